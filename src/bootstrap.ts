@@ -1,0 +1,42 @@
+import { scopeValues } from '../generated/openapi.js';
+import type { Db } from './db/database.js';
+import type { AccountsService } from './modules/accounts/service.js';
+import type { TokensService } from './modules/tokens/service.js';
+
+export interface BootstrapResult {
+  workspaceId: string;
+  userId: string;
+  tokenId: string;
+  token: string;
+}
+
+/**
+ * First start on an empty database: a workspace, an owner who sees everyone's time and money,
+ * and a token with every scope. Returns null when the database holds a workspace already.
+ */
+export function bootstrapIfEmpty(db: Db, accounts: AccountsService, tokens: TokensService): BootstrapResult | null {
+  return db.transaction(
+    () => {
+      if (!accounts.isEmpty()) return null;
+      const workspace = accounts.createWorkspace({ name: 'My workspace' });
+      const user = accounts.createUser({ name: 'Owner', email: 'owner@localhost' });
+      accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true });
+      const token = tokens.create({ workspaceId: workspace.id, userId: user.id, name: 'bootstrap', scopes: scopeValues });
+      return { workspaceId: workspace.id, userId: user.id, tokenId: token.id, token: token.token };
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+export function bootstrapBanner(result: BootstrapResult): string {
+  return [
+    '',
+    'timetrack: this database was empty, so it now holds a workspace, its owner and an API token.',
+    `  workspace ${result.workspaceId}`,
+    `  owner     ${result.userId}`,
+    `  token     ${result.token}`,
+    'The token has every scope and is shown only this once: store it now.',
+    `Try: curl -H "Authorization: Bearer ${result.token}" <BASE_URL>/api/v1/me`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,92 @@
+/**
+ * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
+ * this; everything else receives the object.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+export interface Config {
+  baseUrl: string;
+  problemsBase: string;
+  /** True when PROBLEMS_BASE was not set, so the server itself publishes the problem pages. */
+  servesProblemPages: boolean;
+  port: number;
+  host: string;
+  databasePath: string;
+  webhookAllowPrivateTargets: boolean;
+  rateLimitTokenPerMin: number;
+  rateLimitWorkspacePerMin: number;
+  maxBodyBytes: number;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+export function parseConfig(env: Env): Config {
+  const problems: string[] = [];
+
+  const text = (name: string, fallback: string): string => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? fallback : value.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const value = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+      return fallback;
+    }
+    return value;
+  };
+  const bool = (name: string): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return false;
+    const value = raw.trim().toLowerCase();
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    problems.push(`${name} must be true or false (got ${JSON.stringify(raw)})`);
+    return false;
+  };
+  const url = (name: string, fallback: string): string => {
+    const value = text(name, fallback).replace(/\/+$/, '');
+    try {
+      const parsed = new URL(value);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+      if (parsed.search || parsed.hash) throw new Error('query');
+    } catch {
+      problems.push(`${name} must be an absolute http(s) URL without query or fragment (got ${JSON.stringify(env[name])})`);
+    }
+    return value;
+  };
+
+  const port = int('PORT', 8080, 0, 65535);
+  const baseUrl = url('BASE_URL', `http://localhost:${port}`);
+  const problemsBaseSet = env.PROBLEMS_BASE !== undefined && env.PROBLEMS_BASE.trim() !== '';
+  const problemsBase = url('PROBLEMS_BASE', `${baseUrl}/problems`);
+  const logLevel = text('LOG_LEVEL', 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(env.LOG_LEVEL)})`);
+  }
+
+  const config: Config = {
+    baseUrl,
+    problemsBase,
+    servesProblemPages: !problemsBaseSet || problemsBase === `${baseUrl}/problems`,
+    port,
+    host: text('HOST', '0.0.0.0'),
+    databasePath: text('DATABASE_PATH', './data/timetrack.db'),
+    webhookAllowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    rateLimitTokenPerMin: int('RATE_LIMIT_TOKEN_PER_MIN', 600, 1, 1_000_000_000),
+    rateLimitWorkspacePerMin: int('RATE_LIMIT_WORKSPACE_PER_MIN', 3000, 1, 1_000_000_000),
+    maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1, 1024 * 1024 * 1024),
+    logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return config;
+}

@@ -1,0 +1,40 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema.js';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface DatabaseHandle {
+  db: Db;
+  sqlite: Database.Database;
+  close(): void;
+}
+
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
+
+/**
+ * Opens (creating if needed) the SQLite database at `path`, sets the pragmas and applies every
+ * pending migration. `:memory:` gives a private in-memory database with the same migrations.
+ */
+export function openDatabase(path: string): DatabaseHandle {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // The CLI and the server may write at once: wait for the lock rather than fail.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  return {
+    db,
+    sqlite,
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+// The whole database schema, gathered from the modules for Drizzle and drizzle-kit.
+export * from '../modules/accounts/schema.js';
+export * from '../modules/tokens/schema.js';

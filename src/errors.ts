@@ -1,0 +1,23 @@
+/**
+ * Domain errors: what a service raises when a request cannot be carried out. Services know
+ * nothing of HTTP; src/http/problems.ts is the one place that maps these codes to problem
+ * documents.
+ */
+export type DomainErrorCode =
+  | 'invalid' // the input breaks a rule the contract cannot express
+  | 'not_found' // no such resource, or one the actor may not see
+  | 'forbidden' // the actor sees the resource but may not do this to it
+  | 'conflict' // the write collides with existing data
+  | 'money_visibility_required'; // the answer would reveal colleagues' money
+
+export class DomainError extends Error {
+  override name = 'DomainError';
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} was not found.`);

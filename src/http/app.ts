@@ -1,0 +1,92 @@
+import express, { type Express } from 'express';
+import { OpenAPIBackend } from 'openapi-backend';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { RateLimiter } from '../modules/ratelimit/limiter.js';
+import type { TokensService } from '../modules/tokens/service.js';
+import { describeOperations, servedDocument, type ContractDocument } from './contract.js';
+import { createHandlers } from './handlers/index.js';
+import { PUBLIC_OPERATIONS, type Handlers } from './handlers/types.js';
+import { createPipeline } from './pipeline.js';
+import { problemPage } from './problem-pages.js';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  contract: ContractDocument;
+  tokens: TokensService;
+}
+
+/**
+ * The Express application: the contract's operations behind the request pipeline, plus the
+ * problem pages. Fails if the contract and the handlers do not match one to one.
+ */
+export async function createApp(deps: AppDeps): Promise<Express> {
+  const { config, contract } = deps;
+  const handlers = createHandlers({ servedDocument: servedDocument(contract, config.baseUrl) });
+  const operations = new Map(describeOperations(contract).map((op) => [op.operationId, op]));
+  checkHandlersMatchContract(handlers, operations);
+
+  const api = new OpenAPIBackend({
+    // A copy: openapi-backend dereferences the definition in place.
+    definition: structuredClone(contract) as never,
+    strict: true,
+    validate: true,
+    coerceTypes: true,
+    ajvOpts: { allErrors: true, strict: false },
+    // openapi-backend's own Ajv is draft-07; the contract is OpenAPI 3.1, i.e. JSON Schema 2020-12.
+    customizeAjv: (_ajv, options) => {
+      const ajv = new Ajv2020({ ...options, strict: false });
+      addFormats.default(ajv);
+      return ajv as never;
+    },
+  });
+  // openapi-backend checks definitions against the OpenAPI 3.0 schema; ours is 3.1 and is
+  // linted by redocly in `npm test` instead.
+  api.validateDefinition = function validateDefinition() {
+    return this.document;
+  };
+  await api.init();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (config.servesProblemPages) {
+    const path = new URL(config.problemsBase).pathname;
+    const pageHandler = problemPage(config.problemsBase);
+    app.get(path, pageHandler);
+    app.get(`${path}/:slug`, pageHandler);
+  }
+  app.use(
+    createPipeline({
+      config,
+      logger: deps.logger,
+      tokens: deps.tokens,
+      limiter: new RateLimiter(deps.clock),
+      api,
+      operations,
+      handlers,
+    }),
+  );
+  return app;
+}
+
+export function checkHandlersMatchContract(handlers: Handlers, operations: ReadonlyMap<string, { authenticated: boolean }>): void {
+  const handled = new Set(Object.keys(handlers));
+  const missing = [...operations.keys()].filter((id) => !handled.has(id));
+  const extra = [...handled].filter((id) => !operations.has(id));
+  const publicInContract = [...operations].filter(([, op]) => !op.authenticated).map(([id]) => id).sort();
+  const publicDeclared = [...PUBLIC_OPERATIONS].sort();
+  const problems = [
+    ...missing.map((id) => `contract operation ${id} has no handler`),
+    ...extra.map((id) => `handler ${id} has no contract operation`),
+    ...(publicInContract.join() === publicDeclared.join()
+      ? []
+      : [`operations without security in the contract (${publicInContract.join(', ')}) differ from PUBLIC_OPERATIONS (${publicDeclared.join(', ')})`]),
+  ];
+  if (problems.length > 0) throw new Error(`The handlers do not match the contract: ${problems.join('; ')}`);
+}

@@ -1,0 +1,21 @@
+import type { ContractDocument } from '../contract.js';
+import { ok, type Handler, type SuccessBody } from './types.js';
+
+export function metaHandlers({ servedDocument }: { servedDocument: ContractDocument }) {
+  // The served document is the contract itself (not enveloped), read once at start.
+  const document = servedDocument as unknown as SuccessBody<'getOpenApiDocument'>;
+  const getOpenApiDocument: Handler<'getOpenApiDocument'> = () => ok(document);
+
+  const getMe: Handler<'getMe'> = ({ actor }) =>
+    ok({
+      data: {
+        tokenId: actor.tokenId,
+        workspaceId: actor.workspaceId,
+        userId: actor.userId,
+        scopes: [...actor.scopes],
+        visibility: { canViewOthersTime: actor.canViewOthersTime, canViewOthersMoney: actor.canViewOthersMoney },
+      },
+    });
+
+  return { getOpenApiDocument, getMe };
+}

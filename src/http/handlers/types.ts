@@ -1,0 +1,49 @@
+import type { operations } from '../../../generated/openapi.js';
+import type { Actor } from '../../actor.js';
+
+/**
+ * Handler types derived from the generated contract types: a contract change that breaks a
+ * handler's parameters, body or response breaks `tsc`.
+ */
+export type OperationId = keyof operations;
+
+/** Operations with `security: []` in the contract; checked against the contract at start. */
+export const PUBLIC_OPERATIONS = ['getOpenApiDocument'] as const satisfies readonly OperationId[];
+type PublicOperationId = (typeof PUBLIC_OPERATIONS)[number];
+
+type Parameters<Op extends OperationId> = operations[Op]['parameters'];
+type Part<Op extends OperationId, K extends 'query' | 'path'> = K extends keyof Parameters<Op>
+  ? [NonNullable<Parameters<Op>[K]>] extends [never]
+    ? Record<string, never>
+    : NonNullable<Parameters<Op>[K]>
+  : Record<string, never>;
+
+type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type RequestBody<Op extends OperationId> = operations[Op] extends { requestBody: infer RB }
+  ? JsonContent<RB>
+  : operations[Op] extends { requestBody?: infer RB }
+    ? JsonContent<NonNullable<RB>> | undefined
+    : undefined;
+type Responses<Op extends OperationId> = operations[Op]['responses'];
+
+export type SuccessBody<Op extends OperationId> = 200 extends keyof Responses<Op> ? JsonContent<Responses<Op>[200]> : never;
+
+export type HandlerResult<Op extends OperationId> =
+  | (200 extends keyof Responses<Op> ? { status: 200; body: SuccessBody<Op> } : never)
+  | (204 extends keyof Responses<Op> ? { status: 204 } : never);
+
+/** A request that passed routing, token, rate limit, scope and contract validation. */
+export interface HandlerRequest<Op extends OperationId> {
+  /** Validated and coerced query parameters (array parameters are arrays). */
+  query: Part<Op, 'query'>;
+  path: Part<Op, 'path'>;
+  body: RequestBody<Op>;
+  actor: Op extends PublicOperationId ? null : Actor;
+}
+
+export type Handler<Op extends OperationId> = (request: HandlerRequest<Op>) => HandlerResult<Op> | Promise<HandlerResult<Op>>;
+
+/** Exactly one handler per contract operation: a missing or extra key fails to compile. */
+export type Handlers = { [Op in OperationId]: Handler<Op> };
+
+export const ok = <B>(body: B): { status: 200; body: B } => ({ status: 200, body });

@@ -1,0 +1,45 @@
+import type { Request, Response } from 'express';
+import { problemTypes, type ProblemSlug } from '../../generated/problems.js';
+import { STATUS_CODES } from 'node:http';
+
+/**
+ * Human-readable pages for every problem `type` URI, served when PROBLEMS_BASE is the default
+ * (`{BASE_URL}/problems`), so that each `type` a client receives resolves. The text comes from
+ * the contract's ProblemSlug descriptions.
+ */
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>` +
+  `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>` +
+  `</head><body>${body}</body></html>`;
+
+export function problemPage(problemsBase: string) {
+  return (req: Request, res: Response): void => {
+    const slug = req.params.slug as string | undefined;
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    if (slug === undefined) {
+      const items = Object.entries(problemTypes)
+        .map(([name, { status }]) => `<li><a href="${escape(problemsBase)}/${name}"><code>${name}</code></a> (${status})</li>`)
+        .join('');
+      res.status(200).end(page('timetrack problem types', `<h1>Problem types</h1><ul>${items}</ul>`));
+      return;
+    }
+    const problem = Object.hasOwn(problemTypes, slug) ? problemTypes[slug as ProblemSlug] : undefined;
+    if (!problem) {
+      res.status(404).end(page('Unknown problem type', `<h1>Unknown problem type</h1><p><a href="${escape(problemsBase)}">All problem types</a></p>`));
+      return;
+    }
+    res.status(200).end(
+      page(
+        slug,
+        `<h1><code>${escape(slug)}</code></h1>` +
+          `<p>HTTP status <strong>${problem.status} ${escape(STATUS_CODES[problem.status] ?? '')}</strong></p>` +
+          `<p>${escape(problem.description)}</p>` +
+          `<p>Problem documents of this type carry <code>type: ${escape(problemsBase)}/${escape(slug)}</code>. ` +
+          `Branch on <code>type</code>; the <code>detail</code> wording may change. <a href="${escape(problemsBase)}">All problem types</a></p>`,
+      ),
+    );
+  };
+}

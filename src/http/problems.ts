@@ -1,0 +1,53 @@
+import { STATUS_CODES } from 'node:http';
+import type { Response } from 'express';
+import { problemTypes, type ProblemSlug } from '../../generated/problems.js';
+import type { DomainErrorCode } from '../errors.js';
+
+export const INTERNAL_ERROR_DETAIL = 'The server could not complete this request.';
+
+/** A refusal the HTTP layer itself decides (routing, token, rate limit, scope, validation). */
+export class HttpProblem extends Error {
+  override name = 'HttpProblem';
+  constructor(
+    readonly slug: ProblemSlug,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+/** The one place where domain error codes become problem types. */
+export const slugOfDomainError: Record<DomainErrorCode, ProblemSlug> = {
+  invalid: 'invalid-request',
+  not_found: 'not-found',
+  forbidden: 'forbidden',
+  conflict: 'conflict',
+  money_visibility_required: 'money-visibility-required',
+};
+
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+}
+
+export function problemDocument(problemsBase: string, slug: ProblemSlug, detail: string, instance: string): ProblemDocument {
+  const status = problemTypes[slug].status;
+  return {
+    type: `${problemsBase}/${slug}`,
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    detail: slug === 'internal-error' ? INTERNAL_ERROR_DETAIL : detail,
+    instance,
+  };
+}
+
+export function sendProblem(res: Response, problemsBase: string, slug: ProblemSlug, detail: string, instance: string): void {
+  const body = problemDocument(problemsBase, slug, detail, instance);
+  res.status(body.status);
+  res.setHeader('Content-Type', 'application/problem+json');
+  res.end(JSON.stringify(body));
+}

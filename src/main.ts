@@ -1,0 +1,131 @@
+/**
+ * The composition root, and the only module that reads process.env: `npm start` serves the
+ * API, `timetrack <command>` runs the command line against the same database and services.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { bootstrapBanner, bootstrapIfEmpty } from './bootstrap.js';
+import { runCli } from './cli/main.js';
+import { systemClock, type Clock } from './clock.js';
+import { ConfigError, parseConfig, type Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { createApp } from './http/app.js';
+import { loadContract } from './http/contract.js';
+import { createLogger, errorFields, type Logger } from './logger.js';
+import { createAccountsService } from './modules/accounts/service.js';
+import { createTokensService } from './modules/tokens/service.js';
+
+export interface RuntimeOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Where the one-time bootstrap banner goes (stdout by default; never the log). */
+  announce?: (text: string) => void;
+}
+
+export function createServices(database: DatabaseHandle, clock: Clock) {
+  const { db } = database;
+  return {
+    accounts: createAccountsService({ db, clock }),
+    tokens: createTokensService({ db, clock }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  database: DatabaseHandle;
+  services: Services;
+  /** Stops accepting, drains in-flight requests, closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: RuntimeOptions = {}): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = openDatabase(config.databasePath);
+  try {
+    const services = createServices(database, clock);
+    const bootstrapped = bootstrapIfEmpty(database.db, services.accounts, services.tokens);
+    if (bootstrapped) {
+      (options.announce ?? ((text) => process.stdout.write(text)))(bootstrapBanner(bootstrapped));
+      logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
+    }
+    const app = await createApp({ config, logger, clock, contract: loadContract(), tokens: services.tokens });
+    const server = createServer(app);
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+    logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), 10_000);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          database.close();
+          logger.info('stopped');
+          resolve();
+        });
+        server.closeIdleConnections();
+      }));
+    return { server, url, database, services, close };
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  let config: Config;
+  try {
+    config = parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`timetrack: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (argv.length > 0 && argv[0] !== 'serve') {
+    return runCli(argv, {
+      openDatabase: () => openDatabase(config.databasePath),
+      createServices: (database) => createServices(database, systemClock),
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    });
+  }
+  const logger = createLogger(config.logLevel);
+  const running = await startServer(config, { logger });
+  const shutdown = (signal: string) => {
+    logger.info('shutting down', { signal });
+    void running.close().then(() => {
+      process.exitCode = 0;
+    });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('unhandledRejection', (reason) => logger.error('unhandled rejection', errorFields(reason)));
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2), process.env).then(
+    (code) => {
+      if (code !== 0) process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`timetrack: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { integer, primaryKey, real, sqliteTable, text, uniqueIndex, index } from 'drizzle-orm/sqlite-core';
+
+/** Timestamps are integer milliseconds since the epoch (UTC) throughout the database. */
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** An account deleted with `user delete`: its tokens, memberships and webhooks are gone. */
+    deletedAt: integer('deleted_at'),
+  },
+  (t) => [uniqueIndex('users_email_live').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} IS NULL`)],
+);
+
+export const workspaces = sqliteTable('workspaces', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** ISO 4217 code. */
+  currency: text('currency').notNull().default('EUR'),
+  /** The default hourly rate, last in the resolution order task, project, member, workspace. */
+  hourlyRate: real('hourly_rate'),
+  runawayLimitSec: integer('runaway_limit_sec').notNull().default(36000),
+  runawayAction: text('runaway_action', { enum: ['flagged', 'capped', 'stopped'] }).notNull().default('flagged'),
+  /** Per-workspace override of RATE_LIMIT_WORKSPACE_PER_MIN. */
+  rateLimitPerMin: integer('rate_limit_per_min'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const members = sqliteTable(
+  'members',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    canViewOthersTime: integer('can_view_others_time', { mode: 'boolean' }).notNull().default(false),
+    canViewOthersMoney: integer('can_view_others_money', { mode: 'boolean' }).notNull().default(false),
+    hourlyRate: real('hourly_rate'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('members_user').on(t.userId)],
+);

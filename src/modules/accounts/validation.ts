@@ -1,0 +1,37 @@
+import { DomainError } from '../../errors.js';
+
+/** Input rules shared by the first-party (CLI) account commands. */
+export function requireName(value: string, what: string, max = 200): string {
+  const name = value.trim();
+  if (name === '') throw new DomainError('invalid', `${what} must not be empty.`);
+  if (name.length > max) throw new DomainError('invalid', `${what} must be at most ${max} characters.`);
+  return name;
+}
+
+export function requireCurrency(value: string): string {
+  if (!/^[A-Z]{3}$/.test(value)) throw new DomainError('invalid', `currency must be an ISO 4217 code such as EUR (got ${JSON.stringify(value)}).`);
+  return value;
+}
+
+export function requireRate(value: number | null, what: string): number | null {
+  if (value === null) return null;
+  if (!Number.isFinite(value) || value < 0 || value > 1_000_000_000) {
+    throw new DomainError('invalid', `${what} must be a number from 0 to 1000000000.`);
+  }
+  return value;
+}
+
+export function requirePositiveInt(value: number, what: string, max = 1_000_000_000): number {
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new DomainError('invalid', `${what} must be a whole number from 1 to ${max}.`);
+  }
+  return value;
+}
+
+export function requireEmail(value: string): string {
+  const email = value.trim();
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new DomainError('invalid', `email must look like name@example.org (got ${JSON.stringify(value)}).`);
+  }
+  return email;
+}

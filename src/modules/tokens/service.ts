@@ -1,0 +1,173 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { scopeValues } from '../../../generated/openapi.js';
+import type { Actor, Scope } from '../../actor.js';
+import { toIso, type Clock } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import { DomainError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { members, users, workspaces } from '../accounts/schema.js';
+import { requireName, requirePositiveInt } from '../accounts/validation.js';
+import { apiTokens } from './schema.js';
+import { hashToken, mintToken, sameHash, tokenPrefix } from './token-format.js';
+
+/** What authentication yields: the actor plus the budgets the rate limiter needs. */
+export interface Authenticated {
+  actor: Actor;
+  tokenRateLimitPerMin: number | null;
+  workspaceRateLimitPerMin: number | null;
+}
+
+const LAST_USED_GRANULARITY_MS = 60_000;
+// Compared against when no row matches, so a miss costs about what a hit costs.
+const DUMMY_HASH = hashToken('tt_00000000_0000000000000000000000000000000000000000000');
+
+export function parseScopes(list: readonly string[]): Scope[] {
+  const unknown = list.filter((scope) => !(scopeValues as readonly string[]).includes(scope));
+  if (unknown.length > 0) {
+    throw new DomainError('invalid', `Unknown scope ${unknown.join(', ')}; scopes are ${scopeValues.join(', ')}.`);
+  }
+  return [...new Set(list as Scope[])];
+}
+
+/**
+ * API tokens: minted by the CLI (the plaintext is returned once), checked on every request
+ * against the database (no cache, so a revocation bites on the very next request).
+ */
+export function createTokensService({ db, clock }: { db: Db; clock: Clock }) {
+  const findByPrefix = db
+    .select({
+      id: apiTokens.id,
+      workspaceId: apiTokens.workspaceId,
+      userId: apiTokens.userId,
+      secretHash: apiTokens.secretHash,
+      scopes: apiTokens.scopes,
+      mintedTime: apiTokens.mintedCanViewOthersTime,
+      mintedMoney: apiTokens.mintedCanViewOthersMoney,
+      expiresAt: apiTokens.expiresAt,
+      revokedAt: apiTokens.revokedAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      tokenRateLimitPerMin: apiTokens.rateLimitPerMin,
+      workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
+      memberTime: members.canViewOthersTime,
+      memberMoney: members.canViewOthersMoney,
+    })
+    .from(apiTokens)
+    // A removed member or a deleted account has no member row: the join drops the token.
+    .innerJoin(members, and(eq(members.workspaceId, apiTokens.workspaceId), eq(members.userId, apiTokens.userId)))
+    .innerJoin(users, and(eq(users.id, apiTokens.userId), isNull(users.deletedAt)))
+    .innerJoin(workspaces, eq(workspaces.id, apiTokens.workspaceId))
+    .where(eq(apiTokens.prefix, sql.placeholder('prefix')))
+    .prepare();
+
+  const touch = db
+    .update(apiTokens)
+    .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
+    .where(
+      and(
+        eq(apiTokens.id, sql.placeholder('id')),
+        sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} <= ${sql.placeholder('before')})`,
+      ),
+    )
+    .prepare();
+
+  return {
+    /** The actor of a presented token string, or null for any kind of failure (the caller answers one 401). */
+    authenticate(token: string | null): Authenticated | null {
+      const prefix = token === null ? null : tokenPrefix(token);
+      const row = prefix === null ? undefined : findByPrefix.get({ prefix });
+      const presentedHash = hashToken(token ?? '');
+      const hashMatches = sameHash(presentedHash, row?.secretHash ?? DUMMY_HASH);
+      if (!row || !hashMatches) return null;
+      const now = clock.now();
+      if (row.revokedAt !== null) return null;
+      if (row.expiresAt !== null && row.expiresAt <= now) return null;
+      if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_GRANULARITY_MS) {
+        touch.run({ id: row.id, now, before: now - LAST_USED_GRANULARITY_MS });
+      }
+      return {
+        actor: {
+          tokenId: row.id,
+          workspaceId: row.workspaceId,
+          userId: row.userId,
+          scopes: new Set(JSON.parse(row.scopes) as Scope[]),
+          canViewOthersTime: row.mintedTime && row.memberTime,
+          canViewOthersMoney: row.mintedMoney && row.memberMoney,
+        },
+        tokenRateLimitPerMin: row.tokenRateLimitPerMin,
+        workspaceRateLimitPerMin: row.workspaceRateLimitPerMin,
+      };
+    },
+
+    create(input: {
+      workspaceId: string;
+      userId: string;
+      name: string;
+      scopes: readonly string[];
+      expiresAt?: number | null;
+      rateLimitPerMin?: number | null;
+    }): { id: string; token: string; prefix: string } {
+      const name = requireName(input.name, 'name');
+      const scopes = parseScopes(input.scopes);
+      const rateLimitPerMin = input.rateLimitPerMin == null ? null : requirePositiveInt(input.rateLimitPerMin, 'rate limit');
+      const now = clock.now();
+      if (input.expiresAt != null && input.expiresAt <= now) throw new DomainError('invalid', 'expiry must be in the future.');
+      return db.transaction((tx) => {
+        const member = tx
+          .select({ time: members.canViewOthersTime, money: members.canViewOthersMoney })
+          .from(members)
+          .innerJoin(users, and(eq(users.id, members.userId), isNull(users.deletedAt)))
+          .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
+          .get();
+        if (!member) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
+        const minted = mintToken();
+        const id = newId('tok');
+        tx.insert(apiTokens)
+          .values({
+            id,
+            workspaceId: input.workspaceId,
+            userId: input.userId,
+            name,
+            prefix: minted.prefix,
+            secretHash: minted.hash,
+            scopes: JSON.stringify(scopes),
+            mintedCanViewOthersTime: member.time,
+            mintedCanViewOthersMoney: member.money,
+            rateLimitPerMin,
+            expiresAt: input.expiresAt ?? null,
+            createdAt: now,
+          })
+          .run();
+        return { id, token: minted.token, prefix: minted.prefix };
+      });
+    },
+
+    list(workspaceId: string) {
+      const rows = db
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.workspaceId, workspaceId))
+        .orderBy(apiTokens.createdAt, apiTokens.id)
+        .all();
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        prefix: row.prefix,
+        userId: row.userId,
+        scopes: JSON.parse(row.scopes) as Scope[],
+        expiresAt: row.expiresAt === null ? null : toIso(row.expiresAt),
+        lastUsedAt: row.lastUsedAt === null ? null : toIso(row.lastUsedAt),
+        revokedAt: row.revokedAt === null ? null : toIso(row.revokedAt),
+        rateLimitPerMin: row.rateLimitPerMin,
+      }));
+    },
+
+    revoke(id: string): { id: string } {
+      const row = db.select({ revokedAt: apiTokens.revokedAt }).from(apiTokens).where(eq(apiTokens.id, id)).get();
+      if (!row) throw notFound(`Token ${id}`);
+      if (row.revokedAt === null) db.update(apiTokens).set({ revokedAt: clock.now() }).where(eq(apiTokens.id, id)).run();
+      return { id };
+    },
+  };
+}
+
+export type TokensService = ReturnType<typeof createTokensService>;
