@@ -10,8 +10,8 @@ import { runCli } from './cli/main.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
-import { createApp } from './http/app.js';
-import { loadContract } from './http/contract.js';
+import { createApp, type AppDeps } from './http/app.js';
+import { loadContract, type ContractDocument } from './http/contract.js';
 import { createLogger, errorFields, type Logger } from './logger.js';
 import { createAccountsService } from './modules/accounts/service.js';
 import { createTokensService } from './modules/tokens/service.js';
@@ -21,6 +21,9 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** Where the one-time bootstrap banner goes (stdout by default; never the log). */
   announce?: (text: string) => void;
+  /** Tests of the pipeline itself serve a fixture contract with fixture handlers. */
+  contract?: ContractDocument;
+  handlers?: AppDeps['handlers'];
 }
 
 export function createServices(database: DatabaseHandle, clock: Clock) {
@@ -53,7 +56,14 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       (options.announce ?? ((text) => process.stdout.write(text)))(bootstrapBanner(bootstrapped));
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
     }
-    const app = await createApp({ config, logger, clock, contract: loadContract(), tokens: services.tokens });
+    const app = await createApp({
+      config,
+      logger,
+      clock,
+      contract: options.contract ?? loadContract(),
+      tokens: services.tokens,
+      ...(options.handlers ? { handlers: options.handlers } : {}),
+    });
     const server = createServer(app);
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve, reject) => {

@@ -19,6 +19,8 @@ export interface AppDeps {
   clock: Clock;
   contract: ContractDocument;
   tokens: TokensService;
+  /** Replaces the handlers built from the services (pipeline tests with a fixture contract). */
+  handlers?: Handlers;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface AppDeps {
  */
 export async function createApp(deps: AppDeps): Promise<Express> {
   const { config, contract } = deps;
-  const handlers = createHandlers({ servedDocument: servedDocument(contract, config.baseUrl) });
+  const handlers = deps.handlers ?? createHandlers({ servedDocument: servedDocument(contract, config.baseUrl) });
   const operations = new Map(describeOperations(contract).map((op) => [op.operationId, op]));
   checkHandlersMatchContract(handlers, operations);
 

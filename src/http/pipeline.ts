@@ -40,12 +40,15 @@ export function createPipeline(deps: PipelineDeps) {
 
   const readBody = (req: Request, res: Response): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      const contentType = req.headers['content-type'];
-      if (req.headers['content-length'] !== '0' && (contentType !== undefined || req.headers['transfer-encoding'] !== undefined)) {
-        if (!req.is(['application/json', 'application/*+json'])) {
-          reject(new HttpProblem('invalid-request', `body: Content-Type must be application/json (got ${contentType ?? 'none'}).`));
-          return;
-        }
+      // An empty body is no body (body-parser would read it as {}).
+      if (req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) {
+        resolve(undefined);
+        return;
+      }
+      if (!req.is(['application/json', 'application/*+json'])) {
+        const contentType = req.headers['content-type'];
+        reject(new HttpProblem('invalid-request', `body: Content-Type must be application/json (got ${contentType ?? 'none'}).`));
+        return;
       }
       jsonParser(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.body)));
     });

@@ -1,0 +1,120 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { loadContract, type ContractDocument } from '../../src/http/contract.js';
+
+/**
+ * Checks real responses against openapi/openapi.yaml: the status must be listed for the
+ * operation, the content type must match, the body must validate against the schema and every
+ * header the contract marks required must be present. A response of an unknown route must be a
+ * 404 problem document.
+ */
+export interface ObservedResponse {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string | null;
+  headers: Headers;
+  body: unknown;
+}
+
+interface Route {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  pointer: string;
+  operation: Record<string, unknown>;
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+export class ContractChecker {
+  private readonly ajv: Ajv2020;
+  private readonly routes: Route[];
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(readonly document: ContractDocument = loadContract()) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    addFormats.default(this.ajv);
+    this.ajv.addSchema(document as object, 'contract');
+    this.routes = [];
+    for (const [template, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+        const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+        this.routes.push({
+          method: method.toUpperCase(),
+          template,
+          pattern,
+          pointer: `#/paths/${escapePointer(template)}/${method}`,
+          operation: operation as Record<string, unknown>,
+        });
+      }
+    }
+  }
+
+  private resolve(pointer: string): { pointer: string; node: Record<string, unknown> } {
+    let node: unknown = this.document;
+    for (const part of pointer.replace(/^#\//, '').split('/')) {
+      node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    const record = node as Record<string, unknown>;
+    if (typeof record?.$ref === 'string') return this.resolve(record.$ref);
+    return { pointer, node: record };
+  }
+
+  private validator(pointer: string): ValidateFunction {
+    let validate = this.validators.get(pointer);
+    if (!validate) {
+      validate = this.ajv.getSchema(`contract${pointer}`);
+      if (!validate) throw new Error(`no schema at ${pointer}`);
+      this.validators.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  /** Returns a list of violations (empty when the response conforms). */
+  violations(response: ObservedResponse): string[] {
+    const pathOnly = response.path.split('?')[0] as string;
+    const route = this.routes.find((r) => r.method === response.method && r.pattern.test(pathOnly));
+    const where = `${response.method} ${pathOnly} -> ${response.status}`;
+    if (!route) {
+      // Unknown routes: a 404 no-such-route problem document, or a problem page.
+      if (response.status !== 404) return [`${where}: no contract operation, yet status is not 404`];
+      return this.checkBody(where, '#/components/schemas/Problem', response, 'application/problem+json');
+    }
+    const responses = route.operation.responses as Record<string, unknown>;
+    if (!(String(response.status) in responses)) {
+      return [`${where}: status ${response.status} is not listed for ${String(route.operation.operationId)}`];
+    }
+    const { pointer, node } = this.resolve(`${route.pointer}/responses/${response.status}`);
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries((node.headers ?? {}) as Record<string, unknown>)) {
+      const resolved = this.resolve(`${pointer}/headers/${escapePointer(name)}`).node;
+      if (resolved.required === true && !response.headers.has(name)) problems.push(`${where}: required header ${name} is missing`);
+      void header;
+    }
+    const content = node.content as Record<string, unknown> | undefined;
+    if (!content) {
+      if (response.body !== undefined && response.body !== '') problems.push(`${where}: the contract lists no body`);
+      return problems;
+    }
+    const mediaTypes = Object.keys(content);
+    const actual = (response.contentType ?? '').split(';')[0]?.trim() ?? '';
+    const mediaType = mediaTypes.find((m) => m === actual);
+    if (!mediaType) return [...problems, `${where}: content type ${actual} is not one of ${mediaTypes.join(', ')}`];
+    return [...problems, ...this.checkBody(where, `${pointer}/content/${escapePointer(mediaType)}/schema`, response, mediaType)];
+  }
+
+  private checkBody(where: string, schemaPointer: string, response: ObservedResponse, mediaType: string): string[] {
+    const actual = (response.contentType ?? '').split(';')[0]?.trim();
+    if (actual !== mediaType) return [`${where}: content type ${actual} is not ${mediaType}`];
+    const target = this.resolve(schemaPointer).pointer;
+    const validate = this.validator(target);
+    if (validate(response.body)) return [];
+    return (validate.errors ?? []).map((e) => `${where}: body${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  }
+}
+
+let shared: ContractChecker | undefined;
+export const contractChecker = (): ContractChecker => (shared ??= new ContractChecker());

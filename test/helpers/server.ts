@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { ManualClock } from '../../src/clock.js';
+import { parseConfig, type Config } from '../../src/config.js';
+import type { ContractDocument } from '../../src/http/contract.js';
+import type { Handlers } from '../../src/http/handlers/types.js';
+import { createLogger } from '../../src/logger.js';
+import { startServer, type RunningServer, type Services } from '../../src/main.js';
+import { ContractChecker, contractChecker } from './contract.js';
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the body is JSON, else the text. */
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  /** A value to send as JSON. */
+  json?: unknown;
+  /** Raw bytes or text to send as the body (with `contentType`). */
+  raw?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  clock: ManualClock;
+  services: Services;
+  running: RunningServer;
+  /** The token printed by the bootstrap of the empty database (all scopes, owner sees everything). */
+  ownerToken: string;
+  workspaceId: string;
+  ownerId: string;
+  logLines: string[];
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  /** Start of the manual clock (ms); the default is a fixed instant mid-window. */
+  now?: number;
+  contract?: ContractDocument;
+  handlers?: Handlers;
+}
+
+/** 2026-11-02T10:00:30Z: thirty seconds into a rate-limit window. */
+export const DEFAULT_NOW = Date.UTC(2026, 10, 2, 10, 0, 30);
+
+/**
+ * The real server on 127.0.0.1 and an ephemeral port, over a real SQLite file in a temp
+ * directory, with a manual clock. Every response `request` receives is checked against the
+ * contract.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'timetrack-test-'));
+  const config = parseConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_PATH: join(dir, 'timetrack.db'),
+    LOG_LEVEL: 'debug',
+    ...options.env,
+  });
+  const clock = new ManualClock(options.now ?? DEFAULT_NOW);
+  const logLines: string[] = [];
+  let banner = '';
+  const running = await startServer(config, {
+    clock,
+    logger: createLogger('debug', (line) => logLines.push(line)),
+    announce: (text) => {
+      banner += text;
+    },
+    ...(options.contract ? { contract: options.contract } : {}),
+    ...(options.handlers ? { handlers: options.handlers } : {}),
+  });
+  const ownerToken = /token +(tt_\S+)/.exec(banner)?.[1];
+  const workspaceId = /workspace +(ws_\S+)/.exec(banner)?.[1];
+  const ownerId = /owner +(usr_\S+)/.exec(banner)?.[1];
+  if (!ownerToken || !workspaceId || !ownerId) throw new Error(`no bootstrap banner: ${banner}`);
+  const checker = options.contract ? new ContractChecker(options.contract) : contractChecker();
+
+  return {
+    url: running.url,
+    config,
+    clock,
+    services: running.services,
+    running,
+    ownerToken,
+    workspaceId,
+    ownerId,
+    logLines,
+    async request(method, path, requestOptions = {}) {
+      const response = await send(running.url, method, path, { token: ownerToken, ...requestOptions });
+      const violations = checker.violations({
+        method,
+        path,
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        headers: response.headers,
+        body: response.body,
+      });
+      expect(violations, `contract violations of ${method} ${path}`).to.deep.equal([]);
+      return response;
+    },
+    async close() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] = options.contentType ?? 'application/json';
+  } else if (options.raw !== undefined) {
+    body = options.raw;
+    if (options.contentType) headers['content-type'] = options.contentType;
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  const parsed = /json/.test(type) && text !== '' ? JSON.parse(text) : text;
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Asserts a problem document: exact status, type slug, all five fields and the content type. */
+export function expectProblem(response: TestResponse, status: number, slug: string, problemsBase: string, instance?: string): void {
+  expect(response.status, response.text).to.equal(status);
+  expect(response.headers.get('content-type')).to.equal('application/problem+json');
+  expect(response.body).to.have.all.keys('type', 'title', 'status', 'detail', 'instance');
+  expect(response.body.type).to.equal(`${problemsBase}/${slug}`);
+  expect(response.body.status).to.equal(status);
+  expect(response.body.title).to.be.a('string').and.not.equal('');
+  expect(response.body.detail).to.be.a('string').and.not.equal('');
+  if (instance !== undefined) expect(response.body.instance).to.equal(instance);
+}
+
+/** Creates a member with a token through the real services, as the CLI would. */
+export function addMemberWithToken(
+  services: Services,
+  workspaceId: string,
+  options: { scopes?: string[]; canViewOthersTime?: boolean; canViewOthersMoney?: boolean; expiresAt?: number; rateLimitPerMin?: number; name?: string } = {},
+) {
+  const user = services.accounts.createUser({ name: options.name ?? 'Member', email: `m${Math.random().toString(36).slice(2)}@example.org` });
+  services.accounts.addMember({
+    workspaceId,
+    userId: user.id,
+    canViewOthersTime: options.canViewOthersTime ?? false,
+    canViewOthersMoney: options.canViewOthersMoney ?? false,
+  });
+  const token = services.tokens.create({
+    workspaceId,
+    userId: user.id,
+    name: 'test',
+    scopes: options.scopes ?? ['entries:read', 'entries:write', 'catalog:read', 'catalog:write', 'reports:read'],
+    expiresAt: options.expiresAt ?? null,
+    rateLimitPerMin: options.rateLimitPerMin ?? null,
+  });
+  return { userId: user.id, tokenId: token.id, token: token.token };
+}

@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { problemTypes } from '../generated/problems.js';
+import { loadContract } from '../src/http/contract.js';
+import { expectProblem, send, startTestServer, type TestServer } from './helpers/server.js';
+
+describe('the served contract and the problem pages', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { BASE_URL: 'https://time.example.org' } });
+  });
+  after(() => server.close());
+
+  it('GET /api/v1/openapi.json serves the contract unauthenticated, with servers set from BASE_URL', async () => {
+    const res = await server.request('GET', '/api/v1/openapi.json', { token: null });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(res.headers.get('ratelimit-limit')).to.equal(null);
+    expect(res.body.openapi).to.equal('3.1.0');
+    expect(res.body.info.version).to.equal('1.0.0');
+    expect(res.body.servers).to.deep.equal([{ url: 'https://time.example.org' }]);
+    const { servers: _served, ...served } = res.body;
+    const { servers: _original, ...original } = loadContract();
+    expect(served).to.deep.equal(original);
+  });
+
+  it('serves openapi.json to a bad token too (it needs none)', async () => {
+    expect((await server.request('GET', '/api/v1/openapi.json', { token: 'tt_bogus' })).status).to.equal(200);
+  });
+
+  it('every problem type URI resolves to a human-readable page', async () => {
+    for (const [slug, { status }] of Object.entries(problemTypes)) {
+      const res = await send(server.url, 'GET', `/problems/${slug}`);
+      expect(res.status, slug).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+      expect(res.text).to.contain(`<code>${slug}</code>`).and.contain(String(status));
+    }
+    const index = await send(server.url, 'GET', '/problems');
+    expect(index.status).to.equal(200);
+    for (const slug of Object.keys(problemTypes)) expect(index.text).to.contain(`https://time.example.org/problems/${slug}`);
+    expect((await send(server.url, 'GET', '/problems/nope')).status).to.equal(404);
+  });
+
+  it('problem types use PROBLEMS_BASE (default: BASE_URL/problems)', async () => {
+    const res = await server.request('GET', '/api/v1/me', { token: null });
+    expectProblem(res, 401, 'invalid-token', 'https://time.example.org/problems', '/api/v1/me');
+  });
+
+  it('every slug of the contract has a status, and problem documents use its status phrase as title', () => {
+    expect(Object.keys(problemTypes).sort()).to.deep.equal(
+      [
+        'conflict',
+        'forbidden',
+        'insufficient-scope',
+        'internal-error',
+        'invalid-request',
+        'invalid-token',
+        'money-visibility-required',
+        'no-such-route',
+        'not-found',
+        'payload-too-large',
+        'rate-limited',
+        'workspace-not-addressable',
+      ].sort(),
+    );
+  });
+
+  describe('with a custom PROBLEMS_BASE', () => {
+    let custom: TestServer;
+    before(async () => {
+      custom = await startTestServer({ env: { PROBLEMS_BASE: 'https://docs.example.org/errors' } });
+    });
+    after(() => custom.close());
+
+    it('uses it in every problem type and does not serve the pages itself', async () => {
+      const res = await custom.request('GET', '/api/v1/me', { token: null });
+      expectProblem(res, 401, 'invalid-token', 'https://docs.example.org/errors');
+      const page = await custom.request('GET', '/problems/invalid-token', { token: null });
+      expectProblem(page, 404, 'no-such-route', 'https://docs.example.org/errors', '/problems/invalid-token');
+    });
+  });
+});
