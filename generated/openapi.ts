@@ -199,6 +199,18 @@ export interface components {
             };
         };
         /**
+         * @description `invalid-request`: the request carries a query parameter this route does not take.
+         *     Unauthenticated routes carry no rate-limit headers.
+         */
+        BadRequestPublic: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
          * @description `invalid-token`: the token is missing, malformed, unknown, revoked or expired, or its
          *     owner is no longer a member. Every such failure answers the same body. Do not retry until
          *     the token is replaced.
@@ -388,6 +400,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequestPublic"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -78,10 +78,13 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= new Promise<void>((resolve) => {
+        // In-flight requests finish; keep-alive connections are closed as soon as they go idle.
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
         force.unref();
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           database.close();
           logger.info('stopped');
           resolve();

@@ -79,3 +79,18 @@ describe('the served contract and the problem pages', () => {
     });
   });
 });
+
+describe('the public route takes no parameters', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it('answers 400 invalid-request for an unknown query parameter, without rate-limit headers', async () => {
+    const res = await server.request('GET', '/api/v1/openapi.json?format=yaml', { token: null });
+    expectProblem(res, 400, 'invalid-request', server.config.problemsBase, '/api/v1/openapi.json');
+    expect(res.body.detail).to.equal('query.format: is not a parameter of this route');
+    expect(res.headers.get('ratelimit-limit')).to.equal(null);
+  });
+});

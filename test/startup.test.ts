@@ -11,6 +11,7 @@ import type { Handlers } from '../src/http/handlers/types.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/main.js';
 import { send } from './helpers/server.js';
+import { fixtureContract, fixtureHandlers } from './helpers/fixture.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'timetrack-startup-'));
 const silent = createLogger('silent');
@@ -131,6 +132,40 @@ describe('startup', () => {
         logLevel: 'warn',
       });
     });
+  });
+
+  it('close() drains an in-flight request, then closes the database', async () => {
+    const contract = fixtureContract();
+    let release: () => void = () => {};
+    let entered: () => void = () => {};
+    const inHandler = new Promise<void>((resolve) => (entered = resolve));
+    const handlers = {
+      ...fixtureHandlers(contract),
+      fixtureList: () =>
+        new Promise((resolve) => {
+          entered();
+          release = () => resolve({ status: 200, body: { data: { drained: true } } });
+        }),
+    } as unknown as Handlers;
+    const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: ':memory:' });
+    let banner = '';
+    const running = await startServer(config, { logger: silent, contract, handlers, announce: (t) => (banner += t) });
+    const token = /token +(tt_\S+)/.exec(banner)?.[1] as string;
+    const inFlight = send(running.url, 'GET', '/api/v1/fixture/items', { token });
+    await inHandler;
+    let closed = false;
+    const closing = running.close().then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).to.equal(false);
+    expect(running.database.sqlite.open).to.equal(true);
+    release();
+    const response = await inFlight;
+    expect(response.status).to.equal(200);
+    expect(response.body).to.deep.equal({ data: { drained: true } });
+    await closing;
+    expect(running.database.sqlite.open).to.equal(false);
+    const refused = await send(running.url, 'GET', '/api/v1/me', { token }).catch((error: Error) => error);
+    expect(refused).to.be.instanceOf(Error);
   });
 
   describe('the process', () => {

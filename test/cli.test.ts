@@ -1,0 +1,172 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { systemClock } from '../src/clock.js';
+import { runCli } from '../src/cli/main.js';
+import { openDatabase } from '../src/db/database.js';
+import { createServices } from '../src/main.js';
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+describe('timetrack CLI', () => {
+  let dir: string;
+  let databasePath: string;
+  const cli = async (...argv: string[]): Promise<CliResult> => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(argv, {
+      openDatabase: () => openDatabase(databasePath),
+      createServices: (database) => createServices(database, systemClock),
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+    });
+    let json: unknown;
+    try {
+      json = JSON.parse(stdout);
+    } catch {
+      json = undefined;
+    }
+    return { code, stdout, stderr, json };
+  };
+  /** Runs a command that must succeed with --json and prints exactly one JSON object. */
+  const ok = async (...argv: string[]) => {
+    const result = await cli(...argv, '--json');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stderr).to.equal('');
+    expect(result.stdout.trim().split('\n')).to.have.length(1);
+    expect(result.json).to.be.an('object');
+    return result.json;
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'timetrack-cli-'));
+    databasePath = join(dir, 'timetrack.db');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('workspace, user, member and token commands print the documented JSON', async () => {
+    const ws = await ok('workspace', 'create', '--name', 'Acme', '--currency', 'USD', '--hourly-rate', '90');
+    expect(ws).to.have.all.keys('id');
+    expect(ws.id).to.match(/^ws_[0-9a-z]{20}$/);
+    expect(await ok('workspace', 'set', ws.id, '--runaway-limit-sec', '7200', '--runaway-action', 'capped', '--rate-limit-per-min', '100', '--hourly-rate', 'none')).to.deep.equal({ id: ws.id });
+
+    const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
+    expect(user).to.have.all.keys('id');
+    expect(await ok('member', 'add', '--workspace', ws.id, '--user', user.id, '--can-view-others-time', '--hourly-rate', '50')).to.deep.equal({ workspaceId: ws.id, userId: user.id });
+    expect(await ok('member', 'set', '--workspace', ws.id, '--user', user.id, '--can-view-others-money', 'true')).to.deep.equal({ workspaceId: ws.id, userId: user.id });
+
+    const token = await ok('token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'ci', '--scopes', 'entries:read,reports:read', '--expires-at', '2099-01-01T00:00:00Z', '--rate-limit-per-min', '30');
+    expect(token).to.have.all.keys('id', 'token', 'prefix');
+    expect(token.token).to.match(/^tt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43}$/);
+    expect(token.prefix).to.equal(token.token.slice(3, 11));
+
+    const empty = await ok('token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'none', '--scopes', '');
+    const list = await ok('token', 'list', '--workspace', ws.id);
+    expect(list).to.have.all.keys('tokens');
+    expect(list.tokens).to.have.length(2);
+    expect(list.tokens[0]).to.include({ id: token.id, name: 'ci', prefix: token.prefix, expiresAt: '2099-01-01T00:00:00.000Z', lastUsedAt: null, revokedAt: null });
+    expect(list.tokens[0].scopes).to.deep.equal(['entries:read', 'reports:read']);
+    expect(list.tokens[1].scopes).to.deep.equal([]);
+    expect(JSON.stringify(list)).not.to.contain(token.token.slice(12));
+
+    expect(await ok('token', 'revoke', empty.id)).to.deep.equal({ id: empty.id });
+    const revoked = (await ok('token', 'list', '--workspace', ws.id)).tokens.find((t: { id: string }) => t.id === empty.id);
+    expect(revoked.revokedAt).to.match(/Z$/);
+
+    expect(await ok('member', 'remove', '--workspace', ws.id, '--user', user.id)).to.deep.equal({ workspaceId: ws.id, userId: user.id });
+    expect(await ok('user', 'delete', user.id)).to.deep.equal({ id: user.id });
+  });
+
+  it('without --json prints readable lines and, for a token, the one-time warning', async () => {
+    const ws = await ok('workspace', 'create', '--name', 'Acme');
+    const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
+    await ok('member', 'add', '--workspace', ws.id, '--user', user.id);
+    const result = await cli('token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'x', '--scopes', 'entries:read');
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.match(/^id: tok_/m).and.match(/^token: tt_/m).and.contain('shown only this once');
+  });
+
+  describe('errors go to stderr with a non-zero exit', () => {
+    const usage = async (argv: string[], message: RegExp) => {
+      const result = await cli(...argv, '--json');
+      expect(result.code, result.stderr).to.equal(2);
+      expect(result.stdout).to.equal('');
+      const error = JSON.parse(result.stderr).error;
+      expect(error.code).to.equal('usage');
+      expect(error.message).to.match(message);
+      const plain = await cli(...argv);
+      expect(plain.code).to.equal(2);
+      expect(plain.stderr).to.match(/^timetrack: /);
+    };
+
+    it('usage mistakes exit 2 and name the problem', async () => {
+      await usage(['frobnicate', 'now'], /unknown command "frobnicate now"/);
+      await usage(['workspace', 'create'], /--name is required/);
+      await usage(['workspace', 'create', '--name', 'A', '--colour', 'red'], /colour/);
+      await usage(['workspace', 'create', '--name', 'A', '--hourly-rate', 'lots'], /--hourly-rate must be a number/);
+      await usage(['workspace', 'set', 'ws_x'], /at least one setting/);
+      await usage(['workspace', 'set', 'ws_x', '--runaway-action', 'explode'], /flagged, capped or stopped/);
+      await usage(['user', 'delete'], /expected 1 argument/);
+      await usage(['member', 'set', '--workspace', 'w', '--user', 'u', '--can-view-others-time', 'yes'], /true or false/);
+      await usage(['token', 'create', '--workspace', 'w', '--user', 'u', '--name', 'n'], /--scopes is required/);
+      await usage(['token', 'create', '--workspace', 'w', '--user', 'u', '--name', 'n', '--scopes', 'a', '--expires-at', 'tomorrow'], /ISO-8601/);
+    });
+
+    it('refusals exit 1 with the domain code', async () => {
+      const refused = async (argv: string[], code: string, message: RegExp) => {
+        const result = await cli(...argv, '--json');
+        expect(result.code, result.stderr).to.equal(1);
+        expect(result.stdout).to.equal('');
+        const error = JSON.parse(result.stderr).error;
+        expect(error.code).to.equal(code);
+        expect(error.message).to.match(message);
+      };
+      const ws = await ok('workspace', 'create', '--name', 'Acme');
+      const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
+      await refused(['workspace', 'create', '--name', ' '], 'invalid', /name must not be empty/);
+      await refused(['workspace', 'create', '--name', 'A', '--currency', 'euro'], 'invalid', /ISO 4217/);
+      await refused(['workspace', 'set', 'ws_missing', '--hourly-rate', '1'], 'not_found', /ws_missing/);
+      await refused(['user', 'create', '--name', 'Ada', '--email', 'ADA@example.org'], 'conflict', /exists already/);
+      await refused(['user', 'create', '--name', 'Bob', '--email', 'bob'], 'invalid', /email/);
+      await refused(['member', 'add', '--workspace', ws.id, '--user', 'usr_missing'], 'not_found', /usr_missing/);
+      await ok('member', 'add', '--workspace', ws.id, '--user', user.id);
+      await refused(['member', 'add', '--workspace', ws.id, '--user', user.id], 'conflict', /member/);
+      await refused(['token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'n', '--scopes', 'entries:read,everything'], 'invalid', /Unknown scope everything/);
+      await refused(['token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'n', '--scopes', 'entries:read', '--expires-at', '2001-01-01T00:00:00Z'], 'invalid', /future/);
+      await refused(['token', 'create', '--workspace', ws.id, '--user', 'usr_nobody', '--name', 'n', '--scopes', ''], 'not_found', /usr_nobody/);
+      await refused(['token', 'revoke', 'tok_missing'], 'not_found', /tok_missing/);
+      await refused(['member', 'remove', '--workspace', ws.id, '--user', 'usr_nobody'], 'not_found', /usr_nobody/);
+      await refused(['user', 'delete', 'usr_nobody'], 'not_found', /usr_nobody/);
+    });
+
+    it('a deleted account frees its email and cannot be deleted twice', async () => {
+      const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
+      await ok('user', 'delete', user.id);
+      const again = await cli('user', 'delete', user.id, '--json');
+      expect(again.code).to.equal(1);
+      expect((await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org')).id).not.to.equal(user.id);
+    });
+  });
+
+  it('runs as the `timetrack` bin, against DATABASE_PATH', async function () {
+    this.timeout(30_000);
+    const run = promisify(execFile);
+    const env = { ...process.env, DATABASE_PATH: databasePath };
+    const { stdout } = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'create', '--name', 'Bin', '--json'], { env });
+    expect(JSON.parse(stdout)).to.have.all.keys('id');
+    const failure = await run(process.execPath, ['bin/timetrack.js', 'user', 'delete', 'usr_nobody', '--json'], { env }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect(failure).to.include({ code: 1, stdout: '' });
+    expect(JSON.parse((failure as { stderr: string }).stderr).error.code).to.equal('not_found');
+    const bad = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'create', '--json'], { env: { ...env, PORT: 'x' } }).catch((e: { code: number; stderr: string }) => e);
+    expect((bad as { code: number }).code).to.equal(2);
+    expect((bad as { stderr: string }).stderr).to.contain('PORT');
+  });
+});
