@@ -10,8 +10,9 @@ import { createHandlers } from '../src/http/handlers/index.js';
 import type { Handlers } from '../src/http/handlers/types.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/main.js';
-import { send } from './helpers/server.js';
+import { checkedSend as send } from './helpers/server.js';
 import { fixtureContract, fixtureHandlers } from './helpers/fixture.js';
+import { ContractChecker } from './helpers/contract.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'timetrack-startup-'));
 const silent = createLogger('silent');
@@ -151,7 +152,7 @@ describe('startup', () => {
     let banner = '';
     const running = await startServer(config, { logger: silent, contract, handlers, announce: (t) => (banner += t) });
     const token = /token +(tt_\S+)/.exec(banner)?.[1] as string;
-    const inFlight = send(running.url, 'GET', '/api/v1/fixture/items', { token });
+    const inFlight = send(running.url, 'GET', '/api/v1/fixture/items', { token }, new ContractChecker(contract));
     await inHandler;
     let closed = false;
     const closing = running.close().then(() => (closed = true));

@@ -96,24 +96,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     workspaceId,
     ownerId,
     logLines,
-    async request(method, path, requestOptions = {}) {
-      const response = await send(running.url, method, path, { token: ownerToken, ...requestOptions });
-      const violations = checker.violations({
-        method,
-        path,
-        status: response.status,
-        contentType: response.headers.get('content-type'),
-        headers: response.headers,
-        body: response.body,
-      });
-      expect(violations, `contract violations of ${method} ${path}`).to.deep.equal([]);
-      return response;
+    request(method, path, requestOptions = {}) {
+      return checkedSend(running.url, method, path, { token: ownerToken, ...requestOptions }, checker);
     },
     async close() {
       await running.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** `send`, plus the contract check every test response gets. */
+export async function checkedSend(baseUrl: string, method: string, path: string, options: RequestOptions = {}, checker = contractChecker()): Promise<TestResponse> {
+  const response = await send(baseUrl, method, path, options);
+  const violations = checker.violations({
+    method,
+    path,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    headers: response.headers,
+    body: response.body,
+  });
+  expect(violations, `contract violations of ${method} ${path}`).to.deep.equal([]);
+  return response;
 }
 
 export async function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
