@@ -49,6 +49,370 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List entries overlapping a range
+         * @description Entries that **overlap** `[from, to)`: `start < to` and (`end > from`, or still running).
+         *     A calendar-day `from` means that day's 00:00 UTC; a calendar-day `to` means the end of
+         *     that day (the next day's 00:00 UTC, exclusive). `from` after `to` is 400.
+         *
+         *     Sorted by `start` descending, then `id` descending; 50 rows a page unless `limit` says
+         *     otherwise. Page with `cursor`: send the previous response's `nextCursor` unchanged with
+         *     the same filters. A cursor is opaque and tamper-evident: an altered cursor, or one used
+         *     with other filters, is 400. Rows inserted while paging cause no skips or repeats.
+         *
+         *     Without `canViewOthersTime` only the caller's own entries are listed. Rows of other
+         *     members have `hourlyRate` and `amount` null when the token lacks `canViewOthersMoney`
+         *     (`currency` stays).
+         */
+        get: operations["listEntries"];
+        put?: never;
+        /**
+         * Create a completed entry
+         * @description Creates an entry with an explicit `start` and `end` (`end` must be after `start`) and
+         *     fires `entry.created`. Not idempotent, and there is no idempotency key: after a transport
+         *     failure without a response, list the range to reconcile before retrying.
+         *
+         *     Defaults: `source` is `api`; `billable` is the project's `billable` when a project is
+         *     given, else `false`; `description` is empty. A `taskId` must belong to `projectId`; a
+         *     task given without a project implies the task's project. A `projectId`, `taskId` or tag
+         *     id that does not exist in the token's workspace is 404 `not-found`; an archived project
+         *     or task is 400. `timeZone` must be an IANA zone name.
+         *
+         *     The hourly rate is resolved now, first non-null of task, project, member, workspace, and
+         *     kept with the entry: later rate changes do not rewrite it.
+         *
+         *     `originId` is your own id for the record; it is stored, is not part of the entry shape,
+         *     and is carried in webhook payloads so a two-way integration can recognise its own write.
+         */
+        post: operations["createEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/entries/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's running timer
+         * @description The caller's running timer in this workspace, or `null` when none runs.
+         */
+        get: operations["getCurrentEntry"];
+        put?: never;
+        /**
+         * Start a timer
+         * @description Starts a timer for the caller (`end: null`) and fires `entry.started`. If the caller
+         *     already runs a timer in this workspace, that one is stopped at the new timer's start
+         *     first (`entry.stopped`, then `entry.started`); a new start before the running timer's
+         *     start is 400. The body is optional; `start` defaults to now. Same field rules as
+         *     `POST /entries`. A member has at most one running timer: of two concurrent starts, one
+         *     stops the other.
+         */
+        post: operations["startTimer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/entries/current/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the running timer
+         * @description Stops the caller's running timer at `end` (default now; it must be after the start) and
+         *     fires `entry.stopped`. 404 `not-found` when no timer runs. Stopping a timer flagged as a
+         *     runaway resolves the flag.
+         */
+        post: operations["stopTimer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One entry
+         * @description An unknown id, an id of another workspace, or an entry the caller may not see (a
+         *     colleague's without `canViewOthersTime`) answers 404 `not-found`. A colleague's entry
+         *     has `hourlyRate: null` without `canViewOthersMoney`.
+         */
+        get: operations["getEntry"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an entry
+         * @description Deletes the entry (running or completed) and fires `entry.deleted`. Same 404, 403 and 409
+         *     rules as the edit.
+         */
+        delete: operations["deleteEntry"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an entry
+         * @description Partial edit; send only the fields to change (at least one). `null` clears `projectId`,
+         *     `taskId` and `timeZone`. Fires `entry.updated`, except that setting `end` on a running
+         *     entry stops it and fires `entry.stopped`. Changing the project or task re-resolves the
+         *     hourly rate; other edits keep it. Editing `start` or `end` resolves a runaway flag.
+         *
+         *     404 when the caller may not see the entry; 403 `forbidden` when it sees it (with
+         *     `canViewOthersTime`) but it is a colleague's; 409 `conflict` when the entry is invoiced.
+         */
+        patch: operations["updateEntry"];
+        trace?: never;
+    };
+    "/api/v1/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clients
+         * @description Clients of the workspace, archived ones included, sorted by name (case-insensitively), then id. The whole catalog in one response: `nextCursor` is always null.
+         */
+        get: operations["listClients"];
+        put?: never;
+        /**
+         * Create a client
+         * @description The name must be unique within the workspace (trimmed, case-insensitive), else 409 `conflict`. The party fields are copied onto invoices made for the client.
+         */
+        post: operations["createClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One client
+         * @description An unknown id, or one of another workspace, is 404 `not-found`.
+         */
+        get: operations["getClient"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a client
+         * @description A client still referenced by a project cannot be deleted (409 `conflict`): archive it instead with `PATCH {archived: true}`.
+         */
+        delete: operations["deleteClient"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a client
+         * @description Partial edit: send only the fields to change (at least one). Archive or unarchive with `{archived: true|false}`; archived clients stay listed. A rename to a name
+         *     taken within the same parent is 409 `conflict`.
+         */
+        patch: operations["updateClient"];
+        trace?: never;
+    };
+    "/api/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List projects
+         * @description Projects of the workspace, archived ones included, sorted by name (case-insensitively), then id. `progress`, `hourlyRate` and `budgetAmount` are null when the token may not see other members' money. The whole catalog in one response: `nextCursor` is always null.
+         */
+        get: operations["listProjects"];
+        put?: never;
+        /**
+         * Create a project
+         * @description The name must be unique within its client (or among projects without a client), trimmed and case-insensitive, else 409 `conflict`. A `clientId` of another workspace is 404; an archived client is 400. Defaults: `color` `#9e9e9e`, `billable` false.
+         */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One project
+         * @description An unknown id, or one of another workspace, is 404 `not-found`.
+         */
+        get: operations["getProject"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a project
+         * @description A project still referenced by an entry cannot be deleted (409 `conflict`): archive it instead. Its tasks are deleted with it.
+         */
+        delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a project
+         * @description Partial edit: send only the fields to change (at least one). Archive or unarchive with `{archived: true|false}`; archived projects stay listed and take no new entries. A rename to a name
+         *     taken within the same parent is 409 `conflict`.
+         */
+        patch: operations["updateProject"];
+        trace?: never;
+    };
+    "/api/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tasks
+         * @description Tasks of the workspace, archived ones included, sorted by name (case-insensitively), then id. `hourlyRate` is null when the token may not see other members' money. The whole catalog in one response: `nextCursor` is always null.
+         */
+        get: operations["listTasks"];
+        put?: never;
+        /**
+         * Create a task
+         * @description The name must be unique within its project (trimmed, case-insensitive), else 409 `conflict`. A `projectId` of another workspace is 404; an archived project is 400.
+         */
+        post: operations["createTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One task
+         * @description An unknown id, or one of another workspace, is 404 `not-found`.
+         */
+        get: operations["getTask"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a task
+         * @description A task still referenced by an entry cannot be deleted (409 `conflict`): archive it instead.
+         */
+        delete: operations["deleteTask"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a task
+         * @description Partial edit: send only the fields to change (at least one). Archive or unarchive with `{archived: true|false}`; archived tasks stay listed and take no new entries. A rename to a name
+         *     taken within the same parent is 409 `conflict`.
+         */
+        patch: operations["updateTask"];
+        trace?: never;
+    };
+    "/api/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tags
+         * @description Tags of the workspace, sorted by name (case-insensitively), then id. The whole catalog in one response: `nextCursor` is always null.
+         */
+        get: operations["listTags"];
+        put?: never;
+        /**
+         * Create a tag
+         * @description The name must be unique within the workspace (trimmed, case-insensitive), else 409 `conflict`.
+         */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One tag
+         * @description An unknown id, or one of another workspace, is 404 `not-found`.
+         */
+        get: operations["getTag"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag
+         * @description A tag still used by an entry cannot be deleted (409 `conflict`).
+         */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a tag
+         * @description Partial edit: send only the fields to change (at least one). A rename to a name
+         *     taken within the same parent is 409 `conflict`.
+         */
+        patch: operations["updateTag"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -171,8 +535,234 @@ export interface components {
             /** @description `billable ? round2(hourlyRate × durationSec / 3600) : 0`; `null` when the rate is withheld, or absent on billable time. */
             amount: number | null;
         };
+        /** @description Send it back as `cursor` for the next page; `null` on the last page. */
+        NextCursor: string | null;
+        /**
+         * @description A calendar day `YYYY-MM-DD`, or a date-time with seconds and `Z` or a numeric offset.
+         * @example 2026-11-02
+         * @example 2026-11-02T08:00:00Z
+         * @example 2026-11-02T09:00:00+01:00
+         */
+        DayOrDateTime: string;
+        /**
+         * Format: date-time
+         * @description An ISO-8601 date-time with seconds and `Z` or a numeric offset `+hh:mm` / `-hh:mm`; stored and returned in UTC.
+         * @example 2026-11-02T09:00:00+01:00
+         */
+        InputDateTime: string;
+        /** @description An IANA time zone name such as `Europe/Berlin`; an unknown zone is 400. */
+        TimeZoneName: string;
+        /** @description An hourly rate in the workspace currency. */
+        Rate: number;
+        Description: string;
+        /** @description Trimmed before it is stored; unique case-insensitively within its parent. */
+        CatalogName: string;
+        EntryTagIds: string[];
+        EntryCreate: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            start: components["schemas"]["InputDateTime"];
+            end: components["schemas"]["InputDateTime"];
+            description?: components["schemas"]["Description"];
+            projectId?: string | null;
+            taskId?: string | null;
+            billable?: boolean;
+            source?: components["schemas"]["EntrySource"];
+            timeZone?: components["schemas"]["TimeZoneName"];
+            tagIds?: components["schemas"]["EntryTagIds"];
+            /** @description Your own id for this record; carried in webhook payloads. */
+            originId?: string;
+        };
+        TimerStart: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            start?: components["schemas"]["InputDateTime"];
+            description?: components["schemas"]["Description"];
+            projectId?: string | null;
+            taskId?: string | null;
+            billable?: boolean;
+            timeZone?: components["schemas"]["TimeZoneName"];
+            tagIds?: components["schemas"]["EntryTagIds"];
+            originId?: string;
+        };
+        TimerStop: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            end?: components["schemas"]["InputDateTime"];
+        };
+        EntryPatch: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            description?: components["schemas"]["Description"];
+            projectId?: string | null;
+            taskId?: string | null;
+            billable?: boolean;
+            start?: components["schemas"]["InputDateTime"];
+            end?: components["schemas"]["InputDateTime"];
+            timeZone?: components["schemas"]["TimeZoneName"] | null;
+            tagIds?: components["schemas"]["EntryTagIds"];
+        };
+        PartyText: string | null;
+        Client: {
+            id: string;
+            workspaceId: string;
+            name: string;
+            archived: boolean;
+            legalName: string | null;
+            addressLines: string[] | null;
+            postalCode: string | null;
+            city: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country: string | null;
+            taxId: string | null;
+            email: string | null;
+            /** @description The client's reference for invoices (a purchase order number, a buyer reference). */
+            reference: string | null;
+            vatId: string | null;
+            electronicAddress: string | null;
+            /** @description The scheme of `electronicAddress` (an EAS code such as `0088` or `EM`). */
+            electronicAddressScheme: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Invoice-recipient fields of a client; `null` clears one. */
+        ClientParty: {
+            legalName?: components["schemas"]["PartyText"];
+            addressLines?: string[] | null;
+            postalCode?: components["schemas"]["PartyText"];
+            city?: components["schemas"]["PartyText"];
+            /** @description ISO 3166-1 alpha-2 code, upper case. */
+            country?: string | null;
+            taxId?: components["schemas"]["PartyText"];
+            /** Format: email */
+            email?: string | null;
+            reference?: components["schemas"]["PartyText"];
+            vatId?: components["schemas"]["PartyText"];
+            electronicAddress?: components["schemas"]["PartyText"];
+            electronicAddressScheme?: string | null;
+        };
+        ClientCreate: components["schemas"]["ClientParty"] & {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            name: components["schemas"]["CatalogName"];
+        };
+        ClientPatch: components["schemas"]["ClientParty"] & {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            name?: components["schemas"]["CatalogName"];
+            archived?: boolean;
+        };
+        /**
+         * @description Progress over every member's entries of the project (running timers count with the time
+         *     elapsed so far). `amount` is the sum of the entries' amounts; `estimateRatio` is
+         *     `trackedSec / estimateSec` and `budgetRatio` `amount / budgetAmount`, null without an
+         *     estimate or budget.
+         */
+        ProjectProgress: {
+            trackedSec: number;
+            billableSec: number;
+            amount: number;
+            estimateRatio: number | null;
+            budgetRatio: number | null;
+        };
+        Project: {
+            id: string;
+            workspaceId: string;
+            clientId: string | null;
+            name: string;
+            color: string;
+            /** @description The default `billable` of the project's new entries. */
+            billable: boolean;
+            /** @description Null when unset, or withheld from a token that may not see others' money. */
+            hourlyRate: number | null;
+            estimateSec: number | null;
+            /** @description Null when unset, or withheld from a token that may not see others' money. */
+            budgetAmount: number | null;
+            archived: boolean;
+            /** @description Null when withheld from a token that may not see others' money. */
+            progress: components["schemas"]["ProjectProgress"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        ProjectFields: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            clientId?: string | null;
+            /** @description `#rrggbb`; stored in lower case. */
+            color?: string;
+            billable?: boolean;
+            hourlyRate?: components["schemas"]["Rate"] | null;
+            estimateSec?: number | null;
+            budgetAmount?: number | null;
+        };
+        ProjectCreate: components["schemas"]["ProjectFields"] & {
+            name: components["schemas"]["CatalogName"];
+        };
+        ProjectPatch: components["schemas"]["ProjectFields"] & {
+            name?: components["schemas"]["CatalogName"];
+            archived?: boolean;
+        };
+        Task: {
+            id: string;
+            workspaceId: string;
+            projectId: string;
+            name: string;
+            estimateSec: number | null;
+            /** @description Null when unset, or withheld from a token that may not see others' money. */
+            hourlyRate: number | null;
+            archived: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        TaskCreate: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            projectId: string;
+            name: components["schemas"]["CatalogName"];
+            estimateSec?: number | null;
+            hourlyRate?: components["schemas"]["Rate"] | null;
+        };
+        TaskPatch: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            name?: components["schemas"]["CatalogName"];
+            estimateSec?: number | null;
+            hourlyRate?: components["schemas"]["Rate"] | null;
+            archived?: boolean;
+        };
+        Tag: {
+            id: string;
+            workspaceId: string;
+            name: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        TagCreate: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            name: components["schemas"]["CatalogName"];
+        };
+        TagPatch: {
+            /** @description Optional; must be the token's workspace. */
+            workspaceId?: string;
+            name: components["schemas"]["CatalogName"];
+        };
     };
     responses: {
+        /** @description The entry. */
+        EntryResponse: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["Entry"];
+                };
+            };
+        };
         /**
          * @description `invalid-request`: validation failed (the `detail` names every failing field), or the
          *     body is not well-formed JSON. `workspace-not-addressable`: a `workspaceId` naming a
@@ -349,6 +939,37 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The resource id. */
+        IdPath: string;
+        /** @description Only archived (`true`) or only active (`false`) rows. Without it, both. */
+        ArchivedFilter: boolean;
+        /**
+         * @description Start of the range: a calendar day (`YYYY-MM-DD`, that day's 00:00) or an ISO-8601
+         *     date-time with `Z` or an offset. Encode `+` as `%2B`; an unencoded `+` arrives as a space
+         *     and is read as `+`.
+         */
+        RangeFrom: components["schemas"]["DayOrDateTime"];
+        /**
+         * @description End of the range, exclusive: a calendar day (`YYYY-MM-DD`, meaning the end of that day)
+         *     or an ISO-8601 date-time with `Z` or an offset. Must not be before `from`.
+         */
+        RangeTo: components["schemas"]["DayOrDateTime"];
+        /** @description Only rows of these projects. Repeat the parameter or separate ids with commas. */
+        ProjectIds: string[];
+        /** @description Only rows of these clients. Repeat the parameter or separate ids with commas. */
+        ClientIds: string[];
+        /** @description Only rows of these tasks. Repeat the parameter or separate ids with commas. */
+        TaskIds: string[];
+        /** @description Only entries carrying at least one of these tags (at most 20). Repeat the parameter or separate ids with commas. */
+        TagIds: string[];
+        /** @description Only billable (`true`) or only non-billable (`false`) entries. */
+        BillableFilter: boolean;
+        /** @description Case-insensitive substring of the description. */
+        Search: string;
+        /** @description The previous page's `nextCursor`, unchanged. Opaque; never build or decode one. */
+        Cursor: string;
+        /** @description Page size, 1 to 500. Default 50. */
+        Limit: number;
         /**
          * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
          *     name the token's own workspace (then it is ignored); any other value answers 400
@@ -436,6 +1057,1144 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEntries: {
+        parameters: {
+            query: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Start of the range: a calendar day (`YYYY-MM-DD`, that day's 00:00) or an ISO-8601
+                 *     date-time with `Z` or an offset. Encode `+` as `%2B`; an unencoded `+` arrives as a space
+                 *     and is read as `+`.
+                 */
+                from: components["parameters"]["RangeFrom"];
+                /**
+                 * @description End of the range, exclusive: a calendar day (`YYYY-MM-DD`, meaning the end of that day)
+                 *     or an ISO-8601 date-time with `Z` or an offset. Must not be before `from`.
+                 */
+                to: components["parameters"]["RangeTo"];
+                /** @description Only rows of these projects. Repeat the parameter or separate ids with commas. */
+                projectIds?: components["parameters"]["ProjectIds"];
+                /** @description Only rows of these clients. Repeat the parameter or separate ids with commas. */
+                clientIds?: components["parameters"]["ClientIds"];
+                /** @description Only rows of these tasks. Repeat the parameter or separate ids with commas. */
+                taskIds?: components["parameters"]["TaskIds"];
+                /** @description Only entries carrying at least one of these tags (at most 20). Repeat the parameter or separate ids with commas. */
+                tagIds?: components["parameters"]["TagIds"];
+                /** @description Only billable (`true`) or only non-billable (`false`) entries. */
+                billable?: components["parameters"]["BillableFilter"];
+                /** @description Case-insensitive substring of the description. */
+                search?: components["parameters"]["Search"];
+                /** @description The previous page's `nextCursor`, unchanged. Opaque; never build or decode one. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 500. Default 50. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entry rows, newest first. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EntryListRow"][];
+                        nextCursor: components["schemas"]["NextCursor"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createEntry: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntryCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["EntryResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCurrentEntry: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The running entry, or null. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Entry"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startTimer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TimerStart"];
+            };
+        };
+        responses: {
+            200: components["responses"]["EntryResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    stopTimer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TimerStop"];
+            };
+        };
+        responses: {
+            200: components["responses"]["EntryResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEntry: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EntryResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEntry: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateEntry: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntryPatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["EntryResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+                /** @description Only archived (`true`) or only active (`false`) rows. Without it, both. */
+                archived?: components["parameters"]["ArchivedFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every client of the workspace. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Client"][];
+                        /** @description Always null; catalog lists are not paged. */
+                        nextCursor: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createClient: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientCreate"];
+            };
+        };
+        responses: {
+            /** @description The created client. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Client"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getClient: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Client"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteClient: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateClient: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientPatch"];
+            };
+        };
+        responses: {
+            /** @description The edited client. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Client"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+                /** @description Only archived (`true`) or only active (`false`) rows. Without it, both. */
+                archived?: components["parameters"]["ArchivedFilter"];
+                /** @description Only rows of these clients. Repeat the parameter or separate ids with commas. */
+                clientIds?: components["parameters"]["ClientIds"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every project of the workspace. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"][];
+                        /** @description Always null; catalog lists are not paged. */
+                        nextCursor: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreate"];
+            };
+        };
+        responses: {
+            /** @description The created project. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectPatch"];
+            };
+        };
+        responses: {
+            /** @description The edited project. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+                /** @description Only archived (`true`) or only active (`false`) rows. Without it, both. */
+                archived?: components["parameters"]["ArchivedFilter"];
+                /** @description Only rows of these projects. Repeat the parameter or separate ids with commas. */
+                projectIds?: components["parameters"]["ProjectIds"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every task of the workspace. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"][];
+                        /** @description Always null; catalog lists are not paged. */
+                        nextCursor: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTask: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCreate"];
+            };
+        };
+        responses: {
+            /** @description The created task. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTask: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTask: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTask: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskPatch"];
+            };
+        };
+        responses: {
+            /** @description The edited task. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every tag of the workspace. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"][];
+                        /** @description Always null; catalog lists are not paged. */
+                        nextCursor: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagCreate"];
+            };
+        };
+        responses: {
+            /** @description The created tag. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagPatch"];
+            };
+        };
+        responses: {
+            /** @description The edited tag. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

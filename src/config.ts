@@ -1,3 +1,5 @@
+import cron from 'node-cron';
+
 /**
  * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
  * this; everything else receives the object.
@@ -17,6 +19,10 @@ export interface Config {
   rateLimitWorkspacePerMin: number;
   maxBodyBytes: number;
   logLevel: LogLevel;
+  /** SECRET_KEY: the server key's source; unset, a key file beside the database is used. */
+  secretKey: string | undefined;
+  /** SCHEDULER_CRON: when periodic jobs run (six-field node-cron expression), or null for `off`. */
+  schedulerCron: string | null;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +80,17 @@ export function parseConfig(env: Env): Config {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(env.LOG_LEVEL)})`);
   }
 
+  const secretKey = (): string | undefined => {
+    const value = env.SECRET_KEY;
+    if (value === undefined || value === '') return undefined;
+    if (value.length < 32) problems.push('SECRET_KEY must be at least 32 characters');
+    return value;
+  };
+  const schedulerCron = text('SCHEDULER_CRON', '* * * * * *');
+  if (schedulerCron !== 'off' && !cron.validate(schedulerCron)) {
+    problems.push(`SCHEDULER_CRON must be a node-cron expression or off (got ${JSON.stringify(schedulerCron)})`);
+  }
+
   const config: Config = {
     baseUrl,
     problemsBase,
@@ -86,6 +103,8 @@ export function parseConfig(env: Env): Config {
     rateLimitWorkspacePerMin: int('RATE_LIMIT_WORKSPACE_PER_MIN', 3000, 1, 1_000_000_000),
     maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1, 1024 * 1024 * 1024),
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
+    secretKey: secretKey(),
+    schedulerCron: schedulerCron === 'off' ? null : schedulerCron,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

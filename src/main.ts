@@ -15,6 +15,13 @@ import { loadContract, type ContractDocument } from './http/contract.js';
 import { createLogger, errorFields, type Logger } from './logger.js';
 import { createAccountsService } from './modules/accounts/service.js';
 import { createTokensService } from './modules/tokens/service.js';
+import { createCatalogService } from './modules/catalog/service.js';
+import { createEntriesService } from './modules/entries/service.js';
+import { createEntryLister } from './modules/entries/list.js';
+import { createEventLog } from './modules/events/service.js';
+import { createCursorCodec } from './modules/paging/cursor.js';
+import { createScheduler, type Scheduler } from './scheduler.js';
+import { loadSecretKey } from './secret-key.js';
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -26,11 +33,16 @@ export interface RuntimeOptions {
   handlers?: AppDeps['handlers'];
 }
 
-export function createServices(database: DatabaseHandle, clock: Clock) {
+export function createServices(database: DatabaseHandle, clock: Clock, secretKey: Buffer) {
   const { db } = database;
+  const events = createEventLog({ clock });
+  const lister = createEntryLister({ db, cursors: createCursorCodec(secretKey) });
   return {
     accounts: createAccountsService({ db, clock }),
     tokens: createTokensService({ db, clock }),
+    events,
+    catalog: createCatalogService({ db, clock, events }),
+    entries: createEntriesService({ db, clock, events, lister }),
   };
 }
 
@@ -41,6 +53,7 @@ export interface RunningServer {
   url: string;
   database: DatabaseHandle;
   services: Services;
+  scheduler: Scheduler;
   /** Stops accepting, drains in-flight requests, closes the database. */
   close(): Promise<void>;
 }
@@ -50,7 +63,12 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config.databasePath);
   try {
-    const services = createServices(database, clock);
+    const services = createServices(database, clock, loadSecretKey(config.databasePath, config.secretKey));
+    const scheduler = createScheduler({
+      logger,
+      expression: config.schedulerCron,
+      jobs: [{ name: 'runaway timers', run: () => services.entries.detectRunaways() }],
+    });
     const bootstrapped = bootstrapIfEmpty(database.db, services.accounts, services.tokens);
     if (bootstrapped) {
       (options.announce ?? ((text) => process.stdout.write(text)))(bootstrapBanner(bootstrapped));
@@ -62,6 +80,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       clock,
       contract: options.contract ?? loadContract(),
       tokens: services.tokens,
+      entries: services.entries,
+      catalog: services.catalog,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const server = createServer(app);
@@ -74,6 +94,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
+    scheduler.start();
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -82,16 +103,19 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         force.unref();
+        const schedulerStopped = scheduler.shutdown();
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
-          database.close();
-          logger.info('stopped');
-          resolve();
+          void schedulerStopped.then(() => {
+            database.close();
+            logger.info('stopped');
+            resolve();
+          });
         });
         server.closeIdleConnections();
       }));
-    return { server, url, database, services, close };
+    return { server, url, database, services, scheduler, close };
   } catch (error) {
     database.close();
     throw error;
@@ -112,7 +136,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   if (argv.length > 0 && argv[0] !== 'serve') {
     return runCli(argv, {
       openDatabase: () => openDatabase(config.databasePath),
-      createServices: (database) => createServices(database, systemClock),
+      createServices: (database) => createServices(database, systemClock, loadSecretKey(config.databasePath, config.secretKey)),
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
     });

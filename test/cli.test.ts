@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ describe('timetrack CLI', () => {
     let stderr = '';
     const code = await runCli(argv, {
       openDatabase: () => openDatabase(databasePath),
-      createServices: (database) => createServices(database, systemClock),
+      createServices: (database) => createServices(database, systemClock, randomBytes(32)),
       stdout: (t) => (stdout += t),
       stderr: (t) => (stderr += t),
     });

@@ -10,7 +10,7 @@ describe('request pipeline', () => {
 
   before(async () => {
     const contract = fixtureContract();
-    server = await startTestServer({ contract, handlers: fixtureHandlers(contract) });
+    server = await startTestServer({ contract, handlers: fixtureHandlers });
     base = server.config.problemsBase;
     readOnly = addMemberWithToken(server.services, server.workspaceId, { scopes: ['entries:read'] }).token;
     noScopes = addMemberWithToken(server.services, server.workspaceId, { scopes: [] }).token;

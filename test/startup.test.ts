@@ -5,8 +5,6 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { ManualClock } from '../src/clock.js';
 import { ConfigError, parseConfig } from '../src/config.js';
-import { loadContract, servedDocument } from '../src/http/contract.js';
-import { createHandlers } from '../src/http/handlers/index.js';
 import type { Handlers } from '../src/http/handlers/types.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/main.js';
@@ -45,10 +43,13 @@ describe('startup', () => {
   it('fails when a contract operation has no handler', async () => {
     const dir = tempDir();
     const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'timetrack.db') });
-    const { getMe: _dropped, ...handlers } = createHandlers({ servedDocument: servedDocument(loadContract(), 'http://x') });
+    const dropGetMe = (real: Handlers) => {
+      const { getMe: _dropped, ...rest } = real;
+      return rest as Handlers;
+    };
     try {
       let error: unknown;
-      await startServer(config, { logger: silent, announce: () => {}, handlers: handlers as Handlers }).catch((e) => (error = e));
+      await startServer(config, { logger: silent, announce: () => {}, handlers: dropGetMe }).catch((e) => (error = e));
       expect(String(error)).to.contain('contract operation getMe has no handler');
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -58,10 +59,10 @@ describe('startup', () => {
   it('fails when a handler has no contract operation', async () => {
     const dir = tempDir();
     const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'timetrack.db') });
-    const handlers = { ...createHandlers({ servedDocument: servedDocument(loadContract(), 'http://x') }), listWidgets: () => ({ status: 200, body: {} }) };
+    const addWidgets = (real: Handlers) => ({ ...real, listWidgets: () => ({ status: 200, body: {} }) }) as unknown as Handlers;
     try {
       let error: unknown;
-      await startServer(config, { logger: silent, announce: () => {}, handlers: handlers as unknown as Handlers }).catch((e) => (error = e));
+      await startServer(config, { logger: silent, announce: () => {}, handlers: addWidgets }).catch((e) => (error = e));
       expect(String(error)).to.contain('handler listWidgets has no contract operation');
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -94,6 +95,8 @@ describe('startup', () => {
         rateLimitWorkspacePerMin: 3000,
         maxBodyBytes: 1048576,
         logLevel: 'info',
+        secretKey: undefined,
+        schedulerCron: '* * * * * *',
       });
     });
 
@@ -140,14 +143,15 @@ describe('startup', () => {
     let release: () => void = () => {};
     let entered: () => void = () => {};
     const inHandler = new Promise<void>((resolve) => (entered = resolve));
-    const handlers = {
-      ...fixtureHandlers(contract),
+    const handlers = (real: Handlers) =>
+      ({
+      ...fixtureHandlers(real),
       fixtureList: () =>
         new Promise((resolve) => {
           entered();
           release = () => resolve({ status: 200, body: { data: { drained: true } } });
         }),
-    } as unknown as Handlers;
+    }) as unknown as Handlers;
     const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: ':memory:' });
     let banner = '';
     const running = await startServer(config, { logger: silent, contract, handlers, announce: (t) => (banner += t) });

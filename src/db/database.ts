@@ -28,6 +28,8 @@ export function openDatabase(path: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server may write at once: wait for the lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
+  // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII).
+  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.normalize('NFC').toLowerCase() : text));
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   return {

@@ -7,6 +7,8 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { TokensService } from '../modules/tokens/service.js';
+import type { CatalogService } from '../modules/catalog/service.js';
+import type { EntriesService } from '../modules/entries/service.js';
 import { describeOperations, servedDocument, type ContractDocument } from './contract.js';
 import { createHandlers } from './handlers/index.js';
 import { PUBLIC_OPERATIONS, type Handlers } from './handlers/types.js';
@@ -19,8 +21,10 @@ export interface AppDeps {
   clock: Clock;
   contract: ContractDocument;
   tokens: TokensService;
-  /** Replaces the handlers built from the services (pipeline tests with a fixture contract). */
-  handlers?: Handlers;
+  entries: EntriesService;
+  catalog: CatalogService;
+  /** Tests of the pipeline itself adjust the handlers (a fixture contract, a missing handler). */
+  handlers?: (real: Handlers) => Handlers;
 }
 
 /**
@@ -29,21 +33,33 @@ export interface AppDeps {
  */
 export async function createApp(deps: AppDeps): Promise<Express> {
   const { config, contract } = deps;
-  const handlers = deps.handlers ?? createHandlers({ servedDocument: servedDocument(contract, config.baseUrl) });
+  const real = createHandlers({ servedDocument: servedDocument(contract, config.baseUrl), entries: deps.entries, catalog: deps.catalog });
+  const handlers = deps.handlers ? deps.handlers(real) : real;
   const operations = new Map(describeOperations(contract).map((op) => [op.operationId, op]));
   checkHandlersMatchContract(handlers, operations);
 
+  const ajvByOptions = new Map<string, Ajv2020>();
   const api = new OpenAPIBackend({
     // A copy: openapi-backend dereferences the definition in place.
     definition: structuredClone(contract) as never,
     strict: true,
     validate: true,
+    // Quick: synchronous dereferencing and no eager compiling of response validators, which the
+    // server never uses; request validators are compiled below, before the first request.
+    quick: true,
     coerceTypes: true,
     ajvOpts: { allErrors: true, strict: false },
     // openapi-backend's own Ajv is draft-07; the contract is OpenAPI 3.1, i.e. JSON Schema 2020-12.
+    // One instance per option set (parameters are coerced, bodies are not), shared by every
+    // operation: building an Ajv with its formats per validator made start-up slow.
     customizeAjv: (_ajv, options) => {
-      const ajv = new Ajv2020({ ...options, strict: false });
-      addFormats.default(ajv);
+      const key = JSON.stringify(options);
+      let ajv = ajvByOptions.get(key);
+      if (!ajv) {
+        ajv = new Ajv2020({ ...options, strict: false });
+        addFormats.default(ajv);
+        ajvByOptions.set(key, ajv);
+      }
       return ajv as never;
     },
   });
@@ -53,6 +69,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     return this.document;
   };
   await api.init();
+  for (const operationId of operations.keys()) api.validator.getRequestValidatorsForOperation(operationId);
 
   const app = express();
   app.disable('x-powered-by');

@@ -10,7 +10,7 @@ import type { RateLimiter } from '../modules/ratelimit/limiter.js';
 import { bearerToken } from '../modules/tokens/token-format.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { OperationInfo } from './contract.js';
-import type { Handler, Handlers, OperationId } from './handlers/types.js';
+import type { Handlers, OperationId } from './handlers/types.js';
 import { HttpProblem, sendProblem, slugOfDomainError } from './problems.js';
 import { describeValidationErrors } from './validation-errors.js';
 
@@ -28,6 +28,7 @@ export const INVALID_TOKEN_DETAIL =
   'The bearer token is missing, malformed, unknown, revoked or expired, or its owner is no longer a member of the workspace.';
 
 type Query = Record<string, string | string[]>;
+type AnyResult = { status: 200; body: unknown } | { status: 204 };
 
 /**
  * The request pipeline, in the order the contract promises:
@@ -139,7 +140,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
 
       // 7. The operation.
-      const handler = handlers[info.operationId as OperationId] as Handler<OperationId>;
+      const handler = handlers[info.operationId as OperationId] as unknown as (request: unknown) => AnyResult | Promise<AnyResult>;
       const result = await handler({
         query: (validation.coerced?.query ?? {}) as never,
         path: (validation.coerced?.params ?? {}) as never,

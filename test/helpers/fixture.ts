@@ -1,6 +1,5 @@
 import { DomainError, type DomainErrorCode } from '../../src/errors.js';
-import { loadContract, servedDocument, type ContractDocument } from '../../src/http/contract.js';
-import { createHandlers } from '../../src/http/handlers/index.js';
+import { loadContract, type ContractDocument } from '../../src/http/contract.js';
 import type { Handlers } from '../../src/http/handlers/types.js';
 
 /**
@@ -69,8 +68,8 @@ export function fixtureContract(): ContractDocument {
   return document;
 }
 
-export function fixtureHandlers(document: ContractDocument): Handlers {
-  const real = createHandlers({ servedDocument: servedDocument(document, 'http://localhost') });
+/** Adds the fixture operations' handlers to the real ones. */
+export const fixtureHandlers = (real: Handlers): Handlers => {
   const loose = {
     fixtureList: ({ query }: { query: unknown }) => ({ status: 200, body: { data: { query } } }),
     fixtureCreate: ({ body }: { body: unknown }) => ({ status: 200, body: { data: { body } } }),
@@ -80,4 +79,4 @@ export function fixtureHandlers(document: ContractDocument): Handlers {
     },
   };
   return { ...real, ...loose } as unknown as Handlers;
-}
+};

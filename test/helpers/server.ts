@@ -48,7 +48,7 @@ export interface TestServerOptions {
   /** Start of the manual clock (ms); the default is a fixed instant mid-window. */
   now?: number;
   contract?: ContractDocument;
-  handlers?: Handlers;
+  handlers?: (real: Handlers) => Handlers;
 }
 
 /** 2026-11-02T10:00:30Z: thirty seconds into a rate-limit window. */
@@ -66,6 +66,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     HOST: '127.0.0.1',
     DATABASE_PATH: join(dir, 'timetrack.db'),
     LOG_LEVEL: 'debug',
+    // Tests run the scheduled jobs themselves (running.scheduler.tick()) under the manual clock.
+    SCHEDULER_CRON: 'off',
     ...options.env,
   });
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);

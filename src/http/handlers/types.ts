@@ -47,3 +47,4 @@ export type Handler<Op extends OperationId> = (request: HandlerRequest<Op>) => H
 export type Handlers = { [Op in OperationId]: Handler<Op> };
 
 export const ok = <B>(body: B): { status: 200; body: B } => ({ status: 200, body });
+export const noContent = { status: 204 } as const;

@@ -1,0 +1,114 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { workspaces } from '../accounts/schema.js';
+
+/**
+ * The catalog. `name_key` is the name trimmed, NFC-normalised and lower-cased (in JS, so it is
+ * Unicode-aware); unique indexes on it make duplicate names impossible even for two concurrent
+ * writes.
+ */
+export const clients = sqliteTable(
+  'clients',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
+    // Invoice-recipient party fields, copied onto invoices at creation.
+    legalName: text('legal_name'),
+    addressLines: text('address_lines', { mode: 'json' }).$type<string[]>(),
+    postalCode: text('postal_code'),
+    city: text('city'),
+    country: text('country'),
+    taxId: text('tax_id'),
+    email: text('email'),
+    reference: text('reference'),
+    vatId: text('vat_id'),
+    electronicAddress: text('electronic_address'),
+    electronicAddressScheme: text('electronic_address_scheme'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('clients_name').on(t.workspaceId, t.nameKey)],
+);
+
+export const projects = sqliteTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    clientId: text('client_id').references(() => clients.id),
+    /** client_id, or '' without a client: the parent within which names are unique. */
+    clientKey: text('client_key').notNull(),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    color: text('color').notNull(),
+    billable: integer('billable', { mode: 'boolean' }).notNull(),
+    hourlyRate: real('hourly_rate'),
+    estimateSec: integer('estimate_sec'),
+    budgetAmount: real('budget_amount'),
+    archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    // Unique per client, or per workspace for projects without a client.
+    uniqueIndex('projects_name').on(t.workspaceId, t.clientKey, t.nameKey),
+    index('projects_client').on(t.clientId),
+  ],
+);
+
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    estimateSec: integer('estimate_sec'),
+    hourlyRate: real('hourly_rate'),
+    archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('tasks_name').on(t.projectId, t.nameKey), index('tasks_workspace').on(t.workspaceId)],
+);
+
+export const tags = sqliteTable(
+  'tags',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('tags_name').on(t.workspaceId, t.nameKey)],
+);
+
+/**
+ * Totals of the completed entries of each project, kept by triggers on `entries` (see the
+ * migration), so project progress is one indexed lookup instead of a scan of the entries.
+ */
+export const projectTotals = sqliteTable('project_totals', {
+  projectId: text('project_id')
+    .primaryKey()
+    .references(() => projects.id),
+  trackedSec: integer('tracked_sec').notNull().default(0),
+  billableSec: integer('billable_sec').notNull().default(0),
+  /** Sum of the entries' amounts in cents (integers, so adding and subtracting never drifts). */
+  amountCents: integer('amount_cents').notNull().default(0),
+  entryCount: integer('entry_count').notNull().default(0),
+});

@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { users, workspaces } from '../accounts/schema.js';
+import { projects, tags, tasks } from '../catalog/schema.js';
+
+export const entries = sqliteTable(
+  'entries',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    authorId: text('author_id')
+      .notNull()
+      .references(() => users.id),
+    description: text('description').notNull().default(''),
+    projectId: text('project_id').references(() => projects.id),
+    taskId: text('task_id').references(() => tasks.id),
+    billable: integer('billable', { mode: 'boolean' }).notNull(),
+    /** Milliseconds since the epoch, UTC. */
+    startAt: integer('start_at').notNull(),
+    /** Null while the timer runs. */
+    endAt: integer('end_at'),
+    /** Whole seconds; null while running (computed at read time). */
+    durationSec: integer('duration_sec'),
+    /** The rate resolved when the entry was written (task, project, member, workspace). */
+    hourlyRate: real('hourly_rate'),
+    /** billable ? round2(rate × duration / 3600) : 0, for completed entries; null while running or without a rate. */
+    amount: real('amount'),
+    source: text('source', { enum: ['web', 'desktop', 'mobile', 'extension', 'api', 'import'] }).notNull(),
+    timeZone: text('time_zone'),
+    runawayDetectedAt: integer('runaway_detected_at'),
+    runawayElapsedSec: integer('runaway_elapsed_sec'),
+    runawayLimitSec: integer('runaway_limit_sec'),
+    runawayAction: text('runaway_action', { enum: ['flagged', 'capped', 'stopped'] }),
+    runawayResolvedAt: integer('runaway_resolved_at'),
+    invoiceId: text('invoice_id'),
+    importId: text('import_id'),
+    /** The caller's own id for the record (not part of the entry shape; carried in webhooks). */
+    originId: text('origin_id'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    // Keyset order of lists and reports: (start, id) within a workspace, and per author.
+    index('entries_ws_start').on(t.workspaceId, t.startAt, t.id),
+    index('entries_ws_author_start').on(t.workspaceId, t.authorId, t.startAt, t.id),
+    // At most one running timer per member per workspace, enforced by the database.
+    uniqueIndex('entries_running').on(t.workspaceId, t.authorId).where(sql`${t.endAt} IS NULL`),
+    // The longest completed entry bounds how far back an overlap query must look.
+    index('entries_ws_duration').on(t.workspaceId, t.durationSec),
+    index('entries_project').on(t.projectId),
+    index('entries_task').on(t.taskId),
+  ],
+);
+
+export const entryTags = sqliteTable(
+  'entry_tags',
+  {
+    entryId: text('entry_id')
+      .notNull()
+      .references(() => entries.id, { onDelete: 'cascade' }),
+    tagId: text('tag_id')
+      .notNull()
+      .references(() => tags.id),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.tagId] }), index('entry_tags_tag').on(t.tagId, t.entryId)],
+);

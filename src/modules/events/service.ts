@@ -1,0 +1,79 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import { toIso } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import { events } from './schema.js';
+
+export type EventEntity = (typeof events.$inferInsert)['entity'];
+export type EventOperation = (typeof events.$inferInsert)['operation'];
+
+/** Who made a write: a token's member, a member through the CLI, or the server itself (null). */
+export interface EventActor {
+  userId: string | null;
+  tokenId: string | null;
+}
+
+export interface DomainEvent {
+  workspaceId: string;
+  entity: EventEntity;
+  entityId: string;
+  operation: EventOperation;
+  /** The webhook event name for entry and invoice events; catalog events have none. */
+  event: string | null;
+  actor: EventActor;
+  originId?: string | null;
+  payload: unknown;
+}
+
+/**
+ * The domain event log. `record` must be called inside the write's transaction (with the
+ * transaction's handle), so a write and its event commit or roll back together.
+ */
+export function createEventLog({ clock }: { clock: Clock }) {
+  return {
+    record(tx: Pick<Db, 'insert'>, event: DomainEvent): number {
+      const row = tx
+        .insert(events)
+        .values({
+          workspaceId: event.workspaceId,
+          entity: event.entity,
+          entityId: event.entityId,
+          operation: event.operation,
+          event: event.event,
+          actorUserId: event.actor.userId,
+          actorTokenId: event.actor.tokenId,
+          originId: event.originId ?? null,
+          payload: event.payload === undefined ? null : JSON.stringify(event.payload),
+          createdAt: clock.now(),
+        })
+        .returning({ seq: events.seq })
+        .get();
+      return row.seq;
+    },
+
+    /** Events of a workspace after `afterSeq`, oldest first (`timetrack sync tail`). */
+    tail(db: Db, workspaceId: string, afterSeq = 0, limit = 1000) {
+      return db
+        .select()
+        .from(events)
+        .where(and(eq(events.workspaceId, workspaceId), gt(events.seq, afterSeq)))
+        .orderBy(asc(events.seq))
+        .limit(limit)
+        .all()
+        .map((row) => ({
+          seq: row.seq,
+          entity: row.entity,
+          entityId: row.entityId,
+          operation: row.operation,
+          event: row.event,
+          actorUserId: row.actorUserId,
+          actorTokenId: row.actorTokenId,
+          originId: row.originId,
+          payload: row.payload === null ? null : (JSON.parse(row.payload) as unknown),
+          createdAt: toIso(row.createdAt),
+        }));
+    },
+  };
+}
+
+export type EventLog = ReturnType<typeof createEventLog>;
