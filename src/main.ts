@@ -35,7 +35,7 @@ export interface RuntimeOptions {
 
 export function createServices(database: DatabaseHandle, clock: Clock, secretKey: Buffer) {
   const { db } = database;
-  const events = createEventLog({ clock });
+  const events = createEventLog({ db, clock });
   const lister = createEntryLister({ db, cursors: createCursorCodec(secretKey) });
   return {
     accounts: createAccountsService({ db, clock }),

@@ -130,5 +130,18 @@ export const commands: Record<string, Command> = {
   'token list': command('token list --workspace W', "List a workspace's tokens (never their secrets).", { workspace: str }, 0, (v, _p, s) => ({
     tokens: s.tokens.list(required(v, 'workspace')),
   })),
+  'sync tail': command(
+    'sync tail --workspace W [--after SEQ] [--limit N]',
+    "Print a workspace's sync events after SEQ, oldest first (at most N, default 1000).",
+    { workspace: str, after: str, limit: str },
+    0,
+    (v, _p, s) => {
+      const after = optionalInteger(v, 'after') ?? 0;
+      const limit = optionalInteger(v, 'limit') ?? 1000;
+      if (after < 0) throw new UsageError('--after must be 0 or more');
+      if (limit < 1 || limit > 10000) throw new UsageError('--limit must be from 1 to 10000');
+      return { events: s.events.tail(required(v, 'workspace'), after, limit) };
+    },
+  ),
   'token revoke': command('token revoke ID', 'Revoke a token; its next request answers 401.', {}, 1, (_v, p, s) => s.tokens.revoke(p[0] as string)),
 };

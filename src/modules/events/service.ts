@@ -29,7 +29,7 @@ export interface DomainEvent {
  * The domain event log. `record` must be called inside the write's transaction (with the
  * transaction's handle), so a write and its event commit or roll back together.
  */
-export function createEventLog({ clock }: { clock: Clock }) {
+export function createEventLog({ db, clock }: { db: Db; clock: Clock }) {
   return {
     record(tx: Pick<Db, 'insert'>, event: DomainEvent): number {
       const row = tx
@@ -52,7 +52,7 @@ export function createEventLog({ clock }: { clock: Clock }) {
     },
 
     /** Events of a workspace after `afterSeq`, oldest first (`timetrack sync tail`). */
-    tail(db: Db, workspaceId: string, afterSeq = 0, limit = 1000) {
+    tail(workspaceId: string, afterSeq = 0, limit = 1000) {
       return db
         .select()
         .from(events)

@@ -1,0 +1,300 @@
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import type { Actor } from '../src/actor.js';
+import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+
+const ENTRY_FIELDS = [
+  'id', 'workspaceId', 'authorId', 'description', 'projectId', 'taskId', 'billable', 'start', 'end', 'durationSec', 'hourlyRate',
+  'currency', 'source', 'timeZone', 'runaway', 'tagIds', 'invoiceId', 'importId', 'createdAt', 'updatedAt',
+];
+const ROW_FIELDS = [...ENTRY_FIELDS, 'projectName', 'projectColor', 'clientName', 'taskName', 'amount'];
+const T = (iso: string) => Date.parse(iso);
+
+describe('entries', () => {
+  let server: TestServer;
+  let owner: Actor;
+  const base = () => server.config.problemsBase;
+  const actorOf = (token: string) => server.services.tokens.authenticate(token)!.actor;
+  const countEvents = () => server.services.events.tail(server.workspaceId, 0, 100000).length;
+
+  before(async () => {
+    server = await startTestServer({ now: T('2026-11-02T12:00:00Z') });
+    owner = actorOf(server.ownerToken);
+  });
+  after(() => server.close());
+
+  describe('POST /entries', () => {
+    it('creates a completed entry with all 20 fields, defaults, UTC output, and one entry.created event', async () => {
+      const before = countEvents();
+      const res = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-02T09:00:00+01:00', end: '2026-11-02T10:30:15.500+01:00', description: 'Write docs', originId: 'ext-1' },
+      });
+      expect(res.status).to.equal(200);
+      const entry = res.body.data;
+      expect(Object.keys(entry).sort()).to.deep.equal([...ENTRY_FIELDS].sort());
+      expect(entry).to.include({
+        workspaceId: server.workspaceId,
+        authorId: server.ownerId,
+        description: 'Write docs',
+        projectId: null,
+        taskId: null,
+        billable: false,
+        start: '2026-11-02T08:00:00.000Z',
+        end: '2026-11-02T09:30:15.500Z',
+        durationSec: 5415,
+        hourlyRate: null,
+        currency: 'EUR',
+        source: 'api',
+        timeZone: null,
+        runaway: null,
+        invoiceId: null,
+        importId: null,
+      });
+      expect(entry.tagIds).to.deep.equal([]);
+      expect(entry.id).to.match(/^ent_[0-9a-z]{20}$/);
+      for (const key of ['start', 'end', 'createdAt', 'updatedAt']) expect(entry[key]).to.match(/Z$/);
+      const events = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
+      expect(events).to.have.length(1);
+      expect(events[0]).to.include({ entity: 'entry', entityId: entry.id, operation: 'create', event: 'entry.created', originId: 'ext-1', actorUserId: server.ownerId });
+      expect((events[0]!.payload as Record<string, unknown>).originId).to.equal('ext-1');
+    });
+
+    it('takes the project billable default, a canonical time zone, tags and a source', async () => {
+      const project = server.services.catalog.createProject(owner, { name: 'Billable project', billable: true, hourlyRate: 80 });
+      const tag = server.services.catalog.createTag(owner, { name: 'urgent' });
+      const res = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', projectId: project.id, tagIds: [tag.id], timeZone: 'europe/berlin', source: 'desktop' },
+      });
+      expect(res.body.data).to.include({ billable: true, hourlyRate: 80, timeZone: 'Europe/Berlin', source: 'desktop', projectId: project.id });
+      expect(res.body.data.tagIds).to.deep.equal([tag.id]);
+      const explicit = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', projectId: project.id, billable: false } });
+      expect(explicit.body.data.billable).to.equal(false);
+    });
+
+    it('a task without a project implies the task’s project; a mismatched pair is 400', async () => {
+      const a = server.services.catalog.createProject(owner, { name: 'A' });
+      const b = server.services.catalog.createProject(owner, { name: 'B' });
+      const task = server.services.catalog.createTask(owner, { projectId: a.id, name: 'Design' });
+      const implied = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id } });
+      expect(implied.body.data).to.include({ projectId: a.id, taskId: task.id });
+      const mismatch = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id, projectId: b.id } });
+      expectProblem(mismatch, 400, 'invalid-request', base(), '/api/v1/entries');
+      expect(mismatch.body.detail).to.contain('taskId');
+    });
+
+    it('refuses unknown or foreign project, task and tag ids with 404, archived ones with 400, and writes nothing', async () => {
+      const other = server.services.accounts.createWorkspace({ name: 'Other' });
+      const otherUser = server.services.accounts.createUser({ name: 'O', email: 'o@example.org' });
+      server.services.accounts.addMember({ workspaceId: other.id, userId: otherUser.id });
+      const otherActor = actorOf(server.services.tokens.create({ workspaceId: other.id, userId: otherUser.id, name: 'o', scopes: ['catalog:write'] }).token);
+      const foreignProject = server.services.catalog.createProject(otherActor, { name: 'Foreign' });
+      const foreignTag = server.services.catalog.createTag(otherActor, { name: 'foreign' });
+      const archived = server.services.catalog.createProject(owner, { name: 'Old' });
+      server.services.catalog.updateProject(owner, archived.id, { archived: true });
+      const eventsBefore = countEvents();
+      const span = { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' };
+      for (const [json, status, slug] of [
+        [{ ...span, projectId: 'prj_unknown' }, 404, 'not-found'],
+        [{ ...span, projectId: foreignProject.id }, 404, 'not-found'],
+        [{ ...span, taskId: 'tsk_unknown' }, 404, 'not-found'],
+        [{ ...span, tagIds: [foreignTag.id] }, 404, 'not-found'],
+        [{ ...span, projectId: archived.id }, 400, 'invalid-request'],
+        [{ ...span, timeZone: 'Mars/Olympus' }, 400, 'invalid-request'],
+        [{ start: span.end, end: span.start }, 400, 'invalid-request'],
+        [{ start: span.start, end: span.start }, 400, 'invalid-request'],
+      ] as const) {
+        const res = await server.request('POST', '/api/v1/entries', { json });
+        expectProblem(res, status, slug, base(), '/api/v1/entries');
+      }
+      expect(countEvents()).to.equal(eventsBefore);
+    });
+
+    describe('every limit at its edge', () => {
+      const span = { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' };
+      const accepted = async (json: object) => expect((await server.request('POST', '/api/v1/entries', { json: { ...span, ...json } })).status).to.equal(200);
+      const refused = async (json: object, field: string) => {
+        const res = await server.request('POST', '/api/v1/entries', { json: { ...span, ...json } });
+        expectProblem(res, 400, 'invalid-request', base());
+        expect(res.body.detail).to.contain(field);
+      };
+
+      it('description 500 / 501 characters', async () => {
+        await accepted({ description: 'x'.repeat(500) });
+        await refused({ description: 'x'.repeat(501) }, 'body.description');
+      });
+      it('tagIds 20 / 21 items, each non-empty, no duplicates', async () => {
+        const ids = Array.from({ length: 21 }, (_, i) => server.services.catalog.createTag(owner, { name: `edge-${i}` }).id);
+        await accepted({ tagIds: ids.slice(0, 20) });
+        await refused({ tagIds: ids }, 'body.tagIds');
+        await refused({ tagIds: [''] }, 'body.tagIds[0]');
+        await refused({ tagIds: [ids[0], ids[0]] }, 'body.tagIds');
+      });
+      it('timeZone and originId 64 / 65 characters', async () => {
+        await accepted({ originId: 'o'.repeat(64) });
+        await refused({ originId: 'o'.repeat(65) }, 'body.originId');
+        await refused({ timeZone: 'A'.repeat(65) }, 'body.timeZone');
+        const sixtyFour = `Etc/${'x'.repeat(60)}`;
+        const res = await server.request('POST', '/api/v1/entries', { json: { ...span, timeZone: sixtyFour } });
+        expectProblem(res, 400, 'invalid-request', base());
+        expect(res.body.detail).to.contain('IANA'); // passes the length rule, fails the zone rule
+      });
+      it('date-times need Z or ±hh:mm, and must exist', async () => {
+        await refused({ start: '2026-11-02T08:00:00' }, 'body.start');
+        await refused({ start: '2026-11-02 08:00:00Z' }, 'body.start');
+        await refused({ start: '2026-11-02T08:00:00+0100' }, 'body.start');
+        await refused({ start: '2026-02-30T08:00:00Z', end: '2026-03-03T08:00:00Z' }, 'start');
+        await accepted({ start: '2026-11-02T08:00:00-05:30', end: '2026-11-02T14:00:00-05:30' });
+      });
+      it('types, enums, unknown fields and required fields', async () => {
+        await refused({ billable: 'yes' }, 'body.billable');
+        await refused({ source: 'fax' }, 'body.source');
+        await refused({ colour: 'red' }, 'body.colour');
+        await refused({ projectId: '' }, 'body.projectId');
+        const res = await server.request('POST', '/api/v1/entries', { json: { description: 'no times' } });
+        expect(res.body.detail).to.contain('body.start').and.contain('body.end');
+      });
+    });
+  });
+
+  describe('GET /entries/{id} and visibility', () => {
+    let colleague: ReturnType<typeof addMemberWithToken>;
+    let ownEntryId: string;
+    let colleagueEntryId: string;
+    before(async () => {
+      server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 50 });
+      colleague = addMemberWithToken(server.services, server.workspaceId, { name: 'Colleague' });
+      const colleagueActor = actorOf(colleague.token);
+      colleagueEntryId = server.services.entries.createEntry(colleagueActor, { start: '2026-11-01T08:00:00Z', end: '2026-11-01T10:00:00Z', billable: true }).id;
+      ownEntryId = server.services.entries.createEntry(owner, { start: '2026-11-01T11:00:00Z', end: '2026-11-01T12:00:00Z', billable: true }).id;
+    });
+
+    it('the owner (both flags) sees a colleague’s entry with its rate', async () => {
+      const res = await server.request('GET', `/api/v1/entries/${colleagueEntryId}`);
+      expect(res.body.data).to.include({ authorId: colleague.userId, hourlyRate: 50, currency: 'EUR' });
+    });
+
+    it('without canViewOthersMoney a colleague’s rate is null, the currency stays, the own rate shows', async () => {
+      const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
+      const theirs = await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: timeOnly.token });
+      expect(theirs.body.data).to.include({ hourlyRate: null, currency: 'EUR' });
+      const mine = server.services.entries.createEntry(actorOf(timeOnly.token), { start: '2026-11-01T13:00:00Z', end: '2026-11-01T14:00:00Z', billable: true });
+      expect((await server.request('GET', `/api/v1/entries/${mine.id}`, { token: timeOnly.token })).body.data.hourlyRate).to.equal(50);
+
+      const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token: timeOnly.token });
+      const rows = new Map(list.body.data.map((r: { id: string }) => [r.id, r]));
+      expect(rows.get(colleagueEntryId)).to.include({ hourlyRate: null, amount: null, currency: 'EUR' });
+      expect(rows.get(mine.id)).to.include({ hourlyRate: 50, amount: 50 });
+      for (const row of list.body.data) expect(Object.keys(row).sort()).to.deep.equal([...ROW_FIELDS].sort());
+    });
+
+    it('without canViewOthersTime a colleague’s entry is 404 and lists hold only the own rows', async () => {
+      const ownOnly = addMemberWithToken(server.services, server.workspaceId);
+      expectProblem(await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: ownOnly.token }), 404, 'not-found', base());
+      server.services.entries.createEntry(actorOf(ownOnly.token), { start: '2026-11-01T15:00:00Z', end: '2026-11-01T16:00:00Z' });
+      const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token: ownOnly.token });
+      expect(list.body.data.map((r: { authorId: string }) => r.authorId)).to.deep.equal([ownOnly.userId]);
+    });
+
+    it('unknown ids and other workspaces’ entries are 404', async () => {
+      expectProblem(await server.request('GET', '/api/v1/entries/ent_nope'), 404, 'not-found', base(), '/api/v1/entries/ent_nope');
+      const ws = server.services.accounts.createWorkspace({ name: 'Elsewhere' });
+      const user = server.services.accounts.createUser({ name: 'E', email: 'e@example.org' });
+      server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
+      const token = server.services.tokens.create({ workspaceId: ws.id, userId: user.id, name: 'e', scopes: ['entries:read', 'entries:write'] });
+      const theirs = server.services.entries.createEntry(actorOf(token.token), { start: '2026-11-01T08:00:00Z', end: '2026-11-01T09:00:00Z' });
+      expectProblem(await server.request('GET', `/api/v1/entries/${theirs.id}`), 404, 'not-found', base());
+      expectProblem(await server.request('PATCH', `/api/v1/entries/${theirs.id}`, { json: { description: 'x' } }), 404, 'not-found', base());
+      expectProblem(await server.request('DELETE', `/api/v1/entries/${theirs.id}`), 404, 'not-found', base());
+    });
+
+    it('amount is 0 for unbillable time and null for billable time without a rate', async () => {
+      const ws = server.services.accounts.createWorkspace({ name: 'No rates' });
+      const user = server.services.accounts.createUser({ name: 'N', email: 'n@example.org' });
+      server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
+      const token = server.services.tokens.create({ workspaceId: ws.id, userId: user.id, name: 'n', scopes: ['entries:read', 'entries:write'] }).token;
+      await server.request('POST', '/api/v1/entries', { token, json: { start: '2026-11-01T08:00:00Z', end: '2026-11-01T09:00:00Z', billable: true } });
+      await server.request('POST', '/api/v1/entries', { token, json: { start: '2026-11-01T10:00:00Z', end: '2026-11-01T11:00:00Z', billable: false } });
+      const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token });
+      expect(list.body.data.map((r: { billable: boolean; amount: number | null }) => [r.billable, r.amount])).to.deep.equal([
+        [false, 0],
+        [true, null],
+      ]);
+    });
+  });
+
+  describe('PATCH and DELETE', () => {
+    it('edits fields, re-resolves the rate only when the work changes, and records entry.updated', async () => {
+      const p1 = server.services.catalog.createProject(owner, { name: 'Rate 100', hourlyRate: 100 });
+      const p2 = server.services.catalog.createProject(owner, { name: 'Rate 70', hourlyRate: 70 });
+      const entry = server.services.entries.createEntry(owner, { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', projectId: p1.id });
+      server.services.catalog.updateProject(owner, p1.id, { hourlyRate: 200 });
+      const before = countEvents();
+      const edited = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { description: 'changed', billable: true } });
+      expect(edited.body.data).to.include({ description: 'changed', billable: true, hourlyRate: 100 });
+      const moved = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { projectId: p2.id } });
+      expect(moved.body.data).to.include({ projectId: p2.id, hourlyRate: 70 });
+      const cleared = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { projectId: null, timeZone: 'UTC' } });
+      expect(cleared.body.data).to.include({ projectId: null, timeZone: 'UTC', hourlyRate: 50 });
+      const events = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
+      expect(events.map((e) => e.event)).to.deep.equal(['entry.updated', 'entry.updated', 'entry.updated']);
+    });
+
+    it('refuses a colleague’s visible entry with 403, an invoiced entry with 409, and changes nothing', async () => {
+      const colleague = addMemberWithToken(server.services, server.workspaceId);
+      const theirs = server.services.entries.createEntry(actorOf(colleague.token), { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z' });
+      expectProblem(await server.request('PATCH', `/api/v1/entries/${theirs.id}`, { json: { description: 'x' } }), 403, 'forbidden', base());
+      expectProblem(await server.request('DELETE', `/api/v1/entries/${theirs.id}`), 403, 'forbidden', base());
+
+      const mine = server.services.entries.createEntry(owner, { start: '2026-11-03T10:00:00Z', end: '2026-11-03T11:00:00Z' });
+      const db = new Database(server.config.databasePath);
+      db.prepare('UPDATE entries SET invoice_id = ? WHERE id = ?').run('inv_test', mine.id);
+      db.close();
+      const before = countEvents();
+      expectProblem(await server.request('PATCH', `/api/v1/entries/${mine.id}`, { json: { description: 'x' } }), 409, 'conflict', base());
+      expectProblem(await server.request('DELETE', `/api/v1/entries/${mine.id}`), 409, 'conflict', base());
+      expect(countEvents()).to.equal(before);
+      expect((await server.request('GET', `/api/v1/entries/${mine.id}`)).body.data).to.include({ invoiceId: 'inv_test', description: '' });
+    });
+
+    it('validates the patch: at least one field, end after start', async () => {
+      const entry = server.services.entries.createEntry(owner, { start: '2026-11-03T12:00:00Z', end: '2026-11-03T13:00:00Z' });
+      expectProblem(await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: {} }), 400, 'invalid-request', base());
+      const backwards = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { end: '2026-11-03T11:00:00Z' } });
+      expectProblem(backwards, 400, 'invalid-request', base());
+      expect(backwards.body.detail).to.contain('end');
+    });
+
+    it('DELETE answers 204, records entry.deleted with id and authorId, and the entry is gone', async () => {
+      const entry = server.services.entries.createEntry(owner, { start: '2026-11-03T14:00:00Z', end: '2026-11-03T15:00:00Z' });
+      const before = countEvents();
+      const res = await server.request('DELETE', `/api/v1/entries/${entry.id}`);
+      expect(res.status).to.equal(204);
+      expect(res.text).to.equal('');
+      const [event] = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
+      expect(event).to.include({ event: 'entry.deleted', operation: 'delete', entityId: entry.id });
+      expect(event!.payload).to.deep.equal({ id: entry.id, authorId: server.ownerId });
+      expectProblem(await server.request('GET', `/api/v1/entries/${entry.id}`), 404, 'not-found', base());
+    });
+  });
+
+  it('a write whose event cannot be recorded leaves neither the entry nor the event (one transaction)', async () => {
+    const sqlite = server.running.database.sqlite;
+    // A failure after the entry row is written: the event insert aborts for this originId.
+    sqlite.exec(`CREATE TRIGGER test_fail_event BEFORE INSERT ON events WHEN NEW.origin_id = 'boom' BEGIN SELECT RAISE(ABORT, 'event store failed'); END`);
+    try {
+      const count = () => (sqlite.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
+      const entriesBefore = count();
+      const eventsBefore = countEvents();
+      const res = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'boom' } });
+      expectProblem(res, 500, 'internal-error', base());
+      expect(count()).to.equal(entriesBefore);
+      expect(countEvents()).to.equal(eventsBefore);
+      const fine = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'fine' } });
+      expect(fine.status).to.equal(200);
+      expect(count()).to.equal(entriesBefore + 1);
+      expect(countEvents()).to.equal(eventsBefore + 1);
+    } finally {
+      sqlite.exec('DROP TRIGGER test_fail_event');
+    }
+  });
+});

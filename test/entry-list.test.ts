@@ -1,0 +1,179 @@
+import { expect } from 'chai';
+import type { Actor } from '../src/actor.js';
+import { expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+
+const T = (iso: string) => Date.parse(iso);
+
+describe('GET /entries: overlap, filters and paging', () => {
+  let server: TestServer;
+  let owner: Actor;
+  const base = () => server.config.problemsBase;
+  const ids = async (query: string) => {
+    const res = await server.request('GET', `/api/v1/entries?${query}`);
+    expect(res.status, res.text).to.equal(200);
+    return res.body.data.map((row: { description: string }) => row.description);
+  };
+
+  before(async () => {
+    server = await startTestServer({ now: T('2026-11-10T12:00:00Z') });
+    owner = server.services.tokens.authenticate(server.ownerToken)!.actor;
+    const add = (description: string, start: string, end: string) => server.services.entries.createEntry(owner, { description, start, end });
+    add('day-before', '2026-11-01T09:00:00Z', '2026-11-01T10:00:00Z');
+    add('across-midnight', '2026-11-01T23:00:00Z', '2026-11-02T01:00:00Z');
+    add('morning', '2026-11-02T08:00:00Z', '2026-11-02T09:00:00Z');
+    add('ends-at-midnight', '2026-11-02T23:00:00Z', '2026-11-03T00:00:00Z');
+    add('next-day', '2026-11-03T00:00:00Z', '2026-11-03T01:00:00Z');
+    add('week-long', '2026-10-28T00:00:00Z', '2026-11-04T00:00:00Z');
+    // A timer started days ago and still running.
+    server.services.entries.startTimer(owner, { description: 'running', start: '2026-11-01T20:00:00Z' });
+  });
+  after(() => server.close());
+
+  it('selects entries overlapping a calendar day, newest first, including one across midnight, a week-long one and a running timer', async () => {
+    expect(await ids('from=2026-11-02&to=2026-11-02')).to.deep.equal(['ends-at-midnight', 'morning', 'across-midnight', 'running', 'week-long']);
+  });
+
+  it('treats the range as [from, to): touching is not overlapping', async () => {
+    expect(await ids('from=2026-11-03T00:00:00Z&to=2026-11-03T00:30:00Z')).to.deep.equal(['next-day', 'running', 'week-long']);
+    expect(await ids('from=2026-11-02T09:00:00Z&to=2026-11-02T23:00:00Z')).to.deep.equal(['running', 'week-long']);
+  });
+
+  it('reads offsets in date-time bounds, also when the + arrives unencoded as a space', async () => {
+    const expected = ['morning', 'across-midnight', 'running', 'week-long'];
+    expect(await ids('from=2026-11-02T01:30:00%2B02:00&to=2026-11-02T10:00:00%2B01:00')).to.deep.equal(expected);
+    expect(await ids('from=2026-11-02T01:30:00+02:00&to=2026-11-02T10:00:00+01:00')).to.deep.equal(expected);
+  });
+
+  it('refuses from after to, bad dates and a page size outside 1..500, naming the field', async () => {
+    const bad = async (query: string, field: string) => {
+      const res = await server.request('GET', `/api/v1/entries?${query}`);
+      expectProblem(res, 400, 'invalid-request', base(), '/api/v1/entries');
+      expect(res.body.detail).to.contain(field);
+    };
+    await bad('from=2026-11-03&to=2026-11-02', 'from');
+    await bad('from=2026-13-01&to=2026-11-02', 'from');
+    await bad('from=yesterday&to=2026-11-02', 'query.from');
+    await bad('to=2026-11-02', 'query.from');
+    await bad('from=2026-11-01&to=2026-11-02&limit=0', 'query.limit');
+    await bad('from=2026-11-01&to=2026-11-02&limit=501', 'query.limit');
+    await bad('from=2026-11-01&to=2026-11-02&limit=ten', 'query.limit');
+    await bad(`from=2026-11-01&to=2026-11-02&search=${'s'.repeat(201)}`, 'query.search');
+    await bad(`from=2026-11-01&to=2026-11-02&tagIds=${Array.from({ length: 21 }, (_, i) => `t${i}`).join(',')}`, 'query.tagIds');
+    await bad('from=2026-11-01&to=2026-11-02&projectIds=', 'query.projectIds[0]');
+    expect((await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-02&limit=1')).body.data).to.have.length(1);
+    expect((await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-02&limit=500')).status).to.equal(200);
+  });
+
+  describe('filters', () => {
+    before(() => {
+      const client = server.services.catalog.createClient(owner, { name: 'Client F' });
+      const project = server.services.catalog.createProject(owner, { name: 'Filtered', clientId: client.id, color: '#112233' });
+      const task = server.services.catalog.createTask(owner, { projectId: project.id, name: 'Task F' });
+      const tag = server.services.catalog.createTag(owner, { name: 'tag-f' });
+      server.services.entries.createEntry(owner, { description: 'Straße Überprüfung', start: '2026-11-05T08:00:00Z', end: '2026-11-05T09:00:00Z', projectId: project.id, taskId: task.id, tagIds: [tag.id], billable: true });
+      server.services.entries.createEntry(owner, { description: 'plain', start: '2026-11-05T10:00:00Z', end: '2026-11-05T11:00:00Z' });
+      Object.assign(filterIds, { client: client.id, project: project.id, task: task.id, tag: tag.id });
+    });
+    const filterIds = { client: '', project: '', task: '', tag: '' };
+    const day = 'from=2026-11-05&to=2026-11-05';
+
+    it('by project, client, task, tag (repeated or comma-separated), billable and case-insensitive search', async () => {
+      const straße = ['Straße Überprüfung'];
+      expect(await ids(`${day}&projectIds=${filterIds.project}`)).to.deep.equal(straße);
+      expect(await ids(`${day}&clientIds=${filterIds.client}`)).to.deep.equal(straße);
+      expect(await ids(`${day}&taskIds=${filterIds.task}`)).to.deep.equal(straße);
+      expect(await ids(`${day}&tagIds=${filterIds.tag},tag_other`)).to.deep.equal(straße);
+      expect(await ids(`${day}&tagIds=tag_other&tagIds=${filterIds.tag}`)).to.deep.equal(straße);
+      expect(await ids(`${day}&billable=true`)).to.deep.equal(straße);
+      expect(await ids(`${day}&billable=false`)).to.deep.equal(['plain', 'running']);
+      expect(await ids(`${day}&search=${encodeURIComponent('üBERPRÜF')}`)).to.deep.equal(straße);
+      expect(await ids(`${day}&search=PLAIN`)).to.deep.equal(['plain']);
+      expect(await ids(`${day}&search=${encodeURIComponent('%')}`)).to.deep.equal([]);
+    });
+
+    it('list rows carry project, colour, client and task names', async () => {
+      const res = await server.request('GET', `/api/v1/entries?${day}&projectIds=${filterIds.project}`);
+      expect(res.body.data[0]).to.include({ projectName: 'Filtered', projectColor: '#112233', clientName: 'Client F', taskName: 'Task F' });
+      expect(res.body.data[0].tagIds).to.deep.equal([filterIds.tag]);
+      const plain = await server.request('GET', `/api/v1/entries?${day}&search=plain`);
+      expect(plain.body.data[0]).to.include({ projectName: null, projectColor: null, clientName: null, taskName: null, amount: 0 });
+    });
+  });
+
+  describe('paging', () => {
+    let pager: TestServer;
+    let actor: Actor;
+    before(async () => {
+      pager = await startTestServer({ now: T('2026-12-31T12:00:00Z') });
+      actor = pager.services.tokens.authenticate(pager.ownerToken)!.actor;
+      const sqlite = pager.running.database.sqlite;
+      sqlite.transaction(() => {
+        for (let i = 0; i < 1200; i++) {
+          // Pairs share a start, so the id breaks ties.
+          const start = new Date(T('2026-12-01T00:00:00Z') + Math.floor(i / 2) * 60_000).toISOString();
+          const end = new Date(T(start) + 30_000).toISOString();
+          pager.services.entries.createEntry(actor, { description: `e${i}`, start, end });
+        }
+      })();
+    });
+    after(() => pager.close());
+
+    it('pages 1,200 entries by 500 while rows are inserted between pages: no skip, no repeat, then null', async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      let inserted = 0;
+      do {
+        const query: string = `from=2026-12-01&to=2026-12-31&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const res = await pager.request('GET', `/api/v1/entries?${query}`);
+        expect(res.status).to.equal(200);
+        seen.push(...res.body.data.map((r: { id: string }) => r.id));
+        cursor = res.body.nextCursor;
+        pages++;
+        // Inserts between pages: one newer than everything (already passed), one older (still ahead).
+        pager.services.entries.createEntry(actor, { description: `new-late-${pages}`, start: '2026-12-30T00:00:00Z', end: '2026-12-30T01:00:00Z' });
+        pager.services.entries.createEntry(actor, { description: `new-early-${pages}`, start: '2026-12-01T00:00:00Z', end: '2026-12-01T00:00:10Z' });
+        inserted += 2;
+      } while (cursor !== null);
+      expect(pages).to.equal(3);
+      expect(new Set(seen).size).to.equal(seen.length);
+      const all = pager.running.database.sqlite.prepare("SELECT id, description FROM entries").all() as Array<{ id: string; description: string }>;
+      const original = all.filter((e) => /^e\d+$/.test(e.description)).map((e) => e.id);
+      expect(original).to.have.length(1200);
+      for (const id of original) expect(seen).to.include(id);
+      // Rows inserted ahead of the position (older) are found; those behind it (newer) are not.
+      const early = all.filter((e) => e.description.startsWith('new-early')).map((e) => e.id);
+      expect(early.filter((id) => seen.includes(id))).to.have.length(2); // inserted after pages 1 and 2
+      expect(seen.filter((id) => all.find((e) => e.id === id)!.description.startsWith('new-late'))).to.have.length(0);
+      expect(inserted).to.equal(6);
+    });
+
+    it('keeps the order start desc, id desc across pages', async () => {
+      const first = await pager.request('GET', '/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=3');
+      const second = await pager.request('GET', `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=3&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+      const rows = [...first.body.data, ...second.body.data] as Array<{ id: string; start: string }>;
+      for (let i = 1; i < rows.length; i++) {
+        const [a, b] = [rows[i - 1]!, rows[i]!];
+        expect(a.start > b.start || (a.start === b.start && Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)) > 0)).to.equal(true);
+      }
+    });
+
+    it('refuses a tampered cursor, a made-up one, and one sent with other filters, with 400', async () => {
+      const first = await pager.request('GET', '/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=2');
+      const cursor: string = first.body.nextCursor;
+      const [payload, mac] = cursor.split('.') as [string, string];
+      const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
+      const forged = `${Buffer.from(JSON.stringify({ ...decoded, s: decoded.s + 1 })).toString('base64url')}.${mac}`;
+      for (const bad of [forged, `${payload}.${mac.slice(0, -2)}AA`, 'abc', `${payload}`, `${cursor}.x`]) {
+        const res = await pager.request('GET', `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=2&cursor=${encodeURIComponent(bad)}`);
+        expectProblem(res, 400, 'invalid-request', pager.config.problemsBase, '/api/v1/entries');
+        expect(res.body.detail).to.contain('cursor');
+      }
+      const otherFilters = await pager.request('GET', `/api/v1/entries?from=2026-12-02&to=2026-12-31&limit=2&cursor=${encodeURIComponent(cursor)}`);
+      expectProblem(otherFilters, 400, 'invalid-request', pager.config.problemsBase);
+      expect(otherFilters.body.detail).to.contain('other filters');
+      const otherLimit = await pager.request('GET', `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=7&cursor=${encodeURIComponent(cursor)}`);
+      expect(otherLimit.status).to.equal(200);
+    });
+  });
+});

@@ -1,0 +1,177 @@
+import { expect } from 'chai';
+import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+
+const T = (iso: string) => Date.parse(iso);
+
+describe('timers', () => {
+  let server: TestServer;
+  const base = () => server.config.problemsBase;
+  const eventsAfter = (seq: number) => server.services.events.tail(server.workspaceId, seq, 1000);
+  const lastSeq = () => server.services.events.tail(server.workspaceId, 0, 100000).at(-1)?.seq ?? 0;
+  const runningCount = (userId: string) =>
+    (server.running.database.sqlite.prepare('SELECT count(*) AS n FROM entries WHERE author_id = ? AND end_at IS NULL').get(userId) as { n: number }).n;
+
+  beforeEach(async () => {
+    server = await startTestServer({ now: T('2026-11-02T09:00:00Z') });
+  });
+  afterEach(() => server.close());
+
+  it('starts a timer (entry.started), shows it as current with the elapsed time, and stops it (entry.stopped)', async () => {
+    expect((await server.request('GET', '/api/v1/entries/current')).body).to.deep.equal({ data: null });
+    const seq = lastSeq();
+    const started = await server.request('POST', '/api/v1/entries/current', { json: { description: 'Focus' } });
+    expect(started.status).to.equal(200);
+    expect(started.body.data).to.include({ description: 'Focus', start: '2026-11-02T09:00:00.000Z', end: null, durationSec: 0, source: 'api' });
+    server.clock.advance(90_500);
+    const current = await server.request('GET', '/api/v1/entries/current');
+    expect(current.body.data).to.include({ id: started.body.data.id, durationSec: 90, end: null });
+    const stopped = await server.request('POST', '/api/v1/entries/current/stop');
+    expect(stopped.body.data).to.include({ id: started.body.data.id, end: '2026-11-02T09:01:30.500Z', durationSec: 90 });
+    expect(eventsAfter(seq).map((e) => e.event)).to.deep.equal(['entry.started', 'entry.stopped']);
+    expect((await server.request('GET', '/api/v1/entries/current')).body).to.deep.equal({ data: null });
+  });
+
+  it('starts without a body, or with an explicit start in the past', async () => {
+    const bare = await server.request('POST', '/api/v1/entries/current');
+    expect(bare.body.data.start).to.equal('2026-11-02T09:00:00.000Z');
+    await server.request('POST', '/api/v1/entries/current/stop', { json: { end: '2026-11-02T09:30:00Z' } });
+    const past = await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:59:00+01:00' } });
+    expect(past.status).to.equal(200);
+  });
+
+  it('starting while one runs stops that one at the new start: entry.stopped, then entry.started', async () => {
+    const first = await server.request('POST', '/api/v1/entries/current', { json: { description: 'first', start: '2026-11-02T08:00:00Z' } });
+    const seq = lastSeq();
+    const second = await server.request('POST', '/api/v1/entries/current', { json: { description: 'second', start: '2026-11-02T08:30:00Z' } });
+    expect(second.body.data).to.include({ description: 'second', end: null });
+    const stoppedFirst = await server.request('GET', `/api/v1/entries/${first.body.data.id}`);
+    expect(stoppedFirst.body.data).to.include({ end: '2026-11-02T08:30:00.000Z', durationSec: 1800 });
+    const events = eventsAfter(seq);
+    expect(events.map((e) => [e.event, e.entityId])).to.deep.equal([
+      ['entry.stopped', first.body.data.id],
+      ['entry.started', second.body.data.id],
+    ]);
+    expect(runningCount(server.ownerId)).to.equal(1);
+  });
+
+  it('a new start not after the running timer’s start is 400 and changes nothing', async () => {
+    await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });
+    const seq = lastSeq();
+    const res = await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });
+    expectProblem(res, 400, 'invalid-request', base(), '/api/v1/entries/current');
+    expect(res.body.detail).to.contain('start');
+    expect(eventsAfter(seq)).to.deep.equal([]);
+    expect(runningCount(server.ownerId)).to.equal(1);
+  });
+
+  it('a start in the future is 400', async () => {
+    const res = await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T10:00:00Z' } });
+    expectProblem(res, 400, 'invalid-request', base());
+  });
+
+  it('two concurrent starts leave exactly one running timer, and the other stopped by it', async () => {
+    const results = await Promise.all([
+      server.request('POST', '/api/v1/entries/current', { json: { description: 'a' } }),
+      server.request('POST', '/api/v1/entries/current', { json: { description: 'b' } }),
+    ]);
+    const statuses = results.map((r) => r.status).sort();
+    expect(runningCount(server.ownerId)).to.equal(1);
+    // Both at the same instant: the second cannot stop the first at the same start, so it is refused.
+    expect(statuses).to.deep.equal([200, 400]);
+    server.clock.advance(1000);
+    const many = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => {
+        server.clock.advance(1000);
+        return server.request('POST', '/api/v1/entries/current', { json: { description: `c${i}` } });
+      }),
+    );
+    expect(many.every((r) => r.status === 200 || r.status === 400)).to.equal(true);
+    expect(runningCount(server.ownerId)).to.equal(1);
+  });
+
+  it('the database itself allows one running timer per member and workspace', () => {
+    const sqlite = server.running.database.sqlite;
+    const insert = sqlite.prepare(
+      `INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, source, created_at, updated_at)
+       VALUES (?, ?, ?, '', 0, 0, 'api', 0, 0)`,
+    );
+    insert.run('ent_a', server.workspaceId, server.ownerId);
+    expect(() => insert.run('ent_b', server.workspaceId, server.ownerId)).to.throw(/UNIQUE constraint failed/);
+  });
+
+  it('stop: 404 when nothing runs; an end not after the start is 400', async () => {
+    expectProblem(await server.request('POST', '/api/v1/entries/current/stop'), 404, 'not-found', base(), '/api/v1/entries/current/stop');
+    await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });
+    const early = await server.request('POST', '/api/v1/entries/current/stop', { json: { end: '2026-11-02T07:00:00Z' } });
+    expectProblem(early, 400, 'invalid-request', base());
+    expect(early.body.detail).to.contain('end');
+  });
+
+  it('PATCH setting end on a running entry stops it and fires entry.stopped', async () => {
+    const started = await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });
+    const seq = lastSeq();
+    const res = await server.request('PATCH', `/api/v1/entries/${started.body.data.id}`, { json: { end: '2026-11-02T08:45:00Z' } });
+    expect(res.body.data).to.include({ end: '2026-11-02T08:45:00.000Z', durationSec: 2700 });
+    expect(eventsAfter(seq).map((e) => e.event)).to.deep.equal(['entry.stopped']);
+  });
+
+  it('a timer is only ever the caller’s own', async () => {
+    const colleague = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
+    await server.request('POST', '/api/v1/entries/current', { token: colleague.token });
+    expect((await server.request('GET', '/api/v1/entries/current')).body.data).to.equal(null);
+    expectProblem(await server.request('POST', '/api/v1/entries/current/stop'), 404, 'not-found', base());
+    expect(runningCount(colleague.userId)).to.equal(1);
+  });
+
+  describe('runaway timers', () => {
+    const limit = 3600;
+    const startAndPass = async (action: 'flagged' | 'capped' | 'stopped') => {
+      server.services.accounts.setWorkspace(server.workspaceId, { runawayLimitSec: limit, runawayAction: action });
+      const started = await server.request('POST', '/api/v1/entries/current', { json: { description: action } });
+      server.clock.advance(limit * 1000 - 1000);
+      await server.running.scheduler.tick();
+      expect((await server.request('GET', `/api/v1/entries/${started.body.data.id}`)).body.data.runaway).to.equal(null);
+      server.clock.advance(1500);
+      const seq = lastSeq();
+      await server.running.scheduler.tick();
+      await server.running.scheduler.tick(); // detected once only
+      const entry = (await server.request('GET', `/api/v1/entries/${started.body.data.id}`)).body.data;
+      return { entry, events: eventsAfter(seq) };
+    };
+
+    it('flagged: keeps running, records the runaway, fires entry.updated once; stopping resolves it', async () => {
+      const { entry, events } = await startAndPass('flagged');
+      expect(entry.end).to.equal(null);
+      expect(entry.runaway).to.deep.equal({ detectedAt: '2026-11-02T10:00:00.500Z', elapsedSec: 3600, limitSec: 3600, action: 'flagged', resolvedAt: null });
+      expect(events.map((e) => e.event)).to.deep.equal(['entry.updated']);
+      server.clock.advance(60_000);
+      const stopped = await server.request('POST', '/api/v1/entries/current/stop');
+      expect(stopped.body.data.runaway.resolvedAt).to.equal('2026-11-02T10:01:00.500Z');
+    });
+
+    it('capped: stopped at start + limit, fires entry.stopped', async () => {
+      const { entry, events } = await startAndPass('capped');
+      expect(entry).to.include({ end: '2026-11-02T10:00:00.000Z', durationSec: 3600 });
+      expect(entry.runaway).to.include({ action: 'capped', elapsedSec: 3600, limitSec: 3600, resolvedAt: null });
+      expect(events.map((e) => e.event)).to.deep.equal(['entry.stopped']);
+      expect((await server.request('GET', '/api/v1/entries/current')).body.data).to.equal(null);
+    });
+
+    it('stopped: stopped at detection, fires entry.stopped; editing start or end later resolves it', async () => {
+      const { entry, events } = await startAndPass('stopped');
+      expect(entry).to.include({ end: '2026-11-02T10:00:00.500Z', durationSec: 3600 });
+      expect(entry.runaway).to.include({ action: 'stopped', detectedAt: '2026-11-02T10:00:00.500Z' });
+      expect(events.map((e) => e.event)).to.deep.equal(['entry.stopped']);
+      server.clock.advance(5000);
+      const edited = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { end: '2026-11-02T09:30:00Z' } });
+      expect(edited.body.data.runaway.resolvedAt).to.equal('2026-11-02T10:00:05.500Z');
+      expect(edited.body.data.durationSec).to.equal(1800);
+    });
+
+    it('a description edit does not resolve the flag', async () => {
+      const { entry } = await startAndPass('flagged');
+      const edited = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { description: 'still running' } });
+      expect(edited.body.data.runaway.resolvedAt).to.equal(null);
+    });
+  });
+});
