@@ -157,6 +157,32 @@ describe('timetrack CLI', () => {
     });
   });
 
+  it('sync tail prints the workspace’s sync events after a sequence number', async () => {
+    const ws = await ok('workspace', 'create', '--name', 'Acme');
+    const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
+    await ok('member', 'add', '--workspace', ws.id, '--user', user.id);
+    expect(await ok('sync', 'tail', '--workspace', ws.id)).to.deep.equal({ events: [] });
+    const database = openDatabase(databasePath);
+    try {
+      const services = createServices(database, systemClock, randomBytes(32));
+      const actor = { tokenId: 'tok_cli', workspaceId: ws.id, userId: user.id, scopes: new Set([]), canViewOthersTime: false, canViewOthersMoney: false } as const;
+      services.catalog.createTag(actor, { name: 'one' });
+      services.entries.createEntry(actor, { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', originId: 'o-1' });
+    } finally {
+      database.close();
+    }
+    const all = (await ok('sync', 'tail', '--workspace', ws.id)).events;
+    expect(all.map((e: { entity: string; operation: string; event: string | null }) => [e.entity, e.operation, e.event])).to.deep.equal([
+      ['tag', 'create', null],
+      ['entry', 'create', 'entry.created'],
+    ]);
+    expect(all[1]).to.include({ originId: 'o-1', actorUserId: user.id });
+    const after = await ok('sync', 'tail', '--workspace', ws.id, '--after', String(all[0].seq));
+    expect(after.events.map((e: { seq: number }) => e.seq)).to.deep.equal([all[1].seq]);
+    const usage = await cli('sync', 'tail', '--workspace', ws.id, '--after', '-1', '--json');
+    expect(usage.code).to.equal(2);
+  });
+
   it('runs as the `timetrack` bin, against DATABASE_PATH', async function () {
     this.timeout(30_000);
     const run = promisify(execFile);
