@@ -1,54 +1,163 @@
 /**
- * The benchmark baseline: a bare node:http server over better-sqlite3 doing the same token check
- * as the real server (prefix lookup joined with member, user and workspace; SHA-256; constant-time
- * compare; revocation and expiry), then the same GET /api/v1/me body. No framework, no
- * validation, no rate limiting: the floor the real server is compared against.
+ * The benchmark baseline: a bare node:http server over better-sqlite3 doing the same work as
+ * the real server for each measured route, with the same token check (prefix lookup joined with
+ * member, user and workspace; SHA-256; constant-time compare; revocation and expiry), and the
+ * same queries, without a framework, validation, rate limits or logs: the floor the real server
+ * is compared against.
  */
-import { createServer } from 'node:http';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import Database from 'better-sqlite3';
 
 const path = process.env.BENCH_DATABASE_PATH;
 if (!path) throw new Error('BENCH_DATABASE_PATH is required');
-const db = new Database(path, { readonly: true });
+const db = new Database(path);
 db.pragma('journal_mode = WAL');
-const find = db.prepare(
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 5000');
+
+const findToken = db.prepare(
   `SELECT t.id, t.workspace_id, t.user_id, t.secret_hash, t.scopes, t.expires_at, t.revoked_at,
           t.minted_can_view_others_time AS mt, t.minted_can_view_others_money AS mm,
-          m.can_view_others_time AS ct, m.can_view_others_money AS cm
+          m.can_view_others_time AS ct, m.can_view_others_money AS cm, w.currency
      FROM api_tokens t
      JOIN members m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id
      JOIN users u ON u.id = t.user_id AND u.deleted_at IS NULL
      JOIN workspaces w ON w.id = t.workspace_id
     WHERE t.prefix = ?`,
 );
+const longest = db.prepare('SELECT max(duration_sec) AS max FROM entries WHERE workspace_id = ?');
+const listCompleted = db.prepare(
+  `SELECT e.*, p.name AS project_name, p.color AS project_color, c.name AS client_name, t.name AS task_name
+     FROM entries e
+     LEFT JOIN projects p ON p.id = e.project_id
+     LEFT JOIN clients c ON c.id = p.client_id
+     LEFT JOIN tasks t ON t.id = e.task_id
+    WHERE e.workspace_id = ? AND e.start_at < ? AND e.end_at IS NOT NULL AND e.end_at > ? AND e.start_at > ?
+    ORDER BY e.start_at DESC, e.id DESC LIMIT ?`,
+);
+const listRunning = db.prepare(
+  `SELECT e.*, p.name AS project_name, p.color AS project_color, c.name AS client_name, t.name AS task_name
+     FROM entries e
+     LEFT JOIN projects p ON p.id = e.project_id
+     LEFT JOIN clients c ON c.id = p.client_id
+     LEFT JOIN tasks t ON t.id = e.task_id
+    WHERE e.workspace_id = ? AND e.start_at < ? AND e.end_at IS NULL
+    ORDER BY e.start_at DESC, e.id DESC LIMIT ?`,
+);
+const projectOf = db.prepare('SELECT id, billable, hourly_rate FROM projects WHERE id = ? AND workspace_id = ?');
+const memberRate = db.prepare('SELECT hourly_rate FROM members WHERE workspace_id = ? AND user_id = ?');
+const workspaceRate = db.prepare('SELECT hourly_rate FROM workspaces WHERE id = ?');
+const insertEntry = db.prepare(
+  `INSERT INTO entries (id, workspace_id, author_id, description, project_id, billable, start_at, end_at, duration_sec,
+     hourly_rate, amount, source, created_at, updated_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)`,
+);
+const insertEvent = db.prepare(
+  `INSERT INTO events (workspace_id, entity, entity_id, operation, event, actor_user_id, actor_token_id, payload, created_at)
+   VALUES (?, 'entry', ?, 'create', 'entry.created', ?, ?, ?, ?)`,
+);
+
 const pattern = /^tt_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{43})$/;
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function authenticate(req: IncomingMessage): Record<string, any> | null {
+  const token = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const prefix = pattern.exec(token)?.[1];
+  const row = prefix ? (findToken.get(prefix) as Record<string, any> | undefined) : undefined;
+  const presented = createHash('sha256').update(token).digest();
+  const ok = row !== undefined && timingSafeEqual(presented, Buffer.from(row.secret_hash, 'hex')) && row.revoked_at === null && (row.expires_at === null || row.expires_at > Date.now());
+  return ok ? row : null;
+}
+
+function entryJson(e: Record<string, any>, currency: string, now: number) {
+  return {
+    id: e.id, workspaceId: e.workspace_id, authorId: e.author_id, description: e.description, projectId: e.project_id, taskId: e.task_id,
+    billable: e.billable === 1, start: iso(e.start_at), end: iso(e.end_at),
+    durationSec: e.end_at === null ? Math.floor((now - e.start_at) / 1000) : e.duration_sec,
+    hourlyRate: e.hourly_rate, currency, source: e.source, timeZone: e.time_zone, runaway: null, tagIds: [] as string[],
+    invoiceId: e.invoice_id, importId: e.import_id, createdAt: iso(e.created_at), updatedAt: iso(e.updated_at),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': status < 300 ? 'application/json; charset=utf-8' : 'application/problem+json' }).end(JSON.stringify(body));
+}
+
+function list(token: Record<string, any>, url: URL, res: ServerResponse) {
+  const from = Date.parse(`${url.searchParams.get('from')}T00:00:00Z`);
+  const to = Date.parse(`${url.searchParams.get('to')}T00:00:00Z`) + 86_400_000;
+  const limit = Number(url.searchParams.get('limit') ?? 50);
+  const max = (longest.get(token.workspace_id) as { max: number | null }).max ?? 0;
+  const rows = [
+    ...(listCompleted.all(token.workspace_id, to, from, from - (max + 1) * 1000, limit + 1) as Record<string, any>[]),
+    ...(listRunning.all(token.workspace_id, to, limit + 1) as Record<string, any>[]),
+  ]
+    .sort((a, b) => b.start_at - a.start_at || (a.id < b.id ? 1 : -1))
+    .slice(0, limit + 1);
+  const page = rows.slice(0, limit);
+  const tags = new Map<string, string[]>();
+  if (page.length > 0) {
+    const ids = page.map((r) => r.id);
+    for (const t of db.prepare(`SELECT entry_id, tag_id FROM entry_tags WHERE entry_id IN (${ids.map(() => '?').join(',')}) ORDER BY entry_id, tag_id`).all(...ids) as Array<{ entry_id: string; tag_id: string }>) {
+      tags.set(t.entry_id, [...(tags.get(t.entry_id) ?? []), t.tag_id]);
+    }
+  }
+  const now = Date.now();
+  const data = page.map((e) => ({
+    ...entryJson(e, token.currency, now),
+    tagIds: tags.get(e.id) ?? [],
+    projectName: e.project_name, projectColor: e.project_color, clientName: e.client_name, taskName: e.task_name,
+    amount: e.amount,
+  }));
+  const last = page[page.length - 1];
+  send(res, 200, { data, nextCursor: rows.length > limit && last ? Buffer.from(`${last.start_at}.${last.id}`).toString('base64url') : null });
+}
+
+function create(token: Record<string, any>, body: Record<string, any>, res: ServerResponse) {
+  const start = Date.parse(body.start);
+  const end = Date.parse(body.end);
+  if (!(end > start)) return send(res, 400, {});
+  const entry = db.transaction(() => {
+    const project = body.projectId ? (projectOf.get(body.projectId, token.workspace_id) as Record<string, any> | undefined) : undefined;
+    if (body.projectId && !project) return null;
+    const billable = body.billable ?? (project ? project.billable === 1 : false);
+    const rate = project?.hourly_rate ?? (memberRate.get(token.workspace_id, token.user_id) as any)?.hourly_rate ?? (workspaceRate.get(token.workspace_id) as any)?.hourly_rate ?? null;
+    const durationSec = Math.floor((end - start) / 1000);
+    const amount = billable ? (rate === null ? null : Math.round(rate * durationSec / 36) / 100) : 0;
+    const now = Date.now();
+    const id = `ent_${randomBytes(10).toString('hex')}`;
+    insertEntry.run(id, token.workspace_id, token.user_id, body.description ?? '', body.projectId ?? null, billable ? 1 : 0, start, end, durationSec, rate, amount, now, now);
+    const row = { id, workspace_id: token.workspace_id, author_id: token.user_id, description: body.description ?? '', project_id: body.projectId ?? null, task_id: null,
+      billable: billable ? 1 : 0, start_at: start, end_at: end, duration_sec: durationSec, hourly_rate: rate, source: 'api', time_zone: null, invoice_id: null, import_id: null, created_at: now, updated_at: now };
+    const json = entryJson(row, token.currency, now);
+    insertEvent.run(token.workspace_id, id, token.user_id, token.id, JSON.stringify(json), now);
+    return json;
+  })();
+  if (!entry) return send(res, 404, {});
+  send(res, 200, { data: entry });
+}
 
 const server = createServer((req, res) => {
-  const header = req.headers.authorization ?? '';
-  const token = /^Bearer +(\S+) *$/i.exec(header)?.[1] ?? '';
-  const prefix = pattern.exec(token)?.[1];
-  const row = prefix ? (find.get(prefix) as Record<string, any> | undefined) : undefined;
-  const presented = createHash('sha256').update(token).digest();
-  const ok =
-    row !== undefined &&
-    timingSafeEqual(presented, Buffer.from(row.secret_hash, 'hex')) &&
-    row.revoked_at === null &&
-    (row.expires_at === null || row.expires_at > Date.now());
-  if (!ok || req.url !== '/api/v1/me') {
-    res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{}');
+  const token = authenticate(req);
+  if (!token) return send(res, 401, {});
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (req.method === 'GET' && url.pathname === '/api/v1/me') {
+    return send(res, 200, {
+      data: {
+        tokenId: token.id, workspaceId: token.workspace_id, userId: token.user_id, scopes: JSON.parse(token.scopes),
+        visibility: { canViewOthersTime: Boolean(token.mt && token.ct), canViewOthersMoney: Boolean(token.mm && token.cm) },
+      },
+    });
+  }
+  if (req.method === 'GET' && url.pathname === '/api/v1/entries') return list(token, url, res);
+  if (req.method === 'POST' && url.pathname === '/api/v1/entries') {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => create(token, JSON.parse(Buffer.concat(chunks).toString('utf8')), res));
     return;
   }
-  const body = JSON.stringify({
-    data: {
-      tokenId: row.id,
-      workspaceId: row.workspace_id,
-      userId: row.user_id,
-      scopes: JSON.parse(row.scopes),
-      visibility: { canViewOthersTime: Boolean(row.mt && row.ct), canViewOthersMoney: Boolean(row.mm && row.cm) },
-    },
-  });
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+  send(res, 404, {});
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

@@ -199,7 +199,11 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
       const value = input[field];
       // Blank party fields are null.
       if (typeof value === 'string') (values as Record<string, unknown>)[field] = value.trim() === '' ? null : value.trim();
-      else if (Array.isArray(value)) (values as Record<string, unknown>)[field] = value.length === 0 ? null : value.map((line: string) => line.trim());
+      else if (Array.isArray(value)) {
+        // Blank lines are dropped; an address of blank lines is a blank field: null.
+        const lines = value.map((line: string) => line.trim()).filter((line: string) => line !== '');
+        (values as Record<string, unknown>)[field] = lines.length === 0 ? null : lines;
+      }
       else (values as Record<string, unknown>)[field] = value;
     }
     return values;
@@ -318,10 +322,12 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
     updateProject(actor: Actor, id: string, patch: Schemas['ProjectPatch']): ProjectView {
       const name = patch.name === undefined ? undefined : cleanName(patch.name);
       let parent: string | null = null;
+      let shownName = name ?? '';
       return write(
-        () => `A project named "${name ?? ''}" exists already among ${projectParentLabel(parent)}.`,
+        () => `A project named "${shownName}" exists already among ${projectParentLabel(parent)}.`,
         () => {
           const current = findProject(actor.workspaceId, id);
+          shownName = name ?? current.name;
           const values: Partial<typeof projects.$inferInsert> = { updatedAt: clock.now() };
           parent = current.clientId;
           if (patch.clientId !== undefined) {
@@ -329,7 +335,6 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
             Object.assign(values, { clientId: parent, clientKey: parent ?? '' });
           }
           if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
-          else if (patch.clientId !== undefined) values.name = current.name; // report the clash under the kept name
           if (patch.color !== undefined) values.color = patch.color.toLowerCase();
           if (patch.billable !== undefined) values.billable = patch.billable;
           if (patch.hourlyRate !== undefined) values.hourlyRate = patch.hourlyRate;

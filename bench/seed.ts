@@ -1,0 +1,96 @@
+/**
+ * Builds the benchmark dataset in a fresh SQLite file with the real migrations: one workspace,
+ * 50 members, 2,000 projects under 200 clients, 20 tasks... (see SIZES), tags, and ENTRIES
+ * completed entries spread over the two years before NOW, a third of them tagged. Rows are
+ * written with prepared statements in large transactions (the project_totals triggers fire as in
+ * production). Prints nothing; returns the owner's token and some ids.
+ */
+import { randomBytes } from 'node:crypto';
+import { ManualClock } from '../src/clock.js';
+import { openDatabase } from '../src/db/database.js';
+import { createServices } from '../src/main.js';
+import { amountOf, secondsBetween } from '../src/modules/entries/money.js';
+
+export const NOW = Date.UTC(2026, 10, 1, 12, 0, 0);
+export const SIZES = { members: 50, clients: 200, projects: 2000, tags: 50, entries: 1_000_000 };
+
+export interface Dataset {
+  workspaceId: string;
+  ownerToken: string;
+  projectIds: string[];
+  tagIds: string[];
+}
+
+export function seed(databasePath: string, sizes = SIZES): Dataset {
+  const database = openDatabase(databasePath);
+  const clock = new ManualClock(NOW);
+  const services = createServices(database, clock, randomBytes(32));
+  const { accounts, tokens, catalog } = services;
+  const workspace = accounts.createWorkspace({ name: 'Bench', hourlyRate: 60 });
+  const userIds: string[] = [];
+  for (let i = 0; i < sizes.members; i++) {
+    const user = accounts.createUser({ name: `Member ${i}`, email: `member${i}@bench.example` });
+    accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: i === 0, canViewOthersMoney: i === 0, hourlyRate: i % 3 === 0 ? 80 : null });
+    userIds.push(user.id);
+  }
+  const owner = tokens.create({
+    workspaceId: workspace.id,
+    userId: userIds[0] as string,
+    name: 'bench',
+    scopes: ['entries:read', 'entries:write', 'catalog:read', 'catalog:write', 'reports:read'],
+  });
+  const actor = tokens.authenticate(owner.token)!.actor;
+  const clientIds: string[] = [];
+  const projectIds: string[] = [];
+  const tagIds: string[] = [];
+  database.sqlite.transaction(() => {
+    for (let i = 0; i < sizes.clients; i++) clientIds.push(catalog.createClient(actor, { name: `Client ${i}` }).id);
+    for (let i = 0; i < sizes.projects; i++) {
+      const project = catalog.createProject(actor, {
+        name: `Project ${i}`,
+        clientId: clientIds[i % clientIds.length] as string,
+        billable: i % 4 !== 0,
+        hourlyRate: i % 5 === 0 ? 120 : null,
+        estimateSec: 3_600_000,
+        budgetAmount: 50_000,
+      });
+      projectIds.push(project.id);
+    }
+    for (let i = 0; i < sizes.tags; i++) tagIds.push(catalog.createTag(actor, { name: `tag ${i}` }).id);
+  })();
+
+  const insert = database.sqlite.prepare(
+    `INSERT INTO entries (id, workspace_id, author_id, description, project_id, billable, start_at, end_at, duration_sec,
+       hourly_rate, amount, source, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)`,
+  );
+  const tag = database.sqlite.prepare('INSERT INTO entry_tags (entry_id, tag_id) VALUES (?, ?)');
+  const span = 2 * 365 * 86_400_000;
+  const batch = 50_000;
+  let n = 0;
+  let seedValue = 42;
+  const random = () => {
+    seedValue = (seedValue * 1103515245 + 12345) & 0x7fffffff;
+    return seedValue / 0x7fffffff;
+  };
+  while (n < sizes.entries) {
+    database.sqlite.transaction(() => {
+      for (let i = 0; i < batch && n < sizes.entries; i++, n++) {
+        const start = NOW - Math.floor(random() * span);
+        const durationSec = 600 + Math.floor(random() * 7 * 3600);
+        const end = start + durationSec * 1000;
+        const projectIndex = Math.floor(random() * projectIds.length);
+        const billable = projectIndex % 4 !== 0;
+        const rate = projectIndex % 5 === 0 ? 120 : 60;
+        const id = `ent_${n.toString(36).padStart(8, '0')}${randomBytes(6).toString('hex')}`;
+        insert.run(id, workspace.id, userIds[n % userIds.length], `Work item ${n % 997}`, projectIds[projectIndex], billable ? 1 : 0, start, end,
+          secondsBetween(start, end), rate, amountOf(billable, rate, durationSec), start, start);
+        if (n % 3 === 0) tag.run(id, tagIds[n % tagIds.length]);
+      }
+    })();
+  }
+  database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  database.sqlite.exec('ANALYZE');
+  database.close();
+  return { workspaceId: workspace.id, ownerToken: owner.token, projectIds, tagIds };
+}
