@@ -42,8 +42,7 @@ const listRunning = db.prepare(
      LEFT JOIN projects p ON p.id = e.project_id
      LEFT JOIN clients c ON c.id = p.client_id
      LEFT JOIN tasks t ON t.id = e.task_id
-    WHERE e.workspace_id = ? AND e.start_at < ? AND e.end_at IS NULL
-    ORDER BY e.start_at DESC, e.id DESC LIMIT ?`,
+    WHERE e.workspace_id = ? AND e.end_at IS NULL`,
 );
 const projectOf = db.prepare('SELECT id, billable, hourly_rate FROM projects WHERE id = ? AND workspace_id = ?');
 const memberRate = db.prepare('SELECT hourly_rate FROM members WHERE workspace_id = ? AND user_id = ?');
@@ -91,7 +90,7 @@ function list(token: Record<string, any>, url: URL, res: ServerResponse) {
   const max = (longest.get(token.workspace_id) as { max: number | null }).max ?? 0;
   const rows = [
     ...(listCompleted.all(token.workspace_id, to, from, from - (max + 1) * 1000, limit + 1) as Record<string, any>[]),
-    ...(listRunning.all(token.workspace_id, to, limit + 1) as Record<string, any>[]),
+    ...(listRunning.all(token.workspace_id) as Record<string, any>[]).filter((e) => e.start_at < to),
   ]
     .sort((a, b) => b.start_at - a.start_at || (a.id < b.id ? 1 : -1))
     .slice(0, limit + 1);
@@ -133,7 +132,7 @@ function create(token: Record<string, any>, body: Record<string, any>, res: Serv
     const json = entryJson(row, token.currency, now);
     insertEvent.run(token.workspace_id, id, token.user_id, token.id, JSON.stringify(json), now);
     return json;
-  })();
+  }).immediate();
   if (!entry) return send(res, 404, {});
   send(res, 200, { data: entry });
 }

@@ -1,21 +1,26 @@
 /**
- * `npm run bench`: the real server and a bare node:http + better-sqlite3 baseline, each in its own
- * process on 127.0.0.1, measured with autocannon in the same run. Prints a table and writes
- * bench/results.json. Loopback only; every load is bounded in time.
+ * `npm run bench`: the real server and a bare node:http + better-sqlite3 baseline doing the same
+ * work (bench/baseline-server.ts), each in its own process on 127.0.0.1, over a dataset of
+ * 1,000,000 entries (bench/seed.ts; built once and cached in the temp directory), measured one
+ * after the other with autocannon. Prints a table and writes bench/results.json. Loopback only;
+ * every load is bounded in time.
  *
- *   BENCH_SECONDS=10 BENCH_CONNECTIONS=20 npm run bench
+ *   BENCH_SECONDS=10 BENCH_CONNECTIONS=20 BENCH_ENTRIES=1000000 npm run bench
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer as createNetServer } from 'node:net';
 import autocannon from 'autocannon';
+import { seed, SIZES, type Dataset } from './seed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const sizes = { ...SIZES, entries: Number(process.env.BENCH_ENTRIES ?? SIZES.entries) };
 
 interface Measured {
   requestsPerSec: number;
@@ -26,62 +31,42 @@ interface Measured {
   peakRssMb: number;
 }
 
-function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** Whether the baseline implements it (otherwise only the server is measured). */
+  baseline: boolean;
+}
+
+/** Spawns a node process; resolves when its output matches `ready` (at once when null). */
+function startProcess(args: string[], env: Record<string, string>, ready: RegExp | null): Promise<{ child: ChildProcess; match: RegExpExecArray | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (ready === null) {
+      child.stdout?.resume();
+      child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+      resolve({ child, match: null });
+      return;
+    }
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = ready.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, match, output: () => out });
+        resolve({ child, match });
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    child.on('exit', (code, signal) => {
+      if (signal !== 'SIGTERM') process.stderr.write(`${args.join(' ')} exited (${code ?? signal}): ${out.slice(-2000)}\n`);
+      reject(new Error(`exited ${code}: ${out}`));
+    });
   });
-}
-
-/** Peak resident set size of a process, sampled from /proc while the load runs. */
-function sampleRss(pid: number): () => number {
-  let peak = 0;
-  const read = async () => {
-    try {
-      const { readFile } = await import('node:fs/promises');
-      const status = await readFile(`/proc/${pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      peak = Math.max(peak, kb / 1024);
-    } catch {
-      // the process is gone
-    }
-  };
-  const timer = setInterval(read, 250);
-  return () => {
-    clearInterval(timer);
-    return Math.round(peak);
-  };
-}
-
-async function load(url: string, path: string, token: string, pid: number): Promise<Measured> {
-  const stop = sampleRss(pid);
-  const result = await autocannon({
-    url: `${url}${path}`,
-    connections,
-    duration: seconds,
-    headers: { authorization: `Bearer ${token}` },
-  });
-  await new Promise((r) => setTimeout(r, 300));
-  return {
-    requestsPerSec: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    peakRssMb: stop(),
-  };
 }
 
 function freePort(): Promise<number> {
@@ -97,7 +82,7 @@ function freePort(): Promise<number> {
 
 /** Polls until the URL answers 200: the cold start ends at the first answered request. */
 async function untilAnswered(url: string, token: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 3000; i++) {
     try {
       const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
       if (res.status === 200) return;
@@ -109,10 +94,56 @@ async function untilAnswered(url: string, token: string): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
+/** Peak resident set size of a process (VmHWM), read from /proc after the load. */
+async function peakRss(pid: number): Promise<number> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function load(url: string, scenario: Scenario, token: string, pid: number, duration = seconds): Promise<Measured> {
+  const result = await autocannon({
+    url: `${url}${scenario.path}`,
+    method: scenario.method,
+    connections,
+    duration,
+    headers: { authorization: `Bearer ${token}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) },
+    ...(scenario.body ? { body: scenario.body } : {}),
+  });
+  return {
+    requestsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    peakRssMb: await peakRss(pid),
+  };
+}
+
+/** The dataset is expensive to build: keep one per size in the temp directory. */
+function dataset(): { path: string; data: Dataset } {
+  const cached = join(tmpdir(), `timetrack-bench-${sizes.entries}.db`);
+  const meta = `${cached}.json`;
+  if (!existsSync(cached) || !existsSync(meta)) {
+    rmSync(cached, { force: true });
+    const started = Date.now();
+    const data = seed(cached, sizes);
+    writeFileSync(meta, JSON.stringify(data));
+    console.log(`built the dataset (${sizes.entries} entries) in ${Math.round((Date.now() - started) / 1000)} s: ${cached}`);
+  }
+  return { path: cached, data: JSON.parse(readFileSync(meta, 'utf8')) as Dataset };
+}
+
 async function main() {
+  const { path: cachedPath, data } = dataset();
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-bench-'));
   const databasePath = join(dir, 'timetrack.db');
+  copyFileSync(cachedPath, databasePath);
   const children: ChildProcess[] = [];
+  const token = data.ownerToken;
   try {
     const port = await freePort();
     const started = Date.now();
@@ -126,34 +157,54 @@ async function main() {
         RATE_LIMIT_TOKEN_PER_MIN: '1000000000',
         RATE_LIMIT_WORKSPACE_PER_MIN: '1000000000',
       },
-      /token +(tt_\S+)/,
+      null,
     );
     children.push(server.child);
-    const token = server.match[1] as string;
     const serverUrl = `http://127.0.0.1:${port}`;
     await untilAnswered(`${serverUrl}/api/v1/me`, token);
     const coldStartMs = Date.now() - started;
     const baseline = await startProcess(['--import', 'tsx', 'bench/baseline-server.ts'], { BENCH_DATABASE_PATH: databasePath }, /BASELINE_LISTENING (\S+)/);
     children.push(baseline.child);
-    const baselineUrl = baseline.match[1] as string;
+    const baselineUrl = baseline.match?.[1] as string;
 
-    // Warm both up, then measure one after the other (never at once: 2 cores).
-    await autocannon({ url: `${serverUrl}/api/v1/me`, connections, duration: 2, headers: { authorization: `Bearer ${token}` } });
-    await autocannon({ url: `${baselineUrl}/api/v1/me`, connections, duration: 2, headers: { authorization: `Bearer ${token}` } });
+    const scenarios: Scenario[] = [
+      { name: 'GET /api/v1/me', method: 'GET', path: '/api/v1/me', baseline: true },
+      { name: 'GET /api/v1/entries?limit=100', method: 'GET', path: '/api/v1/entries?from=2025-11-01&to=2026-10-31&limit=100', baseline: true },
+      {
+        name: 'POST /api/v1/entries',
+        method: 'POST',
+        path: '/api/v1/entries',
+        body: JSON.stringify({ start: '2026-10-30T08:00:00Z', end: '2026-10-30T09:00:00Z', description: 'bench', projectId: data.projectIds[1] }),
+        baseline: true,
+      },
+      { name: 'GET /api/v1/projects (2,000)', method: 'GET', path: '/api/v1/projects', baseline: false },
+    ];
+
     const rows = [];
-    const real = await load(serverUrl, '/api/v1/me', token, server.child.pid as number);
-    const bare = await load(baselineUrl, '/api/v1/me', token, baseline.child.pid as number);
-    rows.push({ scenario: 'GET /api/v1/me', server: real, baseline: bare, ratio: Math.round((real.requestsPerSec / bare.requestsPerSec) * 100) / 100 });
+    for (const scenario of scenarios) {
+      // Warm up each side briefly, then measure one after the other (never at once: 2 cores).
+      await load(serverUrl, scenario, token, server.child.pid as number, 2);
+      const real = await load(serverUrl, scenario, token, server.child.pid as number);
+      let bare: Measured | null = null;
+      if (scenario.baseline) {
+        await load(baselineUrl, scenario, token, baseline.child.pid as number, 2);
+        bare = await load(baselineUrl, scenario, token, baseline.child.pid as number);
+      }
+      rows.push({ scenario: scenario.name, server: real, baseline: bare, ratio: bare ? Math.round((real.requestsPerSec / bare.requestsPerSec) * 100) / 100 : null });
+    }
 
-    console.log(`\ntimetrack benchmark: ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms\n`);
-    console.log('| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx |');
+    console.log(`\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms\n`);
+    console.log('| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx or errors |');
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const row of rows) {
       console.log(
-        `| ${row.scenario} | ${row.server.requestsPerSec} | ${row.server.p50Ms} | ${row.server.p99Ms} | ${row.baseline.requestsPerSec} | ${row.baseline.p99Ms} | ${row.ratio} | ${row.server.peakRssMb} | ${row.server.non2xx + row.baseline.non2xx} |`,
+        `| ${row.scenario} | ${row.server.requestsPerSec} | ${row.server.p50Ms} | ${row.server.p99Ms} | ${row.baseline?.requestsPerSec ?? '-'} | ${row.baseline?.p99Ms ?? '-'} | ${row.ratio ?? '-'} | ${row.server.peakRssMb} | ${row.server.non2xx + row.server.errors + (row.baseline ? row.baseline.non2xx + row.baseline.errors : 0)} |`,
       );
     }
-    writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, connections, seconds, coldStartMs, rows }, null, 2)}\n`);
+    writeFileSync(
+      join(root, 'bench', 'results.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, entries: sizes.entries, connections, seconds, coldStartMs, rows }, null, 2)}\n`,
+    );
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));

@@ -76,18 +76,17 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
     );
   }
 
-  function query(where: SQL | undefined, order: 'asc' | 'desc', limit: number) {
-    const direction = order === 'desc' ? desc : asc;
-    return db
+  function query(where: SQL | undefined, order: 'asc' | 'desc' | null, limit: number) {
+    const select = db
       .select({ entry: entries, projectName: projects.name, projectColor: projects.color, clientName: clients.name, taskName: tasks.name })
       .from(entries)
       .leftJoin(projects, eq(projects.id, entries.projectId))
       .leftJoin(clients, eq(clients.id, projects.clientId))
       .leftJoin(tasks, eq(tasks.id, entries.taskId))
-      .where(where)
-      .orderBy(direction(entries.startAt), direction(entries.id))
-      .limit(limit)
-      .all();
+      .where(where);
+    if (order === null) return select.all();
+    const direction = order === 'desc' ? desc : asc;
+    return select.orderBy(direction(entries.startAt), direction(entries.id)).limit(limit).all();
   }
 
   return {
@@ -107,7 +106,11 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
           spec.order,
           take,
         );
-        const running = query(and(...base, after, lt(entries.startAt, spec.to), isNull(entries.endAt)), spec.order, take);
+        // Running timers (a handful) are read through their partial index and bounded here: a
+        // condition on start_at in SQL makes SQLite walk the start index of the whole workspace.
+        const running = query(and(...base, isNull(entries.endAt)), null, Number.MAX_SAFE_INTEGER).filter(
+          (r) => r.entry.startAt < spec.to && (!position || compare(r.entry, { startAt: position.start, id: position.id }, spec.order) > 0),
+        );
         rows = [...completed, ...running].sort((a, b) => compare(a.entry, b.entry, spec.order)).slice(0, take);
       } else {
         rows = query(and(...base, after, isNotNull(entries.endAt), gt(entries.startAt, spec.from - 1), lt(entries.startAt, spec.to)), spec.order, take);
@@ -129,7 +132,7 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
 }
 
 /** Orders by (start, id), comparing ids as byte strings like SQLite does. */
-function compare(a: EntryRow, b: EntryRow, order: 'asc' | 'desc'): number {
+function compare(a: Pick<EntryRow, 'startAt' | 'id'>, b: Pick<EntryRow, 'startAt' | 'id'>, order: 'asc' | 'desc'): number {
   const sign = order === 'asc' ? 1 : -1;
   if (a.startAt !== b.startAt) return sign * (a.startAt - b.startAt);
   return sign * Buffer.compare(Buffer.from(a.id), Buffer.from(b.id));
