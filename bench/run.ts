@@ -38,6 +38,8 @@ interface Scenario {
   body?: string;
   /** Whether the baseline implements it (otherwise only the server is measured). */
   baseline: boolean;
+  /** Concurrent connections, when not BENCH_CONNECTIONS (1 measures the latency of one request alone). */
+  connections?: number;
 }
 
 /** Spawns a node process; resolves when its output matches `ready` (at once when null). */
@@ -108,7 +110,7 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
   const result = await autocannon({
     url: `${url}${scenario.path}`,
     method: scenario.method,
-    connections,
+    connections: scenario.connections ?? connections,
     duration,
     headers: { authorization: `Bearer ${token}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) },
     ...(scenario.body ? { body: scenario.body } : {}),
@@ -177,7 +179,8 @@ async function main() {
         body: JSON.stringify({ start: '2026-10-30T08:00:00Z', end: '2026-10-30T09:00:00Z', description: 'bench', projectId: data.projectIds[1] }),
         baseline: true,
       },
-      { name: 'GET /api/v1/projects (2,000)', method: 'GET', path: '/api/v1/projects', baseline: false },
+      { name: 'GET /api/v1/projects (2,000 projects)', method: 'GET', path: '/api/v1/projects', baseline: false },
+      { name: 'GET /api/v1/projects (2,000 projects), 1 connection', method: 'GET', path: '/api/v1/projects', baseline: false, connections: 1 },
     ];
 
     const rows = [];

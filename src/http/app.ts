@@ -12,7 +12,8 @@ import type { EntriesService } from '../modules/entries/service.js';
 import { describeOperations, servedDocument, type ContractDocument } from './contract.js';
 import { createHandlers } from './handlers/index.js';
 import { PUBLIC_OPERATIONS, type Handlers } from './handlers/types.js';
-import { createPipeline } from './pipeline.js';
+import { createPipeline, type RequestValidator } from './pipeline.js';
+import { compileRoutes } from './routes.js';
 import { problemPage } from './problem-pages.js';
 
 export interface AppDeps {
@@ -69,7 +70,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     return this.document;
   };
   await api.init();
-  for (const operationId of operations.keys()) api.validator.getRequestValidatorsForOperation(operationId);
+  // Request validators compiled before the first request; routing is our own precompiled table.
+  const validators = new Map([...operations.keys()].map((id) => [id, (api.validator.getRequestValidatorsForOperation(id) ?? []) as unknown as RequestValidator[]]));
 
   const app = express();
   app.disable('x-powered-by');
@@ -86,8 +88,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
       logger: deps.logger,
       tokens: deps.tokens,
       limiter: new RateLimiter(deps.clock),
-      api,
-      operations,
+      routes: compileRoutes(operations.values()),
+      validators,
       handlers,
     }),
   );

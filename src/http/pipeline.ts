@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import express, { type Request, type Response } from 'express';
-import type { OpenAPIBackend } from 'openapi-backend';
+import type { ErrorObject } from 'ajv';
 import type { Actor } from '../actor.js';
 import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
@@ -9,18 +9,21 @@ import { errorFields, type Logger } from '../logger.js';
 import type { RateLimiter } from '../modules/ratelimit/limiter.js';
 import { bearerToken } from '../modules/tokens/token-format.js';
 import type { TokensService } from '../modules/tokens/service.js';
-import type { OperationInfo } from './contract.js';
+import type { Routes } from './routes.js';
 import type { Handlers, OperationId } from './handlers/types.js';
 import { HttpProblem, sendProblem, slugOfDomainError } from './problems.js';
 import { describeValidationErrors } from './validation-errors.js';
+
+/** Validates the request parts of one operation (openapi-backend's compiled Ajv validators). */
+export type RequestValidator = ((parameters: Record<string, unknown>) => boolean) & { errors?: ErrorObject[] | null };
 
 export interface PipelineDeps {
   config: Config;
   logger: Logger;
   tokens: TokensService;
   limiter: RateLimiter;
-  api: OpenAPIBackend;
-  operations: ReadonlyMap<string, OperationInfo>;
+  routes: Routes;
+  validators: ReadonlyMap<string, readonly RequestValidator[]>;
   handlers: Handlers;
 }
 
@@ -36,7 +39,7 @@ type AnyResult = { status: 200; body: unknown } | { status: 204 };
  * Every refusal is a problem document; anything unexpected is a 500 with a fixed detail.
  */
 export function createPipeline(deps: PipelineDeps) {
-  const { config, logger, tokens, limiter, api, operations, handlers } = deps;
+  const { config, logger, tokens, limiter, routes, validators, handlers } = deps;
   const jsonParser = express.json({ limit: config.maxBodyBytes, strict: true, type: () => true });
 
   const readBody = (req: Request, res: Response): Promise<unknown> =>
@@ -75,13 +78,11 @@ export function createPipeline(deps: PipelineDeps) {
 
     try {
       const query = { ...(req.query as Query) };
-      const headers = req.headers as Record<string, string | string[]>;
-      const request = { method: req.method, path: instance, query, headers, body: undefined as unknown };
 
       // 1. Route: an unknown path and a known path with another method are both no-such-route.
-      const operation = api.router.matchOperation(request);
-      const info = operation && operations.get(operation.operationId ?? '');
-      if (!operation || !info) throw new HttpProblem('no-such-route', `No route matches ${req.method} ${instance}.`);
+      const route = routes.match(req.method, instance);
+      if (!route) throw new HttpProblem('no-such-route', `No route matches ${req.method} ${instance}.`);
+      const { info } = route;
       operationId = info.operationId;
 
       if (info.authenticated) {
@@ -119,34 +120,33 @@ export function createPipeline(deps: PipelineDeps) {
       }
 
       // The body is read only now, so a refused request costs no upload processing.
+      let body: unknown;
       let bodyProblem: HttpProblem | undefined;
       if (info.hasBody) {
         try {
-          request.body = await readBody(req, res);
+          body = await readBody(req, res);
         } catch (error) {
           bodyProblem = bodyParseProblem(error);
         }
       }
 
       // 5. workspaceId: the token's own is ignored; any other is refused.
-      if (actor) checkWorkspaceId(actor, query, request.body);
+      if (actor) checkWorkspaceId(actor, query, body);
 
-      // 6. Validation against the contract.
+      // 6. Validation against the contract (query and path values are coerced in place).
       if (bodyProblem) throw bodyProblem;
       normaliseArrayParams(query, info.arrayQueryParams);
-      const validation = api.validator.validateRequest(request, operation);
-      if (validation.errors && validation.errors.length > 0) {
-        throw new HttpProblem('invalid-request', describeValidationErrors(validation.errors));
+      const parameters: Record<string, unknown> = { path: route.params, query, header: req.headers, cookie: {} };
+      if (body !== undefined) parameters.requestBody = body;
+      const errors: ErrorObject[] = [];
+      for (const validate of validators.get(info.operationId) ?? []) {
+        if (!validate(parameters) && validate.errors) errors.push(...validate.errors);
       }
+      if (errors.length > 0) throw new HttpProblem('invalid-request', describeValidationErrors(errors));
 
       // 7. The operation.
       const handler = handlers[info.operationId as OperationId] as unknown as (request: unknown) => AnyResult | Promise<AnyResult>;
-      const result = await handler({
-        query: (validation.coerced?.query ?? {}) as never,
-        path: (validation.coerced?.params ?? {}) as never,
-        body: request.body as never,
-        actor: actor as never,
-      });
+      const result = await handler({ query, path: route.params, body, actor });
       if ('body' in result) {
         res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
         res.end(JSON.stringify(result.body));

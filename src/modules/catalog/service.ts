@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
 import { toIso, type Clock } from '../../clock.js';
@@ -97,44 +97,58 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
     updatedAt: toIso(row.updatedAt),
   });
 
-  /** Progress of projects: stored totals of completed entries plus running timers so far. */
-  function progressOf(workspaceId: string, projectIds: string[] | null) {
-    const totals = db
-      .select()
-      .from(projectTotals)
-      .innerJoin(projects, eq(projects.id, projectTotals.projectId))
-      .where(and(eq(projects.workspaceId, workspaceId), projectIds ? inArray(projects.id, projectIds) : undefined))
-      .all();
-    const byProject = new Map<string, { trackedSec: number; billableSec: number; cents: number }>();
-    for (const { project_totals: t } of totals) {
-      byProject.set(t.projectId, { trackedSec: t.trackedSec, billableSec: t.billableSec, cents: t.amountCents });
-    }
-    const now = clock.now();
-    const running = db
-      .select({ projectId: entries.projectId, startAt: entries.startAt, billable: entries.billable, hourlyRate: entries.hourlyRate })
-      .from(entries)
-      .where(and(eq(entries.workspaceId, workspaceId), isNull(entries.endAt)))
-      .all();
-    for (const entry of running) {
-      if (entry.projectId === null || (projectIds && !projectIds.includes(entry.projectId))) continue;
-      const elapsed = Math.max(0, Math.floor((now - entry.startAt) / 1000));
-      const sum = byProject.get(entry.projectId) ?? { trackedSec: 0, billableSec: 0, cents: 0 };
-      sum.trackedSec += elapsed;
-      if (entry.billable) {
-        sum.billableSec += elapsed;
-        if (entry.hourlyRate !== null) sum.cents += Math.round(round2((entry.hourlyRate * elapsed) / 3600) * 100);
-      }
-      byProject.set(entry.projectId, sum);
-    }
-    return byProject;
-  }
+  /** A project with the stored totals of its completed entries, in one flat row. */
+  const projectColumns = {
+    id: projects.id,
+    workspaceId: projects.workspaceId,
+    clientId: projects.clientId,
+    name: projects.name,
+    color: projects.color,
+    billable: projects.billable,
+    hourlyRate: projects.hourlyRate,
+    estimateSec: projects.estimateSec,
+    budgetAmount: projects.budgetAmount,
+    archived: projects.archived,
+    createdAt: projects.createdAt,
+    updatedAt: projects.updatedAt,
+    trackedSec: projectTotals.trackedSec,
+    billableSec: projectTotals.billableSec,
+    amountCents: projectTotals.amountCents,
+  };
+  const projectsWithTotals = () => db.select(projectColumns).from(projects).leftJoin(projectTotals, eq(projectTotals.projectId, projects.id));
+  type ProjectWithTotals = ReturnType<ReturnType<typeof projectsWithTotals>['all']>[number];
+  const allProjects = projectsWithTotals().where(eq(projects.workspaceId, sql.placeholder('workspaceId'))).orderBy(asc(projects.nameKey), asc(projects.id)).prepare();
+  const oneProject = projectsWithTotals()
+    .where(and(eq(projects.workspaceId, sql.placeholder('workspaceId')), eq(projects.id, sql.placeholder('id'))))
+    .prepare();
+  const runningOfWorkspace = db
+    .select({ projectId: entries.projectId, startAt: entries.startAt, billable: entries.billable, hourlyRate: entries.hourlyRate })
+    .from(entries)
+    .where(and(eq(entries.workspaceId, sql.placeholder('workspaceId')), isNull(entries.endAt)))
+    .prepare();
 
-  function projectViews(rows: ProjectRow[], actor: Actor, workspaceId: string): ProjectView[] {
+  /** Progress adds the running timers (read through their partial index) to the stored totals. */
+  function projectViews(rows: ProjectWithTotals[], actor: Actor): ProjectView[] {
     const withheld = !actor.canViewOthersMoney;
-    const progress = withheld || rows.length === 0 ? new Map() : progressOf(workspaceId, rows.length === 1 ? [rows[0]!.id] : null);
+    const live = new Map<string, { trackedSec: number; billableSec: number; cents: number }>();
+    if (!withheld && rows.length > 0) {
+      const now = clock.now();
+      for (const entry of runningOfWorkspace.all({ workspaceId: actor.workspaceId })) {
+        if (entry.projectId === null) continue;
+        const elapsed = Math.max(0, Math.floor((now - entry.startAt) / 1000));
+        const sum = live.get(entry.projectId) ?? { trackedSec: 0, billableSec: 0, cents: 0 };
+        sum.trackedSec += elapsed;
+        if (entry.billable) {
+          sum.billableSec += elapsed;
+          if (entry.hourlyRate !== null) sum.cents += Math.round(round2((entry.hourlyRate * elapsed) / 3600) * 100);
+        }
+        live.set(entry.projectId, sum);
+      }
+    }
     return rows.map((row) => {
-      const sum = progress.get(row.id) ?? { trackedSec: 0, billableSec: 0, cents: 0 };
-      const amount = sum.cents / 100;
+      const extra = live.get(row.id);
+      const trackedSec = (row.trackedSec ?? 0) + (extra?.trackedSec ?? 0);
+      const amount = ((row.amountCents ?? 0) + (extra?.cents ?? 0)) / 100;
       return {
         id: row.id,
         workspaceId: row.workspaceId,
@@ -149,16 +163,22 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
         progress: withheld
           ? null
           : {
-              trackedSec: sum.trackedSec,
-              billableSec: sum.billableSec,
+              trackedSec,
+              billableSec: (row.billableSec ?? 0) + (extra?.billableSec ?? 0),
               amount,
-              estimateRatio: row.estimateSec ? round4(sum.trackedSec / row.estimateSec) : null,
+              estimateRatio: row.estimateSec ? round4(trackedSec / row.estimateSec) : null,
               budgetRatio: row.budgetAmount ? round4(amount / row.budgetAmount) : null,
             },
         createdAt: toIso(row.createdAt),
         updatedAt: toIso(row.updatedAt),
       };
     });
+  }
+
+  function projectView(actor: Actor, id: string): ProjectView {
+    const row = oneProject.get({ workspaceId: actor.workspaceId, id });
+    if (!row) throw notFound(`Project ${id}`);
+    return projectViews([row], actor)[0] as ProjectView;
   }
 
   const archivedFilter = (column: typeof clients.archived | typeof projects.archived | typeof tasks.archived, archived?: boolean): SQL | undefined =>
@@ -269,22 +289,14 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
 
     // Projects ----------------------------------------------------------------------------------
     listProjects(actor: Actor, query: { archived?: boolean; clientIds?: string[] }): ProjectView[] {
-      const rows = db
-        .select()
-        .from(projects)
-        .where(
-          and(
-            eq(projects.workspaceId, actor.workspaceId),
-            archivedFilter(projects.archived, query.archived),
-            query.clientIds ? inArray(projects.clientId, query.clientIds) : undefined,
-          ),
-        )
-        .orderBy(asc(projects.nameKey), asc(projects.id))
-        .all();
-      return projectViews(rows, actor, actor.workspaceId);
+      const clientIds = query.clientIds ? new Set(query.clientIds) : null;
+      const rows = allProjects
+        .all({ workspaceId: actor.workspaceId })
+        .filter((row) => (query.archived === undefined || row.archived === query.archived) && (!clientIds || (row.clientId !== null && clientIds.has(row.clientId))));
+      return projectViews(rows, actor);
     },
     getProject(actor: Actor, id: string): ProjectView {
-      return projectViews([findProject(actor.workspaceId, id)], actor, actor.workspaceId)[0] as ProjectView;
+      return projectView(actor, id);
     },
     createProject(actor: Actor, input: Schemas['ProjectCreate']): ProjectView {
       const name = cleanName(input.name);
@@ -313,9 +325,8 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
             })
             .returning()
             .get();
-          const [view] = projectViews([row], actor, actor.workspaceId);
           events.record(db, { workspaceId: actor.workspaceId, entity: 'project', entityId: row.id, operation: 'create', event: null, actor: actorOf(actor), payload: row });
-          return view as ProjectView;
+          return projectView(actor, row.id);
         },
       );
     },
@@ -343,7 +354,7 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
           if (patch.archived !== undefined) values.archived = patch.archived;
           const row = db.update(projects).set(values).where(eq(projects.id, id)).returning().get() as ProjectRow;
           events.record(db, { workspaceId: actor.workspaceId, entity: 'project', entityId: id, operation: 'update', event: null, actor: actorOf(actor), payload: row });
-          return projectViews([row], actor, actor.workspaceId)[0] as ProjectView;
+          return projectView(actor, id);
         },
       );
     },

@@ -1,0 +1,59 @@
+import type { OperationInfo } from './contract.js';
+
+export interface RouteMatch {
+  info: OperationInfo;
+  params: Record<string, string>;
+}
+
+/**
+ * The contract's routes, compiled once at start: exact paths in a map, templated paths as
+ * regular expressions, most specific first. A malformed percent-escape in a path segment
+ * matches nothing (404 no-such-route).
+ */
+export function compileRoutes(operations: Iterable<OperationInfo>) {
+  const exact = new Map<string, OperationInfo>();
+  const templated: Array<{ method: string; pattern: RegExp; names: string[]; info: OperationInfo; literal: number }> = [];
+  for (const info of operations) {
+    const method = info.method.toUpperCase();
+    if (!info.path.includes('{')) {
+      exact.set(`${method} ${info.path}`, info);
+      continue;
+    }
+    const names: string[] = [];
+    const source = info.path
+      .split(/(\{[^}]+\})/)
+      .map((part) => {
+        const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+        if (name) {
+          names.push(name);
+          return '([^/]+)';
+        }
+        return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      })
+      .join('');
+    templated.push({ method, pattern: new RegExp(`^${source}$`), names, info, literal: info.path.replace(/\{[^}]+\}/g, '').length });
+  }
+  templated.sort((a, b) => b.literal - a.literal);
+
+  return {
+    match(method: string, path: string): RouteMatch | null {
+      const hit = exact.get(`${method} ${path}`);
+      if (hit) return { info: hit, params: {} };
+      for (const route of templated) {
+        if (route.method !== method) continue;
+        const found = route.pattern.exec(path);
+        if (!found) continue;
+        const params: Record<string, string> = {};
+        try {
+          route.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1] as string)));
+        } catch {
+          return null;
+        }
+        return { info: route.info, params };
+      }
+      return null;
+    },
+  };
+}
+
+export type Routes = ReturnType<typeof compileRoutes>;
