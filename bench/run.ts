@@ -8,7 +8,7 @@
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=20 BENCH_ENTRIES=1000000 npm run bench
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -127,7 +127,9 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
 
 /** The dataset is expensive to build: keep one per size in the temp directory. */
 function dataset(): { path: string; data: Dataset } {
-  const cached = join(tmpdir(), `timetrack-bench-${sizes.entries}.db`);
+  // Rebuilt when the size or the migrations change.
+  const migrations = readdirSync(join(root, 'drizzle')).filter((f) => f.endsWith('.sql')).length;
+  const cached = join(tmpdir(), `timetrack-bench-${sizes.entries}-m${migrations}.db`);
   const meta = `${cached}.json`;
   if (!existsSync(cached) || !existsSync(meta)) {
     rmSync(cached, { force: true });
@@ -179,6 +181,8 @@ async function main() {
         body: JSON.stringify({ start: '2026-10-30T08:00:00Z', end: '2026-10-30T09:00:00Z', description: 'bench', projectId: data.projectIds[1] }),
         baseline: true,
       },
+      { name: 'GET /api/v1/reports/summary (one year, by project)', method: 'GET', path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31', baseline: false },
+      { name: 'GET /api/v1/reports/summary (one year), 1 connection', method: 'GET', path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31', baseline: false, connections: 1 },
       { name: 'GET /api/v1/projects (2,000 projects)', method: 'GET', path: '/api/v1/projects', baseline: false },
       { name: 'GET /api/v1/projects (2,000 projects), 1 connection', method: 'GET', path: '/api/v1/projects', baseline: false, connections: 1 },
     ];

@@ -413,6 +413,85 @@ export interface paths {
         patch: operations["updateTag"];
         trace?: never;
     };
+    "/api/v1/reports/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Totals grouped by project, client, task, tag, user, billable or time
+         * @description Covers **completed** entries whose start falls in `[from, to)` as read in `timeZone`
+         *     (a calendar day `from` is that day's 00:00 there, a calendar day `to` the end of that
+         *     day). Day, week and month buckets are taken in `timeZone`, so a 23- or 25-hour day at a
+         *     DST change is one day. Without `timeZone` the server's zone is used (UTC on a
+         *     deployment), so work after local midnight may be filed under the previous day.
+         *
+         *     Groups by `groupBy` (default `project`), optionally sub-grouped by `subGroupBy`. An
+         *     entry with several tags counts under each tag (so tag groups may add up to more than the
+         *     totals); entries without the grouping key form a group with `key: null`. Entity groups
+         *     are sorted by name, time buckets chronologically; only non-empty groups are listed.
+         *
+         *     Visibility: without `canViewOthersTime` the report covers only the caller's own
+         *     entries; with `canViewOthersTime` but without `canViewOthersMoney` it is refused with
+         *     403 `money-visibility-required`; with both, nothing is withheld.
+         */
+        get: operations["getSummaryReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/detailed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entries of a report, one row each
+         * @description The completed entries a summary with the same parameters covers, as entry list rows,
+         *     sorted by `start` ascending then `id`; paged like `GET /entries` (opaque, tamper-evident
+         *     `cursor`, `limit` 1 to 500, default 50). Same selection, time zone and visibility rules
+         *     as the summary.
+         */
+        get: operations["getDetailedReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/weekly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Seven days side by side
+         * @description A timesheet: `from` (a calendar day) opens a window of seven days in `timeZone`; each row
+         *     (a project, client or user, by `groupBy`) has the time and amount of each day. Same
+         *     selection and visibility rules as the summary; entries without the grouping key form a
+         *     row with `key: null`.
+         */
+        get: operations["getWeeklyReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -747,6 +826,66 @@ export interface components {
             workspaceId?: string;
             name: components["schemas"]["CatalogName"];
         };
+        /** @enum {string} */
+        ReportGrouping: "project" | "client" | "task" | "tag" | "user" | "day" | "week" | "month" | "billable";
+        ReportEcho: {
+            from: components["schemas"]["Timestamp"];
+            /** @description The exclusive end instant (a calendar day `to` echoes the next midnight in `timeZone`, as UTC). */
+            to: components["schemas"]["Timestamp"];
+            timeZone: string;
+            currency: string;
+        };
+        ReportFigures: {
+            durationSec: number;
+            billableSec: number;
+            /** @description Sum of the entries' amounts (unbillable time earns 0; billable time without a rate adds nothing). */
+            amount: number;
+            entryCount: number;
+        };
+        SummaryGroup: components["schemas"]["ReportFigures"] & {
+            /**
+             * @description The id of the project, client, task, tag or user; `true`/`false` for billable;
+             *     the local date `YYYY-MM-DD` of a day or of a week's first day; `YYYY-MM` for a
+             *     month. `null` for entries without the key.
+             */
+            key: string | null;
+            /** @description The display name (the key itself for time buckets); `null` with a null key. */
+            name: string | null;
+            /** @description Present when `subGroupBy` was given. */
+            subGroups?: components["schemas"]["SummarySubGroup"][];
+        };
+        SummarySubGroup: components["schemas"]["ReportFigures"] & {
+            key: string | null;
+            name: string | null;
+        };
+        SummaryReport: components["schemas"]["ReportEcho"] & {
+            groupBy: components["schemas"]["ReportGrouping"];
+            subGroupBy: components["schemas"]["ReportGrouping"] | null;
+            totals: components["schemas"]["ReportFigures"];
+            groups: components["schemas"]["SummaryGroup"][];
+        };
+        WeeklyCell: {
+            durationSec: number;
+            amount: number;
+        };
+        WeeklyReport: components["schemas"]["ReportEcho"] & {
+            /** @enum {string} */
+            groupBy: "project" | "client" | "user";
+            /** @description The seven local dates. */
+            days: string[];
+            rows: {
+                key: string | null;
+                name: string | null;
+                days: components["schemas"]["WeeklyCell"][];
+                durationSec: number;
+                amount: number;
+            }[];
+            totals: {
+                days: components["schemas"]["WeeklyCell"][];
+                durationSec: number;
+                amount: number;
+            };
+        };
     };
     responses: {
         /** @description The entry. */
@@ -939,6 +1078,23 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Start of the range: a calendar day (`YYYY-MM-DD`, 00:00 of that day in `timeZone`) or an
+         *     ISO-8601 date-time with `Z` or an offset.
+         */
+        ReportFrom: components["schemas"]["DayOrDateTime"];
+        /**
+         * @description End of the range, exclusive: a calendar day (the end of that day in `timeZone`) or an
+         *     ISO-8601 date-time with `Z` or an offset. Must not be before `from`; at most 366 days
+         *     after it.
+         */
+        ReportTo: components["schemas"]["DayOrDateTime"];
+        /** @description The IANA zone that reads calendar days and cuts day, week and month buckets; default the server's zone. */
+        ReportTimeZone: components["schemas"]["TimeZoneName"];
+        /** @description Only entries of these members. Repeat the parameter or separate ids with commas. */
+        UserIds: string[];
+        /** @description The first day of a `week` bucket; default `monday`. */
+        WeekStart: "monday" | "sunday";
         /** @description The resource id. */
         IdPath: string;
         /** @description Only archived (`true`) or only active (`false`) rows. Without it, both. */
@@ -2199,6 +2355,202 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getSummaryReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Start of the range: a calendar day (`YYYY-MM-DD`, 00:00 of that day in `timeZone`) or an
+                 *     ISO-8601 date-time with `Z` or an offset.
+                 */
+                from: components["parameters"]["ReportFrom"];
+                /**
+                 * @description End of the range, exclusive: a calendar day (the end of that day in `timeZone`) or an
+                 *     ISO-8601 date-time with `Z` or an offset. Must not be before `from`; at most 366 days
+                 *     after it.
+                 */
+                to: components["parameters"]["ReportTo"];
+                /** @description The IANA zone that reads calendar days and cuts day, week and month buckets; default the server's zone. */
+                timeZone?: components["parameters"]["ReportTimeZone"];
+                /** @description Only rows of these projects. Repeat the parameter or separate ids with commas. */
+                projectIds?: components["parameters"]["ProjectIds"];
+                /** @description Only rows of these clients. Repeat the parameter or separate ids with commas. */
+                clientIds?: components["parameters"]["ClientIds"];
+                /** @description Only rows of these tasks. Repeat the parameter or separate ids with commas. */
+                taskIds?: components["parameters"]["TaskIds"];
+                /** @description Only entries carrying at least one of these tags (at most 20). Repeat the parameter or separate ids with commas. */
+                tagIds?: components["parameters"]["TagIds"];
+                /** @description Only entries of these members. Repeat the parameter or separate ids with commas. */
+                userIds?: components["parameters"]["UserIds"];
+                /** @description Only billable (`true`) or only non-billable (`false`) entries. */
+                billable?: components["parameters"]["BillableFilter"];
+                /** @description Case-insensitive substring of the description. */
+                search?: components["parameters"]["Search"];
+                /** @description The grouping; default `project`. */
+                groupBy?: components["schemas"]["ReportGrouping"];
+                /** @description An optional second grouping inside each group; must differ from `groupBy`. */
+                subGroupBy?: components["schemas"]["ReportGrouping"];
+                /** @description The first day of a `week` bucket; default `monday`. */
+                weekStart?: components["parameters"]["WeekStart"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SummaryReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDetailedReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Start of the range: a calendar day (`YYYY-MM-DD`, 00:00 of that day in `timeZone`) or an
+                 *     ISO-8601 date-time with `Z` or an offset.
+                 */
+                from: components["parameters"]["ReportFrom"];
+                /**
+                 * @description End of the range, exclusive: a calendar day (the end of that day in `timeZone`) or an
+                 *     ISO-8601 date-time with `Z` or an offset. Must not be before `from`; at most 366 days
+                 *     after it.
+                 */
+                to: components["parameters"]["ReportTo"];
+                /** @description The IANA zone that reads calendar days and cuts day, week and month buckets; default the server's zone. */
+                timeZone?: components["parameters"]["ReportTimeZone"];
+                /** @description Only rows of these projects. Repeat the parameter or separate ids with commas. */
+                projectIds?: components["parameters"]["ProjectIds"];
+                /** @description Only rows of these clients. Repeat the parameter or separate ids with commas. */
+                clientIds?: components["parameters"]["ClientIds"];
+                /** @description Only rows of these tasks. Repeat the parameter or separate ids with commas. */
+                taskIds?: components["parameters"]["TaskIds"];
+                /** @description Only entries carrying at least one of these tags (at most 20). Repeat the parameter or separate ids with commas. */
+                tagIds?: components["parameters"]["TagIds"];
+                /** @description Only entries of these members. Repeat the parameter or separate ids with commas. */
+                userIds?: components["parameters"]["UserIds"];
+                /** @description Only billable (`true`) or only non-billable (`false`) entries. */
+                billable?: components["parameters"]["BillableFilter"];
+                /** @description Case-insensitive substring of the description. */
+                search?: components["parameters"]["Search"];
+                /** @description The previous page's `nextCursor`, unchanged. Opaque; never build or decode one. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 500. Default 50. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows, oldest first. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EntryListRow"][];
+                        nextCursor: components["schemas"]["NextCursor"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWeeklyReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description Optional. A token is bound to one workspace, so this is never needed. When sent it must
+                 *     name the token's own workspace (then it is ignored); any other value answers 400
+                 *     `workspace-not-addressable`.
+                 */
+                workspaceId?: components["parameters"]["WorkspaceId"];
+                /** @description The first of the seven days, `YYYY-MM-DD`, read in `timeZone`. */
+                from: string;
+                /** @description The IANA zone that reads calendar days and cuts day, week and month buckets; default the server's zone. */
+                timeZone?: components["parameters"]["ReportTimeZone"];
+                /** @description The rows; default `project`. */
+                groupBy?: "project" | "client" | "user";
+                /** @description Only rows of these projects. Repeat the parameter or separate ids with commas. */
+                projectIds?: components["parameters"]["ProjectIds"];
+                /** @description Only rows of these clients. Repeat the parameter or separate ids with commas. */
+                clientIds?: components["parameters"]["ClientIds"];
+                /** @description Only rows of these tasks. Repeat the parameter or separate ids with commas. */
+                taskIds?: components["parameters"]["TaskIds"];
+                /** @description Only entries carrying at least one of these tags (at most 20). Repeat the parameter or separate ids with commas. */
+                tagIds?: components["parameters"]["TagIds"];
+                /** @description Only entries of these members. Repeat the parameter or separate ids with commas. */
+                userIds?: components["parameters"]["UserIds"];
+                /** @description Only billable (`true`) or only non-billable (`false`) entries. */
+                billable?: components["parameters"]["BillableFilter"];
+                /** @description Case-insensitive substring of the description. */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The week. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WeeklyReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -2208,7 +2560,11 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsApiV1ReportsWeeklyGetParametersQueryGroupByValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/reports/weekly"]["get"]["parameters"]["query"]["groupBy"]> = ["project", "client", "user"];
 export const problemSlugValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProblemSlug"]> = ["invalid-request", "workspace-not-addressable", "invalid-token", "insufficient-scope", "money-visibility-required", "forbidden", "not-found", "no-such-route", "conflict", "payload-too-large", "rate-limited", "internal-error"];
 export const scopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Scope"]> = ["entries:read", "entries:write", "catalog:read", "catalog:write", "reports:read"];
 export const entrySourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EntrySource"]> = ["web", "desktop", "mobile", "extension", "api", "import"];
 export const runawayActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Runaway"]["action"]> = ["flagged", "capped", "stopped"];
+export const reportGroupingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportGrouping"]> = ["project", "client", "task", "tag", "user", "day", "week", "month", "billable"];
+export const weeklyReportGroupByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WeeklyReport"]["groupBy"]> = ["project", "client", "user"];
+export const componentsParametersWeekStartValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WeekStart"]> = ["monday", "sunday"];

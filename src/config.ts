@@ -23,6 +23,8 @@ export interface Config {
   secretKey: string | undefined;
   /** SCHEDULER_CRON: when periodic jobs run (six-field node-cron expression), or null for `off`. */
   schedulerCron: string | null;
+  /** The zone reports use without a timeZone parameter: TZ, else the system's (UTC on a deployment). */
+  serverTimeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +93,16 @@ export function parseConfig(env: Env): Config {
     problems.push(`SCHEDULER_CRON must be a node-cron expression or off (got ${JSON.stringify(schedulerCron)})`);
   }
 
+  const serverTimeZone = (() => {
+    const zone = text('TZ', Intl.DateTimeFormat().resolvedOptions().timeZone).replace(/^:/, '');
+    try {
+      return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    } catch {
+      problems.push(`TZ must be an IANA time zone name (got ${JSON.stringify(env.TZ)})`);
+      return 'UTC';
+    }
+  })();
+
   const config: Config = {
     baseUrl,
     problemsBase,
@@ -105,6 +117,7 @@ export function parseConfig(env: Env): Config {
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
     secretKey: secretKey(),
     schedulerCron: schedulerCron === 'off' ? null : schedulerCron,
+    serverTimeZone,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

@@ -21,6 +21,7 @@ import { createEntryLister } from './modules/entries/list.js';
 import { createEventLog } from './modules/events/service.js';
 import { createCursorCodec } from './modules/paging/cursor.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { createReportsService } from './modules/reports/service.js';
 import { loadSecretKey } from './secret-key.js';
 
 export interface RuntimeOptions {
@@ -33,7 +34,7 @@ export interface RuntimeOptions {
   handlers?: AppDeps['handlers'];
 }
 
-export function createServices(database: DatabaseHandle, clock: Clock, secretKey: Buffer) {
+export function createServices(database: DatabaseHandle, clock: Clock, secretKey: Buffer, defaultTimeZone = 'UTC') {
   const { db } = database;
   const events = createEventLog({ db, clock });
   const lister = createEntryLister({ db, cursors: createCursorCodec(secretKey) });
@@ -43,6 +44,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, secretKey
     events,
     catalog: createCatalogService({ db, clock, events }),
     entries: createEntriesService({ db, clock, events, lister }),
+    reports: createReportsService({ db, clock, lister, defaultTimeZone }),
   };
 }
 
@@ -63,7 +65,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config.databasePath);
   try {
-    const services = createServices(database, clock, loadSecretKey(config.databasePath, config.secretKey));
+    const services = createServices(database, clock, loadSecretKey(config.databasePath, config.secretKey), config.serverTimeZone);
     const scheduler = createScheduler({
       logger,
       expression: config.schedulerCron,
@@ -82,6 +84,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       tokens: services.tokens,
       entries: services.entries,
       catalog: services.catalog,
+      reports: services.reports,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const server = createServer(app);

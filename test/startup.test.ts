@@ -83,7 +83,7 @@ describe('startup', () => {
 
   describe('configuration', () => {
     it('has the documented defaults', () => {
-      expect(parseConfig({})).to.deep.equal({
+      expect(parseConfig({ TZ: 'UTC' })).to.deep.equal({
         baseUrl: 'http://localhost:8080',
         problemsBase: 'http://localhost:8080/problems',
         servesProblemPages: true,
@@ -97,6 +97,7 @@ describe('startup', () => {
         logLevel: 'info',
         secretKey: undefined,
         schedulerCron: '* * * * * *',
+        serverTimeZone: 'UTC',
       });
     });
 

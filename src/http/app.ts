@@ -9,6 +9,7 @@ import { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { CatalogService } from '../modules/catalog/service.js';
 import type { EntriesService } from '../modules/entries/service.js';
+import type { ReportsService } from '../modules/reports/service.js';
 import { describeOperations, servedDocument, type ContractDocument } from './contract.js';
 import { createHandlers } from './handlers/index.js';
 import { PUBLIC_OPERATIONS, type Handlers } from './handlers/types.js';
@@ -24,6 +25,7 @@ export interface AppDeps {
   tokens: TokensService;
   entries: EntriesService;
   catalog: CatalogService;
+  reports: ReportsService;
   /** Tests of the pipeline itself adjust the handlers (a fixture contract, a missing handler). */
   handlers?: (real: Handlers) => Handlers;
 }
@@ -34,7 +36,7 @@ export interface AppDeps {
  */
 export async function createApp(deps: AppDeps): Promise<Express> {
   const { config, contract } = deps;
-  const real = createHandlers({ servedDocument: servedDocument(contract, config.baseUrl), entries: deps.entries, catalog: deps.catalog });
+  const real = createHandlers({ servedDocument: servedDocument(contract, config.baseUrl), entries: deps.entries, catalog: deps.catalog, reports: deps.reports });
   const handlers = deps.handlers ? deps.handlers(real) : real;
   const operations = new Map(describeOperations(contract).map((op) => [op.operationId, op]));
   checkHandlersMatchContract(handlers, operations);

@@ -68,6 +68,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: 'debug',
     // Tests run the scheduled jobs themselves (running.scheduler.tick()) under the manual clock.
     SCHEDULER_CRON: 'off',
+    // The server's zone (reports without timeZone), as on a deployment.
+    TZ: 'UTC',
     ...options.env,
   });
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);

@@ -47,25 +47,7 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
     .where(eq(entries.workspaceId, sql.placeholder('workspaceId')))
     .prepare();
 
-  function filterConditions(actor: Actor, filters: EntryFilters): SQL[] {
-    const conditions: SQL[] = [eq(entries.workspaceId, actor.workspaceId)];
-    // Without canViewOthersTime the rows are the caller's own.
-    if (!actor.canViewOthersTime) conditions.push(eq(entries.authorId, actor.userId));
-    if (filters.userIds) conditions.push(inArray(entries.authorId, filters.userIds));
-    if (filters.projectIds) conditions.push(inArray(entries.projectId, filters.projectIds));
-    if (filters.taskIds) conditions.push(inArray(entries.taskId, filters.taskIds));
-    if (filters.clientIds) {
-      conditions.push(inArray(entries.projectId, db.select({ id: projects.id }).from(projects).where(inArray(projects.clientId, filters.clientIds))));
-    }
-    if (filters.tagIds) {
-      conditions.push(sql`exists (select 1 from ${entryTags} where ${entryTags.entryId} = ${entries.id} and ${inArray(entryTags.tagId, filters.tagIds)})`);
-    }
-    if (filters.billable !== undefined) conditions.push(eq(entries.billable, filters.billable));
-    if (filters.search !== undefined && filters.search !== '') {
-      conditions.push(sql`instr(tt_fold(${entries.description}), ${filters.search.normalize('NFC').toLowerCase()}) > 0`);
-    }
-    return conditions;
-  }
+  const filterConditions = (actor: Actor, filters: EntryFilters) => entryFilterConditions(db, actor, filters);
 
   function keyset(order: 'asc' | 'desc', position: CursorPosition | undefined): SQL | undefined {
     if (!position) return undefined;
@@ -129,6 +111,30 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
       };
     },
   };
+}
+
+/**
+ * The conditions every listing and report applies to entries: the workspace, the caller's own
+ * rows without canViewOthersTime, and the filters. Shared so lists and reports select alike.
+ */
+export function entryFilterConditions(db: Db, actor: Actor, filters: EntryFilters): SQL[] {
+  const conditions: SQL[] = [eq(entries.workspaceId, actor.workspaceId)];
+  // Without canViewOthersTime the rows are the caller's own.
+  if (!actor.canViewOthersTime) conditions.push(eq(entries.authorId, actor.userId));
+  if (filters.userIds) conditions.push(inArray(entries.authorId, filters.userIds));
+  if (filters.projectIds) conditions.push(inArray(entries.projectId, filters.projectIds));
+  if (filters.taskIds) conditions.push(inArray(entries.taskId, filters.taskIds));
+  if (filters.clientIds) {
+    conditions.push(inArray(entries.projectId, db.select({ id: projects.id }).from(projects).where(inArray(projects.clientId, filters.clientIds))));
+  }
+  if (filters.tagIds) {
+    conditions.push(sql`exists (select 1 from ${entryTags} where ${entryTags.entryId} = ${entries.id} and ${inArray(entryTags.tagId, filters.tagIds)})`);
+  }
+  if (filters.billable !== undefined) conditions.push(eq(entries.billable, filters.billable));
+  if (filters.search !== undefined && filters.search !== '') {
+    conditions.push(sql`instr(tt_fold(${entries.description}), ${filters.search.normalize('NFC').toLowerCase()}) > 0`);
+  }
+  return conditions;
 }
 
 /** Orders by (start, id), comparing ids as byte strings like SQLite does. */

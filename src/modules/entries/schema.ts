@@ -49,6 +49,12 @@ export const entries = sqliteTable(
     uniqueIndex('entries_running').on(t.workspaceId, t.authorId).where(sql`${t.endAt} IS NULL`),
     // The longest completed entry bounds how far back an overlap query must look.
     index('entries_ws_duration').on(t.workspaceId, t.durationSec),
+    // Reports aggregate completed entries by start from this index alone (it covers every column
+    // they read); the report queries name it, since SQLite otherwise prefers an index that
+    // saves the GROUP BY sort and then reads the whole table.
+    index('entries_report')
+      .on(t.workspaceId, t.startAt, t.projectId, t.taskId, t.authorId, t.billable, t.durationSec, t.amount, t.id, t.endAt)
+      .where(sql`${t.endAt} IS NOT NULL`),
     index('entries_project').on(t.projectId),
     index('entries_task').on(t.taskId),
   ],

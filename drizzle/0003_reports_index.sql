@@ -1,0 +1,1 @@
+CREATE INDEX `entries_report` ON `entries` (`workspace_id`,`start_at`,`project_id`,`task_id`,`author_id`,`billable`,`duration_sec`,`amount`,`id`,`end_at`) WHERE "entries"."end_at" IS NOT NULL;
