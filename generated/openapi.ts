@@ -493,7 +493,155 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "entry.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * entry.started
+         * @description A timer starts. Sent as a signed POST to each enabled subscription that chose this event (see
+         *     the `Webhooks` tag for signing, retries and visibility).
+         */
+        post: operations["webhookEntryStarted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entry.stopped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * entry.stopped
+         * @description A running timer stops (by the caller, by a new timer, or as a runaway). Sent as a signed POST to each enabled subscription that chose this event (see
+         *     the `Webhooks` tag for signing, retries and visibility).
+         */
+        post: operations["webhookEntryStopped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entry.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * entry.created
+         * @description A completed entry is created with explicit start and end. Sent as a signed POST to each enabled subscription that chose this event (see
+         *     the `Webhooks` tag for signing, retries and visibility).
+         */
+        post: operations["webhookEntryCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entry.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * entry.updated
+         * @description An entry is edited (or flagged as a runaway). Sent as a signed POST to each enabled subscription that chose this event (see
+         *     the `Webhooks` tag for signing, retries and visibility).
+         */
+        post: operations["webhookEntryUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entry.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * entry.deleted
+         * @description An entry is deleted. Sent as a signed POST to each enabled subscription that chose this event (see
+         *     the `Webhooks` tag for signing, retries and visibility).
+         */
+        post: operations["webhookEntryDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.created
+         * @description An invoice is created. Sent as a signed POST to each enabled subscription that chose this event (see
+         *     the `Webhooks` tag for signing, retries and visibility).
+         */
+        post: operations["webhookInvoiceCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.status_changed
+         * @description An invoice moves between statuses. Sent as a signed POST to each enabled subscription that chose this event (see
+         *     the `Webhooks` tag for signing, retries and visibility).
+         */
+        post: operations["webhookInvoiceStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -886,6 +1034,144 @@ export interface components {
                 amount: number;
             };
         };
+        WebhookEnvelope: {
+            /** @description The delivery id (as in `X-Service-Delivery`). */
+            id: string;
+            /** @enum {string} */
+            event: "entry.started" | "entry.stopped" | "entry.created" | "entry.updated" | "entry.deleted" | "invoice.created" | "invoice.status_changed";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @description When the event happened, UTC with milliseconds.
+             */
+            createdAt: string;
+            data: Record<string, never>;
+        };
+        /**
+         * @description The entry as it stood when the event happened: the 20 entry fields plus `originId` (the
+         *     writer's own id, so a two-way integration can recognise the echo of its own write).
+         *     `hourlyRate` is null when the subscription's owner may not see colleagues' money.
+         */
+        WebhookEntry: components["schemas"]["EntryFields"] & {
+            originId: string | null;
+        };
+        EntryEventData: {
+            /** @constant */
+            kind: "entry";
+            entry: components["schemas"]["WebhookEntry"];
+        };
+        EntryDeletedEventData: {
+            /** @constant */
+            kind: "entry-deleted";
+            id: string;
+            /** @description Explicit because it decides whether the subscriber may be told. */
+            authorId: string;
+        };
+        /**
+         * @description `draft` -> `sent` -> `paid`; `draft` or `sent` -> `void` (void releases its entries).
+         * @enum {string}
+         */
+        InvoiceStatus: "draft" | "sent" | "paid" | "void";
+        /** @description The workspace's business profile as it stood when the invoice was created; blank fields are null. */
+        IssuerParty: {
+            legalName: string | null;
+            addressLines: string[] | null;
+            postalCode: string | null;
+            city: string | null;
+            country: string | null;
+            taxId: string | null;
+            email: string | null;
+            phone: string | null;
+            website: string | null;
+            paymentDetails: string | null;
+            paymentTermsDays: number | null;
+            invoiceFooter: string | null;
+            vatId: string | null;
+            taxNumber: string | null;
+            registrationNumber: string | null;
+            sellerIdentifier: string | null;
+            contactName: string | null;
+            electronicAddress: string | null;
+            electronicAddressScheme: string | null;
+            iban: string | null;
+            bic: string | null;
+            bankName: string | null;
+            accountHolder: string | null;
+            smallBusiness: boolean | null;
+        };
+        /** @description The client as it stood when the invoice was created; blank fields are null. */
+        RecipientParty: {
+            name: string | null;
+            legalName: string | null;
+            addressLines: string[] | null;
+            postalCode: string | null;
+            city: string | null;
+            country: string | null;
+            taxId: string | null;
+            email: string | null;
+            reference: string | null;
+            vatId: string | null;
+            electronicAddress: string | null;
+            electronicAddressScheme: string | null;
+        };
+        InvoiceLine: {
+            description: string;
+            projectId: string | null;
+            quantitySec: number;
+            hourlyRate: number | null;
+            amount: number;
+            /** @description Absent until an e-invoice fill adds it. */
+            taxCategory?: string;
+            /** @description Absent until an e-invoice fill adds it. */
+            taxRate?: number;
+        };
+        Invoice: {
+            id: string;
+            workspaceId: string;
+            clientId: string;
+            status: components["schemas"]["InvoiceStatus"];
+            currency: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            issuer: components["schemas"]["IssuerParty"] | null;
+            recipient: components["schemas"]["RecipientParty"] | null;
+            lines: components["schemas"]["InvoiceLine"][];
+            total: number;
+            /** @description Absent when the invoice has none. */
+            taxBreakdown?: {
+                category: string;
+                rate: number;
+                basisAmount: number;
+                taxAmount: number;
+                exemptionReason: string | null;
+                exemptionReasonCode: string | null;
+            }[];
+            /** @description The due sentence; absent when the invoice has none. */
+            paymentTerms?: string;
+            einvoiceFills: {
+                at: components["schemas"]["Timestamp"];
+                /** @description The user id. */
+                by: string;
+                /** @description The values the fill added, by path (e.g. `lines[0].taxRate`). */
+                fields: Record<string, never>;
+            }[];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        InvoiceEventData: {
+            /** @constant */
+            kind: "invoice";
+            invoice: components["schemas"]["Invoice"];
+        };
+        InvoiceStatusEventData: {
+            /** @constant */
+            kind: "invoice-status";
+            invoice: components["schemas"]["Invoice"];
+            from: components["schemas"]["InvoiceStatus"];
+            to: components["schemas"]["InvoiceStatus"];
+        };
     };
     responses: {
         /** @description The entry. */
@@ -1078,6 +1364,18 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The event name. */
+        WebhookEvent: string;
+        /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+        WebhookDelivery: string;
+        /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+        WebhookTimestamp: string;
+        /**
+         * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+         *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+         *     over the raw bytes and compare in constant time.
+         */
+        WebhookSignature: string;
         /**
          * @description Start of the range: a calendar day (`YYYY-MM-DD`, 00:00 of that day in `timeZone`) or an
          *     ISO-8601 date-time with `Z` or an offset.
@@ -2551,6 +2849,279 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    webhookEntryStarted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "X-Service-Event": components["parameters"]["WebhookEvent"];
+                /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+                "X-Service-Delivery": components["parameters"]["WebhookDelivery"];
+                /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+                "X-Service-Timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+                 *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+                 *     over the raw bytes and compare in constant time.
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    event?: "entry.started";
+                    data?: components["schemas"]["EntryEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. Anything else (including 3xx, which is never followed) fails it and it is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEntryStopped: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "X-Service-Event": components["parameters"]["WebhookEvent"];
+                /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+                "X-Service-Delivery": components["parameters"]["WebhookDelivery"];
+                /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+                "X-Service-Timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+                 *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+                 *     over the raw bytes and compare in constant time.
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    event?: "entry.stopped";
+                    data?: components["schemas"]["EntryEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. Anything else (including 3xx, which is never followed) fails it and it is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEntryCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "X-Service-Event": components["parameters"]["WebhookEvent"];
+                /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+                "X-Service-Delivery": components["parameters"]["WebhookDelivery"];
+                /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+                "X-Service-Timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+                 *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+                 *     over the raw bytes and compare in constant time.
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    event?: "entry.created";
+                    data?: components["schemas"]["EntryEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. Anything else (including 3xx, which is never followed) fails it and it is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEntryUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "X-Service-Event": components["parameters"]["WebhookEvent"];
+                /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+                "X-Service-Delivery": components["parameters"]["WebhookDelivery"];
+                /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+                "X-Service-Timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+                 *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+                 *     over the raw bytes and compare in constant time.
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    event?: "entry.updated";
+                    data?: components["schemas"]["EntryEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. Anything else (including 3xx, which is never followed) fails it and it is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEntryDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "X-Service-Event": components["parameters"]["WebhookEvent"];
+                /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+                "X-Service-Delivery": components["parameters"]["WebhookDelivery"];
+                /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+                "X-Service-Timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+                 *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+                 *     over the raw bytes and compare in constant time.
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    event?: "entry.deleted";
+                    data?: components["schemas"]["EntryDeletedEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. Anything else (including 3xx, which is never followed) fails it and it is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "X-Service-Event": components["parameters"]["WebhookEvent"];
+                /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+                "X-Service-Delivery": components["parameters"]["WebhookDelivery"];
+                /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+                "X-Service-Timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+                 *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+                 *     over the raw bytes and compare in constant time.
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    event?: "invoice.created";
+                    data?: components["schemas"]["InvoiceEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. Anything else (including 3xx, which is never followed) fails it and it is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "X-Service-Event": components["parameters"]["WebhookEvent"];
+                /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+                "X-Service-Delivery": components["parameters"]["WebhookDelivery"];
+                /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+                "X-Service-Timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+                 *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+                 *     over the raw bytes and compare in constant time.
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    event?: "invoice.status_changed";
+                    data?: components["schemas"]["InvoiceStatusEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. Anything else (including 3xx, which is never followed) fails it and it is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -2567,4 +3138,6 @@ export const entrySourceValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const runawayActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Runaway"]["action"]> = ["flagged", "capped", "stopped"];
 export const reportGroupingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportGrouping"]> = ["project", "client", "task", "tag", "user", "day", "week", "month", "billable"];
 export const weeklyReportGroupByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WeeklyReport"]["groupBy"]> = ["project", "client", "user"];
+export const webhookEnvelopeEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEnvelope"]["event"]> = ["entry.started", "entry.stopped", "entry.created", "entry.updated", "entry.deleted", "invoice.created", "invoice.status_changed"];
+export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["draft", "sent", "paid", "void"];
 export const componentsParametersWeekStartValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WeekStart"]> = ["monday", "sunday"];

@@ -22,6 +22,7 @@ import { createEventLog } from './modules/events/service.js';
 import { createCursorCodec } from './modules/paging/cursor.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createReportsService } from './modules/reports/service.js';
+import { createInvoicesService } from './modules/invoices/service.js';
 import { loadSecretKey } from './secret-key.js';
 
 export interface RuntimeOptions {
@@ -45,6 +46,7 @@ export function createServices(database: DatabaseHandle, clock: Clock, secretKey
     catalog: createCatalogService({ db, clock, events }),
     entries: createEntriesService({ db, clock, events, lister }),
     reports: createReportsService({ db, clock, lister, defaultTimeZone }),
+    invoices: createInvoicesService({ db, clock, events }),
   };
 }
 

@@ -12,6 +12,9 @@ import {
   type OptionSpec,
 } from './args.js';
 
+import { invoiceCommands } from './invoice-commands.js';
+import { webhookCommands } from './webhook-commands.js';
+
 export interface Command {
   usage: string;
   summary: string;
@@ -20,10 +23,10 @@ export interface Command {
   run(args: string[], services: Services): Record<string, unknown>;
 }
 
-const str = { type: 'string' } as const;
-const flag = { type: 'boolean' } as const;
+export const str = { type: 'string' } as const;
+export const flag = { type: 'boolean' } as const;
 
-function command(usage: string, summary: string, options: OptionSpec, positionals: number, body: (v: Record<string, string | boolean | undefined>, p: string[], s: Services) => Record<string, unknown>, note?: string): Command {
+export function command(usage: string, summary: string, options: OptionSpec, positionals: number, body: (v: Record<string, string | boolean | undefined>, p: string[], s: Services) => Record<string, unknown>, note?: string): Command {
   return { usage, summary, ...(note ? { note } : {}), run: (args, services) => {
     const { values, positionals: p } = parse(args, options, positionals);
     return body(values, p, services);
@@ -144,4 +147,6 @@ export const commands: Record<string, Command> = {
     },
   ),
   'token revoke': command('token revoke ID', 'Revoke a token; its next request answers 401.', {}, 1, (_v, p, s) => s.tokens.revoke(p[0] as string)),
+  ...invoiceCommands,
+  ...webhookCommands,
 };

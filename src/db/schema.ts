@@ -4,3 +4,5 @@ export * from '../modules/tokens/schema.js';
 export * from '../modules/catalog/schema.js';
 export * from '../modules/entries/schema.js';
 export * from '../modules/events/schema.js';
+export * from '../modules/webhooks/schema.js';
+export * from '../modules/invoices/schema.js';

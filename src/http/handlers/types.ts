@@ -5,7 +5,8 @@ import type { Actor } from '../../actor.js';
  * Handler types derived from the generated contract types: a contract change that breaks a
  * handler's parameters, body or response breaks `tsc`.
  */
-export type OperationId = keyof operations;
+/** The API's operations; the contract's `webhooks` (operationIds `webhook…`) are sent, not served. */
+export type OperationId = Exclude<keyof operations, `webhook${string}`>;
 
 /** Operations with `security: []` in the contract; checked against the contract at start. */
 export const PUBLIC_OPERATIONS = ['getOpenApiDocument'] as const satisfies readonly OperationId[];

@@ -27,6 +27,8 @@ export const workspaces = sqliteTable('workspaces', {
   runawayAction: text('runaway_action', { enum: ['flagged', 'capped', 'stopped'] }).notNull().default('flagged'),
   /** Per-workspace override of RATE_LIMIT_WORKSPACE_PER_MIN. */
   rateLimitPerMin: integer('rate_limit_per_min'),
+  /** JSON: the business profile (the invoice issuer fields); null when none was set. */
+  businessProfile: text('business_profile'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });

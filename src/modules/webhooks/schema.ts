@@ -1,0 +1,63 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { users, workspaces } from '../accounts/schema.js';
+import { events } from '../events/schema.js';
+
+/** Webhook subscriptions, owned by a member, managed with the CLI. */
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    /** The owner, whose visibility decides what is sent. */
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    url: text('url').notNull(),
+    /** JSON array of event names. */
+    events: text('events').notNull(),
+    /** The signing secret, AES-256-GCM encrypted with the server key (base64url of iv|tag|ciphertext). */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    /** Consecutive failed deliveries (after all their attempts); 15 disables the subscription. */
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    disabledAt: integer('disabled_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('webhooks_workspace').on(t.workspaceId), index('webhooks_user').on(t.userId)],
+);
+
+/**
+ * The outbox and delivery log: one row per delivery, written in the transaction of the event,
+ * updated after every attempt. `next_attempt_at` is null once the delivery is final;
+ * `claimed_until` leases an attempt in flight, so a crash leaves it due again (at least once).
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    /** 24 lowercase hex characters: the X-Service-Delivery header and the envelope id. */
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventSeq: integer('event_seq')
+      .notNull()
+      .references(() => events.seq),
+    event: text('event').notNull(),
+    status: text('status', { enum: ['pending', 'success', 'failure', 'redirect_not_followed', 'skipped_visibility', 'abandoned'] }).notNull(),
+    attempt: integer('attempt').notNull().default(0),
+    responseCode: integer('response_code'),
+    error: text('error'),
+    nextAttemptAt: integer('next_attempt_at'),
+    claimedUntil: integer('claimed_until'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_due').on(t.nextAttemptAt),
+    index('webhook_deliveries_webhook').on(t.webhookId, t.createdAt),
+    index('webhook_deliveries_created').on(t.createdAt),
+  ],
+);
