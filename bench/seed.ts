@@ -24,7 +24,7 @@ export interface Dataset {
 export function seed(databasePath: string, sizes = SIZES): Dataset {
   const database = openDatabase(databasePath);
   const clock = new ManualClock(NOW);
-  const services = createServices(database, clock, randomBytes(32));
+  const services = createServices(database, { clock, secretKey: randomBytes(32) });
   const { accounts, tokens, catalog } = services;
   const workspace = accounts.createWorkspace({ name: 'Bench', hourlyRate: 60 });
   const userIds: string[] = [];

@@ -23,6 +23,9 @@ import { createCursorCodec } from './modules/paging/cursor.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createReportsService } from './modules/reports/service.js';
 import { createInvoicesService } from './modules/invoices/service.js';
+import { createWebhookSender } from './modules/webhooks/sender.js';
+import { createWebhooksService } from './modules/webhooks/service.js';
+import { systemResolver, type Resolver } from './modules/webhooks/targets.js';
 import { loadSecretKey } from './secret-key.js';
 
 export interface RuntimeOptions {
@@ -30,22 +33,62 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** Where the one-time bootstrap banner goes (stdout by default; never the log). */
   announce?: (text: string) => void;
+  /** Webhook tests: a fake resolver, their own CA, a shorter attempt limit. */
+  webhooks?: { resolve?: Resolver; ca?: string; timeoutMs?: number };
   /** Tests of the pipeline itself serve a fixture contract with fixture handlers. */
   contract?: ContractDocument;
   handlers?: AppDeps['handlers'];
 }
 
-export function createServices(database: DatabaseHandle, clock: Clock, secretKey: Buffer, defaultTimeZone = 'UTC') {
+export interface ServiceOptions {
+  clock: Clock;
+  secretKey: Buffer;
+  /** Reports without a timeZone use it. */
+  defaultTimeZone?: string;
+  logger?: Logger;
+  webhooks?: {
+    allowPrivateTargets?: boolean;
+    resolve?: Resolver;
+    timeoutMs?: number;
+    ca?: string;
+    /** The server nudges its sender after each commit that enqueued deliveries; the CLI leaves them to it. */
+    nudge?: boolean;
+  };
+}
+
+export function createServices(database: DatabaseHandle, options: ServiceOptions) {
   const { db } = database;
-  const events = createEventLog({ db, clock });
-  const lister = createEntryLister({ db, cursors: createCursorCodec(secretKey) });
+  const { clock } = options;
+  const webhookOptions = {
+    secretKey: options.secretKey,
+    allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
+    resolve: options.webhooks?.resolve ?? systemResolver,
+  };
+  const webhooks = createWebhooksService({ db, clock, options: webhookOptions });
+  const sender = createWebhookSender({
+    db,
+    clock,
+    logger: options.logger ?? createLogger('silent'),
+    options: { ...webhookOptions, timeoutMs: options.webhooks?.timeoutMs ?? 10_000, concurrency: 8, ca: options.webhooks?.ca },
+  });
+  const events = createEventLog({
+    db,
+    clock,
+    subscriber: (tx, seq, event) => {
+      // setImmediate runs after the synchronous transaction has committed (or rolled back).
+      if (webhooks.enqueue(tx, seq, event) > 0 && options.webhooks?.nudge) setImmediate(() => void sender.tick());
+    },
+  });
+  const lister = createEntryLister({ db, cursors: createCursorCodec(options.secretKey) });
   return {
     accounts: createAccountsService({ db, clock }),
     tokens: createTokensService({ db, clock }),
     events,
+    webhooks,
+    sender,
     catalog: createCatalogService({ db, clock, events }),
     entries: createEntriesService({ db, clock, events, lister }),
-    reports: createReportsService({ db, clock, lister, defaultTimeZone }),
+    reports: createReportsService({ db, clock, lister, defaultTimeZone: options.defaultTimeZone ?? 'UTC' }),
     invoices: createInvoicesService({ db, clock, events }),
   };
 }
@@ -67,11 +110,22 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config.databasePath);
   try {
-    const services = createServices(database, clock, loadSecretKey(config.databasePath, config.secretKey), config.serverTimeZone);
+    const services = createServices(database, {
+      clock,
+      logger,
+      secretKey: loadSecretKey(config.databasePath, config.secretKey),
+      defaultTimeZone: config.serverTimeZone,
+      webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, nudge: true, ...options.webhooks },
+    });
+    // Attempts a previous process left in flight are due again at once (at least once).
+    services.sender.recover();
     const scheduler = createScheduler({
       logger,
       expression: config.schedulerCron,
-      jobs: [{ name: 'runaway timers', run: () => services.entries.detectRunaways() }],
+      jobs: [
+        { name: 'runaway timers', run: () => services.entries.detectRunaways() },
+        { name: 'webhook deliveries', run: () => services.sender.tick() },
+      ],
     });
     const bootstrapped = bootstrapIfEmpty(database.db, services.accounts, services.tokens);
     if (bootstrapped) {
@@ -108,7 +162,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         force.unref();
-        const schedulerStopped = scheduler.shutdown();
+        const schedulerStopped = scheduler.shutdown().then(() => services.sender.idle());
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
@@ -141,7 +195,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   if (argv.length > 0 && argv[0] !== 'serve') {
     return runCli(argv, {
       openDatabase: () => openDatabase(config.databasePath),
-      createServices: (database) => createServices(database, systemClock, loadSecretKey(config.databasePath, config.secretKey)),
+      createServices: (database) =>
+        createServices(database, {
+          clock: systemClock,
+          secretKey: loadSecretKey(config.databasePath, config.secretKey),
+          defaultTimeZone: config.serverTimeZone,
+          webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets },
+        }),
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
     });

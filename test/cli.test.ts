@@ -25,7 +25,7 @@ describe('timetrack CLI', () => {
     let stderr = '';
     const code = await runCli(argv, {
       openDatabase: () => openDatabase(databasePath),
-      createServices: (database) => createServices(database, systemClock, randomBytes(32)),
+      createServices: (database) => createServices(database, { clock: systemClock, secretKey: randomBytes(32) }),
       stdout: (t) => (stdout += t),
       stderr: (t) => (stderr += t),
     });
@@ -164,7 +164,7 @@ describe('timetrack CLI', () => {
     expect(await ok('sync', 'tail', '--workspace', ws.id)).to.deep.equal({ events: [] });
     const database = openDatabase(databasePath);
     try {
-      const services = createServices(database, systemClock, randomBytes(32));
+      const services = createServices(database, { clock: systemClock, secretKey: randomBytes(32) });
       const actor = { tokenId: 'tok_cli', workspaceId: ws.id, userId: user.id, scopes: new Set([]), canViewOthersTime: false, canViewOthersMoney: false } as const;
       services.catalog.createTag(actor, { name: 'one' });
       services.entries.createEntry(actor, { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', originId: 'o-1' });

@@ -1,4 +1,3 @@
-import type { Services } from '../main.js';
 import type { RunawayAction } from '../modules/accounts/service.js';
 import {
   optionalBoolean,
@@ -6,32 +5,15 @@ import {
   optionalInteger,
   optionalNumber,
   optionalString,
-  parse,
   required,
   UsageError,
-  type OptionSpec,
 } from './args.js';
 
 import { invoiceCommands } from './invoice-commands.js';
 import { webhookCommands } from './webhook-commands.js';
+import { command, flag, str, type Command } from './command.js';
 
-export interface Command {
-  usage: string;
-  summary: string;
-  /** A line printed under the human-readable output (not with --json). */
-  note?: string;
-  run(args: string[], services: Services): Record<string, unknown>;
-}
-
-export const str = { type: 'string' } as const;
-export const flag = { type: 'boolean' } as const;
-
-export function command(usage: string, summary: string, options: OptionSpec, positionals: number, body: (v: Record<string, string | boolean | undefined>, p: string[], s: Services) => Record<string, unknown>, note?: string): Command {
-  return { usage, summary, ...(note ? { note } : {}), run: (args, services) => {
-    const { values, positionals: p } = parse(args, options, positionals);
-    return body(values, p, services);
-  } };
-}
+export { command, flag, str, type Command } from './command.js';
 
 const runawayAction = (value: string | undefined): RunawayAction | undefined => {
   if (value === undefined) return undefined;

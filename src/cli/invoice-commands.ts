@@ -1,4 +1,4 @@
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 
 /** `invoice …` and `workspace profile` commands (placeholder until the invoices service lands). */
 export const invoiceCommands: Record<string, Command> = {};

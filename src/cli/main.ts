@@ -41,7 +41,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   let database: DatabaseHandle | undefined;
   try {
     database = deps.openDatabase();
-    const result = cmd.run(argv.slice(2), deps.createServices(database));
+    const result = await cmd.run(argv.slice(2), deps.createServices(database));
     if (json) {
       deps.stdout(`${JSON.stringify(result)}\n`);
     } else {

@@ -7,7 +7,7 @@ import { parseConfig, type Config } from '../../src/config.js';
 import type { ContractDocument } from '../../src/http/contract.js';
 import type { Handlers } from '../../src/http/handlers/types.js';
 import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer, type Services } from '../../src/main.js';
+import { startServer, type RunningServer, type RuntimeOptions, type Services } from '../../src/main.js';
 import { ContractChecker, contractChecker } from './contract.js';
 
 export interface TestResponse {
@@ -49,6 +49,7 @@ export interface TestServerOptions {
   now?: number;
   contract?: ContractDocument;
   handlers?: (real: Handlers) => Handlers;
+  webhooks?: RuntimeOptions['webhooks'];
 }
 
 /** 2026-11-02T10:00:30Z: thirty seconds into a rate-limit window. */
@@ -83,6 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     ...(options.contract ? { contract: options.contract } : {}),
     ...(options.handlers ? { handlers: options.handlers } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const ownerToken = /token +(tt_\S+)/.exec(banner)?.[1];
   const workspaceId = /workspace +(ws_\S+)/.exec(banner)?.[1];

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { apiTokens } from '../tokens/schema.js';
+import { webhooks } from '../webhooks/schema.js';
 import { members, users, workspaces } from './schema.js';
 import { requireCurrency, requireEmail, requireName, requirePositiveInt, requireRate } from './validation.js';
 
@@ -82,7 +83,7 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
       });
     },
 
-    /** Deletes the account: its tokens and memberships go with it (and, later, its webhooks). */
+    /** Deletes the account: its tokens, webhooks and memberships go with it. */
     deleteUser(id: string): { id: string } {
       return db.transaction((tx) => {
         const result = tx
@@ -92,6 +93,8 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
           .run();
         if (result.changes === 0) throw notFound(`User ${id}`);
         tx.delete(apiTokens).where(eq(apiTokens.userId, id)).run();
+        // Their webhooks go too (the delivery log with them): a deleted account sends nothing.
+        tx.delete(webhooks).where(eq(webhooks.userId, id)).run();
         tx.delete(members).where(eq(members.userId, id)).run();
         return { id };
       });

@@ -29,9 +29,12 @@ export interface DomainEvent {
  * The domain event log. `record` must be called inside the write's transaction (with the
  * transaction's handle), so a write and its event commit or roll back together.
  */
-export function createEventLog({ db, clock }: { db: Db; clock: Clock }) {
+/** Runs inside the event's transaction, after the event row is written (the webhook outbox). */
+export type EventSubscriber = (tx: Db, seq: number, event: DomainEvent) => void;
+
+export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock; subscriber?: EventSubscriber }) {
   return {
-    record(tx: Pick<Db, 'insert'>, event: DomainEvent): number {
+    record(tx: Db, event: DomainEvent): number {
       const row = tx
         .insert(events)
         .values({
@@ -48,6 +51,7 @@ export function createEventLog({ db, clock }: { db: Db; clock: Clock }) {
         })
         .returning({ seq: events.seq })
         .get();
+      subscriber?.(tx, row.seq, event);
       return row.seq;
     },
 

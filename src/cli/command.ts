@@ -1,0 +1,28 @@
+/** How a CLI command is declared (shared by the command tables). */
+import type { Services } from '../main.js';
+import { parse, type OptionSpec } from './args.js';
+
+export interface Command {
+  usage: string;
+  summary: string;
+  /** A line printed under the human-readable output (not with --json). */
+  note?: string;
+  run(args: string[], services: Services): Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+export const str = { type: 'string' } as const;
+export const flag = { type: 'boolean' } as const;
+
+export function command(
+  usage: string,
+  summary: string,
+  options: OptionSpec,
+  positionals: number,
+  body: (v: Record<string, string | boolean | undefined>, p: string[], s: Services) => Record<string, unknown> | Promise<Record<string, unknown>>,
+  note?: string,
+): Command {
+  return { usage, summary, ...(note ? { note } : {}), run: (args, services) => {
+    const { values, positionals: p } = parse(args, options, positionals);
+    return body(values, p, services);
+  } };
+}

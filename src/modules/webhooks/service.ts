@@ -1,0 +1,146 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import { toIso } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import { DomainError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { members, users } from '../accounts/schema.js';
+import type { DomainEvent } from '../events/service.js';
+import { encryptSecret, newDeliveryId, newSecret } from './crypto.js';
+import { webhookDeliveries, webhooks } from './schema.js';
+import { checkUrl, resolveTarget, TargetRefused, type Resolver } from './targets.js';
+
+export const WEBHOOK_EVENTS = ['entry.started', 'entry.stopped', 'entry.created', 'entry.updated', 'entry.deleted', 'invoice.created', 'invoice.status_changed'] as const;
+
+export interface WebhookOptions {
+  secretKey: Buffer;
+  allowPrivateTargets: boolean;
+  resolve: Resolver;
+}
+
+/**
+ * Webhook subscriptions (managed with the CLI) and the outbox: `enqueue` runs inside the
+ * transaction of every recorded event and writes one pending delivery per enabled subscription
+ * of the workspace that chose the event, so a committed event always has its deliveries.
+ */
+export function createWebhooksService({ db, clock, options }: { db: Db; clock: Clock; options: WebhookOptions }) {
+  const find = (id: string) => {
+    const row = db.select().from(webhooks).where(eq(webhooks.id, id)).get();
+    if (!row) throw notFound(`Webhook ${id}`);
+    return row;
+  };
+
+  return {
+    async create(input: { workspaceId: string; userId: string; url: string; events: string[] }): Promise<{ id: string; secret: string }> {
+      const unknown = input.events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+      if (input.events.length === 0 || unknown.length > 0) {
+        throw new DomainError('invalid', `events: ${unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : 'name at least one; '}choose from ${WEBHOOK_EVENTS.join(', ')}.`);
+      }
+      // The target rules at creation too: a clear refusal now beats failed deliveries later.
+      try {
+        const url = checkUrl(input.url, options.allowPrivateTargets);
+        await resolveTarget(url, options.allowPrivateTargets, options.resolve);
+      } catch (error) {
+        if (error instanceof TargetRefused) throw new DomainError('invalid', `url: ${error.message}`);
+        throw error;
+      }
+      const member = db
+        .select({ userId: members.userId })
+        .from(members)
+        .innerJoin(users, eq(users.id, members.userId))
+        .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
+        .get();
+      if (!member) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
+      const secret = newSecret();
+      const now = clock.now();
+      const id = newId('whk');
+      db.insert(webhooks)
+        .values({
+          id,
+          workspaceId: input.workspaceId,
+          userId: input.userId,
+          url: input.url,
+          events: JSON.stringify([...new Set(input.events)]),
+          secretCiphertext: encryptSecret(options.secretKey, secret),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run();
+      return { id, secret };
+    },
+
+    list(workspaceId: string) {
+      return db
+        .select()
+        .from(webhooks)
+        .where(eq(webhooks.workspaceId, workspaceId))
+        .orderBy(webhooks.createdAt, webhooks.id)
+        .all()
+        .map((w) => ({
+          id: w.id,
+          userId: w.userId,
+          url: w.url,
+          events: JSON.parse(w.events) as string[],
+          enabled: w.enabled,
+          consecutiveFailures: w.consecutiveFailures,
+          disabledAt: w.disabledAt === null ? null : toIso(w.disabledAt),
+          createdAt: toIso(w.createdAt),
+        }));
+    },
+
+    /** The delivery log of a subscription, newest first. */
+    deliveries(id: string, limit = 1000) {
+      find(id);
+      return db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.webhookId, id))
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
+        .limit(limit)
+        .all()
+        .map((d) => ({
+          id: d.id,
+          event: d.event,
+          status: d.status,
+          attempt: d.attempt,
+          responseCode: d.responseCode,
+          error: d.error,
+          nextAttemptAt: d.nextAttemptAt === null ? null : toIso(d.nextAttemptAt),
+          createdAt: toIso(d.createdAt),
+          updatedAt: toIso(d.updatedAt),
+        }));
+    },
+
+    enable(id: string): { id: string } {
+      find(id);
+      db.update(webhooks).set({ enabled: true, consecutiveFailures: 0, disabledAt: null, updatedAt: clock.now() }).where(eq(webhooks.id, id)).run();
+      return { id };
+    },
+
+    delete(id: string): { id: string } {
+      find(id);
+      db.delete(webhooks).where(eq(webhooks.id, id)).run();
+      return { id };
+    },
+
+    /** The outbox: called by the event log inside the event's transaction. */
+    enqueue(tx: Db, seq: number, event: DomainEvent): number {
+      if (event.event === null) return 0;
+      const now = clock.now();
+      const targets = tx
+        .select({ id: webhooks.id, events: webhooks.events })
+        .from(webhooks)
+        .where(and(eq(webhooks.workspaceId, event.workspaceId), eq(webhooks.enabled, true)))
+        .all()
+        .filter((w) => (JSON.parse(w.events) as string[]).includes(event.event as string));
+      for (const target of targets) {
+        tx.insert(webhookDeliveries)
+          .values({ id: newDeliveryId(), webhookId: target.id, eventSeq: seq, event: event.event, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now })
+          .run();
+      }
+      return targets.length;
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
