@@ -106,6 +106,13 @@ export class ContractChecker {
     return [...problems, ...this.checkBody(where, `${pointer}/content/${escapePointer(mediaType)}/schema`, response, mediaType)];
   }
 
+  /** Violations of a webhook request body against the contract's `webhooks` section. */
+  webhookViolations(event: string, body: unknown): string[] {
+    const validate = this.validator(`#/webhooks/${escapePointer(event)}/post/requestBody/content/application~1json/schema`);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `webhook ${event}: body${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  }
+
   private checkBody(where: string, schemaPointer: string, response: ObservedResponse, mediaType: string): string[] {
     const actual = (response.contentType ?? '').split(';')[0]?.trim();
     if (actual !== mediaType) return [`${where}: content type ${actual} is not ${mediaType}`];

@@ -1,0 +1,393 @@
+import { expect } from 'chai';
+import { contractChecker } from './helpers/contract.js';
+import { addMemberWithToken, startTestServer, type TestServer } from './helpers/server.js';
+import { makePki, startReceiver, verify } from './helpers/webhooks.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/modules/webhooks/sender.js';
+import { blockedRange, BLOCKED_IPV4, BLOCKED_IPV6, checkUrl, resolveTarget, TargetRefused, type ResolvedAddress } from '../src/modules/webhooks/targets.js';
+import type { Actor } from '../src/actor.js';
+
+const T = (iso: string) => Date.parse(iso);
+type Pki = Awaited<ReturnType<typeof makePki>>;
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+describe('webhooks', function () {
+  this.timeout(30_000);
+  let pki: Pki;
+  before(async () => {
+    pki = await makePki(['hooks.test', 'other.test']);
+  });
+
+  /** A server whose resolver maps test hostnames to loopback (or what a test says). */
+  async function setup(options: { allowPrivate: boolean; timeoutMs?: number; resolve?: (host: string) => ResolvedAddress[] }) {
+    const resolverCalls: string[] = [];
+    const resolve = async (host: string) => {
+      resolverCalls.push(host);
+      if (options.resolve) return options.resolve(host);
+      if (host.endsWith('.test')) return [{ address: '127.0.0.1', family: 4 as const }];
+      throw new Error(`ENOTFOUND ${host}`);
+    };
+    const server = await startTestServer({
+      now: T('2026-11-02T09:00:00Z'),
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: String(options.allowPrivate) },
+      webhooks: { resolve, ca: pki.ca, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+    });
+    const owner = server.services.tokens.authenticate(server.ownerToken)!.actor;
+    return { server, owner, resolverCalls };
+  }
+  const settle = async (server: TestServer) => {
+    await new Promise((r) => setImmediate(r));
+    await server.services.sender.tick();
+  };
+  const log = (server: TestServer, id: string) => server.services.webhooks.deliveries(id);
+
+  describe('deliveries (WEBHOOK_ALLOW_PRIVATE_TARGETS=true: loopback receivers, TLS still verified)', () => {
+    let server: TestServer;
+    let owner: Actor;
+    let receiver: Receiver;
+    let resolverCalls: string[];
+    beforeEach(async () => {
+      ({ server, owner, resolverCalls } = await setup({ allowPrivate: true, timeoutMs: 300 }));
+      receiver = await startReceiver(pki.certs['hooks.test']!);
+    });
+    afterEach(async () => {
+      await server.close();
+      await receiver.close();
+    });
+    const subscribe = (events: string[], userId = server.ownerId, host = 'hooks.test') =>
+      server.services.webhooks.create({ workspaceId: server.workspaceId, userId, url: `https://${host}:${receiver.port}/hook`, events });
+
+    it('a REST write is delivered, signed over the raw bytes, with the envelope of the contract', async () => {
+      const hook = await subscribe(['entry.created', 'entry.deleted']);
+      const res = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T08:30:00Z', originId: 'crm-7' } });
+      await receiver.waitFor(1);
+      await settle(server);
+      const [request] = receiver.requests;
+      expect(request!.method).to.equal('POST');
+      expect(request!.url).to.equal('/hook');
+      expect(request!.headers['content-type']).to.equal('application/json');
+      expect(request!.headers.host).to.equal(`hooks.test:${receiver.port}`);
+      expect(request!.headers['x-service-event']).to.equal('entry.created');
+      const deliveryId = String(request!.headers['x-service-delivery']);
+      expect(deliveryId).to.match(/^[0-9a-f]{24}$/);
+      expect(request!.headers['x-service-timestamp']).to.equal(String(Math.floor(server.clock.now() / 1000)));
+      expect(verify(hook.secret, request!, server.clock.now() / 1000)).to.equal(true);
+      expect(verify('whsec_wrong', request!, server.clock.now() / 1000)).to.equal(false);
+      expect(verify(hook.secret, request!, server.clock.now() / 1000 + 301)).to.equal(false);
+      const body = request!.json;
+      expect(body).to.include({ id: deliveryId, event: 'entry.created', workspaceId: server.workspaceId });
+      expect(body.createdAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(body.data.kind).to.equal('entry');
+      expect(body.data.entry).to.include({ id: res.body.data.id, originId: 'crm-7', durationSec: 1800, currency: 'EUR' });
+      expect(contractChecker().webhookViolations('entry.created', body)).to.deep.equal([]);
+      const [row] = log(server, hook.id);
+      expect(row).to.include({ id: deliveryId, event: 'entry.created', status: 'success', attempt: 1, responseCode: 200, error: null, nextAttemptAt: null });
+
+      await server.request('DELETE', `/api/v1/entries/${res.body.data.id}`);
+      await receiver.waitFor(2);
+      expect(receiver.requests[1]!.json.data).to.deep.equal({ kind: 'entry-deleted', id: res.body.data.id, authorId: server.ownerId });
+      expect(contractChecker().webhookViolations('entry.deleted', receiver.requests[1]!.json)).to.deep.equal([]);
+      expect(resolverCalls).to.deep.equal(['hooks.test', 'hooks.test', 'hooks.test']); // creation, then one lookup per attempt
+    });
+
+    it('a write through the service, without HTTP, enqueues the same deliveries', async () => {
+      const hook = await subscribe(['entry.created', 'entry.started', 'entry.stopped']);
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T07:00:00Z', end: '2026-11-02T08:00:00Z' } });
+      server.services.entries.startTimer(owner, {});
+      await receiver.waitFor(3);
+      await settle(server);
+      expect(log(server, hook.id).map((d) => [d.event, d.status]).sort()).to.deep.equal([
+        ['entry.created', 'success'],
+        ['entry.created', 'success'],
+        ['entry.started', 'success'],
+      ]);
+    });
+
+    it('a failed attempt is retried with the same delivery id and a fresh timestamp and signature', async () => {
+      const hook = await subscribe(['entry.created']);
+      receiver.respond((_r, res) => res.writeHead(503).end());
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await receiver.waitFor(1);
+      await settle(server);
+      expect(log(server, hook.id)[0]).to.include({ status: 'failure', attempt: 1, responseCode: 503, error: 'HTTP 503', nextAttemptAt: '2026-11-02T09:00:30.000Z' });
+      receiver.respond((_r, res) => res.writeHead(204).end());
+      server.clock.advance(29_999);
+      await settle(server);
+      expect(receiver.requests).to.have.length(1);
+      server.clock.advance(1);
+      await settle(server);
+      const [first, second] = receiver.requests;
+      expect(second!.headers['x-service-delivery']).to.equal(first!.headers['x-service-delivery']);
+      expect(second!.json.id).to.equal(first!.json.id);
+      expect(Number(second!.headers['x-service-timestamp']) - Number(first!.headers['x-service-timestamp'])).to.equal(30);
+      expect(second!.headers['x-service-signature']).not.to.equal(first!.headers['x-service-signature']);
+      expect(verify(hook.secret, second!, server.clock.now() / 1000)).to.equal(true);
+      expect(log(server, hook.id)[0]).to.include({ status: 'success', attempt: 2, responseCode: 204 });
+    });
+
+    it('follows the schedule (now, 30 s, 2 min, 10 min, 1 h, 6 h), then abandons', async () => {
+      const hook = await subscribe(['entry.created']);
+      receiver.respond((_r, res) => res.writeHead(500).end());
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await receiver.waitFor(1);
+      await settle(server);
+      const seen: Array<[number, string | null, string]> = [];
+      const row = () => log(server, hook.id)[0]!;
+      seen.push([row().attempt, row().nextAttemptAt, row().status]);
+      for (const delay of RETRY_DELAYS_MS) {
+        server.clock.advance(delay - 1);
+        await settle(server);
+        expect(row().attempt).to.equal(seen.length); // not yet
+        server.clock.advance(1);
+        await settle(server);
+        seen.push([row().attempt, row().nextAttemptAt, row().status]);
+      }
+      expect(seen).to.deep.equal([
+        [1, '2026-11-02T09:00:30.000Z', 'failure'],
+        [2, '2026-11-02T09:02:30.000Z', 'failure'],
+        [3, '2026-11-02T09:12:30.000Z', 'failure'],
+        [4, '2026-11-02T10:12:30.000Z', 'failure'],
+        [5, '2026-11-02T16:12:30.000Z', 'failure'],
+        [6, null, 'abandoned'],
+      ]);
+      expect(receiver.requests).to.have.length(MAX_ATTEMPTS);
+      server.clock.advance(86_400_000);
+      await settle(server);
+      expect(receiver.requests).to.have.length(MAX_ATTEMPTS);
+      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 1, enabled: true });
+    });
+
+    it('15 consecutive failed deliveries disable the subscription; a success clears the count', async () => {
+      const hook = await subscribe(['entry.created']);
+      const abandonAll = async (count: number) => {
+        for (let i = 0; i < count; i++) server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        await settle(server);
+        for (const delay of RETRY_DELAYS_MS) {
+          server.clock.advance(delay);
+          await settle(server);
+        }
+      };
+      receiver.respond((_r, res) => res.writeHead(500).end());
+      await abandonAll(14);
+      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 14, enabled: true });
+      receiver.respond((_r, res) => res.writeHead(200).end());
+      await abandonAll(1); // succeeds at once
+      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 0, enabled: true });
+      receiver.respond((_r, res) => res.writeHead(500).end());
+      await abandonAll(14);
+      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 14, enabled: true });
+      await abandonAll(1);
+      const disabled = server.services.webhooks.list(server.workspaceId)[0]!;
+      expect(disabled).to.include({ consecutiveFailures: 15, enabled: false });
+      expect(disabled.disabledAt).to.match(/Z$/);
+      const before = receiver.requests.length;
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await settle(server);
+      expect(receiver.requests.length).to.equal(before);
+      expect(log(server, hook.id)).to.have.length(30); // no delivery for the event after disabling
+      server.services.webhooks.enable(hook.id);
+      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 0, enabled: true, disabledAt: null });
+    });
+
+    it('a 3xx is recorded redirect_not_followed and its Location is never requested', async () => {
+      const hook = await subscribe(['entry.created']);
+      receiver.respond((request, res) => (request.url === '/hook' ? res.writeHead(302, { location: `https://hooks.test:${receiver.port}/elsewhere` }).end() : res.writeHead(200).end()));
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await receiver.waitFor(1);
+      await settle(server);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(receiver.requests.map((r) => r.url)).to.deep.equal(['/hook']);
+      expect(log(server, hook.id)[0]).to.include({ status: 'redirect_not_followed', attempt: 1, responseCode: 302, nextAttemptAt: '2026-11-02T09:00:30.000Z' });
+    });
+
+    it('a receiver that does not answer in time fails the attempt (timeout)', async () => {
+      const hook = await subscribe(['entry.created']);
+      receiver.respond(() => {
+        /* never answers */
+      });
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await receiver.waitFor(1);
+      await settle(server);
+      expect(log(server, hook.id)[0]).to.include({ status: 'failure', attempt: 1, responseCode: null });
+      expect(log(server, hook.id)[0]!.error).to.contain('timeout after 300 ms');
+    });
+
+    it('pins the connection to the checked address: a rebinding after the check is not followed', async () => {
+      let calls = 0;
+      await server.close();
+      ({ server, owner, resolverCalls } = await setup({
+        allowPrivate: true,
+        // First answer per attempt: 127.0.0.1 (the receiver); any second lookup would get 127.0.0.2, where nothing listens.
+        resolve: () => [{ address: calls++ % 2 === 0 ? '127.0.0.1' : '127.0.0.2', family: 4 }],
+      }));
+      const hook = await subscribe(['entry.created']);
+      calls = 0;
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await receiver.waitFor(1);
+      await settle(server);
+      expect(log(server, hook.id)[0]).to.include({ status: 'success' });
+      expect(calls).to.equal(1);
+    });
+
+    it('refuses a certificate for another name', async () => {
+      await receiver.close();
+      receiver = await startReceiver(pki.certs['other.test']!);
+      const hook = await subscribe(['entry.created']); // https://hooks.test, answered with other.test's certificate
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await settle(server);
+      await new Promise((r) => setTimeout(r, 50));
+      await settle(server);
+      const [row] = log(server, hook.id);
+      expect(row).to.include({ status: 'failure', attempt: 1, responseCode: null });
+      expect(row!.error).to.match(/ERR_TLS_CERT_ALTNAME_INVALID|altnames/i);
+      expect(receiver.requests).to.have.length(0);
+    });
+
+    describe('visibility at send time', () => {
+      it('withholds a colleague’s entries from an owner without canViewOthersTime: skipped_visibility, not retried, not counted', async () => {
+        const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: false });
+        const hook = await subscribe(['entry.created'], watcher.userId);
+        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        await settle(server);
+        server.clock.advance(7 * 3_600_000);
+        await settle(server);
+        expect(receiver.requests).to.have.length(0);
+        expect(log(server, hook.id)[0]).to.include({ status: 'skipped_visibility', attempt: 0, nextAttemptAt: null });
+        expect(server.services.webhooks.list(server.workspaceId).find((w) => w.id === hook.id)).to.include({ consecutiveFailures: 0 });
+      });
+
+      it('sends a colleague’s entry with hourlyRate null (currency kept) to an owner without canViewOthersMoney; the own rate stays', async () => {
+        server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 70 });
+        const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
+        await subscribe(['entry.created'], watcher.userId);
+        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        server.services.entries.createEntry(server.services.tokens.authenticate(watcher.token)!.actor, { start: '2026-11-02T07:00:00Z', end: '2026-11-02T08:00:00Z' });
+        await receiver.waitFor(2);
+        const byAuthor = new Map(receiver.requests.map((r) => [r.json.data.entry.authorId, r.json.data.entry]));
+        expect(byAuthor.get(server.ownerId)).to.include({ hourlyRate: null, currency: 'EUR' });
+        expect(byAuthor.get(watcher.userId)).to.include({ hourlyRate: 70, currency: 'EUR' });
+      });
+
+      it('uses the owner’s flags at send time, and sends nothing for an owner removed from the workspace', async () => {
+        const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: true });
+        const hook = await subscribe(['entry.created'], watcher.userId);
+        receiver.respond((_r, res) => res.writeHead(500).end());
+        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        await receiver.waitFor(1);
+        await settle(server);
+        server.services.accounts.removeMember({ workspaceId: server.workspaceId, userId: watcher.userId });
+        server.clock.advance(30_000);
+        await settle(server);
+        expect(receiver.requests).to.have.length(1);
+        expect(log(server, hook.id)[0]).to.include({ status: 'skipped_visibility', attempt: 1 });
+      });
+
+      it('deleting the owner’s account deletes its webhooks', async () => {
+        const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
+        await subscribe(['entry.created'], watcher.userId);
+        server.services.accounts.deleteUser(watcher.userId);
+        expect(server.services.webhooks.list(server.workspaceId)).to.deep.equal([]);
+        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        await settle(server);
+        expect(receiver.requests).to.have.length(0);
+      });
+    });
+
+    it('purges the delivery log after 30 days', async () => {
+      const hook = await subscribe(['entry.created']);
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await receiver.waitFor(1);
+      await settle(server);
+      server.clock.advance(29 * 86_400_000);
+      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await receiver.waitFor(2);
+      await settle(server);
+      expect(server.services.sender.purge()).to.equal(0);
+      server.clock.advance(1 * 86_400_000 + 1);
+      expect(server.services.sender.purge()).to.equal(1);
+      expect(log(server, hook.id)).to.have.length(1);
+    });
+  });
+
+  describe('target safety (WEBHOOK_ALLOW_PRIVATE_TARGETS off)', () => {
+    it('blocks a sample address of every listed range, and allows public ones', () => {
+      const samples: Record<string, string> = {
+        '0.0.0.0/8': '0.1.2.3', '10.0.0.0/8': '10.9.8.7', '100.64.0.0/10': '100.100.1.1', '127.0.0.0/8': '127.0.0.1', '169.254.0.0/16': '169.254.169.254',
+        '172.16.0.0/12': '172.31.255.255', '192.0.0.0/24': '192.0.0.8', '192.0.2.0/24': '192.0.2.1', '192.31.196.0/24': '192.31.196.1', '192.52.193.0/24': '192.52.193.1',
+        '192.88.99.0/24': '192.88.99.1', '192.168.0.0/16': '192.168.1.1', '192.175.48.0/24': '192.175.48.1', '198.18.0.0/15': '198.19.0.1', '198.51.100.0/24': '198.51.100.7',
+        '203.0.113.0/24': '203.0.113.9', '224.0.0.0/4': '239.255.255.250', '240.0.0.0/4': '250.1.1.1', '255.255.255.255/32': '255.255.255.255',
+        '::/128': '::', '::1/128': '::1', '::/96': '::a00:1', '64:ff9b::/96': '64:ff9b::a00:1', '64:ff9b:1::/48': '64:ff9b:1::1', '100::/64': '100::1',
+        '2001::/23': '2001::1', '2001:db8::/32': '2001:db8::1', '2002::/16': '2002:c000:201::1', '3fff::/20': '3fff::1', '5f00::/16': '5f00::1',
+        'fc00::/7': 'fd12:3456::1', 'fe80::/10': 'fe80::1', 'fec0::/10': 'fec0::1', 'ff00::/8': 'ff02::1',
+      };
+      for (const [cidr] of [...BLOCKED_IPV4, ...BLOCKED_IPV6]) {
+        const sample = samples[cidr];
+        expect(sample, `a sample for ${cidr}`).to.be.a('string');
+        // 255.255.255.255/32 lies inside 240.0.0.0/4 too: any listed range may name it.
+        expect(blockedRange(sample!), `${sample} in ${cidr}`).to.be.a('string').and.match(cidr === '255.255.255.255/32' ? /^240\.0\.0\.0\/4|^255/ : new RegExp(`^${cidr.replace(/[.*+?^$()|[\]\\]/g, '\\$&')} `));
+      }
+      expect(blockedRange('::ffff:127.0.0.1')).to.contain('127.0.0.0/8'); // IPv4-mapped is checked as IPv4
+      expect(blockedRange('::ffff:10.0.0.1')).to.contain('10.0.0.0/8');
+      for (const open of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(blockedRange(open), open).to.equal(null);
+    });
+
+    it('refuses IP literals in any notation, without a lookup', async () => {
+      const never = async () => {
+        throw new Error('looked up');
+      };
+      for (const raw of ['https://127.1/', 'https://0x7f000001/', 'https://2130706433/', 'https://0177.0.0.1/', 'https://[::ffff:7f00:1]/', 'https://[::1]:8443/', 'https://169.254.169.254/latest/meta-data']) {
+        const error = await resolveTarget(checkUrl(raw, false), false, never).catch((e: unknown) => e);
+        expect(error, raw).to.be.instanceOf(TargetRefused);
+        expect((error as TargetRefused).code, raw).to.equal('blocked_address');
+      }
+    });
+
+    it('refuses a name with one public and one private address, http, and credentials', async () => {
+      const mixed = async () => [
+        { address: '93.184.216.34', family: 4 as const },
+        { address: '10.0.0.5', family: 4 as const },
+      ];
+      const error = await resolveTarget(checkUrl('https://mixed.test/', false), false, mixed).catch((e: unknown) => e);
+      expect((error as TargetRefused).code).to.equal('blocked_address');
+      expect((error as Error).message).to.contain('10.0.0.5');
+      expect(() => checkUrl('http://hooks.test/', false)).to.throw(TargetRefused, /https/);
+      expect(() => checkUrl('ftp://hooks.test/', true)).to.throw(TargetRefused);
+      expect(() => checkUrl('https://user:pw@hooks.test/', false)).to.throw(TargetRefused, /credentials/);
+      expect(checkUrl('http://hooks.test/', true).protocol).to.equal('http:');
+    });
+
+    it('refuses such targets when a subscription is created, with a clear message', async () => {
+      const { server } = await setup({ allowPrivate: false });
+      try {
+        const create = (url: string) => server.services.webhooks.create({ workspaceId: server.workspaceId, userId: server.ownerId, url, events: ['entry.created'] }).catch((e: Error) => e);
+        expect(String(await create('http://hooks.test/hook'))).to.contain('url: Webhook URLs must use https');
+        expect(String(await create('https://hooks.test/hook'))).to.match(/127\.0\.0\.1, a private or special-use address/);
+        expect(String(await create('https://unknown.example/hook'))).to.contain('does not resolve');
+        expect(String(await server.services.webhooks.create({ workspaceId: server.workspaceId, userId: server.ownerId, url: 'https://x.test/', events: ['entry.exploded'] }).catch((e: Error) => e))).to.contain(
+          'unknown entry.exploded',
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('checks again before every attempt: a name that turns private is refused, nothing is sent', async () => {
+      let answer = '93.184.216.34'; // only ever returned by this fake resolver; never connected to
+      const receiver = await startReceiver(pki.certs['hooks.test']!);
+      const { server, owner } = await setup({ allowPrivate: false, resolve: () => [{ address: answer, family: 4 }] });
+      try {
+        const hook = await server.services.webhooks.create({ workspaceId: server.workspaceId, userId: server.ownerId, url: `https://hooks.test:${receiver.port}/hook`, events: ['entry.created'] });
+        answer = '127.0.0.1';
+        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        await settle(server);
+        const [row] = server.services.webhooks.deliveries(hook.id);
+        expect(row).to.include({ status: 'failure', attempt: 1, responseCode: null });
+        expect(row!.error).to.match(/^blocked_address: hooks\.test resolves to 127\.0\.0\.1/);
+        expect(receiver.requests).to.have.length(0);
+      } finally {
+        await server.close();
+        await receiver.close();
+      }
+    });
+  });
+});
