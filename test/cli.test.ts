@@ -183,6 +183,40 @@ describe('timetrack CLI', () => {
     expect(usage.code).to.equal(2);
   });
 
+  it('webhook create/list/deliveries/enable/delete print the documented JSON; the secret is shown once', async () => {
+    const ws = await ok('workspace', 'create', '--name', 'Acme');
+    const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
+    await ok('member', 'add', '--workspace', ws.id, '--user', user.id);
+    const refused = await cli('webhook', 'create', '--workspace', ws.id, '--user', user.id, '--url', 'http://127.0.0.1:9/hook', '--events', 'entry.created', '--json');
+    expect(refused.code).to.equal(1);
+    expect(JSON.parse(refused.stderr).error.message).to.contain('https');
+    const literal = await cli('webhook', 'create', '--workspace', ws.id, '--user', user.id, '--url', 'https://127.0.0.1/hook', '--events', 'entry.created', '--json');
+    expect(JSON.parse(literal.stderr).error.message).to.contain('private or special-use');
+    const badEvents = await cli('webhook', 'create', '--workspace', ws.id, '--user', user.id, '--url', 'https://[2606:4700:4700::1111]/hook', '--events', 'entry.nope', '--json');
+    expect(JSON.parse(badEvents.stderr).error.message).to.contain('unknown entry.nope');
+
+    // An IP literal needs no lookup: a public address the test never sends anything to.
+    const hook = await ok('webhook', 'create', '--workspace', ws.id, '--user', user.id, '--url', 'https://[2606:4700:4700::1111]/hook', '--events', 'entry.created,entry.deleted');
+    expect(hook).to.have.all.keys('id', 'secret');
+    expect(hook.secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const listed = await ok('webhook', 'list', '--workspace', ws.id);
+    expect(listed.webhooks).to.have.length(1);
+    expect(listed.webhooks[0]).to.include({ id: hook.id, userId: user.id, url: 'https://[2606:4700:4700::1111]/hook', enabled: true, consecutiveFailures: 0, disabledAt: null });
+    expect(listed.webhooks[0].events).to.deep.equal(['entry.created', 'entry.deleted']);
+    expect(JSON.stringify(listed)).not.to.contain(hook.secret.slice(6));
+    const stored = openDatabase(databasePath);
+    try {
+      const row = stored.sqlite.prepare('SELECT secret_ciphertext FROM webhooks').get() as { secret_ciphertext: string };
+      expect(row.secret_ciphertext).not.to.contain(hook.secret.slice(6));
+    } finally {
+      stored.close();
+    }
+    expect(await ok('webhook', 'deliveries', hook.id)).to.deep.equal({ deliveries: [] });
+    expect(await ok('webhook', 'enable', hook.id)).to.deep.equal({ id: hook.id });
+    expect(await ok('webhook', 'delete', hook.id)).to.deep.equal({ id: hook.id });
+    expect((await cli('webhook', 'delete', hook.id, '--json')).code).to.equal(1);
+  });
+
   it('runs as the `timetrack` bin, against DATABASE_PATH', async function () {
     this.timeout(30_000);
     const run = promisify(execFile);
