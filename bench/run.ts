@@ -14,7 +14,12 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer as createHttpServer } from 'node:http';
 import autocannon from 'autocannon';
+import { systemClock } from '../src/clock.js';
+import { openDatabase } from '../src/db/database.js';
+import { createServices } from '../src/main.js';
+import { loadSecretKey } from '../src/secret-key.js';
 import { seed, SIZES, type Dataset } from './seed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -141,6 +146,67 @@ function dataset(): { path: string; data: Dataset } {
   return { path: cached, data: JSON.parse(readFileSync(meta, 'utf8')) as Dataset };
 }
 
+/** Subscribes `count` webhooks (entry.created) of the dataset's owner to the local receiver. */
+async function subscribe(databasePath: string, token: string, port: number, count: number): Promise<void> {
+  const database = openDatabase(databasePath);
+  try {
+    const services = createServices(database, { clock: systemClock, secretKey: loadSecretKey(databasePath, undefined), webhooks: { allowPrivateTargets: true } });
+    const actor = services.tokens.authenticate(token)!.actor;
+    for (let i = 0; i < count; i++) {
+      await services.webhooks.create({ workspaceId: actor.workspaceId, userId: actor.userId, url: `http://127.0.0.1:${port}/hook${i}`, events: ['entry.created'] });
+    }
+  } finally {
+    database.close();
+  }
+}
+
+/** A plain receiver on loopback that answers 204 and notes each delivery's lag behind its event. */
+async function startWebhookReceiver() {
+  const lags: number[] = [];
+  const arrivals: number[] = [];
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const now = Date.now();
+      const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt: string };
+      lags.push(now - Date.parse(envelope.createdAt));
+      arrivals.push(now);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as { port: number }).port;
+  const percentile = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  };
+  return {
+    port,
+    /** Waits (at most a minute) until every delivery in the database is final, then summarises. */
+    async drain(databasePath: string) {
+      const database = openDatabase(databasePath);
+      try {
+        const pending = database.sqlite.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL');
+        const until = Date.now() + 60_000;
+        while ((pending.get() as { n: number }).n > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+        const total = (database.sqlite.prepare('SELECT count(*) AS n FROM webhook_deliveries').get() as { n: number }).n;
+        const span = arrivals.length > 1 ? ((arrivals.at(-1) as number) - (arrivals[0] as number)) / 1000 : 0;
+        return {
+          enqueued: total,
+          delivered: arrivals.length,
+          perSecond: span > 0 ? Math.round(arrivals.length / span) : null,
+          lagP50Ms: percentile(lags, 50),
+          lagP99Ms: percentile(lags, 99),
+        };
+      } finally {
+        database.close();
+      }
+    },
+    close: () => server.close(),
+  };
+}
+
 async function main() {
   const { path: cachedPath, data } = dataset();
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-bench-'));
@@ -148,6 +214,8 @@ async function main() {
   copyFileSync(cachedPath, databasePath);
   const children: ChildProcess[] = [];
   const token = data.ownerToken;
+  const receiver = await startWebhookReceiver();
+  await subscribe(databasePath, token, receiver.port, 3);
   try {
     const port = await freePort();
     const started = Date.now();
@@ -160,6 +228,7 @@ async function main() {
         LOG_LEVEL: 'warn',
         RATE_LIMIT_TOKEN_PER_MIN: '1000000000',
         RATE_LIMIT_WORKSPACE_PER_MIN: '1000000000',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       },
       null,
     );
@@ -180,7 +249,7 @@ async function main() {
       { name: 'GET /api/v1/projects (2,000 projects)', method: 'GET', path: '/api/v1/projects', baseline: false },
       { name: 'GET /api/v1/projects (2,000 projects), 1 connection', method: 'GET', path: '/api/v1/projects', baseline: false, connections: 1 },
       {
-        name: 'POST /api/v1/entries',
+        name: 'POST /api/v1/entries (3 webhook subscriptions)',
         method: 'POST',
         path: '/api/v1/entries',
         body: JSON.stringify({ start: '2026-10-30T08:00:00Z', end: '2026-10-30T09:00:00Z', description: 'bench', projectId: data.projectIds[1] }),
@@ -201,6 +270,9 @@ async function main() {
       rows.push({ scenario: scenario.name, server: real, baseline: bare, ratio: bare ? Math.round((real.requestsPerSec / bare.requestsPerSec) * 100) / 100 : null });
     }
 
+    // The deliveries the POST scenario caused: throughput and lag from commit to arrival.
+    const webhooks = await receiver.drain(databasePath);
+
     console.log(`\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms\n`);
     console.log('| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx or errors |');
     console.log('|---|---|---|---|---|---|---|---|---|');
@@ -209,11 +281,15 @@ async function main() {
         `| ${row.scenario} | ${row.server.requestsPerSec} | ${row.server.p50Ms} | ${row.server.p99Ms} | ${row.baseline?.requestsPerSec ?? '-'} | ${row.baseline?.p99Ms ?? '-'} | ${row.ratio ?? '-'} | ${row.server.peakRssMb} | ${row.server.non2xx + row.server.errors + (row.baseline ? row.baseline.non2xx + row.baseline.errors : 0)} |`,
       );
     }
+    console.log(
+      `\nwebhook deliveries (3 subscriptions, events of the POST scenario): ${webhooks.delivered} delivered, ${webhooks.perSecond}/s, lag from commit to arrival p50 ${webhooks.lagP50Ms} ms, p99 ${webhooks.lagP99Ms} ms (the sender shares the process with the API under load)`,
+    );
     writeFileSync(
       join(root, 'bench', 'results.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, entries: sizes.entries, connections, seconds, coldStartMs, rows }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, entries: sizes.entries, connections, seconds, coldStartMs, rows, webhooks }, null, 2)}\n`,
     );
   } finally {
+    receiver.close();
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dir, { recursive: true, force: true });

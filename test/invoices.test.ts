@@ -1,0 +1,475 @@
+import { expect } from 'chai';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Actor } from '../src/actor.js';
+import { runCli } from '../src/cli/main.js';
+import { DomainError } from '../src/errors.js';
+import { loadContract } from '../src/http/contract.js';
+import { createInvoicesService, type InvoiceStatus, type InvoiceView } from '../src/modules/invoices/service.js';
+import { expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+
+const STATUSES: InvoiceStatus[] = ['draft', 'sent', 'paid', 'void'];
+const ALLOWED = new Set(['draft>sent', 'sent>paid', 'draft>void', 'sent>void']);
+/** The moves that bring a new (draft) invoice into each status. */
+const PATH_TO: Record<InvoiceStatus, InvoiceStatus[]> = { draft: [], sent: ['sent'], paid: ['sent', 'paid'], void: ['void'] };
+
+const NO_ISSUER = Object.fromEntries(
+  [
+    'legalName', 'addressLines', 'postalCode', 'city', 'country', 'taxId', 'email', 'phone', 'website', 'paymentDetails', 'paymentTermsDays',
+    'invoiceFooter', 'vatId', 'taxNumber', 'registrationNumber', 'sellerIdentifier', 'contactName', 'electronicAddress', 'electronicAddressScheme',
+    'iban', 'bic', 'bankName', 'accountHolder', 'smallBusiness',
+  ].map((field) => [field, null]),
+);
+const NO_RECIPIENT = Object.fromEntries(
+  ['name', 'legalName', 'addressLines', 'postalCode', 'city', 'country', 'taxId', 'email', 'reference', 'vatId', 'electronicAddress', 'electronicAddressScheme'].map(
+    (field) => [field, null],
+  ),
+);
+
+/** Validators of the contract's webhook data shapes, compiled from openapi/openapi.yaml. */
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+addFormats.default(ajv);
+ajv.addSchema(loadContract() as object, 'contract');
+function expectSchema(name: string, value: unknown): void {
+  const validate = ajv.getSchema(`contract#/components/schemas/${name}`)!;
+  expect(validate(value), JSON.stringify(validate.errors)).to.equal(true);
+}
+
+/** Asserts that `fn` throws a DomainError with `code` (and, optionally, a message matching `pattern`). */
+function expectRefusal(fn: () => unknown, code: DomainError['code'], pattern?: RegExp): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, 'expected a DomainError').to.be.instanceOf(DomainError);
+  expect((caught as DomainError).code, (caught as DomainError).message).to.equal(code);
+  if (pattern) expect((caught as DomainError).message).to.match(pattern);
+}
+
+describe('invoices', () => {
+  let server: TestServer;
+  let seq = 0;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  /** A workspace of its own with a member (who sees everything) and an all-scopes token. */
+  function workspace() {
+    const { accounts, tokens } = server.services;
+    const n = ++seq;
+    const workspaceId = accounts.createWorkspace({ name: `Studio ${n}` }).id;
+    const userId = accounts.createUser({ name: `Ada ${n}`, email: `ada${n}@example.org` }).id;
+    accounts.addMember({ workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true });
+    const token = tokens.create({
+      workspaceId,
+      userId,
+      name: 'test',
+      scopes: ['entries:read', 'entries:write', 'catalog:read', 'catalog:write', 'reports:read'],
+      expiresAt: null,
+      rateLimitPerMin: null,
+    }).token;
+    const actor: Actor = tokens.authenticate(token)!.actor;
+    const { catalog, entries, invoices, events } = server.services;
+    let day = 0;
+    const self = {
+      workspaceId,
+      userId,
+      token,
+      actor,
+      client: (name: string, party: Record<string, unknown> = {}) => catalog.createClient(actor, { name, ...party }).id,
+      project: (name: string, clientId: string | null, hourlyRate: number | null = 100) => catalog.createProject(actor, { name, clientId, billable: true, hourlyRate }).id,
+      entry: (projectId: string | null, start: string, end: string, billable = true) => entries.createEntry(actor, { projectId, start, end, billable }).id,
+      invoiceIdOf: (entryId: string) => entries.getEntry(actor, entryId).invoiceId,
+      create: (clientId: string, from: string, to: string) => invoices.create({ workspaceId, userId, clientId, from, to }).id,
+      events: () => events.tail(workspaceId, 0, 1000),
+      /** A one-entry invoice (an hour on a day of its own) of `clientId`'s project, moved into `status`. */
+      invoiceIn(status: InvoiceStatus, projectId: string, clientId: string) {
+        const date = new Date(Date.UTC(2026, 0, 1 + day++)).toISOString().slice(0, 10);
+        self.entry(projectId, `${date}T09:00:00Z`, `${date}T10:00:00Z`);
+        const id = self.create(clientId, date, date);
+        for (const to of PATH_TO[status]) invoices.changeStatus(id, to, userId);
+        return id;
+      },
+    };
+    return self;
+  }
+
+  /** The CLI, in-process, over the server's own services and database. */
+  async function cli(...argv: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli([...argv, '--json'], {
+      openDatabase: () => ({ ...server.running.database, close: () => {} }),
+      createServices: () => server.services,
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+    });
+    return { code, stdout, stderr, json: stdout ? JSON.parse(stdout) : undefined, error: stderr ? JSON.parse(stderr).error : undefined };
+  }
+
+  it('invoices the billable, completed, un-invoiced entries of the client in range: one line per project and rate, exact in cents', async () => {
+    const ws = workspace();
+    const acme = ws.client('Acme');
+    const other = ws.client('Other');
+    const design = ws.project('Design', acme, 100);
+    const build = ws.project('Build', acme, 33.33);
+    const tiny = ws.project('Tiny', acme, 0.36);
+    const elsewhere = ws.project('Elsewhere', other, 100);
+    const clientless = ws.project('Internal', null, 100);
+
+    const included = [
+      ws.entry(design, '2026-10-01T00:00:00Z', '2026-10-01T01:00:00Z'), // first instant of the range
+      ws.entry(design, '2026-10-31T23:30:00Z', '2026-11-01T00:30:00Z'), // starts on the last day, ends after it
+      ws.entry(build, '2026-10-05T09:00:00Z', '2026-10-05T09:07:00Z'), // 420 s × 33.33/h = 3.8885 -> 3.89
+      ws.entry(build, '2026-10-06T09:00:00Z', '2026-10-06T09:07:00Z'),
+      ws.entry(tiny, '2026-10-07T09:00:00Z', '2026-10-07T09:16:40Z'), // 1000 s × 0.36/h = 0.1
+      ws.entry(tiny, '2026-10-08T09:00:00Z', '2026-10-08T09:33:20Z'), // 2000 s × 0.36/h = 0.2
+    ];
+    // The rate of later entries changes: a second Design line.
+    server.services.catalog.updateProject(ws.actor, design, { hourlyRate: 120 });
+    included.push(ws.entry(design, '2026-10-09T09:00:00Z', '2026-10-09T09:30:00Z'));
+
+    const earlier = ws.entry(design, '2026-10-02T09:00:00Z', '2026-10-02T10:00:00Z');
+    const earlierInvoice = ws.create(acme, '2026-10-02', '2026-10-02');
+    const left = [
+      ws.entry(design, '2026-10-03T09:00:00Z', '2026-10-03T10:00:00Z', false), // not billable
+      ws.entry(elsewhere, '2026-10-03T11:00:00Z', '2026-10-03T12:00:00Z'), // another client's project
+      ws.entry(clientless, '2026-10-03T13:00:00Z', '2026-10-03T14:00:00Z'), // a project without client
+      ws.entry(null, '2026-10-03T15:00:00Z', '2026-10-03T16:00:00Z'), // no project
+      ws.entry(design, '2026-09-30T23:00:00Z', '2026-10-01T00:30:00Z'), // starts before the range
+      ws.entry(design, '2026-11-01T00:00:00Z', '2026-11-01T01:00:00Z'), // starts after it
+    ];
+    const running = server.services.entries.startTimer(ws.actor, { projectId: design, start: '2026-10-20T08:00:00Z' }).id;
+
+    const id = ws.create(acme, '2026-10-01', '2026-10-31');
+    expect(id).to.match(/^inv_[0-9a-z]{20}$/);
+    const invoice = server.services.invoices.get(id);
+    expect(invoice).to.deep.include({ id, workspaceId: ws.workspaceId, clientId: acme, status: 'draft', currency: 'EUR', from: '2026-10-01', to: '2026-10-31', issuer: null, einvoiceFills: [] });
+    expect(invoice.lines).to.deep.equal([
+      { description: 'Build', projectId: build, quantitySec: 840, hourlyRate: 33.33, amount: 7.78 },
+      { description: 'Design', projectId: design, quantitySec: 7200, hourlyRate: 100, amount: 200 },
+      { description: 'Design', projectId: design, quantitySec: 1800, hourlyRate: 120, amount: 60 },
+      { description: 'Tiny', projectId: tiny, quantitySec: 3000, hourlyRate: 0.36, amount: 0.3 },
+    ]);
+    expect(invoice.total).to.equal(268.08);
+    expect(invoice).not.to.have.any.keys('taxBreakdown', 'paymentTerms');
+    expectSchema('Invoice', invoice);
+
+    for (const entryId of included) expect(ws.invoiceIdOf(entryId)).to.equal(id);
+    for (const entryId of [...left, running]) expect(ws.invoiceIdOf(entryId)).to.equal(null);
+    expect(ws.invoiceIdOf(earlier)).to.equal(earlierInvoice);
+
+    // An invoiced entry can no longer be edited.
+    const res = await server.request('PATCH', `/api/v1/entries/${included[0]}`, { token: ws.token, json: { description: 'changed' } });
+    expectProblem(res, 409, 'conflict', server.config.problemsBase);
+
+    // Nothing left to invoice in that range.
+    expectRefusal(() => ws.create(acme, '2026-10-01', '2026-10-31'), 'invalid', /no billable, un-invoiced, completed entries/);
+  });
+
+  it('records exactly one invoice.created event, with the contract Invoice, in the same transaction as the write', () => {
+    const ws = workspace();
+    const acme = ws.client('Acme');
+    const design = ws.project('Design', acme);
+    const entryId = ws.entry(design, '2026-10-01T09:00:00Z', '2026-10-01T10:00:00Z');
+
+    // The event log fails: the invoice and the entries' invoiceId roll back with it.
+    const failing = createInvoicesService({
+      db: server.running.database.db,
+      clock: server.clock,
+      events: { ...server.services.events, record: () => { throw new Error('event log down'); } },
+    });
+    expect(() => failing.create({ workspaceId: ws.workspaceId, userId: ws.userId, clientId: acme, from: '2026-10-01', to: '2026-10-01' })).to.throw('event log down');
+    expect(ws.invoiceIdOf(entryId)).to.equal(null);
+    expect(ws.events().filter((e) => e.entity === 'invoice')).to.deep.equal([]);
+
+    const before = ws.events().length;
+    const id = ws.create(acme, '2026-10-01', '2026-10-01');
+    const recorded = ws.events().slice(before);
+    expect(recorded).to.have.length(1);
+    expect(recorded[0]).to.include({ entity: 'invoice', entityId: id, operation: 'create', event: 'invoice.created', actorUserId: ws.userId, actorTokenId: null });
+    const payload = recorded[0]!.payload as { invoice: InvoiceView };
+    expect(payload).to.have.all.keys('invoice');
+    expect(payload.invoice).to.deep.equal(server.services.invoices.get(id));
+    expectSchema('InvoiceEventData', { kind: 'invoice', ...payload });
+
+    // Refused creations record nothing.
+    const count = ws.events().length;
+    expectRefusal(() => ws.create(acme, '2026-10-01', '2026-10-01'), 'invalid');
+    expectRefusal(() => ws.create('cli_unknown', '2026-10-01', '2026-10-01'), 'not_found');
+    expectRefusal(() => ws.create(workspace().client('Foreign'), '2026-10-01', '2026-10-01'), 'not_found');
+    expectRefusal(() => server.services.invoices.create({ workspaceId: ws.workspaceId, userId: server.ownerId, clientId: acme, from: '2026-10-01', to: '2026-10-01' }), 'not_found', /Member/);
+    expectRefusal(() => ws.create(acme, '2026-10-02', '2026-10-01'), 'invalid', /must not be after/);
+    expectRefusal(() => ws.create(acme, '2026-02-30', '2026-03-01'), 'invalid', /calendar day/);
+    expect(ws.events().length).to.equal(count);
+  });
+
+  it('copies the parties as they stood: every field present, blanks null; later changes do not touch the invoice', () => {
+    const ws = workspace();
+    const acme = ws.client('Acme', { legalName: 'Acme GmbH', addressLines: ['Hauptstr. 1', 'Hinterhaus'], postalCode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE123' });
+    const bare = ws.client('Bare');
+    const acmeProject = ws.project('Design', acme);
+    const bareProject = ws.project('Design', bare);
+    ws.entry(acmeProject, '2026-10-01T09:00:00Z', '2026-10-01T10:00:00Z');
+    ws.entry(bareProject, '2026-10-01T11:00:00Z', '2026-10-01T12:00:00Z');
+    ws.entry(bareProject, '2026-10-02T11:00:00Z', '2026-10-02T12:00:00Z');
+
+    // Without a business profile the issuer is null; a client with only a name still gives a recipient.
+    const first = server.services.invoices.get(ws.create(bare, '2026-10-01', '2026-10-01'));
+    expect(first.issuer).to.equal(null);
+    expect(first.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Bare' });
+
+    const { invoices } = server.services;
+    expect(
+      invoices.setBusinessProfile(ws.workspaceId, {
+        legalName: ' Studio Ada ',
+        addressLines: 'Torstr. 5 | | 2. OG',
+        country: 'DE',
+        paymentTermsDays: '14',
+        smallBusiness: 'false',
+        iban: 'DE02120300000000202051',
+        phone: '   ',
+      }),
+    ).to.deep.equal({ id: ws.workspaceId });
+    const id = ws.create(acme, '2026-10-01', '2026-10-01');
+    const issuer = { ...NO_ISSUER, legalName: 'Studio Ada', addressLines: ['Torstr. 5', '2. OG'], country: 'DE', paymentTermsDays: 14, smallBusiness: false, iban: 'DE02120300000000202051' };
+    const recipient = { ...NO_RECIPIENT, name: 'Acme', legalName: 'Acme GmbH', addressLines: ['Hauptstr. 1', 'Hinterhaus'], postalCode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE123' };
+    expect(invoices.get(id).issuer).to.deep.equal(issuer);
+    expect(invoices.get(id).recipient).to.deep.equal(recipient);
+    expectSchema('Invoice', invoices.get(id));
+
+    // Changing the client and the profile afterwards changes neither invoice.
+    server.services.catalog.updateClient(ws.actor, acme, { name: 'Acme Renamed', city: 'Hamburg', email: 'billing@acme.example' });
+    server.services.catalog.updateClient(ws.actor, bare, { legalName: 'Bare Ltd' });
+    invoices.setBusinessProfile(ws.workspaceId, { legalName: 'Other', city: 'Potsdam' });
+    expect(invoices.get(first.id)).to.deep.equal(first);
+    expect(invoices.get(id).issuer).to.deep.equal(issuer);
+    expect(invoices.get(id).recipient).to.deep.equal(recipient);
+
+    // The next invoice copies the parties as they stand now.
+    const next = invoices.get(ws.create(bare, '2026-10-02', '2026-10-02'));
+    expect(next.issuer).to.deep.equal({ ...issuer, legalName: 'Other', city: 'Potsdam' });
+    expect(next.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Bare', legalName: 'Bare Ltd' });
+  });
+
+  it('business profile: blank clears, bad names and values are refused, a cleared profile gives issuer null', () => {
+    const ws = workspace();
+    const { invoices } = server.services;
+    const set = (fields: Record<string, string>) => invoices.setBusinessProfile(ws.workspaceId, fields);
+    expectRefusal(() => set({ nickname: 'x' }), 'invalid', /not a business profile field/);
+    expectRefusal(() => set({ constructor: 'x' }), 'invalid', /not a business profile field/);
+    expectRefusal(() => set({ paymentTermsDays: '14.5' }), 'invalid', /paymentTermsDays/);
+    expectRefusal(() => set({ smallBusiness: 'yes' }), 'invalid', /true or false/);
+    expectRefusal(() => set({ country: 'Germany' }), 'invalid', /alpha-2/);
+    expectRefusal(() => set({ email: 'not an email' }), 'invalid', /email/);
+    expectRefusal(() => invoices.setBusinessProfile('ws_unknown', { city: 'Berlin' }), 'not_found');
+
+    const acme = ws.client('Acme');
+    const project = ws.project('Design', acme);
+    for (const day of ['01', '02']) ws.entry(project, `2026-10-${day}T09:00:00Z`, `2026-10-${day}T10:00:00Z`);
+    set({ city: 'Berlin', smallBusiness: 'true' });
+    set({ city: '' });
+    expect(invoices.get(ws.create(acme, '2026-10-01', '2026-10-01')).issuer).to.deep.equal({ ...NO_ISSUER, smallBusiness: true });
+    set({ smallBusiness: ' ' });
+    expect(invoices.get(ws.create(acme, '2026-10-02', '2026-10-02')).issuer).to.equal(null);
+  });
+
+  it('status moves: draft -> sent -> paid, draft|sent -> void; every other move is a conflict that records nothing', () => {
+    const ws = workspace();
+    const acme = ws.client('Acme');
+    const project = ws.project('Design', acme);
+    const { invoices } = server.services;
+    for (const from of STATUSES) {
+      for (const to of STATUSES) {
+        const id = ws.invoiceIn(from, project, acme);
+        const before = ws.events().length;
+        const stored = invoices.get(id);
+        if (ALLOWED.has(`${from}>${to}`)) {
+          expect(invoices.changeStatus(id, to, ws.userId), `${from} -> ${to}`).to.deep.equal({ id, from, to });
+          const recorded = ws.events().slice(before);
+          expect(recorded, `${from} -> ${to}`).to.have.length(1);
+          expect(recorded[0]).to.include({ entity: 'invoice', entityId: id, operation: 'update', event: 'invoice.status_changed', actorUserId: ws.userId });
+          const payload = recorded[0]!.payload as { invoice: InvoiceView; from: string; to: string };
+          expect(payload).to.have.all.keys('invoice', 'from', 'to');
+          expect(payload).to.deep.include({ from, to });
+          expect(payload.invoice).to.deep.equal(invoices.get(id));
+          expect(payload.invoice.status).to.equal(to);
+          expectSchema('InvoiceStatusEventData', { kind: 'invoice-status', ...payload });
+        } else {
+          expectRefusal(() => invoices.changeStatus(id, to, ws.userId), 'conflict', new RegExp(`from ${from} to ${to}`));
+          expect(ws.events().length, `${from} -> ${to}`).to.equal(before);
+          expect(invoices.get(id)).to.deep.equal(stored);
+        }
+      }
+    }
+    const id = ws.invoiceIn('draft', project, acme);
+    expectRefusal(() => invoices.changeStatus(id, 'sent', server.ownerId), 'not_found', /Member/);
+    expectRefusal(() => invoices.changeStatus('inv_unknown', 'sent', ws.userId), 'not_found', /Invoice/);
+    expectRefusal(() => invoices.changeStatus(id, 'bogus' as InvoiceStatus, ws.userId), 'conflict');
+    expect(invoices.get(id).status).to.equal('draft');
+  });
+
+  it('void releases the entries: editable again and invoiced anew', async () => {
+    const ws = workspace();
+    const acme = ws.client('Acme');
+    const project = ws.project('Design', acme);
+    const entryIds = ['01', '02'].map((day) => ws.entry(project, `2026-10-${day}T09:00:00Z`, `2026-10-${day}T10:00:00Z`));
+    const { invoices } = server.services;
+    for (const voidFrom of ['draft', 'sent'] as const) {
+      const id = ws.create(acme, '2026-10-01', '2026-10-31');
+      if (voidFrom === 'sent') invoices.changeStatus(id, 'sent', ws.userId);
+      invoices.changeStatus(id, 'void', ws.userId);
+      for (const entryId of entryIds) expect(ws.invoiceIdOf(entryId)).to.equal(null);
+      expect(invoices.get(id).lines).to.have.length(1); // the void invoice keeps its lines
+    }
+    const res = await server.request('PATCH', `/api/v1/entries/${entryIds[0]}`, { token: ws.token, json: { description: 'editable again' } });
+    expect(res.status, res.text).to.equal(200);
+    const again = ws.create(acme, '2026-10-01', '2026-10-31');
+    for (const entryId of entryIds) expect(ws.invoiceIdOf(entryId)).to.equal(again);
+    // A paid invoice never releases its entries.
+    invoices.changeStatus(again, 'sent', ws.userId);
+    invoices.changeStatus(again, 'paid', ws.userId);
+    expectRefusal(() => invoices.changeStatus(again, 'void', ws.userId), 'conflict');
+    expect(ws.invoiceIdOf(entryIds[0]!)).to.equal(again);
+  });
+
+  it('e-invoice fills add only null or absent values, all or none, record no event; the next status change shows them', () => {
+    const ws = workspace();
+    const acme = ws.client('Acme', { city: 'Berlin' });
+    const design = ws.project('Design', acme, 100);
+    const build = ws.project('Build', acme, 80);
+    ws.entry(design, '2026-10-01T09:00:00Z', '2026-10-01T10:00:00Z');
+    ws.entry(build, '2026-10-01T11:00:00Z', '2026-10-01T12:00:00Z');
+    const id = ws.create(acme, '2026-10-01', '2026-10-01');
+    const { invoices } = server.services;
+    const fill = (...assignments: Array<[string, string]>) => invoices.fill(id, ws.userId, assignments);
+    const created = invoices.get(id);
+    const before = ws.events().length;
+
+    server.clock.advance(60_000);
+    expect(
+      fill(['issuer.legalName', 'Studio Ada'], ['recipient.vatId', 'DE123'], ['lines[0].taxCategory', 'S'], ['lines[0].taxRate', '19'], ['paymentTerms', 'Due within 14 days.']),
+    ).to.deep.equal({ id });
+    const at = new Date(server.clock.now()).toISOString();
+    const filled = invoices.get(id);
+    expect(filled.issuer).to.deep.equal({ ...NO_ISSUER, legalName: 'Studio Ada' }); // the null issuer is created, all fields null first
+    expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE123' });
+    expect(filled.lines[0]).to.deep.equal({ ...created.lines[0], taxCategory: 'S', taxRate: 19 });
+    expect(filled.lines[1]).to.deep.equal(created.lines[1]);
+    expect(filled.paymentTerms).to.equal('Due within 14 days.');
+    expect(filled.total).to.equal(created.total);
+    expect(filled.updatedAt).to.equal(at);
+    expect(filled.einvoiceFills).to.deep.equal([
+      { at, by: ws.userId, fields: { 'issuer.legalName': 'Studio Ada', 'recipient.vatId': 'DE123', 'lines[0].taxCategory': 'S', 'lines[0].taxRate': 19, paymentTerms: 'Due within 14 days.' } },
+    ]);
+    expectSchema('Invoice', filled);
+
+    // Amounts, computed values, the status and values already set are refused; a refused fill adds nothing.
+    const refusals: Array<[Array<[string, string]>, DomainError['code'], RegExp]> = [
+      [[['recipient.city', 'Hamburg']], 'conflict', /recipient\.city is already set/],
+      [[['recipient.name', 'Other']], 'conflict', /already set/],
+      [[['lines[0].taxRate', '7']], 'conflict', /already set/],
+      [[['paymentTerms', 'Now.']], 'conflict', /already set/],
+      [[['lines[1].taxRate', '7'], ['issuer.legalName', 'Other']], 'conflict', /issuer\.legalName is already set/],
+      [[['lines[1].taxRate', '7'], ['lines[1].amount', '1']], 'invalid', /cannot be filled/],
+      [[['total', '1']], 'invalid', /cannot be filled/],
+      [[['lines[0].quantitySec', '1']], 'invalid', /cannot be filled/],
+      [[['lines[0].hourlyRate', '1']], 'invalid', /cannot be filled/],
+      [[['lines[0].description', 'x']], 'invalid', /cannot be filled/],
+      [[['taxBreakdown', '[]']], 'invalid', /cannot be filled/],
+      [[['status', 'paid']], 'invalid', /cannot be filled/],
+      [[['issuer.nickname', 'x']], 'invalid', /cannot be filled/],
+      [[['issuer.constructor', 'x']], 'invalid', /cannot be filled/],
+      [[['lines[2].taxRate', '7']], 'invalid', /2 line/],
+      [[['lines[1].taxRate', '150']], 'invalid', /percentage/],
+      [[['lines[1].taxCategory', '  ']], 'invalid', /blank/],
+      [[['issuer.paymentTermsDays', 'soon']], 'invalid', /whole number/],
+      [[], 'invalid', /at least one/],
+    ];
+    for (const [assignments, code, pattern] of refusals) expectRefusal(() => fill(...assignments), code, pattern);
+    expect(invoices.get(id)).to.deep.equal(filled);
+    expectRefusal(() => invoices.fill(id, server.ownerId, [['lines[1].taxRate', '7']]), 'not_found', /Member/);
+    expectRefusal(() => invoices.fill('inv_unknown', ws.userId, [['lines[1].taxRate', '7']]), 'not_found', /Invoice/);
+
+    // A second fill appends; neither fill recorded an event (no webhook).
+    fill(['lines[1].taxRate', '7.5'], ['issuer.smallBusiness', 'false']);
+    expect(invoices.get(id).einvoiceFills).to.have.length(2);
+    expect(invoices.get(id).einvoiceFills[1]!.fields).to.deep.equal({ 'lines[1].taxRate': 7.5, 'issuer.smallBusiness': false });
+    expect(ws.events().length).to.equal(before);
+
+    // The next invoice.status_changed is the first payload that shows the filled values.
+    invoices.changeStatus(id, 'sent', ws.userId);
+    const [event] = ws.events().slice(before);
+    const payload = event!.payload as { invoice: InvoiceView };
+    expect(payload.invoice).to.deep.equal(invoices.get(id));
+    expect(payload.invoice.lines.map((line) => [line.taxCategory, line.taxRate])).to.deep.equal([['S', 19], [undefined, 7.5]]);
+    expect(payload.invoice.paymentTerms).to.equal('Due within 14 days.');
+    expectSchema('InvoiceStatusEventData', { kind: 'invoice-status', ...payload, from: 'draft', to: 'sent' });
+
+    // A void invoice takes no fills.
+    invoices.changeStatus(id, 'void', ws.userId);
+    expectRefusal(() => fill(['lines[1].taxCategory', 'S']), 'conflict', /void/);
+  });
+
+  it('CLI: workspace profile, invoice create, status, fill and show print the documented JSON; refusals exit 1, usage errors 2', async () => {
+    const ws = workspace();
+    const acme = ws.client('Acme');
+    const project = ws.project('Design', acme, 90);
+    ws.entry(project, '2026-10-01T09:00:00Z', '2026-10-01T11:00:00Z');
+
+    expect((await cli('workspace', 'profile', ws.workspaceId, '--set', 'legalName=Studio Ada', '--set', 'addressLines=Torstr. 5|10119 Berlin')).json).to.deep.equal({ id: ws.workspaceId });
+    const created = await cli('invoice', 'create', '--workspace', ws.workspaceId, '--user', ws.userId, '--client', acme, '--from', '2026-10-01', '--to', '2026-10-31');
+    expect(created.code, created.stderr).to.equal(0);
+    expect(created.json).to.have.all.keys('id');
+    const id = created.json.id as string;
+
+    expect((await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'lines[0].taxRate=19', '--set', 'recipient.reference=PO-7=A')).json).to.deep.equal({ id });
+    const shown = await cli('invoice', 'show', id);
+    expect(shown.json).to.have.all.keys('invoice');
+    expect(shown.json.invoice).to.deep.equal(server.services.invoices.get(id));
+    expect(shown.json.invoice).to.deep.include({ total: 180, status: 'draft' });
+    expect(shown.json.invoice.issuer).to.deep.include({ legalName: 'Studio Ada', addressLines: ['Torstr. 5', '10119 Berlin'] });
+    expect(shown.json.invoice.recipient.reference).to.equal('PO-7=A');
+    expect(shown.json.invoice.lines[0].taxRate).to.equal(19);
+
+    expect(await cli('invoice', 'status', id, '--to', 'sent', '--user', ws.userId)).to.deep.include({ code: 0, json: { id, from: 'draft', to: 'sent' }, stderr: '' });
+
+    // Refused by the service: exit 1, one JSON error on stderr, nothing on stdout.
+    const refused = [
+      [['invoice', 'status', id, '--to', 'sent', '--user', ws.userId], 'conflict'],
+      [['invoice', 'fill', id, '--user', ws.userId, '--set', 'lines[0].taxRate=7'], 'conflict'],
+      [['invoice', 'fill', id, '--user', ws.userId, '--set', 'lines[0].amount=1'], 'invalid'],
+      [['invoice', 'create', '--workspace', ws.workspaceId, '--user', ws.userId, '--client', acme, '--from', '2026-10-01', '--to', '2026-10-31'], 'invalid'],
+      [['invoice', 'create', '--workspace', ws.workspaceId, '--user', ws.userId, '--client', 'cli_unknown', '--from', '2026-10-01', '--to', '2026-10-31'], 'not_found'],
+      [['invoice', 'show', 'inv_unknown'], 'not_found'],
+      [['workspace', 'profile', ws.workspaceId, '--set', 'nickname=x'], 'invalid'],
+    ] as const;
+    for (const [argv, code] of refused) {
+      const result = await cli(...argv);
+      expect(result, argv.join(' ')).to.deep.include({ code: 1, stdout: '' });
+      expect(result.error.code, argv.join(' ')).to.equal(code);
+    }
+
+    // Bad arguments: exit 2.
+    const usage = [
+      ['invoice', 'status', id, '--user', ws.userId],
+      ['invoice', 'status', id, '--to', 'cancelled', '--user', ws.userId],
+      ['invoice', 'status', '--to', 'paid', '--user', ws.userId],
+      ['invoice', 'fill', id, '--user', ws.userId],
+      ['invoice', 'fill', id, '--user', ws.userId, '--set', 'paymentTerms'],
+      ['invoice', 'fill', id, '--user', ws.userId, '--set', 'paymentTerms=a', '--set', 'paymentTerms=b'],
+      ['invoice', 'create', '--workspace', ws.workspaceId, '--user', ws.userId, '--client', acme, '--from', '2026-10-01'],
+      ['workspace', 'profile', ws.workspaceId],
+    ];
+    for (const argv of usage) {
+      const result = await cli(...argv);
+      expect(result, argv.join(' ')).to.deep.include({ code: 2, stdout: '' });
+      expect(result.error.code, argv.join(' ')).to.equal('usage');
+    }
+    expect(server.services.invoices.get(id).status).to.equal('sent');
+  });
+});
