@@ -282,6 +282,26 @@ describe('webhooks', function () {
         expect(log(server, hook.id)[0]).to.include({ status: 'skipped_visibility', attempt: 1 });
       });
 
+      it('sends invoice events to an owner who may see money, and withholds them from one who may not', async () => {
+        const client = server.services.catalog.createClient(owner, { name: 'Invoiced Co' });
+        const project = server.services.catalog.createProject(owner, { name: 'Billed', clientId: client.id, billable: true, hourlyRate: 100 });
+        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:30:00Z', projectId: project.id });
+        const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
+        const withheld = await subscribe(['invoice.created', 'invoice.status_changed'], timeOnly.userId);
+        const full = await subscribe(['invoice.created', 'invoice.status_changed']);
+        const invoice = server.services.invoices.create({ workspaceId: server.workspaceId, userId: server.ownerId, clientId: client.id, from: '2026-11-02', to: '2026-11-02' });
+        server.services.invoices.changeStatus(invoice.id, 'sent', server.ownerId);
+        await receiver.waitFor(2);
+        await settle(server);
+        expect(receiver.requests.map((r) => r.json.event)).to.have.members(['invoice.created', 'invoice.status_changed']);
+        for (const request of receiver.requests) expect(contractChecker().webhookViolations(request.json.event, request.json), request.json.event).to.deep.equal([]);
+        const status = receiver.requests.find((r) => r.json.event === 'invoice.status_changed')!.json.data;
+        expect(status).to.include({ kind: 'invoice-status', from: 'draft', to: 'sent' });
+        expect(status.invoice).to.include({ id: invoice.id, total: 150, status: 'sent' });
+        expect(log(server, withheld.id).map((d) => d.status)).to.deep.equal(['skipped_visibility', 'skipped_visibility']);
+        expect(log(server, full.id).map((d) => d.status)).to.deep.equal(['success', 'success']);
+      });
+
       it('deleting the owner’s account deletes its webhooks', async () => {
         const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
         await subscribe(['entry.created'], watcher.userId);
