@@ -80,7 +80,7 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
         const id = newId('usr');
         tx.insert(users).values({ id, name, email, createdAt: clock.now() }).run();
         return { id };
-      });
+      }, { behavior: 'immediate' });
     },
 
     /** Deletes the account: its tokens, webhooks and memberships go with it. */
@@ -97,7 +97,7 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
         tx.delete(webhooks).where(eq(webhooks.userId, id)).run();
         tx.delete(members).where(eq(members.userId, id)).run();
         return { id };
-      });
+      }, { behavior: 'immediate' });
     },
 
     addMember(input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
@@ -123,7 +123,7 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
           throw new DomainError('conflict', `User ${input.userId} is a member of workspace ${input.workspaceId} already.`);
         }
         return { workspaceId: input.workspaceId, userId: input.userId };
-      });
+      }, { behavior: 'immediate' });
     },
 
     setMember(input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
@@ -153,7 +153,7 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
           .where(and(eq(apiTokens.workspaceId, input.workspaceId), eq(apiTokens.userId, input.userId), isNull(apiTokens.revokedAt)))
           .run();
         return { workspaceId: input.workspaceId, userId: input.userId };
-      });
+      }, { behavior: 'immediate' });
     },
 
     isEmpty(): boolean {

@@ -138,7 +138,7 @@ export function createTokensService({ db, clock }: { db: Db; clock: Clock }) {
           })
           .run();
         return { id, token: minted.token, prefix: minted.prefix };
-      });
+      }, { behavior: 'immediate' });
     },
 
     list(workspaceId: string) {
