@@ -52,6 +52,48 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
     .where(and(eq(entries.workspaceId, sql.placeholder('workspaceId')), eq(entries.authorId, sql.placeholder('authorId')), isNull(entries.endAt)))
     .prepare();
 
+  // The write path's statements, prepared once (an unprepared Drizzle query is built and
+  // prepared by SQLite on every call: that was most of the cost of POST /entries).
+  const taskById = db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, sql.placeholder('id')), eq(tasks.workspaceId, sql.placeholder('workspaceId'))))
+    .prepare();
+  const projectById = db
+    .select()
+    .from(projects)
+    .where(and(eq(projects.id, sql.placeholder('id')), eq(projects.workspaceId, sql.placeholder('workspaceId'))))
+    .prepare();
+  const memberRate = db
+    .select({ rate: members.hourlyRate })
+    .from(members)
+    .where(and(eq(members.workspaceId, sql.placeholder('workspaceId')), eq(members.userId, sql.placeholder('userId'))))
+    .prepare();
+  const workspaceRate = db.select({ rate: workspaces.hourlyRate }).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))).prepare();
+  const insertEntry = db
+    .insert(entries)
+    .values({
+      id: sql.placeholder('id'),
+      workspaceId: sql.placeholder('workspaceId'),
+      authorId: sql.placeholder('authorId'),
+      description: sql.placeholder('description'),
+      projectId: sql.placeholder('projectId'),
+      taskId: sql.placeholder('taskId'),
+      billable: sql.placeholder('billable'),
+      startAt: sql.placeholder('startAt'),
+      endAt: sql.placeholder('endAt'),
+      durationSec: sql.placeholder('durationSec'),
+      amount: sql.placeholder('amount'),
+      hourlyRate: sql.placeholder('hourlyRate'),
+      source: sql.placeholder('source'),
+      timeZone: sql.placeholder('timeZone'),
+      originId: sql.placeholder('originId'),
+      createdAt: sql.placeholder('createdAt'),
+      updatedAt: sql.placeholder('updatedAt'),
+    })
+    .returning()
+    .prepare();
+
   const currency = (workspaceId: string) => currencyOf.get({ id: workspaceId })?.currency ?? 'EUR';
   const eventActor = (actor: Actor | null): EventActor => ({ userId: actor?.userId ?? null, tokenId: actor?.tokenId ?? null });
   const tagIds = (id: string) => tagsOf.all({ id }).map((t) => t.tagId);
@@ -78,7 +120,7 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
   function resolveWork(workspaceId: string, projectId: string | null | undefined, taskId: string | null | undefined, kept: { projectId: string | null; taskId: string | null }) {
     let task: TaskRow | null = null;
     if (taskId) {
-      task = db.select().from(tasks).where(and(eq(tasks.id, taskId), eq(tasks.workspaceId, workspaceId))).get() ?? null;
+      task = taskById.get({ id: taskId, workspaceId }) ?? null;
       if (!task) throw notFound(`Task ${taskId}`);
       if (task.archived && task.id !== kept.taskId) throw new DomainError('invalid', `taskId: task ${taskId} is archived and takes no new entries.`);
       if (projectId && projectId !== task.projectId) {
@@ -88,7 +130,7 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
     const wantedProject = projectId || task?.projectId || null;
     let project: ProjectRow | null = null;
     if (wantedProject) {
-      project = db.select().from(projects).where(and(eq(projects.id, wantedProject), eq(projects.workspaceId, workspaceId))).get() ?? null;
+      project = projectById.get({ id: wantedProject, workspaceId }) ?? null;
       if (!project) throw notFound(`Project ${wantedProject}`);
       if (project.archived && project.id !== kept.projectId) {
         throw new DomainError('invalid', `projectId: project ${wantedProject} is archived and takes no new entries.`);
@@ -108,9 +150,9 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
   function resolveRate(workspaceId: string, authorId: string, project: ProjectRow | null, task: TaskRow | null): number | null {
     if (task?.hourlyRate != null) return task.hourlyRate;
     if (project?.hourlyRate != null) return project.hourlyRate;
-    const member = db.select({ rate: members.hourlyRate }).from(members).where(and(eq(members.workspaceId, workspaceId), eq(members.userId, authorId))).get();
+    const member = memberRate.get({ workspaceId, userId: authorId });
     if (member?.rate != null) return member.rate;
-    return db.select({ rate: workspaces.hourlyRate }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()?.rate ?? null;
+    return workspaceRate.get({ id: workspaceId })?.rate ?? null;
   }
 
   function replaceTags(entryId: string, ids: string[]): void {
@@ -184,27 +226,24 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
     const hourlyRate = resolveRate(actor.workspaceId, actor.userId, project, task);
     const now = clock.now();
     const done = input.end === null ? { endAt: null, durationSec: null, amount: null } : completion({ startAt: input.start, billable, hourlyRate }, input.end);
-    const row = db
-      .insert(entries)
-      .values({
-        id: newId('ent'),
-        workspaceId: actor.workspaceId,
-        authorId: actor.userId,
-        description: input.description ?? '',
-        projectId: project?.id ?? null,
-        taskId: task?.id ?? null,
-        billable,
-        startAt: input.start,
-        ...done,
-        hourlyRate,
-        source: input.source ?? 'api',
-        timeZone: input.timeZone === undefined ? null : canonicalTimeZone(input.timeZone),
-        originId: input.originId ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
+    // Booleans go in as SQLite integers: a prepared statement does not map them like a query does.
+    const row = insertEntry.get({
+      id: newId('ent'),
+      workspaceId: actor.workspaceId,
+      authorId: actor.userId,
+      description: input.description ?? '',
+      projectId: project?.id ?? null,
+      taskId: task?.id ?? null,
+      billable: billable ? 1 : 0,
+      startAt: input.start,
+      ...done,
+      hourlyRate,
+      source: input.source ?? 'api',
+      timeZone: input.timeZone === undefined ? null : canonicalTimeZone(input.timeZone),
+      originId: input.originId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    }) as EntryRow;
     if (input.tagIds) replaceTags(row.id, input.tagIds);
     return emit(actor, event, row);
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import { toIso } from '../../clock.js';
 import type { Db } from '../../db/database.js';
@@ -33,24 +33,41 @@ export interface DomainEvent {
 export type EventSubscriber = (tx: Db, seq: number, event: DomainEvent) => void;
 
 export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock; subscriber?: EventSubscriber }) {
+  const insert = db
+    .insert(events)
+    .values({
+      workspaceId: sql.placeholder('workspaceId'),
+      entity: sql.placeholder('entity'),
+      entityId: sql.placeholder('entityId'),
+      operation: sql.placeholder('operation'),
+      event: sql.placeholder('event'),
+      actorUserId: sql.placeholder('actorUserId'),
+      actorTokenId: sql.placeholder('actorTokenId'),
+      originId: sql.placeholder('originId'),
+      payload: sql.placeholder('payload'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning({ seq: events.seq })
+    .prepare();
+
   return {
+    /**
+     * Records an event. `tx` must be the database (or transaction) of the write in progress:
+     * with better-sqlite3 one connection carries the transaction, so the event commits with it.
+     */
     record(tx: Db, event: DomainEvent): number {
-      const row = tx
-        .insert(events)
-        .values({
-          workspaceId: event.workspaceId,
-          entity: event.entity,
-          entityId: event.entityId,
-          operation: event.operation,
-          event: event.event,
-          actorUserId: event.actor.userId,
-          actorTokenId: event.actor.tokenId,
-          originId: event.originId ?? null,
-          payload: event.payload === undefined ? null : JSON.stringify(event.payload),
-          createdAt: clock.now(),
-        })
-        .returning({ seq: events.seq })
-        .get();
+      const row = insert.get({
+        workspaceId: event.workspaceId,
+        entity: event.entity,
+        entityId: event.entityId,
+        operation: event.operation,
+        event: event.event,
+        actorUserId: event.actor.userId,
+        actorTokenId: event.actor.tokenId,
+        originId: event.originId ?? null,
+        payload: event.payload === undefined ? null : JSON.stringify(event.payload),
+        createdAt: clock.now(),
+      }) as { seq: number };
       subscriber?.(tx, row.seq, event);
       return row.seq;
     },

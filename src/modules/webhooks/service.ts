@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import { toIso } from '../../clock.js';
 import type { Db } from '../../db/database.js';
@@ -24,6 +24,25 @@ export interface WebhookOptions {
  * of the workspace that chose the event, so a committed event always has its deliveries.
  */
 export function createWebhooksService({ db, clock, options }: { db: Db; clock: Clock; options: WebhookOptions }) {
+  const enabledOf = db
+    .select({ id: webhooks.id, events: webhooks.events })
+    .from(webhooks)
+    .where(and(eq(webhooks.workspaceId, sql.placeholder('workspaceId')), eq(webhooks.enabled, true)))
+    .prepare();
+  const insertDelivery = db
+    .insert(webhookDeliveries)
+    .values({
+      id: sql.placeholder('id'),
+      webhookId: sql.placeholder('webhookId'),
+      eventSeq: sql.placeholder('eventSeq'),
+      event: sql.placeholder('event'),
+      status: 'pending',
+      nextAttemptAt: sql.placeholder('now'),
+      createdAt: sql.placeholder('now'),
+      updatedAt: sql.placeholder('now'),
+    })
+    .prepare();
+
   const find = (id: string) => {
     const row = db.select().from(webhooks).where(eq(webhooks.id, id)).get();
     if (!row) throw notFound(`Webhook ${id}`);
@@ -124,20 +143,12 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
     },
 
     /** The outbox: called by the event log inside the event's transaction. */
-    enqueue(tx: Db, seq: number, event: DomainEvent): number {
+    enqueue(_tx: Db, seq: number, event: DomainEvent): number {
       if (event.event === null) return 0;
       const now = clock.now();
-      const targets = tx
-        .select({ id: webhooks.id, events: webhooks.events })
-        .from(webhooks)
-        .where(and(eq(webhooks.workspaceId, event.workspaceId), eq(webhooks.enabled, true)))
-        .all()
-        .filter((w) => (JSON.parse(w.events) as string[]).includes(event.event as string));
-      for (const target of targets) {
-        tx.insert(webhookDeliveries)
-          .values({ id: newDeliveryId(), webhookId: target.id, eventSeq: seq, event: event.event, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now })
-          .run();
-      }
+      // The prepared statements run on the connection that carries the event's transaction.
+      const targets = enabledOf.all({ workspaceId: event.workspaceId }).filter((w) => (JSON.parse(w.events) as string[]).includes(event.event as string));
+      for (const target of targets) insertDelivery.run({ id: newDeliveryId(), webhookId: target.id, eventSeq: seq, event: event.event, now });
       return targets.length;
     },
   };
