@@ -57,6 +57,19 @@ const insertEvent = db.prepare(
    VALUES (?, 'entry', ?, 'create', 'entry.created', ?, ?, ?, ?)`,
 );
 
+const entryById = db.prepare('SELECT * FROM entries WHERE id = ? AND workspace_id = ?');
+const tagsOf = db.prepare('SELECT tag_id FROM entry_tags WHERE entry_id = ? ORDER BY tag_id');
+const runningOf = db.prepare('SELECT * FROM entries WHERE workspace_id = ? AND author_id = ? AND end_at IS NULL');
+const stopEntry = db.prepare('UPDATE entries SET end_at = ?, duration_sec = ?, amount = ?, updated_at = ? WHERE id = ?');
+const insertTimer = db.prepare(
+  `INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, hourly_rate, source, created_at, updated_at)
+   VALUES (?, ?, ?, '', 0, ?, ?, 'api', ?, ?)`,
+);
+const insertTimerEvent = db.prepare(
+  `INSERT INTO events (workspace_id, entity, entity_id, operation, event, actor_user_id, actor_token_id, payload, created_at)
+   VALUES (?, 'entry', ?, ?, ?, ?, ?, ?, ?)`,
+);
+
 const pattern = /^tt_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{43})$/;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -137,6 +150,41 @@ function create(token: Record<string, any>, body: Record<string, any>, res: Serv
   send(res, 200, { data: entry });
 }
 
+function getEntry(token: Record<string, any>, id: string, res: ServerResponse) {
+  const row = entryById.get(id, token.workspace_id) as Record<string, any> | undefined;
+  if (!row || (row.author_id !== token.user_id && !(token.mt && token.ct))) return send(res, 404, {});
+  const json = entryJson(row, token.currency, Date.now());
+  json.tagIds = (tagsOf.all(id) as Array<{ tag_id: string }>).map((t) => t.tag_id);
+  if (row.author_id !== token.user_id && !(token.mm && token.cm)) json.hourlyRate = null;
+  send(res, 200, { data: json });
+}
+
+/** Start (stopping a running timer first) or stop, each with its event row, in one transaction. */
+function timer(token: Record<string, any>, start: boolean, res: ServerResponse) {
+  const now = Date.now();
+  const result = db.transaction(() => {
+    const running = runningOf.get(token.workspace_id, token.user_id) as Record<string, any> | undefined;
+    if (running) {
+      if (now <= running.start_at) return 400;
+      const seconds = Math.floor((now - running.start_at) / 1000);
+      stopEntry.run(now, seconds, running.billable ? null : 0, now, running.id);
+      insertTimerEvent.run(token.workspace_id, running.id, 'update', 'entry.stopped', token.user_id, token.id, JSON.stringify(entryJson({ ...running, end_at: now, duration_sec: seconds }, token.currency, now)), now);
+    } else if (!start) {
+      return 404;
+    }
+    if (!start) return entryJson({ ...running, end_at: now, duration_sec: Math.floor((now - running!.start_at) / 1000) }, token.currency, now);
+    const rate = (memberRate.get(token.workspace_id, token.user_id) as any)?.hourly_rate ?? (workspaceRate.get(token.workspace_id) as any)?.hourly_rate ?? null;
+    const id = `ent_${randomBytes(10).toString('hex')}`;
+    insertTimer.run(id, token.workspace_id, token.user_id, now, rate, now, now);
+    const row = { id, workspace_id: token.workspace_id, author_id: token.user_id, description: '', project_id: null, task_id: null, billable: 0, start_at: now, end_at: null, duration_sec: null, hourly_rate: rate, source: 'api', time_zone: null, invoice_id: null, import_id: null, created_at: now, updated_at: now };
+    const json = entryJson(row, token.currency, now);
+    insertTimerEvent.run(token.workspace_id, id, 'create', 'entry.started', token.user_id, token.id, JSON.stringify(json), now);
+    return json;
+  }).immediate();
+  if (typeof result === 'number') return send(res, result, {});
+  send(res, 200, { data: result });
+}
+
 const server = createServer((req, res) => {
   const token = authenticate(req);
   if (!token) return send(res, 401, {});
@@ -150,6 +198,9 @@ const server = createServer((req, res) => {
     });
   }
   if (req.method === 'GET' && url.pathname === '/api/v1/entries') return list(token, url, res);
+  if (req.method === 'GET' && url.pathname.startsWith('/api/v1/entries/ent_')) return getEntry(token, url.pathname.slice('/api/v1/entries/'.length), res);
+  if (req.method === 'POST' && url.pathname === '/api/v1/entries/current') return timer(token, true, res);
+  if (req.method === 'POST' && url.pathname === '/api/v1/entries/current/stop') return timer(token, false, res);
   if (req.method === 'POST' && url.pathname === '/api/v1/entries') {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

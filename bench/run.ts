@@ -45,6 +45,8 @@ interface Scenario {
   baseline: boolean;
   /** Concurrent connections, when not BENCH_CONNECTIONS (1 measures the latency of one request alone). */
   connections?: number;
+  /** A sequence each connection repeats, with its own member's token (timers are per member). */
+  sequence?: Array<{ method: 'POST'; path: string }>;
 }
 
 /** Spawns a node process; resolves when its output matches `ready` (at once when null). */
@@ -111,15 +113,31 @@ async function peakRss(pid: number): Promise<number> {
   }
 }
 
+let memberTokens: string[] = [];
+
 async function load(url: string, scenario: Scenario, token: string, pid: number, duration = seconds): Promise<Measured> {
+  let next = 0;
   const result = await autocannon({
     url: `${url}${scenario.path}`,
     method: scenario.method,
     connections: scenario.connections ?? connections,
     duration,
-    headers: { authorization: `Bearer ${token}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) },
+    // A sequence sets each connection's own token in setupClient; default headers would override it.
+    ...(scenario.sequence ? {} : { headers: { authorization: `Bearer ${token}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) } }),
     ...(scenario.body ? { body: scenario.body } : {}),
-  });
+    ...(scenario.sequence
+      ? {
+          // Each connection (its own context) takes one member's token for all its requests.
+          requests: scenario.sequence.map((step) => ({
+            ...step,
+            setupRequest: (request: Record<string, unknown>, context: { token?: string }) => {
+              context.token ??= memberTokens[next++ % memberTokens.length];
+              return { ...request, headers: { ...(request.headers as object), authorization: `Bearer ${context.token}` } };
+            },
+          })),
+        }
+      : {}),
+  } as autocannon.Options);
   return {
     requestsPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -146,8 +164,12 @@ function dataset(): { path: string; data: Dataset } {
   return { path: cached, data: JSON.parse(readFileSync(meta, 'utf8')) as Dataset };
 }
 
-/** Subscribes `count` webhooks (entry.created) of the dataset's owner to the local receiver. */
-async function subscribe(databasePath: string, token: string, port: number, count: number): Promise<void> {
+/**
+ * Subscribes `count` webhooks (entry.created) of the dataset's owner to the local receiver, mints
+ * a token for each of 20 members (timer scenarios run one member per connection), and picks an
+ * entry for GET /entries/{id}.
+ */
+async function subscribe(databasePath: string, token: string, port: number, count: number): Promise<{ entryId: string; tokens: string[] }> {
   const database = openDatabase(databasePath);
   try {
     const services = createServices(database, { clock: systemClock, secretKey: loadSecretKey(databasePath, undefined), webhooks: { allowPrivateTargets: true } });
@@ -155,6 +177,10 @@ async function subscribe(databasePath: string, token: string, port: number, coun
     for (let i = 0; i < count; i++) {
       await services.webhooks.create({ workspaceId: actor.workspaceId, userId: actor.userId, url: `http://127.0.0.1:${port}/hook${i}`, events: ['entry.created'] });
     }
+    const memberIds = database.sqlite.prepare('SELECT user_id FROM members WHERE workspace_id = ? ORDER BY user_id LIMIT 20').all(actor.workspaceId) as Array<{ user_id: string }>;
+    const tokens = memberIds.map((m) => services.tokens.create({ workspaceId: actor.workspaceId, userId: m.user_id, name: 'bench timer', scopes: ['entries:write', 'entries:read'] }).token);
+    const entry = database.sqlite.prepare('SELECT id FROM entries WHERE workspace_id = ? ORDER BY start_at DESC LIMIT 1 OFFSET 1000').get(actor.workspaceId) as { id: string };
+    return { entryId: entry.id, tokens };
   } finally {
     database.close();
   }
@@ -215,7 +241,8 @@ async function main() {
   const children: ChildProcess[] = [];
   const token = data.ownerToken;
   const receiver = await startWebhookReceiver();
-  await subscribe(databasePath, token, receiver.port, 3);
+  const { entryId, tokens } = await subscribe(databasePath, token, receiver.port, 3);
+  memberTokens = tokens;
   try {
     const port = await freePort();
     const started = Date.now();
@@ -243,11 +270,22 @@ async function main() {
     // Reads first: the writes of POST grow the WAL, which the reads after them would pay for.
     const scenarios: Scenario[] = [
       { name: 'GET /api/v1/me', method: 'GET', path: '/api/v1/me', baseline: true },
+      { name: 'GET /api/v1/entries/{id}', method: 'GET', path: `/api/v1/entries/${entryId}`, baseline: true },
       { name: 'GET /api/v1/entries?limit=100', method: 'GET', path: '/api/v1/entries?from=2025-11-01&to=2026-10-31&limit=100', baseline: true },
       { name: 'GET /api/v1/reports/summary (one year, ~250k entries)', method: 'GET', path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31', baseline: false },
       { name: 'GET /api/v1/reports/summary (one year), 1 connection', method: 'GET', path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31', baseline: false, connections: 1 },
       { name: 'GET /api/v1/projects (2,000 projects)', method: 'GET', path: '/api/v1/projects', baseline: false },
       { name: 'GET /api/v1/projects (2,000 projects), 1 connection', method: 'GET', path: '/api/v1/projects', baseline: false, connections: 1 },
+      {
+        name: 'timer start + stop (20 members)',
+        method: 'POST',
+        path: '/api/v1/entries/current',
+        baseline: true,
+        sequence: [
+          { method: 'POST', path: '/api/v1/entries/current' },
+          { method: 'POST', path: '/api/v1/entries/current/stop' },
+        ],
+      },
       {
         name: 'POST /api/v1/entries (3 webhook subscriptions)',
         method: 'POST',
