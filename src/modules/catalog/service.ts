@@ -38,6 +38,11 @@ const PARTY_FIELDS = [
 ] as const;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Copies the fields a partial edit gives (null included: it clears), leaving absent ones alone. */
+function copyGiven<T extends object, K extends keyof T>(into: Partial<Record<K, unknown>>, patch: T, keys: readonly K[]): void {
+  for (const key of keys) if (patch[key] !== undefined) into[key] = patch[key];
+}
 const round4 = (n: number) => Math.round(n * 10000) / 10000;
 
 /**
@@ -347,11 +352,7 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
           }
           if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
           if (patch.color !== undefined) values.color = patch.color.toLowerCase();
-          if (patch.billable !== undefined) values.billable = patch.billable;
-          if (patch.hourlyRate !== undefined) values.hourlyRate = patch.hourlyRate;
-          if (patch.estimateSec !== undefined) values.estimateSec = patch.estimateSec;
-          if (patch.budgetAmount !== undefined) values.budgetAmount = patch.budgetAmount;
-          if (patch.archived !== undefined) values.archived = patch.archived;
+          copyGiven(values, patch, ['billable', 'hourlyRate', 'estimateSec', 'budgetAmount', 'archived']);
           const row = db.update(projects).set(values).where(eq(projects.id, id)).returning().get() as ProjectRow;
           events.record(db, { workspaceId: actor.workspaceId, entity: 'project', entityId: id, operation: 'update', event: null, actor: actorOf(actor), payload: row });
           return projectView(actor, id);
@@ -426,9 +427,7 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
           projectId = current.projectId;
           const values: Partial<typeof tasks.$inferInsert> = { updatedAt: clock.now() };
           if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
-          if (patch.estimateSec !== undefined) values.estimateSec = patch.estimateSec;
-          if (patch.hourlyRate !== undefined) values.hourlyRate = patch.hourlyRate;
-          if (patch.archived !== undefined) values.archived = patch.archived;
+          copyGiven(values, patch, ['estimateSec', 'hourlyRate', 'archived']);
           const row = db.update(tasks).set(values).where(eq(tasks.id, id)).returning().get() as TaskRow;
           events.record(db, { workspaceId: actor.workspaceId, entity: 'task', entityId: id, operation: 'update', event: null, actor: actorOf(actor), payload: row });
           return taskView(row, actor);
