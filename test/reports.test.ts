@@ -187,6 +187,9 @@ describe('reports', () => {
       await bad('/api/v1/reports/weekly?from=2026-11-02T00:00:00Z', 'query.from');
       await bad('/api/v1/reports/weekly?from=2026-11-02&groupBy=tag', 'query.groupBy');
       await bad('/api/v1/reports/detailed?from=2026-11-02&to=2026-11-02&limit=501', 'query.limit');
+      // Found by the fuzzer: a window past 9999-12-31 could not be echoed as a timestamp.
+      await bad('/api/v1/reports/weekly?from=9999-12-25', 'from');
+      await bad('/api/v1/reports/summary?from=9999-12-01&to=9999-12-31', 'to');
     });
   });
 

@@ -16,6 +16,12 @@ export interface Bucket {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const MAX_RANGE_DAYS = 366;
+/** Report instants are echoed as ISO timestamps, which end with the year 9999. */
+const LATEST_END = Date.UTC(9999, 11, 31);
+
+function checkEnd(end: number, field: string): void {
+  if (end > LATEST_END) throw new DomainError('invalid', `${field}: reports end by 9999-12-30.`);
+}
 
 function localDay(value: string, zone: string, field: string): DateTime {
   const day = DateTime.fromISO(value, { zone });
@@ -28,6 +34,7 @@ export function reportRange(from: string, to: string, zone: string): { from: num
   const start = DAY.test(from) ? localDay(from, zone, 'from').toMillis() : parseRangeBound(from, 'from', false);
   const end = DAY.test(to) ? localDay(to, zone, 'to').plus({ days: 1 }).startOf('day').toMillis() : parseRangeBound(to, 'to', true);
   if (start > end || (DAY.test(from) && DAY.test(to) && from > to)) throw new DomainError('invalid', 'from: must not be after to.');
+  checkEnd(end, 'to');
   if (end - start > (MAX_RANGE_DAYS + 1) * 86_400_000) {
     throw new DomainError('invalid', `to: a report spans at most ${MAX_RANGE_DAYS} days; split longer ranges.`);
   }
@@ -56,6 +63,7 @@ export function buckets(grouping: TimeGrouping, from: number, to: number, zone: 
 /** The seven local days from a calendar day, for the weekly report. */
 export function weekFrom(day: string, zone: string): Bucket[] {
   const start = localDay(day, zone, 'from');
+  checkEnd(start.plus({ days: 7 }).toMillis(), 'from');
   return Array.from({ length: 7 }, (_, i) => {
     const begin = start.plus({ days: i }).startOf('day');
     return { key: begin.toISODate() as string, start: begin.toMillis(), end: begin.plus({ days: 1 }).startOf('day').toMillis() };
