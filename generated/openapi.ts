@@ -773,7 +773,7 @@ export interface components {
         DayOrDateTime: string;
         /**
          * Format: date-time
-         * @description An ISO-8601 date-time with seconds and `Z` or a numeric offset `+hh:mm` / `-hh:mm`; stored and returned in UTC.
+         * @description An ISO-8601 date-time with seconds and `Z` or a numeric offset `+hh:mm` / `-hh:mm`, in the years 1900 to 9998; stored and returned in UTC. An entry spans at most 366 days.
          * @example 2026-11-02T09:00:00+01:00
          */
         InputDateTime: string;

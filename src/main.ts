@@ -143,7 +143,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       reports: services.reports,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
-    const server = createServer(app);
+    // Request lines up to 64 KiB: the contract allows five id lists of 100 ids in a query.
+    const server = createServer({ maxHeaderSize: 64 * 1024 }, app);
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -213,8 +213,7 @@ function bodyParseProblem(error: unknown): HttpProblem {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new HttpProblem('invalid-request', `body: ${(error as Error).message}; send UTF-8 JSON.`);
   }
-  if (type === 'request.aborted' || type === 'request.size.invalid' || type === 'stream.encoding.set') {
-    return new HttpProblem('invalid-request', `body: ${(error as Error).message}.`);
-  }
-  throw error;
+  // Anything else the body reader raises (a body labelled gzip, deflate or br that does not
+  // decode, an aborted upload) is the request's fault.
+  return new HttpProblem('invalid-request', `body: could not be read (${(error as Error).message}).`);
 }

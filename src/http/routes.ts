@@ -7,8 +7,7 @@ export interface RouteMatch {
 
 /**
  * The contract's routes, compiled once at start: exact paths in a map, templated paths as
- * regular expressions, most specific first. A malformed percent-escape in a path segment
- * matches nothing (404 no-such-route).
+ * regular expressions, most specific first.
  */
 export function compileRoutes(operations: Iterable<OperationInfo>) {
   const exact = new Map<string, OperationInfo>();
@@ -44,11 +43,16 @@ export function compileRoutes(operations: Iterable<OperationInfo>) {
         const found = route.pattern.exec(path);
         if (!found) continue;
         const params: Record<string, string> = {};
-        try {
-          route.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1] as string)));
-        } catch {
-          return null;
-        }
+        route.names.forEach((name, i) => {
+          const raw = found[i + 1] as string;
+          // A segment that is not valid percent-encoding stays as sent: it still names this
+          // route (token, scope and then a 404 for an id nothing has).
+          try {
+            params[name] = decodeURIComponent(raw);
+          } catch {
+            params[name] = raw;
+          }
+        });
         return { info: route.info, params };
       }
       return null;

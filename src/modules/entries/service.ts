@@ -23,6 +23,13 @@ type TaskRow = typeof tasks.$inferSelect;
 export const DEFAULT_PAGE_SIZE = 50;
 /** How far ahead of the server clock a timer start may lie (client clocks drift). */
 const START_SKEW_MS = 60_000;
+/** The longest entry: 366 days (keeps every sum of money far from integer overflow). */
+export const MAX_ENTRY_MS = 366 * 86_400_000;
+
+function checkSpan(start: number, end: number): void {
+  if (end <= start) throw new DomainError('invalid', 'end: must be after start.');
+  if (end - start > MAX_ENTRY_MS) throw new DomainError('invalid', 'end: an entry spans at most 366 days.');
+}
 
 export type EntryEventName = 'entry.started' | 'entry.stopped' | 'entry.created' | 'entry.updated' | 'entry.deleted';
 
@@ -185,6 +192,7 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
 
   function stopRow(actor: Actor | null, row: EntryRow, endAt: number): EntryView {
     if (endAt <= row.startAt) throw new DomainError('invalid', `end: must be after the entry's start (${new Date(row.startAt).toISOString()}).`);
+    checkSpan(row.startAt, endAt);
     const now = clock.now();
     const resolvedAt = row.runawayAction === 'flagged' && row.runawayResolvedAt === null && actor?.userId === row.authorId ? now : row.runawayResolvedAt;
     const updated = db
@@ -252,7 +260,7 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
     createEntry(actor: Actor, body: Schemas['EntryCreate']): EntryView {
       const start = parseInstant(body.start, 'start');
       const end = parseInstant(body.end, 'end');
-      if (end <= start) throw new DomainError('invalid', 'end: must be after start.');
+      checkSpan(start, end);
       return transaction(() => insert(actor, { ...body, start, end }, 'entry.created'));
     },
 
@@ -271,6 +279,8 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
       const now = clock.now();
       const start = body.start === undefined ? now : parseInstant(body.start, 'start');
       if (start > now + START_SKEW_MS) throw new DomainError('invalid', 'start: a timer cannot start in the future.');
+      // Else it could never be stopped: an entry spans at most 366 days.
+      if (now - start > MAX_ENTRY_MS) throw new DomainError('invalid', 'start: a timer cannot have started more than 366 days ago.');
       return transaction(() => {
         const running = runningOf.get({ workspaceId: actor.workspaceId, authorId: actor.userId });
         if (running) {
@@ -319,7 +329,8 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
         const startAt = start ?? current.startAt;
         const endAt = end !== undefined ? end : current.endAt;
         if (endAt === null && startAt > now + START_SKEW_MS) throw new DomainError('invalid', 'start: a running timer cannot start in the future.');
-        if (endAt !== null && endAt <= startAt) throw new DomainError('invalid', 'end: must be after start.');
+        if (endAt === null && now - startAt > MAX_ENTRY_MS) throw new DomainError('invalid', 'start: a running timer cannot have started more than 366 days ago.');
+        if (endAt !== null) checkSpan(startAt, endAt);
         const times = endAt === null ? { endAt: null, durationSec: null, amount: null } : completion({ startAt, billable, hourlyRate }, endAt);
         const editsTime = start !== undefined || end !== undefined;
         const updated = db

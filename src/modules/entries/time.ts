@@ -1,9 +1,16 @@
 import { DomainError } from '../../errors.js';
 
 /** A body date-time (validated by the contract: Z or ±hh:mm) as epoch milliseconds. */
+/** Instants the API accepts: the years 1900 to 9998 (later ones cannot be echoed as timestamps). */
+export const EARLIEST_INSTANT = Date.UTC(1900, 0, 1);
+export const LATEST_INSTANT = Date.UTC(9999, 0, 1);
+
 export function parseInstant(value: string, field: string): number {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new DomainError('invalid', `${field}: ${JSON.stringify(value)} is not a valid date-time.`);
+  if (ms < EARLIEST_INSTANT || ms >= LATEST_INSTANT) {
+    throw new DomainError('invalid', `${field}: ${JSON.stringify(value)} lies outside the years 1900 to 9998.`);
+  }
   // Date.parse rolls impossible dates over (2026-02-30 becomes March 2): refuse them instead.
   const day = value.slice(0, 10);
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];

@@ -102,14 +102,16 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
     const k1 = keys[0] ? keyExpression(keys[0].grouping, 'b0') : sql`null`;
     const k2 = keys[1] ? keyExpression(keys[1].grouping, 'b1') : sql`null`;
     const query = sql`select ${k1} as k1, ${k2} as k2,
-        coalesce(sum(${entries.durationSec}), 0) as seconds,
-        coalesce(sum(case when ${entries.billable} then ${entries.durationSec} else 0 end), 0) as billableSeconds,
-        coalesce(sum(cast(round(coalesce(${entries.amount}, 0) * 100) as integer)), 0) as cents,
+        total(${entries.durationSec}) as seconds,
+        total(case when ${entries.billable} then ${entries.durationSec} else 0 end) as billableSeconds,
+        total(round(coalesce(${entries.amount}, 0) * 100)) as cents,
         count(*) as count
       from ${entries} indexed by entries_report${sql.join(joins, sql``)}
       where ${selection(actor, filters, from, to)}
       ${keys.length > 0 ? sql`group by 1, 2` : sql``}`;
-    return foldClients(actor.workspaceId, keys, db.all<Aggregate>(query));
+    // total() sums in floating point: exact for integers below 2^53, and it never overflows.
+    const rows = db.all<Aggregate>(query).map((r) => ({ ...r, seconds: Math.round(r.seconds), billableSeconds: Math.round(r.billableSeconds), cents: Math.round(r.cents) }));
+    return foldClients(actor.workspaceId, keys, rows);
   }
 
   /** Replaces project keys by their client's for `client` groupings, merging the rows. */
