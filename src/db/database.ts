@@ -3,7 +3,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../paths.js';
 import * as schema from './schema.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -14,7 +14,7 @@ export interface DatabaseHandle {
   close(): void;
 }
 
-const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
+const migrationsFolder = join(PACKAGE_ROOT, 'drizzle');
 
 /**
  * Opens (creating if needed) the SQLite database at `path`, sets the pragmas and applies every

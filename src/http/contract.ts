@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { Scope } from '../actor.js';
+import { PACKAGE_ROOT } from '../paths.js';
 
-export const CONTRACT_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi', 'openapi.yaml');
+export const CONTRACT_PATH = join(PACKAGE_ROOT, 'openapi', 'openapi.yaml');
 
 /** A JSON object as parsed from YAML. */
 export type ContractDocument = Record<string, unknown> & { paths: Record<string, Record<string, OperationObject>> };
