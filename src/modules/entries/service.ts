@@ -10,7 +10,6 @@ import { members, workspaces } from '../accounts/schema.js';
 import { projects, tags, tasks } from '../catalog/schema.js';
 import type { EventActor, EventLog } from '../events/service.js';
 import type { EntryLister, EntryFilters, Page } from './list.js';
-import { tagIdsOf } from './list.js';
 import { amountOf, secondsBetween } from './money.js';
 import { entries, entryTags } from './schema.js';
 import { canonicalTimeZone, parseInstant, parseRangeBound } from './time.js';
