@@ -1,3 +1,4 @@
+import { isNotNull } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users, workspaces } from '../accounts/schema.js';
 import { events } from '../events/schema.js';
@@ -56,7 +57,9 @@ export const webhookDeliveries = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
-    index('webhook_deliveries_due').on(t.nextAttemptAt),
+    // The sender's queue: each subscription's due deliveries in event order, covering the lease
+    // check; partial, so final deliveries (nearly all of the log) are not in it.
+    index('webhook_deliveries_queue').on(t.webhookId, t.nextAttemptAt, t.eventSeq, t.claimedUntil, t.id).where(isNotNull(t.nextAttemptAt)),
     index('webhook_deliveries_webhook').on(t.webhookId, t.createdAt),
     index('webhook_deliveries_created').on(t.createdAt),
   ],

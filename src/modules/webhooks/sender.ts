@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { and, asc, eq, isNotNull, lt, lte, or, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import got from 'got';
 import type { Clock } from '../../clock.js';
 import { toIso } from '../../clock.js';
@@ -24,11 +24,16 @@ const PURGE_EVERY_MS = 3_600_000;
 export interface SenderOptions extends WebhookOptions {
   /** Each attempt's limit; 10 s by the spec. */
   timeoutMs: number;
-  /** Attempts in flight at once. */
+  /** Subscriptions served at once (each sends its own deliveries one at a time, in event order). */
   concurrency: number;
   /** Extra trusted CA certificates (PEM), for tests with their own CA. */
   ca?: string | undefined;
 }
+
+/** Deliveries a subscription's lane leases at once; their outcomes are written in one transaction. */
+const LANE_BATCH = 25;
+/** A lane writes the outcomes it has after this long, even mid-batch (a slow receiver). */
+const FLUSH_AFTER_MS = 1_000;
 
 type Outcome =
   | { status: 'success'; responseCode: number }
@@ -36,38 +41,126 @@ type Outcome =
   | { status: 'skipped_visibility'; error: string }
   | { status: 'final'; error: string };
 
+interface Attempted {
+  id: string;
+  webhookId: string;
+  /** The delivery as it was before this attempt. */
+  attempt: number;
+  status: string;
+  responseCode: number | null;
+  outcome: Outcome;
+  startedAt: number;
+}
+
 /**
- * The webhook sender. `tick` claims due deliveries (a lease, so no tick sends one twice and an
- * attempt left in flight by a crash is due again), makes the attempts with bounded concurrency
- * and records each outcome in its own short transaction; no network I/O happens inside one.
+ * The webhook sender. Each subscription is a lane: it leases up to 25 of its oldest due
+ * deliveries (a lease, so no tick sends one twice and attempts left in flight by a crash are due
+ * again), sends them one at a time in event order, and writes their outcomes in one short
+ * transaction; up to `concurrency` lanes run at once. No network I/O happens inside a transaction.
  */
 export function createWebhookSender({ db, clock, logger, options }: { db: Db; clock: Clock; logger: Logger; options: SenderOptions }) {
   let running: Promise<void> | null = null;
   let again = false;
   let lastPurge = 0;
+  /** Subscriptions whose lane runs in this process. */
+  const active = new Set<string>();
+  /** Decrypted secrets by ciphertext: AES-GCM once per subscription, not per attempt. */
+  const secrets = new Map<string, string>();
 
-  /** Claims the oldest due delivery of each subscription, up to `concurrency` of them. */
-  function claim(): string[] {
+  const due = and(
+    eq(webhookDeliveries.webhookId, sql.placeholder('webhookId')),
+    isNotNull(webhookDeliveries.nextAttemptAt),
+    lte(webhookDeliveries.nextAttemptAt, sql.placeholder('now')),
+    or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, sql.placeholder('now'))),
+  );
+  const statements = {
+    subscriptions: db.select({ id: webhooks.id }).from(webhooks).prepare(),
+    // Both read the covering partial index webhook_deliveries_queue, in event order.
+    head: db
+      .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt, eventSeq: webhookDeliveries.eventSeq })
+      .from(webhookDeliveries)
+      .where(due)
+      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.eventSeq)
+      .limit(1)
+      .prepare(),
+    batch: db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(due)
+      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.eventSeq)
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+    lease: db
+      .update(webhookDeliveries)
+      .set({ claimedUntil: sql`${sql.placeholder('until')}` })
+      .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare(),
+    delivery: db
+      .select({ delivery: webhookDeliveries, webhook: webhooks, event: events })
+      .from(webhookDeliveries)
+      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+      .innerJoin(events, eq(events.seq, webhookDeliveries.eventSeq))
+      .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare(),
+    owner: db
+      .select({ userId: members.userId, canViewOthersTime: members.canViewOthersTime, canViewOthersMoney: members.canViewOthersMoney })
+      .from(members)
+      .where(and(eq(members.workspaceId, sql.placeholder('workspaceId')), eq(members.userId, sql.placeholder('userId'))))
+      .prepare(),
+    settle: db
+      .update(webhookDeliveries)
+      .set({
+        status: sql`${sql.placeholder('status')}`,
+        attempt: sql`${sql.placeholder('attempt')}`,
+        responseCode: sql`${sql.placeholder('responseCode')}`,
+        error: sql`${sql.placeholder('error')}`,
+        nextAttemptAt: sql`${sql.placeholder('nextAttemptAt')}`,
+        claimedUntil: null,
+        updatedAt: sql`${sql.placeholder('now')}`,
+      })
+      .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare(),
+    release: db.update(webhookDeliveries).set({ claimedUntil: null }).where(eq(webhookDeliveries.id, sql.placeholder('id'))).prepare(),
+    succeeded: db.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, sql.placeholder('webhookId'))).prepare(),
+    failed: db
+      .update(webhooks)
+      .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`, updatedAt: sql`${sql.placeholder('now')}` })
+      .where(eq(webhooks.id, sql.placeholder('webhookId')))
+      .returning({ failures: webhooks.consecutiveFailures })
+      .prepare(),
+    disable: db
+      .update(webhooks)
+      .set({ enabled: false, disabledAt: sql`${sql.placeholder('now')}` })
+      .where(eq(webhooks.id, sql.placeholder('webhookId')))
+      .prepare(),
+  };
+
+  interface Lane {
+    webhookId: string;
+    ids: string[];
+    leaseUntil: number;
+  }
+
+  /** Leases the due deliveries of the idle subscription whose oldest due delivery is oldest. */
+  function claimLane(): Lane | null {
     return db.transaction(
       () => {
         const now = clock.now();
-        const due = db
-          .select({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId })
-          .from(webhookDeliveries)
-          .where(and(isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, now), or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, now))))
-          .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.eventSeq))
-          .limit(options.concurrency * 10)
-          .all();
-        // One attempt per subscription at a time, oldest first: event order where possible.
-        const busy = new Set<string>();
-        const picked: string[] = [];
-        for (const row of due) {
-          if (picked.length >= options.concurrency || busy.has(row.webhookId)) continue;
-          busy.add(row.webhookId);
-          picked.push(row.id);
+        let best: { webhookId: string; nextAttemptAt: number; eventSeq: number } | null = null;
+        for (const { id } of statements.subscriptions.all()) {
+          if (active.has(id)) continue;
+          const head = statements.head.get({ webhookId: id, now });
+          if (!head || head.nextAttemptAt === null) continue;
+          if (!best || head.nextAttemptAt < best.nextAttemptAt || (head.nextAttemptAt === best.nextAttemptAt && head.eventSeq < best.eventSeq)) {
+            best = { webhookId: id, nextAttemptAt: head.nextAttemptAt, eventSeq: head.eventSeq };
+          }
         }
-        for (const id of picked) db.update(webhookDeliveries).set({ claimedUntil: now + LEASE_MS }).where(eq(webhookDeliveries.id, id)).run();
-        return picked;
+        if (!best) return null;
+        const ids = statements.batch.all({ webhookId: best.webhookId, now, limit: LANE_BATCH }).map((row) => row.id);
+        const leaseUntil = now + LEASE_MS;
+        for (const id of ids) statements.lease.run({ id, until: leaseUntil });
+        active.add(best.webhookId);
+        return { webhookId: best.webhookId, ids, leaseUntil };
       },
       { behavior: 'immediate' },
     );
@@ -129,101 +222,118 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
     }
   }
 
-  async function attempt(id: string): Promise<void> {
-    const now = clock.now();
-    const row = db
-      .select({ delivery: webhookDeliveries, webhook: webhooks, event: events })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .innerJoin(events, eq(events.seq, webhookDeliveries.eventSeq))
-      .where(eq(webhookDeliveries.id, id))
-      .get();
-    if (!row) return;
+  /** One attempt of one delivery: the outcome, not yet written. */
+  async function attempt(id: string): Promise<Attempted | null> {
+    const startedAt = clock.now();
+    const row = statements.delivery.get({ id });
+    // Deleted with its subscription meanwhile, or already final (a lease that expired).
+    if (!row || row.delivery.nextAttemptAt === null) return null;
     const { delivery, webhook, event } = row;
-    let outcome: Outcome;
-    if (!webhook.enabled) {
-      outcome = { status: 'final', error: 'subscription disabled' };
-    } else {
-      const owner = db
-        .select({ userId: members.userId, canViewOthersTime: members.canViewOthersTime, canViewOthersMoney: members.canViewOthersMoney })
-        .from(members)
-        .where(and(eq(members.workspaceId, webhook.workspaceId), eq(members.userId, webhook.userId)))
-        .get();
-      const data = owner ? dataFor(event, owner) : null;
-      if (!data) {
-        outcome = { status: 'skipped_visibility', error: owner ? 'withheld by the owner’s visibility' : 'the owner is no longer a member' };
-      } else {
-        const body = JSON.stringify({ id: delivery.id, event: delivery.event, workspaceId: webhook.workspaceId, createdAt: toIso(event.createdAt), data });
-        try {
-          const url = checkUrl(webhook.url, options.allowPrivateTargets);
-          const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve);
-          const timestamp = Math.floor(clock.now() / 1000);
-          outcome = await post(url, pinned, body, {
-            'X-Service-Event': delivery.event,
-            'X-Service-Delivery': delivery.id,
-            'X-Service-Timestamp': String(timestamp),
-            'X-Service-Signature': signature(decryptSecret(options.secretKey, webhook.secretCiphertext), timestamp, body),
-          });
-        } catch (error) {
-          if (!(error instanceof TargetRefused)) throw error;
-          outcome = { status: 'failure', responseCode: null, error: error.code === 'blocked_address' ? `blocked_address: ${error.message}` : `${error.code}: ${error.message}` };
-        }
+    const attempted = (outcome: Outcome): Attempted => ({ id, webhookId: webhook.id, attempt: delivery.attempt, status: delivery.status, responseCode: delivery.responseCode, outcome, startedAt });
+    if (!webhook.enabled) return attempted({ status: 'final', error: 'subscription disabled' });
+    // Visibility is the owner's at send time.
+    const owner = statements.owner.get({ workspaceId: webhook.workspaceId, userId: webhook.userId });
+    const data = owner ? dataFor(event, owner) : null;
+    if (!data) return attempted({ status: 'skipped_visibility', error: owner ? 'withheld by the owner’s visibility' : 'the owner is no longer a member' });
+    const body = JSON.stringify({ id: delivery.id, event: delivery.event, workspaceId: webhook.workspaceId, createdAt: toIso(event.createdAt), data });
+    try {
+      const url = checkUrl(webhook.url, options.allowPrivateTargets);
+      const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve);
+      const timestamp = Math.floor(clock.now() / 1000);
+      let secret = secrets.get(webhook.secretCiphertext);
+      if (secret === undefined) {
+        secret = decryptSecret(options.secretKey, webhook.secretCiphertext);
+        secrets.set(webhook.secretCiphertext, secret);
       }
+      return attempted(
+        await post(url, pinned, body, {
+          'X-Service-Event': delivery.event,
+          'X-Service-Delivery': delivery.id,
+          'X-Service-Timestamp': String(timestamp),
+          'X-Service-Signature': signature(secret, timestamp, body),
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof TargetRefused)) throw error;
+      return attempted({ status: 'failure', responseCode: null, error: error.code === 'blocked_address' ? `blocked_address: ${error.message}` : `${error.code}: ${error.message}` });
     }
-    record(delivery, outcome, now);
   }
 
-  /** Writes an attempt's outcome, the schedule of the next one, and the subscription's failure count. */
-  function record(delivery: typeof webhookDeliveries.$inferSelect, outcome: Outcome, startedAt: number): void {
+  /**
+   * Writes attempts' outcomes in one transaction: each delivery's state and next attempt, and its
+   * subscription's failure count; `unsent` leases are released.
+   */
+  function record(attempts: Attempted[], unsent: string[] = []): void {
+    if (attempts.length === 0 && unsent.length === 0) return;
     db.transaction(
       () => {
         const now = clock.now();
-        const base = { claimedUntil: null, updatedAt: now };
-        if (outcome.status === 'final') {
-          db.update(webhookDeliveries).set({ ...base, error: outcome.error, nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id)).run();
-          return;
-        }
-        if (outcome.status === 'skipped_visibility') {
-          db.update(webhookDeliveries).set({ ...base, status: 'skipped_visibility', error: outcome.error, nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id)).run();
-          return;
-        }
-        const attempt = delivery.attempt + 1;
-        if (outcome.status === 'success') {
-          db.update(webhookDeliveries)
-            .set({ ...base, status: 'success', attempt, responseCode: outcome.responseCode, error: null, nextAttemptAt: null })
-            .where(eq(webhookDeliveries.id, delivery.id))
-            .run();
-          db.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, delivery.webhookId)).run();
-          return;
-        }
-        const abandoned = attempt >= MAX_ATTEMPTS;
-        db.update(webhookDeliveries)
-          .set({
-            ...base,
-            status: abandoned ? 'abandoned' : outcome.status,
-            attempt,
-            responseCode: outcome.responseCode,
-            error: outcome.error,
-            nextAttemptAt: abandoned ? null : startedAt + (RETRY_DELAYS_MS[attempt - 1] as number),
-          })
-          .where(eq(webhookDeliveries.id, delivery.id))
-          .run();
-        if (abandoned) {
-          // A failed delivery (all attempts used) counts once toward auto-disable.
-          const hook = db
-            .update(webhooks)
-            .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`, updatedAt: now })
-            .where(eq(webhooks.id, delivery.webhookId))
-            .returning({ failures: webhooks.consecutiveFailures })
-            .get();
-          if (hook && hook.failures >= DISABLE_AFTER_FAILED_DELIVERIES) {
-            db.update(webhooks).set({ enabled: false, disabledAt: now }).where(eq(webhooks.id, delivery.webhookId)).run();
-            logger.warn('webhook disabled after consecutive failed deliveries', { webhookId: delivery.webhookId, failures: hook.failures });
+        for (const id of unsent) statements.release.run({ id });
+        for (const { id, webhookId, attempt: made, status, responseCode, outcome, startedAt } of attempts) {
+          // No attempt made (final, skipped): the delivery keeps its count, status and last code.
+          const settle = { id, now, attempt: made, responseCode, error: null as string | null, nextAttemptAt: null as number | null };
+          if (outcome.status === 'final') {
+            statements.settle.run({ ...settle, status, error: outcome.error });
+          } else if (outcome.status === 'skipped_visibility') {
+            statements.settle.run({ ...settle, status: 'skipped_visibility', error: outcome.error });
+          } else if (outcome.status === 'success') {
+            statements.settle.run({ ...settle, status: 'success', attempt: made + 1, responseCode: outcome.responseCode });
+            statements.succeeded.run({ webhookId });
+          } else {
+            const attempt = made + 1;
+            const abandoned = attempt >= MAX_ATTEMPTS;
+            statements.settle.run({
+              ...settle,
+              status: abandoned ? 'abandoned' : outcome.status,
+              attempt,
+              responseCode: outcome.responseCode,
+              error: outcome.error,
+              nextAttemptAt: abandoned ? null : startedAt + (RETRY_DELAYS_MS[attempt - 1] as number),
+            });
+            if (abandoned) {
+              // A failed delivery (all attempts used) counts once toward auto-disable.
+              const hook = statements.failed.get({ webhookId, now });
+              if (hook && hook.failures >= DISABLE_AFTER_FAILED_DELIVERIES) {
+                statements.disable.run({ webhookId, now });
+                logger.warn('webhook disabled after consecutive failed deliveries', { webhookId, failures: hook.failures });
+              }
+            }
           }
         }
       },
       { behavior: 'immediate' },
     );
+  }
+
+  /** Sends a lane's deliveries one at a time, in event order, within its lease. */
+  async function runLane(lane: Lane): Promise<void> {
+    let outcomes: Attempted[] = [];
+    let flushedAt = clock.now();
+    let next = 0;
+    try {
+      for (; next < lane.ids.length; next++) {
+        // An attempt must end inside the lease, or another tick could send the same delivery.
+        if (clock.now() + options.timeoutMs >= lane.leaseUntil) break;
+        const id = lane.ids[next] as string;
+        try {
+          const done = await attempt(id);
+          if (done) outcomes.push(done);
+        } catch (error) {
+          logger.error('webhook attempt failed unexpectedly', { deliveryId: id, ...errorFields(error) });
+        }
+        if (clock.now() - flushedAt >= FLUSH_AFTER_MS) {
+          record(outcomes);
+          outcomes = [];
+          flushedAt = clock.now();
+        }
+      }
+    } finally {
+      try {
+        record(outcomes, lane.ids.slice(next));
+      } finally {
+        active.delete(lane.webhookId);
+      }
+    }
   }
 
   /** Deletes delivery log rows older than 30 days. */
@@ -234,17 +344,11 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
 
   async function runOnce(): Promise<void> {
     if (clock.now() - lastPurge >= PURGE_EVERY_MS) purge();
-    for (;;) {
-      const ids = claim();
-      if (ids.length === 0) return;
-      await Promise.all(
-        ids.map((id) =>
-          attempt(id).catch((error: unknown) => {
-            logger.error('webhook attempt failed unexpectedly', { deliveryId: id, ...errorFields(error) });
-          }),
-        ),
-      );
-    }
+    // `concurrency` workers, each taking the next lane until no subscription has due deliveries.
+    const worker = async (): Promise<void> => {
+      for (let lane = claimLane(); lane; lane = claimLane()) await runLane(lane);
+    };
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
   }
 
   return {

@@ -1,0 +1,2 @@
+DROP INDEX `webhook_deliveries_due`;--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_queue` ON `webhook_deliveries` (`webhook_id`,`next_attempt_at`,`event_seq`,`claimed_until`,`id`) WHERE "webhook_deliveries"."next_attempt_at" is not null;
