@@ -5,11 +5,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { bootstrapBanner, bootstrapIfEmpty } from './bootstrap.js';
 import { runCli } from './cli/main.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { startCheckpointer } from './db/checkpointer.js';
 import { createApp, type AppDeps } from './http/app.js';
 import { loadContract, type ContractDocument } from './http/contract.js';
 import { createLogger, errorFields, type Logger } from './logger.js';
@@ -106,6 +108,12 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, options: RuntimeOptions = {}): Promise<RunningServer> {
+  // V8's allocation-site pretenuring sees the rows of a large listing (GET /projects: 2,000 rows,
+  // ~8 MB of short-lived objects per answer) outlive a scavenge under load, and from then on
+  // allocates every listing's rows in the old generation, where only a full GC frees them: the
+  // heap then swings between 25 and 115 MB (peak RSS 150 MB or 235 MB, by chance of that
+  // decision). Off, they die young. The flag is read at each decision, so setting it here works.
+  setFlagsFromString('--no-allocation-site-pretenuring');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config.databasePath);
@@ -155,6 +163,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
     scheduler.start();
+    const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -167,7 +176,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
-          void schedulerStopped.then(() => {
+          void schedulerStopped.then(async () => {
+            await checkpointer.stop();
             database.close();
             logger.info('stopped');
             resolve();

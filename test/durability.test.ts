@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { runCli } from '../src/cli/main.js';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { createServices } from '../src/main.js';
-import { send } from './helpers/server.js';
+import { send, startTestServer } from './helpers/server.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -148,5 +148,26 @@ describe('durability', function () {
     expect(statuses).to.have.length(50);
     expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).to.equal(true);
     expect(server.output()).not.to.contain('SQLITE_BUSY');
+  });
+
+  it('a worker thread checkpoints the WAL into the database file; the server’s own connection only past 16,384 pages', async () => {
+    const server = await startTestServer();
+    try {
+      expect(server.running.database.sqlite.pragma('wal_autocheckpoint', { simple: true })).to.equal(16_384);
+      const file = server.config.databasePath;
+      // Let the checkpointer take what the start wrote, then note the file's size.
+      await new Promise((r) => setTimeout(r, 300));
+      const before = statSync(file).size;
+      for (let i = 0; i < 150; i++) {
+        const res = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: `${i} ${'x'.repeat(490)}` } });
+        expect(res.status).to.equal(200);
+      }
+      // ~75 KB of descriptions, far below the server's threshold: only the worker writes the file.
+      const until = Date.now() + 5_000;
+      while (statSync(file).size <= before && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(statSync(file).size).to.be.greaterThan(before + 75_000);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,0 +1,88 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../logger.js';
+import type { DatabaseHandle } from './database.js';
+
+/** WAL frames (4 KiB pages) after which the server's own connection checkpoints: a backstop. */
+const BACKSTOP_FRAMES = 16_384;
+/** SQLite's default threshold, restored if the checkpointer thread dies. */
+const DEFAULT_FRAMES = 1_000;
+
+/**
+ * The thread's program, plain JavaScript so it runs the same compiled or under tsx (whose loader
+ * does not reach worker threads). Its own connection; PASSIVE checkpoints copy what no reader
+ * still needs and never wait for or block the writer. It never writes rows, so it never
+ * checkpoints on its own schedule either.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const sqlite = new Database(workerData.path);
+sqlite.pragma('busy_timeout = 5000');
+sqlite.pragma('synchronous = NORMAL');
+sqlite.pragma('wal_autocheckpoint = 0');
+let failing = false;
+const timer = setInterval(() => {
+  try {
+    sqlite.pragma('wal_checkpoint(PASSIVE)');
+    failing = false;
+  } catch (error) {
+    if (!failing) parentPort.postMessage({ error: String(error && error.message) });
+    failing = true;
+  }
+}, workerData.intervalMs);
+parentPort.on('message', (message) => {
+  if (message !== 'stop') return;
+  clearInterval(timer);
+  sqlite.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * Runs SQLite's WAL checkpoints on a worker thread with its own connection. A checkpoint copies
+ * the pages committed since the last one into the database file and syncs it; under a write load
+ * that is a large part of a commit's cost, and done by the committing connection (SQLite's
+ * default, every 1,000 pages) it stalls every request queued behind that commit. The server's
+ * connection keeps a high threshold as a backstop: it still checkpoints (mostly already done, so
+ * cheap) and lets the WAL restart from its beginning, which a checkpoint racing the writer cannot.
+ */
+export function startCheckpointer({ database, path, logger, intervalMs = 100 }: { database: DatabaseHandle; path: string; logger: Logger; intervalMs?: number }) {
+  if (path === ':memory:') return { stop: async () => {} };
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    // The same driver as the server's, resolved from here (not from the working directory).
+    workerData: { path, intervalMs, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+    // A thread that only runs pragmas: a small heap keeps its footprint small.
+    resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
+  });
+  let stopping = false;
+  let exited = false;
+  database.sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_FRAMES}`);
+  worker.on('message', (message: { error?: string }) => {
+    if (message.error) logger.warn('a WAL checkpoint failed; it is retried', { error: message.error });
+  });
+  worker.on('error', (error) => logger.error('the checkpointer thread failed', { error: error.message }));
+  worker.on('exit', () => {
+    exited = true;
+    if (stopping || !database.sqlite.open) return;
+    logger.warn('the checkpointer thread stopped; the server checkpoints on its own again');
+    database.sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_FRAMES}`);
+  });
+  // It never keeps the process alive on its own.
+  worker.unref();
+  return {
+    /** Stops the thread (after its current checkpoint) and closes its connection. */
+    async stop(): Promise<void> {
+      stopping = true;
+      if (exited) return;
+      const gone = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      // Referenced again, so the process waits for the thread's last checkpoint and close.
+      worker.ref();
+      worker.postMessage('stop');
+      await gone;
+    },
+  };
+}
+
+export type Checkpointer = ReturnType<typeof startCheckpointer>;
