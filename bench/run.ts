@@ -6,6 +6,9 @@
  * every load is bounded in time.
  *
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=20 BENCH_ENTRIES=1000000 npm run bench
+ *
+ * BENCH_ONLY=<text> measures only the scenarios whose name contains it; BENCH_SERVER_NODE_ARGS
+ * passes node flags to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,15 @@ import { seed, SIZES, type Dataset } from './seed.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const only = process.env.BENCH_ONLY ?? '';
+const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** The server runs exactly as `npm start` runs it: the node flags and script after its build step. */
+const startArgs = (() => {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const command = /&&\s*node\s+(.+)$/.exec(start)?.[1];
+  if (!command) throw new Error(`cannot read the node command of npm start: ${start}`);
+  return command.trim().split(/\s+/);
+})();
 const sizes = { ...SIZES, entries: Number(process.env.BENCH_ENTRIES ?? SIZES.entries) };
 
 interface Measured {
@@ -244,13 +256,14 @@ async function main() {
   const { entryId, tokens } = await subscribe(databasePath, token, receiver.port, 3);
   memberTokens = tokens;
   try {
-    // As `npm start` runs it: compiled to dist/ first (the build is not part of the cold start).
+    // As `npm start` runs it: compiled to dist/ first (the build is not part of the cold start),
+    // then the same node command.
     const build = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('the build failed');
     const port = await freePort();
     const started = Date.now();
     const server = await startProcess(
-      ['dist/src/main.js'],
+      [...serverNodeArgs, ...startArgs],
       {
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -299,7 +312,7 @@ async function main() {
     ];
 
     const rows = [];
-    for (const scenario of scenarios) {
+    for (const scenario of scenarios.filter((s) => s.name.includes(only))) {
       // Warm up each side briefly, then measure one after the other (never at once: 2 cores).
       await load(serverUrl, scenario, token, server.child.pid as number, 2);
       const real = await load(serverUrl, scenario, token, server.child.pid as number);
