@@ -27,6 +27,7 @@ import { createReportsService } from './modules/reports/service.js';
 import { createInvoicesService } from './modules/invoices/service.js';
 import { createWebhookSender } from './modules/webhooks/sender.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
+import { startSenderThread, type SenderThread } from './modules/webhooks/sender-thread.js';
 import { systemResolver, type Resolver } from './modules/webhooks/targets.js';
 import { loadSecretKey } from './secret-key.js';
 
@@ -53,10 +54,14 @@ export interface ServiceOptions {
     resolve?: Resolver;
     timeoutMs?: number;
     ca?: string;
-    /** The server nudges its sender after each commit that enqueued deliveries; the CLI leaves them to it. */
-    nudge?: boolean;
+    /** Called after each commit that enqueued deliveries (the server wakes its sender; the CLI leaves them to it). */
+    nudge?: () => void;
   };
 }
+
+/** Each attempt's limit (the spec's 10 s) and the subscriptions served at once. */
+const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_CONCURRENCY = 8;
 
 export function createServices(database: DatabaseHandle, options: ServiceOptions) {
   const { db } = database;
@@ -71,14 +76,15 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     db,
     clock,
     logger: options.logger ?? createLogger('silent'),
-    options: { ...webhookOptions, timeoutMs: options.webhooks?.timeoutMs ?? 10_000, concurrency: 8, ca: options.webhooks?.ca },
+    options: { ...webhookOptions, timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS, concurrency: WEBHOOK_CONCURRENCY, ca: options.webhooks?.ca },
   });
   const events = createEventLog({
     db,
     clock,
     subscriber: (tx, seq, event) => {
       // setImmediate runs after the synchronous transaction has committed (or rolled back).
-      if (webhooks.enqueue(tx, seq, event) > 0 && options.webhooks?.nudge) setImmediate(() => void sender.tick());
+      const nudge = options.webhooks?.nudge;
+      if (webhooks.enqueue(tx, seq, event) > 0 && nudge) setImmediate(nudge);
     },
   });
   const lister = createEntryLister({ db, cursors: createCursorCodec(options.secretKey) });
@@ -117,13 +123,18 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config.databasePath);
+  // The webhook sender runs on its own thread, unless the runtime injects what a thread cannot
+  // share (tests: a manual clock, a fake resolver, their own CA); then it runs in this one.
+  const threaded = !options.clock && !options.webhooks?.resolve && !options.webhooks?.ca;
+  let senderThread: SenderThread | null = null;
   try {
+    const secretKey = loadSecretKey(config.databasePath, config.secretKey);
     const services = createServices(database, {
       clock,
       logger,
-      secretKey: loadSecretKey(config.databasePath, config.secretKey),
+      secretKey,
       defaultTimeZone: config.serverTimeZone,
-      webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, nudge: true, ...options.webhooks },
+      webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, ...options.webhooks, nudge: () => void (senderThread ?? services.sender).tick() },
     });
     // Attempts a previous process left in flight are due again at once (at least once).
     services.sender.recover();
@@ -132,7 +143,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       expression: config.schedulerCron,
       jobs: [
         { name: 'runaway timers', run: () => services.entries.detectRunaways() },
-        { name: 'webhook deliveries', run: () => services.sender.tick() },
+        { name: 'webhook deliveries', run: () => (senderThread ?? services.sender).tick() },
       ],
     });
     const bootstrapped = bootstrapIfEmpty(database.db, services.accounts, services.tokens);
@@ -163,6 +174,16 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
     scheduler.start();
+    if (threaded) {
+      senderThread = startSenderThread({
+        databasePath: config.databasePath,
+        secretKey,
+        allowPrivateTargets: config.webhookAllowPrivateTargets,
+        timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+        concurrency: WEBHOOK_CONCURRENCY,
+        logger,
+      });
+    }
     const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
 
     let closing: Promise<void> | undefined;
@@ -172,7 +193,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         force.unref();
-        const schedulerStopped = scheduler.shutdown().then(() => services.sender.idle());
+        const schedulerStopped = scheduler.shutdown().then(() => (senderThread ? senderThread.stop() : services.sender.idle()));
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
@@ -187,6 +208,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       }));
     return { server, url, database, services, scheduler, close };
   } catch (error) {
+    await senderThread?.stop();
     database.close();
     throw error;
   }

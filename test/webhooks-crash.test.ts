@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
-import { createServices } from '../src/main.js';
+import { parseConfig } from '../src/config.js';
+import { createServices, startServer } from '../src/main.js';
 import { loadSecretKey } from '../src/secret-key.js';
 import { send } from './helpers/server.js';
-import { startReceiver } from './helpers/webhooks.js';
+import { startReceiver, verify } from './helpers/webhooks.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -94,5 +95,34 @@ describe('webhooks survive a crash', function () {
       await receiver.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the server sends from its own thread: a REST write arrives signed, the log says success, close waits for the thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-thread-'));
+    const receiver = await startReceiver(null);
+    const lines: string[] = [];
+    const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'timetrack.db'), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_CRON: 'off' });
+    let banner = '';
+    // No injected clock, resolver or CA: the sender runs on its thread, as in production.
+    const server = await startServer(config, { logger: { debug: () => {}, info: () => {}, warn: (m) => lines.push(m), error: (m) => lines.push(m) }, announce: (t) => (banner += t) });
+    try {
+      const token = /token +(tt_\S+)/.exec(banner)?.[1] as string;
+      const actor = server.services.tokens.authenticate(token)!.actor;
+      const hook = await server.services.webhooks.create({ workspaceId: actor.workspaceId, userId: actor.userId, url: `http://127.0.0.1:${receiver.port}/hook`, events: ['entry.created'] });
+      const res = await send(server.url, 'POST', '/api/v1/entries', { token, json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: 'threaded' } });
+      expect(res.status).to.equal(200);
+      // The commit's nudge reaches the thread: no scheduler tick runs here.
+      await receiver.waitFor(1);
+      const request = receiver.requests[0]!;
+      expect(verify(hook.secret, request, Math.floor(Date.now() / 1000))).to.equal(true);
+      expect(request.json.data.entry.id).to.equal(res.body.data.id);
+      await until(() => server.services.webhooks.deliveries(hook.id)[0]?.status === 'success', 5_000, 'the outcome to be written');
+      expect(server.services.webhooks.deliveries(hook.id)).to.have.length(1);
+    } finally {
+      await server.close();
+      await receiver.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(lines).to.deep.equal([]);
   });
 });
