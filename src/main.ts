@@ -182,6 +182,10 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
         concurrency: WEBHOOK_CONCURRENCY,
         logger,
+        onFailure: () => {
+          senderThread = null;
+          void services.sender.tick();
+        },
       });
     }
     const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });

@@ -8,6 +8,7 @@ import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { parseConfig } from '../src/config.js';
 import { createServices, startServer } from '../src/main.js';
+import { startSenderThread } from '../src/modules/webhooks/sender-thread.js';
 import { loadSecretKey } from '../src/secret-key.js';
 import { send } from './helpers/server.js';
 import { startReceiver, verify } from './helpers/webhooks.js';
@@ -124,5 +125,24 @@ describe('webhooks survive a crash', function () {
       rmSync(dir, { recursive: true, force: true });
     }
     expect(lines).to.deep.equal([]);
+  });
+
+  it('a sender thread that cannot run says so and hands its work back', async () => {
+    const errors: string[] = [];
+    let handedBack = 0;
+    const thread = startSenderThread({
+      // Not a place a database can be opened: the thread fails at start.
+      databasePath: '/dev/null/timetrack.db',
+      secretKey: Buffer.alloc(32),
+      allowPrivateTargets: true,
+      timeoutMs: 1_000,
+      concurrency: 1,
+      logger: { debug: () => {}, info: () => {}, warn: () => {}, error: (m) => errors.push(m) },
+      onFailure: () => handedBack++,
+    });
+    await until(() => handedBack > 0, 10_000, 'the thread to fail');
+    expect(handedBack).to.equal(1);
+    expect(errors).to.deep.equal(['the webhook sender thread failed to start', 'the webhook sender thread stopped; the server sends deliveries itself']);
+    await thread.stop(); // at once: nothing left to stop
   });
 });

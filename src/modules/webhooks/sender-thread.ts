@@ -54,7 +54,16 @@ function tsxLoader(): string {
  * runs the same sender as the in-process one; this side only nudges it, relays its log lines
  * and stops it. At-least-once is unchanged: the leases live in the database.
  */
-export function startSenderThread(options: { databasePath: string; secretKey: Buffer; allowPrivateTargets: boolean; timeoutMs: number; concurrency: number; logger: Logger }) {
+export function startSenderThread(options: {
+  databasePath: string;
+  secretKey: Buffer;
+  allowPrivateTargets: boolean;
+  timeoutMs: number;
+  concurrency: number;
+  logger: Logger;
+  /** Called if the thread ends unasked (the server then sends in-process). */
+  onFailure: () => void;
+}) {
   const typescript = import.meta.url.endsWith('.ts');
   const data: ThreadData = {
     databasePath: options.databasePath,
@@ -74,7 +83,9 @@ export function startSenderThread(options: { databasePath: string; secretKey: Bu
   worker.on('error', (error) => options.logger.error('the webhook sender thread failed', { error: error.message }));
   worker.on('exit', (code) => {
     exited = true;
-    if (!stopped) options.logger.error('the webhook sender thread stopped; deliveries wait for a restart', { code });
+    if (stopped) return;
+    options.logger.error('the webhook sender thread stopped; the server sends deliveries itself', { code });
+    options.onFailure();
   });
   worker.unref();
   return {
