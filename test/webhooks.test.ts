@@ -89,6 +89,27 @@ describe('webhooks', function () {
       expect(resolverCalls).to.deep.equal(['hooks.test', 'hooks.test', 'hooks.test']); // creation, then one lookup per attempt
     });
 
+    it('sends a subscription’s deliveries one at a time in event order, each starting with a full attempt left on its lease', async () => {
+      const hook = await subscribe(['entry.created']);
+      const lease = server.running.database.sqlite.prepare('SELECT claimed_until AS until FROM webhook_deliveries WHERE id = ?');
+      const seen: Array<{ description: string; leaseLeftMs: number }> = [];
+      receiver.respond((request, res) => {
+        const row = lease.get(String(request.headers['x-service-delivery'])) as { until: number };
+        seen.push({ description: request.json.data.entry.description, leaseLeftMs: row.until - server.clock.now() });
+        // A slow receiver: 25 s per attempt, so a 60 s lease covers three attempts, not five.
+        server.clock.advance(25_000);
+        res.writeHead(204).end();
+      });
+      // Five events committed before the sender runs.
+      for (let i = 0; i < 5; i++) server.services.entries.createEntry(owner, { start: `2026-11-02T0${i}:00:00Z`, end: `2026-11-02T0${i}:30:00Z`, description: `e${i}` });
+      await settle(server);
+      expect(seen.map((s) => s.description)).to.deep.equal(['e0', 'e1', 'e2', 'e3', 'e4']);
+      // An attempt starts only if its 300 ms limit ends inside the lease; the rest are leased anew.
+      for (const s of seen) expect(s.leaseLeftMs, s.description).to.be.at.least(300);
+      expect(log(server, hook.id).map((d) => [d.status, d.attempt])).to.deep.equal(Array.from({ length: 5 }, () => ['success', 1]));
+      expect(new Set(receiver.requests.map((r) => r.headers['x-service-delivery'])).size).to.equal(5);
+    });
+
     it('a write through the service, without HTTP, enqueues the same deliveries', async () => {
       const hook = await subscribe(['entry.created', 'entry.started', 'entry.stopped']);
       server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
