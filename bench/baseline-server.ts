@@ -5,8 +5,9 @@
  * same queries, without a framework, validation, rate limits or logs: the floor the real server
  * is compared against.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 
 const path = process.env.BENCH_DATABASE_PATH;
@@ -78,22 +79,43 @@ function authenticate(req: IncomingMessage): Record<string, any> | null {
   const prefix = pattern.exec(token)?.[1];
   const row = prefix ? (findToken.get(prefix) as Record<string, any> | undefined) : undefined;
   const presented = createHash('sha256').update(token).digest();
-  const ok = row !== undefined && timingSafeEqual(presented, Buffer.from(row.secret_hash, 'hex')) && row.revoked_at === null && (row.expires_at === null || row.expires_at > Date.now());
+  const ok =
+    row !== undefined &&
+    timingSafeEqual(presented, Buffer.from(row.secret_hash, 'hex')) &&
+    row.revoked_at === null &&
+    (row.expires_at === null || row.expires_at > Date.now());
   return ok ? row : null;
 }
 
 function entryJson(e: Record<string, any>, currency: string, now: number) {
   return {
-    id: e.id, workspaceId: e.workspace_id, authorId: e.author_id, description: e.description, projectId: e.project_id, taskId: e.task_id,
-    billable: e.billable === 1, start: iso(e.start_at), end: iso(e.end_at),
+    id: e.id,
+    workspaceId: e.workspace_id,
+    authorId: e.author_id,
+    description: e.description,
+    projectId: e.project_id,
+    taskId: e.task_id,
+    billable: e.billable === 1,
+    start: iso(e.start_at),
+    end: iso(e.end_at),
     durationSec: e.end_at === null ? Math.floor((now - e.start_at) / 1000) : e.duration_sec,
-    hourlyRate: e.hourly_rate, currency, source: e.source, timeZone: e.time_zone, runaway: null, tagIds: [] as string[],
-    invoiceId: e.invoice_id, importId: e.import_id, createdAt: iso(e.created_at), updatedAt: iso(e.updated_at),
+    hourlyRate: e.hourly_rate,
+    currency,
+    source: e.source,
+    timeZone: e.time_zone,
+    runaway: null,
+    tagIds: [] as string[],
+    invoiceId: e.invoice_id,
+    importId: e.import_id,
+    createdAt: iso(e.created_at),
+    updatedAt: iso(e.updated_at),
   };
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': status < 300 ? 'application/json; charset=utf-8' : 'application/problem+json' }).end(JSON.stringify(body));
+  res
+    .writeHead(status, { 'content-type': status < 300 ? 'application/json; charset=utf-8' : 'application/problem+json' })
+    .end(JSON.stringify(body));
 }
 
 function list(token: Record<string, any>, url: URL, res: ServerResponse) {
@@ -111,7 +133,9 @@ function list(token: Record<string, any>, url: URL, res: ServerResponse) {
   const tags = new Map<string, string[]>();
   if (page.length > 0) {
     const ids = page.map((r) => r.id);
-    for (const t of db.prepare(`SELECT entry_id, tag_id FROM entry_tags WHERE entry_id IN (${ids.map(() => '?').join(',')}) ORDER BY entry_id, tag_id`).all(...ids) as Array<{ entry_id: string; tag_id: string }>) {
+    for (const t of db
+      .prepare(`SELECT entry_id, tag_id FROM entry_tags WHERE entry_id IN (${ids.map(() => '?').join(',')}) ORDER BY entry_id, tag_id`)
+      .all(...ids) as Array<{ entry_id: string; tag_id: string }>) {
       tags.set(t.entry_id, [...(tags.get(t.entry_id) ?? []), t.tag_id]);
     }
   }
@@ -119,33 +143,76 @@ function list(token: Record<string, any>, url: URL, res: ServerResponse) {
   const data = page.map((e) => ({
     ...entryJson(e, token.currency, now),
     tagIds: tags.get(e.id) ?? [],
-    projectName: e.project_name, projectColor: e.project_color, clientName: e.client_name, taskName: e.task_name,
+    projectName: e.project_name,
+    projectColor: e.project_color,
+    clientName: e.client_name,
+    taskName: e.task_name,
     amount: e.amount,
   }));
   const last = page[page.length - 1];
-  send(res, 200, { data, nextCursor: rows.length > limit && last ? Buffer.from(`${last.start_at}.${last.id}`).toString('base64url') : null });
+  send(res, 200, {
+    data,
+    nextCursor: rows.length > limit && last ? Buffer.from(`${last.start_at}.${last.id}`).toString('base64url') : null,
+  });
 }
 
 function create(token: Record<string, any>, body: Record<string, any>, res: ServerResponse) {
   const start = Date.parse(body.start);
   const end = Date.parse(body.end);
   if (!(end > start)) return send(res, 400, {});
-  const entry = db.transaction(() => {
-    const project = body.projectId ? (projectOf.get(body.projectId, token.workspace_id) as Record<string, any> | undefined) : undefined;
-    if (body.projectId && !project) return null;
-    const billable = body.billable ?? (project ? project.billable === 1 : false);
-    const rate = project?.hourly_rate ?? (memberRate.get(token.workspace_id, token.user_id) as any)?.hourly_rate ?? (workspaceRate.get(token.workspace_id) as any)?.hourly_rate ?? null;
-    const durationSec = Math.floor((end - start) / 1000);
-    const amount = billable ? (rate === null ? null : Math.round(rate * durationSec / 36) / 100) : 0;
-    const now = Date.now();
-    const id = `ent_${randomBytes(10).toString('hex')}`;
-    insertEntry.run(id, token.workspace_id, token.user_id, body.description ?? '', body.projectId ?? null, billable ? 1 : 0, start, end, durationSec, rate, amount, now, now);
-    const row = { id, workspace_id: token.workspace_id, author_id: token.user_id, description: body.description ?? '', project_id: body.projectId ?? null, task_id: null,
-      billable: billable ? 1 : 0, start_at: start, end_at: end, duration_sec: durationSec, hourly_rate: rate, source: 'api', time_zone: null, invoice_id: null, import_id: null, created_at: now, updated_at: now };
-    const json = entryJson(row, token.currency, now);
-    insertEvent.run(token.workspace_id, id, token.user_id, token.id, JSON.stringify(json), now);
-    return json;
-  }).immediate();
+  const entry = db
+    .transaction(() => {
+      const project = body.projectId ? (projectOf.get(body.projectId, token.workspace_id) as Record<string, any> | undefined) : undefined;
+      if (body.projectId && !project) return null;
+      const billable = body.billable ?? (project ? project.billable === 1 : false);
+      const rate =
+        project?.hourly_rate ??
+        (memberRate.get(token.workspace_id, token.user_id) as any)?.hourly_rate ??
+        (workspaceRate.get(token.workspace_id) as any)?.hourly_rate ??
+        null;
+      const durationSec = Math.floor((end - start) / 1000);
+      const amount = billable ? (rate === null ? null : Math.round((rate * durationSec) / 36) / 100) : 0;
+      const now = Date.now();
+      const id = `ent_${randomBytes(10).toString('hex')}`;
+      insertEntry.run(
+        id,
+        token.workspace_id,
+        token.user_id,
+        body.description ?? '',
+        body.projectId ?? null,
+        billable ? 1 : 0,
+        start,
+        end,
+        durationSec,
+        rate,
+        amount,
+        now,
+        now,
+      );
+      const row = {
+        id,
+        workspace_id: token.workspace_id,
+        author_id: token.user_id,
+        description: body.description ?? '',
+        project_id: body.projectId ?? null,
+        task_id: null,
+        billable: billable ? 1 : 0,
+        start_at: start,
+        end_at: end,
+        duration_sec: durationSec,
+        hourly_rate: rate,
+        source: 'api',
+        time_zone: null,
+        invoice_id: null,
+        import_id: null,
+        created_at: now,
+        updated_at: now,
+      };
+      const json = entryJson(row, token.currency, now);
+      insertEvent.run(token.workspace_id, id, token.user_id, token.id, JSON.stringify(json), now);
+      return json;
+    })
+    .immediate();
   if (!entry) return send(res, 404, {});
   send(res, 200, { data: entry });
 }
@@ -162,25 +229,58 @@ function getEntry(token: Record<string, any>, id: string, res: ServerResponse) {
 /** Start (stopping a running timer first) or stop, each with its event row, in one transaction. */
 function timer(token: Record<string, any>, start: boolean, res: ServerResponse) {
   const now = Date.now();
-  const result = db.transaction(() => {
-    const running = runningOf.get(token.workspace_id, token.user_id) as Record<string, any> | undefined;
-    if (running) {
-      if (now <= running.start_at) return 400;
-      const seconds = Math.floor((now - running.start_at) / 1000);
-      stopEntry.run(now, seconds, running.billable ? null : 0, now, running.id);
-      insertTimerEvent.run(token.workspace_id, running.id, 'update', 'entry.stopped', token.user_id, token.id, JSON.stringify(entryJson({ ...running, end_at: now, duration_sec: seconds }, token.currency, now)), now);
-    } else if (!start) {
-      return 404;
-    }
-    if (!start) return entryJson({ ...running, end_at: now, duration_sec: Math.floor((now - running!.start_at) / 1000) }, token.currency, now);
-    const rate = (memberRate.get(token.workspace_id, token.user_id) as any)?.hourly_rate ?? (workspaceRate.get(token.workspace_id) as any)?.hourly_rate ?? null;
-    const id = `ent_${randomBytes(10).toString('hex')}`;
-    insertTimer.run(id, token.workspace_id, token.user_id, now, rate, now, now);
-    const row = { id, workspace_id: token.workspace_id, author_id: token.user_id, description: '', project_id: null, task_id: null, billable: 0, start_at: now, end_at: null, duration_sec: null, hourly_rate: rate, source: 'api', time_zone: null, invoice_id: null, import_id: null, created_at: now, updated_at: now };
-    const json = entryJson(row, token.currency, now);
-    insertTimerEvent.run(token.workspace_id, id, 'create', 'entry.started', token.user_id, token.id, JSON.stringify(json), now);
-    return json;
-  }).immediate();
+  const result = db
+    .transaction(() => {
+      const running = runningOf.get(token.workspace_id, token.user_id) as Record<string, any> | undefined;
+      if (running) {
+        if (now <= running.start_at) return 400;
+        const seconds = Math.floor((now - running.start_at) / 1000);
+        stopEntry.run(now, seconds, running.billable ? null : 0, now, running.id);
+        insertTimerEvent.run(
+          token.workspace_id,
+          running.id,
+          'update',
+          'entry.stopped',
+          token.user_id,
+          token.id,
+          JSON.stringify(entryJson({ ...running, end_at: now, duration_sec: seconds }, token.currency, now)),
+          now,
+        );
+      } else if (!start) {
+        return 404;
+      }
+      if (!start)
+        return entryJson({ ...running, end_at: now, duration_sec: Math.floor((now - running!.start_at) / 1000) }, token.currency, now);
+      const rate =
+        (memberRate.get(token.workspace_id, token.user_id) as any)?.hourly_rate ??
+        (workspaceRate.get(token.workspace_id) as any)?.hourly_rate ??
+        null;
+      const id = `ent_${randomBytes(10).toString('hex')}`;
+      insertTimer.run(id, token.workspace_id, token.user_id, now, rate, now, now);
+      const row = {
+        id,
+        workspace_id: token.workspace_id,
+        author_id: token.user_id,
+        description: '',
+        project_id: null,
+        task_id: null,
+        billable: 0,
+        start_at: now,
+        end_at: null,
+        duration_sec: null,
+        hourly_rate: rate,
+        source: 'api',
+        time_zone: null,
+        invoice_id: null,
+        import_id: null,
+        created_at: now,
+        updated_at: now,
+      };
+      const json = entryJson(row, token.currency, now);
+      insertTimerEvent.run(token.workspace_id, id, 'create', 'entry.started', token.user_id, token.id, JSON.stringify(json), now);
+      return json;
+    })
+    .immediate();
   if (typeof result === 'number') return send(res, result, {});
   send(res, 200, { data: result });
 }
@@ -192,13 +292,17 @@ const server = createServer((req, res) => {
   if (req.method === 'GET' && url.pathname === '/api/v1/me') {
     return send(res, 200, {
       data: {
-        tokenId: token.id, workspaceId: token.workspace_id, userId: token.user_id, scopes: JSON.parse(token.scopes),
+        tokenId: token.id,
+        workspaceId: token.workspace_id,
+        userId: token.user_id,
+        scopes: JSON.parse(token.scopes),
         visibility: { canViewOthersTime: Boolean(token.mt && token.ct), canViewOthersMoney: Boolean(token.mm && token.cm) },
       },
     });
   }
   if (req.method === 'GET' && url.pathname === '/api/v1/entries') return list(token, url, res);
-  if (req.method === 'GET' && url.pathname.startsWith('/api/v1/entries/ent_')) return getEntry(token, url.pathname.slice('/api/v1/entries/'.length), res);
+  if (req.method === 'GET' && url.pathname.startsWith('/api/v1/entries/ent_'))
+    return getEntry(token, url.pathname.slice('/api/v1/entries/'.length), res);
   if (req.method === 'POST' && url.pathname === '/api/v1/entries/current') return timer(token, true, res);
   if (req.method === 'POST' && url.pathname === '/api/v1/entries/current/stop') return timer(token, false, res);
   if (req.method === 'POST' && url.pathname === '/api/v1/entries') {

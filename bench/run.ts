@@ -10,20 +10,20 @@
  * BENCH_ONLY=<text> measures only the scenarios whose name contains it; BENCH_SERVER_NODE_ARGS
  * passes node flags to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer as createHttpServer } from 'node:http';
 import autocannon from 'autocannon';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { createServices } from '../src/main.js';
 import { loadSecretKey } from '../src/secret-key.js';
-import { seed, SIZES, type Dataset } from './seed.js';
+import { type Dataset, SIZES, seed } from './seed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -62,7 +62,11 @@ interface Scenario {
 }
 
 /** Spawns a node process; resolves when its output matches `ready` (at once when null). */
-function startProcess(args: string[], env: Record<string, string>, ready: RegExp | null): Promise<{ child: ChildProcess; match: RegExpExecArray | null }> {
+function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp | null,
+): Promise<{ child: ChildProcess; match: RegExpExecArray | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     if (ready === null) {
@@ -135,7 +139,9 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
     connections: scenario.connections ?? connections,
     duration,
     // A sequence sets each connection's own token in setupClient; default headers would override it.
-    ...(scenario.sequence ? {} : { headers: { authorization: `Bearer ${token}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) } }),
+    ...(scenario.sequence
+      ? {}
+      : { headers: { authorization: `Bearer ${token}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) } }),
     ...(scenario.body ? { body: scenario.body } : {}),
     ...(scenario.sequence
       ? {
@@ -184,14 +190,35 @@ function dataset(): { path: string; data: Dataset } {
 async function subscribe(databasePath: string, token: string, port: number, count: number): Promise<{ entryId: string; tokens: string[] }> {
   const database = openDatabase(databasePath);
   try {
-    const services = createServices(database, { clock: systemClock, secretKey: loadSecretKey(databasePath, undefined), webhooks: { allowPrivateTargets: true } });
+    const services = createServices(database, {
+      clock: systemClock,
+      secretKey: loadSecretKey(databasePath, undefined),
+      webhooks: { allowPrivateTargets: true },
+    });
     const actor = services.tokens.authenticate(token)!.actor;
     for (let i = 0; i < count; i++) {
-      await services.webhooks.create({ workspaceId: actor.workspaceId, userId: actor.userId, url: `http://127.0.0.1:${port}/hook${i}`, events: ['entry.created'] });
+      await services.webhooks.create({
+        workspaceId: actor.workspaceId,
+        userId: actor.userId,
+        url: `http://127.0.0.1:${port}/hook${i}`,
+        events: ['entry.created'],
+      });
     }
-    const memberIds = database.sqlite.prepare('SELECT user_id FROM members WHERE workspace_id = ? ORDER BY user_id LIMIT 20').all(actor.workspaceId) as Array<{ user_id: string }>;
-    const tokens = memberIds.map((m) => services.tokens.create({ workspaceId: actor.workspaceId, userId: m.user_id, name: 'bench timer', scopes: ['entries:write', 'entries:read'] }).token);
-    const entry = database.sqlite.prepare('SELECT id FROM entries WHERE workspace_id = ? ORDER BY start_at DESC LIMIT 1 OFFSET 1000').get(actor.workspaceId) as { id: string };
+    const memberIds = database.sqlite
+      .prepare('SELECT user_id FROM members WHERE workspace_id = ? ORDER BY user_id LIMIT 20')
+      .all(actor.workspaceId) as Array<{ user_id: string }>;
+    const tokens = memberIds.map(
+      (m) =>
+        services.tokens.create({
+          workspaceId: actor.workspaceId,
+          userId: m.user_id,
+          name: 'bench timer',
+          scopes: ['entries:write', 'entries:read'],
+        }).token,
+    );
+    const entry = database.sqlite
+      .prepare('SELECT id FROM entries WHERE workspace_id = ? ORDER BY start_at DESC LIMIT 1 OFFSET 1000')
+      .get(actor.workspaceId) as { id: string };
     return { entryId: entry.id, tokens };
   } finally {
     database.close();
@@ -258,7 +285,10 @@ async function main() {
   try {
     // As `npm start` runs it: compiled to dist/ first (the build is not part of the cold start),
     // then the same node command.
-    const build = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+    const build = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (build.status !== 0) throw new Error('the build failed');
     const port = await freePort();
     const started = Date.now();
@@ -279,7 +309,11 @@ async function main() {
     const serverUrl = `http://127.0.0.1:${port}`;
     await untilAnswered(`${serverUrl}/api/v1/me`, token);
     const coldStartMs = Date.now() - started;
-    const baseline = await startProcess(['--import', 'tsx', 'bench/baseline-server.ts'], { BENCH_DATABASE_PATH: databasePath }, /BASELINE_LISTENING (\S+)/);
+    const baseline = await startProcess(
+      ['--import', 'tsx', 'bench/baseline-server.ts'],
+      { BENCH_DATABASE_PATH: databasePath },
+      /BASELINE_LISTENING (\S+)/,
+    );
     children.push(baseline.child);
     const baselineUrl = baseline.match?.[1] as string;
 
@@ -287,11 +321,33 @@ async function main() {
     const scenarios: Scenario[] = [
       { name: 'GET /api/v1/me', method: 'GET', path: '/api/v1/me', baseline: true },
       { name: 'GET /api/v1/entries/{id}', method: 'GET', path: `/api/v1/entries/${entryId}`, baseline: true },
-      { name: 'GET /api/v1/entries?limit=100', method: 'GET', path: '/api/v1/entries?from=2025-11-01&to=2026-10-31&limit=100', baseline: true },
-      { name: 'GET /api/v1/reports/summary (one year, ~250k entries)', method: 'GET', path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31', baseline: false },
-      { name: 'GET /api/v1/reports/summary (one year), 1 connection', method: 'GET', path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31', baseline: false, connections: 1 },
+      {
+        name: 'GET /api/v1/entries?limit=100',
+        method: 'GET',
+        path: '/api/v1/entries?from=2025-11-01&to=2026-10-31&limit=100',
+        baseline: true,
+      },
+      {
+        name: 'GET /api/v1/reports/summary (one year, ~250k entries)',
+        method: 'GET',
+        path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31',
+        baseline: false,
+      },
+      {
+        name: 'GET /api/v1/reports/summary (one year), 1 connection',
+        method: 'GET',
+        path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31',
+        baseline: false,
+        connections: 1,
+      },
       { name: 'GET /api/v1/projects (2,000 projects)', method: 'GET', path: '/api/v1/projects', baseline: false },
-      { name: 'GET /api/v1/projects (2,000 projects), 1 connection', method: 'GET', path: '/api/v1/projects', baseline: false, connections: 1 },
+      {
+        name: 'GET /api/v1/projects (2,000 projects), 1 connection',
+        method: 'GET',
+        path: '/api/v1/projects',
+        baseline: false,
+        connections: 1,
+      },
       {
         name: 'timer start + stop (20 members)',
         method: 'POST',
@@ -306,7 +362,12 @@ async function main() {
         name: 'POST /api/v1/entries (3 webhook subscriptions)',
         method: 'POST',
         path: '/api/v1/entries',
-        body: JSON.stringify({ start: '2026-10-30T08:00:00Z', end: '2026-10-30T09:00:00Z', description: 'bench', projectId: data.projectIds[1] }),
+        body: JSON.stringify({
+          start: '2026-10-30T08:00:00Z',
+          end: '2026-10-30T09:00:00Z',
+          description: 'bench',
+          projectId: data.projectIds[1],
+        }),
         baseline: true,
       },
     ];
@@ -321,14 +382,23 @@ async function main() {
         await load(baselineUrl, scenario, token, baseline.child.pid as number, 2);
         bare = await load(baselineUrl, scenario, token, baseline.child.pid as number);
       }
-      rows.push({ scenario: scenario.name, server: real, baseline: bare, ratio: bare ? Math.round((real.requestsPerSec / bare.requestsPerSec) * 100) / 100 : null });
+      rows.push({
+        scenario: scenario.name,
+        server: real,
+        baseline: bare,
+        ratio: bare ? Math.round((real.requestsPerSec / bare.requestsPerSec) * 100) / 100 : null,
+      });
     }
 
     // The deliveries the POST scenario caused: throughput and lag from commit to arrival.
     const webhooks = await receiver.drain(databasePath);
 
-    console.log(`\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms\n`);
-    console.log('| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx or errors |');
+    console.log(
+      `\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms\n`,
+    );
+    console.log(
+      '| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx or errors |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const row of rows) {
       console.log(

@@ -30,7 +30,13 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
   const userIds: string[] = [];
   for (let i = 0; i < sizes.members; i++) {
     const user = accounts.createUser({ name: `Member ${i}`, email: `member${i}@bench.example` });
-    accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: i === 0, canViewOthersMoney: i === 0, hourlyRate: i % 3 === 0 ? 80 : null });
+    accounts.addMember({
+      workspaceId: workspace.id,
+      userId: user.id,
+      canViewOthersTime: i === 0,
+      canViewOthersMoney: i === 0,
+      hourlyRate: i % 3 === 0 ? 80 : null,
+    });
     userIds.push(user.id);
   }
   const owner = tokens.create({
@@ -83,8 +89,21 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
         const billable = projectIndex % 4 !== 0;
         const rate = projectIndex % 5 === 0 ? 120 : 60;
         const id = `ent_${n.toString(36).padStart(8, '0')}${randomBytes(6).toString('hex')}`;
-        insert.run(id, workspace.id, userIds[n % userIds.length], `Work item ${n % 997}`, projectIds[projectIndex], billable ? 1 : 0, start, end,
-          secondsBetween(start, end), rate, amountOf(billable, rate, durationSec), start, start);
+        insert.run(
+          id,
+          workspace.id,
+          userIds[n % userIds.length],
+          `Work item ${n % 997}`,
+          projectIds[projectIndex],
+          billable ? 1 : 0,
+          start,
+          end,
+          secondsBetween(start, end),
+          rate,
+          amountOf(billable, rate, durationSec),
+          start,
+          start,
+        );
         if (n % 3 === 0) tag.run(id, tagIds[n % tagIds.length]);
       }
     })();

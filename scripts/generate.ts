@@ -7,9 +7,9 @@
  * generated/ is committed so that a contract change shows its effect on the types in the same
  * pull request; it is never edited by hand.
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 
@@ -78,5 +78,9 @@ if (process.argv.includes('--check')) {
 } else {
   mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text);
-  console.log(`wrote ${Object.keys(files).map((name) => `generated/${name}`).join(', ')}`);
+  console.log(
+    `wrote ${Object.keys(files)
+      .map((name) => `generated/${name}`)
+      .join(', ')}`,
+  );
 }

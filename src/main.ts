@@ -8,27 +8,27 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { bootstrapBanner, bootstrapIfEmpty } from './bootstrap.js';
 import { runCli } from './cli/main.js';
-import { systemClock, type Clock } from './clock.js';
-import { ConfigError, parseConfig, type Config } from './config.js';
-import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { type Clock, systemClock } from './clock.js';
+import { type Config, ConfigError, parseConfig } from './config.js';
 import { startCheckpointer } from './db/checkpointer.js';
-import { createApp, type AppDeps } from './http/app.js';
-import { loadContract, type ContractDocument } from './http/contract.js';
+import { type DatabaseHandle, openDatabase } from './db/database.js';
+import { type AppDeps, createApp } from './http/app.js';
+import { type ContractDocument, loadContract } from './http/contract.js';
 import { createLogger, errorFields, type Logger } from './logger.js';
 import { createAccountsService } from './modules/accounts/service.js';
-import { createTokensService } from './modules/tokens/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
-import { createEntriesService } from './modules/entries/service.js';
 import { createEntryLister } from './modules/entries/list.js';
+import { createEntriesService } from './modules/entries/service.js';
 import { createEventLog } from './modules/events/service.js';
-import { createCursorCodec } from './modules/paging/cursor.js';
-import { createScheduler, type Scheduler } from './scheduler.js';
-import { createReportsService } from './modules/reports/service.js';
 import { createInvoicesService } from './modules/invoices/service.js';
+import { createCursorCodec } from './modules/paging/cursor.js';
+import { createReportsService } from './modules/reports/service.js';
+import { createTokensService } from './modules/tokens/service.js';
 import { createWebhookSender } from './modules/webhooks/sender.js';
+import { type SenderThread, startSenderThread } from './modules/webhooks/sender-thread.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
-import { startSenderThread, type SenderThread } from './modules/webhooks/sender-thread.js';
-import { systemResolver, type Resolver } from './modules/webhooks/targets.js';
+import { type Resolver, systemResolver } from './modules/webhooks/targets.js';
+import { createScheduler, type Scheduler } from './scheduler.js';
 import { loadSecretKey } from './secret-key.js';
 
 export interface RuntimeOptions {
@@ -76,7 +76,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     db,
     clock,
     logger: options.logger ?? createLogger('silent'),
-    options: { ...webhookOptions, timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS, concurrency: WEBHOOK_CONCURRENCY, ca: options.webhooks?.ca },
+    options: {
+      ...webhookOptions,
+      timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      concurrency: WEBHOOK_CONCURRENCY,
+      ca: options.webhooks?.ca,
+    },
   });
   const events = createEventLog({
     db,
@@ -134,7 +139,11 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       logger,
       secretKey,
       defaultTimeZone: config.serverTimeZone,
-      webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, ...options.webhooks, nudge: () => void (senderThread ?? services.sender).tick() },
+      webhooks: {
+        allowPrivateTargets: config.webhookAllowPrivateTargets,
+        ...options.webhooks,
+        nudge: () => void (senderThread ?? services.sender).tick(),
+      },
     });
     // Attempts a previous process left in flight are due again at once (at least once).
     services.sender.recover();

@@ -28,7 +28,12 @@ export function createScheduler({ jobs, logger, expression }: { jobs: Job[]; log
   return {
     start(): void {
       if (expression === null || task) return;
-      cron.setLogger({ info: () => {}, debug: () => {}, warn: (m) => logger.debug('node-cron', { message: m }), error: (m) => logger.warn('node-cron', { message: String(m) }) });
+      cron.setLogger({
+        info: () => {},
+        debug: () => {},
+        warn: (m) => logger.debug('node-cron', { message: m }),
+        error: (m) => logger.warn('node-cron', { message: String(m) }),
+      });
       task = cron.schedule(
         expression,
         () => {

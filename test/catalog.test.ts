@@ -273,7 +273,10 @@ describe('catalog', () => {
 
     it('a project without entries is deleted together with its tasks', async () => {
       const project = await api.create('projects', { name: 'Short-lived' });
-      const tasks = [await api.create('tasks', { projectId: project.id, name: 'One' }), await api.create('tasks', { projectId: project.id, name: 'Two' })];
+      const tasks = [
+        await api.create('tasks', { projectId: project.id, name: 'One' }),
+        await api.create('tasks', { projectId: project.id, name: 'Two' }),
+      ];
       await api.remove('projects', project.id);
       await api.refused('GET', pathOf('projects', project.id), 404, 'not-found');
       for (const task of tasks) await api.refused('GET', pathOf('tasks', task.id), 404, 'not-found');
@@ -501,13 +504,17 @@ describe('catalog', () => {
     it('an archived parent is 400 invalid-request: a project under an archived client, a task under an archived project', async () => {
       const customer = await api.create('clients', { name: 'Dormant' });
       await api.patch('clients', customer.id, { archived: true });
-      const projectDetail = (await api.refused('POST', pathOf('projects'), 400, 'invalid-request', { json: { name: 'New', clientId: customer.id } })).detail;
+      const projectDetail = (
+        await api.refused('POST', pathOf('projects'), 400, 'invalid-request', { json: { name: 'New', clientId: customer.id } })
+      ).detail;
       expect(projectDetail).to.contain('clientId').and.contain('archived');
       const loose = await api.create('projects', { name: 'Loose' });
       await api.refused('PATCH', pathOf('projects', loose.id), 400, 'invalid-request', { json: { clientId: customer.id } });
 
       await api.patch('projects', loose.id, { archived: true });
-      const taskDetail = (await api.refused('POST', pathOf('tasks'), 400, 'invalid-request', { json: { name: 'New', projectId: loose.id } })).detail;
+      const taskDetail = (
+        await api.refused('POST', pathOf('tasks'), 400, 'invalid-request', { json: { name: 'New', projectId: loose.id } })
+      ).detail;
       expect(taskDetail).to.contain('projectId').and.contain('archived');
 
       // Unarchived, both take children again.
@@ -569,7 +576,13 @@ describe('catalog', () => {
     after(() => server.close());
 
     it('sums every entry of the project, counts a running timer with its elapsed seconds, and follows edits and deletes', async () => {
-      const project = await api.create('projects', { name: 'Measured', billable: true, hourlyRate: 100, estimateSec: 36000, budgetAmount: 1000 });
+      const project = await api.create('projects', {
+        name: 'Measured',
+        billable: true,
+        hourlyRate: 100,
+        estimateSec: 36000,
+        budgetAmount: 1000,
+      });
       const elsewhere = await api.create('projects', { name: 'Elsewhere', hourlyRate: 100 });
       const hour = await api.entry('09:00', '10:00', { projectId: project.id });
       const half = await api.entry('10:00', '10:30', { projectId: project.id });
@@ -597,27 +610,63 @@ describe('catalog', () => {
 
       // Edits of entries: a longer duration, a billable flip, a move to another project.
       await api.patch('entries', half.id, { end: at('11:00') });
-      expect(await api.progress(project.id)).to.deep.equal({ trackedSec: 11400, billableSec: 7800, amount: 216.67, estimateRatio: 0.3167, budgetRatio: 0.2167 });
+      expect(await api.progress(project.id)).to.deep.equal({
+        trackedSec: 11400,
+        billableSec: 7800,
+        amount: 216.67,
+        estimateRatio: 0.3167,
+        budgetRatio: 0.2167,
+      });
       await api.patch('entries', unbilled.id, { billable: true });
-      expect(await api.progress(project.id)).to.deep.equal({ trackedSec: 11400, billableSec: 11400, amount: 316.67, estimateRatio: 0.3167, budgetRatio: 0.3167 });
+      expect(await api.progress(project.id)).to.deep.equal({
+        trackedSec: 11400,
+        billableSec: 11400,
+        amount: 316.67,
+        estimateRatio: 0.3167,
+        budgetRatio: 0.3167,
+      });
       await api.patch('entries', hour.id, { projectId: elsewhere.id });
-      expect(await api.progress(project.id)).to.deep.equal({ trackedSec: 7800, billableSec: 7800, amount: 216.67, estimateRatio: 0.2167, budgetRatio: 0.2167 });
-      expect(await api.progress(elsewhere.id)).to.deep.equal({ trackedSec: 3600, billableSec: 3600, amount: 100, estimateRatio: null, budgetRatio: null });
+      expect(await api.progress(project.id)).to.deep.equal({
+        trackedSec: 7800,
+        billableSec: 7800,
+        amount: 216.67,
+        estimateRatio: 0.2167,
+        budgetRatio: 0.2167,
+      });
+      expect(await api.progress(elsewhere.id)).to.deep.equal({
+        trackedSec: 3600,
+        billableSec: 3600,
+        amount: 100,
+        estimateRatio: null,
+        budgetRatio: null,
+      });
 
       // Deletes subtract.
       await api.remove('entries', unbilled.id);
-      expect(await api.progress(project.id)).to.deep.equal({ trackedSec: 4200, billableSec: 4200, amount: 116.67, estimateRatio: 0.1167, budgetRatio: 0.1167 });
+      expect(await api.progress(project.id)).to.deep.equal({
+        trackedSec: 4200,
+        billableSec: 4200,
+        amount: 116.67,
+        estimateRatio: 0.1167,
+        budgetRatio: 0.1167,
+      });
       await api.remove('entries', half.id);
       await api.remove('entries', stopped.id);
       expect(await api.progress(project.id)).to.deep.equal({ ...NO_PROGRESS, estimateRatio: 0, budgetRatio: 0 });
     });
 
-    it('counts the entries of every member, not only the caller\'s', async () => {
+    it("counts the entries of every member, not only the caller's", async () => {
       const project = await api.create('projects', { name: 'Shared', billable: true, hourlyRate: 60 });
       const colleague = addMemberWithToken(server.services, server.workspaceId);
       await api.create('entries', { start: at('09:00'), end: at('09:30'), projectId: project.id }, colleague.token);
       await api.entry('10:00', '10:15', { projectId: project.id });
-      expect(await api.progress(project.id)).to.deep.equal({ trackedSec: 2700, billableSec: 2700, amount: 45, estimateRatio: null, budgetRatio: null });
+      expect(await api.progress(project.id)).to.deep.equal({
+        trackedSec: 2700,
+        billableSec: 2700,
+        amount: 45,
+        estimateRatio: null,
+        budgetRatio: null,
+      });
     });
   });
 
@@ -630,8 +679,14 @@ describe('catalog', () => {
     });
     after(() => server.close());
 
-    it('a token that may see colleagues\' time but not their money gets null progress, rates and budgets', async () => {
-      const project = await api.create('projects', { name: 'Priced', billable: true, hourlyRate: 100, budgetAmount: 1000, estimateSec: 3600 });
+    it("a token that may see colleagues' time but not their money gets null progress, rates and budgets", async () => {
+      const project = await api.create('projects', {
+        name: 'Priced',
+        billable: true,
+        hourlyRate: 100,
+        budgetAmount: 1000,
+        estimateSec: 3600,
+      });
       const task = await api.create('tasks', { projectId: project.id, name: 'Priced task', hourlyRate: 120 });
       await api.entry('09:00', '10:00', { projectId: project.id });
       const { token } = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });

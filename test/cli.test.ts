@@ -1,12 +1,12 @@
-import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { systemClock } from '../src/clock.js';
+import { expect } from 'chai';
 import { runCli } from '../src/cli/main.js';
+import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { createServices } from '../src/main.js';
 
@@ -57,14 +57,48 @@ describe('timetrack CLI', () => {
     const ws = await ok('workspace', 'create', '--name', 'Acme', '--currency', 'USD', '--hourly-rate', '90');
     expect(ws).to.have.all.keys('id');
     expect(ws.id).to.match(/^ws_[0-9a-z]{20}$/);
-    expect(await ok('workspace', 'set', ws.id, '--runaway-limit-sec', '7200', '--runaway-action', 'capped', '--rate-limit-per-min', '100', '--hourly-rate', 'none')).to.deep.equal({ id: ws.id });
+    expect(
+      await ok(
+        'workspace',
+        'set',
+        ws.id,
+        '--runaway-limit-sec',
+        '7200',
+        '--runaway-action',
+        'capped',
+        '--rate-limit-per-min',
+        '100',
+        '--hourly-rate',
+        'none',
+      ),
+    ).to.deep.equal({ id: ws.id });
 
     const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
     expect(user).to.have.all.keys('id');
-    expect(await ok('member', 'add', '--workspace', ws.id, '--user', user.id, '--can-view-others-time', '--hourly-rate', '50')).to.deep.equal({ workspaceId: ws.id, userId: user.id });
-    expect(await ok('member', 'set', '--workspace', ws.id, '--user', user.id, '--can-view-others-money', 'true')).to.deep.equal({ workspaceId: ws.id, userId: user.id });
+    expect(
+      await ok('member', 'add', '--workspace', ws.id, '--user', user.id, '--can-view-others-time', '--hourly-rate', '50'),
+    ).to.deep.equal({ workspaceId: ws.id, userId: user.id });
+    expect(await ok('member', 'set', '--workspace', ws.id, '--user', user.id, '--can-view-others-money', 'true')).to.deep.equal({
+      workspaceId: ws.id,
+      userId: user.id,
+    });
 
-    const token = await ok('token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'ci', '--scopes', 'entries:read,reports:read', '--expires-at', '2099-01-01T00:00:00Z', '--rate-limit-per-min', '30');
+    const token = await ok(
+      'token',
+      'create',
+      '--workspace',
+      ws.id,
+      '--user',
+      user.id,
+      '--name',
+      'ci',
+      '--scopes',
+      'entries:read,reports:read',
+      '--expires-at',
+      '2099-01-01T00:00:00Z',
+      '--rate-limit-per-min',
+      '30',
+    );
     expect(token).to.have.all.keys('id', 'token', 'prefix');
     expect(token.token).to.match(/^tt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43}$/);
     expect(token.prefix).to.equal(token.token.slice(3, 11));
@@ -73,7 +107,14 @@ describe('timetrack CLI', () => {
     const list = await ok('token', 'list', '--workspace', ws.id);
     expect(list).to.have.all.keys('tokens');
     expect(list.tokens).to.have.length(2);
-    expect(list.tokens[0]).to.include({ id: token.id, name: 'ci', prefix: token.prefix, expiresAt: '2099-01-01T00:00:00.000Z', lastUsedAt: null, revokedAt: null });
+    expect(list.tokens[0]).to.include({
+      id: token.id,
+      name: 'ci',
+      prefix: token.prefix,
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     expect(list.tokens[0].scopes).to.deep.equal(['entries:read', 'reports:read']);
     expect(list.tokens[1].scopes).to.deep.equal([]);
     expect(JSON.stringify(list)).not.to.contain(token.token.slice(12));
@@ -92,7 +133,10 @@ describe('timetrack CLI', () => {
     await ok('member', 'add', '--workspace', ws.id, '--user', user.id);
     const result = await cli('token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'x', '--scopes', 'entries:read');
     expect(result.code).to.equal(0);
-    expect(result.stdout).to.match(/^id: tok_/m).and.match(/^token: tt_/m).and.contain('shown only this once');
+    expect(result.stdout)
+      .to.match(/^id: tok_/m)
+      .and.match(/^token: tt_/m)
+      .and.contain('shown only this once');
   });
 
   describe('errors go to stderr with a non-zero exit', () => {
@@ -118,7 +162,10 @@ describe('timetrack CLI', () => {
       await usage(['user', 'delete'], /expected 1 argument/);
       await usage(['member', 'set', '--workspace', 'w', '--user', 'u', '--can-view-others-time', 'yes'], /true or false/);
       await usage(['token', 'create', '--workspace', 'w', '--user', 'u', '--name', 'n'], /--scopes is required/);
-      await usage(['token', 'create', '--workspace', 'w', '--user', 'u', '--name', 'n', '--scopes', 'a', '--expires-at', 'tomorrow'], /ISO-8601/);
+      await usage(
+        ['token', 'create', '--workspace', 'w', '--user', 'u', '--name', 'n', '--scopes', 'a', '--expires-at', 'tomorrow'],
+        /ISO-8601/,
+      );
     });
 
     it('refusals exit 1 with the domain code', async () => {
@@ -140,9 +187,34 @@ describe('timetrack CLI', () => {
       await refused(['member', 'add', '--workspace', ws.id, '--user', 'usr_missing'], 'not_found', /usr_missing/);
       await ok('member', 'add', '--workspace', ws.id, '--user', user.id);
       await refused(['member', 'add', '--workspace', ws.id, '--user', user.id], 'conflict', /member/);
-      await refused(['token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'n', '--scopes', 'entries:read,everything'], 'invalid', /Unknown scope everything/);
-      await refused(['token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'n', '--scopes', 'entries:read', '--expires-at', '2001-01-01T00:00:00Z'], 'invalid', /future/);
-      await refused(['token', 'create', '--workspace', ws.id, '--user', 'usr_nobody', '--name', 'n', '--scopes', ''], 'not_found', /usr_nobody/);
+      await refused(
+        ['token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'n', '--scopes', 'entries:read,everything'],
+        'invalid',
+        /Unknown scope everything/,
+      );
+      await refused(
+        [
+          'token',
+          'create',
+          '--workspace',
+          ws.id,
+          '--user',
+          user.id,
+          '--name',
+          'n',
+          '--scopes',
+          'entries:read',
+          '--expires-at',
+          '2001-01-01T00:00:00Z',
+        ],
+        'invalid',
+        /future/,
+      );
+      await refused(
+        ['token', 'create', '--workspace', ws.id, '--user', 'usr_nobody', '--name', 'n', '--scopes', ''],
+        'not_found',
+        /usr_nobody/,
+      );
       await refused(['token', 'revoke', 'tok_missing'], 'not_found', /tok_missing/);
       await refused(['member', 'remove', '--workspace', ws.id, '--user', 'usr_nobody'], 'not_found', /usr_nobody/);
       await refused(['user', 'delete', 'usr_nobody'], 'not_found', /usr_nobody/);
@@ -165,7 +237,14 @@ describe('timetrack CLI', () => {
     const database = openDatabase(databasePath);
     try {
       const services = createServices(database, { clock: systemClock, secretKey: randomBytes(32) });
-      const actor = { tokenId: 'tok_cli', workspaceId: ws.id, userId: user.id, scopes: new Set([]), canViewOthersTime: false, canViewOthersMoney: false } as const;
+      const actor = {
+        tokenId: 'tok_cli',
+        workspaceId: ws.id,
+        userId: user.id,
+        scopes: new Set([]),
+        canViewOthersTime: false,
+        canViewOthersMoney: false,
+      } as const;
       services.catalog.createTag(actor, { name: 'one' });
       services.entries.createEntry(actor, { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', originId: 'o-1' });
     } finally {
@@ -187,21 +266,75 @@ describe('timetrack CLI', () => {
     const ws = await ok('workspace', 'create', '--name', 'Acme');
     const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
     await ok('member', 'add', '--workspace', ws.id, '--user', user.id);
-    const refused = await cli('webhook', 'create', '--workspace', ws.id, '--user', user.id, '--url', 'http://127.0.0.1:9/hook', '--events', 'entry.created', '--json');
+    const refused = await cli(
+      'webhook',
+      'create',
+      '--workspace',
+      ws.id,
+      '--user',
+      user.id,
+      '--url',
+      'http://127.0.0.1:9/hook',
+      '--events',
+      'entry.created',
+      '--json',
+    );
     expect(refused.code).to.equal(1);
     expect(JSON.parse(refused.stderr).error.message).to.contain('https');
-    const literal = await cli('webhook', 'create', '--workspace', ws.id, '--user', user.id, '--url', 'https://127.0.0.1/hook', '--events', 'entry.created', '--json');
+    const literal = await cli(
+      'webhook',
+      'create',
+      '--workspace',
+      ws.id,
+      '--user',
+      user.id,
+      '--url',
+      'https://127.0.0.1/hook',
+      '--events',
+      'entry.created',
+      '--json',
+    );
     expect(JSON.parse(literal.stderr).error.message).to.contain('private or special-use');
-    const badEvents = await cli('webhook', 'create', '--workspace', ws.id, '--user', user.id, '--url', 'https://[2606:4700:4700::1111]/hook', '--events', 'entry.nope', '--json');
+    const badEvents = await cli(
+      'webhook',
+      'create',
+      '--workspace',
+      ws.id,
+      '--user',
+      user.id,
+      '--url',
+      'https://[2606:4700:4700::1111]/hook',
+      '--events',
+      'entry.nope',
+      '--json',
+    );
     expect(JSON.parse(badEvents.stderr).error.message).to.contain('unknown entry.nope');
 
     // An IP literal needs no lookup: a public address the test never sends anything to.
-    const hook = await ok('webhook', 'create', '--workspace', ws.id, '--user', user.id, '--url', 'https://[2606:4700:4700::1111]/hook', '--events', 'entry.created,entry.deleted');
+    const hook = await ok(
+      'webhook',
+      'create',
+      '--workspace',
+      ws.id,
+      '--user',
+      user.id,
+      '--url',
+      'https://[2606:4700:4700::1111]/hook',
+      '--events',
+      'entry.created,entry.deleted',
+    );
     expect(hook).to.have.all.keys('id', 'secret');
     expect(hook.secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
     const listed = await ok('webhook', 'list', '--workspace', ws.id);
     expect(listed.webhooks).to.have.length(1);
-    expect(listed.webhooks[0]).to.include({ id: hook.id, userId: user.id, url: 'https://[2606:4700:4700::1111]/hook', enabled: true, consecutiveFailures: 0, disabledAt: null });
+    expect(listed.webhooks[0]).to.include({
+      id: hook.id,
+      userId: user.id,
+      url: 'https://[2606:4700:4700::1111]/hook',
+      enabled: true,
+      consecutiveFailures: 0,
+      disabledAt: null,
+    });
     expect(listed.webhooks[0].events).to.deep.equal(['entry.created', 'entry.deleted']);
     expect(JSON.stringify(listed)).not.to.contain(hook.secret.slice(6));
     const stored = openDatabase(databasePath);
@@ -223,10 +356,14 @@ describe('timetrack CLI', () => {
     const env = { ...process.env, DATABASE_PATH: databasePath };
     const { stdout } = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'create', '--name', 'Bin', '--json'], { env });
     expect(JSON.parse(stdout)).to.have.all.keys('id');
-    const failure = await run(process.execPath, ['bin/timetrack.js', 'user', 'delete', 'usr_nobody', '--json'], { env }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    const failure = await run(process.execPath, ['bin/timetrack.js', 'user', 'delete', 'usr_nobody', '--json'], { env }).catch(
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
     expect(failure).to.include({ code: 1, stdout: '' });
     expect(JSON.parse((failure as { stderr: string }).stderr).error.code).to.equal('not_found');
-    const bad = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'create', '--json'], { env: { ...env, PORT: 'x' } }).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'create', '--json'], { env: { ...env, PORT: 'x' } }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((bad as { code: number }).code).to.equal(2);
     expect((bad as { stderr: string }).stderr).to.contain('PORT');
   });

@@ -1,11 +1,11 @@
-import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { expect } from 'chai';
 import { runCli } from '../src/cli/main.js';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
@@ -23,7 +23,15 @@ const freePort = () =>
 /** The real server as its own process (npm start), on loopback, over the given database file. */
 async function startServerProcess(databasePath: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath, LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_PER_MIN: '100000000', RATE_LIMIT_WORKSPACE_PER_MIN: '100000000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_PATH: databasePath,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_TOKEN_PER_MIN: '100000000',
+      RATE_LIMIT_WORKSPACE_PER_MIN: '100000000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -85,8 +93,16 @@ describe('durability', function () {
       const ids = new Set((db.prepare('SELECT id FROM entries').all() as Array<{ id: string }>).map((r) => r.id));
       for (const id of acknowledged) expect(ids.has(id), id).to.equal(true);
       // Nothing half-written: every entry has exactly its entry.created event, and no event lacks its entry.
-      const orphans = db.prepare(`SELECT count(*) AS n FROM entries e WHERE (SELECT count(*) FROM events v WHERE v.entity_id = e.id AND v.event = 'entry.created') <> 1`).get() as { n: number };
-      const lost = db.prepare(`SELECT count(*) AS n FROM events v WHERE v.entity = 'entry' AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.id = v.entity_id)`).get() as { n: number };
+      const orphans = db
+        .prepare(
+          `SELECT count(*) AS n FROM entries e WHERE (SELECT count(*) FROM events v WHERE v.entity_id = e.id AND v.event = 'entry.created') <> 1`,
+        )
+        .get() as { n: number };
+      const lost = db
+        .prepare(
+          `SELECT count(*) AS n FROM events v WHERE v.entity = 'entry' AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.id = v.entity_id)`,
+        )
+        .get() as { n: number };
       expect(orphans.n).to.equal(0);
       expect(lost.n).to.equal(0);
     } finally {
@@ -115,7 +131,10 @@ describe('durability', function () {
     const posts = (count: number) =>
       Promise.all(
         Array.from({ length: count }, async () => {
-          const res = await send(base, 'POST', '/api/v1/entries', { token, json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' } });
+          const res = await send(base, 'POST', '/api/v1/entries', {
+            token,
+            json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' },
+          });
           statuses.push(res.status);
         }),
       );
@@ -146,7 +165,10 @@ describe('durability', function () {
     await http;
     expect(cliFailures).to.equal(0);
     expect(statuses).to.have.length(50);
-    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).to.equal(true);
+    expect(
+      statuses.every((s) => s === 200),
+      JSON.stringify(statuses),
+    ).to.equal(true);
     expect(server.output()).not.to.contain('SQLITE_BUSY');
   });
 
@@ -159,7 +181,9 @@ describe('durability', function () {
       await new Promise((r) => setTimeout(r, 300));
       const before = statSync(file).size;
       for (let i = 0; i < 150; i++) {
-        const res = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: `${i} ${'x'.repeat(490)}` } });
+        const res = await server.request('POST', '/api/v1/entries', {
+          json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: `${i} ${'x'.repeat(490)}` },
+        });
         expect(res.status).to.equal(200);
       }
       // ~75 KB of descriptions, far below the server's threshold: only the worker writes the file.

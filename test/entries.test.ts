@@ -1,11 +1,29 @@
-import { expect } from 'chai';
 import Database from 'better-sqlite3';
+import { expect } from 'chai';
 import type { Actor } from '../src/actor.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 
 const ENTRY_FIELDS = [
-  'id', 'workspaceId', 'authorId', 'description', 'projectId', 'taskId', 'billable', 'start', 'end', 'durationSec', 'hourlyRate',
-  'currency', 'source', 'timeZone', 'runaway', 'tagIds', 'invoiceId', 'importId', 'createdAt', 'updatedAt',
+  'id',
+  'workspaceId',
+  'authorId',
+  'description',
+  'projectId',
+  'taskId',
+  'billable',
+  'start',
+  'end',
+  'durationSec',
+  'hourlyRate',
+  'currency',
+  'source',
+  'timeZone',
+  'runaway',
+  'tagIds',
+  'invoiceId',
+  'importId',
+  'createdAt',
+  'updatedAt',
 ];
 const ROW_FIELDS = [...ENTRY_FIELDS, 'projectName', 'projectColor', 'clientName', 'taskName', 'amount'];
 const T = (iso: string) => Date.parse(iso);
@@ -55,7 +73,14 @@ describe('entries', () => {
       for (const key of ['start', 'end', 'createdAt', 'updatedAt']) expect(entry[key]).to.match(/Z$/);
       const events = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
       expect(events).to.have.length(1);
-      expect(events[0]).to.include({ entity: 'entry', entityId: entry.id, operation: 'create', event: 'entry.created', originId: 'ext-1', actorUserId: server.ownerId });
+      expect(events[0]).to.include({
+        entity: 'entry',
+        entityId: entry.id,
+        operation: 'create',
+        event: 'entry.created',
+        originId: 'ext-1',
+        actorUserId: server.ownerId,
+      });
       expect((events[0]!.payload as Record<string, unknown>).originId).to.equal('ext-1');
     });
 
@@ -63,11 +88,26 @@ describe('entries', () => {
       const project = server.services.catalog.createProject(owner, { name: 'Billable project', billable: true, hourlyRate: 80 });
       const tag = server.services.catalog.createTag(owner, { name: 'urgent' });
       const res = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', projectId: project.id, tagIds: [tag.id], timeZone: 'europe/berlin', source: 'desktop' },
+        json: {
+          start: '2026-11-02T08:00:00Z',
+          end: '2026-11-02T09:00:00Z',
+          projectId: project.id,
+          tagIds: [tag.id],
+          timeZone: 'europe/berlin',
+          source: 'desktop',
+        },
       });
-      expect(res.body.data).to.include({ billable: true, hourlyRate: 80, timeZone: 'Europe/Berlin', source: 'desktop', projectId: project.id });
+      expect(res.body.data).to.include({
+        billable: true,
+        hourlyRate: 80,
+        timeZone: 'Europe/Berlin',
+        source: 'desktop',
+        projectId: project.id,
+      });
       expect(res.body.data.tagIds).to.deep.equal([tag.id]);
-      const explicit = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', projectId: project.id, billable: false } });
+      const explicit = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', projectId: project.id, billable: false },
+      });
       expect(explicit.body.data.billable).to.equal(false);
     });
 
@@ -75,9 +115,13 @@ describe('entries', () => {
       const a = server.services.catalog.createProject(owner, { name: 'A' });
       const b = server.services.catalog.createProject(owner, { name: 'B' });
       const task = server.services.catalog.createTask(owner, { projectId: a.id, name: 'Design' });
-      const implied = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id } });
+      const implied = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id },
+      });
       expect(implied.body.data).to.include({ projectId: a.id, taskId: task.id });
-      const mismatch = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id, projectId: b.id } });
+      const mismatch = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id, projectId: b.id },
+      });
       expectProblem(mismatch, 400, 'invalid-request', base(), '/api/v1/entries');
       expect(mismatch.body.detail).to.contain('taskId');
     });
@@ -86,7 +130,9 @@ describe('entries', () => {
       const other = server.services.accounts.createWorkspace({ name: 'Other' });
       const otherUser = server.services.accounts.createUser({ name: 'O', email: 'o@example.org' });
       server.services.accounts.addMember({ workspaceId: other.id, userId: otherUser.id });
-      const otherActor = actorOf(server.services.tokens.create({ workspaceId: other.id, userId: otherUser.id, name: 'o', scopes: ['catalog:write'] }).token);
+      const otherActor = actorOf(
+        server.services.tokens.create({ workspaceId: other.id, userId: otherUser.id, name: 'o', scopes: ['catalog:write'] }).token,
+      );
       const foreignProject = server.services.catalog.createProject(otherActor, { name: 'Foreign' });
       const foreignTag = server.services.catalog.createTag(otherActor, { name: 'foreign' });
       const archived = server.services.catalog.createProject(owner, { name: 'Old' });
@@ -111,7 +157,8 @@ describe('entries', () => {
 
     describe('every limit at its edge', () => {
       const span = { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' };
-      const accepted = async (json: object) => expect((await server.request('POST', '/api/v1/entries', { json: { ...span, ...json } })).status).to.equal(200);
+      const accepted = async (json: object) =>
+        expect((await server.request('POST', '/api/v1/entries', { json: { ...span, ...json } })).status).to.equal(200);
       const refused = async (json: object, field: string) => {
         const res = await server.request('POST', '/api/v1/entries', { json: { ...span, ...json } });
         expectProblem(res, 400, 'invalid-request', base());
@@ -164,8 +211,16 @@ describe('entries', () => {
       server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 50 });
       colleague = addMemberWithToken(server.services, server.workspaceId, { name: 'Colleague' });
       const colleagueActor = actorOf(colleague.token);
-      colleagueEntryId = server.services.entries.createEntry(colleagueActor, { start: '2026-11-01T08:00:00Z', end: '2026-11-01T10:00:00Z', billable: true }).id;
-      ownEntryId = server.services.entries.createEntry(owner, { start: '2026-11-01T11:00:00Z', end: '2026-11-01T12:00:00Z', billable: true }).id;
+      colleagueEntryId = server.services.entries.createEntry(colleagueActor, {
+        start: '2026-11-01T08:00:00Z',
+        end: '2026-11-01T10:00:00Z',
+        billable: true,
+      }).id;
+      ownEntryId = server.services.entries.createEntry(owner, {
+        start: '2026-11-01T11:00:00Z',
+        end: '2026-11-01T12:00:00Z',
+        billable: true,
+      }).id;
     });
 
     it('the owner (both flags) sees a colleague’s entry with its rate', async () => {
@@ -177,7 +232,11 @@ describe('entries', () => {
       const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
       const theirs = await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: timeOnly.token });
       expect(theirs.body.data).to.include({ hourlyRate: null, currency: 'EUR' });
-      const mine = server.services.entries.createEntry(actorOf(timeOnly.token), { start: '2026-11-01T13:00:00Z', end: '2026-11-01T14:00:00Z', billable: true });
+      const mine = server.services.entries.createEntry(actorOf(timeOnly.token), {
+        start: '2026-11-01T13:00:00Z',
+        end: '2026-11-01T14:00:00Z',
+        billable: true,
+      });
       expect((await server.request('GET', `/api/v1/entries/${mine.id}`, { token: timeOnly.token })).body.data.hourlyRate).to.equal(50);
 
       const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token: timeOnly.token });
@@ -200,10 +259,23 @@ describe('entries', () => {
       const ws = server.services.accounts.createWorkspace({ name: 'Elsewhere' });
       const user = server.services.accounts.createUser({ name: 'E', email: 'e@example.org' });
       server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
-      const token = server.services.tokens.create({ workspaceId: ws.id, userId: user.id, name: 'e', scopes: ['entries:read', 'entries:write'] });
-      const theirs = server.services.entries.createEntry(actorOf(token.token), { start: '2026-11-01T08:00:00Z', end: '2026-11-01T09:00:00Z' });
+      const token = server.services.tokens.create({
+        workspaceId: ws.id,
+        userId: user.id,
+        name: 'e',
+        scopes: ['entries:read', 'entries:write'],
+      });
+      const theirs = server.services.entries.createEntry(actorOf(token.token), {
+        start: '2026-11-01T08:00:00Z',
+        end: '2026-11-01T09:00:00Z',
+      });
       expectProblem(await server.request('GET', `/api/v1/entries/${theirs.id}`), 404, 'not-found', base());
-      expectProblem(await server.request('PATCH', `/api/v1/entries/${theirs.id}`, { json: { description: 'x' } }), 404, 'not-found', base());
+      expectProblem(
+        await server.request('PATCH', `/api/v1/entries/${theirs.id}`, { json: { description: 'x' } }),
+        404,
+        'not-found',
+        base(),
+      );
       expectProblem(await server.request('DELETE', `/api/v1/entries/${theirs.id}`), 404, 'not-found', base());
     });
 
@@ -211,9 +283,20 @@ describe('entries', () => {
       const ws = server.services.accounts.createWorkspace({ name: 'No rates' });
       const user = server.services.accounts.createUser({ name: 'N', email: 'n@example.org' });
       server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
-      const token = server.services.tokens.create({ workspaceId: ws.id, userId: user.id, name: 'n', scopes: ['entries:read', 'entries:write'] }).token;
-      await server.request('POST', '/api/v1/entries', { token, json: { start: '2026-11-01T08:00:00Z', end: '2026-11-01T09:00:00Z', billable: true } });
-      await server.request('POST', '/api/v1/entries', { token, json: { start: '2026-11-01T10:00:00Z', end: '2026-11-01T11:00:00Z', billable: false } });
+      const token = server.services.tokens.create({
+        workspaceId: ws.id,
+        userId: user.id,
+        name: 'n',
+        scopes: ['entries:read', 'entries:write'],
+      }).token;
+      await server.request('POST', '/api/v1/entries', {
+        token,
+        json: { start: '2026-11-01T08:00:00Z', end: '2026-11-01T09:00:00Z', billable: true },
+      });
+      await server.request('POST', '/api/v1/entries', {
+        token,
+        json: { start: '2026-11-01T10:00:00Z', end: '2026-11-01T11:00:00Z', billable: false },
+      });
       const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token });
       expect(list.body.data.map((r: { billable: boolean; amount: number | null }) => [r.billable, r.amount])).to.deep.equal([
         [false, 0],
@@ -226,7 +309,11 @@ describe('entries', () => {
     it('edits fields, re-resolves the rate only when the work changes, and records entry.updated', async () => {
       const p1 = server.services.catalog.createProject(owner, { name: 'Rate 100', hourlyRate: 100 });
       const p2 = server.services.catalog.createProject(owner, { name: 'Rate 70', hourlyRate: 70 });
-      const entry = server.services.entries.createEntry(owner, { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', projectId: p1.id });
+      const entry = server.services.entries.createEntry(owner, {
+        start: '2026-11-03T08:00:00Z',
+        end: '2026-11-03T09:00:00Z',
+        projectId: p1.id,
+      });
       server.services.catalog.updateProject(owner, p1.id, { hourlyRate: 200 });
       const before = countEvents();
       const edited = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { description: 'changed', billable: true } });
@@ -241,8 +328,16 @@ describe('entries', () => {
 
     it('refuses a colleague’s visible entry with 403, an invoiced entry with 409, and changes nothing', async () => {
       const colleague = addMemberWithToken(server.services, server.workspaceId);
-      const theirs = server.services.entries.createEntry(actorOf(colleague.token), { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z' });
-      expectProblem(await server.request('PATCH', `/api/v1/entries/${theirs.id}`, { json: { description: 'x' } }), 403, 'forbidden', base());
+      const theirs = server.services.entries.createEntry(actorOf(colleague.token), {
+        start: '2026-11-03T08:00:00Z',
+        end: '2026-11-03T09:00:00Z',
+      });
+      expectProblem(
+        await server.request('PATCH', `/api/v1/entries/${theirs.id}`, { json: { description: 'x' } }),
+        403,
+        'forbidden',
+        base(),
+      );
       expectProblem(await server.request('DELETE', `/api/v1/entries/${theirs.id}`), 403, 'forbidden', base());
 
       const mine = server.services.entries.createEntry(owner, { start: '2026-11-03T10:00:00Z', end: '2026-11-03T11:00:00Z' });
@@ -280,16 +375,22 @@ describe('entries', () => {
   it('a write whose event cannot be recorded leaves neither the entry nor the event (one transaction)', async () => {
     const sqlite = server.running.database.sqlite;
     // A failure after the entry row is written: the event insert aborts for this originId.
-    sqlite.exec(`CREATE TRIGGER test_fail_event BEFORE INSERT ON events WHEN NEW.origin_id = 'boom' BEGIN SELECT RAISE(ABORT, 'event store failed'); END`);
+    sqlite.exec(
+      `CREATE TRIGGER test_fail_event BEFORE INSERT ON events WHEN NEW.origin_id = 'boom' BEGIN SELECT RAISE(ABORT, 'event store failed'); END`,
+    );
     try {
       const count = () => (sqlite.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
       const entriesBefore = count();
       const eventsBefore = countEvents();
-      const res = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'boom' } });
+      const res = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'boom' },
+      });
       expectProblem(res, 500, 'internal-error', base());
       expect(count()).to.equal(entriesBefore);
       expect(countEvents()).to.equal(eventsBefore);
-      const fine = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'fine' } });
+      const fine = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'fine' },
+      });
       expect(fine.status).to.equal(200);
       expect(count()).to.equal(entriesBefore + 1);
       expect(countEvents()).to.equal(eventsBefore + 1);

@@ -17,7 +17,8 @@ describe('GET /entries: overlap, filters and paging', () => {
   before(async () => {
     server = await startTestServer({ now: T('2026-11-10T12:00:00Z') });
     owner = server.services.tokens.authenticate(server.ownerToken)!.actor;
-    const add = (description: string, start: string, end: string) => server.services.entries.createEntry(owner, { description, start, end });
+    const add = (description: string, start: string, end: string) =>
+      server.services.entries.createEntry(owner, { description, start, end });
     add('day-before', '2026-11-01T09:00:00Z', '2026-11-01T10:00:00Z');
     add('across-midnight', '2026-11-01T23:00:00Z', '2026-11-02T01:00:00Z');
     add('morning', '2026-11-02T08:00:00Z', '2026-11-02T09:00:00Z');
@@ -30,7 +31,13 @@ describe('GET /entries: overlap, filters and paging', () => {
   after(() => server.close());
 
   it('selects entries overlapping a calendar day, newest first, including one across midnight, a week-long one and a running timer', async () => {
-    expect(await ids('from=2026-11-02&to=2026-11-02')).to.deep.equal(['ends-at-midnight', 'morning', 'across-midnight', 'running', 'week-long']);
+    expect(await ids('from=2026-11-02&to=2026-11-02')).to.deep.equal([
+      'ends-at-midnight',
+      'morning',
+      'across-midnight',
+      'running',
+      'week-long',
+    ]);
   });
 
   it('treats the range as [from, to): touching is not overlapping', async () => {
@@ -70,7 +77,15 @@ describe('GET /entries: overlap, filters and paging', () => {
       const project = server.services.catalog.createProject(owner, { name: 'Filtered', clientId: client.id, color: '#112233' });
       const task = server.services.catalog.createTask(owner, { projectId: project.id, name: 'Task F' });
       const tag = server.services.catalog.createTag(owner, { name: 'tag-f' });
-      server.services.entries.createEntry(owner, { description: 'Straße Überprüfung', start: '2026-11-05T08:00:00Z', end: '2026-11-05T09:00:00Z', projectId: project.id, taskId: task.id, tagIds: [tag.id], billable: true });
+      server.services.entries.createEntry(owner, {
+        description: 'Straße Überprüfung',
+        start: '2026-11-05T08:00:00Z',
+        end: '2026-11-05T09:00:00Z',
+        projectId: project.id,
+        taskId: task.id,
+        tagIds: [tag.id],
+        billable: true,
+      });
       server.services.entries.createEntry(owner, { description: 'plain', start: '2026-11-05T10:00:00Z', end: '2026-11-05T11:00:00Z' });
       Object.assign(filterIds, { client: client.id, project: project.id, task: task.id, tag: tag.id });
     });
@@ -131,13 +146,24 @@ describe('GET /entries: overlap, filters and paging', () => {
         cursor = res.body.nextCursor;
         pages++;
         // Inserts between pages: one newer than everything (already passed), one older (still ahead).
-        pager.services.entries.createEntry(actor, { description: `new-late-${pages}`, start: '2026-12-30T00:00:00Z', end: '2026-12-30T01:00:00Z' });
-        pager.services.entries.createEntry(actor, { description: `new-early-${pages}`, start: '2026-12-01T00:00:00Z', end: '2026-12-01T00:00:10Z' });
+        pager.services.entries.createEntry(actor, {
+          description: `new-late-${pages}`,
+          start: '2026-12-30T00:00:00Z',
+          end: '2026-12-30T01:00:00Z',
+        });
+        pager.services.entries.createEntry(actor, {
+          description: `new-early-${pages}`,
+          start: '2026-12-01T00:00:00Z',
+          end: '2026-12-01T00:00:10Z',
+        });
         inserted += 2;
       } while (cursor !== null);
       expect(pages).to.equal(3);
       expect(new Set(seen).size).to.equal(seen.length);
-      const all = pager.running.database.sqlite.prepare("SELECT id, description FROM entries").all() as Array<{ id: string; description: string }>;
+      const all = pager.running.database.sqlite.prepare('SELECT id, description FROM entries').all() as Array<{
+        id: string;
+        description: string;
+      }>;
       const original = all.filter((e) => /^e\d+$/.test(e.description)).map((e) => e.id);
       expect(original).to.have.length(1200);
       for (const id of original) expect(seen).to.include(id);
@@ -150,7 +176,10 @@ describe('GET /entries: overlap, filters and paging', () => {
 
     it('keeps the order start desc, id desc across pages', async () => {
       const first = await pager.request('GET', '/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=3');
-      const second = await pager.request('GET', `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=3&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+      const second = await pager.request(
+        'GET',
+        `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=3&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      );
       const rows = [...first.body.data, ...second.body.data] as Array<{ id: string; start: string }>;
       for (let i = 1; i < rows.length; i++) {
         const [a, b] = [rows[i - 1]!, rows[i]!];
@@ -169,10 +198,16 @@ describe('GET /entries: overlap, filters and paging', () => {
         expectProblem(res, 400, 'invalid-request', pager.config.problemsBase, '/api/v1/entries');
         expect(res.body.detail).to.contain('cursor');
       }
-      const otherFilters = await pager.request('GET', `/api/v1/entries?from=2026-12-02&to=2026-12-31&limit=2&cursor=${encodeURIComponent(cursor)}`);
+      const otherFilters = await pager.request(
+        'GET',
+        `/api/v1/entries?from=2026-12-02&to=2026-12-31&limit=2&cursor=${encodeURIComponent(cursor)}`,
+      );
       expectProblem(otherFilters, 400, 'invalid-request', pager.config.problemsBase);
       expect(otherFilters.body.detail).to.contain('other filters');
-      const otherLimit = await pager.request('GET', `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=7&cursor=${encodeURIComponent(cursor)}`);
+      const otherLimit = await pager.request(
+        'GET',
+        `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=7&cursor=${encodeURIComponent(cursor)}`,
+      );
       expect(otherLimit.status).to.equal(200);
     });
   });

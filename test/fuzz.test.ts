@@ -25,7 +25,15 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Actor } from '../src/actor.js';
 import { contractChecker } from './helpers/contract.js';
-import { DEFAULT_NOW, expectProblem, send, startTestServer, type RequestOptions, type TestResponse, type TestServer } from './helpers/server.js';
+import {
+  DEFAULT_NOW,
+  expectProblem,
+  type RequestOptions,
+  send,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+} from './helpers/server.js';
 
 type Schema = Record<string, any>;
 
@@ -109,7 +117,15 @@ const ID_TABLES: Record<string, string> = {
   userIds: 'users',
   workspaceId: 'workspaces',
 };
-const PREFIX: Record<string, string> = { entries: 'ent', projects: 'prj', tasks: 'tsk', tags: 'tag', clients: 'cli', users: 'usr', workspaces: 'ws' };
+const PREFIX: Record<string, string> = {
+  entries: 'ent',
+  projects: 'prj',
+  tasks: 'tsk',
+  tags: 'tag',
+  clients: 'cli',
+  users: 'usr',
+  workspaces: 'ws',
+};
 
 /** Rows of another workspace, made up front: a foreign id must behave like an unknown one. */
 const foreign: Record<string, string[]> = {};
@@ -125,8 +141,10 @@ const fakeId = (table: string): fc.Arbitrary<unknown> =>
   );
 
 /** Mostly the first few rows; an index past the last row resolves to an unknown id of its own. */
-const real = (table: string): fc.Arbitrary<Real> => fc.oneof({ weight: 4, arbitrary: fc.nat(3) }, { weight: 1, arbitrary: fc.nat(50) }).map((i) => new Real(table, i));
-const realOrFake = (table: string): fc.Arbitrary<unknown> => fc.oneof({ weight: 3, arbitrary: real(table) }, { weight: 1, arbitrary: fakeId(table) });
+const real = (table: string): fc.Arbitrary<Real> =>
+  fc.oneof({ weight: 4, arbitrary: fc.nat(3) }, { weight: 1, arbitrary: fc.nat(50) }).map((i) => new Real(table, i));
+const realOrFake = (table: string): fc.Arbitrary<unknown> =>
+  fc.oneof({ weight: 3, arbitrary: real(table) }, { weight: 1, arbitrary: fakeId(table) });
 
 // ---------------------------------------------------------------------------------------------
 // Strings: unicode-heavy text, and known-valid samples for the formats and patterns the contract
@@ -135,8 +153,36 @@ const realOrFake = (table: string): fc.Arbitrary<unknown> => fc.oneof({ weight: 
 /** Units of generated text: mostly ASCII, with emoji, ZWJ sequences, RTL marks and text, combining
  * marks, NUL-free control characters, odd whitespace, lone surrogates and quoting characters. */
 const NASTY_UNITS = [
-  '😀', '👩‍👩‍👧', '🇩🇪', '\u202e', '\u200f', 'שלום', 'مرحبا', 'e\u0301', '\u0301', '\u0007', '\u001b', '\t', '\n', '\r',
-  '\u00a0', '\u2028', '\ufeff', '\u200b', '\ud800', '\udfff', '"', '\\', "'", '%', '<b>', 'İ', 'ß', 'ﬁ', '𝔘', '\u{10fffd}',
+  '😀',
+  '👩‍👩‍👧',
+  '🇩🇪',
+  '\u202e',
+  '\u200f',
+  'שלום',
+  'مرحبا',
+  'e\u0301',
+  '\u0301',
+  '\u0007',
+  '\u001b',
+  '\t',
+  '\n',
+  '\r',
+  '\u00a0',
+  '\u2028',
+  '\ufeff',
+  '\u200b',
+  '\ud800',
+  '\udfff',
+  '"',
+  '\\',
+  "'",
+  '%',
+  '<b>',
+  'İ',
+  'ß',
+  'ﬁ',
+  '𝔘',
+  '\u{10fffd}',
 ];
 const UNIT: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
@@ -164,8 +210,17 @@ const wallClock = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      '0001-01-01T00:00:00', '0099-12-31T23:59:59', '0100-01-01T00:00:00', '1969-12-31T23:59:59', '1970-01-01T00:00:00',
-      '2026-02-28T23:59:59', '2028-02-29T12:00:00', '2026-03-29T01:30:00', '2026-10-25T02:30:00', '9999-12-31T00:00:00', '9999-12-31T23:59:59',
+      '0001-01-01T00:00:00',
+      '0099-12-31T23:59:59',
+      '0100-01-01T00:00:00',
+      '1969-12-31T23:59:59',
+      '1970-01-01T00:00:00',
+      '2026-02-28T23:59:59',
+      '2028-02-29T12:00:00',
+      '2026-03-29T01:30:00',
+      '2026-10-25T02:30:00',
+      '9999-12-31T00:00:00',
+      '9999-12-31T23:59:59',
     ),
   },
 );
@@ -176,16 +231,59 @@ const dateTimes = fc
     fc.constantFrom('Z', 'Z', '+00:00', '-00:00', '+01:00', '+05:45', '-03:30', '+14:00', '-12:00', '+23:59', '-23:59'),
   )
   .map(([wall, fraction, offset]) => wall + fraction + offset);
-const days = fc.oneof(wallClock.map((w) => w.slice(0, 10)), fc.constantFrom('2028-02-29', '9999-12-25', '9999-12-31'));
+const days = fc.oneof(
+  wallClock.map((w) => w.slice(0, 10)),
+  fc.constantFrom('2028-02-29', '9999-12-25', '9999-12-31'),
+);
 const BAD_DATE_TIMES = [
-  '2026-02-30T10:00:00Z', '2026-11-02T24:00:00Z', '2026-11-02T23:59:60Z', '2026-11-02 10:00:00Z', '2026-11-02T10:00Z', '2026-11-02T10:00:00',
-  '2026-11-02T10:00:00+0100', '2026-11-02T10:00:00+24:00', '2026-11-02t10:00:00z', '+002026-11-02T10:00:00Z', '2026-11-02T10:00:00.1234567890Z',
-  '2026-11-02T10:00:00,5Z', '٢٠٢٦-11-02T10:00:00Z', 'now', '1793613630',
+  '2026-02-30T10:00:00Z',
+  '2026-11-02T24:00:00Z',
+  '2026-11-02T23:59:60Z',
+  '2026-11-02 10:00:00Z',
+  '2026-11-02T10:00Z',
+  '2026-11-02T10:00:00',
+  '2026-11-02T10:00:00+0100',
+  '2026-11-02T10:00:00+24:00',
+  '2026-11-02t10:00:00z',
+  '+002026-11-02T10:00:00Z',
+  '2026-11-02T10:00:00.1234567890Z',
+  '2026-11-02T10:00:00,5Z',
+  '٢٠٢٦-11-02T10:00:00Z',
+  'now',
+  '1793613630',
 ];
-const BAD_DAYS = ['2026-02-30', '2026-13-01', '2026-00-10', '0000-00-00', '2026-1-1', '20261102', '2026-11-02T', '2026/11/02', '９９９９-01-01'];
+const BAD_DAYS = [
+  '2026-02-30',
+  '2026-13-01',
+  '2026-00-10',
+  '0000-00-00',
+  '2026-1-1',
+  '20261102',
+  '2026-11-02T',
+  '2026/11/02',
+  '９９９９-01-01',
+];
 /** Valid per TimeZoneName (a string of 1 to 64): zones IANA knows (any case), and zones it does not. */
-const ZONES = ['UTC', 'Europe/Berlin', 'europe/berlin', 'America/Argentina/Buenos_Aires', 'Asia/Kathmandu', 'Pacific/Chatham', 'Etc/GMT-14', 'EST5EDT'];
-const UNKNOWN_ZONES = ['Etc/GMT+14', 'Mars/Olympus', 'Europe/Berlin ', '../../etc/passwd', '+01:00', 'Z', 'Europe\u202eBerlin', 'x'.repeat(64)];
+const ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'europe/berlin',
+  'America/Argentina/Buenos_Aires',
+  'Asia/Kathmandu',
+  'Pacific/Chatham',
+  'Etc/GMT-14',
+  'EST5EDT',
+];
+const UNKNOWN_ZONES = [
+  'Etc/GMT+14',
+  'Mars/Olympus',
+  'Europe/Berlin ',
+  '../../etc/passwd',
+  '+01:00',
+  'Z',
+  'Europe\u202eBerlin',
+  'x'.repeat(64),
+];
 /** Pattern-breaking samples for the patterns without a recogniser below. */
 const BAD_BY_PATTERN: Record<string, string[]> = {
   '\\S': [' ', '   ', '\t\n', '\u00a0\u2028\ufeff'],
@@ -198,7 +296,11 @@ const KNOWN_STRINGS: Array<{ test: (s: Schema, name: string) => boolean; valid: 
   { test: (s) => s['x-name'] === 'DayOrDateTime', valid: () => fc.oneof(days, dateTimes), invalid: [...BAD_DATE_TIMES, ...BAD_DAYS] },
   { test: (s) => s.format === 'date-time', valid: () => dateTimes, invalid: BAD_DATE_TIMES },
   { test: (s) => s.format === 'date' || s.pattern === '^\\d{4}-\\d{2}-\\d{2}$', valid: () => days, invalid: BAD_DAYS },
-  { test: (s, name) => s['x-name'] === 'TimeZoneName' || name === 'timeZone', valid: () => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...ZONES) }, { weight: 1, arbitrary: fc.constantFrom(...UNKNOWN_ZONES) }), invalid: [] },
+  {
+    test: (s, name) => s['x-name'] === 'TimeZoneName' || name === 'timeZone',
+    valid: () => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...ZONES) }, { weight: 1, arbitrary: fc.constantFrom(...UNKNOWN_ZONES) }),
+    invalid: [],
+  },
   {
     test: (s) => s.format === 'email',
     valid: () => fc.oneof(fc.emailAddress(), fc.constantFrom('a@b.co', 'ü@exämple.org', `${'x'.repeat(64)}@example.org`)),
@@ -215,7 +317,26 @@ const KNOWN_STRINGS: Array<{ test: (s: Schema, name: string) => boolean; valid: 
 // The schema-to-arbitrary function.
 
 /** Values of every JSON type, for "wrong type": scalars, containers, huge and negative numbers. */
-const ANY_TYPE: unknown[] = [null, true, false, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', 'text', '1', 'true', 'null', [], ['x'], {}, { a: 1 }];
+const ANY_TYPE: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  '',
+  'text',
+  '1',
+  'true',
+  'null',
+  [],
+  ['x'],
+  {},
+  { a: 1 },
+];
 /** Keys a closed object must refuse, including prototype-pollution candidates. */
 const EXTRA_KEYS = ['extra', 'id', 'createdAt', 'invoiceId', '__proto__', 'constructor', 'Name', ''];
 
@@ -255,7 +376,11 @@ function arb(node: Schema, valid: boolean, name = ''): fc.Arbitrary<unknown> {
             return fc.oneof({ weight: 3, arbitrary: inner }, { weight: 1, arbitrary: fc.constantFrom(min, max) });
           }
           case 'string': {
-            if (name === 'workspaceId') return fc.oneof({ weight: 9, arbitrary: fc.constant(new Real('workspaces', 0)) }, { weight: 1, arbitrary: fakeId('workspaces') });
+            if (name === 'workspaceId')
+              return fc.oneof(
+                { weight: 9, arbitrary: fc.constant(new Real('workspaces', 0)) },
+                { weight: 1, arbitrary: fakeId('workspaces') },
+              );
             if (ID_TABLES[name]) return realOrFake(ID_TABLES[name]);
             if (known) return known.valid();
             const min: number = s.minLength ?? 0;
@@ -269,7 +394,9 @@ function arb(node: Schema, valid: boolean, name = ''): fc.Arbitrary<unknown> {
             const min: number = s.minItems ?? 0;
             const max: number = s.maxItems ?? 8;
             const sized = (minLength: number, maxLength: number) =>
-              s.uniqueItems ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(items, { minLength, maxLength });
+              s.uniqueItems
+                ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+                : fc.array(items, { minLength, maxLength });
             // Mostly short arrays, sometimes exactly maxItems long.
             return fc.oneof({ weight: 4, arbitrary: sized(min, Math.min(max, 4)) }, { weight: 1, arbitrary: sized(max, max) });
           }
@@ -290,7 +417,8 @@ function arb(node: Schema, valid: boolean, name = ''): fc.Arbitrary<unknown> {
   if (types.length > 0 && wrong.length > 0) families.push(fc.constantFrom(...wrong));
   // Not a member of the enum / not the constant (a near miss: other case, padded).
   const members: unknown[] = s.const !== undefined ? [s.const] : (s.enum ?? []);
-  if (typeof members[0] === 'string') families.push(fc.constantFrom('not-a-member', (members[0] as string).toUpperCase(), ` ${members[0] as string}`));
+  if (typeof members[0] === 'string')
+    families.push(fc.constantFrom('not-a-member', (members[0] as string).toUpperCase(), ` ${members[0] as string}`));
   if (types.includes('string') && members.length === 0) {
     // Boundary lengths (maxLength + 1 in ASCII and in emoji, minLength - 1), broken patterns and formats.
     const bad: string[] = [...(known?.invalid ?? []), ...(BAD_BY_PATTERN[s.pattern] ?? [])];
@@ -320,10 +448,15 @@ function arb(node: Schema, valid: boolean, name = ''): fc.Arbitrary<unknown> {
     const whole = arb(s, true, name) as fc.Arbitrary<Record<string, unknown>>;
     // A required field left out.
     if (required.length > 0) {
-      families.push(fc.tuple(whole, fc.constantFrom(...required)).map(([o, key]) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key))));
+      families.push(
+        fc.tuple(whole, fc.constantFrom(...required)).map(([o, key]) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key))),
+      );
     }
     // A field the schema does not know (including __proto__ and constructor).
-    if (s.closed) families.push(fc.tuple(whole, fc.constantFrom(...EXTRA_KEYS), fc.constantFrom(...ANY_TYPE)).map(([o, key, v]) => ({ ...o, [key]: v })));
+    if (s.closed)
+      families.push(
+        fc.tuple(whole, fc.constantFrom(...EXTRA_KEYS), fc.constantFrom(...ANY_TYPE)).map(([o, key, v]) => ({ ...o, [key]: v })),
+      );
     // One field with a broken value.
     const keys = Object.keys(properties);
     if (keys.length > 0) {
@@ -371,7 +504,15 @@ function operations(): Operation[] {
         path,
         operationId: op.operationId,
         parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])].map(resolve),
-        ...(requestBody ? { body: { schema: requestBody.content['application/json'].schema, required: requestBody.required === true, validate: ajv.getSchema(bodyPointer)! } } : {}),
+        ...(requestBody
+          ? {
+              body: {
+                schema: requestBody.content['application/json'].schema,
+                required: requestBody.required === true,
+                validate: ajv.getSchema(bodyPointer)!,
+              },
+            }
+          : {}),
         ...(path.includes('{id}') ? { table: /\/(\w+)\/\{id\}/.exec(path)![1] } : {}),
         pattern: new RegExp(`^${path.replace(/\{id\}/, '[^/]+')}$`),
       };
@@ -407,17 +548,63 @@ const BODY_FAMILIES = {
 } as const;
 type BodyFamily = keyof typeof BODY_FAMILIES;
 const CONTENT_TYPES = [
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1',
-  'application/json; charset=utf-16', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/merge-patch+json', 'application/jsonx', '*/*', '(none)',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/merge-patch+json',
+  'application/jsonx',
+  '*/*',
+  '(none)',
 ];
-const JSON_CONTENT_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/merge-patch+json']);
-const NUMBER_TEXTS = ['1e400', '-1e400', '9007199254740993', '-0', '1e-400', '123456789012345678901234567890', 'NaN', 'Infinity', '0x10', '01', '.5', '+1'];
+const JSON_CONTENT_TYPES = new Set([
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/merge-patch+json',
+]);
+const NUMBER_TEXTS = [
+  '1e400',
+  '-1e400',
+  '9007199254740993',
+  '-0',
+  '1e-400',
+  '123456789012345678901234567890',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '01',
+  '.5',
+  '+1',
+];
 const SCALAR_TEXTS = ['[]', '[{}]', '"text"', '1', 'true', 'null', '{}', '""', '[1,2]'];
 const CODINGS = ['br', 'compress', 'x-unknown', 'identity', 'gzip, deflate', 'deflate'];
 
 /** Path ids that are neither real nor plain: traversal, raw and malformed escapes, sub-routes. */
 const WEIRD_SEGMENTS = [
-  '..', '.', '%2e%2e', '%2F', 'a%2Fb', '%', '%zz', '%E0%A4%A', '%C0%AF', '%00', '%20', '%0A', 'current', ';', '%3B', '*', "'", '%27%3B--', 'a'.repeat(2000),
+  '..',
+  '.',
+  '%2e%2e',
+  '%2F',
+  'a%2Fb',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%00',
+  '%20',
+  '%0A',
+  'current',
+  ';',
+  '%3B',
+  '*',
+  "'",
+  '%27%3B--',
+  'a'.repeat(2000),
 ];
 /** Unknown and odd query keys: each must be refused (400). */
 const EXTRA_QUERY: Array<[string, unknown]> = [
@@ -434,7 +621,11 @@ const percent = (s: string) => {
   try {
     return encodeURIComponent(s);
   } catch {
-    return [...Buffer.from(s)].map((b) => (/[A-Za-z0-9\-_.!~*'()]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0').toUpperCase()}`)).join('');
+    return [...Buffer.from(s)]
+      .map((b) =>
+        /[A-Za-z0-9\-_.!~*'()]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0').toUpperCase()}`,
+      )
+      .join('');
   }
 };
 
@@ -460,7 +651,9 @@ interface FuzzRequest {
  */
 function requestArb(op: Operation, clean: boolean): fc.Arbitrary<FuzzRequest> {
   const value = (schema: Schema, name = '') =>
-    clean ? arb(schema, true, name) : fc.oneof({ weight: 4, arbitrary: arb(schema, true, name) }, { weight: 1, arbitrary: arb(schema, false, name) });
+    clean
+      ? arb(schema, true, name)
+      : fc.oneof({ weight: 4, arbitrary: arb(schema, true, name) }, { weight: 1, arbitrary: arb(schema, false, name) });
   const idSchema = op.parameters.find((p) => p.in === 'path')?.schema ?? {};
   const realId = fc.tuple(real(op.table ?? ''), fc.nat(3)).map(([r, n]): PathId => ({ kind: 'real', real: r, encodeAll: n === 0 }));
   const text = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map((v): PathId => ({ kind: 'text', value: v }));
@@ -486,13 +679,17 @@ function requestArb(op: Operation, clean: boolean): fc.Arbitrary<FuzzRequest> {
         .map(([v, comma]) => (clean && Array.isArray(v) && v.length === 0 ? [] : [{ name: p.name as string, value: v, comma }]));
       // workspaceId (optional everywhere) and cursor (issued for other filters) are mostly left out.
       const absentWeight = p.required ? 0 : ['workspaceId', 'cursor'].includes(p.name) ? 6 : 2;
-      return absentWeight === 0 ? present : fc.oneof({ weight: absentWeight, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: present });
+      return absentWeight === 0
+        ? present
+        : fc.oneof({ weight: absentWeight, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: present });
     });
   const families = clean ? [['json', 1] as const] : Object.entries(BODY_FAMILIES);
   const body = op.body
     ? fc.record({
         family: fc.oneof(...families.map(([family, weight]) => ({ weight, arbitrary: fc.constant(family as BodyFamily) }))),
-        value: clean ? arb(op.body.schema, true) : fc.oneof({ weight: 3, arbitrary: arb(op.body.schema, true) }, { weight: 2, arbitrary: arb(op.body.schema, false) }),
+        value: clean
+          ? arb(op.body.schema, true)
+          : fc.oneof({ weight: 3, arbitrary: arb(op.body.schema, true) }, { weight: 2, arbitrary: arb(op.body.schema, false) }),
         pick: fc.nat(1000),
       })
     : fc.constant(undefined);
@@ -503,7 +700,10 @@ function requestArb(op: Operation, clean: boolean): fc.Arbitrary<FuzzRequest> {
       // Unknown query keys, and duplicated pairs (a scalar parameter sent twice).
       extras: clean
         ? fc.constant([] as Array<[string, unknown]>)
-        : fc.oneof({ weight: 6, arbitrary: fc.constant([] as Array<[string, unknown]>) }, { weight: 1, arbitrary: fc.subarray(EXTRA_QUERY, { minLength: 1, maxLength: 2 }) }),
+        : fc.oneof(
+            { weight: 6, arbitrary: fc.constant([] as Array<[string, unknown]>) },
+            { weight: 1, arbitrary: fc.subarray(EXTRA_QUERY, { minLength: 1, maxLength: 2 }) },
+          ),
       duplicate: clean ? fc.constant(null) : fc.option(fc.nat(20), { freq: 8 }),
       rawPlus: fc.boolean(),
       timer: fc.constantFrom('as-is', 'as-is', 'running', 'stopped'),
@@ -541,9 +741,13 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
   let seeded = 0;
 
   const sqlite = () => server.running.database.sqlite;
-  const counts = () => Object.fromEntries(COUNTED_TABLES.map((t) => [t, sqlite().prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number]));
+  const counts = () =>
+    Object.fromEntries(COUNTED_TABLES.map((t) => [t, sqlite().prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number]));
   const runningTimers = () =>
-    sqlite().prepare('SELECT count(*) FROM entries WHERE end_at IS NULL AND workspace_id = ? AND author_id = ?').pluck().get(server.workspaceId, server.ownerId) as number;
+    sqlite()
+      .prepare('SELECT count(*) FROM entries WHERE end_at IS NULL AND workspace_id = ? AND author_id = ?')
+      .pluck()
+      .get(server.workspaceId, server.ownerId) as number;
   const idsOf = (table: string): string[] => {
     if (table === 'workspaces') return [server.workspaceId];
     if (table === 'users') return [server.ownerId];
@@ -589,13 +793,25 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     const other = services.accounts.createWorkspace({ name: 'Elsewhere' });
     const otherUser = services.accounts.createUser({ name: 'Else', email: 'else@example.org' });
     services.accounts.addMember({ workspaceId: other.id, userId: otherUser.id, canViewOthersTime: true, canViewOthersMoney: true });
-    const minted = services.tokens.create({ workspaceId: other.id, userId: otherUser.id, name: 'else', scopes: ['entries:write', 'catalog:write'], expiresAt: null, rateLimitPerMin: null });
+    const minted = services.tokens.create({
+      workspaceId: other.id,
+      userId: otherUser.id,
+      name: 'else',
+      scopes: ['entries:write', 'catalog:write'],
+      expiresAt: null,
+      rateLimitPerMin: null,
+    });
     const stranger = services.tokens.authenticate(minted.token)!.actor;
     const client = services.catalog.createClient(stranger, { name: 'Foreign client' });
     const project = services.catalog.createProject(stranger, { name: 'Foreign project', clientId: client.id });
     const task = services.catalog.createTask(stranger, { projectId: project.id, name: 'Foreign task' });
     const tag = services.catalog.createTag(stranger, { name: 'foreign' });
-    const entry = services.entries.createEntry(stranger, { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', projectId: project.id, tagIds: [tag.id] });
+    const entry = services.entries.createEntry(stranger, {
+      start: '2026-11-02T08:00:00Z',
+      end: '2026-11-02T09:00:00Z',
+      projectId: project.id,
+      tagIds: [tag.id],
+    });
     Object.assign(foreign, {
       workspaces: [other.id],
       users: [otherUser.id],
@@ -607,15 +823,29 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     });
     ensureRows();
     // Cursors the server issued (valid only with their own filters), and altered ones.
-    for (const url of ['/api/v1/entries?from=2026-10-01&to=2026-12-01&limit=1', '/api/v1/reports/detailed?from=2026-10-01&to=2026-12-01&limit=1']) {
+    for (const url of [
+      '/api/v1/entries?from=2026-10-01&to=2026-12-01&limit=1',
+      '/api/v1/reports/detailed?from=2026-10-01&to=2026-12-01&limit=1',
+    ]) {
       const cursor = (await server.request('GET', url)).body.nextCursor as string;
       expect(cursor, url).to.be.a('string');
       issuedCursors.push(cursor, `${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`, cursor.split('.')[0]!, `${cursor}.x`);
     }
-    issuedCursors.push(`${Buffer.from(JSON.stringify({ s: 0, i: 'ent_x', f: 'x' })).toString('base64url')}.AAAAAAAAAAAAAAAAAAAAAA`, 'a.b', '.', '..');
+    issuedCursors.push(
+      `${Buffer.from(JSON.stringify({ s: 0, i: 'ent_x', f: 'x' })).toString('base64url')}.AAAAAAAAAAAAAAAAAAAAAA`,
+      'a.b',
+      '.',
+      '..',
+    );
   });
   after(async () => {
-    if (STATS) console.log([...STATS].sort().map(([outcome, n]) => `      ${outcome}: ${n}`).join('\n'));
+    if (STATS)
+      console.log(
+        [...STATS]
+          .sort()
+          .map(([outcome, n]) => `      ${outcome}: ${n}`)
+          .join('\n'),
+      );
     await server.close();
   });
 
@@ -630,7 +860,9 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
       let segment: string;
       if (id.kind === 'real') {
         const value = String(concrete(id.real));
-        segment = id.encodeAll ? [...Buffer.from(value)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('') : encodeURIComponent(value);
+        segment = id.encodeAll
+          ? [...Buffer.from(value)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('')
+          : encodeURIComponent(value);
       } else if (id.kind === 'text') {
         const value = concrete(id.value);
         segment = percent(typeof value === 'string' ? value : JSON.stringify(value));
@@ -702,7 +934,9 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
           wire = `\ufeff${json}`;
           break;
         case 'numberText':
-          wire = /[:[,]-?\d/.test(json) ? json.replace(/([:[,])-?\d+(\.\d+)?([eE][+-]?\d+)?/, `$1${choose(NUMBER_TEXTS)}`) : json.replace(/^\{/, `{"n":${choose(NUMBER_TEXTS)},`);
+          wire = /[:[,]-?\d/.test(json)
+            ? json.replace(/([:[,])-?\d+(\.\d+)?([eE][+-]?\d+)?/, `$1${choose(NUMBER_TEXTS)}`)
+            : json.replace(/^\{/, `{"n":${choose(NUMBER_TEXTS)},`);
           break;
         case 'scalar':
           wire = choose(SCALAR_TEXTS);
@@ -715,7 +949,9 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
           }
           break;
         case 'form':
-          wire = new URLSearchParams(Object.entries(value !== null && typeof value === 'object' ? value : { value }).map(([k, v]): [string, string] => [k, text(v)])).toString();
+          wire = new URLSearchParams(
+            Object.entries(value !== null && typeof value === 'object' ? value : { value }).map(([k, v]): [string, string] => [k, text(v)]),
+          ).toString();
           contentType = 'application/x-www-form-urlencoded';
           break;
         case 'empty':
@@ -745,7 +981,9 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
 
       // What the contract says of a JSON body (the server parses strictly: an object or array).
       if (family === 'huge') refusals.push('body over the limit');
-      const plainJson = (contentType === undefined && wire === undefined) || (contentType !== undefined && JSON_CONTENT_TYPES.has(contentType) && !headers['content-encoding']);
+      const plainJson =
+        (contentType === undefined && wire === undefined) ||
+        (contentType !== undefined && JSON_CONTENT_TYPES.has(contentType) && !headers['content-encoding']);
       if (plainJson && typeof wire !== 'object' && family !== 'huge') {
         const source = (wire ?? '').replace(/^\ufeff/, '');
         if (source.trim() === '') {
@@ -758,12 +996,23 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
             refusals.push('body is not JSON');
           }
           if (parsed !== undefined && (parsed === null || typeof parsed !== 'object')) refusals.push('body is not an object or array');
-          else if (parsed !== undefined && !op.body.validate(parsed)) refusals.push(`body fails the schema: ${ajv.errorsText(op.body.validate.errors)}`);
+          else if (parsed !== undefined && !op.body.validate(parsed))
+            refusals.push(`body fails the schema: ${ajv.errorsText(op.body.validate.errors)}`);
         }
       }
     }
     if (!routed) refusals.length = 0;
-    return { url, options, shown, refusals, routed, malformedEscape: malformedEscape && routed, family: req.body?.family, encoding: options.headers?.['content-encoding'], body: source };
+    return {
+      url,
+      options,
+      shown,
+      refusals,
+      routed,
+      malformedEscape: malformedEscape && routed,
+      family: req.body?.family,
+      encoding: options.headers?.['content-encoding'],
+      body: source,
+    };
   }
 
   function expectProblemDocument(res: TestResponse, what: string): void {
@@ -778,10 +1027,15 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
   async function check(op: Operation, req: FuzzRequest): Promise<void> {
     ensureRows();
     server.clock.advance(1000);
-    const runningStart = sqlite().prepare('SELECT start_at FROM entries WHERE end_at IS NULL AND workspace_id = ? AND author_id = ?').pluck().get(server.workspaceId, server.ownerId) as number | undefined;
+    const runningStart = sqlite()
+      .prepare('SELECT start_at FROM entries WHERE end_at IS NULL AND workspace_id = ? AND author_id = ?')
+      .pluck()
+      .get(server.workspaceId, server.ownerId) as number | undefined;
     const iso = (ms: number) => new Date(ms).toISOString();
-    if (req.timer === 'running' && runningStart === undefined) server.services.entries.startTimer(owner, { start: iso(server.clock.now() - 3_600_000) });
-    if (req.timer === 'stopped' && runningStart !== undefined) server.services.entries.stopTimer(owner, { end: iso(Math.max(server.clock.now(), runningStart + 1000)) });
+    if (req.timer === 'running' && runningStart === undefined)
+      server.services.entries.startTimer(owner, { start: iso(server.clock.now() - 3_600_000) });
+    if (req.timer === 'stopped' && runningStart !== undefined)
+      server.services.entries.stopTimer(owner, { end: iso(Math.max(server.clock.now(), runningStart + 1000)) });
     const wire = materialize(op, req);
     const { url, options, shown, refusals } = wire;
     // Inputs of a known bug are left to its reproduction (an it.skip below).
@@ -791,11 +1045,22 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     const running = runningTimers();
     const res = await server.request(method, url, options);
     const what = `${method} ${url} ${shown} -> ${res.status} ${res.text.slice(0, 400)}`;
-    const outcome = [op.operationId, res.status, res.status >= 400 ? String(res.body?.type).split('/').pop() : '', op.operationId === 'startTimer' && running > 0 ? '(stopping a running timer)' : '']
+    const outcome = [
+      op.operationId,
+      res.status,
+      res.status >= 400 ? String(res.body?.type).split('/').pop() : '',
+      op.operationId === 'startTimer' && running > 0 ? '(stopping a running timer)' : '',
+    ]
       .filter((part) => part !== '')
       .join(' ');
     STATS?.set(outcome, (STATS.get(outcome) ?? 0) + 1);
-    if (process.env.FUZZ_DEBUG === op.operationId && res.status >= 400) console.log(String(res.body.detail).slice(0, 150).replace(/"[^"]*"/g, 'S').replace(/(ent|prj|tsk|tag|cli|usr|ws)_[0-9a-z]+/g, 'ID'));
+    if (process.env.FUZZ_DEBUG === op.operationId && res.status >= 400)
+      console.log(
+        String(res.body.detail)
+          .slice(0, 150)
+          .replace(/"[^"]*"/g, 'S')
+          .replace(/(ent|prj|tsk|tag|cli|usr|ws)_[0-9a-z]+/g, 'ID'),
+      );
     expect(ALLOWED_STATUSES, what).to.include(res.status);
     if (res.status >= 400) expectProblemDocument(res, what);
     if (!wire.routed) expect(res.status, `${what}\nno route matches`).to.equal(404);
@@ -813,7 +1078,9 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     it(`${op.method.toUpperCase()} ${op.path} (${op.operationId})`, async function () {
       this.timeout(30_000 + RUNS * 200);
       await fc.assert(
-        fc.asyncProperty(fc.oneof({ weight: 1, arbitrary: requestArb(op, true) }, { weight: 2, arbitrary: requestArb(op, false) }), (req) => check(op, req)),
+        fc.asyncProperty(fc.oneof({ weight: 1, arbitrary: requestArb(op, true) }, { weight: 2, arbitrary: requestArb(op, false) }), (req) =>
+          check(op, req),
+        ),
         { seed: SEED, numRuns: RUNS },
       );
     });
@@ -828,7 +1095,11 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     it('a body whose Content-Encoding (gzip, deflate, br) does not decode is 400, not 500', async () => {
       for (const coding of ['gzip', 'deflate', 'br']) {
         const before = counts();
-        const res = await server.request('POST', '/api/v1/tags', { raw: '{"name":"x"}', contentType: 'application/json', headers: { 'content-encoding': coding } });
+        const res = await server.request('POST', '/api/v1/tags', {
+          raw: '{"name":"x"}',
+          contentType: 'application/json',
+          headers: { 'content-encoding': coding },
+        });
         expectProblem(res, 400, 'invalid-request', base(), '/api/v1/tags');
         expect(counts()).to.deep.equal(before);
       }
@@ -837,7 +1108,9 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     // Was accepted and echoed as "+010000-01-01T00:59:59.000Z" (not a date-time): instants now lie
     // in the years 1900 to 9998.
     it('an entry ending after 9999-12-31T23:59:59.999Z is refused with 400, not stored and echoed as +010000-…', async () => {
-      const res = await server.request('POST', '/api/v1/entries', { json: { start: '9999-12-31T23:00:00Z', end: '9999-12-31T23:59:59-01:00' } });
+      const res = await server.request('POST', '/api/v1/entries', {
+        json: { start: '9999-12-31T23:00:00Z', end: '9999-12-31T23:59:59-01:00' },
+      });
       expectProblem(res, 400, 'invalid-request', base(), '/api/v1/entries');
     });
 
@@ -845,10 +1118,14 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     // rate: entries now span at most 366 days within 1900-9998, and reports sum with total().
     it('entries worth more than any report can sum are refused; reports over the largest allowed ones answer 200', async () => {
       const project = await server.request('POST', '/api/v1/projects', { json: { name: 'Overflow', billable: true, hourlyRate: 1e9 } });
-      const long = await server.request('POST', '/api/v1/entries', { json: { start: '1900-01-01T00:00:00Z', end: '9998-12-30T00:00:00Z', projectId: project.body.data.id } });
+      const long = await server.request('POST', '/api/v1/entries', {
+        json: { start: '1900-01-01T00:00:00Z', end: '9998-12-30T00:00:00Z', projectId: project.body.data.id },
+      });
       expectProblem(long, 400, 'invalid-request', base(), '/api/v1/entries');
       for (let i = 0; i < 2; i++) {
-        const entry = await server.request('POST', '/api/v1/entries', { json: { start: '1900-01-01T00:00:00Z', end: '1901-01-02T00:00:00Z', projectId: project.body.data.id } });
+        const entry = await server.request('POST', '/api/v1/entries', {
+          json: { start: '1900-01-01T00:00:00Z', end: '1901-01-02T00:00:00Z', projectId: project.body.data.id },
+        });
         expect(entry.status, entry.text).to.equal(200);
       }
       for (const url of ['/api/v1/reports/summary?from=1900-01-01&to=1900-01-02', '/api/v1/reports/weekly?from=1900-01-01']) {

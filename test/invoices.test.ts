@@ -1,6 +1,6 @@
-import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { expect } from 'chai';
 import type { Actor } from '../src/actor.js';
 import { runCli } from '../src/cli/main.js';
 import { DomainError } from '../src/errors.js';
@@ -15,15 +15,47 @@ const PATH_TO: Record<InvoiceStatus, InvoiceStatus[]> = { draft: [], sent: ['sen
 
 const NO_ISSUER = Object.fromEntries(
   [
-    'legalName', 'addressLines', 'postalCode', 'city', 'country', 'taxId', 'email', 'phone', 'website', 'paymentDetails', 'paymentTermsDays',
-    'invoiceFooter', 'vatId', 'taxNumber', 'registrationNumber', 'sellerIdentifier', 'contactName', 'electronicAddress', 'electronicAddressScheme',
-    'iban', 'bic', 'bankName', 'accountHolder', 'smallBusiness',
+    'legalName',
+    'addressLines',
+    'postalCode',
+    'city',
+    'country',
+    'taxId',
+    'email',
+    'phone',
+    'website',
+    'paymentDetails',
+    'paymentTermsDays',
+    'invoiceFooter',
+    'vatId',
+    'taxNumber',
+    'registrationNumber',
+    'sellerIdentifier',
+    'contactName',
+    'electronicAddress',
+    'electronicAddressScheme',
+    'iban',
+    'bic',
+    'bankName',
+    'accountHolder',
+    'smallBusiness',
   ].map((field) => [field, null]),
 );
 const NO_RECIPIENT = Object.fromEntries(
-  ['name', 'legalName', 'addressLines', 'postalCode', 'city', 'country', 'taxId', 'email', 'reference', 'vatId', 'electronicAddress', 'electronicAddressScheme'].map(
-    (field) => [field, null],
-  ),
+  [
+    'name',
+    'legalName',
+    'addressLines',
+    'postalCode',
+    'city',
+    'country',
+    'taxId',
+    'email',
+    'reference',
+    'vatId',
+    'electronicAddress',
+    'electronicAddressScheme',
+  ].map((field) => [field, null]),
 );
 
 /** Validators of the contract's webhook data shapes, compiled from openapi/openapi.yaml. */
@@ -81,8 +113,10 @@ describe('invoices', () => {
       token,
       actor,
       client: (name: string, party: Record<string, unknown> = {}) => catalog.createClient(actor, { name, ...party }).id,
-      project: (name: string, clientId: string | null, hourlyRate: number | null = 100) => catalog.createProject(actor, { name, clientId, billable: true, hourlyRate }).id,
-      entry: (projectId: string | null, start: string, end: string, billable = true) => entries.createEntry(actor, { projectId, start, end, billable }).id,
+      project: (name: string, clientId: string | null, hourlyRate: number | null = 100) =>
+        catalog.createProject(actor, { name, clientId, billable: true, hourlyRate }).id,
+      entry: (projectId: string | null, start: string, end: string, billable = true) =>
+        entries.createEntry(actor, { projectId, start, end, billable }).id,
       invoiceIdOf: (entryId: string) => entries.getEntry(actor, entryId).invoiceId,
       create: (clientId: string, from: string, to: string) => invoices.create({ workspaceId, userId, clientId, from, to }).id,
       events: () => events.tail(workspaceId, 0, 1000),
@@ -148,7 +182,17 @@ describe('invoices', () => {
     const id = ws.create(acme, '2026-10-01', '2026-10-31');
     expect(id).to.match(/^inv_[0-9a-z]{20}$/);
     const invoice = server.services.invoices.get(id);
-    expect(invoice).to.deep.include({ id, workspaceId: ws.workspaceId, clientId: acme, status: 'draft', currency: 'EUR', from: '2026-10-01', to: '2026-10-31', issuer: null, einvoiceFills: [] });
+    expect(invoice).to.deep.include({
+      id,
+      workspaceId: ws.workspaceId,
+      clientId: acme,
+      status: 'draft',
+      currency: 'EUR',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      issuer: null,
+      einvoiceFills: [],
+    });
     expect(invoice.lines).to.deep.equal([
       { description: 'Build', projectId: build, quantitySec: 840, hourlyRate: 33.33, amount: 7.78 },
       { description: 'Design', projectId: design, quantitySec: 7200, hourlyRate: 100, amount: 200 },
@@ -181,9 +225,16 @@ describe('invoices', () => {
     const failing = createInvoicesService({
       db: server.running.database.db,
       clock: server.clock,
-      events: { ...server.services.events, record: () => { throw new Error('event log down'); } },
+      events: {
+        ...server.services.events,
+        record: () => {
+          throw new Error('event log down');
+        },
+      },
     });
-    expect(() => failing.create({ workspaceId: ws.workspaceId, userId: ws.userId, clientId: acme, from: '2026-10-01', to: '2026-10-01' })).to.throw('event log down');
+    expect(() =>
+      failing.create({ workspaceId: ws.workspaceId, userId: ws.userId, clientId: acme, from: '2026-10-01', to: '2026-10-01' }),
+    ).to.throw('event log down');
     expect(ws.invoiceIdOf(entryId)).to.equal(null);
     expect(ws.events().filter((e) => e.entity === 'invoice')).to.deep.equal([]);
 
@@ -191,7 +242,14 @@ describe('invoices', () => {
     const id = ws.create(acme, '2026-10-01', '2026-10-01');
     const recorded = ws.events().slice(before);
     expect(recorded).to.have.length(1);
-    expect(recorded[0]).to.include({ entity: 'invoice', entityId: id, operation: 'create', event: 'invoice.created', actorUserId: ws.userId, actorTokenId: null });
+    expect(recorded[0]).to.include({
+      entity: 'invoice',
+      entityId: id,
+      operation: 'create',
+      event: 'invoice.created',
+      actorUserId: ws.userId,
+      actorTokenId: null,
+    });
     const payload = recorded[0]!.payload as { invoice: InvoiceView };
     expect(payload).to.have.all.keys('invoice');
     expect(payload.invoice).to.deep.equal(server.services.invoices.get(id));
@@ -202,7 +260,18 @@ describe('invoices', () => {
     expectRefusal(() => ws.create(acme, '2026-10-01', '2026-10-01'), 'invalid');
     expectRefusal(() => ws.create('cli_unknown', '2026-10-01', '2026-10-01'), 'not_found');
     expectRefusal(() => ws.create(workspace().client('Foreign'), '2026-10-01', '2026-10-01'), 'not_found');
-    expectRefusal(() => server.services.invoices.create({ workspaceId: ws.workspaceId, userId: server.ownerId, clientId: acme, from: '2026-10-01', to: '2026-10-01' }), 'not_found', /Member/);
+    expectRefusal(
+      () =>
+        server.services.invoices.create({
+          workspaceId: ws.workspaceId,
+          userId: server.ownerId,
+          clientId: acme,
+          from: '2026-10-01',
+          to: '2026-10-01',
+        }),
+      'not_found',
+      /Member/,
+    );
     expectRefusal(() => ws.create(acme, '2026-10-02', '2026-10-01'), 'invalid', /must not be after/);
     expectRefusal(() => ws.create(acme, '2026-02-30', '2026-03-01'), 'invalid', /calendar day/);
     expect(ws.events().length).to.equal(count);
@@ -210,7 +279,14 @@ describe('invoices', () => {
 
   it('copies the parties as they stood: every field present, blanks null; later changes do not touch the invoice', () => {
     const ws = workspace();
-    const acme = ws.client('Acme', { legalName: 'Acme GmbH', addressLines: ['Hauptstr. 1', 'Hinterhaus'], postalCode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE123' });
+    const acme = ws.client('Acme', {
+      legalName: 'Acme GmbH',
+      addressLines: ['Hauptstr. 1', 'Hinterhaus'],
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      vatId: 'DE123',
+    });
     const bare = ws.client('Bare');
     const acmeProject = ws.project('Design', acme);
     const bareProject = ws.project('Design', bare);
@@ -236,8 +312,25 @@ describe('invoices', () => {
       }),
     ).to.deep.equal({ id: ws.workspaceId });
     const id = ws.create(acme, '2026-10-01', '2026-10-01');
-    const issuer = { ...NO_ISSUER, legalName: 'Studio Ada', addressLines: ['Torstr. 5', '2. OG'], country: 'DE', paymentTermsDays: 14, smallBusiness: false, iban: 'DE02120300000000202051' };
-    const recipient = { ...NO_RECIPIENT, name: 'Acme', legalName: 'Acme GmbH', addressLines: ['Hauptstr. 1', 'Hinterhaus'], postalCode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE123' };
+    const issuer = {
+      ...NO_ISSUER,
+      legalName: 'Studio Ada',
+      addressLines: ['Torstr. 5', '2. OG'],
+      country: 'DE',
+      paymentTermsDays: 14,
+      smallBusiness: false,
+      iban: 'DE02120300000000202051',
+    };
+    const recipient = {
+      ...NO_RECIPIENT,
+      name: 'Acme',
+      legalName: 'Acme GmbH',
+      addressLines: ['Hauptstr. 1', 'Hinterhaus'],
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      vatId: 'DE123',
+    };
     expect(invoices.get(id).issuer).to.deep.equal(issuer);
     expect(invoices.get(id).recipient).to.deep.equal(recipient);
     expectSchema('Invoice', invoices.get(id));
@@ -292,7 +385,13 @@ describe('invoices', () => {
           expect(invoices.changeStatus(id, to, ws.userId), `${from} -> ${to}`).to.deep.equal({ id, from, to });
           const recorded = ws.events().slice(before);
           expect(recorded, `${from} -> ${to}`).to.have.length(1);
-          expect(recorded[0]).to.include({ entity: 'invoice', entityId: id, operation: 'update', event: 'invoice.status_changed', actorUserId: ws.userId });
+          expect(recorded[0]).to.include({
+            entity: 'invoice',
+            entityId: id,
+            operation: 'update',
+            event: 'invoice.status_changed',
+            actorUserId: ws.userId,
+          });
           const payload = recorded[0]!.payload as { invoice: InvoiceView; from: string; to: string };
           expect(payload).to.have.all.keys('invoice', 'from', 'to');
           expect(payload).to.deep.include({ from, to });
@@ -326,7 +425,10 @@ describe('invoices', () => {
       for (const entryId of entryIds) expect(ws.invoiceIdOf(entryId)).to.equal(null);
       expect(invoices.get(id).lines).to.have.length(1); // the void invoice keeps its lines
     }
-    const res = await server.request('PATCH', `/api/v1/entries/${entryIds[0]}`, { token: ws.token, json: { description: 'editable again' } });
+    const res = await server.request('PATCH', `/api/v1/entries/${entryIds[0]}`, {
+      token: ws.token,
+      json: { description: 'editable again' },
+    });
     expect(res.status, res.text).to.equal(200);
     const again = ws.create(acme, '2026-10-01', '2026-10-31');
     for (const entryId of entryIds) expect(ws.invoiceIdOf(entryId)).to.equal(again);
@@ -352,7 +454,13 @@ describe('invoices', () => {
 
     server.clock.advance(60_000);
     expect(
-      fill(['issuer.legalName', 'Studio Ada'], ['recipient.vatId', 'DE123'], ['lines[0].taxCategory', 'S'], ['lines[0].taxRate', '19'], ['paymentTerms', 'Due within 14 days.']),
+      fill(
+        ['issuer.legalName', 'Studio Ada'],
+        ['recipient.vatId', 'DE123'],
+        ['lines[0].taxCategory', 'S'],
+        ['lines[0].taxRate', '19'],
+        ['paymentTerms', 'Due within 14 days.'],
+      ),
     ).to.deep.equal({ id });
     const at = new Date(server.clock.now()).toISOString();
     const filled = invoices.get(id);
@@ -364,7 +472,17 @@ describe('invoices', () => {
     expect(filled.total).to.equal(created.total);
     expect(filled.updatedAt).to.equal(at);
     expect(filled.einvoiceFills).to.deep.equal([
-      { at, by: ws.userId, fields: { 'issuer.legalName': 'Studio Ada', 'recipient.vatId': 'DE123', 'lines[0].taxCategory': 'S', 'lines[0].taxRate': 19, paymentTerms: 'Due within 14 days.' } },
+      {
+        at,
+        by: ws.userId,
+        fields: {
+          'issuer.legalName': 'Studio Ada',
+          'recipient.vatId': 'DE123',
+          'lines[0].taxCategory': 'S',
+          'lines[0].taxRate': 19,
+          paymentTerms: 'Due within 14 days.',
+        },
+      },
     ]);
     expectSchema('Invoice', filled);
 
@@ -374,8 +492,22 @@ describe('invoices', () => {
       [[['recipient.name', 'Other']], 'conflict', /already set/],
       [[['lines[0].taxRate', '7']], 'conflict', /already set/],
       [[['paymentTerms', 'Now.']], 'conflict', /already set/],
-      [[['lines[1].taxRate', '7'], ['issuer.legalName', 'Other']], 'conflict', /issuer\.legalName is already set/],
-      [[['lines[1].taxRate', '7'], ['lines[1].amount', '1']], 'invalid', /cannot be filled/],
+      [
+        [
+          ['lines[1].taxRate', '7'],
+          ['issuer.legalName', 'Other'],
+        ],
+        'conflict',
+        /issuer\.legalName is already set/,
+      ],
+      [
+        [
+          ['lines[1].taxRate', '7'],
+          ['lines[1].amount', '1'],
+        ],
+        'invalid',
+        /cannot be filled/,
+      ],
       [[['total', '1']], 'invalid', /cannot be filled/],
       [[['lines[0].quantitySec', '1']], 'invalid', /cannot be filled/],
       [[['lines[0].hourlyRate', '1']], 'invalid', /cannot be filled/],
@@ -406,7 +538,10 @@ describe('invoices', () => {
     const [event] = ws.events().slice(before);
     const payload = event!.payload as { invoice: InvoiceView };
     expect(payload.invoice).to.deep.equal(invoices.get(id));
-    expect(payload.invoice.lines.map((line) => [line.taxCategory, line.taxRate])).to.deep.equal([['S', 19], [undefined, 7.5]]);
+    expect(payload.invoice.lines.map((line) => [line.taxCategory, line.taxRate])).to.deep.equal([
+      ['S', 19],
+      [undefined, 7.5],
+    ]);
     expect(payload.invoice.paymentTerms).to.equal('Due within 14 days.');
     expectSchema('InvoiceStatusEventData', { kind: 'invoice-status', ...payload, from: 'draft', to: 'sent' });
 
@@ -421,13 +556,31 @@ describe('invoices', () => {
     const project = ws.project('Design', acme, 90);
     ws.entry(project, '2026-10-01T09:00:00Z', '2026-10-01T11:00:00Z');
 
-    expect((await cli('workspace', 'profile', ws.workspaceId, '--set', 'legalName=Studio Ada', '--set', 'addressLines=Torstr. 5|10119 Berlin')).json).to.deep.equal({ id: ws.workspaceId });
-    const created = await cli('invoice', 'create', '--workspace', ws.workspaceId, '--user', ws.userId, '--client', acme, '--from', '2026-10-01', '--to', '2026-10-31');
+    expect(
+      (await cli('workspace', 'profile', ws.workspaceId, '--set', 'legalName=Studio Ada', '--set', 'addressLines=Torstr. 5|10119 Berlin'))
+        .json,
+    ).to.deep.equal({ id: ws.workspaceId });
+    const created = await cli(
+      'invoice',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--user',
+      ws.userId,
+      '--client',
+      acme,
+      '--from',
+      '2026-10-01',
+      '--to',
+      '2026-10-31',
+    );
     expect(created.code, created.stderr).to.equal(0);
     expect(created.json).to.have.all.keys('id');
     const id = created.json.id as string;
 
-    expect((await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'lines[0].taxRate=19', '--set', 'recipient.reference=PO-7=A')).json).to.deep.equal({ id });
+    expect(
+      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'lines[0].taxRate=19', '--set', 'recipient.reference=PO-7=A')).json,
+    ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
     expect(shown.json).to.have.all.keys('invoice');
     expect(shown.json.invoice).to.deep.equal(server.services.invoices.get(id));
@@ -436,15 +589,51 @@ describe('invoices', () => {
     expect(shown.json.invoice.recipient.reference).to.equal('PO-7=A');
     expect(shown.json.invoice.lines[0].taxRate).to.equal(19);
 
-    expect(await cli('invoice', 'status', id, '--to', 'sent', '--user', ws.userId)).to.deep.include({ code: 0, json: { id, from: 'draft', to: 'sent' }, stderr: '' });
+    expect(await cli('invoice', 'status', id, '--to', 'sent', '--user', ws.userId)).to.deep.include({
+      code: 0,
+      json: { id, from: 'draft', to: 'sent' },
+      stderr: '',
+    });
 
     // Refused by the service: exit 1, one JSON error on stderr, nothing on stdout.
     const refused = [
       [['invoice', 'status', id, '--to', 'sent', '--user', ws.userId], 'conflict'],
       [['invoice', 'fill', id, '--user', ws.userId, '--set', 'lines[0].taxRate=7'], 'conflict'],
       [['invoice', 'fill', id, '--user', ws.userId, '--set', 'lines[0].amount=1'], 'invalid'],
-      [['invoice', 'create', '--workspace', ws.workspaceId, '--user', ws.userId, '--client', acme, '--from', '2026-10-01', '--to', '2026-10-31'], 'invalid'],
-      [['invoice', 'create', '--workspace', ws.workspaceId, '--user', ws.userId, '--client', 'cli_unknown', '--from', '2026-10-01', '--to', '2026-10-31'], 'not_found'],
+      [
+        [
+          'invoice',
+          'create',
+          '--workspace',
+          ws.workspaceId,
+          '--user',
+          ws.userId,
+          '--client',
+          acme,
+          '--from',
+          '2026-10-01',
+          '--to',
+          '2026-10-31',
+        ],
+        'invalid',
+      ],
+      [
+        [
+          'invoice',
+          'create',
+          '--workspace',
+          ws.workspaceId,
+          '--user',
+          ws.userId,
+          '--client',
+          'cli_unknown',
+          '--from',
+          '2026-10-01',
+          '--to',
+          '2026-10-31',
+        ],
+        'not_found',
+      ],
       [['invoice', 'show', 'inv_unknown'], 'not_found'],
       [['workspace', 'profile', ws.workspaceId, '--set', 'nickname=x'], 'invalid'],
     ] as const;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { problemTypes } from '../generated/problems.js';
 import { loadContract } from '../src/http/contract.js';
 import { expectProblem, send, startTestServer, type TestServer } from './helpers/server.js';
+
 // `send` here fetches the HTML problem pages, which are not API operations of the contract.
 
 describe('the served contract and the problem pages', () => {

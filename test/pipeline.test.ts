@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 import { fixtureContract, fixtureHandlers } from './helpers/fixture.js';
+import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 
 describe('request pipeline', () => {
   let server: TestServer;
@@ -48,7 +48,11 @@ describe('request pipeline', () => {
     });
 
     it('401 before 413 and before malformed JSON', async () => {
-      const big = await server.request('POST', '/api/v1/fixture/items', { token: null, raw: 'x'.repeat(2 * 1024 * 1024), contentType: 'application/json' });
+      const big = await server.request('POST', '/api/v1/fixture/items', {
+        token: null,
+        raw: 'x'.repeat(2 * 1024 * 1024),
+        contentType: 'application/json',
+      });
       expectProblem(big, 401, 'invalid-token', base);
       const malformed = await server.request('POST', '/api/v1/fixture/items', { token: null, raw: '{', contentType: 'application/json' });
       expectProblem(malformed, 401, 'invalid-token', base);
@@ -80,11 +84,20 @@ describe('request pipeline', () => {
     it('write scope does not imply read scope, nor read write', async () => {
       const writeOnly = addMemberWithToken(server.services, server.workspaceId, { scopes: ['entries:write'] }).token;
       expectProblem(await server.request('GET', '/api/v1/fixture/items', { token: writeOnly }), 403, 'insufficient-scope', base);
-      expectProblem(await server.request('POST', '/api/v1/fixture/items', { token: readOnly, json: { name: 'a' } }), 403, 'insufficient-scope', base);
+      expectProblem(
+        await server.request('POST', '/api/v1/fixture/items', { token: readOnly, json: { name: 'a' } }),
+        403,
+        'insufficient-scope',
+        base,
+      );
     });
 
     it('403 before 413 and malformed JSON: a refused body is never read', async () => {
-      const big = await server.request('POST', '/api/v1/fixture/items', { token: readOnly, raw: 'x'.repeat(2 * 1024 * 1024), contentType: 'application/json' });
+      const big = await server.request('POST', '/api/v1/fixture/items', {
+        token: readOnly,
+        raw: 'x'.repeat(2 * 1024 * 1024),
+        contentType: 'application/json',
+      });
       expectProblem(big, 403, 'insufficient-scope', base);
     });
 
@@ -157,7 +170,10 @@ describe('request pipeline', () => {
     });
 
     it('a body that is not JSON by content type is 400', async () => {
-      const res = await server.request('POST', '/api/v1/fixture/items', { raw: 'name=a', contentType: 'application/x-www-form-urlencoded' });
+      const res = await server.request('POST', '/api/v1/fixture/items', {
+        raw: 'name=a',
+        contentType: 'application/x-www-form-urlencoded',
+      });
       expectProblem(res, 400, 'invalid-request', base);
       expect(res.body.detail).to.contain('Content-Type');
     });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addMemberWithToken, DEFAULT_NOW, expectProblem, startTestServer, type TestServer, type TestResponse } from './helpers/server.js';
+import { addMemberWithToken, DEFAULT_NOW, expectProblem, startTestServer, type TestResponse, type TestServer } from './helpers/server.js';
 
 const headersOf = (res: TestResponse) => ({
   limit: res.headers.get('ratelimit-limit'),
@@ -75,7 +75,12 @@ describe('rate limits', () => {
     server.clock.advance(29_000);
     expect(headersOf(await server.request('GET', '/api/v1/me'))).to.include({ retryAfter: '1', reset: '1' });
     server.clock.advance(1_000);
-    expect(headersOf(await server.request('GET', '/api/v1/me'))).to.deep.equal({ limit: '3', remaining: '2', reset: '60', retryAfter: null });
+    expect(headersOf(await server.request('GET', '/api/v1/me'))).to.deep.equal({
+      limit: '3',
+      remaining: '2',
+      reset: '60',
+      retryAfter: null,
+    });
   });
 
   it('does not limit unauthenticated requests (they carry no identity) nor send the headers', async () => {

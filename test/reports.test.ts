@@ -44,7 +44,9 @@ describe('reports', () => {
       add(owner, '2026-10-25T02:30:00+01:00', '2026-10-25T02:40:00+01:00'); // the repeated hour, second pass
       add(owner, '2026-10-25T23:50:00+01:00', '2026-10-25T23:55:00+01:00'); // its last minutes
       const march = await summary('from=2026-03-29&to=2026-03-30&groupBy=day&timeZone=Europe/Berlin');
-      expect(march.groups.map((g: { key: string; durationSec: number; entryCount: number }) => [g.key, g.durationSec, g.entryCount])).to.deep.equal([
+      expect(
+        march.groups.map((g: { key: string; durationSec: number; entryCount: number }) => [g.key, g.durationSec, g.entryCount]),
+      ).to.deep.equal([
         ['2026-03-29', 2700, 2],
         ['2026-03-30', 600, 1],
       ]);
@@ -68,7 +70,15 @@ describe('reports', () => {
       ]);
       const week = await server.request('GET', '/api/v1/reports/weekly?from=2026-10-29&timeZone=America/New_York&groupBy=user');
       expect(week.status).to.equal(200);
-      expect(week.body.data.days).to.deep.equal(['2026-10-29', '2026-10-30', '2026-10-31', '2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04']);
+      expect(week.body.data.days).to.deep.equal([
+        '2026-10-29',
+        '2026-10-30',
+        '2026-10-31',
+        '2026-11-01',
+        '2026-11-02',
+        '2026-11-03',
+        '2026-11-04',
+      ]);
       expect(week.body.data.rows).to.have.length(1);
       expect(week.body.data.rows[0].days.map((d: { durationSec: number }) => d.durationSec)).to.deep.equal([0, 0, 0, 900 + 600, 0, 0, 0]);
       expect(T(week.body.data.to) - T(week.body.data.from)).to.equal((7 * 24 + 1) * 3600_000);
@@ -103,24 +113,47 @@ describe('reports', () => {
       add(owner, '2026-11-02T10:00:00Z', '2026-11-02T10:30:00Z', { projectId: beta.id, tagIds: [red.id] });
       add(owner, '2026-11-02T11:00:00Z', '2026-11-02T11:15:00Z');
       const range = 'from=2026-11-02&to=2026-11-02';
-      const view = (groups: Array<{ key: string | null; name: string | null; durationSec: number; amount: number }>) => groups.map((g) => [g.name, g.durationSec, g.amount]);
+      const view = (groups: Array<{ key: string | null; name: string | null; durationSec: number; amount: number }>) =>
+        groups.map((g) => [g.name, g.durationSec, g.amount]);
 
       const byProject = await summary(`${range}&groupBy=project`);
       expect(byProject.totals).to.deep.equal({ durationSec: 6300, billableSec: 3600, amount: 100, entryCount: 3 });
-      expect(view(byProject.groups)).to.deep.equal([['alpha', 3600, 100], ['Beta', 1800, 0], [null, 900, 0]]);
+      expect(view(byProject.groups)).to.deep.equal([
+        ['alpha', 3600, 100],
+        ['Beta', 1800, 0],
+        [null, 900, 0],
+      ]);
       expect(byProject.groups[0].key).to.equal(alpha.id);
-      expect(view((await summary(`${range}&groupBy=client`)).groups)).to.deep.equal([['Zeta Corp', 3600, 100], [null, 2700, 0]]);
-      expect(view((await summary(`${range}&groupBy=task`)).groups)).to.deep.equal([['Build', 3600, 100], [null, 2700, 0]]);
+      expect(view((await summary(`${range}&groupBy=client`)).groups)).to.deep.equal([
+        ['Zeta Corp', 3600, 100],
+        [null, 2700, 0],
+      ]);
+      expect(view((await summary(`${range}&groupBy=task`)).groups)).to.deep.equal([
+        ['Build', 3600, 100],
+        [null, 2700, 0],
+      ]);
       expect(view((await summary(`${range}&groupBy=user`)).groups)).to.deep.equal([['Owner', 6300, 100]]);
-      expect(view((await summary(`${range}&groupBy=billable`)).groups)).to.deep.equal([['Billable', 3600, 100], ['Non-billable', 2700, 0]]);
+      expect(view((await summary(`${range}&groupBy=billable`)).groups)).to.deep.equal([
+        ['Billable', 3600, 100],
+        ['Non-billable', 2700, 0],
+      ]);
       const byTag = await summary(`${range}&groupBy=tag`);
-      expect(view(byTag.groups)).to.deep.equal([['Blue', 3600, 100], ['red', 5400, 100], [null, 900, 0]]);
+      expect(view(byTag.groups)).to.deep.equal([
+        ['Blue', 3600, 100],
+        ['red', 5400, 100],
+        [null, 900, 0],
+      ]);
       expect(byTag.totals.durationSec).to.equal(6300); // totals count each entry once
 
       const nested = await summary(`${range}&groupBy=project&subGroupBy=tag`);
       expect(nested.subGroupBy).to.equal('tag');
-      expect(nested.groups[0].subGroups.map((g: { name: string; durationSec: number }) => [g.name, g.durationSec])).to.deep.equal([['Blue', 3600], ['red', 3600]]);
-      expect(nested.groups[2].subGroups).to.deep.equal([{ key: null, name: null, durationSec: 900, billableSec: 0, amount: 0, entryCount: 1 }]);
+      expect(nested.groups[0].subGroups.map((g: { name: string; durationSec: number }) => [g.name, g.durationSec])).to.deep.equal([
+        ['Blue', 3600],
+        ['red', 3600],
+      ]);
+      expect(nested.groups[2].subGroups).to.deep.equal([
+        { key: null, name: null, durationSec: 900, billableSec: 0, amount: 0, entryCount: 1 },
+      ]);
     });
 
     it('covers completed entries that start in the range (running timers and earlier starts are left out), and applies the filters', async () => {
@@ -136,17 +169,29 @@ describe('reports', () => {
   });
 
   describe('visibility, on every report route', () => {
-    const routes = ['/api/v1/reports/summary?from=2026-11-02&to=2026-11-02', '/api/v1/reports/detailed?from=2026-11-02&to=2026-11-02', '/api/v1/reports/weekly?from=2026-11-02'];
+    const routes = [
+      '/api/v1/reports/summary?from=2026-11-02&to=2026-11-02',
+      '/api/v1/reports/detailed?from=2026-11-02&to=2026-11-02',
+      '/api/v1/reports/weekly?from=2026-11-02',
+    ];
     let own: ReturnType<typeof addMemberWithToken>;
     let timeOnly: ReturnType<typeof addMemberWithToken>;
     beforeEach(() => {
       own = addMemberWithToken(server.services, server.workspaceId, { scopes: ['reports:read'], name: 'Own' });
-      timeOnly = addMemberWithToken(server.services, server.workspaceId, { scopes: ['reports:read'], canViewOthersTime: true, name: 'TimeOnly' });
+      timeOnly = addMemberWithToken(server.services, server.workspaceId, {
+        scopes: ['reports:read'],
+        canViewOthersTime: true,
+        name: 'TimeOnly',
+      });
       add(actorOf(own.token), '2026-11-02T08:00:00Z', '2026-11-02T09:00:00Z');
       add(owner, '2026-11-02T10:00:00Z', '2026-11-02T12:00:00Z');
     });
     const durationOf = (route: string, body: any): number =>
-      route.includes('summary') ? body.data.totals.durationSec : route.includes('weekly') ? body.data.totals.durationSec : body.data.reduce((s: number, r: { durationSec: number }) => s + r.durationSec, 0);
+      route.includes('summary')
+        ? body.data.totals.durationSec
+        : route.includes('weekly')
+          ? body.data.totals.durationSec
+          : body.data.reduce((s: number, r: { durationSec: number }) => s + r.durationSec, 0);
 
     it('without canViewOthersTime: served, own entries only', async () => {
       for (const route of routes) {
@@ -157,7 +202,13 @@ describe('reports', () => {
     });
     it('with time but not money: 403 money-visibility-required', async () => {
       for (const route of routes) {
-        expectProblem(await server.request('GET', route, { token: timeOnly.token }), 403, 'money-visibility-required', base(), route.split('?')[0]);
+        expectProblem(
+          await server.request('GET', route, { token: timeOnly.token }),
+          403,
+          'money-visibility-required',
+          base(),
+          route.split('?')[0],
+        );
       }
     });
     it('with both: everything', async () => {
@@ -168,7 +219,8 @@ describe('reports', () => {
     });
     it('a token without reports:read is refused with 403 insufficient-scope', async () => {
       const noReports = addMemberWithToken(server.services, server.workspaceId, { scopes: ['entries:read'] });
-      for (const route of routes) expectProblem(await server.request('GET', route, { token: noReports.token }), 403, 'insufficient-scope', base());
+      for (const route of routes)
+        expectProblem(await server.request('GET', route, { token: noReports.token }), 403, 'insufficient-scope', base());
     });
   });
 
@@ -194,7 +246,10 @@ describe('reports', () => {
   });
 
   it('property: summary totals equal the sum of the detailed rows on the same filters', async () => {
-    const projects = [server.services.catalog.createProject(owner, { name: 'P1', hourlyRate: 90, billable: true }), server.services.catalog.createProject(owner, { name: 'P2' })];
+    const projects = [
+      server.services.catalog.createProject(owner, { name: 'P1', hourlyRate: 90, billable: true }),
+      server.services.catalog.createProject(owner, { name: 'P2' }),
+    ];
     const tags = [server.services.catalog.createTag(owner, { name: 'T1' }), server.services.catalog.createTag(owner, { name: 'T2' })];
     const colleague = actorOf(addMemberWithToken(server.services, server.workspaceId, { name: 'C' }).token);
     const dayMs = 86_400_000;
@@ -240,7 +295,10 @@ describe('reports', () => {
         let rows: Array<{ durationSec: number; amount: number; billable: boolean }> = [];
         let cursor: string | null = null;
         do {
-          const res = await server.request('GET', `/api/v1/reports/detailed?${query}&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+          const res = await server.request(
+            'GET',
+            `/api/v1/reports/detailed?${query}&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          );
           rows = rows.concat(res.body.data);
           cursor = res.body.nextCursor;
         } while (cursor);

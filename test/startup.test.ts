@@ -1,16 +1,16 @@
-import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { expect } from 'chai';
 import { ManualClock } from '../src/clock.js';
 import { ConfigError, parseConfig } from '../src/config.js';
 import type { Handlers } from '../src/http/handlers/types.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/main.js';
-import { checkedSend as send } from './helpers/server.js';
-import { fixtureContract, fixtureHandlers } from './helpers/fixture.js';
 import { ContractChecker } from './helpers/contract.js';
+import { fixtureContract, fixtureHandlers } from './helpers/fixture.js';
+import { checkedSend as send } from './helpers/server.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'timetrack-startup-'));
 const silent = createLogger('silent');
@@ -72,7 +72,11 @@ describe('startup', () => {
   it('works on an in-memory database with the real migrations', async () => {
     const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: ':memory:' });
     let banner = '';
-    const running = await startServer(config, { logger: silent, clock: new ManualClock(Date.UTC(2026, 0, 1)), announce: (t) => (banner += t) });
+    const running = await startServer(config, {
+      logger: silent,
+      clock: new ManualClock(Date.UTC(2026, 0, 1)),
+      announce: (t) => (banner += t),
+    });
     try {
       const token = /token +(tt_\S+)/.exec(banner)?.[1] as string;
       expect((await send(running.url, 'GET', '/api/v1/me', { token })).status).to.equal(200);
@@ -102,7 +106,15 @@ describe('startup', () => {
     });
 
     it('refuses bad values with one message naming each', () => {
-      expect(() => parseConfig({ PORT: 'eighty', RATE_LIMIT_TOKEN_PER_MIN: '0', BASE_URL: 'ftp://x', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes', LOG_LEVEL: 'loud' }))
+      expect(() =>
+        parseConfig({
+          PORT: 'eighty',
+          RATE_LIMIT_TOKEN_PER_MIN: '0',
+          BASE_URL: 'ftp://x',
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes',
+          LOG_LEVEL: 'loud',
+        }),
+      )
         .to.throw(ConfigError)
         .with.property('message')
         .that.contains('PORT')
@@ -146,13 +158,13 @@ describe('startup', () => {
     const inHandler = new Promise<void>((resolve) => (entered = resolve));
     const handlers = (real: Handlers) =>
       ({
-      ...fixtureHandlers(real),
-      fixtureList: () =>
-        new Promise((resolve) => {
-          entered();
-          release = () => resolve({ status: 200, body: { data: { drained: true } } });
-        }),
-    }) as unknown as Handlers;
+        ...fixtureHandlers(real),
+        fixtureList: () =>
+          new Promise((resolve) => {
+            entered();
+            release = () => resolve({ status: 200, body: { data: { drained: true } } });
+          }),
+      }) as unknown as Handlers;
     const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: ':memory:' });
     let banner = '';
     const running = await startServer(config, { logger: silent, contract, handlers, announce: (t) => (banner += t) });

@@ -9,7 +9,11 @@ describe('timers', () => {
   const eventsAfter = (seq: number) => server.services.events.tail(server.workspaceId, seq, 1000);
   const lastSeq = () => server.services.events.tail(server.workspaceId, 0, 100000).at(-1)?.seq ?? 0;
   const runningCount = (userId: string) =>
-    (server.running.database.sqlite.prepare('SELECT count(*) AS n FROM entries WHERE author_id = ? AND end_at IS NULL').get(userId) as { n: number }).n;
+    (
+      server.running.database.sqlite.prepare('SELECT count(*) AS n FROM entries WHERE author_id = ? AND end_at IS NULL').get(userId) as {
+        n: number;
+      }
+    ).n;
 
   beforeEach(async () => {
     server = await startTestServer({ now: T('2026-11-02T09:00:00Z') });
@@ -21,7 +25,13 @@ describe('timers', () => {
     const seq = lastSeq();
     const started = await server.request('POST', '/api/v1/entries/current', { json: { description: 'Focus' } });
     expect(started.status).to.equal(200);
-    expect(started.body.data).to.include({ description: 'Focus', start: '2026-11-02T09:00:00.000Z', end: null, durationSec: 0, source: 'api' });
+    expect(started.body.data).to.include({
+      description: 'Focus',
+      start: '2026-11-02T09:00:00.000Z',
+      end: null,
+      durationSec: 0,
+      source: 'api',
+    });
     server.clock.advance(90_500);
     const current = await server.request('GET', '/api/v1/entries/current');
     expect(current.body.data).to.include({ id: started.body.data.id, durationSec: 90, end: null });
@@ -40,9 +50,13 @@ describe('timers', () => {
   });
 
   it('starting while one runs stops that one at the new start: entry.stopped, then entry.started', async () => {
-    const first = await server.request('POST', '/api/v1/entries/current', { json: { description: 'first', start: '2026-11-02T08:00:00Z' } });
+    const first = await server.request('POST', '/api/v1/entries/current', {
+      json: { description: 'first', start: '2026-11-02T08:00:00Z' },
+    });
     const seq = lastSeq();
-    const second = await server.request('POST', '/api/v1/entries/current', { json: { description: 'second', start: '2026-11-02T08:30:00Z' } });
+    const second = await server.request('POST', '/api/v1/entries/current', {
+      json: { description: 'second', start: '2026-11-02T08:30:00Z' },
+    });
     expect(second.body.data).to.include({ description: 'second', end: null });
     const stoppedFirst = await server.request('GET', `/api/v1/entries/${first.body.data.id}`);
     expect(stoppedFirst.body.data).to.include({ end: '2026-11-02T08:30:00.000Z', durationSec: 1800 });
@@ -142,7 +156,13 @@ describe('timers', () => {
     it('flagged: keeps running, records the runaway, fires entry.updated once; stopping resolves it', async () => {
       const { entry, events } = await startAndPass('flagged');
       expect(entry.end).to.equal(null);
-      expect(entry.runaway).to.deep.equal({ detectedAt: '2026-11-02T10:00:00.500Z', elapsedSec: 3600, limitSec: 3600, action: 'flagged', resolvedAt: null });
+      expect(entry.runaway).to.deep.equal({
+        detectedAt: '2026-11-02T10:00:00.500Z',
+        elapsedSec: 3600,
+        limitSec: 3600,
+        action: 'flagged',
+        resolvedAt: null,
+      });
       expect(events.map((e) => e.event)).to.deep.equal(['entry.updated']);
       server.clock.advance(60_000);
       const stopped = await server.request('POST', '/api/v1/entries/current/stop');

@@ -1,5 +1,5 @@
-import { expect } from 'chai';
 import Database from 'better-sqlite3';
+import { expect } from 'chai';
 import { hashToken, mintToken, tokenPrefix } from '../src/modules/tokens/token-format.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 
@@ -18,7 +18,9 @@ describe('tokens', () => {
         expect(token).to.match(/^tt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43}$/);
         expect(token.slice(3, 11)).to.equal(prefix);
         expect(tokenPrefix(token)).to.equal(prefix);
-        expect(hash).to.equal(hashToken(token)).and.match(/^[0-9a-f]{64}$/);
+        expect(hash)
+          .to.equal(hashToken(token))
+          .and.match(/^[0-9a-f]{64}$/);
         seen.add(token);
       }
       expect(seen.size).to.equal(200);
@@ -35,7 +37,9 @@ describe('tokens', () => {
           expect(String(value)).not.to.contain(secret);
         }
         // Nothing anywhere in the file holds the plaintext.
-        const dump = db.prepare("SELECT group_concat(secret_hash || prefix || name || scopes, '|') AS all_text FROM api_tokens").get() as { all_text: string };
+        const dump = db.prepare("SELECT group_concat(secret_hash || prefix || name || scopes, '|') AS all_text FROM api_tokens").get() as {
+          all_text: string;
+        };
         expect(dump.all_text).not.to.contain(secret);
       } finally {
         db.close();
@@ -111,7 +115,10 @@ describe('tokens', () => {
 
   describe('identity and visibility', () => {
     it('GET /me returns the token identity with the effective visibility', async () => {
-      const member = addMemberWithToken(server.services, server.workspaceId, { scopes: ['reports:read', 'entries:read'], canViewOthersTime: true });
+      const member = addMemberWithToken(server.services, server.workspaceId, {
+        scopes: ['reports:read', 'entries:read'],
+        canViewOthersTime: true,
+      });
       const res = await server.request('GET', '/api/v1/me', { token: member.token });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({

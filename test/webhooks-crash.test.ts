@@ -1,12 +1,12 @@
-import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'chai';
 import { systemClock } from '../src/clock.js';
-import { openDatabase } from '../src/db/database.js';
 import { parseConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
 import { createServices, startServer } from '../src/main.js';
 import { startSenderThread } from '../src/modules/webhooks/sender-thread.js';
 import { loadSecretKey } from '../src/secret-key.js';
@@ -40,7 +40,14 @@ describe('webhooks survive a crash', function () {
       /* hang: the attempt stays in flight */
     });
     const port = await freePort();
-    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_PATH: databasePath,
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    };
     const children: ChildProcess[] = [];
     const start = async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -48,7 +55,11 @@ describe('webhooks survive a crash', function () {
       let out = '';
       child.stdout!.on('data', (c) => (out += c));
       child.stderr!.on('data', (c) => (out += c));
-      await until(async () => (await send(`http://127.0.0.1:${port}`, 'GET', '/api/v1/openapi.json').catch(() => null))?.status === 200, 20_000, `the server (${out})`);
+      await until(
+        async () => (await send(`http://127.0.0.1:${port}`, 'GET', '/api/v1/openapi.json').catch(() => null))?.status === 200,
+        20_000,
+        `the server (${out})`,
+      );
       return { child, output: () => out };
     };
     try {
@@ -58,16 +69,30 @@ describe('webhooks survive a crash', function () {
       let workspaceId: string;
       let webhookId: string;
       try {
-        const services = createServices(database, { clock: systemClock, secretKey: loadSecretKey(databasePath, undefined), webhooks: { allowPrivateTargets: true } });
+        const services = createServices(database, {
+          clock: systemClock,
+          secretKey: loadSecretKey(databasePath, undefined),
+          webhooks: { allowPrivateTargets: true },
+        });
         const actor = services.tokens.authenticate(token)!.actor;
         workspaceId = actor.workspaceId;
-        webhookId = (await services.webhooks.create({ workspaceId, userId: actor.userId, url: `http://127.0.0.1:${receiver.port}/hook`, events: ['entry.created'] })).id;
+        webhookId = (
+          await services.webhooks.create({
+            workspaceId,
+            userId: actor.userId,
+            url: `http://127.0.0.1:${receiver.port}/hook`,
+            events: ['entry.created'],
+          })
+        ).id;
       } finally {
         database.close();
       }
       const created: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await send(`http://127.0.0.1:${port}`, 'POST', '/api/v1/entries', { token, json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: `e${i}` } });
+        const res = await send(`http://127.0.0.1:${port}`, 'POST', '/api/v1/entries', {
+          token,
+          json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: `e${i}` },
+        });
         expect(res.status).to.equal(200);
         created.push(res.body.data.id);
       }
@@ -80,7 +105,11 @@ describe('webhooks survive a crash', function () {
       const check = openDatabase(databasePath);
       try {
         const services = createServices(check, { clock: systemClock, secretKey: loadSecretKey(databasePath, undefined) });
-        await until(() => services.webhooks.deliveries(webhookId).every((d) => d.status === 'success'), 20_000, 'every delivery to succeed');
+        await until(
+          () => services.webhooks.deliveries(webhookId).every((d) => d.status === 'success'),
+          20_000,
+          'every delivery to succeed',
+        );
         const deliveries = services.webhooks.deliveries(webhookId);
         expect(deliveries).to.have.length(5);
         const received = new Set(receiver.requests.map((r) => String(r.headers['x-service-delivery'])));
@@ -102,15 +131,32 @@ describe('webhooks survive a crash', function () {
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-thread-'));
     const receiver = await startReceiver(null);
     const lines: string[] = [];
-    const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'timetrack.db'), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_CRON: 'off' });
+    const config = parseConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(dir, 'timetrack.db'),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      SCHEDULER_CRON: 'off',
+    });
     let banner = '';
     // No injected clock, resolver or CA: the sender runs on its thread, as in production.
-    const server = await startServer(config, { logger: { debug: () => {}, info: () => {}, warn: (m) => lines.push(m), error: (m) => lines.push(m) }, announce: (t) => (banner += t) });
+    const server = await startServer(config, {
+      logger: { debug: () => {}, info: () => {}, warn: (m) => lines.push(m), error: (m) => lines.push(m) },
+      announce: (t) => (banner += t),
+    });
     try {
       const token = /token +(tt_\S+)/.exec(banner)?.[1] as string;
       const actor = server.services.tokens.authenticate(token)!.actor;
-      const hook = await server.services.webhooks.create({ workspaceId: actor.workspaceId, userId: actor.userId, url: `http://127.0.0.1:${receiver.port}/hook`, events: ['entry.created'] });
-      const res = await send(server.url, 'POST', '/api/v1/entries', { token, json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: 'threaded' } });
+      const hook = await server.services.webhooks.create({
+        workspaceId: actor.workspaceId,
+        userId: actor.userId,
+        url: `http://127.0.0.1:${receiver.port}/hook`,
+        events: ['entry.created'],
+      });
+      const res = await send(server.url, 'POST', '/api/v1/entries', {
+        token,
+        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: 'threaded' },
+      });
       expect(res.status).to.equal(200);
       // The commit's nudge reaches the thread: no scheduler tick runs here.
       await receiver.waitFor(1);
@@ -142,7 +188,10 @@ describe('webhooks survive a crash', function () {
     });
     await until(() => handedBack > 0, 10_000, 'the thread to fail');
     expect(handedBack).to.equal(1);
-    expect(errors).to.deep.equal(['the webhook sender thread failed to start', 'the webhook sender thread stopped; the server sends deliveries itself']);
+    expect(errors).to.deep.equal([
+      'the webhook sender thread failed to start',
+      'the webhook sender thread stopped; the server sends deliveries itself',
+    ]);
     await thread.stop(); // at once: nothing left to stop
   });
 });

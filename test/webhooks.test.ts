@@ -1,10 +1,18 @@
 import { expect } from 'chai';
+import type { Actor } from '../src/actor.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/modules/webhooks/sender.js';
+import {
+  BLOCKED_IPV4,
+  BLOCKED_IPV6,
+  blockedRange,
+  checkUrl,
+  type ResolvedAddress,
+  resolveTarget,
+  TargetRefused,
+} from '../src/modules/webhooks/targets.js';
 import { contractChecker } from './helpers/contract.js';
 import { addMemberWithToken, startTestServer, type TestServer } from './helpers/server.js';
 import { makePki, startReceiver, verify } from './helpers/webhooks.js';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/modules/webhooks/sender.js';
-import { blockedRange, BLOCKED_IPV4, BLOCKED_IPV6, checkUrl, resolveTarget, TargetRefused, type ResolvedAddress } from '../src/modules/webhooks/targets.js';
-import type { Actor } from '../src/actor.js';
 
 const T = (iso: string) => Date.parse(iso);
 type Pki = Awaited<ReturnType<typeof makePki>>;
@@ -58,7 +66,9 @@ describe('webhooks', function () {
 
     it('a REST write is delivered, signed over the raw bytes, with the envelope of the contract', async () => {
       const hook = await subscribe(['entry.created', 'entry.deleted']);
-      const res = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T08:30:00Z', originId: 'crm-7' } });
+      const res = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T08:30:00Z', originId: 'crm-7' },
+      });
       await receiver.waitFor(1);
       await settle(server);
       const [request] = receiver.requests;
@@ -80,7 +90,15 @@ describe('webhooks', function () {
       expect(body.data.entry).to.include({ id: res.body.data.id, originId: 'crm-7', durationSec: 1800, currency: 'EUR' });
       expect(contractChecker().webhookViolations('entry.created', body)).to.deep.equal([]);
       const [row] = log(server, hook.id);
-      expect(row).to.include({ id: deliveryId, event: 'entry.created', status: 'success', attempt: 1, responseCode: 200, error: null, nextAttemptAt: null });
+      expect(row).to.include({
+        id: deliveryId,
+        event: 'entry.created',
+        status: 'success',
+        attempt: 1,
+        responseCode: 200,
+        error: null,
+        nextAttemptAt: null,
+      });
 
       await server.request('DELETE', `/api/v1/entries/${res.body.data.id}`);
       await receiver.waitFor(2);
@@ -101,7 +119,12 @@ describe('webhooks', function () {
         res.writeHead(204).end();
       });
       // Five events committed before the sender runs.
-      for (let i = 0; i < 5; i++) server.services.entries.createEntry(owner, { start: `2026-11-02T0${i}:00:00Z`, end: `2026-11-02T0${i}:30:00Z`, description: `e${i}` });
+      for (let i = 0; i < 5; i++)
+        server.services.entries.createEntry(owner, {
+          start: `2026-11-02T0${i}:00:00Z`,
+          end: `2026-11-02T0${i}:30:00Z`,
+          description: `e${i}`,
+        });
       await settle(server);
       expect(seen.map((s) => s.description)).to.deep.equal(['e0', 'e1', 'e2', 'e3', 'e4']);
       // An attempt starts only if its 300 ms limit ends inside the lease; the rest are leased anew.
@@ -117,7 +140,11 @@ describe('webhooks', function () {
       server.services.entries.startTimer(owner, {});
       await receiver.waitFor(3);
       await settle(server);
-      expect(log(server, hook.id).map((d) => [d.event, d.status]).sort()).to.deep.equal([
+      expect(
+        log(server, hook.id)
+          .map((d) => [d.event, d.status])
+          .sort(),
+      ).to.deep.equal([
         ['entry.created', 'success'],
         ['entry.created', 'success'],
         ['entry.started', 'success'],
@@ -130,7 +157,13 @@ describe('webhooks', function () {
       server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(1);
       await settle(server);
-      expect(log(server, hook.id)[0]).to.include({ status: 'failure', attempt: 1, responseCode: 503, error: 'HTTP 503', nextAttemptAt: '2026-11-02T09:00:30.000Z' });
+      expect(log(server, hook.id)[0]).to.include({
+        status: 'failure',
+        attempt: 1,
+        responseCode: 503,
+        error: 'HTTP 503',
+        nextAttemptAt: '2026-11-02T09:00:30.000Z',
+      });
       receiver.respond((_r, res) => res.writeHead(204).end());
       server.clock.advance(29_999);
       await settle(server);
@@ -181,7 +214,8 @@ describe('webhooks', function () {
     it('15 consecutive failed deliveries disable the subscription; a success clears the count', async () => {
       const hook = await subscribe(['entry.created']);
       const abandonAll = async (count: number) => {
-        for (let i = 0; i < count; i++) server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        for (let i = 0; i < count; i++)
+          server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);
         for (const delay of RETRY_DELAYS_MS) {
           server.clock.advance(delay);
@@ -212,13 +246,22 @@ describe('webhooks', function () {
 
     it('a 3xx is recorded redirect_not_followed and its Location is never requested', async () => {
       const hook = await subscribe(['entry.created']);
-      receiver.respond((request, res) => (request.url === '/hook' ? res.writeHead(302, { location: `https://hooks.test:${receiver.port}/elsewhere` }).end() : res.writeHead(200).end()));
+      receiver.respond((request, res) =>
+        request.url === '/hook'
+          ? res.writeHead(302, { location: `https://hooks.test:${receiver.port}/elsewhere` }).end()
+          : res.writeHead(200).end(),
+      );
       server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(1);
       await settle(server);
       await new Promise((r) => setTimeout(r, 100));
       expect(receiver.requests.map((r) => r.url)).to.deep.equal(['/hook']);
-      expect(log(server, hook.id)[0]).to.include({ status: 'redirect_not_followed', attempt: 1, responseCode: 302, nextAttemptAt: '2026-11-02T09:00:30.000Z' });
+      expect(log(server, hook.id)[0]).to.include({
+        status: 'redirect_not_followed',
+        attempt: 1,
+        responseCode: 302,
+        nextAttemptAt: '2026-11-02T09:00:30.000Z',
+      });
     });
 
     it('a receiver that does not answer in time fails the attempt (timeout)', async () => {
@@ -282,7 +325,10 @@ describe('webhooks', function () {
         const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
         await subscribe(['entry.created'], watcher.userId);
         server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
-        server.services.entries.createEntry(server.services.tokens.authenticate(watcher.token)!.actor, { start: '2026-11-02T07:00:00Z', end: '2026-11-02T08:00:00Z' });
+        server.services.entries.createEntry(server.services.tokens.authenticate(watcher.token)!.actor, {
+          start: '2026-11-02T07:00:00Z',
+          end: '2026-11-02T08:00:00Z',
+        });
         await receiver.waitFor(2);
         const byAuthor = new Map(receiver.requests.map((r) => [r.json.data.entry.authorId, r.json.data.entry]));
         expect(byAuthor.get(server.ownerId)).to.include({ hourlyRate: null, currency: 'EUR' });
@@ -305,17 +351,29 @@ describe('webhooks', function () {
 
       it('sends invoice events to an owner who may see money, and withholds them from one who may not', async () => {
         const client = server.services.catalog.createClient(owner, { name: 'Invoiced Co' });
-        const project = server.services.catalog.createProject(owner, { name: 'Billed', clientId: client.id, billable: true, hourlyRate: 100 });
+        const project = server.services.catalog.createProject(owner, {
+          name: 'Billed',
+          clientId: client.id,
+          billable: true,
+          hourlyRate: 100,
+        });
         server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:30:00Z', projectId: project.id });
         const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
         const withheld = await subscribe(['invoice.created', 'invoice.status_changed'], timeOnly.userId);
         const full = await subscribe(['invoice.created', 'invoice.status_changed']);
-        const invoice = server.services.invoices.create({ workspaceId: server.workspaceId, userId: server.ownerId, clientId: client.id, from: '2026-11-02', to: '2026-11-02' });
+        const invoice = server.services.invoices.create({
+          workspaceId: server.workspaceId,
+          userId: server.ownerId,
+          clientId: client.id,
+          from: '2026-11-02',
+          to: '2026-11-02',
+        });
         server.services.invoices.changeStatus(invoice.id, 'sent', server.ownerId);
         await receiver.waitFor(2);
         await settle(server);
         expect(receiver.requests.map((r) => r.json.event)).to.have.members(['invoice.created', 'invoice.status_changed']);
-        for (const request of receiver.requests) expect(contractChecker().webhookViolations(request.json.event, request.json), request.json.event).to.deep.equal([]);
+        for (const request of receiver.requests)
+          expect(contractChecker().webhookViolations(request.json.event, request.json), request.json.event).to.deep.equal([]);
         const status = receiver.requests.find((r) => r.json.event === 'invoice.status_changed')!.json.data;
         expect(status).to.include({ kind: 'invoice-status', from: 'draft', to: 'sent' });
         expect(status.invoice).to.include({ id: invoice.id, total: 150, status: 'sent' });
@@ -353,30 +411,70 @@ describe('webhooks', function () {
   describe('target safety (WEBHOOK_ALLOW_PRIVATE_TARGETS off)', () => {
     it('blocks a sample address of every listed range, and allows public ones', () => {
       const samples: Record<string, string> = {
-        '0.0.0.0/8': '0.1.2.3', '10.0.0.0/8': '10.9.8.7', '100.64.0.0/10': '100.100.1.1', '127.0.0.0/8': '127.0.0.1', '169.254.0.0/16': '169.254.169.254',
-        '172.16.0.0/12': '172.31.255.255', '192.0.0.0/24': '192.0.0.8', '192.0.2.0/24': '192.0.2.1', '192.31.196.0/24': '192.31.196.1', '192.52.193.0/24': '192.52.193.1',
-        '192.88.99.0/24': '192.88.99.1', '192.168.0.0/16': '192.168.1.1', '192.175.48.0/24': '192.175.48.1', '198.18.0.0/15': '198.19.0.1', '198.51.100.0/24': '198.51.100.7',
-        '203.0.113.0/24': '203.0.113.9', '224.0.0.0/4': '239.255.255.250', '240.0.0.0/4': '250.1.1.1', '255.255.255.255/32': '255.255.255.255',
-        '::/128': '::', '::1/128': '::1', '::/96': '::a00:1', '64:ff9b::/96': '64:ff9b::a00:1', '64:ff9b:1::/48': '64:ff9b:1::1', '100::/64': '100::1',
-        '2001::/23': '2001::1', '2001:db8::/32': '2001:db8::1', '2002::/16': '2002:c000:201::1', '3fff::/20': '3fff::1', '5f00::/16': '5f00::1',
-        'fc00::/7': 'fd12:3456::1', 'fe80::/10': 'fe80::1', 'fec0::/10': 'fec0::1', 'ff00::/8': 'ff02::1',
+        '0.0.0.0/8': '0.1.2.3',
+        '10.0.0.0/8': '10.9.8.7',
+        '100.64.0.0/10': '100.100.1.1',
+        '127.0.0.0/8': '127.0.0.1',
+        '169.254.0.0/16': '169.254.169.254',
+        '172.16.0.0/12': '172.31.255.255',
+        '192.0.0.0/24': '192.0.0.8',
+        '192.0.2.0/24': '192.0.2.1',
+        '192.31.196.0/24': '192.31.196.1',
+        '192.52.193.0/24': '192.52.193.1',
+        '192.88.99.0/24': '192.88.99.1',
+        '192.168.0.0/16': '192.168.1.1',
+        '192.175.48.0/24': '192.175.48.1',
+        '198.18.0.0/15': '198.19.0.1',
+        '198.51.100.0/24': '198.51.100.7',
+        '203.0.113.0/24': '203.0.113.9',
+        '224.0.0.0/4': '239.255.255.250',
+        '240.0.0.0/4': '250.1.1.1',
+        '255.255.255.255/32': '255.255.255.255',
+        '::/128': '::',
+        '::1/128': '::1',
+        '::/96': '::a00:1',
+        '64:ff9b::/96': '64:ff9b::a00:1',
+        '64:ff9b:1::/48': '64:ff9b:1::1',
+        '100::/64': '100::1',
+        '2001::/23': '2001::1',
+        '2001:db8::/32': '2001:db8::1',
+        '2002::/16': '2002:c000:201::1',
+        '3fff::/20': '3fff::1',
+        '5f00::/16': '5f00::1',
+        'fc00::/7': 'fd12:3456::1',
+        'fe80::/10': 'fe80::1',
+        'fec0::/10': 'fec0::1',
+        'ff00::/8': 'ff02::1',
       };
       for (const [cidr] of [...BLOCKED_IPV4, ...BLOCKED_IPV6]) {
         const sample = samples[cidr];
         expect(sample, `a sample for ${cidr}`).to.be.a('string');
         // 255.255.255.255/32 lies inside 240.0.0.0/4 too: any listed range may name it.
-        expect(blockedRange(sample!), `${sample} in ${cidr}`).to.be.a('string').and.match(cidr === '255.255.255.255/32' ? /^240\.0\.0\.0\/4|^255/ : new RegExp(`^${cidr.replace(/[.*+?^$()|[\]\\]/g, '\\$&')} `));
+        expect(blockedRange(sample!), `${sample} in ${cidr}`)
+          .to.be.a('string')
+          .and.match(
+            cidr === '255.255.255.255/32' ? /^240\.0\.0\.0\/4|^255/ : new RegExp(`^${cidr.replace(/[.*+?^$()|[\]\\]/g, '\\$&')} `),
+          );
       }
       expect(blockedRange('::ffff:127.0.0.1')).to.contain('127.0.0.0/8'); // IPv4-mapped is checked as IPv4
       expect(blockedRange('::ffff:10.0.0.1')).to.contain('10.0.0.0/8');
-      for (const open of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(blockedRange(open), open).to.equal(null);
+      for (const open of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+        expect(blockedRange(open), open).to.equal(null);
     });
 
     it('refuses IP literals in any notation, without a lookup', async () => {
       const never = async () => {
         throw new Error('looked up');
       };
-      for (const raw of ['https://127.1/', 'https://0x7f000001/', 'https://2130706433/', 'https://0177.0.0.1/', 'https://[::ffff:7f00:1]/', 'https://[::1]:8443/', 'https://169.254.169.254/latest/meta-data']) {
+      for (const raw of [
+        'https://127.1/',
+        'https://0x7f000001/',
+        'https://2130706433/',
+        'https://0177.0.0.1/',
+        'https://[::ffff:7f00:1]/',
+        'https://[::1]:8443/',
+        'https://169.254.169.254/latest/meta-data',
+      ]) {
         const error = await resolveTarget(checkUrl(raw, false), false, never).catch((e: unknown) => e);
         expect(error, raw).to.be.instanceOf(TargetRefused);
         expect((error as TargetRefused).code, raw).to.equal('blocked_address');
@@ -400,13 +498,20 @@ describe('webhooks', function () {
     it('refuses such targets when a subscription is created, with a clear message', async () => {
       const { server } = await setup({ allowPrivate: false });
       try {
-        const create = (url: string) => server.services.webhooks.create({ workspaceId: server.workspaceId, userId: server.ownerId, url, events: ['entry.created'] }).catch((e: Error) => e);
+        const create = (url: string) =>
+          server.services.webhooks
+            .create({ workspaceId: server.workspaceId, userId: server.ownerId, url, events: ['entry.created'] })
+            .catch((e: Error) => e);
         expect(String(await create('http://hooks.test/hook'))).to.contain('url: Webhook URLs must use https');
         expect(String(await create('https://hooks.test/hook'))).to.match(/127\.0\.0\.1, a private or special-use address/);
         expect(String(await create('https://unknown.example/hook'))).to.contain('does not resolve');
-        expect(String(await server.services.webhooks.create({ workspaceId: server.workspaceId, userId: server.ownerId, url: 'https://x.test/', events: ['entry.exploded'] }).catch((e: Error) => e))).to.contain(
-          'unknown entry.exploded',
-        );
+        expect(
+          String(
+            await server.services.webhooks
+              .create({ workspaceId: server.workspaceId, userId: server.ownerId, url: 'https://x.test/', events: ['entry.exploded'] })
+              .catch((e: Error) => e),
+          ),
+        ).to.contain('unknown entry.exploded');
       } finally {
         await server.close();
       }
@@ -417,7 +522,12 @@ describe('webhooks', function () {
       const receiver = await startReceiver(pki.certs['hooks.test']!);
       const { server, owner } = await setup({ allowPrivate: false, resolve: () => [{ address: answer, family: 4 }] });
       try {
-        const hook = await server.services.webhooks.create({ workspaceId: server.workspaceId, userId: server.ownerId, url: `https://hooks.test:${receiver.port}/hook`, events: ['entry.created'] });
+        const hook = await server.services.webhooks.create({
+          workspaceId: server.workspaceId,
+          userId: server.ownerId,
+          url: `https://hooks.test:${receiver.port}/hook`,
+          events: ['entry.created'],
+        });
         answer = '127.0.0.1';
         server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);

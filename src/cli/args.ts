@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 /** A mistake in how a command was called: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {
@@ -36,7 +36,11 @@ export function optionalString(values: Record<string, string | boolean | undefin
 }
 
 /** A number option; `none` clears a nullable setting. */
-export function optionalNumber(values: Record<string, string | boolean | undefined>, name: string, nullable = false): number | null | undefined {
+export function optionalNumber(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  nullable = false,
+): number | null | undefined {
   const raw = optionalString(values, name);
   if (raw === undefined) return undefined;
   if (nullable && raw === 'none') return null;
@@ -47,7 +51,11 @@ export function optionalNumber(values: Record<string, string | boolean | undefin
   return value;
 }
 
-export function optionalInteger(values: Record<string, string | boolean | undefined>, name: string, nullable = false): number | null | undefined {
+export function optionalInteger(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  nullable = false,
+): number | null | undefined {
   const value = optionalNumber(values, name, nullable);
   if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new UsageError(`--${name} must be a whole number`);
   return value;
@@ -67,6 +75,7 @@ export function optionalInstant(values: Record<string, string | boolean | undefi
   if (raw === undefined) return undefined;
   const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
   const ms = iso.test(raw) ? Date.parse(raw.length === 10 ? `${raw}T00:00:00Z` : raw) : NaN;
-  if (Number.isNaN(ms)) throw new UsageError(`--${name} must be an ISO-8601 date-time such as 2027-01-31T00:00:00Z (got ${JSON.stringify(raw)})`);
+  if (Number.isNaN(ms))
+    throw new UsageError(`--${name} must be an ISO-8601 date-time such as 2027-01-31T00:00:00Z (got ${JSON.stringify(raw)})`);
   return ms;
 }

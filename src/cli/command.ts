@@ -1,6 +1,6 @@
 /** How a CLI command is declared (shared by the command tables). */
 import type { Services } from '../main.js';
-import { parse, type OptionSpec } from './args.js';
+import { type OptionSpec, parse } from './args.js';
 
 export interface Command {
   usage: string;
@@ -18,11 +18,20 @@ export function command(
   summary: string,
   options: OptionSpec,
   positionals: number,
-  body: (v: Record<string, string | boolean | undefined>, p: string[], s: Services) => Record<string, unknown> | Promise<Record<string, unknown>>,
+  body: (
+    v: Record<string, string | boolean | undefined>,
+    p: string[],
+    s: Services,
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>,
   note?: string,
 ): Command {
-  return { usage, summary, ...(note ? { note } : {}), run: (args, services) => {
-    const { values, positionals: p } = parse(args, options, positionals);
-    return body(values, p, services);
-  } };
+  return {
+    usage,
+    summary,
+    ...(note ? { note } : {}),
+    run: (args, services) => {
+      const { values, positionals: p } = parse(args, options, positionals);
+      return body(values, p, services);
+    },
+  };
 }

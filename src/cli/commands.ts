@@ -1,19 +1,10 @@
 import type { RunawayAction } from '../modules/accounts/service.js';
-import {
-  optionalBoolean,
-  optionalInstant,
-  optionalInteger,
-  optionalNumber,
-  optionalString,
-  required,
-  UsageError,
-} from './args.js';
-
+import { optionalBoolean, optionalInstant, optionalInteger, optionalNumber, optionalString, required, UsageError } from './args.js';
+import { type Command, command, flag, str } from './command.js';
 import { invoiceCommands } from './invoice-commands.js';
 import { webhookCommands } from './webhook-commands.js';
-import { command, flag, str, type Command } from './command.js';
 
-export { command, flag, str, type Command } from './command.js';
+export { type Command, command, flag, str } from './command.js';
 
 const runawayAction = (value: string | undefined): RunawayAction | undefined => {
   if (value === undefined) return undefined;
@@ -36,11 +27,12 @@ export const commands: Record<string, Command> = {
     'Create a workspace.',
     { name: str, currency: str, 'hourly-rate': str },
     0,
-    (v, _p, s) => s.accounts.createWorkspace({
-      name: required(v, 'name'),
-      ...(optionalString(v, 'currency') !== undefined ? { currency: optionalString(v, 'currency') as string } : {}),
-      hourlyRate: optionalNumber(v, 'hourly-rate') ?? null,
-    }),
+    (v, _p, s) =>
+      s.accounts.createWorkspace({
+        name: required(v, 'name'),
+        ...(optionalString(v, 'currency') !== undefined ? { currency: optionalString(v, 'currency') as string } : {}),
+        hourlyRate: optionalNumber(v, 'hourly-rate') ?? null,
+      }),
   ),
   'workspace set': command(
     'workspace set ID [--runaway-limit-sec S] [--runaway-action flagged|capped|stopped] [--rate-limit-per-min N|none] [--hourly-rate R|none]',
@@ -93,8 +85,12 @@ export const commands: Record<string, Command> = {
       return s.accounts.setMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user'), ...flags });
     },
   ),
-  'member remove': command('member remove --workspace W --user U', 'Remove a member; their tokens stop working at once.', { workspace: str, user: str }, 0, (v, _p, s) =>
-    s.accounts.removeMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user') }),
+  'member remove': command(
+    'member remove --workspace W --user U',
+    'Remove a member; their tokens stop working at once.',
+    { workspace: str, user: str },
+    0,
+    (v, _p, s) => s.accounts.removeMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user') }),
   ),
   'token create': command(
     'token create --workspace W --user U --name N --scopes a,b [--expires-at ISO] [--rate-limit-per-min N]',
@@ -112,9 +108,15 @@ export const commands: Record<string, Command> = {
       }),
     'Store the token now: it is shown only this once.',
   ),
-  'token list': command('token list --workspace W', "List a workspace's tokens (never their secrets).", { workspace: str }, 0, (v, _p, s) => ({
-    tokens: s.tokens.list(required(v, 'workspace')),
-  })),
+  'token list': command(
+    'token list --workspace W',
+    "List a workspace's tokens (never their secrets).",
+    { workspace: str },
+    0,
+    (v, _p, s) => ({
+      tokens: s.tokens.list(required(v, 'workspace')),
+    }),
+  ),
   'sync tail': command(
     'sync tail --workspace W [--after SEQ] [--limit N]',
     "Print a workspace's sync events after SEQ, oldest first (at most N, default 1000).",
@@ -128,7 +130,9 @@ export const commands: Record<string, Command> = {
       return { events: s.events.tail(required(v, 'workspace'), after, limit) };
     },
   ),
-  'token revoke': command('token revoke ID', 'Revoke a token; its next request answers 401.', {}, 1, (_v, p, s) => s.tokens.revoke(p[0] as string)),
+  'token revoke': command('token revoke ID', 'Revoke a token; its next request answers 401.', {}, 1, (_v, p, s) =>
+    s.tokens.revoke(p[0] as string),
+  ),
   ...invoiceCommands,
   ...webhookCommands,
 };

@@ -1,6 +1,6 @@
 import type { InvoiceStatus } from '../modules/invoices/service.js';
 import { required, UsageError } from './args.js';
-import { command, str, type Command } from './command.js';
+import { type Command, command, str } from './command.js';
 
 const sets = { set: { type: 'string', multiple: true } } as const;
 const STATUSES: readonly string[] = ['draft', 'sent', 'paid', 'void'] satisfies InvoiceStatus[];
@@ -61,5 +61,7 @@ export const invoiceCommands: Record<string, Command> = {
     1,
     (v, p, s) => s.invoices.fill(p[0] as string, required(v, 'user'), assignments(v)),
   ),
-  'invoice show': command('invoice show ID', 'Print an invoice as webhook payloads carry it.', {}, 1, (_v, p, s) => ({ invoice: s.invoices.get(p[0] as string) })),
+  'invoice show': command('invoice show ID', 'Print an invoice as webhook payloads carry it.', {}, 1, (_v, p, s) => ({
+    invoice: s.invoices.get(p[0] as string),
+  })),
 };

@@ -1,5 +1,5 @@
 import { required } from './args.js';
-import { command, str, type Command } from './command.js';
+import { type Command, command, str } from './command.js';
 
 /** `webhook …` commands: subscriptions are managed here (the spec's settings screen). */
 export const webhookCommands: Record<string, Command> = {
@@ -20,12 +20,28 @@ export const webhookCommands: Record<string, Command> = {
       }),
     'Store the secret now: it is shown only this once.',
   ),
-  'webhook list': command('webhook list --workspace W', "List a workspace's subscriptions (never their secrets).", { workspace: str }, 0, (v, _p, s) => ({
-    webhooks: s.webhooks.list(required(v, 'workspace')),
-  })),
-  'webhook deliveries': command('webhook deliveries ID', 'The delivery log of a subscription (30 days), newest first.', {}, 1, (_v, p, s) => ({
-    deliveries: s.webhooks.deliveries(p[0] as string),
-  })),
-  'webhook enable': command('webhook enable ID', 'Re-enable a subscription and clear its failure count.', {}, 1, (_v, p, s) => s.webhooks.enable(p[0] as string)),
-  'webhook delete': command('webhook delete ID', 'Delete a subscription and its delivery log.', {}, 1, (_v, p, s) => s.webhooks.delete(p[0] as string)),
+  'webhook list': command(
+    'webhook list --workspace W',
+    "List a workspace's subscriptions (never their secrets).",
+    { workspace: str },
+    0,
+    (v, _p, s) => ({
+      webhooks: s.webhooks.list(required(v, 'workspace')),
+    }),
+  ),
+  'webhook deliveries': command(
+    'webhook deliveries ID',
+    'The delivery log of a subscription (30 days), newest first.',
+    {},
+    1,
+    (_v, p, s) => ({
+      deliveries: s.webhooks.deliveries(p[0] as string),
+    }),
+  ),
+  'webhook enable': command('webhook enable ID', 'Re-enable a subscription and clear its failure count.', {}, 1, (_v, p, s) =>
+    s.webhooks.enable(p[0] as string),
+  ),
+  'webhook delete': command('webhook delete ID', 'Delete a subscription and its delivery log.', {}, 1, (_v, p, s) =>
+    s.webhooks.delete(p[0] as string),
+  ),
 };

@@ -47,7 +47,17 @@ parentPort.on('message', (message) => {
  * connection keeps a high threshold as a backstop: it still checkpoints (mostly already done, so
  * cheap) and lets the WAL restart from its beginning, which a checkpoint racing the writer cannot.
  */
-export function startCheckpointer({ database, path, logger, intervalMs = 100 }: { database: DatabaseHandle; path: string; logger: Logger; intervalMs?: number }) {
+export function startCheckpointer({
+  database,
+  path,
+  logger,
+  intervalMs = 100,
+}: {
+  database: DatabaseHandle;
+  path: string;
+  logger: Logger;
+  intervalMs?: number;
+}) {
   if (path === ':memory:') return { stop: async () => {} };
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,

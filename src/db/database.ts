@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { PACKAGE_ROOT } from '../paths.js';
 import * as schema from './schema.js';
 
@@ -29,7 +29,9 @@ export function openDatabase(path: string): DatabaseHandle {
   // The CLI and the server may write at once: wait for the lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII).
-  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.normalize('NFC').toLowerCase() : text));
+  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? text.normalize('NFC').toLowerCase() : text,
+  );
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   return {

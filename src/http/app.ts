@@ -1,21 +1,21 @@
-import express, { type Express } from 'express';
-import { OpenAPIBackend } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import express, { type Express } from 'express';
+import { OpenAPIBackend } from 'openapi-backend';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { RateLimiter } from '../modules/ratelimit/limiter.js';
-import type { TokensService } from '../modules/tokens/service.js';
 import type { CatalogService } from '../modules/catalog/service.js';
 import type { EntriesService } from '../modules/entries/service.js';
+import { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { ReportsService } from '../modules/reports/service.js';
-import { describeOperations, servedDocument, type ContractDocument } from './contract.js';
+import type { TokensService } from '../modules/tokens/service.js';
+import { type ContractDocument, describeOperations, servedDocument } from './contract.js';
 import { createHandlers } from './handlers/index.js';
-import { PUBLIC_OPERATIONS, type Handlers } from './handlers/types.js';
+import { type Handlers, PUBLIC_OPERATIONS } from './handlers/types.js';
 import { createPipeline, type RequestValidator } from './pipeline.js';
-import { compileRoutes } from './routes.js';
 import { problemPage } from './problem-pages.js';
+import { compileRoutes } from './routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -36,7 +36,12 @@ export interface AppDeps {
  */
 export async function createApp(deps: AppDeps): Promise<Express> {
   const { config, contract } = deps;
-  const real = createHandlers({ servedDocument: servedDocument(contract, config.baseUrl), entries: deps.entries, catalog: deps.catalog, reports: deps.reports });
+  const real = createHandlers({
+    servedDocument: servedDocument(contract, config.baseUrl),
+    entries: deps.entries,
+    catalog: deps.catalog,
+    reports: deps.reports,
+  });
   const handlers = deps.handlers ? deps.handlers(real) : real;
   const operations = new Map(describeOperations(contract).map((op) => [op.operationId, op]));
   checkHandlersMatchContract(handlers, operations);
@@ -73,7 +78,9 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   };
   await api.init();
   // Request validators compiled before the first request; routing is our own precompiled table.
-  const validators = new Map([...operations.keys()].map((id) => [id, (api.validator.getRequestValidatorsForOperation(id) ?? []) as unknown as RequestValidator[]]));
+  const validators = new Map(
+    [...operations.keys()].map((id) => [id, (api.validator.getRequestValidatorsForOperation(id) ?? []) as unknown as RequestValidator[]]),
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -102,14 +109,19 @@ export function checkHandlersMatchContract(handlers: Handlers, operations: Reado
   const handled = new Set(Object.keys(handlers));
   const missing = [...operations.keys()].filter((id) => !handled.has(id));
   const extra = [...handled].filter((id) => !operations.has(id));
-  const publicInContract = [...operations].filter(([, op]) => !op.authenticated).map(([id]) => id).sort();
+  const publicInContract = [...operations]
+    .filter(([, op]) => !op.authenticated)
+    .map(([id]) => id)
+    .sort();
   const publicDeclared = [...PUBLIC_OPERATIONS].sort();
   const problems = [
     ...missing.map((id) => `contract operation ${id} has no handler`),
     ...extra.map((id) => `handler ${id} has no contract operation`),
     ...(publicInContract.join() === publicDeclared.join()
       ? []
-      : [`operations without security in the contract (${publicInContract.join(', ')}) differ from PUBLIC_OPERATIONS (${publicDeclared.join(', ')})`]),
+      : [
+          `operations without security in the contract (${publicInContract.join(', ')}) differ from PUBLIC_OPERATIONS (${publicDeclared.join(', ')})`,
+        ]),
   ];
   if (problems.length > 0) throw new Error(`The handlers do not match the contract: ${problems.join('; ')}`);
 }

@@ -60,7 +60,8 @@ export function describeOperations(document: ContractDocument): OperationInfo[] 
       const operation = item[method];
       if (!operation) continue;
       if (!operation.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId in the contract`);
-      if (operation.operationId.startsWith('webhook')) throw new Error(`${operation.operationId}: the prefix webhook is kept for the contract's webhooks`);
+      if (operation.operationId.startsWith('webhook'))
+        throw new Error(`${operation.operationId}: the prefix webhook is kept for the contract's webhooks`);
       const security = operation.security ?? globalSecurity;
       if (security.length > 1) throw new Error(`${operation.operationId}: only one security requirement is supported`);
       const parameters = (operation.parameters ?? []).map((p) => resolveRef(document, p));

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import express, { type Request, type Response } from 'express';
 import type { ErrorObject } from 'ajv';
+import express, { type Request, type Response } from 'express';
 import type { Actor } from '../actor.js';
 import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { RateLimiter } from '../modules/ratelimit/limiter.js';
-import { bearerToken } from '../modules/tokens/token-format.js';
 import type { TokensService } from '../modules/tokens/service.js';
-import type { Routes } from './routes.js';
+import { bearerToken } from '../modules/tokens/token-format.js';
 import type { Handlers, OperationId } from './handlers/types.js';
 import { HttpProblem, sendProblem, slugOfDomainError } from './problems.js';
+import type { Routes } from './routes.js';
 import { describeValidationErrors } from './validation-errors.js';
 
 /** Validates the request parts of one operation (openapi-backend's compiled Ajv validators). */
@@ -45,7 +45,10 @@ export function createPipeline(deps: PipelineDeps) {
   const readBody = (req: Request, res: Response): Promise<unknown> =>
     new Promise((resolve, reject) => {
       // An empty body is no body (body-parser would read it as {}).
-      if (req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) {
+      if (
+        req.headers['content-length'] === '0' ||
+        (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+      ) {
         resolve(undefined);
         return;
       }
@@ -88,7 +91,8 @@ export function createPipeline(deps: PipelineDeps) {
       if (info.authenticated) {
         // 2. Token: one and the same 401 for every kind of failure.
         const authenticated = tokens.authenticate(bearerToken(req.headers.authorization));
-        if (!authenticated) throw new HttpProblem('invalid-token', INVALID_TOKEN_DETAIL, { 'WWW-Authenticate': 'Bearer realm="timetrack"' });
+        if (!authenticated)
+          throw new HttpProblem('invalid-token', INVALID_TOKEN_DETAIL, { 'WWW-Authenticate': 'Bearer realm="timetrack"' });
         actor = authenticated.actor;
 
         // 3. Rate limit: the tighter of the token's and the workspace's budget binds.
@@ -205,7 +209,10 @@ function bodyParseProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
   const type = (error as { type?: string }).type;
   if (type === 'entity.too.large') {
-    return new HttpProblem('payload-too-large', `The request body exceeds ${(error as { limit?: number }).limit ?? 'the'} bytes this route accepts.`);
+    return new HttpProblem(
+      'payload-too-large',
+      `The request body exceeds ${(error as { limit?: number }).limit ?? 'the'} bytes this route accepts.`,
+    );
   }
   if (type === 'entity.parse.failed') {
     return new HttpProblem('invalid-request', `body: is not a valid JSON object or array (${(error as Error).message}).`);

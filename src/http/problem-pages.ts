@@ -1,6 +1,6 @@
-import type { Request, Response } from 'express';
-import { problemTypes, type ProblemSlug } from '../../generated/problems.js';
 import { STATUS_CODES } from 'node:http';
+import type { Request, Response } from 'express';
+import { type ProblemSlug, problemTypes } from '../../generated/problems.js';
 
 /**
  * Human-readable pages for every problem `type` URI, served when PROBLEMS_BASE is the default
@@ -28,18 +28,22 @@ export function problemPage(problemsBase: string) {
     }
     const problem = Object.hasOwn(problemTypes, slug) ? problemTypes[slug as ProblemSlug] : undefined;
     if (!problem) {
-      res.status(404).end(page('Unknown problem type', `<h1>Unknown problem type</h1><p><a href="${escape(problemsBase)}">All problem types</a></p>`));
+      res
+        .status(404)
+        .end(page('Unknown problem type', `<h1>Unknown problem type</h1><p><a href="${escape(problemsBase)}">All problem types</a></p>`));
       return;
     }
-    res.status(200).end(
-      page(
-        slug,
-        `<h1><code>${escape(slug)}</code></h1>` +
-          `<p>HTTP status <strong>${problem.status} ${escape(STATUS_CODES[problem.status] ?? '')}</strong></p>` +
-          `<p>${escape(problem.description)}</p>` +
-          `<p>Problem documents of this type carry <code>type: ${escape(problemsBase)}/${escape(slug)}</code>. ` +
-          `Branch on <code>type</code>; the <code>detail</code> wording may change. <a href="${escape(problemsBase)}">All problem types</a></p>`,
-      ),
-    );
+    res
+      .status(200)
+      .end(
+        page(
+          slug,
+          `<h1><code>${escape(slug)}</code></h1>` +
+            `<p>HTTP status <strong>${problem.status} ${escape(STATUS_CODES[problem.status] ?? '')}</strong></p>` +
+            `<p>${escape(problem.description)}</p>` +
+            `<p>Problem documents of this type carry <code>type: ${escape(problemsBase)}/${escape(slug)}</code>. ` +
+            `Branch on <code>type</code>; the <code>detail</code> wording may change. <a href="${escape(problemsBase)}">All problem types</a></p>`,
+        ),
+      );
   };
 }

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
-import { problemTypes, type ProblemSlug } from '../../generated/problems.js';
+import { type ProblemSlug, problemTypes } from '../../generated/problems.js';
 import type { DomainErrorCode } from '../errors.js';
 
 export const INTERNAL_ERROR_DETAIL = 'The server could not complete this request.';

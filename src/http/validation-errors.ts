@@ -23,11 +23,15 @@ function fieldName(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required' && typeof params.missingProperty === 'string') segments.push(params.missingProperty);
   if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') segments.push(params.additionalProperty);
-  if (error.keyword === 'unevaluatedProperties' && typeof params.unevaluatedProperty === 'string') segments.push(params.unevaluatedProperty);
+  if (error.keyword === 'unevaluatedProperties' && typeof params.unevaluatedProperty === 'string')
+    segments.push(params.unevaluatedProperty);
   if (segments[0] === 'requestBody') segments[0] = 'body';
   if (segments[0] === 'params') segments[0] = 'path';
   if (segments.length === 0) return 'request';
-  return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name === '' ? segment : `${name}.${segment}`), '');
+  return segments.reduce(
+    (name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name === '' ? segment : `${name}.${segment}`),
+    '',
+  );
 }
 
 function message(error: ErrorObject): string {

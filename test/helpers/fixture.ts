@@ -1,5 +1,5 @@
 import { DomainError, type DomainErrorCode } from '../../src/errors.js';
-import { loadContract, type ContractDocument } from '../../src/http/contract.js';
+import { type ContractDocument, loadContract } from '../../src/http/contract.js';
 import type { Handlers } from '../../src/http/handlers/types.js';
 
 /**
@@ -13,7 +13,16 @@ const errors = (...statuses: string[]) =>
       status,
       {
         $ref: `#/components/responses/${
-          { '400': 'BadRequest', '401': 'Unauthorized', '403': 'Forbidden', '404': 'NotFound', '409': 'Conflict', '413': 'PayloadTooLarge', '429': 'RateLimited', '500': 'InternalError' }[status]
+          {
+            '400': 'BadRequest',
+            '401': 'Unauthorized',
+            '403': 'Forbidden',
+            '404': 'NotFound',
+            '409': 'Conflict',
+            '413': 'PayloadTooLarge',
+            '429': 'RateLimited',
+            '500': 'InternalError',
+          }[status]
         }`,
       },
     ]),

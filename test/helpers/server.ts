@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ManualClock } from '../../src/clock.js';
-import { parseConfig, type Config } from '../../src/config.js';
+import { type Config, parseConfig } from '../../src/config.js';
 import type { ContractDocument } from '../../src/http/contract.js';
 import type { Handlers } from '../../src/http/handlers/types.js';
 import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer, type RuntimeOptions, type Services } from '../../src/main.js';
+import { type RunningServer, type RuntimeOptions, type Services, startServer } from '../../src/main.js';
 import { ContractChecker, contractChecker } from './contract.js';
 
 export interface TestResponse {
@@ -113,7 +113,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 }
 
 /** `send`, plus the contract check every test response gets. */
-export async function checkedSend(baseUrl: string, method: string, path: string, options: RequestOptions = {}, checker = contractChecker()): Promise<TestResponse> {
+export async function checkedSend(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+  checker = contractChecker(),
+): Promise<TestResponse> {
   const response = await send(baseUrl, method, path, options);
   const violations = checker.violations({
     method,
@@ -161,9 +167,19 @@ export function expectProblem(response: TestResponse, status: number, slug: stri
 export function addMemberWithToken(
   services: Services,
   workspaceId: string,
-  options: { scopes?: string[]; canViewOthersTime?: boolean; canViewOthersMoney?: boolean; expiresAt?: number; rateLimitPerMin?: number; name?: string } = {},
+  options: {
+    scopes?: string[];
+    canViewOthersTime?: boolean;
+    canViewOthersMoney?: boolean;
+    expiresAt?: number;
+    rateLimitPerMin?: number;
+    name?: string;
+  } = {},
 ) {
-  const user = services.accounts.createUser({ name: options.name ?? 'Member', email: `m${Math.random().toString(36).slice(2)}@example.org` });
+  const user = services.accounts.createUser({
+    name: options.name ?? 'Member',
+    email: `m${Math.random().toString(36).slice(2)}@example.org`,
+  });
   services.accounts.addMember({
     workspaceId,
     userId: user.id,

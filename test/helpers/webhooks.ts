@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 
@@ -59,7 +59,9 @@ export async function startReceiver(tls: { key: string; cert: string } | null, h
       responder(request, res);
     });
   };
-  const server: Server | ReturnType<typeof createHttpServer> = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handle) : createHttpServer(handle);
+  const server: Server | ReturnType<typeof createHttpServer> = tls
+    ? createHttpsServer({ key: tls.key, cert: tls.cert }, handle)
+    : createHttpServer(handle);
   await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {

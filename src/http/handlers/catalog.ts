@@ -1,5 +1,5 @@
 import type { CatalogService } from '../../modules/catalog/service.js';
-import { noContent, ok, type Handler } from './types.js';
+import { type Handler, noContent, ok } from './types.js';
 
 export function catalogHandlers({ catalog }: { catalog: CatalogService }) {
   const list = <T>(data: T[]) => ok({ data, nextCursor: null });
@@ -29,9 +29,25 @@ export function catalogHandlers({ catalog }: { catalog: CatalogService }) {
   const deleteTag: Handler<'deleteTag'> = ({ actor, path }) => (catalog.deleteTag(actor, path.id), noContent);
 
   return {
-    listClients, createClient, getClient, updateClient, deleteClient,
-    listProjects, createProject, getProject, updateProject, deleteProject,
-    listTasks, createTask, getTask, updateTask, deleteTask,
-    listTags, createTag, getTag, updateTag, deleteTag,
+    listClients,
+    createClient,
+    getClient,
+    updateClient,
+    deleteClient,
+    listProjects,
+    createProject,
+    getProject,
+    updateProject,
+    deleteProject,
+    listTasks,
+    createTask,
+    getTask,
+    updateTask,
+    deleteTask,
+    listTags,
+    createTag,
+    getTag,
+    updateTag,
+    deleteTag,
   };
 }

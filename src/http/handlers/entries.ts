@@ -1,5 +1,5 @@
 import type { EntriesService } from '../../modules/entries/service.js';
-import { noContent, ok, type Handler } from './types.js';
+import { type Handler, noContent, ok } from './types.js';
 
 export function entryHandlers({ entries }: { entries: EntriesService }) {
   const listEntries: Handler<'listEntries'> = ({ actor, query }) => {

@@ -1,5 +1,5 @@
 import type { ContractDocument } from '../contract.js';
-import { ok, type Handler, type SuccessBody } from './types.js';
+import { type Handler, ok, type SuccessBody } from './types.js';
 
 export function metaHandlers({ servedDocument }: { servedDocument: ContractDocument }) {
   // The served document is the contract itself (not enveloped), read once at start.

@@ -1,5 +1,5 @@
 import type { ReportsService } from '../../modules/reports/service.js';
-import { ok, type Handler } from './types.js';
+import { type Handler, ok } from './types.js';
 
 export function reportHandlers({ reports }: { reports: ReportsService }) {
   const getSummaryReport: Handler<'getSummaryReport'> = ({ actor, query }) => ok({ data: reports.summary(actor, query) });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { integer, primaryKey, real, sqliteTable, text, uniqueIndex, index } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** Timestamps are integer milliseconds since the epoch (UTC) throughout the database. */
 
@@ -24,7 +24,9 @@ export const workspaces = sqliteTable('workspaces', {
   /** The default hourly rate, last in the resolution order task, project, member, workspace. */
   hourlyRate: real('hourly_rate'),
   runawayLimitSec: integer('runaway_limit_sec').notNull().default(36000),
-  runawayAction: text('runaway_action', { enum: ['flagged', 'capped', 'stopped'] }).notNull().default('flagged'),
+  runawayAction: text('runaway_action', { enum: ['flagged', 'capped', 'stopped'] })
+    .notNull()
+    .default('flagged'),
   /** Per-workspace override of RATE_LIMIT_WORKSPACE_PER_MIN. */
   rateLimitPerMin: integer('rate_limit_per_min'),
   /** JSON: the business profile (the invoice issuer fields); null when none was set. */

@@ -9,7 +9,8 @@ export function requireName(value: string, what: string, max = 200): string {
 }
 
 export function requireCurrency(value: string): string {
-  if (!/^[A-Z]{3}$/.test(value)) throw new DomainError('invalid', `currency must be an ISO 4217 code such as EUR (got ${JSON.stringify(value)}).`);
+  if (!/^[A-Z]{3}$/.test(value))
+    throw new DomainError('invalid', `currency must be an ISO 4217 code such as EUR (got ${JSON.stringify(value)}).`);
   return value;
 }
 

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
-import { toIso, type Clock } from '../../clock.js';
+import { type Clock, toIso } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { DomainError, notFound } from '../../errors.js';
@@ -120,9 +120,13 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
     billableSec: projectTotals.billableSec,
     amountCents: projectTotals.amountCents,
   };
-  const projectsWithTotals = () => db.select(projectColumns).from(projects).leftJoin(projectTotals, eq(projectTotals.projectId, projects.id));
+  const projectsWithTotals = () =>
+    db.select(projectColumns).from(projects).leftJoin(projectTotals, eq(projectTotals.projectId, projects.id));
   type ProjectWithTotals = ReturnType<ReturnType<typeof projectsWithTotals>['all']>[number];
-  const allProjects = projectsWithTotals().where(eq(projects.workspaceId, sql.placeholder('workspaceId'))).orderBy(asc(projects.nameKey), asc(projects.id)).prepare();
+  const allProjects = projectsWithTotals()
+    .where(eq(projects.workspaceId, sql.placeholder('workspaceId')))
+    .orderBy(asc(projects.nameKey), asc(projects.id))
+    .prepare();
   const oneProject = projectsWithTotals()
     .where(and(eq(projects.workspaceId, sql.placeholder('workspaceId')), eq(projects.id, sql.placeholder('id'))))
     .prepare();
@@ -186,26 +190,44 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
     return projectViews([row], actor)[0] as ProjectView;
   }
 
-  const archivedFilter = (column: typeof clients.archived | typeof projects.archived | typeof tasks.archived, archived?: boolean): SQL | undefined =>
-    archived === undefined ? undefined : eq(column, archived);
+  const archivedFilter = (
+    column: typeof clients.archived | typeof projects.archived | typeof tasks.archived,
+    archived?: boolean,
+  ): SQL | undefined => (archived === undefined ? undefined : eq(column, archived));
 
   function findClient(workspaceId: string, id: string): ClientRow {
-    const row = db.select().from(clients).where(and(eq(clients.workspaceId, workspaceId), eq(clients.id, id))).get();
+    const row = db
+      .select()
+      .from(clients)
+      .where(and(eq(clients.workspaceId, workspaceId), eq(clients.id, id)))
+      .get();
     if (!row) throw notFound(`Client ${id}`);
     return row;
   }
   function findProject(workspaceId: string, id: string): ProjectRow {
-    const row = db.select().from(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id))).get();
+    const row = db
+      .select()
+      .from(projects)
+      .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)))
+      .get();
     if (!row) throw notFound(`Project ${id}`);
     return row;
   }
   function findTask(workspaceId: string, id: string): TaskRow {
-    const row = db.select().from(tasks).where(and(eq(tasks.workspaceId, workspaceId), eq(tasks.id, id))).get();
+    const row = db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.workspaceId, workspaceId), eq(tasks.id, id)))
+      .get();
     if (!row) throw notFound(`Task ${id}`);
     return row;
   }
   function findTag(workspaceId: string, id: string): TagRow {
-    const row = db.select().from(tags).where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id))).get();
+    const row = db
+      .select()
+      .from(tags)
+      .where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id)))
+      .get();
     if (!row) throw notFound(`Tag ${id}`);
     return row;
   }
@@ -228,8 +250,7 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
         // Blank lines are dropped; an address of blank lines is a blank field: null.
         const lines = value.map((line: string) => line.trim()).filter((line: string) => line !== '');
         (values as Record<string, unknown>)[field] = lines.length === 0 ? null : lines;
-      }
-      else (values as Record<string, unknown>)[field] = value;
+      } else (values as Record<string, unknown>)[field] = value;
     }
     return values;
   };
@@ -258,11 +279,27 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
           const now = clock.now();
           const row = db
             .insert(clients)
-            .values({ id: newId('cli'), workspaceId: actor.workspaceId, name, nameKey: nameKey(name), ...partyValues(input), createdAt: now, updatedAt: now })
+            .values({
+              id: newId('cli'),
+              workspaceId: actor.workspaceId,
+              name,
+              nameKey: nameKey(name),
+              ...partyValues(input),
+              createdAt: now,
+              updatedAt: now,
+            })
             .returning()
             .get();
           const view = clientView(row);
-          events.record(db, { workspaceId: actor.workspaceId, entity: 'client', entityId: row.id, operation: 'create', event: null, actor: actorOf(actor), payload: view });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity: 'client',
+            entityId: row.id,
+            operation: 'create',
+            event: null,
+            actor: actorOf(actor),
+            payload: view,
+          });
           return view;
         },
       );
@@ -278,7 +315,15 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
           if (patch.archived !== undefined) values.archived = patch.archived;
           const row = db.update(clients).set(values).where(eq(clients.id, id)).returning().get();
           const view = clientView(row as ClientRow);
-          events.record(db, { workspaceId: actor.workspaceId, entity: 'client', entityId: id, operation: 'update', event: null, actor: actorOf(actor), payload: view });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity: 'client',
+            entityId: id,
+            operation: 'update',
+            event: null,
+            actor: actorOf(actor),
+            payload: view,
+          });
           return view;
         },
       );
@@ -297,7 +342,11 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
       const clientIds = query.clientIds ? new Set(query.clientIds) : null;
       const rows = allProjects
         .all({ workspaceId: actor.workspaceId })
-        .filter((row) => (query.archived === undefined || row.archived === query.archived) && (!clientIds || (row.clientId !== null && clientIds.has(row.clientId))));
+        .filter(
+          (row) =>
+            (query.archived === undefined || row.archived === query.archived) &&
+            (!clientIds || (row.clientId !== null && clientIds.has(row.clientId))),
+        );
       return projectViews(rows, actor);
     },
     getProject(actor: Actor, id: string): ProjectView {
@@ -330,7 +379,15 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
             })
             .returning()
             .get();
-          events.record(db, { workspaceId: actor.workspaceId, entity: 'project', entityId: row.id, operation: 'create', event: null, actor: actorOf(actor), payload: row });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity: 'project',
+            entityId: row.id,
+            operation: 'create',
+            event: null,
+            actor: actorOf(actor),
+            payload: row,
+          });
           return projectView(actor, row.id);
         },
       );
@@ -354,7 +411,15 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
           if (patch.color !== undefined) values.color = patch.color.toLowerCase();
           copyGiven(values, patch, ['billable', 'hourlyRate', 'estimateSec', 'budgetAmount', 'archived']);
           const row = db.update(projects).set(values).where(eq(projects.id, id)).returning().get() as ProjectRow;
-          events.record(db, { workspaceId: actor.workspaceId, entity: 'project', entityId: id, operation: 'update', event: null, actor: actorOf(actor), payload: row });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity: 'project',
+            entityId: id,
+            operation: 'update',
+            event: null,
+            actor: actorOf(actor),
+            payload: row,
+          });
           return projectView(actor, id);
         },
       );
@@ -412,7 +477,15 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
             })
             .returning()
             .get();
-          events.record(db, { workspaceId: actor.workspaceId, entity: 'task', entityId: row.id, operation: 'create', event: null, actor: actorOf(actor), payload: row });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity: 'task',
+            entityId: row.id,
+            operation: 'create',
+            event: null,
+            actor: actorOf(actor),
+            payload: row,
+          });
           return taskView(row, actor);
         },
       );
@@ -429,7 +502,15 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
           if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
           copyGiven(values, patch, ['estimateSec', 'hourlyRate', 'archived']);
           const row = db.update(tasks).set(values).where(eq(tasks.id, id)).returning().get() as TaskRow;
-          events.record(db, { workspaceId: actor.workspaceId, entity: 'task', entityId: id, operation: 'update', event: null, actor: actorOf(actor), payload: row });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity: 'task',
+            entityId: id,
+            operation: 'update',
+            event: null,
+            actor: actorOf(actor),
+            payload: row,
+          });
           return taskView(row, actor);
         },
       );
@@ -445,7 +526,13 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
 
     // Tags --------------------------------------------------------------------------------------
     listTags(actor: Actor): TagView[] {
-      return db.select().from(tags).where(eq(tags.workspaceId, actor.workspaceId)).orderBy(asc(tags.nameKey), asc(tags.id)).all().map(tagView);
+      return db
+        .select()
+        .from(tags)
+        .where(eq(tags.workspaceId, actor.workspaceId))
+        .orderBy(asc(tags.nameKey), asc(tags.id))
+        .all()
+        .map(tagView);
     },
     getTag(actor: Actor, id: string): TagView {
       return tagView(findTag(actor.workspaceId, id));
@@ -456,9 +543,21 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
         () => `A tag named "${name}" exists already in this workspace.`,
         () => {
           const now = clock.now();
-          const row = db.insert(tags).values({ id: newId('tag'), workspaceId: actor.workspaceId, name, nameKey: nameKey(name), createdAt: now, updatedAt: now }).returning().get();
+          const row = db
+            .insert(tags)
+            .values({ id: newId('tag'), workspaceId: actor.workspaceId, name, nameKey: nameKey(name), createdAt: now, updatedAt: now })
+            .returning()
+            .get();
           const view = tagView(row);
-          events.record(db, { workspaceId: actor.workspaceId, entity: 'tag', entityId: row.id, operation: 'create', event: null, actor: actorOf(actor), payload: view });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity: 'tag',
+            entityId: row.id,
+            operation: 'create',
+            event: null,
+            actor: actorOf(actor),
+            payload: view,
+          });
           return view;
         },
       );
@@ -469,9 +568,22 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
         () => `A tag named "${name}" exists already in this workspace.`,
         () => {
           findTag(actor.workspaceId, id);
-          const row = db.update(tags).set({ name, nameKey: nameKey(name), updatedAt: clock.now() }).where(eq(tags.id, id)).returning().get() as TagRow;
+          const row = db
+            .update(tags)
+            .set({ name, nameKey: nameKey(name), updatedAt: clock.now() })
+            .where(eq(tags.id, id))
+            .returning()
+            .get() as TagRow;
           const view = tagView(row);
-          events.record(db, { workspaceId: actor.workspaceId, entity: 'tag', entityId: id, operation: 'update', event: null, actor: actorOf(actor), payload: view });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity: 'tag',
+            entityId: id,
+            operation: 'update',
+            event: null,
+            actor: actorOf(actor),
+            payload: view,
+          });
           return view;
         },
       );
@@ -492,7 +604,15 @@ export function createCatalogService({ db, clock, events }: { db: Db; clock: Clo
       db.transaction(
         () => {
           body();
-          events.record(db, { workspaceId: actor.workspaceId, entity, entityId: id, operation: 'delete', event: null, actor: actorOf(actor), payload: { id } });
+          events.record(db, {
+            workspaceId: actor.workspaceId,
+            entity,
+            entityId: id,
+            operation: 'delete',
+            event: null,
+            actor: actorOf(actor),
+            payload: { id },
+          });
         },
         { behavior: 'immediate' },
       );

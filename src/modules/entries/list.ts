@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/database.js';
 import { clients, projects, tasks } from '../catalog/schema.js';
 import type { CursorCodec, CursorPosition } from '../paging/cursor.js';
 import { entries, entryTags } from './schema.js';
-import { entryRowView, type EntryRow, type EntryRowView, type ViewContext } from './views.js';
+import { type EntryRow, type EntryRowView, entryRowView, type ViewContext } from './views.js';
 
 export interface EntryFilters {
   projectIds?: string[];
@@ -67,7 +67,15 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
     if (shape === 'running') where = and(...base, isNull(entries.endAt));
     // start < to and end > from; the lower bound on start (from minus the longest entry) keeps
     // the walk of the start index short.
-    else if (spec.select === 'overlap') where = and(...base, after, lt(entries.startAt, p('to')), isNotNull(entries.endAt), gt(entries.endAt, p('from')), gt(entries.startAt, p('lower')));
+    else if (spec.select === 'overlap')
+      where = and(
+        ...base,
+        after,
+        lt(entries.startAt, p('to')),
+        isNotNull(entries.endAt),
+        gt(entries.endAt, p('from')),
+        gt(entries.startAt, p('lower')),
+      );
     else where = and(...base, after, isNotNull(entries.endAt), gt(entries.startAt, p('lower')), lt(entries.startAt, p('to')));
     const select = db
       .select({ entry: entries, projectName: projects.name, projectColor: projects.color, clientName: clients.name, taskName: tasks.name })
@@ -91,10 +99,18 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
       statement = build(shape, spec, entryFilterConditions(db, actor, spec.filters), cursor);
     } else {
       const key = `${shape}:${spec.select}:${spec.order}:${ownOnly}:${cursor}`;
-      statement = prepared.get(key) ?? build(shape, spec, [eq(entries.workspaceId, p('workspaceId')), ...(ownOnly ? [eq(entries.authorId, p('authorId'))] : [])], cursor);
+      statement =
+        prepared.get(key) ??
+        build(shape, spec, [eq(entries.workspaceId, p('workspaceId')), ...(ownOnly ? [eq(entries.authorId, p('authorId'))] : [])], cursor);
       prepared.set(key, statement);
     }
-    return statement.all({ workspaceId: actor.workspaceId, authorId: actor.userId, cursorStart: position?.start, cursorId: position?.id, ...params });
+    return statement.all({
+      workspaceId: actor.workspaceId,
+      authorId: actor.userId,
+      cursorStart: position?.start,
+      cursorId: position?.id,
+      ...params,
+    });
   }
 
   return {
@@ -106,7 +122,12 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
       let rows;
       if (spec.select === 'overlap') {
         const maxSec = longest.get({ workspaceId: actor.workspaceId })?.max ?? 0;
-        const completed = query('completed', spec, actor, position, { to: spec.to, from: spec.from, lower: spec.from - (maxSec + 1) * 1000, limit: take });
+        const completed = query('completed', spec, actor, position, {
+          to: spec.to,
+          from: spec.from,
+          lower: spec.from - (maxSec + 1) * 1000,
+          limit: take,
+        });
         // Running timers (a handful) are read through their partial index and bounded here: a
         // condition on start_at in SQL makes SQLite walk the start index of the whole workspace.
         const running = query('running', spec, actor, undefined, {}).filter(
@@ -119,12 +140,20 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
 
       const more = rows.length > spec.limit;
       const pageRows = more ? rows.slice(0, spec.limit) : rows;
-      const tagsByEntry = tagIdsOf(db, pageRows.map((r) => r.entry.id));
+      const tagsByEntry = tagIdsOf(
+        db,
+        pageRows.map((r) => r.entry.id),
+      );
       const view: ViewContext = { ...ctx, actor };
       const last = pageRows[pageRows.length - 1];
       return {
         rows: pageRows.map((r) =>
-          entryRowView(r.entry, tagsByEntry.get(r.entry.id) ?? [], { projectName: r.projectName, projectColor: r.projectColor, clientName: r.clientName, taskName: r.taskName }, view),
+          entryRowView(
+            r.entry,
+            tagsByEntry.get(r.entry.id) ?? [],
+            { projectName: r.projectName, projectColor: r.projectColor, clientName: r.clientName, taskName: r.taskName },
+            view,
+          ),
         ),
         nextCursor: more && last ? cursors.encode(spec.listing, fingerprint, { start: last.entry.startAt, id: last.entry.id }) : null,
       };
@@ -144,10 +173,14 @@ export function entryFilterConditions(db: Db, actor: Actor, filters: EntryFilter
   if (filters.projectIds) conditions.push(inArray(entries.projectId, filters.projectIds));
   if (filters.taskIds) conditions.push(inArray(entries.taskId, filters.taskIds));
   if (filters.clientIds) {
-    conditions.push(inArray(entries.projectId, db.select({ id: projects.id }).from(projects).where(inArray(projects.clientId, filters.clientIds))));
+    conditions.push(
+      inArray(entries.projectId, db.select({ id: projects.id }).from(projects).where(inArray(projects.clientId, filters.clientIds))),
+    );
   }
   if (filters.tagIds) {
-    conditions.push(sql`exists (select 1 from ${entryTags} where ${entryTags.entryId} = ${entries.id} and ${inArray(entryTags.tagId, filters.tagIds)})`);
+    conditions.push(
+      sql`exists (select 1 from ${entryTags} where ${entryTags.entryId} = ${entries.id} and ${inArray(entryTags.tagId, filters.tagIds)})`,
+    );
   }
   if (filters.billable !== undefined) conditions.push(eq(entries.billable, filters.billable));
   if (filters.search !== undefined && filters.search !== '') {
@@ -167,7 +200,12 @@ function compare(a: Pick<EntryRow, 'startAt' | 'id'>, b: Pick<EntryRow, 'startAt
 export function tagIdsOf(db: Db, entryIds: string[]): Map<string, string[]> {
   const result = new Map<string, string[]>();
   if (entryIds.length === 0) return result;
-  const rows = db.select().from(entryTags).where(inArray(entryTags.entryId, entryIds)).orderBy(asc(entryTags.entryId), asc(entryTags.tagId)).all();
+  const rows = db
+    .select()
+    .from(entryTags)
+    .where(inArray(entryTags.entryId, entryIds))
+    .orderBy(asc(entryTags.entryId), asc(entryTags.tagId))
+    .all();
   for (const row of rows) {
     const list = result.get(row.entryId) ?? [];
     list.push(row.tagId);

@@ -9,11 +9,11 @@ import { newId } from '../../ids.js';
 import { members, workspaces } from '../accounts/schema.js';
 import { projects, tags, tasks } from '../catalog/schema.js';
 import type { EventActor, EventLog } from '../events/service.js';
-import type { EntryLister, EntryFilters, Page } from './list.js';
+import type { EntryFilters, EntryLister, Page } from './list.js';
 import { amountOf, secondsBetween } from './money.js';
 import { entries, entryTags } from './schema.js';
 import { canonicalTimeZone, parseInstant, parseRangeBound } from './time.js';
-import { entryView, type EntryRow, type EntryView, type ViewContext } from './views.js';
+import { type EntryRow, type EntryView, entryView, type ViewContext } from './views.js';
 
 type Schemas = components['schemas'];
 type ProjectRow = typeof projects.$inferSelect;
@@ -45,17 +45,32 @@ export interface ListEntriesQuery extends EntryFilters {
  * and its event commit together or not at all.
  */
 export function createEntriesService({ db, clock, events, lister }: { db: Db; clock: Clock; events: EventLog; lister: EntryLister }) {
-  const currencyOf = db.select({ currency: workspaces.currency }).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))).prepare();
+  const currencyOf = db
+    .select({ currency: workspaces.currency })
+    .from(workspaces)
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .prepare();
   const byId = db
     .select()
     .from(entries)
     .where(and(eq(entries.id, sql.placeholder('id')), eq(entries.workspaceId, sql.placeholder('workspaceId'))))
     .prepare();
-  const tagsOf = db.select({ tagId: entryTags.tagId }).from(entryTags).where(eq(entryTags.entryId, sql.placeholder('id'))).orderBy(entryTags.tagId).prepare();
+  const tagsOf = db
+    .select({ tagId: entryTags.tagId })
+    .from(entryTags)
+    .where(eq(entryTags.entryId, sql.placeholder('id')))
+    .orderBy(entryTags.tagId)
+    .prepare();
   const runningOf = db
     .select()
     .from(entries)
-    .where(and(eq(entries.workspaceId, sql.placeholder('workspaceId')), eq(entries.authorId, sql.placeholder('authorId')), isNull(entries.endAt)))
+    .where(
+      and(
+        eq(entries.workspaceId, sql.placeholder('workspaceId')),
+        eq(entries.authorId, sql.placeholder('authorId')),
+        isNull(entries.endAt),
+      ),
+    )
     .prepare();
 
   // The write path's statements, prepared once (an unprepared Drizzle query is built and
@@ -75,7 +90,11 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
     .from(members)
     .where(and(eq(members.workspaceId, sql.placeholder('workspaceId')), eq(members.userId, sql.placeholder('userId'))))
     .prepare();
-  const workspaceRate = db.select({ rate: workspaces.hourlyRate }).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))).prepare();
+  const workspaceRate = db
+    .select({ rate: workspaces.hourlyRate })
+    .from(workspaces)
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .prepare();
   const insertEntry = db
     .insert(entries)
     .values({
@@ -114,8 +133,10 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
   /** An entry the actor may change: their own (else 403 when visible), not invoiced (else 409). */
   function editable(actor: Actor, id: string): EntryRow {
     const row = visible(actor, id);
-    if (row.authorId !== actor.userId) throw new DomainError('forbidden', `Entry ${id} belongs to another member; only its author may change it.`);
-    if (row.invoiceId !== null) throw new DomainError('conflict', `Entry ${id} is invoiced (${row.invoiceId}) and can no longer be changed.`);
+    if (row.authorId !== actor.userId)
+      throw new DomainError('forbidden', `Entry ${id} belongs to another member; only its author may change it.`);
+    if (row.invoiceId !== null)
+      throw new DomainError('conflict', `Entry ${id} is invoiced (${row.invoiceId}) and can no longer be changed.`);
     return row;
   }
 
@@ -123,12 +144,18 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
    * Project and task of a write: 404 when unknown or foreign, 400 when mismatched, and 400 when
    * archived unless it is the one the entry has already (`kept`).
    */
-  function resolveWork(workspaceId: string, projectId: string | null | undefined, taskId: string | null | undefined, kept: { projectId: string | null; taskId: string | null }) {
+  function resolveWork(
+    workspaceId: string,
+    projectId: string | null | undefined,
+    taskId: string | null | undefined,
+    kept: { projectId: string | null; taskId: string | null },
+  ) {
     let task: TaskRow | null = null;
     if (taskId) {
       task = taskById.get({ id: taskId, workspaceId }) ?? null;
       if (!task) throw notFound(`Task ${taskId}`);
-      if (task.archived && task.id !== kept.taskId) throw new DomainError('invalid', `taskId: task ${taskId} is archived and takes no new entries.`);
+      if (task.archived && task.id !== kept.taskId)
+        throw new DomainError('invalid', `taskId: task ${taskId} is archived and takes no new entries.`);
       if (projectId && projectId !== task.projectId) {
         throw new DomainError('invalid', `taskId: task ${taskId} belongs to project ${task.projectId}, not to ${projectId}.`);
       }
@@ -147,7 +174,14 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
 
   function checkTags(workspaceId: string, ids: string[] | undefined): void {
     if (!ids || ids.length === 0) return;
-    const found = new Set(db.select({ id: tags.id }).from(tags).where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids))).all().map((t) => t.id));
+    const found = new Set(
+      db
+        .select({ id: tags.id })
+        .from(tags)
+        .where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)))
+        .all()
+        .map((t) => t.id),
+    );
     const missing = ids.find((id) => !found.has(id));
     if (missing) throw notFound(`Tag ${missing}`);
   }
@@ -163,7 +197,10 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
 
   function replaceTags(entryId: string, ids: string[]): void {
     db.delete(entryTags).where(eq(entryTags.entryId, entryId)).run();
-    if (ids.length > 0) db.insert(entryTags).values(ids.map((tagId) => ({ entryId, tagId }))).run();
+    if (ids.length > 0)
+      db.insert(entryTags)
+        .values(ids.map((tagId) => ({ entryId, tagId })))
+        .run();
   }
 
   /** Records the event of a write with the unredacted snapshot, and returns the actor's view. */
@@ -190,10 +227,12 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
   }
 
   function stopRow(actor: Actor | null, row: EntryRow, endAt: number): EntryView {
-    if (endAt <= row.startAt) throw new DomainError('invalid', `end: must be after the entry's start (${new Date(row.startAt).toISOString()}).`);
+    if (endAt <= row.startAt)
+      throw new DomainError('invalid', `end: must be after the entry's start (${new Date(row.startAt).toISOString()}).`);
     checkSpan(row.startAt, endAt);
     const now = clock.now();
-    const resolvedAt = row.runawayAction === 'flagged' && row.runawayResolvedAt === null && actor?.userId === row.authorId ? now : row.runawayResolvedAt;
+    const resolvedAt =
+      row.runawayAction === 'flagged' && row.runawayResolvedAt === null && actor?.userId === row.authorId ? now : row.runawayResolvedAt;
     const updated = db
       .update(entries)
       .set({ ...completion(row, endAt), runawayResolvedAt: resolvedAt, updatedAt: now })
@@ -208,7 +247,8 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
       return db.transaction(body, { behavior: 'immediate' });
     } catch (error) {
       // Only the one-running-timer index can clash here: another start won the race.
-      if (isUniqueViolation(error)) throw new DomainError('conflict', 'Another timer of this member was started at the same moment; retry.');
+      if (isUniqueViolation(error))
+        throw new DomainError('conflict', 'Another timer of this member was started at the same moment; retry.');
       throw error;
     }
   }
@@ -232,7 +272,10 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
     const billable = input.billable ?? project?.billable ?? false;
     const hourlyRate = resolveRate(actor.workspaceId, actor.userId, project, task);
     const now = clock.now();
-    const done = input.end === null ? { endAt: null, durationSec: null, amount: null } : completion({ startAt: input.start, billable, hourlyRate }, input.end);
+    const done =
+      input.end === null
+        ? { endAt: null, durationSec: null, amount: null }
+        : completion({ startAt: input.start, billable, hourlyRate }, input.end);
     // Booleans go in as SQLite integers: a prepared statement does not map them like a query does.
     const row = insertEntry.get({
       id: newId('ent'),
@@ -284,7 +327,10 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
         const running = runningOf.get({ workspaceId: actor.workspaceId, authorId: actor.userId });
         if (running) {
           if (start <= running.startAt) {
-            throw new DomainError('invalid', `start: must be after the start of the running timer ${running.id} (${new Date(running.startAt).toISOString()}), which it stops.`);
+            throw new DomainError(
+              'invalid',
+              `start: must be after the start of the running timer ${running.id} (${new Date(running.startAt).toISOString()}), which it stops.`,
+            );
           }
           stopRow(actor, running, start);
         }
@@ -327,10 +373,13 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
         const hourlyRate = workChanged ? resolveRate(actor.workspaceId, current.authorId, project, task) : current.hourlyRate;
         const startAt = start ?? current.startAt;
         const endAt = end !== undefined ? end : current.endAt;
-        if (endAt === null && startAt > now + START_SKEW_MS) throw new DomainError('invalid', 'start: a running timer cannot start in the future.');
-        if (endAt === null && now - startAt > MAX_ENTRY_MS) throw new DomainError('invalid', 'start: a running timer cannot have started more than 366 days ago.');
+        if (endAt === null && startAt > now + START_SKEW_MS)
+          throw new DomainError('invalid', 'start: a running timer cannot start in the future.');
+        if (endAt === null && now - startAt > MAX_ENTRY_MS)
+          throw new DomainError('invalid', 'start: a running timer cannot have started more than 366 days ago.');
         if (endAt !== null) checkSpan(startAt, endAt);
-        const times = endAt === null ? { endAt: null, durationSec: null, amount: null } : completion({ startAt, billable, hourlyRate }, endAt);
+        const times =
+          endAt === null ? { endAt: null, durationSec: null, amount: null } : completion({ startAt, billable, hourlyRate }, endAt);
         const editsTime = start !== undefined || end !== undefined;
         const updated = db
           .update(entries)
@@ -343,7 +392,8 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
             ...times,
             hourlyRate,
             timeZone: timeZone === undefined ? current.timeZone : timeZone,
-            runawayResolvedAt: editsTime && current.runawayDetectedAt !== null && current.runawayResolvedAt === null ? now : current.runawayResolvedAt,
+            runawayResolvedAt:
+              editsTime && current.runawayDetectedAt !== null && current.runawayResolvedAt === null ? now : current.runawayResolvedAt,
             updatedAt: now,
           })
           .where(eq(entries.id, id))
@@ -382,7 +432,16 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
       const { from: _f, to: _t, cursor, limit, ...filters } = query;
       return lister.page(
         actor,
-        { listing: 'entries', select: 'overlap', order: 'desc', from, to, filters, ...(cursor ? { cursor } : {}), limit: limit ?? DEFAULT_PAGE_SIZE },
+        {
+          listing: 'entries',
+          select: 'overlap',
+          order: 'desc',
+          from,
+          to,
+          filters,
+          ...(cursor ? { cursor } : {}),
+          limit: limit ?? DEFAULT_PAGE_SIZE,
+        },
         { now: clock.now(), currency: currency(actor.workspaceId) },
       );
     },
@@ -398,7 +457,13 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
         .select({ id: entries.id, limitSec: workspaces.runawayLimitSec, action: workspaces.runawayAction })
         .from(entries)
         .innerJoin(workspaces, eq(workspaces.id, entries.workspaceId))
-        .where(and(isNull(entries.endAt), isNull(entries.runawayDetectedAt), sql`${entries.startAt} + ${workspaces.runawayLimitSec} * 1000 <= ${now}`))
+        .where(
+          and(
+            isNull(entries.endAt),
+            isNull(entries.runawayDetectedAt),
+            sql`${entries.startAt} + ${workspaces.runawayLimitSec} * 1000 <= ${now}`,
+          ),
+        )
         .all();
       for (const { id, limitSec, action } of due) {
         db.transaction(

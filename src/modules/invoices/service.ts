@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
-import { toIso, type Clock } from '../../clock.js';
+import { type Clock, toIso } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -20,16 +20,45 @@ type Kind = 'text' | 'lines' | 'country' | 'email' | 'days' | 'boolean' | 'perce
 type Fields = Record<string, Kind>;
 
 const ISSUER_FIELDS = {
-  legalName: 'text', addressLines: 'lines', postalCode: 'text', city: 'text', country: 'country', taxId: 'text',
-  email: 'email', phone: 'text', website: 'text', paymentDetails: 'text', paymentTermsDays: 'days', invoiceFooter: 'text',
-  vatId: 'text', taxNumber: 'text', registrationNumber: 'text', sellerIdentifier: 'text', contactName: 'text',
-  electronicAddress: 'text', electronicAddressScheme: 'text', iban: 'text', bic: 'text', bankName: 'text',
-  accountHolder: 'text', smallBusiness: 'boolean',
+  legalName: 'text',
+  addressLines: 'lines',
+  postalCode: 'text',
+  city: 'text',
+  country: 'country',
+  taxId: 'text',
+  email: 'email',
+  phone: 'text',
+  website: 'text',
+  paymentDetails: 'text',
+  paymentTermsDays: 'days',
+  invoiceFooter: 'text',
+  vatId: 'text',
+  taxNumber: 'text',
+  registrationNumber: 'text',
+  sellerIdentifier: 'text',
+  contactName: 'text',
+  electronicAddress: 'text',
+  electronicAddressScheme: 'text',
+  iban: 'text',
+  bic: 'text',
+  bankName: 'text',
+  accountHolder: 'text',
+  smallBusiness: 'boolean',
 } as const satisfies Record<keyof Schemas['IssuerParty'], Kind>;
 
 const RECIPIENT_FIELDS = {
-  name: 'text', legalName: 'text', addressLines: 'lines', postalCode: 'text', city: 'text', country: 'country', taxId: 'text',
-  email: 'email', reference: 'text', vatId: 'text', electronicAddress: 'text', electronicAddressScheme: 'text',
+  name: 'text',
+  legalName: 'text',
+  addressLines: 'lines',
+  postalCode: 'text',
+  city: 'text',
+  country: 'country',
+  taxId: 'text',
+  email: 'email',
+  reference: 'text',
+  vatId: 'text',
+  electronicAddress: 'text',
+  electronicAddressScheme: 'text',
 } as const satisfies Record<keyof Schemas['RecipientParty'], Kind>;
 
 /** draft → sent → paid; draft or sent → void. */
@@ -49,8 +78,12 @@ function parseValue(kind: Kind, raw: string, what: string): unknown {
   const bad = (expected: string) => invalid(`${what} must be ${expected} (got ${JSON.stringify(raw)}).`);
   switch (kind) {
     case 'lines': {
-      const lines = text.split('|').map((line) => line.trim()).filter((line) => line !== '');
-      if (lines.length > 6 || lines.some((line) => line.length > 200)) throw bad('at most 6 lines separated by |, each at most 200 characters');
+      const lines = text
+        .split('|')
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+      if (lines.length > 6 || lines.some((line) => line.length > 200))
+        throw bad('at most 6 lines separated by |, each at most 200 characters');
       return lines.length === 0 ? null : lines;
     }
     case 'country':
@@ -77,14 +110,18 @@ function parseValue(kind: Kind, raw: string, what: string): unknown {
 /** A party with every field of `fields`; blank, empty and missing values are null. */
 function partyOf<T>(fields: Fields, source: Record<string, unknown>): T {
   const blank = (value: unknown) =>
-    value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0);
   return Object.fromEntries(Object.keys(fields).map((field) => [field, blank(source[field]) ? null : source[field]])) as T;
 }
 
 /** A calendar day YYYY-MM-DD as its UTC midnight. */
 function dayStart(day: string, what: string): number {
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
-  if (Number.isNaN(ms) || toIso(ms).slice(0, 10) !== day) throw invalid(`${what} must be a calendar day YYYY-MM-DD (got ${JSON.stringify(day)}).`);
+  if (Number.isNaN(ms) || toIso(ms).slice(0, 10) !== day)
+    throw invalid(`${what} must be a calendar day YYYY-MM-DD (got ${JSON.stringify(day)}).`);
   return ms;
 }
 
@@ -113,7 +150,9 @@ function fillSlot(doc: Doc, path: string): { holder: Record<string, unknown>; ke
   } else if (invoiceKey) {
     return { holder: doc.extras, key: invoiceKey, kind: 'text' };
   }
-  throw invalid(`${path} cannot be filled: a fill only adds e-invoice values (${FILLABLE}); amounts, quantities, rates, descriptions, totals and the status never change.`);
+  throw invalid(
+    `${path} cannot be filled: a fill only adds e-invoice values (${FILLABLE}); amounts, quantities, rates, descriptions, totals and the status never change.`,
+  );
 }
 
 /**
@@ -125,7 +164,11 @@ export function createInvoicesService({ db, clock, events }: { db: Db; clock: Cl
   const write = <T>(body: () => T): T => db.transaction(body, { behavior: 'immediate' });
 
   function requireMember(workspaceId: string, userId: string): void {
-    const member = db.select({ userId: members.userId }).from(members).where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).get();
+    const member = db
+      .select({ userId: members.userId })
+      .from(members)
+      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+      .get();
     if (!member) throw notFound(`Member ${userId} of workspace ${workspaceId}`);
   }
 
@@ -161,14 +204,18 @@ export function createInvoicesService({ db, clock, events }: { db: Db; clock: Cl
         if (!workspace) throw notFound(`Workspace ${workspaceId}`);
         const profile = JSON.parse(workspace.profile ?? '{}') as Record<string, unknown>;
         for (const [field, raw] of Object.entries(fields)) {
-          if (!Object.hasOwn(ISSUER_FIELDS, field)) throw invalid(`${field} is not a business profile field; the fields are ${Object.keys(ISSUER_FIELDS).join(', ')}.`);
+          if (!Object.hasOwn(ISSUER_FIELDS, field))
+            throw invalid(`${field} is not a business profile field; the fields are ${Object.keys(ISSUER_FIELDS).join(', ')}.`);
           const value = parseValue(ISSUER_FIELDS[field as keyof typeof ISSUER_FIELDS], raw, field);
           if (value === null) delete profile[field];
           else profile[field] = value;
         }
         // A profile with every field cleared is no profile: invoices get issuer null.
         const stored = Object.keys(profile).length === 0 ? null : profile;
-        db.update(workspaces).set({ businessProfile: json(stored), updatedAt: clock.now() }).where(eq(workspaces.id, workspaceId)).run();
+        db.update(workspaces)
+          .set({ businessProfile: json(stored), updatedAt: clock.now() })
+          .where(eq(workspaces.id, workspaceId))
+          .run();
         return { id: workspaceId };
       });
     },
@@ -183,7 +230,11 @@ export function createInvoicesService({ db, clock, events }: { db: Db; clock: Cl
         const workspace = db.select().from(workspaces).where(eq(workspaces.id, workspaceId)).get();
         if (!workspace) throw notFound(`Workspace ${workspaceId}`);
         requireMember(workspaceId, userId);
-        const client = db.select().from(clients).where(and(eq(clients.workspaceId, workspaceId), eq(clients.id, clientId))).get();
+        const client = db
+          .select()
+          .from(clients)
+          .where(and(eq(clients.workspaceId, workspaceId), eq(clients.id, clientId)))
+          .get();
         if (!client) throw notFound(`Client ${clientId}`);
 
         const invoiceable = and(
@@ -193,7 +244,13 @@ export function createInvoicesService({ db, clock, events }: { db: Db; clock: Cl
           eq(entries.billable, true),
           isNotNull(entries.endAt),
           isNull(entries.invoiceId),
-          inArray(entries.projectId, db.select({ id: projects.id }).from(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.clientId, clientId)))),
+          inArray(
+            entries.projectId,
+            db
+              .select({ id: projects.id })
+              .from(projects)
+              .where(and(eq(projects.workspaceId, workspaceId), eq(projects.clientId, clientId))),
+          ),
         );
         // One line per (project, rate); amounts are summed in cents, so the total is exact.
         const groups = db
@@ -211,9 +268,17 @@ export function createInvoicesService({ db, clock, events }: { db: Db; clock: Cl
           .orderBy(asc(projects.nameKey), asc(projects.id), asc(entries.hourlyRate))
           .all();
         if (groups.length === 0) {
-          throw invalid(`Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days).`);
+          throw invalid(
+            `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days).`,
+          );
         }
-        const lines = groups.map((g) => ({ description: g.name, projectId: g.projectId, quantitySec: g.quantitySec, hourlyRate: g.hourlyRate, amount: g.cents / 100 }));
+        const lines = groups.map((g) => ({
+          description: g.name,
+          projectId: g.projectId,
+          quantitySec: g.quantitySec,
+          hourlyRate: g.hourlyRate,
+          amount: g.cents / 100,
+        }));
 
         const id = newId('inv');
         const now = clock.now();
@@ -239,7 +304,15 @@ export function createInvoicesService({ db, clock, events }: { db: Db; clock: Cl
           .returning()
           .get();
         const invoice = view(row);
-        events.record(db, { workspaceId, entity: 'invoice', entityId: id, operation: 'create', event: 'invoice.created', actor: { userId, tokenId: null }, payload: { invoice } });
+        events.record(db, {
+          workspaceId,
+          entity: 'invoice',
+          entityId: id,
+          operation: 'create',
+          event: 'invoice.created',
+          actor: { userId, tokenId: null },
+          payload: { invoice },
+        });
         return { id };
       });
     },
@@ -251,11 +324,17 @@ export function createInvoicesService({ db, clock, events }: { db: Db; clock: Cl
         requireMember(current.workspaceId, userId);
         const from = current.status;
         if (!MOVES[from].includes(to)) {
-          const allowed = MOVES[from].length === 0 ? `a ${from} invoice is final` : `from ${from} it may move to ${MOVES[from].join(' or ')}`;
+          const allowed =
+            MOVES[from].length === 0 ? `a ${from} invoice is final` : `from ${from} it may move to ${MOVES[from].join(' or ')}`;
           throw new DomainError('conflict', `Invoice ${id} cannot move from ${from} to ${to}: ${allowed}.`);
         }
         if (to === 'void') db.update(entries).set({ invoiceId: null }).where(eq(entries.invoiceId, id)).run();
-        const row = db.update(invoices).set({ status: to, updatedAt: clock.now() }).where(eq(invoices.id, id)).returning().get() as InvoiceRow;
+        const row = db
+          .update(invoices)
+          .set({ status: to, updatedAt: clock.now() })
+          .where(eq(invoices.id, id))
+          .returning()
+          .get() as InvoiceRow;
         events.record(db, {
           workspaceId: row.workspaceId,
           entity: 'invoice',
@@ -291,7 +370,10 @@ export function createInvoicesService({ db, clock, events }: { db: Db; clock: Cl
           const { holder, key, kind } = fillSlot(doc, path);
           const current = holder[key];
           if (current !== null && current !== undefined) {
-            throw new DomainError('conflict', `${path} is already set (${JSON.stringify(current)}); a fill only adds values that are null or absent.`);
+            throw new DomainError(
+              'conflict',
+              `${path} is already set (${JSON.stringify(current)}); a fill only adds values that are null or absent.`,
+            );
           }
           const value = parseValue(kind, raw, path);
           if (value === null) throw invalid(`${path}: a fill adds a value; a blank one adds nothing.`);

@@ -22,17 +22,21 @@ export function createCursorCodec(key: Buffer) {
 
   return {
     encode(listing: string, filters: unknown, position: CursorPosition): string {
-      const payload = Buffer.from(JSON.stringify({ s: position.start, i: position.id, f: fingerprint(listing, filters) })).toString('base64url');
+      const payload = Buffer.from(JSON.stringify({ s: position.start, i: position.id, f: fingerprint(listing, filters) })).toString(
+        'base64url',
+      );
       return `${payload}.${mac(payload).toString('base64url')}`;
     },
 
     decode(listing: string, filters: unknown, cursor: string): CursorPosition {
-      const invalid = (why: string) => new DomainError('invalid', `cursor: ${why}; send the nextCursor of the previous page unchanged, with the same filters.`);
+      const invalid = (why: string) =>
+        new DomainError('invalid', `cursor: ${why}; send the nextCursor of the previous page unchanged, with the same filters.`);
       const [payload, signature, extra] = cursor.split('.');
       if (!payload || !signature || extra !== undefined) throw invalid('is not a cursor issued by this server');
       const expected = mac(payload);
       const given = Buffer.from(signature, 'base64url');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('is not a cursor issued by this server, or was altered');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        throw invalid('is not a cursor issued by this server, or was altered');
       const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: number; i: string; f: string };
       if (data.f !== fingerprint(listing, filters)) throw invalid('belongs to a listing with other filters');
       return { start: data.s, id: data.i };

@@ -42,7 +42,13 @@ export function reportRange(from: string, to: string, zone: string): { from: num
 }
 
 /** The buckets covering [from, to) in `zone`, each keyed by its local date (month: YYYY-MM). */
-export function buckets(grouping: TimeGrouping, from: number, to: number, zone: string, weekStart: 'monday' | 'sunday' = 'monday'): Bucket[] {
+export function buckets(
+  grouping: TimeGrouping,
+  from: number,
+  to: number,
+  zone: string,
+  weekStart: 'monday' | 'sunday' = 'monday',
+): Bucket[] {
   let cursor = DateTime.fromMillis(from, { zone }).startOf('day');
   if (grouping === 'month') cursor = cursor.startOf('month');
   if (grouping === 'week') {
@@ -54,7 +60,11 @@ export function buckets(grouping: TimeGrouping, from: number, to: number, zone: 
   const result: Bucket[] = [];
   while (cursor.toMillis() < to) {
     const next = cursor.plus(step).startOf('day');
-    result.push({ key: grouping === 'month' ? cursor.toFormat('yyyy-MM') : (cursor.toISODate() as string), start: cursor.toMillis(), end: next.toMillis() });
+    result.push({
+      key: grouping === 'month' ? cursor.toFormat('yyyy-MM') : (cursor.toISODate() as string),
+      start: cursor.toMillis(),
+      end: next.toMillis(),
+    });
     cursor = next;
   }
   return result;

@@ -1,16 +1,16 @@
-import { and, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
-import { toIso, type Clock } from '../../clock.js';
+import { type Clock, toIso } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { DomainError } from '../../errors.js';
 import { users, workspaces } from '../accounts/schema.js';
 import { clients, projects, tags, tasks } from '../catalog/schema.js';
-import { entryFilterConditions, type EntryFilters, type EntryLister, type Page } from '../entries/list.js';
+import { type EntryFilters, type EntryLister, entryFilterConditions, type Page } from '../entries/list.js';
 import { entries, entryTags } from '../entries/schema.js';
 import { DEFAULT_PAGE_SIZE } from '../entries/service.js';
 import { canonicalTimeZone } from '../entries/time.js';
-import { buckets, reportRange, weekFrom, type Bucket } from './buckets.js';
+import { type Bucket, buckets, reportRange, weekFrom } from './buckets.js';
 
 type Schemas = components['schemas'];
 type Grouping = Schemas['ReportGrouping'];
@@ -38,8 +38,19 @@ const TIME_GROUPINGS = new Set<Grouping>(['day', 'week', 'month']);
  * (workspace[, author], start) indexes; time buckets are cut in the report's zone (luxon) and
  * joined as a VALUES table, so no entry is loaded into JavaScript for a summary.
  */
-export function createReportsService({ db, clock, lister, defaultTimeZone }: { db: Db; clock: Clock; lister: EntryLister; defaultTimeZone: string }) {
-  const currencyOf = (workspaceId: string) => db.select({ currency: workspaces.currency }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()?.currency ?? 'EUR';
+export function createReportsService({
+  db,
+  clock,
+  lister,
+  defaultTimeZone,
+}: {
+  db: Db;
+  clock: Clock;
+  lister: EntryLister;
+  defaultTimeZone: string;
+}) {
+  const currencyOf = (workspaceId: string) =>
+    db.select({ currency: workspaces.currency }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()?.currency ?? 'EUR';
 
   /** The spec's rule: own data only without canViewOthersTime; 403 with time but not money. */
   function checkVisibility(actor: Actor): void {
@@ -55,7 +66,12 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
     checkVisibility(actor);
     const zone = query.timeZone === undefined ? defaultTimeZone : canonicalTimeZone(query.timeZone);
     const range = reportRange(query.from, query.to, zone);
-    const { from: _f, to: _t, timeZone: _z, ...filters } = query as ReportQuery & { cursor?: string; limit?: number; groupBy?: string; subGroupBy?: string; weekStart?: string };
+    const {
+      from: _f,
+      to: _t,
+      timeZone: _z,
+      ...filters
+    } = query as ReportQuery & { cursor?: string; limit?: number; groupBy?: string; subGroupBy?: string; weekStart?: string };
     const { cursor: _c, limit: _l, groupBy: _g, subGroupBy: _s, weekStart: _w, ...entryFilters } = filters;
     return { zone, range, filters: entryFilters as EntryFilters };
   }
@@ -93,10 +109,19 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
     }
   }
 
-  function aggregate(actor: Actor, filters: EntryFilters, from: number, to: number, keys: Array<{ grouping: Grouping; buckets: Bucket[] | null }>): Aggregate[] {
+  function aggregate(
+    actor: Actor,
+    filters: EntryFilters,
+    from: number,
+    to: number,
+    keys: Array<{ grouping: Grouping; buckets: Bucket[] | null }>,
+  ): Aggregate[] {
     const joins: SQL[] = [];
     keys.forEach((key, i) => {
-      if (key.buckets) joins.push(sql` join ${bucketTable(key.buckets)} as ${sql.raw(`b${i}`)} on ${entries.startAt} >= ${sql.raw(`b${i}.s`)} and ${entries.startAt} < ${sql.raw(`b${i}.e`)}`);
+      if (key.buckets)
+        joins.push(
+          sql` join ${bucketTable(key.buckets)} as ${sql.raw(`b${i}`)} on ${entries.startAt} >= ${sql.raw(`b${i}.s`)} and ${entries.startAt} < ${sql.raw(`b${i}.e`)}`,
+        );
     });
     if (keys.some((k) => k.grouping === 'tag')) joins.push(sql` left join ${entryTags} as et on et.entry_id = ${entries.id}`);
     const k1 = keys[0] ? keyExpression(keys[0].grouping, 'b0') : sql`null`;
@@ -110,7 +135,9 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
       where ${selection(actor, filters, from, to)}
       ${keys.length > 0 ? sql`group by 1, 2` : sql``}`;
     // total() sums in floating point: exact for integers below 2^53, and it never overflows.
-    const rows = db.all<Aggregate>(query).map((r) => ({ ...r, seconds: Math.round(r.seconds), billableSeconds: Math.round(r.billableSeconds), cents: Math.round(r.cents) }));
+    const rows = db
+      .all<Aggregate>(query)
+      .map((r) => ({ ...r, seconds: Math.round(r.seconds), billableSeconds: Math.round(r.billableSeconds), cents: Math.round(r.cents) }));
     return foldClients(actor.workspaceId, keys, rows);
   }
 
@@ -119,7 +146,12 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
     const positions = keys.map((k, i) => (k.grouping === 'client' ? i : -1)).filter((i) => i >= 0);
     if (positions.length === 0) return rows;
     const clientOf = new Map(
-      db.select({ id: projects.id, clientId: projects.clientId }).from(projects).where(eq(projects.workspaceId, workspaceId)).all().map((p) => [p.id, p.clientId]),
+      db
+        .select({ id: projects.id, clientId: projects.clientId })
+        .from(projects)
+        .where(eq(projects.workspaceId, workspaceId))
+        .all()
+        .map((p) => [p.id, p.clientId]),
     );
     const merged = new Map<string, Aggregate>();
     for (const row of rows) {
@@ -143,12 +175,20 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
   function totalsOf(rows: Aggregate[], keys: Array<{ grouping: Grouping }>, recount: () => Aggregate | undefined): Figures {
     if (keys.some((k) => k.grouping === 'tag')) return figures(recount() ?? { seconds: 0, billableSeconds: 0, cents: 0, count: 0 });
     return figures(
-      rows.reduce((acc, r) => ({ seconds: acc.seconds + r.seconds, billableSeconds: acc.billableSeconds + r.billableSeconds, cents: acc.cents + r.cents, count: acc.count + r.count }), {
-        seconds: 0,
-        billableSeconds: 0,
-        cents: 0,
-        count: 0,
-      }),
+      rows.reduce(
+        (acc, r) => ({
+          seconds: acc.seconds + r.seconds,
+          billableSeconds: acc.billableSeconds + r.billableSeconds,
+          cents: acc.cents + r.cents,
+          count: acc.count + r.count,
+        }),
+        {
+          seconds: 0,
+          billableSeconds: 0,
+          cents: 0,
+          count: 0,
+        },
+      ),
     );
   }
 
@@ -165,11 +205,40 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
     let names = new Map<string, string>();
     const lookup = <T extends { id: string; name: string }>(rows: T[]) => new Map(rows.map((r) => [r.id, r.name]));
     if (ids.length > 0) {
-      if (grouping === 'project') names = lookup(db.select({ id: projects.id, name: projects.name }).from(projects).where(and(eq(projects.workspaceId, workspaceId), inArray(projects.id, ids))).all());
-      if (grouping === 'client') names = lookup(db.select({ id: clients.id, name: clients.name }).from(clients).where(and(eq(clients.workspaceId, workspaceId), inArray(clients.id, ids))).all());
-      if (grouping === 'task') names = lookup(db.select({ id: tasks.id, name: tasks.name }).from(tasks).where(and(eq(tasks.workspaceId, workspaceId), inArray(tasks.id, ids))).all());
-      if (grouping === 'tag') names = lookup(db.select({ id: tags.id, name: tags.name }).from(tags).where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids))).all());
-      if (grouping === 'user') names = lookup(db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)).all());
+      if (grouping === 'project')
+        names = lookup(
+          db
+            .select({ id: projects.id, name: projects.name })
+            .from(projects)
+            .where(and(eq(projects.workspaceId, workspaceId), inArray(projects.id, ids)))
+            .all(),
+        );
+      if (grouping === 'client')
+        names = lookup(
+          db
+            .select({ id: clients.id, name: clients.name })
+            .from(clients)
+            .where(and(eq(clients.workspaceId, workspaceId), inArray(clients.id, ids)))
+            .all(),
+        );
+      if (grouping === 'task')
+        names = lookup(
+          db
+            .select({ id: tasks.id, name: tasks.name })
+            .from(tasks)
+            .where(and(eq(tasks.workspaceId, workspaceId), inArray(tasks.id, ids)))
+            .all(),
+        );
+      if (grouping === 'tag')
+        names = lookup(
+          db
+            .select({ id: tags.id, name: tags.name })
+            .from(tags)
+            .where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)))
+            .all(),
+        );
+      if (grouping === 'user')
+        names = lookup(db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)).all());
     }
     return (raw: string | number | null): { key: string | null; name: string | null } => {
       if (raw === null) return { key: null, name: null };
@@ -183,13 +252,14 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
   }
 
   /** Entity groups by name (null last), time buckets chronologically, billable first. */
-  const order = (grouping: Grouping) => (a: { key: string | null; name: string | null }, b: { key: string | null; name: string | null }) => {
-    if (a.key === null || b.key === null) return a.key === null ? (b.key === null ? 0 : 1) : -1;
-    if (TIME_GROUPINGS.has(grouping)) return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-    if (grouping === 'billable') return a.key === 'true' ? -1 : 1;
-    const byName = (a.name ?? '').toLowerCase().localeCompare((b.name ?? '').toLowerCase());
-    return byName !== 0 ? byName : a.key < b.key ? -1 : 1;
-  };
+  const order =
+    (grouping: Grouping) => (a: { key: string | null; name: string | null }, b: { key: string | null; name: string | null }) => {
+      if (a.key === null || b.key === null) return a.key === null ? (b.key === null ? 0 : 1) : -1;
+      if (TIME_GROUPINGS.has(grouping)) return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+      if (grouping === 'billable') return a.key === 'true' ? -1 : 1;
+      const byName = (a.name ?? '').toLowerCase().localeCompare((b.name ?? '').toLowerCase());
+      return byName !== 0 ? byName : a.key < b.key ? -1 : 1;
+    };
 
   const echo = (range: { from: number; to: number }, zone: string, workspaceId: string) => ({
     from: toIso(range.from),
@@ -199,20 +269,37 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
   });
 
   return {
-    summary(actor: Actor, query: ReportQuery & { groupBy?: Grouping; subGroupBy?: Grouping; weekStart?: 'monday' | 'sunday' }): Schemas['SummaryReport'] {
+    summary(
+      actor: Actor,
+      query: ReportQuery & { groupBy?: Grouping; subGroupBy?: Grouping; weekStart?: 'monday' | 'sunday' },
+    ): Schemas['SummaryReport'] {
       const { zone, range, filters } = prepare(actor, query);
       const groupBy = query.groupBy ?? 'project';
       const subGroupBy = query.subGroupBy ?? null;
       if (subGroupBy === groupBy) throw new DomainError('invalid', 'subGroupBy: must differ from groupBy.');
       const keyOf = (grouping: Grouping) => ({
         grouping,
-        buckets: TIME_GROUPINGS.has(grouping) ? buckets(grouping as 'day' | 'week' | 'month', range.from, range.to, zone, query.weekStart) : null,
+        buckets: TIME_GROUPINGS.has(grouping)
+          ? buckets(grouping as 'day' | 'week' | 'month', range.from, range.to, zone, query.weekStart)
+          : null,
       });
       const keys = subGroupBy ? [keyOf(groupBy), keyOf(subGroupBy)] : [keyOf(groupBy)];
       const rows = aggregate(actor, filters, range.from, range.to, keys);
       const totals = totalsOf(rows, keys, () => aggregate(actor, filters, range.from, range.to, [])[0]);
-      const first = namer(groupBy, actor.workspaceId, rows.map((r) => r.k1), keys[0]!.buckets);
-      const second = subGroupBy ? namer(subGroupBy, actor.workspaceId, rows.map((r) => r.k2), keys[1]!.buckets) : null;
+      const first = namer(
+        groupBy,
+        actor.workspaceId,
+        rows.map((r) => r.k1),
+        keys[0]!.buckets,
+      );
+      const second = subGroupBy
+        ? namer(
+            subGroupBy,
+            actor.workspaceId,
+            rows.map((r) => r.k2),
+            keys[1]!.buckets,
+          )
+        : null;
 
       const groups = new Map<string, Schemas['SummaryGroup'] & { parts: Aggregate[] }>();
       for (const row of rows) {
@@ -225,12 +312,20 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
         group.parts.push(row);
       }
       const list = [...groups.values()].map(({ parts, ...group }) => {
-        const sum = parts.reduce((acc, p) => ({ seconds: acc.seconds + p.seconds, billableSeconds: acc.billableSeconds + p.billableSeconds, cents: acc.cents + p.cents, count: acc.count + p.count }), {
-          seconds: 0,
-          billableSeconds: 0,
-          cents: 0,
-          count: 0,
-        });
+        const sum = parts.reduce(
+          (acc, p) => ({
+            seconds: acc.seconds + p.seconds,
+            billableSeconds: acc.billableSeconds + p.billableSeconds,
+            cents: acc.cents + p.cents,
+            count: acc.count + p.count,
+          }),
+          {
+            seconds: 0,
+            billableSeconds: 0,
+            cents: 0,
+            count: 0,
+          },
+        );
         const result: Schemas['SummaryGroup'] = { key: group.key, name: group.name, ...figures(sum) };
         if (second) {
           result.subGroups = parts.map((p) => ({ ...second(p.k2), ...figures(p) })).sort(order(subGroupBy as Grouping));
@@ -275,9 +370,17 @@ export function createReportsService({ db, clock, lister, defaultTimeZone }: { d
         { grouping: groupBy, buckets: null },
         { grouping: 'day', buckets: days },
       ]);
-      const name = namer(groupBy, actor.workspaceId, rows.map((r) => r.k1), null);
+      const name = namer(
+        groupBy,
+        actor.workspaceId,
+        rows.map((r) => r.k1),
+        null,
+      );
       const empty = () => days.map(() => ({ durationSec: 0, amount: 0 }));
-      const byKey = new Map<string, { key: string | null; name: string | null; days: Array<{ durationSec: number; amount: number }>; cents: number[] }>();
+      const byKey = new Map<
+        string,
+        { key: string | null; name: string | null; days: Array<{ durationSec: number; amount: number }>; cents: number[] }
+      >();
       const totalCents = days.map(() => 0);
       const totals = { days: empty(), durationSec: 0, amount: 0 };
       for (const row of rows) {

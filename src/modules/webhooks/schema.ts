@@ -47,7 +47,9 @@ export const webhookDeliveries = sqliteTable(
       .notNull()
       .references(() => events.seq),
     event: text('event').notNull(),
-    status: text('status', { enum: ['pending', 'success', 'failure', 'redirect_not_followed', 'skipped_visibility', 'abandoned'] }).notNull(),
+    status: text('status', {
+      enum: ['pending', 'success', 'failure', 'redirect_not_followed', 'skipped_visibility', 'abandoned'],
+    }).notNull(),
     attempt: integer('attempt').notNull().default(0),
     responseCode: integer('response_code'),
     error: text('error'),

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker, type MessagePort } from 'node:worker_threads';
+import { type MessagePort, Worker } from 'node:worker_threads';
 import { systemClock } from '../../clock.js';
 import { openDatabase } from '../../db/database.js';
 import type { Logger } from '../../logger.js';

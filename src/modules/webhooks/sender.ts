@@ -10,8 +10,8 @@ import { members } from '../accounts/schema.js';
 import { events } from '../events/schema.js';
 import { decryptSecret, signature } from './crypto.js';
 import { webhookDeliveries, webhooks } from './schema.js';
-import { checkUrl, resolveTarget, TargetRefused, type ResolvedAddress } from './targets.js';
 import type { WebhookOptions } from './service.js';
+import { checkUrl, type ResolvedAddress, resolveTarget, TargetRefused } from './targets.js';
 
 /** Delay before attempt 2, 3, 4, 5 and 6 (the first is immediate). */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const;
@@ -120,8 +120,16 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
       })
       .where(eq(webhookDeliveries.id, sql.placeholder('id')))
       .prepare(),
-    release: db.update(webhookDeliveries).set({ claimedUntil: null }).where(eq(webhookDeliveries.id, sql.placeholder('id'))).prepare(),
-    succeeded: db.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, sql.placeholder('webhookId'))).prepare(),
+    release: db
+      .update(webhookDeliveries)
+      .set({ claimedUntil: null })
+      .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare(),
+    succeeded: db
+      .update(webhooks)
+      .set({ consecutiveFailures: 0 })
+      .where(eq(webhooks.id, sql.placeholder('webhookId')))
+      .prepare(),
     failed: db
       .update(webhooks)
       .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`, updatedAt: sql`${sql.placeholder('now')}` })
@@ -151,7 +159,11 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
           if (active.has(id)) continue;
           const head = statements.head.get({ webhookId: id, now });
           if (!head || head.nextAttemptAt === null) continue;
-          if (!best || head.nextAttemptAt < best.nextAttemptAt || (head.nextAttemptAt === best.nextAttemptAt && head.eventSeq < best.eventSeq)) {
+          if (
+            !best ||
+            head.nextAttemptAt < best.nextAttemptAt ||
+            (head.nextAttemptAt === best.nextAttemptAt && head.eventSeq < best.eventSeq)
+          ) {
             best = { webhookId: id, nextAttemptAt: head.nextAttemptAt, eventSeq: head.eventSeq };
           }
         }
@@ -167,7 +179,10 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
   }
 
   /** The envelope `data` for the owner's current visibility, or null when the event is withheld. */
-  function dataFor(event: typeof events.$inferSelect, owner: { userId: string; canViewOthersTime: boolean; canViewOthersMoney: boolean }): object | null {
+  function dataFor(
+    event: typeof events.$inferSelect,
+    owner: { userId: string; canViewOthersTime: boolean; canViewOthersMoney: boolean },
+  ): object | null {
     const payload = JSON.parse(event.payload ?? 'null') as Record<string, unknown>;
     if (event.entity === 'invoice') {
       if (!owner.canViewOthersMoney) return null;
@@ -194,7 +209,9 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
         // Pinned: the checked address is the one connected to; Host, SNI and the certificate
         // check keep the hostname of the URL.
         dnsLookup: ((_hostname: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-          opts.all ? callback(null, [{ address: pinned.address, family: pinned.family }]) : callback(null, pinned.address, pinned.family)) as never,
+          opts.all
+            ? callback(null, [{ address: pinned.address, family: pinned.family }])
+            : callback(null, pinned.address, pinned.family)) as never,
         dnsCache: false,
         followRedirect: false,
         throwHttpErrors: false,
@@ -211,11 +228,16 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
         stream.on('error', reject);
       });
       if (responseCode >= 200 && responseCode < 300) return { status: 'success', responseCode };
-      if (responseCode >= 300 && responseCode < 400) return { status: 'redirect_not_followed', responseCode, error: `redirect (${responseCode}) not followed` };
+      if (responseCode >= 300 && responseCode < 400)
+        return { status: 'redirect_not_followed', responseCode, error: `redirect (${responseCode}) not followed` };
       return { status: 'failure', responseCode, error: `HTTP ${responseCode}` };
     } catch (error) {
       const code = (error as { code?: string }).code;
-      return { status: 'failure', responseCode: null, error: code === 'ETIMEDOUT' ? `timeout after ${options.timeoutMs} ms` : `${code ?? 'error'}: ${(error as Error).message}` };
+      return {
+        status: 'failure',
+        responseCode: null,
+        error: code === 'ETIMEDOUT' ? `timeout after ${options.timeoutMs} ms` : `${code ?? 'error'}: ${(error as Error).message}`,
+      };
     } finally {
       agent.https.destroy();
       agent.http.destroy();
@@ -229,13 +251,31 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
     // Deleted with its subscription meanwhile, or already final (a lease that expired).
     if (!row || row.delivery.nextAttemptAt === null) return null;
     const { delivery, webhook, event } = row;
-    const attempted = (outcome: Outcome): Attempted => ({ id, webhookId: webhook.id, attempt: delivery.attempt, status: delivery.status, responseCode: delivery.responseCode, outcome, startedAt });
+    const attempted = (outcome: Outcome): Attempted => ({
+      id,
+      webhookId: webhook.id,
+      attempt: delivery.attempt,
+      status: delivery.status,
+      responseCode: delivery.responseCode,
+      outcome,
+      startedAt,
+    });
     if (!webhook.enabled) return attempted({ status: 'final', error: 'subscription disabled' });
     // Visibility is the owner's at send time.
     const owner = statements.owner.get({ workspaceId: webhook.workspaceId, userId: webhook.userId });
     const data = owner ? dataFor(event, owner) : null;
-    if (!data) return attempted({ status: 'skipped_visibility', error: owner ? 'withheld by the owner’s visibility' : 'the owner is no longer a member' });
-    const body = JSON.stringify({ id: delivery.id, event: delivery.event, workspaceId: webhook.workspaceId, createdAt: toIso(event.createdAt), data });
+    if (!data)
+      return attempted({
+        status: 'skipped_visibility',
+        error: owner ? 'withheld by the owner’s visibility' : 'the owner is no longer a member',
+      });
+    const body = JSON.stringify({
+      id: delivery.id,
+      event: delivery.event,
+      workspaceId: webhook.workspaceId,
+      createdAt: toIso(event.createdAt),
+      data,
+    });
     try {
       const url = checkUrl(webhook.url, options.allowPrivateTargets);
       const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve);
@@ -255,7 +295,11 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
       );
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
-      return attempted({ status: 'failure', responseCode: null, error: error.code === 'blocked_address' ? `blocked_address: ${error.message}` : `${error.code}: ${error.message}` });
+      return attempted({
+        status: 'failure',
+        responseCode: null,
+        error: error.code === 'blocked_address' ? `blocked_address: ${error.message}` : `${error.code}: ${error.message}`,
+      });
     }
   }
 
@@ -339,7 +383,10 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
   /** Deletes delivery log rows older than 30 days. */
   function purge(): number {
     lastPurge = clock.now();
-    return db.delete(webhookDeliveries).where(lt(webhookDeliveries.createdAt, clock.now() - LOG_RETENTION_MS)).run().changes;
+    return db
+      .delete(webhookDeliveries)
+      .where(lt(webhookDeliveries.createdAt, clock.now() - LOG_RETENTION_MS))
+      .run().changes;
   }
 
   async function runOnce(): Promise<void> {

@@ -8,9 +8,17 @@ import { members, users } from '../accounts/schema.js';
 import type { DomainEvent } from '../events/service.js';
 import { encryptSecret, newDeliveryId, newSecret } from './crypto.js';
 import { webhookDeliveries, webhooks } from './schema.js';
-import { checkUrl, resolveTarget, TargetRefused, type Resolver } from './targets.js';
+import { checkUrl, type Resolver, resolveTarget, TargetRefused } from './targets.js';
 
-export const WEBHOOK_EVENTS = ['entry.started', 'entry.stopped', 'entry.created', 'entry.updated', 'entry.deleted', 'invoice.created', 'invoice.status_changed'] as const;
+export const WEBHOOK_EVENTS = [
+  'entry.started',
+  'entry.stopped',
+  'entry.created',
+  'entry.updated',
+  'entry.deleted',
+  'invoice.created',
+  'invoice.status_changed',
+] as const;
 
 export interface WebhookOptions {
   secretKey: Buffer;
@@ -53,7 +61,10 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
     async create(input: { workspaceId: string; userId: string; url: string; events: string[] }): Promise<{ id: string; secret: string }> {
       const unknown = input.events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
       if (input.events.length === 0 || unknown.length > 0) {
-        throw new DomainError('invalid', `events: ${unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : 'name at least one; '}choose from ${WEBHOOK_EVENTS.join(', ')}.`);
+        throw new DomainError(
+          'invalid',
+          `events: ${unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : 'name at least one; '}choose from ${WEBHOOK_EVENTS.join(', ')}.`,
+        );
       }
       // The target rules at creation too: a clear refusal now beats failed deliveries later.
       try {
@@ -132,7 +143,10 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
 
     enable(id: string): { id: string } {
       find(id);
-      db.update(webhooks).set({ enabled: true, consecutiveFailures: 0, disabledAt: null, updatedAt: clock.now() }).where(eq(webhooks.id, id)).run();
+      db.update(webhooks)
+        .set({ enabled: true, consecutiveFailures: 0, disabledAt: null, updatedAt: clock.now() })
+        .where(eq(webhooks.id, id))
+        .run();
       return { id };
     },
 
@@ -147,8 +161,11 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
       if (event.event === null) return 0;
       const now = clock.now();
       // The prepared statements run on the connection that carries the event's transaction.
-      const targets = enabledOf.all({ workspaceId: event.workspaceId }).filter((w) => (JSON.parse(w.events) as string[]).includes(event.event as string));
-      for (const target of targets) insertDelivery.run({ id: newDeliveryId(), webhookId: target.id, eventSeq: seq, event: event.event, now });
+      const targets = enabledOf
+        .all({ workspaceId: event.workspaceId })
+        .filter((w) => (JSON.parse(w.events) as string[]).includes(event.event as string));
+      for (const target of targets)
+        insertDelivery.run({ id: newDeliveryId(), webhookId: target.id, eventSeq: seq, event: event.event, now });
       return targets.length;
     },
   };

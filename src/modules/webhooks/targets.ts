@@ -97,7 +97,10 @@ export function checkUrl(raw: string, allowPrivate: boolean): URL {
   }
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) {
-    throw new TargetRefused('scheme_not_allowed', `Webhook URLs must use https${allowPrivate ? ' or http' : ''} (got ${url.protocol.replace(':', '')}).`);
+    throw new TargetRefused(
+      'scheme_not_allowed',
+      `Webhook URLs must use https${allowPrivate ? ' or http' : ''} (got ${url.protocol.replace(':', '')}).`,
+    );
   }
   if (url.username || url.password) throw new TargetRefused('invalid_url', 'Webhook URLs must not carry credentials.');
   return url;
