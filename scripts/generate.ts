@@ -24,8 +24,8 @@ async function render(): Promise<Record<string, string>> {
   const document = parse(source) as ContractDocument;
   const ast = await openapiTS(source, { alphabetize: false, exportType: false, enumValues: true });
   return {
-    'openapi.ts': banner + '/* eslint-disable */\n' + astToString(ast),
-    'problems.ts': banner + renderProblems(document),
+    'openapi.ts': `${banner}/* eslint-disable */\n${astToString(ast)}`,
+    'problems.ts': `${banner}${renderProblems(document)}`,
   };
 }
 

@@ -205,7 +205,6 @@ describe('entries', () => {
 
   describe('GET /entries/{id} and visibility', () => {
     let colleague: ReturnType<typeof addMemberWithToken>;
-    let ownEntryId: string;
     let colleagueEntryId: string;
     before(async () => {
       server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 50 });
@@ -216,11 +215,11 @@ describe('entries', () => {
         end: '2026-11-01T10:00:00Z',
         billable: true,
       }).id;
-      ownEntryId = server.services.entries.createEntry(owner, {
+      server.services.entries.createEntry(owner, {
         start: '2026-11-01T11:00:00Z',
         end: '2026-11-01T12:00:00Z',
         billable: true,
-      }).id;
+      });
     });
 
     it('the owner (both flags) sees a colleague’s entry with its rate', async () => {

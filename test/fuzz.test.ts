@@ -491,14 +491,14 @@ interface Operation {
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
 addFormats.default(ajv);
 ajv.addSchema(document as object, 'contract');
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function operations(): Operation[] {
   return Object.entries(document.paths as Record<string, Schema>).flatMap(([path, item]) =>
     HTTP_METHODS.filter((method) => item[method]).map((method): Operation => {
       const op: Schema = item[method];
       const requestBody = op.requestBody ? resolve(op.requestBody) : undefined;
-      const bodyPointer = `contract#/paths/${escape(path)}/${method}/requestBody/content/application~1json/schema`;
+      const bodyPointer = `contract#/paths/${escapePointer(path)}/${method}/requestBody/content/application~1json/schema`;
       return {
         method,
         path,

@@ -8,7 +8,7 @@ export class UsageError extends Error {
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
 export function parse(args: string[], options: OptionSpec, positionals: number) {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   } catch (error) {

@@ -7,10 +7,10 @@ import { type ProblemSlug, problemTypes } from '../../generated/problems.js';
  * (`{BASE_URL}/problems`), so that each `type` a client receives resolves. The text comes from
  * the contract's ProblemSlug descriptions.
  */
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>` +
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
   `<meta name="viewport" content="width=device-width, initial-scale=1">` +
   `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>` +
   `</head><body>${body}</body></html>`;
@@ -21,7 +21,7 @@ export function problemPage(problemsBase: string) {
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     if (slug === undefined) {
       const items = Object.entries(problemTypes)
-        .map(([name, { status }]) => `<li><a href="${escape(problemsBase)}/${name}"><code>${name}</code></a> (${status})</li>`)
+        .map(([name, { status }]) => `<li><a href="${escapeHtml(problemsBase)}/${name}"><code>${name}</code></a> (${status})</li>`)
         .join('');
       res.status(200).end(page('timetrack problem types', `<h1>Problem types</h1><ul>${items}</ul>`));
       return;
@@ -30,7 +30,9 @@ export function problemPage(problemsBase: string) {
     if (!problem) {
       res
         .status(404)
-        .end(page('Unknown problem type', `<h1>Unknown problem type</h1><p><a href="${escape(problemsBase)}">All problem types</a></p>`));
+        .end(
+          page('Unknown problem type', `<h1>Unknown problem type</h1><p><a href="${escapeHtml(problemsBase)}">All problem types</a></p>`),
+        );
       return;
     }
     res
@@ -38,11 +40,11 @@ export function problemPage(problemsBase: string) {
       .end(
         page(
           slug,
-          `<h1><code>${escape(slug)}</code></h1>` +
-            `<p>HTTP status <strong>${problem.status} ${escape(STATUS_CODES[problem.status] ?? '')}</strong></p>` +
-            `<p>${escape(problem.description)}</p>` +
-            `<p>Problem documents of this type carry <code>type: ${escape(problemsBase)}/${escape(slug)}</code>. ` +
-            `Branch on <code>type</code>; the <code>detail</code> wording may change. <a href="${escape(problemsBase)}">All problem types</a></p>`,
+          `<h1><code>${escapeHtml(slug)}</code></h1>` +
+            `<p>HTTP status <strong>${problem.status} ${escapeHtml(STATUS_CODES[problem.status] ?? '')}</strong></p>` +
+            `<p>${escapeHtml(problem.description)}</p>` +
+            `<p>Problem documents of this type carry <code>type: ${escapeHtml(problemsBase)}/${escapeHtml(slug)}</code>. ` +
+            `Branch on <code>type</code>; the <code>detail</code> wording may change. <a href="${escapeHtml(problemsBase)}">All problem types</a></p>`,
         ),
       );
   };

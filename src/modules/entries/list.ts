@@ -119,7 +119,7 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
       const position = spec.cursor === undefined ? undefined : cursors.decode(spec.listing, fingerprint, spec.cursor);
       const take = spec.limit + 1;
 
-      let rows;
+      let rows: ReturnType<typeof query>;
       if (spec.select === 'overlap') {
         const maxSec = longest.get({ workspaceId: actor.workspaceId })?.max ?? 0;
         const completed = query('completed', spec, actor, position, {

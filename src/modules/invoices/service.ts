@@ -140,7 +140,9 @@ function fillSlot(doc: Doc, path: string): { holder: Record<string, unknown>; ke
   if (party && field) {
     const fields: Fields = party === 'issuer' ? ISSUER_FIELDS : RECIPIENT_FIELDS;
     if (Object.hasOwn(fields, field)) {
-      const holder = (doc[party as 'issuer' | 'recipient'] ??= partyOf<Record<string, unknown>>(fields, {}));
+      const key = party as 'issuer' | 'recipient';
+      const holder = doc[key] ?? partyOf<Record<string, unknown>>(fields, {});
+      doc[key] = holder;
       return { holder, key: field, kind: fields[field] as Kind };
     }
   } else if (line !== undefined && lineKey) {

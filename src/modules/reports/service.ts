@@ -290,14 +290,14 @@ export function createReportsService({
         groupBy,
         actor.workspaceId,
         rows.map((r) => r.k1),
-        keys[0]!.buckets,
+        keys[0]?.buckets ?? null,
       );
       const second = subGroupBy
         ? namer(
             subGroupBy,
             actor.workspaceId,
             rows.map((r) => r.k2),
-            keys[1]!.buckets,
+            keys[1]?.buckets ?? null,
           )
         : null;
 
@@ -363,7 +363,7 @@ export function createReportsService({
       checkVisibility(actor);
       const zone = query.timeZone === undefined ? defaultTimeZone : canonicalTimeZone(query.timeZone);
       const days = weekFrom(query.from, zone);
-      const range = { from: days[0]!.start, to: days[6]!.end };
+      const range = { from: days[0]?.start ?? 0, to: days[days.length - 1]?.end ?? 0 };
       const { from: _f, timeZone: _z, groupBy: _g, ...filters } = query;
       const groupBy = query.groupBy ?? 'project';
       const rows = aggregate(actor, filters, range.from, range.to, [
@@ -391,13 +391,18 @@ export function createReportsService({
           byKey.set(id, line);
         }
         const day = Number(row.k2);
-        line.days[day]!.durationSec += row.seconds;
-        line.cents[day]! += row.cents;
-        totals.days[day]!.durationSec += row.seconds;
-        totalCents[day]! += row.cents;
+        const cell = line.days[day];
+        const total = totals.days[day];
+        if (!cell || !total) continue;
+        cell.durationSec += row.seconds;
+        total.durationSec += row.seconds;
+        line.cents[day] = (line.cents[day] ?? 0) + row.cents;
+        totalCents[day] = (totalCents[day] ?? 0) + row.cents;
       }
       const lines = [...byKey.values()].map((line) => {
-        line.days.forEach((cell, i) => (cell.amount = line.cents[i]! / 100));
+        line.days.forEach((cell, i) => {
+          cell.amount = (line.cents[i] ?? 0) / 100;
+        });
         return {
           key: line.key,
           name: line.name,
@@ -406,7 +411,9 @@ export function createReportsService({
           amount: line.cents.reduce((s, c) => s + c, 0) / 100,
         };
       });
-      totals.days.forEach((cell, i) => (cell.amount = totalCents[i]! / 100));
+      totals.days.forEach((cell, i) => {
+        cell.amount = (totalCents[i] ?? 0) / 100;
+      });
       totals.durationSec = totals.days.reduce((s, d) => s + d.durationSec, 0);
       totals.amount = totalCents.reduce((s, c) => s + c, 0) / 100;
       return {

@@ -44,7 +44,7 @@ function tsxLoader(): string {
   const require = createRequire(import.meta.url);
   const manifest = require.resolve('tsx/package.json');
   const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
+  return pathToFileURL(join(dirname(manifest), (exports['./esm/api'] as { import: { default: string } }).import.default)).href;
 }
 
 /**
@@ -96,13 +96,15 @@ export function startSenderThread(options: {
     },
     /** Lets the attempts in flight finish and their outcomes be written, then ends the thread. */
     stop(): Promise<void> {
-      return (stopped ??= exited
+      if (stopped) return stopped;
+      stopped = exited
         ? Promise.resolve()
         : new Promise<void>((resolve) => {
             worker.once('exit', () => resolve());
             worker.ref();
             worker.postMessage('stop');
-          }));
+          });
+      return stopped;
     },
   };
 }
