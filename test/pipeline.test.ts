@@ -34,6 +34,50 @@ describe('request pipeline', () => {
     });
   });
 
+  describe('paths and HEAD', () => {
+    it('a trailing slash names no route; the detail names the path without it', async () => {
+      const res = await server.request('GET', '/api/v1/me/');
+      expectProblem(res, 404, 'no-such-route', base, '/api/v1/me/');
+      expect(res.body.detail).to.equal('No route matches GET /api/v1/me/. Paths have no trailing slash: GET /api/v1/me.');
+      const templated = await server.request('GET', '/api/v1/fixture/fail/boom/');
+      expectProblem(templated, 404, 'no-such-route', base);
+      expect(templated.body.detail).to.contain('GET /api/v1/fixture/fail/boom.');
+      // A route with array parameters, and a query: the same rule.
+      const list = await server.request('GET', '/api/v1/entries/?tagIds=a,b');
+      expectProblem(list, 404, 'no-such-route', base, '/api/v1/entries/');
+      expect(list.body.detail).to.equal('No route matches GET /api/v1/entries/. Paths have no trailing slash: GET /api/v1/entries.');
+      // No hint where the path without the slash does not name a route for this method either.
+      const other = await server.request('DELETE', '/api/v1/me/');
+      expect(other.body.detail).to.equal('No route matches DELETE /api/v1/me/.');
+    });
+
+    it('HEAD answers every GET route with the GET’s status and headers and no body', async () => {
+      const get = await server.request('GET', '/api/v1/me');
+      const head = await server.request('HEAD', '/api/v1/me');
+      expect(head.status).to.equal(200);
+      expect(head.text).to.equal('');
+      expect(head.headers.get('content-type')).to.equal(get.headers.get('content-type'));
+      expect(head.headers.get('content-length')).to.equal(String(Buffer.byteLength(get.text)));
+      expect(Number(head.headers.get('ratelimit-remaining'))).to.equal(Number(get.headers.get('ratelimit-remaining')) - 1);
+      expect(head.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+      const document = await server.request('HEAD', '/api/v1/openapi.json', { token: null });
+      expect(document.status).to.equal(200);
+      expect(document.text).to.equal('');
+    });
+
+    it('HEAD passes the same pipeline: 401, 403, 400 and 404 with problem headers and no body', async () => {
+      const unauthenticated = await server.request('HEAD', '/api/v1/fixture/items', { token: null });
+      expect([unauthenticated.status, unauthenticated.text]).to.deep.equal([401, '']);
+      expect(unauthenticated.headers.get('content-type')).to.equal('application/problem+json');
+      expect(unauthenticated.headers.get('www-authenticate')).to.equal('Bearer realm="timetrack"');
+      expect((await server.request('HEAD', '/api/v1/fixture/items', { token: noScopes })).status).to.equal(403);
+      expect((await server.request('HEAD', '/api/v1/fixture/items?limit=0')).status).to.equal(400);
+      expect((await server.request('HEAD', '/api/v1/nothing-here', { token: null })).status).to.equal(404);
+      // HEAD is not an alias of any other method.
+      expect((await server.request('HEAD', '/api/v1/entries/current/stop')).status).to.equal(404);
+    });
+  });
+
   describe('2. the token before everything else', () => {
     it('401 before 403 (no token on a scoped route)', async () => {
       const res = await server.request('GET', '/api/v1/fixture/items', { token: null });
@@ -144,6 +188,15 @@ describe('request pipeline', () => {
       const res = await server.request('GET', '/api/v1/fixture/items?limit=501&billable=maybe&tagIds=a,,b,c,d&extra=1');
       expectProblem(res, 400, 'invalid-request', base);
       for (const field of ['query.limit', 'query.billable', 'query.tagIds', 'query.extra']) expect(res.body.detail).to.contain(field);
+    });
+
+    it('a body with 150,000 failing items is a short 400 that counts what it does not list', async () => {
+      const res = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', tagIds: new Array(150_000).fill(7) },
+      });
+      expectProblem(res, 400, 'invalid-request', base, '/api/v1/entries');
+      expect(res.body.detail).to.match(/body\.tagIds\[0\]: must be string; .*; and \d+ more errors not listed$/);
+      expect(res.text.length).to.be.below(2_000);
     });
 
     it('refuses unknown body fields and wrong types, naming them', async () => {

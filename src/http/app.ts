@@ -1,21 +1,22 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { performance } from 'node:perf_hooks';
 import express, { type Express } from 'express';
-import { OpenAPIBackend } from 'openapi-backend';
+import type { Context } from 'openapi-backend';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import { DomainError } from '../errors.js';
+import { errorFields, type Logger } from '../logger.js';
 import type { CatalogService } from '../modules/catalog/service.js';
 import type { EntriesService } from '../modules/entries/service.js';
 import { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { ReportsService } from '../modules/reports/service.js';
 import type { TokensService } from '../modules/tokens/service.js';
-import { type ContractDocument, describeOperations, servedDocument } from './contract.js';
+import { ContractBackend, type OperationInfo } from './backend.js';
+import { type ContractDocument, servedDocument } from './contract.js';
 import { createHandlers } from './handlers/index.js';
-import { type Handlers, PUBLIC_OPERATIONS } from './handlers/types.js';
-import { createPipeline, type RequestValidator } from './pipeline.js';
+import { type Handlers, type OperationId, PUBLIC_OPERATIONS } from './handlers/types.js';
+import { type Exchange, newExchange, pipelineHooks, type Reply } from './pipeline.js';
 import { problemPage } from './problem-pages.js';
-import { compileRoutes } from './routes.js';
+import { HttpProblem, sendProblem, slugOfDomainError, writeJson } from './problems.js';
 
 export interface AppDeps {
   config: Config;
@@ -30,12 +31,18 @@ export interface AppDeps {
   handlers?: (real: Handlers) => Handlers;
 }
 
+type AnyHandler = (request: { query: unknown; path: unknown; body: unknown; actor: unknown }) => Reply | Promise<Reply>;
+
 /**
- * The Express application: the contract's operations behind the request pipeline, plus the
- * problem pages. Fails if the contract and the handlers do not match one to one.
+ * The Express application: every API request enters openapi-backend's handleRequest, which routes
+ * it, runs the pipeline's hooks and dispatches it by operationId to the handler registered for it;
+ * the reply (or the refusal) is written here, in one place. Fails at start if the contract and
+ * the handlers do not match one to one.
  */
 export async function createApp(deps: AppDeps): Promise<Express> {
-  const { config, contract } = deps;
+  const { config, logger, contract } = deps;
+  const api = new ContractBackend(contract);
+  await api.init();
   const real = createHandlers({
     servedDocument: servedDocument(contract, config.baseUrl),
     entries: deps.entries,
@@ -43,69 +50,98 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     reports: deps.reports,
   });
   const handlers = deps.handlers ? deps.handlers(real) : real;
-  const operations = new Map(describeOperations(contract).map((op) => [op.operationId, op]));
-  checkHandlersMatchContract(handlers, operations);
+  checkHandlersMatchContract(handlers, api.operationInfos());
 
-  const ajvByOptions = new Map<string, Ajv2020>();
-  const api = new OpenAPIBackend({
-    // A copy: openapi-backend dereferences the definition in place.
-    definition: structuredClone(contract) as never,
-    strict: true,
-    validate: true,
-    // Quick: synchronous dereferencing and no eager compiling of response validators, which the
-    // server never uses; request validators are compiled below, before the first request.
-    quick: true,
-    coerceTypes: true,
-    ajvOpts: { allErrors: true, strict: false },
-    // openapi-backend's own Ajv is draft-07; the contract is OpenAPI 3.1, i.e. JSON Schema 2020-12.
-    // One instance per option set (parameters are coerced, bodies are not), shared by every
-    // operation: building an Ajv with its formats per validator made start-up slow.
-    customizeAjv: (_ajv, options) => {
-      const key = JSON.stringify(options);
-      let ajv = ajvByOptions.get(key);
-      if (!ajv) {
-        ajv = new Ajv2020({ ...options, strict: false });
-        addFormats.default(ajv);
-        ajvByOptions.set(key, ajv);
-      }
-      return ajv as never;
-    },
-  });
-  // openapi-backend checks definitions against the OpenAPI 3.0 schema; ours is 3.1 and is
-  // linted by redocly in `npm test` instead.
-  api.validateDefinition = function validateDefinition() {
-    return this.document;
-  };
-  await api.init();
-  // Request validators compiled before the first request; routing is our own precompiled table.
-  const validators = new Map(
-    [...operations.keys()].map((id) => [id, (api.validator.getRequestValidatorsForOperation(id) ?? []) as unknown as RequestValidator[]]),
-  );
+  const hooks = pipelineHooks({ config, tokens: deps.tokens, limiter: new RateLimiter(deps.clock) });
+  api.registerSecurityHandler('bearerAuth', hooks.securityHandlers.bearerAuth);
+  api.register(hooks.handlers);
+  for (const [operationId, handler] of Object.entries(handlers) as Array<[OperationId, AnyHandler]>) {
+    api.register(operationId, (context: Context, exchange: Exchange) =>
+      handler({ query: context.request.query, path: context.request.params, body: context.request.requestBody, actor: exchange.actor }),
+    );
+  }
 
+  // The problem pages (when served here) are the only other paths: the API middleware comes first
+  // and hands them on, so an API request crosses one Express layer.
+  const pages = config.servesProblemPages ? new URL(config.problemsBase).pathname : null;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (config.servesProblemPages) {
-    const path = new URL(config.problemsBase).pathname;
+  app.use(async (req, res, next) => {
+    const exchange = newExchange(req, res);
+    if (
+      pages !== null &&
+      (exchange.instance === pages || exchange.instance.startsWith(`${pages}/`)) &&
+      (req.method === 'GET' || req.method === 'HEAD')
+    ) {
+      next();
+      return;
+    }
+    res.setHeader('X-Request-Id', exchange.requestId);
+    try {
+      const reply = (await api.handleRequest(exchange.request, exchange)) as Reply;
+      if (reply.status === 200) {
+        res.statusCode = 200;
+        writeJson(res, 'application/json; charset=utf-8', JSON.stringify(reply.body));
+      } else {
+        res.statusCode = 204;
+        res.end();
+      }
+    } catch (error) {
+      respondWithError(exchange, error);
+    }
+    logRequest(exchange);
+  });
+  if (pages !== null) {
     const pageHandler = problemPage(config.problemsBase);
-    app.get(path, pageHandler);
-    app.get(`${path}/:slug`, pageHandler);
+    app.get(pages, pageHandler);
+    app.get(`${pages}/:slug`, pageHandler);
   }
-  app.use(
-    createPipeline({
-      config,
-      logger: deps.logger,
-      tokens: deps.tokens,
-      limiter: new RateLimiter(deps.clock),
-      routes: compileRoutes(operations.values()),
-      validators,
-      handlers,
-    }),
-  );
+
+  /** One line per request, written with its response. */
+  function logRequest(exchange: Exchange): void {
+    logger.info('request', {
+      requestId: exchange.requestId,
+      method: exchange.req.method,
+      path: exchange.instance,
+      operationId: exchange.operationId,
+      status: exchange.res.statusCode,
+      durationMs: Math.round((performance.now() - exchange.startedAt) * 100) / 100,
+      tokenId: exchange.actor?.tokenId,
+    });
+  }
+
+  /** Every refusal and failure becomes a problem document; anything unexpected is a 500. */
+  function respondWithError(exchange: Exchange, error: unknown): void {
+    const { res, req, instance, requestId } = exchange;
+    if (res.headersSent) {
+      logger.error('response failed after headers were sent', { requestId, ...errorFields(error) });
+      res.destroy();
+      return;
+    }
+    if (error instanceof HttpProblem) {
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      sendProblem(res, config.problemsBase, error.slug, error.detail, instance);
+    } else if (error instanceof DomainError) {
+      sendProblem(res, config.problemsBase, slugOfDomainError[error.code], error.message, instance);
+    } else {
+      logger.error('unhandled error', {
+        requestId,
+        method: req.method,
+        path: instance,
+        operationId: exchange.operationId,
+        ...errorFields(error),
+      });
+      sendProblem(res, config.problemsBase, 'internal-error', '', instance);
+    }
+  }
   return app;
 }
 
-export function checkHandlersMatchContract(handlers: Handlers, operations: ReadonlyMap<string, { authenticated: boolean }>): void {
+export function checkHandlersMatchContract(
+  handlers: Handlers,
+  operations: ReadonlyMap<string, Pick<OperationInfo, 'authenticated'>>,
+): void {
   const handled = new Set(Object.keys(handlers));
   const missing = [...operations.keys()].filter((id) => !handled.has(id));
   const extra = [...handled].filter((id) => !operations.has(id));

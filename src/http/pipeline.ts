@@ -1,45 +1,66 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { ErrorObject } from 'ajv';
 import express, { type Request, type Response } from 'express';
+import type { Context } from 'openapi-backend';
 import type { Actor } from '../actor.js';
 import type { Config } from '../config.js';
-import { DomainError } from '../errors.js';
-import { errorFields, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
 import type { RateLimiter } from '../modules/ratelimit/limiter.js';
-import type { TokensService } from '../modules/tokens/service.js';
+import type { Authenticated, TokensService } from '../modules/tokens/service.js';
 import { bearerToken } from '../modules/tokens/token-format.js';
-import type { Handlers, OperationId } from './handlers/types.js';
-import { HttpProblem, sendProblem, slugOfDomainError } from './problems.js';
-import type { Routes } from './routes.js';
+import { type ApiRequest, type BoundedErrors, infoOf } from './backend.js';
+import { HttpProblem } from './problems.js';
 import { describeValidationErrors } from './validation-errors.js';
-
-/** Validates the request parts of one operation (openapi-backend's compiled Ajv validators). */
-export type RequestValidator = ((parameters: Record<string, unknown>) => boolean) & { errors?: ErrorObject[] | null };
-
-export interface PipelineDeps {
-  config: Config;
-  logger: Logger;
-  tokens: TokensService;
-  limiter: RateLimiter;
-  routes: Routes;
-  validators: ReadonlyMap<string, readonly RequestValidator[]>;
-  handlers: Handlers;
-}
 
 export const INVALID_TOKEN_DETAIL =
   'The bearer token is missing, malformed, unknown, revoked or expired, or its owner is no longer a member of the workspace.';
 
-type Query = Record<string, string | string[]>;
-type AnyResult = { status: 200; body: unknown } | { status: 204 };
+/** One request on its way through openapi-backend: passed to every hook and handler. */
+export interface Exchange {
+  req: Request;
+  res: Response;
+  /** What openapi-backend routes and validates (the same object through every step). */
+  request: ApiRequest;
+  requestId: string;
+  startedAt: number;
+  /** The request path without the query: the problem's `instance`. */
+  instance: string;
+  operationId?: string;
+  actor: Actor | null;
+}
+
+export interface PipelineDeps {
+  config: Config;
+  tokens: TokensService;
+  limiter: RateLimiter;
+}
+
+/** A reply an operation handler returns; the app writes it. */
+export type Reply = { status: 200; body: unknown } | { status: 204 };
+
+export function newExchange(req: Request, res: Response): Exchange {
+  const instance = req.path;
+  return {
+    req,
+    res,
+    // Express 5 parses the query string anew on each read of req.query: this object is ours.
+    request: { method: req.method, path: instance, headers: req.headers as ApiRequest['headers'], query: req.query as ApiRequest['query'] },
+    requestId: randomUUID(),
+    startedAt: performance.now(),
+    instance,
+    actor: null,
+  };
+}
 
 /**
- * The request pipeline, in the order the contract promises:
- * 1 route, 2 token, 3 rate limit, 4 scope, 5 workspaceId, 6 body and validation, 7 operation.
- * Every refusal is a problem document; anything unexpected is a 500 with a fixed detail.
+ * The request pipeline as openapi-backend hooks, in the order the contract promises:
+ * 1 route (notFound, methodNotAllowed), 2 token (the bearerAuth security handler,
+ * unauthorizedHandler), 3 rate limit, 4 scope, 5 workspaceId and the body (postSecurityHandler),
+ * 6 validation (openapi-backend, validationFail), 7 the operation (registered handlers).
+ * Every refusal is an HttpProblem thrown to the app, which writes every response.
  */
-export function createPipeline(deps: PipelineDeps) {
-  const { config, logger, tokens, limiter, routes, validators, handlers } = deps;
+export function pipelineHooks(deps: PipelineDeps) {
+  const { config, tokens, limiter } = deps;
   const jsonParser = express.json({ limit: config.maxBodyBytes, strict: true, type: () => true });
 
   const readBody = (req: Request, res: Response): Promise<unknown> =>
@@ -60,123 +81,108 @@ export function createPipeline(deps: PipelineDeps) {
       jsonParser(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.body)));
     });
 
-  return async function pipeline(req: Request, res: Response): Promise<void> {
-    const started = performance.now();
-    const requestId = randomUUID();
-    const instance = req.path;
-    let actor: Actor | null = null;
-    let operationId: string | undefined;
-    res.setHeader('X-Request-Id', requestId);
-    res.on('finish', () => {
-      logger.info('request', {
-        requestId,
-        method: req.method,
-        path: instance,
-        operationId,
-        status: res.statusCode,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        tokenId: actor?.tokenId,
-      });
-    });
-
-    try {
-      const query = { ...(req.query as Query) };
-
-      // 1. Route: an unknown path and a known path with another method are both no-such-route.
-      const route = routes.match(req.method, instance);
-      if (!route) throw new HttpProblem('no-such-route', `No route matches ${req.method} ${instance}.`);
-      const { info } = route;
-      operationId = info.operationId;
-
-      if (info.authenticated) {
-        // 2. Token: one and the same 401 for every kind of failure.
-        const authenticated = tokens.authenticate(bearerToken(req.headers.authorization));
-        if (!authenticated)
-          throw new HttpProblem('invalid-token', INVALID_TOKEN_DETAIL, { 'WWW-Authenticate': 'Bearer realm="timetrack"' });
-        actor = authenticated.actor;
-
-        // 3. Rate limit: the tighter of the token's and the workspace's budget binds.
-        const decision = limiter.take([
-          { key: `token:${actor.tokenId}`, limit: authenticated.tokenRateLimitPerMin ?? config.rateLimitTokenPerMin },
-          { key: `workspace:${actor.workspaceId}`, limit: authenticated.workspaceRateLimitPerMin ?? config.rateLimitWorkspacePerMin },
-        ]);
-        res.setHeader('RateLimit-Limit', String(decision.limit));
-        res.setHeader('RateLimit-Remaining', String(decision.remaining));
-        res.setHeader('RateLimit-Reset', String(decision.resetSec));
-        if (!decision.allowed) {
-          const whose = decision.binding.startsWith('token:') ? 'this token' : 'this workspace';
-          throw new HttpProblem(
-            'rate-limited',
-            `Rate limit of ${decision.limit} requests per minute for ${whose} exceeded; retry in ${decision.resetSec} seconds.`,
-            { 'Retry-After': String(decision.resetSec) },
-          );
-        }
-
-        // 4. Scope: deny by default.
-        const held = actor.scopes;
-        const missing = info.scopes.filter((scope) => !held.has(scope));
-        if (missing.length > 0) {
-          throw new HttpProblem(
-            'insufficient-scope',
-            `This route needs the scope ${missing.join(', ')}; the token holds ${held.size > 0 ? [...held].join(', ') : 'no scopes'}.`,
-          );
-        }
-      }
-
-      // The body is read only now, so a refused request costs no upload processing.
-      let body: unknown;
-      let bodyProblem: HttpProblem | undefined;
-      if (info.hasBody) {
-        try {
-          body = await readBody(req, res);
-        } catch (error) {
-          bodyProblem = bodyParseProblem(error);
-        }
-      }
-
-      // 5. workspaceId: the token's own is ignored; any other is refused.
-      if (actor) checkWorkspaceId(actor, query, body);
-
-      // 6. Validation against the contract (query and path values are coerced in place).
-      if (bodyProblem) throw bodyProblem;
-      normaliseArrayParams(query, info.arrayQueryParams);
-      const parameters: Record<string, unknown> = { path: route.params, query, header: req.headers, cookie: {} };
-      if (body !== undefined) parameters.requestBody = body;
-      const errors: ErrorObject[] = [];
-      for (const validate of validators.get(info.operationId) ?? []) {
-        if (!validate(parameters) && validate.errors) errors.push(...validate.errors);
-      }
-      if (errors.length > 0) throw new HttpProblem('invalid-request', describeValidationErrors(errors));
-
-      // 7. The operation.
-      const handler = handlers[info.operationId as OperationId] as unknown as (request: unknown) => AnyResult | Promise<AnyResult>;
-      const result = await handler({ query, path: route.params, body, actor });
-      if ('body' in result) {
-        res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.end(JSON.stringify(result.body));
-      } else {
-        res.status(204).end();
-      }
-    } catch (error) {
-      if (res.headersSent) {
-        logger.error('response failed after headers were sent', { requestId, ...errorFields(error) });
-        res.destroy();
-        return;
-      }
-      if (error instanceof HttpProblem) {
-        for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-        sendProblem(res, config.problemsBase, error.slug, error.detail, instance);
-      } else if (error instanceof DomainError) {
-        sendProblem(res, config.problemsBase, slugOfDomainError[error.code], error.message, instance);
-      } else {
-        logger.error('unhandled error', { requestId, method: req.method, path: instance, operationId, ...errorFields(error) });
-        sendProblem(res, config.problemsBase, 'internal-error', '', instance);
-      }
+  /** A path with a trailing slash names no route; the detail names the one without it, if any. */
+  const noSuchRoute = (context: Context, exchange: Exchange): never => {
+    const { method } = exchange.req;
+    const path = exchange.instance;
+    let hint = '';
+    if (path.length > 1 && path.endsWith('/')) {
+      const trimmed = path.replace(/\/+$/, '') || '/';
+      if (context.api.router.matchOperation({ method, path: trimmed, headers: {}, query: {} }))
+        hint = ` Paths have no trailing slash: ${method} ${trimmed}.`;
     }
+    throw new HttpProblem('no-such-route', `No route matches ${method} ${path}.${hint}`);
   };
+
+  return {
+    securityHandlers: {
+      /** 2. The token: the actor, or null for every kind of failure. */
+      bearerAuth: (_context: Context, exchange: Exchange): Authenticated | null =>
+        tokens.authenticate(bearerToken(exchange.req.headers.authorization)),
+    },
+    handlers: {
+      // 1. An unknown path and a known path with another method are both no-such-route.
+      notFound: noSuchRoute,
+      methodNotAllowed: noSuchRoute,
+
+      unauthorizedHandler: (): never => {
+        throw new HttpProblem('invalid-token', INVALID_TOKEN_DETAIL, { 'WWW-Authenticate': 'Bearer realm="timetrack"' });
+      },
+
+      /** Synchronous unless the operation takes a body: most requests pay for no promise here. */
+      postSecurityHandler(context: Context, exchange: Exchange): Promise<void> | undefined {
+        const info = infoOf(context.operation);
+        exchange.operationId = info.operationId;
+        if (info.authenticated) {
+          const authenticated = context.security.bearerAuth as Authenticated | null | undefined;
+          // The unauthorizedHandler answers 401 next.
+          if (!context.security.authorized || !authenticated) return;
+          exchange.actor = authenticated.actor;
+          rateLimit(authenticated, exchange.res);
+          checkScopes(info.scopes, authenticated.actor);
+        }
+        if (!info.hasBody) {
+          if (exchange.actor) checkWorkspaceId(exchange.actor, exchange.request);
+          return;
+        }
+        return withBody(exchange);
+      },
+
+      // 6. Validation against the contract (query and path values coerced in place).
+      validationFail: (context: Context): never => {
+        throw new HttpProblem('invalid-request', describeValidationErrors((context.validation.errors ?? []) as BoundedErrors));
+      },
+    },
+  };
+
+  /** The body is read only now, so a refused request costs no upload processing. */
+  async function withBody(exchange: Exchange): Promise<void> {
+    let bodyProblem: HttpProblem | undefined;
+    try {
+      exchange.request.body = await readBody(exchange.req, exchange.res);
+    } catch (error) {
+      bodyProblem = bodyParseProblem(error);
+    }
+    // 5. workspaceId: the token's own is ignored; any other is refused (before a body problem).
+    if (exchange.actor) checkWorkspaceId(exchange.actor, exchange.request);
+    if (bodyProblem) throw bodyProblem;
+  }
+
+  /** 3. The tighter of the token's and the workspace's budget binds. */
+  function rateLimit(authenticated: Authenticated, res: Response): void {
+    const { actor } = authenticated;
+    const decision = limiter.take([
+      { key: `token:${actor.tokenId}`, limit: authenticated.tokenRateLimitPerMin ?? config.rateLimitTokenPerMin },
+      { key: `workspace:${actor.workspaceId}`, limit: authenticated.workspaceRateLimitPerMin ?? config.rateLimitWorkspacePerMin },
+    ]);
+    res.setHeader('RateLimit-Limit', String(decision.limit));
+    res.setHeader('RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('RateLimit-Reset', String(decision.resetSec));
+    if (!decision.allowed) {
+      const whose = decision.binding.startsWith('token:') ? 'this token' : 'this workspace';
+      throw new HttpProblem(
+        'rate-limited',
+        `Rate limit of ${decision.limit} requests per minute for ${whose} exceeded; retry in ${decision.resetSec} seconds.`,
+        { 'Retry-After': String(decision.resetSec) },
+      );
+    }
+  }
 }
 
-function checkWorkspaceId(actor: Actor, query: Query, body: unknown): void {
+/** 4. Scopes are deny-by-default. */
+function checkScopes(needed: readonly string[], actor: Actor): void {
+  const held = actor.scopes as ReadonlySet<string>;
+  const missing = needed.filter((scope) => !held.has(scope));
+  if (missing.length > 0) {
+    throw new HttpProblem(
+      'insufficient-scope',
+      `This route needs the scope ${missing.join(', ')}; the token holds ${held.size > 0 ? [...held].join(', ') : 'no scopes'}.`,
+    );
+  }
+}
+
+function checkWorkspaceId(actor: Actor, request: ApiRequest): void {
+  const { query, body } = request;
   if (query.workspaceId !== undefined) {
     const values = Array.isArray(query.workspaceId) ? query.workspaceId : [query.workspaceId];
     if (values.some((value) => value !== actor.workspaceId)) throw workspaceNotAddressable('query.workspaceId');
@@ -194,16 +200,6 @@ const workspaceNotAddressable = (field: string) =>
     'workspace-not-addressable',
     `${field} names a different workspace than the token's; a token addresses only its own workspace, so leave workspaceId out.`,
   );
-
-/** `tagIds=a&tagIds=b` and `tagIds=a,b` (and mixtures) both become `['a', 'b']`. */
-function normaliseArrayParams(query: Query, names: ReadonlySet<string>): void {
-  for (const name of names) {
-    const value = query[name];
-    if (value === undefined) continue;
-    const values = Array.isArray(value) ? value : [value];
-    query[name] = values.flatMap((v) => v.split(','));
-  }
-}
 
 function bodyParseProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;

@@ -48,6 +48,15 @@ export function problemDocument(problemsBase: string, slug: ProblemSlug, detail:
 export function sendProblem(res: Response, problemsBase: string, slug: ProblemSlug, detail: string, instance: string): void {
   const body = problemDocument(problemsBase, slug, detail, instance);
   res.status(body.status);
-  res.setHeader('Content-Type', 'application/problem+json');
-  res.end(JSON.stringify(body));
+  writeJson(res, 'application/problem+json', JSON.stringify(body));
+}
+
+/**
+ * Writes a JSON body. A HEAD response gets the length the GET would have: Node computes it for a
+ * body it sends, but leaves it out when it drops the body of a HEAD.
+ */
+export function writeJson(res: Response, contentType: string, text: string): void {
+  res.setHeader('Content-Type', contentType);
+  if (res.req.method === 'HEAD') res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }

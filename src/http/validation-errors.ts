@@ -4,7 +4,7 @@ import type { ErrorObject } from 'ajv';
  * Turns Ajv errors of openapi-backend's request validation into one `detail` sentence that
  * names every failing field: `query.limit: must be <= 500; body.start: is required`.
  */
-export function describeValidationErrors(errors: readonly ErrorObject[]): string {
+export function describeValidationErrors(errors: readonly ErrorObject[] & { omitted?: number }): string {
   const parts = new Set<string>();
   for (const error of errors) {
     // allOf/oneOf/anyOf wrappers repeat what their branches already said.
@@ -12,7 +12,9 @@ export function describeValidationErrors(errors: readonly ErrorObject[]): string
     const field = fieldName(error);
     parts.add(`${field}: ${message(error)}`);
   }
-  return parts.size === 0 ? 'The request does not match the contract.' : [...parts].join('; ');
+  if (parts.size === 0) return 'The request does not match the contract.';
+  const more = errors.omitted ? `; and ${errors.omitted} more error${errors.omitted === 1 ? '' : 's'} not listed` : '';
+  return `${[...parts].join('; ')}${more}`;
 }
 
 function fieldName(error: ErrorObject): string {

@@ -76,11 +76,16 @@ export class ContractChecker {
   /** Returns a list of violations (empty when the response conforms). */
   violations(response: ObservedResponse): string[] {
     const pathOnly = response.path.split('?')[0] as string;
-    const route = this.routes.find((r) => r.method === response.method && r.pattern.test(pathOnly));
+    // HEAD is answered by the GET operation of the path, with its headers and no body.
+    const head = response.method === 'HEAD';
+    if (head && response.body !== '') return [`HEAD ${pathOnly} -> ${response.status}: a HEAD response has a body`];
+    const method = head ? 'GET' : response.method;
+    const route = this.routes.find((r) => r.method === method && r.pattern.test(pathOnly));
     const where = `${response.method} ${pathOnly} -> ${response.status}`;
     if (!route) {
       // Unknown routes: a 404 no-such-route problem document, or a problem page.
       if (response.status !== 404) return [`${where}: no contract operation, yet status is not 404`];
+      if (head) return this.checkContentType(where, response, 'application/problem+json');
       return this.checkBody(where, '#/components/schemas/Problem', response, 'application/problem+json');
     }
     const responses = route.operation.responses as Record<string, unknown>;
@@ -103,6 +108,7 @@ export class ContractChecker {
     const actual = (response.contentType ?? '').split(';')[0]?.trim() ?? '';
     const mediaType = mediaTypes.find((m) => m === actual);
     if (!mediaType) return [...problems, `${where}: content type ${actual} is not one of ${mediaTypes.join(', ')}`];
+    if (head) return problems;
     return [...problems, ...this.checkBody(where, `${pointer}/content/${escapePointer(mediaType)}/schema`, response, mediaType)];
   }
 
@@ -113,9 +119,14 @@ export class ContractChecker {
     return (validate.errors ?? []).map((e) => `webhook ${event}: body${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   }
 
-  private checkBody(where: string, schemaPointer: string, response: ObservedResponse, mediaType: string): string[] {
+  private checkContentType(where: string, response: ObservedResponse, mediaType: string): string[] {
     const actual = (response.contentType ?? '').split(';')[0]?.trim();
-    if (actual !== mediaType) return [`${where}: content type ${actual} is not ${mediaType}`];
+    return actual === mediaType ? [] : [`${where}: content type ${actual} is not ${mediaType}`];
+  }
+
+  private checkBody(where: string, schemaPointer: string, response: ObservedResponse, mediaType: string): string[] {
+    const wrongType = this.checkContentType(where, response, mediaType);
+    if (wrongType.length > 0) return wrongType;
     const target = this.resolve(schemaPointer).pointer;
     const validate = this.validator(target);
     if (validate(response.body)) return [];
