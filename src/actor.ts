@@ -11,4 +11,6 @@ export interface Actor {
   /** Effective flags: the member's current flags AND the flags at minting. */
   canViewOthersTime: boolean;
   canViewOthersMoney: boolean;
+  /** The currency of the token's workspace, read with the token (entry and report views carry it). */
+  currency: string;
 }

@@ -244,6 +244,7 @@ describe('timetrack CLI', () => {
         scopes: new Set([]),
         canViewOthersTime: false,
         canViewOthersMoney: false,
+        currency: 'EUR',
       } as const;
       services.catalog.createTag(actor, { name: 'one' });
       services.entries.createEntry(actor, { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', originId: 'o-1' });

@@ -205,7 +205,7 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
 
   /** Records the event of a write with the unredacted snapshot, and returns the actor's view. */
   function emit(actor: Actor | null, event: EntryEventName, row: EntryRow, originId: string | null = row.originId): EntryView {
-    const ctx: ViewContext = { now: clock.now(), currency: currency(row.workspaceId), actor: null };
+    const ctx: ViewContext = { now: clock.now(), currency: actor?.currency ?? currency(row.workspaceId), actor: null };
     const snapshot = entryView(row, tagIds(row.id), ctx);
     events.record(db, {
       workspaceId: row.workspaceId,
@@ -308,12 +308,12 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
 
     getEntry(actor: Actor, id: string): EntryView {
       const row = visible(actor, id);
-      return entryView(row, tagIds(row.id), { now: clock.now(), currency: currency(actor.workspaceId), actor });
+      return entryView(row, tagIds(row.id), { now: clock.now(), currency: actor.currency, actor });
     },
 
     getCurrent(actor: Actor): EntryView | null {
       const row = runningOf.get({ workspaceId: actor.workspaceId, authorId: actor.userId });
-      return row ? entryView(row, tagIds(row.id), { now: clock.now(), currency: currency(actor.workspaceId), actor }) : null;
+      return row ? entryView(row, tagIds(row.id), { now: clock.now(), currency: actor.currency, actor }) : null;
     },
 
     /** Starts a timer; a running one is stopped at the new start first (entry.stopped, then entry.started). */
@@ -442,7 +442,7 @@ export function createEntriesService({ db, clock, events, lister }: { db: Db; cl
           ...(cursor ? { cursor } : {}),
           limit: limit ?? DEFAULT_PAGE_SIZE,
         },
-        { now: clock.now(), currency: currency(actor.workspaceId) },
+        { now: clock.now(), currency: actor.currency },
       );
     },
 

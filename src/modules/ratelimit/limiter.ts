@@ -37,23 +37,25 @@ export class RateLimiter {
       this.counts.clear();
     }
     const resetSec = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
-    const states = budgets.map((budget) => ({ budget, used: this.counts.get(budget.key) ?? 0 }));
-    const exhausted = states.filter((s) => s.used >= s.budget.limit);
-    if (exhausted.length > 0) {
-      const binding = exhausted.reduce((a, b) => (b.budget.limit < a.budget.limit ? b : a));
-      return { allowed: false, limit: binding.budget.limit, remaining: 0, resetSec, binding: binding.budget.key };
+    // Runs on every request: plain loops, no intermediate arrays.
+    let exhausted: RateLimitBudget | null = null;
+    for (const budget of budgets) {
+      if ((this.counts.get(budget.key) ?? 0) >= budget.limit && (exhausted === null || budget.limit < exhausted.limit)) exhausted = budget;
     }
-    for (const s of states) this.counts.set(s.budget.key, s.used + 1);
-    const binding = states.reduce((a, b) => {
-      const left = (s: typeof a) => s.budget.limit - s.used - 1;
-      return left(b) < left(a) || (left(b) === left(a) && b.budget.limit < a.budget.limit) ? b : a;
-    });
-    return {
-      allowed: true,
-      limit: binding.budget.limit,
-      remaining: binding.budget.limit - binding.used - 1,
-      resetSec,
-      binding: binding.budget.key,
-    };
+    if (exhausted !== null) return { allowed: false, limit: exhausted.limit, remaining: 0, resetSec, binding: exhausted.key };
+    // The binding budget: the fewest requests left after this one, then the smaller limit.
+    let binding: RateLimitBudget | null = null;
+    let bindingLeft = 0;
+    for (const budget of budgets) {
+      const used = (this.counts.get(budget.key) ?? 0) + 1;
+      this.counts.set(budget.key, used);
+      const left = budget.limit - used;
+      if (binding === null || left < bindingLeft || (left === bindingLeft && budget.limit < binding.limit)) {
+        binding = budget;
+        bindingLeft = left;
+      }
+    }
+    if (binding === null) throw new Error('a rate limit decision needs at least one budget');
+    return { allowed: true, limit: binding.limit, remaining: bindingLeft, resetSec, binding: binding.key };
   }
 }

@@ -49,9 +49,6 @@ export function createReportsService({
   lister: EntryLister;
   defaultTimeZone: string;
 }) {
-  const currencyOf = (workspaceId: string) =>
-    db.select({ currency: workspaces.currency }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()?.currency ?? 'EUR';
-
   /** The spec's rule: own data only without canViewOthersTime; 403 with time but not money. */
   function checkVisibility(actor: Actor): void {
     if (actor.canViewOthersTime && !actor.canViewOthersMoney) {
@@ -261,11 +258,11 @@ export function createReportsService({
       return byName !== 0 ? byName : a.key < b.key ? -1 : 1;
     };
 
-  const echo = (range: { from: number; to: number }, zone: string, workspaceId: string) => ({
+  const echo = (range: { from: number; to: number }, zone: string, actor: Actor) => ({
     from: toIso(range.from),
     to: toIso(range.to),
     timeZone: zone,
-    currency: currencyOf(workspaceId),
+    currency: actor.currency,
   });
 
   return {
@@ -333,7 +330,7 @@ export function createReportsService({
         return result;
       });
       return {
-        ...echo(range, zone, actor.workspaceId),
+        ...echo(range, zone, actor),
         groupBy,
         subGroupBy,
         totals,
@@ -355,7 +352,7 @@ export function createReportsService({
           ...(query.cursor ? { cursor: query.cursor } : {}),
           limit: query.limit ?? DEFAULT_PAGE_SIZE,
         },
-        { now: clock.now(), currency: currencyOf(actor.workspaceId) },
+        { now: clock.now(), currency: actor.currency },
       );
     },
 
@@ -417,7 +414,7 @@ export function createReportsService({
       totals.durationSec = totals.days.reduce((s, d) => s + d.durationSec, 0);
       totals.amount = totalCents.reduce((s, c) => s + c, 0) / 100;
       return {
-        ...echo(range, zone, actor.workspaceId),
+        ...echo(range, zone, actor),
         groupBy,
         days: days.map((d) => d.key),
         rows: lines.sort(order(groupBy)),

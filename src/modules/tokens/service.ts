@@ -21,6 +21,17 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 // Compared against when no row matches, so a miss costs about what a hit costs.
 const DUMMY_HASH = hashToken('tt_00000000_0000000000000000000000000000000000000000000');
 
+/** Scope sets by their stored JSON (a handful of distinct lists): parsed once, shared read-only. */
+const scopeSets = new Map<string, ReadonlySet<Scope>>();
+function scopeSet(json: string): ReadonlySet<Scope> {
+  let set = scopeSets.get(json);
+  if (!set) {
+    set = new Set(JSON.parse(json) as Scope[]);
+    if (scopeSets.size < 1024) scopeSets.set(json, set);
+  }
+  return set;
+}
+
 export function parseScopes(list: readonly string[]): Scope[] {
   const unknown = list.filter((scope) => !(scopeValues as readonly string[]).includes(scope));
   if (unknown.length > 0) {
@@ -48,13 +59,14 @@ export function createTokensService({ db, clock }: { db: Db; clock: Clock }) {
       lastUsedAt: apiTokens.lastUsedAt,
       tokenRateLimitPerMin: apiTokens.rateLimitPerMin,
       workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
+      currency: workspaces.currency,
       memberTime: members.canViewOthersTime,
       memberMoney: members.canViewOthersMoney,
     })
     .from(apiTokens)
-    // A removed member or a deleted account has no member row: the join drops the token.
+    // A removed member has no member row: the join drops the token. Deleting an account deletes
+    // its tokens and memberships in the same transaction, so no join with users is needed.
     .innerJoin(members, and(eq(members.workspaceId, apiTokens.workspaceId), eq(members.userId, apiTokens.userId)))
-    .innerJoin(users, and(eq(users.id, apiTokens.userId), isNull(users.deletedAt)))
     .innerJoin(workspaces, eq(workspaces.id, apiTokens.workspaceId))
     .where(eq(apiTokens.prefix, sql.placeholder('prefix')))
     .prepare();
@@ -89,9 +101,10 @@ export function createTokensService({ db, clock }: { db: Db; clock: Clock }) {
           tokenId: row.id,
           workspaceId: row.workspaceId,
           userId: row.userId,
-          scopes: new Set(JSON.parse(row.scopes) as Scope[]),
+          scopes: scopeSet(row.scopes),
           canViewOthersTime: row.mintedTime && row.memberTime,
           canViewOthersMoney: row.mintedMoney && row.memberMoney,
+          currency: row.currency,
         },
         tokenRateLimitPerMin: row.tokenRateLimitPerMin,
         workspaceRateLimitPerMin: row.workspaceRateLimitPerMin,
