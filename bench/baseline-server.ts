@@ -1,4 +1,4 @@
-/**
+/*
  * The benchmark baseline: a bare node:http server over better-sqlite3 doing the same work as
  * the real server for each measured route, with the same token check (prefix lookup joined with
  * member, user and workspace; SHA-256; constant-time compare; revocation and expiry), and the

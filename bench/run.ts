@@ -1,4 +1,4 @@
-/**
+/*
  * `npm run bench`: the real server and a bare node:http + better-sqlite3 baseline doing the same
  * work (bench/baseline-server.ts), each in its own process on 127.0.0.1, over a dataset of
  * 1,000,000 entries (bench/seed.ts; built once and cached in the temp directory), measured one
@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
-import { createServices } from '../src/main.js';
 import { loadSecretKey } from '../src/secret-key.js';
+import { createServices } from '../src/services.js';
 import { type Dataset, SIZES, seed } from './seed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

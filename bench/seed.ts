@@ -1,4 +1,4 @@
-/**
+/*
  * Builds the benchmark dataset in a fresh SQLite file with the real migrations: one workspace,
  * 50 members, 2,000 projects under 200 clients and 50 tags (see SIZES), and `entries` completed
  * entries spread over the four years before NOW (about 250,000 a year), a third of them tagged. Rows are
@@ -8,8 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
-import { createServices } from '../src/main.js';
-import { amountOf, secondsBetween } from '../src/modules/entries/money.js';
+import { amountOf } from '../src/kernel/money.js';
+import { secondsBetween } from '../src/kernel/time.js';
+import { createServices } from '../src/services.js';
 
 export const NOW = Date.UTC(2026, 10, 1, 12, 0, 0);
 export const SIZES = { members: 50, clients: 200, projects: 2000, tags: 50, entries: 1_000_000 };
@@ -50,9 +51,9 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
   const projectIds: string[] = [];
   const tagIds: string[] = [];
   database.sqlite.transaction(() => {
-    for (let i = 0; i < sizes.clients; i++) clientIds.push(catalog.createClient(actor, { name: `Client ${i}` }).id);
+    for (let i = 0; i < sizes.clients; i++) clientIds.push(catalog.clients.create(actor, { name: `Client ${i}` }).id);
     for (let i = 0; i < sizes.projects; i++) {
-      const project = catalog.createProject(actor, {
+      const project = catalog.projects.create(actor, {
         name: `Project ${i}`,
         clientId: clientIds[i % clientIds.length] as string,
         billable: i % 4 !== 0,
@@ -62,7 +63,7 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
       });
       projectIds.push(project.id);
     }
-    for (let i = 0; i < sizes.tags; i++) tagIds.push(catalog.createTag(actor, { name: `tag ${i}` }).id);
+    for (let i = 0; i < sizes.tags; i++) tagIds.push(catalog.tags.create(actor, { name: `tag ${i}` }).id);
   })();
 
   const insert = database.sqlite.prepare(

@@ -1,4 +1,4 @@
-/**
+/*
  * Compiles the contract (openapi/openapi.yaml) into generated/.
  *
  *   npm run generate         writes generated/openapi.ts and generated/problems.ts

@@ -1,5 +1,5 @@
 import { scopeValues } from '../generated/openapi.js';
-import type { Db } from './db/database.js';
+import type { Write } from './db/write.js';
 import type { AccountsService } from './modules/accounts/service.js';
 import type { TokensService } from './modules/tokens/service.js';
 
@@ -14,18 +14,15 @@ export interface BootstrapResult {
  * First start on an empty database: a workspace, an owner who sees everyone's time and money,
  * and a token with every scope. Returns null when the database holds a workspace already.
  */
-export function bootstrapIfEmpty(db: Db, accounts: AccountsService, tokens: TokensService): BootstrapResult | null {
-  return db.transaction(
-    () => {
-      if (!accounts.isEmpty()) return null;
-      const workspace = accounts.createWorkspace({ name: 'My workspace' });
-      const user = accounts.createUser({ name: 'Owner', email: 'owner@localhost' });
-      accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true });
-      const token = tokens.create({ workspaceId: workspace.id, userId: user.id, name: 'bootstrap', scopes: scopeValues });
-      return { workspaceId: workspace.id, userId: user.id, tokenId: token.id, token: token.token };
-    },
-    { behavior: 'immediate' },
-  );
+export function bootstrapIfEmpty(write: Write<never>, accounts: AccountsService, tokens: TokensService): BootstrapResult | null {
+  return write(() => {
+    if (!accounts.isEmpty()) return null;
+    const workspace = accounts.createWorkspace({ name: 'My workspace' });
+    const user = accounts.createUser({ name: 'Owner', email: 'owner@localhost' });
+    accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true });
+    const token = tokens.create({ workspaceId: workspace.id, userId: user.id, name: 'bootstrap', scopes: scopeValues });
+    return { workspaceId: workspace.id, userId: user.id, tokenId: token.id, token: token.token };
+  });
 }
 
 export function bootstrapBanner(result: BootstrapResult): string {

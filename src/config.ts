@@ -1,9 +1,5 @@
 import cron from 'node-cron';
 
-/**
- * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
- * this; everything else receives the object.
- */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Config {
@@ -35,6 +31,10 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
+/**
+ * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
+ * this; everything else receives the object. Every bad value is named in one ConfigError.
+ */
 export function parseConfig(env: Env): Config {
   const problems: string[] = [];
 

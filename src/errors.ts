@@ -1,8 +1,10 @@
-/**
+/*
  * Domain errors: what a service raises when a request cannot be carried out. Services know
  * nothing of HTTP; src/http/problems.ts is the one place that maps these codes to problem
  * documents.
  */
+
+/** The stable codes of domain errors (the CLI prints them; HTTP maps them to problem types). */
 export type DomainErrorCode =
   | 'invalid' // the input breaks a rule the contract cannot express
   | 'not_found' // no such resource, or one the actor may not see

@@ -7,7 +7,7 @@ export interface Job {
 }
 
 /**
- * Periodic jobs (runaway detection, and later the webhook sender) on one node-cron task. A tick
+ * Periodic jobs (runaway detection, the webhook sender's tick) on one node-cron task. A tick
  * that is still running when the next is due is skipped. `tick()` runs every job once, for tests
  * with a controlled clock; `shutdown()` stops ticking and waits for a running tick to finish.
  */

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 
 /**
- * The server key (32 bytes) that signs cursors and, later, encrypts webhook secrets at rest.
+ * The server key (32 bytes) that signs cursors and encrypts webhook secrets at rest.
  * From SECRET_KEY when set (any string, hashed to 32 bytes); else from `secret.key` beside the
  * database, created on first use with mode 0600; for an in-memory database, random per process.
  */

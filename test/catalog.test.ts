@@ -282,6 +282,24 @@ describe('catalog', () => {
       for (const task of tasks) await api.refused('GET', pathOf('tasks', task.id), 404, 'not-found');
       expect(await api.list('tasks', `?projectIds=${project.id}`)).to.deep.equal([]);
     });
+
+    it('every catalog sync event carries the API view of what it wrote (as the owner sees it)', async () => {
+      const seq = server.services.events.tail(server.workspaceId, 0, 100_000).at(-1)?.seq ?? 0;
+      const client = await api.create('clients', { name: 'Synced client' });
+      const project = await api.create('projects', { name: 'Synced', clientId: client.id, hourlyRate: 80, estimateSec: 3600 });
+      const task = await api.create('tasks', { projectId: project.id, name: 'Synced task', hourlyRate: 90 });
+      const tag = await api.create('tags', { name: 'synced' });
+      const renamed = (await server.request('PATCH', pathOf('projects', project.id), { json: { name: 'Synced, renamed' } })).body.data;
+      const events = server.services.events.tail(server.workspaceId, seq, 100);
+      expect(events.map((e) => [e.entity, e.operation, e.event])).to.deep.equal([
+        ['client', 'create', null],
+        ['project', 'create', null],
+        ['task', 'create', null],
+        ['tag', 'create', null],
+        ['project', 'update', null],
+      ]);
+      expect(events.map((e) => e.payload)).to.deep.equal([client, project, task, tag, renamed]);
+    });
   });
 
   describe('lists', () => {

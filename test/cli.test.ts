@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { runCli } from '../src/cli/main.js';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
-import { createServices } from '../src/main.js';
+import { createServices } from '../src/services.js';
 
 interface CliResult {
   code: number;
@@ -246,8 +246,8 @@ describe('timetrack CLI', () => {
         canViewOthersMoney: false,
         currency: 'EUR',
       } as const;
-      services.catalog.createTag(actor, { name: 'one' });
-      services.entries.createEntry(actor, { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', originId: 'o-1' });
+      services.catalog.tags.create(actor, { name: 'one' });
+      services.entries.create(actor, { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', originId: 'o-1' });
     } finally {
       database.close();
     }

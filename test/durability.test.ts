@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { runCli } from '../src/cli/main.js';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
-import { createServices } from '../src/main.js';
+import { createServices } from '../src/services.js';
 import { send, startTestServer } from './helpers/server.js';
 
 const freePort = () =>

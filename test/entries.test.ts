@@ -85,8 +85,8 @@ describe('entries', () => {
     });
 
     it('takes the project billable default, a canonical time zone, tags and a source', async () => {
-      const project = server.services.catalog.createProject(owner, { name: 'Billable project', billable: true, hourlyRate: 80 });
-      const tag = server.services.catalog.createTag(owner, { name: 'urgent' });
+      const project = server.services.catalog.projects.create(owner, { name: 'Billable project', billable: true, hourlyRate: 80 });
+      const tag = server.services.catalog.tags.create(owner, { name: 'urgent' });
       const res = await server.request('POST', '/api/v1/entries', {
         json: {
           start: '2026-11-02T08:00:00Z',
@@ -112,9 +112,9 @@ describe('entries', () => {
     });
 
     it('a task without a project implies the task’s project; a mismatched pair is 400', async () => {
-      const a = server.services.catalog.createProject(owner, { name: 'A' });
-      const b = server.services.catalog.createProject(owner, { name: 'B' });
-      const task = server.services.catalog.createTask(owner, { projectId: a.id, name: 'Design' });
+      const a = server.services.catalog.projects.create(owner, { name: 'A' });
+      const b = server.services.catalog.projects.create(owner, { name: 'B' });
+      const task = server.services.catalog.tasks.create(owner, { projectId: a.id, name: 'Design' });
       const implied = await server.request('POST', '/api/v1/entries', {
         json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id },
       });
@@ -133,10 +133,10 @@ describe('entries', () => {
       const otherActor = actorOf(
         server.services.tokens.create({ workspaceId: other.id, userId: otherUser.id, name: 'o', scopes: ['catalog:write'] }).token,
       );
-      const foreignProject = server.services.catalog.createProject(otherActor, { name: 'Foreign' });
-      const foreignTag = server.services.catalog.createTag(otherActor, { name: 'foreign' });
-      const archived = server.services.catalog.createProject(owner, { name: 'Old' });
-      server.services.catalog.updateProject(owner, archived.id, { archived: true });
+      const foreignProject = server.services.catalog.projects.create(otherActor, { name: 'Foreign' });
+      const foreignTag = server.services.catalog.tags.create(otherActor, { name: 'foreign' });
+      const archived = server.services.catalog.projects.create(owner, { name: 'Old' });
+      server.services.catalog.projects.update(owner, archived.id, { archived: true });
       const eventsBefore = countEvents();
       const span = { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' };
       for (const [json, status, slug] of [
@@ -170,7 +170,7 @@ describe('entries', () => {
         await refused({ description: 'x'.repeat(501) }, 'body.description');
       });
       it('tagIds 20 / 21 items, each non-empty, no duplicates', async () => {
-        const ids = Array.from({ length: 21 }, (_, i) => server.services.catalog.createTag(owner, { name: `edge-${i}` }).id);
+        const ids = Array.from({ length: 21 }, (_, i) => server.services.catalog.tags.create(owner, { name: `edge-${i}` }).id);
         await accepted({ tagIds: ids.slice(0, 20) });
         await refused({ tagIds: ids }, 'body.tagIds');
         await refused({ tagIds: [''] }, 'body.tagIds[0]');
@@ -210,12 +210,12 @@ describe('entries', () => {
       server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 50 });
       colleague = addMemberWithToken(server.services, server.workspaceId, { name: 'Colleague' });
       const colleagueActor = actorOf(colleague.token);
-      colleagueEntryId = server.services.entries.createEntry(colleagueActor, {
+      colleagueEntryId = server.services.entries.create(colleagueActor, {
         start: '2026-11-01T08:00:00Z',
         end: '2026-11-01T10:00:00Z',
         billable: true,
       }).id;
-      server.services.entries.createEntry(owner, {
+      server.services.entries.create(owner, {
         start: '2026-11-01T11:00:00Z',
         end: '2026-11-01T12:00:00Z',
         billable: true,
@@ -231,7 +231,7 @@ describe('entries', () => {
       const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
       const theirs = await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: timeOnly.token });
       expect(theirs.body.data).to.include({ hourlyRate: null, currency: 'EUR' });
-      const mine = server.services.entries.createEntry(actorOf(timeOnly.token), {
+      const mine = server.services.entries.create(actorOf(timeOnly.token), {
         start: '2026-11-01T13:00:00Z',
         end: '2026-11-01T14:00:00Z',
         billable: true,
@@ -248,7 +248,7 @@ describe('entries', () => {
     it('without canViewOthersTime a colleague’s entry is 404 and lists hold only the own rows', async () => {
       const ownOnly = addMemberWithToken(server.services, server.workspaceId);
       expectProblem(await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: ownOnly.token }), 404, 'not-found', base());
-      server.services.entries.createEntry(actorOf(ownOnly.token), { start: '2026-11-01T15:00:00Z', end: '2026-11-01T16:00:00Z' });
+      server.services.entries.create(actorOf(ownOnly.token), { start: '2026-11-01T15:00:00Z', end: '2026-11-01T16:00:00Z' });
       const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token: ownOnly.token });
       expect(list.body.data.map((r: { authorId: string }) => r.authorId)).to.deep.equal([ownOnly.userId]);
     });
@@ -264,7 +264,7 @@ describe('entries', () => {
         name: 'e',
         scopes: ['entries:read', 'entries:write'],
       });
-      const theirs = server.services.entries.createEntry(actorOf(token.token), {
+      const theirs = server.services.entries.create(actorOf(token.token), {
         start: '2026-11-01T08:00:00Z',
         end: '2026-11-01T09:00:00Z',
       });
@@ -306,14 +306,14 @@ describe('entries', () => {
 
   describe('PATCH and DELETE', () => {
     it('edits fields, re-resolves the rate only when the work changes, and records entry.updated', async () => {
-      const p1 = server.services.catalog.createProject(owner, { name: 'Rate 100', hourlyRate: 100 });
-      const p2 = server.services.catalog.createProject(owner, { name: 'Rate 70', hourlyRate: 70 });
-      const entry = server.services.entries.createEntry(owner, {
+      const p1 = server.services.catalog.projects.create(owner, { name: 'Rate 100', hourlyRate: 100 });
+      const p2 = server.services.catalog.projects.create(owner, { name: 'Rate 70', hourlyRate: 70 });
+      const entry = server.services.entries.create(owner, {
         start: '2026-11-03T08:00:00Z',
         end: '2026-11-03T09:00:00Z',
         projectId: p1.id,
       });
-      server.services.catalog.updateProject(owner, p1.id, { hourlyRate: 200 });
+      server.services.catalog.projects.update(owner, p1.id, { hourlyRate: 200 });
       const before = countEvents();
       const edited = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { description: 'changed', billable: true } });
       expect(edited.body.data).to.include({ description: 'changed', billable: true, hourlyRate: 100 });
@@ -327,7 +327,7 @@ describe('entries', () => {
 
     it('refuses a colleague’s visible entry with 403, an invoiced entry with 409, and changes nothing', async () => {
       const colleague = addMemberWithToken(server.services, server.workspaceId);
-      const theirs = server.services.entries.createEntry(actorOf(colleague.token), {
+      const theirs = server.services.entries.create(actorOf(colleague.token), {
         start: '2026-11-03T08:00:00Z',
         end: '2026-11-03T09:00:00Z',
       });
@@ -339,7 +339,7 @@ describe('entries', () => {
       );
       expectProblem(await server.request('DELETE', `/api/v1/entries/${theirs.id}`), 403, 'forbidden', base());
 
-      const mine = server.services.entries.createEntry(owner, { start: '2026-11-03T10:00:00Z', end: '2026-11-03T11:00:00Z' });
+      const mine = server.services.entries.create(owner, { start: '2026-11-03T10:00:00Z', end: '2026-11-03T11:00:00Z' });
       const db = new Database(server.config.databasePath);
       db.prepare('UPDATE entries SET invoice_id = ? WHERE id = ?').run('inv_test', mine.id);
       db.close();
@@ -351,7 +351,7 @@ describe('entries', () => {
     });
 
     it('validates the patch: at least one field, end after start', async () => {
-      const entry = server.services.entries.createEntry(owner, { start: '2026-11-03T12:00:00Z', end: '2026-11-03T13:00:00Z' });
+      const entry = server.services.entries.create(owner, { start: '2026-11-03T12:00:00Z', end: '2026-11-03T13:00:00Z' });
       expectProblem(await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: {} }), 400, 'invalid-request', base());
       const backwards = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { end: '2026-11-03T11:00:00Z' } });
       expectProblem(backwards, 400, 'invalid-request', base());
@@ -359,7 +359,7 @@ describe('entries', () => {
     });
 
     it('DELETE answers 204, records entry.deleted with id and authorId, and the entry is gone', async () => {
-      const entry = server.services.entries.createEntry(owner, { start: '2026-11-03T14:00:00Z', end: '2026-11-03T15:00:00Z' });
+      const entry = server.services.entries.create(owner, { start: '2026-11-03T14:00:00Z', end: '2026-11-03T15:00:00Z' });
       const before = countEvents();
       const res = await server.request('DELETE', `/api/v1/entries/${entry.id}`);
       expect(res.status).to.equal(204);

@@ -17,8 +17,7 @@ describe('GET /entries: overlap, filters and paging', () => {
   before(async () => {
     server = await startTestServer({ now: T('2026-11-10T12:00:00Z') });
     owner = server.services.tokens.authenticate(server.ownerToken)!.actor;
-    const add = (description: string, start: string, end: string) =>
-      server.services.entries.createEntry(owner, { description, start, end });
+    const add = (description: string, start: string, end: string) => server.services.entries.create(owner, { description, start, end });
     add('day-before', '2026-11-01T09:00:00Z', '2026-11-01T10:00:00Z');
     add('across-midnight', '2026-11-01T23:00:00Z', '2026-11-02T01:00:00Z');
     add('morning', '2026-11-02T08:00:00Z', '2026-11-02T09:00:00Z');
@@ -26,7 +25,7 @@ describe('GET /entries: overlap, filters and paging', () => {
     add('next-day', '2026-11-03T00:00:00Z', '2026-11-03T01:00:00Z');
     add('week-long', '2026-10-28T00:00:00Z', '2026-11-04T00:00:00Z');
     // A timer started days ago and still running.
-    server.services.entries.startTimer(owner, { description: 'running', start: '2026-11-01T20:00:00Z' });
+    server.services.timers.start(owner, { description: 'running', start: '2026-11-01T20:00:00Z' });
   });
   after(() => server.close());
 
@@ -73,11 +72,11 @@ describe('GET /entries: overlap, filters and paging', () => {
 
   describe('filters', () => {
     before(() => {
-      const client = server.services.catalog.createClient(owner, { name: 'Client F' });
-      const project = server.services.catalog.createProject(owner, { name: 'Filtered', clientId: client.id, color: '#112233' });
-      const task = server.services.catalog.createTask(owner, { projectId: project.id, name: 'Task F' });
-      const tag = server.services.catalog.createTag(owner, { name: 'tag-f' });
-      server.services.entries.createEntry(owner, {
+      const client = server.services.catalog.clients.create(owner, { name: 'Client F' });
+      const project = server.services.catalog.projects.create(owner, { name: 'Filtered', clientId: client.id, color: '#112233' });
+      const task = server.services.catalog.tasks.create(owner, { projectId: project.id, name: 'Task F' });
+      const tag = server.services.catalog.tags.create(owner, { name: 'tag-f' });
+      server.services.entries.create(owner, {
         description: 'Straße Überprüfung',
         start: '2026-11-05T08:00:00Z',
         end: '2026-11-05T09:00:00Z',
@@ -86,7 +85,7 @@ describe('GET /entries: overlap, filters and paging', () => {
         tagIds: [tag.id],
         billable: true,
       });
-      server.services.entries.createEntry(owner, { description: 'plain', start: '2026-11-05T10:00:00Z', end: '2026-11-05T11:00:00Z' });
+      server.services.entries.create(owner, { description: 'plain', start: '2026-11-05T10:00:00Z', end: '2026-11-05T11:00:00Z' });
       Object.assign(filterIds, { client: client.id, project: project.id, task: task.id, tag: tag.id });
     });
     const filterIds = { client: '', project: '', task: '', tag: '' };
@@ -127,7 +126,7 @@ describe('GET /entries: overlap, filters and paging', () => {
           // Pairs share a start, so the id breaks ties.
           const start = new Date(T('2026-12-01T00:00:00Z') + Math.floor(i / 2) * 60_000).toISOString();
           const end = new Date(T(start) + 30_000).toISOString();
-          pager.services.entries.createEntry(actor, { description: `e${i}`, start, end });
+          pager.services.entries.create(actor, { description: `e${i}`, start, end });
         }
       })();
     });
@@ -146,12 +145,12 @@ describe('GET /entries: overlap, filters and paging', () => {
         cursor = res.body.nextCursor;
         pages++;
         // Inserts between pages: one newer than everything (already passed), one older (still ahead).
-        pager.services.entries.createEntry(actor, {
+        pager.services.entries.create(actor, {
           description: `new-late-${pages}`,
           start: '2026-12-30T00:00:00Z',
           end: '2026-12-30T01:00:00Z',
         });
-        pager.services.entries.createEntry(actor, {
+        pager.services.entries.create(actor, {
           description: `new-early-${pages}`,
           start: '2026-12-01T00:00:00Z',
           end: '2026-12-01T00:00:10Z',
@@ -209,6 +208,37 @@ describe('GET /entries: overlap, filters and paging', () => {
         `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=7&cursor=${encodeURIComponent(cursor)}`,
       );
       expect(otherLimit.status).to.equal(200);
+    });
+
+    it('pages on when the query string comes back reordered: names in another order, list values as a set', async () => {
+      const a = pager.services.catalog.tags.create(actor, { name: 'reorder a' }).id;
+      const b = pager.services.catalog.tags.create(actor, { name: 'reorder b' }).id;
+      for (const [hour, tagIds] of [
+        ['08', [a]],
+        ['09', [b]],
+        ['10', [a, b]],
+      ] as const) {
+        pager.services.entries.create(actor, {
+          description: 'tagged',
+          start: `2026-12-20T${hour}:00:00Z`,
+          end: `2026-12-20T${hour}:30:00Z`,
+          tagIds: [...tagIds],
+        });
+      }
+      const first = await pager.request(
+        'GET',
+        `/api/v1/entries?from=2026-12-20&to=2026-12-20&billable=false&search=tag&tagIds=${b},${a}&limit=2`,
+      );
+      expect(first.body.data).to.have.length(2);
+      const cursor = encodeURIComponent(first.body.nextCursor);
+      for (const query of [
+        `search=tag&billable=false&to=2026-12-20&from=2026-12-20&tagIds=${a},${b}&limit=2&cursor=${cursor}`,
+        `cursor=${cursor}&tagIds=${a}&tagIds=${b}&tagIds=${a}&limit=2&billable=false&search=tag&from=2026-12-20&to=2026-12-20`,
+      ]) {
+        const next = await pager.request('GET', `/api/v1/entries?${query}`);
+        expect(next.status, next.text).to.equal(200);
+        expect(next.body.data.map((e: { start: string }) => e.start)).to.deep.equal(['2026-12-20T08:00:00.000Z']);
+      }
     });
   });
 });

@@ -1,4 +1,4 @@
-/**
+/*
  * Property-based fuzzing driven by the contract (fast-check). For every operation under `paths`
  * in openapi/openapi.yaml, arbitraries are derived from the operation's parameters and request
  * body schema (one schema-to-arbitrary function, `arb`), producing both valid inputs and inputs
@@ -766,16 +766,16 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
   function ensureRows(): void {
     const count = (table: string) => idsOf(table).length;
     const n = () => `seed ${++seeded}`;
-    const project = () => server.services.catalog.createProject(owner, { name: n(), billable: true, hourlyRate: 90 });
-    while (count('clients') < 2) server.services.catalog.createClient(owner, { name: n() });
+    const project = () => server.services.catalog.projects.create(owner, { name: n(), billable: true, hourlyRate: 90 });
+    while (count('clients') < 2) server.services.catalog.clients.create(owner, { name: n() });
     while (count('projects') < 2) project();
-    while (count('tasks') < 2) server.services.catalog.createTask(owner, { projectId: project().id, name: n() });
-    while (count('tags') < 2) server.services.catalog.createTag(owner, { name: n() });
+    while (count('tasks') < 2) server.services.catalog.tasks.create(owner, { projectId: project().id, name: n() });
+    while (count('tags') < 2) server.services.catalog.tags.create(owner, { name: n() });
     while (count('entries') < 3) {
       const start = server.clock.now() - 3 * 3_600_000 - seeded * 60_000;
-      const task = server.services.catalog.createTask(owner, { projectId: project().id, name: n() });
-      const tag = server.services.catalog.createTag(owner, { name: n() });
-      server.services.entries.createEntry(owner, {
+      const task = server.services.catalog.tasks.create(owner, { projectId: project().id, name: n() });
+      const tag = server.services.catalog.tags.create(owner, { name: n() });
+      server.services.entries.create(owner, {
         start: new Date(start).toISOString(),
         end: new Date(start + 1_800_000).toISOString(),
         taskId: task.id,
@@ -802,11 +802,11 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
       rateLimitPerMin: null,
     });
     const stranger = services.tokens.authenticate(minted.token)!.actor;
-    const client = services.catalog.createClient(stranger, { name: 'Foreign client' });
-    const project = services.catalog.createProject(stranger, { name: 'Foreign project', clientId: client.id });
-    const task = services.catalog.createTask(stranger, { projectId: project.id, name: 'Foreign task' });
-    const tag = services.catalog.createTag(stranger, { name: 'foreign' });
-    const entry = services.entries.createEntry(stranger, {
+    const client = services.catalog.clients.create(stranger, { name: 'Foreign client' });
+    const project = services.catalog.projects.create(stranger, { name: 'Foreign project', clientId: client.id });
+    const task = services.catalog.tasks.create(stranger, { projectId: project.id, name: 'Foreign task' });
+    const tag = services.catalog.tags.create(stranger, { name: 'foreign' });
+    const entry = services.entries.create(stranger, {
       start: '2026-11-02T08:00:00Z',
       end: '2026-11-02T09:00:00Z',
       projectId: project.id,
@@ -1033,9 +1033,9 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
       .get(server.workspaceId, server.ownerId) as number | undefined;
     const iso = (ms: number) => new Date(ms).toISOString();
     if (req.timer === 'running' && runningStart === undefined)
-      server.services.entries.startTimer(owner, { start: iso(server.clock.now() - 3_600_000) });
+      server.services.timers.start(owner, { start: iso(server.clock.now() - 3_600_000) });
     if (req.timer === 'stopped' && runningStart !== undefined)
-      server.services.entries.stopTimer(owner, { end: iso(Math.max(server.clock.now(), runningStart + 1000)) });
+      server.services.timers.stop(owner, { end: iso(Math.max(server.clock.now(), runningStart + 1000)) });
     const wire = materialize(op, req);
     const { url, options, shown, refusals } = wire;
     // Inputs of a known bug are left to its reproduction (an it.skip below).

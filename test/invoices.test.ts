@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import type { Actor } from '../src/actor.js';
 import { runCli } from '../src/cli/main.js';
+import { createWrite } from '../src/db/write.js';
 import { DomainError } from '../src/errors.js';
 import { loadContract } from '../src/http/contract.js';
 import { createInvoicesService, type InvoiceStatus, type InvoiceView } from '../src/modules/invoices/service.js';
@@ -112,12 +113,12 @@ describe('invoices', () => {
       userId,
       token,
       actor,
-      client: (name: string, party: Record<string, unknown> = {}) => catalog.createClient(actor, { name, ...party }).id,
+      client: (name: string, party: Record<string, unknown> = {}) => catalog.clients.create(actor, { name, ...party }).id,
       project: (name: string, clientId: string | null, hourlyRate: number | null = 100) =>
-        catalog.createProject(actor, { name, clientId, billable: true, hourlyRate }).id,
+        catalog.projects.create(actor, { name, clientId, billable: true, hourlyRate }).id,
       entry: (projectId: string | null, start: string, end: string, billable = true) =>
-        entries.createEntry(actor, { projectId, start, end, billable }).id,
-      invoiceIdOf: (entryId: string) => entries.getEntry(actor, entryId).invoiceId,
+        entries.create(actor, { projectId, start, end, billable }).id,
+      invoiceIdOf: (entryId: string) => entries.get(actor, entryId).invoiceId,
       create: (clientId: string, from: string, to: string) => invoices.create({ workspaceId, userId, clientId, from, to }).id,
       events: () => events.tail(workspaceId, 0, 1000),
       /** A one-entry invoice (an hour on a day of its own) of `clientId`'s project, moved into `status`. */
@@ -164,7 +165,7 @@ describe('invoices', () => {
       ws.entry(tiny, '2026-10-08T09:00:00Z', '2026-10-08T09:33:20Z'), // 2000 s × 0.36/h = 0.2
     ];
     // The rate of later entries changes: a second Design line.
-    server.services.catalog.updateProject(ws.actor, design, { hourlyRate: 120 });
+    server.services.catalog.projects.update(ws.actor, design, { hourlyRate: 120 });
     included.push(ws.entry(design, '2026-10-09T09:00:00Z', '2026-10-09T09:30:00Z'));
 
     const earlier = ws.entry(design, '2026-10-02T09:00:00Z', '2026-10-02T10:00:00Z');
@@ -177,7 +178,7 @@ describe('invoices', () => {
       ws.entry(design, '2026-09-30T23:00:00Z', '2026-10-01T00:30:00Z'), // starts before the range
       ws.entry(design, '2026-11-01T00:00:00Z', '2026-11-01T01:00:00Z'), // starts after it
     ];
-    const running = server.services.entries.startTimer(ws.actor, { projectId: design, start: '2026-10-20T08:00:00Z' }).id;
+    const running = server.services.timers.start(ws.actor, { projectId: design, start: '2026-10-20T08:00:00Z' }).id;
 
     const id = ws.create(acme, '2026-10-01', '2026-10-31');
     expect(id).to.match(/^inv_[0-9a-z]{20}$/);
@@ -225,12 +226,9 @@ describe('invoices', () => {
     const failing = createInvoicesService({
       db: server.running.database.db,
       clock: server.clock,
-      events: {
-        ...server.services.events,
-        record: () => {
-          throw new Error('event log down');
-        },
-      },
+      write: createWrite(server.running.database.db, () => {
+        throw new Error('event log down');
+      }),
     });
     expect(() =>
       failing.create({ workspaceId: ws.workspaceId, userId: ws.userId, clientId: acme, from: '2026-10-01', to: '2026-10-01' }),
@@ -336,8 +334,8 @@ describe('invoices', () => {
     expectSchema('Invoice', invoices.get(id));
 
     // Changing the client and the profile afterwards changes neither invoice.
-    server.services.catalog.updateClient(ws.actor, acme, { name: 'Acme Renamed', city: 'Hamburg', email: 'billing@acme.example' });
-    server.services.catalog.updateClient(ws.actor, bare, { legalName: 'Bare Ltd' });
+    server.services.catalog.clients.update(ws.actor, acme, { name: 'Acme Renamed', city: 'Hamburg', email: 'billing@acme.example' });
+    server.services.catalog.clients.update(ws.actor, bare, { legalName: 'Bare Ltd' });
     invoices.setBusinessProfile(ws.workspaceId, { legalName: 'Other', city: 'Potsdam' });
     expect(invoices.get(first.id)).to.deep.equal(first);
     expect(invoices.get(id).issuer).to.deep.equal(issuer);

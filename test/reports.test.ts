@@ -11,7 +11,7 @@ describe('reports', () => {
   const base = () => server.config.problemsBase;
   const actorOf = (token: string) => server.services.tokens.authenticate(token)!.actor;
   const add = (actor: Actor, start: string, end: string, extra: Record<string, unknown> = {}) =>
-    server.services.entries.createEntry(actor, { start, end, ...extra });
+    server.services.entries.create(actor, { start, end, ...extra });
   const summary = async (query: string, token = server.ownerToken) => {
     const res = await server.request('GET', `/api/v1/reports/summary?${query}`, { token });
     expect(res.status, res.text).to.equal(200);
@@ -103,12 +103,12 @@ describe('reports', () => {
   describe('grouping', () => {
     it('groups by project, client, task, user, billable and tag, with key null groups and tags counted under each tag', async () => {
       server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 100 });
-      const client = server.services.catalog.createClient(owner, { name: 'Zeta Corp' });
-      const alpha = server.services.catalog.createProject(owner, { name: 'alpha', clientId: client.id, billable: true });
-      const beta = server.services.catalog.createProject(owner, { name: 'Beta' });
-      const task = server.services.catalog.createTask(owner, { projectId: alpha.id, name: 'Build' });
-      const red = server.services.catalog.createTag(owner, { name: 'red' });
-      const blue = server.services.catalog.createTag(owner, { name: 'Blue' });
+      const client = server.services.catalog.clients.create(owner, { name: 'Zeta Corp' });
+      const alpha = server.services.catalog.projects.create(owner, { name: 'alpha', clientId: client.id, billable: true });
+      const beta = server.services.catalog.projects.create(owner, { name: 'Beta' });
+      const task = server.services.catalog.tasks.create(owner, { projectId: alpha.id, name: 'Build' });
+      const red = server.services.catalog.tags.create(owner, { name: 'red' });
+      const blue = server.services.catalog.tags.create(owner, { name: 'Blue' });
       add(owner, '2026-11-02T08:00:00Z', '2026-11-02T09:00:00Z', { projectId: alpha.id, taskId: task.id, tagIds: [red.id, blue.id] });
       add(owner, '2026-11-02T10:00:00Z', '2026-11-02T10:30:00Z', { projectId: beta.id, tagIds: [red.id] });
       add(owner, '2026-11-02T11:00:00Z', '2026-11-02T11:15:00Z');
@@ -159,7 +159,7 @@ describe('reports', () => {
     it('covers completed entries that start in the range (running timers and earlier starts are left out), and applies the filters', async () => {
       add(owner, '2026-11-01T23:00:00Z', '2026-11-02T01:00:00Z'); // started the day before
       add(owner, '2026-11-02T08:00:00Z', '2026-11-02T09:00:00Z', { description: 'Include me', billable: true });
-      server.services.entries.startTimer(owner, { start: '2026-11-02T10:00:00Z' });
+      server.services.timers.start(owner, { start: '2026-11-02T10:00:00Z' });
       const report = await summary('from=2026-11-02&to=2026-11-02');
       expect(report.totals).to.include({ entryCount: 1, durationSec: 3600 });
       expect((await summary('from=2026-11-02&to=2026-11-02&search=include&billable=true')).totals.entryCount).to.equal(1);
@@ -247,10 +247,10 @@ describe('reports', () => {
 
   it('property: summary totals equal the sum of the detailed rows on the same filters', async () => {
     const projects = [
-      server.services.catalog.createProject(owner, { name: 'P1', hourlyRate: 90, billable: true }),
-      server.services.catalog.createProject(owner, { name: 'P2' }),
+      server.services.catalog.projects.create(owner, { name: 'P1', hourlyRate: 90, billable: true }),
+      server.services.catalog.projects.create(owner, { name: 'P2' }),
     ];
-    const tags = [server.services.catalog.createTag(owner, { name: 'T1' }), server.services.catalog.createTag(owner, { name: 'T2' })];
+    const tags = [server.services.catalog.tags.create(owner, { name: 'T1' }), server.services.catalog.tags.create(owner, { name: 'T2' })];
     const colleague = actorOf(addMemberWithToken(server.services, server.workspaceId, { name: 'C' }).token);
     const dayMs = 86_400_000;
     const entry = fc.record({
@@ -275,7 +275,7 @@ describe('reports', () => {
         const origin = T('2026-06-01T00:00:00Z') + batch * 40 * dayMs; // each run in its own period
         for (const e of list) {
           const start = origin + e.offsetMin * 60_000;
-          server.services.entries.createEntry(e.author, {
+          server.services.entries.create(e.author, {
             start: new Date(start).toISOString(),
             end: new Date(start + e.minutes * 60_000).toISOString(),
             projectId: e.project?.id ?? null,

@@ -7,7 +7,7 @@ import { ManualClock } from '../src/clock.js';
 import { ConfigError, parseConfig } from '../src/config.js';
 import type { Handlers } from '../src/http/handlers/types.js';
 import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/main.js';
+import { startServer } from '../src/server.js';
 import { ContractChecker } from './helpers/contract.js';
 import { fixtureContract, fixtureHandlers } from './helpers/fixture.js';
 import { checkedSend as send } from './helpers/server.js';

@@ -7,9 +7,10 @@ import { expect } from 'chai';
 import { systemClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { createServices, startServer } from '../src/main.js';
-import { startSenderThread } from '../src/modules/webhooks/sender-thread.js';
+import { startSenderThread } from '../src/modules/webhooks/threaded-sender.js';
 import { loadSecretKey } from '../src/secret-key.js';
+import { startServer } from '../src/server.js';
+import { createServices } from '../src/services.js';
 import { send } from './helpers/server.js';
 import { startReceiver, verify } from './helpers/webhooks.js';
 

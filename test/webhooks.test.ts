@@ -120,7 +120,7 @@ describe('webhooks', function () {
       });
       // Five events committed before the sender runs.
       for (let i = 0; i < 5; i++)
-        server.services.entries.createEntry(owner, {
+        server.services.entries.create(owner, {
           start: `2026-11-02T0${i}:00:00Z`,
           end: `2026-11-02T0${i}:30:00Z`,
           description: `e${i}`,
@@ -135,9 +135,9 @@ describe('webhooks', function () {
 
     it('a write through the service, without HTTP, enqueues the same deliveries', async () => {
       const hook = await subscribe(['entry.created', 'entry.started', 'entry.stopped']);
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T07:00:00Z', end: '2026-11-02T08:00:00Z' } });
-      server.services.entries.startTimer(owner, {});
+      server.services.timers.start(owner, {});
       await receiver.waitFor(3);
       await settle(server);
       expect(
@@ -154,7 +154,7 @@ describe('webhooks', function () {
     it('a failed attempt is retried with the same delivery id and a fresh timestamp and signature', async () => {
       const hook = await subscribe(['entry.created']);
       receiver.respond((_r, res) => res.writeHead(503).end());
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(1);
       await settle(server);
       expect(log(server, hook.id)[0]).to.include({
@@ -182,7 +182,7 @@ describe('webhooks', function () {
     it('follows the schedule (now, 30 s, 2 min, 10 min, 1 h, 6 h), then abandons', async () => {
       const hook = await subscribe(['entry.created']);
       receiver.respond((_r, res) => res.writeHead(500).end());
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(1);
       await settle(server);
       const seen: Array<[number, string | null, string]> = [];
@@ -215,7 +215,7 @@ describe('webhooks', function () {
       const hook = await subscribe(['entry.created']);
       const abandonAll = async (count: number) => {
         for (let i = 0; i < count; i++)
-          server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+          server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);
         for (const delay of RETRY_DELAYS_MS) {
           server.clock.advance(delay);
@@ -236,7 +236,7 @@ describe('webhooks', function () {
       expect(disabled).to.include({ consecutiveFailures: 15, enabled: false });
       expect(disabled.disabledAt).to.match(/Z$/);
       const before = receiver.requests.length;
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await settle(server);
       expect(receiver.requests.length).to.equal(before);
       expect(log(server, hook.id)).to.have.length(30); // no delivery for the event after disabling
@@ -251,7 +251,7 @@ describe('webhooks', function () {
           ? res.writeHead(302, { location: `https://hooks.test:${receiver.port}/elsewhere` }).end()
           : res.writeHead(200).end(),
       );
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(1);
       await settle(server);
       await new Promise((r) => setTimeout(r, 100));
@@ -269,7 +269,7 @@ describe('webhooks', function () {
       receiver.respond(() => {
         /* never answers */
       });
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(1);
       await settle(server);
       expect(log(server, hook.id)[0]).to.include({ status: 'failure', attempt: 1, responseCode: null });
@@ -286,7 +286,7 @@ describe('webhooks', function () {
       }));
       const hook = await subscribe(['entry.created']);
       calls = 0;
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(1);
       await settle(server);
       expect(log(server, hook.id)[0]).to.include({ status: 'success' });
@@ -297,7 +297,7 @@ describe('webhooks', function () {
       await receiver.close();
       receiver = await startReceiver(pki.certs['other.test']!);
       const hook = await subscribe(['entry.created']); // https://hooks.test, answered with other.test's certificate
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await settle(server);
       await new Promise((r) => setTimeout(r, 50));
       await settle(server);
@@ -311,7 +311,7 @@ describe('webhooks', function () {
       it('withholds a colleague’s entries from an owner without canViewOthersTime: skipped_visibility, not retried, not counted', async () => {
         const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: false });
         const hook = await subscribe(['entry.created'], watcher.userId);
-        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);
         server.clock.advance(7 * 3_600_000);
         await settle(server);
@@ -324,8 +324,8 @@ describe('webhooks', function () {
         server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 70 });
         const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
         await subscribe(['entry.created'], watcher.userId);
-        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
-        server.services.entries.createEntry(server.services.tokens.authenticate(watcher.token)!.actor, {
+        server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        server.services.entries.create(server.services.tokens.authenticate(watcher.token)!.actor, {
           start: '2026-11-02T07:00:00Z',
           end: '2026-11-02T08:00:00Z',
         });
@@ -339,7 +339,7 @@ describe('webhooks', function () {
         const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: true });
         const hook = await subscribe(['entry.created'], watcher.userId);
         receiver.respond((_r, res) => res.writeHead(500).end());
-        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await receiver.waitFor(1);
         await settle(server);
         server.services.accounts.removeMember({ workspaceId: server.workspaceId, userId: watcher.userId });
@@ -350,14 +350,14 @@ describe('webhooks', function () {
       });
 
       it('sends invoice events to an owner who may see money, and withholds them from one who may not', async () => {
-        const client = server.services.catalog.createClient(owner, { name: 'Invoiced Co' });
-        const project = server.services.catalog.createProject(owner, {
+        const client = server.services.catalog.clients.create(owner, { name: 'Invoiced Co' });
+        const project = server.services.catalog.projects.create(owner, {
           name: 'Billed',
           clientId: client.id,
           billable: true,
           hourlyRate: 100,
         });
-        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:30:00Z', projectId: project.id });
+        server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:30:00Z', projectId: project.id });
         const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
         const withheld = await subscribe(['invoice.created', 'invoice.status_changed'], timeOnly.userId);
         const full = await subscribe(['invoice.created', 'invoice.status_changed']);
@@ -386,7 +386,7 @@ describe('webhooks', function () {
         await subscribe(['entry.created'], watcher.userId);
         server.services.accounts.deleteUser(watcher.userId);
         expect(server.services.webhooks.list(server.workspaceId)).to.deep.equal([]);
-        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);
         expect(receiver.requests).to.have.length(0);
       });
@@ -394,11 +394,11 @@ describe('webhooks', function () {
 
     it('purges the delivery log after 30 days', async () => {
       const hook = await subscribe(['entry.created']);
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(1);
       await settle(server);
       server.clock.advance(29 * 86_400_000);
-      server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       await receiver.waitFor(2);
       await settle(server);
       expect(server.services.sender.purge()).to.equal(0);
@@ -529,7 +529,7 @@ describe('webhooks', function () {
           events: ['entry.created'],
         });
         answer = '127.0.0.1';
-        server.services.entries.createEntry(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+        server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);
         const [row] = server.services.webhooks.deliveries(hook.id);
         expect(row).to.include({ status: 'failure', attempt: 1, responseCode: null });

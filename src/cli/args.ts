@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { dayStart, looksLikeCalendarDay, parseInstant } from '../kernel/time.js';
 
 /** A mistake in how a command was called: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {
@@ -74,8 +75,12 @@ export function optionalInstant(values: Record<string, string | boolean | undefi
   const raw = optionalString(values, name);
   if (raw === undefined) return undefined;
   const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-  const ms = iso.test(raw) ? Date.parse(raw.length === 10 ? `${raw}T00:00:00Z` : raw) : NaN;
-  if (Number.isNaN(ms))
-    throw new UsageError(`--${name} must be an ISO-8601 date-time such as 2027-01-31T00:00:00Z (got ${JSON.stringify(raw)})`);
-  return ms;
+  try {
+    if (!iso.test(raw)) throw new Error('not ISO-8601');
+    return looksLikeCalendarDay(raw) ? dayStart(raw, `--${name}`) : parseInstant(raw, `--${name}`);
+  } catch {
+    throw new UsageError(
+      `--${name} must be an ISO-8601 date-time such as 2027-01-31T00:00:00Z, or a day such as 2027-01-31 (got ${JSON.stringify(raw)})`,
+    );
+  }
 }

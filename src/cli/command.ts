@@ -1,5 +1,5 @@
-/** How a CLI command is declared (shared by the command tables). */
-import type { Services } from '../main.js';
+/* How a CLI command is declared (shared by the command tables). */
+import type { Services } from '../services.js';
 import { type OptionSpec, parse } from './args.js';
 
 export interface Command {

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '../db/database.js';
 import { DomainError } from '../errors.js';
-import type { Services } from '../main.js';
+import type { Services } from '../services.js';
 import { UsageError } from './args.js';
 import { commands } from './commands.js';
 

@@ -1,7 +1,7 @@
 import { required } from './args.js';
 import { type Command, command, str } from './command.js';
 
-/** `webhook …` commands: subscriptions are managed here (the spec's settings screen). */
+/** `webhook …` commands: subscriptions are managed here (the settings screen of a self-hoster). */
 export const webhookCommands: Record<string, Command> = {
   'webhook create': command(
     'webhook create --workspace W --user U --url URL --events a,b',

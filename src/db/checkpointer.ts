@@ -1,43 +1,12 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
+import { startThread } from '../threads.js';
+import type { CheckpointerData } from './checkpointer-thread.js';
 import type { DatabaseHandle } from './database.js';
 
 /** WAL frames (4 KiB pages) after which the server's own connection checkpoints: a backstop. */
 const BACKSTOP_FRAMES = 16_384;
 /** SQLite's default threshold, restored if the checkpointer thread dies. */
 const DEFAULT_FRAMES = 1_000;
-
-/**
- * The thread's program, plain JavaScript so it runs the same compiled or under tsx (whose loader
- * does not reach worker threads). Its own connection; PASSIVE checkpoints copy what no reader
- * still needs and never wait for or block the writer. It never writes rows, so it never
- * checkpoints on its own schedule either.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const sqlite = new Database(workerData.path);
-sqlite.pragma('busy_timeout = 5000');
-sqlite.pragma('synchronous = NORMAL');
-sqlite.pragma('wal_autocheckpoint = 0');
-let failing = false;
-const timer = setInterval(() => {
-  try {
-    sqlite.pragma('wal_checkpoint(PASSIVE)');
-    failing = false;
-  } catch (error) {
-    if (!failing) parentPort.postMessage({ error: String(error && error.message) });
-    failing = true;
-  }
-}, workerData.intervalMs);
-parentPort.on('message', (message) => {
-  if (message !== 'stop') return;
-  clearInterval(timer);
-  sqlite.close();
-  parentPort.close();
-});
-`;
 
 /**
  * Runs SQLite's WAL checkpoints on a worker thread with its own connection. A checkpoint copies
@@ -59,10 +28,9 @@ export function startCheckpointer({
   intervalMs?: number;
 }) {
   if (path === ':memory:') return { stop: async () => {} };
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    // The same driver as the server's, resolved from here (not from the working directory).
-    workerData: { path, intervalMs, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+  const workerData: CheckpointerData = { path, intervalMs };
+  const worker = startThread(import.meta.url, './checkpointer-thread', {
+    workerData,
     // A thread that only runs pragmas: a small heap keeps its footprint small.
     resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
   });

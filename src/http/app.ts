@@ -5,11 +5,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
 import { errorFields, type Logger } from '../logger.js';
-import type { CatalogService } from '../modules/catalog/service.js';
-import type { EntriesService } from '../modules/entries/service.js';
 import { RateLimiter } from '../modules/ratelimit/limiter.js';
-import type { ReportsService } from '../modules/reports/service.js';
-import type { TokensService } from '../modules/tokens/service.js';
+import type { Services } from '../services.js';
 import { ContractBackend, type OperationInfo } from './backend.js';
 import { type ContractDocument, servedDocument } from './contract.js';
 import { createHandlers } from './handlers/index.js';
@@ -23,10 +20,7 @@ export interface AppDeps {
   logger: Logger;
   clock: Clock;
   contract: ContractDocument;
-  tokens: TokensService;
-  entries: EntriesService;
-  catalog: CatalogService;
-  reports: ReportsService;
+  services: Services;
   /** Tests of the pipeline itself adjust the handlers (a fixture contract, a missing handler). */
   handlers?: (real: Handlers) => Handlers;
 }
@@ -43,16 +37,11 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const { config, logger, contract } = deps;
   const api = new ContractBackend(contract);
   await api.init();
-  const real = createHandlers({
-    servedDocument: servedDocument(contract, config.baseUrl),
-    entries: deps.entries,
-    catalog: deps.catalog,
-    reports: deps.reports,
-  });
+  const real = createHandlers(deps.services, servedDocument(contract, config.baseUrl));
   const handlers = deps.handlers ? deps.handlers(real) : real;
   checkHandlersMatchContract(handlers, api.operationInfos());
 
-  const hooks = pipelineHooks({ config, tokens: deps.tokens, limiter: new RateLimiter(deps.clock) });
+  const hooks = pipelineHooks({ config, tokens: deps.services.tokens, limiter: new RateLimiter(deps.clock) });
   api.registerSecurityHandler('bearerAuth', hooks.securityHandlers.bearerAuth);
   api.register(hooks.handlers);
   for (const [operationId, handler] of Object.entries(handlers) as Array<[OperationId, AnyHandler]>) {

@@ -4,7 +4,6 @@ import express, { type Request, type Response } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Actor } from '../actor.js';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
 import type { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { Authenticated, TokensService } from '../modules/tokens/service.js';
 import { bearerToken } from '../modules/tokens/token-format.js';

@@ -7,7 +7,8 @@ import { type Config, parseConfig } from '../../src/config.js';
 import type { ContractDocument } from '../../src/http/contract.js';
 import type { Handlers } from '../../src/http/handlers/types.js';
 import { createLogger } from '../../src/logger.js';
-import { type RunningServer, type RuntimeOptions, type Services, startServer } from '../../src/main.js';
+import { type RunningServer, type RuntimeOptions, startServer } from '../../src/server.js';
+import type { Services } from '../../src/services.js';
 import { ContractChecker, contractChecker } from './contract.js';
 
 export interface TestResponse {

@@ -1,7 +1,7 @@
-import type { ReportsService } from '../../modules/reports/service.js';
+import type { Services } from '../../services.js';
 import { type Handler, ok } from './types.js';
 
-export function reportHandlers({ reports }: { reports: ReportsService }) {
+export function reportHandlers({ reports }: Pick<Services, 'reports'>) {
   const getSummaryReport: Handler<'getSummaryReport'> = ({ actor, query }) => ok({ data: reports.summary(actor, query) });
   const getDetailedReport: Handler<'getDetailedReport'> = ({ actor, query }) => {
     const page = reports.detailed(actor, query);

@@ -1,10 +1,11 @@
 import type { operations } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
 
-/**
+/*
  * Handler types derived from the generated contract types: a contract change that breaks a
  * handler's parameters, body or response breaks `tsc`.
  */
+
 /** The API's operations; the contract's `webhooks` (operationIds `webhook…`) are sent, not served. */
 export type OperationId = Exclude<keyof operations, `webhook${string}`>;
 

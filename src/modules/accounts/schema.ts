@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
-/** Timestamps are integer milliseconds since the epoch (UTC) throughout the database. */
+// Timestamps are integer milliseconds since the epoch (UTC) throughout the database.
 
 export const users = sqliteTable(
   'users',

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
+import type { Write } from '../../db/write.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { apiTokens } from '../tokens/schema.js';
@@ -27,7 +28,7 @@ export interface MemberFlags {
  * Users, workspaces and members: the first-party administration behind the `timetrack` CLI.
  * Deleting an account or removing a member takes effect on the owner's tokens at once.
  */
-export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
+export function createAccountsService({ db, clock, write }: { db: Db; clock: Clock; write: Write<never> }) {
   const liveUser = (id: string) =>
     db
       .select({ id: users.id })
@@ -74,69 +75,60 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
     createUser(input: { name: string; email: string }): { id: string } {
       const name = requireName(input.name, 'name');
       const email = requireEmail(input.email);
-      return db.transaction(
-        (tx) => {
-          const taken = tx
-            .select({ id: users.id })
-            .from(users)
-            .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)))
-            .get();
-          if (taken) throw new DomainError('conflict', `A user with the email ${email} exists already (${taken.id}).`);
-          const id = newId('usr');
-          tx.insert(users).values({ id, name, email, createdAt: clock.now() }).run();
-          return { id };
-        },
-        { behavior: 'immediate' },
-      );
+      return write(() => {
+        const taken = db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)))
+          .get();
+        if (taken) throw new DomainError('conflict', `A user with the email ${email} exists already (${taken.id}).`);
+        const id = newId('usr');
+        db.insert(users).values({ id, name, email, createdAt: clock.now() }).run();
+        return { id };
+      });
     },
 
     /** Deletes the account: its tokens, webhooks and memberships go with it. */
     deleteUser(id: string): { id: string } {
-      return db.transaction(
-        (tx) => {
-          const result = tx
-            .update(users)
-            .set({ deletedAt: clock.now() })
-            .where(and(eq(users.id, id), isNull(users.deletedAt)))
-            .run();
-          if (result.changes === 0) throw notFound(`User ${id}`);
-          tx.delete(apiTokens).where(eq(apiTokens.userId, id)).run();
-          // Their webhooks go too (the delivery log with them): a deleted account sends nothing.
-          tx.delete(webhooks).where(eq(webhooks.userId, id)).run();
-          tx.delete(members).where(eq(members.userId, id)).run();
-          return { id };
-        },
-        { behavior: 'immediate' },
-      );
+      return write(() => {
+        const result = db
+          .update(users)
+          .set({ deletedAt: clock.now() })
+          .where(and(eq(users.id, id), isNull(users.deletedAt)))
+          .run();
+        if (result.changes === 0) throw notFound(`User ${id}`);
+        db.delete(apiTokens).where(eq(apiTokens.userId, id)).run();
+        // Their webhooks go too (the delivery log with them): a deleted account sends nothing.
+        db.delete(webhooks).where(eq(webhooks.userId, id)).run();
+        db.delete(members).where(eq(members.userId, id)).run();
+        return { id };
+      });
     },
 
     addMember(input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
       const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate');
-      return db.transaction(
-        (tx) => {
-          if (!workspaceExists(input.workspaceId)) throw notFound(`Workspace ${input.workspaceId}`);
-          if (!liveUser(input.userId)) throw notFound(`User ${input.userId}`);
-          const now = clock.now();
-          const inserted = tx
-            .insert(members)
-            .values({
-              workspaceId: input.workspaceId,
-              userId: input.userId,
-              canViewOthersTime: input.canViewOthersTime ?? false,
-              canViewOthersMoney: input.canViewOthersMoney ?? false,
-              hourlyRate,
-              createdAt: now,
-              updatedAt: now,
-            })
-            .onConflictDoNothing()
-            .run();
-          if (inserted.changes === 0) {
-            throw new DomainError('conflict', `User ${input.userId} is a member of workspace ${input.workspaceId} already.`);
-          }
-          return { workspaceId: input.workspaceId, userId: input.userId };
-        },
-        { behavior: 'immediate' },
-      );
+      return write(() => {
+        if (!workspaceExists(input.workspaceId)) throw notFound(`Workspace ${input.workspaceId}`);
+        if (!liveUser(input.userId)) throw notFound(`User ${input.userId}`);
+        const now = clock.now();
+        const inserted = db
+          .insert(members)
+          .values({
+            workspaceId: input.workspaceId,
+            userId: input.userId,
+            canViewOthersTime: input.canViewOthersTime ?? false,
+            canViewOthersMoney: input.canViewOthersMoney ?? false,
+            hourlyRate,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing()
+          .run();
+        if (inserted.changes === 0) {
+          throw new DomainError('conflict', `User ${input.userId} is a member of workspace ${input.workspaceId} already.`);
+        }
+        return { workspaceId: input.workspaceId, userId: input.userId };
+      });
     },
 
     setMember(input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
@@ -155,21 +147,18 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
 
     /** Removes the member; their tokens for this workspace are revoked, so re-adding them does not revive those. */
     removeMember(input: { workspaceId: string; userId: string }): { workspaceId: string; userId: string } {
-      return db.transaction(
-        (tx) => {
-          const result = tx
-            .delete(members)
-            .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
-            .run();
-          if (result.changes === 0) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
-          tx.update(apiTokens)
-            .set({ revokedAt: clock.now() })
-            .where(and(eq(apiTokens.workspaceId, input.workspaceId), eq(apiTokens.userId, input.userId), isNull(apiTokens.revokedAt)))
-            .run();
-          return { workspaceId: input.workspaceId, userId: input.userId };
-        },
-        { behavior: 'immediate' },
-      );
+      return write(() => {
+        const result = db
+          .delete(members)
+          .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
+          .run();
+        if (result.changes === 0) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
+        db.update(apiTokens)
+          .set({ revokedAt: clock.now() })
+          .where(and(eq(apiTokens.workspaceId, input.workspaceId), eq(apiTokens.userId, input.userId), isNull(apiTokens.revokedAt)))
+          .run();
+        return { workspaceId: input.workspaceId, userId: input.userId };
+      });
     },
 
     isEmpty(): boolean {

@@ -1,20 +1,12 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/database.js';
+import type { CursorCodec, CursorPosition } from '../../kernel/cursor.js';
+import type { Page } from '../../kernel/paging.js';
 import { clients, projects, tasks } from '../catalog/schema.js';
-import type { CursorCodec, CursorPosition } from '../paging/cursor.js';
+import { type EntryFilters, entryFilterConditions, isFiltered } from './filters.js';
 import { entries, entryTags } from './schema.js';
 import { type EntryRow, type EntryRowView, entryRowView, type ViewContext } from './views.js';
-
-export interface EntryFilters {
-  projectIds?: string[];
-  clientIds?: string[];
-  taskIds?: string[];
-  tagIds?: string[];
-  userIds?: string[];
-  billable?: boolean;
-  search?: string;
-}
 
 export interface ListSpec {
   /** Names the listing in its cursors: a cursor of one listing is refused by another. */
@@ -27,11 +19,6 @@ export interface ListSpec {
   filters: EntryFilters;
   cursor?: string;
   limit: number;
-}
-
-export interface Page {
-  rows: EntryRowView[];
-  nextCursor: string | null;
 }
 
 /**
@@ -93,7 +80,7 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
   function query(shape: Shape, spec: ListSpec, actor: Actor, position: CursorPosition | undefined, params: Record<string, unknown>) {
     const ownOnly = !actor.canViewOthersTime;
     const cursor = shape === 'completed' && position !== undefined;
-    const filtered = Object.values(spec.filters).some((value) => value !== undefined);
+    const filtered = isFiltered(spec.filters);
     let statement: ReturnType<typeof build>;
     if (filtered) {
       statement = build(shape, spec, entryFilterConditions(db, actor, spec.filters), cursor);
@@ -114,7 +101,7 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
   }
 
   return {
-    page(actor: Actor, spec: ListSpec, ctx: Omit<ViewContext, 'actor'>): Page {
+    page(actor: Actor, spec: ListSpec, ctx: Omit<ViewContext, 'actor'>): Page<EntryRowView> {
       const fingerprint = { select: spec.select, order: spec.order, from: spec.from, to: spec.to, filters: spec.filters };
       const position = spec.cursor === undefined ? undefined : cursors.decode(spec.listing, fingerprint, spec.cursor);
       const take = spec.limit + 1;
@@ -159,34 +146,6 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
       };
     },
   };
-}
-
-/**
- * The conditions every listing and report applies to entries: the workspace, the caller's own
- * rows without canViewOthersTime, and the filters. Shared so lists and reports select alike.
- */
-export function entryFilterConditions(db: Db, actor: Actor, filters: EntryFilters): SQL[] {
-  const conditions: SQL[] = [eq(entries.workspaceId, actor.workspaceId)];
-  // Without canViewOthersTime the rows are the caller's own.
-  if (!actor.canViewOthersTime) conditions.push(eq(entries.authorId, actor.userId));
-  if (filters.userIds) conditions.push(inArray(entries.authorId, filters.userIds));
-  if (filters.projectIds) conditions.push(inArray(entries.projectId, filters.projectIds));
-  if (filters.taskIds) conditions.push(inArray(entries.taskId, filters.taskIds));
-  if (filters.clientIds) {
-    conditions.push(
-      inArray(entries.projectId, db.select({ id: projects.id }).from(projects).where(inArray(projects.clientId, filters.clientIds))),
-    );
-  }
-  if (filters.tagIds) {
-    conditions.push(
-      sql`exists (select 1 from ${entryTags} where ${entryTags.entryId} = ${entries.id} and ${inArray(entryTags.tagId, filters.tagIds)})`,
-    );
-  }
-  if (filters.billable !== undefined) conditions.push(eq(entries.billable, filters.billable));
-  if (filters.search !== undefined && filters.search !== '') {
-    conditions.push(sql`instr(tt_fold(${entries.description}), ${filters.search.normalize('NFC').toLowerCase()}) > 0`);
-  }
-  return conditions;
 }
 
 /** Orders by (start, id), comparing ids as byte strings like SQLite does. */

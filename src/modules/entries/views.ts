@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
-import { toIso } from '../../clock.js';
-import { amountOf, secondsBetween } from './money.js';
+import { amountOf } from '../../kernel/money.js';
+import { secondsBetween, toIso } from '../../kernel/time.js';
 import type { entries } from './schema.js';
 
 export type EntryView = components['schemas']['Entry'];

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
-import { toIso } from '../../clock.js';
 import type { Db } from '../../db/database.js';
+import type { Write } from '../../db/write.js';
+import { toIso } from '../../kernel/time.js';
 import { events } from './schema.js';
 
 export type EventEntity = (typeof events.$inferInsert)['entity'];
@@ -25,13 +26,17 @@ export interface DomainEvent {
   payload: unknown;
 }
 
-/**
- * The domain event log. `record` must be called inside the write's transaction (with the
- * transaction's handle), so a write and its event commit or roll back together.
- */
 /** Runs inside the event's transaction, after the event row is written (the webhook outbox). */
 export type EventSubscriber = (tx: Db, seq: number, event: DomainEvent) => void;
 
+/** The write helper of the domain services: what they record are domain events. */
+export type DomainWrite = Write<DomainEvent>;
+
+/**
+ * The domain event log: the realtime sync events and the source of webhook deliveries. `record`
+ * runs inside the write's transaction (src/db/write.ts), so a write and its event commit or roll
+ * back together. Payloads are API views of the entity as the write left it.
+ */
 export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock; subscriber?: EventSubscriber }) {
   const insert = db
     .insert(events)

@@ -1,10 +1,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { scopeValues } from '../../../generated/openapi.js';
 import type { Actor, Scope } from '../../actor.js';
-import { type Clock, toIso } from '../../clock.js';
+import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
+import type { Write } from '../../db/write.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { toIso } from '../../kernel/time.js';
 import { members, users, workspaces } from '../accounts/schema.js';
 import { requireName, requirePositiveInt } from '../accounts/validation.js';
 import { apiTokens } from './schema.js';
@@ -44,7 +46,7 @@ export function parseScopes(list: readonly string[]): Scope[] {
  * API tokens: minted by the CLI (the plaintext is returned once), checked on every request
  * against the database (no cache, so a revocation bites on the very next request).
  */
-export function createTokensService({ db, clock }: { db: Db; clock: Clock }) {
+export function createTokensService({ db, clock, write }: { db: Db; clock: Clock; write: Write<never> }) {
   const findByPrefix = db
     .select({
       id: apiTokens.id,
@@ -124,37 +126,34 @@ export function createTokensService({ db, clock }: { db: Db; clock: Clock }) {
       const rateLimitPerMin = input.rateLimitPerMin == null ? null : requirePositiveInt(input.rateLimitPerMin, 'rate limit');
       const now = clock.now();
       if (input.expiresAt != null && input.expiresAt <= now) throw new DomainError('invalid', 'expiry must be in the future.');
-      return db.transaction(
-        (tx) => {
-          const member = tx
-            .select({ time: members.canViewOthersTime, money: members.canViewOthersMoney })
-            .from(members)
-            .innerJoin(users, and(eq(users.id, members.userId), isNull(users.deletedAt)))
-            .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
-            .get();
-          if (!member) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
-          const minted = mintToken();
-          const id = newId('tok');
-          tx.insert(apiTokens)
-            .values({
-              id,
-              workspaceId: input.workspaceId,
-              userId: input.userId,
-              name,
-              prefix: minted.prefix,
-              secretHash: minted.hash,
-              scopes: JSON.stringify(scopes),
-              mintedCanViewOthersTime: member.time,
-              mintedCanViewOthersMoney: member.money,
-              rateLimitPerMin,
-              expiresAt: input.expiresAt ?? null,
-              createdAt: now,
-            })
-            .run();
-          return { id, token: minted.token, prefix: minted.prefix };
-        },
-        { behavior: 'immediate' },
-      );
+      return write(() => {
+        const member = db
+          .select({ time: members.canViewOthersTime, money: members.canViewOthersMoney })
+          .from(members)
+          .innerJoin(users, and(eq(users.id, members.userId), isNull(users.deletedAt)))
+          .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
+          .get();
+        if (!member) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
+        const minted = mintToken();
+        const id = newId('tok');
+        db.insert(apiTokens)
+          .values({
+            id,
+            workspaceId: input.workspaceId,
+            userId: input.userId,
+            name,
+            prefix: minted.prefix,
+            secretHash: minted.hash,
+            scopes: JSON.stringify(scopes),
+            mintedCanViewOthersTime: member.time,
+            mintedCanViewOthersMoney: member.money,
+            rateLimitPerMin,
+            expiresAt: input.expiresAt ?? null,
+            createdAt: now,
+          })
+          .run();
+        return { id, token: minted.token, prefix: minted.prefix };
+      });
     },
 
     list(workspaceId: string) {

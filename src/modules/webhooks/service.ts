@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
-import { toIso } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { toIso } from '../../kernel/time.js';
 import { members, users } from '../accounts/schema.js';
 import type { DomainEvent } from '../events/service.js';
 import { encryptSecret, newDeliveryId, newSecret } from './crypto.js';

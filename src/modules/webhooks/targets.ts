@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
-/**
+/*
  * Where webhooks may go. Every address a target resolves to is checked against the special-use
  * ranges below before every attempt (no caching), and the connection is then pinned to a checked
  * address. IP literals arrive normalised by the WHATWG URL parser (127.1, 0x7f000001 and

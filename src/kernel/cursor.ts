@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { DomainError } from '../../errors.js';
+import { DomainError } from '../errors.js';
 
 /** A keyset position: the sort key and id of the last row of a page. */
 export interface CursorPosition {

@@ -1,0 +1,40 @@
+import { DomainError } from '../errors.js';
+import type { Db } from './database.js';
+import { isForeignKeyViolation, isUniqueViolation } from './errors.js';
+
+/** What a refused constraint means for this write: the 409 message, when it can happen. */
+export interface WriteOptions {
+  /** A unique index refused the write (a name taken meanwhile, a second running timer). */
+  conflict?: () => string;
+  /** A foreign key refused the write (a row still referenced, or a reference deleted meanwhile). */
+  referenced?: () => string;
+}
+
+/** Records an event on the connection of the transaction in progress (the event log's `record`). */
+export type EventRecorder<Event> = (db: Db, event: Event) => number;
+
+/** Runs a write; its body records events with `record`, which commit or roll back with it. */
+export type Write<Event> = <T>(body: (record: (event: Event) => number) => T, options?: WriteOptions) => T;
+
+/**
+ * The one way to write: an immediate transaction (it takes the write lock at BEGIN, so a second
+ * writer process waits on busy_timeout instead of failing mid-transaction), the events the body
+ * records in the same transaction, and SQLite's constraint refusals mapped to 409 conflict where
+ * the caller says what they mean. better-sqlite3 transactions are synchronous: the body must not
+ * await (nothing may, inside a transaction). Called inside another write, it nests as a savepoint.
+ */
+export function createWrite<Event>(db: Db, recorder: EventRecorder<Event> | null): Write<Event> {
+  const record = (event: Event): number => {
+    if (!recorder) throw new Error('this connection records no events');
+    return recorder(db, event);
+  };
+  return <T>(body: (record: (event: Event) => number) => T, options: WriteOptions = {}): T => {
+    try {
+      return db.transaction(() => body(record), { behavior: 'immediate' });
+    } catch (error) {
+      if (options.conflict && isUniqueViolation(error)) throw new DomainError('conflict', options.conflict());
+      if (options.referenced && isForeignKeyViolation(error)) throw new DomainError('conflict', options.referenced());
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,127 @@
+import { eq } from 'drizzle-orm';
+import type { components } from '../../../generated/openapi.js';
+import type { Actor } from '../../actor.js';
+import { DomainError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
+import { cleanName, nameKey } from './names.js';
+import type { ClientRow } from './repository.js';
+import { clients } from './schema.js';
+import { type ClientView, clientView } from './views.js';
+
+type Schemas = components['schemas'];
+
+/** The invoice-recipient party fields of a client. */
+const PARTY_FIELDS = [
+  'legalName',
+  'addressLines',
+  'postalCode',
+  'city',
+  'country',
+  'taxId',
+  'email',
+  'reference',
+  'vatId',
+  'electronicAddress',
+  'electronicAddressScheme',
+] as const;
+
+type PartyInput = Partial<Record<(typeof PARTY_FIELDS)[number], unknown>>;
+
+/** The party fields given, trimmed; a blank field is null, and so is an address of blank lines. */
+function partyValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
+  const values: Record<string, unknown> = {};
+  for (const field of PARTY_FIELDS) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (typeof value === 'string') {
+      values[field] = value.trim() === '' ? null : value.trim();
+    } else if (Array.isArray(value)) {
+      const lines = (value as string[]).map((line) => line.trim()).filter((line) => line !== '');
+      values[field] = lines.length === 0 ? null : lines;
+    } else {
+      values[field] = value;
+    }
+  }
+  return values;
+}
+
+const taken = (name: string) => () => `A client named "${name}" exists already in this workspace.`;
+
+/** Clients: the invoice recipients projects belong to. */
+export function createClientsService({ db, clock, write, repo }: CatalogDeps) {
+  return {
+    list(actor: Actor, query: { archived?: boolean }): ClientView[] {
+      return repo.clients(actor.workspaceId, query).map(clientView);
+    },
+
+    get(actor: Actor, id: string): ClientView {
+      return clientView(repo.client(actor.workspaceId, id));
+    },
+
+    create(actor: Actor, input: Schemas['ClientCreate']): ClientView {
+      const name = cleanName(input.name);
+      return write(
+        (record) => {
+          const now = clock.now();
+          const row = db
+            .insert(clients)
+            .values({
+              id: newId('cli'),
+              workspaceId: actor.workspaceId,
+              name,
+              nameKey: nameKey(name),
+              ...partyValues(input),
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning()
+            .get();
+          const view = clientView(row);
+          record(catalogEvent(actor, 'client', row.id, 'create', view));
+          return view;
+        },
+        { conflict: taken(name) },
+      );
+    },
+
+    update(actor: Actor, id: string, patch: Schemas['ClientPatch']): ClientView {
+      const name = patch.name === undefined ? undefined : cleanName(patch.name);
+      return write(
+        (record) => {
+          repo.client(actor.workspaceId, id);
+          const values: Partial<typeof clients.$inferInsert> = { ...partyValues(patch), updatedAt: clock.now() };
+          if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
+          if (patch.archived !== undefined) values.archived = patch.archived;
+          const row = db.update(clients).set(values).where(eq(clients.id, id)).returning().get() as ClientRow;
+          const view = clientView(row);
+          record(catalogEvent(actor, 'client', id, 'update', view));
+          return view;
+        },
+        { conflict: taken(name ?? '') },
+      );
+    },
+
+    delete(actor: Actor, id: string): void {
+      write(
+        (record) => {
+          repo.client(actor.workspaceId, id);
+          if (repo.clientHasProjects(id)) throw new DomainError('conflict', `Client ${id} still has projects; archive it instead.`);
+          db.delete(clients).where(eq(clients.id, id)).run();
+          record(catalogEvent(actor, 'client', id, 'delete', { id }));
+        },
+        { referenced: stillReferenced('client', id) },
+      );
+    },
+
+    /** A client a project may be put under: in the workspace (else 404) and not archived (else 400). */
+    usable(workspaceId: string, id: string | null | undefined): string | null {
+      if (id === null || id === undefined) return null;
+      const client = repo.client(workspaceId, id);
+      if (client.archived) throw new DomainError('invalid', `clientId: client ${id} is archived; unarchive it first.`);
+      return client.id;
+    },
+  };
+}
+
+export type ClientsService = ReturnType<typeof createClientsService>;

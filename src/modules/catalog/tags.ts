@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm';
+import type { components } from '../../../generated/openapi.js';
+import type { Actor } from '../../actor.js';
+import { DomainError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
+import { cleanName, nameKey } from './names.js';
+import type { TagRow } from './repository.js';
+import { tags } from './schema.js';
+import { type TagView, tagView } from './views.js';
+
+type Schemas = components['schemas'];
+
+const taken = (name: string) => () => `A tag named "${name}" exists already in this workspace.`;
+
+/** Tags, which entries carry any number of. */
+export function createTagsService({ db, clock, write, repo }: CatalogDeps) {
+  return {
+    list(actor: Actor): TagView[] {
+      return repo.tags(actor.workspaceId).map(tagView);
+    },
+
+    get(actor: Actor, id: string): TagView {
+      return tagView(repo.tag(actor.workspaceId, id));
+    },
+
+    create(actor: Actor, input: Schemas['TagCreate']): TagView {
+      const name = cleanName(input.name);
+      return write(
+        (record) => {
+          const now = clock.now();
+          const row = db
+            .insert(tags)
+            .values({ id: newId('tag'), workspaceId: actor.workspaceId, name, nameKey: nameKey(name), createdAt: now, updatedAt: now })
+            .returning()
+            .get();
+          const view = tagView(row);
+          record(catalogEvent(actor, 'tag', row.id, 'create', view));
+          return view;
+        },
+        { conflict: taken(name) },
+      );
+    },
+
+    update(actor: Actor, id: string, patch: Schemas['TagPatch']): TagView {
+      const name = cleanName(patch.name);
+      return write(
+        (record) => {
+          repo.tag(actor.workspaceId, id);
+          const row = db
+            .update(tags)
+            .set({ name, nameKey: nameKey(name), updatedAt: clock.now() })
+            .where(eq(tags.id, id))
+            .returning()
+            .get() as TagRow;
+          const view = tagView(row);
+          record(catalogEvent(actor, 'tag', id, 'update', view));
+          return view;
+        },
+        { conflict: taken(name) },
+      );
+    },
+
+    delete(actor: Actor, id: string): void {
+      write(
+        (record) => {
+          repo.tag(actor.workspaceId, id);
+          if (repo.tagHasEntries(id)) throw new DomainError('conflict', `Tag ${id} is still used by entries.`);
+          db.delete(tags).where(eq(tags.id, id)).run();
+          record(catalogEvent(actor, 'tag', id, 'delete', { id }));
+        },
+        { referenced: stillReferenced('tag', id) },
+      );
+    },
+  };
+}
+
+export type TagsService = ReturnType<typeof createTagsService>;

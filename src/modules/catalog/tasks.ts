@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm';
+import type { components } from '../../../generated/openapi.js';
+import type { Actor } from '../../actor.js';
+import { DomainError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
+import { cleanName, nameKey } from './names.js';
+import type { TaskRow } from './repository.js';
+import { tasks } from './schema.js';
+import { type TaskView, taskView } from './views.js';
+
+type Schemas = components['schemas'];
+
+/** Tasks of a project; their rate is withheld like the project's. */
+export function createTasksService({ db, clock, write, repo }: CatalogDeps) {
+  const moneyVisible = (actor: Actor) => actor.canViewOthersMoney;
+
+  return {
+    list(actor: Actor, query: { archived?: boolean; projectIds?: string[] }): TaskView[] {
+      return repo.tasks(actor.workspaceId, query).map((row) => taskView(row, moneyVisible(actor)));
+    },
+
+    get(actor: Actor, id: string): TaskView {
+      return taskView(repo.task(actor.workspaceId, id), moneyVisible(actor));
+    },
+
+    create(actor: Actor, input: Schemas['TaskCreate']): TaskView {
+      const name = cleanName(input.name);
+      return write(
+        (record) => {
+          const project = repo.project(actor.workspaceId, input.projectId);
+          if (project.archived) throw new DomainError('invalid', `projectId: project ${project.id} is archived; unarchive it first.`);
+          const now = clock.now();
+          const row = db
+            .insert(tasks)
+            .values({
+              id: newId('tsk'),
+              workspaceId: actor.workspaceId,
+              projectId: project.id,
+              name,
+              nameKey: nameKey(name),
+              estimateSec: input.estimateSec ?? null,
+              hourlyRate: input.hourlyRate ?? null,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning()
+            .get();
+          record(catalogEvent(actor, 'task', row.id, 'create', taskView(row, true)));
+          return taskView(row, moneyVisible(actor));
+        },
+        { conflict: () => `A task named "${name}" exists already in project ${input.projectId}.` },
+      );
+    },
+
+    update(actor: Actor, id: string, patch: Schemas['TaskPatch']): TaskView {
+      const name = patch.name === undefined ? undefined : cleanName(patch.name);
+      let projectId = '';
+      return write(
+        (record) => {
+          const current = repo.task(actor.workspaceId, id);
+          projectId = current.projectId;
+          const values: Partial<typeof tasks.$inferInsert> = { updatedAt: clock.now() };
+          if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
+          copyGiven(values, patch, ['estimateSec', 'hourlyRate', 'archived']);
+          const row = db.update(tasks).set(values).where(eq(tasks.id, id)).returning().get() as TaskRow;
+          record(catalogEvent(actor, 'task', id, 'update', taskView(row, true)));
+          return taskView(row, moneyVisible(actor));
+        },
+        { conflict: () => `A task named "${name}" exists already in project ${projectId}.` },
+      );
+    },
+
+    delete(actor: Actor, id: string): void {
+      write(
+        (record) => {
+          repo.task(actor.workspaceId, id);
+          if (repo.taskHasEntries(id)) throw new DomainError('conflict', `Task ${id} still has entries; archive it instead.`);
+          db.delete(tasks).where(eq(tasks.id, id)).run();
+          record(catalogEvent(actor, 'task', id, 'delete', { id }));
+        },
+        { referenced: stillReferenced('task', id) },
+      );
+    },
+  };
+}
+
+export type TasksService = ReturnType<typeof createTasksService>;

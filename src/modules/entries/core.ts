@@ -1,0 +1,187 @@
+import type { Actor } from '../../actor.js';
+import type { Clock } from '../../clock.js';
+import { DomainError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { amountOf } from '../../kernel/money.js';
+import { canonicalTimeZone, secondsBetween, toIso } from '../../kernel/time.js';
+import type { DomainEvent, EventActor } from '../events/service.js';
+import type { EntriesRepository, ProjectRow, TaskRow } from './repository.js';
+import { type EntryRow, type EntryView, entryView, type ViewContext } from './views.js';
+
+/** How far ahead of the server clock a timer start may lie (client clocks drift). */
+export const START_SKEW_MS = 60_000;
+/** The longest entry: 366 days (keeps every sum of money far from integer overflow). */
+export const MAX_ENTRY_MS = 366 * 86_400_000;
+
+export type EntryEventName = 'entry.started' | 'entry.stopped' | 'entry.created' | 'entry.updated' | 'entry.deleted';
+
+/** Records an event in the write in progress (src/db/write.ts hands it to the write's body). */
+export type RecordEvent = (event: DomainEvent) => number;
+
+export function checkSpan(start: number, end: number): void {
+  if (end <= start) throw new DomainError('invalid', 'end: must be after start.');
+  if (end - start > MAX_ENTRY_MS) throw new DomainError('invalid', 'end: an entry spans at most 366 days.');
+}
+
+/** The fields that change when an entry becomes (or stays) completed. */
+export function completion(row: Pick<EntryRow, 'startAt' | 'billable' | 'hourlyRate'>, endAt: number) {
+  const durationSec = secondsBetween(row.startAt, endAt);
+  return { endAt, durationSec, amount: amountOf(row.billable, row.hourlyRate, durationSec) };
+}
+
+export const eventActor = (actor: Actor | null): EventActor => ({ userId: actor?.userId ?? null, tokenId: actor?.tokenId ?? null });
+
+/** A new entry of a write: a completed one (POST /entries) or a timer (end null). */
+export interface NewEntry {
+  start: number;
+  end: number | null;
+  description?: string;
+  projectId?: string | null;
+  taskId?: string | null;
+  billable?: boolean;
+  source?: EntryRow['source'];
+  timeZone?: string;
+  tagIds?: string[];
+  originId?: string;
+}
+
+/**
+ * The rules entries and timers share (stated with the entry operations in the contract): who may see and change an entry,
+ * which project and task a write may use, which rate it snapshots, and how a write records its
+ * event with the unredacted snapshot.
+ */
+export function createEntryCore({ repo, clock }: { repo: EntriesRepository; clock: Clock }) {
+  /** The entry as the actor may see it: 404 when hidden (another workspace, or a colleague's without canViewOthersTime). */
+  function visible(actor: Actor, id: string): EntryRow {
+    const row = repo.byId(actor.workspaceId, id);
+    if (!row || (row.authorId !== actor.userId && !actor.canViewOthersTime)) throw notFound(`Entry ${id}`);
+    return row;
+  }
+
+  /** An entry the actor may change: their own (else 403 when visible), not invoiced (else 409). */
+  function editable(actor: Actor, id: string): EntryRow {
+    const row = visible(actor, id);
+    if (row.authorId !== actor.userId)
+      throw new DomainError('forbidden', `Entry ${id} belongs to another member; only its author may change it.`);
+    if (row.invoiceId !== null)
+      throw new DomainError('conflict', `Entry ${id} is invoiced (${row.invoiceId}) and can no longer be changed.`);
+    return row;
+  }
+
+  /**
+   * Project and task of a write: 404 when unknown or foreign, 400 when mismatched, and 400 when
+   * archived unless it is the one the entry has already (`kept`).
+   */
+  function resolveWork(
+    workspaceId: string,
+    projectId: string | null | undefined,
+    taskId: string | null | undefined,
+    kept: { projectId: string | null; taskId: string | null },
+  ): { project: ProjectRow | null; task: TaskRow | null } {
+    let task: TaskRow | null = null;
+    if (taskId) {
+      task = repo.task(workspaceId, taskId) ?? null;
+      if (!task) throw notFound(`Task ${taskId}`);
+      if (task.archived && task.id !== kept.taskId)
+        throw new DomainError('invalid', `taskId: task ${taskId} is archived and takes no new entries.`);
+      if (projectId && projectId !== task.projectId) {
+        throw new DomainError('invalid', `taskId: task ${taskId} belongs to project ${task.projectId}, not to ${projectId}.`);
+      }
+    }
+    const wantedProject = projectId || task?.projectId || null;
+    let project: ProjectRow | null = null;
+    if (wantedProject) {
+      project = repo.project(workspaceId, wantedProject) ?? null;
+      if (!project) throw notFound(`Project ${wantedProject}`);
+      if (project.archived && project.id !== kept.projectId) {
+        throw new DomainError('invalid', `projectId: project ${wantedProject} is archived and takes no new entries.`);
+      }
+    }
+    return { project, task };
+  }
+
+  function checkTags(workspaceId: string, ids: string[] | undefined): void {
+    if (!ids || ids.length === 0) return;
+    const found = repo.existingTags(workspaceId, ids);
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw notFound(`Tag ${missing}`);
+  }
+
+  /** First non-null of task, project, member, workspace; snapshotted on the entry. */
+  function resolveRate(workspaceId: string, authorId: string, project: ProjectRow | null, task: TaskRow | null): number | null {
+    if (task?.hourlyRate != null) return task.hourlyRate;
+    if (project?.hourlyRate != null) return project.hourlyRate;
+    return repo.memberRate(workspaceId, authorId) ?? repo.workspaceRate(workspaceId);
+  }
+
+  /** Records the event of a write with the unredacted snapshot, and returns the actor's view (the snapshot for the server itself). */
+  function emit(
+    record: RecordEvent,
+    actor: Actor | null,
+    event: EntryEventName,
+    row: EntryRow,
+    originId: string | null = row.originId,
+  ): EntryView {
+    const ctx: ViewContext = { now: clock.now(), currency: actor?.currency ?? repo.currency(row.workspaceId), actor: null };
+    const snapshot = entryView(row, repo.tagIds(row.id), ctx);
+    record({
+      workspaceId: row.workspaceId,
+      entity: 'entry',
+      entityId: row.id,
+      operation: event === 'entry.created' || event === 'entry.started' ? 'create' : 'update',
+      event,
+      actor: eventActor(actor),
+      originId,
+      payload: { ...snapshot, originId },
+    });
+    return actor === null ? snapshot : entryView(row, snapshot.tagIds, { ...ctx, actor });
+  }
+
+  /** Inserts an entry (inside the caller's write) and records its event. */
+  function insert(record: RecordEvent, actor: Actor, input: NewEntry, event: EntryEventName): EntryView {
+    const { project, task } = resolveWork(actor.workspaceId, input.projectId, input.taskId, { projectId: null, taskId: null });
+    checkTags(actor.workspaceId, input.tagIds);
+    const billable = input.billable ?? project?.billable ?? false;
+    const hourlyRate = resolveRate(actor.workspaceId, actor.userId, project, task);
+    const now = clock.now();
+    const done =
+      input.end === null
+        ? { endAt: null, durationSec: null, amount: null }
+        : completion({ startAt: input.start, billable, hourlyRate }, input.end);
+    const row = repo.insert({
+      id: newId('ent'),
+      workspaceId: actor.workspaceId,
+      authorId: actor.userId,
+      description: input.description ?? '',
+      projectId: project?.id ?? null,
+      taskId: task?.id ?? null,
+      billable: billable ? 1 : 0,
+      startAt: input.start,
+      ...done,
+      hourlyRate,
+      source: input.source ?? 'api',
+      timeZone: input.timeZone === undefined ? null : canonicalTimeZone(input.timeZone),
+      originId: input.originId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (input.tagIds) repo.replaceTags(row.id, input.tagIds);
+    return emit(record, actor, event, row);
+  }
+
+  /** Stops a running entry at `endAt` (inside the caller's write): entry.stopped. */
+  function stop(record: RecordEvent, actor: Actor | null, row: EntryRow, endAt: number): EntryView {
+    if (endAt <= row.startAt) throw new DomainError('invalid', `end: must be after the entry's start (${toIso(row.startAt)}).`);
+    checkSpan(row.startAt, endAt);
+    const now = clock.now();
+    // Stopping a flagged runaway timer resolves it, when its author does.
+    const resolvedAt =
+      row.runawayAction === 'flagged' && row.runawayResolvedAt === null && actor?.userId === row.authorId ? now : row.runawayResolvedAt;
+    const updated = repo.update(row.id, { ...completion(row, endAt), runawayResolvedAt: resolvedAt, updatedAt: now });
+    return emit(record, actor, 'entry.stopped', updated);
+  }
+
+  return { visible, editable, resolveWork, checkTags, resolveRate, emit, insert, stop };
+}
+
+export type EntryCore = ReturnType<typeof createEntryCore>;

@@ -1,0 +1,138 @@
+import type { components } from '../../../generated/openapi.js';
+import type { Actor } from '../../actor.js';
+import type { Clock } from '../../clock.js';
+import { DomainError } from '../../errors.js';
+import { DEFAULT_PAGE_SIZE, type Page } from '../../kernel/paging.js';
+import { canonicalTimeZone, parseInstant, parseRange } from '../../kernel/time.js';
+import type { DomainWrite } from '../events/service.js';
+import { checkSpan, completion, type EntryCore, eventActor, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
+import { type EntryFilters, pickEntryFilters } from './filters.js';
+import type { EntryLister } from './list.js';
+import type { EntriesRepository } from './repository.js';
+import { type EntryRowView, type EntryView, entryView } from './views.js';
+
+type Schemas = components['schemas'];
+
+export interface ListEntriesQuery extends EntryFilters {
+  from: string;
+  to: string;
+  cursor?: string;
+  limit?: number;
+}
+
+interface Deps {
+  clock: Clock;
+  write: DomainWrite;
+  repo: EntriesRepository;
+  core: EntryCore;
+  lister: EntryLister;
+}
+
+/**
+ * Time entries: create, read, list, edit, delete. Every write runs in one transaction with its
+ * event (the entry snapshot, the webhook event name, the actor, the originId).
+ */
+export function createEntriesService({ clock, write, repo, core, lister }: Deps) {
+  return {
+    create(actor: Actor, body: Schemas['EntryCreate']): EntryView {
+      const start = parseInstant(body.start, 'start');
+      const end = parseInstant(body.end, 'end');
+      checkSpan(start, end);
+      return write((record) => core.insert(record, actor, { ...body, start, end }, 'entry.created'));
+    },
+
+    get(actor: Actor, id: string): EntryView {
+      const row = core.visible(actor, id);
+      return entryView(row, repo.tagIds(row.id), { now: clock.now(), currency: actor.currency, actor });
+    },
+
+    list(actor: Actor, query: ListEntriesQuery): Page<EntryRowView> {
+      const range = parseRange(query.from, query.to);
+      return lister.page(
+        actor,
+        {
+          listing: 'entries',
+          select: 'overlap',
+          order: 'desc',
+          ...range,
+          filters: pickEntryFilters(query),
+          ...(query.cursor ? { cursor: query.cursor } : {}),
+          limit: query.limit ?? DEFAULT_PAGE_SIZE,
+        },
+        { now: clock.now(), currency: actor.currency },
+      );
+    },
+
+    /** A partial edit; setting `end` on a running entry stops it (entry.stopped instead of entry.updated). */
+    update(actor: Actor, id: string, patch: Schemas['EntryPatch']): EntryView {
+      const start = patch.start === undefined ? undefined : parseInstant(patch.start, 'start');
+      const end = patch.end === undefined ? undefined : parseInstant(patch.end, 'end');
+      const timeZone = patch.timeZone === undefined || patch.timeZone === null ? patch.timeZone : canonicalTimeZone(patch.timeZone);
+      return write((record) => {
+        const current = core.editable(actor, id);
+        const now = clock.now();
+        const { project, task } = workOfPatch(current, patch);
+        core.checkTags(actor.workspaceId, patch.tagIds);
+        const workChanged = (project?.id ?? null) !== current.projectId || (task?.id ?? null) !== current.taskId;
+        const billable = patch.billable ?? current.billable;
+        // The rate is re-resolved when the work changes, and otherwise kept as written.
+        const hourlyRate = workChanged ? core.resolveRate(actor.workspaceId, current.authorId, project, task) : current.hourlyRate;
+        const startAt = start ?? current.startAt;
+        const endAt = end !== undefined ? end : current.endAt;
+        if (endAt === null && startAt > now + START_SKEW_MS)
+          throw new DomainError('invalid', 'start: a running timer cannot start in the future.');
+        if (endAt === null && now - startAt > MAX_ENTRY_MS)
+          throw new DomainError('invalid', 'start: a running timer cannot have started more than 366 days ago.');
+        if (endAt !== null) checkSpan(startAt, endAt);
+        const times =
+          endAt === null ? { endAt: null, durationSec: null, amount: null } : completion({ startAt, billable, hourlyRate }, endAt);
+        const editsTime = start !== undefined || end !== undefined;
+        const updated = repo.update(id, {
+          description: patch.description ?? current.description,
+          projectId: project?.id ?? null,
+          taskId: task?.id ?? null,
+          billable,
+          startAt,
+          ...times,
+          hourlyRate,
+          timeZone: timeZone === undefined ? current.timeZone : timeZone,
+          // Editing the times of a runaway entry resolves it.
+          runawayResolvedAt:
+            editsTime && current.runawayDetectedAt !== null && current.runawayResolvedAt === null ? now : current.runawayResolvedAt,
+          updatedAt: now,
+        });
+        if (patch.tagIds) repo.replaceTags(id, patch.tagIds);
+        return core.emit(record, actor, current.endAt === null && endAt !== null ? 'entry.stopped' : 'entry.updated', updated);
+      });
+
+      /** A task without a project implies the task's project; a new project drops a task that does not belong to it. */
+      function workOfPatch(current: { projectId: string | null; taskId: string | null }, edit: Schemas['EntryPatch']) {
+        let projectId = edit.projectId !== undefined ? edit.projectId : current.projectId;
+        let taskId = edit.taskId !== undefined ? edit.taskId : current.taskId;
+        if (edit.taskId && edit.projectId === undefined) projectId = null;
+        if (edit.projectId !== undefined && edit.taskId === undefined && taskId !== null && repo.projectOfTask(taskId) !== projectId)
+          taskId = null;
+        return core.resolveWork(actor.workspaceId, projectId, taskId, current);
+      }
+    },
+
+    delete(actor: Actor, id: string): void {
+      write((record) => {
+        const row = core.editable(actor, id);
+        repo.delete(row.id);
+        record({
+          workspaceId: row.workspaceId,
+          entity: 'entry',
+          entityId: row.id,
+          operation: 'delete',
+          event: 'entry.deleted',
+          actor: eventActor(actor),
+          originId: row.originId,
+          payload: { id: row.id, authorId: row.authorId },
+        });
+      });
+    },
+  };
+}
+
+export type EntriesService = ReturnType<typeof createEntriesService>;

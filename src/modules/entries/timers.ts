@@ -1,0 +1,96 @@
+import type { components } from '../../../generated/openapi.js';
+import type { Actor } from '../../actor.js';
+import type { Clock } from '../../clock.js';
+import { DomainError } from '../../errors.js';
+import { parseInstant, secondsBetween, toIso } from '../../kernel/time.js';
+import type { DomainWrite } from '../events/service.js';
+import { completion, type EntryCore, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
+import type { EntriesRepository } from './repository.js';
+import { type EntryView, entryView } from './views.js';
+
+type Schemas = components['schemas'];
+
+interface Deps {
+  clock: Clock;
+  write: DomainWrite;
+  repo: EntriesRepository;
+  core: EntryCore;
+}
+
+/** Only the one-running-timer index can refuse a timer write: another start of this member won. */
+const raced = { conflict: () => 'Another timer of this member was started at the same moment; retry.' };
+
+/**
+ * The caller's running timer (at most one per member and workspace, kept so by a partial unique
+ * index), and the runaway check (the contract's Runaway schema: flagged, capped or stopped).
+ */
+export function createTimersService({ clock, write, repo, core }: Deps) {
+  return {
+    current(actor: Actor): EntryView | null {
+      const row = repo.running(actor.workspaceId, actor.userId);
+      return row ? entryView(row, repo.tagIds(row.id), { now: clock.now(), currency: actor.currency, actor }) : null;
+    },
+
+    /** Starts a timer; a running one is stopped at the new start first (entry.stopped, then entry.started). */
+    start(actor: Actor, body: Schemas['TimerStart'] = {}): EntryView {
+      const now = clock.now();
+      const start = body.start === undefined ? now : parseInstant(body.start, 'start');
+      if (start > now + START_SKEW_MS) throw new DomainError('invalid', 'start: a timer cannot start in the future.');
+      // Else it could never be stopped: an entry spans at most 366 days.
+      if (now - start > MAX_ENTRY_MS) throw new DomainError('invalid', 'start: a timer cannot have started more than 366 days ago.');
+      return write((record) => {
+        const running = repo.running(actor.workspaceId, actor.userId);
+        if (running) {
+          if (start <= running.startAt) {
+            throw new DomainError(
+              'invalid',
+              `start: must be after the start of the running timer ${running.id} (${toIso(running.startAt)}), which it stops.`,
+            );
+          }
+          core.stop(record, actor, running, start);
+        }
+        return core.insert(record, actor, { ...body, start, end: null }, 'entry.started');
+      }, raced);
+    },
+
+    stop(actor: Actor, body: Schemas['TimerStop'] = {}): EntryView {
+      const end = body.end === undefined ? clock.now() : parseInstant(body.end, 'end');
+      return write((record) => {
+        const running = repo.running(actor.workspaceId, actor.userId);
+        if (!running) throw new DomainError('not_found', 'No timer is running.');
+        return core.stop(record, actor, running, end);
+      }, raced);
+    },
+
+    /**
+     * Runaway timers: each running timer past its workspace's limit, detected once, is flagged
+     * (keeps running, entry.updated), capped (stopped at start + limit) or stopped (at detection),
+     * the latter two firing entry.stopped. Returns how many were found.
+     */
+    detectRunaways(): number {
+      const now = clock.now();
+      const due = repo.runawaysDue(now);
+      for (const { id, limitSec, action } of due) {
+        write((record) => {
+          const row = repo.anyById(id);
+          // Stopped or detected meanwhile.
+          if (!row || row.endAt !== null || row.runawayDetectedAt !== null) return;
+          const runaway = {
+            runawayDetectedAt: now,
+            runawayElapsedSec: secondsBetween(row.startAt, now),
+            runawayLimitSec: limitSec,
+            runawayAction: action,
+            runawayResolvedAt: null,
+            updatedAt: now,
+          };
+          const stopAt = action === 'capped' ? row.startAt + limitSec * 1000 : action === 'stopped' ? now : null;
+          const updated = repo.update(id, stopAt === null ? runaway : { ...runaway, ...completion(row, stopAt) });
+          core.emit(record, null, stopAt === null ? 'entry.updated' : 'entry.stopped', updated);
+        });
+      }
+      return due.length;
+    },
+  };
+}
+
+export type TimersService = ReturnType<typeof createTimersService>;

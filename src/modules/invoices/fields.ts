@@ -1,0 +1,159 @@
+import type { components } from '../../../generated/openapi.js';
+import { DomainError } from '../../errors.js';
+
+type Schemas = components['schemas'];
+
+/**
+ * The fields of invoice parties and e-invoice fills, and how a text value given for one is read
+ * (the CLI's `--set field=value`). Pure: no database.
+ */
+/** How a text value given for a field is read (a blank value is null for every kind). */
+export type Kind = 'text' | 'lines' | 'country' | 'email' | 'days' | 'boolean' | 'percent';
+export type Fields = Record<string, Kind>;
+
+export const ISSUER_FIELDS = {
+  legalName: 'text',
+  addressLines: 'lines',
+  postalCode: 'text',
+  city: 'text',
+  country: 'country',
+  taxId: 'text',
+  email: 'email',
+  phone: 'text',
+  website: 'text',
+  paymentDetails: 'text',
+  paymentTermsDays: 'days',
+  invoiceFooter: 'text',
+  vatId: 'text',
+  taxNumber: 'text',
+  registrationNumber: 'text',
+  sellerIdentifier: 'text',
+  contactName: 'text',
+  electronicAddress: 'text',
+  electronicAddressScheme: 'text',
+  iban: 'text',
+  bic: 'text',
+  bankName: 'text',
+  accountHolder: 'text',
+  smallBusiness: 'boolean',
+} as const satisfies Record<keyof Schemas['IssuerParty'], Kind>;
+
+export const RECIPIENT_FIELDS = {
+  name: 'text',
+  legalName: 'text',
+  addressLines: 'lines',
+  postalCode: 'text',
+  city: 'text',
+  country: 'country',
+  taxId: 'text',
+  email: 'email',
+  reference: 'text',
+  vatId: 'text',
+  electronicAddress: 'text',
+  electronicAddressScheme: 'text',
+} as const satisfies Record<keyof Schemas['RecipientParty'], Kind>;
+
+const FILLABLE = 'issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms';
+
+const invalid = (message: string) => new DomainError('invalid', message);
+/** Reads a field's text value by its kind; blank is null. */
+export function parseValue(kind: Kind, raw: string, what: string): unknown {
+  const text = raw.trim();
+  if (text === '') return null;
+  const bad = (expected: string) => invalid(`${what} must be ${expected} (got ${JSON.stringify(raw)}).`);
+  switch (kind) {
+    case 'lines': {
+      const lines = text
+        .split('|')
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+      if (lines.length > 6 || lines.some((line) => line.length > 200))
+        throw bad('at most 6 lines separated by |, each at most 200 characters');
+      return lines.length === 0 ? null : lines;
+    }
+    case 'country':
+      if (!/^[A-Z]{2}$/.test(text)) throw bad('an ISO 3166-1 alpha-2 code such as DE');
+      return text;
+    case 'email':
+      if (text.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(text)) throw bad('an email address');
+      return text;
+    case 'days':
+      if (!/^\d{1,3}$/.test(text) || Number(text) > 365) throw bad('a whole number of days from 0 to 365');
+      return Number(text);
+    case 'boolean':
+      if (text !== 'true' && text !== 'false') throw bad('true or false');
+      return text === 'true';
+    case 'percent':
+      if (!/^\d{1,3}(\.\d+)?$/.test(text) || Number(text) > 100) throw bad('a percentage from 0 to 100');
+      return Number(text);
+    case 'text':
+      if (text.length > 500) throw bad('at most 500 characters');
+      return text;
+  }
+}
+
+/** A party with every field of `fields`; blank, empty and missing values are null. */
+export function partyOf<T>(fields: Fields, source: Record<string, unknown>): T {
+  const blank = (value: unknown) =>
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0);
+  return Object.fromEntries(Object.keys(fields).map((field) => [field, blank(source[field]) ? null : source[field]])) as T;
+}
+
+/** The editable parts of an invoice, as a fill sees them. */
+export interface Doc {
+  issuer: Record<string, unknown> | null;
+  recipient: Record<string, unknown> | null;
+  lines: Record<string, unknown>[];
+  extras: Record<string, unknown>;
+}
+
+/** Where a fill path points: the object, the key and how its value is read. */
+export function fillSlot(doc: Doc, path: string): { holder: Record<string, unknown>; key: string; kind: Kind } {
+  const match = /^(?:(issuer|recipient)\.(\w+)|lines\[(\d+)\]\.(taxCategory|taxRate)|(paymentTerms))$/.exec(path);
+  const [, party, field, line, lineKey, invoiceKey] = match ?? [];
+  if (party && field) {
+    const fields: Fields = party === 'issuer' ? ISSUER_FIELDS : RECIPIENT_FIELDS;
+    if (Object.hasOwn(fields, field)) {
+      const key = party as 'issuer' | 'recipient';
+      const holder = doc[key] ?? partyOf<Record<string, unknown>>(fields, {});
+      doc[key] = holder;
+      return { holder, key: field, kind: fields[field] as Kind };
+    }
+  } else if (line !== undefined && lineKey) {
+    const holder = doc.lines[Number(line)];
+    if (!holder) throw invalid(`${path}: the invoice has ${doc.lines.length} line(s), lines[0] to lines[${doc.lines.length - 1}].`);
+    return { holder, key: lineKey, kind: lineKey === 'taxRate' ? 'percent' : 'text' };
+  } else if (invoiceKey) {
+    return { holder: doc.extras, key: invoiceKey, kind: 'text' };
+  }
+  throw invalid(
+    `${path} cannot be filled: a fill only adds e-invoice values (${FILLABLE}); amounts, quantities, rates, descriptions, totals and the status never change.`,
+  );
+}
+
+/**
+ * Applies a fill to the document: each path must point at a value that is null or absent (else
+ * 409), and the value given must not be blank. Returns the values set, by path; all or none.
+ */
+export function applyFill(doc: Doc, assignments: ReadonlyArray<[path: string, value: string]>): Record<string, unknown> {
+  if (assignments.length === 0) throw invalid('A fill needs at least one path=value.');
+  const set: Record<string, unknown> = {};
+  for (const [path, raw] of assignments) {
+    const { holder, key, kind } = fillSlot(doc, path);
+    const current = holder[key];
+    if (current !== null && current !== undefined) {
+      throw new DomainError(
+        'conflict',
+        `${path} is already set (${JSON.stringify(current)}); a fill only adds values that are null or absent.`,
+      );
+    }
+    const value = parseValue(kind, raw, path);
+    if (value === null) throw invalid(`${path}: a fill adds a value; a blank one adds nothing.`);
+    holder[key] = value;
+    set[path] = value;
+  }
+  return set;
+}

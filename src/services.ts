@@ -1,0 +1,89 @@
+import type { Clock } from './clock.js';
+import type { DatabaseHandle } from './db/database.js';
+import { createWrite } from './db/write.js';
+import { createCursorCodec } from './kernel/cursor.js';
+import { createLogger, type Logger } from './logger.js';
+import { createAccountsService } from './modules/accounts/service.js';
+import { createCatalogService } from './modules/catalog/service.js';
+import { createEntryServices } from './modules/entries/service.js';
+import { createEventLog, type DomainEvent } from './modules/events/service.js';
+import { createInvoicesService } from './modules/invoices/service.js';
+import { createReportsService } from './modules/reports/service.js';
+import { createTokensService } from './modules/tokens/service.js';
+import { createWebhookSender } from './modules/webhooks/sender.js';
+import { createWebhooksService } from './modules/webhooks/service.js';
+import { type Resolver, systemResolver } from './modules/webhooks/targets.js';
+
+export interface ServiceOptions {
+  clock: Clock;
+  secretKey: Buffer;
+  /** Reports without a timeZone use it. */
+  defaultTimeZone?: string;
+  logger?: Logger;
+  webhooks?: {
+    allowPrivateTargets?: boolean;
+    resolve?: Resolver;
+    timeoutMs?: number;
+    ca?: string;
+    /** Called after each commit that enqueued deliveries (the server wakes its sender; the CLI leaves them to it). */
+    nudge?: () => void;
+  };
+}
+
+/** Each webhook attempt's limit: 10 s, as the contract promises. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Subscriptions whose deliveries are sent at once (each one's in event order). */
+export const WEBHOOK_CONCURRENCY = 8;
+
+/**
+ * The service graph over one database connection: the one object the HTTP app, the handlers,
+ * the CLI and the tests are given. Every domain write goes through one write helper, which
+ * records its events in the same transaction; the webhook outbox subscribes to those events.
+ */
+export function createServices(database: DatabaseHandle, options: ServiceOptions) {
+  const { db } = database;
+  const { clock } = options;
+  const webhookOptions = {
+    secretKey: options.secretKey,
+    allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
+    resolve: options.webhooks?.resolve ?? systemResolver,
+  };
+  const webhooks = createWebhooksService({ db, clock, options: webhookOptions });
+  const events = createEventLog({
+    db,
+    clock,
+    subscriber: (tx, seq, event) => {
+      // setImmediate runs after the synchronous transaction has committed (or rolled back).
+      const nudge = options.webhooks?.nudge;
+      if (webhooks.enqueue(tx, seq, event) > 0 && nudge) setImmediate(nudge);
+    },
+  });
+  const write = createWrite<DomainEvent>(db, events.record);
+  const { entries, timers, lister } = createEntryServices({ db, clock, write, cursors: createCursorCodec(options.secretKey) });
+  return {
+    accounts: createAccountsService({ db, clock, write }),
+    tokens: createTokensService({ db, clock, write }),
+    events,
+    webhooks,
+    sender: createWebhookSender({
+      db,
+      clock,
+      logger: options.logger ?? createLogger('silent'),
+      options: {
+        ...webhookOptions,
+        timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+        concurrency: WEBHOOK_CONCURRENCY,
+        ca: options.webhooks?.ca,
+      },
+    }),
+    catalog: createCatalogService({ db, clock, write }),
+    entries,
+    timers,
+    reports: createReportsService({ db, clock, lister, defaultTimeZone: options.defaultTimeZone ?? 'UTC' }),
+    invoices: createInvoicesService({ db, clock, write }),
+    /** The write helper of this connection (the first-start bootstrap writes through it). */
+    write,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
