@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { scopeValues } from '../generated/openapi.js';
+import { seed } from './helpers/seed.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestResponse, type TestServer } from './helpers/server.js';
 
 type Kind = 'clients' | 'projects' | 'tasks' | 'tags';
@@ -305,35 +306,25 @@ describe('catalog', () => {
   describe('lists', () => {
     let server: TestServer;
     let api: ReturnType<typeof client>;
-    const ids: Record<string, string> = {};
+    let world: ReturnType<typeof seedLists>;
+    const seedLists = (target: TestServer) =>
+      seed(target, {
+        clients: { charlie: { archived: true }, beta: {}, Alpha: {}, Bravo: {} },
+        projects: { zeta: { client: 'Alpha' }, Eta: { client: 'Alpha', archived: true }, delta: { client: 'beta' }, Gamma: {} },
+        tasks: { 'b-task': { project: 'zeta' }, 'A-task': { project: 'zeta', archived: true }, 'c-task': { project: 'delta' } },
+        tags: { green: {}, Blue: {}, red: {} },
+      });
     before(async () => {
       server = await startTestServer();
       api = client(server);
-      for (const name of ['charlie', 'beta', 'Alpha', 'Bravo']) ids[name] = (await api.create('clients', { name })).id;
-      await api.patch('clients', ids.charlie!, { archived: true });
-      const projects: Array<[string, string | null]> = [
-        ['zeta', ids.Alpha!],
-        ['Eta', ids.Alpha!],
-        ['delta', ids.beta!],
-        ['Gamma', null],
-      ];
-      for (const [name, clientId] of projects) ids[name] = (await api.create('projects', { name, clientId })).id;
-      await api.patch('projects', ids.Eta!, { archived: true });
-      const tasks: Array<[string, string]> = [
-        ['b-task', ids.zeta!],
-        ['A-task', ids.zeta!],
-        ['c-task', ids.delta!],
-      ];
-      for (const [name, projectId] of tasks) ids[name] = (await api.create('tasks', { name, projectId })).id;
-      await api.patch('tasks', ids['A-task']!, { archived: true });
-      for (const name of ['green', 'Blue', 'red']) ids[name] = (await api.create('tags', { name })).id;
+      world = seedLists(server);
     });
     after(() => server.close());
 
     it('clients: all of them, archived included, sorted by name case-insensitively; archived=true|false filters', async () => {
       const rows = await api.list('clients');
       expect(rows.map((row) => row.name)).to.deep.equal(['Alpha', 'beta', 'Bravo', 'charlie']);
-      expect(rows[0]).to.deep.equal(await api.get('clients', ids.Alpha!));
+      expect(rows[0]).to.deep.equal(await api.get('clients', world.clients.Alpha.id));
       expect(await api.names('clients', '?archived=true')).to.deep.equal(['charlie']);
       expect(await api.names('clients', '?archived=false')).to.deep.equal(['Alpha', 'beta', 'Bravo']);
     });
@@ -341,29 +332,35 @@ describe('catalog', () => {
     it('projects: sorted, archived included; archived and clientIds filters (repeated or comma-separated)', async () => {
       const rows = await api.list('projects');
       expect(rows.map((row) => row.name)).to.deep.equal(['delta', 'Eta', 'Gamma', 'zeta']);
-      expect(rows[0]).to.deep.equal(await api.get('projects', ids.delta!));
+      expect(rows[0]).to.deep.equal(await api.get('projects', world.projects.delta.id));
       expect(await api.names('projects', '?archived=true')).to.deep.equal(['Eta']);
       expect(await api.names('projects', '?archived=false')).to.deep.equal(['delta', 'Gamma', 'zeta']);
-      expect(await api.names('projects', `?clientIds=${ids.Alpha}`)).to.deep.equal(['Eta', 'zeta']);
-      expect(await api.names('projects', `?clientIds=${ids.Alpha},${ids.beta}`)).to.deep.equal(['delta', 'Eta', 'zeta']);
-      expect(await api.names('projects', `?clientIds=${ids.Alpha}&clientIds=${ids.beta}&archived=false`)).to.deep.equal(['delta', 'zeta']);
-      expect(await api.names('projects', `?clientIds=${ids.charlie}`)).to.deep.equal([]);
+      expect(await api.names('projects', `?clientIds=${world.clients.Alpha.id}`)).to.deep.equal(['Eta', 'zeta']);
+      expect(await api.names('projects', `?clientIds=${world.clients.Alpha.id},${world.clients.beta.id}`)).to.deep.equal([
+        'delta',
+        'Eta',
+        'zeta',
+      ]);
+      expect(
+        await api.names('projects', `?clientIds=${world.clients.Alpha.id}&clientIds=${world.clients.beta.id}&archived=false`),
+      ).to.deep.equal(['delta', 'zeta']);
+      expect(await api.names('projects', `?clientIds=${world.clients.charlie.id}`)).to.deep.equal([]);
     });
 
     it('tasks: sorted, archived included; archived and projectIds filters', async () => {
       const rows = await api.list('tasks');
       expect(rows.map((row) => row.name)).to.deep.equal(['A-task', 'b-task', 'c-task']);
-      expect(rows[1]).to.deep.equal(await api.get('tasks', ids['b-task']!));
+      expect(rows[1]).to.deep.equal(await api.get('tasks', world.tasks['b-task'].id));
       expect(await api.names('tasks', '?archived=true')).to.deep.equal(['A-task']);
       expect(await api.names('tasks', '?archived=false')).to.deep.equal(['b-task', 'c-task']);
-      expect(await api.names('tasks', `?projectIds=${ids.zeta}`)).to.deep.equal(['A-task', 'b-task']);
-      expect(await api.names('tasks', `?projectIds=${ids.delta},${ids.Gamma}`)).to.deep.equal(['c-task']);
+      expect(await api.names('tasks', `?projectIds=${world.projects.zeta.id}`)).to.deep.equal(['A-task', 'b-task']);
+      expect(await api.names('tasks', `?projectIds=${world.projects.delta.id},${world.projects.Gamma.id}`)).to.deep.equal(['c-task']);
     });
 
     it('tags: sorted case-insensitively', async () => {
       const rows = await api.list('tags');
       expect(rows.map((row) => row.name)).to.deep.equal(['Blue', 'green', 'red']);
-      expect(rows[0]).to.deep.equal(await api.get('tags', ids.Blue!));
+      expect(rows[0]).to.deep.equal(await api.get('tags', world.tags.Blue.id));
     });
   });
 
@@ -546,7 +543,7 @@ describe('catalog', () => {
   describe('scopes', () => {
     let server: TestServer;
     let api: ReturnType<typeof client>;
-    const rows: Partial<Record<Kind, string>> = {};
+    let rows: Record<Kind, string>;
     const bodies = (projectId: string): Record<Kind, Body> => ({
       clients: { name: 'Scoped' },
       projects: { name: 'Scoped' },
@@ -556,27 +553,36 @@ describe('catalog', () => {
     before(async () => {
       server = await startTestServer();
       api = client(server);
-      rows.clients = (await api.create('clients', { name: 'Existing' })).id;
-      rows.projects = (await api.create('projects', { name: 'Existing' })).id;
-      rows.tasks = (await api.create('tasks', { name: 'Existing', projectId: rows.projects })).id;
-      rows.tags = (await api.create('tags', { name: 'Existing' })).id;
+      const named = { name: 'Existing' };
+      const world = seed(server, {
+        clients: { existing: named },
+        projects: { existing: named },
+        tasks: { existing: { ...named, project: 'existing' } },
+        tags: { existing: named },
+      });
+      rows = {
+        clients: world.clients.existing.id,
+        projects: world.projects.existing.id,
+        tasks: world.tasks.existing.id,
+        tags: world.tags.existing.id,
+      };
     });
     after(() => server.close());
 
     it('catalog:read alone cannot POST, PATCH or DELETE', async () => {
       const { token } = addMemberWithToken(server.services, server.workspaceId, { scopes: ['catalog:read'], canViewOthersMoney: true });
-      for (const [kind, json] of Object.entries(bodies(rows.projects!)) as Array<[Kind, Body]>) {
+      for (const [kind, json] of Object.entries(bodies(rows.projects)) as Array<[Kind, Body]>) {
         await api.list(kind, '', token);
         await api.refused('POST', pathOf(kind), 403, 'insufficient-scope', { json, token });
         await api.refused('PATCH', pathOf(kind, rows[kind]), 403, 'insufficient-scope', { json: { name: 'Renamed' }, token });
         await api.refused('DELETE', pathOf(kind, rows[kind]), 403, 'insufficient-scope', { token });
-        expect((await api.get(kind, rows[kind]!)).name).to.equal('Existing');
+        expect((await api.get(kind, rows[kind])).name).to.equal('Existing');
       }
     });
 
     it('catalog:write alone cannot GET (write does not imply read)', async () => {
       const { token } = addMemberWithToken(server.services, server.workspaceId, { scopes: ['catalog:write'], canViewOthersMoney: true });
-      for (const [kind, json] of Object.entries(bodies(rows.projects!)) as Array<[Kind, Body]>) {
+      for (const [kind, json] of Object.entries(bodies(rows.projects)) as Array<[Kind, Body]>) {
         await api.refused('GET', pathOf(kind), 403, 'insufficient-scope', { token });
         await api.refused('GET', pathOf(kind, rows[kind]), 403, 'insufficient-scope', { token });
         expect((await api.create(kind, { ...json, name: 'Written' }, token)).name).to.equal('Written');
@@ -771,14 +777,18 @@ describe('catalog', () => {
   describe('validation', () => {
     let server: TestServer;
     let api: ReturnType<typeof client>;
-    const rows: Partial<Record<Kind, string>> = {};
+    let rows: Record<Kind, string>;
     before(async () => {
       server = await startTestServer();
       api = client(server);
-      rows.clients = (await api.create('clients', { name: 'Valid' })).id;
-      rows.projects = (await api.create('projects', { name: 'Valid' })).id;
-      rows.tasks = (await api.create('tasks', { name: 'Valid', projectId: rows.projects })).id;
-      rows.tags = (await api.create('tags', { name: 'Valid' })).id;
+      const named = { name: 'Valid' };
+      const world = seed(server, {
+        clients: { valid: named },
+        projects: { valid: named },
+        tasks: { valid: { ...named, project: 'valid' } },
+        tags: { valid: named },
+      });
+      rows = { clients: world.clients.valid.id, projects: world.projects.valid.id, tasks: world.tasks.valid.id, tags: world.tags.valid.id };
     });
     after(() => server.close());
 
@@ -787,6 +797,8 @@ describe('catalog', () => {
     });
 
     it('answers 400 invalid-request naming the field', async () => {
+      const kinds: Kind[] = ['clients', 'projects', 'tasks', 'tags'];
+      const before = await Promise.all(kinds.map((kind) => api.list(kind)));
       const cases: Array<[method: string, kind: Kind, body: Body, field: string]> = [
         ['POST', 'clients', { name: '' }, 'body.name'],
         ['POST', 'clients', { name: '   ' }, 'body.name'],
@@ -798,8 +810,8 @@ describe('catalog', () => {
         ['POST', 'projects', { name: 'Cheap', hourlyRate: -1 }, 'body.hourlyRate'],
         ['POST', 'projects', { name: 'Broke', budgetAmount: -1 }, 'body.budgetAmount'],
         ['POST', 'projects', { name: 'Odd', owner: 'me' }, 'body.owner'],
-        ['POST', 'tasks', { projectId: rows.projects!, name: '\t ' }, 'body.name'],
-        ['POST', 'tasks', { projectId: rows.projects!, name: 'Cheap', hourlyRate: -0.01 }, 'body.hourlyRate'],
+        ['POST', 'tasks', { projectId: rows.projects, name: '\t ' }, 'body.name'],
+        ['POST', 'tasks', { projectId: rows.projects, name: 'Cheap', hourlyRate: -0.01 }, 'body.hourlyRate'],
         ['POST', 'tasks', { name: 'Orphan' }, 'body.projectId'],
         ['POST', 'tags', { name: 'Tagged', color: '#ffffff' }, 'body.color'],
         ['PATCH', 'clients', { name: ' ' }, 'body.name'],
@@ -815,6 +827,8 @@ describe('catalog', () => {
         const { detail } = await api.refused(method, path, 400, 'invalid-request', { json });
         expect(detail, `${method} ${kind} ${JSON.stringify(json).slice(0, 60)}`).to.contain(field);
       }
+      // Nothing was written by the refused requests.
+      expect(await Promise.all(kinds.map((kind) => api.list(kind)))).to.deep.equal(before);
     });
 
     it('an empty PATCH body {} is 400 for every kind', async () => {
@@ -827,11 +841,6 @@ describe('catalog', () => {
     it('a bad archived filter is 400 naming query.archived', async () => {
       const { detail } = await api.refused('GET', `${pathOf('projects')}?archived=maybe`, 400, 'invalid-request');
       expect(detail).to.contain('query.archived');
-    });
-
-    it('nothing was written by the refused requests', async () => {
-      for (const kind of ['clients', 'projects', 'tasks'] as Kind[]) expect(await api.names(kind)).to.deep.equal(['Valid']);
-      expect((await api.names('tags')).filter((name) => name === 'Valid')).to.have.length(1);
     });
   });
 });

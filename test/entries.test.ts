@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import type { Actor } from '../src/actor.js';
+import { type SeededMember, seed } from './helpers/seed.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 
 const ENTRY_FIELDS = [
@@ -204,22 +205,25 @@ describe('entries', () => {
   });
 
   describe('GET /entries/{id} and visibility', () => {
-    let colleague: ReturnType<typeof addMemberWithToken>;
+    // A colleague, and readers with each visibility; the workspace rate is 50.
+    let world: ReturnType<typeof seedVisibility>;
+    const seedVisibility = () =>
+      seed(server, {
+        members: { colleague: { name: 'Colleague' }, timeOnly: { canViewOthersTime: true }, ownOnly: {} },
+        entries: {
+          colleagues: { by: 'colleague', start: '2026-11-01T08:00:00Z', end: '2026-11-01T10:00:00Z', billable: true },
+          owners: { by: 'owner', start: '2026-11-01T11:00:00Z', end: '2026-11-01T12:00:00Z', billable: true },
+          timeOnlys: { by: 'timeOnly', start: '2026-11-01T13:00:00Z', end: '2026-11-01T14:00:00Z', billable: true },
+          ownOnlys: { by: 'ownOnly', start: '2026-11-01T15:00:00Z', end: '2026-11-01T16:00:00Z' },
+        },
+      });
+    let colleague: SeededMember;
     let colleagueEntryId: string;
     before(async () => {
       server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 50 });
-      colleague = addMemberWithToken(server.services, server.workspaceId, { name: 'Colleague' });
-      const colleagueActor = actorOf(colleague.token);
-      colleagueEntryId = server.services.entries.create(colleagueActor, {
-        start: '2026-11-01T08:00:00Z',
-        end: '2026-11-01T10:00:00Z',
-        billable: true,
-      }).id;
-      server.services.entries.create(owner, {
-        start: '2026-11-01T11:00:00Z',
-        end: '2026-11-01T12:00:00Z',
-        billable: true,
-      });
+      world = seedVisibility();
+      colleague = world.members.colleague;
+      colleagueEntryId = world.entries.colleagues.id;
     });
 
     it('the owner (both flags) sees a colleague’s entry with its rate', async () => {
@@ -228,14 +232,10 @@ describe('entries', () => {
     });
 
     it('without canViewOthersMoney a colleague’s rate is null, the currency stays, the own rate shows', async () => {
-      const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
+      const { timeOnly } = world.members;
       const theirs = await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: timeOnly.token });
       expect(theirs.body.data).to.include({ hourlyRate: null, currency: 'EUR' });
-      const mine = server.services.entries.create(actorOf(timeOnly.token), {
-        start: '2026-11-01T13:00:00Z',
-        end: '2026-11-01T14:00:00Z',
-        billable: true,
-      });
+      const mine = world.entries.timeOnlys;
       expect((await server.request('GET', `/api/v1/entries/${mine.id}`, { token: timeOnly.token })).body.data.hourlyRate).to.equal(50);
 
       const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token: timeOnly.token });
@@ -246,9 +246,8 @@ describe('entries', () => {
     });
 
     it('without canViewOthersTime a colleague’s entry is 404 and lists hold only the own rows', async () => {
-      const ownOnly = addMemberWithToken(server.services, server.workspaceId);
+      const { ownOnly } = world.members;
       expectProblem(await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: ownOnly.token }), 404, 'not-found', base());
-      server.services.entries.create(actorOf(ownOnly.token), { start: '2026-11-01T15:00:00Z', end: '2026-11-01T16:00:00Z' });
       const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token: ownOnly.token });
       expect(list.body.data.map((r: { authorId: string }) => r.authorId)).to.deep.equal([ownOnly.userId]);
     });

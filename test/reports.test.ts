@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Actor } from '../src/actor.js';
+import { seed } from './helpers/seed.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 
 const T = (iso: string) => Date.parse(iso);
@@ -174,17 +175,21 @@ describe('reports', () => {
       '/api/v1/reports/detailed?from=2026-11-02&to=2026-11-02',
       '/api/v1/reports/weekly?from=2026-11-02',
     ];
-    let own: ReturnType<typeof addMemberWithToken>;
-    let timeOnly: ReturnType<typeof addMemberWithToken>;
+    const seedReaders = () =>
+      seed(server, {
+        members: {
+          own: { scopes: ['reports:read'] },
+          timeOnly: { scopes: ['reports:read'], canViewOthersTime: true },
+          noReports: { scopes: ['entries:read'] },
+        },
+        entries: {
+          owns: { by: 'own', start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' },
+          owners: { by: 'owner', start: '2026-11-02T10:00:00Z', end: '2026-11-02T12:00:00Z' },
+        },
+      }).members;
+    let readers: ReturnType<typeof seedReaders>;
     beforeEach(() => {
-      own = addMemberWithToken(server.services, server.workspaceId, { scopes: ['reports:read'], name: 'Own' });
-      timeOnly = addMemberWithToken(server.services, server.workspaceId, {
-        scopes: ['reports:read'],
-        canViewOthersTime: true,
-        name: 'TimeOnly',
-      });
-      add(actorOf(own.token), '2026-11-02T08:00:00Z', '2026-11-02T09:00:00Z');
-      add(owner, '2026-11-02T10:00:00Z', '2026-11-02T12:00:00Z');
+      readers = seedReaders();
     });
     const durationOf = (route: string, body: any): number =>
       route.includes('summary')
@@ -195,7 +200,7 @@ describe('reports', () => {
 
     it('without canViewOthersTime: served, own entries only', async () => {
       for (const route of routes) {
-        const res = await server.request('GET', route, { token: own.token });
+        const res = await server.request('GET', route, { token: readers.own.token });
         expect(res.status, route).to.equal(200);
         expect(durationOf(route, res.body), route).to.equal(3600);
       }
@@ -203,7 +208,7 @@ describe('reports', () => {
     it('with time but not money: 403 money-visibility-required', async () => {
       for (const route of routes) {
         expectProblem(
-          await server.request('GET', route, { token: timeOnly.token }),
+          await server.request('GET', route, { token: readers.timeOnly.token }),
           403,
           'money-visibility-required',
           base(),
@@ -218,9 +223,9 @@ describe('reports', () => {
       }
     });
     it('a token without reports:read is refused with 403 insufficient-scope', async () => {
-      const noReports = addMemberWithToken(server.services, server.workspaceId, { scopes: ['entries:read'] });
-      for (const route of routes)
-        expectProblem(await server.request('GET', route, { token: noReports.token }), 403, 'insufficient-scope', base());
+      for (const route of routes) {
+        expectProblem(await server.request('GET', route, { token: readers.noReports.token }), 403, 'insufficient-scope', base());
+      }
     });
   });
 
