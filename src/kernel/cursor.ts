@@ -33,8 +33,10 @@ export function createCursorCodec(key: Buffer) {
         new DomainError('invalid', `cursor: ${why}; send the nextCursor of the previous page unchanged, with the same filters.`);
       const [payload, signature, extra] = cursor.split('.');
       if (!payload || !signature || extra !== undefined) throw invalid('is not a cursor issued by this server');
-      const expected = mac(payload);
-      const given = Buffer.from(signature, 'base64url');
+      // Compared as text: base64 decoding ignores padding and unused low bits, so two texts
+      // could decode to the same MAC; only the one this server wrote is accepted.
+      const expected = Buffer.from(mac(payload).toString('base64url'));
+      const given = Buffer.from(signature);
       if (given.length !== expected.length || !timingSafeEqual(given, expected))
         throw invalid('is not a cursor issued by this server, or was altered');
       const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: number; i: string; f: string };

@@ -41,7 +41,9 @@ export function parseCalendarDay(value: string, field: string): { year: number; 
 /** The start of a calendar day in a zone (UTC by default), as an instant. */
 export function dayStart(value: string, field: string, zone = 'UTC'): number {
   const { year, month, day } = parseCalendarDay(value, field);
-  return checkBounds(DateTime.fromObject({ year, month, day }, { zone }).toMillis(), value, field);
+  const start = DateTime.fromObject({ year, month, day }, { zone });
+  if (!start.isValid) throw new Error(`dayStart: ${zone} is not a zone (callers pass canonicalTimeZone's result)`);
+  return checkBounds(start.toMillis(), value, field);
 }
 
 /** The start of the next calendar day in the zone: the exclusive end of `value`. */

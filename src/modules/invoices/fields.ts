@@ -124,7 +124,15 @@ export function fillSlot(doc: Doc, path: string): { holder: Record<string, unkno
     }
   } else if (line !== undefined && lineKey) {
     const holder = doc.lines[Number(line)];
-    if (!holder) throw invalid(`${path}: the invoice has ${doc.lines.length} line(s), lines[0] to lines[${doc.lines.length - 1}].`);
+    if (!holder) {
+      const lines =
+        doc.lines.length === 0
+          ? 'no lines'
+          : doc.lines.length === 1
+            ? 'one line, lines[0]'
+            : `${doc.lines.length} lines, lines[0] to lines[${doc.lines.length - 1}]`;
+      throw invalid(`${path}: the invoice has ${lines}.`);
+    }
     return { holder, key: lineKey, kind: lineKey === 'taxRate' ? 'percent' : 'text' };
   } else if (invoiceKey) {
     return { holder: doc.extras, key: invoiceKey, kind: 'text' };

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
-import { DAY_MS, dayStart, parseRange } from '../../kernel/time.js';
+import { dayStart, looksLikeCalendarDay, parseRange } from '../../kernel/time.js';
 
 /*
  * Report time buckets: day, week and month cut in the report's IANA zone (luxon), so 23- and
@@ -20,8 +20,10 @@ export const MAX_RANGE_DAYS = 366;
 /** `from` and `to` of a report as instants: calendar days are read in `zone`; `to` is exclusive. */
 export function reportRange(from: string, to: string, zone: string): { from: number; to: number } {
   const range = parseRange(from, to, zone);
-  if (range.to - range.from > (MAX_RANGE_DAYS + 1) * DAY_MS) {
-    throw new DomainError('invalid', `to: a report spans at most ${MAX_RANGE_DAYS} days; split longer ranges.`);
+  // `to` (a calendar day, or an instant) at most 366 calendar days after `from`, in the zone.
+  const toRef = looksLikeCalendarDay(to) ? dayStart(to, 'to', zone) : range.to;
+  if (toRef > DateTime.fromMillis(range.from, { zone }).plus({ days: MAX_RANGE_DAYS }).toMillis()) {
+    throw new DomainError('invalid', `to: at most ${MAX_RANGE_DAYS} days after from; split longer ranges.`);
   }
   return range;
 }
