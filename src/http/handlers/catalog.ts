@@ -41,7 +41,7 @@ export function catalogHandlers({ catalog }: Pick<Services, 'catalog'>) {
     return noContent;
   };
 
-  // biome-ignore format: one line per entity
+  // prettier-ignore
   return {
     listClients, createClient, getClient, updateClient, deleteClient,
     listProjects, createProject, getProject, updateProject, deleteProject,

@@ -13,7 +13,11 @@ export const users = sqliteTable(
     /** An account deleted with `user delete`: its tokens, memberships and webhooks are gone. */
     deletedAt: integer('deleted_at'),
   },
-  (t) => [uniqueIndex('users_email_live').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} IS NULL`)],
+  (t) => [
+    uniqueIndex('users_email_live')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.deletedAt} IS NULL`),
+  ],
 );
 
 export const workspaces = sqliteTable('workspaces', {

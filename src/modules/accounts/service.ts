@@ -24,6 +24,23 @@ export interface MemberFlags {
   hourlyRate?: number | null;
 }
 
+/** The workspace columns a settings change sets, each value checked. */
+function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.$inferInsert> {
+  const patch: Partial<typeof workspaces.$inferInsert> = {};
+  if (settings.runawayLimitSec !== undefined) patch.runawayLimitSec = requirePositiveInt(settings.runawayLimitSec, 'runaway limit');
+  if (settings.runawayAction !== undefined) {
+    if (!['flagged', 'capped', 'stopped'].includes(settings.runawayAction)) {
+      throw new DomainError('invalid', 'runaway action must be one of flagged, capped, stopped.');
+    }
+    patch.runawayAction = settings.runawayAction;
+  }
+  if (settings.rateLimitPerMin !== undefined) {
+    patch.rateLimitPerMin = settings.rateLimitPerMin === null ? null : requirePositiveInt(settings.rateLimitPerMin, 'rate limit');
+  }
+  if (settings.hourlyRate !== undefined) patch.hourlyRate = requireRate(settings.hourlyRate, 'hourly rate');
+  return patch;
+}
+
 /**
  * Users, workspaces and members: the first-party administration behind the `timetrack` CLI.
  * Deleting an account or removing a member takes effect on the owner's tokens at once.
@@ -55,19 +72,11 @@ export function createAccountsService({ db, clock, write }: { db: Db; clock: Clo
     },
 
     setWorkspace(id: string, settings: WorkspaceSettings): { id: string } {
-      const patch: Partial<typeof workspaces.$inferInsert> = { updatedAt: clock.now() };
-      if (settings.runawayLimitSec !== undefined) patch.runawayLimitSec = requirePositiveInt(settings.runawayLimitSec, 'runaway limit');
-      if (settings.runawayAction !== undefined) {
-        if (!['flagged', 'capped', 'stopped'].includes(settings.runawayAction)) {
-          throw new DomainError('invalid', 'runaway action must be one of flagged, capped, stopped.');
-        }
-        patch.runawayAction = settings.runawayAction;
-      }
-      if (settings.rateLimitPerMin !== undefined) {
-        patch.rateLimitPerMin = settings.rateLimitPerMin === null ? null : requirePositiveInt(settings.rateLimitPerMin, 'rate limit');
-      }
-      if (settings.hourlyRate !== undefined) patch.hourlyRate = requireRate(settings.hourlyRate, 'hourly rate');
-      const result = db.update(workspaces).set(patch).where(eq(workspaces.id, id)).run();
+      const result = db
+        .update(workspaces)
+        .set({ ...workspacePatch(settings), updatedAt: clock.now() })
+        .where(eq(workspaces.id, id))
+        .run();
       if (result.changes === 0) throw notFound(`Workspace ${id}`);
       return { id };
     },

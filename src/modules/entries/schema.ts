@@ -46,7 +46,9 @@ export const entries = sqliteTable(
     index('entries_ws_start').on(t.workspaceId, t.startAt, t.id),
     index('entries_ws_author_start').on(t.workspaceId, t.authorId, t.startAt, t.id),
     // At most one running timer per member per workspace, enforced by the database.
-    uniqueIndex('entries_running').on(t.workspaceId, t.authorId).where(sql`${t.endAt} IS NULL`),
+    uniqueIndex('entries_running')
+      .on(t.workspaceId, t.authorId)
+      .where(sql`${t.endAt} IS NULL`),
     // The longest completed entry bounds how far back an overlap query must look.
     index('entries_ws_duration').on(t.workspaceId, t.durationSec),
     // Reports aggregate completed entries by start from this index alone (it covers every column

@@ -47,42 +47,7 @@ export function parseScopes(list: readonly string[]): Scope[] {
  * against the database (no cache, so a revocation bites on the very next request).
  */
 export function createTokensService({ db, clock, write }: { db: Db; clock: Clock; write: Write<never> }) {
-  const findByPrefix = db
-    .select({
-      id: apiTokens.id,
-      workspaceId: apiTokens.workspaceId,
-      userId: apiTokens.userId,
-      secretHash: apiTokens.secretHash,
-      scopes: apiTokens.scopes,
-      mintedTime: apiTokens.mintedCanViewOthersTime,
-      mintedMoney: apiTokens.mintedCanViewOthersMoney,
-      expiresAt: apiTokens.expiresAt,
-      revokedAt: apiTokens.revokedAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      tokenRateLimitPerMin: apiTokens.rateLimitPerMin,
-      workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
-      currency: workspaces.currency,
-      memberTime: members.canViewOthersTime,
-      memberMoney: members.canViewOthersMoney,
-    })
-    .from(apiTokens)
-    // A removed member has no member row: the join drops the token. Deleting an account deletes
-    // its tokens and memberships in the same transaction, so no join with users is needed.
-    .innerJoin(members, and(eq(members.workspaceId, apiTokens.workspaceId), eq(members.userId, apiTokens.userId)))
-    .innerJoin(workspaces, eq(workspaces.id, apiTokens.workspaceId))
-    .where(eq(apiTokens.prefix, sql.placeholder('prefix')))
-    .prepare();
-
-  const touch = db
-    .update(apiTokens)
-    .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
-    .where(
-      and(
-        eq(apiTokens.id, sql.placeholder('id')),
-        sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} <= ${sql.placeholder('before')})`,
-      ),
-    )
-    .prepare();
+  const { findByPrefix, touch } = prepareAuthentication(db);
 
   return {
     /** The actor of a presented token string, or null for any kind of failure (the caller answers one 401). */
@@ -186,3 +151,44 @@ export function createTokensService({ db, clock, write }: { db: Db; clock: Clock
 }
 
 export type TokensService = ReturnType<typeof createTokensService>;
+
+/** The two statements of every authenticated request, prepared once: the token's row with its member and workspace, and the lastUsedAt write. */
+function prepareAuthentication(db: Db) {
+  const findByPrefix = db
+    .select({
+      id: apiTokens.id,
+      workspaceId: apiTokens.workspaceId,
+      userId: apiTokens.userId,
+      secretHash: apiTokens.secretHash,
+      scopes: apiTokens.scopes,
+      mintedTime: apiTokens.mintedCanViewOthersTime,
+      mintedMoney: apiTokens.mintedCanViewOthersMoney,
+      expiresAt: apiTokens.expiresAt,
+      revokedAt: apiTokens.revokedAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      tokenRateLimitPerMin: apiTokens.rateLimitPerMin,
+      workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
+      currency: workspaces.currency,
+      memberTime: members.canViewOthersTime,
+      memberMoney: members.canViewOthersMoney,
+    })
+    .from(apiTokens)
+    // A removed member has no member row: the join drops the token. Deleting an account deletes
+    // its tokens and memberships in the same transaction, so no join with users is needed.
+    .innerJoin(members, and(eq(members.workspaceId, apiTokens.workspaceId), eq(members.userId, apiTokens.userId)))
+    .innerJoin(workspaces, eq(workspaces.id, apiTokens.workspaceId))
+    .where(eq(apiTokens.prefix, sql.placeholder('prefix')))
+    .prepare();
+
+  const touch = db
+    .update(apiTokens)
+    .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
+    .where(
+      and(
+        eq(apiTokens.id, sql.placeholder('id')),
+        sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} <= ${sql.placeholder('before')})`,
+      ),
+    )
+    .prepare();
+  return { findByPrefix, touch };
+}

@@ -1,13 +1,10 @@
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { createWrite } from '../../db/write.js';
-import { toIso } from '../../kernel/time.js';
 import { errorFields, type Logger } from '../../logger.js';
-import { decryptSecret, signature } from './crypto.js';
-import { dataFor, post } from './post.js';
-import { type Attempted, createDeliveryQueue, type Lane, type Outcome } from './queue.js';
+import { createAttempt } from './attempt.js';
+import { type Attempted, createDeliveryQueue, type Lane } from './queue.js';
 import type { WebhookOptions } from './service.js';
-import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
 
 export { DISABLE_AFTER_FAILED_DELIVERIES, LOG_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './queue.js';
 
@@ -36,8 +33,6 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
   let lastPurge = 0;
   /** Subscriptions whose lane runs in this process. */
   const active = new Set<string>();
-  /** Decrypted secrets by ciphertext: AES-GCM once per subscription, not per attempt. */
-  const secrets = new Map<string, string>();
   const queue = createDeliveryQueue({
     db,
     write: createWrite(db, null),
@@ -45,63 +40,7 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
     onDisabled: (webhookId, failures) => logger.warn('webhook disabled after consecutive failed deliveries', { webhookId, failures }),
   });
 
-  const secretOf = (ciphertext: string): string => {
-    let secret = secrets.get(ciphertext);
-    if (secret === undefined) {
-      secret = decryptSecret(options.secretKey, ciphertext);
-      secrets.set(ciphertext, secret);
-    }
-    return secret;
-  };
-
-  /** One attempt of one delivery: the outcome, not yet written. */
-  async function attempt(id: string): Promise<Attempted | null> {
-    const startedAt = clock.now();
-    // Deleted with its subscription meanwhile, or already final (a lease that expired).
-    const row = queue.delivery(id);
-    if (!row) return null;
-    const { delivery, webhook, event } = row;
-    const attempted = (outcome: Outcome): Attempted => ({
-      id,
-      webhookId: webhook.id,
-      attempt: delivery.attempt,
-      status: delivery.status,
-      responseCode: delivery.responseCode,
-      outcome,
-      startedAt,
-    });
-    if (!webhook.enabled) return attempted({ status: 'final', error: 'subscription disabled' });
-    // Visibility is the owner's at send time.
-    const owner = queue.owner(webhook.workspaceId, webhook.userId);
-    const data = owner ? dataFor(event, owner) : null;
-    if (!data)
-      return attempted({
-        status: 'skipped_visibility',
-        error: owner ? 'withheld by the owner’s visibility' : 'the owner is no longer a member',
-      });
-    const body = JSON.stringify({
-      id: delivery.id,
-      event: delivery.event,
-      workspaceId: webhook.workspaceId,
-      createdAt: toIso(event.createdAt),
-      data,
-    });
-    try {
-      const url = checkUrl(webhook.url, options.allowPrivateTargets);
-      const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve);
-      const timestamp = Math.floor(clock.now() / 1000);
-      const headers = {
-        'X-Service-Event': delivery.event,
-        'X-Service-Delivery': delivery.id,
-        'X-Service-Timestamp': String(timestamp),
-        'X-Service-Signature': signature(secretOf(webhook.secretCiphertext), timestamp, body),
-      };
-      return attempted(await post(url, pinned, body, headers, options));
-    } catch (error) {
-      if (!(error instanceof TargetRefused)) throw error;
-      return attempted({ status: 'failure', responseCode: null, error: `${error.code}: ${error.message}` });
-    }
-  }
+  const attempt = createAttempt({ queue, clock, options });
 
   /** Sends a lane's deliveries one at a time, in event order, within its lease. */
   async function runLane(lane: Lane): Promise<void> {

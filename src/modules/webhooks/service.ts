@@ -26,6 +26,26 @@ export interface WebhookOptions {
   resolve: Resolver;
 }
 
+/** The events of a new subscription: at least one, each a known event name. */
+function checkEvents(events: string[]): void {
+  const unknown = events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+  if (events.length === 0 || unknown.length > 0) {
+    const what = unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : 'name at least one; ';
+    throw new DomainError('invalid', `events: ${what}choose from ${WEBHOOK_EVENTS.join(', ')}.`);
+  }
+}
+
+/** The target rules at creation too: a clear refusal now beats failed deliveries later. */
+async function checkTarget(raw: string, options: WebhookOptions): Promise<void> {
+  try {
+    const url = checkUrl(raw, options.allowPrivateTargets);
+    await resolveTarget(url, options.allowPrivateTargets, options.resolve);
+  } catch (error) {
+    if (error instanceof TargetRefused) throw new DomainError('invalid', `url: ${error.message}`);
+    throw error;
+  }
+}
+
 /**
  * Webhook subscriptions (managed with the CLI) and the outbox: `enqueue` runs inside the
  * transaction of every recorded event and writes one pending delivery per enabled subscription
@@ -59,21 +79,8 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
 
   return {
     async create(input: { workspaceId: string; userId: string; url: string; events: string[] }): Promise<{ id: string; secret: string }> {
-      const unknown = input.events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
-      if (input.events.length === 0 || unknown.length > 0) {
-        throw new DomainError(
-          'invalid',
-          `events: ${unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : 'name at least one; '}choose from ${WEBHOOK_EVENTS.join(', ')}.`,
-        );
-      }
-      // The target rules at creation too: a clear refusal now beats failed deliveries later.
-      try {
-        const url = checkUrl(input.url, options.allowPrivateTargets);
-        await resolveTarget(url, options.allowPrivateTargets, options.resolve);
-      } catch (error) {
-        if (error instanceof TargetRefused) throw new DomainError('invalid', `url: ${error.message}`);
-        throw error;
-      }
+      checkEvents(input.events);
+      await checkTarget(input.url, options);
       const member = db
         .select({ userId: members.userId })
         .from(members)

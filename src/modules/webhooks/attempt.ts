@@ -1,0 +1,76 @@
+import type { Clock } from '../../clock.js';
+import { toIso } from '../../kernel/time.js';
+import { decryptSecret, signature } from './crypto.js';
+import { dataFor, post } from './post.js';
+import type { Attempted, DeliveryQueue, Outcome } from './queue.js';
+import type { SenderOptions } from './sender.js';
+import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
+
+/**
+ * One attempt of one delivery: read it with its subscription and event, withhold it by the
+ * owner's visibility now, check and pin the target, sign it afresh and POST it. Returns the
+ * outcome; the caller writes it.
+ */
+export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue; clock: Clock; options: SenderOptions }) {
+  /** Decrypted secrets by ciphertext: AES-GCM once per subscription, not per attempt. */
+  const secrets = new Map<string, string>();
+  const secretOf = (ciphertext: string): string => {
+    let secret = secrets.get(ciphertext);
+    if (secret === undefined) {
+      secret = decryptSecret(options.secretKey, ciphertext);
+      secrets.set(ciphertext, secret);
+    }
+    return secret;
+  };
+
+  /** One attempt of one delivery: the outcome, not yet written. */
+  async function attempt(id: string): Promise<Attempted | null> {
+    const startedAt = clock.now();
+    // Deleted with its subscription meanwhile, or already final (a lease that expired).
+    const row = queue.delivery(id);
+    if (!row) return null;
+    const { delivery, webhook, event } = row;
+    const attempted = (outcome: Outcome): Attempted => ({
+      id,
+      webhookId: webhook.id,
+      attempt: delivery.attempt,
+      status: delivery.status,
+      responseCode: delivery.responseCode,
+      outcome,
+      startedAt,
+    });
+    if (!webhook.enabled) return attempted({ status: 'final', error: 'subscription disabled' });
+    // Visibility is the owner's at send time.
+    const owner = queue.owner(webhook.workspaceId, webhook.userId);
+    const data = owner ? dataFor(event, owner) : null;
+    if (!data)
+      return attempted({
+        status: 'skipped_visibility',
+        error: owner ? 'withheld by the owner’s visibility' : 'the owner is no longer a member',
+      });
+    const body = JSON.stringify({
+      id: delivery.id,
+      event: delivery.event,
+      workspaceId: webhook.workspaceId,
+      createdAt: toIso(event.createdAt),
+      data,
+    });
+    try {
+      const url = checkUrl(webhook.url, options.allowPrivateTargets);
+      const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve);
+      const timestamp = Math.floor(clock.now() / 1000);
+      const headers = {
+        'X-Service-Event': delivery.event,
+        'X-Service-Delivery': delivery.id,
+        'X-Service-Timestamp': String(timestamp),
+        'X-Service-Signature': signature(secretOf(webhook.secretCiphertext), timestamp, body),
+      };
+      return attempted(await post(url, pinned, body, headers, options));
+    } catch (error) {
+      if (!(error instanceof TargetRefused)) throw error;
+      return attempted({ status: 'failure', responseCode: null, error: `${error.code}: ${error.message}` });
+    }
+  }
+
+  return attempt;
+}
