@@ -5,7 +5,8 @@ import { newId } from '../../ids.js';
 import { amountOf } from '../../kernel/money.js';
 import { canonicalTimeZone, secondsBetween, toIso } from '../../kernel/time.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
-import type { EntriesRepository, ProjectRow, TaskRow } from './repository.js';
+import type { CatalogRepository, ProjectRow, TaskRow } from '../catalog/repository.js';
+import type { EntriesRepository } from './repository.js';
 import { type EntryRow, type EntryView, entryView, type ViewContext } from './views.js';
 
 /** How far ahead of the server clock a timer start may lie (client clocks drift). */
@@ -50,7 +51,7 @@ export interface NewEntry {
  * which project and task a write may use, which rate it snapshots, and how a write records its
  * event with the unredacted snapshot.
  */
-export function createEntryCore({ repo, clock }: { repo: EntriesRepository; clock: Clock }) {
+export function createEntryCore({ repo, catalog, clock }: { repo: EntriesRepository; catalog: CatalogRepository; clock: Clock }) {
   /** The entry as the actor may see it: 404 when hidden (another workspace, or a colleague's without canViewOthersTime). */
   function visible(actor: Actor, id: string): EntryRow {
     const row = repo.byId(actor.workspaceId, id);
@@ -80,8 +81,7 @@ export function createEntryCore({ repo, clock }: { repo: EntriesRepository; cloc
   ): { project: ProjectRow | null; task: TaskRow | null } {
     let task: TaskRow | null = null;
     if (taskId) {
-      task = repo.task(workspaceId, taskId) ?? null;
-      if (!task) throw notFound(`Task ${taskId}`);
+      task = catalog.task(workspaceId, taskId);
       if (task.archived && task.id !== kept.taskId)
         throw new DomainError('invalid', `taskId: task ${taskId} is archived and takes no new entries.`);
       if (projectId && projectId !== task.projectId) {
@@ -91,8 +91,7 @@ export function createEntryCore({ repo, clock }: { repo: EntriesRepository; cloc
     const wantedProject = projectId || task?.projectId || null;
     let project: ProjectRow | null = null;
     if (wantedProject) {
-      project = repo.project(workspaceId, wantedProject) ?? null;
-      if (!project) throw notFound(`Project ${wantedProject}`);
+      project = catalog.project(workspaceId, wantedProject);
       if (project.archived && project.id !== kept.projectId) {
         throw new DomainError('invalid', `projectId: project ${wantedProject} is archived and takes no new entries.`);
       }

@@ -1,12 +1,9 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { members, workspaces } from '../accounts/schema.js';
-import { projects, tags, tasks } from '../catalog/schema.js';
+import { tags, tasks } from '../catalog/schema.js';
 import { entries, entryTags } from './schema.js';
 import type { EntryRow } from './views.js';
-
-export type ProjectRow = typeof projects.$inferSelect;
-export type TaskRow = typeof tasks.$inferSelect;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -59,16 +56,6 @@ export function createEntriesRepository(db: Db) {
       .from(workspaces)
       .where(eq(workspaces.id, p('id')))
       .prepare(),
-    task: db
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.id, p('id')), eq(tasks.workspaceId, p('workspaceId'))))
-      .prepare(),
-    project: db
-      .select()
-      .from(projects)
-      .where(and(eq(projects.id, p('id')), eq(projects.workspaceId, p('workspaceId'))))
-      .prepare(),
     memberRate: db
       .select({ rate: members.hourlyRate })
       .from(members)
@@ -109,8 +96,6 @@ export function createEntriesRepository(db: Db) {
     tagIds: (id: string): string[] => statements.tagsOf.all({ id }).map((t) => t.tagId),
     running: (workspaceId: string, authorId: string): EntryRow | undefined => statements.runningOf.get({ workspaceId, authorId }),
     currency: (workspaceId: string): string => statements.currencyOf.get({ id: workspaceId })?.currency ?? 'EUR',
-    task: (workspaceId: string, id: string): TaskRow | undefined => statements.task.get({ id, workspaceId }),
-    project: (workspaceId: string, id: string): ProjectRow | undefined => statements.project.get({ id, workspaceId }),
     memberRate: (workspaceId: string, userId: string): number | null => statements.memberRate.get({ workspaceId, userId })?.rate ?? null,
     workspaceRate: (workspaceId: string): number | null => statements.workspaceRate.get({ id: workspaceId })?.rate ?? null,
     /** The project a task belongs to (any workspace: the caller has checked the task's). */
