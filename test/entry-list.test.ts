@@ -105,6 +105,37 @@ describe('GET /entries: overlap, filters and paging', () => {
       expect(await ids(`${day}&search=${encodeURIComponent('%')}`)).to.deep.equal([]);
     });
 
+    it('search: any substring, case-insensitively, through the trigram index or not, whatever form the text was stored in', async () => {
+      const at = (hour: number) => ({
+        start: `2026-11-06T${String(hour).padStart(2, '0')}:00:00Z`,
+        end: `2026-11-06T${String(hour).padStart(2, '0')}:30:00Z`,
+      });
+      const create = (description: string, hour: number) => server.services.entries.create(owner, { description, ...at(hour) });
+      create('Café crème (NFC)', 1);
+      create('Cafe\u0301 noir (NFD)', 2);
+      create('ÉTÉ report "quoted" OR NEAR(x) *', 3);
+      const edited = create('old wording', 4);
+      const deleted = create('soon gone wording', 5);
+      create('ΣΟΦΟΣ', 6);
+      const search = (text: string) => ids(`from=2026-11-06&to=2026-11-06&search=${encodeURIComponent(text)}`);
+      expect(await search('CAFÉ')).to.deep.equal(['Cafe\u0301 noir (NFD)', 'Café crème (NFC)']);
+      expect(await search('été')).to.deep.equal(['ÉTÉ report "quoted" OR NEAR(x) *']);
+      // FTS syntax is text to the search, not a query.
+      for (const text of ['"quoted"', 'OR NEAR(x) *', '" OR "', 'NEAR(', '*'])
+        expect(await search(text), text).to.have.length(text === '" OR "' ? 0 : 1);
+      // Patterns under 3 characters read no index: the same answers.
+      expect(await search('É')).to.deep.equal(['ÉTÉ report "quoted" OR NEAR(x) *', 'Cafe\u0301 noir (NFD)', 'Café crème (NFC)']);
+      expect(await search('σο')).to.deep.equal(['ΣΟΦΟΣ']);
+      // Final sigma: JavaScript lower-cases ΣΟΦΟΣ to σοφος, so σοφοσ is not a substring.
+      expect(await search('σοφοσ')).to.deep.equal([]);
+      expect(await search('σοφος')).to.deep.equal(['ΣΟΦΟΣ']);
+      // The index follows edits and deletes in the same transaction.
+      server.services.entries.update(owner, edited.id, { description: 'new phrasing' });
+      server.services.entries.delete(owner, deleted.id);
+      expect(await search('wording')).to.deep.equal([]);
+      expect(await search('phrasing')).to.deep.equal(['new phrasing']);
+    });
+
     it('list rows carry project, colour, client and task names', async () => {
       const res = await server.request('GET', `/api/v1/entries?${day}&projectIds=${filterIds.project}`);
       expect(res.body.data[0]).to.include({ projectName: 'Filtered', projectColor: '#112233', clientName: 'Client F', taskName: 'Task F' });

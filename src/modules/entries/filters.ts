@@ -36,11 +36,18 @@ export function pickEntryFilters(query: EntryFilters): EntryFilters {
 /** Whether any filter is set. */
 export const isFiltered = (filters: EntryFilters): boolean => Object.values(filters).some((value) => value !== undefined);
 
+/** The conditions of a selection, and whether a search narrowed it to index candidates (then reading them beats reading the range). */
+export interface Selection {
+  conditions: SQL[];
+  byCandidates: boolean;
+}
+
 /**
  * The conditions every listing and report applies to entries: the workspace, the caller's own
  * rows without canViewOthersTime, and the filters. Shared so lists and reports select alike.
  */
-export function entryFilterConditions(db: Db, actor: Actor, filters: EntryFilters): SQL[] {
+export function entrySelection(db: Db, actor: Actor, filters: EntryFilters, use: keyof typeof CANDIDATES): Selection {
+  const cap = CANDIDATES[use];
   const conditions: SQL[] = [eq(entries.workspaceId, actor.workspaceId)];
   // Without canViewOthersTime the rows are the caller's own.
   if (!actor.canViewOthersTime) conditions.push(eq(entries.authorId, actor.userId));
@@ -52,14 +59,64 @@ export function entryFilterConditions(db: Db, actor: Actor, filters: EntryFilter
       inArray(entries.projectId, db.select({ id: projects.id }).from(projects).where(inArray(projects.clientId, filters.clientIds))),
     );
   }
+  let byCandidates = false;
   if (filters.tagIds) {
+    // Tags used on few entries: those entries are the candidates. Tags used on many: each row
+    // of the range is checked, and a page fills quickly.
+    const tagged = db
+      .select({ id: entryTags.entryId })
+      .from(entryTags)
+      .where(inArray(entryTags.tagId, filters.tagIds))
+      .limit(cap + 1)
+      .all();
+    byCandidates = tagged.length <= cap;
     conditions.push(
-      sql`exists (select 1 from ${entryTags} where ${entryTags.entryId} = ${entries.id} and ${inArray(entryTags.tagId, filters.tagIds)})`,
+      byCandidates
+        ? sql`${entries.id} in (select value from json_each(${JSON.stringify(tagged.map((t) => t.id))}))`
+        : // One seek on the entry's tags (the unary + keeps SQLite from a seek per listed tag).
+          sql`exists (select 1 from ${entryTags} where ${entryTags.entryId} = ${entries.id} and +${entryTags.tagId} in (${sql.join(
+            filters.tagIds.map((tag) => sql`${tag}`),
+            sql`, `,
+          )}))`,
     );
   }
   if (filters.billable !== undefined) conditions.push(eq(entries.billable, filters.billable));
-  if (filters.search !== undefined && filters.search !== '') {
-    conditions.push(sql`instr(tt_fold(${entries.description}), ${filters.search.normalize('NFC').toLowerCase()}) > 0`);
-  }
-  return conditions;
+  if (filters.search === undefined || filters.search === '') return { conditions, byCandidates };
+  const search = searchConditions(db, filters.search, cap);
+  return { conditions: [...conditions, ...search.conditions], byCandidates: byCandidates || search.byCandidates };
+}
+
+/**
+ * How many entries of the filtered tags, or found by a search in its index, are read as
+ * candidates at most: a paged listing stops at its page (more candidates: reading the range in
+ * order fills the page sooner); a report reads its whole range.
+ */
+export const CANDIDATES = { page: 10_000, report: 50_000 } as const;
+
+/**
+ * `search`: a case-insensitive substring of the description (both sides NFC-normalised and
+ * lower-cased as JavaScript does). A pattern of 3 or more characters first looks its entries up
+ * in the trigram index entries_fts (in NFC and NFD, whichever the description was stored in):
+ * up to the cap (CANDIDATES) of them become the candidates the query reads; a pattern found more
+ * often than that is common, and the query reads the range, where a page fills quickly. Every
+ * row is then checked exactly: an all-ASCII description in SQL (lower() is ASCII's), any other
+ * with the same folding in JavaScript (tt_fold).
+ */
+const isAscii = (text: string) => [...text].every((c) => c.charCodeAt(0) < 128);
+
+function searchConditions(db: Db, search: string, cap: number): Selection {
+  const folded = search.normalize('NFC').toLowerCase();
+  const ascii = sql`length(${entries.description}) = length(cast(${entries.description} as blob))`;
+  // An ASCII description folds to ASCII: it can only contain an ASCII pattern.
+  const exact = isAscii(folded)
+    ? sql`(case when ${ascii} then instr(lower(${entries.description}), ${folded}) > 0 else instr(tt_fold(${entries.description}), ${folded}) > 0 end)`
+    : sql`(not ${ascii} and instr(tt_fold(${entries.description}), ${folded}) > 0)`;
+  if ([...search].length < 3) return { conditions: [exact], byCandidates: false };
+  const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+  const forms = [...new Set([search.normalize('NFC'), search.normalize('NFD')])];
+  const match = forms.map(phrase).join(' OR ');
+  const candidates = db.all<{ id: number }>(sql`select rowid as id from entries_fts where entries_fts match ${match} limit ${cap + 1}`);
+  if (candidates.length > cap) return { conditions: [exact], byCandidates: false };
+  const ids = JSON.stringify(candidates.map((c) => c.id));
+  return { conditions: [sql`${entries}.rowid in (select value from json_each(${ids}))`, exact], byCandidates: true };
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { CursorCodec, CursorPosition } from '../../kernel/cursor.js';
 import type { Page } from '../../kernel/paging.js';
 import { clients, projects, tasks } from '../catalog/schema.js';
-import { type EntryFilters, entryFilterConditions, isFiltered } from './filters.js';
+import { type EntryFilters, entrySelection, isFiltered } from './filters.js';
 import { entries, entryTags } from './schema.js';
 import { type EntryRow, type EntryRowView, entryRowView, type ViewContext } from './views.js';
 
@@ -83,7 +83,7 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
     const filtered = isFiltered(spec.filters);
     let statement: ReturnType<typeof build>;
     if (filtered) {
-      statement = build(shape, spec, entryFilterConditions(db, actor, spec.filters), cursor);
+      statement = build(shape, spec, entrySelection(db, actor, spec.filters, 'page').conditions, cursor);
     } else {
       const key = `${shape}:${spec.select}:${spec.order}:${ownOnly}:${cursor}`;
       statement =

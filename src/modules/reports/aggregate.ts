@@ -4,9 +4,10 @@ import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/database.js';
 import { fromCents } from '../../kernel/money.js';
 import { projects } from '../catalog/schema.js';
-import { type EntryFilters, entryFilterConditions } from '../entries/filters.js';
+import { type EntryFilters, entrySelection } from '../entries/filters.js';
 import { entries, entryTags } from '../entries/schema.js';
-import type { Bucket } from './buckets.js';
+import { bucketKey, localDaySql, offsetStretches } from './local-days.js';
+import { isTimeGrouping } from './names.js';
 
 type Grouping = components['schemas']['ReportGrouping'];
 type Figures = components['schemas']['ReportFigures'];
@@ -25,12 +26,6 @@ export interface Aggregate extends Sums {
   k2: string | number | null;
 }
 
-/** A grouping key of an aggregation; time groupings carry their buckets. */
-export interface GroupKey {
-  grouping: Grouping;
-  buckets: Bucket[] | null;
-}
-
 export const NO_SUMS: Sums = { seconds: 0, billableSeconds: 0, cents: 0, count: 0 };
 
 export const addSums = (a: Sums, b: Sums): Sums => ({
@@ -47,14 +42,25 @@ export const figures = (a: Sums): Figures => ({
   entryCount: a.count,
 });
 
-/** The SQL expression of a grouping key (time buckets come from the joined bucket table). */
-function keyExpression(grouping: Grouping, bucketAlias: string): SQL {
+/** What one aggregation reads and how it groups (up to two groupings). */
+export interface AggregateRequest {
+  actor: Actor;
+  filters: EntryFilters;
+  from: number;
+  to: number;
+  /** Time groupings are cut in this zone. */
+  zone: string;
+  weekStart?: 'monday' | 'sunday' | undefined;
+  groupings: Grouping[];
+}
+
+/** The SQL expression of a grouping key; time groupings all read the local day number. */
+function keyExpression(grouping: Grouping, localDay: SQL | null): SQL {
   switch (grouping) {
     case 'project':
-      return sql`${entries.projectId}`;
     case 'client':
-      // Aggregated by project here and folded into clients afterwards (see foldClients):
-      // a per-row lookup of the project's client would cost more than the whole aggregate.
+      // Clients are aggregated by project here and folded afterwards: a per-row lookup of the
+      // project's client would cost more than the whole aggregate.
       return sql`${entries.projectId}`;
     case 'task':
       return sql`${entries.taskId}`;
@@ -65,78 +71,94 @@ function keyExpression(grouping: Grouping, bucketAlias: string): SQL {
     case 'tag':
       return sql`et.tag_id`;
     default:
-      return sql.raw(`${bucketAlias}.i`);
+      if (!localDay) throw new Error('a time grouping needs the local day expression');
+      return localDay;
   }
 }
 
-// At most 367 day buckets (366-day ranges): within SQLite's 500 compound-select terms.
-const bucketTable = (list: Bucket[]) =>
-  sql`(${sql.join(
-    list.map((b, i) => sql`select ${i} as i, ${b.start} as s, ${b.end} as e`),
-    sql` union all `,
-  )})`;
-
 /**
- * Report aggregation in SQL over the covering index entries_report: completed entries whose
- * start lies in [from, to), with the caller's visibility and the filters, summed per group.
+ * Report aggregation in SQL: completed entries whose start lies in [from, to), with the
+ * caller's visibility and the filters, summed per group. A token that sees only its own
+ * entries, or a filter on one user, reads the author's index; every other report reads the
+ * covering index entries_report. Time groupings group by local day number, so the cost is linear
+ * in the entries read whatever the grouping.
  */
 export function createAggregator(db: Db) {
-  /** Replaces project keys by their client's for `client` groupings, merging the rows. */
-  function foldClients(workspaceId: string, keys: GroupKey[], rows: Aggregate[]): Aggregate[] {
-    const positions = keys.map((k, i) => (k.grouping === 'client' ? i : -1)).filter((i) => i >= 0);
-    if (positions.length === 0) return rows;
-    const clientOf = new Map(
-      db
-        .select({ id: projects.id, clientId: projects.clientId })
-        .from(projects)
-        .where(eq(projects.workspaceId, workspaceId))
-        .all()
-        .map((p) => [p.id, p.clientId]),
-    );
-    const client = (key: string | number | null) => (key === null ? null : (clientOf.get(String(key)) ?? null));
+  /** Maps each row's raw keys to the report's keys (client of a project, bucket of a day) and merges rows that meet. */
+  function rekey(rows: Aggregate[], mappers: Array<(key: string | number | null) => string | number | null>): Aggregate[] {
+    if (mappers.every((m) => m === identity)) return rows;
+    const first = mappers[0] ?? identity;
+    const second = mappers[1] ?? identity;
     const merged = new Map<string, Aggregate>();
     for (const row of rows) {
-      const k1 = positions.includes(0) ? client(row.k1) : row.k1;
-      const k2 = positions.includes(1) ? client(row.k2) : row.k2;
-      const id = JSON.stringify([k1, k2]);
+      const k1 = first(row.k1);
+      const k2 = second(row.k2);
+      // Keys are ids, dates, 0/1 or null: typeof and value in one string, without JSON.
+      const id = `${typeof k1}:${k1}\u0000${typeof k2}:${k2}`;
       const into = merged.get(id);
-      merged.set(id, into ? { ...into, ...addSums(into, row) } : { ...row, k1, k2 });
+      if (into) {
+        into.seconds += row.seconds;
+        into.billableSeconds += row.billableSeconds;
+        into.cents += row.cents;
+        into.count += row.count;
+      } else {
+        merged.set(id, { ...row, k1, k2 });
+      }
     }
     return [...merged.values()];
   }
 
-  return function aggregate(actor: Actor, filters: EntryFilters, from: number, to: number, keys: GroupKey[]): Aggregate[] {
-    const joins: SQL[] = [];
-    keys.forEach((key, i) => {
-      if (!key.buckets) return;
-      const b = sql.raw(`b${i}`);
-      joins.push(
-        sql` join ${bucketTable(key.buckets)} as ${b} on ${entries.startAt} >= ${sql.raw(`b${i}.s`)} and ${entries.startAt} < ${sql.raw(`b${i}.e`)}`,
-      );
-    });
-    if (keys.some((k) => k.grouping === 'tag')) joins.push(sql` left join ${entryTags} as et on et.entry_id = ${entries.id}`);
-    const k1 = keys[0] ? keyExpression(keys[0].grouping, 'b0') : sql`null`;
-    const k2 = keys[1] ? keyExpression(keys[1].grouping, 'b1') : sql`null`;
-    const selection = and(
-      ...entryFilterConditions(db, actor, filters),
-      isNotNull(entries.endAt),
-      gte(entries.startAt, from),
-      lt(entries.startAt, to),
-    );
+  function mapperOf(request: AggregateRequest, grouping: Grouping, clientOf: () => Map<string, string | null>) {
+    if (grouping === 'client') return (key: string | number | null) => (key === null ? null : (clientOf().get(String(key)) ?? null));
+    if (isTimeGrouping(grouping)) return (key: string | number | null) => bucketKey(grouping, Number(key), request.weekStart);
+    return identity;
+  }
+
+  return function aggregate(request: AggregateRequest): Aggregate[] {
+    const { actor, filters, from, to, groupings } = request;
+    const localDay = groupings.some(isTimeGrouping)
+      ? sql.raw(localDaySql('"entries"."start_at"', offsetStretches(from, to, request.zone)))
+      : null;
+    const k1 = groupings[0] ? keyExpression(groupings[0], localDay) : sql`null`;
+    const k2 = groupings[1] ? keyExpression(groupings[1], localDay) : sql`null`;
+    const tags = groupings.includes('tag') ? sql` left join ${entryTags} as et on et.entry_id = ${entries.id}` : sql``;
+    const { conditions, byCandidates } = entrySelection(db, actor, filters, 'report');
+    // Search candidates: read them (the planner drives from their rowids). Else one author's
+    // entries through the author's index, or the range through the covering index.
+    const byAuthor = !actor.canViewOthersTime || filters.userIds?.length === 1;
+    const index = byCandidates ? sql`` : sql.raw(byAuthor ? ' indexed by entries_ws_author_start' : ' indexed by entries_report');
+    const selection = and(...conditions, isNotNull(entries.endAt), gte(entries.startAt, from), lt(entries.startAt, to));
     const query = sql`select ${k1} as k1, ${k2} as k2,
         total(${entries.durationSec}) as seconds,
         total(case when ${entries.billable} then ${entries.durationSec} else 0 end) as billableSeconds,
         total(round(coalesce(${entries.amount}, 0) * 100)) as cents,
         count(*) as count
-      from ${entries} indexed by entries_report${sql.join(joins, sql``)}
+      from ${entries}${index}${tags}
       where ${selection}
-      ${keys.length > 0 ? sql`group by 1, 2` : sql``}`;
+      ${groupings.length > 0 ? sql`group by 1, 2` : sql``}`;
     // total() sums in floating point: exact for integers below 2^53, and it never overflows.
     const rows = db
       .all<Aggregate>(query)
       .map((r) => ({ ...r, seconds: Math.round(r.seconds), billableSeconds: Math.round(r.billableSeconds), cents: Math.round(r.cents) }));
-    return foldClients(actor.workspaceId, keys, rows);
+    let clients: Map<string, string | null> | null = null;
+    const clientOf = () => {
+      clients ??= new Map(
+        db
+          .select({ id: projects.id, clientId: projects.clientId })
+          .from(projects)
+          .where(eq(projects.workspaceId, actor.workspaceId))
+          .all()
+          .map((p) => [p.id, p.clientId]),
+      );
+      return clients;
+    };
+    return rekey(
+      rows,
+      groupings.map((g) => mapperOf(request, g, clientOf)),
+    );
   };
 }
+
+const identity = (key: string | number | null) => key;
 
 export type Aggregator = ReturnType<typeof createAggregator>;

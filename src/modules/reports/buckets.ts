@@ -28,35 +28,6 @@ export function reportRange(from: string, to: string, zone: string): { from: num
   return range;
 }
 
-/** The buckets covering [from, to) in `zone`, each keyed by its local date (month: YYYY-MM). */
-export function buckets(
-  grouping: TimeGrouping,
-  from: number,
-  to: number,
-  zone: string,
-  weekStart: 'monday' | 'sunday' = 'monday',
-): Bucket[] {
-  let cursor = DateTime.fromMillis(from, { zone }).startOf('day');
-  if (grouping === 'month') cursor = cursor.startOf('month');
-  if (grouping === 'week') {
-    // luxon weekdays: Monday 1 … Sunday 7.
-    const back = weekStart === 'monday' ? cursor.weekday - 1 : cursor.weekday % 7;
-    cursor = cursor.minus({ days: back }).startOf('day');
-  }
-  const step = grouping === 'day' ? { days: 1 } : grouping === 'week' ? { weeks: 1 } : { months: 1 };
-  const result: Bucket[] = [];
-  while (cursor.toMillis() < to) {
-    const next = cursor.plus(step).startOf('day');
-    result.push({
-      key: grouping === 'month' ? cursor.toFormat('yyyy-MM') : (cursor.toISODate() as string),
-      start: cursor.toMillis(),
-      end: next.toMillis(),
-    });
-    cursor = next;
-  }
-  return result;
-}
-
 /** The seven local days from a calendar day, for the weekly report. */
 export function weekFrom(day: string, zone: string): Bucket[] {
   const start = DateTime.fromMillis(dayStart(day, 'from', zone), { zone });

@@ -3,7 +3,6 @@ import type { components } from '../../../generated/openapi.js';
 import type { Db } from '../../db/database.js';
 import { users } from '../accounts/schema.js';
 import { clients, projects, tags, tasks } from '../catalog/schema.js';
-import type { Bucket } from './buckets.js';
 
 type Grouping = components['schemas']['ReportGrouping'];
 export type Key = string | number | null;
@@ -45,17 +44,15 @@ export function createNamer(db: Db) {
     user: (_workspaceId, ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)).all(),
   };
 
-  return function namer(grouping: Grouping, workspaceId: string, keys: Key[], bucketList: Bucket[] | null): (raw: Key) => Named {
-    const ids = [...new Set(keys.filter((k): k is string => typeof k === 'string'))];
+  return function namer(grouping: Grouping, workspaceId: string, keys: Key[]): (raw: Key) => Named {
     const lookup = lookups[grouping];
+    const ids = lookup ? [...new Set(keys.filter((k): k is string => typeof k === 'string'))] : [];
     const names = new Map(ids.length > 0 && lookup ? lookup(workspaceId, ids).map((r) => [r.id, r.name]) : []);
     return (raw) => {
       if (raw === null) return { key: null, name: null };
       if (grouping === 'billable') return raw ? { key: 'true', name: 'Billable' } : { key: 'false', name: 'Non-billable' };
-      if (bucketList) {
-        const bucket = bucketList[Number(raw)] as Bucket;
-        return { key: bucket.key, name: bucket.key };
-      }
+      // Time buckets are keyed (and named) by their local date or month.
+      if (TIME_GROUPINGS.has(grouping)) return { key: String(raw), name: String(raw) };
       return { key: String(raw), name: names.get(String(raw)) ?? String(raw) };
     };
   };

@@ -102,7 +102,7 @@ export function createReportsService({
       const days = weekFrom(query.from, zone);
       const groupBy = query.groupBy ?? 'project';
       const range = { from: days[0]?.start ?? 0, to: days[days.length - 1]?.end ?? 0 };
-      const result = timesheet(aggregate, namer, { actor, days, filters: pickEntryFilters(query), groupBy });
+      const result = timesheet(aggregate, namer, { actor, days, zone, filters: pickEntryFilters(query), groupBy });
       return { ...echo(range, zone, actor), groupBy, days: days.map((d) => d.key), ...result };
     },
   };

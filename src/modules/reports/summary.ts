@@ -2,9 +2,8 @@ import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
 import { DomainError } from '../../errors.js';
 import type { EntryFilters } from '../entries/filters.js';
-import { type Aggregate, type Aggregator, addSums, figures, type GroupKey, NO_SUMS } from './aggregate.js';
-import { buckets } from './buckets.js';
-import { isTimeGrouping, type Namer, order } from './names.js';
+import { type Aggregate, type Aggregator, addSums, figures, NO_SUMS } from './aggregate.js';
+import { type Namer, order } from './names.js';
 
 type Schemas = components['schemas'];
 type Grouping = Schemas['ReportGrouping'];
@@ -28,28 +27,22 @@ export function summarise(
   namer: Namer,
   request: SummaryRequest,
 ): Pick<Schemas['SummaryReport'], 'totals' | 'groups'> {
-  const { actor, zone, range, filters, groupBy, subGroupBy } = request;
+  const { actor, zone, range, filters, groupBy, subGroupBy, weekStart } = request;
   if (subGroupBy === groupBy) throw new DomainError('invalid', 'subGroupBy: must differ from groupBy.');
-  const keyOf = (grouping: Grouping): GroupKey => ({
-    grouping,
-    buckets: isTimeGrouping(grouping) ? buckets(grouping, range.from, range.to, zone, request.weekStart) : null,
-  });
-  const keys = subGroupBy ? [keyOf(groupBy), keyOf(subGroupBy)] : [keyOf(groupBy)];
-  const rows = aggregate(actor, filters, range.from, range.to, keys);
-  const tagged = keys.some((k) => k.grouping === 'tag');
-  const totals = tagged ? (aggregate(actor, filters, range.from, range.to, [])[0] ?? NO_SUMS) : rows.reduce(addSums, NO_SUMS);
+  const base = { actor, filters, ...range, zone, weekStart };
+  const rows = aggregate({ ...base, groupings: subGroupBy ? [groupBy, subGroupBy] : [groupBy] });
+  const tagged = groupBy === 'tag' || subGroupBy === 'tag';
+  const totals = tagged ? (aggregate({ ...base, groupings: [] })[0] ?? NO_SUMS) : rows.reduce(addSums, NO_SUMS);
   const first = namer(
     groupBy,
     actor.workspaceId,
     rows.map((r) => r.k1),
-    keys[0]?.buckets ?? null,
   );
   const second = subGroupBy
     ? namer(
         subGroupBy,
         actor.workspaceId,
         rows.map((r) => r.k2),
-        keys[1]?.buckets ?? null,
       )
     : null;
 

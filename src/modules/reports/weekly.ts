@@ -23,26 +23,23 @@ const sum = (values: number[]) => values.reduce((s, v) => s + v, 0);
 export function timesheet(
   aggregate: Aggregator,
   namer: Namer,
-  request: { actor: Actor; days: Bucket[]; filters: EntryFilters; groupBy: 'project' | 'client' | 'user' },
+  request: { actor: Actor; days: Bucket[]; zone: string; filters: EntryFilters; groupBy: 'project' | 'client' | 'user' },
 ): Pick<Schemas['WeeklyReport'], 'rows' | 'totals'> {
-  const { actor, days, filters, groupBy } = request;
+  const { actor, days, zone, filters, groupBy } = request;
   const range = { from: days[0]?.start ?? 0, to: days[days.length - 1]?.end ?? 0 };
-  const rows = aggregate(actor, filters, range.from, range.to, [
-    { grouping: groupBy, buckets: null },
-    { grouping: 'day', buckets: days },
-  ]);
+  const rows = aggregate({ actor, filters, ...range, zone, groupings: [groupBy, 'day'] });
   const name = namer(
     groupBy,
     actor.workspaceId,
     rows.map((r) => r.k1),
-    null,
   );
+  const dayIndex = new Map(days.map((d, i) => [d.key, i]));
   const zeros = () => days.map(() => 0);
   const lines = new Map<string, Line>();
   const total = { seconds: zeros(), cents: zeros() };
   for (const row of rows) {
-    const day = Number(row.k2);
-    if (!(day >= 0 && day < days.length)) continue;
+    const day = dayIndex.get(String(row.k2));
+    if (day === undefined) continue;
     const id = JSON.stringify(row.k1);
     let line = lines.get(id);
     if (!line) {
