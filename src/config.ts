@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import cron from 'node-cron';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -21,6 +22,12 @@ export interface Config {
   schedulerCron: string | null;
   /** The zone reports use without a timeZone parameter: TZ, else the system's (UTC on a deployment). */
   serverTimeZone: string;
+  /** READER_THREADS: threads for heavy reads (0: on the request thread); default one per core. */
+  readerThreads: number;
+  /** READ_BUDGET_MS: a heavy read running longer has its thread replaced and answers 500. */
+  readBudgetMs: number;
+  /** READER_CACHE_MB: each reader connection's page cache. */
+  readerCacheMb: number;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +125,9 @@ export function parseConfig(env: Env): Config {
     secretKey: secretKey(),
     schedulerCron: schedulerCron === 'off' ? null : schedulerCron,
     serverTimeZone,
+    readerThreads: int('READER_THREADS', Math.max(1, availableParallelism()), 0, 64),
+    readBudgetMs: int('READ_BUDGET_MS', 30_000, 100, 3_600_000),
+    readerCacheMb: int('READER_CACHE_MB', 16, 1, 4096),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

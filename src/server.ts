@@ -11,6 +11,7 @@ import { type ContractDocument, loadContract } from './http/contract.js';
 import { createLogger, type Logger } from './logger.js';
 import type { Resolver } from './modules/webhooks/targets.js';
 import { type SenderThread, startSenderThread } from './modules/webhooks/threaded-sender.js';
+import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { loadSecretKey } from './secret-key.js';
 import { createServices, type Services, WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS } from './services.js';
@@ -24,6 +25,8 @@ export interface RuntimeOptions {
   webhooks?: { resolve?: Resolver; ca?: string; timeoutMs?: number };
   /** Tests of the pipeline itself serve a fixture contract with fixture handlers. */
   contract?: ContractDocument;
+  /** Tests: the reader threads' test hooks (a slow report, a crashing read). */
+  readers?: Pick<ReaderOptions, 'slowReportsMs' | 'crashOn'>;
   handlers?: AppDeps['handlers'];
 }
 
@@ -33,6 +36,8 @@ export interface RunningServer {
   database: DatabaseHandle;
   services: Services;
   scheduler: Scheduler;
+  /** Where the heavy reads run. */
+  readers: ReaderPool;
   /** Stops accepting, drains in-flight requests, closes the database. */
   close(): Promise<void>;
 }
@@ -56,6 +61,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   // share (tests: a manual clock, a fake resolver, their own CA); then it runs in this one.
   const threaded = !options.clock && !options.webhooks?.resolve && !options.webhooks?.ca;
   let senderThread: SenderThread | null = null;
+  let readers: ReaderPool | null = null;
   try {
     const secretKey = loadSecretKey(config.databasePath, config.secretKey);
     const wake = () => void (senderThread ?? services.sender).tick();
@@ -81,12 +87,24 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       (options.announce ?? ((text) => process.stdout.write(text)))(bootstrapBanner(bootstrapped));
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
     }
+    readers = createReaderPool({
+      threads: config.readerThreads,
+      budgetMs: config.readBudgetMs,
+      cacheMb: config.readerCacheMb,
+      ...options.readers,
+      databasePath: config.databasePath,
+      secretKey,
+      defaultTimeZone: config.serverTimeZone,
+      logger,
+      services,
+    });
     const app = await createApp({
       config,
       logger,
       clock,
       contract: options.contract ?? loadContract(),
       services,
+      readers,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const { server, url } = await listen(config, app);
@@ -115,15 +133,17 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         const background = scheduler.shutdown().then(() => (senderThread ? senderThread.stop() : services.sender.idle()));
         await drain(server);
         await background;
+        await readers?.close();
         await checkpointer.stop();
         database.close();
         logger.info('stopped');
       })();
       return closing;
     };
-    return { server, url, database, services, scheduler, close };
+    return { server, url, database, services, scheduler, readers, close };
   } catch (error) {
     await senderThread?.stop();
+    await readers?.close();
     database.close();
     throw error;
   }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,9 @@ describe('startup', () => {
         secretKey: undefined,
         schedulerCron: '* * * * * *',
         serverTimeZone: 'UTC',
+        readerThreads: availableParallelism(),
+        readBudgetMs: 30_000,
+        readerCacheMb: 16,
       });
     });
 
@@ -135,6 +139,9 @@ describe('startup', () => {
         RATE_LIMIT_WORKSPACE_PER_MIN: '20',
         MAX_BODY_BYTES: '2048',
         LOG_LEVEL: 'warn',
+        READER_THREADS: '0',
+        READ_BUDGET_MS: '5000',
+        READER_CACHE_MB: '64',
       });
       expect(config).to.include({
         baseUrl: 'https://t.example.org',
@@ -147,6 +154,9 @@ describe('startup', () => {
         rateLimitWorkspacePerMin: 20,
         maxBodyBytes: 2048,
         logLevel: 'warn',
+        readerThreads: 0,
+        readBudgetMs: 5000,
+        readerCacheMb: 64,
       });
     });
   });

@@ -19,21 +19,27 @@ const migrationsFolder = join(PACKAGE_ROOT, 'drizzle');
 /**
  * Opens (creating if needed) the SQLite database at `path`, sets the pragmas and applies every
  * pending migration. `:memory:` gives a private in-memory database with the same migrations.
+ * `readOnly` opens an existing, migrated database for reading only (the reader threads: WAL lets
+ * them read while the server's connection writes).
  */
-export function openDatabase(path: string): DatabaseHandle {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new Database(path);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+export function openDatabase(path: string, options: { readOnly?: boolean; cacheMb?: number } = {}): DatabaseHandle {
+  const readOnly = options.readOnly ?? false;
+  if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { readonly: readOnly, fileMustExist: readOnly });
+  if (!readOnly) {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+  }
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server may write at once: wait for the lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
+  if (options.cacheMb) sqlite.pragma(`cache_size = -${options.cacheMb * 1024}`);
   // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII).
   sqlite.function('tt_fold', { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? text.normalize('NFC').toLowerCase() : text,
   );
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder });
+  if (!readOnly) migrate(db, { migrationsFolder });
   return {
     db,
     sqlite,

@@ -6,6 +6,9 @@ import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
 import { errorFields, type Logger } from '../logger.js';
 import { RateLimiter } from '../modules/ratelimit/limiter.js';
+import type { Actor } from '../actor.js';
+import type { ReaderPool } from '../readers/pool.js';
+import { actorData, isReadOperation } from '../readers/tasks.js';
 import type { Services } from '../services.js';
 import { ContractBackend, type OperationInfo } from './backend.js';
 import { type ContractDocument, servedDocument } from './contract.js';
@@ -21,6 +24,8 @@ export interface AppDeps {
   clock: Clock;
   contract: ContractDocument;
   services: Services;
+  /** Where the heavy reads run (src/readers). */
+  readers: ReaderPool;
   /** Tests of the pipeline itself adjust the handlers (a fixture contract, a missing handler). */
   handlers?: (real: Handlers) => Handlers;
 }
@@ -45,6 +50,16 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   api.registerSecurityHandler('bearerAuth', hooks.securityHandlers.bearerAuth);
   api.register(hooks.handlers);
   for (const [operationId, handler] of Object.entries(handlers) as Array<[OperationId, AnyHandler]>) {
+    // The heavy reads go to the reader threads and come back as JSON text.
+    if (isReadOperation(operationId) && handler === (real[operationId] as unknown)) {
+      api.register(operationId, async (context: Context, exchange: Exchange): Promise<Reply> => {
+        const { query, params } = context.request as { query: Record<string, unknown>; params: Record<string, string> };
+        const actor = exchange.actor as Actor;
+        const task = { operationId, query, path: params, actor: actorData(actor), now: deps.clock.now(), requestId: exchange.requestId };
+        return { status: 200, json: await deps.readers.run(task) };
+      });
+      continue;
+    }
     api.register(operationId, (context: Context, exchange: Exchange) =>
       handler({ query: context.request.query, path: context.request.params, body: context.request.requestBody, actor: exchange.actor }),
     );
@@ -71,7 +86,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
       const reply = (await api.handleRequest(exchange.request, exchange)) as Reply;
       if (reply.status === 200) {
         res.statusCode = 200;
-        writeJson(res, 'application/json; charset=utf-8', JSON.stringify(reply.body));
+        writeJson(res, 'application/json; charset=utf-8', 'json' in reply ? reply.json : JSON.stringify(reply.body));
       } else {
         res.statusCode = 204;
         res.end();

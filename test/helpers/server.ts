@@ -51,6 +51,7 @@ export interface TestServerOptions {
   contract?: ContractDocument;
   handlers?: (real: Handlers) => Handlers;
   webhooks?: RuntimeOptions['webhooks'];
+  readers?: RuntimeOptions['readers'];
 }
 
 /** 2026-11-02T10:00:30Z: thirty seconds into a rate-limit window. */
@@ -72,6 +73,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SCHEDULER_CRON: 'off',
     // The server's zone (reports without timeZone), as on a deployment.
     TZ: 'UTC',
+    // One reader thread (started on the first heavy read): each thread boots tsx in a test.
+    READER_THREADS: '1',
     ...options.env,
   });
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);
@@ -86,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.contract ? { contract: options.contract } : {}),
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.readers ? { readers: options.readers } : {}),
   });
   const ownerToken = /token +(tt_\S+)/.exec(banner)?.[1];
   const workspaceId = /workspace +(ws_\S+)/.exec(banner)?.[1];

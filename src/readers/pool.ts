@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { errorFields, type Logger } from '../logger.js';
+import type { Services } from '../services.js';
+import { resolvePackage } from '../threads.js';
+import type { ReaderThreadData } from './reader-thread.js';
+import { raise, type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
+
+export interface ReaderOptions {
+  /** Reader threads; 0 reads on the request thread (a :memory: database cannot be shared). */
+  threads: number;
+  /** A read that takes longer has its thread terminated and replaced, and answers 500. */
+  budgetMs: number;
+  cacheMb: number;
+  /** Tests: see ReaderThreadData. */
+  slowReportsMs?: number;
+  crashOn?: string;
+}
+
+/** The default size: one reader per core (the request thread mostly waits on them). */
+export const defaultReaderThreads = (): number => Math.max(1, availableParallelism());
+
+/** A read that ran past its budget (its thread was terminated). */
+export class ReadBudgetExceeded extends Error {
+  override name = 'ReadBudgetExceeded';
+}
+
+/**
+ * The reader pool (piscina): heavy reads run on threads with their own read-only connections,
+ * so a long report never holds up the request thread or the light requests queued on it. A
+ * thread that dies is replaced and its read fails; a read past the budget has its thread
+ * terminated (piscina does, on abort) and replaced. Without threads, reads run in-process.
+ */
+export function createReaderPool(
+  options: ReaderOptions & { databasePath: string; secretKey: Buffer; defaultTimeZone: string; logger: Logger; services: Services },
+) {
+  const inProcess = options.threads === 0 || options.databasePath === ':memory:';
+  const handlers = inProcess ? readHandlers(options.services) : null;
+  const typescript = import.meta.url.endsWith('.ts');
+  const workerData: ReaderThreadData = {
+    databasePath: options.databasePath,
+    secretKey: new Uint8Array(options.secretKey),
+    defaultTimeZone: options.defaultTimeZone,
+    cacheMb: options.cacheMb,
+    ...(options.slowReportsMs ? { slowReportsMs: options.slowReportsMs } : {}),
+    ...(options.crashOn ? { crashOn: options.crashOn } : {}),
+  };
+  const pool = inProcess
+    ? null
+    : new Piscina<ReadTask, ReadResult>({
+        filename: new URL(`./reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
+        // Started on the first heavy reads (the server starts faster), then kept: a reader's
+        // connection and prepared statements are its warm cache.
+        minThreads: 0,
+        maxThreads: options.threads,
+        idleTimeout: 2 ** 31 - 1,
+        workerData,
+        // Under tsx (tests) the threads register its loader before they import the module.
+        ...(typescript ? { execArgv: ['--import', tsxEntry()] } : {}),
+      });
+
+  return {
+    /** The read's JSON text; its domain error raised again here; a failure of the thread or the budget throws. */
+    async run(task: ReadTask): Promise<string> {
+      let result: ReadResult;
+      if (!pool) {
+        result = await runRead(handlers ?? readHandlers(options.services), task);
+      } else {
+        const signal = AbortSignal.timeout(options.budgetMs);
+        try {
+          result = await pool.run(task, { signal });
+        } catch (error) {
+          if (signal.aborted) {
+            options.logger.error('a read ran past its budget; its reader thread was replaced', {
+              requestId: task.requestId,
+              operationId: task.operationId,
+              budgetMs: options.budgetMs,
+            });
+            throw new ReadBudgetExceeded(`${task.operationId} ran past ${options.budgetMs} ms`);
+          }
+          options.logger.error('a reader thread failed; it is replaced', {
+            requestId: task.requestId,
+            operationId: task.operationId,
+            ...errorFields(error),
+          });
+          throw error;
+        }
+      }
+      if ('error' in result) return raise(result);
+      return result.json;
+    },
+    /** Reader threads running now (tests and metrics). */
+    threads: () => pool?.threads.length ?? 0,
+    async close(): Promise<void> {
+      await pool?.destroy();
+    },
+  };
+}
+
+export type ReaderPool = ReturnType<typeof createReaderPool>;
+
+/** tsx's loader entry (its package's `.` import export), as a file URL for --import. */
+function tsxEntry(): string {
+  const manifest = resolvePackage('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, string | { import?: string }> };
+  const main = exports['.'];
+  const file = typeof main === 'string' ? main : main?.import;
+  if (!file) throw new Error('tsx has no import export');
+  return pathToFileURL(join(dirname(manifest), file)).href;
+}

@@ -1,0 +1,37 @@
+/*
+ * A reader thread (started by ./pool.ts through piscina): its own read-only connection and the
+ * read services over it; each task is one read, answered as JSON text. Its clock is the
+ * request's: every task carries the instant the request thread read.
+ */
+import { workerData } from 'node:worker_threads';
+import type { Clock } from '../clock.js';
+import { openDatabase } from '../db/database.js';
+import { createServices } from '../services.js';
+import { type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
+
+export interface ReaderThreadData {
+  databasePath: string;
+  secretKey: Uint8Array;
+  defaultTimeZone: string;
+  /** The connection's page cache: random reads (a report's tag join, a search's rows) stay in memory. */
+  cacheMb: number;
+  /** Tests: each report takes this long, as a slow query would (the thread is busy throughout). */
+  slowReportsMs?: number;
+  /** Tests: a read of this operation ends the thread, as a crash of the reader would. */
+  crashOn?: string;
+}
+
+const data = workerData as ReaderThreadData;
+let now = 0;
+const clock: Clock = { now: () => now };
+const database = openDatabase(data.databasePath, { readOnly: true, cacheMb: data.cacheMb });
+const services = createServices(database, { clock, secretKey: Buffer.from(data.secretKey), defaultTimeZone: data.defaultTimeZone });
+const handlers = readHandlers(services);
+
+export default async function read(task: ReadTask): Promise<ReadResult> {
+  now = task.now;
+  if (data.crashOn === task.operationId) process.exit(70);
+  if (data.slowReportsMs && task.operationId.endsWith('Report'))
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, data.slowReportsMs);
+  return runRead(handlers, task);
+}

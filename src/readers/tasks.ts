@@ -1,0 +1,75 @@
+import type { Actor, Scope } from '../actor.js';
+import { DomainError, type DomainErrorCode } from '../errors.js';
+import { catalogHandlers } from '../http/handlers/catalog.js';
+import { entryHandlers } from '../http/handlers/entries.js';
+import { reportHandlers } from '../http/handlers/reports.js';
+import type { Handler, OperationId } from '../http/handlers/types.js';
+import type { Services } from '../services.js';
+
+/**
+ * The heavy reads: answers that scan ranges or whole catalogs. They run on the reader threads
+ * (./pool.ts), each with its own read-only connection, and come back as JSON text; everything
+ * else (routing, tokens, validation, point reads, writes) stays on the request thread.
+ */
+export const READ_OPERATIONS = [
+  'listEntries',
+  'getSummaryReport',
+  'getDetailedReport',
+  'getWeeklyReport',
+  'listClients',
+  'listProjects',
+  'listTasks',
+  'listTags',
+] as const satisfies readonly OperationId[];
+
+export type ReadOperationId = (typeof READ_OPERATIONS)[number];
+
+export const isReadOperation = (operationId: string): operationId is ReadOperationId =>
+  (READ_OPERATIONS as readonly string[]).includes(operationId);
+
+/** An actor as it crosses to a thread (a Set does not survive structured cloning as one). */
+export type ActorData = Omit<Actor, 'scopes'> & { scopes: Scope[] };
+
+export const actorData = (actor: Actor): ActorData => ({ ...actor, scopes: [...actor.scopes] });
+export const actorOf = (data: ActorData): Actor => ({ ...data, scopes: new Set(data.scopes) });
+
+/** One read, as the request thread hands it over: validated and coerced, with the request's instant. */
+export interface ReadTask {
+  operationId: ReadOperationId;
+  query: Record<string, unknown>;
+  path: Record<string, string>;
+  actor: ActorData;
+  /** The request's clock reading: running timers' durations are measured to it. */
+  now: number;
+  requestId: string;
+}
+
+/** The answer's JSON text, or the domain error the read raised (an error object does not cross threads as itself). */
+export type ReadResult = { json: string } | { error: { code: DomainErrorCode; message: string } };
+
+/** The read handlers over a set of services (the reader thread's, or the server's own). */
+export function readHandlers(
+  services: Pick<Services, 'entries' | 'timers' | 'catalog' | 'reports'>,
+): Record<ReadOperationId, Handler<ReadOperationId>> {
+  const all = { ...entryHandlers(services), ...catalogHandlers(services), ...reportHandlers(services) };
+  return Object.fromEntries(READ_OPERATIONS.map((id) => [id, all[id]])) as unknown as Record<ReadOperationId, Handler<ReadOperationId>>;
+}
+
+/** Runs a read and serialises its answer; a domain error becomes a result, anything else throws. */
+export async function runRead(handlers: Record<ReadOperationId, Handler<ReadOperationId>>, task: ReadTask): Promise<ReadResult> {
+  const handler = handlers[task.operationId] as unknown as (
+    request: unknown,
+  ) => { status: 200; body: unknown } | Promise<{ status: 200; body: unknown }>;
+  try {
+    const reply = await handler({ query: task.query, path: task.path, body: undefined, actor: actorOf(task.actor) });
+    return { json: JSON.stringify(reply.body) };
+  } catch (error) {
+    if (error instanceof DomainError) return { error: { code: error.code, message: error.message } };
+    throw error;
+  }
+}
+
+/** The domain error of a read's result, raised again on the request thread. */
+export const raise = (result: Extract<ReadResult, { error: unknown }>): never => {
+  throw new DomainError(result.error.code, result.error.message);
+};

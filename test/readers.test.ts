@@ -1,0 +1,110 @@
+import { performance } from 'node:perf_hooks';
+import { expect } from 'chai';
+import { seed } from './helpers/seed.js';
+import { expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+
+const summary = '/api/v1/reports/summary?from=2026-11-01&to=2026-11-30&groupBy=day';
+
+/** The entries every test reads: two days of work, one tagged. */
+const seedWork = (server: TestServer) =>
+  seed(server, {
+    projects: { design: { hourlyRate: 90, billable: true } },
+    tags: { review: {} },
+    entries: {
+      monday: { start: '2026-11-02T09:00:00Z', end: '2026-11-02T11:00:00Z', project: 'design', tags: ['review'] },
+      tuesday: { start: '2026-11-03T09:00:00Z', end: '2026-11-03T10:00:00Z', project: 'design' },
+    },
+  });
+
+describe('reader threads: heavy reads off the request thread', () => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('answers every heavy read from a reader thread, as the request thread would without threads', async () => {
+    const answers = async (threads: string) => {
+      server = await startTestServer({ env: { READER_THREADS: threads } });
+      seedWork(server);
+      const paths = [
+        summary,
+        '/api/v1/reports/weekly?from=2026-11-02',
+        '/api/v1/entries?from=2026-11-01&to=2026-11-30',
+        '/api/v1/projects',
+      ];
+      const responses = await Promise.all(paths.map((path) => server!.request('GET', path)));
+      for (const response of responses) expect(response.status, response.text).to.equal(200);
+      const [report, weekly, entries, projects] = responses.map((r) => r.body.data);
+      const shape = {
+        report: { totals: report.totals, groups: report.groups },
+        weekly: weekly.totals,
+        entries: entries.length,
+        progress: projects[0].progress,
+      };
+      const threadCount = server.running.readers.threads();
+      await server.close();
+      server = undefined;
+      return { shape, threadCount };
+    };
+    const threaded = await answers('1');
+    const inProcess = await answers('0');
+    expect([threaded.threadCount, inProcess.threadCount]).to.deep.equal([1, 0]);
+    expect(threaded.shape).to.deep.equal(inProcess.shape);
+    expect(threaded.shape.report.totals).to.deep.equal({ durationSec: 3 * 3600, billableSec: 3 * 3600, amount: 270, entryCount: 2 });
+  });
+
+  it('a slow report does not hold up GET /me, or point reads, on the request thread', async () => {
+    server = await startTestServer({ env: { READER_THREADS: '1' }, readers: { slowReportsMs: 1500 } });
+    seedWork(server);
+    const started = performance.now();
+    const report = server.request('GET', summary);
+    // Let the report reach its thread, then time light requests while it runs.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const light: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      expect((await server.request('GET', '/api/v1/me')).status).to.equal(200);
+      light.push(performance.now() - t);
+    }
+    const answered = await report;
+    expect(answered.status).to.equal(200);
+    expect(performance.now() - started).to.be.above(1400);
+    // Each /me was answered while the report ran, far sooner than the report.
+    expect(Math.max(...light)).to.be.below(500);
+  });
+
+  it('a read past its budget has its thread replaced, answers 500 with the fixed detail, and is logged with its request id', async () => {
+    server = await startTestServer({ env: { READER_THREADS: '1', READ_BUDGET_MS: '1500' }, readers: { slowReportsMs: 10_000 } });
+    seedWork(server);
+    const res = await server.request('GET', summary);
+    expectProblem(res, 500, 'internal-error', server.config.problemsBase, '/api/v1/reports/summary');
+    expect(res.body.detail).to.equal('The server could not complete this request.');
+    const requestId = res.headers.get('x-request-id');
+    const logged = server.logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'a read ran past its budget; its reader thread was replaced');
+    expect(logged).to.include({ requestId, operationId: 'getSummaryReport', budgetMs: 1500 });
+    // The replacement thread answers the next read.
+    const projects = await server.request('GET', '/api/v1/projects');
+    expect(projects.status).to.equal(200);
+    expect(server.running.readers.threads()).to.equal(1);
+  });
+
+  it('a reader thread that dies is replaced; only its read fails', async () => {
+    server = await startTestServer({ env: { READER_THREADS: '1' }, readers: { crashOn: 'listTags' } });
+    seedWork(server);
+    expectProblem(await server.request('GET', '/api/v1/tags'), 500, 'internal-error', server.config.problemsBase);
+    expect(server.logLines.some((line) => line.includes('a reader thread failed; it is replaced'))).to.equal(true);
+    const entries = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-30');
+    expect(entries.status).to.equal(200);
+    expect(entries.body.data).to.have.length(2);
+  });
+
+  it('a domain error of a read crosses back as its problem document', async () => {
+    server = await startTestServer({ env: { READER_THREADS: '1' } });
+    const res = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-30&cursor=not.ours');
+    expectProblem(res, 400, 'invalid-request', server.config.problemsBase, '/api/v1/entries');
+    expect(res.body.detail).to.contain('cursor');
+  });
+});
