@@ -127,7 +127,7 @@ export function parseConfig(env: Env): Config {
     serverTimeZone,
     readerThreads: int('READER_THREADS', Math.max(1, availableParallelism()), 0, 64),
     readBudgetMs: int('READ_BUDGET_MS', 30_000, 100, 3_600_000),
-    readerCacheMb: int('READER_CACHE_MB', 16, 1, 4096),
+    readerCacheMb: int('READER_CACHE_MB', 8, 1, 4096),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

@@ -35,7 +35,7 @@ export interface PipelineDeps {
 }
 
 /** A reply an operation handler returns; the app writes it. */
-export type Reply = { status: 200; body: unknown } | { status: 200; json: string } | { status: 204 };
+export type Reply = { status: 200; body: unknown } | { status: 200; json: Uint8Array } | { status: 204 };
 
 export function newExchange(req: Request, res: Response): Exchange {
   const instance = req.path;

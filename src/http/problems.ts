@@ -55,8 +55,8 @@ export function sendProblem(res: Response, problemsBase: string, slug: ProblemSl
  * Writes a JSON body. A HEAD response gets the length the GET would have: Node computes it for a
  * body it sends, but leaves it out when it drops the body of a HEAD.
  */
-export function writeJson(res: Response, contentType: string, text: string): void {
+export function writeJson(res: Response, contentType: string, text: string | Uint8Array): void {
   res.setHeader('Content-Type', contentType);
-  if (res.req.method === 'HEAD') res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (res.req.method === 'HEAD') res.setHeader('Content-Length', typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
   res.end(text);
 }

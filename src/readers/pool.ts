@@ -52,19 +52,24 @@ export function createReaderPool(
     ? null
     : new Piscina<ReadTask, ReadResult>({
         filename: new URL(`./reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
-        // Started on the first heavy reads (the server starts faster), then kept: a reader's
-        // connection and prepared statements are its warm cache.
+        // Started on the first heavy reads (the server starts faster) and kept while reads come;
+        // a reader idle for a minute ends and gives its memory back (the next heavy read starts
+        // one again, in ~0.1 s).
         minThreads: 0,
         maxThreads: options.threads,
-        idleTimeout: 2 ** 31 - 1,
+        idleTimeout: 60_000,
         workerData,
+        // A reader's heap: room for the largest answers (a 6 MB summary), and a young generation
+        // kept small so short-lived rows are collected early; a read that needs more fails (500)
+        // and its thread is replaced.
+        resourceLimits: { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 8 },
         // Under tsx (tests) the threads register its loader before they import the module.
         ...(typescript ? { execArgv: ['--import', tsxEntry()] } : {}),
       });
 
   return {
-    /** The read's JSON text; its domain error raised again here; a failure of the thread or the budget throws. */
-    async run(task: ReadTask): Promise<string> {
+    /** The read's JSON bytes; its domain error raised again here; a failure of the thread or the budget throws. */
+    async run(task: ReadTask): Promise<Uint8Array> {
       let result: ReadResult;
       if (!pool) {
         result = await runRead(handlers ?? readHandlers(options.services), task);
@@ -89,8 +94,8 @@ export function createReaderPool(
           throw error;
         }
       }
-      if ('error' in result) return raise(result);
-      return result.json;
+      if (result instanceof Uint8Array) return result;
+      return raise(result);
     },
     /** Reader threads running now (tests and metrics). */
     threads: () => pool?.threads.length ?? 0,

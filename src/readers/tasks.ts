@@ -44,8 +44,14 @@ export interface ReadTask {
   requestId: string;
 }
 
-/** The answer's JSON text, or the domain error the read raised (an error object does not cross threads as itself). */
-export type ReadResult = { json: string } | { error: { code: DomainErrorCode; message: string } };
+/**
+ * The answer as UTF-8 JSON bytes (moved, not copied, from a reader thread, and written to the
+ * socket as they are), or the domain error the read raised (an error object does not cross
+ * threads as itself).
+ */
+export type ReadResult = Uint8Array | { error: { code: DomainErrorCode; message: string } };
+
+const encoder = new TextEncoder();
 
 /** The read handlers over a set of services (the reader thread's, or the server's own). */
 export function readHandlers(
@@ -62,7 +68,8 @@ export async function runRead(handlers: Record<ReadOperationId, Handler<ReadOper
   ) => { status: 200; body: unknown } | Promise<{ status: 200; body: unknown }>;
   try {
     const reply = await handler({ query: task.query, path: task.path, body: undefined, actor: actorOf(task.actor) });
-    return { json: JSON.stringify(reply.body) };
+    // A fresh buffer of its own (never a pooled slab), so a thread can move it whole.
+    return encoder.encode(JSON.stringify(reply.body));
   } catch (error) {
     if (error instanceof DomainError) return { error: { code: error.code, message: error.message } };
     throw error;
