@@ -1418,7 +1418,12 @@ export interface components {
         TagIds: string[];
         /** @description Only billable (`true`) or only non-billable (`false`) entries. */
         BillableFilter: boolean;
-        /** @description Case-insensitive substring of the description. */
+        /**
+         * @description Case-insensitive substring of the description, of any length: both sides are
+         *     NFC-normalised and lower-cased with Unicode's rules (so `É` finds `é` and `e` followed by
+         *     U+0301; `ΣΟΦΟΣ` is found by `σοφος`, not `σοφοσ`). Rare patterns are found through an
+         *     index; a pattern in many thousands of entries reads the entries of the range instead.
+         */
         Search: string;
         /** @description The previous page's `nextCursor`, unchanged. Opaque; never build or decode one. */
         Cursor: string;
@@ -1545,7 +1550,12 @@ export interface operations {
                 tagIds?: components["parameters"]["TagIds"];
                 /** @description Only billable (`true`) or only non-billable (`false`) entries. */
                 billable?: components["parameters"]["BillableFilter"];
-                /** @description Case-insensitive substring of the description. */
+                /**
+                 * @description Case-insensitive substring of the description, of any length: both sides are
+                 *     NFC-normalised and lower-cased with Unicode's rules (so `É` finds `é` and `e` followed by
+                 *     U+0301; `ΣΟΦΟΣ` is found by `σοφος`, not `σοφοσ`). Rare patterns are found through an
+                 *     index; a pattern in many thousands of entries reads the entries of the range instead.
+                 */
                 search?: components["parameters"]["Search"];
                 /** @description The previous page's `nextCursor`, unchanged. Opaque; never build or decode one. */
                 cursor?: components["parameters"]["Cursor"];
@@ -2687,7 +2697,12 @@ export interface operations {
                 userIds?: components["parameters"]["UserIds"];
                 /** @description Only billable (`true`) or only non-billable (`false`) entries. */
                 billable?: components["parameters"]["BillableFilter"];
-                /** @description Case-insensitive substring of the description. */
+                /**
+                 * @description Case-insensitive substring of the description, of any length: both sides are
+                 *     NFC-normalised and lower-cased with Unicode's rules (so `É` finds `é` and `e` followed by
+                 *     U+0301; `ΣΟΦΟΣ` is found by `σοφος`, not `σοφοσ`). Rare patterns are found through an
+                 *     index; a pattern in many thousands of entries reads the entries of the range instead.
+                 */
                 search?: components["parameters"]["Search"];
                 /** @description The grouping; default `project`. */
                 groupBy?: components["schemas"]["ReportGrouping"];
@@ -2757,7 +2772,12 @@ export interface operations {
                 userIds?: components["parameters"]["UserIds"];
                 /** @description Only billable (`true`) or only non-billable (`false`) entries. */
                 billable?: components["parameters"]["BillableFilter"];
-                /** @description Case-insensitive substring of the description. */
+                /**
+                 * @description Case-insensitive substring of the description, of any length: both sides are
+                 *     NFC-normalised and lower-cased with Unicode's rules (so `É` finds `é` and `e` followed by
+                 *     U+0301; `ΣΟΦΟΣ` is found by `σοφος`, not `σοφοσ`). Rare patterns are found through an
+                 *     index; a pattern in many thousands of entries reads the entries of the range instead.
+                 */
                 search?: components["parameters"]["Search"];
                 /** @description The previous page's `nextCursor`, unchanged. Opaque; never build or decode one. */
                 cursor?: components["parameters"]["Cursor"];
@@ -2819,7 +2839,12 @@ export interface operations {
                 userIds?: components["parameters"]["UserIds"];
                 /** @description Only billable (`true`) or only non-billable (`false`) entries. */
                 billable?: components["parameters"]["BillableFilter"];
-                /** @description Case-insensitive substring of the description. */
+                /**
+                 * @description Case-insensitive substring of the description, of any length: both sides are
+                 *     NFC-normalised and lower-cased with Unicode's rules (so `É` finds `é` and `e` followed by
+                 *     U+0301; `ΣΟΦΟΣ` is found by `σοφος`, not `σοφοσ`). Rare patterns are found through an
+                 *     index; a pattern in many thousands of entries reads the entries of the range instead.
+                 */
                 search?: components["parameters"]["Search"];
             };
             header?: never;

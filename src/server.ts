@@ -80,6 +80,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       jobs: [
         { name: 'runaway timers', run: () => services.timers.detectRunaways() },
         { name: 'webhook deliveries', run: () => (senderThread ?? services.sender).tick() },
+        { name: 'search index', run: () => catchUpSearchIndex(services) },
       ],
     });
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
@@ -176,4 +177,13 @@ function drain(server: Server): Promise<void> {
     });
     server.closeIdleConnections();
   });
+}
+
+/**
+ * Indexes the entries written since the last tick, in batches of 500 (each a short transaction;
+ * other requests run between them), so a large import does not hold the thread.
+ */
+async function catchUpSearchIndex(services: Services): Promise<void> {
+  const batch = 500;
+  while (services.searchIndex.catchUp(batch) === batch) await new Promise((resolve) => setImmediate(resolve));
 }

@@ -5,6 +5,7 @@ import { createCursorCodec } from './kernel/cursor.js';
 import { createLogger, type Logger } from './logger.js';
 import { createAccountsService } from './modules/accounts/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
+import { createSearchIndexer } from './modules/entries/search-index.js';
 import { createEntryServices } from './modules/entries/service.js';
 import { createEventLog, type DomainEvent } from './modules/events/service.js';
 import { createInvoicesService } from './modules/invoices/service.js';
@@ -81,6 +82,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     timers,
     reports: createReportsService({ db, clock, lister, defaultTimeZone: options.defaultTimeZone ?? 'UTC' }),
     invoices: createInvoicesService({ db, clock, write }),
+    /** The description search index's catch-up with the writes (a scheduled job of the server). */
+    searchIndex: createSearchIndexer({ db, write }),
     /** The write helper of this connection (the first-start bootstrap writes through it). */
     write,
   };

@@ -303,6 +303,32 @@ describe('entries', () => {
     });
   });
 
+  describe('tags', () => {
+    it('an entry’s tags read back, filter and group as they were last written (the copy in its row follows entry_tags)', async () => {
+      const world = seed(server, { tags: { alpha: {}, beta: {}, gamma: {} } });
+      const { alpha, beta, gamma } = world.tags;
+      const created = await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-10-20T09:00:00Z', end: '2026-10-20T10:00:00Z', tagIds: [gamma.id, alpha.id] },
+      });
+      const id = created.body.data.id;
+      expect(created.body.data.tagIds).to.deep.equal([alpha.id, gamma.id].sort());
+      const edited = await server.request('PATCH', `/api/v1/entries/${id}`, { json: { tagIds: [beta.id] } });
+      expect(edited.body.data.tagIds).to.deep.equal([beta.id]);
+      expect((await server.request('GET', `/api/v1/entries/${id}`)).body.data.tagIds).to.deep.equal([beta.id]);
+      const day = 'from=2026-10-20&to=2026-10-20';
+      const byTag = (tag: string) =>
+        server.request('GET', `/api/v1/entries?${day}&tagIds=${tag}`).then((r) => r.body.data.map((e: { id: string }) => e.id));
+      expect(await byTag(alpha.id)).to.deep.equal([]);
+      expect(await byTag(beta.id)).to.deep.equal([id]);
+      const report = await server.request('GET', `/api/v1/reports/summary?${day}&groupBy=tag`);
+      expect(report.body.data.groups.map((g: { key: string }) => g.key)).to.deep.equal([beta.id]);
+      await server.request('PATCH', `/api/v1/entries/${id}`, { json: { tagIds: [] } });
+      expect((await server.request('GET', `/api/v1/entries/${id}`)).body.data.tagIds).to.deep.equal([]);
+      const untagged = await server.request('GET', `/api/v1/reports/summary?${day}&groupBy=tag`);
+      expect(untagged.body.data.groups.map((g: { key: string | null }) => g.key)).to.deep.equal([null]);
+    });
+  });
+
   describe('PATCH and DELETE', () => {
     it('edits fields, re-resolves the rate only when the work changes, and records entry.updated', async () => {
       const p1 = server.services.catalog.projects.create(owner, { name: 'Rate 100', hourlyRate: 100 });

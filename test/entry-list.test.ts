@@ -117,23 +117,44 @@ describe('GET /entries: overlap, filters and paging', () => {
       const edited = create('old wording', 4);
       const deleted = create('soon gone wording', 5);
       create('ΣΟΦΟΣ', 6);
+      create('Ꭰ ledger', 7);
+      create('Q', 8);
       const search = (text: string) => ids(`from=2026-11-06&to=2026-11-06&search=${encodeURIComponent(text)}`);
-      expect(await search('CAFÉ')).to.deep.equal(['Cafe\u0301 noir (NFD)', 'Café crème (NFC)']);
-      expect(await search('été')).to.deep.equal(['ÉTÉ report "quoted" OR NEAR(x) *']);
-      // FTS syntax is text to the search, not a query.
-      for (const text of ['"quoted"', 'OR NEAR(x) *', '" OR "', 'NEAR(', '*'])
-        expect(await search(text), text).to.have.length(text === '" OR "' ? 0 : 1);
-      // Patterns under 3 characters read no index: the same answers.
-      expect(await search('É')).to.deep.equal(['ÉTÉ report "quoted" OR NEAR(x) *', 'Cafe\u0301 noir (NFD)', 'Café crème (NFC)']);
-      expect(await search('σο')).to.deep.equal(['ΣΟΦΟΣ']);
-      // Final sigma: JavaScript lower-cases ΣΟΦΟΣ to σοφος, so σοφοσ is not a substring.
-      expect(await search('σοφοσ')).to.deep.equal([]);
-      expect(await search('σοφος')).to.deep.equal(['ΣΟΦΟΣ']);
-      // The index follows edits and deletes in the same transaction.
+      // Once with the writes queued for the index, once after the server's job indexed them.
+      const expectFound = async () => {
+        expect(await search('CAFÉ')).to.deep.equal(['Cafe\u0301 noir (NFD)', 'Café crème (NFC)']);
+        expect(await search('été')).to.deep.equal(['ÉTÉ report "quoted" OR NEAR(x) *']);
+        // FTS syntax is text to the search, not a query.
+        for (const text of ['"quoted"', 'OR NEAR(x) *', '" OR "', 'NEAR(', '*'])
+          expect(await search(text), text).to.have.length(text === '" OR "' ? 0 : 1);
+        // Patterns under 3 characters: any trigram starting with them (a last character, a
+        // one-character description too).
+        expect(await search('q')).to.deep.equal(['Q', 'ÉTÉ report "quoted" OR NEAR(x) *']);
+        expect(await search('x)')).to.deep.equal(['ÉTÉ report "quoted" OR NEAR(x) *']);
+        expect(await search('*')).to.deep.equal(['ÉTÉ report "quoted" OR NEAR(x) *']);
+        // A letter JavaScript lower-cases and SQLite's own Unicode tables do not (Cherokee Ꭰ):
+        // found either way, the index holds the text as the search folds it.
+        expect(await search('ꭰ')).to.deep.equal(['Ꭰ ledger']);
+        expect(await search('Ꭰ LEDG')).to.deep.equal(['Ꭰ ledger']);
+        expect(await search('É')).to.deep.equal(['ÉTÉ report "quoted" OR NEAR(x) *', 'Cafe\u0301 noir (NFD)', 'Café crème (NFC)']);
+        expect(await search('σο')).to.deep.equal(['ΣΟΦΟΣ']);
+        // Final sigma: JavaScript lower-cases ΣΟΦΟΣ to σοφος, so σοφοσ is not a substring.
+        expect(await search('σοφοσ')).to.deep.equal([]);
+        expect(await search('σοφος')).to.deep.equal(['ΣΟΦΟΣ']);
+      };
+      await expectFound();
+      expect(server.services.searchIndex.pending()).to.be.at.least(8);
+      await server.running.scheduler.tick();
+      expect(server.services.searchIndex.pending()).to.equal(0);
+      await expectFound();
+      // Edits and deletes: found as they are at once, and after the index caught up.
       server.services.entries.update(owner, edited.id, { description: 'new phrasing' });
       server.services.entries.delete(owner, deleted.id);
-      expect(await search('wording')).to.deep.equal([]);
-      expect(await search('phrasing')).to.deep.equal(['new phrasing']);
+      for (const round of ['queued', 'indexed']) {
+        expect(await search('wording'), round).to.deep.equal([]);
+        expect(await search('phrasing'), round).to.deep.equal(['new phrasing']);
+        await server.running.scheduler.tick();
+      }
     });
 
     it('list rows carry project, colour, client and task names', async () => {

@@ -250,7 +250,7 @@ describe('reports', () => {
     });
   });
 
-  it('property: summary totals equal the sum of the detailed rows on the same filters', async () => {
+  it('property: summary totals, groups and sub-groups equal the sums of the detailed rows on the same filters', async () => {
     const projects = [
       server.services.catalog.projects.create(owner, { name: 'P1', hourlyRate: 90, billable: true }),
       server.services.catalog.projects.create(owner, { name: 'P2' }),
@@ -272,6 +272,26 @@ describe('reports', () => {
       days: fc.integer({ min: 0, max: 12 }),
       billable: fc.option(fc.boolean(), { nil: undefined }),
       tag: fc.option(fc.constantFrom(...tags), { nil: undefined }),
+      groupings: fc
+        .subarray(['project', 'tag', 'user', 'billable'] as const, { minLength: 1, maxLength: 2 })
+        .chain((g) => fc.shuffledSubarray(g, { minLength: g.length })),
+    });
+    type Row = { durationSec: number; amount: number; billable: boolean; projectId: string | null; authorId: string; tagIds: string[] };
+    // A detailed row's keys under a grouping (an entry counts under each of its tags).
+    const keysOf = (row: Row, grouping: string): Array<string | null> =>
+      grouping === 'tag'
+        ? row.tagIds.length
+          ? row.tagIds
+          : [null]
+        : grouping === 'project'
+          ? [row.projectId]
+          : grouping === 'user'
+            ? [row.authorId]
+            : [String(row.billable)];
+    const figuresOf = (list: Row[]) => ({
+      durationSec: list.reduce((s, r) => s + r.durationSec, 0),
+      entryCount: list.length,
+      cents: list.reduce((s, r) => s + Math.round((r.amount ?? 0) * 100), 0),
     });
     let batch = 0;
     await fc.assert(
@@ -296,8 +316,10 @@ describe('reports', () => {
           ...(f.billable === undefined ? [] : [`billable=${f.billable}`]),
           ...(f.tag ? [`tagIds=${f.tag.id}`] : []),
         ].join('&');
-        const totals = (await summary(query)).totals;
-        let rows: Array<{ durationSec: number; amount: number; billable: boolean }> = [];
+        const [groupBy, subGroupBy] = f.groupings;
+        const report = await summary(`${query}&groupBy=${groupBy}${subGroupBy ? `&subGroupBy=${subGroupBy}` : ''}`);
+        const totals = report.totals;
+        let rows: Row[] = [];
         let cursor: string | null = null;
         do {
           const res = await server.request(
@@ -311,6 +333,23 @@ describe('reports', () => {
         expect(totals.durationSec).to.equal(rows.reduce((s, r) => s + r.durationSec, 0));
         expect(totals.billableSec).to.equal(rows.filter((r) => r.billable).reduce((s, r) => s + r.durationSec, 0));
         expect(Math.round(totals.amount * 100)).to.equal(rows.reduce((s, r) => s + Math.round((r.amount ?? 0) * 100), 0));
+        // Each group (and sub-group) sums the rows under its key.
+        type Group = { key: string | null; durationSec: number; entryCount: number; amount: number; subGroups?: Group[] };
+        const check = (groups: Group[], list: Row[], levels: string[]) => {
+          const [level, ...rest] = levels as [string, ...string[]];
+          const expected = new Map<string | null, Row[]>();
+          for (const row of list) for (const key of keysOf(row, level)) expected.set(key, [...(expected.get(key) ?? []), row]);
+          expect(groups.map((g) => g.key).sort()).to.deep.equal([...expected.keys()].sort());
+          for (const group of groups) {
+            const under = expected.get(group.key) ?? [];
+            const want = figuresOf(under);
+            expect({ durationSec: group.durationSec, entryCount: group.entryCount, cents: Math.round(group.amount * 100) }).to.deep.equal(
+              want,
+            );
+            if (rest.length > 0) check(group.subGroups ?? [], under, rest);
+          }
+        };
+        check(report.groups as Group[], rows, f.groupings);
       }),
       { numRuns: 25, seed: 20261122 },
     );

@@ -105,7 +105,7 @@ describe('startup', () => {
         serverTimeZone: 'UTC',
         readerThreads: availableParallelism(),
         readBudgetMs: 30_000,
-        readerCacheMb: 16,
+        readerCacheMb: 8,
       });
     });
 

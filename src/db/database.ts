@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { fold } from '../kernel/fold.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import * as schema from './schema.js';
 
@@ -34,10 +35,9 @@ export function openDatabase(path: string, options: { readOnly?: boolean; cacheM
   // The CLI and the server may write at once: wait for the lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   if (options.cacheMb) sqlite.pragma(`cache_size = -${options.cacheMb * 1024}`);
-  // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII).
-  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? text.normalize('NFC').toLowerCase() : text,
-  );
+  // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII); the
+  // search index holds descriptions folded by it (migration 0007, entries/search-index.ts).
+  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
   const db = drizzle(sqlite, { schema });
   if (!readOnly) migrate(db, { migrationsFolder });
   return {

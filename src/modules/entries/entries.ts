@@ -9,7 +9,7 @@ import { checkSpan, completion, type EntryCore, eventActor, MAX_ENTRY_MS, START_
 import { type EntryFilters, pickEntryFilters } from './filters.js';
 import type { EntryLister } from './list.js';
 import type { EntriesRepository } from './repository.js';
-import { type EntryRowView, type EntryView, entryView } from './views.js';
+import { type EntryRowView, type EntryView, entryView, tagIdsOfRow } from './views.js';
 
 type Schemas = components['schemas'];
 
@@ -43,7 +43,7 @@ export function createEntriesService({ clock, write, repo, core, lister }: Deps)
 
     get(actor: Actor, id: string): EntryView {
       const row = core.visible(actor, id);
-      return entryView(row, repo.tagIds(row.id), { now: clock.now(), currency: actor.currency, actor });
+      return entryView(row, tagIdsOfRow(row), { now: clock.now(), currency: actor.currency, actor });
     },
 
     list(actor: Actor, query: ListEntriesQuery): Page<EntryRowView> {

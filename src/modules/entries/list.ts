@@ -1,12 +1,12 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/database.js';
 import type { CursorCodec, CursorPosition } from '../../kernel/cursor.js';
 import type { Page } from '../../kernel/paging.js';
 import { clients, projects, tasks } from '../catalog/schema.js';
 import { type EntryFilters, entrySelection, isFiltered } from './filters.js';
-import { entries, entryTags } from './schema.js';
-import { type EntryRow, type EntryRowView, entryRowView, type ViewContext } from './views.js';
+import { entries } from './schema.js';
+import { type EntryRow, type EntryRowView, entryRowView, tagIdsOfRow, type ViewContext } from './views.js';
 
 export interface ListSpec {
   /** Names the listing in its cursors: a cursor of one listing is refused by another. */
@@ -127,17 +127,13 @@ export function createEntryLister({ db, cursors }: { db: Db; cursors: CursorCode
 
       const more = rows.length > spec.limit;
       const pageRows = more ? rows.slice(0, spec.limit) : rows;
-      const tagsByEntry = tagIdsOf(
-        db,
-        pageRows.map((r) => r.entry.id),
-      );
       const view: ViewContext = { ...ctx, actor };
       const last = pageRows[pageRows.length - 1];
       return {
         rows: pageRows.map((r) =>
           entryRowView(
             r.entry,
-            tagsByEntry.get(r.entry.id) ?? [],
+            tagIdsOfRow(r.entry),
             { projectName: r.projectName, projectColor: r.projectColor, clientName: r.clientName, taskName: r.taskName },
             view,
           ),
@@ -153,24 +149,6 @@ function compare(a: Pick<EntryRow, 'startAt' | 'id'>, b: Pick<EntryRow, 'startAt
   const sign = order === 'asc' ? 1 : -1;
   if (a.startAt !== b.startAt) return sign * (a.startAt - b.startAt);
   return sign * Buffer.compare(Buffer.from(a.id), Buffer.from(b.id));
-}
-
-/** Tag ids of many entries in one query, each list sorted. */
-export function tagIdsOf(db: Db, entryIds: string[]): Map<string, string[]> {
-  const result = new Map<string, string[]>();
-  if (entryIds.length === 0) return result;
-  const rows = db
-    .select()
-    .from(entryTags)
-    .where(inArray(entryTags.entryId, entryIds))
-    .orderBy(asc(entryTags.entryId), asc(entryTags.tagId))
-    .all();
-  for (const row of rows) {
-    const list = result.get(row.entryId) ?? [];
-    list.push(row.tagId);
-    result.set(row.entryId, list);
-  }
-  return result;
 }
 
 export type EntryLister = ReturnType<typeof createEntryLister>;

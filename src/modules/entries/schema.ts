@@ -38,6 +38,11 @@ export const entries = sqliteTable(
     importId: text('import_id'),
     /** The caller's own id for the record (not part of the entry shape; carried in webhooks). */
     originId: text('origin_id'),
+    /**
+     * The entry's tag ids as a sorted JSON array (null without tags): a copy of entry_tags kept by
+     * triggers on it, so reports group and filter by tag from the covering index without a join.
+     */
+    tagList: text('tag_list'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
@@ -55,7 +60,20 @@ export const entries = sqliteTable(
     // they read); the report queries name it, since SQLite otherwise prefers an index that
     // saves the GROUP BY sort and then reads the whole table.
     index('entries_report')
-      .on(t.workspaceId, t.startAt, t.projectId, t.taskId, t.authorId, t.billable, t.durationSec, t.amount, t.id, t.endAt)
+      .on(
+        t.workspaceId,
+        t.startAt,
+        t.projectId,
+        t.taskId,
+        t.authorId,
+        t.billable,
+        t.durationSec,
+        t.amount,
+        t.id,
+        t.endAt,
+        t.tagList,
+        t.description,
+      )
       .where(sql`${t.endAt} IS NOT NULL`),
     index('entries_project').on(t.projectId),
     index('entries_task').on(t.taskId),

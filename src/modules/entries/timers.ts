@@ -6,7 +6,7 @@ import { parseInstant, secondsBetween, toIso } from '../../kernel/time.js';
 import type { DomainWrite } from '../events/service.js';
 import { completion, type EntryCore, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
 import type { EntriesRepository } from './repository.js';
-import { type EntryView, entryView } from './views.js';
+import { type EntryView, entryView, tagIdsOfRow } from './views.js';
 
 type Schemas = components['schemas'];
 
@@ -28,7 +28,7 @@ export function createTimersService({ clock, write, repo, core }: Deps) {
   return {
     current(actor: Actor): EntryView | null {
       const row = repo.running(actor.workspaceId, actor.userId);
-      return row ? entryView(row, repo.tagIds(row.id), { now: clock.now(), currency: actor.currency, actor }) : null;
+      return row ? entryView(row, tagIdsOfRow(row), { now: clock.now(), currency: actor.currency, actor }) : null;
     },
 
     /** Starts a timer; a running one is stopped at the new start first (entry.stopped, then entry.started). */

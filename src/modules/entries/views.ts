@@ -23,6 +23,10 @@ export function durationOf(row: Pick<EntryRow, 'startAt' | 'endAt' | 'durationSe
   return row.endAt === null ? secondsBetween(row.startAt, now) : (row.durationSec ?? secondsBetween(row.startAt, row.endAt));
 }
 
+/** An entry's tag ids, sorted, from its row (tag_list: kept by triggers on entry_tags). */
+export const tagIdsOfRow = (row: Pick<EntryRow, 'tagList'>): string[] =>
+  row.tagList === null ? [] : (JSON.parse(row.tagList) as string[]);
+
 export function entryView(row: EntryRow, tagIds: string[], ctx: ViewContext): EntryView {
   return {
     id: row.id,

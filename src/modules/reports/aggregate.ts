@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { fromCents } from '../../kernel/money.js';
 import { projects } from '../catalog/schema.js';
 import { type EntryFilters, entrySelection } from '../entries/filters.js';
-import { entries, entryTags } from '../entries/schema.js';
+import { entries } from '../entries/schema.js';
 import { bucketKey, localDaySql, offsetStretches } from './local-days.js';
 import { isTimeGrouping } from './names.js';
 
@@ -69,7 +69,7 @@ function keyExpression(grouping: Grouping, localDay: SQL | null): SQL {
     case 'billable':
       return sql`${entries.billable}`;
     case 'tag':
-      return sql`et.tag_id`;
+      return sql`null`; // Taken from each row's tag list afterwards.
     default:
       if (!localDay) throw new Error('a time grouping needs the local day expression');
       return localDay;
@@ -84,15 +84,20 @@ function keyExpression(grouping: Grouping, localDay: SQL | null): SQL {
  * in the entries read whatever the grouping.
  */
 export function createAggregator(db: Db) {
-  /** Maps each row's raw keys to the report's keys (client of a project, bucket of a day) and merges rows that meet. */
-  function rekey(rows: Aggregate[], mappers: Array<(key: string | number | null) => string | number | null>): Aggregate[] {
-    if (mappers.every((m) => m === identity)) return rows;
+  /**
+   * Maps each row's raw keys to the report's keys (client of a project, bucket of a day) and
+   * merges rows that meet; with `tagsOf`, a row counts under each of its tags (key `tagAt`).
+   */
+  function merge<Row extends Aggregate>(
+    rows: Row[],
+    mappers: Mapper[],
+    tagsOf?: (row: Row) => Array<string | null>,
+    tagAt = -1,
+  ): Aggregate[] {
     const first = mappers[0] ?? identity;
     const second = mappers[1] ?? identity;
     const merged = new Map<string, Aggregate>();
-    for (const row of rows) {
-      const k1 = first(row.k1);
-      const k2 = second(row.k2);
+    const add = (row: Row, k1: Key, k2: Key) => {
       // Keys are ids, dates, 0/1 or null: typeof and value in one string, without JSON.
       const id = `${typeof k1}:${k1}\u0000${typeof k2}:${k2}`;
       const into = merged.get(id);
@@ -102,8 +107,14 @@ export function createAggregator(db: Db) {
         into.cents += row.cents;
         into.count += row.count;
       } else {
-        merged.set(id, { ...row, k1, k2 });
+        merged.set(id, { k1, k2, seconds: row.seconds, billableSeconds: row.billableSeconds, cents: row.cents, count: row.count });
       }
+    };
+    for (const row of rows) {
+      const k1 = first(row.k1);
+      const k2 = second(row.k2);
+      if (!tagsOf) add(row, k1, k2);
+      else for (const tag of tagsOf(row)) add(row, tagAt === 0 ? tag : k1, tagAt === 1 ? tag : k2);
     }
     return [...merged.values()];
   }
@@ -114,32 +125,36 @@ export function createAggregator(db: Db) {
     return identity;
   }
 
-  return function aggregate(request: AggregateRequest): Aggregate[] {
+  return function aggregate(request: AggregateRequest): { rows: Aggregate[]; totals: Sums } {
     const { actor, filters, from, to, groupings } = request;
     const localDay = groupings.some(isTimeGrouping)
       ? sql.raw(localDaySql('"entries"."start_at"', offsetStretches(from, to, request.zone)))
       : null;
-    const k1 = groupings[0] ? keyExpression(groupings[0], localDay) : sql`null`;
-    const k2 = groupings[1] ? keyExpression(groupings[1], localDay) : sql`null`;
-    const tags = groupings.includes('tag') ? sql` left join ${entryTags} as et on et.entry_id = ${entries.id}` : sql``;
     const { conditions, byCandidates } = entrySelection(db, actor, filters, 'report');
     // Search candidates: read them (the planner drives from their rowids). Else one author's
     // entries through the author's index, or the range through the covering index.
     const byAuthor = !actor.canViewOthersTime || filters.userIds?.length === 1;
     const index = byCandidates ? sql`` : sql.raw(byAuthor ? ' indexed by entries_ws_author_start' : ' indexed by entries_report');
     const selection = and(...conditions, isNotNull(entries.endAt), gte(entries.startAt, from), lt(entries.startAt, to));
-    const query = sql`select ${k1} as k1, ${k2} as k2,
-        total(${entries.durationSec}) as seconds,
+    const sums = sql`total(${entries.durationSec}) as seconds,
         total(case when ${entries.billable} then ${entries.durationSec} else 0 end) as billableSeconds,
         total(round(coalesce(${entries.amount}, 0) * 100)) as cents,
-        count(*) as count
-      from ${entries}${index}${tags}
-      where ${selection}
-      ${groupings.length > 0 ? sql`group by 1, 2` : sql``}`;
+        count(*) as count`;
+    const keys = [0, 1].map((i) => (groupings[i] ? keyExpression(groupings[i], localDay) : sql`null`));
+    const tagged = groupings.includes('tag');
+    // By tag: summed per other key and tag list (each entry read once; few distinct lists), and
+    // each list's sums then counted under each of its tags here.
+    const rows = db.all<Aggregate & { tl?: string | null }>(sql`select ${keys[0]} as k1, ${keys[1]} as k2, ${sums}
+        ${tagged ? sql`, ${entries.tagList} as tl` : sql``}
+      from ${entries}${index} where ${selection}
+      ${groupings.length === 0 ? sql`` : tagged ? sql`group by 1, 2, tl` : sql`group by 1, 2`}`);
     // total() sums in floating point: exact for integers below 2^53, and it never overflows.
-    const rows = db
-      .all<Aggregate>(query)
-      .map((r) => ({ ...r, seconds: Math.round(r.seconds), billableSeconds: Math.round(r.billableSeconds), cents: Math.round(r.cents) }));
+    for (const r of rows) {
+      r.seconds = Math.round(r.seconds);
+      r.billableSeconds = Math.round(r.billableSeconds);
+      r.cents = Math.round(r.cents);
+    }
+    const totals = rows.reduce(addSums, NO_SUMS);
     let clients: Map<string, string | null> | null = null;
     const clientOf = () => {
       clients ??= new Map(
@@ -152,13 +167,33 @@ export function createAggregator(db: Db) {
       );
       return clients;
     };
-    return rekey(
-      rows,
-      groupings.map((g) => mapperOf(request, g, clientOf)),
-    );
+    const mappers = groupings.map((g) => mapperOf(request, g, clientOf));
+    if (!tagged) return { rows: mappers.every((m) => m === identity) ? rows : merge(rows, mappers), totals };
+    const lists = new Map<string, string[]>();
+    const tagsOf = (list: string | null): Array<string | null> => {
+      if (list === null) return [null];
+      let tags = lists.get(list);
+      if (!tags) lists.set(list, (tags = JSON.parse(list) as string[]));
+      return tags;
+    };
+    const tagAt = groupings.indexOf('tag');
+    return { rows: merge(rows, mappers, (row) => tagsOf(row.tl ?? null), tagAt), totals };
   };
 }
 
-const identity = (key: string | number | null) => key;
+type Key = string | number | null;
+type Mapper = (key: Key) => Key;
+
+const identity: Mapper = (key) => key;
 
 export type Aggregator = ReturnType<typeof createAggregator>;
+
+/** A group's key, name and figures in one literal (spreading two objects costs ~2 µs a group). */
+export const namedFigures = (named: { key: string | null; name: string | null }, a: Sums) => ({
+  key: named.key,
+  name: named.name,
+  durationSec: a.seconds,
+  billableSec: a.billableSeconds,
+  amount: fromCents(a.cents),
+  entryCount: a.count,
+});

@@ -60,11 +60,18 @@ export function createNamer(db: Db) {
 
 export type Namer = ReturnType<typeof createNamer>;
 
+const collator = new Intl.Collator();
+
 /** Entity groups by name (null last), time buckets chronologically, billable first. */
 export const order = (grouping: Grouping) => (a: Named, b: Named) => {
   if (a.key === null || b.key === null) return a.key === null ? (b.key === null ? 0 : 1) : -1;
   if (TIME_GROUPINGS.has(grouping)) return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
   if (grouping === 'billable') return a.key === 'true' ? -1 : 1;
-  const byName = (a.name ?? '').toLowerCase().localeCompare((b.name ?? '').toLowerCase());
+  const byName = collator.compare((a.name ?? '').toLowerCase(), (b.name ?? '').toLowerCase());
   return byName !== 0 ? byName : a.key < b.key ? -1 : 1;
 };
+
+/** The place of each named key in `order`. */
+export function ranks(grouping: Grouping, named: Named[]): Map<string | null, number> {
+  return new Map([...named].sort(order(grouping)).map((n, i) => [n.key, i]));
+}

@@ -2,8 +2,8 @@ import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
 import { DomainError } from '../../errors.js';
 import type { EntryFilters } from '../entries/filters.js';
-import { type Aggregate, type Aggregator, addSums, figures, NO_SUMS } from './aggregate.js';
-import { type Namer, order } from './names.js';
+import { type Aggregate, type Aggregator, addSums, figures, NO_SUMS, namedFigures } from './aggregate.js';
+import { type Namer, order, ranks } from './names.js';
 
 type Schemas = components['schemas'];
 type Grouping = Schemas['ReportGrouping'];
@@ -20,7 +20,8 @@ export interface SummaryRequest {
 
 /**
  * The summary report's totals and groups (with their sub-groups). An entry with several tags
- * counts under each tag, so with tags grouped the totals are counted apart, not summed.
+ * counts under each tag, so with tags grouped the totals (each entry once) are not the sum of
+ * the groups.
  */
 export function summarise(
   aggregate: Aggregator,
@@ -30,9 +31,8 @@ export function summarise(
   const { actor, zone, range, filters, groupBy, subGroupBy, weekStart } = request;
   if (subGroupBy === groupBy) throw new DomainError('invalid', 'subGroupBy: must differ from groupBy.');
   const base = { actor, filters, ...range, zone, weekStart };
-  const rows = aggregate({ ...base, groupings: subGroupBy ? [groupBy, subGroupBy] : [groupBy] });
-  const tagged = groupBy === 'tag' || subGroupBy === 'tag';
-  const totals = tagged ? (aggregate({ ...base, groupings: [] })[0] ?? NO_SUMS) : rows.reduce(addSums, NO_SUMS);
+  // With tags grouped an entry counts under each of its tags; the totals count it once.
+  const { rows, totals } = aggregate({ ...base, groupings: subGroupBy ? [groupBy, subGroupBy] : [groupBy] });
   const first = namer(
     groupBy,
     actor.workspaceId,
@@ -46,14 +46,20 @@ export function summarise(
       )
     : null;
 
-  const parts = new Map<string, Aggregate[]>();
+  const parts = new Map<string | number | null, Aggregate[]>();
   for (const row of rows) {
-    const id = JSON.stringify(row.k1);
-    parts.set(id, [...(parts.get(id) ?? []), row]);
+    const list = parts.get(row.k1);
+    if (list) list.push(row);
+    else parts.set(row.k1, [row]);
   }
+  // Sub-groups repeat the same keys under each group: ranked once, sorted by rank.
+  const rank = second && subGroupBy ? ranks(subGroupBy, [...new Set(rows.map((r) => r.k2))].map(second)) : null;
   const groups = [...parts.values()].map((list) => {
     const group: Schemas['SummaryGroup'] = { ...first((list[0] as Aggregate).k1), ...figures(list.reduce(addSums, NO_SUMS)) };
-    if (second && subGroupBy) group.subGroups = list.map((p) => ({ ...second(p.k2), ...figures(p) })).sort(order(subGroupBy));
+    if (second && rank) {
+      const subGroups = list.map((p) => namedFigures(second(p.k2), p));
+      group.subGroups = subGroups.sort((a, b) => (rank.get(a.key) ?? 0) - (rank.get(b.key) ?? 0));
+    }
     return group;
   });
   return { totals: figures(totals), groups: groups.sort(order(groupBy)) };

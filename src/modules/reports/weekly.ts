@@ -27,7 +27,7 @@ export function timesheet(
 ): Pick<Schemas['WeeklyReport'], 'rows' | 'totals'> {
   const { actor, days, zone, filters, groupBy } = request;
   const range = { from: days[0]?.start ?? 0, to: days[days.length - 1]?.end ?? 0 };
-  const rows = aggregate({ actor, filters, ...range, zone, groupings: [groupBy, 'day'] });
+  const { rows } = aggregate({ actor, filters, ...range, zone, groupings: [groupBy, 'day'] });
   const name = namer(
     groupBy,
     actor.workspaceId,

@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import type { Write } from '../../db/write.js';
+
+/**
+ * The description search index's catch-up. Writes queue the rowids of the entries they insert,
+ * edit or delete (entries_fts_pending, by triggers); this moves a batch of them into entries_fts
+ * in one transaction: the old text out (by rowid), the current text in (none for a deleted
+ * entry). One FTS5 segment per batch instead of one per write; searches read the queued entries
+ * as candidates meanwhile (filters.ts).
+ */
+export function createSearchIndexer({ db, write }: { db: Db; write: Write<never> }) {
+  return {
+    /** Indexes up to `size` queued entries; returns how many were taken from the queue. */
+    catchUp(size = 500): number {
+      return write(() => {
+        // The batch: the queue's first `size` rowids (all of it when shorter).
+        const bound =
+          db.get<{ rowid: number } | undefined>(
+            sql`select entry_rowid as rowid from entries_fts_pending order by entry_rowid limit 1 offset ${size - 1}`,
+          )?.rowid ?? Number.MAX_SAFE_INTEGER;
+        db.run(sql`delete from entries_fts where rowid in (select entry_rowid from entries_fts_pending where entry_rowid <= ${bound})`);
+        db.run(sql`insert into entries_fts (rowid, folded)
+          select e.rowid, tt_fold(e.description) || char(1, 1)
+            from entries_fts_pending p join entries e on e.rowid = p.entry_rowid
+           where p.entry_rowid <= ${bound}`);
+        return db.run(sql`delete from entries_fts_pending where entry_rowid <= ${bound}`).changes;
+      });
+    },
+
+    /** Entries queued and not yet indexed. */
+    pending: (): number => db.get<{ n: number }>(sql`select count(*) as n from entries_fts_pending`).n,
+  };
+}
+
+export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
