@@ -11,6 +11,7 @@
  * passes node flags to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
@@ -23,6 +24,7 @@ import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { loadSecretKey } from '../src/secret-key.js';
 import { createServices } from '../src/services.js';
+import { candidates, costliest, mixed } from './extra.js';
 import { type Dataset, SIZES, seed } from './seed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -168,9 +170,13 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
 
 /** The dataset is expensive to build: keep one per size in the temp directory. */
 function dataset(): { path: string; data: Dataset } {
-  // Rebuilt when the size or the migrations change.
-  const migrations = readdirSync(join(root, 'drizzle')).filter((f) => f.endsWith('.sql')).length;
-  const cached = join(tmpdir(), `timetrack-bench-${sizes.entries}-m${migrations}-4y.db`);
+  // Rebuilt when the size or the migrations (their text) change.
+  const migrations = readdirSync(join(root, 'drizzle'))
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  const digest = createHash('sha256');
+  for (const file of migrations) digest.update(readFileSync(join(root, 'drizzle', file)));
+  const cached = join(tmpdir(), `timetrack-bench-${sizes.entries}-m${migrations.length}-${digest.digest('hex').slice(0, 8)}.db`);
   const meta = `${cached}.json`;
   if (!existsSync(cached) || !existsSync(meta)) {
     rmSync(cached, { force: true });
@@ -187,7 +193,12 @@ function dataset(): { path: string; data: Dataset } {
  * a token for each of 20 members (timer scenarios run one member per connection), and picks an
  * entry for GET /entries/{id}.
  */
-async function subscribe(databasePath: string, token: string, port: number, count: number): Promise<{ entryId: string; tokens: string[] }> {
+async function subscribe(
+  databasePath: string,
+  token: string,
+  port: number,
+  count: number,
+): Promise<{ entryId: string; tokens: string[]; own: string }> {
   const database = openDatabase(databasePath);
   try {
     const services = createServices(database, {
@@ -219,7 +230,17 @@ async function subscribe(databasePath: string, token: string, port: number, coun
     const entry = database.sqlite
       .prepare('SELECT id FROM entries WHERE workspace_id = ? ORDER BY start_at DESC LIMIT 1 OFFSET 1000')
       .get(actor.workspaceId) as { id: string };
-    return { entryId: entry.id, tokens };
+    // A member without canViewOthersTime (the seed gives it to member 0 only), reading.
+    const member = database.sqlite
+      .prepare("SELECT m.user_id FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.name = 'Member 1'")
+      .get(actor.workspaceId) as { user_id: string };
+    const own = services.tokens.create({
+      workspaceId: actor.workspaceId,
+      userId: member.user_id,
+      name: 'bench own',
+      scopes: ['entries:read', 'catalog:read', 'reports:read'],
+    }).token;
+    return { entryId: entry.id, tokens, own };
   } finally {
     database.close();
   }
@@ -280,7 +301,7 @@ async function main() {
   const children: ChildProcess[] = [];
   const token = data.ownerToken;
   const receiver = await startWebhookReceiver();
-  const { entryId, tokens } = await subscribe(databasePath, token, receiver.port, 3);
+  const { entryId, tokens, own } = await subscribe(databasePath, token, receiver.port, 3);
   memberTokens = tokens;
   try {
     // As `npm start` runs it: compiled to dist/ first (the build is not part of the cold start),
@@ -290,25 +311,30 @@ async function main() {
       stdio: 'inherit',
     });
     if (build.status !== 0) throw new Error('the build failed');
-    const port = await freePort();
-    const started = Date.now();
-    const server = await startProcess(
-      [...serverNodeArgs, ...startArgs],
-      {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_PATH: databasePath,
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_TOKEN_PER_MIN: '1000000000',
-        RATE_LIMIT_WORKSPACE_PER_MIN: '1000000000',
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      },
-      null,
-    );
-    children.push(server.child);
-    const serverUrl = `http://127.0.0.1:${port}`;
-    await untilAnswered(`${serverUrl}/api/v1/me`, token);
-    const coldStartMs = Date.now() - started;
+    /** The server as `npm start` runs it, with `env` added; resolves once it answers. */
+    const startServer = async (env: Record<string, string> = {}) => {
+      const port = await freePort();
+      const started = Date.now();
+      const server = await startProcess(
+        [...serverNodeArgs, ...startArgs],
+        {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_PATH: databasePath,
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_TOKEN_PER_MIN: '1000000000',
+          RATE_LIMIT_WORKSPACE_PER_MIN: '1000000000',
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+          ...env,
+        },
+        null,
+      );
+      children.push(server.child);
+      const serverUrl = `http://127.0.0.1:${port}`;
+      await untilAnswered(`${serverUrl}/api/v1/me`, token);
+      return { server, serverUrl, coldStartMs: Date.now() - started };
+    };
+    const { server, serverUrl, coldStartMs } = await startServer();
     const baseline = await startProcess(
       ['--import', 'tsx', 'bench/baseline-server.ts'],
       { BENCH_DATABASE_PATH: databasePath },
@@ -373,7 +399,15 @@ async function main() {
     ];
 
     const rows = [];
-    for (const scenario of scenarios.filter((s) => s.name.includes(only))) {
+    const writes = (s: Scenario) => s.method === 'POST';
+    const ordered = [...scenarios.filter((s) => !writes(s)), 'extras' as const, ...scenarios.filter(writes)];
+    let extras: Awaited<ReturnType<typeof measureExtras>> | null = null;
+    for (const scenario of ordered) {
+      if (scenario === 'extras') {
+        extras = await measureExtras({ serverUrl, token, own, entryId, data, startServer });
+        continue;
+      }
+      if (!scenario.name.includes(only)) continue;
       // Warm up each side briefly, then measure one after the other (never at once: 2 cores).
       await load(serverUrl, scenario, token, server.child.pid as number, 2);
       const real = await load(serverUrl, scenario, token, server.child.pid as number);
@@ -405,18 +439,104 @@ async function main() {
         `| ${row.scenario} | ${row.server.requestsPerSec} | ${row.server.p50Ms} | ${row.server.p99Ms} | ${row.baseline?.requestsPerSec ?? '-'} | ${row.baseline?.p99Ms ?? '-'} | ${row.ratio ?? '-'} | ${row.server.peakRssMb} | ${row.server.non2xx + row.server.errors + (row.baseline ? row.baseline.non2xx + row.baseline.errors : 0)} |`,
       );
     }
+    if (extras) printExtras(extras);
     console.log(
       `\nwebhook deliveries (3 subscriptions, events of the POST scenario): ${webhooks.delivered} delivered, ${webhooks.perSecond}/s, lag from commit to arrival p50 ${webhooks.lagP50Ms} ms, p99 ${webhooks.lagP99Ms} ms (the sender runs on its own thread of the server, beside the API under load; 2 cores for server, sender and load generator)`,
     );
     writeFileSync(
       join(root, 'bench', 'results.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, entries: sizes.entries, connections, seconds, coldStartMs, rows, webhooks }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, entries: sizes.entries, connections, seconds, coldStartMs, peakRssMb: await peakRss(server.child.pid as number), rows, extras, webhooks }, null, 2)}\n`,
     );
   } finally {
     receiver.close();
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type ServerStarter = (env?: Record<string, string>) => Promise<{ server: { child: ChildProcess }; serverUrl: string; coldStartMs: number }>;
+
+/** Resident memory of a process now (VmRSS), in MB. */
+async function rss(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** Point reads beside heavy reads, the costliest request of each read route, and the summary's throughput by pool size. */
+async function measureExtras(ctx: {
+  serverUrl: string;
+  token: string;
+  own: string;
+  entryId: string;
+  data: Dataset;
+  startServer: ServerStarter;
+}) {
+  const want = (name: string) => only === '' || name.includes(only);
+  const mixedRows = want('mixed') ? await mixed(ctx.serverUrl, ctx.token, ctx.entryId, seconds) : [];
+  const costRows = want('costliest')
+    ? await costliest(ctx.serverUrl, { owner: ctx.token, own: ctx.own }, candidates({ ...ctx.data, entryId: ctx.entryId }))
+    : [];
+  const pool: Array<{ threads: number; requestsPerSec: number; p50Ms: number; p99Ms: number; rssPerThreadMb: number | null }> = [];
+  if (want('pool')) {
+    for (const threads of [0, 1, 2]) {
+      const { server, serverUrl } = await ctx.startServer({ READER_THREADS: String(threads) });
+      const pid = server.child.pid as number;
+      const before = await rss(pid);
+      // Start every reader thread: as many heavy reads at once as there are threads.
+      await Promise.all(
+        Array.from({ length: Math.max(1, threads) }, () =>
+          fetch(`${serverUrl}/api/v1/tags`, { headers: { authorization: `Bearer ${ctx.token}` } }),
+        ),
+      );
+      const withThreads = await rss(pid);
+      const scenario: Scenario = {
+        name: 'summary',
+        method: 'GET',
+        path: '/api/v1/reports/summary?from=2025-11-01&to=2026-10-31',
+        baseline: false,
+      };
+      await load(serverUrl, scenario, ctx.token, pid, 2);
+      const measured = await load(serverUrl, scenario, ctx.token, pid);
+      pool.push({
+        threads,
+        requestsPerSec: measured.requestsPerSec,
+        p50Ms: measured.p50Ms,
+        p99Ms: measured.p99Ms,
+        rssPerThreadMb: threads > 0 ? Math.round((withThreads - before) / threads) : null,
+      });
+      server.child.kill('SIGTERM');
+    }
+  }
+  return { mixed: mixedRows, costliest: costRows, pool };
+}
+
+function printExtras(extras: Awaited<ReturnType<typeof measureExtras>>): void {
+  if (extras.mixed.length > 0) {
+    console.log('\npoint reads (GET /api/v1/entries/{id}, 10 connections) beside heavy reads:\n');
+    console.log('| beside | point req/s | point p50 ms | point p99 ms | heavy req/s | heavy p99 ms |');
+    console.log('|---|---|---|---|---|---|');
+    for (const r of extras.mixed)
+      console.log(
+        `| ${r.beside} | ${r.pointReqPerSec} | ${r.pointP50Ms} | ${r.pointP99Ms} | ${r.heavyReqPerSec ?? '-'} | ${r.heavyP99Ms ?? '-'} |`,
+      );
+  }
+  if (extras.costliest.length > 0) {
+    console.log('\nthe costliest request of each read route (1 connection, p50 of 5 after trying every combination once):\n');
+    console.log('| route | token | p50 ms | status | combinations tried | the costliest |');
+    console.log('|---|---|---|---|---|---|');
+    // Long id lists shortened for the table (bench/results.json keeps the whole path).
+    const shown = (path: string) =>
+      path.replace(/=((?:[a-z]+_[0-9a-z]+,){3,}[a-z]+_[0-9a-z]+)/g, (_, ids: string) => `=<${ids.split(',').length} ids>`);
+    for (const r of extras.costliest)
+      console.log(`| ${r.route} | ${r.token} | ${r.p50Ms} | ${r.status} | ${r.tried} | \`${shown(r.path)}\` |`);
+  }
+  if (extras.pool.length > 0) {
+    console.log(`\none-year summary by project at ${connections} connections, by reader threads (0: on the request thread):\n`);
+    console.log('| reader threads | req/s | p50 ms | p99 ms | RSS per thread MB |');
+    console.log('|---|---|---|---|---|');
+    for (const r of extras.pool)
+      console.log(`| ${r.threads} | ${r.requestsPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.rssPerThreadMb ?? '-'} |`);
   }
 }
 

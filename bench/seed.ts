@@ -8,6 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
+import { createWrite } from '../src/db/write.js';
+import { createSearchIndexer } from '../src/modules/entries/search-index.js';
 import { amountOf } from '../src/kernel/money.js';
 import { secondsBetween } from '../src/kernel/time.js';
 import { createServices } from '../src/services.js';
@@ -109,6 +111,9 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
       }
     })();
   }
+  // The entries as the server would have indexed them by now (its job takes the queue in batches).
+  const indexer = createSearchIndexer({ db: database.db, write: createWrite(database.db, null) });
+  indexer.catchUp(sizes.entries + 1);
   database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   database.sqlite.exec('ANALYZE');
   database.close();
