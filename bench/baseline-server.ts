@@ -50,7 +50,7 @@ const memberRate = db.prepare('SELECT hourly_rate FROM members WHERE workspace_i
 const workspaceRate = db.prepare('SELECT hourly_rate FROM workspaces WHERE id = ?');
 const insertEntry = db.prepare(
   `INSERT INTO entries (id, workspace_id, author_id, description, project_id, billable, start_at, end_at, duration_sec,
-     hourly_rate, amount, source, created_at, updated_at)
+     hourly_rate, amount_cents, source, created_at, updated_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)`,
 );
 const insertEvent = db.prepare(
@@ -61,7 +61,7 @@ const insertEvent = db.prepare(
 const entryById = db.prepare('SELECT * FROM entries WHERE id = ? AND workspace_id = ?');
 const tagsOf = db.prepare('SELECT tag_id FROM entry_tags WHERE entry_id = ? ORDER BY tag_id');
 const runningOf = db.prepare('SELECT * FROM entries WHERE workspace_id = ? AND author_id = ? AND end_at IS NULL');
-const stopEntry = db.prepare('UPDATE entries SET end_at = ?, duration_sec = ?, amount = ?, updated_at = ? WHERE id = ?');
+const stopEntry = db.prepare('UPDATE entries SET end_at = ?, duration_sec = ?, amount_cents = ?, updated_at = ? WHERE id = ?');
 const insertTimer = db.prepare(
   `INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, hourly_rate, source, created_at, updated_at)
    VALUES (?, ?, ?, '', 0, ?, ?, 'api', ?, ?)`,
@@ -147,7 +147,7 @@ function list(token: Record<string, any>, url: URL, res: ServerResponse) {
     projectColor: e.project_color,
     clientName: e.client_name,
     taskName: e.task_name,
-    amount: e.amount,
+    amount: e.amount_cents === null ? null : e.amount_cents / 100,
   }));
   const last = page[page.length - 1];
   send(res, 200, {
@@ -171,7 +171,7 @@ function create(token: Record<string, any>, body: Record<string, any>, res: Serv
         (workspaceRate.get(token.workspace_id) as any)?.hourly_rate ??
         null;
       const durationSec = Math.floor((end - start) / 1000);
-      const amount = billable ? (rate === null ? null : Math.round((rate * durationSec) / 36) / 100) : 0;
+      const amountCents = billable ? (rate === null ? null : Math.round((rate * durationSec) / 36)) : 0;
       const now = Date.now();
       const id = `ent_${randomBytes(10).toString('hex')}`;
       insertEntry.run(
@@ -185,7 +185,7 @@ function create(token: Record<string, any>, body: Record<string, any>, res: Serv
         end,
         durationSec,
         rate,
-        amount,
+        amountCents,
         now,
         now,
       );

@@ -10,7 +10,7 @@ import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { createWrite } from '../src/db/write.js';
 import { createSearchIndexer } from '../src/modules/entries/search-index.js';
-import { amountOf } from '../src/kernel/money.js';
+import { amountCents } from '../src/kernel/money.js';
 import { secondsBetween } from '../src/kernel/time.js';
 import { createServices } from '../src/services.js';
 
@@ -70,7 +70,7 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
 
   const insert = database.sqlite.prepare(
     `INSERT INTO entries (id, workspace_id, author_id, description, project_id, billable, start_at, end_at, duration_sec,
-       hourly_rate, amount, source, created_at, updated_at)
+       hourly_rate, amount_cents, source, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)`,
   );
   const tag = database.sqlite.prepare('INSERT INTO entry_tags (entry_id, tag_id) VALUES (?, ?)');
@@ -103,7 +103,7 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
           end,
           secondsBetween(start, end),
           rate,
-          amountOf(billable, rate, durationSec),
+          amountCents(billable, rate, durationSec),
           start,
           start,
         );

@@ -14,6 +14,7 @@ export interface paths {
          *     `servers` set to the server's base address. This is the only route without a token, and
          *     the only success response not wrapped in `data`: it is the document itself, so that
          *     OpenAPI tools can read it directly.
+         *     It draws on the per-address budget of requests without a token (429 past it).
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -118,7 +119,9 @@ export interface paths {
          *     first (`entry.stopped`, then `entry.started`); a new start before the running timer's
          *     start is 400. The body is optional; `start` defaults to now. Same field rules as
          *     `POST /entries`. A member has at most one running timer: of two concurrent starts, one
-         *     stops the other.
+         *     stops the other. 409 `conflict` when the database's one-running-timer rule refuses the
+         *     start (a start by another process on the same database won the race); nothing was
+         *     written, retry.
          */
         post: operations["startTimer"];
         delete?: never;
@@ -435,7 +438,8 @@ export interface paths {
          *
          *     Visibility: without `canViewOthersTime` the report covers only the caller's own
          *     entries; with `canViewOthersTime` but without `canViewOthersMoney` it is refused with
-         *     403 `money-visibility-required`; with both, nothing is withheld.
+         *     403 `money-visibility-required` unless `userIds` names the caller alone (the answer then
+         *     holds only the caller's own entries, amounts included); with both, nothing is withheld.
          */
         get: operations["getSummaryReport"];
         put?: never;
@@ -759,7 +763,14 @@ export interface components {
             projectColor: string | null;
             clientName: string | null;
             taskName: string | null;
-            /** @description `billable ? round2(hourlyRate × durationSec / 3600) : 0`; `null` when the rate is withheld, or absent on billable time. */
+            /**
+             * @description `billable ? hourlyRate × durationSec / 3600 : 0`, computed exactly on `hourlyRate`
+             *     as the decimal it reads as (the shortest decimal of the JSON number: `1.005` is
+             *     1.005) and rounded once, half away from zero, to two decimals: rate 1.005 for
+             *     3600 s is 1.01, rate 1.15 for 1800 s is 0.58. `null` when the rate is withheld,
+             *     or absent on billable time. Every total (reports, project progress, invoices) is
+             *     the exact sum of these rounded amounts.
+             */
             amount: number | null;
         };
         /** @description Send it back as `cursor` for the next page; `null` on the last page. */
@@ -779,7 +790,10 @@ export interface components {
         InputDateTime: string;
         /** @description An IANA time zone name such as `Europe/Berlin`; an unknown zone is 400. */
         TimeZoneName: string;
-        /** @description An hourly rate in the workspace currency. */
+        /**
+         * @description An hourly rate in the workspace currency, kept as the decimal it reads as (the shortest
+         *     decimal of the JSON number) and used exactly in amounts.
+         */
         Rate: number;
         Description: string;
         /** @description Trimmed before it is stored; unique case-insensitively within its parent. */
@@ -1139,7 +1153,12 @@ export interface components {
             recipient: components["schemas"]["RecipientParty"] | null;
             lines: components["schemas"]["InvoiceLine"][];
             total: number;
-            /** @description Absent when the invoice has none. */
+            /**
+             * @description Absent when the invoice has none. An e-invoice fill adds it (`taxBreakdown=lines`,
+             *     once every line has `taxCategory` and `taxRate`): one row per category and rate, its
+             *     `basisAmount` the exact sum of those lines' amounts, its `taxAmount` basis × rate / 100
+             *     rounded once, half away from zero, to the cent. Exemption reasons are filled per row.
+             */
             taxBreakdown?: {
                 category: string;
                 rate: number;
@@ -1251,7 +1270,8 @@ export interface components {
         };
         /**
          * @description `insufficient-scope`: the token lacks the route's scope. `money-visibility-required`: the
-         *     response would span colleagues' time and the token may not see what it is worth.
+         *     response would span colleagues' time and the token may not see what it is worth (a report
+         *     narrowed to the caller's own entries with `userIds=<own id>` is served).
          *     `forbidden`: another refusal about a resource the workspace owns. Do not retry.
          */
         Forbidden: {
@@ -1318,7 +1338,11 @@ export interface components {
         };
         /**
          * @description `rate-limited`: the binding budget (the tighter of the token's and the workspace's) is
-         *     used up for this 60-second window. Retry after `Retry-After` seconds.
+         *     used up for this 60-second window. Requests without a valid token (a missing or wrong
+         *     one, and this contract's own route) draw on a budget per client address instead
+         *     (`RATE_LIMIT_ANONYMOUS_PER_MIN`; the address is the connection's peer, or the client a
+         *     proxy listed in `TRUST_PROXY` names in `X-Forwarded-For`); a valid token is never held
+         *     up by it. Retry after `Retry-After` seconds.
          */
         RateLimited: {
             headers: {
@@ -1481,6 +1505,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequestPublic"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1682,6 +1707,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

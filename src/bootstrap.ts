@@ -25,7 +25,8 @@ export function bootstrapIfEmpty(write: Write<never>, accounts: AccountsService,
   });
 }
 
-export function bootstrapBanner(result: BootstrapResult): string {
+/** The first start's message: the new ids and token, and a request that works as printed. */
+export function bootstrapBanner(result: BootstrapResult, baseUrl: string): string {
   return [
     '',
     'timetrack: this database was empty, so it now holds a workspace, its owner and an API token.',
@@ -33,7 +34,7 @@ export function bootstrapBanner(result: BootstrapResult): string {
     `  owner     ${result.userId}`,
     `  token     ${result.token}`,
     'The token has every scope and is shown only this once: store it now.',
-    `Try: curl -H "Authorization: Bearer ${result.token}" <BASE_URL>/api/v1/me`,
+    `Try: curl -H "Authorization: Bearer ${result.token}" ${baseUrl}/api/v1/me`,
     '',
   ].join('\n');
 }

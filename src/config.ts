@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+import type { Synchronous } from './db/database.js';
 import { availableParallelism } from 'node:os';
 import cron from 'node-cron';
 
@@ -5,6 +7,8 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Config {
   baseUrl: string;
+  /** Whether BASE_URL was set (else baseUrl is a guess from PORT). */
+  baseUrlSet: boolean;
   problemsBase: string;
   /** True when PROBLEMS_BASE was not set, so the server itself publishes the problem pages. */
   servesProblemPages: boolean;
@@ -14,6 +18,10 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   rateLimitTokenPerMin: number;
   rateLimitWorkspacePerMin: number;
+  /** Requests per client address and minute that carry no valid token (401s, unknown routes, the contract). */
+  rateLimitAnonymousPerMin: number;
+  /** Proxies whose X-Forwarded-For names the client (Express's `trust proxy`: addresses, CIDRs, loopback…); [] trusts none. */
+  trustProxy: string[];
   maxBodyBytes: number;
   logLevel: LogLevel;
   /** SECRET_KEY: the server key's source; unset, a key file beside the database is used. */
@@ -28,6 +36,10 @@ export interface Config {
   readBudgetMs: number;
   /** READER_CACHE_MB: each reader connection's page cache. */
   readerCacheMb: number;
+  /** SQLITE_SYNCHRONOUS: FULL (a commit survives a power cut) or NORMAL (it survives a crash of the process). */
+  synchronous: Synchronous;
+  /** Sync events older than this are deleted (those a delivery log row refers to stay until it goes). */
+  eventRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +96,23 @@ export function parseConfig(env: Env): Config {
   const baseUrl = url('BASE_URL', `http://localhost:${port}`);
   const problemsBaseSet = env.PROBLEMS_BASE !== undefined && env.PROBLEMS_BASE.trim() !== '';
   const problemsBase = url('PROBLEMS_BASE', `${baseUrl}/problems`);
+  const trustProxy = (): string[] => {
+    const list = (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+    const named = ['loopback', 'linklocal', 'uniquelocal'];
+    const bad = list.filter((item) => !named.includes(item) && !isIpOrCidr(item));
+    if (bad.length > 0)
+      problems.push(
+        `TRUST_PROXY must list addresses, CIDR ranges, loopback, linklocal or uniquelocal (got ${JSON.stringify(bad.join(','))})`,
+      );
+    return list;
+  };
+  const synchronous = text('SQLITE_SYNCHRONOUS', 'FULL').toUpperCase();
+  if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
+    problems.push(`SQLITE_SYNCHRONOUS must be FULL or NORMAL (got ${JSON.stringify(env.SQLITE_SYNCHRONOUS)})`);
+  }
   const logLevel = text('LOG_LEVEL', 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(env.LOG_LEVEL)})`);
@@ -112,6 +141,7 @@ export function parseConfig(env: Env): Config {
 
   const config: Config = {
     baseUrl,
+    baseUrlSet: env.BASE_URL !== undefined && env.BASE_URL.trim() !== '',
     problemsBase,
     servesProblemPages: !problemsBaseSet || problemsBase === `${baseUrl}/problems`,
     port,
@@ -120,6 +150,8 @@ export function parseConfig(env: Env): Config {
     webhookAllowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     rateLimitTokenPerMin: int('RATE_LIMIT_TOKEN_PER_MIN', 600, 1, 1_000_000_000),
     rateLimitWorkspacePerMin: int('RATE_LIMIT_WORKSPACE_PER_MIN', 3000, 1, 1_000_000_000),
+    rateLimitAnonymousPerMin: int('RATE_LIMIT_ANONYMOUS_PER_MIN', 120, 1, 1_000_000_000),
+    trustProxy: trustProxy(),
     maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1, 1024 * 1024 * 1024),
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
     secretKey: secretKey(),
@@ -128,7 +160,20 @@ export function parseConfig(env: Env): Config {
     readerThreads: int('READER_THREADS', Math.max(1, availableParallelism()), 0, 64),
     readBudgetMs: int('READ_BUDGET_MS', 30_000, 100, 3_600_000),
     readerCacheMb: int('READER_CACHE_MB', 8, 1, 4096),
+    synchronous: synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
+    eventRetentionDays: int('EVENT_RETENTION_DAYS', 180, 1, 36_500),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+/** An IPv4 or IPv6 address, or a CIDR range of either. */
+function isIpOrCidr(text: string): boolean {
+  if (ipaddr.isValid(text)) return true;
+  try {
+    ipaddr.parseCIDR(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

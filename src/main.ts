@@ -26,7 +26,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   }
   if (argv.length > 0 && argv[0] !== 'serve') {
     return runCli(argv, {
-      openDatabase: () => openDatabase(config.databasePath),
+      openDatabase: () => openDatabase(config.databasePath, { synchronous: config.synchronous }),
       createServices: (database) =>
         createServices(database, {
           clock: systemClock,

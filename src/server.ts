@@ -56,7 +56,9 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   setFlagsFromString('--no-allocation-site-pretenuring');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = openDatabase(config.databasePath);
+  const database = openDatabase(config.databasePath, { synchronous: config.synchronous });
+  for (const change of database.tightened)
+    logger.warn('permissions tightened: others could read the database', { path: change.path, from: change.from, to: change.to });
   // The webhook sender runs on its own thread, unless the runtime injects what a thread cannot
   // share (tests: a manual clock, a fake resolver, their own CA); then it runs in this one.
   const threaded = !options.clock && !options.webhooks?.resolve && !options.webhooks?.ca;
@@ -72,6 +74,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       defaultTimeZone: config.serverTimeZone,
       webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, ...options.webhooks, nudge: wake },
     });
+    const resealed = services.webhooks.resealLegacySecrets();
+    if (resealed > 0) logger.info('webhook secrets sealed with their own subkey, bound to their subscription', { count: resealed });
     // Attempts a previous process left in flight are due again at once (at least once).
     services.sender.recover();
     const scheduler = createScheduler({
@@ -81,13 +85,12 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         { name: 'runaway timers', run: () => services.timers.detectRunaways() },
         { name: 'webhook deliveries', run: () => (senderThread ?? services.sender).tick() },
         { name: 'search index', run: () => catchUpSearchIndex(services) },
+        { name: 'event retention', run: eventRetention(services, clock, config.eventRetentionDays) },
       ],
     });
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
-    if (bootstrapped) {
-      (options.announce ?? ((text) => process.stdout.write(text)))(bootstrapBanner(bootstrapped));
+    if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
-    }
     readers = createReaderPool({
       threads: config.readerThreads,
       budgetMs: config.readBudgetMs,
@@ -110,10 +113,15 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     });
     const { server, url } = await listen(config, app);
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
+    // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
+    // shipper stores); its example uses the public address when set, else the one listened on.
+    if (bootstrapped)
+      (options.announce ?? ((text) => process.stderr.write(text)))(bootstrapBanner(bootstrapped, config.baseUrlSet ? config.baseUrl : url));
     scheduler.start();
     if (threaded) {
       senderThread = startSenderThread({
         databasePath: config.databasePath,
+        synchronous: config.synchronous,
         secretKey,
         allowPrivateTargets: config.webhookAllowPrivateTargets,
         timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
@@ -186,4 +194,20 @@ function drain(server: Server): Promise<void> {
 async function catchUpSearchIndex(services: Services): Promise<void> {
   const batch = 500;
   while (services.searchIndex.catchUp(batch) === batch) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Deletes sync events past the retention, at most once an hour, in batches of 5,000 (each its own
+ * short write; other requests run between them).
+ */
+function eventRetention(services: Services, clock: Clock, days: number): () => Promise<void> {
+  let lastRun = -Infinity;
+  return async () => {
+    const now = clock.now();
+    if (now - lastRun < 3_600_000) return;
+    lastRun = now;
+    const before = now - days * 86_400_000;
+    const batch = 5000;
+    while (services.write(() => services.events.purge(before, batch)) === batch) await new Promise((resolve) => setImmediate(resolve));
+  };
 }

@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { DatabaseHandle } from './db/database.js';
 import { createWrite } from './db/write.js';
 import { createCursorCodec } from './kernel/cursor.js';
+import { subkey } from './kernel/keys.js';
 import { createLogger, type Logger } from './logger.js';
 import { createAccountsService } from './modules/accounts/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
@@ -60,7 +61,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     },
   });
   const write = createWrite<DomainEvent>(db, events.record);
-  const { entries, timers, lister } = createEntryServices({ db, clock, write, cursors: createCursorCodec(options.secretKey) });
+  const { entries, timers, lister } = createEntryServices({
+    db,
+    clock,
+    write,
+    cursors: createCursorCodec(subkey(options.secretKey, 'cursor-signing')),
+  });
   return {
     accounts: createAccountsService({ db, clock, write }),
     tokens: createTokensService({ db, clock, write }),

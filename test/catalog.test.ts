@@ -469,6 +469,28 @@ describe('catalog', () => {
       await api.remove('clients', customer.id);
       for (const [kind, id] of rows) await api.refused('GET', pathOf(kind, id), 404, 'not-found');
     });
+
+    it("the 409 says nothing of colleagues' entries to a member who may not see them", async () => {
+      const world = seed(server, {
+        members: { colleague: {}, member: { scopes: ['catalog:write', 'catalog:read'] } },
+        projects: { shared: {} },
+        tasks: { shared: { project: 'shared' } },
+        tags: { shared: {} },
+        entries: { theirs: { by: 'colleague', project: 'shared', task: 'shared', tags: ['shared'], start: at('08:00'), end: at('09:00') } },
+      });
+      const cases: Array<[Kind, string, string]> = [
+        ['projects', world.projects.shared.id, `Project ${world.projects.shared.id} still has entries; archive it instead.`],
+        ['tasks', world.tasks.shared.id, `Task ${world.tasks.shared.id} still has entries; archive it instead.`],
+        ['tags', world.tags.shared.id, `Tag ${world.tags.shared.id} is still used by entries.`],
+      ];
+      for (const [kind, id, detail] of cases) {
+        const res = await server.request('DELETE', pathOf(kind, id), { token: world.members.member.token });
+        expectProblem(res, 409, 'conflict', server.config.problemsBase, pathOf(kind, id));
+        // No entry id, no author, no count: only that the row is in use.
+        expect(res.body.detail).to.equal(detail);
+        expect(res.body.detail).not.to.contain(world.entries.theirs.id);
+      }
+    });
   });
 
   describe('not found and parents', () => {

@@ -193,6 +193,28 @@ describe('entries', () => {
         await refused({ start: '2026-02-30T08:00:00Z', end: '2026-03-03T08:00:00Z' }, 'start');
         await accepted({ start: '2026-11-02T08:00:00-05:30', end: '2026-11-02T14:00:00-05:30' });
       });
+      it('ids in bodies: at most 100 characters, as in queries and paths (400, not a 404 lookup)', async () => {
+        const long = 'x'.repeat(101);
+        await refused({ projectId: long }, 'body.projectId');
+        await refused({ taskId: long }, 'body.taskId');
+        await refused({ tagIds: [long] }, 'body.tagIds[0]');
+        const bodies: Array<[string, string, object, string]> = [
+          ['POST', '/api/v1/entries/current', { projectId: long }, 'body.projectId'],
+          ['POST', '/api/v1/projects', { name: 'P', clientId: long }, 'body.clientId'],
+          ['POST', '/api/v1/tasks', { name: 'T', projectId: long }, 'body.projectId'],
+        ];
+        for (const [method, path, json, field] of bodies) {
+          const res = await server.request(method, path, { json });
+          expectProblem(res, 400, 'invalid-request', base());
+          expect(res.body.detail, path).to.contain(field);
+        }
+        // A workspaceId is checked against the token's before the body is validated.
+        const foreign = await server.request('POST', '/api/v1/tags', { json: { name: 'G', workspaceId: long } });
+        expectProblem(foreign, 400, 'workspace-not-addressable', base());
+        // 100 characters pass the schema and reach the lookup: an unknown project is 404.
+        const res = await server.request('POST', '/api/v1/entries', { json: { ...span, projectId: 'x'.repeat(100) } });
+        expectProblem(res, 404, 'not-found', base());
+      });
       it('types, enums, unknown fields and required fields', async () => {
         await refused({ billable: 'yes' }, 'body.billable');
         await refused({ source: 'fax' }, 'body.source');

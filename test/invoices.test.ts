@@ -510,7 +510,7 @@ describe('invoices', () => {
       [[['lines[0].quantitySec', '1']], 'invalid', /cannot be filled/],
       [[['lines[0].hourlyRate', '1']], 'invalid', /cannot be filled/],
       [[['lines[0].description', 'x']], 'invalid', /cannot be filled/],
-      [[['taxBreakdown', '[]']], 'invalid', /cannot be filled/],
+      [[['taxBreakdown', '[]']], 'invalid', /the only value is "lines"/],
       [[['status', 'paid']], 'invalid', /cannot be filled/],
       [[['issuer.nickname', 'x']], 'invalid', /cannot be filled/],
       [[['issuer.constructor', 'x']], 'invalid', /cannot be filled/],
@@ -546,6 +546,54 @@ describe('invoices', () => {
     // A void invoice takes no fills.
     invoices.changeStatus(id, 'void', ws.userId);
     expectRefusal(() => fill(['lines[1].taxCategory', 'S']), 'conflict', /void/);
+  });
+
+  it('taxBreakdown: a fill computes it from the lines (exact in cents), once; exemption reasons are filled per row', () => {
+    const ws = workspace();
+    const acme = ws.client('Acme');
+    const design = ws.project('Design', acme, 100);
+    const build = ws.project('Build', acme, 1);
+    const tiny = ws.project('Tiny', acme, 0.05);
+    ws.entry(design, '2026-10-01T09:00:00Z', '2026-10-01T10:00:00Z'); // 100.00
+    ws.entry(build, '2026-10-01T11:00:00Z', '2026-10-01T11:30:00Z'); // 0.50
+    ws.entry(tiny, '2026-10-01T12:00:00Z', '2026-10-01T13:00:00Z'); // 0.05
+    const id = ws.create(acme, '2026-10-01', '2026-10-01');
+    const { invoices } = server.services;
+    const fill = (...assignments: Array<[string, string]>) => invoices.fill(id, ws.userId, assignments);
+    const created = invoices.get(id);
+    expect(created.lines.map((l) => [l.description, l.amount])).to.deep.equal([
+      ['Build', 0.5],
+      ['Design', 100],
+      ['Tiny', 0.05],
+    ]);
+
+    // Every line needs its tax values first; in the same fill is fine.
+    expectRefusal(() => fill(['taxBreakdown', 'lines']), 'invalid', /missing on lines\[0\], lines\[1\], lines\[2\]/);
+    expectRefusal(() => fill(['taxBreakdown[0].exemptionReason', 'x']), 'invalid', /fill taxBreakdown=lines first/);
+    fill(
+      ['taxBreakdown', 'lines'],
+      ['lines[0].taxCategory', 'S'],
+      ['lines[0].taxRate', '7'],
+      ['lines[1].taxCategory', 'S'],
+      ['lines[1].taxRate', '19'],
+      ['lines[2].taxCategory', 'S'],
+      ['lines[2].taxRate', '19'],
+    );
+    const filled = invoices.get(id);
+    // 0.50 × 7% = 0.035 -> 0.04; 100.05 × 19% = 19.0095 -> 19.01 (half away from zero, once per row).
+    expect(filled.taxBreakdown).to.deep.equal([
+      { category: 'S', rate: 7, basisAmount: 0.5, taxAmount: 0.04, exemptionReason: null, exemptionReasonCode: null },
+      { category: 'S', rate: 19, basisAmount: 100.05, taxAmount: 19.01, exemptionReason: null, exemptionReasonCode: null },
+    ]);
+    expect(filled.total).to.equal(created.total);
+    expect(filled.einvoiceFills.at(-1)!.fields.taxBreakdown).to.deep.equal(filled.taxBreakdown);
+    expectSchema('Invoice', filled);
+
+    expectRefusal(() => fill(['taxBreakdown', 'lines']), 'conflict', /already set/);
+    fill(['taxBreakdown[1].exemptionReasonCode', 'VATEX-EU-O']);
+    expect(invoices.get(id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-O', exemptionReason: null });
+    expectRefusal(() => fill(['taxBreakdown[1].exemptionReasonCode', 'other']), 'conflict', /already set/);
+    expectRefusal(() => fill(['taxBreakdown[2].exemptionReason', 'x']), 'invalid', /2 taxBreakdown rows/);
   });
 
   it('CLI: workspace profile, invoice create, status, fill and show print the documented JSON; refusals exit 1, usage errors 2', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { problemTypes } from '../generated/problems.js';
 import { loadContract } from '../src/http/contract.js';
@@ -40,6 +41,37 @@ describe('the served contract and the problem pages', () => {
     expect(index.status).to.equal(200);
     for (const slug of Object.keys(problemTypes)) expect(index.text).to.contain(`https://time.example.org/problems/${slug}`);
     expect((await send(server.url, 'GET', '/problems/nope')).status).to.equal(404);
+  });
+
+  it('problem pages: nosniff, a policy that allows only their own inline style, never framed', async () => {
+    for (const path of ['/problems', '/problems/conflict', '/problems/nope']) {
+      const res = await send(server.url, 'GET', path);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(
+        csp.split('; ').filter((d) => !d.startsWith('style-src')),
+        path,
+      ).to.deep.equal(["default-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"]);
+      // The style-src hash is the page's one <style> element, so the browser applies it.
+      const style = /<style>([^<]*)<\/style>/.exec(res.text)?.[1] ?? '';
+      expect(csp).to.contain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+      expect(res.text).not.to.contain('<script');
+      expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(res.headers.get('x-frame-options')).to.equal('DENY');
+      expect(res.headers.get('cache-control')).to.equal(null);
+    }
+  });
+
+  it('API responses: nosniff everywhere, no-store (answers are per token)', async () => {
+    for (const [path, token] of [
+      ['/api/v1/me', undefined],
+      ['/api/v1/me', null],
+      ['/api/v1/nope', undefined],
+      ['/api/v1/openapi.json', null],
+    ] as const) {
+      const res = await server.request('GET', path, token === null ? { token: null } : {});
+      expect(res.headers.get('x-content-type-options'), path).to.equal('nosniff');
+      expect(res.headers.get('cache-control'), path).to.equal('no-store');
+    }
   });
 
   it('problem types use PROBLEMS_BASE (default: BASE_URL/problems)', async () => {

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { openDatabase } from '../src/db/database.js';
+import { fold } from '../src/kernel/fold.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 
 /**
@@ -22,6 +23,8 @@ function migratedUpTo(path: string, lastTag: string): void {
   if (last < 0) throw new Error(`no migration ${lastTag}`);
   writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
   const sqlite = new Database(path);
+  // Migration 0007 folds the stored descriptions with the function every connection registers.
+  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
   migrate(drizzle(sqlite), { migrationsFolder: folder });
   sqlite.close();
   rmSync(folder, { recursive: true, force: true });
@@ -79,6 +82,144 @@ describe('migrations over existing data', () => {
       database.sqlite.prepare("UPDATE entries SET description = 'Retro' WHERE id = 'ent_2'").run();
       expect(database.sqlite.prepare("SELECT tag_list FROM entries WHERE id = 'ent_1'").get()).to.deep.equal({ tag_list: '["tag_b"]' });
       expect(queued()).to.deep.equal([database.sqlite.prepare("SELECT rowid FROM entries WHERE id = 'ent_2'").pluck().get()]);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('0008 splits delivery errors into a code and its text, and cancels what a disabled subscription left open', () => {
+    const path = join(dir, 'timetrack.db');
+    migratedUpTo(path, '0007_report_index_search');
+    const old = new Database(path);
+    const now = Date.UTC(2026, 10, 2);
+    old.prepare("INSERT INTO workspaces (id, name, currency, created_at, updated_at) VALUES ('ws_1', 'W', 'EUR', ?, ?)").run(now, now);
+    old.prepare("INSERT INTO users (id, name, email, created_at) VALUES ('usr_1', 'U', 'u@example.org', ?)").run(now);
+    old
+      .prepare(
+        "INSERT INTO events (workspace_id, entity, entity_id, operation, event, created_at) VALUES ('ws_1', 'entry', 'ent_1', 'create', 'entry.created', ?)",
+      )
+      .run(now);
+    const hook = old.prepare(
+      "INSERT INTO webhooks (id, workspace_id, user_id, url, events, secret_ciphertext, enabled, created_at, updated_at) VALUES (?, 'ws_1', 'usr_1', 'https://h.example.org/', '[]', 'x', ?, ?, ?)",
+    );
+    hook.run('whk_on', 1, now, now);
+    hook.run('whk_off', 0, now, now);
+    const delivery = old.prepare(
+      "INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event, status, attempt, response_code, error, next_attempt_at, created_at, updated_at) VALUES (?, ?, 1, 'entry.created', ?, ?, ?, ?, ?, ?, ?)",
+    );
+    delivery.run('d1', 'whk_on', 'failure', 1, 503, 'HTTP 503', now, now, now);
+    delivery.run(
+      'd2',
+      'whk_on',
+      'failure',
+      1,
+      null,
+      'blocked_address: h.example.org resolves to 10.0.0.1, a private address (private).',
+      now,
+      now,
+      now,
+    );
+    delivery.run('d3', 'whk_on', 'failure', 2, null, 'timeout after 10000 ms', now, now, now);
+    delivery.run('d4', 'whk_on', 'failure', 1, null, 'ECONNREFUSED: connect ECONNREFUSED 10.0.0.1:443', now, now, now);
+    delivery.run('d5', 'whk_on', 'skipped_visibility', 0, null, 'withheld by the owner’s visibility', null, now, now);
+    delivery.run('d6', 'whk_on', 'success', 1, 200, null, null, now, now);
+    delivery.run('d7', 'whk_off', 'pending', 0, null, 'subscription disabled', null, now, now);
+    delivery.run('d8', 'whk_off', 'failure', 3, 500, 'HTTP 500', now, now, now);
+    delivery.run('d9', 'whk_off', 'pending', 0, null, null, now, now, now);
+    old.close();
+
+    const database = openDatabase(path);
+    try {
+      const rows = database.sqlite
+        .prepare('SELECT id, status, attempt, error, error_detail AS detail, next_attempt_at AS next FROM webhook_deliveries ORDER BY id')
+        .all();
+      const cancelled = 'The subscription was disabled before this delivery was made; it is not retried.';
+      expect(rows).to.deep.equal([
+        { id: 'd1', status: 'failure', attempt: 1, error: 'http_status', detail: 'HTTP 503', next: now },
+        {
+          id: 'd2',
+          status: 'failure',
+          attempt: 1,
+          error: 'blocked_address',
+          detail: 'blocked_address: h.example.org resolves to 10.0.0.1, a private address (private).',
+          next: now,
+        },
+        { id: 'd3', status: 'failure', attempt: 2, error: 'timeout', detail: 'timeout after 10000 ms', next: now },
+        {
+          id: 'd4',
+          status: 'failure',
+          attempt: 1,
+          error: 'connection_refused',
+          detail: 'ECONNREFUSED: connect ECONNREFUSED 10.0.0.1:443',
+          next: now,
+        },
+        {
+          id: 'd5',
+          status: 'skipped_visibility',
+          attempt: 0,
+          error: 'visibility_withheld',
+          detail: 'withheld by the owner’s visibility',
+          next: null,
+        },
+        { id: 'd6', status: 'success', attempt: 1, error: null, detail: null, next: null },
+        { id: 'd7', status: 'cancelled', attempt: 0, error: 'subscription_disabled', detail: cancelled, next: null },
+        { id: 'd8', status: 'cancelled', attempt: 3, error: 'subscription_disabled', detail: cancelled, next: null },
+        { id: 'd9', status: 'cancelled', attempt: 0, error: 'subscription_disabled', detail: cancelled, next: null },
+      ]);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('0009 keeps amounts in whole cents: computed again exactly, except on invoices; project totals follow', () => {
+    const path = join(dir, 'timetrack.db');
+    migratedUpTo(path, '0008_webhook_errors');
+    const old = new Database(path);
+    const now = Date.UTC(2026, 10, 2);
+    old.prepare("INSERT INTO workspaces (id, name, currency, created_at, updated_at) VALUES ('ws_1', 'W', 'EUR', ?, ?)").run(now, now);
+    old.prepare("INSERT INTO users (id, name, email, created_at) VALUES ('usr_1', 'U', 'u@example.org', ?)").run(now);
+    old
+      .prepare(
+        "INSERT INTO projects (id, workspace_id, client_key, name, name_key, color, billable, hourly_rate, archived, created_at, updated_at) VALUES ('prj_1', 'ws_1', '', 'P', 'p', '#000000', 1, 1.005, 0, ?, ?)",
+      )
+      .run(now, now);
+    const entry = old.prepare(
+      "INSERT INTO entries (id, workspace_id, author_id, description, project_id, billable, start_at, end_at, duration_sec, hourly_rate, amount, invoice_id, source, created_at, updated_at) VALUES (?, 'ws_1', 'usr_1', '', 'prj_1', ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)",
+    );
+    // As the floating-point code wrote them: 1.005 for an hour gave 1 (exact: 1.01).
+    entry.run('ent_open', 1, now, now + 3_600_000, 3600, 1.005, 1, null, now, now);
+    entry.run('ent_invoiced', 1, now, now + 3_600_000, 3600, 1.005, 1, 'inv_1', now, now);
+    entry.run('ent_unbillable', 0, now, now + 3_600_000, 3600, 1.005, 0, null, now, now);
+    entry.run('ent_norate', 1, now, now + 3_600_000, 3600, null, null, null, now, now);
+    old
+      .prepare(
+        "INSERT INTO entries (id, workspace_id, author_id, description, project_id, billable, start_at, hourly_rate, source, created_at, updated_at) VALUES ('ent_running', 'ws_1', 'usr_1', '', 'prj_1', 1, ?, 1.005, 'api', ?, ?)",
+      )
+      .run(now, now, now);
+    old.close();
+
+    const database = openDatabase(path);
+    try {
+      const rows = database.sqlite.prepare('SELECT id, amount_cents AS cents FROM entries ORDER BY id').all();
+      expect(rows).to.deep.equal([
+        { id: 'ent_invoiced', cents: 100 },
+        { id: 'ent_norate', cents: null },
+        { id: 'ent_open', cents: 101 },
+        { id: 'ent_running', cents: null },
+        { id: 'ent_unbillable', cents: 0 },
+      ]);
+      const columns = database.sqlite.prepare("SELECT name FROM pragma_table_info('entries') WHERE name LIKE 'amount%'").pluck().all();
+      expect(columns).to.deep.equal(['amount_cents']);
+      expect(
+        database.sqlite.prepare("SELECT tracked_sec, amount_cents, entry_count FROM project_totals WHERE project_id = 'prj_1'").get(),
+      ).to.deep.equal({
+        tracked_sec: 4 * 3600,
+        amount_cents: 201,
+        entry_count: 4,
+      });
+      // The triggers keep the totals in cents from now on.
+      database.sqlite.prepare("DELETE FROM entries WHERE id = 'ent_open'").run();
+      expect(database.sqlite.prepare("SELECT amount_cents FROM project_totals WHERE project_id = 'prj_1'").pluck().get()).to.equal(100);
     } finally {
       database.close();
     }

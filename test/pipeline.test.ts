@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { expect } from 'chai';
 import { fixtureContract, fixtureHandlers } from './helpers/fixture.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
@@ -234,6 +235,36 @@ describe('request pipeline', () => {
     it('a body over MAX_BODY_BYTES is 413 payload-too-large', async () => {
       const res = await server.request('POST', '/api/v1/fixture/items', { json: { name: 'x'.repeat(1024 * 1024 + 10) } });
       expectProblem(res, 413, 'payload-too-large', base);
+    });
+
+    it('after a 413 the connection closes: the rest of a large upload is not read', async () => {
+      const { hostname, port } = new URL(server.url);
+      /** Sends the start of an upload that never ends; resolves with the answer once the server hangs up. */
+      const upload = async (headers: string, body: string) => {
+        const socket = connect(Number(port), hostname);
+        let answer = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => (answer += chunk));
+        socket.on('error', () => {});
+        const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+        socket.write(
+          `POST /api/v1/fixture/items HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${server.ownerToken}\r\n` +
+            `Content-Type: application/json\r\n${headers}\r\n${body}`,
+        );
+        const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 5000))]);
+        socket.destroy();
+        return { outcome, answer };
+      };
+      // 100 MB announced, 64 KiB sent; then a chunked upload without a length, past the limit.
+      const announced = await upload(`Content-Length: ${100 * 1024 * 1024}\r\n`, ' '.repeat(64 * 1024));
+      const size = 1024 * 1024 + 1;
+      const chunked = await upload('Transfer-Encoding: chunked\r\n', `${size.toString(16)}\r\n${' '.repeat(size)}\r\n`);
+      for (const { outcome, answer } of [announced, chunked]) {
+        expect(outcome, answer).to.equal('closed');
+        expect(answer).to.match(/^HTTP\/1\.1 413 /);
+        expect(answer.toLowerCase()).to.contain('\r\nconnection: close\r\n');
+        expect(answer).to.contain(`"type":"${base}/payload-too-large"`);
+      }
     });
 
     it('repeated and comma-separated array parameters give the same array', async () => {

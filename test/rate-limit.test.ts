@@ -91,4 +91,51 @@ describe('rate limits', () => {
     }
     expect(DEFAULT_NOW % 60_000).to.equal(30_000);
   });
+
+  describe('requests without a valid token: a budget per client address', () => {
+    let open: TestServer;
+    afterEach(() => open.close());
+
+    it('wrong guesses and the contract count; past the budget 429 with Retry-After, a valid token still passes', async () => {
+      open = await startTestServer({ env: { RATE_LIMIT_ANONYMOUS_PER_MIN: '4' } });
+      const base = open.config.problemsBase;
+      const guesses = [];
+      for (let i = 0; i < 2; i++) guesses.push((await open.request('GET', '/api/v1/me', { token: 'tt_AbCdEfGh_wrong' })).status);
+      guesses.push((await open.request('GET', '/api/v1/me', { token: null })).status);
+      guesses.push((await open.request('GET', '/api/v1/openapi.json', { token: null })).status);
+      expect(guesses).to.deep.equal([401, 401, 401, 200]);
+      for (const [path, token] of [
+        ['/api/v1/me', 'tt_AbCdEfGh_wrong'],
+        ['/api/v1/me', null],
+        ['/api/v1/openapi.json', null],
+      ] as const) {
+        const refused = await open.request('GET', path, { token });
+        expectProblem(refused, 429, 'rate-limited', base, path);
+        expect(refused.headers.get('retry-after')).to.equal('30');
+        expect(refused.body.detail).to.equal(
+          'More than 4 requests per minute without a valid token came from 127.0.0.1; retry in 30 seconds.',
+        );
+      }
+      // The owner's token is not held up by the guesses from the same address.
+      expect((await open.request('GET', '/api/v1/me')).status).to.equal(200);
+      expect((await open.request('GET', '/api/v1/nowhere', { token: null })).status).to.equal(404);
+      // The next window has a fresh budget.
+      open.clock.advance(30_000);
+      expect((await open.request('GET', '/api/v1/me', { token: null })).status).to.equal(401);
+    });
+
+    it('X-Forwarded-For names the client only when the peer is a trusted proxy (TRUST_PROXY)', async () => {
+      open = await startTestServer({ env: { RATE_LIMIT_ANONYMOUS_PER_MIN: '1' } });
+      const as = (client: string) => open.request('GET', '/api/v1/me', { token: null, headers: { 'x-forwarded-for': client } });
+      // Not trusted: every forged header is the same client, 127.0.0.1.
+      expect([(await as('203.0.113.1')).status, (await as('203.0.113.2')).status]).to.deep.equal([401, 429]);
+      await open.close();
+      open = await startTestServer({ env: { RATE_LIMIT_ANONYMOUS_PER_MIN: '1', TRUST_PROXY: 'loopback' } });
+      expect([(await as('203.0.113.1')).status, (await as('203.0.113.2')).status, (await as('203.0.113.1')).status]).to.deep.equal([
+        401, 401, 429,
+      ]);
+      const refused = await as('198.51.100.7, 203.0.113.2');
+      expect(refused.body.detail).to.contain('from 203.0.113.2');
+    });
+  });
 });

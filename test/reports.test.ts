@@ -179,12 +179,13 @@ describe('reports', () => {
       seed(server, {
         members: {
           own: { scopes: ['reports:read'] },
-          timeOnly: { scopes: ['reports:read'], canViewOthersTime: true },
+          timeOnly: { scopes: ['reports:read'], canViewOthersTime: true, hourlyRate: 80 },
           noReports: { scopes: ['entries:read'] },
         },
         entries: {
           owns: { by: 'own', start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' },
           owners: { by: 'owner', start: '2026-11-02T10:00:00Z', end: '2026-11-02T12:00:00Z' },
+          timeOnlys: { by: 'timeOnly', start: '2026-11-02T13:00:00Z', end: '2026-11-02T13:30:00Z', billable: true },
         },
       }).members;
     let readers: ReturnType<typeof seedReaders>;
@@ -205,7 +206,7 @@ describe('reports', () => {
         expect(durationOf(route, res.body), route).to.equal(3600);
       }
     });
-    it('with time but not money: 403 money-visibility-required', async () => {
+    it('with time but not money: 403 money-visibility-required, unless narrowed to the own entries', async () => {
       for (const route of routes) {
         expectProblem(
           await server.request('GET', route, { token: readers.timeOnly.token }),
@@ -214,12 +215,23 @@ describe('reports', () => {
           base(),
           route.split('?')[0],
         );
+        // Narrowed to someone else, or to the caller and someone else: still 403.
+        for (const ids of [server.ownerId, `${readers.timeOnly.userId},${server.ownerId}`])
+          expect((await server.request('GET', `${route}&userIds=${ids}`, { token: readers.timeOnly.token })).status).to.equal(403);
+        // userIds=<own id> (repeated too): the answer holds the caller's own entries, money included.
+        for (const ids of [readers.timeOnly.userId, `${readers.timeOnly.userId},${readers.timeOnly.userId}`]) {
+          const res = await server.request('GET', `${route}&userIds=${ids}`, { token: readers.timeOnly.token });
+          expect(res.status, route).to.equal(200);
+          expect(durationOf(route, res.body), route).to.equal(1800);
+          const amount = route.includes('detailed') ? res.body.data[0].amount : res.body.data.totals.amount;
+          expect(amount, route).to.equal(40);
+        }
       }
     });
     it('with both: everything', async () => {
       for (const route of routes) {
         const res = await server.request('GET', route);
-        expect(durationOf(route, res.body), route).to.equal(3 * 3600);
+        expect(durationOf(route, res.body), route).to.equal(3 * 3600 + 1800);
       }
     });
     it('a token without reports:read is refused with 403 insufficient-scope', async () => {

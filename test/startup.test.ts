@@ -1,13 +1,16 @@
 import { availableParallelism } from 'node:os';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ManualClock } from '../src/clock.js';
 import { ConfigError, parseConfig } from '../src/config.js';
 import type { Handlers } from '../src/http/handlers/types.js';
+import { subkey } from '../src/kernel/keys.js';
 import { createLogger } from '../src/logger.js';
+import { decryptSecret } from '../src/modules/webhooks/crypto.js';
 import { startServer } from '../src/server.js';
 import { ContractChecker } from './helpers/contract.js';
 import { fixtureContract, fixtureHandlers } from './helpers/fixture.js';
@@ -39,6 +42,52 @@ describe('startup', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('file permissions', () => {
+    const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
+
+    it('a new database: its folder 0700, the database, its WAL and shared-memory files 0600', async () => {
+      const dir = tempDir();
+      const folder = join(dir, 'data');
+      const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(folder, 'timetrack.db') });
+      const lines: string[] = [];
+      try {
+        const running = await startServer(config, { logger: createLogger('info', (l) => lines.push(l)), announce: () => {} });
+        try {
+          const path = config.databasePath;
+          expect([modeOf(folder), modeOf(path), modeOf(`${path}-wal`), modeOf(`${path}-shm`)]).to.deep.equal(['700', '600', '600', '600']);
+          expect(modeOf(join(folder, 'secret.key'))).to.equal('600');
+        } finally {
+          await running.close();
+        }
+        expect(lines.filter((l) => l.includes('permissions tightened'))).to.deep.equal([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('an existing folder and database readable by others are tightened, with a log line each', async () => {
+      const dir = tempDir();
+      const folder = join(dir, 'data');
+      const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(folder, 'timetrack.db') });
+      try {
+        await (await startServer(config, { logger: silent, announce: () => {} })).close();
+        chmodSync(folder, 0o755);
+        chmodSync(config.databasePath, 0o644);
+        const lines: string[] = [];
+        const running = await startServer(config, { logger: createLogger('info', (l) => lines.push(l)), announce: () => {} });
+        await running.close();
+        expect([modeOf(folder), modeOf(config.databasePath)]).to.deep.equal(['700', '600']);
+        const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'permissions tightened: others could read the database');
+        expect(logged.map((l) => [l.level, l.path, l.from, l.to])).to.deep.equal([
+          ['warn', folder, '0755', '0700'],
+          ['warn', config.databasePath, '0644', '0600'],
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 
   it('fails when a contract operation has no handler', async () => {
@@ -90,6 +139,7 @@ describe('startup', () => {
     it('has the documented defaults', () => {
       expect(parseConfig({ TZ: 'UTC' })).to.deep.equal({
         baseUrl: 'http://localhost:8080',
+        baseUrlSet: false,
         problemsBase: 'http://localhost:8080/problems',
         servesProblemPages: true,
         port: 8080,
@@ -98,6 +148,8 @@ describe('startup', () => {
         webhookAllowPrivateTargets: false,
         rateLimitTokenPerMin: 600,
         rateLimitWorkspacePerMin: 3000,
+        rateLimitAnonymousPerMin: 120,
+        trustProxy: [],
         maxBodyBytes: 1048576,
         logLevel: 'info',
         secretKey: undefined,
@@ -106,6 +158,8 @@ describe('startup', () => {
         readerThreads: availableParallelism(),
         readBudgetMs: 30_000,
         readerCacheMb: 8,
+        synchronous: 'FULL',
+        eventRetentionDays: 180,
       });
     });
 
@@ -117,6 +171,9 @@ describe('startup', () => {
           BASE_URL: 'ftp://x',
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes',
           LOG_LEVEL: 'loud',
+          SQLITE_SYNCHRONOUS: 'OFF',
+          EVENT_RETENTION_DAYS: '0',
+          TRUST_PROXY: 'loopback,not-an-address',
         }),
       )
         .to.throw(ConfigError)
@@ -125,7 +182,10 @@ describe('startup', () => {
         .and.contains('RATE_LIMIT_TOKEN_PER_MIN')
         .and.contains('BASE_URL')
         .and.contains('WEBHOOK_ALLOW_PRIVATE_TARGETS')
-        .and.contains('LOG_LEVEL');
+        .and.contains('LOG_LEVEL')
+        .and.contains('SQLITE_SYNCHRONOUS')
+        .and.contains('EVENT_RETENTION_DAYS')
+        .and.contains('TRUST_PROXY');
     });
 
     it('reads every documented setting', () => {
@@ -142,6 +202,10 @@ describe('startup', () => {
         READER_THREADS: '0',
         READ_BUDGET_MS: '5000',
         READER_CACHE_MB: '64',
+        SQLITE_SYNCHRONOUS: 'normal',
+        EVENT_RETENTION_DAYS: '30',
+        RATE_LIMIT_ANONYMOUS_PER_MIN: '30',
+        TRUST_PROXY: 'loopback, 10.0.0.0/8 ,fd00::1',
       });
       expect(config).to.include({
         baseUrl: 'https://t.example.org',
@@ -157,8 +221,80 @@ describe('startup', () => {
         readerThreads: 0,
         readBudgetMs: 5000,
         readerCacheMb: 64,
+        synchronous: 'NORMAL',
+        eventRetentionDays: 30,
+        baseUrlSet: true,
+        rateLimitAnonymousPerMin: 30,
       });
+      expect(config.trustProxy).to.deep.equal(['loopback', '10.0.0.0/8', 'fd00::1']);
     });
+  });
+
+  it('commits are synced to disk at every commit (FULL) unless SQLITE_SYNCHRONOUS=NORMAL relaxes it', async () => {
+    const dir = tempDir();
+    try {
+      // SQLite's synchronous levels: 1 NORMAL, 2 FULL; the server's connection and the CLI's.
+      for (const [setting, level] of [
+        [undefined, 2],
+        ['NORMAL', 1],
+      ] as const) {
+        const config = parseConfig({
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_PATH: join(dir, `${setting ?? 'default'}.db`),
+          ...(setting ? { SQLITE_SYNCHRONOUS: setting } : {}),
+        });
+        const running = await startServer(config, { logger: silent, announce: () => {} });
+        expect(running.database.sqlite.pragma('synchronous', { simple: true }), setting).to.equal(level);
+        await running.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('webhook secrets stored before subkeys are sealed again at start, bound to their subscription', async () => {
+    const dir = tempDir();
+    const config = parseConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(dir, 'timetrack.db'),
+      SECRET_KEY: 'a server key of at least thirty-two characters',
+    });
+    try {
+      const first = await startServer(config, { logger: silent, announce: () => {} });
+      const { workspaceId, userId } = first.database.sqlite
+        .prepare('SELECT workspace_id AS workspaceId, user_id AS userId FROM members')
+        .get() as {
+        workspaceId: string;
+        userId: string;
+      };
+      // As the previous version stored it: AES-GCM with the server key itself, no associated data.
+      const serverKey = createHash('sha256').update('a server key of at least thirty-two characters').digest();
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', serverKey, iv);
+      const body = Buffer.concat([cipher.update('whsec_kept', 'utf8'), cipher.final()]);
+      first.database.sqlite
+        .prepare(
+          "INSERT INTO webhooks (id, workspace_id, user_id, url, events, secret_ciphertext, created_at, updated_at) VALUES ('whk_old', ?, ?, 'https://h.example.org/', '[]', ?, 0, 0)",
+        )
+        .run(workspaceId, userId, Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url'));
+      await first.close();
+
+      const lines: string[] = [];
+      const second = await startServer(config, { logger: createLogger('info', (l) => lines.push(l)), announce: () => {} });
+      const sealed = second.database.sqlite.prepare("SELECT secret_ciphertext FROM webhooks WHERE id = 'whk_old'").pluck().get() as string;
+      await second.close();
+      expect(decryptSecret(subkey(serverKey, 'webhook-secrets'), 'whk_old', sealed)).to.equal('whsec_kept');
+      expect(
+        lines
+          .map((l) => JSON.parse(l))
+          .filter((l) => l.msg.startsWith('webhook secrets sealed'))
+          .map((l) => l.count),
+      ).to.deep.equal([1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('close() drains an in-flight request, then closes the database', async () => {
@@ -204,9 +340,11 @@ describe('startup', () => {
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'timetrack.db'), LOG_LEVEL: 'info' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      // stdout: the JSON log lines only; stderr: the bootstrap banner, apart from the log stream.
       let out = '';
+      let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));
-      child.stderr.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (err += chunk));
       try {
         const url = await new Promise<string>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
@@ -218,10 +356,16 @@ describe('startup', () => {
             }
           });
         });
-        const token = /token +(tt_\S+)/.exec(out)?.[1] as string;
+        await new Promise<void>((resolve) =>
+          /Try: .*\n/.test(err) ? resolve() : child.stderr.on('data', () => /Try: .*\n/.test(err) && resolve()),
+        );
+        const token = /token +(tt_\S+)/.exec(err)?.[1] as string;
         expect((await send(url, 'GET', '/api/v1/me', { token })).status).to.equal(200);
-        expect(out).to.contain(token); // printed once, in the banner
-        expect(out.split(token).length - 1).to.equal(2); // the banner line and its curl example, no log line
+        expect(err.split(token).length - 1).to.equal(2); // the banner line and its curl example
+        // The example works as printed: the address the server listens on, not a placeholder.
+        expect(err).to.contain(`Try: curl -H "Authorization: Bearer ${token}" ${url}/api/v1/me\n`);
+        for (const line of out.trim().split('\n')) expect(() => JSON.parse(line), line).not.to.throw();
+        expect(out).not.to.contain(token);
         const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
         child.kill('SIGTERM');
         expect(await exit).to.equal(0);

@@ -113,6 +113,23 @@ describe('timers', () => {
     expect(() => insert.run('ent_b', server.workspaceId, server.ownerId)).to.throw(/UNIQUE constraint failed/);
   });
 
+  it('start: 409 conflict when the running-timer index refuses the insert (a writer that won the race)', async () => {
+    // A writer elsewhere (another process on the same file) inserting a running timer between the
+    // start's check and its insert; here a trigger stands in for it.
+    const sqlite = server.running.database.sqlite;
+    sqlite.exec(`CREATE TRIGGER racing_writer BEFORE INSERT ON entries WHEN NEW.end_at IS NULL AND NEW.id <> 'ent_racer' BEGIN
+      INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, source, created_at, updated_at)
+      VALUES ('ent_racer', NEW.workspace_id, NEW.author_id, '', 0, NEW.start_at, 'api', 0, 0);
+    END`);
+    const seq = lastSeq();
+    const res = await server.request('POST', '/api/v1/entries/current', { json: { description: 'Focus' } });
+    expectProblem(res, 409, 'conflict', base(), '/api/v1/entries/current');
+    expect(res.body.detail).to.equal('Another timer of this member was started at the same moment; retry.');
+    // Nothing of the refused start was kept.
+    expect(runningCount(server.ownerId)).to.equal(0);
+    expect(eventsAfter(seq)).to.deep.equal([]);
+  });
+
   it('stop: 404 when nothing runs; an end not after the start is 400', async () => {
     expectProblem(await server.request('POST', '/api/v1/entries/current/stop'), 404, 'not-found', base(), '/api/v1/entries/current/stop');
     await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });

@@ -180,6 +180,7 @@ describe('webhooks survive a crash', function () {
     const thread = startSenderThread({
       // Not a place a database can be opened: the thread fails at start.
       databasePath: '/dev/null/timetrack.db',
+      synchronous: 'FULL',
       secretKey: Buffer.alloc(32),
       allowPrivateTargets: true,
       timeoutMs: 1_000,

@@ -97,6 +97,7 @@ describe('webhooks', function () {
         attempt: 1,
         responseCode: 200,
         error: null,
+        errorDetail: null,
         nextAttemptAt: null,
       });
 
@@ -161,7 +162,8 @@ describe('webhooks', function () {
         status: 'failure',
         attempt: 1,
         responseCode: 503,
-        error: 'HTTP 503',
+        error: 'http_status',
+        errorDetail: 'The receiver answered 503.',
         nextAttemptAt: '2026-11-02T09:00:30.000Z',
       });
       receiver.respond((_r, res) => res.writeHead(204).end());
@@ -244,6 +246,47 @@ describe('webhooks', function () {
       expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 0, enabled: true, disabledAt: null });
     });
 
+    it('disabling a subscription ends its open deliveries as cancelled: final, not resumed by enable', async () => {
+      const hook = await subscribe(['entry.created']);
+      const create = () => server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      receiver.respond((_r, res) => res.writeHead(500).end());
+      server.running.database.sqlite.prepare('UPDATE webhooks SET consecutive_failures = 14 WHERE id = ?').run(hook.id);
+      // The 15th delivery fails five times; meanwhile two more fail once (retries due later).
+      const last = create();
+      await settle(server);
+      for (const delay of RETRY_DELAYS_MS.slice(0, -1)) {
+        server.clock.advance(delay);
+        await settle(server);
+      }
+      create();
+      create();
+      await settle(server);
+      expect(log(server, hook.id).map((d) => [d.status, d.attempt])).to.deep.equal([
+        ['failure', 1],
+        ['failure', 1],
+        ['failure', 5],
+      ]);
+      server.clock.advance(RETRY_DELAYS_MS.at(-1)!);
+      await settle(server);
+      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ enabled: false, consecutiveFailures: 15 });
+      const rows = log(server, hook.id);
+      expect(rows.map((d) => [d.status, d.attempt, d.responseCode, d.error, d.nextAttemptAt])).to.deep.equal([
+        // Their retries were due in the same run as the last attempt of the 15th: made, then cancelled.
+        ['cancelled', 2, 500, 'subscription_disabled', null],
+        ['cancelled', 2, 500, 'subscription_disabled', null],
+        ['abandoned', 6, 500, 'http_status', null],
+      ]);
+      expect(rows[0]!.errorDetail).to.equal('The subscription was disabled before this delivery was made; it is not retried.');
+      expect(last.id).to.be.a('string');
+      // Enabling again sends new events only; the cancelled deliveries stay as they are.
+      const sent = receiver.requests.length;
+      server.services.webhooks.enable(hook.id);
+      server.clock.advance(86_400_000);
+      await settle(server);
+      expect(receiver.requests.length).to.equal(sent);
+      expect(log(server, hook.id).map((d) => d.status)).to.deep.equal(['cancelled', 'cancelled', 'abandoned']);
+    });
+
     it('a 3xx is recorded redirect_not_followed and its Location is never requested', async () => {
       const hook = await subscribe(['entry.created']);
       receiver.respond((request, res) =>
@@ -260,6 +303,7 @@ describe('webhooks', function () {
         status: 'redirect_not_followed',
         attempt: 1,
         responseCode: 302,
+        error: 'redirect_not_followed',
         nextAttemptAt: '2026-11-02T09:00:30.000Z',
       });
     });
@@ -273,7 +317,30 @@ describe('webhooks', function () {
       await receiver.waitFor(1);
       await settle(server);
       expect(log(server, hook.id)[0]).to.include({ status: 'failure', attempt: 1, responseCode: null });
-      expect(log(server, hook.id)[0]!.error).to.contain('timeout after 300 ms');
+      expect(log(server, hook.id)[0]).to.include({ error: 'timeout', errorDetail: 'No answer within 300 ms.' });
+    });
+
+    it('a name lookup that does not answer in time fails the attempt within its budget (timeout)', async () => {
+      await server.close();
+      let calls = 0;
+      // The subscription's check resolves; the attempt's lookup never answers.
+      ({ server, owner, resolverCalls } = await setup({
+        allowPrivate: true,
+        timeoutMs: 300,
+        resolve: () => (calls++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : (new Promise(() => {}) as never)),
+      }));
+      const hook = await subscribe(['entry.created']);
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      const started = performance.now();
+      await settle(server);
+      expect(performance.now() - started).to.be.below(3000);
+      expect(log(server, hook.id)[0]).to.include({
+        status: 'failure',
+        attempt: 1,
+        error: 'timeout',
+        errorDetail: 'hooks.test did not resolve within 300 ms.',
+      });
+      expect(receiver.requests).to.have.length(0);
     });
 
     it('pins the connection to the checked address: a rebinding after the check is not followed', async () => {
@@ -303,7 +370,8 @@ describe('webhooks', function () {
       await settle(server);
       const [row] = log(server, hook.id);
       expect(row).to.include({ status: 'failure', attempt: 1, responseCode: null });
-      expect(row!.error).to.match(/ERR_TLS_CERT_ALTNAME_INVALID|altnames/i);
+      expect(row!.error).to.equal('tls');
+      expect(row!.errorDetail).to.match(/ERR_TLS_CERT_ALTNAME_INVALID|altnames/i);
       expect(receiver.requests).to.have.length(0);
     });
 
@@ -316,7 +384,12 @@ describe('webhooks', function () {
         server.clock.advance(7 * 3_600_000);
         await settle(server);
         expect(receiver.requests).to.have.length(0);
-        expect(log(server, hook.id)[0]).to.include({ status: 'skipped_visibility', attempt: 0, nextAttemptAt: null });
+        expect(log(server, hook.id)[0]).to.include({
+          status: 'skipped_visibility',
+          attempt: 0,
+          nextAttemptAt: null,
+          error: 'visibility_withheld',
+        });
         expect(server.services.webhooks.list(server.workspaceId).find((w) => w.id === hook.id)).to.include({ consecutiveFailures: 0 });
       });
 
@@ -439,6 +512,7 @@ describe('webhooks', function () {
         '2001::/23': '2001::1',
         '2001:db8::/32': '2001:db8::1',
         '2002::/16': '2002:c000:201::1',
+        '2620:4f:8000::/48': '2620:4f:8000::1',
         '3fff::/20': '3fff::1',
         '5f00::/16': '5f00::1',
         'fc00::/7': 'fd12:3456::1',
@@ -460,6 +534,25 @@ describe('webhooks', function () {
       expect(blockedRange('::ffff:10.0.0.1')).to.contain('10.0.0.0/8');
       for (const open of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
         expect(blockedRange(open), open).to.equal(null);
+    });
+
+    it('IPv6: only global unicast (2000::/3) outside the special-purpose ranges is a target', () => {
+      // Addresses a list of blocked ranges let through: IPv4-translated loopback, 100::/8 beyond
+      // the discard /64, unallocated space, and more outside 2000::/3.
+      for (const outside of ['::ffff:0:7f00:1', '100:0:0:1::1', '1::', '4000::1', 'e000::1', '::ffff:0:a00:1', '1fff::1'])
+        expect(blockedRange(outside), outside).to.be.a('string');
+      expect(blockedRange('1::')).to.equal('outside 2000::/3 (RFC 4291: only global unicast is a target)');
+      for (const open of ['2000::1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '3ffe::1'])
+        expect(blockedRange(open), open).to.equal(null);
+    });
+
+    it('the name lookup counts inside the attempt’s time budget', async () => {
+      const slow = () => new Promise<never>(() => {}); // never answers
+      const started = performance.now();
+      const error = await resolveTarget(checkUrl('https://slow.test/', false), false, slow, 200).catch((e: unknown) => e);
+      expect(performance.now() - started).to.be.below(2000);
+      expect(error).to.be.instanceOf(TargetRefused);
+      expect(error).to.include({ code: 'timeout', message: 'slow.test did not resolve within 200 ms.' });
     });
 
     it('refuses IP literals in any notation, without a lookup', async () => {
@@ -533,7 +626,8 @@ describe('webhooks', function () {
         await settle(server);
         const [row] = server.services.webhooks.deliveries(hook.id);
         expect(row).to.include({ status: 'failure', attempt: 1, responseCode: null });
-        expect(row!.error).to.match(/^blocked_address: hooks\.test resolves to 127\.0\.0\.1/);
+        expect(row!.error).to.equal('blocked_address');
+        expect(row!.errorDetail).to.match(/^hooks\.test resolves to 127\.0\.0\.1/);
         expect(receiver.requests).to.have.length(0);
       } finally {
         await server.close();

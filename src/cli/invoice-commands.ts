@@ -55,7 +55,7 @@ export const invoiceCommands: Record<string, Command> = {
     },
   ),
   'invoice fill': command(
-    'invoice fill ID --user U --set path=value … (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms)',
+    'invoice fill ID --user U --set path=value … (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode)',
     'Add e-invoice values that are still null or absent; never changes an amount or a value already set.',
     { user: str, ...sets },
     1,

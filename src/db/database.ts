@@ -1,17 +1,27 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { fold } from '../kernel/fold.js';
+import { amountCents } from '../kernel/money.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { secureDatabaseFiles, type Tightened } from './files.js';
 import * as schema from './schema.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
+/**
+ * When a commit reaches the disk. FULL (the default): the WAL is synced at every commit, so an
+ * acknowledged write survives a power cut. NORMAL: synced at checkpoints only; a crash of the
+ * process loses nothing, a power cut or kernel panic may lose the last commits.
+ */
+export type Synchronous = 'FULL' | 'NORMAL';
+
 export interface DatabaseHandle {
   db: Db;
   sqlite: Database.Database;
+  /** Permissions narrowed when it was opened (the server logs them). */
+  tightened: Tightened[];
   close(): void;
 }
 
@@ -23,13 +33,16 @@ const migrationsFolder = join(PACKAGE_ROOT, 'drizzle');
  * `readOnly` opens an existing, migrated database for reading only (the reader threads: WAL lets
  * them read while the server's connection writes).
  */
-export function openDatabase(path: string, options: { readOnly?: boolean; cacheMb?: number } = {}): DatabaseHandle {
+export function openDatabase(
+  path: string,
+  options: { readOnly?: boolean; cacheMb?: number; synchronous?: Synchronous } = {},
+): DatabaseHandle {
   const readOnly = options.readOnly ?? false;
-  if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
+  const tightened = path !== ':memory:' && !readOnly ? secureDatabaseFiles(path) : [];
   const sqlite = new Database(path, { readonly: readOnly, fileMustExist: readOnly });
   if (!readOnly) {
     sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   }
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server may write at once: wait for the lock rather than fail.
@@ -38,11 +51,16 @@ export function openDatabase(path: string, options: { readOnly?: boolean; cacheM
   // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII); the
   // search index holds descriptions folded by it (migration 0007, entries/search-index.ts).
   sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
+  // The exact amount rule (kernel/money.ts), for migrations that compute amounts in SQL.
+  sqlite.function('tt_amount_cents', { deterministic: true }, (billable: unknown, rate: unknown, seconds: unknown) =>
+    typeof seconds === 'number' ? amountCents(billable === 1, typeof rate === 'number' ? rate : null, seconds) : null,
+  );
   const db = drizzle(sqlite, { schema });
   if (!readOnly) migrate(db, { migrationsFolder });
   return {
     db,
     sqlite,
+    tightened,
     close: () => {
       if (sqlite.open) sqlite.close();
     },

@@ -71,8 +71,12 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // req.ip: the socket's peer, or the client a trusted proxy names in X-Forwarded-For.
+  app.set('trust proxy', config.trustProxy.length > 0 ? config.trustProxy : false);
   app.use(async (req, res, next) => {
     const exchange = newExchange(req, res);
+    // Every response is what its Content-Type says: no browser guesses another type.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     if (
       pages !== null &&
       (exchange.instance === pages || exchange.instance.startsWith(`${pages}/`)) &&
@@ -82,6 +86,9 @@ export async function createApp(deps: AppDeps): Promise<Express> {
       return;
     }
     res.setHeader('X-Request-Id', exchange.requestId);
+    // API answers are per token and change with every write: no shared or private cache keeps
+    // them (a proxy or a browser's disk would otherwise hold one member's entries).
+    res.setHeader('Cache-Control', 'no-store');
     try {
       const reply = (await api.handleRequest(exchange.request, exchange)) as Reply;
       if (reply.status === 200) {
@@ -123,6 +130,10 @@ export async function createApp(deps: AppDeps): Promise<Express> {
       res.destroy();
       return;
     }
+    // Refused before its body was read whole (413, or 401/403 that never read it): the
+    // connection closes after the answer rather than reading the rest of the upload to reach
+    // the next request.
+    if (!req.complete) res.setHeader('Connection', 'close');
     if (error instanceof HttpProblem) {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
       sendProblem(res, config.problemsBase, error.slug, error.detail, instance);

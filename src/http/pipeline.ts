@@ -77,7 +77,24 @@ export function pipelineHooks(deps: PipelineDeps) {
         reject(new HttpProblem('invalid-request', `body: Content-Type must be application/json (got ${contentType ?? 'none'}).`));
         return;
       }
-      jsonParser(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.body)));
+      // Over the limit: answered at once, and the connection closes after the answer (app.ts),
+      // instead of reading the rest of the upload as body-parser does before it reports.
+      const limit = config.maxBodyBytes;
+      if (Number(req.headers['content-length']) > limit) {
+        reject(tooLarge(limit));
+        return;
+      }
+      let received = 0;
+      const count = (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > limit) reject(tooLarge(limit));
+      };
+      req.on('data', count);
+      jsonParser(req, res, (error?: unknown) => {
+        req.off('data', count);
+        if (error) reject(error);
+        else resolve(req.body);
+      });
     });
 
   /** A path with a trailing slash names no route; the detail names the one without it, if any. */
@@ -93,6 +110,8 @@ export function pipelineHooks(deps: PipelineDeps) {
     throw new HttpProblem('no-such-route', `No route matches ${method} ${path}.${hint}`);
   };
 
+  const anonymousBudget = addressBudget(config, limiter);
+
   return {
     securityHandlers: {
       /** 2. The token: the actor, or null for every kind of failure. */
@@ -104,7 +123,8 @@ export function pipelineHooks(deps: PipelineDeps) {
       notFound: noSuchRoute,
       methodNotAllowed: noSuchRoute,
 
-      unauthorizedHandler: (): never => {
+      unauthorizedHandler: (_context: Context, exchange: Exchange): never => {
+        anonymousBudget(exchange);
         throw new HttpProblem('invalid-token', INVALID_TOKEN_DETAIL, { 'WWW-Authenticate': 'Bearer realm="timetrack"' });
       },
 
@@ -119,7 +139,7 @@ export function pipelineHooks(deps: PipelineDeps) {
           exchange.actor = authenticated.actor;
           rateLimit(authenticated, exchange.res);
           checkScopes(info.scopes, authenticated.actor);
-        }
+        } else anonymousBudget(exchange);
         if (!info.hasBody) {
           if (exchange.actor) checkWorkspaceId(exchange.actor, exchange.request);
           return;
@@ -200,15 +220,12 @@ const workspaceNotAddressable = (field: string) =>
     `${field} names a different workspace than the token's; a token addresses only its own workspace, so leave workspaceId out.`,
   );
 
+const tooLarge = (limit: number) => new HttpProblem('payload-too-large', `The request body exceeds ${limit} bytes this route accepts.`);
+
 function bodyParseProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
   const type = (error as { type?: string }).type;
-  if (type === 'entity.too.large') {
-    return new HttpProblem(
-      'payload-too-large',
-      `The request body exceeds ${(error as { limit?: number }).limit ?? 'the'} bytes this route accepts.`,
-    );
-  }
+  if (type === 'entity.too.large') return tooLarge((error as { limit: number }).limit);
   if (type === 'entity.parse.failed') {
     return new HttpProblem('invalid-request', `body: is not a valid JSON object or array (${(error as Error).message}).`);
   }
@@ -218,4 +235,27 @@ function bodyParseProblem(error: unknown): HttpProblem {
   // Anything else the body reader raises (a body labelled gzip, deflate or br that does not
   // decode, an aborted upload) is the request's fault.
   return new HttpProblem('invalid-request', `body: could not be read (${(error as Error).message}).`);
+}
+
+/**
+ * Requests without a valid token (a missing or wrong one, and the unauthenticated contract
+ * route) draw on their client address's budget; past it they are refused with 429. An unknown
+ * route reads nothing (no token lookup, no database) and stays a 404.
+ */
+function addressBudget(config: Config, limiter: RateLimiter): (exchange: Exchange) => void {
+  return (exchange: Exchange): void => {
+    const address = exchange.req.ip ?? exchange.req.socket.remoteAddress ?? 'unknown';
+    const decision = limiter.take([{ key: `address:${address}`, limit: config.rateLimitAnonymousPerMin }]);
+    if (decision.allowed) return;
+    throw new HttpProblem(
+      'rate-limited',
+      `More than ${decision.limit} requests per minute without a valid token came from ${address}; retry in ${decision.resetSec} seconds.`,
+      {
+        'Retry-After': String(decision.resetSec),
+        'RateLimit-Limit': String(decision.limit),
+        'RateLimit-Remaining': '0',
+        'RateLimit-Reset': String(decision.resetSec),
+      },
+    );
+  };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
 import { type ProblemSlug, problemTypes } from '../../generated/problems.js';
@@ -9,16 +10,34 @@ import { type ProblemSlug, problemTypes } from '../../generated/problems.js';
  */
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+const STYLE =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}';
+
+/**
+ * The pages load nothing, run no script and may not be framed: the policy allows only their one
+ * inline style, by its hash.
+ */
+export const PROBLEM_PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
   `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-  `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>` +
+  `<style>${STYLE}</style>` +
   `</head><body>${body}</body></html>`;
 
 export function problemPage(problemsBase: string) {
   return (req: Request, res: Response): void => {
     const slug = req.params.slug as string | undefined;
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Security-Policy', PROBLEM_PAGE_CSP);
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'no-referrer');
     if (slug === undefined) {
       const items = Object.entries(problemTypes)
         .map(([name, { status }]) => `<li><a href="${escapeHtml(problemsBase)}/${name}"><code>${name}</code></a> (${status})</li>`)

@@ -3,7 +3,7 @@ import { applyFill, type Doc, ISSUER_FIELDS, parseValue, partyOf, RECIPIENT_FIEL
 import { refusal } from './refusal.js';
 
 const NOT_FILLABLE =
-  'cannot be filled: a fill only adds e-invoice values (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms); amounts, quantities, rates, descriptions, totals and the status never change.';
+  'cannot be filled: a fill only adds e-invoice values (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode); amounts, quantities, rates, descriptions, totals and the status never change.';
 
 const nullParty = (fields: Record<string, unknown>) => Object.fromEntries(Object.keys(fields).map((key) => [key, null]));
 

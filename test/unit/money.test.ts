@@ -1,20 +1,7 @@
 import { expect } from 'chai';
-import { amountOf, fromCents, ratio4, round2, toCents } from '../../src/kernel/money.js';
+import { amountCents, amountOf, decimalOf, fromCents, ratio4, toCents } from '../../src/kernel/money.js';
 
 describe('kernel/money', () => {
-  describe('round2', () => {
-    it('rounds to two decimals', () => {
-      expect(round2(1.234)).to.equal(1.23);
-      expect(round2(1.236)).to.equal(1.24);
-      expect(round2(7)).to.equal(7);
-    });
-
-    it('rounds an exact half cent up (0.125 is exact in binary)', () => {
-      expect(round2(0.125)).to.equal(0.13);
-      expect(round2(0.375)).to.equal(0.38);
-    });
-  });
-
   describe('amountOf', () => {
     it('non-billable time earns 0, with or without a rate', () => {
       expect(amountOf(false, 100, 3600)).to.equal(0);
@@ -41,14 +28,33 @@ describe('kernel/money', () => {
       expect(amountOf(true, 0.25, 1800)).to.equal(0.13);
     });
 
-    // exact money: open issue. Today the code returns 0.57 (1.15 × 1800 / 3600 is 0.57499999999999995559 in binary floating point).
-    it.skip('rate 1.15 for 1800 s is 0.58 (the documented example: 0.575 rounded half away from zero)', () => {
+    // Binary floating point gives 0.57 (1.15 × 1800 / 3600 is 0.57499999999999995559).
+    it('rate 1.15 for 1800 s is 0.58 (the documented example: 0.575 rounded half away from zero)', () => {
       expect(amountOf(true, 1.15, 1800)).to.equal(0.58);
     });
 
-    // exact money: open issue. Today the code returns 1 (1.005 × 100 is 100.49999999999999 in binary floating point).
-    it.skip('rate 1.005 for 3600 s is 1.01 (half away from zero on the exact decimal 1.005; binary floating point gives 1 today)', () => {
+    // Binary floating point gives 1 (1.005 × 100 is 100.49999999999999).
+    it('rate 1.005 for 3600 s is 1.01 (half away from zero on the exact decimal 1.005)', () => {
       expect(amountOf(true, 1.005, 3600)).to.equal(1.01);
+    });
+  });
+
+  describe('amountCents and decimalOf', () => {
+    it('reads a rate as the decimal the client wrote, in any of JavaScript’s number forms', () => {
+      expect(decimalOf(1.005)).to.deep.equal({ units: 1005n, scale: 3 });
+      expect(decimalOf(100)).to.deep.equal({ units: 100n, scale: 0 });
+      expect(decimalOf(1e-7)).to.deep.equal({ units: 1n, scale: 7 });
+      expect(decimalOf(1.5e21)).to.deep.equal({ units: 1500000000000000000000n, scale: 0 });
+      expect(decimalOf(0)).to.deep.equal({ units: 0n, scale: 0 });
+    });
+
+    it('whole cents, half away from zero, for the largest rate over the longest entry too', () => {
+      expect(amountCents(true, 1.005, 3600)).to.equal(101);
+      expect(amountCents(true, 0.005, 3600)).to.equal(1);
+      expect(amountCents(true, 0.0049, 3600)).to.equal(0);
+      expect(amountCents(true, 1_000_000_000, 366 * 86_400)).to.equal(878_400_000_000_000);
+      expect(amountCents(false, 1.005, 3600)).to.equal(0);
+      expect(amountCents(true, null, 3600)).to.equal(null);
     });
   });
 

@@ -3,7 +3,7 @@ import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
 import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { amountOf, toCents } from '../../kernel/money.js';
+import { amountCents } from '../../kernel/money.js';
 import { secondsBetween } from '../../kernel/time.js';
 import type { ClientsService } from './clients.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
@@ -33,7 +33,7 @@ export function createProjectsService({ db, clock, write, repo }: CatalogDeps, c
       sum.trackedSec += elapsed;
       if (entry.billable) {
         sum.billableSec += elapsed;
-        sum.cents += toCents(amountOf(true, entry.hourlyRate, elapsed) ?? 0);
+        sum.cents += amountCents(true, entry.hourlyRate, elapsed) ?? 0;
       }
       live.set(entry.projectId, sum);
     }

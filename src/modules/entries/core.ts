@@ -2,7 +2,7 @@ import type { Actor } from '../../actor.js';
 import type { Clock } from '../../clock.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { amountOf } from '../../kernel/money.js';
+import { amountCents } from '../../kernel/money.js';
 import { canonicalTimeZone, secondsBetween, toIso } from '../../kernel/time.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { CatalogRepository, ProjectRow, TaskRow } from '../catalog/repository.js';
@@ -27,7 +27,7 @@ export function checkSpan(start: number, end: number): void {
 /** The fields that change when an entry becomes (or stays) completed. */
 export function completion(row: Pick<EntryRow, 'startAt' | 'billable' | 'hourlyRate'>, endAt: number) {
   const durationSec = secondsBetween(row.startAt, endAt);
-  return { endAt, durationSec, amount: amountOf(row.billable, row.hourlyRate, durationSec) };
+  return { endAt, durationSec, amountCents: amountCents(row.billable, row.hourlyRate, durationSec) };
 }
 
 export const eventActor = (actor: Actor | null): EventActor => ({ userId: actor?.userId ?? null, tokenId: actor?.tokenId ?? null });
@@ -145,7 +145,7 @@ export function createEntryCore({ repo, catalog, clock }: { repo: EntriesReposit
     const now = clock.now();
     const done =
       input.end === null
-        ? { endAt: null, durationSec: null, amount: null }
+        ? { endAt: null, durationSec: null, amountCents: null }
         : completion({ startAt: input.start, billable, hourlyRate }, input.end);
     const row = repo.insert({
       id: newId('ent'),

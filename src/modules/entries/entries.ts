@@ -85,7 +85,7 @@ export function createEntriesService({ clock, write, repo, core, lister }: Deps)
           throw new DomainError('invalid', 'start: a running timer cannot have started more than 366 days ago.');
         if (endAt !== null) checkSpan(startAt, endAt);
         const times =
-          endAt === null ? { endAt: null, durationSec: null, amount: null } : completion({ startAt, billable, hourlyRate }, endAt);
+          endAt === null ? { endAt: null, durationSec: null, amountCents: null } : completion({ startAt, billable, hourlyRate }, endAt);
         const editsTime = start !== undefined || end !== undefined;
         const updated = repo.update(id, {
           description: patch.description ?? current.description,

@@ -19,7 +19,7 @@ export interface EntryInsert {
   startAt: number;
   endAt: number | null;
   durationSec: number | null;
-  amount: number | null;
+  amountCents: number | null;
   hourlyRate: number | null;
   source: EntryRow['source'];
   timeZone: string | null;
@@ -79,7 +79,7 @@ export function createEntriesRepository(db: Db) {
         startAt: p('startAt'),
         endAt: p('endAt'),
         durationSec: p('durationSec'),
-        amount: p('amount'),
+        amountCents: p('amountCents'),
         hourlyRate: p('hourlyRate'),
         source: p('source'),
         timeZone: p('timeZone'),

@@ -25,8 +25,12 @@ export const entries = sqliteTable(
     durationSec: integer('duration_sec'),
     /** The rate resolved when the entry was written (task, project, member, workspace). */
     hourlyRate: real('hourly_rate'),
-    /** billable ? round2(rate × duration / 3600) : 0, for completed entries; null while running or without a rate. */
-    amount: real('amount'),
+    /**
+     * The amount in whole cents (kernel/money.ts: rate × duration / 3600 on the rate's decimal,
+     * rounded half away from zero) for completed entries: 0 when not billable, null while
+     * running or without a rate.
+     */
+    amountCents: integer('amount_cents'),
     source: text('source', { enum: ['web', 'desktop', 'mobile', 'extension', 'api', 'import'] }).notNull(),
     timeZone: text('time_zone'),
     runawayDetectedAt: integer('runaway_detected_at'),
@@ -68,7 +72,7 @@ export const entries = sqliteTable(
         t.authorId,
         t.billable,
         t.durationSec,
-        t.amount,
+        t.amountCents,
         t.id,
         t.endAt,
         t.tagList,

@@ -59,7 +59,7 @@ export function createTimersService({ clock, write, repo, core }: Deps) {
         const running = repo.running(actor.workspaceId, actor.userId);
         if (!running) throw new DomainError('not_found', 'No timer is running.');
         return core.stop(record, actor, running, end);
-      }, raced);
+      });
     },
 
     /**

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../actor.js';
-import { amountOf } from '../../kernel/money.js';
+import { amountOf, fromCents } from '../../kernel/money.js';
 import { secondsBetween, toIso } from '../../kernel/time.js';
 import type { entries } from './schema.js';
 
@@ -74,6 +74,8 @@ export function entryRowView(row: EntryRow, tagIds: string[], names: RowNames, c
     ? null
     : row.endAt === null
       ? amountOf(row.billable, row.hourlyRate, view.durationSec)
-      : row.amount;
+      : row.amountCents === null
+        ? null
+        : fromCents(row.amountCents);
   return { ...view, ...names, amount };
 }

@@ -99,7 +99,45 @@ export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock
           createdAt: toIso(row.createdAt),
         }));
     },
+
+    /**
+     * Deletes up to `batch` events recorded before `before` (ms), oldest first, keeping those a
+     * delivery log row still refers to (the log keeps 30 days). Returns how many went. Its cost
+     * is what it deletes: the last old event is found by a binary search over seq (seq grows
+     * with time), so no scan reaches the events kept.
+     */
+    purge(before: number, batch = 5000): number {
+      const last = lastSeqBefore(before);
+      if (last === null) return 0;
+      return db.run(sql`delete from events where seq in (
+          select e.seq from events e
+           where e.seq <= ${last}
+             and not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq)
+           order by e.seq limit ${batch})`).changes;
+    },
+
+    /** The oldest event still kept (null when the log is empty): a sync client that last read before it must resync. */
+    oldestSeq: (): number | null => db.get<{ seq: number | null }>(sql`select min(seq) as seq from events`).seq,
   };
+
+  /** The last seq recorded before `before`, or null: a binary search of ~log2(n) point reads. */
+  function lastSeqBefore(before: number): number | null {
+    const at = (seq: number) =>
+      db.get<{ seq: number; createdAt: number } | undefined>(
+        sql`select seq, created_at as createdAt from events where seq >= ${seq} order by seq limit 1`,
+      );
+    const first = at(0);
+    if (!first || first.createdAt >= before) return null;
+    let low = first.seq; // recorded before `before`
+    let high = db.get<{ seq: number }>(sql`select max(seq) as seq from events`).seq + 1; // beyond the last
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      const row = at(middle);
+      if (row && row.createdAt < before) low = row.seq;
+      else high = middle;
+    }
+    return low;
+  }
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

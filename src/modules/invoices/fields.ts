@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
+import { fromCents, percentOfCents, toCents } from '../../kernel/money.js';
 
 type Schemas = components['schemas'];
 
@@ -53,7 +54,8 @@ export const RECIPIENT_FIELDS = {
   electronicAddressScheme: 'text',
 } as const satisfies Record<keyof Schemas['RecipientParty'], Kind>;
 
-const FILLABLE = 'issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms';
+const FILLABLE =
+  'issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode';
 
 const invalid = (message: string) => new DomainError('invalid', message);
 /** Reads a field's text value by its kind; blank is null. */
@@ -112,8 +114,11 @@ export interface Doc {
 
 /** Where a fill path points: the object, the key and how its value is read. */
 export function fillSlot(doc: Doc, path: string): { holder: Record<string, unknown>; key: string; kind: Kind } {
-  const match = /^(?:(issuer|recipient)\.(\w+)|lines\[(\d+)\]\.(taxCategory|taxRate)|(paymentTerms))$/.exec(path);
-  const [, party, field, line, lineKey, invoiceKey] = match ?? [];
+  const match =
+    /^(?:(issuer|recipient)\.(\w+)|lines\[(\d+)\]\.(taxCategory|taxRate)|(paymentTerms)|taxBreakdown\[(\d+)\]\.(exemptionReason|exemptionReasonCode))$/.exec(
+      path,
+    );
+  const [, party, field, line, lineKey, invoiceKey, row, rowKey] = match ?? [];
   if (party && field) {
     const fields: Fields = party === 'issuer' ? ISSUER_FIELDS : RECIPIENT_FIELDS;
     if (Object.hasOwn(fields, field)) {
@@ -136,6 +141,14 @@ export function fillSlot(doc: Doc, path: string): { holder: Record<string, unkno
     return { holder, key: lineKey, kind: lineKey === 'taxRate' ? 'percent' : 'text' };
   } else if (invoiceKey) {
     return { holder: doc.extras, key: invoiceKey, kind: 'text' };
+  } else if (row !== undefined && rowKey) {
+    const rows = (doc.extras.taxBreakdown ?? []) as Record<string, unknown>[];
+    const holder = rows[Number(row)];
+    if (!holder)
+      throw invalid(
+        `${path}: the invoice has ${rows.length === 0 ? 'no taxBreakdown (fill taxBreakdown=lines first)' : `${rows.length} taxBreakdown rows`}.`,
+      );
+    return { holder, key: rowKey, kind: 'text' };
   }
   throw invalid(
     `${path} cannot be filled: a fill only adds e-invoice values (${FILLABLE}); amounts, quantities, rates, descriptions, totals and the status never change.`,
@@ -149,7 +162,13 @@ export function fillSlot(doc: Doc, path: string): { holder: Record<string, unkno
 export function applyFill(doc: Doc, assignments: ReadonlyArray<[path: string, value: string]>): Record<string, unknown> {
   if (assignments.length === 0) throw invalid('A fill needs at least one path=value.');
   const set: Record<string, unknown> = {};
-  for (const [path, raw] of assignments) {
+  // The breakdown is computed from the lines' tax values, so those of the same fill come first.
+  const ordered = [...assignments].sort(([a], [b]) => Number(a === 'taxBreakdown') - Number(b === 'taxBreakdown'));
+  for (const [path, raw] of ordered) {
+    if (path === 'taxBreakdown') {
+      set[path] = fillTaxBreakdown(doc, raw);
+      continue;
+    }
     const { holder, key, kind } = fillSlot(doc, path);
     const current = holder[key];
     if (current !== null && current !== undefined) {
@@ -164,4 +183,47 @@ export function applyFill(doc: Doc, assignments: ReadonlyArray<[path: string, va
     set[path] = value;
   }
   return set;
+}
+
+/**
+ * `taxBreakdown=lines`: one row per tax category and rate of the lines (all of which must have
+ * both), its basis the exact sum of those lines' amounts and its tax that basis × rate / 100
+ * rounded once, half away from zero, to the cent. Only when the invoice has none yet; it changes
+ * no amount. Exemption reasons are filled per row afterwards (taxBreakdown[N].exemptionReason).
+ */
+function fillTaxBreakdown(doc: Doc, raw: string): unknown[] {
+  if (doc.extras.taxBreakdown !== undefined && doc.extras.taxBreakdown !== null) {
+    throw new DomainError('conflict', 'taxBreakdown is already set; a fill only adds values that are null or absent.');
+  }
+  if (raw.trim() !== 'lines')
+    throw invalid(
+      `taxBreakdown: the only value is "lines" (computed from the lines' taxCategory and taxRate); got ${JSON.stringify(raw)}.`,
+    );
+  const missing = doc.lines.flatMap((line, i) => (line.taxCategory == null || line.taxRate == null ? [`lines[${i}]`] : []));
+  if (doc.lines.length === 0 || missing.length > 0) {
+    throw invalid(
+      `taxBreakdown: every line needs taxCategory and taxRate first (missing on ${missing.length > 0 ? missing.join(', ') : 'an invoice without lines'}).`,
+    );
+  }
+  const groups = new Map<string, { category: string; rate: number; cents: number }>();
+  for (const line of doc.lines) {
+    const category = line.taxCategory as string;
+    const rate = line.taxRate as number;
+    const key = JSON.stringify([category, rate]);
+    const group = groups.get(key) ?? { category, rate, cents: 0 };
+    group.cents += toCents(line.amount as number);
+    groups.set(key, group);
+  }
+  const rows = [...groups.values()]
+    .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : a.rate - b.rate))
+    .map((g) => ({
+      category: g.category,
+      rate: g.rate,
+      basisAmount: fromCents(g.cents),
+      taxAmount: fromCents(percentOfCents(g.cents, g.rate)),
+      exemptionReason: null,
+      exemptionReasonCode: null,
+    }));
+  doc.extras.taxBreakdown = rows;
+  return rows;
 }

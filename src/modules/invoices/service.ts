@@ -74,7 +74,7 @@ function invoiceLines(db: Db, invoiceable: SQL) {
       name: projects.name,
       hourlyRate: entries.hourlyRate,
       quantitySec: sql<number>`sum(${entries.durationSec})`,
-      cents: sql<number>`sum(cast(round(ifnull(${entries.amount}, 0) * 100) as integer))`,
+      cents: sql<number>`sum(ifnull(${entries.amountCents}, 0))`,
     })
     .from(entries)
     .innerJoin(projects, eq(projects.id, entries.projectId))

@@ -138,7 +138,7 @@ export function createAggregator(db: Db) {
     const selection = and(...conditions, isNotNull(entries.endAt), gte(entries.startAt, from), lt(entries.startAt, to));
     const sums = sql`total(${entries.durationSec}) as seconds,
         total(case when ${entries.billable} then ${entries.durationSec} else 0 end) as billableSeconds,
-        total(round(coalesce(${entries.amount}, 0) * 100)) as cents,
+        total(coalesce(${entries.amountCents}, 0)) as cents,
         count(*) as count`;
     const keys = [0, 1].map((i) => (groupings[i] ? keyExpression(groupings[i], localDay) : sql`null`));
     const tagged = groupings.includes('tag');

@@ -42,22 +42,29 @@ export function createReportsService({
   const aggregate = createAggregator(db);
   const namer = createNamer(db);
 
-  /** The contract's rule (money-visibility-required): own data only without canViewOthersTime; 403 with time but not money. */
-  function checkVisibility(actor: Actor): void {
-    if (actor.canViewOthersTime && !actor.canViewOthersMoney) {
-      throw new DomainError(
-        'money_visibility_required',
-        "This report would span other members' time, and this token may not see what it is worth. Mint a token with money visibility, or use one without canViewOthersTime to report on your own entries.",
-      );
-    }
+  /**
+   * The contract's rule (money-visibility-required): own data only without canViewOthersTime;
+   * with time but not money, 403 unless the request is narrowed to the caller's own entries
+   * (userIds naming the caller alone), whose worth the caller may always see.
+   */
+  function checkVisibility(actor: Actor, filters: EntryFilters): void {
+    if (!actor.canViewOthersTime || actor.canViewOthersMoney) return;
+    if (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId)) return;
+    throw new DomainError(
+      'money_visibility_required',
+      "This report would span other members' time, and this token may not see what it is worth. Narrow it to your own entries (userIds=" +
+        actor.userId +
+        '), or mint a token with money visibility.',
+    );
   }
 
   const zoneOf = (query: { timeZone?: string }) => (query.timeZone === undefined ? defaultTimeZone : canonicalTimeZone(query.timeZone));
 
   function prepare(actor: Actor, query: ReportQuery) {
-    checkVisibility(actor);
+    const filters = pickEntryFilters(query);
+    checkVisibility(actor, filters);
     const zone = zoneOf(query);
-    return { zone, range: reportRange(query.from, query.to, zone), filters: pickEntryFilters(query) };
+    return { zone, range: reportRange(query.from, query.to, zone), filters };
   }
 
   const echo = (range: { from: number; to: number }, zone: string, actor: Actor) => ({
@@ -97,12 +104,13 @@ export function createReportsService({
     },
 
     weekly(actor: Actor, query: Omit<ReportQuery, 'to'> & { groupBy?: 'project' | 'client' | 'user' }): Schemas['WeeklyReport'] {
-      checkVisibility(actor);
+      const filters = pickEntryFilters(query);
+      checkVisibility(actor, filters);
       const zone = zoneOf(query);
       const days = weekFrom(query.from, zone);
       const groupBy = query.groupBy ?? 'project';
       const range = { from: days[0]?.start ?? 0, to: days[days.length - 1]?.end ?? 0 };
-      const result = timesheet(aggregate, namer, { actor, days, zone, filters: pickEntryFilters(query), groupBy });
+      const result = timesheet(aggregate, namer, { actor, days, zone, filters, groupBy });
       return { ...echo(range, zone, actor), groupBy, days: days.map((d) => d.key), ...result };
     },
   };

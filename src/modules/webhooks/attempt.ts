@@ -1,8 +1,10 @@
+import { performance } from 'node:perf_hooks';
 import type { Clock } from '../../clock.js';
+import { subkey } from '../../kernel/keys.js';
 import { toIso } from '../../kernel/time.js';
 import { decryptSecret, signature } from './crypto.js';
 import { dataFor, post } from './post.js';
-import type { Attempted, DeliveryQueue, Outcome } from './queue.js';
+import { type Attempted, CANCELLED_DETAIL, type DeliveryQueue, type Outcome } from './queue.js';
 import type { SenderOptions } from './sender.js';
 import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
 
@@ -14,10 +16,11 @@ import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
 export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue; clock: Clock; options: SenderOptions }) {
   /** Decrypted secrets by ciphertext: AES-GCM once per subscription, not per attempt. */
   const secrets = new Map<string, string>();
-  const secretOf = (ciphertext: string): string => {
+  const sealing = subkey(options.secretKey, 'webhook-secrets');
+  const secretOf = (webhookId: string, ciphertext: string): string => {
     let secret = secrets.get(ciphertext);
     if (secret === undefined) {
-      secret = decryptSecret(options.secretKey, ciphertext);
+      secret = decryptSecret(sealing, webhookId, ciphertext);
       secrets.set(ciphertext, secret);
     }
     return secret;
@@ -39,14 +42,17 @@ export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue;
       outcome,
       startedAt,
     });
-    if (!webhook.enabled) return attempted({ status: 'final', error: 'subscription disabled' });
+    if (!webhook.enabled) return attempted({ status: 'cancelled', error: 'subscription_disabled', detail: CANCELLED_DETAIL });
     // Visibility is the owner's at send time.
     const owner = queue.owner(webhook.workspaceId, webhook.userId);
     const data = owner ? dataFor(event, owner) : null;
     if (!data)
       return attempted({
         status: 'skipped_visibility',
-        error: owner ? 'withheld by the owner’s visibility' : 'the owner is no longer a member',
+        error: owner ? 'visibility_withheld' : 'owner_not_member',
+        detail: owner
+          ? 'The subscription owner may not see this event (their visibility at send time).'
+          : 'The subscription owner is no longer a member of the workspace.',
       });
     const body = JSON.stringify({
       id: delivery.id,
@@ -57,18 +63,21 @@ export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue;
     });
     try {
       const url = checkUrl(webhook.url, options.allowPrivateTargets);
-      const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve);
+      // One budget for the whole attempt, the name lookup included: it must end inside the lease.
+      const began = performance.now();
+      const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve, options.timeoutMs);
+      const left = Math.max(1, Math.floor(options.timeoutMs - (performance.now() - began)));
       const timestamp = Math.floor(clock.now() / 1000);
       const headers = {
         'X-Service-Event': delivery.event,
         'X-Service-Delivery': delivery.id,
         'X-Service-Timestamp': String(timestamp),
-        'X-Service-Signature': signature(secretOf(webhook.secretCiphertext), timestamp, body),
+        'X-Service-Signature': signature(secretOf(webhook.id, webhook.secretCiphertext), timestamp, body),
       };
-      return attempted(await post(url, pinned, body, headers, options));
+      return attempted(await post(url, pinned, body, headers, { ...options, timeoutMs: left, budgetMs: options.timeoutMs }));
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
-      return attempted({ status: 'failure', responseCode: null, error: `${error.code}: ${error.message}` });
+      return attempted({ status: 'failure', responseCode: null, error: error.code, detail: error.message });
     }
   }
 

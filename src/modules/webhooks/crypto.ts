@@ -11,17 +11,38 @@ export function signature(secret: string, timestamp: number, body: string | Buff
   return `v1=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(body).digest('hex')}`;
 }
 
-/** AES-256-GCM with the server key: base64url of iv (12) | tag (16) | ciphertext. */
-export function encryptSecret(key: Buffer, plaintext: string): string {
+const SEALED = 'v2.';
+
+/**
+ * A subscription's secret at rest: AES-256-GCM with the webhook-secrets subkey, bound to the
+ * subscription's id as associated data (a ciphertext copied onto another subscription does not
+ * open). `v2.` and base64url of iv (12) | tag (16) | ciphertext.
+ */
+export function encryptSecret(key: Buffer, webhookId: string, plaintext: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(webhookId, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url');
+  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url');
 }
 
-export function decryptSecret(key: Buffer, sealed: string): string {
-  const raw = Buffer.from(sealed, 'base64url');
+/** Opens what encryptSecret sealed for this subscription; throws when the key, the id or the bytes differ. */
+export function decryptSecret(key: Buffer, webhookId: string, sealed: string): string {
+  if (!sealed.startsWith(SEALED)) throw new Error('not a v2 sealed secret');
+  return open(key, Buffer.from(sealed.slice(SEALED.length), 'base64url'), webhookId);
+}
+
+/** Whether a stored secret is in the form written before subkeys (the server key itself, no id bound). */
+export const isLegacySealed = (sealed: string): boolean => !sealed.startsWith(SEALED);
+
+/** Opens a secret sealed before subkeys: AES-256-GCM with the server key, no associated data. */
+export function decryptLegacySecret(serverKey: Buffer, sealed: string): string {
+  return open(serverKey, Buffer.from(sealed, 'base64url'), null);
+}
+
+function open(key: Buffer, raw: Buffer, webhookId: string | null): string {
   const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  if (webhookId !== null) decipher.setAAD(Buffer.from(webhookId, 'utf8'));
   decipher.setAuthTag(raw.subarray(12, 28));
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import got from 'got';
 import type { events } from '../events/schema.js';
-import type { Outcome } from './queue.js';
+import type { DeliveryError, Outcome } from './queue.js';
 import type { ResolvedAddress } from './targets.js';
 
 /** The subscription owner's visibility, at send time. */
@@ -36,7 +36,7 @@ export async function post(
   pinned: ResolvedAddress,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; ca?: string | undefined },
+  options: { timeoutMs: number; budgetMs?: number; ca?: string | undefined },
 ): Promise<Outcome> {
   // A fresh agent per attempt: no pooled socket or TLS session can skip the address check.
   const agent = {
@@ -68,17 +68,47 @@ export async function post(
     });
     if (responseCode >= 200 && responseCode < 300) return { status: 'success', responseCode };
     if (responseCode >= 300 && responseCode < 400)
-      return { status: 'redirect_not_followed', responseCode, error: `redirect (${responseCode}) not followed` };
-    return { status: 'failure', responseCode, error: `HTTP ${responseCode}` };
+      return {
+        status: 'redirect_not_followed',
+        responseCode,
+        error: 'redirect_not_followed',
+        detail: `The receiver answered ${responseCode}; redirects are not followed.`,
+      };
+    return { status: 'failure', responseCode, error: 'http_status', detail: `The receiver answered ${responseCode}.` };
   } catch (error) {
     const code = (error as { code?: string }).code;
-    return {
-      status: 'failure',
-      responseCode: null,
-      error: code === 'ETIMEDOUT' ? `timeout after ${options.timeoutMs} ms` : `${code ?? 'error'}: ${(error as Error).message}`,
-    };
+    const error_ = networkError(code);
+    const detail =
+      error_ === 'timeout'
+        ? `No answer within ${options.budgetMs ?? options.timeoutMs} ms.`
+        : `${code ?? 'error'}: ${(error as Error).message}`;
+    return { status: 'failure', responseCode: null, error: error_, detail };
   } finally {
     agent.https.destroy();
     agent.http.destroy();
   }
 }
+
+/** The stable code of a failed connection (the delivery log's `error`), from Node's or got's error code. */
+export function networkError(code: string | undefined): DeliveryError {
+  if (code === 'ETIMEDOUT') return 'timeout';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') return 'connection_reset';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'unreachable';
+  if (
+    code !== undefined &&
+    (code === 'EPROTO' || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || code.startsWith('CERT_') || TLS_CODES.has(code))
+  )
+    return 'tls';
+  return 'network';
+}
+
+/** OpenSSL's certificate verification codes that do not start with CERT_. */
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'HOSTNAME_MISMATCH',
+]);

@@ -12,15 +12,40 @@ export const MAX_ATTEMPTS = 6;
 export const DISABLE_AFTER_FAILED_DELIVERIES = 15;
 export const LOG_RETENTION_MS = 30 * 86_400_000;
 const LEASE_MS = 60_000;
+export const CANCELLED_DETAIL = 'The subscription was disabled before this delivery was made; it is not retried.';
+
 /** Deliveries a subscription's lane leases at once; their outcomes are written in one transaction. */
 const LANE_BATCH = 25;
 
-/** What one attempt came to. */
+/**
+ * The delivery log's `error`: a stable code scripts can branch on (docs/webhooks.md lists them);
+ * the human text is in `error_detail`.
+ */
+export const DELIVERY_ERRORS = [
+  'invalid_url',
+  'scheme_not_allowed',
+  'unresolvable',
+  'blocked_address',
+  'timeout',
+  'connection_refused',
+  'connection_reset',
+  'unreachable',
+  'tls',
+  'network',
+  'http_status',
+  'redirect_not_followed',
+  'visibility_withheld',
+  'owner_not_member',
+  'subscription_disabled',
+] as const;
+export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
+
+/** What one attempt came to (a code and its text when it did not succeed). */
 export type Outcome =
   | { status: 'success'; responseCode: number }
-  | { status: 'failure' | 'redirect_not_followed'; responseCode: number | null; error: string }
-  | { status: 'skipped_visibility'; error: string }
-  | { status: 'final'; error: string };
+  | { status: 'failure' | 'redirect_not_followed'; responseCode: number | null; error: DeliveryError; detail: string }
+  | { status: 'skipped_visibility'; error: DeliveryError; detail: string }
+  | { status: 'cancelled'; error: 'subscription_disabled'; detail: string };
 
 /** An attempt's outcome, with the delivery as it was before the attempt. */
 export interface Attempted {
@@ -60,11 +85,14 @@ export function createDeliveryQueue({
 }) {
   const statements = prepareStatements(db);
 
-  /** A delivery whose attempts are used up (or that no longer exists) is done; a failure counts once toward auto-disable. */
+  /**
+   * A failed attempt: retried later, or abandoned when its attempts are used up; an abandoned
+   * delivery counts once toward auto-disable. Returns true when it disabled the subscription.
+   */
   function settleFailure(
     done: Attempted & { outcome: Extract<Outcome, { status: 'failure' | 'redirect_not_followed' }> },
     now: number,
-  ): void {
+  ): boolean {
     const attempt = done.attempt + 1;
     const abandoned = attempt >= MAX_ATTEMPTS;
     statements.settle.run({
@@ -74,14 +102,15 @@ export function createDeliveryQueue({
       attempt,
       responseCode: done.outcome.responseCode,
       error: done.outcome.error,
+      errorDetail: done.outcome.detail,
       nextAttemptAt: abandoned ? null : done.startedAt + (RETRY_DELAYS_MS[attempt - 1] as number),
     });
-    if (!abandoned) return;
+    if (!abandoned) return false;
     const hook = statements.failed.get({ webhookId: done.webhookId, now });
-    if (hook && hook.failures >= DISABLE_AFTER_FAILED_DELIVERIES) {
-      statements.disable.run({ webhookId: done.webhookId, now });
-      onDisabled(done.webhookId, hook.failures);
-    }
+    if (!hook || hook.failures < DISABLE_AFTER_FAILED_DELIVERIES) return false;
+    statements.disable.run({ webhookId: done.webhookId, now });
+    onDisabled(done.webhookId, hook.failures);
+    return true;
   }
 
   return {
@@ -119,31 +148,37 @@ export function createDeliveryQueue({
     /** The subscription owner's membership now (visibility is the owner's at send time), or null when removed. */
     owner: (workspaceId: string, userId: string) => statements.owner.get({ workspaceId, userId }) ?? null,
 
-    /** Writes attempts' outcomes in one transaction; `unsent` leases are released. */
+    /**
+     * Writes attempts' outcomes in one transaction; `unsent` leases are released. A subscription
+     * disabled by these outcomes has its other open deliveries cancelled in the same transaction
+     * (after the outcomes of attempts already made, which are written as they came).
+     */
     record(attempts: Attempted[], unsent: string[] = []): void {
       if (attempts.length === 0 && unsent.length === 0) return;
       write(() => {
         const now = clock.now();
+        const disabled: string[] = [];
         for (const id of unsent) statements.release.run({ id });
         for (const done of attempts) {
-          // No attempt made (final, skipped): the delivery keeps its count, status and last code.
+          // No attempt made (cancelled, skipped): the delivery keeps its count and last code.
           const settle = {
             id: done.id,
             now,
             attempt: done.attempt,
             responseCode: done.responseCode,
             error: null as string | null,
+            errorDetail: null as string | null,
             nextAttemptAt: null,
           };
           const { outcome } = done;
-          if (outcome.status === 'final') statements.settle.run({ ...settle, status: done.status, error: outcome.error });
-          else if (outcome.status === 'skipped_visibility')
-            statements.settle.run({ ...settle, status: 'skipped_visibility', error: outcome.error });
+          if (outcome.status === 'cancelled' || outcome.status === 'skipped_visibility')
+            statements.settle.run({ ...settle, status: outcome.status, error: outcome.error, errorDetail: outcome.detail });
           else if (outcome.status === 'success') {
             statements.settle.run({ ...settle, status: 'success', attempt: done.attempt + 1, responseCode: outcome.responseCode });
             statements.succeeded.run({ webhookId: done.webhookId });
-          } else settleFailure({ ...done, outcome }, now);
+          } else if (settleFailure({ ...done, outcome }, now)) disabled.push(done.webhookId);
         }
+        for (const webhookId of disabled) statements.cancelOpen.run({ webhookId, now, detail: CANCELLED_DETAIL });
       });
     },
 
@@ -213,11 +248,26 @@ function prepareStatements(db: Db) {
         attempt: sql`${p('attempt')}`,
         responseCode: sql`${p('responseCode')}`,
         error: sql`${p('error')}`,
+        errorDetail: sql`${p('errorDetail')}`,
         nextAttemptAt: sql`${p('nextAttemptAt')}`,
         claimedUntil: null,
         updatedAt: sql`${p('now')}`,
       })
       .where(eq(webhookDeliveries.id, p('id')))
+      .prepare(),
+    // A disabled subscription's deliveries still open end as cancelled (not retried; re-enabling
+    // the subscription does not resume them).
+    cancelOpen: db
+      .update(webhookDeliveries)
+      .set({
+        status: 'cancelled',
+        error: 'subscription_disabled',
+        errorDetail: sql`${p('detail')}`,
+        nextAttemptAt: null,
+        claimedUntil: null,
+        updatedAt: sql`${p('now')}`,
+      })
+      .where(and(eq(webhookDeliveries.webhookId, p('webhookId')), isNotNull(webhookDeliveries.nextAttemptAt)))
       .prepare(),
     release: db
       .update(webhookDeliveries)

@@ -48,11 +48,14 @@ export const webhookDeliveries = sqliteTable(
       .references(() => events.seq),
     event: text('event').notNull(),
     status: text('status', {
-      enum: ['pending', 'success', 'failure', 'redirect_not_followed', 'skipped_visibility', 'abandoned'],
+      enum: ['pending', 'success', 'failure', 'redirect_not_followed', 'skipped_visibility', 'abandoned', 'cancelled'],
     }).notNull(),
     attempt: integer('attempt').notNull().default(0),
     responseCode: integer('response_code'),
+    /** A stable code (queue.ts DELIVERY_ERRORS) when the last attempt did not succeed. */
     error: text('error'),
+    /** The human text of `error`: the receiver's status, the refused address, the TLS failure. */
+    errorDetail: text('error_detail'),
     nextAttemptAt: integer('next_attempt_at'),
     claimedUntil: integer('claimed_until'),
     createdAt: integer('created_at').notNull(),
@@ -64,5 +67,8 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_queue').on(t.webhookId, t.nextAttemptAt, t.eventSeq, t.claimedUntil, t.id).where(isNotNull(t.nextAttemptAt)),
     index('webhook_deliveries_webhook').on(t.webhookId, t.createdAt),
     index('webhook_deliveries_created').on(t.createdAt),
+    // Deleting an old sync event looks up the deliveries that still refer to it (the foreign
+    // key's check, and the retention's own).
+    index('webhook_deliveries_event').on(t.eventSeq),
   ],
 );

@@ -5,13 +5,14 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../../clock.js';
-import { openDatabase } from '../../db/database.js';
+import { openDatabase, type Synchronous } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { createWebhookSender } from './sender.js';
 import { systemResolver } from './targets.js';
 
 export interface SenderThreadData {
   databasePath: string;
+  synchronous: Synchronous;
   secretKey: Uint8Array;
   allowPrivateTargets: boolean;
   timeoutMs: number;
@@ -28,7 +29,7 @@ export interface SenderThreadLog {
 if (isMainThread || !parentPort) throw new Error('sender-thread runs as a worker thread (see ./threaded-sender.ts)');
 const port = parentPort;
 const data = workerData as SenderThreadData;
-const database = openDatabase(data.databasePath);
+const database = openDatabase(data.databasePath, { synchronous: data.synchronous });
 const relay =
   (level: keyof Logger) =>
   (msg: string, fields?: Record<string, unknown>): void =>

@@ -6,7 +6,8 @@ import { newId } from '../../ids.js';
 import { toIso } from '../../kernel/time.js';
 import { members, users } from '../accounts/schema.js';
 import type { DomainEvent } from '../events/service.js';
-import { encryptSecret, newDeliveryId, newSecret } from './crypto.js';
+import { subkey } from '../../kernel/keys.js';
+import { decryptLegacySecret, encryptSecret, isLegacySealed, newDeliveryId, newSecret } from './crypto.js';
 import { webhookDeliveries, webhooks } from './schema.js';
 import { checkUrl, type Resolver, resolveTarget, TargetRefused } from './targets.js';
 
@@ -52,6 +53,7 @@ async function checkTarget(raw: string, options: WebhookOptions): Promise<void> 
  * of the workspace that chose the event, so a committed event always has its deliveries.
  */
 export function createWebhooksService({ db, clock, options }: { db: Db; clock: Clock; options: WebhookOptions }) {
+  const sealing = subkey(options.secretKey, 'webhook-secrets');
   const enabledOf = db
     .select({ id: webhooks.id, events: webhooks.events })
     .from(webhooks)
@@ -98,7 +100,7 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
           userId: input.userId,
           url: input.url,
           events: JSON.stringify([...new Set(input.events)]),
-          secretCiphertext: encryptSecret(options.secretKey, secret),
+          secretCiphertext: encryptSecret(sealing, id, secret),
           createdAt: now,
           updatedAt: now,
         })
@@ -142,6 +144,7 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
           attempt: d.attempt,
           responseCode: d.responseCode,
           error: d.error,
+          errorDetail: d.errorDetail,
           nextAttemptAt: d.nextAttemptAt === null ? null : toIso(d.nextAttemptAt),
           createdAt: toIso(d.createdAt),
           updatedAt: toIso(d.updatedAt),
@@ -163,6 +166,9 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
       return { id };
     },
 
+    /** Seals the secrets stored before subkeys again (at start); returns how many. */
+    resealLegacySecrets: () => resealLegacySecrets(db, options.secretKey, sealing),
+
     /** The outbox: called by the event log inside the event's transaction. */
     enqueue(_tx: Db, seq: number, event: DomainEvent): number {
       if (event.event === null) return 0;
@@ -179,3 +185,25 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
+
+/**
+ * Seals again, with the webhook-secrets subkey and bound to their subscription, the secrets
+ * stored before subkeys (sealed with the server key itself), in one transaction.
+ */
+function resealLegacySecrets(db: Db, serverKey: Buffer, sealing: Buffer): number {
+  return db.transaction(() => {
+    const legacy = db
+      .select({ id: webhooks.id, sealed: webhooks.secretCiphertext })
+      .from(webhooks)
+      .all()
+      .filter((w) => isLegacySealed(w.sealed));
+    for (const w of legacy) {
+      const secret = decryptLegacySecret(serverKey, w.sealed);
+      db.update(webhooks)
+        .set({ secretCiphertext: encryptSecret(sealing, w.id, secret) })
+        .where(eq(webhooks.id, w.id))
+        .run();
+    }
+    return legacy.length;
+  });
+}

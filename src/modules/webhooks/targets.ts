@@ -31,6 +31,14 @@ export const BLOCKED_IPV4: ReadonlyArray<readonly [string, string]> = [
   ['255.255.255.255/32', 'RFC 919: limited broadcast'],
 ];
 
+/**
+ * IPv6: only global unicast (2000::/3, RFC 4291) may be a target; everything outside it is
+ * refused, whatever it is (loopback, IPv4-translated ::ffff:0:0/96, unallocated 1::, 100::/8 …).
+ * Inside 2000::/3 these special-purpose ranges are refused too (IANA IPv6 Special-Purpose
+ * Registry); the ranges outside it stay listed to name the reason in the refusal.
+ */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
 /** IPv6 ranges that are never targets (IANA IPv6 Special-Purpose Registry). */
 export const BLOCKED_IPV6: ReadonlyArray<readonly [string, string]> = [
   ['::/128', 'RFC 4291: unspecified'],
@@ -42,6 +50,7 @@ export const BLOCKED_IPV6: ReadonlyArray<readonly [string, string]> = [
   ['2001::/23', 'RFC 2928: IETF protocol assignments (includes Teredo 2001::/32)'],
   ['2001:db8::/32', 'RFC 3849: documentation'],
   ['2002::/16', 'RFC 3056: 6to4 (embeds IPv4)'],
+  ['2620:4f:8000::/48', 'RFC 7534: direct delegation AS112 service'],
   ['3fff::/20', 'RFC 9637: documentation'],
   ['5f00::/16', 'RFC 9602: SRv6 SIDs'],
   ['fc00::/7', 'RFC 4193: unique local'],
@@ -63,7 +72,8 @@ export function blockedRange(address: string): string | null {
     return hit ? `${hit.cidr} (${hit.source})` : null;
   }
   const hit = v6.find(({ range }) => (parsed as ipaddr.IPv6).match(range as [ipaddr.IPv6, number]));
-  return hit ? `${hit.cidr} (${hit.source})` : null;
+  if (hit) return `${hit.cidr} (${hit.source})`;
+  return (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST) ? null : 'outside 2000::/3 (RFC 4291: only global unicast is a target)';
 }
 
 export interface ResolvedAddress {
@@ -80,7 +90,7 @@ export const systemResolver: Resolver = async (hostname) =>
 export class TargetRefused extends Error {
   override name = 'TargetRefused';
   constructor(
-    readonly code: 'invalid_url' | 'scheme_not_allowed' | 'blocked_address' | 'unresolvable',
+    readonly code: 'invalid_url' | 'scheme_not_allowed' | 'blocked_address' | 'unresolvable' | 'timeout',
     message: string,
   ) {
     super(message);
@@ -110,15 +120,16 @@ export function checkUrl(raw: string, allowPrivate: boolean): URL {
  * Checks a target and returns the address to connect to. Every address the name resolves to
  * must be allowed: one private address among public ones refuses the target.
  */
-export async function resolveTarget(url: URL, allowPrivate: boolean, resolve: Resolver): Promise<ResolvedAddress> {
+export async function resolveTarget(url: URL, allowPrivate: boolean, resolve: Resolver, timeoutMs?: number): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: ResolvedAddress[];
   if (ipaddr.isValid(host)) {
     addresses = [{ address: ipaddr.parse(host).toString(), family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }];
   } else {
     try {
-      addresses = await resolve(host);
+      addresses = timeoutMs === undefined ? await resolve(host) : await withinTime(resolve(host), timeoutMs, host);
     } catch (error) {
+      if (error instanceof TargetRefused) throw error;
       throw new TargetRefused('unresolvable', `${host} does not resolve (${(error as Error).message}).`);
     }
     if (addresses.length === 0) throw new TargetRefused('unresolvable', `${host} does not resolve.`);
@@ -130,4 +141,17 @@ export async function resolveTarget(url: URL, allowPrivate: boolean, resolve: Re
     }
   }
   return addresses[0] as ResolvedAddress;
+}
+
+/** The lookup, or a `timeout` refusal when it takes longer than the attempt has left. */
+async function withinTime<T>(lookup: Promise<T>, timeoutMs: number, host: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TargetRefused('timeout', `${host} did not resolve within ${timeoutMs} ms.`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([lookup, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,3 +1,4 @@
+import type { Synchronous } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { startThread } from '../../threads.js';
 import type { SenderThreadData, SenderThreadLog } from './sender-thread.js';
@@ -11,6 +12,7 @@ import type { SenderThreadData, SenderThreadLog } from './sender-thread.js';
  */
 export function startSenderThread(options: {
   databasePath: string;
+  synchronous: Synchronous;
   secretKey: Buffer;
   allowPrivateTargets: boolean;
   timeoutMs: number;
@@ -21,6 +23,7 @@ export function startSenderThread(options: {
 }) {
   const workerData: SenderThreadData = {
     databasePath: options.databasePath,
+    synchronous: options.synchronous,
     secretKey: new Uint8Array(options.secretKey),
     allowPrivateTargets: options.allowPrivateTargets,
     timeoutMs: options.timeoutMs,
