@@ -37,13 +37,19 @@ describe('migrations over existing data', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('0007 copies each entry’s tags into its row and indexes the folded descriptions already stored', () => {
+  /** A database migrated up to `lastTag`, open as that version left it, with workspace ws_1 and user usr_1. */
+  function oldDatabase(lastTag: string) {
     const path = join(dir, 'timetrack.db');
-    migratedUpTo(path, '0005_webhook_queue_index');
+    migratedUpTo(path, lastTag);
     const old = new Database(path);
     const now = Date.UTC(2026, 10, 2);
     old.prepare("INSERT INTO workspaces (id, name, currency, created_at, updated_at) VALUES ('ws_1', 'W', 'EUR', ?, ?)").run(now, now);
     old.prepare("INSERT INTO users (id, name, email, created_at) VALUES ('usr_1', 'U', 'u@example.org', ?)").run(now);
+    return { path, old, now };
+  }
+
+  it('0007 copies each entry’s tags into its row and indexes the folded descriptions already stored', () => {
+    const { path, old, now } = oldDatabase('0005_webhook_queue_index');
     old
       .prepare(
         "INSERT INTO tags (id, workspace_id, name, name_key, created_at, updated_at) VALUES ('tag_b', 'ws_1', 'b', 'b', ?, ?), ('tag_a', 'ws_1', 'a', 'a', ?, ?)",
@@ -88,12 +94,7 @@ describe('migrations over existing data', () => {
   });
 
   it('0008 splits delivery errors into a code and its text, and cancels what a disabled subscription left open', () => {
-    const path = join(dir, 'timetrack.db');
-    migratedUpTo(path, '0007_report_index_search');
-    const old = new Database(path);
-    const now = Date.UTC(2026, 10, 2);
-    old.prepare("INSERT INTO workspaces (id, name, currency, created_at, updated_at) VALUES ('ws_1', 'W', 'EUR', ?, ?)").run(now, now);
-    old.prepare("INSERT INTO users (id, name, email, created_at) VALUES ('usr_1', 'U', 'u@example.org', ?)").run(now);
+    const { path, old, now } = oldDatabase('0007_report_index_search');
     old
       .prepare(
         "INSERT INTO events (workspace_id, entity, entity_id, operation, event, created_at) VALUES ('ws_1', 'entry', 'ent_1', 'create', 'entry.created', ?)",
@@ -172,12 +173,7 @@ describe('migrations over existing data', () => {
   });
 
   it('0009 keeps amounts in whole cents: computed again exactly, except on invoices; project totals follow', () => {
-    const path = join(dir, 'timetrack.db');
-    migratedUpTo(path, '0008_webhook_errors');
-    const old = new Database(path);
-    const now = Date.UTC(2026, 10, 2);
-    old.prepare("INSERT INTO workspaces (id, name, currency, created_at, updated_at) VALUES ('ws_1', 'W', 'EUR', ?, ?)").run(now, now);
-    old.prepare("INSERT INTO users (id, name, email, created_at) VALUES ('usr_1', 'U', 'u@example.org', ?)").run(now);
+    const { path, old, now } = oldDatabase('0008_webhook_errors');
     old
       .prepare(
         "INSERT INTO projects (id, workspace_id, client_key, name, name_key, color, billable, hourly_rate, archived, created_at, updated_at) VALUES ('prj_1', 'ws_1', '', 'P', 'p', '#000000', 1, 1.005, 0, ?, ?)",
