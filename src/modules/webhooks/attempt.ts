@@ -5,8 +5,18 @@ import { toIso } from '../../kernel/time.js';
 import { decryptSecret, signature } from './crypto.js';
 import { dataFor, post } from './post.js';
 import { type Attempted, CANCELLED_DETAIL, type DeliveryQueue, type Outcome } from './queue.js';
-import type { SenderOptions } from './sender.js';
+import type { WebhookOptions } from './service.js';
 import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
+
+/** The sender's settings (sender.ts passes them through). */
+export interface SenderOptions extends WebhookOptions {
+  /** Each attempt's limit: 10 s, as the contract's webhook description promises. */
+  timeoutMs: number;
+  /** Subscriptions served at once (each sends its own deliveries one at a time, in event order). */
+  concurrency: number;
+  /** Extra trusted CA certificates (PEM), for tests with their own CA. */
+  ca?: string | undefined;
+}
 
 /**
  * One attempt of one delivery: read it with its subscription and event, withhold it by the

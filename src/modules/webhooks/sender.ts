@@ -2,20 +2,10 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { createWrite } from '../../db/write.js';
 import { errorFields, type Logger } from '../../logger.js';
-import { createAttempt } from './attempt.js';
+import { createAttempt, type SenderOptions } from './attempt.js';
 import { type Attempted, createDeliveryQueue, type Lane } from './queue.js';
-import type { WebhookOptions } from './service.js';
 
 export { DISABLE_AFTER_FAILED_DELIVERIES, LOG_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './queue.js';
-
-export interface SenderOptions extends WebhookOptions {
-  /** Each attempt's limit: 10 s, as the contract's webhook description promises. */
-  timeoutMs: number;
-  /** Subscriptions served at once (each sends its own deliveries one at a time, in event order). */
-  concurrency: number;
-  /** Extra trusted CA certificates (PEM), for tests with their own CA. */
-  ca?: string | undefined;
-}
 
 /** A lane writes the outcomes it has after this long, even mid-batch (a slow receiver). */
 const FLUSH_AFTER_MS = 1_000;
