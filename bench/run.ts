@@ -32,10 +32,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const only = process.env.BENCH_ONLY ?? '';
 const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-/** The server runs exactly as `npm start` runs it: the node flags and script after its build step. */
+/** The server runs exactly as `npm start` runs it: its node flags and script. */
 const startArgs = (() => {
   const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const command = /&&\s*node\s+(.+)$/.exec(start)?.[1];
+  const command = /^node\s+(.+)$/.exec(start)?.[1];
   if (!command) throw new Error(`cannot read the node command of npm start: ${start}`);
   return command.trim().split(/\s+/);
 })();
@@ -293,6 +293,26 @@ async function startWebhookReceiver() {
   };
 }
 
+/**
+ * A `timetrack` command's wall time as a self-hoster runs it (`token list --json`, the compiled
+ * command line), median of 5 after one warm-up run.
+ */
+function cliWallMs(databasePath: string, workspaceId: string): number {
+  const times: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const started = performance.now();
+    const run = spawnSync(process.execPath, ['bin/timetrack.js', 'token', 'list', '--workspace', workspaceId, '--json'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_PATH: databasePath },
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`timetrack token list failed: ${run.stderr}`);
+    if (i > 0) times.push(performance.now() - started);
+  }
+  const sorted = times.sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)] as number);
+}
+
 async function main() {
   const { path: cachedPath, data } = dataset();
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-bench-'));
@@ -334,6 +354,7 @@ async function main() {
       await untilAnswered(`${serverUrl}/api/v1/me`, token);
       return { server, serverUrl, coldStartMs: Date.now() - started };
     };
+    const cliMs = cliWallMs(databasePath, data.workspaceId);
     const { server, serverUrl, coldStartMs } = await startServer();
     const baseline = await startProcess(
       ['--import', 'tsx', 'bench/baseline-server.ts'],
@@ -428,7 +449,7 @@ async function main() {
     const webhooks = await receiver.drain(databasePath);
 
     console.log(
-      `\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms\n`,
+      `\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms, CLI \`token list --json\` ${cliMs} ms\n`,
     );
     console.log(
       '| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx or errors |',
@@ -445,7 +466,7 @@ async function main() {
     );
     writeFileSync(
       join(root, 'bench', 'results.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, entries: sizes.entries, connections, seconds, coldStartMs, peakRssMb: await peakRss(server.child.pid as number), rows, extras, webhooks }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, entries: sizes.entries, connections, seconds, coldStartMs, cliMs, peakRssMb: await peakRss(server.child.pid as number), rows, extras, webhooks }, null, 2)}\n`,
     );
   } finally {
     receiver.close();

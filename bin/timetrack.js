@@ -1,8 +1,16 @@
 #!/usr/bin/env node
-// The `timetrack` command: runs src/main.ts (TypeScript, through tsx) with the given arguments.
-import { register } from 'tsx/esm/api';
+// The `timetrack` command: runs the compiled command line (dist/, built at install) with the
+// given arguments. From a working copy whose sources changed since the build, it runs them
+// through tsx instead (slower to start, the same behaviour).
+import { staleBuild } from './build-check.js';
 
-register();
-const { main } = await import('../src/main.ts');
+let main;
+if (staleBuild() === null) {
+  ({ main } = await import('../dist/src/main.js'));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/main.ts'));
+}
 const code = await main(process.argv.slice(2), process.env);
 if (code !== 0) process.exitCode = code;

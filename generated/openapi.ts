@@ -11,9 +11,9 @@ export interface paths {
         /**
          * The OpenAPI 3.1 document of this API
          * @description The contract the server validates every request against, served unauthenticated, with
-         *     `servers` set to the server's base address. This is the only route without a token, and
-         *     the only success response not wrapped in `data`: it is the document itself, so that
-         *     OpenAPI tools can read it directly.
+         *     `servers` set to the server's base address. It needs no token (like the health checks
+         *     outside `/api/v1`), and its success response is not wrapped in `data`: it is the
+         *     document itself, so that OpenAPI tools can read it directly.
          *     It draws on the per-address budget of requests without a token (429 past it).
          */
         get: operations["getOpenApiDocument"];
@@ -488,6 +488,59 @@ export interface paths {
          *     row with `key: null`.
          */
         get: operations["getWeeklyReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process answers
+         * @description For a process supervisor or a load balancer: answers 200 as long as the process serves
+         *     HTTP, without reading the database. Unauthenticated, outside `/api/v1`, not wrapped in
+         *     `data`, and not rate limited (it draws nothing from the per-address budget).
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database, its migrations and the webhook sender
+         * @description For a load balancer or an orchestrator: 200 when the server can do its work, 503 when
+         *     one of its checks fails, each check named in `checks`:
+         *
+         *     - `database`: the database answers a query;
+         *     - `migrations`: every migration this version ships is applied;
+         *     - `webhookSender`: the webhook sender's thread is running (the server falls back to
+         *       sending from its request thread when the thread ends, so deliveries go on, slower;
+         *       a restart brings the thread back).
+         *
+         *     A check that could not be made because another one failed is `unknown`. The cause of a
+         *     failure is logged (on each change of the result), not answered. Unauthenticated,
+         *     outside `/api/v1`, not wrapped in `data`, and not rate limited.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2900,6 +2953,109 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestPublic"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every check passes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checks": {
+                     *         "database": "ok",
+                     *         "migrations": "ok",
+                     *         "webhookSender": "ok"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                        checks: {
+                            /** @constant */
+                            database: "ok";
+                            /** @constant */
+                            migrations: "ok";
+                            /** @constant */
+                            webhookSender: "ok";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestPublic"];
+            500: components["responses"]["InternalError"];
+            /** @description At least one check fails; `checks` names it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "checks": {
+                     *         "database": "failing",
+                     *         "migrations": "unknown",
+                     *         "webhookSender": "ok"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "unavailable";
+                        checks: {
+                            /** @enum {string} */
+                            database: "ok" | "failing" | "unknown";
+                            /** @enum {string} */
+                            migrations: "ok" | "failing" | "unknown";
+                            /** @enum {string} */
+                            webhookSender: "ok" | "failing" | "unknown";
+                        };
+                    };
+                };
+            };
+        };
+    };
     webhookEntryStarted: {
         parameters: {
             query?: never;
@@ -3183,6 +3339,9 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiV1ReportsWeeklyGetParametersQueryGroupByValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/reports/weekly"]["get"]["parameters"]["query"]["groupBy"]> = ["project", "client", "user"];
+export const pathsReadyzGetResponses503ContentApplicationJsonChecksDatabaseValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["database"]> = ["ok", "failing", "unknown"];
+export const pathsReadyzGetResponses503ContentApplicationJsonChecksMigrationsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["migrations"]> = ["ok", "failing", "unknown"];
+export const pathsReadyzGetResponses503ContentApplicationJsonChecksWebhookSenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["webhookSender"]> = ["ok", "failing", "unknown"];
 export const problemSlugValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProblemSlug"]> = ["invalid-request", "workspace-not-addressable", "invalid-token", "insufficient-scope", "money-visibility-required", "forbidden", "not-found", "no-such-route", "conflict", "payload-too-large", "rate-limited", "internal-error"];
 export const scopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Scope"]> = ["entries:read", "entries:write", "catalog:read", "catalog:write", "reports:read"];
 export const entrySourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EntrySource"]> = ["web", "desktop", "mobile", "extension", "api", "import"];

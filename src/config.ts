@@ -40,6 +40,14 @@ export interface Config {
   synchronous: Synchronous;
   /** Sync events older than this are deleted (those a delivery log row refers to stay until it goes). */
   eventRetentionDays: number;
+  /** MIGRATION_BACKUPS: backups written before a migration that are kept (0: none written). */
+  migrationBackups: number;
+  /** WAL_CHECKPOINTS: `server` (its own checkpointer thread) or `external` (Litestream checkpoints; the server runs none). */
+  walCheckpoints: 'server' | 'external';
+  /** METRICS=true, or METRICS_TOKEN set: GET /metrics serves the Prometheus text format. */
+  metrics: boolean;
+  /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <it>`. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +117,12 @@ export function parseConfig(env: Env): Config {
       );
     return list;
   };
+  const walCheckpoints = (): 'server' | 'external' => {
+    const value = text('WAL_CHECKPOINTS', 'server').toLowerCase();
+    if (value !== 'server' && value !== 'external')
+      problems.push(`WAL_CHECKPOINTS must be server or external (got ${JSON.stringify(value)})`);
+    return value === 'external' ? 'external' : 'server';
+  };
   const synchronous = text('SQLITE_SYNCHRONOUS', 'FULL').toUpperCase();
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
     problems.push(`SQLITE_SYNCHRONOUS must be FULL or NORMAL (got ${JSON.stringify(env.SQLITE_SYNCHRONOUS)})`);
@@ -162,9 +176,22 @@ export function parseConfig(env: Env): Config {
     readerCacheMb: int('READER_CACHE_MB', 8, 1, 4096),
     synchronous: synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
     eventRetentionDays: int('EVENT_RETENTION_DAYS', 180, 1, 36_500),
+    migrationBackups: int('MIGRATION_BACKUPS', 3, 0, 100),
+    walCheckpoints: walCheckpoints(),
+    ...metricsSettings(env, bool('METRICS'), problems),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+/** METRICS and METRICS_TOKEN: a token alone turns the metrics on; METRICS=false beside one is refused. */
+function metricsSettings(env: Env, on: boolean, problems: string[]): Pick<Config, 'metrics' | 'metricsToken'> {
+  const token = env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN;
+  if (token === undefined) return { metrics: on, metricsToken: undefined };
+  if (!/^[\x21-\x7e]{32,}$/.test(token)) problems.push('METRICS_TOKEN must be at least 32 visible ASCII characters without spaces');
+  if (['false', '0'].includes((env.METRICS ?? '').trim().toLowerCase()))
+    problems.push('METRICS_TOKEN is set but METRICS is false: unset one of them');
+  return { metrics: true, metricsToken: token };
 }
 
 /** An IPv4 or IPv6 address, or a CIDR range of either. */

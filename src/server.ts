@@ -1,14 +1,18 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { bootstrapBanner, bootstrapIfEmpty } from './bootstrap.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import { serverMark } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { type AppDeps, createApp } from './http/app.js';
 import { type ContractDocument, loadContract } from './http/contract.js';
+import { createReadiness } from './health.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetrics } from './metrics.js';
 import type { Resolver } from './modules/webhooks/targets.js';
 import { type SenderThread, startSenderThread } from './modules/webhooks/threaded-sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
@@ -56,13 +60,23 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   setFlagsFromString('--no-allocation-site-pretenuring');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = openDatabase(config.databasePath, { synchronous: config.synchronous });
+  const database = openDatabase(config.databasePath, {
+    synchronous: config.synchronous,
+    backupsBeforeMigrating: config.migrationBackups,
+  });
   for (const change of database.tightened)
     logger.warn('permissions tightened: others could read the database', { path: change.path, from: change.from, to: change.to });
+  if (database.migrationBackup) logger.info('backed up the database before migrating it', { backup: database.migrationBackup });
+  // While it runs, the server's process id beside the database: `timetrack restore` refuses then.
+  const mark = config.databasePath === ':memory:' ? null : serverMark(config.databasePath);
+  if (mark) writeFileSync(mark, `${process.pid}\n`, { mode: 0o600 });
+  const unmark = () => mark && rmSync(mark, { force: true });
   // The webhook sender runs on its own thread, unless the runtime injects what a thread cannot
   // share (tests: a manual clock, a fake resolver, their own CA); then it runs in this one.
   const threaded = !options.clock && !options.webhooks?.resolve && !options.webhooks?.ca;
   let senderThread: SenderThread | null = null;
+  // Set when the sender thread ended unasked (GET /readyz then fails its webhookSender check).
+  let senderThreadFailed = false;
   let readers: ReaderPool | null = null;
   try {
     const secretKey = loadSecretKey(config.databasePath, config.secretKey);
@@ -78,11 +92,13 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     if (resealed > 0) logger.info('webhook secrets sealed with their own subkey, bound to their subscription', { count: resealed });
     // Attempts a previous process left in flight are due again at once (at least once).
     services.sender.recover();
+    const metrics = config.metrics ? createMetrics({ sqlite: database.sqlite, databasePath: config.databasePath, clock, logger }) : null;
+    const countRunaways = (found: number) => metrics?.runawaysDetected(found);
     const scheduler = createScheduler({
       logger,
       expression: config.schedulerCron,
       jobs: [
-        { name: 'runaway timers', run: () => services.timers.detectRunaways() },
+        { name: 'runaway timers', run: () => countRunaways(services.timers.detectRunaways()) },
         { name: 'webhook deliveries', run: () => (senderThread ?? services.sender).tick() },
         { name: 'search index', run: () => catchUpSearchIndex(services) },
         { name: 'event retention', run: eventRetention(services, clock, config.eventRetentionDays) },
@@ -109,6 +125,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       contract: options.contract ?? loadContract(),
       services,
       readers,
+      readiness: createReadiness({ sqlite: database.sqlite, webhookSenderAlive: () => !senderThreadFailed, logger }),
+      metrics,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const { server, url } = await listen(config, app);
@@ -129,11 +147,15 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         logger,
         onFailure: () => {
           senderThread = null;
+          senderThreadFailed = true;
           void services.sender.tick();
         },
       });
     }
-    const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
+    // WAL_CHECKPOINTS=external: Litestream (docs/operations.md) checkpoints; the server runs none.
+    if (config.walCheckpoints === 'external') database.sqlite.pragma('wal_autocheckpoint = 0');
+    const checkpointer =
+      config.walCheckpoints === 'external' ? { stop: async () => {} } : startCheckpointer({ database, path: config.databasePath, logger });
 
     let closing: Promise<void> | undefined;
     const close = () => {
@@ -145,6 +167,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         await readers?.close();
         await checkpointer.stop();
         database.close();
+        unmark();
         logger.info('stopped');
       })();
       return closing;
@@ -154,6 +177,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     await senderThread?.stop();
     await readers?.close();
     database.close();
+    unmark();
     throw error;
   }
 }

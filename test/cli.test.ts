@@ -355,6 +355,8 @@ describe('timetrack CLI', () => {
     this.timeout(30_000);
     const run = promisify(execFile);
     const env = { ...process.env, DATABASE_PATH: databasePath };
+    // The command line opens only a database that exists (the server creates it).
+    openDatabase(databasePath).close();
     const { stdout } = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'create', '--name', 'Bin', '--json'], { env });
     expect(JSON.parse(stdout)).to.have.all.keys('id');
     const failure = await run(process.execPath, ['bin/timetrack.js', 'user', 'delete', 'usr_nobody', '--json'], { env }).catch(

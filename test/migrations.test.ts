@@ -5,9 +5,12 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { parseConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { fold } from '../src/kernel/fold.js';
+import { createLogger } from '../src/logger.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
+import { startServer } from '../src/server.js';
 
 /**
  * Migrations applied to a database that already holds data: the database is migrated up to a
@@ -218,6 +221,25 @@ describe('migrations over existing data', () => {
       expect(database.sqlite.prepare("SELECT amount_cents FROM project_totals WHERE project_id = 'prj_1'").pluck().get()).to.equal(100);
     } finally {
       database.close();
+    }
+  });
+
+  it('the server backs a database that holds data up before migrating it, and names the backup in its log', async () => {
+    const { path, old } = oldDatabase('0008_webhook_errors');
+    old.close();
+    const lines: string[] = [];
+    const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: path, SCHEDULER_CRON: 'off', READER_THREADS: '0' });
+    const running = await startServer(config, { logger: createLogger('info', (l) => lines.push(l)), announce: () => {} });
+    await running.close();
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'backed up the database before migrating it');
+    expect(logged?.backup).to.match(/timetrack\.db\.before-0009_money_cents\.\d{4}-\d{2}-\d{2}T[\d-]+Z\.bak$/);
+    const copy = new Database(logged.backup, { readonly: true });
+    try {
+      // The copy is the database as it was: migrated up to 0008, with its data.
+      expect(copy.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get()).to.equal(9);
+      expect(copy.prepare("SELECT name FROM workspaces WHERE id = 'ws_1'").pluck().get()).to.equal('W');
+    } finally {
+      copy.close();
     }
   });
 });

@@ -160,6 +160,10 @@ describe('startup', () => {
         readerCacheMb: 8,
         synchronous: 'FULL',
         eventRetentionDays: 180,
+        metrics: false,
+        metricsToken: undefined,
+        migrationBackups: 3,
+        walCheckpoints: 'server',
       });
     });
 
@@ -174,6 +178,8 @@ describe('startup', () => {
           SQLITE_SYNCHRONOUS: 'OFF',
           EVENT_RETENTION_DAYS: '0',
           TRUST_PROXY: 'loopback,not-an-address',
+          METRICS: 'yes',
+          METRICS_TOKEN: 'short',
         }),
       )
         .to.throw(ConfigError)
@@ -185,7 +191,22 @@ describe('startup', () => {
         .and.contains('LOG_LEVEL')
         .and.contains('SQLITE_SYNCHRONOUS')
         .and.contains('EVENT_RETENTION_DAYS')
-        .and.contains('TRUST_PROXY');
+        .and.contains('TRUST_PROXY')
+        .and.contains('METRICS must be true or false')
+        .and.contains('METRICS_TOKEN must be at least 32 visible ASCII characters');
+    });
+
+    it('metrics: METRICS=true serves them; METRICS_TOKEN alone serves them behind the token; METRICS=false with a token is refused', () => {
+      const token = 'a-metrics-token-of-32-characters!';
+      expect(parseConfig({ METRICS: 'true' })).to.include({ metrics: true, metricsToken: undefined });
+      expect(parseConfig({ METRICS: '1', METRICS_TOKEN: token })).to.include({ metrics: true, metricsToken: token });
+      expect(parseConfig({ METRICS_TOKEN: token })).to.include({ metrics: true, metricsToken: token });
+      expect(parseConfig({ METRICS: 'false' })).to.include({ metrics: false, metricsToken: undefined });
+      expect(() => parseConfig({ METRICS: 'false', METRICS_TOKEN: token }))
+        .to.throw(ConfigError)
+        .with.property('message')
+        .that.contains('METRICS_TOKEN is set but METRICS is false');
+      expect(() => parseConfig({ METRICS_TOKEN: `${token} with spaces` })).to.throw(ConfigError, 'METRICS_TOKEN');
     });
 
     it('reads every documented setting', () => {
@@ -206,6 +227,8 @@ describe('startup', () => {
         EVENT_RETENTION_DAYS: '30',
         RATE_LIMIT_ANONYMOUS_PER_MIN: '30',
         TRUST_PROXY: 'loopback, 10.0.0.0/8 ,fd00::1',
+        METRICS: 'true',
+        METRICS_TOKEN: 'a-metrics-token-of-32-characters!',
       });
       expect(config).to.include({
         baseUrl: 'https://t.example.org',
@@ -225,9 +248,34 @@ describe('startup', () => {
         eventRetentionDays: 30,
         baseUrlSet: true,
         rateLimitAnonymousPerMin: 30,
+        metrics: true,
+        metricsToken: 'a-metrics-token-of-32-characters!',
       });
       expect(config.trustProxy).to.deep.equal(['loopback', '10.0.0.0/8', 'fd00::1']);
     });
+  });
+
+  it('WAL_CHECKPOINTS=external leaves checkpoints to Litestream: no checkpointer, no automatic checkpoint', async () => {
+    const dir = tempDir();
+    try {
+      for (const [setting, frames] of [
+        [undefined, 16_384],
+        ['external', 0],
+      ] as const) {
+        const config = parseConfig({
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_PATH: join(dir, `${setting ?? 'server'}.db`),
+          ...(setting ? { WAL_CHECKPOINTS: setting } : {}),
+        });
+        const running = await startServer(config, { logger: silent, announce: () => {} });
+        expect(running.database.sqlite.pragma('wal_autocheckpoint', { simple: true }), setting).to.equal(frames);
+        await running.close();
+      }
+      expect(() => parseConfig({ WAL_CHECKPOINTS: 'sometimes' })).to.throw(ConfigError, /WAL_CHECKPOINTS must be server or external/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('commits are synced to disk at every commit (FULL) unless SQLITE_SYNCHRONOUS=NORMAL relaxes it', async () => {

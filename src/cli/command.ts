@@ -7,6 +7,8 @@ export interface Command {
   summary: string;
   /** A line printed under the human-readable output (not with --json). */
   note?: string;
+  /** More than the summary, printed by `timetrack <group> <action> --help` (the values an option takes …). */
+  details?: string;
   run(args: string[], services: Services): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
@@ -24,11 +26,13 @@ export function command(
     s: Services,
   ) => Record<string, unknown> | Promise<Record<string, unknown>>,
   note?: string,
+  details?: string,
 ): Command {
   return {
     usage,
     summary,
     ...(note ? { note } : {}),
+    ...(details ? { details } : {}),
     run: (args, services) => {
       const { values, positionals: p } = parse(args, options, positionals);
       return body(values, p, services);

@@ -2,10 +2,13 @@ import type { DatabaseHandle } from '../db/database.js';
 import { DomainError } from '../errors.js';
 import type { Services } from '../services.js';
 import { UsageError } from './args.js';
-import { commands } from './commands.js';
+import { type Command, commands } from './commands.js';
+import { type MaintenanceCommand, maintenanceCommands } from './maintenance-commands.js';
 
 export interface CliDeps {
   openDatabase(): DatabaseHandle;
+  /** DATABASE_PATH as in effect, for `restore` (which must not open the database it replaces). */
+  databasePath?: string;
   createServices(database: DatabaseHandle): Services;
   stdout(text: string): void;
   stderr(text: string): void;
@@ -14,10 +17,21 @@ export interface CliDeps {
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
 
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+const listed = (c: Pick<Command, 'usage' | 'summary'>) => `  timetrack ${c.usage}\n      ${c.summary}`;
+
 function helpText(): string {
-  const lines = Object.values(commands).map((c) => `  timetrack ${c.usage}\n      ${c.summary}`);
-  return `Usage: timetrack <command> [options] [--json]\n\nCommands:\n${lines.join('\n')}\n\nWith --json a command prints exactly one JSON object on stdout; errors go to stderr with a non-zero exit (1: refused, 2: bad arguments).\n`;
+  const lines = [...Object.values(commands), ...Object.values(maintenanceCommands)].map(listed);
+  return `Usage: timetrack <command> [options] [--json]\n\nCommands:\n${lines.join('\n')}\n\nWith --json a command prints exactly one JSON object on stdout; errors go to stderr with a non-zero exit (1: refused, 2: bad arguments).\nRun timetrack <command> --help for more on one command, timetrack <group> --help for a group (workspace, user, member …).\n`;
 }
+
+/** `timetrack <group> <action> --help` (text, like `timetrack --help`): the usage, the summary and the details. */
+function commandHelp(cmd: Pick<Command, 'usage' | 'summary' | 'details'>): string {
+  return `Usage: timetrack ${cmd.usage} [--json]\n\n${cmd.summary}\n${cmd.details ? `\n${cmd.details}\n` : ''}`;
+}
+
+/** The commands of a group (`workspace`, `webhook` …), by their full name. */
+const groupOf = (group: string) => Object.entries(commands).filter(([name]) => name.startsWith(`${group} `));
 
 /**
  * Runs one CLI command. With --json it prints exactly one JSON object on stdout; every error goes
@@ -35,8 +49,22 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     else deps.stderr(`timetrack: ${message}\n${usage ? `usage: timetrack ${usage}\n` : ''}`);
     return exit;
   };
+  const maintenance = maintenanceCommands[argv[0] as string];
+  if (maintenance) return runMaintenance(maintenance, argv.slice(1), deps, json, fail);
   const cmd = commands[name];
-  if (!cmd) return fail('usage', `unknown command "${name}"; run timetrack --help for the list`, EXIT_USAGE);
+  const group = groupOf(argv[0] as string);
+  if (!cmd && isHelp(argv[1]) && group.length > 0) {
+    deps.stdout(`${group.map(([, c]) => listed(c)).join('\n')}\n`);
+    return 0;
+  }
+  if (!cmd) {
+    const known = group.length > 0 ? `; the ${argv[0]} commands are ${group.map(([n]) => n).join(', ')}` : '';
+    return fail('usage', `unknown command "${name}"${known}; run timetrack --help for the list`, EXIT_USAGE);
+  }
+  if (argv.slice(2).some(isHelp)) {
+    deps.stdout(commandHelp(cmd));
+    return 0;
+  }
 
   let database: DatabaseHandle | undefined;
   try {
@@ -54,6 +82,29 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     throw error;
   } finally {
     database?.close();
+  }
+}
+
+/** `backup` and `restore`: on the database file, without the services (restore must not open what it replaces). */
+function runMaintenance(
+  cmd: MaintenanceCommand,
+  args: string[],
+  deps: CliDeps,
+  json: boolean,
+  fail: (code: string, message: string, exit: number, usage?: string) => number,
+): number {
+  if (args.some(isHelp)) {
+    deps.stdout(commandHelp(cmd));
+    return 0;
+  }
+  try {
+    const result = cmd.run(args, { databasePath: deps.databasePath, openDatabase: deps.openDatabase, now: new Date() });
+    deps.stdout(json ? `${JSON.stringify(result)}\n` : humanReadable(result));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) return fail('usage', error.message, EXIT_USAGE, cmd.usage);
+    if (error instanceof DomainError) return fail(error.code, error.message, EXIT_FAILED);
+    throw error;
   }
 }
 

@@ -1,10 +1,19 @@
+import { WEBHOOK_EVENTS } from '../modules/webhooks/service.js';
 import { required } from './args.js';
 import { type Command, command, str } from './command.js';
+
+/** `--events a,b`; `all` stands for every event. */
+const eventsOf = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+    .flatMap((e) => (e === 'all' ? WEBHOOK_EVENTS : [e]));
 
 /** `webhook …` commands: subscriptions are managed here (the settings screen of a self-hoster). */
 export const webhookCommands: Record<string, Command> = {
   'webhook create': command(
-    'webhook create --workspace W --user U --url URL --events a,b',
+    'webhook create --workspace W --user U --url URL --events a,b|all',
     'Subscribe a member to events. The signing secret is printed once and cannot be shown again.',
     { workspace: str, user: str, url: str, events: str },
     0,
@@ -13,21 +22,26 @@ export const webhookCommands: Record<string, Command> = {
         workspaceId: required(v, 'workspace'),
         userId: required(v, 'user'),
         url: required(v, 'url'),
-        events: required(v, 'events')
-          .split(',')
-          .map((e) => e.trim())
-          .filter((e) => e !== ''),
+        events: eventsOf(required(v, 'events')),
       }),
     'Store the secret now: it is shown only this once.',
+    [
+      `Events (comma-separated): ${WEBHOOK_EVENTS.join(', ')}; --events all subscribes to every one of them.`,
+      'The URL must be https and must not resolve to a private or special-use address.',
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows plain http and private addresses (local development only);',
+      'the command line reads it too: set it where timetrack runs as well as for the server.',
+    ].join('\n'),
   ),
   'webhook list': command(
     'webhook list --workspace W',
     "List a workspace's subscriptions (never their secrets).",
     { workspace: str },
     0,
-    (v, _p, s) => ({
-      webhooks: s.webhooks.list(required(v, 'workspace')),
-    }),
+    (v, _p, s) => {
+      const workspaceId = required(v, 'workspace');
+      s.accounts.requireWorkspace(workspaceId);
+      return { webhooks: s.webhooks.list(workspaceId) };
+    },
   ),
   'webhook deliveries': command(
     'webhook deliveries ID',

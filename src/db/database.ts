@@ -5,6 +5,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { fold } from '../kernel/fold.js';
 import { amountCents } from '../kernel/money.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { backupBeforeMigrating } from './backup.js';
 import { secureDatabaseFiles, type Tightened } from './files.js';
 import * as schema from './schema.js';
 
@@ -22,6 +23,8 @@ export interface DatabaseHandle {
   sqlite: Database.Database;
   /** Permissions narrowed when it was opened (the server logs them). */
   tightened: Tightened[];
+  /** The backup written before this open migrated the database, or null. */
+  migrationBackup: string | null;
   close(): void;
 }
 
@@ -35,7 +38,13 @@ const migrationsFolder = join(PACKAGE_ROOT, 'drizzle');
  */
 export function openDatabase(
   path: string,
-  options: { readOnly?: boolean; cacheMb?: number; synchronous?: Synchronous } = {},
+  options: {
+    readOnly?: boolean;
+    cacheMb?: number;
+    synchronous?: Synchronous;
+    /** Before migrating a database that holds data: a backup beside it, the newest this many kept (0: none). */
+    backupsBeforeMigrating?: number;
+  } = {},
 ): DatabaseHandle {
   const readOnly = options.readOnly ?? false;
   const tightened = path !== ':memory:' && !readOnly ? secureDatabaseFiles(path) : [];
@@ -56,11 +65,14 @@ export function openDatabase(
     typeof seconds === 'number' ? amountCents(billable === 1, typeof rate === 'number' ? rate : null, seconds) : null,
   );
   const db = drizzle(sqlite, { schema });
+  const migrationBackup =
+    !readOnly && path !== ':memory:' ? backupBeforeMigrating(sqlite, path, options.backupsBeforeMigrating ?? 0, new Date()) : null;
   if (!readOnly) migrate(db, { migrationsFolder });
   return {
     db,
     sqlite,
     tightened,
+    migrationBackup,
     close: () => {
       if (sqlite.open) sqlite.close();
     },

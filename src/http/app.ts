@@ -1,10 +1,13 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
+import type { ReadinessCheck } from '../health.js';
 import { errorFields, type Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { Actor } from '../actor.js';
 import type { ReaderPool } from '../readers/pool.js';
@@ -26,11 +29,20 @@ export interface AppDeps {
   services: Services;
   /** Where the heavy reads run (src/readers). */
   readers: ReaderPool;
+  /** The checks of GET /readyz. */
+  readiness: ReadinessCheck;
+  /** What GET /metrics serves; null when METRICS is off (then nothing is recorded). */
+  metrics: Metrics | null;
   /** Tests of the pipeline itself adjust the handlers (a fixture contract, a missing handler). */
   handlers?: (real: Handlers) => Handlers;
 }
 
-type AnyHandler = (request: { query: unknown; path: unknown; body: unknown; actor: unknown }) => Reply | Promise<Reply>;
+/** A handler's reply; only GET /readyz answers 503 with a body. */
+type Answer = Reply | { status: 503; body: unknown };
+type AnyHandler = (request: { query: unknown; path: unknown; body: unknown; actor: unknown }) => Answer | Promise<Answer>;
+
+/** Where the Prometheus metrics are served (outside the contract, like the problem pages). */
+const METRICS_PATH = '/metrics';
 
 /**
  * The Express application: every API request enters openapi-backend's handleRequest, which routes
@@ -42,7 +54,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const { config, logger, contract } = deps;
   const api = new ContractBackend(contract);
   await api.init();
-  const real = createHandlers(deps.services, servedDocument(contract, config.baseUrl));
+  const real = createHandlers(deps.services, servedDocument(contract, config.baseUrl), deps.readiness);
   const handlers = deps.handlers ? deps.handlers(real) : real;
   checkHandlersMatchContract(handlers, api.operationInfos());
 
@@ -65,9 +77,10 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     );
   }
 
-  // The problem pages (when served here) are the only other paths: the API middleware comes first
-  // and hands them on, so an API request crosses one Express layer.
+  // The problem pages (when served here) and the metrics (when on) are the only other paths: the
+  // API middleware comes first and hands them on, so an API request crosses one Express layer.
   const pages = config.servesProblemPages ? new URL(config.problemsBase).pathname : null;
+  const { metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -78,9 +91,9 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     // Every response is what its Content-Type says: no browser guesses another type.
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (
-      pages !== null &&
-      (exchange.instance === pages || exchange.instance.startsWith(`${pages}/`)) &&
-      (req.method === 'GET' || req.method === 'HEAD')
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      ((pages !== null && (exchange.instance === pages || exchange.instance.startsWith(`${pages}/`))) ||
+        (metrics !== null && exchange.instance === METRICS_PATH))
     ) {
       next();
       return;
@@ -90,13 +103,13 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     // them (a proxy or a browser's disk would otherwise hold one member's entries).
     res.setHeader('Cache-Control', 'no-store');
     try {
-      const reply = (await api.handleRequest(exchange.request, exchange)) as Reply;
-      if (reply.status === 200) {
-        res.statusCode = 200;
-        writeJson(res, 'application/json; charset=utf-8', 'json' in reply ? reply.json : JSON.stringify(reply.body));
-      } else {
+      const reply = (await api.handleRequest(exchange.request, exchange)) as Answer;
+      if (reply.status === 204) {
         res.statusCode = 204;
         res.end();
+      } else {
+        res.statusCode = reply.status;
+        writeJson(res, 'application/json; charset=utf-8', 'json' in reply ? reply.json : JSON.stringify(reply.body));
       }
     } catch (error) {
       respondWithError(exchange, error);
@@ -108,18 +121,22 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     app.get(pages, pageHandler);
     app.get(`${pages}/:slug`, pageHandler);
   }
+  if (metrics !== null) app.get(METRICS_PATH, metricsEndpoint(metrics, config, logger));
 
-  /** One line per request, written with its response. */
+  /** One line per request, written with its response; and its metrics, when on. */
   function logRequest(exchange: Exchange): void {
+    const durationMs = performance.now() - exchange.startedAt;
+    const status = exchange.res.statusCode;
     logger.info('request', {
       requestId: exchange.requestId,
       method: exchange.req.method,
       path: exchange.instance,
       operationId: exchange.operationId,
-      status: exchange.res.statusCode,
-      durationMs: Math.round((performance.now() - exchange.startedAt) * 100) / 100,
+      status,
+      durationMs: Math.round(durationMs * 100) / 100,
       tokenId: exchange.actor?.tokenId,
     });
+    metrics?.request(exchange.operationId, status, durationMs / 1000, exchange.actor !== null);
   }
 
   /** Every refusal and failure becomes a problem document; anything unexpected is a 500. */
@@ -151,6 +168,31 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     }
   }
   return app;
+}
+
+/**
+ * GET /metrics: the Prometheus text format; with METRICS_TOKEN, only for `Authorization: Bearer
+ * <it>` (compared in constant time), else 401 invalid-token.
+ */
+function metricsEndpoint(metrics: Metrics, config: Config, logger: Logger): RequestHandler {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const expected = config.metricsToken === undefined ? null : digest(`Bearer ${config.metricsToken}`);
+  return async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (expected !== null && !timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="timetrack-metrics"');
+      sendProblem(res, config.problemsBase, 'invalid-token', 'GET /metrics needs the bearer token set in METRICS_TOKEN.', req.path);
+      return;
+    }
+    try {
+      const text = await metrics.render();
+      res.statusCode = 200;
+      writeJson(res, metrics.contentType, text);
+    } catch (error) {
+      logger.error('metrics could not be rendered', errorFields(error));
+      sendProblem(res, config.problemsBase, 'internal-error', '', req.path);
+    }
+  };
 }
 
 export function checkHandlersMatchContract(

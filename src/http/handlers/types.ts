@@ -10,8 +10,14 @@ import type { Actor } from '../../actor.js';
 export type OperationId = Exclude<keyof operations, `webhook${string}`>;
 
 /** Operations with `security: []` in the contract; checked against the contract at start. */
-export const PUBLIC_OPERATIONS = ['getOpenApiDocument'] as const satisfies readonly OperationId[];
+export const PUBLIC_OPERATIONS = ['getOpenApiDocument', 'getLiveness', 'getReadiness'] as const satisfies readonly OperationId[];
 type PublicOperationId = (typeof PUBLIC_OPERATIONS)[number];
+
+/**
+ * Public operations that draw nothing from the per-address budget of requests without a token:
+ * the health checks, which a monitor polls and which cost a query at most.
+ */
+export const UNMETERED_OPERATIONS: ReadonlySet<string> = new Set<PublicOperationId>(['getLiveness', 'getReadiness']);
 
 type Parameters<Op extends OperationId> = operations[Op]['parameters'];
 type Part<Op extends OperationId, K extends 'query' | 'path'> = K extends keyof Parameters<Op>
@@ -32,7 +38,8 @@ export type SuccessBody<Op extends OperationId> = 200 extends keyof Responses<Op
 
 export type HandlerResult<Op extends OperationId> =
   | (200 extends keyof Responses<Op> ? { status: 200; body: SuccessBody<Op> } : never)
-  | (204 extends keyof Responses<Op> ? { status: 204 } : never);
+  | (204 extends keyof Responses<Op> ? { status: 204 } : never)
+  | (503 extends keyof Responses<Op> ? { status: 503; body: JsonContent<Responses<Op>[503]> } : never);
 
 /** A request that passed routing, token, rate limit, scope and contract validation. */
 export interface HandlerRequest<Op extends OperationId> {

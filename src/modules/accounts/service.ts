@@ -8,25 +8,33 @@ import { apiTokens } from '../tokens/schema.js';
 import { webhooks } from '../webhooks/schema.js';
 import { members, users, workspaces } from './schema.js';
 import { requireCurrency, requireEmail, requireName, requirePositiveInt, requireRate } from './validation.js';
+import { createMembersService } from './members.js';
+import { createAccountsReader } from './views.js';
+
+export type { MemberFlags } from './members.js';
 
 export type RunawayAction = 'flagged' | 'capped' | 'stopped';
 
 export interface WorkspaceSettings {
+  name?: string;
+  /** ISO 4217. Rates and amounts already recorded are not converted: they are read in the new currency. */
+  currency?: string;
   runawayLimitSec?: number;
   runawayAction?: RunawayAction;
   rateLimitPerMin?: number | null;
   hourlyRate?: number | null;
 }
 
-export interface MemberFlags {
-  canViewOthersTime?: boolean;
-  canViewOthersMoney?: boolean;
-  hourlyRate?: number | null;
+export interface UserChanges {
+  name?: string;
+  email?: string;
 }
 
 /** The workspace columns a settings change sets, each value checked. */
 function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.$inferInsert> {
   const patch: Partial<typeof workspaces.$inferInsert> = {};
+  if (settings.name !== undefined) patch.name = requireName(settings.name, 'name');
+  if (settings.currency !== undefined) patch.currency = requireCurrency(settings.currency);
   if (settings.runawayLimitSec !== undefined) patch.runawayLimitSec = requirePositiveInt(settings.runawayLimitSec, 'runaway limit');
   if (settings.runawayAction !== undefined) {
     if (!['flagged', 'capped', 'stopped'].includes(settings.runawayAction)) {
@@ -46,15 +54,20 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
  * Deleting an account or removing a member takes effect on the owner's tokens at once.
  */
 export function createAccountsService({ db, clock, write }: { db: Db; clock: Clock; write: Write<never> }) {
-  const liveUser = (id: string) =>
+  /** A live account holding `email` (case-insensitively), other than `except`. */
+  const emailTaken = (email: string, except?: string) =>
     db
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, id), isNull(users.deletedAt)))
+      .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt), except ? sql`${users.id} <> ${except}` : undefined))
       .get();
-  const workspaceExists = (id: string) => db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).get();
+  const emailConflict = (email: string, holder: string) =>
+    new DomainError('conflict', `A user with the email ${email} exists already (${holder}).`);
 
   return {
+    ...createAccountsReader(db),
+    ...createMembersService({ db, clock, write }),
+
     createWorkspace(input: { name: string; currency?: string; hourlyRate?: number | null }): { id: string } {
       const now = clock.now();
       const id = newId('ws');
@@ -72,29 +85,53 @@ export function createAccountsService({ db, clock, write }: { db: Db; clock: Clo
     },
 
     setWorkspace(id: string, settings: WorkspaceSettings): { id: string } {
-      const result = db
-        .update(workspaces)
-        .set({ ...workspacePatch(settings), updatedAt: clock.now() })
-        .where(eq(workspaces.id, id))
-        .run();
-      if (result.changes === 0) throw notFound(`Workspace ${id}`);
-      return { id };
+      const patch = workspacePatch(settings);
+      return write(() => {
+        const result = db
+          .update(workspaces)
+          .set({ ...patch, updatedAt: clock.now() })
+          .where(eq(workspaces.id, id))
+          .run();
+        if (result.changes === 0) throw notFound(`Workspace ${id}`);
+        return { id };
+      });
     },
 
     createUser(input: { name: string; email: string }): { id: string } {
       const name = requireName(input.name, 'name');
       const email = requireEmail(input.email);
       return write(() => {
-        const taken = db
-          .select({ id: users.id })
-          .from(users)
-          .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)))
-          .get();
-        if (taken) throw new DomainError('conflict', `A user with the email ${email} exists already (${taken.id}).`);
+        const taken = emailTaken(email);
+        if (taken) throw emailConflict(email, taken.id);
         const id = newId('usr');
         db.insert(users).values({ id, name, email, createdAt: clock.now() }).run();
         return { id };
       });
+    },
+
+    /** Renames an account or changes its email (unique among live accounts, case-insensitively). */
+    setUser(id: string, changes: UserChanges): { id: string } {
+      const patch: Partial<typeof users.$inferInsert> = {};
+      if (changes.name !== undefined) patch.name = requireName(changes.name, 'name');
+      if (changes.email !== undefined) patch.email = requireEmail(changes.email);
+      if (Object.keys(patch).length === 0) throw new DomainError('invalid', 'name at least one of name, email.');
+      const email = patch.email;
+      return write(
+        () => {
+          if (email !== undefined) {
+            const taken = emailTaken(email, id);
+            if (taken) throw emailConflict(email, taken.id);
+          }
+          const result = db
+            .update(users)
+            .set(patch)
+            .where(and(eq(users.id, id), isNull(users.deletedAt)))
+            .run();
+          if (result.changes === 0) throw notFound(`User ${id}`);
+          return { id };
+        },
+        { conflict: () => `A user with the email ${email} exists already.` },
+      );
     },
 
     /** Deletes the account: its tokens, webhooks and memberships go with it. */
@@ -111,62 +148,6 @@ export function createAccountsService({ db, clock, write }: { db: Db; clock: Clo
         db.delete(webhooks).where(eq(webhooks.userId, id)).run();
         db.delete(members).where(eq(members.userId, id)).run();
         return { id };
-      });
-    },
-
-    addMember(input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
-      const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate');
-      return write(() => {
-        if (!workspaceExists(input.workspaceId)) throw notFound(`Workspace ${input.workspaceId}`);
-        if (!liveUser(input.userId)) throw notFound(`User ${input.userId}`);
-        const now = clock.now();
-        const inserted = db
-          .insert(members)
-          .values({
-            workspaceId: input.workspaceId,
-            userId: input.userId,
-            canViewOthersTime: input.canViewOthersTime ?? false,
-            canViewOthersMoney: input.canViewOthersMoney ?? false,
-            hourlyRate,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing()
-          .run();
-        if (inserted.changes === 0) {
-          throw new DomainError('conflict', `User ${input.userId} is a member of workspace ${input.workspaceId} already.`);
-        }
-        return { workspaceId: input.workspaceId, userId: input.userId };
-      });
-    },
-
-    setMember(input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
-      const patch: Partial<typeof members.$inferInsert> = { updatedAt: clock.now() };
-      if (input.canViewOthersTime !== undefined) patch.canViewOthersTime = input.canViewOthersTime;
-      if (input.canViewOthersMoney !== undefined) patch.canViewOthersMoney = input.canViewOthersMoney;
-      if (input.hourlyRate !== undefined) patch.hourlyRate = requireRate(input.hourlyRate, 'hourly rate');
-      const result = db
-        .update(members)
-        .set(patch)
-        .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
-        .run();
-      if (result.changes === 0) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
-      return { workspaceId: input.workspaceId, userId: input.userId };
-    },
-
-    /** Removes the member; their tokens for this workspace are revoked, so re-adding them does not revive those. */
-    removeMember(input: { workspaceId: string; userId: string }): { workspaceId: string; userId: string } {
-      return write(() => {
-        const result = db
-          .delete(members)
-          .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
-          .run();
-        if (result.changes === 0) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
-        db.update(apiTokens)
-          .set({ revokedAt: clock.now() })
-          .where(and(eq(apiTokens.workspaceId, input.workspaceId), eq(apiTokens.userId, input.userId), isNull(apiTokens.revokedAt)))
-          .run();
-        return { workspaceId: input.workspaceId, userId: input.userId };
       });
     },
 

@@ -121,7 +121,11 @@ export function createTokensService({ db, clock, write }: { db: Db; clock: Clock
       });
     },
 
+    /** A workspace's tokens; an unknown workspace is `not_found`, not an empty list. */
     list(workspaceId: string) {
+      if (!db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()) {
+        throw notFound(`Workspace ${workspaceId}`);
+      }
       const rows = db
         .select()
         .from(apiTokens)

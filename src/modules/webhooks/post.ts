@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import got from 'got';
 import type { events } from '../events/schema.js';
 import type { DeliveryError, Outcome } from './queue.js';
 import type { ResolvedAddress } from './targets.js';
@@ -44,6 +43,7 @@ export async function post(
     http: new http.Agent({ keepAlive: false }),
   };
   try {
+    const got = await loadGot();
     const stream = got.stream.post(url.href, {
       body,
       headers: { 'content-type': 'application/json', 'user-agent': 'timetrack-webhooks/1.0', ...headers },
@@ -112,3 +112,10 @@ const TLS_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'HOSTNAME_MISMATCH',
 ]);
+
+/**
+ * got, imported on the first attempt: of the services' modules it is the slowest to load (~80 ms),
+ * and the command line, which builds the same services, never sends.
+ */
+let gotModule: Promise<typeof import('got').default> | undefined;
+const loadGot = () => (gotModule ??= import('got').then((m) => m.default));

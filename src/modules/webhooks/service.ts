@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { webhookEnvelopeEventValues } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { DomainError, notFound } from '../../errors.js';
@@ -11,15 +12,8 @@ import { decryptLegacySecret, encryptSecret, isLegacySealed, newDeliveryId, newS
 import { webhookDeliveries, webhooks } from './schema.js';
 import { checkUrl, type Resolver, resolveTarget, TargetRefused } from './targets.js';
 
-export const WEBHOOK_EVENTS = [
-  'entry.started',
-  'entry.stopped',
-  'entry.created',
-  'entry.updated',
-  'entry.deleted',
-  'invoice.created',
-  'invoice.status_changed',
-] as const;
+/** The events a subscription may choose: the contract's list (`WebhookEnvelope.event`). */
+export const WEBHOOK_EVENTS: readonly string[] = webhookEnvelopeEventValues;
 
 export interface WebhookOptions {
   secretKey: Buffer;
@@ -29,7 +23,7 @@ export interface WebhookOptions {
 
 /** The events of a new subscription: at least one, each a known event name. */
 function checkEvents(events: string[]): void {
-  const unknown = events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+  const unknown = events.filter((e) => !WEBHOOK_EVENTS.includes(e));
   if (events.length === 0 || unknown.length > 0) {
     const what = unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : 'name at least one; ';
     throw new DomainError('invalid', `events: ${what}choose from ${WEBHOOK_EVENTS.join(', ')}.`);
@@ -42,8 +36,13 @@ async function checkTarget(raw: string, options: WebhookOptions): Promise<void> 
     const url = checkUrl(raw, options.allowPrivateTargets);
     await resolveTarget(url, options.allowPrivateTargets, options.resolve);
   } catch (error) {
-    if (error instanceof TargetRefused) throw new DomainError('invalid', `url: ${error.message}`);
-    throw error;
+    if (!(error instanceof TargetRefused)) throw error;
+    // Plain http and private addresses have a setting: say so, and that `timetrack` reads it too.
+    const setting =
+      !options.allowPrivateTargets && (error.code === 'scheme_not_allowed' || error.code === 'blocked_address')
+        ? ' WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows plain http and private addresses (local development only); the command line reads it too, so set it where timetrack runs as well as for the server.'
+        : '';
+    throw new DomainError('invalid', `url: ${error.message}${setting}`);
   }
 }
 

@@ -1,0 +1,33 @@
+// Whether dist/ (the compiled server and command line, built by `npm run build`, which
+// `npm install` runs as its prepare step) is current: every source file under src/ and
+// generated/ has a compiled file at least as new. Plain JavaScript: it runs before any build.
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Why dist/ cannot be used (a sentence naming the file), or null when it is current. */
+export function staleBuild(base = root) {
+  for (const folder of ['src', 'generated']) {
+    for (const source of sources(join(base, folder))) {
+      const compiled = join(base, 'dist', relative(base, source)).replace(/\.ts$/, '.js');
+      let built;
+      try {
+        built = statSync(compiled).mtimeMs;
+      } catch {
+        return `${relative(base, compiled)} is missing`;
+      }
+      if (statSync(source).mtimeMs > built) return `${relative(base, source)} is newer than ${relative(base, compiled)}`;
+    }
+  }
+  return null;
+}
+
+function* sources(folder) {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')) yield path;
+  }
+}

@@ -1,0 +1,123 @@
+import type { RunawayAction } from '../modules/accounts/service.js';
+import { optionalBoolean, optionalInteger, optionalNumber, optionalString, required, UsageError } from './args.js';
+import { type Command, command, flag, str } from './command.js';
+
+const runawayAction = (value: string | undefined): RunawayAction | undefined => {
+  if (value === undefined) return undefined;
+  if (value !== 'flagged' && value !== 'capped' && value !== 'stopped') {
+    throw new UsageError(`--runaway-action must be flagged, capped or stopped (got ${JSON.stringify(value)})`);
+  }
+  return value;
+};
+
+/** Refuses a `set` command that names nothing to change. */
+function someSetting<T extends Record<string, unknown>>(settings: T): T {
+  if (Object.values(settings).every((x) => x === undefined)) throw new UsageError('name at least one setting to change');
+  return settings;
+}
+
+/** `workspace …`, `user …` and `member …`: the accounts (`workspace profile` is with the invoices). */
+export const accountCommands: Record<string, Command> = {
+  'workspace create': command(
+    'workspace create --name N [--currency C] [--hourly-rate R]',
+    'Create a workspace.',
+    { name: str, currency: str, 'hourly-rate': str },
+    0,
+    (v, _p, s) =>
+      s.accounts.createWorkspace({
+        name: required(v, 'name'),
+        ...(optionalString(v, 'currency') !== undefined ? { currency: optionalString(v, 'currency') as string } : {}),
+        hourlyRate: optionalNumber(v, 'hourly-rate') ?? null,
+      }),
+  ),
+  'workspace list': command('workspace list', 'List the workspaces and their settings.', {}, 0, (_v, _p, s) => ({
+    workspaces: s.accounts.listWorkspaces(),
+  })),
+  'workspace show': command('workspace show ID', "Print a workspace's settings and business profile.", {}, 1, (_v, p, s) => ({
+    workspace: s.accounts.getWorkspace(p[0] as string),
+  })),
+  'workspace set': command(
+    'workspace set ID [--name N] [--currency C] [--runaway-limit-sec S] [--runaway-action flagged|capped|stopped] [--rate-limit-per-min N|none] [--hourly-rate R|none]',
+    'Change workspace settings.',
+    { name: str, currency: str, 'runaway-limit-sec': str, 'runaway-action': str, 'rate-limit-per-min': str, 'hourly-rate': str },
+    1,
+    (v, p, s) =>
+      s.accounts.setWorkspace(
+        p[0] as string,
+        someSetting({
+          name: optionalString(v, 'name'),
+          currency: optionalString(v, 'currency'),
+          runawayLimitSec: optionalInteger(v, 'runaway-limit-sec') ?? undefined,
+          runawayAction: runawayAction(optionalString(v, 'runaway-action')),
+          rateLimitPerMin: optionalInteger(v, 'rate-limit-per-min', true),
+          hourlyRate: optionalNumber(v, 'hourly-rate', true),
+        }),
+      ),
+    undefined,
+    '--currency is an ISO 4217 code such as EUR. Rates and amounts already recorded are not converted: they are read in the new currency (invoices keep the currency they were issued in).',
+  ),
+  'user create': command('user create --name N --email E', 'Create a user account.', { name: str, email: str }, 0, (v, _p, s) =>
+    s.accounts.createUser({ name: required(v, 'name'), email: required(v, 'email') }),
+  ),
+  'user list': command('user list', 'List the user accounts (deleted ones are not listed).', {}, 0, (_v, _p, s) => ({
+    users: s.accounts.listUsers(),
+  })),
+  'user show': command('user show ID', 'Print a user account and the workspaces it is a member of.', {}, 1, (_v, p, s) => ({
+    user: s.accounts.getUser(p[0] as string),
+  })),
+  'user set': command('user set ID [--name N] [--email E]', "Change a user's name or email.", { name: str, email: str }, 1, (v, p, s) =>
+    s.accounts.setUser(p[0] as string, someSetting({ name: optionalString(v, 'name'), email: optionalString(v, 'email') })),
+  ),
+  'user delete': command('user delete ID', 'Delete an account with its tokens, memberships and webhooks.', {}, 1, (_v, p, s) =>
+    s.accounts.deleteUser(p[0] as string),
+  ),
+  'member add': command(
+    'member add --workspace W --user U [--can-view-others-time] [--can-view-others-money] [--hourly-rate R]',
+    'Add a user to a workspace.',
+    { workspace: str, user: str, 'can-view-others-time': flag, 'can-view-others-money': flag, 'hourly-rate': str },
+    0,
+    (v, _p, s) =>
+      s.accounts.addMember({
+        workspaceId: required(v, 'workspace'),
+        userId: required(v, 'user'),
+        canViewOthersTime: v['can-view-others-time'] === true,
+        canViewOthersMoney: v['can-view-others-money'] === true,
+        hourlyRate: optionalNumber(v, 'hourly-rate') ?? null,
+      }),
+  ),
+  'member list': command(
+    'member list --workspace W',
+    "List a workspace's members with their visibility and rate.",
+    { workspace: str },
+    0,
+    (v, _p, s) => ({ members: s.accounts.listMembers(required(v, 'workspace')) }),
+  ),
+  'member show': command(
+    'member show --workspace W --user U',
+    "Print a member's visibility and rate.",
+    { workspace: str, user: str },
+    0,
+    (v, _p, s) => ({ member: s.accounts.getMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user') }) }),
+  ),
+  'member set': command(
+    'member set --workspace W --user U [--can-view-others-time true|false] [--can-view-others-money true|false] [--hourly-rate R|none]',
+    "Change a member's visibility or rate. Narrowing applies to existing tokens at once; widening only to new tokens.",
+    { workspace: str, user: str, 'can-view-others-time': str, 'can-view-others-money': str, 'hourly-rate': str },
+    0,
+    (v, _p, s) => {
+      const flags = someSetting({
+        canViewOthersTime: optionalBoolean(v, 'can-view-others-time'),
+        canViewOthersMoney: optionalBoolean(v, 'can-view-others-money'),
+        hourlyRate: optionalNumber(v, 'hourly-rate', true),
+      });
+      return s.accounts.setMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user'), ...flags });
+    },
+  ),
+  'member remove': command(
+    'member remove --workspace W --user U',
+    'Remove a member; their tokens stop working at once.',
+    { workspace: str, user: str },
+    0,
+    (v, _p, s) => s.accounts.removeMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user') }),
+  ),
+};

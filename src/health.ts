@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { Logger } from './logger.js';
+import { PACKAGE_ROOT } from './paths.js';
+
+export type CheckState = 'ok' | 'failing' | 'unknown';
+
+export interface Readiness {
+  ready: boolean;
+  checks: { database: CheckState; migrations: CheckState; webhookSender: CheckState };
+}
+
+/** When each migration this version ships was generated (drizzle's journal), read once at start. */
+export function shippedMigrations(): number[] {
+  const path = join(PACKAGE_ROOT, 'drizzle', 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(path, 'utf8')) as { entries: Array<{ when: number }> };
+  return journal.entries.map((entry) => entry.when);
+}
+
+/**
+ * The readiness checks of GET /readyz: the database answers a query, every shipped migration is
+ * applied (as drizzle's migrator decides it: the newest applied one in __drizzle_migrations is at
+ * least as new as each), and the webhook sender's thread has not ended unasked. The cause of a failure is logged when the result changes (a monitor polls this), never
+ * answered.
+ */
+export function createReadiness(deps: { sqlite: Database.Database; webhookSenderAlive: () => boolean; logger: Logger }) {
+  const shipped = shippedMigrations();
+  let last = 'ok';
+  return (): Readiness => {
+    const causes: Record<string, string> = {};
+    const check = <T>(name: string, probe: () => T): T | undefined => {
+      try {
+        return probe();
+      } catch (error) {
+        causes[name] = error instanceof Error ? error.message : String(error);
+        return undefined;
+      }
+    };
+    const database = check('database', () => deps.sqlite.prepare('SELECT count(*) FROM sqlite_master').pluck().get() as number);
+    const newest =
+      database === undefined
+        ? undefined
+        : check('migrations', () => Number(deps.sqlite.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() ?? 0));
+    const applied = newest === undefined ? 0 : shipped.filter((when) => when <= newest).length;
+    if (newest !== undefined && applied < shipped.length) causes.migrations = `${applied} of the ${shipped.length} migrations are applied`;
+    const webhookSender = deps.webhookSenderAlive();
+    if (!webhookSender) causes.webhookSender = 'the webhook sender thread ended; deliveries are sent from the request thread';
+    const checks: Readiness['checks'] = {
+      database: database === undefined ? 'failing' : 'ok',
+      migrations: database === undefined ? 'unknown' : causes.migrations ? 'failing' : 'ok',
+      webhookSender: webhookSender ? 'ok' : 'failing',
+    };
+    const ready = Object.values(checks).every((state) => state === 'ok');
+    const now = ready ? 'ok' : JSON.stringify(causes);
+    if (now !== last) {
+      if (ready) deps.logger.info('ready again');
+      else deps.logger.warn('not ready', { checks, causes });
+      last = now;
+    }
+    return { ready, checks };
+  };
+}
+
+export type ReadinessCheck = ReturnType<typeof createReadiness>;

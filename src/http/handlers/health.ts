@@ -1,0 +1,14 @@
+import type { ReadinessCheck } from '../../health.js';
+import { type Handler, ok } from './types.js';
+
+export function healthHandlers({ readiness }: { readiness: ReadinessCheck }) {
+  const getLiveness: Handler<'getLiveness'> = () => ok({ status: 'ok' });
+
+  const getReadiness: Handler<'getReadiness'> = () => {
+    const { ready, checks } = readiness();
+    if (ready) return ok({ status: 'ok', checks: { database: 'ok', migrations: 'ok', webhookSender: 'ok' } });
+    return { status: 503, body: { status: 'unavailable', checks } };
+  };
+
+  return { getLiveness, getReadiness };
+}
