@@ -35,7 +35,7 @@ const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').fil
 /** The server runs exactly as `npm start` runs it: its node flags and script. */
 const startArgs = (() => {
   const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const command = /^node\s+(.+)$/.exec(start)?.[1];
+  const command = /^(?:exec\s+)?node\s+(.+)$/.exec(start)?.[1];
   if (!command) throw new Error(`cannot read the node command of npm start: ${start}`);
   return command.trim().split(/\s+/);
 })();
@@ -48,6 +48,8 @@ interface Measured {
   non2xx: number;
   errors: number;
   peakRssMb: number;
+  /** Bytes received per answer, headers included (autocannon's throughput over its request count). */
+  bytesPerAnswer: number;
 }
 
 interface Scenario {
@@ -61,6 +63,8 @@ interface Scenario {
   connections?: number;
   /** A sequence each connection repeats, with its own member's token (timers are per member). */
   sequence?: Array<{ method: 'POST'; path: string }>;
+  /** Request headers besides the token (Accept-Encoding, If-None-Match). */
+  headers?: Record<string, string>;
 }
 
 /** Spawns a node process; resolves when its output matches `ready` (at once when null). */
@@ -143,7 +147,13 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
     // A sequence sets each connection's own token in setupClient; default headers would override it.
     ...(scenario.sequence
       ? {}
-      : { headers: { authorization: `Bearer ${token}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) } }),
+      : {
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...scenario.headers,
+            ...(scenario.body ? { 'content-type': 'application/json' } : {}),
+          },
+        }),
     ...(scenario.body ? { body: scenario.body } : {}),
     ...(scenario.sequence
       ? {
@@ -165,6 +175,7 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
     non2xx: result.non2xx,
     errors: result.errors,
     peakRssMb: await peakRss(pid),
+    bytesPerAnswer: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
 }
 
@@ -363,6 +374,9 @@ async function main() {
     );
     children.push(baseline.child);
     const baselineUrl = baseline.match?.[1] as string;
+    // The list's current ETag, for the clients that poll it (a 304 each time; autocannon counts 304 as non-2xx).
+    const projectsTag =
+      (await fetch(`${serverUrl}/api/v1/projects`, { headers: { authorization: `Bearer ${token}` } })).headers.get('etag') ?? '';
 
     // Reads first: the writes of POST grow the WAL, which the reads after them would pay for.
     const scenarios: Scenario[] = [
@@ -395,6 +409,7 @@ async function main() {
         baseline: false,
         connections: 1,
       },
+      ...projectsVariants(projectsTag),
       {
         name: 'timer start + stop (20 members)',
         method: 'POST',
@@ -452,12 +467,12 @@ async function main() {
       `\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms, CLI \`token list --json\` ${cliMs} ms\n`,
     );
     console.log(
-      '| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx or errors |',
+      '| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx or errors | server bytes per answer |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const row of rows) {
       console.log(
-        `| ${row.scenario} | ${row.server.requestsPerSec} | ${row.server.p50Ms} | ${row.server.p99Ms} | ${row.baseline?.requestsPerSec ?? '-'} | ${row.baseline?.p99Ms ?? '-'} | ${row.ratio ?? '-'} | ${row.server.peakRssMb} | ${row.server.non2xx + row.server.errors + (row.baseline ? row.baseline.non2xx + row.baseline.errors : 0)} |`,
+        `| ${row.scenario} | ${row.server.requestsPerSec} | ${row.server.p50Ms} | ${row.server.p99Ms} | ${row.baseline?.requestsPerSec ?? '-'} | ${row.baseline?.p99Ms ?? '-'} | ${row.ratio ?? '-'} | ${row.server.peakRssMb} | ${row.server.non2xx + row.server.errors + (row.baseline ? row.baseline.non2xx + row.baseline.errors : 0)} | ${row.server.bytesPerAnswer} |`,
       );
     }
     if (extras) printExtras(extras);
@@ -474,6 +489,32 @@ async function main() {
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * GET /api/v1/projects as clients that ask for compression, and as clients that poll with the
+ * ETag they hold (If-None-Match: 304, no body, the list not read). The plain scenarios above are
+ * the same requests without either.
+ */
+function projectsVariants(tag: string): Scenario[] {
+  const base = { method: 'GET' as const, path: '/api/v1/projects', baseline: false };
+  return [
+    { ...base, name: 'GET /api/v1/projects (2,000 projects), Accept-Encoding: gzip', headers: { 'accept-encoding': 'gzip' } },
+    { ...base, name: 'GET /api/v1/projects (2,000 projects), Accept-Encoding: br', headers: { 'accept-encoding': 'br' } },
+    {
+      ...base,
+      name: 'GET /api/v1/projects (2,000 projects), Accept-Encoding: gzip, 1 connection',
+      headers: { 'accept-encoding': 'gzip' },
+      connections: 1,
+    },
+    { ...base, name: 'GET /api/v1/projects (2,000 projects), If-None-Match (304)', headers: { 'if-none-match': tag } },
+    {
+      ...base,
+      name: 'GET /api/v1/projects (2,000 projects), If-None-Match (304), 1 connection',
+      headers: { 'if-none-match': tag },
+      connections: 1,
+    },
+  ];
 }
 
 type ServerStarter = (env?: Record<string, string>) => Promise<{ server: { child: ChildProcess }; serverUrl: string; coldStartMs: number }>;

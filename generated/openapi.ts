@@ -982,7 +982,10 @@ export interface components {
             /** @description Optional; must be the token's workspace. */
             workspaceId?: string;
             clientId?: string | null;
-            /** @description `#rrggbb`; stored in lower case. */
+            /**
+             * @description `#rrggbb`; stored in lower case.
+             * @example #1f77b4
+             */
             color?: string;
             billable?: boolean;
             hourlyRate?: components["schemas"]["Rate"] | null;
@@ -1252,9 +1255,38 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "ent_59yi6q9ch6mlxfbtvcfg",
+                 *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *         "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                 *         "description": "Review of the new start page",
+                 *         "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *         "taskId": "tsk_lta9x6knstw29k1p7ji7",
+                 *         "billable": true,
+                 *         "start": "2026-11-02T08:00:00.000Z",
+                 *         "end": "2026-11-02T09:30:00.000Z",
+                 *         "durationSec": 5400,
+                 *         "hourlyRate": 95,
+                 *         "currency": "EUR",
+                 *         "source": "api",
+                 *         "timeZone": null,
+                 *         "runaway": null,
+                 *         "tagIds": [
+                 *           "tag_jljcw6bgrx3ifqfvoevj"
+                 *         ],
+                 *         "invoiceId": null,
+                 *         "importId": null,
+                 *         "createdAt": "2026-11-02T10:00:30.000Z",
+                 *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     data: components["schemas"]["Entry"];
                 };
@@ -1270,18 +1302,10 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "http://localhost:8080/problems/invalid-request",
-                 *       "title": "Bad Request",
-                 *       "status": 400,
-                 *       "detail": "query.limit: must be <= 500",
-                 *       "instance": "/api/v1/entries"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1291,6 +1315,7 @@ export interface components {
          */
         BadRequestPublic: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1306,18 +1331,10 @@ export interface components {
             headers: {
                 /** @description Always `Bearer realm="timetrack"` (RFC 6750). */
                 "WWW-Authenticate": "Bearer realm=\"timetrack\"";
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "http://localhost:8080/problems/invalid-token",
-                 *       "title": "Unauthorized",
-                 *       "status": 401,
-                 *       "detail": "The bearer token is missing, malformed, unknown, revoked or expired.",
-                 *       "instance": "/api/v1/me"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1332,18 +1349,10 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "http://localhost:8080/problems/insufficient-scope",
-                 *       "title": "Forbidden",
-                 *       "status": 403,
-                 *       "detail": "This route needs the scope entries:read.",
-                 *       "instance": "/api/v1/entries"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1356,6 +1365,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1371,6 +1381,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1383,6 +1394,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1403,18 +1415,10 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "http://localhost:8080/problems/rate-limited",
-                 *       "title": "Too Many Requests",
-                 *       "status": 429,
-                 *       "detail": "Rate limit of 600 requests per minute for this token exceeded; retry in 12 seconds.",
-                 *       "instance": "/api/v1/me"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1424,6 +1428,7 @@ export interface components {
          */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1438,6 +1443,21 @@ export interface components {
                  */
                 "application/problem+json": components["schemas"]["Problem"];
             };
+        };
+        /**
+         * @description `If-None-Match` names the list as it stands: the list the client holds is current. No
+         *     body; the `ETag` is the one the 200 would carry.
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
         };
     };
     parameters: {
@@ -1512,6 +1532,12 @@ export interface components {
          *     `workspace-not-addressable`.
          */
         WorkspaceId: string;
+        /**
+         * @description The `ETag` of the list the client holds (several, comma-separated, or `*` also work;
+         *     `W/` and a `-br` or `-gzip` ending are ignored). When it names the list as it stands now
+         *     for this token and query, the answer is 304 with no body, and the list is not read.
+         */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -1523,6 +1549,17 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /**
+         * @description A strong validator of this list as this token sees it with this query: it changes with
+         *     every write the list could reflect (any catalog write; for projects, whose `progress`
+         *     follows the entries, any write of the workspace, and every second while a timer runs on a
+         *     project the token sees the money of) and when the server restarts. Send it back in
+         *     `If-None-Match` to get 304 while it still holds. It ends in `-br` or `-gzip` when the
+         *     answer was negotiated in that coding.
+         */
+        ETag: string;
+        /** @description The id of this request (a UUID), on every response of the API: the server log carries it with the request. Quote it when reporting a problem. */
+        "X-Request-Id": string;
     };
     pathItems: never;
 }
@@ -1540,9 +1577,25 @@ export interface operations {
             /** @description The OpenAPI 3.1 document, version `1.0.0`. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "timetrack API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "servers": [
+                     *         {
+                     *           "url": "https://time.example.org"
+                     *         }
+                     *       ],
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         openapi: "3.1.0";
@@ -1584,9 +1637,30 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tokenId": "tok_hjpctt75lonjjk6mw6uu",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "userId": "usr_1k4zupo2cgbj4ipyansz",
+                     *         "scopes": [
+                     *           "entries:read",
+                     *           "entries:write",
+                     *           "catalog:read",
+                     *           "catalog:write",
+                     *           "reports:read"
+                     *         ],
+                     *         "visibility": {
+                     *           "canViewOthersTime": true,
+                     *           "canViewOthersMoney": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TokenIdentity"];
                     };
@@ -1652,9 +1726,73 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ent_s3z2ly8tsxs4of7389ym",
+                     *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *           "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                     *           "description": "Standup",
+                     *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *           "taskId": null,
+                     *           "billable": true,
+                     *           "start": "2026-11-02T09:45:00.000Z",
+                     *           "end": "2026-11-02T10:00:00.000Z",
+                     *           "durationSec": 900,
+                     *           "hourlyRate": 95,
+                     *           "currency": "EUR",
+                     *           "source": "api",
+                     *           "timeZone": null,
+                     *           "runaway": null,
+                     *           "tagIds": [],
+                     *           "invoiceId": null,
+                     *           "importId": null,
+                     *           "createdAt": "2026-11-02T10:00:30.000Z",
+                     *           "updatedAt": "2026-11-02T10:01:30.000Z",
+                     *           "projectName": "Website relaunch",
+                     *           "projectColor": "#1f77b4",
+                     *           "clientName": "Acme GmbH",
+                     *           "taskName": null,
+                     *           "amount": 23.75
+                     *         },
+                     *         {
+                     *           "id": "ent_59yi6q9ch6mlxfbtvcfg",
+                     *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *           "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                     *           "description": "Review of the new start page, round 2",
+                     *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *           "taskId": "tsk_lta9x6knstw29k1p7ji7",
+                     *           "billable": true,
+                     *           "start": "2026-11-02T08:00:00.000Z",
+                     *           "end": "2026-11-02T09:30:00.000Z",
+                     *           "durationSec": 5400,
+                     *           "hourlyRate": 95,
+                     *           "currency": "EUR",
+                     *           "source": "api",
+                     *           "timeZone": null,
+                     *           "runaway": null,
+                     *           "tagIds": [
+                     *             "tag_jljcw6bgrx3ifqfvoevj"
+                     *           ],
+                     *           "invoiceId": null,
+                     *           "importId": null,
+                     *           "createdAt": "2026-11-02T10:00:30.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:30.000Z",
+                     *           "projectName": "Website relaunch",
+                     *           "projectColor": "#1f77b4",
+                     *           "clientName": "Acme GmbH",
+                     *           "taskName": "Design review",
+                     *           "amount": 142.5
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EntryListRow"][];
                         nextCursor: components["schemas"]["NextCursor"];
@@ -1684,6 +1822,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Review of the new start page",
+                 *       "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *       "taskId": "tsk_lta9x6knstw29k1p7ji7",
+                 *       "tagIds": [
+                 *         "tag_jljcw6bgrx3ifqfvoevj"
+                 *       ],
+                 *       "start": "2026-11-02T09:00:00+01:00",
+                 *       "end": "2026-11-02T10:30:00+01:00",
+                 *       "originId": "crm-4711"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EntryCreate"];
             };
         };
@@ -1720,9 +1871,36 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ent_s3z2ly8tsxs4of7389ym",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                     *         "description": "Standup",
+                     *         "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *         "taskId": null,
+                     *         "billable": true,
+                     *         "start": "2026-11-02T09:45:00.000Z",
+                     *         "end": null,
+                     *         "durationSec": 930,
+                     *         "hourlyRate": 95,
+                     *         "currency": "EUR",
+                     *         "source": "api",
+                     *         "timeZone": null,
+                     *         "runaway": null,
+                     *         "tagIds": [],
+                     *         "invoiceId": null,
+                     *         "importId": null,
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Entry"] | null;
                     };
@@ -1751,6 +1929,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Standup",
+                 *       "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *       "start": "2026-11-02T09:45:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimerStart"];
             };
         };
@@ -1782,6 +1967,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "end": "2026-11-02T10:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimerStop"];
             };
         };
@@ -1849,6 +2039,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1881,6 +2072,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Review of the new start page, round 2"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EntryPatch"];
             };
         };
@@ -1908,7 +2104,14 @@ export interface operations {
                 /** @description Only archived (`true`) or only active (`false`) rows. Without it, both. */
                 archived?: components["parameters"]["ArchivedFilter"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the list the client holds (several, comma-separated, or `*` also work;
+                 *     `W/` and a `-br` or `-gzip` ending are ignored). When it names the list as it stands now
+                 *     for this token and query, the answer is 304 with no body, and the list is not read.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1920,9 +2123,37 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cli_t0j2qmrwqdb0lwixrry1",
+                     *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *           "name": "Acme GmbH",
+                     *           "archived": false,
+                     *           "legalName": null,
+                     *           "addressLines": null,
+                     *           "postalCode": "10115",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "taxId": null,
+                     *           "email": null,
+                     *           "reference": null,
+                     *           "vatId": null,
+                     *           "electronicAddress": null,
+                     *           "electronicAddressScheme": null,
+                     *           "createdAt": "2026-11-02T10:00:30.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Client"][];
                         /** @description Always null; catalog lists are not paged. */
@@ -1930,6 +2161,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -1953,6 +2185,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme GmbH",
+                 *       "city": "Berlin",
+                 *       "country": "DE"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ClientCreate"];
             };
         };
@@ -1963,9 +2202,33 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cli_t0j2qmrwqdb0lwixrry1",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "name": "Acme GmbH",
+                     *         "archived": false,
+                     *         "legalName": null,
+                     *         "addressLines": null,
+                     *         "postalCode": null,
+                     *         "city": "Berlin",
+                     *         "country": "DE",
+                     *         "taxId": null,
+                     *         "email": null,
+                     *         "reference": null,
+                     *         "vatId": null,
+                     *         "electronicAddress": null,
+                     *         "electronicAddressScheme": null,
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Client"];
                     };
@@ -2006,9 +2269,33 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cli_t0j2qmrwqdb0lwixrry1",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "name": "Acme GmbH",
+                     *         "archived": false,
+                     *         "legalName": null,
+                     *         "addressLines": null,
+                     *         "postalCode": "10115",
+                     *         "city": "Berlin",
+                     *         "country": "DE",
+                     *         "taxId": null,
+                     *         "email": null,
+                     *         "reference": null,
+                     *         "vatId": null,
+                     *         "electronicAddress": null,
+                     *         "electronicAddressScheme": null,
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Client"];
                     };
@@ -2047,6 +2334,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2079,6 +2367,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "postalCode": "10115"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ClientPatch"];
             };
         };
@@ -2089,9 +2382,33 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cli_t0j2qmrwqdb0lwixrry1",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "name": "Acme GmbH",
+                     *         "archived": false,
+                     *         "legalName": null,
+                     *         "addressLines": null,
+                     *         "postalCode": "10115",
+                     *         "city": "Berlin",
+                     *         "country": "DE",
+                     *         "taxId": null,
+                     *         "email": null,
+                     *         "reference": null,
+                     *         "vatId": null,
+                     *         "electronicAddress": null,
+                     *         "electronicAddressScheme": null,
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Client"];
                     };
@@ -2121,7 +2438,14 @@ export interface operations {
                 /** @description Only rows of these clients. Repeat the parameter or separate ids with commas. */
                 clientIds?: components["parameters"]["ClientIds"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the list the client holds (several, comma-separated, or `*` also work;
+                 *     `W/` and a `-br` or `-gzip` ending are ignored). When it names the list as it stands now
+                 *     for this token and query, the answer is 304 with no body, and the list is not read.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2133,9 +2457,39 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *           "clientId": "cli_t0j2qmrwqdb0lwixrry1",
+                     *           "name": "Website relaunch",
+                     *           "color": "#1f77b4",
+                     *           "billable": true,
+                     *           "hourlyRate": 95,
+                     *           "estimateSec": 360000,
+                     *           "budgetAmount": 12000,
+                     *           "archived": false,
+                     *           "progress": {
+                     *             "trackedSec": 6300,
+                     *             "billableSec": 6300,
+                     *             "amount": 166.25,
+                     *             "estimateRatio": 0.0175,
+                     *             "budgetRatio": 0.0139
+                     *           },
+                     *           "createdAt": "2026-11-02T10:00:30.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"][];
                         /** @description Always null; catalog lists are not paged. */
@@ -2143,6 +2497,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2166,6 +2521,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Website relaunch",
+                 *       "clientId": "cli_t0j2qmrwqdb0lwixrry1",
+                 *       "color": "#1f77b4",
+                 *       "billable": true,
+                 *       "hourlyRate": 95,
+                 *       "estimateSec": 360000
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectCreate"];
             };
         };
@@ -2176,9 +2541,35 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "clientId": "cli_t0j2qmrwqdb0lwixrry1",
+                     *         "name": "Website relaunch",
+                     *         "color": "#1f77b4",
+                     *         "billable": true,
+                     *         "hourlyRate": 95,
+                     *         "estimateSec": 360000,
+                     *         "budgetAmount": null,
+                     *         "archived": false,
+                     *         "progress": {
+                     *           "trackedSec": 0,
+                     *           "billableSec": 0,
+                     *           "amount": 0,
+                     *           "estimateRatio": 0,
+                     *           "budgetRatio": null
+                     *         },
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
@@ -2219,9 +2610,35 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "clientId": "cli_t0j2qmrwqdb0lwixrry1",
+                     *         "name": "Website relaunch",
+                     *         "color": "#1f77b4",
+                     *         "billable": true,
+                     *         "hourlyRate": 95,
+                     *         "estimateSec": 360000,
+                     *         "budgetAmount": 12000,
+                     *         "archived": false,
+                     *         "progress": {
+                     *           "trackedSec": 5400,
+                     *           "billableSec": 5400,
+                     *           "amount": 142.5,
+                     *           "estimateRatio": 0.015,
+                     *           "budgetRatio": 0.0119
+                     *         },
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
@@ -2260,6 +2677,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2292,6 +2710,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "budgetAmount": 12000
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectPatch"];
             };
         };
@@ -2302,9 +2725,35 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "clientId": "cli_t0j2qmrwqdb0lwixrry1",
+                     *         "name": "Website relaunch",
+                     *         "color": "#1f77b4",
+                     *         "billable": true,
+                     *         "hourlyRate": 95,
+                     *         "estimateSec": 360000,
+                     *         "budgetAmount": 12000,
+                     *         "archived": false,
+                     *         "progress": {
+                     *           "trackedSec": 0,
+                     *           "billableSec": 0,
+                     *           "amount": 0,
+                     *           "estimateRatio": 0,
+                     *           "budgetRatio": 0
+                     *         },
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
@@ -2334,7 +2783,14 @@ export interface operations {
                 /** @description Only rows of these projects. Repeat the parameter or separate ids with commas. */
                 projectIds?: components["parameters"]["ProjectIds"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the list the client holds (several, comma-separated, or `*` also work;
+                 *     `W/` and a `-br` or `-gzip` ending are ignored). When it names the list as it stands now
+                 *     for this token and query, the answer is 304 with no body, and the list is not read.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2346,9 +2802,29 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "tsk_lta9x6knstw29k1p7ji7",
+                     *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *           "name": "Design review",
+                     *           "estimateSec": 14400,
+                     *           "hourlyRate": null,
+                     *           "archived": false,
+                     *           "createdAt": "2026-11-02T10:00:30.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"][];
                         /** @description Always null; catalog lists are not paged. */
@@ -2356,6 +2832,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2379,6 +2856,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *       "name": "Design review"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskCreate"];
             };
         };
@@ -2389,9 +2872,25 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tsk_lta9x6knstw29k1p7ji7",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *         "name": "Design review",
+                     *         "estimateSec": null,
+                     *         "hourlyRate": null,
+                     *         "archived": false,
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
@@ -2432,9 +2931,25 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tsk_lta9x6knstw29k1p7ji7",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *         "name": "Design review",
+                     *         "estimateSec": 14400,
+                     *         "hourlyRate": null,
+                     *         "archived": false,
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
@@ -2473,6 +2988,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2505,6 +3021,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "estimateSec": 14400
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskPatch"];
             };
         };
@@ -2515,9 +3036,25 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tsk_lta9x6knstw29k1p7ji7",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *         "name": "Design review",
+                     *         "estimateSec": 14400,
+                     *         "hourlyRate": null,
+                     *         "archived": false,
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
@@ -2543,7 +3080,14 @@ export interface operations {
                  */
                 workspaceId?: components["parameters"]["WorkspaceId"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the list the client holds (several, comma-separated, or `*` also work;
+                 *     `W/` and a `-br` or `-gzip` ending are ignored). When it names the list as it stands now
+                 *     for this token and query, the answer is 304 with no body, and the list is not read.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2555,9 +3099,25 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "tag_jljcw6bgrx3ifqfvoevj",
+                     *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *           "name": "meetings",
+                     *           "createdAt": "2026-11-02T10:00:30.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"][];
                         /** @description Always null; catalog lists are not paged. */
@@ -2565,6 +3125,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2588,6 +3149,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "meeting"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TagCreate"];
             };
         };
@@ -2598,9 +3164,21 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tag_jljcw6bgrx3ifqfvoevj",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "name": "meeting",
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
@@ -2641,9 +3219,21 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tag_jljcw6bgrx3ifqfvoevj",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "name": "meetings",
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
@@ -2682,6 +3272,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2714,6 +3305,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "meetings"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TagPatch"];
             };
         };
@@ -2724,9 +3320,21 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tag_jljcw6bgrx3ifqfvoevj",
+                     *         "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *         "name": "meetings",
+                     *         "createdAt": "2026-11-02T10:00:30.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:30.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
@@ -2802,9 +3410,48 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": "2026-11-02T00:00:00.000Z",
+                     *         "to": "2026-11-09T00:00:00.000Z",
+                     *         "timeZone": "UTC",
+                     *         "currency": "EUR",
+                     *         "groupBy": "project",
+                     *         "subGroupBy": "day",
+                     *         "totals": {
+                     *           "durationSec": 6300,
+                     *           "billableSec": 6300,
+                     *           "amount": 166.25,
+                     *           "entryCount": 2
+                     *         },
+                     *         "groups": [
+                     *           {
+                     *             "key": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *             "name": "Website relaunch",
+                     *             "durationSec": 6300,
+                     *             "billableSec": 6300,
+                     *             "amount": 166.25,
+                     *             "entryCount": 2,
+                     *             "subGroups": [
+                     *               {
+                     *                 "key": "2026-11-02",
+                     *                 "name": "2026-11-02",
+                     *                 "durationSec": 6300,
+                     *                 "billableSec": 6300,
+                     *                 "amount": 166.25,
+                     *                 "entryCount": 2
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SummaryReport"];
                     };
@@ -2875,9 +3522,73 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ent_59yi6q9ch6mlxfbtvcfg",
+                     *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *           "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                     *           "description": "Review of the new start page, round 2",
+                     *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *           "taskId": "tsk_lta9x6knstw29k1p7ji7",
+                     *           "billable": true,
+                     *           "start": "2026-11-02T08:00:00.000Z",
+                     *           "end": "2026-11-02T09:30:00.000Z",
+                     *           "durationSec": 5400,
+                     *           "hourlyRate": 95,
+                     *           "currency": "EUR",
+                     *           "source": "api",
+                     *           "timeZone": null,
+                     *           "runaway": null,
+                     *           "tagIds": [
+                     *             "tag_jljcw6bgrx3ifqfvoevj"
+                     *           ],
+                     *           "invoiceId": null,
+                     *           "importId": null,
+                     *           "createdAt": "2026-11-02T10:00:30.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:30.000Z",
+                     *           "projectName": "Website relaunch",
+                     *           "projectColor": "#1f77b4",
+                     *           "clientName": "Acme GmbH",
+                     *           "taskName": "Design review",
+                     *           "amount": 142.5
+                     *         },
+                     *         {
+                     *           "id": "ent_s3z2ly8tsxs4of7389ym",
+                     *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                     *           "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                     *           "description": "Standup",
+                     *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *           "taskId": null,
+                     *           "billable": true,
+                     *           "start": "2026-11-02T09:45:00.000Z",
+                     *           "end": "2026-11-02T10:00:00.000Z",
+                     *           "durationSec": 900,
+                     *           "hourlyRate": 95,
+                     *           "currency": "EUR",
+                     *           "source": "api",
+                     *           "timeZone": null,
+                     *           "runaway": null,
+                     *           "tagIds": [],
+                     *           "invoiceId": null,
+                     *           "importId": null,
+                     *           "createdAt": "2026-11-02T10:00:30.000Z",
+                     *           "updatedAt": "2026-11-02T10:01:30.000Z",
+                     *           "projectName": "Website relaunch",
+                     *           "projectColor": "#1f77b4",
+                     *           "clientName": "Acme GmbH",
+                     *           "taskName": null,
+                     *           "amount": 23.75
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EntryListRow"][];
                         nextCursor: components["schemas"]["NextCursor"];
@@ -2938,9 +3649,102 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": "2026-11-02T00:00:00.000Z",
+                     *         "to": "2026-11-09T00:00:00.000Z",
+                     *         "timeZone": "UTC",
+                     *         "currency": "EUR",
+                     *         "groupBy": "project",
+                     *         "days": [
+                     *           "2026-11-02",
+                     *           "2026-11-03",
+                     *           "2026-11-04",
+                     *           "2026-11-05",
+                     *           "2026-11-06",
+                     *           "2026-11-07",
+                     *           "2026-11-08"
+                     *         ],
+                     *         "rows": [
+                     *           {
+                     *             "key": "prj_r7wsmyzprxr6tr2cfvrd",
+                     *             "name": "Website relaunch",
+                     *             "days": [
+                     *               {
+                     *                 "durationSec": 6300,
+                     *                 "amount": 166.25
+                     *               },
+                     *               {
+                     *                 "durationSec": 0,
+                     *                 "amount": 0
+                     *               },
+                     *               {
+                     *                 "durationSec": 0,
+                     *                 "amount": 0
+                     *               },
+                     *               {
+                     *                 "durationSec": 0,
+                     *                 "amount": 0
+                     *               },
+                     *               {
+                     *                 "durationSec": 0,
+                     *                 "amount": 0
+                     *               },
+                     *               {
+                     *                 "durationSec": 0,
+                     *                 "amount": 0
+                     *               },
+                     *               {
+                     *                 "durationSec": 0,
+                     *                 "amount": 0
+                     *               }
+                     *             ],
+                     *             "durationSec": 6300,
+                     *             "amount": 166.25
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "days": [
+                     *             {
+                     *               "durationSec": 6300,
+                     *               "amount": 166.25
+                     *             },
+                     *             {
+                     *               "durationSec": 0,
+                     *               "amount": 0
+                     *             },
+                     *             {
+                     *               "durationSec": 0,
+                     *               "amount": 0
+                     *             },
+                     *             {
+                     *               "durationSec": 0,
+                     *               "amount": 0
+                     *             },
+                     *             {
+                     *               "durationSec": 0,
+                     *               "amount": 0
+                     *             },
+                     *             {
+                     *               "durationSec": 0,
+                     *               "amount": 0
+                     *             },
+                     *             {
+                     *               "durationSec": 0,
+                     *               "amount": 0
+                     *             }
+                     *           ],
+                     *           "durationSec": 6300,
+                     *           "amount": 166.25
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WeeklyReport"];
                     };
@@ -2965,6 +3769,7 @@ export interface operations {
             /** @description The process answers. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2995,6 +3800,7 @@ export interface operations {
             /** @description Every check passes. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3027,6 +3833,7 @@ export interface operations {
             /** @description At least one check fails; `checks` names it. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,6 +3885,40 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c3d1e9a7b2c4d6e8f0a1b",
+                 *       "event": "entry.started",
+                 *       "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *       "createdAt": "2026-11-02T10:00:30.000Z",
+                 *       "data": {
+                 *         "kind": "entry",
+                 *         "entry": {
+                 *           "id": "ent_s3z2ly8tsxs4of7389ym",
+                 *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *           "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                 *           "description": "Standup",
+                 *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *           "taskId": null,
+                 *           "billable": true,
+                 *           "start": "2026-11-02T09:45:00.000Z",
+                 *           "end": null,
+                 *           "durationSec": 930,
+                 *           "hourlyRate": 95,
+                 *           "currency": "EUR",
+                 *           "source": "api",
+                 *           "timeZone": null,
+                 *           "runaway": null,
+                 *           "tagIds": [],
+                 *           "invoiceId": null,
+                 *           "importId": null,
+                 *           "createdAt": "2026-11-02T10:00:30.000Z",
+                 *           "updatedAt": "2026-11-02T10:00:30.000Z",
+                 *           "originId": null
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     event?: "entry.started";
@@ -3117,6 +3958,40 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c3d1e9a7b2c4d6e8f0a1b",
+                 *       "event": "entry.stopped",
+                 *       "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *       "createdAt": "2026-11-02T10:01:30.000Z",
+                 *       "data": {
+                 *         "kind": "entry",
+                 *         "entry": {
+                 *           "id": "ent_s3z2ly8tsxs4of7389ym",
+                 *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *           "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                 *           "description": "Standup",
+                 *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *           "taskId": null,
+                 *           "billable": true,
+                 *           "start": "2026-11-02T09:45:00.000Z",
+                 *           "end": "2026-11-02T10:00:00.000Z",
+                 *           "durationSec": 900,
+                 *           "hourlyRate": 95,
+                 *           "currency": "EUR",
+                 *           "source": "api",
+                 *           "timeZone": null,
+                 *           "runaway": null,
+                 *           "tagIds": [],
+                 *           "invoiceId": null,
+                 *           "importId": null,
+                 *           "createdAt": "2026-11-02T10:00:30.000Z",
+                 *           "updatedAt": "2026-11-02T10:01:30.000Z",
+                 *           "originId": null
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     event?: "entry.stopped";
@@ -3156,6 +4031,42 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c3d1e9a7b2c4d6e8f0a1b",
+                 *       "event": "entry.created",
+                 *       "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *       "createdAt": "2026-11-02T10:00:30.000Z",
+                 *       "data": {
+                 *         "kind": "entry",
+                 *         "entry": {
+                 *           "id": "ent_59yi6q9ch6mlxfbtvcfg",
+                 *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *           "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                 *           "description": "Review of the new start page",
+                 *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *           "taskId": "tsk_lta9x6knstw29k1p7ji7",
+                 *           "billable": true,
+                 *           "start": "2026-11-02T08:00:00.000Z",
+                 *           "end": "2026-11-02T09:30:00.000Z",
+                 *           "durationSec": 5400,
+                 *           "hourlyRate": 95,
+                 *           "currency": "EUR",
+                 *           "source": "api",
+                 *           "timeZone": null,
+                 *           "runaway": null,
+                 *           "tagIds": [
+                 *             "tag_jljcw6bgrx3ifqfvoevj"
+                 *           ],
+                 *           "invoiceId": null,
+                 *           "importId": null,
+                 *           "createdAt": "2026-11-02T10:00:30.000Z",
+                 *           "updatedAt": "2026-11-02T10:00:30.000Z",
+                 *           "originId": "crm-4711"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     event?: "entry.created";
@@ -3195,6 +4106,42 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c3d1e9a7b2c4d6e8f0a1b",
+                 *       "event": "entry.updated",
+                 *       "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *       "createdAt": "2026-11-02T10:00:30.000Z",
+                 *       "data": {
+                 *         "kind": "entry",
+                 *         "entry": {
+                 *           "id": "ent_59yi6q9ch6mlxfbtvcfg",
+                 *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *           "authorId": "usr_1k4zupo2cgbj4ipyansz",
+                 *           "description": "Review of the new start page, round 2",
+                 *           "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *           "taskId": "tsk_lta9x6knstw29k1p7ji7",
+                 *           "billable": true,
+                 *           "start": "2026-11-02T08:00:00.000Z",
+                 *           "end": "2026-11-02T09:30:00.000Z",
+                 *           "durationSec": 5400,
+                 *           "hourlyRate": 95,
+                 *           "currency": "EUR",
+                 *           "source": "api",
+                 *           "timeZone": null,
+                 *           "runaway": null,
+                 *           "tagIds": [
+                 *             "tag_jljcw6bgrx3ifqfvoevj"
+                 *           ],
+                 *           "invoiceId": null,
+                 *           "importId": null,
+                 *           "createdAt": "2026-11-02T10:00:30.000Z",
+                 *           "updatedAt": "2026-11-02T10:00:30.000Z",
+                 *           "originId": "crm-4711"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     event?: "entry.updated";
@@ -3234,6 +4181,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c3d1e9a7b2c4d6e8f0a1b",
+                 *       "event": "entry.deleted",
+                 *       "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *       "createdAt": "2026-11-02T10:01:30.000Z",
+                 *       "data": {
+                 *         "kind": "entry-deleted",
+                 *         "id": "ent_59yi6q9ch6mlxfbtvcfg",
+                 *         "authorId": "usr_1k4zupo2cgbj4ipyansz"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     event?: "entry.deleted";
@@ -3273,6 +4233,54 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c3d1e9a7b2c4d6e8f0a1b",
+                 *       "event": "invoice.created",
+                 *       "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *       "createdAt": "2026-11-02T10:01:30.000Z",
+                 *       "data": {
+                 *         "kind": "invoice",
+                 *         "invoice": {
+                 *           "id": "inv_bnnb4kyhn11kis40q645",
+                 *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *           "clientId": "cli_t0j2qmrwqdb0lwixrry1",
+                 *           "status": "draft",
+                 *           "currency": "EUR",
+                 *           "from": "2026-11-01",
+                 *           "to": "2026-11-30",
+                 *           "issuer": null,
+                 *           "recipient": {
+                 *             "name": "Acme GmbH",
+                 *             "legalName": null,
+                 *             "addressLines": null,
+                 *             "postalCode": "10115",
+                 *             "city": "Berlin",
+                 *             "country": "DE",
+                 *             "taxId": null,
+                 *             "email": null,
+                 *             "reference": null,
+                 *             "vatId": null,
+                 *             "electronicAddress": null,
+                 *             "electronicAddressScheme": null
+                 *           },
+                 *           "lines": [
+                 *             {
+                 *               "description": "Website relaunch",
+                 *               "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *               "quantitySec": 900,
+                 *               "hourlyRate": 95,
+                 *               "amount": 23.75
+                 *             }
+                 *           ],
+                 *           "total": 23.75,
+                 *           "einvoiceFills": [],
+                 *           "createdAt": "2026-11-02T10:01:30.000Z",
+                 *           "updatedAt": "2026-11-02T10:01:30.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     event?: "invoice.created";
@@ -3312,6 +4320,56 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "5f0c3d1e9a7b2c4d6e8f0a1b",
+                 *       "event": "invoice.status_changed",
+                 *       "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *       "createdAt": "2026-11-02T10:01:30.000Z",
+                 *       "data": {
+                 *         "kind": "invoice-status",
+                 *         "invoice": {
+                 *           "id": "inv_bnnb4kyhn11kis40q645",
+                 *           "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *           "clientId": "cli_t0j2qmrwqdb0lwixrry1",
+                 *           "status": "sent",
+                 *           "currency": "EUR",
+                 *           "from": "2026-11-01",
+                 *           "to": "2026-11-30",
+                 *           "issuer": null,
+                 *           "recipient": {
+                 *             "name": "Acme GmbH",
+                 *             "legalName": null,
+                 *             "addressLines": null,
+                 *             "postalCode": "10115",
+                 *             "city": "Berlin",
+                 *             "country": "DE",
+                 *             "taxId": null,
+                 *             "email": null,
+                 *             "reference": null,
+                 *             "vatId": null,
+                 *             "electronicAddress": null,
+                 *             "electronicAddressScheme": null
+                 *           },
+                 *           "lines": [
+                 *             {
+                 *               "description": "Website relaunch",
+                 *               "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
+                 *               "quantitySec": 900,
+                 *               "hourlyRate": 95,
+                 *               "amount": 23.75
+                 *             }
+                 *           ],
+                 *           "total": 23.75,
+                 *           "einvoiceFills": [],
+                 *           "createdAt": "2026-11-02T10:01:30.000Z",
+                 *           "updatedAt": "2026-11-02T10:01:30.000Z"
+                 *         },
+                 *         "from": "draft",
+                 *         "to": "sent"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEnvelope"] & {
                     /** @constant */
                     event?: "invoice.status_changed";

@@ -48,6 +48,14 @@ export interface Config {
   metrics: boolean;
   /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <it>`. */
   metricsToken: string | undefined;
+  /**
+   * CORS_ORIGINS: the browser origins (`scheme://host[:port]`, normalised) whose pages may call
+   * the API; ['*'] allows every origin (no credentials: the API's only credential is the bearer
+   * token a script sends itself); [] (the default) sends no CORS headers at all.
+   */
+  corsOrigins: string[];
+  /** COMPRESSION_MIN_BYTES: answers at least this large are compressed when the client asks (br, gzip); null for `off`. */
+  compressionMinBytes: number | null;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +187,8 @@ export function parseConfig(env: Env): Config {
     migrationBackups: int('MIGRATION_BACKUPS', 3, 0, 100),
     walCheckpoints: walCheckpoints(),
     ...metricsSettings(env, bool('METRICS'), problems),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
+    compressionMinBytes: compressionMinBytes(env.COMPRESSION_MIN_BYTES, problems),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
@@ -192,6 +202,60 @@ function metricsSettings(env: Env, on: boolean, problems: string[]): Pick<Config
   if (['false', '0'].includes((env.METRICS ?? '').trim().toLowerCase()))
     problems.push('METRICS_TOKEN is set but METRICS is false: unset one of them');
   return { metrics: true, metricsToken: token };
+}
+
+/**
+ * CORS_ORIGINS: comma-separated exact origins (`https://app.example.org`, `http://localhost:5173`),
+ * each normalised as browsers send it in `Origin` (lower-case scheme and host, no default port);
+ * or `*` alone for any origin. A path, query, user or a scheme other than http(s) is refused:
+ * an origin is never a prefix or a pattern.
+ */
+function corsOrigins(raw: string | undefined, problems: string[]): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  if (list.includes('*')) {
+    if (list.length > 1) problems.push('CORS_ORIGINS: `*` (every origin) must stand alone');
+    return ['*'];
+  }
+  const origins: string[] = [];
+  for (const item of list) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(item);
+    } catch {
+      // reported below
+    }
+    if (
+      parsed === null ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      parsed.username !== '' ||
+      parsed.password !== '' ||
+      parsed.pathname !== '/' ||
+      /[?#]/.test(item)
+    ) {
+      problems.push(
+        `CORS_ORIGINS must list origins such as https://app.example.org (scheme, host, optional port) or * (got ${JSON.stringify(item)})`,
+      );
+      continue;
+    }
+    if (!origins.includes(parsed.origin)) origins.push(parsed.origin);
+  }
+  return origins;
+}
+
+/** COMPRESSION_MIN_BYTES: a size in bytes (default 1024), or `off`. */
+function compressionMinBytes(raw: string | undefined, problems: string[]): number | null {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return 1024;
+  if (value === 'off') return null;
+  const bytes = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(bytes) || bytes > 1024 * 1024 * 1024) {
+    problems.push(`COMPRESSION_MIN_BYTES must be a whole number of bytes up to 1073741824, or off (got ${JSON.stringify(raw)})`);
+    return 1024;
+  }
+  return bytes;
 }
 
 /** An IPv4 or IPv6 address, or a CIDR range of either. */

@@ -215,6 +215,25 @@ describe('entries', () => {
         const res = await server.request('POST', '/api/v1/entries', { json: { ...span, projectId: 'x'.repeat(100) } });
         expectProblem(res, 404, 'not-found', base());
       });
+      it('a refused date-time names the field, the value as sent and the accepted form with an example', async () => {
+        const detail = async (json: object) => {
+          const res = await server.request('POST', '/api/v1/entries', { json: { ...span, ...json } });
+          expectProblem(res, 400, 'invalid-request', base());
+          return res.body.detail as string;
+        };
+        const form =
+          'send a date-time YYYY-MM-DDThh:mm:ss (fractions allowed) with Z or an offset ±hh:mm (T and Z upper case, seconds required), e.g. "2026-11-02T09:00:00+01:00"';
+        expect(await detail({ start: '2026-11-02T08:00:00' })).to.equal(`body.start: "2026-11-02T08:00:00" is not accepted: ${form}`);
+        expect(await detail({ start: '2026-11-02t08:00:00z' })).to.equal(`body.start: "2026-11-02t08:00:00z" is not accepted: ${form}`);
+        expect(await detail({ start: '2026-11-02T08:00Z' })).to.equal(`body.start: "2026-11-02T08:00Z" is not accepted: ${form}`);
+        expect(await detail({ start: '2026-02-30T08:00:00Z', end: '2026-03-03T08:00:00Z' })).to.equal(
+          'body.start: "2026-02-30T08:00:00Z" is not a date-time that exists (the calendar has no such day or time)',
+        );
+        // A calendar day in a filter is echoed as sent.
+        const list = await server.request('GET', '/api/v1/entries?from=2026-11-31&to=2026-12-01');
+        expectProblem(list, 400, 'invalid-request', base());
+        expect(list.body.detail).to.equal('from: "2026-11-31" is not a calendar day (YYYY-MM-DD, a date that exists).');
+      });
       it('types, enums, unknown fields and required fields', async () => {
         await refused({ billable: 'yes' }, 'body.billable');
         await refused({ source: 'fax' }, 'body.source');

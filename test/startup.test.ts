@@ -164,6 +164,8 @@ describe('startup', () => {
         metricsToken: undefined,
         migrationBackups: 3,
         walCheckpoints: 'server',
+        corsOrigins: [],
+        compressionMinBytes: 1024,
       });
     });
 
@@ -180,6 +182,8 @@ describe('startup', () => {
           TRUST_PROXY: 'loopback,not-an-address',
           METRICS: 'yes',
           METRICS_TOKEN: 'short',
+          CORS_ORIGINS: 'https://ok.example.org,https://app.example.org/path',
+          COMPRESSION_MIN_BYTES: 'small',
         }),
       )
         .to.throw(ConfigError)
@@ -193,7 +197,29 @@ describe('startup', () => {
         .and.contains('EVENT_RETENTION_DAYS')
         .and.contains('TRUST_PROXY')
         .and.contains('METRICS must be true or false')
-        .and.contains('METRICS_TOKEN must be at least 32 visible ASCII characters');
+        .and.contains('METRICS_TOKEN must be at least 32 visible ASCII characters')
+        .and.contains(
+          'CORS_ORIGINS must list origins such as https://app.example.org (scheme, host, optional port) or * (got "https://app.example.org/path")',
+        )
+        .and.contains('COMPRESSION_MIN_BYTES');
+    });
+
+    it('CORS_ORIGINS: exact origins, normalised as browsers send them; * alone; nothing else', () => {
+      expect(
+        parseConfig({ CORS_ORIGINS: ' https://App.Example.org:443/ , http://localhost:5173,http://127.0.0.1:8080 ' }).corsOrigins,
+      ).to.deep.equal(['https://app.example.org', 'http://localhost:5173', 'http://127.0.0.1:8080']);
+      expect(parseConfig({ CORS_ORIGINS: '*' }).corsOrigins).to.deep.equal(['*']);
+      for (const bad of [
+        '*,https://a.example.org',
+        'app.example.org',
+        'ftp://a.example.org',
+        'https://a.example.org?x',
+        'https://u@a.example.org',
+        'null',
+      ])
+        expect(() => parseConfig({ CORS_ORIGINS: bad }), bad).to.throw(ConfigError, 'CORS_ORIGINS');
+      expect(parseConfig({ COMPRESSION_MIN_BYTES: 'off' }).compressionMinBytes).to.equal(null);
+      expect(parseConfig({ COMPRESSION_MIN_BYTES: '0' }).compressionMinBytes).to.equal(0);
     });
 
     it('metrics: METRICS=true serves them; METRICS_TOKEN alone serves them behind the token; METRICS=false with a token is refused', () => {
@@ -229,8 +255,12 @@ describe('startup', () => {
         TRUST_PROXY: 'loopback, 10.0.0.0/8 ,fd00::1',
         METRICS: 'true',
         METRICS_TOKEN: 'a-metrics-token-of-32-characters!',
+        CORS_ORIGINS: 'https://app.example.org',
+        COMPRESSION_MIN_BYTES: '4096',
       });
+      expect(config.corsOrigins).to.deep.equal(['https://app.example.org']);
       expect(config).to.include({
+        compressionMinBytes: 4096,
         baseUrl: 'https://t.example.org',
         problemsBase: 'https://docs.example.org/p',
         servesProblemPages: false,

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Response } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -11,15 +11,18 @@ import type { Metrics } from '../metrics.js';
 import { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { Actor } from '../actor.js';
 import type { ReaderPool } from '../readers/pool.js';
-import { actorData, isReadOperation } from '../readers/tasks.js';
+import { actorData, isReadOperation, type ReadOperationId } from '../readers/tasks.js';
 import type { Services } from '../services.js';
 import { ContractBackend, type OperationInfo } from './backend.js';
+import { type Negotiated, negotiate } from './compression.js';
 import { type ContractDocument, servedDocument } from './contract.js';
+import { createCors } from './cors.js';
+import { type CatalogValidators, catalogValidators, etagHeader, isCatalogList, noneMatch } from './etag.js';
 import { createHandlers } from './handlers/index.js';
 import { type Handlers, type OperationId, PUBLIC_OPERATIONS } from './handlers/types.js';
 import { type Exchange, newExchange, pipelineHooks, type Reply } from './pipeline.js';
 import { problemPage } from './problem-pages.js';
-import { HttpProblem, sendProblem, slugOfDomainError, writeJson } from './problems.js';
+import { type EncodedBody, HttpProblem, sendProblem, slugOfDomainError, writeJson } from './problems.js';
 
 export interface AppDeps {
   config: Config;
@@ -37,8 +40,10 @@ export interface AppDeps {
   handlers?: (real: Handlers) => Handlers;
 }
 
+/** A heavy read's reply: its bytes (compressed on the reader thread, or not), or 304 for a catalog list whose ETag matched. */
+type ReadReply = { status: 200; json: Uint8Array | EncodedBody; etag?: string } | { status: 304; etag: string };
 /** A handler's reply; only GET /readyz answers 503 with a body. */
-type Answer = Reply | { status: 503; body: unknown };
+type Answer = Reply | ReadReply | { status: 503; body: unknown };
 type AnyHandler = (request: { query: unknown; path: unknown; body: unknown; actor: unknown }) => Answer | Promise<Answer>;
 
 /** Where the Prometheus metrics are served (outside the contract, like the problem pages). */
@@ -61,15 +66,11 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const hooks = pipelineHooks({ config, tokens: deps.services.tokens, limiter: new RateLimiter(deps.clock) });
   api.registerSecurityHandler('bearerAuth', hooks.securityHandlers.bearerAuth);
   api.register(hooks.handlers);
+  const validators = catalogValidators({ catalog: deps.services.catalog, retentionDays: config.eventRetentionDays });
   for (const [operationId, handler] of Object.entries(handlers) as Array<[OperationId, AnyHandler]>) {
-    // The heavy reads go to the reader threads and come back as JSON text.
+    // The heavy reads go to the reader threads and come back as JSON bytes.
     if (isReadOperation(operationId) && handler === (real[operationId] as unknown)) {
-      api.register(operationId, async (context: Context, exchange: Exchange): Promise<Reply> => {
-        const { query, params } = context.request as { query: Record<string, unknown>; params: Record<string, string> };
-        const actor = exchange.actor as Actor;
-        const task = { operationId, query, path: params, actor: actorData(actor), now: deps.clock.now(), requestId: exchange.requestId };
-        return { status: 200, json: await deps.readers.run(task) };
-      });
+      api.register(operationId, heavyRead(deps, validators, operationId));
       continue;
     }
     api.register(operationId, (context: Context, exchange: Exchange) =>
@@ -81,6 +82,9 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   // API middleware comes first and hands them on, so an API request crosses one Express layer.
   const pages = config.servesProblemPages ? new URL(config.problemsBase).pathname : null;
   const { metrics } = deps;
+  const cors = createCors(config.corsOrigins, pathMethods(api));
+  // API answers depend on these request headers besides the URL (no-store aside, a proxy must know).
+  const vary = [cors?.vary, config.compressionMinBytes === null ? null : 'Accept-Encoding'].filter((v) => v).join(', ');
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -102,17 +106,19 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     // API answers are per token and change with every write: no shared or private cache keeps
     // them (a proxy or a browser's disk would otherwise hold one member's entries).
     res.setHeader('Cache-Control', 'no-store');
+    if (vary !== '') res.setHeader('Vary', vary);
+    // A preflight from an allowed origin is answered here: it is no operation of the contract, so
+    // it reads no token and draws on no budget (src/http/cors.ts).
+    if (cors?.handle(req, res, exchange.instance)) {
+      logRequest(exchange);
+      return;
+    }
+    const negotiated = negotiate(req.headers['accept-encoding'], config.compressionMinBytes);
     try {
       const reply = (await api.handleRequest(exchange.request, exchange)) as Answer;
-      if (reply.status === 204) {
-        res.statusCode = 204;
-        res.end();
-      } else {
-        res.statusCode = reply.status;
-        writeJson(res, 'application/json; charset=utf-8', 'json' in reply ? reply.json : JSON.stringify(reply.body));
-      }
+      await writeReply(res, reply, negotiated);
     } catch (error) {
-      respondWithError(exchange, error);
+      await respondWithError(exchange, error, negotiated);
     }
     logRequest(exchange);
   });
@@ -140,12 +146,12 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   }
 
   /** Every refusal and failure becomes a problem document; anything unexpected is a 500. */
-  function respondWithError(exchange: Exchange, error: unknown): void {
+  function respondWithError(exchange: Exchange, error: unknown, negotiated: Negotiated | null): Promise<void> | undefined {
     const { res, req, instance, requestId } = exchange;
     if (res.headersSent) {
       logger.error('response failed after headers were sent', { requestId, ...errorFields(error) });
       res.destroy();
-      return;
+      return undefined;
     }
     // Refused before its body was read whole (413, or 401/403 that never read it): the
     // connection closes after the answer rather than reading the rest of the upload to reach
@@ -153,19 +159,19 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     if (!req.complete) res.setHeader('Connection', 'close');
     if (error instanceof HttpProblem) {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-      sendProblem(res, config.problemsBase, error.slug, error.detail, instance);
-    } else if (error instanceof DomainError) {
-      sendProblem(res, config.problemsBase, slugOfDomainError[error.code], error.message, instance);
-    } else {
-      logger.error('unhandled error', {
-        requestId,
-        method: req.method,
-        path: instance,
-        operationId: exchange.operationId,
-        ...errorFields(error),
-      });
-      sendProblem(res, config.problemsBase, 'internal-error', '', instance);
+      return sendProblem(res, config.problemsBase, error.slug, error.detail, instance, negotiated);
     }
+    if (error instanceof DomainError) {
+      return sendProblem(res, config.problemsBase, slugOfDomainError[error.code], error.message, instance, negotiated);
+    }
+    logger.error('unhandled error', {
+      requestId,
+      method: req.method,
+      path: instance,
+      operationId: exchange.operationId,
+      ...errorFields(error),
+    });
+    return sendProblem(res, config.problemsBase, 'internal-error', '', instance, negotiated);
   }
   return app;
 }
@@ -179,20 +185,66 @@ function metricsEndpoint(metrics: Metrics, config: Config, logger: Logger): Requ
   const expected = config.metricsToken === undefined ? null : digest(`Bearer ${config.metricsToken}`);
   return async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
+    if (config.compressionMinBytes !== null) res.setHeader('Vary', 'Accept-Encoding');
     if (expected !== null && !timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="timetrack-metrics"');
-      sendProblem(res, config.problemsBase, 'invalid-token', 'GET /metrics needs the bearer token set in METRICS_TOKEN.', req.path);
+      await sendProblem(res, config.problemsBase, 'invalid-token', 'GET /metrics needs the bearer token set in METRICS_TOKEN.', req.path);
       return;
     }
     try {
       const text = await metrics.render();
       res.statusCode = 200;
-      writeJson(res, metrics.contentType, text);
+      await writeJson(res, metrics.contentType, text, negotiate(req.headers['accept-encoding'], config.compressionMinBytes));
     } catch (error) {
       logger.error('metrics could not be rendered', errorFields(error));
-      sendProblem(res, config.problemsBase, 'internal-error', '', req.path);
+      await sendProblem(res, config.problemsBase, 'internal-error', '', req.path);
     }
   };
+}
+
+/** Writes a handler's reply: no body for 204 and 304, else its JSON (compressed when asked and large enough). */
+function writeReply(res: Response, reply: Answer, negotiated: Negotiated | null): Promise<void> | undefined {
+  if ('etag' in reply && reply.etag !== undefined) res.setHeader('ETag', reply.etag);
+  res.statusCode = reply.status;
+  if (reply.status === 204 || reply.status === 304) {
+    res.end();
+    return undefined;
+  }
+  return writeJson(res, 'application/json; charset=utf-8', 'json' in reply ? reply.json : JSON.stringify(reply.body), negotiated);
+}
+
+/**
+ * A heavy read, run on a reader thread, which also compresses its answer as the request
+ * negotiated. A catalog list first makes its validator (a few index reads, src/http/etag.ts):
+ * when `If-None-Match` names it the answer is 304, and the list is not read at all.
+ */
+function heavyRead(deps: AppDeps, validators: CatalogValidators, operationId: ReadOperationId) {
+  const { config, clock, readers } = deps;
+  return async (context: Context, exchange: Exchange): Promise<ReadReply> => {
+    const { query, params } = context.request as { query: Record<string, unknown>; params: Record<string, string> };
+    const actor = exchange.actor as Actor;
+    // One instant for the validator and the read: a running timer's progress is measured to it.
+    const now = clock.now();
+    const compression = negotiate(exchange.req.headers['accept-encoding'], config.compressionMinBytes);
+    let etag: string | undefined;
+    if (isCatalogList(operationId)) {
+      const tag = validators.tag(operationId, actor, query, now);
+      etag = etagHeader(tag, compression);
+      if (noneMatch(exchange.req.headers['if-none-match'], tag)) return { status: 304, etag };
+    }
+    const task = { operationId, query, path: params, actor: actorData(actor), now, requestId: exchange.requestId, compression };
+    const json = await readers.run(task);
+    return etag === undefined ? { status: 200, json } : { status: 200, json, etag };
+  };
+}
+
+/** The methods the contract has for a path (GET with HEAD), for preflights; none for an unknown path. */
+function pathMethods(api: ContractBackend): (path: string) => string[] {
+  const methods = [...new Set(api.router.getOperations().map((operation) => operation.method.toLowerCase()))];
+  return (path) =>
+    methods
+      .filter((method) => api.router.matchOperation({ method, path, headers: {}, query: {} }) !== undefined)
+      .flatMap((method) => (method === 'get' ? ['GET', 'HEAD'] : [method.toUpperCase()]));
 }
 
 export function checkHandlersMatchContract(

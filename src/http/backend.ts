@@ -262,7 +262,8 @@ export class ContractBackend extends OpenAPIBackend {
       quick: true,
       coerceTypes: true,
       ignoreTrailingSlashes: false,
-      ajvOpts: { allErrors: true, strict: false },
+      // verbose: errors carry the value as sent and the failing schema (its x-accepts hint).
+      ajvOpts: { allErrors: true, strict: false, verbose: true },
       // One Ajv per option set (parameters are coerced, bodies are not), shared by every
       // operation: building an Ajv with its formats per validator made start-up slow.
       customizeAjv: (_ajv, options) => {

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { type ProblemSlug, problemTypes } from '../../generated/problems.js';
 import type { DomainErrorCode } from '../errors.js';
+import { type Coding, compressAsync, compresses, type Negotiated } from './compression.js';
 
 export const INTERNAL_ERROR_DETAIL = 'The server could not complete this request.';
 
@@ -45,18 +46,56 @@ export function problemDocument(problemsBase: string, slug: ProblemSlug, detail:
   };
 }
 
-export function sendProblem(res: Response, problemsBase: string, slug: ProblemSlug, detail: string, instance: string): void {
+export function sendProblem(
+  res: Response,
+  problemsBase: string,
+  slug: ProblemSlug,
+  detail: string,
+  instance: string,
+  negotiated: Negotiated | null = null,
+): Promise<void> | undefined {
   const body = problemDocument(problemsBase, slug, detail, instance);
   res.status(body.status);
-  writeJson(res, 'application/problem+json', JSON.stringify(body));
+  return writeJson(res, 'application/problem+json', JSON.stringify(body), negotiated);
+}
+
+/** Bytes a reader thread made: compressed there with `coding`, or (null) left as they are. */
+export interface EncodedBody {
+  bytes: Uint8Array;
+  coding: Coding | null;
 }
 
 /**
- * Writes a JSON body. A HEAD response gets the length the GET would have: Node computes it for a
- * body it sends, but leaves it out when it drops the body of a HEAD.
+ * Writes a JSON body. An `EncodedBody` goes out as it is; any other body is compressed (on
+ * libuv's thread pool, then the promise settles) when `negotiated` asks for it and it is large
+ * enough, else written at once. `Content-Length` is always set, so a HEAD response gets the
+ * length the GET would have, compressed or not: Node leaves it out when it drops the body of a
+ * HEAD. A compression that fails sends the body uncompressed.
  */
-export function writeJson(res: Response, contentType: string, text: string | Uint8Array): void {
+export function writeJson(
+  res: Response,
+  contentType: string,
+  body: string | Uint8Array | EncodedBody,
+  negotiated: Negotiated | null = null,
+): Promise<void> | undefined {
   res.setHeader('Content-Type', contentType);
-  if (res.req.method === 'HEAD') res.setHeader('Content-Length', typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
-  res.end(text);
+  if (typeof body === 'object' && 'coding' in body) {
+    send(res, body.bytes, body.coding);
+    return undefined;
+  }
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  if (!compresses(negotiated, bytes.byteLength)) {
+    send(res, bytes, null);
+    return undefined;
+  }
+  return compressAsync(bytes, negotiated.coding).then(
+    (compressed) => send(res, compressed, negotiated.coding),
+    () => send(res, bytes, null),
+  );
+}
+
+function send(res: Response, bytes: Uint8Array, coding: Coding | null): void {
+  if (coding !== null) res.setHeader('Content-Encoding', coding);
+  res.setHeader('Content-Length', bytes.byteLength);
+  res.end(bytes);
 }

@@ -48,7 +48,31 @@ function message(error: ErrorObject): string {
       return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'parse':
       return `is not valid JSON (${error.message ?? 'parse error'})`;
+    case 'pattern':
+    case 'format':
+      return notAccepted(error);
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/**
+ * A value of the wrong form: the value as sent and what to send instead (the schema's x-accepts
+ * hint, else its description), with an example when the contract has one; never the pattern.
+ */
+function notAccepted(error: ErrorObject): string {
+  const schema = (error.parentSchema ?? {}) as { 'x-accepts'?: string; description?: string; examples?: unknown[]; pattern?: string };
+  // The form is right (the pattern holds) but the format fails: a day or time that does not exist.
+  if (
+    error.keyword === 'format' &&
+    typeof error.data === 'string' &&
+    schema.pattern !== undefined &&
+    new RegExp(schema.pattern, 'u').test(error.data)
+  )
+    return `${JSON.stringify(error.data)} is not a ${String((error.params as { format?: string }).format)} that exists (the calendar has no such day or time)`;
+  const what = schema['x-accepts'] ?? schema.description?.replace(/\.$/, '');
+  if (what === undefined) return error.message ?? 'is invalid';
+  const example = schema.examples?.[0];
+  const sent = error.data === undefined ? '' : `${JSON.stringify(error.data)} is not accepted: `;
+  return `${sent}send ${what}${example === undefined ? '' : `, e.g. ${JSON.stringify(example)}`}`;
 }

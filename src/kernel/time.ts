@@ -58,7 +58,13 @@ export function dayEnd(value: string, field: string, zone = 'UTC'): number {
 export function parseInstant(value: string, field: string): number {
   const ms = Date.parse(value);
   // Date.parse rolls impossible dates over (2026-02-30 becomes March 2): refuse them instead.
-  if (Number.isNaN(ms) || !calendarDay(value.slice(0, 10))) throw invalid(field, `${JSON.stringify(value)} is not a valid date-time.`);
+  if (Number.isNaN(ms))
+    throw invalid(
+      field,
+      `${JSON.stringify(value)} is not a date-time: send YYYY-MM-DDThh:mm:ss with Z or an offset, e.g. "2026-11-02T09:00:00+01:00".`,
+    );
+  if (!calendarDay(value.slice(0, 10)))
+    throw invalid(field, `${JSON.stringify(value)} is not a date-time that exists (the calendar has no such day).`);
   return checkBounds(ms, value, field);
 }
 

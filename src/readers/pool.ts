@@ -7,6 +7,7 @@ import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { resolvePackage } from '../threads.js';
 import type { ReaderThreadData } from './reader-thread.js';
+import type { EncodedBody } from '../http/problems.js';
 import { raise, type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
 
 export interface ReaderOptions {
@@ -68,11 +69,15 @@ export function createReaderPool(
       });
 
   return {
-    /** The read's JSON bytes; its domain error raised again here; a failure of the thread or the budget throws. */
-    async run(task: ReadTask): Promise<Uint8Array> {
+    /**
+     * The read's JSON bytes: compressed on its thread as the task asked (an EncodedBody), or, read
+     * on the request thread, as they are (the caller compresses them off this thread); its domain
+     * error raised again here; a failure of the thread or the budget throws.
+     */
+    async run(task: ReadTask): Promise<Uint8Array | EncodedBody> {
       let result: ReadResult;
       if (!pool) {
-        result = await runRead(handlers ?? readHandlers(options.services), task);
+        result = await runRead(handlers ?? readHandlers(options.services), { ...task, compression: null });
       } else {
         const signal = AbortSignal.timeout(options.budgetMs);
         try {
@@ -94,7 +99,7 @@ export function createReaderPool(
           throw error;
         }
       }
-      if (result instanceof Uint8Array) return result;
+      if (result instanceof Uint8Array || 'bytes' in result) return result;
       return raise(result);
     },
     /** Reader threads running now (tests and metrics). */

@@ -4,7 +4,7 @@
  * request's: every task carries the instant the request thread read.
  */
 import { workerData } from 'node:worker_threads';
-import { move } from 'piscina';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Clock } from '../clock.js';
 import { openDatabase } from '../db/database.js';
 import { createServices } from '../services.js';
@@ -36,5 +36,11 @@ export default async function read(task: ReadTask): Promise<ReadResult> {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, data.slowReportsMs);
   const result = await runRead(handlers, task);
   // The bytes change hands: no copy of a large answer on the request thread.
-  return result instanceof Uint8Array ? (move(result) as Uint8Array) : result;
+  if (result instanceof Uint8Array) return move(result) as Uint8Array;
+  if ('bytes' in result) {
+    // An object with its buffer in the transfer list: piscina posts the value and moves the bytes.
+    const movable = { [transferableSymbol]: [result.bytes.buffer], [valueSymbol]: result };
+    return move(movable as Parameters<typeof move>[0]) as unknown as ReadResult;
+  }
+  return result;
 }

@@ -1,9 +1,11 @@
 import type { Actor, Scope } from '../actor.js';
 import { DomainError, type DomainErrorCode } from '../errors.js';
+import { compressSync, compresses, type Negotiated } from '../http/compression.js';
 import { catalogHandlers } from '../http/handlers/catalog.js';
 import { entryHandlers } from '../http/handlers/entries.js';
 import { reportHandlers } from '../http/handlers/reports.js';
 import type { Handler, OperationId } from '../http/handlers/types.js';
+import type { EncodedBody } from '../http/problems.js';
 import type { Services } from '../services.js';
 
 /**
@@ -42,14 +44,20 @@ export interface ReadTask {
   /** The request's clock reading: running timers' durations are measured to it. */
   now: number;
   requestId: string;
+  /**
+   * The coding the client accepts: the thread compresses the answer itself (on its own core, not
+   * the request thread's) when it is large enough. null: the bytes come back as they are.
+   */
+  compression: Negotiated | null;
 }
 
 /**
  * The answer as UTF-8 JSON bytes (moved, not copied, from a reader thread, and written to the
- * socket as they are), or the domain error the read raised (an error object does not cross
- * threads as itself).
+ * socket as they are): as they are (a task without `compression`), or compressed or not as the
+ * task's compression decided; or the domain error the read raised (an error object does not
+ * cross threads as itself).
  */
-export type ReadResult = Uint8Array | { error: { code: DomainErrorCode; message: string } };
+export type ReadResult = Uint8Array | EncodedBody | { error: { code: DomainErrorCode; message: string } };
 
 const encoder = new TextEncoder();
 
@@ -69,7 +77,12 @@ export async function runRead(handlers: Record<ReadOperationId, Handler<ReadOper
   try {
     const reply = await handler({ query: task.query, path: task.path, body: undefined, actor: actorOf(task.actor) });
     // A fresh buffer of its own (never a pooled slab), so a thread can move it whole.
-    return encoder.encode(JSON.stringify(reply.body));
+    const json = encoder.encode(JSON.stringify(reply.body));
+    const { compression } = task;
+    if (compression === null) return json;
+    return compresses(compression, json.byteLength)
+      ? { bytes: compressSync(json, compression.coding), coding: compression.coding }
+      : { bytes: json, coding: null };
   } catch (error) {
     if (error instanceof DomainError) return { error: { code: error.code, message: error.message } };
     throw error;

@@ -116,11 +116,13 @@ describe('kernel/time', () => {
     it('refuses an impossible date instead of rolling it over, with code invalid and the field name first', () => {
       const error = refusal(() => parseInstant('2026-02-30T00:00:00Z', 'start'));
       expect(error.code).to.equal('invalid');
-      expect(error.message).to.equal('start: "2026-02-30T00:00:00Z" is not a valid date-time.');
+      expect(error.message).to.equal('start: "2026-02-30T00:00:00Z" is not a date-time that exists (the calendar has no such day).');
     });
 
     it('refuses text that is no date-time', () => {
-      expect(refusal(() => parseInstant('yesterday', 'end')).message).to.equal('end: "yesterday" is not a valid date-time.');
+      expect(refusal(() => parseInstant('yesterday', 'end')).message).to.equal(
+        'end: "yesterday" is not a date-time: send YYYY-MM-DDThh:mm:ss with Z or an offset, e.g. "2026-11-02T09:00:00+01:00".',
+      );
     });
 
     it('accepts the first instant of 1900 and the last second of 9998', () => {

@@ -88,6 +88,26 @@ describe('http/validation-errors describeValidationErrors', () => {
     expect(describeValidationErrors([error('format', '/requestBody/start')])).to.equal('body.start: is invalid');
   });
 
+  it('a value of the wrong form: the value as sent and what to send (x-accepts, else the description), with an example; never the pattern', () => {
+    const start = {
+      ...error('pattern', '/requestBody/start', { pattern: '^\\d{4}…$' }, 'must match pattern "^\\d{4}…$"'),
+      data: '2026-11-02T08:00:00',
+      parentSchema: { 'x-accepts': 'a date-time YYYY-MM-DDThh:mm:ss with Z or an offset ±hh:mm', examples: ['2026-11-02T09:00:00+01:00'] },
+    };
+    const format = { ...start, keyword: 'format', message: 'must match format "date-time"' };
+    // pattern and format of one field say the same: once.
+    expect(describeValidationErrors([start, format])).to.equal(
+      'body.start: "2026-11-02T08:00:00" is not accepted: send a date-time YYYY-MM-DDThh:mm:ss with Z or an offset ±hh:mm, e.g. "2026-11-02T09:00:00+01:00"',
+    );
+    const color = {
+      ...start,
+      instancePath: '/requestBody/color',
+      data: 'red',
+      parentSchema: { description: '`#rrggbb`; stored in lower case.' },
+    };
+    expect(describeValidationErrors([color])).to.equal('body.color: "red" is not accepted: send `#rrggbb`; stored in lower case');
+  });
+
   it('unescapes JSON pointer segments (~1 is /, ~0 is ~)', () => {
     expect(describeValidationErrors([error('type', '/requestBody/a~1b/c~0d', {}, 'must be string')])).to.equal(
       'body.a/b.c~d: must be string',

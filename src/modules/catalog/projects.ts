@@ -22,9 +22,8 @@ const parentLabel = (clientId: string | null) => (clientId ? `client ${clientId}
  * plus what their running timers have tracked so far.
  */
 export function createProjectsService({ db, clock, write, repo }: CatalogDeps, clients: ClientsService) {
-  /** What each project's running timers add, read through the partial index of running timers. */
-  function liveTotals(workspaceId: string): Map<string, LiveTotals> {
-    const now = clock.now();
+  /** What each project's running timers add at `now`, read through the partial index of running timers. */
+  function liveTotals(workspaceId: string, now = clock.now()): Map<string, LiveTotals> {
     const live = new Map<string, LiveTotals>();
     for (const entry of repo.runningOfWorkspace(workspaceId)) {
       if (entry.projectId === null) continue;
@@ -51,6 +50,8 @@ export function createProjectsService({ db, clock, write, repo }: CatalogDeps, c
     views([repo.projectWithTotals(workspaceId, id)], actor)[0] as ProjectView;
 
   return {
+    liveTotals,
+
     list(actor: Actor, query: { archived?: boolean; clientIds?: string[] }): ProjectView[] {
       const clientIds = query.clientIds ? new Set(query.clientIds) : null;
       const rows = repo

@@ -1,0 +1,74 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Actor } from '../actor.js';
+import type { CatalogService } from '../modules/catalog/service.js';
+import type { Negotiated } from './compression.js';
+
+/** The catalog lists that carry an ETag, and the name each tag starts with. */
+const CATALOG_LISTS = { listClients: 'clients', listProjects: 'projects', listTasks: 'tasks', listTags: 'tags' } as const;
+export type CatalogListId = keyof typeof CATALOG_LISTS;
+
+export const isCatalogList = (operationId: string): operationId is CatalogListId => Object.hasOwn(CATALOG_LISTS, operationId);
+
+/**
+ * Strong validators of the catalog lists, made without reading the list:
+ * `"<list>-<change-log position>-<hash>"`, then `-br` or `-gzip` when the request negotiated that
+ * coding (a strong validator names one sequence of bytes; the compressed ones are others).
+ *
+ * - The position (src/modules/catalog/positions.ts) names the state of the workspace's data the
+ *   list reads: any catalog write for clients, tasks and tags; any write at all for projects,
+ *   whose `progress` changes with every entry.
+ * - The hash covers the process (a random value drawn at start: a restart, an upgrade that
+ *   changes the views, a migration or a restore of an older backup, which issues the same seqs
+ *   again, all change every tag), the operation, the workspace, the token's visibility (money
+ *   fields are null without canViewOthersMoney), the validated query, and for projects seen with
+ *   money the running timers' live totals at the request's instant: a running timer's project
+ *   progress grows every second without a write.
+ *
+ * Read before the list (on another connection): a write in between labels the newer list with
+ * the older position, which is never current again, so the tag only fails to match later; it
+ * never matches a list it does not describe.
+ */
+export function catalogValidators(deps: { catalog: CatalogService; retentionDays: number }) {
+  const boot = randomBytes(16);
+  const { positions, projects } = deps.catalog;
+  return {
+    /** The list's validator for this actor and query at `now` (the instant its read uses), without coding or quotes. */
+    tag(operationId: CatalogListId, actor: Actor, query: Record<string, unknown>, now: number): string {
+      const scope = operationId === 'listProjects' ? 'all' : 'catalog';
+      const position = positions.position(actor.workspaceId, scope, now, deps.retentionDays);
+      const live =
+        operationId === 'listProjects' && actor.canViewOthersMoney
+          ? [...projects.liveTotals(actor.workspaceId, now)].sort(([a], [b]) => (a < b ? -1 : 1))
+          : [];
+      const canonicalQuery = Object.keys(query)
+        .sort()
+        .map((key) => [key, query[key]]);
+      const hash = createHash('sha256')
+        .update(boot)
+        .update(JSON.stringify([operationId, actor.workspaceId, actor.canViewOthersMoney, actor.canViewOthersTime, canonicalQuery, live]))
+        .digest('hex')
+        .slice(0, 16);
+      return `${CATALOG_LISTS[operationId]}-${position}-${hash}`;
+    },
+  };
+}
+
+export type CatalogValidators = ReturnType<typeof catalogValidators>;
+
+/** The ETag header value of a validator for the coding the request negotiated. */
+export const etagHeader = (tag: string, negotiated: Negotiated | null): string =>
+  `"${tag}${negotiated === null ? '' : `-${negotiated.coding}`}"`;
+
+/**
+ * Whether `If-None-Match` names this validator: `*`, or one of its entity tags, compared weakly
+ * (a `W/` prefix ignored, RFC 9110 13.1.2) and in any coding (the client holds the same list).
+ */
+export function noneMatch(header: string | string[] | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value.trim() === '*') return true;
+  for (const [, opaque = ''] of value.matchAll(/(?:W\/)?"([^"]*)"/g)) {
+    if (opaque.replace(/-(?:br|gzip)$/, '') === tag) return true;
+  }
+  return false;
+}
