@@ -1,10 +1,94 @@
 import { expect } from 'chai';
-import { scopeValues } from '../generated/openapi.js';
+import { type components, type operations, scopeValues } from '../generated/openapi.js';
+import { expectTypedProblem, type Problem, type ProblemSlug, typedClient } from './helpers/client.js';
 import { seed } from './helpers/seed.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestResponse, type TestServer } from './helpers/server.js';
 
 type Kind = 'clients' | 'projects' | 'tasks' | 'tags';
 type Body = Record<string, unknown>;
+type Schemas = components['schemas'];
+
+/** Per kind (and for entries): the record, the create body and the patch body of the contract. */
+interface KindSchemas {
+  clients: { record: Schemas['Client']; create: Schemas['ClientCreate']; patch: Schemas['ClientPatch'] };
+  projects: { record: Schemas['Project']; create: Schemas['ProjectCreate']; patch: Schemas['ProjectPatch'] };
+  tasks: { record: Schemas['Task']; create: Schemas['TaskCreate']; patch: Schemas['TaskPatch'] };
+  tags: { record: Schemas['Tag']; create: Schemas['TagCreate']; patch: Schemas['TagPatch'] };
+  entries: { record: Schemas['Entry']; create: Schemas['EntryCreate']; patch: Schemas['EntryPatch'] };
+}
+type AnyKind = keyof KindSchemas;
+type RecordOf<K extends AnyKind> = KindSchemas[K]['record'];
+type CreateOf<K extends AnyKind> = KindSchemas[K]['create'];
+type PatchOf<K extends AnyKind> = KindSchemas[K]['patch'];
+interface ListQueries {
+  clients: NonNullable<operations['listClients']['parameters']['query']>;
+  projects: NonNullable<operations['listProjects']['parameters']['query']>;
+  tasks: NonNullable<operations['listTasks']['parameters']['query']>;
+  tags: NonNullable<operations['listTags']['parameters']['query']>;
+}
+/** An answer of the typed client: `data` on success, the problem as `error` otherwise. */
+interface Answer<T> {
+  data?: T;
+  error?: Problem;
+  response: Response;
+}
+interface Route<K extends AnyKind> {
+  create(body: CreateOf<K>): Promise<Answer<{ data: RecordOf<K> }>>;
+  get(id: string): Promise<Answer<{ data: RecordOf<K> }>>;
+  patch(id: string, body: PatchOf<K>): Promise<Answer<{ data: RecordOf<K> }>>;
+  remove(id: string): Promise<Answer<unknown>>;
+}
+/** A catalog list. (openapi-fetch's answer type leaves out `nextCursor: null`; `list` checks it at run time.) */
+type ListRoute<K extends Kind> = (query: ListQueries[K]) => Promise<Answer<{ data: RecordOf<K>[] }>>;
+
+/** The catalog lists of the typed client, per kind, with the caller's token. */
+function lists(server: TestServer, token: string): { [K in Kind]: ListRoute<K> } {
+  const api = typedClient(server, token);
+  return {
+    clients: (query) => api.GET('/api/v1/clients', { params: { query } }),
+    projects: (query) => api.GET('/api/v1/projects', { params: { query } }),
+    tasks: (query) => api.GET('/api/v1/tasks', { params: { query } }),
+    tags: (query) => api.GET('/api/v1/tags', { params: { query } }),
+  };
+}
+
+/** The catalog routes (and the entry routes) of the typed client, per kind, with the caller's token. */
+function routes(server: TestServer, token: string): { [K in AnyKind]: Route<K> } {
+  const api = typedClient(server, token);
+  const path = (id: string) => ({ params: { path: { id } } });
+  return {
+    clients: {
+      create: (body) => api.POST('/api/v1/clients', { body }),
+      get: (id) => api.GET('/api/v1/clients/{id}', path(id)),
+      patch: (id, body) => api.PATCH('/api/v1/clients/{id}', { ...path(id), body }),
+      remove: (id) => api.DELETE('/api/v1/clients/{id}', path(id)),
+    },
+    projects: {
+      create: (body) => api.POST('/api/v1/projects', { body }),
+      get: (id) => api.GET('/api/v1/projects/{id}', path(id)),
+      patch: (id, body) => api.PATCH('/api/v1/projects/{id}', { ...path(id), body }),
+      remove: (id) => api.DELETE('/api/v1/projects/{id}', path(id)),
+    },
+    tasks: {
+      create: (body) => api.POST('/api/v1/tasks', { body }),
+      get: (id) => api.GET('/api/v1/tasks/{id}', path(id)),
+      patch: (id, body) => api.PATCH('/api/v1/tasks/{id}', { ...path(id), body }),
+      remove: (id) => api.DELETE('/api/v1/tasks/{id}', path(id)),
+    },
+    tags: {
+      create: (body) => api.POST('/api/v1/tags', { body }),
+      get: (id) => api.GET('/api/v1/tags/{id}', path(id)),
+      patch: (id, body) => api.PATCH('/api/v1/tags/{id}', { ...path(id), body }),
+      remove: (id) => api.DELETE('/api/v1/tags/{id}', path(id)),
+    },
+    entries: {
+      create: (body) => api.POST('/api/v1/entries', { body }),
+      get: (id) => api.GET('/api/v1/entries/{id}', path(id)),
+      patch: (id, body) => api.PATCH('/api/v1/entries/{id}', { ...path(id), body }),
+      remove: (id) => api.DELETE('/api/v1/entries/{id}', path(id)),
+    },
+  };
+}
 
 const API = '/api/v1';
 const MINUTE = 60_000;
@@ -30,57 +114,89 @@ const NO_PARTY = {
 const NO_PROGRESS = { trackedSec: 0, billableSec: 0, amount: 0, estimateRatio: null, budgetRatio: null };
 
 /**
- * Small HTTP helpers bound to one server. Each asserts the exact status and envelope and returns
- * the `data` (or the problem body), so the tests read as the requests they make.
+ * Small HTTP helpers bound to one server, over the typed client. Each asserts the exact status and
+ * envelope and returns the `data` (or the problem), so the tests read as the requests they make.
+ * `refused` sends what the typed client cannot (bodies and queries the contract forbids).
  */
 function client(server: TestServer) {
-  const expectData = (res: TestResponse) => {
-    expect(res.status, res.text).to.equal(200);
-    expect(res.body).to.have.all.keys('data');
-    return res.body.data;
+  const expectData = <T>(res: Answer<{ data: T }>): T => {
+    expect(res.response.status, JSON.stringify(res.error)).to.equal(200);
+    expect(res.data).to.have.all.keys('data');
+    return res.data!.data;
   };
+  const as = (token: string) => routes(server, token);
+  const problem = (res: Answer<unknown>, status: number, slug: ProblemSlug, instance: string) =>
+    expectTypedProblem(res, status, slug, server.config.problemsBase, instance);
   const self = {
-    async create(kind: Kind | 'entries', json: Body, token = server.ownerToken) {
-      return expectData(await server.request('POST', pathOf(kind), { json, token }));
+    async create<K extends AnyKind>(kind: K, body: CreateOf<K>, token = server.ownerToken): Promise<RecordOf<K>> {
+      return expectData(await as(token)[kind].create(body));
     },
-    async get(kind: Kind | 'entries', id: string, token = server.ownerToken) {
-      return expectData(await server.request('GET', pathOf(kind, id), { token }));
+    async get<K extends AnyKind>(kind: K, id: string, token = server.ownerToken): Promise<RecordOf<K>> {
+      return expectData(await as(token)[kind].get(id));
     },
-    async patch(kind: Kind | 'entries', id: string, json: Body, token = server.ownerToken) {
-      return expectData(await server.request('PATCH', pathOf(kind, id), { json, token }));
+    async patch<K extends AnyKind>(kind: K, id: string, body: PatchOf<K>, token = server.ownerToken): Promise<RecordOf<K>> {
+      return expectData(await as(token)[kind].patch(id, body));
     },
-    async remove(kind: Kind | 'entries', id: string, token = server.ownerToken) {
-      const res = await server.request('DELETE', pathOf(kind, id), { token });
-      expect(res.status, res.text).to.equal(204);
-      expect(res.text).to.equal('');
+    async remove(kind: AnyKind, id: string, token = server.ownerToken) {
+      const res = await as(token)[kind].remove(id);
+      expect(res.response.status, JSON.stringify(res.error)).to.equal(204);
+      expect(await res.response.text()).to.equal('');
     },
     /** The whole list: `nextCursor` is always present and null. */
-    async list(kind: Kind, query = '', token = server.ownerToken) {
-      const res = await server.request('GET', `${pathOf(kind)}${query}`, { token });
+    async list<K extends Kind>(kind: K, query: ListQueries[K] = {}, token = server.ownerToken): Promise<RecordOf<K>[]> {
+      const res = await lists(server, token)[kind](query);
+      expect(res.response.status, JSON.stringify(res.error)).to.equal(200);
+      expect(res.data).to.have.all.keys('data', 'nextCursor');
+      expect((res.data as { nextCursor?: unknown }).nextCursor).to.equal(null);
+      return res.data!.data;
+    },
+    async names<K extends Kind>(kind: K, query: ListQueries[K] = {}) {
+      return (await self.list(kind, query)).map((row) => row.name);
+    },
+    /** `names` for a query string the typed client does not write (a comma-separated list). */
+    async rawNames(kind: Kind, query: string) {
+      const res = await server.request('GET', `${pathOf(kind)}${query}`);
       expect(res.status, res.text).to.equal(200);
       expect(res.body).to.have.all.keys('data', 'nextCursor');
       expect(res.body.nextCursor).to.equal(null);
-      return res.body.data as any[];
+      return (res.body.data as Array<{ name: string }>).map((row) => row.name);
     },
-    async names(kind: Kind, query = '') {
-      return (await self.list(kind, query)).map((row) => row.name);
+    /** Typed requests that are refused: the exact problem document, `instance` being the path. */
+    refusedGet: async (kind: AnyKind, id: string, status: number, slug: ProblemSlug, token = server.ownerToken) =>
+      problem(await as(token)[kind].get(id), status, slug, pathOf(kind, id)),
+    refusedList: async (kind: Kind, status: number, slug: ProblemSlug, token = server.ownerToken) =>
+      problem(await lists(server, token)[kind]({}), status, slug, pathOf(kind)),
+    async refusedCreate<K extends AnyKind>(kind: K, body: CreateOf<K>, status: number, slug: ProblemSlug, token = server.ownerToken) {
+      return problem(await as(token)[kind].create(body), status, slug, pathOf(kind));
     },
-    /** A refused request: the exact problem document, `instance` being the path without the query. */
+    async refusedPatch<K extends AnyKind>(
+      kind: K,
+      id: string,
+      body: PatchOf<K>,
+      status: number,
+      slug: ProblemSlug,
+      token = server.ownerToken,
+    ) {
+      return problem(await as(token)[kind].patch(id, body), status, slug, pathOf(kind, id));
+    },
+    refusedRemove: async (kind: AnyKind, id: string, status: number, slug: ProblemSlug, token = server.ownerToken) =>
+      problem(await as(token)[kind].remove(id), status, slug, pathOf(kind, id)),
+    /** A refused request the typed client cannot send: the exact problem document, `instance` being the path without the query. */
     async refused(method: string, path: string, status: number, slug: string, options: { json?: unknown; token?: string } = {}) {
-      const res = await server.request(method, path, { token: server.ownerToken, ...options });
+      const res: TestResponse = await server.request(method, path, { token: server.ownerToken, ...options });
       expectProblem(res, status, slug, server.config.problemsBase, path.split('?')[0]);
       return res.body as { detail: string };
     },
     /** A completed entry of the owner, on the fixed day. */
-    async entry(from: string, to: string, fields: Body = {}) {
+    async entry(from: string, to: string, fields: Partial<CreateOf<'entries'>> = {}) {
       return self.create('entries', { start: at(from), end: at(to), ...fields });
     },
     /** Starts the owner's timer. */
-    async startTimer(fields: Body) {
-      return expectData(await server.request('POST', `${API}/entries/current`, { json: fields }));
+    async startTimer(body: Schemas['TimerStart']) {
+      return expectData(await typedClient(server).POST('/api/v1/entries/current', { body }));
     },
-    async stopTimer(fields: Body = {}) {
-      return expectData(await server.request('POST', `${API}/entries/current/stop`, { json: fields }));
+    async stopTimer(body: Schemas['TimerStop'] = {}) {
+      return expectData(await typedClient(server).POST('/api/v1/entries/current/stop', { body }));
     },
     async progress(projectId: string) {
       return (await self.get('projects', projectId)).progress;
@@ -132,7 +248,7 @@ describe('catalog', () => {
       expect((await api.patch('clients', created.id, { archived: false })).archived).to.equal(false);
 
       await api.remove('clients', created.id);
-      await api.refused('GET', pathOf('clients', created.id), 404, 'not-found');
+      await api.refusedGet('clients', created.id, 404, 'not-found');
     });
 
     it('clients: party fields are set, cleared with null, and blank strings are stored as null', async () => {
@@ -231,7 +347,7 @@ describe('catalog', () => {
       expect((await api.patch('projects', full.id, { archived: false })).archived).to.equal(false);
 
       await api.remove('projects', plain.id);
-      await api.refused('GET', pathOf('projects', plain.id), 404, 'not-found');
+      await api.refusedGet('projects', plain.id, 404, 'not-found');
     });
 
     it('tasks: create, get, partial edit, archive, delete', async () => {
@@ -255,7 +371,7 @@ describe('catalog', () => {
       expect((await api.patch('tasks', task.id, { archived: false, hourlyRate: null })).hourlyRate).to.equal(null);
 
       await api.remove('tasks', task.id);
-      await api.refused('GET', pathOf('tasks', task.id), 404, 'not-found');
+      await api.refusedGet('tasks', task.id, 404, 'not-found');
       expect((await api.get('projects', project.id)).id).to.equal(project.id);
     });
 
@@ -269,7 +385,7 @@ describe('catalog', () => {
       expect(renamed).to.deep.equal({ ...tag, name: 'Urgent!', updatedAt: stamps().updatedAt });
 
       await api.remove('tags', tag.id);
-      await api.refused('GET', pathOf('tags', tag.id), 404, 'not-found');
+      await api.refusedGet('tags', tag.id, 404, 'not-found');
     });
 
     it('a project without entries is deleted together with its tasks', async () => {
@@ -279,9 +395,9 @@ describe('catalog', () => {
         await api.create('tasks', { projectId: project.id, name: 'Two' }),
       ];
       await api.remove('projects', project.id);
-      await api.refused('GET', pathOf('projects', project.id), 404, 'not-found');
-      for (const task of tasks) await api.refused('GET', pathOf('tasks', task.id), 404, 'not-found');
-      expect(await api.list('tasks', `?projectIds=${project.id}`)).to.deep.equal([]);
+      await api.refusedGet('projects', project.id, 404, 'not-found');
+      for (const task of tasks) await api.refusedGet('tasks', task.id, 404, 'not-found');
+      expect(await api.list('tasks', { projectIds: [project.id] })).to.deep.equal([]);
     });
 
     it('every catalog sync event carries the API view of what it wrote (as the owner sees it)', async () => {
@@ -290,7 +406,7 @@ describe('catalog', () => {
       const project = await api.create('projects', { name: 'Synced', clientId: client.id, hourlyRate: 80, estimateSec: 3600 });
       const task = await api.create('tasks', { projectId: project.id, name: 'Synced task', hourlyRate: 90 });
       const tag = await api.create('tags', { name: 'synced' });
-      const renamed = (await server.request('PATCH', pathOf('projects', project.id), { json: { name: 'Synced, renamed' } })).body.data;
+      const renamed = (await routes(server, server.ownerToken).projects.patch(project.id, { name: 'Synced, renamed' })).data!.data;
       const events = server.services.events.tail(server.workspaceId, seq, 100);
       expect(events.map((e) => [e.entity, e.operation, e.event])).to.deep.equal([
         ['client', 'create', null],
@@ -325,36 +441,37 @@ describe('catalog', () => {
       const rows = await api.list('clients');
       expect(rows.map((row) => row.name)).to.deep.equal(['Alpha', 'beta', 'Bravo', 'charlie']);
       expect(rows[0]).to.deep.equal(await api.get('clients', world.clients.Alpha.id));
-      expect(await api.names('clients', '?archived=true')).to.deep.equal(['charlie']);
-      expect(await api.names('clients', '?archived=false')).to.deep.equal(['Alpha', 'beta', 'Bravo']);
+      expect(await api.names('clients', { archived: true })).to.deep.equal(['charlie']);
+      expect(await api.names('clients', { archived: false })).to.deep.equal(['Alpha', 'beta', 'Bravo']);
     });
 
     it('projects: sorted, archived included; archived and clientIds filters (repeated or comma-separated)', async () => {
       const rows = await api.list('projects');
       expect(rows.map((row) => row.name)).to.deep.equal(['delta', 'Eta', 'Gamma', 'zeta']);
       expect(rows[0]).to.deep.equal(await api.get('projects', world.projects.delta.id));
-      expect(await api.names('projects', '?archived=true')).to.deep.equal(['Eta']);
-      expect(await api.names('projects', '?archived=false')).to.deep.equal(['delta', 'Gamma', 'zeta']);
-      expect(await api.names('projects', `?clientIds=${world.clients.Alpha.id}`)).to.deep.equal(['Eta', 'zeta']);
-      expect(await api.names('projects', `?clientIds=${world.clients.Alpha.id},${world.clients.beta.id}`)).to.deep.equal([
+      expect(await api.names('projects', { archived: true })).to.deep.equal(['Eta']);
+      expect(await api.names('projects', { archived: false })).to.deep.equal(['delta', 'Gamma', 'zeta']);
+      expect(await api.names('projects', { clientIds: [world.clients.Alpha.id] })).to.deep.equal(['Eta', 'zeta']);
+      expect(await api.rawNames('projects', `?clientIds=${world.clients.Alpha.id},${world.clients.beta.id}`)).to.deep.equal([
         'delta',
         'Eta',
         'zeta',
       ]);
-      expect(
-        await api.names('projects', `?clientIds=${world.clients.Alpha.id}&clientIds=${world.clients.beta.id}&archived=false`),
-      ).to.deep.equal(['delta', 'zeta']);
-      expect(await api.names('projects', `?clientIds=${world.clients.charlie.id}`)).to.deep.equal([]);
+      expect(await api.names('projects', { clientIds: [world.clients.Alpha.id, world.clients.beta.id], archived: false })).to.deep.equal([
+        'delta',
+        'zeta',
+      ]);
+      expect(await api.names('projects', { clientIds: [world.clients.charlie.id] })).to.deep.equal([]);
     });
 
     it('tasks: sorted, archived included; archived and projectIds filters', async () => {
       const rows = await api.list('tasks');
       expect(rows.map((row) => row.name)).to.deep.equal(['A-task', 'b-task', 'c-task']);
       expect(rows[1]).to.deep.equal(await api.get('tasks', world.tasks['b-task'].id));
-      expect(await api.names('tasks', '?archived=true')).to.deep.equal(['A-task']);
-      expect(await api.names('tasks', '?archived=false')).to.deep.equal(['b-task', 'c-task']);
-      expect(await api.names('tasks', `?projectIds=${world.projects.zeta.id}`)).to.deep.equal(['A-task', 'b-task']);
-      expect(await api.names('tasks', `?projectIds=${world.projects.delta.id},${world.projects.Gamma.id}`)).to.deep.equal(['c-task']);
+      expect(await api.names('tasks', { archived: true })).to.deep.equal(['A-task']);
+      expect(await api.names('tasks', { archived: false })).to.deep.equal(['b-task', 'c-task']);
+      expect(await api.names('tasks', { projectIds: [world.projects.zeta.id] })).to.deep.equal(['A-task', 'b-task']);
+      expect(await api.rawNames('tasks', `?projectIds=${world.projects.delta.id},${world.projects.Gamma.id}`)).to.deep.equal(['c-task']);
     });
 
     it('tags: sorted case-insensitively', async () => {
@@ -374,17 +491,17 @@ describe('catalog', () => {
     after(() => server.close());
 
     /** 409 `conflict` whose detail names the clashing name. */
-    async function expectClash(method: string, path: string, json: Body, name: string) {
-      const { detail } = await api.refused(method, path, 409, 'conflict', { json });
+    async function expectClash(refusal: Promise<Problem>, name: string) {
+      const { detail } = await refusal;
       expect(detail.toLowerCase(), detail).to.contain(name.toLowerCase());
     }
 
     it('clients: per workspace, trimmed and case-insensitive; renames too', async () => {
       const acme = await api.create('clients', { name: 'Acme' });
-      await expectClash('POST', pathOf('clients'), { name: ' acme ' }, 'acme');
-      await expectClash('POST', pathOf('clients'), { name: 'ACME' }, 'acme');
+      await expectClash(api.refusedCreate('clients', { name: ' acme ' }, 409, 'conflict'), 'acme');
+      await expectClash(api.refusedCreate('clients', { name: 'ACME' }, 409, 'conflict'), 'acme');
       const other = await api.create('clients', { name: 'Acme Two' });
-      await expectClash('PATCH', pathOf('clients', other.id), { name: 'aCmE ' }, 'acme');
+      await expectClash(api.refusedPatch('clients', other.id, { name: 'aCmE ' }, 409, 'conflict'), 'acme');
       // A row may change the case of its own name.
       expect((await api.patch('clients', acme.id, { name: 'ACME' })).name).to.equal('ACME');
       expect(await api.names('clients')).to.deep.equal(['ACME', 'Acme Two']);
@@ -396,11 +513,11 @@ describe('catalog', () => {
       const underA = await api.create('projects', { name: 'Website', clientId: a.id });
       await api.create('projects', { name: 'website', clientId: b.id });
       const clientless = await api.create('projects', { name: 'WEBSITE' });
-      await expectClash('POST', pathOf('projects'), { name: ' Website ', clientId: a.id }, 'website');
-      await expectClash('POST', pathOf('projects'), { name: 'website ' }, 'website');
+      await expectClash(api.refusedCreate('projects', { name: ' Website ', clientId: a.id }, 409, 'conflict'), 'website');
+      await expectClash(api.refusedCreate('projects', { name: 'website ' }, 409, 'conflict'), 'website');
 
       const other = await api.create('projects', { name: 'Shop', clientId: a.id });
-      await expectClash('PATCH', pathOf('projects', other.id), { name: 'WEBSITE' }, 'website');
+      await expectClash(api.refusedPatch('projects', other.id, { name: 'WEBSITE' }, 409, 'conflict'), 'website');
       // Renaming and moving at once into a parent where the name is free works.
       const movedAway = await api.patch('projects', other.id, { name: 'Webshop', clientId: b.id });
       expect([movedAway.name, movedAway.clientId]).to.deep.equal(['Webshop', b.id]);
@@ -413,7 +530,7 @@ describe('catalog', () => {
       const b = await api.create('clients', { name: 'Mover B' });
       await api.create('projects', { name: 'Portal', clientId: a.id });
       const other = await api.create('projects', { name: 'portal', clientId: b.id });
-      await expectClash('PATCH', pathOf('projects', other.id), { clientId: a.id }, 'portal');
+      await expectClash(api.refusedPatch('projects', other.id, { clientId: a.id }, 409, 'conflict'), 'portal');
     });
 
     it('tasks: per project', async () => {
@@ -421,16 +538,16 @@ describe('catalog', () => {
       const p2 = await api.create('projects', { name: 'Tasks two' });
       await api.create('tasks', { projectId: p1.id, name: 'Design' });
       await api.create('tasks', { projectId: p2.id, name: 'design' });
-      await expectClash('POST', pathOf('tasks'), { projectId: p1.id, name: ' DESIGN ' }, 'design');
+      await expectClash(api.refusedCreate('tasks', { projectId: p1.id, name: ' DESIGN ' }, 409, 'conflict'), 'design');
       const build = await api.create('tasks', { projectId: p1.id, name: 'Build' });
-      await expectClash('PATCH', pathOf('tasks', build.id), { name: 'design' }, 'design');
+      await expectClash(api.refusedPatch('tasks', build.id, { name: 'design' }, 409, 'conflict'), 'design');
     });
 
     it('tags: per workspace', async () => {
       await api.create('tags', { name: 'Urgent' });
-      await expectClash('POST', pathOf('tags'), { name: ' urgent ' }, 'urgent');
+      await expectClash(api.refusedCreate('tags', { name: ' urgent ' }, 409, 'conflict'), 'urgent');
       const later = await api.create('tags', { name: 'Later' });
-      await expectClash('PATCH', pathOf('tags', later.id), { name: 'URGENT' }, 'urgent');
+      await expectClash(api.refusedPatch('tags', later.id, { name: 'URGENT' }, 409, 'conflict'), 'urgent');
     });
   });
 
@@ -457,17 +574,17 @@ describe('catalog', () => {
         ['tags', tag.id],
       ];
       for (const [kind, id] of rows) {
-        await api.refused('DELETE', pathOf(kind, id), 409, 'conflict');
+        await api.refusedRemove(kind, id, 409, 'conflict');
         expect((await api.get(kind, id)).id).to.equal(id);
       }
 
       await api.remove('entries', entry.id);
       await api.remove('tags', tag.id);
       await api.remove('tasks', task.id);
-      await api.refused('DELETE', pathOf('clients', customer.id), 409, 'conflict');
+      await api.refusedRemove('clients', customer.id, 409, 'conflict');
       await api.remove('projects', project.id);
       await api.remove('clients', customer.id);
-      for (const [kind, id] of rows) await api.refused('GET', pathOf(kind, id), 404, 'not-found');
+      for (const [kind, id] of rows) await api.refusedGet(kind, id, 404, 'not-found');
     });
 
     it("the 409 says nothing of colleagues' entries to a member who may not see them", async () => {
@@ -484,11 +601,11 @@ describe('catalog', () => {
         ['tags', world.tags.shared.id, `Tag ${world.tags.shared.id} is still used by entries.`],
       ];
       for (const [kind, id, detail] of cases) {
-        const res = await server.request('DELETE', pathOf(kind, id), { token: world.members.member.token });
-        expectProblem(res, 409, 'conflict', server.config.problemsBase, pathOf(kind, id));
+        const res = await routes(server, world.members.member.token)[kind].remove(id);
+        const problem = expectTypedProblem(res, 409, 'conflict', server.config.problemsBase, pathOf(kind, id));
         // No entry id, no author, no count: only that the row is in use.
-        expect(res.body.detail).to.equal(detail);
-        expect(res.body.detail).not.to.contain(world.entries.theirs.id);
+        expect(problem.detail).to.equal(detail);
+        expect(problem.detail).not.to.contain(world.entries.theirs.id);
       }
     });
   });
@@ -512,46 +629,42 @@ describe('catalog', () => {
 
     it('unknown ids answer 404 not-found to GET, PATCH and DELETE', async () => {
       for (const kind of kinds) {
-        const path = pathOf(kind, 'nope_00000000000000000000');
-        await api.refused('GET', path, 404, 'not-found');
-        await api.refused('PATCH', path, 404, 'not-found', { json: { name: 'Renamed' } });
-        await api.refused('DELETE', path, 404, 'not-found');
+        const id = 'nope_00000000000000000000';
+        await api.refusedGet(kind, id, 404, 'not-found');
+        await api.refusedPatch(kind, id, { name: 'Renamed' }, 404, 'not-found');
+        await api.refusedRemove(kind, id, 404, 'not-found');
       }
     });
 
     it('ids of another workspace answer 404 not-found, and the rows stay untouched there', async () => {
       for (const kind of kinds) {
-        const path = pathOf(kind, foreign[kind]);
-        await api.refused('GET', path, 404, 'not-found');
-        await api.refused('PATCH', path, 404, 'not-found', { json: { name: 'Hijacked' } });
-        await api.refused('DELETE', path, 404, 'not-found');
+        const id = foreign[kind]!;
+        await api.refusedGet(kind, id, 404, 'not-found');
+        await api.refusedPatch(kind, id, { name: 'Hijacked' }, 404, 'not-found');
+        await api.refusedRemove(kind, id, 404, 'not-found');
         expect((await api.get(kind, foreign[kind]!, other.token)).name).to.equal('Theirs');
         expect((await api.list(kind)).map((row) => row.id)).not.to.include(foreign[kind]);
       }
     });
 
     it('a parent of another workspace is 404: clientId of a project, projectId of a task', async () => {
-      await api.refused('POST', pathOf('projects'), 404, 'not-found', { json: { name: 'Mine', clientId: foreign.clients } });
-      await api.refused('POST', pathOf('tasks'), 404, 'not-found', { json: { name: 'Mine', projectId: foreign.projects } });
+      await api.refusedCreate('projects', { name: 'Mine', clientId: foreign.clients }, 404, 'not-found');
+      await api.refusedCreate('tasks', { name: 'Mine', projectId: foreign.projects! }, 404, 'not-found');
       const mine = await api.create('projects', { name: 'Mine' });
-      await api.refused('PATCH', pathOf('projects', mine.id), 404, 'not-found', { json: { clientId: foreign.clients } });
+      await api.refusedPatch('projects', mine.id, { clientId: foreign.clients }, 404, 'not-found');
       expect((await api.get('projects', mine.id)).clientId).to.equal(null);
     });
 
     it('an archived parent is 400 invalid-request: a project under an archived client, a task under an archived project', async () => {
       const customer = await api.create('clients', { name: 'Dormant' });
       await api.patch('clients', customer.id, { archived: true });
-      const projectDetail = (
-        await api.refused('POST', pathOf('projects'), 400, 'invalid-request', { json: { name: 'New', clientId: customer.id } })
-      ).detail;
+      const projectDetail = (await api.refusedCreate('projects', { name: 'New', clientId: customer.id }, 400, 'invalid-request')).detail;
       expect(projectDetail).to.contain('clientId').and.contain('archived');
       const loose = await api.create('projects', { name: 'Loose' });
-      await api.refused('PATCH', pathOf('projects', loose.id), 400, 'invalid-request', { json: { clientId: customer.id } });
+      await api.refusedPatch('projects', loose.id, { clientId: customer.id }, 400, 'invalid-request');
 
       await api.patch('projects', loose.id, { archived: true });
-      const taskDetail = (
-        await api.refused('POST', pathOf('tasks'), 400, 'invalid-request', { json: { name: 'New', projectId: loose.id } })
-      ).detail;
+      const taskDetail = (await api.refusedCreate('tasks', { name: 'New', projectId: loose.id }, 400, 'invalid-request')).detail;
       expect(taskDetail).to.contain('projectId').and.contain('archived');
 
       // Unarchived, both take children again.
@@ -566,7 +679,7 @@ describe('catalog', () => {
     let server: TestServer;
     let api: ReturnType<typeof client>;
     let rows: Record<Kind, string>;
-    const bodies = (projectId: string): Record<Kind, Body> => ({
+    const bodies = (projectId: string): { [K in Kind]: CreateOf<K> } => ({
       clients: { name: 'Scoped' },
       projects: { name: 'Scoped' },
       tasks: { name: 'Scoped', projectId },
@@ -593,20 +706,20 @@ describe('catalog', () => {
 
     it('catalog:read alone cannot POST, PATCH or DELETE', async () => {
       const { token } = addMemberWithToken(server.services, server.workspaceId, { scopes: ['catalog:read'], canViewOthersMoney: true });
-      for (const [kind, json] of Object.entries(bodies(rows.projects)) as Array<[Kind, Body]>) {
-        await api.list(kind, '', token);
-        await api.refused('POST', pathOf(kind), 403, 'insufficient-scope', { json, token });
-        await api.refused('PATCH', pathOf(kind, rows[kind]), 403, 'insufficient-scope', { json: { name: 'Renamed' }, token });
-        await api.refused('DELETE', pathOf(kind, rows[kind]), 403, 'insufficient-scope', { token });
+      for (const [kind, json] of Object.entries(bodies(rows.projects)) as Array<[Kind, CreateOf<Kind>]>) {
+        await api.list(kind, {}, token);
+        await api.refusedCreate(kind, json, 403, 'insufficient-scope', token);
+        await api.refusedPatch(kind, rows[kind], { name: 'Renamed' }, 403, 'insufficient-scope', token);
+        await api.refusedRemove(kind, rows[kind], 403, 'insufficient-scope', token);
         expect((await api.get(kind, rows[kind])).name).to.equal('Existing');
       }
     });
 
     it('catalog:write alone cannot GET (write does not imply read)', async () => {
       const { token } = addMemberWithToken(server.services, server.workspaceId, { scopes: ['catalog:write'], canViewOthersMoney: true });
-      for (const [kind, json] of Object.entries(bodies(rows.projects)) as Array<[Kind, Body]>) {
-        await api.refused('GET', pathOf(kind), 403, 'insufficient-scope', { token });
-        await api.refused('GET', pathOf(kind, rows[kind]), 403, 'insufficient-scope', { token });
+      for (const [kind, json] of Object.entries(bodies(rows.projects)) as Array<[Kind, CreateOf<Kind>]>) {
+        await api.refusedList(kind, 403, 'insufficient-scope', token);
+        await api.refusedGet(kind, rows[kind], 403, 'insufficient-scope', token);
         expect((await api.create(kind, { ...json, name: 'Written' }, token)).name).to.equal('Written');
       }
     });
@@ -645,7 +758,7 @@ describe('catalog', () => {
       const running = { trackedSec: 9600, billableSec: 6000, amount: 166.67, estimateRatio: 0.2667, budgetRatio: 0.1667 };
       expect(await api.progress(project.id)).to.deep.equal(running);
       const listed = (await api.list('projects')).find((row) => row.id === project.id);
-      expect(listed.progress).to.deep.equal(running);
+      expect(listed!.progress).to.deep.equal(running);
 
       // Stopping it turns the elapsed time into a stored entry: the totals are unchanged.
       const stopped = await api.stopTimer({ end: iso(server.clock.now() - 999) });
@@ -739,15 +852,15 @@ describe('catalog', () => {
 
       const withheld = { ...(await api.get('projects', project.id)), progress: null, hourlyRate: null, budgetAmount: null };
       expect(await api.get('projects', project.id, token)).to.deep.equal(withheld);
-      expect(await api.list('projects', '', token)).to.deep.equal([withheld]);
+      expect(await api.list('projects', {}, token)).to.deep.equal([withheld]);
       expect(await api.get('tasks', task.id, token)).to.deep.equal({ ...task, hourlyRate: null });
-      expect(await api.list('tasks', '', token)).to.deep.equal([{ ...task, hourlyRate: null }]);
+      expect(await api.list('tasks', {}, token)).to.deep.equal([{ ...task, hourlyRate: null }]);
 
       // The owner sees all of it.
       const owned = await api.get('projects', project.id);
       expect([owned.hourlyRate, owned.budgetAmount]).to.deep.equal([100, 1000]);
       expect(owned.progress).to.deep.equal({ trackedSec: 3600, billableSec: 3600, amount: 100, estimateRatio: 1, budgetRatio: 0.1 });
-      expect((await api.list('tasks'))[0].hourlyRate).to.equal(120);
+      expect((await api.list('tasks'))[0]!.hourlyRate).to.equal(120);
     });
   });
 
@@ -767,7 +880,7 @@ describe('catalog', () => {
       await api.patch('projects', project.id, { hourlyRate: 120 });
       expect((await api.entry('10:00', '11:00', { projectId: project.id })).hourlyRate).to.equal(120);
       expect(await api.get('entries', first.id)).to.deep.equal(first);
-      expect((await api.progress(project.id)).amount).to.equal(220);
+      expect((await api.progress(project.id))!.amount).to.equal(220);
     });
 
     it('is resolved as the first set of task, project, member and workspace rates', async () => {
@@ -778,7 +891,7 @@ describe('catalog', () => {
       const unrated = await api.create('projects', { name: 'Unrated' });
       const ratedTask = await api.create('tasks', { projectId: rated.id, name: 'Rated task', hourlyRate: 130 });
       const unratedTask = await api.create('tasks', { projectId: rated.id, name: 'Unrated task' });
-      const rateOf = async (fields: Body) => (await api.entry('13:00', '14:00', fields)).hourlyRate;
+      const rateOf = async (fields: Partial<CreateOf<'entries'>>) => (await api.entry('13:00', '14:00', fields)).hourlyRate;
 
       expect(await rateOf({ projectId: rated.id, taskId: ratedTask.id })).to.equal(130);
       expect(await rateOf({ taskId: ratedTask.id })).to.equal(130);

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import type { components } from '../generated/openapi.js';
 import type { Actor } from '../src/actor.js';
+import { expectTypedProblem, type ProblemSlug, typedClient } from './helpers/client.js';
 import { type SeededMember, seed } from './helpers/seed.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 
@@ -31,6 +33,7 @@ const T = (iso: string) => Date.parse(iso);
 
 describe('entries', () => {
   let server: TestServer;
+  let api: ReturnType<typeof typedClient>;
   let owner: Actor;
   const base = () => server.config.problemsBase;
   const actorOf = (token: string) => server.services.tokens.authenticate(token)!.actor;
@@ -39,17 +42,18 @@ describe('entries', () => {
   before(async () => {
     server = await startTestServer({ now: T('2026-11-02T12:00:00Z') });
     owner = actorOf(server.ownerToken);
+    api = typedClient(server);
   });
   after(() => server.close());
 
   describe('POST /entries', () => {
     it('creates a completed entry with all 20 fields, defaults, UTC output, and one entry.created event', async () => {
       const before = countEvents();
-      const res = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-11-02T09:00:00+01:00', end: '2026-11-02T10:30:15.500+01:00', description: 'Write docs', originId: 'ext-1' },
+      const res = await api.POST('/api/v1/entries', {
+        body: { start: '2026-11-02T09:00:00+01:00', end: '2026-11-02T10:30:15.500+01:00', description: 'Write docs', originId: 'ext-1' },
       });
-      expect(res.status).to.equal(200);
-      const entry = res.body.data;
+      expect(res.response.status).to.equal(200);
+      const entry = res.data!.data;
       expect(Object.keys(entry).sort()).to.deep.equal([...ENTRY_FIELDS].sort());
       expect(entry).to.include({
         workspaceId: server.workspaceId,
@@ -71,7 +75,7 @@ describe('entries', () => {
       });
       expect(entry.tagIds).to.deep.equal([]);
       expect(entry.id).to.match(/^ent_[0-9a-z]{20}$/);
-      for (const key of ['start', 'end', 'createdAt', 'updatedAt']) expect(entry[key]).to.match(/Z$/);
+      for (const key of ['start', 'end', 'createdAt', 'updatedAt'] as const) expect(entry[key]).to.match(/Z$/);
       const events = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
       expect(events).to.have.length(1);
       expect(events[0]).to.include({
@@ -88,8 +92,8 @@ describe('entries', () => {
     it('takes the project billable default, a canonical time zone, tags and a source', async () => {
       const project = server.services.catalog.projects.create(owner, { name: 'Billable project', billable: true, hourlyRate: 80 });
       const tag = server.services.catalog.tags.create(owner, { name: 'urgent' });
-      const res = await server.request('POST', '/api/v1/entries', {
-        json: {
+      const res = await api.POST('/api/v1/entries', {
+        body: {
           start: '2026-11-02T08:00:00Z',
           end: '2026-11-02T09:00:00Z',
           projectId: project.id,
@@ -98,33 +102,33 @@ describe('entries', () => {
           source: 'desktop',
         },
       });
-      expect(res.body.data).to.include({
+      expect(res.data!.data).to.include({
         billable: true,
         hourlyRate: 80,
         timeZone: 'Europe/Berlin',
         source: 'desktop',
         projectId: project.id,
       });
-      expect(res.body.data.tagIds).to.deep.equal([tag.id]);
-      const explicit = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', projectId: project.id, billable: false },
+      expect(res.data!.data.tagIds).to.deep.equal([tag.id]);
+      const explicit = await api.POST('/api/v1/entries', {
+        body: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', projectId: project.id, billable: false },
       });
-      expect(explicit.body.data.billable).to.equal(false);
+      expect(explicit.data!.data.billable).to.equal(false);
     });
 
     it('a task without a project implies the task’s project; a mismatched pair is 400', async () => {
       const a = server.services.catalog.projects.create(owner, { name: 'A' });
       const b = server.services.catalog.projects.create(owner, { name: 'B' });
       const task = server.services.catalog.tasks.create(owner, { projectId: a.id, name: 'Design' });
-      const implied = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id },
+      const implied = await api.POST('/api/v1/entries', {
+        body: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id },
       });
-      expect(implied.body.data).to.include({ projectId: a.id, taskId: task.id });
-      const mismatch = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id, projectId: b.id },
+      expect(implied.data!.data).to.include({ projectId: a.id, taskId: task.id });
+      const mismatch = await api.POST('/api/v1/entries', {
+        body: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', taskId: task.id, projectId: b.id },
       });
-      expectProblem(mismatch, 400, 'invalid-request', base(), '/api/v1/entries');
-      expect(mismatch.body.detail).to.contain('taskId');
+      const problem = expectTypedProblem(mismatch, 400, 'invalid-request', base(), '/api/v1/entries');
+      expect(problem.detail).to.contain('taskId');
     });
 
     it('refuses unknown or foreign project, task and tag ids with 404, archived ones with 400, and writes nothing', async () => {
@@ -140,7 +144,7 @@ describe('entries', () => {
       server.services.catalog.projects.update(owner, archived.id, { archived: true });
       const eventsBefore = countEvents();
       const span = { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' };
-      for (const [json, status, slug] of [
+      const cases: Array<[components['schemas']['EntryCreate'], number, ProblemSlug]> = [
         [{ ...span, projectId: 'prj_unknown' }, 404, 'not-found'],
         [{ ...span, projectId: foreignProject.id }, 404, 'not-found'],
         [{ ...span, taskId: 'tsk_unknown' }, 404, 'not-found'],
@@ -149,17 +153,18 @@ describe('entries', () => {
         [{ ...span, timeZone: 'Mars/Olympus' }, 400, 'invalid-request'],
         [{ start: span.end, end: span.start }, 400, 'invalid-request'],
         [{ start: span.start, end: span.start }, 400, 'invalid-request'],
-      ] as const) {
-        const res = await server.request('POST', '/api/v1/entries', { json });
-        expectProblem(res, status, slug, base(), '/api/v1/entries');
+      ];
+      for (const [body, status, slug] of cases) {
+        const res = await api.POST('/api/v1/entries', { body });
+        expectTypedProblem(res, status, slug, base(), '/api/v1/entries');
       }
       expect(countEvents()).to.equal(eventsBefore);
     });
 
     describe('every limit at its edge', () => {
       const span = { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' };
-      const accepted = async (json: object) =>
-        expect((await server.request('POST', '/api/v1/entries', { json: { ...span, ...json } })).status).to.equal(200);
+      const accepted = async (body: Partial<components['schemas']['EntryCreate']>) =>
+        expect((await api.POST('/api/v1/entries', { body: { ...span, ...body } })).response.status).to.equal(200);
       const refused = async (json: object, field: string) => {
         const res = await server.request('POST', '/api/v1/entries', { json: { ...span, ...json } });
         expectProblem(res, 400, 'invalid-request', base());
@@ -182,9 +187,9 @@ describe('entries', () => {
         await refused({ originId: 'o'.repeat(65) }, 'body.originId');
         await refused({ timeZone: 'A'.repeat(65) }, 'body.timeZone');
         const sixtyFour = `Etc/${'x'.repeat(60)}`;
-        const res = await server.request('POST', '/api/v1/entries', { json: { ...span, timeZone: sixtyFour } });
-        expectProblem(res, 400, 'invalid-request', base());
-        expect(res.body.detail).to.contain('IANA'); // passes the length rule, fails the zone rule
+        const res = await api.POST('/api/v1/entries', { body: { ...span, timeZone: sixtyFour } });
+        const problem = expectTypedProblem(res, 400, 'invalid-request', base());
+        expect(problem.detail).to.contain('IANA'); // passes the length rule, fails the zone rule
       });
       it('date-times need Z or ±hh:mm, and must exist', async () => {
         await refused({ start: '2026-11-02T08:00:00' }, 'body.start');
@@ -212,8 +217,8 @@ describe('entries', () => {
         const foreign = await server.request('POST', '/api/v1/tags', { json: { name: 'G', workspaceId: long } });
         expectProblem(foreign, 400, 'workspace-not-addressable', base());
         // 100 characters pass the schema and reach the lookup: an unknown project is 404.
-        const res = await server.request('POST', '/api/v1/entries', { json: { ...span, projectId: 'x'.repeat(100) } });
-        expectProblem(res, 404, 'not-found', base());
+        const res = await api.POST('/api/v1/entries', { body: { ...span, projectId: 'x'.repeat(100) } });
+        expectTypedProblem(res, 404, 'not-found', base());
       });
       it('a refused date-time names the field, the value as sent and the accepted form with an example', async () => {
         const detail = async (json: object) => {
@@ -268,33 +273,46 @@ describe('entries', () => {
     });
 
     it('the owner (both flags) sees a colleague’s entry with its rate', async () => {
-      const res = await server.request('GET', `/api/v1/entries/${colleagueEntryId}`);
-      expect(res.body.data).to.include({ authorId: colleague.userId, hourlyRate: 50, currency: 'EUR' });
+      const res = await api.GET('/api/v1/entries/{id}', { params: { path: { id: colleagueEntryId } } });
+      expect(res.data!.data).to.include({ authorId: colleague.userId, hourlyRate: 50, currency: 'EUR' });
     });
 
     it('without canViewOthersMoney a colleague’s rate is null, the currency stays, the own rate shows', async () => {
       const { timeOnly } = world.members;
-      const theirs = await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: timeOnly.token });
-      expect(theirs.body.data).to.include({ hourlyRate: null, currency: 'EUR' });
+      const timeOnlyApi = typedClient(server, timeOnly.token);
+      const theirs = await timeOnlyApi.GET('/api/v1/entries/{id}', { params: { path: { id: colleagueEntryId } } });
+      expect(theirs.data!.data).to.include({ hourlyRate: null, currency: 'EUR' });
       const mine = world.entries.timeOnlys;
-      expect((await server.request('GET', `/api/v1/entries/${mine.id}`, { token: timeOnly.token })).body.data.hourlyRate).to.equal(50);
+      expect((await timeOnlyApi.GET('/api/v1/entries/{id}', { params: { path: { id: mine.id } } })).data!.data.hourlyRate).to.equal(50);
 
-      const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token: timeOnly.token });
-      const rows = new Map(list.body.data.map((r: { id: string }) => [r.id, r]));
+      const list = await timeOnlyApi.GET('/api/v1/entries', { params: { query: { from: '2026-11-01', to: '2026-11-01' } } });
+      const rows = new Map(list.data!.data.map((r) => [r.id, r]));
       expect(rows.get(colleagueEntryId)).to.include({ hourlyRate: null, amount: null, currency: 'EUR' });
       expect(rows.get(mine.id)).to.include({ hourlyRate: 50, amount: 50 });
-      for (const row of list.body.data) expect(Object.keys(row).sort()).to.deep.equal([...ROW_FIELDS].sort());
+      for (const row of list.data!.data) expect(Object.keys(row).sort()).to.deep.equal([...ROW_FIELDS].sort());
     });
 
     it('without canViewOthersTime a colleague’s entry is 404 and lists hold only the own rows', async () => {
       const { ownOnly } = world.members;
-      expectProblem(await server.request('GET', `/api/v1/entries/${colleagueEntryId}`, { token: ownOnly.token }), 404, 'not-found', base());
-      const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token: ownOnly.token });
-      expect(list.body.data.map((r: { authorId: string }) => r.authorId)).to.deep.equal([ownOnly.userId]);
+      const ownOnlyApi = typedClient(server, ownOnly.token);
+      expectTypedProblem(
+        await ownOnlyApi.GET('/api/v1/entries/{id}', { params: { path: { id: colleagueEntryId } } }),
+        404,
+        'not-found',
+        base(),
+      );
+      const list = await ownOnlyApi.GET('/api/v1/entries', { params: { query: { from: '2026-11-01', to: '2026-11-01' } } });
+      expect(list.data!.data.map((r) => r.authorId)).to.deep.equal([ownOnly.userId]);
     });
 
     it('unknown ids and other workspaces’ entries are 404', async () => {
-      expectProblem(await server.request('GET', '/api/v1/entries/ent_nope'), 404, 'not-found', base(), '/api/v1/entries/ent_nope');
+      expectTypedProblem(
+        await api.GET('/api/v1/entries/{id}', { params: { path: { id: 'ent_nope' } } }),
+        404,
+        'not-found',
+        base(),
+        '/api/v1/entries/ent_nope',
+      );
       const ws = server.services.accounts.createWorkspace({ name: 'Elsewhere' });
       const user = server.services.accounts.createUser({ name: 'E', email: 'e@example.org' });
       server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
@@ -308,14 +326,15 @@ describe('entries', () => {
         start: '2026-11-01T08:00:00Z',
         end: '2026-11-01T09:00:00Z',
       });
-      expectProblem(await server.request('GET', `/api/v1/entries/${theirs.id}`), 404, 'not-found', base());
-      expectProblem(
-        await server.request('PATCH', `/api/v1/entries/${theirs.id}`, { json: { description: 'x' } }),
+      const path = { id: theirs.id };
+      expectTypedProblem(await api.GET('/api/v1/entries/{id}', { params: { path } }), 404, 'not-found', base());
+      expectTypedProblem(
+        await api.PATCH('/api/v1/entries/{id}', { params: { path }, body: { description: 'x' } }),
         404,
         'not-found',
         base(),
       );
-      expectProblem(await server.request('DELETE', `/api/v1/entries/${theirs.id}`), 404, 'not-found', base());
+      expectTypedProblem(await api.DELETE('/api/v1/entries/{id}', { params: { path } }), 404, 'not-found', base());
     });
 
     it('amount is 0 for unbillable time and null for billable time without a rate', async () => {
@@ -328,16 +347,15 @@ describe('entries', () => {
         name: 'n',
         scopes: ['entries:read', 'entries:write'],
       }).token;
-      await server.request('POST', '/api/v1/entries', {
-        token,
-        json: { start: '2026-11-01T08:00:00Z', end: '2026-11-01T09:00:00Z', billable: true },
+      const theirApi = typedClient(server, token);
+      await theirApi.POST('/api/v1/entries', {
+        body: { start: '2026-11-01T08:00:00Z', end: '2026-11-01T09:00:00Z', billable: true },
       });
-      await server.request('POST', '/api/v1/entries', {
-        token,
-        json: { start: '2026-11-01T10:00:00Z', end: '2026-11-01T11:00:00Z', billable: false },
+      await theirApi.POST('/api/v1/entries', {
+        body: { start: '2026-11-01T10:00:00Z', end: '2026-11-01T11:00:00Z', billable: false },
       });
-      const list = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-01', { token });
-      expect(list.body.data.map((r: { billable: boolean; amount: number | null }) => [r.billable, r.amount])).to.deep.equal([
+      const list = await theirApi.GET('/api/v1/entries', { params: { query: { from: '2026-11-01', to: '2026-11-01' } } });
+      expect(list.data!.data.map((r) => [r.billable, r.amount])).to.deep.equal([
         [false, 0],
         [true, null],
       ]);
@@ -348,25 +366,26 @@ describe('entries', () => {
     it('an entry’s tags read back, filter and group as they were last written (the copy in its row follows entry_tags)', async () => {
       const world = seed(server, { tags: { alpha: {}, beta: {}, gamma: {} } });
       const { alpha, beta, gamma } = world.tags;
-      const created = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-10-20T09:00:00Z', end: '2026-10-20T10:00:00Z', tagIds: [gamma.id, alpha.id] },
+      const created = await api.POST('/api/v1/entries', {
+        body: { start: '2026-10-20T09:00:00Z', end: '2026-10-20T10:00:00Z', tagIds: [gamma.id, alpha.id] },
       });
-      const id = created.body.data.id;
-      expect(created.body.data.tagIds).to.deep.equal([alpha.id, gamma.id].sort());
-      const edited = await server.request('PATCH', `/api/v1/entries/${id}`, { json: { tagIds: [beta.id] } });
-      expect(edited.body.data.tagIds).to.deep.equal([beta.id]);
-      expect((await server.request('GET', `/api/v1/entries/${id}`)).body.data.tagIds).to.deep.equal([beta.id]);
-      const day = 'from=2026-10-20&to=2026-10-20';
+      const id = created.data!.data.id;
+      const path = { id };
+      expect(created.data!.data.tagIds).to.deep.equal([alpha.id, gamma.id].sort());
+      const edited = await api.PATCH('/api/v1/entries/{id}', { params: { path }, body: { tagIds: [beta.id] } });
+      expect(edited.data!.data.tagIds).to.deep.equal([beta.id]);
+      expect((await api.GET('/api/v1/entries/{id}', { params: { path } })).data!.data.tagIds).to.deep.equal([beta.id]);
+      const day = { from: '2026-10-20', to: '2026-10-20' };
       const byTag = (tag: string) =>
-        server.request('GET', `/api/v1/entries?${day}&tagIds=${tag}`).then((r) => r.body.data.map((e: { id: string }) => e.id));
+        api.GET('/api/v1/entries', { params: { query: { ...day, tagIds: [tag] } } }).then((r) => r.data!.data.map((e) => e.id));
       expect(await byTag(alpha.id)).to.deep.equal([]);
       expect(await byTag(beta.id)).to.deep.equal([id]);
-      const report = await server.request('GET', `/api/v1/reports/summary?${day}&groupBy=tag`);
-      expect(report.body.data.groups.map((g: { key: string }) => g.key)).to.deep.equal([beta.id]);
-      await server.request('PATCH', `/api/v1/entries/${id}`, { json: { tagIds: [] } });
-      expect((await server.request('GET', `/api/v1/entries/${id}`)).body.data.tagIds).to.deep.equal([]);
-      const untagged = await server.request('GET', `/api/v1/reports/summary?${day}&groupBy=tag`);
-      expect(untagged.body.data.groups.map((g: { key: string | null }) => g.key)).to.deep.equal([null]);
+      const report = await api.GET('/api/v1/reports/summary', { params: { query: { ...day, groupBy: 'tag' } } });
+      expect(report.data!.data.groups.map((g) => g.key)).to.deep.equal([beta.id]);
+      await api.PATCH('/api/v1/entries/{id}', { params: { path }, body: { tagIds: [] } });
+      expect((await api.GET('/api/v1/entries/{id}', { params: { path } })).data!.data.tagIds).to.deep.equal([]);
+      const untagged = await api.GET('/api/v1/reports/summary', { params: { query: { ...day, groupBy: 'tag' } } });
+      expect(untagged.data!.data.groups.map((g) => g.key)).to.deep.equal([null]);
     });
   });
 
@@ -381,12 +400,13 @@ describe('entries', () => {
       });
       server.services.catalog.projects.update(owner, p1.id, { hourlyRate: 200 });
       const before = countEvents();
-      const edited = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { description: 'changed', billable: true } });
-      expect(edited.body.data).to.include({ description: 'changed', billable: true, hourlyRate: 100 });
-      const moved = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { projectId: p2.id } });
-      expect(moved.body.data).to.include({ projectId: p2.id, hourlyRate: 70 });
-      const cleared = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { projectId: null, timeZone: 'UTC' } });
-      expect(cleared.body.data).to.include({ projectId: null, timeZone: 'UTC', hourlyRate: 50 });
+      const path = { id: entry.id };
+      const edited = await api.PATCH('/api/v1/entries/{id}', { params: { path }, body: { description: 'changed', billable: true } });
+      expect(edited.data!.data).to.include({ description: 'changed', billable: true, hourlyRate: 100 });
+      const moved = await api.PATCH('/api/v1/entries/{id}', { params: { path }, body: { projectId: p2.id } });
+      expect(moved.data!.data).to.include({ projectId: p2.id, hourlyRate: 70 });
+      const cleared = await api.PATCH('/api/v1/entries/{id}', { params: { path }, body: { projectId: null, timeZone: 'UTC' } });
+      expect(cleared.data!.data).to.include({ projectId: null, timeZone: 'UTC', hourlyRate: 50 });
       const events = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
       expect(events.map((e) => e.event)).to.deep.equal(['entry.updated', 'entry.updated', 'entry.updated']);
     });
@@ -397,43 +417,57 @@ describe('entries', () => {
         start: '2026-11-03T08:00:00Z',
         end: '2026-11-03T09:00:00Z',
       });
-      expectProblem(
-        await server.request('PATCH', `/api/v1/entries/${theirs.id}`, { json: { description: 'x' } }),
+      const theirPath = { id: theirs.id };
+      expectTypedProblem(
+        await api.PATCH('/api/v1/entries/{id}', { params: { path: theirPath }, body: { description: 'x' } }),
         403,
         'forbidden',
         base(),
       );
-      expectProblem(await server.request('DELETE', `/api/v1/entries/${theirs.id}`), 403, 'forbidden', base());
+      expectTypedProblem(await api.DELETE('/api/v1/entries/{id}', { params: { path: theirPath } }), 403, 'forbidden', base());
 
       const mine = server.services.entries.create(owner, { start: '2026-11-03T10:00:00Z', end: '2026-11-03T11:00:00Z' });
       const db = new Database(server.config.databasePath);
       db.prepare('UPDATE entries SET invoice_id = ? WHERE id = ?').run('inv_test', mine.id);
       db.close();
       const before = countEvents();
-      expectProblem(await server.request('PATCH', `/api/v1/entries/${mine.id}`, { json: { description: 'x' } }), 409, 'conflict', base());
-      expectProblem(await server.request('DELETE', `/api/v1/entries/${mine.id}`), 409, 'conflict', base());
+      const myPath = { id: mine.id };
+      expectTypedProblem(
+        await api.PATCH('/api/v1/entries/{id}', { params: { path: myPath }, body: { description: 'x' } }),
+        409,
+        'conflict',
+        base(),
+      );
+      expectTypedProblem(await api.DELETE('/api/v1/entries/{id}', { params: { path: myPath } }), 409, 'conflict', base());
       expect(countEvents()).to.equal(before);
-      expect((await server.request('GET', `/api/v1/entries/${mine.id}`)).body.data).to.include({ invoiceId: 'inv_test', description: '' });
+      expect((await api.GET('/api/v1/entries/{id}', { params: { path: myPath } })).data!.data).to.include({
+        invoiceId: 'inv_test',
+        description: '',
+      });
     });
 
     it('validates the patch: at least one field, end after start', async () => {
       const entry = server.services.entries.create(owner, { start: '2026-11-03T12:00:00Z', end: '2026-11-03T13:00:00Z' });
       expectProblem(await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: {} }), 400, 'invalid-request', base());
-      const backwards = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { end: '2026-11-03T11:00:00Z' } });
-      expectProblem(backwards, 400, 'invalid-request', base());
-      expect(backwards.body.detail).to.contain('end');
+      const backwards = await api.PATCH('/api/v1/entries/{id}', {
+        params: { path: { id: entry.id } },
+        body: { end: '2026-11-03T11:00:00Z' },
+      });
+      const problem = expectTypedProblem(backwards, 400, 'invalid-request', base());
+      expect(problem.detail).to.contain('end');
     });
 
     it('DELETE answers 204, records entry.deleted with id and authorId, and the entry is gone', async () => {
       const entry = server.services.entries.create(owner, { start: '2026-11-03T14:00:00Z', end: '2026-11-03T15:00:00Z' });
       const before = countEvents();
-      const res = await server.request('DELETE', `/api/v1/entries/${entry.id}`);
-      expect(res.status).to.equal(204);
-      expect(res.text).to.equal('');
+      const path = { id: entry.id };
+      const res = await api.DELETE('/api/v1/entries/{id}', { params: { path } });
+      expect(res.response.status).to.equal(204);
+      expect(await res.response.text()).to.equal('');
       const [event] = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
       expect(event).to.include({ event: 'entry.deleted', operation: 'delete', entityId: entry.id });
       expect(event!.payload).to.deep.equal({ id: entry.id, authorId: server.ownerId });
-      expectProblem(await server.request('GET', `/api/v1/entries/${entry.id}`), 404, 'not-found', base());
+      expectTypedProblem(await api.GET('/api/v1/entries/{id}', { params: { path } }), 404, 'not-found', base());
     });
   });
 
@@ -447,16 +481,16 @@ describe('entries', () => {
       const count = () => (sqlite.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
       const entriesBefore = count();
       const eventsBefore = countEvents();
-      const res = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'boom' },
+      const res = await api.POST('/api/v1/entries', {
+        body: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'boom' },
       });
-      expectProblem(res, 500, 'internal-error', base());
+      expectTypedProblem(res, 500, 'internal-error', base());
       expect(count()).to.equal(entriesBefore);
       expect(countEvents()).to.equal(eventsBefore);
-      const fine = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'fine' },
+      const fine = await api.POST('/api/v1/entries', {
+        body: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z', originId: 'fine' },
       });
-      expect(fine.status).to.equal(200);
+      expect(fine.response.status).to.equal(200);
       expect(count()).to.equal(entriesBefore + 1);
       expect(countEvents()).to.equal(eventsBefore + 1);
     } finally {

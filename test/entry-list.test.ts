@@ -1,14 +1,24 @@
 import { expect } from 'chai';
+import type { operations } from '../generated/openapi.js';
 import type { Actor } from '../src/actor.js';
+import { expectTypedProblem, typedClient } from './helpers/client.js';
 import { expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 
 const T = (iso: string) => Date.parse(iso);
+type ListQuery = operations['listEntries']['parameters']['query'];
 
 describe('GET /entries: overlap, filters and paging', () => {
   let server: TestServer;
+  let api: ReturnType<typeof typedClient>;
   let owner: Actor;
   const base = () => server.config.problemsBase;
-  const ids = async (query: string) => {
+  const ids = async (query: ListQuery) => {
+    const { data, error, response } = await api.GET('/api/v1/entries', { params: { query } });
+    expect(response.status, JSON.stringify(error)).to.equal(200);
+    return data!.data.map((row) => row.description);
+  };
+  /** `ids` for a query string the typed client does not write (an unencoded +, a comma-separated list). */
+  const rawIds = async (query: string) => {
     const res = await server.request('GET', `/api/v1/entries?${query}`);
     expect(res.status, res.text).to.equal(200);
     return res.body.data.map((row: { description: string }) => row.description);
@@ -16,6 +26,7 @@ describe('GET /entries: overlap, filters and paging', () => {
 
   before(async () => {
     server = await startTestServer({ now: T('2026-11-10T12:00:00Z') });
+    api = typedClient(server);
     owner = server.services.tokens.authenticate(server.ownerToken)!.actor;
     const add = (description: string, start: string, end: string) => server.services.entries.create(owner, { description, start, end });
     add('day-before', '2026-11-01T09:00:00Z', '2026-11-01T10:00:00Z');
@@ -30,7 +41,7 @@ describe('GET /entries: overlap, filters and paging', () => {
   after(() => server.close());
 
   it('selects entries overlapping a calendar day, newest first, including one across midnight, a week-long one and a running timer', async () => {
-    expect(await ids('from=2026-11-02&to=2026-11-02')).to.deep.equal([
+    expect(await ids({ from: '2026-11-02', to: '2026-11-02' })).to.deep.equal([
       'ends-at-midnight',
       'morning',
       'across-midnight',
@@ -40,14 +51,15 @@ describe('GET /entries: overlap, filters and paging', () => {
   });
 
   it('treats the range as [from, to): touching is not overlapping', async () => {
-    expect(await ids('from=2026-11-03T00:00:00Z&to=2026-11-03T00:30:00Z')).to.deep.equal(['next-day', 'running', 'week-long']);
-    expect(await ids('from=2026-11-02T09:00:00Z&to=2026-11-02T23:00:00Z')).to.deep.equal(['running', 'week-long']);
+    expect(await ids({ from: '2026-11-03T00:00:00Z', to: '2026-11-03T00:30:00Z' })).to.deep.equal(['next-day', 'running', 'week-long']);
+    expect(await ids({ from: '2026-11-02T09:00:00Z', to: '2026-11-02T23:00:00Z' })).to.deep.equal(['running', 'week-long']);
   });
 
   it('reads offsets in date-time bounds, also when the + arrives unencoded as a space', async () => {
     const expected = ['morning', 'across-midnight', 'running', 'week-long'];
-    expect(await ids('from=2026-11-02T01:30:00%2B02:00&to=2026-11-02T10:00:00%2B01:00')).to.deep.equal(expected);
-    expect(await ids('from=2026-11-02T01:30:00+02:00&to=2026-11-02T10:00:00+01:00')).to.deep.equal(expected);
+    // The typed client encodes + as %2B.
+    expect(await ids({ from: '2026-11-02T01:30:00+02:00', to: '2026-11-02T10:00:00+01:00' })).to.deep.equal(expected);
+    expect(await rawIds('from=2026-11-02T01:30:00+02:00&to=2026-11-02T10:00:00+01:00')).to.deep.equal(expected);
   });
 
   it('refuses from after to, bad dates and a page size outside 1..500, naming the field', async () => {
@@ -66,8 +78,9 @@ describe('GET /entries: overlap, filters and paging', () => {
     await bad(`from=2026-11-01&to=2026-11-02&search=${'s'.repeat(201)}`, 'query.search');
     await bad(`from=2026-11-01&to=2026-11-02&tagIds=${Array.from({ length: 21 }, (_, i) => `t${i}`).join(',')}`, 'query.tagIds');
     await bad('from=2026-11-01&to=2026-11-02&projectIds=', 'query.projectIds[0]');
-    expect((await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-02&limit=1')).body.data).to.have.length(1);
-    expect((await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-02&limit=500')).status).to.equal(200);
+    const range = { from: '2026-11-01', to: '2026-11-02' };
+    expect((await api.GET('/api/v1/entries', { params: { query: { ...range, limit: 1 } } })).data!.data).to.have.length(1);
+    expect((await api.GET('/api/v1/entries', { params: { query: { ...range, limit: 500 } } })).response.status).to.equal(200);
   });
 
   describe('filters', () => {
@@ -89,20 +102,21 @@ describe('GET /entries: overlap, filters and paging', () => {
       Object.assign(filterIds, { client: client.id, project: project.id, task: task.id, tag: tag.id });
     });
     const filterIds = { client: '', project: '', task: '', tag: '' };
-    const day = 'from=2026-11-05&to=2026-11-05';
+    const day = { from: '2026-11-05', to: '2026-11-05' };
 
     it('by project, client, task, tag (repeated or comma-separated), billable and case-insensitive search', async () => {
       const straße = ['Straße Überprüfung'];
-      expect(await ids(`${day}&projectIds=${filterIds.project}`)).to.deep.equal(straße);
-      expect(await ids(`${day}&clientIds=${filterIds.client}`)).to.deep.equal(straße);
-      expect(await ids(`${day}&taskIds=${filterIds.task}`)).to.deep.equal(straße);
-      expect(await ids(`${day}&tagIds=${filterIds.tag},tag_other`)).to.deep.equal(straße);
-      expect(await ids(`${day}&tagIds=tag_other&tagIds=${filterIds.tag}`)).to.deep.equal(straße);
-      expect(await ids(`${day}&billable=true`)).to.deep.equal(straße);
-      expect(await ids(`${day}&billable=false`)).to.deep.equal(['plain', 'running']);
-      expect(await ids(`${day}&search=${encodeURIComponent('üBERPRÜF')}`)).to.deep.equal(straße);
-      expect(await ids(`${day}&search=PLAIN`)).to.deep.equal(['plain']);
-      expect(await ids(`${day}&search=${encodeURIComponent('%')}`)).to.deep.equal([]);
+      expect(await ids({ ...day, projectIds: [filterIds.project] })).to.deep.equal(straße);
+      expect(await ids({ ...day, clientIds: [filterIds.client] })).to.deep.equal(straße);
+      expect(await ids({ ...day, taskIds: [filterIds.task] })).to.deep.equal(straße);
+      // Comma-separated: the typed client repeats the parameter instead.
+      expect(await rawIds(`from=${day.from}&to=${day.to}&tagIds=${filterIds.tag},tag_other`)).to.deep.equal(straße);
+      expect(await ids({ ...day, tagIds: ['tag_other', filterIds.tag] })).to.deep.equal(straße);
+      expect(await ids({ ...day, billable: true })).to.deep.equal(straße);
+      expect(await ids({ ...day, billable: false })).to.deep.equal(['plain', 'running']);
+      expect(await ids({ ...day, search: 'üBERPRÜF' })).to.deep.equal(straße);
+      expect(await ids({ ...day, search: 'PLAIN' })).to.deep.equal(['plain']);
+      expect(await ids({ ...day, search: '%' })).to.deep.equal([]);
     });
 
     it('search: any substring, case-insensitively, through the trigram index or not, whatever form the text was stored in', async () => {
@@ -119,7 +133,7 @@ describe('GET /entries: overlap, filters and paging', () => {
       create('ΣΟΦΟΣ', 6);
       create('Ꭰ ledger', 7);
       create('Q', 8);
-      const search = (text: string) => ids(`from=2026-11-06&to=2026-11-06&search=${encodeURIComponent(text)}`);
+      const search = (text: string) => ids({ from: '2026-11-06', to: '2026-11-06', search: text });
       // Once with the writes queued for the index, once after the server's job indexed them.
       const expectFound = async () => {
         expect(await search('CAFÉ')).to.deep.equal(['Cafe\u0301 noir (NFD)', 'Café crème (NFC)']);
@@ -158,19 +172,26 @@ describe('GET /entries: overlap, filters and paging', () => {
     });
 
     it('list rows carry project, colour, client and task names', async () => {
-      const res = await server.request('GET', `/api/v1/entries?${day}&projectIds=${filterIds.project}`);
-      expect(res.body.data[0]).to.include({ projectName: 'Filtered', projectColor: '#112233', clientName: 'Client F', taskName: 'Task F' });
-      expect(res.body.data[0].tagIds).to.deep.equal([filterIds.tag]);
-      const plain = await server.request('GET', `/api/v1/entries?${day}&search=plain`);
-      expect(plain.body.data[0]).to.include({ projectName: null, projectColor: null, clientName: null, taskName: null, amount: 0 });
+      const res = await api.GET('/api/v1/entries', { params: { query: { ...day, projectIds: [filterIds.project] } } });
+      expect(res.data!.data[0]).to.include({
+        projectName: 'Filtered',
+        projectColor: '#112233',
+        clientName: 'Client F',
+        taskName: 'Task F',
+      });
+      expect(res.data!.data[0]!.tagIds).to.deep.equal([filterIds.tag]);
+      const plain = await api.GET('/api/v1/entries', { params: { query: { ...day, search: 'plain' } } });
+      expect(plain.data!.data[0]).to.include({ projectName: null, projectColor: null, clientName: null, taskName: null, amount: 0 });
     });
   });
 
   describe('paging', () => {
     let pager: TestServer;
+    let pagerApi: ReturnType<typeof typedClient>;
     let actor: Actor;
     before(async () => {
       pager = await startTestServer({ now: T('2026-12-31T12:00:00Z') });
+      pagerApi = typedClient(pager);
       actor = pager.services.tokens.authenticate(pager.ownerToken)!.actor;
       const sqlite = pager.running.database.sqlite;
       sqlite.transaction(() => {
@@ -190,11 +211,11 @@ describe('GET /entries: overlap, filters and paging', () => {
       let pages = 0;
       let inserted = 0;
       do {
-        const query: string = `from=2026-12-01&to=2026-12-31&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-        const res = await pager.request('GET', `/api/v1/entries?${query}`);
-        expect(res.status).to.equal(200);
-        seen.push(...res.body.data.map((r: { id: string }) => r.id));
-        cursor = res.body.nextCursor;
+        const query: ListQuery = { from: '2026-12-01', to: '2026-12-31', limit: 500, ...(cursor ? { cursor } : {}) };
+        const res = await pagerApi.GET('/api/v1/entries', { params: { query } });
+        expect(res.response.status).to.equal(200);
+        seen.push(...res.data!.data.map((r) => r.id));
+        cursor = res.data!.nextCursor;
         pages++;
         // Inserts between pages: one newer than everything (already passed), one older (still ahead).
         pager.services.entries.create(actor, {
@@ -226,12 +247,10 @@ describe('GET /entries: overlap, filters and paging', () => {
     });
 
     it('keeps the order start desc, id desc across pages', async () => {
-      const first = await pager.request('GET', '/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=3');
-      const second = await pager.request(
-        'GET',
-        `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=3&cursor=${encodeURIComponent(first.body.nextCursor)}`,
-      );
-      const rows = [...first.body.data, ...second.body.data] as Array<{ id: string; start: string }>;
+      const query = { from: '2026-12-01', to: '2026-12-31', limit: 3 };
+      const first = await pagerApi.GET('/api/v1/entries', { params: { query } });
+      const second = await pagerApi.GET('/api/v1/entries', { params: { query: { ...query, cursor: first.data!.nextCursor! } } });
+      const rows = [...first.data!.data, ...second.data!.data];
       for (let i = 1; i < rows.length; i++) {
         const [a, b] = [rows[i - 1]!, rows[i]!];
         expect(a.start > b.start || (a.start === b.start && Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)) > 0)).to.equal(true);
@@ -239,27 +258,23 @@ describe('GET /entries: overlap, filters and paging', () => {
     });
 
     it('refuses a tampered cursor, a made-up one, and one sent with other filters, with 400', async () => {
-      const first = await pager.request('GET', '/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=2');
-      const cursor: string = first.body.nextCursor;
+      const query = { from: '2026-12-01', to: '2026-12-31', limit: 2 };
+      const list = (q: ListQuery) => pagerApi.GET('/api/v1/entries', { params: { query: q } });
+      const first = await list(query);
+      const cursor: string = first.data!.nextCursor!;
       const [payload, mac] = cursor.split('.') as [string, string];
       const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
       const forged = `${Buffer.from(JSON.stringify({ ...decoded, s: decoded.s + 1 })).toString('base64url')}.${mac}`;
       for (const bad of [forged, `${payload}.${mac.slice(0, -2)}AA`, 'abc', `${payload}`, `${cursor}.x`]) {
-        const res = await pager.request('GET', `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=2&cursor=${encodeURIComponent(bad)}`);
-        expectProblem(res, 400, 'invalid-request', pager.config.problemsBase, '/api/v1/entries');
-        expect(res.body.detail).to.contain('cursor');
+        const res = await list({ ...query, cursor: bad });
+        const problem = expectTypedProblem(res, 400, 'invalid-request', pager.config.problemsBase, '/api/v1/entries');
+        expect(problem.detail).to.contain('cursor');
       }
-      const otherFilters = await pager.request(
-        'GET',
-        `/api/v1/entries?from=2026-12-02&to=2026-12-31&limit=2&cursor=${encodeURIComponent(cursor)}`,
-      );
-      expectProblem(otherFilters, 400, 'invalid-request', pager.config.problemsBase);
-      expect(otherFilters.body.detail).to.contain('other filters');
-      const otherLimit = await pager.request(
-        'GET',
-        `/api/v1/entries?from=2026-12-01&to=2026-12-31&limit=7&cursor=${encodeURIComponent(cursor)}`,
-      );
-      expect(otherLimit.status).to.equal(200);
+      const otherFilters = await list({ ...query, from: '2026-12-02', cursor });
+      const problem = expectTypedProblem(otherFilters, 400, 'invalid-request', pager.config.problemsBase);
+      expect(problem.detail).to.contain('other filters');
+      const otherLimit = await list({ ...query, limit: 7, cursor });
+      expect(otherLimit.response.status).to.equal(200);
     });
 
     it('pages on when the query string comes back reordered: names in another order, list values as a set', async () => {

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
-import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+import { expectTypedProblem, typedClient } from './helpers/client.js';
+import { addMemberWithToken, startTestServer, type TestServer } from './helpers/server.js';
 
 const T = (iso: string) => Date.parse(iso);
 
 describe('timers', () => {
   let server: TestServer;
+  let api: ReturnType<typeof typedClient>;
   const base = () => server.config.problemsBase;
   const eventsAfter = (seq: number) => server.services.events.tail(server.workspaceId, seq, 1000);
   const lastSeq = () => server.services.events.tail(server.workspaceId, 0, 100000).at(-1)?.seq ?? 0;
@@ -17,15 +19,16 @@ describe('timers', () => {
 
   beforeEach(async () => {
     server = await startTestServer({ now: T('2026-11-02T09:00:00Z') });
+    api = typedClient(server);
   });
   afterEach(() => server.close());
 
   it('starts a timer (entry.started), shows it as current with the elapsed time, and stops it (entry.stopped)', async () => {
-    expect((await server.request('GET', '/api/v1/entries/current')).body).to.deep.equal({ data: null });
+    expect((await api.GET('/api/v1/entries/current')).data).to.deep.equal({ data: null });
     const seq = lastSeq();
-    const started = await server.request('POST', '/api/v1/entries/current', { json: { description: 'Focus' } });
-    expect(started.status).to.equal(200);
-    expect(started.body.data).to.include({
+    const started = await api.POST('/api/v1/entries/current', { body: { description: 'Focus' } });
+    expect(started.response.status).to.equal(200);
+    expect(started.data!.data).to.include({
       description: 'Focus',
       start: '2026-11-02T09:00:00.000Z',
       end: null,
@@ -33,62 +36,62 @@ describe('timers', () => {
       source: 'api',
     });
     server.clock.advance(90_500);
-    const current = await server.request('GET', '/api/v1/entries/current');
-    expect(current.body.data).to.include({ id: started.body.data.id, durationSec: 90, end: null });
-    const stopped = await server.request('POST', '/api/v1/entries/current/stop');
-    expect(stopped.body.data).to.include({ id: started.body.data.id, end: '2026-11-02T09:01:30.500Z', durationSec: 90 });
+    const current = await api.GET('/api/v1/entries/current');
+    expect(current.data!.data).to.include({ id: started.data!.data.id, durationSec: 90, end: null });
+    const stopped = await api.POST('/api/v1/entries/current/stop');
+    expect(stopped.data!.data).to.include({ id: started.data!.data.id, end: '2026-11-02T09:01:30.500Z', durationSec: 90 });
     expect(eventsAfter(seq).map((e) => e.event)).to.deep.equal(['entry.started', 'entry.stopped']);
-    expect((await server.request('GET', '/api/v1/entries/current')).body).to.deep.equal({ data: null });
+    expect((await api.GET('/api/v1/entries/current')).data).to.deep.equal({ data: null });
   });
 
   it('starts without a body, or with an explicit start in the past', async () => {
-    const bare = await server.request('POST', '/api/v1/entries/current');
-    expect(bare.body.data.start).to.equal('2026-11-02T09:00:00.000Z');
-    await server.request('POST', '/api/v1/entries/current/stop', { json: { end: '2026-11-02T09:30:00Z' } });
-    const past = await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:59:00+01:00' } });
-    expect(past.status).to.equal(200);
+    const bare = await api.POST('/api/v1/entries/current');
+    expect(bare.data!.data.start).to.equal('2026-11-02T09:00:00.000Z');
+    await api.POST('/api/v1/entries/current/stop', { body: { end: '2026-11-02T09:30:00Z' } });
+    const past = await api.POST('/api/v1/entries/current', { body: { start: '2026-11-02T08:59:00+01:00' } });
+    expect(past.response.status).to.equal(200);
   });
 
   it('starting while one runs stops that one at the new start: entry.stopped, then entry.started', async () => {
-    const first = await server.request('POST', '/api/v1/entries/current', {
-      json: { description: 'first', start: '2026-11-02T08:00:00Z' },
+    const first = await api.POST('/api/v1/entries/current', {
+      body: { description: 'first', start: '2026-11-02T08:00:00Z' },
     });
     const seq = lastSeq();
-    const second = await server.request('POST', '/api/v1/entries/current', {
-      json: { description: 'second', start: '2026-11-02T08:30:00Z' },
+    const second = await api.POST('/api/v1/entries/current', {
+      body: { description: 'second', start: '2026-11-02T08:30:00Z' },
     });
-    expect(second.body.data).to.include({ description: 'second', end: null });
-    const stoppedFirst = await server.request('GET', `/api/v1/entries/${first.body.data.id}`);
-    expect(stoppedFirst.body.data).to.include({ end: '2026-11-02T08:30:00.000Z', durationSec: 1800 });
+    expect(second.data!.data).to.include({ description: 'second', end: null });
+    const stoppedFirst = await api.GET('/api/v1/entries/{id}', { params: { path: { id: first.data!.data.id } } });
+    expect(stoppedFirst.data!.data).to.include({ end: '2026-11-02T08:30:00.000Z', durationSec: 1800 });
     const events = eventsAfter(seq);
     expect(events.map((e) => [e.event, e.entityId])).to.deep.equal([
-      ['entry.stopped', first.body.data.id],
-      ['entry.started', second.body.data.id],
+      ['entry.stopped', first.data!.data.id],
+      ['entry.started', second.data!.data.id],
     ]);
     expect(runningCount(server.ownerId)).to.equal(1);
   });
 
   it('a new start not after the running timer’s start is 400 and changes nothing', async () => {
-    await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });
+    await api.POST('/api/v1/entries/current', { body: { start: '2026-11-02T08:00:00Z' } });
     const seq = lastSeq();
-    const res = await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });
-    expectProblem(res, 400, 'invalid-request', base(), '/api/v1/entries/current');
-    expect(res.body.detail).to.contain('start');
+    const res = await api.POST('/api/v1/entries/current', { body: { start: '2026-11-02T08:00:00Z' } });
+    const problem = expectTypedProblem(res, 400, 'invalid-request', base(), '/api/v1/entries/current');
+    expect(problem.detail).to.contain('start');
     expect(eventsAfter(seq)).to.deep.equal([]);
     expect(runningCount(server.ownerId)).to.equal(1);
   });
 
   it('a start in the future is 400', async () => {
-    const res = await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T10:00:00Z' } });
-    expectProblem(res, 400, 'invalid-request', base());
+    const res = await api.POST('/api/v1/entries/current', { body: { start: '2026-11-02T10:00:00Z' } });
+    expectTypedProblem(res, 400, 'invalid-request', base());
   });
 
   it('two concurrent starts leave exactly one running timer, and the other stopped by it', async () => {
     const results = await Promise.all([
-      server.request('POST', '/api/v1/entries/current', { json: { description: 'a' } }),
-      server.request('POST', '/api/v1/entries/current', { json: { description: 'b' } }),
+      api.POST('/api/v1/entries/current', { body: { description: 'a' } }),
+      api.POST('/api/v1/entries/current', { body: { description: 'b' } }),
     ]);
-    const statuses = results.map((r) => r.status).sort();
+    const statuses = results.map((r) => r.response.status).sort();
     expect(runningCount(server.ownerId)).to.equal(1);
     // Both at the same instant: the second cannot stop the first at the same start, so it is refused.
     expect(statuses).to.deep.equal([200, 400]);
@@ -96,10 +99,10 @@ describe('timers', () => {
     const many = await Promise.all(
       Array.from({ length: 8 }, (_, i) => {
         server.clock.advance(1000);
-        return server.request('POST', '/api/v1/entries/current', { json: { description: `c${i}` } });
+        return api.POST('/api/v1/entries/current', { body: { description: `c${i}` } });
       }),
     );
-    expect(many.every((r) => r.status === 200 || r.status === 400)).to.equal(true);
+    expect(many.every((r) => r.response.status === 200 || r.response.status === 400)).to.equal(true);
     expect(runningCount(server.ownerId)).to.equal(1);
   });
 
@@ -122,35 +125,38 @@ describe('timers', () => {
       VALUES ('ent_racer', NEW.workspace_id, NEW.author_id, '', 0, NEW.start_at, 'api', 0, 0);
     END`);
     const seq = lastSeq();
-    const res = await server.request('POST', '/api/v1/entries/current', { json: { description: 'Focus' } });
-    expectProblem(res, 409, 'conflict', base(), '/api/v1/entries/current');
-    expect(res.body.detail).to.equal('Another timer of this member was started at the same moment; retry.');
+    const res = await api.POST('/api/v1/entries/current', { body: { description: 'Focus' } });
+    const problem = expectTypedProblem(res, 409, 'conflict', base(), '/api/v1/entries/current');
+    expect(problem.detail).to.equal('Another timer of this member was started at the same moment; retry.');
     // Nothing of the refused start was kept.
     expect(runningCount(server.ownerId)).to.equal(0);
     expect(eventsAfter(seq)).to.deep.equal([]);
   });
 
   it('stop: 404 when nothing runs; an end not after the start is 400', async () => {
-    expectProblem(await server.request('POST', '/api/v1/entries/current/stop'), 404, 'not-found', base(), '/api/v1/entries/current/stop');
-    await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });
-    const early = await server.request('POST', '/api/v1/entries/current/stop', { json: { end: '2026-11-02T07:00:00Z' } });
-    expectProblem(early, 400, 'invalid-request', base());
-    expect(early.body.detail).to.contain('end');
+    expectTypedProblem(await api.POST('/api/v1/entries/current/stop'), 404, 'not-found', base(), '/api/v1/entries/current/stop');
+    await api.POST('/api/v1/entries/current', { body: { start: '2026-11-02T08:00:00Z' } });
+    const early = await api.POST('/api/v1/entries/current/stop', { body: { end: '2026-11-02T07:00:00Z' } });
+    const problem = expectTypedProblem(early, 400, 'invalid-request', base());
+    expect(problem.detail).to.contain('end');
   });
 
   it('PATCH setting end on a running entry stops it and fires entry.stopped', async () => {
-    const started = await server.request('POST', '/api/v1/entries/current', { json: { start: '2026-11-02T08:00:00Z' } });
+    const started = await api.POST('/api/v1/entries/current', { body: { start: '2026-11-02T08:00:00Z' } });
     const seq = lastSeq();
-    const res = await server.request('PATCH', `/api/v1/entries/${started.body.data.id}`, { json: { end: '2026-11-02T08:45:00Z' } });
-    expect(res.body.data).to.include({ end: '2026-11-02T08:45:00.000Z', durationSec: 2700 });
+    const res = await api.PATCH('/api/v1/entries/{id}', {
+      params: { path: { id: started.data!.data.id } },
+      body: { end: '2026-11-02T08:45:00Z' },
+    });
+    expect(res.data!.data).to.include({ end: '2026-11-02T08:45:00.000Z', durationSec: 2700 });
     expect(eventsAfter(seq).map((e) => e.event)).to.deep.equal(['entry.stopped']);
   });
 
   it('a timer is only ever the caller’s own', async () => {
     const colleague = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
-    await server.request('POST', '/api/v1/entries/current', { token: colleague.token });
-    expect((await server.request('GET', '/api/v1/entries/current')).body.data).to.equal(null);
-    expectProblem(await server.request('POST', '/api/v1/entries/current/stop'), 404, 'not-found', base());
+    await typedClient(server, colleague.token).POST('/api/v1/entries/current');
+    expect((await api.GET('/api/v1/entries/current')).data!.data).to.equal(null);
+    expectTypedProblem(await api.POST('/api/v1/entries/current/stop'), 404, 'not-found', base());
     expect(runningCount(colleague.userId)).to.equal(1);
   });
 
@@ -158,15 +164,16 @@ describe('timers', () => {
     const limit = 3600;
     const startAndPass = async (action: 'flagged' | 'capped' | 'stopped') => {
       server.services.accounts.setWorkspace(server.workspaceId, { runawayLimitSec: limit, runawayAction: action });
-      const started = await server.request('POST', '/api/v1/entries/current', { json: { description: action } });
+      const started = await api.POST('/api/v1/entries/current', { body: { description: action } });
+      const id = started.data!.data.id;
       server.clock.advance(limit * 1000 - 1000);
       await server.running.scheduler.tick();
-      expect((await server.request('GET', `/api/v1/entries/${started.body.data.id}`)).body.data.runaway).to.equal(null);
+      expect((await api.GET('/api/v1/entries/{id}', { params: { path: { id } } })).data!.data.runaway).to.equal(null);
       server.clock.advance(1500);
       const seq = lastSeq();
       await server.running.scheduler.tick();
       await server.running.scheduler.tick(); // detected once only
-      const entry = (await server.request('GET', `/api/v1/entries/${started.body.data.id}`)).body.data;
+      const entry = (await api.GET('/api/v1/entries/{id}', { params: { path: { id } } })).data!.data;
       return { entry, events: eventsAfter(seq) };
     };
 
@@ -182,8 +189,8 @@ describe('timers', () => {
       });
       expect(events.map((e) => e.event)).to.deep.equal(['entry.updated']);
       server.clock.advance(60_000);
-      const stopped = await server.request('POST', '/api/v1/entries/current/stop');
-      expect(stopped.body.data.runaway.resolvedAt).to.equal('2026-11-02T10:01:00.500Z');
+      const stopped = await api.POST('/api/v1/entries/current/stop');
+      expect(stopped.data!.data.runaway!.resolvedAt).to.equal('2026-11-02T10:01:00.500Z');
     });
 
     it('capped: stopped at start + limit, fires entry.stopped', async () => {
@@ -191,7 +198,7 @@ describe('timers', () => {
       expect(entry).to.include({ end: '2026-11-02T10:00:00.000Z', durationSec: 3600 });
       expect(entry.runaway).to.include({ action: 'capped', elapsedSec: 3600, limitSec: 3600, resolvedAt: null });
       expect(events.map((e) => e.event)).to.deep.equal(['entry.stopped']);
-      expect((await server.request('GET', '/api/v1/entries/current')).body.data).to.equal(null);
+      expect((await api.GET('/api/v1/entries/current')).data!.data).to.equal(null);
     });
 
     it('stopped: stopped at detection, fires entry.stopped; editing start or end later resolves it', async () => {
@@ -200,15 +207,18 @@ describe('timers', () => {
       expect(entry.runaway).to.include({ action: 'stopped', detectedAt: '2026-11-02T10:00:00.500Z' });
       expect(events.map((e) => e.event)).to.deep.equal(['entry.stopped']);
       server.clock.advance(5000);
-      const edited = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { end: '2026-11-02T09:30:00Z' } });
-      expect(edited.body.data.runaway.resolvedAt).to.equal('2026-11-02T10:00:05.500Z');
-      expect(edited.body.data.durationSec).to.equal(1800);
+      const edited = await api.PATCH('/api/v1/entries/{id}', { params: { path: { id: entry.id } }, body: { end: '2026-11-02T09:30:00Z' } });
+      expect(edited.data!.data.runaway!.resolvedAt).to.equal('2026-11-02T10:00:05.500Z');
+      expect(edited.data!.data.durationSec).to.equal(1800);
     });
 
     it('a description edit does not resolve the flag', async () => {
       const { entry } = await startAndPass('flagged');
-      const edited = await server.request('PATCH', `/api/v1/entries/${entry.id}`, { json: { description: 'still running' } });
-      expect(edited.body.data.runaway.resolvedAt).to.equal(null);
+      const edited = await api.PATCH('/api/v1/entries/{id}', {
+        params: { path: { id: entry.id } },
+        body: { description: 'still running' },
+      });
+      expect(edited.data!.data.runaway!.resolvedAt).to.equal(null);
     });
   });
 });
