@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { Actor } from '../src/actor.js';
 import { toCents } from '../src/kernel/money.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { typedClient } from './helpers/client.js';
 
 /**
  * Exact money over the real services and database: every amount is rate × seconds / 3600 on the
@@ -97,20 +98,18 @@ describe('money: exact amounts, totals that are the sums of their rows', () => {
   });
 
   it('rate 1.005 for an hour is 1.01 and 1.15 for half an hour 0.58, over HTTP', async () => {
-    const project = await server.request('POST', '/api/v1/projects', { json: { name: 'Half cents', billable: true, hourlyRate: 1.005 } });
-    const id = project.body.data.id;
-    await server.request('POST', '/api/v1/entries', {
-      json: { projectId: id, start: '2026-10-01T08:00:00Z', end: '2026-10-01T09:00:00Z' },
-    });
-    await server.request('PATCH', `/api/v1/projects/${id}`, { json: { hourlyRate: 1.15 } });
-    await server.request('POST', '/api/v1/entries', {
-      json: { projectId: id, start: '2026-10-01T10:00:00Z', end: '2026-10-01T10:30:00Z' },
-    });
-    const list = await server.request('GET', `/api/v1/entries?from=2026-10-01&to=2026-10-01&projectIds=${id}`);
-    expect(list.body.data.map((r: { hourlyRate: number; amount: number }) => [r.hourlyRate, r.amount])).to.deep.equal([
+    const api = typedClient(server);
+    const project = await api.POST('/api/v1/projects', { body: { name: 'Half cents', billable: true, hourlyRate: 1.005 } });
+    const id = project.data!.data.id;
+    await api.POST('/api/v1/entries', { body: { projectId: id, start: '2026-10-01T08:00:00Z', end: '2026-10-01T09:00:00Z' } });
+    await api.PATCH('/api/v1/projects/{id}', { params: { path: { id } }, body: { hourlyRate: 1.15 } });
+    await api.POST('/api/v1/entries', { body: { projectId: id, start: '2026-10-01T10:00:00Z', end: '2026-10-01T10:30:00Z' } });
+    const list = await api.GET('/api/v1/entries', { params: { query: { from: '2026-10-01', to: '2026-10-01', projectIds: [id] } } });
+    expect(list.data!.data.map((r) => [r.hourlyRate, r.amount])).to.deep.equal([
       [1.15, 0.58],
       [1.005, 1.01],
     ]);
-    expect((await server.request('GET', `/api/v1/projects/${id}`)).body.data.progress.amount).to.equal(1.59);
+    const progress = await api.GET('/api/v1/projects/{id}', { params: { path: { id } } });
+    expect(progress.data!.data.progress?.amount).to.equal(1.59);
   });
 });

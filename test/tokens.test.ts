@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { hashToken, mintToken, tokenPrefix } from '../src/modules/tokens/token-format.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+import { typedClient } from './helpers/client.js';
 
 describe('tokens', () => {
   let server: TestServer;
@@ -119,9 +120,9 @@ describe('tokens', () => {
         scopes: ['reports:read', 'entries:read'],
         canViewOthersTime: true,
       });
-      const res = await server.request('GET', '/api/v1/me', { token: member.token });
-      expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({
+      const res = await typedClient(server, member.token).GET('/api/v1/me');
+      expect(res.response.status).to.equal(200);
+      expect(res.data).to.deep.equal({
         data: {
           tokenId: member.tokenId,
           workspaceId: server.workspaceId,
@@ -135,7 +136,7 @@ describe('tokens', () => {
     it('narrowing the member narrows the token on the next request; widening again does not widen it', async () => {
       const { services, workspaceId } = server;
       const member = addMemberWithToken(services, workspaceId, { canViewOthersTime: true, canViewOthersMoney: true });
-      const visibility = async (token: string) => (await server.request('GET', '/api/v1/me', { token })).body.data.visibility;
+      const visibility = async (token: string) => (await typedClient(server, token).GET('/api/v1/me')).data?.data.visibility;
       expect(await visibility(member.token)).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: true });
 
       services.accounts.setMember({ workspaceId, userId: member.userId, canViewOthersMoney: false });
@@ -152,11 +153,11 @@ describe('tokens', () => {
       const { services, workspaceId } = server;
       const member = addMemberWithToken(services, workspaceId, { canViewOthersTime: false, canViewOthersMoney: false });
       services.accounts.setMember({ workspaceId, userId: member.userId, canViewOthersTime: true, canViewOthersMoney: true });
-      const old = await server.request('GET', '/api/v1/me', { token: member.token });
-      expect(old.body.data.visibility).to.deep.equal({ canViewOthersTime: false, canViewOthersMoney: false });
+      const old = await typedClient(server, member.token).GET('/api/v1/me');
+      expect(old.data?.data.visibility).to.deep.equal({ canViewOthersTime: false, canViewOthersMoney: false });
       const fresh = services.tokens.create({ workspaceId, userId: member.userId, name: 'new', scopes: [] });
-      const now = await server.request('GET', '/api/v1/me', { token: fresh.token });
-      expect(now.body.data.visibility).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: true });
+      const now = await typedClient(server, fresh.token).GET('/api/v1/me');
+      expect(now.data?.data.visibility).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: true });
     });
   });
 

@@ -12,6 +12,7 @@ import {
 } from '../src/modules/webhooks/targets.js';
 import { contractChecker } from './helpers/contract.js';
 import { addMemberWithToken, startTestServer, type TestServer } from './helpers/server.js';
+import { typedClient } from './helpers/client.js';
 import { makePki, startReceiver, verify } from './helpers/webhooks.js';
 
 const T = (iso: string) => Date.parse(iso);
@@ -66,9 +67,11 @@ describe('webhooks', function () {
 
     it('a REST write is delivered, signed over the raw bytes, with the envelope of the contract', async () => {
       const hook = await subscribe(['entry.created', 'entry.deleted']);
-      const res = await server.request('POST', '/api/v1/entries', {
-        json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T08:30:00Z', originId: 'crm-7' },
+      const api = typedClient(server);
+      const created = await api.POST('/api/v1/entries', {
+        body: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T08:30:00Z', originId: 'crm-7' },
       });
+      const id = created.data!.data.id;
       await receiver.waitFor(1);
       await settle(server);
       const [request] = receiver.requests;
@@ -87,7 +90,7 @@ describe('webhooks', function () {
       expect(body).to.include({ id: deliveryId, event: 'entry.created', workspaceId: server.workspaceId });
       expect(body.createdAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(body.data.kind).to.equal('entry');
-      expect(body.data.entry).to.include({ id: res.body.data.id, originId: 'crm-7', durationSec: 1800, currency: 'EUR' });
+      expect(body.data.entry).to.include({ id, originId: 'crm-7', durationSec: 1800, currency: 'EUR' });
       expect(contractChecker().webhookViolations('entry.created', body)).to.deep.equal([]);
       const [row] = log(server, hook.id);
       expect(row).to.include({
@@ -101,9 +104,9 @@ describe('webhooks', function () {
         nextAttemptAt: null,
       });
 
-      await server.request('DELETE', `/api/v1/entries/${res.body.data.id}`);
+      await api.DELETE('/api/v1/entries/{id}', { params: { path: { id } } });
       await receiver.waitFor(2);
-      expect(receiver.requests[1]!.json.data).to.deep.equal({ kind: 'entry-deleted', id: res.body.data.id, authorId: server.ownerId });
+      expect(receiver.requests[1]!.json.data).to.deep.equal({ kind: 'entry-deleted', id, authorId: server.ownerId });
       expect(contractChecker().webhookViolations('entry.deleted', receiver.requests[1]!.json)).to.deep.equal([]);
       expect(resolverCalls).to.deep.equal(['hooks.test', 'hooks.test', 'hooks.test']); // creation, then one lookup per attempt
     });
@@ -137,7 +140,7 @@ describe('webhooks', function () {
     it('a write through the service, without HTTP, enqueues the same deliveries', async () => {
       const hook = await subscribe(['entry.created', 'entry.started', 'entry.stopped']);
       server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
-      await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T07:00:00Z', end: '2026-11-02T08:00:00Z' } });
+      await typedClient(server).POST('/api/v1/entries', { body: { start: '2026-11-02T07:00:00Z', end: '2026-11-02T08:00:00Z' } });
       server.services.timers.start(owner, {});
       await receiver.waitFor(3);
       await settle(server);
