@@ -7,7 +7,8 @@ import { createWrite } from '../src/db/write.js';
 import { DomainError } from '../src/errors.js';
 import { loadContract } from '../src/http/contract.js';
 import { createInvoicesService, type InvoiceStatus, type InvoiceView } from '../src/modules/invoices/service.js';
-import { expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { expectTypedProblem, typedClient } from './helpers/client.js';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'sent', 'paid', 'void'];
 const ALLOWED = new Set(['draft>sent', 'sent>paid', 'draft>void', 'sent>void']);
@@ -209,8 +210,11 @@ describe('invoices', () => {
     expect(ws.invoiceIdOf(earlier)).to.equal(earlierInvoice);
 
     // An invoiced entry can no longer be edited.
-    const res = await server.request('PATCH', `/api/v1/entries/${included[0]}`, { token: ws.token, json: { description: 'changed' } });
-    expectProblem(res, 409, 'conflict', server.config.problemsBase);
+    const refused = await typedClient(server, ws.token).PATCH('/api/v1/entries/{id}', {
+      params: { path: { id: included[0] as string } },
+      body: { description: 'changed' },
+    });
+    expectTypedProblem(refused, 409, 'conflict', server.config.problemsBase);
 
     // Nothing left to invoice in that range.
     expectRefusal(() => ws.create(acme, '2026-10-01', '2026-10-31'), 'invalid', /no billable, un-invoiced, completed entries/);
@@ -423,11 +427,12 @@ describe('invoices', () => {
       for (const entryId of entryIds) expect(ws.invoiceIdOf(entryId)).to.equal(null);
       expect(invoices.get(id).lines).to.have.length(1); // the void invoice keeps its lines
     }
-    const res = await server.request('PATCH', `/api/v1/entries/${entryIds[0]}`, {
-      token: ws.token,
-      json: { description: 'editable again' },
+    const edited = await typedClient(server, ws.token).PATCH('/api/v1/entries/{id}', {
+      params: { path: { id: entryIds[0] as string } },
+      body: { description: 'editable again' },
     });
-    expect(res.status, res.text).to.equal(200);
+    expect(edited.response.status).to.equal(200);
+    expect(edited.data?.data.description).to.equal('editable again');
     const again = ws.create(acme, '2026-10-01', '2026-10-31');
     for (const entryId of entryIds) expect(ws.invoiceIdOf(entryId)).to.equal(again);
     // A paid invoice never releases its entries.
