@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -90,6 +90,19 @@ describe('db/backup', () => {
     expect(readdirSync(dir)).to.include.members([`timetrack.db.replaced-2026-11-23T09-12-00-000Z-wal`]);
     expect(statSync(current).mode & 0o777).to.equal(0o600);
     expect(refusal(() => restoreFrom(join(dir, 'missing.db'), current, new Date()))).to.include({ code: 'not_found' });
+  });
+
+  it('restore changes nothing when the copy cannot be made', () => {
+    const current = database('timetrack.db', 5);
+    const backup = database('backup.db', 2);
+    // The copy's place beside the database is taken (by a folder): copying there fails.
+    const now = new Date(Date.UTC(2026, 10, 23, 9, 30));
+    mkdirSync(`${current}.restoring-2026-11-23T09-30-00-000Z`);
+    const error = refusal(() => restoreFrom(backup, current, now));
+    expect(error.code).to.equal('invalid');
+    expect(error.message).to.match(/could not be copied beside .*; nothing was changed\.$/);
+    expect(inspect(current).lastEventSeq).to.equal(5);
+    expect(readdirSync(dir).filter((f) => f.includes('.replaced-'))).to.deep.equal([]);
   });
 
   it('restore refuses a backup written by a newer version', () => {

@@ -1,4 +1,15 @@
-import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { DomainError } from '../errors.js';
@@ -80,8 +91,14 @@ export function backupTo(sqlite: Database.Database, to: string): BackupInfo {
     rmSync(to, { force: true });
     throw error;
   }
-  const { lastMigrationAt: _, ...info } = inspect(to);
-  return info;
+  try {
+    const { lastMigrationAt: _, ...info } = inspect(to);
+    return info;
+  } catch (error) {
+    // A copy that fails its check is no backup: it is not left behind under a backup's name.
+    rmSync(to, { force: true });
+    throw error;
+  }
 }
 
 /**
@@ -147,15 +164,29 @@ export function restoreFrom(from: string, databasePath: string, now: Date): Rest
   const newest = journal().at(-1)?.when ?? 0;
   if ((info.lastMigrationAt ?? 0) > newest)
     throw new DomainError('invalid', `${from} was written by a newer version of timetrack than this one; upgrade first.`);
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  // The copy is made beside the database first: if it fails (a full disk), the database is
+  // untouched. Only then is the current one moved aside and the copy renamed into place.
+  const incoming = `${databasePath}.restoring-${stamp}`;
+  try {
+    // Never over a file that is there already (COPYFILE_EXCL); what this copy wrote is removed.
+    copyFileSync(from, incoming, constants.COPYFILE_EXCL);
+    chmodSync(incoming, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' && statSync(incoming, { throwIfNoEntry: false })?.isFile()) rmSync(incoming);
+    throw new DomainError(
+      'invalid',
+      `${from} could not be copied beside ${databasePath} (${(error as Error).message}); nothing was changed.`,
+    );
+  }
   let replacedKeptAt: string | null = null;
   if (existsSync(databasePath)) {
-    replacedKeptAt = `${databasePath}.replaced-${now.toISOString().replace(/[:.]/g, '-')}`;
+    replacedKeptAt = `${databasePath}.replaced-${stamp}`;
     for (const suffix of ['', '-wal', '-shm']) {
       if (existsSync(databasePath + suffix)) renameSync(databasePath + suffix, replacedKeptAt + suffix);
     }
   }
-  copyFileSync(from, databasePath);
-  chmodSync(databasePath, 0o600);
+  renameSync(incoming, databasePath);
   const restored = new Database(databasePath);
   const pending = pendingMigrations(restored);
   restored.close();
