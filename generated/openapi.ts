@@ -656,6 +656,31 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ping
+         * @description A test ping, sent only when a person asks for one (the settings page's "Send test ping", or
+         *     `timetrack webhook ping ID`) to the one subscription they chose, whatever events it chose.
+         *     Signed like every delivery, through the same target checks, but made once: it is not queued,
+         *     not retried, not recorded in the delivery log and does not count toward auto-disable; the
+         *     person sees the receiver's answer at once. A receiver should answer 2xx and may otherwise
+         *     ignore it. It is not an event a subscription can choose.
+         */
+        post: operations["webhookPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.created": {
         parameters: {
             query?: never;
@@ -1116,6 +1141,24 @@ export interface components {
              */
             createdAt: string;
             data: Record<string, never>;
+        };
+        PingEnvelope: {
+            /** @description A fresh id for this ping (as in `X-Service-Delivery`); not in the delivery log. */
+            id: string;
+            /** @constant */
+            event: "ping";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @description When the ping was sent, UTC with milliseconds.
+             */
+            createdAt: string;
+            data: {
+                /** @constant */
+                kind: "ping";
+                /** @description The subscription pinged. */
+                webhookId: string;
+            };
         };
         /**
          * @description The entry as it stood when the event happened: the 20 entry fields plus `originId` (the
@@ -4203,6 +4246,53 @@ export interface operations {
         };
         responses: {
             /** @description Any 2xx acknowledges the delivery. Anything else (including 3xx, which is never followed) fails it and it is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event name. */
+                "X-Service-Event": components["parameters"]["WebhookEvent"];
+                /** @description The delivery id, 24 lowercase hex characters; the same in the envelope `id` and the delivery log, and stable across retries. Deduplicate on it. */
+                "X-Service-Delivery": components["parameters"]["WebhookDelivery"];
+                /** @description Unix seconds at signing time (fresh on every attempt). Reject deliveries more than 300 seconds away from your clock. */
+                "X-Service-Timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1=` followed by the hex HMAC-SHA256, keyed with the subscription's secret (the
+                 *     `whsec_…` string's UTF-8 bytes), of `<X-Service-Timestamp>.<raw request body>`. Verify
+                 *     over the raw bytes and compare in constant time.
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0b9e6c2f4a1d8e7c3b5a9f0d",
+                 *       "event": "ping",
+                 *       "workspaceId": "ws_hwjnfohxf5ehy5jmmesc",
+                 *       "createdAt": "2026-11-02T10:05:00.000Z",
+                 *       "data": {
+                 *         "kind": "ping",
+                 *         "webhookId": "whk_3m0c9tq7xk2v8s1d4f6g"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx tells the person the receiver is reachable and answering. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;

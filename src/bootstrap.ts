@@ -19,7 +19,7 @@ export function bootstrapIfEmpty(write: Write<never>, accounts: AccountsService,
     if (!accounts.isEmpty()) return null;
     const workspace = accounts.createWorkspace({ name: 'My workspace' });
     const user = accounts.createUser({ name: 'Owner', email: 'owner@localhost' });
-    accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true });
+    accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true, isOwner: true });
     const token = tokens.create({ workspaceId: workspace.id, userId: user.id, name: 'bootstrap', scopes: scopeValues });
     return { workspaceId: workspace.id, userId: user.id, tokenId: token.id, token: token.token };
   });

@@ -56,6 +56,8 @@ export interface Config {
   corsOrigins: string[];
   /** COMPRESSION_MIN_BYTES: answers at least this large are compressed when the client asks (br, gzip); null for `off`. */
   compressionMinBytes: number | null;
+  /** SETTINGS_PATH: where the settings web page is served (`/settings`), or null for `off`. */
+  settingsPath: string | null;
 }
 
 export class ConfigError extends Error {
@@ -189,6 +191,7 @@ export function parseConfig(env: Env): Config {
     ...metricsSettings(env, bool('METRICS'), problems),
     corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
     compressionMinBytes: compressionMinBytes(env.COMPRESSION_MIN_BYTES, problems),
+    settingsPath: settingsPath(env.SETTINGS_PATH, problems),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
@@ -243,6 +246,30 @@ function corsOrigins(raw: string | undefined, problems: string[]): string[] {
     if (!origins.includes(parsed.origin)) origins.push(parsed.origin);
   }
   return origins;
+}
+
+/**
+ * SETTINGS_PATH: a path of one or more lower-case segments (`/settings`, `/admin/settings`), or
+ * `off`; never under /api or the problem pages.
+ */
+function settingsPath(raw: string | undefined, problems: string[]): string | null {
+  const value = (raw ?? '').trim();
+  if (value === '') return '/settings';
+  if (value.toLowerCase() === 'off') return null;
+  const path = value.replace(/\/+$/, '');
+  if (
+    !/^(\/[a-z0-9][a-z0-9._-]*)+$/.test(path) ||
+    path === '/api' ||
+    path.startsWith('/api/') ||
+    path === '/problems' ||
+    path.startsWith('/problems/')
+  ) {
+    problems.push(
+      `SETTINGS_PATH must be a path such as /settings (lower-case segments, not under /api or /problems), or off (got ${JSON.stringify(raw)})`,
+    );
+    return '/settings';
+  }
+  return path;
 }
 
 /** COMPRESSION_MIN_BYTES: a size in bytes (default 1024), or `off`. */

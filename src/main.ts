@@ -46,6 +46,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         }),
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
+      settingsUrl: config.settingsPath === null ? null : `${config.baseUrl}${config.settingsPath}`,
+      readStdin: async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString('utf8');
+      },
     });
   }
   const [{ createLogger, errorFields }, { startServer }] = await Promise.all([import('./logger.js'), import('./server.js')]);

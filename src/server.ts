@@ -102,6 +102,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         { name: 'webhook deliveries', run: () => (senderThread ?? services.sender).tick() },
         { name: 'search index', run: () => catchUpSearchIndex(services) },
         { name: 'event retention', run: eventRetention(services, clock, config.eventRetentionDays) },
+        { name: 'expired sessions', run: hourly(clock, () => void services.sessions.purge()) },
       ],
     });
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
@@ -218,6 +219,16 @@ function drain(server: Server): Promise<void> {
 async function catchUpSearchIndex(services: Services): Promise<void> {
   const batch = 500;
   while (services.searchIndex.catchUp(batch) === batch) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A job that runs at most once an hour. */
+function hourly(clock: Clock, run: () => void): () => void {
+  let lastRun = -Infinity;
+  return () => {
+    if (clock.now() - lastRun < 3_600_000) return;
+    lastRun = clock.now();
+    run();
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { createEntryServices } from './modules/entries/service.js';
 import { createEventLog, type DomainEvent } from './modules/events/service.js';
 import { createInvoicesService } from './modules/invoices/service.js';
 import { createReportsService } from './modules/reports/service.js';
+import { createSessionsService } from './modules/sessions/service.js';
 import { createTokensService } from './modules/tokens/service.js';
 import { createWebhookSender } from './modules/webhooks/sender.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
@@ -50,7 +51,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
     resolve: options.webhooks?.resolve ?? systemResolver,
   };
-  const webhooks = createWebhooksService({ db, clock, options: webhookOptions });
+  const webhooks = createWebhooksService({ db, clock, options: webhookOptions, onQueued: () => options.webhooks?.nudge?.() });
   const events = createEventLog({
     db,
     clock,
@@ -70,6 +71,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   return {
     accounts: createAccountsService({ db, clock, write }),
     tokens: createTokensService({ db, clock, write }),
+    sessions: createSessionsService({ db, clock, write }),
     events,
     webhooks,
     sender: createWebhookSender({

@@ -148,7 +148,7 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
         email: 'ada@example.org',
         createdAt: '2026-11-02T09:00:00.000Z',
         memberships: [
-          { workspaceId: boot.workspaceId, workspaceName: 'Acme', canViewOthersTime: true, canViewOthersMoney: true, hourlyRate: null },
+          { workspaceId: boot.workspaceId, workspaceName: 'Acme', canViewOthersTime: true, canViewOthersMoney: true, hourlyRate: null, isOwner: true },
         ],
       },
     });
@@ -177,6 +177,7 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
       canViewOthersTime: true,
       canViewOthersMoney: false,
       hourlyRate: 50,
+      isOwner: false,
       createdAt: '2026-11-02T09:00:00.000Z',
       updatedAt: '2026-11-02T09:00:00.000Z',
     };
@@ -188,6 +189,7 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
       canViewOthersTime: false,
       canViewOthersMoney: false,
       hourlyRate: null,
+      isOwner: false,
       createdAt: '2026-11-03T10:30:00.000Z',
       updatedAt: '2026-11-03T10:30:00.000Z',
     };
@@ -195,7 +197,7 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
     expect(await ok('member', 'list', '--workspace', empty.id)).to.deep.equal({ members: [] });
     expect(await ok('member', 'show', '--workspace', ws.id, '--user', bob.id)).to.deep.equal({ member: bobView });
     expect((await ok('user', 'show', ada.id)).user.memberships).to.deep.equal([
-      { workspaceId: ws.id, workspaceName: 'Acme', canViewOthersTime: true, canViewOthersMoney: false, hourlyRate: 50 },
+      { workspaceId: ws.id, workspaceName: 'Acme', canViewOthersTime: true, canViewOthersMoney: false, hourlyRate: 50, isOwner: false },
     ]);
 
     // A deleted account is listed nowhere any more.

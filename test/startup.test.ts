@@ -166,6 +166,7 @@ describe('startup', () => {
         walCheckpoints: 'server',
         corsOrigins: [],
         compressionMinBytes: 1024,
+        settingsPath: '/settings',
       });
     });
 

@@ -71,10 +71,38 @@ export const accountCommands: Record<string, Command> = {
   'user delete': command('user delete ID', 'Delete an account with its tokens, memberships and webhooks.', {}, 1, (_v, p, s) =>
     s.accounts.deleteUser(p[0] as string),
   ),
+  'user invite': command(
+    'user invite --workspace W --user U [--valid-hours H]',
+    'Print a one-time link to the settings page where the member sets their password (valid 72 hours by default).',
+    { workspace: str, user: str, 'valid-hours': str },
+    0,
+    (v, _p, s, c) => {
+      if (c.settingsUrl === null)
+        throw new UsageError('the settings page is off (SETTINGS_PATH=off): set a password with `user password` instead');
+      const hours = optionalNumber(v, 'valid-hours');
+      const link = s.sessions.invite({
+        workspaceId: required(v, 'workspace'),
+        userId: required(v, 'user'),
+        ...(hours === undefined || hours === null ? {} : { validHours: hours }),
+      });
+      return { url: `${c.settingsUrl}/setup/${link.secret}`, expiresAt: new Date(link.expiresAt).toISOString() };
+    },
+    'Send the link to the member only: whoever opens it first sets the password. Inviting again ends the earlier link.',
+    'The link is built from BASE_URL and SETTINGS_PATH: set BASE_URL to the address members reach the server at.',
+  ),
+  'user password': command(
+    'user password ID',
+    "Set an account's password for the settings page, read from standard input (at least 12 characters); its sessions end.",
+    {},
+    1,
+    async (_v, p, s, c) => s.sessions.setPassword(p[0] as string, (await c.readStdin()).replace(/\r?\n$/, '')),
+    undefined,
+    'Example: printf %s "$PASSWORD" | timetrack user password usr_… (the password never appears in the process list or shell history).',
+  ),
   'member add': command(
-    'member add --workspace W --user U [--can-view-others-time] [--can-view-others-money] [--hourly-rate R]',
-    'Add a user to a workspace.',
-    { workspace: str, user: str, 'can-view-others-time': flag, 'can-view-others-money': flag, 'hourly-rate': str },
+    'member add --workspace W --user U [--can-view-others-time] [--can-view-others-money] [--hourly-rate R] [--owner]',
+    'Add a user to a workspace (--owner: they manage it on the settings page).',
+    { workspace: str, user: str, 'can-view-others-time': flag, 'can-view-others-money': flag, 'hourly-rate': str, owner: flag },
     0,
     (v, _p, s) =>
       s.accounts.addMember({
@@ -83,6 +111,7 @@ export const accountCommands: Record<string, Command> = {
         canViewOthersTime: v['can-view-others-time'] === true,
         canViewOthersMoney: v['can-view-others-money'] === true,
         hourlyRate: optionalNumber(v, 'hourly-rate') ?? null,
+        isOwner: v.owner === true,
       }),
   ),
   'member list': command(
@@ -100,15 +129,16 @@ export const accountCommands: Record<string, Command> = {
     (v, _p, s) => ({ member: s.accounts.getMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user') }) }),
   ),
   'member set': command(
-    'member set --workspace W --user U [--can-view-others-time true|false] [--can-view-others-money true|false] [--hourly-rate R|none]',
-    "Change a member's visibility or rate. Narrowing applies to existing tokens at once; widening only to new tokens.",
-    { workspace: str, user: str, 'can-view-others-time': str, 'can-view-others-money': str, 'hourly-rate': str },
+    'member set --workspace W --user U [--can-view-others-time true|false] [--can-view-others-money true|false] [--hourly-rate R|none] [--owner true|false]',
+    "Change a member's visibility, rate or owner role. Narrowing applies to existing tokens at once; widening only to new tokens.",
+    { workspace: str, user: str, 'can-view-others-time': str, 'can-view-others-money': str, 'hourly-rate': str, owner: str },
     0,
     (v, _p, s) => {
       const flags = someSetting({
         canViewOthersTime: optionalBoolean(v, 'can-view-others-time'),
         canViewOthersMoney: optionalBoolean(v, 'can-view-others-money'),
         hourlyRate: optionalNumber(v, 'hourly-rate', true),
+        isOwner: optionalBoolean(v, 'owner'),
       });
       return s.accounts.setMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user'), ...flags });
     },

@@ -2,6 +2,14 @@
 import type { Services } from '../services.js';
 import { type OptionSpec, parse } from './args.js';
 
+/** What some commands need beyond their arguments and the services. */
+export interface CommandContext {
+  /** Where the settings page is (BASE_URL + SETTINGS_PATH), or null when it is off. */
+  settingsUrl: string | null;
+  /** The whole of standard input (a password is read from it, never from an argument). */
+  readStdin(): Promise<string>;
+}
+
 export interface Command {
   usage: string;
   summary: string;
@@ -9,7 +17,7 @@ export interface Command {
   note?: string;
   /** More than the summary, printed by `timetrack <group> <action> --help` (the values an option takes …). */
   details?: string;
-  run(args: string[], services: Services): Record<string, unknown> | Promise<Record<string, unknown>>;
+  run(args: string[], services: Services, context: CommandContext): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 export const str = { type: 'string' } as const;
@@ -24,6 +32,7 @@ export function command(
     v: Record<string, string | boolean | undefined>,
     p: string[],
     s: Services,
+    c: CommandContext,
   ) => Record<string, unknown> | Promise<Record<string, unknown>>,
   note?: string,
   details?: string,
@@ -33,9 +42,9 @@ export function command(
     summary,
     ...(note ? { note } : {}),
     ...(details ? { details } : {}),
-    run: (args, services) => {
+    run: (args, services, context) => {
       const { values, positionals: p } = parse(args, options, positionals);
-      return body(values, p, services);
+      return body(values, p, services, context);
     },
   };
 }

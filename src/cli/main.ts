@@ -12,6 +12,10 @@ export interface CliDeps {
   createServices(database: DatabaseHandle): Services;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** BASE_URL + SETTINGS_PATH (`user invite` prints a link into it); null when the page is off. */
+  settingsUrl?: string | null;
+  /** Standard input, whole (`user password` reads the password from it). */
+  readStdin?: () => Promise<string>;
 }
 
 const EXIT_FAILED = 1;
@@ -69,7 +73,10 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   let database: DatabaseHandle | undefined;
   try {
     database = deps.openDatabase();
-    const result = await cmd.run(argv.slice(2), deps.createServices(database));
+    const result = await cmd.run(argv.slice(2), deps.createServices(database), {
+      settingsUrl: deps.settingsUrl === undefined ? 'http://localhost:8080/settings' : deps.settingsUrl,
+      readStdin: deps.readStdin ?? (() => Promise.resolve('')),
+    });
     if (json) {
       deps.stdout(`${JSON.stringify(result)}\n`);
     } else {

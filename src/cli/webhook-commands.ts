@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENTS } from '../modules/webhooks/service.js';
+import { notFound } from '../errors.js';
 import { required } from './args.js';
 import { type Command, command, str } from './command.js';
 
@@ -54,6 +55,24 @@ export const webhookCommands: Record<string, Command> = {
   ),
   'webhook enable': command('webhook enable ID', 'Re-enable a subscription and clear its failure count.', {}, 1, (_v, p, s) =>
     s.webhooks.enable(p[0] as string),
+  ),
+  'webhook redeliver': command(
+    'webhook redeliver ID --delivery D',
+    'Send a delivery that did not succeed again: a new attempt of the same delivery id, signed afresh (the server sends it).',
+    { delivery: str },
+    1,
+    (v, p, s) => s.webhooks.redeliver(p[0] as string, required(v, 'delivery')),
+  ),
+  'webhook ping': command(
+    'webhook ping ID',
+    'Send a signed test ping (event `ping`) now and print what the receiver answered; not recorded in the delivery log.',
+    {},
+    1,
+    async (_v, p, s) => {
+      const sent = await s.sender.ping(p[0] as string);
+      if (!sent) throw notFound(`Webhook ${p[0] as string}`);
+      return { id: p[0] as string, deliveryId: sent.deliveryId, ...sent.outcome };
+    },
   ),
   'webhook delete': command('webhook delete ID', 'Delete a subscription and its delivery log.', {}, 1, (_v, p, s) =>
     s.webhooks.delete(p[0] as string),

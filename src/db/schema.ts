@@ -6,3 +6,4 @@ export * from '../modules/events/schema.js';
 export * from '../modules/invoices/schema.js';
 export * from '../modules/tokens/schema.js';
 export * from '../modules/webhooks/schema.js';
+export * from '../modules/sessions/schema.js';

@@ -22,6 +22,7 @@ import { createHandlers } from './handlers/index.js';
 import { type Handlers, type OperationId, PUBLIC_OPERATIONS } from './handlers/types.js';
 import { type Exchange, newExchange, pipelineHooks, type Reply } from './pipeline.js';
 import { problemPage } from './problem-pages.js';
+import { createSettingsRouter } from '../settings/router.js';
 import { type EncodedBody, HttpProblem, sendProblem, slugOfDomainError, writeJson } from './problems.js';
 
 export interface AppDeps {
@@ -81,6 +82,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   // The problem pages (when served here) and the metrics (when on) are the only other paths: the
   // API middleware comes first and hands them on, so an API request crosses one Express layer.
   const pages = config.servesProblemPages ? new URL(config.problemsBase).pathname : null;
+  const settings = config.settingsPath;
   const { metrics } = deps;
   const cors = createCors(config.corsOrigins, pathMethods(api));
   // API answers depend on these request headers besides the URL (no-store aside, a proxy must know).
@@ -91,6 +93,11 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   // req.ip: the socket's peer, or the client a trusted proxy names in X-Forwarded-For.
   app.set('trust proxy', config.trustProxy.length > 0 ? config.trustProxy : false);
   app.use(async (req, res, next) => {
+    // The settings page is no API request: its router (below) serves it, with its own sign-in.
+    if (settings !== null && (req.path === settings || req.path.startsWith(`${settings}/`))) {
+      next();
+      return;
+    }
     const exchange = newExchange(req, res);
     // Every response is what its Content-Type says: no browser guesses another type.
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -128,6 +135,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     app.get(`${pages}/:slug`, pageHandler);
   }
   if (metrics !== null) app.get(METRICS_PATH, metricsEndpoint(metrics, config, logger));
+  if (settings !== null)
+    app.use(settings, createSettingsRouter({ config, logger, services: deps.services, base: settings, clock: deps.clock }));
 
   /** One line per request, written with its response; and its metrics, when on. */
   function logRequest(exchange: Exchange): void {

@@ -12,6 +12,9 @@ export const users = sqliteTable(
     createdAt: integer('created_at').notNull(),
     /** An account deleted with `user delete`: its tokens, memberships and webhooks are gone. */
     deletedAt: integer('deleted_at'),
+    /** The settings page's password: `scrypt$N$r$p$salt$hash` (src/modules/sessions/password.ts); null until set. */
+    passwordHash: text('password_hash'),
+    passwordSetAt: integer('password_set_at'),
   },
   (t) => [
     uniqueIndex('users_email_live')
@@ -51,6 +54,8 @@ export const members = sqliteTable(
     canViewOthersTime: integer('can_view_others_time', { mode: 'boolean' }).notNull().default(false),
     canViewOthersMoney: integer('can_view_others_money', { mode: 'boolean' }).notNull().default(false),
     hourlyRate: real('hourly_rate'),
+    /** An owner manages the workspace on the settings page: members, their flags and rates, its settings. */
+    isOwner: integer('is_owner', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { sessions, setupLinks } from '../sessions/schema.js';
 import { apiTokens } from '../tokens/schema.js';
 import { webhooks } from '../webhooks/schema.js';
 import { members, users, workspaces } from './schema.js';
@@ -147,6 +148,9 @@ export function createAccountsService({ db, clock, write }: { db: Db; clock: Clo
         // Their webhooks go too (the delivery log with them): a deleted account sends nothing.
         db.delete(webhooks).where(eq(webhooks.userId, id)).run();
         db.delete(members).where(eq(members.userId, id)).run();
+        // Signed out of the settings page, and its unused setup links end.
+        db.delete(sessions).where(eq(sessions.userId, id)).run();
+        db.delete(setupLinks).where(eq(setupLinks.userId, id)).run();
         return { id };
       });
     },

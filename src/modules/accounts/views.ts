@@ -35,6 +35,7 @@ const memberColumns = {
   canViewOthersTime: members.canViewOthersTime,
   canViewOthersMoney: members.canViewOthersMoney,
   hourlyRate: members.hourlyRate,
+  isOwner: members.isOwner,
   createdAt: members.createdAt,
   updatedAt: members.updatedAt,
 };
@@ -102,6 +103,7 @@ export function createAccountsReader(db: Db) {
           canViewOthersTime: members.canViewOthersTime,
           canViewOthersMoney: members.canViewOthersMoney,
           hourlyRate: members.hourlyRate,
+          isOwner: members.isOwner,
         })
         .from(members)
         .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))

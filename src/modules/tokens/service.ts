@@ -121,15 +121,15 @@ export function createTokensService({ db, clock, write }: { db: Db; clock: Clock
       });
     },
 
-    /** A workspace's tokens; an unknown workspace is `not_found`, not an empty list. */
-    list(workspaceId: string) {
+    /** A workspace's tokens, or only `userId`'s; an unknown workspace is `not_found`, not an empty list. */
+    list(workspaceId: string, userId?: string) {
       if (!db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()) {
         throw notFound(`Workspace ${workspaceId}`);
       }
       const rows = db
         .select()
         .from(apiTokens)
-        .where(eq(apiTokens.workspaceId, workspaceId))
+        .where(and(eq(apiTokens.workspaceId, workspaceId), userId === undefined ? undefined : eq(apiTokens.userId, userId)))
         .orderBy(apiTokens.createdAt, apiTokens.id)
         .all();
       return rows.map((row) => ({

@@ -18,12 +18,18 @@ export interface SenderOptions extends WebhookOptions {
   ca?: string | undefined;
 }
 
+/** What a signed POST needs of its subscription. */
+export interface Target {
+  id: string;
+  url: string;
+  secretCiphertext: string;
+}
+
 /**
- * One attempt of one delivery: read it with its subscription and event, withhold it by the
- * owner's visibility now, check and pin the target, sign it afresh and POST it. Returns the
- * outcome; the caller writes it.
+ * Checks and pins a subscription's target, signs a body afresh with its secret and POSTs it,
+ * all within one attempt's budget: the outcome, not yet written anywhere.
  */
-export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue; clock: Clock; options: SenderOptions }) {
+export function createSignedPost({ clock, options }: { clock: Clock; options: SenderOptions }) {
   /** Decrypted secrets by ciphertext: AES-GCM once per subscription, not per attempt. */
   const secrets = new Map<string, string>();
   const sealing = subkey(options.secretKey, 'webhook-secrets');
@@ -35,6 +41,36 @@ export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue;
     }
     return secret;
   };
+
+  return async (webhook: Target, deliveryId: string, event: string, body: string): Promise<Outcome> => {
+    try {
+      const url = checkUrl(webhook.url, options.allowPrivateTargets);
+      // One budget for the whole attempt, the name lookup included: it must end inside the lease.
+      const began = performance.now();
+      const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve, options.timeoutMs);
+      const left = Math.max(1, Math.floor(options.timeoutMs - (performance.now() - began)));
+      const timestamp = Math.floor(clock.now() / 1000);
+      const headers = {
+        'X-Service-Event': event,
+        'X-Service-Delivery': deliveryId,
+        'X-Service-Timestamp': String(timestamp),
+        'X-Service-Signature': signature(secretOf(webhook.id, webhook.secretCiphertext), timestamp, body),
+      };
+      return await post(url, pinned, body, headers, { ...options, timeoutMs: left, budgetMs: options.timeoutMs });
+    } catch (error) {
+      if (!(error instanceof TargetRefused)) throw error;
+      return { status: 'failure', responseCode: null, error: error.code, detail: error.message };
+    }
+  };
+}
+
+/**
+ * One attempt of one delivery: read it with its subscription and event, withhold it by the
+ * owner's visibility now, check and pin the target, sign it afresh and POST it. Returns the
+ * outcome; the caller writes it.
+ */
+export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue; clock: Clock; options: SenderOptions }) {
+  const signedPost = createSignedPost({ clock, options });
 
   /** One attempt of one delivery: the outcome, not yet written. */
   async function attempt(id: string): Promise<Attempted | null> {
@@ -71,24 +107,7 @@ export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue;
       createdAt: toIso(event.createdAt),
       data,
     });
-    try {
-      const url = checkUrl(webhook.url, options.allowPrivateTargets);
-      // One budget for the whole attempt, the name lookup included: it must end inside the lease.
-      const began = performance.now();
-      const pinned = await resolveTarget(url, options.allowPrivateTargets, options.resolve, options.timeoutMs);
-      const left = Math.max(1, Math.floor(options.timeoutMs - (performance.now() - began)));
-      const timestamp = Math.floor(clock.now() / 1000);
-      const headers = {
-        'X-Service-Event': delivery.event,
-        'X-Service-Delivery': delivery.id,
-        'X-Service-Timestamp': String(timestamp),
-        'X-Service-Signature': signature(secretOf(webhook.id, webhook.secretCiphertext), timestamp, body),
-      };
-      return attempted(await post(url, pinned, body, headers, { ...options, timeoutMs: left, budgetMs: options.timeoutMs }));
-    } catch (error) {
-      if (!(error instanceof TargetRefused)) throw error;
-      return attempted({ status: 'failure', responseCode: null, error: error.code, detail: error.message });
-    }
+    return attempted(await signedPost(webhook, delivery.id, delivery.event, body));
   }
 
   return attempt;

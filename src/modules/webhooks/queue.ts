@@ -106,6 +106,8 @@ export function createDeliveryQueue({
       nextAttemptAt: abandoned ? null : done.startedAt + (RETRY_DELAYS_MS[attempt - 1] as number),
     });
     if (!abandoned) return false;
+    // A redelivery of an abandoned delivery (attempt 7 on) failing again is not counted twice.
+    if (attempt > MAX_ATTEMPTS) return false;
     const hook = statements.failed.get({ webhookId: done.webhookId, now });
     if (!hook || hook.failures < DISABLE_AFTER_FAILED_DELIVERIES) return false;
     statements.disable.run({ webhookId: done.webhookId, now });

@@ -2,8 +2,12 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { createWrite } from '../../db/write.js';
 import { errorFields, type Logger } from '../../logger.js';
-import { createAttempt, type SenderOptions } from './attempt.js';
-import { type Attempted, createDeliveryQueue, type Lane } from './queue.js';
+import { eq } from 'drizzle-orm';
+import { toIso } from '../../kernel/time.js';
+import { createAttempt, createSignedPost, type SenderOptions } from './attempt.js';
+import { newDeliveryId } from './crypto.js';
+import { webhooks } from './schema.js';
+import { type Attempted, createDeliveryQueue, type Lane, type Outcome } from './queue.js';
 
 export { DISABLE_AFTER_FAILED_DELIVERIES, LOG_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './queue.js';
 
@@ -31,6 +35,7 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
   });
 
   const attempt = createAttempt({ queue, clock, options });
+  const signedPost = createSignedPost({ clock, options });
 
   /** Sends a lane's deliveries one at a time, in event order, within its lease. */
   async function runLane(lane: Lane): Promise<void> {
@@ -108,6 +113,24 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
     purge,
     idle(): Promise<void> {
       return running ?? Promise.resolve();
+    },
+    /**
+     * A test ping (the contract's `ping` webhook): one signed POST now, through the same target
+     * checks as a delivery. It is not queued, not retried, not in the delivery log and does not
+     * count toward auto-disable; the caller shows its outcome. Null for an unknown subscription.
+     */
+    async ping(webhookId: string): Promise<{ deliveryId: string; outcome: Outcome } | null> {
+      const webhook = db.select().from(webhooks).where(eq(webhooks.id, webhookId)).get();
+      if (!webhook) return null;
+      const deliveryId = newDeliveryId();
+      const body = JSON.stringify({
+        id: deliveryId,
+        event: 'ping',
+        workspaceId: webhook.workspaceId,
+        createdAt: toIso(clock.now()),
+        data: { kind: 'ping', webhookId: webhook.id },
+      });
+      return { deliveryId, outcome: await signedPost(webhook, deliveryId, 'ping', body) };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { webhookEnvelopeEventValues } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
@@ -9,7 +9,10 @@ import { members, users } from '../accounts/schema.js';
 import type { DomainEvent } from '../events/service.js';
 import { subkey } from '../../kernel/keys.js';
 import { decryptLegacySecret, encryptSecret, isLegacySealed, newDeliveryId, newSecret } from './crypto.js';
+import { createDeliveryLog } from './delivery-log.js';
 import { webhookDeliveries, webhooks } from './schema.js';
+
+export { type DeliveryPosition, REDELIVERABLE } from './delivery-log.js';
 import { checkUrl, type Resolver, resolveTarget, TargetRefused } from './targets.js';
 
 /** The events a subscription may choose: the contract's list (`WebhookEnvelope.event`). */
@@ -51,7 +54,18 @@ async function checkTarget(raw: string, options: WebhookOptions): Promise<void> 
  * transaction of every recorded event and writes one pending delivery per enabled subscription
  * of the workspace that chose the event, so a committed event always has its deliveries.
  */
-export function createWebhooksService({ db, clock, options }: { db: Db; clock: Clock; options: WebhookOptions }) {
+export function createWebhooksService({
+  db,
+  clock,
+  options,
+  onQueued,
+}: {
+  db: Db;
+  clock: Clock;
+  options: WebhookOptions;
+  /** Called after a redelivery was queued (the server wakes its sender). */
+  onQueued?: () => void;
+}) {
   const sealing = subkey(options.secretKey, 'webhook-secrets');
   const enabledOf = db
     .select({ id: webhooks.id, events: webhooks.events })
@@ -107,48 +121,21 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
       return { id, secret };
     },
 
-    list(workspaceId: string) {
+    /** A workspace's subscriptions, or only those `userId` owns. */
+    list(workspaceId: string, userId?: string) {
       return db
         .select()
         .from(webhooks)
-        .where(eq(webhooks.workspaceId, workspaceId))
+        .where(and(eq(webhooks.workspaceId, workspaceId), userId === undefined ? undefined : eq(webhooks.userId, userId)))
         .orderBy(webhooks.createdAt, webhooks.id)
         .all()
-        .map((w) => ({
-          id: w.id,
-          userId: w.userId,
-          url: w.url,
-          events: JSON.parse(w.events) as string[],
-          enabled: w.enabled,
-          consecutiveFailures: w.consecutiveFailures,
-          disabledAt: w.disabledAt === null ? null : toIso(w.disabledAt),
-          createdAt: toIso(w.createdAt),
-        }));
+        .map(webhookView);
     },
 
-    /** The delivery log of a subscription, newest first. */
-    deliveries(id: string, limit = 1000) {
-      find(id);
-      return db
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.webhookId, id))
-        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
-        .limit(limit)
-        .all()
-        .map((d) => ({
-          id: d.id,
-          event: d.event,
-          status: d.status,
-          attempt: d.attempt,
-          responseCode: d.responseCode,
-          error: d.error,
-          errorDetail: d.errorDetail,
-          nextAttemptAt: d.nextAttemptAt === null ? null : toIso(d.nextAttemptAt),
-          createdAt: toIso(d.createdAt),
-          updatedAt: toIso(d.updatedAt),
-        }));
-    },
+    /** One subscription (`not_found` when unknown). */
+    get: (id: string) => webhookView(find(id)),
+
+    ...createDeliveryLog({ db, clock, find, ...(onQueued ? { onQueued } : {}) }),
 
     enable(id: string): { id: string } {
       find(id);
@@ -184,6 +171,19 @@ export function createWebhooksService({ db, clock, options }: { db: Db; clock: C
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
+
+function webhookView(w: typeof webhooks.$inferSelect) {
+  return {
+    id: w.id,
+    userId: w.userId,
+    url: w.url,
+    events: JSON.parse(w.events) as string[],
+    enabled: w.enabled,
+    consecutiveFailures: w.consecutiveFailures,
+    disabledAt: w.disabledAt === null ? null : toIso(w.disabledAt),
+    createdAt: toIso(w.createdAt),
+  };
+}
 
 /**
  * Seals again, with the webhook-secrets subkey and bound to their subscription, the secrets

@@ -1,0 +1,49 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { users, workspaces } from '../accounts/schema.js';
+
+/**
+ * One-time setup links (`timetrack user invite`): whoever opens one before it expires sets the
+ * account's password and is signed in to its workspace. Only a SHA-256 hash of the link's secret
+ * is stored; using a link, or inviting again, ends it.
+ */
+export const setupLinks = sqliteTable(
+  'setup_links',
+  {
+    /** Hex SHA-256 of the secret in the link. */
+    secretHash: text('secret_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('setup_links_user').on(t.userId)],
+);
+
+/**
+ * Settings page sessions: a cookie holds the secret, the row its SHA-256 hash. A session is one
+ * person in one workspace; every request re-reads the membership, so a removed member or a
+ * deleted account is signed out at once.
+ */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    /** Hex SHA-256 of the cookie's secret. */
+    secretHash: text('secret_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    /** The CSRF token every form of this session carries. */
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+);

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The settings page's one style sheet and one script, served from memory under a name carrying
+ * their hash (cached for a year, never stale). No build step: they are plain CSS and JavaScript.
+ * The script only enhances: every page works without it.
+ */
+const CSS = `
+:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa;--accent:#0b57d0;--danger:#b3261e;--ok:#1a7f37}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--accent)}
+:focus-visible{outline:3px solid #f9a825;outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:2}
+header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
+header.top .brand{font-weight:700;text-decoration:none;color:var(--fg)}
+header.top .who{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;color:var(--muted);font-size:.9rem}
+nav.tabs ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:.5rem 1rem;border-bottom:1px solid var(--line)}
+nav.tabs a{display:inline-block;padding:.4rem .75rem;border-radius:6px;text-decoration:none}
+nav.tabs a[aria-current=page]{background:var(--accent);color:#fff}
+main{max-width:56rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .75rem}
+form.stack{display:grid;gap:.75rem;max-width:32rem}
+fieldset{border:1px solid var(--line);border-radius:8px;padding:.75rem;margin:0}
+legend{font-weight:600;padding:0 .25rem}
+label{display:block;font-weight:600}
+label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
+label.check input{margin-top:.3rem}
+.hint{display:block;color:var(--muted);font-size:.9rem;font-weight:400}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=datetime-local],select{width:100%;max-width:100%;font:inherit;padding:.45rem .5rem;border:1px solid #8c959f;border-radius:6px;background:#fff}
+button,.button{font:inherit;padding:.45rem .9rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
+button.secondary{background:#fff;color:var(--accent)}
+button.danger{background:#fff;color:var(--danger);border-color:var(--danger)}
+.inline{display:inline}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.5rem}
+.notice{padding:.75rem 1rem;border-radius:8px;border:1px solid var(--line);background:var(--soft);margin:0 0 1rem}
+.notice.error{border-color:var(--danger);background:#fff5f5}
+.notice.ok{border-color:var(--ok);background:#f0fff4}
+.secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.secret code{flex:1 1 16rem;overflow-wrap:anywhere;background:#fff;border:1px dashed #8c959f;padding:.5rem;border-radius:6px;font-size:.95rem}
+ul.cards{list-style:none;margin:0;padding:0;display:grid;gap:.75rem}
+ul.cards>li{border:1px solid var(--line);border-radius:8px;padding:.75rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .75rem;margin:.5rem 0}
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
+.badge{display:inline-block;font-size:.8rem;padding:0 .45rem;border-radius:999px;border:1px solid var(--line);background:var(--soft)}
+.badge.bad{border-color:var(--danger);color:var(--danger)}.badge.good{border-color:var(--ok);color:var(--ok)}
+.card-title{font-weight:600;overflow-wrap:anywhere}
+.pager{display:flex;gap:1rem;margin-top:1rem}
+@media (max-width:30rem){dl.facts{grid-template-columns:1fr}dl.facts dt{margin-top:.35rem}main{padding:.75rem}}
+`;
+
+const JS = `
+'use strict';
+document.querySelectorAll('button[data-copy]').forEach(function (button) {
+  var target = document.getElementById(button.getAttribute('data-copy'));
+  if (!target || !navigator.clipboard) return;
+  button.hidden = false;
+  button.addEventListener('click', function () {
+    navigator.clipboard.writeText(target.textContent.trim()).then(function () {
+      button.textContent = 'Copied';
+      var status = document.getElementById(button.getAttribute('data-copy') + '-status');
+      if (status) status.textContent = 'Copied to the clipboard.';
+    });
+  });
+});
+document.querySelectorAll('form[data-confirm]').forEach(function (form) {
+  form.addEventListener('submit', function (event) {
+    if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
+  });
+});
+`;
+
+const named = (body: string, ext: string) => {
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { name: `settings.${hash}.${ext}`, body };
+};
+
+export const STYLE = named(CSS.trim(), 'css');
+export const SCRIPT = named(JS.trim(), 'js');

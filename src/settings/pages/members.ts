@@ -1,0 +1,110 @@
+import type { Router } from 'express';
+import { DomainError } from '../../errors.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import { html } from '../html.js';
+import { field, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
+import { csrfField, type Notice, when } from '../layout.js';
+import { ownerOnly } from './guard.js';
+import { secretBox } from './tokens.js';
+
+/** A rate field: blank is none, else a number from 0 (the service checks the range). */
+export function rateOf(text: string, what: string): number | null {
+  const value = text.trim().replace(',', '.');
+  if (value === '') return null;
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new DomainError('invalid', `${what} must be a number such as 85 or 92.50, or empty for none.`);
+  return Number(value);
+}
+
+const check = (name: string, label: string, on: boolean, id: string) =>
+  html`<label class="check" for="${id}"
+    ><input id="${id}" type="checkbox" name="${name}" value="true" ${on ? html`checked` : ''} /> ${label}</label
+  >`;
+
+/** Members (owners only): visibility flags, rates, the owner role, and setup links. */
+export function memberPages(router: Router, deps: SettingsDeps): void {
+  const { base, services } = deps;
+
+  const render = (res: Parameters<Parameters<typeof ownerOnly>[1]>[1], signed: Signed, status: number, notice: Notice | null) => {
+    const session = signed.session as SessionView;
+    const members = services.accounts.listMembers(session.workspaceId);
+    send(res, status, {
+      ...shell(deps, signed),
+      title: 'Members',
+      current: 'members',
+      notice,
+      body: html`<p class="hint">
+          Narrowing a member's visibility applies to their tokens and webhooks at once; widening applies to tokens they mint afterwards. New
+          members are added with <code>timetrack member add</code>.
+        </p>
+        <ul class="cards" aria-label="Members">
+          ${members.map((m) => {
+            const id = m.userId;
+            return html`<li>
+              <div class="card-title">
+                ${m.name} <span class="hint">${m.email}</span> ${m.isOwner ? html`<span class="badge">owner</span>` : ''}
+              </div>
+              <form class="stack" method="post" action="${base}/members/${id}">
+                ${csrfField(session.csrfToken)} ${check('canViewOthersTime', "Sees colleagues' time", m.canViewOthersTime, `${id}-time`)}
+                ${check('canViewOthersMoney', "Sees colleagues' money (rates, amounts, invoices)", m.canViewOthersMoney, `${id}-money`)}
+                ${check('isOwner', 'Owner (manages members and workspace settings)', m.isOwner, `${id}-owner`)}
+                <div>
+                  <label for="${id}-rate">Hourly rate <span class="hint">Empty: the workspace's default applies.</span></label>
+                  <input id="${id}-rate" name="hourlyRate" type="text" inputmode="decimal" value="${m.hourlyRate ?? ''}" />
+                </div>
+                <div><button type="submit">Save ${m.name}</button></div>
+              </form>
+              <form class="inline" method="post" action="${base}/members/${id}/invite">
+                ${csrfField(session.csrfToken)}<button class="secondary" type="submit">Make a password setup link for ${m.name}</button>
+              </form>
+              <p class="hint">Member since ${when(m.createdAt)}.</p>
+            </li>`;
+          })}
+        </ul>`,
+    });
+  };
+
+  router.get(
+    '/members',
+    ownerOnly(deps, (req, res, signed) =>
+      render(res, signed, 200, req.query.done === 'saved' ? { kind: 'ok', body: 'Saved. It applies from the next request on.' } : null),
+    ),
+  );
+
+  router.post(
+    '/members/:userId',
+    ownerOnly(deps, (req, res, signed) => {
+      const userId = req.params.userId as string;
+      try {
+        services.accounts.setMember({
+          workspaceId: signed.session.workspaceId,
+          userId,
+          canViewOthersTime: field(req, 'canViewOthersTime') === 'true',
+          canViewOthersMoney: field(req, 'canViewOthersMoney') === 'true',
+          isOwner: field(req, 'isOwner') === 'true',
+          hourlyRate: rateOf(field(req, 'hourlyRate'), 'hourly rate'),
+        });
+      } catch (error) {
+        if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'conflict')) throw error;
+        return render(res, signed, 400, { kind: 'error', body: error.message });
+      }
+      // An owner who gave up the role has no members page any more.
+      redirect(res, userId === signed.session.userId && field(req, 'isOwner') !== 'true' ? `${base}/tokens` : `${base}/members?done=saved`);
+    }),
+  );
+
+  router.post(
+    '/members/:userId/invite',
+    ownerOnly(deps, (req, res, signed) => {
+      const link = services.sessions.invite({ workspaceId: signed.session.workspaceId, userId: req.params.userId as string });
+      const url = `${deps.config.baseUrl}${base}/setup/${link.secret}`;
+      render(res, signed, 201, {
+        kind: 'ok',
+        body: html`<p>
+            <strong>Setup link made</strong>, valid until ${when(new Date(link.expiresAt).toISOString())}. Send it to the member only:
+            whoever opens it first sets the password. It is shown only this once; a new link ends this one.
+          </p>
+          ${secretBox('setup-link', 'The setup link', url)}`,
+      });
+    }),
+  );
+}

@@ -1,0 +1,128 @@
+import type { Request, Response, Router } from 'express';
+import { DomainError, notFound } from '../../errors.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import { WEBHOOK_EVENTS } from '../../modules/webhooks/service.js';
+import { type Html, html } from '../html.js';
+import { field, fields, send, type SettingsDeps, shell, type Signed } from '../kit.js';
+import { csrfField, type Notice } from '../layout.js';
+import { signedIn } from './guard.js';
+import { DONE, status, webhookDetailPages } from './webhook-detail.js';
+import { secretBox } from './tokens.js';
+
+interface CreateForm {
+  url: string;
+  events: string[];
+}
+
+function createForm(base: string, session: SessionView, form: CreateForm): Html {
+  return html`<form class="stack" method="post" action="${base}/webhooks">
+    ${csrfField(session.csrfToken)}
+    <div>
+      <label for="webhook-url"
+        >Receiver URL <span class="hint">https only; it must not resolve to a private or special-use address.</span></label
+      >
+      <input
+        id="webhook-url"
+        name="url"
+        type="url"
+        maxlength="2000"
+        required
+        placeholder="https://example.org/hooks/timetrack"
+        value="${form.url}"
+      />
+    </div>
+    <fieldset>
+      <legend>Events</legend>
+      ${WEBHOOK_EVENTS.map(
+        (event) =>
+          html`<label class="check"
+            ><input type="checkbox" name="events" value="${event}" ${form.events.includes(event) ? html`checked` : ''} /><code
+              >${event}</code
+            ></label
+          >`,
+      )}
+      <span class="hint"
+        >What is sent follows your visibility when it is sent: colleagues' entries only if you may see their time, rates and invoices only
+        if you may see their money.</span
+      >
+    </fieldset>
+    <div><button type="submit">Create subscription</button></div>
+  </form>`;
+}
+
+/** Webhook subscriptions: a member's own, with their delivery logs. */
+export function webhookPages(router: Router, deps: SettingsDeps): void {
+  const { base, services } = deps;
+
+  /** The subscription, when it is the signed-in member's in this workspace. */
+  const own = (session: SessionView, id: string) => {
+    const hook = services.webhooks.list(session.workspaceId, session.userId).find((w) => w.id === id);
+    if (!hook) throw notFound('That subscription');
+    return hook;
+  };
+
+  const renderList = (res: Response, signed: Signed, code: number, form: CreateForm, notice: Notice | null) => {
+    const session = signed.session as SessionView;
+    const hooks = services.webhooks.list(session.workspaceId, session.userId);
+    send(res, code, {
+      ...shell(deps, signed),
+      title: 'Webhooks',
+      current: 'webhooks',
+      notice,
+      body: html`<h2>New subscription</h2>
+        ${createForm(base, session, form)}
+        <h2>Your subscriptions</h2>
+        ${hooks.length === 0 ? html`<p>You have no subscriptions in this workspace yet.</p>` : ''}
+        <ul class="cards" aria-label="Your subscriptions">
+          ${hooks.map(
+            (w) =>
+              html`<li>
+                <div class="card-title">${w.url} ${status(w)}</div>
+                <dl class="facts">
+                  <dt>Events</dt>
+                  <dd>${w.events.join(', ')}</dd>
+                  <dt>Consecutive failures</dt>
+                  <dd>${w.consecutiveFailures} <span class="hint">(15 disable it)</span></dd>
+                </dl>
+                <a href="${base}/webhooks/${w.id}">Delivery log and actions<span class="skip"> for ${w.url}</span></a>
+              </li>`,
+          )}
+        </ul>`,
+    });
+  };
+
+  router.get(
+    '/webhooks',
+    signedIn(deps, (req, res, signed) => {
+      const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
+      renderList(res, signed, 200, { url: '', events: [] }, done ? { kind: 'ok', body: done } : null);
+    }),
+  );
+
+  router.post(
+    '/webhooks',
+    signedIn(deps, async (req: Request, res, signed) => {
+      const form = { url: field(req, 'url').trim(), events: fields(req, 'events') };
+      try {
+        const created = await services.webhooks.create({ workspaceId: signed.session.workspaceId, userId: signed.session.userId, ...form });
+        renderList(
+          res,
+          signed,
+          201,
+          { url: '', events: [] },
+          {
+            kind: 'ok',
+            body: html`<p><strong>Subscription created.</strong> Copy its signing secret now: it is shown only this once.</p>
+              ${secretBox('new-secret', 'The signing secret', created.secret)}
+              <p class="hint">Verify <code>X-Service-Signature</code> with it (HMAC-SHA256 of timestamp, a dot and the raw body).</p>`,
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
+        renderList(res, signed, 400, form, { kind: 'error', body: error.message });
+      }
+    }),
+  );
+
+  webhookDetailPages(router, deps, own);
+}

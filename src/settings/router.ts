@@ -1,0 +1,129 @@
+import { performance } from 'node:perf_hooks';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { DomainError } from '../errors.js';
+import { errorFields } from '../logger.js';
+import { SignInAttempts } from '../modules/sessions/attempts.js';
+import type { Clock } from '../clock.js';
+import { SCRIPT, STYLE } from './assets.js';
+import { html } from './html.js';
+import { clearSessionCookie, csrfOk, send, sessionSecretOf, type SettingsDeps, type Signed } from './kit.js';
+import { authPages } from './pages/auth.js';
+import { memberPages } from './pages/members.js';
+import { tokenPages } from './pages/tokens.js';
+import { webhookPages } from './pages/webhooks.js';
+import { workspacePages } from './pages/workspace.js';
+
+/**
+ * The settings page's policy: its own style sheet and script only, forms posting to itself,
+ * never framed, no referrer (a setup link's secret is in its path).
+ */
+export const SETTINGS_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "script-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Paths as logged: a setup link's secret never reaches the log. */
+const loggedPath = (path: string) => path.replace(/\/setup\/[^/?]+/, '/setup/…');
+
+/**
+ * The settings web page, served under SETTINGS_PATH by the API's process: server-rendered HTML
+ * over the same domain services as the CLI. It signs in with email and password (sessions in a
+ * cookie) and never reads an Authorization header; the API never reads its cookie.
+ */
+export function createSettingsRouter(deps: SettingsDeps & { clock: Clock }): Router {
+  const { logger, services } = deps;
+  const router = express.Router({ strict: false, caseSensitive: true });
+  const attempts = new SignInAttempts(deps.clock);
+
+  router.use((req, res, next) => {
+    const started = performance.now();
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', SETTINGS_CSP);
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
+    res.on('finish', () =>
+      logger.info('settings request', {
+        method: req.method,
+        path: loggedPath(req.originalUrl.split('?')[0] ?? ''),
+        status: res.statusCode,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+      }),
+    );
+    next();
+  });
+
+  for (const asset of [STYLE, SCRIPT]) {
+    router.get(`/assets/${asset.name}`, (_req, res) => {
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      res.type(asset.name.endsWith('.css') ? 'css' : 'js').end(asset.body);
+    });
+  }
+
+  router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 }));
+
+  // Who is signed in: re-read on every request (membership, owner role and flags as they are now).
+  router.use((req, res, next) => {
+    const secret = sessionSecretOf(req, deps.config);
+    const session = secret === null ? null : services.sessions.session(secret);
+    if (secret !== null && session === null) clearSessionCookie(res, deps, req);
+    res.locals.signed = { session, secret: session ? secret : null } satisfies Signed;
+    if (req.method === 'POST' && !csrfOk(req, deps, res.locals.signed as Signed)) {
+      send(res, 403, {
+        base: deps.base,
+        title: 'This form could not be accepted',
+        notice: { kind: 'error', body: 'The form was out of date or came from another site. Go back, reload the page and try again.' },
+        body: html`<p><a href="${deps.base}/">Back to the settings</a></p>`,
+      });
+      return;
+    }
+    next();
+  });
+
+  authPages(router, deps, attempts);
+  tokenPages(router, deps);
+  webhookPages(router, deps);
+  memberPages(router, deps);
+  workspacePages(router, deps);
+
+  router.use((_req, res) => {
+    send(res, 404, {
+      base: deps.base,
+      title: 'Not found',
+      body: html`<p>There is no such settings page. <a href="${deps.base}/">Back to the settings</a></p>`,
+    });
+  });
+  router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof DomainError) {
+      send(res, error.code === 'not_found' ? 404 : 400, {
+        base: deps.base,
+        title: 'That did not work',
+        notice: { kind: 'error', body: error.message },
+        body: html`<p><a href="${deps.base}/">Back to the settings</a></p>`,
+      });
+      return;
+    }
+    const status = (error as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      send(res, status, {
+        base: deps.base,
+        title: 'That did not work',
+        notice: { kind: 'error', body: 'The form could not be read.' },
+        body: html``,
+      });
+      return;
+    }
+    logger.error('settings page failed', {
+      method: req.method,
+      path: loggedPath(req.originalUrl.split('?')[0] ?? ''),
+      ...errorFields(error),
+    });
+    send(res, 500, { base: deps.base, title: 'Something went wrong', body: html`<p>The error was logged. Try again in a moment.</p>` });
+  });
+  return router;
+}
