@@ -6,8 +6,7 @@ import { expect } from 'chai';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { parseConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { fold } from '../src/kernel/fold.js';
+import { openDatabase, registerFunctions } from '../src/db/database.js';
 import { createLogger } from '../src/logger.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { startServer } from '../src/server.js';
@@ -26,8 +25,8 @@ function migratedUpTo(path: string, lastTag: string): void {
   if (last < 0) throw new Error(`no migration ${lastTag}`);
   writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
   const sqlite = new Database(path);
-  // Migration 0007 folds the stored descriptions with the function every connection registers.
-  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
+  // Migrations 0007 and 0009 call the functions every connection registers.
+  registerFunctions(sqlite);
   migrate(drizzle(sqlite), { migrationsFolder: folder });
   sqlite.close();
   rmSync(folder, { recursive: true, force: true });
@@ -219,6 +218,39 @@ describe('migrations over existing data', () => {
       // The triggers keep the totals in cents from now on.
       database.sqlite.prepare("DELETE FROM entries WHERE id = 'ent_open'").run();
       expect(database.sqlite.prepare("SELECT amount_cents FROM project_totals WHERE project_id = 'prj_1'").pluck().get()).to.equal(100);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('0010 makes the first member of each workspace its owner, and no one else', () => {
+    const { path, old, now } = oldDatabase('0009_money_cents');
+    old
+      .prepare(
+        "INSERT INTO workspaces (id, name, currency, created_at, updated_at) VALUES ('ws_2', 'W2', 'EUR', ?, ?), ('ws_empty', 'E', 'EUR', ?, ?)",
+      )
+      .run(now, now, now, now);
+    old.prepare("INSERT INTO users (id, name, email, created_at) VALUES ('usr_2', 'V', 'v@example.org', ?)").run(now);
+    const member = old.prepare('INSERT INTO members (workspace_id, user_id, created_at, updated_at) VALUES (?, ?, ?, ?)');
+    member.run('ws_1', 'usr_2', now + 1000, now + 1000);
+    member.run('ws_1', 'usr_1', now, now);
+    member.run('ws_2', 'usr_2', now, now);
+    member.run('ws_2', 'usr_1', now, now);
+    old.close();
+
+    const database = openDatabase(path);
+    try {
+      const rows = database.sqlite.prepare('SELECT workspace_id AS w, user_id AS u, is_owner AS owner FROM members ORDER BY w, u').all();
+      expect(rows).to.deep.equal([
+        { w: 'ws_1', u: 'usr_1', owner: 1 },
+        { w: 'ws_1', u: 'usr_2', owner: 0 },
+        // A tie on created_at: the one inserted first.
+        { w: 'ws_2', u: 'usr_1', owner: 0 },
+        { w: 'ws_2', u: 'usr_2', owner: 1 },
+      ]);
+      const columns = database.sqlite.prepare("SELECT name FROM pragma_table_info('users') WHERE name LIKE 'password%'").pluck().all();
+      expect(columns).to.deep.equal(['password_hash', 'password_set_at']);
+      expect(database.sqlite.prepare('SELECT count(*) FROM sessions').pluck().get()).to.equal(0);
     } finally {
       database.close();
     }

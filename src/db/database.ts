@@ -30,6 +30,17 @@ export interface DatabaseHandle {
 
 const migrationsFolder = join(PACKAGE_ROOT, 'drizzle');
 
+/** The SQL functions every connection (and every migration) may call. */
+export function registerFunctions(sqlite: Database.Database): void {
+  // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII); the
+  // search index holds descriptions folded by it (migration 0007, entries/search-index.ts).
+  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
+  // The exact amount rule (kernel/money.ts), for migrations that compute amounts in SQL.
+  sqlite.function('tt_amount_cents', { deterministic: true }, (billable: unknown, rate: unknown, seconds: unknown) =>
+    typeof seconds === 'number' ? amountCents(billable === 1, typeof rate === 'number' ? rate : null, seconds) : null,
+  );
+}
+
 /**
  * Opens (creating if needed) the SQLite database at `path`, sets the pragmas and applies every
  * pending migration. `:memory:` gives a private in-memory database with the same migrations.
@@ -57,13 +68,7 @@ export function openDatabase(
   // The CLI and the server may write at once: wait for the lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   if (options.cacheMb) sqlite.pragma(`cache_size = -${options.cacheMb * 1024}`);
-  // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII); the
-  // search index holds descriptions folded by it (migration 0007, entries/search-index.ts).
-  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
-  // The exact amount rule (kernel/money.ts), for migrations that compute amounts in SQL.
-  sqlite.function('tt_amount_cents', { deterministic: true }, (billable: unknown, rate: unknown, seconds: unknown) =>
-    typeof seconds === 'number' ? amountCents(billable === 1, typeof rate === 'number' ? rate : null, seconds) : null,
-  );
+  registerFunctions(sqlite);
   const db = drizzle(sqlite, { schema });
   const migrationBackup =
     !readOnly && path !== ':memory:' ? backupBeforeMigrating(sqlite, path, options.backupsBeforeMigrating ?? 0, new Date()) : null;

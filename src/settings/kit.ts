@@ -90,7 +90,8 @@ const sameText = (a: string, b: string) => {
 export function csrfOk(req: Request, deps: SettingsDeps, signed: Signed): boolean {
   const origin = req.headers.origin;
   if (origin !== undefined) {
-    const own = `${req.protocol}://${req.headers.host ?? ''}`;
+    // req.protocol and req.host follow X-Forwarded-Proto/-Host only from a trusted proxy.
+    const own = `${req.protocol}://${req.host}`;
     if (origin !== own && origin !== new URL(deps.config.baseUrl).origin) return false;
   }
   const field = typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : '';

@@ -1,0 +1,284 @@
+import { expect } from 'chai';
+import { SETTINGS_CSP } from '../../src/settings/router.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, SettingsClient } from './client.js';
+
+/**
+ * The settings page's security promises, over real HTTP against the real server: cookie flags,
+ * headers, CSRF, the separation of cookies and bearer tokens, sessions re-checked per request,
+ * sign-in limits, one-time setup links, and secrets kept out of the log.
+ */
+describe('settings page: security', () => {
+  let server: TestServer;
+  beforeEach(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: 'loopback' } });
+  });
+  afterEach(() => server.close());
+
+  /** A second member of the bootstrap workspace (not an owner), with a password. */
+  const colleague = async (email = 'bea@example.org') => {
+    const user = server.services.accounts.createUser({ name: 'Bea', email });
+    server.services.accounts.addMember({ workspaceId: server.workspaceId, userId: user.id });
+    const client = new SettingsClient(server);
+    await client.setUp(user.id, PASSWORD);
+    return { id: user.id, client };
+  };
+
+  it('sets the session cookie HttpOnly, SameSite=Strict, on the settings path; Secure with __Host- over https', async () => {
+    const owner = new SettingsClient(server);
+    const link = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    const page = await owner.get(`/settings/setup/${link.secret}`);
+    const done = await owner.post(`/settings/setup/${link.secret}`, {
+      _csrf: SettingsClient.csrf(page.text),
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
+    const session = done.headers.getSetCookie().find((c) => c.startsWith('tt_session='));
+    expect(session).to.match(/^tt_session=[A-Za-z0-9_-]{43}; Path=\/settings; HttpOnly; SameSite=Strict; Max-Age=604800$/);
+
+    // Behind a trusted proxy that terminated TLS.
+    const https = new SettingsClient(server, 'https://timetrack.example.org');
+    const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'timetrack.example.org' };
+    const signInPage = await https.get('/settings/sign-in', headers);
+    const signedIn = await https.post(
+      '/settings/sign-in',
+      { _csrf: SettingsClient.csrf(signInPage.text), email: 'owner@localhost', password: PASSWORD },
+      headers,
+    );
+    expect(signedIn.status).to.equal(303);
+    const secure = signedIn.headers.getSetCookie().find((c) => c.startsWith('__Host-tt_session='));
+    expect(secure).to.match(/^__Host-tt_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=604800; Secure$/);
+  });
+
+  it('answers every page with the security headers, its own style sheet and script only, and no inline script or style', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    for (const path of [
+      '/settings/sign-in',
+      '/settings/tokens',
+      '/settings/webhooks',
+      '/settings/members',
+      '/settings/workspace',
+      '/settings/nowhere',
+    ]) {
+      const page = await owner.get(path);
+      expect(page.status, path).to.equal(path === '/settings/nowhere' ? 404 : path === '/settings/sign-in' ? 303 : 200);
+      expect(page.headers.get('content-security-policy'), path).to.equal(SETTINGS_CSP);
+      expect(page.headers.get('x-frame-options')).to.equal('DENY');
+      expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(page.headers.get('cache-control')).to.equal('no-store');
+      expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+      expect(page.text).not.to.match(/<script(?![^>]*\ssrc=)[^>]*>|<style|\sstyle=|\son[a-z]+=/i);
+    }
+    expect(SETTINGS_CSP).to.include("frame-ancestors 'none'").and.include("script-src 'self'").and.not.include('unsafe');
+    const tokens = await owner.get('/settings/tokens');
+    for (const asset of tokens.text.matchAll(/(?:href|src)="(\/settings\/assets\/[^"]+)"/g)) {
+      const served = await owner.get(asset[1] as string);
+      expect(served.status).to.equal(200);
+      expect(served.headers.get('content-type')).to.match(asset[1]?.endsWith('.css') ? /^text\/css/ : /^(text|application)\/javascript/);
+      expect(served.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    }
+  });
+
+  it("refuses a form post without the CSRF token, with another session's token, or from another origin, and changes nothing", async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const bea = await colleague();
+    const before = server.services.tokens.list(server.workspaceId).length;
+    const missing = await owner.post('/settings/tokens', { name: 'No token', scopes: 'entries:read' });
+    expect(missing.status).to.equal(403);
+    expect(missing.text).to.include('The form was out of date or came from another site');
+    const beaPage = await bea.client.get('/settings/tokens');
+    const crossed = await owner.post('/settings/tokens', {
+      _csrf: SettingsClient.csrf(beaPage.text),
+      name: 'Crossed',
+      scopes: 'entries:read',
+    });
+    expect(crossed.status).to.equal(403);
+    const ownPage = await owner.get('/settings/tokens');
+    const foreign = await owner.post(
+      '/settings/tokens',
+      { _csrf: SettingsClient.csrf(ownPage.text), name: 'Foreign', scopes: 'entries:read' },
+      { origin: 'https://evil.example' },
+    );
+    expect(foreign.status).to.equal(403);
+    // Before sign-in the form cookie stands in for the session: a post without it is refused.
+    const anonymous = new SettingsClient(server);
+    const noCookie = await anonymous.post('/settings/sign-in', { _csrf: 'x'.repeat(43), email: 'owner@localhost', password: PASSWORD });
+    expect(noCookie.status).to.equal(403);
+    expect(server.services.tokens.list(server.workspaceId)).to.have.length(before);
+    // The same post with the page's token works.
+    const ok = await owner.post('/settings/tokens', { _csrf: SettingsClient.csrf(ownPage.text), name: 'Fine', scopes: 'entries:read' });
+    expect(ok.status).to.equal(201);
+    expect(server.services.tokens.list(server.workspaceId)).to.have.length(before + 1);
+  });
+
+  it("never lets one member see, revoke or change another's tokens and webhooks", async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const bea = await colleague();
+    const beaToken = server.services.tokens.create({
+      workspaceId: server.workspaceId,
+      userId: bea.id,
+      name: 'Bea script',
+      scopes: ['entries:read'],
+    });
+    const hook = await server.services.webhooks.create({
+      workspaceId: server.workspaceId,
+      userId: bea.id,
+      url: 'https://93.184.215.14/hook',
+      events: ['entry.created'],
+    });
+    const ownerTokens = await owner.get('/settings/tokens');
+    expect(ownerTokens.text).not.to.include('Bea script');
+    const revoke = await owner.submit('/settings/tokens', `/settings/tokens/${beaToken.id}/revoke`, {});
+    expect(revoke.status).to.equal(404);
+    expect(server.services.tokens.list(server.workspaceId, bea.id)[0]?.revokedAt).to.equal(null);
+    expect((await owner.get(`/settings/webhooks/${hook.id}`)).status).to.equal(404);
+    expect((await owner.submit('/settings/webhooks', `/settings/webhooks/${hook.id}/delete`, {})).status).to.equal(404);
+    expect(server.services.webhooks.list(server.workspaceId)).to.have.length(1);
+    // A member who is no owner does not reach the owners' pages.
+    const members = await bea.client.get('/settings/members');
+    expect(members.status).to.equal(403);
+    expect(members.text).to.include('Owners only');
+    expect((await bea.client.submit('/settings/tokens', `/settings/members/${bea.id}`, { isOwner: 'true' })).status).to.equal(403);
+    expect(server.services.accounts.getMember({ workspaceId: server.workspaceId, userId: bea.id }).isOwner).to.equal(false);
+  });
+
+  it('keeps cookies and bearer tokens apart: the API ignores the session cookie, the settings page ignores Authorization', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const cookie = [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const api = await server.request('GET', '/api/v1/me', { token: null, headers: { cookie } });
+    expect(api.status).to.equal(401);
+    expect(api.body.type).to.match(/\/invalid-token$/);
+    const page = await fetch(`${server.url}/settings/tokens`, {
+      redirect: 'manual',
+      headers: { authorization: `Bearer ${server.ownerToken}` },
+    });
+    expect(page.status).to.equal(303);
+    expect(page.headers.get('location')).to.equal('/settings/sign-in');
+  });
+
+  it('re-checks the session on every request: removing the member, deleting the account or taking the owner role applies at once', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const bea = await colleague();
+    server.services.accounts.setMember({ workspaceId: server.workspaceId, userId: bea.id, isOwner: true });
+    expect((await bea.client.get('/settings/members')).status).to.equal(200);
+    server.services.accounts.setMember({ workspaceId: server.workspaceId, userId: bea.id, isOwner: false });
+    expect((await bea.client.get('/settings/members')).status).to.equal(403);
+    server.services.accounts.removeMember({ workspaceId: server.workspaceId, userId: bea.id });
+    const removed = await bea.client.get('/settings/tokens');
+    expect(removed.status).to.equal(303);
+    expect(removed.headers.get('location')).to.equal('/settings/sign-in');
+    expect(removed.headers.getSetCookie().some((c) => /^tt_session=;.*Max-Age=0/.test(c))).to.equal(true);
+    const cat = await colleague('cat@example.org');
+    server.services.accounts.deleteUser(cat.id);
+    expect((await cat.client.get('/settings/tokens')).status).to.equal(303);
+    expect((await cat.client.signIn('cat@example.org', PASSWORD)).status).to.equal(401);
+    // The last owner cannot give up the role.
+    const last = await owner.submit('/settings/members', `/settings/members/${server.ownerId}`, {
+      canViewOthersTime: 'true',
+      hourlyRate: '',
+    });
+    expect(last.status).to.equal(400);
+    expect(last.text).to.include('would have no owner left');
+  });
+
+  it('limits failed sign-ins per account (5 in 15 minutes) and per address (20), with Retry-After', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const guesser = new SettingsClient(server);
+    for (let i = 0; i < 5; i++) expect((await guesser.signIn('owner@localhost', `wrong password ${i}`)).status).to.equal(401);
+    const locked = await guesser.signIn('OWNER@localhost', PASSWORD);
+    expect(locked.status).to.equal(429);
+    expect(Number(locked.headers.get('retry-after'))).to.be.within(1, 900);
+    expect(locked.text).to.include('Too many failed sign-ins');
+    server.clock.advance(15 * 60_000 + 1000);
+    expect((await guesser.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
+    // Per address: 20 failures over many accounts lock the address (X-Forwarded-For, trusted here).
+    const spray = new SettingsClient(server);
+    const from = { 'x-forwarded-for': '203.0.113.9' };
+    for (let i = 0; i < 20; i++) {
+      const page = await spray.get('/settings/sign-in', from);
+      const r = await spray.post(
+        '/settings/sign-in',
+        { _csrf: SettingsClient.csrf(page.text), email: `nobody${i}@example.org`, password: 'whatever it is' },
+        from,
+      );
+      expect(r.status).to.equal(401);
+    }
+    const page = await spray.get('/settings/sign-in', from);
+    const blocked = await spray.post(
+      '/settings/sign-in',
+      { _csrf: SettingsClient.csrf(page.text), email: 'owner@localhost', password: PASSWORD },
+      from,
+    );
+    expect(blocked.status).to.equal(429);
+  });
+
+  it('uses a setup link once, refuses an expired or replaced one, and checks the password rules', async () => {
+    const owner = new SettingsClient(server);
+    const first = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    const second = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    expect((await owner.get(`/settings/setup/${first.secret}`)).status).to.equal(410);
+    const page = await owner.get(`/settings/setup/${second.secret}`);
+    const short = await owner.post(`/settings/setup/${second.secret}`, {
+      _csrf: SettingsClient.csrf(page.text),
+      password: 'short',
+      confirm: 'short',
+    });
+    expect(short.status).to.equal(400);
+    expect(short.text).to.include('password must be at least 12 characters long.');
+    const differ = await owner.post(`/settings/setup/${second.secret}`, {
+      _csrf: SettingsClient.csrf(page.text),
+      password: PASSWORD,
+      confirm: `${PASSWORD}!`,
+    });
+    expect(differ.status).to.equal(400);
+    expect(differ.text).to.include('The two passwords differ.');
+    expect(
+      (
+        await owner.post(`/settings/setup/${second.secret}`, {
+          _csrf: SettingsClient.csrf(page.text),
+          password: PASSWORD,
+          confirm: PASSWORD,
+        })
+      ).status,
+    ).to.equal(303);
+    expect((await owner.get(`/settings/setup/${second.secret}`)).status).to.equal(410);
+    const late = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    server.clock.advance(72 * 3_600_000 + 1);
+    expect((await new SettingsClient(server).get(`/settings/setup/${late.secret}`)).status).to.equal(410);
+  });
+
+  it('ends a session after 12 idle hours and at sign-out', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    server.clock.advance(11 * 3_600_000);
+    expect((await owner.get('/settings/tokens')).status).to.equal(200);
+    server.clock.advance(12 * 3_600_000 + 1000);
+    expect((await owner.get('/settings/tokens')).status).to.equal(303);
+    expect((await owner.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
+    const page = await owner.get('/settings/tokens');
+    const out = await owner.post('/settings/sign-out', { _csrf: SettingsClient.csrf(page.text) });
+    expect(out.status).to.equal(303);
+    expect((await owner.get('/settings/tokens')).status).to.equal(303);
+  });
+
+  it('never writes a password, token, webhook secret, setup link or session secret to the log', async () => {
+    const owner = new SettingsClient(server);
+    const link = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    const page = await owner.get(`/settings/setup/${link.secret}`);
+    await owner.post(`/settings/setup/${link.secret}`, { _csrf: SettingsClient.csrf(page.text), password: PASSWORD, confirm: PASSWORD });
+    const minted = await owner.submit('/settings/tokens', '/settings/tokens', { name: 'Logged?', scopes: ['entries:read'] });
+    const token = /tt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43}/.exec(minted.text)?.[0] as string;
+    expect(token).to.be.a('string');
+    await new SettingsClient(server).signIn('owner@localhost', 'a wrong password guess');
+    const secrets = [PASSWORD, token, link.secret, ...owner.jar.values(), 'a wrong password guess'];
+    const log = server.logLines.join('\n');
+    expect(log).to.include('/settings/setup/…');
+    for (const secret of secrets) expect(log, 'a secret in the log').not.to.include(secret);
+  });
+});
