@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DomainError } from '../src/errors.js';
 import type { Actor } from '../src/actor.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/modules/webhooks/sender.js';
 import {
@@ -247,6 +248,64 @@ describe('webhooks', function () {
       expect(log(server, hook.id)).to.have.length(30); // no delivery for the event after disabling
       server.services.webhooks.enable(hook.id);
       expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 0, enabled: true, disabledAt: null });
+    });
+
+    it('redelivers a delivery that did not succeed: the same id, signed afresh; a failing redelivery of an abandoned one is not counted twice', async () => {
+      const hook = await subscribe(['entry.created']);
+      receiver.respond((_r, res) => res.writeHead(500).end());
+      server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
+      await settle(server);
+      for (const delay of RETRY_DELAYS_MS) {
+        server.clock.advance(delay);
+        await settle(server);
+      }
+      const [abandoned] = log(server, hook.id);
+      expect(abandoned).to.include({ status: 'abandoned', attempt: 6, error: 'http_status' });
+      expect(server.services.webhooks.get(hook.id).consecutiveFailures).to.equal(1);
+      // Once more, still failing: one more attempt, abandoned again, counted once only.
+      server.services.webhooks.redeliver(hook.id, abandoned!.id);
+      expect(log(server, hook.id)[0]).to.include({ status: 'pending', attempt: 6 });
+      expect(() => server.services.webhooks.redeliver(hook.id, abandoned!.id)).to.throw(DomainError, 'still queued');
+      await settle(server);
+      expect(log(server, hook.id)[0]).to.include({ id: abandoned!.id, status: 'abandoned', attempt: 7, nextAttemptAt: null });
+      expect(server.services.webhooks.get(hook.id).consecutiveFailures).to.equal(1);
+      // The receiver works again: the same delivery id arrives, with a new timestamp and signature.
+      receiver.respond((_r, res) => res.writeHead(204).end());
+      server.clock.advance(5_000);
+      server.services.webhooks.redeliver(hook.id, abandoned!.id);
+      await settle(server);
+      expect(log(server, hook.id)[0]).to.include({ id: abandoned!.id, status: 'success', attempt: 8, responseCode: 204 });
+      expect(server.services.webhooks.get(hook.id).consecutiveFailures).to.equal(0);
+      const [previous, last] = receiver.requests.slice(-2);
+      expect(last!.headers['x-service-delivery']).to.equal(abandoned!.id);
+      expect(last!.headers['x-service-timestamp']).not.to.equal(previous!.headers['x-service-timestamp']);
+      expect(last!.headers['x-service-signature']).not.to.equal(previous!.headers['x-service-signature']);
+      expect(() => server.services.webhooks.redeliver(hook.id, abandoned!.id)).to.throw(DomainError, 'succeeded');
+      expect(() => server.services.webhooks.redeliver(hook.id, '0'.repeat(24))).to.throw(DomainError, 'was not found');
+    });
+
+    it('a test ping is one signed POST of the contract’s ping envelope, not logged, not counted', async () => {
+      const hook = await subscribe(['invoice.created']);
+      receiver.respond((_r, res) => res.writeHead(200).end());
+      const sent = await server.services.sender.ping(hook.id);
+      expect(sent?.outcome).to.deep.equal({ status: 'success', responseCode: 200 });
+      const request = receiver.requests.at(-1)!;
+      expect(request.headers['x-service-event']).to.equal('ping');
+      expect(request.headers['x-service-delivery']).to.equal(sent!.deliveryId);
+      expect(request.json).to.deep.equal({
+        id: sent!.deliveryId,
+        event: 'ping',
+        workspaceId: server.workspaceId,
+        createdAt: new Date(server.clock.now()).toISOString(),
+        data: { kind: 'ping', webhookId: hook.id },
+      });
+      expect(contractChecker().webhookViolations('ping', request.json)).to.deep.equal([]);
+      receiver.respond((_r, res) => res.writeHead(503).end());
+      const failed = await server.services.sender.ping(hook.id);
+      expect(failed?.outcome).to.include({ status: 'failure', responseCode: 503, error: 'http_status' });
+      expect(log(server, hook.id)).to.deep.equal([]);
+      expect(server.services.webhooks.get(hook.id).consecutiveFailures).to.equal(0);
+      expect(await server.services.sender.ping('whk_unknown')).to.equal(null);
     });
 
     it('disabling a subscription ends its open deliveries as cancelled: final, not resumed by enable', async () => {
