@@ -26,7 +26,18 @@ export function bootstrapIfEmpty(write: Write<never>, accounts: AccountsService,
 }
 
 /** The first start's message: the new ids and token, and a request that works as printed. */
-export function bootstrapBanner(result: BootstrapResult, baseUrl: string): string {
+export function bootstrapBanner(
+  result: BootstrapResult,
+  baseUrl: string,
+  settings: { url: string; expiresAt: number } | null = null,
+): string {
+  const settingsLines = settings
+    ? [
+        `Settings page: open ${settings.url}`,
+        `  before ${new Date(settings.expiresAt).toISOString()} to set the owner's password (sign-in email owner@localhost;`,
+        '  change it with `timetrack user set`). The link works once; `timetrack user invite` makes a new one.',
+      ]
+    : [];
   return [
     '',
     'timetrack: this database was empty, so it now holds a workspace, its owner and an API token.',
@@ -35,6 +46,7 @@ export function bootstrapBanner(result: BootstrapResult, baseUrl: string): strin
     `  token     ${result.token}`,
     'The token has every scope and is shown only this once: store it now.',
     `Try: curl -H "Authorization: Bearer ${result.token}" ${baseUrl}/api/v1/me`,
+    ...settingsLines,
     '',
   ].join('\n');
 }

@@ -134,8 +134,19 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
     // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
     // shipper stores); its example uses the public address when set, else the one listened on.
-    if (bootstrapped)
-      (options.announce ?? ((text) => process.stderr.write(text)))(bootstrapBanner(bootstrapped, config.baseUrlSet ? config.baseUrl : url));
+    if (bootstrapped) {
+      // The owner's way into the settings page: a setup link, shown with the token, only this once.
+      const setup =
+        config.settingsPath === null
+          ? null
+          : services.sessions.invite({ workspaceId: bootstrapped.workspaceId, userId: bootstrapped.userId });
+      const base = config.baseUrlSet ? config.baseUrl : url;
+      const settingsLink =
+        setup && config.settingsPath !== null
+          ? { url: `${base}${config.settingsPath}/setup/${setup.secret}`, expiresAt: setup.expiresAt }
+          : null;
+      (options.announce ?? ((text) => process.stderr.write(text)))(bootstrapBanner(bootstrapped, base, settingsLink));
+    }
     scheduler.start();
     if (threaded) {
       senderThread = startSenderThread({

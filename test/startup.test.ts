@@ -435,16 +435,22 @@ describe('startup', () => {
             }
           });
         });
-        await new Promise<void>((resolve) =>
-          /Try: .*\n/.test(err) ? resolve() : child.stderr.on('data', () => /Try: .*\n/.test(err) && resolve()),
-        );
+        const whole = /The link works once.*\n/;
+        await new Promise<void>((resolve) => (whole.test(err) ? resolve() : child.stderr.on('data', () => whole.test(err) && resolve())));
         const token = /token +(tt_\S+)/.exec(err)?.[1] as string;
         expect((await send(url, 'GET', '/api/v1/me', { token })).status).to.equal(200);
         expect(err.split(token).length - 1).to.equal(2); // the banner line and its curl example
         // The example works as printed: the address the server listens on, not a placeholder.
         expect(err).to.contain(`Try: curl -H "Authorization: Bearer ${token}" ${url}/api/v1/me\n`);
+        // The owner's setup link for the settings page, printed once, and working as printed.
+        const setup = new RegExp(`Settings page: open (${url}/settings/setup/[A-Za-z0-9_-]{43})\n`).exec(err)?.[1] as string;
+        expect(setup).to.be.a('string');
+        const page = await fetch(setup);
+        expect(page.status).to.equal(200);
+        expect(await page.text()).to.contain('Set your password');
         for (const line of out.trim().split('\n')) expect(() => JSON.parse(line), line).not.to.throw();
         expect(out).not.to.contain(token);
+        expect(out).not.to.contain(setup.split('/').pop());
         const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
         child.kill('SIGTERM');
         expect(await exit).to.equal(0);
