@@ -11,6 +11,7 @@ const CSS = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid #f9a825;outline-offset:2px}
+.vh{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:2}
 header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
 header.top .brand{font-weight:700;text-decoration:none;color:var(--fg)}
@@ -25,15 +26,16 @@ fieldset{border:1px solid var(--line);border-radius:8px;padding:.75rem;margin:0}
 legend{font-weight:600;padding:0 .25rem}
 label{display:block;font-weight:600}
 label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
-label.check input{margin-top:.3rem}
+label.check input{margin-top:.3rem;width:1.1rem;height:1.1rem;flex:none}
 .hint{display:block;color:var(--muted);font-size:.9rem;font-weight:400}
-input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=datetime-local],select{width:100%;max-width:100%;font:inherit;padding:.45rem .5rem;border:1px solid #8c959f;border-radius:6px;background:#fff}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=date],textarea,select{width:100%;max-width:100%;font:inherit;padding:.45rem .5rem;border:1px solid #8c959f;border-radius:6px;background:#fff}
 button,.button{font:inherit;padding:.45rem .9rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:#fff;color:var(--danger);border-color:var(--danger)}
 .inline{display:inline}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.5rem}
 .notice{padding:.75rem 1rem;border-radius:8px;border:1px solid var(--line);background:var(--soft);margin:0 0 1rem}
+.notice>:first-child{margin-top:0}.notice>:last-child{margin-bottom:0}
 .notice.error{border-color:var(--danger);background:#fff5f5}
 .notice.ok{border-color:var(--ok);background:#f0fff4}
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
@@ -46,7 +48,7 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .badge.bad{border-color:var(--danger);color:var(--danger)}.badge.good{border-color:var(--ok);color:var(--ok)}
 .card-title{font-weight:600;overflow-wrap:anywhere}
 .pager{display:flex;gap:1rem;margin-top:1rem}
-@media (max-width:30rem){dl.facts{grid-template-columns:1fr}dl.facts dt{margin-top:.35rem}main{padding:.75rem}}
+@media (max-width:30rem){dl.facts:not(.compact){grid-template-columns:1fr}dl.facts:not(.compact) dt{margin-top:.35rem}main{padding:.75rem}}
 `;
 
 const JS = `
@@ -75,5 +77,10 @@ const named = (body: string, ext: string) => {
   return { name: `settings.${hash}.${ext}`, body };
 };
 
+/** The tab icon (a clock face), so a browser does not ask the API for /favicon.ico. */
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="#0b57d0"/><path d="M16 8v8l6 4" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round"/></svg>';
+
 export const STYLE = named(CSS.trim(), 'css');
+export const FAVICON = named(ICON, 'svg');
 export const SCRIPT = named(JS.trim(), 'js');

@@ -1,17 +1,48 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { SessionView } from '../modules/sessions/service.js';
 import type { Services } from '../services.js';
-import { type PageOptions, page } from './layout.js';
+import { type Notice, type PageOptions, page } from './layout.js';
 
 export interface SettingsDeps {
   config: Config;
   logger: Logger;
   services: Services;
+  clock: Clock;
   /** Where the page is served (SETTINGS_PATH). */
   base: string;
+  /** Notices carried over the redirect after a form (a secret shown once). */
+  flashes: Flashes;
+}
+
+const FLASH_MS = 5 * 60_000;
+const MAX_FLASHES = 10_000;
+
+/**
+ * One-time notices carried from a form post to the page it redirects to (post/redirect/get, so
+ * a reload never posts again): per session, in memory only (a secret shown once is never
+ * written to disk), taken by the next page of that session or dropped after 5 minutes.
+ */
+export class Flashes {
+  private notices = new Map<string, { notice: Notice; until: number }>();
+  constructor(private readonly clock: Clock) {}
+
+  put(sessionSecret: string, notice: Notice): void {
+    const now = this.clock.now();
+    for (const [key, kept] of this.notices) if (kept.until <= now) this.notices.delete(key);
+    if (this.notices.size >= MAX_FLASHES) this.notices.delete(this.notices.keys().next().value as string);
+    this.notices.set(sessionSecret, { notice, until: now + FLASH_MS });
+  }
+
+  take(sessionSecret: string | null): Notice | null {
+    if (sessionSecret === null) return null;
+    const kept = this.notices.get(sessionSecret);
+    this.notices.delete(sessionSecret);
+    return kept && kept.until > this.clock.now() ? kept.notice : null;
+  }
 }
 
 /** What the session middleware found: the person signed in, or nobody. */
@@ -88,8 +119,9 @@ const sameText = (a: string, b: string) => {
  * and its `_csrf` field matches the session's token, or, before sign-in, the form cookie.
  */
 export function csrfOk(req: Request, deps: SettingsDeps, signed: Signed): boolean {
+  // `null` (a privacy setting, a sandboxed frame) names no origin: the token alone decides then.
   const origin = req.headers.origin;
-  if (origin !== undefined) {
+  if (origin !== undefined && origin !== 'null') {
     // req.protocol and req.host follow X-Forwarded-Proto/-Host only from a trusted proxy.
     const own = `${req.protocol}://${req.host}`;
     if (origin !== own && origin !== new URL(deps.config.baseUrl).origin) return false;
@@ -99,6 +131,9 @@ export function csrfOk(req: Request, deps: SettingsDeps, signed: Signed): boolea
   const cookie = cookies(req).get(cookieName(FORM_COOKIE, secureRequest(req, deps.config))) ?? '';
   return sameText(field, cookie);
 }
+
+/** The site's address as links should carry it: BASE_URL when set, else the address this request came to. */
+export const siteUrl = (req: Request, config: Config): string => (config.baseUrlSet ? config.baseUrl : `${req.protocol}://${req.host}`);
 
 /** A form field as text ('' when absent or not text). */
 export const field = (req: Request, name: string): string => {
@@ -117,10 +152,15 @@ export function send(res: Response, status: number, options: PageOptions): void 
   res.status(status).type('html').end(page(options));
 }
 
-/** After a form did its work: back to a page (303, so a reload does not post again). */
-export function redirect(res: Response, to: string): void {
+/** After a form did its work: back to a page (303, so a reload does not post again), with a notice for it. */
+export function redirect(res: Response, to: string, flash?: { deps: SettingsDeps; signed: Signed; notice: Notice }): void {
+  if (flash && flash.signed.secret !== null) flash.deps.flashes.put(flash.signed.secret, flash.notice);
   res.redirect(303, to);
 }
+
+/** The page's notice: one carried over the redirect, else the one the page has for `?done=`. */
+export const noticeFor = (deps: SettingsDeps, signed: Signed, fallback: Notice | null = null): Notice | null =>
+  deps.flashes.take(signed.secret) ?? fallback;
 
 /** The person signed in, with their workspaces for the switcher. */
 export function shell(deps: SettingsDeps, signed: Signed) {

@@ -1,5 +1,5 @@
 import type { SessionView } from '../modules/sessions/service.js';
-import { SCRIPT, STYLE } from './assets.js';
+import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { type Html, html } from './html.js';
 
 /** A message at the top of a page: what just happened, or why it did not. */
@@ -76,9 +76,10 @@ export function page(options: PageOptions): string {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
         <title>${options.title} · timetrack</title>
         <link rel="stylesheet" href="${base}/assets/${STYLE.name}" />
+        <link rel="icon" type="image/svg+xml" href="${base}/assets/${FAVICON.name}" />
         <script src="${base}/assets/${SCRIPT.name}" defer></script>
       </head>
       <body>

@@ -3,10 +3,9 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
 import { SignInAttempts } from '../modules/sessions/attempts.js';
-import type { Clock } from '../clock.js';
-import { SCRIPT, STYLE } from './assets.js';
+import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { html } from './html.js';
-import { clearSessionCookie, csrfOk, send, sessionSecretOf, type SettingsDeps, type Signed } from './kit.js';
+import { clearSessionCookie, csrfOk, Flashes, send, sessionSecretOf, type SettingsDeps, type Signed } from './kit.js';
 import { authPages } from './pages/auth.js';
 import { memberPages } from './pages/members.js';
 import { tokenPages } from './pages/tokens.js';
@@ -15,7 +14,7 @@ import { workspacePages } from './pages/workspace.js';
 
 /**
  * The settings page's policy: its own style sheet and script only, forms posting to itself,
- * never framed, no referrer (a setup link's secret is in its path).
+ * never framed, no referrer to other sites (a setup link's secret is in its path).
  */
 export const SETTINGS_CSP = [
   "default-src 'none'",
@@ -35,7 +34,8 @@ const loggedPath = (path: string) => path.replace(/\/setup\/[^/?]+/, '/setup/…
  * over the same domain services as the CLI. It signs in with email and password (sessions in a
  * cookie) and never reads an Authorization header; the API never reads its cookie.
  */
-export function createSettingsRouter(deps: SettingsDeps & { clock: Clock }): Router {
+export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Router {
+  const deps: SettingsDeps = { ...options, flashes: new Flashes(options.clock) };
   const { logger, services } = deps;
   const router = express.Router({ strict: false, caseSensitive: true });
   const attempts = new SignInAttempts(deps.clock);
@@ -45,7 +45,8 @@ export function createSettingsRouter(deps: SettingsDeps & { clock: Clock }): Rou
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', SETTINGS_CSP);
     res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'no-referrer');
+    // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` on form posts.
+    res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('Cache-Control', 'no-store');
     res.on('finish', () =>
       logger.info('settings request', {
@@ -58,10 +59,10 @@ export function createSettingsRouter(deps: SettingsDeps & { clock: Clock }): Rou
     next();
   });
 
-  for (const asset of [STYLE, SCRIPT]) {
+  for (const asset of [STYLE, SCRIPT, FAVICON]) {
     router.get(`/assets/${asset.name}`, (_req, res) => {
       res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      res.type(asset.name.endsWith('.css') ? 'css' : 'js').end(asset.body);
+      res.type(asset.name.split('.').pop() as string).end(asset.body);
     });
   }
 

@@ -71,6 +71,13 @@ export class SettingsClient {
     return this.post('/settings/sign-in', { _csrf: SettingsClient.csrf(page.text), email, password });
   }
 
+  /** Follows a form's 303 to the page it names (post/redirect/get), which shows its notice once. */
+  async follow(posted: { status: number; headers: Headers; text: string }, to: string) {
+    expect(posted.status, posted.text).to.equal(303);
+    expect(posted.headers.get('location')).to.equal(to);
+    return this.get(to);
+  }
+
   /** Posts a form of a signed-in page with the page's CSRF token. */
   async submit(pagePath: string, action: string, form: Record<string, string | string[]>) {
     const page = await this.get(pagePath);

@@ -35,16 +35,19 @@ describe('settings page: forms', () => {
       scopes: ['entries:read', 'reports:read'],
       expires: '2027-01-31',
     });
-    expect(made.status).to.equal(201);
-    const token = /<code id="new-token"[^>]*>(tt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43})<\/code>/.exec(made.text)?.[1] as string;
+    const shown = await owner.follow(made, '/settings/tokens');
+    expect(shown.status).to.equal(200);
+    const token = /<code id="new-token"[^>]*>(tt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43})<\/code>/.exec(shown.text)?.[1] as string;
     expect(token).to.be.a('string');
     const me = await server.request('GET', '/api/v1/me', { token });
     expect(me.status).to.equal(200);
     expect(me.body.data.scopes).to.deep.equal(['entries:read', 'reports:read']);
     const [row] = server.services.tokens.list(server.workspaceId).filter((t) => t.name === 'Nightly export');
     expect(row).to.include({ expiresAt: '2027-01-31T00:00:00.000Z' });
+    // A reload shows it no more, and mints nothing.
     const again = await owner.get('/settings/tokens');
     expect(again.text).not.to.include(token);
+    expect(server.services.tokens.list(server.workspaceId).filter((t) => t.name === 'Nightly export')).to.have.length(1);
     expect(again.text).to.include(`tt_${row?.prefix}_…`);
   });
 
@@ -141,10 +144,11 @@ describe('settings page: forms', () => {
     const badRate = await owner.submit('/settings/members', `/settings/members/${bea.id}`, { hourlyRate: 'seventy' });
     expect(badRate.status).to.equal(400);
     expect(badRate.text).to.include('hourly rate must be a number');
+    expect(badRate.text).to.include('value="seventy"');
     const link = await owner.submit('/settings/members', `/settings/members/${bea.id}/invite`, {});
-    expect(link.status).to.equal(201);
-    const url = /<code id="setup-link"[^>]*>([^<]+)<\/code>/.exec(link.text)?.[1] as string;
-    expect(url).to.match(new RegExp(`^${server.config.baseUrl}/settings/setup/[A-Za-z0-9_-]{43}$`));
+    const linkPage = await owner.follow(link, '/settings/members');
+    const url = /<code id="setup-link"[^>]*>([^<]+)<\/code>/.exec(linkPage.text)?.[1] as string;
+    expect(url).to.match(new RegExp(`^${server.url}/settings/setup/[A-Za-z0-9_-]{43}$`));
     const beaClient = new SettingsClient(server);
     const setup = await beaClient.get(new URL(url).pathname);
     expect(setup.status).to.equal(200);

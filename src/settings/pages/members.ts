@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { html } from '../html.js';
-import { field, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
+import { type Html, html } from '../html.js';
+import { field, noticeFor, redirect, send, siteUrl, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice, when } from '../layout.js';
 import { ownerOnly } from './guard.js';
 import { secretBox } from './tokens.js';
@@ -20,13 +20,65 @@ const check = (name: string, label: string, on: boolean, id: string) =>
     ><input id="${id}" type="checkbox" name="${name}" value="true" ${on ? html`checked` : ''} /> ${label}</label
   >`;
 
+interface MemberRow {
+  userId: string;
+  name: string;
+  email: string;
+  canViewOthersTime: boolean;
+  canViewOthersMoney: boolean;
+  isOwner: boolean;
+  /** As shown in the form: stored, or as sent when the form was refused. */
+  hourlyRate: string;
+  createdAt: string;
+}
+
+/** One member: their access and rate (a form), and a setup link button. */
+function memberCard(base: string, session: SessionView, m: MemberRow, currency: string): Html {
+  const id = m.userId;
+  return html`<li>
+    <div class="card-title">${m.name} <span class="hint">${m.email}</span> ${m.isOwner ? html`<span class="badge">owner</span>` : ''}</div>
+    <form class="stack" method="post" action="${base}/members/${id}">
+      ${csrfField(session.csrfToken)}
+      <fieldset>
+        <legend>Access for ${m.name}</legend>
+        ${check('canViewOthersTime', "Sees colleagues' time", m.canViewOthersTime, `${id}-time`)}
+        ${check('canViewOthersMoney', "Sees colleagues' money (rates, amounts, invoices)", m.canViewOthersMoney, `${id}-money`)}
+        ${check('isOwner', 'Owner (manages members and workspace settings)', m.isOwner, `${id}-owner`)}
+      </fieldset>
+      <div>
+        <label for="${id}-rate">Hourly rate (${currency}) <span class="hint">Empty: the workspace's default applies.</span></label>
+        <input id="${id}-rate" name="hourlyRate" type="text" inputmode="decimal" value="${m.hourlyRate}" />
+      </div>
+      <div><button type="submit">Save ${m.name}</button></div>
+    </form>
+    <form class="actions" method="post" action="${base}/members/${id}/invite">
+      ${csrfField(session.csrfToken)}<button class="secondary" type="submit">Make a password setup link for ${m.name}</button>
+    </form>
+    <p class="hint">Member since ${when(m.createdAt)}.</p>
+  </li>`;
+}
+
 /** Members (owners only): visibility flags, rates, the owner role, and setup links. */
 export function memberPages(router: Router, deps: SettingsDeps): void {
   const { base, services } = deps;
 
-  const render = (res: Parameters<Parameters<typeof ownerOnly>[1]>[1], signed: Signed, status: number, notice: Notice | null) => {
+  const render = (
+    res: Parameters<Parameters<typeof ownerOnly>[1]>[1],
+    signed: Signed,
+    status: number,
+    notice: Notice | null,
+    sent?: { userId: string; canViewOthersTime: boolean; canViewOthersMoney: boolean; isOwner: boolean; hourlyRate: string },
+  ) => {
     const session = signed.session as SessionView;
-    const members = services.accounts.listMembers(session.workspaceId);
+    const { currency } = services.accounts.getWorkspace(session.workspaceId);
+    // A refused form shows what was sent, not what is stored.
+    const members = services.accounts
+      .listMembers(session.workspaceId)
+      .map((m) =>
+        sent?.userId === m.userId
+          ? { ...m, ...sent, hourlyRate: sent.hourlyRate }
+          : { ...m, hourlyRate: m.hourlyRate === null ? '' : String(m.hourlyRate) },
+      );
     send(res, status, {
       ...shell(deps, signed),
       title: 'Members',
@@ -37,28 +89,7 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
           members are added with <code>timetrack member add</code>.
         </p>
         <ul class="cards" aria-label="Members">
-          ${members.map((m) => {
-            const id = m.userId;
-            return html`<li>
-              <div class="card-title">
-                ${m.name} <span class="hint">${m.email}</span> ${m.isOwner ? html`<span class="badge">owner</span>` : ''}
-              </div>
-              <form class="stack" method="post" action="${base}/members/${id}">
-                ${csrfField(session.csrfToken)} ${check('canViewOthersTime', "Sees colleagues' time", m.canViewOthersTime, `${id}-time`)}
-                ${check('canViewOthersMoney', "Sees colleagues' money (rates, amounts, invoices)", m.canViewOthersMoney, `${id}-money`)}
-                ${check('isOwner', 'Owner (manages members and workspace settings)', m.isOwner, `${id}-owner`)}
-                <div>
-                  <label for="${id}-rate">Hourly rate <span class="hint">Empty: the workspace's default applies.</span></label>
-                  <input id="${id}-rate" name="hourlyRate" type="text" inputmode="decimal" value="${m.hourlyRate ?? ''}" />
-                </div>
-                <div><button type="submit">Save ${m.name}</button></div>
-              </form>
-              <form class="inline" method="post" action="${base}/members/${id}/invite">
-                ${csrfField(session.csrfToken)}<button class="secondary" type="submit">Make a password setup link for ${m.name}</button>
-              </form>
-              <p class="hint">Member since ${when(m.createdAt)}.</p>
-            </li>`;
-          })}
+          ${members.map((m) => memberCard(base, session, m, currency))}
         </ul>`,
     });
   };
@@ -66,7 +97,12 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
   router.get(
     '/members',
     ownerOnly(deps, (req, res, signed) =>
-      render(res, signed, 200, req.query.done === 'saved' ? { kind: 'ok', body: 'Saved. It applies from the next request on.' } : null),
+      render(
+        res,
+        signed,
+        200,
+        noticeFor(deps, signed, req.query.done === 'saved' ? { kind: 'ok', body: 'Saved. It applies from the next request on.' } : null),
+      ),
     ),
   );
 
@@ -85,7 +121,19 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
         });
       } catch (error) {
         if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'conflict')) throw error;
-        return render(res, signed, 400, { kind: 'error', body: error.message });
+        return render(
+          res,
+          signed,
+          400,
+          { kind: 'error', body: error.message },
+          {
+            userId,
+            canViewOthersTime: field(req, 'canViewOthersTime') === 'true',
+            canViewOthersMoney: field(req, 'canViewOthersMoney') === 'true',
+            isOwner: field(req, 'isOwner') === 'true',
+            hourlyRate: field(req, 'hourlyRate'),
+          },
+        );
       }
       // An owner who gave up the role has no members page any more.
       redirect(res, userId === signed.session.userId && field(req, 'isOwner') !== 'true' ? `${base}/tokens` : `${base}/members?done=saved`);
@@ -96,14 +144,18 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
     '/members/:userId/invite',
     ownerOnly(deps, (req, res, signed) => {
       const link = services.sessions.invite({ workspaceId: signed.session.workspaceId, userId: req.params.userId as string });
-      const url = `${deps.config.baseUrl}${base}/setup/${link.secret}`;
-      render(res, signed, 201, {
-        kind: 'ok',
-        body: html`<p>
-            <strong>Setup link made</strong>, valid until ${when(new Date(link.expiresAt).toISOString())}. Send it to the member only:
-            whoever opens it first sets the password. It is shown only this once; a new link ends this one.
-          </p>
-          ${secretBox('setup-link', 'The setup link', url)}`,
+      const url = `${siteUrl(req, deps.config)}${base}/setup/${link.secret}`;
+      redirect(res, `${base}/members`, {
+        deps,
+        signed,
+        notice: {
+          kind: 'ok',
+          body: html`<p>
+              <strong>Setup link made</strong>, valid until ${when(new Date(link.expiresAt).toISOString())}. Send it to the member only:
+              whoever opens it first sets the password. It is shown only this once; a new link ends this one.
+            </p>
+            ${secretBox('setup-link', 'The setup link', url)}`,
+        },
       });
     }),
   );

@@ -3,7 +3,7 @@ import { scopeValues } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { type Html, html } from '../html.js';
-import { field, fields, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
+import { field, fields, noticeFor, redirect, send, siteUrl, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice, when } from '../layout.js';
 import { signedIn } from './guard.js';
 
@@ -75,7 +75,7 @@ export function tokenPages(router: Router, deps: SettingsDeps): void {
 
   const render = (res: Response, signed: Signed, status: number, form: MintForm, notice: Notice | null) => {
     const session = signed.session as SessionView;
-    const now = Date.now();
+    const now = deps.clock.now();
     const tokens = services.tokens.list(session.workspaceId, session.userId).reverse();
     send(res, status, {
       ...shell(deps, signed),
@@ -123,7 +123,7 @@ export function tokenPages(router: Router, deps: SettingsDeps): void {
     signedIn(deps, (req, res, signed) => {
       const done =
         req.query.done === 'revoked' ? ({ kind: 'ok', body: 'The token was revoked; it answers 401 from now on.' } as const) : null;
-      render(res, signed, 200, { name: '', scopes: [], expires: '' }, done);
+      render(res, signed, 200, { name: '', scopes: [], expires: '' }, noticeFor(deps, signed, done));
     }),
   );
 
@@ -144,20 +144,18 @@ export function tokenPages(router: Router, deps: SettingsDeps): void {
           scopes: form.scopes,
           expiresAt,
         });
-        render(
-          res,
+        redirect(res, `${base}/tokens`, {
+          deps,
           signed,
-          201,
-          { name: '', scopes: [], expires: '' },
-          {
+          notice: {
             kind: 'ok',
             body: html`<p>
                 <strong>Token "${form.name.trim()}" minted.</strong> Copy it now: it is shown only this once and cannot be shown again.
               </p>
               ${secretBox('new-token', 'The new token', minted.token)}
-              <p class="hint">Use it as <code>Authorization: Bearer …</code> on ${deps.config.baseUrl}/api/v1.</p>`,
+              <p class="hint">Use it as <code>Authorization: Bearer …</code> on ${siteUrl(req, deps.config)}/api/v1.</p>`,
           },
-        );
+        });
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
         render(res, signed, 400, form, { kind: 'error', body: error.message });

@@ -2,8 +2,8 @@ import type { Request, Response, Router } from 'express';
 import { notFound } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { type DeliveryPosition, REDELIVERABLE, type WebhooksService } from '../../modules/webhooks/service.js';
-import { html } from '../html.js';
-import { redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
+import { type Html, html } from '../html.js';
+import { noticeFor, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice, when } from '../layout.js';
 import { signedIn } from './guard.js';
 
@@ -33,7 +33,7 @@ function sendDetail(deps: SettingsDeps, req: Request, res: Response, signed: Sig
   const hook = own(session, req.params.id as string);
   const after = positionOf(req.query.after);
   const log = services.webhooks.deliveryPage(hook.id, PAGE_SIZE, after);
-  const action = (path: string, label: string, cls = 'secondary', confirm?: string) =>
+  const action = (path: string, label: string | Html, cls = 'secondary', confirm?: string) =>
     html`<form class="inline" method="post" action="${base}/webhooks/${hook.id}/${path}" ${confirm ? html`data-confirm="${confirm}"` : ''}>
       ${csrfField(session.csrfToken)}<button class="${cls}" type="submit">${label}</button>
     </form>`;
@@ -69,7 +69,7 @@ function sendDetail(deps: SettingsDeps, req: Request, res: Response, signed: Sig
                 <code>${d.event}</code>
                 <span class="badge ${d.status === 'success' ? 'good' : d.status === 'pending' ? '' : 'bad'}">${d.status}</span>
               </div>
-              <dl class="facts">
+              <dl class="facts compact">
                 <dt>Delivery</dt>
                 <dd><code>${d.id}</code></dd>
                 <dt>Attempts</dt>
@@ -85,7 +85,7 @@ function sendDetail(deps: SettingsDeps, req: Request, res: Response, signed: Sig
               </dl>
               ${
                 d.nextAttemptAt === null && REDELIVERABLE.has(d.status) && hook.enabled
-                  ? action(`deliveries/${d.id}/redeliver`, `Redeliver ${d.id}`)
+                  ? action(`deliveries/${d.id}/redeliver`, html`Redeliver<span class="vh"> ${d.id}</span>`)
                   : ''
               }
             </li>`,
@@ -109,7 +109,7 @@ export function webhookDetailPages(router: Router, deps: SettingsDeps, own: Own)
     '/webhooks/:id',
     signedIn(deps, (req, res, signed) => {
       const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
-      renderOne(req, res, signed, 200, done ? { kind: 'ok', body: done } : null);
+      renderOne(req, res, signed, 200, noticeFor(deps, signed, done ? { kind: 'ok', body: done } : null));
     }),
   );
 
@@ -143,7 +143,7 @@ export function webhookDetailPages(router: Router, deps: SettingsDeps, own: Own)
               kind: 'error',
               body: html`Ping <code>${sent.deliveryId}</code> failed: <code>${outcome.error}</code> ${outcome.detail}`,
             };
-      renderOne(req, res, signed, 200, notice);
+      redirect(res, `${base}/webhooks/${hook.id}`, { deps, signed, notice });
     }),
   );
 

@@ -3,7 +3,7 @@ import { DomainError, notFound } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { WEBHOOK_EVENTS } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../html.js';
-import { field, fields, send, type SettingsDeps, shell, type Signed } from '../kit.js';
+import { field, fields, noticeFor, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice } from '../layout.js';
 import { signedIn } from './guard.js';
 import { DONE, status, webhookDetailPages } from './webhook-detail.js';
@@ -14,12 +14,19 @@ interface CreateForm {
   events: string[];
 }
 
-function createForm(base: string, session: SessionView, form: CreateForm): Html {
+function createForm(base: string, session: SessionView, form: CreateForm, allowPrivate: boolean): Html {
   return html`<form class="stack" method="post" action="${base}/webhooks">
     ${csrfField(session.csrfToken)}
     <div>
       <label for="webhook-url"
-        >Receiver URL <span class="hint">https only; it must not resolve to a private or special-use address.</span></label
+        >Receiver URL
+        <span class="hint"
+          >${
+            allowPrivate
+              ? 'This server allows plain http and private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS): for local development only.'
+              : 'https only; it must not resolve to a private or special-use address.'
+          }</span
+        ></label
       >
       <input
         id="webhook-url"
@@ -70,7 +77,7 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
       current: 'webhooks',
       notice,
       body: html`<h2>New subscription</h2>
-        ${createForm(base, session, form)}
+        ${createForm(base, session, form, deps.config.webhookAllowPrivateTargets)}
         <h2>Your subscriptions</h2>
         ${hooks.length === 0 ? html`<p>You have no subscriptions in this workspace yet.</p>` : ''}
         <ul class="cards" aria-label="Your subscriptions">
@@ -84,7 +91,7 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
                   <dt>Consecutive failures</dt>
                   <dd>${w.consecutiveFailures} <span class="hint">(15 disable it)</span></dd>
                 </dl>
-                <a href="${base}/webhooks/${w.id}">Delivery log and actions<span class="skip"> for ${w.url}</span></a>
+                <a href="${base}/webhooks/${w.id}">Delivery log and actions<span class="vh"> for ${w.url}</span></a>
               </li>`,
           )}
         </ul>`,
@@ -95,7 +102,7 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
     '/webhooks',
     signedIn(deps, (req, res, signed) => {
       const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
-      renderList(res, signed, 200, { url: '', events: [] }, done ? { kind: 'ok', body: done } : null);
+      renderList(res, signed, 200, { url: '', events: [] }, noticeFor(deps, signed, done ? { kind: 'ok', body: done } : null));
     }),
   );
 
@@ -105,18 +112,16 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
       const form = { url: field(req, 'url').trim(), events: fields(req, 'events') };
       try {
         const created = await services.webhooks.create({ workspaceId: signed.session.workspaceId, userId: signed.session.userId, ...form });
-        renderList(
-          res,
+        redirect(res, `${base}/webhooks`, {
+          deps,
           signed,
-          201,
-          { url: '', events: [] },
-          {
+          notice: {
             kind: 'ok',
             body: html`<p><strong>Subscription created.</strong> Copy its signing secret now: it is shown only this once.</p>
               ${secretBox('new-secret', 'The signing secret', created.secret)}
               <p class="hint">Verify <code>X-Service-Signature</code> with it (HMAC-SHA256 of timestamp, a dot and the raw body).</p>`,
           },
-        );
+        });
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
         renderList(res, signed, 400, form, { kind: 'error', body: error.message });

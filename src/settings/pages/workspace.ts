@@ -15,14 +15,63 @@ const ACTIONS: Array<{ value: RunawayAction; label: string }> = [
   { value: 'stopped', label: 'stop the timer at the limit' },
 ];
 
-/** A label from a field name: `paymentTermsDays` → `Payment terms days`. */
-const labelOf = (name: string) =>
-  name
-    .replace(/([A-Z])/g, ' $1')
-    .replace(/^./, (c) => c.toUpperCase())
-    .replace(/ ([A-Z])/g, (_m, c: string) => ` ${c.toLowerCase()}`);
-
 type Values = Record<string, string>;
+type IssuerField = keyof typeof ISSUER_FIELDS;
+
+/** The invoice issuer fields as people name them, with a hint where the form of the value matters. */
+const ISSUER_LABELS = {
+  legalName: ['Legal name', ''],
+  contactName: ['Contact person', ''],
+  email: ['Email', ''],
+  phone: ['Phone', ''],
+  website: ['Website', ''],
+  addressLines: ['Street address', 'One line each.'],
+  postalCode: ['Postal code', ''],
+  city: ['City', ''],
+  country: ['Country', 'Two-letter ISO 3166 code, e.g. DE.'],
+  taxId: ['Tax ID', ''],
+  vatId: ['VAT ID', 'e.g. DE123456789.'],
+  taxNumber: ['Tax number', ''],
+  registrationNumber: ['Company registration number', ''],
+  smallBusiness: ['Small business (no VAT charged)', ''],
+  paymentDetails: ['Payment details', 'Printed on the invoice.'],
+  paymentTermsDays: ['Payment terms (days)', ''],
+  iban: ['IBAN', ''],
+  bic: ['BIC', ''],
+  bankName: ['Bank', ''],
+  accountHolder: ['Account holder', ''],
+  sellerIdentifier: ['Seller identifier', 'For e-invoices.'],
+  electronicAddress: ['Electronic address', 'For e-invoices, e.g. an email or Peppol ID.'],
+  electronicAddressScheme: ['Electronic address scheme', 'e.g. EM for email, 0088 for GLN.'],
+  invoiceFooter: ['Invoice footer', ''],
+} as const satisfies Record<IssuerField, readonly [string, string]>;
+
+const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
+  { legend: 'Business', fields: ['legalName', 'contactName', 'email', 'phone', 'website'] },
+  { legend: 'Address', fields: ['addressLines', 'postalCode', 'city', 'country'] },
+  { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'registrationNumber', 'smallBusiness'] },
+  { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder'] },
+  { legend: 'E-invoicing and footer', fields: ['sellerIdentifier', 'electronicAddress', 'electronicAddressScheme', 'invoiceFooter'] },
+];
+
+/** One issuer field: a checkbox, a text area (lines) or a text field, labelled. */
+function issuerField(name: IssuerField, profile: Values): Html {
+  const id = `profile-${name}`;
+  const [label, hint] = ISSUER_LABELS[name];
+  const hintHtml = hint ? html` <span class="hint">${hint}</span>` : '';
+  const kind = ISSUER_FIELDS[name] as string;
+  if (kind === 'boolean')
+    return html`<label class="check" for="${id}"
+      ><input id="${id}" type="checkbox" name="${name}" value="true" ${profile[name] === 'true' ? html`checked` : ''} /> ${label}</label
+    >`;
+  if (kind === 'lines')
+    return html`<div>
+      <label for="${id}">${label}${hintHtml}</label><textarea id="${id}" name="${name}" rows="3">${profile[name] ?? ''}</textarea>
+    </div>`;
+  return html`<div>
+    <label for="${id}">${label}${hintHtml}</label><input id="${id}" name="${name}" type="text" value="${profile[name] ?? ''}" />
+  </div>`;
+}
 
 function settingsForm(base: string, session: SessionView, v: Values): Html {
   const input = (name: string, label: string, hint: string, attrs: Html = html``) =>
@@ -32,7 +81,7 @@ function settingsForm(base: string, session: SessionView, v: Values): Html {
     </div>`;
   return html`<form class="stack" method="post" action="${base}/workspace">
     ${csrfField(session.csrfToken)} ${input('name', 'Name', '', html`required maxlength="200"`)}
-    ${input('currency', 'Currency', 'ISO 4217, e.g. EUR. Amounts already recorded are not converted.', html`required pattern="[A-Z]{3}" maxlength="3"`)}
+    ${input('currency', 'Currency', 'ISO 4217, e.g. EUR. Amounts already recorded are not converted.', html`required pattern="[A-Za-z]{3}" autocapitalize="characters" maxlength="3"`)}
     ${input('hourlyRate', 'Default hourly rate', 'Empty: none. Task, project and member rates come first.', html`inputmode="decimal"`)}
     ${input('runawayLimitHours', 'Runaway timer limit (hours)', 'A timer running longer than this is a runaway.', html`inputmode="decimal" required`)}
     <div>
@@ -50,22 +99,13 @@ function profileForm(base: string, session: SessionView, profile: Values): Html 
   return html`<form class="stack" method="post" action="${base}/workspace/profile">
     ${csrfField(session.csrfToken)}
     <p class="hint">Copied onto each new invoice as its issuer. An empty field is cleared.</p>
-    ${Object.entries(ISSUER_FIELDS).map(([name, kind]) => {
-      const id = `profile-${name}`;
-      if (kind === 'boolean')
-        return html`<label class="check" for="${id}"
-          ><input id="${id}" type="checkbox" name="${name}" value="true" ${profile[name] === 'true' ? html`checked` : ''} />
-          ${labelOf(name)}</label
-        >`;
-      if (kind === 'lines')
-        return html`<div>
-          <label for="${id}">${labelOf(name)} <span class="hint">One line each.</span></label
-          ><textarea id="${id}" name="${name}" rows="3">${profile[name] ?? ''}</textarea>
-        </div>`;
-      return html`<div>
-        <label for="${id}">${labelOf(name)}</label><input id="${id}" name="${name}" type="text" value="${profile[name] ?? ''}" />
-      </div>`;
-    })}
+    ${ISSUER_GROUPS.map(
+      (group) =>
+        html`<fieldset>
+          <legend>${group.legend}</legend>
+          ${group.fields.map((name) => issuerField(name, profile))}
+        </fieldset>`,
+    )}
     <div><button type="submit">Save invoice issuer</button></div>
   </form>`;
 }
