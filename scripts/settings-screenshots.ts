@@ -1,0 +1,133 @@
+/*
+ * Screenshots of the settings web page: `npm run screenshots` starts the server as the tests do
+ * (temp SQLite file, manual clock, 127.0.0.1 only) with realistic data — a second member, tokens
+ * (one revoked), a webhook subscription whose deliveries went to a local receiver with mixed
+ * outcomes — signs in as the owner in Debian's Chromium and writes each page at desktop
+ * (1280×900) and phone (320×720) width, full page, to docs/settings/<page>-desktop.png and
+ * <page>-phone.png. Each page is loaded once and shot at both widths (a token is minted once).
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { RETRY_DELAYS_MS } from '../src/modules/webhooks/sender.js';
+import { startTestServer, type TestServer } from '../test/helpers/server.js';
+import { startReceiver } from '../test/helpers/webhooks.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUT = fileURLToPath(new URL('../docs/settings/', import.meta.url));
+const PASSWORD = 'correct horse battery staple';
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 320, height: 720 };
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+async function settle(server: TestServer, advanceMs = 0): Promise<void> {
+  server.clock.advance(advanceMs);
+  await new Promise((r) => setImmediate(r));
+  await server.services.sender.tick();
+}
+
+/** The workspace, a second member, tokens and a webhook subscription with a delivery log of mixed outcomes. */
+async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookId: string; beaId: string }> {
+  const { services, workspaceId, ownerId } = server;
+  services.accounts.setWorkspace(workspaceId, { name: 'Northwind Studio', hourlyRate: 85 });
+  services.invoices.setBusinessProfile(workspaceId, {
+    legalName: 'Northwind Studio GmbH',
+    addressLines: 'Hafenstraße 12|2nd floor',
+    postalCode: '20457',
+    city: 'Hamburg',
+    country: 'DE',
+    email: 'billing@northwind.example',
+    paymentTermsDays: '14',
+    iban: 'DE02120300000000202051',
+  });
+  const bea = services.accounts.createUser({ name: 'Bea Kowalski', email: 'bea@northwind.example' });
+  services.accounts.addMember({ workspaceId, userId: bea.id, canViewOthersTime: true, canViewOthersMoney: false, hourlyRate: 72.5 });
+  const token = (name: string, scopes: string[]) =>
+    services.tokens.create({ workspaceId, userId: ownerId, name, scopes, expiresAt: null, rateLimitPerMin: null });
+  token('Calendar sync', ['entries:read', 'entries:write']);
+  services.tokens.revoke(token('Old laptop', ['entries:read']).id);
+
+  const url = `http://127.0.0.1:${receiver.port}/hooks/timetrack`;
+  const hook = await services.webhooks.create({ workspaceId, userId: ownerId, url, events: ['entry.created', 'entry.deleted'] });
+  await services.webhooks.create({ workspaceId, userId: ownerId, url: `${url}/invoices`, events: ['invoice.created'] });
+  const create = (i: number) =>
+    server.request('POST', '/api/v1/entries', {
+      json: { start: `2026-11-02T0${i}:00:00Z`, end: `2026-11-02T0${i}:45:00Z`, description: `Design review ${i}` },
+    });
+  const answer = (code: number) => receiver.respond((_r, res) => res.writeHead(code).end());
+  // One abandoned after six attempts, then successes, a deleted entry, then one failing (a retry due).
+  answer(500);
+  await create(1);
+  await settle(server);
+  for (const delay of RETRY_DELAYS_MS) await settle(server, delay);
+  answer(204);
+  for (const i of [2, 3, 4]) await create(i);
+  const gone = (await create(5)).body.data.id as string;
+  await server.request('DELETE', `/api/v1/entries/${gone}`);
+  await settle(server);
+  answer(503);
+  await create(6);
+  await settle(server);
+  return { hookId: hook.id, beaId: bea.id };
+}
+
+/** A fresh browser context at desktop width. */
+function newContext(browser: Awaited<ReturnType<typeof chromium.launch>>): Promise<BrowserContext> {
+  return browser.newContext({ viewport: DESKTOP });
+}
+
+/** The page as it is now, at both widths. */
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${OUT}${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${OUT}${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  console.log(`docs/settings/${name}-{desktop,phone}.png`);
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const receiver = await startReceiver(null);
+  const server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  try {
+    const { hookId, beaId } = await seedData(server, receiver);
+    await server.services.sessions.setPassword(server.ownerId, PASSWORD);
+    const page = await (await newContext(browser)).newPage();
+    const settings = `${server.url}/settings`;
+
+    const { secret } = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: beaId });
+    await page.goto(`${settings}/setup/${secret}`);
+    await shoot(page, 'setup');
+    await page.goto(`${settings}/sign-in`);
+    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Email').blur();
+    await shoot(page, 'sign-in');
+
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await Promise.all([page.waitForURL(`${settings}/tokens`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await page.getByRole('textbox', { name: /^Name/ }).fill('Invoicing script');
+    for (const scope of ['entries:read', 'reports:read']) await page.getByRole('checkbox', { name: new RegExp(`^${scope} `) }).check();
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Mint token' }).click()]);
+    await page.locator('#new-token').waitFor();
+    await shoot(page, 'tokens');
+
+    for (const [name, path] of [
+      ['webhooks', '/webhooks'],
+      ['webhook-detail', `/webhooks/${hookId}`],
+      ['members', '/members'],
+      ['workspace', '/workspace'],
+    ] as const) {
+      await page.goto(`${settings}${path}`);
+      await shoot(page, name);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+    await receiver.close();
+  }
+}
+
+await main();
