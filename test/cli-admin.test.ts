@@ -148,7 +148,14 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
         email: 'ada@example.org',
         createdAt: '2026-11-02T09:00:00.000Z',
         memberships: [
-          { workspaceId: boot.workspaceId, workspaceName: 'Acme', canViewOthersTime: true, canViewOthersMoney: true, hourlyRate: null, isOwner: true },
+          {
+            workspaceId: boot.workspaceId,
+            workspaceName: 'Acme',
+            canViewOthersTime: true,
+            canViewOthersMoney: true,
+            hourlyRate: null,
+            isOwner: true,
+          },
         ],
       },
     });
