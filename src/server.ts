@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
-import { bootstrapBanner, bootstrapIfEmpty } from './bootstrap.js';
+import { bootstrapBanner, bootstrapIfEmpty, type BootstrapResult } from './bootstrap.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { serverMark } from './db/backup.js';
@@ -134,19 +134,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
     // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
     // shipper stores); its example uses the public address when set, else the one listened on.
-    if (bootstrapped) {
-      // The owner's way into the settings page: a setup link, shown with the token, only this once.
-      const setup =
-        config.settingsPath === null
-          ? null
-          : services.sessions.invite({ workspaceId: bootstrapped.workspaceId, userId: bootstrapped.userId });
-      const base = config.baseUrlSet ? config.baseUrl : url;
-      const settingsLink =
-        setup && config.settingsPath !== null
-          ? { url: `${base}${config.settingsPath}/setup/${setup.secret}`, expiresAt: setup.expiresAt }
-          : null;
-      (options.announce ?? ((text) => process.stderr.write(text)))(bootstrapBanner(bootstrapped, base, settingsLink));
-    }
+    if (bootstrapped) (options.announce ?? ((text) => process.stderr.write(text)))(firstStartBanner(bootstrapped, services, config, url));
     scheduler.start();
     if (threaded) {
       senderThread = startSenderThread({
@@ -230,6 +218,17 @@ function drain(server: Server): Promise<void> {
 async function catchUpSearchIndex(services: Services): Promise<void> {
   const batch = 500;
   while (services.searchIndex.catchUp(batch) === batch) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The first start's banner: the token, and the owner's way into the settings page (a setup link),
+ * shown only this once. Links use BASE_URL when set, else the address the server listens on.
+ */
+function firstStartBanner(bootstrapped: BootstrapResult, services: Services, config: Config, url: string): string {
+  const base = config.baseUrlSet ? config.baseUrl : url;
+  if (config.settingsPath === null) return bootstrapBanner(bootstrapped, base);
+  const setup = services.sessions.invite({ workspaceId: bootstrapped.workspaceId, userId: bootstrapped.userId });
+  return bootstrapBanner(bootstrapped, base, { url: `${base}${config.settingsPath}/setup/${setup.secret}`, expiresAt: setup.expiresAt });
 }
 
 /** A job that runs at most once an hour. */
