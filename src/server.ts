@@ -232,12 +232,13 @@ function firstStartBanner(bootstrapped: BootstrapResult, services: Services, con
 }
 
 /** A job that runs at most once an hour. */
-function hourly(clock: Clock, run: () => void): () => void {
+function hourly(clock: Clock, run: (now: number) => void | Promise<void>): () => void | Promise<void> {
   let lastRun = -Infinity;
   return () => {
-    if (clock.now() - lastRun < 3_600_000) return;
-    lastRun = clock.now();
-    run();
+    const now = clock.now();
+    if (now - lastRun < 3_600_000) return undefined;
+    lastRun = now;
+    return run(now);
   };
 }
 
@@ -245,14 +246,10 @@ function hourly(clock: Clock, run: () => void): () => void {
  * Deletes sync events past the retention, at most once an hour, in batches of 5,000 (each its own
  * short write; other requests run between them).
  */
-function eventRetention(services: Services, clock: Clock, days: number): () => Promise<void> {
-  let lastRun = -Infinity;
-  return async () => {
-    const now = clock.now();
-    if (now - lastRun < 3_600_000) return;
-    lastRun = now;
+function eventRetention(services: Services, clock: Clock, days: number): () => void | Promise<void> {
+  return hourly(clock, async (now) => {
     const before = now - days * 86_400_000;
     const batch = 5000;
     while (services.write(() => services.events.purge(before, batch)) === batch) await new Promise((resolve) => setImmediate(resolve));
-  };
+  });
 }

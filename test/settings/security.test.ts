@@ -11,7 +11,8 @@ import { PASSWORD, SettingsClient } from './client.js';
 describe('settings page: security', () => {
   let server: TestServer;
   beforeEach(async () => {
-    server = await startTestServer({ env: { TRUST_PROXY: 'loopback' } });
+    // Webhook targets stay on loopback (never contacted here: no event is written).
+    server = await startTestServer({ env: { TRUST_PROXY: 'loopback', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   });
   afterEach(() => server.close());
 
@@ -139,7 +140,7 @@ describe('settings page: security', () => {
     const hook = await server.services.webhooks.create({
       workspaceId: server.workspaceId,
       userId: bea.id,
-      url: 'https://93.184.215.14/hook',
+      url: 'http://127.0.0.1:9/hook',
       events: ['entry.created'],
     });
     const ownerTokens = await owner.get('/settings/tokens');
@@ -272,6 +273,12 @@ describe('settings page: security', () => {
     server.clock.advance(11 * 3_600_000);
     expect((await owner.get('/settings/tokens')).status).to.equal(200);
     server.clock.advance(12 * 3_600_000 + 1000);
+    // The hourly job deletes expired sessions and links; the used setup link is gone with them.
+    const rows = () =>
+      server.running.database.sqlite.prepare('SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM setup_links) AS l').get();
+    expect(rows()).to.deep.equal({ s: 1, l: 1 });
+    await server.running.scheduler.tick();
+    expect(rows()).to.deep.equal({ s: 0, l: 0 });
     expect((await owner.get('/settings/tokens')).status).to.equal(303);
     expect((await owner.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
     const page = await owner.get('/settings/tokens');

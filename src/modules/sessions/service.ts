@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
@@ -155,14 +155,20 @@ export function createSessionsService({ db, clock, write }: { db: Db; clock: Clo
         .run();
     },
 
-    /** Deletes expired sessions and setup links (a scheduled job). */
+    /** Deletes expired sessions, and setup links expired or used (a scheduled job). */
     purge(): number {
       const now = clock.now();
       const ended = db
         .delete(sessions)
         .where(or(lt(sessions.lastSeenAt, now - SESSION_IDLE_MS), lt(sessions.createdAt, now - SESSION_MAX_MS)))
         .run().changes;
-      return ended + db.delete(setupLinks).where(lt(setupLinks.expiresAt, now)).run().changes;
+      return (
+        ended +
+        db
+          .delete(setupLinks)
+          .where(or(lt(setupLinks.expiresAt, now), isNotNull(setupLinks.usedAt)))
+          .run().changes
+      );
     },
   };
 }

@@ -7,11 +7,11 @@ import { csrfField, type Notice, when } from '../layout.js';
 import { ownerOnly } from './guard.js';
 import { secretBox } from './tokens.js';
 
-/** A rate field: blank is none, else a number from 0 (the service checks the range). */
-export function rateOf(text: string, what: string): number | null {
+/** A decimal field (a decimal comma is read too): blank is null, else a number from 0 (the service checks the range). */
+export function decimalOf(text: string, what: string, example = '85 or 92.50, or empty for none'): number | null {
   const value = text.trim().replace(',', '.');
   if (value === '') return null;
-  if (!/^\d+(\.\d+)?$/.test(value)) throw new DomainError('invalid', `${what} must be a number such as 85 or 92.50, or empty for none.`);
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new DomainError('invalid', `${what} must be a number such as ${example}.`);
   return Number(value);
 }
 
@@ -117,7 +117,7 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
           canViewOthersTime: field(req, 'canViewOthersTime') === 'true',
           canViewOthersMoney: field(req, 'canViewOthersMoney') === 'true',
           isOwner: field(req, 'isOwner') === 'true',
-          hourlyRate: rateOf(field(req, 'hourlyRate'), 'hourly rate'),
+          hourlyRate: decimalOf(field(req, 'hourlyRate'), 'hourly rate'),
         });
       } catch (error) {
         if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'conflict')) throw error;

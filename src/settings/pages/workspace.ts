@@ -7,7 +7,7 @@ import { type Html, html } from '../html.js';
 import { field, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice } from '../layout.js';
 import { ownerOnly } from './guard.js';
-import { rateOf } from './members.js';
+import { decimalOf } from './members.js';
 
 const ACTIONS: Array<{ value: RunawayAction; label: string }> = [
   { value: 'flagged', label: 'flag the entry (it keeps running)' },
@@ -163,15 +163,15 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
       const names = ['name', 'currency', 'hourlyRate', 'runawayLimitHours', 'runawayAction', 'rateLimitPerMin'];
       const settings = Object.fromEntries(names.map((n) => [n, field(req, n)]));
       try {
-        const hours = rateOf(settings.runawayLimitHours ?? '', 'runaway limit');
-        if (hours === null || hours <= 0) throw new DomainError('invalid', 'runaway limit must be a number of hours above 0, such as 10.');
+        const hours = decimalOf(settings.runawayLimitHours ?? '', 'runaway limit', '10 (hours, above 0)');
+        if (hours === null || hours <= 0) throw new DomainError('invalid', 'runaway limit must be a number such as 10 (hours, above 0).');
         const perMin = (settings.rateLimitPerMin ?? '').trim();
         if (perMin !== '' && !/^\d+$/.test(perMin))
           throw new DomainError('invalid', 'requests per minute must be a whole number, or empty.');
         services.accounts.setWorkspace(signed.session.workspaceId, {
           name: settings.name ?? '',
           currency: (settings.currency ?? '').trim().toUpperCase(),
-          hourlyRate: rateOf(settings.hourlyRate ?? '', 'default hourly rate'),
+          hourlyRate: decimalOf(settings.hourlyRate ?? '', 'default hourly rate'),
           runawayLimitSec: Math.round(hours * 3600),
           runawayAction: settings.runawayAction as RunawayAction,
           rateLimitPerMin: perMin === '' ? null : Number(perMin),
