@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
@@ -35,7 +36,7 @@ export async function measureSettingsLog(serverUrl: string, databasePath: string
     )
       .map((r) => r.detail)
       .join(' | ');
-    secret = services.sessions.invite({ workspaceId: actor.workspaceId, userId: actor.userId }).secret;
+    secret = services.sessions.invite(OPERATOR, { workspaceId: actor.workspaceId, userId: actor.userId }).secret;
   } finally {
     database.close();
   }

@@ -6,6 +6,7 @@
  * (1280×900) and phone (320×720) width, full page, to docs/settings/<page>-desktop.png and
  * <page>-phone.png. Each page is loaded once and shot at both widths (a token is minted once).
  */
+import { OPERATOR } from '../src/principal.js';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
     const page = await (await newContext(browser)).newPage();
     const settings = `${server.url}/settings`;
 
-    const { secret } = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: beaId });
+    const { secret } = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: beaId });
     await page.goto(`${settings}/setup/${secret}`);
     await shoot(page, 'setup');
     await page.goto(`${settings}/sign-in`);

@@ -17,6 +17,7 @@ import type { Resolver } from './modules/webhooks/targets.js';
 import { type SenderThread, startSenderThread } from './modules/webhooks/threaded-sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { OPERATOR } from './principal.js';
 import { loadSecretKey } from './secret-key.js';
 import { createServices, type Services, WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS } from './services.js';
 
@@ -227,7 +228,7 @@ async function catchUpSearchIndex(services: Services): Promise<void> {
 function firstStartBanner(bootstrapped: BootstrapResult, services: Services, config: Config, url: string): string {
   const base = config.baseUrlSet ? config.baseUrl : url;
   if (config.settingsPath === null) return bootstrapBanner(bootstrapped, base);
-  const setup = services.sessions.invite({ workspaceId: bootstrapped.workspaceId, userId: bootstrapped.userId });
+  const setup = services.sessions.invite(OPERATOR, { workspaceId: bootstrapped.workspaceId, userId: bootstrapped.userId });
   return bootstrapBanner(bootstrapped, base, { url: `${base}${config.settingsPath}/setup/${setup.secret}`, expiresAt: setup.expiresAt });
 }
 

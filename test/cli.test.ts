@@ -238,6 +238,8 @@ describe('timetrack CLI', () => {
     try {
       const services = createServices(database, { clock: systemClock, secretKey: randomBytes(32) });
       const actor = {
+        kind: 'member',
+        isOwner: false,
         tokenId: 'tok_cli',
         workspaceId: ws.id,
         userId: user.id,

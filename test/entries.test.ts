@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import type { components } from '../generated/openapi.js';
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/principal.js';
 import { expectTypedProblem, type ProblemSlug, typedClient } from './helpers/client.js';
 import { type SeededMember, seed } from './helpers/seed.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { operations } from '../generated/openapi.js';
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/principal.js';
 import { expectTypedProblem, typedClient } from './helpers/client.js';
 import { expectProblem, startTestServer, type TestServer } from './helpers/server.js';
 

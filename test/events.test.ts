@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/principal.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const DAY = 86_400_000;

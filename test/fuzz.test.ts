@@ -23,7 +23,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/principal.js';
 import { contractChecker } from './helpers/contract.js';
 import {
   DEFAULT_NOW,

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/principal.js';
 import { runCli } from '../src/cli/main.js';
 import { createWrite } from '../src/db/write.js';
 import { DomainError } from '../src/errors.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/principal.js';
 import { toCents } from '../src/kernel/money.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { typedClient } from './helpers/client.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { operations } from '../generated/openapi.js';
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/principal.js';
 import { expectTypedProblem, typedClient } from './helpers/client.js';
 import { seed } from './helpers/seed.js';
 import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from './helpers/server.js';

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -103,7 +104,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
 
   /** Opens a new setup link of the member (as `timetrack user invite` makes) and sets the password. */
   async function setUp(page: Page, server: TestServer, userId: string) {
-    const { secret } = server.services.sessions.invite({ workspaceId: server.workspaceId, userId });
+    const { secret } = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId });
     await page.goto(`${server.url}/settings/setup/${secret}`);
     const intro = await text(page.locator('main p').first());
     await page.getByLabel('New password').fill(PASSWORD);
@@ -408,7 +409,8 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       if (page.url().endsWith('/sign-in')) expect(await signIn(page, server, OWNER, PASSWORD)).to.equal(200);
       expect((await page.goto(`${server.url}/settings${path}`))?.status(), path).to.equal(200);
     };
-    const setupPath = () => `/setup/${server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId }).secret}`;
+    const setupPath = () =>
+      `/setup/${server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId }).secret}`;
     const PAGES: Array<{ name: string; visit: (page: Page) => Promise<unknown> }> = [
       { name: 'sign-in', visit: (page) => page.goto(`${server.url}/settings/sign-in`) },
       { name: 'setup', visit: (page) => page.goto(`${server.url}/settings${setupPath()}`) },

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DomainError } from '../src/errors.js';
-import type { Actor } from '../src/actor.js';
+import type { Actor } from '../src/principal.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/modules/webhooks/sender.js';
 import {
   BLOCKED_IPV4,

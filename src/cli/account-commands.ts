@@ -1,4 +1,5 @@
 import type { RunawayAction } from '../modules/accounts/service.js';
+import { OPERATOR } from '../principal.js';
 import { optionalBoolean, optionalInteger, optionalNumber, optionalString, required, UsageError } from './args.js';
 import { type Command, command, flag, str } from './command.js';
 
@@ -80,7 +81,7 @@ export const accountCommands: Record<string, Command> = {
       if (c.settingsUrl === null)
         throw new UsageError('the settings page is off (SETTINGS_PATH=off): set a password with `user password` instead');
       const hours = optionalNumber(v, 'valid-hours');
-      const link = s.sessions.invite({
+      const link = s.sessions.invite(OPERATOR, {
         workspaceId: required(v, 'workspace'),
         userId: required(v, 'user'),
         ...(hours === undefined || hours === null ? {} : { validHours: hours }),

@@ -9,7 +9,7 @@ import type { ReadinessCheck } from '../health.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { RateLimiter } from '../modules/ratelimit/limiter.js';
-import type { Actor } from '../actor.js';
+import type { Actor } from '../principal.js';
 import type { ReaderPool } from '../readers/pool.js';
 import { actorData, isReadOperation, type ReadOperationId } from '../readers/tasks.js';
 import type { Services } from '../services.js';

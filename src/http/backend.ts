@@ -10,7 +10,7 @@ import {
   type Request,
   type ValidationResult,
 } from 'openapi-backend';
-import type { Scope } from '../actor.js';
+import type { Scope } from '../principal.js';
 import type { ContractDocument } from './contract.js';
 
 /** What the pipeline needs to know of one operation, read from the contract once at start. */

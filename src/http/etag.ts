@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Actor } from '../actor.js';
+import type { Actor } from '../principal.js';
 import type { CatalogService } from '../modules/catalog/service.js';
 import type { Negotiated } from './compression.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import express, { type Request, type Response } from 'express';
 import type { Context } from 'openapi-backend';
-import type { Actor } from '../actor.js';
+import type { Actor } from '../principal.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { Authenticated, TokensService } from '../modules/tokens/service.js';

@@ -1,4 +1,4 @@
-import type { Actor, Scope } from '../actor.js';
+import type { Actor, Scope } from '../principal.js';
 import { DomainError, type DomainErrorCode } from '../errors.js';
 import { compressSync, compresses, type Negotiated } from '../http/compression.js';
 import { catalogHandlers } from '../http/handlers/catalog.js';

@@ -1,4 +1,4 @@
-import type { Actor } from '../../src/actor.js';
+import type { Actor } from '../../src/principal.js';
 import type { Services } from '../../src/services.js';
 
 /**
@@ -100,7 +100,7 @@ export function seed<
   if (!authenticated) throw new Error('seed: the owner token does not authenticate');
   const owner: SeededMember = {
     userId: authenticated.actor.userId,
-    tokenId: authenticated.actor.tokenId,
+    tokenId: authenticated.actor.tokenId as string,
     token: target.ownerToken,
     actor: authenticated.actor,
   };

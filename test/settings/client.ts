@@ -1,3 +1,4 @@
+import { OPERATOR } from '../../src/principal.js';
 import { expect } from 'chai';
 import type { TestServer } from '../helpers/server.js';
 
@@ -58,7 +59,7 @@ export class SettingsClient {
 
   /** Sets the password through a fresh setup link; ends signed in. */
   async setUp(userId: string, password: string, workspaceId = this.server.workspaceId): Promise<void> {
-    const link = this.server.services.sessions.invite({ workspaceId, userId });
+    const link = this.server.services.sessions.invite(OPERATOR, { workspaceId, userId });
     const page = await this.get(`/settings/setup/${link.secret}`);
     expect(page.status).to.equal(200);
     const done = await this.post(`/settings/setup/${link.secret}`, { _csrf: SettingsClient.csrf(page.text), password, confirm: password });

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../../src/principal.js';
 import { expect } from 'chai';
 import { SETTINGS_CSP } from '../../src/settings/router.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -27,7 +28,7 @@ describe('settings page: security', () => {
 
   it('sets the session cookie HttpOnly, SameSite=Strict, on the settings path; Secure with __Host- over https', async () => {
     const owner = new SettingsClient(server);
-    const link = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    const link = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId });
     const page = await owner.get(`/settings/setup/${link.secret}`);
     const done = await owner.post(`/settings/setup/${link.secret}`, {
       _csrf: SettingsClient.csrf(page.text),
@@ -234,8 +235,8 @@ describe('settings page: security', () => {
 
   it('uses a setup link once, refuses an expired or replaced one, and checks the password rules', async () => {
     const owner = new SettingsClient(server);
-    const first = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
-    const second = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    const first = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId });
+    const second = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId });
     expect((await owner.get(`/settings/setup/${first.secret}`)).status).to.equal(410);
     const page = await owner.get(`/settings/setup/${second.secret}`);
     const short = await owner.post(`/settings/setup/${second.secret}`, {
@@ -262,7 +263,7 @@ describe('settings page: security', () => {
       ).status,
     ).to.equal(303);
     expect((await owner.get(`/settings/setup/${second.secret}`)).status).to.equal(410);
-    const late = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    const late = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId });
     server.clock.advance(72 * 3_600_000 + 1);
     expect((await new SettingsClient(server).get(`/settings/setup/${late.secret}`)).status).to.equal(410);
   });
@@ -289,7 +290,7 @@ describe('settings page: security', () => {
 
   it('never writes a password, token, webhook secret, setup link or session secret to the log', async () => {
     const owner = new SettingsClient(server);
-    const link = server.services.sessions.invite({ workspaceId: server.workspaceId, userId: server.ownerId });
+    const link = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId });
     const page = await owner.get(`/settings/setup/${link.secret}`);
     await owner.post(`/settings/setup/${link.secret}`, { _csrf: SettingsClient.csrf(page.text), password: PASSWORD, confirm: PASSWORD });
     const minted = await owner.follow(

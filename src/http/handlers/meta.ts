@@ -9,7 +9,8 @@ export function metaHandlers({ servedDocument }: { servedDocument: ContractDocum
   const getMe: Handler<'getMe'> = ({ actor }) =>
     ok({
       data: {
-        tokenId: actor.tokenId,
+        // Every API request is made with a token.
+        tokenId: actor.tokenId as string,
         workspaceId: actor.workspaceId,
         userId: actor.userId,
         scopes: [...actor.scopes],

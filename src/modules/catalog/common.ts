@@ -1,4 +1,4 @@
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { DomainEvent, DomainWrite, EventOperation } from '../events/service.js';

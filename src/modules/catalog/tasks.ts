@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';

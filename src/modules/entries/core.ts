@@ -1,4 +1,4 @@
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';

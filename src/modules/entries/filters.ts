@@ -1,5 +1,5 @@
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import type { Db } from '../../db/database.js';
 import { fold } from '../../kernel/fold.js';
 import { projects } from '../catalog/schema.js';

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import type { Db } from '../../db/database.js';
 import type { CursorCodec, CursorPosition } from '../../kernel/cursor.js';
 import type { Page } from '../../kernel/paging.js';

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/openapi.js';
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
 import { DomainError } from '../../errors.js';
 import { parseInstant, secondsBetween, toIso } from '../../kernel/time.js';

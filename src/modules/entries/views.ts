@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/openapi.js';
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import { amountOf, fromCents } from '../../kernel/money.js';
 import { secondsBetween, toIso } from '../../kernel/time.js';
 import type { entries } from './schema.js';

@@ -1,6 +1,6 @@
 import { and, eq, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import type { Db } from '../../db/database.js';
 import { fromCents } from '../../kernel/money.js';
 import { projects } from '../catalog/schema.js';

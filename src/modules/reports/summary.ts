@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/openapi.js';
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import type { EntryFilters } from '../entries/filters.js';
 import { type Aggregate, type Aggregator, addSums, figures, NO_SUMS, namedFigures } from './aggregate.js';

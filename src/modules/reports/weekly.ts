@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/openapi.js';
-import type { Actor } from '../../actor.js';
+import type { Actor } from '../../principal.js';
 import { fromCents } from '../../kernel/money.js';
 import type { EntryFilters } from '../entries/filters.js';
 import type { Aggregator } from './aggregate.js';

@@ -20,6 +20,12 @@ export const setupLinks = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     createdAt: integer('created_at').notNull(),
+    /**
+     * The owner who made the link on the settings page; null when the operator made it (the
+     * command line). An owner's link is checked again when it is used: the account must still
+     * have no password and belong only to workspaces that owner owns.
+     */
+    createdBy: text('created_by'),
   },
   (t) => [index('setup_links_user').on(t.userId)],
 );

@@ -2,7 +2,9 @@ import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
+import { scopeValues } from '../../../generated/openapi.js';
 import { notFound } from '../../errors.js';
+import type { Actor, Scope } from '../../principal.js';
 import { members, users, workspaces } from '../accounts/schema.js';
 import { checkPassword, dummyHash, hashPassword, verifyPassword } from './password.js';
 export { SETUP_LINK_HOURS } from './setup-links.js';
@@ -12,6 +14,9 @@ import { createSetupLinks } from './setup-links.js';
 
 export type { NewSession } from './secrets.js';
 
+/** A signed-in member holds every scope: what they may do is decided by their role and flags. */
+const ALL_SCOPES: ReadonlySet<Scope> = new Set(scopeValues);
+
 /** A session ends after this long without a request, and this long after sign-in in any case. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_MAX_MS = 7 * 86_400_000;
@@ -20,6 +25,8 @@ const TOUCH_GRANULARITY_MS = 60_000;
 
 /** Who a valid session is: the account, its membership now (re-read on every request) and the workspace. */
 export interface SessionView {
+  /** The member as a principal of the services (every scope; the flags and owner role as they are now). */
+  actor: Actor;
   userId: string;
   name: string;
   email: string;
@@ -53,6 +60,7 @@ export function createSessionsService({ db, clock, write }: { db: Db; clock: Clo
       email: users.email,
       workspaceId: workspaces.id,
       workspaceName: workspaces.name,
+      currency: workspaces.currency,
       canViewOthersTime: members.canViewOthersTime,
       canViewOthersMoney: members.canViewOthersMoney,
       isOwner: members.isOwner,
@@ -133,8 +141,19 @@ export function createSessionsService({ db, clock, write }: { db: Db; clock: Clo
       }
       if (row.lastSeenAt <= now - TOUCH_GRANULARITY_MS)
         db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.secretHash, hash)).run();
-      const { createdAt: _c, lastSeenAt: _l, ...view } = row;
-      return view;
+      const { createdAt: _c, lastSeenAt: _l, currency, ...view } = row;
+      const actor: Actor = {
+        kind: 'member',
+        tokenId: null,
+        workspaceId: row.workspaceId,
+        userId: row.userId,
+        scopes: ALL_SCOPES,
+        canViewOthersTime: row.canViewOthersTime,
+        canViewOthersMoney: row.canViewOthersMoney,
+        isOwner: row.isOwner,
+        currency,
+      };
+      return { ...view, actor };
     },
 
     /** The workspaces the account is a member of (to switch between). */

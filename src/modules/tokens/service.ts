@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { scopeValues } from '../../../generated/openapi.js';
-import type { Actor, Scope } from '../../actor.js';
+import type { Actor, Scope } from '../../principal.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
@@ -65,12 +65,14 @@ export function createTokensService({ db, clock, write }: { db: Db; clock: Clock
       }
       return {
         actor: {
+          kind: 'member',
           tokenId: row.id,
           workspaceId: row.workspaceId,
           userId: row.userId,
           scopes: scopeSet(row.scopes),
           canViewOthersTime: row.mintedTime && row.memberTime,
           canViewOthersMoney: row.mintedMoney && row.memberMoney,
+          isOwner: row.isOwner,
           currency: row.currency,
         },
         tokenRateLimitPerMin: row.tokenRateLimitPerMin,
@@ -175,6 +177,7 @@ function prepareAuthentication(db: Db) {
       currency: workspaces.currency,
       memberTime: members.canViewOthersTime,
       memberMoney: members.canViewOthersMoney,
+      isOwner: members.isOwner,
     })
     .from(apiTokens)
     // A removed member has no member row: the join drops the token. Deleting an account deletes

@@ -143,7 +143,16 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
   router.post(
     '/members/:userId/invite',
     ownerOnly(deps, (req, res, signed) => {
-      const link = services.sessions.invite({ workspaceId: signed.session.workspaceId, userId: req.params.userId as string });
+      let link: { secret: string; expiresAt: number };
+      try {
+        link = services.sessions.invite(signed.session.actor, {
+          workspaceId: signed.session.workspaceId,
+          userId: req.params.userId as string,
+        });
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'forbidden') throw error;
+        return render(res, signed, 403, { kind: 'error', body: error.message });
+      }
       const url = `${siteUrl(req, deps.config)}${base}/setup/${link.secret}`;
       redirect(res, `${base}/members`, {
         deps,

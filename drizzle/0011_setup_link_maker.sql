@@ -1,0 +1,1 @@
+ALTER TABLE `setup_links` ADD `created_by` text;
