@@ -137,5 +137,13 @@ describe('rate limits', () => {
       const refused = await as('198.51.100.7, 203.0.113.2');
       expect(refused.body.detail).to.contain('from 203.0.113.2');
     });
+
+    it('counts an IPv6 client by its /64: other addresses of the same /64 share its budget', async () => {
+      open = await startTestServer({ env: { RATE_LIMIT_ANONYMOUS_PER_MIN: '1', TRUST_PROXY: 'loopback' } });
+      const as = (client: string) => open.request('GET', '/api/v1/me', { token: null, headers: { 'x-forwarded-for': client } });
+      expect((await as('2001:db8:5:6::1')).status).to.equal(401);
+      expect((await as('2001:db8:5:6:ffff:1234:abcd:9')).status).to.equal(429);
+      expect((await as('2001:db8:5:7::1')).status).to.equal(401);
+    });
   });
 });

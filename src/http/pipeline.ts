@@ -6,6 +6,7 @@ import type { Actor } from '../principal.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../modules/ratelimit/limiter.js';
 import type { Authenticated, TokensService } from '../modules/tokens/service.js';
+import { addressKey } from '../kernel/address.js';
 import { bearerToken } from '../modules/tokens/token-format.js';
 import { type ApiRequest, type BoundedErrors, infoOf } from './backend.js';
 import { UNMETERED_OPERATIONS } from './handlers/types.js';
@@ -247,7 +248,8 @@ function bodyParseProblem(error: unknown): HttpProblem {
 function addressBudget(config: Config, limiter: RateLimiter): (exchange: Exchange) => void {
   return (exchange: Exchange): void => {
     const address = exchange.req.ip ?? exchange.req.socket.remoteAddress ?? 'unknown';
-    const decision = limiter.take([{ key: `address:${address}`, limit: config.rateLimitAnonymousPerMin }]);
+    // An IPv6 client counts by its /64: one subscriber holds a whole /64.
+    const decision = limiter.take([{ key: `address:${addressKey(address)}`, limit: config.rateLimitAnonymousPerMin }]);
     if (decision.allowed) return;
     throw new HttpProblem(
       'rate-limited',

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
-import { SignInAttempts } from '../modules/sessions/attempts.js';
 import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { html } from './html.js';
 import { clearSessionCookie, csrfOk, Flashes, send, sessionSecretOf, type SettingsDeps, type Signed } from './kit.js';
@@ -38,7 +37,8 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
   const deps: SettingsDeps = { ...options, flashes: new Flashes(options.clock) };
   const { logger, services } = deps;
   const router = express.Router({ strict: false, caseSensitive: true });
-  const attempts = new SignInAttempts(deps.clock);
+  // The hash an unknown email is checked against, made now rather than at the first sign-in.
+  void services.sessions.prepareSignIn();
 
   router.use((req, res, next) => {
     const started = performance.now();
@@ -86,7 +86,7 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
     next();
   });
 
-  authPages(router, deps, attempts);
+  authPages(router, deps);
   tokenPages(router, deps);
   webhookPages(router, deps);
   memberPages(router, deps);

@@ -73,8 +73,11 @@ describe('timetrack CLI: settings page access', () => {
     const set = await cli(['user', 'password', boot.userId], { stdin: 'correct horse battery\n' });
     expect(set).to.deep.equal({ code: 0, out: { id: boot.userId }, err: null });
     await withServices(async (s) => {
-      expect(await s.sessions.signIn('owner@localhost', 'correct horse battery')).to.have.all.keys('secret', 'csrfToken');
-      expect(await s.sessions.signIn('owner@localhost', 'correct horse battery\n')).to.equal(null);
+      const signIn = (password: string) => s.sessions.signIn({ email: 'owner@localhost', password, address: '127.0.0.1' });
+      const signedIn = await signIn('correct horse battery');
+      expect(signedIn.kind).to.equal('signed-in');
+      expect(signedIn.kind === 'signed-in' && signedIn.session).to.have.all.keys('secret', 'csrfToken');
+      expect(await signIn('correct horse battery\n')).to.deep.equal({ kind: 'refused' });
     });
     const short = await cli(['user', 'password', boot.userId], { stdin: 'short\n' });
     expect(short.code).to.equal(1);

@@ -201,7 +201,7 @@ describe('settings page: security', () => {
     expect(last.text).to.include('would have no owner left');
   });
 
-  it('limits failed sign-ins per account (5 in 15 minutes) and per address (20), with Retry-After', async () => {
+  it('limits sign-ins per account and address (5 in 15 minutes) and per address (20), with Retry-After', async () => {
     const owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
     const guesser = new SettingsClient(server);
@@ -209,7 +209,7 @@ describe('settings page: security', () => {
     const locked = await guesser.signIn('OWNER@localhost', PASSWORD);
     expect(locked.status).to.equal(429);
     expect(Number(locked.headers.get('retry-after'))).to.be.within(1, 900);
-    expect(locked.text).to.include('Too many failed sign-ins');
+    expect(locked.text).to.include('Too many sign-in attempts');
     server.clock.advance(15 * 60_000 + 1000);
     expect((await guesser.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
     // Per address: 20 failures over many accounts lock the address (X-Forwarded-For, trusted here).
@@ -231,6 +231,79 @@ describe('settings page: security', () => {
       from,
     );
     expect(blocked.status).to.equal(429);
+  });
+
+  /** Sign-in posts sent at once from one client (one form token), each from the given address. */
+  const burst = async (attempts: Array<{ email: string; password: string; from: string }>) => {
+    const client = new SettingsClient(server);
+    const csrf = SettingsClient.csrf((await client.get('/settings/sign-in')).text);
+    return Promise.all(
+      attempts.map((a) =>
+        client.post('/settings/sign-in', { _csrf: csrf, email: a.email, password: a.password }, { 'x-forwarded-for': a.from }),
+      ),
+    );
+  };
+  const statuses = (responses: Array<{ status: number }>) => {
+    const count: Record<number, number> = {};
+    for (const r of responses) count[r.status] = (count[r.status] ?? 0) + 1;
+    return count;
+  };
+
+  it('counts a sign-in before its password is checked: 40 guesses at once get 5 checks, the right password among the rest none', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const guesses = Array.from({ length: 40 }, (_, i) => ({
+      email: 'owner@localhost',
+      password: i === 39 ? PASSWORD : `wrong password ${i}`,
+      from: '203.0.113.20',
+    }));
+    const answers = await burst(guesses);
+    expect(statuses(answers)).to.deep.equal({ 401: 5, 429: 35 });
+    expect(answers[39]?.status).to.equal(429);
+    // 80 guesses at once over 80 accounts from one address: the address's 20.
+    const spray = await burst(
+      Array.from({ length: 80 }, (_, i) => ({ email: `nobody${i}@example.org`, password: 'x'.repeat(12), from: '203.0.113.21' })),
+    );
+    // (The password checks at once are fewer still: some wait their turn, the rest answer 503.)
+    const sprayed = statuses(spray);
+    expect(sprayed[401]).to.be.within(1, 20);
+    expect((sprayed[429] ?? 0) + (sprayed[503] ?? 0)).to.equal(80 - (sprayed[401] ?? 0));
+  });
+
+  it('lets the owner sign in from their address while someone else guesses at the account', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const guesses = await burst(
+      Array.from({ length: 8 }, (_, i) => ({ email: 'owner@localhost', password: `wrong ${i} guess`, from: '203.0.113.30' })),
+    );
+    expect(statuses(guesses)).to.deep.equal({ 401: 5, 429: 3 });
+    const again = new SettingsClient(server);
+    const page = await again.get('/settings/sign-in', { 'x-forwarded-for': '198.51.100.31' });
+    const signedIn = await again.post(
+      '/settings/sign-in',
+      { _csrf: SettingsClient.csrf(page.text), email: 'owner@localhost', password: PASSWORD },
+      { 'x-forwarded-for': '198.51.100.31' },
+    );
+    expect(signedIn.status).to.equal(303);
+  });
+
+  it('checks at most a few passwords at once and answers the rest 503 with Retry-After, counting none of them', async () => {
+    const answers = await burst(
+      Array.from({ length: 60 }, (_, i) => ({ email: `p${i}@example.org`, password: 'y'.repeat(12), from: `198.51.100.${i + 1}` })),
+    );
+    const count = statuses(answers);
+    expect(Object.keys(count).sort()).to.deep.equal(['401', '503']);
+    expect(count[503]).to.be.greaterThan(0);
+    for (const busy of answers.filter((a) => a.status === 503)) {
+      expect(busy.headers.get('retry-after')).to.equal('1');
+      expect(busy.text).to.include('checking many sign-ins at once');
+    }
+  });
+
+  it('makes the hash an unknown email is checked against at start, not at the first sign-in', async () => {
+    const deadline = Date.now() + 5000;
+    while (!server.services.sessions.signInPrepared() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(server.services.sessions.signInPrepared()).to.equal(true);
   });
 
   it('uses a setup link once, refuses an expired or replaced one, and checks the password rules', async () => {

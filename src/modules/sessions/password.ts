@@ -12,11 +12,46 @@ const KEY_BYTES = 32;
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
 
+/**
+ * Hashes running at once, and waiting for a turn. scrypt runs on libuv's thread pool (4 threads),
+ * which compression and the webhook sender's name lookups also use: a burst of sign-ins must not
+ * fill it. Past both, a hash is refused at once (the page answers 503 with Retry-After).
+ */
+export const HASHES_AT_ONCE = 2;
+export const HASHES_WAITING = 8;
+
+/** Too many password checks at once: try again in a second. */
+export class HashingBusy extends Error {
+  override name = 'HashingBusy';
+  readonly retryAfterSec = 1;
+}
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function slot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= HASHES_AT_ONCE) {
+    if (waiting.length >= HASHES_WAITING) throw new HashingBusy('too many password checks at once');
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else running++;
+  try {
+    return await work();
+  } finally {
+    // The slot passes to the next in line, or is freed.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 function scrypt(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
   const scryptOptions: ScryptOptions = { ...options, maxmem: 128 * options.N * options.r * 2 };
-  return new Promise((resolve, reject) => {
-    scryptCallback(password.normalize('NFC'), salt, KEY_BYTES, scryptOptions, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+  return slot(
+    () =>
+      new Promise((resolve, reject) => {
+        scryptCallback(password.normalize('NFC'), salt, KEY_BYTES, scryptOptions, (error, key) => (error ? reject(error) : resolve(key)));
+      }),
+  );
 }
 
 /** The rules a new password must meet; the message says which one it broke. */
@@ -41,9 +76,20 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** Hashed once at start: verified against when no account matches, so a miss costs what a hit costs. */
-let dummy: Promise<string> | null = null;
-export function dummyHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(16).toString('hex'));
-  return dummy;
+/**
+ * A hash to verify against when no account matches, so a miss costs what a hit costs: made
+ * when the sign-in page starts (`start()`), not at the first unknown email, which would
+ * otherwise take two hashes' time and tell itself apart.
+ */
+export function createDummyHash() {
+  let dummy: Promise<string> | null = null;
+  let ready = false;
+  const start = (): Promise<string> => {
+    dummy ??= hashPassword(randomBytes(16).toString('hex')).then((hash) => {
+      ready = true;
+      return hash;
+    });
+    return dummy;
+  };
+  return { start, get: start, ready: () => ready };
 }

@@ -6,13 +6,15 @@ import { scopeValues } from '../../../generated/openapi.js';
 import { notFound } from '../../errors.js';
 import type { Actor, Scope } from '../../principal.js';
 import { members, users, workspaces } from '../accounts/schema.js';
-import { checkPassword, dummyHash, hashPassword, verifyPassword } from './password.js';
+import { checkPassword, hashPassword } from './password.js';
+import { createSignIn } from './sign-in.js';
 export { SETUP_LINK_HOURS } from './setup-links.js';
 import { sessions, setupLinks } from './schema.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
 
 export type { NewSession } from './secrets.js';
+export type { SignInResult } from './sign-in.js';
 
 /** A signed-in member holds every scope: what they may do is decided by their role and flags. */
 const ALL_SCOPES: ReadonlySet<Scope> = new Set(scopeValues);
@@ -96,6 +98,7 @@ export function createSessionsService({ db, clock, write }: { db: Db; clock: Clo
 
   return {
     ...createSetupLinks({ db, clock, write, liveMember, openSession }),
+    ...createSignIn({ db, clock, write, openSession, firstWorkspace: (userId) => memberships(userId)[0]?.workspaceId }),
 
     /** Sets an account's password (the CLI); every session of the account ends. */
     async setPassword(userId: string, password: string): Promise<{ id: string }> {
@@ -111,23 +114,6 @@ export function createSessionsService({ db, clock, write }: { db: Db; clock: Clo
         db.delete(sessions).where(eq(sessions.userId, userId)).run();
         return { id: userId };
       });
-    },
-
-    /**
-     * Checks an email and password; a session in the account's first workspace when they match
-     * and it is a member somewhere. An unknown email costs what a wrong password costs.
-     */
-    async signIn(email: string, password: string): Promise<NewSession | null> {
-      const user = db
-        .select({ id: users.id, passwordHash: users.passwordHash })
-        .from(users)
-        .where(and(sql`lower(${users.email}) = lower(${email.trim()})`, isNull(users.deletedAt)))
-        .get();
-      const matches = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
-      if (!user || user.passwordHash === null || !matches) return null;
-      const first = memberships(user.id)[0];
-      if (!first) return null;
-      return write(() => openSession(user.id, first.workspaceId));
     },
 
     /** The session of a cookie's secret, re-checked now; an expired or orphaned one is deleted. */

@@ -1,7 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import type { SignInAttempts } from '../../modules/sessions/attempts.js';
-import { PASSWORD_MIN } from '../../modules/sessions/password.js';
+import { HashingBusy, PASSWORD_MIN } from '../../modules/sessions/password.js';
 import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
 import { html } from '../html.js';
 import { clearSessionCookie, field, formToken, redirect, send, setSessionCookie, type SettingsDeps, type Signed } from '../kit.js';
@@ -11,7 +10,7 @@ import { signedIn } from './guard.js';
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
 /** Sign-in, password setup through a link, sign-out and the workspace switch. */
-export function authPages(router: Router, deps: SettingsDeps, attempts: SignInAttempts): void {
+export function authPages(router: Router, deps: SettingsDeps): void {
   const { base, services } = deps;
 
   const signInPage = (req: Request, res: Response, status: number, email: string, notice: Notice | null) =>
@@ -43,25 +42,24 @@ export function authPages(router: Router, deps: SettingsDeps, attempts: SignInAt
   router.post('/sign-in', async (req, res, next) => {
     try {
       const email = field(req, 'email').trim().slice(0, 254);
-      const address = req.ip ?? 'unknown';
-      const wait = attempts.retryAfterSec(email, address);
-      if (wait > 0) {
-        res.setHeader('Retry-After', String(wait));
-        return signInPage(req, res, 429, email, {
+      const result = await services.sessions.signIn({ email, password: field(req, 'password'), address: req.ip ?? 'unknown' });
+      if (result.kind === 'limited' || result.kind === 'busy') {
+        res.setHeader('Retry-After', String(result.retryAfterSec));
+        const wait = result.retryAfterSec;
+        return signInPage(req, res, result.kind === 'busy' ? 503 : 429, email, {
           kind: 'error',
-          body: `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
+          body:
+            result.kind === 'busy'
+              ? 'The server is checking many sign-ins at once. Try again in a moment.'
+              : `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
         });
       }
-      const session = await services.sessions.signIn(email, field(req, 'password'));
-      if (!session) {
-        attempts.failed(email, address);
+      if (result.kind === 'refused')
         return signInPage(req, res, 401, email, {
           kind: 'error',
           body: 'That email and password do not match an account with a password.',
         });
-      }
-      attempts.succeeded(email);
-      setSessionCookie(res, deps, req, session.secret, SESSION_MAX_AGE_SEC);
+      setSessionCookie(res, deps, req, result.session.secret, SESSION_MAX_AGE_SEC);
       redirect(res, `${base}/tokens`);
     } catch (error) {
       next(error);
@@ -112,6 +110,10 @@ export function authPages(router: Router, deps: SettingsDeps, attempts: SignInAt
     } catch (error) {
       if (error instanceof DomainError && error.code === 'invalid')
         return setupPage(req, res, 400, secret, { kind: 'error', body: error.message });
+      if (error instanceof HashingBusy) {
+        res.setHeader('Retry-After', String(error.retryAfterSec));
+        return setupPage(req, res, 503, secret, { kind: 'error', body: 'The server is busy checking passwords. Try again in a moment.' });
+      }
       next(error);
     }
   });

@@ -1,0 +1,73 @@
+import { and, isNull, sql } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import type { Write } from '../../db/write.js';
+import { users } from '../accounts/schema.js';
+import { SignInAttempts } from './attempts.js';
+import { createDummyHash, HashingBusy, verifyPassword } from './password.js';
+import type { NewSession } from './secrets.js';
+
+/** What a sign-in came to. */
+export type SignInResult =
+  | { kind: 'signed-in'; session: NewSession }
+  | { kind: 'refused' }
+  /** A budget is spent (429): too many attempts at this account, from this address, or both. */
+  | { kind: 'limited'; retryAfterSec: number }
+  /** Too many password checks at once (503): nothing was checked or counted. */
+  | { kind: 'busy'; retryAfterSec: number };
+
+/**
+ * Sign-in with email and password (part of the sessions service): the attempt is counted
+ * against its budgets before the password is hashed (refunded when it succeeds), the hash
+ * takes a turn among a few at once, and an unknown email costs what a wrong password costs.
+ */
+export function createSignIn({
+  db,
+  clock,
+  write,
+  firstWorkspace,
+  openSession,
+}: {
+  db: Db;
+  clock: Clock;
+  write: Write<never>;
+  firstWorkspace: (userId: string) => string | undefined;
+  openSession: (userId: string, workspaceId: string) => NewSession;
+}) {
+  const attempts = new SignInAttempts(clock);
+  const dummy = createDummyHash();
+
+  return {
+    /** Makes the hash an unknown email is checked against now, so the first sign-in costs what every other does. */
+    prepareSignIn: (): Promise<string> => dummy.start(),
+    /** Whether that hash is made (tests). */
+    signInPrepared: (): boolean => dummy.ready(),
+
+    /**
+     * Checks an email and password from a client address; a session in the account's first
+     * workspace when they match and it is a member somewhere.
+     */
+    async signIn(input: { email: string; password: string; address: string }): Promise<SignInResult> {
+      const email = input.email.trim();
+      const counted = attempts.begin(email, input.address);
+      if ('retryAfterSec' in counted) return { kind: 'limited', retryAfterSec: counted.retryAfterSec };
+      const user = db
+        .select({ id: users.id, passwordHash: users.passwordHash })
+        .from(users)
+        .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)))
+        .get();
+      let matches: boolean;
+      try {
+        matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummy.get()));
+      } catch (error) {
+        if (!(error instanceof HashingBusy)) throw error;
+        attempts.refund(counted.ticket);
+        return { kind: 'busy', retryAfterSec: error.retryAfterSec };
+      }
+      const workspaceId = user && user.passwordHash !== null && matches ? firstWorkspace(user.id) : undefined;
+      if (!user || workspaceId === undefined) return { kind: 'refused' };
+      attempts.succeeded(counted.ticket);
+      return { kind: 'signed-in', session: write(() => openSession(user.id, workspaceId)) };
+    },
+  };
+}
