@@ -10,6 +10,7 @@
  * BENCH_ONLY=<text> measures only the scenarios whose name contains it; BENCH_SERVER_NODE_ARGS
  * passes node flags to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  */
+import { OPERATOR } from '../src/principal.js';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -220,7 +221,7 @@ async function subscribe(
     });
     const actor = services.tokens.authenticate(token)!.actor;
     for (let i = 0; i < count; i++) {
-      await services.webhooks.create({
+      await services.webhooks.create(OPERATOR, {
         workspaceId: actor.workspaceId,
         userId: actor.userId,
         url: `http://127.0.0.1:${port}/hook${i}`,

@@ -50,8 +50,8 @@ async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookI
   services.tokens.revoke(token('Old laptop', ['entries:read']).id);
 
   const url = `http://127.0.0.1:${receiver.port}/hooks/timetrack`;
-  const hook = await services.webhooks.create({ workspaceId, userId: ownerId, url, events: ['entry.created', 'entry.deleted'] });
-  await services.webhooks.create({ workspaceId, userId: ownerId, url: `${url}/invoices`, events: ['invoice.created'] });
+  const hook = await services.webhooks.create(OPERATOR, { workspaceId, userId: ownerId, url, events: ['entry.created', 'entry.deleted'] });
+  await services.webhooks.create(OPERATOR, { workspaceId, userId: ownerId, url: `${url}/invoices`, events: ['invoice.created'] });
   const create = (i: number) =>
     server.request('POST', '/api/v1/entries', {
       json: { start: `2026-11-02T0${i}:00:00Z`, end: `2026-11-02T0${i}:45:00Z`, description: `Design review ${i}` },

@@ -10,7 +10,8 @@ export type DomainErrorCode =
   | 'not_found' // no such resource, or one the actor may not see
   | 'forbidden' // the actor sees the resource but may not do this to it
   | 'conflict' // the write collides with existing data
-  | 'money_visibility_required'; // the answer would reveal colleagues' money
+  | 'money_visibility_required' // the answer would reveal colleagues' money
+  | 'rate_limited'; // the actor asked too often (a test ping): try again later
 
 export class DomainError extends Error {
   override name = 'DomainError';

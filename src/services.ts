@@ -51,7 +51,28 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
     resolve: options.webhooks?.resolve ?? systemResolver,
   };
-  const webhooks = createWebhooksService({ db, clock, options: webhookOptions, onQueued: () => options.webhooks?.nudge?.() });
+  const cursors = createCursorCodec(subkey(options.secretKey, 'cursor-signing'));
+  const logger = options.logger ?? createLogger('silent');
+  const sender = createWebhookSender({
+    db,
+    clock,
+    logger,
+    options: {
+      ...webhookOptions,
+      timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      concurrency: WEBHOOK_CONCURRENCY,
+      ca: options.webhooks?.ca,
+    },
+  });
+  const webhooks = createWebhooksService({
+    db,
+    clock,
+    options: webhookOptions,
+    cursors,
+    logger,
+    sendPing: sender.ping,
+    onQueued: () => options.webhooks?.nudge?.(),
+  });
   const events = createEventLog({
     db,
     clock,
@@ -66,7 +87,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     db,
     clock,
     write,
-    cursors: createCursorCodec(subkey(options.secretKey, 'cursor-signing')),
+    cursors,
   });
   return {
     accounts: createAccountsService({ db, clock, write }),
@@ -74,17 +95,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     sessions: createSessionsService({ db, clock, write }),
     events,
     webhooks,
-    sender: createWebhookSender({
-      db,
-      clock,
-      logger: options.logger ?? createLogger('silent'),
-      options: {
-        ...webhookOptions,
-        timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
-        concurrency: WEBHOOK_CONCURRENCY,
-        ca: options.webhooks?.ca,
-      },
-    }),
+    sender,
     catalog: createCatalogService({ db, clock, write }),
     entries,
     timers,

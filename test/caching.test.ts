@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { seed } from './helpers/seed.js';
-import { type TestResponse, startTestServer, type TestServer } from './helpers/server.js';
+import { addMemberWithToken, type TestResponse, startTestServer, type TestServer } from './helpers/server.js';
 
 const API = '/api/v1';
 const DAY = 86_400_000;
@@ -81,7 +81,7 @@ describe('caching and compression', () => {
         const first = await get(list);
         expect(first.status).to.equal(200);
         const tag = etag(first);
-        expect(tag, list).to.match(new RegExp(`^"${list.slice(1)}-[cwg]\\d+-[0-9a-f]{16}"$`));
+        expect(tag, list).to.match(new RegExp(`^"${list.slice(1)}-[0-9a-f]{20}"$`));
         expect((await get(list)).headers.get('etag'), 'stable while nothing changes').to.equal(tag);
         expectNotModified(await get(list, { ifNoneMatch: tag }), tag);
         expectNotModified(await get(list, { ifNoneMatch: tag, method: 'HEAD' }), tag);
@@ -176,11 +176,11 @@ describe('caching and compression', () => {
     it('If-None-Match is compared weakly and in any coding; * and lists match; anything else reads the list', async () => {
       const tag = etag(await get('/tags'));
       expectNotModified(await get('/tags', { ifNoneMatch: `W/${tag}` }), tag);
-      expectNotModified(await get('/tags', { ifNoneMatch: `"tags-w1-0000000000000000", ${tag}` }), tag);
+      expectNotModified(await get('/tags', { ifNoneMatch: `"tags-00000000000000000000", ${tag}` }), tag);
       expectNotModified(await get('/tags', { ifNoneMatch: '*' }), tag);
       // The tag of the gzip answer, sent by a client that now asks for no coding: the same list.
       expectNotModified(await get('/tags', { ifNoneMatch: tag.replace(/"$/, '-gzip"') }), tag);
-      for (const stale of ['"tags-w1-0000000000000000"', tag.replace(/-[0-9a-f]{16}"$/, '-0000000000000000"'), 'garbage'])
+      for (const stale of ['"tags-00000000000000000000"', tag.replace(/-[0-9a-f]{20}"$/, '-00000000000000000000"'), 'garbage'])
         expect((await get('/tags', { ifNoneMatch: stale })).status, stale).to.equal(200);
       // A compressed answer's tag ends in its coding; its 304 says so too.
       const gz = await raw(server, 'GET', `${API}/projects`, { 'accept-encoding': 'gzip' });
@@ -192,24 +192,38 @@ describe('caching and compression', () => {
       expect([br.status, br.headers.etag]).to.deep.equal([304, gzTag.replace(/-gzip"$/, '-br"')]);
     });
 
-    it('past the event retention the position falls back to the global sequence, and still moves with any write', async () => {
-      server.clock.advance(server.config.eventRetentionDays * DAY);
+    it('shows no write counter, and does not move when another workspace writes', async () => {
+      const other = server.services.accounts.createWorkspace({ name: 'Elsewhere' });
+      const stranger = addMemberWithToken(server.services, other.id, { canViewOthersTime: true, canViewOthersMoney: true });
+      const theirs = () => get('/clients', { token: stranger.token });
+      const before = etag(await theirs());
+      expect(before).to.match(/^"clients-[0-9a-f]{20}"$/);
+      for (let i = 0; i < 3; i++) {
+        const made = await server.request('POST', `${API}/clients`, { json: { name: `Leak check ${i}` } });
+        expect(made.status, made.text).to.equal(200);
+      }
+      expect(etag(await theirs())).to.equal(before);
+      const mine = await server.request('POST', `${API}/clients`, { json: { name: 'Their own' }, token: stranger.token });
+      expect(mine.status, mine.text).to.equal(200);
+      expect(etag(await theirs())).to.not.equal(before);
+    });
+
+    it('past the event retention the purge keeps each workspace’s newest event, so tags stay exact', async () => {
+      const tagOf = async () => etag(await get('/clients'));
+      const made = await server.request('POST', `${API}/clients`, { json: { name: 'Retention check' } });
+      expect(made.status, made.text).to.equal(200);
+      const before = await tagOf();
+      server.clock.advance(server.config.eventRetentionDays * DAY + DAY);
       try {
-        const old = etag(await get('/projects'));
-        expect(old).to.match(/^"projects-g\d+-/);
-        expectNotModified(await get('/projects', { ifNoneMatch: old }), old);
-        expect(etag(await get('/clients'))).to.match(/^"clients-g\d+-/);
-        const entry = await server.request('POST', `${API}/entries`, {
-          json: { start: '2027-04-01T09:00:00Z', end: '2027-04-01T10:00:00Z', projectId: w.projects.p2.id },
-        });
-        expect(entry.status, entry.text).to.equal(200);
-        const fresh = await get('/projects', { ifNoneMatch: old });
-        expect(fresh.status).to.equal(200);
-        expect(etag(fresh)).to.match(/^"projects-w\d+-/);
-        // Clients: no catalog event is young, so the workspace's newest event names the state.
-        expect(etag(await get('/clients'))).to.match(/^"clients-w\d+-/);
+        const { events } = server.services;
+        while (server.running.services.write(() => events.purge(server.clock.now() - server.config.eventRetentionDays * DAY)) > 0);
+        expect(await tagOf()).to.equal(before);
+        expectNotModified(await get('/clients', { ifNoneMatch: before }), before);
+        const renamed = await server.request('PATCH', `${API}/clients/${made.body.data.id}`, { json: { name: 'Retention checked' } });
+        expect(renamed.status, renamed.text).to.equal(200);
+        expect(await tagOf()).to.not.equal(before);
       } finally {
-        server.clock.advance(-server.config.eventRetentionDays * DAY);
+        server.clock.advance(-(server.config.eventRetentionDays * DAY + DAY));
       }
     });
   });

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { expect } from 'chai';
 import type { Actor } from '../src/principal.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -35,23 +36,27 @@ describe('sync events: retention', () => {
     expect(server.services.events.oldestSeq()).to.equal(recent[0]);
   });
 
-  it('runs at most once an hour, in batches, until everything past the retention is gone', async () => {
+  it('runs at most once an hour, in batches, until everything past the retention is gone but the newest', async () => {
     for (let i = 0; i < 12; i++) create();
+    const newest = seqs().at(-1);
     server.clock.advance(3 * DAY);
     expect(server.running.services.write(() => server.services.events.purge(server.clock.now() - 2 * DAY, 5))).to.equal(5);
     await server.running.scheduler.tick();
-    expect(seqs()).to.deep.equal([]);
+    // The workspace's newest event stays: it names the state of its data (catalog ETags).
+    expect(seqs()).to.deep.equal([newest]);
     create();
+    create();
+    const [, second, third] = seqs();
     const MINUTE = 60_000;
     server.clock.advance(2 * DAY - 30 * MINUTE);
-    await server.running.scheduler.tick(); // runs: the event is not two days old yet
-    expect(seqs()).to.have.length(1);
+    await server.running.scheduler.tick(); // runs: the two new events are not two days old yet
+    expect(seqs()).to.deep.equal([second, third]);
     server.clock.advance(31 * MINUTE);
-    await server.running.scheduler.tick(); // the event is old now, but the last run was 31 minutes ago
-    expect(seqs()).to.have.length(1);
+    await server.running.scheduler.tick(); // they are old now, but the last run was 31 minutes ago
+    expect(seqs()).to.deep.equal([second, third]);
     server.clock.advance(30 * MINUTE);
     await server.running.scheduler.tick();
-    expect(seqs()).to.deep.equal([]);
+    expect(seqs()).to.deep.equal([third]);
   });
 
   it('keeps an event while a delivery log row refers to it', async () => {
@@ -66,7 +71,13 @@ describe('sync events: retention', () => {
     server.clock.advance(3 * DAY);
     await server.running.scheduler.tick();
     const kept = server.services.events.tail(server.workspaceId, 0, 100);
-    expect(kept.map((e) => [e.entityId, e.event])).to.deep.equal([[entry.id, 'entry.created']]);
-    expect(server.services.webhooks.deliveries('whk_1').map((d) => [d.status, d.error])).to.deep.equal([['failure', 'blocked_address']]);
+    // The entry's event (a delivery refers to it) and the newest event of the workspace stay.
+    expect(kept.map((e) => [e.entityId === entry.id, e.event])).to.deep.equal([
+      [true, 'entry.created'],
+      [false, null],
+    ]);
+    expect(server.services.webhooks.deliveries(OPERATOR, 'whk_1').map((d) => [d.status, d.error])).to.deep.equal([
+      ['failure', 'blocked_address'],
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,7 +238,7 @@ describe('GET /metrics', function () {
     });
 
     it('webhook deliveries: pending, due and the oldest age from the queue; final outcomes counted once', async () => {
-      await server.services.webhooks.create({
+      await server.services.webhooks.create(OPERATOR, {
         workspaceId: server.workspaceId,
         userId: server.ownerId,
         url: 'https://hooks.example.org/in',

@@ -273,7 +273,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       expect(await follow(page, page.getByRole('link', { name: 'Older deliveries' }))).to.equal(200);
       expect(await cards.count()).to.equal(1);
       expect(await page.getByRole('link', { name: 'Newest' }).count()).to.equal(1);
-      const oldest = server.services.webhooks.deliveries(hookId).at(-1)?.id as string;
+      const oldest = server.services.webhooks.deliveries(OPERATOR, hookId).at(-1)?.id as string;
       expect(await card(0)).to.deep.include({ title: 'entry.created abandoned', Delivery: oldest });
 
       expect(await press(page, `Redeliver ${oldest}`)).to.equal(200);
@@ -290,13 +290,13 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       expect(receiver.requests.at(-1)?.headers['x-service-delivery']).to.equal(oldest);
 
       expect(await press(page, 'Send test ping')).to.equal(200);
-      expect(await notice(page)).to.match(/^Ping [0-9a-f]{24} delivered: the receiver answered 200\.$/);
+      expect(await notice(page)).to.match(/^Ping [0-9a-f]{24} delivered: The receiver answered 200\.$/);
       const ping = receiver.requests.at(-1);
       expect(ping?.method).to.equal('POST');
       expect(ping?.headers['x-service-event']).to.equal('ping');
       expect(ping?.json.data).to.deep.equal({ kind: 'ping', webhookId: hookId });
       expect(verify(secret, ping!, server.clock.now() / 1000)).to.equal(true);
-      expect(server.services.webhooks.deliveries(hookId)).to.have.length(26); // a ping is not logged
+      expect(server.services.webhooks.deliveries(OPERATOR, hookId)).to.have.length(26); // a ping is not logged
 
       expect(await press(page, 'Delete subscription')).to.equal(200);
       expect(await notice(page)).to.equal('The subscription and its delivery log were deleted.');
@@ -388,7 +388,12 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       server.services.accounts.addMember({ workspaceId: server.workspaceId, userId: bea.id, canViewOthersTime: true });
       const url = `http://127.0.0.1:${receiver.port}/hooks/timetrack/a-rather-long-path-for-a-receiver`;
       hookId = (
-        await server.services.webhooks.create({ workspaceId: server.workspaceId, userId: server.ownerId, url, events: ['entry.created'] })
+        await server.services.webhooks.create(OPERATOR, {
+          workspaceId: server.workspaceId,
+          userId: server.ownerId,
+          url,
+          events: ['entry.created'],
+        })
       ).id;
       // One abandoned delivery (with its Redeliver button), one success.
       answer(receiver, 500);

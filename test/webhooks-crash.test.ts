@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -78,7 +79,7 @@ describe('webhooks survive a crash', function () {
         const actor = services.tokens.authenticate(token)!.actor;
         workspaceId = actor.workspaceId;
         webhookId = (
-          await services.webhooks.create({
+          await services.webhooks.create(OPERATOR, {
             workspaceId,
             userId: actor.userId,
             url: `http://127.0.0.1:${receiver.port}/hook`,
@@ -107,11 +108,11 @@ describe('webhooks survive a crash', function () {
       try {
         const services = createServices(check, { clock: systemClock, secretKey: loadSecretKey(databasePath, undefined) });
         await until(
-          () => services.webhooks.deliveries(webhookId).every((d) => d.status === 'success'),
+          () => services.webhooks.deliveries(OPERATOR, webhookId).every((d) => d.status === 'success'),
           20_000,
           'every delivery to succeed',
         );
-        const deliveries = services.webhooks.deliveries(webhookId);
+        const deliveries = services.webhooks.deliveries(OPERATOR, webhookId);
         expect(deliveries).to.have.length(5);
         const received = new Set(receiver.requests.map((r) => String(r.headers['x-service-delivery'])));
         for (const d of deliveries) expect(received.has(d.id), d.id).to.equal(true);
@@ -148,7 +149,7 @@ describe('webhooks survive a crash', function () {
     try {
       const token = /token +(tt_\S+)/.exec(banner)?.[1] as string;
       const actor = server.services.tokens.authenticate(token)!.actor;
-      const hook = await server.services.webhooks.create({
+      const hook = await server.services.webhooks.create(OPERATOR, {
         workspaceId: actor.workspaceId,
         userId: actor.userId,
         url: `http://127.0.0.1:${receiver.port}/hook`,
@@ -164,8 +165,12 @@ describe('webhooks survive a crash', function () {
       const request = receiver.requests[0]!;
       expect(verify(hook.secret, request, Math.floor(Date.now() / 1000))).to.equal(true);
       expect(request.json.data.entry.id).to.equal(res.body.data.id);
-      await until(() => server.services.webhooks.deliveries(hook.id)[0]?.status === 'success', 5_000, 'the outcome to be written');
-      expect(server.services.webhooks.deliveries(hook.id)).to.have.length(1);
+      await until(
+        () => server.services.webhooks.deliveries(OPERATOR, hook.id)[0]?.status === 'success',
+        5_000,
+        'the outcome to be written',
+      );
+      expect(server.services.webhooks.deliveries(OPERATOR, hook.id)).to.have.length(1);
     } finally {
       await server.close();
       await receiver.close();

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { expect } from 'chai';
 import { DomainError } from '../src/errors.js';
 import type { Actor } from '../src/principal.js';
@@ -48,7 +49,7 @@ describe('webhooks', function () {
     await new Promise((r) => setImmediate(r));
     await server.services.sender.tick();
   };
-  const log = (server: TestServer, id: string) => server.services.webhooks.deliveries(id);
+  const log = (server: TestServer, id: string) => server.services.webhooks.deliveries(OPERATOR, id);
 
   describe('deliveries (WEBHOOK_ALLOW_PRIVATE_TARGETS=true: loopback receivers, TLS still verified)', () => {
     let server: TestServer;
@@ -64,7 +65,12 @@ describe('webhooks', function () {
       await receiver.close();
     });
     const subscribe = (events: string[], userId = server.ownerId, host = 'hooks.test') =>
-      server.services.webhooks.create({ workspaceId: server.workspaceId, userId, url: `https://${host}:${receiver.port}/hook`, events });
+      server.services.webhooks.create(OPERATOR, {
+        workspaceId: server.workspaceId,
+        userId,
+        url: `https://${host}:${receiver.port}/hook`,
+        events,
+      });
 
     it('a REST write is delivered, signed over the raw bytes, with the envelope of the contract', async () => {
       const hook = await subscribe(['entry.created', 'entry.deleted']);
@@ -214,7 +220,7 @@ describe('webhooks', function () {
       server.clock.advance(86_400_000);
       await settle(server);
       expect(receiver.requests).to.have.length(MAX_ATTEMPTS);
-      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 1, enabled: true });
+      expect(server.services.webhooks.list(OPERATOR, server.workspaceId)[0]).to.include({ consecutiveFailures: 1, enabled: true });
     });
 
     it('15 consecutive failed deliveries disable the subscription; a success clears the count', async () => {
@@ -230,15 +236,15 @@ describe('webhooks', function () {
       };
       receiver.respond((_r, res) => res.writeHead(500).end());
       await abandonAll(14);
-      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 14, enabled: true });
+      expect(server.services.webhooks.list(OPERATOR, server.workspaceId)[0]).to.include({ consecutiveFailures: 14, enabled: true });
       receiver.respond((_r, res) => res.writeHead(200).end());
       await abandonAll(1); // succeeds at once
-      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 0, enabled: true });
+      expect(server.services.webhooks.list(OPERATOR, server.workspaceId)[0]).to.include({ consecutiveFailures: 0, enabled: true });
       receiver.respond((_r, res) => res.writeHead(500).end());
       await abandonAll(14);
-      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 14, enabled: true });
+      expect(server.services.webhooks.list(OPERATOR, server.workspaceId)[0]).to.include({ consecutiveFailures: 14, enabled: true });
       await abandonAll(1);
-      const disabled = server.services.webhooks.list(server.workspaceId)[0]!;
+      const disabled = server.services.webhooks.list(OPERATOR, server.workspaceId)[0]!;
       expect(disabled).to.include({ consecutiveFailures: 15, enabled: false });
       expect(disabled.disabledAt).to.match(/Z$/);
       const before = receiver.requests.length;
@@ -246,8 +252,12 @@ describe('webhooks', function () {
       await settle(server);
       expect(receiver.requests.length).to.equal(before);
       expect(log(server, hook.id)).to.have.length(30); // no delivery for the event after disabling
-      server.services.webhooks.enable(hook.id);
-      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ consecutiveFailures: 0, enabled: true, disabledAt: null });
+      server.services.webhooks.enable(OPERATOR, hook.id);
+      expect(server.services.webhooks.list(OPERATOR, server.workspaceId)[0]).to.include({
+        consecutiveFailures: 0,
+        enabled: true,
+        disabledAt: null,
+      });
     });
 
     it('redelivers a delivery that did not succeed: the same id, signed afresh; a failing redelivery of an abandoned one is not counted twice', async () => {
@@ -261,33 +271,33 @@ describe('webhooks', function () {
       }
       const [abandoned] = log(server, hook.id);
       expect(abandoned).to.include({ status: 'abandoned', attempt: 6, error: 'http_status' });
-      expect(server.services.webhooks.get(hook.id).consecutiveFailures).to.equal(1);
+      expect(server.services.webhooks.get(OPERATOR, hook.id).consecutiveFailures).to.equal(1);
       // Once more, still failing: one more attempt, abandoned again, counted once only.
-      server.services.webhooks.redeliver(hook.id, abandoned!.id);
+      server.services.webhooks.redeliver(OPERATOR, hook.id, abandoned!.id);
       expect(log(server, hook.id)[0]).to.include({ status: 'pending', attempt: 6 });
-      expect(() => server.services.webhooks.redeliver(hook.id, abandoned!.id)).to.throw(DomainError, 'still queued');
+      expect(() => server.services.webhooks.redeliver(OPERATOR, hook.id, abandoned!.id)).to.throw(DomainError, 'still queued');
       await settle(server);
       expect(log(server, hook.id)[0]).to.include({ id: abandoned!.id, status: 'abandoned', attempt: 7, nextAttemptAt: null });
-      expect(server.services.webhooks.get(hook.id).consecutiveFailures).to.equal(1);
+      expect(server.services.webhooks.get(OPERATOR, hook.id).consecutiveFailures).to.equal(1);
       // The receiver works again: the same delivery id arrives, with a new timestamp and signature.
       receiver.respond((_r, res) => res.writeHead(204).end());
       server.clock.advance(5_000);
-      server.services.webhooks.redeliver(hook.id, abandoned!.id);
+      server.services.webhooks.redeliver(OPERATOR, hook.id, abandoned!.id);
       await settle(server);
       expect(log(server, hook.id)[0]).to.include({ id: abandoned!.id, status: 'success', attempt: 8, responseCode: 204 });
-      expect(server.services.webhooks.get(hook.id).consecutiveFailures).to.equal(0);
+      expect(server.services.webhooks.get(OPERATOR, hook.id).consecutiveFailures).to.equal(0);
       const [previous, last] = receiver.requests.slice(-2);
       expect(last!.headers['x-service-delivery']).to.equal(abandoned!.id);
       expect(last!.headers['x-service-timestamp']).not.to.equal(previous!.headers['x-service-timestamp']);
       expect(last!.headers['x-service-signature']).not.to.equal(previous!.headers['x-service-signature']);
-      expect(() => server.services.webhooks.redeliver(hook.id, abandoned!.id)).to.throw(DomainError, 'succeeded');
-      expect(() => server.services.webhooks.redeliver(hook.id, '0'.repeat(24))).to.throw(DomainError, 'was not found');
+      expect(() => server.services.webhooks.redeliver(OPERATOR, hook.id, abandoned!.id)).to.throw(DomainError, 'succeeded');
+      expect(() => server.services.webhooks.redeliver(OPERATOR, hook.id, '0'.repeat(24))).to.throw(DomainError, 'was not found');
     });
 
     it('a test ping is one signed POST of the contract’s ping envelope, not logged, not counted', async () => {
       const hook = await subscribe(['invoice.created']);
       receiver.respond((_r, res) => res.writeHead(200).end());
-      const sent = await server.services.sender.ping(hook.id);
+      const sent = await server.services.webhooks.ping(OPERATOR, hook.id);
       expect(sent?.outcome).to.deep.equal({ status: 'success', responseCode: 200 });
       const request = receiver.requests.at(-1)!;
       expect(request.headers['x-service-event']).to.equal('ping');
@@ -301,11 +311,31 @@ describe('webhooks', function () {
       });
       expect(contractChecker().webhookViolations('ping', request.json)).to.deep.equal([]);
       receiver.respond((_r, res) => res.writeHead(503).end());
-      const failed = await server.services.sender.ping(hook.id);
+      const failed = await server.services.webhooks.ping(OPERATOR, hook.id);
       expect(failed?.outcome).to.include({ status: 'failure', responseCode: 503, error: 'http_status' });
       expect(log(server, hook.id)).to.deep.equal([]);
-      expect(server.services.webhooks.get(hook.id).consecutiveFailures).to.equal(0);
-      expect(await server.services.sender.ping('whk_unknown')).to.equal(null);
+      expect(server.services.webhooks.get(OPERATOR, hook.id).consecutiveFailures).to.equal(0);
+      expect(await server.services.webhooks.ping(OPERATOR, 'whk_unknown').catch((e: DomainError) => e.code)).to.equal('not_found');
+      // Each ping is logged with the subscription and its outcome.
+      const pings = server.logLines.filter((line) => line.includes('"msg":"webhook ping"')).map((line) => JSON.parse(line));
+      expect(pings.map((p) => [p.webhookId, p.status, p.responseCode, p.error])).to.deep.equal([
+        [hook.id, 'success', 200, undefined],
+        [hook.id, 'failure', 503, 'http_status'],
+      ]);
+    });
+
+    it('a member may send one test ping every 10 seconds; the operator is not limited', async () => {
+      const hook = await subscribe(['entry.created']);
+      receiver.respond((_r, res) => res.writeHead(204).end());
+      const member = { ...(server.services.tokens.authenticate(server.ownerToken)?.actor as Actor), tokenId: null };
+      expect((await server.services.webhooks.ping(member, hook.id)).outcome.status).to.equal('success');
+      const refused = await server.services.webhooks.ping(member, hook.id).catch((e: DomainError) => e);
+      expect(refused).to.be.instanceOf(DomainError).and.include({ code: 'rate_limited' });
+      expect((refused as Error).message).to.equal('Send one test ping at a time: try again in 10 seconds.');
+      expect((await server.services.webhooks.ping(OPERATOR, hook.id)).outcome.status).to.equal('success');
+      server.clock.advance(10_000);
+      expect((await server.services.webhooks.ping(member, hook.id)).outcome.status).to.equal('success');
+      expect(receiver.requests.filter((r) => r.headers['x-service-event'] === 'ping')).to.have.length(3);
     });
 
     it('disabling a subscription ends its open deliveries as cancelled: final, not resumed by enable', async () => {
@@ -330,7 +360,7 @@ describe('webhooks', function () {
       ]);
       server.clock.advance(RETRY_DELAYS_MS.at(-1)!);
       await settle(server);
-      expect(server.services.webhooks.list(server.workspaceId)[0]).to.include({ enabled: false, consecutiveFailures: 15 });
+      expect(server.services.webhooks.list(OPERATOR, server.workspaceId)[0]).to.include({ enabled: false, consecutiveFailures: 15 });
       const rows = log(server, hook.id);
       expect(rows.map((d) => [d.status, d.attempt, d.responseCode, d.error, d.nextAttemptAt])).to.deep.equal([
         // Their retries were due in the same run as the last attempt of the 15th: made, then cancelled.
@@ -342,7 +372,7 @@ describe('webhooks', function () {
       expect(last.id).to.be.a('string');
       // Enabling again sends new events only; the cancelled deliveries stay as they are.
       const sent = receiver.requests.length;
-      server.services.webhooks.enable(hook.id);
+      server.services.webhooks.enable(OPERATOR, hook.id);
       server.clock.advance(86_400_000);
       await settle(server);
       expect(receiver.requests.length).to.equal(sent);
@@ -452,7 +482,9 @@ describe('webhooks', function () {
           nextAttemptAt: null,
           error: 'visibility_withheld',
         });
-        expect(server.services.webhooks.list(server.workspaceId).find((w) => w.id === hook.id)).to.include({ consecutiveFailures: 0 });
+        expect(server.services.webhooks.list(OPERATOR, server.workspaceId).find((w) => w.id === hook.id)).to.include({
+          consecutiveFailures: 0,
+        });
       });
 
       it('sends a colleague’s entry with hourlyRate null (currency kept) to an owner without canViewOthersMoney; the own rate stays', async () => {
@@ -520,7 +552,7 @@ describe('webhooks', function () {
         const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
         await subscribe(['entry.created'], watcher.userId);
         server.services.accounts.deleteUser(watcher.userId);
-        expect(server.services.webhooks.list(server.workspaceId)).to.deep.equal([]);
+        expect(server.services.webhooks.list(OPERATOR, server.workspaceId)).to.deep.equal([]);
         server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);
         expect(receiver.requests).to.have.length(0);
@@ -655,7 +687,7 @@ describe('webhooks', function () {
       try {
         const create = (url: string) =>
           server.services.webhooks
-            .create({ workspaceId: server.workspaceId, userId: server.ownerId, url, events: ['entry.created'] })
+            .create(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId, url, events: ['entry.created'] })
             .catch((e: Error) => e);
         expect(String(await create('http://hooks.test/hook'))).to.contain('url: Webhook URLs must use https');
         expect(String(await create('https://hooks.test/hook'))).to.match(/127\.0\.0\.1, a private or special-use address/);
@@ -663,10 +695,30 @@ describe('webhooks', function () {
         expect(
           String(
             await server.services.webhooks
-              .create({ workspaceId: server.workspaceId, userId: server.ownerId, url: 'https://x.test/', events: ['entry.exploded'] })
+              .create(OPERATOR, {
+                workspaceId: server.workspaceId,
+                userId: server.ownerId,
+                url: 'https://x.test/',
+                events: ['entry.exploded'],
+              })
               .catch((e: Error) => e),
           ),
         ).to.contain('unknown entry.exploded');
+        // A member (the settings page) is told only that the target is not allowed; the log keeps why.
+        const member = { ...(server.services.tokens.authenticate(server.ownerToken)?.actor as Actor), tokenId: null };
+        const asMember = (url: string) =>
+          server.services.webhooks.create(member, { url, events: ['entry.created'] }).catch((e: Error) => e);
+        for (const url of ['https://hooks.test/hook', 'https://unknown.example/hook']) {
+          const refused = String(await asMember(url));
+          expect(refused, url).to.contain(
+            'url: this target is not allowed: webhooks go to https URLs whose host name resolves to public addresses only.',
+          );
+          expect(refused, url).to.contain('WEBHOOK_ALLOW_PRIVATE_TARGETS');
+          expect(refused, url).not.to.match(/127\.0\.0\.1|resolve to|does not resolve/);
+        }
+        const logged = server.logLines.filter((line) => line.includes('webhook target refused'));
+        expect(logged).to.have.length(2);
+        expect(logged[0]).to.contain('resolves to 127.0.0.1');
       } finally {
         await server.close();
       }
@@ -677,7 +729,7 @@ describe('webhooks', function () {
       const receiver = await startReceiver(pki.certs['hooks.test']!);
       const { server, owner } = await setup({ allowPrivate: false, resolve: () => [{ address: answer, family: 4 }] });
       try {
-        const hook = await server.services.webhooks.create({
+        const hook = await server.services.webhooks.create(OPERATOR, {
           workspaceId: server.workspaceId,
           userId: server.ownerId,
           url: `https://hooks.test:${receiver.port}/hook`,
@@ -686,7 +738,7 @@ describe('webhooks', function () {
         answer = '127.0.0.1';
         server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);
-        const [row] = server.services.webhooks.deliveries(hook.id);
+        const [row] = server.services.webhooks.deliveries(OPERATOR, hook.id);
         expect(row).to.include({ status: 'failure', attempt: 1, responseCode: null });
         expect(row!.error).to.equal('blocked_address');
         expect(row!.errorDetail).to.match(/^hooks\.test resolves to 127\.0\.0\.1/);

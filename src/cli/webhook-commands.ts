@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENTS } from '../modules/webhooks/service.js';
-import { notFound } from '../errors.js';
+import { OPERATOR } from '../principal.js';
 import { required } from './args.js';
 import { type Command, command, str } from './command.js';
 
@@ -19,7 +19,7 @@ export const webhookCommands: Record<string, Command> = {
     { workspace: str, user: str, url: str, events: str },
     0,
     (v, _p, s) =>
-      s.webhooks.create({
+      s.webhooks.create(OPERATOR, {
         workspaceId: required(v, 'workspace'),
         userId: required(v, 'user'),
         url: required(v, 'url'),
@@ -41,7 +41,7 @@ export const webhookCommands: Record<string, Command> = {
     (v, _p, s) => {
       const workspaceId = required(v, 'workspace');
       s.accounts.requireWorkspace(workspaceId);
-      return { webhooks: s.webhooks.list(workspaceId) };
+      return { webhooks: s.webhooks.list(OPERATOR, workspaceId) };
     },
   ),
   'webhook deliveries': command(
@@ -50,18 +50,18 @@ export const webhookCommands: Record<string, Command> = {
     {},
     1,
     (_v, p, s) => ({
-      deliveries: s.webhooks.deliveries(p[0] as string),
+      deliveries: s.webhooks.deliveries(OPERATOR, p[0] as string),
     }),
   ),
   'webhook enable': command('webhook enable ID', 'Re-enable a subscription and clear its failure count.', {}, 1, (_v, p, s) =>
-    s.webhooks.enable(p[0] as string),
+    s.webhooks.enable(OPERATOR, p[0] as string),
   ),
   'webhook redeliver': command(
     'webhook redeliver ID --delivery D',
     'Send a delivery that did not succeed again: a new attempt of the same delivery id, signed afresh (the server sends it).',
     { delivery: str },
     1,
-    (v, p, s) => s.webhooks.redeliver(p[0] as string, required(v, 'delivery')),
+    (v, p, s) => s.webhooks.redeliver(OPERATOR, p[0] as string, required(v, 'delivery')),
   ),
   'webhook ping': command(
     'webhook ping ID',
@@ -69,12 +69,11 @@ export const webhookCommands: Record<string, Command> = {
     {},
     1,
     async (_v, p, s) => {
-      const sent = await s.sender.ping(p[0] as string);
-      if (!sent) throw notFound(`Webhook ${p[0] as string}`);
+      const sent = await s.webhooks.ping(OPERATOR, p[0] as string);
       return { id: p[0] as string, deliveryId: sent.deliveryId, ...sent.outcome };
     },
   ),
   'webhook delete': command('webhook delete ID', 'Delete a subscription and its delivery log.', {}, 1, (_v, p, s) =>
-    s.webhooks.delete(p[0] as string),
+    s.webhooks.delete(OPERATOR, p[0] as string),
   ),
 };

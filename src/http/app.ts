@@ -67,7 +67,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const hooks = pipelineHooks({ config, tokens: deps.services.tokens, limiter: new RateLimiter(deps.clock) });
   api.registerSecurityHandler('bearerAuth', hooks.securityHandlers.bearerAuth);
   api.register(hooks.handlers);
-  const validators = catalogValidators({ catalog: deps.services.catalog, retentionDays: config.eventRetentionDays });
+  const validators = catalogValidators({ catalog: deps.services.catalog, events: deps.services.events });
   for (const [operationId, handler] of Object.entries(handlers) as Array<[OperationId, AnyHandler]>) {
     // The heavy reads go to the reader threads and come back as JSON bytes.
     if (isReadOperation(operationId) && handler === (real[operationId] as unknown)) {

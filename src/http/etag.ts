@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from '../principal.js';
 import type { CatalogService } from '../modules/catalog/service.js';
+import type { EventLog } from '../modules/events/service.js';
 import type { Negotiated } from './compression.js';
 
 /** The catalog lists that carry an ETag, and the name each tag starts with. */
@@ -10,14 +11,15 @@ export type CatalogListId = keyof typeof CATALOG_LISTS;
 export const isCatalogList = (operationId: string): operationId is CatalogListId => Object.hasOwn(CATALOG_LISTS, operationId);
 
 /**
- * Strong validators of the catalog lists, made without reading the list:
- * `"<list>-<change-log position>-<hash>"`, then `-br` or `-gzip` when the request negotiated that
- * coding (a strong validator names one sequence of bytes; the compressed ones are others).
+ * Strong validators of the catalog lists, made without reading the list: `"<list>-<hash>"`,
+ * then `-br` or `-gzip` when the request negotiated that coding (a strong validator names one
+ * sequence of bytes; the compressed ones are others).
  *
- * - The position (src/modules/catalog/positions.ts) names the state of the workspace's data the
- *   list reads: any catalog write for clients, tasks and tags; any write at all for projects,
- *   whose `progress` changes with every entry.
- * - The hash covers the process (a random value drawn at start: a restart, an upgrade that
+ * The hash covers the workspace's change-log position (src/modules/events/positions.ts: the
+ * state of the workspace's data the list reads, moved by any catalog write for clients, tasks
+ * and tags, by any write at all for projects, whose `progress` changes with every entry; never
+ * shown as it is, since it counts writes), and it is keyed:
+ * - by the process (a random value drawn at start: a restart, an upgrade that
  *   changes the views, a migration or a restore of an older backup, which issues the same seqs
  *   again, all change every tag), the operation, the workspace, the token's visibility (money
  *   fields are null without canViewOthersMoney), the validated query, and for projects seen with
@@ -28,14 +30,14 @@ export const isCatalogList = (operationId: string): operationId is CatalogListId
  * the older position, which is never current again, so the tag only fails to match later; it
  * never matches a list it does not describe.
  */
-export function catalogValidators(deps: { catalog: CatalogService; retentionDays: number }) {
+export function catalogValidators(deps: { catalog: CatalogService; events: EventLog }) {
   const boot = randomBytes(16);
-  const { positions, projects } = deps.catalog;
+  const { projects } = deps.catalog;
   return {
     /** The list's validator for this actor and query at `now` (the instant its read uses), without coding or quotes. */
     tag(operationId: CatalogListId, actor: Actor, query: Record<string, unknown>, now: number): string {
       const scope = operationId === 'listProjects' ? 'all' : 'catalog';
-      const position = positions.position(actor.workspaceId, scope, now, deps.retentionDays);
+      const position = deps.events.position(actor.workspaceId, scope);
       const live =
         operationId === 'listProjects' && actor.canViewOthersMoney
           ? [...projects.liveTotals(actor.workspaceId, now)].sort(([a], [b]) => (a < b ? -1 : 1))
@@ -45,10 +47,20 @@ export function catalogValidators(deps: { catalog: CatalogService; retentionDays
         .map((key) => [key, query[key]]);
       const hash = createHash('sha256')
         .update(boot)
-        .update(JSON.stringify([operationId, actor.workspaceId, actor.canViewOthersMoney, actor.canViewOthersTime, canonicalQuery, live]))
+        .update(
+          JSON.stringify([
+            operationId,
+            actor.workspaceId,
+            position,
+            actor.canViewOthersMoney,
+            actor.canViewOthersTime,
+            canonicalQuery,
+            live,
+          ]),
+        )
         .digest('hex')
-        .slice(0, 16);
-      return `${CATALOG_LISTS[operationId]}-${position}-${hash}`;
+        .slice(0, 20);
+      return `${CATALOG_LISTS[operationId]}-${hash}`;
     },
   };
 }

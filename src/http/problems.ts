@@ -25,6 +25,7 @@ export const slugOfDomainError: Record<DomainErrorCode, ProblemSlug> = {
   forbidden: 'forbidden',
   conflict: 'conflict',
   money_visibility_required: 'money-visibility-required',
+  rate_limited: 'rate-limited',
 };
 
 export interface ProblemDocument {

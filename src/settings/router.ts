@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { problemTypes } from '../../generated/problems.js';
 import { DomainError } from '../errors.js';
+import { slugOfDomainError } from '../http/problems.js';
 import { errorFields } from '../logger.js';
 import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { html } from './html.js';
@@ -101,7 +103,8 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
   });
   router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof DomainError) {
-      send(res, error.code === 'not_found' ? 404 : 400, {
+      // The same status as the API gives the same refusal (404, 403, 409, 400, 429).
+      send(res, problemTypes[slugOfDomainError[error.code]].status, {
         base: deps.base,
         title: 'That did not work',
         notice: { kind: 'error', body: error.message },

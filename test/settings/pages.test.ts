@@ -1,3 +1,4 @@
+import { OPERATOR } from '../../src/principal.js';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, SettingsClient } from './client.js';
@@ -51,19 +52,33 @@ describe('settings page: forms', () => {
     expect(again.text).to.include(`tt_${row?.prefix}_…`);
   });
 
-  it("refuses a webhook target with the CLI's message and keeps the form; a good one shows its secret once", async () => {
+  it('refuses a webhook target without telling how names resolve, and keeps the form; a good one shows its secret once', async () => {
     const bad = await owner.submit('/settings/webhooks', '/settings/webhooks', {
       url: 'http://127.0.0.1:9/hook',
       events: ['entry.created'],
     });
     expect(bad.status).to.equal(400);
-    expect(bad.text).to.include('WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows plain http and private addresses');
+    expect(bad.text).to.include(
+      'url: this target is not allowed: webhooks go to https URLs whose host name resolves to public addresses only.',
+    );
+    expect(bad.text).to.include('(WEBHOOK_ALLOW_PRIVATE_TARGETS)');
     expect(bad.text).to.include('value="http://127.0.0.1:9/hook"');
+    // An internal name: the page does not say what it resolves to (the log does).
+    const internal = await owner.submit('/settings/webhooks', '/settings/webhooks', {
+      url: 'https://localhost/x',
+      events: ['entry.created'],
+    });
+    expect(internal.status).to.equal(400);
+    expect(internal.text).to.include('this target is not allowed');
+    expect(internal.text).not.to.match(/127\.0\.0\.1|::1|localhost resolves/);
+    expect(server.logLines.some((line) => line.includes('webhook target refused') && line.includes('localhost resolves to'))).to.equal(
+      true,
+    );
     expect(bad.text).to.match(/value="entry.created" checked/);
     const none = await owner.submit('/settings/webhooks', '/settings/webhooks', { url: 'https://127.0.0.1:9/hook' });
     expect(none.status).to.equal(400);
     expect(none.text).to.include('events: name at least one');
-    expect(server.services.webhooks.list(server.workspaceId)).to.deep.equal([]);
+    expect(server.services.webhooks.list(OPERATOR, server.workspaceId)).to.deep.equal([]);
   });
 
   it('lets an owner change the workspace settings and the invoice issuer, with every value checked', async () => {

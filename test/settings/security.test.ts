@@ -138,7 +138,7 @@ describe('settings page: security', () => {
       name: 'Bea script',
       scopes: ['entries:read'],
     });
-    const hook = await server.services.webhooks.create({
+    const hook = await server.services.webhooks.create(OPERATOR, {
       workspaceId: server.workspaceId,
       userId: bea.id,
       url: 'http://127.0.0.1:9/hook',
@@ -151,7 +151,7 @@ describe('settings page: security', () => {
     expect(server.services.tokens.list(server.workspaceId, bea.id)[0]?.revokedAt).to.equal(null);
     expect((await owner.get(`/settings/webhooks/${hook.id}`)).status).to.equal(404);
     expect((await owner.submit('/settings/webhooks', `/settings/webhooks/${hook.id}/delete`, {})).status).to.equal(404);
-    expect(server.services.webhooks.list(server.workspaceId)).to.have.length(1);
+    expect(server.services.webhooks.list(OPERATOR, server.workspaceId)).to.have.length(1);
     // A member who is no owner does not reach the owners' pages.
     const members = await bea.client.get('/settings/members');
     expect(members.status).to.equal(403);

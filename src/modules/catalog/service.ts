@@ -2,7 +2,6 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { DomainWrite } from '../events/service.js';
 import { createClientsService } from './clients.js';
-import { createChangeLogPositions } from './positions.js';
 import { createProjectsService } from './projects.js';
 import { createCatalogRepository } from './repository.js';
 import { createTagsService } from './tags.js';
@@ -21,8 +20,6 @@ export function createCatalogService({ db, clock, write }: { db: Db; clock: Cloc
     projects: createProjectsService(deps, clients),
     tasks: createTasksService(deps),
     tags: createTagsService(deps),
-    /** Where the workspace's change log stands: what catalog list validators (ETags) are made of. */
-    positions: createChangeLogPositions(db),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
 import { toIso } from '../../kernel/time.js';
+import { createChangeLogPositions } from './positions.js';
 import { events } from './schema.js';
 
 export type EventEntity = (typeof events.$inferInsert)['entity'];
@@ -38,6 +39,7 @@ export type DomainWrite = Write<DomainEvent>;
  * back together. Payloads are API views of the entity as the write left it.
  */
 export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock; subscriber?: EventSubscriber }) {
+  const positions = createChangeLogPositions(db);
   const insert = db
     .insert(events)
     .values({
@@ -102,7 +104,8 @@ export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock
 
     /**
      * Deletes up to `batch` events recorded before `before` (ms), oldest first, keeping those a
-     * delivery log row still refers to (the log keeps 30 days). Returns how many went. Its cost
+     * delivery log row still refers to (the log keeps 30 days) and each workspace's newest event
+     * (it names the state of the workspace's data: `position`). Returns how many went. Its cost
      * is what it deletes: the last old event is found by a binary search over seq (seq grows
      * with time), so no scan reaches the events kept.
      */
@@ -113,8 +116,12 @@ export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock
           select e.seq from events e
            where e.seq <= ${last}
              and not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq)
+             and exists (select 1 from events n where n.workspace_id = e.workspace_id and n.seq > e.seq)
            order by e.seq limit ${batch})`).changes;
     },
+
+    /** Where a workspace's change log stands (what the catalog lists' validators are made of). */
+    position: positions.position,
 
     /** The oldest event still kept (null when the log is empty): a sync client that last read before it must resync. */
     oldestSeq: (): number | null => db.get<{ seq: number | null }>(sql`select min(seq) as seq from events`).seq,

@@ -1,79 +1,106 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { DomainError, notFound } from '../../errors.js';
+import type { CursorCodec } from '../../kernel/cursor.js';
 import { toIso } from '../../kernel/time.js';
+import { isOperator, type Principal } from '../../principal.js';
 import { webhookDeliveries, type webhooks } from './schema.js';
 
-/** Where a page of the delivery log starts: after this delivery (newest first). */
-export interface DeliveryPosition {
-  createdAt: number;
-  eventSeq: number;
-}
+/**
+ * Deliveries a redelivery can change: final, not a success, and not withheld by visibility
+ * (sent again, a withheld one is withheld again). A cancelled one (its subscription was
+ * disabled) resumes its schedule.
+ */
+export const REDELIVERABLE = new Set(['failure', 'redirect_not_followed', 'abandoned', 'cancelled']);
 
-/** Deliveries a person may send again: final, and not a success. */
-export const REDELIVERABLE = new Set(['failure', 'redirect_not_followed', 'abandoned', 'cancelled', 'skipped_visibility']);
+/** The delivery log's page links name their listing in the signed cursor. */
+const LOG_LISTING = 'webhook-deliveries';
 
 /**
  * A subscription's delivery log as a person reads it (paged, newest first) and the redelivery of
- * one delivery (part of the webhooks service).
+ * one delivery (part of the webhooks service). A member never sees the deliveries withheld from
+ * them (`skipped_visibility`: a colleague's entry they may not see, an invoice without money
+ * visibility, events while they were not a member): those are only counted.
  */
 export function createDeliveryLog({
   db,
   clock,
+  cursors,
   find,
   onQueued,
 }: {
   db: Db;
   clock: Clock;
-  find: (id: string) => typeof webhooks.$inferSelect;
+  cursors: CursorCodec;
+  find: (principal: Principal, id: string) => typeof webhooks.$inferSelect;
   onQueued?: () => void;
 }) {
   return {
-    /** A page of the delivery log, newest first, after `after`; `next` continues it (null at the end). */
-    deliveryPage(id: string, limit: number, after: DeliveryPosition | null) {
-      find(id);
+    /**
+     * A page of the delivery log, newest first, after the page link `cursor` (opaque, signed:
+     * an altered one is refused); `next` continues it (null at the end). For a member, the
+     * deliveries withheld from them are left out and counted in `withheld`.
+     */
+    deliveryPage(principal: Principal, id: string, page: { limit: number; cursor?: string | null }) {
+      find(principal, id);
+      const shown = isOperator(principal) ? undefined : ne(webhookDeliveries.status, 'skipped_visibility');
+      const after = page.cursor ? cursors.decode(LOG_LISTING, { id }, page.cursor) : null;
       const rows = db
         .select()
         .from(webhookDeliveries)
         .where(
           and(
             eq(webhookDeliveries.webhookId, id),
+            shown,
             after === null
               ? undefined
-              : sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.eventSeq}) < (${after.createdAt}, ${after.eventSeq})`,
+              : sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.eventSeq}) < (${after.start}, ${Number(after.id)})`,
           ),
         )
         .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
-        .limit(limit + 1)
+        .limit(page.limit + 1)
         .all();
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
+      const withheld = isOperator(principal)
+        ? 0
+        : (db
+            .select({ n: count() })
+            .from(webhookDeliveries)
+            .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.status, 'skipped_visibility')))
+            .get()?.n ?? 0);
+      const list = rows.slice(0, page.limit);
+      const last = list[list.length - 1];
       return {
-        deliveries: page.map(deliveryView),
-        next: rows.length > limit && last ? { createdAt: last.createdAt, eventSeq: last.eventSeq } : null,
+        deliveries: list.map(deliveryView),
+        withheld,
+        next:
+          rows.length > page.limit && last
+            ? cursors.encode(LOG_LISTING, { id }, { start: last.createdAt, id: String(last.eventSeq) })
+            : null,
       };
     },
 
     /**
      * Sends a delivery that did not succeed again: a new attempt of the same delivery id (so a
      * receiver deduplicating by id sees it once), signed afresh when it is made, now. An abandoned
-     * delivery gets one more attempt; one that ended early (cancelled, withheld) resumes its
-     * schedule. The subscription must be enabled.
+     * delivery gets one more attempt; a cancelled one resumes its schedule. The subscription must
+     * be enabled.
      */
-    redeliver(webhookId: string, deliveryId: string): { id: string } {
-      const webhook = find(webhookId);
+    redeliver(principal: Principal, webhookId: string, deliveryId: string): { id: string } {
+      const webhook = find(principal, webhookId);
       if (!webhook.enabled) throw new DomainError('invalid', 'The subscription is disabled: re-enable it first, then redeliver.');
       const delivery = db
         .select()
         .from(webhookDeliveries)
         .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)))
         .get();
-      if (!delivery) throw notFound(`Delivery ${deliveryId}`);
+      if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility')) throw notFound(`Delivery ${deliveryId}`);
       if (delivery.nextAttemptAt !== null)
         throw new DomainError('conflict', 'This delivery is still queued: its next attempt is already due.');
-      if (!REDELIVERABLE.has(delivery.status))
+      if (delivery.status === 'success')
         throw new DomainError('conflict', 'This delivery succeeded; only deliveries that did not succeed are sent again.');
+      if (!REDELIVERABLE.has(delivery.status))
+        throw new DomainError('conflict', 'This delivery was withheld by its owner’s visibility; sent again, it would be withheld again.');
       const now = clock.now();
       db.update(webhookDeliveries)
         .set({ status: 'pending', nextAttemptAt: now, claimedUntil: null, updatedAt: now })
@@ -83,9 +110,9 @@ export function createDeliveryLog({
       return { id: deliveryId };
     },
 
-    /** The delivery log of a subscription, newest first. */
-    deliveries(id: string, limit = 1000) {
-      find(id);
+    /** The whole delivery log of a subscription, newest first (the command line). */
+    deliveries(principal: Principal, id: string, limit = 1000) {
+      find(principal, id);
       return db
         .select()
         .from(webhookDeliveries)

@@ -1,12 +1,12 @@
 import type { Request, Response, Router } from 'express';
-import { DomainError, notFound } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { WEBHOOK_EVENTS } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../html.js';
 import { field, fields, noticeFor, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice } from '../layout.js';
 import { signedIn } from './guard.js';
-import { DONE, status, webhookDetailPages } from './webhook-detail.js';
+import { doneNotice, status, webhookDetailPages } from './webhook-detail.js';
 import { secretBox } from './tokens.js';
 
 interface CreateForm {
@@ -61,16 +61,9 @@ function createForm(base: string, session: SessionView, form: CreateForm, allowP
 export function webhookPages(router: Router, deps: SettingsDeps): void {
   const { base, services } = deps;
 
-  /** The subscription, when it is the signed-in member's in this workspace. */
-  const own = (session: SessionView, id: string) => {
-    const hook = services.webhooks.list(session.workspaceId, session.userId).find((w) => w.id === id);
-    if (!hook) throw notFound('That subscription');
-    return hook;
-  };
-
   const renderList = (res: Response, signed: Signed, code: number, form: CreateForm, notice: Notice | null) => {
     const session = signed.session as SessionView;
-    const hooks = services.webhooks.list(session.workspaceId, session.userId);
+    const hooks = services.webhooks.list(session.actor);
     send(res, code, {
       ...shell(deps, signed),
       title: 'Webhooks',
@@ -101,8 +94,8 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
   router.get(
     '/webhooks',
     signedIn(deps, (req, res, signed) => {
-      const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
-      renderList(res, signed, 200, { url: '', events: [] }, noticeFor(deps, signed, done ? { kind: 'ok', body: done } : null));
+      const done = doneNotice(req.query.done);
+      renderList(res, signed, 200, { url: '', events: [] }, noticeFor(deps, signed, done));
     }),
   );
 
@@ -111,7 +104,7 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
     signedIn(deps, async (req: Request, res, signed) => {
       const form = { url: field(req, 'url').trim(), events: fields(req, 'events') };
       try {
-        const created = await services.webhooks.create({ workspaceId: signed.session.workspaceId, userId: signed.session.userId, ...form });
+        const created = await services.webhooks.create(signed.session.actor, form);
         redirect(res, `${base}/webhooks`, {
           deps,
           signed,
@@ -129,5 +122,5 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
     }),
   );
 
-  webhookDetailPages(router, deps, own);
+  webhookDetailPages(router, deps);
 }

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { OPERATOR } from '../../src/principal.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, SettingsClient } from './client.js';
+
+/**
+ * A member's delivery log on the settings page: what it withholds (colleagues' activity the
+ * member may not see), its opaque page links, and its notices.
+ */
+describe('settings page: a webhook delivery log', () => {
+  let server: TestServer;
+  let bea: SettingsClient;
+  let beaId: string;
+  let hookId: string;
+  beforeEach(async () => {
+    // Attempts go to a closed port on loopback (connection refused): nothing leaves the machine.
+    server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const user = server.services.accounts.createUser({ name: 'Bea', email: 'bea@example.org' });
+    beaId = user.id;
+    server.services.accounts.addMember({ workspaceId: server.workspaceId, userId: beaId });
+    bea = new SettingsClient(server);
+    await bea.setUp(beaId, PASSWORD);
+    const made = await bea.submit('/settings/webhooks', '/settings/webhooks', {
+      url: 'https://127.0.0.1:9/hook',
+      events: ['entry.created'],
+    });
+    expect(made.status, made.text).to.equal(303);
+    hookId = server.services.webhooks.list(OPERATOR, server.workspaceId)[0]?.id as string;
+  });
+  afterEach(() => server.close());
+
+  const entry = (token: string, hour: number) =>
+    server.request('POST', '/api/v1/entries', {
+      token,
+      json: { start: `2026-11-01T${String(hour).padStart(2, '0')}:00:00Z`, end: `2026-11-01T${String(hour).padStart(2, '0')}:30:00Z` },
+    });
+  const beaToken = () =>
+    server.services.tokens.create({ workspaceId: server.workspaceId, userId: beaId, name: 'bea', scopes: ['entries:write'] }).token;
+
+  it("withholds colleagues' events from a member who may not see them, counting them, and offers no redelivery of them", async () => {
+    for (const hour of [6, 7, 8]) expect((await entry(server.ownerToken, hour)).status).to.equal(200);
+    expect((await entry(beaToken(), 9)).status).to.equal(200);
+    await server.services.sender.tick();
+    const all = server.services.webhooks.deliveries(OPERATOR, hookId);
+    expect(all.map((d) => d.status).sort()).to.deep.equal(['failure', 'skipped_visibility', 'skipped_visibility', 'skipped_visibility']);
+    const page = await bea.get(`/settings/webhooks/${hookId}`);
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('3 deliveries were withheld');
+    const own = all.find((d) => d.status === 'failure')?.id as string;
+    expect(page.text).to.include(own);
+    for (const withheld of all.filter((d) => d.status === 'skipped_visibility')) expect(page.text).not.to.include(withheld.id);
+    expect(page.text).not.to.include('skipped_visibility');
+    // Not redeliverable, even when asked directly: to a member it does not exist.
+    const skipped = all.find((d) => d.status === 'skipped_visibility')?.id as string;
+    const csrf = SettingsClient.csrf(page.text);
+    const refused = await bea.post(`/settings/webhooks/${hookId}/deliveries/${skipped}/redeliver`, { _csrf: csrf });
+    expect(refused.status).to.equal(404);
+  });
+
+  it('pages the log with opaque, tamper-evident links that carry no counter or time', async () => {
+    const token = beaToken();
+    for (let i = 0; i < 30; i++) expect((await entry(token, i % 24)).status).to.equal(200);
+    const first = await bea.get(`/settings/webhooks/${hookId}`);
+    const link = /href="(\/settings\/webhooks\/[^"?]+\?after=([^"]+))">Older deliveries</.exec(first.text);
+    expect(link, 'an Older deliveries link').to.not.equal(null);
+    const cursor = decodeURIComponent((link as RegExpExecArray)[2] as string);
+    expect(cursor).to.match(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(cursor).not.to.match(/\d{10,}/);
+    const second = await bea.get((link as RegExpExecArray)[1] as string);
+    expect(second.status).to.equal(200);
+    expect([...second.text.matchAll(/<code>entry\.created<\/code>/g)]).to.have.length(5);
+    const altered = cursor.slice(0, -2) + (cursor.endsWith('AA') ? 'BB' : 'AA');
+    const refused = await bea.get(`/settings/webhooks/${hookId}?after=${encodeURIComponent(altered)}`);
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.include('cursor: is not a cursor issued by this server, or was altered');
+  });
+
+  it('shows only its own notices for ?done= (not a property every object has)', async () => {
+    await bea.get('/settings/webhooks'); // takes the notice of the creation
+    for (const done of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      for (const path of ['/settings/webhooks', `/settings/webhooks/${hookId}`]) {
+        const page = await bea.get(`${path}?done=${done}`);
+        expect(page.status, `${path}?done=${done}`).to.equal(200);
+        expect(page.text, `${path}?done=${done}`).not.to.match(/class="notice ok"|function|\[object/);
+      }
+    }
+    const enabled = await bea.get(`/settings/webhooks/${hookId}?done=enabled`);
+    expect(enabled.text).to.include('The subscription is enabled again');
+  });
+});
