@@ -233,7 +233,7 @@ async function subscribe(
       .all(actor.workspaceId) as Array<{ user_id: string }>;
     const tokens = memberIds.map(
       (m) =>
-        services.tokens.create({
+        services.tokens.create(OPERATOR, {
           workspaceId: actor.workspaceId,
           userId: m.user_id,
           name: 'bench timer',
@@ -247,7 +247,7 @@ async function subscribe(
     const member = database.sqlite
       .prepare("SELECT m.user_id FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.name = 'Member 1'")
       .get(actor.workspaceId) as { user_id: string };
-    const own = services.tokens.create({
+    const own = services.tokens.create(OPERATOR, {
       workspaceId: actor.workspaceId,
       userId: member.user_id,
       name: 'bench own',

@@ -5,6 +5,7 @@
  * written with prepared statements in large transactions (the project_totals triggers fire as in
  * production). Prints nothing; returns the owner's token and some ids.
  */
+import { OPERATOR } from '../src/principal.js';
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
@@ -42,7 +43,7 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
     });
     userIds.push(user.id);
   }
-  const owner = tokens.create({
+  const owner = tokens.create(OPERATOR, {
     workspaceId: workspace.id,
     userId: userIds[0] as string,
     name: 'bench',

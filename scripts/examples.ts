@@ -6,6 +6,7 @@
  * `example` / `examples`. The examples are what the server says, not what someone remembered;
  * test/contract.test.ts validates every example against its schema, so they cannot rot.
  */
+import { OPERATOR } from '../src/principal.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, parseDocument, type YAMLMap } from 'yaml';
@@ -164,7 +165,7 @@ async function session(): Promise<void> {
     await call({ operationId: '', method: 'GET', path: '/api/v1/entries/ent_unknown' });
     await call({ operationId: '', method: 'POST', path: '/api/v1/tags', body: { name: 'meetings' } });
     await call({ operationId: '', method: 'POST', path: '/api/v1/tags', body: { name: 'x'.repeat(4000) } });
-    const readOnly = running.services.tokens.create({
+    const readOnly = running.services.tokens.create(OPERATOR, {
       workspaceId: data(await call({ operationId: '', method: 'GET', path: '/api/v1/me' })).workspaceId as string,
       userId: data(await call({ operationId: '', method: 'GET', path: '/api/v1/me' })).userId as string,
       name: 'read only',
@@ -178,7 +179,7 @@ async function session(): Promise<void> {
     const self = data(await call({ operationId: '', method: 'GET', path: '/api/v1/me' }));
     const colleague = accounts.createUser({ name: 'Grace', email: 'grace@example.org' }).id;
     accounts.addMember({ workspaceId: self.workspaceId as string, userId: colleague, canViewOthersTime: true, canViewOthersMoney: false });
-    const colleagueToken = tokens.create({
+    const colleagueToken = tokens.create(OPERATOR, {
       workspaceId: self.workspaceId as string,
       userId: colleague,
       name: 'colleague',

@@ -31,7 +31,7 @@ async function settle(server: TestServer, advanceMs = 0): Promise<void> {
 /** The workspace, a second member, tokens and a webhook subscription with a delivery log of mixed outcomes. */
 async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookId: string; beaId: string }> {
   const { services, workspaceId, ownerId } = server;
-  services.accounts.setWorkspace(workspaceId, { name: 'Northwind Studio', hourlyRate: 85 });
+  services.accounts.setWorkspace(OPERATOR, workspaceId, { name: 'Northwind Studio', hourlyRate: 85 });
   services.invoices.setBusinessProfile(workspaceId, {
     legalName: 'Northwind Studio GmbH',
     addressLines: 'Hafenstraße 12|2nd floor',
@@ -45,9 +45,9 @@ async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookI
   const bea = services.accounts.createUser({ name: 'Bea Kowalski', email: 'bea@northwind.example' });
   services.accounts.addMember({ workspaceId, userId: bea.id, canViewOthersTime: true, canViewOthersMoney: false, hourlyRate: 72.5 });
   const token = (name: string, scopes: string[]) =>
-    services.tokens.create({ workspaceId, userId: ownerId, name, scopes, expiresAt: null, rateLimitPerMin: null });
+    services.tokens.create(OPERATOR, { workspaceId, userId: ownerId, name, scopes, expiresAt: null, rateLimitPerMin: null });
   token('Calendar sync', ['entries:read', 'entries:write']);
-  services.tokens.revoke(token('Old laptop', ['entries:read']).id);
+  services.tokens.revoke(OPERATOR, token('Old laptop', ['entries:read']).id);
 
   const url = `http://127.0.0.1:${receiver.port}/hooks/timetrack`;
   const hook = await services.webhooks.create(OPERATOR, { workspaceId, userId: ownerId, url, events: ['entry.created', 'entry.deleted'] });

@@ -1,5 +1,6 @@
 import { scopeValues } from '../generated/openapi.js';
 import type { Write } from './db/write.js';
+import { OPERATOR } from './principal.js';
 import type { AccountsService } from './modules/accounts/service.js';
 import type { TokensService } from './modules/tokens/service.js';
 
@@ -20,7 +21,7 @@ export function bootstrapIfEmpty(write: Write<never>, accounts: AccountsService,
     const workspace = accounts.createWorkspace({ name: 'My workspace' });
     const user = accounts.createUser({ name: 'Owner', email: 'owner@localhost' });
     accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true, isOwner: true });
-    const token = tokens.create({ workspaceId: workspace.id, userId: user.id, name: 'bootstrap', scopes: scopeValues });
+    const token = tokens.create(OPERATOR, { workspaceId: workspace.id, userId: user.id, name: 'bootstrap', scopes: scopeValues });
     return { workspaceId: workspace.id, userId: user.id, tokenId: token.id, token: token.token };
   });
 }

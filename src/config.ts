@@ -18,6 +18,8 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   rateLimitTokenPerMin: number;
   rateLimitWorkspacePerMin: number;
+  /** TOKENS_PER_MEMBER: active API tokens a member may mint for themselves on the settings page. */
+  tokensPerMember: number;
   /** Requests per client address and minute that carry no valid token (401s, unknown routes, the contract). */
   rateLimitAnonymousPerMin: number;
   /** Proxies whose X-Forwarded-For names the client (Express's `trust proxy`: addresses, CIDRs, loopback…); [] trusts none. */
@@ -175,6 +177,7 @@ export function parseConfig(env: Env): Config {
     rateLimitTokenPerMin: int('RATE_LIMIT_TOKEN_PER_MIN', 600, 1, 1_000_000_000),
     rateLimitWorkspacePerMin: int('RATE_LIMIT_WORKSPACE_PER_MIN', 3000, 1, 1_000_000_000),
     rateLimitAnonymousPerMin: int('RATE_LIMIT_ANONYMOUS_PER_MIN', 120, 1, 1_000_000_000),
+    tokensPerMember: int('TOKENS_PER_MEMBER', 50, 1, 100_000),
     trustProxy: trustProxy(),
     maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1, 1024 * 1024 * 1024),
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',

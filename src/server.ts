@@ -87,6 +87,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       logger,
       secretKey,
       defaultTimeZone: config.serverTimeZone,
+      limits: { workspaceRateLimitPerMin: config.rateLimitWorkspacePerMin, tokensPerMember: config.tokensPerMember },
       webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, ...options.webhooks, nudge: wake },
     });
     const resealed = services.webhooks.resealLegacySecrets();

@@ -23,6 +23,8 @@ export interface ServiceOptions {
   /** Reports without a timeZone use it. */
   defaultTimeZone?: string;
   logger?: Logger;
+  /** The operator's limits that owners and members may not lift (RATE_LIMIT_WORKSPACE_PER_MIN, TOKENS_PER_MEMBER). */
+  limits?: { workspaceRateLimitPerMin?: number; tokensPerMember?: number };
   webhooks?: {
     allowPrivateTargets?: boolean;
     resolve?: Resolver;
@@ -90,8 +92,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     cursors,
   });
   return {
-    accounts: createAccountsService({ db, clock, write }),
-    tokens: createTokensService({ db, clock, write }),
+    accounts: createAccountsService({ db, clock, write, workspaceRateLimitPerMin: options.limits?.workspaceRateLimitPerMin }),
+    tokens: createTokensService({ db, clock, write, maxActivePerMember: options.limits?.tokensPerMember }),
     sessions: createSessionsService({ db, clock, write }),
     events,
     webhooks,

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { expect } from 'chai';
 import { type components, type operations, scopeValues } from '../generated/openapi.js';
 import { expectTypedProblem, type Problem, type ProblemSlug, typedClient } from './helpers/client.js';
@@ -211,7 +212,7 @@ function otherWorkspace(server: TestServer) {
   const workspace = accounts.createWorkspace({ name: 'Elsewhere' });
   const user = accounts.createUser({ name: 'Other owner', email: `other-${workspace.id}@example.org` });
   accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true });
-  const { token } = tokens.create({ workspaceId: workspace.id, userId: user.id, name: 'other', scopes: scopeValues });
+  const { token } = tokens.create(OPERATOR, { workspaceId: workspace.id, userId: user.id, name: 'other', scopes: scopeValues });
   return { workspaceId: workspace.id, token };
 }
 
@@ -885,7 +886,7 @@ describe('catalog', () => {
 
     it('is resolved as the first set of task, project, member and workspace rates', async () => {
       const { accounts } = server.services;
-      accounts.setWorkspace(server.workspaceId, { hourlyRate: 50 });
+      accounts.setWorkspace(OPERATOR, server.workspaceId, { hourlyRate: 50 });
       accounts.setMember({ workspaceId: server.workspaceId, userId: server.ownerId, hourlyRate: 70 });
       const rated = await api.create('projects', { name: 'Rated', hourlyRate: 100 });
       const unrated = await api.create('projects', { name: 'Unrated' });
@@ -904,7 +905,7 @@ describe('catalog', () => {
       expect(await rateOf({ projectId: unrated.id })).to.equal(50);
       expect(await rateOf({ projectId: rated.id })).to.equal(100);
 
-      accounts.setWorkspace(server.workspaceId, { hourlyRate: null });
+      accounts.setWorkspace(OPERATOR, server.workspaceId, { hourlyRate: null });
       expect(await rateOf({ projectId: unrated.id })).to.equal(null);
     });
   });

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import type { components } from '../generated/openapi.js';
@@ -136,7 +137,8 @@ describe('entries', () => {
       const otherUser = server.services.accounts.createUser({ name: 'O', email: 'o@example.org' });
       server.services.accounts.addMember({ workspaceId: other.id, userId: otherUser.id });
       const otherActor = actorOf(
-        server.services.tokens.create({ workspaceId: other.id, userId: otherUser.id, name: 'o', scopes: ['catalog:write'] }).token,
+        server.services.tokens.create(OPERATOR, { workspaceId: other.id, userId: otherUser.id, name: 'o', scopes: ['catalog:write'] })
+          .token,
       );
       const foreignProject = server.services.catalog.projects.create(otherActor, { name: 'Foreign' });
       const foreignTag = server.services.catalog.tags.create(otherActor, { name: 'foreign' });
@@ -266,7 +268,7 @@ describe('entries', () => {
     let colleague: SeededMember;
     let colleagueEntryId: string;
     before(async () => {
-      server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 50 });
+      server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { hourlyRate: 50 });
       world = seedVisibility();
       colleague = world.members.colleague;
       colleagueEntryId = world.entries.colleagues.id;
@@ -316,7 +318,7 @@ describe('entries', () => {
       const ws = server.services.accounts.createWorkspace({ name: 'Elsewhere' });
       const user = server.services.accounts.createUser({ name: 'E', email: 'e@example.org' });
       server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
-      const token = server.services.tokens.create({
+      const token = server.services.tokens.create(OPERATOR, {
         workspaceId: ws.id,
         userId: user.id,
         name: 'e',
@@ -341,7 +343,7 @@ describe('entries', () => {
       const ws = server.services.accounts.createWorkspace({ name: 'No rates' });
       const user = server.services.accounts.createUser({ name: 'N', email: 'n@example.org' });
       server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
-      const token = server.services.tokens.create({
+      const token = server.services.tokens.create(OPERATOR, {
         workspaceId: ws.id,
         userId: user.id,
         name: 'n',

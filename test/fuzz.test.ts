@@ -17,6 +17,7 @@
  *
  * Runs are seeded; FUZZ_RUNS (default 400) sets the number of runs per operation.
  */
+import { OPERATOR } from '../src/principal.js';
 import { gzipSync } from 'node:zlib';
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -793,7 +794,7 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     const other = services.accounts.createWorkspace({ name: 'Elsewhere' });
     const otherUser = services.accounts.createUser({ name: 'Else', email: 'else@example.org' });
     services.accounts.addMember({ workspaceId: other.id, userId: otherUser.id, canViewOthersTime: true, canViewOthersMoney: true });
-    const minted = services.tokens.create({
+    const minted = services.tokens.create(OPERATOR, {
       workspaceId: other.id,
       userId: otherUser.id,
       name: 'else',

@@ -227,7 +227,7 @@ describe('GET /metrics', function () {
 
     it('counts runaway timers the scheduler detects', async () => {
       const before = (await scrape()).get('timetrack_runaway_timers_detected_total') as number;
-      server.services.accounts.setWorkspace(server.workspaceId, { runawayLimitSec: 60, runawayAction: 'flagged' });
+      server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { runawayLimitSec: 60, runawayAction: 'flagged' });
       const member = addMemberWithToken(server.services, server.workspaceId);
       expect((await server.request('POST', '/api/v1/entries/current', { json: {} })).status).to.equal(200);
       expect((await server.request('POST', '/api/v1/entries/current', { json: {}, token: member.token })).status).to.equal(200);

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
@@ -98,7 +99,7 @@ describe('invoices', () => {
     const workspaceId = accounts.createWorkspace({ name: `Studio ${n}` }).id;
     const userId = accounts.createUser({ name: `Ada ${n}`, email: `ada${n}@example.org` }).id;
     accounts.addMember({ workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true });
-    const token = tokens.create({
+    const token = tokens.create(OPERATOR, {
       workspaceId,
       userId,
       name: 'test',

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Actor } from '../src/principal.js';
@@ -51,7 +52,12 @@ describe('money: exact amounts, totals that are the sums of their rows', () => {
           const workspaceId = accounts.createWorkspace({ name: `Money ${k}` }).id;
           const userId = accounts.createUser({ name: `M ${k}`, email: `money${k}@example.org` }).id;
           accounts.addMember({ workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true });
-          const token = tokens.create({ workspaceId, userId, name: 't', scopes: ['entries:write', 'catalog:write', 'reports:read'] }).token;
+          const token = tokens.create(OPERATOR, {
+            workspaceId,
+            userId,
+            name: 't',
+            scopes: ['entries:write', 'catalog:write', 'reports:read'],
+          }).token;
           const actor: Actor = tokens.authenticate(token)!.actor;
           const client = catalog.clients.create(actor, { name: 'C' }).id;
           const projects = rates.map((hourlyRate, i) => catalog.projects.create(actor, { name: `P${i}`, clientId: client, hourlyRate }).id);

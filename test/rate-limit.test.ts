@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { expect } from 'chai';
 import { addMemberWithToken, DEFAULT_NOW, expectProblem, startTestServer, type TestResponse, type TestServer } from './helpers/server.js';
 
@@ -56,7 +57,7 @@ describe('rate limits', () => {
   });
 
   it('names the workspace budget while it has fewer requests left than the token', async () => {
-    server.services.accounts.setWorkspace(server.workspaceId, { rateLimitPerMin: 2 });
+    server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { rateLimitPerMin: 2 });
     const token = addMemberWithToken(server.services, server.workspaceId, { rateLimitPerMin: 10 }).token;
     expect(headersOf(await server.request('GET', '/api/v1/me', { token }))).to.include({ limit: '2', remaining: '1' });
     expect(headersOf(await server.request('GET', '/api/v1/me', { token }))).to.include({ limit: '2', remaining: '0' });

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { operations } from '../generated/openapi.js';
@@ -100,7 +101,7 @@ describe('reports', () => {
 
   describe('grouping', () => {
     it('groups by project, client, task, user, billable and tag, with key null groups and tags counted under each tag', async () => {
-      server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 100 });
+      server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { hourlyRate: 100 });
       const client = server.services.catalog.clients.create(owner, { name: 'Zeta Corp' });
       const alpha = server.services.catalog.projects.create(owner, { name: 'alpha', clientId: client.id, billable: true });
       const beta = server.services.catalog.projects.create(owner, { name: 'Beta' });

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import { expect } from 'chai';
 import { expectTypedProblem, typedClient } from './helpers/client.js';
 import { addMemberWithToken, startTestServer, type TestServer } from './helpers/server.js';
@@ -163,7 +164,7 @@ describe('timers', () => {
   describe('runaway timers', () => {
     const limit = 3600;
     const startAndPass = async (action: 'flagged' | 'capped' | 'stopped') => {
-      server.services.accounts.setWorkspace(server.workspaceId, { runawayLimitSec: limit, runawayAction: action });
+      server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { runawayLimitSec: limit, runawayAction: action });
       const started = await api.POST('/api/v1/entries/current', { body: { description: action } });
       const id = started.data!.data.id;
       server.clock.advance(limit * 1000 - 1000);

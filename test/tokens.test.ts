@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/principal.js';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { hashToken, mintToken, tokenPrefix } from '../src/modules/tokens/token-format.js';
@@ -52,7 +53,7 @@ describe('tokens', () => {
     it('is byte-identical for missing, malformed, prefix-only, unknown, wrong secret, revoked, expired, removed member and deleted account', async () => {
       const { services, workspaceId, clock } = server;
       const revoked = addMemberWithToken(services, workspaceId);
-      services.tokens.revoke(revoked.tokenId);
+      services.tokens.revoke(OPERATOR, revoked.tokenId);
       const expiring = addMemberWithToken(services, workspaceId, { expiresAt: clock.now() + 1000 });
       const removed = addMemberWithToken(services, workspaceId);
       services.accounts.removeMember({ workspaceId, userId: removed.userId });
@@ -97,7 +98,7 @@ describe('tokens', () => {
     it('a revocation bites on the very next request', async () => {
       const member = addMemberWithToken(server.services, server.workspaceId);
       expect((await server.request('GET', '/api/v1/me', { token: member.token })).status).to.equal(200);
-      server.services.tokens.revoke(member.tokenId);
+      server.services.tokens.revoke(OPERATOR, member.tokenId);
       expectProblem(await server.request('GET', '/api/v1/me', { token: member.token }), 401, 'invalid-token', server.config.problemsBase);
     });
 
@@ -155,7 +156,7 @@ describe('tokens', () => {
       services.accounts.setMember({ workspaceId, userId: member.userId, canViewOthersTime: true, canViewOthersMoney: true });
       const old = await typedClient(server, member.token).GET('/api/v1/me');
       expect(old.data?.data.visibility).to.deep.equal({ canViewOthersTime: false, canViewOthersMoney: false });
-      const fresh = services.tokens.create({ workspaceId, userId: member.userId, name: 'new', scopes: [] });
+      const fresh = services.tokens.create(OPERATOR, { workspaceId, userId: member.userId, name: 'new', scopes: [] });
       const now = await typedClient(server, fresh.token).GET('/api/v1/me');
       expect(now.data?.data.visibility).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: true });
     });
@@ -165,7 +166,7 @@ describe('tokens', () => {
     it('is written at most once a minute per token', async () => {
       const { services, workspaceId, clock } = server;
       const member = addMemberWithToken(services, workspaceId);
-      const lastUsed = () => services.tokens.list(workspaceId).find((t) => t.id === member.tokenId)?.lastUsedAt;
+      const lastUsed = () => services.tokens.list(OPERATOR, workspaceId).find((t) => t.id === member.tokenId)?.lastUsedAt;
       expect(lastUsed()).to.equal(null);
       const first = clock.now();
       await server.request('GET', '/api/v1/me', { token: member.token });

@@ -488,7 +488,7 @@ describe('webhooks', function () {
       });
 
       it('sends a colleague’s entry with hourlyRate null (currency kept) to an owner without canViewOthersMoney; the own rate stays', async () => {
-        server.services.accounts.setWorkspace(server.workspaceId, { hourlyRate: 70 });
+        server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { hourlyRate: 70 });
         const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
         await subscribe(['entry.created'], watcher.userId);
         server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });

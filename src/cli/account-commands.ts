@@ -44,6 +44,7 @@ export const accountCommands: Record<string, Command> = {
     1,
     (v, p, s) =>
       s.accounts.setWorkspace(
+        OPERATOR,
         p[0] as string,
         someSetting({
           name: optionalString(v, 'name'),

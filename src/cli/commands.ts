@@ -1,4 +1,5 @@
 import { optionalInstant, optionalInteger, required, UsageError } from './args.js';
+import { OPERATOR } from '../principal.js';
 import { accountCommands } from './account-commands.js';
 import { type Command, command, str } from './command.js';
 import { invoiceCommands } from './invoice-commands.js';
@@ -21,7 +22,7 @@ export const commands: Record<string, Command> = {
     { workspace: str, user: str, name: str, scopes: str, 'expires-at': str, 'rate-limit-per-min': str },
     0,
     (v, _p, s) =>
-      s.tokens.create({
+      s.tokens.create(OPERATOR, {
         workspaceId: required(v, 'workspace'),
         userId: required(v, 'user'),
         name: required(v, 'name'),
@@ -37,7 +38,7 @@ export const commands: Record<string, Command> = {
     { workspace: str },
     0,
     (v, _p, s) => ({
-      tokens: s.tokens.list(required(v, 'workspace')),
+      tokens: s.tokens.list(OPERATOR, required(v, 'workspace')),
     }),
   ),
   'sync tail': command(
@@ -56,7 +57,7 @@ export const commands: Record<string, Command> = {
     },
   ),
   'token revoke': command('token revoke ID', 'Revoke a token; its next request answers 401.', {}, 1, (_v, p, s) =>
-    s.tokens.revoke(p[0] as string),
+    s.tokens.revoke(OPERATOR, p[0] as string),
   ),
   ...invoiceCommands,
   ...webhookCommands,

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../../src/principal.js';
 import type { Actor } from '../../src/principal.js';
 import type { Services } from '../../src/services.js';
 
@@ -115,7 +116,7 @@ export function seed<
       canViewOthersMoney: m.canViewOthersMoney ?? false,
       hourlyRate: m.hourlyRate ?? null,
     });
-    const token = services.tokens.create({
+    const token = services.tokens.create(OPERATOR, {
       workspaceId,
       userId: user.id,
       name: key,

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../../src/principal.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,7 +192,7 @@ export function addMemberWithToken(
     canViewOthersTime: options.canViewOthersTime ?? false,
     canViewOthersMoney: options.canViewOthersMoney ?? false,
   });
-  const token = services.tokens.create({
+  const token = services.tokens.create(OPERATOR, {
     workspaceId,
     userId: user.id,
     name: 'test',

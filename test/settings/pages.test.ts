@@ -43,12 +43,12 @@ describe('settings page: forms', () => {
     const me = await server.request('GET', '/api/v1/me', { token });
     expect(me.status).to.equal(200);
     expect(me.body.data.scopes).to.deep.equal(['entries:read', 'reports:read']);
-    const [row] = server.services.tokens.list(server.workspaceId).filter((t) => t.name === 'Nightly export');
+    const [row] = server.services.tokens.list(OPERATOR, server.workspaceId).filter((t) => t.name === 'Nightly export');
     expect(row).to.include({ expiresAt: '2027-01-31T00:00:00.000Z' });
     // A reload shows it no more, and mints nothing.
     const again = await owner.get('/settings/tokens');
     expect(again.text).not.to.include(token);
-    expect(server.services.tokens.list(server.workspaceId).filter((t) => t.name === 'Nightly export')).to.have.length(1);
+    expect(server.services.tokens.list(OPERATOR, server.workspaceId).filter((t) => t.name === 'Nightly export')).to.have.length(1);
     expect(again.text).to.include(`tt_${row?.prefix}_…`);
   });
 
@@ -138,7 +138,7 @@ describe('settings page: forms', () => {
       canViewOthersTime: true,
       canViewOthersMoney: true,
     });
-    const token = server.services.tokens.create({ workspaceId: server.workspaceId, userId: bea.id, name: 't', scopes: [] }).token;
+    const token = server.services.tokens.create(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id, name: 't', scopes: [] }).token;
     expect((await server.request('GET', '/api/v1/me', { token })).body.data.visibility).to.deep.equal({
       canViewOthersTime: true,
       canViewOthersMoney: true,

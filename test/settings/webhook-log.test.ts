@@ -35,7 +35,8 @@ describe('settings page: a webhook delivery log', () => {
       json: { start: `2026-11-01T${String(hour).padStart(2, '0')}:00:00Z`, end: `2026-11-01T${String(hour).padStart(2, '0')}:30:00Z` },
     });
   const beaToken = () =>
-    server.services.tokens.create({ workspaceId: server.workspaceId, userId: beaId, name: 'bea', scopes: ['entries:write'] }).token;
+    server.services.tokens.create(OPERATOR, { workspaceId: server.workspaceId, userId: beaId, name: 'bea', scopes: ['entries:write'] })
+      .token;
 
   it("withholds colleagues' events from a member who may not see them, counting them, and offers no redelivery of them", async () => {
     for (const hour of [6, 7, 8]) expect((await entry(server.ownerToken, hour)).status).to.equal(200);

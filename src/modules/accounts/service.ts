@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { isOperator, type Principal } from '../../principal.js';
 import { sessions, setupLinks } from '../sessions/schema.js';
 import { apiTokens } from '../tokens/schema.js';
 import { webhooks } from '../webhooks/schema.js';
@@ -54,7 +55,18 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
  * Users, workspaces and members: the first-party administration behind the `timetrack` CLI.
  * Deleting an account or removing a member takes effect on the owner's tokens at once.
  */
-export function createAccountsService({ db, clock, write }: { db: Db; clock: Clock; write: Write<never> }) {
+export function createAccountsService({
+  db,
+  clock,
+  write,
+  workspaceRateLimitPerMin = Number.POSITIVE_INFINITY,
+}: {
+  db: Db;
+  clock: Clock;
+  write: Write<never>;
+  /** RATE_LIMIT_WORKSPACE_PER_MIN: an owner may lower a workspace's budget, or raise it up to this; the operator beyond. */
+  workspaceRateLimitPerMin?: number;
+}) {
   /** A live account holding `email` (case-insensitively), other than `except`. */
   const emailTaken = (email: string, except?: string) =>
     db
@@ -85,7 +97,17 @@ export function createAccountsService({ db, clock, write }: { db: Db; clock: Clo
       return { id };
     },
 
-    setWorkspace(id: string, settings: WorkspaceSettings): { id: string } {
+    /** Changes a workspace's settings: an owner of it (within the operator's limits), or the operator. */
+    setWorkspace(principal: Principal, id: string, settings: WorkspaceSettings): { id: string } {
+      if (!isOperator(principal)) {
+        if (!principal.isOwner || principal.workspaceId !== id)
+          throw new DomainError('forbidden', "Only the workspace's owners change its settings.");
+        if (settings.rateLimitPerMin != null && settings.rateLimitPerMin > workspaceRateLimitPerMin)
+          throw new DomainError(
+            'invalid',
+            `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
+          );
+      }
       const patch = workspacePatch(settings);
       return write(() => {
         const result = db

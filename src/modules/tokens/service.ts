@@ -1,6 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { scopeValues } from '../../../generated/openapi.js';
-import type { Actor, Scope } from '../../principal.js';
+import { type Actor, isOperator, type Principal, type Scope } from '../../principal.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
@@ -20,6 +20,8 @@ export interface Authenticated {
 }
 
 const LAST_USED_GRANULARITY_MS = 60_000;
+/** TOKENS_PER_MEMBER's default. */
+export const DEFAULT_TOKENS_PER_MEMBER = 50;
 // Compared against when no row matches, so a miss costs about what a hit costs.
 const DUMMY_HASH = hashToken('tt_00000000_0000000000000000000000000000000000000000000');
 
@@ -46,8 +48,53 @@ export function parseScopes(list: readonly string[]): Scope[] {
  * API tokens: minted by the CLI (the plaintext is returned once), checked on every request
  * against the database (no cache, so a revocation bites on the very next request).
  */
-export function createTokensService({ db, clock, write }: { db: Db; clock: Clock; write: Write<never> }) {
+export function createTokensService({
+  db,
+  clock,
+  write,
+  maxActivePerMember = DEFAULT_TOKENS_PER_MEMBER,
+}: {
+  db: Db;
+  clock: Clock;
+  write: Write<never>;
+  /** TOKENS_PER_MEMBER: the active tokens a member may hold (the operator may mint beyond it). */
+  maxActivePerMember?: number;
+}) {
   const { findByPrefix, touch } = prepareAuthentication(db);
+
+  /** The token, when the principal may manage it: a member only their own in their workspace; the operator any. */
+  const find = (principal: Principal, id: string) => {
+    const row = db
+      .select({ revokedAt: apiTokens.revokedAt, workspaceId: apiTokens.workspaceId, userId: apiTokens.userId })
+      .from(apiTokens)
+      .where(eq(apiTokens.id, id))
+      .get();
+    if (!row || (!isOperator(principal) && (row.workspaceId !== principal.workspaceId || row.userId !== principal.userId)))
+      throw isOperator(principal) ? notFound(`Token ${id}`) : new DomainError('not_found', 'That token was not found among yours.');
+    return row;
+  };
+
+  /** Refuses a member's new token past the cap on active (unrevoked, unexpired) tokens. */
+  const checkCap = (workspaceId: string, userId: string, now: number) => {
+    const active =
+      db
+        .select({ n: count() })
+        .from(apiTokens)
+        .where(
+          and(
+            eq(apiTokens.workspaceId, workspaceId),
+            eq(apiTokens.userId, userId),
+            isNull(apiTokens.revokedAt),
+            or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)),
+          ),
+        )
+        .get()?.n ?? 0;
+    if (active >= maxActivePerMember)
+      throw new DomainError(
+        'conflict',
+        `You hold ${active} active tokens, the most a member may (TOKENS_PER_MEMBER): revoke one you no longer use, then mint again.`,
+      );
+  };
 
   return {
     /** The actor of a presented token string, or null for any kind of failure (the caller answers one 401). */
@@ -80,14 +127,24 @@ export function createTokensService({ db, clock, write }: { db: Db; clock: Clock
       };
     },
 
-    create(input: {
-      workspaceId: string;
-      userId: string;
-      name: string;
-      scopes: readonly string[];
-      expiresAt?: number | null;
-      rateLimitPerMin?: number | null;
-    }): { id: string; token: string; prefix: string } {
+    /**
+     * Mints a token: a member for themselves in their workspace (at most TOKENS_PER_MEMBER
+     * active ones), the operator for any member (no cap).
+     */
+    create(
+      principal: Principal,
+      given: {
+        workspaceId?: string;
+        userId?: string;
+        name: string;
+        scopes: readonly string[];
+        expiresAt?: number | null;
+        rateLimitPerMin?: number | null;
+      },
+    ): { id: string; token: string; prefix: string } {
+      const input = isOperator(principal)
+        ? { ...given, workspaceId: given.workspaceId ?? '', userId: given.userId ?? '' }
+        : { ...given, workspaceId: principal.workspaceId, userId: principal.userId, rateLimitPerMin: null };
       const name = requireName(input.name, 'name');
       const scopes = parseScopes(input.scopes);
       const rateLimitPerMin = input.rateLimitPerMin == null ? null : requirePositiveInt(input.rateLimitPerMin, 'rate limit');
@@ -101,6 +158,7 @@ export function createTokensService({ db, clock, write }: { db: Db; clock: Clock
           .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
           .get();
         if (!member) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
+        if (!isOperator(principal)) checkCap(input.workspaceId, input.userId, now);
         const minted = mintToken();
         const id = newId('tok');
         db.insert(apiTokens)
@@ -123,8 +181,10 @@ export function createTokensService({ db, clock, write }: { db: Db; clock: Clock
       });
     },
 
-    /** A workspace's tokens, or only `userId`'s; an unknown workspace is `not_found`, not an empty list. */
-    list(workspaceId: string, userId?: string) {
+    /** A member's own tokens in their workspace; for the operator, a workspace's (an unknown one is `not_found`). */
+    list(principal: Principal, workspaceOfOperator?: string) {
+      const workspaceId = isOperator(principal) ? (workspaceOfOperator ?? '') : principal.workspaceId;
+      const userId = isOperator(principal) ? undefined : principal.userId;
       if (!db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()) {
         throw notFound(`Workspace ${workspaceId}`);
       }
@@ -147,11 +207,13 @@ export function createTokensService({ db, clock, write }: { db: Db; clock: Clock
       }));
     },
 
-    revoke(id: string): { id: string } {
-      const row = db.select({ revokedAt: apiTokens.revokedAt }).from(apiTokens).where(eq(apiTokens.id, id)).get();
-      if (!row) throw notFound(`Token ${id}`);
-      if (row.revokedAt === null) db.update(apiTokens).set({ revokedAt: clock.now() }).where(eq(apiTokens.id, id)).run();
-      return { id };
+    /** Revokes a token: a member only their own; the operator any. Its next request answers 401. */
+    revoke(principal: Principal, id: string): { id: string } {
+      return write(() => {
+        const row = find(principal, id);
+        if (row.revokedAt === null) db.update(apiTokens).set({ revokedAt: clock.now() }).where(eq(apiTokens.id, id)).run();
+        return { id };
+      });
     },
   };
 }

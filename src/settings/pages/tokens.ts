@@ -76,7 +76,7 @@ export function tokenPages(router: Router, deps: SettingsDeps): void {
   const render = (res: Response, signed: Signed, status: number, form: MintForm, notice: Notice | null) => {
     const session = signed.session as SessionView;
     const now = deps.clock.now();
-    const tokens = services.tokens.list(session.workspaceId, session.userId).reverse();
+    const tokens = services.tokens.list(session.actor).reverse();
     send(res, status, {
       ...shell(deps, signed),
       title: 'API tokens',
@@ -137,9 +137,7 @@ export function tokenPages(router: Router, deps: SettingsDeps): void {
           expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(form.expires) ? Date.parse(`${form.expires}T00:00:00Z`) : Number.NaN;
           if (!Number.isFinite(expiresAt)) throw new DomainError('invalid', 'expiry must be a date such as 2027-01-31.');
         }
-        const minted = services.tokens.create({
-          workspaceId: signed.session.workspaceId,
-          userId: signed.session.userId,
+        const minted = services.tokens.create(signed.session.actor, {
           name: form.name,
           scopes: form.scopes,
           expiresAt,
@@ -157,8 +155,8 @@ export function tokenPages(router: Router, deps: SettingsDeps): void {
           },
         });
       } catch (error) {
-        if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-        render(res, signed, 400, form, { kind: 'error', body: error.message });
+        if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'conflict')) throw error;
+        render(res, signed, error.code === 'conflict' ? 409 : 400, form, { kind: 'error', body: error.message });
       }
     }),
   );
@@ -166,11 +164,7 @@ export function tokenPages(router: Router, deps: SettingsDeps): void {
   router.post(
     '/tokens/:id/revoke',
     signedIn(deps, (req, res, signed) => {
-      const id = req.params.id as string;
-      // Only one's own tokens in this workspace: anyone else's is "not found".
-      const mine = services.tokens.list(signed.session.workspaceId, signed.session.userId).some((t) => t.id === id);
-      if (!mine) throw new DomainError('not_found', 'That token was not found among yours.');
-      services.tokens.revoke(id);
+      services.tokens.revoke(signed.session.actor, req.params.id as string);
       redirect(res, `${base}/tokens?done=revoked`);
     }),
   );

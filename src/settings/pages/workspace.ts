@@ -73,7 +73,7 @@ function issuerField(name: IssuerField, profile: Values): Html {
   </div>`;
 }
 
-function settingsForm(base: string, session: SessionView, v: Values): Html {
+function settingsForm(base: string, session: SessionView, v: Values, maxPerMin: number): Html {
   const input = (name: string, label: string, hint: string, attrs: Html = html``) =>
     html`<div>
       <label for="ws-${name}">${label} <span class="hint">${hint}</span></label
@@ -90,7 +90,7 @@ function settingsForm(base: string, session: SessionView, v: Values): Html {
         ${ACTIONS.map((a) => html`<option value="${a.value}" ${v.runawayAction === a.value ? html`selected` : ''}>${a.label}</option>`)}
       </select>
     </div>
-    ${input('rateLimitPerMin', 'API requests per minute for the workspace', "Empty: the server's default (RATE_LIMIT_WORKSPACE_PER_MIN).", html`inputmode="numeric"`)}
+    ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin} (RATE_LIMIT_WORKSPACE_PER_MIN).`, html`inputmode="numeric"`)}
     <div><button type="submit">Save settings</button></div>
   </form>`;
 }
@@ -146,7 +146,7 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
       current: 'workspace',
       notice,
       body: html`<h2>Settings</h2>
-        ${settingsForm(base, session, values.settings)}
+        ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin)}
         <h2>Invoice issuer</h2>
         ${profileForm(base, session, values.profile)}`,
     });
@@ -168,7 +168,7 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
         const perMin = (settings.rateLimitPerMin ?? '').trim();
         if (perMin !== '' && !/^\d+$/.test(perMin))
           throw new DomainError('invalid', 'requests per minute must be a whole number, or empty.');
-        services.accounts.setWorkspace(signed.session.workspaceId, {
+        services.accounts.setWorkspace(signed.session.actor, signed.session.workspaceId, {
           name: settings.name ?? '',
           currency: (settings.currency ?? '').trim().toUpperCase(),
           hourlyRate: decimalOf(settings.hourlyRate ?? '', 'default hourly rate'),
