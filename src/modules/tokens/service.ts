@@ -62,39 +62,8 @@ export function createTokensService({
 }) {
   const { findByPrefix, touch } = prepareAuthentication(db);
 
-  /** The token, when the principal may manage it: a member only their own in their workspace; the operator any. */
-  const find = (principal: Principal, id: string) => {
-    const row = db
-      .select({ revokedAt: apiTokens.revokedAt, workspaceId: apiTokens.workspaceId, userId: apiTokens.userId })
-      .from(apiTokens)
-      .where(eq(apiTokens.id, id))
-      .get();
-    if (!row || (!isOperator(principal) && (row.workspaceId !== principal.workspaceId || row.userId !== principal.userId)))
-      throw isOperator(principal) ? notFound(`Token ${id}`) : new DomainError('not_found', 'That token was not found among yours.');
-    return row;
-  };
-
-  /** Refuses a member's new token past the cap on active (unrevoked, unexpired) tokens. */
-  const checkCap = (workspaceId: string, userId: string, now: number) => {
-    const active =
-      db
-        .select({ n: count() })
-        .from(apiTokens)
-        .where(
-          and(
-            eq(apiTokens.workspaceId, workspaceId),
-            eq(apiTokens.userId, userId),
-            isNull(apiTokens.revokedAt),
-            or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)),
-          ),
-        )
-        .get()?.n ?? 0;
-    if (active >= maxActivePerMember)
-      throw new DomainError(
-        'conflict',
-        `You hold ${active} active tokens, the most a member may (TOKENS_PER_MEMBER): revoke one you no longer use, then mint again.`,
-      );
-  };
+  const find = (principal: Principal, id: string) => findToken(db, principal, id);
+  const checkCap = (workspaceId: string, userId: string, now: number) => checkActiveCap(db, workspaceId, userId, now, maxActivePerMember);
 
   return {
     /** The actor of a presented token string, or null for any kind of failure (the caller answers one 401). */
@@ -260,4 +229,38 @@ function prepareAuthentication(db: Db) {
     )
     .prepare();
   return { findByPrefix, touch };
+}
+
+/** The token, when the principal may manage it: a member only their own in their workspace; the operator any. */
+function findToken(db: Db, principal: Principal, id: string) {
+  const row = db
+    .select({ revokedAt: apiTokens.revokedAt, workspaceId: apiTokens.workspaceId, userId: apiTokens.userId })
+    .from(apiTokens)
+    .where(eq(apiTokens.id, id))
+    .get();
+  if (!row || (!isOperator(principal) && (row.workspaceId !== principal.workspaceId || row.userId !== principal.userId)))
+    throw isOperator(principal) ? notFound(`Token ${id}`) : new DomainError('not_found', 'That token was not found among yours.');
+  return row;
+}
+
+/** Refuses a member's new token past the cap on active (unrevoked, unexpired) tokens. */
+function checkActiveCap(db: Db, workspaceId: string, userId: string, now: number, max: number): void {
+  const active =
+    db
+      .select({ n: count() })
+      .from(apiTokens)
+      .where(
+        and(
+          eq(apiTokens.workspaceId, workspaceId),
+          eq(apiTokens.userId, userId),
+          isNull(apiTokens.revokedAt),
+          or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)),
+        ),
+      )
+      .get()?.n ?? 0;
+  if (active >= max)
+    throw new DomainError(
+      'conflict',
+      `You hold ${active} active tokens, the most a member may (TOKENS_PER_MEMBER): revoke one you no longer use, then mint again.`,
+    );
 }
