@@ -60,41 +60,11 @@ export function createTokensService({
   /** TOKENS_PER_MEMBER: the active tokens a member may hold (the operator may mint beyond it). */
   maxActivePerMember?: number;
 }) {
-  const { findByPrefix, touch } = prepareAuthentication(db);
-
   const find = (principal: Principal, id: string) => findToken(db, principal, id);
   const checkCap = (workspaceId: string, userId: string, now: number) => checkActiveCap(db, workspaceId, userId, now, maxActivePerMember);
 
   return {
-    /** The actor of a presented token string, or null for any kind of failure (the caller answers one 401). */
-    authenticate(token: string | null): Authenticated | null {
-      const prefix = token === null ? null : tokenPrefix(token);
-      const row = prefix === null ? undefined : findByPrefix.get({ prefix });
-      const presentedHash = hashToken(token ?? '');
-      const hashMatches = sameHash(presentedHash, row?.secretHash ?? DUMMY_HASH);
-      if (!row || !hashMatches) return null;
-      const now = clock.now();
-      if (row.revokedAt !== null) return null;
-      if (row.expiresAt !== null && row.expiresAt <= now) return null;
-      if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_GRANULARITY_MS) {
-        touch.run({ id: row.id, now, before: now - LAST_USED_GRANULARITY_MS });
-      }
-      return {
-        actor: {
-          kind: 'member',
-          tokenId: row.id,
-          workspaceId: row.workspaceId,
-          userId: row.userId,
-          scopes: scopeSet(row.scopes),
-          canViewOthersTime: row.mintedTime && row.memberTime,
-          canViewOthersMoney: row.mintedMoney && row.memberMoney,
-          isOwner: row.isOwner,
-          currency: row.currency,
-        },
-        tokenRateLimitPerMin: row.tokenRateLimitPerMin,
-        workspaceRateLimitPerMin: row.workspaceRateLimitPerMin,
-      };
-    },
+    authenticate: createAuthenticator(db, clock),
 
     /**
      * Mints a token: a member for themselves in their workspace (at most TOKENS_PER_MEMBER
@@ -263,4 +233,37 @@ function checkActiveCap(db: Db, workspaceId: string, userId: string, now: number
       'conflict',
       `You hold ${active} active tokens, the most a member may (TOKENS_PER_MEMBER): revoke one you no longer use, then mint again.`,
     );
+}
+
+/** The actor of a presented token string, or null for any kind of failure (the caller answers one 401). */
+function createAuthenticator(db: Db, clock: Clock) {
+  const { findByPrefix, touch } = prepareAuthentication(db);
+  return (token: string | null): Authenticated | null => {
+    const prefix = token === null ? null : tokenPrefix(token);
+    const row = prefix === null ? undefined : findByPrefix.get({ prefix });
+    const presentedHash = hashToken(token ?? '');
+    const hashMatches = sameHash(presentedHash, row?.secretHash ?? DUMMY_HASH);
+    if (!row || !hashMatches) return null;
+    const now = clock.now();
+    if (row.revokedAt !== null) return null;
+    if (row.expiresAt !== null && row.expiresAt <= now) return null;
+    if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_GRANULARITY_MS) {
+      touch.run({ id: row.id, now, before: now - LAST_USED_GRANULARITY_MS });
+    }
+    return {
+      actor: {
+        kind: 'member',
+        tokenId: row.id,
+        workspaceId: row.workspaceId,
+        userId: row.userId,
+        scopes: scopeSet(row.scopes),
+        canViewOthersTime: row.mintedTime && row.memberTime,
+        canViewOthersMoney: row.mintedMoney && row.memberMoney,
+        isOwner: row.isOwner,
+        currency: row.currency,
+      },
+      tokenRateLimitPerMin: row.tokenRateLimitPerMin,
+      workspaceRateLimitPerMin: row.workspaceRateLimitPerMin,
+    };
+  };
 }
