@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { bootstrapBanner, bootstrapIfEmpty, type BootstrapResult } from './bootstrap.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { serverMark } from './db/backup.js';
+import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { type AppDeps, createApp } from './http/app.js';
@@ -61,17 +61,28 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   setFlagsFromString('--no-allocation-site-pretenuring');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = openDatabase(config.databasePath, {
-    synchronous: config.synchronous,
-    backupsBeforeMigrating: config.migrationBackups,
-  });
+  // While it runs, the server holds the database's lock (`timetrack restore` and a second
+  // server are refused then) and notes its process id beside it for their messages.
+  const lock = config.databasePath === ':memory:' ? null : takeServerLock(config.databasePath);
+  if (config.databasePath !== ':memory:' && lock === null) {
+    throw new Error(`Another server uses ${config.databasePath} (it holds ${serverLockFile(config.databasePath)}); stop it first.`);
+  }
+  const mark = config.databasePath === ':memory:' ? null : serverMark(config.databasePath);
+  if (mark) writeFileSync(mark, `${process.pid}\n`, { mode: 0o600 });
+  const unmark = () => {
+    if (mark) rmSync(mark, { force: true });
+    lock?.release();
+  };
+  let database: DatabaseHandle;
+  try {
+    database = openDatabase(config.databasePath, { synchronous: config.synchronous, backupsBeforeMigrating: config.migrationBackups });
+  } catch (error) {
+    unmark();
+    throw error;
+  }
   for (const change of database.tightened)
     logger.warn('permissions tightened: others could read the database', { path: change.path, from: change.from, to: change.to });
   if (database.migrationBackup) logger.info('backed up the database before migrating it', { backup: database.migrationBackup });
-  // While it runs, the server's process id beside the database: `timetrack restore` refuses then.
-  const mark = config.databasePath === ':memory:' ? null : serverMark(config.databasePath);
-  if (mark) writeFileSync(mark, `${process.pid}\n`, { mode: 0o600 });
-  const unmark = () => mark && rmSync(mark, { force: true });
   // The webhook sender runs on its own thread, unless the runtime injects what a thread cannot
   // share (tests: a manual clock, a fake resolver, their own CA); then it runs in this one.
   const threaded = !options.clock && !options.webhooks?.resolve && !options.webhooks?.ca;

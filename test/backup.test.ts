@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { backupBeforeMigrating, backupTo, inspect, pendingMigrations, restoreFrom, serverMark } from '../src/db/backup.js';
+import { backupBeforeMigrating, backupTo, inspect, pendingMigrations, restoreFrom, serverMark, takeServerLock } from '../src/db/backup.js';
 import { openDatabase } from '../src/db/database.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { parseConfig } from '../src/config.js';
 import { DomainError } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import { type RunningServer, startServer } from '../src/server.js';
+import { migratedUpTo, migrationTags } from './helpers/old-database.js';
 import { send } from './helpers/server.js';
 
 const refusal = (fn: () => unknown): DomainError => {
@@ -66,17 +67,63 @@ describe('db/backup', () => {
     expect(refusal(() => inspect(join(dir, 'other.db'))).message).to.equal(`${join(dir, 'other.db')} is not a timetrack database.`);
   });
 
+  it('refuses a file whose schema is not what the migrations produce at its level, naming the difference', () => {
+    // An extra trigger that re-promotes its author at every sign-in: integrity_check passes it.
+    const crafted = database('crafted.db', 1);
+    const sqlite = new Database(crafted);
+    sqlite.exec(`CREATE TRIGGER promote AFTER INSERT ON sessions BEGIN UPDATE members SET is_owner = 1 WHERE user_id = 'usr_evil'; END`);
+    expect(sqlite.pragma('integrity_check', { simple: true })).to.equal('ok');
+    sqlite.close();
+    const current = database('timetrack.db', 5);
+    const refused = refusal(() => restoreFrom(crafted, current, new Date(0)));
+    expect(refused.code).to.equal('invalid');
+    expect(refused.message).to.equal(
+      `${crafted} is refused: its schema is not what timetrack's migrations produce at its migration level: an extra trigger promote. Restore only a copy of a timetrack database (timetrack backup, or a Litestream replica of one).`,
+    );
+    expect(inspect(current).lastEventSeq).to.equal(5); // untouched
+    // A changed index and a rewritten migration record are named too.
+    const altered = database('altered.db', 1);
+    const other = new Database(altered);
+    other.exec('DROP INDEX members_user; CREATE INDEX members_user ON members (user_id, workspace_id)');
+    other.close();
+    expect(refusal(() => inspect(altered)).message).to.contain('the index members_user differs');
+    const record = database('record.db', 1);
+    const third = new Database(record);
+    third.exec("UPDATE __drizzle_migrations SET hash = 'x' WHERE rowid = 1");
+    third.close();
+    expect(refusal(() => inspect(record)).message).to.contain('its record of applied migrations is not the shipped migrations');
+    // A sound file of an older migration level passes: it is migrated at the next start.
+    const older = join(dir, 'older.db');
+    const tags = migrationTags();
+    migratedUpTo(older, tags[tags.length - 2] as string);
+    const old = new Database(older);
+    old.prepare("INSERT INTO workspaces (id, name, currency, created_at, updated_at) VALUES ('ws_1', 'W', 'EUR', 0, 0)").run();
+    old
+      .prepare("INSERT INTO events (workspace_id, entity, entity_id, operation, created_at) VALUES ('ws_1', 'client', 'c', 'create', 0)")
+      .run();
+    old.close();
+    expect(inspect(older).lastEventSeq).to.equal(1);
+  });
+
   it('restore keeps the replaced database and its WAL beside it, and refuses while a server runs', () => {
     const current = database('timetrack.db', 5);
     const backup = database('backup.db', 2);
     writeFileSync(`${current}-wal`, '');
-    // A server's mark with a live process id (this one): refused, nothing touched.
-    writeFileSync(serverMark(current), String(process.pid));
-    expect(refusal(() => restoreFrom(backup, current, new Date(0))).message).to.equal(
-      `A server (process ${process.pid}) uses ${current}; stop it first, then restore.`,
-    );
-    // A mark left by a server that is gone does not count.
+    // A server holds the database's lock: refused, nothing touched, whatever its mark says (a
+    // server in another pid namespace, or on another host over shared storage, has a process
+    // id that means nothing here).
+    const held = takeServerLock(current);
+    expect(held).to.not.equal(null);
     writeFileSync(serverMark(current), '999999999');
+    expect(refusal(() => restoreFrom(backup, current, new Date(0))).message).to.equal(
+      `A server (process 999999999) uses ${current}: it holds ${current}.server-lock. Stop it first, then restore.`,
+    );
+    expect(inspect(current).lastEventSeq).to.equal(5);
+    // A second server is refused too.
+    expect(takeServerLock(current)).to.equal(null);
+    held?.release();
+    // A mark left by a server that is gone does not count: the lock decides.
+    writeFileSync(serverMark(current), String(process.pid));
     const restored = restoreFrom(backup, current, new Date(Date.UTC(2026, 10, 23, 9, 12)));
     const kept = `${current}.replaced-2026-11-23T09-12-00-000Z`;
     expect(restored).to.deep.equal({
@@ -117,12 +164,16 @@ describe('db/backup', () => {
   });
 
   it('before migrating a database that holds data: a backup beside it, the newest `keep` kept', () => {
-    const path = database('timetrack.db', 4);
+    // A database as the version before the last two migrations left it, with 4 events.
+    const path = join(dir, 'timetrack.db');
+    const tags = migrationTags();
+    migratedUpTo(path, tags[tags.length - 3] as string);
     const old = new Database(path);
-    // As if the last two migrations had not been applied yet.
-    old
-      .prepare('DELETE FROM __drizzle_migrations WHERE rowid IN (SELECT rowid FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 2)')
-      .run();
+    old.prepare("INSERT INTO workspaces (id, name, currency, created_at, updated_at) VALUES ('ws_1', 'W', 'EUR', 0, 0)").run();
+    const event = old.prepare(
+      "INSERT INTO events (workspace_id, entity, entity_id, operation, created_at) VALUES ('ws_1', 'client', 'cli_1', 'create', 0)",
+    );
+    for (let i = 0; i < 4; i++) event.run();
     expect(pendingMigrations(old)).to.have.length(2);
     const first = backupBeforeMigrating(old, path, 2, new Date(Date.UTC(2026, 10, 23, 1)));
     const second = backupBeforeMigrating(old, path, 2, new Date(Date.UTC(2026, 10, 23, 2)));
@@ -225,6 +276,20 @@ describe('timetrack backup and restore (the command, beside the real server)', f
     }
   });
 
+  it('a second server on the same database is refused while the first holds its lock', async () => {
+    const first = await serve();
+    try {
+      const second = await startServer(config(), { logger: createLogger('silent') }).catch((e: Error) => e);
+      expect(second).to.be.instanceOf(Error);
+      expect((second as Error).message).to.equal(`Another server uses ${path} (it holds ${path}.server-lock); stop it first.`);
+      expect((await send(first.running.url, 'GET', '/healthz')).status).to.equal(200);
+    } finally {
+      await first.running.close();
+    }
+    const again = await serve();
+    await again.running.close();
+  });
+
   it('restore: refused while the server runs; stopped, the backup replaces the database and the old one is kept', async () => {
     const first = await serve();
     const kept = await entry(first.running.url, first.token, 1);
@@ -235,7 +300,7 @@ describe('timetrack backup and restore (the command, beside the real server)', f
     expect(refused.code).to.equal(1);
     expect(JSON.parse(refused.stderr).error).to.deep.equal({
       code: 'conflict',
-      message: `A server (process ${process.pid}) uses ${path}; stop it first, then restore.`,
+      message: `A server (process ${process.pid}) uses ${path}: it holds ${path}.server-lock. Stop it first, then restore.`,
     });
     await first.running.close();
     expect(existsSync(`${path}.server-pid`)).to.equal(false);

@@ -3,34 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { parseConfig } from '../src/config.js';
-import { openDatabase, registerFunctions } from '../src/db/database.js';
+import { openDatabase } from '../src/db/database.js';
+import { migratedUpTo } from './helpers/old-database.js';
 import { createLogger } from '../src/logger.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { startServer } from '../src/server.js';
-
-/**
- * Migrations applied to a database that already holds data: the database is migrated up to a
- * given migration (a copy of drizzle/ whose journal stops there), rows are written as that
- * version would have, then the server's openDatabase applies the rest.
- */
-function migratedUpTo(path: string, lastTag: string): void {
-  const folder = mkdtempSync(join(tmpdir(), 'timetrack-migrations-'));
-  cpSync(join(PACKAGE_ROOT, 'drizzle'), folder, { recursive: true });
-  const journalPath = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const last = journal.entries.findIndex((e) => e.tag === lastTag);
-  if (last < 0) throw new Error(`no migration ${lastTag}`);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
-  const sqlite = new Database(path);
-  // Migrations 0007 and 0009 call the functions every connection registers.
-  registerFunctions(sqlite);
-  migrate(drizzle(sqlite), { migrationsFolder: folder });
-  sqlite.close();
-  rmSync(folder, { recursive: true, force: true });
-}
 
 describe('migrations over existing data', () => {
   let dir: string;

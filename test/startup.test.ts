@@ -149,6 +149,7 @@ describe('startup', () => {
         rateLimitTokenPerMin: 600,
         rateLimitWorkspacePerMin: 3000,
         rateLimitAnonymousPerMin: 120,
+        tokensPerMember: 50,
         trustProxy: [],
         maxBodyBytes: 1048576,
         logLevel: 'info',

@@ -3,6 +3,7 @@ import {
   constants,
   copyFileSync,
   existsSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -14,6 +15,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { DomainError } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { schemaDifference } from './schema-check.js';
 
 /*
  * Backups of the database while the server serves and writes, their checks, and restores.
@@ -52,7 +54,11 @@ export function pendingMigrations(sqlite: Database.Database): string[] {
     .map((m) => m.tag);
 }
 
-/** Checks a copy: it opens, passes integrity_check, and is a timetrack database; returns what it holds. */
+/**
+ * Checks a copy: it opens, passes integrity_check, is a timetrack database no newer than this
+ * version, and its schema is exactly what the shipped migrations produce at its migration level;
+ * returns what it holds.
+ */
 export function inspect(path: string): BackupInfo & { lastMigrationAt: number | null } {
   let copy: Database.Database;
   try {
@@ -71,6 +77,15 @@ export function inspect(path: string): BackupInfo & { lastMigrationAt: number | 
     const lastMigrationAt = lastApplied(copy);
     const events = copy.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get();
     if (lastMigrationAt === null || !events) throw new DomainError('invalid', `${path} is not a timetrack database.`);
+    if (lastMigrationAt > (journal().at(-1)?.when ?? 0))
+      throw new DomainError('invalid', `${path} was written by a newer version of timetrack than this one; upgrade first.`);
+    // Integrity is not trust: a crafted file's extra trigger passes integrity_check.
+    const difference = schemaDifference(copy, lastMigrationAt);
+    if (difference !== null)
+      throw new DomainError(
+        'invalid',
+        `${path} is refused: ${difference}. Restore only a copy of a timetrack database (timetrack backup, or a Litestream replica of one).`,
+      );
     const lastEventSeq = (copy.prepare('SELECT max(seq) FROM events').pluck().get() as number | null) ?? null;
     return { path: resolve(path), bytes: statSync(path).size, lastEventSeq, integrity: 'ok', lastMigrationAt };
   } finally {
@@ -121,23 +136,54 @@ export function backupBeforeMigrating(sqlite: Database.Database, path: string, k
   return file;
 }
 
-/** The server's mark beside the database while it runs (its process id). */
+/** The server's mark beside the database while it runs (its process id, for messages). */
 export const serverMark = (databasePath: string): string => `${databasePath}.server-pid`;
 
-/** The process id of a server using the database, or null (no mark, or its process is gone). */
-export function runningServer(databasePath: string): number | null {
-  let pid: number;
+/** The file a running server holds locked. */
+export const serverLockFile = (databasePath: string): string => `${databasePath}.server-lock`;
+
+/** The lock of a database: held by a running server, taken by a restore. */
+export interface ServerLock {
+  release(): void;
+}
+
+/**
+ * Takes the database's server lock: an exclusive SQLite lock on `<database>.server-lock`, held
+ * until released (or until the process ends, whatever ends it: the operating system drops the
+ * lock). Unlike a process id, it is seen by a server in another pid namespace, and on another
+ * host over shared storage where the file system supports POSIX locks. Null when another holder
+ * has it.
+ */
+export function takeServerLock(databasePath: string): ServerLock | null {
+  const file = serverLockFile(databasePath);
+  if (!existsSync(dirname(resolve(file)))) mkdirSync(dirname(resolve(file)), { recursive: true, mode: 0o700 });
+  const lock = new Database(file);
   try {
-    pid = Number(readFileSync(serverMark(databasePath), 'utf8').trim());
+    chmodSync(file, 0o600);
+    lock.pragma('busy_timeout = 0');
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    lock.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return null;
+    throw error;
+  }
+  return {
+    release: () => {
+      if (!lock.open) return;
+      lock.exec('ROLLBACK');
+      lock.close();
+    },
+  };
+}
+
+/** The process id a server recorded beside the database (for the refusal's message), or null. */
+function recordedPid(databasePath: string): number | null {
+  try {
+    const pid = Number(readFileSync(serverMark(databasePath), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
   }
 }
 
@@ -157,13 +203,25 @@ export interface Restored {
  * -shm) is renamed beside it, never deleted.
  */
 export function restoreFrom(from: string, databasePath: string, now: Date): Restored {
-  const pid = runningServer(databasePath);
-  if (pid !== null) throw new DomainError('conflict', `A server (process ${pid}) uses ${databasePath}; stop it first, then restore.`);
   if (!existsSync(from)) throw new DomainError('not_found', `${from} does not exist.`);
+  // The server's lock, held throughout: no server can start on the database mid-restore.
+  const lock = takeServerLock(databasePath);
+  if (lock === null) {
+    const pid = recordedPid(databasePath);
+    throw new DomainError(
+      'conflict',
+      `A server${pid === null ? '' : ` (process ${pid})`} uses ${databasePath}: it holds ${serverLockFile(databasePath)}. Stop it first, then restore.`,
+    );
+  }
+  try {
+    return replaceWith(from, databasePath, now);
+  } finally {
+    lock.release();
+  }
+}
+
+function replaceWith(from: string, databasePath: string, now: Date): Restored {
   const info = inspect(from);
-  const newest = journal().at(-1)?.when ?? 0;
-  if ((info.lastMigrationAt ?? 0) > newest)
-    throw new DomainError('invalid', `${from} was written by a newer version of timetrack than this one; upgrade first.`);
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   // The copy is made beside the database first: if it fails (a full disk), the database is
   // untouched. Only then is the current one moved aside and the copy renamed into place.

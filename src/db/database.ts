@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { fold } from '../kernel/fold.js';
-import { amountCents } from '../kernel/money.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { backupBeforeMigrating } from './backup.js';
 import { secureDatabaseFiles, type Tightened } from './files.js';
+import { registerFunctions } from './functions.js';
+
+export { registerFunctions } from './functions.js';
 import * as schema from './schema.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -29,17 +30,6 @@ export interface DatabaseHandle {
 }
 
 const migrationsFolder = join(PACKAGE_ROOT, 'drizzle');
-
-/** The SQL functions every connection (and every migration) may call. */
-export function registerFunctions(sqlite: Database.Database): void {
-  // Unicode-aware case folding for description search (SQLite's lower() knows only ASCII); the
-  // search index holds descriptions folded by it (migration 0007, entries/search-index.ts).
-  sqlite.function('tt_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
-  // The exact amount rule (kernel/money.ts), for migrations that compute amounts in SQL.
-  sqlite.function('tt_amount_cents', { deterministic: true }, (billable: unknown, rate: unknown, seconds: unknown) =>
-    typeof seconds === 'number' ? amountCents(billable === 1, typeof rate === 'number' ? rate : null, seconds) : null,
-  );
-}
 
 /**
  * Opens (creating if needed) the SQLite database at `path`, sets the pragmas and applies every
