@@ -61,18 +61,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   setFlagsFromString('--no-allocation-site-pretenuring');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  // While it runs, the server holds the database's lock (`timetrack restore` and a second
-  // server are refused then) and notes its process id beside it for their messages.
-  const lock = config.databasePath === ':memory:' ? null : takeServerLock(config.databasePath);
-  if (config.databasePath !== ':memory:' && lock === null) {
-    throw new Error(`Another server uses ${config.databasePath} (it holds ${serverLockFile(config.databasePath)}); stop it first.`);
-  }
-  const mark = config.databasePath === ':memory:' ? null : serverMark(config.databasePath);
-  if (mark) writeFileSync(mark, `${process.pid}\n`, { mode: 0o600 });
-  const unmark = () => {
-    if (mark) rmSync(mark, { force: true });
-    lock?.release();
-  };
+  const unmark = holdDatabase(config.databasePath);
   let database: DatabaseHandle;
   try {
     database = openDatabase(config.databasePath, { synchronous: config.synchronous, backupsBeforeMigrating: config.migrationBackups });
@@ -265,4 +254,20 @@ function eventRetention(services: Services, clock: Clock, days: number): () => v
     const batch = 5000;
     while (services.write(() => services.events.purge(before, batch)) === batch) await new Promise((resolve) => setImmediate(resolve));
   });
+}
+
+/**
+ * While it runs, the server holds the database's lock (`timetrack restore` and a second server
+ * are refused then) and notes its process id beside it for their messages. Returns the release.
+ */
+function holdDatabase(databasePath: string): () => void {
+  if (databasePath === ':memory:') return () => {};
+  const lock = takeServerLock(databasePath);
+  if (lock === null) throw new Error(`Another server uses ${databasePath} (it holds ${serverLockFile(databasePath)}); stop it first.`);
+  const mark = serverMark(databasePath);
+  writeFileSync(mark, `${process.pid}\n`, { mode: 0o600 });
+  return () => {
+    rmSync(mark, { force: true });
+    lock.release();
+  };
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,7 +7,6 @@ import { parseConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migratedUpTo } from './helpers/old-database.js';
 import { createLogger } from '../src/logger.js';
-import { PACKAGE_ROOT } from '../src/paths.js';
 import { startServer } from '../src/server.js';
 
 describe('migrations over existing data', () => {
