@@ -298,3 +298,23 @@ function isIpOrCidr(text: string): boolean {
     return false;
   }
 }
+
+/**
+ * The settings in force that weaken the server, one line each, for the log at start: a person
+ * who set one for a test or a first try sees it still set.
+ */
+export function riskySettings(config: Config): string[] {
+  const risks: string[] = [];
+  if (config.webhookAllowPrivateTargets)
+    risks.push(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target private addresses and plain http, so any member can make this server send requests into its own network. Local development only.',
+    );
+  if (config.metrics && config.metricsToken === undefined)
+    risks.push('GET /metrics is served without METRICS_TOKEN: anyone who reaches the server reads its metrics. Set METRICS_TOKEN.');
+  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(config.host) || config.host.startsWith('127.');
+  if (!loopback && config.trustProxy.length === 0 && !config.baseUrl.startsWith('https:'))
+    risks.push(
+      `Plain http on ${config.host}${config.host === '0.0.0.0' || config.host === '::' ? ' (every interface)' : ''}, with no trusted proxy and no https BASE_URL: tokens, passwords and session cookies cross the network unencrypted. Put a TLS proxy in front (HOST=127.0.0.1, TRUST_PROXY, an https BASE_URL).`,
+    );
+  return risks;
+}

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { bootstrapBanner, bootstrapIfEmpty, type BootstrapResult } from './bootstrap.js';
 import { type Clock, systemClock } from './clock.js';
-import type { Config } from './config.js';
+import { type Config, riskySettings } from './config.js';
 import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
@@ -134,6 +134,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     });
     const { server, url } = await listen(config, app);
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
+    for (const risk of riskySettings(config)) logger.warn(`risky setting: ${risk}`);
     // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
     // shipper stores); its example uses the public address when set, else the one listened on.
     if (bootstrapped) (options.announce ?? ((text) => process.stderr.write(text)))(firstStartBanner(bootstrapped, services, config, url));

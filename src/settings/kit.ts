@@ -123,8 +123,10 @@ export function csrfOk(req: Request, deps: SettingsDeps, signed: Signed): boolea
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== 'null') {
     // req.protocol and req.host follow X-Forwarded-Proto/-Host only from a trusted proxy.
+    // With BASE_URL set, only its origin (the router answers no other host then).
     const own = `${req.protocol}://${req.host}`;
-    if (origin !== own && origin !== new URL(deps.config.baseUrl).origin) return false;
+    const allowed = deps.config.baseUrlSet ? origin === new URL(deps.config.baseUrl).origin : origin === own;
+    if (!allowed) return false;
   }
   const field = typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : '';
   if (signed.session) return sameText(field, signed.session.csrfToken);

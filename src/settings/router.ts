@@ -42,6 +42,10 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
   // The hash an unknown email is checked against, made now rather than at the first sign-in.
   void services.sessions.prepareSignIn();
 
+  // With BASE_URL set, the pages answer at its host only: a page reached through another name
+  // (DNS rebinding: a site whose name turns to this server's private address) is refused.
+  const ownHost = deps.config.baseUrlSet ? new URL(deps.config.baseUrl).host : null;
+
   router.use((req, res, next) => {
     const started = performance.now();
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -50,6 +54,16 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
     // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` on form posts.
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('Cache-Control', 'no-store');
+    if (ownHost !== null && req.host !== ownHost) {
+      res.on('finish', () => logger.info('settings request for another host refused', { host: req.host, status: res.statusCode }));
+      send(res, 421, {
+        base: deps.base,
+        title: 'Wrong address',
+        notice: { kind: 'error', body: `The settings page answers at ${deps.config.baseUrl}${deps.base} only (BASE_URL).` },
+        body: html`<p><a href="${deps.config.baseUrl}${deps.base}/">Go to ${deps.config.baseUrl}${deps.base}</a></p>`,
+      });
+      return;
+    }
     res.on('finish', () =>
       logger.info('settings request', {
         method: req.method,
