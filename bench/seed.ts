@@ -30,11 +30,11 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
   const clock = new ManualClock(NOW);
   const services = createServices(database, { clock, secretKey: randomBytes(32) });
   const { accounts, tokens, catalog } = services;
-  const workspace = accounts.createWorkspace({ name: 'Bench', hourlyRate: 60 });
+  const workspace = accounts.createWorkspace(OPERATOR, { name: 'Bench', hourlyRate: 60 });
   const userIds: string[] = [];
   for (let i = 0; i < sizes.members; i++) {
-    const user = accounts.createUser({ name: `Member ${i}`, email: `member${i}@bench.example` });
-    accounts.addMember({
+    const user = accounts.createUser(OPERATOR, { name: `Member ${i}`, email: `member${i}@bench.example` });
+    accounts.addMember(OPERATOR, {
       workspaceId: workspace.id,
       userId: user.id,
       canViewOthersTime: i === 0,

@@ -177,8 +177,13 @@ async function session(): Promise<void> {
     // A colleague who sees others' time but not their money.
     const { accounts, tokens, invoices } = running.services;
     const self = data(await call({ operationId: '', method: 'GET', path: '/api/v1/me' }));
-    const colleague = accounts.createUser({ name: 'Grace', email: 'grace@example.org' }).id;
-    accounts.addMember({ workspaceId: self.workspaceId as string, userId: colleague, canViewOthersTime: true, canViewOthersMoney: false });
+    const colleague = accounts.createUser(OPERATOR, { name: 'Grace', email: 'grace@example.org' }).id;
+    accounts.addMember(OPERATOR, {
+      workspaceId: self.workspaceId as string,
+      userId: colleague,
+      canViewOthersTime: true,
+      canViewOthersMoney: false,
+    });
     const colleagueToken = tokens.create(OPERATOR, {
       workspaceId: self.workspaceId as string,
       userId: colleague,
@@ -206,7 +211,7 @@ async function session(): Promise<void> {
       to: '2026-11-30',
     });
     invoices.changeStatus(invoice.id, 'sent', me.userId as string);
-    for (const event of running.services.events.tail(me.workspaceId as string, 0, 1000)) {
+    for (const event of running.services.events.tail(OPERATOR, me.workspaceId as string, 0, 1000)) {
       if (!event.event || answers.has(`webhook:${event.event}`)) continue;
       const row = running.database.sqlite.prepare('SELECT * FROM events WHERE seq = ?').get(event.seq) as never;
       const payload = dataFor({ ...(row as object), createdAt: (row as { created_at: number }).created_at } as never, owner_);

@@ -42,8 +42,14 @@ async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookI
     paymentTermsDays: '14',
     iban: 'DE02120300000000202051',
   });
-  const bea = services.accounts.createUser({ name: 'Bea Kowalski', email: 'bea@northwind.example' });
-  services.accounts.addMember({ workspaceId, userId: bea.id, canViewOthersTime: true, canViewOthersMoney: false, hourlyRate: 72.5 });
+  const bea = services.accounts.createUser(OPERATOR, { name: 'Bea Kowalski', email: 'bea@northwind.example' });
+  services.accounts.addMember(OPERATOR, {
+    workspaceId,
+    userId: bea.id,
+    canViewOthersTime: true,
+    canViewOthersMoney: false,
+    hourlyRate: 72.5,
+  });
   const token = (name: string, scopes: string[]) =>
     services.tokens.create(OPERATOR, { workspaceId, userId: ownerId, name, scopes, expiresAt: null, rateLimitPerMin: null });
   token('Calendar sync', ['entries:read', 'entries:write']);
@@ -95,7 +101,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
   try {
     const { hookId, beaId } = await seedData(server, receiver);
-    await server.services.sessions.setPassword(server.ownerId, PASSWORD);
+    await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
     const page = await (await newContext(browser)).newPage();
     const settings = `${server.url}/settings`;
 

@@ -18,9 +18,15 @@ export interface BootstrapResult {
 export function bootstrapIfEmpty(write: Write<never>, accounts: AccountsService, tokens: TokensService): BootstrapResult | null {
   return write(() => {
     if (!accounts.isEmpty()) return null;
-    const workspace = accounts.createWorkspace({ name: 'My workspace' });
-    const user = accounts.createUser({ name: 'Owner', email: 'owner@localhost' });
-    accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true, isOwner: true });
+    const workspace = accounts.createWorkspace(OPERATOR, { name: 'My workspace' });
+    const user = accounts.createUser(OPERATOR, { name: 'Owner', email: 'owner@localhost' });
+    accounts.addMember(OPERATOR, {
+      workspaceId: workspace.id,
+      userId: user.id,
+      canViewOthersTime: true,
+      canViewOthersMoney: true,
+      isOwner: true,
+    });
     const token = tokens.create(OPERATOR, { workspaceId: workspace.id, userId: user.id, name: 'bootstrap', scopes: scopeValues });
     return { workspaceId: workspace.id, userId: user.id, tokenId: token.id, token: token.token };
   });

@@ -14,12 +14,12 @@ import { createReadiness } from './health.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { Resolver } from './modules/webhooks/targets.js';
-import { type SenderThread, startSenderThread } from './modules/webhooks/threaded-sender.js';
+import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { OPERATOR } from './principal.js';
 import { loadSecretKey } from './secret-key.js';
-import { createServices, type Services, WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS } from './services.js';
+import { createServices, type Services, WEBHOOK_TIMEOUT_MS } from './services.js';
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -146,7 +146,6 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         secretKey,
         allowPrivateTargets: config.webhookAllowPrivateTargets,
         timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
-        concurrency: WEBHOOK_CONCURRENCY,
         logger,
         onFailure: () => {
           senderThread = null;
@@ -253,7 +252,11 @@ function eventRetention(services: Services, clock: Clock, days: number): () => v
   return hourly(clock, async (now) => {
     const before = now - days * 86_400_000;
     const batch = 5000;
-    while (services.write(() => services.events.purge(before, batch)) === batch) await new Promise((resolve) => setImmediate(resolve));
+    for (let next: number | null = 0; next !== null;) {
+      const from: number = next;
+      next = services.write(() => services.events.purge(before, batch, from)).next;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   });
 }
 

@@ -4,17 +4,22 @@ import { createWrite } from './db/write.js';
 import { createCursorCodec } from './kernel/cursor.js';
 import { subkey } from './kernel/keys.js';
 import { createLogger, type Logger } from './logger.js';
-import { createAccountsService } from './modules/accounts/service.js';
+import { createAccountsRepository } from './modules/accounts/repository.js';
+import { type AccountsService, createAccountsService } from './modules/accounts/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
 import { createSearchIndexer } from './modules/entries/search-index.js';
 import { createEntryServices } from './modules/entries/service.js';
-import { createEventLog, type DomainEvent } from './modules/events/service.js';
+import { createEventsRepository } from './modules/events/repository.js';
+import { createEventLog, type DomainEvent, type EventLog } from './modules/events/service.js';
 import { createInvoicesService } from './modules/invoices/service.js';
 import { createReportsService } from './modules/reports/service.js';
+import { createSessionsRepository } from './modules/sessions/repository.js';
 import { createSessionsService } from './modules/sessions/service.js';
+import { createTokensRepository } from './modules/tokens/repository.js';
 import { createTokensService } from './modules/tokens/service.js';
-import { createWebhookSender } from './modules/webhooks/sender.js';
-import { createWebhooksService } from './modules/webhooks/service.js';
+import { createWebhooksRepository } from './modules/webhooks/repository.js';
+import { createWebhookSender, type SenderPorts } from './modules/webhooks/sender.js';
+import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.js';
 import { type Resolver, systemResolver } from './modules/webhooks/targets.js';
 
 export interface ServiceOptions {
@@ -48,15 +53,36 @@ export const WEBHOOK_CONCURRENCY = 8;
 export function createServices(database: DatabaseHandle, options: ServiceOptions) {
   const { db } = database;
   const { clock } = options;
+  const logger = options.logger ?? createLogger('silent');
+  const cursors = createCursorCodec(subkey(options.secretKey, 'cursor-signing'));
   const webhookOptions = {
     secretKey: options.secretKey,
     allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
     resolve: options.webhooks?.resolve ?? systemResolver,
   };
-  const cursors = createCursorCodec(subkey(options.secretKey, 'cursor-signing'));
-  const logger = options.logger ?? createLogger('silent');
+  const webhooksRepo = createWebhooksRepository(db);
+  let webhooks: WebhooksService | null = null;
+  const events = createEventLog({
+    repo: createEventsRepository(db),
+    clock,
+    inUse: webhooksRepo.eventsInUse,
+    subscriber: (seq, event) => {
+      // setImmediate runs after the synchronous transaction has committed (or rolled back).
+      const nudge = options.webhooks?.nudge;
+      if ((webhooks?.enqueue(seq, event) ?? 0) > 0 && nudge) setImmediate(nudge);
+    },
+  });
+  const write = createWrite<DomainEvent>(db, events.record);
+  const accounts = createAccountsService({
+    repo: createAccountsRepository(db),
+    clock,
+    write,
+    workspaceRateLimitPerMin: options.limits?.workspaceRateLimitPerMin,
+  });
   const sender = createWebhookSender({
-    db,
+    repo: webhooksRepo,
+    write: createWrite(db, null),
+    ports: senderPorts(events, accounts),
     clock,
     logger,
     options: {
@@ -66,8 +92,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       ca: options.webhooks?.ca,
     },
   });
-  const webhooks = createWebhooksService({
-    db,
+  webhooks = createWebhooksService({
+    repo: webhooksRepo,
+    write,
+    isMember: (workspaceId, userId) => accounts.membership(workspaceId, userId) !== undefined,
     clock,
     options: webhookOptions,
     cursors,
@@ -75,26 +103,24 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     sendPing: sender.ping,
     onQueued: () => options.webhooks?.nudge?.(),
   });
-  const events = createEventLog({
-    db,
-    clock,
-    subscriber: (tx, seq, event) => {
-      // setImmediate runs after the synchronous transaction has committed (or rolled back).
-      const nudge = options.webhooks?.nudge;
-      if (webhooks.enqueue(tx, seq, event) > 0 && nudge) setImmediate(nudge);
-    },
-  });
-  const write = createWrite<DomainEvent>(db, events.record);
-  const { entries, timers, lister } = createEntryServices({
-    db,
+  const tokens = createTokensService({
+    repo: createTokensRepository(db),
+    accounts,
     clock,
     write,
-    cursors,
+    maxActivePerMember: options.limits?.tokensPerMember,
   });
+  const sessions = createSessionsService({ repo: createSessionsRepository(db), accounts, clock, write });
+  accounts.onMemberRemoved(tokens.revokeMember);
+  accounts.onMemberRemoved(sessions.endMemberSessions);
+  accounts.onAccountDeleted(tokens.deleteOfUser);
+  accounts.onAccountDeleted(webhooks.deleteOfUser);
+  accounts.onAccountDeleted(sessions.deleteOfUser);
+  const { entries, timers, lister } = createEntryServices({ db, clock, write, cursors });
   return {
-    accounts: createAccountsService({ db, clock, write, workspaceRateLimitPerMin: options.limits?.workspaceRateLimitPerMin }),
-    tokens: createTokensService({ db, clock, write, maxActivePerMember: options.limits?.tokensPerMember }),
-    sessions: createSessionsService({ db, clock, write }),
+    accounts,
+    tokens,
+    sessions,
     events,
     webhooks,
     sender,
@@ -107,6 +133,17 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     searchIndex: createSearchIndexer({ db, write }),
     /** The write helper of this connection (the first-start bootstrap writes through it). */
     write,
+  };
+}
+
+/** What the webhook sender reads of the events and accounts modules (on whatever connection it runs). */
+export function senderPorts(events: Pick<EventLog, 'bySeq'>, accounts: Pick<AccountsService, 'access'>): SenderPorts {
+  return {
+    eventOf: (seq) => events.bySeq(seq),
+    ownerOf: (workspaceId, userId) => {
+      const access = accounts.access(workspaceId, userId);
+      return access && { userId, canViewOthersTime: access.canViewOthersTime, canViewOthersMoney: access.canViewOthersMoney };
+    },
   };
 }
 

@@ -209,9 +209,9 @@ function client(server: TestServer) {
 /** A second workspace with its own owner (who sees everything) and an all-scopes token. */
 function otherWorkspace(server: TestServer) {
   const { accounts, tokens } = server.services;
-  const workspace = accounts.createWorkspace({ name: 'Elsewhere' });
-  const user = accounts.createUser({ name: 'Other owner', email: `other-${workspace.id}@example.org` });
-  accounts.addMember({ workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true });
+  const workspace = accounts.createWorkspace(OPERATOR, { name: 'Elsewhere' });
+  const user = accounts.createUser(OPERATOR, { name: 'Other owner', email: `other-${workspace.id}@example.org` });
+  accounts.addMember(OPERATOR, { workspaceId: workspace.id, userId: user.id, canViewOthersTime: true, canViewOthersMoney: true });
   const { token } = tokens.create(OPERATOR, { workspaceId: workspace.id, userId: user.id, name: 'other', scopes: scopeValues });
   return { workspaceId: workspace.id, token };
 }
@@ -402,13 +402,13 @@ describe('catalog', () => {
     });
 
     it('every catalog sync event carries the API view of what it wrote (as the owner sees it)', async () => {
-      const seq = server.services.events.tail(server.workspaceId, 0, 100_000).at(-1)?.seq ?? 0;
+      const seq = server.services.events.tail(OPERATOR, server.workspaceId, 0, 100_000).at(-1)?.seq ?? 0;
       const client = await api.create('clients', { name: 'Synced client' });
       const project = await api.create('projects', { name: 'Synced', clientId: client.id, hourlyRate: 80, estimateSec: 3600 });
       const task = await api.create('tasks', { projectId: project.id, name: 'Synced task', hourlyRate: 90 });
       const tag = await api.create('tags', { name: 'synced' });
       const renamed = (await routes(server, server.ownerToken).projects.patch(project.id, { name: 'Synced, renamed' })).data!.data;
-      const events = server.services.events.tail(server.workspaceId, seq, 100);
+      const events = server.services.events.tail(OPERATOR, server.workspaceId, seq, 100);
       expect(events.map((e) => [e.entity, e.operation, e.event])).to.deep.equal([
         ['client', 'create', null],
         ['project', 'create', null],
@@ -887,7 +887,7 @@ describe('catalog', () => {
     it('is resolved as the first set of task, project, member and workspace rates', async () => {
       const { accounts } = server.services;
       accounts.setWorkspace(OPERATOR, server.workspaceId, { hourlyRate: 50 });
-      accounts.setMember({ workspaceId: server.workspaceId, userId: server.ownerId, hourlyRate: 70 });
+      accounts.setMember(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId, hourlyRate: 70 });
       const rated = await api.create('projects', { name: 'Rated', hourlyRate: 100 });
       const unrated = await api.create('projects', { name: 'Unrated' });
       const ratedTask = await api.create('tasks', { projectId: rated.id, name: 'Rated task', hourlyRate: 130 });
@@ -901,7 +901,7 @@ describe('catalog', () => {
       expect(await rateOf({ projectId: unrated.id })).to.equal(70);
       expect(await rateOf({})).to.equal(70);
 
-      accounts.setMember({ workspaceId: server.workspaceId, userId: server.ownerId, hourlyRate: null });
+      accounts.setMember(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId, hourlyRate: null });
       expect(await rateOf({ projectId: unrated.id })).to.equal(50);
       expect(await rateOf({ projectId: rated.id })).to.equal(100);
 

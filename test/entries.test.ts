@@ -38,7 +38,7 @@ describe('entries', () => {
   let owner: Actor;
   const base = () => server.config.problemsBase;
   const actorOf = (token: string) => server.services.tokens.authenticate(token)!.actor;
-  const countEvents = () => server.services.events.tail(server.workspaceId, 0, 100000).length;
+  const countEvents = () => server.services.events.tail(OPERATOR, server.workspaceId, 0, 100000).length;
 
   before(async () => {
     server = await startTestServer({ now: T('2026-11-02T12:00:00Z') });
@@ -77,7 +77,7 @@ describe('entries', () => {
       expect(entry.tagIds).to.deep.equal([]);
       expect(entry.id).to.match(/^ent_[0-9a-z]{20}$/);
       for (const key of ['start', 'end', 'createdAt', 'updatedAt'] as const) expect(entry[key]).to.match(/Z$/);
-      const events = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
+      const events = server.services.events.tail(OPERATOR, server.workspaceId, 0, 100000).slice(before);
       expect(events).to.have.length(1);
       expect(events[0]).to.include({
         entity: 'entry',
@@ -133,9 +133,9 @@ describe('entries', () => {
     });
 
     it('refuses unknown or foreign project, task and tag ids with 404, archived ones with 400, and writes nothing', async () => {
-      const other = server.services.accounts.createWorkspace({ name: 'Other' });
-      const otherUser = server.services.accounts.createUser({ name: 'O', email: 'o@example.org' });
-      server.services.accounts.addMember({ workspaceId: other.id, userId: otherUser.id });
+      const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Other' });
+      const otherUser = server.services.accounts.createUser(OPERATOR, { name: 'O', email: 'o@example.org' });
+      server.services.accounts.addMember(OPERATOR, { workspaceId: other.id, userId: otherUser.id });
       const otherActor = actorOf(
         server.services.tokens.create(OPERATOR, { workspaceId: other.id, userId: otherUser.id, name: 'o', scopes: ['catalog:write'] })
           .token,
@@ -315,9 +315,9 @@ describe('entries', () => {
         base(),
         '/api/v1/entries/ent_nope',
       );
-      const ws = server.services.accounts.createWorkspace({ name: 'Elsewhere' });
-      const user = server.services.accounts.createUser({ name: 'E', email: 'e@example.org' });
-      server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
+      const ws = server.services.accounts.createWorkspace(OPERATOR, { name: 'Elsewhere' });
+      const user = server.services.accounts.createUser(OPERATOR, { name: 'E', email: 'e@example.org' });
+      server.services.accounts.addMember(OPERATOR, { workspaceId: ws.id, userId: user.id });
       const token = server.services.tokens.create(OPERATOR, {
         workspaceId: ws.id,
         userId: user.id,
@@ -340,9 +340,9 @@ describe('entries', () => {
     });
 
     it('amount is 0 for unbillable time and null for billable time without a rate', async () => {
-      const ws = server.services.accounts.createWorkspace({ name: 'No rates' });
-      const user = server.services.accounts.createUser({ name: 'N', email: 'n@example.org' });
-      server.services.accounts.addMember({ workspaceId: ws.id, userId: user.id });
+      const ws = server.services.accounts.createWorkspace(OPERATOR, { name: 'No rates' });
+      const user = server.services.accounts.createUser(OPERATOR, { name: 'N', email: 'n@example.org' });
+      server.services.accounts.addMember(OPERATOR, { workspaceId: ws.id, userId: user.id });
       const token = server.services.tokens.create(OPERATOR, {
         workspaceId: ws.id,
         userId: user.id,
@@ -409,7 +409,7 @@ describe('entries', () => {
       expect(moved.data!.data).to.include({ projectId: p2.id, hourlyRate: 70 });
       const cleared = await api.PATCH('/api/v1/entries/{id}', { params: { path }, body: { projectId: null, timeZone: 'UTC' } });
       expect(cleared.data!.data).to.include({ projectId: null, timeZone: 'UTC', hourlyRate: 50 });
-      const events = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
+      const events = server.services.events.tail(OPERATOR, server.workspaceId, 0, 100000).slice(before);
       expect(events.map((e) => e.event)).to.deep.equal(['entry.updated', 'entry.updated', 'entry.updated']);
     });
 
@@ -466,7 +466,7 @@ describe('entries', () => {
       const res = await api.DELETE('/api/v1/entries/{id}', { params: { path } });
       expect(res.response.status).to.equal(204);
       expect(await res.response.text()).to.equal('');
-      const [event] = server.services.events.tail(server.workspaceId, 0, 100000).slice(before);
+      const [event] = server.services.events.tail(OPERATOR, server.workspaceId, 0, 100000).slice(before);
       expect(event).to.include({ event: 'entry.deleted', operation: 'delete', entityId: entry.id });
       expect(event!.payload).to.deep.equal({ id: entry.id, authorId: server.ownerId });
       expectTypedProblem(await api.GET('/api/v1/entries/{id}', { params: { path } }), 404, 'not-found', base());

@@ -19,7 +19,7 @@ describe('sync events: retention', () => {
   });
   afterEach(() => server.close());
 
-  const seqs = () => server.services.events.tail(server.workspaceId, 0, 100_000).map((e) => e.seq);
+  const seqs = () => server.services.events.tail(OPERATOR, server.workspaceId, 0, 100_000).map((e) => e.seq);
   const create = () => server.services.entries.create(owner, { start: '2026-11-01T06:00:00Z', end: '2026-11-01T07:00:00Z' });
 
   it('deletes events older than the retention, oldest first, and keeps the rest', async () => {
@@ -40,7 +40,10 @@ describe('sync events: retention', () => {
     for (let i = 0; i < 12; i++) create();
     const newest = seqs().at(-1);
     server.clock.advance(3 * DAY);
-    expect(server.running.services.write(() => server.services.events.purge(server.clock.now() - 2 * DAY, 5))).to.equal(5);
+    expect(server.running.services.write(() => server.services.events.purge(server.clock.now() - 2 * DAY, 5))).to.deep.equal({
+      deleted: 5,
+      next: (seqs()[0] as number) - 1,
+    });
     await server.running.scheduler.tick();
     // The workspace's newest event stays: it names the state of its data (catalog ETags).
     expect(seqs()).to.deep.equal([newest]);
@@ -70,7 +73,7 @@ describe('sync events: retention', () => {
     server.services.catalog.tags.create(owner, { name: 'not delivered' });
     server.clock.advance(3 * DAY);
     await server.running.scheduler.tick();
-    const kept = server.services.events.tail(server.workspaceId, 0, 100);
+    const kept = server.services.events.tail(OPERATOR, server.workspaceId, 0, 100);
     // The entry's event (a delivery refers to it) and the newest event of the workspace stay.
     expect(kept.map((e) => [e.entityId === entry.id, e.event])).to.deep.equal([
       [true, 'entry.created'],

@@ -791,9 +791,14 @@ describe('contract fuzzing: every operation, valid and invalid inputs (fast-chec
     owner = server.services.tokens.authenticate(server.ownerToken)!.actor;
     // Another workspace with one row of each kind: its ids must answer like unknown ones.
     const { services } = server;
-    const other = services.accounts.createWorkspace({ name: 'Elsewhere' });
-    const otherUser = services.accounts.createUser({ name: 'Else', email: 'else@example.org' });
-    services.accounts.addMember({ workspaceId: other.id, userId: otherUser.id, canViewOthersTime: true, canViewOthersMoney: true });
+    const other = services.accounts.createWorkspace(OPERATOR, { name: 'Elsewhere' });
+    const otherUser = services.accounts.createUser(OPERATOR, { name: 'Else', email: 'else@example.org' });
+    services.accounts.addMember(OPERATOR, {
+      workspaceId: other.id,
+      userId: otherUser.id,
+      canViewOthersTime: true,
+      canViewOthersMoney: true,
+    });
     const minted = services.tokens.create(OPERATOR, {
       workspaceId: other.id,
       userId: otherUser.id,

@@ -96,9 +96,9 @@ describe('invoices', () => {
   function workspace() {
     const { accounts, tokens } = server.services;
     const n = ++seq;
-    const workspaceId = accounts.createWorkspace({ name: `Studio ${n}` }).id;
-    const userId = accounts.createUser({ name: `Ada ${n}`, email: `ada${n}@example.org` }).id;
-    accounts.addMember({ workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true });
+    const workspaceId = accounts.createWorkspace(OPERATOR, { name: `Studio ${n}` }).id;
+    const userId = accounts.createUser(OPERATOR, { name: `Ada ${n}`, email: `ada${n}@example.org` }).id;
+    accounts.addMember(OPERATOR, { workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true });
     const token = tokens.create(OPERATOR, {
       workspaceId,
       userId,
@@ -122,7 +122,7 @@ describe('invoices', () => {
         entries.create(actor, { projectId, start, end, billable }).id,
       invoiceIdOf: (entryId: string) => entries.get(actor, entryId).invoiceId,
       create: (clientId: string, from: string, to: string) => invoices.create({ workspaceId, userId, clientId, from, to }).id,
-      events: () => events.tail(workspaceId, 0, 1000),
+      events: () => events.tail(OPERATOR, workspaceId, 0, 1000),
       /** A one-entry invoice (an hour on a day of its own) of `clientId`'s project, moved into `status`. */
       invoiceIn(status: InvoiceStatus, projectId: string, clientId: string) {
         const date = new Date(Date.UTC(2026, 0, 1 + day++)).toISOString().slice(0, 10);

@@ -49,9 +49,9 @@ describe('money: exact amounts, totals that are the sums of their rows', () => {
         async (rates, list) => {
           const { accounts, tokens, catalog, entries, reports, invoices } = server.services;
           const k = ++n;
-          const workspaceId = accounts.createWorkspace({ name: `Money ${k}` }).id;
-          const userId = accounts.createUser({ name: `M ${k}`, email: `money${k}@example.org` }).id;
-          accounts.addMember({ workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true });
+          const workspaceId = accounts.createWorkspace(OPERATOR, { name: `Money ${k}` }).id;
+          const userId = accounts.createUser(OPERATOR, { name: `M ${k}`, email: `money${k}@example.org` }).id;
+          accounts.addMember(OPERATOR, { workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true });
           const token = tokens.create(OPERATOR, {
             workspaceId,
             userId,

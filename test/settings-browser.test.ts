@@ -122,7 +122,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
   }
 
   async function ownerTab(server: TestServer): Promise<Tab> {
-    await server.services.sessions.setPassword(server.ownerId, PASSWORD);
+    await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
     const tab = await open();
     expect(await signIn(tab.page, server, OWNER, PASSWORD)).to.equal(200);
     return tab;
@@ -306,9 +306,9 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
 
     it("an owner narrows a member's money visibility: the member's token narrows at once; members is owners-only", async () => {
       server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { hourlyRate: 70 });
-      const bea = server.services.accounts.createUser({ name: 'Bea', email: 'bea@example.org' });
+      const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
       const flags = { canViewOthersTime: true, canViewOthersMoney: true };
-      server.services.accounts.addMember({ workspaceId: server.workspaceId, userId: bea.id, ...flags });
+      server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id, ...flags });
       const member = await open();
       expect(await setUp(member.page, server, bea.id)).to.deep.include({
         status: 200,
@@ -354,7 +354,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
     // Under Referrer-Policy no-referrer Chromium sent `Origin: null` on form posts (refused): the
     // page's policy is same-origin, and `null` leaves the decision to the CSRF token.
     it('a form post as the browser sends it signs in', async () => {
-      await server.services.sessions.setPassword(server.ownerId, PASSWORD);
+      await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
       const { page } = await open(DESKTOP);
       expect(await signIn(page, server, OWNER, PASSWORD)).to.equal(200);
       expect(page.url()).to.equal(`${server.url}/settings/tokens`);
@@ -384,9 +384,9 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       if (!available) this.skip();
       server = await start();
       receiver = await startReceiver(null);
-      await server.services.sessions.setPassword(server.ownerId, PASSWORD);
-      const bea = server.services.accounts.createUser({ name: 'Bea Longname-Example', email: 'bea.longname@example.org' });
-      server.services.accounts.addMember({ workspaceId: server.workspaceId, userId: bea.id, canViewOthersTime: true });
+      await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
+      const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea Longname-Example', email: 'bea.longname@example.org' });
+      server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id, canViewOthersTime: true });
       const url = `http://127.0.0.1:${receiver.port}/hooks/timetrack/a-rather-long-path-for-a-receiver`;
       hookId = (
         await server.services.webhooks.create(OPERATOR, {

@@ -9,8 +9,8 @@ describe('timers', () => {
   let server: TestServer;
   let api: ReturnType<typeof typedClient>;
   const base = () => server.config.problemsBase;
-  const eventsAfter = (seq: number) => server.services.events.tail(server.workspaceId, seq, 1000);
-  const lastSeq = () => server.services.events.tail(server.workspaceId, 0, 100000).at(-1)?.seq ?? 0;
+  const eventsAfter = (seq: number) => server.services.events.tail(OPERATOR, server.workspaceId, seq, 1000);
+  const lastSeq = () => server.services.events.tail(OPERATOR, server.workspaceId, 0, 100000).at(-1)?.seq ?? 0;
   const runningCount = (userId: string) =>
     (
       server.running.database.sqlite.prepare('SELECT count(*) AS n FROM entries WHERE author_id = ? AND end_at IS NULL').get(userId) as {

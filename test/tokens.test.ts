@@ -56,9 +56,9 @@ describe('tokens', () => {
       services.tokens.revoke(OPERATOR, revoked.tokenId);
       const expiring = addMemberWithToken(services, workspaceId, { expiresAt: clock.now() + 1000 });
       const removed = addMemberWithToken(services, workspaceId);
-      services.accounts.removeMember({ workspaceId, userId: removed.userId });
+      services.accounts.removeMember(OPERATOR, { workspaceId, userId: removed.userId });
       const deleted = addMemberWithToken(services, workspaceId);
-      services.accounts.deleteUser(deleted.userId);
+      services.accounts.deleteUser(OPERATOR, deleted.userId);
       const valid = addMemberWithToken(services, workspaceId);
       const prefixOnly = valid.token.slice(0, 11);
       const wrongSecret = `${valid.token.slice(0, 12)}${'A'.repeat(43)}`;
@@ -104,8 +104,8 @@ describe('tokens', () => {
 
     it('re-adding a removed member does not revive their old token', async () => {
       const member = addMemberWithToken(server.services, server.workspaceId);
-      server.services.accounts.removeMember({ workspaceId: server.workspaceId, userId: member.userId });
-      server.services.accounts.addMember({ workspaceId: server.workspaceId, userId: member.userId });
+      server.services.accounts.removeMember(OPERATOR, { workspaceId: server.workspaceId, userId: member.userId });
+      server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: member.userId });
       expectProblem(await server.request('GET', '/api/v1/me', { token: member.token }), 401, 'invalid-token', server.config.problemsBase);
     });
 
@@ -140,20 +140,20 @@ describe('tokens', () => {
       const visibility = async (token: string) => (await typedClient(server, token).GET('/api/v1/me')).data?.data.visibility;
       expect(await visibility(member.token)).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: true });
 
-      services.accounts.setMember({ workspaceId, userId: member.userId, canViewOthersMoney: false });
+      services.accounts.setMember(OPERATOR, { workspaceId, userId: member.userId, canViewOthersMoney: false });
       expect(await visibility(member.token)).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: false });
 
-      services.accounts.setMember({ workspaceId, userId: member.userId, canViewOthersMoney: true, canViewOthersTime: false });
+      services.accounts.setMember(OPERATOR, { workspaceId, userId: member.userId, canViewOthersMoney: true, canViewOthersTime: false });
       expect(await visibility(member.token)).to.deep.equal({ canViewOthersTime: false, canViewOthersMoney: true });
 
-      services.accounts.setMember({ workspaceId, userId: member.userId, canViewOthersTime: true });
+      services.accounts.setMember(OPERATOR, { workspaceId, userId: member.userId, canViewOthersTime: true });
       expect(await visibility(member.token)).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: true });
     });
 
     it('granting a flag the member lacked at minting does not widen the existing token; a new token gets it', async () => {
       const { services, workspaceId } = server;
       const member = addMemberWithToken(services, workspaceId, { canViewOthersTime: false, canViewOthersMoney: false });
-      services.accounts.setMember({ workspaceId, userId: member.userId, canViewOthersTime: true, canViewOthersMoney: true });
+      services.accounts.setMember(OPERATOR, { workspaceId, userId: member.userId, canViewOthersTime: true, canViewOthersMoney: true });
       const old = await typedClient(server, member.token).GET('/api/v1/me');
       expect(old.data?.data.visibility).to.deep.equal({ canViewOthersTime: false, canViewOthersMoney: false });
       const fresh = services.tokens.create(OPERATOR, { workspaceId, userId: member.userId, name: 'new', scopes: [] });

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { systemClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { startSenderThread } from '../src/modules/webhooks/threaded-sender.js';
+import { startSenderThread } from '../src/threads/sender.js';
 import { loadSecretKey } from '../src/secret-key.js';
 import { startServer } from '../src/server.js';
 import { createServices } from '../src/services.js';
@@ -118,7 +118,7 @@ describe('webhooks survive a crash', function () {
         for (const d of deliveries) expect(received.has(d.id), d.id).to.equal(true);
         const entriesDelivered = new Set(receiver.requests.filter((r) => r.json).map((r) => r.json.data.entry.id));
         for (const id of created) expect(entriesDelivered.has(id), id).to.equal(true);
-        expect(services.events.tail(workspaceId!, 0, 100).filter((e) => e.event === 'entry.created')).to.have.length(5);
+        expect(services.events.tail(OPERATOR, workspaceId!, 0, 100).filter((e) => e.event === 'entry.created')).to.have.length(5);
       } finally {
         check.close();
       }
@@ -190,7 +190,6 @@ describe('webhooks survive a crash', function () {
       secretKey: Buffer.alloc(32),
       allowPrivateTargets: true,
       timeoutMs: 1_000,
-      concurrency: 1,
       logger: { debug: () => {}, info: () => {}, warn: () => {}, error: (m) => errors.push(m) },
       onFailure: () => handedBack++,
     });

@@ -509,7 +509,7 @@ describe('webhooks', function () {
         server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await receiver.waitFor(1);
         await settle(server);
-        server.services.accounts.removeMember({ workspaceId: server.workspaceId, userId: watcher.userId });
+        server.services.accounts.removeMember(OPERATOR, { workspaceId: server.workspaceId, userId: watcher.userId });
         server.clock.advance(30_000);
         await settle(server);
         expect(receiver.requests).to.have.length(1);
@@ -551,7 +551,7 @@ describe('webhooks', function () {
       it('deleting the owner’s account deletes its webhooks', async () => {
         const watcher = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true });
         await subscribe(['entry.created'], watcher.userId);
-        server.services.accounts.deleteUser(watcher.userId);
+        server.services.accounts.deleteUser(OPERATOR, watcher.userId);
         expect(server.services.webhooks.list(OPERATOR, server.workspaceId)).to.deep.equal([]);
         server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
         await settle(server);

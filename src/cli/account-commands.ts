@@ -25,17 +25,17 @@ export const accountCommands: Record<string, Command> = {
     { name: str, currency: str, 'hourly-rate': str },
     0,
     (v, _p, s) =>
-      s.accounts.createWorkspace({
+      s.accounts.createWorkspace(OPERATOR, {
         name: required(v, 'name'),
         ...(optionalString(v, 'currency') !== undefined ? { currency: optionalString(v, 'currency') as string } : {}),
         hourlyRate: optionalNumber(v, 'hourly-rate') ?? null,
       }),
   ),
   'workspace list': command('workspace list', 'List the workspaces and their settings.', {}, 0, (_v, _p, s) => ({
-    workspaces: s.accounts.listWorkspaces(),
+    workspaces: s.accounts.listWorkspaces(OPERATOR),
   })),
   'workspace show': command('workspace show ID', "Print a workspace's settings and business profile.", {}, 1, (_v, p, s) => ({
-    workspace: s.accounts.getWorkspace(p[0] as string),
+    workspace: s.accounts.getWorkspace(OPERATOR, p[0] as string),
   })),
   'workspace set': command(
     'workspace set ID [--name N] [--currency C] [--runaway-limit-sec S] [--runaway-action flagged|capped|stopped] [--rate-limit-per-min N|none] [--hourly-rate R|none]',
@@ -59,19 +59,19 @@ export const accountCommands: Record<string, Command> = {
     '--currency is an ISO 4217 code such as EUR. Rates and amounts already recorded are not converted: they are read in the new currency (invoices keep the currency they were issued in).',
   ),
   'user create': command('user create --name N --email E', 'Create a user account.', { name: str, email: str }, 0, (v, _p, s) =>
-    s.accounts.createUser({ name: required(v, 'name'), email: required(v, 'email') }),
+    s.accounts.createUser(OPERATOR, { name: required(v, 'name'), email: required(v, 'email') }),
   ),
   'user list': command('user list', 'List the user accounts (deleted ones are not listed).', {}, 0, (_v, _p, s) => ({
-    users: s.accounts.listUsers(),
+    users: s.accounts.listUsers(OPERATOR),
   })),
   'user show': command('user show ID', 'Print a user account and the workspaces it is a member of.', {}, 1, (_v, p, s) => ({
-    user: s.accounts.getUser(p[0] as string),
+    user: s.accounts.getUser(OPERATOR, p[0] as string),
   })),
   'user set': command('user set ID [--name N] [--email E]', "Change a user's name or email.", { name: str, email: str }, 1, (v, p, s) =>
-    s.accounts.setUser(p[0] as string, someSetting({ name: optionalString(v, 'name'), email: optionalString(v, 'email') })),
+    s.accounts.setUser(OPERATOR, p[0] as string, someSetting({ name: optionalString(v, 'name'), email: optionalString(v, 'email') })),
   ),
   'user delete': command('user delete ID', 'Delete an account with its tokens, memberships and webhooks.', {}, 1, (_v, p, s) =>
-    s.accounts.deleteUser(p[0] as string),
+    s.accounts.deleteUser(OPERATOR, p[0] as string),
   ),
   'user invite': command(
     'user invite --workspace W --user U [--valid-hours H]',
@@ -97,7 +97,7 @@ export const accountCommands: Record<string, Command> = {
     "Set an account's password for the settings page, read from standard input (at least 12 characters); its sessions end.",
     {},
     1,
-    async (_v, p, s, c) => s.sessions.setPassword(p[0] as string, (await c.readStdin()).replace(/\r?\n$/, '')),
+    async (_v, p, s, c) => s.sessions.setPassword(OPERATOR, p[0] as string, (await c.readStdin()).replace(/\r?\n$/, '')),
     undefined,
     'Example: printf %s "$PASSWORD" | timetrack user password usr_… (the password never appears in the process list or shell history).',
   ),
@@ -107,7 +107,7 @@ export const accountCommands: Record<string, Command> = {
     { workspace: str, user: str, 'can-view-others-time': flag, 'can-view-others-money': flag, 'hourly-rate': str, owner: flag },
     0,
     (v, _p, s) =>
-      s.accounts.addMember({
+      s.accounts.addMember(OPERATOR, {
         workspaceId: required(v, 'workspace'),
         userId: required(v, 'user'),
         canViewOthersTime: v['can-view-others-time'] === true,
@@ -121,14 +121,14 @@ export const accountCommands: Record<string, Command> = {
     "List a workspace's members with their visibility and rate.",
     { workspace: str },
     0,
-    (v, _p, s) => ({ members: s.accounts.listMembers(required(v, 'workspace')) }),
+    (v, _p, s) => ({ members: s.accounts.listMembers(OPERATOR, required(v, 'workspace')) }),
   ),
   'member show': command(
     'member show --workspace W --user U',
     "Print a member's visibility and rate.",
     { workspace: str, user: str },
     0,
-    (v, _p, s) => ({ member: s.accounts.getMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user') }) }),
+    (v, _p, s) => ({ member: s.accounts.getMember(OPERATOR, { workspaceId: required(v, 'workspace'), userId: required(v, 'user') }) }),
   ),
   'member set': command(
     'member set --workspace W --user U [--can-view-others-time true|false] [--can-view-others-money true|false] [--hourly-rate R|none] [--owner true|false]',
@@ -142,7 +142,7 @@ export const accountCommands: Record<string, Command> = {
         hourlyRate: optionalNumber(v, 'hourly-rate', true),
         isOwner: optionalBoolean(v, 'owner'),
       });
-      return s.accounts.setMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user'), ...flags });
+      return s.accounts.setMember(OPERATOR, { workspaceId: required(v, 'workspace'), userId: required(v, 'user'), ...flags });
     },
   ),
   'member remove': command(
@@ -150,6 +150,6 @@ export const accountCommands: Record<string, Command> = {
     'Remove a member; their tokens stop working at once.',
     { workspace: str, user: str },
     0,
-    (v, _p, s) => s.accounts.removeMember({ workspaceId: required(v, 'workspace'), userId: required(v, 'user') }),
+    (v, _p, s) => s.accounts.removeMember(OPERATOR, { workspaceId: required(v, 'workspace'), userId: required(v, 'user') }),
   ),
 };

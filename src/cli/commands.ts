@@ -53,7 +53,7 @@ export const commands: Record<string, Command> = {
       if (after < 0) throw new UsageError('--after must be 0 or more');
       if (limit < 1 || limit > 10000) throw new UsageError('--limit must be from 1 to 10000');
       s.accounts.requireWorkspace(workspaceId);
-      return { events: s.events.tail(workspaceId, after, limit) };
+      return { events: s.events.tail(OPERATOR, workspaceId, after, limit) };
     },
   ),
   'token revoke': command('token revoke ID', 'Revoke a token; its next request answers 401.', {}, 1, (_v, p, s) =>

@@ -10,8 +10,8 @@ export interface WriteOptions {
   referenced?: () => string;
 }
 
-/** Records an event on the connection of the transaction in progress (the event log's `record`). */
-export type EventRecorder<Event> = (db: Db, event: Event) => number;
+/** Records an event in the transaction in progress (the event log's `record`, on the same connection). */
+export type EventRecorder<Event> = (event: Event) => number;
 
 /** Runs a write; its body records events with `record`, which commit or roll back with it. */
 export type Write<Event> = <T>(body: (record: (event: Event) => number) => T, options?: WriteOptions) => T;
@@ -26,7 +26,7 @@ export type Write<Event> = <T>(body: (record: (event: Event) => number) => T, op
 export function createWrite<Event>(db: Db, recorder: EventRecorder<Event> | null): Write<Event> {
   const record = (event: Event): number => {
     if (!recorder) throw new Error('this connection records no events');
-    return recorder(db, event);
+    return recorder(event);
   };
   return <T>(body: (record: (event: Event) => number) => T, options: WriteOptions = {}): T => {
     try {

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
-import { resolvePackage } from '../threads.js';
+import { resolvePackage } from '../threads/start.js';
 import type { ReaderThreadData } from './reader-thread.js';
 import type { EncodedBody } from '../http/problems.js';
 import { raise, type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';

@@ -108,8 +108,11 @@ export function seed<
   const ownerActor = owner.actor;
 
   const members = mapValues(spec.members, (m, key): SeededMember => {
-    const user = services.accounts.createUser({ name: m.name ?? key, email: `${key.toLowerCase()}.${run}.${counter++}@example.org` });
-    services.accounts.addMember({
+    const user = services.accounts.createUser(OPERATOR, {
+      name: m.name ?? key,
+      email: `${key.toLowerCase()}.${run}.${counter++}@example.org`,
+    });
+    services.accounts.addMember(OPERATOR, {
       workspaceId,
       userId: user.id,
       canViewOthersTime: m.canViewOthersTime ?? false,

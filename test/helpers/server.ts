@@ -182,11 +182,11 @@ export function addMemberWithToken(
     name?: string;
   } = {},
 ) {
-  const user = services.accounts.createUser({
+  const user = services.accounts.createUser(OPERATOR, {
     name: options.name ?? 'Member',
     email: `m${Math.random().toString(36).slice(2)}@example.org`,
   });
-  services.accounts.addMember({
+  services.accounts.addMember(OPERATOR, {
     workspaceId,
     userId: user.id,
     canViewOthersTime: options.canViewOthersTime ?? false,

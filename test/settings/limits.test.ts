@@ -22,7 +22,7 @@ describe("settings page: the operator's limits", () => {
     runawayAction: 'flagged',
     rateLimitPerMin,
   });
-  const budget = () => server.services.accounts.getWorkspace(server.workspaceId).rateLimitPerMin;
+  const budget = () => server.services.accounts.getWorkspace(OPERATOR, server.workspaceId).rateLimitPerMin;
 
   it('lets an owner lower the workspace budget or raise it up to RATE_LIMIT_WORKSPACE_PER_MIN, not beyond', async () => {
     const lifted = await owner.submit('/settings/workspace', '/settings/workspace', workspaceForm('1000000000'));

@@ -92,7 +92,7 @@ describe('settings page: forms', () => {
     };
     const saved = await owner.submit('/settings/workspace', '/settings/workspace', form);
     expect(saved.status).to.equal(303);
-    expect(server.services.accounts.getWorkspace(server.workspaceId)).to.include({
+    expect(server.services.accounts.getWorkspace(OPERATOR, server.workspaceId)).to.include({
       name: 'Acme GmbH',
       currency: 'USD',
       hourlyRate: 92.5,
@@ -104,7 +104,7 @@ describe('settings page: forms', () => {
     expect(bad.status).to.equal(400);
     expect(bad.text).to.include('runaway limit must be a number');
     expect(bad.text).to.include('value="Kept name"');
-    expect(server.services.accounts.getWorkspace(server.workspaceId).name).to.equal('Acme GmbH');
+    expect(server.services.accounts.getWorkspace(OPERATOR, server.workspaceId).name).to.equal('Acme GmbH');
     const profile = await owner.submit('/settings/workspace', '/settings/workspace/profile', {
       legalName: 'Acme GmbH',
       addressLines: 'Hauptstraße 1\r\n\r\n2. OG',
@@ -113,7 +113,7 @@ describe('settings page: forms', () => {
       smallBusiness: 'true',
     });
     expect(profile.status).to.equal(303);
-    expect(server.services.accounts.getWorkspace(server.workspaceId).businessProfile).to.deep.equal({
+    expect(server.services.accounts.getWorkspace(OPERATOR, server.workspaceId).businessProfile).to.deep.equal({
       legalName: 'Acme GmbH',
       addressLines: ['Hauptstraße 1', '2. OG'],
       country: 'DE',
@@ -131,8 +131,8 @@ describe('settings page: forms', () => {
   });
 
   it('lets an owner narrow a member at once, make them an owner, and make their setup link', async () => {
-    const bea = server.services.accounts.createUser({ name: 'Bea', email: 'bea@example.org' });
-    server.services.accounts.addMember({
+    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+    server.services.accounts.addMember(OPERATOR, {
       workspaceId: server.workspaceId,
       userId: bea.id,
       canViewOthersTime: true,
@@ -152,7 +152,7 @@ describe('settings page: forms', () => {
       canViewOthersTime: true,
       canViewOthersMoney: false,
     });
-    expect(server.services.accounts.getMember({ workspaceId: server.workspaceId, userId: bea.id })).to.include({
+    expect(server.services.accounts.getMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id })).to.include({
       hourlyRate: 70,
       isOwner: false,
     });
@@ -171,9 +171,9 @@ describe('settings page: forms', () => {
   });
 
   it('switches between the workspaces of the account, and only to those', async () => {
-    const other = server.services.accounts.createWorkspace({ name: 'Side project' });
-    server.services.accounts.addMember({ workspaceId: other.id, userId: server.ownerId });
-    const stranger = server.services.accounts.createWorkspace({ name: 'Not mine' });
+    const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Side project' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: other.id, userId: server.ownerId });
+    const stranger = server.services.accounts.createWorkspace(OPERATOR, { name: 'Not mine' });
     const before = await owner.get('/settings/tokens');
     expect(before.text).to.include('<option value="' + other.id + '"');
     const switched = await owner.submit('/settings/tokens', '/settings/switch', { workspaceId: other.id });

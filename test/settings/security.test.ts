@@ -19,8 +19,8 @@ describe('settings page: security', () => {
 
   /** A second member of the bootstrap workspace (not an owner), with a password. */
   const colleague = async (email = 'bea@example.org') => {
-    const user = server.services.accounts.createUser({ name: 'Bea', email });
-    server.services.accounts.addMember({ workspaceId: server.workspaceId, userId: user.id });
+    const user = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: user.id });
     const client = new SettingsClient(server);
     await client.setUp(user.id, PASSWORD);
     return { id: user.id, client };
@@ -157,7 +157,7 @@ describe('settings page: security', () => {
     expect(members.status).to.equal(403);
     expect(members.text).to.include('Owners only');
     expect((await bea.client.submit('/settings/tokens', `/settings/members/${bea.id}`, { isOwner: 'true' })).status).to.equal(403);
-    expect(server.services.accounts.getMember({ workspaceId: server.workspaceId, userId: bea.id }).isOwner).to.equal(false);
+    expect(server.services.accounts.getMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id }).isOwner).to.equal(false);
   });
 
   it('keeps cookies and bearer tokens apart: the API ignores the session cookie, the settings page ignores Authorization', async () => {
@@ -179,17 +179,17 @@ describe('settings page: security', () => {
     const owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
     const bea = await colleague();
-    server.services.accounts.setMember({ workspaceId: server.workspaceId, userId: bea.id, isOwner: true });
+    server.services.accounts.setMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id, isOwner: true });
     expect((await bea.client.get('/settings/members')).status).to.equal(200);
-    server.services.accounts.setMember({ workspaceId: server.workspaceId, userId: bea.id, isOwner: false });
+    server.services.accounts.setMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id, isOwner: false });
     expect((await bea.client.get('/settings/members')).status).to.equal(403);
-    server.services.accounts.removeMember({ workspaceId: server.workspaceId, userId: bea.id });
+    server.services.accounts.removeMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id });
     const removed = await bea.client.get('/settings/tokens');
     expect(removed.status).to.equal(303);
     expect(removed.headers.get('location')).to.equal('/settings/sign-in');
     expect(removed.headers.getSetCookie().some((c) => /^tt_session=;.*Max-Age=0/.test(c))).to.equal(true);
     const cat = await colleague('cat@example.org');
-    server.services.accounts.deleteUser(cat.id);
+    server.services.accounts.deleteUser(OPERATOR, cat.id);
     expect((await cat.client.get('/settings/tokens')).status).to.equal(303);
     expect((await cat.client.signIn('cat@example.org', PASSWORD)).status).to.equal(401);
     // The last owner cannot give up the role.

@@ -22,16 +22,16 @@ describe('settings page: owner-made setup links cannot take over accounts', () =
   /** A member of the bootstrap workspace; optionally also of a workspace owned by someone else. */
   const member = (name: string, options: { alsoIn?: string } = {}) => {
     const { accounts } = server.services;
-    const user = accounts.createUser({ name, email: `${name.toLowerCase()}@example.org` });
-    accounts.addMember({ workspaceId: server.workspaceId, userId: user.id });
-    if (options.alsoIn) accounts.addMember({ workspaceId: options.alsoIn, userId: user.id });
+    const user = accounts.createUser(OPERATOR, { name, email: `${name.toLowerCase()}@example.org` });
+    accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: user.id });
+    if (options.alsoIn) accounts.addMember(OPERATOR, { workspaceId: options.alsoIn, userId: user.id });
     return user.id;
   };
   const otherWorkspace = () => {
     const { accounts } = server.services;
-    const ws = accounts.createWorkspace({ name: 'Other company' });
-    const boss = accounts.createUser({ name: 'Boss', email: 'boss@example.org' });
-    accounts.addMember({ workspaceId: ws.id, userId: boss.id, isOwner: true });
+    const ws = accounts.createWorkspace(OPERATOR, { name: 'Other company' });
+    const boss = accounts.createUser(OPERATOR, { name: 'Boss', email: 'boss@example.org' });
+    accounts.addMember(OPERATOR, { workspaceId: ws.id, userId: boss.id, isOwner: true });
     return ws.id;
   };
   const linksOf = (userId: string) =>
@@ -68,8 +68,8 @@ describe('settings page: owner-made setup links cannot take over accounts', () =
 
   it('makes a link for a new member only in the owner’s workspaces, and checks again when it is used', async () => {
     // A member of two workspaces, both owned by this owner: allowed.
-    const second = server.services.accounts.createWorkspace({ name: 'Second' });
-    server.services.accounts.addMember({ workspaceId: second.id, userId: server.ownerId, isOwner: true });
+    const second = server.services.accounts.createWorkspace(OPERATOR, { name: 'Second' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: second.id, userId: server.ownerId, isOwner: true });
     const cy = member('Cy', { alsoIn: second.id });
     const made = await owner.submit('/settings/members', `/settings/members/${cy}/invite`, {});
     const shown = await owner.follow(made, '/settings/members');
@@ -79,7 +79,7 @@ describe('settings page: owner-made setup links cannot take over accounts', () =
     const dan = member('Dan');
     const forDan = await owner.follow(await owner.submit('/settings/members', `/settings/members/${dan}/invite`, {}), '/settings/members');
     const path = /(\/settings\/setup\/[A-Za-z0-9_-]{43})/.exec(forDan.text)?.[1] as string;
-    server.services.accounts.addMember({ workspaceId: otherWorkspace(), userId: dan });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: otherWorkspace(), userId: dan });
     const opener = new SettingsClient(server);
     expect((await opener.get(path)).status).to.equal(410);
     const form = await opener.get('/settings/sign-in');

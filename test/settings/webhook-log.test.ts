@@ -15,9 +15,9 @@ describe('settings page: a webhook delivery log', () => {
   beforeEach(async () => {
     // Attempts go to a closed port on loopback (connection refused): nothing leaves the machine.
     server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-    const user = server.services.accounts.createUser({ name: 'Bea', email: 'bea@example.org' });
+    const user = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
     beaId = user.id;
-    server.services.accounts.addMember({ workspaceId: server.workspaceId, userId: beaId });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: beaId });
     bea = new SettingsClient(server);
     await bea.setUp(beaId, PASSWORD);
     const made = await bea.submit('/settings/webhooks', '/settings/webhooks', {

@@ -1,19 +1,15 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
-import { DomainError, notFound } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { requireCurrency, requireEmail, requireName, requirePositiveInt, requireRate } from '../../kernel/input.js';
 import { isOperator, type Principal } from '../../principal.js';
-import { sessions, setupLinks } from '../sessions/schema.js';
-import { apiTokens } from '../tokens/schema.js';
-import { webhooks } from '../webhooks/schema.js';
-import { members, users, workspaces } from './schema.js';
-import { requireCurrency, requireEmail, requireName, requirePositiveInt, requireRate } from './validation.js';
-import { createMembersService } from './members.js';
-import { createAccountsReader } from './views.js';
+import { accountErrors as errors } from './errors.js';
+import type { Access, AccountsRepository, Membership, WorkspaceRow } from './repository.js';
+import type { workspaces } from './schema.js';
+import { memberView, userView, workspaceView, workspaceWithProfile } from './views.js';
 
-export type { MemberFlags } from './members.js';
+export type { Access, Membership } from './repository.js';
 
 export type RunawayAction = 'flagged' | 'capped' | 'stopped';
 
@@ -31,6 +27,18 @@ export interface UserChanges {
   name?: string;
   email?: string;
 }
+
+export interface MemberFlags {
+  canViewOthersTime?: boolean;
+  canViewOthersMoney?: boolean;
+  hourlyRate?: number | null;
+  /** Owners manage the workspace on the settings page; a workspace keeps at least one. */
+  isOwner?: boolean;
+}
+
+/** What other modules do when a member leaves or an account goes: run inside the same write. */
+type MemberRemoved = (workspaceId: string, userId: string) => void;
+type AccountDeleted = (userId: string) => void;
 
 /** The workspace columns a settings change sets, each value checked. */
 function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.$inferInsert> {
@@ -51,90 +59,124 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
   return patch;
 }
 
+/** The changes of `member set`: each flag given, the rate checked. */
+function memberPatch(flags: MemberFlags, now: number) {
+  const patch: { updatedAt: number } & MemberFlags = { updatedAt: now };
+  if (flags.canViewOthersTime !== undefined) patch.canViewOthersTime = flags.canViewOthersTime;
+  if (flags.canViewOthersMoney !== undefined) patch.canViewOthersMoney = flags.canViewOthersMoney;
+  if (flags.hourlyRate !== undefined) patch.hourlyRate = requireRate(flags.hourlyRate, 'hourly rate');
+  if (flags.isOwner !== undefined) patch.isOwner = flags.isOwner;
+  return patch;
+}
+
 /**
- * Users, workspaces and members: the first-party administration behind the `timetrack` CLI.
- * Deleting an account or removing a member takes effect on the owner's tokens at once.
+ * Users, workspaces and members. The operator (the command line) may do everything; an owner
+ * manages their workspace's settings and members on the settings page, within the operator's
+ * limits. Removing a member or deleting an account tells the other modules in the same write
+ * (their tokens, sessions and webhooks end at once).
  */
 export function createAccountsService({
-  db,
+  repo,
   clock,
   write,
   workspaceRateLimitPerMin = Number.POSITIVE_INFINITY,
 }: {
-  db: Db;
+  repo: AccountsRepository;
   clock: Clock;
   write: Write<never>;
   /** RATE_LIMIT_WORKSPACE_PER_MIN: an owner may lower a workspace's budget, or raise it up to this; the operator beyond. */
   workspaceRateLimitPerMin?: number;
 }) {
-  /** A live account holding `email` (case-insensitively), other than `except`. */
-  const emailTaken = (email: string, except?: string) =>
-    db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt), except ? sql`${users.id} <> ${except}` : undefined))
-      .get();
-  const emailConflict = (email: string, holder: string) =>
-    new DomainError('conflict', `A user with the email ${email} exists already (${holder}).`);
+  const removedListeners: MemberRemoved[] = [];
+  const deletedListeners: AccountDeleted[] = [];
+
+  const found = <T>(row: T | undefined, error: () => DomainError): T => {
+    if (row === undefined) throw error();
+    return row;
+  };
+  const workspaceRow = (id: string): WorkspaceRow => found(repo.workspace(id), () => errors.workspaceNotFound(id));
+  /** An owner of this workspace, or the operator; anyone else is refused. */
+  const ownerOrOperator = (principal: Principal, workspaceId: string): void => {
+    if (!isOperator(principal) && (!principal.isOwner || principal.workspaceId !== workspaceId)) throw errors.ownersOnly();
+  };
+  const operatorOnly = (principal: Principal, what: string): void => {
+    if (!isOperator(principal)) throw errors.operatorOnly(what);
+  };
+  const createAccount = (input: { name: string; email: string }): { id: string } => {
+    const name = requireName(input.name, 'name');
+    const email = requireEmail(input.email);
+    return write(() => {
+      const taken = repo.userByEmail(email);
+      if (taken) throw errors.emailTaken(email, taken.id);
+      const id = newId('usr');
+      repo.insertUser({ id, name, email, createdAt: clock.now() });
+      return { id };
+    });
+  };
 
   return {
-    ...createAccountsReader(db),
-    ...createMembersService({ db, clock, write }),
+    /** Another module's reaction to a member leaving a workspace, run inside the same write. */
+    onMemberRemoved: (listener: MemberRemoved) => void removedListeners.push(listener),
+    /** Another module's reaction to an account being deleted, run inside the same write. */
+    onAccountDeleted: (listener: AccountDeleted) => void deletedListeners.push(listener),
 
-    createWorkspace(input: { name: string; currency?: string; hourlyRate?: number | null }): { id: string } {
+    ...portsOf(repo, clock, workspaceRow),
+
+    // Workspaces
+    createWorkspace(principal: Principal, input: { name: string; currency?: string; hourlyRate?: number | null }): { id: string } {
+      operatorOnly(principal, 'create a workspace');
       const now = clock.now();
       const id = newId('ws');
-      db.insert(workspaces)
-        .values({
-          id,
-          name: requireName(input.name, 'name'),
-          currency: requireCurrency(input.currency ?? 'EUR'),
-          hourlyRate: requireRate(input.hourlyRate ?? null, 'hourly rate'),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .run();
+      repo.insertWorkspace({
+        id,
+        name: requireName(input.name, 'name'),
+        currency: requireCurrency(input.currency ?? 'EUR'),
+        hourlyRate: requireRate(input.hourlyRate ?? null, 'hourly rate'),
+        createdAt: now,
+        updatedAt: now,
+      });
       return { id };
     },
 
     /** Changes a workspace's settings: an owner of it (within the operator's limits), or the operator. */
     setWorkspace(principal: Principal, id: string, settings: WorkspaceSettings): { id: string } {
-      if (!isOperator(principal)) {
-        if (!principal.isOwner || principal.workspaceId !== id)
-          throw new DomainError('forbidden', "Only the workspace's owners change its settings.");
-        if (settings.rateLimitPerMin != null && settings.rateLimitPerMin > workspaceRateLimitPerMin)
-          throw new DomainError(
-            'invalid',
-            `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
-          );
-      }
+      ownerOrOperator(principal, id);
+      if (!isOperator(principal) && settings.rateLimitPerMin != null && settings.rateLimitPerMin > workspaceRateLimitPerMin)
+        throw new DomainError(
+          'invalid',
+          `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
+        );
       const patch = workspacePatch(settings);
       return write(() => {
-        const result = db
-          .update(workspaces)
-          .set({ ...patch, updatedAt: clock.now() })
-          .where(eq(workspaces.id, id))
-          .run();
-        if (result.changes === 0) throw notFound(`Workspace ${id}`);
+        if (!repo.updateWorkspace(id, { ...patch, updatedAt: clock.now() })) throw errors.workspaceNotFound(id);
         return { id };
       });
     },
 
-    createUser(input: { name: string; email: string }): { id: string } {
-      const name = requireName(input.name, 'name');
-      const email = requireEmail(input.email);
-      return write(() => {
-        const taken = emailTaken(email);
-        if (taken) throw emailConflict(email, taken.id);
-        const id = newId('usr');
-        db.insert(users).values({ id, name, email, createdAt: clock.now() }).run();
-        return { id };
-      });
+    listWorkspaces(principal: Principal) {
+      operatorOnly(principal, 'list every workspace');
+      return repo.workspaces().map(workspaceView);
     },
 
-    /** Renames an account or changes its email (unique among live accounts, case-insensitively). */
-    setUser(id: string, changes: UserChanges): { id: string } {
-      const patch: Partial<typeof users.$inferInsert> = {};
+    /** A workspace's settings and business profile: for its members, and the operator. */
+    getWorkspace(principal: Principal, id: string) {
+      if (!isOperator(principal) && principal.workspaceId !== id) throw errors.workspaceNotFound(id);
+      return workspaceWithProfile(workspaceRow(id));
+    },
+
+    // Users
+    createUser(principal: Principal, input: { name: string; email: string }): { id: string } {
+      operatorOnly(principal, 'create an account');
+      return createAccount(input);
+    },
+
+    /** A new account (no password): the operator's `user create`, an owner adding a member, an import creating one. */
+    createAccount,
+
+    /** Renames an account or changes its email (unique among live accounts): the operator, or the account itself. */
+    setUser(principal: Principal, id: string, changes: UserChanges): { id: string } {
+      if (!isOperator(principal) && principal.userId !== id) throw errors.userNotFound(id);
+      const patch: UserChanges = {};
       if (changes.name !== undefined) patch.name = requireName(changes.name, 'name');
       if (changes.email !== undefined) patch.email = requireEmail(changes.email);
       if (Object.keys(patch).length === 0) throw new DomainError('invalid', 'name at least one of name, email.');
@@ -142,43 +184,165 @@ export function createAccountsService({
       return write(
         () => {
           if (email !== undefined) {
-            const taken = emailTaken(email, id);
-            if (taken) throw emailConflict(email, taken.id);
+            const taken = repo.userByEmail(email, id);
+            if (taken) throw errors.emailTaken(email, isOperator(principal) ? taken.id : undefined);
           }
-          const result = db
-            .update(users)
-            .set(patch)
-            .where(and(eq(users.id, id), isNull(users.deletedAt)))
-            .run();
-          if (result.changes === 0) throw notFound(`User ${id}`);
+          if (!repo.updateUser(id, patch)) throw errors.userNotFound(id);
           return { id };
         },
-        { conflict: () => `A user with the email ${email} exists already.` },
+        { conflict: () => errors.emailTaken(email ?? '').message },
       );
     },
 
-    /** Deletes the account: its tokens, webhooks and memberships go with it. */
-    deleteUser(id: string): { id: string } {
+    listUsers(principal: Principal) {
+      operatorOnly(principal, 'list every account');
+      return repo.users().map(userView);
+    },
+
+    /** The account and the workspaces it is a member of. */
+    getUser(principal: Principal, id: string) {
+      if (!isOperator(principal) && principal.userId !== id) throw errors.userNotFound(id);
+      const row = found(repo.user(id), () => errors.userNotFound(id));
+      return { ...userView(row), memberships: repo.memberships(id) };
+    },
+
+    /** Deletes the account: its tokens, webhooks, sessions and memberships go with it. */
+    deleteUser(principal: Principal, id: string): { id: string } {
+      operatorOnly(principal, 'delete an account');
       return write(() => {
-        const result = db
-          .update(users)
-          .set({ deletedAt: clock.now() })
-          .where(and(eq(users.id, id), isNull(users.deletedAt)))
-          .run();
-        if (result.changes === 0) throw notFound(`User ${id}`);
-        db.delete(apiTokens).where(eq(apiTokens.userId, id)).run();
-        // Their webhooks go too (the delivery log with them): a deleted account sends nothing.
-        db.delete(webhooks).where(eq(webhooks.userId, id)).run();
-        db.delete(members).where(eq(members.userId, id)).run();
-        // Signed out of the settings page, and its unused setup links end.
-        db.delete(sessions).where(eq(sessions.userId, id)).run();
-        db.delete(setupLinks).where(eq(setupLinks.userId, id)).run();
+        if (!repo.updateUser(id, { deletedAt: clock.now() })) throw errors.userNotFound(id);
+        for (const listener of deletedListeners) listener(id);
+        repo.deleteMembershipsOf(id);
         return { id };
       });
     },
 
-    isEmpty(): boolean {
-      return db.select({ id: workspaces.id }).from(workspaces).limit(1).get() === undefined;
+    ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners }),
+  };
+}
+
+/**
+ * What the other modules read and write of accounts, without a principal (they act for one
+ * already): a member's flags and rates, passwords, names, the business profile.
+ */
+function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: string) => WorkspaceRow) {
+  return {
+    /** The member as other modules need it (flags, rates, the workspace's currency and budget), or undefined. */
+    membership: (workspaceId: string, userId: string): Membership | undefined => repo.membership(workspaceId, userId),
+    /** The flags, owner role, currency and budget of a member (the API's authentication, on every request). */
+    access: (workspaceId: string, userId: string): Access | undefined => repo.access(workspaceId, userId),
+    /** Throws `not_found` unless the workspace exists. */
+    requireWorkspace(id: string): void {
+      workspaceRow(id);
+    },
+    isEmpty: (): boolean => !repo.anyWorkspace(),
+    userNames: (ids: string[]) => repo.userNames(ids),
+    /** The accounts' password data (the sessions module checks and sets passwords). */
+    credentials: (email: string) => repo.userByEmail(email.trim()),
+    hasPassword: (userId: string): boolean => (repo.user(userId)?.passwordHash ?? null) !== null,
+    storePasswordHash: (userId: string, hash: string): boolean =>
+      repo.updateUser(userId, { passwordHash: hash, passwordSetAt: clock.now() }),
+    /** Whether the account belongs to a workspace `ownerId` does not own. */
+    memberBeyond: (userId: string, ownerId: string): boolean => repo.memberBeyond(userId, ownerId),
+    memberships: (userId: string) => repo.memberships(userId),
+    /** The workspace's business profile (the invoice issuer), parsed, or null. */
+    businessProfile: (workspaceId: string): Record<string, unknown> | null =>
+      workspaceWithProfile(workspaceRow(workspaceId)).businessProfile,
+    storeBusinessProfile: (workspaceId: string, profile: Record<string, unknown> | null): void => {
+      if (
+        !repo.updateWorkspace(workspaceId, { businessProfile: profile === null ? null : JSON.stringify(profile), updatedAt: clock.now() })
+      )
+        throw errors.workspaceNotFound(workspaceId);
+    },
+  };
+}
+
+/** Memberships: who belongs to a workspace, what they see, their rate, the owner role. */
+function membersOf({
+  repo,
+  clock,
+  write,
+  ownerOrOperator,
+  removedListeners,
+}: {
+  repo: AccountsRepository;
+  clock: Clock;
+  write: Write<never>;
+  ownerOrOperator: (principal: Principal, workspaceId: string) => void;
+  removedListeners: MemberRemoved[];
+}) {
+  /** Inside a write: refuses (and so rolls back) a change that leaves the workspace without an owner. */
+  const requireAnOwner = (workspaceId: string) => {
+    if (!repo.hasOwner(workspaceId)) throw errors.lastOwner(workspaceId);
+  };
+  const isOwner = (workspaceId: string, userId: string) => repo.membership(workspaceId, userId)?.isOwner === true;
+
+  return {
+    addMember(principal: Principal, input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
+      ownerOrOperator(principal, input.workspaceId);
+      const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate');
+      return write(() => {
+        if (!repo.workspace(input.workspaceId)) throw errors.workspaceNotFound(input.workspaceId);
+        if (!repo.user(input.userId)) throw errors.userNotFound(input.userId);
+        const now = clock.now();
+        const inserted = repo.insertMember({
+          workspaceId: input.workspaceId,
+          userId: input.userId,
+          canViewOthersTime: input.canViewOthersTime ?? false,
+          canViewOthersMoney: input.canViewOthersMoney ?? false,
+          hourlyRate,
+          isOwner: input.isOwner ?? false,
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (!inserted) throw errors.alreadyMember(input.workspaceId, input.userId);
+        return { workspaceId: input.workspaceId, userId: input.userId };
+      });
+    },
+
+    setMember(principal: Principal, input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
+      ownerOrOperator(principal, input.workspaceId);
+      const patch = memberPatch(input, clock.now());
+      return write(() => {
+        const wasOwner = isOwner(input.workspaceId, input.userId);
+        if (!repo.updateMember(input.workspaceId, input.userId, patch)) throw errors.memberNotFound(input.workspaceId, input.userId);
+        if (wasOwner && input.isOwner === false) requireAnOwner(input.workspaceId);
+        return { workspaceId: input.workspaceId, userId: input.userId };
+      });
+    },
+
+    /**
+     * Removes the member (never the last owner); in the same write their settings sessions end and
+     * their tokens for this workspace are revoked (re-adding them does not revive those).
+     */
+    removeMember(principal: Principal, input: { workspaceId: string; userId: string }): { workspaceId: string; userId: string } {
+      ownerOrOperator(principal, input.workspaceId);
+      return write(() => {
+        const wasOwner = isOwner(input.workspaceId, input.userId);
+        if (!repo.deleteMember(input.workspaceId, input.userId)) throw errors.memberNotFound(input.workspaceId, input.userId);
+        if (wasOwner) requireAnOwner(input.workspaceId);
+        for (const listener of removedListeners) listener(input.workspaceId, input.userId);
+        return { workspaceId: input.workspaceId, userId: input.userId };
+      });
+    },
+
+    /** A workspace's members (owners and the operator). */
+    listMembers(principal: Principal, workspaceId: string) {
+      ownerOrOperator(principal, workspaceId);
+      if (!repo.workspace(workspaceId)) throw errors.workspaceNotFound(workspaceId);
+      return repo.members(workspaceId).map(memberView);
+    },
+
+    /** One member (owners and the operator); a missing workspace, account or membership is named. */
+    getMember(principal: Principal, input: { workspaceId: string; userId: string }) {
+      ownerOrOperator(principal, input.workspaceId);
+      const row = repo.member(input.workspaceId, input.userId);
+      if (!row) {
+        if (!repo.workspace(input.workspaceId)) throw errors.workspaceNotFound(input.workspaceId);
+        if (!repo.user(input.userId)) throw errors.userNotFound(input.userId);
+        throw errors.memberNotFound(input.workspaceId, input.userId);
+      }
+      return memberView(row);
     },
   };
 }

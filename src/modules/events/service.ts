@@ -1,10 +1,9 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
 import { toIso } from '../../kernel/time.js';
-import { createChangeLogPositions } from './positions.js';
-import { events } from './schema.js';
+import { isOperator, type Principal } from '../../principal.js';
+import type { EventRow, EventsRepository } from './repository.js';
+import type { events } from './schema.js';
 
 export type EventEntity = (typeof events.$inferInsert)['entity'];
 export type EventOperation = (typeof events.$inferInsert)['operation'];
@@ -28,42 +27,56 @@ export interface DomainEvent {
 }
 
 /** Runs inside the event's transaction, after the event row is written (the webhook outbox). */
-export type EventSubscriber = (tx: Db, seq: number, event: DomainEvent) => void;
+export type EventSubscriber = (seq: number, event: DomainEvent) => void;
 
 /** The write helper of the domain services: what they record are domain events. */
 export type DomainWrite = Write<DomainEvent>;
+
+/** What a listing depends on: the catalog's own writes, or every write of the workspace (project progress follows entries). */
+export type ChangeScope = 'catalog' | 'all';
+
+/** One step of the retention's purge: how many went, and where the next step starts (null: done). */
+export interface PurgeStep {
+  deleted: number;
+  next: number | null;
+}
 
 /**
  * The domain event log: the realtime sync events and the source of webhook deliveries. `record`
  * runs inside the write's transaction (src/db/write.ts), so a write and its event commit or roll
  * back together. Payloads are API views of the entity as the write left it.
  */
-export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock; subscriber?: EventSubscriber }) {
-  const positions = createChangeLogPositions(db);
-  const insert = db
-    .insert(events)
-    .values({
-      workspaceId: sql.placeholder('workspaceId'),
-      entity: sql.placeholder('entity'),
-      entityId: sql.placeholder('entityId'),
-      operation: sql.placeholder('operation'),
-      event: sql.placeholder('event'),
-      actorUserId: sql.placeholder('actorUserId'),
-      actorTokenId: sql.placeholder('actorTokenId'),
-      originId: sql.placeholder('originId'),
-      payload: sql.placeholder('payload'),
-      createdAt: sql.placeholder('createdAt'),
-    })
-    .returning({ seq: events.seq })
-    .prepare();
+export function createEventLog({
+  repo,
+  clock,
+  subscriber,
+  inUse = () => new Set<number>(),
+}: {
+  repo: EventsRepository;
+  clock: Clock;
+  subscriber?: EventSubscriber;
+  /** Which events a delivery log row still refers to (the webhooks module's): they are kept. */
+  inUse?: (seqs: number[]) => Set<number>;
+}) {
+  /** The last seq recorded before `before`, or null: a binary search of ~log2(n) point reads (seq grows with time). */
+  function lastSeqBefore(before: number): number | null {
+    const first = repo.atOrAfter(0);
+    if (!first || first.createdAt >= before) return null;
+    let low = first.seq; // recorded before `before`
+    let high = repo.maxSeq() + 1; // beyond the last
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      const row = repo.atOrAfter(middle);
+      if (row && row.createdAt < before) low = row.seq;
+      else high = middle;
+    }
+    return low;
+  }
 
   return {
-    /**
-     * Records an event. `tx` must be the database (or transaction) of the write in progress:
-     * with better-sqlite3 one connection carries the transaction, so the event commits with it.
-     */
-    record(tx: Db, event: DomainEvent): number {
-      const row = insert.get({
+    /** Records an event, inside the write in progress; returns its seq. */
+    record(event: DomainEvent): number {
+      const seq = repo.insert({
         workspaceId: event.workspaceId,
         entity: event.entity,
         entityId: event.entityId,
@@ -74,77 +87,66 @@ export function createEventLog({ db, clock, subscriber }: { db: Db; clock: Clock
         originId: event.originId ?? null,
         payload: event.payload === undefined ? null : JSON.stringify(event.payload),
         createdAt: clock.now(),
-      }) as { seq: number };
-      subscriber?.(tx, row.seq, event);
-      return row.seq;
+      });
+      subscriber?.(seq, event);
+      return seq;
     },
 
-    /** Events of a workspace after `afterSeq`, oldest first (`timetrack sync tail`). */
-    tail(workspaceId: string, afterSeq = 0, limit = 1000) {
-      return db
-        .select()
-        .from(events)
-        .where(and(eq(events.workspaceId, workspaceId), gt(events.seq, afterSeq)))
-        .orderBy(asc(events.seq))
-        .limit(limit)
-        .all()
-        .map((row) => ({
-          seq: row.seq,
-          entity: row.entity,
-          entityId: row.entityId,
-          operation: row.operation,
-          event: row.event,
-          actorUserId: row.actorUserId,
-          actorTokenId: row.actorTokenId,
-          originId: row.originId,
-          payload: row.payload === null ? null : (JSON.parse(row.payload) as unknown),
-          createdAt: toIso(row.createdAt),
-        }));
+    /** One event by its seq (the webhook sender reads the event a delivery carries). */
+    bySeq: (seq: number): EventRow | undefined => repo.bySeq(seq),
+
+    /** Events of a workspace after `afterSeq`, oldest first (`timetrack sync tail`: the operator). */
+    tail(principal: Principal, workspaceId: string, afterSeq = 0, limit = 1000) {
+      if (!isOperator(principal) && principal.workspaceId !== workspaceId) return [];
+      return repo.after(workspaceId, afterSeq, limit).map((row) => ({
+        seq: row.seq,
+        entity: row.entity,
+        entityId: row.entityId,
+        operation: row.operation,
+        event: row.event,
+        actorUserId: row.actorUserId,
+        actorTokenId: row.actorTokenId,
+        originId: row.originId,
+        payload: row.payload === null ? null : (JSON.parse(row.payload) as unknown),
+        createdAt: toIso(row.createdAt),
+      }));
     },
 
     /**
-     * Deletes up to `batch` events recorded before `before` (ms), oldest first, keeping those a
-     * delivery log row still refers to (the log keeps 30 days) and each workspace's newest event
-     * (it names the state of the workspace's data: `position`). Returns how many went. Its cost
-     * is what it deletes: the last old event is found by a binary search over seq (seq grows
-     * with time), so no scan reaches the events kept.
+     * One step of the retention (run in its own short write): up to `batch` events recorded before
+     * `before`, after seq `from`, oldest first, but those a delivery log row still refers to (the
+     * log keeps 30 days) and each workspace's newest event (it names the state of the
+     * workspace's data: `position`). Its cost is what it reads: the last old event is found by a
+     * binary search over seq, so no scan reaches the events kept.
      */
-    purge(before: number, batch = 5000): number {
+    purge(before: number, batch = 5000, from = 0): PurgeStep {
       const last = lastSeqBefore(before);
-      if (last === null) return 0;
-      return db.run(sql`delete from events where seq in (
-          select e.seq from events e
-           where e.seq <= ${last}
-             and not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq)
-             and exists (select 1 from events n where n.workspace_id = e.workspace_id and n.seq > e.seq)
-           order by e.seq limit ${batch})`).changes;
+      if (last === null) return { deleted: 0, next: null };
+      const candidates = repo.purgeCandidates(from, last, batch);
+      const kept = inUse(candidates);
+      const deleted = repo.deleteSeqs(candidates.filter((seq) => !kept.has(seq)));
+      return { deleted, next: candidates.length === batch ? (candidates[candidates.length - 1] as number) : null };
     },
 
-    /** Where a workspace's change log stands (what the catalog lists' validators are made of). */
-    position: positions.position,
-
     /** The oldest event still kept (null when the log is empty): a sync client that last read before it must resync. */
-    oldestSeq: (): number | null => db.get<{ seq: number | null }>(sql`select min(seq) as seq from events`).seq,
-  };
+    oldestSeq: (): number | null => repo.oldestSeq(),
 
-  /** The last seq recorded before `before`, or null: a binary search of ~log2(n) point reads. */
-  function lastSeqBefore(before: number): number | null {
-    const at = (seq: number) =>
-      db.get<{ seq: number; createdAt: number } | undefined>(
-        sql`select seq, created_at as createdAt from events where seq >= ${seq} order by seq limit 1`,
-      );
-    const first = at(0);
-    if (!first || first.createdAt >= before) return null;
-    let low = first.seq; // recorded before `before`
-    let high = db.get<{ seq: number }>(sql`select max(seq) as seq from events`).seq + 1; // beyond the last
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      const row = at(middle);
-      if (row && row.createdAt < before) low = row.seq;
-      else high = middle;
-    }
-    return low;
-  }
+    /**
+     * Where a workspace's change log stands, as a short string naming one state of what a
+     * listing reads: `c<seq>`, the newest catalog event among the workspace's newest 100 (scope
+     * `catalog`: entry writes change no client, task or tag); else `w<seq>`, its newest event
+     * (`w0` when it has none). Every write records an event with a new, ever-growing seq, and
+     * the purge keeps each workspace's newest, so only this workspace's writes move it. It
+     * counts writes: callers hash it before they show it.
+     */
+    position(workspaceId: string, scope: ChangeScope): string {
+      if (scope === 'catalog') {
+        const seq = repo.newestCatalog(workspaceId);
+        if (seq !== undefined) return `c${seq}`;
+      }
+      return `w${repo.newest(workspaceId) ?? 0}`;
+    },
+  };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

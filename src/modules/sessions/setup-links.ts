@@ -1,43 +1,40 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
-import { DomainError, notFound } from '../../errors.js';
-import { type Principal, isOperator } from '../../principal.js';
-import { members, users, workspaces } from '../accounts/schema.js';
+import { isOperator, type Principal } from '../../principal.js';
+import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword } from './password.js';
-import { sessions, setupLinks } from './schema.js';
+import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
+import type { SessionAccounts } from './service.js';
 
 /** A setup link is valid this long unless the inviter says otherwise. */
 export const SETUP_LINK_HOURS = 72;
 
 /** One-time setup links: made by `timetrack user invite` (or an owner), used once to set a password (part of the sessions service). */
 export function createSetupLinks({
-  db,
+  repo,
+  accounts,
   clock,
   write,
-  liveMember,
   openSession,
 }: {
-  db: Db;
+  repo: SessionsRepository;
+  accounts: SessionAccounts;
   clock: Clock;
   write: Write<never>;
-  liveMember: (workspaceId: string, userId: string) => { userId: string; email: string; name: string } | undefined;
   openSession: (userId: string, workspaceId: string) => NewSession;
 }) {
-  /** The valid, unused link of a secret, with the account and workspace it is for. */
-  const validLink = (linkSecret: string) =>
-    db
-      .select({
-        userId: setupLinks.userId,
-        workspaceId: setupLinks.workspaceId,
-        expiresAt: setupLinks.expiresAt,
-        createdBy: setupLinks.createdBy,
-      })
-      .from(setupLinks)
-      .where(and(eq(setupLinks.secretHash, sha256(linkSecret)), isNull(setupLinks.usedAt)))
-      .get();
+  /** The valid (unused, unexpired) link of a secret, with its live member. */
+  const validLink = (linkSecret: string) => {
+    const link = repo.unusedLink(sha256(linkSecret));
+    if (!link || link.expiresAt <= clock.now()) return null;
+    const member = accounts.membership(link.workspaceId, link.userId);
+    if (!member) return null;
+    // An owner's link is checked again now: the account may have set a password or joined
+    // another workspace since it was made.
+    if (link.createdBy !== null && ownerMayNotSetUp(link.createdBy, link.userId, member.name) !== null) return null;
+    return { link, member };
+  };
 
   /**
    * Why an owner may not make (or use) a setup link for an account, or null when they may: a
@@ -45,74 +42,51 @@ export function createSetupLinks({
    * it belongs to. So an owner's link is only for an account that has no password yet and whose
    * memberships are all in workspaces this owner owns; anything else is the operator's.
    */
-  const ownerMayNotSetUp = (ownerId: string, userId: string, name: string): string | null => {
-    const account = db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
-    if (account?.passwordHash != null)
-      return `${name} has set a password already, so a setup link would replace it: ${name} signs in with it, or, if it is lost, the person who runs the server sets a new one (timetrack user password).`;
-    const elsewhere = db
-      .select({ workspaceId: members.workspaceId })
-      .from(members)
-      .where(
-        and(
-          eq(members.userId, userId),
-          sql`not exists (select 1 from ${members} o where o.workspace_id = ${members.workspaceId} and o.user_id = ${ownerId} and o.is_owner = 1)`,
-        ),
-      )
-      .limit(1)
-      .get();
-    if (elsewhere)
-      return `${name} is also a member of a workspace you do not own, and a setup link would open that one too: the person who runs the server makes this link (timetrack user invite).`;
+  const ownerMayNotSetUp = (ownerId: string, userId: string, name: string) => {
+    if (accounts.hasPassword(userId)) return errors.hasPassword(name);
+    if (accounts.memberBeyond(userId, ownerId)) return errors.memberElsewhere(name);
     return null;
   };
 
   return {
     /**
      * A one-time link's secret for the member to set their password with (ends the member's
-     * earlier unused links). `validHours` defaults to 72.
+     * earlier unused links). `validHours` defaults to 72. An owner makes one for their own
+     * workspace's members only, under the rules above; the operator for anyone.
      */
     invite(
       principal: Principal,
       input: { workspaceId: string; userId: string; validHours?: number },
     ): { secret: string; expiresAt: number } {
       const hours = input.validHours ?? SETUP_LINK_HOURS;
-      if (!Number.isFinite(hours) || hours <= 0 || hours > 720)
-        throw new DomainError('invalid', 'valid hours must be more than 0 and at most 720 (30 days).');
+      if (!Number.isFinite(hours) || hours <= 0 || hours > 720) throw errors.validHours();
       const owner = isOperator(principal) ? null : principal;
-      if (owner && (!owner.isOwner || owner.workspaceId !== input.workspaceId))
-        throw new DomainError('forbidden', "Only the workspace's owners make setup links for its members.");
+      if (owner && (!owner.isOwner || owner.workspaceId !== input.workspaceId)) throw errors.ownersOnly();
       return write(() => {
-        const member = liveMember(input.workspaceId, input.userId);
-        if (!member) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
+        const member = accounts.membership(input.workspaceId, input.userId);
+        if (!member) throw errors.memberNotFound(input.workspaceId, input.userId);
         const refusal = owner ? ownerMayNotSetUp(owner.userId, input.userId, member.name) : null;
-        if (refusal) throw new DomainError('forbidden', refusal);
+        if (refusal) throw refusal;
         const now = clock.now();
-        db.delete(setupLinks)
-          .where(and(eq(setupLinks.userId, input.userId), isNull(setupLinks.usedAt)))
-          .run();
+        repo.deleteUnusedLinksOf(input.userId);
         const linkSecret = secret();
         const expiresAt = now + Math.round(hours * 3_600_000);
-        db.insert(setupLinks)
-          .values({
-            secretHash: sha256(linkSecret),
-            userId: input.userId,
-            workspaceId: input.workspaceId,
-            expiresAt,
-            createdAt: now,
-            createdBy: owner?.userId ?? null,
-          })
-          .run();
+        repo.insertLink({
+          secretHash: sha256(linkSecret),
+          userId: input.userId,
+          workspaceId: input.workspaceId,
+          expiresAt,
+          createdAt: now,
+          createdBy: owner?.userId ?? null,
+        });
         return { secret: linkSecret, expiresAt };
       });
     },
 
     /** The account a setup link is for, while it is valid; null for a used, expired or unknown link. */
     setupLink(linkSecret: string): { name: string; email: string; workspaceName: string } | null {
-      const link = validLink(linkSecret);
-      if (!link || link.expiresAt <= clock.now()) return null;
-      const member = liveMember(link.workspaceId, link.userId);
-      if (member && link.createdBy !== null && ownerMayNotSetUp(link.createdBy, link.userId, member.name) !== null) return null;
-      const workspace = db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, link.workspaceId)).get();
-      return member && workspace ? { name: member.name, email: member.email, workspaceName: workspace.name } : null;
+      const valid = validLink(linkSecret);
+      return valid && { name: valid.member.name, email: valid.member.email, workspaceName: valid.member.workspaceName };
     },
 
     /**
@@ -123,20 +97,13 @@ export function createSetupLinks({
       checkPassword(password);
       const hash = await hashPassword(password);
       return write(() => {
-        const link = validLink(linkSecret);
-        const member = link && link.expiresAt > clock.now() ? liveMember(link.workspaceId, link.userId) : undefined;
-        if (!link || !member) return null;
-        // An owner's link is checked again now: the account may have set a password or joined
-        // another workspace since it was made.
-        if (link.createdBy !== null && ownerMayNotSetUp(link.createdBy, link.userId, member.name) !== null) return null;
-        const now = clock.now();
-        db.update(setupLinks)
-          .set({ usedAt: now })
-          .where(eq(setupLinks.secretHash, sha256(linkSecret)))
-          .run();
-        db.update(users).set({ passwordHash: hash, passwordSetAt: now }).where(eq(users.id, link.userId)).run();
-        db.delete(sessions).where(eq(sessions.userId, link.userId)).run();
-        return openSession(link.userId, link.workspaceId);
+        const valid = validLink(linkSecret);
+        if (!valid) return null;
+        const { userId, workspaceId } = valid.link;
+        repo.useLink(valid.link.secretHash, clock.now());
+        accounts.storePasswordHash(userId, hash);
+        repo.deleteSessionsOf(userId);
+        return openSession(userId, workspaceId);
       });
     },
   };

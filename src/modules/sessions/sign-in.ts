@@ -1,11 +1,9 @@
-import { and, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
-import { users } from '../accounts/schema.js';
 import { SignInAttempts } from './attempts.js';
 import { createDummyHash, HashingBusy, verifyPassword } from './password.js';
 import type { NewSession } from './secrets.js';
+import type { SessionAccounts } from './service.js';
 
 /** What a sign-in came to. */
 export type SignInResult =
@@ -22,13 +20,13 @@ export type SignInResult =
  * takes a turn among a few at once, and an unknown email costs what a wrong password costs.
  */
 export function createSignIn({
-  db,
+  accounts,
   clock,
   write,
   firstWorkspace,
   openSession,
 }: {
-  db: Db;
+  accounts: SessionAccounts;
   clock: Clock;
   write: Write<never>;
   firstWorkspace: (userId: string) => string | undefined;
@@ -51,11 +49,7 @@ export function createSignIn({
       const email = input.email.trim();
       const counted = attempts.begin(email, input.address);
       if ('retryAfterSec' in counted) return { kind: 'limited', retryAfterSec: counted.retryAfterSec };
-      const user = db
-        .select({ id: users.id, passwordHash: users.passwordHash })
-        .from(users)
-        .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)))
-        .get();
+      const user = accounts.credentials(email);
       let matches: boolean;
       try {
         matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummy.get()));

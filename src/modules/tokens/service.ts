@@ -1,22 +1,28 @@
-import { and, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { scopeValues } from '../../../generated/openapi.js';
-import { type Actor, isOperator, type Principal, type Scope } from '../../principal.js';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
-import { DomainError, notFound } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { toIso } from '../../kernel/time.js';
-import { members, users, workspaces } from '../accounts/schema.js';
-import { requireName, requirePositiveInt } from '../accounts/validation.js';
-import { apiTokens } from './schema.js';
+import { requireName, requirePositiveInt } from '../../kernel/input.js';
+import { type Actor, isOperator, type Principal, type Scope } from '../../principal.js';
+import type { Access, Membership } from '../accounts/service.js';
+import { tokenErrors as errors } from './errors.js';
+import type { TokenRow, TokensRepository } from './repository.js';
 import { hashToken, mintToken, sameHash, tokenPrefix } from './token-format.js';
+import { tokenView } from './views.js';
 
 /** What authentication yields: the actor plus the budgets the rate limiter needs. */
 export interface Authenticated {
   actor: Actor;
   tokenRateLimitPerMin: number | null;
   workspaceRateLimitPerMin: number | null;
+}
+
+/** What the tokens module reads of the accounts module. */
+export interface TokenAccounts {
+  access(workspaceId: string, userId: string): Access | undefined;
+  membership(workspaceId: string, userId: string): Membership | undefined;
+  requireWorkspace(workspaceId: string): void;
 }
 
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -44,43 +50,49 @@ export function parseScopes(list: readonly string[]): Scope[] {
   return [...new Set(list as Scope[])];
 }
 
+export interface NewToken {
+  /** The operator names the member; a member mints for themselves. */
+  workspaceId?: string;
+  userId?: string;
+  name: string;
+  scopes: readonly string[];
+  expiresAt?: number | null;
+  /** The operator only: a budget of the token's own. */
+  rateLimitPerMin?: number | null;
+}
+
 /**
- * API tokens: minted by the CLI (the plaintext is returned once), checked on every request
+ * API tokens: minted by a member for themselves (the settings page, at most TOKENS_PER_MEMBER
+ * active ones) or by the operator for anyone (the command line); checked on every request
  * against the database (no cache, so a revocation bites on the very next request).
  */
 export function createTokensService({
-  db,
+  repo,
+  accounts,
   clock,
   write,
   maxActivePerMember = DEFAULT_TOKENS_PER_MEMBER,
 }: {
-  db: Db;
+  repo: TokensRepository;
+  accounts: TokenAccounts;
   clock: Clock;
   write: Write<never>;
   /** TOKENS_PER_MEMBER: the active tokens a member may hold (the operator may mint beyond it). */
   maxActivePerMember?: number;
 }) {
-  const find = (principal: Principal, id: string) => findToken(db, principal, id);
-  const checkCap = (workspaceId: string, userId: string, now: number) => checkActiveCap(db, workspaceId, userId, now, maxActivePerMember);
+  /** The token, when the principal may manage it: a member only their own in their workspace; the operator any. */
+  const find = (principal: Principal, id: string): TokenRow => {
+    const row = repo.byId(id);
+    if (!row || (!isOperator(principal) && (row.workspaceId !== principal.workspaceId || row.userId !== principal.userId)))
+      throw isOperator(principal) ? errors.notFound(id) : errors.notYours();
+    return row;
+  };
 
   return {
-    authenticate: createAuthenticator(db, clock),
+    authenticate: createAuthenticator(repo, accounts, clock, write),
 
-    /**
-     * Mints a token: a member for themselves in their workspace (at most TOKENS_PER_MEMBER
-     * active ones), the operator for any member (no cap).
-     */
-    create(
-      principal: Principal,
-      given: {
-        workspaceId?: string;
-        userId?: string;
-        name: string;
-        scopes: readonly string[];
-        expiresAt?: number | null;
-        rateLimitPerMin?: number | null;
-      },
-    ): { id: string; token: string; prefix: string } {
+    /** Mints a token; its plaintext is returned this once. */
+    create(principal: Principal, given: NewToken): { id: string; token: string; prefix: string } {
       const input = isOperator(principal)
         ? { ...given, workspaceId: given.workspaceId ?? '', userId: given.userId ?? '' }
         : { ...given, workspaceId: principal.workspaceId, userId: principal.userId, rateLimitPerMin: null };
@@ -90,166 +102,77 @@ export function createTokensService({
       const now = clock.now();
       if (input.expiresAt != null && input.expiresAt <= now) throw new DomainError('invalid', 'expiry must be in the future.');
       return write(() => {
-        const member = db
-          .select({ time: members.canViewOthersTime, money: members.canViewOthersMoney })
-          .from(members)
-          .innerJoin(users, and(eq(users.id, members.userId), isNull(users.deletedAt)))
-          .where(and(eq(members.workspaceId, input.workspaceId), eq(members.userId, input.userId)))
-          .get();
-        if (!member) throw notFound(`Member ${input.userId} of workspace ${input.workspaceId}`);
-        if (!isOperator(principal)) checkCap(input.workspaceId, input.userId, now);
+        const member = accounts.membership(input.workspaceId, input.userId);
+        if (!member) throw errors.memberNotFound(input.workspaceId, input.userId);
+        if (!isOperator(principal)) {
+          const active = repo.activeCount(input.workspaceId, input.userId, now);
+          if (active >= maxActivePerMember) throw errors.tooMany(active);
+        }
         const minted = mintToken();
         const id = newId('tok');
-        db.insert(apiTokens)
-          .values({
-            id,
-            workspaceId: input.workspaceId,
-            userId: input.userId,
-            name,
-            prefix: minted.prefix,
-            secretHash: minted.hash,
-            scopes: JSON.stringify(scopes),
-            mintedCanViewOthersTime: member.time,
-            mintedCanViewOthersMoney: member.money,
-            rateLimitPerMin,
-            expiresAt: input.expiresAt ?? null,
-            createdAt: now,
-          })
-          .run();
+        repo.insert({
+          id,
+          workspaceId: input.workspaceId,
+          userId: input.userId,
+          name,
+          prefix: minted.prefix,
+          secretHash: minted.hash,
+          scopes: JSON.stringify(scopes),
+          mintedCanViewOthersTime: member.canViewOthersTime,
+          mintedCanViewOthersMoney: member.canViewOthersMoney,
+          rateLimitPerMin,
+          expiresAt: input.expiresAt ?? null,
+          createdAt: now,
+        });
         return { id, token: minted.token, prefix: minted.prefix };
       });
     },
 
     /** A member's own tokens in their workspace; for the operator, a workspace's (an unknown one is `not_found`). */
     list(principal: Principal, workspaceOfOperator?: string) {
-      const workspaceId = isOperator(principal) ? (workspaceOfOperator ?? '') : principal.workspaceId;
-      const userId = isOperator(principal) ? undefined : principal.userId;
-      if (!db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()) {
-        throw notFound(`Workspace ${workspaceId}`);
-      }
-      const rows = db
-        .select()
-        .from(apiTokens)
-        .where(and(eq(apiTokens.workspaceId, workspaceId), userId === undefined ? undefined : eq(apiTokens.userId, userId)))
-        .orderBy(apiTokens.createdAt, apiTokens.id)
-        .all();
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        prefix: row.prefix,
-        userId: row.userId,
-        scopes: JSON.parse(row.scopes) as Scope[],
-        expiresAt: row.expiresAt === null ? null : toIso(row.expiresAt),
-        lastUsedAt: row.lastUsedAt === null ? null : toIso(row.lastUsedAt),
-        revokedAt: row.revokedAt === null ? null : toIso(row.revokedAt),
-        rateLimitPerMin: row.rateLimitPerMin,
-      }));
+      if (!isOperator(principal)) return repo.list(principal.workspaceId, principal.userId).map(tokenView);
+      const workspaceId = workspaceOfOperator ?? '';
+      accounts.requireWorkspace(workspaceId);
+      return repo.list(workspaceId).map(tokenView);
     },
 
     /** Revokes a token: a member only their own; the operator any. Its next request answers 401. */
     revoke(principal: Principal, id: string): { id: string } {
       return write(() => {
-        const row = find(principal, id);
-        if (row.revokedAt === null) db.update(apiTokens).set({ revokedAt: clock.now() }).where(eq(apiTokens.id, id)).run();
+        find(principal, id);
+        repo.revoke(id, clock.now());
         return { id };
       });
     },
+
+    /** A member left a workspace: their tokens there stop (inside the accounts write). */
+    revokeMember: (workspaceId: string, userId: string): void => repo.revokeMember(workspaceId, userId, clock.now()),
+    /** An account was deleted: its tokens go (inside the accounts write). */
+    deleteOfUser: (userId: string): void => repo.deleteOfUser(userId),
   };
 }
 
 export type TokensService = ReturnType<typeof createTokensService>;
 
-/** The two statements of every authenticated request, prepared once: the token's row with its member and workspace, and the lastUsedAt write. */
-function prepareAuthentication(db: Db) {
-  const findByPrefix = db
-    .select({
-      id: apiTokens.id,
-      workspaceId: apiTokens.workspaceId,
-      userId: apiTokens.userId,
-      secretHash: apiTokens.secretHash,
-      scopes: apiTokens.scopes,
-      mintedTime: apiTokens.mintedCanViewOthersTime,
-      mintedMoney: apiTokens.mintedCanViewOthersMoney,
-      expiresAt: apiTokens.expiresAt,
-      revokedAt: apiTokens.revokedAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      tokenRateLimitPerMin: apiTokens.rateLimitPerMin,
-      workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
-      currency: workspaces.currency,
-      memberTime: members.canViewOthersTime,
-      memberMoney: members.canViewOthersMoney,
-      isOwner: members.isOwner,
-    })
-    .from(apiTokens)
-    // A removed member has no member row: the join drops the token. Deleting an account deletes
-    // its tokens and memberships in the same transaction, so no join with users is needed.
-    .innerJoin(members, and(eq(members.workspaceId, apiTokens.workspaceId), eq(members.userId, apiTokens.userId)))
-    .innerJoin(workspaces, eq(workspaces.id, apiTokens.workspaceId))
-    .where(eq(apiTokens.prefix, sql.placeholder('prefix')))
-    .prepare();
-
-  const touch = db
-    .update(apiTokens)
-    .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
-    .where(
-      and(
-        eq(apiTokens.id, sql.placeholder('id')),
-        sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} <= ${sql.placeholder('before')})`,
-      ),
-    )
-    .prepare();
-  return { findByPrefix, touch };
-}
-
-/** The token, when the principal may manage it: a member only their own in their workspace; the operator any. */
-function findToken(db: Db, principal: Principal, id: string) {
-  const row = db
-    .select({ revokedAt: apiTokens.revokedAt, workspaceId: apiTokens.workspaceId, userId: apiTokens.userId })
-    .from(apiTokens)
-    .where(eq(apiTokens.id, id))
-    .get();
-  if (!row || (!isOperator(principal) && (row.workspaceId !== principal.workspaceId || row.userId !== principal.userId)))
-    throw isOperator(principal) ? notFound(`Token ${id}`) : new DomainError('not_found', 'That token was not found among yours.');
-  return row;
-}
-
-/** Refuses a member's new token past the cap on active (unrevoked, unexpired) tokens. */
-function checkActiveCap(db: Db, workspaceId: string, userId: string, now: number, max: number): void {
-  const active =
-    db
-      .select({ n: count() })
-      .from(apiTokens)
-      .where(
-        and(
-          eq(apiTokens.workspaceId, workspaceId),
-          eq(apiTokens.userId, userId),
-          isNull(apiTokens.revokedAt),
-          or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)),
-        ),
-      )
-      .get()?.n ?? 0;
-  if (active >= max)
-    throw new DomainError(
-      'conflict',
-      `You hold ${active} active tokens, the most a member may (TOKENS_PER_MEMBER): revoke one you no longer use, then mint again.`,
-    );
-}
-
-/** The actor of a presented token string, or null for any kind of failure (the caller answers one 401). */
-function createAuthenticator(db: Db, clock: Clock) {
-  const { findByPrefix, touch } = prepareAuthentication(db);
+/**
+ * The actor of a presented token string, or null for any kind of failure (the caller answers
+ * one 401): the token's row, then its member's current flags and the workspace (two primary-key
+ * reads); a removed member has no membership, so the token is refused.
+ */
+function createAuthenticator(repo: TokensRepository, accounts: TokenAccounts, clock: Clock, write: Write<never>) {
   return (token: string | null): Authenticated | null => {
     const prefix = token === null ? null : tokenPrefix(token);
-    const row = prefix === null ? undefined : findByPrefix.get({ prefix });
+    const row = prefix === null ? undefined : repo.byPrefix(prefix);
     const presentedHash = hashToken(token ?? '');
     const hashMatches = sameHash(presentedHash, row?.secretHash ?? DUMMY_HASH);
     if (!row || !hashMatches) return null;
     const now = clock.now();
     if (row.revokedAt !== null) return null;
     if (row.expiresAt !== null && row.expiresAt <= now) return null;
-    if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_GRANULARITY_MS) {
-      touch.run({ id: row.id, now, before: now - LAST_USED_GRANULARITY_MS });
-    }
+    const member = accounts.access(row.workspaceId, row.userId);
+    if (!member) return null;
+    if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_GRANULARITY_MS)
+      write(() => repo.touch(row.id, now, now - LAST_USED_GRANULARITY_MS));
     return {
       actor: {
         kind: 'member',
@@ -257,13 +180,13 @@ function createAuthenticator(db: Db, clock: Clock) {
         workspaceId: row.workspaceId,
         userId: row.userId,
         scopes: scopeSet(row.scopes),
-        canViewOthersTime: row.mintedTime && row.memberTime,
-        canViewOthersMoney: row.mintedMoney && row.memberMoney,
-        isOwner: row.isOwner,
-        currency: row.currency,
+        canViewOthersTime: row.mintedCanViewOthersTime && member.canViewOthersTime,
+        canViewOthersMoney: row.mintedCanViewOthersMoney && member.canViewOthersMoney,
+        isOwner: member.isOwner,
+        currency: member.currency,
       },
-      tokenRateLimitPerMin: row.tokenRateLimitPerMin,
-      workspaceRateLimitPerMin: row.workspaceRateLimitPerMin,
+      tokenRateLimitPerMin: row.rateLimitPerMin,
+      workspaceRateLimitPerMin: member.workspaceRateLimitPerMin,
     };
   };
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { subkey } from '../../kernel/keys.js';
 import { toIso } from '../../kernel/time.js';
 import { decryptSecret, signature } from './crypto.js';
-import { dataFor, post } from './post.js';
+import { dataFor, type EventRecord, post } from './post.js';
 import { type Attempted, CANCELLED_DETAIL, type DeliveryQueue, type Outcome } from './queue.js';
 import type { WebhookOptions } from './service.js';
 import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
@@ -69,7 +69,18 @@ export function createSignedPost({ clock, options }: { clock: Clock; options: Se
  * owner's visibility now, check and pin the target, sign it afresh and POST it. Returns the
  * outcome; the caller writes it.
  */
-export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue; clock: Clock; options: SenderOptions }) {
+export function createAttempt({
+  queue,
+  eventOf,
+  clock,
+  options,
+}: {
+  queue: DeliveryQueue;
+  /** The event a delivery carries (the events module's record; kept while a delivery refers to it). */
+  eventOf: (seq: number) => EventRecord | undefined;
+  clock: Clock;
+  options: SenderOptions;
+}) {
   const signedPost = createSignedPost({ clock, options });
 
   /** One attempt of one delivery: the outcome, not yet written. */
@@ -78,7 +89,9 @@ export function createAttempt({ queue, clock, options }: { queue: DeliveryQueue;
     // Deleted with its subscription meanwhile, or already final (a lease that expired).
     const row = queue.delivery(id);
     if (!row) return null;
-    const { delivery, webhook, event } = row;
+    const { delivery, webhook } = row;
+    const event = eventOf(delivery.eventSeq);
+    if (!event) return null;
     const attempted = (outcome: Outcome): Attempted => ({
       id,
       webhookId: webhook.id,

@@ -1,11 +1,10 @@
-import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
+import type { Write } from '../../db/write.js';
 import { DomainError, notFound } from '../../errors.js';
 import type { CursorCodec } from '../../kernel/cursor.js';
 import { toIso } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
-import { webhookDeliveries, type webhooks } from './schema.js';
+import type { DeliveryRow, WebhookRow, WebhooksRepository } from './repository.js';
 
 /**
  * Deliveries a redelivery can change: final, not a success, and not withheld by visibility
@@ -24,16 +23,18 @@ const LOG_LISTING = 'webhook-deliveries';
  * visibility, events while they were not a member): those are only counted.
  */
 export function createDeliveryLog({
-  db,
+  repo,
+  write,
   clock,
   cursors,
   find,
   onQueued,
 }: {
-  db: Db;
+  repo: WebhooksRepository;
+  write: Write<never>;
   clock: Clock;
   cursors: CursorCodec;
-  find: (principal: Principal, id: string) => typeof webhooks.$inferSelect;
+  find: (principal: Principal, id: string) => WebhookRow;
   onQueued?: () => void;
 }) {
   return {
@@ -44,30 +45,10 @@ export function createDeliveryLog({
      */
     deliveryPage(principal: Principal, id: string, page: { limit: number; cursor?: string | null }) {
       find(principal, id);
-      const shown = isOperator(principal) ? undefined : ne(webhookDeliveries.status, 'skipped_visibility');
+      const member = !isOperator(principal);
       const after = page.cursor ? cursors.decode(LOG_LISTING, { id }, page.cursor) : null;
-      const rows = db
-        .select()
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.webhookId, id),
-            shown,
-            after === null
-              ? undefined
-              : sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.eventSeq}) < (${after.start}, ${Number(after.id)})`,
-          ),
-        )
-        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
-        .limit(page.limit + 1)
-        .all();
-      const withheld = isOperator(principal)
-        ? 0
-        : (db
-            .select({ n: count() })
-            .from(webhookDeliveries)
-            .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.status, 'skipped_visibility')))
-            .get()?.n ?? 0);
+      const rows = repo.deliveryPage(id, page.limit + 1, after && { createdAt: after.start, eventSeq: Number(after.id) }, member);
+      const withheld = member ? repo.withheldCount(id) : 0;
       const list = rows.slice(0, page.limit);
       const last = list[list.length - 1];
       return {
@@ -89,23 +70,20 @@ export function createDeliveryLog({
     redeliver(principal: Principal, webhookId: string, deliveryId: string): { id: string } {
       const webhook = find(principal, webhookId);
       if (!webhook.enabled) throw new DomainError('invalid', 'The subscription is disabled: re-enable it first, then redeliver.');
-      const delivery = db
-        .select()
-        .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)))
-        .get();
-      if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility')) throw notFound(`Delivery ${deliveryId}`);
-      if (delivery.nextAttemptAt !== null)
-        throw new DomainError('conflict', 'This delivery is still queued: its next attempt is already due.');
-      if (delivery.status === 'success')
-        throw new DomainError('conflict', 'This delivery succeeded; only deliveries that did not succeed are sent again.');
-      if (!REDELIVERABLE.has(delivery.status))
-        throw new DomainError('conflict', 'This delivery was withheld by its owner’s visibility; sent again, it would be withheld again.');
-      const now = clock.now();
-      db.update(webhookDeliveries)
-        .set({ status: 'pending', nextAttemptAt: now, claimedUntil: null, updatedAt: now })
-        .where(eq(webhookDeliveries.id, deliveryId))
-        .run();
+      write(() => {
+        const delivery = repo.delivery(webhookId, deliveryId);
+        if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility')) throw notFound(`Delivery ${deliveryId}`);
+        if (delivery.nextAttemptAt !== null)
+          throw new DomainError('conflict', 'This delivery is still queued: its next attempt is already due.');
+        if (delivery.status === 'success')
+          throw new DomainError('conflict', 'This delivery succeeded; only deliveries that did not succeed are sent again.');
+        if (!REDELIVERABLE.has(delivery.status))
+          throw new DomainError(
+            'conflict',
+            'This delivery was withheld by its owner’s visibility; sent again, it would be withheld again.',
+          );
+        repo.requeue(deliveryId, clock.now());
+      });
       if (onQueued) setImmediate(onQueued);
       return { id: deliveryId };
     },
@@ -113,19 +91,12 @@ export function createDeliveryLog({
     /** The whole delivery log of a subscription, newest first (the command line). */
     deliveries(principal: Principal, id: string, limit = 1000) {
       find(principal, id);
-      return db
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.webhookId, id))
-        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
-        .limit(limit)
-        .all()
-        .map(deliveryView);
+      return repo.deliveryPage(id, limit, null, false).map(deliveryView);
     },
   };
 }
 
-export function deliveryView(d: typeof webhookDeliveries.$inferSelect) {
+export function deliveryView(d: DeliveryRow) {
   return {
     id: d.id,
     event: d.event,

@@ -1,8 +1,15 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { events } from '../events/schema.js';
 import type { DeliveryError, Outcome } from './queue.js';
 import type { ResolvedAddress } from './targets.js';
+
+/** An event as a delivery sends it (the events module's record). */
+export interface EventRecord {
+  entity: string;
+  event: string | null;
+  payload: string | null;
+  createdAt: number;
+}
 
 /** The subscription owner's visibility, at send time. */
 export interface Owner {
@@ -12,7 +19,7 @@ export interface Owner {
 }
 
 /** The envelope `data` for the owner's current visibility, or null when the event is withheld. */
-export function dataFor(event: typeof events.$inferSelect, owner: Owner): object | null {
+export function dataFor(event: EventRecord, owner: Owner): object | null {
   const payload = JSON.parse(event.payload ?? 'null') as Record<string, unknown>;
   if (event.entity === 'invoice') {
     if (!owner.canViewOthersMoney) return null;

@@ -1,10 +1,7 @@
-import { and, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { Write } from '../../db/write.js';
-import { members } from '../accounts/schema.js';
-import { events } from '../events/schema.js';
-import { webhookDeliveries, webhooks } from './schema.js';
+import type { Owner } from './post.js';
+import type { QueueStatements } from './repository.js';
 
 /** Delay before attempt 2, 3, 4, 5 and 6 (the first is immediate). */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const;
@@ -65,26 +62,25 @@ export interface Lane {
   leaseUntil: number;
 }
 
-const p = (name: string) => sql.placeholder(name);
-
 /**
  * The outbox as a queue: leases of each subscription's due deliveries, what an attempt needs to
  * know, and the writing of outcomes (the delivery log and the subscription's failure count).
  * Every statement is prepared once; every write is one short transaction without network I/O.
  */
 export function createDeliveryQueue({
-  db,
+  statements,
   write,
   clock,
+  ownerOf,
   onDisabled,
 }: {
-  db: Db;
+  statements: QueueStatements;
   write: Write<never>;
   clock: Clock;
+  /** The subscription owner's membership now (the accounts module's), or undefined when they left. */
+  ownerOf: (workspaceId: string, userId: string) => Owner | undefined;
   onDisabled: (webhookId: string, failures: number) => void;
 }) {
-  const statements = prepareStatements(db);
-
   /**
    * A failed attempt: retried later, or abandoned when its attempts are used up; an abandoned
    * delivery counts once toward auto-disable. Returns true when it disabled the subscription.
@@ -141,14 +137,14 @@ export function createDeliveryQueue({
       });
     },
 
-    /** A delivery with its subscription and event, or null when it is gone or final (a lease that expired). */
+    /** A delivery with its subscription, or null when it is gone or final (a lease that expired). */
     delivery(id: string) {
       const row = statements.delivery.get({ id });
       return row && row.delivery.nextAttemptAt !== null ? row : null;
     },
 
     /** The subscription owner's membership now (visibility is the owner's at send time), or null when removed. */
-    owner: (workspaceId: string, userId: string) => statements.owner.get({ workspaceId, userId }) ?? null,
+    owner: (workspaceId: string, userId: string): Owner | null => ownerOf(workspaceId, userId) ?? null,
 
     /**
      * Writes attempts' outcomes in one transaction; `unsent` leases are released. A subscription
@@ -185,112 +181,11 @@ export function createDeliveryQueue({
     },
 
     /** Releases leases left by a previous process (its attempts count as never made). */
-    recover(): number {
-      return db.update(webhookDeliveries).set({ claimedUntil: null }).where(isNotNull(webhookDeliveries.claimedUntil)).run().changes;
-    },
+    recover: (): number => write(() => statements.recover()),
 
     /** Deletes delivery log rows older than 30 days. */
-    purge(): number {
-      return db
-        .delete(webhookDeliveries)
-        .where(lt(webhookDeliveries.createdAt, clock.now() - LOG_RETENTION_MS))
-        .run().changes;
-    },
+    purge: (): number => write(() => statements.purge(clock.now() - LOG_RETENTION_MS)),
   };
 }
 
 export type DeliveryQueue = ReturnType<typeof createDeliveryQueue>;
-
-/** The queue's statements, prepared once. */
-function prepareStatements(db: Db) {
-  const due = and(
-    eq(webhookDeliveries.webhookId, p('webhookId')),
-    isNotNull(webhookDeliveries.nextAttemptAt),
-    lte(webhookDeliveries.nextAttemptAt, p('now')),
-    or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, p('now'))),
-  );
-  return {
-    subscriptions: db.select({ id: webhooks.id }).from(webhooks).prepare(),
-    // Both read the covering partial index webhook_deliveries_queue, in event order.
-    head: db
-      .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt, eventSeq: webhookDeliveries.eventSeq })
-      .from(webhookDeliveries)
-      .where(due)
-      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.eventSeq)
-      .limit(1)
-      .prepare(),
-    batch: db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(due)
-      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.eventSeq)
-      .limit(p('limit'))
-      .prepare(),
-    lease: db
-      .update(webhookDeliveries)
-      .set({ claimedUntil: sql`${p('until')}` })
-      .where(eq(webhookDeliveries.id, p('id')))
-      .prepare(),
-    delivery: db
-      .select({ delivery: webhookDeliveries, webhook: webhooks, event: events })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .innerJoin(events, eq(events.seq, webhookDeliveries.eventSeq))
-      .where(eq(webhookDeliveries.id, p('id')))
-      .prepare(),
-    owner: db
-      .select({ userId: members.userId, canViewOthersTime: members.canViewOthersTime, canViewOthersMoney: members.canViewOthersMoney })
-      .from(members)
-      .where(and(eq(members.workspaceId, p('workspaceId')), eq(members.userId, p('userId'))))
-      .prepare(),
-    settle: db
-      .update(webhookDeliveries)
-      .set({
-        status: sql`${p('status')}`,
-        attempt: sql`${p('attempt')}`,
-        responseCode: sql`${p('responseCode')}`,
-        error: sql`${p('error')}`,
-        errorDetail: sql`${p('errorDetail')}`,
-        nextAttemptAt: sql`${p('nextAttemptAt')}`,
-        claimedUntil: null,
-        updatedAt: sql`${p('now')}`,
-      })
-      .where(eq(webhookDeliveries.id, p('id')))
-      .prepare(),
-    // A disabled subscription's deliveries still open end as cancelled (not retried; re-enabling
-    // the subscription does not resume them).
-    cancelOpen: db
-      .update(webhookDeliveries)
-      .set({
-        status: 'cancelled',
-        error: 'subscription_disabled',
-        errorDetail: sql`${p('detail')}`,
-        nextAttemptAt: null,
-        claimedUntil: null,
-        updatedAt: sql`${p('now')}`,
-      })
-      .where(and(eq(webhookDeliveries.webhookId, p('webhookId')), isNotNull(webhookDeliveries.nextAttemptAt)))
-      .prepare(),
-    release: db
-      .update(webhookDeliveries)
-      .set({ claimedUntil: null })
-      .where(eq(webhookDeliveries.id, p('id')))
-      .prepare(),
-    succeeded: db
-      .update(webhooks)
-      .set({ consecutiveFailures: 0 })
-      .where(eq(webhooks.id, p('webhookId')))
-      .prepare(),
-    failed: db
-      .update(webhooks)
-      .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`, updatedAt: sql`${p('now')}` })
-      .where(eq(webhooks.id, p('webhookId')))
-      .returning({ failures: webhooks.consecutiveFailures })
-      .prepare(),
-    disable: db
-      .update(webhooks)
-      .set({ enabled: false, disabledAt: sql`${p('now')}` })
-      .where(eq(webhooks.id, p('webhookId')))
-      .prepare(),
-  };
-}

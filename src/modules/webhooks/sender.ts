@@ -1,13 +1,18 @@
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
-import { createWrite } from '../../db/write.js';
-import { errorFields, type Logger } from '../../logger.js';
-import { eq } from 'drizzle-orm';
+import type { Write } from '../../db/write.js';
 import { toIso } from '../../kernel/time.js';
+import { errorFields, type Logger } from '../../logger.js';
 import { createAttempt, createSignedPost, type SenderOptions } from './attempt.js';
 import { newDeliveryId } from './crypto.js';
-import { webhooks } from './schema.js';
+import type { EventRecord, Owner } from './post.js';
 import { type Attempted, createDeliveryQueue, type Lane, type Outcome } from './queue.js';
+import type { WebhooksRepository } from './repository.js';
+
+/** What the sender reads of other modules: an event's record, and the subscription owner's membership now. */
+export interface SenderPorts {
+  eventOf: (seq: number) => EventRecord | undefined;
+  ownerOf: (workspaceId: string, userId: string) => Owner | undefined;
+}
 
 export { DISABLE_AFTER_FAILED_DELIVERIES, LOG_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './queue.js';
 
@@ -21,20 +26,36 @@ const PURGE_EVERY_MS = 3_600_000;
  * again), sends them one at a time in event order, and writes their outcomes in one short
  * transaction; up to `concurrency` lanes run at once. No network I/O happens inside a transaction.
  */
-export function createWebhookSender({ db, clock, logger, options }: { db: Db; clock: Clock; logger: Logger; options: SenderOptions }) {
+export function createWebhookSender({
+  repo,
+  write,
+  ports,
+  clock,
+  logger,
+  options,
+}: {
+  repo: WebhooksRepository;
+  /** The sender's own write (on its thread's connection): its transactions record no events. */
+  write: Write<never>;
+  ports: SenderPorts;
+  clock: Clock;
+  logger: Logger;
+  options: SenderOptions;
+}) {
   let running: Promise<void> | null = null;
   let again = false;
   let lastPurge = 0;
   /** Subscriptions whose lane runs in this process. */
   const active = new Set<string>();
   const queue = createDeliveryQueue({
-    db,
-    write: createWrite(db, null),
+    statements: repo.queue,
+    write,
     clock,
+    ownerOf: ports.ownerOf,
     onDisabled: (webhookId, failures) => logger.warn('webhook disabled after consecutive failed deliveries', { webhookId, failures }),
   });
 
-  const attempt = createAttempt({ queue, clock, options });
+  const attempt = createAttempt({ queue, eventOf: ports.eventOf, clock, options });
   const signedPost = createSignedPost({ clock, options });
 
   /** Sends a lane's deliveries one at a time, in event order, within its lease. */
@@ -120,7 +141,7 @@ export function createWebhookSender({ db, clock, logger, options }: { db: Db; cl
      * count toward auto-disable; the caller shows its outcome. Null for an unknown subscription.
      */
     async ping(webhookId: string): Promise<{ deliveryId: string; outcome: Outcome } | null> {
-      const webhook = db.select().from(webhooks).where(eq(webhooks.id, webhookId)).get();
+      const webhook = repo.webhook(webhookId);
       if (!webhook) return null;
       const deliveryId = newDeliveryId();
       const body = JSON.stringify({

@@ -1,19 +1,17 @@
-import { and, eq } from 'drizzle-orm';
 import { webhookEnvelopeEventValues } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
+import type { Write } from '../../db/write.js';
 import { DomainError, notFound } from '../../errors.js';
 import type { CursorCodec } from '../../kernel/cursor.js';
 import type { Logger } from '../../logger.js';
 import { type Actor, isOperator, type Principal } from '../../principal.js';
 import { newId } from '../../ids.js';
 import { toIso } from '../../kernel/time.js';
-import { members, users } from '../accounts/schema.js';
 import { subkey } from '../../kernel/keys.js';
 import { decryptLegacySecret, encryptSecret, isLegacySealed, newSecret } from './crypto.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { createOutbox } from './outbox.js';
-import { webhooks } from './schema.js';
+import type { WebhookRow, WebhooksRepository } from './repository.js';
 
 export { REDELIVERABLE } from './delivery-log.js';
 import type { Outcome } from './queue.js';
@@ -76,7 +74,9 @@ export const PING_INTERVAL_MS = 10_000;
  * of the workspace that chose the event, so a committed event always has its deliveries.
  */
 export function createWebhooksService({
-  db,
+  repo,
+  write,
+  isMember,
   clock,
   options,
   cursors,
@@ -84,7 +84,10 @@ export function createWebhooksService({
   sendPing,
   onQueued,
 }: {
-  db: Db;
+  repo: WebhooksRepository;
+  write: Write<never>;
+  /** Whether the account is a live member of the workspace (the accounts module's). */
+  isMember: (workspaceId: string, userId: string) => boolean;
   clock: Clock;
   options: WebhookOptions;
   /** Signs the delivery log's page links (opaque, tamper-evident). */
@@ -103,8 +106,8 @@ export function createWebhooksService({
    * The subscription, when the principal may manage it: a member only their own, in the
    * workspace they act in (anyone else's is "not found"); the operator any.
    */
-  const find = (principal: Principal, id: string) => {
-    const row = db.select().from(webhooks).where(eq(webhooks.id, id)).get();
+  const find = (principal: Principal, id: string): WebhookRow => {
+    const row = repo.webhook(id);
     if (!row || (!isOperator(principal) && (row.userId !== principal.userId || row.workspaceId !== principal.workspaceId)))
       throw notFound(isOperator(principal) ? `Webhook ${id}` : 'That subscription');
     return row;
@@ -138,18 +141,12 @@ export function createWebhooksService({
       const owner = ownerOf(principal, input);
       checkEvents(input.events);
       await checkTarget(input.url, options, principal, logger);
-      const member = db
-        .select({ userId: members.userId })
-        .from(members)
-        .innerJoin(users, eq(users.id, members.userId))
-        .where(and(eq(members.workspaceId, owner.workspaceId), eq(members.userId, owner.userId)))
-        .get();
-      if (!member) throw notFound(`Member ${owner.userId} of workspace ${owner.workspaceId}`);
+      if (!isMember(owner.workspaceId, owner.userId)) throw notFound(`Member ${owner.userId} of workspace ${owner.workspaceId}`);
       const secret = newSecret();
       const now = clock.now();
       const id = newId('whk');
-      db.insert(webhooks)
-        .values({
+      write(() =>
+        repo.insertWebhook({
           id,
           workspaceId: owner.workspaceId,
           userId: owner.userId,
@@ -158,38 +155,40 @@ export function createWebhooksService({
           secretCiphertext: encryptSecret(sealing, id, secret),
           createdAt: now,
           updatedAt: now,
-        })
-        .run();
+        }),
+      );
       return { id, secret };
     },
 
     /** A member's own subscriptions in their workspace; for the operator, a workspace's. */
     list(principal: Principal, workspaceId?: string) {
-      const where = isOperator(principal)
-        ? eq(webhooks.workspaceId, workspaceId ?? '')
-        : and(eq(webhooks.workspaceId, principal.workspaceId), eq(webhooks.userId, principal.userId));
-      return db.select().from(webhooks).where(where).orderBy(webhooks.createdAt, webhooks.id).all().map(webhookView);
+      const rows = isOperator(principal) ? repo.webhooks(workspaceId ?? '') : repo.webhooks(principal.workspaceId, principal.userId);
+      return rows.map(webhookView);
     },
 
     /** One subscription (`not_found` when unknown, or not the member's). */
     get: (principal: Principal, id: string) => webhookView(find(principal, id)),
 
-    ...createDeliveryLog({ db, clock, cursors, find, ...(onQueued ? { onQueued } : {}) }),
+    ...createDeliveryLog({ repo, write, clock, cursors, find, ...(onQueued ? { onQueued } : {}) }),
 
     enable(principal: Principal, id: string): { id: string } {
-      find(principal, id);
-      db.update(webhooks)
-        .set({ enabled: true, consecutiveFailures: 0, disabledAt: null, updatedAt: clock.now() })
-        .where(eq(webhooks.id, id))
-        .run();
-      return { id };
+      return write(() => {
+        find(principal, id);
+        repo.enableWebhook(id, clock.now());
+        return { id };
+      });
     },
 
     delete(principal: Principal, id: string): { id: string } {
-      find(principal, id);
-      db.delete(webhooks).where(eq(webhooks.id, id)).run();
-      return { id };
+      return write(() => {
+        find(principal, id);
+        repo.deleteWebhook(id);
+        return { id };
+      });
     },
+
+    /** An account was deleted: its subscriptions (and their delivery logs) go, inside the accounts write. */
+    deleteOfUser: (userId: string): void => repo.deleteWebhooksOf(userId),
 
     /**
      * A test ping (the contract's `ping` webhook): one signed POST now. A member may send one
@@ -213,16 +212,16 @@ export function createWebhooksService({
     },
 
     /** Seals the secrets stored before subkeys again (at start); returns how many. */
-    resealLegacySecrets: () => resealLegacySecrets(db, options.secretKey, sealing),
+    resealLegacySecrets: () => write(() => resealLegacySecrets(repo, options.secretKey, sealing)),
 
     /** The outbox: called by the event log inside the event's transaction. */
-    enqueue: createOutbox(db, clock),
+    enqueue: createOutbox(repo, clock),
   };
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-function webhookView(w: typeof webhooks.$inferSelect) {
+function webhookView(w: WebhookRow) {
   return {
     id: w.id,
     userId: w.userId,
@@ -239,22 +238,10 @@ function webhookView(w: typeof webhooks.$inferSelect) {
  * Seals again, with the webhook-secrets subkey and bound to their subscription, the secrets
  * stored before subkeys (sealed with the server key itself), in one transaction.
  */
-function resealLegacySecrets(db: Db, serverKey: Buffer, sealing: Buffer): number {
-  return db.transaction(() => {
-    const legacy = db
-      .select({ id: webhooks.id, sealed: webhooks.secretCiphertext })
-      .from(webhooks)
-      .all()
-      .filter((w) => isLegacySealed(w.sealed));
-    for (const w of legacy) {
-      const secret = decryptLegacySecret(serverKey, w.sealed);
-      db.update(webhooks)
-        .set({ secretCiphertext: encryptSecret(sealing, w.id, secret) })
-        .where(eq(webhooks.id, w.id))
-        .run();
-    }
-    return legacy.length;
-  });
+function resealLegacySecrets(repo: WebhooksRepository, serverKey: Buffer, sealing: Buffer): number {
+  const legacy = repo.sealedSecrets().filter((w) => isLegacySealed(w.sealed));
+  for (const w of legacy) repo.setSealedSecret(w.id, encryptSecret(sealing, w.id, decryptLegacySecret(serverKey, w.sealed)));
+  return legacy.length;
 }
 
 /**

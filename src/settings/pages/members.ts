@@ -70,10 +70,10 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
     sent?: { userId: string; canViewOthersTime: boolean; canViewOthersMoney: boolean; isOwner: boolean; hourlyRate: string },
   ) => {
     const session = signed.session as SessionView;
-    const { currency } = services.accounts.getWorkspace(session.workspaceId);
+    const { currency } = services.accounts.getWorkspace(session.actor, session.workspaceId);
     // A refused form shows what was sent, not what is stored.
     const members = services.accounts
-      .listMembers(session.workspaceId)
+      .listMembers(session.actor, session.workspaceId)
       .map((m) =>
         sent?.userId === m.userId
           ? { ...m, ...sent, hourlyRate: sent.hourlyRate }
@@ -111,7 +111,7 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
     ownerOnly(deps, (req, res, signed) => {
       const userId = req.params.userId as string;
       try {
-        services.accounts.setMember({
+        services.accounts.setMember(signed.session.actor, {
           workspaceId: signed.session.workspaceId,
           userId,
           canViewOthersTime: field(req, 'canViewOthersTime') === 'true',

@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import type { RunawayAction } from '../../modules/accounts/service.js';
 import { ISSUER_FIELDS } from '../../modules/invoices/fields.js';
 import type { SessionView } from '../../modules/sessions/service.js';
+import type { Actor } from '../../principal.js';
 import { type Html, html } from '../html.js';
 import { field, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice } from '../layout.js';
@@ -114,8 +115,8 @@ function profileForm(base: string, session: SessionView, profile: Values): Html 
 export function workspacePages(router: Router, deps: SettingsDeps): void {
   const { base, services } = deps;
 
-  const current = (workspaceId: string) => {
-    const w = services.accounts.getWorkspace(workspaceId);
+  const current = (actor: Actor, workspaceId: string) => {
+    const w = services.accounts.getWorkspace(actor, workspaceId);
     const settings: Values = {
       name: w.name,
       currency: w.currency,
@@ -139,7 +140,7 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
     override: { settings?: Values; profile?: Values } = {},
   ) => {
     const session = signed.session as SessionView;
-    const values = { ...current(session.workspaceId), ...override };
+    const values = { ...current(session.actor, session.workspaceId), ...override };
     send(res, status, {
       ...shell(deps, signed),
       title: 'Workspace',

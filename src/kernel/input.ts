@@ -1,6 +1,6 @@
-import { DomainError } from '../../errors.js';
+import { DomainError } from '../errors.js';
 
-/** Input rules shared by the first-party (CLI) account commands. */
+/** Input rules of names, codes, rates and counts, shared by the modules (a refusal is a domain error). */
 export function requireName(value: string, what: string, max = 200): string {
   const name = value.trim();
   if (name === '') throw new DomainError('invalid', `${what} must not be empty.`);

@@ -1,14 +1,13 @@
 /*
- * The webhook sender's thread (started by ./threaded-sender.ts): the same sender as the
- * in-process one, over its own connection to the database, driven by the server's messages
- * ('tick', 'stop'); its log lines go back to the server's logger.
+ * The webhook sender's thread (started by ./sender.ts): the same sender as the in-process one,
+ * over its own connection to the database and the services built on it, driven by the server's
+ * messages ('tick', 'stop'); its log lines go back to the server's logger.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { systemClock } from '../../clock.js';
-import { openDatabase, type Synchronous } from '../../db/database.js';
-import type { Logger } from '../../logger.js';
-import { createWebhookSender } from './sender.js';
-import { systemResolver } from './targets.js';
+import { systemClock } from '../clock.js';
+import { openDatabase, type Synchronous } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import { createServices } from '../services.js';
 
 export interface SenderThreadData {
   databasePath: string;
@@ -16,7 +15,6 @@ export interface SenderThreadData {
   secretKey: Uint8Array;
   allowPrivateTargets: boolean;
   timeoutMs: number;
-  concurrency: number;
 }
 
 /** A log line relayed to the server. */
@@ -26,7 +24,7 @@ export interface SenderThreadLog {
   fields?: Record<string, unknown> | undefined;
 }
 
-if (isMainThread || !parentPort) throw new Error('sender-thread runs as a worker thread (see ./threaded-sender.ts)');
+if (isMainThread || !parentPort) throw new Error('sender-thread runs as a worker thread (see ./sender.ts)');
 const port = parentPort;
 const data = workerData as SenderThreadData;
 const database = openDatabase(data.databasePath, { synchronous: data.synchronous });
@@ -34,17 +32,11 @@ const relay =
   (level: keyof Logger) =>
   (msg: string, fields?: Record<string, unknown>): void =>
     port.postMessage({ level, msg, fields } satisfies SenderThreadLog);
-const sender = createWebhookSender({
-  db: database.db,
+const { sender } = createServices(database, {
   clock: systemClock,
+  secretKey: Buffer.from(data.secretKey),
   logger: { debug: relay('debug'), info: relay('info'), warn: relay('warn'), error: relay('error') },
-  options: {
-    secretKey: Buffer.from(data.secretKey),
-    allowPrivateTargets: data.allowPrivateTargets,
-    resolve: systemResolver,
-    timeoutMs: data.timeoutMs,
-    concurrency: data.concurrency,
-  },
+  webhooks: { allowPrivateTargets: data.allowPrivateTargets, timeoutMs: data.timeoutMs },
 });
 let stopping = false;
 port.postMessage('ready');

@@ -1,6 +1,6 @@
-import type { Synchronous } from '../../db/database.js';
-import type { Logger } from '../../logger.js';
-import { startThread } from '../../threads.js';
+import type { Synchronous } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import { startThread } from './start.js';
 import type { SenderThreadData, SenderThreadLog } from './sender-thread.js';
 
 /**
@@ -16,7 +16,6 @@ export function startSenderThread(options: {
   secretKey: Buffer;
   allowPrivateTargets: boolean;
   timeoutMs: number;
-  concurrency: number;
   logger: Logger;
   /** Called if the thread ends unasked (the server then sends in-process). */
   onFailure: () => void;
@@ -27,7 +26,6 @@ export function startSenderThread(options: {
     secretKey: new Uint8Array(options.secretKey),
     allowPrivateTargets: options.allowPrivateTargets,
     timeoutMs: options.timeoutMs,
-    concurrency: options.concurrency,
   };
   const worker = startThread(import.meta.url, './sender-thread', { workerData });
   let exited = false;

@@ -1,0 +1,214 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { members, users, workspaces } from './schema.js';
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export type MemberRow = typeof members.$inferSelect;
+
+const p = (name: string) => sql.placeholder(name);
+
+/** A member as the other modules read it: the flags, the rates and the workspace settings they depend on. */
+export interface Membership {
+  workspaceId: string;
+  userId: string;
+  canViewOthersTime: boolean;
+  canViewOthersMoney: boolean;
+  isOwner: boolean;
+  /** The member's own rate, then the workspace's default: third and fourth in the rate resolution. */
+  hourlyRate: number | null;
+  workspaceHourlyRate: number | null;
+  currency: string;
+  /** The workspace's override of RATE_LIMIT_WORKSPACE_PER_MIN. */
+  workspaceRateLimitPerMin: number | null;
+  workspaceName: string;
+  name: string;
+  email: string;
+}
+
+/** What a member may see and the workspace's budget: all an API request needs of its token's member. */
+export type Access = Pick<Membership, 'canViewOthersTime' | 'canViewOthersMoney' | 'isOwner' | 'currency' | 'workspaceRateLimitPerMin'>;
+
+/** The columns of a member listing (`member list`, the Members page). */
+const memberColumns = {
+  workspaceId: members.workspaceId,
+  userId: members.userId,
+  name: users.name,
+  email: users.email,
+  canViewOthersTime: members.canViewOthersTime,
+  canViewOthersMoney: members.canViewOthersMoney,
+  hourlyRate: members.hourlyRate,
+  isOwner: members.isOwner,
+  hasPassword: sql<boolean>`${users.passwordHash} is not null`.mapWith(Boolean),
+  createdAt: members.createdAt,
+  updatedAt: members.updatedAt,
+};
+
+/**
+ * Every SQL statement of the accounts module, over its own tables only: users, workspaces and
+ * members. The membership lookup runs on every API request and every settings page: prepared.
+ */
+export function createAccountsRepository(db: Db) {
+  const statements = {
+    membership: db
+      .select({
+        workspaceId: members.workspaceId,
+        userId: members.userId,
+        canViewOthersTime: members.canViewOthersTime,
+        canViewOthersMoney: members.canViewOthersMoney,
+        isOwner: members.isOwner,
+        hourlyRate: members.hourlyRate,
+        workspaceHourlyRate: workspaces.hourlyRate,
+        currency: workspaces.currency,
+        workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
+        workspaceName: workspaces.name,
+        name: users.name,
+        email: users.email,
+      })
+      .from(members)
+      .innerJoin(users, and(eq(users.id, members.userId), isNull(users.deletedAt)))
+      .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
+      .where(and(eq(members.workspaceId, p('workspaceId')), eq(members.userId, p('userId'))))
+      .prepare(),
+    // The API's authentication reads this on every request: two primary-key seeks, no user row
+    // (deleting an account deletes its memberships and tokens in the same write).
+    access: db
+      .select({
+        canViewOthersTime: members.canViewOthersTime,
+        canViewOthersMoney: members.canViewOthersMoney,
+        isOwner: members.isOwner,
+        currency: workspaces.currency,
+        workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
+      })
+      .from(members)
+      .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
+      .where(and(eq(members.workspaceId, p('workspaceId')), eq(members.userId, p('userId'))))
+      .prepare(),
+    workspace: db
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.id, p('id')))
+      .prepare(),
+    liveUser: db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, p('id')), isNull(users.deletedAt)))
+      .prepare(),
+  };
+  const memberRows = () => listingOf(db);
+
+  return {
+    membership: (workspaceId: string, userId: string): Membership | undefined => statements.membership.get({ workspaceId, userId }),
+    access: (workspaceId: string, userId: string): Access | undefined => statements.access.get({ workspaceId, userId }),
+
+    // Workspaces
+    workspace: (id: string): WorkspaceRow | undefined => statements.workspace.get({ id }),
+    workspaces: (): WorkspaceRow[] => db.select().from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id)).all(),
+    anyWorkspace: (): boolean => db.select({ id: workspaces.id }).from(workspaces).limit(1).get() !== undefined,
+    insertWorkspace: (values: typeof workspaces.$inferInsert): void => {
+      db.insert(workspaces).values(values).run();
+    },
+    updateWorkspace: (id: string, values: Partial<typeof workspaces.$inferInsert>): boolean =>
+      db.update(workspaces).set(values).where(eq(workspaces.id, id)).run().changes > 0,
+
+    // Users (live: not deleted)
+    user: (id: string): UserRow | undefined => statements.liveUser.get({ id }),
+    users: (): UserRow[] => db.select().from(users).where(isNull(users.deletedAt)).orderBy(asc(users.createdAt), asc(users.id)).all(),
+    /** A live account holding `email` (case-insensitively), other than `except`. */
+    userByEmail: (email: string, except?: string): Pick<UserRow, 'id' | 'name' | 'passwordHash'> | undefined =>
+      db
+        .select({ id: users.id, name: users.name, passwordHash: users.passwordHash })
+        .from(users)
+        .where(
+          and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt), except ? sql`${users.id} <> ${except}` : undefined),
+        )
+        .get(),
+    insertUser: (values: typeof users.$inferInsert): void => {
+      db.insert(users).values(values).run();
+    },
+    updateUser: (id: string, values: Partial<typeof users.$inferInsert>): boolean =>
+      db
+        .update(users)
+        .set(values)
+        .where(and(eq(users.id, id), isNull(users.deletedAt)))
+        .run().changes > 0,
+    userNames: (ids: string[]): Array<{ id: string; name: string }> =>
+      ids.length === 0 ? [] : db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)).all(),
+
+    ...membersRepository(db, memberRows),
+  };
+}
+
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>;
+
+/** The statements over members (part of the accounts repository). */
+function membersRepository(db: Db, memberRows: () => ReturnType<typeof listingOf>) {
+  return {
+    member: (workspaceId: string, userId: string) =>
+      memberRows()
+        .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+        .get(),
+    members: (workspaceId: string) =>
+      memberRows().where(eq(members.workspaceId, workspaceId)).orderBy(asc(members.createdAt), asc(members.userId)).all(),
+    /** The workspaces an account is a member of, oldest membership first. */
+    memberships: (userId: string) =>
+      db
+        .select({
+          workspaceId: members.workspaceId,
+          workspaceName: workspaces.name,
+          canViewOthersTime: members.canViewOthersTime,
+          canViewOthersMoney: members.canViewOthersMoney,
+          hourlyRate: members.hourlyRate,
+          isOwner: members.isOwner,
+        })
+        .from(members)
+        .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
+        .where(eq(members.userId, userId))
+        .orderBy(asc(members.createdAt), asc(members.workspaceId))
+        .all(),
+    /** Whether the account is a member of a workspace that `ownerId` does not own. */
+    memberBeyond: (userId: string, ownerId: string): boolean =>
+      db
+        .select({ workspaceId: members.workspaceId })
+        .from(members)
+        .where(
+          and(
+            eq(members.userId, userId),
+            sql`not exists (select 1 from ${members} o where o.workspace_id = ${members.workspaceId} and o.user_id = ${ownerId} and o.is_owner = 1)`,
+          ),
+        )
+        .limit(1)
+        .get() !== undefined,
+    insertMember: (values: typeof members.$inferInsert): boolean =>
+      db.insert(members).values(values).onConflictDoNothing().run().changes > 0,
+    updateMember: (workspaceId: string, userId: string, values: Partial<typeof members.$inferInsert>): boolean =>
+      db
+        .update(members)
+        .set(values)
+        .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+        .run().changes > 0,
+    deleteMember: (workspaceId: string, userId: string): boolean =>
+      db
+        .delete(members)
+        .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+        .run().changes > 0,
+    deleteMembershipsOf: (userId: string): void => {
+      db.delete(members).where(eq(members.userId, userId)).run();
+    },
+    hasOwner: (workspaceId: string): boolean =>
+      db
+        .select({ userId: members.userId })
+        .from(members)
+        .where(and(eq(members.workspaceId, workspaceId), eq(members.isOwner, true)))
+        .limit(1)
+        .get() !== undefined,
+  };
+}
+
+/** The member listing's query, joined with the live account (a new builder each call: drizzle's keep their clauses). */
+function listingOf(db: Db) {
+  return db
+    .select(memberColumns)
+    .from(members)
+    .innerJoin(users, and(eq(users.id, members.userId), isNull(users.deletedAt)));
+}

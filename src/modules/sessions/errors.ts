@@ -1,0 +1,20 @@
+import { DomainError, notFound } from '../../errors.js';
+
+/** The refusals of the sessions module, worded once. */
+export const sessionErrors = {
+  memberNotFound: (workspaceId: string, userId: string) => notFound(`Member ${userId} of workspace ${workspaceId}`),
+  userNotFound: (userId: string) => notFound(`User ${userId}`),
+  workspaceNotFound: (workspaceId: string) => notFound(`Workspace ${workspaceId}`),
+  ownersOnly: () => new DomainError('forbidden', "Only the workspace's owners make setup links for its members."),
+  hasPassword: (name: string) =>
+    new DomainError(
+      'forbidden',
+      `${name} has set a password already, so a setup link would replace it: ${name} signs in with it, or, if it is lost, the person who runs the server sets a new one (timetrack user password).`,
+    ),
+  memberElsewhere: (name: string) =>
+    new DomainError(
+      'forbidden',
+      `${name} is also a member of a workspace you do not own, and a setup link would open that one too: the person who runs the server makes this link (timetrack user invite).`,
+    ),
+  validHours: () => new DomainError('invalid', 'valid hours must be more than 0 and at most 720 (30 days).'),
+};

@@ -1,0 +1,77 @@
+import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { sessions, setupLinks } from './schema.js';
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type SetupLinkRow = typeof setupLinks.$inferSelect;
+
+/** Every SQL statement of the sessions module, over its own tables: sessions and setup_links. */
+export function createSessionsRepository(db: Db) {
+  const statements = {
+    // Every settings request reads its session by the hash of the cookie's secret.
+    session: db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.secretHash, sql.placeholder('hash')))
+      .prepare(),
+  };
+  return {
+    session: (hash: string): SessionRow | undefined => statements.session.get({ hash }),
+    insertSession: (values: typeof sessions.$inferInsert): void => {
+      db.insert(sessions).values(values).run();
+    },
+    touchSession: (hash: string, now: number): void => {
+      db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.secretHash, hash)).run();
+    },
+    moveSession: (hash: string, workspaceId: string): void => {
+      db.update(sessions).set({ workspaceId }).where(eq(sessions.secretHash, hash)).run();
+    },
+    deleteSession: (hash: string): void => {
+      db.delete(sessions).where(eq(sessions.secretHash, hash)).run();
+    },
+    deleteSessionsOf: (userId: string): void => {
+      db.delete(sessions).where(eq(sessions.userId, userId)).run();
+    },
+    deleteMemberSessions: (workspaceId: string, userId: string): void => {
+      db.delete(sessions)
+        .where(and(eq(sessions.workspaceId, workspaceId), eq(sessions.userId, userId)))
+        .run();
+    },
+    /** Sessions idle since `idleBefore` or opened before `openedBefore`. */
+    deleteEnded: (idleBefore: number, openedBefore: number): number =>
+      db
+        .delete(sessions)
+        .where(or(lt(sessions.lastSeenAt, idleBefore), lt(sessions.createdAt, openedBefore)))
+        .run().changes,
+
+    /** The unused link of a secret's hash (expired or not). */
+    unusedLink: (hash: string): SetupLinkRow | undefined =>
+      db
+        .select()
+        .from(setupLinks)
+        .where(and(eq(setupLinks.secretHash, hash), isNull(setupLinks.usedAt)))
+        .get(),
+    insertLink: (values: typeof setupLinks.$inferInsert): void => {
+      db.insert(setupLinks).values(values).run();
+    },
+    useLink: (hash: string, now: number): void => {
+      db.update(setupLinks).set({ usedAt: now }).where(eq(setupLinks.secretHash, hash)).run();
+    },
+    deleteUnusedLinksOf: (userId: string): void => {
+      db.delete(setupLinks)
+        .where(and(eq(setupLinks.userId, userId), isNull(setupLinks.usedAt)))
+        .run();
+    },
+    deleteLinksOf: (userId: string): void => {
+      db.delete(setupLinks).where(eq(setupLinks.userId, userId)).run();
+    },
+    /** Links expired before `now`, or used. */
+    deleteSpentLinks: (now: number): number =>
+      db
+        .delete(setupLinks)
+        .where(or(lt(setupLinks.expiresAt, now), isNotNull(setupLinks.usedAt)))
+        .run().changes,
+  };
+}
+
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
