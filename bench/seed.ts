@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { createWrite } from '../src/db/write.js';
-import { createSearchIndexer } from '../src/modules/entries/search-index.js';
+import { createEntriesRepository } from '../src/modules/entries/repository.js';
 import { amountCents } from '../src/kernel/money.js';
 import { secondsBetween } from '../src/kernel/time.js';
 import { createServices } from '../src/services.js';
@@ -113,10 +113,17 @@ export function seed(databasePath: string, sizes = SIZES): Dataset {
     })();
   }
   // The entries as the server would have indexed them by now (its job takes the queue in batches).
-  const indexer = createSearchIndexer({ db: database.db, write: createWrite(database.db, null) });
+  const indexer = searchIndexer(database.db);
   indexer.catchUp(sizes.entries + 1);
   database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   database.sqlite.exec('ANALYZE');
   database.close();
   return { workspaceId: workspace.id, ownerToken: owner.token, projectIds, tagIds };
+}
+
+/** The search index's catch-up as the entries service runs it: each batch in a write of its own. */
+function searchIndexer(db: Parameters<typeof createEntriesRepository>[0]) {
+  const { searchIndex } = createEntriesRepository(db);
+  const write = createWrite(db, null);
+  return { catchUp: (size = 500) => write(() => searchIndex.catchUp(size)), pending: () => searchIndex.pending() };
 }

@@ -203,14 +203,14 @@ async function session(): Promise<void> {
     const me = data(await call({ operationId: '', method: 'GET', path: '/api/v1/me' }));
     const owner_ = { userId: me.userId as string, canViewOthersTime: true, canViewOthersMoney: true };
     await call({ operationId: '', method: 'DELETE', path: `/api/v1/entries/${entry.id}` });
-    const invoice = invoices.create({
+    const invoice = invoices.create(OPERATOR, {
       workspaceId: me.workspaceId as string,
       userId: me.userId as string,
       clientId: client.id as string,
       from: '2026-11-01',
       to: '2026-11-30',
     });
-    invoices.changeStatus(invoice.id, 'sent', me.userId as string);
+    invoices.changeStatus(OPERATOR, invoice.id, 'sent', me.userId as string);
     for (const event of running.services.events.tail(OPERATOR, me.workspaceId as string, 0, 1000)) {
       if (!event.event || answers.has(`webhook:${event.event}`)) continue;
       const row = running.database.sqlite.prepare('SELECT * FROM events WHERE seq = ?').get(event.seq) as never;

@@ -6,6 +6,7 @@
  * (1280×900) and phone (320×720) width, full page, to docs/settings/<page>-desktop.png and
  * <page>-phone.png. Each page is loaded once and shot at both widths (a token is minted once).
  */
+import { issuerPatchOfText } from '../src/modules/invoices/service.js';
 import { OPERATOR } from '../src/principal.js';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -32,16 +33,22 @@ async function settle(server: TestServer, advanceMs = 0): Promise<void> {
 async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookId: string; beaId: string }> {
   const { services, workspaceId, ownerId } = server;
   services.accounts.setWorkspace(OPERATOR, workspaceId, { name: 'Northwind Studio', hourlyRate: 85 });
-  services.invoices.setBusinessProfile(workspaceId, {
-    legalName: 'Northwind Studio GmbH',
-    addressLines: 'Hafenstraße 12|2nd floor',
-    postalCode: '20457',
-    city: 'Hamburg',
-    country: 'DE',
-    email: 'billing@northwind.example',
-    paymentTermsDays: '14',
-    iban: 'DE02120300000000202051',
-  });
+  services.invoices.setBusinessProfile(
+    OPERATOR,
+    workspaceId,
+    issuerPatchOfText(
+      Object.entries({
+        legalName: 'Northwind Studio GmbH',
+        addressLines: 'Hafenstraße 12|2nd floor',
+        postalCode: '20457',
+        city: 'Hamburg',
+        country: 'DE',
+        email: 'billing@northwind.example',
+        paymentTermsDays: '14',
+        iban: 'DE02120300000000202051',
+      }),
+    ),
+  );
   const bea = services.accounts.createUser(OPERATOR, { name: 'Bea Kowalski', email: 'bea@northwind.example' });
   services.accounts.addMember(OPERATOR, {
     workspaceId,

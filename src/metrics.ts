@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import type Database from 'better-sqlite3';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from './clock.js';
 import { errorFields, type Logger } from './logger.js';
@@ -30,8 +29,16 @@ function processMetrics(): Registry {
  * queue index; the settled ones are counted once each, by a watermark on created_at, so a scrape
  * reads only the deliveries of the last few hours, never the whole 30-day log).
  */
-export function createMetrics(deps: { sqlite: Database.Database; databasePath: string; clock: Clock; logger: Logger }) {
-  const { sqlite, clock, logger } = deps;
+/** The delivery figures the metrics read (the webhooks module's). */
+export interface DeliveryFigures {
+  /** Open deliveries (the sender's queue): how many, how many are due at `now`, the oldest's creation. */
+  open(now: number): { pending: number; due: number; oldest: number | null };
+  /** Settled deliveries created in [from, to), counted by status. */
+  settled(from: number, to: number): Array<{ status: string; n: number }>;
+}
+
+export function createMetrics(deps: { deliveries: DeliveryFigures; databasePath: string; clock: Clock; logger: Logger }) {
+  const { clock, logger } = deps;
   const registry = new Registry();
   const registers = [registry];
   const requests = new Counter({
@@ -61,7 +68,7 @@ export function createMetrics(deps: { sqlite: Database.Database; databasePath: s
     registers,
   });
 
-  const queue = webhookQueue(sqlite, clock);
+  const queue = webhookQueue(deps.deliveries, clock);
   const guarded = (what: string, read: () => void) => () => {
     try {
       read();
@@ -150,19 +157,10 @@ export function createMetrics(deps: { sqlite: Database.Database; databasePath: s
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** The delivery figures, read once per scrape. */
-function webhookQueue(sqlite: Database.Database, clock: Clock) {
-  // Open deliveries are exactly the rows of the partial index webhook_deliveries_queue.
-  const openStatement = sqlite.prepare(
-    `SELECT count(*) AS pending, coalesce(sum(next_attempt_at <= :now), 0) AS due, min(created_at) AS oldest
-       FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL`,
-  );
-  // Settled deliveries created in [from, to): the created_at index.
-  const settledStatement = sqlite.prepare(
-    `SELECT status, count(*) AS n FROM webhook_deliveries
-      WHERE created_at >= :from AND created_at < :to AND next_attempt_at IS NULL GROUP BY status`,
-  );
+function webhookQueue(figures: DeliveryFigures, clock: Clock) {
   let cached: { pending: number; due: number; oldest: number | null } | null = null;
-  const open = () => (cached ??= openStatement.get({ now: clock.now() }) as { pending: number; due: number; oldest: number | null });
+  const open = () => (cached ??= figures.open(clock.now()));
+  const settledBetween = (from: number, to: number) => figures.settled(from, to);
 
   // Every delivery created before the watermark is settled and counted in `counted`.
   let watermark = 0;
@@ -172,10 +170,10 @@ function webhookQueue(sqlite: Database.Database, clock: Clock) {
     const { oldest } = open();
     const next = Math.max(watermark, Math.min(oldest ?? now, now - SETTLE_MARGIN_MS));
     if (next > watermark) {
-      add(counted, settledStatement.all({ from: watermark, to: next }));
+      add(counted, settledBetween(watermark, next));
       watermark = next;
     }
-    return add({ ...counted }, settledStatement.all({ from: watermark, to: Number.MAX_SAFE_INTEGER }));
+    return add({ ...counted }, settledBetween(watermark, Number.MAX_SAFE_INTEGER));
   };
   // The counter starts at 0: what was settled before this server started is not counted.
   const baseline = settled();

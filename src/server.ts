@@ -30,6 +30,8 @@ export interface RuntimeOptions {
   webhooks?: { resolve?: Resolver; ca?: string; timeoutMs?: number };
   /** Tests of the pipeline itself serve a fixture contract with fixture handlers. */
   contract?: ContractDocument;
+  /** Tests: every statement that writes outside a transaction throws (the one write path). */
+  strictWrites?: boolean;
   /** Tests: the reader threads' test hooks (a slow report, a crashing read). */
   readers?: Pick<ReaderOptions, 'slowReportsMs' | 'crashOn'>;
   handlers?: AppDeps['handlers'];
@@ -61,17 +63,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   setFlagsFromString('--no-allocation-site-pretenuring');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const unmark = holdDatabase(config.databasePath);
-  let database: DatabaseHandle;
-  try {
-    database = openDatabase(config.databasePath, { synchronous: config.synchronous, backupsBeforeMigrating: config.migrationBackups });
-  } catch (error) {
-    unmark();
-    throw error;
-  }
-  for (const change of database.tightened)
-    logger.warn('permissions tightened: others could read the database', { path: change.path, from: change.from, to: change.to });
-  if (database.migrationBackup) logger.info('backed up the database before migrating it', { backup: database.migrationBackup });
+  const { database, unmark } = openHeldDatabase(config, logger, options.strictWrites ?? false);
   // The webhook sender runs on its own thread, unless the runtime injects what a thread cannot
   // share (tests: a manual clock, a fake resolver, their own CA); then it runs in this one.
   const threaded = !options.clock && !options.webhooks?.resolve && !options.webhooks?.ca;
@@ -94,7 +86,9 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     if (resealed > 0) logger.info('webhook secrets sealed with their own subkey, bound to their subscription', { count: resealed });
     // Attempts a previous process left in flight are due again at once (at least once).
     services.sender.recover();
-    const metrics = config.metrics ? createMetrics({ sqlite: database.sqlite, databasePath: config.databasePath, clock, logger }) : null;
+    const metrics = config.metrics
+      ? createMetrics({ deliveries: services.webhooks.figures, databasePath: config.databasePath, clock, logger })
+      : null;
     const countRunaways = (found: number) => metrics?.runawaysDetected(found);
     const scheduler = createScheduler({
       logger,
@@ -219,7 +213,7 @@ function drain(server: Server): Promise<void> {
  */
 async function catchUpSearchIndex(services: Services): Promise<void> {
   const batch = 500;
-  while (services.searchIndex.catchUp(batch) === batch) await new Promise((resolve) => setImmediate(resolve));
+  while (services.entries.catchUpSearchIndex(batch) === batch) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -274,4 +268,27 @@ function holdDatabase(databasePath: string): () => void {
     rmSync(mark, { force: true });
     lock.release();
   };
+}
+
+/**
+ * Takes the database's lock, then opens and migrates it (a backup first when data is migrated),
+ * logging what it tightened and backed up. Returns the database and the release of its lock.
+ */
+function openHeldDatabase(config: Config, logger: Logger, strictWrites: boolean): { database: DatabaseHandle; unmark: () => void } {
+  const unmark = holdDatabase(config.databasePath);
+  let database: DatabaseHandle;
+  try {
+    database = openDatabase(config.databasePath, {
+      synchronous: config.synchronous,
+      backupsBeforeMigrating: config.migrationBackups,
+      strictWrites,
+    });
+  } catch (error) {
+    unmark();
+    throw error;
+  }
+  for (const change of database.tightened)
+    logger.warn('permissions tightened: others could read the database', { path: change.path, from: change.from, to: change.to });
+  if (database.migrationBackup) logger.info('backed up the database before migrating it', { backup: database.migrationBackup });
+  return { database, unmark };
 }

@@ -6,12 +6,14 @@ import { subkey } from './kernel/keys.js';
 import { createLogger, type Logger } from './logger.js';
 import { createAccountsRepository } from './modules/accounts/repository.js';
 import { type AccountsService, createAccountsService } from './modules/accounts/service.js';
-import { createCatalogService } from './modules/catalog/service.js';
-import { createSearchIndexer } from './modules/entries/search-index.js';
+import { createCatalogRepository } from './modules/catalog/repository.js';
+import { type CatalogEntries, type CatalogService, createCatalogService } from './modules/catalog/service.js';
+import { createEntriesRepository } from './modules/entries/repository.js';
 import { createEntryServices } from './modules/entries/service.js';
 import { createEventsRepository } from './modules/events/repository.js';
 import { createEventLog, type DomainEvent, type EventLog } from './modules/events/service.js';
-import { createInvoicesService } from './modules/invoices/service.js';
+import { createInvoicesRepository } from './modules/invoices/repository.js';
+import { createInvoicesService, type InvoicePorts } from './modules/invoices/service.js';
 import { createReportsService } from './modules/reports/service.js';
 import { createSessionsRepository } from './modules/sessions/repository.js';
 import { createSessionsService } from './modules/sessions/service.js';
@@ -116,7 +118,16 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   accounts.onAccountDeleted(tokens.deleteOfUser);
   accounts.onAccountDeleted(webhooks.deleteOfUser);
   accounts.onAccountDeleted(sessions.deleteOfUser);
-  const { entries, timers, lister } = createEntryServices({ db, clock, write, cursors });
+  let catalogPorts: CatalogEntries | null = null;
+  const catalog = createCatalogService({
+    repo: createCatalogRepository(db),
+    clock,
+    write,
+    entries: () => catalogPorts as CatalogEntries,
+  });
+  const entryServices = createEntryServices({ repo: createEntriesRepository(db), clock, write, cursors, catalog, accounts });
+  catalogPorts = entryServices.catalogPorts;
+  const { entries, timers, lister } = entryServices;
   return {
     accounts,
     tokens,
@@ -124,15 +135,43 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     events,
     webhooks,
     sender,
-    catalog: createCatalogService({ db, clock, write }),
+    catalog,
     entries,
     timers,
-    reports: createReportsService({ db, clock, lister, defaultTimeZone: options.defaultTimeZone ?? 'UTC' }),
-    invoices: createInvoicesService({ db, clock, write }),
-    /** The description search index's catch-up with the writes (a scheduled job of the server). */
-    searchIndex: createSearchIndexer({ db, write }),
+    reports: createReportsService({
+      clock,
+      lister,
+      ports: { ...catalog, aggregate: entries.aggregate, userNames: accounts.userNames },
+      defaultTimeZone: options.defaultTimeZone ?? 'UTC',
+    }),
+    invoices: createInvoicesService({
+      repo: createInvoicesRepository(db),
+      ports: invoicePorts(accounts, catalog, entries),
+      clock,
+      write,
+    }),
     /** The write helper of this connection (the first-start bootstrap writes through it). */
     write,
+  };
+}
+
+/** What invoicing reads and changes of the accounts, catalog and entries modules. */
+export function invoicePorts(
+  accounts: AccountsService,
+  catalog: CatalogService,
+  entries: Pick<ReturnType<typeof createEntryServices>['entries'], 'invoiceableLines' | 'markInvoiced' | 'releaseInvoice'>,
+): InvoicePorts {
+  return {
+    requireWorkspace: accounts.requireWorkspace,
+    membership: accounts.membership,
+    businessProfile: accounts.businessProfile,
+    storeBusinessProfile: accounts.storeBusinessProfile,
+    client: catalog.client,
+    projectsOfClients: catalog.projectsOfClients,
+    projectLabels: catalog.projectLabels,
+    invoiceableLines: entries.invoiceableLines,
+    markInvoiced: entries.markInvoiced,
+    releaseInvoice: entries.releaseInvoice,
   };
 }
 

@@ -157,9 +157,9 @@ describe('GET /entries: overlap, filters and paging', () => {
         expect(await search('σοφος')).to.deep.equal(['ΣΟΦΟΣ']);
       };
       await expectFound();
-      expect(server.services.searchIndex.pending()).to.be.at.least(8);
+      expect(server.services.entries.searchIndexPending()).to.be.at.least(8);
       await server.running.scheduler.tick();
-      expect(server.services.searchIndex.pending()).to.equal(0);
+      expect(server.services.entries.searchIndexPending()).to.equal(0);
       await expectFound();
       // Edits and deletes: found as they are at once, and after the index caught up.
       server.services.entries.update(owner, edited.id, { description: 'new phrasing' });

@@ -1,7 +1,7 @@
 import { OPERATOR } from '../src/principal.js';
 import { expect } from 'chai';
 import type { Actor } from '../src/principal.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { rawWrite, startTestServer, type TestServer } from './helpers/server.js';
 
 const DAY = 86_400_000;
 
@@ -64,11 +64,14 @@ describe('sync events: retention', () => {
 
   it('keeps an event while a delivery log row refers to it', async () => {
     const now = server.clock.now();
-    server.running.database.sqlite
-      .prepare(
-        "INSERT INTO webhooks (id, workspace_id, user_id, url, events, secret_ciphertext, created_at, updated_at) VALUES ('whk_1', ?, ?, 'https://hooks.test/hook', '[\"entry.created\"]', 'unused', ?, ?)",
-      )
-      .run(server.workspaceId, server.ownerId, now, now);
+    rawWrite(
+      server,
+      "INSERT INTO webhooks (id, workspace_id, user_id, url, events, secret_ciphertext, created_at, updated_at) VALUES ('whk_1', ?, ?, 'https://hooks.test/hook', '[\"entry.created\"]', 'unused', ?, ?)",
+      server.workspaceId,
+      server.ownerId,
+      now,
+      now,
+    );
     const entry = create();
     server.services.catalog.tags.create(owner, { name: 'not delivered' });
     server.clock.advance(3 * DAY);

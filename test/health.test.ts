@@ -8,7 +8,7 @@ import { openDatabase } from '../src/db/database.js';
 import { createReadiness, shippedMigrations } from '../src/health.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
-import { addMemberWithToken, checkedSend, expectProblem, send, startTestServer, type TestServer } from './helpers/server.js';
+import { addMemberWithToken, checkedSend, expectProblem, rawWrite, send, startTestServer, type TestServer } from './helpers/server.js';
 
 // `send` (unchecked) fetches GET /metrics, which is not an operation of the contract.
 
@@ -67,7 +67,7 @@ describe('GET /healthz and GET /readyz', () => {
   it('a migration missing from __drizzle_migrations: 503 naming it, logged once; ready again when it is back', async () => {
     const { sqlite } = server.running.database;
     const last = sqlite.prepare('SELECT * FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1').get() as Record<string, unknown>;
-    sqlite.prepare('DELETE FROM __drizzle_migrations WHERE created_at = ?').run(last.created_at);
+    rawWrite(server, 'DELETE FROM __drizzle_migrations WHERE created_at = ?', last.created_at);
     try {
       for (let i = 0; i < 2; i++) {
         const res = await server.request('GET', '/readyz', { token: null });
@@ -81,7 +81,7 @@ describe('GET /healthz and GET /readyz', () => {
       ]);
       expect((await server.request('GET', '/healthz', { token: null })).status).to.equal(200);
     } finally {
-      sqlite.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(last.hash, last.created_at);
+      rawWrite(server, 'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)', last.hash, last.created_at);
     }
     expect((await server.request('GET', '/readyz', { token: null })).body).to.deep.equal(READY);
     expect(logged(server, 'ready again')).to.have.length(1);
@@ -263,7 +263,7 @@ describe('GET /metrics', function () {
       expect(samples.get('timetrack_webhook_deliveries_due')).to.equal(1);
       expect(samples.get('timetrack_webhook_oldest_pending_age_seconds')).to.equal(45);
 
-      sqlite.prepare("UPDATE webhook_deliveries SET status = 'success', next_attempt_at = NULL").run();
+      rawWrite(server, "UPDATE webhook_deliveries SET status = 'success', next_attempt_at = NULL");
       for (const advance of [0, 10 * 60_000]) {
         // The second scrape counts it from behind the watermark: still once.
         server.clock.advance(advance);

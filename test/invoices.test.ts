@@ -7,7 +7,9 @@ import { runCli } from '../src/cli/main.js';
 import { createWrite } from '../src/db/write.js';
 import { DomainError } from '../src/errors.js';
 import { loadContract } from '../src/http/contract.js';
-import { createInvoicesService, type InvoiceStatus, type InvoiceView } from '../src/modules/invoices/service.js';
+import { createInvoicesRepository } from '../src/modules/invoices/repository.js';
+import { createInvoicesService, type InvoiceStatus, type InvoiceView, issuerPatchOfText } from '../src/modules/invoices/service.js';
+import { invoicePorts } from '../src/services.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { expectTypedProblem, typedClient } from './helpers/client.js';
 
@@ -85,6 +87,9 @@ function expectRefusal(fn: () => unknown, code: DomainError['code'], pattern?: R
 
 describe('invoices', () => {
   let server: TestServer;
+  /** The business profile in the command line's text form (`--set field=value`). */
+  const profile = (workspaceId: string, fields: Record<string, string>) =>
+    server.services.invoices.setBusinessProfile(OPERATOR, workspaceId, issuerPatchOfText(Object.entries(fields)));
   let seq = 0;
 
   before(async () => {
@@ -121,14 +126,14 @@ describe('invoices', () => {
       entry: (projectId: string | null, start: string, end: string, billable = true) =>
         entries.create(actor, { projectId, start, end, billable }).id,
       invoiceIdOf: (entryId: string) => entries.get(actor, entryId).invoiceId,
-      create: (clientId: string, from: string, to: string) => invoices.create({ workspaceId, userId, clientId, from, to }).id,
+      create: (clientId: string, from: string, to: string) => invoices.create(OPERATOR, { workspaceId, userId, clientId, from, to }).id,
       events: () => events.tail(OPERATOR, workspaceId, 0, 1000),
       /** A one-entry invoice (an hour on a day of its own) of `clientId`'s project, moved into `status`. */
       invoiceIn(status: InvoiceStatus, projectId: string, clientId: string) {
         const date = new Date(Date.UTC(2026, 0, 1 + day++)).toISOString().slice(0, 10);
         self.entry(projectId, `${date}T09:00:00Z`, `${date}T10:00:00Z`);
         const id = self.create(clientId, date, date);
-        for (const to of PATH_TO[status]) invoices.changeStatus(id, to, userId);
+        for (const to of PATH_TO[status]) invoices.changeStatus(OPERATOR, id, to, userId);
         return id;
       },
     };
@@ -184,7 +189,7 @@ describe('invoices', () => {
 
     const id = ws.create(acme, '2026-10-01', '2026-10-31');
     expect(id).to.match(/^inv_[0-9a-z]{20}$/);
-    const invoice = server.services.invoices.get(id);
+    const invoice = server.services.invoices.get(OPERATOR, id);
     expect(invoice).to.deep.include({
       id,
       workspaceId: ws.workspaceId,
@@ -228,15 +233,17 @@ describe('invoices', () => {
     const entryId = ws.entry(design, '2026-10-01T09:00:00Z', '2026-10-01T10:00:00Z');
 
     // The event log fails: the invoice and the entries' invoiceId roll back with it.
+    const { accounts, catalog, entries } = server.services;
     const failing = createInvoicesService({
-      db: server.running.database.db,
+      repo: createInvoicesRepository(server.running.database.db),
+      ports: invoicePorts(accounts, catalog, entries),
       clock: server.clock,
       write: createWrite(server.running.database.db, () => {
         throw new Error('event log down');
       }),
     });
     expect(() =>
-      failing.create({ workspaceId: ws.workspaceId, userId: ws.userId, clientId: acme, from: '2026-10-01', to: '2026-10-01' }),
+      failing.create(OPERATOR, { workspaceId: ws.workspaceId, userId: ws.userId, clientId: acme, from: '2026-10-01', to: '2026-10-01' }),
     ).to.throw('event log down');
     expect(ws.invoiceIdOf(entryId)).to.equal(null);
     expect(ws.events().filter((e) => e.entity === 'invoice')).to.deep.equal([]);
@@ -255,7 +262,7 @@ describe('invoices', () => {
     });
     const payload = recorded[0]!.payload as { invoice: InvoiceView };
     expect(payload).to.have.all.keys('invoice');
-    expect(payload.invoice).to.deep.equal(server.services.invoices.get(id));
+    expect(payload.invoice).to.deep.equal(server.services.invoices.get(OPERATOR, id));
     expectSchema('InvoiceEventData', { kind: 'invoice', ...payload });
 
     // Refused creations record nothing.
@@ -265,7 +272,7 @@ describe('invoices', () => {
     expectRefusal(() => ws.create(workspace().client('Foreign'), '2026-10-01', '2026-10-01'), 'not_found');
     expectRefusal(
       () =>
-        server.services.invoices.create({
+        server.services.invoices.create(OPERATOR, {
           workspaceId: ws.workspaceId,
           userId: server.ownerId,
           clientId: acme,
@@ -298,13 +305,13 @@ describe('invoices', () => {
     ws.entry(bareProject, '2026-10-02T11:00:00Z', '2026-10-02T12:00:00Z');
 
     // Without a business profile the issuer is null; a client with only a name still gives a recipient.
-    const first = server.services.invoices.get(ws.create(bare, '2026-10-01', '2026-10-01'));
+    const first = server.services.invoices.get(OPERATOR, ws.create(bare, '2026-10-01', '2026-10-01'));
     expect(first.issuer).to.equal(null);
     expect(first.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Bare' });
 
     const { invoices } = server.services;
     expect(
-      invoices.setBusinessProfile(ws.workspaceId, {
+      profile(ws.workspaceId, {
         legalName: ' Studio Ada ',
         addressLines: 'Torstr. 5 | | 2. OG',
         country: 'DE',
@@ -334,20 +341,20 @@ describe('invoices', () => {
       country: 'DE',
       vatId: 'DE123',
     };
-    expect(invoices.get(id).issuer).to.deep.equal(issuer);
-    expect(invoices.get(id).recipient).to.deep.equal(recipient);
-    expectSchema('Invoice', invoices.get(id));
+    expect(invoices.get(OPERATOR, id).issuer).to.deep.equal(issuer);
+    expect(invoices.get(OPERATOR, id).recipient).to.deep.equal(recipient);
+    expectSchema('Invoice', invoices.get(OPERATOR, id));
 
     // Changing the client and the profile afterwards changes neither invoice.
     server.services.catalog.clients.update(ws.actor, acme, { name: 'Acme Renamed', city: 'Hamburg', email: 'billing@acme.example' });
     server.services.catalog.clients.update(ws.actor, bare, { legalName: 'Bare Ltd' });
-    invoices.setBusinessProfile(ws.workspaceId, { legalName: 'Other', city: 'Potsdam' });
-    expect(invoices.get(first.id)).to.deep.equal(first);
-    expect(invoices.get(id).issuer).to.deep.equal(issuer);
-    expect(invoices.get(id).recipient).to.deep.equal(recipient);
+    profile(ws.workspaceId, { legalName: 'Other', city: 'Potsdam' });
+    expect(invoices.get(OPERATOR, first.id)).to.deep.equal(first);
+    expect(invoices.get(OPERATOR, id).issuer).to.deep.equal(issuer);
+    expect(invoices.get(OPERATOR, id).recipient).to.deep.equal(recipient);
 
     // The next invoice copies the parties as they stand now.
-    const next = invoices.get(ws.create(bare, '2026-10-02', '2026-10-02'));
+    const next = invoices.get(OPERATOR, ws.create(bare, '2026-10-02', '2026-10-02'));
     expect(next.issuer).to.deep.equal({ ...issuer, legalName: 'Other', city: 'Potsdam' });
     expect(next.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Bare', legalName: 'Bare Ltd' });
   });
@@ -355,23 +362,23 @@ describe('invoices', () => {
   it('business profile: blank clears, bad names and values are refused, a cleared profile gives issuer null', () => {
     const ws = workspace();
     const { invoices } = server.services;
-    const set = (fields: Record<string, string>) => invoices.setBusinessProfile(ws.workspaceId, fields);
+    const set = (fields: Record<string, string>) => profile(ws.workspaceId, fields);
     expectRefusal(() => set({ nickname: 'x' }), 'invalid', /not a business profile field/);
     expectRefusal(() => set({ constructor: 'x' }), 'invalid', /not a business profile field/);
     expectRefusal(() => set({ paymentTermsDays: '14.5' }), 'invalid', /paymentTermsDays/);
     expectRefusal(() => set({ smallBusiness: 'yes' }), 'invalid', /true or false/);
     expectRefusal(() => set({ country: 'Germany' }), 'invalid', /alpha-2/);
     expectRefusal(() => set({ email: 'not an email' }), 'invalid', /email/);
-    expectRefusal(() => invoices.setBusinessProfile('ws_unknown', { city: 'Berlin' }), 'not_found');
+    expectRefusal(() => profile('ws_unknown', { city: 'Berlin' }), 'not_found');
 
     const acme = ws.client('Acme');
     const project = ws.project('Design', acme);
     for (const day of ['01', '02']) ws.entry(project, `2026-10-${day}T09:00:00Z`, `2026-10-${day}T10:00:00Z`);
     set({ city: 'Berlin', smallBusiness: 'true' });
     set({ city: '' });
-    expect(invoices.get(ws.create(acme, '2026-10-01', '2026-10-01')).issuer).to.deep.equal({ ...NO_ISSUER, smallBusiness: true });
+    expect(invoices.get(OPERATOR, ws.create(acme, '2026-10-01', '2026-10-01')).issuer).to.deep.equal({ ...NO_ISSUER, smallBusiness: true });
     set({ smallBusiness: ' ' });
-    expect(invoices.get(ws.create(acme, '2026-10-02', '2026-10-02')).issuer).to.equal(null);
+    expect(invoices.get(OPERATOR, ws.create(acme, '2026-10-02', '2026-10-02')).issuer).to.equal(null);
   });
 
   it('status moves: draft -> sent -> paid, draft|sent -> void; every other move is a conflict that records nothing', () => {
@@ -383,9 +390,9 @@ describe('invoices', () => {
       for (const to of STATUSES) {
         const id = ws.invoiceIn(from, project, acme);
         const before = ws.events().length;
-        const stored = invoices.get(id);
+        const stored = invoices.get(OPERATOR, id);
         if (ALLOWED.has(`${from}>${to}`)) {
-          expect(invoices.changeStatus(id, to, ws.userId), `${from} -> ${to}`).to.deep.equal({ id, from, to });
+          expect(invoices.changeStatus(OPERATOR, id, to, ws.userId), `${from} -> ${to}`).to.deep.equal({ id, from, to });
           const recorded = ws.events().slice(before);
           expect(recorded, `${from} -> ${to}`).to.have.length(1);
           expect(recorded[0]).to.include({
@@ -398,21 +405,21 @@ describe('invoices', () => {
           const payload = recorded[0]!.payload as { invoice: InvoiceView; from: string; to: string };
           expect(payload).to.have.all.keys('invoice', 'from', 'to');
           expect(payload).to.deep.include({ from, to });
-          expect(payload.invoice).to.deep.equal(invoices.get(id));
+          expect(payload.invoice).to.deep.equal(invoices.get(OPERATOR, id));
           expect(payload.invoice.status).to.equal(to);
           expectSchema('InvoiceStatusEventData', { kind: 'invoice-status', ...payload });
         } else {
-          expectRefusal(() => invoices.changeStatus(id, to, ws.userId), 'conflict', new RegExp(`from ${from} to ${to}`));
+          expectRefusal(() => invoices.changeStatus(OPERATOR, id, to, ws.userId), 'conflict', new RegExp(`from ${from} to ${to}`));
           expect(ws.events().length, `${from} -> ${to}`).to.equal(before);
-          expect(invoices.get(id)).to.deep.equal(stored);
+          expect(invoices.get(OPERATOR, id)).to.deep.equal(stored);
         }
       }
     }
     const id = ws.invoiceIn('draft', project, acme);
-    expectRefusal(() => invoices.changeStatus(id, 'sent', server.ownerId), 'not_found', /Member/);
-    expectRefusal(() => invoices.changeStatus('inv_unknown', 'sent', ws.userId), 'not_found', /Invoice/);
-    expectRefusal(() => invoices.changeStatus(id, 'bogus' as InvoiceStatus, ws.userId), 'conflict');
-    expect(invoices.get(id).status).to.equal('draft');
+    expectRefusal(() => invoices.changeStatus(OPERATOR, id, 'sent', server.ownerId), 'not_found', /Member/);
+    expectRefusal(() => invoices.changeStatus(OPERATOR, 'inv_unknown', 'sent', ws.userId), 'not_found', /Invoice/);
+    expectRefusal(() => invoices.changeStatus(OPERATOR, id, 'bogus' as InvoiceStatus, ws.userId), 'conflict');
+    expect(invoices.get(OPERATOR, id).status).to.equal('draft');
   });
 
   it('void releases the entries: editable again and invoiced anew', async () => {
@@ -423,10 +430,10 @@ describe('invoices', () => {
     const { invoices } = server.services;
     for (const voidFrom of ['draft', 'sent'] as const) {
       const id = ws.create(acme, '2026-10-01', '2026-10-31');
-      if (voidFrom === 'sent') invoices.changeStatus(id, 'sent', ws.userId);
-      invoices.changeStatus(id, 'void', ws.userId);
+      if (voidFrom === 'sent') invoices.changeStatus(OPERATOR, id, 'sent', ws.userId);
+      invoices.changeStatus(OPERATOR, id, 'void', ws.userId);
       for (const entryId of entryIds) expect(ws.invoiceIdOf(entryId)).to.equal(null);
-      expect(invoices.get(id).lines).to.have.length(1); // the void invoice keeps its lines
+      expect(invoices.get(OPERATOR, id).lines).to.have.length(1); // the void invoice keeps its lines
     }
     const edited = await typedClient(server, ws.token).PATCH('/api/v1/entries/{id}', {
       params: { path: { id: entryIds[0] as string } },
@@ -437,9 +444,9 @@ describe('invoices', () => {
     const again = ws.create(acme, '2026-10-01', '2026-10-31');
     for (const entryId of entryIds) expect(ws.invoiceIdOf(entryId)).to.equal(again);
     // A paid invoice never releases its entries.
-    invoices.changeStatus(again, 'sent', ws.userId);
-    invoices.changeStatus(again, 'paid', ws.userId);
-    expectRefusal(() => invoices.changeStatus(again, 'void', ws.userId), 'conflict');
+    invoices.changeStatus(OPERATOR, again, 'sent', ws.userId);
+    invoices.changeStatus(OPERATOR, again, 'paid', ws.userId);
+    expectRefusal(() => invoices.changeStatus(OPERATOR, again, 'void', ws.userId), 'conflict');
     expect(ws.invoiceIdOf(entryIds[0]!)).to.equal(again);
   });
 
@@ -452,8 +459,8 @@ describe('invoices', () => {
     ws.entry(build, '2026-10-01T11:00:00Z', '2026-10-01T12:00:00Z');
     const id = ws.create(acme, '2026-10-01', '2026-10-01');
     const { invoices } = server.services;
-    const fill = (...assignments: Array<[string, string]>) => invoices.fill(id, ws.userId, assignments);
-    const created = invoices.get(id);
+    const fill = (...assignments: Array<[string, string]>) => invoices.fill(OPERATOR, id, ws.userId, assignments);
+    const created = invoices.get(OPERATOR, id);
     const before = ws.events().length;
 
     server.clock.advance(60_000);
@@ -467,7 +474,7 @@ describe('invoices', () => {
       ),
     ).to.deep.equal({ id });
     const at = new Date(server.clock.now()).toISOString();
-    const filled = invoices.get(id);
+    const filled = invoices.get(OPERATOR, id);
     expect(filled.issuer).to.deep.equal({ ...NO_ISSUER, legalName: 'Studio Ada' }); // the null issuer is created, all fields null first
     expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE123' });
     expect(filled.lines[0]).to.deep.equal({ ...created.lines[0], taxCategory: 'S', taxRate: 19 });
@@ -527,21 +534,21 @@ describe('invoices', () => {
       [[], 'invalid', /at least one/],
     ];
     for (const [assignments, code, pattern] of refusals) expectRefusal(() => fill(...assignments), code, pattern);
-    expect(invoices.get(id)).to.deep.equal(filled);
-    expectRefusal(() => invoices.fill(id, server.ownerId, [['lines[1].taxRate', '7']]), 'not_found', /Member/);
-    expectRefusal(() => invoices.fill('inv_unknown', ws.userId, [['lines[1].taxRate', '7']]), 'not_found', /Invoice/);
+    expect(invoices.get(OPERATOR, id)).to.deep.equal(filled);
+    expectRefusal(() => invoices.fill(OPERATOR, id, server.ownerId, [['lines[1].taxRate', '7']]), 'not_found', /Member/);
+    expectRefusal(() => invoices.fill(OPERATOR, 'inv_unknown', ws.userId, [['lines[1].taxRate', '7']]), 'not_found', /Invoice/);
 
     // A second fill appends; neither fill recorded an event (no webhook).
     fill(['lines[1].taxRate', '7.5'], ['issuer.smallBusiness', 'false']);
-    expect(invoices.get(id).einvoiceFills).to.have.length(2);
-    expect(invoices.get(id).einvoiceFills[1]!.fields).to.deep.equal({ 'lines[1].taxRate': 7.5, 'issuer.smallBusiness': false });
+    expect(invoices.get(OPERATOR, id).einvoiceFills).to.have.length(2);
+    expect(invoices.get(OPERATOR, id).einvoiceFills[1]!.fields).to.deep.equal({ 'lines[1].taxRate': 7.5, 'issuer.smallBusiness': false });
     expect(ws.events().length).to.equal(before);
 
     // The next invoice.status_changed is the first payload that shows the filled values.
-    invoices.changeStatus(id, 'sent', ws.userId);
+    invoices.changeStatus(OPERATOR, id, 'sent', ws.userId);
     const [event] = ws.events().slice(before);
     const payload = event!.payload as { invoice: InvoiceView };
-    expect(payload.invoice).to.deep.equal(invoices.get(id));
+    expect(payload.invoice).to.deep.equal(invoices.get(OPERATOR, id));
     expect(payload.invoice.lines.map((line) => [line.taxCategory, line.taxRate])).to.deep.equal([
       ['S', 19],
       [undefined, 7.5],
@@ -550,7 +557,7 @@ describe('invoices', () => {
     expectSchema('InvoiceStatusEventData', { kind: 'invoice-status', ...payload, from: 'draft', to: 'sent' });
 
     // A void invoice takes no fills.
-    invoices.changeStatus(id, 'void', ws.userId);
+    invoices.changeStatus(OPERATOR, id, 'void', ws.userId);
     expectRefusal(() => fill(['lines[1].taxCategory', 'S']), 'conflict', /void/);
   });
 
@@ -565,8 +572,8 @@ describe('invoices', () => {
     ws.entry(tiny, '2026-10-01T12:00:00Z', '2026-10-01T13:00:00Z'); // 0.05
     const id = ws.create(acme, '2026-10-01', '2026-10-01');
     const { invoices } = server.services;
-    const fill = (...assignments: Array<[string, string]>) => invoices.fill(id, ws.userId, assignments);
-    const created = invoices.get(id);
+    const fill = (...assignments: Array<[string, string]>) => invoices.fill(OPERATOR, id, ws.userId, assignments);
+    const created = invoices.get(OPERATOR, id);
     expect(created.lines.map((l) => [l.description, l.amount])).to.deep.equal([
       ['Build', 0.5],
       ['Design', 100],
@@ -585,7 +592,7 @@ describe('invoices', () => {
       ['lines[2].taxCategory', 'S'],
       ['lines[2].taxRate', '19'],
     );
-    const filled = invoices.get(id);
+    const filled = invoices.get(OPERATOR, id);
     // 0.50 × 7% = 0.035 -> 0.04; 100.05 × 19% = 19.0095 -> 19.01 (half away from zero, once per row).
     expect(filled.taxBreakdown).to.deep.equal([
       { category: 'S', rate: 7, basisAmount: 0.5, taxAmount: 0.04, exemptionReason: null, exemptionReasonCode: null },
@@ -597,7 +604,7 @@ describe('invoices', () => {
 
     expectRefusal(() => fill(['taxBreakdown', 'lines']), 'conflict', /already set/);
     fill(['taxBreakdown[1].exemptionReasonCode', 'VATEX-EU-O']);
-    expect(invoices.get(id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-O', exemptionReason: null });
+    expect(invoices.get(OPERATOR, id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-O', exemptionReason: null });
     expectRefusal(() => fill(['taxBreakdown[1].exemptionReasonCode', 'other']), 'conflict', /already set/);
     expectRefusal(() => fill(['taxBreakdown[2].exemptionReason', 'x']), 'invalid', /2 taxBreakdown rows/);
   });
@@ -635,7 +642,7 @@ describe('invoices', () => {
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
     expect(shown.json).to.have.all.keys('invoice');
-    expect(shown.json.invoice).to.deep.equal(server.services.invoices.get(id));
+    expect(shown.json.invoice).to.deep.equal(server.services.invoices.get(OPERATOR, id));
     expect(shown.json.invoice).to.deep.include({ total: 180, status: 'draft' });
     expect(shown.json.invoice.issuer).to.deep.include({ legalName: 'Studio Ada', addressLines: ['Torstr. 5', '10119 Berlin'] });
     expect(shown.json.invoice.recipient.reference).to.equal('PO-7=A');
@@ -711,6 +718,6 @@ describe('invoices', () => {
       expect(result, argv.join(' ')).to.deep.include({ code: 2, stdout: '' });
       expect(result.error.code, argv.join(' ')).to.equal('usage');
     }
-    expect(server.services.invoices.get(id).status).to.equal('sent');
+    expect(server.services.invoices.get(OPERATOR, id).status).to.equal('sent');
   });
 });

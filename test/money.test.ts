@@ -92,7 +92,7 @@ describe('money: exact amounts, totals that are the sums of their rows', () => {
           expect(summary.groups.reduce((s, g) => s + toCents(g.amount), 0)).to.equal(sum(amounts));
 
           if (amounts.some((e) => e.billable)) {
-            const invoice = invoices.get(invoices.create({ workspaceId, userId, clientId: client, ...range }).id);
+            const invoice = invoices.get(OPERATOR, invoices.create(OPERATOR, { workspaceId, userId, clientId: client, ...range }).id);
             const billed = sum(amounts.filter((e) => e.billable));
             expect(toCents(invoice.total)).to.equal(billed);
             expect(invoice.lines.reduce((s, l) => s + toCents(l.amount), 0)).to.equal(billed);

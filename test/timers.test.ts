@@ -113,8 +113,9 @@ describe('timers', () => {
       `INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, source, created_at, updated_at)
        VALUES (?, ?, ?, '', 0, 0, 'api', 0, 0)`,
     );
-    insert.run('ent_a', server.workspaceId, server.ownerId);
-    expect(() => insert.run('ent_b', server.workspaceId, server.ownerId)).to.throw(/UNIQUE constraint failed/);
+    const inTransaction = (id: string) => sqlite.transaction(() => insert.run(id, server.workspaceId, server.ownerId))();
+    inTransaction('ent_a');
+    expect(() => inTransaction('ent_b')).to.throw(/UNIQUE constraint failed/);
   });
 
   it('start: 409 conflict when the running-timer index refuses the insert (a writer that won the race)', async () => {

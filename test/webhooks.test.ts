@@ -13,7 +13,7 @@ import {
   TargetRefused,
 } from '../src/modules/webhooks/targets.js';
 import { contractChecker } from './helpers/contract.js';
-import { addMemberWithToken, startTestServer, type TestServer } from './helpers/server.js';
+import { addMemberWithToken, rawWrite, startTestServer, type TestServer } from './helpers/server.js';
 import { typedClient } from './helpers/client.js';
 import { makePki, startReceiver, verify } from './helpers/webhooks.js';
 
@@ -342,7 +342,7 @@ describe('webhooks', function () {
       const hook = await subscribe(['entry.created']);
       const create = () => server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });
       receiver.respond((_r, res) => res.writeHead(500).end());
-      server.running.database.sqlite.prepare('UPDATE webhooks SET consecutive_failures = 14 WHERE id = ?').run(hook.id);
+      rawWrite(server, 'UPDATE webhooks SET consecutive_failures = 14 WHERE id = ?', hook.id);
       // The 15th delivery fails five times; meanwhile two more fail once (retries due later).
       const last = create();
       await settle(server);
@@ -528,14 +528,14 @@ describe('webhooks', function () {
         const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
         const withheld = await subscribe(['invoice.created', 'invoice.status_changed'], timeOnly.userId);
         const full = await subscribe(['invoice.created', 'invoice.status_changed']);
-        const invoice = server.services.invoices.create({
+        const invoice = server.services.invoices.create(OPERATOR, {
           workspaceId: server.workspaceId,
           userId: server.ownerId,
           clientId: client.id,
           from: '2026-11-02',
           to: '2026-11-02',
         });
-        server.services.invoices.changeStatus(invoice.id, 'sent', server.ownerId);
+        server.services.invoices.changeStatus(OPERATOR, invoice.id, 'sent', server.ownerId);
         await receiver.waitFor(2);
         await settle(server);
         expect(receiver.requests.map((r) => r.json.event)).to.have.members(['invoice.created', 'invoice.status_changed']);

@@ -1,4 +1,5 @@
-import type { InvoiceStatus } from '../modules/invoices/service.js';
+import { type InvoiceStatus, issuerPatchOfText } from '../modules/invoices/service.js';
+import { OPERATOR } from '../principal.js';
 import { required, UsageError } from './args.js';
 import { type Command, command, str } from './command.js';
 
@@ -27,7 +28,7 @@ export const invoiceCommands: Record<string, Command> = {
     "Set the workspace's business profile, copied onto new invoices as the issuer.",
     sets,
     1,
-    (v, p, s) => s.invoices.setBusinessProfile(p[0] as string, Object.fromEntries(assignments(v))),
+    (v, p, s) => s.invoices.setBusinessProfile(OPERATOR, p[0] as string, issuerPatchOfText(assignments(v))),
   ),
   'invoice create': command(
     'invoice create --workspace W --user U --client C --from YYYY-MM-DD --to YYYY-MM-DD',
@@ -35,7 +36,7 @@ export const invoiceCommands: Record<string, Command> = {
     { workspace: str, user: str, client: str, from: str, to: str },
     0,
     (v, _p, s) =>
-      s.invoices.create({
+      s.invoices.create(OPERATOR, {
         workspaceId: required(v, 'workspace'),
         userId: required(v, 'user'),
         clientId: required(v, 'client'),
@@ -51,7 +52,7 @@ export const invoiceCommands: Record<string, Command> = {
     (v, p, s) => {
       const to = required(v, 'to');
       if (!STATUSES.includes(to)) throw new UsageError(`--to must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(to)})`);
-      return s.invoices.changeStatus(p[0] as string, to as InvoiceStatus, required(v, 'user'));
+      return s.invoices.changeStatus(OPERATOR, p[0] as string, to as InvoiceStatus, required(v, 'user'));
     },
   ),
   'invoice fill': command(
@@ -59,9 +60,9 @@ export const invoiceCommands: Record<string, Command> = {
     'Add e-invoice values that are still null or absent; never changes an amount or a value already set.',
     { user: str, ...sets },
     1,
-    (v, p, s) => s.invoices.fill(p[0] as string, required(v, 'user'), assignments(v)),
+    (v, p, s) => s.invoices.fill(OPERATOR, p[0] as string, required(v, 'user'), assignments(v)),
   ),
   'invoice show': command('invoice show ID', 'Print an invoice as webhook payloads carry it.', {}, 1, (_v, p, s) => ({
-    invoice: s.invoices.get(p[0] as string),
+    invoice: s.invoices.get(OPERATOR, p[0] as string),
   })),
 };

@@ -45,6 +45,11 @@ export function openDatabase(
     synchronous?: Synchronous;
     /** Before migrating a database that holds data: a backup beside it, the newest this many kept (0: none). */
     backupsBeforeMigrating?: number;
+    /**
+     * Tests: refuse (throw) any statement that writes outside a transaction, after the
+     * migrations: every write of the services must go through write(), the one write path.
+     */
+    strictWrites?: boolean;
   } = {},
 ): DatabaseHandle {
   const readOnly = options.readOnly ?? false;
@@ -63,6 +68,7 @@ export function openDatabase(
   const migrationBackup =
     !readOnly && path !== ':memory:' ? backupBeforeMigrating(sqlite, path, options.backupsBeforeMigrating ?? 0, new Date()) : null;
   if (!readOnly) migrate(db, { migrationsFolder });
+  if (options.strictWrites) refuseWritesOutsideTransactions(sqlite);
   return {
     db,
     sqlite,
@@ -72,4 +78,30 @@ export function openDatabase(
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/** Statements that manage transactions or the file, not the data: allowed anywhere. */
+const CONTROL = /^\s*(PRAGMA|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ANALYZE)\b/i;
+
+/**
+ * Makes every statement that changes data throw when it runs outside a transaction. The services
+ * write only through write() (an immediate transaction that records the write's events), so
+ * under this check a write that bypasses it fails the test that makes it.
+ */
+function refuseWritesOutsideTransactions(sqlite: Database.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    const statement = prepare(source);
+    if (statement.readonly || CONTROL.test(source)) return statement;
+    const guarded = statement as unknown as Record<'run' | 'get' | 'all' | 'iterate', (...args: unknown[]) => unknown>;
+    for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+      const original = guarded[method].bind(statement);
+      guarded[method] = (...args: unknown[]) => {
+        if (!sqlite.inTransaction)
+          throw new Error(`A write outside write() (the one write path): ${source.replace(/\s+/g, ' ').slice(0, 120)}`);
+        return original(...args);
+      };
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
 }

@@ -83,6 +83,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let banner = '';
   const running = await startServer(config, {
     clock,
+    // Every write of the services must take the one write path: a write outside a transaction throws.
+    strictWrites: true,
     logger: createLogger('debug', (line) => logLines.push(line)),
     announce: (text) => {
       banner += text;
@@ -201,4 +203,14 @@ export function addMemberWithToken(
     rateLimitPerMin: options.rateLimitPerMin ?? null,
   });
   return { userId: user.id, tokenId: token.id, token: token.token };
+}
+
+/**
+ * A statement a test runs on the server's database to put it into a state no service makes (a
+ * row of an old version, a counter near its limit): in a transaction of its own, as every write
+ * must be on a test server (strictWrites).
+ */
+export function rawWrite(server: Pick<TestServer, 'running'>, source: string, ...params: unknown[]): void {
+  const { sqlite } = server.running.database;
+  sqlite.transaction(() => sqlite.prepare(source).run(...params))();
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import Database from 'better-sqlite3';
-import { bucketKey, localDayOf, localDaySql, offsetStretches } from '../../src/modules/reports/local-days.js';
+import { bucketKey, localDayOf, localDaySql, offsetStretches } from '../../src/kernel/local-days.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { fold } from '../../src/kernel/fold.js';
-import { searchCandidates } from '../../src/modules/entries/filters.js';
-import { createSearchIndexer, type SearchIndexer } from '../../src/modules/entries/search-index.js';
+import { searchCandidates } from '../../src/modules/entries/repository/selection.js';
+import { createEntriesRepository } from '../../src/modules/entries/repository.js';
 import { createWrite } from '../../src/db/write.js';
 
 /**
@@ -13,7 +13,7 @@ import { createWrite } from '../../src/db/write.js';
 for (const mode of ['queued', 'indexed'] as const)
   describe(`entries/filters: search candidates (${mode})`, () => {
     let database: DatabaseHandle;
-    let indexer: SearchIndexer;
+    let indexer: ReturnType<typeof searchIndexer>;
     let insert: (description: string) => number;
 
     beforeEach(() => {
@@ -28,7 +28,7 @@ for (const mode of ['queued', 'indexed'] as const)
       );
       let n = 0;
       insert = (description) => Number(statement.run(`ent_${++n}`, description, now, now + 60_000, now, now).lastInsertRowid);
-      indexer = createSearchIndexer({ db: database.db, write: createWrite(database.db, null) });
+      indexer = searchIndexer(database.db);
     });
     afterEach(() => database.close());
 
@@ -119,7 +119,7 @@ describe('entries/search-index: catch-up', () => {
       "INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, end_at, duration_sec, source, created_at, updated_at) VALUES (?, 'ws_1', 'usr_1', ?, 0, ?, ?, 60, 'api', ?, ?)",
     );
     for (let i = 1; i <= 5; i++) insert.run(`ent_${i}`, `Entry ${i}`, now, now + 60_000, now, now);
-    const indexer = createSearchIndexer({ db: database.db, write: createWrite(database.db, null) });
+    const indexer = searchIndexer(database.db);
     expect(indexer.pending()).to.equal(5);
     expect([indexer.catchUp(2), indexer.catchUp(2), indexer.catchUp(2), indexer.catchUp(2)]).to.deep.equal([2, 2, 1, 0]);
 
@@ -136,3 +136,10 @@ describe('entries/search-index: catch-up', () => {
     expect(terms('y 5')).to.deep.equal([5]);
   });
 });
+
+/** The search index's catch-up as the entries service runs it: each batch in a write of its own. */
+function searchIndexer(db: Parameters<typeof createEntriesRepository>[0]) {
+  const { searchIndex } = createEntriesRepository(db);
+  const write = createWrite(db, null);
+  return { catchUp: (size = 500) => write(() => searchIndex.catchUp(size)), pending: () => searchIndex.pending() };
+}

@@ -127,14 +127,15 @@ export function createAccountsService({
       operatorOnly(principal, 'create a workspace');
       const now = clock.now();
       const id = newId('ws');
-      repo.insertWorkspace({
+      const values = {
         id,
         name: requireName(input.name, 'name'),
         currency: requireCurrency(input.currency ?? 'EUR'),
         hourlyRate: requireRate(input.hourlyRate ?? null, 'hourly rate'),
         createdAt: now,
         updatedAt: now,
-      });
+      };
+      write(() => repo.insertWorkspace(values));
       return { id };
     },
 
@@ -245,6 +246,10 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     /** Whether the account belongs to a workspace `ownerId` does not own. */
     memberBeyond: (userId: string, ownerId: string): boolean => repo.memberBeyond(userId, ownerId),
     memberships: (userId: string) => repo.memberships(userId),
+    /** The workspace's currency (views of entries written by no member carry it). */
+    currency: (workspaceId: string): string => repo.workspace(workspaceId)?.currency ?? 'EUR',
+    /** Every workspace's runaway limit and action (the runaway check runs over all of them). */
+    runawaySettings: () => repo.workspaces().map((w) => ({ workspaceId: w.id, limitSec: w.runawayLimitSec, action: w.runawayAction })),
     /** The workspace's business profile (the invoice issuer), parsed, or null. */
     businessProfile: (workspaceId: string): Record<string, unknown> | null =>
       workspaceWithProfile(workspaceRow(workspaceId)).businessProfile,

@@ -1,12 +1,10 @@
-import { eq } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
 import { cleanName, nameKey } from './names.js';
-import type { ClientRow } from './repository.js';
-import { clients } from './schema.js';
+import type { clients } from './schema.js';
 import { type ClientView, clientView } from './views.js';
 
 type Schemas = components['schemas'];
@@ -49,7 +47,7 @@ function partyValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
 const taken = (name: string) => () => `A client named "${name}" exists already in this workspace.`;
 
 /** Clients: the invoice recipients projects belong to. */
-export function createClientsService({ db, clock, write, repo }: CatalogDeps) {
+export function createClientsService({ clock, write, repo }: CatalogDeps) {
   return {
     list(actor: Actor, query: { archived?: boolean }): ClientView[] {
       return repo.clients(actor.workspaceId, query).map(clientView);
@@ -64,19 +62,15 @@ export function createClientsService({ db, clock, write, repo }: CatalogDeps) {
       return write(
         (record) => {
           const now = clock.now();
-          const row = db
-            .insert(clients)
-            .values({
-              id: newId('cli'),
-              workspaceId: actor.workspaceId,
-              name,
-              nameKey: nameKey(name),
-              ...partyValues(input),
-              createdAt: now,
-              updatedAt: now,
-            })
-            .returning()
-            .get();
+          const row = repo.insertClient({
+            id: newId('cli'),
+            workspaceId: actor.workspaceId,
+            name,
+            nameKey: nameKey(name),
+            ...partyValues(input),
+            createdAt: now,
+            updatedAt: now,
+          });
           const view = clientView(row);
           record(catalogEvent(actor, 'client', row.id, 'create', view));
           return view;
@@ -93,7 +87,7 @@ export function createClientsService({ db, clock, write, repo }: CatalogDeps) {
           const values: Partial<typeof clients.$inferInsert> = { ...partyValues(patch), updatedAt: clock.now() };
           if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
           if (patch.archived !== undefined) values.archived = patch.archived;
-          const row = db.update(clients).set(values).where(eq(clients.id, id)).returning().get() as ClientRow;
+          const row = repo.updateClient(id, values);
           const view = clientView(row);
           record(catalogEvent(actor, 'client', id, 'update', view));
           return view;
@@ -107,7 +101,7 @@ export function createClientsService({ db, clock, write, repo }: CatalogDeps) {
         (record) => {
           repo.client(actor.workspaceId, id);
           if (repo.clientHasProjects(id)) throw new DomainError('conflict', `Client ${id} still has projects; archive it instead.`);
-          db.delete(clients).where(eq(clients.id, id)).run();
+          repo.deleteClient(id);
           record(catalogEvent(actor, 'client', id, 'delete', { id }));
         },
         { referenced: stillReferenced('client', id) },

@@ -1,15 +1,24 @@
 import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { DomainEvent, DomainWrite, EventOperation } from '../events/service.js';
 import type { CatalogRepository } from './repository.js';
 
+/** What the catalog reads of the entries module: whether rows are in use, and the running timers. */
+export interface CatalogEntries {
+  usesProject(projectId: string): boolean;
+  usesTask(taskId: string): boolean;
+  usesTag(tagId: string): boolean;
+  /** The running timers of a workspace (a handful: one per member at most). */
+  running(workspaceId: string): Array<{ projectId: string | null; startAt: number; billable: boolean; hourlyRate: number | null }>;
+}
+
 /** What every catalog service is built from. */
 export interface CatalogDeps {
-  db: Db;
   clock: Clock;
   write: DomainWrite;
   repo: CatalogRepository;
+  /** Resolved when first used: the entries module is built after the catalog. */
+  entries: () => CatalogEntries;
 }
 
 export type CatalogEntity = 'client' | 'project' | 'task' | 'tag';

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../principal.js';
 import { DomainError } from '../../errors.js';
@@ -9,7 +8,7 @@ import type { ClientsService } from './clients.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
 import { cleanName, nameKey } from './names.js';
 import type { ProjectWithTotals } from './repository.js';
-import { projects, projectTotals, tasks } from './schema.js';
+import type { projects } from './schema.js';
 import { type LiveTotals, type ProjectView, projectView } from './views.js';
 
 type Schemas = components['schemas'];
@@ -21,11 +20,11 @@ const parentLabel = (clientId: string | null) => (clientId ? `client ${clientId}
  * Projects, with their progress: the stored totals of their completed entries (kept by triggers)
  * plus what their running timers have tracked so far.
  */
-export function createProjectsService({ db, clock, write, repo }: CatalogDeps, clients: ClientsService) {
+export function createProjectsService({ clock, write, repo, entries }: CatalogDeps, clients: ClientsService) {
   /** What each project's running timers add at `now`, read through the partial index of running timers. */
   function liveTotals(workspaceId: string, now = clock.now()): Map<string, LiveTotals> {
     const live = new Map<string, LiveTotals>();
-    for (const entry of repo.runningOfWorkspace(workspaceId)) {
+    for (const entry of entries().running(workspaceId)) {
       if (entry.projectId === null) continue;
       const elapsed = secondsBetween(entry.startAt, now);
       const sum = live.get(entry.projectId) ?? { trackedSec: 0, billableSec: 0, cents: 0 };
@@ -76,23 +75,21 @@ export function createProjectsService({ db, clock, write, repo }: CatalogDeps, c
           clientId = clients.usable(actor.workspaceId, input.clientId);
           const now = clock.now();
           const id = newId('prj');
-          db.insert(projects)
-            .values({
-              id,
-              workspaceId: actor.workspaceId,
-              clientId,
-              clientKey: clientId ?? '',
-              name,
-              nameKey: nameKey(name),
-              color: (input.color ?? DEFAULT_COLOR).toLowerCase(),
-              billable: input.billable ?? false,
-              hourlyRate: input.hourlyRate ?? null,
-              estimateSec: input.estimateSec ?? null,
-              budgetAmount: input.budgetAmount ?? null,
-              createdAt: now,
-              updatedAt: now,
-            })
-            .run();
+          repo.insertProject({
+            id,
+            workspaceId: actor.workspaceId,
+            clientId,
+            clientKey: clientId ?? '',
+            name,
+            nameKey: nameKey(name),
+            color: (input.color ?? DEFAULT_COLOR).toLowerCase(),
+            billable: input.billable ?? false,
+            hourlyRate: input.hourlyRate ?? null,
+            estimateSec: input.estimateSec ?? null,
+            budgetAmount: input.budgetAmount ?? null,
+            createdAt: now,
+            updatedAt: now,
+          });
           record(catalogEvent(actor, 'project', id, 'create', viewOf(actor.workspaceId, id, null)));
           return viewOf(actor.workspaceId, id, actor);
         },
@@ -117,7 +114,7 @@ export function createProjectsService({ db, clock, write, repo }: CatalogDeps, c
           if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
           if (patch.color !== undefined) values.color = patch.color.toLowerCase();
           copyGiven(values, patch, ['billable', 'hourlyRate', 'estimateSec', 'budgetAmount', 'archived']);
-          db.update(projects).set(values).where(eq(projects.id, id)).run();
+          repo.updateProject(id, values);
           record(catalogEvent(actor, 'project', id, 'update', viewOf(actor.workspaceId, id, null)));
           return viewOf(actor.workspaceId, id, actor);
         },
@@ -130,10 +127,8 @@ export function createProjectsService({ db, clock, write, repo }: CatalogDeps, c
         (record) => {
           repo.project(actor.workspaceId, id);
           // Whose entries they are is not said: a member may not see colleagues' time.
-          if (repo.projectHasEntries(id)) throw new DomainError('conflict', `Project ${id} still has entries; archive it instead.`);
-          db.delete(tasks).where(eq(tasks.projectId, id)).run();
-          db.delete(projectTotals).where(eq(projectTotals.projectId, id)).run();
-          db.delete(projects).where(eq(projects.id, id)).run();
+          if (entries().usesProject(id)) throw new DomainError('conflict', `Project ${id} still has entries; archive it instead.`);
+          repo.deleteProject(id);
           record(catalogEvent(actor, 'project', id, 'delete', { id }));
         },
         { referenced: stillReferenced('project', id) },

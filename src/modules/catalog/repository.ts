@@ -1,7 +1,6 @@
-import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../errors.js';
-import { entries, entryTags } from '../entries/schema.js';
 import { clients, projects, projectTotals, tags, tasks } from './schema.js';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -31,8 +30,9 @@ const projectColumns = {
 };
 
 /**
- * The catalog's queries, prepared once: lookups by id within a workspace (404 when missing),
- * the listings, and the reference checks that decide whether a row may be deleted.
+ * Every SQL statement of the catalog module, over its own tables (clients, projects, their
+ * stored totals, tasks, tags): lookups by id within a workspace (404 when missing), the
+ * listings, the names reports and entry lists show, and the writes.
  */
 export function createCatalogRepository(db: Db) {
   const projectsWithTotals = () =>
@@ -65,12 +65,6 @@ export function createCatalogRepository(db: Db) {
       .where(eq(projects.workspaceId, p('workspaceId')))
       .orderBy(asc(projects.nameKey), asc(projects.id))
       .prepare(),
-    // Read through the partial index of running timers (one per member at most).
-    runningOfWorkspace: db
-      .select({ projectId: entries.projectId, startAt: entries.startAt, billable: entries.billable, hourlyRate: entries.hourlyRate })
-      .from(entries)
-      .where(and(eq(entries.workspaceId, p('workspaceId')), isNull(entries.endAt)))
-      .prepare(),
     tags: db
       .select()
       .from(tags)
@@ -81,24 +75,6 @@ export function createCatalogRepository(db: Db) {
       .select({ id: projects.id })
       .from(projects)
       .where(eq(projects.clientId, p('id')))
-      .limit(1)
-      .prepare(),
-    entryOfProject: db
-      .select({ id: entries.id })
-      .from(entries)
-      .where(eq(entries.projectId, p('id')))
-      .limit(1)
-      .prepare(),
-    entryOfTask: db
-      .select({ id: entries.id })
-      .from(entries)
-      .where(eq(entries.taskId, p('id')))
-      .limit(1)
-      .prepare(),
-    entryOfTag: db
-      .select({ id: entryTags.entryId })
-      .from(entryTags)
-      .where(eq(entryTags.tagId, p('id')))
       .limit(1)
       .prepare(),
   };
@@ -117,7 +93,6 @@ export function createCatalogRepository(db: Db) {
     tag: (workspaceId: string, id: string): TagRow => found(statements.tag.get({ workspaceId, id }), `Tag ${id}`),
     projectWithTotals: (workspaceId: string, id: string) => found(statements.projectWithTotals.get({ workspaceId, id }), `Project ${id}`),
     projectsWithTotals: (workspaceId: string) => statements.projectsWithTotals.all({ workspaceId }),
-    runningOfWorkspace: (workspaceId: string) => statements.runningOfWorkspace.all({ workspaceId }),
     clients: (workspaceId: string, filter: { archived?: boolean }): ClientRow[] =>
       db
         .select()
@@ -139,11 +114,108 @@ export function createCatalogRepository(db: Db) {
         .orderBy(asc(tasks.nameKey), asc(tasks.id))
         .all(),
     tags: (workspaceId: string): TagRow[] => statements.tags.all({ workspaceId }),
-    /** Whether anything still refers to the row (a delete then answers 409: archive it instead). */
+    /** Whether a project still refers to the client (a delete then answers 409: archive it instead). */
     clientHasProjects: (id: string) => statements.projectOfClient.get({ id }) !== undefined,
-    projectHasEntries: (id: string) => statements.entryOfProject.get({ id }) !== undefined,
-    taskHasEntries: (id: string) => statements.entryOfTask.get({ id }) !== undefined,
-    tagHasEntries: (id: string) => statements.entryOfTag.get({ id }) !== undefined,
+    ...names(db),
+    ...writes(db),
+  };
+}
+
+/** Names and links other modules show beside their rows (entry lists, reports, invoices). */
+function names(db: Db) {
+  const inList = (ids: string[]) => sql`(select value from json_each(${JSON.stringify(ids)}))`;
+  return {
+    /** Projects of these ids in the workspace, with their client's name. */
+    projectLabels: (workspaceId: string, ids: string[]) =>
+      ids.length === 0
+        ? []
+        : db
+            .select({ id: projects.id, name: projects.name, color: projects.color, clientId: projects.clientId, clientName: clients.name })
+            .from(projects)
+            .leftJoin(clients, eq(clients.id, projects.clientId))
+            .where(and(eq(projects.workspaceId, workspaceId), sql`${projects.id} in ${inList(ids)}`))
+            .all(),
+    taskNames: (workspaceId: string, ids: string[]) =>
+      ids.length === 0
+        ? []
+        : db
+            .select({ id: tasks.id, name: tasks.name })
+            .from(tasks)
+            .where(and(eq(tasks.workspaceId, workspaceId), sql`${tasks.id} in ${inList(ids)}`))
+            .all(),
+    clientNames: (workspaceId: string, ids: string[]) =>
+      ids.length === 0
+        ? []
+        : db
+            .select({ id: clients.id, name: clients.name })
+            .from(clients)
+            .where(and(eq(clients.workspaceId, workspaceId), sql`${clients.id} in ${inList(ids)}`))
+            .all(),
+    tagNames: (workspaceId: string, ids: string[]) =>
+      ids.length === 0
+        ? []
+        : db
+            .select({ id: tags.id, name: tags.name })
+            .from(tags)
+            .where(and(eq(tags.workspaceId, workspaceId), sql`${tags.id} in ${inList(ids)}`))
+            .all(),
+    /** Every project's client in the workspace (reports fold projects into clients). */
+    clientsOfProjects: (workspaceId: string) =>
+      db.select({ id: projects.id, clientId: projects.clientId }).from(projects).where(eq(projects.workspaceId, workspaceId)).all(),
+    /** The projects of these clients (an entry filter by client is a filter by their projects). */
+    projectsOfClients: (workspaceId: string, clientIds: string[]): string[] =>
+      db
+        .select({ id: projects.id })
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), inArray(projects.clientId, clientIds)))
+        .all()
+        .map((r) => r.id),
+    /** Which of these tag ids exist in the workspace. */
+    existingTags: (workspaceId: string, ids: string[]): Set<string> =>
+      new Set(
+        db
+          .select({ id: tags.id })
+          .from(tags)
+          .where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)))
+          .all()
+          .map((t) => t.id),
+      ),
+  };
+}
+
+/** The catalog's writes (each inside a write of the service). */
+function writes(db: Db) {
+  return {
+    insertClient: (values: typeof clients.$inferInsert): ClientRow => db.insert(clients).values(values).returning().get(),
+    updateClient: (id: string, values: Partial<typeof clients.$inferInsert>): ClientRow =>
+      db.update(clients).set(values).where(eq(clients.id, id)).returning().get() as ClientRow,
+    deleteClient: (id: string): void => {
+      db.delete(clients).where(eq(clients.id, id)).run();
+    },
+    insertProject: (values: typeof projects.$inferInsert): void => {
+      db.insert(projects).values(values).run();
+    },
+    updateProject: (id: string, values: Partial<typeof projects.$inferInsert>): void => {
+      db.update(projects).set(values).where(eq(projects.id, id)).run();
+    },
+    /** A project, its tasks and its stored totals. */
+    deleteProject: (id: string): void => {
+      db.delete(tasks).where(eq(tasks.projectId, id)).run();
+      db.delete(projectTotals).where(eq(projectTotals.projectId, id)).run();
+      db.delete(projects).where(eq(projects.id, id)).run();
+    },
+    insertTask: (values: typeof tasks.$inferInsert): TaskRow => db.insert(tasks).values(values).returning().get(),
+    updateTask: (id: string, values: Partial<typeof tasks.$inferInsert>): TaskRow =>
+      db.update(tasks).set(values).where(eq(tasks.id, id)).returning().get() as TaskRow,
+    deleteTask: (id: string): void => {
+      db.delete(tasks).where(eq(tasks.id, id)).run();
+    },
+    insertTag: (values: typeof tags.$inferInsert): TagRow => db.insert(tags).values(values).returning().get(),
+    updateTag: (id: string, values: Partial<typeof tags.$inferInsert>): TagRow =>
+      db.update(tags).set(values).where(eq(tags.id, id)).returning().get() as TagRow,
+    deleteTag: (id: string): void => {
+      db.delete(tags).where(eq(tags.id, id)).run();
+    },
   };
 }
 

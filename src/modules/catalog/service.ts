@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { DomainWrite } from '../events/service.js';
 import { createClientsService } from './clients.js';
+import type { CatalogEntries } from './common.js';
 import { createProjectsService } from './projects.js';
-import { createCatalogRepository } from './repository.js';
+import type { CatalogRepository } from './repository.js';
 import { createTagsService } from './tags.js';
 import { createTasksService } from './tasks.js';
 
@@ -12,15 +12,41 @@ import { createTasksService } from './tasks.js';
  * sync event (the entity's API view) in its transaction; catalog writes send no webhooks. Names
  * are unique per parent by unique indexes on name keys, so two concurrent creates cannot both win.
  */
-export function createCatalogService({ db, clock, write }: { db: Db; clock: Clock; write: DomainWrite }) {
-  const deps = { db, clock, write, repo: createCatalogRepository(db) };
+export function createCatalogService(deps: {
+  repo: CatalogRepository;
+  clock: Clock;
+  write: DomainWrite;
+  /** The entries module (built after the catalog): whether rows are in use, the running timers. */
+  entries: () => CatalogEntries;
+}) {
+  const { repo } = deps;
   const clients = createClientsService(deps);
   return {
     clients,
     projects: createProjectsService(deps, clients),
     tasks: createTasksService(deps),
     tags: createTagsService(deps),
+    ...lookups(repo),
+  };
+}
+
+/** What other modules read of the catalog, for a workspace they act in already (no principal). */
+function lookups(repo: CatalogRepository) {
+  return {
+    /** A project or task of the workspace (`not_found` otherwise), as entries resolve their work. */
+    project: repo.project,
+    task: repo.task,
+    existingTags: repo.existingTags,
+    projectLabels: repo.projectLabels,
+    taskNames: repo.taskNames,
+    clientNames: repo.clientNames,
+    tagNames: repo.tagNames,
+    clientsOfProjects: repo.clientsOfProjects,
+    projectsOfClients: repo.projectsOfClients,
+    client: repo.client,
   };
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
+export type { CatalogEntries } from './common.js';
+export type { ProjectRow, TaskRow, ClientRow } from './repository.js';

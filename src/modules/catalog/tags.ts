@@ -1,12 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
 import { cleanName, nameKey } from './names.js';
-import type { TagRow } from './repository.js';
-import { tags } from './schema.js';
 import { type TagView, tagView } from './views.js';
 
 type Schemas = components['schemas'];
@@ -14,7 +11,7 @@ type Schemas = components['schemas'];
 const taken = (name: string) => () => `A tag named "${name}" exists already in this workspace.`;
 
 /** Tags, which entries carry any number of. */
-export function createTagsService({ db, clock, write, repo }: CatalogDeps) {
+export function createTagsService({ clock, write, repo, entries }: CatalogDeps) {
   return {
     list(actor: Actor): TagView[] {
       return repo.tags(actor.workspaceId).map(tagView);
@@ -29,11 +26,14 @@ export function createTagsService({ db, clock, write, repo }: CatalogDeps) {
       return write(
         (record) => {
           const now = clock.now();
-          const row = db
-            .insert(tags)
-            .values({ id: newId('tag'), workspaceId: actor.workspaceId, name, nameKey: nameKey(name), createdAt: now, updatedAt: now })
-            .returning()
-            .get();
+          const row = repo.insertTag({
+            id: newId('tag'),
+            workspaceId: actor.workspaceId,
+            name,
+            nameKey: nameKey(name),
+            createdAt: now,
+            updatedAt: now,
+          });
           const view = tagView(row);
           record(catalogEvent(actor, 'tag', row.id, 'create', view));
           return view;
@@ -47,12 +47,7 @@ export function createTagsService({ db, clock, write, repo }: CatalogDeps) {
       return write(
         (record) => {
           repo.tag(actor.workspaceId, id);
-          const row = db
-            .update(tags)
-            .set({ name, nameKey: nameKey(name), updatedAt: clock.now() })
-            .where(eq(tags.id, id))
-            .returning()
-            .get() as TagRow;
+          const row = repo.updateTag(id, { name, nameKey: nameKey(name), updatedAt: clock.now() });
           const view = tagView(row);
           record(catalogEvent(actor, 'tag', id, 'update', view));
           return view;
@@ -65,8 +60,8 @@ export function createTagsService({ db, clock, write, repo }: CatalogDeps) {
       write(
         (record) => {
           repo.tag(actor.workspaceId, id);
-          if (repo.tagHasEntries(id)) throw new DomainError('conflict', `Tag ${id} is still used by entries.`);
-          db.delete(tags).where(eq(tags.id, id)).run();
+          if (entries().usesTag(id)) throw new DomainError('conflict', `Tag ${id} is still used by entries.`);
+          repo.deleteTag(id);
           record(catalogEvent(actor, 'tag', id, 'delete', { id }));
         },
         { referenced: stillReferenced('tag', id) },

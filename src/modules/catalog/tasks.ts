@@ -1,18 +1,16 @@
-import { eq } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
 import { cleanName, nameKey } from './names.js';
-import type { TaskRow } from './repository.js';
-import { tasks } from './schema.js';
+import type { tasks } from './schema.js';
 import { type TaskView, taskView } from './views.js';
 
 type Schemas = components['schemas'];
 
 /** Tasks of a project; their rate is withheld like the project's. */
-export function createTasksService({ db, clock, write, repo }: CatalogDeps) {
+export function createTasksService({ clock, write, repo, entries }: CatalogDeps) {
   const moneyVisible = (actor: Actor) => actor.canViewOthersMoney;
 
   return {
@@ -31,21 +29,17 @@ export function createTasksService({ db, clock, write, repo }: CatalogDeps) {
           const project = repo.project(actor.workspaceId, input.projectId);
           if (project.archived) throw new DomainError('invalid', `projectId: project ${project.id} is archived; unarchive it first.`);
           const now = clock.now();
-          const row = db
-            .insert(tasks)
-            .values({
-              id: newId('tsk'),
-              workspaceId: actor.workspaceId,
-              projectId: project.id,
-              name,
-              nameKey: nameKey(name),
-              estimateSec: input.estimateSec ?? null,
-              hourlyRate: input.hourlyRate ?? null,
-              createdAt: now,
-              updatedAt: now,
-            })
-            .returning()
-            .get();
+          const row = repo.insertTask({
+            id: newId('tsk'),
+            workspaceId: actor.workspaceId,
+            projectId: project.id,
+            name,
+            nameKey: nameKey(name),
+            estimateSec: input.estimateSec ?? null,
+            hourlyRate: input.hourlyRate ?? null,
+            createdAt: now,
+            updatedAt: now,
+          });
           record(catalogEvent(actor, 'task', row.id, 'create', taskView(row, true)));
           return taskView(row, moneyVisible(actor));
         },
@@ -63,7 +57,7 @@ export function createTasksService({ db, clock, write, repo }: CatalogDeps) {
           const values: Partial<typeof tasks.$inferInsert> = { updatedAt: clock.now() };
           if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
           copyGiven(values, patch, ['estimateSec', 'hourlyRate', 'archived']);
-          const row = db.update(tasks).set(values).where(eq(tasks.id, id)).returning().get() as TaskRow;
+          const row = repo.updateTask(id, values);
           record(catalogEvent(actor, 'task', id, 'update', taskView(row, true)));
           return taskView(row, moneyVisible(actor));
         },
@@ -75,8 +69,8 @@ export function createTasksService({ db, clock, write, repo }: CatalogDeps) {
       write(
         (record) => {
           repo.task(actor.workspaceId, id);
-          if (repo.taskHasEntries(id)) throw new DomainError('conflict', `Task ${id} still has entries; archive it instead.`);
-          db.delete(tasks).where(eq(tasks.id, id)).run();
+          if (entries().usesTask(id)) throw new DomainError('conflict', `Task ${id} still has entries; archive it instead.`);
+          repo.deleteTask(id);
           record(catalogEvent(actor, 'task', id, 'delete', { id }));
         },
         { referenced: stillReferenced('task', id) },

@@ -5,7 +5,8 @@ import { newId } from '../../ids.js';
 import { amountCents } from '../../kernel/money.js';
 import { canonicalTimeZone, secondsBetween, toIso } from '../../kernel/time.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
-import type { CatalogRepository, ProjectRow, TaskRow } from '../catalog/repository.js';
+import type { AccountsService } from '../accounts/service.js';
+import type { CatalogService, ProjectRow, TaskRow } from '../catalog/service.js';
 import type { EntriesRepository } from './repository.js';
 import { type EntryRow, type EntryView, entryView, type ViewContext } from './views.js';
 
@@ -51,7 +52,22 @@ export interface NewEntry {
  * which project and task a write may use, which rate it snapshots, and how a write records its
  * event with the unredacted snapshot.
  */
-export function createEntryCore({ repo, catalog, clock }: { repo: EntriesRepository; catalog: CatalogRepository; clock: Clock }) {
+/** What entries read of the catalog: the project, task and tags a write names (404 unless in the workspace). */
+export type EntryCatalog = Pick<CatalogService, 'project' | 'task' | 'existingTags'>;
+/** What entries read of accounts: the author's and the workspace's rates, the currency, the runaway settings. */
+export type EntryAccounts = Pick<AccountsService, 'membership' | 'currency' | 'runawaySettings'>;
+
+export function createEntryCore({
+  repo,
+  catalog,
+  accounts,
+  clock,
+}: {
+  repo: EntriesRepository;
+  catalog: EntryCatalog;
+  accounts: EntryAccounts;
+  clock: Clock;
+}) {
   /** The entry as the actor may see it: 404 when hidden (another workspace, or a colleague's without canViewOthersTime). */
   function visible(actor: Actor, id: string): EntryRow {
     const row = repo.byId(actor.workspaceId, id);
@@ -69,39 +85,12 @@ export function createEntryCore({ repo, catalog, clock }: { repo: EntriesReposit
     return row;
   }
 
-  /**
-   * Project and task of a write: 404 when unknown or foreign, 400 when mismatched, and 400 when
-   * archived unless it is the one the entry has already (`kept`).
-   */
-  function resolveWork(
-    workspaceId: string,
-    projectId: string | null | undefined,
-    taskId: string | null | undefined,
-    kept: { projectId: string | null; taskId: string | null },
-  ): { project: ProjectRow | null; task: TaskRow | null } {
-    let task: TaskRow | null = null;
-    if (taskId) {
-      task = catalog.task(workspaceId, taskId);
-      if (task.archived && task.id !== kept.taskId)
-        throw new DomainError('invalid', `taskId: task ${taskId} is archived and takes no new entries.`);
-      if (projectId && projectId !== task.projectId) {
-        throw new DomainError('invalid', `taskId: task ${taskId} belongs to project ${task.projectId}, not to ${projectId}.`);
-      }
-    }
-    const wantedProject = projectId || task?.projectId || null;
-    let project: ProjectRow | null = null;
-    if (wantedProject) {
-      project = catalog.project(workspaceId, wantedProject);
-      if (project.archived && project.id !== kept.projectId) {
-        throw new DomainError('invalid', `projectId: project ${wantedProject} is archived and takes no new entries.`);
-      }
-    }
-    return { project, task };
-  }
+  const resolveWork = (workspaceId: string, projectId: string | null | undefined, taskId: string | null | undefined, kept: Kept) =>
+    workOf(catalog, workspaceId, projectId, taskId, kept);
 
   function checkTags(workspaceId: string, ids: string[] | undefined): void {
     if (!ids || ids.length === 0) return;
-    const found = repo.existingTags(workspaceId, ids);
+    const found = catalog.existingTags(workspaceId, ids);
     const missing = ids.find((id) => !found.has(id));
     if (missing) throw notFound(`Tag ${missing}`);
   }
@@ -110,7 +99,8 @@ export function createEntryCore({ repo, catalog, clock }: { repo: EntriesReposit
   function resolveRate(workspaceId: string, authorId: string, project: ProjectRow | null, task: TaskRow | null): number | null {
     if (task?.hourlyRate != null) return task.hourlyRate;
     if (project?.hourlyRate != null) return project.hourlyRate;
-    return repo.memberRate(workspaceId, authorId) ?? repo.workspaceRate(workspaceId);
+    const member = accounts.membership(workspaceId, authorId);
+    return member?.hourlyRate ?? member?.workspaceHourlyRate ?? null;
   }
 
   /** Records the event of a write with the unredacted snapshot, and returns the actor's view (the snapshot for the server itself). */
@@ -121,7 +111,7 @@ export function createEntryCore({ repo, catalog, clock }: { repo: EntriesReposit
     row: EntryRow,
     originId: string | null = row.originId,
   ): EntryView {
-    const ctx: ViewContext = { now: clock.now(), currency: actor?.currency ?? repo.currency(row.workspaceId), actor: null };
+    const ctx: ViewContext = { now: clock.now(), currency: actor?.currency ?? accounts.currency(row.workspaceId), actor: null };
     const snapshot = entryView(row, repo.tagIds(row.id), ctx);
     record({
       workspaceId: row.workspaceId,
@@ -184,3 +174,36 @@ export function createEntryCore({ repo, catalog, clock }: { repo: EntriesReposit
 }
 
 export type EntryCore = ReturnType<typeof createEntryCore>;
+
+/** The project and task an entry has already: archived ones stay usable for it. */
+type Kept = { projectId: string | null; taskId: string | null };
+/**
+ * Project and task of a write: 404 when unknown or foreign, 400 when mismatched, and 400 when
+ * archived unless it is the one the entry has already (`kept`).
+ */
+export function workOf(
+  catalog: EntryCatalog,
+  workspaceId: string,
+  projectId: string | null | undefined,
+  taskId: string | null | undefined,
+  kept: Kept,
+): { project: ProjectRow | null; task: TaskRow | null } {
+  let task: TaskRow | null = null;
+  if (taskId) {
+    task = catalog.task(workspaceId, taskId);
+    if (task.archived && task.id !== kept.taskId)
+      throw new DomainError('invalid', `taskId: task ${taskId} is archived and takes no new entries.`);
+    if (projectId && projectId !== task.projectId) {
+      throw new DomainError('invalid', `taskId: task ${taskId} belongs to project ${task.projectId}, not to ${projectId}.`);
+    }
+  }
+  const wantedProject = projectId || task?.projectId || null;
+  let project: ProjectRow | null = null;
+  if (wantedProject) {
+    project = catalog.project(workspaceId, wantedProject);
+    if (project.archived && project.id !== kept.projectId) {
+      throw new DomainError('invalid', `projectId: project ${wantedProject} is archived and takes no new entries.`);
+    }
+  }
+  return { project, task };
+}

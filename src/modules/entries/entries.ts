@@ -26,13 +26,15 @@ interface Deps {
   repo: EntriesRepository;
   core: EntryCore;
   lister: EntryLister;
+  /** The project a task of the workspace belongs to (the catalog's). */
+  projectOfTask: (workspaceId: string, taskId: string) => string;
 }
 
 /**
  * Time entries: create, read, list, edit, delete. Every write runs in one transaction with its
  * event (the entry snapshot, the webhook event name, the actor, the originId).
  */
-export function createEntriesService({ clock, write, repo, core, lister }: Deps) {
+export function createEntriesService({ clock, write, repo, core, lister, projectOfTask: projectOf }: Deps) {
   return {
     create(actor: Actor, body: Schemas['EntryCreate']): EntryView {
       const start = parseInstant(body.start, 'start');
@@ -68,6 +70,7 @@ export function createEntriesService({ clock, write, repo, core, lister }: Deps)
       const start = patch.start === undefined ? undefined : parseInstant(patch.start, 'start');
       const end = patch.end === undefined ? undefined : parseInstant(patch.end, 'end');
       const timeZone = patch.timeZone === undefined || patch.timeZone === null ? patch.timeZone : canonicalTimeZone(patch.timeZone);
+      const projectOfTask = (taskId: string) => projectOf(actor.workspaceId, taskId);
       return write((record) => {
         const current = core.editable(actor, id);
         const now = clock.now();
@@ -110,7 +113,7 @@ export function createEntriesService({ clock, write, repo, core, lister }: Deps)
         let projectId = edit.projectId !== undefined ? edit.projectId : current.projectId;
         let taskId = edit.taskId !== undefined ? edit.taskId : current.taskId;
         if (edit.taskId && edit.projectId === undefined) projectId = null;
-        if (edit.projectId !== undefined && edit.taskId === undefined && taskId !== null && repo.projectOfTask(taskId) !== projectId)
+        if (edit.projectId !== undefined && edit.taskId === undefined && taskId !== null && projectOfTask(taskId) !== projectId)
           taskId = null;
         return core.resolveWork(actor.workspaceId, projectId, taskId, current);
       }

@@ -1,7 +1,8 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { members, workspaces } from '../accounts/schema.js';
-import { tags, tasks } from '../catalog/schema.js';
+import { aggregateEntries, type AggregateQuery } from './repository/aggregate.js';
+import { createListQueries } from './repository/list.js';
+import { createSearchIndexQueries } from './repository/search-index.js';
 import { entries, entryTags } from './schema.js';
 import type { EntryRow } from './views.js';
 
@@ -29,8 +30,9 @@ export interface EntryInsert {
 }
 
 /**
- * The queries of entries and timers. The hot ones are prepared once: an unprepared Drizzle query
- * is built and prepared by SQLite on every call, which was most of the cost of POST /entries.
+ * Every SQL statement of the entries module, over its own tables (entries, entry_tags and the
+ * search index's). The hot ones are prepared once: an unprepared Drizzle query is built and
+ * prepared by SQLite on every call, which was most of the cost of POST /entries.
  */
 export function createEntriesRepository(db: Db) {
   const statements = {
@@ -51,20 +53,10 @@ export function createEntriesRepository(db: Db) {
       .from(entries)
       .where(and(eq(entries.workspaceId, p('workspaceId')), eq(entries.authorId, p('authorId')), isNull(entries.endAt)))
       .prepare(),
-    currencyOf: db
-      .select({ currency: workspaces.currency })
-      .from(workspaces)
-      .where(eq(workspaces.id, p('id')))
-      .prepare(),
-    memberRate: db
-      .select({ rate: members.hourlyRate })
-      .from(members)
-      .where(and(eq(members.workspaceId, p('workspaceId')), eq(members.userId, p('userId'))))
-      .prepare(),
-    workspaceRate: db
-      .select({ rate: workspaces.hourlyRate })
-      .from(workspaces)
-      .where(eq(workspaces.id, p('id')))
+    runningOfWorkspace: db
+      .select({ projectId: entries.projectId, startAt: entries.startAt, billable: entries.billable, hourlyRate: entries.hourlyRate })
+      .from(entries)
+      .where(and(eq(entries.workspaceId, p('workspaceId')), isNull(entries.endAt)))
       .prepare(),
     insert: db
       .insert(entries)
@@ -95,36 +87,20 @@ export function createEntriesRepository(db: Db) {
     byId: (workspaceId: string, id: string): EntryRow | undefined => statements.byId.get({ id, workspaceId }),
     tagIds: (id: string): string[] => statements.tagsOf.all({ id }).map((t) => t.tagId),
     running: (workspaceId: string, authorId: string): EntryRow | undefined => statements.runningOf.get({ workspaceId, authorId }),
-    currency: (workspaceId: string): string => statements.currencyOf.get({ id: workspaceId })?.currency ?? 'EUR',
-    memberRate: (workspaceId: string, userId: string): number | null => statements.memberRate.get({ workspaceId, userId })?.rate ?? null,
-    workspaceRate: (workspaceId: string): number | null => statements.workspaceRate.get({ id: workspaceId })?.rate ?? null,
-    /** The project a task belongs to (any workspace: the caller has checked the task's). */
-    projectOfTask: (taskId: string): string | undefined =>
-      db.select({ projectId: tasks.projectId }).from(tasks).where(eq(tasks.id, taskId)).get()?.projectId,
-    /** Which of these tag ids exist in the workspace. */
-    existingTags: (workspaceId: string, ids: string[]): Set<string> =>
-      new Set(
-        db
-          .select({ id: tags.id })
-          .from(tags)
-          .where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)))
-          .all()
-          .map((t) => t.id),
-      ),
     insert: (values: EntryInsert): EntryRow => statements.insert.get({ ...values }) as EntryRow,
     update: (id: string, values: Partial<typeof entries.$inferInsert>): EntryRow =>
       db.update(entries).set(values).where(eq(entries.id, id)).returning().get() as EntryRow,
-    /** Running timers past their workspace's runaway limit, not yet detected. */
-    runawaysDue: (now: number) =>
+    /** A workspace's running timers started at or before `startedBy`, not yet detected as runaways. */
+    runawaysDue: (workspaceId: string, startedBy: number): Array<{ id: string }> =>
       db
-        .select({ id: entries.id, limitSec: workspaces.runawayLimitSec, action: workspaces.runawayAction })
+        .select({ id: entries.id })
         .from(entries)
-        .innerJoin(workspaces, eq(workspaces.id, entries.workspaceId))
         .where(
           and(
+            eq(entries.workspaceId, workspaceId),
             isNull(entries.endAt),
             isNull(entries.runawayDetectedAt),
-            sql`${entries.startAt} + ${workspaces.runawayLimitSec} * 1000 <= ${now}`,
+            lte(entries.startAt, startedBy),
           ),
         )
         .all(),
@@ -133,6 +109,20 @@ export function createEntriesRepository(db: Db) {
     delete: (id: string): void => {
       db.delete(entries).where(eq(entries.id, id)).run();
     },
+    /** Whether any entry refers to the project, task or tag (the catalog refuses to delete it then). */
+    usesProject: (id: string): boolean =>
+      db.select({ id: entries.id }).from(entries).where(eq(entries.projectId, id)).limit(1).get() !== undefined,
+    usesTask: (id: string): boolean =>
+      db.select({ id: entries.id }).from(entries).where(eq(entries.taskId, id)).limit(1).get() !== undefined,
+    usesTag: (id: string): boolean =>
+      db.select({ id: entryTags.entryId }).from(entryTags).where(eq(entryTags.tagId, id)).limit(1).get() !== undefined,
+    /** A workspace's running timers, through their partial index (one per member at most). */
+    runningOfWorkspace: (workspaceId: string) => statements.runningOfWorkspace.all({ workspaceId }),
+    ...invoicing(db),
+    /** Report aggregation (the reports module groups and names what this sums). */
+    aggregate: (query: AggregateQuery) => aggregateEntries(db, query),
+    list: createListQueries(db),
+    searchIndex: createSearchIndexQueries(db),
     replaceTags(entryId: string, ids: string[]): void {
       db.delete(entryTags).where(eq(entryTags.entryId, entryId)).run();
       if (ids.length > 0)
@@ -144,3 +134,44 @@ export function createEntriesRepository(db: Db) {
 }
 
 export type EntriesRepository = ReturnType<typeof createEntriesRepository>;
+
+/** What an invoice takes: billable, completed, un-invoiced entries of a client's projects starting in [from, to). */
+export interface Invoiceable {
+  workspaceId: string;
+  projectIds: string[];
+  from: number;
+  to: number;
+}
+
+/** The statements of invoicing (the invoices module asks the entries service). */
+function invoicing(db: Db) {
+  const invoiceable = (q: Invoiceable) =>
+    and(
+      eq(entries.workspaceId, q.workspaceId),
+      gte(entries.startAt, q.from),
+      lt(entries.startAt, q.to),
+      eq(entries.billable, true),
+      isNotNull(entries.endAt),
+      isNull(entries.invoiceId),
+      inArray(entries.projectId, q.projectIds.length === 0 ? [''] : q.projectIds),
+    );
+  return {
+    /** One row per (project, rate) of the invoiceable entries; amounts summed in cents, so the total is exact. */
+    invoiceableLines: (q: Invoiceable) =>
+      db
+        .select({
+          projectId: sql<string>`${entries.projectId}`,
+          hourlyRate: entries.hourlyRate,
+          quantitySec: sql<number>`sum(${entries.durationSec})`,
+          cents: sql<number>`sum(ifnull(${entries.amountCents}, 0))`,
+        })
+        .from(entries)
+        .where(invoiceable(q))
+        .groupBy(entries.projectId, entries.hourlyRate)
+        .all(),
+    markInvoiced: (q: Invoiceable, invoiceId: string): number => db.update(entries).set({ invoiceId }).where(invoiceable(q)).run().changes,
+    releaseInvoice: (invoiceId: string): void => {
+      db.update(entries).set({ invoiceId: null }).where(eq(entries.invoiceId, invoiceId)).run();
+    },
+  };
+}

@@ -1,22 +1,89 @@
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { CursorCodec } from '../../kernel/cursor.js';
+import type { Actor } from '../../principal.js';
+import type { CatalogEntries } from '../catalog/service.js';
 import type { DomainWrite } from '../events/service.js';
-import { createCatalogRepository } from '../catalog/repository.js';
-import { createEntryCore } from './core.js';
+import { createEntryCore, type EntryAccounts, type EntryCatalog } from './core.js';
 import { createEntriesService } from './entries.js';
-import { createEntryLister } from './list.js';
-import { createEntriesRepository } from './repository.js';
+import type { EntryFilters } from './filters.js';
+import { createEntryLister, type ListerCatalog } from './list.js';
+import type { EntriesRepository } from './repository.js';
+import type { AggregateKey, AggregateRow } from './repository/aggregate.js';
 import { createTimersService } from './timers.js';
 
-/** Entries and timers over one repository and the shared rules; the lister also serves the detailed report. */
-export function createEntryServices({ db, clock, write, cursors }: { db: Db; clock: Clock; write: DomainWrite; cursors: CursorCodec }) {
-  const repo = createEntriesRepository(db);
-  const core = createEntryCore({ repo, catalog: createCatalogRepository(db), clock });
-  const lister = createEntryLister({ db, cursors });
+export type { AggregateKey, AggregateRow } from './repository/aggregate.js';
+export type { EntryFilters } from './filters.js';
+export { pickEntryFilters } from './filters.js';
+export type { EntryLister, ListSpec } from './list.js';
+export type { EntryRowView, EntryView } from './views.js';
+export type { Invoiceable } from './repository.js';
+
+/** An aggregation a report asks for: the caller's visible entries, filtered, summed by up to two keys. */
+export interface AggregateRequest {
+  filters: EntryFilters;
+  from: number;
+  to: number;
+  keys: AggregateKey[];
+  /** The zone's offsets over the range, for a `localDay` key (kernel/local-days.ts). */
+  stretches?: Array<{ from: number; offsetMs: number }>;
+}
+
+/**
+ * Entries and timers over one repository and the shared rules; the lister also serves the
+ * detailed report, and the aggregation the summary and weekly reports. The catalog and the
+ * accounts are read through their services.
+ */
+export function createEntryServices({
+  repo,
+  clock,
+  write,
+  cursors,
+  catalog,
+  accounts,
+}: {
+  repo: EntriesRepository;
+  clock: Clock;
+  write: DomainWrite;
+  cursors: CursorCodec;
+  catalog: EntryCatalog & ListerCatalog;
+  accounts: EntryAccounts;
+}) {
+  const core = createEntryCore({ repo, catalog, accounts, clock });
+  const lister = createEntryLister({ queries: repo.list, cursors, catalog });
   return {
     lister,
-    entries: createEntriesService({ clock, write, repo, core, lister }),
-    timers: createTimersService({ clock, write, repo, core }),
+    entries: {
+      ...createEntriesService({ clock, write, repo, core, lister, projectOfTask: (ws, taskId) => catalog.task(ws, taskId).projectId }),
+
+      /**
+       * Sums of the entries the actor may see (their own without canViewOthersTime), completed
+       * and started in [from, to), filtered, by up to two keys: what the reports group and name.
+       */
+      aggregate(actor: Actor, request: AggregateRequest): AggregateRow[] {
+        const { filters } = request;
+        const resolved = filters.clientIds
+          ? { ...filters, projectsOfClients: catalog.projectsOfClients(actor.workspaceId, filters.clientIds) }
+          : filters;
+        return repo.aggregate({ actor, ...request, filters: resolved });
+      },
+
+      /** Invoicing (the invoices module, inside its write): the lines, the marking and the release of entries. */
+      invoiceableLines: repo.invoiceableLines,
+      markInvoiced: repo.markInvoiced,
+      releaseInvoice: repo.releaseInvoice,
+
+      /** The description search index's catch-up with the writes (a scheduled job): up to `size` queued entries. */
+      catchUpSearchIndex: (size = 500): number => write(() => repo.searchIndex.catchUp(size)),
+      /** Entries queued for the search index and not yet indexed. */
+      searchIndexPending: (): number => repo.searchIndex.pending(),
+    },
+    timers: createTimersService({ clock, write, repo, core, runawaySettings: accounts.runawaySettings }),
+    /** What the catalog reads of entries: whether rows are in use, the running timers. */
+    catalogPorts: {
+      usesProject: repo.usesProject,
+      usesTask: repo.usesTask,
+      usesTag: repo.usesTag,
+      running: (workspaceId: string) => repo.runningOfWorkspace(workspaceId).map((r) => ({ ...r, billable: Boolean(r.billable) })),
+    } satisfies CatalogEntries,
   };
 }

@@ -15,6 +15,8 @@ interface Deps {
   write: DomainWrite;
   repo: EntriesRepository;
   core: EntryCore;
+  /** Every workspace's runaway limit and action (the accounts module's). */
+  runawaySettings: () => Array<{ workspaceId: string; limitSec: number; action: 'flagged' | 'capped' | 'stopped' }>;
 }
 
 /** Only the one-running-timer index can refuse a timer write: another start of this member won. */
@@ -24,7 +26,7 @@ const raced = { conflict: () => 'Another timer of this member was started at the
  * The caller's running timer (at most one per member and workspace, kept so by a partial unique
  * index), and the runaway check (the contract's Runaway schema: flagged, capped or stopped).
  */
-export function createTimersService({ clock, write, repo, core }: Deps) {
+export function createTimersService({ clock, write, repo, core, runawaySettings }: Deps) {
   return {
     current(actor: Actor): EntryView | null {
       const row = repo.running(actor.workspaceId, actor.userId);
@@ -69,7 +71,9 @@ export function createTimersService({ clock, write, repo, core }: Deps) {
      */
     detectRunaways(): number {
       const now = clock.now();
-      const due = repo.runawaysDue(now);
+      const due = runawaySettings().flatMap(({ workspaceId, limitSec, action }) =>
+        repo.runawaysDue(workspaceId, now - limitSec * 1000).map(({ id }) => ({ id, limitSec, action })),
+      );
       for (const { id, limitSec, action } of due) {
         write((record) => {
           const row = repo.anyById(id);

@@ -94,6 +94,38 @@ export function parseValue(kind: Kind, raw: string, what: string): unknown {
   }
 }
 
+/** The issuer fields' types, as the contract's IssuerParty has them; null clears a field. */
+export type IssuerProfilePatch = { [K in keyof Schemas['IssuerParty']]?: Schemas['IssuerParty'][K] | null };
+export type IssuerField = keyof typeof ISSUER_FIELDS;
+
+/**
+ * Checks a typed value of a field by its kind and returns it as stored (trimmed; blank is
+ * null), with the same rules and messages as the text forms (parseValue).
+ */
+export function checkValue(kind: Kind, value: unknown, what: string): unknown {
+  if (value === null || value === undefined) return null;
+  const bad = (expected: string) => invalid(`${what} must be ${expected} (got ${JSON.stringify(value)}).`);
+  switch (kind) {
+    case 'lines': {
+      if (!Array.isArray(value) || value.some((line) => typeof line !== 'string')) throw bad('a list of lines');
+      return parseValue('lines', (value as string[]).map((line) => line.replace(/\|/g, '/')).join('|'), what);
+    }
+    case 'days':
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 365)
+        throw bad('a whole number of days from 0 to 365');
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw bad('true or false');
+      return value;
+    case 'percent':
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) throw bad('a percentage from 0 to 100');
+      return value;
+    default:
+      if (typeof value !== 'string') throw bad('text');
+      return parseValue(kind, value, what);
+  }
+}
+
 /** A party with every field of `fields`; blank, empty and missing values are null. */
 export function partyOf<T>(fields: Fields, source: Record<string, unknown>): T {
   const blank = (value: unknown) =>

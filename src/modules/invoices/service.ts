@@ -1,22 +1,29 @@
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { fromCents } from '../../kernel/money.js';
 import { dayEnd, dayStart, toIso } from '../../kernel/time.js';
-import { members, workspaces } from '../accounts/schema.js';
-import { clients, projects } from '../catalog/schema.js';
-import { entries } from '../entries/schema.js';
+import { isOperator, type Principal } from '../../principal.js';
+import type { Invoiceable } from '../entries/service.js';
 import type { DomainEvent, DomainWrite } from '../events/service.js';
-import { applyFill, type Doc, ISSUER_FIELDS, parseValue, partyOf, RECIPIENT_FIELDS } from './fields.js';
-import { invoices } from './schema.js';
+import {
+  applyFill,
+  checkValue,
+  type Doc,
+  ISSUER_FIELDS,
+  type IssuerField,
+  type IssuerProfilePatch,
+  parseValue,
+  partyOf,
+  RECIPIENT_FIELDS,
+} from './fields.js';
+import type { InvoiceRow, InvoicesRepository } from './repository.js';
 
 type Schemas = components['schemas'];
 export type InvoiceView = Schemas['Invoice'];
 export type InvoiceStatus = Schemas['InvoiceStatus'];
-type InvoiceRow = typeof invoices.$inferSelect;
+export type { IssuerProfilePatch } from './fields.js';
 
 /** draft → sent → paid; draft or sent → void. */
 const MOVES: Record<InvoiceStatus, readonly InvoiceStatus[]> = { draft: ['sent', 'void'], sent: ['paid', 'void'], paid: [], void: [] };
@@ -66,32 +73,40 @@ export interface InvoiceInput {
   to: string;
 }
 
-/** One line per (project, rate) of the entries; amounts are summed in cents, so the total is exact. */
-function invoiceLines(db: Db, invoiceable: SQL) {
-  return db
-    .select({
-      projectId: projects.id,
-      name: projects.name,
-      hourlyRate: entries.hourlyRate,
-      quantitySec: sql<number>`sum(${entries.durationSec})`,
-      cents: sql<number>`sum(ifnull(${entries.amountCents}, 0))`,
-    })
-    .from(entries)
-    .innerJoin(projects, eq(projects.id, entries.projectId))
-    .where(invoiceable)
-    .groupBy(projects.id, entries.hourlyRate)
-    .orderBy(asc(projects.nameKey), asc(projects.id), asc(entries.hourlyRate))
-    .all();
+/** What invoicing reads and changes of other modules, through their services. */
+export interface InvoicePorts {
+  requireWorkspace(workspaceId: string): void;
+  membership(workspaceId: string, userId: string): { currency: string } | undefined;
+  businessProfile(workspaceId: string): Record<string, unknown> | null;
+  storeBusinessProfile(workspaceId: string, profile: Record<string, unknown> | null): void;
+  client(workspaceId: string, id: string): Record<string, unknown> & { id: string };
+  projectsOfClients(workspaceId: string, clientIds: string[]): string[];
+  projectLabels(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
+  invoiceableLines(q: Invoiceable): Array<{ projectId: string; hourlyRate: number | null; quantitySec: number; cents: number }>;
+  markInvoiced(q: Invoiceable, invoiceId: string): number;
+  releaseInvoice(invoiceId: string): void;
+}
+
+/** UTF-8 byte order, as SQLite compares text: the order of invoice lines by project name. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** The lines of an invoice: one per (project, rate), ordered by project name, then id, then rate. */
+function invoiceLines(ports: InvoicePorts, q: Invoiceable) {
+  const groups = ports.invoiceableLines(q);
+  const names = new Map(ports.projectLabels(q.workspaceId, [...new Set(groups.map((g) => g.projectId))]).map((p) => [p.id, p.name]));
+  return groups
+    .map((g) => ({ ...g, name: names.get(g.projectId) ?? g.projectId }))
+    .sort(
+      (a, b) =>
+        byBytes(a.name.toLowerCase(), b.name.toLowerCase()) ||
+        byBytes(a.projectId, b.projectId) ||
+        (a.hourlyRate ?? -1) - (b.hourlyRate ?? -1),
+    );
 }
 
 /** Creates an invoice: its entries get its id, its parties are copied, invoice.created is recorded. */
 function createInvoice(
-  {
-    db,
-    clock,
-    write,
-    requireMember,
-  }: { db: Db; clock: Clock; write: DomainWrite; requireMember: (workspaceId: string, userId: string) => void },
+  { repo, ports, clock, write }: { repo: InvoicesRepository; ports: InvoicePorts; clock: Clock; write: DomainWrite },
   input: InvoiceInput,
 ): { id: string } {
   const { workspaceId, userId, clientId } = input;
@@ -99,29 +114,12 @@ function createInvoice(
   const toMs = dayEnd(input.to, 'to');
   if (fromMs >= toMs) throw invalid(`from (${input.from}) must not be after to (${input.to}).`);
   return write((record) => {
-    const workspace = db.select().from(workspaces).where(eq(workspaces.id, workspaceId)).get();
-    if (!workspace) throw notFound(`Workspace ${workspaceId}`);
-    requireMember(workspaceId, userId);
-    const client = db
-      .select()
-      .from(clients)
-      .where(and(eq(clients.workspaceId, workspaceId), eq(clients.id, clientId)))
-      .get();
-    if (!client) throw notFound(`Client ${clientId}`);
-    const ofClient = db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(and(eq(projects.workspaceId, workspaceId), eq(projects.clientId, clientId)));
-    const invoiceable = and(
-      eq(entries.workspaceId, workspaceId),
-      gte(entries.startAt, fromMs),
-      lt(entries.startAt, toMs),
-      eq(entries.billable, true),
-      isNotNull(entries.endAt),
-      isNull(entries.invoiceId),
-      inArray(entries.projectId, ofClient),
-    ) as SQL;
-    const groups = invoiceLines(db, invoiceable);
+    ports.requireWorkspace(workspaceId);
+    const member = ports.membership(workspaceId, userId);
+    if (!member) throw notFound(`Member ${userId} of workspace ${workspaceId}`);
+    const client = ports.client(workspaceId, clientId);
+    const q: Invoiceable = { workspaceId, projectIds: ports.projectsOfClients(workspaceId, [clientId]), from: fromMs, to: toMs };
+    const groups = invoiceLines(ports, q);
     if (groups.length === 0) {
       throw invalid(
         `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days).`,
@@ -129,92 +127,107 @@ function createInvoice(
     }
     const id = newId('inv');
     const now = clock.now();
-    db.update(entries).set({ invoiceId: id }).where(invoiceable).run();
-    const row = db
-      .insert(invoices)
-      .values({
-        id,
-        workspaceId,
-        clientId,
-        status: 'draft',
-        currency: workspace.currency,
-        fromDay: input.from,
-        toDay: input.to,
-        issuer: json(workspace.businessProfile === null ? null : partyOf(ISSUER_FIELDS, JSON.parse(workspace.businessProfile))),
-        recipient: json(partyOf(RECIPIENT_FIELDS, client)),
-        lines: JSON.stringify(
-          groups.map((g) => ({
-            description: g.name,
-            projectId: g.projectId,
-            quantitySec: g.quantitySec,
-            hourlyRate: g.hourlyRate,
-            amount: fromCents(g.cents),
-          })),
-        ),
-        totalCents: groups.reduce((sum, g) => sum + g.cents, 0),
-        createdBy: userId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
+    ports.markInvoiced(q, id);
+    const profile = ports.businessProfile(workspaceId);
+    const row = repo.insert({
+      id,
+      workspaceId,
+      clientId,
+      status: 'draft',
+      currency: member.currency,
+      fromDay: input.from,
+      toDay: input.to,
+      issuer: json(profile === null ? null : partyOf(ISSUER_FIELDS, profile)),
+      recipient: json(partyOf(RECIPIENT_FIELDS, client)),
+      lines: JSON.stringify(
+        groups.map((g) => ({
+          description: g.name,
+          projectId: g.projectId,
+          quantitySec: g.quantitySec,
+          hourlyRate: g.hourlyRate,
+          amount: fromCents(g.cents),
+        })),
+      ),
+      totalCents: groups.reduce((sum, g) => sum + g.cents, 0),
+      createdBy: userId,
+      createdAt: now,
+      updatedAt: now,
+    });
     record(invoiceEvent(row, userId, 'invoice.created', { invoice: view(row) }));
     return { id };
   });
 }
 
 /**
- * Invoices (first-party, CLI). Creation takes a client's billable, completed, un-invoiced entries
- * of a range; parties are copied as they stand; lines and amounts never change afterwards. Every
- * creation and status move records its event (the webhook source) in the write's transaction.
+ * Invoices (first-party: the operator on the command line, naming the member who acts).
+ * Creation takes a client's billable, completed, un-invoiced entries of a range; parties are
+ * copied as they stand; lines and amounts never change afterwards. Every creation and status
+ * move records its event (the webhook source) in the write's transaction.
  */
-export function createInvoicesService({ db, clock, write }: { db: Db; clock: Clock; write: DomainWrite }) {
+export function createInvoicesService({
+  repo,
+  ports,
+  clock,
+  write,
+}: {
+  repo: InvoicesRepository;
+  ports: InvoicePorts;
+  clock: Clock;
+  write: DomainWrite;
+}) {
   function requireMember(workspaceId: string, userId: string): void {
-    const member = db
-      .select({ userId: members.userId })
-      .from(members)
-      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-      .get();
-    if (!member) throw notFound(`Member ${userId} of workspace ${workspaceId}`);
+    if (!ports.membership(workspaceId, userId)) throw notFound(`Member ${userId} of workspace ${workspaceId}`);
   }
 
   function findInvoice(id: string): InvoiceRow {
-    const row = db.select().from(invoices).where(eq(invoices.id, id)).get();
+    const row = repo.invoice(id);
     if (!row) throw notFound(`Invoice ${id}`);
     return row;
   }
 
+  /** Invoices are the operator's: a member's principal is refused. */
+  const operatorOnly = (principal: Principal) => {
+    if (!isOperator(principal)) throw new DomainError('forbidden', 'Invoices are made with the command line (timetrack invoice).');
+  };
+
   return {
-    /** Sets (or, with a blank value, clears) fields of the workspace's business profile, the invoice issuer. */
-    setBusinessProfile(workspaceId: string, fields: Record<string, string>): { id: string } {
+    /**
+     * Sets (or, with null, clears) fields of the workspace's business profile, the invoice issuer:
+     * an owner of the workspace, or the operator. Each value is checked by its field's kind.
+     */
+    setBusinessProfile(principal: Principal, workspaceId: string, patch: IssuerProfilePatch): { id: string } {
+      if (!isOperator(principal) && (!principal.isOwner || principal.workspaceId !== workspaceId))
+        throw new DomainError('forbidden', "Only the workspace's owners change its invoice issuer.");
       return write(() => {
-        const workspace = db.select({ profile: workspaces.businessProfile }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
-        if (!workspace) throw notFound(`Workspace ${workspaceId}`);
-        const profile = JSON.parse(workspace.profile ?? '{}') as Record<string, unknown>;
-        for (const [field, raw] of Object.entries(fields)) {
+        ports.requireWorkspace(workspaceId);
+        const profile = { ...(ports.businessProfile(workspaceId) ?? {}) };
+        for (const [field, given] of Object.entries(patch)) {
           if (!Object.hasOwn(ISSUER_FIELDS, field))
             throw invalid(`${field} is not a business profile field; the fields are ${Object.keys(ISSUER_FIELDS).join(', ')}.`);
-          const value = parseValue(ISSUER_FIELDS[field as keyof typeof ISSUER_FIELDS], raw, field);
+          const value = checkValue(ISSUER_FIELDS[field as IssuerField], given, field);
           if (value === null) delete profile[field];
           else profile[field] = value;
         }
         // A profile with every field cleared is no profile: invoices get issuer null.
-        const stored = Object.keys(profile).length === 0 ? null : profile;
-        db.update(workspaces)
-          .set({ businessProfile: json(stored), updatedAt: clock.now() })
-          .where(eq(workspaces.id, workspaceId))
-          .run();
+        ports.storeBusinessProfile(workspaceId, Object.keys(profile).length === 0 ? null : profile);
         return { id: workspaceId };
       });
     },
 
     /** Invoices a client's billable, completed, un-invoiced entries that start in [from, to] (UTC days). */
-    create(input: InvoiceInput): { id: string } {
-      return createInvoice({ db, clock, write, requireMember }, input);
+    create(principal: Principal, input: InvoiceInput): { id: string } {
+      operatorOnly(principal);
+      return createInvoice({ repo, ports, clock, write }, input);
     },
 
     /** Moves an invoice between statuses; void releases its entries. */
-    changeStatus(id: string, to: InvoiceStatus, userId: string): { id: string; from: InvoiceStatus; to: InvoiceStatus } {
+    changeStatus(
+      principal: Principal,
+      id: string,
+      to: InvoiceStatus,
+      userId: string,
+    ): { id: string; from: InvoiceStatus; to: InvoiceStatus } {
+      operatorOnly(principal);
       return write((record) => {
         const current = findInvoice(id);
         requireMember(current.workspaceId, userId);
@@ -224,13 +237,8 @@ export function createInvoicesService({ db, clock, write }: { db: Db; clock: Clo
             MOVES[from].length === 0 ? `a ${from} invoice is final` : `from ${from} it may move to ${MOVES[from].join(' or ')}`;
           throw new DomainError('conflict', `Invoice ${id} cannot move from ${from} to ${to}: ${allowed}.`);
         }
-        if (to === 'void') db.update(entries).set({ invoiceId: null }).where(eq(entries.invoiceId, id)).run();
-        const row = db
-          .update(invoices)
-          .set({ status: to, updatedAt: clock.now() })
-          .where(eq(invoices.id, id))
-          .returning()
-          .get() as InvoiceRow;
+        if (to === 'void') ports.releaseInvoice(id);
+        const row = repo.update(id, { status: to, updatedAt: clock.now() });
         record(invoiceEvent(row, userId, 'invoice.status_changed', { invoice: view(row), from, to }));
         return { id, from, to };
       });
@@ -241,7 +249,8 @@ export function createInvoicesService({ db, clock, write }: { db: Db; clock: Clo
      * already set), all or none. It is recorded in `einvoiceFills`, sends no webhook and records
      * no event: the next status change is the first payload that shows the values.
      */
-    fill(id: string, userId: string, assignments: Array<[path: string, value: string]>): { id: string } {
+    fill(principal: Principal, id: string, userId: string, assignments: Array<[path: string, value: string]>): { id: string } {
+      operatorOnly(principal);
       return write(() => {
         const row = findInvoice(id);
         requireMember(row.workspaceId, userId);
@@ -255,25 +264,37 @@ export function createInvoicesService({ db, clock, write }: { db: Db; clock: Clo
         const fields = applyFill(doc, assignments);
         const now = clock.now();
         const fills = [...(JSON.parse(row.einvoiceFills) as unknown[]), { at: toIso(now), by: userId, fields }];
-        db.update(invoices)
-          .set({
-            issuer: json(doc.issuer),
-            recipient: json(doc.recipient),
-            lines: JSON.stringify(doc.lines),
-            extras: JSON.stringify(doc.extras),
-            einvoiceFills: JSON.stringify(fills),
-            updatedAt: now,
-          })
-          .where(eq(invoices.id, id))
-          .run();
+        repo.update(id, {
+          issuer: json(doc.issuer),
+          recipient: json(doc.recipient),
+          lines: JSON.stringify(doc.lines),
+          extras: JSON.stringify(doc.extras),
+          einvoiceFills: JSON.stringify(fills),
+          updatedAt: now,
+        });
         return { id };
       });
     },
 
-    get(id: string): InvoiceView {
+    get(principal: Principal, id: string): InvoiceView {
+      operatorOnly(principal);
       return view(findInvoice(id));
     },
   };
 }
 
 export type InvoicesService = ReturnType<typeof createInvoicesService>;
+
+/**
+ * The issuer fields of the command line's text form (`--set field=value`; lines separated by
+ * `|`, blank clears), read into the typed profile the service takes.
+ */
+export function issuerPatchOfText(assignments: ReadonlyArray<[field: string, text: string]>): IssuerProfilePatch {
+  const patch: Record<string, unknown> = {};
+  for (const [field, text] of assignments) {
+    if (!Object.hasOwn(ISSUER_FIELDS, field))
+      throw invalid(`${field} is not a business profile field; the fields are ${Object.keys(ISSUER_FIELDS).join(', ')}.`);
+    patch[field] = parseValue(ISSUER_FIELDS[field as IssuerField], text, field);
+  }
+  return patch as IssuerProfilePatch;
+}

@@ -1,12 +1,8 @@
-import { and, eq, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
-import type { Actor } from '../../principal.js';
-import type { Db } from '../../db/database.js';
+import { bucketKey, offsetStretches } from '../../kernel/local-days.js';
 import { fromCents } from '../../kernel/money.js';
-import { projects } from '../catalog/schema.js';
-import { type EntryFilters, entrySelection } from '../entries/filters.js';
-import { entries } from '../entries/schema.js';
-import { bucketKey, localDaySql, offsetStretches } from './local-days.js';
+import type { Actor } from '../../principal.js';
+import type { AggregateKey, AggregateRequest, AggregateRow, EntryFilters } from '../entries/service.js';
 import { isTimeGrouping } from './names.js';
 
 type Grouping = components['schemas']['ReportGrouping'];
@@ -43,7 +39,7 @@ export const figures = (a: Sums): Figures => ({
 });
 
 /** What one aggregation reads and how it groups (up to two groupings). */
-export interface AggregateRequest {
+export interface ReportAggregation {
   actor: Actor;
   filters: EntryFilters;
   from: number;
@@ -54,36 +50,40 @@ export interface AggregateRequest {
   groupings: Grouping[];
 }
 
-/** The SQL expression of a grouping key; time groupings all read the local day number. */
-function keyExpression(grouping: Grouping, localDay: SQL | null): SQL {
+/** The entries' key a grouping is summed by: clients by project (folded afterwards), time groupings by local day. */
+function keyOf(grouping: Grouping): AggregateKey {
   switch (grouping) {
     case 'project':
     case 'client':
-      // Clients are aggregated by project here and folded afterwards: a per-row lookup of the
+      // Clients are aggregated by project and folded afterwards: a per-row lookup of the
       // project's client would cost more than the whole aggregate.
-      return sql`${entries.projectId}`;
+      return 'project';
     case 'task':
-      return sql`${entries.taskId}`;
+      return 'task';
     case 'user':
-      return sql`${entries.authorId}`;
+      return 'user';
     case 'billable':
-      return sql`${entries.billable}`;
+      return 'billable';
     case 'tag':
-      return sql`null`; // Taken from each row's tag list afterwards.
+      return 'tag';
     default:
-      if (!localDay) throw new Error('a time grouping needs the local day expression');
-      return localDay;
+      return 'localDay';
   }
 }
 
+/** What the aggregation reads of other modules: the entries' sums, and each project's client. */
+export interface AggregatorPorts {
+  aggregate(actor: Actor, request: AggregateRequest): AggregateRow[];
+  clientsOfProjects(workspaceId: string): Array<{ id: string; clientId: string | null }>;
+}
+
 /**
- * Report aggregation in SQL: completed entries whose start lies in [from, to), with the
- * caller's visibility and the filters, summed per group. A token that sees only its own
- * entries, or a filter on one user, reads the author's index; every other report reads the
- * covering index entries_report. Time groupings group by local day number, so the cost is linear
- * in the entries read whatever the grouping.
+ * Report aggregation: the entries module sums completed entries whose start lies in [from, to),
+ * with the caller's visibility and the filters, per raw key (SQL, one pass); here each row's
+ * keys become the report's keys (the client of a project, the bucket of a local day, each tag
+ * of a tag list) and rows that meet are merged.
  */
-export function createAggregator(db: Db) {
+export function createAggregator(ports: AggregatorPorts) {
   /**
    * Maps each row's raw keys to the report's keys (client of a project, bucket of a day) and
    * merges rows that meet; with `tagsOf`, a row counts under each of its tags (key `tagAt`).
@@ -119,55 +119,29 @@ export function createAggregator(db: Db) {
     return [...merged.values()];
   }
 
-  function mapperOf(request: AggregateRequest, grouping: Grouping, clientOf: () => Map<string, string | null>) {
+  function mapperOf(request: ReportAggregation, grouping: Grouping, clientOf: () => Map<string, string | null>) {
     if (grouping === 'client') return (key: string | number | null) => (key === null ? null : (clientOf().get(String(key)) ?? null));
     if (isTimeGrouping(grouping)) return (key: string | number | null) => bucketKey(grouping, Number(key), request.weekStart);
     return identity;
   }
 
-  return function aggregate(request: AggregateRequest): { rows: Aggregate[]; totals: Sums } {
+  return function aggregate(request: ReportAggregation): { rows: Aggregate[]; totals: Sums } {
     const { actor, filters, from, to, groupings } = request;
-    const localDay = groupings.some(isTimeGrouping)
-      ? sql.raw(localDaySql('"entries"."start_at"', offsetStretches(from, to, request.zone)))
-      : null;
-    const { conditions, byCandidates } = entrySelection(db, actor, filters, 'report');
-    // Search candidates: read them (the planner drives from their rowids). Else one author's
-    // entries through the author's index, or the range through the covering index.
-    const byAuthor = !actor.canViewOthersTime || filters.userIds?.length === 1;
-    const index = byCandidates ? sql`` : sql.raw(byAuthor ? ' indexed by entries_ws_author_start' : ' indexed by entries_report');
-    const selection = and(...conditions, isNotNull(entries.endAt), gte(entries.startAt, from), lt(entries.startAt, to));
-    const sums = sql`total(${entries.durationSec}) as seconds,
-        total(case when ${entries.billable} then ${entries.durationSec} else 0 end) as billableSeconds,
-        total(coalesce(${entries.amountCents}, 0)) as cents,
-        count(*) as count`;
-    const keys = [0, 1].map((i) => (groupings[i] ? keyExpression(groupings[i], localDay) : sql`null`));
-    const tagged = groupings.includes('tag');
-    // By tag: summed per other key and tag list (each entry read once; few distinct lists), and
-    // each list's sums then counted under each of its tags here.
-    const rows = db.all<Aggregate & { tl?: string | null }>(sql`select ${keys[0]} as k1, ${keys[1]} as k2, ${sums}
-        ${tagged ? sql`, ${entries.tagList} as tl` : sql``}
-      from ${entries}${index} where ${selection}
-      ${groupings.length === 0 ? sql`` : tagged ? sql`group by 1, 2, tl` : sql`group by 1, 2`}`);
-    // total() sums in floating point: exact for integers below 2^53, and it never overflows.
-    for (const r of rows) {
-      r.seconds = Math.round(r.seconds);
-      r.billableSeconds = Math.round(r.billableSeconds);
-      r.cents = Math.round(r.cents);
-    }
+    const rows = ports.aggregate(actor, {
+      filters,
+      from,
+      to,
+      keys: groupings.map(keyOf),
+      ...(groupings.some(isTimeGrouping) ? { stretches: offsetStretches(from, to, request.zone) } : {}),
+    }) as Array<Aggregate & { tl?: string | null }>;
     const totals = rows.reduce(addSums, NO_SUMS);
     let clients: Map<string, string | null> | null = null;
     const clientOf = () => {
-      clients ??= new Map(
-        db
-          .select({ id: projects.id, clientId: projects.clientId })
-          .from(projects)
-          .where(eq(projects.workspaceId, actor.workspaceId))
-          .all()
-          .map((p) => [p.id, p.clientId]),
-      );
+      clients ??= new Map(ports.clientsOfProjects(actor.workspaceId).map((p) => [p.id, p.clientId]));
       return clients;
     };
     const mappers = groupings.map((g) => mapperOf(request, g, clientOf));
+    const tagged = groupings.includes('tag');
     if (!tagged) return { rows: mappers.every((m) => m === identity) ? rows : merge(rows, mappers), totals };
     const lists = new Map<string, string[]>();
     const tagsOf = (list: string | null): Array<string | null> => {

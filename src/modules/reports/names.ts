@@ -1,8 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
-import type { Db } from '../../db/database.js';
-import { users } from '../accounts/schema.js';
-import { clients, projects, tags, tasks } from '../catalog/schema.js';
 
 type Grouping = components['schemas']['ReportGrouping'];
 export type Key = string | number | null;
@@ -14,34 +10,23 @@ export interface Named {
 const TIME_GROUPINGS = new Set<Grouping>(['day', 'week', 'month']);
 export const isTimeGrouping = (grouping: Grouping): grouping is 'day' | 'week' | 'month' => TIME_GROUPINGS.has(grouping);
 
+/** Where the names of report keys come from: the catalog's and the accounts' services. */
+export interface NamePorts {
+  projectLabels(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
+  clientNames(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
+  taskNames(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
+  tagNames(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
+  userNames(ids: string[]): Array<{ id: string; name: string }>;
+}
+
 /** The display names of report keys: looked up for just the keys present, in one query per grouping. */
-export function createNamer(db: Db) {
+export function createNamer(ports: NamePorts) {
   const lookups: Partial<Record<Grouping, (workspaceId: string, ids: string[]) => Array<{ id: string; name: string }>>> = {
-    project: (workspaceId, ids) =>
-      db
-        .select({ id: projects.id, name: projects.name })
-        .from(projects)
-        .where(and(eq(projects.workspaceId, workspaceId), inArray(projects.id, ids)))
-        .all(),
-    client: (workspaceId, ids) =>
-      db
-        .select({ id: clients.id, name: clients.name })
-        .from(clients)
-        .where(and(eq(clients.workspaceId, workspaceId), inArray(clients.id, ids)))
-        .all(),
-    task: (workspaceId, ids) =>
-      db
-        .select({ id: tasks.id, name: tasks.name })
-        .from(tasks)
-        .where(and(eq(tasks.workspaceId, workspaceId), inArray(tasks.id, ids)))
-        .all(),
-    tag: (workspaceId, ids) =>
-      db
-        .select({ id: tags.id, name: tags.name })
-        .from(tags)
-        .where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)))
-        .all(),
-    user: (_workspaceId, ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)).all(),
+    project: ports.projectLabels,
+    client: ports.clientNames,
+    task: ports.taskNames,
+    tag: ports.tagNames,
+    user: (_workspaceId, ids) => ports.userNames(ids),
   };
 
   return function namer(grouping: Grouping, workspaceId: string, keys: Key[]): (raw: Key) => Named {

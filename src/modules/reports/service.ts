@@ -1,16 +1,13 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import { DomainError } from '../../errors.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../kernel/paging.js';
 import { canonicalTimeZone, toIso } from '../../kernel/time.js';
-import { type EntryFilters, pickEntryFilters } from '../entries/filters.js';
-import type { EntryLister } from '../entries/list.js';
-import type { EntryRowView } from '../entries/views.js';
-import { createAggregator } from './aggregate.js';
+import { type EntryFilters, type EntryLister, type EntryRowView, pickEntryFilters } from '../entries/service.js';
+import { type AggregatorPorts, createAggregator } from './aggregate.js';
 import { reportRange, weekFrom } from './buckets.js';
-import { createNamer } from './names.js';
+import { createNamer, type NamePorts } from './names.js';
 import { summarise } from './summary.js';
 import { timesheet } from './weekly.js';
 
@@ -29,18 +26,19 @@ export interface ReportQuery extends EntryFilters {
  * with the same lister as GET /entries.
  */
 export function createReportsService({
-  db,
   clock,
   lister,
+  ports,
   defaultTimeZone,
 }: {
-  db: Db;
   clock: Clock;
   lister: EntryLister;
+  /** The entries' sums and the names of the catalog and the accounts: the reports module has no tables. */
+  ports: AggregatorPorts & NamePorts;
   defaultTimeZone: string;
 }) {
-  const aggregate = createAggregator(db);
-  const namer = createNamer(db);
+  const aggregate = createAggregator(ports);
+  const namer = createNamer(ports);
 
   /**
    * The contract's rule (money-visibility-required): own data only without canViewOthersTime;

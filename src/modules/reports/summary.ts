@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../principal.js';
 import { DomainError } from '../../errors.js';
-import type { EntryFilters } from '../entries/filters.js';
+import type { EntryFilters } from '../entries/service.js';
 import { type Aggregate, type Aggregator, addSums, figures, NO_SUMS, namedFigures } from './aggregate.js';
 import { type Namer, order, ranks } from './names.js';
 

@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Actor } from '../../principal.js';
 import { fromCents } from '../../kernel/money.js';
-import type { EntryFilters } from '../entries/filters.js';
+import type { EntryFilters } from '../entries/service.js';
 import type { Aggregator } from './aggregate.js';
 import type { Bucket } from './buckets.js';
 import { type Named, type Namer, order } from './names.js';

@@ -12,7 +12,7 @@ const p = (name: string) => sql.placeholder(name);
  * deliveries (the outbox, the sender's queue and the delivery log at once).
  */
 export function createWebhooksRepository(db: Db) {
-  return { ...subscriptions(db), ...outbox(db), ...deliveryLog(db), queue: queueStatements(db) };
+  return { ...subscriptions(db), ...outbox(db), ...deliveryLog(db), queue: queueStatements(db), figures: figures(db) };
 }
 
 export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
@@ -133,6 +133,37 @@ function deliveryLog(db: Db) {
         .where(eq(webhookDeliveries.id, id))
         .run();
     },
+  };
+}
+
+/** The delivery figures of GET /metrics, read once per scrape. */
+function figures(db: Db) {
+  // Open deliveries are exactly the rows of the partial index webhook_deliveries_queue.
+  const open = db
+    .select({
+      pending: count(),
+      due: sql<number>`coalesce(sum(${webhookDeliveries.nextAttemptAt} <= ${p('now')}), 0)`,
+      oldest: sql<number | null>`min(${webhookDeliveries.createdAt})`,
+    })
+    .from(webhookDeliveries)
+    .where(isNotNull(webhookDeliveries.nextAttemptAt))
+    .prepare();
+  // Settled deliveries created in [from, to): the created_at index.
+  const settled = db
+    .select({ status: webhookDeliveries.status, n: count() })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        sql`${webhookDeliveries.createdAt} >= ${p('from')}`,
+        sql`${webhookDeliveries.createdAt} < ${p('to')}`,
+        isNull(webhookDeliveries.nextAttemptAt),
+      ),
+    )
+    .groupBy(webhookDeliveries.status)
+    .prepare();
+  return {
+    open: (now: number) => open.get({ now }) ?? { pending: 0, due: 0, oldest: null },
+    settled: (from: number, to: number) => settled.all({ from, to }),
   };
 }
 

@@ -187,6 +187,9 @@ export function createWebhooksService({
       });
     },
 
+    /** The delivery figures of GET /metrics: the open queue and the settled outcomes. */
+    figures: repo.figures,
+
     /** An account was deleted: its subscriptions (and their delivery logs) go, inside the accounts write. */
     deleteOfUser: (userId: string): void => repo.deleteWebhooksOf(userId),
 

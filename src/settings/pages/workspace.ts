@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { RunawayAction } from '../../modules/accounts/service.js';
 import { ISSUER_FIELDS } from '../../modules/invoices/fields.js';
+import type { IssuerProfilePatch } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { Actor } from '../../principal.js';
 import { type Html, html } from '../html.js';
@@ -189,26 +190,19 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
     '/workspace/profile',
     ownerOnly(deps, (req: Request, res, signed) => {
       const profile: Values = {};
-      const assignments: Record<string, string> = {};
+      const patch: Record<string, unknown> = {};
       for (const [name, kind] of Object.entries(ISSUER_FIELDS)) {
         const value = field(req, name);
         profile[name] = value;
-        // A checkbox is absent when off; lines arrive one per line and are stored as a list.
-        assignments[name] =
-          kind === 'boolean'
-            ? value === 'true'
-              ? 'true'
-              : ''
-            : kind === 'lines'
-              ? value
-                  .split(/\r?\n/)
-                  .map((l) => l.trim())
-                  .filter((l) => l !== '')
-                  .join('|')
-              : value.trim();
+        // A checkbox is absent when off; lines arrive one per line; a blank field clears.
+        const text = value.trim();
+        if (kind === 'boolean') patch[name] = value === 'true' ? true : null;
+        else if (kind === 'lines') patch[name] = value.split(/\r?\n/).filter((l) => l.trim() !== '');
+        else if (kind === 'days') patch[name] = text === '' ? null : /^\d+$/.test(text) ? Number(text) : text;
+        else patch[name] = text === '' ? null : text;
       }
       try {
-        services.invoices.setBusinessProfile(signed.session.workspaceId, assignments);
+        services.invoices.setBusinessProfile(signed.session.actor, signed.session.workspaceId, patch as IssuerProfilePatch);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
         return render(res, signed, 400, { kind: 'error', body: error.message }, { profile });

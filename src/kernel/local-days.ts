@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { DAY_MS } from '../../kernel/time.js';
+import { DAY_MS } from './time.js';
 
 /*
  * Report time groupings without a join: SQLite computes each entry's local day number (days

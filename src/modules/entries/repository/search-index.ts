@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import type { Write } from '../../db/write.js';
+import type { Db } from '../../../db/database.js';
 
 /**
  * The description search index's catch-up. Writes queue the rowids of the entries they insert,
@@ -9,11 +8,11 @@ import type { Write } from '../../db/write.js';
  * entry). One FTS5 segment per batch instead of one per write; searches read the queued entries
  * as candidates meanwhile (filters.ts).
  */
-export function createSearchIndexer({ db, write }: { db: Db; write: Write<never> }) {
+export function createSearchIndexQueries(db: Db) {
   return {
-    /** Indexes up to `size` queued entries; returns how many were taken from the queue. */
-    catchUp(size = 500): number {
-      return write(() => {
+    /** Indexes up to `size` queued entries (inside a write); returns how many were taken from the queue. */
+    catchUp(size: number): number {
+      {
         // The batch: the queue's first `size` rowids (all of it when shorter).
         const bound =
           db.get<{ rowid: number } | undefined>(
@@ -25,7 +24,7 @@ export function createSearchIndexer({ db, write }: { db: Db; write: Write<never>
             from entries_fts_pending p join entries e on e.rowid = p.entry_rowid
            where p.entry_rowid <= ${bound}`);
         return db.run(sql`delete from entries_fts_pending where entry_rowid <= ${bound}`).changes;
-      });
+      }
     },
 
     /** Entries queued and not yet indexed. */
@@ -33,4 +32,4 @@ export function createSearchIndexer({ db, write }: { db: Db; write: Write<never>
   };
 }
 
-export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
+export type SearchIndexQueries = ReturnType<typeof createSearchIndexQueries>;

@@ -1,0 +1,101 @@
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/database.js';
+import type { CursorPosition } from '../../../kernel/cursor.js';
+import type { Actor } from '../../../principal.js';
+import { isFiltered } from '../filters.js';
+import { entries } from '../schema.js';
+import type { EntryRow } from '../views.js';
+import { entrySelection, type ResolvedFilters } from './selection.js';
+
+/** What a page query selects: overlap of [from, to) (GET /entries), or start within it and completed (reports). */
+export interface PageQuery {
+  select: 'overlap' | 'startedCompleted';
+  order: 'desc' | 'asc';
+  filters: ResolvedFilters;
+}
+
+type Shape = 'completed' | 'running';
+const p = (name: string) => sql.placeholder(name);
+
+/**
+ * The keyset page queries of entry listings over (start, id). Scalars are placeholders, so a
+ * page without filters (the common case) has one SQL text per shape, prepared once and kept:
+ * building and preparing it per request cost a sixth of a page's CPU. Filters (lists, search)
+ * are baked in and prepared per request. Completed entries are read through the (workspace[,
+ * author], start, id) index with a lower bound on start; running entries (few) through their
+ * partial index.
+ */
+export function createListQueries(db: Db) {
+  const longest = db
+    .select({ max: sql<number | null>`max(${entries.durationSec})` })
+    .from(entries)
+    .where(eq(entries.workspaceId, p('workspaceId')))
+    .prepare();
+
+  function build(shape: Shape, spec: PageQuery, base: SQL[], cursor: boolean) {
+    const before = spec.order === 'desc';
+    const after = cursor
+      ? or(
+          before ? lt(entries.startAt, p('cursorStart')) : gt(entries.startAt, p('cursorStart')),
+          and(eq(entries.startAt, p('cursorStart')), before ? lt(entries.id, p('cursorId')) : gt(entries.id, p('cursorId'))),
+        )
+      : undefined;
+    let where: SQL | undefined;
+    if (shape === 'running') where = and(...base, isNull(entries.endAt));
+    // start < to and end > from; the lower bound on start (from minus the longest entry) keeps
+    // the walk of the start index short.
+    else if (spec.select === 'overlap')
+      where = and(
+        ...base,
+        after,
+        lt(entries.startAt, p('to')),
+        isNotNull(entries.endAt),
+        gt(entries.endAt, p('from')),
+        gt(entries.startAt, p('lower')),
+      );
+    else where = and(...base, after, isNotNull(entries.endAt), gt(entries.startAt, p('lower')), lt(entries.startAt, p('to')));
+    const select = db.select().from(entries).where(where);
+    if (shape === 'running') return select.prepare();
+    const direction = before ? desc : asc;
+    return select.orderBy(direction(entries.startAt), direction(entries.id)).limit(p('limit')).prepare();
+  }
+  const prepared = new Map<string, ReturnType<typeof build>>();
+
+  function query(shape: Shape, spec: PageQuery, actor: Actor, position: CursorPosition | undefined, params: Record<string, unknown>) {
+    const ownOnly = !actor.canViewOthersTime;
+    const cursor = shape === 'completed' && position !== undefined;
+    let statement: ReturnType<typeof build>;
+    if (isFiltered(spec.filters)) {
+      statement = build(shape, spec, entrySelection(db, actor, spec.filters, 'page').conditions, cursor);
+    } else {
+      const key = `${shape}:${spec.select}:${spec.order}:${ownOnly}:${cursor}`;
+      statement =
+        prepared.get(key) ??
+        build(shape, spec, [eq(entries.workspaceId, p('workspaceId')), ...(ownOnly ? [eq(entries.authorId, p('authorId'))] : [])], cursor);
+      prepared.set(key, statement);
+    }
+    return statement.all({
+      workspaceId: actor.workspaceId,
+      authorId: actor.userId,
+      cursorStart: position?.start,
+      cursorId: position?.id,
+      ...params,
+    }) as EntryRow[];
+  }
+
+  return {
+    /** The longest completed entry of a workspace, in seconds (the lower bound of an overlap's start). */
+    longestSec: (workspaceId: string): number => longest.get({ workspaceId })?.max ?? 0,
+    /** Completed entries of a page, after the cursor position, at most `limit`. */
+    completedPage: (
+      actor: Actor,
+      spec: PageQuery,
+      position: CursorPosition | undefined,
+      range: { from: number; to: number; lower: number; limit: number },
+    ): EntryRow[] => query('completed', spec, actor, position, range),
+    /** The running entries the page's selection (visibility, filters) takes, unbounded by time. */
+    runningOf: (actor: Actor, spec: PageQuery): EntryRow[] => query('running', spec, actor, undefined, {}),
+  };
+}
+
+export type ListQueries = ReturnType<typeof createListQueries>;
