@@ -328,8 +328,8 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       // Not an owner: no Members tab, and the page says so.
       expect(await tabs(member.page)).to.deep.equal(['API tokens', 'Webhooks']);
       expect((await member.page.goto(`${server.url}/settings/members`))?.status()).to.equal(403);
-      expect(await text(member.page.locator('h1'))).to.equal('Owners only');
-      expect(await text(member.page.getByRole('alert'))).to.equal("Only the workspace's owners can change this. Ask one of them.");
+      expect(await text(member.page.locator('h1'))).to.equal('Not allowed');
+      expect(await text(member.page.getByRole('alert'))).to.equal("Only the workspace's owners can do this. Ask one of them.");
 
       const { page } = await ownerTab(server);
       await page.goto(`${server.url}/settings/members`);

@@ -6,7 +6,7 @@ import { slugOfDomainError } from '../http/problems.js';
 import { errorFields } from '../logger.js';
 import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { html } from './html.js';
-import { clearSessionCookie, csrfOk, Flashes, send, sessionSecretOf, type SettingsDeps, type Signed } from './kit.js';
+import { clearSessionCookie, csrfOk, Flashes, send, sessionSecretOf, type SettingsDeps, shell, type Signed } from './kit.js';
 import { authPages } from './pages/auth.js';
 import { memberPages } from './pages/members.js';
 import { tokenPages } from './pages/tokens.js';
@@ -26,6 +26,16 @@ export const SETTINGS_CSP = [
   "base-uri 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/** The heading of a page that shows a refusal, by its kind. */
+const REFUSAL_TITLES: Record<DomainError['code'], string> = {
+  invalid: 'That did not work',
+  not_found: 'Not found',
+  forbidden: 'Not allowed',
+  conflict: 'That did not work',
+  money_visibility_required: 'Not allowed',
+  rate_limited: 'Too many at once',
+};
 
 /** Paths as logged: a setup link's secret never reaches the log. */
 const loggedPath = (path: string) => path.replace(/\/setup\/[^/?]+/, '/setup/…');
@@ -118,9 +128,11 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
   router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof DomainError) {
       // The same status as the API gives the same refusal (404, 403, 409, 400, 429).
+      const signed = res.locals.signed as Signed | undefined;
       send(res, problemTypes[slugOfDomainError[error.code]].status, {
         base: deps.base,
-        title: 'That did not work',
+        ...(signed?.session ? shell(deps, signed) : {}),
+        title: REFUSAL_TITLES[error.code],
         notice: { kind: 'error', body: error.message },
         body: html`<p><a href="${deps.base}/">Back to the settings</a></p>`,
       });

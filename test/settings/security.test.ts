@@ -155,7 +155,9 @@ describe('settings page: security', () => {
     // A member who is no owner does not reach the owners' pages.
     const members = await bea.client.get('/settings/members');
     expect(members.status).to.equal(403);
-    expect(members.text).to.include('Owners only');
+    expect(members.text).to.include('<h1>Not allowed</h1>');
+    expect(members.text).to.include('Only the workspace&#39;s owners can do this. Ask one of them.');
+    expect((await bea.client.get('/settings/workspace')).status).to.equal(403);
     expect((await bea.client.submit('/settings/tokens', `/settings/members/${bea.id}`, { isOwner: 'true' })).status).to.equal(403);
     expect(server.services.accounts.getMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id }).isOwner).to.equal(false);
   });

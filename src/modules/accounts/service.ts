@@ -122,48 +122,7 @@ export function createAccountsService({
 
     ...portsOf(repo, clock, workspaceRow),
 
-    // Workspaces
-    createWorkspace(principal: Principal, input: { name: string; currency?: string; hourlyRate?: number | null }): { id: string } {
-      operatorOnly(principal, 'create a workspace');
-      const now = clock.now();
-      const id = newId('ws');
-      const values = {
-        id,
-        name: requireName(input.name, 'name'),
-        currency: requireCurrency(input.currency ?? 'EUR'),
-        hourlyRate: requireRate(input.hourlyRate ?? null, 'hourly rate'),
-        createdAt: now,
-        updatedAt: now,
-      };
-      write(() => repo.insertWorkspace(values));
-      return { id };
-    },
-
-    /** Changes a workspace's settings: an owner of it (within the operator's limits), or the operator. */
-    setWorkspace(principal: Principal, id: string, settings: WorkspaceSettings): { id: string } {
-      ownerOrOperator(principal, id);
-      if (!isOperator(principal) && settings.rateLimitPerMin != null && settings.rateLimitPerMin > workspaceRateLimitPerMin)
-        throw new DomainError(
-          'invalid',
-          `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
-        );
-      const patch = workspacePatch(settings);
-      return write(() => {
-        if (!repo.updateWorkspace(id, { ...patch, updatedAt: clock.now() })) throw errors.workspaceNotFound(id);
-        return { id };
-      });
-    },
-
-    listWorkspaces(principal: Principal) {
-      operatorOnly(principal, 'list every workspace');
-      return repo.workspaces().map(workspaceView);
-    },
-
-    /** A workspace's settings and business profile: for its members, and the operator. */
-    getWorkspace(principal: Principal, id: string) {
-      if (!isOperator(principal) && principal.workspaceId !== id) throw errors.workspaceNotFound(id);
-      return workspaceWithProfile(workspaceRow(id));
-    },
+    ...workspacesOf({ repo, clock, write, workspaceRow, ownerOrOperator, operatorOnly, workspaceRateLimitPerMin }),
 
     // Users
     createUser(principal: Principal, input: { name: string; email: string }): { id: string } {
@@ -258,6 +217,75 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
         !repo.updateWorkspace(workspaceId, { businessProfile: profile === null ? null : JSON.stringify(profile), updatedAt: clock.now() })
       )
         throw errors.workspaceNotFound(workspaceId);
+    },
+  };
+}
+
+/** Workspaces: created by the operator, changed by their owners (within the operator's limits) and the operator. */
+function workspacesOf({
+  repo,
+  clock,
+  write,
+  workspaceRow,
+  ownerOrOperator,
+  operatorOnly,
+  workspaceRateLimitPerMin,
+}: {
+  repo: AccountsRepository;
+  clock: Clock;
+  write: Write<never>;
+  workspaceRow: (id: string) => WorkspaceRow;
+  ownerOrOperator: (principal: Principal, workspaceId: string) => void;
+  operatorOnly: (principal: Principal, what: string) => void;
+  workspaceRateLimitPerMin: number;
+}) {
+  return {
+    createWorkspace(principal: Principal, input: { name: string; currency?: string; hourlyRate?: number | null }): { id: string } {
+      operatorOnly(principal, 'create a workspace');
+      const now = clock.now();
+      const id = newId('ws');
+      const values = {
+        id,
+        name: requireName(input.name, 'name'),
+        currency: requireCurrency(input.currency ?? 'EUR'),
+        hourlyRate: requireRate(input.hourlyRate ?? null, 'hourly rate'),
+        createdAt: now,
+        updatedAt: now,
+      };
+      write(() => repo.insertWorkspace(values));
+      return { id };
+    },
+
+    /** Changes a workspace's settings: an owner of it (within the operator's limits), or the operator. */
+    setWorkspace(principal: Principal, id: string, settings: WorkspaceSettings): { id: string } {
+      ownerOrOperator(principal, id);
+      if (!isOperator(principal) && settings.rateLimitPerMin != null && settings.rateLimitPerMin > workspaceRateLimitPerMin)
+        throw new DomainError(
+          'invalid',
+          `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
+        );
+      const patch = workspacePatch(settings);
+      return write(() => {
+        if (!repo.updateWorkspace(id, { ...patch, updatedAt: clock.now() })) throw errors.workspaceNotFound(id);
+        return { id };
+      });
+    },
+
+    listWorkspaces(principal: Principal) {
+      operatorOnly(principal, 'list every workspace');
+      return repo.workspaces().map(workspaceView);
+    },
+
+    /** A workspace's settings and business profile to change them: for its owners, and the operator. */
+    workspaceToEdit(principal: Principal, id: string) {
+      ownerOrOperator(principal, id);
+      return workspaceWithProfile(workspaceRow(id));
+    },
+
+    /** A workspace's settings and business profile: for its members, and the operator. */
+    getWorkspace(principal: Principal, id: string) {
+      if (!isOperator(principal) && principal.workspaceId !== id) throw errors.workspaceNotFound(id);
+      return workspaceWithProfile(workspaceRow(id));
     },
   };
 }

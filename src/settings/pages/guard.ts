@@ -1,7 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { html } from '../html.js';
-import { redirect, send, type SettingsDeps, type Signed } from '../kit.js';
+import { redirect, type SettingsDeps, type Signed } from '../kit.js';
 
 export type SignedHandler = (
   req: Request,
@@ -23,21 +22,4 @@ export function signedIn(deps: SettingsDeps, handler: SignedHandler): RequestHan
       next(error);
     }
   };
-}
-
-/** Pages for the workspace's owners (the role is re-read on every request). */
-export function ownerOnly(deps: SettingsDeps, handler: SignedHandler): RequestHandler {
-  return signedIn(deps, (req, res, signed) => {
-    if (!signed.session.isOwner) {
-      send(res, 403, {
-        base: deps.base,
-        title: 'Owners only',
-        session: signed.session,
-        notice: { kind: 'error', body: "Only the workspace's owners can change this. Ask one of them." },
-        body: html`<p><a href="${deps.base}/tokens">Back to your API tokens</a></p>`,
-      });
-      return undefined;
-    }
-    return handler(req, res, signed);
-  });
 }

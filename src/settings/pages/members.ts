@@ -1,10 +1,10 @@
-import type { Router } from 'express';
+import type { Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { type Html, html } from '../html.js';
 import { field, noticeFor, redirect, send, siteUrl, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice, when } from '../layout.js';
-import { ownerOnly } from './guard.js';
+import { signedIn } from './guard.js';
 import { secretBox } from './tokens.js';
 
 /** A decimal field (a decimal comma is read too): blank is null, else a number from 0 (the service checks the range). */
@@ -63,7 +63,7 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
   const { base, services } = deps;
 
   const render = (
-    res: Parameters<Parameters<typeof ownerOnly>[1]>[1],
+    res: Response,
     signed: Signed,
     status: number,
     notice: Notice | null,
@@ -96,7 +96,7 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
 
   router.get(
     '/members',
-    ownerOnly(deps, (req, res, signed) =>
+    signedIn(deps, (req, res, signed) =>
       render(
         res,
         signed,
@@ -108,7 +108,7 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
 
   router.post(
     '/members/:userId',
-    ownerOnly(deps, (req, res, signed) => {
+    signedIn(deps, (req, res, signed) => {
       const userId = req.params.userId as string;
       try {
         services.accounts.setMember(signed.session.actor, {
@@ -142,7 +142,7 @@ export function memberPages(router: Router, deps: SettingsDeps): void {
 
   router.post(
     '/members/:userId/invite',
-    ownerOnly(deps, (req, res, signed) => {
+    signedIn(deps, (req, res, signed) => {
       let link: { secret: string; expiresAt: number };
       try {
         link = services.sessions.invite(signed.session.actor, {

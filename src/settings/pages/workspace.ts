@@ -8,7 +8,7 @@ import type { Actor } from '../../principal.js';
 import { type Html, html } from '../html.js';
 import { field, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice } from '../layout.js';
-import { ownerOnly } from './guard.js';
+import { signedIn } from './guard.js';
 import { decimalOf } from './members.js';
 
 const ACTIONS: Array<{ value: RunawayAction; label: string }> = [
@@ -117,7 +117,7 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
   const { base, services } = deps;
 
   const current = (actor: Actor, workspaceId: string) => {
-    const w = services.accounts.getWorkspace(actor, workspaceId);
+    const w = services.accounts.workspaceToEdit(actor, workspaceId);
     const settings: Values = {
       name: w.name,
       currency: w.currency,
@@ -156,12 +156,12 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
 
   router.get(
     '/workspace',
-    ownerOnly(deps, (req, res, signed) => render(res, signed, 200, req.query.done === 'saved' ? { kind: 'ok', body: 'Saved.' } : null)),
+    signedIn(deps, (req, res, signed) => render(res, signed, 200, req.query.done === 'saved' ? { kind: 'ok', body: 'Saved.' } : null)),
   );
 
   router.post(
     '/workspace',
-    ownerOnly(deps, (req: Request, res, signed) => {
+    signedIn(deps, (req: Request, res, signed) => {
       const names = ['name', 'currency', 'hourlyRate', 'runawayLimitHours', 'runawayAction', 'rateLimitPerMin'];
       const settings = Object.fromEntries(names.map((n) => [n, field(req, n)]));
       try {
@@ -188,7 +188,7 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
 
   router.post(
     '/workspace/profile',
-    ownerOnly(deps, (req: Request, res, signed) => {
+    signedIn(deps, (req: Request, res, signed) => {
       const profile: Values = {};
       const patch: Record<string, unknown> = {};
       for (const [name, kind] of Object.entries(ISSUER_FIELDS)) {
