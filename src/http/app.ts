@@ -8,7 +8,7 @@ import { DomainError } from '../errors.js';
 import type { ReadinessCheck } from '../health.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { RateLimiter } from '../modules/ratelimit/limiter.js';
+import { RateLimiter } from './rate-limiter.js';
 import type { Actor } from '../principal.js';
 import type { ReaderPool } from '../readers/pool.js';
 import { actorData, isReadOperation, type ReadOperationId } from '../readers/tasks.js';

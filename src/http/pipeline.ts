@@ -4,7 +4,7 @@ import express, { type Request, type Response } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Actor } from '../principal.js';
 import type { Config } from '../config.js';
-import type { RateLimiter } from '../modules/ratelimit/limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
 import type { Authenticated, TokensService } from '../modules/tokens/service.js';
 import { addressKey } from '../kernel/address.js';
 import { bearerToken } from '../modules/tokens/token-format.js';

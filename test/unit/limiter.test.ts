@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../src/clock.js';
-import { RateLimiter, WINDOW_MS } from '../../src/modules/ratelimit/limiter.js';
+import { RateLimiter, WINDOW_MS } from '../../src/http/rate-limiter.js';
 
 const TOKEN = { key: 'token:t1', limit: 3 };
 const WORKSPACE = { key: 'workspace:w1', limit: 5 };

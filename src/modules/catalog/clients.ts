@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
+import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
 import { cleanName, nameKey } from './names.js';
@@ -100,7 +100,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
       write(
         (record) => {
           repo.client(actor.workspaceId, id);
-          if (repo.clientHasProjects(id)) throw new DomainError('conflict', `Client ${id} still has projects; archive it instead.`);
+          if (repo.clientHasProjects(id)) throw catalogErrors.clientHasProjects(id);
           repo.deleteClient(id);
           record(catalogEvent(actor, 'client', id, 'delete', { id }));
         },
@@ -112,7 +112,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
     usable(workspaceId: string, id: string | null | undefined): string | null {
       if (id === null || id === undefined) return null;
       const client = repo.client(workspaceId, id);
-      if (client.archived) throw new DomainError('invalid', `clientId: client ${id} is archived; unarchive it first.`);
+      if (client.archived) throw catalogErrors.clientArchived(id);
       return client.id;
     },
   };

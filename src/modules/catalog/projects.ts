@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
+import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { amountCents } from '../../kernel/money.js';
 import { secondsBetween } from '../../kernel/time.js';
@@ -127,7 +127,7 @@ export function createProjectsService({ clock, write, repo, entries }: CatalogDe
         (record) => {
           repo.project(actor.workspaceId, id);
           // Whose entries they are is not said: a member may not see colleagues' time.
-          if (entries().usesProject(id)) throw new DomainError('conflict', `Project ${id} still has entries; archive it instead.`);
+          if (entries().usesProject(id)) throw catalogErrors.projectHasEntries(id);
           repo.deleteProject(id);
           record(catalogEvent(actor, 'project', id, 'delete', { id }));
         },

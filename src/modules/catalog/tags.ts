@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
+import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
 import { cleanName, nameKey } from './names.js';
@@ -60,7 +60,7 @@ export function createTagsService({ clock, write, repo, entries }: CatalogDeps) 
       write(
         (record) => {
           repo.tag(actor.workspaceId, id);
-          if (entries().usesTag(id)) throw new DomainError('conflict', `Tag ${id} is still used by entries.`);
+          if (entries().usesTag(id)) throw catalogErrors.tagInUse(id);
           repo.deleteTag(id);
           record(catalogEvent(actor, 'tag', id, 'delete', { id }));
         },

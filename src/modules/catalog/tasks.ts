@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
+import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
 import { cleanName, nameKey } from './names.js';
@@ -27,7 +27,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
       return write(
         (record) => {
           const project = repo.project(actor.workspaceId, input.projectId);
-          if (project.archived) throw new DomainError('invalid', `projectId: project ${project.id} is archived; unarchive it first.`);
+          if (project.archived) throw catalogErrors.projectArchived(project.id);
           const now = clock.now();
           const row = repo.insertTask({
             id: newId('tsk'),
@@ -69,7 +69,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
       write(
         (record) => {
           repo.task(actor.workspaceId, id);
-          if (entries().usesTask(id)) throw new DomainError('conflict', `Task ${id} still has entries; archive it instead.`);
+          if (entries().usesTask(id)) throw catalogErrors.taskHasEntries(id);
           repo.deleteTask(id);
           record(catalogEvent(actor, 'task', id, 'delete', { id }));
         },

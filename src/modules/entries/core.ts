@@ -1,9 +1,9 @@
 import type { Actor } from '../../principal.js';
+import { entryErrors as errors } from './errors.js';
 import type { Clock } from '../../clock.js';
-import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { amountCents } from '../../kernel/money.js';
-import { canonicalTimeZone, secondsBetween, toIso } from '../../kernel/time.js';
+import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { AccountsService } from '../accounts/service.js';
 import type { CatalogService, ProjectRow, TaskRow } from '../catalog/service.js';
@@ -21,8 +21,8 @@ export type EntryEventName = 'entry.started' | 'entry.stopped' | 'entry.created'
 export type RecordEvent = (event: DomainEvent) => number;
 
 export function checkSpan(start: number, end: number): void {
-  if (end <= start) throw new DomainError('invalid', 'end: must be after start.');
-  if (end - start > MAX_ENTRY_MS) throw new DomainError('invalid', 'end: an entry spans at most 366 days.');
+  if (end <= start) throw errors.endBeforeStart();
+  if (end - start > MAX_ENTRY_MS) throw errors.tooLong();
 }
 
 /** The fields that change when an entry becomes (or stays) completed. */
@@ -71,17 +71,15 @@ export function createEntryCore({
   /** The entry as the actor may see it: 404 when hidden (another workspace, or a colleague's without canViewOthersTime). */
   function visible(actor: Actor, id: string): EntryRow {
     const row = repo.byId(actor.workspaceId, id);
-    if (!row || (row.authorId !== actor.userId && !actor.canViewOthersTime)) throw notFound(`Entry ${id}`);
+    if (!row || (row.authorId !== actor.userId && !actor.canViewOthersTime)) throw errors.notFound(id);
     return row;
   }
 
   /** An entry the actor may change: their own (else 403 when visible), not invoiced (else 409). */
   function editable(actor: Actor, id: string): EntryRow {
     const row = visible(actor, id);
-    if (row.authorId !== actor.userId)
-      throw new DomainError('forbidden', `Entry ${id} belongs to another member; only its author may change it.`);
-    if (row.invoiceId !== null)
-      throw new DomainError('conflict', `Entry ${id} is invoiced (${row.invoiceId}) and can no longer be changed.`);
+    if (row.authorId !== actor.userId) throw errors.notAuthor(id);
+    if (row.invoiceId !== null) throw errors.invoiced(id, row.invoiceId);
     return row;
   }
 
@@ -92,7 +90,7 @@ export function createEntryCore({
     if (!ids || ids.length === 0) return;
     const found = catalog.existingTags(workspaceId, ids);
     const missing = ids.find((id) => !found.has(id));
-    if (missing) throw notFound(`Tag ${missing}`);
+    if (missing) throw errors.tagNotFound(missing);
   }
 
   /** First non-null of task, project, member, workspace; snapshotted on the entry. */
@@ -160,7 +158,7 @@ export function createEntryCore({
 
   /** Stops a running entry at `endAt` (inside the caller's write): entry.stopped. */
   function stop(record: RecordEvent, actor: Actor | null, row: EntryRow, endAt: number): EntryView {
-    if (endAt <= row.startAt) throw new DomainError('invalid', `end: must be after the entry's start (${toIso(row.startAt)}).`);
+    if (endAt <= row.startAt) throw errors.endBeforeEntryStart(row.startAt);
     checkSpan(row.startAt, endAt);
     const now = clock.now();
     // Stopping a flagged runaway timer resolves it, when its author does.
@@ -191,10 +189,9 @@ export function workOf(
   let task: TaskRow | null = null;
   if (taskId) {
     task = catalog.task(workspaceId, taskId);
-    if (task.archived && task.id !== kept.taskId)
-      throw new DomainError('invalid', `taskId: task ${taskId} is archived and takes no new entries.`);
+    if (task.archived && task.id !== kept.taskId) throw errors.taskArchived(taskId);
     if (projectId && projectId !== task.projectId) {
-      throw new DomainError('invalid', `taskId: task ${taskId} belongs to project ${task.projectId}, not to ${projectId}.`);
+      throw errors.taskElsewhere(taskId, task.projectId, projectId);
     }
   }
   const wantedProject = projectId || task?.projectId || null;
@@ -202,7 +199,7 @@ export function workOf(
   if (wantedProject) {
     project = catalog.project(workspaceId, wantedProject);
     if (project.archived && project.id !== kept.projectId) {
-      throw new DomainError('invalid', `projectId: project ${wantedProject} is archived and takes no new entries.`);
+      throw errors.projectArchived(wantedProject);
     }
   }
   return { project, task };

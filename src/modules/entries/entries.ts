@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
+import { entryErrors as errors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
-import { DomainError } from '../../errors.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../kernel/paging.js';
 import { canonicalTimeZone, parseInstant, parseRange } from '../../kernel/time.js';
 import type { DomainWrite } from '../events/service.js';
@@ -82,10 +82,8 @@ export function createEntriesService({ clock, write, repo, core, lister, project
         const hourlyRate = workChanged ? core.resolveRate(actor.workspaceId, current.authorId, project, task) : current.hourlyRate;
         const startAt = start ?? current.startAt;
         const endAt = end !== undefined ? end : current.endAt;
-        if (endAt === null && startAt > now + START_SKEW_MS)
-          throw new DomainError('invalid', 'start: a running timer cannot start in the future.');
-        if (endAt === null && now - startAt > MAX_ENTRY_MS)
-          throw new DomainError('invalid', 'start: a running timer cannot have started more than 366 days ago.');
+        if (endAt === null && startAt > now + START_SKEW_MS) throw errors.startInFuture('a running timer');
+        if (endAt === null && now - startAt > MAX_ENTRY_MS) throw errors.startTooOld('a running timer');
         if (endAt !== null) checkSpan(startAt, endAt);
         const times =
           endAt === null ? { endAt: null, durationSec: null, amountCents: null } : completion({ startAt, billable, hourlyRate }, endAt);

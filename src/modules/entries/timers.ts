@@ -1,8 +1,8 @@
 import type { components } from '../../../generated/openapi.js';
+import { entryErrors as errors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
-import { DomainError } from '../../errors.js';
-import { parseInstant, secondsBetween, toIso } from '../../kernel/time.js';
+import { parseInstant, secondsBetween } from '../../kernel/time.js';
 import type { DomainWrite } from '../events/service.js';
 import { completion, type EntryCore, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
 import type { EntriesRepository } from './repository.js';
@@ -37,17 +37,14 @@ export function createTimersService({ clock, write, repo, core, runawaySettings 
     start(actor: Actor, body: Schemas['TimerStart'] = {}): EntryView {
       const now = clock.now();
       const start = body.start === undefined ? now : parseInstant(body.start, 'start');
-      if (start > now + START_SKEW_MS) throw new DomainError('invalid', 'start: a timer cannot start in the future.');
+      if (start > now + START_SKEW_MS) throw errors.startInFuture('a timer');
       // Else it could never be stopped: an entry spans at most 366 days.
-      if (now - start > MAX_ENTRY_MS) throw new DomainError('invalid', 'start: a timer cannot have started more than 366 days ago.');
+      if (now - start > MAX_ENTRY_MS) throw errors.startTooOld('a timer');
       return write((record) => {
         const running = repo.running(actor.workspaceId, actor.userId);
         if (running) {
           if (start <= running.startAt) {
-            throw new DomainError(
-              'invalid',
-              `start: must be after the start of the running timer ${running.id} (${toIso(running.startAt)}), which it stops.`,
-            );
+            throw errors.startBeforeRunning(running.id, running.startAt);
           }
           core.stop(record, actor, running, start);
         }
@@ -59,7 +56,7 @@ export function createTimersService({ clock, write, repo, core, runawaySettings 
       const end = body.end === undefined ? clock.now() : parseInstant(body.end, 'end');
       return write((record) => {
         const running = repo.running(actor.workspaceId, actor.userId);
-        if (!running) throw new DomainError('not_found', 'No timer is running.');
+        if (!running) throw errors.noTimer();
         return core.stop(record, actor, running, end);
       });
     },

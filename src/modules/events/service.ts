@@ -1,8 +1,8 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import { toIso } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { EventRow, EventsRepository } from './repository.js';
+import { eventView } from './views.js';
 import type { events } from './schema.js';
 
 export type EventEntity = (typeof events.$inferInsert)['entity'];
@@ -98,18 +98,7 @@ export function createEventLog({
     /** Events of a workspace after `afterSeq`, oldest first (`timetrack sync tail`: the operator). */
     tail(principal: Principal, workspaceId: string, afterSeq = 0, limit = 1000) {
       if (!isOperator(principal) && principal.workspaceId !== workspaceId) return [];
-      return repo.after(workspaceId, afterSeq, limit).map((row) => ({
-        seq: row.seq,
-        entity: row.entity,
-        entityId: row.entityId,
-        operation: row.operation,
-        event: row.event,
-        actorUserId: row.actorUserId,
-        actorTokenId: row.actorTokenId,
-        originId: row.originId,
-        payload: row.payload === null ? null : (JSON.parse(row.payload) as unknown),
-        createdAt: toIso(row.createdAt),
-      }));
+      return repo.after(workspaceId, afterSeq, limit).map(eventView);
     },
 
     /**

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
+import { invoiceErrors as errors } from './errors.js';
 import type { Clock } from '../../clock.js';
-import { DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { fromCents } from '../../kernel/money.js';
 import { dayEnd, dayStart, toIso } from '../../kernel/time.js';
@@ -19,6 +19,7 @@ import {
   RECIPIENT_FIELDS,
 } from './fields.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
+import { view } from './views.js';
 
 type Schemas = components['schemas'];
 export type InvoiceView = Schemas['Invoice'];
@@ -28,27 +29,9 @@ export type { IssuerProfilePatch } from './fields.js';
 /** draft → sent → paid; draft or sent → void. */
 const MOVES: Record<InvoiceStatus, readonly InvoiceStatus[]> = { draft: ['sent', 'void'], sent: ['paid', 'void'], paid: [], void: [] };
 
-const invalid = (message: string) => new DomainError('invalid', message);
+const invalid = errors.invalid;
 /** A JSON column value; null stays SQL NULL. */
 const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
-
-const view = (row: InvoiceRow): InvoiceView => ({
-  id: row.id,
-  workspaceId: row.workspaceId,
-  clientId: row.clientId,
-  status: row.status,
-  currency: row.currency,
-  from: row.fromDay,
-  to: row.toDay,
-  issuer: JSON.parse(row.issuer ?? 'null'),
-  recipient: JSON.parse(row.recipient ?? 'null'),
-  lines: JSON.parse(row.lines),
-  total: fromCents(row.totalCents),
-  ...(JSON.parse(row.extras) as Pick<InvoiceView, 'taxBreakdown' | 'paymentTerms'>),
-  einvoiceFills: JSON.parse(row.einvoiceFills),
-  createdAt: toIso(row.createdAt),
-  updatedAt: toIso(row.updatedAt),
-});
 
 const invoiceEvent = (
   row: InvoiceRow,
@@ -116,7 +99,7 @@ function createInvoice(
   return write((record) => {
     ports.requireWorkspace(workspaceId);
     const member = ports.membership(workspaceId, userId);
-    if (!member) throw notFound(`Member ${userId} of workspace ${workspaceId}`);
+    if (!member) throw errors.memberNotFound(workspaceId, userId);
     const client = ports.client(workspaceId, clientId);
     const q: Invoiceable = { workspaceId, projectIds: ports.projectsOfClients(workspaceId, [clientId]), from: fromMs, to: toMs };
     const groups = invoiceLines(ports, q);
@@ -176,18 +159,18 @@ export function createInvoicesService({
   write: DomainWrite;
 }) {
   function requireMember(workspaceId: string, userId: string): void {
-    if (!ports.membership(workspaceId, userId)) throw notFound(`Member ${userId} of workspace ${workspaceId}`);
+    if (!ports.membership(workspaceId, userId)) throw errors.memberNotFound(workspaceId, userId);
   }
 
   function findInvoice(id: string): InvoiceRow {
     const row = repo.invoice(id);
-    if (!row) throw notFound(`Invoice ${id}`);
+    if (!row) throw errors.notFound(id);
     return row;
   }
 
   /** Invoices are the operator's: a member's principal is refused. */
   const operatorOnly = (principal: Principal) => {
-    if (!isOperator(principal)) throw new DomainError('forbidden', 'Invoices are made with the command line (timetrack invoice).');
+    if (!isOperator(principal)) throw errors.operatorOnly();
   };
 
   return {
@@ -196,8 +179,7 @@ export function createInvoicesService({
      * an owner of the workspace, or the operator. Each value is checked by its field's kind.
      */
     setBusinessProfile(principal: Principal, workspaceId: string, patch: IssuerProfilePatch): { id: string } {
-      if (!isOperator(principal) && (!principal.isOwner || principal.workspaceId !== workspaceId))
-        throw new DomainError('forbidden', "Only the workspace's owners change its invoice issuer.");
+      if (!isOperator(principal) && (!principal.isOwner || principal.workspaceId !== workspaceId)) throw errors.ownersOnly();
       return write(() => {
         ports.requireWorkspace(workspaceId);
         const profile = { ...(ports.businessProfile(workspaceId) ?? {}) };
@@ -235,7 +217,7 @@ export function createInvoicesService({
         if (!MOVES[from].includes(to)) {
           const allowed =
             MOVES[from].length === 0 ? `a ${from} invoice is final` : `from ${from} it may move to ${MOVES[from].join(' or ')}`;
-          throw new DomainError('conflict', `Invoice ${id} cannot move from ${from} to ${to}: ${allowed}.`);
+          throw errors.cannotMove(id, from, to, allowed);
         }
         if (to === 'void') ports.releaseInvoice(id);
         const row = repo.update(id, { status: to, updatedAt: clock.now() });
@@ -254,7 +236,7 @@ export function createInvoicesService({
       return write(() => {
         const row = findInvoice(id);
         requireMember(row.workspaceId, userId);
-        if (row.status === 'void') throw new DomainError('conflict', `Invoice ${id} is void; a void invoice takes no fills.`);
+        if (row.status === 'void') throw errors.voidTakesNoFill(id);
         const doc: Doc = {
           issuer: JSON.parse(row.issuer ?? 'null'),
           recipient: JSON.parse(row.recipient ?? 'null'),

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { DomainError } from '../../errors.js';
+import { reportErrors } from './errors.js';
 import { dayStart, looksLikeCalendarDay, parseRange } from '../../kernel/time.js';
 
 /*
@@ -23,7 +23,7 @@ export function reportRange(from: string, to: string, zone: string): { from: num
   // `to` (a calendar day, or an instant) at most 366 calendar days after `from`, in the zone.
   const toRef = looksLikeCalendarDay(to) ? dayStart(to, 'to', zone) : range.to;
   if (toRef > DateTime.fromMillis(range.from, { zone }).plus({ days: MAX_RANGE_DAYS }).toMillis()) {
-    throw new DomainError('invalid', `to: at most ${MAX_RANGE_DAYS} days after from; split longer ranges.`);
+    throw reportErrors.rangeTooLong(MAX_RANGE_DAYS);
   }
   return range;
 }

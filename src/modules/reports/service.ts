@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
+import { reportErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
-import { DomainError } from '../../errors.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../kernel/paging.js';
 import { canonicalTimeZone, toIso } from '../../kernel/time.js';
 import { type EntryFilters, type EntryLister, type EntryRowView, pickEntryFilters } from '../entries/service.js';
@@ -48,12 +48,7 @@ export function createReportsService({
   function checkVisibility(actor: Actor, filters: EntryFilters): void {
     if (!actor.canViewOthersTime || actor.canViewOthersMoney) return;
     if (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId)) return;
-    throw new DomainError(
-      'money_visibility_required',
-      "This report would span other members' time, and this token may not see what it is worth. Narrow it to your own entries (userIds=" +
-        actor.userId +
-        '), or mint a token with money visibility.',
-    );
+    throw reportErrors.moneyVisibilityRequired(actor.userId);
   }
 
   const zoneOf = (query: { timeZone?: string }) => (query.timeZone === undefined ? defaultTimeZone : canonicalTimeZone(query.timeZone));

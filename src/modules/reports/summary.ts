@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
+import { reportErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { DomainError } from '../../errors.js';
 import type { EntryFilters } from '../entries/service.js';
 import { type Aggregate, type Aggregator, addSums, figures, NO_SUMS, namedFigures } from './aggregate.js';
 import { type Namer, order, ranks } from './names.js';
@@ -29,7 +29,7 @@ export function summarise(
   request: SummaryRequest,
 ): Pick<Schemas['SummaryReport'], 'totals' | 'groups'> {
   const { actor, zone, range, filters, groupBy, subGroupBy, weekStart } = request;
-  if (subGroupBy === groupBy) throw new DomainError('invalid', 'subGroupBy: must differ from groupBy.');
+  if (subGroupBy === groupBy) throw reportErrors.sameSubGroup();
   const base = { actor, filters, ...range, zone, weekStart };
   // With tags grouped an entry counts under each of its tags; the totals count it once.
   const { rows, totals } = aggregate({ ...base, groupings: subGroupBy ? [groupBy, subGroupBy] : [groupBy] });

@@ -1,7 +1,6 @@
-import { scopeValues } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import { isOperator, type Actor, type Principal, type Scope } from '../../principal.js';
+import { isOperator, type Principal } from '../../principal.js';
 import type { AccountsService } from '../accounts/service.js';
 import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword } from './password.js';
@@ -9,10 +8,12 @@ import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
 import { createSignIn } from './sign-in.js';
+import { type SessionView, sessionView } from './views.js';
 
 export { SETUP_LINK_HOURS } from './setup-links.js';
 export type { NewSession } from './secrets.js';
 export type { SignInResult } from './sign-in.js';
+export type { SessionView } from './views.js';
 
 /** What the sessions module reads and writes of the accounts module (passwords live on the account). */
 export type SessionAccounts = Pick<
@@ -20,29 +21,11 @@ export type SessionAccounts = Pick<
   'membership' | 'memberships' | 'credentials' | 'hasPassword' | 'storePasswordHash' | 'memberBeyond'
 >;
 
-/** A signed-in member holds every scope: what they may do is decided by their role and flags. */
-const ALL_SCOPES: ReadonlySet<Scope> = new Set(scopeValues);
-
 /** A session ends after this long without a request, and this long after sign-in in any case. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_MAX_MS = 7 * 86_400_000;
 /** lastSeenAt is written at most once a minute per session. */
 const TOUCH_GRANULARITY_MS = 60_000;
-
-/** Who a valid session is: the account, its membership now (re-read on every request) and the workspace. */
-export interface SessionView {
-  /** The member as a principal of the services (every scope; the flags and owner role as they are now). */
-  actor: Actor;
-  userId: string;
-  name: string;
-  email: string;
-  workspaceId: string;
-  workspaceName: string;
-  canViewOthersTime: boolean;
-  canViewOthersMoney: boolean;
-  isOwner: boolean;
-  csrfToken: string;
-}
 
 /**
  * Sign-in for the settings page: one-time setup links, passwords (scrypt), and sessions. Only
@@ -103,29 +86,7 @@ export function createSessionsService({
         return null;
       }
       if (row.lastSeenAt <= now - TOUCH_GRANULARITY_MS) write(() => repo.touchSession(hash, now));
-      const actor: Actor = {
-        kind: 'member',
-        tokenId: null,
-        workspaceId: member.workspaceId,
-        userId: member.userId,
-        scopes: ALL_SCOPES,
-        canViewOthersTime: member.canViewOthersTime,
-        canViewOthersMoney: member.canViewOthersMoney,
-        isOwner: member.isOwner,
-        currency: member.currency,
-      };
-      return {
-        actor,
-        userId: member.userId,
-        name: member.name,
-        email: member.email,
-        workspaceId: member.workspaceId,
-        workspaceName: member.workspaceName,
-        canViewOthersTime: member.canViewOthersTime,
-        canViewOthersMoney: member.canViewOthersMoney,
-        isOwner: member.isOwner,
-        csrfToken: row.csrfToken,
-      };
+      return sessionView(member, row.csrfToken);
     },
 
     /** The workspaces the account is a member of (to switch between). */

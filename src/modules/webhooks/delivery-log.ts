@@ -1,10 +1,10 @@
 import type { Clock } from '../../clock.js';
+import { webhookErrors } from './errors.js';
 import type { Write } from '../../db/write.js';
-import { DomainError, notFound } from '../../errors.js';
 import type { CursorCodec } from '../../kernel/cursor.js';
-import { toIso } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
-import type { DeliveryRow, WebhookRow, WebhooksRepository } from './repository.js';
+import type { WebhookRow, WebhooksRepository } from './repository.js';
+import { deliveryView } from './views.js';
 
 /**
  * Deliveries a redelivery can change: final, not a success, and not withheld by visibility
@@ -69,19 +69,14 @@ export function createDeliveryLog({
      */
     redeliver(principal: Principal, webhookId: string, deliveryId: string): { id: string } {
       const webhook = find(principal, webhookId);
-      if (!webhook.enabled) throw new DomainError('invalid', 'The subscription is disabled: re-enable it first, then redeliver.');
+      if (!webhook.enabled) throw webhookErrors.disabled();
       write(() => {
         const delivery = repo.delivery(webhookId, deliveryId);
-        if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility')) throw notFound(`Delivery ${deliveryId}`);
-        if (delivery.nextAttemptAt !== null)
-          throw new DomainError('conflict', 'This delivery is still queued: its next attempt is already due.');
-        if (delivery.status === 'success')
-          throw new DomainError('conflict', 'This delivery succeeded; only deliveries that did not succeed are sent again.');
-        if (!REDELIVERABLE.has(delivery.status))
-          throw new DomainError(
-            'conflict',
-            'This delivery was withheld by its owner’s visibility; sent again, it would be withheld again.',
-          );
+        if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility'))
+          throw webhookErrors.deliveryNotFound(deliveryId);
+        if (delivery.nextAttemptAt !== null) throw webhookErrors.stillQueued();
+        if (delivery.status === 'success') throw webhookErrors.succeeded();
+        if (!REDELIVERABLE.has(delivery.status)) throw webhookErrors.withheld();
         repo.requeue(deliveryId, clock.now());
       });
       if (onQueued) setImmediate(onQueued);
@@ -93,20 +88,5 @@ export function createDeliveryLog({
       find(principal, id);
       return repo.deliveryPage(id, limit, null, false).map(deliveryView);
     },
-  };
-}
-
-export function deliveryView(d: DeliveryRow) {
-  return {
-    id: d.id,
-    event: d.event,
-    status: d.status,
-    attempt: d.attempt,
-    responseCode: d.responseCode,
-    error: d.error,
-    errorDetail: d.errorDetail,
-    nextAttemptAt: d.nextAttemptAt === null ? null : toIso(d.nextAttemptAt),
-    createdAt: toIso(d.createdAt),
-    updatedAt: toIso(d.updatedAt),
   };
 }

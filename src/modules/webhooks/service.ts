@@ -1,17 +1,20 @@
 import { webhookEnvelopeEventValues } from '../../../generated/openapi.js';
+import { webhookErrors } from './errors.js';
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import { DomainError, notFound } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { CursorCodec } from '../../kernel/cursor.js';
 import type { Logger } from '../../logger.js';
 import { type Actor, isOperator, type Principal } from '../../principal.js';
 import { newId } from '../../ids.js';
-import { toIso } from '../../kernel/time.js';
 import { subkey } from '../../kernel/keys.js';
 import { decryptLegacySecret, encryptSecret, isLegacySealed, newSecret } from './crypto.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { createOutbox } from './outbox.js';
 import type { WebhookRow, WebhooksRepository } from './repository.js';
+import { webhookView } from './views.js';
+
+export { deliveryView, pingSentence, webhookView } from './views.js';
 
 export { REDELIVERABLE } from './delivery-log.js';
 import type { Outcome } from './queue.js';
@@ -31,7 +34,7 @@ function checkEvents(events: string[]): void {
   const unknown = events.filter((e) => !WEBHOOK_EVENTS.includes(e));
   if (events.length === 0 || unknown.length > 0) {
     const what = unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : 'name at least one; ';
-    throw new DomainError('invalid', `events: ${what}choose from ${WEBHOOK_EVENTS.join(', ')}.`);
+    throw webhookErrors.events(what, WEBHOOK_EVENTS);
   }
 }
 
@@ -109,14 +112,14 @@ export function createWebhooksService({
   const find = (principal: Principal, id: string): WebhookRow => {
     const row = repo.webhook(id);
     if (!row || (!isOperator(principal) && (row.userId !== principal.userId || row.workspaceId !== principal.workspaceId)))
-      throw notFound(isOperator(principal) ? `Webhook ${id}` : 'That subscription');
+      throw webhookErrors.notFound(id, isOperator(principal));
     return row;
   };
 
   /** Whose subscription a new one is: a member's own; the operator names workspace and member. */
   const ownerOf = (principal: Principal, input: { workspaceId?: string; userId?: string }) => {
     if (!isOperator(principal)) return { workspaceId: principal.workspaceId, userId: principal.userId };
-    if (!input.workspaceId || !input.userId) throw new DomainError('invalid', 'name the workspace and the member the subscription is for.');
+    if (!input.workspaceId || !input.userId) throw webhookErrors.whoseSubscription();
     return { workspaceId: input.workspaceId, userId: input.userId };
   };
 
@@ -127,7 +130,7 @@ export function createWebhooksService({
     const last = lastPing.get(key);
     if (last !== undefined && now - last < PING_INTERVAL_MS) {
       const wait = Math.ceil((last + PING_INTERVAL_MS - now) / 1000);
-      throw new DomainError('rate_limited', `Send one test ping at a time: try again in ${wait} second${wait === 1 ? '' : 's'}.`);
+      throw webhookErrors.pingTooSoon(wait);
     }
     if (lastPing.size > 10_000) lastPing.clear();
     lastPing.set(key, now);
@@ -141,7 +144,7 @@ export function createWebhooksService({
       const owner = ownerOf(principal, input);
       checkEvents(input.events);
       await checkTarget(input.url, options, principal, logger);
-      if (!isMember(owner.workspaceId, owner.userId)) throw notFound(`Member ${owner.userId} of workspace ${owner.workspaceId}`);
+      if (!isMember(owner.workspaceId, owner.userId)) throw webhookErrors.memberNotFound(owner.workspaceId, owner.userId);
       const secret = newSecret();
       const now = clock.now();
       const id = newId('whk');
@@ -201,7 +204,7 @@ export function createWebhooksService({
       const hook = find(principal, id);
       if (!isOperator(principal)) pingAllowed(principal);
       const sent = await sendPing(hook.id);
-      if (!sent) throw notFound(`Webhook ${id}`);
+      if (!sent) throw webhookErrors.notFound(id, true);
       const { outcome } = sent;
       logger.info('webhook ping', {
         webhookId: hook.id,
@@ -224,19 +227,6 @@ export function createWebhooksService({
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-function webhookView(w: WebhookRow) {
-  return {
-    id: w.id,
-    userId: w.userId,
-    url: w.url,
-    events: JSON.parse(w.events) as string[],
-    enabled: w.enabled,
-    consecutiveFailures: w.consecutiveFailures,
-    disabledAt: w.disabledAt === null ? null : toIso(w.disabledAt),
-    createdAt: toIso(w.createdAt),
-  };
-}
-
 /**
  * Seals again, with the webhook-secrets subkey and bound to their subscription, the secrets
  * stored before subkeys (sealed with the server key itself), in one transaction.
@@ -245,32 +235,4 @@ function resealLegacySecrets(repo: WebhooksRepository, serverKey: Buffer, sealin
   const legacy = repo.sealedSecrets().filter((w) => isLegacySealed(w.sealed));
   for (const w of legacy) repo.setSealedSecret(w.id, encryptSecret(sealing, w.id, decryptLegacySecret(serverKey, w.sealed)));
   return legacy.length;
-}
-
-/**
- * A test ping's outcome as a person reads it: one short sentence (the error codes and Node's
- * texts are for the log and the command line).
- */
-export function pingSentence(outcome: Outcome): string {
-  if (outcome.status === 'success') return `The receiver answered ${outcome.responseCode}.`;
-  if (outcome.status !== 'failure' && outcome.status !== 'redirect_not_followed') return 'The ping was not sent.';
-  switch (outcome.error) {
-    case 'http_status':
-      return `The receiver answered ${outcome.responseCode ?? 'with an error'}; a delivery needs a 2xx answer.`;
-    case 'redirect_not_followed':
-      return `The receiver answered with a redirect (${outcome.responseCode ?? '3xx'}); redirects are never followed, so use the final URL.`;
-    case 'timeout':
-      return 'The receiver did not answer within 10 seconds.';
-    case 'connection_refused':
-      return 'The receiver refused the connection: is it running, on that port?';
-    case 'tls':
-      return "The receiver's TLS certificate could not be verified for its host name.";
-    case 'blocked_address':
-    case 'scheme_not_allowed':
-    case 'unresolvable':
-    case 'invalid_url':
-      return 'This target is not allowed, or its host name does not resolve.';
-    default:
-      return 'The receiver could not be reached.';
-  }
 }

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../clock.js';
 
 export const WINDOW_MS = 60_000;
 

@@ -1,0 +1,25 @@
+import { DomainError, notFound } from '../../errors.js';
+import { toIso } from '../../kernel/time.js';
+
+/** The refusals of the entries module, worded once. */
+export const entryErrors = {
+  /** Unknown, in another workspace, or a colleague's the actor may not see: never a hint that it exists. */
+  notFound: (id: string) => notFound(`Entry ${id}`),
+  tagNotFound: (id: string) => notFound(`Tag ${id}`),
+  notAuthor: (id: string) => new DomainError('forbidden', `Entry ${id} belongs to another member; only its author may change it.`),
+  invoiced: (id: string, invoiceId: string) =>
+    new DomainError('conflict', `Entry ${id} is invoiced (${invoiceId}) and can no longer be changed.`),
+  endBeforeStart: () => new DomainError('invalid', 'end: must be after start.'),
+  endBeforeEntryStart: (start: number) => new DomainError('invalid', `end: must be after the entry's start (${toIso(start)}).`),
+  tooLong: () => new DomainError('invalid', 'end: an entry spans at most 366 days.'),
+  taskArchived: (id: string) => new DomainError('invalid', `taskId: task ${id} is archived and takes no new entries.`),
+  taskElsewhere: (taskId: string, ofProject: string, projectId: string) =>
+    new DomainError('invalid', `taskId: task ${taskId} belongs to project ${ofProject}, not to ${projectId}.`),
+  projectArchived: (id: string) => new DomainError('invalid', `projectId: project ${id} is archived and takes no new entries.`),
+  startInFuture: (what: 'a timer' | 'a running timer') => new DomainError('invalid', `start: ${what} cannot start in the future.`),
+  startTooOld: (what: 'a timer' | 'a running timer') =>
+    new DomainError('invalid', `start: ${what} cannot have started more than 366 days ago.`),
+  startBeforeRunning: (id: string, start: number) =>
+    new DomainError('invalid', `start: must be after the start of the running timer ${id} (${toIso(start)}), which it stops.`),
+  noTimer: () => new DomainError('not_found', 'No timer is running.'),
+};
