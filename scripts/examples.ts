@@ -53,7 +53,12 @@ async function session(): Promise<void> {
     MAX_BODY_BYTES: '2048',
   });
   let banner = '';
-  const running = await startServer(config, { clock, logger: createLogger('silent'), announce: (t) => (banner += t) });
+  const running = await startServer(config, {
+    clock,
+    senderInProcess: true,
+    logger: createLogger('silent'),
+    announce: (t) => (banner += t),
+  });
   const owner = /token +(tt_\S+)/.exec(banner)?.[1] as string;
   const call = async ({ operationId, method, path, body, token = owner }: Call): Promise<{ status: number; json: unknown }> => {
     const res = await fetch(`${running.url}${path}`, {

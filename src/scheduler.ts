@@ -1,24 +1,48 @@
 import cron, { type ScheduledTask } from 'node-cron';
+import type { Clock } from './clock.js';
 import { errorFields, type Logger } from './logger.js';
 
+/** A periodic job, registered by the module that owns it: run on every tick, or at most once an hour. */
 export interface Job {
   name: string;
+  every: 'tick' | 'hour';
   run(): unknown;
 }
 
 /**
- * Periodic jobs (runaway detection, the webhook sender's tick) on one node-cron task. A tick
+ * The periodic jobs the modules registered (runaway detection, the webhook sender's tick, the
+ * search index, retention) on one node-cron task. A tick
  * that is still running when the next is due is skipped. `tick()` runs every job once, for tests
  * with a controlled clock; `shutdown()` stops ticking and waits for a running tick to finish.
  */
-export function createScheduler({ jobs, logger, expression }: { jobs: Job[]; logger: Logger; expression: string | null }) {
+export function createScheduler({
+  jobs,
+  logger,
+  clock,
+  expression,
+  onResult,
+}: {
+  jobs: readonly Job[];
+  logger: Logger;
+  clock: Clock;
+  expression: string | null;
+  /** What a job returned (the runaway check's count, for the metrics). */
+  onResult?: (job: string, result: unknown) => void;
+}) {
   let task: ScheduledTask | undefined;
   let running: Promise<void> | undefined;
+  const lastRun = new Map<string, number>();
 
   const tick = async (): Promise<void> => {
     for (const job of jobs) {
+      if (job.every === 'hour') {
+        const now = clock.now();
+        if (now - (lastRun.get(job.name) ?? -Infinity) < 3_600_000) continue;
+        lastRun.set(job.name, now);
+      }
       try {
-        await job.run();
+        const result = await job.run();
+        onResult?.(job.name, result);
       } catch (error) {
         logger.error('scheduled job failed', { job: job.name, ...errorFields(error) });
       }

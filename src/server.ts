@@ -14,6 +14,8 @@ import { createReadiness } from './health.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { Resolver } from './modules/webhooks/targets.js';
+import type { WebhookSender } from './modules/webhooks/sender.js';
+import { createShutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
@@ -28,6 +30,11 @@ export interface RuntimeOptions {
   announce?: (text: string) => void;
   /** Webhook tests: a fake resolver, their own CA, a shorter attempt limit. */
   webhooks?: { resolve?: Resolver; ca?: string; timeoutMs?: number };
+  /**
+   * Tests: send webhook deliveries from this process instead of the sender's thread (a manual
+   * clock, a fake resolver or a CA of the test's own cannot cross to a thread).
+   */
+  senderInProcess?: boolean;
   /** Tests of the pipeline itself serve a fixture contract with fixture handlers. */
   contract?: ContractDocument;
   /** Tests: every statement that writes outside a transaction throws (the one write path). */
@@ -51,8 +58,10 @@ export interface RunningServer {
 
 /**
  * The server's life: open and migrate the database, build the services, bootstrap an empty
- * database, listen, run the scheduler, the webhook sender thread and the WAL checkpointer; and
- * on close, drain in-flight requests and stop each of them in turn.
+ * database, listen, run the scheduler (the jobs the modules registered), the webhook sender
+ * thread and the WAL checkpointer; on close, the steps each part registered as it started
+ * (src/shutdown.ts): requests drain while the scheduler and the sender finish, then the threads
+ * go, then the database.
  */
 export async function startServer(config: Config, options: RuntimeOptions = {}): Promise<RunningServer> {
   // V8's allocation-site pretenuring sees the rows of a large listing (GET /projects: 2,000 rows,
@@ -63,48 +72,47 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   setFlagsFromString('--no-allocation-site-pretenuring');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { database, unmark } = openHeldDatabase(config, logger, options.strictWrites ?? false);
-  // The webhook sender runs on its own thread, unless the runtime injects what a thread cannot
-  // share (tests: a manual clock, a fake resolver, their own CA); then it runs in this one.
-  const threaded = !options.clock && !options.webhooks?.resolve && !options.webhooks?.ca;
-  let senderThread: SenderThread | null = null;
-  // Set when the sender thread ended unasked (GET /readyz then fails its webhookSender check).
-  let senderThreadFailed = false;
-  let readers: ReaderPool | null = null;
+  // Each part registers how it stops as it starts: the same steps run on close and on a failed start.
+  const shutdown = createShutdown(logger);
   try {
+    const { database, unmark } = openHeldDatabase(config, logger, options.strictWrites ?? false);
+    shutdown.add('close', 'database', () => {
+      database.close();
+      unmark();
+    });
     const secretKey = loadSecretKey(config.databasePath, config.secretKey);
-    const wake = () => void (senderThread ?? services.sender).tick();
+    const sending = senderTopology(config, options, secretKey, logger);
     const services = createServices(database, {
       clock,
       logger,
       secretKey,
       defaultTimeZone: config.serverTimeZone,
+      eventRetentionDays: config.eventRetentionDays,
       limits: { workspaceRateLimitPerMin: config.rateLimitWorkspacePerMin, tokensPerMember: config.tokensPerMember },
-      webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, ...options.webhooks, nudge: wake },
+      webhooks: {
+        allowPrivateTargets: config.webhookAllowPrivateTargets,
+        ...options.webhooks,
+        nudge: sending.nudge,
+        deliver: sending.deliver,
+      },
     });
-    const resealed = services.webhooks.resealLegacySecrets();
-    if (resealed > 0) logger.info('webhook secrets sealed with their own subkey, bound to their subscription', { count: resealed });
-    // Attempts a previous process left in flight are due again at once (at least once).
-    services.sender.recover();
+    sending.attach(services.sender);
+    prepareWebhooks(services, logger);
     const metrics = config.metrics
       ? createMetrics({ deliveries: services.webhooks.figures, databasePath: config.databasePath, clock, logger })
       : null;
-    const countRunaways = (found: number) => metrics?.runawaysDetected(found);
     const scheduler = createScheduler({
       logger,
+      clock,
       expression: config.schedulerCron,
-      jobs: [
-        { name: 'runaway timers', run: () => countRunaways(services.timers.detectRunaways()) },
-        { name: 'webhook deliveries', run: () => (senderThread ?? services.sender).tick() },
-        { name: 'search index', run: () => catchUpSearchIndex(services) },
-        { name: 'event retention', run: eventRetention(services, clock, config.eventRetentionDays) },
-        { name: 'expired sessions', run: hourly(clock, () => void services.sessions.purge()) },
-      ],
+      jobs: services.jobs,
+      onResult: (job, result) => job === 'runaway timers' && metrics?.runawaysDetected(result as number),
     });
+    shutdown.add('stop', 'scheduler and sender', () => scheduler.shutdown().then(sending.stop));
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
     if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
-    readers = createReaderPool({
+    const readers = createReaderPool({
       threads: config.readerThreads,
       budgetMs: config.readBudgetMs,
       cacheMb: config.readerCacheMb,
@@ -115,6 +123,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       logger,
       services,
     });
+    shutdown.add('release', 'reader threads', () => readers.close());
     const app = await createApp({
       config,
       logger,
@@ -122,19 +131,63 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       contract: options.contract ?? loadContract(),
       services,
       readers,
-      readiness: createReadiness({ sqlite: database.sqlite, webhookSenderAlive: () => !senderThreadFailed, logger }),
+      readiness: createReadiness({ sqlite: database.sqlite, webhookSenderAlive: sending.alive, logger }),
       metrics,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const { server, url } = await listen(config, app);
+    shutdown.add('stop', 'requests', () => drain(server));
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
     for (const risk of riskySettings(config)) logger.warn(`risky setting: ${risk}`);
     // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
     // shipper stores); its example uses the public address when set, else the one listened on.
     if (bootstrapped) (options.announce ?? ((text) => process.stderr.write(text)))(firstStartBanner(bootstrapped, services, config, url));
     scheduler.start();
-    if (threaded) {
-      senderThread = startSenderThread({
+    sending.start();
+    // WAL_CHECKPOINTS=external: Litestream (docs/operations.md) checkpoints; the server runs none.
+    if (config.walCheckpoints === 'external') database.sqlite.pragma('wal_autocheckpoint = 0');
+    else {
+      const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
+      shutdown.add('release', 'checkpointer', () => checkpointer.stop());
+    }
+    shutdown.add('close', 'log', () => logger.info('stopped'));
+    return { server, url, database, services, scheduler, readers, close: shutdown.run };
+  } catch (error) {
+    await shutdown.run();
+    throw error;
+  }
+}
+
+/** At start: seal webhook secrets stored before subkeys again, and make attempts a previous process left in flight due at once. */
+function prepareWebhooks(services: Services, logger: Logger): void {
+  const resealed = services.webhooks.resealLegacySecrets();
+  if (resealed > 0) logger.info('webhook secrets sealed with their own subkey, bound to their subscription', { count: resealed });
+  // Attempts a previous process left in flight are due again at once (at least once).
+  services.sender.recover();
+}
+
+/**
+ * Where webhook deliveries are sent from: the sender's own thread (production), or this process
+ * when the runtime says so (tests whose manual clock, fake resolver or CA a thread cannot
+ * share) or the database is in memory. A thread that ends unasked hands its work back to this process (GET /readyz then
+ * names it).
+ */
+function senderTopology(config: Config, options: RuntimeOptions, secretKey: Buffer, logger: Logger) {
+  let local: WebhookSender | null = null;
+  let thread: SenderThread | null = null;
+  let failed = false;
+  // An in-memory database cannot be shared with a thread either.
+  const inProcess = (options.senderInProcess ?? false) || config.databasePath === ':memory:';
+  const deliver = (): Promise<void> => (thread ? thread.tick() : (local?.tick() ?? Promise.resolve()));
+  return {
+    nudge: () => void deliver(),
+    deliver,
+    attach(sender: WebhookSender): void {
+      local = sender;
+    },
+    start(): void {
+      if (inProcess) return;
+      thread = startSenderThread({
         databasePath: config.databasePath,
         synchronous: config.synchronous,
         secretKey,
@@ -142,40 +195,16 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
         logger,
         onFailure: () => {
-          senderThread = null;
-          senderThreadFailed = true;
-          void services.sender.tick();
+          thread = null;
+          failed = true;
+          void local?.tick();
         },
       });
-    }
-    // WAL_CHECKPOINTS=external: Litestream (docs/operations.md) checkpoints; the server runs none.
-    if (config.walCheckpoints === 'external') database.sqlite.pragma('wal_autocheckpoint = 0');
-    const checkpointer =
-      config.walCheckpoints === 'external' ? { stop: async () => {} } : startCheckpointer({ database, path: config.databasePath, logger });
-
-    let closing: Promise<void> | undefined;
-    const close = () => {
-      closing ??= (async () => {
-        // The scheduler and the sender stop while in-flight requests finish.
-        const background = scheduler.shutdown().then(() => (senderThread ? senderThread.stop() : services.sender.idle()));
-        await drain(server);
-        await background;
-        await readers?.close();
-        await checkpointer.stop();
-        database.close();
-        unmark();
-        logger.info('stopped');
-      })();
-      return closing;
-    };
-    return { server, url, database, services, scheduler, readers, close };
-  } catch (error) {
-    await senderThread?.stop();
-    await readers?.close();
-    database.close();
-    unmark();
-    throw error;
-  }
+    },
+    /** Lets the attempts in flight finish and their outcomes be written. */
+    stop: (): Promise<void> => (thread ? thread.stop() : (local?.idle() ?? Promise.resolve())),
+    alive: (): boolean => !failed,
+  };
 }
 
 /** Listens on the configured address; the URL tests and logs use (0.0.0.0 named as 127.0.0.1). */
@@ -208,15 +237,6 @@ function drain(server: Server): Promise<void> {
 }
 
 /**
- * Indexes the entries written since the last tick, in batches of 500 (each a short transaction;
- * other requests run between them), so a large import does not hold the thread.
- */
-async function catchUpSearchIndex(services: Services): Promise<void> {
-  const batch = 500;
-  while (services.entries.catchUpSearchIndex(batch) === batch) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
  * The first start's banner: the token, and the owner's way into the settings page (a setup link),
  * shown only this once. Links use BASE_URL when set, else the address the server listens on.
  */
@@ -225,33 +245,6 @@ function firstStartBanner(bootstrapped: BootstrapResult, services: Services, con
   if (config.settingsPath === null) return bootstrapBanner(bootstrapped, base);
   const setup = services.sessions.invite(OPERATOR, { workspaceId: bootstrapped.workspaceId, userId: bootstrapped.userId });
   return bootstrapBanner(bootstrapped, base, { url: `${base}${config.settingsPath}/setup/${setup.secret}`, expiresAt: setup.expiresAt });
-}
-
-/** A job that runs at most once an hour. */
-function hourly(clock: Clock, run: (now: number) => void | Promise<void>): () => void | Promise<void> {
-  let lastRun = -Infinity;
-  return () => {
-    const now = clock.now();
-    if (now - lastRun < 3_600_000) return undefined;
-    lastRun = now;
-    return run(now);
-  };
-}
-
-/**
- * Deletes sync events past the retention, at most once an hour, in batches of 5,000 (each its own
- * short write; other requests run between them).
- */
-function eventRetention(services: Services, clock: Clock, days: number): () => void | Promise<void> {
-  return hourly(clock, async (now) => {
-    const before = now - days * 86_400_000;
-    const batch = 5000;
-    for (let next: number | null = 0; next !== null;) {
-      const from: number = next;
-      next = services.write(() => services.events.purge(before, batch, from)).next;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  });
 }
 
 /**

@@ -11,7 +11,7 @@ import { type CatalogEntries, type CatalogService, createCatalogService } from '
 import { createEntriesRepository } from './modules/entries/repository.js';
 import { createEntryServices } from './modules/entries/service.js';
 import { createEventsRepository } from './modules/events/repository.js';
-import { createEventLog, type DomainEvent, type EventLog } from './modules/events/service.js';
+import { createEventLog, type DomainEvent, type DomainWrite, type EventLog } from './modules/events/service.js';
 import { createInvoicesRepository } from './modules/invoices/repository.js';
 import { createInvoicesService, type InvoicePorts } from './modules/invoices/service.js';
 import { createReportsService } from './modules/reports/service.js';
@@ -29,6 +29,8 @@ export interface ServiceOptions {
   secretKey: Buffer;
   /** Reports without a timeZone use it. */
   defaultTimeZone?: string;
+  /** EVENT_RETENTION_DAYS (the event retention job). */
+  eventRetentionDays?: number;
   logger?: Logger;
   /** The operator's limits that owners and members may not lift (RATE_LIMIT_WORKSPACE_PER_MIN, TOKENS_PER_MEMBER). */
   limits?: { workspaceRateLimitPerMin?: number; tokensPerMember?: number };
@@ -39,6 +41,8 @@ export interface ServiceOptions {
     ca?: string;
     /** Called after each commit that enqueued deliveries (the server wakes its sender; the CLI leaves them to it). */
     nudge?: () => void;
+    /** Sends what is due (the scheduler's job): the server's sender thread, or this process's sender (the default). */
+    deliver?: () => Promise<void>;
   };
 }
 
@@ -64,9 +68,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   };
   const webhooksRepo = createWebhooksRepository(db);
   let webhooks: WebhooksService | null = null;
+  let write: DomainWrite | null = null;
   const events = createEventLog({
     repo: createEventsRepository(db),
     clock,
+    write: (body) => (write as DomainWrite)(() => body()),
+    retentionDays: options.eventRetentionDays,
     inUse: webhooksRepo.eventsInUse,
     subscriber: (seq, event) => {
       // setImmediate runs after the synchronous transaction has committed (or rolled back).
@@ -74,7 +81,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       if ((webhooks?.enqueue(seq, event) ?? 0) > 0 && nudge) setImmediate(nudge);
     },
   });
-  const write = createWrite<DomainEvent>(db, events.record);
+  write = createWrite<DomainEvent>(db, events.record);
   const accounts = createAccountsService({
     repo: createAccountsRepository(db),
     clock,
@@ -103,6 +110,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     cursors,
     logger,
     sendPing: sender.ping,
+    deliver: () => (options.webhooks?.deliver ?? sender.tick)(),
     onQueued: () => options.webhooks?.nudge?.(),
   });
   const tokens = createTokensService({
@@ -152,6 +160,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     /** The write helper of this connection (the first-start bootstrap writes through it). */
     write,
+    /** The periodic jobs, each registered by the module that owns it (the server's scheduler runs them). */
+    jobs: [...entryServices.jobs, ...webhooks.jobs, ...events.jobs, ...sessions.jobs],
   };
 }
 

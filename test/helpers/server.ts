@@ -85,6 +85,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     // Every write of the services must take the one write path: a write outside a transaction throws.
     strictWrites: true,
+    // The manual clock (and a fake resolver or CA) cannot cross to the sender's thread.
+    senderInProcess: true,
     logger: createLogger('debug', (line) => logLines.push(line)),
     announce: (text) => {
       banner += text;

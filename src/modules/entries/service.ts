@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { CursorCodec } from '../../kernel/cursor.js';
 import type { Actor } from '../../principal.js';
 import type { CatalogEntries } from '../catalog/service.js';
+import type { Job } from '../../scheduler.js';
 import type { DomainWrite } from '../events/service.js';
 import { createEntryCore, type EntryAccounts, type EntryCatalog } from './core.js';
 import { createEntriesService } from './entries.js';
@@ -50,6 +51,7 @@ export function createEntryServices({
 }) {
   const core = createEntryCore({ repo, catalog, accounts, clock });
   const lister = createEntryLister({ queries: repo.list, cursors, catalog });
+  const timers = createTimersService({ clock, write, repo, core, runawaySettings: accounts.runawaySettings });
   return {
     lister,
     entries: {
@@ -77,7 +79,12 @@ export function createEntryServices({
       /** Entries queued for the search index and not yet indexed. */
       searchIndexPending: (): number => repo.searchIndex.pending(),
     },
-    timers: createTimersService({ clock, write, repo, core, runawaySettings: accounts.runawaySettings }),
+    timers,
+    /** The module's periodic jobs: the runaway check, and the search index's catch-up with the writes. */
+    jobs: [
+      { name: 'runaway timers', every: 'tick', run: () => timers.detectRunaways() },
+      { name: 'search index', every: 'tick', run: () => catchUp(write, repo) },
+    ] satisfies Job[],
     /** What the catalog reads of entries: whether rows are in use, the running timers. */
     catalogPorts: {
       usesProject: repo.usesProject,
@@ -86,4 +93,13 @@ export function createEntryServices({
       running: (workspaceId: string) => repo.runningOfWorkspace(workspaceId).map((r) => ({ ...r, billable: Boolean(r.billable) })),
     } satisfies CatalogEntries,
   };
+}
+
+/**
+ * Indexes the entries written since the last tick, in batches of 500 (each a short transaction;
+ * other requests run between them), so a large import does not hold the thread.
+ */
+async function catchUp(write: DomainWrite, repo: EntriesRepository): Promise<void> {
+  const batch = 500;
+  while (write(() => repo.searchIndex.catchUp(batch)) === batch) await new Promise((resolve) => setImmediate(resolve));
 }

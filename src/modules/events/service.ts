@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { isOperator, type Principal } from '../../principal.js';
+import type { Job } from '../../scheduler.js';
 import type { EventRow, EventsRepository } from './repository.js';
 import { eventView } from './views.js';
 import type { events } from './schema.js';
@@ -49,11 +50,17 @@ export interface PurgeStep {
 export function createEventLog({
   repo,
   clock,
+  write,
+  retentionDays = 180,
   subscriber,
   inUse = () => new Set<number>(),
 }: {
   repo: EventsRepository;
   clock: Clock;
+  /** The retention's writes (the event log records no events of its own). */
+  write?: <T>(body: () => T) => T;
+  /** EVENT_RETENTION_DAYS: sync events older than this are deleted hourly. */
+  retentionDays?: number;
   subscriber?: EventSubscriber;
   /** Which events a delivery log row still refers to (the webhooks module's): they are kept. */
   inUse?: (seqs: number[]) => Set<number>;
@@ -73,7 +80,31 @@ export function createEventLog({
     return low;
   }
 
+  /** One purge step of the retention (run in its own short write). */
+  function purge(before: number, batch = 5000, from = 0): PurgeStep {
+    const last = lastSeqBefore(before);
+    if (last === null) return { deleted: 0, next: null };
+    const candidates = repo.purgeCandidates(from, last, batch);
+    const kept = inUse(candidates);
+    const deleted = repo.deleteSeqs(candidates.filter((seq) => !kept.has(seq)));
+    return { deleted, next: candidates.length === batch ? (candidates[candidates.length - 1] as number) : null };
+  }
+
+  /** The retention: events past it deleted in batches of 5,000, each its own short write (other requests run between them). */
+  async function retention(): Promise<void> {
+    if (!write) return;
+    const before = clock.now() - retentionDays * 86_400_000;
+    for (let next: number | null = 0; next !== null;) {
+      const from: number = next;
+      next = write(() => purge(before, 5000, from)).next;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   return {
+    /** The module's periodic job: the retention, at most once an hour. */
+    jobs: [{ name: 'event retention', every: 'hour', run: retention }] satisfies Job[],
+
     /** Records an event, inside the write in progress; returns its seq. */
     record(event: DomainEvent): number {
       const seq = repo.insert({
@@ -108,14 +139,7 @@ export function createEventLog({
      * workspace's data: `position`). Its cost is what it reads: the last old event is found by a
      * binary search over seq, so no scan reaches the events kept.
      */
-    purge(before: number, batch = 5000, from = 0): PurgeStep {
-      const last = lastSeqBefore(before);
-      if (last === null) return { deleted: 0, next: null };
-      const candidates = repo.purgeCandidates(from, last, batch);
-      const kept = inUse(candidates);
-      const deleted = repo.deleteSeqs(candidates.filter((seq) => !kept.has(seq)));
-      return { deleted, next: candidates.length === batch ? (candidates[candidates.length - 1] as number) : null };
-    },
+    purge,
 
     /** The oldest event still kept (null when the log is empty): a sync client that last read before it must resync. */
     oldestSeq: (): number | null => repo.oldestSeq(),

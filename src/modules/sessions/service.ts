@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { isOperator, type Principal } from '../../principal.js';
+import type { Job } from '../../scheduler.js';
 import type { AccountsService } from '../accounts/service.js';
 import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword } from './password.js';
@@ -59,6 +60,12 @@ export function createSessionsService({
     return session;
   };
 
+  /** Deletes expired sessions, and setup links expired or used. */
+  const purge = (): number => {
+    const now = clock.now();
+    return write(() => repo.deleteEnded(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) + repo.deleteSpentLinks(now));
+  };
+
   return {
     ...createSetupLinks({ repo, accounts, clock, write, openSession }),
     ...createSignIn({ accounts, clock, write, openSession, firstWorkspace: (userId) => accounts.memberships(userId)[0]?.workspaceId }),
@@ -102,11 +109,11 @@ export function createSessionsService({
       write(() => repo.deleteSession(sha256(sessionSecret)));
     },
 
+    /** The module's periodic job: ended sessions and spent setup links go, hourly. */
+    jobs: [{ name: 'expired sessions', every: 'hour', run: () => purge() }] satisfies Job[],
+
     /** Deletes expired sessions, and setup links expired or used (a scheduled job). */
-    purge(): number {
-      const now = clock.now();
-      return write(() => repo.deleteEnded(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) + repo.deleteSpentLinks(now));
-    },
+    purge,
 
     /** A member left a workspace: their sessions there end (inside the accounts write). */
     endMemberSessions: (workspaceId: string, userId: string): void => repo.deleteMemberSessions(workspaceId, userId),

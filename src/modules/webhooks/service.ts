@@ -6,6 +6,7 @@ import { DomainError } from '../../errors.js';
 import type { CursorCodec } from '../../kernel/cursor.js';
 import type { Logger } from '../../logger.js';
 import { type Actor, isOperator, type Principal } from '../../principal.js';
+import type { Job } from '../../scheduler.js';
 import { newId } from '../../ids.js';
 import { subkey } from '../../kernel/keys.js';
 import { decryptLegacySecret, encryptSecret, isLegacySealed, newSecret } from './crypto.js';
@@ -85,6 +86,7 @@ export function createWebhooksService({
   cursors,
   logger,
   sendPing,
+  deliver,
   onQueued,
 }: {
   repo: WebhooksRepository;
@@ -98,6 +100,8 @@ export function createWebhooksService({
   logger: Logger;
   /** One signed test POST now (the sender's); null for a subscription that is gone. */
   sendPing: (webhookId: string) => Promise<{ deliveryId: string; outcome: Outcome } | null>;
+  /** Sends what is due: the sender's run, in this process or on its thread (the scheduler's job). */
+  deliver: () => unknown;
   /** Called after a redelivery was queued (the server wakes its sender). */
   onQueued?: () => void;
 }) {
@@ -137,6 +141,9 @@ export function createWebhooksService({
   };
 
   return {
+    /** The module's periodic job: the sender's tick (deliveries due, retries). */
+    jobs: [{ name: 'webhook deliveries', every: 'tick', run: deliver }] satisfies Job[],
+
     async create(
       principal: Principal,
       input: { workspaceId?: string; userId?: string; url: string; events: string[] },
