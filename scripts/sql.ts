@@ -1,0 +1,266 @@
+/*
+ * Writes the SQL of every module's repository to checked-in files beside it, with SQLite's query
+ * plan of each statement on a small seeded database, so that a pull request shows every query
+ * change and its plan (Immich's server does this for its repositories).
+ *
+ *   npm run sql         writes src/modules/<module>/repository.sql
+ *   npm run sql:check   exits 1 when a written file differs from what would be written
+ *
+ * The statements are the ones the repositories prepare while the services run a fixed tour of
+ * what they do (below): every statement prepared at start, and the per-call ones the tour
+ * reaches. A statement is attributed to the module whose repository prepared it.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { bootstrapIfEmpty } from '../src/bootstrap.js';
+import { ManualClock } from '../src/clock.js';
+import { openDatabase } from '../src/db/database.js';
+import { issuerPatchOfText } from '../src/modules/invoices/service.js';
+import { PACKAGE_ROOT } from '../src/paths.js';
+import { type Actor, OPERATOR } from '../src/principal.js';
+import { createServices, type Services } from '../src/services.js';
+
+interface Recorded {
+  module: string;
+  sql: string;
+  params: unknown[];
+}
+
+const MODULE_FRAME = /\/src\/modules\/([a-z]+)\/repository(?:\.ts|\/[a-z-]+\.ts)/;
+
+/** Records each statement a module's repository prepares, with the parameters of its first run. */
+function record(sqlite: Database.Database): Map<string, Recorded> {
+  const seen = new Map<string, Recorded>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    const statement = prepare(source);
+    const module = MODULE_FRAME.exec(new Error().stack ?? '')?.[1];
+    if (module === undefined) return statement;
+    const key = `${module}\u0000${source}`;
+    if (!seen.has(key)) seen.set(key, { module, sql: source, params: [] });
+    const entry = seen.get(key) as Recorded;
+    const target = statement as unknown as Record<'run' | 'get' | 'all' | 'iterate', (...args: unknown[]) => unknown>;
+    for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+      const original = target[method].bind(statement);
+      target[method] = (...args: unknown[]) => {
+        if (entry.params.length === 0 && args.length > 0) entry.params = args;
+        return original(...args);
+      };
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
+  return seen;
+}
+
+/** A small workspace and a tour of what the services do, reaching the repositories' statements. */
+async function tour(services: Services, clock: ManualClock, owner: Actor, workspaceId: string, ownerId: string): Promise<void> {
+  const { accounts, catalog, entries, timers, reports, tokens, webhooks, sessions, events, invoices, sender } = services;
+  const bea = accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+  accounts.addMember(OPERATOR, { workspaceId, userId: bea.id, canViewOthersTime: true });
+  const beaToken = tokens.create(OPERATOR, { workspaceId, userId: bea.id, name: 'bea', scopes: ['entries:read', 'entries:write'] });
+  const member = tokens.authenticate(beaToken.token)?.actor as Actor;
+  accounts.setMember(OPERATOR, { workspaceId, userId: bea.id, hourlyRate: 60 });
+  accounts.setWorkspace(OPERATOR, workspaceId, { hourlyRate: 50, runawayLimitSec: 3600 });
+  accounts.listMembers(OPERATOR, workspaceId);
+  accounts.getMember(OPERATOR, { workspaceId, userId: bea.id });
+  accounts.getUser(OPERATOR, bea.id);
+  accounts.listUsers(OPERATOR);
+  accounts.listWorkspaces(OPERATOR);
+  accounts.setUser(OPERATOR, bea.id, { email: 'bea.b@example.org' });
+
+  const acme = catalog.clients.create(owner, { name: 'Acme', city: 'Berlin' });
+  catalog.clients.update(owner, acme.id, { legalName: 'Acme GmbH' });
+  const projects = [0, 1, 2].map((i) =>
+    catalog.projects.create(owner, { name: `Project ${i}`, clientId: i < 2 ? acme.id : null, billable: true, hourlyRate: 80 + i }),
+  );
+  const [p0, p1] = projects as [(typeof projects)[0], (typeof projects)[0]];
+  const task = catalog.tasks.create(owner, { name: 'Design', projectId: p0.id, hourlyRate: 95 });
+  const tags = ['alpha', 'beta', 'gamma'].map((name) => catalog.tags.create(owner, { name }));
+  catalog.tags.update(owner, (tags[2] as { id: string }).id, { name: 'gamma2' });
+  catalog.projects.update(owner, p1.id, { color: '#336699' });
+  catalog.tasks.update(owner, task.id, { estimateSec: 3600 });
+  for (let day = 1; day <= 20; day++) {
+    const date = `2026-10-${String(day).padStart(2, '0')}`;
+    const by = day % 2 === 0 ? owner : member;
+    entries.create(by, {
+      start: `${date}T09:00:00Z`,
+      end: `${date}T11:30:00Z`,
+      description: `Work on item ${day}`,
+      projectId: (projects[day % 3] as { id: string }).id,
+      ...(day % 3 === 0 ? { taskId: task.id } : {}),
+      tagIds: [(tags[day % 3] as { id: string }).id],
+    });
+  }
+  const one = entries.create(owner, { start: '2026-10-21T09:00:00Z', end: '2026-10-21T10:00:00Z', projectId: p0.id });
+  entries.update(owner, one.id, { description: 'edited', tagIds: [(tags[0] as { id: string }).id] });
+  entries.update(owner, one.id, { projectId: p1.id });
+  entries.get(owner, one.id);
+  entries.delete(owner, entries.create(owner, { start: '2026-10-22T09:00:00Z', end: '2026-10-22T10:00:00Z' }).id);
+  for (const catalogList of [
+    () => catalog.clients.list(owner, {}),
+    () => catalog.projects.list(owner, {}),
+    () => catalog.tasks.list(owner, {}),
+    () => catalog.tags.list(owner),
+    () => catalog.projects.get(owner, p0.id),
+  ])
+    catalogList();
+  entries.catchUpSearchIndex();
+
+  // Lists and reports: unfiltered, filtered, searched, paged, own-only.
+  const range = { from: '2026-10-01', to: '2026-10-31' };
+  const page = entries.list(owner, { ...range, limit: 5 });
+  if (page.nextCursor) entries.list(owner, { ...range, limit: 5, cursor: page.nextCursor });
+  entries.list(member, { ...range });
+  entries.list(owner, { ...range, projectIds: [p0.id], clientIds: [acme.id], tagIds: [(tags[0] as { id: string }).id], billable: true });
+  entries.list(owner, { ...range, search: 'item 1' });
+  entries.list(owner, { ...range, search: 'it' });
+  reports.summary(owner, { ...range, groupBy: 'project', subGroupBy: 'tag' });
+  reports.summary(owner, { ...range, groupBy: 'client', subGroupBy: 'user' });
+  reports.summary(owner, { ...range, groupBy: 'day', timeZone: 'Europe/Berlin' });
+  reports.summary(owner, { ...range, groupBy: 'task', userIds: [ownerId] });
+  reports.detailed(owner, { ...range, limit: 5 });
+  reports.weekly(owner, { from: '2026-10-05', groupBy: 'user' });
+
+  // Timers and runaways.
+  timers.start(owner, { start: new Date(clock.now() - 2 * 3_600_000).toISOString(), projectId: p0.id });
+  timers.current(owner);
+  timers.detectRunaways();
+  timers.stop(owner, {});
+  timers.start(member, {});
+
+  // Tokens, sessions, setup links.
+  tokens.list(OPERATOR, workspaceId);
+  tokens.list(member);
+  tokens.revoke(OPERATOR, beaToken.id);
+  const link = sessions.invite(OPERATOR, { workspaceId, userId: bea.id });
+  sessions.setupLink(link.secret);
+  const session = await sessions.completeSetup(link.secret, 'correct horse battery staple');
+  if (session) {
+    sessions.session(session.secret);
+    sessions.switchWorkspace(session.secret, bea.id, workspaceId);
+    sessions.signOut(session.secret);
+  }
+  await sessions.signIn({ email: 'bea.b@example.org', password: 'correct horse battery staple', address: '127.0.0.1' });
+  sessions.purge();
+
+  // Webhooks: a subscription, the outbox, the sender's queue and the log (attempts are refused
+  // before any connection: the target resolves to a private address and they are not allowed).
+  const hook = await webhooks.create(OPERATOR, {
+    workspaceId,
+    userId: ownerId,
+    url: 'https://93.184.216.34/hook',
+    events: ['entry.created', 'entry.updated'],
+  });
+  entries.create(owner, { start: '2026-10-23T09:00:00Z', end: '2026-10-23T10:00:00Z' });
+  await sender.tick();
+  webhooks.list(OPERATOR, workspaceId);
+  webhooks.deliveryPage(owner, hook.id, { limit: 10 });
+  webhooks.deliveries(OPERATOR, hook.id);
+  webhooks.figures.open(clock.now());
+  webhooks.figures.settled(0, clock.now());
+  webhooks.enable(OPERATOR, hook.id);
+  sender.recover();
+  sender.purge();
+
+  // Events: tail, positions, retention.
+  events.tail(OPERATOR, workspaceId);
+  events.position(workspaceId, 'catalog');
+  events.position(workspaceId, 'all');
+  events.oldestSeq();
+  services.write(() => events.purge(clock.now() + 86_400_000, 5000, 0));
+
+  // Invoices.
+  invoices.setBusinessProfile(
+    OPERATOR,
+    workspaceId,
+    issuerPatchOfText([
+      ['legalName', 'Studio'],
+      ['city', 'Hamburg'],
+    ]),
+  );
+  const invoice = invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId: acme.id, from: '2026-10-01', to: '2026-10-20' });
+  invoices.fill(OPERATOR, invoice.id, ownerId, [['paymentTerms', 'Net 14']]);
+  invoices.changeStatus(OPERATOR, invoice.id, 'sent', ownerId);
+  invoices.get(OPERATOR, invoice.id);
+  invoices.changeStatus(OPERATOR, invoice.id, 'void', ownerId);
+
+  // Deletions and the account's end.
+  catalog.tags.delete(owner, catalog.tags.create(owner, { name: 'unused' }).id);
+  catalog.tasks.delete(owner, catalog.tasks.create(owner, { name: 'Unused', projectId: p1.id }).id);
+  catalog.projects.delete(owner, catalog.projects.create(owner, { name: 'Unused' }).id);
+  catalog.clients.delete(owner, catalog.clients.create(owner, { name: 'Unused' }).id);
+  webhooks.delete(OPERATOR, hook.id);
+  accounts.removeMember(OPERATOR, { workspaceId, userId: bea.id });
+  accounts.deleteUser(OPERATOR, bea.id);
+}
+
+/** SQLite's plan of a statement, as an indented tree. */
+function plan(sqlite: Database.Database, recorded: Recorded): string[] {
+  try {
+    // A statement the tour never ran is planned with nulls for its parameters.
+    const params = recorded.params.length > 0 ? recorded.params : Array.from(recorded.sql.matchAll(/\?/g), () => null);
+    const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${recorded.sql}`).all(...params) as Array<{
+      id: number;
+      parent: number;
+      detail: string;
+    }>;
+    const depth = new Map<number, number>([[0, 0]]);
+    return rows.map((row) => {
+      const level = (depth.get(row.parent) ?? 0) + 1;
+      depth.set(row.id, level);
+      return `${'  '.repeat(level - 1)}${row.detail}`;
+    });
+  } catch (error) {
+    return [`(no plan: ${(error as Error).message})`];
+  }
+}
+
+/** One statement as it is written: the SQL on lines of its own, then its plan as comments. */
+function render(sqlite: Database.Database, recorded: Recorded): string {
+  const steps = plan(sqlite, recorded);
+  const text = recorded.sql.replace(/\s+/g, ' ').trim();
+  return `${text};\n${steps.map((step) => `--   ${step}`).join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  const database = openDatabase(':memory:');
+  const seen = record(database.sqlite);
+  const clock = new ManualClock(Date.UTC(2026, 10, 2, 10));
+  // Attempts must never connect: every name resolves to a private address, which is refused.
+  const services = createServices(database, {
+    clock,
+    secretKey: randomBytes(32),
+    defaultTimeZone: 'UTC',
+    webhooks: { resolve: async () => [{ address: '10.0.0.1', family: 4 }] },
+  });
+  const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
+  if (!boot) throw new Error('the database was not empty');
+  const owner = services.tokens.authenticate(boot.token)?.actor as Actor;
+  await tour(services, clock, owner, boot.workspaceId, boot.userId);
+
+  const modules = [...new Set([...seen.values()].map((r) => r.module))].sort();
+  const stale: string[] = [];
+  for (const module of modules) {
+    const statements = [...seen.values()].filter((r) => r.module === module);
+    const file = join(PACKAGE_ROOT, 'src', 'modules', module, 'repository.sql');
+    const content = `-- The SQL of the ${module} module's repository, in the order a tour of the services first prepares it,
+-- with SQLite's plan of each statement on a small seeded database (indented under it).
+-- Written by \`npm run sql\` (scripts/sql.ts); \`npm test\` fails when it is stale. Review it with the code.
+
+${statements.map((r) => render(database.sqlite, r)).join('\n')}`;
+    if (check) {
+      if (!existsSync(file) || readFileSync(file, 'utf8') !== content) stale.push(file);
+    } else writeFileSync(file, content);
+  }
+  database.close();
+  if (stale.length > 0) {
+    process.stderr.write(`sql:check: stale, run npm run sql and commit: ${stale.join(', ')}\n`);
+    process.exitCode = 1;
+  } else if (!check)
+    process.stdout.write(`wrote ${modules.length} files: ${modules.map((m) => `src/modules/${m}/repository.sql`).join(', ')}\n`);
+}
+
+await main();

@@ -1,0 +1,85 @@
+-- The SQL of the accounts module's repository, in the order a tour of the services first prepares it,
+-- with SQLite's plan of each statement on a small seeded database (indented under it).
+-- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
+
+select "members"."workspace_id", "members"."user_id", "members"."can_view_others_time", "members"."can_view_others_money", "members"."is_owner", "members"."hourly_rate", "workspaces"."hourly_rate", "workspaces"."currency", "workspaces"."rate_limit_per_min", "workspaces"."name", "users"."name", "users"."email" from "members" inner join "users" on ("users"."id" = "members"."user_id" and "users"."deleted_at" is null) inner join "workspaces" on "workspaces"."id" = "members"."workspace_id" where ("members"."workspace_id" = ? and "members"."user_id" = ?);
+--   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+--   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+
+select "members"."can_view_others_time", "members"."can_view_others_money", "members"."is_owner", "workspaces"."currency", "workspaces"."rate_limit_per_min" from "members" inner join "workspaces" on "workspaces"."id" = "members"."workspace_id" where ("members"."workspace_id" = ? and "members"."user_id" = ?);
+--   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
+--   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+
+select "id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_action", "rate_limit_per_min", "business_profile", "created_at", "updated_at" from "workspaces" where "workspaces"."id" = ?;
+--   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+
+select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at" from "users" where ("users"."id" = ? and "users"."deleted_at" is null);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+select "id" from "workspaces" limit ?;
+--   SCAN workspaces USING COVERING INDEX sqlite_autoindex_workspaces_1
+
+insert into "workspaces" ("id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_action", "rate_limit_per_min", "business_profile", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, null, null, ?, ?);
+
+
+select "id", "name", "password_hash" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null);
+--   SEARCH users USING INDEX users_email_live (<expr>=?)
+
+insert into "users" ("id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at") values (?, ?, ?, ?, null, null, null);
+
+
+insert into "members" ("workspace_id", "user_id", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing;
+
+
+update "members" set "hourly_rate" = ?, "updated_at" = ? where ("members"."workspace_id" = ? and "members"."user_id" = ?);
+--   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
+
+update "workspaces" set "hourly_rate" = ?, "runaway_limit_sec" = ?, "updated_at" = ? where "workspaces"."id" = ?;
+--   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+
+select "members"."workspace_id", "members"."user_id", "users"."name", "users"."email", "members"."can_view_others_time", "members"."can_view_others_money", "members"."hourly_rate", "members"."is_owner", "users"."password_hash" is not null, "members"."created_at", "members"."updated_at" from "members" inner join "users" on ("users"."id" = "members"."user_id" and "users"."deleted_at" is null) where "members"."workspace_id" = ? order by "members"."created_at" asc, "members"."user_id" asc;
+--   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=?)
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+--   USE TEMP B-TREE FOR ORDER BY
+
+select "members"."workspace_id", "members"."user_id", "users"."name", "users"."email", "members"."can_view_others_time", "members"."can_view_others_money", "members"."hourly_rate", "members"."is_owner", "users"."password_hash" is not null, "members"."created_at", "members"."updated_at" from "members" inner join "users" on ("users"."id" = "members"."user_id" and "users"."deleted_at" is null) where ("members"."workspace_id" = ? and "members"."user_id" = ?);
+--   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+select "members"."workspace_id", "workspaces"."name", "members"."can_view_others_time", "members"."can_view_others_money", "members"."hourly_rate", "members"."is_owner" from "members" inner join "workspaces" on "workspaces"."id" = "members"."workspace_id" where "members"."user_id" = ? order by "members"."created_at" asc, "members"."workspace_id" asc;
+--   SEARCH members USING INDEX members_user (user_id=?)
+--   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+--   USE TEMP B-TREE FOR ORDER BY
+
+select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at" from "users" where "users"."deleted_at" is null order by "users"."created_at" asc, "users"."id" asc;
+--   SCAN users USING INDEX users_email_live
+--   USE TEMP B-TREE FOR ORDER BY
+
+select "id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_action", "rate_limit_per_min", "business_profile", "created_at", "updated_at" from "workspaces" order by "workspaces"."created_at" asc, "workspaces"."id" asc;
+--   SCAN workspaces
+--   USE TEMP B-TREE FOR ORDER BY
+
+select "id", "name", "password_hash" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null and "users"."id" <> ?);
+--   SEARCH users USING INDEX users_email_live (<expr>=?)
+
+update "users" set "email" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+select "id", "name" from "users" where "users"."id" in (?, ?);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+update "users" set "password_hash" = ?, "password_set_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+update "workspaces" set "business_profile" = ?, "updated_at" = ? where "workspaces"."id" = ?;
+--   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+
+delete from "members" where ("members"."workspace_id" = ? and "members"."user_id" = ?);
+--   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
+
+update "users" set "deleted_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+delete from "members" where "members"."user_id" = ?;
+--   SEARCH members USING COVERING INDEX members_user (user_id=?)

@@ -1,0 +1,154 @@
+-- The SQL of the entries module's repository, in the order a tour of the services first prepares it,
+-- with SQLite's plan of each statement on a small seeded database (indented under it).
+-- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."id" = ? and "entries"."workspace_id" = ?);
+--   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+
+select "tag_id" from "entry_tags" where "entry_tags"."entry_id" = ? order by "entry_tags"."tag_id";
+--   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."author_id" = ? and "entries"."end_at" is null);
+--   SEARCH entries USING INDEX entries_running (workspace_id=? AND author_id=?)
+
+select "project_id", "start_at", "billable", "hourly_rate" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is null);
+--   SEARCH entries USING INDEX entries_ws_duration (workspace_id=?)
+
+insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, null, ?, null, ?, ?) returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+--   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
+
+select max("duration_sec") from "entries" where "entries"."workspace_id" = ?;
+--   SEARCH entries USING COVERING INDEX entries_ws_duration (workspace_id=?)
+
+delete from "entry_tags" where "entry_tags"."entry_id" = ?;
+--   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
+
+insert into "entry_tags" ("entry_id", "tag_id") values (?, ?);
+
+
+update "entries" set "description" = ?, "project_id" = ?, "task_id" = ?, "billable" = ?, "start_at" = ?, "end_at" = ?, "duration_sec" = ?, "hourly_rate" = ?, "amount_cents" = ?, "time_zone" = ?, "runaway_resolved_at" = ?, "updated_at" = ? where "entries"."id" = ? returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+--   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+
+delete from "entries" where "entries"."id" = ?;
+--   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+--   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
+
+select entry_rowid as rowid from entries_fts_pending order by entry_rowid limit 1 offset ?;
+--   SCAN entries_fts_pending
+
+delete from entries_fts where rowid in (select entry_rowid from entries_fts_pending where entry_rowid <= ?);
+--   SCAN entries_fts VIRTUAL TABLE INDEX 0:=
+--   LIST SUBQUERY 1
+--     SEARCH entries_fts_pending USING INTEGER PRIMARY KEY (rowid<?)
+
+insert into entries_fts (rowid, folded) select e.rowid, tt_fold(e.description) || char(1, 1) from entries_fts_pending p join entries e on e.rowid = p.entry_rowid where p.entry_rowid <= ?;
+--   SEARCH e USING INTEGER PRIMARY KEY (rowid<?)
+--   SEARCH p USING INTEGER PRIMARY KEY (rowid=?)
+
+delete from entries_fts_pending where entry_rowid <= ?;
+--   SEARCH entries_fts_pending USING INTEGER PRIMARY KEY (rowid<?)
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" < ? and "entries"."end_at" is not null and "entries"."end_at" > ? and "entries"."start_at" > ?) order by "entries"."start_at" desc, "entries"."id" desc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is null);
+--   SEARCH entries USING INDEX entries_ws_duration (workspace_id=?)
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and ("entries"."start_at" < ? or ("entries"."start_at" = ? and "entries"."id" < ?)) and "entries"."start_at" < ? and "entries"."end_at" is not null and "entries"."end_at" > ? and "entries"."start_at" > ?) order by "entries"."start_at" desc, "entries"."id" desc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+
+select "entry_id" from "entry_tags" where "entry_tags"."tag_id" in (?) limit ?;
+--   SEARCH entry_tags USING COVERING INDEX entry_tags_tag (tag_id=?)
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."project_id" in (?) and "entries"."project_id" in (?, ?) and "entries"."id" in (select value from json_each(?)) and "entries"."billable" = ? and "entries"."start_at" < ? and "entries"."end_at" is not null and "entries"."end_at" > ? and "entries"."start_at" > ?) order by "entries"."start_at" desc, "entries"."id" desc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."project_id" in (?) and "entries"."project_id" in (?, ?) and "entries"."id" in (select value from json_each(?)) and "entries"."billable" = ? and "entries"."end_at" is null);
+--   SEARCH entries USING INDEX entries_project (project_id=?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
+select entry_rowid as id from entries_fts_pending limit ?;
+--   SCAN entries_fts_pending
+
+select count(*) as n from (select rowid from entries_fts where entries_fts match ? limit ?);
+--   CO-ROUTINE (subquery-1)
+--     SCAN entries_fts VIRTUAL TABLE INDEX 0:M1
+--   SCAN (subquery-1)
+
+select rowid as id from entries_fts where entries_fts match ?;
+--   SCAN entries_fts VIRTUAL TABLE INDEX 0:M1
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries".rowid in (select value from json_each(?)) and (case when length("entries"."description") = length(cast("entries"."description" as blob)) then instr(lower("entries"."description"), ?) > 0 else instr(tt_fold("entries"."description"), ?) > 0 end) and "entries"."start_at" < ? and "entries"."end_at" is not null and "entries"."end_at" > ? and "entries"."start_at" > ?) order by "entries"."start_at" desc, "entries"."id" desc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries".rowid in (select value from json_each(?)) and (case when length("entries"."description") = length(cast("entries"."description" as blob)) then instr(lower("entries"."description"), ?) > 0 else instr(tt_fold("entries"."description"), ?) > 0 end) and "entries"."end_at" is null);
+--   SEARCH entries USING INDEX entries_ws_duration (workspace_id=?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
+select distinct doc as id from entries_fts_terms where term >= ? and term < ? limit ?;
+--   SCAN entries_fts_terms VIRTUAL TABLE INDEX 1539:
+--   USE TEMP B-TREE FOR DISTINCT
+
+select "entries"."project_id" as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count , "entries"."tag_list" as tl from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2, tl;
+--   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
+--   USE TEMP B-TREE FOR GROUP BY
+
+select "entries"."project_id" as k1, "entries"."author_id" as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2;
+--   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
+--   USE TEMP B-TREE FOR GROUP BY
+
+select (("entries"."start_at" + case when "entries"."start_at" >= 1792890000000 then 3600000 else 7200000 end + 3456000000000) / 86400000 - 40000) as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2;
+--   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
+--   USE TEMP B-TREE FOR GROUP BY
+
+select "entries"."task_id" as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_ws_author_start where ("entries"."workspace_id" = ? and "entries"."author_id" in (?) and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2;
+--   SEARCH entries USING INDEX entries_ws_author_start (workspace_id=? AND author_id=? AND start_at>? AND start_at<?)
+--   USE TEMP B-TREE FOR GROUP BY
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" > ? and "entries"."start_at" < ?) order by "entries"."start_at" asc, "entries"."id" asc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+
+select "entries"."author_id" as k1, (("entries"."start_at" + 0 + 3456000000000) / 86400000 - 40000) as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2;
+--   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
+--   USE TEMP B-TREE FOR GROUP BY
+
+select "id" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is null and "entries"."runaway_detected_at" is null and "entries"."start_at" <= ?);
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at<?)
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where "entries"."id" = ?;
+--   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+
+update "entries" set "runaway_detected_at" = ?, "runaway_elapsed_sec" = ?, "runaway_limit_sec" = ?, "runaway_action" = ?, "runaway_resolved_at" = ?, "updated_at" = ? where "entries"."id" = ? returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+--   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+
+update "entries" set "end_at" = ?, "duration_sec" = ?, "amount_cents" = ?, "runaway_resolved_at" = ?, "updated_at" = ? where "entries"."id" = ? returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+--   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+
+select "project_id", "hourly_rate", sum("duration_sec"), sum(ifnull("amount_cents", 0)) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) group by "entries"."project_id", "entries"."hourly_rate";
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+--   USE TEMP B-TREE FOR GROUP BY
+
+update "entries" set "invoice_id" = ? where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?));
+--   SEARCH entries USING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
+
+update "entries" set "invoice_id" = ? where "entries"."invoice_id" = ?;
+--   SCAN entries
+
+select "entry_id" from "entry_tags" where "entry_tags"."tag_id" = ? limit ?;
+--   SEARCH entry_tags USING COVERING INDEX entry_tags_tag (tag_id=?)
+
+select "id" from "entries" where "entries"."task_id" = ? limit ?;
+--   SEARCH entries USING INDEX entries_task (task_id=?)
+
+select "id" from "entries" where "entries"."project_id" = ? limit ?;
+--   SEARCH entries USING INDEX entries_project (project_id=?)

@@ -1,0 +1,42 @@
+-- The SQL of the sessions module's repository, in the order a tour of the services first prepares it,
+-- with SQLite's plan of each statement on a small seeded database (indented under it).
+-- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
+
+select "secret_hash", "user_id", "workspace_id", "csrf_token", "created_at", "last_seen_at" from "sessions" where "sessions"."secret_hash" = ?;
+--   SEARCH sessions USING INDEX sqlite_autoindex_sessions_1 (secret_hash=?)
+
+delete from "setup_links" where ("setup_links"."user_id" = ? and "setup_links"."used_at" is null);
+--   SEARCH setup_links USING INDEX setup_links_user (user_id=?)
+
+insert into "setup_links" ("secret_hash", "user_id", "workspace_id", "expires_at", "used_at", "created_at", "created_by") values (?, ?, ?, ?, null, ?, ?);
+
+
+select "secret_hash", "user_id", "workspace_id", "expires_at", "used_at", "created_at", "created_by" from "setup_links" where ("setup_links"."secret_hash" = ? and "setup_links"."used_at" is null);
+--   SEARCH setup_links USING INDEX sqlite_autoindex_setup_links_1 (secret_hash=?)
+
+update "setup_links" set "used_at" = ? where "setup_links"."secret_hash" = ?;
+--   SEARCH setup_links USING INDEX sqlite_autoindex_setup_links_1 (secret_hash=?)
+
+delete from "sessions" where "sessions"."user_id" = ?;
+--   SEARCH sessions USING COVERING INDEX sessions_user (user_id=?)
+
+insert into "sessions" ("secret_hash", "user_id", "workspace_id", "csrf_token", "created_at", "last_seen_at") values (?, ?, ?, ?, ?, ?);
+
+
+update "sessions" set "workspace_id" = ? where "sessions"."secret_hash" = ?;
+--   SEARCH sessions USING INDEX sqlite_autoindex_sessions_1 (secret_hash=?)
+
+delete from "sessions" where "sessions"."secret_hash" = ?;
+--   SEARCH sessions USING INDEX sqlite_autoindex_sessions_1 (secret_hash=?)
+
+delete from "sessions" where ("sessions"."last_seen_at" < ? or "sessions"."created_at" < ?);
+--   SCAN sessions
+
+delete from "setup_links" where ("setup_links"."expires_at" < ? or "setup_links"."used_at" is not null);
+--   SCAN setup_links
+
+delete from "sessions" where ("sessions"."workspace_id" = ? and "sessions"."user_id" = ?);
+--   SEARCH sessions USING INDEX sessions_user (user_id=?)
+
+delete from "setup_links" where "setup_links"."user_id" = ?;
+--   SEARCH setup_links USING COVERING INDEX setup_links_user (user_id=?)
