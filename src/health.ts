@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
+import type { DatabaseProbe } from './db/probe.js';
 import type { Logger } from './logger.js';
 import { PACKAGE_ROOT } from './paths.js';
 
@@ -24,7 +24,7 @@ export function shippedMigrations(): number[] {
  * least as new as each), and the webhook sender's thread has not ended unasked. The cause of a failure is logged when the result changes (a monitor polls this), never
  * answered.
  */
-export function createReadiness(deps: { sqlite: Database.Database; webhookSenderAlive: () => boolean; logger: Logger }) {
+export function createReadiness(deps: { database: DatabaseProbe; webhookSenderAlive: () => boolean; logger: Logger }) {
   const shipped = shippedMigrations();
   let last = 'ok';
   return (): Readiness => {
@@ -37,11 +37,8 @@ export function createReadiness(deps: { sqlite: Database.Database; webhookSender
         return undefined;
       }
     };
-    const database = check('database', () => deps.sqlite.prepare('SELECT count(*) FROM sqlite_master').pluck().get() as number);
-    const newest =
-      database === undefined
-        ? undefined
-        : check('migrations', () => Number(deps.sqlite.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() ?? 0));
+    const database = check('database', () => deps.database.answers());
+    const newest = database === undefined ? undefined : check('migrations', () => deps.database.newestMigration());
     const applied = newest === undefined ? 0 : shipped.filter((when) => when <= newest).length;
     if (newest !== undefined && applied < shipped.length) causes.migrations = `${applied} of the ${shipped.length} migrations are applied`;
     const webhookSender = deps.webhookSenderAlive();

@@ -9,7 +9,8 @@ import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { type AppDeps, createApp } from './http/app.js';
-import { type ContractDocument, loadContract } from './http/contract.js';
+import { type ContractDocument, loadContract } from './contract.js';
+import { probeDatabase } from './db/probe.js';
 import { createReadiness } from './health.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
@@ -39,8 +40,8 @@ export interface RuntimeOptions {
   contract?: ContractDocument;
   /** Tests: every statement that writes outside a transaction throws (the one write path). */
   strictWrites?: boolean;
-  /** Tests: the reader threads' test hooks (a slow report, a crashing read). */
-  readers?: Pick<ReaderOptions, 'slowReportsMs' | 'crashOn'>;
+  /** Tests: a hooks module the reader threads load (a slow report, a crashing read). */
+  readers?: Pick<ReaderOptions, 'hooks'>;
   handlers?: AppDeps['handlers'];
 }
 
@@ -131,7 +132,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       contract: options.contract ?? loadContract(),
       services,
       readers,
-      readiness: createReadiness({ sqlite: database.sqlite, webhookSenderAlive: sending.alive, logger }),
+      readiness: createReadiness({ database: probeDatabase(database.sqlite), webhookSenderAlive: sending.alive, logger }),
       metrics,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { problemTypes } from '../generated/problems.js';
-import { loadContract } from '../src/http/contract.js';
+import { loadContract } from '../src/contract.js';
 
 /**
  * The contract as a client reads it: every request body and success answer has an example, every

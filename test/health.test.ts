@@ -1,3 +1,4 @@
+import { probeDatabase } from '../src/db/probe.js';
 import { OPERATOR } from '../src/principal.js';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,7 +111,7 @@ describe('GET /healthz and GET /readyz', () => {
     try {
       let alive = true;
       const readiness = createReadiness({
-        sqlite: database.sqlite,
+        database: probeDatabase(database.sqlite),
         webhookSenderAlive: () => alive,
         logger: createLogger('info', (l) => lines.push(l)),
       });

@@ -6,7 +6,7 @@ import type { Actor } from '../src/principal.js';
 import { runCli } from '../src/cli/main.js';
 import { createWrite } from '../src/db/write.js';
 import { DomainError } from '../src/errors.js';
-import { loadContract } from '../src/http/contract.js';
+import { loadContract } from '../src/contract.js';
 import { createInvoicesRepository } from '../src/modules/invoices/repository.js';
 import { createInvoicesService, type InvoiceStatus, type InvoiceView, issuerPatchOfText } from '../src/modules/invoices/service.js';
 import { invoicePorts } from '../src/services.js';

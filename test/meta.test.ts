@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { problemTypes } from '../generated/problems.js';
-import { loadContract } from '../src/http/contract.js';
+import { loadContract } from '../src/contract.js';
 import { expectProblem, send, startTestServer, type TestServer } from './helpers/server.js';
 
 // `send` here fetches the HTML problem pages, which are not API operations of the contract.

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../src/paths.js';
 import { performance } from 'node:perf_hooks';
 import { expect } from 'chai';
 import { seed } from './helpers/seed.js';
 import { expectProblem, startTestServer, type TestServer } from './helpers/server.js';
+import { readerHooks } from './helpers/reader-hooks.mjs';
 
 const summary = '/api/v1/reports/summary?from=2026-11-01&to=2026-11-30&groupBy=day';
 
@@ -55,7 +59,7 @@ describe('reader threads: heavy reads off the request thread', () => {
   });
 
   it('a slow report does not hold up GET /me, or point reads, on the request thread', async () => {
-    server = await startTestServer({ env: { READER_THREADS: '1' }, readers: { slowReportsMs: 1500 } });
+    server = await startTestServer({ env: { READER_THREADS: '1' }, readers: readerHooks({ slowReportsMs: 1500 }) });
     seedWork(server);
     const started = performance.now();
     const report = server.request('GET', summary);
@@ -75,7 +79,10 @@ describe('reader threads: heavy reads off the request thread', () => {
   });
 
   it('a read past its budget has its thread replaced, answers 500 with the fixed detail, and is logged with its request id', async () => {
-    server = await startTestServer({ env: { READER_THREADS: '1', READ_BUDGET_MS: '1500' }, readers: { slowReportsMs: 10_000 } });
+    server = await startTestServer({
+      env: { READER_THREADS: '1', READ_BUDGET_MS: '1500' },
+      readers: readerHooks({ slowReportsMs: 10_000 }),
+    });
     seedWork(server);
     const res = await server.request('GET', summary);
     expectProblem(res, 500, 'internal-error', server.config.problemsBase, '/api/v1/reports/summary');
@@ -92,7 +99,7 @@ describe('reader threads: heavy reads off the request thread', () => {
   });
 
   it('a reader thread that dies is replaced; only its read fails', async () => {
-    server = await startTestServer({ env: { READER_THREADS: '1' }, readers: { crashOn: 'listTags' } });
+    server = await startTestServer({ env: { READER_THREADS: '1' }, readers: readerHooks({ crashOn: 'listTags' }) });
     seedWork(server);
     expectProblem(await server.request('GET', '/api/v1/tags'), 500, 'internal-error', server.config.problemsBase);
     expect(server.logLines.some((line) => line.includes('a reader thread failed; it is replaced'))).to.equal(true);
@@ -106,5 +113,42 @@ describe('reader threads: heavy reads off the request thread', () => {
     const res = await server.request('GET', '/api/v1/entries?from=2026-11-01&to=2026-11-30&cursor=not.ours');
     expectProblem(res, 400, 'invalid-request', server.config.problemsBase, '/api/v1/entries');
     expect(res.body.detail).to.contain('cursor');
+  });
+
+  it('runs on a reader thread exactly the operations the contract marks x-reader-thread', async () => {
+    const contract = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'generated', 'contract.json'), 'utf8')) as {
+      paths: Record<string, Record<string, { operationId: string; 'x-reader-thread'?: boolean }>>;
+    };
+    const marked = Object.values(contract.paths)
+      .flatMap((methods) => Object.values(methods))
+      .filter((op) => op['x-reader-thread'] === true)
+      .map((op) => op.operationId)
+      .sort();
+    expect(marked).to.deep.equal([
+      'getDetailedReport',
+      'getSummaryReport',
+      'getWeeklyReport',
+      'listClients',
+      'listEntries',
+      'listProjects',
+      'listTags',
+      'listTasks',
+    ]);
+    // A reader thread that runs any of them, or getEntry (not marked), ends: only the marked fail.
+    server = await startTestServer({ env: { READER_THREADS: '1' }, readers: readerHooks({ crashOn: [...marked, 'getEntry'] }) });
+    const entry = await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-01T08:00:00Z', end: '2026-11-01T09:00:00Z' } });
+    expect((await server.request('GET', `/api/v1/entries/${entry.body.data.id}`)).status).to.equal(200);
+    const range = 'from=2026-11-01&to=2026-11-01';
+    for (const path of [
+      '/entries?' + range,
+      '/reports/summary?' + range,
+      '/reports/detailed?' + range,
+      '/reports/weekly?from=2026-11-01',
+      '/clients',
+      '/projects',
+      '/tasks',
+      '/tags',
+    ])
+      expect((await server.request('GET', `/api/v1${path}`)).status, path).to.equal(500);
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { ManualClock } from '../src/clock.js';
 import { ConfigError, parseConfig } from '../src/config.js';
-import type { Handlers } from '../src/http/handlers/types.js';
+import type { Handlers } from '../src/operations/types.js';
 import { subkey } from '../src/kernel/keys.js';
 import { createLogger } from '../src/logger.js';
 import { decryptSecret } from '../src/modules/webhooks/crypto.js';

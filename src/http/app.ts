@@ -11,15 +11,15 @@ import type { Metrics } from '../metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { Actor } from '../principal.js';
 import type { ReaderPool } from '../readers/pool.js';
-import { actorData, isReadOperation, type ReadOperationId } from '../readers/tasks.js';
+import { actorData, readHandlers } from '../readers/tasks.js';
 import type { Services } from '../services.js';
 import { ContractBackend, type OperationInfo } from './backend.js';
-import { type Negotiated, negotiate } from './compression.js';
-import { type ContractDocument, servedDocument } from './contract.js';
+import { type Negotiated, negotiate } from '../kernel/compression.js';
+import { type ContractDocument, servedDocument } from '../contract.js';
 import { createCors } from './cors.js';
 import { type CatalogValidators, catalogValidators, etagHeader, isCatalogList, noneMatch } from './etag.js';
-import { createHandlers } from './handlers/index.js';
-import { type Handlers, type OperationId, PUBLIC_OPERATIONS } from './handlers/types.js';
+import { createHandlers } from '../operations/index.js';
+import { type Handlers, type OperationId, PUBLIC_OPERATIONS } from '../operations/types.js';
 import { type Exchange, newExchange, pipelineHooks, type Reply } from './pipeline.js';
 import { problemPage } from './problem-pages.js';
 import { createSettingsRouter } from '../settings/router.js';
@@ -68,9 +68,12 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   api.registerSecurityHandler('bearerAuth', hooks.securityHandlers.bearerAuth);
   api.register(hooks.handlers);
   const validators = catalogValidators({ catalog: deps.services.catalog, events: deps.services.events });
+  const infos = api.operationInfos();
+  const readable = readHandlers(deps.services);
   for (const [operationId, handler] of Object.entries(handlers) as Array<[OperationId, AnyHandler]>) {
-    // The heavy reads go to the reader threads and come back as JSON bytes.
-    if (isReadOperation(operationId) && handler === (real[operationId] as unknown)) {
+    // The heavy reads (the contract marks them) go to the reader threads and come back as JSON bytes.
+    if (infos.get(operationId)?.readerThread && handler === (real[operationId] as unknown)) {
+      if (!readable[operationId]) throw new Error(`${operationId} is marked x-reader-thread, but a reader thread has no handler for it`);
       api.register(operationId, heavyRead(deps, validators, operationId));
       continue;
     }
@@ -227,7 +230,7 @@ function writeReply(res: Response, reply: Answer, negotiated: Negotiated | null)
  * negotiated. A catalog list first makes its validator (a few index reads, src/http/etag.ts):
  * when `If-None-Match` names it the answer is 304, and the list is not read at all.
  */
-function heavyRead(deps: AppDeps, validators: CatalogValidators, operationId: ReadOperationId) {
+function heavyRead(deps: AppDeps, validators: CatalogValidators, operationId: OperationId) {
   const { config, clock, readers } = deps;
   return async (context: Context, exchange: Exchange): Promise<ReadReply> => {
     const { query, params } = context.request as { query: Record<string, unknown>; params: Record<string, string> };

@@ -11,7 +11,7 @@ import {
   type ValidationResult,
 } from 'openapi-backend';
 import type { Scope } from '../principal.js';
-import type { ContractDocument } from './contract.js';
+import type { ContractDocument } from '../contract.js';
 
 /** What the pipeline needs to know of one operation, read from the contract once at start. */
 export interface OperationInfo {
@@ -25,6 +25,8 @@ export interface OperationInfo {
   /** Query parameters declared as arrays: repeated and comma-separated values are both accepted. */
   arrayQueryParams: ReadonlySet<string>;
   hasBody: boolean;
+  /** `x-reader-thread: true` in the contract: a heavy read, answered on a reader thread. */
+  readerThread: boolean;
 }
 
 /** The request openapi-backend sees: Express's, reduced to what routing and validation read. */
@@ -67,6 +69,7 @@ function describe(operation: Operation): OperationInfo {
     scopes: (security[0]?.bearerAuth ?? []) as Scope[],
     arrayQueryParams: new Set(parameters.filter((p) => p.in === 'query' && p.schema?.type === 'array').map((p) => p.name)),
     hasBody: operation.requestBody !== undefined,
+    readerThread: (operation as { 'x-reader-thread'?: unknown })['x-reader-thread'] === true,
   };
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from '../principal.js';
 import type { CatalogService } from '../modules/catalog/service.js';
 import type { EventLog } from '../modules/events/service.js';
-import type { Negotiated } from './compression.js';
+import type { Negotiated } from '../kernel/compression.js';
 
 /** The catalog lists that carry an ETag, and the name each tag starts with. */
 const CATALOG_LISTS = { listClients: 'clients', listProjects: 'projects', listTasks: 'tasks', listTags: 'tags' } as const;

@@ -9,7 +9,7 @@ import type { Authenticated, TokensService } from '../modules/tokens/service.js'
 import { addressKey } from '../kernel/address.js';
 import { bearerToken } from '../modules/tokens/token-format.js';
 import { type ApiRequest, type BoundedErrors, infoOf } from './backend.js';
-import { UNMETERED_OPERATIONS } from './handlers/types.js';
+import { UNMETERED_OPERATIONS } from '../operations/types.js';
 import { HttpProblem } from './problems.js';
 import { describeValidationErrors } from './validation-errors.js';
 

@@ -2,7 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { type ProblemSlug, problemTypes } from '../../generated/problems.js';
 import type { DomainErrorCode } from '../errors.js';
-import { type Coding, compressAsync, compresses, type Negotiated } from './compression.js';
+import { type Coding, compressAsync, compresses, type EncodedBody, type Negotiated } from '../kernel/compression.js';
+
+export type { EncodedBody } from '../kernel/compression.js';
 
 export const INTERNAL_ERROR_DETAIL = 'The server could not complete this request.';
 
@@ -61,10 +63,6 @@ export function sendProblem(
 }
 
 /** Bytes a reader thread made: compressed there with `coding`, or (null) left as they are. */
-export interface EncodedBody {
-  bytes: Uint8Array;
-  coding: Coding | null;
-}
 
 /**
  * Writes a JSON body. An `EncodedBody` goes out as it is; any other body is compressed (on

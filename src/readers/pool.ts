@@ -6,8 +6,8 @@ import { Piscina } from 'piscina';
 import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { resolvePackage } from '../threads/start.js';
-import type { ReaderThreadData } from './reader-thread.js';
-import type { EncodedBody } from '../http/problems.js';
+import type { ReaderThreadData } from '../threads/reader-thread.js';
+import type { EncodedBody } from '../kernel/compression.js';
 import { raise, type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
 
 export interface ReaderOptions {
@@ -17,8 +17,7 @@ export interface ReaderOptions {
   budgetMs: number;
   cacheMb: number;
   /** Tests: see ReaderThreadData. */
-  slowReportsMs?: number;
-  crashOn?: string;
+  hooks?: ReaderThreadData['hooks'];
 }
 
 /** The default size: one reader per core (the request thread mostly waits on them). */
@@ -46,13 +45,12 @@ export function createReaderPool(
     secretKey: new Uint8Array(options.secretKey),
     defaultTimeZone: options.defaultTimeZone,
     cacheMb: options.cacheMb,
-    ...(options.slowReportsMs ? { slowReportsMs: options.slowReportsMs } : {}),
-    ...(options.crashOn ? { crashOn: options.crashOn } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
   };
   const pool = inProcess
     ? null
     : new Piscina<ReadTask, ReadResult>({
-        filename: new URL(`./reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
+        filename: new URL(`../threads/reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
         // Started on the first heavy reads (the server starts faster) and kept while reads come;
         // a reader idle for a minute ends and gives its memory back (the next heavy read starts
         // one again, in ~0.1 s).

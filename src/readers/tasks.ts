@@ -1,33 +1,19 @@
 import type { Actor, Scope } from '../principal.js';
 import { DomainError, type DomainErrorCode } from '../errors.js';
-import { compressSync, compresses, type Negotiated } from '../http/compression.js';
-import { catalogHandlers } from '../http/handlers/catalog.js';
-import { entryHandlers } from '../http/handlers/entries.js';
-import { reportHandlers } from '../http/handlers/reports.js';
-import type { Handler, OperationId } from '../http/handlers/types.js';
-import type { EncodedBody } from '../http/problems.js';
+import { compressSync, compresses, type Negotiated } from '../kernel/compression.js';
+import { catalogHandlers } from '../operations/catalog.js';
+import { entryHandlers } from '../operations/entries.js';
+import { reportHandlers } from '../operations/reports.js';
+import type { Handler, OperationId } from '../operations/types.js';
+import type { EncodedBody } from '../kernel/compression.js';
 import type { Services } from '../services.js';
 
-/**
- * The heavy reads: answers that scan ranges or whole catalogs. They run on the reader threads
- * (./pool.ts), each with its own read-only connection, and come back as JSON text; everything
- * else (routing, tokens, validation, point reads, writes) stays on the request thread.
+/*
+ * The heavy reads run on the reader threads (./pool.ts), each with its own read-only connection,
+ * and come back as JSON bytes; everything else (routing, tokens, validation, point reads, writes)
+ * stays on the request thread. Which operations are heavy is the contract's word
+ * (`x-reader-thread: true`), read by the request thread at start.
  */
-export const READ_OPERATIONS = [
-  'listEntries',
-  'getSummaryReport',
-  'getDetailedReport',
-  'getWeeklyReport',
-  'listClients',
-  'listProjects',
-  'listTasks',
-  'listTags',
-] as const satisfies readonly OperationId[];
-
-export type ReadOperationId = (typeof READ_OPERATIONS)[number];
-
-export const isReadOperation = (operationId: string): operationId is ReadOperationId =>
-  (READ_OPERATIONS as readonly string[]).includes(operationId);
 
 /** An actor as it crosses to a thread (a Set does not survive structured cloning as one). */
 export type ActorData = Omit<Actor, 'scopes'> & { scopes: Scope[] };
@@ -37,7 +23,7 @@ export const actorOf = (data: ActorData): Actor => ({ ...data, scopes: new Set(d
 
 /** One read, as the request thread hands it over: validated and coerced, with the request's instant. */
 export interface ReadTask {
-  operationId: ReadOperationId;
+  operationId: OperationId;
   query: Record<string, unknown>;
   path: Record<string, string>;
   actor: ActorData;
@@ -61,16 +47,16 @@ export type ReadResult = Uint8Array | EncodedBody | { error: { code: DomainError
 
 const encoder = new TextEncoder();
 
+/** The operations a reader thread can answer: the data operations of the contract (not the contract or health). */
+export type ReadHandlers = Partial<Record<OperationId, Handler<OperationId>>>;
+
 /** The read handlers over a set of services (the reader thread's, or the server's own). */
-export function readHandlers(
-  services: Pick<Services, 'entries' | 'timers' | 'catalog' | 'reports'>,
-): Record<ReadOperationId, Handler<ReadOperationId>> {
-  const all = { ...entryHandlers(services), ...catalogHandlers(services), ...reportHandlers(services) };
-  return Object.fromEntries(READ_OPERATIONS.map((id) => [id, all[id]])) as unknown as Record<ReadOperationId, Handler<ReadOperationId>>;
+export function readHandlers(services: Pick<Services, 'entries' | 'timers' | 'catalog' | 'reports'>): ReadHandlers {
+  return { ...entryHandlers(services), ...catalogHandlers(services), ...reportHandlers(services) } as unknown as ReadHandlers;
 }
 
 /** Runs a read and serialises its answer; a domain error becomes a result, anything else throws. */
-export async function runRead(handlers: Record<ReadOperationId, Handler<ReadOperationId>>, task: ReadTask): Promise<ReadResult> {
+export async function runRead(handlers: ReadHandlers, task: ReadTask): Promise<ReadResult> {
   const handler = handlers[task.operationId] as unknown as (
     request: unknown,
   ) => { status: 200; body: unknown } | Promise<{ status: 200; body: unknown }>;

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { type ContractDocument, loadContract } from '../../src/http/contract.js';
+import { type ContractDocument, loadContract } from '../../src/contract.js';
 
 /**
  * Checks real responses against openapi/openapi.yaml: the status must be listed for the

@@ -1,6 +1,6 @@
 import { DomainError, type DomainErrorCode } from '../../src/errors.js';
-import { type ContractDocument, loadContract } from '../../src/http/contract.js';
-import type { Handlers } from '../../src/http/handlers/types.js';
+import { type ContractDocument, loadContract } from '../../src/contract.js';
+import type { Handlers } from '../../src/operations/types.js';
 
 /**
  * The real contract plus three fixture operations with scopes, array parameters and a body, so

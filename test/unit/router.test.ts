@@ -8,7 +8,7 @@ import {
   infoOf,
   MAX_VALIDATION_ERRORS,
 } from '../../src/http/backend.js';
-import { loadContract } from '../../src/http/contract.js';
+import { loadContract } from '../../src/contract.js';
 
 const request = (method: string, path: string, query: ApiRequest['query'] = {}): ApiRequest =>
   ({ method, path, headers: {}, query }) as ApiRequest;

@@ -8,7 +8,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Clock } from '../clock.js';
 import { openDatabase } from '../db/database.js';
 import { createServices } from '../services.js';
-import { type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
+import { type ReadResult, type ReadTask, readHandlers, runRead } from '../readers/tasks.js';
 
 export interface ReaderThreadData {
   databasePath: string;
@@ -16,10 +16,16 @@ export interface ReaderThreadData {
   defaultTimeZone: string;
   /** The connection's page cache: random reads (a report's tag join, a search's rows) stay in memory. */
   cacheMb: number;
-  /** Tests: each report takes this long, as a slow query would (the thread is busy throughout). */
-  slowReportsMs?: number;
-  /** Tests: a read of this operation ends the thread, as a crash of the reader would. */
-  crashOn?: string;
+  /**
+   * Tests: a module of the test's own whose `beforeRead(task, data)` runs before each read (a
+   * slow read, a crashing reader). Production code ships no such branch.
+   */
+  hooks?: { module: string; data: unknown };
+}
+
+/** What a test's hooks module exports. */
+export interface ReaderHooks {
+  beforeRead(task: ReadTask, data: unknown): void;
 }
 
 const data = workerData as ReaderThreadData;
@@ -28,12 +34,15 @@ const clock: Clock = { now: () => now };
 const database = openDatabase(data.databasePath, { readOnly: true, cacheMb: data.cacheMb });
 const services = createServices(database, { clock, secretKey: Buffer.from(data.secretKey), defaultTimeZone: data.defaultTimeZone });
 const handlers = readHandlers(services);
+// Loaded with the first read: a top-level await would keep the thread from loading as it does.
+let hooks: Promise<ReaderHooks> | null = null;
 
 export default async function read(task: ReadTask): Promise<ReadResult> {
   now = task.now;
-  if (data.crashOn === task.operationId) process.exit(70);
-  if (data.slowReportsMs && task.operationId.endsWith('Report'))
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, data.slowReportsMs);
+  if (data.hooks) {
+    hooks ??= import(data.hooks.module) as Promise<ReaderHooks>;
+    (await hooks).beforeRead(task, data.hooks.data);
+  }
   const result = await runRead(handlers, task);
   // The bytes change hands: no copy of a large answer on the request thread.
   if (result instanceof Uint8Array) return move(result) as Uint8Array;

@@ -1,5 +1,5 @@
-import type { ReadinessCheck } from '../../health.js';
-import type { Services } from '../../services.js';
+import type { ReadinessCheck } from '../health.js';
+import type { Services } from '../services.js';
 import type { ContractDocument } from '../contract.js';
 import { catalogHandlers } from './catalog.js';
 import { entryHandlers } from './entries.js';

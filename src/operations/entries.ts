@@ -1,4 +1,4 @@
-import type { Services } from '../../services.js';
+import type { Services } from '../services.js';
 import { type Handler, noContent, ok } from './types.js';
 
 export function entryHandlers({ entries, timers }: Pick<Services, 'entries' | 'timers'>) {

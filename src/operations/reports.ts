@@ -1,4 +1,4 @@
-import type { Services } from '../../services.js';
+import type { Services } from '../services.js';
 import { type Handler, ok } from './types.js';
 
 export function reportHandlers({ reports }: Pick<Services, 'reports'>) {

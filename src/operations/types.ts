@@ -1,5 +1,5 @@
-import type { operations } from '../../../generated/openapi.js';
-import type { Actor } from '../../principal.js';
+import type { operations } from '../../generated/openapi.js';
+import type { Actor } from '../principal.js';
 
 /*
  * Handler types derived from the generated contract types: a contract change that breaks a

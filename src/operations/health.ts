@@ -1,4 +1,4 @@
-import type { ReadinessCheck } from '../../health.js';
+import type { ReadinessCheck } from '../health.js';
 import { type Handler, ok } from './types.js';
 
 export function healthHandlers({ readiness }: { readiness: ReadinessCheck }) {

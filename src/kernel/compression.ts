@@ -3,6 +3,12 @@ import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'n
 /** The content codings the server sends: brotli (smaller) and gzip (every client has it). */
 export type Coding = 'br' | 'gzip';
 
+/** An answer's bytes and the coding they are in (null: as they are). */
+export interface EncodedBody {
+  bytes: Uint8Array;
+  coding: Coding | null;
+}
+
 /** A request's answer, compressed with `coding` when it is at least `minBytes` long. */
 export interface Negotiated {
   coding: Coding;

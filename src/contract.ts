@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../paths.js';
+import { PACKAGE_ROOT } from './paths.js';
 
 /** The contract as written (openapi/openapi.yaml) and as compiled by `npm run generate` (checked fresh in `npm test`). */
 export const CONTRACT_PATH = join(PACKAGE_ROOT, 'openapi', 'openapi.yaml');
