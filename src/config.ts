@@ -1,9 +1,10 @@
-import ipaddr from 'ipaddr.js';
-import type { Synchronous } from './db/database.js';
 import { availableParallelism } from 'node:os';
+import ipaddr from 'ipaddr.js';
 import cron from 'node-cron';
+import type { Synchronous } from './db/database.js';
+import type { LogLevel } from './logger.js';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+export type { LogLevel } from './logger.js';
 
 export interface Config {
   baseUrl: string;

@@ -1,4 +1,5 @@
-import type { LogLevel } from './config.js';
+/** How much the server logs. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 /** Structured JSON logs, one object a line. Never pass a secret in `fields`. */
 export interface Logger {

@@ -16,6 +16,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { Resolver } from './modules/webhooks/targets.js';
 import type { WebhookSender } from './modules/webhooks/sender.js';
+import { createSettingsRouter } from './settings/router.js';
 import { createShutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
@@ -134,6 +135,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       readers,
       readiness: createReadiness({ database: probeDatabase(database.sqlite), webhookSenderAlive: sending.alive, logger }),
       metrics,
+      settings: config.settingsPath === null ? null : createSettingsRouter({ config, logger, services, base: config.settingsPath, clock }),
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const { server, url } = await listen(config, app);

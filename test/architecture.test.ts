@@ -75,6 +75,9 @@ describe('architecture: the shape of src/', () => {
       [/^src\/modules\//, /^src\/(http|settings|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
       [/^src\/(readers|operations)\//, /^src\/(http|settings|cli)\//],
       [/^src\/kernel\//, /^src\/(modules|http|settings|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
+      [/^src\/db\//, /^src\/(modules|http|settings|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
+      [/^src\/http\//, /^src\/(settings|cli|threads)\/|^src\/(server|main)\.ts$/],
+      [/^src\/readers\//, /^src\/threads\//],
     ];
     expect(violations((file, i) => upward.some(([from, to]) => from.test(file) && to.test(i)))).to.deep.equal([]);
   });

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import { startThread } from '../threads/start.js';
+import { startThread } from '../workers.js';
 import type { CheckpointerData } from './checkpointer-thread.js';
 import type { DatabaseHandle } from './database.js';
 

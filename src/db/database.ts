@@ -8,9 +8,9 @@ import { secureDatabaseFiles, type Tightened } from './files.js';
 import { registerFunctions } from './functions.js';
 
 export { registerFunctions } from './functions.js';
-import * as schema from './schema.js';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** A connection as the repositories use it: Drizzle's query builder over better-sqlite3 (no relational schema: queries name their tables). */
+export type Db = BetterSQLite3Database;
 
 /**
  * When a commit reaches the disk. FULL (the default): the WAL is synced at every commit, so an
@@ -64,7 +64,7 @@ export function openDatabase(
   sqlite.pragma('busy_timeout = 5000');
   if (options.cacheMb) sqlite.pragma(`cache_size = -${options.cacheMb * 1024}`);
   registerFunctions(sqlite);
-  const db = drizzle(sqlite, { schema });
+  const db = drizzle(sqlite);
   const migrationBackup =
     !readOnly && path !== ':memory:' ? backupBeforeMigrating(sqlite, path, options.backupsBeforeMigrating ?? 0, new Date()) : null;
   if (!readOnly) migrate(db, { migrationsFolder });

@@ -22,7 +22,6 @@ import { createHandlers } from '../operations/index.js';
 import { type Handlers, type OperationId, PUBLIC_OPERATIONS } from '../operations/types.js';
 import { type Exchange, newExchange, pipelineHooks, type Reply } from './pipeline.js';
 import { problemPage } from './problem-pages.js';
-import { createSettingsRouter } from '../settings/router.js';
 import { type EncodedBody, HttpProblem, sendProblem, slugOfDomainError, writeJson } from './problems.js';
 
 export interface AppDeps {
@@ -39,6 +38,8 @@ export interface AppDeps {
   metrics: Metrics | null;
   /** Tests of the pipeline itself adjust the handlers (a fixture contract, a missing handler). */
   handlers?: (real: Handlers) => Handlers;
+  /** The settings page (mounted under SETTINGS_PATH), or null when it is off. */
+  settings: RequestHandler | null;
 }
 
 /** A heavy read's reply: its bytes (compressed on the reader thread, or not), or 304 for a catalog list whose ETag matched. */
@@ -138,8 +139,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     app.get(`${pages}/:slug`, pageHandler);
   }
   if (metrics !== null) app.get(METRICS_PATH, metricsEndpoint(metrics, config, logger));
-  if (settings !== null)
-    app.use(settings, createSettingsRouter({ config, logger, services: deps.services, base: settings, clock: deps.clock }));
+  if (settings !== null && deps.settings) app.use(settings, deps.settings);
 
   /** One line per request, written with its response; and its metrics, when on. */
   function logRequest(exchange: Exchange): void {

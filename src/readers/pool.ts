@@ -5,10 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
-import { resolvePackage } from '../threads/start.js';
-import type { ReaderThreadData } from '../threads/reader-thread.js';
+import { resolvePackage } from '../workers.js';
 import type { EncodedBody } from '../kernel/compression.js';
-import { raise, type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
+import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
 
 export interface ReaderOptions {
   /** Reader threads; 0 reads on the request thread (a :memory: database cannot be shared). */

@@ -79,3 +79,22 @@ export async function runRead(handlers: ReadHandlers, task: ReadTask): Promise<R
 export const raise = (result: Extract<ReadResult, { error: unknown }>): never => {
   throw new DomainError(result.error.code, result.error.message);
 };
+
+/** What a reader thread is started with (src/threads/reader-thread.ts). */
+export interface ReaderThreadData {
+  databasePath: string;
+  secretKey: Uint8Array;
+  defaultTimeZone: string;
+  /** The connection's page cache: random reads (a report's tag join, a search's rows) stay in memory. */
+  cacheMb: number;
+  /**
+   * Tests: a module of the test's own whose `beforeRead(task, data)` runs before each read (a
+   * slow read, a crashing reader). Production code ships no such branch.
+   */
+  hooks?: { module: string; data: unknown };
+}
+
+/** What a test's hooks module exports. */
+export interface ReaderHooks {
+  beforeRead(task: ReadTask, data: unknown): void;
+}

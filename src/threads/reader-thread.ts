@@ -8,25 +8,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Clock } from '../clock.js';
 import { openDatabase } from '../db/database.js';
 import { createServices } from '../services.js';
-import { type ReadResult, type ReadTask, readHandlers, runRead } from '../readers/tasks.js';
-
-export interface ReaderThreadData {
-  databasePath: string;
-  secretKey: Uint8Array;
-  defaultTimeZone: string;
-  /** The connection's page cache: random reads (a report's tag join, a search's rows) stay in memory. */
-  cacheMb: number;
-  /**
-   * Tests: a module of the test's own whose `beforeRead(task, data)` runs before each read (a
-   * slow read, a crashing reader). Production code ships no such branch.
-   */
-  hooks?: { module: string; data: unknown };
-}
-
-/** What a test's hooks module exports. */
-export interface ReaderHooks {
-  beforeRead(task: ReadTask, data: unknown): void;
-}
+import { type ReaderHooks, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, runRead } from '../readers/tasks.js';
 
 const data = workerData as ReaderThreadData;
 let now = 0;

@@ -2,9 +2,9 @@ import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { Job } from '../../scheduler.js';
-import type { AccountsService } from '../accounts/service.js';
 import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword } from './password.js';
+import type { SessionAccounts } from './ports.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
@@ -16,11 +16,7 @@ export type { NewSession } from './secrets.js';
 export type { SignInResult } from './sign-in.js';
 export type { SessionView } from './views.js';
 
-/** What the sessions module reads and writes of the accounts module (passwords live on the account). */
-export type SessionAccounts = Pick<
-  AccountsService,
-  'membership' | 'memberships' | 'credentials' | 'hasPassword' | 'storePasswordHash' | 'memberBeyond'
->;
+export type { SessionAccounts } from './ports.js';
 
 /** A session ends after this long without a request, and this long after sign-in in any case. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;

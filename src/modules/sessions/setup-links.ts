@@ -5,7 +5,7 @@ import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword } from './password.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
-import type { SessionAccounts } from './service.js';
+import type { SessionAccounts } from './ports.js';
 
 /** A setup link is valid this long unless the inviter says otherwise. */
 export const SETUP_LINK_HOURS = 72;

@@ -3,7 +3,7 @@ import type { Write } from '../../db/write.js';
 import { SignInAttempts } from './attempts.js';
 import { createDummyHash, HashingBusy, verifyPassword } from './password.js';
 import type { NewSession } from './secrets.js';
-import type { SessionAccounts } from './service.js';
+import type { SessionAccounts } from './ports.js';
 
 /** What a sign-in came to. */
 export type SignInResult =

@@ -1,22 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { DeliveryError, Outcome } from './queue.js';
+import type { DeliveryError, EventRecord, Outcome, Owner } from './queue.js';
+
+export type { EventRecord, Owner } from './queue.js';
 import type { ResolvedAddress } from './targets.js';
-
-/** An event as a delivery sends it (the events module's record). */
-export interface EventRecord {
-  entity: string;
-  event: string | null;
-  payload: string | null;
-  createdAt: number;
-}
-
-/** The subscription owner's visibility, at send time. */
-export interface Owner {
-  userId: string;
-  canViewOthersTime: boolean;
-  canViewOthersMoney: boolean;
-}
 
 /** The envelope `data` for the owner's current visibility, or null when the event is withheld. */
 export function dataFor(event: EventRecord, owner: Owner): object | null {

@@ -1,7 +1,21 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import type { Owner } from './post.js';
 import type { QueueStatements } from './repository.js';
+
+/** An event as a delivery sends it (the events module's record). */
+export interface EventRecord {
+  entity: string;
+  event: string | null;
+  payload: string | null;
+  createdAt: number;
+}
+
+/** The subscription owner's visibility, at send time. */
+export interface Owner {
+  userId: string;
+  canViewOthersTime: boolean;
+  canViewOthersMoney: boolean;
+}
 
 /** Delay before attempt 2, 3, 4, 5 and 6 (the first is immediate). */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const;

@@ -1,9 +1,0 @@
-// The whole database schema, gathered from the modules for Drizzle and drizzle-kit.
-export * from '../modules/accounts/schema.js';
-export * from '../modules/catalog/schema.js';
-export * from '../modules/entries/schema.js';
-export * from '../modules/events/schema.js';
-export * from '../modules/invoices/schema.js';
-export * from '../modules/tokens/schema.js';
-export * from '../modules/webhooks/schema.js';
-export * from '../modules/sessions/schema.js';
