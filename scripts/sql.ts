@@ -164,6 +164,17 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   sender.recover();
   sender.purge();
 
+  // Imports: a file imported (the catalog found or created, fingerprints), listed, shown, undone.
+  const imported = await services.imports.run(OPERATOR, {
+    workspaceId,
+    path: join(PACKAGE_ROOT, 'test/fixtures/import/toggl.csv'),
+    timeZone: 'Europe/Berlin',
+    createMembers: true,
+    webhooks: true,
+  });
+  await services.imports.list(OPERATOR, workspaceId);
+  await services.imports.undo(OPERATOR, imported.report.importId as string);
+
   // Events: tail, positions, retention.
   events.tail(OPERATOR, workspaceId);
   events.position(workspaceId, 'catalog');

@@ -46,6 +46,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         }),
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
+      stderrIsTty: process.stderr.isTTY === true,
       settingsUrl: config.settingsPath === null ? null : `${config.baseUrl}${config.settingsPath}`,
       readStdin: async () => {
         const chunks: Buffer[] = [];

@@ -7,3 +7,4 @@ export * from './modules/invoices/schema.js';
 export * from './modules/tokens/schema.js';
 export * from './modules/webhooks/schema.js';
 export * from './modules/sessions/schema.js';
+export * from './modules/imports/schema.js';

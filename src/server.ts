@@ -111,6 +111,9 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       onResult: (job, result) => job === 'runaway timers' && metrics?.runawaysDetected(result as number),
     });
     shutdown.add('stop', 'scheduler and sender', () => scheduler.shutdown().then(sending.stop));
+    // An import whose process died midway (kill -9, a crash) is cleaned up and recorded failed.
+    const recovered = await services.imports.recover();
+    if (recovered > 0) logger.warn('cleaned up imports that stopped midway', { imports: recovered });
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
     if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });

@@ -12,6 +12,8 @@ import { createEntriesRepository } from './modules/entries/repository.js';
 import { createEntryServices } from './modules/entries/service.js';
 import { createEventsRepository } from './modules/events/repository.js';
 import { createEventLog, type DomainEvent, type DomainWrite, type EventLog } from './modules/events/service.js';
+import { createImportsRepository } from './modules/imports/repository.js';
+import { createImportsService } from './modules/imports/service.js';
 import { createInvoicesRepository } from './modules/invoices/repository.js';
 import { createInvoicesService, type InvoicePorts } from './modules/invoices/service.js';
 import { createReportsService } from './modules/reports/service.js';
@@ -151,6 +153,15 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       lister,
       ports: { ...catalog, aggregate: entries.aggregate, userNames: accounts.userNames },
       defaultTimeZone: options.defaultTimeZone ?? 'UTC',
+    }),
+    imports: createImportsService({
+      repo: createImportsRepository(db),
+      write,
+      clock,
+      entries: entryServices.imports,
+      catalog: catalog.imports,
+      accounts,
+      logger,
     }),
     invoices: createInvoicesService({
       repo: createInvoicesRepository(db),

@@ -8,6 +8,22 @@ export interface CommandContext {
   settingsUrl: string | null;
   /** The whole of standard input (a password is read from it, never from an argument). */
   readStdin(): Promise<string>;
+  /** A progress line on stderr, rewritten in place: only on a terminal and without --json. */
+  progress?: (line: string) => void;
+}
+
+/**
+ * A command that ran and refused (an import stopped by refused rows): its result is printed on
+ * stdout as any result, the message on stderr, and the exit code is 1.
+ */
+export class ReportedFailure extends Error {
+  override name = 'ReportedFailure';
+  constructor(
+    readonly result: Record<string, unknown>,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface Command {

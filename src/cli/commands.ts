@@ -2,10 +2,11 @@ import { optionalInstant, optionalInteger, required, UsageError } from './args.j
 import { OPERATOR } from '../principal.js';
 import { accountCommands } from './account-commands.js';
 import { type Command, command, str } from './command.js';
+import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
 import { webhookCommands } from './webhook-commands.js';
 
-export { type Command, command, flag, str } from './command.js';
+export { type Command, command, flag, ReportedFailure, str } from './command.js';
 
 const scopesOf = (raw: string): string[] =>
   raw
@@ -59,6 +60,7 @@ export const commands: Record<string, Command> = {
   'token revoke': command('token revoke ID', 'Revoke a token; its next request answers 401.', {}, 1, (_v, p, s) =>
     s.tokens.revoke(OPERATOR, p[0] as string),
   ),
+  ...importCommands,
   ...invoiceCommands,
   ...webhookCommands,
 };

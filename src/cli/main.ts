@@ -2,7 +2,7 @@ import type { DatabaseHandle } from '../db/database.js';
 import { DomainError } from '../errors.js';
 import type { Services } from '../services.js';
 import { UsageError } from './args.js';
-import { type Command, commands } from './commands.js';
+import { type Command, commands, ReportedFailure } from './commands.js';
 import { type MaintenanceCommand, maintenanceCommands } from './maintenance-commands.js';
 
 export interface CliDeps {
@@ -16,6 +16,8 @@ export interface CliDeps {
   settingsUrl?: string | null;
   /** Standard input, whole (`user password` reads the password from it). */
   readStdin?: () => Promise<string>;
+  /** Whether stderr is a terminal (an import draws its progress line there). */
+  stderrIsTty?: boolean;
 }
 
 const EXIT_FAILED = 1;
@@ -35,7 +37,7 @@ function commandHelp(cmd: Pick<Command, 'usage' | 'summary' | 'details'>): strin
 }
 
 /** The commands of a group (`workspace`, `webhook` …), by their full name. */
-const groupOf = (group: string) => Object.entries(commands).filter(([name]) => name.startsWith(`${group} `));
+const groupOf = (group: string) => Object.entries(commands).filter(([name]) => name === group || name.startsWith(`${group} `));
 
 /**
  * Runs one CLI command. With --json it prints exactly one JSON object on stdout; every error goes
@@ -47,7 +49,11 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     deps.stdout(helpText());
     return argv.length === 0 ? EXIT_USAGE : 0;
   }
-  const name = `${argv[0]} ${argv[1] ?? ''}`.trim();
+  // `<group> <action>`, or a command of one word with its arguments (`import FILE`).
+  const pair = `${argv[0]} ${argv[1] ?? ''}`.trim();
+  const single = !commands[pair] && commands[argv[0] as string] && !isHelp(argv[1]) ? (argv[0] as string) : null;
+  const name = single ?? pair;
+  const rest = argv.slice(single ? 1 : 2);
   const fail = (code: string, message: string, exit: number, usage?: string) => {
     if (json) deps.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
     else deps.stderr(`timetrack: ${message}\n${usage ? `usage: timetrack ${usage}\n` : ''}`);
@@ -65,7 +71,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     const known = group.length > 0 ? `; the ${argv[0]} commands are ${group.map(([n]) => n).join(', ')}` : '';
     return fail('usage', `unknown command "${name}"${known}; run timetrack --help for the list`, EXIT_USAGE);
   }
-  if (argv.slice(2).some(isHelp)) {
+  if (rest.some(isHelp)) {
     deps.stdout(commandHelp(cmd));
     return 0;
   }
@@ -73,10 +79,21 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   let database: DatabaseHandle | undefined;
   try {
     database = deps.openDatabase();
-    const result = await cmd.run(argv.slice(2), deps.createServices(database), {
-      settingsUrl: deps.settingsUrl === undefined ? 'http://localhost:8080/settings' : deps.settingsUrl,
-      readStdin: deps.readStdin ?? (() => Promise.resolve('')),
-    });
+    let drawn = false;
+    const result = await Promise.resolve(
+      cmd.run(rest, deps.createServices(database), {
+        settingsUrl: deps.settingsUrl === undefined ? 'http://localhost:8080/settings' : deps.settingsUrl,
+        readStdin: deps.readStdin ?? (() => Promise.resolve('')),
+        ...(deps.stderrIsTty && !json
+          ? {
+              progress: (line: string) => {
+                drawn = true;
+                deps.stderr(`\r\x1b[2K${line}`);
+              },
+            }
+          : {}),
+      }),
+    ).finally(() => drawn && deps.stderr('\n'));
     if (json) {
       deps.stdout(`${JSON.stringify(result)}\n`);
     } else {
@@ -84,6 +101,10 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     }
     return 0;
   } catch (error) {
+    if (error instanceof ReportedFailure) {
+      deps.stdout(json ? `${JSON.stringify(error.result)}\n` : humanReadable(error.result));
+      return fail('refused', error.message, EXIT_FAILED);
+    }
     if (error instanceof UsageError) return fail('usage', error.message, EXIT_USAGE, cmd.usage);
     if (error instanceof DomainError) return fail(error.code, error.message, EXIT_FAILED);
     throw error;

@@ -133,6 +133,32 @@ export function createAccountsService({
     /** A new account (no password): the operator's `user create`, an owner adding a member, an import creating one. */
     createAccount,
 
+    /** Who may be matched to a file's users (an import, acting for a principal it has checked): every member, with name and email. */
+    memberDirectory: (workspaceId: string): Array<{ userId: string; name: string; email: string }> =>
+      repo.members(workspaceId).map((m) => ({ userId: m.userId, name: m.name, email: m.email })),
+
+    /**
+     * A user of an imported file made a member (`--create-members`, inside the import's write):
+     * the account found by email, or created (no password: `user invite` later), joined to the
+     * workspace without flags. Its id.
+     */
+    joinImported(workspaceId: string, input: { name: string; email: string }): string {
+      const email = requireEmail(input.email);
+      const userId = repo.userByEmail(email)?.id ?? createAccount({ name: input.name || email, email }).id;
+      const now = clock.now();
+      repo.insertMember({
+        workspaceId,
+        userId,
+        canViewOthersTime: false,
+        canViewOthersMoney: false,
+        hourlyRate: null,
+        isOwner: false,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return userId;
+    },
+
     /** Renames an account or changes its email (unique among live accounts): the operator, or the account itself. */
     setUser(principal: Principal, id: string, changes: UserChanges): { id: string } {
       if (!isOperator(principal) && principal.userId !== id) throw errors.userNotFound(id);

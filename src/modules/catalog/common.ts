@@ -25,7 +25,7 @@ export type CatalogEntity = 'client' | 'project' | 'task' | 'tag';
 
 /** The sync event of a catalog write (catalog writes send no webhooks: `event` is null). */
 export function catalogEvent(
-  actor: Actor,
+  actor: Pick<Actor, 'workspaceId' | 'tokenId'> & { userId: string | null },
   entity: CatalogEntity,
   entityId: string,
   operation: EventOperation,

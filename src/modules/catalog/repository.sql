@@ -26,6 +26,21 @@ select "projects"."id", "projects"."workspace_id", "projects"."client_id", "proj
 select "id", "workspace_id", "name", "name_key", "created_at", "updated_at" from "tags" where "tags"."workspace_id" = ? order by "tags"."name_key" asc, "tags"."id" asc;
 --   SEARCH tags USING INDEX tags_name (workspace_id=?)
 
+select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "created_at", "updated_at" from "clients" where ("clients"."workspace_id" = ? and "clients"."name_key" = ?);
+--   SEARCH clients USING INDEX clients_name (workspace_id=? AND name_key=?)
+
+select "id", "workspace_id", "client_id", "client_key", "name", "name_key", "color", "billable", "hourly_rate", "estimate_sec", "budget_amount", "archived", "created_at", "updated_at" from "projects" where ("projects"."workspace_id" = ? and "projects"."client_key" = ? and "projects"."name_key" = ?);
+--   SEARCH projects USING INDEX projects_name (workspace_id=? AND client_key=? AND name_key=?)
+
+select "id", "workspace_id", "project_id", "name", "name_key", "estimate_sec", "hourly_rate", "archived", "created_at", "updated_at" from "tasks" where ("tasks"."project_id" = ? and "tasks"."name_key" = ?);
+--   SEARCH tasks USING INDEX tasks_name (project_id=? AND name_key=?)
+
+select "id", "workspace_id", "name", "name_key", "created_at", "updated_at" from "tags" where ("tags"."workspace_id" = ? and "tags"."name_key" = ?);
+--   SEARCH tags USING INDEX tags_name (workspace_id=? AND name_key=?)
+
+select "id" from "tasks" where "tasks"."project_id" = ? limit ?;
+--   SEARCH tasks USING INDEX tasks_name (project_id=?)
+
 select "id" from "projects" where "projects"."client_id" = ? limit ?;
 --   SEARCH projects USING INDEX projects_client (client_id=?)
 

@@ -71,6 +71,32 @@ export function createCatalogRepository(db: Db) {
       .where(eq(tags.workspaceId, p('workspaceId')))
       .orderBy(asc(tags.nameKey), asc(tags.id))
       .prepare(),
+    clientByKey: db
+      .select()
+      .from(clients)
+      .where(and(eq(clients.workspaceId, p('workspaceId')), eq(clients.nameKey, p('key'))))
+      .prepare(),
+    projectByKey: db
+      .select()
+      .from(projects)
+      .where(and(eq(projects.workspaceId, p('workspaceId')), eq(projects.clientKey, p('clientKey')), eq(projects.nameKey, p('key'))))
+      .prepare(),
+    taskByKey: db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.projectId, p('projectId')), eq(tasks.nameKey, p('key'))))
+      .prepare(),
+    tagByKey: db
+      .select()
+      .from(tags)
+      .where(and(eq(tags.workspaceId, p('workspaceId')), eq(tags.nameKey, p('key'))))
+      .prepare(),
+    taskOfProject: db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(eq(tasks.projectId, p('id')))
+      .limit(1)
+      .prepare(),
     projectOfClient: db
       .select({ id: projects.id })
       .from(projects)
@@ -116,6 +142,13 @@ export function createCatalogRepository(db: Db) {
     tags: (workspaceId: string): TagRow[] => statements.tags.all({ workspaceId }),
     /** Whether a project still refers to the client (a delete then answers 409: archive it instead). */
     clientHasProjects: (id: string) => statements.projectOfClient.get({ id }) !== undefined,
+    projectHasTasks: (id: string) => statements.taskOfProject.get({ id }) !== undefined,
+    /** Rows by name key (an import finds the names of its file the way the catalog compares them). */
+    clientByKey: (workspaceId: string, key: string): ClientRow | undefined => statements.clientByKey.get({ workspaceId, key }),
+    projectByKey: (workspaceId: string, clientKey: string, key: string): ProjectRow | undefined =>
+      statements.projectByKey.get({ workspaceId, clientKey, key }),
+    taskByKey: (projectId: string, key: string): TaskRow | undefined => statements.taskByKey.get({ projectId, key }),
+    tagByKey: (workspaceId: string, key: string): TagRow | undefined => statements.tagByKey.get({ workspaceId, key }),
     ...names(db),
     ...writes(db),
   };

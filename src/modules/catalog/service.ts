@@ -6,6 +6,7 @@ import { createProjectsService } from './projects.js';
 import type { CatalogRepository } from './repository.js';
 import { createTagsService } from './tags.js';
 import { createTasksService } from './tasks.js';
+import { createCatalogImports } from './import.js';
 
 /**
  * The catalog: clients, projects, tasks and tags over shared queries. Every write records a
@@ -26,6 +27,8 @@ export function createCatalogService(deps: {
     projects: createProjectsService(deps, clients),
     tasks: createTasksService(deps),
     tags: createTagsService(deps),
+    /** What an import finds and creates of the catalog (the imports module). */
+    imports: createCatalogImports(deps),
     ...lookups(repo),
   };
 }
@@ -49,4 +52,7 @@ function lookups(repo: CatalogRepository) {
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
 export type { CatalogEntries } from './common.js';
-export type { ProjectRow, TaskRow, ClientRow } from './repository.js';
+export type { ProjectRow, TaskRow, ClientRow, TagRow } from './repository.js';
+export type { CatalogImports } from './import.js';
+/** How the catalog compares names (an import keys what it found by it). */
+export { nameKey } from './names.js';

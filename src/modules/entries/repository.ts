@@ -27,6 +27,8 @@ export interface EntryInsert {
   originId: string | null;
   createdAt: number;
   updatedAt: number;
+  /** The import that wrote it (null for every other write). */
+  importId?: string | null;
 }
 
 /**
@@ -76,10 +78,27 @@ export function createEntriesRepository(db: Db) {
         source: p('source'),
         timeZone: p('timeZone'),
         originId: p('originId'),
+        importId: p('importId'),
         createdAt: p('createdAt'),
         updatedAt: p('updatedAt'),
       })
       .returning()
+      .prepare(),
+    addTag: db
+      .insert(entryTags)
+      .values({ entryId: p('entryId'), tagId: p('tagId') })
+      .prepare(),
+    ofImport: db
+      .select()
+      .from(entries)
+      .where(eq(entries.importId, p('importId')))
+      .limit(p('limit'))
+      .prepare(),
+    invoicedOfImport: db
+      .select({ id: entries.id })
+      .from(entries)
+      .where(and(eq(entries.importId, p('importId')), isNotNull(entries.invoiceId)))
+      .limit(20)
       .prepare(),
   };
 
@@ -87,7 +106,7 @@ export function createEntriesRepository(db: Db) {
     byId: (workspaceId: string, id: string): EntryRow | undefined => statements.byId.get({ id, workspaceId }),
     tagIds: (id: string): string[] => statements.tagsOf.all({ id }).map((t) => t.tagId),
     running: (workspaceId: string, authorId: string): EntryRow | undefined => statements.runningOf.get({ workspaceId, authorId }),
-    insert: (values: EntryInsert): EntryRow => statements.insert.get({ ...values }) as EntryRow,
+    insert: (values: EntryInsert): EntryRow => statements.insert.get({ importId: null, ...values }) as EntryRow,
     update: (id: string, values: Partial<typeof entries.$inferInsert>): EntryRow =>
       db.update(entries).set(values).where(eq(entries.id, id)).returning().get() as EntryRow,
     /** A workspace's running timers started at or before `startedBy`, not yet detected as runaways. */
@@ -123,6 +142,14 @@ export function createEntriesRepository(db: Db) {
     aggregate: (query: AggregateQuery) => aggregateEntries(db, query),
     list: createListQueries(db),
     searchIndex: createSearchIndexQueries(db),
+    /** Tags of a new entry (an import writes them without the delete of replaceTags). */
+    addTags(entryId: string, ids: string[]): void {
+      for (const tagId of ids) statements.addTag.run({ entryId, tagId });
+    },
+    /** Up to `limit` entries of an import (its undo and its cleanup delete them in batches). */
+    ofImport: (importId: string, limit: number): EntryRow[] => statements.ofImport.all({ importId, limit }),
+    /** The ids of an import's entries invoiced since (its undo is refused then). */
+    invoicedOfImport: (importId: string): string[] => statements.invoicedOfImport.all({ importId }).map((r) => r.id),
     replaceTags(entryId: string, ids: string[]): void {
       db.delete(entryTags).where(eq(entryTags.entryId, entryId)).run();
       if (ids.length > 0)

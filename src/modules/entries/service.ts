@@ -11,6 +11,7 @@ import { createEntryLister, type ListerCatalog } from './list.js';
 import type { EntriesRepository } from './repository.js';
 import type { AggregateKey, AggregateRow } from './repository/aggregate.js';
 import { createTimersService } from './timers.js';
+import { createEntryImports } from './imports.js';
 
 export type { AggregateKey, AggregateRow } from './repository/aggregate.js';
 export type { EntryFilters } from './filters.js';
@@ -18,6 +19,7 @@ export { pickEntryFilters } from './filters.js';
 export type { EntryLister, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
 export type { Invoiceable } from './repository.js';
+export type { EntryImports, ImportContext, ImportedEntry } from './imports.js';
 
 /** An aggregation a report asks for: the caller's visible entries, filtered, summed by up to two keys. */
 export interface AggregateRequest {
@@ -80,6 +82,8 @@ export function createEntryServices({
       searchIndexPending: (): number => repo.searchIndex.pending(),
     },
     timers,
+    /** What an import writes and deletes of entries (the imports module). */
+    imports: createEntryImports({ repo, core, clock }),
     /** The module's periodic jobs: the runaway check, and the search index's catch-up with the writes. */
     jobs: [
       { name: 'runaway timers', every: 'tick', run: () => timers.detectRunaways() },

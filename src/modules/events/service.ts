@@ -25,6 +25,8 @@ export interface DomainEvent {
   actor: EventActor;
   originId?: string | null;
   payload: unknown;
+  /** false: a sync event only, no webhook deliveries (an import without --webhooks). */
+  webhooks?: boolean;
 }
 
 /** Runs inside the event's transaction, after the event row is written (the webhook outbox). */
@@ -119,7 +121,7 @@ export function createEventLog({
         payload: event.payload === undefined ? null : JSON.stringify(event.payload),
         createdAt: clock.now(),
       });
-      subscriber?.(seq, event);
+      if (event.webhooks !== false) subscriber?.(seq, event);
       return seq;
     },
 

@@ -1,0 +1,104 @@
+import { type DateOrder, FORMATS, type Format, type ImportProgress } from '../modules/imports/service.js';
+import { OPERATOR } from '../principal.js';
+import { optionalString, required, UsageError } from './args.js';
+import { type Command, command, flag, type CommandContext, ReportedFailure, str } from './command.js';
+
+const DATE_FORMATS = ['YMD', 'DMY', 'MDY'] as const;
+
+function formatOf(raw: string | undefined): Format | 'auto' {
+  if (raw === undefined || raw === 'auto') return 'auto';
+  if (!(FORMATS as readonly string[]).includes(raw))
+    throw new UsageError(`--format must be auto, ${FORMATS.join(', ')} (got ${JSON.stringify(raw)})`);
+  return raw as Format;
+}
+
+function dateFormatOf(raw: string | undefined): DateOrder | undefined {
+  if (raw === undefined) return undefined;
+  const upper = raw.toUpperCase();
+  if (!(DATE_FORMATS as readonly string[]).includes(upper))
+    throw new UsageError(`--date-format must be YMD, DMY or MDY (got ${JSON.stringify(raw)})`);
+  return upper as DateOrder;
+}
+
+/** The progress line on a terminal: rows read, rows/s, elapsed, and what is left, estimated from the bytes read. */
+export function progressLine(p: ImportProgress, elapsedMs: number): string {
+  const seconds = Math.max(elapsedMs / 1000, 0.001);
+  const rate = Math.round(p.rows / seconds);
+  const share = p.totalBytes > 0 ? Math.min(p.bytes / p.totalBytes, 1) : 1;
+  // Three passes over the file: reading, checking, writing; the estimate counts the passes left.
+  const pass = { reading: 0, checking: 1, writing: 2 }[p.phase];
+  const done = (pass + share) / 3;
+  const left = done > 0 ? Math.max(0, Math.round((seconds / done) * (1 - done))) : null;
+  return `${p.phase} ${p.rows.toLocaleString('en')} rows, ${rate.toLocaleString('en')} rows/s, ${Math.round(seconds)} s elapsed${left === null ? '' : `, about ${left} s left`}`;
+}
+
+function progressOf(context: CommandContext): ((p: ImportProgress) => void) | undefined {
+  const write = context.progress;
+  if (!write) return undefined;
+  const started = Date.now();
+  return (p) => write(progressLine(p, Date.now() - started));
+}
+
+/** `import …`: another tracker's export into a workspace (decisions §10). */
+export const importCommands: Record<string, Command> = {
+  import: command(
+    'import FILE --workspace W [--format auto|toggl|clockify|harvest|kimai|timetrack] [--time-zone ZONE] [--date-format YMD|DMY|MDY] [--user U] [--create-members] [--skip-invalid] [--dry-run] [--webhooks]',
+    "Import another tracker's CSV export as completed entries (source import); every row is checked before the first write.",
+    {
+      workspace: str,
+      format: str,
+      'time-zone': str,
+      'date-format': str,
+      user: str,
+      'create-members': flag,
+      'skip-invalid': flag,
+      'dry-run': flag,
+      webhooks: flag,
+    },
+    1,
+    async (v, p, s, c) => {
+      const outcome = await s.imports.run(OPERATOR, {
+        workspaceId: required(v, 'workspace'),
+        path: p[0] as string,
+        format: formatOf(optionalString(v, 'format')),
+        ...(optionalString(v, 'time-zone') ? { timeZone: optionalString(v, 'time-zone') } : {}),
+        ...(v['date-format'] ? { dateFormat: dateFormatOf(optionalString(v, 'date-format')) } : {}),
+        ...(optionalString(v, 'user') ? { user: optionalString(v, 'user') } : {}),
+        createMembers: v['create-members'] === true,
+        skipInvalid: v['skip-invalid'] === true,
+        dryRun: v['dry-run'] === true,
+        webhooks: v.webhooks === true,
+        progress: progressOf(c),
+      });
+      const report = { ...outcome.report };
+      if (outcome.stopped) {
+        throw new ReportedFailure(
+          report,
+          `${report.refused.length === 1 ? 'A row was' : 'Rows were'} refused; nothing was imported. Fix the file (each refusal names its line and column), or import the rest with --skip-invalid.`,
+        );
+      }
+      return report;
+    },
+    undefined,
+    [
+      'Formats: CSV exports of Toggl Track (detailed report), Clockify (detailed report), Harvest (detailed time report),',
+      'Kimai (CSV export), or timetrack (email, start, end, description, client, project, task, tags, billable, hourlyRate).',
+      '--time-zone is required for files with local times (all but timetrack). Rows go to members by email, else by exact',
+      'name; --user writes every row as one member. A row imported before (same member, times, description, work, tags)',
+      'is skipped as a duplicate. Webhook deliveries are sent only with --webhooks. Undo with timetrack import undo ID.',
+    ].join('\n'),
+  ),
+  'import list': command('import list --workspace W', "A workspace's imports, newest first.", { workspace: str }, 0, async (v, _p, s) => ({
+    imports: await s.imports.list(OPERATOR, required(v, 'workspace')),
+  })),
+  'import show': command('import show IMPORT_ID', 'One import: who ran it, when, its state and counts.', {}, 1, async (_v, p, s) => ({
+    ...(await s.imports.show(OPERATOR, p[0] as string)),
+  })),
+  'import undo': command(
+    'import undo IMPORT_ID',
+    'Delete the entries of an import, and the clients, projects, tasks and tags it created that nothing uses any more.',
+    {},
+    1,
+    (_v, p, s) => s.imports.undo(OPERATOR, p[0] as string),
+  ),
+};

@@ -1,0 +1,129 @@
+import type { DomainEvent } from '../events/service.js';
+import type { EventActor } from '../events/service.js';
+
+type RecordEvent = (event: DomainEvent) => number;
+import { newId } from '../../ids.js';
+import { type CatalogDeps, type CatalogEntity, catalogEvent } from './common.js';
+import { cleanName, nameKey } from './names.js';
+import type { ClientRow, ProjectRow, TagRow, TaskRow } from './repository.js';
+import { clientView, projectView, tagView, taskView } from './views.js';
+
+const PROJECT_COLOR = '#9e9e9e';
+
+/** A row an import found or created (created rows are recorded by the import, for its undo). */
+export interface Found<Row> {
+  row: Row;
+  created: boolean;
+}
+
+/**
+ * The catalog as an import sees it: clients, projects (under their client), tasks (under their
+ * project) and tags found by name the way the catalog compares names (trimmed, NFC,
+ * case-insensitive), and created when missing, inside the import's write, each with its sync
+ * event. Archived rows are used as they are. `find*` only look (a dry run).
+ */
+export function createCatalogImports({ clock, repo, entries }: CatalogDeps) {
+  const by = (workspaceId: string, actor: EventActor) => ({ workspaceId, userId: actor.userId, tokenId: actor.tokenId });
+  const stamp = () => {
+    const now = clock.now();
+    return { createdAt: now, updatedAt: now };
+  };
+  return {
+    findClient: (workspaceId: string, name: string) => repo.clientByKey(workspaceId, nameKey(name)),
+    findProject: (workspaceId: string, clientId: string | null, name: string) =>
+      repo.projectByKey(workspaceId, clientId ?? '', nameKey(name)),
+    findTask: (projectId: string, name: string) => repo.taskByKey(projectId, nameKey(name)),
+    findTag: (workspaceId: string, name: string) => repo.tagByKey(workspaceId, nameKey(name)),
+
+    client(record: RecordEvent, workspaceId: string, actor: EventActor, name: string): Found<ClientRow> {
+      const found = repo.clientByKey(workspaceId, nameKey(name));
+      if (found) return { row: found, created: false };
+      const clean = cleanName(name);
+      const row = repo.insertClient({ id: newId('cli'), workspaceId, name: clean, nameKey: nameKey(clean), ...stamp() });
+      record(catalogEvent(by(workspaceId, actor), 'client', row.id, 'create', clientView(row)));
+      return { row, created: true };
+    },
+
+    project(record: RecordEvent, workspaceId: string, actor: EventActor, clientId: string | null, name: string): Found<ProjectRow> {
+      const found = repo.projectByKey(workspaceId, clientId ?? '', nameKey(name));
+      if (found) return { row: found, created: false };
+      const clean = cleanName(name);
+      const id = newId('prj');
+      repo.insertProject({
+        id,
+        workspaceId,
+        clientId,
+        clientKey: clientId ?? '',
+        name: clean,
+        nameKey: nameKey(clean),
+        color: PROJECT_COLOR,
+        billable: false,
+        hourlyRate: null,
+        estimateSec: null,
+        budgetAmount: null,
+        ...stamp(),
+      });
+      record(
+        catalogEvent(
+          by(workspaceId, actor),
+          'project',
+          id,
+          'create',
+          projectView(repo.projectWithTotals(workspaceId, id), undefined, true),
+        ),
+      );
+      return { row: repo.project(workspaceId, id), created: true };
+    },
+
+    task(record: RecordEvent, workspaceId: string, actor: EventActor, projectId: string, name: string): Found<TaskRow> {
+      const found = repo.taskByKey(projectId, nameKey(name));
+      if (found) return { row: found, created: false };
+      const clean = cleanName(name);
+      const row = repo.insertTask({
+        id: newId('tsk'),
+        workspaceId,
+        projectId,
+        name: clean,
+        nameKey: nameKey(clean),
+        estimateSec: null,
+        hourlyRate: null,
+        ...stamp(),
+      });
+      record(catalogEvent(by(workspaceId, actor), 'task', row.id, 'create', taskView(row, true)));
+      return { row, created: true };
+    },
+
+    tag(record: RecordEvent, workspaceId: string, actor: EventActor, name: string): Found<TagRow> {
+      const found = repo.tagByKey(workspaceId, nameKey(name));
+      if (found) return { row: found, created: false };
+      const clean = cleanName(name);
+      const row = repo.insertTag({ id: newId('tag'), workspaceId, name: clean, nameKey: nameKey(clean), ...stamp() });
+      record(catalogEvent(by(workspaceId, actor), 'tag', row.id, 'create', tagView(row)));
+      return { row, created: true };
+    },
+
+    /**
+     * Deletes a row an import created, inside the caller's write, when nothing references it any
+     * more (an entry, a task of a project, a project of a client); whether it went.
+     */
+    deleteIfUnused(record: RecordEvent, workspaceId: string, actor: EventActor, kind: CatalogEntity, id: string): boolean {
+      const inUse =
+        kind === 'tag'
+          ? entries().usesTag(id)
+          : kind === 'task'
+            ? entries().usesTask(id)
+            : kind === 'project'
+              ? entries().usesProject(id) || repo.projectHasTasks(id)
+              : repo.clientHasProjects(id);
+      if (inUse) return false;
+      if (kind === 'tag') repo.deleteTag(id);
+      else if (kind === 'task') repo.deleteTask(id);
+      else if (kind === 'project') repo.deleteProject(id);
+      else repo.deleteClient(id);
+      record(catalogEvent(by(workspaceId, actor), kind, id, 'delete', { id }));
+      return true;
+    },
+  };
+}
+
+export type CatalogImports = ReturnType<typeof createCatalogImports>;

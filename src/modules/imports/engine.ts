@@ -1,0 +1,664 @@
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Clock } from '../../clock.js';
+import { newId } from '../../ids.js';
+import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
+import type { EntryImports, ImportContext } from '../entries/service.js';
+import type { DomainWrite, EventActor } from '../events/service.js';
+import { csvRecords } from './csv.js';
+import { type DateOrder, needsOrder, orderEvidence, ZoneClock } from './dates.js';
+import { importErrors } from './errors.js';
+import { detectFormat, type Format, type Header, readHeader, rowReader, SPECS, type SourceRow } from './formats.js';
+import type { CreatedKind, ImportsRepository } from './repository.js';
+import { type CheckedRow, createRowChecker, fingerprintOf, RowRefusal, userKeyOf } from './rows.js';
+
+/** What an import is asked to do (the command's flags, the page's form). */
+export interface ImportRequest {
+  workspaceId: string;
+  /** The file on disk (the page stores an upload first). */
+  path: string;
+  /** The name shown in the import record (the path's base name by default). */
+  fileName?: string;
+  format?: Format | 'auto';
+  timeZone?: string;
+  dateFormat?: DateOrder;
+  /** A member's id or email: every row is theirs (the file's user columns are ignored). */
+  user?: string;
+  createMembers?: boolean;
+  skipInvalid?: boolean;
+  dryRun?: boolean;
+  webhooks?: boolean;
+  /** Called every few thousand rows and at each phase's end. */
+  progress?: (progress: ImportProgress) => void;
+}
+
+export interface ImportProgress {
+  phase: 'reading' | 'checking' | 'writing';
+  rows: number;
+  bytes: number;
+  totalBytes: number;
+}
+
+export interface Refused {
+  line: number;
+  message: string;
+}
+
+/** A row as it will be stored (the dry run's preview). */
+export interface PreviewRow {
+  line: number;
+  member: string;
+  start: string;
+  end: string;
+  description: string;
+  client: string;
+  project: string;
+  task: string;
+  tags: string[];
+  billable: boolean | null;
+  hourlyRate: number | null;
+}
+
+/** What an import did, or would do (a dry run); the shape of `import --json`. */
+export interface ImportReport {
+  importId: string | null;
+  format: Format;
+  dryRun: boolean;
+  rows: number;
+  imported: number;
+  duplicates: number;
+  refused: Refused[];
+  created: { clients: number; projects: number; tasks: number; tags: number; users: number };
+  unmatchedUsers: Array<{ name: string; email: string; rows: number; firstLine: number }>;
+}
+
+/** The report, and whether it wrote (false: refused rows stopped it, or a dry run). */
+export interface ImportOutcome {
+  report: ImportReport;
+  /** True when refused rows stopped it (nothing was written). */
+  stopped: boolean;
+  preview: PreviewRow[];
+}
+
+/** The refused rows listed at most (the rest are counted in one last line). */
+const REFUSED_LISTED = 1000;
+/** Rows written per transaction: each commit holds the write lock a few milliseconds, so the server's writes interleave. */
+export const IMPORT_BATCH = 200;
+const PREVIEW_ROWS = 10;
+
+export interface EngineDeps {
+  repo: ImportsRepository;
+  write: DomainWrite;
+  clock: Clock;
+  entries: EntryImports;
+  catalog: CatalogImports;
+  accounts: {
+    memberDirectory(workspaceId: string): Array<{ userId: string; name: string; email: string }>;
+    joinImported(workspaceId: string, input: { name: string; email: string }): string;
+    currency(workspaceId: string): string;
+  };
+  /** Whether the process of a running import is alive (stale records are cleaned up). */
+  alive?: (pid: number) => boolean;
+  pid?: number;
+}
+
+interface FileUser {
+  name: string;
+  email: string;
+  rows: number;
+  firstLine: number;
+}
+
+/** Pass 1's findings: the format, the users, the date order evidence, the currency. */
+interface Scan {
+  header: Header;
+  format: Format;
+  rows: number;
+  users: Map<string, FileUser>;
+  order: DateOrder | null;
+  currency: string | null;
+}
+
+/**
+ * The import engine: three streaming passes over the file, so a million rows never sit in memory.
+ * 1. scan: the header and format, the file's users, the evidence of its date order, its currency;
+ * 2. check: every row read and checked, members matched, duplicates counted (nothing written);
+ * 3. write: the rows again, in short batches through the one write path, each with its
+ *    fingerprint, the catalog found or created, its sync event (and webhooks when asked).
+ * A failure in pass 3 deletes what was written and records the import `failed`.
+ */
+export function createImportEngine(deps: EngineDeps) {
+  return {
+    /** `started` is told the import's id once its record is written (before the first row). */
+    run: (request: ImportRequest, by: { actor: EventActor; actorUserId: string | null }, started?: (id: string) => void) =>
+      run(deps, request, by, started),
+    cleanUp: (ctx: ImportContext) => cleanUp(deps, ctx),
+  };
+}
+
+async function scan(request: ImportRequest, progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void) {
+  let header: Header | null = null;
+  let format: Format | null = null;
+  let reader: ReturnType<typeof rowReader> | null = null;
+  let rows = 0;
+  let bytes = 0;
+  const users = new Map<string, FileUser>();
+  let dmyLine = 0;
+  let mdyLine = 0;
+  let undecided: { line: number; cell: string } | null = null;
+  let currency: string | null = null;
+  for await (const record of csvRecords(request.path, (n) => (bytes += n))) {
+    if (!header) {
+      header = readHeader(record.cells);
+      format = detectFormat(header, request.format ?? 'auto');
+      reader = rowReader(format, header);
+      currency = header.currency;
+      continue;
+    }
+    rows++;
+    if (rows % 20000 === 0) progress('reading', rows, bytes);
+    const row = (reader as ReturnType<typeof rowReader>).read(record.cells);
+    for (const cell of [row.startDate, row.endDate]) {
+      if (cell === '') continue;
+      const evidence = orderEvidence(cell);
+      if (evidence === 'DMY' && dmyLine === 0) dmyLine = record.line;
+      else if (evidence === 'MDY' && mdyLine === 0) mdyLine = record.line;
+      else if (evidence === null && undecided === null && needsOrder(cell)) undecided = { line: record.line, cell };
+    }
+    if (format === 'harvest' && row.currency !== '' && currency === null) currency = row.currency.slice(-3).toUpperCase();
+    const key = request.user ? '' : userKeyOf(row);
+    if (key !== '') {
+      const user = users.get(key);
+      if (user) user.rows++;
+      else users.set(key, { name: row.name, email: row.email, rows: 1, firstLine: record.line });
+    }
+  }
+  if (!header || !format) throw importErrors.empty();
+  if (rows === 0) throw importErrors.headerOnly();
+  progress('reading', rows, bytes);
+  let order: DateOrder | null = request.dateFormat ?? null;
+  if (!order) {
+    if (dmyLine && mdyLine) throw importErrors.dateOrderMixed(dmyLine, mdyLine);
+    order = dmyLine ? 'DMY' : mdyLine ? 'MDY' : null;
+    if (!order && undecided) throw importErrors.dateOrderUnknown(undecided.line, undecided.cell);
+  }
+  return { header, format, rows, users, order, currency } satisfies Scan;
+}
+
+/** The members the file's users are: by email (case-insensitive), else by exact full name when one member has it. */
+function matchUsers(deps: EngineDeps, workspaceId: string, users: Map<string, FileUser>) {
+  const directory = deps.accounts.memberDirectory(workspaceId);
+  const byEmail = new Map(directory.map((m) => [m.email.toLowerCase(), m.userId]));
+  const byName = new Map<string, string | null>();
+  for (const m of directory) byName.set(m.name, byName.has(m.name) ? null : m.userId);
+  const matched = new Map<string, string>();
+  const unmatched: FileUser[] = [];
+  for (const [key, user] of users) {
+    const id =
+      (user.email !== '' ? byEmail.get(user.email.toLowerCase()) : undefined) ?? (user.name !== '' ? byName.get(user.name) : undefined);
+    if (id) matched.set(key, id);
+    else unmatched.push(user);
+  }
+  return { matched, unmatched };
+}
+
+function fixedUser(deps: EngineDeps, workspaceId: string, user: string): string {
+  const directory = deps.accounts.memberDirectory(workspaceId);
+  const found = directory.find((m) => m.userId === user || m.email.toLowerCase() === user.toLowerCase());
+  if (!found) throw importErrors.notMember(user, workspaceId);
+  return found.userId;
+}
+
+async function run(
+  deps: EngineDeps,
+  request: ImportRequest,
+  by: { actor: EventActor; actorUserId: string | null },
+  started?: (id: string) => void,
+): Promise<ImportOutcome> {
+  const { repo, write, clock } = deps;
+  const totalBytes = statSync(request.path).size;
+  const progress = (phase: ImportProgress['phase'], rows: number, bytes: number) => request.progress?.({ phase, rows, bytes, totalBytes });
+  const workspaceCurrency = deps.accounts.currency(request.workspaceId);
+  const author = request.user ? fixedUser(deps, request.workspaceId, request.user) : null;
+
+  // Pass 1: what the file is.
+  const found = await scan(request, progress);
+  const { format } = found;
+  if (SPECS[format].local && !request.timeZone) throw importErrors.timeZoneNeeded(format);
+  let zone: ZoneClock | null = null;
+  if (request.timeZone) {
+    try {
+      zone = new ZoneClock(request.timeZone);
+    } catch {
+      throw importErrors.unknownZone(request.timeZone);
+    }
+  }
+  if (found.currency && found.currency !== workspaceCurrency) throw importErrors.currency(found.currency, workspaceCurrency);
+
+  // Who the rows belong to.
+  const { matched, unmatched } = author
+    ? { matched: new Map<string, string>(), unmatched: [] }
+    : matchUsers(deps, request.workspaceId, found.users);
+  const toCreate = new Map<string, FileUser>();
+  const unmatchedUsers: ImportReport['unmatchedUsers'] = [];
+  for (const user of unmatched) {
+    if (request.createMembers && user.email !== '') toCreate.set(user.email.toLowerCase(), user);
+    else unmatchedUsers.push({ name: user.name, email: user.email, rows: user.rows, firstLine: user.firstLine });
+  }
+  const unmatchedKeys = new Set(unmatchedUsers.map((u) => userKeyOf(u)));
+  // A checker per pass: Harvest's rows carry state (where a member's day has got to).
+  const check = () => createRowChecker(format, { order: found.order, zone, fixedUser: author !== null });
+  const authorOf = (row: CheckedRow): string | null => author ?? matched.get(row.userKey) ?? null;
+
+  // Pass 2: every row checked before the first write.
+  const { refused, refusedCount, duplicates, fresh, preview, names } = await checkAll(deps, request, found, {
+    check,
+    unmatchedKeys,
+    authorOf,
+    progress,
+  });
+  const report: ImportReport = {
+    importId: null,
+    format,
+    dryRun: request.dryRun === true,
+    rows: found.rows,
+    imported: 0,
+    duplicates,
+    refused,
+    created: {
+      clients: names.clients.size,
+      projects: names.projects.size,
+      tasks: names.tasks.size,
+      tags: names.tags.size,
+      users: toCreate.size,
+    },
+    unmatchedUsers,
+  };
+  const stopped = refusedCount > 0 && request.skipInvalid !== true;
+  if (stopped || request.dryRun) {
+    return { report: { ...report, imported: stopped ? 0 : fresh }, stopped, preview };
+  }
+
+  // Pass 3: the writes.
+  const importId = newId('imp');
+  const now = clock.now();
+  write(() =>
+    repo.insert({
+      id: importId,
+      workspaceId: request.workspaceId,
+      format,
+      fileName: request.fileName ?? basename(request.path),
+      actorUserId: by.actorUserId,
+      state: 'running',
+      webhooks: request.webhooks === true,
+      rows: found.rows,
+      refused: refusedCount,
+      pid: deps.pid ?? process.pid,
+      heartbeatAt: now,
+      startedAt: now,
+    }),
+  );
+  started?.(importId);
+  const ctx: ImportContext = {
+    workspaceId: request.workspaceId,
+    importId,
+    actor: by.actor,
+    webhooks: request.webhooks === true,
+    currency: workspaceCurrency,
+  };
+  try {
+    // Nothing new (the same file again): the check has counted the duplicates; the rows need no third read.
+    const counts =
+      fresh === 0 && toCreate.size === 0
+        ? { imported: 0, duplicates, created: report.created }
+        : await writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress });
+    write(() =>
+      repo.update(importId, {
+        state: 'done',
+        imported: counts.imported,
+        duplicates: counts.duplicates,
+        finishedAt: clock.now(),
+        heartbeatAt: clock.now(),
+      }),
+    );
+    return {
+      report: { ...report, importId, imported: counts.imported, duplicates: counts.duplicates, created: counts.created },
+      stopped: false,
+      preview,
+    };
+  } catch (error) {
+    await cleanUp(deps, ctx);
+    write(() => repo.update(importId, { state: 'failed', failure: (error as Error).message, finishedAt: clock.now() }));
+    throw error;
+  }
+}
+
+/** Pass 2: every row read and checked, duplicates counted, what the catalog lacks named; nothing written. */
+async function checkAll(
+  deps: EngineDeps,
+  request: ImportRequest,
+  found: Scan,
+  a: {
+    check: () => ReturnType<typeof createRowChecker>;
+    unmatchedKeys: Set<string>;
+    authorOf: (row: CheckedRow) => string | null;
+    progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void;
+  },
+) {
+  const { repo } = deps;
+  const { format } = found;
+  const { unmatchedKeys, authorOf, progress } = a;
+  const check = a.check();
+  const refused: Refused[] = [];
+  let refusedCount = 0;
+  let duplicates = 0;
+  let fresh = 0;
+  const seen = new Set<number>();
+  const preview: PreviewRow[] = [];
+  const names = { clients: new Set<string>(), projects: new Set<string>(), tasks: new Set<string>(), tags: new Set<string>() };
+  const refuse = (line: number, message: string) => {
+    refusedCount++;
+    if (refused.length < REFUSED_LISTED) refused.push({ line, message });
+  };
+  await eachRow(request, found, progress, 'checking', (line, source) => {
+    const row = checkRow(check, line, source, refuse);
+    if (!row) return;
+    if (unmatchedKeys.has(row.userKey)) {
+      const user = found.users.get(row.userKey);
+      refuse(
+        line,
+        `${describeUser(user)} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
+      );
+      return;
+    }
+    const authorId = authorOf(row);
+    if (authorId) {
+      const fingerprint = fingerprintOf(format, authorId, row);
+      const short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
+      if (seen.has(short) || repo.hasFingerprint(request.workspaceId, fingerprint)) {
+        duplicates++;
+        return;
+      }
+      seen.add(short);
+    }
+    fresh++;
+    countNew(deps, request.workspaceId, row, names);
+    if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, authorId, found.users.get(row.userKey)));
+  });
+  seen.clear();
+  if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
+  return { refused, refusedCount, duplicates, fresh, preview, names };
+}
+
+/** Pass 3: rows in batches of IMPORT_BATCH, each batch one short write. */
+async function writeRows(
+  deps: EngineDeps,
+  a: {
+    request: ImportRequest;
+    found: Scan;
+    ctx: ImportContext;
+    check: () => ReturnType<typeof createRowChecker>;
+    authorOf: (row: CheckedRow) => string | null;
+    toCreate: Map<string, FileUser>;
+    matched: Map<string, string>;
+    progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void;
+  },
+) {
+  const { repo, write, clock } = deps;
+  const { ctx, found } = a;
+  const created = { clients: 0, projects: 0, tasks: 0, tags: 0, users: 0 };
+  let imported = 0;
+  let duplicates = 0;
+  if (a.toCreate.size > 0) {
+    write(() => {
+      for (const [key, user] of a.toCreate) {
+        const id = deps.accounts.joinImported(ctx.workspaceId, { name: user.name, email: user.email });
+        a.matched.set(key, id);
+        repo.addCreated(ctx.importId, 'user', id);
+        created.users++;
+      }
+    });
+  }
+  const catalog = catalogCache(deps, ctx, created);
+  const check = a.check();
+  let batch: CheckedRow[] = [];
+  const flush = () => {
+    const rows = batch;
+    batch = [];
+    write((record) => {
+      for (const row of rows) {
+        const authorId = a.authorOf(row);
+        if (!authorId) continue;
+        if (!repo.addFingerprint(ctx.workspaceId, fingerprintOf(found.format, authorId, row), ctx.importId)) {
+          duplicates++;
+          continue;
+        }
+        const work = catalog.work(record, row);
+        deps.entries.insert(record, ctx, {
+          authorId,
+          start: row.start,
+          end: row.end,
+          description: row.description,
+          project: work.project,
+          task: work.task,
+          tagIds: catalog.tags(record, row.tags),
+          billable: row.billable,
+          hourlyRate: row.hourlyRate,
+          timeZone: row.timeZone,
+        });
+        imported++;
+      }
+      repo.update(ctx.importId, { heartbeatAt: clock.now(), imported, duplicates });
+    });
+  };
+  await eachRow(
+    a.request,
+    found,
+    a.progress,
+    'writing',
+    (line, source) => {
+      const row = checkRow(check, line, source, () => undefined);
+      if (row) batch.push(row);
+    },
+    async () => {
+      if (batch.length >= IMPORT_BATCH) {
+        flush();
+        // Let the event loop (and other writers waiting for the lock) run between batches.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  );
+  if (batch.length > 0) flush();
+  return { imported, duplicates, created };
+}
+
+/** Found-or-created catalog rows of one import, cached by name key. */
+function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportReport['created']) {
+  const { catalog, repo } = deps;
+  const clients = new Map<string, string>();
+  const projects = new Map<string, ProjectRow>();
+  const tasks = new Map<string, TaskRow>();
+  const tags = new Map<string, string>();
+  const note = (kind: CreatedKind, id: string, isNew: boolean, count: keyof ImportReport['created']) => {
+    if (!isNew) return;
+    repo.addCreated(ctx.importId, kind, id);
+    created[count]++;
+  };
+  type Record = Parameters<EntryImports['insert']>[0];
+  return {
+    work(record: Record, row: CheckedRow): { project: ProjectRow | null; task: TaskRow | null } {
+      if (row.project === '') return { project: null, task: null };
+      let clientId: string | null = null;
+      if (row.client !== '') {
+        const key = nameKey(row.client);
+        clientId = clients.get(key) ?? null;
+        if (!clientId) {
+          const got = catalog.client(record, ctx.workspaceId, ctx.actor, row.client);
+          note('client', got.row.id, got.created, 'clients');
+          clientId = got.row.id;
+          clients.set(key, clientId);
+        }
+      }
+      const projectKey = `${clientId ?? ''}\u0000${nameKey(row.project)}`;
+      let project = projects.get(projectKey);
+      if (!project) {
+        const got = catalog.project(record, ctx.workspaceId, ctx.actor, clientId, row.project);
+        note('project', got.row.id, got.created, 'projects');
+        project = got.row;
+        projects.set(projectKey, project);
+      }
+      if (row.task === '') return { project, task: null };
+      const taskKey = `${project.id}\u0000${nameKey(row.task)}`;
+      let task = tasks.get(taskKey);
+      if (!task) {
+        const got = catalog.task(record, ctx.workspaceId, ctx.actor, project.id, row.task);
+        note('task', got.row.id, got.created, 'tasks');
+        task = got.row;
+        tasks.set(taskKey, task);
+      }
+      return { project, task };
+    },
+    tags(record: Record, names: string[]): string[] {
+      const ids = names.map((name) => {
+        const key = nameKey(name);
+        let id = tags.get(key);
+        if (!id) {
+          const got = catalog.tag(record, ctx.workspaceId, ctx.actor, name);
+          note('tag', got.row.id, got.created, 'tags');
+          id = got.row.id;
+          tags.set(key, id);
+        }
+        return id;
+      });
+      return [...new Set(ids)].sort();
+    },
+  };
+}
+
+/** Which of the row's names the catalog lacks (a dry run's `created`), by name key. */
+function countNew(
+  deps: EngineDeps,
+  workspaceId: string,
+  row: CheckedRow,
+  names: Record<'clients' | 'projects' | 'tasks' | 'tags', Set<string>>,
+) {
+  const { catalog } = deps;
+  for (const tag of row.tags) {
+    const key = nameKey(tag);
+    if (!names.tags.has(key) && !catalog.findTag(workspaceId, tag)) names.tags.add(key);
+  }
+  if (row.project === '') return;
+  let clientId: string | null = null;
+  let clientNew = false;
+  if (row.client !== '') {
+    const client = catalog.findClient(workspaceId, row.client);
+    clientId = client?.id ?? null;
+    clientNew = !client;
+    if (clientNew) names.clients.add(nameKey(row.client));
+  }
+  const projectKey = `${nameKey(row.client)}\u0000${nameKey(row.project)}`;
+  const project = clientNew ? undefined : catalog.findProject(workspaceId, clientId, row.project);
+  if (!project) names.projects.add(projectKey);
+  if (row.task !== '' && (!project || !catalog.findTask(project.id, row.task))) names.tasks.add(`${projectKey}\u0000${nameKey(row.task)}`);
+}
+
+/**
+ * Deletes what an import wrote, in short writes: its entries (each with its entry.deleted
+ * event), its fingerprints (its rows count as not imported), the catalog rows it created that
+ * nothing references any more.
+ */
+async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
+  const { repo, write } = deps;
+  let deleted = 0;
+  for (;;) {
+    const n = write((record) => deps.entries.deleteSome(record, ctx, IMPORT_BATCH));
+    deleted += n;
+    if (n < IMPORT_BATCH) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  while (write(() => repo.deleteFingerprints(ctx.importId, 5000)) === 5000) await new Promise((resolve) => setImmediate(resolve));
+  const order: Record<CreatedKind, number> = { tag: 0, task: 1, project: 2, client: 3, user: 4 };
+  const created = repo.created(ctx.importId).sort((x, y) => order[x.kind] - order[y.kind]);
+  write((record) => {
+    for (const { kind, id } of created) {
+      if (kind !== 'user') deps.catalog.deleteIfUnused(record, ctx.workspaceId, ctx.actor, kind, id);
+    }
+  });
+  return deleted;
+}
+
+export type ImportEngine = ReturnType<typeof createImportEngine>;
+
+/** Rows of the file after its header, read by the format, with the pass's progress; `between` runs after each row (the write batches). */
+async function eachRow(
+  request: ImportRequest,
+  found: Scan,
+  progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void,
+  phase: ImportProgress['phase'],
+  each: (line: number, row: SourceRow | string) => void,
+  between?: () => Promise<void>,
+): Promise<void> {
+  const reader = rowReader(found.format, found.header);
+  const width = found.header.keys.length;
+  let bytes = 0;
+  let rows = 0;
+  let first = true;
+  for await (const record of csvRecords(request.path, (n) => (bytes += n))) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    rows++;
+    if (rows % 20000 === 0) progress(phase, rows, bytes);
+    each(record.line, record.cells.length < width ? shortRow(record.cells.length, width) : reader.read(record.cells));
+    if (between) await between();
+  }
+  progress(phase, rows, bytes);
+}
+
+/** Why a row with fewer cells than the header is refused. */
+const shortRow = (cells: number, width: number): string =>
+  `the row has ${cells} cell${cells === 1 ? '' : 's'} and the header ${width}: a cell is missing (or a quote is not closed)`;
+
+function checkRow(
+  check: ReturnType<typeof createRowChecker>,
+  line: number,
+  source: SourceRow | string,
+  refuse: (line: number, message: string) => void,
+): CheckedRow | null {
+  if (typeof source === 'string') {
+    refuse(line, source);
+    return null;
+  }
+  try {
+    return check(line, source);
+  } catch (error) {
+    if (error instanceof RowRefusal) {
+      refuse(line, error.message);
+      return null;
+    }
+    throw error;
+  }
+}
+
+function describeUser(user: FileUser | undefined): string {
+  if (!user) return 'The user';
+  if (user.name && user.email) return `${user.name} <${user.email}>`;
+  return user.email || user.name;
+}
+
+function previewOf(row: CheckedRow, authorId: string | null, user: FileUser | undefined): PreviewRow {
+  return {
+    line: row.line,
+    member: authorId && !user ? authorId : describeUser(user),
+    start: new Date(row.start).toISOString(),
+    end: new Date(row.end).toISOString(),
+    description: row.description,
+    client: row.client,
+    project: row.project,
+    task: row.task,
+    tags: row.tags,
+    billable: row.billable,
+    hourlyRate: row.hourlyRate,
+  };
+}

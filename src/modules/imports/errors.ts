@@ -1,0 +1,58 @@
+import { DomainError, notFound } from '../../errors.js';
+
+/** The refusals of the import module, worded once: each says what to do. */
+export const importErrors = {
+  notUtf8: () =>
+    new DomainError(
+      'invalid',
+      'The file is not UTF-8 text. Save it again as UTF-8 (Excel: Save As → "CSV UTF-8"; LibreOffice: Save As → Text CSV, character set Unicode (UTF-8)) and import that file.',
+    ),
+  unreadable: (detail: string) => new DomainError('invalid', `The file cannot be read as CSV: ${detail}`),
+  empty: () => new DomainError('invalid', 'The file is empty: export the detailed report again, with its header line and rows.'),
+  headerOnly: () => new DomainError('invalid', 'The file has a header line and no rows: export a range that holds entries.'),
+  noFormat: (found: string[], needs: string[]) =>
+    new DomainError(
+      'invalid',
+      `No import format matches the columns of this file (${found.join(', ') || 'none'}). Each format needs these columns: ${needs.join('; ')}.`,
+    ),
+  formatMismatch: (format: string, missing: string[], found: string[]) =>
+    new DomainError(
+      'invalid',
+      `This is not a ${format} file: it lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${found.join(', ')}). Use --format auto, or export the ${format} report again.`,
+    ),
+  timeZoneNeeded: (format: string) =>
+    new DomainError(
+      'invalid',
+      `A ${format} file holds local times: say in which time zone with --time-zone (an IANA name such as Europe/Berlin).`,
+    ),
+  unknownZone: (zone: string) => new DomainError('invalid', `Unknown time zone "${zone}": use an IANA name such as Europe/Berlin.`),
+  dateOrderUnknown: (line: number, cell: string) =>
+    new DomainError(
+      'invalid',
+      `The dates of this file can be read day-first or month-first (line ${line}: "${cell}"), and no day above 12 settles it: say which with --date-format DMY or MDY.`,
+    ),
+  dateOrderMixed: (dmyLine: number, mdyLine: number) =>
+    new DomainError(
+      'invalid',
+      `The file writes its dates in two orders: line ${dmyLine} reads only day-first and line ${mdyLine} only month-first. Export it again with one date format.`,
+    ),
+  currency: (file: string, workspace: string) =>
+    new DomainError(
+      'invalid',
+      `The file's amounts are in ${file} and the workspace's in ${workspace}: nothing was imported. Export the report in ${workspace}, or import into a workspace that uses ${file}.`,
+    ),
+  notFound: (id: string) => notFound(`Import ${id}`),
+  notMember: (user: string, workspaceId: string) =>
+    new DomainError(
+      'invalid',
+      `--user ${user} is no member of workspace ${workspaceId}: name a member by id or email (timetrack member list).`,
+    ),
+  forbidden: (what: string) => new DomainError('forbidden', what),
+  invoiced: (id: string, entries: string[]) =>
+    new DomainError(
+      'conflict',
+      `Import ${id} cannot be undone: ${entries.length} of its entries ${entries.length === 1 ? 'is' : 'are'} invoiced since (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ' …' : ''}). Void those invoices first.`,
+    ),
+  notUndoable: (id: string, state: string) =>
+    new DomainError('conflict', `Import ${id} is ${state}; only a finished import can be undone.`),
+};

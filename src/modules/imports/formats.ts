@@ -1,0 +1,226 @@
+import { importErrors } from './errors.js';
+
+export const FORMATS = ['toggl', 'clockify', 'harvest', 'kimai', 'timetrack'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** One row as a format's export writes it, cells still text: the engine reads and checks them. */
+export interface SourceRow {
+  email: string;
+  name: string;
+  client: string;
+  project: string;
+  task: string;
+  description: string;
+  tags: string;
+  billable: string;
+  /** Local day and time cells (toggl, clockify, kimai; harvest has the day only). */
+  startDate: string;
+  startTime: string;
+  endDate: string;
+  endTime: string;
+  /** ISO-8601 date-times with an offset (timetrack). */
+  startIso: string;
+  endIso: string;
+  /** Harvest's hours (decimal or h:mm): its rows have no times of day. */
+  hours: string;
+  rate: string;
+  /** Harvest's per-row currency (`EUR` or `Euro - EUR`). */
+  currency: string;
+}
+
+/** A header as matched: trimmed, lower-cased, and a currency in parentheses (`Amount (USD)`) set apart. */
+export interface Header {
+  keys: string[];
+  currency: string | null;
+}
+
+export function readHeader(cells: string[]): Header {
+  let currency: string | null = null;
+  const keys = cells.map((cell) => {
+    const text = cell.trim().toLowerCase();
+    const m = /^(.*?)\s*\(([a-z]{3})\)$/.exec(text);
+    if (m) {
+      currency = (m[2] as string).toUpperCase();
+      return m[1] as string;
+    }
+    return text;
+  });
+  return { keys, currency };
+}
+
+interface FormatSpec {
+  /** The columns its export always has (as the tool names them): what detection and --format look for. */
+  needs: string[];
+  /** SourceRow field → the column it comes from (lower case). */
+  columns: Partial<Record<keyof SourceRow, string>>;
+  /** Rows hold local times (a --time-zone is needed). */
+  local: boolean;
+}
+
+export const SPECS: Record<Format, FormatSpec> = {
+  toggl: {
+    needs: ['User', 'Email', 'Start date', 'Start time', 'End date', 'End time'],
+    columns: {
+      name: 'user',
+      email: 'email',
+      client: 'client',
+      project: 'project',
+      task: 'task',
+      description: 'description',
+      billable: 'billable',
+      startDate: 'start date',
+      startTime: 'start time',
+      endDate: 'end date',
+      endTime: 'end time',
+      tags: 'tags',
+    },
+    local: true,
+  },
+  clockify: {
+    needs: ['User', 'Email', 'Start Date', 'Start Time', 'End Date', 'End Time', 'Duration (decimal)'],
+    columns: {
+      project: 'project',
+      client: 'client',
+      description: 'description',
+      task: 'task',
+      name: 'user',
+      email: 'email',
+      tags: 'tags',
+      billable: 'billable',
+      startDate: 'start date',
+      startTime: 'start time',
+      endDate: 'end date',
+      endTime: 'end time',
+      rate: 'billable rate',
+    },
+    local: true,
+  },
+  harvest: {
+    needs: ['Date', 'Hours', 'First Name', 'Last Name', 'Project'],
+    columns: {
+      startDate: 'date',
+      client: 'client',
+      project: 'project',
+      task: 'task',
+      description: 'notes',
+      hours: 'hours',
+      billable: 'billable?',
+      rate: 'billable rate',
+      currency: 'currency',
+    },
+    local: true,
+  },
+  kimai: {
+    needs: ['Date', 'From', 'To', 'User'],
+    columns: {
+      startDate: 'date',
+      startTime: 'from',
+      endTime: 'to',
+      name: 'user',
+      client: 'customer',
+      project: 'project',
+      task: 'activity',
+      description: 'description',
+      tags: 'tags',
+      rate: 'hourly rate',
+    },
+    local: true,
+  },
+  timetrack: {
+    needs: ['email', 'start', 'end'],
+    columns: {
+      email: 'email',
+      startIso: 'start',
+      endIso: 'end',
+      description: 'description',
+      client: 'client',
+      project: 'project',
+      task: 'task',
+      tags: 'tags',
+      billable: 'billable',
+      rate: 'hourlyrate',
+    },
+    local: false,
+  },
+};
+
+/** The order in which `auto` tries the formats: the most specific headers first. */
+const DETECTION: Format[] = ['timetrack', 'clockify', 'toggl', 'harvest', 'kimai'];
+
+const missingOf = (format: Format, keys: Set<string>) => SPECS[format].needs.filter((column) => !keys.has(column.toLowerCase()));
+
+/** The format of a header: the one asked for (refused naming what it lacks), or the first whose columns are all there. */
+export function detectFormat(header: Header, asked: Format | 'auto'): Format {
+  const keys = new Set(header.keys.filter((k) => k !== ''));
+  if (asked !== 'auto') {
+    const missing = missingOf(asked, keys);
+    if (missing.length > 0) throw importErrors.formatMismatch(asked, missing, [...keys]);
+    return asked;
+  }
+  const found = DETECTION.find((format) => missingOf(format, keys).length === 0);
+  if (!found)
+    throw importErrors.noFormat(
+      [...keys],
+      FORMATS.map((f) => `${f}: ${SPECS[f].needs.join(', ')}`),
+    );
+  return found;
+}
+
+/** A row reader for a format and a header: cells → SourceRow (absent columns read as ''). */
+export function rowReader(format: Format, header: Header): { read(cells: string[]): SourceRow; width: number } {
+  const spec = SPECS[format];
+  const index = new Map<string, number>();
+  header.keys.forEach((key, i) => {
+    if (!index.has(key)) index.set(key, i);
+  });
+  const at = (field: keyof SourceRow): number => index.get(spec.columns[field] ?? '\u0000') ?? -1;
+  const fields: Array<keyof SourceRow> = [
+    'email',
+    'name',
+    'client',
+    'project',
+    'task',
+    'description',
+    'tags',
+    'billable',
+    'startDate',
+    'startTime',
+    'endDate',
+    'endTime',
+    'startIso',
+    'endIso',
+    'hours',
+    'rate',
+    'currency',
+  ];
+  const positions = fields.map(at);
+  const first = index.get('first name') ?? -1;
+  const last = index.get('last name') ?? -1;
+  // The cells a row needs at least: up to the last column the format reads.
+  const width = Math.max(...positions, first, last) + 1;
+  return {
+    width,
+    read(cells) {
+      const row = {} as SourceRow;
+      for (let i = 0; i < fields.length; i++) {
+        const p = positions[i] as number;
+        row[fields[i] as keyof SourceRow] = p < 0 ? '' : (cells[p] ?? '').trim();
+      }
+      if (format === 'harvest') row.name = `${(cells[first] ?? '').trim()} ${(cells[last] ?? '').trim()}`.trim();
+      // Kimai's User column holds a user name, or an email.
+      if (format === 'kimai' && row.name.includes('@')) row.email = row.name;
+      return row;
+    },
+  };
+}
+
+/** The column a field comes from in this format, as the tool names it (for messages). */
+export function columnName(format: Format, field: keyof SourceRow): string {
+  if (format === 'harvest' && field === 'name') return 'First Name/Last Name';
+  const key = SPECS[format].columns[field];
+  if (format === 'timetrack') return key === 'hourlyrate' ? 'hourlyRate' : (key ?? field);
+  const named = SPECS[format].needs.find((n) => n.toLowerCase() === key);
+  if (named) return named;
+  if (!key) return field;
+  return key.replace(/(^|\s)\S/g, (s) => s.toUpperCase());
+}

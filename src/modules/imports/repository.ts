@@ -1,0 +1,65 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { importCreated, importFingerprints, imports } from './schema.js';
+
+export type ImportRow = typeof imports.$inferSelect;
+export type CreatedKind = (typeof importCreated.$inferSelect)['kind'];
+
+const p = (name: string) => sql.placeholder(name);
+
+/** Every SQL statement of the imports module, over its own tables (imports, their fingerprints, what they created). */
+export function createImportsRepository(db: Db) {
+  const statements = {
+    hasFingerprint: db
+      .select({ importId: importFingerprints.importId })
+      .from(importFingerprints)
+      .where(and(eq(importFingerprints.workspaceId, p('workspaceId')), eq(importFingerprints.fingerprint, p('fingerprint'))))
+      .prepare(),
+    addFingerprint: db
+      .insert(importFingerprints)
+      .values({ workspaceId: p('workspaceId'), fingerprint: p('fingerprint'), importId: p('importId') })
+      .onConflictDoNothing()
+      .prepare(),
+    byId: db
+      .select()
+      .from(imports)
+      .where(eq(imports.id, p('id')))
+      .prepare(),
+  };
+  return {
+    insert: (values: typeof imports.$inferInsert): void => {
+      db.insert(imports).values(values).run();
+    },
+    update: (id: string, values: Partial<typeof imports.$inferInsert>): void => {
+      db.update(imports).set(values).where(eq(imports.id, id)).run();
+    },
+    byId: (id: string): ImportRow | undefined => statements.byId.get({ id }),
+    ofWorkspace: (workspaceId: string, limit = 100): ImportRow[] =>
+      db
+        .select()
+        .from(imports)
+        .where(eq(imports.workspaceId, workspaceId))
+        .orderBy(desc(imports.startedAt), desc(imports.id))
+        .limit(limit)
+        .all(),
+    running: (): ImportRow[] => db.select().from(imports).where(eq(imports.state, 'running')).all(),
+    /** Whether an earlier import into the workspace wrote this row already. */
+    hasFingerprint: (workspaceId: string, fingerprint: string): boolean =>
+      statements.hasFingerprint.get({ workspaceId, fingerprint }) !== undefined,
+    /** Records the row as written by the import; false when an import wrote it already (a duplicate). */
+    addFingerprint: (workspaceId: string, fingerprint: string, importId: string): boolean =>
+      statements.addFingerprint.run({ workspaceId, fingerprint, importId }).changes > 0,
+    /** Forgets up to `limit` rows of an import (undone or failed: its rows count as not imported). */
+    deleteFingerprints: (importId: string, limit: number): number =>
+      db.run(
+        sql`DELETE FROM ${importFingerprints} WHERE rowid IN (SELECT rowid FROM ${importFingerprints} WHERE ${importFingerprints.importId} = ${importId} LIMIT ${limit})`,
+      ).changes,
+    addCreated: (importId: string, kind: CreatedKind, id: string): void => {
+      db.insert(importCreated).values({ importId, kind, id }).onConflictDoNothing().run();
+    },
+    created: (importId: string): Array<{ kind: CreatedKind; id: string }> =>
+      db.select({ kind: importCreated.kind, id: importCreated.id }).from(importCreated).where(eq(importCreated.importId, importId)).all(),
+  };
+}
+
+export type ImportsRepository = ReturnType<typeof createImportsRepository>;

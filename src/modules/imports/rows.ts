@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { nameKey } from '../catalog/service.js';
+import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
+import { columnName, type Format, type SourceRow } from './formats.js';
+
+export const MAX_DESCRIPTION = 500;
+export const MAX_NAME = 200;
+export const MAX_TAGS = 20;
+const MAX_RATE = 1_000_000_000;
+const MAX_ENTRY_MS = 366 * 86_400_000;
+
+/** A row refused, with what to do about it. */
+export class RowRefusal extends Error {}
+
+/** A row read and checked: what its entry will be, names still names. */
+export interface CheckedRow {
+  line: number;
+  /** The file's user (email, lower case, or `name:` + name); '' when --user writes every row. */
+  userKey: string;
+  start: number;
+  end: number;
+  description: string;
+  client: string;
+  project: string;
+  task: string;
+  tags: string[];
+  billable: boolean | null;
+  hourlyRate: number | null;
+  timeZone: string | null;
+}
+
+/** The file's user of a row: by email (case-insensitive), else by full name. */
+export function userKeyOf(row: Pick<SourceRow, 'email' | 'name'>): string {
+  if (row.email !== '') return row.email.toLowerCase();
+  return row.name === '' ? '' : `name:${row.name}`;
+}
+
+const BOOLEANS: Record<string, boolean> = { yes: true, no: false, true: true, false: false, '1': true, '0': false };
+
+/**
+ * Reads one row of a format into an entry, or refuses it naming the column: the rules of
+ * decisions §10 (dates in the file's order, 12- or 24-hour times, local times in the zone, an end
+ * after the start, exact rates, at most 20 tags, descriptions up to 500 characters).
+ */
+export function createRowChecker(format: Format, options: { order: DateOrder | null; zone: ZoneClock | null; fixedUser: boolean }) {
+  const column = (field: keyof SourceRow) => columnName(format, field);
+  const refuse = (field: keyof SourceRow, message: string): never => {
+    throw new RowRefusal(`${column(field)}: ${message}`);
+  };
+  /** Harvest: where the next row of a member's day starts. */
+  const harvestNext = new Map<string, number>();
+
+  function local(dayField: keyof SourceRow, day: string, timeField: keyof SourceRow, time: string): number {
+    if (day === '') refuse(dayField, 'empty; every row needs its day');
+    if (time === '') refuse(timeField, 'empty; every row needs its time of day');
+    let d: { year: number; month: number; day: number };
+    let t: { hour: number; minute: number; second: number };
+    try {
+      d = parseDay(day, options.order);
+    } catch (error) {
+      return refuse(dayField, (error as Error).message);
+    }
+    try {
+      t = parseTimeOfDay(time);
+    } catch (error) {
+      return refuse(timeField, (error as Error).message);
+    }
+    try {
+      return (options.zone as ZoneClock).instant({ ...d, ...t });
+    } catch (error) {
+      return refuse(timeField, (error as Error).message);
+    }
+  }
+
+  function iso(field: keyof SourceRow, text: string): number {
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) {
+      refuse(field, `"${text}" is not an ISO-8601 date-time with an offset, such as 2026-03-04T09:00:00+01:00`);
+    }
+    const ms = Date.parse(text);
+    if (Number.isNaN(ms)) refuse(field, `"${text}" is not a date-time of the calendar`);
+    return ms;
+  }
+
+  function times(row: SourceRow, userKey: string): { start: number; end: number } {
+    if (format === 'timetrack') return { start: iso('startIso', row.startIso), end: iso('endIso', row.endIso) };
+    if (format === 'harvest') {
+      if (row.hours === '') refuse('hours', 'empty; every row needs its hours');
+      let seconds: number;
+      try {
+        seconds = parseDuration(row.hours);
+      } catch (error) {
+        return refuse('hours', (error as Error).message);
+      }
+      if (seconds <= 0) refuse('hours', `"${row.hours}" is no time; a row needs more than 0 hours`);
+      // No times of day: a member's rows of one day follow each other from 09:00 local, in file order.
+      const dayStart = local('startDate', row.startDate, 'hours', '09:00');
+      const key = `${userKey}|${row.startDate}`;
+      const start = harvestNext.get(key) ?? dayStart;
+      harvestNext.set(key, start + seconds * 1000);
+      return { start, end: start + seconds * 1000 };
+    }
+    const start = local('startDate', row.startDate, 'startTime', row.startTime);
+    if (format === 'kimai') {
+      let end = local('startDate', row.startDate, 'endTime', row.endTime);
+      // Kimai writes one day: an end earlier than the start is on the next day.
+      if (end < start) end = local('startDate', nextDay(row.startDate, options.order), 'endTime', row.endTime);
+      return { start, end };
+    }
+    return { start, end: local('endDate', row.endDate, 'endTime', row.endTime) };
+  }
+
+  function rate(text: string): number | null {
+    if (text === '') return null;
+    const normal = text.replace(/^[^\d-]*/, '').replace(/\s/g, '');
+    // A decimal comma (semicolon files) is read as a point.
+    const decimal = /^\d+,\d+$/.test(normal) ? normal.replace(',', '.') : normal;
+    if (!/^\d+(\.\d+)?$/.test(decimal)) refuse('rate', `"${text}" is not a number; write a rate such as 80.05`);
+    const value = Number(decimal);
+    if (value > MAX_RATE) refuse('rate', `${text} is above the largest rate (1,000,000,000)`);
+    return value;
+  }
+
+  function name(field: keyof SourceRow, text: string): string {
+    if (text.length > MAX_NAME) refuse(field, `${text.length} characters; a name holds at most ${MAX_NAME}`);
+    return text;
+  }
+
+  return (line: number, row: SourceRow): CheckedRow => {
+    const userKey = options.fixedUser ? '' : userKeyOf(row);
+    if (!options.fixedUser && userKey === '') refuse(format === 'harvest' ? 'name' : 'email', 'empty; every row needs its user');
+    const { start, end } = times(row, userKey);
+    if (end <= start) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'the end is at or before the start');
+    if (end - start > MAX_ENTRY_MS) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'an entry spans at most 366 days');
+    if (row.description.length > MAX_DESCRIPTION) {
+      refuse('description', `${row.description.length} characters; an entry's description holds at most ${MAX_DESCRIPTION}: shorten it`);
+    }
+    const tags = tagsOf(row.tags);
+    if (tags.length > MAX_TAGS) refuse('tags', `${tags.length} tags; an entry holds at most ${MAX_TAGS}`);
+    for (const tag of tags) name('tags', tag);
+    const project = name('project', row.project);
+    const task = name('task', row.task);
+    if (task !== '' && project === '') refuse('task', `task "${task}" has no project; a task belongs to a project`);
+    let billable: boolean | null = null;
+    if (row.billable !== '') {
+      const value = BOOLEANS[row.billable.toLowerCase()];
+      if (value === undefined) refuse('billable', `"${row.billable}" is neither Yes/No, true/false nor 1/0`);
+      billable = value as boolean;
+    }
+    return {
+      line,
+      userKey,
+      start,
+      end,
+      description: row.description,
+      client: project === '' ? '' : name('client', row.client),
+      project,
+      task,
+      tags,
+      billable,
+      hourlyRate: rate(row.rate),
+      timeZone: options.zone?.name ?? null,
+    };
+  };
+}
+
+/** A cell of comma-separated tags: trimmed, empty ones dropped, each name once (as the catalog compares names). */
+export function tagsOf(cell: string): string[] {
+  if (cell === '') return [];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of cell.split(',')) {
+    const tag = raw.trim();
+    const key = nameKey(tag);
+    if (tag === '' || seen.has(key)) continue;
+    seen.add(key);
+    out.push(tag);
+  }
+  return out;
+}
+
+function nextDay(day: string, order: DateOrder | null): string {
+  const d = parseDay(day, order);
+  const next = new Date(Date.UTC(d.year, d.month - 1, d.day + 1));
+  return `${next.getUTCFullYear()}-${String(next.getUTCMonth() + 1).padStart(2, '0')}-${String(next.getUTCDate()).padStart(2, '0')}`;
+}
+
+/** A row's fingerprint: a hash of the format, the member, the times, the description, the work and the tags (names as the catalog compares them). */
+export function fingerprintOf(format: Format, authorId: string, row: CheckedRow): string {
+  const tags = row.tags.map(nameKey).sort().join('\u0001');
+  return createHash('sha256')
+    .update(
+      [format, authorId, row.start, row.end, row.description, nameKey(row.client), nameKey(row.project), nameKey(row.task), tags].join(
+        '\u0000',
+      ),
+    )
+    .digest('base64url')
+    .slice(0, 22);
+}

@@ -1,0 +1,37 @@
+import type { ImportRow } from './repository.js';
+
+/** An import record as `import list` / `show` and the Import page show it. */
+export interface ImportView {
+  id: string;
+  workspaceId: string;
+  format: string;
+  fileName: string;
+  /** Who ran it: a member's id, or null for the operator (the command line without --user). */
+  by: string | null;
+  state: ImportRow['state'];
+  webhooks: boolean;
+  rows: number;
+  imported: number;
+  duplicates: number;
+  refused: number;
+  failure: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export const importView = (row: ImportRow): ImportView => ({
+  id: row.id,
+  workspaceId: row.workspaceId,
+  format: row.format,
+  fileName: row.fileName,
+  by: row.actorUserId,
+  state: row.state,
+  webhooks: row.webhooks,
+  rows: row.rows,
+  imported: row.imported,
+  duplicates: row.duplicates,
+  refused: row.refused,
+  failure: row.failure,
+  startedAt: new Date(row.startedAt).toISOString(),
+  finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt).toISOString(),
+});
