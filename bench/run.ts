@@ -336,6 +336,12 @@ async function main() {
   const receiver = await startWebhookReceiver();
   const { entryId, tokens, own } = await subscribe(databasePath, token, receiver.port, 3);
   memberTokens = tokens;
+  // The reader-pool scenario starts servers of its own while the main one runs: one server holds
+  // a database (its .server-lock), so they run on a copy (with the same key file).
+  const poolDir = mkdtempSync(join(tmpdir(), 'timetrack-bench-pool-'));
+  const poolDatabasePath = join(poolDir, 'timetrack.db');
+  copyFileSync(databasePath, poolDatabasePath);
+  if (existsSync(join(dir, 'secret.key'))) copyFileSync(join(dir, 'secret.key'), join(poolDir, 'secret.key'));
   try {
     // As `npm start` runs it: compiled to dist/ first (the build is not part of the cold start),
     // then the same node command.
@@ -442,7 +448,7 @@ async function main() {
     let extras: Awaited<ReturnType<typeof measureExtras>> | null = null;
     for (const scenario of ordered) {
       if (scenario === 'extras') {
-        extras = await measureExtras({ serverUrl, token, own, entryId, data, startServer });
+        extras = await measureExtras({ serverUrl, token, own, entryId, data, startServer, poolDatabasePath });
         continue;
       }
       if (!scenario.name.includes(only)) continue;
@@ -494,6 +500,7 @@ async function main() {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dir, { recursive: true, force: true });
+    rmSync(poolDir, { recursive: true, force: true });
   }
 }
 
@@ -539,6 +546,7 @@ async function measureExtras(ctx: {
   entryId: string;
   data: Dataset;
   startServer: ServerStarter;
+  poolDatabasePath: string;
 }) {
   const want = (name: string) => only === '' || name.includes(only);
   const mixedRows = want('mixed') ? await mixed(ctx.serverUrl, ctx.token, ctx.entryId, seconds) : [];
@@ -548,7 +556,7 @@ async function measureExtras(ctx: {
   const pool: Array<{ threads: number; requestsPerSec: number; p50Ms: number; p99Ms: number; rssPerThreadMb: number | null }> = [];
   if (want('pool')) {
     for (const threads of [0, 1, 2]) {
-      const { server, serverUrl } = await ctx.startServer({ READER_THREADS: String(threads) });
+      const { server, serverUrl } = await ctx.startServer({ READER_THREADS: String(threads), DATABASE_PATH: ctx.poolDatabasePath });
       const pid = server.child.pid as number;
       const before = await rss(pid);
       // Start every reader thread: as many heavy reads at once as there are threads.
@@ -573,7 +581,10 @@ async function measureExtras(ctx: {
         p99Ms: measured.p99Ms,
         rssPerThreadMb: threads > 0 ? Math.round((withThreads - before) / threads) : null,
       });
+      // The next one takes the copy's lock once this one has let it go.
+      const exited = new Promise((resolve) => server.child.once('exit', resolve));
       server.child.kill('SIGTERM');
+      await exited;
     }
   }
   return { mixed: mixedRows, costliest: costRows, pool };

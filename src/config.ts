@@ -61,6 +61,15 @@ export interface Config {
   compressionMinBytes: number | null;
   /** SETTINGS_PATH: where the settings web page is served (`/settings`), or null for `off`. */
   settingsPath: string | null;
+  /** IMPORT_UPLOAD_MAX_MB: the largest file the Import page accepts (the command line has no limit). */
+  importUploadMaxBytes: number;
+}
+
+/** WAL_CHECKPOINTS: `server` or `external`. */
+function walCheckpointsOf(value: string, problems: string[]): 'server' | 'external' {
+  if (value !== 'server' && value !== 'external')
+    problems.push(`WAL_CHECKPOINTS must be server or external (got ${JSON.stringify(value)})`);
+  return value === 'external' ? 'external' : 'server';
 }
 
 export class ConfigError extends Error {
@@ -130,12 +139,6 @@ export function parseConfig(env: Env): Config {
       );
     return list;
   };
-  const walCheckpoints = (): 'server' | 'external' => {
-    const value = text('WAL_CHECKPOINTS', 'server').toLowerCase();
-    if (value !== 'server' && value !== 'external')
-      problems.push(`WAL_CHECKPOINTS must be server or external (got ${JSON.stringify(value)})`);
-    return value === 'external' ? 'external' : 'server';
-  };
   const synchronous = text('SQLITE_SYNCHRONOUS', 'FULL').toUpperCase();
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
     problems.push(`SQLITE_SYNCHRONOUS must be FULL or NORMAL (got ${JSON.stringify(env.SQLITE_SYNCHRONOUS)})`);
@@ -191,11 +194,12 @@ export function parseConfig(env: Env): Config {
     synchronous: synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
     eventRetentionDays: int('EVENT_RETENTION_DAYS', 180, 1, 36_500),
     migrationBackups: int('MIGRATION_BACKUPS', 3, 0, 100),
-    walCheckpoints: walCheckpoints(),
+    walCheckpoints: walCheckpointsOf(text('WAL_CHECKPOINTS', 'server').toLowerCase(), problems),
     ...metricsSettings(env, bool('METRICS'), problems),
     corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
     compressionMinBytes: compressionMinBytes(env.COMPRESSION_MIN_BYTES, problems),
     settingsPath: settingsPath(env.SETTINGS_PATH, problems),
+    importUploadMaxBytes: int('IMPORT_UPLOAD_MAX_MB', 200, 1, 10_000) * 1024 * 1024,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
+import { createImportRunner } from './threads/imports.js';
 import { bootstrapBanner, bootstrapIfEmpty, type BootstrapResult } from './bootstrap.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, riskySettings } from './config.js';
@@ -129,6 +130,9 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       services,
     });
     shutdown.add('release', 'reader threads', () => readers.close());
+    // The Import page's runs, each on a thread of its own connection.
+    const imports = createImportRunner({ databasePath: config.databasePath, secretKey, synchronous: config.synchronous, clock, logger });
+    shutdown.add('release', 'import threads', () => imports.close());
     const app = await createApp({
       config,
       logger,
@@ -138,7 +142,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       readers,
       readiness: createReadiness({ database: probeDatabase(database.sqlite), webhookSenderAlive: sending.alive, logger }),
       metrics,
-      settings: config.settingsPath === null ? null : createSettingsRouter({ config, logger, services, base: config.settingsPath, clock }),
+      settings:
+        config.settingsPath === null ? null : createSettingsRouter({ config, logger, services, base: config.settingsPath, clock, imports }),
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const { server, url } = await listen(config, app);

@@ -48,6 +48,16 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .badge.bad{border-color:var(--danger);color:var(--danger)}.badge.good{border-color:var(--ok);color:var(--ok)}
 .card-title{font-weight:600;overflow-wrap:anywhere}
 .pager{display:flex;gap:1rem;margin-top:1rem}
+input[type=file]{font:inherit;max-width:100%}
+progress{width:100%;max-width:32rem;height:1.25rem}
+.scroll{overflow-x:auto;max-width:100%}
+table.rows{border-collapse:collapse;font-size:.9rem;min-width:100%}
+table.rows th,table.rows td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
+table.rows th{background:var(--soft);white-space:nowrap}
+table.rows td{overflow-wrap:break-word}
+form.stack.after{margin-top:1rem}
+ul.refused{margin:.5rem 0;padding-left:1.25rem}ul.refused li{margin:.2rem 0;overflow-wrap:anywhere}
+@media (max-width:40rem){table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.rows td{display:grid;grid-template-columns:6.5rem 1fr;gap:.5rem;border:0;padding:.1rem 0}table.rows td::before{content:attr(data-label);color:var(--muted)}}
 @media (max-width:30rem){dl.facts:not(.compact){grid-template-columns:1fr}dl.facts:not(.compact) dt{margin-top:.35rem}main{padding:.75rem}}
 `;
 
@@ -64,6 +74,11 @@ document.querySelectorAll('button[data-copy]').forEach(function (button) {
       if (status) status.textContent = 'Copied to the clipboard.';
     });
   });
+});
+document.querySelectorAll('input[data-browser-zone]').forEach(function (input) {
+  try {
+    if (!input.value) input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+  } catch (e) {}
 });
 document.querySelectorAll('form[data-confirm]').forEach(function (form) {
   form.addEventListener('submit', function (event) {

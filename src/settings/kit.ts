@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
+import type { ImportRunner } from '../threads/imports.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -16,6 +17,8 @@ export interface SettingsDeps {
   base: string;
   /** Notices carried over the redirect after a form (a secret shown once). */
   flashes: Flashes;
+  /** The Import page's runs, on worker threads. */
+  imports: ImportRunner;
 }
 
 const FLASH_MS = 5 * 60_000;
@@ -118,20 +121,25 @@ const sameText = (a: string, b: string) => {
  * A form post is ours when its Origin (sent by every current browser on a POST) is this site,
  * and its `_csrf` field matches the session's token, or, before sign-in, the form cookie.
  */
-export function csrfOk(req: Request, deps: SettingsDeps, signed: Signed): boolean {
-  // `null` (a privacy setting, a sandboxed frame) names no origin: the token alone decides then.
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== 'null') {
-    // req.protocol and req.host follow X-Forwarded-Proto/-Host only from a trusted proxy.
-    // With BASE_URL set, only its origin (the router answers no other host then).
-    const own = `${req.protocol}://${req.host}`;
-    const allowed = deps.config.baseUrlSet ? origin === new URL(deps.config.baseUrl).origin : origin === own;
-    if (!allowed) return false;
-  }
-  const field = typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : '';
+export function csrfOk(req: Request, deps: SettingsDeps, signed: Signed, field: string = csrfFieldOf(req)): boolean {
+  if (!originOk(req, deps)) return false;
   if (signed.session) return sameText(field, signed.session.csrfToken);
   const cookie = cookies(req).get(cookieName(FORM_COOKIE, secureRequest(req, deps.config))) ?? '';
   return sameText(field, cookie);
+}
+
+/** The form's _csrf field ('' when absent). */
+const csrfFieldOf = (req: Request): string => (typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : '');
+
+/** Whether a POST comes from this site's pages (or names no origin: the token alone decides then). */
+export function originOk(req: Request, deps: SettingsDeps): boolean {
+  // `null` (a privacy setting, a sandboxed frame) names no origin.
+  const origin = req.headers.origin;
+  if (origin === undefined || origin === 'null') return true;
+  // req.protocol and req.host follow X-Forwarded-Proto/-Host only from a trusted proxy.
+  // With BASE_URL set, only its origin (the router answers no other host then).
+  const own = `${req.protocol}://${req.host}`;
+  return deps.config.baseUrlSet ? origin === new URL(deps.config.baseUrl).origin : origin === own;
 }
 
 /** The site's address as links should carry it: BASE_URL when set, else the address this request came to. */

@@ -15,9 +15,11 @@ export interface PageOptions {
   /** The other workspaces of the account, for the switcher. */
   workspaces?: Array<{ workspaceId: string; name: string }>;
   /** The tab to mark current. */
-  current?: 'tokens' | 'webhooks' | 'members' | 'workspace';
+  current?: 'tokens' | 'webhooks' | 'members' | 'workspace' | 'import';
   notice?: Notice | null;
   body: Html;
+  /** Reload the page after this many seconds (a page following work in progress). */
+  refreshSeconds?: number;
 }
 
 /** The hidden field every form of a session carries (checked on every POST). */
@@ -28,6 +30,7 @@ const TABS = [
   { id: 'webhooks', label: 'Webhooks', owner: false },
   { id: 'members', label: 'Members', owner: true },
   { id: 'workspace', label: 'Workspace', owner: true },
+  { id: 'import', label: 'Import', owner: false },
 ] as const;
 
 function top(options: PageOptions, session: SessionView): Html {
@@ -77,6 +80,7 @@ export function page(options: PageOptions): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="same-origin" />
+        ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}" />` : ''}
         <title>${options.title} · timetrack</title>
         <link rel="stylesheet" href="${base}/assets/${STYLE.name}" />
         <link rel="icon" type="image/svg+xml" href="${base}/assets/${FAVICON.name}" />

@@ -6,8 +6,9 @@ import { slugOfDomainError } from '../http/problems.js';
 import { errorFields } from '../logger.js';
 import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { html } from './html.js';
-import { clearSessionCookie, csrfOk, Flashes, send, sessionSecretOf, type SettingsDeps, shell, type Signed } from './kit.js';
+import { clearSessionCookie, csrfOk, Flashes, originOk, send, sessionSecretOf, type SettingsDeps, shell, type Signed } from './kit.js';
 import { authPages } from './pages/auth.js';
+import { importPages } from './pages/imports.js';
 import { memberPages } from './pages/members.js';
 import { tokenPages } from './pages/tokens.js';
 import { webhookPages } from './pages/webhooks.js';
@@ -100,7 +101,9 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
     const session = secret === null ? null : services.sessions.session(secret);
     if (secret !== null && session === null) clearSessionCookie(res, deps, req);
     res.locals.signed = { session, secret: session ? secret : null } satisfies Signed;
-    if (req.method === 'POST' && !csrfOk(req, deps, res.locals.signed as Signed)) {
+    // An upload (multipart) is read by its page, which checks its token before it stores the file.
+    const upload = req.method === 'POST' && typeof req.is('multipart/form-data') === 'string';
+    if (req.method === 'POST' && (upload ? !originOk(req, deps) : !csrfOk(req, deps, res.locals.signed as Signed))) {
       send(res, 403, {
         base: deps.base,
         title: 'This form could not be accepted',
@@ -117,6 +120,7 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
   webhookPages(router, deps);
   memberPages(router, deps);
   workspacePages(router, deps);
+  importPages(router, deps);
 
   router.use((_req, res) => {
     send(res, 404, {

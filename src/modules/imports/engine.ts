@@ -77,6 +77,8 @@ export interface ImportOutcome {
   report: ImportReport;
   /** True when refused rows stopped it (nothing was written). */
   stopped: boolean;
+  /** The rows a run with --skip-invalid would write (new, not refused). */
+  importable: number;
   preview: PreviewRow[];
 }
 
@@ -202,11 +204,11 @@ function matchUsers(deps: EngineDeps, workspaceId: string, users: Map<string, Fi
   return { matched, unmatched };
 }
 
-function fixedUser(deps: EngineDeps, workspaceId: string, user: string): string {
+function fixedUser(deps: EngineDeps, workspaceId: string, user: string): { userId: string; name: string } {
   const directory = deps.accounts.memberDirectory(workspaceId);
   const found = directory.find((m) => m.userId === user || m.email.toLowerCase() === user.toLowerCase());
   if (!found) throw importErrors.notMember(user, workspaceId);
-  return found.userId;
+  return found;
 }
 
 async function run(
@@ -219,7 +221,8 @@ async function run(
   const totalBytes = statSync(request.path).size;
   const progress = (phase: ImportProgress['phase'], rows: number, bytes: number) => request.progress?.({ phase, rows, bytes, totalBytes });
   const workspaceCurrency = deps.accounts.currency(request.workspaceId);
-  const author = request.user ? fixedUser(deps, request.workspaceId, request.user) : null;
+  const fixed = request.user ? fixedUser(deps, request.workspaceId, request.user) : null;
+  const author = fixed?.userId ?? null;
 
   // Pass 1: what the file is.
   const found = await scan(request, progress);
@@ -256,6 +259,7 @@ async function run(
     unmatchedKeys,
     authorOf,
     progress,
+    fixedName: fixed?.name ?? null,
   });
   const report: ImportReport = {
     importId: null,
@@ -276,7 +280,7 @@ async function run(
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
   if (stopped || request.dryRun) {
-    return { report: { ...report, imported: stopped ? 0 : fresh }, stopped, preview };
+    return { report: { ...report, imported: stopped ? 0 : fresh }, stopped, importable: fresh, preview };
   }
 
   // Pass 3: the writes.
@@ -324,6 +328,7 @@ async function run(
     return {
       report: { ...report, importId, imported: counts.imported, duplicates: counts.duplicates, created: counts.created },
       stopped: false,
+      importable: counts.imported,
       preview,
     };
   } catch (error) {
@@ -343,6 +348,8 @@ async function checkAll(
     unmatchedKeys: Set<string>;
     authorOf: (row: CheckedRow) => string | null;
     progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void;
+    /** The member of --user (every row is theirs). */
+    fixedName: string | null;
   },
 ) {
   const { repo } = deps;
@@ -383,7 +390,7 @@ async function checkAll(
     }
     fresh++;
     countNew(deps, request.workspaceId, row, names);
-    if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, authorId, found.users.get(row.userKey)));
+    if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, a.fixedName ?? memberName(found.users.get(row.userKey))));
   });
   seen.clear();
   if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
@@ -647,10 +654,12 @@ function describeUser(user: FileUser | undefined): string {
   return user.email || user.name;
 }
 
-function previewOf(row: CheckedRow, authorId: string | null, user: FileUser | undefined): PreviewRow {
+const memberName = (user: FileUser | undefined): string => user?.name || user?.email || '';
+
+function previewOf(row: CheckedRow, member: string): PreviewRow {
   return {
     line: row.line,
-    member: authorId && !user ? authorId : describeUser(user),
+    member,
     start: new Date(row.start).toISOString(),
     end: new Date(row.end).toISOString(),
     description: row.description,

@@ -1,0 +1,42 @@
+/*
+ * An import thread (started by ./imports.ts for the settings page): its own connection to the
+ * database and the services over it, one import run for the principal it was given, its
+ * progress and its outcome posted back. The request thread never parses or writes a row.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { systemClock } from '../clock.js';
+import { openDatabase, type Synchronous } from '../db/database.js';
+import { DomainError } from '../errors.js';
+import type { ImportRequest } from '../modules/imports/service.js';
+import type { Principal } from '../principal.js';
+import { createServices } from '../services.js';
+
+export interface ImportThreadData {
+  databasePath: string;
+  secretKey: Uint8Array;
+  synchronous: Synchronous;
+  principal: Principal;
+  request: Omit<ImportRequest, 'progress'>;
+}
+
+export type ImportThreadMessage =
+  | { type: 'progress'; rows: number; bytes: number; totalBytes: number; phase: string }
+  | { type: 'done'; outcome: Awaited<ReturnType<ReturnType<typeof createServices>['imports']['run']>> }
+  | { type: 'refused'; code: DomainError['code']; message: string }
+  | { type: 'failed'; message: string };
+
+const data = workerData as ImportThreadData;
+const port = parentPort;
+if (!port) throw new Error('the import thread runs as a worker');
+const database = openDatabase(data.databasePath, { synchronous: data.synchronous });
+const services = createServices(database, { clock: systemClock, secretKey: Buffer.from(data.secretKey) });
+const post = (message: ImportThreadMessage) => port.postMessage(message);
+try {
+  const outcome = await services.imports.run(data.principal, { ...data.request, progress: (p) => post({ type: 'progress', ...p }) });
+  post({ type: 'done', outcome });
+} catch (error) {
+  if (error instanceof DomainError) post({ type: 'refused', code: error.code, message: error.message });
+  else post({ type: 'failed', message: (error as Error).message });
+} finally {
+  database.close();
+}
