@@ -128,8 +128,8 @@ select "entries"."author_id" as k1, (("entries"."start_at" + 0 + 3456000000000) 
 --   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
 
-select "id" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is null and "entries"."runaway_detected_at" is null and "entries"."start_at" <= ?);
---   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at<?)
+select "id" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is null and "entries"."runaway_detected_at" is null and "entries"."duration_sec" is null and +"entries"."start_at" <= ?);
+--   SEARCH entries USING INDEX entries_ws_duration (workspace_id=? AND duration_sec=?)
 
 select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where "entries"."id" = ?;
 --   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { aggregateEntries, type AggregateQuery } from './repository/aggregate.js';
 import { createListQueries } from './repository/list.js';
@@ -119,7 +119,11 @@ export function createEntriesRepository(db: Db) {
             eq(entries.workspaceId, workspaceId),
             isNull(entries.endAt),
             isNull(entries.runawayDetectedAt),
-            lte(entries.startAt, startedBy),
+            // Running timers only have no duration: entries_ws_duration finds the handful of them.
+            // Unary plus keeps SQLite off the start_at index, which would read every entry started
+            // before the bound (all of them, every second: the scheduler runs this on each tick).
+            isNull(entries.durationSec),
+            sql`+${entries.startAt} <= ${startedBy}`,
           ),
         )
         .all(),
