@@ -327,6 +327,8 @@ function cliWallMs(databasePath: string, workspaceId: string): number {
 }
 
 async function main() {
+  // BENCH_ONLY=import: the import's figures only (bench/import.ts runs after this).
+  if (only === 'import') return;
   const { path: cachedPath, data } = dataset();
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-bench-'));
   const databasePath = join(dir, 'timetrack.db');

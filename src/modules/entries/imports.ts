@@ -3,8 +3,8 @@ import { newId } from '../../ids.js';
 import type { EventActor } from '../events/service.js';
 import type { ProjectRow, TaskRow } from '../catalog/service.js';
 import { completion, type EntryCore, type RecordEvent } from './core.js';
-import type { EntriesRepository } from './repository.js';
-import { entryView } from './views.js';
+import type { EntriesRepository, EntryInsert } from './repository.js';
+import { type EntryRow, entryView } from './views.js';
 
 /** A completed entry as an import writes it: the author, the work and tags already resolved. */
 export interface ImportedEntry {
@@ -40,14 +40,27 @@ export interface ImportContext {
  * and tasks are used as they are: the history is what it was.
  */
 export function createEntryImports({ repo, core, clock }: { repo: EntriesRepository; core: EntryCore; clock: Clock }) {
+  /** The rate each (member, project, task) resolves to, per import: one lookup, not one per row. */
+  const rates = new WeakMap<ImportContext, Map<string, number | null>>();
+  const rateOf = (ctx: ImportContext, input: ImportedEntry): number | null => {
+    const cache = rates.get(ctx) ?? new Map<string, number | null>();
+    rates.set(ctx, cache);
+    const key = `${input.authorId}\u0000${input.project?.id ?? ''}\u0000${input.task?.id ?? ''}`;
+    let rate = cache.get(key);
+    if (rate === undefined) {
+      rate = core.resolveRate(ctx.workspaceId, input.authorId, input.project, input.task);
+      cache.set(key, rate);
+    }
+    return rate;
+  };
   return {
     /** Writes one entry inside the caller's write (a batch of the import). */
     insert(record: RecordEvent, ctx: ImportContext, input: ImportedEntry): string {
       const { project, task } = input;
       const billable = input.billable ?? project?.billable ?? false;
-      const hourlyRate = input.hourlyRate ?? core.resolveRate(ctx.workspaceId, input.authorId, project, task);
+      const hourlyRate = input.hourlyRate ?? rateOf(ctx, input);
       const now = clock.now();
-      const row = repo.insert({
+      const row = {
         id: newId('ent'),
         workspaceId: ctx.workspaceId,
         authorId: input.authorId,
@@ -64,9 +77,9 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
         importId: ctx.importId,
         createdAt: now,
         updatedAt: now,
-      });
-      if (input.tagIds.length > 0) repo.addTags(row.id, input.tagIds);
-      const snapshot = entryView(row, input.tagIds, { now, currency: ctx.currency, actor: null });
+      } as const;
+      repo.insertWithTags(row, input.tagIds);
+      const snapshot = entryView(viewRow(row), input.tagIds, { now, currency: ctx.currency, actor: null });
       record({
         workspaceId: ctx.workspaceId,
         entity: 'entry',
@@ -107,3 +120,19 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
 }
 
 export type EntryImports = ReturnType<typeof createEntryImports>;
+
+/** The stored row of an entry just inserted (the insert returns nothing: it is the hot path of an import). */
+function viewRow(row: EntryInsert & { billable: 0 | 1 }): EntryRow {
+  return {
+    ...row,
+    billable: row.billable === 1,
+    runawayDetectedAt: null,
+    runawayElapsedSec: null,
+    runawayLimitSec: null,
+    runawayAction: null,
+    runawayResolvedAt: null,
+    invoiceId: null,
+    importId: row.importId ?? null,
+    tagList: null,
+  };
+}

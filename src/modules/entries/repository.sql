@@ -14,7 +14,13 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 select "project_id", "start_at", "billable", "hourly_rate" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is null);
 --   SEARCH entries USING INDEX entries_ws_duration (workspace_id=?)
 
-insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, null, ?, ?) returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, ?, ?, ?) returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+--   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
+
+select max("duration_sec") from "entries" where "entries"."workspace_id" = ?;
+--   SEARCH entries USING COVERING INDEX entries_ws_duration (workspace_id=?)
+
+insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, ?, ?, ?);
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
 
 insert into "entry_tags" ("entry_id", "tag_id") values (?, ?);
@@ -25,9 +31,6 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 
 select "id" from "entries" where ("entries"."import_id" = ? and "entries"."invoice_id" is not null) limit ?;
 --   SEARCH entries USING INDEX entries_import (import_id=?)
-
-select max("duration_sec") from "entries" where "entries"."workspace_id" = ?;
---   SEARCH entries USING COVERING INDEX entries_ws_duration (workspace_id=?)
 
 delete from "entry_tags" where "entry_tags"."entry_id" = ?;
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
@@ -139,6 +142,9 @@ update "entries" set "runaway_detected_at" = ?, "runaway_elapsed_sec" = ?, "runa
 
 update "entries" set "end_at" = ?, "duration_sec" = ?, "amount_cents" = ?, "runaway_resolved_at" = ?, "updated_at" = ? where "entries"."id" = ? returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
 --   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+
+PRAGMA defer_foreign_keys = ON;
+
 
 select "entry_id" from "entry_tags" where "entry_tags"."tag_id" = ? limit ?;
 --   SEARCH entry_tags USING COVERING INDEX entry_tags_tag (tag_id=?)

@@ -2,6 +2,7 @@ import { and, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { aggregateEntries, type AggregateQuery } from './repository/aggregate.js';
 import { createListQueries } from './repository/list.js';
+import { createImportQueries } from './repository/imports.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
 import { entries, entryTags } from './schema.js';
 import type { EntryRow } from './views.js';
@@ -29,6 +30,8 @@ export interface EntryInsert {
   updatedAt: number;
   /** The import that wrote it (null for every other write). */
   importId?: string | null;
+  /** The tag ids as a sorted JSON array, when the tags are written before the entry (an import). */
+  tagList?: string | null;
 }
 
 /**
@@ -79,26 +82,11 @@ export function createEntriesRepository(db: Db) {
         timeZone: p('timeZone'),
         originId: p('originId'),
         importId: p('importId'),
+        tagList: p('tagList'),
         createdAt: p('createdAt'),
         updatedAt: p('updatedAt'),
       })
       .returning()
-      .prepare(),
-    addTag: db
-      .insert(entryTags)
-      .values({ entryId: p('entryId'), tagId: p('tagId') })
-      .prepare(),
-    ofImport: db
-      .select()
-      .from(entries)
-      .where(eq(entries.importId, p('importId')))
-      .limit(p('limit'))
-      .prepare(),
-    invoicedOfImport: db
-      .select({ id: entries.id })
-      .from(entries)
-      .where(and(eq(entries.importId, p('importId')), isNotNull(entries.invoiceId)))
-      .limit(20)
       .prepare(),
   };
 
@@ -106,7 +94,7 @@ export function createEntriesRepository(db: Db) {
     byId: (workspaceId: string, id: string): EntryRow | undefined => statements.byId.get({ id, workspaceId }),
     tagIds: (id: string): string[] => statements.tagsOf.all({ id }).map((t) => t.tagId),
     running: (workspaceId: string, authorId: string): EntryRow | undefined => statements.runningOf.get({ workspaceId, authorId }),
-    insert: (values: EntryInsert): EntryRow => statements.insert.get({ importId: null, ...values }) as EntryRow,
+    insert: (values: EntryInsert): EntryRow => statements.insert.get({ importId: null, tagList: null, ...values }) as EntryRow,
     update: (id: string, values: Partial<typeof entries.$inferInsert>): EntryRow =>
       db.update(entries).set(values).where(eq(entries.id, id)).returning().get() as EntryRow,
     /** A workspace's running timers started at or before `startedBy`, not yet detected as runaways. */
@@ -146,14 +134,7 @@ export function createEntriesRepository(db: Db) {
     aggregate: (query: AggregateQuery) => aggregateEntries(db, query),
     list: createListQueries(db),
     searchIndex: createSearchIndexQueries(db),
-    /** Tags of a new entry (an import writes them without the delete of replaceTags). */
-    addTags(entryId: string, ids: string[]): void {
-      for (const tagId of ids) statements.addTag.run({ entryId, tagId });
-    },
-    /** Up to `limit` entries of an import (its undo and its cleanup delete them in batches). */
-    ofImport: (importId: string, limit: number): EntryRow[] => statements.ofImport.all({ importId, limit }),
-    /** The ids of an import's entries invoiced since (its undo is refused then). */
-    invoicedOfImport: (importId: string): string[] => statements.invoicedOfImport.all({ importId }).map((r) => r.id),
+    ...createImportQueries(db),
     replaceTags(entryId: string, ids: string[]): void {
       db.delete(entryTags).where(eq(entryTags.entryId, entryId)).run();
       if (ids.length > 0)

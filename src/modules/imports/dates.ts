@@ -90,8 +90,8 @@ export function parseDuration(cell: string): number {
 
 /**
  * Local times of one IANA zone as instants, fast: the zone's offset (luxon's, from the platform's
- * time zone data) is looked up once per quarter hour of the timeline and cached, since an import
- * converts millions of times that fall on a few hundred thousand quarter hours.
+ * time zone data) is looked up twice per day of the timeline and cached, since an import converts
+ * millions of times that fall on a few thousand days.
  */
 export class ZoneClock {
   private readonly zone: IANAZone;
@@ -104,15 +104,17 @@ export class ZoneClock {
 
   /** The zone's offset from UTC at an instant, in ms. */
   offsetAt(ms: number): number {
-    const bucket = Math.floor(ms / 900_000);
-    let offset = this.offsets.get(bucket);
+    // A UTC day whose offset is the same at its first and last millisecond has no change of
+    // offset inside (changes are months apart): one cached value serves all of its instants.
+    const day = Math.floor(ms / 86_400_000);
+    let offset = this.offsets.get(day);
     if (offset === undefined) {
-      offset = this.zone.offset(bucket * 900_000) * 60_000;
-      // A change of offset inside the quarter hour (none known in the data) is not cached.
-      if (this.zone.offset(bucket * 900_000 + 899_999) * 60_000 !== offset) return this.zone.offset(ms) * 60_000;
-      this.offsets.set(bucket, offset);
+      const first = this.zone.offset(day * 86_400_000) * 60_000;
+      const last = this.zone.offset(day * 86_400_000 + 86_399_999) * 60_000;
+      offset = first === last ? first : Number.NaN;
+      this.offsets.set(day, offset);
     }
-    return offset;
+    return Number.isNaN(offset) ? this.zone.offset(ms) * 60_000 : offset;
   }
 
   /**

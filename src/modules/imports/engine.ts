@@ -84,8 +84,15 @@ export interface ImportOutcome {
 
 /** The refused rows listed at most (the rest are counted in one last line). */
 const REFUSED_LISTED = 1000;
-/** Rows written per transaction: each commit holds the write lock a few milliseconds, so the server's writes interleave. */
-export const IMPORT_BATCH = 200;
+/** Rows read ahead of the writes (the writes take them in transactions of WRITE_BUDGET_MS). */
+export const IMPORT_BATCH = 500;
+/**
+ * How long one write of an import holds the database's write lock, at most (plus one row): the
+ * running server's writes wait no longer than this for their turn.
+ */
+export const WRITE_BUDGET_MS = 20;
+/** The page cache of the importing connection while it writes (64 MiB). */
+const IMPORT_CACHE_KIB = 64 * 1024;
 const PREVIEW_ROWS = 10;
 
 export interface EngineDeps {
@@ -315,7 +322,7 @@ async function run(
     const counts =
       fresh === 0 && toCreate.size === 0
         ? { imported: 0, duplicates, created: report.created }
-        : await writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress });
+        : await tuned(repo, () => writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress }));
     write(() =>
       repo.update(importId, {
         state: 'done',
@@ -362,7 +369,7 @@ async function checkAll(
   let fresh = 0;
   const seen = new Set<number>();
   const preview: PreviewRow[] = [];
-  const names = { clients: new Set<string>(), projects: new Set<string>(), tasks: new Set<string>(), tags: new Set<string>() };
+  const names: NewNames = { clients: new Set(), projects: new Set(), tasks: new Set(), tags: new Set(), known: new Map() };
   const refuse = (line: number, message: string) => {
     refusedCount++;
     if (refused.length < REFUSED_LISTED) refused.push({ line, message });
@@ -397,6 +404,30 @@ async function checkAll(
   return { refused, refusedCount, duplicates, fresh, preview, names };
 }
 
+/**
+ * Runs the writes of an import on a connection tuned for them, then sets it back. The batches are
+ * not synced one by one (synchronous NORMAL): a power cut loses at most the last ones, and the
+ * import is then `running` and cleaned up as a killed one; the record of its end is written with
+ * the connection's own setting, synced before anyone is told it is done. The rows land all over
+ * the entries' indexes: a page cache that holds them saves a read per row. Statement journals in
+ * memory: on disk they cost a write per page a row changed twice.
+ */
+async function tuned<T>(repo: ImportsRepository, body: () => Promise<T>): Promise<T> {
+  const synchronous = repo.synchronous();
+  const cache = repo.cacheKib();
+  const temp = repo.tempStore();
+  repo.setSynchronous(1);
+  repo.setCacheKib(Math.max(cache, IMPORT_CACHE_KIB));
+  repo.setTempStore(2);
+  try {
+    return await body();
+  } finally {
+    repo.setSynchronous(synchronous);
+    repo.setCacheKib(cache);
+    repo.setTempStore(temp);
+  }
+}
+
 /** Pass 3: rows in batches of IMPORT_BATCH, each batch one short write. */
 async function writeRows(
   deps: EngineDeps,
@@ -416,6 +447,7 @@ async function writeRows(
   const created = { clients: 0, projects: 0, tasks: 0, tags: 0, users: 0 };
   let imported = 0;
   let duplicates = 0;
+  let batches = 0;
   if (a.toCreate.size > 0) {
     write(() => {
       for (const [key, user] of a.toCreate) {
@@ -429,34 +461,43 @@ async function writeRows(
   const catalog = catalogCache(deps, ctx, created);
   const check = a.check();
   let batch: CheckedRow[] = [];
-  const flush = () => {
+  /** The rows read so far, in writes that hold the lock at most WRITE_BUDGET_MS each (the server's writes wait no longer). */
+  const flush = async () => {
     const rows = batch;
     batch = [];
-    write((record) => {
-      for (const row of rows) {
-        const authorId = a.authorOf(row);
-        if (!authorId) continue;
-        if (!repo.addFingerprint(ctx.workspaceId, fingerprintOf(found.format, authorId, row), ctx.importId)) {
-          duplicates++;
-          continue;
-        }
-        const work = catalog.work(record, row);
-        deps.entries.insert(record, ctx, {
-          authorId,
-          start: row.start,
-          end: row.end,
-          description: row.description,
-          project: work.project,
-          task: work.task,
-          tagIds: catalog.tags(record, row.tags),
-          billable: row.billable,
-          hourlyRate: row.hourlyRate,
-          timeZone: row.timeZone,
-        });
-        imported++;
-      }
-      repo.update(ctx.importId, { heartbeatAt: clock.now(), imported, duplicates });
-    });
+    let next = 0;
+    while (next < rows.length) {
+      write((record) => {
+        const began = performance.now();
+        do {
+          const row = rows[next++] as CheckedRow;
+          const authorId = a.authorOf(row);
+          if (!authorId) continue;
+          if (!repo.addFingerprint(ctx.workspaceId, fingerprintOf(found.format, authorId, row), ctx.importId)) {
+            duplicates++;
+            continue;
+          }
+          const work = catalog.work(record, row);
+          deps.entries.insert(record, ctx, {
+            authorId,
+            start: row.start,
+            end: row.end,
+            description: row.description,
+            project: work.project,
+            task: work.task,
+            tagIds: catalog.tags(record, row.tags),
+            billable: row.billable,
+            hourlyRate: row.hourlyRate,
+            timeZone: row.timeZone,
+          });
+          imported++;
+        } while (next < rows.length && performance.now() - began < WRITE_BUDGET_MS);
+        repo.update(ctx.importId, { heartbeatAt: clock.now(), imported, duplicates });
+      });
+      batches++;
+      // Let the event loop (and other writers waiting for the lock) run between the writes.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   };
   await eachRow(
     a.request,
@@ -468,15 +509,11 @@ async function writeRows(
       if (row) batch.push(row);
     },
     async () => {
-      if (batch.length >= IMPORT_BATCH) {
-        flush();
-        // Let the event loop (and other writers waiting for the lock) run between batches.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      if (batch.length >= IMPORT_BATCH) await flush();
     },
   );
-  if (batch.length > 0) flush();
-  return { imported, duplicates, created };
+  await flush();
+  return { imported, duplicates, created, batches };
 }
 
 /** Found-or-created catalog rows of one import, cached by name key. */
@@ -543,30 +580,44 @@ function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportRepor
 }
 
 /** Which of the row's names the catalog lacks (a dry run's `created`), by name key. */
-function countNew(
-  deps: EngineDeps,
-  workspaceId: string,
-  row: CheckedRow,
-  names: Record<'clients' | 'projects' | 'tasks' | 'tags', Set<string>>,
-) {
+function countNew(deps: EngineDeps, workspaceId: string, row: CheckedRow, names: NewNames) {
   const { catalog } = deps;
+  const known = names.known;
+  const look = <T>(key: string, find: () => T | undefined): T | undefined => {
+    if (!known.has(key)) known.set(key, find() ?? null);
+    return (known.get(key) ?? undefined) as T | undefined;
+  };
   for (const tag of row.tags) {
     const key = nameKey(tag);
-    if (!names.tags.has(key) && !catalog.findTag(workspaceId, tag)) names.tags.add(key);
+    if (!names.tags.has(key) && !look(`tag\u0000${key}`, () => catalog.findTag(workspaceId, tag))) names.tags.add(key);
   }
   if (row.project === '') return;
   let clientId: string | null = null;
   let clientNew = false;
   if (row.client !== '') {
-    const client = catalog.findClient(workspaceId, row.client);
+    const client = look<{ id: string }>(`client\u0000${nameKey(row.client)}`, () => catalog.findClient(workspaceId, row.client));
     clientId = client?.id ?? null;
     clientNew = !client;
     if (clientNew) names.clients.add(nameKey(row.client));
   }
   const projectKey = `${nameKey(row.client)}\u0000${nameKey(row.project)}`;
-  const project = clientNew ? undefined : catalog.findProject(workspaceId, clientId, row.project);
+  const project = clientNew
+    ? undefined
+    : look<{ id: string }>(`project\u0000${projectKey}`, () => catalog.findProject(workspaceId, clientId, row.project));
+  if (row.task !== '') {
+    const taskKey = `${projectKey}\u0000${nameKey(row.task)}`;
+    if (!project || !look(`task\u0000${taskKey}`, () => catalog.findTask(project.id, row.task))) names.tasks.add(taskKey);
+  }
   if (!project) names.projects.add(projectKey);
-  if (row.task !== '' && (!project || !catalog.findTask(project.id, row.task))) names.tasks.add(`${projectKey}\u0000${nameKey(row.task)}`);
+}
+
+/** What a dry run would create, by name key, and what the catalog was found to hold. */
+interface NewNames {
+  clients: Set<string>;
+  projects: Set<string>;
+  tasks: Set<string>;
+  tags: Set<string>;
+  known: Map<string, unknown>;
 }
 
 /**

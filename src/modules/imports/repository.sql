@@ -17,11 +17,38 @@ select "id", "workspace_id", "format", "file_name", "actor_user_id", "state", "w
 insert into "imports" ("id", "workspace_id", "format", "file_name", "actor_user_id", "state", "webhooks", "rows", "imported", "duplicates", "refused", "failure", "pid", "heartbeat_at", "started_at", "finished_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?, null);
 
 
+PRAGMA synchronous;
+
+
+PRAGMA cache_size;
+
+
+PRAGMA temp_store;
+
+
+PRAGMA synchronous = 1;
+
+
+PRAGMA cache_size = -65536;
+
+
+PRAGMA temp_store = 2;
+
+
 insert into "import_created" ("import_id", "kind", "id") values (?, ?, ?) on conflict do nothing;
 
 
 update "imports" set "imported" = ?, "duplicates" = ?, "heartbeat_at" = ? where "imports"."id" = ?;
 --   SEARCH imports USING INDEX sqlite_autoindex_imports_1 (id=?)
+
+PRAGMA synchronous = 2;
+
+
+PRAGMA cache_size = -16000;
+
+
+PRAGMA temp_store = 0;
+
 
 update "imports" set "state" = ?, "imported" = ?, "duplicates" = ?, "heartbeat_at" = ?, "finished_at" = ? where "imports"."id" = ?;
 --   SEARCH imports USING INDEX sqlite_autoindex_imports_1 (id=?)

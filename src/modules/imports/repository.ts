@@ -27,6 +27,24 @@ export function createImportsRepository(db: Db) {
       .prepare(),
   };
   return {
+    /**
+     * The connection's durability (PRAGMA synchronous: 1 NORMAL, 2 FULL), and a way to set it: an
+     * import writes its batches with NORMAL (no sync per batch) and syncs when it is done.
+     */
+    synchronous: (): number => (db.get<{ synchronous: number }>(sql`PRAGMA synchronous`) as { synchronous: number }).synchronous,
+    setSynchronous: (level: number): void => {
+      db.run(sql.raw(`PRAGMA synchronous = ${Math.trunc(level)}`));
+    },
+    /** Where SQLite keeps its temporary data (statement journals): 0 default (files), 2 memory. */
+    tempStore: (): number => (db.get<{ temp_store: number }>(sql`PRAGMA temp_store`) as { temp_store: number }).temp_store,
+    setTempStore: (mode: number): void => {
+      db.run(sql.raw(`PRAGMA temp_store = ${Math.trunc(mode)}`));
+    },
+    /** The connection's page cache in KiB (PRAGMA cache_size, negative: KiB), and a way to set it. */
+    cacheKib: (): number => -(db.get<{ cache_size: number }>(sql`PRAGMA cache_size`) as { cache_size: number }).cache_size,
+    setCacheKib: (kib: number): void => {
+      db.run(sql.raw(`PRAGMA cache_size = ${-Math.trunc(kib)}`));
+    },
     insert: (values: typeof imports.$inferInsert): void => {
       db.insert(imports).values(values).run();
     },

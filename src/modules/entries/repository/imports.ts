@@ -1,0 +1,72 @@
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/database.js';
+import { entries, entryTags } from '../schema.js';
+import type { EntryInsert } from '../repository.js';
+import type { EntryRow } from '../views.js';
+
+const p = (name: string) => sql.placeholder(name);
+
+/** The statements of an import's entries (part of the entries repository). */
+export function createImportQueries(db: Db) {
+  const statements = {
+    insertQuiet: db
+      .insert(entries)
+      .values({
+        id: p('id'),
+        workspaceId: p('workspaceId'),
+        authorId: p('authorId'),
+        description: p('description'),
+        projectId: p('projectId'),
+        taskId: p('taskId'),
+        billable: p('billable'),
+        startAt: p('startAt'),
+        endAt: p('endAt'),
+        durationSec: p('durationSec'),
+        amountCents: p('amountCents'),
+        hourlyRate: p('hourlyRate'),
+        source: p('source'),
+        timeZone: p('timeZone'),
+        originId: p('originId'),
+        importId: p('importId'),
+        tagList: p('tagList'),
+        createdAt: p('createdAt'),
+        updatedAt: p('updatedAt'),
+      })
+      .prepare(),
+    addTag: db
+      .insert(entryTags)
+      .values({ entryId: p('entryId'), tagId: p('tagId') })
+      .prepare(),
+    ofImport: db
+      .select()
+      .from(entries)
+      .where(eq(entries.importId, p('importId')))
+      .limit(p('limit'))
+      .prepare(),
+    invoicedOfImport: db
+      .select({ id: entries.id })
+      .from(entries)
+      .where(and(eq(entries.importId, p('importId')), isNotNull(entries.invoiceId)))
+      .limit(20)
+      .prepare(),
+  };
+  return {
+    /**
+     * An imported entry with its tags, in the caller's write: the tag rows first (their foreign key
+     * checked at commit), then the entry with its tag_list already set, so the trigger that keeps
+     * tag_list finds no entry to update and the row and its indexes are written once, not once
+     * per tag. `ids` sorted.
+     */
+    insertWithTags(values: EntryInsert, ids: string[]): void {
+      if (ids.length > 0) {
+        db.run(sql`PRAGMA defer_foreign_keys = ON`);
+        for (const tagId of ids) statements.addTag.run({ entryId: values.id, tagId });
+      }
+      statements.insertQuiet.run({ importId: null, ...values, tagList: ids.length > 0 ? JSON.stringify(ids) : null });
+    },
+    /** Up to `limit` entries of an import (its undo and its cleanup delete them in batches). */
+    ofImport: (importId: string, limit: number): EntryRow[] => statements.ofImport.all({ importId, limit }),
+    /** The ids of an import's entries invoiced since (its undo is refused then). */
+    invoicedOfImport: (importId: string): string[] => statements.invoicedOfImport.all({ importId }).map((r) => r.id),
+  };
+}
