@@ -152,6 +152,7 @@ describe('startup', () => {
         tokensPerMember: 50,
         trustProxy: [],
         maxBodyBytes: 1048576,
+        importUploadMaxBytes: 200 * 1024 * 1024,
         logLevel: 'info',
         secretKey: undefined,
         schedulerCron: '* * * * * *',

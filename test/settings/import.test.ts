@@ -1,0 +1,75 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { expect } from 'chai';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, SettingsClient } from './client.js';
+
+/** The Import page's upload over real HTTP: its size limit, its CSRF token, a form without a file. */
+describe('settings page: the import upload', () => {
+  let server: TestServer;
+  let owner: SettingsClient;
+  beforeEach(async () => {
+    server = await startTestServer({ env: { IMPORT_UPLOAD_MAX_MB: '1' } });
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+  });
+  afterEach(() => server.close());
+
+  const uploads = () =>
+    readdirSync(tmpdir())
+      .filter((d) => d.startsWith('timetrack-uploads-'))
+      .flatMap((d) => readdirSync(`${tmpdir()}/${d}`));
+
+  async function upload(csrf: string, file: Buffer | null) {
+    const form = new FormData();
+    form.append('_csrf', csrf);
+    form.append('timeZone', 'Europe/Berlin');
+    if (file) form.append('file', new Blob([file], { type: 'text/csv' }), 'export.csv');
+    const response = await fetch(`${server.url}/settings/import`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; '), origin: server.url },
+      body: form,
+    });
+    return { status: response.status, text: await response.text(), location: response.headers.get('location') };
+  }
+
+  it('refuses a file over IMPORT_UPLOAD_MAX_MB, saying what to do, and keeps nothing of it', async () => {
+    const before = uploads().length;
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const big = Buffer.alloc(1024 * 1024 + 10, 'a');
+    const refused = await upload(csrf, big);
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.include('The file is larger than 1 MB (IMPORT_UPLOAD_MAX_MB): import it on the server with timetrack import');
+    expect(uploads().length).to.equal(before);
+  });
+
+  it('stores no file for a form without the session’s token, and asks for a file when none came', async () => {
+    const before = uploads().length;
+    const forged = await upload('not-the-token', Buffer.from('email,start,end\n'));
+    expect(forged.status).to.equal(400);
+    expect(forged.text).to.include('The form was out of date. Reload the page and choose the file again.');
+    expect(uploads().length).to.equal(before);
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const empty = await upload(csrf, null);
+    expect(empty.status).to.equal(400);
+    expect(empty.text).to.include('Choose a CSV file to import.');
+  });
+
+  it('checks a file on a thread and shows a whole-file refusal on the run’s page', async () => {
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from('Day,Who\n2026-03-02,Ada\n'));
+    expect(started.status).to.equal(303);
+    expect(started.location).to.match(/^\/settings\/import\/runs\/job_[0-9a-z]{20}$/);
+    let page = await owner.get(started.location as string);
+    for (let i = 0; i < 100 && page.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      page = await owner.get(started.location as string);
+    }
+    expect(page.status).to.equal(400);
+    expect(page.text).to.include('No import format matches the columns of this file (day, who).');
+    // Another person's session does not see the run.
+    const stranger = new SettingsClient(server);
+    expect((await stranger.get(started.location as string)).status).to.equal(303);
+  });
+});
