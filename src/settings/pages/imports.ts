@@ -293,8 +293,16 @@ async function receive(
     });
     stored = pipeline(file, createWriteStream(path));
   });
-  await pipeline(req, parser);
-  await stored;
+  try {
+    await pipeline(req, parser);
+    await stored;
+  } catch {
+    rmSync(path, { force: true });
+    throw new DomainError(
+      'invalid',
+      'The upload could not be read (it was cut off, or is not a form with a file). Choose the file and try again.',
+    );
+  }
   const refuse = (message: string) => {
     rmSync(path, { force: true });
     return new DomainError('invalid', message);
