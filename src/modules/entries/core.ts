@@ -33,6 +33,23 @@ export function completion(row: Pick<EntryRow, 'startAt' | 'billable' | 'hourlyR
 
 export const eventActor = (actor: Actor | null): EventActor => ({ userId: actor?.userId ?? null, tokenId: actor?.tokenId ?? null });
 
+/** The event of an entry's deletion (the API's delete, an import's undo). */
+export const deletedEvent = (
+  row: Pick<EntryRow, 'id' | 'workspaceId' | 'authorId' | 'originId'>,
+  actor: EventActor,
+  webhooks = true,
+): DomainEvent => ({
+  workspaceId: row.workspaceId,
+  entity: 'entry',
+  entityId: row.id,
+  operation: 'delete',
+  event: 'entry.deleted',
+  actor,
+  originId: row.originId,
+  payload: { id: row.id, authorId: row.authorId },
+  webhooks,
+});
+
 /** A new entry of a write: a completed one (POST /entries) or a timer (end null). */
 export interface NewEntry {
   start: number;

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../kernel/paging.js';
 import { canonicalTimeZone, parseInstant, parseRange } from '../../kernel/time.js';
 import type { DomainWrite } from '../events/service.js';
-import { checkSpan, completion, type EntryCore, eventActor, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
+import { checkSpan, completion, deletedEvent, type EntryCore, eventActor, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
 import { type EntryFilters, pickEntryFilters } from './filters.js';
 import type { EntryLister } from './list.js';
 import type { EntriesRepository } from './repository.js';
@@ -121,16 +121,7 @@ export function createEntriesService({ clock, write, repo, core, lister, project
       write((record) => {
         const row = core.editable(actor, id);
         repo.delete(row.id);
-        record({
-          workspaceId: row.workspaceId,
-          entity: 'entry',
-          entityId: row.id,
-          operation: 'delete',
-          event: 'entry.deleted',
-          actor: eventActor(actor),
-          originId: row.originId,
-          payload: { id: row.id, authorId: row.authorId },
-        });
+        record(deletedEvent(row, eventActor(actor)));
       });
     },
   };

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { EventActor } from '../events/service.js';
 import type { ProjectRow, TaskRow } from '../catalog/service.js';
-import { completion, type EntryCore, type RecordEvent } from './core.js';
+import { completion, deletedEvent, type EntryCore, type RecordEvent } from './core.js';
 import type { EntriesRepository, EntryInsert } from './repository.js';
 import { type EntryRow, entryView } from './views.js';
 
@@ -99,17 +99,7 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
       const rows = repo.ofImport(ctx.importId, limit);
       for (const row of rows) {
         repo.delete(row.id);
-        record({
-          workspaceId: row.workspaceId,
-          entity: 'entry',
-          entityId: row.id,
-          operation: 'delete',
-          event: 'entry.deleted',
-          actor: ctx.actor,
-          originId: row.originId,
-          payload: { id: row.id, authorId: row.authorId },
-          webhooks: ctx.webhooks,
-        });
+        record(deletedEvent(row, ctx.actor, ctx.webhooks));
       }
       return rows.length;
     },

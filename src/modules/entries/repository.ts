@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { aggregateEntries, type AggregateQuery } from './repository/aggregate.js';
 import { createListQueries } from './repository/list.js';
 import { createImportQueries } from './repository/imports.js';
+import { INSERT_VALUES } from './repository/insert.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
 import { entries, entryTags } from './schema.js';
 import type { EntryRow } from './views.js';
@@ -63,31 +64,7 @@ export function createEntriesRepository(db: Db) {
       .from(entries)
       .where(and(eq(entries.workspaceId, p('workspaceId')), isNull(entries.endAt)))
       .prepare(),
-    insert: db
-      .insert(entries)
-      .values({
-        id: p('id'),
-        workspaceId: p('workspaceId'),
-        authorId: p('authorId'),
-        description: p('description'),
-        projectId: p('projectId'),
-        taskId: p('taskId'),
-        billable: p('billable'),
-        startAt: p('startAt'),
-        endAt: p('endAt'),
-        durationSec: p('durationSec'),
-        amountCents: p('amountCents'),
-        hourlyRate: p('hourlyRate'),
-        source: p('source'),
-        timeZone: p('timeZone'),
-        originId: p('originId'),
-        importId: p('importId'),
-        tagList: p('tagList'),
-        createdAt: p('createdAt'),
-        updatedAt: p('updatedAt'),
-      })
-      .returning()
-      .prepare(),
+    insert: db.insert(entries).values(INSERT_VALUES).returning().prepare(),
   };
 
   return {

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database.js';
 import { entries, entryTags } from '../schema.js';
 import type { EntryInsert } from '../repository.js';
+import { INSERT_VALUES } from './insert.js';
 import type { EntryRow } from '../views.js';
 
 const p = (name: string) => sql.placeholder(name);
@@ -9,30 +10,7 @@ const p = (name: string) => sql.placeholder(name);
 /** The statements of an import's entries (part of the entries repository). */
 export function createImportQueries(db: Db) {
   const statements = {
-    insertQuiet: db
-      .insert(entries)
-      .values({
-        id: p('id'),
-        workspaceId: p('workspaceId'),
-        authorId: p('authorId'),
-        description: p('description'),
-        projectId: p('projectId'),
-        taskId: p('taskId'),
-        billable: p('billable'),
-        startAt: p('startAt'),
-        endAt: p('endAt'),
-        durationSec: p('durationSec'),
-        amountCents: p('amountCents'),
-        hourlyRate: p('hourlyRate'),
-        source: p('source'),
-        timeZone: p('timeZone'),
-        originId: p('originId'),
-        importId: p('importId'),
-        tagList: p('tagList'),
-        createdAt: p('createdAt'),
-        updatedAt: p('updatedAt'),
-      })
-      .prepare(),
+    insertQuiet: db.insert(entries).values(INSERT_VALUES).prepare(),
     addTag: db
       .insert(entryTags)
       .values({ entryId: p('entryId'), tagId: p('tagId') })
