@@ -3,37 +3,14 @@ import type { Db } from '../../db/database.js';
 import { aggregateEntries, type AggregateQuery } from './repository/aggregate.js';
 import { createListQueries } from './repository/list.js';
 import { createImportQueries } from './repository/imports.js';
-import { INSERT_VALUES } from './repository/insert.js';
+import { type EntryInsert, INSERT_VALUES } from './repository/insert.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
 import { entries, entryTags } from './schema.js';
 import type { EntryRow } from './views.js';
 
 const p = (name: string) => sql.placeholder(name);
 
-/** An entry as inserted: every column a write sets (booleans as SQLite integers: prepared statements do not map them). */
-export interface EntryInsert {
-  id: string;
-  workspaceId: string;
-  authorId: string;
-  description: string;
-  projectId: string | null;
-  taskId: string | null;
-  billable: 0 | 1;
-  startAt: number;
-  endAt: number | null;
-  durationSec: number | null;
-  amountCents: number | null;
-  hourlyRate: number | null;
-  source: EntryRow['source'];
-  timeZone: string | null;
-  originId: string | null;
-  createdAt: number;
-  updatedAt: number;
-  /** The import that wrote it (null for every other write). */
-  importId?: string | null;
-  /** The tag ids as a sorted JSON array, when the tags are written before the entry (an import). */
-  tagList?: string | null;
-}
+export type { EntryInsert } from './repository/insert.js';
 
 /**
  * Every SQL statement of the entries module, over its own tables (entries, entry_tags and the

@@ -1,8 +1,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database.js';
 import { entries, entryTags } from '../schema.js';
-import type { EntryInsert } from '../repository.js';
-import { INSERT_VALUES } from './insert.js';
+import { type EntryInsert, INSERT_VALUES } from './insert.js';
 import type { EntryRow } from '../views.js';
 
 const p = (name: string) => sql.placeholder(name);
