@@ -93,6 +93,8 @@ export const IMPORT_BATCH = 500;
 export const WRITE_BUDGET_MS = 20;
 /** The page cache of the importing connection while it writes (64 MiB). */
 const IMPORT_CACHE_KIB = 64 * 1024;
+/** WAL pages between the importing connection's checkpoints (40 MiB): a page rewritten by many batches is copied back once. */
+const IMPORT_CHECKPOINT_PAGES = 10_000;
 const PREVIEW_ROWS = 10;
 
 export interface EngineDeps {
@@ -416,7 +418,9 @@ async function tuned<T>(repo: ImportsRepository, body: () => Promise<T>): Promis
   const synchronous = repo.synchronous();
   const cache = repo.cacheKib();
   const temp = repo.tempStore();
+  const checkpoint = repo.walAutocheckpoint();
   repo.setSynchronous(1);
+  if (checkpoint > 0) repo.setWalAutocheckpoint(Math.max(checkpoint, IMPORT_CHECKPOINT_PAGES));
   repo.setCacheKib(Math.max(cache, IMPORT_CACHE_KIB));
   repo.setTempStore(2);
   try {
@@ -425,6 +429,7 @@ async function tuned<T>(repo: ImportsRepository, body: () => Promise<T>): Promis
     repo.setSynchronous(synchronous);
     repo.setCacheKib(cache);
     repo.setTempStore(temp);
+    repo.setWalAutocheckpoint(checkpoint);
   }
 }
 

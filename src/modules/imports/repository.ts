@@ -35,6 +35,12 @@ export function createImportsRepository(db: Db) {
     setSynchronous: (level: number): void => {
       db.run(sql.raw(`PRAGMA synchronous = ${Math.trunc(level)}`));
     },
+    /** How many WAL pages a commit of this connection lets grow before it checkpoints (PRAGMA wal_autocheckpoint). */
+    walAutocheckpoint: (): number =>
+      (db.get<{ wal_autocheckpoint: number }>(sql`PRAGMA wal_autocheckpoint`) as { wal_autocheckpoint: number }).wal_autocheckpoint,
+    setWalAutocheckpoint: (pages: number): void => {
+      db.run(sql.raw(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`));
+    },
     /** Where SQLite keeps its temporary data (statement journals): 0 default (files), 2 memory. */
     tempStore: (): number => (db.get<{ temp_store: number }>(sql`PRAGMA temp_store`) as { temp_store: number }).temp_store,
     setTempStore: (mode: number): void => {
