@@ -95,6 +95,37 @@ describe('timetrack import (the command)', () => {
     expect((await cli('import', 'show', id, '--json')).json.state).to.equal('undone');
   });
 
+  it('without --json, says what it did and what it refused, line by line, and how to undo', async () => {
+    const refused = await cli('import', join(FIXTURES, 'toggl-bad.csv'), '--workspace', workspaceId, '--time-zone', 'Europe/Berlin');
+    expect(refused.code).to.equal(1);
+    expect(refused.stdout).to.equal(
+      [
+        'toggl file, 6 rows: imported 0 entries, 0 duplicates skipped (imported before).',
+        'To create: 1 client, 1 project, 20 tags.',
+        'Refused rows:',
+        "  line 3: Description: 501 characters; an entry's description holds at most 500: shorten it",
+        '  line 4: Tags: 21 tags; an entry holds at most 20',
+        '  line 5: End time: the end is at or before the start',
+        '  line 6: the row has 4 cells and the header 14: a cell is missing (or a quote is not closed)',
+        '',
+      ].join('\n'),
+    );
+    expect(refused.stderr).to.match(/^timetrack: Rows were refused; nothing was imported\. Fix the file/);
+    const done = await cli(
+      'import',
+      join(FIXTURES, 'toggl-bad.csv'),
+      '--workspace',
+      workspaceId,
+      '--time-zone',
+      'Europe/Berlin',
+      '--skip-invalid',
+    );
+    expect(done.code).to.equal(0);
+    const id = /Import (imp_\w+); undo it with: timetrack import undo imp_\w+/.exec(done.stdout)?.[1];
+    expect(id, done.stdout).to.be.a('string');
+    expect(done.stdout.split('\n')[0]).to.equal('toggl file, 6 rows: imported 2 entries, 0 duplicates skipped (imported before).');
+  });
+
   it('checks its flags, and explains itself with --help', async () => {
     const bad = await cli('import', join(FIXTURES, 'toggl.csv'), '--workspace', workspaceId, '--format', 'excel', '--json');
     expect(bad.code).to.equal(2);

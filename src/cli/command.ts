@@ -33,6 +33,8 @@ export interface Command {
   note?: string;
   /** More than the summary, printed by `timetrack <group> <action> --help` (the values an option takes …). */
   details?: string;
+  /** The result as a person reads it (without --json), when the generic `key: value` lines do not serve. */
+  human?: (result: Record<string, unknown>) => string;
   run(args: string[], services: Services, context: CommandContext): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 

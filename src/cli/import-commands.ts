@@ -1,4 +1,4 @@
-import { type DateOrder, FORMATS, type Format, type ImportProgress } from '../modules/imports/service.js';
+import { type DateOrder, FORMATS, type Format, type ImportProgress, type ImportReport } from '../modules/imports/service.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
 import { type Command, command, flag, type CommandContext, ReportedFailure, str } from './command.js';
@@ -39,54 +39,91 @@ function progressOf(context: CommandContext): ((p: ImportProgress) => void) | un
   return (p) => write(progressLine(p, Date.now() - started));
 }
 
+const n = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+
+/** An import's report as a person reads it: what was (or would be) written, what was refused and where, what to do next. */
+export function importReport(result: Record<string, unknown>): string {
+  const r = result as unknown as ImportReport;
+  const lines: string[] = [];
+  const verb = r.dryRun ? 'would import' : 'imported';
+  lines.push(
+    `${r.format} file, ${n(r.rows, 'row')}: ${verb} ${n(r.imported, 'entry', 'entries')}, ${n(r.duplicates, 'duplicate')} skipped (imported before).`,
+  );
+  const c = r.created;
+  const made = [
+    c.clients && n(c.clients, 'client'),
+    c.projects && n(c.projects, 'project'),
+    c.tasks && n(c.tasks, 'task'),
+    c.tags && n(c.tags, 'tag'),
+    c.users && n(c.users, 'member'),
+  ].filter(Boolean);
+  if (made.length > 0) lines.push(`${r.dryRun || r.importId === null ? 'To create' : 'Created'}: ${made.join(', ')}.`);
+  if (r.unmatchedUsers.length > 0) {
+    lines.push('Users of the file who match no member (add them with timetrack member add, or import with --create-members):');
+    for (const u of r.unmatchedUsers)
+      lines.push(`  ${u.name}${u.email ? ` <${u.email}>` : ''}: ${n(u.rows, 'row')}, first on line ${u.firstLine}`);
+  }
+  if (r.refused.length > 0) {
+    lines.push('Refused rows:');
+    for (const row of r.refused) lines.push(row.line > 0 ? `  line ${row.line}: ${row.message}` : `  ${row.message}`);
+  }
+  if (r.importId) lines.push(`Import ${r.importId}; undo it with: timetrack import undo ${r.importId}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const withHuman = (human: Command['human'], cmd: Command): Command => ({ ...cmd, human });
+
 /** `import …`: another tracker's export into a workspace (decisions §10). */
 export const importCommands: Record<string, Command> = {
-  import: command(
-    'import FILE --workspace W [--format auto|toggl|clockify|harvest|kimai|timetrack] [--time-zone ZONE] [--date-format YMD|DMY|MDY] [--user U] [--create-members] [--skip-invalid] [--dry-run] [--webhooks]',
-    "Import another tracker's CSV export as completed entries (source import); every row is checked before the first write.",
-    {
-      workspace: str,
-      format: str,
-      'time-zone': str,
-      'date-format': str,
-      user: str,
-      'create-members': flag,
-      'skip-invalid': flag,
-      'dry-run': flag,
-      webhooks: flag,
-    },
-    1,
-    async (v, p, s, c) => {
-      const outcome = await s.imports.run(OPERATOR, {
-        workspaceId: required(v, 'workspace'),
-        path: p[0] as string,
-        format: formatOf(optionalString(v, 'format')),
-        ...(optionalString(v, 'time-zone') ? { timeZone: optionalString(v, 'time-zone') } : {}),
-        ...(v['date-format'] ? { dateFormat: dateFormatOf(optionalString(v, 'date-format')) } : {}),
-        ...(optionalString(v, 'user') ? { user: optionalString(v, 'user') } : {}),
-        createMembers: v['create-members'] === true,
-        skipInvalid: v['skip-invalid'] === true,
-        dryRun: v['dry-run'] === true,
-        webhooks: v.webhooks === true,
-        progress: progressOf(c),
-      });
-      const report = { ...outcome.report };
-      if (outcome.stopped) {
-        throw new ReportedFailure(
-          report,
-          `${report.refused.length === 1 ? 'A row was' : 'Rows were'} refused; nothing was imported. Fix the file (each refusal names its line and column), or import the rest with --skip-invalid.`,
-        );
-      }
-      return report;
-    },
-    undefined,
-    [
-      'Formats: CSV exports of Toggl Track (detailed report), Clockify (detailed report), Harvest (detailed time report),',
-      'Kimai (CSV export), or timetrack (email, start, end, description, client, project, task, tags, billable, hourlyRate).',
-      '--time-zone is required for files with local times (all but timetrack). Rows go to members by email, else by exact',
-      'name; --user writes every row as one member. A row imported before (same member, times, description, work, tags)',
-      'is skipped as a duplicate. Webhook deliveries are sent only with --webhooks. Undo with timetrack import undo ID.',
-    ].join('\n'),
+  import: withHuman(
+    importReport,
+    command(
+      'import FILE --workspace W [--format auto|toggl|clockify|harvest|kimai|timetrack] [--time-zone ZONE] [--date-format YMD|DMY|MDY] [--user U] [--create-members] [--skip-invalid] [--dry-run] [--webhooks]',
+      "Import another tracker's CSV export as completed entries (source import); every row is checked before the first write.",
+      {
+        workspace: str,
+        format: str,
+        'time-zone': str,
+        'date-format': str,
+        user: str,
+        'create-members': flag,
+        'skip-invalid': flag,
+        'dry-run': flag,
+        webhooks: flag,
+      },
+      1,
+      async (v, p, s, c) => {
+        const outcome = await s.imports.run(OPERATOR, {
+          workspaceId: required(v, 'workspace'),
+          path: p[0] as string,
+          format: formatOf(optionalString(v, 'format')),
+          ...(optionalString(v, 'time-zone') ? { timeZone: optionalString(v, 'time-zone') } : {}),
+          ...(v['date-format'] ? { dateFormat: dateFormatOf(optionalString(v, 'date-format')) } : {}),
+          ...(optionalString(v, 'user') ? { user: optionalString(v, 'user') } : {}),
+          createMembers: v['create-members'] === true,
+          skipInvalid: v['skip-invalid'] === true,
+          dryRun: v['dry-run'] === true,
+          webhooks: v.webhooks === true,
+          progress: progressOf(c),
+        });
+        const report = { ...outcome.report };
+        if (outcome.stopped) {
+          throw new ReportedFailure(
+            report,
+            `${report.refused.length === 1 ? 'A row was' : 'Rows were'} refused; nothing was imported. Fix the file (each refusal names its line and column), or import the rest with --skip-invalid.`,
+          );
+        }
+        return report;
+      },
+      undefined,
+      [
+        'Formats: CSV exports of Toggl Track (detailed report), Clockify (detailed report), Harvest (detailed time report),',
+        'Kimai (CSV export), or timetrack (email, start, end, description, client, project, task, tags, billable, hourlyRate).',
+        '--time-zone is required for files with local times (all but timetrack). Rows go to members by email, else by exact',
+        'name; --user writes every row as one member. A row imported before (same member, times, description, work, tags)',
+        'is skipped as a duplicate. Webhook deliveries are sent only with --webhooks. Undo with timetrack import undo ID.',
+      ].join('\n'),
+    ),
   ),
   'import list': command('import list --workspace W', "A workspace's imports, newest first.", { workspace: str }, 0, async (v, _p, s) => ({
     imports: await s.imports.list(OPERATOR, required(v, 'workspace')),

@@ -97,12 +97,12 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     if (json) {
       deps.stdout(`${JSON.stringify(result)}\n`);
     } else {
-      deps.stdout(humanReadable(result) + (cmd.note ? `\n${cmd.note}\n` : ''));
+      deps.stdout((cmd.human ?? humanReadable)(result) + (cmd.note ? `\n${cmd.note}\n` : ''));
     }
     return 0;
   } catch (error) {
     if (error instanceof ReportedFailure) {
-      deps.stdout(json ? `${JSON.stringify(error.result)}\n` : humanReadable(error.result));
+      deps.stdout(json ? `${JSON.stringify(error.result)}\n` : (cmd.human ?? humanReadable)(error.result));
       return fail('refused', error.message, EXIT_FAILED);
     }
     if (error instanceof UsageError) return fail('usage', error.message, EXIT_USAGE, cmd.usage);
