@@ -26,7 +26,13 @@ PRAGMA cache_size;
 PRAGMA temp_store;
 
 
+PRAGMA wal_autocheckpoint;
+
+
 PRAGMA synchronous = 1;
+
+
+PRAGMA wal_autocheckpoint = 10000;
 
 
 PRAGMA cache_size = -65536;
@@ -48,6 +54,9 @@ PRAGMA cache_size = -16000;
 
 
 PRAGMA temp_store = 0;
+
+
+PRAGMA wal_autocheckpoint = 1000;
 
 
 update "imports" set "state" = ?, "imported" = ?, "duplicates" = ?, "heartbeat_at" = ?, "finished_at" = ? where "imports"."id" = ?;
