@@ -26,6 +26,8 @@ export interface ImportJob {
   outcome: ImportOutcome | null;
   /** Why it was refused (a whole-file refusal) or failed. */
   message: string | null;
+  /** The refusal's domain code (the page answers with the API's status for it). */
+  code: DomainError['code'] | null;
   startedAt: number;
 }
 
@@ -84,6 +86,7 @@ export function createImportRunner(options: {
         progress: null,
         outcome: null,
         message: null,
+        code: null,
         startedAt: options.clock.now(),
       };
       jobs.set(job.id, job);
@@ -99,7 +102,7 @@ export function createImportRunner(options: {
       worker.on('message', (message: ImportThreadMessage) => {
         if (message.type === 'progress') job.progress = message as unknown as ImportProgress;
         else if (message.type === 'done') Object.assign(job, { state: 'done', outcome: message.outcome });
-        else Object.assign(job, { state: message.type, message: message.message });
+        else Object.assign(job, { state: message.type, message: message.message, code: message.type === 'refused' ? message.code : null });
       });
       worker.on('error', (error) => {
         options.logger.error('import thread failed', { jobId: job.id, message: error.message });

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { expect } from 'chai';
+import { OPERATOR } from '../../src/principal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, SettingsClient } from './client.js';
 
@@ -20,15 +21,16 @@ describe('settings page: the import upload', () => {
       .filter((d) => d.startsWith('timetrack-uploads-'))
       .flatMap((d) => readdirSync(`${tmpdir()}/${d}`));
 
-  async function upload(csrf: string, file: Buffer | null) {
+  async function upload(csrf: string, file: Buffer | null, client: SettingsClient = owner, extra: Record<string, string> = {}) {
     const form = new FormData();
     form.append('_csrf', csrf);
     form.append('timeZone', 'Europe/Berlin');
+    for (const [k, v] of Object.entries(extra)) form.append(k, v);
     if (file) form.append('file', new Blob([file], { type: 'text/csv' }), 'export.csv');
     const response = await fetch(`${server.url}/settings/import`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; '), origin: server.url },
+      headers: { cookie: [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '), origin: server.url },
       body: form,
     });
     return { status: response.status, text: await response.text(), location: response.headers.get('location') };
@@ -54,6 +56,31 @@ describe('settings page: the import upload', () => {
     const empty = await upload(csrf, null);
     expect(empty.status).to.equal(400);
     expect(empty.text).to.include('Choose a CSV file to import.');
+  });
+
+  it('a member who is no owner may not create members: the service refuses a forged form', async () => {
+    const { id } = server.services.accounts.createUser(OPERATOR, { name: 'Ada', email: 'ada@example.org' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: id });
+    const member = new SettingsClient(server);
+    await member.setUp(id, PASSWORD);
+    const page = (await member.get('/settings/import')).text;
+    expect(page).to.not.include('name="createMembers"');
+    const started = await upload(
+      SettingsClient.csrf(page),
+      Buffer.from('email,start,end\nada@example.org,2026-03-02T09:00:00Z,2026-03-02T10:00:00Z\n'),
+      member,
+      {
+        createMembers: 'yes',
+      },
+    );
+    expect(started.status).to.equal(303);
+    let run = await member.get(started.location as string);
+    for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await member.get(started.location as string);
+    }
+    expect(run.status).to.equal(403);
+    expect(run.text).to.include('Only an owner of the workspace may create members in an import.');
   });
 
   it('checks a file on a thread and shows a whole-file refusal on the run’s page', async () => {

@@ -2,7 +2,9 @@ import { createWriteStream, rmSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, Response, Router } from 'express';
+import { problemTypes } from '../../../generated/problems.js';
 import { DomainError } from '../../errors.js';
+import { slugOfDomainError } from '../../http/problems.js';
 import { FORMATS, type ImportOutcome, type ImportRequest, type ImportView } from '../../modules/imports/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { ImportJob } from '../../threads/imports.js';
@@ -228,7 +230,9 @@ function jobBody(deps: SettingsDeps, session: SessionView, job: ImportJob): { bo
   const again = html`<p><a href="${deps.base}/import">Import another file</a></p>`;
   if (job.state === 'running') return { body: progressBody(job), notice: null, status: 200 };
   if (job.state !== 'done' || !job.outcome) {
-    return { body: again, notice: { kind: 'error', body: job.message ?? 'The run stopped.' }, status: job.state === 'refused' ? 400 : 500 };
+    // A refusal answers with the API's status for it (400, 403 …), a failure 500.
+    const status = job.code ? problemTypes[slugOfDomainError[job.code]].status : 500;
+    return { body: again, notice: { kind: 'error', body: job.message ?? 'The run stopped.' }, status };
   }
   const { outcome } = job;
   if (job.kind === 'import') {
@@ -376,7 +380,6 @@ export function importPages(router: Router, deps: SettingsDeps): void {
         if (error instanceof DomainError) return render(res, signed, 400, BLANK, { kind: 'error', body: error.message });
         throw error;
       }
-      if (upload.form.createMembers && !session.isOwner) upload.form.createMembers = false;
       const job = deps.imports.start(session.actor, 'preview', requestOf(session, upload.path, upload.form), upload.fileName);
       redirect(res, `${base}/import/runs/${job.id}`);
     }),
