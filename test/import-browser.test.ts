@@ -127,8 +127,11 @@ describe(`the Import page in headless Chromium${available ? '' : ' (skipped: no 
         ['Sketches', 'import', '2026-03-02T08:00:00.000Z'],
       ]);
 
+      // The undo runs on a thread too; its page follows it and says what went.
       await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Undo the import of march.csv' }).click()]);
+      await page.waitForSelector('main .notice.ok', { timeout: 30_000 });
       expect((await page.locator('main .notice').first().textContent())?.trim()).to.equal('The import was undone: 2 entries deleted.');
+      await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Back to the imports' }).click()]);
       expect(await page.locator('ul[aria-label="Imports"] .badge').first().textContent()).to.equal('undone');
       expect(await entries()).to.deep.equal([]);
       expect(problems).to.deep.equal([]);

@@ -17,11 +17,14 @@ export interface ImportThreadData {
   synchronous: Synchronous;
   principal: Principal;
   request: Omit<ImportRequest, 'progress'>;
+  /** Set: undo this import instead of running the request. */
+  undo: string | null;
 }
 
 export type ImportThreadMessage =
   | { type: 'progress'; rows: number; bytes: number; totalBytes: number; phase: string }
   | { type: 'done'; outcome: Awaited<ReturnType<ReturnType<typeof createServices>['imports']['run']>> }
+  | { type: 'undone'; deleted: number }
   | { type: 'refused'; code: DomainError['code']; message: string }
   | { type: 'failed'; message: string };
 
@@ -32,8 +35,12 @@ const database = openDatabase(data.databasePath, { synchronous: data.synchronous
 const services = createServices(database, { clock: systemClock, secretKey: Buffer.from(data.secretKey) });
 const post = (message: ImportThreadMessage) => port.postMessage(message);
 try {
-  const outcome = await services.imports.run(data.principal, { ...data.request, progress: (p) => post({ type: 'progress', ...p }) });
-  post({ type: 'done', outcome });
+  if (data.undo !== null) {
+    post({ type: 'undone', deleted: (await services.imports.undo(data.principal, data.undo)).deleted });
+  } else {
+    const outcome = await services.imports.run(data.principal, { ...data.request, progress: (p) => post({ type: 'progress', ...p }) });
+    post({ type: 'done', outcome });
+  }
 } catch (error) {
   if (error instanceof DomainError) post({ type: 'refused', code: error.code, message: error.message });
   else post({ type: 'failed', message: (error as Error).message });

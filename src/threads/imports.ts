@@ -15,7 +15,11 @@ import type { ImportThreadData, ImportThreadMessage } from './import-thread.js';
 /** One run of the Import page: a dry run (the preview) or the import, on an uploaded file. */
 export interface ImportJob {
   id: string;
-  kind: 'preview' | 'import';
+  kind: 'preview' | 'import' | 'undo';
+  /** The import an undo run takes back. */
+  importId: string | null;
+  /** What an undo run deleted. */
+  deleted: number | null;
   userId: string;
   workspaceId: string;
   fileName: string;
@@ -70,7 +74,13 @@ export function createImportRunner(options: {
     },
 
     /** Starts a run for the member; refused while two run already. */
-    start(actor: Actor, kind: ImportJob['kind'], request: Omit<ImportRequest, 'progress'>, fileName: string): ImportJob {
+    start(
+      actor: Actor,
+      kind: ImportJob['kind'],
+      request: Omit<ImportRequest, 'progress'>,
+      fileName: string,
+      importId: string | null = null,
+    ): ImportJob {
       forget();
       if ([...jobs.values()].filter((j) => j.state === 'running').length >= AT_ONCE) {
         throw new DomainError('rate_limited', 'Two imports are running on this server already: try again when one has finished.');
@@ -78,6 +88,8 @@ export function createImportRunner(options: {
       const job: ImportJob = {
         id: newId('job'),
         kind,
+        importId,
+        deleted: null,
         userId: actor.userId,
         workspaceId: actor.workspaceId,
         fileName,
@@ -96,12 +108,14 @@ export function createImportRunner(options: {
         synchronous: options.synchronous,
         principal: actor,
         request: job.request,
+        undo: kind === 'undo' ? importId : null,
       };
       const worker = startThread(import.meta.url, './import-thread', { workerData });
       workers.add(worker);
       worker.on('message', (message: ImportThreadMessage) => {
         if (message.type === 'progress') job.progress = message as unknown as ImportProgress;
         else if (message.type === 'done') Object.assign(job, { state: 'done', outcome: message.outcome });
+        else if (message.type === 'undone') Object.assign(job, { state: 'done', deleted: message.deleted });
         else Object.assign(job, { state: message.type, message: message.message, code: message.type === 'refused' ? message.code : null });
       });
       worker.on('error', (error) => {

@@ -120,6 +120,7 @@ function progressBody(job: ImportJob): Html {
   const p = job.progress;
   const passes = { reading: 0, checking: 1, writing: 2 };
   const share = p && p.totalBytes > 0 ? (passes[p.phase] + Math.min(p.bytes / p.totalBytes, 1)) / (job.kind === 'preview' ? 2 : 3) : 0;
+  if (job.kind === 'undo') return html`<p role="status">Undoing the import of ${job.fileName}…</p>`;
   return html`<p role="status">
       ${job.kind === 'preview' ? 'Checking' : 'Importing'} ${job.fileName}: ${p ? `${p.phase}, ${count(p.rows, 'row')}` : 'starting'}…
     </p>
@@ -229,6 +230,13 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
 function jobBody(deps: SettingsDeps, session: SessionView, job: ImportJob): { body: Html; notice: Notice | null; status: number } {
   const again = html`<p><a href="${deps.base}/import">Import another file</a></p>`;
   if (job.state === 'running') return { body: progressBody(job), notice: null, status: 200 };
+  if (job.kind === 'undo' && job.state === 'done') {
+    return {
+      notice: { kind: 'ok', body: `The import was undone: ${count(job.deleted ?? 0, 'entry', 'entries')} deleted.` },
+      status: 200,
+      body: html`<p><a href="${deps.base}/import">Back to the imports</a></p>`,
+    };
+  }
   if (job.state !== 'done' || !job.outcome) {
     // A refusal answers with the API's status for it (400, 403 …), a failure 500.
     const status = job.code ? problemTypes[slugOfDomainError[job.code]].status : 500;
@@ -392,7 +400,7 @@ export function importPages(router: Router, deps: SettingsDeps): void {
       const { body, notice, status } = jobBody(deps, signed.session, job);
       send(res, status, {
         ...shell(deps, signed),
-        title: job.kind === 'preview' ? `Check ${job.fileName}` : `Import ${job.fileName}`,
+        title: { preview: `Check ${job.fileName}`, import: `Import ${job.fileName}`, undo: `Undo the import of ${job.fileName}` }[job.kind],
         current: 'import',
         notice,
         body,
@@ -420,12 +428,16 @@ export function importPages(router: Router, deps: SettingsDeps): void {
   router.post(
     '/import/:id/undo',
     signedIn(deps, async (req, res, signed) => {
-      const undone = await services.imports.undo(signed.session.actor, String(req.params.id));
-      redirect(res, `${base}/import`, {
-        deps,
-        signed,
-        notice: { kind: 'ok', body: `The import was undone: ${count(undone.deleted, 'entry', 'entries')} deleted.` },
-      });
+      // On a thread of its own, as the import was: a million entries take a while to delete.
+      const record = await services.imports.show(signed.session.actor, String(req.params.id));
+      const job = deps.imports.start(
+        signed.session.actor,
+        'undo',
+        { workspaceId: record.workspaceId, path: '' },
+        record.fileName,
+        record.id,
+      );
+      redirect(res, `${base}/import/runs/${job.id}`);
     }),
   );
 }
