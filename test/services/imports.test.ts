@@ -284,6 +284,19 @@ describe('imports service', () => {
     expect(again.report).to.deep.include({ imported: 3, duplicates: 0 });
   });
 
+  it('uses archived clients, projects and tasks as they are (the history is what it was)', async () => {
+    const client = world.services.catalog.clients.create(world.owner, { name: 'Acme' });
+    const project = world.services.catalog.projects.create(world.owner, { name: 'Website', clientId: client.id });
+    const task = world.services.catalog.tasks.create(world.owner, { name: 'Design', projectId: project.id });
+    world.services.catalog.tasks.update(world.owner, task.id, { archived: true });
+    world.services.catalog.projects.update(world.owner, project.id, { archived: true });
+    world.services.catalog.clients.update(world.owner, client.id, { archived: true });
+    const { report } = await run({ path: fixture('toggl.csv'), user: ada.userId });
+    expect(report).to.deep.include({ imported: 3, refused: [] });
+    expect(report.created).to.deep.include({ clients: 0, tasks: 0 });
+    expect(entries()[0]).to.deep.include({ projectId: project.id, taskId: task.id });
+  });
+
   it('refuses to undo an import whose entries were invoiced since, naming them', async () => {
     const { report } = await run({ path: fixture('timetrack.csv') });
     const client = world.services.catalog.clients.list(world.owner, {})[0];
