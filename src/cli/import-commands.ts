@@ -1,4 +1,11 @@
-import { type DateOrder, FORMATS, type Format, type ImportProgress, type ImportReport } from '../modules/imports/service.js';
+import {
+  createdInWords,
+  type DateOrder,
+  FORMATS,
+  type Format,
+  type ImportProgress,
+  type ImportReport,
+} from '../modules/imports/service.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
 import { type Command, command, flag, type CommandContext, ReportedFailure, str } from './command.js';
@@ -49,15 +56,8 @@ export function importReport(result: Record<string, unknown>): string {
   lines.push(
     `${r.format} file, ${n(r.rows, 'row')}: ${verb} ${n(r.imported, 'entry', 'entries')}, ${n(r.duplicates, 'duplicate')} skipped (imported before).`,
   );
-  const c = r.created;
-  const made = [
-    c.clients && n(c.clients, 'client'),
-    c.projects && n(c.projects, 'project'),
-    c.tasks && n(c.tasks, 'task'),
-    c.tags && n(c.tags, 'tag'),
-    c.users && n(c.users, 'member'),
-  ].filter(Boolean);
-  if (made.length > 0) lines.push(`${r.dryRun || r.importId === null ? 'To create' : 'Created'}: ${made.join(', ')}.`);
+  const made = createdInWords(r.created);
+  if (made !== '') lines.push(`${r.dryRun || r.importId === null ? 'To create' : 'Created'}: ${made}.`);
   if (r.unmatchedUsers.length > 0) {
     lines.push('Users of the file who match no member (add them with timetrack member add, or import with --create-members):');
     for (const u of r.unmatchedUsers)

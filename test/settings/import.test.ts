@@ -49,8 +49,8 @@ describe('settings page: the import upload', () => {
   it('stores no file for a form without the session’s token, and asks for a file when none came', async () => {
     const before = uploads().length;
     const forged = await upload('not-the-token', Buffer.from('email,start,end\n'));
-    expect(forged.status).to.equal(400);
-    expect(forged.text).to.include('The form was out of date. Reload the page and choose the file again.');
+    expect(forged.status).to.equal(403);
+    expect(forged.text).to.include('The form was out of date or came from another site. Reload the page and choose the file again.');
     expect(uploads().length).to.equal(before);
     const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
     const empty = await upload(csrf, null);

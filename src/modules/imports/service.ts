@@ -11,6 +11,7 @@ export type { ImportOutcome, ImportProgress, ImportReport, ImportRequest, Previe
 export { FORMATS, type Format } from './formats.js';
 export type { DateOrder } from './dates.js';
 export type { ImportView } from './views.js';
+export { createdInWords } from './views.js';
 
 /** A running import whose process has written nothing for this long is taken for dead (its pid may be reused). */
 const STALE_MS = 10 * 60_000;

@@ -35,3 +35,17 @@ export const importView = (row: ImportRow): ImportView => ({
   startedAt: new Date(row.startedAt).toISOString(),
   finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt).toISOString(),
 });
+
+/** What an import created (or would create), in words: `1 client, 2 projects, 3 tags` ('' for nothing). */
+export function createdInWords(created: { clients: number; projects: number; tasks: number; tags: number; users: number }): string {
+  const n = (count: number, one: string) => `${count.toLocaleString('en')} ${one}${count === 1 ? '' : 's'}`;
+  return [
+    created.clients && n(created.clients, 'client'),
+    created.projects && n(created.projects, 'project'),
+    created.tasks && n(created.tasks, 'task'),
+    created.tags && n(created.tags, 'tag'),
+    created.users && n(created.users, 'member'),
+  ]
+    .filter(Boolean)
+    .join(', ');
+}

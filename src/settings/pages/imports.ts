@@ -5,7 +5,7 @@ import type { Request, Response, Router } from 'express';
 import { problemTypes } from '../../../generated/problems.js';
 import { DomainError } from '../../errors.js';
 import { slugOfDomainError } from '../../http/problems.js';
-import { FORMATS, type ImportOutcome, type ImportRequest, type ImportView } from '../../modules/imports/service.js';
+import { createdInWords, FORMATS, type ImportOutcome, type ImportRequest, type ImportView } from '../../modules/imports/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { ImportJob } from '../../threads/imports.js';
 import { type Html, html } from '../html.js';
@@ -191,14 +191,7 @@ function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
 function summary(outcome: ImportOutcome, dry: boolean): Html {
   const { report } = outcome;
   const refusedRows = report.refused.filter((r) => r.line > 0).length;
-  const c = report.created;
-  const made = [
-    c.clients && count(c.clients, 'client'),
-    c.projects && count(c.projects, 'project'),
-    c.tasks && count(c.tasks, 'task'),
-    c.tags && count(c.tags, 'tag'),
-    c.users && count(c.users, 'member'),
-  ].filter(Boolean);
+  const made = createdInWords(report.created);
   return html`<dl class="facts">
     <dt>Format</dt>
     <dd>${report.format}</dd>
@@ -213,7 +206,7 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
     <dt>Refused</dt>
     <dd>${count(refusedRows, 'row')}</dd>
     <dt>${dry ? 'To create' : 'Created'}</dt>
-    <dd>${made.length === 0 ? 'nothing' : made.join(', ')}</dd>
+    <dd>${made === '' ? 'nothing' : made}</dd>
     ${
       report.unmatchedUsers.length > 0
         ? html`<dt>Unmatched users</dt>
@@ -319,7 +312,11 @@ async function receive(
     rmSync(path, { force: true });
     return new DomainError('invalid', message);
   };
-  if (fields._csrf !== session.csrfToken) throw refuse('The form was out of date. Reload the page and choose the file again.');
+  if (fields._csrf !== session.csrfToken) {
+    rmSync(path, { force: true });
+    // As the router answers any other form whose token is wrong.
+    throw new DomainError('forbidden', 'The form was out of date or came from another site. Reload the page and choose the file again.');
+  }
   if (tooLarge) {
     throw refuse(
       `The file is larger than ${mb(deps.config.importUploadMaxBytes)} (IMPORT_UPLOAD_MAX_MB): import it on the server with timetrack import, which has no limit, or export a shorter range.`,
@@ -385,7 +382,9 @@ export function importPages(router: Router, deps: SettingsDeps): void {
       try {
         upload = await receive(req, deps, session);
       } catch (error) {
-        if (error instanceof DomainError) return render(res, signed, 400, BLANK, { kind: 'error', body: error.message });
+        if (error instanceof DomainError) {
+          return render(res, signed, problemTypes[slugOfDomainError[error.code]].status, BLANK, { kind: 'error', body: error.message });
+        }
         throw error;
       }
       const job = deps.imports.start(session.actor, 'preview', requestOf(session, upload.path, upload.form), upload.fileName);
