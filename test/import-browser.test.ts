@@ -131,8 +131,13 @@ describe(`the Import page in headless Chromium${available ? '' : ' (skipped: no 
       await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Undo the import of march.csv' }).click()]);
       await page.waitForSelector('main .notice.ok', { timeout: 30_000 });
       expect((await page.locator('main .notice').first().textContent())?.trim()).to.equal('The import was undone: 2 entries deleted.');
+      await shoot(page, `import-undone-${width}`);
       await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Back to the imports' }).click()]);
       expect(await page.locator('ul[aria-label="Imports"] .badge').first().textContent()).to.equal('undone');
+      expect((await page.locator('ul[aria-label="Imports"] dd').nth(1).textContent())?.replace(/\s+/g, ' ').trim()).to.equal(
+        '2 rows: 2 entries imported, 0 duplicates skipped; undone since (its entries deleted)',
+      );
+      await shoot(page, `import-list-${width}`);
       expect(await entries()).to.deep.equal([]);
       expect(problems).to.deep.equal([]);
     });

@@ -93,7 +93,10 @@ function importList(deps: SettingsDeps, session: SessionView, imports: ImportVie
             <dt>Started</dt>
             <dd>${when(i.startedAt)}</dd>
             <dt>Rows</dt>
-            <dd>${count(i.rows, 'row')}: ${count(i.imported, 'entry', 'entries')} imported, ${count(i.duplicates, 'duplicate')} skipped</dd>
+            <dd>
+              ${count(i.rows, 'row')}: ${count(i.imported, 'entry', 'entries')} imported, ${count(i.duplicates, 'duplicate')}
+              skipped${i.state === 'undone' ? '; undone since (its entries deleted)' : ''}
+            </dd>
             ${
               i.failure
                 ? html`<dt>Why</dt>
