@@ -41,8 +41,8 @@ export function bootstrapBanner(
   const settingsLines = settings
     ? [
         `Settings page: open ${settings.url}`,
-        `  before ${new Date(settings.expiresAt).toISOString()} to set the owner's password (sign-in email owner@localhost;`,
-        '  change it with `timetrack user set`). The link works once; `timetrack user invite` makes a new one.',
+        `  before ${new Date(settings.expiresAt).toISOString()} to give the owner a name, an email (the sign-in) and a password.`,
+        '  The link works once; `timetrack user invite` makes a new one.',
       ]
     : [];
   return [

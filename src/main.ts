@@ -21,15 +21,24 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     // A command loads the command line and the services only; serving loads the HTTP stack. Each
     // path imports what it needs when it runs, so a `timetrack` command starts in about half the
     // time (the server's modules are a third of a command's wall time otherwise).
-    const [{ openExistingDatabase }, { runCli }, { systemClock }, { openDatabase }, { loadSecretKey }, { createServices }] =
-      await Promise.all([
-        import('./cli/database.js'),
-        import('./cli/main.js'),
-        import('./clock.js'),
-        import('./db/database.js'),
-        import('./secret-key.js'),
-        import('./services.js'),
-      ]);
+    const [
+      { openExistingDatabase },
+      { runCli },
+      { systemClock },
+      { openDatabase },
+      { loadSecretKey },
+      { createServices },
+      { linkBase, recordedAddress },
+    ] = await Promise.all([
+      import('./cli/database.js'),
+      import('./cli/main.js'),
+      import('./clock.js'),
+      import('./db/database.js'),
+      import('./secret-key.js'),
+      import('./services.js'),
+      import('./links.js'),
+    ]);
+    const links = linkBase(config, recordedAddress(config.databasePath));
     return runCli(argv, {
       // The command line opens an existing database only (the server creates it).
       openDatabase: () =>
@@ -47,7 +56,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
       stderrIsTty: process.stderr.isTTY === true,
-      settingsUrl: config.settingsPath === null ? null : `${config.baseUrl}${config.settingsPath}`,
+      settingsUrl: config.settingsPath === null ? null : `${links.url}${config.settingsPath}`,
+      linkWarning: links.warning,
       readStdin: async () => {
         const chunks: Buffer[] = [];
         for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

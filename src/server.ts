@@ -22,6 +22,7 @@ import { createShutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { linkBase, recordAddress } from './links.js';
 import { OPERATOR } from './principal.js';
 import { loadSecretKey } from './secret-key.js';
 import { createServices, type Services, WEBHOOK_TIMEOUT_MS } from './services.js';
@@ -118,6 +119,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
     if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
+    let listeningAt: string | null = null;
     const readers = createReaderPool({
       threads: config.readerThreads,
       budgetMs: config.readBudgetMs,
@@ -143,10 +145,24 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       readiness: createReadiness({ database: probeDatabase(database.sqlite), webhookSenderAlive: sending.alive, logger }),
       metrics,
       settings:
-        config.settingsPath === null ? null : createSettingsRouter({ config, logger, services, base: config.settingsPath, clock, imports }),
+        config.settingsPath === null
+          ? null
+          : createSettingsRouter({
+              config,
+              logger,
+              services,
+              base: config.settingsPath,
+              clock,
+              imports,
+              serverAddress: () => listeningAt,
+            }),
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const { server, url } = await listen(config, app);
+    // The address links use when BASE_URL is not set (src/links.ts): the page's, the banner's, and
+    // the command line's (it reads the file).
+    listeningAt = url;
+    recordAddress(config.databasePath, url);
     shutdown.add('stop', 'requests', () => drain(server));
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
     for (const risk of riskySettings(config)) logger.warn(`risky setting: ${risk}`);
@@ -252,9 +268,13 @@ function drain(server: Server): Promise<void> {
  * shown only this once. Links use BASE_URL when set, else the address the server listens on.
  */
 function firstStartBanner(bootstrapped: BootstrapResult, services: Services, config: Config, url: string): string {
-  const base = config.baseUrlSet ? config.baseUrl : url;
+  const base = linkBase(config, url).url;
   if (config.settingsPath === null) return bootstrapBanner(bootstrapped, base);
-  const setup = services.sessions.invite(OPERATOR, { workspaceId: bootstrapped.workspaceId, userId: bootstrapped.userId });
+  const setup = services.sessions.invite(OPERATOR, {
+    workspaceId: bootstrapped.workspaceId,
+    userId: bootstrapped.userId,
+    asksProfile: true,
+  });
   return bootstrapBanner(bootstrapped, base, { url: `${base}${config.settingsPath}/setup/${setup.secret}`, expiresAt: setup.expiresAt });
 }
 

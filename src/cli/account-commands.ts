@@ -87,10 +87,11 @@ export const accountCommands: Record<string, Command> = {
         userId: required(v, 'user'),
         ...(hours === undefined || hours === null ? {} : { validHours: hours }),
       });
+      if (c.linkWarning !== null) c.warn(c.linkWarning);
       return { url: `${c.settingsUrl}/setup/${link.secret}`, expiresAt: new Date(link.expiresAt).toISOString() };
     },
     'Send the link to the member only: whoever opens it first sets the password. Inviting again ends the earlier link.',
-    'The link is built from BASE_URL and SETTINGS_PATH: set BASE_URL to the address members reach the server at.',
+    'The link starts with BASE_URL when set, else with the address the server recorded at its last start (beside the database, in DATABASE_PATH.server-address), then SETTINGS_PATH.',
   ),
   'user password': command(
     'user password ID',

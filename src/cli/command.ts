@@ -4,8 +4,12 @@ import { type OptionSpec, parse } from './args.js';
 
 /** What some commands need beyond their arguments and the services. */
 export interface CommandContext {
-  /** Where the settings page is (BASE_URL + SETTINGS_PATH), or null when it is off. */
+  /** Where the settings page is (src/links.ts's address + SETTINGS_PATH), or null when it is off. */
   settingsUrl: string | null;
+  /** Why that address may be wrong, or null (see src/links.ts). */
+  linkWarning: string | null;
+  /** A line on stderr beside the result (a JSON object `{warning}` with --json). */
+  warn(line: string): void;
   /** The whole of standard input (a password is read from it, never from an argument). */
   readStdin(): Promise<string>;
   /** A progress line on stderr, rewritten in place: only on a terminal and without --json. */

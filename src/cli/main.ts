@@ -12,8 +12,10 @@ export interface CliDeps {
   createServices(database: DatabaseHandle): Services;
   stdout(text: string): void;
   stderr(text: string): void;
-  /** BASE_URL + SETTINGS_PATH (`user invite` prints a link into it); null when the page is off. */
+  /** Where links point + SETTINGS_PATH (`user invite` prints a link into it; src/links.ts); null when the page is off. */
   settingsUrl?: string | null;
+  /** Why that address may be wrong (neither BASE_URL nor a recorded address), printed beside a link. */
+  linkWarning?: string | null;
   /** Standard input, whole (`user password` reads the password from it). */
   readStdin?: () => Promise<string>;
   /** Whether stderr is a terminal (an import draws its progress line there). */
@@ -83,6 +85,8 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     const result = await Promise.resolve(
       cmd.run(rest, deps.createServices(database), {
         settingsUrl: deps.settingsUrl === undefined ? 'http://localhost:8080/settings' : deps.settingsUrl,
+        linkWarning: deps.linkWarning ?? null,
+        warn: (line: string) => deps.stderr(json ? `${JSON.stringify({ warning: line })}\n` : `timetrack: warning: ${line}\n`),
         readStdin: deps.readStdin ?? (() => Promise.resolve('')),
         ...(deps.stderrIsTty && !json
           ? {

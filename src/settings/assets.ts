@@ -6,20 +6,20 @@ import { createHash } from 'node:crypto';
  * The script only enhances: every page works without it.
  */
 const CSS = `
-:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa;--accent:#0b57d0;--danger:#b3261e;--ok:#1a7f37}
+:root{--page:72rem;--gutter:max(1rem,calc((100% - var(--page))/2 + 1rem));color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa;--accent:#0b57d0;--danger:#b3261e;--ok:#1a7f37}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid #f9a825;outline-offset:2px}
 .vh{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:2}
-header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
+header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem var(--gutter);border-bottom:1px solid var(--line);background:var(--soft)}
 header.top .brand{font-weight:700;text-decoration:none;color:var(--fg)}
 header.top .who{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;color:var(--muted);font-size:.9rem}
-nav.tabs ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:.5rem 1rem;border-bottom:1px solid var(--line)}
+nav.tabs ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:.5rem calc(var(--gutter) - .75rem);border-bottom:1px solid var(--line)}
 nav.tabs a{display:inline-block;padding:.4rem .75rem;border-radius:6px;text-decoration:none}
 nav.tabs a[aria-current=page]{background:var(--accent);color:#fff}
-main{max-width:56rem;margin:0 auto;padding:1rem}
+main{max-width:var(--page);margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .75rem}
 form.stack{display:grid;gap:.75rem;max-width:32rem}
 fieldset{border:1px solid var(--line);border-radius:8px;padding:.75rem;margin:0}
@@ -56,8 +56,23 @@ table.rows th,table.rows td{border-bottom:1px solid var(--line);padding:.3rem .5
 table.rows th{background:var(--soft);white-space:nowrap}
 table.rows td{overflow-wrap:break-word}
 form.stack.after{margin-top:1rem}
+form.stack.wide{max-width:48rem}
+.two{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
+.field-error{display:block;color:var(--danger);font-size:.9rem;font-weight:600;margin-top:.25rem}
+input[aria-invalid=true]{border-color:var(--danger);box-shadow:0 0 0 1px var(--danger)}
+.warning{color:#8a4b00}
+input.rate{width:7rem}
+table.members td.flag{text-align:center}table.members td.flag label.check{justify-content:center}
+table.members td{vertical-align:middle}
+.wide-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap}
+.row-actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.row-actions form.apart{margin-left:.75rem;padding-left:.75rem;border-left:1px solid var(--line)}
 ul.refused{margin:.5rem 0;padding-left:1.25rem}ul.refused li{margin:.2rem 0;overflow-wrap:anywhere}
-@media (max-width:40rem){table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.rows td{display:grid;grid-template-columns:6.5rem 1fr;gap:.5rem;border:0;padding:.1rem 0}table.rows td::before{content:attr(data-label);color:var(--muted)}}
+@media (max-width:40rem){table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.rows td{display:grid;grid-template-columns:6.5rem 1fr;gap:.5rem;border:0;padding:.1rem 0}table.rows td::before{content:attr(data-label);color:var(--muted)}
+table.members tr{padding:.75rem 0}table.members td.flag{display:block;text-align:left;padding:.2rem 0}table.members td.flag::before,table.members td.row-actions::before{content:none}table.members td.flag label.check{justify-content:flex-start}
+.wide-hidden{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal}
+table.members td.row-actions{display:flex;padding-top:.5rem}.row-actions form.apart{margin-left:auto;border-left:0;padding-left:0}
+.two{grid-template-columns:1fr}}
 @media (max-width:30rem){dl.facts:not(.compact){grid-template-columns:1fr}dl.facts:not(.compact) dt{margin-top:.35rem}main{padding:.75rem}}
 `;
 

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { ImportRunner } from '../threads/imports.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { type LinkBase, linkBase } from '../links.js';
 import type { Logger } from '../logger.js';
 import type { SessionView } from '../modules/sessions/service.js';
 import type { Services } from '../services.js';
@@ -19,6 +20,8 @@ export interface SettingsDeps {
   flashes: Flashes;
   /** The Import page's runs, on worker threads. */
   imports: ImportRunner;
+  /** The address the server recorded when it started listening (null before that). */
+  serverAddress: () => string | null;
 }
 
 const FLASH_MS = 5 * 60_000;
@@ -142,8 +145,8 @@ export function originOk(req: Request, deps: SettingsDeps): boolean {
   return deps.config.baseUrlSet ? origin === new URL(deps.config.baseUrl).origin : origin === own;
 }
 
-/** The site's address as links should carry it: BASE_URL when set, else the address this request came to. */
-export const siteUrl = (req: Request, config: Config): string => (config.baseUrlSet ? config.baseUrl : `${req.protocol}://${req.host}`);
+/** Where the page's links point (the one rule of src/links.ts: BASE_URL, else the address the server recorded at its start). */
+export const siteLink = (deps: SettingsDeps): LinkBase => linkBase(deps.config, deps.serverAddress());
 
 /** A form field as text ('' when absent or not text). */
 export const field = (req: Request, name: string): string => {

@@ -41,6 +41,8 @@ export interface TestServer {
   workspaceId: string;
   ownerId: string;
   logLines: string[];
+  /** What the first start printed (the token, the owner's setup link). */
+  banner: string;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     workspaceId,
     ownerId,
     logLines,
+    banner,
     request(method, path, requestOptions = {}) {
       return checkedSend(running.url, method, path, { token: ownerToken, ...requestOptions }, checker);
     },

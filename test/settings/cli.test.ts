@@ -56,7 +56,12 @@ describe('timetrack CLI: settings page access', () => {
     const second = short.out.url.split('/').pop();
     await withServices((s) => {
       expect(s.sessions.setupLink(first)).to.equal(null);
-      expect(s.sessions.setupLink(second)).to.deep.equal({ name: 'Owner', email: 'owner@localhost', workspaceName: 'My workspace' });
+      expect(s.sessions.setupLink(second)).to.deep.equal({
+        name: 'Owner',
+        email: 'owner@localhost',
+        workspaceName: 'My workspace',
+        asksProfile: false,
+      });
     });
     const off = await cli(['user', 'invite', '--workspace', boot.workspaceId, '--user', boot.userId], { settingsUrl: null });
     expect(off.code).to.equal(2);

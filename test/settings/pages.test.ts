@@ -158,8 +158,12 @@ describe('settings page: forms', () => {
     });
     const badRate = await owner.submit('/settings/members', `/settings/members/${bea.id}`, { hourlyRate: 'seventy' });
     expect(badRate.status).to.equal(400);
-    expect(badRate.text).to.include('hourly rate must be a number');
-    expect(badRate.text).to.include('value="seventy"');
+    // Named, at its field and tied to it for screen readers, the form as sent.
+    expect(badRate.text).to.include('Bea: the hourly rate must be a number such as 85 or 92.50, or empty for none.');
+    expect(badRate.text).to.match(
+      new RegExp(`id="${bea.id}-rate"[^>]*value="seventy"[^>]*aria-invalid="true" aria-describedby="${bea.id}-rate-error"`),
+    );
+    expect(badRate.text).to.include(`<span class="field-error" id="${bea.id}-rate-error">Bea: the hourly rate must be`);
     const link = await owner.submit('/settings/members', `/settings/members/${bea.id}/invite`, {});
     const linkPage = await owner.follow(link, '/settings/members');
     const url = /<code id="setup-link"[^>]*>([^<]+)<\/code>/.exec(linkPage.text)?.[1] as string;

@@ -203,7 +203,7 @@ export function createAccountsService({
       });
     },
 
-    ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners }),
+    ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners, createAccount }),
   };
 }
 
@@ -223,6 +223,12 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     },
     isEmpty: (): boolean => !repo.anyWorkspace(),
     userNames: (ids: string[]) => repo.userNames(ids),
+    /** Throws the refusal a name and email would get (empty name, malformed email), before any slow work. */
+    checkProfile(input: { name: string; email: string }): void {
+      requireName(input.name, 'name');
+      requireEmail(input.email);
+    },
+
     /** The accounts' password data (the sessions module checks and sets passwords). */
     credentials: (email: string) => repo.userByEmail(email.trim()),
     hasPassword: (userId: string): boolean => (repo.user(userId)?.passwordHash ?? null) !== null,
@@ -323,12 +329,14 @@ function membersOf({
   write,
   ownerOrOperator,
   removedListeners,
+  createAccount,
 }: {
   repo: AccountsRepository;
   clock: Clock;
   write: Write<never>;
   ownerOrOperator: (principal: Principal, workspaceId: string) => void;
   removedListeners: MemberRemoved[];
+  createAccount: (input: { name: string; email: string }) => { id: string };
 }) {
   /** Inside a write: refuses (and so rolls back) a change that leaves the workspace without an owner. */
   const requireAnOwner = (workspaceId: string) => {
@@ -385,11 +393,55 @@ function membersOf({
       });
     },
 
+    /**
+     * An owner's "Add a member" (or the operator's): the account with this email, or a new one
+     * (no password) with this name, made a member of the workspace with these flags, in one
+     * write. Says whether the account was created and whether it has a password (a new account
+     * needs a setup link; an existing one signs in as it does).
+     */
+    enrollMember(
+      principal: Principal,
+      input: { workspaceId: string; name: string; email: string } & MemberFlags,
+    ): { userId: string; name: string; email: string; created: boolean; hasPassword: boolean } {
+      ownerOrOperator(principal, input.workspaceId);
+      const email = requireEmail(input.email);
+      const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate');
+      const typedName = input.name.trim();
+      return write(() => {
+        const existing = repo.userByEmail(email);
+        // A name is needed only for a new account; an existing one keeps its own.
+        const name = existing ? existing.name : requireName(typedName, 'name');
+        const userId = existing?.id ?? createAccount({ name, email }).id;
+        const now = clock.now();
+        const inserted = repo.insertMember({
+          workspaceId: input.workspaceId,
+          userId,
+          canViewOthersTime: input.canViewOthersTime ?? false,
+          canViewOthersMoney: input.canViewOthersMoney ?? false,
+          hourlyRate,
+          isOwner: input.isOwner ?? false,
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (!inserted) throw errors.alreadyMemberNamed(name, email);
+        // An existing account is shown with its email as stored (the match ignores case).
+        const stored = existing ? (repo.user(existing.id)?.email ?? email) : email;
+        return { userId, name, email: stored, created: !existing, hasPassword: (existing?.passwordHash ?? null) !== null };
+      });
+    },
+
     /** A workspace's members (owners and the operator). */
     listMembers(principal: Principal, workspaceId: string) {
       ownerOrOperator(principal, workspaceId);
       if (!repo.workspace(workspaceId)) throw errors.workspaceNotFound(workspaceId);
       return repo.members(workspaceId).map(memberView);
+    },
+
+    /** The Members page's list: each member with whether their account has a password (a setup link is only for one without). */
+    roster(principal: Principal, workspaceId: string) {
+      ownerOrOperator(principal, workspaceId);
+      if (!repo.workspace(workspaceId)) throw errors.workspaceNotFound(workspaceId);
+      return repo.members(workspaceId).map((row) => ({ ...memberView(row), hasPassword: row.hasPassword }));
     },
 
     /** One member (owners and the operator); a missing workspace, account or membership is named. */

@@ -26,6 +26,8 @@ export const setupLinks = sqliteTable(
      * have no password and belong only to workspaces that owner owns.
      */
     createdBy: text('created_by'),
+    /** The first start's link: its opener also names the account (name and email) beside the password. */
+    asksProfile: integer('asks_profile', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('setup_links_user').on(t.userId)],
 );

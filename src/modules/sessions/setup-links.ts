@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import { isOperator, type Principal } from '../../principal.js';
+import { isOperator, OPERATOR, type Principal } from '../../principal.js';
 import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword } from './password.js';
 import type { SessionsRepository } from './repository.js';
@@ -56,7 +56,13 @@ export function createSetupLinks({
      */
     invite(
       principal: Principal,
-      input: { workspaceId: string; userId: string; validHours?: number },
+      input: {
+        workspaceId: string;
+        userId: string;
+        validHours?: number;
+        /** The first start's link (the operator's only): its opener also names the account. */
+        asksProfile?: boolean;
+      },
     ): { secret: string; expiresAt: number } {
       const hours = input.validHours ?? SETUP_LINK_HOURS;
       if (!Number.isFinite(hours) || hours <= 0 || hours > 720) throw errors.validHours();
@@ -78,28 +84,41 @@ export function createSetupLinks({
           expiresAt,
           createdAt: now,
           createdBy: owner?.userId ?? null,
+          asksProfile: owner === null && input.asksProfile === true,
         });
         return { secret: linkSecret, expiresAt };
       });
     },
 
     /** The account a setup link is for, while it is valid; null for a used, expired or unknown link. */
-    setupLink(linkSecret: string): { name: string; email: string; workspaceName: string } | null {
+    setupLink(linkSecret: string): { name: string; email: string; workspaceName: string; asksProfile: boolean } | null {
       const valid = validLink(linkSecret);
-      return valid && { name: valid.member.name, email: valid.member.email, workspaceName: valid.member.workspaceName };
+      return (
+        valid && {
+          name: valid.member.name,
+          email: valid.member.email,
+          workspaceName: valid.member.workspaceName,
+          asksProfile: valid.link.asksProfile,
+        }
+      );
     },
 
     /**
      * Sets the password through a setup link and opens a session: the link is used up, and every
      * other session of the account ends. Null when the link is no longer valid.
      */
-    async completeSetup(linkSecret: string, password: string): Promise<NewSession | null> {
+    async completeSetup(linkSecret: string, password: string, profile?: { name: string; email: string }): Promise<NewSession | null> {
+      const asked = validLink(linkSecret)?.link.asksProfile === true;
+      // The name and email a first-start link asks for are checked before the (slow) hash.
+      if (asked) accounts.checkProfile(profile ?? { name: '', email: '' });
       checkPassword(password);
       const hash = await hashPassword(password);
       return write(() => {
         const valid = validLink(linkSecret);
         if (!valid) return null;
         const { userId, workspaceId } = valid.link;
+        // The operator made this link to let its opener name the account (the first start's owner).
+        if (valid.link.asksProfile && profile) accounts.setUser(OPERATOR, userId, profile);
         repo.useLink(valid.link.secretHash, clock.now());
         accounts.storePasswordHash(userId, hash);
         repo.deleteSessionsOf(userId);

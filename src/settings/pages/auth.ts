@@ -2,12 +2,102 @@ import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import { HashingBusy, PASSWORD_MIN } from '../../modules/sessions/password.js';
 import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
+import { errorAt, type FieldErrors, fieldOfMessage, invalidAt } from '../fields.js';
 import { html } from '../html.js';
 import { clearSessionCookie, field, formToken, redirect, send, setSessionCookie, type SettingsDeps, type Signed } from '../kit.js';
 import type { Notice } from '../layout.js';
 import { signedIn } from './guard.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
+
+/** The first start's fields: the owner's name and sign-in email, typed by them. */
+const profileFields = (sent: { name: string; email: string }, errors: FieldErrors) =>
+  html`<div>
+      <label for="name">Your name <span class="hint">As colleagues see it, e.g. "Ada Lovelace".</span></label>
+      <input
+        id="name"
+        name="name"
+        type="text"
+        autocomplete="name"
+        maxlength="200"
+        required
+        value="${sent.name}"
+        ${invalidAt('name', errors.name)}
+      />
+      ${errorAt('name', errors.name)}
+    </div>
+    <div>
+      <label for="email">Your email <span class="hint">You sign in with it.</span></label>
+      <input
+        id="email"
+        name="email"
+        type="email"
+        autocomplete="username"
+        maxlength="254"
+        required
+        value="${sent.email}"
+        ${invalidAt('email', errors.email)}
+      />
+      ${errorAt('email', errors.email)}
+    </div>`;
+
+/** The page a setup link opens: the password (and, for the first start's link, the owner's name and email). */
+function setupPage(
+  deps: SettingsDeps,
+  req: Request,
+  res: Response,
+  status: number,
+  secret: string,
+  notice: Notice | null,
+  sent: { name: string; email: string } = { name: '', email: '' },
+  errors: FieldErrors = {},
+): void {
+  const { base, services } = deps;
+  const link = services.sessions.setupLink(secret);
+  if (!link) {
+    return send(res, 410, {
+      base,
+      title: 'This link no longer works',
+      notice: { kind: 'error', body: 'The setup link was used already, has expired, or was replaced by a newer one.' },
+      body: html`<p>Ask for a new link, or <a href="${base}/sign-in">sign in</a> if you have set your password.</p>`,
+    });
+  }
+  send(res, status, {
+    base,
+    title: 'Set your password',
+    notice,
+    body: html`${
+        link.asksProfile
+          ? html`<p>You are the first owner of the workspace <strong>${link.workspaceName}</strong>. Tell colleagues who you are:</p>`
+          : html`<p>For <strong>${link.name}</strong> (${link.email}) in the workspace <strong>${link.workspaceName}</strong>.</p>`
+      }
+      <form class="stack" method="post" action="${base}/setup/${secret}">
+        <input type="hidden" name="_csrf" value="${formToken(req, res, deps)}" />
+        ${
+          link.asksProfile
+            ? profileFields(sent, errors)
+            : html`<input type="hidden" name="email" autocomplete="username" value="${link.email}" />`
+        }
+        <div>
+          <label for="password">New password <span class="hint">At least ${PASSWORD_MIN} characters.</span></label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            minlength="${PASSWORD_MIN}"
+            required
+            ${invalidAt('password', errors.password)}
+          />
+          ${errorAt('password', errors.password)}
+        </div>
+        <div>
+          <label for="confirm">Repeat it</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
+        </div>
+        <div><button type="submit">Set password and sign in</button></div>
+      </form>`,
+  });
+}
 
 /** Sign-in, password setup through a link, sign-out and the workspace switch. */
 export function authPages(router: Router, deps: SettingsDeps): void {
@@ -29,7 +119,7 @@ export function authPages(router: Router, deps: SettingsDeps): void {
           </div>
           <div><button type="submit">Sign in</button></div>
         </form>
-        <p class="hint">No password yet? Ask the person who runs this server for a setup link (<code>timetrack user invite</code>).</p>`,
+        <p class="hint">No password yet? Ask an owner of your workspace for a setup link (Members page).</p>`,
     });
 
   router.get('/', (_req, res) => redirect(res, `${base}/tokens`));
@@ -66,53 +156,33 @@ export function authPages(router: Router, deps: SettingsDeps): void {
     }
   });
 
-  const setupPage = (req: Request, res: Response, status: number, secret: string, notice: Notice | null) => {
-    const link = services.sessions.setupLink(secret);
-    if (!link) {
-      return send(res, 410, {
-        base,
-        title: 'This link no longer works',
-        notice: { kind: 'error', body: 'The setup link was used already, has expired, or was replaced by a newer one.' },
-        body: html`<p>Ask for a new link, or <a href="${base}/sign-in">sign in</a> if you have set your password.</p>`,
-      });
-    }
-    send(res, status, {
-      base,
-      title: 'Set your password',
-      notice,
-      body: html`<p>For <strong>${link.name}</strong> (${link.email}) in the workspace <strong>${link.workspaceName}</strong>.</p>
-        <form class="stack" method="post" action="${base}/setup/${secret}">
-          <input type="hidden" name="_csrf" value="${formToken(req, res, deps)}" />
-          <input type="hidden" name="email" autocomplete="username" value="${link.email}" />
-          <div>
-            <label for="password">New password <span class="hint">At least ${PASSWORD_MIN} characters.</span></label>
-            <input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required />
-          </div>
-          <div>
-            <label for="confirm">Repeat it</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
-          </div>
-          <div><button type="submit">Set password and sign in</button></div>
-        </form>`,
-    });
-  };
-
-  router.get('/setup/:secret', (req, res) => setupPage(req, res, 200, req.params.secret as string, null));
+  router.get('/setup/:secret', (req, res) => setupPage(deps, req, res, 200, req.params.secret as string, null));
 
   router.post('/setup/:secret', async (req, res, next) => {
     const secret = req.params.secret as string;
+    const sent = { name: field(req, 'name'), email: field(req, 'email') };
     try {
       if (field(req, 'password') !== field(req, 'confirm'))
-        return setupPage(req, res, 400, secret, { kind: 'error', body: 'The two passwords differ.' });
-      const session = await services.sessions.completeSetup(secret, field(req, 'password'));
-      if (!session) return setupPage(req, res, 410, secret, null);
+        return setupPage(deps, req, res, 400, secret, { kind: 'error', body: 'The two passwords differ.' }, sent, {
+          password: 'The two passwords differ: type the same password twice.',
+        });
+      const session = await services.sessions.completeSetup(secret, field(req, 'password'), sent);
+      if (!session) return setupPage(deps, req, res, 410, secret, null);
       setSessionCookie(res, deps, req, session.secret, SESSION_MAX_AGE_SEC);
       redirect(res, `${base}/tokens`);
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'invalid')
-        return setupPage(req, res, 400, secret, { kind: 'error', body: error.message });
+      if (error instanceof DomainError && (error.code === 'invalid' || error.code === 'conflict')) {
+        const at =
+          error.code === 'conflict' ? 'email' : fieldOfMessage(error.message, { name: 'name', email: 'email', password: 'password' });
+        const message = at === null || error.code === 'conflict' ? error.message : `The ${error.message}`;
+        return setupPage(deps, req, res, 400, secret, { kind: 'error', body: message }, sent, at === null ? {} : { [at]: message });
+      }
       if (error instanceof HashingBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
-        return setupPage(req, res, 503, secret, { kind: 'error', body: 'The server is busy checking passwords. Try again in a moment.' });
+        return setupPage(deps, req, res, 503, secret, {
+          kind: 'error',
+          body: 'The server is busy checking passwords. Try again in a moment.',
+        });
       }
       next(error);
     }

@@ -1,8 +1,9 @@
-import type { Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
+import { aboutMember, errorAt, type FieldErrors, fieldOfMessage, invalidAt } from '../fields.js';
 import { type Html, html } from '../html.js';
-import { field, noticeFor, redirect, send, siteUrl, type SettingsDeps, shell, type Signed } from '../kit.js';
+import { field, noticeFor, redirect, send, type SettingsDeps, shell, type Signed, siteLink } from '../kit.js';
 import { csrfField, type Notice, when } from '../layout.js';
 import { signedIn } from './guard.js';
 import { secretBox } from './tokens.js';
@@ -15,157 +16,367 @@ export function decimalOf(text: string, what: string, example = '85 or 92.50, or
   return Number(value);
 }
 
-const check = (name: string, label: string, on: boolean, id: string) =>
-  html`<label class="check" for="${id}"
-    ><input id="${id}" type="checkbox" name="${name}" value="true" ${on ? html`checked` : ''} /> ${label}</label
-  >`;
+/** The names the services give the fields of these forms (their messages start with them). */
+const LABELS = { 'hourly rate': 'hourlyRate', email: 'email', name: 'name' };
 
-interface MemberRow {
-  userId: string;
-  name: string;
-  email: string;
+interface Flags {
   canViewOthersTime: boolean;
   canViewOthersMoney: boolean;
   isOwner: boolean;
-  /** As shown in the form: stored, or as sent when the form was refused. */
+  /** As typed (the form keeps it when refused). */
   hourlyRate: string;
+}
+
+interface MemberRow extends Flags {
+  userId: string;
+  name: string;
+  email: string;
+  hasPassword: boolean;
   createdAt: string;
 }
 
-/** One member: their access and rate (a form), and a setup link button. */
-function memberCard(base: string, session: SessionView, m: MemberRow, currency: string): Html {
-  const id = m.userId;
-  return html`<li>
-    <div class="card-title">${m.name} <span class="hint">${m.email}</span> ${m.isOwner ? html`<span class="badge">owner</span>` : ''}</div>
-    <form class="stack" method="post" action="${base}/members/${id}">
-      ${csrfField(session.csrfToken)}
-      <fieldset>
-        <legend>Access for ${m.name}</legend>
-        ${check('canViewOthersTime', "Sees colleagues' time", m.canViewOthersTime, `${id}-time`)}
-        ${check('canViewOthersMoney', "Sees colleagues' money (rates, amounts, invoices)", m.canViewOthersMoney, `${id}-money`)}
-        ${check('isOwner', 'Owner (manages members and workspace settings)', m.isOwner, `${id}-owner`)}
-      </fieldset>
-      <div>
-        <label for="${id}-rate">Hourly rate (${currency}) <span class="hint">Empty: the workspace's default applies.</span></label>
-        <input id="${id}-rate" name="hourlyRate" type="text" inputmode="decimal" value="${m.hourlyRate}" />
-      </div>
-      <div><button type="submit">Save ${m.name}</button></div>
-    </form>
-    <form class="actions" method="post" action="${base}/members/${id}/invite">
-      ${csrfField(session.csrfToken)}<button class="secondary" type="submit">Make a password setup link for ${m.name}</button>
-    </form>
-    <p class="hint">Member since ${when(m.createdAt)}.</p>
-  </li>`;
+/** The "Add a member" form as sent (kept when refused). */
+interface AddForm extends Flags {
+  name: string;
+  email: string;
 }
 
-/** Members (owners only): visibility flags, rates, the owner role, and setup links. */
+const EMPTY_ADD: AddForm = { name: '', email: '', canViewOthersTime: false, canViewOthersMoney: false, isOwner: false, hourlyRate: '' };
+
+const flagsOf = (req: Request): Flags => ({
+  canViewOthersTime: field(req, 'canViewOthersTime') === 'true',
+  canViewOthersMoney: field(req, 'canViewOthersMoney') === 'true',
+  isOwner: field(req, 'isOwner') === 'true',
+  hourlyRate: field(req, 'hourlyRate'),
+});
+
+const FLAG_LABELS = [
+  ['canViewOthersTime', "Sees colleagues' time"],
+  ['canViewOthersMoney', "Sees colleagues' money (rates, amounts, invoices)"],
+  ['isOwner', 'Owner (manages members and workspace settings)'],
+] as const;
+
+/** One member's checkbox in the table: tied to the row's form, labelled with the member's name for screen readers. */
+const rowCheck = (m: MemberRow, name: (typeof FLAG_LABELS)[number][0], label: string) =>
+  html`<label class="check"
+    ><input
+      type="checkbox"
+      form="member-${m.userId}"
+      name="${name}"
+      value="true"
+      ${m[name] ? html`checked` : ''}
+      aria-label="${m.name}: ${label}"
+    /><span class="wide-hidden">${label}</span></label
+  >`;
+
+/** One member as a row (a card on phones): access, rate, Save; the setup link where it can work; Remove apart. */
+function memberRow(base: string, session: SessionView, m: MemberRow, currency: string, errors: FieldErrors): Html {
+  const id = m.userId;
+  const rateId = `${id}-rate`;
+  const self = id === session.userId;
+  return html`<tr>
+    <td data-label="Member">
+      <span class="card-title">${m.name}</span> ${m.isOwner ? html`<span class="badge">owner</span>` : ''}
+      ${self ? html`<span class="badge">you</span>` : ''}
+      <span class="hint">${m.email}</span>
+      <span class="hint">${m.hasPassword ? 'Has a password.' : 'No password yet.'} Member since ${when(m.createdAt).slice(0, 10)}.</span>
+    </td>
+    <td data-label="Time" class="flag">${rowCheck(m, 'canViewOthersTime', FLAG_LABELS[0][1])}</td>
+    <td data-label="Money" class="flag">${rowCheck(m, 'canViewOthersMoney', FLAG_LABELS[1][1])}</td>
+    <td data-label="Owner" class="flag">${rowCheck(m, 'isOwner', 'Owner')}</td>
+    <td data-label="Rate (${currency})">
+      <input
+        id="${rateId}"
+        form="member-${id}"
+        name="hourlyRate"
+        type="text"
+        inputmode="decimal"
+        class="rate"
+        value="${m.hourlyRate}"
+        aria-label="${m.name}: hourly rate (${currency}); empty for the workspace's default"
+        placeholder="default"
+        ${invalidAt(rateId, errors.hourlyRate)}
+      />
+      ${errorAt(rateId, errors.hourlyRate)}
+    </td>
+    <td class="row-actions">
+      <form id="member-${id}" method="post" action="${base}/members/${id}">
+        ${csrfField(session.csrfToken)}<button type="submit">Save<span class="vh"> ${m.name}</span></button>
+      </form>
+      ${
+        m.hasPassword
+          ? ''
+          : html`<form method="post" action="${base}/members/${id}/invite">
+              ${csrfField(session.csrfToken)}<button class="secondary" type="submit">
+                Setup link<span class="vh"> for ${m.name}</span>
+              </button>
+            </form>`
+      }
+      <form
+        class="apart"
+        method="post"
+        action="${base}/members/${id}/remove"
+        data-confirm="Remove ${m.name} from this workspace? Their tokens and sessions here stop at once."
+      >
+        ${csrfField(session.csrfToken)}<button class="danger" type="submit">Remove<span class="vh"> ${m.name}</span></button>
+      </form>
+    </td>
+  </tr>`;
+}
+
+/** The form that adds a member by name and email. */
+function addForm(base: string, session: SessionView, form: AddForm, currency: string, errors: FieldErrors): Html {
+  const text = (name: 'name' | 'email', label: string, type: string, hint: string, autocomplete: string) =>
+    html`<div>
+      <label for="add-${name}">${label} <span class="hint">${hint}</span></label>
+      <input
+        id="add-${name}"
+        name="${name}"
+        type="${type}"
+        autocomplete="${autocomplete}"
+        maxlength="${name === 'email' ? '254' : '200'}"
+        ${name === 'email' ? html`required` : ''}
+        value="${form[name]}"
+        ${invalidAt(`add-${name}`, errors[name])}
+      />
+      ${errorAt(`add-${name}`, errors[name])}
+    </div>`;
+  return html`<form class="stack wide" method="post" action="${base}/members" aria-labelledby="add-heading">
+    ${csrfField(session.csrfToken)}
+    <div class="two">
+      ${text('name', 'Name', 'text', 'For a new account; an existing one keeps its name.', 'off')}
+      ${text('email', 'Email', 'email', 'Their sign-in: an account with it is added, else one is made.', 'off')}
+    </div>
+    <fieldset>
+      <legend>Access</legend>
+      ${FLAG_LABELS.map(
+        ([name, label]) =>
+          html`<label class="check" for="add-${name}"
+            ><input id="add-${name}" type="checkbox" name="${name}" value="true" ${form[name] ? html`checked` : ''} /> ${label}</label
+          >`,
+      )}
+    </fieldset>
+    <div>
+      <label for="add-rate">Hourly rate (${currency}) <span class="hint">Empty: the workspace's default applies.</span></label>
+      <input
+        id="add-rate"
+        name="hourlyRate"
+        type="text"
+        inputmode="decimal"
+        class="rate"
+        value="${form.hourlyRate}"
+        ${invalidAt('add-rate', errors.hourlyRate)}
+      />
+      ${errorAt('add-rate', errors.hourlyRate)}
+    </div>
+    <div><button type="submit">Add member</button></div>
+  </form>`;
+}
+
+/** What the page shows after a refused form: the notice, and the form as sent with its errors at their fields. */
+interface Refused {
+  notice: Notice;
+  /** A member's row as sent. */
+  row?: { userId: string; flags: Flags; errors: FieldErrors };
+  add?: { form: AddForm; errors: FieldErrors };
+}
+
+/** The Members page: the table of members and the "Add a member" form (as sent, after a refusal). */
+function render(deps: SettingsDeps, res: Response, signed: Signed, status: number, notice: Notice | null, refused?: Refused): void {
+  const { base, services } = deps;
+  const session = signed.session as SessionView;
+  const { currency } = services.accounts.getWorkspace(session.actor, session.workspaceId);
+  // A refused form shows what was sent, not what is stored.
+  const members = services.accounts.roster(session.actor, session.workspaceId).map((m) => ({
+    ...m,
+    hourlyRate: m.hourlyRate === null ? '' : String(m.hourlyRate),
+    ...(refused?.row?.userId === m.userId ? refused.row.flags : {}),
+  }));
+  send(res, status, {
+    ...shell(deps, signed),
+    title: 'Members',
+    current: 'members',
+    notice: refused?.notice ?? notice,
+    body: html`<p class="hint">
+        Narrowing a member's visibility applies to their tokens and webhooks at once; widening applies to tokens they mint afterwards.
+      </p>
+      <div class="scroll">
+        <table class="rows members" aria-label="Members">
+          <thead>
+            <tr>
+              <th scope="col">Member</th>
+              <th scope="col">Sees colleagues' time</th>
+              <th scope="col">Sees colleagues' money</th>
+              <th scope="col">Owner</th>
+              <th scope="col">Hourly rate (${currency})</th>
+              <th scope="col"><span class="vh">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${members.map((m) => memberRow(base, session, m, currency, refused?.row?.userId === m.userId ? refused.row.errors : {}))}
+          </tbody>
+        </table>
+      </div>
+      <h2 id="add-heading">Add a member</h2>
+      ${addForm(base, session, refused?.add?.form ?? EMPTY_ADD, currency, refused?.add?.errors ?? {})}`,
+  });
+}
+
+/** The notice and field errors of a refusal about a member (their name first). */
+function refusalAbout(name: string, error: DomainError): { notice: Notice; errors: FieldErrors } {
+  const at = fieldOfMessage(error.message, LABELS);
+  const message = aboutMember(name, error.message, at !== null);
+  return { notice: { kind: 'error', body: message }, errors: at === null ? {} : { [at]: message } };
+}
+const nameOf = (deps: SettingsDeps, session: SessionView, userId: string) =>
+  deps.services.accounts.roster(session.actor, session.workspaceId).find((m) => m.userId === userId)?.name ?? 'This member';
+
+/** Members (owners only): add by email, visibility flags, rates, the owner role, setup links, removal. */
 export function memberPages(router: Router, deps: SettingsDeps): void {
   const { base, services } = deps;
 
-  const render = (
-    res: Response,
-    signed: Signed,
-    status: number,
-    notice: Notice | null,
-    sent?: { userId: string; canViewOthersTime: boolean; canViewOthersMoney: boolean; isOwner: boolean; hourlyRate: string },
-  ) => {
-    const session = signed.session as SessionView;
-    const { currency } = services.accounts.getWorkspace(session.actor, session.workspaceId);
-    // A refused form shows what was sent, not what is stored.
-    const members = services.accounts
-      .listMembers(session.actor, session.workspaceId)
-      .map((m) =>
-        sent?.userId === m.userId
-          ? { ...m, ...sent, hourlyRate: sent.hourlyRate }
-          : { ...m, hourlyRate: m.hourlyRate === null ? '' : String(m.hourlyRate) },
-      );
-    send(res, status, {
-      ...shell(deps, signed),
-      title: 'Members',
-      current: 'members',
-      notice,
-      body: html`<p class="hint">
-          Narrowing a member's visibility applies to their tokens and webhooks at once; widening applies to tokens they mint afterwards. New
-          members are added with <code>timetrack member add</code>.
-        </p>
-        <ul class="cards" aria-label="Members">
-          ${members.map((m) => memberCard(base, session, m, currency))}
-        </ul>`,
-    });
-  };
+  const isFormError = (error: unknown): error is DomainError =>
+    error instanceof DomainError && (error.code === 'invalid' || error.code === 'conflict');
 
   router.get(
     '/members',
-    signedIn(deps, (req, res, signed) =>
-      render(
-        res,
-        signed,
-        200,
-        noticeFor(deps, signed, req.query.done === 'saved' ? { kind: 'ok', body: 'Saved. It applies from the next request on.' } : null),
-      ),
-    ),
+    signedIn(deps, (req, res, signed) => render(deps, res, signed, 200, noticeFor(deps, signed))),
+  );
+
+  router.post(
+    '/members',
+    signedIn(deps, (req, res, signed) => {
+      const form: AddForm = { ...flagsOf(req), name: field(req, 'name'), email: field(req, 'email') };
+      let added: ReturnType<typeof services.accounts.enrollMember>;
+      try {
+        added = services.accounts.enrollMember(signed.session.actor, {
+          workspaceId: signed.session.workspaceId,
+          ...form,
+          hourlyRate: decimalOf(form.hourlyRate, 'hourly rate'),
+        });
+      } catch (error) {
+        if (!isFormError(error)) throw error;
+        const at = fieldOfMessage(error.message, LABELS);
+        const message = at === null ? error.message : `The ${error.message}`;
+        return render(deps, res, signed, error.code === 'conflict' ? 409 : 400, null, {
+          notice: { kind: 'error', body: message },
+          add: { form, errors: at === null ? {} : { [at]: message } },
+        });
+      }
+      redirect(res, `${base}/members`, { deps, signed, notice: addedNotice(deps, signed, added) });
+    }),
   );
 
   router.post(
     '/members/:userId',
     signedIn(deps, (req, res, signed) => {
       const userId = req.params.userId as string;
+      const flags = flagsOf(req);
+      const name = nameOf(deps, signed.session, userId);
       try {
         services.accounts.setMember(signed.session.actor, {
           workspaceId: signed.session.workspaceId,
           userId,
-          canViewOthersTime: field(req, 'canViewOthersTime') === 'true',
-          canViewOthersMoney: field(req, 'canViewOthersMoney') === 'true',
-          isOwner: field(req, 'isOwner') === 'true',
-          hourlyRate: decimalOf(field(req, 'hourlyRate'), 'hourly rate'),
+          ...flags,
+          hourlyRate: decimalOf(flags.hourlyRate, 'hourly rate'),
         });
       } catch (error) {
-        if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'conflict')) throw error;
-        return render(
-          res,
-          signed,
-          400,
-          { kind: 'error', body: error.message },
-          {
-            userId,
-            canViewOthersTime: field(req, 'canViewOthersTime') === 'true',
-            canViewOthersMoney: field(req, 'canViewOthersMoney') === 'true',
-            isOwner: field(req, 'isOwner') === 'true',
-            hourlyRate: field(req, 'hourlyRate'),
-          },
-        );
+        if (!isFormError(error)) throw error;
+        const refusal =
+          error.code === 'conflict'
+            ? { notice: { kind: 'error' as const, body: `${name} is the last owner: make another member an owner first.` }, errors: {} }
+            : refusalAbout(name, error);
+        return render(deps, res, signed, 400, null, { notice: refusal.notice, row: { userId, flags, errors: refusal.errors } });
       }
       // An owner who gave up the role has no members page any more.
-      redirect(res, userId === signed.session.userId && field(req, 'isOwner') !== 'true' ? `${base}/tokens` : `${base}/members?done=saved`);
+      if (userId === signed.session.userId && !flags.isOwner) return redirect(res, `${base}/tokens`);
+      redirect(res, `${base}/members`, {
+        deps,
+        signed,
+        notice: { kind: 'ok', body: `Saved ${name}. It applies from the next request on.` },
+      });
+    }),
+  );
+
+  router.post(
+    '/members/:userId/remove',
+    signedIn(deps, (req, res, signed) => {
+      const userId = req.params.userId as string;
+      const name = nameOf(deps, signed.session, userId);
+      try {
+        services.accounts.removeMember(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
+      } catch (error) {
+        if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'not_found')) throw error;
+        const body =
+          error.code === 'conflict' ? `${name} is the last owner: make another member an owner first.` : 'That member was removed already.';
+        return render(deps, res, signed, error.code === 'conflict' ? 409 : 404, { kind: 'error', body });
+      }
+      // Removing yourself ends your own session here.
+      if (userId === signed.session.userId) return redirect(res, `${base}/sign-in`);
+      redirect(res, `${base}/members`, {
+        deps,
+        signed,
+        notice: { kind: 'ok', body: `Removed ${name}: their tokens and sessions in this workspace stopped working.` },
+      });
     }),
   );
 
   router.post(
     '/members/:userId/invite',
     signedIn(deps, (req, res, signed) => {
+      const userId = req.params.userId as string;
+      const name = nameOf(deps, signed.session, userId);
       let link: { secret: string; expiresAt: number };
       try {
-        link = services.sessions.invite(signed.session.actor, {
-          workspaceId: signed.session.workspaceId,
-          userId: req.params.userId as string,
-        });
+        link = services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
       } catch (error) {
-        if (!(error instanceof DomainError) || error.code !== 'forbidden') throw error;
-        return render(res, signed, 403, { kind: 'error', body: error.message });
+        if (!(error instanceof DomainError) || (error.code !== 'forbidden' && error.code !== 'not_found')) throw error;
+        return render(deps, res, signed, error.code === 'forbidden' ? 403 : 404, { kind: 'error', body: error.message });
       }
-      const url = `${siteUrl(req, deps.config)}${base}/setup/${link.secret}`;
-      redirect(res, `${base}/members`, {
-        deps,
-        signed,
-        notice: {
-          kind: 'ok',
-          body: html`<p>
-              <strong>Setup link made</strong>, valid until ${when(new Date(link.expiresAt).toISOString())}. Send it to the member only:
-              whoever opens it first sets the password. It is shown only this once; a new link ends this one.
-            </p>
-            ${secretBox('setup-link', 'The setup link', url)}`,
-        },
-      });
+      redirect(res, `${base}/members`, { deps, signed, notice: setupLinkNotice(deps, name, link) });
     }),
   );
+}
+
+/** The one-time setup link, shown once, naming whom it is for. */
+function setupLinkNotice(deps: SettingsDeps, name: string, link: { secret: string; expiresAt: number }): Notice {
+  const where = siteLink(deps);
+  return {
+    kind: 'ok',
+    body: html`<p>
+        <strong>Setup link for ${name}</strong>, valid until ${when(new Date(link.expiresAt).toISOString())}. Send it to ${name} only:
+        whoever opens it first sets the password. It is shown only this once; a new link ends this one.
+      </p>
+      ${secretBox('setup-link', `The setup link for ${name}`, `${where.url}${deps.base}/setup/${link.secret}`)}
+      ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,
+  };
+}
+
+/** After "Add member": who was added, and their way in (a setup link for a new account, sign-in for one with a password). */
+function addedNotice(
+  deps: SettingsDeps,
+  signed: Signed & { session: SessionView },
+  added: { userId: string; name: string; email: string; created: boolean; hasPassword: boolean },
+): Notice {
+  const who = `${added.name} (${added.email})`;
+  if (added.hasPassword)
+    return {
+      kind: 'ok',
+      body: html`<p>
+        <strong>${who} is a member now.</strong> They have a password already: they sign in at ${siteLink(deps).url}${deps.base}/sign-in and
+        choose ${signed.session.workspaceName} in the workspace switcher.
+      </p>`,
+    };
+  try {
+    const link = deps.services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId: added.userId });
+    const notice = setupLinkNotice(deps, added.name, link);
+    return {
+      kind: 'ok',
+      body: html`<p><strong>${who} is a member now${added.created ? ' (a new account)' : ''}.</strong></p>
+        ${notice.body}`,
+    };
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'forbidden') throw error;
+    return { kind: 'ok', body: html`<p><strong>${who} is a member now.</strong> ${error.message}</p>` };
+  }
 }

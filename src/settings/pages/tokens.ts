@@ -3,7 +3,7 @@ import { scopeValues } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { type Html, html } from '../html.js';
-import { field, fields, noticeFor, redirect, send, siteUrl, type SettingsDeps, shell, type Signed } from '../kit.js';
+import { field, fields, noticeFor, redirect, send, siteLink, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice, when } from '../layout.js';
 import { signedIn } from './guard.js';
 
@@ -151,7 +151,7 @@ export function tokenPages(router: Router, deps: SettingsDeps): void {
                 <strong>Token "${form.name.trim()}" minted.</strong> Copy it now: it is shown only this once and cannot be shown again.
               </p>
               ${secretBox('new-token', 'The new token', minted.token)}
-              <p class="hint">Use it as <code>Authorization: Bearer …</code> on ${siteUrl(req, deps.config)}/api/v1.</p>`,
+              <p class="hint">Use it as <code>Authorization: Bearer …</code> on ${siteLink(deps).url}/api/v1.</p>`,
           },
         });
       } catch (error) {

@@ -1,0 +1,1 @@
+ALTER TABLE `setup_links` ADD `asks_profile` integer DEFAULT false NOT NULL;

@@ -1,0 +1,33 @@
+import { type Html, html } from './html.js';
+
+/** Refusals shown at their fields: field name → message. */
+export type FieldErrors = Record<string, string>;
+
+/**
+ * The attributes that mark a field refused and tie it to its message for screen readers
+ * (`aria-describedby` names the message's element, `${id}-error`).
+ */
+export const invalidAt = (id: string, error: string | undefined): Html | string =>
+  error === undefined ? '' : html`aria-invalid="true" aria-describedby="${id}-error"`;
+
+/** The message under a refused field (nothing when the field is fine). */
+export const errorAt = (id: string, error: string | undefined): Html | string =>
+  error === undefined ? '' : html`<span class="field-error" id="${id}-error">${error}</span>`;
+
+/**
+ * Which field a service's refusal is about: services word a refusal with the field's name first
+ * ("hourly rate must be…", "email must look like…"), so the label that starts the message names
+ * it. Null when none does (the message then stands at the top of the page only).
+ */
+export function fieldOfMessage(message: string, labels: Record<string, string>): string | null {
+  const lower = message.toLowerCase();
+  for (const [label, field] of Object.entries(labels)) if (lower.startsWith(`${label} `)) return field;
+  return null;
+}
+
+/**
+ * A refusal about a person, with their name first: "Ada Lovelace: the hourly rate must be…"
+ * (`field`: the message starts with a field's name, which gets its article).
+ */
+export const aboutMember = (name: string, message: string, field: boolean) =>
+  `${name}: ${field ? 'the ' : ''}${message.charAt(0).toLowerCase()}${message.slice(1)}`;
