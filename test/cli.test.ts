@@ -20,12 +20,13 @@ interface CliResult {
 describe('timetrack CLI', () => {
   let dir: string;
   let databasePath: string;
-  const cli = async (...argv: string[]): Promise<CliResult> => {
+  const secretKey = randomBytes(32);
+  const cliWith = async (allowPrivateTargets: boolean, ...argv: string[]): Promise<CliResult> => {
     let stdout = '';
     let stderr = '';
     const code = await runCli(argv, {
       openDatabase: () => openDatabase(databasePath),
-      createServices: (database) => createServices(database, { clock: systemClock, secretKey: randomBytes(32) }),
+      createServices: (database) => createServices(database, { clock: systemClock, secretKey, webhooks: { allowPrivateTargets } }),
       stdout: (t) => (stdout += t),
       stderr: (t) => (stderr += t),
     });
@@ -37,6 +38,7 @@ describe('timetrack CLI', () => {
     }
     return { code, stdout, stderr, json };
   };
+  const cli = (...argv: string[]) => cliWith(false, ...argv);
   /** Runs a command that must succeed with --json and prints exactly one JSON object. */
   const ok = async (...argv: string[]) => {
     const result = await cli(...argv, '--json');
@@ -351,6 +353,38 @@ describe('timetrack CLI', () => {
     expect(await ok('webhook', 'enable', hook.id)).to.deep.equal({ id: hook.id });
     expect(await ok('webhook', 'delete', hook.id)).to.deep.equal({ id: hook.id });
     expect((await cli('webhook', 'delete', hook.id, '--json')).code).to.equal(1);
+  });
+
+  it('webhook ping exits 1 when the ping fails, and names WEBHOOK_ALLOW_PRIVATE_TARGETS when the target is refused for it', async () => {
+    const ws = await ok('workspace', 'create', '--name', 'Acme');
+    const user = await ok('user', 'create', '--name', 'Ada', '--email', 'ada@example.org');
+    await ok('member', 'add', '--workspace', ws.id, '--user', user.id);
+    // Made where private targets are allowed (local development): a closed port on loopback.
+    const made = await cliWith(
+      true,
+      'webhook',
+      'create',
+      '--workspace',
+      ws.id,
+      '--user',
+      user.id,
+      '--url',
+      'http://127.0.0.1:9/hook',
+      '--events',
+      'all',
+      '--json',
+    );
+    expect(made.code, made.stderr).to.equal(0);
+    const refusedHere = await cli('webhook', 'ping', made.json.id, '--json');
+    expect(refusedHere.code).to.equal(1);
+    expect(refusedHere.json).to.include({ id: made.json.id, status: 'failure', error: 'scheme_not_allowed' });
+    expect(JSON.parse(refusedHere.stderr).error.message).to.match(
+      /^the ping failed\. This target is not allowed, or its host name does not resolve\. WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows plain http/,
+    );
+    const unanswered = await cliWith(true, 'webhook', 'ping', made.json.id);
+    expect(unanswered.code).to.equal(1);
+    expect(unanswered.stderr).to.equal('timetrack: the ping failed. The receiver refused the connection: is it running, on that port?\n');
+    expect(unanswered.stdout).to.include('status: failure');
   });
 
   it('runs as the `timetrack` bin, against DATABASE_PATH', async function () {

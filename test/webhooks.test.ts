@@ -294,7 +294,7 @@ describe('webhooks', function () {
       expect(() => server.services.webhooks.redeliver(OPERATOR, hook.id, '0'.repeat(24))).to.throw(DomainError, 'was not found');
     });
 
-    it('a test ping is one signed POST of the contract’s ping envelope, not logged, not counted', async () => {
+    it('a test ping is one signed POST of the contract’s ping envelope, shown in the log as a ping, not counted', async () => {
       const hook = await subscribe(['invoice.created']);
       receiver.respond((_r, res) => res.writeHead(200).end());
       const sent = await server.services.webhooks.ping(OPERATOR, hook.id);
@@ -314,6 +314,13 @@ describe('webhooks', function () {
       const failed = await server.services.webhooks.ping(OPERATOR, hook.id);
       expect(failed?.outcome).to.include({ status: 'failure', responseCode: 503, error: 'http_status' });
       expect(log(server, hook.id)).to.deep.equal([]);
+      // The log shows the pings apart from the deliveries, newest first.
+      const page = server.services.webhooks.deliveryPage(OPERATOR, hook.id, { limit: 10 });
+      expect(page.deliveries).to.deep.equal([]);
+      expect(page.pings.map((p) => [p.id, p.status, p.responseCode, p.error])).to.deep.equal([
+        [failed.deliveryId, 'failure', 503, 'http_status'],
+        [sent.deliveryId, 'success', 200, null],
+      ]);
       expect(server.services.webhooks.get(OPERATOR, hook.id).consecutiveFailures).to.equal(0);
       expect(await server.services.webhooks.ping(OPERATOR, 'whk_unknown').catch((e: DomainError) => e.code)).to.equal('not_found');
       // Each ping is logged with the subscription and its outcome.

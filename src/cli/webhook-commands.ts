@@ -1,7 +1,7 @@
-import { WEBHOOK_EVENTS } from '../modules/webhooks/service.js';
+import { pingSentence, WEBHOOK_EVENTS } from '../modules/webhooks/service.js';
 import { OPERATOR } from '../principal.js';
 import { required } from './args.js';
-import { type Command, command, str } from './command.js';
+import { type Command, command, ReportedFailure, str } from './command.js';
 
 /** `--events a,b`; `all` stands for every event. */
 const eventsOf = (raw: string): string[] =>
@@ -65,12 +65,15 @@ export const webhookCommands: Record<string, Command> = {
   ),
   'webhook ping': command(
     'webhook ping ID',
-    'Send a signed test ping (event `ping`) now and print what the receiver answered; not recorded in the delivery log.',
+    'Send a signed test ping (event `ping`) now and print what the receiver answered (exit 1 when it failed); the delivery log shows it as a ping, never counted toward auto-disable.',
     {},
     1,
     async (_v, p, s) => {
       const sent = await s.webhooks.ping(OPERATOR, p[0] as string);
-      return { id: p[0] as string, deliveryId: sent.deliveryId, ...sent.outcome };
+      const result = { id: p[0] as string, deliveryId: sent.deliveryId, ...sent.outcome };
+      if (sent.outcome.status !== 'success')
+        throw new ReportedFailure(result, `the ping failed. ${pingSentence(sent.outcome)}${sent.advice ? ` ${sent.advice}` : ''}`);
+      return result;
     },
   ),
   'webhook delete': command('webhook delete ID', 'Delete a subscription and its delivery log.', {}, 1, (_v, p, s) =>

@@ -95,6 +95,17 @@ document.querySelectorAll('input[data-browser-zone]').forEach(function (input) {
     if (!input.value) input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
   } catch (e) {}
 });
+document.querySelectorAll('time[data-local]').forEach(function (t) {
+  var d = new Date(t.getAttribute('datetime'));
+  if (isNaN(d.getTime())) return;
+  var p = function (n) { return String(n).padStart(2, '0'); };
+  t.textContent = d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
+});
+document.querySelectorAll('input[data-all-events]').forEach(function (all) {
+  var others = Array.prototype.filter.call(all.form.querySelectorAll('input[name=events]'), function (i) { return i !== all; });
+  all.addEventListener('change', function () { others.forEach(function (i) { i.checked = all.checked; }); });
+  others.forEach(function (i) { i.addEventListener('change', function () { all.checked = others.every(function (o) { return o.checked; }); }); });
+});
 document.querySelectorAll('form[data-confirm]').forEach(function (form) {
   form.addEventListener('submit', function (event) {
     if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();

@@ -200,7 +200,7 @@ describe('settings page: security', () => {
       hourlyRate: '',
     });
     expect(last.status).to.equal(400);
-    expect(last.text).to.include('would have no owner left');
+    expect(last.text).to.include('Owner is the last owner: make another member an owner first.');
   });
 
   it('limits sign-ins per account and address (5 in 15 minutes) and per address (20), with Retry-After', async () => {

@@ -58,6 +58,75 @@ describe('settings page: a webhook delivery log', () => {
     expect(refused.status).to.equal(404);
   });
 
+  it('is a table of statuses in words; Retry now makes a waiting delivery due at once; Redeliver only where it can change the outcome', async () => {
+    expect((await entry(beaToken(), 9)).status).to.equal(200);
+    await server.services.sender.tick();
+    const [waiting] = server.services.webhooks.deliveries(OPERATOR, hookId);
+    expect(waiting).to.include({ status: 'failure', attempt: 1, nextAttemptAt: new Date(server.clock.now() + 30_000).toISOString() });
+    const page = await bea.get(`/settings/webhooks/${hookId}`);
+    const said = page.text.replace(/\s+/g, ' ');
+    expect(said).to.include('<table class="rows deliveries" aria-label="Deliveries">');
+    const next = new Date(server.clock.now() + 30_000).toISOString();
+    expect(said).to.include(
+      `<span class="badge bad">failed</span> next try <time datetime="${next}" title="${next.slice(0, 10)} ${next.slice(11, 19)} UTC" data-local>`,
+    );
+    expect(said).to.include(`action="/settings/webhooks/${hookId}/deliveries/${waiting?.id}/retry"`);
+    expect(said).not.to.include('/redeliver"');
+    expect(said).to.include('at 15 the subscription is disabled');
+    const retried = await bea.post(`/settings/webhooks/${hookId}/deliveries/${waiting?.id}/retry`, {
+      _csrf: SettingsClient.csrf(page.text),
+    });
+    expect([retried.status, retried.headers.get('location')]).to.deep.equal([303, `/settings/webhooks/${hookId}?done=retried`]);
+    expect(server.services.webhooks.deliveries(OPERATOR, hookId)[0]?.nextAttemptAt).to.equal(new Date(server.clock.now()).toISOString());
+    // Given up after its attempts: Redeliver, no Retry now.
+    for (let i = 0; i < 6; i++) {
+      server.clock.advance(6 * 3_600_000);
+      await server.services.sender.tick();
+    }
+    const final = server.services.webhooks.deliveries(OPERATOR, hookId)[0];
+    expect(final).to.include({ status: 'abandoned', attempt: 6, nextAttemptAt: null });
+    await bea.signIn('bea@example.org', PASSWORD); // a day later: the session ended
+    const later = await bea.get(`/settings/webhooks/${hookId}`);
+    const after = later.text.replace(/\s+/g, ' ');
+    expect(after).to.include('<span class="badge bad">given up</span> after 6 attempts');
+    expect(after).to.include(`/deliveries/${final?.id}/redeliver"`);
+    expect(after).not.to.include('/retry"');
+    const late = await bea.post(`/settings/webhooks/${hookId}/deliveries/${final?.id}/retry`, { _csrf: SettingsClient.csrf(later.text) });
+    expect(late.status).to.equal(409);
+    expect(late.text).to.include('This delivery is not waiting for a retry');
+  });
+
+  it('lists test pings in the log, marked and not counted toward auto-disable', async () => {
+    const page = await bea.get(`/settings/webhooks/${hookId}`);
+    expect(page.text).to.include('No deliveries yet.');
+    const pinged = await bea.post(`/settings/webhooks/${hookId}/ping`, { _csrf: SettingsClient.csrf(page.text) });
+    const shown = (await bea.follow(pinged, `/settings/webhooks/${hookId}`)).text.replace(/\s+/g, ' ');
+    expect(shown).to.include('failed. The receiver refused the connection');
+    expect(shown).not.to.include('No deliveries yet.');
+    expect(shown).to.match(/<tr class="ping"> <td data-label="Event"><code>ping<\/code> <span class="badge">test ping<\/span>/);
+    expect(shown).to.include('<span class="badge bad">failed</span> <span class="hint">not counted toward auto-disable</span>');
+    expect(server.services.webhooks.get(OPERATOR, hookId).consecutiveFailures).to.equal(0);
+  });
+
+  it('offers all events, each described in a line', async () => {
+    const form = await bea.get('/settings/webhooks');
+    expect(form.text.replace(/\s+/g, ' ')).to.include(
+      '<code>invoice.status_changed</code> <span class="hint">An invoice moves between draft, sent, paid and void',
+    );
+    const made = await bea.submit('/settings/webhooks', '/settings/webhooks', { url: 'https://127.0.0.1:9/all', events: ['all'] });
+    expect(made.status).to.equal(303);
+    const hook = server.services.webhooks.list(OPERATOR, server.workspaceId).find((w) => w.url === 'https://127.0.0.1:9/all');
+    expect(hook?.events).to.deep.equal([
+      'entry.started',
+      'entry.stopped',
+      'entry.created',
+      'entry.updated',
+      'entry.deleted',
+      'invoice.created',
+      'invoice.status_changed',
+    ]);
+  });
+
   it('pages the log with opaque, tamper-evident links that carry no counter or time', async () => {
     const token = beaToken();
     for (let i = 0; i < 30; i++) expect((await entry(token, i % 24)).status).to.equal(200);

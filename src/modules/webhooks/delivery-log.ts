@@ -4,7 +4,7 @@ import type { Write } from '../../db/write.js';
 import type { CursorCodec } from '../../kernel/cursor.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { WebhookRow, WebhooksRepository } from './repository.js';
-import { deliveryView } from './views.js';
+import { deliveryView, pingView } from './views.js';
 
 /**
  * Deliveries a redelivery can change: final, not a success, and not withheld by visibility
@@ -51,13 +51,14 @@ export function createDeliveryLog({
       const withheld = member ? repo.withheldCount(id) : 0;
       const list = rows.slice(0, page.limit);
       const last = list[list.length - 1];
+      const more = rows.length > page.limit;
+      // The test pings made in this page's span of time, to show among its deliveries.
+      const pings = repo.pingsBetween(id, more && last ? last.createdAt : null, after ? after.start : null);
       return {
         deliveries: list.map(deliveryView),
+        pings: pings.map(pingView),
         withheld,
-        next:
-          rows.length > page.limit && last
-            ? cursors.encode(LOG_LISTING, { id }, { start: last.createdAt, id: String(last.eventSeq) })
-            : null,
+        next: more && last ? cursors.encode(LOG_LISTING, { id }, { start: last.createdAt, id: String(last.eventSeq) }) : null,
       };
     },
 
@@ -78,6 +79,24 @@ export function createDeliveryLog({
         if (delivery.status === 'success') throw webhookErrors.succeeded();
         if (!REDELIVERABLE.has(delivery.status)) throw webhookErrors.withheld();
         repo.requeue(deliveryId, clock.now());
+      });
+      if (onQueued) setImmediate(onQueued);
+      return { id: deliveryId };
+    },
+
+    /**
+     * "Retry now": a delivery waiting for its next attempt is made due at once (the sender picks
+     * it up within a second); one in flight, final, or withheld is refused with the reason.
+     */
+    retryNow(principal: Principal, webhookId: string, deliveryId: string): { id: string } {
+      const webhook = find(principal, webhookId);
+      if (!webhook.enabled) throw webhookErrors.disabled();
+      write(() => {
+        const delivery = repo.delivery(webhookId, deliveryId);
+        if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility'))
+          throw webhookErrors.deliveryNotFound(deliveryId);
+        if (delivery.nextAttemptAt === null) throw webhookErrors.notWaiting();
+        if (!repo.dueNow(webhookId, deliveryId, clock.now())) throw webhookErrors.inFlight();
       });
       if (onQueued) setImmediate(onQueued);
       return { id: deliveryId };

@@ -66,6 +66,9 @@ select "id", "webhook_id", "event_seq", "event", "status", "attempt", "response_
 select count(*) from "webhook_deliveries" where ("webhook_deliveries"."webhook_id" = ? and "webhook_deliveries"."status" = ?);
 --   SEARCH webhook_deliveries USING INDEX webhook_deliveries_webhook (webhook_id=?)
 
+select "id", "webhook_id", "status", "response_code", "error", "error_detail", "created_at" from "webhook_pings" where "webhook_pings"."webhook_id" = ? order by "webhook_pings"."created_at" desc;
+--   SEARCH webhook_pings USING INDEX webhook_pings_webhook (webhook_id=?)
+
 select "id", "webhook_id", "event_seq", "event", "status", "attempt", "response_code", "error", "error_detail", "next_attempt_at", "claimed_until", "created_at", "updated_at" from "webhook_deliveries" where "webhook_deliveries"."webhook_id" = ? order by "webhook_deliveries"."created_at" desc, "webhook_deliveries"."event_seq" desc limit ?;
 --   SEARCH webhook_deliveries USING INDEX webhook_deliveries_webhook (webhook_id=?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
@@ -83,8 +86,10 @@ select distinct "event_seq" from "webhook_deliveries" where "webhook_deliveries"
 
 delete from "webhooks" where "webhooks"."id" = ?;
 --   SEARCH webhooks USING INDEX sqlite_autoindex_webhooks_1 (id=?)
+--   SEARCH webhook_pings USING COVERING INDEX webhook_pings_webhook (webhook_id=?)
 --   SEARCH webhook_deliveries USING COVERING INDEX webhook_deliveries_webhook (webhook_id=?)
 
 delete from "webhooks" where "webhooks"."user_id" = ?;
 --   SEARCH webhooks USING COVERING INDEX webhooks_user (user_id=?)
+--   SEARCH webhook_pings USING COVERING INDEX webhook_pings_webhook (webhook_id=?)
 --   SEARCH webhook_deliveries USING COVERING INDEX webhook_deliveries_webhook (webhook_id=?)

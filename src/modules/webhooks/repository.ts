@@ -1,9 +1,10 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { webhookDeliveries, webhooks } from './schema.js';
+import { webhookDeliveries, webhookPings, webhooks } from './schema.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type PingRow = typeof webhookPings.$inferSelect;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -127,6 +128,49 @@ function deliveryLog(db: Db) {
               .map((r) => r.seq),
       ),
     /** Queues a final delivery again: a new attempt now. */
+    /** A delivery waiting for its next attempt, made due now (not one in flight); whether it was. */
+    dueNow: (webhookId: string, id: string, now: number): boolean =>
+      db
+        .update(webhookDeliveries)
+        .set({ nextAttemptAt: now, updatedAt: now })
+        .where(
+          and(
+            eq(webhookDeliveries.id, id),
+            eq(webhookDeliveries.webhookId, webhookId),
+            isNotNull(webhookDeliveries.nextAttemptAt),
+            or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, now)),
+          ),
+        )
+        .run().changes === 1,
+    insertPing: (values: typeof webhookPings.$inferInsert): void => {
+      db.insert(webhookPings).values(values).run();
+    },
+    /** Keeps a subscription's newest `keep` pings. */
+    prunePings: (webhookId: string, keep: number): void => {
+      const newest = db
+        .select({ id: webhookPings.id })
+        .from(webhookPings)
+        .where(eq(webhookPings.webhookId, webhookId))
+        .orderBy(desc(webhookPings.createdAt))
+        .limit(keep);
+      db.delete(webhookPings)
+        .where(and(eq(webhookPings.webhookId, webhookId), notInArray(webhookPings.id, newest)))
+        .run();
+    },
+    /** A subscription's pings made after `after` and at or before `until` (either open), newest first. */
+    pingsBetween: (webhookId: string, after: number | null, until: number | null): PingRow[] =>
+      db
+        .select()
+        .from(webhookPings)
+        .where(
+          and(
+            eq(webhookPings.webhookId, webhookId),
+            after === null ? undefined : gt(webhookPings.createdAt, after),
+            until === null ? undefined : lte(webhookPings.createdAt, until),
+          ),
+        )
+        .orderBy(desc(webhookPings.createdAt))
+        .all(),
     requeue: (id: string, now: number): void => {
       db.update(webhookDeliveries)
         .set({ status: 'pending', nextAttemptAt: now, claimedUntil: null, updatedAt: now })

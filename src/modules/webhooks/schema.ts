@@ -72,3 +72,25 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_event').on(t.eventSeq),
   ],
 );
+
+/**
+ * Test pings, shown in the subscription's delivery log marked as pings (they are not
+ * deliveries: no event, no retries, never counted toward auto-disable). A subscription keeps
+ * its newest 20.
+ */
+export const webhookPings = sqliteTable(
+  'webhook_pings',
+  {
+    /** The X-Service-Delivery id the ping was sent with. */
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    responseCode: integer('response_code'),
+    error: text('error'),
+    errorDetail: text('error_detail'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('webhook_pings_webhook').on(t.webhookId, t.createdAt)],
+);

@@ -15,9 +15,10 @@ import { createOutbox } from './outbox.js';
 import type { WebhookRow, WebhooksRepository } from './repository.js';
 import { webhookView } from './views.js';
 
-export { deliveryView, pingSentence, webhookView } from './views.js';
+export { deliveryView, EVENT_DESCRIPTIONS, pingSentence, pingView, webhookView } from './views.js';
 
 export { REDELIVERABLE } from './delivery-log.js';
+export { DISABLE_AFTER_FAILED_DELIVERIES } from './queue.js';
 import type { Outcome } from './queue.js';
 import { checkUrl, type Resolver, resolveTarget, TargetRefused } from './targets.js';
 
@@ -71,6 +72,8 @@ async function checkTarget(raw: string, options: WebhookOptions, principal: Prin
 
 /** Test pings a member may send: one per subscription owner every this long. */
 export const PING_INTERVAL_MS = 10_000;
+/** Test pings a subscription's log keeps (the newest). */
+const PINGS_KEPT = 20;
 
 /**
  * Webhook subscriptions (managed with the CLI) and the outbox: `enqueue` runs inside the
@@ -207,21 +210,19 @@ export function createWebhooksService({
      * A test ping (the contract's `ping` webhook): one signed POST now. A member may send one
      * every 10 seconds; every ping is logged with the subscription and its outcome.
      */
-    async ping(principal: Principal, id: string): Promise<{ deliveryId: string; outcome: Outcome }> {
+    async ping(principal: Principal, id: string): Promise<{ deliveryId: string; outcome: Outcome; advice: string | null }> {
       const hook = find(principal, id);
       if (!isOperator(principal)) pingAllowed(principal);
       const sent = await sendPing(hook.id);
       if (!sent) throw webhookErrors.notFound(id, true);
       const { outcome } = sent;
-      logger.info('webhook ping', {
-        webhookId: hook.id,
-        deliveryId: sent.deliveryId,
-        by: isOperator(principal) ? 'operator' : principal.userId,
-        status: outcome.status,
-        ...('responseCode' in outcome ? { responseCode: outcome.responseCode } : {}),
-        ...('error' in outcome ? { error: outcome.error } : {}),
-      });
-      return sent;
+      recordPing({ repo, write, clock, logger }, hook.id, principal, sent);
+      // A target refused for being plain http or private: name the setting that allows it.
+      const lifted =
+        !options.allowPrivateTargets &&
+        'error' in outcome &&
+        (outcome.error === 'scheme_not_allowed' || outcome.error === 'blocked_address');
+      return { ...sent, advice: lifted ? PRIVATE_TARGETS_SETTING : null };
     },
 
     /** Seals the secrets stored before subkeys again (at start); returns how many. */
@@ -230,6 +231,35 @@ export function createWebhooksService({
     /** The outbox: called by the event log inside the event's transaction. */
     enqueue: createOutbox(repo, clock),
   };
+}
+
+/** A ping goes in the delivery log, marked as a ping (never counted toward auto-disable), and in the server's log. */
+function recordPing(
+  { repo, write, clock, logger }: { repo: WebhooksRepository; write: Write<never>; clock: Clock; logger: Logger },
+  webhookId: string,
+  principal: Principal,
+  { deliveryId, outcome }: { deliveryId: string; outcome: Outcome },
+): void {
+  write(() => {
+    repo.insertPing({
+      id: deliveryId,
+      webhookId,
+      status: outcome.status,
+      responseCode: 'responseCode' in outcome ? outcome.responseCode : null,
+      error: 'error' in outcome ? outcome.error : null,
+      errorDetail: 'detail' in outcome ? outcome.detail : null,
+      createdAt: clock.now(),
+    });
+    repo.prunePings(webhookId, PINGS_KEPT);
+  });
+  logger.info('webhook ping', {
+    webhookId,
+    deliveryId,
+    by: isOperator(principal) ? 'operator' : principal.userId,
+    status: outcome.status,
+    ...('responseCode' in outcome ? { responseCode: outcome.responseCode } : {}),
+    ...('error' in outcome ? { error: outcome.error } : {}),
+  });
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;

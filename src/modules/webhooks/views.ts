@@ -1,6 +1,6 @@
 import { toIso } from '../../kernel/time.js';
 import type { Outcome } from './queue.js';
-import type { DeliveryRow, WebhookRow } from './repository.js';
+import type { DeliveryRow, PingRow, WebhookRow } from './repository.js';
 
 /** A subscription as the command line prints it and the settings page lists it: never its secret. */
 export function webhookView(w: WebhookRow) {
@@ -32,6 +32,18 @@ export function deliveryView(d: DeliveryRow) {
   };
 }
 
+/** A test ping as the delivery log shows it. */
+export function pingView(p: PingRow) {
+  return {
+    id: p.id,
+    status: p.status,
+    responseCode: p.responseCode,
+    error: p.error,
+    errorDetail: p.errorDetail,
+    createdAt: toIso(p.createdAt),
+  };
+}
+
 /**
  * A test ping's outcome as a person reads it: one short sentence (the error codes and Node's
  * texts are for the log and the command line).
@@ -59,3 +71,14 @@ export function pingSentence(outcome: Outcome): string {
       return 'The receiver could not be reached.';
   }
 }
+
+/** Each event a subscription may choose, in one line (the specification's "fires when"). */
+export const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'entry.started': 'A timer starts.',
+  'entry.stopped': 'A running timer stops.',
+  'entry.created': 'A completed entry is created with a start and an end.',
+  'entry.updated': 'An entry is edited.',
+  'entry.deleted': 'An entry is deleted.',
+  'invoice.created': 'An invoice is created (sent only if you may see money).',
+  'invoice.status_changed': 'An invoice moves between draft, sent, paid and void (sent only if you may see money).',
+};

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { pingSentence, REDELIVERABLE } from '../../modules/webhooks/service.js';
+import { DISABLE_AFTER_FAILED_DELIVERIES, pingSentence, REDELIVERABLE } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../html.js';
 import { noticeFor, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice, when } from '../layout.js';
@@ -12,6 +12,7 @@ const PAGE_SIZE = 25;
 const DONE: Record<string, string> = {
   enabled: 'The subscription is enabled again and its failure count is cleared.',
   redelivered: 'The delivery is queued: its new attempt is made within a few seconds. Reload to see it.',
+  retried: 'The delivery is due now: its next attempt is made within a few seconds. Reload to see it.',
   deleted: 'The subscription and its delivery log were deleted.',
 };
 
@@ -21,6 +22,101 @@ export const doneNotice = (done: unknown): Notice | null =>
 
 export const status = (w: { enabled: boolean; disabledAt: string | null }) =>
   w.enabled ? html`<span class="badge good">enabled</span>` : html`<span class="badge bad">disabled ${when(w.disabledAt, '')}</span>`;
+
+type Delivery = ReturnType<SettingsDeps['services']['webhooks']['deliveryPage']>['deliveries'][number];
+type Ping = ReturnType<SettingsDeps['services']['webhooks']['deliveryPage']>['pings'][number];
+
+/** An instant to the second: UTC as sent, the viewer's zone once the page's script has run (UTC on hover). */
+export const instant = (iso: string) =>
+  html`<time datetime="${iso}" title="${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC" data-local
+    >${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time
+  >`;
+
+/** A delivery's state in words. */
+function deliveryStatus(d: Delivery): Html {
+  const attempts = `${d.attempt} attempt${d.attempt === 1 ? '' : 's'}`;
+  if (d.nextAttemptAt !== null)
+    return d.attempt === 0
+      ? html`<span class="badge">queued</span>`
+      : html`<span class="badge bad">failed</span> next try ${instant(d.nextAttemptAt)}`;
+  switch (d.status) {
+    case 'success':
+      return html`<span class="badge good">delivered</span>`;
+    case 'abandoned':
+      return html`<span class="badge bad">given up</span> after ${attempts}`;
+    case 'redirect_not_followed':
+      return html`<span class="badge bad">not delivered</span> the receiver redirected`;
+    case 'cancelled':
+      return html`<span class="badge bad">cancelled</span> the subscription was disabled`;
+    case 'skipped_visibility':
+      return html`<span class="badge">withheld</span>`;
+    default:
+      return html`<span class="badge bad">failed</span> after ${attempts}`;
+  }
+}
+
+/** What the receiver answered, or why nothing reached it. */
+const response = (r: { responseCode: number | null; error: string | null; errorDetail: string | null }) =>
+  r.error === null
+    ? html`${r.responseCode ?? '—'}`
+    : html`${r.responseCode === null ? '' : html`${r.responseCode} `}<span class="hint">${r.errorDetail ?? r.error}</span>`;
+
+/** The delivery log's rows (cards on phones): deliveries and test pings, newest first. */
+function deliveryTable(log: { deliveries: Delivery[]; pings: Ping[] }, actions: (d: Delivery) => Html | string): Html {
+  const rows = [
+    ...log.deliveries.map((d) => ({ at: d.createdAt, row: deliveryRow(d, actions(d)) })),
+    ...log.pings.map((p) => ({ at: p.createdAt, row: pingRow(p) })),
+  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return html`<div class="scroll">
+    <table class="rows deliveries" aria-label="Deliveries">
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">Status</th>
+          <th scope="col">Response</th>
+          <th scope="col">Attempts</th>
+          <th scope="col">Created</th>
+          <th scope="col"><span class="vh">Actions</span></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map((r) => r.row)}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+const deliveryRow = (d: Delivery, actions: Html | string) =>
+  html`<tr>
+    <td data-label="Event"><code>${d.event}</code> <span class="hint">${d.id}</span></td>
+    <td data-label="Status">${deliveryStatus(d)}</td>
+    <td data-label="Response">${response(d)}</td>
+    <td data-label="Attempts">${d.attempt}</td>
+    <td data-label="Created">${instant(d.createdAt)}</td>
+    <td class="row-actions">${actions}</td>
+  </tr>`;
+
+const pingRow = (p: Ping) =>
+  html`<tr class="ping">
+    <td data-label="Event"><code>ping</code> <span class="badge">test ping</span> <span class="hint">${p.id}</span></td>
+    <td data-label="Status">
+      ${p.status === 'success' ? html`<span class="badge good">delivered</span>` : html`<span class="badge bad">failed</span>`}
+      <span class="hint">not counted toward auto-disable</span>
+    </td>
+    <td data-label="Response">${response(p)}</td>
+    <td data-label="Attempts">1</td>
+    <td data-label="Created">${instant(p.createdAt)}</td>
+    <td class="row-actions"></td>
+  </tr>`;
+
+/** Retry now for a delivery waiting for its next attempt; Redeliver only where sending again can change the outcome. */
+function deliveryActions(d: Delivery, enabled: boolean, action: (path: string, label: string | Html, cls?: string) => Html): Html | string {
+  if (!enabled) return '';
+  if (d.nextAttemptAt !== null && d.attempt > 0) return action(`deliveries/${d.id}/retry`, html`Retry now<span class="vh"> ${d.id}</span>`);
+  if (d.nextAttemptAt === null && REDELIVERABLE.has(d.status))
+    return action(`deliveries/${d.id}/redeliver`, html`Redeliver<span class="vh"> ${d.id}</span>`);
+  return '';
+}
 
 /** The page of one subscription: its facts, its actions and a page of its delivery log. */
 function sendDetail(deps: SettingsDeps, req: Request, res: Response, signed: Signed, code: number, notice: Notice | null): void {
@@ -47,7 +143,13 @@ function sendDetail(deps: SettingsDeps, req: Request, res: Response, signed: Sig
         <dt>Events</dt>
         <dd>${hook.events.join(', ')}</dd>
         <dt>Consecutive failures</dt>
-        <dd>${hook.consecutiveFailures}</dd>
+        <dd>
+          ${hook.consecutiveFailures}
+          <span class="hint"
+            >Deliveries that failed after all their attempts, in a row; at ${DISABLE_AFTER_FAILED_DELIVERIES} the subscription is disabled
+            (re-enable it here). A success resets it; test pings do not count.</span
+          >
+        </dd>
         <dt>Created</dt>
         <dd>${when(hook.createdAt)}</dd>
       </dl>
@@ -55,7 +157,7 @@ function sendDetail(deps: SettingsDeps, req: Request, res: Response, signed: Sig
         ${hook.enabled ? '' : action('enable', 'Re-enable')} ${action('ping', 'Send test ping')}
         ${action('delete', 'Delete subscription', 'danger', 'Delete this subscription and its delivery log?')}
       </div>
-      <h2>Delivery log <span class="hint">newest first, kept 30 days</span></h2>
+      <h2>Delivery log <span class="hint">newest first, kept 30 days; times in your zone (UTC on hover)</span></h2>
       ${
         log.withheld > 0
           ? html`<p class="hint">
@@ -64,37 +166,11 @@ function sendDetail(deps: SettingsDeps, req: Request, res: Response, signed: Sig
             </p>`
           : ''
       }
-      ${log.deliveries.length === 0 ? html`<p>No deliveries${after ? ' after these' : ' yet'}.</p>` : ''}
-      <ul class="cards" aria-label="Deliveries">
-        ${log.deliveries.map(
-          (d) =>
-            html`<li>
-              <div class="card-title">
-                <code>${d.event}</code>
-                <span class="badge ${d.status === 'success' ? 'good' : d.status === 'pending' ? '' : 'bad'}">${d.status}</span>
-              </div>
-              <dl class="facts compact">
-                <dt>Delivery</dt>
-                <dd><code>${d.id}</code></dd>
-                <dt>Attempts</dt>
-                <dd>${d.attempt}</dd>
-                <dt>Response</dt>
-                <dd>${d.responseCode ?? '—'}</dd>
-                <dt>Error</dt>
-                <dd>${d.error === null ? '—' : html`<code>${d.error}</code> ${d.errorDetail ?? ''}`}</dd>
-                <dt>Next attempt</dt>
-                <dd>${when(d.nextAttemptAt, '—')}</dd>
-                <dt>Created</dt>
-                <dd>${when(d.createdAt)}</dd>
-              </dl>
-              ${
-                d.nextAttemptAt === null && REDELIVERABLE.has(d.status) && hook.enabled
-                  ? action(`deliveries/${d.id}/redeliver`, html`Redeliver<span class="vh"> ${d.id}</span>`)
-                  : ''
-              }
-            </li>`,
-        )}
-      </ul>
+      ${
+        log.deliveries.length + log.pings.length === 0
+          ? html`<p>No deliveries${after ? ' after these' : ' yet'}.</p>`
+          : deliveryTable(log, (d) => deliveryActions(d, hook.enabled, action))
+      }
       <nav class="pager" aria-label="Delivery log pages">
         ${after ? html`<a href="${base}/webhooks/${hook.id}">Newest</a>` : ''}
         ${log.next ? html`<a href="${base}/webhooks/${hook.id}?after=${encodeURIComponent(log.next)}">Older deliveries</a>` : ''}
@@ -150,6 +226,20 @@ export function webhookDetailPages(router: Router, deps: SettingsDeps): void {
           ? { kind: 'ok', body: html`Ping <code>${sent.deliveryId}</code> delivered: ${pingSentence(outcome)}` }
           : { kind: 'error', body: html`Ping <code>${sent.deliveryId}</code> failed. ${pingSentence(outcome)}` };
       redirect(res, `${base}/webhooks/${id}`, { deps, signed, notice });
+    }),
+  );
+
+  router.post(
+    '/webhooks/:id/deliveries/:delivery/retry',
+    signedIn(deps, (req, res, signed) => {
+      const id = req.params.id as string;
+      try {
+        services.webhooks.retryNow(signed.session.actor, id, req.params.delivery as string);
+      } catch (error) {
+        if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'invalid')) throw error;
+        return renderOne(req, res, signed, 409, { kind: 'error', body: error.message });
+      }
+      redirect(res, `${base}/webhooks/${id}?done=retried`);
     }),
   );
 

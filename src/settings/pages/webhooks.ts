@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { WEBHOOK_EVENTS } from '../../modules/webhooks/service.js';
+import { DISABLE_AFTER_FAILED_DELIVERIES, EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../html.js';
 import { field, fields, noticeFor, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice } from '../layout.js';
@@ -40,12 +40,15 @@ function createForm(base: string, session: SessionView, form: CreateForm, allowP
     </div>
     <fieldset>
       <legend>Events</legend>
+      <label class="check"
+        ><input type="checkbox" name="events" value="all" data-all-events ${form.events.includes('all') ? html`checked` : ''} />
+        <span><strong>All events</strong> <span class="hint">Every event listed below.</span></span></label
+      >
       ${WEBHOOK_EVENTS.map(
         (event) =>
           html`<label class="check"
-            ><input type="checkbox" name="events" value="${event}" ${form.events.includes(event) ? html`checked` : ''} /><code
-              >${event}</code
-            ></label
+            ><input type="checkbox" name="events" value="${event}" ${form.events.includes(event) ? html`checked` : ''} />
+            <span><code>${event}</code> <span class="hint">${EVENT_DESCRIPTIONS[event] ?? ''}</span></span></label
           >`,
       )}
       <span class="hint"
@@ -82,7 +85,10 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
                   <dt>Events</dt>
                   <dd>${w.events.join(', ')}</dd>
                   <dt>Consecutive failures</dt>
-                  <dd>${w.consecutiveFailures} <span class="hint">(15 disable it)</span></dd>
+                  <dd>
+                    ${w.consecutiveFailures}
+                    <span class="hint">(at ${DISABLE_AFTER_FAILED_DELIVERIES} in a row the subscription is disabled)</span>
+                  </dd>
                 </dl>
                 <a href="${base}/webhooks/${w.id}">Delivery log and actions<span class="vh"> for ${w.url}</span></a>
               </li>`,
@@ -104,7 +110,9 @@ export function webhookPages(router: Router, deps: SettingsDeps): void {
     signedIn(deps, async (req: Request, res, signed) => {
       const form = { url: field(req, 'url').trim(), events: fields(req, 'events') };
       try {
-        const created = await services.webhooks.create(signed.session.actor, form);
+        // "All events" is every event this version knows.
+        const events = form.events.includes('all') ? [...WEBHOOK_EVENTS] : form.events;
+        const created = await services.webhooks.create(signed.session.actor, { ...form, events });
         redirect(res, `${base}/webhooks`, {
           deps,
           signed,
