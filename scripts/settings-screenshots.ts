@@ -19,7 +19,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUT = fileURLToPath(new URL('../docs/settings/', import.meta.url));
 const PASSWORD = 'correct horse battery staple';
 const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 320, height: 720 };
+const PHONE = { width: 390, height: 844 };
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -33,6 +33,7 @@ async function settle(server: TestServer, advanceMs = 0): Promise<void> {
 async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookId: string; beaId: string }> {
   const { services, workspaceId, ownerId } = server;
   services.accounts.setWorkspace(OPERATOR, workspaceId, { name: 'Northwind Studio', hourlyRate: 85 });
+  services.accounts.setUser(OPERATOR, ownerId, { name: 'Maya Fischer', email: 'maya@northwind.example' });
   services.invoices.setBusinessProfile(
     OPERATOR,
     workspaceId,
@@ -80,6 +81,7 @@ async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookI
   const gone = (await create(5)).body.data.id as string;
   await server.request('DELETE', `/api/v1/entries/${gone}`);
   await settle(server);
+  await services.webhooks.ping(OPERATOR, hook.id);
   answer(503);
   await create(6);
   await settle(server);
@@ -112,11 +114,17 @@ async function main(): Promise<void> {
     const page = await (await newContext(browser)).newPage();
     const settings = `${server.url}/settings`;
 
+    // The first start's link: the owner names themself beside the password.
+    const first = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId, asksProfile: true });
+    await page.goto(`${settings}/setup/${first.secret}`);
+    await page.getByLabel(/^Your name/).fill('Maya Fischer');
+    await page.getByLabel(/^Your email/).fill('maya@northwind');
+    await shoot(page, 'setup-first-start');
     const { secret } = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: beaId });
     await page.goto(`${settings}/setup/${secret}`);
     await shoot(page, 'setup');
     await page.goto(`${settings}/sign-in`);
-    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Email').fill('maya@northwind.example');
     await page.getByLabel('Email').blur();
     await shoot(page, 'sign-in');
 
@@ -137,6 +145,19 @@ async function main(): Promise<void> {
       await page.goto(`${settings}${path}`);
       await shoot(page, name);
     }
+    // Adding a colleague: the account is made, and their setup link shown once.
+    await page.goto(`${settings}/members`);
+    await page.getByLabel(/^Name/).fill('Ada Lovelace');
+    await page.getByLabel(/^Email/).fill('ada@northwind.example');
+    await page.getByLabel(/^Hourly rate/).fill('80');
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Add member' }).click()]);
+    await page.locator('#setup-link').waitFor();
+    await shoot(page, 'members-added');
+    // A refused form: the message at its field.
+    await page.getByLabel(/^Email/).fill('ada-at-northwind');
+    await page.getByLabel(/^Email/).evaluate((input) => input.removeAttribute('type'));
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Add member' }).click()]);
+    await shoot(page, 'members-refused');
   } finally {
     await browser.close();
     await server.close();

@@ -48,6 +48,7 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .badge.bad{border-color:var(--danger);color:var(--danger)}.badge.good{border-color:var(--ok);color:var(--ok)}
 .card-title{font-weight:600;overflow-wrap:anywhere}
 .pager{display:flex;gap:1rem;margin-top:1rem}
+.actions form.apart{margin-left:auto}
 input[type=file]{font:inherit;max-width:100%}
 progress{width:100%;max-width:32rem;height:1.25rem}
 .scroll{overflow-x:auto;max-width:100%}
@@ -58,20 +59,23 @@ table.rows td{overflow-wrap:break-word}
 form.stack.after{margin-top:1rem}
 form.stack.wide{max-width:48rem}
 .two{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
+.groups{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(22rem,100%),1fr));gap:1rem;align-items:start}
+.groups fieldset{display:grid;gap:.75rem}
+form.stack.wide:has(.groups){max-width:none}
 .field-error{display:block;color:var(--danger);font-size:.9rem;font-weight:600;margin-top:.25rem}
 input[aria-invalid=true]{border-color:var(--danger);box-shadow:0 0 0 1px var(--danger)}
 .warning{color:#8a4b00}
 input.rate{width:7rem}
 table.members td.flag{text-align:center}table.members td.flag label.check{justify-content:center}
-table.members td{vertical-align:middle}
+table.members td{vertical-align:middle}table.members td:first-child{min-width:15rem}
 .wide-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap}
-.row-actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.row-actions{display:flex;flex-wrap:nowrap;gap:.5rem;align-items:center;justify-content:flex-end}.row-actions button{white-space:nowrap}
 .row-actions form.apart{margin-left:.75rem;padding-left:.75rem;border-left:1px solid var(--line)}
 ul.refused{margin:.5rem 0;padding-left:1.25rem}ul.refused li{margin:.2rem 0;overflow-wrap:anywhere}
-@media (max-width:40rem){table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.rows td{display:grid;grid-template-columns:6.5rem 1fr;gap:.5rem;border:0;padding:.1rem 0}table.rows td::before{content:attr(data-label);color:var(--muted)}
-table.members tr{padding:.75rem 0}table.members td.flag{display:block;text-align:left;padding:.2rem 0}table.members td.flag::before,table.members td.row-actions::before{content:none}table.members td.flag label.check{justify-content:flex-start}
+@media (max-width:40rem){table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.rows td{display:block;position:relative;border:0;padding:.1rem 0 .1rem 7rem;min-height:1.6em}table.rows td::before{content:attr(data-label);color:var(--muted);position:absolute;left:0;top:.1rem;width:6.5rem}
+table.members tr{padding:.75rem 0}table.members td.flag{display:block;text-align:left;padding:.2rem 0}table.rows td.flag::before,table.rows td.actions-cell::before,table.members td:first-child::before{content:none}table.rows td.flag,table.rows td.actions-cell,table.members td:first-child{padding-left:0}table.members td.flag label.check{justify-content:flex-start}
 .wide-hidden{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal}
-table.members td.row-actions{display:flex;padding-top:.5rem}.row-actions form.apart{margin-left:auto;border-left:0;padding-left:0}
+table.rows td.actions-cell{display:block;padding-top:.5rem}table.rows td.actions-cell:empty{display:none}.row-actions{flex-wrap:wrap;justify-content:flex-start}.row-actions form.apart{margin-left:auto;border-left:0;padding-left:0}
 .two{grid-template-columns:1fr}}
 @media (max-width:30rem){dl.facts:not(.compact){grid-template-columns:1fr}dl.facts:not(.compact) dt{margin-top:.35rem}main{padding:.75rem}}
 `;

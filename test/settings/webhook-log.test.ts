@@ -68,7 +68,7 @@ describe('settings page: a webhook delivery log', () => {
     expect(said).to.include('<table class="rows deliveries" aria-label="Deliveries">');
     const next = new Date(server.clock.now() + 30_000).toISOString();
     expect(said).to.include(
-      `<span class="badge bad">failed</span> next try <time datetime="${next}" title="${next.slice(0, 10)} ${next.slice(11, 19)} UTC" data-local>`,
+      `<span class="badge bad">failed</span> next try <time datetime="${next}" title="${next.slice(0, 10)} ${next.slice(11, 19)} UTC" data-local >${next.slice(0, 10)} ${next.slice(11, 19)} UTC</time`,
     );
     expect(said).to.include(`action="/settings/webhooks/${hookId}/deliveries/${waiting?.id}/retry"`);
     expect(said).not.to.include('/redeliver"');

@@ -79,7 +79,7 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
       <span class="card-title">${m.name}</span> ${m.isOwner ? html`<span class="badge">owner</span>` : ''}
       ${self ? html`<span class="badge">you</span>` : ''}
       <span class="hint">${m.email}</span>
-      <span class="hint">${m.hasPassword ? 'Has a password.' : 'No password yet.'} Member since ${when(m.createdAt).slice(0, 10)}.</span>
+      <span class="hint">${m.hasPassword ? 'Has a password' : 'No password yet'} · since ${when(m.createdAt).slice(0, 10)}</span>
     </td>
     <td data-label="Time" class="flag">${rowCheck(m, 'canViewOthersTime', FLAG_LABELS[0][1])}</td>
     <td data-label="Money" class="flag">${rowCheck(m, 'canViewOthersMoney', FLAG_LABELS[1][1])}</td>
@@ -99,27 +99,29 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
       />
       ${errorAt(rateId, errors.hourlyRate)}
     </td>
-    <td class="row-actions">
-      <form id="member-${id}" method="post" action="${base}/members/${id}">
-        ${csrfField(session.csrfToken)}<button type="submit">Save<span class="vh"> ${m.name}</span></button>
-      </form>
-      ${
-        m.hasPassword
-          ? ''
-          : html`<form method="post" action="${base}/members/${id}/invite">
-              ${csrfField(session.csrfToken)}<button class="secondary" type="submit">
-                Setup link<span class="vh"> for ${m.name}</span>
-              </button>
-            </form>`
-      }
-      <form
-        class="apart"
-        method="post"
-        action="${base}/members/${id}/remove"
-        data-confirm="Remove ${m.name} from this workspace? Their tokens and sessions here stop at once."
-      >
-        ${csrfField(session.csrfToken)}<button class="danger" type="submit">Remove<span class="vh"> ${m.name}</span></button>
-      </form>
+    <td class="actions-cell">
+      <div class="row-actions">
+        <form id="member-${id}" method="post" action="${base}/members/${id}">
+          ${csrfField(session.csrfToken)}<button type="submit">Save<span class="vh"> ${m.name}</span></button>
+        </form>
+        ${
+          m.hasPassword
+            ? ''
+            : html`<form method="post" action="${base}/members/${id}/invite">
+                ${csrfField(session.csrfToken)}<button class="secondary" type="submit">
+                  Setup link<span class="vh"> for ${m.name}</span>
+                </button>
+              </form>`
+        }
+        <form
+          class="apart"
+          method="post"
+          action="${base}/members/${id}/remove"
+          data-confirm="Remove ${m.name} from this workspace? Their tokens and sessions here stop at once."
+        >
+          ${csrfField(session.csrfToken)}<button class="danger" type="submit">Remove<span class="vh"> ${m.name}</span></button>
+        </form>
+      </div>
     </td>
   </tr>`;
 }
@@ -205,10 +207,10 @@ function render(deps: SettingsDeps, res: Response, signed: Signed, status: numbe
           <thead>
             <tr>
               <th scope="col">Member</th>
-              <th scope="col">Sees colleagues' time</th>
-              <th scope="col">Sees colleagues' money</th>
+              <th scope="col" title="Sees colleagues' time">Colleagues' time</th>
+              <th scope="col" title="Sees colleagues' money (rates, amounts, invoices)">Colleagues' money</th>
               <th scope="col">Owner</th>
-              <th scope="col">Hourly rate (${currency})</th>
+              <th scope="col">Rate (${currency})</th>
               <th scope="col"><span class="vh">Actions</span></th>
             </tr>
           </thead>

@@ -57,15 +57,17 @@ function deliveryStatus(d: Delivery): Html {
 
 /** What the receiver answered, or why nothing reached it. */
 const response = (r: { responseCode: number | null; error: string | null; errorDetail: string | null }) =>
-  r.error === null
+  r.error === null || r.error === 'http_status'
     ? html`${r.responseCode ?? '—'}`
     : html`${r.responseCode === null ? '' : html`${r.responseCode} `}<span class="hint">${r.errorDetail ?? r.error}</span>`;
 
 /** The delivery log's rows (cards on phones): deliveries and test pings, newest first. */
 function deliveryTable(log: { deliveries: Delivery[]; pings: Ping[] }, actions: (d: Delivery) => Html | string): Html {
+  // Pings first, so that at the same instant (sort is stable) a ping, sent on request after the
+  // deliveries of that instant were made, is listed as the newer.
   const rows = [
-    ...log.deliveries.map((d) => ({ at: d.createdAt, row: deliveryRow(d, actions(d)) })),
     ...log.pings.map((p) => ({ at: p.createdAt, row: pingRow(p) })),
+    ...log.deliveries.map((d) => ({ at: d.createdAt, row: deliveryRow(d, actions(d)) })),
   ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return html`<div class="scroll">
     <table class="rows deliveries" aria-label="Deliveries">
@@ -93,7 +95,7 @@ const deliveryRow = (d: Delivery, actions: Html | string) =>
     <td data-label="Response">${response(d)}</td>
     <td data-label="Attempts">${d.attempt}</td>
     <td data-label="Created">${instant(d.createdAt)}</td>
-    <td class="row-actions">${actions}</td>
+    <td class="actions-cell">${actions === '' ? '' : html`<div class="row-actions">${actions}</div>`}</td>
   </tr>`;
 
 const pingRow = (p: Ping) =>
@@ -106,7 +108,7 @@ const pingRow = (p: Ping) =>
     <td data-label="Response">${response(p)}</td>
     <td data-label="Attempts">1</td>
     <td data-label="Created">${instant(p.createdAt)}</td>
-    <td class="row-actions"></td>
+    <td class="actions-cell"></td>
   </tr>`;
 
 /** Retry now for a delivery waiting for its next attempt; Redeliver only where sending again can change the outcome. */
@@ -126,7 +128,12 @@ function sendDetail(deps: SettingsDeps, req: Request, res: Response, signed: Sig
   const after = typeof req.query.after === 'string' ? req.query.after : null;
   const log = services.webhooks.deliveryPage(session.actor, hook.id, { limit: PAGE_SIZE, cursor: after });
   const action = (path: string, label: string | Html, cls = 'secondary', confirm?: string) =>
-    html`<form class="inline" method="post" action="${base}/webhooks/${hook.id}/${path}" ${confirm ? html`data-confirm="${confirm}"` : ''}>
+    html`<form
+      class="inline${cls === 'danger' ? ' apart' : ''}"
+      method="post"
+      action="${base}/webhooks/${hook.id}/${path}"
+      ${confirm ? html`data-confirm="${confirm}"` : ''}
+    >
       ${csrfField(session.csrfToken)}<button class="${cls}" type="submit">${label}</button>
     </form>`;
   send(res, code, {

@@ -5,6 +5,7 @@ import { ISSUER_FIELDS } from '../../modules/invoices/fields.js';
 import type { IssuerProfilePatch } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { Actor } from '../../principal.js';
+import { errorAt, type FieldErrors, fieldOfMessage, invalidAt } from '../fields.js';
 import { type Html, html } from '../html.js';
 import { field, redirect, send, type SettingsDeps, shell, type Signed } from '../kit.js';
 import { csrfField, type Notice } from '../layout.js';
@@ -57,7 +58,7 @@ const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
 ];
 
 /** One issuer field: a checkbox, a text area (lines) or a text field, labelled. */
-function issuerField(name: IssuerField, profile: Values): Html {
+function issuerField(name: IssuerField, profile: Values, error: string | undefined): Html {
   const id = `profile-${name}`;
   const [label, hint] = ISSUER_LABELS[name];
   const hintHtml = hint ? html` <span class="hint">${hint}</span>` : '';
@@ -68,46 +69,73 @@ function issuerField(name: IssuerField, profile: Values): Html {
     >`;
   if (kind === 'lines')
     return html`<div>
-      <label for="${id}">${label}${hintHtml}</label><textarea id="${id}" name="${name}" rows="3">${profile[name] ?? ''}</textarea>
+      <label for="${id}">${label}${hintHtml}</label
+      ><textarea id="${id}" name="${name}" rows="3" ${invalidAt(id, error)}>${profile[name] ?? ''}</textarea>
+      ${errorAt(id, error)}
     </div>`;
   return html`<div>
-    <label for="${id}">${label}${hintHtml}</label><input id="${id}" name="${name}" type="text" value="${profile[name] ?? ''}" />
+    <label for="${id}">${label}${hintHtml}</label
+    ><input id="${id}" name="${name}" type="text" value="${profile[name] ?? ''}" ${invalidAt(id, error)} />
+    ${errorAt(id, error)}
   </div>`;
 }
 
-function settingsForm(base: string, session: SessionView, v: Values, maxPerMin: number): Html {
+/** The names the services give the settings' fields (their messages start with them). */
+const SETTING_LABELS = {
+  name: 'name',
+  currency: 'currency',
+  'default hourly rate': 'hourlyRate',
+  'hourly rate': 'hourlyRate',
+  'runaway limit': 'runawayLimitHours',
+  'requests per minute': 'rateLimitPerMin',
+  'rate limit': 'rateLimitPerMin',
+};
+
+function settingsForm(base: string, session: SessionView, v: Values, maxPerMin: number, errors: FieldErrors): Html {
   const input = (name: string, label: string, hint: string, attrs: Html = html``) =>
     html`<div>
       <label for="ws-${name}">${label} <span class="hint">${hint}</span></label
-      ><input id="ws-${name}" name="${name}" type="text" value="${v[name] ?? ''}" ${attrs} />
+      ><input id="ws-${name}" name="${name}" type="text" value="${v[name] ?? ''}" ${attrs} ${invalidAt(`ws-${name}`, errors[name])} />
+      ${errorAt(`ws-${name}`, errors[name])}
     </div>`;
-  return html`<form class="stack" method="post" action="${base}/workspace">
-    ${csrfField(session.csrfToken)} ${input('name', 'Name', '', html`required maxlength="200"`)}
-    ${input('currency', 'Currency', 'ISO 4217, e.g. EUR. Amounts already recorded are not converted.', html`required pattern="[A-Za-z]{3}" autocapitalize="characters" maxlength="3"`)}
-    ${input('hourlyRate', 'Default hourly rate', 'Empty: none. Task, project and member rates come first.', html`inputmode="decimal"`)}
-    ${input('runawayLimitHours', 'Runaway timer limit (hours)', 'A timer running longer than this is a runaway.', html`inputmode="decimal" required`)}
-    <div>
-      <label for="ws-runawayAction">When a timer runs away</label>
-      <select id="ws-runawayAction" name="runawayAction">
-        ${ACTIONS.map((a) => html`<option value="${a.value}" ${v.runawayAction === a.value ? html`selected` : ''}>${a.label}</option>`)}
-      </select>
+  return html`<form class="stack wide" method="post" action="${base}/workspace">
+    ${csrfField(session.csrfToken)}
+    <div class="groups">
+      <fieldset>
+        <legend>General</legend>
+        ${input('name', 'Name', '', html`required maxlength="200"`)}
+        ${input('currency', 'Currency', 'ISO 4217, e.g. EUR. Amounts already recorded are not converted.', html`required pattern="[A-Za-z]{3}" autocapitalize="characters" maxlength="3"`)}
+        ${input('hourlyRate', 'Default hourly rate', 'Empty: none. Task, project and member rates come first.', html`inputmode="decimal"`)}
+      </fieldset>
+      <fieldset>
+        <legend>Timers and the API</legend>
+        ${input('runawayLimitHours', 'Runaway timer limit (hours)', 'A timer running longer than this is a runaway.', html`inputmode="decimal" required`)}
+        <div>
+          <label for="ws-runawayAction">When a timer runs away</label>
+          <select id="ws-runawayAction" name="runawayAction">
+            ${ACTIONS.map((a) => html`<option value="${a.value}" ${v.runawayAction === a.value ? html`selected` : ''}>${a.label}</option>`)}
+          </select>
+        </div>
+        ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin} (RATE_LIMIT_WORKSPACE_PER_MIN).`, html`inputmode="numeric"`)}
+      </fieldset>
     </div>
-    ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin} (RATE_LIMIT_WORKSPACE_PER_MIN).`, html`inputmode="numeric"`)}
     <div><button type="submit">Save settings</button></div>
   </form>`;
 }
 
-function profileForm(base: string, session: SessionView, profile: Values): Html {
-  return html`<form class="stack" method="post" action="${base}/workspace/profile">
+function profileForm(base: string, session: SessionView, profile: Values, errors: FieldErrors): Html {
+  return html`<form class="stack wide" method="post" action="${base}/workspace/profile">
     ${csrfField(session.csrfToken)}
     <p class="hint">Copied onto each new invoice as its issuer. An empty field is cleared.</p>
-    ${ISSUER_GROUPS.map(
-      (group) =>
-        html`<fieldset>
-          <legend>${group.legend}</legend>
-          ${group.fields.map((name) => issuerField(name, profile))}
-        </fieldset>`,
-    )}
+    <div class="groups">
+      ${ISSUER_GROUPS.map(
+        (group) =>
+          html`<fieldset>
+            <legend>${group.legend}</legend>
+            ${group.fields.map((name) => issuerField(name, profile, errors[name]))}
+          </fieldset>`,
+      )}
+    </div>
     <div><button type="submit">Save invoice issuer</button></div>
   </form>`;
 }
@@ -138,7 +166,7 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
     signed: Signed,
     status: number,
     notice: Notice | null,
-    override: { settings?: Values; profile?: Values } = {},
+    override: { settings?: Values; profile?: Values; errors?: FieldErrors } = {},
   ) => {
     const session = signed.session as SessionView;
     const values = { ...current(session.actor, session.workspaceId), ...override };
@@ -148,9 +176,9 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
       current: 'workspace',
       notice,
       body: html`<h2>Settings</h2>
-        ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin)}
+        ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {})}
         <h2>Invoice issuer</h2>
-        ${profileForm(base, session, values.profile)}`,
+        ${profileForm(base, session, values.profile, override.profile ? (override.errors ?? {}) : {})}`,
     });
   };
 
@@ -180,7 +208,9 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
         });
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-        return render(res, signed, 400, { kind: 'error', body: error.message }, { settings });
+        const at = fieldOfMessage(error.message, SETTING_LABELS);
+        const message = at === null ? error.message : `The ${error.message}`;
+        return render(res, signed, 400, { kind: 'error', body: message }, { settings, errors: at === null ? {} : { [at]: message } });
       }
       redirect(res, `${base}/workspace?done=saved`);
     }),
@@ -205,7 +235,9 @@ export function workspacePages(router: Router, deps: SettingsDeps): void {
         services.invoices.setBusinessProfile(signed.session.actor, signed.session.workspaceId, patch as IssuerProfilePatch);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-        return render(res, signed, 400, { kind: 'error', body: error.message }, { profile });
+        // The invoice rules name a field by its key ("country must be…").
+        const at = Object.keys(ISSUER_FIELDS).find((name) => error.message.startsWith(`${name} `) || error.message.includes(`.${name} `));
+        return render(res, signed, 400, { kind: 'error', body: error.message }, { profile, errors: at ? { [at]: error.message } : {} });
       }
       redirect(res, `${base}/workspace?done=saved`);
     }),
