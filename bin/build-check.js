@@ -24,6 +24,24 @@ export function staleBuild(base = root) {
   return null;
 }
 
+/**
+ * Why dist/api-reference.html (the API reference `npm run build` renders from the contract,
+ * served at /api/reference) cannot be used: missing, or older than openapi/openapi.yaml; null
+ * when current. Separate from staleBuild: the command line does not need it.
+ */
+export function staleReference(base = root) {
+  const contract = join(base, 'openapi', 'openapi.yaml');
+  const reference = join(base, 'dist', 'api-reference.html');
+  let built;
+  try {
+    built = statSync(reference).mtimeMs;
+  } catch {
+    return `${relative(base, reference)} is missing`;
+  }
+  if (statSync(contract).mtimeMs > built) return `${relative(base, contract)} is newer than ${relative(base, reference)}`;
+  return null;
+}
+
 function* sources(folder) {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);

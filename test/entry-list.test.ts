@@ -309,3 +309,36 @@ describe('GET /entries: overlap, filters and paging', () => {
     });
   });
 });
+
+/** The README and docs/client.md say it: calendar-day bounds are UTC days, whatever the server's zone; a zone's week is sent as offset date-times. */
+describe('GET /entries: calendar days are UTC days', () => {
+  let server: TestServer;
+  before(async () => {
+    // A server in Berlin: its zone decides reports without timeZone, not the entry list.
+    server = await startTestServer({ now: T('2026-11-10T12:00:00Z'), env: { TZ: 'Europe/Berlin' } });
+    const owner = server.services.tokens.authenticate(server.ownerToken)!.actor;
+    const add = (description: string, start: string, end: string) => server.services.entries.create(owner, { description, start, end });
+    add('monday-00:30-berlin', '2026-11-01T23:30:00Z', '2026-11-01T23:45:00Z');
+    add('wednesday', '2026-11-04T10:00:00Z', '2026-11-04T11:00:00Z');
+    add('next-monday-00:30-berlin', '2026-11-08T23:30:00Z', '2026-11-08T23:45:00Z');
+  });
+  after(() => server.close());
+
+  const list = async (query: string) => {
+    const res = await server.request('GET', `/api/v1/entries?${query}`);
+    expect(res.status, res.text).to.equal(200);
+    return res.body.data.map((row: { description: string }) => row.description);
+  };
+
+  it('from=2026-11-02&to=2026-11-08 is Monday 00:00 UTC to Monday 00:00 UTC, not the server zone week', async () => {
+    expect(server.config.serverTimeZone).to.equal('Europe/Berlin');
+    expect(await list('from=2026-11-02&to=2026-11-08')).to.deep.equal(['next-monday-00:30-berlin', 'wednesday']);
+  });
+
+  it('the Berlin week is sent as offset date-times, to exclusive', async () => {
+    expect(await list('from=2026-11-02T00:00:00%2B01:00&to=2026-11-09T00:00:00%2B01:00')).to.deep.equal([
+      'wednesday',
+      'monday-00:30-berlin',
+    ]);
+  });
+});

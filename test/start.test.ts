@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 // @ts-expect-error: plain JavaScript without types (it runs before any build)
-import { root, staleBuild } from '../bin/build-check.js';
+import { root, staleBuild, staleReference } from '../bin/build-check.js';
 
 /** `npm start` runs the build made at install (npm's prepare step), and only a current one. */
 describe('npm start and the build', function () {
@@ -40,6 +40,20 @@ describe('npm start and the build', function () {
     expect(staleBuild(tree(null))).to.equal('dist/src/main.js is missing');
   });
 
+  it('the API reference is current when it is at least as new as the contract; else named, as missing or older', () => {
+    mkdirSync(join(dir, 'openapi'));
+    writeFileSync(join(dir, 'openapi', 'openapi.yaml'), 'openapi: 3.1.0\n');
+    expect(staleReference(dir)).to.equal('dist/api-reference.html is missing');
+    mkdirSync(join(dir, 'dist'));
+    writeFileSync(join(dir, 'dist', 'api-reference.html'), '<!doctype html>\n');
+    const now = Date.now() / 1000;
+    utimesSync(join(dir, 'openapi', 'openapi.yaml'), now, now);
+    utimesSync(join(dir, 'dist', 'api-reference.html'), now - 10, now - 10);
+    expect(staleReference(dir)).to.equal('openapi/openapi.yaml is newer than dist/api-reference.html');
+    utimesSync(join(dir, 'dist', 'api-reference.html'), now + 10, now + 10);
+    expect(staleReference(dir)).to.equal(null);
+  });
+
   it('the start refuses an out-of-date build with a clear message and exit 78, before loading the server', () => {
     tree(10);
     cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
@@ -55,7 +69,8 @@ describe('npm start and the build', function () {
 
   it('stopping `npm start` by its process id stops the server: npm runs node itself and forwards SIGTERM', async () => {
     // The working copy's build, as `npm install` left it (built here if the sources changed since).
-    if (staleBuild() !== null) expect(spawnSync('npm', ['run', '-s', 'build'], { cwd: root, encoding: 'utf8' }).status).to.equal(0);
+    if (staleBuild() !== null || staleReference() !== null)
+      expect(spawnSync('npm', ['run', '-s', 'build'], { cwd: root, encoding: 'utf8' }).status).to.equal(0);
     const child = spawn('npm', ['start'], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'timetrack.db'), LOG_LEVEL: 'info' },
@@ -76,6 +91,12 @@ describe('npm start and the build', function () {
         });
       });
       expect((await fetch(`${url}/api/v1/openapi.json`)).status).to.equal(200);
+      // The API reference the build rendered from the contract (npm run build, as npm install runs it).
+      const reference = await fetch(`${url}/api/reference`);
+      expect(reference.status).to.equal(200);
+      expect(reference.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+      expect(reference.headers.get('content-security-policy')).to.match(/^default-src 'none'; script-src 'sha256-/);
+      expect(await reference.text()).to.contain('"operationId":"getMe"');
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);

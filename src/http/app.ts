@@ -16,6 +16,7 @@ import type { Services } from '../services.js';
 import { ContractBackend, type OperationInfo } from './backend.js';
 import { type Negotiated, negotiate } from '../kernel/compression.js';
 import { type ContractDocument, servedDocument } from '../contract.js';
+import { API_REFERENCE_PATH, apiReferencePage } from './api-reference.js';
 import { createCors } from './cors.js';
 import { type CatalogValidators, catalogValidators, etagHeader, isCatalogList, noneMatch } from './etag.js';
 import { createHandlers } from '../operations/index.js';
@@ -83,8 +84,9 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     );
   }
 
-  // The problem pages (when served here) and the metrics (when on) are the only other paths: the
-  // API middleware comes first and hands them on, so an API request crosses one Express layer.
+  // The problem pages (when served here), the API reference and the metrics (when on) are the only
+  // other paths: the API middleware comes first and hands them on, so an API request crosses one
+  // Express layer.
   const pages = config.servesProblemPages ? new URL(config.problemsBase).pathname : null;
   const settings = config.settingsPath;
   const { metrics } = deps;
@@ -108,6 +110,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     if (
       (req.method === 'GET' || req.method === 'HEAD') &&
       ((pages !== null && (exchange.instance === pages || exchange.instance.startsWith(`${pages}/`))) ||
+        exchange.instance === API_REFERENCE_PATH ||
         (metrics !== null && exchange.instance === METRICS_PATH))
     ) {
       next();
@@ -138,6 +141,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     app.get(pages, pageHandler);
     app.get(`${pages}/:slug`, pageHandler);
   }
+  app.get(API_REFERENCE_PATH, apiReferencePage({ compressionMinBytes: config.compressionMinBytes, logger }));
   if (metrics !== null) app.get(METRICS_PATH, metricsEndpoint(metrics, config, logger));
   if (settings !== null && deps.settings) app.use(settings, deps.settings);
 

@@ -1,0 +1,51 @@
+/*
+ * Renders the API reference served at /api/reference: Redocly's `build-docs` over
+ * openapi/openapi.yaml (descriptions, parameters, schemas and the examples `npm run examples`
+ * wrote), Redoc's bundle inlined so the page loads nothing from elsewhere. Part of `npm run
+ * build`, which `npm install` runs (npm's prepare step); `npm start` refuses a reference older
+ * than the contract (bin/build-check.js).
+ *
+ *   npm run -s build:reference [-- OUTPUT]     (default dist/api-reference.html)
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CONTRACT_PATH } from '../src/contract.js';
+import { API_REFERENCE_FILE } from '../src/http/api-reference.js';
+import { PACKAGE_ROOT } from '../src/paths.js';
+
+/** Writes the reference to `output`; throws with Redocly's own output when it fails. */
+export function buildApiReference(output = API_REFERENCE_FILE): void {
+  const redocly = join(PACKAGE_ROOT, 'node_modules', '.bin', 'redocly');
+  const run = spawnSync(
+    redocly,
+    ['build-docs', CONTRACT_PATH, '--inlineBundle', '--title', 'timetrack API reference', '--output', output],
+    {
+      cwd: PACKAGE_ROOT,
+      encoding: 'utf8',
+      // No telemetry from the build, and none from the page (Redoc's option follows this).
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
+  // Redocly writes its progress (and a notice about Node 20) on stderr: shown only when it fails.
+  if (run.status !== 0)
+    throw new Error(`redocly build-docs failed (${run.error?.message ?? `exit ${run.status}`}):\n${run.stderr}${run.stdout}`);
+  const html = readFileSync(output, 'utf8');
+  const local = html.replaceAll(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, REDOCLY_MARK);
+  if (local === html)
+    throw new Error(`Redoc's logo URL was not found in ${output}: check what the page loads (test/api-reference.test.ts)`);
+  writeFileSync(output, local);
+}
+
+/**
+ * Redoc's footer ("API docs by" and a link to Redocly) shows a logo from Redocly's CDN; the
+ * page fetches nothing from elsewhere (its CSP would refuse it), so the logo is this wordmark.
+ */
+const REDOCLY_MARK = `data:image/svg+xml,${encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' width='64' height='16'><text x='0' y='13' font-family='sans-serif' font-size='13' fill='#888'>Redocly</text></svg>",
+)}`;
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  buildApiReference(process.argv[2]);
+}

@@ -1,0 +1,51 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { expect } from 'chai';
+import { PACKAGE_ROOT } from '../src/paths.js';
+
+const read = (path: string) => readFileSync(join(PACKAGE_ROOT, path), 'utf8');
+const documents = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(PACKAGE_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+/** The README is the newcomer's path; what contributors need lives in docs/, linked, and every link resolves. */
+describe('the README and docs/', () => {
+  it('the README keeps the two commands, the newcomer sections in order, and links the contributors docs', () => {
+    const readme = read('README.md');
+    expect(readme).to.contain('npm install && npm start');
+    expect(readme).to.contain('npm install && npm test');
+    const headings = readme.match(/^## .+$/gm);
+    expect(headings).to.deep.equal([
+      '## Two commands',
+      '## A first request',
+      '## The settings page',
+      '## What the API offers',
+      '## Importing from another tracker',
+      '## The command line: `timetrack`',
+      '## Configuration',
+      '## Webhooks',
+      '## Running it for years',
+      '## For contributors',
+    ]);
+    for (const doc of ['docs/contributing.md', 'docs/design.md', 'docs/benchmarks.md', 'docs/client.md', 'docs/operations.md'])
+      expect(readme).to.contain(`](${doc})`);
+    expect(readme).to.contain('/api/reference');
+    expect(readme.split('\n').length).to.be.below(250);
+  });
+
+  it('every relative link of the README, the changelog and docs/*.md names a file that exists', () => {
+    const broken: string[] = [];
+    for (const document of documents) {
+      for (const [, target] of read(document).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(target!)) continue;
+        const path = join(PACKAGE_ROOT, dirname(document), target!.split('#')[0]!);
+        if (!existsSync(path)) broken.push(`${document}: ${target}`);
+      }
+    }
+    expect(broken).to.deep.equal([]);
+  });
+});
