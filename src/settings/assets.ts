@@ -18,7 +18,7 @@ header.top .brand{font-weight:700;text-decoration:none;color:var(--fg)}
 header.top .who{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;color:var(--muted);font-size:.9rem}
 nav.tabs ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:.5rem calc(var(--gutter) - .75rem);border-bottom:1px solid var(--line)}
 nav.tabs a{display:inline-block;padding:.4rem .75rem;border-radius:6px;text-decoration:none}
-nav.tabs a[aria-current=page]{background:var(--accent);color:#fff}
+nav.tabs a[aria-current=page]{background:var(--accent);color:#fff}nav.tabs li.end{margin-left:auto}
 main{max-width:var(--page);margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .75rem}
 form.stack{display:grid;gap:.75rem;max-width:32rem}

@@ -1,3 +1,4 @@
+import { API_REFERENCE_PATH } from '../http/api-reference.js';
 import type { SessionView } from '../modules/sessions/service.js';
 import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { type Html, html } from './html.js';
@@ -62,6 +63,7 @@ function top(options: PageOptions, session: SessionView): Html {
     <nav class="tabs" aria-label="Settings">
       <ul>
         ${tabs.map((tab) => html`<li><a href="${base}/${tab.id}" ${options.current === tab.id ? html`aria-current="page"` : ''}>${tab.label}</a></li>`)}
+        <li class="end"><a href="${API_REFERENCE_PATH}">API reference</a></li>
       </ul>
     </nav>`;
 }
