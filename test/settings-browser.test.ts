@@ -357,6 +357,63 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
 
     // Under Referrer-Policy no-referrer Chromium sent `Origin: null` on form posts (refused): the
     // page's policy is same-origin, and `null` leaves the decision to the CSRF token.
+    it('the team from the browser: the first owner names themself; adds a colleague (their link works); removes them after a confirmation', async () => {
+      // The first start's link, as the banner prints it.
+      const url = /Settings page: open (\S+)/.exec(server.banner)?.[1] as string;
+      const first = await open();
+      await first.page.goto(url);
+      await first.page.getByLabel(/^Your name/).fill('Maya Fischer');
+      await first.page.getByLabel(/^Your email/).fill('maya@northwind.example');
+      await first.page.getByLabel('New password').fill(PASSWORD);
+      await first.page.getByLabel('Repeat it').fill(PASSWORD);
+      expect(await press(first.page, 'Set password and sign in')).to.equal(200);
+      expect(await text(first.page.locator('header .who'))).to.include('Maya Fischer (maya@northwind.example), owner');
+      const page = first.page;
+      await page.goto(`${server.url}/settings/members`);
+      // A refused form: the message at its field, tied to it; nothing lost.
+      await page.getByLabel(/^Name/).fill('Ada Lovelace');
+      await page.getByLabel(/^Email/).fill('ada@northwind.example');
+      await page.getByLabel(/^Hourly rate/).fill('eighty');
+      expect(await press(page, 'Add member')).to.equal(400);
+      const rate = page.getByLabel(/^Hourly rate/);
+      expect(await rate.getAttribute('aria-invalid')).to.equal('true');
+      expect(await text(page.locator(`#${await rate.getAttribute('aria-describedby')}`))).to.equal(
+        'The hourly rate must be a number such as 85 or 92.50, or empty for none.',
+      );
+      expect(await page.getByLabel(/^Email/).inputValue()).to.equal('ada@northwind.example');
+      await rate.fill('80');
+      await page.getByRole('checkbox', { name: "Sees colleagues' time", exact: true }).check();
+      expect(await press(page, 'Add member')).to.equal(200);
+      expect(await notice(page)).to.match(
+        /^Ada Lovelace \(ada@northwind\.example\) is a member now \(a new account\)\. Setup link for Ada Lovelace, valid until/,
+      );
+      const link = await text(page.locator('#setup-link'));
+      expect(link.startsWith(`${server.url}/settings/setup/`)).to.equal(true);
+      const ada = await open(PHONE);
+      await ada.page.goto(link);
+      expect(await text(ada.page.locator('main p').first())).to.equal(
+        'For Ada Lovelace (ada@northwind.example) in the workspace My workspace.',
+      );
+      await ada.page.getByLabel('New password').fill(PASSWORD);
+      await ada.page.getByLabel('Repeat it').fill(PASSWORD);
+      expect(await press(ada.page, 'Set password and sign in')).to.equal(200);
+      // Removing asks first; dismissed, nothing happens; accepted, Ada's session ends at once.
+      await page.reload();
+      first.confirm = false;
+      await page.getByRole('button', { name: 'Remove Ada Lovelace' }).click();
+      expect(first.dialogs).to.deep.equal(['Remove Ada Lovelace from this workspace? Their tokens and sessions here stop at once.']);
+      first.confirm = true;
+      expect(await press(page, 'Remove Ada Lovelace')).to.equal(200);
+      expect(await notice(page)).to.equal('Removed Ada Lovelace: their tokens and sessions in this workspace stopped working.');
+      expect(await page.getByRole('row').filter({ hasText: 'ada@northwind.example' }).count()).to.equal(0);
+      await ada.page.reload();
+      expect(new URL(ada.page.url()).pathname).to.equal('/settings/sign-in');
+      // The refused form answered 400, which Chromium reports as a failed load; nothing else went wrong.
+      expect([...first.problems, ...ada.problems]).to.deep.equal([
+        'error: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+      ]);
+    });
+
     it('a form post as the browser sends it signs in', async () => {
       await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
       const { page } = await open(DESKTOP);
