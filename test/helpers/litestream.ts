@@ -92,6 +92,8 @@ export async function startReplicated(options: {
   port: number;
   env: Record<string, string>;
   compiled?: boolean;
+  /** How long to wait for readiness (the first snapshot of a large database is uploaded first). */
+  readyWithinMs?: number;
 }): Promise<Replicated> {
   const exec = serverCommand(options.compiled ?? false)
     .map((part) => `'${part}'`)
@@ -120,7 +122,7 @@ export async function startReplicated(options: {
       if (gone) throw new Error(`litestream exited: ${out}`);
       return (await send(url, 'GET', '/readyz').catch(() => null))?.status === 200;
     },
-    30_000,
+    options.readyWithinMs ?? 30_000,
     `the replicated server to be ready (${out})`,
   );
   const serverPid = Number(readFileSync(`${options.databasePath}.server-pid`, 'utf8').trim());
