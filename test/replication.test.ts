@@ -311,14 +311,13 @@ describe('replication with the real Litestream binary', function () {
           cursor = page.body.nextCursor ?? null;
         } while (cursor);
         const lost = [...acknowledged].filter(([id]) => !present.has(id));
-        if (process.env.REPLICATION_DEBUG)
-          console.log({
-            acked: acknowledged.size,
-            present: present.size,
-            lost: lost.length,
-            measuredLag,
-            newestLostAgeMs: Math.max(0, ...lost.map(([, w]) => killedAt - w.at)),
-          });
+        console.log({
+          acked: acknowledged.size,
+          present: present.size,
+          lost: lost.length,
+          measuredLag,
+          newestLostAgeMs: Math.max(0, ...lost.map(([, w]) => killedAt - w.at)),
+        });
         const oldLost = lost.filter(([, w]) => killedAt - w.at > measuredLag);
         expect(oldLost, `lost writes older than ${measuredLag} ms`).to.deep.equal([]);
         expect(acknowledged.size).to.be.greaterThan(20);
