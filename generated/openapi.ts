@@ -534,11 +534,17 @@ export interface paths {
          *     - `migrations`: every migration this version ships is applied;
          *     - `webhookSender`: the webhook sender's thread is running (the server falls back to
          *       sending from its request thread when the thread ends, so deliveries go on, slower;
-         *       a restart brings the thread back).
+         *       a restart brings the thread back);
+         *     - `replication`, only when the operator configured continuous replication
+         *       (`LITESTREAM_CONFIG`): Litestream runs, replicates this database and its replicas lag
+         *       at most `REPLICATION_MAX_LAG_MS` behind it.
          *
-         *     A check that could not be made because another one failed is `unknown`. The cause of a
-         *     failure is logged (on each change of the result), not answered. Unauthenticated,
-         *     outside `/api/v1`, not wrapped in `data`, and not rate limited.
+         *     A check that could not be made because another one failed is `unknown`. From the
+         *     moment the server is asked to stop (SIGTERM) until it exits, the answer is 503 with
+         *     `status: stopping` whatever the checks say, so a load balancer stops sending while the
+         *     requests in flight finish. The cause of a failure is logged (on each change of the
+         *     result), not answered. Unauthenticated, outside `/api/v1`, not wrapped in `data`, and not
+         *     rate limited.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -3867,13 +3873,15 @@ export interface operations {
                             migrations: "ok";
                             /** @constant */
                             webhookSender: "ok";
+                            /** @constant */
+                            replication?: "ok";
                         };
                     };
                 };
             };
             400: components["responses"]["BadRequestPublic"];
             500: components["responses"]["InternalError"];
-            /** @description At least one check fails; `checks` names it. */
+            /** @description At least one check fails (`checks` names it), or the server is stopping. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3891,8 +3899,8 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @constant */
-                        status: "unavailable";
+                        /** @enum {string} */
+                        status: "unavailable" | "stopping";
                         checks: {
                             /** @enum {string} */
                             database: "ok" | "failing" | "unknown";
@@ -3900,6 +3908,8 @@ export interface operations {
                             migrations: "ok" | "failing" | "unknown";
                             /** @enum {string} */
                             webhookSender: "ok" | "failing" | "unknown";
+                            /** @enum {string} */
+                            replication?: "ok" | "failing" | "unknown";
                         };
                     };
                 };
@@ -4487,9 +4497,11 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiV1ReportsWeeklyGetParametersQueryGroupByValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/reports/weekly"]["get"]["parameters"]["query"]["groupBy"]> = ["project", "client", "user"];
+export const pathsReadyzGetResponses503ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["status"]> = ["unavailable", "stopping"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksDatabaseValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["database"]> = ["ok", "failing", "unknown"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksMigrationsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["migrations"]> = ["ok", "failing", "unknown"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksWebhookSenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["webhookSender"]> = ["ok", "failing", "unknown"];
+export const pathsReadyzGetResponses503ContentApplicationJsonChecksReplicationValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["replication"]> = ["ok", "failing", "unknown"];
 export const problemSlugValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProblemSlug"]> = ["invalid-request", "workspace-not-addressable", "invalid-token", "insufficient-scope", "money-visibility-required", "forbidden", "not-found", "no-such-route", "conflict", "payload-too-large", "rate-limited", "internal-error"];
 export const scopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Scope"]> = ["entries:read", "entries:write", "catalog:read", "catalog:write", "reports:read"];
 export const entrySourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EntrySource"]> = ["web", "desktop", "mobile", "extension", "api", "import"];

@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import cron from 'node-cron';
 import type { Synchronous } from './db/database.js';
 import type { LogLevel } from './logger.js';
+import { readReplicationSettings, type ReplicationSettings } from './replication-config.js';
 
 export type { LogLevel } from './logger.js';
 
@@ -63,13 +64,28 @@ export interface Config {
   settingsPath: string | null;
   /** IMPORT_UPLOAD_MAX_MB: the largest file the Import page accepts (the command line has no limit). */
   importUploadMaxBytes: number;
+  /** LITESTREAM_CONFIG (with REPLICATION_MAX_LAG_MS): continuous replication is meant to run; null when unset. */
+  replication: ReplicationSettings | null;
+  /** SHUTDOWN_ANNOUNCE_MS: after SIGTERM, how long the server keeps serving with GET /readyz at 503 before it stops accepting. */
+  shutdownAnnounceMs: number;
 }
 
-/** WAL_CHECKPOINTS: `server` or `external`. */
-function walCheckpointsOf(value: string, problems: string[]): 'server' | 'external' {
-  if (value !== 'server' && value !== 'external')
-    problems.push(`WAL_CHECKPOINTS must be server or external (got ${JSON.stringify(value)})`);
-  return value === 'external' ? 'external' : 'server';
+/**
+ * WAL_CHECKPOINTS: `server` or `external`; with replication (LITESTREAM_CONFIG) it is `external`
+ * unless set, and `server` is refused: the server's checkpoints would race Litestream's.
+ */
+function walCheckpointsOf(raw: string | undefined, replicated: boolean, problems: string[]): 'server' | 'external' {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return replicated ? 'external' : 'server';
+  if (value !== 'server' && value !== 'external') {
+    problems.push(`WAL_CHECKPOINTS must be server or external (got ${JSON.stringify(raw)})`);
+    return replicated ? 'external' : 'server';
+  }
+  if (value === 'server' && replicated)
+    problems.push(
+      "WAL_CHECKPOINTS=server with LITESTREAM_CONFIG: the server would checkpoint behind Litestream's back; unset WAL_CHECKPOINTS (replication sets it to external)",
+    );
+  return value;
 }
 
 export class ConfigError extends Error {
@@ -169,6 +185,10 @@ export function parseConfig(env: Env): Config {
     }
   })();
 
+  const databasePath = text('DATABASE_PATH', './data/timetrack.db');
+  const litestreamConfig = text('LITESTREAM_CONFIG', '');
+  const replication = replicationOf(litestreamConfig, databasePath, int('REPLICATION_MAX_LAG_MS', 10_000, 500, 3_600_000), env, problems);
+
   const config: Config = {
     baseUrl,
     baseUrlSet: env.BASE_URL !== undefined && env.BASE_URL.trim() !== '',
@@ -176,7 +196,7 @@ export function parseConfig(env: Env): Config {
     servesProblemPages: !problemsBaseSet || problemsBase === `${baseUrl}/problems`,
     port,
     host: text('HOST', '0.0.0.0'),
-    databasePath: text('DATABASE_PATH', './data/timetrack.db'),
+    databasePath,
     webhookAllowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     rateLimitTokenPerMin: int('RATE_LIMIT_TOKEN_PER_MIN', 600, 1, 1_000_000_000),
     rateLimitWorkspacePerMin: int('RATE_LIMIT_WORKSPACE_PER_MIN', 3000, 1, 1_000_000_000),
@@ -194,15 +214,25 @@ export function parseConfig(env: Env): Config {
     synchronous: synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
     eventRetentionDays: int('EVENT_RETENTION_DAYS', 180, 1, 36_500),
     migrationBackups: int('MIGRATION_BACKUPS', 3, 0, 100),
-    walCheckpoints: walCheckpointsOf(text('WAL_CHECKPOINTS', 'server').toLowerCase(), problems),
+    walCheckpoints: walCheckpointsOf(env.WAL_CHECKPOINTS, litestreamConfig !== '', problems),
     ...metricsSettings(env, bool('METRICS'), problems),
     corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
     compressionMinBytes: compressionMinBytes(env.COMPRESSION_MIN_BYTES, problems),
     settingsPath: settingsPath(env.SETTINGS_PATH, problems),
     importUploadMaxBytes: int('IMPORT_UPLOAD_MAX_MB', 200, 1, 10_000) * 1024 * 1024,
+    replication,
+    shutdownAnnounceMs: int('SHUTDOWN_ANNOUNCE_MS', 0, 0, 60_000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+/** LITESTREAM_CONFIG and REPLICATION_MAX_LAG_MS: null (no replication) unless the first is set; the file is read and checked. */
+function replicationOf(path: string, databasePath: string, maxLagMs: number, env: Env, problems: string[]): ReplicationSettings | null {
+  if (path !== '') return readReplicationSettings(path, databasePath, maxLagMs, env, problems);
+  if ((env.REPLICATION_MAX_LAG_MS ?? '').trim() !== '')
+    problems.push('REPLICATION_MAX_LAG_MS is set but LITESTREAM_CONFIG is not: set LITESTREAM_CONFIG to replicate, or unset both');
+  return null;
 }
 
 /** METRICS and METRICS_TOKEN: a token alone turns the metrics on; METRICS=false beside one is refused. */

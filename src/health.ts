@@ -3,12 +3,16 @@ import { join } from 'node:path';
 import type { DatabaseProbe } from './db/probe.js';
 import type { Logger } from './logger.js';
 import { PACKAGE_ROOT } from './paths.js';
+import type { ReplicationState } from './replication.js';
 
 export type CheckState = 'ok' | 'failing' | 'unknown';
 
 export interface Readiness {
   ready: boolean;
-  checks: { database: CheckState; migrations: CheckState; webhookSender: CheckState };
+  /** SIGTERM came: the server drains and answers 503 whatever the checks say. */
+  stopping: boolean;
+  /** `replication` only when LITESTREAM_CONFIG is set. */
+  checks: { database: CheckState; migrations: CheckState; webhookSender: CheckState; replication?: CheckState };
 }
 
 /** When each migration this version ships was generated (drizzle's journal), read once at start. */
@@ -21,10 +25,18 @@ export function shippedMigrations(): number[] {
 /**
  * The readiness checks of GET /readyz: the database answers a query, every shipped migration is
  * applied (as drizzle's migrator decides it: the newest applied one in __drizzle_migrations is at
- * least as new as each), and the webhook sender's thread has not ended unasked. The cause of a failure is logged when the result changes (a monitor polls this), never
- * answered.
+ * least as new as each), the webhook sender's thread has not ended unasked, and, when replication
+ * is configured, Litestream runs and keeps up (src/replication.ts). After SIGTERM the answer is
+ * 503 whatever they say, so a load balancer stops sending while the server drains. The cause of
+ * a failure is logged when the result changes (a monitor polls this), never answered.
  */
-export function createReadiness(deps: { database: DatabaseProbe; webhookSenderAlive: () => boolean; logger: Logger }) {
+export function createReadiness(deps: {
+  database: DatabaseProbe;
+  webhookSenderAlive: () => boolean;
+  logger: Logger;
+  replication?: (() => ReplicationState) | undefined;
+  stopping?: () => boolean;
+}) {
   const shipped = shippedMigrations();
   let last = 'ok';
   return (): Readiness => {
@@ -48,14 +60,21 @@ export function createReadiness(deps: { database: DatabaseProbe; webhookSenderAl
       migrations: database === undefined ? 'unknown' : causes.migrations ? 'failing' : 'ok',
       webhookSender: webhookSender ? 'ok' : 'failing',
     };
-    const ready = Object.values(checks).every((state) => state === 'ok');
+    if (deps.replication) {
+      const replication = deps.replication();
+      if (replication.cause !== null) causes.replication = replication.cause;
+      checks.replication = replication.ok ? 'ok' : 'failing';
+    }
+    const stopping = deps.stopping?.() ?? false;
+    if (stopping) causes.stopping = 'the server is stopping (SIGTERM): it drains its requests';
+    const ready = !stopping && Object.values(checks).every((state) => state === 'ok');
     const now = ready ? 'ok' : JSON.stringify(causes);
     if (now !== last) {
       if (ready) deps.logger.info('ready again');
       else deps.logger.warn('not ready', { checks, causes });
       last = now;
     }
-    return { ready, checks };
+    return { ready, stopping, checks };
   };
 }
 

@@ -13,6 +13,7 @@ import { type AppDeps, createApp } from './http/app.js';
 import { type ContractDocument, loadContract } from './contract.js';
 import { probeDatabase } from './db/probe.js';
 import { createReadiness } from './health.js';
+import { startReplicationMonitor } from './replication.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { Resolver } from './modules/webhooks/targets.js';
@@ -135,6 +136,13 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     // The Import page's runs, each on a thread of its own connection.
     const imports = createImportRunner({ databasePath: config.databasePath, secretKey, synchronous: config.synchronous, clock, logger });
     shutdown.add('release', 'import threads', () => imports.close());
+    // Replication (LITESTREAM_CONFIG): Litestream runs as its own process; its progress is read for GET /readyz.
+    const replication = config.replication ? startReplicationMonitor({ settings: config.replication }) : null;
+    if (replication) {
+      shutdown.add('release', 'replication monitor', () => replication.stop());
+      await replication.started;
+    }
+    let stopping = false;
     const app = await createApp({
       config,
       logger,
@@ -142,7 +150,13 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       contract: options.contract ?? loadContract(),
       services,
       readers,
-      readiness: createReadiness({ database: probeDatabase(database.sqlite), webhookSenderAlive: sending.alive, logger }),
+      readiness: createReadiness({
+        database: probeDatabase(database.sqlite),
+        webhookSenderAlive: sending.alive,
+        logger,
+        replication: replication?.state,
+        stopping: () => stopping,
+      }),
       metrics,
       settings:
         config.settingsPath === null
@@ -163,8 +177,24 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     // the command line's (it reads the file).
     listeningAt = url;
     recordAddress(config.databasePath, url);
+    // Stopping: GET /readyz answers 503 at once, for SHUTDOWN_ANNOUNCE_MS while the server still
+    // accepts (a load balancer polling it stops sending), then the requests drain.
+    shutdown.add('announce', 'readiness', async () => {
+      stopping = true;
+      if (config.shutdownAnnounceMs > 0) {
+        logger.info('stopping: GET /readyz answers 503 before the server stops accepting', { ms: config.shutdownAnnounceMs });
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownAnnounceMs));
+      }
+    });
     shutdown.add('stop', 'requests', () => drain(server));
     logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
+    if (config.replication)
+      logger.info('replicated by Litestream', {
+        config: config.replication.configPath,
+        replicas: config.replication.replicas,
+        maxLagMs: config.replication.maxLagMs,
+        ...replication?.state(),
+      });
     for (const risk of riskySettings(config)) logger.warn(`risky setting: ${risk}`);
     // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
     // shipper stores); its example uses the public address when set, else the one listened on.
@@ -177,7 +207,6 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
       shutdown.add('release', 'checkpointer', () => checkpointer.stop());
     }
-    shutdown.add('close', 'log', () => logger.info('stopped'));
     return { server, url, database, services, scheduler, readers, close: shutdown.run };
   } catch (error) {
     await shutdown.run();

@@ -29,7 +29,10 @@ export function createShutdown(logger: Logger) {
     /** Runs every registered step, phase by phase, once; a failing step is logged and the rest still run. */
     run(): Promise<void> {
       running ??= (async () => {
+        // How long each phase took, for the log line that ends it all (docs/operations.md).
+        const phasesMs: Partial<Record<Phase, number>> = {};
         for (const phase of PHASES) {
+          const started = performance.now();
           await Promise.all(
             steps
               .filter((step) => step.phase === phase)
@@ -41,7 +44,9 @@ export function createShutdown(logger: Logger) {
                 }
               }),
           );
+          phasesMs[phase] = Math.round(performance.now() - started);
         }
+        logger.info('stopped', { phasesMs });
       })();
       return running;
     },

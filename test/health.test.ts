@@ -115,9 +115,13 @@ describe('GET /healthz and GET /readyz', () => {
         webhookSenderAlive: () => alive,
         logger: createLogger('info', (l) => lines.push(l)),
       });
-      expect(readiness()).to.deep.equal({ ready: true, checks: READY.checks });
+      expect(readiness()).to.deep.equal({ ready: true, stopping: false, checks: READY.checks });
       alive = false;
-      expect(readiness()).to.deep.equal({ ready: false, checks: { database: 'ok', migrations: 'ok', webhookSender: 'failing' } });
+      expect(readiness()).to.deep.equal({
+        ready: false,
+        stopping: false,
+        checks: { database: 'ok', migrations: 'ok', webhookSender: 'failing' },
+      });
       expect(lines.map((l) => JSON.parse(l).causes)).to.deep.equal([
         { webhookSender: 'the webhook sender thread ended; deliveries are sent from the request thread' },
       ]);

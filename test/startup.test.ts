@@ -166,6 +166,8 @@ describe('startup', () => {
         metricsToken: undefined,
         migrationBackups: 3,
         walCheckpoints: 'server',
+        replication: null,
+        shutdownAnnounceMs: 0,
         corsOrigins: [],
         compressionMinBytes: 1024,
         settingsPath: '/settings',

@@ -23,6 +23,23 @@ function schemaOf(sqlite: Database.Database): Map<string, SchemaObject> {
   return new Map(rows.map((row) => [`${row.type} ${row.name}`, row]));
 }
 
+/**
+ * The tables Litestream adds to a database it replicates (its write sequence and the lock it
+ * takes to hold back checkpoints), exactly as it creates them: a replica, and a backup taken
+ * while it runs, holds them. Nothing else of Litestream's is accepted (a trigger on them is not).
+ */
+const LITESTREAM_TABLES = new Map<string, SchemaObject>(
+  [
+    {
+      type: 'table',
+      name: '_litestream_seq',
+      tbl_name: '_litestream_seq',
+      sql: 'CREATE TABLE _litestream_seq (id INTEGER PRIMARY KEY, seq INTEGER)',
+    },
+    { type: 'table', name: '_litestream_lock', tbl_name: '_litestream_lock', sql: 'CREATE TABLE _litestream_lock (id INTEGER)' },
+  ].map((object) => [`${object.type} ${object.name}`, object]),
+);
+
 /** What the shipped migrations up to `level` (a migration's journal time) produce, and those migrations. */
 function expectedAt(level: number): { schema: Map<string, SchemaObject>; migrations: MigrationMeta[] } {
   const migrations = readMigrationFiles({ migrationsFolder }).filter((m) => m.folderMillis <= level);
@@ -54,7 +71,7 @@ export function schemaDifference(sqlite: Database.Database, level: number): stri
   const actual = schemaOf(sqlite);
   const problems: string[] = [];
   for (const [key, object] of actual) {
-    const wanted = expected.schema.get(key);
+    const wanted = expected.schema.get(key) ?? LITESTREAM_TABLES.get(key);
     if (!wanted) problems.push(`an extra ${object.type} ${object.name}`);
     else if (wanted.sql !== object.sql || wanted.tbl_name !== object.tbl_name) problems.push(`the ${object.type} ${object.name} differs`);
   }

@@ -5,9 +5,13 @@ export function healthHandlers({ readiness }: { readiness: ReadinessCheck }) {
   const getLiveness: Handler<'getLiveness'> = () => ok({ status: 'ok' });
 
   const getReadiness: Handler<'getReadiness'> = () => {
-    const { ready, checks } = readiness();
-    if (ready) return ok({ status: 'ok', checks: { database: 'ok', migrations: 'ok', webhookSender: 'ok' } });
-    return { status: 503, body: { status: 'unavailable', checks } };
+    const { ready, stopping, checks } = readiness();
+    if (ready)
+      return ok({
+        status: 'ok',
+        checks: { database: 'ok', migrations: 'ok', webhookSender: 'ok', ...(checks.replication ? { replication: 'ok' } : {}) },
+      });
+    return { status: 503, body: { status: stopping ? 'stopping' : 'unavailable', checks } };
   };
 
   return { getLiveness, getReadiness };
