@@ -3,7 +3,7 @@
  * (temp SQLite file, manual clock, 127.0.0.1 only) with realistic data — a second member, tokens
  * (one revoked), a webhook subscription whose deliveries went to a local receiver with mixed
  * outcomes — signs in as the owner in Debian's Chromium and writes each page at desktop
- * (1280×900) and phone (320×720) width, full page, to docs/settings/<page>-desktop.png and
+ * (1280×900) and phone (390×844) width, full page, to docs/settings/<page>-desktop.png and
  * <page>-phone.png. Each page is loaded once and shot at both widths (a token is minted once).
  */
 import { issuerPatchOfText } from '../src/modules/invoices/service.js';

@@ -22,6 +22,10 @@ export interface Config {
   rateLimitWorkspacePerMin: number;
   /** TOKENS_PER_MEMBER: active API tokens a member may mint for themselves on the settings page. */
   tokensPerMember: number;
+  /** APP_STREAMS_PER_MEMBER: the web app's open live streams a member may hold (a tab each). */
+  appStreamsPerMember: number;
+  /** APP_STREAMS_TOTAL: the web app's open live streams in all. */
+  appStreamsTotal: number;
   /** Requests per client address and minute that carry no valid token (401s, unknown routes, the contract). */
   rateLimitAnonymousPerMin: number;
   /** Proxies whose X-Forwarded-For names the client (Express's `trust proxy`: addresses, CIDRs, loopback…); [] trusts none. */
@@ -95,6 +99,18 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+/** The budgets: requests per minute, tokens per member, the web app's live streams. */
+function limits(int: (name: string, fallback: number, min: number, max: number) => number) {
+  return {
+    rateLimitTokenPerMin: int('RATE_LIMIT_TOKEN_PER_MIN', 600, 1, 1_000_000_000),
+    rateLimitWorkspacePerMin: int('RATE_LIMIT_WORKSPACE_PER_MIN', 3000, 1, 1_000_000_000),
+    rateLimitAnonymousPerMin: int('RATE_LIMIT_ANONYMOUS_PER_MIN', 120, 1, 1_000_000_000),
+    tokensPerMember: int('TOKENS_PER_MEMBER', 50, 1, 100_000),
+    appStreamsPerMember: int('APP_STREAMS_PER_MEMBER', 10, 1, 1000),
+    appStreamsTotal: int('APP_STREAMS_TOTAL', 1000, 1, 100_000),
+  };
+}
 
 /**
  * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
@@ -198,10 +214,7 @@ export function parseConfig(env: Env): Config {
     host: text('HOST', '0.0.0.0'),
     databasePath,
     webhookAllowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
-    rateLimitTokenPerMin: int('RATE_LIMIT_TOKEN_PER_MIN', 600, 1, 1_000_000_000),
-    rateLimitWorkspacePerMin: int('RATE_LIMIT_WORKSPACE_PER_MIN', 3000, 1, 1_000_000_000),
-    rateLimitAnonymousPerMin: int('RATE_LIMIT_ANONYMOUS_PER_MIN', 120, 1, 1_000_000_000),
-    tokensPerMember: int('TOKENS_PER_MEMBER', 50, 1, 100_000),
+    ...limits(int),
     trustProxy: trustProxy(),
     maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1, 1024 * 1024 * 1024),
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',

@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
-import { createImportRunner } from './threads/imports.js';
+import { createImportRunner, type ImportRunner } from './threads/imports.js';
 import { bootstrapBanner, bootstrapIfEmpty, type BootstrapResult } from './bootstrap.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, riskySettings } from './config.js';
@@ -19,10 +19,13 @@ import { createMetrics } from './metrics.js';
 import type { Resolver } from './modules/webhooks/targets.js';
 import type { WebhookSender } from './modules/webhooks/sender.js';
 import { createSettingsRouter } from './settings/router.js';
-import { createShutdown } from './shutdown.js';
+import { createShutdown, type Shutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { createBodyCheck } from './app/forms.js';
+import { createLiveFeed, type LiveFeed } from './app/live.js';
+import { createAppRouter } from './app/router.js';
 import { linkBase, recordAddress } from './links.js';
 import { OPERATOR } from './principal.js';
 import { loadSecretKey } from './secret-key.js';
@@ -57,6 +60,8 @@ export interface RunningServer {
   scheduler: Scheduler;
   /** Where the heavy reads run. */
   readers: ReaderPool;
+  /** The web app's live streams (null when the settings page, and so the app, is off). */
+  live: LiveFeed | null;
   /** Stops accepting, drains in-flight requests, closes the database. */
   close(): Promise<void>;
 }
@@ -136,18 +141,15 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     // The Import page's runs, each on a thread of its own connection.
     const imports = createImportRunner({ databasePath: config.databasePath, secretKey, synchronous: config.synchronous, clock, logger });
     shutdown.add('release', 'import threads', () => imports.close());
-    // Replication (LITESTREAM_CONFIG): Litestream runs as its own process; its progress is read for GET /readyz.
-    const replication = config.replication ? startReplicationMonitor({ settings: config.replication }) : null;
-    if (replication) {
-      shutdown.add('release', 'replication monitor', () => replication.stop());
-      await replication.started;
-    }
+    const replication = await watchReplication(config, shutdown);
     let stopping = false;
+    const contract = options.contract ?? loadContract();
+    const pages = browserPages({ config, logger, services, clock, imports, contract, shutdown, serverAddress: () => listeningAt });
     const app = await createApp({
       config,
       logger,
       clock,
-      contract: options.contract ?? loadContract(),
+      contract,
       services,
       readers,
       readiness: createReadiness({
@@ -158,18 +160,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         stopping: () => stopping,
       }),
       metrics,
-      settings:
-        config.settingsPath === null
-          ? null
-          : createSettingsRouter({
-              config,
-              logger,
-              services,
-              base: config.settingsPath,
-              clock,
-              imports,
-              serverAddress: () => listeningAt,
-            }),
+      settings: pages.settings,
+      webApp: pages.webApp,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const { server, url } = await listen(config, app);
@@ -207,7 +199,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
       shutdown.add('release', 'checkpointer', () => checkpointer.stop());
     }
-    return { server, url, database, services, scheduler, readers, close: shutdown.run };
+    return { server, url, database, services, scheduler, readers, live: pages.live, close: shutdown.run };
   } catch (error) {
     await shutdown.run();
     throw error;
@@ -275,6 +267,56 @@ async function listen(config: Config, app: Parameters<typeof createServer>[1]): 
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return { server, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}` };
+}
+
+/** Replication (LITESTREAM_CONFIG): Litestream runs as its own process; its progress is read for GET /readyz. */
+async function watchReplication(config: Config, shutdown: Shutdown) {
+  const replication = config.replication ? startReplicationMonitor({ settings: config.replication }) : null;
+  if (replication) {
+    shutdown.add('release', 'replication monitor', () => replication.stop());
+    await replication.started;
+  }
+  return replication;
+}
+
+/**
+ * The pages a person opens in a browser, on one set of sessions: the settings page (under
+ * SETTINGS_PATH) and the web app (under /app) with its live streams, ended first when stopping
+ * (a browser reconnects wherever the server comes back). None when SETTINGS_PATH is off.
+ */
+function browserPages(deps: {
+  config: Config;
+  logger: Logger;
+  services: Services;
+  clock: Clock;
+  imports: ImportRunner;
+  contract: ContractDocument;
+  shutdown: Shutdown;
+  serverAddress: () => string | null;
+}) {
+  const { config, contract, shutdown } = deps;
+  if (config.settingsPath === null) return { settings: null, webApp: null, live: null };
+  const common = {
+    config,
+    logger: deps.logger,
+    services: deps.services,
+    base: config.settingsPath,
+    clock: deps.clock,
+    imports: deps.imports,
+    serverAddress: deps.serverAddress,
+  };
+  const live = createLiveFeed({
+    services: deps.services,
+    logger: deps.logger,
+    perMember: config.appStreamsPerMember,
+    total: config.appStreamsTotal,
+  });
+  shutdown.add('announce', 'live streams', () => live.close());
+  return {
+    settings: createSettingsRouter(common),
+    webApp: createAppRouter({ ...common, live, check: createBodyCheck(contract) }),
+    live,
+  };
 }
 
 /** Stops accepting; in-flight requests finish (10 s at most), keep-alive connections close as they go idle. */

@@ -216,7 +216,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       expect(await page.getByLabel('Password', { exact: true }).inputValue()).to.equal('');
       expect(await signIn(page, server, OWNER, PASSWORD)).to.equal(200);
       expect(page.url()).to.equal(`${server.url}/settings/tokens`);
-      expect(await tabs(page)).to.deep.equal(['API tokens', 'Webhooks', 'Members', 'Workspace', 'Import', 'API reference']);
+      expect(await tabs(page)).to.deep.equal(['API tokens', 'Webhooks', 'Members', 'Workspace', 'Import', 'Track time', 'API reference']);
     });
 
     it('webhooks: secret shown once; 15 abandoned deliveries disable; re-enable, paged log, redeliver, test ping, delete', async () => {
@@ -330,7 +330,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       expect(await ownersEntry()).to.include({ authorId: server.ownerId, hourlyRate: 70 });
 
       // Not an owner: no Members tab, and the page says so.
-      expect(await tabs(member.page)).to.deep.equal(['API tokens', 'Webhooks', 'Import', 'API reference']);
+      expect(await tabs(member.page)).to.deep.equal(['API tokens', 'Webhooks', 'Import', 'Track time', 'API reference']);
       expect((await member.page.goto(`${server.url}/settings/members`))?.status()).to.equal(403);
       expect(await text(member.page.locator('h1'))).to.equal('Not allowed');
       expect(await text(member.page.getByRole('alert'))).to.equal("Only the workspace's owners can do this. Ask one of them.");

@@ -41,7 +41,12 @@ export interface AppDeps {
   handlers?: (real: Handlers) => Handlers;
   /** The settings page (mounted under SETTINGS_PATH), or null when it is off. */
   settings: RequestHandler | null;
+  /** The web app (mounted under /app, on the settings page's sessions), or null when the settings page is off. */
+  webApp?: RequestHandler | null;
 }
+
+/** Where the web app is served (beside the settings page, whose sessions it uses). */
+export const APP_PATH = '/app';
 
 /** A heavy read's reply: its bytes (compressed on the reader thread, or not), or 304 for a catalog list whose ETag matched. */
 type ReadReply = { status: 200; json: Uint8Array | EncodedBody; etag?: string } | { status: 304; etag: string };
@@ -100,7 +105,12 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   app.set('trust proxy', config.trustProxy.length > 0 ? config.trustProxy : false);
   app.use(async (req, res, next) => {
     // The settings page is no API request: its router (below) serves it, with its own sign-in.
-    if (settings !== null && (req.path === settings || req.path.startsWith(`${settings}/`))) {
+    if (
+      settings !== null &&
+      (req.path === settings ||
+        req.path.startsWith(`${settings}/`) ||
+        (deps.webApp && (req.path === APP_PATH || req.path.startsWith(`${APP_PATH}/`))))
+    ) {
       next();
       return;
     }
@@ -144,6 +154,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   app.get(API_REFERENCE_PATH, apiReferencePage({ compressionMinBytes: config.compressionMinBytes, logger }));
   if (metrics !== null) app.get(METRICS_PATH, metricsEndpoint(metrics, config, logger));
   if (settings !== null && deps.settings) app.use(settings, deps.settings);
+  if (settings !== null && deps.webApp) app.use(APP_PATH, deps.webApp);
 
   /** One line per request, written with its response; and its metrics, when on. */
   function logRequest(exchange: Exchange): void {

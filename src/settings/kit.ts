@@ -81,14 +81,8 @@ const cookieName = (name: string, secure: boolean) => (secure ? `__Host-${name}`
 
 function setCookie(res: Response, deps: SettingsDeps, req: Request, name: string, value: string, maxAgeSec: number): void {
   const secure = secureRequest(req, deps.config);
-  // __Host- cookies must have Path=/; plain ones are kept to the settings path.
-  const attributes = [
-    `Path=${secure ? '/' : deps.base}`,
-    'HttpOnly',
-    'SameSite=Strict',
-    `Max-Age=${maxAgeSec}`,
-    ...(secure ? ['Secure'] : []),
-  ];
+  // Path=/ (as __Host- cookies must have): the settings page and the web app (/app) share the session.
+  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSec}`, ...(secure ? ['Secure'] : [])];
   res.append('Set-Cookie', `${cookieName(name, secure)}=${value}; ${attributes.join('; ')}`);
 }
 
@@ -124,7 +118,7 @@ const sameText = (a: string, b: string) => {
  * A form post is ours when its Origin (sent by every current browser on a POST) is this site,
  * and its `_csrf` field matches the session's token, or, before sign-in, the form cookie.
  */
-export function csrfOk(req: Request, deps: SettingsDeps, signed: Signed, field: string = csrfFieldOf(req)): boolean {
+export function csrfOk(req: Request, deps: Pick<SettingsDeps, 'config'>, signed: Signed, field: string = csrfFieldOf(req)): boolean {
   if (!originOk(req, deps)) return false;
   if (signed.session) return sameText(field, signed.session.csrfToken);
   const cookie = cookies(req).get(cookieName(FORM_COOKIE, secureRequest(req, deps.config))) ?? '';
@@ -135,7 +129,7 @@ export function csrfOk(req: Request, deps: SettingsDeps, signed: Signed, field: 
 const csrfFieldOf = (req: Request): string => (typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : '');
 
 /** Whether a POST comes from this site's pages (or names no origin: the token alone decides then). */
-export function originOk(req: Request, deps: SettingsDeps): boolean {
+export function originOk(req: Request, deps: Pick<SettingsDeps, 'config'>): boolean {
   // `null` (a privacy setting, a sandboxed frame) names no origin.
   const origin = req.headers.origin;
   if (origin === undefined || origin === 'null') return true;

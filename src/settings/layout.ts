@@ -63,7 +63,8 @@ function top(options: PageOptions, session: SessionView): Html {
     <nav class="tabs" aria-label="Settings">
       <ul>
         ${tabs.map((tab) => html`<li><a href="${base}/${tab.id}" ${options.current === tab.id ? html`aria-current="page"` : ''}>${tab.label}</a></li>`)}
-        <li class="end"><a href="${API_REFERENCE_PATH}">API reference</a></li>
+        <li class="end"><a href="/app/week">Track time</a></li>
+        <li><a href="${API_REFERENCE_PATH}">API reference</a></li>
       </ul>
     </nav>`;
 }

@@ -15,6 +15,10 @@ export const users = sqliteTable(
     /** The settings page's password: `scrypt$N$r$p$salt$hash` (src/modules/sessions/password.ts); null until set. */
     passwordHash: text('password_hash'),
     passwordSetAt: integer('password_set_at'),
+    /** The web app's zone for days and weeks (IANA name); null until the person's browser tells it (first sign-in). */
+    timeZone: text('time_zone'),
+    /** The first day of the person's week in the web app. */
+    weekStart: text('week_start', { enum: ['monday', 'sunday'] }),
   },
   (t) => [
     uniqueIndex('users_email_live')

@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { canonicalTimeZone } from '../../kernel/time.js';
 import { requireCurrency, requireEmail, requireName, requirePositiveInt, requireRate } from '../../kernel/input.js';
 import { isOperator, type Principal } from '../../principal.js';
 import { accountErrors as errors } from './errors.js';
@@ -159,6 +160,21 @@ export function createAccountsService({
       return userId;
     },
 
+    /** Sets a person's zone and first day of the week: the account itself, or the operator. */
+    setPreferences(principal: Principal, userId: string, input: { timeZone?: string; weekStart?: string }): void {
+      if (!isOperator(principal) && principal.userId !== userId) throw errors.userNotFound(userId);
+      const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday' } = {};
+      if (input.timeZone !== undefined) patch.timeZone = canonicalTimeZone(input.timeZone, 'time zone');
+      if (input.weekStart !== undefined) {
+        if (input.weekStart !== 'monday' && input.weekStart !== 'sunday')
+          throw new DomainError('invalid', 'first day of the week must be monday or sunday.');
+        patch.weekStart = input.weekStart;
+      }
+      write(() => {
+        if (!repo.updateUser(userId, patch)) throw errors.userNotFound(userId);
+      });
+    },
+
     /** Renames an account or changes its email (unique among live accounts): the operator, or the account itself. */
     setUser(principal: Principal, id: string, changes: UserChanges): { id: string } {
       if (!isOperator(principal) && principal.userId !== id) throw errors.userNotFound(id);
@@ -223,6 +239,12 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     },
     isEmpty: (): boolean => !repo.anyWorkspace(),
     userNames: (ids: string[]) => repo.userNames(ids),
+    /** A person's own zone and first day of the week (the web app's days and weeks); null when not chosen yet. */
+    preferences: (userId: string): { timeZone: string | null; weekStart: 'monday' | 'sunday' | null } => {
+      const row = repo.user(userId);
+      return { timeZone: row?.timeZone ?? null, weekStart: row?.weekStart ?? null };
+    },
+
     /** Throws the refusal a name and email would get (empty name, malformed email), before any slow work. */
     checkProfile(input: { name: string; email: string }): void {
       requireName(input.name, 'name');

@@ -34,7 +34,7 @@ export function createTimersService({ clock, write, repo, core, runawaySettings 
     },
 
     /** Starts a timer; a running one is stopped at the new start first (entry.stopped, then entry.started). */
-    start(actor: Actor, body: Schemas['TimerStart'] = {}): EntryView {
+    start(actor: Actor, body: Schemas['TimerStart'] = {}, source: 'api' | 'web' = 'api'): EntryView {
       const now = clock.now();
       const start = body.start === undefined ? now : parseInstant(body.start, 'start');
       if (start > now + START_SKEW_MS) throw errors.startInFuture('a timer');
@@ -48,7 +48,7 @@ export function createTimersService({ clock, write, repo, core, runawaySettings 
           }
           core.stop(record, actor, running, start);
         }
-        return core.insert(record, actor, { ...body, start, end: null }, 'entry.started');
+        return core.insert(record, actor, { ...body, start, end: null, source }, 'entry.started');
       }, raced);
     },
 

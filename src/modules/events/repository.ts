@@ -72,6 +72,22 @@ export function createEventsRepository(db: Db) {
         .orderBy(asc(events.seq))
         .limit(limit)
         .all(),
+    /** Every workspace's events after `afterSeq`, oldest first, without payload but the entry's author (the web app's live feed). */
+    feed: (afterSeq: number, limit: number) =>
+      db
+        .select({
+          seq: events.seq,
+          workspaceId: events.workspaceId,
+          entity: events.entity,
+          entityId: events.entityId,
+          operation: events.operation,
+          authorId: sql<string | null>`json_extract(${events.payload}, '$.authorId')`,
+        })
+        .from(events)
+        .where(gt(events.seq, afterSeq))
+        .orderBy(asc(events.seq))
+        .limit(limit)
+        .all(),
     /** The first event at or after `seq` (seq and its time), for the purge's binary search. */
     atOrAfter: (seq: number) =>
       db.get<{ seq: number; createdAt: number } | undefined>(

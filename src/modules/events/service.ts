@@ -107,6 +107,15 @@ export function createEventLog({
     /** The module's periodic job: the retention, at most once an hour. */
     jobs: [{ name: 'event retention', every: 'hour', run: retention }] satisfies Job[],
 
+    /**
+     * What changed after `afterSeq`, in every workspace, oldest first (at most `limit`): the
+     * web app's live feed reads this (committed writes of any process: the API, the command
+     * line, an import's thread). No payload but an entry's author, which decides who may see it.
+     */
+    feed: (afterSeq: number, limit = 500) => repo.feed(afterSeq, limit),
+    /** The newest event's seq (0 for none): where a live feed starts. */
+    newestSeq: (): number => repo.maxSeq(),
+
     /** Records an event, inside the write in progress; returns its seq. */
     record(event: DomainEvent): number {
       const seq = repo.insert({

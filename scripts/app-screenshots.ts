@@ -1,0 +1,93 @@
+/*
+ * Screenshots of the web app: `npm run screenshots` starts the server as the tests do (temp
+ * SQLite file, manual clock set to a Wednesday, 127.0.0.1 only) with a week of realistic entries
+ * in Europe/Berlin, projects and a running timer, signs in in Debian's Chromium and writes each
+ * page at desktop (1280×900) and phone (390×844) width, full page, to docs/app/<page>-desktop.png
+ * and <page>-phone.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from 'playwright-core';
+import { OPERATOR } from '../src/principal.js';
+import { startTestServer } from '../test/helpers/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUT = fileURLToPath(new URL('../docs/app/', import.meta.url));
+const PASSWORD = 'correct horse battery staple';
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const NOW = Date.parse('2026-11-25T14:12:07Z');
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${OUT}${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${OUT}${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  console.log(`docs/app/${name}-{desktop,phone}.png`);
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const server = await startTestServer({ now: NOW });
+  const { services, workspaceId, ownerId } = server;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  try {
+    services.accounts.setUser(OPERATOR, ownerId, { name: 'Maya Fischer', email: 'maya@northwind.example' });
+    services.accounts.setPreferences(OPERATOR, ownerId, { timeZone: 'Europe/Berlin', weekStart: 'monday' });
+    await services.sessions.setPassword(OPERATOR, ownerId, PASSWORD);
+    const actor = {
+      kind: 'member',
+      tokenId: null,
+      workspaceId,
+      userId: ownerId,
+      scopes: new Set(),
+      canViewOthersTime: true,
+      canViewOthersMoney: true,
+      isOwner: true,
+      currency: 'EUR',
+    } as never;
+    const client = services.catalog.clients.create(actor, { name: 'Hafenamt' });
+    const site = services.catalog.projects.create(actor, { name: 'Harbour website', clientId: client.id, color: '#0b57d0' });
+    const brand = services.catalog.projects.create(actor, { name: 'Brand refresh', color: '#1a7f37' });
+    const add = (day: string, from: string, to: string, description: string, projectId: string | null) =>
+      services.entries.create(actor, {
+        start: `2026-11-${day}T${from}:00+01:00`,
+        end: `2026-11-${day}T${to}:00+01:00`,
+        description,
+        projectId,
+        source: 'web',
+      });
+    add('23', '09:00', '10:30', 'Sprint planning', site.id);
+    add('23', '10:45', '12:30', 'Navigation prototype', site.id);
+    add('23', '13:30', '17:10', 'Logo explorations', brand.id);
+    add('24', '08:30', '11:00', 'Accessibility review', site.id);
+    add('24', '11:15', '12:00', 'Client call', null);
+    add('24', '13:00', '16:45', 'Typography system', brand.id);
+    add('25', '09:10', '12:20', 'Harbour map component', site.id);
+    services.timers.start(actor, { description: 'Photo selection', projectId: brand.id, start: '2026-11-25T14:02:00+01:00' }, 'web');
+
+    const page = await (await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Berlin' })).newPage();
+    await page.goto(`${server.url}/settings/sign-in`);
+    await page.getByLabel('Email').fill('maya@northwind.example');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await page.goto(`${server.url}/app/week`);
+    await page.waitForSelector('#live-status:not(:empty)');
+    await shoot(page, 'week');
+    // An entry opened for editing, with a refused end time.
+    await page.getByText('Accessibility review').click();
+    const form = page.getByRole('form', { name: /^Edit entry 08:30/ });
+    await form.getByLabel('End').fill('2026-11-24T08:00:00');
+    await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: 'Save' }).click()]);
+    await shoot(page, 'week-edit-refused');
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

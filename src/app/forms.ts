@@ -1,0 +1,71 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { DateTime } from 'luxon';
+import type { ContractDocument } from '../contract.js';
+import { DomainError } from '../errors.js';
+import { describeValidationErrors } from '../http/validation-errors.js';
+
+/**
+ * The web app's writes are checked against the same contract schemas as the API's request
+ * bodies (a 501-character description is refused with the API's own words), then go to the
+ * same services. Returns the check: null when the body fits, else the API's message.
+ */
+export function createBodyCheck(contract: ContractDocument) {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'contract', components: contract.components } as object);
+  return (schema: 'EntryCreate' | 'EntryPatch' | 'TimerStart', body: Record<string, unknown>): void => {
+    const validate = ajv.getSchema(`contract#/components/schemas/${schema}`);
+    if (!validate) throw new Error(`the contract has no schema ${schema}`);
+    if (!validate(body)) throw new DomainError('invalid', describeValidationErrors(validate.errors ?? []));
+  };
+}
+
+export type BodyCheck = ReturnType<typeof createBodyCheck>;
+
+/** A local date and time typed in a form (`2026-11-23T09:30`, seconds optional) read in the member's zone, as an offset date-time. */
+export function instantOf(local: string, zone: string, field: string): string {
+  const text = local.trim();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text))
+    throw new DomainError('invalid', `${field}: "${local}" is not a date and time such as 2026-11-23T09:30.`);
+  const at = DateTime.fromISO(text, { zone });
+  if (!at.isValid) throw new DomainError('invalid', `${field}: "${local}" is not a date and time that exists.`);
+  return at.toISO({ suppressMilliseconds: true }) as string;
+}
+
+/** A duration typed as `1:30`, `1:30:15`, `90m`, `1.5h` or `1h 30m`: whole seconds, or a refusal that says what to type. */
+export function durationOf(text: string): number {
+  const value = text.trim().toLowerCase();
+  const clock = /^(\d{1,3}):([0-5]\d)(?::([0-5]\d))?$/.exec(value);
+  if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
+  const hours = /^(\d+(?:[.,]\d+)?)\s*h$/.exec(value);
+  if (hours) return Math.round(Number((hours[1] as string).replace(',', '.')) * 3600);
+  const parts = /^(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$/.exec(value);
+  if (parts && (parts[1] || parts[2])) return Number(parts[1] ?? 0) * 3600 + Number(parts[2] ?? 0) * 60;
+  throw new DomainError('invalid', `duration: "${text}" is not a duration such as 1:30, 90m or 1.5h.`);
+}
+
+/** Seconds as the week shows them: `1:05:09`. */
+export function clockOf(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** An instant as a form's datetime-local value in the zone: `2026-11-23T09:30:00`. */
+export const localOf = (iso: string, zone: string): string => DateTime.fromISO(iso, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
+
+/**
+ * The week holding `date` (a day in the zone, or today), starting on the member's first day:
+ * its days as [start, end) instants in the zone (a 23- or 25-hour day is one day).
+ */
+export function weekOf(date: string | undefined, zone: string, weekStart: 'monday' | 'sunday', now: number) {
+  const parsed = date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? DateTime.fromISO(date, { zone }) : null;
+  const day = (parsed?.isValid ? parsed : DateTime.fromMillis(now, { zone })).startOf('day');
+  const back = weekStart === 'monday' ? day.weekday - 1 : day.weekday % 7;
+  const first = day.minus({ days: back });
+  const days = Array.from({ length: 7 }, (_, i) => {
+    const start = first.plus({ days: i });
+    return { key: start.toISODate() as string, start, end: start.plus({ days: 1 }) };
+  });
+  return { days, start: first, end: first.plus({ days: 7 }) };
+}

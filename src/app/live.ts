@@ -1,0 +1,152 @@
+import type { Request, Response } from 'express';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services.js';
+
+/** How often the feed reads what was committed since its last look (any process's writes). */
+const POLL_MS = 200;
+/** A comment line this often keeps proxies and the browser from closing an idle stream. */
+const HEARTBEAT_MS = 15_000;
+/** A browser this far behind is cut off (it reconnects and catches up) rather than buffered without end. */
+const MAX_BUFFERED_BYTES = 256 * 1024;
+
+interface Stream {
+  res: Response;
+  workspaceId: string;
+  userId: string;
+}
+
+/** What a change looks like on the stream: which record, never its content (the page reads that itself, as the viewer). */
+export interface LiveChange {
+  entity: string;
+  id: string;
+  operation: string;
+}
+
+/**
+ * The web app's live stream (Server-Sent Events): every committed write of a workspace, from any
+ * process (the API, the command line, an import's thread, another browser), is told within a
+ * fraction of a second to the open pages of the members who may see it, decided at send time
+ * (an entry of a colleague only to those who see colleagues' time; invoices only to those who
+ * see money). A change carries no content: the page reads it again as its viewer, so money
+ * stays withheld exactly as everywhere else. Writes never wait for a browser: the feed reads
+ * the event log after commit, on its own timer, and a stream that falls behind is cut off (the
+ * browser reconnects with Last-Event-ID and catches up).
+ */
+export function createLiveFeed(deps: { services: Services; logger: Logger; perMember: number; total: number }) {
+  const { services, logger } = deps;
+  const streams = new Set<Stream>();
+  let lastSeq = services.events.newestSeq();
+  let poller: NodeJS.Timeout | null = null;
+  let heartbeat: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const mayLearnOf = (stream: Stream, change: { entity: string; authorId: string | null }): boolean | null => {
+    const access = services.accounts.access(stream.workspaceId, stream.userId);
+    if (!access) return null; // no longer a member: the stream ends
+    if (change.entity === 'invoice') return access.canViewOthersMoney;
+    if (change.entity !== 'entry') return true;
+    return change.authorId === stream.userId || change.authorId === null || access.canViewOthersTime;
+  };
+
+  const end = (stream: Stream) => {
+    streams.delete(stream);
+    stream.res.end();
+  };
+
+  const poll = () => {
+    if (streams.size === 0) {
+      lastSeq = services.events.newestSeq();
+      return;
+    }
+    try {
+      for (let rows = services.events.feed(lastSeq); rows.length > 0; rows = services.events.feed(lastSeq)) {
+        for (const row of rows) {
+          lastSeq = row.seq;
+          const change: LiveChange = { entity: row.entity, id: row.entityId, operation: row.operation };
+          for (const stream of streams) {
+            if (stream.workspaceId !== row.workspaceId) continue;
+            const may = mayLearnOf(stream, row);
+            if (may === null) end(stream);
+            else if (may) send(stream, `id: ${row.seq}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+          }
+        }
+      }
+    } catch (error) {
+      logger.error('live feed failed to read the event log', { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const send = (stream: Stream, text: string) => {
+    if (stream.res.writableLength > MAX_BUFFERED_BYTES) {
+      logger.info('live stream cut off: the browser fell behind', { userId: stream.userId });
+      end(stream);
+      return;
+    }
+    stream.res.write(text);
+  };
+
+  const start = () => {
+    if (poller || closed) return;
+    poller = setInterval(poll, POLL_MS);
+    heartbeat = setInterval(() => {
+      for (const stream of streams) send(stream, ': heartbeat\n\n');
+    }, HEARTBEAT_MS);
+  };
+  const stopIfIdle = () => {
+    if (streams.size > 0) return;
+    if (poller) clearInterval(poller);
+    if (heartbeat) clearInterval(heartbeat);
+    poller = null;
+    heartbeat = null;
+  };
+
+  return {
+    /**
+     * Opens a stream for a signed-in member, or answers why not (too many open streams: a clear
+     * refusal the page shows). With Last-Event-ID older than the feed's position, the first
+     * message tells the page to read everything again (what it missed while away).
+     */
+    open(req: Request, res: Response, member: { workspaceId: string; userId: string }): void {
+      const own = [...streams].filter((s) => s.userId === member.userId && s.workspaceId === member.workspaceId).length;
+      if (closed || own >= deps.perMember || streams.size >= deps.total) {
+        const why = closed
+          ? 'The server is stopping.'
+          : own >= deps.perMember
+            ? `You have ${own} pages open with live updates, the most this server allows (APP_STREAMS_PER_MEMBER). Close one and reload.`
+            : 'The server has as many live pages open as it allows (APP_STREAMS_TOTAL). Reload later.';
+        res
+          .status(closed ? 503 : 429)
+          .type('text/plain')
+          .setHeader('Retry-After', '30')
+          .end(why);
+        return;
+      }
+      res.status(200);
+      res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('X-Accel-Buffering', 'no');
+      res.flushHeaders();
+      const stream: Stream = { res, ...member };
+      streams.add(stream);
+      const last = Number(req.headers['last-event-id']);
+      res.write(`retry: 2000\nid: ${lastSeq}\nevent: ${Number.isSafeInteger(last) && last < lastSeq ? 'resync' : 'hello'}\ndata: {}\n\n`);
+      req.on('close', () => {
+        streams.delete(stream);
+        stopIfIdle();
+      });
+      start();
+    },
+    /** Open streams (metrics, tests). */
+    count: () => streams.size,
+    /** Reads the event log now (tests; the timer does it every 200 ms). */
+    poll,
+    /** Ends every stream (the server is stopping): browsers reconnect to wherever it comes back. */
+    close(): void {
+      closed = true;
+      for (const stream of streams) end(stream);
+      stopIfIdle();
+    },
+  };
+}
+
+export type LiveFeed = ReturnType<typeof createLiveFeed>;

@@ -1,0 +1,224 @@
+import { DateTime } from 'luxon';
+import type { EntryRowView, EntryView } from '../modules/entries/service.js';
+import type { SessionView } from '../modules/sessions/service.js';
+import { errorAt, type FieldErrors, invalidAt } from '../settings/fields.js';
+import { type Html, html } from '../settings/html.js';
+import { csrfField } from '../settings/layout.js';
+import { clockOf, localOf, type weekOf } from './forms.js';
+
+export interface WeekModel {
+  session: SessionView;
+  zone: string;
+  week: ReturnType<typeof weekOf>;
+  entries: EntryRowView[];
+  running: EntryView | null;
+  projects: Array<{ id: string; name: string }>;
+  now: number;
+  /** A refused form, to show as sent with its message at the field: which form, the values, the errors. */
+  refused?: { form: string; values: Record<string, string>; errors: FieldErrors };
+}
+
+const projectOptions = (projects: WeekModel['projects'], selected: string | null | undefined) =>
+  html`<option value="">No project</option>
+    ${projects.map((p) => html`<option value="${p.id}" ${p.id === selected ? html`selected` : ''}>${p.name}</option>`)}`;
+
+/** The same runaway words as the API's: what happened to a timer that ran too long. */
+const RUNAWAY: Record<string, string> = {
+  flagged: 'Runaway: this timer ran past the workspace limit and was flagged; it keeps running.',
+  capped: 'Runaway: this timer ran past the workspace limit and was stopped at the limit.',
+  stopped: 'Runaway: this timer ran past the workspace limit and was stopped when that was noticed.',
+};
+
+/** One text field with its label, the value as sent and its error tied to it. */
+function field(id: string, name: string, label: string, value: string, errors: FieldErrors, attrs: Html | string = ''): Html {
+  return html`<div class="field">
+    <label for="${id}">${label}</label>
+    <input id="${id}" name="${name}" value="${value}" ${attrs} ${invalidAt(id, errors[name])} />
+    ${errorAt(id, errors[name])}
+  </div>`;
+}
+
+/** The timer line: Start with a description and a project, or the running entry editable in place, its time ticking, and Stop. */
+export function timerLine(m: WeekModel, week: string): Html {
+  const errors = m.refused?.form === 'timer' ? m.refused.errors : {};
+  const sent = m.refused?.form === 'timer' ? m.refused.values : {};
+  const r = m.running;
+  if (!r) {
+    return html`<form class="timer" method="post" action="/app/timer/start" aria-label="Timer">
+      ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+      ${field('timer-description', 'description', 'What are you working on?', sent.description ?? '', errors, html`maxlength="500" autocomplete="off"`)}
+      <div class="field">
+        <label for="timer-project">Project</label>
+        <select id="timer-project" name="projectId">
+          ${projectOptions(m.projects, sent.projectId)}
+        </select>
+      </div>
+      <label class="check" for="timer-billable"
+        ><input id="timer-billable" type="checkbox" name="billable" value="true" ${sent.billable === 'true' ? html`checked` : ''} />
+        Billable</label
+      >
+      <button type="submit" data-shortcut="timer">Start <kbd>s</kbd></button>
+    </form>`;
+  }
+  return html`<div class="timer running">
+    <form method="post" action="/app/timer/save" aria-label="Running timer">
+      ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+      ${field('timer-description', 'description', 'Running', sent.description ?? r.description, errors, html`maxlength="500" autocomplete="off"`)}
+      <div class="field">
+        <label for="timer-project">Project</label>
+        <select id="timer-project" name="projectId">
+          ${projectOptions(m.projects, sent.projectId ?? r.projectId)}
+        </select>
+      </div>
+      <button class="secondary" type="submit">Save</button>
+    </form>
+    <p class="elapsed" aria-live="off">
+      <time data-elapsed-from="${r.start}" datetime="${r.start}">${clockOf((m.now - Date.parse(r.start)) / 1000)}</time>
+      <span class="hint">since ${DateTime.fromISO(r.start, { zone: m.zone }).toFormat('HH:mm:ss')}</span>
+    </p>
+    ${r.runaway ? html`<p class="notice error runaway">${RUNAWAY[r.runaway.action] ?? 'Runaway timer.'}</p>` : ''}
+    <form method="post" action="/app/timer/stop">
+      ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+      <button class="stop" type="submit" data-shortcut="timer">Stop <kbd>s</kbd></button>
+    </form>
+  </div>`;
+}
+
+/** One entry: its times in the zone, description, project, duration; edit in place (a disclosure), delete after a confirmation; invoiced ones read-only. */
+function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
+  const local = (iso: string) => DateTime.fromISO(iso, { zone: m.zone }).toFormat('HH:mm');
+  const span = `${local(e.start)}–${e.end ? local(e.end) : 'now'}`;
+  const seconds = e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000;
+  const editing = m.refused?.form === e.id;
+  const errors = editing ? (m.refused?.errors ?? {}) : {};
+  const sent = editing ? (m.refused?.values ?? {}) : {};
+  const id = e.id;
+  const summary = html`<span class="when">${span}</span>
+    <span class="what">${e.description || html`<span class="hint">(no description)</span>`}</span>
+    <span class="project"
+      >${e.projectName ? html`<span class="dot" data-color="${e.projectColor ?? ''}"></span>${e.projectName}` : ''}</span
+    >
+    <span class="duration">${clockOf(seconds)}</span>`;
+  if (e.invoiceId) {
+    return html`<li class="entry locked">
+      <div class="row">${summary}</div>
+      <p class="hint">Invoiced: read-only. Void or delete the invoice to change it.</p>
+    </li>`;
+  }
+  if (!e.end) return html`<li class="entry live"><div class="row">${summary}</div></li>`;
+  return html`<li class="entry">
+    <details ${editing ? html`open` : ''}>
+      <summary class="row">${summary}<span class="vh"> Edit</span></summary>
+      <form class="edit" method="post" action="/app/entries/${id}" aria-label="Edit entry ${span}">
+        ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+        ${field(`${id}-description`, 'description', 'Description', sent.description ?? e.description, errors, html`maxlength="500"`)}
+        ${field(`${id}-start`, 'start', 'Start', sent.start ?? localOf(e.start, m.zone), errors, html`type="datetime-local" step="1" required`)}
+        ${field(`${id}-end`, 'end', 'End', sent.end ?? localOf(e.end, m.zone), errors, html`type="datetime-local" step="1" required`)}
+        <div class="field">
+          <label for="${id}-project">Project</label>
+          <select id="${id}-project" name="projectId">
+            ${projectOptions(m.projects, sent.projectId ?? e.projectId)}
+          </select>
+        </div>
+        <label class="check" for="${id}-billable"
+          ><input
+            id="${id}-billable"
+            type="checkbox"
+            name="billable"
+            value="true"
+            ${(sent.billable ?? String(e.billable)) === 'true' ? html`checked` : ''}
+          />
+          Billable</label
+        >
+        <div class="actions"><button type="submit">Save</button></div>
+      </form>
+      <form
+        class="apart"
+        method="post"
+        action="/app/entries/${id}/delete"
+        data-confirm="Delete this entry (${span}${e.description ? `, ${e.description}` : ''})?"
+      >
+        ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+        <button class="danger" type="submit">Delete<span class="vh"> the entry ${span}</span></button>
+      </form>
+    </details>
+  </li>`;
+}
+
+/** The form that adds an entry by hand: a day, a start, and an end or a duration. */
+function addForm(m: WeekModel, week: string): Html {
+  const errors = m.refused?.form === 'add' ? m.refused.errors : {};
+  const v = m.refused?.form === 'add' ? m.refused.values : {};
+  const today = DateTime.fromMillis(m.now, { zone: m.zone }).toISODate() as string;
+  return html`<form class="add" method="post" action="/app/entries" aria-labelledby="add-heading">
+    ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+    <h2 id="add-heading">Add time</h2>
+    <div class="grid">
+      ${field('add-description', 'description', 'Description', v.description ?? '', errors, html`maxlength="500"`)}
+      ${field('add-day', 'day', 'Day', v.day ?? (m.week.days.some((d) => d.key === today) ? today : (m.week.days[0]?.key ?? today)), errors, html`type="date" required`)}
+      ${field('add-start', 'startTime', 'Start', v.startTime ?? '09:00', errors, html`type="time" step="1" required`)}
+      ${field('add-end', 'endTime', 'End', v.endTime ?? '', errors, html`type="time" step="1"`)}
+      ${field('add-duration', 'duration', 'or duration', v.duration ?? '', errors, html`placeholder="1:30" inputmode="text"`)}
+      <div class="field">
+        <label for="add-project">Project</label>
+        <select id="add-project" name="projectId">
+          ${projectOptions(m.projects, v.projectId)}
+        </select>
+      </div>
+    </div>
+    <label class="check" for="add-billable"
+      ><input id="add-billable" type="checkbox" name="billable" value="true" ${v.billable === 'true' ? html`checked` : ''} />
+      Billable</label
+    >
+    <div class="actions"><button type="submit">Add</button></div>
+  </form>`;
+}
+
+/** The week: its days in the member's zone, each with its entries and total, and the week's total. */
+export function weekBody(m: WeekModel): Html {
+  const week = m.week.start.toISODate() as string;
+  const byDay = new Map<string, EntryRowView[]>(m.week.days.map((d) => [d.key, []]));
+  for (const e of m.entries) {
+    const key = DateTime.fromISO(e.start, { zone: m.zone }).toISODate() as string;
+    byDay.get(key)?.push(e);
+  }
+  const seconds = (e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
+  const total = m.entries
+    .filter((e) => byDay.has(DateTime.fromISO(e.start, { zone: m.zone }).toISODate() as string))
+    .reduce((s, e) => s + seconds(e), 0);
+  const first = m.week.start;
+  const last = m.week.end.minus({ days: 1 });
+  return html`<div id="live-region">
+    ${timerLine(m, week)}
+    <div class="week-head">
+      <h1>Week of ${first.toFormat('d LLL')} – ${last.toFormat('d LLL yyyy')}</h1>
+      <nav class="week-nav" aria-label="Weeks">
+        <a href="/app/week?date=${first.minus({ days: 7 }).toISODate()}">← Previous<span class="vh"> week</span></a>
+        <a href="/app/week">This week</a>
+        <a href="/app/week?date=${first.plus({ days: 7 }).toISODate()}">Next<span class="vh"> week</span> →</a>
+        <form method="get" action="/app/week" class="inline">
+          <label class="vh" for="week-date">Go to the week of</label>
+          <input id="week-date" type="date" name="date" value="${week}" />
+          <button class="secondary" type="submit">Go</button>
+        </form>
+      </nav>
+      <p class="total">Week total <strong>${clockOf(total)}</strong> <span class="hint">times in ${m.zone}</span></p>
+    </div>
+    ${m.week.days.map((d) => {
+      const list = byDay.get(d.key) ?? [];
+      return html`<section class="day" aria-labelledby="day-${d.key}">
+        <h2 id="day-${d.key}">
+          ${d.start.toFormat('cccc d LLLL')} <span class="day-total">${clockOf(list.reduce((s, e) => s + seconds(e), 0))}</span>
+        </h2>
+        ${
+          list.length === 0
+            ? html`<p class="hint">No time tracked.</p>`
+            : html`<ul class="entries">
+                ${[...list].sort((a, b) => (a.start < b.start ? -1 : 1)).map((e) => entryItem(m, e, week))}
+              </ul>`
+        }
+      </section>`;
+    })}
+    ${addForm(m, week)}
+  </div>`;
+}

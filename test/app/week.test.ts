@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import { OPERATOR } from '../../src/principal.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startReceiver, verify } from '../helpers/webhooks.js';
+import { PASSWORD, SettingsClient } from '../settings/client.js';
+
+/** The web app (/app) over real HTTP: the week in the member's zone, the timer and entries written as the API writes them, refusals at their fields. */
+describe('web app: the week and the timer', () => {
+  let server: TestServer;
+  let owner: SettingsClient;
+  afterEach(() => server.close());
+
+  const week = async (date?: string) => {
+    const page = await owner.get(`/app/week${date ? `?date=${date}` : ''}`);
+    expect(page.status, page.text.slice(0, 300)).to.equal(200);
+    return page;
+  };
+  const post = async (action: string, form: Record<string, string>, from = '/app/week') =>
+    owner.post(action, { _csrf: SettingsClient.csrf((await owner.get(from)).text), ...form });
+  const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+  it('starts and stops a timer as the API does (source web), and the stop is delivered as a signed entry.stopped webhook', async () => {
+    server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const receiver = await startReceiver(null);
+    try {
+      const hook = await server.services.webhooks.create(OPERATOR, {
+        workspaceId: server.workspaceId,
+        userId: server.ownerId,
+        url: `http://127.0.0.1:${receiver.port}/hook`,
+        events: ['entry.started', 'entry.stopped'],
+      });
+      const started = await post('/app/timer/start', { description: 'Harbour map', billable: 'true', week: '' });
+      expect([started.status, started.headers.get('location')]).to.deep.equal([303, '/app/week']);
+      const current = await server.request('GET', '/api/v1/entries/current');
+      expect(current.body.data).to.include({ description: 'Harbour map', source: 'web', billable: true, end: null });
+      const running = flat((await week()).text);
+      expect(running).to.include(`<time data-elapsed-from="${current.body.data.start}"`);
+      expect(running).to.include('action="/app/timer/stop"');
+      server.clock.advance(90_000);
+      const stopped = await post('/app/timer/stop', { week: '' });
+      expect(stopped.status).to.equal(303);
+      expect((await server.request('GET', `/api/v1/entries/${current.body.data.id}`)).body.data).to.include({ durationSec: 90, source: 'web' });
+      await server.services.sender.tick();
+      const events = receiver.requests.map((r) => r.headers['x-service-event']);
+      expect(events).to.deep.equal(['entry.started', 'entry.stopped']);
+      const stop = receiver.requests[1]!;
+      expect(verify(hook.secret, stop, server.clock.now() / 1000)).to.equal(true);
+      expect(stop.json.data.entry).to.include({ id: current.body.data.id, source: 'web' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("shows the member's own week in their zone: a 25-hour day is one day, and its totals match the summary report", async () => {
+    server = await startTestServer({ now: Date.parse('2026-10-28T12:00:00Z') });
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { timeZone: 'Europe/Berlin', weekStart: 'monday' });
+    const create = (start: string, end: string, description: string) =>
+      server.request('POST', '/api/v1/entries', { json: { start, end, description } });
+    // Sunday 25 October 2026: clocks go back at 03:00 (CEST) to 02:00 (CET).
+    expect((await create('2026-10-25T01:30:00+02:00', '2026-10-25T02:30:00+01:00', 'Across the change')).status).to.equal(200);
+    expect((await create('2026-10-25T23:30:00+01:00', '2026-10-26T00:30:00+01:00', 'Late Sunday')).status).to.equal(200);
+    expect((await create('2026-10-19T00:10:00+02:00', '2026-10-19T01:00:00+02:00', 'Early Monday')).status).to.equal(200);
+    expect((await create('2026-10-18T23:00:00+02:00', '2026-10-18T23:50:00+02:00', 'The Sunday before')).status).to.equal(200);
+    const page = flat((await week('2026-10-21')).text);
+    expect(page).to.include('<h1>Week of 19 Oct – 25 Oct 2026</h1>');
+    expect(page).to.match(/Monday 19 October <span class="day-total">0:50:00<\/span>/);
+    expect(page).to.match(/Sunday 25 October <span class="day-total">3:00:00<\/span>/);
+    expect(page).to.include('<span class="when">01:30–02:30</span>');
+    expect(page).not.to.include('The Sunday before');
+    expect(page).to.include('Week total <strong>3:50:00</strong> <span class="hint">times in Europe/Berlin</span>');
+    const summary = await server.request('GET', '/api/v1/reports/summary?from=2026-10-19&to=2026-10-25&timeZone=Europe/Berlin&groupBy=project');
+    expect(summary.status).to.equal(200);
+    expect(summary.body.data.totals.durationSec).to.equal(3 * 3600 + 50 * 60);
+    // A week starting on Sunday, by the member's choice.
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { weekStart: 'sunday' });
+    expect(flat((await week('2026-10-21')).text)).to.include('<h1>Week of 18 Oct – 24 Oct 2026</h1>');
+  });
+
+  it('refuses bad input at its field with the API’s own message, keeps what was typed, and changes nothing', async () => {
+    server = await startTestServer();
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const made = await server.request('POST', '/api/v1/entries', {
+      json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: 'Plan' },
+    });
+    const id = made.body.data.id as string;
+    const long = 'x'.repeat(501);
+    const tooLong = await post(`/app/entries/${id}`, { description: long, start: '2026-11-02T08:00:00', end: '2026-11-02T09:00:00', week: '' });
+    expect(tooLong.status).to.equal(400);
+    const shown = flat(tooLong.text);
+    expect(shown).to.match(new RegExp(`id="${id}-description" name="description" value="${long}" maxlength="500" aria-invalid="true" aria-describedby="${id}-description-error"`));
+    expect(shown).to.include(`<span class="field-error" id="${id}-description-error">description: must NOT have more than 500 characters</span>`);
+    const backwards = await post(`/app/entries/${id}`, { description: 'Plan', start: '2026-11-02T10:00:00', end: '2026-11-02T09:00:00', week: '' });
+    expect(backwards.status).to.equal(400);
+    expect(flat(backwards.text)).to.match(new RegExp(`<span class="field-error" id="${id}-end-error">end[^<]*after[^<]*start`));
+    const noEnd = await post('/app/entries', { description: 'Call', day: '2026-11-02', startTime: '10:00', endTime: '', duration: '', week: '' });
+    expect(noEnd.status).to.equal(400);
+    expect(flat(noEnd.text)).to.include('<span class="field-error" id="add-end-error">end: give an end time or a duration.</span>');
+    const badDuration = await post('/app/entries', { description: 'Call', day: '2026-11-02', startTime: '10:00', duration: 'ages', week: '' });
+    expect(flat(badDuration.text)).to.include('id="add-duration-error">duration: &quot;ages&quot; is not a duration such as 1:30, 90m or 1.5h.</span>');
+    expect((await server.request('GET', `/api/v1/entries/${id}`)).body.data).to.include({ description: 'Plan', start: '2026-11-02T08:00:00.000Z' });
+    expect((await server.request('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data).to.have.length(1);
+    // Added by duration, in the member's zone (the server's, UTC, until they choose one).
+    const added = await post('/app/entries', { description: 'Call', day: '2026-11-02', startTime: '10:00', duration: '1:30', week: '2026-11-02' });
+    expect([added.status, added.headers.get('location')]).to.deep.equal([303, '/app/week?date=2026-11-02']);
+    const listed = (await server.request('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data;
+    expect(listed.find((e: { description: string }) => e.description === 'Call')).to.include({
+      start: '2026-11-02T10:00:00.000Z',
+      end: '2026-11-02T11:30:00.000Z',
+      source: 'web',
+    });
+    // Deleted (the page asks first).
+    expect(flat((await week('2026-11-02')).text)).to.include(`data-confirm="Delete this entry (08:00–09:00, Plan)?"`);
+    expect((await post(`/app/entries/${id}/delete`, { week: '' })).status).to.equal(303);
+    expect((await server.request('GET', `/api/v1/entries/${id}`)).status).to.equal(404);
+  });
+
+  it('asks who is there: signed out, the app goes to the sign-in; a post without the session’s token is refused', async () => {
+    server = await startTestServer();
+    const stranger = new SettingsClient(server);
+    const page = await stranger.get('/app/week');
+    expect([page.status, page.headers.get('location')]).to.deep.equal([303, '/settings/sign-in']);
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const forged = await owner.post('/app/timer/start', { _csrf: 'x'.repeat(43), description: 'Forged' });
+    expect(forged.status).to.equal(403);
+    expect((await server.request('GET', '/api/v1/entries/current')).body.data).to.equal(null);
+  });
+});
