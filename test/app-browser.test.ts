@@ -59,13 +59,13 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
   it('the timer in the page is the API’s timer (source web); REST writes appear on the open page within a second', async () => {
     const { page, problems } = await signedIn();
     // The first visit tells the server the browser's zone.
-    await page.waitForFunction("document.body.getAttribute('data-ask-zone') === 'false'");
+    await page.waitForSelector('body[data-ask-zone=false]');
     expect(server.services.accounts.preferences(server.ownerId).timeZone).to.equal('Europe/Berlin');
     await page.getByLabel('What are you working on?').fill('Harbour map');
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: /^Start/ }).click()]);
     const current = await server.request('GET', '/api/v1/entries/current');
     expect(current.body.data).to.include({ description: 'Harbour map', source: 'web' });
-    await page.waitForFunction("/^0:00:0[1-9]$/.test(document.querySelector('time[data-elapsed-from]')?.textContent ?? '')");
+    await page.waitForSelector('time[data-elapsed-from]:text-matches("^0:00:0[1-9]$")');
     // The s key stops it (not while typing).
     await page.locator('h1').click();
     server.clock.advance(2_000); // the server's clock is the tests' manual one
@@ -96,7 +96,7 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
       },
     });
     const { page, problems } = await signedIn({ width: 320, height: 720 });
-    await page.waitForFunction("document.body.getAttribute('data-ask-zone') === 'false'");
+    await page.waitForSelector('body[data-ask-zone=false]');
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(320);
     await page.getByText('Plan').click();
     const form = page.getByRole('form', { name: /^Edit entry/ });
