@@ -22,6 +22,7 @@ describe('the README and docs/', () => {
     expect(headings).to.deep.equal([
       '## Two commands',
       '## A first request',
+      '## Tracking time in the browser',
       '## The settings page',
       '## What the API offers',
       '## Importing from another tracker',
