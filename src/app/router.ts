@@ -4,14 +4,13 @@ import { DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
 import type { EntryRowView } from '../modules/entries/service.js';
 import type { SessionView } from '../modules/sessions/service.js';
-import { STYLE, FAVICON } from '../settings/assets.js';
-import { type Html, html } from '../settings/html.js';
 import { csrfOk, field, sessionSecretOf, type SettingsDeps, type Signed } from '../settings/kit.js';
-import { csrfField } from '../settings/layout.js';
 import { SETTINGS_CSP } from '../settings/router.js';
 import { APP_SCRIPT, APP_STYLE } from './assets.js';
 import { type BodyCheck, durationOf, instantOf, weekOf } from './forms.js';
 import type { LiveFeed } from './live.js';
+import { appPage } from './layout.js';
+import { profileRoutes } from './profile.js';
 import { weekBody, type WeekModel } from './week.js';
 
 export interface AppDeps extends Omit<SettingsDeps, 'flashes'> {
@@ -19,46 +18,7 @@ export interface AppDeps extends Omit<SettingsDeps, 'flashes'> {
   check: BodyCheck;
 }
 
-type SignedIn = Signed & { session: SessionView; secret: string };
-
-/** The app's page: header (the app, settings, sign out), the body, its scripts. */
-function page(deps: AppDeps, session: SessionView, title: string, body: Html, askZone: boolean): string {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="same-origin" />
-        <title>${title} · timetrack</title>
-        <link rel="stylesheet" href="${deps.base}/assets/${STYLE.name}" />
-        <link rel="stylesheet" href="/app/assets/${APP_STYLE.name}" />
-        <link rel="icon" type="image/svg+xml" href="${deps.base}/assets/${FAVICON.name}" />
-        <script src="/app/assets/${APP_SCRIPT.name}" defer></script>
-      </head>
-      <body data-csrf="${session.csrfToken}" data-ask-zone="${askZone ? 'true' : 'false'}">
-        <a class="skip" href="#main">Skip to content</a>
-        <header class="top">
-          <a class="brand" href="/app/week">timetrack</a>
-          <div class="who">
-            <span id="live-status" class="live-status" role="status"></span>
-            <span>${session.workspaceName}</span>
-            <span>${session.name}</span>
-            <form class="inline" method="post" action="${deps.base}/sign-out">
-              ${csrfField(session.csrfToken)}
-              <button class="secondary" type="submit">Sign out</button>
-            </form>
-          </div>
-        </header>
-        <nav class="tabs" aria-label="App">
-          <ul>
-            <li><a href="/app/week" aria-current="page">Week</a></li>
-            <li class="end"><a href="${deps.base}/tokens">Settings</a></li>
-          </ul>
-        </nav>
-        <main id="main">${body}</main>
-      </body>
-    </html>`.text;
-}
+export type SignedIn = Signed & { session: SessionView; secret: string };
 
 /** The member's zone and first day (their preferences, else the server's zone and Monday). */
 function zoneOf(deps: AppDeps, session: SessionView) {
@@ -105,7 +65,7 @@ function renderWeek(deps: AppDeps, req: Request, res: Response, signed: SignedIn
   res
     .status(status)
     .type('html')
-    .end(page(deps, session, 'Week', weekBody(model), !asked));
+    .end(appPage(deps, session, { title: 'Week', current: 'week', body: weekBody(model), askZone: !asked }));
 }
 
 /** Back to the week a form was posted from (post/redirect/get). */
@@ -300,6 +260,7 @@ export function createAppRouter(deps: AppDeps): Router {
   });
 
   writeRoutes(router, deps, signedOf);
+  profileRoutes(router, deps, signedOf);
   router.post('/preferences/zone', (req, res, next) => {
     try {
       services.accounts.setPreferences(signedOf(res).session.actor, signedOf(res).session.userId, { timeZone: field(req, 'timeZone') });

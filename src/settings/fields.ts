@@ -21,7 +21,7 @@ export const errorAt = (id: string, error: string | undefined): Html | string =>
  */
 export function fieldOfMessage(message: string, labels: Record<string, string>): string | null {
   const lower = message.toLowerCase();
-  for (const [label, field] of Object.entries(labels)) if (lower.startsWith(`${label} `)) return field;
+  for (const [label, field] of Object.entries(labels)) if (lower.startsWith(`${label} `) || lower.startsWith(`${label}:`)) return field;
   return null;
 }
 

@@ -41,7 +41,10 @@ describe('web app: the week and the timer', () => {
       server.clock.advance(90_000);
       const stopped = await post('/app/timer/stop', { week: '' });
       expect(stopped.status).to.equal(303);
-      expect((await server.request('GET', `/api/v1/entries/${current.body.data.id}`)).body.data).to.include({ durationSec: 90, source: 'web' });
+      expect((await server.request('GET', `/api/v1/entries/${current.body.data.id}`)).body.data).to.include({
+        durationSec: 90,
+        source: 'web',
+      });
       await server.services.sender.tick();
       const events = receiver.requests.map((r) => r.headers['x-service-event']);
       expect(events).to.deep.equal(['entry.started', 'entry.stopped']);
@@ -72,7 +75,10 @@ describe('web app: the week and the timer', () => {
     expect(page).to.include('<span class="when">01:30–02:30</span>');
     expect(page).not.to.include('The Sunday before');
     expect(page).to.include('Week total <strong>3:50:00</strong> <span class="hint">times in Europe/Berlin</span>');
-    const summary = await server.request('GET', '/api/v1/reports/summary?from=2026-10-19&to=2026-10-25&timeZone=Europe/Berlin&groupBy=project');
+    const summary = await server.request(
+      'GET',
+      '/api/v1/reports/summary?from=2026-10-19&to=2026-10-25&timeZone=Europe/Berlin&groupBy=project',
+    );
     expect(summary.status).to.equal(200);
     expect(summary.body.data.totals.durationSec).to.equal(3 * 3600 + 50 * 60);
     // A week starting on Sunday, by the member's choice.
@@ -89,23 +95,63 @@ describe('web app: the week and the timer', () => {
     });
     const id = made.body.data.id as string;
     const long = 'x'.repeat(501);
-    const tooLong = await post(`/app/entries/${id}`, { description: long, start: '2026-11-02T08:00:00', end: '2026-11-02T09:00:00', week: '' });
+    const tooLong = await post(`/app/entries/${id}`, {
+      description: long,
+      start: '2026-11-02T08:00:00',
+      end: '2026-11-02T09:00:00',
+      week: '',
+    });
     expect(tooLong.status).to.equal(400);
     const shown = flat(tooLong.text);
-    expect(shown).to.match(new RegExp(`id="${id}-description" name="description" value="${long}" maxlength="500" aria-invalid="true" aria-describedby="${id}-description-error"`));
-    expect(shown).to.include(`<span class="field-error" id="${id}-description-error">description: must NOT have more than 500 characters</span>`);
-    const backwards = await post(`/app/entries/${id}`, { description: 'Plan', start: '2026-11-02T10:00:00', end: '2026-11-02T09:00:00', week: '' });
+    expect(shown).to.match(
+      new RegExp(
+        `id="${id}-description" name="description" value="${long}" maxlength="500" aria-invalid="true" aria-describedby="${id}-description-error"`,
+      ),
+    );
+    expect(shown).to.include(
+      `<span class="field-error" id="${id}-description-error">description: must NOT have more than 500 characters</span>`,
+    );
+    const backwards = await post(`/app/entries/${id}`, {
+      description: 'Plan',
+      start: '2026-11-02T10:00:00',
+      end: '2026-11-02T09:00:00',
+      week: '',
+    });
     expect(backwards.status).to.equal(400);
     expect(flat(backwards.text)).to.match(new RegExp(`<span class="field-error" id="${id}-end-error">end[^<]*after[^<]*start`));
-    const noEnd = await post('/app/entries', { description: 'Call', day: '2026-11-02', startTime: '10:00', endTime: '', duration: '', week: '' });
+    const noEnd = await post('/app/entries', {
+      description: 'Call',
+      day: '2026-11-02',
+      startTime: '10:00',
+      endTime: '',
+      duration: '',
+      week: '',
+    });
     expect(noEnd.status).to.equal(400);
     expect(flat(noEnd.text)).to.include('<span class="field-error" id="add-end-error">end: give an end time or a duration.</span>');
-    const badDuration = await post('/app/entries', { description: 'Call', day: '2026-11-02', startTime: '10:00', duration: 'ages', week: '' });
-    expect(flat(badDuration.text)).to.include('id="add-duration-error">duration: &quot;ages&quot; is not a duration such as 1:30, 90m or 1.5h.</span>');
-    expect((await server.request('GET', `/api/v1/entries/${id}`)).body.data).to.include({ description: 'Plan', start: '2026-11-02T08:00:00.000Z' });
+    const badDuration = await post('/app/entries', {
+      description: 'Call',
+      day: '2026-11-02',
+      startTime: '10:00',
+      duration: 'ages',
+      week: '',
+    });
+    expect(flat(badDuration.text)).to.include(
+      'id="add-duration-error">duration: &quot;ages&quot; is not a duration such as 1:30, 90m or 1.5h.</span>',
+    );
+    expect((await server.request('GET', `/api/v1/entries/${id}`)).body.data).to.include({
+      description: 'Plan',
+      start: '2026-11-02T08:00:00.000Z',
+    });
     expect((await server.request('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data).to.have.length(1);
     // Added by duration, in the member's zone (the server's, UTC, until they choose one).
-    const added = await post('/app/entries', { description: 'Call', day: '2026-11-02', startTime: '10:00', duration: '1:30', week: '2026-11-02' });
+    const added = await post('/app/entries', {
+      description: 'Call',
+      day: '2026-11-02',
+      startTime: '10:00',
+      duration: '1:30',
+      week: '2026-11-02',
+    });
     expect([added.status, added.headers.get('location')]).to.deep.equal([303, '/app/week?date=2026-11-02']);
     const listed = (await server.request('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data;
     expect(listed.find((e: { description: string }) => e.description === 'Call')).to.include({

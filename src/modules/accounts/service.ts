@@ -254,6 +254,8 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     /** The accounts' password data (the sessions module checks and sets passwords). */
     credentials: (email: string) => repo.userByEmail(email.trim()),
     hasPassword: (userId: string): boolean => (repo.user(userId)?.passwordHash ?? null) !== null,
+    /** The account's stored password hash, or null (the sessions module checks a current password). */
+    passwordHashOf: (userId: string): string | null => repo.user(userId)?.passwordHash ?? null,
     storePasswordHash: (userId: string, hash: string): boolean =>
       repo.updateUser(userId, { passwordHash: hash, passwordSetAt: clock.now() }),
     /** Whether the account belongs to a workspace `ownerId` does not own. */

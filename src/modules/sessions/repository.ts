@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { sessions, setupLinks } from './schema.js';
 
@@ -31,6 +31,12 @@ export function createSessionsRepository(db: Db) {
     },
     deleteSessionsOf: (userId: string): void => {
       db.delete(sessions).where(eq(sessions.userId, userId)).run();
+    },
+    /** Every session of the account but one (a password changed in that one). */
+    deleteOtherSessions: (userId: string, keptHash: string): void => {
+      db.delete(sessions)
+        .where(and(eq(sessions.userId, userId), ne(sessions.secretHash, keptHash)))
+        .run();
     },
     deleteMemberSessions: (workspaceId: string, userId: string): void => {
       db.delete(sessions)

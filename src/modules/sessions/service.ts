@@ -1,9 +1,10 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
+import { DomainError } from '../../errors.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { Job } from '../../scheduler.js';
 import { sessionErrors as errors } from './errors.js';
-import { checkPassword, hashPassword } from './password.js';
+import { checkPassword, hashPassword, verifyPassword } from './password.js';
 import type { SessionAccounts } from './ports.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
@@ -75,6 +76,23 @@ export function createSessionsService({
         if (!accounts.storePasswordHash(userId, hash)) throw errors.userNotFound(userId);
         repo.deleteSessionsOf(userId);
         return { id: userId };
+      });
+    },
+
+    /**
+     * A member changes their own password in a session: the current one is required, the new
+     * one is checked as any; every other session of the account ends, this one stays.
+     */
+    async changePassword(principal: Principal, sessionSecret: string, current: string, next: string): Promise<void> {
+      if (isOperator(principal)) throw errors.userNotFound('operator');
+      checkPassword(next);
+      const stored = accounts.passwordHashOf(principal.userId);
+      if (stored === null || !(await verifyPassword(current, stored)))
+        throw new DomainError('invalid', 'current password: that is not your current password.');
+      const hash = await hashPassword(next);
+      write(() => {
+        accounts.storePasswordHash(principal.userId, hash);
+        repo.deleteOtherSessions(principal.userId, sha256(sessionSecret));
       });
     },
 

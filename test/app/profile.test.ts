@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import { OPERATOR } from '../../src/principal.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, SettingsClient } from '../settings/client.js';
+
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+/** The member's own profile in the web app: name, email, zone and first day; a password change that asks the current one. */
+describe('web app: the profile', () => {
+  let server: TestServer;
+  let owner: SettingsClient;
+  beforeEach(async () => {
+    server = await startTestServer();
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+  });
+  afterEach(() => server.close());
+
+  it('changes name, email, zone and first day; refuses at the field a malformed or taken email, keeping what was typed', async () => {
+    const saved = await owner.submit('/app/profile', '/app/profile', {
+      name: 'Maya Fischer',
+      email: 'maya@northwind.example',
+      timeZone: 'America/New_York',
+      weekStart: 'sunday',
+    });
+    expect([saved.status, saved.headers.get('location')]).to.deep.equal([303, '/app/profile?done=saved']);
+    expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({
+      name: 'Maya Fischer',
+      email: 'maya@northwind.example',
+    });
+    expect(server.services.accounts.preferences(server.ownerId)).to.deep.equal({ timeZone: 'America/New_York', weekStart: 'sunday' });
+    const page = flat((await owner.get('/app/profile?done=saved')).text);
+    expect(page).to.include('<option value="America/New_York" selected>');
+    expect(page).to.match(/id="week-sunday" type="radio" name="weekStart" value="sunday" checked/);
+    server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+    const taken = await owner.submit('/app/profile', '/app/profile', {
+      name: 'Maya',
+      email: 'BEA@example.org',
+      timeZone: 'Europe/Berlin',
+      weekStart: 'monday',
+    });
+    expect(taken.status).to.equal(409);
+    expect(flat(taken.text)).to.match(
+      /id="profile-email" name="email" value="BEA@example.org"[^>]*aria-invalid="true" aria-describedby="profile-email-error"/,
+    );
+    expect(flat(taken.text)).to.include(
+      '<span class="field-error" id="profile-email-error">A user with the email BEA@example.org exists already.</span>',
+    );
+    const bad = await owner.submit('/app/profile', '/app/profile', {
+      name: 'Maya',
+      email: 'maya',
+      timeZone: 'Europe/Berlin',
+      weekStart: 'monday',
+    });
+    expect(bad.status).to.equal(400);
+    expect(flat(bad.text)).to.include('id="profile-email-error">email must look like name@example.org (got &quot;maya&quot;).</span>');
+    expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ email: 'maya@northwind.example' });
+  });
+
+  it('changes the password only with the current one; the other sessions end, this one stays', async () => {
+    const laptop = new SettingsClient(server);
+    expect((await laptop.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
+    const wrong = await owner.submit('/app/profile', '/app/profile/password', {
+      current: 'not it at all!',
+      password: 'a new long password',
+      repeat: 'a new long password',
+    });
+    expect(wrong.status).to.equal(400);
+    expect(flat(wrong.text)).to.include('id="current-password-error">current password: that is not your current password.</span>');
+    const differ = await owner.submit('/app/profile', '/app/profile/password', {
+      current: PASSWORD,
+      password: 'a new long password',
+      repeat: 'another one',
+    });
+    expect(flat(differ.text)).to.include('id="repeat-password-error">The two new passwords differ: type the same one twice.</span>');
+    const short = await owner.submit('/app/profile', '/app/profile/password', { current: PASSWORD, password: 'short', repeat: 'short' });
+    expect(flat(short.text)).to.include('id="new-password-error">password must be at least 12 characters long.</span>');
+    const changed = await owner.submit('/app/profile', '/app/profile/password', {
+      current: PASSWORD,
+      password: 'a new long password',
+      repeat: 'a new long password',
+    });
+    expect([changed.status, changed.headers.get('location')]).to.deep.equal([303, '/app/profile?done=password']);
+    expect((await owner.get('/app/profile')).status).to.equal(200);
+    expect((await laptop.get('/app/week')).headers.get('location')).to.equal('/settings/sign-in');
+    expect((await new SettingsClient(server).signIn('owner@localhost', 'a new long password')).status).to.equal(303);
+  });
+});
