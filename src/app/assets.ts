@@ -40,7 +40,11 @@ form.add{margin-top:2rem;border-top:2px solid var(--line)}
 form.add .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:.5rem .75rem}
 .dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;background:var(--accent);margin-right:.35rem}
 .live-status{font-size:.85rem;color:var(--muted)}
-@media (max-width:40rem){.entry .row{grid-template-columns:1fr auto;grid-template-areas:"when duration" "what what" "project project"}.entry .when{grid-area:when}.entry .duration{grid-area:duration}.entry .what{grid-area:what}.entry .project{grid-area:project}}
+section.catalog{margin:1.5rem 0}
+.entry.item .row{grid-template-columns:minmax(8rem,16rem) 1fr auto}
+.swatch{display:inline-block;width:.7rem;height:.7rem;border-radius:2px;background:var(--accent);vertical-align:middle}
+meter{width:5rem;vertical-align:middle}
+@media (max-width:40rem){.entry .row{grid-template-columns:1fr auto;grid-template-areas:"when duration" "what what" "project project"}.entry .when{grid-area:when}.entry .duration{grid-area:duration}.entry .what{grid-area:what}.entry .project{grid-area:project}.entry.item .row{grid-template-areas:"what what" "project project"}}
 `;
 
 const JS = `

@@ -11,6 +11,7 @@ import { type BodyCheck, durationOf, instantOf, weekOf } from './forms.js';
 import type { LiveFeed } from './live.js';
 import { appPage } from './layout.js';
 import { profileRoutes } from './profile.js';
+import { catalogRoutes } from './catalog.js';
 import { weekBody, type WeekModel } from './week.js';
 
 export interface AppDeps extends Omit<SettingsDeps, 'flashes'> {
@@ -261,6 +262,7 @@ export function createAppRouter(deps: AppDeps): Router {
 
   writeRoutes(router, deps, signedOf);
   profileRoutes(router, deps, signedOf);
+  catalogRoutes(router, deps, signedOf);
   router.post('/preferences/zone', (req, res, next) => {
     try {
       services.accounts.setPreferences(signedOf(res).session.actor, signedOf(res).session.userId, { timeZone: field(req, 'timeZone') });
