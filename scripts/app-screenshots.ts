@@ -81,6 +81,13 @@ async function main(): Promise<void> {
     await form.getByLabel('End').fill('2026-11-24T08:00:00');
     await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: 'Save' }).click()]);
     await shoot(page, 'week-edit-refused');
+    services.catalog.tasks.create(actor, { projectId: site.id, name: 'Map component', estimateSec: 8 * 3600 });
+    services.catalog.tags.create(actor, { name: 'meeting' });
+    services.catalog.projects.update(actor, site.id, { budgetAmount: 4000, hourlyRate: 92.5 });
+    for (const name of ['catalog', 'profile']) {
+      await page.goto(`${server.url}/app/${name}`);
+      await shoot(page, name);
+    }
   } finally {
     await browser.close();
     await server.close();

@@ -87,6 +87,35 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     expect(problems).to.deep.equal([]);
   });
 
+  it('every page of the app fits 320 px, labels every control, and loads without console errors or CSP violations', async () => {
+    server.services.catalog.projects.create(
+      {
+        kind: 'member',
+        tokenId: null,
+        workspaceId: server.workspaceId,
+        userId: server.ownerId,
+        scopes: new Set(),
+        canViewOthersTime: true,
+        canViewOthersMoney: true,
+        isOwner: true,
+        currency: 'EUR',
+      } as never,
+      { name: 'A project with a rather long name to wrap', color: '#1a7f37', hourlyRate: 90, budgetAmount: 1000 },
+    );
+    const { page, problems } = await signedIn({ width: 320, height: 720 });
+    await page.waitForSelector('body[data-ask-zone=false]');
+    for (const path of ['/app/week', '/app/catalog', '/app/profile']) {
+      await page.goto(`${server.url}${path}`);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth'), `${path} at 320 px`).to.be.at.most(320);
+      const unlabelled = await page.evaluate<string[]>(`[...document.querySelectorAll('input, select, textarea')]
+        .filter((el) => el.type !== 'hidden')
+        .filter((el) => ![...el.labels].some((l) => l.textContent.trim() !== '') && !el.getAttribute('aria-label'))
+        .map((el) => el.outerHTML)`);
+      expect(unlabelled, path).to.deep.equal([]);
+    }
+    expect(problems).to.deep.equal([]);
+  });
+
   it('a refused edit shows the API’s message at its field and changes nothing; 320 px without horizontal scroll', async () => {
     const made = await server.request('POST', '/api/v1/entries', {
       json: {

@@ -40,7 +40,12 @@ form.add{margin-top:2rem;border-top:2px solid var(--line)}
 form.add .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:.5rem .75rem}
 .dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;background:var(--accent);margin-right:.35rem}
 .live-status{font-size:.85rem;color:var(--muted)}
-section.catalog{margin:1.5rem 0}
+section.catalog{margin:1.5rem 0 2rem}
+form.add-item{margin-top:.75rem;padding:.75rem;border:1px dashed var(--line);border-radius:8px}
+form.add-item .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:.5rem .75rem;align-items:end}
+form.add-item .check,form.edit .check{grid-column:1/-1}
+.new-label{margin:0 0 .25rem;font-weight:600;color:var(--muted)}
+.field input[type=color]{height:2.45rem;padding:.15rem .25rem}
 .entry.item .row{grid-template-columns:minmax(8rem,16rem) 1fr auto}
 .swatch{display:inline-block;width:.7rem;height:.7rem;border-radius:2px;background:var(--accent);vertical-align:middle}
 meter{width:5rem;vertical-align:middle}

@@ -223,7 +223,8 @@ function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, re
         </li>`;
       })}
     </ul>
-    <form class="add" method="post" action="/app/catalog/${kind}" aria-label="New ${kind}">
+    <form class="add-item" method="post" action="/app/catalog/${kind}" aria-label="New ${kind}">
+      <p class="new-label">New ${kind}</p>
       ${csrfField(session.csrfToken)}
       <div class="grid">${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true)}</div>
       <div class="actions"><button type="submit">Add ${kind}</button></div>
