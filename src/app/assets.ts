@@ -40,6 +40,8 @@ form.add{margin-top:2rem;border-top:2px solid var(--line)}
 form.add .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:.5rem .75rem}
 .dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;background:var(--accent);margin-right:.35rem}
 .live-status{font-size:.85rem;color:var(--muted)}
+.whose{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;flex-basis:100%}.whose select{width:auto;max-width:100%}
+select[multiple]{min-height:2.6rem}
 section.catalog{margin:1.5rem 0 2rem}
 form.add-item{margin-top:.75rem;padding:.75rem;border:1px dashed var(--line);border-radius:8px}
 form.add-item .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:.5rem .75rem;align-items:end}

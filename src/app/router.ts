@@ -4,7 +4,7 @@ import { DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
 import type { EntryRowView } from '../modules/entries/service.js';
 import type { SessionView } from '../modules/sessions/service.js';
-import { csrfOk, field, sessionSecretOf, type SettingsDeps, type Signed } from '../settings/kit.js';
+import { csrfOk, field, fields, sessionSecretOf, type SettingsDeps, type Signed } from '../settings/kit.js';
 import { SETTINGS_CSP } from '../settings/router.js';
 import { APP_SCRIPT, APP_STYLE } from './assets.js';
 import { type BodyCheck, durationOf, instantOf, weekOf } from './forms.js';
@@ -28,14 +28,14 @@ function zoneOf(deps: AppDeps, session: SessionView) {
 }
 
 /** Every own entry overlapping the week (pages of 500; a week holds far fewer). */
-function entriesOf(deps: AppDeps, session: SessionView, from: string, to: string): EntryRowView[] {
+function entriesOf(deps: AppDeps, session: SessionView, from: string, to: string, whose: string[] | null): EntryRowView[] {
   const rows: EntryRowView[] = [];
   let cursor: string | undefined;
   do {
     const page = deps.services.entries.list(session.actor, {
       from,
       to,
-      userIds: [session.userId],
+      ...(whose ? { userIds: whose } : {}),
       limit: 500,
       ...(cursor ? { cursor } : {}),
     });
@@ -48,25 +48,32 @@ function entriesOf(deps: AppDeps, session: SessionView, from: string, to: string
 /** Renders the week (after a refused form, with the form as sent). */
 function renderWeek(deps: AppDeps, req: Request, res: Response, signed: SignedIn, status: number, refused?: WeekModel['refused']): void {
   const session = signed.session;
-  const { zone, weekStart, asked } = zoneOf(deps, session);
+  const { zone, weekStart, asked: zoneAsked } = zoneOf(deps, session);
   const now = deps.clock.now();
   const date =
     typeof req.query.date === 'string' ? req.query.date : typeof req.body?.week === 'string' ? (req.body.week as string) : undefined;
   const week = weekOf(date, zone, weekStart, now);
+  // Whose week: one's own; a colleague's or the team's for those who may see colleagues' time (read-only here).
+  const members = session.actor.canViewOthersTime ? deps.services.accounts.memberDirectory(session.workspaceId) : [];
+  const asked = typeof req.query.member === 'string' ? req.query.member : 'me';
+  const viewing = asked === 'team' && members.length > 0 ? 'team' : members.some((m) => m.userId === asked) ? asked : session.userId;
   const model: WeekModel = {
     session,
     zone,
     week,
     now,
-    entries: entriesOf(deps, session, week.start.toISO() as string, week.end.toISO() as string),
+    viewing,
+    members: members.map((m) => ({ userId: m.userId, name: m.name })),
+    entries: entriesOf(deps, session, week.start.toISO() as string, week.end.toISO() as string, viewing === 'team' ? null : [viewing]),
     running: deps.services.timers.current(session.actor),
     projects: deps.services.catalog.projects.list(session.actor, { archived: false }).map((p) => ({ id: p.id, name: p.name })),
+    tags: deps.services.catalog.tags.list(session.actor).map((t) => ({ id: t.id, name: t.name })),
     ...(refused ? { refused } : {}),
   };
   res
     .status(status)
     .type('html')
-    .end(appPage(deps, session, { title: 'Week', current: 'week', body: weekBody(model), askZone: !asked }));
+    .end(appPage(deps, session, { title: 'Week', current: 'week', body: weekBody(model), askZone: !zoneAsked }));
 }
 
 /** Back to the week a form was posted from (post/redirect/get). */
@@ -99,8 +106,10 @@ function refusal(form: string, req: Request, error: DomainError, fallback: strin
 }
 
 /** The body of a form the API's way: the description, the project (none when empty), billable, source web. */
-function common(req: Request): { description: string; projectId: string | null; billable: boolean } {
+function common(req: Request): { description: string; projectId: string | null; billable: boolean; tagIds?: string[] } {
+  const tagIds = fields(req, 'tagIds');
   return {
+    ...(tagIds.length > 0 || field(req, 'tagsShown') === 'true' ? { tagIds } : {}),
     description: field(req, 'description').trim(),
     projectId: field(req, 'projectId') || null,
     billable: field(req, 'billable') === 'true',

@@ -13,7 +13,12 @@ export interface WeekModel {
   entries: EntryRowView[];
   running: EntryView | null;
   projects: Array<{ id: string; name: string }>;
+  tags: Array<{ id: string; name: string }>;
   now: number;
+  /** Whose week: the member's own id, a colleague's, or `team` (the latter two read-only here). */
+  viewing: string;
+  /** The colleagues one may switch to (empty without colleagues' time visibility). */
+  members: Array<{ userId: string; name: string }>;
   /** A refused form, to show as sent with its message at the field: which form, the values, the errors. */
   refused?: { form: string; values: Record<string, string>; errors: FieldErrors };
 }
@@ -21,6 +26,18 @@ export interface WeekModel {
 const projectOptions = (projects: WeekModel['projects'], selected: string | null | undefined) =>
   html`<option value="">No project</option>
     ${projects.map((p) => html`<option value="${p.id}" ${p.id === selected ? html`selected` : ''}>${p.name}</option>`)}`;
+
+/** The tags of an entry, chosen from the catalog's (a multiple select; nothing when the catalog has none). */
+function tagSelect(id: string, tags: WeekModel['tags'], selected: readonly string[]): Html | string {
+  if (tags.length === 0) return '';
+  return html`<div class="field">
+    <input type="hidden" name="tagsShown" value="true" />
+    <label for="${id}">Tags</label>
+    <select id="${id}" name="tagIds" multiple size="${String(Math.min(4, tags.length))}">
+      ${tags.map((t) => html`<option value="${t.id}" ${selected.includes(t.id) ? html`selected` : ''}>${t.name}</option>`)}
+    </select>
+  </div>`;
+}
 
 /** The same runaway words as the API's: what happened to a timer that ran too long. */
 const RUNAWAY: Record<string, string> = {
@@ -53,6 +70,7 @@ export function timerLine(m: WeekModel, week: string): Html {
           ${projectOptions(m.projects, sent.projectId)}
         </select>
       </div>
+      ${tagSelect('timer-tags', m.tags, [])}
       <label class="check" for="timer-billable"
         ><input id="timer-billable" type="checkbox" name="billable" value="true" ${sent.billable === 'true' ? html`checked` : ''} />
         Billable</label
@@ -99,6 +117,13 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
       >${e.projectName ? html`<span class="dot" data-color="${e.projectColor ?? ''}"></span>${e.projectName}` : ''}</span
     >
     <span class="duration">${clockOf(seconds)}</span>`;
+  if (m.viewing !== m.session.userId) {
+    const author = m.members.find((x) => x.userId === e.authorId)?.name ?? '';
+    return html`<li class="entry locked">
+      <div class="row">${summary}</div>
+      ${m.viewing === 'team' ? html`<p class="hint">${author}</p>` : ''}
+    </li>`;
+  }
   if (e.invoiceId) {
     return html`<li class="entry locked">
       <div class="row">${summary}</div>
@@ -120,6 +145,7 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
             ${projectOptions(m.projects, sent.projectId ?? e.projectId)}
           </select>
         </div>
+        ${tagSelect(`${id}-tags`, m.tags, e.tagIds)}
         <label class="check" for="${id}-billable"
           ><input
             id="${id}-billable"
@@ -165,6 +191,7 @@ function addForm(m: WeekModel, week: string): Html {
           ${projectOptions(m.projects, v.projectId)}
         </select>
       </div>
+      ${tagSelect('add-tags', m.tags, [])}
     </div>
     <label class="check" for="add-billable"
       ><input id="add-billable" type="checkbox" name="billable" value="true" ${v.billable === 'true' ? html`checked` : ''} />
@@ -188,21 +215,43 @@ export function weekBody(m: WeekModel): Html {
     .reduce((s, e) => s + seconds(e), 0);
   const first = m.week.start;
   const last = m.week.end.minus({ days: 1 });
+  const own = m.viewing === m.session.userId;
+  const whose = own ? '' : `&member=${encodeURIComponent(m.viewing)}`;
+  const switcher =
+    m.members.length === 0
+      ? ''
+      : html`<form method="get" action="/app/week" class="inline whose">
+          <input type="hidden" name="date" value="${week}" />
+          <label for="week-member">Whose week</label>
+          <select id="week-member" name="member">
+            <option value="me" ${own ? html`selected` : ''}>Mine</option>
+            <option value="team" ${m.viewing === 'team' ? html`selected` : ''}>The team</option>
+            ${m.members
+              .filter((x) => x.userId !== m.session.userId)
+              .map((x) => html`<option value="${x.userId}" ${m.viewing === x.userId ? html`selected` : ''}>${x.name}</option>`)}
+          </select>
+          <button class="secondary" type="submit">Show</button>
+        </form>`;
   return html`<div id="live-region">
     ${timerLine(m, week)}
     <div class="week-head">
       <h1>Week of ${first.toFormat('d LLL')} – ${last.toFormat('d LLL yyyy')}</h1>
       <nav class="week-nav" aria-label="Weeks">
-        <a href="/app/week?date=${first.minus({ days: 7 }).toISODate()}">← Previous<span class="vh"> week</span></a>
-        <a href="/app/week">This week</a>
-        <a href="/app/week?date=${first.plus({ days: 7 }).toISODate()}">Next<span class="vh"> week</span> →</a>
+        <a href="/app/week?date=${first.minus({ days: 7 }).toISODate()}${whose}">← Previous<span class="vh"> week</span></a>
+        <a href="/app/week${own ? '' : `?member=${encodeURIComponent(m.viewing)}`}">This week</a>
+        <a href="/app/week?date=${first.plus({ days: 7 }).toISODate()}${whose}">Next<span class="vh"> week</span> →</a>
         <form method="get" action="/app/week" class="inline">
+          ${own ? '' : html`<input type="hidden" name="member" value="${m.viewing}" />`}
           <label class="vh" for="week-date">Go to the week of</label>
           <input id="week-date" type="date" name="date" value="${week}" />
           <button class="secondary" type="submit">Go</button>
         </form>
       </nav>
-      <p class="total">Week total <strong>${clockOf(total)}</strong> <span class="hint">times in ${m.zone}</span></p>
+      ${switcher}
+      <p class="total">
+        ${own ? '' : html`<strong>${m.viewing === 'team' ? 'The team' : (m.members.find((x) => x.userId === m.viewing)?.name ?? '')}</strong>, read-only. `}Week
+        total <strong>${clockOf(total)}</strong> <span class="hint">times in ${m.zone}</span>
+      </p>
     </div>
     ${m.week.days.map((d) => {
       const list = byDay.get(d.key) ?? [];
@@ -219,6 +268,6 @@ export function weekBody(m: WeekModel): Html {
         }
       </section>`;
     })}
-    ${addForm(m, week)}
+    ${own ? addForm(m, week) : ''}
   </div>`;
 }

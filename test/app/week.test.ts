@@ -165,6 +165,49 @@ describe('web app: the week and the timer', () => {
     expect((await server.request('GET', `/api/v1/entries/${id}`)).status).to.equal(404);
   });
 
+  it("carries tags; shows a colleague's or the team's week read-only to those who may see colleagues' time, and only one's own to others", async () => {
+    server = await startTestServer();
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const tag = await server.request('POST', '/api/v1/tags', { json: { name: 'meeting' } });
+    expect(
+      (await post('/app/timer/start', { description: 'Stand-up', tagIds: tag.body.data.id, tagsShown: 'true', week: '' })).status,
+    ).to.equal(303);
+    expect((await server.request('GET', '/api/v1/entries/current')).body.data.tagIds).to.deep.equal([tag.body.data.id]);
+    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id });
+    const beaToken = server.services.tokens.create(OPERATOR, {
+      workspaceId: server.workspaceId,
+      userId: bea.id,
+      name: 'b',
+      scopes: ['entries:write'],
+    }).token;
+    await server.request('POST', '/api/v1/entries', {
+      token: beaToken,
+      json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: 'Bea writes' },
+    });
+    await server.request('POST', '/api/v1/entries', {
+      json: { start: '2026-11-02T07:00:00Z', end: '2026-11-02T07:30:00Z', description: 'Owner plans' },
+    });
+    // The owner (sees colleagues' time): Bea's week, read-only, then the team's.
+    const hers = flat((await owner.get(`/app/week?date=2026-11-02&member=${bea.id}`)).text);
+    expect(hers).to.include(`<option value="${bea.id}" selected>Bea</option>`);
+    expect(hers).to.include('Bea writes');
+    expect(hers).not.to.include('Owner plans');
+    expect(hers).to.include('<strong>Bea</strong>, read-only.');
+    expect(hers).not.to.include('action="/app/entries/');
+    const team = flat((await owner.get('/app/week?date=2026-11-02&member=team')).text);
+    expect(team).to.include('Bea writes');
+    expect(team).to.include('Owner plans');
+    // Bea (no colleagues' time): no switch, and asking for the owner's week shows her own.
+    const beaClient = new SettingsClient(server);
+    await beaClient.setUp(bea.id, PASSWORD);
+    const own = flat((await beaClient.get(`/app/week?date=2026-11-02&member=${server.ownerId}`)).text);
+    expect(own).not.to.include('Whose week');
+    expect(own).to.include('Bea writes');
+    expect(own).not.to.include('Owner plans');
+  });
+
   it('asks who is there: signed out, the app goes to the sign-in; a post without the session’s token is refused', async () => {
     server = await startTestServer();
     const stranger = new SettingsClient(server);
