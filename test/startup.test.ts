@@ -150,6 +150,8 @@ describe('startup', () => {
         rateLimitWorkspacePerMin: 3000,
         rateLimitAnonymousPerMin: 120,
         tokensPerMember: 50,
+        appStreamsPerMember: 10,
+        appStreamsTotal: 1000,
         trustProxy: [],
         maxBodyBytes: 1048576,
         importUploadMaxBytes: 200 * 1024 * 1024,

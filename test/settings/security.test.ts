@@ -26,7 +26,7 @@ describe('settings page: security', () => {
     return { id: user.id, client };
   };
 
-  it('sets the session cookie HttpOnly, SameSite=Strict, on the settings path; Secure with __Host- over https', async () => {
+  it('sets the session cookie HttpOnly, SameSite=Strict, on every path (the settings page and the web app share it); Secure with __Host- over https', async () => {
     const owner = new SettingsClient(server);
     const link = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId });
     const page = await owner.get(`/settings/setup/${link.secret}`);
@@ -36,7 +36,8 @@ describe('settings page: security', () => {
       confirm: PASSWORD,
     });
     const session = done.headers.getSetCookie().find((c) => c.startsWith('tt_session='));
-    expect(session).to.match(/^tt_session=[A-Za-z0-9_-]{43}; Path=\/settings; HttpOnly; SameSite=Strict; Max-Age=604800$/);
+    // Path=/: the web app (/app) shares the session with the settings page.
+    expect(session).to.match(/^tt_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=604800$/);
 
     // Behind a trusted proxy that terminated TLS.
     const https = new SettingsClient(server, 'https://timetrack.example.org');
