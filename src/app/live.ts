@@ -40,9 +40,13 @@ export function createLiveFeed(deps: { services: Services; logger: Logger; perMe
   let heartbeat: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const mayLearnOf = (stream: Stream, change: { entity: string; authorId: string | null }): boolean | null => {
-    const access = services.accounts.access(stream.workspaceId, stream.userId);
-    if (!access) return null; // no longer a member: the stream ends
+  /** Whether the stream's member may learn of a change; null when no longer a member (the stream ends). Access read once per member per poll. */
+  const mayLearnOf = (
+    access: ReturnType<Services['accounts']['access']>,
+    stream: Stream,
+    change: { entity: string; authorId: string | null },
+  ): boolean | null => {
+    if (!access) return null;
     if (change.entity === 'invoice') return access.canViewOthersMoney;
     if (change.entity !== 'entry') return true;
     return change.authorId === stream.userId || change.authorId === null || access.canViewOthersTime;
@@ -53,27 +57,36 @@ export function createLiveFeed(deps: { services: Services; logger: Logger; perMe
     stream.res.end();
   };
 
+  /** Reads what was committed since the last look and tells each stream its share, in one write per stream. */
   const poll = () => {
     if (streams.size === 0) {
       lastSeq = services.events.newestSeq();
       return;
     }
+    const accessOf = new Map<string, ReturnType<Services['accounts']['access']>>();
+    const access = (stream: Stream) => {
+      const key = `${stream.workspaceId}|${stream.userId}`;
+      if (!accessOf.has(key)) accessOf.set(key, services.accounts.access(stream.workspaceId, stream.userId));
+      return accessOf.get(key);
+    };
+    const out = new Map<Stream, string>();
     try {
       for (let rows = services.events.feed(lastSeq); rows.length > 0; rows = services.events.feed(lastSeq)) {
         for (const row of rows) {
           lastSeq = row.seq;
-          const change: LiveChange = { entity: row.entity, id: row.entityId, operation: row.operation };
+          const message = `id: ${row.seq}\nevent: change\ndata: ${JSON.stringify({ entity: row.entity, id: row.entityId, operation: row.operation } satisfies LiveChange)}\n\n`;
           for (const stream of streams) {
             if (stream.workspaceId !== row.workspaceId) continue;
-            const may = mayLearnOf(stream, row);
+            const may = mayLearnOf(access(stream), stream, row);
             if (may === null) end(stream);
-            else if (may) send(stream, `id: ${row.seq}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+            else if (may) out.set(stream, (out.get(stream) ?? '') + message);
           }
         }
       }
     } catch (error) {
       logger.error('live feed failed to read the event log', { error: error instanceof Error ? error.message : String(error) });
     }
+    for (const [stream, text] of out) if (streams.has(stream)) send(stream, text);
   };
 
   const send = (stream: Stream, text: string) => {

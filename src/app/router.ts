@@ -7,7 +7,7 @@ import type { SessionView } from '../modules/sessions/service.js';
 import { csrfOk, field, fields, sessionSecretOf, type SettingsDeps, type Signed } from '../settings/kit.js';
 import { SETTINGS_CSP } from '../settings/router.js';
 import { APP_SCRIPT, APP_STYLE } from './assets.js';
-import { type BodyCheck, durationOf, instantOf, weekOf } from './forms.js';
+import { type BodyCheck, durationOf, instantOf, wallClock, weekOf } from './forms.js';
 import type { LiveFeed } from './live.js';
 import { appPage } from './layout.js';
 import { profileRoutes } from './profile.js';
@@ -63,6 +63,7 @@ function renderWeek(deps: AppDeps, req: Request, res: Response, signed: SignedIn
     week,
     now,
     viewing,
+    clock: wallClock(zone),
     members: members.map((m) => ({ userId: m.userId, name: m.name })),
     entries: entriesOf(deps, session, week.start.toISO() as string, week.end.toISO() as string, viewing === 'team' ? null : [viewing]),
     running: deps.services.timers.current(session.actor),

@@ -4,7 +4,7 @@ import type { SessionView } from '../modules/sessions/service.js';
 import { errorAt, type FieldErrors, invalidAt } from '../settings/fields.js';
 import { type Html, html } from '../settings/html.js';
 import { csrfField } from '../settings/layout.js';
-import { clockOf, localOf, type weekOf } from './forms.js';
+import { clockOf, type weekOf } from './forms.js';
 
 export interface WeekModel {
   session: SessionView;
@@ -15,6 +15,8 @@ export interface WeekModel {
   projects: Array<{ id: string; name: string }>;
   tags: Array<{ id: string; name: string }>;
   now: number;
+  /** The member's zone's wall clock (src/app/forms.ts wallClock). */
+  clock: (ms: number) => { date: string; time: string };
   /** Whose week: the member's own id, a colleague's, or `team` (the latter two read-only here). */
   viewing: string;
   /** The colleagues one may switch to (empty without colleagues' time visibility). */
@@ -104,7 +106,11 @@ export function timerLine(m: WeekModel, week: string): Html {
 
 /** One entry: its times in the zone, description, project, duration; edit in place (a disclosure), delete after a confirmation; invoiced ones read-only. */
 function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
-  const local = (iso: string) => DateTime.fromISO(iso, { zone: m.zone }).toFormat('HH:mm');
+  const local = (iso: string) => m.clock(Date.parse(iso)).time.slice(0, 5);
+  const localValue = (iso: string) => {
+    const at = m.clock(Date.parse(iso));
+    return `${at.date}T${at.time}`;
+  };
   const span = `${local(e.start)}–${e.end ? local(e.end) : 'now'}`;
   const seconds = e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000;
   const editing = m.refused?.form === e.id;
@@ -137,8 +143,8 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
       <form class="edit" method="post" action="/app/entries/${id}" aria-label="Edit entry ${span}">
         ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
         ${field(`${id}-description`, 'description', 'Description', sent.description ?? e.description, errors, html`maxlength="500"`)}
-        ${field(`${id}-start`, 'start', 'Start', sent.start ?? localOf(e.start, m.zone), errors, html`type="datetime-local" step="1" required`)}
-        ${field(`${id}-end`, 'end', 'End', sent.end ?? localOf(e.end, m.zone), errors, html`type="datetime-local" step="1" required`)}
+        ${field(`${id}-start`, 'start', 'Start', sent.start ?? localValue(e.start), errors, html`type="datetime-local" step="1" required`)}
+        ${field(`${id}-end`, 'end', 'End', sent.end ?? localValue(e.end), errors, html`type="datetime-local" step="1" required`)}
         <div class="field">
           <label for="${id}-project">Project</label>
           <select id="${id}-project" name="projectId">
@@ -206,13 +212,11 @@ export function weekBody(m: WeekModel): Html {
   const week = m.week.start.toISODate() as string;
   const byDay = new Map<string, EntryRowView[]>(m.week.days.map((d) => [d.key, []]));
   for (const e of m.entries) {
-    const key = DateTime.fromISO(e.start, { zone: m.zone }).toISODate() as string;
+    const key = m.clock(Date.parse(e.start)).date;
     byDay.get(key)?.push(e);
   }
   const seconds = (e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
-  const total = m.entries
-    .filter((e) => byDay.has(DateTime.fromISO(e.start, { zone: m.zone }).toISODate() as string))
-    .reduce((s, e) => s + seconds(e), 0);
+  const total = m.entries.filter((e) => byDay.has(m.clock(Date.parse(e.start)).date)).reduce((s, e) => s + seconds(e), 0);
   const first = m.week.start;
   const last = m.week.end.minus({ days: 1 });
   const own = m.viewing === m.session.userId;
