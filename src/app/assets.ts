@@ -41,6 +41,34 @@ form.add .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11r
 .dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;background:var(--accent);margin-right:.35rem}
 .live-status{font-size:.85rem;color:var(--muted)}
 @media (max-width:40rem){.entry .row{grid-template-columns:1fr auto;grid-template-areas:"when duration" "what what" "project project"}.entry .when{grid-area:when}.entry .duration{grid-area:duration}.entry .what{grid-area:what}.entry .project{grid-area:project}}
+/* Reports */
+.report-head{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:baseline}.report-head h1{margin:.25rem 0}
+.report-form .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(10.5rem,100%),1fr));gap:.5rem .75rem;align-items:start}
+.report-form select,.report-form input{width:100%;max-width:100%}
+.report-form .actions{margin-top:.5rem}
+nav.ranges ul{display:flex;flex-wrap:wrap;gap:.25rem .5rem;list-style:none;margin:.75rem 0 0;padding:0}
+nav.ranges a{display:inline-block;padding:.2rem .6rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;font-size:.9rem}
+nav.ranges a[aria-current]{background:var(--accent);border-color:var(--accent);color:#fff}
+ul.report-totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(9rem,100%),1fr));gap:.5rem;list-style:none;margin:0;padding:0}
+ul.report-totals li{border:1px solid var(--line);border-radius:8px;padding:.5rem .75rem;background:var(--soft)}
+ul.report-totals strong{display:block;font-size:1.35rem;font-variant-numeric:tabular-nums}
+figure.chart{margin:0}
+svg.chart{display:block;height:auto;max-width:100%}
+svg.chart .grid{stroke:var(--line);stroke-width:1}
+svg.chart .axis{fill:var(--muted);font-size:12px;font-family:inherit}
+svg.chart .col{fill:var(--accent)}
+svg.chart .hit{fill:transparent}
+svg.chart .bar:hover .col{fill:#0842a0}
+figure.chart details{margin-top:.5rem}
+table.rows .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.summary{width:100%}
+table.summary tr.group th{font-weight:600}
+table.summary tr.sub th{font-weight:400;padding-left:1.5rem;color:var(--fg)}
+table.summary tbody+tbody{border-top:2px solid var(--line)}
+table.detailed{width:100%}
+.hint.inline{display:inline}
+p.more{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin-top:.75rem}
+@media (max-width:40rem){svg.chart .axis{font-size:22px}svg.chart .axis.minor{display:none}table.rows .num{text-align:left}table.summary tr.sub{padding-left:1rem}table.summary tr.sub th{padding-left:0}table.rows th[data-label]{display:block;position:relative;border:0;padding:.1rem 0 .1rem 7rem;background:none;white-space:normal}table.rows th[data-label]::before{content:attr(data-label);color:var(--muted);position:absolute;left:0;top:.1rem;width:6.5rem;font-weight:400}}
 `;
 
 const JS = `
