@@ -81,6 +81,9 @@ async function main(): Promise<void> {
     await form.getByLabel('End').fill('2026-11-24T08:00:00');
     await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: 'Save' }).click()]);
     await shoot(page, 'week-edit-refused');
+    // The week's report: by project, then client, its days as a chart and its entries.
+    await page.goto(`${server.url}/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&subGroupBy=client`);
+    await shoot(page, 'reports');
   } finally {
     await browser.close();
     await server.close();

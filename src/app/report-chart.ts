@@ -32,11 +32,11 @@ function hourStep(maxHours: number): number {
   return 1000;
 }
 
-const W = 640;
-const H = 240;
-const LEFT = 44;
-const BOTTOM = 40;
-const TOP = 10;
+/** The two drawings: wide for a desktop, narrow (taller, fewer labels) for a phone; the style sheet shows one. */
+const SIZES = {
+  wide: { W: 960, H: 260, LEFT: 44, BOTTOM: 30, TOP: 10, labels: 16 },
+  narrow: { W: 400, H: 280, LEFT: 40, BOTTOM: 30, TOP: 10, labels: 7 },
+} as const;
 
 /** What a bar is called: `Mon 23 Nov` (a day), `week of 23 Nov` (a week). */
 export const barName = (bar: ChartBar, unit: 'day' | 'week') =>
@@ -44,11 +44,12 @@ export const barName = (bar: ChartBar, unit: 'day' | 'week') =>
 
 /**
  * The range's days or weeks as columns, drawn by the server (no script, no style attribute: the
- * CSP allows neither). Scales with its box (viewBox); on phones the style sheet enlarges the text
- * and hides the labels marked minor. Each column has a title (a tooltip, and read by screen
- * readers); the same figures stand in a table under it.
+ * CSP allows neither). Scales with its box (viewBox), in two proportions (the style sheet shows the
+ * narrow one on phones). Each column has a title (a tooltip, and read by screen readers); the same
+ * figures stand in a table under it.
  */
-export function barChart(bars: ChartBar[], unit: 'day' | 'week', caption: string): Html {
+export function barChart(bars: ChartBar[], unit: 'day' | 'week', caption: string, size: keyof typeof SIZES): Html {
+  const { W, H, LEFT, BOTTOM, TOP, labels } = SIZES[size];
   const maxHours = Math.max(...bars.map((b) => b.seconds / 3600), 0);
   const step = hourStep(Math.max(maxHours, 1));
   const top = Math.max(step, Math.ceil(maxHours / step) * step);
@@ -56,25 +57,25 @@ export function barChart(bars: ChartBar[], unit: 'day' | 'week', caption: string
   const plotH = H - TOP - BOTTOM;
   const slot = plotW / Math.max(bars.length, 1);
   const y = (hours: number) => TOP + plotH - (hours / top) * plotH;
-  // Labels: every bar when they fit, else every nth (the others are minor: hidden on phones, then every 2nth).
-  const every = Math.max(1, Math.ceil(bars.length / 16));
+  // Labels: every bar when they fit, else every nth.
+  const every = Math.max(1, Math.ceil(bars.length / labels));
   const lines = Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step);
   const label = (bar: ChartBar) => {
     const day = DateTime.fromISO(bar.key);
     if (unit === 'week') return day.toFormat('d LLL');
-    return bars.length <= 7 ? day.toFormat('ccc d') : day.toFormat('d');
+    return bars.length <= 7 ? day.toFormat(size === 'wide' ? 'ccc d' : 'ccccc d') : day.toFormat('d');
   };
   const fmtHours = (h: number) => (Number.isInteger(h) ? `${h}h` : `${h.toFixed(1)}h`);
   return html`<svg
-    class="chart"
+    class="chart ${size}"
     viewBox="0 0 ${W} ${H}"
     width="100%"
     role="img"
-    aria-labelledby="chart-title"
+    aria-labelledby="chart-title-${size}"
     focusable="false"
     xmlns="http://www.w3.org/2000/svg"
   >
-    <title id="chart-title">${caption}</title>
+    <title id="chart-title-${size}">${caption}</title>
     ${lines.map(
       (h) =>
         html`<line class="grid" x1="${LEFT}" x2="${W - 8}" y1="${y(h).toFixed(1)}" y2="${y(h).toFixed(1)}" /><text
@@ -91,7 +92,6 @@ export function barChart(bars: ChartBar[], unit: 'day' | 'week', caption: string
       const hours = bar.seconds / 3600;
       const barTop = y(hours);
       const shown = i % every === 0;
-      const phone = i % (every * 2) === 0;
       return html`<g class="bar">
         <title>${barName(bar, unit)}: ${clockOf(bar.seconds)}</title>
         <rect class="hit" x="${(x + 1).toFixed(1)}" y="${TOP}" width="${Math.max(slot - 2, 1).toFixed(1)}" height="${plotH}" />
@@ -105,9 +105,7 @@ export function barChart(bars: ChartBar[], unit: 'day' | 'week', caption: string
         />
         ${
           shown
-            ? html`<text class="axis${phone ? '' : ' minor'}" x="${(x + slot / 2).toFixed(1)}" y="${H - BOTTOM + 18}" text-anchor="middle">
-                ${label(bar)}
-              </text>`
+            ? html`<text class="axis" x="${(x + slot / 2).toFixed(1)}" y="${H - BOTTOM + 18}" text-anchor="middle"> ${label(bar)} </text>`
             : ''
         }
       </g>`;

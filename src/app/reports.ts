@@ -250,7 +250,7 @@ function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {
                 'Whose time',
                 form.member,
                 [
-                  [ctx.session.userId, `Mine (${ctx.session.name})`],
+                  [ctx.session.userId, 'Mine'],
                   ...members.filter((m) => m.userId !== ctx.session.userId).map((m) => [m.userId, m.name] as [string, string]),
                   [EVERYONE, 'Everyone'],
                 ],
@@ -291,11 +291,11 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
   const s = report.summary;
   // Money stands only where the report has any: the service has already refused what the member may not see.
   const money = s.totals.amount !== 0;
-  const first = DateTime.fromISO(form.from).toFormat('d LLL yyyy');
   const last = DateTime.fromISO(form.to).toFormat('d LLL yyyy');
+  const first = DateTime.fromISO(form.from).toFormat(form.from.slice(0, 4) === form.to.slice(0, 4) ? 'd LLL' : 'd LLL yyyy');
   return html`${heading}${reportForm(ctx, form, errors)}
     <section aria-labelledby="totals-heading">
-      <h2 id="totals-heading">${first === last ? first : `${first} – ${last}`}</h2>
+      <h2 id="totals-heading">${form.from === form.to ? last : `${first} – ${last}`}</h2>
       <ul class="report-totals">
         <li><span class="hint">Total</span><strong>${clockOf(s.totals.durationSec)}</strong></li>
         <li><span class="hint">Billable</span><strong>${clockOf(s.totals.billableSec)}</strong></li>
@@ -311,7 +311,7 @@ function chartSection(report: Report): Html {
   return html`<section aria-labelledby="chart-heading">
     <h2 id="chart-heading">${caption}</h2>
     <figure class="chart">
-      ${barChart(report.bars, report.unit, caption)}
+      ${barChart(report.bars, report.unit, caption, 'wide')} ${barChart(report.bars, report.unit, caption, 'narrow')}
       <details>
         <summary>The chart as a table</summary>
         <table class="rows">
@@ -378,7 +378,6 @@ function summarySection(form: ReportForm, report: Report, money: boolean): Html 
             )}
           </table>`
     }
-    <p class="hint"><a href="${linkOf(form, {})}#entries">The entries</a> are listed below.</p>
   </section>`;
 }
 
@@ -386,52 +385,48 @@ function entriesSection(ctx: Context, form: ReportForm, report: Report, money: b
   const local = (iso: string) => DateTime.fromISO(iso, { zone: ctx.zone });
   const names = new Map((ctx.members ?? []).map((m) => [m.userId, m.name]));
   const whose = form.member === EVERYONE;
+  const tagged = report.rows.some((e) => e.tagIds.length > 0);
+  const project = (e: EntryRowView) =>
+    e.projectName === null ? '' : html`${e.projectName}${e.clientName ? html` <span class="hint inline">· ${e.clientName}</span>` : ''}`;
+  const row = (e: EntryRowView) => {
+    const start = local(e.start);
+    const span = `${start.toFormat('HH:mm')}–${e.end ? local(e.end).toFormat('HH:mm') : ''}`;
+    return html`<tr>
+      <td data-label="Date" class="c-date"><time datetime="${e.start}">${start.toFormat('ccc d LLL')}</time></td>
+      <td data-label="Time" class="c-time">${span}</td>
+      ${whose ? html`<td data-label="Member" class="c-member">${names.get(e.authorId) ?? ''}</td>` : ''}
+      <td data-label="Description" class="c-what">${e.description || html`<span class="hint inline">(no description)</span>`}</td>
+      <td data-label="Project" class="c-project">${project(e)}</td>
+      ${tagged ? html`<td data-label="Tags" class="c-tags">${e.tagIds.map((id) => report.tags.get(id) ?? '').join(', ')}</td>` : ''}
+      <td data-label="Duration" class="num c-duration">${clockOf(e.durationSec)}</td>
+      ${money ? html`<td data-label="Amount" class="num c-amount">${e.amount === null ? '' : moneyOf(e.amount, e.currency)}</td>` : ''}
+    </tr>`;
+  };
+  const table = html`<table class="rows detailed">
+    <thead>
+      <tr>
+        <th scope="col">Date</th>
+        <th scope="col">Time</th>
+        ${whose ? html`<th scope="col">Member</th>` : ''}
+        <th scope="col">Description</th>
+        <th scope="col">Project</th>
+        ${tagged ? html`<th scope="col">Tags</th>` : ''}
+        <th scope="col" class="num">Duration</th>
+        ${money ? html`<th scope="col" class="num">Amount</th>` : ''}
+      </tr>
+    </thead>
+    <tbody>
+      ${report.rows.map(row)}
+    </tbody>
+  </table>`;
+  const more = report.nextCursor
+    ? html`<a class="button secondary" href="${linkOf(form, { cursor: report.nextCursor })}#entries"
+        >More entries<span class="vh"> (the next ${DETAILED_PAGE})</span></a
+      >`
+    : '';
   return html`<section aria-labelledby="entries">
     <h2 id="entries" tabindex="-1">Entries${form.cursor ? ' (continued)' : ''}</h2>
-    ${
-      report.rows.length === 0
-        ? html`<p class="hint">${form.cursor ? 'No more entries.' : 'No entries in this range.'}</p>`
-        : html`<table class="rows detailed">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Time</th>
-                ${whose ? html`<th scope="col">Member</th>` : ''}
-                <th scope="col">Description</th>
-                <th scope="col">Project</th>
-                <th scope="col">Tags</th>
-                <th scope="col" class="num">Duration</th>
-                ${money ? html`<th scope="col" class="num">Amount</th>` : ''}
-              </tr>
-            </thead>
-            <tbody>
-              ${report.rows.map((e) => {
-                const start = local(e.start);
-                return html`<tr>
-                  <td data-label="Date"><time datetime="${e.start}">${start.toFormat('ccc d LLL')}</time></td>
-                  <td data-label="Time" class="num">${start.toFormat('HH:mm')}–${e.end ? local(e.end).toFormat('HH:mm') : ''}</td>
-                  ${whose ? html`<td data-label="Member">${names.get(e.authorId) ?? ''}</td>` : ''}
-                  <td data-label="Description">${e.description || html`<span class="hint inline">(no description)</span>`}</td>
-                  <td data-label="Project">
-                    ${e.projectName ?? ''}${e.clientName ? html` <span class="hint inline">· ${e.clientName}</span>` : ''}
-                  </td>
-                  <td data-label="Tags">${e.tagIds.map((id) => report.tags.get(id) ?? '').join(', ')}</td>
-                  <td data-label="Duration" class="num">${clockOf(e.durationSec)}</td>
-                  ${money ? html`<td data-label="Amount" class="num">${e.amount === null ? '' : moneyOf(e.amount, e.currency)}</td>` : ''}
-                </tr>`;
-              })}
-            </tbody>
-          </table>`
-    }
-    <p class="more">
-      ${
-        report.nextCursor
-          ? html`<a class="button secondary" href="${linkOf(form, { cursor: report.nextCursor })}#entries"
-              >More entries<span class="vh"> (the next ${DETAILED_PAGE})</span></a
-            >`
-          : ''
-      }
-      ${form.cursor ? html`<a href="${linkOf(form, {})}#entries">Back to the first entries</a>` : ''}
-    </p>
+    ${report.rows.length === 0 ? html`<p class="hint">${form.cursor ? 'No more entries.' : 'No entries in this range.'}</p>` : table}
+    <p class="more">${more} ${form.cursor ? html`<a href="${linkOf(form, {})}#entries">Back to the first entries</a>` : ''}</p>
   </section>`;
 }

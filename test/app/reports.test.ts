@@ -78,14 +78,15 @@ describe('web app: reports', () => {
     expect(text).to.include('<tr class="sub"> <th scope="row" data-label="Tag">design</th>');
     expect(text).to.include('<tr class="sub"> <th scope="row" data-label="Tag">(no tag)</th>');
     // The chart: seven days in Berlin; the after-midnight work is on Tuesday the 24th.
-    expect(text.match(/<g class="bar">/g)?.length).to.equal(7);
+    // Drawn twice (wide, and narrow for phones), seven columns each.
+    expect(text.match(/<g class="bar">/g)?.length).to.equal(14);
     expect(text).to.include('<title>Mon 23 Nov: 1:30:00</title>');
     expect(text).to.include('<title>Tue 24 Nov: 1:45:00</title>');
     expect(text).to.include('<title>Sun 29 Nov: 0:00:00</title>');
     expect(page.text).not.to.match(/style=/);
     // The entries, times in Berlin, with their amounts; not the colleague's.
-    expect(text).to.include('<td data-label="Time" class="num">00:30–01:15</td>');
-    expect(text).to.include('<td data-label="Amount" class="num">EUR 135.00</td>');
+    expect(text).to.include('<td data-label="Time" class="c-time">00:30–01:15</td>');
+    expect(text).to.include('<td data-label="Amount" class="num c-amount">EUR 135.00</td>');
     expect(text).not.to.include('Colleague work');
 
     // Everyone: the API's figures without userIds, each entry with its member.
@@ -95,7 +96,7 @@ describe('web app: reports', () => {
     expect(all).to.include(`<strong>${clock(apiAll.body.data.totals.durationSec)}</strong>`);
     expect(all).to.include(`<strong>EUR ${apiAll.body.data.totals.amount.toFixed(2)}</strong>`);
     expect(all).to.include('<th scope="row" data-label="Member">Bea Colleague</th>');
-    expect(all).to.include('<td data-label="Member">Bea Colleague</td>');
+    expect(all).to.include('<td data-label="Member" class="c-member">Bea Colleague</td>');
     expect(all).to.include('Colleague work');
     // The owner may choose a colleague.
     expect(all).to.include(`<option value="${colleague.userId}" >Bea Colleague</option>`);
@@ -172,7 +173,7 @@ describe('web app: reports', () => {
     expect(text).to.include('<span class="hint">Total</span><strong>3:00:00</strong>');
     expect(text).to.include('<title>Sun 25 Oct: 3:00:00</title>');
     expect(text).to.include('<title>Mon 19 Oct: 0:00:00</title>');
-    expect(text).to.include('<td data-label="Time" class="num">01:30–02:30</td>');
+    expect(text).to.include('<td data-label="Time" class="c-time">01:30–02:30</td>');
     expect(text).not.to.include('The Sunday before');
     expect(text).to.include('Days and times in Europe/Berlin.');
   });
@@ -222,6 +223,6 @@ describe('web app: reports', () => {
     expect(second).to.include('Entries (continued)');
     const year = flat((await owner.get('/app/reports?from=2026-01-01&to=2026-12-31')).text);
     expect(year).to.include('<h2 id="chart-heading">Hours by week</h2>');
-    expect(year.match(/<g class="bar">/g)?.length).to.equal(53);
+    expect(year.match(/<g class="bar">/g)?.length).to.equal(2 * 53);
   });
 });
