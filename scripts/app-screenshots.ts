@@ -88,6 +88,9 @@ async function main(): Promise<void> {
       await page.goto(`${server.url}/app/${name}`);
       await shoot(page, name);
     }
+    // The week's report: by project, then client, its days as a chart and its entries.
+    await page.goto(`${server.url}/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&subGroupBy=client`);
+    await shoot(page, 'reports');
   } finally {
     await browser.close();
     await server.close();

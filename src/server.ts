@@ -144,7 +144,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const replication = await watchReplication(config, shutdown);
     let stopping = false;
     const contract = options.contract ?? loadContract();
-    const pages = browserPages({ config, logger, services, clock, imports, contract, shutdown, serverAddress: () => listeningAt });
+    const pages = browserPages({ config, logger, services, clock, imports, readers, contract, shutdown, serverAddress: () => listeningAt });
     const app = await createApp({
       config,
       logger,
@@ -290,6 +290,7 @@ function browserPages(deps: {
   services: Services;
   clock: Clock;
   imports: ImportRunner;
+  readers: ReaderPool;
   contract: ContractDocument;
   shutdown: Shutdown;
   serverAddress: () => string | null;
@@ -314,7 +315,7 @@ function browserPages(deps: {
   shutdown.add('announce', 'live streams', () => live.close());
   return {
     settings: createSettingsRouter(common),
-    webApp: createAppRouter({ ...common, live, check: createBodyCheck(contract) }),
+    webApp: createAppRouter({ ...common, live, check: createBodyCheck(contract), readers: deps.readers }),
     live,
   };
 }

@@ -149,4 +149,39 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     // The refused form answered 400, which Chromium reports as a failed load; nothing else went wrong.
     expect(problems).to.deep.equal(['error: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
+  it('the reports page at 320 px: no horizontal scroll, the phone chart, every control labelled, by keyboard, no console errors or CSP violations', async () => {
+    const hour = 3_600_000;
+    for (const [from, to, description] of [
+      [-50, -48, 'A long afternoon of harbour map work with a description that would not fit on a phone'],
+      [-26, -25, 'Planning'],
+      [-3, -2, 'Review'],
+    ] as const) {
+      const made = await server.request('POST', '/api/v1/entries', {
+        json: { start: new Date(Date.now() + from * hour).toISOString(), end: new Date(Date.now() + to * hour).toISOString(), description },
+      });
+      expect(made.status).to.equal(200);
+    }
+    const { page, problems } = await signedIn({ width: 320, height: 720 });
+    await page.waitForSelector('body[data-ask-zone=false]');
+    await page.goto(`${server.url}/app/reports?subGroupBy=client&member=everyone`);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(320);
+    // The narrow drawing on a phone, the wide one hidden.
+    expect(await page.locator('svg.chart.narrow').isVisible()).to.equal(true);
+    expect(await page.locator('svg.chart.wide').isVisible()).to.equal(false);
+    // Every control has its label.
+    for (const label of ['From', 'To (included)', 'Group by', 'Then by', 'Whose time'])
+      expect(await page.getByLabel(label, { exact: true }).count(), label).to.equal(1);
+    // By keyboard: a quick range, then the form.
+    await page.getByRole('link', { name: 'Last month' }).focus();
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(new URL(page.url()).searchParams.get('subGroupBy')).to.equal('client');
+    await page.getByLabel('Group by').selectOption('user');
+    await page.getByRole('button', { name: 'Show' }).focus();
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(await page.locator('#summary-heading').textContent()).to.equal('By member, then client');
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(320);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await page.locator('svg.chart.wide').isVisible()).to.equal(true);
+    expect(problems).to.deep.equal([]);
+  });
 });

@@ -52,6 +52,49 @@ form.add-item .check,form.edit .check{grid-column:1/-1}
 .swatch{display:inline-block;width:.7rem;height:.7rem;border-radius:2px;background:var(--accent);vertical-align:middle}
 meter{width:5rem;vertical-align:middle}
 @media (max-width:40rem){.entry .row{grid-template-columns:1fr auto;grid-template-areas:"when duration" "what what" "project project"}.entry .when{grid-area:when}.entry .duration{grid-area:duration}.entry .what{grid-area:what}.entry .project{grid-area:project}.entry.item .row{grid-template-areas:"what what" "project project"}}
+@media (max-width:40rem){.entry .row{grid-template-columns:1fr auto;grid-template-areas:"when duration" "what what" "project project"}.entry .when{grid-area:when}.entry .duration{grid-area:duration}.entry .what{grid-area:what}.entry .project{grid-area:project}}
+/* Reports */
+.report-head{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:baseline}.report-head h1{margin:.25rem 0}
+.report-form .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(10.5rem,100%),1fr));gap:.5rem .75rem;align-items:start}
+.report-form select,.report-form input{width:100%;max-width:100%}
+.report-form .actions{margin-top:.5rem}
+nav.ranges ul{display:flex;flex-wrap:wrap;gap:.25rem .5rem;list-style:none;margin:.75rem 0 0;padding:0}
+nav.ranges a{display:inline-block;padding:.2rem .6rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;font-size:.9rem}
+nav.ranges a[aria-current]{background:var(--accent);border-color:var(--accent);color:#fff}
+ul.report-totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(9rem,100%),1fr));gap:.5rem;list-style:none;margin:0;padding:0}
+ul.report-totals li{border:1px solid var(--line);border-radius:8px;padding:.5rem .75rem;background:var(--soft)}
+ul.report-totals strong{display:block;font-size:1.35rem;font-variant-numeric:tabular-nums}
+figure.chart{margin:0}
+svg.chart{display:block;height:auto;max-width:100%}svg.chart.narrow{display:none}
+svg.chart .grid{stroke:var(--line);stroke-width:1}
+svg.chart .axis{fill:var(--muted);font-size:13px;font-family:inherit}
+svg.chart.narrow .axis{font-size:15px}
+svg.chart .col{fill:var(--accent)}
+svg.chart .hit{fill:transparent}
+svg.chart .bar:hover .col{fill:#0842a0}
+figure.chart details{margin-top:.5rem}
+table.rows .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.rows .c-time{font-variant-numeric:tabular-nums;white-space:nowrap}
+table.summary,table.detailed{width:100%}
+table.summary tbody th{background:none;font-weight:600;white-space:normal}
+table.summary tr.sub th{font-weight:400;padding-left:1.75rem}
+table.summary tbody+tbody{border-top:2px solid var(--line)}
+.hint.inline{display:inline}
+p.more{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin-top:.75rem}
+@media (max-width:40rem){
+svg.chart.wide{display:none}svg.chart.narrow{display:block}
+table.summary tr,table.detailed tr{display:flex;flex-wrap:wrap;gap:0 1rem;padding:.5rem 0}
+table.summary tr.sub{padding-left:1rem}
+table.summary th[data-label]{display:block;flex-basis:100%;padding:0;border:0;overflow-wrap:anywhere}
+table.summary tr.sub th{padding-left:0}
+table.summary td,table.detailed td{position:static;padding:0;min-height:0}table.summary td.num{text-align:left}
+table.summary td::before{position:static;display:block;width:auto;font-size:.8rem}
+table.detailed td::before{content:none}
+table.detailed .c-date{order:1}table.detailed .c-time{order:2}table.detailed .c-duration{order:3;margin-left:auto;font-weight:600}table.detailed .c-amount{order:4}
+table.detailed .c-what,table.detailed .c-member,table.detailed .c-project,table.detailed .c-tags{order:5;flex-basis:100%;overflow-wrap:anywhere}
+table.detailed .c-member,table.detailed .c-project,table.detailed .c-tags{color:var(--muted);font-size:.9rem}
+table.detailed td:empty{display:none}
+}
 `;
 
 const JS = `

@@ -8,6 +8,7 @@ import { APP_SCRIPT, APP_STYLE } from './assets.js';
 /** The app's pages, in the order of its navigation. */
 export const APP_NAV = [
   { id: 'week', label: 'Week', href: '/app/week' },
+  { id: 'reports', label: 'Reports', href: '/app/reports' },
   { id: 'catalog', label: 'Catalog', href: '/app/catalog' },
   { id: 'profile', label: 'Profile', href: '/app/profile' },
 ] as const;

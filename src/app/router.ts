@@ -12,11 +12,15 @@ import type { LiveFeed } from './live.js';
 import { appPage } from './layout.js';
 import { profileRoutes } from './profile.js';
 import { catalogRoutes } from './catalog.js';
+import { reportRoutes } from './reports.js';
+import type { ReaderPool } from '../readers/pool.js';
 import { weekBody, type WeekModel } from './week.js';
 
 export interface AppDeps extends Omit<SettingsDeps, 'flashes'> {
   live: LiveFeed;
   check: BodyCheck;
+  /** The API's reader threads: the Reports page's reads run there, as the report routes' do. */
+  readers: ReaderPool;
 }
 
 export type SignedIn = Signed & { session: SessionView; secret: string };
@@ -273,6 +277,7 @@ export function createAppRouter(deps: AppDeps): Router {
   writeRoutes(router, deps, signedOf);
   profileRoutes(router, deps, signedOf);
   catalogRoutes(router, deps, signedOf);
+  reportRoutes(router, deps, signedOf);
   router.post('/preferences/zone', (req, res, next) => {
     try {
       services.accounts.setPreferences(signedOf(res).session.actor, signedOf(res).session.userId, { timeZone: field(req, 'timeZone') });

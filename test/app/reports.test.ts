@@ -1,0 +1,228 @@
+import { expect } from 'chai';
+import { OPERATOR } from '../../src/principal.js';
+import { addMemberWithToken, startTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD, SettingsClient } from '../settings/client.js';
+
+/** The web app's Reports page over real HTTP: the API's figures in the member's zone, visibility as the API's, refusals at their fields. */
+describe('web app: reports', () => {
+  let server: TestServer;
+  afterEach(() => server.close());
+
+  const flat = (text: string) => text.replace(/\s+/g, ' ');
+  const clock = (seconds: number) =>
+    `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+  const signIn = async (userId: string) => {
+    const client = new SettingsClient(server);
+    await client.setUp(userId, PASSWORD);
+    return client;
+  };
+  const entry = (token: string | undefined, start: string, end: string, description: string, extra: Record<string, unknown> = {}) =>
+    server.request('POST', '/api/v1/entries', { ...(token ? { token } : {}), json: { start, end, description, ...extra } }).then((r) => {
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      return r.body.data;
+    });
+
+  /** A team in Europe/Berlin: the owner's billable project time with tags, and a colleague's (who sees colleagues' time, not money). */
+  async function team() {
+    server = await startTestServer({ now: Date.parse('2026-11-25T13:00:00Z') });
+    const colleague = addMemberWithToken(server.services, server.workspaceId, {
+      name: 'Bea Colleague',
+      canViewOthersTime: true,
+      canViewOthersMoney: false,
+    });
+    const loner = addMemberWithToken(server.services, server.workspaceId, { name: 'Cas Own' });
+    for (const id of [server.ownerId, colleague.userId, loner.userId])
+      server.services.accounts.setPreferences(OPERATOR, id, { timeZone: 'Europe/Berlin', weekStart: 'monday' });
+    const site = (await server.request('POST', '/api/v1/projects', { json: { name: 'Harbour site', hourlyRate: 90, billable: true } })).body
+      .data;
+    const brand = (await server.request('POST', '/api/v1/projects', { json: { name: 'Brand', hourlyRate: 60, billable: true } })).body.data;
+    const design = (await server.request('POST', '/api/v1/tags', { json: { name: 'design' } })).body.data;
+    await entry(undefined, '2026-11-23T09:00:00+01:00', '2026-11-23T10:30:00+01:00', 'Planning', {
+      projectId: site.id,
+      billable: true,
+      tagIds: [design.id],
+    });
+    // After midnight in Berlin, still the 23rd in UTC: the member's zone files it under the 24th.
+    await entry(undefined, '2026-11-24T00:30:00+01:00', '2026-11-24T01:15:00+01:00', 'Late fix', { projectId: brand.id, billable: true });
+    await entry(undefined, '2026-11-24T13:00:00+01:00', '2026-11-24T14:00:00+01:00', 'No project', {});
+    await entry(colleague.token, '2026-11-24T09:00:00+01:00', '2026-11-24T12:00:00+01:00', 'Colleague work', {
+      projectId: site.id,
+      billable: true,
+    });
+    await entry(loner.token, '2026-11-25T09:00:00+01:00', '2026-11-25T09:20:00+01:00', 'Own only', { projectId: brand.id });
+    return { colleague, loner, site, brand };
+  }
+
+  it("shows the API's summary totals for the same range, zone and grouping, the days as a chart and the entries, for the member and for everyone", async () => {
+    const { colleague } = await team();
+    const owner = await signIn(server.ownerId);
+    const page = await owner.get('/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&subGroupBy=tag');
+    expect(page.status, page.text.slice(0, 500)).to.equal(200);
+    const text = flat(page.text);
+    const api = await server.request(
+      'GET',
+      `/api/v1/reports/summary?from=2026-11-23&to=2026-11-29&timeZone=Europe/Berlin&groupBy=project&subGroupBy=tag&userIds=${server.ownerId}`,
+    );
+    expect(api.status).to.equal(200);
+    const totals = api.body.data.totals;
+    expect(totals).to.include({ durationSec: 3 * 3600 + 15 * 60, billableSec: 2 * 3600 + 15 * 60, amount: 180, entryCount: 3 });
+    expect(text).to.include(`<span class="hint">Total</span><strong>${clock(totals.durationSec)}</strong>`);
+    expect(text).to.include(`<span class="hint">Billable</span><strong>${clock(totals.billableSec)}</strong>`);
+    expect(text).to.include('<span class="hint">Amount</span><strong>EUR 180.00</strong>');
+    expect(text).to.include('<span class="hint">Entries</span><strong>3</strong>');
+    // Two levels: each group, then its sub-groups, with the API's figures.
+    for (const group of api.body.data.groups) {
+      expect(text).to.include(`<th scope="row" data-label="Project">${group.name ?? '(no project)'}</th>`);
+      expect(text).to.include(`<td data-label="Time" class="num">${clock(group.durationSec)}</td>`);
+    }
+    expect(text).to.include('<tr class="sub"> <th scope="row" data-label="Tag">design</th>');
+    expect(text).to.include('<tr class="sub"> <th scope="row" data-label="Tag">(no tag)</th>');
+    // The chart: seven days in Berlin; the after-midnight work is on Tuesday the 24th.
+    // Drawn twice (wide, and narrow for phones), seven columns each.
+    expect(text.match(/<g class="bar">/g)?.length).to.equal(14);
+    expect(text).to.include('<title>Mon 23 Nov: 1:30:00</title>');
+    expect(text).to.include('<title>Tue 24 Nov: 1:45:00</title>');
+    expect(text).to.include('<title>Sun 29 Nov: 0:00:00</title>');
+    expect(page.text).not.to.match(/style=/);
+    // The entries, times in Berlin, with their amounts; not the colleague's.
+    expect(text).to.include('<td data-label="Time" class="c-time">00:30–01:15</td>');
+    expect(text).to.include('<td data-label="Amount" class="num c-amount">EUR 135.00</td>');
+    expect(text).not.to.include('Colleague work');
+
+    // Everyone: the API's figures without userIds, each entry with its member.
+    const all = flat((await owner.get('/app/reports?from=2026-11-23&to=2026-11-29&groupBy=user&member=everyone')).text);
+    const apiAll = await server.request('GET', '/api/v1/reports/summary?from=2026-11-23&to=2026-11-29&timeZone=Europe/Berlin&groupBy=user');
+    expect(apiAll.body.data.totals.durationSec).to.equal(6 * 3600 + 35 * 60);
+    expect(all).to.include(`<strong>${clock(apiAll.body.data.totals.durationSec)}</strong>`);
+    expect(all).to.include(`<strong>EUR ${apiAll.body.data.totals.amount.toFixed(2)}</strong>`);
+    expect(all).to.include('<th scope="row" data-label="Member">Bea Colleague</th>');
+    expect(all).to.include('<td data-label="Member" class="c-member">Bea Colleague</td>');
+    expect(all).to.include('Colleague work');
+    // The owner may choose a colleague.
+    expect(all).to.include(`<option value="${colleague.userId}" >Bea Colleague</option>`);
+  });
+
+  it("refuses a colleague's report to a member who may see their time but not its worth (403, worded for a person); their own shows with its amounts", async () => {
+    const { colleague } = await team();
+    const member = await signIn(colleague.userId);
+    const own = await member.get('/app/reports?from=2026-11-23&to=2026-11-29');
+    expect(own.status).to.equal(200);
+    const ownText = flat(own.text);
+    expect(ownText).to.include('id="report-member"');
+    expect(ownText).to.include('<strong>3:00:00</strong>');
+    expect(ownText).to.include('<strong>EUR 270.00</strong>');
+    expect(ownText).not.to.include('Planning');
+    for (const target of ['everyone', server.ownerId]) {
+      const refused = await member.get(`/app/reports?from=2026-11-23&to=2026-11-29&member=${target}`);
+      expect(refused.status).to.equal(403);
+      const text = flat(refused.text);
+      expect(text).to.include(
+        `<span class="field-error" id="report-member-error">You may see your colleagues&#39; time but not what it is worth, and a report shows both.`,
+      );
+      expect(text).to.include('aria-invalid="true" aria-describedby="report-member-error"');
+      expect(text).to.match(new RegExp(`<option value="${target}" selected>`));
+      expect(text).not.to.include('EUR');
+      expect(text).not.to.include('Planning');
+      expect(text).not.to.include('Total');
+    }
+    // The API says the same.
+    const api = await server.request('GET', '/api/v1/reports/summary?from=2026-11-23&to=2026-11-29', { token: colleague.token });
+    expect(api.status).to.equal(403);
+  });
+
+  it("has no member choice for a member without colleagues' time: only their own, whatever the address asks", async () => {
+    const { loner } = await team();
+    const member = await signIn(loner.userId);
+    for (const address of ['/app/reports?from=2026-11-23&to=2026-11-29', `/app/reports?from=2026-11-23&to=2026-11-29&member=everyone`]) {
+      const page = await member.get(address);
+      expect(page.status).to.equal(200);
+      const text = flat(page.text);
+      expect(text).not.to.include('report-member');
+      expect(text).to.include('<span class="hint">Total</span><strong>0:20:00</strong>');
+      expect(text).to.include('Own only');
+      expect(text).not.to.include('Planning');
+      expect(text).not.to.include('Colleague work');
+      // Their own worth (the project's billable rate), and no one else's.
+      expect(text).to.include('<span class="hint">Amount</span><strong>EUR 20.00</strong>');
+      // The total, its project and its entry.
+      expect(text.match(/EUR /g)?.length).to.equal(3);
+    }
+  });
+
+  it('files a 25-hour day as one day in Europe/Berlin, as the API does', async () => {
+    server = await startTestServer({ now: Date.parse('2026-10-28T12:00:00Z') });
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { timeZone: 'Europe/Berlin', weekStart: 'monday' });
+    const owner = await signIn(server.ownerId);
+    // Sunday 25 October 2026: clocks go back at 03:00 (CEST) to 02:00 (CET).
+    await entry(undefined, '2026-10-25T01:30:00+02:00', '2026-10-25T02:30:00+01:00', 'Across the change');
+    await entry(undefined, '2026-10-25T23:30:00+01:00', '2026-10-26T00:30:00+01:00', 'Late Sunday');
+    await entry(undefined, '2026-10-18T23:00:00+02:00', '2026-10-18T23:50:00+02:00', 'The Sunday before');
+    // The default range: this week (Monday 26 October to Sunday 1 November) in Berlin.
+    expect(flat((await owner.get('/app/reports')).text)).to.include('value="2026-10-26"');
+    const page = await owner.get('/app/reports?from=2026-10-19&to=2026-10-25&groupBy=project');
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    const api = await server.request(
+      'GET',
+      `/api/v1/reports/summary?from=2026-10-19&to=2026-10-25&timeZone=Europe/Berlin&groupBy=day&userIds=${server.ownerId}`,
+    );
+    expect(api.body.data.totals.durationSec).to.equal(3 * 3600);
+    expect(api.body.data.groups.map((g: { key: string; durationSec: number }) => [g.key, g.durationSec])).to.deep.equal([
+      ['2026-10-25', 3 * 3600],
+    ]);
+    expect(text).to.include('<span class="hint">Total</span><strong>3:00:00</strong>');
+    expect(text).to.include('<title>Sun 25 Oct: 3:00:00</title>');
+    expect(text).to.include('<title>Mon 19 Oct: 0:00:00</title>');
+    expect(text).to.include('<td data-label="Time" class="c-time">01:30–02:30</td>');
+    expect(text).not.to.include('The Sunday before');
+    expect(text).to.include('Days and times in Europe/Berlin.');
+  });
+
+  it('refuses bad input at its field (400), keeping what was typed, and pages the entries with the service’s cursor', async () => {
+    server = await startTestServer({ now: Date.parse('2026-11-25T13:00:00Z') });
+    const owner = await signIn(server.ownerId);
+    const backwards = await owner.get('/app/reports?from=2026-11-10&to=2026-11-03&groupBy=client');
+    expect(backwards.status).to.equal(400);
+    const b = flat(backwards.text);
+    expect(b).to.include('<span class="field-error" id="report-from-error">from: must not be after to.</span>');
+    expect(b).to.include('value="2026-11-10" required aria-invalid="true" aria-describedby="report-from-error"');
+    expect(b).to.include('value="2026-11-03" required');
+    expect(b).to.include('<option value="client" selected>Client</option>');
+    expect(b).not.to.include('Total');
+    const unknown = await owner.get('/app/reports?from=2026-11-02&to=2026-11-08&groupBy=planet');
+    expect(unknown.status).to.equal(400);
+    expect(flat(unknown.text)).to.include(
+      '<span class="field-error" id="report-group-error">groupBy: &quot;planet&quot; is not one of project, client, task, tag or member.</span>',
+    );
+    const same = await owner.get('/app/reports?from=2026-11-02&to=2026-11-08&groupBy=tag&subGroupBy=tag');
+    expect(same.status).to.equal(400);
+    expect(flat(same.text)).to.include('<span class="field-error" id="report-subgroup-error">subGroupBy: must differ from groupBy.</span>');
+    const notADay = await owner.get('/app/reports?from=yesterday&to=2026-11-08');
+    expect(notADay.status).to.equal(400);
+    expect(flat(notADay.text)).to.include('id="report-from-error">from: &quot;yesterday&quot; is not a day such as 2026-11-23.</span>');
+    const tooLong = await owner.get('/app/reports?from=2025-01-01&to=2026-11-08');
+    expect(tooLong.status).to.equal(400);
+    expect(flat(tooLong.text)).to.include('id="report-to-error">to: at most 366 days after from; split longer ranges.</span>');
+
+    // 105 entries: the first 100, then More with the service's cursor, then the last 5.
+    for (let i = 0; i < 105; i++) {
+      const start = Date.parse('2026-11-02T08:00:00Z') + i * 600_000;
+      await entry(undefined, new Date(start).toISOString(), new Date(start + 300_000).toISOString(), `Step ${i}`);
+    }
+    const first = await owner.get('/app/reports?from=2026-11-02&to=2026-11-08');
+    const firstText = flat(first.text);
+    expect(firstText.match(/<td data-label="Duration"/g)?.length).to.equal(100);
+    expect(firstText).to.include('<span class="hint">Entries</span><strong>105</strong>');
+    // The chart of a week is by day; a month-and-more range is by week.
+    const more = /href="(\/app\/reports\?[^"]*cursor=[^"]+)#entries"/.exec(first.text)?.[1];
+    expect(more).to.be.a('string');
+    const second = flat((await owner.get((more as string).replace(/&amp;/g, '&'))).text);
+    expect(second.match(/<td data-label="Duration"/g)?.length).to.equal(5);
+    expect(second).to.include('Step 104');
+    expect(second).not.to.include('Step 99<');
+    expect(second).to.include('Entries (continued)');
+    const year = flat((await owner.get('/app/reports?from=2026-01-01&to=2026-12-31')).text);
+    expect(year).to.include('<h2 id="chart-heading">Hours by week</h2>');
+    expect(year.match(/<g class="bar">/g)?.length).to.equal(2 * 53);
+  });
+});
