@@ -25,6 +25,7 @@ ul.entries{list-style:none;margin:0;padding:0}
 ul.entries>li{border-bottom:1px solid var(--line)}
 .entry .row{display:grid;grid-template-columns:7.5rem 1fr minmax(6rem,14rem) 5.5rem;gap:.5rem;padding:.45rem .25rem;align-items:baseline;cursor:pointer}
 .entry.locked .row,.entry.live .row{cursor:default}
+.entry a.row{color:inherit;text-decoration:none}.entry a.row:hover,.entry a.row:focus-visible{background:var(--soft)}
 .entry summary{list-style:none}.entry summary::-webkit-details-marker{display:none}
 .entry summary:hover{background:var(--soft)}
 .entry .when,.entry .duration{font-variant-numeric:tabular-nums}.entry .duration{text-align:right}

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import { DomainError } from '../errors.js';
 import type { Actor } from '../principal.js';
 import type { SessionView } from '../modules/sessions/service.js';
-import { errorAt, type FieldErrors, invalidAt } from '../settings/fields.js';
+import { errorAt, type FieldErrors, labelledInput, invalidAt } from '../settings/fields.js';
 import { type Html, html } from '../settings/html.js';
 import { field } from '../settings/kit.js';
 import { csrfField } from '../settings/layout.js';
@@ -115,13 +115,6 @@ function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
   };
 }
 
-const text = (id: string, name: string, label: string, value: string, errors: FieldErrors, attrs: Html | string = '') =>
-  html`<div class="field">
-    <label for="${id}">${label}</label>
-    <input id="${id}" name="${name}" value="${value}" ${attrs} ${invalidAt(id, errors[name])} />
-    ${errorAt(id, errors[name])}
-  </div>`;
-
 /** The fields of a kind's form (creating, or editing an item), as sent or stored. */
 function fields(
   kind: Kind,
@@ -135,7 +128,7 @@ function fields(
   const options = (list: Item[], selected: string, none: string | null) =>
     html`${none === null ? '' : html`<option value="">${none}</option>`}
     ${list.filter((i) => !i.archived || i.id === selected).map((i) => html`<option value="${i.id}" ${i.id === selected ? html`selected` : ''}>${i.name}</option>`)}`;
-  return html`${text(id('name'), 'name', 'Name', v.name ?? '', errors, html`type="text" maxlength="200" required`)}
+  return html`${labelledInput(id('name'), 'name', 'Name', v.name ?? '', errors, html`type="text" maxlength="200" required`)}
   ${
     kind === 'project'
       ? html`<div class="field">
@@ -144,10 +137,10 @@ function fields(
               ${options(all.client, v.clientId ?? '', 'No client')}
             </select>
           </div>
-          ${text(id('color'), 'color', 'Colour', v.color ?? '#0b57d0', errors, html`type="color"`)}
-          ${text(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)}
-          ${text(id('budget'), 'budgetAmount', 'Budget (amount)', v.budgetAmount ?? '', errors, html`type="text" inputmode="decimal"`)}
-          ${text(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
+          ${labelledInput(id('color'), 'color', 'Colour', v.color ?? '#0b57d0', errors, html`type="color"`)}
+          ${labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)}
+          ${labelledInput(id('budget'), 'budgetAmount', 'Budget (amount)', v.budgetAmount ?? '', errors, html`type="text" inputmode="decimal"`)}
+          ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
           <label class="check" for="${id('billable')}"
             ><input id="${id('billable')}" type="checkbox" name="billable" value="true" ${v.billable === 'true' ? html`checked` : ''} />
             Billable by default</label
@@ -166,8 +159,8 @@ function fields(
               </div>`
             : ''
         }
-        ${text(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)}
-        ${text(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}`
+        ${labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)}
+        ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}`
       : ''
   }
   ${

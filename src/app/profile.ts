@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { DomainError } from '../errors.js';
 import { HashingBusy } from '../modules/sessions/password.js';
 import type { SessionView } from '../modules/sessions/service.js';
-import { errorAt, type FieldErrors, fieldOfMessage, invalidAt } from '../settings/fields.js';
+import { errorAt, type FieldErrors, labelledInput, fieldOfMessage, invalidAt } from '../settings/fields.js';
 import { type Html, html } from '../settings/html.js';
 import { field } from '../settings/kit.js';
 import { csrfField } from '../settings/layout.js';
@@ -19,13 +19,6 @@ interface ProfileForm {
   weekStart: string;
 }
 
-const input = (id: string, name: string, label: string, value: string, errors: FieldErrors, attrs: Html | string = '') =>
-  html`<div class="field">
-    <label for="${id}">${label}</label>
-    <input id="${id}" name="${name}" value="${value}" ${attrs} ${invalidAt(id, errors[name])} />
-    ${errorAt(id, errors[name])}
-  </div>`;
-
 function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null): Html {
   const zones = ZONES.includes(form.timeZone) ? ZONES : [form.timeZone, ...ZONES];
   return html`<h1>Profile</h1>
@@ -33,8 +26,8 @@ function profileBody(session: SessionView, form: ProfileForm, errors: FieldError
     <form class="stack" method="post" action="/app/profile" aria-labelledby="you-heading">
       ${csrfField(session.csrfToken)}
       <h2 id="you-heading">You</h2>
-      ${input('profile-name', 'name', 'Name', form.name, errors, html`type="text" maxlength="200" required autocomplete="name"`)}
-      ${input('profile-email', 'email', 'Email (you sign in with it)', form.email, errors, html`type="email" maxlength="254" required autocomplete="email"`)}
+      ${labelledInput('profile-name', 'name', 'Name', form.name, errors, html`type="text" maxlength="200" required autocomplete="name"`)}
+      ${labelledInput('profile-email', 'email', 'Email (you sign in with it)', form.email, errors, html`type="email" maxlength="254" required autocomplete="email"`)}
       <div class="field">
         <label for="profile-zone">Time zone <span class="hint">Your days and weeks, and the times shown, follow it.</span></label>
         <select id="profile-zone" name="timeZone" ${invalidAt('profile-zone', errors.timeZone)}>
@@ -58,9 +51,9 @@ function profileBody(session: SessionView, form: ProfileForm, errors: FieldError
       ${csrfField(session.csrfToken)}
       <h2 id="password-heading">Password</h2>
       <input type="hidden" name="username" autocomplete="username" value="${form.email}" />
-      ${input('current-password', 'current', 'Current password', '', errors, html`type="password" autocomplete="current-password" required`)}
-      ${input('new-password', 'password', 'New password (at least 12 characters)', '', errors, html`type="password" autocomplete="new-password" required`)}
-      ${input('repeat-password', 'repeat', 'Repeat it', '', errors, html`type="password" autocomplete="new-password" required`)}
+      ${labelledInput('current-password', 'current', 'Current password', '', errors, html`type="password" autocomplete="current-password" required`)}
+      ${labelledInput('new-password', 'password', 'New password (at least 12 characters)', '', errors, html`type="password" autocomplete="new-password" required`)}
+      ${labelledInput('repeat-password', 'repeat', 'Repeat it', '', errors, html`type="password" autocomplete="new-password" required`)}
       <div><button type="submit">Change password</button></div>
       <p class="hint">Your other sessions end; this one stays.</p>
     </form>`;

@@ -67,6 +67,7 @@ function renderWeek(deps: AppDeps, req: Request, res: Response, signed: SignedIn
     week,
     now,
     viewing,
+    ...(typeof req.query.edit === 'string' ? { editId: req.query.edit } : {}),
     clock: wallClock(zone),
     members: members.map((m) => ({ userId: m.userId, name: m.name })),
     entries: entriesOf(deps, session, week.start.toISO() as string, week.end.toISO() as string, viewing === 'team' ? null : [viewing]),

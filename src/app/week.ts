@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { EntryRowView, EntryView } from '../modules/entries/service.js';
 import type { SessionView } from '../modules/sessions/service.js';
-import { errorAt, type FieldErrors, invalidAt } from '../settings/fields.js';
+import { type FieldErrors, labelledInput } from '../settings/fields.js';
 import { type Html, html } from '../settings/html.js';
 import { csrfField } from '../settings/layout.js';
 import { clockOf, type weekOf } from './forms.js';
@@ -17,6 +17,8 @@ export interface WeekModel {
   now: number;
   /** The member's zone's wall clock (src/app/forms.ts wallClock). */
   clock: (ms: number) => { date: string; time: string };
+  /** The entry whose form is open (`?edit=`), if any. */
+  editId?: string;
   /** Whose week: the member's own id, a colleague's, or `team` (the latter two read-only here). */
   viewing: string;
   /** The colleagues one may switch to (empty without colleagues' time visibility). */
@@ -48,15 +50,6 @@ const RUNAWAY: Record<string, string> = {
   stopped: 'Runaway: this timer ran past the workspace limit and was stopped when that was noticed.',
 };
 
-/** One text field with its label, the value as sent and its error tied to it. */
-function field(id: string, name: string, label: string, value: string, errors: FieldErrors, attrs: Html | string = ''): Html {
-  return html`<div class="field">
-    <label for="${id}">${label}</label>
-    <input id="${id}" name="${name}" value="${value}" ${attrs} ${invalidAt(id, errors[name])} />
-    ${errorAt(id, errors[name])}
-  </div>`;
-}
-
 /** The timer line: Start with a description and a project, or the running entry editable in place, its time ticking, and Stop. */
 export function timerLine(m: WeekModel, week: string): Html {
   const errors = m.refused?.form === 'timer' ? m.refused.errors : {};
@@ -65,7 +58,7 @@ export function timerLine(m: WeekModel, week: string): Html {
   if (!r) {
     return html`<form class="timer" method="post" action="/app/timer/start" aria-label="Timer">
       ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      ${field('timer-description', 'description', 'What are you working on?', sent.description ?? '', errors, html`maxlength="500" autocomplete="off"`)}
+      ${labelledInput('timer-description', 'description', 'What are you working on?', sent.description ?? '', errors, html`maxlength="500" autocomplete="off"`)}
       <div class="field">
         <label for="timer-project">Project</label>
         <select id="timer-project" name="projectId">
@@ -83,7 +76,7 @@ export function timerLine(m: WeekModel, week: string): Html {
   return html`<div class="timer running">
     <form method="post" action="/app/timer/save" aria-label="Running timer">
       ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      ${field('timer-description', 'description', 'Running', sent.description ?? r.description, errors, html`maxlength="500" autocomplete="off"`)}
+      ${labelledInput('timer-description', 'description', 'Running', sent.description ?? r.description, errors, html`maxlength="500" autocomplete="off"`)}
       <div class="field">
         <label for="timer-project">Project</label>
         <select id="timer-project" name="projectId">
@@ -137,14 +130,19 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
     </li>`;
   }
   if (!e.end) return html`<li class="entry live"><div class="row">${summary}</div></li>`;
-  return html`<li class="entry">
-    <details ${editing ? html`open` : ''}>
+  // Only the entry being edited carries its form (a week of 500 entries stays a light page): the others link to it.
+  if (!editing && m.editId !== id)
+    return html`<li class="entry" id="e-${id}">
+      <a class="row" href="/app/week?date=${week}&amp;edit=${id}#e-${id}">${summary}<span class="vh"> Edit</span></a>
+    </li>`;
+  return html`<li class="entry" id="e-${id}">
+    <details open>
       <summary class="row">${summary}<span class="vh"> Edit</span></summary>
       <form class="edit" method="post" action="/app/entries/${id}" aria-label="Edit entry ${span}">
         ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-        ${field(`${id}-description`, 'description', 'Description', sent.description ?? e.description, errors, html`maxlength="500"`)}
-        ${field(`${id}-start`, 'start', 'Start', sent.start ?? localValue(e.start), errors, html`type="datetime-local" step="1" required`)}
-        ${field(`${id}-end`, 'end', 'End', sent.end ?? localValue(e.end), errors, html`type="datetime-local" step="1" required`)}
+        ${labelledInput(`${id}-description`, 'description', 'Description', sent.description ?? e.description, errors, html`maxlength="500"`)}
+        ${labelledInput(`${id}-start`, 'start', 'Start', sent.start ?? localValue(e.start), errors, html`type="datetime-local" step="1" required`)}
+        ${labelledInput(`${id}-end`, 'end', 'End', sent.end ?? localValue(e.end), errors, html`type="datetime-local" step="1" required`)}
         <div class="field">
           <label for="${id}-project">Project</label>
           <select id="${id}-project" name="projectId">
@@ -186,11 +184,11 @@ function addForm(m: WeekModel, week: string): Html {
     ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
     <h2 id="add-heading">Add time</h2>
     <div class="grid">
-      ${field('add-description', 'description', 'Description', v.description ?? '', errors, html`maxlength="500"`)}
-      ${field('add-day', 'day', 'Day', v.day ?? (m.week.days.some((d) => d.key === today) ? today : (m.week.days[0]?.key ?? today)), errors, html`type="date" required`)}
-      ${field('add-start', 'startTime', 'Start', v.startTime ?? '09:00', errors, html`type="time" step="1" required`)}
-      ${field('add-end', 'endTime', 'End', v.endTime ?? '', errors, html`type="time" step="1"`)}
-      ${field('add-duration', 'duration', 'or duration', v.duration ?? '', errors, html`placeholder="1:30" inputmode="text"`)}
+      ${labelledInput('add-description', 'description', 'Description', v.description ?? '', errors, html`maxlength="500"`)}
+      ${labelledInput('add-day', 'day', 'Day', v.day ?? (m.week.days.some((d) => d.key === today) ? today : (m.week.days[0]?.key ?? today)), errors, html`type="date" required`)}
+      ${labelledInput('add-start', 'startTime', 'Start', v.startTime ?? '09:00', errors, html`type="time" step="1" required`)}
+      ${labelledInput('add-end', 'endTime', 'End', v.endTime ?? '', errors, html`type="time" step="1"`)}
+      ${labelledInput('add-duration', 'duration', 'or duration', v.duration ?? '', errors, html`placeholder="1:30" inputmode="text"`)}
       <div class="field">
         <label for="add-project">Project</label>
         <select id="add-project" name="projectId">

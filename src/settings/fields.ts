@@ -31,3 +31,18 @@ export function fieldOfMessage(message: string, labels: Record<string, string>):
  */
 export const aboutMember = (name: string, message: string, field: boolean) =>
   `${name}: ${field ? 'the ' : ''}${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+
+/** A labelled input with its value (as sent or stored) and its error, tied to it: the forms of the web app. */
+export const labelledInput = (
+  id: string,
+  name: string,
+  label: string,
+  value: string,
+  errors: FieldErrors,
+  attrs: Html | string = '',
+): Html =>
+  html`<div class="field">
+    <label for="${id}">${label}</label>
+    <input id="${id}" name="${name}" value="${value}" ${attrs} ${invalidAt(id, errors[name])} />
+    ${errorAt(id, errors[name])}
+  </div>`;

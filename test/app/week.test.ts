@@ -160,7 +160,13 @@ describe('web app: the week and the timer', () => {
       source: 'web',
     });
     // Deleted (the page asks first).
-    expect(flat((await week('2026-11-02')).text)).to.include(`data-confirm="Delete this entry (08:00–09:00, Plan)?"`);
+    // The week links each entry to its form; only the one being edited carries it.
+    const listed2 = flat((await week('2026-11-02')).text);
+    expect(listed2).to.include(`<a class="row" href="/app/week?date=2026-11-02&amp;edit=${id}#e-${id}">`);
+    expect(listed2).not.to.include(`action="/app/entries/${id}"`);
+    const editing = flat((await owner.get(`/app/week?date=2026-11-02&edit=${id}`)).text);
+    expect(editing).to.include(`action="/app/entries/${id}"`);
+    expect(editing).to.include(`data-confirm="Delete this entry (08:00–09:00, Plan)?"`);
     expect((await post(`/app/entries/${id}/delete`, { week: '' })).status).to.equal(303);
     expect((await server.request('GET', `/api/v1/entries/${id}`)).status).to.equal(404);
   });

@@ -367,6 +367,20 @@ function membersOf({
     if (!repo.hasOwner(workspaceId)) throw errors.lastOwner(workspaceId);
   };
   const isOwner = (workspaceId: string, userId: string) => repo.membership(workspaceId, userId)?.isOwner === true;
+  /** Inside a write: the account joins the workspace with these flags (a checked rate); false when it is a member already. */
+  const join = (workspaceId: string, userId: string, flags: MemberFlags, hourlyRate: number | null): boolean => {
+    const now = clock.now();
+    return repo.insertMember({
+      workspaceId,
+      userId,
+      canViewOthersTime: flags.canViewOthersTime ?? false,
+      canViewOthersMoney: flags.canViewOthersMoney ?? false,
+      hourlyRate,
+      isOwner: flags.isOwner ?? false,
+      createdAt: now,
+      updatedAt: now,
+    });
+  };
 
   return {
     addMember(principal: Principal, input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
@@ -375,18 +389,7 @@ function membersOf({
       return write(() => {
         if (!repo.workspace(input.workspaceId)) throw errors.workspaceNotFound(input.workspaceId);
         if (!repo.user(input.userId)) throw errors.userNotFound(input.userId);
-        const now = clock.now();
-        const inserted = repo.insertMember({
-          workspaceId: input.workspaceId,
-          userId: input.userId,
-          canViewOthersTime: input.canViewOthersTime ?? false,
-          canViewOthersMoney: input.canViewOthersMoney ?? false,
-          hourlyRate,
-          isOwner: input.isOwner ?? false,
-          createdAt: now,
-          updatedAt: now,
-        });
-        if (!inserted) throw errors.alreadyMember(input.workspaceId, input.userId);
+        if (!join(input.workspaceId, input.userId, input, hourlyRate)) throw errors.alreadyMember(input.workspaceId, input.userId);
         return { workspaceId: input.workspaceId, userId: input.userId };
       });
     },
@@ -436,18 +439,7 @@ function membersOf({
         // A name is needed only for a new account; an existing one keeps its own.
         const name = existing ? existing.name : requireName(typedName, 'name');
         const userId = existing?.id ?? createAccount({ name, email }).id;
-        const now = clock.now();
-        const inserted = repo.insertMember({
-          workspaceId: input.workspaceId,
-          userId,
-          canViewOthersTime: input.canViewOthersTime ?? false,
-          canViewOthersMoney: input.canViewOthersMoney ?? false,
-          hourlyRate,
-          isOwner: input.isOwner ?? false,
-          createdAt: now,
-          updatedAt: now,
-        });
-        if (!inserted) throw errors.alreadyMemberNamed(name, email);
+        if (!join(input.workspaceId, userId, input, hourlyRate)) throw errors.alreadyMemberNamed(name, email);
         // An existing account is shown with its email as stored (the match ignores case).
         const stored = existing ? (repo.user(existing.id)?.email ?? email) : email;
         return { userId, name, email: stored, created: !existing, hasPassword: (existing?.passwordHash ?? null) !== null };

@@ -37,6 +37,17 @@ export function createDeliveryLog({
   find: (principal: Principal, id: string) => WebhookRow;
   onQueued?: () => void;
 }) {
+  /** The subscription, when the principal may manage it and it is enabled (a disabled one sends nothing). */
+  const enabledSubscription = (principal: Principal, webhookId: string): void => {
+    if (!find(principal, webhookId).enabled) throw webhookErrors.disabled();
+  };
+  /** A delivery of the subscription, unless withheld from this member (to whom it does not exist). */
+  const visibleDelivery = (principal: Principal, webhookId: string, deliveryId: string) => {
+    const delivery = repo.delivery(webhookId, deliveryId);
+    if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility')) throw webhookErrors.deliveryNotFound(deliveryId);
+    return delivery;
+  };
+
   return {
     /**
      * A page of the delivery log, newest first, after the page link `cursor` (opaque, signed:
@@ -69,12 +80,9 @@ export function createDeliveryLog({
      * be enabled.
      */
     redeliver(principal: Principal, webhookId: string, deliveryId: string): { id: string } {
-      const webhook = find(principal, webhookId);
-      if (!webhook.enabled) throw webhookErrors.disabled();
+      enabledSubscription(principal, webhookId);
       write(() => {
-        const delivery = repo.delivery(webhookId, deliveryId);
-        if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility'))
-          throw webhookErrors.deliveryNotFound(deliveryId);
+        const delivery = visibleDelivery(principal, webhookId, deliveryId);
         if (delivery.nextAttemptAt !== null) throw webhookErrors.stillQueued();
         if (delivery.status === 'success') throw webhookErrors.succeeded();
         if (!REDELIVERABLE.has(delivery.status)) throw webhookErrors.withheld();
@@ -89,12 +97,9 @@ export function createDeliveryLog({
      * it up within a second); one in flight, final, or withheld is refused with the reason.
      */
     retryNow(principal: Principal, webhookId: string, deliveryId: string): { id: string } {
-      const webhook = find(principal, webhookId);
-      if (!webhook.enabled) throw webhookErrors.disabled();
+      enabledSubscription(principal, webhookId);
       write(() => {
-        const delivery = repo.delivery(webhookId, deliveryId);
-        if (!delivery || (!isOperator(principal) && delivery.status === 'skipped_visibility'))
-          throw webhookErrors.deliveryNotFound(deliveryId);
+        const delivery = visibleDelivery(principal, webhookId, deliveryId);
         if (delivery.nextAttemptAt === null) throw webhookErrors.notWaiting();
         if (!repo.dueNow(webhookId, deliveryId, clock.now())) throw webhookErrors.inFlight();
       });
