@@ -71,9 +71,11 @@ async function openStream(url: string, cookie: string, seen: Map<string, number[
         const now = performance.now();
         buffer += decoder.decode(value, { stream: true });
         for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-          const id = /"id":"([^"]+)"/.exec(buffer.slice(0, cut))?.[1];
+          for (const match of buffer.slice(0, cut).matchAll(/"id":"([^"]+)"/g)) {
+            const id = match[1] as string;
+            seen.set(id, [...(seen.get(id) ?? []), now]);
+          }
           buffer = buffer.slice(cut + 2);
-          if (id) seen.set(id, [...(seen.get(id) ?? []), now]);
         }
       }
     } catch {

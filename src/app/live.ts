@@ -6,6 +6,8 @@ import type { Services } from '../services.js';
 const POLL_MS = 200;
 /** A comment line this often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
+/** Changes listed by name in one message; beyond, only counted (the page reads itself again whatever changed). */
+const MAX_LISTED = 20;
 /** A browser this far behind is cut off (it reconnects and catches up) rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 256 * 1024;
 
@@ -15,7 +17,11 @@ interface Stream {
   userId: string;
 }
 
-/** What a change looks like on the stream: which record, never its content (the page reads that itself, as the viewer). */
+/**
+ * What a change looks like on the stream: which record, never its content (the page reads that
+ * itself, as the viewer). A message (`event: change`) carries `{changes: LiveChange[], more}`:
+ * every change of one look at the event log (200 ms) that its member may see.
+ */
 export interface LiveChange {
   entity: string;
   id: string;
@@ -69,24 +75,29 @@ export function createLiveFeed(deps: { services: Services; logger: Logger; perMe
       if (!accessOf.has(key)) accessOf.set(key, services.accounts.access(stream.workspaceId, stream.userId));
       return accessOf.get(key);
     };
-    const out = new Map<Stream, string>();
+    // One message per stream per look: the changes it may see (the first MAX_LISTED), and how many more.
+    const out = new Map<Stream, { changes: LiveChange[]; more: number }>();
     try {
       for (let rows = services.events.feed(lastSeq); rows.length > 0; rows = services.events.feed(lastSeq)) {
         for (const row of rows) {
           lastSeq = row.seq;
-          const message = `id: ${row.seq}\nevent: change\ndata: ${JSON.stringify({ entity: row.entity, id: row.entityId, operation: row.operation } satisfies LiveChange)}\n\n`;
           for (const stream of streams) {
             if (stream.workspaceId !== row.workspaceId) continue;
             const may = mayLearnOf(access(stream), stream, row);
             if (may === null) end(stream);
-            else if (may) out.set(stream, (out.get(stream) ?? '') + message);
+            if (!may) continue;
+            const told = out.get(stream) ?? { changes: [], more: 0 };
+            if (told.changes.length < MAX_LISTED) told.changes.push({ entity: row.entity, id: row.entityId, operation: row.operation });
+            else told.more++;
+            out.set(stream, told);
           }
         }
       }
     } catch (error) {
       logger.error('live feed failed to read the event log', { error: error instanceof Error ? error.message : String(error) });
     }
-    for (const [stream, text] of out) if (streams.has(stream)) send(stream, text);
+    for (const [stream, told] of out)
+      if (streams.has(stream)) send(stream, `id: ${lastSeq}\nevent: change\ndata: ${JSON.stringify(told)}\n\n`);
   };
 
   const send = (stream: Stream, text: string) => {

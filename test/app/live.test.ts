@@ -80,7 +80,7 @@ describe('web app: the live stream', () => {
         {
           event: 'change',
           id: ownerStream.messages[1]?.id,
-          data: JSON.stringify({ entity: 'entry', id: made.body.data.id, operation: 'create' }),
+          data: JSON.stringify({ changes: [{ entity: 'entry', id: made.body.data.id, operation: 'create' }], more: 0 }),
         },
       ]);
       expect(beaStream.messages.map((m) => m.event)).to.deep.equal(['hello']);
@@ -93,7 +93,7 @@ describe('web app: the live stream', () => {
       await settle();
       expect(beaStream.messages.map((m) => [m.event, m.data])).to.deep.equal([
         ['hello', '{}'],
-        ['change', JSON.stringify({ entity: 'entry', id: hers.body.data.id, operation: 'create' })],
+        ['change', JSON.stringify({ changes: [{ entity: 'entry', id: hers.body.data.id, operation: 'create' }], more: 0 })],
       ]);
       expect(ownerStream.messages).to.have.length(3);
       // Decided at send time: once Bea may see colleagues' time, the owner's next change reaches her.
@@ -103,7 +103,7 @@ describe('web app: the live stream', () => {
       await settle();
       expect(beaStream.messages.at(-1)).to.include({
         event: 'change',
-        data: JSON.stringify({ entity: 'entry', id: made.body.data.id, operation: 'delete' }),
+        data: JSON.stringify({ changes: [{ entity: 'entry', id: made.body.data.id, operation: 'delete' }], more: 0 }),
       });
       expect(JSON.stringify(beaStream.messages)).not.to.include('Secret plan');
       // Removed from the workspace: her stream ends at the next change.
