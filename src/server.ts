@@ -61,6 +61,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** An import whose process died midway (kill -9, a crash) is cleaned up and recorded failed. */
+async function recoverImports(services: Services, logger: Logger): Promise<void> {
+  const recovered = await services.imports.recover();
+  if (recovered > 0) logger.warn('cleaned up imports that stopped midway', { imports: recovered });
+}
+
+/** The start's log lines: where it listens, its replication, the risky settings. */
+function logListening(config: Config, logger: Logger, url: string, replication: { state(): object } | null): void {
+  logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
+  if (config.replication)
+    logger.info('replicated by Litestream', {
+      config: config.replication.configPath,
+      replicas: config.replication.replicas,
+      maxLagMs: config.replication.maxLagMs,
+      ...replication?.state(),
+    });
+  for (const risk of riskySettings(config)) logger.warn(`risky setting: ${risk}`);
+}
+
 /**
  * The server's life: open and migrate the database, build the services, bootstrap an empty
  * database, listen, run the scheduler (the jobs the modules registered), the webhook sender
@@ -114,9 +133,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       onResult: (job, result) => job === 'runaway timers' && metrics?.runawaysDetected(result as number),
     });
     shutdown.add('stop', 'scheduler and sender', () => scheduler.shutdown().then(sending.stop));
-    // An import whose process died midway (kill -9, a crash) is cleaned up and recorded failed.
-    const recovered = await services.imports.recover();
-    if (recovered > 0) logger.warn('cleaned up imports that stopped midway', { imports: recovered });
+    await recoverImports(services, logger);
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
     if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
@@ -187,15 +204,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       }
     });
     shutdown.add('stop', 'requests', () => drain(server));
-    logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
-    if (config.replication)
-      logger.info('replicated by Litestream', {
-        config: config.replication.configPath,
-        replicas: config.replication.replicas,
-        maxLagMs: config.replication.maxLagMs,
-        ...replication?.state(),
-      });
-    for (const risk of riskySettings(config)) logger.warn(`risky setting: ${risk}`);
+    logListening(config, logger, url, replication);
     // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
     // shipper stores); its example uses the public address when set, else the one listened on.
     if (bootstrapped) (options.announce ?? ((text) => process.stderr.write(text)))(firstStartBanner(bootstrapped, services, config, url));

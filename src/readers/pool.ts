@@ -7,7 +7,7 @@ import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { resolvePackage } from '../workers.js';
 import type { EncodedBody } from '../kernel/compression.js';
-import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
+import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, readTexts, runRead } from './tasks.js';
 
 export interface ReaderOptions {
   /** Reader threads; 0 reads on the request thread (a :memory: database cannot be shared). */
@@ -38,6 +38,7 @@ export function createReaderPool(
 ) {
   const inProcess = options.threads === 0 || options.databasePath === ':memory:';
   const handlers = inProcess ? readHandlers(options.services) : null;
+  const texts = inProcess ? readTexts(options.services) : {};
   const typescript = import.meta.url.endsWith('.ts');
   const workerData: ReaderThreadData = {
     databasePath: options.databasePath,
@@ -74,7 +75,7 @@ export function createReaderPool(
     async run(task: ReadTask): Promise<Uint8Array | EncodedBody> {
       let result: ReadResult;
       if (!pool) {
-        result = await runRead(handlers ?? readHandlers(options.services), { ...task, compression: null });
+        result = await runRead(handlers ?? readHandlers(options.services), { ...task, compression: null }, texts);
       } else {
         const signal = AbortSignal.timeout(options.budgetMs);
         try {
