@@ -61,6 +61,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The reader threads of the heavy reads (src/readers), as configured. */
+function readerPool(config: Config, options: RuntimeOptions, parts: { secretKey: Buffer; logger: Logger; services: Services }): ReaderPool {
+  return createReaderPool({
+    threads: config.readerThreads,
+    budgetMs: config.readBudgetMs,
+    queueMs: config.readQueueMs,
+    cacheMb: config.readerCacheMb,
+    ...options.readers,
+    databasePath: config.databasePath,
+    defaultTimeZone: config.serverTimeZone,
+    ...parts,
+  });
+}
+
 /** An import whose process died midway (kill -9, a crash) is cleaned up and recorded failed. */
 async function recoverImports(services: Services, logger: Logger): Promise<void> {
   const recovered = await services.imports.recover();
@@ -138,17 +152,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
     let listeningAt: string | null = null;
-    const readers = createReaderPool({
-      threads: config.readerThreads,
-      budgetMs: config.readBudgetMs,
-      cacheMb: config.readerCacheMb,
-      ...options.readers,
-      databasePath: config.databasePath,
-      secretKey,
-      defaultTimeZone: config.serverTimeZone,
-      logger,
-      services,
-    });
+    const readers = readerPool(config, options, { secretKey, logger, services });
     shutdown.add('release', 'reader threads', () => readers.close());
     // The Import page's runs, each on a thread of its own connection.
     const imports = createImportRunner({ databasePath: config.databasePath, secretKey, synchronous: config.synchronous, clock, logger });
