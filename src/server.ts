@@ -9,6 +9,7 @@ import { type Config, riskySettings } from './config.js';
 import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
+import type { SyncFile } from './db/durability.js';
 import { type AppDeps, createApp } from './http/app.js';
 import { type ContractDocument, loadContract } from './contract.js';
 import { probeDatabase } from './db/probe.js';
@@ -40,6 +41,8 @@ export interface RuntimeOptions {
    * clock, a fake resolver or a CA of the test's own cannot cross to a thread).
    */
   senderInProcess?: boolean;
+  /** Tests of the durability barrier: the WAL's sync replaced (one that fails, or waits to be released). */
+  sync?: SyncFile;
   /** Tests of the pipeline itself serve a fixture contract with fixture handlers. */
   contract?: ContractDocument;
   /** Tests: every statement that writes outside a transaction throws (the one write path). */
@@ -113,7 +116,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   // Each part registers how it stops as it starts: the same steps run on close and on a failed start.
   const shutdown = createShutdown(logger);
   try {
-    const { database, unmark } = openHeldDatabase(config, logger, options.strictWrites ?? false);
+    const { database, unmark } = openHeldDatabase(config, logger, options.strictWrites ?? false, options.sync);
     shutdown.add('close', 'database', () => {
       database.close();
       unmark();
@@ -340,12 +343,19 @@ function holdDatabase(databasePath: string): () => void {
  * Takes the database's lock, then opens and migrates it (a backup first when data is migrated),
  * logging what it tightened and backed up. Returns the database and the release of its lock.
  */
-function openHeldDatabase(config: Config, logger: Logger, strictWrites: boolean): { database: DatabaseHandle; unmark: () => void } {
+function openHeldDatabase(
+  config: Config,
+  logger: Logger,
+  strictWrites: boolean,
+  sync: SyncFile | undefined,
+): { database: DatabaseHandle; unmark: () => void } {
   const unmark = holdDatabase(config.databasePath);
   let database: DatabaseHandle;
   try {
     database = openDatabase(config.databasePath, {
       synchronous: config.synchronous,
+      // Acknowledged writes durable at the cost of one sync per group of concurrent writes (docs/design.md).
+      groupCommit: { sync },
       backupsBeforeMigrating: config.migrationBackups,
       strictWrites,
     });
