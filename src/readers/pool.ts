@@ -116,11 +116,12 @@ export function createReaderPool(
     : new Piscina<ReadTask, ReadResult>({
         filename: new URL(`../threads/reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
         // Started on the first heavy reads (the server starts faster) and kept while reads come;
-        // a reader idle for a minute ends and gives its memory back (the next heavy read starts
-        // one again, in ~0.1 s).
+        // a reader idle for 10 s ends and gives its memory back (the next heavy read starts one
+        // again, in ~0.1 s). A minute kept two idle readers' 40-60 MB each alive through the
+        // writes that followed a burst of reports: the server's peak RSS (issue 27).
         minThreads: 0,
         maxThreads: options.threads,
-        idleTimeout: 60_000,
+        idleTimeout: 10_000,
         workerData,
         // A reader's heap: room for the largest answers (a 6 MB summary), and a young generation
         // kept small so short-lived rows are collected early; a read that needs more fails (500)
