@@ -14,7 +14,8 @@ const path = process.env.BENCH_DATABASE_PATH;
 if (!path) throw new Error('BENCH_DATABASE_PATH is required');
 const db = new Database(path);
 db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
+// NORMAL by default; BENCH_SYNCHRONOUS=FULL syncs every commit (the server's durability, without group commit).
+db.pragma(`synchronous = ${process.env.BENCH_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL'}`);
 db.pragma('busy_timeout = 5000');
 
 const findToken = db.prepare(

@@ -50,6 +50,8 @@ interface Measured {
   non2xx: number;
   errors: number;
   peakRssMb: number;
+  /** The highest RSS sampled during this scenario alone. */
+  scenarioRssMb: number;
   /** Bytes received per answer, headers included (autocannon's throughput over its request count). */
   bytesPerAnswer: number;
 }
@@ -139,8 +141,20 @@ async function peakRss(pid: number): Promise<number> {
 
 let memberTokens: string[] = [];
 
+/** The process's resident set now (VmRSS) and per thread is not in /proc: the whole process, in MB. */
+function rssNow(pid: number): number {
+  try {
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
 async function load(url: string, scenario: Scenario, token: string, pid: number, duration = seconds): Promise<Measured> {
   let next = 0;
+  // The highest RSS during this scenario (VmHWM is the highest since the start, of every scenario before).
+  let scenarioRss = rssNow(pid);
+  const sampler = setInterval(() => (scenarioRss = Math.max(scenarioRss, rssNow(pid))), 200);
   const result = await autocannon({
     url: `${url}${scenario.path}`,
     method: scenario.method,
@@ -170,7 +184,9 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
         }
       : {}),
   } as autocannon.Options);
+  clearInterval(sampler);
   return {
+    scenarioRssMb: scenarioRss,
     requestsPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -384,6 +400,14 @@ async function main() {
     );
     children.push(baseline.child);
     const baselineUrl = baseline.match?.[1] as string;
+    // The same baseline syncing every commit: the write scenarios' floor at the server's durability.
+    const baselineFull = await startProcess(
+      ['--import', 'tsx', 'bench/baseline-server.ts'],
+      { BENCH_DATABASE_PATH: databasePath, BENCH_SYNCHRONOUS: 'FULL' },
+      /BASELINE_LISTENING (\S+)/,
+    );
+    children.push(baselineFull.child);
+    const baselineFullUrl = baselineFull.match?.[1] as string;
     // The list's current ETag, for the clients that poll it (a 304 each time; autocannon counts 304 as non-2xx).
     const projectsTag =
       (await fetch(`${serverUrl}/api/v1/projects`, { headers: { authorization: `Bearer ${token}` } })).headers.get('etag') ?? '';
@@ -442,6 +466,19 @@ async function main() {
         }),
         baseline: true,
       },
+      {
+        name: 'POST /api/v1/entries (3 webhook subscriptions), 1 connection',
+        method: 'POST',
+        path: '/api/v1/entries',
+        body: JSON.stringify({
+          start: '2026-10-30T10:00:00Z',
+          end: '2026-10-30T11:00:00Z',
+          description: 'bench alone',
+          projectId: data.projectIds[1],
+        }),
+        baseline: true,
+        connections: 1,
+      },
     ];
 
     const rows = [];
@@ -458,14 +495,20 @@ async function main() {
       await load(serverUrl, scenario, token, server.child.pid as number, 2);
       const real = await load(serverUrl, scenario, token, server.child.pid as number);
       let bare: Measured | null = null;
+      let bareFull: Measured | null = null;
       if (scenario.baseline) {
         await load(baselineUrl, scenario, token, baseline.child.pid as number, 2);
         bare = await load(baselineUrl, scenario, token, baseline.child.pid as number);
+      }
+      if (scenario.baseline && writes(scenario)) {
+        await load(baselineFullUrl, scenario, token, baselineFull.child.pid as number, 2);
+        bareFull = await load(baselineFullUrl, scenario, token, baselineFull.child.pid as number);
       }
       rows.push({
         scenario: scenario.name,
         server: real,
         baseline: bare,
+        baselineFull: bareFull,
         ratio: bare ? Math.round((real.requestsPerSec / bare.requestsPerSec) * 100) / 100 : null,
       });
     }
@@ -478,12 +521,12 @@ async function main() {
       `\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms, CLI \`token list --json\` ${cliMs} ms\n`,
     );
     console.log(
-      '| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | server peak RSS MB | non-2xx or errors | server bytes per answer |',
+      '| scenario | server req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | baseline FULL req/s (p50 / p99 ms) | server peak RSS MB (in this scenario) | non-2xx or errors | server bytes per answer |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const row of rows) {
       console.log(
-        `| ${row.scenario} | ${row.server.requestsPerSec} | ${row.server.p50Ms} | ${row.server.p99Ms} | ${row.baseline?.requestsPerSec ?? '-'} | ${row.baseline?.p99Ms ?? '-'} | ${row.ratio ?? '-'} | ${row.server.peakRssMb} | ${row.server.non2xx + row.server.errors + (row.baseline ? row.baseline.non2xx + row.baseline.errors : 0)} | ${row.server.bytesPerAnswer} |`,
+        `| ${row.scenario} | ${row.server.requestsPerSec} | ${row.server.p50Ms} | ${row.server.p99Ms} | ${row.baseline?.requestsPerSec ?? '-'} | ${row.baseline?.p99Ms ?? '-'} | ${row.ratio ?? '-'} | ${row.baselineFull ? `${row.baselineFull.requestsPerSec} (${row.baselineFull.p50Ms} / ${row.baselineFull.p99Ms})` : '-'} | ${row.server.peakRssMb} (${row.server.scenarioRssMb}) | ${row.server.non2xx + row.server.errors + (row.baseline ? row.baseline.non2xx + row.baseline.errors : 0)} | ${row.server.bytesPerAnswer} |`,
       );
     }
     if (extras) printExtras(extras);

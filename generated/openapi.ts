@@ -758,7 +758,7 @@ export interface components {
          *     `type` URI.
          * @enum {string}
          */
-        ProblemSlug: "invalid-request" | "workspace-not-addressable" | "invalid-token" | "insufficient-scope" | "money-visibility-required" | "forbidden" | "not-found" | "no-such-route" | "conflict" | "payload-too-large" | "rate-limited" | "internal-error";
+        ProblemSlug: "invalid-request" | "workspace-not-addressable" | "invalid-token" | "insufficient-scope" | "money-visibility-required" | "forbidden" | "not-found" | "no-such-route" | "conflict" | "payload-too-large" | "rate-limited" | "internal-error" | "readers-busy";
         /**
          * @description A permission a token may hold. Write scopes do not imply read scopes.
          * @enum {string}
@@ -1472,6 +1472,26 @@ export interface components {
             };
         };
         /**
+         * @description `readers-busy`: a heavy read (reports, entry pages and catalog lists run on the server's
+         *     reader threads) waited for a free reader longer than the server waits (`READ_QUEUE_MS`,
+         *     2 s by default) and was not started: the server answers at once rather than after a long
+         *     silence. Nothing was read or changed. Retry after `Retry-After` seconds (the server's
+         *     estimate of when the readers will have caught up).
+         */
+        ReadersBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
          * @description `internal-error`: the server failed. The `detail` is always the fixed text
          *     `The server could not complete this request.` Retry once or twice with backoff.
          */
@@ -1853,6 +1873,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ReadersBusy"];
         };
     };
     createEntry: {
@@ -2216,6 +2237,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ReadersBusy"];
         };
     };
     createClient: {
@@ -2552,6 +2574,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ReadersBusy"];
         };
     };
     createProject: {
@@ -2887,6 +2910,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ReadersBusy"];
         };
     };
     createTask: {
@@ -3180,6 +3204,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ReadersBusy"];
         };
     };
     createTag: {
@@ -3511,6 +3536,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ReadersBusy"];
         };
     };
     getDetailedReport: {
@@ -3649,6 +3675,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ReadersBusy"];
         };
     };
     getWeeklyReport: {
@@ -3804,6 +3831,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ReadersBusy"];
         };
     };
     getLiveness: {
@@ -4502,7 +4530,7 @@ export const pathsReadyzGetResponses503ContentApplicationJsonChecksDatabaseValue
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksMigrationsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["migrations"]> = ["ok", "failing", "unknown"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksWebhookSenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["webhookSender"]> = ["ok", "failing", "unknown"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksReplicationValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["replication"]> = ["ok", "failing", "unknown"];
-export const problemSlugValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProblemSlug"]> = ["invalid-request", "workspace-not-addressable", "invalid-token", "insufficient-scope", "money-visibility-required", "forbidden", "not-found", "no-such-route", "conflict", "payload-too-large", "rate-limited", "internal-error"];
+export const problemSlugValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProblemSlug"]> = ["invalid-request", "workspace-not-addressable", "invalid-token", "insufficient-scope", "money-visibility-required", "forbidden", "not-found", "no-such-route", "conflict", "payload-too-large", "rate-limited", "internal-error", "readers-busy"];
 export const scopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Scope"]> = ["entries:read", "entries:write", "catalog:read", "catalog:write", "reports:read"];
 export const entrySourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EntrySource"]> = ["web", "desktop", "mobile", "extension", "api", "import"];
 export const runawayActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Runaway"]["action"]> = ["flagged", "capped", "stopped"];

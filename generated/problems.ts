@@ -13,6 +13,7 @@ export const problemTypes = {
   "payload-too-large": { status: 413, description: "The request body exceeds what the route accepts." },
   "rate-limited": { status: 429, description: "The rate limit is used up for this 60-second window. Retry after the number of seconds in the Retry-After header." },
   "internal-error": { status: 500, description: "The server failed. Retry once or twice with backoff; the server log carries the request id from the X-Request-Id response header." },
+  "readers-busy": { status: 503, description: "Every reader thread (heavy reads - reports, entry pages, catalog lists) stayed busy longer than the server lets a read wait, so this read was not started. Nothing was read or changed. Retry after the number of seconds in the Retry-After header." },
 } as const;
 
 export type ProblemSlug = keyof typeof problemTypes;

@@ -42,6 +42,8 @@ export interface Config {
   readerThreads: number;
   /** READ_BUDGET_MS: a heavy read running longer has its thread replaced and answers 500. */
   readBudgetMs: number;
+  /** READ_QUEUE_MS: a heavy read that waits longer for a free reader thread is not started and answers 503 readers-busy. */
+  readQueueMs: number;
   /** READER_CACHE_MB: each reader connection's page cache. */
   readerCacheMb: number;
   /** SQLITE_SYNCHRONOUS: FULL (a commit survives a power cut) or NORMAL (it survives a crash of the process). */
@@ -221,9 +223,7 @@ export function parseConfig(env: Env): Config {
     secretKey: secretKey(),
     schedulerCron: schedulerCron === 'off' ? null : schedulerCron,
     serverTimeZone,
-    readerThreads: int('READER_THREADS', Math.max(1, availableParallelism()), 0, 64),
-    readBudgetMs: int('READ_BUDGET_MS', 30_000, 100, 3_600_000),
-    readerCacheMb: int('READER_CACHE_MB', 8, 1, 4096),
+    ...readerSettings(int),
     synchronous: synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
     eventRetentionDays: int('EVENT_RETENTION_DAYS', 180, 1, 36_500),
     migrationBackups: int('MIGRATION_BACKUPS', 3, 0, 100),
@@ -249,6 +249,18 @@ function replicationOf(path: string, databasePath: string, maxLagMs: number, env
 }
 
 /** METRICS and METRICS_TOKEN: a token alone turns the metrics on; METRICS=false beside one is refused. */
+/** The reader threads (src/readers): how many, how long a read may wait and run, their page cache. */
+function readerSettings(
+  int: (name: string, fallback: number, min: number, max: number) => number,
+): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb'> {
+  return {
+    readerThreads: int('READER_THREADS', Math.max(1, availableParallelism()), 0, 64),
+    readBudgetMs: int('READ_BUDGET_MS', 30_000, 100, 3_600_000),
+    readQueueMs: int('READ_QUEUE_MS', 2000, 1, 3_600_000),
+    readerCacheMb: int('READER_CACHE_MB', 8, 1, 4096),
+  };
+}
+
 function metricsSettings(env: Env, on: boolean, problems: string[]): Pick<Config, 'metrics' | 'metricsToken'> {
   const token = env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN;
   if (token === undefined) return { metrics: on, metricsToken: undefined };

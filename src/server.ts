@@ -9,6 +9,7 @@ import { type Config, riskySettings } from './config.js';
 import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
+import type { SyncFile } from './db/durability.js';
 import { type AppDeps, createApp } from './http/app.js';
 import { type ContractDocument, loadContract } from './contract.js';
 import { probeDatabase } from './db/probe.js';
@@ -43,6 +44,8 @@ export interface RuntimeOptions {
    * clock, a fake resolver or a CA of the test's own cannot cross to a thread).
    */
   senderInProcess?: boolean;
+  /** Tests of the durability barrier: the WAL's sync replaced (one that fails, or waits to be released). */
+  sync?: SyncFile;
   /** Tests of the pipeline itself serve a fixture contract with fixture handlers. */
   contract?: ContractDocument;
   /** Tests: every statement that writes outside a transaction throws (the one write path). */
@@ -66,6 +69,39 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The reader threads of the heavy reads (src/readers), as configured. */
+function readerPool(config: Config, options: RuntimeOptions, parts: { secretKey: Buffer; logger: Logger; services: Services }): ReaderPool {
+  return createReaderPool({
+    threads: config.readerThreads,
+    budgetMs: config.readBudgetMs,
+    queueMs: config.readQueueMs,
+    cacheMb: config.readerCacheMb,
+    ...options.readers,
+    databasePath: config.databasePath,
+    defaultTimeZone: config.serverTimeZone,
+    ...parts,
+  });
+}
+
+/** An import whose process died midway (kill -9, a crash) is cleaned up and recorded failed. */
+async function recoverImports(services: Services, logger: Logger): Promise<void> {
+  const recovered = await services.imports.recover();
+  if (recovered > 0) logger.warn('cleaned up imports that stopped midway', { imports: recovered });
+}
+
+/** The start's log lines: where it listens, its replication, the risky settings. */
+function logListening(config: Config, logger: Logger, url: string, replication: { state(): object } | null): void {
+  logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
+  if (config.replication)
+    logger.info('replicated by Litestream', {
+      config: config.replication.configPath,
+      replicas: config.replication.replicas,
+      maxLagMs: config.replication.maxLagMs,
+      ...replication?.state(),
+    });
+  for (const risk of riskySettings(config)) logger.warn(`risky setting: ${risk}`);
+}
+
 /**
  * The server's life: open and migrate the database, build the services, bootstrap an empty
  * database, listen, run the scheduler (the jobs the modules registered), the webhook sender
@@ -85,7 +121,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
   // Each part registers how it stops as it starts: the same steps run on close and on a failed start.
   const shutdown = createShutdown(logger);
   try {
-    const { database, unmark } = openHeldDatabase(config, logger, options.strictWrites ?? false);
+    const { database, unmark } = openHeldDatabase(config, logger, options.strictWrites ?? false, options.sync);
     shutdown.add('close', 'database', () => {
       database.close();
       unmark();
@@ -119,24 +155,12 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       onResult: (job, result) => job === 'runaway timers' && metrics?.runawaysDetected(result as number),
     });
     shutdown.add('stop', 'scheduler and sender', () => scheduler.shutdown().then(sending.stop));
-    // An import whose process died midway (kill -9, a crash) is cleaned up and recorded failed.
-    const recovered = await services.imports.recover();
-    if (recovered > 0) logger.warn('cleaned up imports that stopped midway', { imports: recovered });
+    await recoverImports(services, logger);
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
     if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
     let listeningAt: string | null = null;
-    const readers = createReaderPool({
-      threads: config.readerThreads,
-      budgetMs: config.readBudgetMs,
-      cacheMb: config.readerCacheMb,
-      ...options.readers,
-      databasePath: config.databasePath,
-      secretKey,
-      defaultTimeZone: config.serverTimeZone,
-      logger,
-      services,
-    });
+    const readers = readerPool(config, options, { secretKey, logger, services });
     shutdown.add('release', 'reader threads', () => readers.close());
     // The Import page's runs, each on a thread of its own connection.
     const imports = createImportRunner({ databasePath: config.databasePath, secretKey, synchronous: config.synchronous, clock, logger });
@@ -179,15 +203,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       }
     });
     shutdown.add('stop', 'requests', () => drain(server));
-    logger.info('listening', { url, baseUrl: config.baseUrl, databasePath: config.databasePath });
-    if (config.replication)
-      logger.info('replicated by Litestream', {
-        config: config.replication.configPath,
-        replicas: config.replication.replicas,
-        maxLagMs: config.replication.maxLagMs,
-        ...replication?.state(),
-      });
-    for (const risk of riskySettings(config)) logger.warn(`risky setting: ${risk}`);
+    logListening(config, logger, url, replication);
     // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
     // shipper stores); its example uses the public address when set, else the one listened on.
     if (bootstrapped) (options.announce ?? ((text) => process.stderr.write(text)))(firstStartBanner(bootstrapped, services, config, url));
@@ -370,12 +386,19 @@ function holdDatabase(databasePath: string): () => void {
  * Takes the database's lock, then opens and migrates it (a backup first when data is migrated),
  * logging what it tightened and backed up. Returns the database and the release of its lock.
  */
-function openHeldDatabase(config: Config, logger: Logger, strictWrites: boolean): { database: DatabaseHandle; unmark: () => void } {
+function openHeldDatabase(
+  config: Config,
+  logger: Logger,
+  strictWrites: boolean,
+  sync: SyncFile | undefined,
+): { database: DatabaseHandle; unmark: () => void } {
   const unmark = holdDatabase(config.databasePath);
   let database: DatabaseHandle;
   try {
     database = openDatabase(config.databasePath, {
       synchronous: config.synchronous,
+      // Acknowledged writes durable at the cost of one sync per group of concurrent writes (docs/design.md).
+      groupCommit: { sync },
       backupsBeforeMigrating: config.migrationBackups,
       strictWrites,
     });

@@ -79,8 +79,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     inUse: webhooksRepo.eventsInUse,
     subscriber: (seq, event) => {
       // setImmediate runs after the synchronous transaction has committed (or rolled back).
+      // The sender is woken once the commit is on disk: no delivery announces a write that a
+      // power cut could still take back (its own poll may, in the few milliseconds before).
       const nudge = options.webhooks?.nudge;
-      if ((webhooks?.enqueue(seq, event) ?? 0) > 0 && nudge) setImmediate(nudge);
+      if ((webhooks?.enqueue(seq, event) ?? 0) > 0 && nudge)
+        setImmediate(() => void database.durability.durable(database.durability.commits()).then(nudge, () => undefined));
     },
   });
   write = createWrite<DomainEvent>(db, events.record);
@@ -171,6 +174,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     /** The write helper of this connection (the first-start bootstrap writes through it). */
     write,
+    /** When this connection's commits are on disk: answers to writes wait for it (src/db/durability.ts). */
+    durability: database.durability,
     /** The periodic jobs, each registered by the module that owns it (the server's scheduler runs them). */
     jobs: [...entryServices.jobs, ...webhooks.jobs, ...events.jobs, ...sessions.jobs],
   };

@@ -93,6 +93,7 @@ describe('the served contract and the problem pages', () => {
         'not-found',
         'payload-too-large',
         'rate-limited',
+        'readers-busy',
         'workspace-not-addressable',
       ].sort(),
     );

@@ -98,6 +98,55 @@ describe('reader threads: heavy reads off the request thread', () => {
     expect(server.running.readers.threads()).to.equal(1);
   });
 
+  it('a read that waits longer than READ_QUEUE_MS for a thread answers 503 readers-busy with Retry-After, at once; the running read is untouched', async () => {
+    server = await startTestServer({
+      env: { READER_THREADS: '1', READ_QUEUE_MS: '300' },
+      readers: readerHooks({ slowReportsMs: 2000 }),
+    });
+    seedWork(server);
+    const started = performance.now();
+    const first = server.request('GET', summary);
+    // The first report holds the only thread; the second waits in line behind it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waitedFrom = performance.now();
+    const second = await server.request('GET', '/api/v1/reports/weekly?from=2026-11-02');
+    const waited = performance.now() - waitedFrom;
+    expectProblem(second, 503, 'readers-busy', server.config.problemsBase, '/api/v1/reports/weekly');
+    expect(second.headers.get('retry-after')).to.match(/^[1-9][0-9]*$/);
+    expect(second.body.detail).to.match(/^Every reader thread was busy for 300 ms; retry in [0-9]+ seconds?\.$/);
+    // Refused after its wait in line (300 ms), not after the running report (2 s).
+    expect(waited).to.be.within(250, 1500);
+    const answered = await first;
+    expect(answered.status).to.equal(200);
+    expect(performance.now() - started).to.be.above(1900);
+    const logged = server.logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'a heavy read waited too long for a reader thread; refused with 503');
+    expect(logged).to.include({ requestId: second.headers.get('x-request-id'), operationId: 'getWeeklyReport', queueMs: 300 });
+    // With the thread free again, the same read is answered.
+    expect((await server.request('GET', '/api/v1/reports/weekly?from=2026-11-02')).status).to.equal(200);
+  });
+
+  it('reads waiting for a thread start in the order they came (first come, first served)', async () => {
+    server = await startTestServer({ env: { READER_THREADS: '1', READ_QUEUE_MS: '10000' }, readers: readerHooks({ slowReportsMs: 300 }) });
+    seedWork(server);
+    const done: string[] = [];
+    const read = async (name: string, path: string) => {
+      const res = await server!.request('GET', path);
+      expect(res.status, res.text).to.equal(200);
+      done.push(name);
+    };
+    const reads: Array<Promise<void>> = [];
+    const GROUPS: Record<string, string> = { a: 'day', b: 'week', c: 'month', d: 'project' };
+    for (const name of Object.keys(GROUPS)) {
+      reads.push(read(name, `/api/v1/reports/summary?from=2026-11-01&to=2026-11-30&groupBy=${GROUPS[name]}`));
+      // Each request reaches the server before the next is sent.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await Promise.all(reads);
+    expect(done).to.deep.equal(['a', 'b', 'c', 'd']);
+  });
+
   it('a reader thread that dies is replaced; only its read fails', async () => {
     server = await startTestServer({ env: { READER_THREADS: '1' }, readers: readerHooks({ crashOn: 'listTags' }) });
     seedWork(server);

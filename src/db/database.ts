@@ -4,13 +4,14 @@ import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { PACKAGE_ROOT } from '../paths.js';
 import { backupBeforeMigrating } from './backup.js';
+import { type Durability, groupCommit, IMMEDIATE, type SyncFile } from './durability.js';
 import { secureDatabaseFiles, type Tightened } from './files.js';
 import { registerFunctions } from './functions.js';
 
 export { registerFunctions } from './functions.js';
 
 /** A connection as the repositories use it: Drizzle's query builder over better-sqlite3 (no relational schema: queries name their tables). */
-export type Db = BetterSQLite3Database;
+export type Db = BetterSQLite3Database & { $client: Database.Database };
 
 /**
  * When a commit reaches the disk. FULL (the default): the WAL is synced at every commit, so an
@@ -26,6 +27,8 @@ export interface DatabaseHandle {
   tightened: Tightened[];
   /** The backup written before this open migrated the database, or null. */
   migrationBackup: string | null;
+  /** When a commit is on disk: at once (synchronous FULL or NORMAL), or after a shared sync (`groupCommit`). */
+  durability: Durability;
   close(): void;
 }
 
@@ -46,6 +49,12 @@ export function openDatabase(
     /** Before migrating a database that holds data: a backup beside it, the newest this many kept (0: none). */
     backupsBeforeMigrating?: number;
     /**
+     * The server's connection: commits with synchronous=NORMAL and a durability barrier shared by
+     * the commits that meet (./durability.ts) instead of a sync per commit; `sync` replaces the
+     * fdatasync in tests. Only with `synchronous` FULL (the default) on a file.
+     */
+    groupCommit?: { sync?: SyncFile | undefined };
+    /**
      * Tests: refuse (throw) any statement that writes outside a transaction, after the
      * migrations: every write of the services must go through write(), the one write path.
      */
@@ -55,9 +64,10 @@ export function openDatabase(
   const readOnly = options.readOnly ?? false;
   const tightened = path !== ':memory:' && !readOnly ? secureDatabaseFiles(path) : [];
   const sqlite = new Database(path, { readonly: readOnly, fileMustExist: readOnly });
+  const grouped = options.groupCommit !== undefined && !readOnly && path !== ':memory:' && (options.synchronous ?? 'FULL') === 'FULL';
   if (!readOnly) {
     sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    sqlite.pragma(`synchronous = ${grouped ? 'NORMAL' : (options.synchronous ?? 'FULL')}`);
   }
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server may write at once: wait for the lock rather than fail.
@@ -69,12 +79,15 @@ export function openDatabase(
     !readOnly && path !== ':memory:' ? backupBeforeMigrating(sqlite, path, options.backupsBeforeMigrating ?? 0, new Date()) : null;
   if (!readOnly) migrate(db, { migrationsFolder });
   if (options.strictWrites) refuseWritesOutsideTransactions(sqlite);
+  const durability = grouped ? groupCommit(sqlite, `${path}-wal`, options.groupCommit?.sync) : IMMEDIATE;
   return {
     db,
     sqlite,
     tightened,
     migrationBackup,
+    durability,
     close: () => {
+      durability.close();
       if (sqlite.open) sqlite.close();
     },
   };

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
 import type { Db } from './database.js';
+import { noteCommit } from './durability.js';
 import { isForeignKeyViolation, isUniqueViolation } from './errors.js';
 
 /** What a refused constraint means for this write: the 409 message, when it can happen. */
@@ -28,9 +29,13 @@ export function createWrite<Event>(db: Db, recorder: EventRecorder<Event> | null
     if (!recorder) throw new Error('this connection records no events');
     return recorder(event);
   };
+  const sqlite = db.$client;
   return <T>(body: (record: (event: Event) => number) => T, options: WriteOptions = {}): T => {
     try {
-      return db.transaction(() => body(record), { behavior: 'immediate' });
+      const result = db.transaction(() => body(record), { behavior: 'immediate' });
+      // Committed (not a savepoint inside another write): counted for the durability barrier (./durability.ts).
+      if (!sqlite.inTransaction) noteCommit(sqlite);
+      return result;
     } catch (error) {
       if (options.conflict && isUniqueViolation(error)) throw new DomainError('conflict', options.conflict());
       if (options.referenced && isForeignKeyViolation(error)) throw new DomainError('conflict', options.referenced());

@@ -10,7 +10,7 @@ import { errorFields, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { Actor } from '../principal.js';
-import type { ReaderPool } from '../readers/pool.js';
+import { type ReaderPool, ReadersBusy } from '../readers/pool.js';
 import { actorData, readHandlers } from '../readers/tasks.js';
 import type { Services } from '../services.js';
 import { ContractBackend, type OperationInfo } from './backend.js';
@@ -260,7 +260,11 @@ function heavyRead(deps: AppDeps, validators: CatalogValidators, operationId: Op
       if (noneMatch(exchange.req.headers['if-none-match'], tag)) return { status: 304, etag };
     }
     const task = { operationId, query, path: params, actor: actorData(actor), now, requestId: exchange.requestId, compression };
-    const json = await readers.run(task);
+    const json = await readers.run(task).catch((error: unknown) => {
+      if (error instanceof ReadersBusy)
+        throw new HttpProblem('readers-busy', error.message, { 'Retry-After': String(error.retryAfterSec) });
+      throw error;
+    });
     return etag === undefined ? { status: 200, json } : { status: 200, json, etag };
   };
 }

@@ -2,18 +2,21 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { resolvePackage } from '../workers.js';
 import type { EncodedBody } from '../kernel/compression.js';
-import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, runRead } from './tasks.js';
+import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, readTexts, runRead } from './tasks.js';
 
 export interface ReaderOptions {
   /** Reader threads; 0 reads on the request thread (a :memory: database cannot be shared). */
   threads: number;
   /** A read that takes longer has its thread terminated and replaced, and answers 500. */
   budgetMs: number;
+  /** A read that waits longer for a free thread is not started (ReadersBusy: 503). */
+  queueMs: number;
   cacheMb: number;
   /** Tests: see ReaderThreadData. */
   hooks?: ReaderThreadData['hooks'];
@@ -21,6 +24,66 @@ export interface ReaderOptions {
 
 /** The default size: one reader per core (the request thread mostly waits on them). */
 export const defaultReaderThreads = (): number => Math.max(1, availableParallelism());
+
+/** A read that waited for a free thread longer than the queue allows: not started; retry after `retryAfterSec`. */
+export class ReadersBusy extends Error {
+  override name = 'ReadersBusy';
+  constructor(
+    readonly waitedMs: number,
+    readonly retryAfterSec: number,
+  ) {
+    super(`Every reader thread was busy for ${waitedMs} ms; retry in ${retryAfterSec} second${retryAfterSec === 1 ? '' : 's'}.`);
+  }
+}
+
+/**
+ * The waiting line in front of the threads: at most `slots` reads run at once, the others wait
+ * in arrival order (first come, first served) for at most `queueMs` each; a read still waiting
+ * then is taken out of the line and refused with ReadersBusy, so a client hears at once rather
+ * than after seconds of silence, and the reads that are started finish within their own time.
+ * Retry-After: the line ahead of a newcomer, at the recent reads' average time, over the slots.
+ */
+export function createReadQueue(slots: number, queueMs: number) {
+  let running = 0;
+  let averageMs = 100;
+  const waiting: Array<{ start: () => void; timer: NodeJS.Timeout }> = [];
+  const retryAfterSec = () => Math.max(1, Math.ceil(((waiting.length + 1) * averageMs) / slots / 1000));
+  const release = (ms: number) => {
+    averageMs = averageMs * 0.8 + ms * 0.2;
+    running -= 1;
+    const next = waiting.shift();
+    if (next) {
+      clearTimeout(next.timer);
+      next.start();
+    }
+  };
+  return {
+    /** Runs `read` when a slot is free, or refuses it after `queueMs` in the line. */
+    async run<T>(read: () => Promise<T>): Promise<T> {
+      if (running >= slots) {
+        await new Promise<void>((resolve, reject) => {
+          const entry = {
+            start: () => resolve(),
+            timer: setTimeout(() => {
+              waiting.splice(waiting.indexOf(entry), 1);
+              reject(new ReadersBusy(queueMs, retryAfterSec()));
+            }, queueMs),
+          };
+          waiting.push(entry);
+        });
+      }
+      running += 1;
+      const started = performance.now();
+      try {
+        return await read();
+      } finally {
+        release(performance.now() - started);
+      }
+    },
+    /** Reads waiting for a slot now. */
+    waiting: () => waiting.length,
+  };
+}
 
 /** A read that ran past its budget (its thread was terminated). */
 export class ReadBudgetExceeded extends Error {
@@ -38,6 +101,7 @@ export function createReaderPool(
 ) {
   const inProcess = options.threads === 0 || options.databasePath === ':memory:';
   const handlers = inProcess ? readHandlers(options.services) : null;
+  const texts = inProcess ? readTexts(options.services) : {};
   const typescript = import.meta.url.endsWith('.ts');
   const workerData: ReaderThreadData = {
     databasePath: options.databasePath,
@@ -46,16 +110,18 @@ export function createReaderPool(
     cacheMb: options.cacheMb,
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
+  const queue = createReadQueue(Math.max(1, options.threads), options.queueMs);
   const pool = inProcess
     ? null
     : new Piscina<ReadTask, ReadResult>({
         filename: new URL(`../threads/reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
         // Started on the first heavy reads (the server starts faster) and kept while reads come;
-        // a reader idle for a minute ends and gives its memory back (the next heavy read starts
-        // one again, in ~0.1 s).
+        // a reader idle for 10 s ends and gives its memory back (the next heavy read starts one
+        // again, in ~0.1 s). A minute kept two idle readers' 40-60 MB each alive through the
+        // writes that followed a burst of reports: the server's peak RSS (issue 27).
         minThreads: 0,
         maxThreads: options.threads,
-        idleTimeout: 60_000,
+        idleTimeout: 10_000,
         workerData,
         // A reader's heap: room for the largest answers (a 6 MB summary), and a young generation
         // kept small so short-lived rows are collected early; a read that needs more fails (500)
@@ -74,13 +140,25 @@ export function createReaderPool(
     async run(task: ReadTask): Promise<Uint8Array | EncodedBody> {
       let result: ReadResult;
       if (!pool) {
-        result = await runRead(handlers ?? readHandlers(options.services), { ...task, compression: null });
+        result = await runRead(handlers ?? readHandlers(options.services), { ...task, compression: null }, texts);
       } else {
-        const signal = AbortSignal.timeout(options.budgetMs);
+        // The budget counts from the read's start, not from its arrival in the line.
+        let signal: AbortSignal | null = null;
         try {
-          result = await pool.run(task, { signal });
+          result = await queue.run(() => {
+            signal = AbortSignal.timeout(options.budgetMs);
+            return pool.run(task, { signal });
+          });
         } catch (error) {
-          if (signal.aborted) {
+          if (error instanceof ReadersBusy) {
+            options.logger.warn('a heavy read waited too long for a reader thread; refused with 503', {
+              requestId: task.requestId,
+              operationId: task.operationId,
+              queueMs: options.queueMs,
+            });
+            throw error;
+          }
+          if ((signal as AbortSignal | null)?.aborted) {
             options.logger.error('a read ran past its budget; its reader thread was replaced', {
               requestId: task.requestId,
               operationId: task.operationId,

@@ -55,15 +55,33 @@ export function readHandlers(services: Pick<Services, 'entries' | 'timers' | 'ca
   return { ...entryHandlers(services), ...catalogHandlers(services), ...reportHandlers(services) } as unknown as ReadHandlers;
 }
 
+/**
+ * Reads whose answer is written as JSON text directly, without the objects `JSON.stringify` would
+ * be handed (the same bytes: test/services/reports-text.test.ts): the largest summaries have
+ * tens of thousands of sub-groups.
+ */
+export type ReadTexts = Partial<Record<OperationId, (request: { query: never; actor: Actor }) => string>>;
+
+export function readTexts(services: Pick<Services, 'reports'>): ReadTexts {
+  return {
+    getSummaryReport: ({ query, actor }: { query: Parameters<Services['reports']['summaryJson']>[1]; actor: Actor }) =>
+      `{"data":${services.reports.summaryJson(actor, query)}}`,
+  } as ReadTexts;
+}
+
 /** Runs a read and serialises its answer; a domain error becomes a result, anything else throws. */
-export async function runRead(handlers: ReadHandlers, task: ReadTask): Promise<ReadResult> {
+export async function runRead(handlers: ReadHandlers, task: ReadTask, texts: ReadTexts = {}): Promise<ReadResult> {
   const handler = handlers[task.operationId] as unknown as (
     request: unknown,
   ) => { status: 200; body: unknown } | Promise<{ status: 200; body: unknown }>;
+  const text = texts[task.operationId];
   try {
-    const reply = await handler({ query: task.query, path: task.path, body: undefined, actor: actorOf(task.actor) });
+    const actor = actorOf(task.actor);
+    const answer = text
+      ? text({ query: task.query as never, actor })
+      : JSON.stringify((await handler({ query: task.query, path: task.path, body: undefined, actor })).body);
     // A fresh buffer of its own (never a pooled slab), so a thread can move it whole.
-    const json = encoder.encode(JSON.stringify(reply.body));
+    const json = encoder.encode(answer);
     const { compression } = task;
     if (compression === null) return json;
     return compresses(compression, json.byteLength)

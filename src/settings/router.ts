@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { problemTypes } from '../../generated/problems.js';
 import { DomainError } from '../errors.js';
 import { slugOfDomainError } from '../http/problems.js';
-import { errorFields } from '../logger.js';
+import { errorFields, type Logger } from '../logger.js';
+import type { Services } from '../services.js';
 import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { html } from './html.js';
 import { clearSessionCookie, csrfOk, Flashes, originOk, send, sessionSecretOf, type SettingsDeps, shell, type Signed } from './kit.js';
@@ -94,6 +95,7 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
   }
 
   router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 }));
+  router.use(durableAnswers(services, logger));
 
   // Who is signed in: re-read on every request (membership, owner role and flags as they are now).
   router.use((req, res, next) => {
@@ -160,4 +162,37 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
     send(res, 500, { base: deps.base, title: 'Something went wrong', body: html`<p>The error was logged. Try again in a moment.</p>` });
   });
   return router;
+}
+
+/**
+ * A form's answer leaves once what it wrote is on disk (group commit, src/db/durability.ts): the
+ * page's `end` is held until the barrier covering the commits made while the form ran; if that
+ * sync fails the answer becomes a plain 500 instead (nothing written is acknowledged).
+ */
+function durableAnswers(services: Services, logger: Logger): RequestHandler {
+  const { durability } = services;
+  return (req, res, next) => {
+    if (req.method !== 'POST') {
+      next();
+      return;
+    }
+    const before = durability.commits();
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      const after = durability.commits();
+      if (after === before) return end(...args);
+      durability.durable(after).then(
+        () => end(...args),
+        (error: unknown) => {
+          logger.error('a settings form could not be made durable; answered 500', { path: req.path, ...errorFields(error) });
+          for (const name of ['Location', 'Set-Cookie', 'Content-Length', 'Content-Type']) res.removeHeader(name);
+          res.statusCode = 500;
+          res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+          end('The server could not complete this request.');
+        },
+      );
+      return res;
+    }) as typeof res.end;
+    next();
+  };
 }

@@ -8,7 +8,15 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Clock } from '../clock.js';
 import { openDatabase } from '../db/database.js';
 import { createServices } from '../services.js';
-import { type ReaderHooks, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, runRead } from '../readers/tasks.js';
+import {
+  type ReaderHooks,
+  type ReaderThreadData,
+  type ReadResult,
+  type ReadTask,
+  readHandlers,
+  readTexts,
+  runRead,
+} from '../readers/tasks.js';
 
 const data = workerData as ReaderThreadData;
 let now = 0;
@@ -16,6 +24,7 @@ const clock: Clock = { now: () => now };
 const database = openDatabase(data.databasePath, { readOnly: true, cacheMb: data.cacheMb });
 const services = createServices(database, { clock, secretKey: Buffer.from(data.secretKey), defaultTimeZone: data.defaultTimeZone });
 const handlers = readHandlers(services);
+const texts = readTexts(services);
 // Loaded with the first read: a top-level await would keep the thread from loading as it does.
 let hooks: Promise<ReaderHooks> | null = null;
 
@@ -25,7 +34,7 @@ export default async function read(task: ReadTask): Promise<ReadResult> {
     hooks ??= import(data.hooks.module) as Promise<ReaderHooks>;
     (await hooks).beforeRead(task, data.hooks.data);
   }
-  const result = await runRead(handlers, task);
+  const result = await runRead(handlers, task, texts);
   // The bytes change hands: no copy of a large answer on the request thread.
   if (result instanceof Uint8Array) return move(result) as Uint8Array;
   if ('bytes' in result) {

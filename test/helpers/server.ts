@@ -55,6 +55,8 @@ export interface TestServerOptions {
   handlers?: (real: Handlers) => Handlers;
   webhooks?: RuntimeOptions['webhooks'];
   readers?: RuntimeOptions['readers'];
+  /** The WAL's sync replaced (the durability barrier's tests). */
+  sync?: RuntimeOptions['sync'];
 }
 
 /** 2026-11-02T10:00:30Z: thirty seconds into a rate-limit window. */
@@ -97,6 +99,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.readers ? { readers: options.readers } : {}),
+    ...(options.sync ? { sync: options.sync } : {}),
   });
   const ownerToken = /token +(tt_\S+)/.exec(banner)?.[1];
   const workspaceId = /workspace +(ws_\S+)/.exec(banner)?.[1];

@@ -50,9 +50,9 @@ delete from entries_fts where rowid in (select entry_rowid from entries_fts_pend
 --   LIST SUBQUERY 1
 --     SEARCH entries_fts_pending USING INTEGER PRIMARY KEY (rowid<?)
 
-insert into entries_fts (rowid, folded) select e.rowid, tt_fold(e.description) || char(1, 1) from entries_fts_pending p join entries e on e.rowid = p.entry_rowid where p.entry_rowid <= ?;
---   SEARCH e USING INTEGER PRIMARY KEY (rowid<?)
---   SEARCH p USING INTEGER PRIMARY KEY (rowid=?)
+insert into entries_fts (rowid, folded) select e.rowid, tt_fold(e.description) || char(1, 1) from entries_fts_pending p cross join entries e on e.rowid = p.entry_rowid where p.entry_rowid <= ?;
+--   SEARCH p USING INTEGER PRIMARY KEY (rowid<?)
+--   SEARCH e USING INTEGER PRIMARY KEY (rowid=?)
 
 delete from entries_fts_pending where entry_rowid <= ?;
 --   SEARCH entries_fts_pending USING INTEGER PRIMARY KEY (rowid<?)

@@ -8,7 +8,7 @@ import { type EntryFilters, type EntryLister, type EntryRowView, pickEntryFilter
 import { type AggregatorPorts, createAggregator } from './aggregate.js';
 import { reportRange, weekFrom } from './buckets.js';
 import { createNamer, type NamePorts } from './names.js';
-import { summarise } from './summary.js';
+import { summarise, type SummaryRequest, summaryText } from './summary.js';
 import { timesheet } from './weekly.js';
 
 type Schemas = components['schemas'];
@@ -67,16 +67,37 @@ export function createReportsService({
     currency: actor.currency,
   });
 
+  type SummaryQuery = ReportQuery & { groupBy?: Grouping; subGroupBy?: Grouping; weekStart?: 'monday' | 'sunday' };
+
+  function summaryRequest(actor: Actor, query: SummaryQuery): SummaryRequest {
+    const { zone, range, filters } = prepare(actor, query);
+    return {
+      actor,
+      zone,
+      range,
+      filters,
+      groupBy: query.groupBy ?? 'project',
+      subGroupBy: query.subGroupBy ?? null,
+      weekStart: query.weekStart,
+    };
+  }
+
+  const summaryHead = ({ actor, range, zone, groupBy, subGroupBy }: SummaryRequest) => ({
+    ...echo(range, zone, actor),
+    groupBy,
+    subGroupBy,
+  });
+
   return {
-    summary(
-      actor: Actor,
-      query: ReportQuery & { groupBy?: Grouping; subGroupBy?: Grouping; weekStart?: 'monday' | 'sunday' },
-    ): Schemas['SummaryReport'] {
-      const { zone, range, filters } = prepare(actor, query);
-      const groupBy = query.groupBy ?? 'project';
-      const subGroupBy = query.subGroupBy ?? null;
-      const result = summarise(aggregate, namer, { actor, zone, range, filters, groupBy, subGroupBy, weekStart: query.weekStart });
-      return { ...echo(range, zone, actor), groupBy, subGroupBy, ...result };
+    summary(actor: Actor, query: SummaryQuery): Schemas['SummaryReport'] {
+      const request = summaryRequest(actor, query);
+      return { ...summaryHead(request), ...summarise(aggregate, namer, request) };
+    },
+
+    /** The same report as its JSON text, made without an object per group (the reader threads answer with it). */
+    summaryJson(actor: Actor, query: SummaryQuery): string {
+      const request = summaryRequest(actor, query);
+      return summaryText(aggregate, namer, request, summaryHead(request));
     },
 
     detailed(actor: Actor, query: ReportQuery & { cursor?: string; limit?: number }): Page<EntryRowView> {

@@ -1,0 +1,144 @@
+import { fdatasync } from 'node:fs';
+import { expect } from 'chai';
+import type { SyncFile } from '../src/db/durability.js';
+import { expectProblem, startTestServer, type TestResponse, type TestServer } from './helpers/server.js';
+
+/**
+ * Group commit (src/db/durability.ts): the server commits with synchronous=NORMAL and answers a
+ * write only after an fdatasync of the WAL that started after its commit. Here the sync is the
+ * real fdatasync behind a gate the test holds, or one that fails: no write is acknowledged before
+ * the sync covering it returns, a failed sync fails every write it covered, and writes that meet
+ * share one sync.
+ */
+describe('group commit: the durability barrier', () => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  /** A sync the test controls: each call waits until released, then runs the real fdatasync or fails. */
+  function gatedSync() {
+    const calls: Array<{ release: (error?: Error) => void; endedAt: number | null }> = [];
+    let held = false;
+    const sync: SyncFile = (fd, done) => {
+      const call = {
+        endedAt: null as number | null,
+        release: (error?: Error) => {
+          const finish = (err: Error | null) => {
+            call.endedAt = performance.now();
+            done(err);
+          };
+          if (error) finish(error);
+          else fdatasync(fd, finish);
+        },
+      };
+      calls.push(call);
+      if (!held) call.release();
+    };
+    return {
+      sync,
+      calls,
+      hold: () => {
+        held = true;
+      },
+      releaseAll: (error?: Error) => {
+        held = false;
+        for (const call of calls) if (call.endedAt === null) call.release(error);
+      },
+    };
+  }
+
+  const until = async (condition: () => boolean, ms = 5000) => {
+    const deadline = Date.now() + ms;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('timed out waiting');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
+  const entry = (i: number) => ({
+    json: { start: `2026-11-02T0${i % 10}:00:00Z`, end: `2026-11-02T0${i % 10}:30:00Z`, description: `group ${i}` },
+  });
+
+  /** Sends a request and records when its answer arrived. */
+  const timed = (promise: Promise<TestResponse>) => {
+    const out: { res: TestResponse | null; at: number | null } = { res: null, at: null };
+    const done = promise.then((res) => {
+      out.res = res;
+      out.at = performance.now();
+      return res;
+    });
+    return { out, done };
+  };
+
+  it('holds every answer to a write until the sync covering its commit returns; concurrent writes share one sync', async () => {
+    const gate = gatedSync();
+    server = await startTestServer({ sync: gate.sync });
+    const s = server;
+    // A lone write does not wait for company: its sync starts at once.
+    const lone = await s.request('POST', '/api/v1/entries', entry(0));
+    expect(lone.status, lone.text).to.equal(200);
+    const syncsBefore = gate.calls.length;
+    expect(syncsBefore).to.be.at.least(1);
+
+    gate.hold();
+    const first = timed(s.request('POST', '/api/v1/entries', entry(1)));
+    await until(() => gate.calls.length === syncsBefore + 1);
+    // While the first write's sync is held, five more commit and wait for the next one.
+    const rest = [2, 3, 4, 5, 6].map((i) => timed(s.request('POST', '/api/v1/entries', entry(i))));
+    await until(() => countEntries(s) === 7);
+    // A write that fails its own checks rolls back alone and answers at once: it has nothing to wait for.
+    const refused = await s.request('POST', '/api/v1/entries', {
+      json: { start: '2026-11-02T10:00:00Z', end: '2026-11-02T11:00:00Z', projectId: 'prj_unknown' },
+    });
+    expectProblem(refused, 404, 'not-found', s.config.problemsBase);
+    // Reads are not held either.
+    expect((await s.request('GET', '/api/v1/me')).status).to.equal(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Committed (a reader sees them), but not one acknowledged: their sync has not returned.
+    expect(countEntries(s)).to.equal(7);
+    expect([first.out.at, ...rest.map((r) => r.out.at)]).to.deep.equal([null, null, null, null, null, null]);
+    expect(gate.calls.length).to.equal(syncsBefore + 1);
+
+    gate.releaseAll();
+    await Promise.all([first.done, ...rest.map((r) => r.done)]);
+    for (const r of [first, ...rest]) expect(r.out.res?.status, r.out.res?.text).to.equal(200);
+    // The five waited for one sync of their own, started when the first one ended, and no answer left before it returned.
+    expect(gate.calls.length).to.equal(syncsBefore + 2);
+    const firstSync = gate.calls[syncsBefore]!;
+    const sharedSync = gate.calls[syncsBefore + 1]!;
+    expect(first.out.at!).to.be.at.least(firstSync.endedAt!);
+    for (const r of rest) expect(r.out.at!).to.be.at.least(sharedSync.endedAt!);
+    expect(s.running.database.durability.figures().commits).to.be.at.least(7);
+  });
+
+  it('a failed sync fails every write it covered with 500, acknowledges none of them, and the server stops acknowledging writes', async () => {
+    const gate = gatedSync();
+    server = await startTestServer({ sync: gate.sync });
+    const s = server;
+    gate.hold();
+    const writes = [1, 2, 3].map((i) => timed(s.request('POST', '/api/v1/entries', entry(i))));
+    await until(() => countEntries(s) === 3);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(writes.map((w) => w.out.at)).to.deep.equal([null, null, null]);
+    gate.releaseAll(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    await Promise.all(writes.map((w) => w.done));
+    for (const w of writes) {
+      expectProblem(w.out.res!, 500, 'internal-error', s.config.problemsBase, '/api/v1/entries');
+      expect(w.out.res!.body.detail).to.equal('The server could not complete this request.');
+    }
+    // After a failed fsync the kernel may have dropped the pages: no later write is acknowledged either.
+    const later = await s.request('POST', '/api/v1/tags', { json: { name: 'after the failure' } });
+    expectProblem(later, 500, 'internal-error', s.config.problemsBase, '/api/v1/tags');
+    // Reads still answer.
+    expect((await s.request('GET', '/api/v1/me')).status).to.equal(200);
+    const logged = s.logLines.filter((line) => line.includes('the WAL could not be synced'));
+    expect(logged.length).to.be.at.least(1);
+  });
+});
+
+/** Entries in the database as a reader sees them (committed, durable or not). */
+function countEntries(server: TestServer): number {
+  return (server.running.database.sqlite.prepare('select count(*) as n from entries').get() as { n: number }).n;
+}
