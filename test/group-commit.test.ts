@@ -2,6 +2,21 @@ import { fdatasync } from 'node:fs';
 import { expect } from 'chai';
 import type { SyncFile } from '../src/db/durability.js';
 import { expectProblem, startTestServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { PASSWORD, SettingsClient } from './settings/client.js';
+
+/** The owner as a signed-in member acts (every scope), to read their running timer. */
+const OWNER_ACTOR = (s: TestServer) =>
+  ({
+    kind: 'member',
+    tokenId: null,
+    workspaceId: s.workspaceId,
+    userId: s.ownerId,
+    scopes: new Set(),
+    canViewOthersTime: true,
+    canViewOthersMoney: true,
+    isOwner: true,
+    currency: 'EUR',
+  }) as never;
 
 /**
  * Group commit (src/db/durability.ts): the server commits with synchronous=NORMAL and answers a
@@ -111,6 +126,36 @@ describe('group commit: the durability barrier', () => {
     expect(first.out.at!).to.be.at.least(firstSync.endedAt!);
     for (const r of rest) expect(r.out.at!).to.be.at.least(sharedSync.endedAt!);
     expect(s.running.database.durability.figures().commits).to.be.at.least(7);
+  });
+
+  it("holds the web app's form answer until its sync returns, and answers 500 when that sync fails", async () => {
+    const gate = gatedSync();
+    server = await startTestServer({ sync: gate.sync });
+    const s = server;
+    const person = new SettingsClient(s);
+    await person.setUp(s.ownerId, PASSWORD);
+    const page = await person.get('/app/week');
+    gate.hold();
+    const started = person.post('/app/timer/start', { _csrf: SettingsClient.csrf(page.text), description: 'Held', week: '' });
+    let answered = false;
+    void started.then(() => (answered = true));
+    await until(() => s.services.timers.current(OWNER_ACTOR(s)) !== null);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(answered, 'the form answered before its sync returned').to.equal(false);
+    gate.releaseAll();
+    expect((await started).status).to.equal(303);
+    // A failed sync: the form's answer is a plain 500, nothing acknowledged.
+    s.clock.advance(60_000);
+    gate.hold();
+    const stopped = person.post('/app/timer/stop', { _csrf: SettingsClient.csrf(page.text), week: '' });
+    await until(() => s.services.timers.current(OWNER_ACTOR(s)) === null);
+    gate.releaseAll(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    const failed = await stopped;
+    expect([failed.status, failed.text, failed.headers.get('location')]).to.deep.equal([
+      500,
+      'The server could not complete this request.',
+      null,
+    ]);
   });
 
   it('a failed sync fails every write it covered with 500, acknowledges none of them, and the server stops acknowledging writes', async () => {

@@ -5,7 +5,7 @@ import { errorFields } from '../logger.js';
 import type { EntryRowView } from '../modules/entries/service.js';
 import type { SessionView } from '../modules/sessions/service.js';
 import { csrfOk, field, fields, sessionSecretOf, type SettingsDeps, type Signed } from '../settings/kit.js';
-import { SETTINGS_CSP } from '../settings/router.js';
+import { durableAnswers, SETTINGS_CSP } from '../settings/router.js';
 import { APP_SCRIPT, APP_STYLE } from './assets.js';
 import { type BodyCheck, durationOf, instantOf, wallClock, weekOf } from './forms.js';
 import type { LiveFeed } from './live.js';
@@ -249,6 +249,8 @@ export function createAppRouter(deps: AppDeps): Router {
     });
   }
   router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 100 }));
+  // A form's answer leaves once what it wrote is on disk (group commit), as the API's and the settings page's.
+  router.use(durableAnswers(services, logger));
   // Signed in (the settings page's session), or to its sign-in; a POST must carry the session's token.
   router.use((req, res, next) => {
     const secret = sessionSecretOf(req, deps.config);

@@ -165,11 +165,11 @@ export function createSettingsRouter(options: Omit<SettingsDeps, 'flashes'>): Ro
 }
 
 /**
- * A form's answer leaves once what it wrote is on disk (group commit, src/db/durability.ts): the
+ * A form's answer (the settings page's, the web app's) leaves once what it wrote is on disk (group commit, src/db/durability.ts): the
  * page's `end` is held until the barrier covering the commits made while the form ran; if that
  * sync fails the answer becomes a plain 500 instead (nothing written is acknowledged).
  */
-function durableAnswers(services: Services, logger: Logger): RequestHandler {
+export function durableAnswers(services: Services, logger: Logger): RequestHandler {
   const { durability } = services;
   return (req, res, next) => {
     if (req.method !== 'POST') {
