@@ -11,6 +11,18 @@ const MAX_LISTED = 20;
 /** A browser this far behind is cut off (it reconnects and catches up) rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 256 * 1024;
 
+type Access = ReturnType<Services['accounts']['access']>;
+
+/** A member's open streams in one look at the event log, and what they are told. */
+interface Audience {
+  userId: string;
+  streams: Stream[];
+  /** Read once per look; undefined when no longer a member. */
+  access: Access;
+  changes: LiveChange[];
+  more: number;
+}
+
 interface Stream {
   res: Response;
   workspaceId: string;
@@ -26,6 +38,23 @@ export interface LiveChange {
   entity: string;
   id: string;
   operation: string;
+}
+
+/** The streams by audience (a member in a workspace: a tab each), so that each change is decided once per member. */
+function audiencesOf(streams: Set<Stream>, access: (workspaceId: string, userId: string) => Access) {
+  const byWorkspace = new Map<string, Audience[]>();
+  const byMember = new Map<string, Audience>();
+  for (const stream of streams) {
+    const key = `${stream.workspaceId}|${stream.userId}`;
+    let audience = byMember.get(key);
+    if (!audience) {
+      audience = { userId: stream.userId, streams: [], access: access(stream.workspaceId, stream.userId), changes: [], more: 0 };
+      byMember.set(key, audience);
+      byWorkspace.set(stream.workspaceId, [...(byWorkspace.get(stream.workspaceId) ?? []), audience]);
+    }
+    audience.streams.push(stream);
+  }
+  return { byWorkspace, byMember };
 }
 
 /**
@@ -47,15 +76,12 @@ export function createLiveFeed(deps: { services: Services; logger: Logger; perMe
   let closed = false;
 
   /** Whether the stream's member may learn of a change; null when no longer a member (the stream ends). Access read once per member per poll. */
-  const mayLearnOf = (
-    access: ReturnType<Services['accounts']['access']>,
-    stream: Stream,
-    change: { entity: string; authorId: string | null },
-  ): boolean | null => {
-    if (!access) return null;
+  /** Whether a member may learn of a change: their own entries, colleagues' only with time visibility, invoices only with money visibility. */
+  const mayLearnOf = (access: Access, userId: string, change: { entity: string; authorId: string | null }): boolean => {
+    if (!access) return false;
     if (change.entity === 'invoice') return access.canViewOthersMoney;
     if (change.entity !== 'entry') return true;
-    return change.authorId === stream.userId || change.authorId === null || access.canViewOthersTime;
+    return change.authorId === userId || change.authorId === null || access.canViewOthersTime;
   };
 
   const end = (stream: Stream) => {
@@ -69,35 +95,31 @@ export function createLiveFeed(deps: { services: Services; logger: Logger; perMe
       lastSeq = services.events.newestSeq();
       return;
     }
-    const accessOf = new Map<string, ReturnType<Services['accounts']['access']>>();
-    const access = (stream: Stream) => {
-      const key = `${stream.workspaceId}|${stream.userId}`;
-      if (!accessOf.has(key)) accessOf.set(key, services.accounts.access(stream.workspaceId, stream.userId));
-      return accessOf.get(key);
-    };
-    // One message per stream per look: the changes it may see (the first MAX_LISTED), and how many more.
-    const out = new Map<Stream, { changes: LiveChange[]; more: number }>();
+    const { byWorkspace, byMember } = audiencesOf(streams, (workspaceId, userId) => services.accounts.access(workspaceId, userId));
     try {
       for (let rows = services.events.feed(lastSeq); rows.length > 0; rows = services.events.feed(lastSeq)) {
         for (const row of rows) {
           lastSeq = row.seq;
-          for (const stream of streams) {
-            if (stream.workspaceId !== row.workspaceId) continue;
-            const may = mayLearnOf(access(stream), stream, row);
-            if (may === null) end(stream);
-            if (!may) continue;
-            const told = out.get(stream) ?? { changes: [], more: 0 };
-            if (told.changes.length < MAX_LISTED) told.changes.push({ entity: row.entity, id: row.entityId, operation: row.operation });
-            else told.more++;
-            out.set(stream, told);
+          for (const audience of byWorkspace.get(row.workspaceId) ?? []) {
+            if (!mayLearnOf(audience.access, audience.userId, row)) continue;
+            // One message per stream per look: the changes it may see (the first MAX_LISTED), and how many more.
+            if (audience.changes.length < MAX_LISTED)
+              audience.changes.push({ entity: row.entity, id: row.entityId, operation: row.operation });
+            else audience.more++;
           }
         }
       }
     } catch (error) {
       logger.error('live feed failed to read the event log', { error: error instanceof Error ? error.message : String(error) });
     }
-    for (const [stream, told] of out)
-      if (streams.has(stream)) send(stream, `id: ${lastSeq}\nevent: change\ndata: ${JSON.stringify(told)}\n\n`);
+    for (const audience of byMember.values()) {
+      // No longer a member: their streams end.
+      if (!audience.access) for (const stream of audience.streams) end(stream);
+      else if (audience.changes.length > 0) {
+        const text = `id: ${lastSeq}\nevent: change\ndata: ${JSON.stringify({ changes: audience.changes, more: audience.more })}\n\n`;
+        for (const stream of audience.streams) if (streams.has(stream)) send(stream, text);
+      }
+    }
   };
 
   const send = (stream: Stream, text: string) => {
