@@ -8,7 +8,7 @@ import { field } from '../settings/kit.js';
 import { csrfField } from '../settings/layout.js';
 import { clockOf } from './forms.js';
 import { appPage } from './layout.js';
-import type { AppDeps, SignedIn } from './router.js';
+import type { AppDeps, SignedIn } from './deps.js';
 
 type Kind = 'client' | 'project' | 'task' | 'tag';
 const KINDS: readonly Kind[] = ['client', 'project', 'task', 'tag'];

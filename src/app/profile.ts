@@ -7,7 +7,7 @@ import { type Html, html } from '../settings/html.js';
 import { field } from '../settings/kit.js';
 import { csrfField } from '../settings/layout.js';
 import { appPage } from './layout.js';
-import type { AppDeps, SignedIn } from './router.js';
+import type { AppDeps, SignedIn } from './deps.js';
 
 /** The zones a person may choose (the runtime's IANA list). */
 const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');

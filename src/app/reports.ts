@@ -12,7 +12,7 @@ import { type Html, html } from '../settings/html.js';
 import { clockOf } from './forms.js';
 import { appPage } from './layout.js';
 import { barChart, barName, type ChartBar, chartBuckets, chartUnit } from './report-chart.js';
-import type { AppDeps, SignedIn } from './router.js';
+import type { AppDeps, SignedIn } from './deps.js';
 
 type Summary = components['schemas']['SummaryReport'];
 type Grouping = 'project' | 'client' | 'task' | 'tag' | 'user';

@@ -4,26 +4,16 @@ import { DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
 import type { EntryRowView } from '../modules/entries/service.js';
 import type { SessionView } from '../modules/sessions/service.js';
-import { csrfOk, field, fields, sessionSecretOf, type SettingsDeps, type Signed } from '../settings/kit.js';
+import { csrfOk, field, fields, sessionSecretOf } from '../settings/kit.js';
 import { durableAnswers, SETTINGS_CSP } from '../settings/router.js';
 import { APP_SCRIPT, APP_STYLE } from './assets.js';
-import { type BodyCheck, durationOf, instantOf, wallClock, weekOf } from './forms.js';
-import type { LiveFeed } from './live.js';
+import { durationOf, instantOf, wallClock, weekOf } from './forms.js';
+import type { AppDeps, SignedIn } from './deps.js';
 import { appPage } from './layout.js';
 import { profileRoutes } from './profile.js';
 import { catalogRoutes } from './catalog.js';
 import { reportRoutes } from './reports.js';
-import type { ReaderPool } from '../readers/pool.js';
 import { weekBody, type WeekModel } from './week.js';
-
-export interface AppDeps extends Omit<SettingsDeps, 'flashes'> {
-  live: LiveFeed;
-  check: BodyCheck;
-  /** The API's reader threads: the Reports page's reads run there, as the report routes' do. */
-  readers: ReaderPool;
-}
-
-export type SignedIn = Signed & { session: SessionView; secret: string };
 
 /** The member's zone and first day (their preferences, else the server's zone and Monday). */
 function zoneOf(deps: AppDeps, session: SessionView) {
