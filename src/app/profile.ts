@@ -108,8 +108,7 @@ export function profileRoutes(router: Router, deps: AppDeps, signedOf: (res: Res
     };
     try {
       services.accounts.checkProfile(form);
-      services.accounts.setPreferences(session.actor, session.userId, { timeZone: form.timeZone, weekStart: form.weekStart });
-      services.accounts.setUser(session.actor, session.userId, { name: form.name, email: form.email });
+      services.accounts.setProfile(session.actor, session.userId, form);
     } catch (error) {
       if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'conflict')) return next(error);
       return render(res, session, error.code === 'conflict' ? 409 : 400, form, refused(error), null);

@@ -55,6 +55,8 @@ describe('web app: the profile', () => {
     expect(bad.status).to.equal(400);
     expect(flat(bad.text)).to.include('id="profile-email-error">email must look like name@example.org (got &quot;maya&quot;).</span>');
     expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ email: 'maya@northwind.example' });
+    // One write: the refused forms (taken email, with another zone and first day) changed nothing else either.
+    expect(server.services.accounts.preferences(server.ownerId)).to.deep.equal({ timeZone: 'America/New_York', weekStart: 'sunday' });
   });
 
   it('changes the password only with the current one; the other sessions end, this one stays', async () => {

@@ -60,6 +60,18 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
   return patch;
 }
 
+/** A person's zone and first day of the week, each given checked (the zone canonical). */
+function preferencePatch(input: { timeZone?: string; weekStart?: string }) {
+  const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday' } = {};
+  if (input.timeZone !== undefined) patch.timeZone = canonicalTimeZone(input.timeZone, 'time zone');
+  if (input.weekStart !== undefined) {
+    if (input.weekStart !== 'monday' && input.weekStart !== 'sunday')
+      throw new DomainError('invalid', 'first day of the week must be monday or sunday.');
+    patch.weekStart = input.weekStart;
+  }
+  return patch;
+}
+
 /** The changes of `member set`: each flag given, the rate checked. */
 function memberPatch(flags: MemberFlags, now: number) {
   const patch: { updatedAt: number } & MemberFlags = { updatedAt: now };
@@ -160,16 +172,21 @@ export function createAccountsService({
       return userId;
     },
 
+    /**
+     * The web app's Profile form in one write: name, email, zone and first day together, so a
+     * refused email (taken) leaves the zone as it was too. The account itself, or the operator.
+     */
+    setProfile(principal: Principal, userId: string, input: { name: string; email: string; timeZone: string; weekStart: string }): void {
+      write(() => {
+        this.setPreferences(principal, userId, { timeZone: input.timeZone, weekStart: input.weekStart });
+        this.setUser(principal, userId, { name: input.name, email: input.email });
+      });
+    },
+
     /** Sets a person's zone and first day of the week: the account itself, or the operator. */
     setPreferences(principal: Principal, userId: string, input: { timeZone?: string; weekStart?: string }): void {
       if (!isOperator(principal) && principal.userId !== userId) throw errors.userNotFound(userId);
-      const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday' } = {};
-      if (input.timeZone !== undefined) patch.timeZone = canonicalTimeZone(input.timeZone, 'time zone');
-      if (input.weekStart !== undefined) {
-        if (input.weekStart !== 'monday' && input.weekStart !== 'sunday')
-          throw new DomainError('invalid', 'first day of the week must be monday or sunday.');
-        patch.weekStart = input.weekStart;
-      }
+      const patch = preferencePatch(input);
       write(() => {
         if (!repo.updateUser(userId, patch)) throw errors.userNotFound(userId);
       });
