@@ -182,7 +182,8 @@ export function startReplicationMonitor({
 export type ReplicationMonitor = ReturnType<typeof startReplicationMonitor>;
 
 /**
- * The Litestream binary @flydotio/litestream installed for this platform (its own `litestream`
+ * The Litestream binary installed for this platform (@flydotio/litestream-linux-x64, an optional
+ * dependency; the wrapper @flydotio/litestream is not used: its own `litestream`
  * command is a Node wrapper that neither forwards signals nor returns the exit code, so the
  * binary is run directly), or null with the reason.
  */
@@ -191,6 +192,9 @@ export function litestreamBinary(): { path: string } | { path: null; reason: str
   try {
     return { path: createRequire(import.meta.url).resolve(name) };
   } catch {
-    return { path: null, reason: `${name} is not installed (@flydotio/litestream ships Linux and macOS binaries for x64 and arm64 only)` };
+    return {
+      path: null,
+      reason: `${name} is not installed (timetrack installs the Linux x64 binary; elsewhere Litestream is not run by the tests)`,
+    };
   }
 }

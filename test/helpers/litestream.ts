@@ -7,7 +7,7 @@ import { type Figures, LagTracker, litestreamBinary, readFigures } from '../../s
 import { send } from './server.js';
 
 /*
- * The real Litestream binary (@flydotio/litestream) around the real server process, with a
+ * The real Litestream binary (@flydotio/litestream-linux-x64) around the real server process, with a
  * replica in a local directory: shared by test/replication.test.ts and bench/replication.ts.
  */
 
