@@ -29,6 +29,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       { loadSecretKey },
       { createServices },
       { linkBase, recordedAddress },
+      { serverRuns },
+      { IMPORT_ALONE_WRITE_MS, IMPORT_SHARED_WRITE_MS },
     ] = await Promise.all([
       import('./cli/database.js'),
       import('./cli/main.js'),
@@ -37,6 +39,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       import('./secret-key.js'),
       import('./services.js'),
       import('./links.js'),
+      import('./db/backup.js'),
+      import('./modules/imports/service.js'),
     ]);
     const links = linkBase(config, recordedAddress(config.databasePath));
     return runCli(argv, {
@@ -52,6 +56,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
           secretKey: loadSecretKey(config.databasePath, config.secretKey),
           defaultTimeZone: config.serverTimeZone,
           webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets },
+          // An import's writes are short while a server runs on the database (asked before each).
+          importWriteMs: () => (serverRuns(config.databasePath) ? IMPORT_SHARED_WRITE_MS : IMPORT_ALONE_WRITE_MS),
         }),
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),

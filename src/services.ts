@@ -36,6 +36,12 @@ export interface ServiceOptions {
   logger?: Logger;
   /** The operator's limits that owners and members may not lift (RATE_LIMIT_WORKSPACE_PER_MIN, TOKENS_PER_MEMBER). */
   limits?: { workspaceRateLimitPerMin?: number; tokensPerMember?: number };
+  /**
+   * How long the next write of an import may hold the database's write lock, in ms (asked before
+   * each write): the default, IMPORT_SHARED_WRITE_MS, keeps a running server's writes waiting no
+   * longer; the command line lengthens it while no server holds the database.
+   */
+  importWriteMs?: () => number;
   webhooks?: {
     allowPrivateTargets?: boolean;
     resolve?: Resolver;
@@ -165,6 +171,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       catalog: catalog.imports,
       accounts,
       logger,
+      ...(options.importWriteMs ? { writeMs: options.importWriteMs } : {}),
     }),
     invoices: createInvoicesService({
       repo: createInvoicesRepository(db),

@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { backupBeforeMigrating, backupTo, inspect, pendingMigrations, restoreFrom, serverMark, takeServerLock } from '../src/db/backup.js';
+import {
+  backupBeforeMigrating,
+  backupTo,
+  inspect,
+  pendingMigrations,
+  restoreFrom,
+  serverMark,
+  serverRuns,
+  takeServerLock,
+} from '../src/db/backup.js';
 import { openDatabase } from '../src/db/database.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { parseConfig } from '../src/config.js';
@@ -103,6 +112,22 @@ describe('db/backup', () => {
       .run();
     old.close();
     expect(inspect(older).lastEventSeq).to.equal(1);
+  });
+
+  it('tells whether a server runs on a database: its mark of a live process, or its lock held', () => {
+    const path = database('timetrack.db', 1);
+    // No mark: no server (and the lock is not probed).
+    expect(serverRuns(path)).to.equal(false);
+    writeFileSync(serverMark(path), String(process.pid));
+    expect(serverRuns(path)).to.equal(true);
+    // A mark left by a crash (its process gone): the lock is free, so no server.
+    writeFileSync(serverMark(path), '999999999');
+    expect(serverRuns(path)).to.equal(false);
+    // A server whose process id means nothing here (another pid namespace) holds the lock.
+    const held = takeServerLock(path);
+    expect(serverRuns(path)).to.equal(true);
+    held?.release();
+    expect(serverRuns(path)).to.equal(false);
   });
 
   it('restore keeps the replaced database and its WAL beside it, and refuses while a server runs', () => {

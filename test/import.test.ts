@@ -138,6 +138,30 @@ describe('timetrack import (the command)', () => {
     expect(help.stdout).to.contain('timetrack import undo IMPORT_ID');
   });
 
+  it('asks before each write how long it may hold the lock, and holds it no longer (one row a write at 0 ms)', async () => {
+    const rows = [TOGGL_HEADER];
+    for (let i = 0; i < 30; i++)
+      rows.push(`Ada Lovelace,ada@example.org,,,,Row ${i},No,2026-03-02,09:00:00,2026-03-02,09:30:00,00:30:00,,`);
+    const file = join(dir, 'thirty.csv');
+    writeFileSync(file, `${rows.join('\n')}\n`);
+    const run = async (writeMs: number) => {
+      let asked = 0;
+      const database = openDatabase(databasePath);
+      try {
+        const services = createServices(database, { clock: systemClock, secretKey: key, importWriteMs: () => (asked++, writeMs) });
+        const { report } = await services.imports.run(OPERATOR, { workspaceId, path: file, timeZone: 'UTC' });
+        expect(report.imported).to.equal(30);
+        await services.imports.undo(OPERATOR, report.importId as string);
+      } finally {
+        database.close();
+      }
+      return asked;
+    };
+    // Once before the first write, then after each: 30 writes of one row, or one write of 30.
+    expect(await run(0)).to.equal(31);
+    expect(await run(60_000)).to.equal(2);
+  });
+
   it('draws a progress line with rows, rows/s, elapsed and an estimate of what is left', () => {
     expect(progressLine({ phase: 'checking', rows: 50_000, bytes: 5_000_000, totalBytes: 10_000_000 }, 10_000)).to.equal(
       'checking 50,000 rows, 5,000 rows/s, 10 s elapsed, about 10 s left',

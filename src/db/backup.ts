@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import { DomainError } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { schemaDifference } from './schema-check.js';
+import { processAlive } from '../processes.js';
 
 /*
  * Backups of the database while the server serves and writes, their checks, and restores.
@@ -175,6 +176,23 @@ export function takeServerLock(databasePath: string): ServerLock | null {
       lock.close();
     },
   };
+}
+
+/**
+ * Whether a server runs on the database now: its mark is there and its process alive, or (a mark
+ * left by a crash, or a server in another pid namespace) its lock is held. Without a mark, no
+ * server runs (it writes the mark when it takes the lock), and the lock is not touched: a probe
+ * of it would refuse a server starting in that instant.
+ */
+export function serverRuns(databasePath: string): boolean {
+  if (databasePath === ':memory:') return false;
+  const pid = recordedPid(databasePath);
+  if (pid === null) return false;
+  if (processAlive(pid)) return true;
+  const lock = takeServerLock(databasePath);
+  if (lock === null) return true;
+  lock.release();
+  return false;
 }
 
 /** The process id a server recorded beside the database (for the refusal's message), or null. */

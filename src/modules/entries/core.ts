@@ -1,7 +1,7 @@
 import type { Actor } from '../../principal.js';
 import { entryErrors as errors } from './errors.js';
 import type { Clock } from '../../clock.js';
-import { newId } from '../../ids.js';
+import { newTimeId } from '../../ids.js';
 import { amountCents } from '../../kernel/money.js';
 import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
@@ -153,7 +153,7 @@ export function createEntryCore({
         ? { endAt: null, durationSec: null, amountCents: null }
         : completion({ startAt: input.start, billable, hourlyRate }, input.end);
     const row = repo.insert({
-      id: newId('ent'),
+      id: newTimeId('ent'),
       workspaceId: actor.workspaceId,
       authorId: actor.userId,
       description: input.description ?? '',

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { newId } from '../../ids.js';
+import { newTimeId } from '../../ids.js';
 import type { EventActor } from '../events/service.js';
 import type { ProjectRow, TaskRow } from '../catalog/service.js';
 import { completion, deletedEvent, type EntryCore, type RecordEvent } from './core.js';
@@ -54,14 +54,18 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
     return rate;
   };
   return {
-    /** Writes one entry inside the caller's write (a batch of the import). */
+    /** First in each write of an import, before its entries. */
+    startWrite(): void {
+      repo.deferForeignKeys();
+    },
+    /** Writes one entry inside the caller's write (a batch of the import), after startWrite. */
     insert(record: RecordEvent, ctx: ImportContext, input: ImportedEntry): string {
       const { project, task } = input;
       const billable = input.billable ?? project?.billable ?? false;
       const hourlyRate = input.hourlyRate ?? rateOf(ctx, input);
       const now = clock.now();
       const row = {
-        id: newId('ent'),
+        id: newTimeId('ent'),
         workspaceId: ctx.workspaceId,
         authorId: input.authorId,
         description: input.description,

@@ -6,6 +6,7 @@ import { createImportEngine, type EngineDeps, type ImportOutcome, type ImportReq
 import { importErrors } from './errors.js';
 import type { ImportRow } from './repository.js';
 import { type ImportView, importView } from './views.js';
+import { processAlive } from '../../processes.js';
 
 export type { ImportOutcome, ImportProgress, ImportReport, ImportRequest, PreviewRow } from './engine.js';
 export { FORMATS, type Format } from './formats.js';
@@ -15,16 +16,6 @@ export { createdInWords } from './views.js';
 
 /** A running import whose process has written nothing for this long is taken for dead (its pid may be reused). */
 const STALE_MS = 10 * 60_000;
-
-/** Whether a process runs (signal 0 checks without sending). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Imports from other trackers (decisions §10): who may import what, the engine's run, the
@@ -146,3 +137,6 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
 }
 
 export type ImportsService = ReturnType<typeof createImportsService>;
+
+/** An import's longest write with and without a server on the database (the command line chooses). */
+export { IMPORT_ALONE_WRITE_MS, IMPORT_SHARED_WRITE_MS } from './engine.js';

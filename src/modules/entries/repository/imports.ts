@@ -29,16 +29,20 @@ export function createImportQueries(db: Db) {
   };
   return {
     /**
-     * An imported entry with its tags, in the caller's write: the tag rows first (their foreign key
-     * checked at commit), then the entry with its tag_list already set, so the trigger that keeps
-     * tag_list finds no entry to update and the row and its indexes are written once, not once
-     * per tag. `ids` sorted.
+     * At the start of each write of an import: the foreign keys of entry_tags are checked at its
+     * commit, so an entry's tag rows can go in before the entry. Once per write, not per row: a
+     * flag pragma expires every prepared statement of the connection (measured: ~75 µs a row).
+     */
+    deferForeignKeys(): void {
+      db.run(sql`PRAGMA defer_foreign_keys = ON`);
+    },
+    /**
+     * An imported entry with its tags, in the caller's write (after deferForeignKeys): the tag rows
+     * first, then the entry with its tag_list already set, so the trigger that keeps tag_list finds
+     * no entry to update and the row and its indexes are written once, not once per tag. `ids` sorted.
      */
     insertWithTags(values: EntryInsert, ids: string[]): void {
-      if (ids.length > 0) {
-        db.run(sql`PRAGMA defer_foreign_keys = ON`);
-        for (const tagId of ids) statements.addTag.run({ entryId: values.id, tagId });
-      }
+      for (const tagId of ids) statements.addTag.run({ entryId: values.id, tagId });
       statements.insertQuiet.run({ importId: null, ...values, tagList: ids.length > 0 ? JSON.stringify(ids) : null });
     },
     /** Up to `limit` entries of an import (its undo and its cleanup delete them in batches). */
