@@ -115,6 +115,20 @@ describe('imports service', () => {
     ]);
   });
 
+  it('reads a file once to check it when no day needs the order decided, twice when one does', async () => {
+    const phases = async (path: string, extra: Partial<ImportRequest> = {}) => {
+      const seen: string[] = [];
+      await run({ path, dryRun: true, createMembers: true, ...extra, progress: (p) => seen.at(-1) !== p.phase && seen.push(p.phase) });
+      return seen;
+    };
+    // ISO days: the users, the date evidence and the checks in one reading.
+    expect(await phases(fixture('toggl.csv'))).to.deep.equal(['checking']);
+    // 02/03/2026: the order is decided over the whole file first, then the rows are checked.
+    expect(await phases(fixture('toggl-semicolon-dmy.csv'))).to.deep.equal(['reading', 'checking']);
+    // The order given: one reading again.
+    expect(await phases(fixture('toggl-semicolon-dmy.csv'), { dateFormat: 'DMY' })).to.deep.equal(['checking']);
+  });
+
   it('refuses to guess a day/month order no row settles, until --date-format says', async () => {
     const refused = await refusal(() => run({ path: fixture('toggl-undecided.csv') }));
     expect(refused.code).to.equal('invalid');

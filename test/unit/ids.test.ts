@@ -19,3 +19,15 @@ describe('ids', () => {
     expect(new Set(Array.from({ length: 1000 }, () => newTimeId('ent', made))).size).to.equal(1000);
   });
 });
+
+describe('delivery ids', () => {
+  it('24 lowercase hex characters, sorted by the millisecond they were made, random within it', async () => {
+    const { newDeliveryId } = await import('../../src/modules/webhooks/crypto.js');
+    const made = 1_764_000_000_000;
+    const ids = [made + 1, made, made + 60_000].map((ms) => newDeliveryId(ms));
+    for (const id of ids) expect(id).to.match(/^[0-9a-f]{24}$/);
+    expect(ids[1]?.slice(0, 11)).to.equal(made.toString(16).padStart(11, '0'));
+    expect([ids[1], ids[0], ids[2]]).to.deep.equal([...ids].sort());
+    expect(new Set(Array.from({ length: 1000 }, () => newDeliveryId(made))).size).to.equal(1000);
+  });
+});

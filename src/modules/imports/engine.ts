@@ -155,10 +155,18 @@ export function createImportEngine(deps: EngineDeps) {
   };
 }
 
-async function scan(request: ImportRequest, progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void) {
-  let header: Header | null = null;
-  let format: Format | null = null;
-  let reader: ReturnType<typeof rowReader> | null = null;
+/**
+ * Reads the file once: the header and format, the file's users, the evidence of its date order,
+ * its currency (pass 1), and, when `checking` is given, every row checked as it is read (pass 2
+ * in the same reading). Checking stops at the first day written day-or-month first when no order
+ * is known yet: the order is decided over the whole file, so those rows need a second reading.
+ */
+async function readFile(
+  request: ImportRequest,
+  progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void,
+  checking: ((found: Pick<Scan, 'header' | 'format' | 'users'>) => CheckPass) | null,
+): Promise<{ found: Scan; checked: CheckResult | null }> {
+  let head: { header: Header; format: Format; reader: ReturnType<typeof rowReader>; pass: CheckPass | null } | null = null;
   let rows = 0;
   let bytes = 0;
   const users = new Map<string, FileUser>();
@@ -167,58 +175,62 @@ async function scan(request: ImportRequest, progress: (phase: ImportProgress['ph
   let undecided: { line: number; cell: string } | null = null;
   let currency: string | null = null;
   for await (const record of csvRecords(request.path, (n) => (bytes += n))) {
-    if (!header) {
-      header = readHeader(record.cells);
-      format = detectFormat(header, request.format ?? 'auto');
-      reader = rowReader(format, header);
+    if (!head) {
+      const header = readHeader(record.cells);
+      const format = detectFormat(header, request.format ?? 'auto');
       currency = header.currency;
+      head = { header, format, reader: rowReader(format, header), pass: checking?.({ header, format, users }) ?? null };
       continue;
     }
     rows++;
-    if (rows % 20000 === 0) progress('reading', rows, bytes);
-    const row = (reader as ReturnType<typeof rowReader>).read(record.cells);
+    if (rows % 20000 === 0) progress(head.pass ? 'checking' : 'reading', rows, bytes);
+    const row = head.reader.read(record.cells);
     for (const cell of [row.startDate, row.endDate]) {
       if (cell === '') continue;
       const evidence = orderEvidence(cell);
       if (evidence === 'DMY' && dmyLine === 0) dmyLine = record.line;
       else if (evidence === 'MDY' && mdyLine === 0) mdyLine = record.line;
       else if (evidence === null && undecided === null && needsOrder(cell)) undecided = { line: record.line, cell };
+      if (head.pass && !request.dateFormat && needsOrder(cell)) head.pass = null;
     }
-    if (format === 'harvest' && row.currency !== '' && currency === null) currency = row.currency.slice(-3).toUpperCase();
+    if (head.format === 'harvest' && row.currency !== '' && currency === null) currency = row.currency.slice(-3).toUpperCase();
     const key = request.user ? '' : userKeyOf(row);
     if (key !== '') {
       const user = users.get(key);
       if (user) user.rows++;
       else users.set(key, { name: row.name, email: row.email, rows: 1, firstLine: record.line });
     }
+    const width = head.header.keys.length;
+    head.pass?.row(record.line, record.cells.length < width ? shortRow(record.cells.length, width) : row);
   }
-  if (!header || !format) throw importErrors.empty();
+  if (!head) throw importErrors.empty();
   if (rows === 0) throw importErrors.headerOnly();
-  progress('reading', rows, bytes);
+  progress(head.pass ? 'checking' : 'reading', rows, bytes);
   let order: DateOrder | null = request.dateFormat ?? null;
   if (!order) {
     if (dmyLine && mdyLine) throw importErrors.dateOrderMixed(dmyLine, mdyLine);
     order = dmyLine ? 'DMY' : mdyLine ? 'MDY' : null;
     if (!order && undecided) throw importErrors.dateOrderUnknown(undecided.line, undecided.cell);
   }
-  return { header, format, rows, users, order, currency } satisfies Scan;
+  const found = { header: head.header, format: head.format, rows, users, order, currency } satisfies Scan;
+  return { found, checked: head.pass?.result() ?? null };
 }
 
-/** The members the file's users are: by email (case-insensitive), else by exact full name when one member has it. */
-function matchUsers(deps: EngineDeps, workspaceId: string, users: Map<string, FileUser>) {
+/** The member a user of the file is: by email (case-insensitive), else by exact full name when one member has it; null when none. */
+function userMatcher(deps: EngineDeps, workspaceId: string) {
   const directory = deps.accounts.memberDirectory(workspaceId);
   const byEmail = new Map(directory.map((m) => [m.email.toLowerCase(), m.userId]));
   const byName = new Map<string, string | null>();
   for (const m of directory) byName.set(m.name, byName.has(m.name) ? null : m.userId);
-  const matched = new Map<string, string>();
-  const unmatched: FileUser[] = [];
-  for (const [key, user] of users) {
-    const id =
-      (user.email !== '' ? byEmail.get(user.email.toLowerCase()) : undefined) ?? (user.name !== '' ? byName.get(user.name) : undefined);
-    if (id) matched.set(key, id);
-    else unmatched.push(user);
-  }
-  return { matched, unmatched };
+  const known = new Map<string, string | null>();
+  return (key: string, user: FileUser | undefined): string | null => {
+    let id = known.get(key);
+    if (id === undefined) {
+      id = (user?.email ? byEmail.get(user.email.toLowerCase()) : undefined) ?? (user?.name ? byName.get(user.name) : undefined) ?? null;
+      known.set(key, id);
+    }
+    return id;
+  };
 }
 
 function fixedUser(deps: EngineDeps, workspaceId: string, user: string): { userId: string; name: string } {
@@ -241,43 +253,42 @@ async function run(
   const fixed = request.user ? fixedUser(deps, request.workspaceId, request.user) : null;
   const author = fixed?.userId ?? null;
 
-  // Pass 1: what the file is.
-  const found = await scan(request, progress);
-  const { format } = found;
-  if (SPECS[format].local && !request.timeZone) throw importErrors.timeZoneNeeded(format);
-  let zone: ZoneClock | null = null;
-  if (request.timeZone) {
-    try {
-      zone = new ZoneClock(request.timeZone);
-    } catch {
-      throw importErrors.unknownZone(request.timeZone);
-    }
-  }
-  if (found.currency && found.currency !== workspaceCurrency) throw importErrors.currency(found.currency, workspaceCurrency);
+  // Who the rows belong to: each user of the file matched when first met.
+  const match = userMatcher(deps, request.workspaceId);
+  const matched = new Map<string, string>();
+  const memberOf = (key: string, users: Map<string, FileUser>): string | null => {
+    const id = matched.get(key) ?? match(key, users.get(key));
+    if (id !== null) matched.set(key, id);
+    return id;
+  };
+  const willCreate = (user: FileUser | undefined) => request.createMembers === true && user !== undefined && user.email !== '';
+  // A checker per pass: Harvest's rows carry state (where a member's day has got to).
+  const checkPass = (order: DateOrder | null) => (file: Pick<Scan, 'format' | 'users'>) =>
+    createCheckPass(deps, request, file.format, {
+      check: createRowChecker(file.format, { order, zone: zoneFor(file.format, request), fixedUser: author !== null }),
+      unmatched: (key) => author === null && memberOf(key, file.users) === null && !willCreate(file.users.get(key)),
+      authorOf: (row) => author ?? matched.get(row.userKey) ?? null,
+      user: (key) => file.users.get(key),
+      fixedName: fixed?.name ?? null,
+    });
 
-  // Who the rows belong to.
-  const { matched, unmatched } = author
-    ? { matched: new Map<string, string>(), unmatched: [] }
-    : matchUsers(deps, request.workspaceId, found.users);
+  // Passes 1 and 2: what the file is, and every row checked before the first write; in one
+  // reading when no day needs the file's date order decided first.
+  const reading = await withCache(repo, () => readFile(request, progress, checkPass(request.dateFormat ?? null)));
+  const { found } = reading;
+  const { format } = found;
+  if (found.currency && found.currency !== workspaceCurrency) throw importErrors.currency(found.currency, workspaceCurrency);
   const toCreate = new Map<string, FileUser>();
   const unmatchedUsers: ImportReport['unmatchedUsers'] = [];
-  for (const user of unmatched) {
-    if (request.createMembers && user.email !== '') toCreate.set(user.email.toLowerCase(), user);
+  for (const [key, user] of author ? [] : found.users) {
+    if (memberOf(key, found.users) !== null) continue;
+    if (willCreate(user)) toCreate.set(user.email.toLowerCase(), user);
     else unmatchedUsers.push({ name: user.name, email: user.email, rows: user.rows, firstLine: user.firstLine });
   }
-  const unmatchedKeys = new Set(unmatchedUsers.map((u) => userKeyOf(u)));
-  // A checker per pass: Harvest's rows carry state (where a member's day has got to).
-  const check = () => createRowChecker(format, { order: found.order, zone, fixedUser: author !== null });
+  const { refused, refusedCount, duplicates, fresh, preview, names } =
+    reading.checked ?? (await withCache(repo, () => checkAll(request, found, progress, checkPass(found.order)(found))));
+  const check = () => createRowChecker(format, { order: found.order, zone: zoneFor(format, request), fixedUser: author !== null });
   const authorOf = (row: CheckedRow): string | null => author ?? matched.get(row.userKey) ?? null;
-
-  // Pass 2: every row checked before the first write.
-  const { refused, refusedCount, duplicates, fresh, preview, names } = await checkAll(deps, request, found, {
-    check,
-    unmatchedKeys,
-    authorOf,
-    progress,
-    fixedName: fixed?.name ?? null,
-  });
   const report: ImportReport = {
     importId: null,
     format,
@@ -355,24 +366,47 @@ async function run(
   }
 }
 
-/** Pass 2: every row read and checked, duplicates counted, what the catalog lacks named; nothing written. */
+interface CheckResult {
+  refused: Refused[];
+  refusedCount: number;
+  duplicates: number;
+  fresh: number;
+  preview: PreviewRow[];
+  names: NewNames;
+}
+
+/** Pass 2, row by row: each row checked, duplicates counted, what the catalog lacks named; nothing written. */
+interface CheckPass {
+  row(line: number, source: SourceRow | string): void;
+  result(): CheckResult;
+}
+
+/** Pass 2 as a reading of its own (the file's date order decided by pass 1). */
 async function checkAll(
-  deps: EngineDeps,
   request: ImportRequest,
   found: Scan,
+  progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void,
+  pass: CheckPass,
+): Promise<CheckResult> {
+  await eachRow(request, found, progress, 'checking', (line, source) => pass.row(line, source));
+  return pass.result();
+}
+
+function createCheckPass(
+  deps: EngineDeps,
+  request: ImportRequest,
+  format: Format,
   a: {
-    check: () => ReturnType<typeof createRowChecker>;
-    unmatchedKeys: Set<string>;
+    check: ReturnType<typeof createRowChecker>;
+    /** Whether a user of the file is no member and will not be made one (their rows are refused). */
+    unmatched: (key: string) => boolean;
     authorOf: (row: CheckedRow) => string | null;
-    progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void;
+    user: (key: string) => FileUser | undefined;
     /** The member of --user (every row is theirs). */
     fixedName: string | null;
   },
-) {
+): CheckPass {
   const { repo } = deps;
-  const { format } = found;
-  const { unmatchedKeys, authorOf, progress } = a;
-  const check = a.check();
   const refused: Refused[] = [];
   let refusedCount = 0;
   let duplicates = 0;
@@ -384,34 +418,48 @@ async function checkAll(
     refusedCount++;
     if (refused.length < REFUSED_LISTED) refused.push({ line, message });
   };
-  await eachRow(request, found, progress, 'checking', (line, source) => {
-    const row = checkRow(check, line, source, refuse);
-    if (!row) return;
-    if (unmatchedKeys.has(row.userKey)) {
-      const user = found.users.get(row.userKey);
-      refuse(
-        line,
-        `${describeUser(user)} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
-      );
-      return;
-    }
-    const authorId = authorOf(row);
-    if (authorId) {
-      const fingerprint = fingerprintOf(format, authorId, row);
-      const short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
-      if (seen.has(short) || repo.hasFingerprint(request.workspaceId, fingerprint)) {
-        duplicates++;
+  return {
+    row(line, source) {
+      const row = checkRow(a.check, line, source, refuse);
+      if (!row) return;
+      if (row.userKey !== '' && a.unmatched(row.userKey)) {
+        refuse(
+          line,
+          `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
+        );
         return;
       }
-      seen.add(short);
-    }
-    fresh++;
-    countNew(deps, request.workspaceId, row, names);
-    if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, a.fixedName ?? memberName(found.users.get(row.userKey))));
-  });
-  seen.clear();
-  if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
-  return { refused, refusedCount, duplicates, fresh, preview, names };
+      const authorId = a.authorOf(row);
+      if (authorId) {
+        const fingerprint = fingerprintOf(format, authorId, row);
+        const short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
+        if (seen.has(short) || repo.hasFingerprint(request.workspaceId, fingerprint)) {
+          duplicates++;
+          return;
+        }
+        seen.add(short);
+      }
+      fresh++;
+      countNew(deps, request.workspaceId, row, names);
+      if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, a.fixedName ?? memberName(a.user(row.userKey))));
+    },
+    result() {
+      seen.clear();
+      if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
+      return { refused, refusedCount, duplicates, fresh, preview, names };
+    },
+  };
+}
+
+/** The zone local times are read in: required by formats without offsets, checked. */
+function zoneFor(format: Format, request: ImportRequest): ZoneClock | null {
+  if (SPECS[format].local && !request.timeZone) throw importErrors.timeZoneNeeded(format);
+  if (!request.timeZone) return null;
+  try {
+    return new ZoneClock(request.timeZone);
+  } catch {
+    throw importErrors.unknownZone(request.timeZone);
+  }
 }
 
 /**
@@ -422,6 +470,17 @@ async function checkAll(
  * the entries' indexes: a page cache that holds them saves a read per row. Statement journals in
  * memory: on disk they cost a write per page a row changed twice.
  */
+/** The check's lookups (a fingerprint a row) with the import's page cache, not the default 2 MB. */
+async function withCache<T>(repo: ImportsRepository, body: () => Promise<T>): Promise<T> {
+  const cache = repo.cacheKib();
+  repo.setCacheKib(Math.max(cache, IMPORT_CACHE_KIB));
+  try {
+    return await body();
+  } finally {
+    repo.setCacheKib(cache);
+  }
+}
+
 async function tuned<T>(repo: ImportsRepository, body: () => Promise<T>): Promise<T> {
   const synchronous = repo.synchronous();
   const cache = repo.cacheKib();

@@ -2,8 +2,8 @@
 -- with SQLite's plan of each statement on a small seeded database (indented under it).
 -- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
 
-select "import_id" from "import_fingerprints" where ("import_fingerprints"."workspace_id" = ? and "import_fingerprints"."fingerprint" = ?);
---   SEARCH import_fingerprints USING INDEX sqlite_autoindex_import_fingerprints_1 (workspace_id=? AND fingerprint=?)
+select "workspace_id" from "import_fingerprints" where ("import_fingerprints"."workspace_id" = ? and "import_fingerprints"."fingerprint" = ?);
+--   SEARCH import_fingerprints USING COVERING INDEX sqlite_autoindex_import_fingerprints_1 (workspace_id=? AND fingerprint=?)
 
 insert into "import_fingerprints" ("workspace_id", "fingerprint", "import_id") values (?, ?, ?) on conflict do nothing;
 

@@ -10,8 +10,9 @@ const p = (name: string) => sql.placeholder(name);
 /** Every SQL statement of the imports module, over its own tables (imports, their fingerprints, what they created). */
 export function createImportsRepository(db: Db) {
   const statements = {
+    // The key alone answers (a covering search of the primary key; the row itself is not read).
     hasFingerprint: db
-      .select({ importId: importFingerprints.importId })
+      .select({ workspaceId: importFingerprints.workspaceId })
       .from(importFingerprints)
       .where(and(eq(importFingerprints.workspaceId, p('workspaceId')), eq(importFingerprints.fingerprint, p('fingerprint'))))
       .prepare(),

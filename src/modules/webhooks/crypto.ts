@@ -3,8 +3,12 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 /** A subscription's signing secret: `whsec_` and 32 random bytes in base64url. */
 export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
-/** A delivery id: 24 lowercase hex characters. */
-export const newDeliveryId = (): string => randomBytes(12).toString('hex');
+/**
+ * A delivery id: 24 lowercase hex characters, the millisecond it was made (11) and 52 random bits
+ * (13): a write's deliveries land at the end of their table's primary key, not on random pages.
+ */
+export const newDeliveryId = (now = Date.now()): string =>
+  `${now.toString(16).padStart(11, '0')}${randomBytes(7).toString('hex').slice(0, 13)}`;
 
 /** `v1=` + hex HMAC-SHA256 keyed with the secret string's UTF-8 bytes, over `<timestamp>.<body>`. */
 export function signature(secret: string, timestamp: number, body: string | Buffer): string {
