@@ -286,11 +286,14 @@ async function main(): Promise<void> {
       const importing = timetrack(serverDb, args);
       await new Promise((r) => setTimeout(r, 15_000)); // past its reading and checking, into its writes
       const during = await points(server.url, token, entryId);
-      await importing;
+      const beside = await importing;
       console.log('\n| server beside | point read req/s | point read p99 ms | point write p99 ms | point write max ms |');
       console.log('|---|---|---|---|---|');
       console.log(`| nothing | ${alone.readPerSec} | ${alone.readP99} | ${alone.writeP99} | ${alone.writeMax} |`);
       console.log(`| an import writing | ${during.readPerSec} | ${during.readP99} | ${during.writeP99} | ${during.writeMax} |`);
+      console.log(
+        `\nthe import beside the server (writes of at most ${IMPORT_SHARED_WRITE_MS} ms): ${(beside.ms / 1000).toFixed(1)} s, ${perSec(beside).toLocaleString('en')} rows/s, peak RSS ${beside.peakRssMb} MB`,
+      );
     } finally {
       server.child.kill('SIGTERM');
     }

@@ -102,6 +102,8 @@ const IMPORT_CACHE_KIB = 64 * 1024;
 /** WAL pages between the importing connection's checkpoints (40 MiB): a page rewritten by many batches is copied back once. */
 const IMPORT_CHECKPOINT_PAGES = 10_000;
 const PREVIEW_ROWS = 10;
+/** Rows whose fingerprints one statement looks up (the check's duplicates). */
+const LOOKUP_BATCH = 500;
 
 export interface EngineDeps {
   repo: ImportsRepository;
@@ -418,6 +420,28 @@ function createCheckPass(
     refusedCount++;
     if (refused.length < REFUSED_LISTED) refused.push({ line, message });
   };
+  /** Rows checked, waiting for one lookup of their fingerprints (then counted in file order). */
+  let pending: Array<{ row: CheckedRow; fingerprint: string | null }> = [];
+  const settle = () => {
+    const known = repo.knownFingerprints(
+      request.workspaceId,
+      pending.flatMap((p) => (p.fingerprint === null ? [] : [p.fingerprint])),
+    );
+    for (const { row, fingerprint } of pending) {
+      if (fingerprint !== null) {
+        const short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
+        if (seen.has(short) || known.has(fingerprint)) {
+          duplicates++;
+          continue;
+        }
+        seen.add(short);
+      }
+      fresh++;
+      countNew(deps, request.workspaceId, row, names);
+      if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, a.fixedName ?? memberName(a.user(row.userKey))));
+    }
+    pending = [];
+  };
   return {
     row(line, source) {
       const row = checkRow(a.check, line, source, refuse);
@@ -430,20 +454,11 @@ function createCheckPass(
         return;
       }
       const authorId = a.authorOf(row);
-      if (authorId) {
-        const fingerprint = fingerprintOf(format, authorId, row);
-        const short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
-        if (seen.has(short) || repo.hasFingerprint(request.workspaceId, fingerprint)) {
-          duplicates++;
-          return;
-        }
-        seen.add(short);
-      }
-      fresh++;
-      countNew(deps, request.workspaceId, row, names);
-      if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, a.fixedName ?? memberName(a.user(row.userKey))));
+      pending.push({ row, fingerprint: authorId ? fingerprintOf(format, authorId, row) : null });
+      if (pending.length >= LOOKUP_BATCH) settle();
     },
     result() {
+      settle();
       seen.clear();
       if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
       return { refused, refusedCount, duplicates, fresh, preview, names };

@@ -2,8 +2,10 @@
 -- with SQLite's plan of each statement on a small seeded database (indented under it).
 -- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
 
-select "workspace_id" from "import_fingerprints" where ("import_fingerprints"."workspace_id" = ? and "import_fingerprints"."fingerprint" = ?);
+select "fingerprint" from "import_fingerprints" where ("import_fingerprints"."workspace_id" = ? and "import_fingerprints"."fingerprint" IN (SELECT value FROM json_each(?)));
 --   SEARCH import_fingerprints USING COVERING INDEX sqlite_autoindex_import_fingerprints_1 (workspace_id=? AND fingerprint=?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
 
 insert into "import_fingerprints" ("workspace_id", "fingerprint", "import_id") values (?, ?, ?) on conflict do nothing;
 
@@ -14,13 +16,19 @@ select "id", "workspace_id", "format", "file_name", "actor_user_id", "state", "w
 select "id", "workspace_id", "format", "file_name", "actor_user_id", "state", "webhooks", "rows", "imported", "duplicates", "refused", "failure", "pid", "heartbeat_at", "started_at", "finished_at" from "imports" where "imports"."state" = ?;
 --   SEARCH imports USING INDEX imports_running (state=?)
 
+PRAGMA cache_size;
+
+
+PRAGMA cache_size = -65536;
+
+
+PRAGMA cache_size = -16000;
+
+
 insert into "imports" ("id", "workspace_id", "format", "file_name", "actor_user_id", "state", "webhooks", "rows", "imported", "duplicates", "refused", "failure", "pid", "heartbeat_at", "started_at", "finished_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?, null);
 
 
 PRAGMA synchronous;
-
-
-PRAGMA cache_size;
 
 
 PRAGMA temp_store;
@@ -35,9 +43,6 @@ PRAGMA synchronous = 1;
 PRAGMA wal_autocheckpoint = 10000;
 
 
-PRAGMA cache_size = -65536;
-
-
 PRAGMA temp_store = 2;
 
 
@@ -48,9 +53,6 @@ update "imports" set "imported" = ?, "duplicates" = ?, "heartbeat_at" = ? where 
 --   SEARCH imports USING INDEX sqlite_autoindex_imports_1 (id=?)
 
 PRAGMA synchronous = 2;
-
-
-PRAGMA cache_size = -16000;
 
 
 PRAGMA temp_store = 0;

@@ -10,11 +10,17 @@ const p = (name: string) => sql.placeholder(name);
 /** Every SQL statement of the imports module, over its own tables (imports, their fingerprints, what they created). */
 export function createImportsRepository(db: Db) {
   const statements = {
-    // The key alone answers (a covering search of the primary key; the row itself is not read).
-    hasFingerprint: db
-      .select({ workspaceId: importFingerprints.workspaceId })
+    // The keys alone answer (covering searches of the primary key; the rows themselves are not
+    // read), a batch of them a statement: one call for hundreds of rows of a file.
+    knownFingerprints: db
+      .select({ fingerprint: importFingerprints.fingerprint })
       .from(importFingerprints)
-      .where(and(eq(importFingerprints.workspaceId, p('workspaceId')), eq(importFingerprints.fingerprint, p('fingerprint'))))
+      .where(
+        and(
+          eq(importFingerprints.workspaceId, p('workspaceId')),
+          sql`${importFingerprints.fingerprint} IN (SELECT value FROM json_each(${p('fingerprints')}))`,
+        ),
+      )
       .prepare(),
     addFingerprint: db
       .insert(importFingerprints)
@@ -68,9 +74,9 @@ export function createImportsRepository(db: Db) {
         .limit(limit)
         .all(),
     running: (): ImportRow[] => db.select().from(imports).where(eq(imports.state, 'running')).all(),
-    /** Whether an earlier import into the workspace wrote this row already. */
-    hasFingerprint: (workspaceId: string, fingerprint: string): boolean =>
-      statements.hasFingerprint.get({ workspaceId, fingerprint }) !== undefined,
+    /** Which of these rows an earlier import into the workspace wrote already. */
+    knownFingerprints: (workspaceId: string, fingerprints: string[]): Set<string> =>
+      new Set(statements.knownFingerprints.all({ workspaceId, fingerprints: JSON.stringify(fingerprints) }).map((r) => r.fingerprint)),
     /** Records the row as written by the import; false when an import wrote it already (a duplicate). */
     addFingerprint: (workspaceId: string, fingerprint: string, importId: string): boolean =>
       statements.addFingerprint.run({ workspaceId, fingerprint, importId }).changes > 0,
