@@ -39,7 +39,7 @@ ul.entries>li{border-bottom:1px solid var(--line)}
 .timer button .hint,.timer button kbd{display:inline;color:inherit;opacity:.85;font-size:.85rem}
 form.add{margin-top:2rem;border-top:2px solid var(--line)}
 form.add .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:.5rem .75rem}
-.dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;background:var(--accent);margin-right:.35rem}
+.dot{display:inline-block;width:.6rem;height:.6rem;margin-right:.35rem;vertical-align:baseline}
 .live-status{font-size:.85rem;color:var(--muted)}
 .whose{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;flex-basis:100%}.whose select{width:auto;max-width:100%}
 select[multiple]{min-height:2.6rem}
@@ -50,7 +50,7 @@ form.add-item .check,form.edit .check{grid-column:1/-1}
 .new-label{margin:0 0 .25rem;font-weight:600;color:var(--muted)}
 .field input[type=color]{height:2.45rem;padding:.15rem .25rem}
 .entry.item .row{grid-template-columns:minmax(8rem,16rem) 1fr auto}
-.swatch{display:inline-block;width:.7rem;height:.7rem;border-radius:2px;background:var(--accent);vertical-align:middle}
+.swatch{display:inline-block;width:.7rem;height:.7rem;vertical-align:middle}
 meter{width:5rem;vertical-align:middle}
 @media (max-width:40rem){.entry .row{grid-template-columns:1fr auto;grid-template-areas:"when duration" "what what" "project project"}.entry .when{grid-area:when}.entry .duration{grid-area:duration}.entry .what{grid-area:what}.entry .project{grid-area:project}.entry.item .row{grid-template-areas:"what what" "project project"}}
 @media (max-width:40rem){.entry .row{grid-template-columns:1fr auto;grid-template-areas:"when duration" "what what" "project project"}.entry .when{grid-area:when}.entry .duration{grid-area:duration}.entry .what{grid-area:what}.entry .project{grid-area:project}}

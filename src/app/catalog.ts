@@ -8,6 +8,7 @@ import { field } from '../settings/kit.js';
 import { csrfField } from '../settings/layout.js';
 import { clockOf } from './forms.js';
 import { appPage } from './layout.js';
+import { colourMark } from './marks.js';
 import type { AppDeps, SignedIn } from './deps.js';
 
 type Kind = 'client' | 'project' | 'task' | 'tag';
@@ -85,10 +86,10 @@ function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
       id: p.id,
       name: p.name,
       archived: p.archived,
-      facts: html`<span class="swatch" data-color="${p.color}"></span> ${p.clientId ? clientName.get(p.clientId) : 'No client'}
-        ${p.billable ? ' · billable' : ''} ${p.hourlyRate === null ? '' : ` · rate ${p.hourlyRate}`}
-        ${p.progress ? ` · ${clockOf(p.progress.trackedSec)} tracked` : ''}
-        ${p.progress?.budgetRatio != null ? html` · <meter min="0" max="1" value="${Math.min(1, p.progress.budgetRatio)}" title="${Math.round(p.progress.budgetRatio * 100)} % of the budget">${Math.round(p.progress.budgetRatio * 100)} %</meter> ${Math.round(p.progress.budgetRatio * 100)} % of the budget` : ''}`,
+      facts: html`${colourMark(p.color, 'swatch')} ${p.clientId ? clientName.get(p.clientId) : 'No client'}
+      ${p.billable ? ' · billable' : ''} ${p.hourlyRate === null ? '' : ` · rate ${p.hourlyRate}`}
+      ${p.progress ? ` · ${clockOf(p.progress.trackedSec)} tracked` : ''}
+      ${p.progress?.budgetRatio != null ? html` · <meter min="0" max="1" value="${Math.min(1, p.progress.budgetRatio)}" title="${Math.round(p.progress.budgetRatio * 100)} % of the budget">${Math.round(p.progress.budgetRatio * 100)} %</meter> ${Math.round(p.progress.budgetRatio * 100)} % of the budget` : ''}`,
       values: {
         name: p.name,
         clientId: p.clientId ?? '',

@@ -5,6 +5,7 @@ import { type FieldErrors, labelledInput } from '../settings/fields.js';
 import { type Html, html } from '../settings/html.js';
 import { csrfField } from '../settings/layout.js';
 import { clockOf, type weekOf } from './forms.js';
+import { colourMark } from './marks.js';
 
 export interface WeekModel {
   session: SessionView;
@@ -112,9 +113,7 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
   const id = e.id;
   const summary = html`<span class="when">${span}</span>
     <span class="what">${e.description || html`<span class="hint">(no description)</span>`}</span>
-    <span class="project"
-      >${e.projectName ? html`<span class="dot" data-color="${e.projectColor ?? ''}"></span>${e.projectName}` : ''}</span
-    >
+    <span class="project">${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.projectName}` : ''}</span>
     <span class="duration">${clockOf(seconds)}</span>`;
   if (m.viewing !== m.session.userId) {
     const author = m.members.find((x) => x.userId === e.authorId)?.name ?? '';

@@ -64,6 +64,8 @@ describe('web app: the catalog', () => {
     expect((await list(`/api/v1/projects/${project.id}`)).archived).to.equal(true);
     const page = flat((await owner.get('/app/catalog')).text);
     expect(page).to.match(/Projects <span class="hint" ?>0 active, 1 archived<\/span ?>/);
+    // The project's colour is drawn (an SVG fill: the CSP allows no style attribute).
+    expect(page).to.include('<rect width="10" height="10" rx="2" fill="#1a7f37"');
     // Deleted: a tag nobody uses goes; a client its project still names is refused with the API's words.
     expect((await post(`/app/catalog/tag/${tag.id}/delete`, {})).headers.get('location')).to.equal('/app/catalog?done=deleted');
     expect((await server.request('GET', `/api/v1/tags/${tag.id}`)).status).to.equal(404);

@@ -192,9 +192,14 @@ describe('web app: the week and the timer', () => {
       token: beaToken,
       json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: 'Bea writes' },
     });
+    const project = await server.request('POST', '/api/v1/projects', { json: { name: 'Harbour', color: '#c2185b' } });
     await server.request('POST', '/api/v1/entries', {
-      json: { start: '2026-11-02T07:00:00Z', end: '2026-11-02T07:30:00Z', description: 'Owner plans' },
+      json: { start: '2026-11-02T07:00:00Z', end: '2026-11-02T07:30:00Z', description: 'Owner plans', projectId: project.body.data.id },
     });
+    // The project's colour beside its name (an SVG fill: the CSP allows no style attribute).
+    expect(flat((await owner.get('/app/week?date=2026-11-02')).text)).to.include(
+      '<circle cx="5" cy="5" r="5" fill="#c2185b" /></svg>Harbour',
+    );
     // The owner (sees colleagues' time): Bea's week, read-only, then the team's.
     const hers = flat((await owner.get(`/app/week?date=2026-11-02&member=${bea.id}`)).text);
     expect(hers).to.include(`<option value="${bea.id}" selected>Bea</option>`);
