@@ -515,7 +515,8 @@ async function main() {
 
     // The deliveries the POST scenario caused: throughput and lag from commit to arrival.
     const webhooks = await receiver.drain(databasePath);
-    const settingsLog = await measureSettingsLog(serverUrl, databasePath, token);
+    // The delivery log is measured on the POST scenario's deliveries (none when BENCH_ONLY left it out).
+    const settingsLog = webhooks.delivered > 0 ? await measureSettingsLog(serverUrl, databasePath, token) : null;
 
     console.log(
       `\ntimetrack benchmark: ${sizes.entries} entries, ${connections} connections, ${seconds} s per measurement, node ${process.version}, cold start ${coldStartMs} ms, CLI \`token list --json\` ${cliMs} ms\n`,
@@ -533,9 +534,10 @@ async function main() {
     console.log(
       `\nwebhook deliveries (3 subscriptions, events of the POST scenario): ${webhooks.delivered} delivered, ${webhooks.perSecond}/s, lag from commit to arrival p50 ${webhooks.lagP50Ms} ms, p99 ${webhooks.lagP99Ms} ms (the sender runs on its own thread of the server, beside the API under load; 2 cores for server, sender and load generator)`,
     );
-    console.log(
-      `\nsettings page, a subscription's delivery log (${settingsLog.deliveries} deliveries, 1 connection): newest page p50 ${settingsLog.newest.p50Ms} ms (${settingsLog.newest.bytes} bytes, ${settingsLog.newest.status}), a page 30 deliveries from the oldest p50 ${settingsLog.deepPage?.p50Ms ?? '-'} ms; plan: ${settingsLog.plan}`,
-    );
+    if (settingsLog)
+      console.log(
+        `\nsettings page, a subscription's delivery log (${settingsLog.deliveries} deliveries, 1 connection): newest page p50 ${settingsLog.newest.p50Ms} ms (${settingsLog.newest.bytes} bytes, ${settingsLog.newest.status}), a page 30 deliveries from the oldest p50 ${settingsLog.deepPage?.p50Ms ?? '-'} ms; plan: ${settingsLog.plan}`,
+      );
     writeFileSync(
       join(root, 'bench', 'results.json'),
       `${JSON.stringify({ date: new Date().toISOString(), node: process.version, entries: sizes.entries, connections, seconds, coldStartMs, cliMs, peakRssMb: await peakRss(server.child.pid as number), rows, extras, webhooks, settingsLog }, null, 2)}\n`,

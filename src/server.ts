@@ -398,7 +398,8 @@ function openHeldDatabase(
     database = openDatabase(config.databasePath, {
       synchronous: config.synchronous,
       // Acknowledged writes durable at the cost of one sync per group of concurrent writes (docs/design.md).
-      groupCommit: { sync },
+      // Writes of one turn of the event loop share a transaction (src/db/durability.ts, openBatch).
+      groupCommit: { sync, batching: true },
       backupsBeforeMigrating: config.migrationBackups,
       strictWrites,
     });

@@ -165,7 +165,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     imports: createImportsService({
       repo: createImportsRepository(db),
-      write,
+      // Never in the server's batch of writes: an import's writes set pragmas for their transaction.
+      write: (body, options) => write(body, { ...options, alone: true }),
       clock,
       entries: entryServices.imports,
       catalog: catalog.imports,

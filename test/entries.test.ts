@@ -429,6 +429,8 @@ describe('entries', () => {
       expectTypedProblem(await api.DELETE('/api/v1/entries/{id}', { params: { path: theirPath } }), 403, 'forbidden', base());
 
       const mine = server.services.entries.create(owner, { start: '2026-11-03T10:00:00Z', end: '2026-11-03T11:00:00Z' });
+      // The server commits its writes at the end of the event loop's turn (its batch): then another connection sees them.
+      await new Promise((resolve) => setImmediate(resolve));
       const db = new Database(server.config.databasePath);
       db.prepare('UPDATE entries SET invoice_id = ? WHERE id = ?').run('inv_test', mine.id);
       db.close();

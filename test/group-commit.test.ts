@@ -1,4 +1,5 @@
 import { fdatasync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import type { SyncFile } from '../src/db/durability.js';
 import { expectProblem, startTestServer, type TestResponse, type TestServer } from './helpers/server.js';
@@ -125,7 +126,36 @@ describe('group commit: the durability barrier', () => {
     const sharedSync = gate.calls[syncsBefore + 1]!;
     expect(first.out.at!).to.be.at.least(firstSync.endedAt!);
     for (const r of rest) expect(r.out.at!).to.be.at.least(sharedSync.endedAt!);
-    expect(s.running.database.durability.figures().commits).to.be.at.least(7);
+    expect(s.running.database.durability.writes()).to.be.at.least(7);
+  });
+
+  it('writes of one turn of the event loop share one transaction; a write that fails its checks rolls back alone', async () => {
+    server = await startTestServer();
+    const s = server;
+    const { durability } = s.running.database;
+    // The start's last writes may still be in an open batch: let it commit first.
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = { commits: durability.commits(), writes: durability.writes() };
+    // Five writes in one turn (as concurrent requests arrive): one batch, each write a savepoint of it.
+    for (const i of [1, 2]) s.services.entries.create(OWNER_ACTOR(s), entry(i).json);
+    expect(() => s.services.entries.create(OWNER_ACTOR(s), { ...entry(3).json, projectId: 'prj_unknown' })).to.throw('prj_unknown');
+    for (const i of [4, 5]) s.services.entries.create(OWNER_ACTOR(s), entry(i).json);
+    // Open until the turn ends: its commit number is the next one, and another connection sees nothing yet.
+    expect(durability.commits()).to.equal(before.commits + 1);
+    const other = new Database(s.config.databasePath, { readonly: true });
+    const count = () => (other.prepare('select count(*) as n from entries').get() as { n: number }).n;
+    try {
+      expect(count()).to.equal(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(count()).to.equal(4);
+    } finally {
+      other.close();
+    }
+    expect({ commits: durability.commits(), writes: durability.writes() }).to.deep.equal({
+      commits: before.commits + 1,
+      writes: before.writes + 4,
+    });
+    await durability.durable(durability.commits());
   });
 
   it("holds the web app's form answer until its sync returns, and answers 500 when that sync fails", async () => {

@@ -28,8 +28,10 @@ describe('tokens', () => {
       expect(seen.size).to.equal(200);
     });
 
-    it('stores only the SHA-256 of the token, never the plaintext or the secret', () => {
+    it('stores only the SHA-256 of the token, never the plaintext or the secret', async () => {
       const minted = addMemberWithToken(server.services, server.workspaceId);
+      // The server commits its writes at the end of the event loop's turn (its batch): then another connection sees them.
+      await new Promise((resolve) => setImmediate(resolve));
       const secret = minted.token.slice(12);
       const db = new Database(server.config.databasePath, { readonly: true });
       try {

@@ -53,7 +53,7 @@ export function openDatabase(
      * the commits that meet (./durability.ts) instead of a sync per commit; `sync` replaces the
      * fdatasync in tests. Only with `synchronous` FULL (the default) on a file.
      */
-    groupCommit?: { sync?: SyncFile | undefined };
+    groupCommit?: { sync?: SyncFile | undefined; batching?: boolean };
     /**
      * Tests: refuse (throw) any statement that writes outside a transaction, after the
      * migrations: every write of the services must go through write(), the one write path.
@@ -79,7 +79,9 @@ export function openDatabase(
     !readOnly && path !== ':memory:' ? backupBeforeMigrating(sqlite, path, options.backupsBeforeMigrating ?? 0, new Date()) : null;
   if (!readOnly) migrate(db, { migrationsFolder });
   if (options.strictWrites) refuseWritesOutsideTransactions(sqlite);
-  const durability = grouped ? groupCommit(sqlite, `${path}-wal`, options.groupCommit?.sync) : IMMEDIATE;
+  const durability = grouped
+    ? groupCommit(sqlite, `${path}-wal`, options.groupCommit?.sync, options.groupCommit?.batching ?? false)
+    : IMMEDIATE;
   return {
     db,
     sqlite,

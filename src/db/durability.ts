@@ -15,8 +15,10 @@ import type Database from 'better-sqlite3';
  * it is restarted (and recovers from what is on disk).
  */
 export interface Durability {
-  /** Commits counted so far (0 and constant without group commit). */
+  /** The commit that covers every write so far: those committed, and the batch still open (0 and constant without group commit). */
   commits(): number;
+  /** Writes done so far (outermost write() calls; 0 and constant without group commit): a request that moved it waits for the barrier. */
+  writes(): number;
   /** Resolves once commit number `commit` (and every one before it) is on disk; rejects if the sync covering it failed. */
   durable(commit: number): Promise<void>;
   /** Syncs done, and the commits they covered (metrics, the bench). */
@@ -27,25 +29,98 @@ export interface Durability {
 /** The durable step, replaceable by tests (a sync that fails, or waits to be released). */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
 
-const counters = new WeakMap<Database.Database, { n: number }>();
+interface Counter {
+  /** Commits made. */
+  n: number;
+  /** Outermost writes done. */
+  writes: number;
+  /** A batch transaction is open (its commit is scheduled): it will be commit n + 1. */
+  open: boolean;
+  /** Whether writes share a transaction (batching), see `openBatch`. */
+  batching: boolean;
+  /** Called after each commit (starts a sync for the writes waiting on it). */
+  committed: () => void;
+  /** A batch's commit failed: every write waiting, and every later one, fails. */
+  fail: (error: Error) => void;
+}
 
-/** write() calls this after each outermost commit on a connection. */
-export function noteCommit(sqlite: Database.Database): void {
+const counters = new WeakMap<Database.Database, Counter>();
+
+/** write() calls this after each outermost write on a connection (a commit of its own, or its part of the open batch). */
+export function noteWrite(sqlite: Database.Database): void {
   const counter = counters.get(sqlite);
-  if (counter) counter.n += 1;
+  if (!counter) return;
+  counter.writes += 1;
+  if (!counter.open && !sqlite.inTransaction) {
+    counter.n += 1;
+    counter.committed();
+  }
+}
+
+/**
+ * Batching (the server's connection): an outermost write joins the transaction that is open, or
+ * opens one (`BEGIN IMMEDIATE`) whose commit runs once the writes that arrived in the same turn of
+ * the event loop are done (setImmediate). Each write is a savepoint inside it, so a write that
+ * fails its own checks rolls back alone; the pages the writes share (the hot ends of the indexes,
+ * the event log, the outbox) are written to the WAL once per batch instead of once per write.
+ * No answer leaves before its batch is committed and synced (the barrier waits for the commit
+ * number the batch will have). Returns false when the connection does not batch.
+ */
+export function openBatch(sqlite: Database.Database): boolean {
+  const counter = counters.get(sqlite);
+  if (!counter?.batching) return false;
+  if (counter.open) return true;
+  if (sqlite.inTransaction) return false;
+  sqlite.exec('BEGIN IMMEDIATE');
+  counter.open = true;
+  setImmediate(() => commitBatch(sqlite, counter));
+  return true;
+}
+
+function commitBatch(sqlite: Database.Database, counter: Counter): void {
+  if (!counter.open) return;
+  counter.open = false;
+  try {
+    // A statement error that aborts the whole transaction (I/O, disk full) ends the batch with it.
+    if (!sqlite.inTransaction) throw new Error('the batch transaction was rolled back by SQLite');
+    sqlite.exec('COMMIT');
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    counter.fail(new Error(`a batch of writes could not be committed: ${(error as Error).message}`, { cause: error }));
+    return;
+  }
+  counter.n += 1;
+  counter.committed();
+}
+
+/** Commits the open batch now (before work that needs it committed on this connection: a backup, closing). */
+export function flushBatch(sqlite: Database.Database): void {
+  const counter = counters.get(sqlite);
+  if (counter?.open) commitBatch(sqlite, counter);
 }
 
 /** Without group commit: every commit is synced by SQLite itself (synchronous=FULL) before it returns. */
 export const IMMEDIATE: Durability = {
   commits: () => 0,
+  writes: () => 0,
   durable: () => Promise.resolve(),
   figures: () => ({ syncs: 0, commits: 0 }),
   close: () => undefined,
 };
 
-/** Group commit over the WAL file `walPath` of `sqlite` (a WAL-mode connection with synchronous=NORMAL). */
-export function groupCommit(sqlite: Database.Database, walPath: string, sync: SyncFile = fdatasync): Durability {
-  const counter = { n: 0 };
+/** Group commit over the WAL file `walPath` of `sqlite` (a WAL-mode connection with synchronous=NORMAL); `batching`: see openBatch. */
+export function groupCommit(sqlite: Database.Database, walPath: string, sync: SyncFile = fdatasync, batching = false): Durability {
+  const counter: Counter = {
+    n: 0,
+    writes: 0,
+    open: false,
+    batching,
+    committed: () => start(),
+    fail: (error) => {
+      failure ??= error;
+      settle();
+    },
+  };
   counters.set(sqlite, counter);
   // The WAL exists from the first write in WAL mode (the migrations, or an earlier run) and keeps
   // its inode while a connection is open: a checkpoint restarts or truncates it, never replaces it.
@@ -68,7 +143,8 @@ export function groupCommit(sqlite: Database.Database, walPath: string, sync: Sy
   };
 
   const start = () => {
-    if (running || failure || waiting.length === 0) return;
+    // A sync covers the commits made before it starts: none is started for a batch still open.
+    if (running || failure || !waiting.some((w) => w.commit <= counter.n)) return;
     running = true;
     const upTo = counter.n;
     sync(fd, (error) => {
@@ -85,7 +161,8 @@ export function groupCommit(sqlite: Database.Database, walPath: string, sync: Sy
   };
 
   return {
-    commits: () => counter.n,
+    commits: () => counter.n + (counter.open ? 1 : 0),
+    writes: () => counter.writes,
     durable(commit) {
       if (failure) return Promise.reject(failure);
       if (commit <= synced) return Promise.resolve();
@@ -96,6 +173,7 @@ export function groupCommit(sqlite: Database.Database, walPath: string, sync: Sy
     },
     figures: () => ({ syncs, commits: covered }),
     close() {
+      if (counter.open) commitBatch(sqlite, counter);
       counters.delete(sqlite);
       closeSync(fd);
     },
@@ -109,14 +187,10 @@ export function groupCommit(sqlite: Database.Database, walPath: string, sync: Sy
  * request's commits too and wait for them as well (a few milliseconds at most, never wrong).
  */
 export function durably<T>(durability: Durability, run: () => T | Promise<T>): T | Promise<T> {
-  const before = durability.commits();
+  const before = durability.writes();
   const result = run();
   if (result instanceof Promise) {
-    return result.then((value) => {
-      const after = durability.commits();
-      return after === before ? value : durability.durable(after).then(() => value);
-    });
+    return result.then((value) => (durability.writes() === before ? value : durability.durable(durability.commits()).then(() => value)));
   }
-  const after = durability.commits();
-  return after === before ? result : durability.durable(after).then(() => result);
+  return durability.writes() === before ? result : durability.durable(durability.commits()).then(() => result);
 }

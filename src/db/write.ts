@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.js';
 import type { Db } from './database.js';
-import { noteCommit } from './durability.js';
+import { flushBatch, noteWrite, openBatch } from './durability.js';
 import { isForeignKeyViolation, isUniqueViolation } from './errors.js';
 
 /** What a refused constraint means for this write: the 409 message, when it can happen. */
@@ -9,6 +9,11 @@ export interface WriteOptions {
   conflict?: () => string;
   /** A foreign key refused the write (a row still referenced, or a reference deleted meanwhile). */
   referenced?: () => string;
+  /**
+   * A transaction of its own, never part of the server's batch (the open batch is committed
+   * first): an import's writes, whose pragmas (deferred foreign keys) last for their transaction.
+   */
+  alone?: boolean;
 }
 
 /** Records an event in the transaction in progress (the event log's `record`, on the same connection). */
@@ -30,11 +35,24 @@ export function createWrite<Event>(db: Db, recorder: EventRecorder<Event> | null
     return recorder(event);
   };
   const sqlite = db.$client;
+  /** Writes in progress on this connection (a write inside another is a savepoint of it). */
+  let depth = 0;
   return <T>(body: (record: (event: Event) => number) => T, options: WriteOptions = {}): T => {
     try {
-      const result = db.transaction(() => body(record), { behavior: 'immediate' });
-      // Committed (not a savepoint inside another write): counted for the durability barrier (./durability.ts).
-      if (!sqlite.inTransaction) noteCommit(sqlite);
+      // The server's connection batches: an outermost write joins (or opens) the batch transaction, as a savepoint (./durability.ts).
+      if (depth === 0) {
+        if (options.alone) flushBatch(sqlite);
+        else openBatch(sqlite);
+      }
+      depth += 1;
+      let result: T;
+      try {
+        result = db.transaction(() => body(record), { behavior: 'immediate' });
+      } finally {
+        depth -= 1;
+      }
+      // Counted for the durability barrier: committed, or part of the batch that will be.
+      if (depth === 0) noteWrite(sqlite);
       return result;
     } catch (error) {
       if (options.conflict && isUniqueViolation(error)) throw new DomainError('conflict', options.conflict());

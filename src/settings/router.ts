@@ -176,12 +176,11 @@ export function durableAnswers(services: Services, logger: Logger): RequestHandl
       next();
       return;
     }
-    const before = durability.commits();
+    const before = durability.writes();
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     res.end = ((...args: unknown[]) => {
-      const after = durability.commits();
-      if (after === before) return end(...args);
-      durability.durable(after).then(
+      if (durability.writes() === before) return end(...args);
+      durability.durable(durability.commits()).then(
         () => end(...args),
         (error: unknown) => {
           logger.error('a settings form could not be made durable; answered 500', { path: req.path, ...errorFields(error) });

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { flushBatch } from '../../db/durability.js';
 import { importCreated, importFingerprints, imports } from './schema.js';
 
 export type ImportRow = typeof imports.$inferSelect;
@@ -40,22 +41,26 @@ export function createImportsRepository(db: Db) {
      */
     synchronous: (): number => (db.get<{ synchronous: number }>(sql`PRAGMA synchronous`) as { synchronous: number }).synchronous,
     setSynchronous: (level: number): void => {
+      flushBatch(db.$client); // a pragma cannot change inside the server's open batch of writes
       db.run(sql.raw(`PRAGMA synchronous = ${Math.trunc(level)}`));
     },
     /** How many WAL pages a commit of this connection lets grow before it checkpoints (PRAGMA wal_autocheckpoint). */
     walAutocheckpoint: (): number =>
       (db.get<{ wal_autocheckpoint: number }>(sql`PRAGMA wal_autocheckpoint`) as { wal_autocheckpoint: number }).wal_autocheckpoint,
     setWalAutocheckpoint: (pages: number): void => {
+      flushBatch(db.$client); // a pragma cannot change inside the server's open batch of writes
       db.run(sql.raw(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`));
     },
     /** Where SQLite keeps its temporary data (statement journals): 0 default (files), 2 memory. */
     tempStore: (): number => (db.get<{ temp_store: number }>(sql`PRAGMA temp_store`) as { temp_store: number }).temp_store,
     setTempStore: (mode: number): void => {
+      flushBatch(db.$client); // a pragma cannot change inside the server's open batch of writes
       db.run(sql.raw(`PRAGMA temp_store = ${Math.trunc(mode)}`));
     },
     /** The connection's page cache in KiB (PRAGMA cache_size, negative: KiB), and a way to set it. */
     cacheKib: (): number => -(db.get<{ cache_size: number }>(sql`PRAGMA cache_size`) as { cache_size: number }).cache_size,
     setCacheKib: (kib: number): void => {
+      flushBatch(db.$client); // a pragma cannot change inside the server's open batch of writes
       db.run(sql.raw(`PRAGMA cache_size = ${-Math.trunc(kib)}`));
     },
     insert: (values: typeof imports.$inferInsert): void => {
