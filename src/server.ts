@@ -9,7 +9,7 @@ import { type Config, riskySettings } from './config.js';
 import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
-import type { SyncFile } from './db/durability.js';
+import { flushBatch, type SyncFile } from './db/durability.js';
 import { type AppDeps, createApp } from './http/app.js';
 import { type ContractDocument, loadContract } from './contract.js';
 import { probeDatabase } from './db/probe.js';
@@ -70,7 +70,11 @@ export interface RunningServer {
 }
 
 /** The reader threads of the heavy reads (src/readers), as configured. */
-function readerPool(config: Config, options: RuntimeOptions, parts: { secretKey: Buffer; logger: Logger; services: Services }): ReaderPool {
+function readerPool(
+  config: Config,
+  options: RuntimeOptions,
+  parts: { secretKey: Buffer; logger: Logger; services: Services; beforeRead: () => void },
+): ReaderPool {
   return createReaderPool({
     threads: config.readerThreads,
     budgetMs: config.readBudgetMs,
@@ -160,7 +164,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
     let listeningAt: string | null = null;
-    const readers = readerPool(config, options, { secretKey, logger, services });
+    // A heavy read on a reader thread (another connection) sees every write the server made before it: the open batch is committed first.
+    const readers = readerPool(config, options, { secretKey, logger, services, beforeRead: () => flushBatch(database.sqlite) });
     shutdown.add('release', 'reader threads', () => readers.close());
     // The Import page's runs, each on a thread of its own connection.
     const imports = createImportRunner({ databasePath: config.databasePath, secretKey, synchronous: config.synchronous, clock, logger });

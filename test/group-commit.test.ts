@@ -156,6 +156,28 @@ describe('group commit: the durability barrier', () => {
       writes: before.writes + 4,
     });
     await durability.durable(durability.commits());
+    // A heavy read on a reader thread (another connection) sees the writes made before it: the
+    // open batch is committed before the read is handed over. The thread runs it while this
+    // thread is kept busy (the turn, and so the batch's own commit, not over).
+    const list = async () => {
+      const pending = s.running.readers.run({
+        operationId: 'listEntries',
+        query: { from: '2026-11-02', to: '2026-11-02', limit: 100 },
+        path: {},
+        actor: { ...(OWNER_ACTOR(s) as object), scopes: ['entries:read'] } as never,
+        now: Date.now(),
+        requestId: 'batch-test',
+        compression: null,
+      });
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      const until = Date.now() + 300;
+      while (Date.now() < until);
+      const read = await pending;
+      return (JSON.parse(Buffer.from('bytes' in read ? read.bytes : read).toString('utf8')) as { data: unknown[] }).data.length;
+    };
+    expect(await list()).to.equal(4);
+    s.services.entries.create(OWNER_ACTOR(s), entry(6).json);
+    expect(await list()).to.equal(5);
   });
 
   it("holds the web app's form answer until its sync returns, and answers 500 when that sync fails", async () => {

@@ -97,7 +97,15 @@ export class ReadBudgetExceeded extends Error {
  * terminated (piscina does, on abort) and replaced. Without threads, reads run in-process.
  */
 export function createReaderPool(
-  options: ReaderOptions & { databasePath: string; secretKey: Buffer; defaultTimeZone: string; logger: Logger; services: Services },
+  options: ReaderOptions & {
+    databasePath: string;
+    secretKey: Buffer;
+    defaultTimeZone: string;
+    logger: Logger;
+    services: Services;
+    /** Before a read goes to a thread (another connection): the server's open batch of writes committed, so the read sees them. */
+    beforeRead?: () => void;
+  },
 ) {
   const inProcess = options.threads === 0 || options.databasePath === ':memory:';
   const handlers = inProcess ? readHandlers(options.services) : null;
@@ -146,6 +154,7 @@ export function createReaderPool(
         let signal: AbortSignal | null = null;
         try {
           result = await queue.run(() => {
+            options.beforeRead?.();
             signal = AbortSignal.timeout(options.budgetMs);
             return pool.run(task, { signal });
           });
