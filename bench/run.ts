@@ -27,7 +27,7 @@ import { loadSecretKey } from '../src/secret-key.js';
 import { createServices } from '../src/services.js';
 import { candidates, costliest, mixed } from './extra.js';
 import { type Dataset, SIZES, seed } from './seed.js';
-import { measureSettingsLog } from './settings.js';
+import { measureSettingsLog, sessionOf, timePage } from './settings.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -487,7 +487,7 @@ async function main() {
     let extras: Awaited<ReturnType<typeof measureExtras>> | null = null;
     for (const scenario of ordered) {
       if (scenario === 'extras') {
-        extras = await measureExtras({ serverUrl, token, own, entryId, data, startServer, poolDatabasePath });
+        extras = await measureExtras({ serverUrl, token, own, entryId, data, startServer, poolDatabasePath, databasePath });
         continue;
       }
       if (!scenario.name.includes(only)) continue;
@@ -594,12 +594,14 @@ async function measureExtras(ctx: {
   data: Dataset;
   startServer: ServerStarter;
   poolDatabasePath: string;
+  databasePath: string;
 }) {
   const want = (name: string) => only === '' || name.includes(only);
   const mixedRows = want('mixed') ? await mixed(ctx.serverUrl, ctx.token, ctx.entryId, seconds) : [];
   const costRows = want('costliest')
     ? await costliest(ctx.serverUrl, { owner: ctx.token, own: ctx.own }, candidates({ ...ctx.data, entryId: ctx.entryId }))
     : [];
+  const reportPages = want('app reports') ? await appReports(ctx.serverUrl, ctx.databasePath, ctx.token) : [];
   const pool: Array<{ threads: number; requestsPerSec: number; p50Ms: number; p99Ms: number; rssPerThreadMb: number | null }> = [];
   if (want('pool')) {
     for (const threads of [0, 1, 2]) {
@@ -634,10 +636,32 @@ async function measureExtras(ctx: {
       await exited;
     }
   }
-  return { mixed: mixedRows, costliest: costRows, pool };
+  return { mixed: mixedRows, costliest: costRows, pool, reportPages };
+}
+
+/**
+ * The web app's Reports page for a year of the whole 50-member team, as the owner signed in
+ * (its three reads on the reader threads, its HTML on the request thread): the default grouping
+ * and the two costliest two-level ones; p50 of 5 after one not counted, one connection.
+ */
+async function appReports(serverUrl: string, databasePath: string, token: string) {
+  const session = await sessionOf(serverUrl, databasePath, token);
+  const year = '/app/reports?from=2025-11-01&to=2026-10-31&member=everyone';
+  const rows = [];
+  for (const grouping of ['groupBy=project', 'groupBy=user&subGroupBy=project', 'groupBy=tag&subGroupBy=project']) {
+    const path = `${year}&${grouping}`;
+    rows.push({ path, ...(await timePage(serverUrl, session, path, 5, 1)) });
+  }
+  return rows;
 }
 
 function printExtras(extras: Awaited<ReturnType<typeof measureExtras>>): void {
+  if (extras.reportPages.length > 0) {
+    console.log("\nthe web app's Reports page, a year of the 50-member team, as the owner (1 connection, p50 of 5):\n");
+    console.log('| page | p50 ms | slowest ms | status | bytes |');
+    console.log('|---|---|---|---|---|');
+    for (const r of extras.reportPages) console.log(`| \`${r.path}\` | ${r.p50Ms} | ${r.p99Ms} | ${r.status} | ${r.bytes} |`);
+  }
   if (extras.mixed.length > 0) {
     console.log('\npoint reads (GET /api/v1/entries/{id}, 10 connections) beside heavy reads:\n');
     console.log('| beside | point req/s | point p50 ms | point p99 ms | heavy req/s | heavy p99 ms |');
