@@ -91,6 +91,20 @@ async function main(): Promise<void> {
     // The week's report: by project, then client, its days as a chart and its entries.
     await page.goto(`${server.url}/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&subGroupBy=client`);
     await shoot(page, 'reports');
+    // October by client, then project: thirteen projects of one client, the ten largest shown and the rest in one row.
+    for (let i = 1; i <= 13; i++) {
+      const harbour = services.catalog.projects.create(actor, { name: `Pier ${i} survey`, clientId: client.id });
+      const day = String(i + 5).padStart(2, '0');
+      services.entries.create(actor, {
+        start: `2026-10-${day}T09:00:00+02:00`,
+        end: `2026-10-${day}T${String(9 + Math.ceil(i / 2)).padStart(2, '0')}:${i % 2 === 0 ? '00' : '30'}:00+02:00`,
+        description: `Survey of pier ${i}`,
+        projectId: harbour.id,
+        source: 'web',
+      });
+    }
+    await page.goto(`${server.url}/app/reports?from=2026-10-01&to=2026-10-31&groupBy=client&subGroupBy=project`);
+    await shoot(page, 'reports-largest');
   } finally {
     await browser.close();
     await server.close();

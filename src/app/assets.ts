@@ -81,7 +81,9 @@ table.summary tbody th{background:none;font-weight:600;white-space:normal}
 table.summary tr.sub th{font-weight:400;padding-left:1.75rem}
 table.summary tbody+tbody{border-top:2px solid var(--line)}
 .hint.inline{display:inline}
-p.more{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin-top:.75rem}
+p.more,nav.more{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin-top:.75rem}
+nav.more p{margin:0}
+table.summary tr.others th{font-style:italic;color:var(--muted)}
 @media (max-width:40rem){
 svg.chart.wide{display:none}svg.chart.narrow{display:block}
 table.summary tr,table.detailed tr{display:flex;flex-wrap:wrap;gap:0 1rem;padding:.5rem 0}

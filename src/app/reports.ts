@@ -4,9 +4,10 @@ import { DateTime } from 'luxon';
 import type { components } from '../../generated/openapi.js';
 import { DomainError } from '../errors.js';
 import type { EntryRowView } from '../modules/entries/service.js';
+import type { SummaryWindowed, WindowGroup } from '../modules/reports/service.js';
 import type { SessionView } from '../modules/sessions/service.js';
 import type { OperationId } from '../operations/types.js';
-import { actorData } from '../readers/tasks.js';
+import { actorData, type ReadTask } from '../readers/tasks.js';
 import { errorAt, type FieldErrors, invalidAt } from '../settings/fields.js';
 import { type Html, html } from '../settings/html.js';
 import { clockOf } from './forms.js';
@@ -15,6 +16,8 @@ import { barChart, barName, type ChartBar, chartBuckets, chartUnit } from './rep
 import type { AppDeps, SignedIn } from './deps.js';
 
 type Summary = components['schemas']['SummaryReport'];
+/** The summary as the page reads it: a window of its groups (see `GROUPS_SHOWN`). */
+type Windowed = Omit<Summary, 'groups' | 'totals'> & SummaryWindowed;
 type Grouping = 'project' | 'client' | 'task' | 'tag' | 'user';
 
 /** The groupings the page offers (the API's own values), with what a person calls them. */
@@ -29,6 +32,10 @@ const isGrouping = (value: string): value is Grouping => Object.hasOwn(GROUPINGS
 
 /** The detailed list's page (the API allows up to 500). */
 export const DETAILED_PAGE = 100;
+/** Groups on one page of the summary (more are paged, in the report's order)… */
+export const GROUPS_SHOWN = 100;
+/** …and sub-groups shown under each (its largest; the rest summed in one row). */
+export const SUB_GROUPS_SHOWN = 10;
 const EVERYONE = 'everyone';
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -40,6 +47,8 @@ interface ReportForm {
   subGroupBy: string;
   member: string;
   cursor: string;
+  /** The summary's page of groups, from 1 ('' is 1). */
+  groups: string;
 }
 
 interface Context {
@@ -52,7 +61,7 @@ interface Context {
 }
 
 interface Report {
-  summary: Summary;
+  summary: Windowed;
   unit: 'day' | 'week';
   bars: ChartBar[];
   rows: EntryRowView[];
@@ -88,6 +97,7 @@ function formOf(req: Request, ctx: Context): ReportForm {
     // Without colleagues' time there is no choice: the member's own.
     member: ctx.members === null || member === '' ? ctx.session.userId : member,
     cursor: query(req, 'cursor'),
+    groups: query(req, 'groups'),
   };
 }
 
@@ -102,6 +112,8 @@ function formErrors(form: ReportForm, ctx: Context): FieldErrors {
     errors.subGroupBy = `subGroupBy: "${form.subGroupBy}" is not one of project, client, task, tag or member.`;
   if (ctx.members !== null && form.member !== EVERYONE && !ctx.members.some((m) => m.userId === form.member))
     errors.member = 'member: there is no such member in this workspace.';
+  if (form.groups !== '' && !/^[1-9]\d{0,5}$/.test(form.groups))
+    errors.form = `groups: "${form.groups}" is not a page number such as 2. Open the report again from the form.`;
   return errors;
 }
 
@@ -129,8 +141,18 @@ function refusalOf(error: DomainError): { status: number; errors: FieldErrors } 
 async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { groupBy: Grouping }): Promise<Report> {
   const { readers, clock, services } = deps;
   const actor = actorData(ctx.session.actor);
-  const read = async <T>(operationId: OperationId, q: Record<string, unknown>): Promise<T> => {
-    const task = { operationId, query: q, path: {}, actor, now: clock.now(), requestId: `app-${randomUUID()}`, compression: null };
+  const read = async <T>(operationId: OperationId, q: Record<string, unknown>, window?: ReadTask['window']): Promise<T> => {
+    const now = clock.now();
+    const task: ReadTask = {
+      operationId,
+      query: q,
+      path: {},
+      actor,
+      now,
+      requestId: `app-${randomUUID()}`,
+      compression: null,
+      ...(window ? { window } : {}),
+    };
     const answer = await readers.run(task);
     return JSON.parse(Buffer.from('bytes' in answer ? answer.bytes : answer).toString('utf8')) as T;
   };
@@ -142,12 +164,11 @@ async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { grou
   };
   const unit = chartUnit(form.from, form.to);
   const [summary, buckets, detailed] = await Promise.all([
-    read<{ data: Summary }>('getSummaryReport', {
-      ...base,
-      groupBy: form.groupBy,
-      ...(form.subGroupBy ? { subGroupBy: form.subGroupBy } : {}),
-      weekStart: ctx.weekStart,
-    }),
+    read<{ data: Windowed }>(
+      'getSummaryReport',
+      { ...base, groupBy: form.groupBy, ...(form.subGroupBy ? { subGroupBy: form.subGroupBy } : {}), weekStart: ctx.weekStart },
+      { offset: (Number(form.groups || 1) - 1) * GROUPS_SHOWN, limit: GROUPS_SHOWN, subGroups: SUB_GROUPS_SHOWN },
+    ),
     read<{ data: Summary }>('getSummaryReport', { ...base, groupBy: unit, weekStart: ctx.weekStart }),
     read<{ data: EntryRowView[]; nextCursor: string | null }>('getDetailedReport', {
       ...base,
@@ -208,11 +229,11 @@ export function reportRoutes(router: Router, deps: AppDeps, signedOf: (res: Resp
   });
 }
 
-/** The address of the report with some of its fields changed (the cursor dropped unless given). */
+/** The address of the report with some of its fields changed (the pages of groups and entries dropped unless given). */
 function linkOf(form: ReportForm, changes: Partial<ReportForm>): string {
-  const all = { ...form, cursor: '', ...changes };
+  const all = { ...form, cursor: '', groups: '', ...changes };
   const params = new URLSearchParams();
-  for (const name of ['from', 'to', 'groupBy', 'subGroupBy', 'member', 'cursor'] as const)
+  for (const name of ['from', 'to', 'groupBy', 'subGroupBy', 'member', 'groups', 'cursor'] as const)
     if (all[name] !== '') params.set(name, all[name]);
   return `/app/reports?${params.toString()}`;
 }
@@ -278,8 +299,13 @@ function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {
     </nav>`;
 }
 
-const moneyOf = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' }).format(amount);
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+/** An amount in its currency (one formatter per currency: making one costs more than using it). */
+const moneyOf = (amount: number, currency: string) => {
+  let format = moneyFormats.get(currency);
+  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
+  return format.format(amount);
+};
 
 /** The page: the form, then (when served) the totals, the chart, the summary and the entries. */
 function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report: Report | null): Html {
@@ -342,14 +368,26 @@ function summarySection(form: ReportForm, report: Report, money: boolean): Html 
   const then = s.subGroupBy ? (GROUPINGS[s.subGroupBy as Grouping] ?? null) : null;
   const share = (seconds: number) =>
     s.totals.durationSec === 0 ? '' : `${Math.round((seconds / s.totals.durationSec) * 1000) / 10}%`.replace('.0%', '%');
+  const cells = (g: Omit<components['schemas']['SummarySubGroup'], 'key' | 'name'>) =>
+    html`<td data-label="Time" class="num">${clockOf(g.durationSec)}</td>
+      <td data-label="Share" class="num">${share(g.durationSec)}</td>
+      <td data-label="Billable" class="num">${clockOf(g.billableSec)}</td>
+      ${money ? html`<td data-label="Amount" class="num">${moneyOf(g.amount, s.currency)}</td>` : ''}`;
   const row = (g: components['schemas']['SummarySubGroup'], level: 'group' | 'sub', names: { label: string; none: string }) =>
     html`<tr class="${level}">
       <th scope="row" data-label="${names.label}">${g.name ?? names.none}</th>
-      <td data-label="Time" class="num">${clockOf(g.durationSec)}</td>
-      <td data-label="Share" class="num">${share(g.durationSec)}</td>
-      <td data-label="Billable" class="num">${clockOf(g.billableSec)}</td>
-      ${money ? html`<td data-label="Amount" class="num">${moneyOf(g.amount, s.currency)}</td>` : ''}
+      ${cells(g)}
     </tr>`;
+  // The sub-groups left out of a group, in one row (the largest are shown).
+  const others = (g: WindowGroup, names: { label: string }) =>
+    g.otherSubGroups
+      ? html`<tr class="sub others">
+          <th scope="row" data-label="${names.label}">
+            ${g.otherSubGroups.count} more ${plural(g.otherSubGroups.count, names.label.toLowerCase())}
+          </th>
+          ${cells(g.otherSubGroups)}
+        </tr>`
+      : '';
   return html`<section aria-labelledby="summary-heading">
     <h2 id="summary-heading">By ${by.label.toLowerCase()}${then ? `, then ${then.label.toLowerCase()}` : ''}</h2>
     ${
@@ -357,28 +395,65 @@ function summarySection(form: ReportForm, report: Report, money: boolean): Html 
         ? html`<p class="hint">An entry with several tags counts under each of them; the totals count it once.</p>`
         : ''
     }
+    ${then && s.groups.some((g) => g.otherSubGroups) ? html`<p class="hint">Under each ${by.label.toLowerCase()}, its ${SUB_GROUPS_SHOWN} largest by time; the rest in one row.</p>` : ''}
     ${
-      s.groups.length === 0
+      s.groupCount === 0
         ? html`<p class="hint">No time tracked in this range.</p>`
-        : html`<table class="rows summary">
-            <thead>
-              <tr>
-                <th scope="col">${by.label}${then ? html` <span class="hint inline">then ${then.label.toLowerCase()}</span>` : ''}</th>
-                <th scope="col" class="num">Time</th>
-                <th scope="col" class="num">Share</th>
-                <th scope="col" class="num">Billable</th>
-                ${money ? html`<th scope="col" class="num">Amount</th>` : ''}
-              </tr>
-            </thead>
-            ${s.groups.map(
-              (g) =>
-                html`<tbody>
-                  ${row(g, 'group', by)} ${then ? (g.subGroups ?? []).map((sub) => row(sub, 'sub', then)) : ''}
-                </tbody>`,
-            )}
-          </table>`
+        : s.groups.length === 0
+          ? html`<p class="hint">
+              This report has ${s.groupCount} ${plural(s.groupCount, by.label.toLowerCase())}; there are none this far.
+              <a href="${linkOf(form, {})}">Back to the first</a>
+            </p>`
+          : html`<table class="rows summary">
+                <thead>
+                  <tr>
+                    <th scope="col">${by.label}${then ? html` <span class="hint inline">then ${then.label.toLowerCase()}</span>` : ''}</th>
+                    <th scope="col" class="num">Time</th>
+                    <th scope="col" class="num">Share</th>
+                    <th scope="col" class="num">Billable</th>
+                    ${money ? html`<th scope="col" class="num">Amount</th>` : ''}
+                  </tr>
+                </thead>
+                ${s.groups.map(
+                  (g) =>
+                    html`<tbody>
+                      ${row(g, 'group', by)} ${then ? (g.subGroups ?? []).map((sub) => row(sub, 'sub', then)) : ''}
+                      ${then ? others(g, then) : ''}
+                    </tbody>`,
+                )}
+              </table>
+              ${groupPager(form, s.groupCount, by.label.toLowerCase())}`
     }
   </section>`;
+}
+
+const capitalised = (text: string) => `${text.slice(0, 1).toUpperCase()}${text.slice(1)}`;
+const plural = (n: number, noun: string) => (n === 1 ? noun : noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`);
+
+/** Which groups the page shows, with the pages before and after (only when there is more than one page). */
+function groupPager(form: ReportForm, count: number, noun: string): Html | '' {
+  if (count <= GROUPS_SHOWN) return '';
+  const page = Number(form.groups || 1);
+  const first = (page - 1) * GROUPS_SHOWN + 1;
+  const last = Math.min(count, page * GROUPS_SHOWN);
+  const pages = Math.ceil(count / GROUPS_SHOWN);
+  return html`<nav class="more" aria-label="Pages of the summary">
+    <p>${capitalised(plural(count, noun))} ${first}–${last} of ${count}, by name.</p>
+    ${
+      page > 1
+        ? html`<a class="button secondary" href="${linkOf(form, { groups: page === 2 ? '' : String(page - 1) })}#summary-heading"
+            >Previous ${GROUPS_SHOWN}</a
+          >`
+        : ''
+    }
+    ${
+      page < pages
+        ? html`<a class="button secondary" href="${linkOf(form, { groups: String(page + 1) })}#summary-heading"
+            >Next ${Math.min(GROUPS_SHOWN, count - last)}</a
+          >`
+        : ''
+    }
+  </nav>`;
 }
 
 function entriesSection(ctx: Context, form: ReportForm, report: Report, money: boolean): Html {
@@ -420,13 +495,15 @@ function entriesSection(ctx: Context, form: ReportForm, report: Report, money: b
     </tbody>
   </table>`;
   const more = report.nextCursor
-    ? html`<a class="button secondary" href="${linkOf(form, { cursor: report.nextCursor })}#entries"
+    ? html`<a class="button secondary" href="${linkOf(form, { cursor: report.nextCursor, groups: form.groups })}#entries"
         >More entries<span class="vh"> (the next ${DETAILED_PAGE})</span></a
       >`
     : '';
   return html`<section aria-labelledby="entries">
     <h2 id="entries" tabindex="-1">Entries${form.cursor ? ' (continued)' : ''}</h2>
     ${report.rows.length === 0 ? html`<p class="hint">${form.cursor ? 'No more entries.' : 'No entries in this range.'}</p>` : table}
-    <p class="more">${more} ${form.cursor ? html`<a href="${linkOf(form, {})}#entries">Back to the first entries</a>` : ''}</p>
+    <p class="more">
+      ${more} ${form.cursor ? html`<a href="${linkOf(form, { groups: form.groups })}#entries">Back to the first entries</a>` : ''}
+    </p>
   </section>`;
 }

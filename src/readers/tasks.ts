@@ -6,6 +6,7 @@ import { entryHandlers } from '../operations/entries.js';
 import { reportHandlers } from '../operations/reports.js';
 import type { Handler, OperationId } from '../operations/types.js';
 import type { EncodedBody } from '../kernel/compression.js';
+import type { SummaryWindow } from '../modules/reports/service.js';
 import type { Services } from '../services.js';
 
 /*
@@ -35,6 +36,8 @@ export interface ReadTask {
    * the request thread's) when it is large enough. null: the bytes come back as they are.
    */
   compression: Negotiated | null;
+  /** getSummaryReport for a person's page (the web app): a window of the groups instead of the contract's whole answer. */
+  window?: SummaryWindow;
 }
 
 /**
@@ -60,12 +63,15 @@ export function readHandlers(services: Pick<Services, 'entries' | 'timers' | 'ca
  * be handed (the same bytes: test/services/reports-text.test.ts): the largest summaries have
  * tens of thousands of sub-groups.
  */
-export type ReadTexts = Partial<Record<OperationId, (request: { query: never; actor: Actor }) => string>>;
+export type ReadTexts = Partial<Record<OperationId, (request: { query: never; actor: Actor; window?: SummaryWindow }) => string>>;
 
 export function readTexts(services: Pick<Services, 'reports'>): ReadTexts {
+  type Query = Parameters<Services['reports']['summaryJson']>[1];
   return {
-    getSummaryReport: ({ query, actor }: { query: Parameters<Services['reports']['summaryJson']>[1]; actor: Actor }) =>
-      `{"data":${services.reports.summaryJson(actor, query)}}`,
+    getSummaryReport: ({ query, actor, window }: { query: Query; actor: Actor; window?: SummaryWindow }) =>
+      window
+        ? JSON.stringify({ data: services.reports.summaryWindow(actor, query, window) })
+        : `{"data":${services.reports.summaryJson(actor, query)}}`,
   } as ReadTexts;
 }
 
@@ -78,7 +84,7 @@ export async function runRead(handlers: ReadHandlers, task: ReadTask, texts: Rea
   try {
     const actor = actorOf(task.actor);
     const answer = text
-      ? text({ query: task.query as never, actor })
+      ? text({ query: task.query as never, actor, ...(task.window ? { window: task.window } : {}) })
       : JSON.stringify((await handler({ query: task.query, path: task.path, body: undefined, actor })).body);
     // A fresh buffer of its own (never a pooled slab), so a thread can move it whole.
     const json = encoder.encode(answer);

@@ -178,6 +178,52 @@ describe('web app: reports', () => {
     expect(text).to.include('Days and times in Europe/Berlin.');
   });
 
+  it('pages a summary of more than 100 groups, and under each group shows its 10 largest sub-groups with the rest summed in one row', async () => {
+    server = await startTestServer({ now: Date.parse('2026-11-25T13:00:00Z') });
+    const owner = await signIn(server.ownerId);
+    // 103 projects P000…P102, each with one entry of i + 1 minutes on Monday 2 November.
+    for (let i = 0; i < 103; i++) {
+      const project = (await server.request('POST', '/api/v1/projects', { json: { name: `P${String(i).padStart(3, '0')}` } })).body.data;
+      const start = Date.parse('2026-11-02T06:00:00Z') + i * 3 * 60_000;
+      await entry(undefined, new Date(start).toISOString(), new Date(start + (i + 1) * 60_000).toISOString(), `Work ${i}`, {
+        projectId: project.id,
+      });
+    }
+    const byProject = await owner.get('/app/reports?from=2026-11-02&to=2026-11-08&groupBy=project');
+    expect(byProject.status).to.equal(200);
+    const first = flat(byProject.text);
+    expect(first.match(/<tr class="group">/g)?.length).to.equal(100);
+    expect(first).to.include('<th scope="row" data-label="Project">P099</th>');
+    expect(first).not.to.include('>P100<');
+    expect(first).to.include('<p>Projects 1–100 of 103, by name.</p>');
+    // The totals are the whole report's, not the page's.
+    expect(first).to.include(`<span class="hint">Total</span><strong>${clock(((103 * 104) / 2) * 60)}</strong>`);
+    const next = /href="(\/app\/reports\?[^"]*groups=2[^"]*)#summary-heading" ?>Next 3</.exec(first)?.[1];
+    expect(next, 'a link to the next 3 groups').to.be.a('string');
+    const second = flat((await owner.get((next as string).replace(/&amp;/g, '&'))).text);
+    expect(second.match(/<tr class="group">/g)?.length).to.equal(3);
+    expect(second).to.include('<th scope="row" data-label="Project">P102</th>');
+    expect(second).to.include('<p>Projects 101–103 of 103, by name.</p>');
+    expect(second).to.match(/#summary-heading" ?>Previous 100</);
+    const past = flat((await owner.get('/app/reports?from=2026-11-02&to=2026-11-08&groupBy=project&groups=7')).text);
+    expect(past).to.include('This report has 103 projects; there are none this far.');
+    const badPage = await owner.get('/app/reports?from=2026-11-02&to=2026-11-08&groupBy=project&groups=two');
+    expect(badPage.status).to.equal(400);
+    expect(flat(badPage.text)).to.include('groups: &quot;two&quot; is not a page number such as 2. Open the report again from the form.');
+
+    // By member, then project: the 10 largest projects (P093…P102), in name order, then the other 93 summed.
+    const sub = flat((await owner.get('/app/reports?from=2026-11-02&to=2026-11-08&groupBy=user&subGroupBy=project')).text);
+    const shown = [...sub.matchAll(/<tr class="sub"> <th scope="row" data-label="Project">(P\d+)<\/th>/g)].map((m) => m[1]);
+    expect(shown).to.deep.equal(Array.from({ length: 10 }, (_, i) => `P${String(93 + i).padStart(3, '0')}`));
+    expect(sub).to.include('Under each member, its 10 largest by time; the rest in one row.');
+    const restSeconds = ((93 * 94) / 2) * 60;
+    expect(sub).to.match(
+      new RegExp(
+        `<tr class="sub others"> <th scope="row" data-label="Project"> 93 more projects </th> <td data-label="Time" class="num">${clock(restSeconds)}</td>`,
+      ),
+    );
+  });
+
   it('refuses bad input at its field (400), keeping what was typed, and pages the entries with the service’s cursor', async () => {
     server = await startTestServer({ now: Date.parse('2026-11-25T13:00:00Z') });
     const owner = await signIn(server.ownerId);

@@ -47,6 +47,37 @@ describe('summary report as JSON text', () => {
         expect(world.services.reports.summaryJson(world.owner, query)).to.equal(JSON.stringify(objects));
       });
 
+  it("a page's window: the groups from its offset, each with its largest sub-groups in the report's order and the rest counted and summed", () => {
+    const query = { from: '2026-03-01', to: '2026-04-02', timeZone: 'Europe/Berlin', groupBy: 'user' as const, subGroupBy: 'tag' as const };
+    const whole = world.services.reports.summary(world.owner, query);
+    // Everything fits: the same groups and sub-groups as the report, nothing left over.
+    const all = world.services.reports.summaryWindow(world.owner, query, { offset: 0, limit: 100, subGroups: 100 });
+    expect(all.groupCount).to.equal(whole.groups.length);
+    expect(all.totals).to.deep.equal(whole.totals);
+    expect(all.groups).to.deep.equal(whole.groups);
+    // Ada's three tags (red and Blue tie for the most time): one kept, the earlier of the tie in the report's order; two summed.
+    const ada = whole.groups.findIndex((g) => g.name === 'Ada "Countess" Lovelace');
+    const one = world.services.reports.summaryWindow(world.owner, query, { offset: ada, limit: 1, subGroups: 1 });
+    expect(one.groupCount).to.equal(whole.groups.length);
+    expect(one.groups).to.have.length(1);
+    const subs = whole.groups[ada]?.subGroups ?? [];
+    const largest = Math.max(...subs.map((g) => g.durationSec));
+    const kept = subs.find((g) => g.durationSec === largest);
+    expect(one.groups[0]?.subGroups).to.deep.equal([kept]);
+    const rest = subs.filter((g) => g !== kept);
+    expect(one.groups[0]?.otherSubGroups).to.deep.equal({
+      count: rest.length,
+      durationSec: rest.reduce((t, g) => t + g.durationSec, 0),
+      billableSec: rest.reduce((t, g) => t + g.billableSec, 0),
+      amount: Math.round(rest.reduce((t, g) => t + g.amount, 0) * 100) / 100,
+      entryCount: rest.reduce((t, g) => t + g.entryCount, 0),
+    });
+    // Past the last group: none, and the count still says how many there are.
+    const past = world.services.reports.summaryWindow(world.owner, query, { offset: 50, limit: 10, subGroups: 10 });
+    expect(past.groups).to.deep.equal([]);
+    expect(past.groupCount).to.equal(whole.groups.length);
+  });
+
   it('an empty range: no groups', () => {
     const query = { from: '2020-01-01', to: '2020-01-02', groupBy: 'tag' as const, subGroupBy: 'project' as const };
     const text = world.services.reports.summaryJson(world.owner, query);

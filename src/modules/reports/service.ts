@@ -8,7 +8,7 @@ import { type EntryFilters, type EntryLister, type EntryRowView, pickEntryFilter
 import { type AggregatorPorts, createAggregator } from './aggregate.js';
 import { reportRange, weekFrom } from './buckets.js';
 import { createNamer, type NamePorts } from './names.js';
-import { summarise, type SummaryRequest, summaryText } from './summary.js';
+import { summarise, type SummaryRequest, summaryText, type SummaryWindow, type SummaryWindowed, summaryWindow } from './summary.js';
 import { timesheet } from './weekly.js';
 
 type Schemas = components['schemas'];
@@ -100,6 +100,16 @@ export function createReportsService({
       return summaryText(aggregate, namer, request, summaryHead(request));
     },
 
+    /** What a person's page shows of the same report: a window of its groups, each with its largest sub-groups (the web app's Reports page). */
+    summaryWindow(
+      actor: Actor,
+      query: SummaryQuery,
+      window: SummaryWindow,
+    ): Omit<Schemas['SummaryReport'], 'groups' | 'totals'> & SummaryWindowed {
+      const request = summaryRequest(actor, query);
+      return { ...summaryHead(request), ...summaryWindow(aggregate, namer, request, window) };
+    },
+
     detailed(actor: Actor, query: ReportQuery & { cursor?: string; limit?: number }): Page<EntryRowView> {
       const { range, filters } = prepare(actor, query);
       return lister.page(
@@ -131,3 +141,4 @@ export function createReportsService({
 }
 
 export type ReportsService = ReturnType<typeof createReportsService>;
+export type { SummaryWindow, SummaryWindowed, WindowGroup } from './summary.js';
