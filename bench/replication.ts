@@ -19,7 +19,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { systemClock } from '../src/clock.js';
@@ -42,6 +42,16 @@ import {
   writeLitestreamConfig,
 } from '../test/helpers/litestream.js';
 import { type Dataset, SIZES, seed } from './seed.js';
+
+/** BENCH_LITESTREAM_NICE: Litestream's nice value (0: as the server's); the server stays at 0. */
+const LITESTREAM_NICE = Number(process.env.BENCH_LITESTREAM_NICE ?? 0);
+/** BENCH_LITESTREAM_SYNC_MS, BENCH_LITESTREAM_MONITOR_MS: Litestream's sync and monitor intervals (the tests' 200 and 100 ms). */
+const syncMs = Number(process.env.BENCH_LITESTREAM_SYNC_MS ?? SYNC_MS);
+const monitorMs = Number(process.env.BENCH_LITESTREAM_MONITOR_MS ?? MONITOR_MS);
+/** BENCH_PLAIN_ENV: settings (JSON) for the server measured without replication, e.g. `{"WAL_CHECKPOINTS":"external"}`. */
+const PLAIN_ENV = JSON.parse(process.env.BENCH_PLAIN_ENV ?? '{}') as Record<string, string>;
+/** BENCH_REPLICA_DIR: where the replica's directory is made (default: beside the database, on its disk). */
+const REPLICA_PARENT = process.env.BENCH_REPLICA_DIR ?? '';
 
 const only = process.env.BENCH_ONLY ?? '';
 const entries = Number(process.env.BENCH_ENTRIES ?? SIZES.entries);
@@ -160,8 +170,8 @@ async function main() {
     entries,
     loadSeconds,
     rate,
-    syncMs: SYNC_MS,
-    monitorMs: MONITOR_MS,
+    syncMs: syncMs,
+    monitorMs: monitorMs,
   };
   try {
     // 1a. Without replication: the server as npm start runs it.
@@ -171,7 +181,7 @@ async function main() {
       const [command, ...args] = serverCommand(true) as [string, ...string[]];
       const child = spawn(command, args, {
         cwd: PACKAGE_ROOT,
-        env: { ...process.env, ...ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: plainPath },
+        env: { ...process.env, ...ENV, ...PLAIN_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: plainPath },
         stdio: 'ignore',
       });
       children.push(child);
@@ -186,9 +196,12 @@ async function main() {
     // 1b. Under Litestream.
     const path = await copyWithWebhooks(cached, token, hooks.port);
     const dir = join(path, '..');
-    const replicaDir = join(dir, 'replica');
+    // The replica's directory: beside the database (the same disk), or, with BENCH_REPLICA_DIR, under
+    // another filesystem (a tmpfs standing in for the other disk or remote storage an operator uses).
+    const replicaDir = REPLICA_PARENT ? mkdtempSync(join(REPLICA_PARENT, 'timetrack-replica-')) : join(dir, 'replica');
+    results.replicaDir = replicaDir;
     const metricsPort = await freePort();
-    const configPath = writeLitestreamConfig(join(dir, 'litestream.yml'), path, replicaDir, metricsPort);
+    const configPath = writeLitestreamConfig(join(dir, 'litestream.yml'), path, replicaDir, metricsPort, syncMs, monitorMs);
     const snapshotStarted = performance.now();
     const replicated = await startReplicated({
       binary,
@@ -200,6 +213,11 @@ async function main() {
       readyWithinMs: 600_000,
     });
     children.push(replicated.litestream);
+    if (LITESTREAM_NICE !== 0) {
+      // Litestream (not its child, the server) at a lower CPU priority: every thread of its process.
+      for (const tid of readdirSync(`/proc/${replicated.litestream.pid}/task`)) setPriority(Number(tid), LITESTREAM_NICE);
+      results.litestreamNice = LITESTREAM_NICE;
+    }
     results.readyUnderLitestreamMs = Math.round(performance.now() - snapshotStarted);
     // Litestream's first snapshot (the whole database read, compressed and written) runs on after
     // the server is ready; the steady cost is measured once it is in the replica.
@@ -297,7 +315,7 @@ async function main() {
     } finally {
       check.close();
     }
-    const measuredLag = Math.max(SYNC_MS, ...lagSamples) + MONITOR_MS + 50;
+    const measuredLag = Math.max(syncMs, ...lagSamples) + monitorMs + 50;
     const lostAges = lost.map((w) => killedAt - w.at);
     results.recovery = {
       databaseBytes: statSync(newPath).size,
@@ -322,6 +340,7 @@ async function main() {
     writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`throughput cost of replication: ${results.throughputCost} % (all figures: ${resultsFile})`);
     rmSync(dir, { recursive: true, force: true });
+    if (REPLICA_PARENT) rmSync(replicaDir, { recursive: true, force: true });
     rmSync(join(plainPath, '..'), { recursive: true, force: true });
     rmSync(newDir, { recursive: true, force: true });
     if ((results.recovery as { lostOlderThanMeasuredLag: number }).lostOlderThanMeasuredLag > 0) process.exitCode = 1;

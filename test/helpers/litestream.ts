@@ -50,6 +50,7 @@ export function writeLitestreamConfig(
   replicaDir: string,
   metricsPort: number,
   syncMs = SYNC_MS,
+  monitorMs = MONITOR_MS,
 ): string {
   writeFileSync(
     path,
@@ -57,7 +58,7 @@ export function writeLitestreamConfig(
       `addr: 127.0.0.1:${metricsPort}`,
       'dbs:',
       `  - path: ${databasePath}`,
-      `    monitor-interval: ${MONITOR_MS}ms`,
+      `    monitor-interval: ${monitorMs}ms`,
       '    replicas:',
       '      - type: file',
       `        path: ${replicaDir}`,
