@@ -7,7 +7,7 @@
  *
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=20 BENCH_ENTRIES=1000000 npm run bench
  *
- * BENCH_ONLY=<text> measures only the scenarios whose name contains it; BENCH_SERVER_NODE_ARGS
+ * BENCH_ONLY=<text> measures only the scenarios whose name contains it (`a|b`: either); BENCH_SERVER_NODE_ARGS
  * passes node flags to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  */
 import { OPERATOR } from '../src/principal.js';
@@ -33,6 +33,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const only = process.env.BENCH_ONLY ?? '';
+/** Whether BENCH_ONLY leaves a scenario or an extra in: it names a part of its name (or one of several, `a|b`). */
+const wanted = (name: string) => only === '' || only.split('|').some((part) => name.includes(part));
 const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The server runs exactly as `npm start` runs it: its node flags and script. */
 const startArgs = (() => {
@@ -490,7 +492,7 @@ async function main() {
         extras = await measureExtras({ serverUrl, token, own, entryId, data, startServer, poolDatabasePath, databasePath });
         continue;
       }
-      if (!scenario.name.includes(only)) continue;
+      if (!wanted(scenario.name)) continue;
       // Warm up each side briefly, then measure one after the other (never at once: 2 cores).
       await load(serverUrl, scenario, token, server.child.pid as number, 2);
       const real = await load(serverUrl, scenario, token, server.child.pid as number);
@@ -596,14 +598,13 @@ async function measureExtras(ctx: {
   poolDatabasePath: string;
   databasePath: string;
 }) {
-  const want = (name: string) => only === '' || name.includes(only);
-  const mixedRows = want('mixed') ? await mixed(ctx.serverUrl, ctx.token, ctx.entryId, seconds) : [];
-  const costRows = want('costliest')
+  const mixedRows = wanted('mixed') ? await mixed(ctx.serverUrl, ctx.token, ctx.entryId, seconds) : [];
+  const costRows = wanted('costliest')
     ? await costliest(ctx.serverUrl, { owner: ctx.token, own: ctx.own }, candidates({ ...ctx.data, entryId: ctx.entryId }))
     : [];
-  const reportPages = want('app reports') ? await appReports(ctx.serverUrl, ctx.databasePath, ctx.token) : [];
+  const reportPages = wanted('app reports') ? await appReports(ctx.serverUrl, ctx.databasePath, ctx.token) : [];
   const pool: Array<{ threads: number; requestsPerSec: number; p50Ms: number; p99Ms: number; rssPerThreadMb: number | null }> = [];
-  if (want('pool')) {
+  if (wanted('pool')) {
     for (const threads of [0, 1, 2]) {
       const { server, serverUrl } = await ctx.startServer({ READER_THREADS: String(threads), DATABASE_PATH: ctx.poolDatabasePath });
       const pid = server.child.pid as number;
