@@ -2,8 +2,9 @@
  * Continuous replication with the real Litestream binary, a file replica in the temp directory
  * (nothing leaves the machine), over the bench dataset (bench/seed.ts, cached by bench/run.ts):
  *
- *   1. POST /api/v1/entries throughput (autocannon, 3 webhook subscriptions) without replication,
- *      then under `litestream replicate -exec` (sync interval 200 ms, monitor interval 100 ms);
+ *   1. POST /api/v1/entries throughput (autocannon, 3 webhook subscriptions) without replication
+ *      and under `litestream replicate -exec` (sync interval 200 ms, monitor interval 100 ms), the
+ *      two servers in turn BENCH_REPLICATION_ROUNDS times (3), compared by their medians;
  *   2. a steady write load (BENCH_REPLICATION_RATE writes/s for BENCH_REPLICATION_SECONDS) with
  *      the replication lag read from Litestream's figures every 50 ms (p50, p99, max);
  *   3. kill -9 of both at a random moment in the second half, `litestream restore` of the replica
@@ -48,6 +49,10 @@ const LITESTREAM_NICE = Number(process.env.BENCH_LITESTREAM_NICE ?? 0);
 /** BENCH_LITESTREAM_SYNC_MS, BENCH_LITESTREAM_MONITOR_MS: Litestream's sync and monitor intervals (the tests' 200 and 100 ms). */
 const syncMs = Number(process.env.BENCH_LITESTREAM_SYNC_MS ?? SYNC_MS);
 const monitorMs = Number(process.env.BENCH_LITESTREAM_MONITOR_MS ?? MONITOR_MS);
+/** BENCH_REPLICATION_ROUNDS: how many times each server's POST throughput is measured, in turn (the medians are compared). */
+const ROUNDS = Number(process.env.BENCH_REPLICATION_ROUNDS ?? 3);
+/** BENCH_LITESTREAM_META_DIR: where Litestream keeps its shadow WAL (its `meta-path`; default: beside the database). */
+const META_PARENT = process.env.BENCH_LITESTREAM_META_DIR ?? '';
 /** BENCH_PLAIN_ENV: settings (JSON) for the server measured without replication, e.g. `{"WAL_CHECKPOINTS":"external"}`. */
 const PLAIN_ENV = JSON.parse(process.env.BENCH_PLAIN_ENV ?? '{}') as Record<string, string>;
 /** BENCH_REPLICA_DIR: where the replica's directory is made (default: beside the database, on its disk). */
@@ -138,15 +143,30 @@ const percentile = (values: number[], p: number) => {
 };
 
 /** A webhook receiver that answers 204 (deliveries go on during the load). */
-async function receiver(): Promise<{ port: number; close(): void }> {
+async function receiver(): Promise<{ port: number; quiet(ms: number): Promise<void>; close(): void }> {
   const { createServer } = await import('node:http');
+  let last = performance.now();
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(204).end());
+    req.on('end', () => {
+      last = performance.now();
+      res.writeHead(204).end();
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { port: (server.address() as { port: number }).port, close: () => server.close() };
+  return {
+    port: (server.address() as { port: number }).port,
+    /** Resolves once no delivery has arrived for `ms`: the last load's outbox has drained. */
+    quiet: async (ms: number) => {
+      while (performance.now() - last < ms) await sleep(100);
+    },
+    close: () => server.close(),
+  };
 }
+
+/** The middle one of the rounds' figures (by throughput). */
+const median = <T extends { requestsPerSec: number }>(runs: T[]): T =>
+  [...runs].sort((a, b) => a.requestsPerSec - b.requestsPerSec)[Math.floor(runs.length / 2)] as T;
 
 async function main() {
   if (only !== '' && !'replication'.includes(only)) return;
@@ -174,8 +194,9 @@ async function main() {
     monitorMs: monitorMs,
   };
   try {
-    // 1a. Without replication: the server as npm start runs it.
+    // 1a. Without replication: the server as npm start runs it (measured below, in turn with 1b).
     const plainPath = await copyWithWebhooks(cached, token, hooks.port);
+    let plain: { child: ChildProcess; url: string };
     {
       const port = await freePort();
       const [command, ...args] = serverCommand(true) as [string, ...string[]];
@@ -187,10 +208,7 @@ async function main() {
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
       await until(async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 120_000, 'the plain server');
-      results.withoutReplication = await postThroughput(url, token);
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      console.log('POST /entries without replication', results.withoutReplication);
+      plain = { child, url };
     }
 
     // 1b. Under Litestream.
@@ -202,6 +220,15 @@ async function main() {
     results.replicaDir = replicaDir;
     const metricsPort = await freePort();
     const configPath = writeLitestreamConfig(join(dir, 'litestream.yml'), path, replicaDir, metricsPort, syncMs, monitorMs);
+    if (META_PARENT) {
+      // Litestream's own files (its shadow WAL) under another filesystem, not beside the database.
+      const metaDir = mkdtempSync(join(META_PARENT, 'timetrack-litestream-meta-'));
+      writeFileSync(
+        configPath,
+        readFileSync(configPath, 'utf8').replace(`  - path: ${path}\n`, `  - path: ${path}\n    meta-path: ${metaDir}\n`),
+      );
+      results.metaDir = metaDir;
+    }
     const snapshotStarted = performance.now();
     const replicated = await startReplicated({
       binary,
@@ -226,7 +253,26 @@ async function main() {
     console.log(
       `ready under Litestream in ${results.readyUnderLitestreamMs} ms, its first snapshot written in ${results.firstSnapshotMs} ms`,
     );
-    results.withReplication = await postThroughput(replicated.url, token);
+    // Both servers measured in turn, ROUNDS times, each load's deliveries drained before the next:
+    // one 10 s run each way differs by more than the cost from one run to the next.
+    const without: Array<Awaited<ReturnType<typeof postThroughput>>> = [];
+    const withIt: typeof without = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      without.push(await postThroughput(plain.url, token));
+      await hooks.quiet(1500);
+      withIt.push(await postThroughput(replicated.url, token));
+      await hooks.quiet(1500);
+      console.log(
+        `round ${round + 1}: POST /entries without / with replication`,
+        without.at(-1)?.requestsPerSec,
+        withIt.at(-1)?.requestsPerSec,
+      );
+    }
+    results.withoutReplication = { ...median(without), rounds: without.map((r) => r.requestsPerSec) };
+    results.withReplication = { ...median(withIt), rounds: withIt.map((r) => r.requestsPerSec) };
+    plain.child.kill('SIGTERM');
+    await new Promise((r) => plain.child.once('exit', r));
+    console.log('POST /entries without replication', results.withoutReplication);
     console.log('POST /entries with replication', results.withReplication);
 
     // 2. A steady load with the lag read every 50 ms.
@@ -341,6 +387,7 @@ async function main() {
     console.log(`throughput cost of replication: ${results.throughputCost} % (all figures: ${resultsFile})`);
     rmSync(dir, { recursive: true, force: true });
     if (REPLICA_PARENT) rmSync(replicaDir, { recursive: true, force: true });
+    if (typeof results.metaDir === 'string') rmSync(results.metaDir, { recursive: true, force: true });
     rmSync(join(plainPath, '..'), { recursive: true, force: true });
     rmSync(newDir, { recursive: true, force: true });
     if ((results.recovery as { lostOlderThanMeasuredLag: number }).lostOlderThanMeasuredLag > 0) process.exitCode = 1;
