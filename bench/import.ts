@@ -162,7 +162,7 @@ function freePort(): Promise<number> {
 
 async function startServer(databasePath: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--max-old-space-size=512', join(root, 'dist/src/main.js')], {
+  const child = spawn(process.execPath, ['--max-old-space-size=512', '--max-semi-space-size=4', join(root, 'dist/src/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),

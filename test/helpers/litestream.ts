@@ -81,7 +81,7 @@ export interface Replicated {
 /** The server command: the TypeScript through tsx (tests), or the build (`dist/`, the bench). */
 export function serverCommand(compiled: boolean): string[] {
   return compiled
-    ? [process.execPath, '--max-old-space-size=512', join(PACKAGE_ROOT, 'dist/src/main.js')]
+    ? [process.execPath, '--max-old-space-size=512', '--max-semi-space-size=4', join(PACKAGE_ROOT, 'dist/src/main.js')]
     : [process.execPath, '--import', 'tsx', join(PACKAGE_ROOT, 'src/main.ts')];
 }
 
