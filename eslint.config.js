@@ -19,6 +19,18 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
+    // The pages' script runs in the browser (src/web/assets), as a plain script.
+    files: ['src/web/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        ['window', 'document', 'navigator', 'location', 'history', 'fetch', 'DOMParser', 'EventSource', 'FormData', 'URLSearchParams']
+          .concat(['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'console'])
+          .map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {

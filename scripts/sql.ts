@@ -69,6 +69,15 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   accounts.listUsers(OPERATOR);
   accounts.listWorkspaces(OPERATOR);
   accounts.setUser(OPERATOR, bea.id, { email: 'bea.b@example.org' });
+  // Invitations (decisions §8a): an address an account holds is invited, not attached.
+  const other = accounts.createWorkspace(OPERATOR, { name: 'Other' });
+  const invited = accounts.enrollMember(OPERATOR, { workspaceId: other.id, name: '', email: 'bea.b@example.org' });
+  accounts.invitations(OPERATOR, other.id);
+  if (invited.kind === 'invited') {
+    accounts.invitation(invited.secret);
+    accounts.withdrawInvitation(OPERATOR, { workspaceId: other.id, id: invited.invitationId });
+  }
+  accounts.purgeInvitations();
 
   const acme = catalog.clients.create(owner, { name: 'Acme', city: 'Berlin' });
   catalog.clients.update(owner, acme.id, { legalName: 'Acme GmbH' });

@@ -24,6 +24,8 @@ export interface Config {
   tokensPerMember: number;
   /** APP_STREAMS_PER_MEMBER: the web app's open live streams a member may hold (a tab each). */
   appStreamsPerMember: number;
+  /** APP_STREAMS_PER_WORKSPACE: the web app's open live streams of one workspace's members together. */
+  appStreamsPerWorkspace: number;
   /** APP_STREAMS_TOTAL: the web app's open live streams in all. */
   appStreamsTotal: number;
   /** Requests per client address and minute that carry no valid token (401s, unknown routes, the contract). */
@@ -110,6 +112,7 @@ function limits(int: (name: string, fallback: number, min: number, max: number) 
     rateLimitAnonymousPerMin: int('RATE_LIMIT_ANONYMOUS_PER_MIN', 120, 1, 1_000_000_000),
     tokensPerMember: int('TOKENS_PER_MEMBER', 50, 1, 100_000),
     appStreamsPerMember: int('APP_STREAMS_PER_MEMBER', 10, 1, 1000),
+    appStreamsPerWorkspace: int('APP_STREAMS_PER_WORKSPACE', 250, 1, 100_000),
     appStreamsTotal: int('APP_STREAMS_TOTAL', 1000, 1, 100_000),
   };
 }

@@ -15,12 +15,19 @@ export type DomainErrorCode =
 
 export class DomainError extends Error {
   override name = 'DomainError';
+  /** The input the refusal is about, by its API name (`end`, `hourlyRate`, `email`), when it is about one: pages show it at that field. */
+  readonly field: string | undefined;
   constructor(
     readonly code: DomainErrorCode,
     message: string,
+    options: { field?: string } = {},
   ) {
     super(message);
+    this.field = options.field;
   }
 }
+
+/** A refusal of one input, at its field. */
+export const invalidAt = (field: string, message: string): DomainError => new DomainError('invalid', message, { field });
 
 export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} was not found.`);

@@ -19,14 +19,15 @@ import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { Resolver } from './modules/webhooks/targets.js';
 import type { WebhookSender } from './modules/webhooks/sender.js';
-import { createSettingsRouter } from './settings/router.js';
 import { createShutdown, type Shutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
-import { createBodyCheck } from './app/forms.js';
-import { createLiveFeed, type LiveFeed } from './app/live.js';
-import { createAppRouter } from './app/router.js';
+import { createWeb } from './web/index.js';
+import { createBodyCheck } from './web/kit/forms.js';
+import { createLiveFeed, type LiveFeed } from './web/live.js';
+import { webPaths } from './web/paths.js';
+import { Flashes } from './web/kit/flashes.js';
 import { linkBase, recordAddress } from './links.js';
 import { OPERATOR } from './principal.js';
 import { loadSecretKey } from './secret-key.js';
@@ -189,8 +190,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         stopping: () => stopping,
       }),
       metrics,
-      settings: pages.settings,
-      webApp: pages.webApp,
+      web: pages.web,
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
     const { server, url } = await listen(config, app);
@@ -301,9 +301,9 @@ async function watchReplication(config: Config, shutdown: Shutdown) {
 }
 
 /**
- * The pages a person opens in a browser, on one set of sessions: the settings page (under
- * SETTINGS_PATH) and the web app (under /app) with its live streams, ended first when stopping
- * (a browser reconnects wherever the server comes back). None when SETTINGS_PATH is off.
+ * The pages a person opens in a browser (src/web: sign-in and settings under SETTINGS_PATH, the
+ * web app under /app), on one set of sessions, with the app's live streams, ended first when
+ * stopping (a browser reconnects wherever the server comes back). None when SETTINGS_PATH is off.
  */
 function browserPages(deps: {
   config: Config;
@@ -317,28 +317,29 @@ function browserPages(deps: {
   serverAddress: () => string | null;
 }) {
   const { config, contract, shutdown } = deps;
-  if (config.settingsPath === null) return { settings: null, webApp: null, live: null };
-  const common = {
-    config,
-    logger: deps.logger,
-    services: deps.services,
-    base: config.settingsPath,
-    clock: deps.clock,
-    imports: deps.imports,
-    serverAddress: deps.serverAddress,
-  };
+  if (config.settingsPath === null) return { web: null, live: null };
   const live = createLiveFeed({
     services: deps.services,
     logger: deps.logger,
     perMember: config.appStreamsPerMember,
+    perWorkspace: config.appStreamsPerWorkspace,
     total: config.appStreamsTotal,
   });
   shutdown.add('announce', 'live streams', () => live.close());
-  return {
-    settings: createSettingsRouter(common),
-    webApp: createAppRouter({ ...common, live, check: createBodyCheck(contract), readers: deps.readers }),
+  const web = createWeb({
+    config,
+    logger: deps.logger,
+    services: deps.services,
+    clock: deps.clock,
+    paths: webPaths(config.settingsPath),
+    flashes: new Flashes(deps.clock),
+    imports: deps.imports,
+    serverAddress: deps.serverAddress,
     live,
-  };
+    check: createBodyCheck(contract),
+    readers: deps.readers,
+  });
+  return { web, live };
 }
 
 /** Stops accepting; in-flight requests finish (10 s at most), keep-alive connections close as they go idle. */

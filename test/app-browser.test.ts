@@ -174,6 +174,57 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     expect(running).to.include({ description: 'Audit fieldwork', billable: true, hourlyRate: 120 });
     expect(problems).to.deep.equal([]);
   });
+  it('lands where it should: sign-in from a report returns to it, `/` goes to the week, an invited member’s setup ends on the week', async () => {
+    const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Berlin' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const asked = `${server.url}/app/reports?from=2026-11-02&to=2026-11-08&groupBy=client`;
+    await page.goto(asked);
+    expect(new URL(page.url()).pathname).to.equal('/settings/sign-in');
+    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+    expect(page.url()).to.equal(asked);
+    await page.goto(`${server.url}/`);
+    expect(page.url()).to.equal(`${server.url}/app/week`);
+    // An invited member (a new account made on the Members page) sets a password and lands on the week.
+    const bea = server.services.accounts.enrollMember(OPERATOR, { workspaceId: server.workspaceId, name: 'Bea', email: 'bea@example.org' });
+    if (bea.kind !== 'created') throw new Error('a new address makes a new account');
+    const link = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: bea.userId });
+    const other = await (browser as Browser).newContext({ viewport: { width: 390, height: 800 } });
+    const bees = await other.newPage();
+    await bees.goto(`${server.url}/settings/setup/${link.secret}`);
+    await bees.getByLabel('New password').fill(PASSWORD);
+    await bees.getByLabel('Repeat it').fill(PASSWORD);
+    await Promise.all([bees.waitForNavigation(), bees.getByRole('button', { name: 'Set password and sign in' }).click()]);
+    expect(new URL(bees.url()).pathname).to.equal('/app/week');
+    // The welcome shows (after the page has learnt the browser's zone), then its `?welcome=1` leaves the address.
+    await bees.waitForSelector('body[data-ask-zone=false]');
+    expect(await bees.getByRole('status').filter({ hasText: 'Welcome!' }).count()).to.equal(1);
+    await bees.waitForFunction(() => (globalThis as any).location.search === '');
+    await other.close();
+    await context.close();
+  });
+
+  it('a running entry’s row ticks like the timer, and the page title shows the timer', async () => {
+    const started = await server.request('POST', '/api/v1/entries/current', {
+      json: { description: 'Audit kickoff', start: new Date(Date.now() - 42 * 60_000 - 5_000).toISOString() },
+    });
+    expect(started.status).to.equal(200);
+    const { page, problems } = await signedIn();
+    await page.waitForSelector('body[data-ask-zone=false]');
+    const row = page.locator('li.entry.live .duration time');
+    const first = await row.textContent();
+    expect(first).to.match(/^0:42:0\d$/);
+    await page.waitForFunction(
+      (before) => (globalThis as any).document.querySelector('li.entry.live .duration time')?.textContent !== before,
+      first,
+    );
+    expect(await row.textContent()).to.equal(await page.locator('.timer time[data-elapsed-from]').textContent());
+    expect(await page.title()).to.equal('0:42 · Audit kickoff · timetrack');
+    expect(problems).to.deep.equal([]);
+  });
+
   it('the reports page at 320 px: no horizontal scroll, the phone chart, every control labelled, by keyboard, no console errors or CSP violations', async () => {
     const hour = 3_600_000;
     for (const [from, to, description] of [

@@ -63,8 +63,8 @@ describe('architecture: the shape of src/', () => {
     ).to.deep.equal([]);
   });
 
-  it('entry points only translate: http, settings, cli, readers and operations hold no repository, schema or SQL', () => {
-    const adapters = /^src\/(http|settings|cli|readers|operations)\//;
+  it('entry points only translate: http, web, cli, readers and operations hold no repository, schema or SQL', () => {
+    const adapters = /^src\/(http|web|cli|readers|operations)\//;
     expect(
       violations((file, i) => adapters.test(file) && (isRepository(i) || isSchema(i) || i === 'drizzle-orm' || i === 'better-sqlite3')),
     ).to.deep.equal([]);
@@ -72,11 +72,11 @@ describe('architecture: the shape of src/', () => {
 
   it('no import runs back up: modules know no transport, readers and operations know no http', () => {
     const upward: Array<[RegExp, RegExp]> = [
-      [/^src\/modules\//, /^src\/(http|settings|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
-      [/^src\/(readers|operations)\//, /^src\/(http|settings|cli)\//],
-      [/^src\/kernel\//, /^src\/(modules|http|settings|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
-      [/^src\/db\//, /^src\/(modules|http|settings|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
-      [/^src\/http\//, /^src\/(settings|cli|threads)\/|^src\/(server|main)\.ts$/],
+      [/^src\/modules\//, /^src\/(http|web|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
+      [/^src\/(readers|operations)\//, /^src\/(http|web|cli)\//],
+      [/^src\/kernel\//, /^src\/(modules|http|web|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
+      [/^src\/db\//, /^src\/(modules|http|web|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],
+      [/^src\/http\//, /^src\/(web|cli|threads)\/|^src\/(server|main)\.ts$/],
       [/^src\/readers\//, /^src\/threads\//],
     ];
     expect(violations((file, i) => upward.some(([from, to]) => from.test(file) && to.test(i)))).to.deep.equal([]);
@@ -88,5 +88,30 @@ describe('architecture: the shape of src/', () => {
       expect(has('service.ts'), `${module}/service.ts`).to.equal(true);
       if (has('schema.ts')) expect(has('repository.ts'), `${module}/repository.ts`).to.equal(true);
     }
+  });
+
+  describe('the pages (src/web): one home, one kit', () => {
+    const area = (path: string) => /^src\/web\/(app|settings|auth|invoices)\//.exec(path)?.[1];
+    it('the kit and the session import no area', () => {
+      expect(violations((file, i) => /^src\/web\/(kit|session)\//.test(file) && area(i) !== undefined)).to.deep.equal([]);
+    });
+    it('an area never imports another area', () => {
+      expect(violations((file, i) => area(file) !== undefined && area(i) !== undefined && area(file) !== area(i))).to.deep.equal([]);
+    });
+    it('nothing under src/web holds SQL or reaches a repository or schema', () => {
+      expect(
+        violations(
+          (file, i) =>
+            file.startsWith('src/web/') && (isRepository(i) || isSchema(i) || i.startsWith('drizzle-orm') || i === 'better-sqlite3'),
+        ),
+      ).to.deep.equal([]);
+    });
+    it('no path of the app is typed by hand: src/web/paths.ts names them', () => {
+      const typed = sources
+        .filter((s) => s.path.startsWith('src/web/') && s.path !== 'src/web/paths.ts')
+        .filter((s) => /['"`]\/app[/'"`?]/.test(readFileSync(join(PACKAGE_ROOT, s.path), 'utf8')))
+        .map((s) => s.path);
+      expect(typed).to.deep.equal([]);
+    });
   });
 });

@@ -151,6 +151,7 @@ describe('startup', () => {
         rateLimitAnonymousPerMin: 120,
         tokensPerMember: 50,
         appStreamsPerMember: 10,
+        appStreamsPerWorkspace: 250,
         appStreamsTotal: 1000,
         trustProxy: [],
         maxBodyBytes: 1048576,

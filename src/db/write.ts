@@ -7,6 +7,8 @@ import { isForeignKeyViolation, isUniqueViolation } from './errors.js';
 export interface WriteOptions {
   /** A unique index refused the write (a name taken meanwhile, a second running timer). */
   conflict?: () => string;
+  /** The input a unique refusal is about (`name`, `email`): the 409's field. */
+  conflictField?: string;
   /** A foreign key refused the write (a row still referenced, or a reference deleted meanwhile). */
   referenced?: () => string;
   /**
@@ -55,7 +57,8 @@ export function createWrite<Event>(db: Db, recorder: EventRecorder<Event> | null
       if (depth === 0) noteWrite(sqlite);
       return result;
     } catch (error) {
-      if (options.conflict && isUniqueViolation(error)) throw new DomainError('conflict', options.conflict());
+      if (options.conflict && isUniqueViolation(error))
+        throw new DomainError('conflict', options.conflict(), options.conflictField ? { field: options.conflictField } : {});
       if (options.referenced && isForeignKeyViolation(error)) throw new DomainError('conflict', options.referenced());
       throw error;
     }

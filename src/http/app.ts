@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import express, { type Express, type RequestHandler, type Response } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -39,14 +39,28 @@ export interface AppDeps {
   metrics: Metrics | null;
   /** Tests of the pipeline itself adjust the handlers (a fixture contract, a missing handler). */
   handlers?: (real: Handlers) => Handlers;
-  /** The settings page (mounted under SETTINGS_PATH), or null when it is off. */
-  settings: RequestHandler | null;
-  /** The web app (mounted under /app, on the settings page's sessions), or null when the settings page is off. */
-  webApp?: RequestHandler | null;
+  /** The pages (src/web: SETTINGS_PATH, /app and a browser's `/`), or null when SETTINGS_PATH is off. */
+  web?: RequestHandler | null;
 }
 
-/** Where the web app is served (beside the settings page, whose sessions it uses). */
+/** Where the web app is served (beside the settings, whose sessions it uses). */
 export const APP_PATH = '/app';
+
+/** A request for the pages: under SETTINGS_PATH or /app, or `/` from a browser. */
+const isPage = (req: Request, settings: string) =>
+  req.path === settings ||
+  req.path.startsWith(`${settings}/`) ||
+  req.path === APP_PATH ||
+  req.path.startsWith(`${APP_PATH}/`) ||
+  (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD') && wantsPage(req.headers.accept));
+
+/** A browser asking for a page (`/`): it accepts HTML before JSON; an API client asking for JSON gets the problem document. */
+const wantsPage = (accept: string | undefined) => {
+  const text = accept ?? '';
+  const htmlAt = text.indexOf('text/html');
+  const jsonAt = text.search(/application\/(problem\+)?json/);
+  return htmlAt >= 0 && (jsonAt < 0 || htmlAt < jsonAt);
+};
 
 /** A heavy read's reply: its bytes (compressed on the reader thread, or not), or 304 for a catalog list whose ETag matched. */
 type ReadReply = { status: 200; json: Uint8Array | EncodedBody; etag?: string } | { status: 304; etag: string };
@@ -94,6 +108,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   // Express layer.
   const pages = config.servesProblemPages ? new URL(config.problemsBase).pathname : null;
   const settings = config.settingsPath;
+  const web = deps.web ?? null;
   const { metrics } = deps;
   const cors = createCors(config.corsOrigins, pathMethods(api));
   // API answers depend on these request headers besides the URL (no-store aside, a proxy must know).
@@ -104,13 +119,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   // req.ip: the socket's peer, or the client a trusted proxy names in X-Forwarded-For.
   app.set('trust proxy', config.trustProxy.length > 0 ? config.trustProxy : false);
   app.use(async (req, res, next) => {
-    // The settings page is no API request: its router (below) serves it, with its own sign-in.
-    if (
-      settings !== null &&
-      (req.path === settings ||
-        req.path.startsWith(`${settings}/`) ||
-        (deps.webApp && (req.path === APP_PATH || req.path.startsWith(`${APP_PATH}/`))))
-    ) {
+    // The pages are no API request: their router (below) serves them, with their own sign-in.
+    if (web && settings !== null && isPage(req, settings)) {
       next();
       return;
     }
@@ -153,8 +163,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   }
   app.get(API_REFERENCE_PATH, apiReferencePage({ compressionMinBytes: config.compressionMinBytes, logger }));
   if (metrics !== null) app.get(METRICS_PATH, metricsEndpoint(metrics, config, logger));
-  if (settings !== null && deps.settings) app.use(settings, deps.settings);
-  if (settings !== null && deps.webApp) app.use(APP_PATH, deps.webApp);
+  if (settings !== null && web) app.use(web);
 
   /** One line per request, written with its response; and its metrics, when on. */
   function logRequest(exchange: Exchange): void {

@@ -14,7 +14,7 @@ export const LATEST_INSTANT = Date.UTC(9999, 0, 1);
 
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-const invalid = (field: string, message: string) => new DomainError('invalid', `${field}: ${message}`);
+const invalid = (field: string, message: string) => new DomainError('invalid', `${field}: ${message}`, { field });
 
 /** An ISO-8601 UTC timestamp, as every response emits them. */
 export const toIso = (ms: number): string => new Date(ms).toISOString();

@@ -32,9 +32,14 @@ async function openStream(client: SettingsClient, headers: Record<string, string
       // aborted
     }
   })();
+  let ended = false;
+  void pump.then(() => {
+    ended = true;
+  });
   return {
     response,
     messages,
+    ended: () => ended,
     close: async () => {
       controller.abort();
       await pump;
@@ -124,7 +129,7 @@ describe('web app: the live stream', () => {
     await owner.setUp(server.ownerId, PASSWORD);
     const first = await openStream(owner);
     await settle();
-    const seen = Number(first.messages[0]?.id);
+    const seen = first.messages[0]?.id ?? '';
     await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' } });
     server.running.live?.poll();
     await first.close();
@@ -146,6 +151,115 @@ describe('web app: the live stream', () => {
     } finally {
       await again.close();
       await third.close();
+    }
+  });
+
+  it('L1: a stream ends when its session does: signing out, or a password change from another session', async () => {
+    server = await startTestServer();
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const laptop = new SettingsClient(server);
+    await laptop.setUp(server.ownerId, PASSWORD);
+    // setUp ends the account's other sessions: sign the first one in again.
+    expect((await owner.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
+    const phone = await openStream(owner);
+    const desk = await openStream(laptop);
+    try {
+      await settle();
+      expect([phone.response.status, desk.response.status]).to.deep.equal([200, 200]);
+      // Signing out on the phone: its stream ends within a second; the laptop's stays.
+      const page = await owner.get('/app/week');
+      expect((await owner.post('/settings/sign-out', { _csrf: SettingsClient.csrf(page.text) })).status).to.equal(303);
+      await new Promise((r) => setTimeout(r, 1_100));
+      server.running.live?.poll();
+      await settle();
+      expect([phone.ended(), desk.ended()]).to.deep.equal([true, false]);
+      // A password change in another session ends the laptop's session, and so its stream.
+      await server.services.sessions.setPassword(OPERATOR, server.ownerId, 'another long password');
+      await new Promise((r) => setTimeout(r, 1_100));
+      server.running.live?.poll();
+      await settle();
+      expect(desk.ended()).to.equal(true);
+    } finally {
+      await phone.close();
+      await desk.close();
+    }
+  });
+
+  it('L2: one workspace holds at most APP_STREAMS_PER_WORKSPACE streams, so one owner cannot take the server’s budget', async () => {
+    server = await startTestServer({ env: { APP_STREAMS_PER_WORKSPACE: '2' } });
+    const clients: SettingsClient[] = [];
+    for (const [i, email] of ['a@example.org', 'b@example.org', 'c@example.org'].entries()) {
+      const user = server.services.accounts.createUser(OPERATOR, { name: `M${i}`, email });
+      server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: user.id });
+      const client = new SettingsClient(server);
+      await client.setUp(user.id, PASSWORD);
+      clients.push(client);
+    }
+    const first = await openStream(clients[0]!);
+    const second = await openStream(clients[1]!);
+    try {
+      const third = await fetch(`${server.url}/app/events`, {
+        headers: { cookie: [...clients[2]!.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+      expect(third.status).to.equal(429);
+      expect(await third.text()).to.equal(
+        'Your workspace has as many live pages open as this server allows it (APP_STREAMS_PER_WORKSPACE). Reload later.',
+      );
+      // Another workspace's member still gets one.
+      const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Other' });
+      const dee = server.services.accounts.createUser(OPERATOR, { name: 'Dee', email: 'dee@example.org' });
+      server.services.accounts.addMember(OPERATOR, { workspaceId: other.id, userId: dee.id });
+      const deeClient = new SettingsClient(server);
+      await deeClient.setUp(dee.id, PASSWORD, other.id);
+      const elsewhere = await openStream(deeClient);
+      expect(elsewhere.response.status).to.equal(200);
+      await elsewhere.close();
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('L3: the first stream after an idle spell replays nothing from before it; its ids count its own workspace only, opaquely', async () => {
+    server = await startTestServer();
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Other' });
+    const stranger = server.services.accounts.createUser(OPERATOR, { name: 'Stranger', email: 'stranger@example.org' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: other.id, userId: stranger.id });
+    const strangerToken = server.services.tokens.create(OPERATOR, {
+      workspaceId: other.id,
+      userId: stranger.id,
+      name: 's',
+      scopes: ['entries:write'],
+    }).token;
+    // Writes while nobody listens.
+    for (let i = 0; i < 30; i++)
+      await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' } });
+    const stream = await openStream(owner);
+    try {
+      server.running.live?.poll();
+      await settle();
+      expect(stream.messages.map((m) => m.event)).to.deep.equal(['hello']);
+      const [epoch, count] = (stream.messages[0]?.id ?? '').split('.');
+      expect(epoch).to.match(/^[0-9a-f]{12}$/);
+      expect(count).to.equal('0');
+      // Another workspace's writes move nothing here.
+      for (let i = 0; i < 5; i++)
+        await server.request('POST', '/api/v1/entries', {
+          token: strangerToken,
+          json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z' },
+        });
+      await server.request('POST', '/api/v1/entries', { json: { start: '2026-11-03T08:00:00Z', end: '2026-11-03T09:00:00Z' } });
+      server.running.live?.poll();
+      await settle();
+      expect(stream.messages.map((m) => [m.event, m.id])).to.deep.equal([
+        ['hello', `${epoch}.0`],
+        ['change', `${epoch}.1`],
+      ]);
+    } finally {
+      await stream.close();
     }
   });
 });

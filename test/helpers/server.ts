@@ -78,8 +78,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SCHEDULER_CRON: 'off',
     // The server's zone (reports without timeZone), as on a deployment.
     TZ: 'UTC',
-    // One reader thread (started on the first heavy read): each thread boots tsx in a test.
+    // One reader thread (started on the first heavy read): each thread boots tsx in a test, which
+    // takes seconds on a loaded machine; reads wait for it (tests of the queue set their own).
     READER_THREADS: '1',
+    READ_QUEUE_MS: '30000',
     ...options.env,
   });
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);

@@ -64,7 +64,7 @@ export class SettingsClient {
     expect(page.status).to.equal(200);
     const done = await this.post(`/settings/setup/${link.secret}`, { _csrf: SettingsClient.csrf(page.text), password, confirm: password });
     expect(done.status, done.text).to.equal(303);
-    expect(done.headers.get('location')).to.equal('/settings/tokens');
+    expect(done.headers.get('location')).to.equal('/app/week?welcome=1');
   }
 
   async signIn(email: string, password: string) {

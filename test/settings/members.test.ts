@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, SettingsClient } from './client.js';
 
 const setupLinkOf = (html: string) => /<code id="setup-link"[^>]*>([^<]+)<\/code>/.exec(html)?.[1] ?? null;
+const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 /** Running the team from the Members page: adding by email, removing, the first start's owner, and where links point. */
 describe('settings page: the team', () => {
@@ -20,7 +21,7 @@ describe('settings page: the team', () => {
 
   const memberIds = () => server.services.accounts.listMembers(OPERATOR, server.workspaceId).map((m) => m.email);
 
-  it('adds a new person by name and email with the flags and rate chosen, and shows their setup link, named, once', async () => {
+  it('adds a new person by name and email with the flags and rate chosen, and shows the one link to send them, once', async () => {
     const added = await owner.submit('/settings/members', '/settings/members', {
       name: 'Ada Lovelace',
       email: 'ada@example.org',
@@ -28,13 +29,12 @@ describe('settings page: the team', () => {
       hourlyRate: '80,05',
     });
     const page = await owner.follow(added, '/settings/members');
-    expect(page.text).to.include('<strong>Ada Lovelace (ada@example.org) is a member now (a new account).</strong>');
-    expect(page.text).to.include('<strong>Setup link for Ada Lovelace</strong>');
+    expect(flat(page.text)).to.include('<strong>Send this link to ada@example.org</strong>: it lets them into My workspace.');
     const url = setupLinkOf(page.text) as string;
     expect(url).to.match(new RegExp(`^${server.url}/settings/setup/[A-Za-z0-9_-]{43}$`));
     const ada = server.services.accounts.listMembers(OPERATOR, server.workspaceId).find((m) => m.email === 'ada@example.org');
     expect(ada).to.include({ name: 'Ada Lovelace', canViewOthersTime: true, canViewOthersMoney: false, isOwner: false, hourlyRate: 80.05 });
-    // Ada's link works, once; the page then says she has a password and offers no link any more.
+    // Ada's link works, once; the page then offers no link any more.
     const adaClient = new SettingsClient(server);
     const setup = await adaClient.get(new URL(url).pathname);
     expect(setup.text).to.include('For <strong>Ada Lovelace</strong> (ada@example.org)');
@@ -43,38 +43,118 @@ describe('settings page: the team', () => {
       password: PASSWORD,
       confirm: PASSWORD,
     });
-    expect([done.status, done.headers.get('location')]).to.deep.equal([303, '/settings/tokens']);
+    expect([done.status, done.headers.get('location')]).to.deep.equal([303, '/app/week?welcome=1']);
     const after = await owner.get('/settings/members');
-    expect(after.text).not.to.include('<strong>Setup link for');
+    expect(after.text).not.to.include('Send this link to');
     expect(after.text).not.to.include(`action="/settings/members/${ada?.userId}/invite"`);
     expect(after.text).to.include(`action="/settings/members/${server.ownerId}/remove"`);
   });
 
-  it('adds an account that has a password without a link, telling the owner they sign in; one elsewhere is added and the link left to the operator', async () => {
-    const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Other' });
-    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
-    server.services.accounts.addMember(OPERATOR, { workspaceId: other.id, userId: bea.id });
-    await server.services.sessions.setPassword(OPERATOR, bea.id, PASSWORD);
-    const withPassword = await owner.follow(
-      await owner.submit('/settings/members', '/settings/members', { name: 'ignored', email: 'BEA@example.org ' }),
+  it('H1: an address an account holds is never attached: the owner gets an invitation worded like any link, and only that account, signed in, joins', async () => {
+    // The attack: member Mallory of W1 (she has a password) makes the new hire's address her sign-in email on the Profile page.
+    const w1 = server.services.accounts.createWorkspace(OPERATOR, { name: 'Mallory & Co' });
+    const mallory = server.services.accounts.createUser(OPERATOR, { name: 'Mallory', email: 'mallory@example.org' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: w1.id, userId: mallory.id });
+    const malloryClient = new SettingsClient(server);
+    await malloryClient.setUp(mallory.id, PASSWORD, w1.id);
+    const profile = await malloryClient.get('/app/profile');
+    const claimed = await malloryClient.post('/app/profile', {
+      _csrf: SettingsClient.csrf(profile.text),
+      name: 'Mallory',
+      email: 'newhire@w2corp.example',
+      emailPassword: PASSWORD,
+      timeZone: 'UTC',
+      weekStart: 'monday',
+    });
+    expect(claimed.status).to.equal(303);
+    // The owner of "My workspace" adds that address: no member is added, an invitation is made.
+    const before = memberIds();
+    const added = await owner.follow(
+      await owner.submit('/settings/members', '/settings/members', {
+        name: 'New Hire',
+        email: 'NewHire@w2corp.example',
+        canViewOthersMoney: 'true',
+        hourlyRate: '90',
+      }),
       '/settings/members',
     );
-    const said = withPassword.text.replace(/\s+/g, ' ');
-    expect(said).to.include('<strong>Bea (bea@example.org) is a member now.</strong> They have a password already');
-    expect(said).to.include(`they sign in at ${server.url}/settings/sign-in and choose My workspace in the workspace switcher.`);
-    expect(setupLinkOf(withPassword.text)).to.equal(null);
+    expect(memberIds()).to.deep.equal(before);
+    const said = flat(added.text);
+    // Worded as for a new account: nothing of the account that holds the address (no name, no password state).
+    expect(said).to.include('<strong>Send this link to NewHire@w2corp.example</strong>: it lets them into My workspace.');
+    expect(said).not.to.include('Mallory');
+    const notice = /<div class="notice ok" role="status">(.*?)<\/div>/.exec(said)?.[1] ?? '';
+    expect(notice).to.include('Send this link to');
+    expect(notice).not.to.match(/password|is a member now|account/i);
+    expect(said).to.include('<h2 id="invited-heading">Invited</h2>');
+    expect(said).to.include('<span class="card-title">NewHire@w2corp.example</span>');
+    const link = new URL(setupLinkOf(added.text) as string).pathname;
+    // Mallory, signed in, cannot reach the workspace: no membership to switch to, and its pages are not hers.
+    const page = await malloryClient.get('/settings/tokens');
+    const switched = await malloryClient.post('/settings/switch', {
+      _csrf: SettingsClient.csrf(page.text),
+      workspaceId: server.workspaceId,
+    });
+    expect(switched.status).to.equal(404);
+    // The link, opened signed out, asks to sign in and comes back; another account signed in is refused without a name.
+    const stranger = new SettingsClient(server);
+    const out = await stranger.get(link);
+    expect([out.status, out.headers.get('location')]).to.deep.equal([303, `/settings/sign-in?next=${encodeURIComponent(link)}`]);
+    const bob = server.services.accounts.createUser(OPERATOR, { name: 'Bob', email: 'bob@example.org' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: w1.id, userId: bob.id });
+    const bobClient = new SettingsClient(server);
+    await bobClient.setUp(bob.id, PASSWORD, w1.id);
+    const bobPage = await bobClient.get(link);
+    expect(bobPage.status).to.equal(200);
+    const refused = await bobClient.post(`${link}/join`, { _csrf: SettingsClient.csrf(bobPage.text) });
+    expect(refused.status).to.equal(403);
+    expect(refused.text).to.include('This invitation is for another account.');
+    expect(memberIds()).to.deep.equal(before);
+    // The account the invitation is for (here Mallory, who holds the address) joins only by opening it signed in;
+    // the owner handed the link to the address, so in life it reaches the mailbox's owner, not her.
+    const joinPage = await malloryClient.get(link);
+    expect(flat(joinPage.text)).to.include('You were invited to the workspace <strong>My workspace</strong> at NewHire@w2corp.example.');
+    const joined = await malloryClient.post(`${link}/join`, { _csrf: SettingsClient.csrf(joinPage.text) });
+    expect([joined.status, joined.headers.get('location')]).to.deep.equal([303, '/app/week']);
+    expect(server.services.accounts.getMember(OPERATOR, { workspaceId: server.workspaceId, userId: mallory.id })).to.include({
+      canViewOthersMoney: true,
+      canViewOthersTime: false,
+      isOwner: false,
+      hourlyRate: 90,
+    });
+    // Used up: a second opening says so.
+    const again = await malloryClient.get(link);
+    expect(again.status).to.equal(410);
+    expect((await owner.get('/settings/members')).text).not.to.include('id="invited-heading"');
+  });
 
+  it('H1: an owner withdraws an invitation, and its link stops working at once; adding again replaces the old link', async () => {
+    const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Other' });
     const cy = server.services.accounts.createUser(OPERATOR, { name: 'Cy', email: 'cy@example.org' });
     server.services.accounts.addMember(OPERATOR, { workspaceId: other.id, userId: cy.id });
-    const elsewhere = await owner.follow(
-      await owner.submit('/settings/members', '/settings/members', { name: '', email: 'cy@example.org' }),
+    const cyClient = new SettingsClient(server);
+    await cyClient.setUp(cy.id, PASSWORD, other.id);
+    const first = await owner.follow(
+      await owner.submit('/settings/members', '/settings/members', { email: 'cy@example.org' }),
       '/settings/members',
     );
-    expect(elsewhere.text.replace(/\s+/g, ' ')).to.include(
-      '<strong>Cy (cy@example.org) is a member now.</strong> Cy is also a member of a workspace you do not own',
+    const firstLink = new URL(setupLinkOf(first.text) as string).pathname;
+    const second = await owner.follow(
+      await owner.submit('/settings/members', '/settings/members', { email: 'cy@example.org' }),
+      '/settings/members',
     );
-    expect(setupLinkOf(elsewhere.text)).to.equal(null);
-    expect(memberIds()).to.include.members(['bea@example.org', 'cy@example.org']);
+    const secondLink = new URL(setupLinkOf(second.text) as string).pathname;
+    expect((await cyClient.get(firstLink)).status).to.equal(410);
+    expect((await cyClient.get(secondLink)).status).to.equal(200);
+    const [invitation] = server.services.accounts.invitations(OPERATOR, server.workspaceId);
+    expect(second.text).to.include(`data-confirm="Withdraw the invitation of cy@example.org? Its link stops working at once."`);
+    const withdrawn = await owner.follow(
+      await owner.post(`/settings/members/invitations/${invitation?.id}/withdraw`, { _csrf: SettingsClient.csrf(second.text) }),
+      '/settings/members',
+    );
+    expect(withdrawn.text).to.include('Withdrawn: its link no longer works.');
+    expect((await cyClient.get(secondLink)).status).to.equal(410);
+    expect(server.services.accounts.invitations(OPERATOR, server.workspaceId)).to.deep.equal([]);
   });
 
   it('keeps a refused "Add member" form as sent, the message at its field (tied to it), and adds nobody', async () => {
@@ -121,7 +201,7 @@ describe('settings page: the team', () => {
     );
     expect(removed.text).to.include('Removed Bea: their tokens and sessions in this workspace stopped working.');
     expect((await server.request('GET', '/api/v1/me', { token })).status).to.equal(401);
-    expect((await beaClient.get('/settings/tokens')).headers.get('location')).to.equal('/settings/sign-in');
+    expect((await beaClient.get('/settings/tokens')).headers.get('location')).to.equal('/settings/sign-in?next=%2Fsettings%2Ftokens');
     const last = await owner.post(`/settings/members/${server.ownerId}/remove`, { _csrf: SettingsClient.csrf(removed.text) });
     expect(last.status).to.equal(409);
     expect(last.text).to.include('Owner is the last owner: make another member an owner first.');
@@ -163,7 +243,7 @@ describe('settings page: the first start and where links point', () => {
       password: PASSWORD,
       confirm: PASSWORD,
     });
-    expect([done.status, done.headers.get('location')]).to.deep.equal([303, '/settings/tokens']);
+    expect([done.status, done.headers.get('location')]).to.deep.equal([303, '/app/week?welcome=1']);
     expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ name: 'Ada Lovelace', email: 'ada@example.org' });
     expect((await person.get('/settings/tokens')).text).to.include('Ada Lovelace (ada@example.org), owner');
     const again = new SettingsClient(server);

@@ -1,6 +1,6 @@
 import { OPERATOR } from '../../src/principal.js';
 import { expect } from 'chai';
-import { SETTINGS_CSP } from '../../src/settings/router.js';
+import { PAGES_CSP as SETTINGS_CSP } from '../../src/web/session/csp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, SettingsClient } from './client.js';
 
@@ -116,17 +116,80 @@ describe('settings page: security', () => {
     // The same post with the page's token works.
     const ok = await owner.post('/settings/tokens', { _csrf: SettingsClient.csrf(ownPage.text), name: 'Fine', scopes: 'entries:read' });
     expect(ok.status).to.equal(303);
-    // `Origin: null` (a browser under a strict referrer policy, a privacy setting) names no origin: the token decides.
+    // `Origin: null` with a session is foreign (this site's pages send their origin): refused even with the token.
     const page = await owner.get('/settings/tokens');
     const nullOrigin = await owner.post(
       '/settings/tokens',
       { _csrf: SettingsClient.csrf(page.text), name: 'Null origin', scopes: 'entries:read' },
       { origin: 'null' },
     );
-    expect(nullOrigin.status).to.equal(303);
+    expect(nullOrigin.status).to.equal(403);
     const nullNoToken = await owner.post('/settings/tokens', { name: 'Null, no token', scopes: 'entries:read' }, { origin: 'null' });
     expect(nullNoToken.status).to.equal(403);
-    expect(server.services.tokens.list(OPERATOR, server.workspaceId)).to.have.length(before + 2);
+    expect(server.services.tokens.list(OPERATOR, server.workspaceId)).to.have.length(before + 1);
+  });
+
+  it('M1: a multipart post is accepted only by the upload, which reads its token itself; elsewhere it changes nothing', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const bea = await colleague();
+    const cookie = [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const multipart = (path: string, fields: Record<string, string>, origin: string | null = server.url) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      return fetch(`${server.url}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, ...(origin === null ? {} : { origin }) },
+        body: form,
+      });
+    };
+    // Without a token (as `curl -F x=y` with the cookie): remove a member, clear flags, erase the business profile.
+    const removed = await multipart(`/settings/members/${bea.id}/remove`, { x: 'y' });
+    expect(removed.status).to.equal(403);
+    const flags = await multipart(`/settings/members/${server.ownerId}`, { x: 'y' });
+    expect(flags.status).to.equal(403);
+    const profile = await multipart('/settings/workspace/profile', { x: 'y' });
+    expect(profile.status).to.equal(403);
+    // Even with the session's token in the multipart body: only the upload reads one.
+    const page = await owner.get('/settings/members');
+    const withToken = await multipart(`/settings/members/${bea.id}/remove`, { _csrf: SettingsClient.csrf(page.text) });
+    expect(withToken.status).to.equal(403);
+    // `Origin: null` (another port of this host under no-referrer) with the cookie: refused, even at the upload.
+    const upload = await multipart('/settings/import', { _csrf: SettingsClient.csrf(page.text) }, 'null');
+    expect(upload.status).to.equal(403);
+    expect(server.services.accounts.listMembers(OPERATOR, server.workspaceId).map((m) => m.userId)).to.include(bea.id);
+    expect(server.services.accounts.getMember(OPERATOR, { workspaceId: server.workspaceId, userId: server.ownerId })).to.include({
+      isOwner: true,
+      canViewOthersTime: true,
+    });
+  });
+
+  it('L5: an oversized form, too many fields or a foreign charset answer 413/400/415 pages, never a 500; out-of-range weeks are 400', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const page = await owner.get('/app/week');
+    const csrf = SettingsClient.csrf(page.text);
+    const big = await owner.post('/app/entries', { _csrf: csrf, description: 'x'.repeat(70_000) });
+    expect([big.status, big.headers.get('content-type')]).to.deep.equal([413, 'text/html; charset=utf-8']);
+    expect(big.text).to.include('The form was larger than this page accepts.');
+    const many: Record<string, string> = { _csrf: csrf };
+    for (let i = 0; i < 250; i++) many[`f${i}`] = 'x';
+    const tooMany = await owner.post('/app/entries', many);
+    expect(tooMany.status).to.equal(413);
+    const ebcdic = await fetch(`${server.url}/app/entries`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=ebcdic', origin: server.url },
+      body: 'a=b',
+    });
+    expect(ebcdic.status).to.equal(415);
+    expect(await ebcdic.text()).to.include('an encoding this page does not read');
+    for (const date of ['0000-01-01', '9999-12-31']) {
+      const week = await owner.get(`/app/week?date=${date}`);
+      expect(week.status, date).to.equal(400);
+      expect(week.text).to.include(`There is no week of ${date} here: choose a day from 1900 to 9998.`);
+    }
+    expect(server.logLines.filter((line) => line.includes('"level":"error"'))).to.deep.equal([]);
   });
 
   it("never lets one member see, revoke or change another's tokens and webhooks", async () => {
@@ -175,7 +238,7 @@ describe('settings page: security', () => {
       headers: { authorization: `Bearer ${server.ownerToken}` },
     });
     expect(page.status).to.equal(303);
-    expect(page.headers.get('location')).to.equal('/settings/sign-in');
+    expect(page.headers.get('location')).to.equal('/settings/sign-in?next=%2Fsettings%2Ftokens');
   });
 
   it('re-checks the session on every request: removing the member, deleting the account or taking the owner role applies at once', async () => {
@@ -189,7 +252,7 @@ describe('settings page: security', () => {
     server.services.accounts.removeMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id });
     const removed = await bea.client.get('/settings/tokens');
     expect(removed.status).to.equal(303);
-    expect(removed.headers.get('location')).to.equal('/settings/sign-in');
+    expect(removed.headers.get('location')).to.equal('/settings/sign-in?next=%2Fsettings%2Ftokens');
     expect(removed.headers.getSetCookie().some((c) => /^tt_session=;.*Max-Age=0/.test(c))).to.equal(true);
     const cat = await colleague('cat@example.org');
     server.services.accounts.deleteUser(OPERATOR, cat.id);

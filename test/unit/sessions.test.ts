@@ -16,7 +16,7 @@ import {
   hashPassword,
   verifyPassword,
 } from '../../src/modules/sessions/password.js';
-import { escapeHtml, html, raw } from '../../src/settings/html.js';
+import { escapeHtml, html, raw } from '../../src/web/kit/html.js';
 
 describe('sessions/password', () => {
   it('hashes with scrypt N=2^15 r=8 p=1, a fresh salt each time, and verifies only the same password', async () => {

@@ -5,8 +5,23 @@ export const accountErrors = {
   workspaceNotFound: (id: string) => notFound(`Workspace ${id}`),
   userNotFound: (id: string) => notFound(`User ${id}`),
   memberNotFound: (workspaceId: string, userId: string) => notFound(`Member ${userId} of workspace ${workspaceId}`),
+  /** To a member: says nothing of who holds the address (decisions §8a). */
+  emailNotUsable: () =>
+    new DomainError('conflict', 'email: this address cannot be your sign-in here. Choose another one.', { field: 'email' }),
+  emailNeedsPassword: () =>
+    new DomainError('invalid', 'current password: your current password is needed to change your sign-in email.', { field: 'current' }),
+  invitationGone: () =>
+    new DomainError(
+      'not_found',
+      'This invitation no longer works: it was used, withdrawn, replaced by a newer one, or has expired. Ask the owner who sent it for a new one.',
+    ),
+  invitationForAnother: () =>
+    new DomainError(
+      'forbidden',
+      'This invitation is for another account. Sign out, open the link again, and sign in with the account of the address it was sent to.',
+    ),
   emailTaken: (email: string, holder?: string) =>
-    new DomainError('conflict', `A user with the email ${email} exists already${holder ? ` (${holder})` : ''}.`),
+    new DomainError('conflict', `A user with the email ${email} exists already${holder ? ` (${holder})` : ''}.`, { field: 'email' }),
   alreadyMember: (workspaceId: string, userId: string) =>
     new DomainError('conflict', `User ${userId} is a member of workspace ${workspaceId} already.`),
   alreadyMemberNamed: (name: string, email: string) =>

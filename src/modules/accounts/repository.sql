@@ -66,6 +66,25 @@ select "id", "name", "password_hash" from "users" where (lower("users"."email") 
 update "users" set "email" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
+delete from "invitations" where ("invitations"."workspace_id" = ? and "invitations"."user_id" = ? and "invitations"."accepted_at" is null);
+--   SEARCH invitations USING INDEX invitations_workspace (workspace_id=? AND user_id=?)
+
+insert into "invitations" ("id", "secret_hash", "workspace_id", "user_id", "email", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_by", "created_at", "expires_at", "accepted_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null);
+
+
+select "id", "secret_hash", "workspace_id", "user_id", "email", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_by", "created_at", "expires_at", "accepted_at" from "invitations" where ("invitations"."workspace_id" = ? and "invitations"."accepted_at" is null and "invitations"."expires_at" > ?) order by "invitations"."created_at" desc, "invitations"."id" asc;
+--   SEARCH invitations USING INDEX invitations_workspace (workspace_id=?)
+--   USE TEMP B-TREE FOR ORDER BY
+
+select "id", "secret_hash", "workspace_id", "user_id", "email", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_by", "created_at", "expires_at", "accepted_at" from "invitations" where "invitations"."secret_hash" = ?;
+--   SEARCH invitations USING INDEX invitations_secret (secret_hash=?)
+
+delete from "invitations" where ("invitations"."workspace_id" = ? and "invitations"."id" = ? and "invitations"."accepted_at" is null);
+--   SEARCH invitations USING INDEX sqlite_autoindex_invitations_1 (id=?)
+
+delete from "invitations" where "invitations"."accepted_at" is not null or "invitations"."expires_at" <= ?;
+--   SCAN invitations
+
 select "id", "name" from "users" where "users"."id" in (?, ?);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 

@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { members, users, workspaces } from './schema.js';
+import { invitations, members, users, workspaces } from './schema.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
+export type InvitationRow = typeof invitations.$inferSelect;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -202,6 +203,45 @@ function membersRepository(db: Db, memberRows: () => ReturnType<typeof listingOf
         .where(and(eq(members.workspaceId, workspaceId), eq(members.isOwner, true)))
         .limit(1)
         .get() !== undefined,
+
+    // Invitations (decisions §8a)
+    insertInvitation: (values: typeof invitations.$inferInsert): void => {
+      db.insert(invitations).values(values).run();
+    },
+    /** The invitation of a link's secret (hash), whatever its state. */
+    invitationBySecret: (secretHash: string): InvitationRow | undefined =>
+      db.select().from(invitations).where(eq(invitations.secretHash, secretHash)).get(),
+    /** A workspace's invitations still open (not accepted, not expired), newest first. */
+    openInvitations: (workspaceId: string, now: number): InvitationRow[] =>
+      db
+        .select()
+        .from(invitations)
+        .where(and(eq(invitations.workspaceId, workspaceId), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)))
+        .orderBy(sql`${invitations.createdAt} desc`, asc(invitations.id))
+        .all(),
+    /** Ends the account's open invitations to the workspace (a newer one replaces them; joining ends them). */
+    deleteOpenInvitations: (workspaceId: string, userId: string): void => {
+      db.delete(invitations)
+        .where(and(eq(invitations.workspaceId, workspaceId), eq(invitations.userId, userId), isNull(invitations.acceptedAt)))
+        .run();
+    },
+    deleteInvitation: (workspaceId: string, id: string): boolean =>
+      db
+        .delete(invitations)
+        .where(and(eq(invitations.workspaceId, workspaceId), eq(invitations.id, id), isNull(invitations.acceptedAt)))
+        .run().changes > 0,
+    acceptInvitation: (id: string, now: number): boolean =>
+      db
+        .update(invitations)
+        .set({ acceptedAt: now })
+        .where(and(eq(invitations.id, id), isNull(invitations.acceptedAt)))
+        .run().changes > 0,
+    /** Accepted invitations and ones expired a day ago go (a scheduled job). */
+    deleteSpentInvitations: (now: number): number =>
+      db
+        .delete(invitations)
+        .where(sql`${invitations.acceptedAt} is not null or ${invitations.expiresAt} <= ${now - 86_400_000}`)
+        .run().changes,
   };
 }
 

@@ -65,3 +65,39 @@ export const members = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('members_user').on(t.userId)],
 );
+
+/**
+ * Invitations (decisions §8a): an owner's "Add member" for an email an account already holds
+ * never attaches that account; it makes a one-time link, and the account joins only when someone
+ * signed in as it opens the link. Only the SHA-256 of the link's secret is stored. Pending until
+ * accepted, withdrawn, replaced by a newer one or expired (72 hours).
+ */
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    /** `ivt_…`: how the owner's page names it (the secret never leaves the link). */
+    id: text('id').primaryKey(),
+    /** Hex SHA-256 of the secret in the link. */
+    secretHash: text('secret_hash').notNull(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The account that holds the email (never shown to the owner). */
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The email as the owner typed it (what the owner's page shows). */
+    email: text('email').notNull(),
+    /** What the member gets on joining, chosen by the owner. */
+    canViewOthersTime: integer('can_view_others_time', { mode: 'boolean' }).notNull(),
+    canViewOthersMoney: integer('can_view_others_money', { mode: 'boolean' }).notNull(),
+    hourlyRate: real('hourly_rate'),
+    isOwner: integer('is_owner', { mode: 'boolean' }).notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    /** When the account joined through it; withdrawn or replaced ones are deleted. */
+    acceptedAt: integer('accepted_at'),
+  },
+  (t) => [uniqueIndex('invitations_secret').on(t.secretHash), index('invitations_workspace').on(t.workspaceId, t.userId)],
+);

@@ -9,8 +9,12 @@ import { accountErrors as errors } from './errors.js';
 import type { Access, AccountsRepository, Membership, WorkspaceRow } from './repository.js';
 import type { workspaces } from './schema.js';
 import { memberView, userView, workspaceView, workspaceWithProfile } from './views.js';
+import { invitationsOf } from './invitations.js';
 
 export type { Access, Membership } from './repository.js';
+export { type Enrolled, INVITATION_HOURS } from './invitations.js';
+export type { MemberFlags } from './joining.js';
+import { joinerOf, type MemberFlags } from './joining.js';
 
 export type RunawayAction = 'flagged' | 'capped' | 'stopped';
 
@@ -29,14 +33,6 @@ export interface UserChanges {
   email?: string;
 }
 
-export interface MemberFlags {
-  canViewOthersTime?: boolean;
-  canViewOthersMoney?: boolean;
-  hourlyRate?: number | null;
-  /** Owners manage the workspace on the settings page; a workspace keeps at least one. */
-  isOwner?: boolean;
-}
-
 /** What other modules do when a member leaves or an account goes: run inside the same write. */
 type MemberRemoved = (workspaceId: string, userId: string) => void;
 type AccountDeleted = (userId: string) => void;
@@ -44,19 +40,21 @@ type AccountDeleted = (userId: string) => void;
 /** The workspace columns a settings change sets, each value checked. */
 function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.$inferInsert> {
   const patch: Partial<typeof workspaces.$inferInsert> = {};
-  if (settings.name !== undefined) patch.name = requireName(settings.name, 'name');
+  if (settings.name !== undefined) patch.name = requireName(settings.name, 'name', 'name');
   if (settings.currency !== undefined) patch.currency = requireCurrency(settings.currency);
-  if (settings.runawayLimitSec !== undefined) patch.runawayLimitSec = requirePositiveInt(settings.runawayLimitSec, 'runaway limit');
+  if (settings.runawayLimitSec !== undefined)
+    patch.runawayLimitSec = requirePositiveInt(settings.runawayLimitSec, 'runaway limit', 'runawayLimitSec');
   if (settings.runawayAction !== undefined) {
     if (!['flagged', 'capped', 'stopped'].includes(settings.runawayAction)) {
-      throw new DomainError('invalid', 'runaway action must be one of flagged, capped, stopped.');
+      throw new DomainError('invalid', 'runaway action must be one of flagged, capped, stopped.', { field: 'runawayAction' });
     }
     patch.runawayAction = settings.runawayAction;
   }
   if (settings.rateLimitPerMin !== undefined) {
-    patch.rateLimitPerMin = settings.rateLimitPerMin === null ? null : requirePositiveInt(settings.rateLimitPerMin, 'rate limit');
+    patch.rateLimitPerMin =
+      settings.rateLimitPerMin === null ? null : requirePositiveInt(settings.rateLimitPerMin, 'rate limit', 'rateLimitPerMin');
   }
-  if (settings.hourlyRate !== undefined) patch.hourlyRate = requireRate(settings.hourlyRate, 'hourly rate');
+  if (settings.hourlyRate !== undefined) patch.hourlyRate = requireRate(settings.hourlyRate, 'hourly rate', 'hourlyRate');
   return patch;
 }
 
@@ -66,7 +64,7 @@ function preferencePatch(input: { timeZone?: string; weekStart?: string }) {
   if (input.timeZone !== undefined) patch.timeZone = canonicalTimeZone(input.timeZone, 'time zone');
   if (input.weekStart !== undefined) {
     if (input.weekStart !== 'monday' && input.weekStart !== 'sunday')
-      throw new DomainError('invalid', 'first day of the week must be monday or sunday.');
+      throw new DomainError('invalid', 'first day of the week must be monday or sunday.', { field: 'weekStart' });
     patch.weekStart = input.weekStart;
   }
   return patch;
@@ -77,7 +75,7 @@ function memberPatch(flags: MemberFlags, now: number) {
   const patch: { updatedAt: number } & MemberFlags = { updatedAt: now };
   if (flags.canViewOthersTime !== undefined) patch.canViewOthersTime = flags.canViewOthersTime;
   if (flags.canViewOthersMoney !== undefined) patch.canViewOthersMoney = flags.canViewOthersMoney;
-  if (flags.hourlyRate !== undefined) patch.hourlyRate = requireRate(flags.hourlyRate, 'hourly rate');
+  if (flags.hourlyRate !== undefined) patch.hourlyRate = requireRate(flags.hourlyRate, 'hourly rate', 'hourlyRate');
   if (flags.isOwner !== undefined) patch.isOwner = flags.isOwner;
   return patch;
 }
@@ -116,7 +114,7 @@ export function createAccountsService({
     if (!isOperator(principal)) throw errors.operatorOnly(what);
   };
   const createAccount = (input: { name: string; email: string }): { id: string } => {
-    const name = requireName(input.name, 'name');
+    const name = requireName(input.name, 'name', 'name');
     const email = requireEmail(input.email);
     return write(() => {
       const taken = repo.userByEmail(email);
@@ -172,46 +170,7 @@ export function createAccountsService({
       return userId;
     },
 
-    /**
-     * The web app's Profile form in one write: name, email, zone and first day together, so a
-     * refused email (taken) leaves the zone as it was too. The account itself, or the operator.
-     */
-    setProfile(principal: Principal, userId: string, input: { name: string; email: string; timeZone: string; weekStart: string }): void {
-      write(() => {
-        this.setPreferences(principal, userId, { timeZone: input.timeZone, weekStart: input.weekStart });
-        this.setUser(principal, userId, { name: input.name, email: input.email });
-      });
-    },
-
-    /** Sets a person's zone and first day of the week: the account itself, or the operator. */
-    setPreferences(principal: Principal, userId: string, input: { timeZone?: string; weekStart?: string }): void {
-      if (!isOperator(principal) && principal.userId !== userId) throw errors.userNotFound(userId);
-      const patch = preferencePatch(input);
-      write(() => {
-        if (!repo.updateUser(userId, patch)) throw errors.userNotFound(userId);
-      });
-    },
-
-    /** Renames an account or changes its email (unique among live accounts): the operator, or the account itself. */
-    setUser(principal: Principal, id: string, changes: UserChanges): { id: string } {
-      if (!isOperator(principal) && principal.userId !== id) throw errors.userNotFound(id);
-      const patch: UserChanges = {};
-      if (changes.name !== undefined) patch.name = requireName(changes.name, 'name');
-      if (changes.email !== undefined) patch.email = requireEmail(changes.email);
-      if (Object.keys(patch).length === 0) throw new DomainError('invalid', 'name at least one of name, email.');
-      const email = patch.email;
-      return write(
-        () => {
-          if (email !== undefined) {
-            const taken = repo.userByEmail(email, id);
-            if (taken) throw errors.emailTaken(email, isOperator(principal) ? taken.id : undefined);
-          }
-          if (!repo.updateUser(id, patch)) throw errors.userNotFound(id);
-          return { id };
-        },
-        { conflict: () => errors.emailTaken(email ?? '').message },
-      );
-    },
+    ...profilesOf(repo, write),
 
     listUsers(principal: Principal) {
       operatorOnly(principal, 'list every account');
@@ -236,7 +195,67 @@ export function createAccountsService({
       });
     },
 
-    ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners, createAccount }),
+    ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners }),
+
+    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount }),
+  };
+}
+
+/** A person's own account: name, sign-in email (a member's changes only with their password), zone and first day. */
+function profilesOf(repo: AccountsRepository, write: Write<never>) {
+  /** Sets a person's zone and first day of the week: the account itself, or the operator. */
+  function setPreferences(principal: Principal, userId: string, input: { timeZone?: string; weekStart?: string }): void {
+    if (!isOperator(principal) && principal.userId !== userId) throw errors.userNotFound(userId);
+    const patch = preferencePatch(input);
+    write(() => {
+      if (!repo.updateUser(userId, patch)) throw errors.userNotFound(userId);
+    });
+  }
+  /**
+   * Renames an account or changes its email (unique among live accounts): the operator, or the
+   * account itself; a member's own email changes only with their current password (the sessions
+   * service checks it, then `storeEmail`), so here it must stay as it is.
+   */
+  function setUser(principal: Principal, id: string, changes: UserChanges): { id: string } {
+    if (!isOperator(principal) && principal.userId !== id) throw errors.userNotFound(id);
+    if (!isOperator(principal) && changes.email !== undefined) {
+      const stored = repo.user(id)?.email ?? '';
+      if (requireEmail(changes.email).toLowerCase() !== stored.toLowerCase()) throw errors.emailNeedsPassword();
+    }
+    const patch: UserChanges = {};
+    if (changes.name !== undefined) patch.name = requireName(changes.name, 'name', 'name');
+    if (changes.email !== undefined) patch.email = requireEmail(changes.email);
+    if (Object.keys(patch).length === 0) throw new DomainError('invalid', 'name at least one of name, email.');
+    const email = patch.email;
+    return write(
+      () => {
+        if (email !== undefined) {
+          const taken = repo.userByEmail(email, id);
+          if (taken) throw isOperator(principal) ? errors.emailTaken(email, taken.id) : errors.emailNotUsable();
+        }
+        if (!repo.updateUser(id, patch)) throw errors.userNotFound(id);
+        return { id };
+      },
+      {
+        conflict: () => (isOperator(principal) ? errors.emailTaken(email ?? '') : errors.emailNotUsable()).message,
+        conflictField: 'email',
+      },
+    );
+  }
+
+  return {
+    /**
+     * The web app's Profile form in one write: name, email, zone and first day together, so a
+     * refused email (taken) leaves the zone as it was too. The account itself, or the operator.
+     */
+    setProfile(principal: Principal, userId: string, input: { name: string; email: string; timeZone: string; weekStart: string }): void {
+      write(() => {
+        setPreferences(principal, userId, { timeZone: input.timeZone, weekStart: input.weekStart });
+        setUser(principal, userId, { name: input.name, email: input.email });
+      });
+    },
+    setPreferences,
+    setUser,
   };
 }
 
@@ -264,8 +283,23 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
 
     /** Throws the refusal a name and email would get (empty name, malformed email), before any slow work. */
     checkProfile(input: { name: string; email: string }): void {
-      requireName(input.name, 'name');
+      requireName(input.name, 'name', 'name');
       requireEmail(input.email);
+    },
+
+    /**
+     * A member's new sign-in email, after the sessions module checked their current password
+     * (inside its write): unique among live accounts; a taken one is refused without saying so.
+     */
+    storeEmail(userId: string, email: string): void {
+      const checked = requireEmail(email);
+      if (repo.userByEmail(checked, userId)) throw errors.emailNotUsable();
+      if (!repo.updateUser(userId, { email: checked })) throw errors.userNotFound(userId);
+    },
+    /** An account's own name and sign-in email. */
+    userOf: (userId: string): { name: string; email: string } | undefined => {
+      const row = repo.user(userId);
+      return row && { name: row.name, email: row.email };
     },
 
     /** The accounts' password data (the sessions module checks and sets passwords). */
@@ -319,9 +353,9 @@ function workspacesOf({
       const id = newId('ws');
       const values = {
         id,
-        name: requireName(input.name, 'name'),
+        name: requireName(input.name, 'name', 'name'),
         currency: requireCurrency(input.currency ?? 'EUR'),
-        hourlyRate: requireRate(input.hourlyRate ?? null, 'hourly rate'),
+        hourlyRate: requireRate(input.hourlyRate ?? null, 'hourly rate', 'hourlyRate'),
         createdAt: now,
         updatedAt: now,
       };
@@ -336,6 +370,7 @@ function workspacesOf({
         throw new DomainError(
           'invalid',
           `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
+          { field: 'rateLimitPerMin' },
         );
       const patch = workspacePatch(settings);
       return write(() => {
@@ -370,39 +405,24 @@ function membersOf({
   write,
   ownerOrOperator,
   removedListeners,
-  createAccount,
 }: {
   repo: AccountsRepository;
   clock: Clock;
   write: Write<never>;
   ownerOrOperator: (principal: Principal, workspaceId: string) => void;
   removedListeners: MemberRemoved[];
-  createAccount: (input: { name: string; email: string }) => { id: string };
 }) {
   /** Inside a write: refuses (and so rolls back) a change that leaves the workspace without an owner. */
   const requireAnOwner = (workspaceId: string) => {
     if (!repo.hasOwner(workspaceId)) throw errors.lastOwner(workspaceId);
   };
   const isOwner = (workspaceId: string, userId: string) => repo.membership(workspaceId, userId)?.isOwner === true;
-  /** Inside a write: the account joins the workspace with these flags (a checked rate); false when it is a member already. */
-  const join = (workspaceId: string, userId: string, flags: MemberFlags, hourlyRate: number | null): boolean => {
-    const now = clock.now();
-    return repo.insertMember({
-      workspaceId,
-      userId,
-      canViewOthersTime: flags.canViewOthersTime ?? false,
-      canViewOthersMoney: flags.canViewOthersMoney ?? false,
-      hourlyRate,
-      isOwner: flags.isOwner ?? false,
-      createdAt: now,
-      updatedAt: now,
-    });
-  };
+  const join = joinerOf(repo, clock);
 
   return {
     addMember(principal: Principal, input: { workspaceId: string; userId: string } & MemberFlags): { workspaceId: string; userId: string } {
       ownerOrOperator(principal, input.workspaceId);
-      const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate');
+      const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate', 'hourlyRate');
       return write(() => {
         if (!repo.workspace(input.workspaceId)) throw errors.workspaceNotFound(input.workspaceId);
         if (!repo.user(input.userId)) throw errors.userNotFound(input.userId);
@@ -434,32 +454,6 @@ function membersOf({
         if (wasOwner) requireAnOwner(input.workspaceId);
         for (const listener of removedListeners) listener(input.workspaceId, input.userId);
         return { workspaceId: input.workspaceId, userId: input.userId };
-      });
-    },
-
-    /**
-     * An owner's "Add a member" (or the operator's): the account with this email, or a new one
-     * (no password) with this name, made a member of the workspace with these flags, in one
-     * write. Says whether the account was created and whether it has a password (a new account
-     * needs a setup link; an existing one signs in as it does).
-     */
-    enrollMember(
-      principal: Principal,
-      input: { workspaceId: string; name: string; email: string } & MemberFlags,
-    ): { userId: string; name: string; email: string; created: boolean; hasPassword: boolean } {
-      ownerOrOperator(principal, input.workspaceId);
-      const email = requireEmail(input.email);
-      const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate');
-      const typedName = input.name.trim();
-      return write(() => {
-        const existing = repo.userByEmail(email);
-        // A name is needed only for a new account; an existing one keeps its own.
-        const name = existing ? existing.name : requireName(typedName, 'name');
-        const userId = existing?.id ?? createAccount({ name, email }).id;
-        if (!join(input.workspaceId, userId, input, hourlyRate)) throw errors.alreadyMemberNamed(name, email);
-        // An existing account is shown with its email as stored (the match ignores case).
-        const stored = existing ? (repo.user(existing.id)?.email ?? email) : email;
-        return { userId, name, email: stored, created: !existing, hasPassword: (existing?.passwordHash ?? null) !== null };
       });
     },
 

@@ -75,7 +75,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
           record(catalogEvent(actor, 'client', row.id, 'create', view));
           return view;
         },
-        { conflict: taken(name) },
+        { conflict: taken(name), conflictField: 'name' },
       );
     },
 
@@ -92,7 +92,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
           record(catalogEvent(actor, 'client', id, 'update', view));
           return view;
         },
-        { conflict: taken(name ?? '') },
+        { conflict: taken(name ?? ''), conflictField: 'name' },
       );
     },
 

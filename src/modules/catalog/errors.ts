@@ -6,6 +6,8 @@ export const catalogErrors = {
   projectHasEntries: (id: string) => new DomainError('conflict', `Project ${id} still has entries; archive it instead.`),
   taskHasEntries: (id: string) => new DomainError('conflict', `Task ${id} still has entries; archive it instead.`),
   tagInUse: (id: string) => new DomainError('conflict', `Tag ${id} is still used by entries.`),
-  clientArchived: (id: string) => new DomainError('invalid', `clientId: client ${id} is archived; unarchive it first.`),
-  projectArchived: (id: string) => new DomainError('invalid', `projectId: project ${id} is archived; unarchive it first.`),
+  clientArchived: (id: string) =>
+    new DomainError('invalid', `clientId: client ${id} is archived; unarchive it first.`, { field: 'clientId' }),
+  projectArchived: (id: string) =>
+    new DomainError('invalid', `projectId: project ${id} is archived; unarchive it first.`, { field: 'projectId' }),
 };

@@ -93,7 +93,7 @@ export function createProjectsService({ clock, write, repo, entries }: CatalogDe
           record(catalogEvent(actor, 'project', id, 'create', viewOf(actor.workspaceId, id, null)));
           return viewOf(actor.workspaceId, id, actor);
         },
-        { conflict: () => `A project named "${name}" exists already among ${parentLabel(clientId)}.` },
+        { conflict: () => `A project named "${name}" exists already among ${parentLabel(clientId)}.`, conflictField: 'name' },
       );
     },
 
@@ -118,7 +118,7 @@ export function createProjectsService({ clock, write, repo, entries }: CatalogDe
           record(catalogEvent(actor, 'project', id, 'update', viewOf(actor.workspaceId, id, null)));
           return viewOf(actor.workspaceId, id, actor);
         },
-        { conflict: () => `A project named "${shownName}" exists already among ${parentLabel(parent)}.` },
+        { conflict: () => `A project named "${shownName}" exists already among ${parentLabel(parent)}.`, conflictField: 'name' },
       );
     },
 

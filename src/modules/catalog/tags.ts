@@ -38,7 +38,7 @@ export function createTagsService({ clock, write, repo, entries }: CatalogDeps) 
           record(catalogEvent(actor, 'tag', row.id, 'create', view));
           return view;
         },
-        { conflict: taken(name) },
+        { conflict: taken(name), conflictField: 'name' },
       );
     },
 
@@ -52,7 +52,7 @@ export function createTagsService({ clock, write, repo, entries }: CatalogDeps) 
           record(catalogEvent(actor, 'tag', id, 'update', view));
           return view;
         },
-        { conflict: taken(name) },
+        { conflict: taken(name), conflictField: 'name' },
       );
     },
 

@@ -43,7 +43,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
           record(catalogEvent(actor, 'task', row.id, 'create', taskView(row, true)));
           return taskView(row, moneyVisible(actor));
         },
-        { conflict: () => `A task named "${name}" exists already in project ${input.projectId}.` },
+        { conflict: () => `A task named "${name}" exists already in project ${input.projectId}.`, conflictField: 'name' },
       );
     },
 
@@ -61,7 +61,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
           record(catalogEvent(actor, 'task', id, 'update', taskView(row, true)));
           return taskView(row, moneyVisible(actor));
         },
-        { conflict: () => `A task named "${name}" exists already in project ${projectId}.` },
+        { conflict: () => `A task named "${name}" exists already in project ${projectId}.`, conflictField: 'name' },
       );
     },
 

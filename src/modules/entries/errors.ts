@@ -9,17 +9,22 @@ export const entryErrors = {
   notAuthor: (id: string) => new DomainError('forbidden', `Entry ${id} belongs to another member; only its author may change it.`),
   invoiced: (id: string, invoiceId: string) =>
     new DomainError('conflict', `Entry ${id} is invoiced (${invoiceId}) and can no longer be changed.`),
-  endBeforeStart: () => new DomainError('invalid', 'end: must be after start.'),
-  endBeforeEntryStart: (start: number) => new DomainError('invalid', `end: must be after the entry's start (${toIso(start)}).`),
-  tooLong: () => new DomainError('invalid', 'end: an entry spans at most 366 days.'),
-  taskArchived: (id: string) => new DomainError('invalid', `taskId: task ${id} is archived and takes no new entries.`),
+  endBeforeStart: () => new DomainError('invalid', 'end: must be after start.', { field: 'end' }),
+  endBeforeEntryStart: (start: number) =>
+    new DomainError('invalid', `end: must be after the entry's start (${toIso(start)}).`, { field: 'end' }),
+  tooLong: () => new DomainError('invalid', 'end: an entry spans at most 366 days.', { field: 'end' }),
+  taskArchived: (id: string) => new DomainError('invalid', `taskId: task ${id} is archived and takes no new entries.`, { field: 'taskId' }),
   taskElsewhere: (taskId: string, ofProject: string, projectId: string) =>
-    new DomainError('invalid', `taskId: task ${taskId} belongs to project ${ofProject}, not to ${projectId}.`),
-  projectArchived: (id: string) => new DomainError('invalid', `projectId: project ${id} is archived and takes no new entries.`),
-  startInFuture: (what: 'a timer' | 'a running timer') => new DomainError('invalid', `start: ${what} cannot start in the future.`),
+    new DomainError('invalid', `taskId: task ${taskId} belongs to project ${ofProject}, not to ${projectId}.`, { field: 'taskId' }),
+  projectArchived: (id: string) =>
+    new DomainError('invalid', `projectId: project ${id} is archived and takes no new entries.`, { field: 'projectId' }),
+  startInFuture: (what: 'a timer' | 'a running timer') =>
+    new DomainError('invalid', `start: ${what} cannot start in the future.`, { field: 'start' }),
   startTooOld: (what: 'a timer' | 'a running timer') =>
-    new DomainError('invalid', `start: ${what} cannot have started more than 366 days ago.`),
+    new DomainError('invalid', `start: ${what} cannot have started more than 366 days ago.`, { field: 'start' }),
   startBeforeRunning: (id: string, start: number) =>
-    new DomainError('invalid', `start: must be after the start of the running timer ${id} (${toIso(start)}), which it stops.`),
+    new DomainError('invalid', `start: must be after the start of the running timer ${id} (${toIso(start)}), which it stops.`, {
+      field: 'start',
+    }),
   noTimer: () => new DomainError('not_found', 'No timer is running.'),
 };

@@ -62,7 +62,8 @@ const invalid = (message: string) => new DomainError('invalid', message);
 export function parseValue(kind: Kind, raw: string, what: string): unknown {
   const text = raw.trim();
   if (text === '') return null;
-  const bad = (expected: string) => invalid(`${what} must be ${expected} (got ${JSON.stringify(raw)}).`);
+  const bad = (expected: string) =>
+    new DomainError('invalid', `${what} must be ${expected} (got ${JSON.stringify(raw)}).`, { field: what });
   switch (kind) {
     case 'lines': {
       const lines = text
@@ -104,7 +105,8 @@ export type IssuerField = keyof typeof ISSUER_FIELDS;
  */
 export function checkValue(kind: Kind, value: unknown, what: string): unknown {
   if (value === null || value === undefined) return null;
-  const bad = (expected: string) => invalid(`${what} must be ${expected} (got ${JSON.stringify(value)}).`);
+  const bad = (expected: string) =>
+    new DomainError('invalid', `${what} must be ${expected} (got ${JSON.stringify(value)}).`, { field: what });
   switch (kind) {
     case 'lines': {
       if (!Array.isArray(value) || value.some((line) => typeof line !== 'string')) throw bad('a list of lines');

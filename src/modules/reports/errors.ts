@@ -8,6 +8,6 @@ export const reportErrors = {
       'money_visibility_required',
       `This report would span other members' time, and this token may not see what it is worth. Narrow it to your own entries (userIds=${userId}), or mint a token with money visibility.`,
     ),
-  sameSubGroup: () => new DomainError('invalid', 'subGroupBy: must differ from groupBy.'),
-  rangeTooLong: (days: number) => new DomainError('invalid', `to: at most ${days} days after from; split longer ranges.`),
+  sameSubGroup: () => new DomainError('invalid', 'subGroupBy: must differ from groupBy.', { field: 'subGroupBy' }),
+  rangeTooLong: (days: number) => new DomainError('invalid', `to: at most ${days} days after from; split longer ranges.`, { field: 'to' }),
 };

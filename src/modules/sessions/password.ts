@@ -57,8 +57,10 @@ function scrypt(password: string, salt: Buffer, options: { N: number; r: number;
 /** The rules a new password must meet; the message says which one it broke. */
 export function checkPassword(password: string): void {
   const length = [...password].length;
-  if (length < PASSWORD_MIN) throw new DomainError('invalid', `password must be at least ${PASSWORD_MIN} characters long.`);
-  if (length > PASSWORD_MAX) throw new DomainError('invalid', `password must be at most ${PASSWORD_MAX} characters long.`);
+  if (length < PASSWORD_MIN)
+    throw new DomainError('invalid', `password must be at least ${PASSWORD_MIN} characters long.`, { field: 'password' });
+  if (length > PASSWORD_MAX)
+    throw new DomainError('invalid', `password must be at most ${PASSWORD_MAX} characters long.`, { field: 'password' });
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -12,4 +12,7 @@ export type SessionAccounts = Pick<
   | 'setUser'
   | 'checkProfile'
   | 'passwordHashOf'
+  | 'setProfile'
+  | 'storeEmail'
+  | 'userOf'
 >;

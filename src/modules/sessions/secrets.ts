@@ -1,9 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-
-/** Setup links and sessions store only the SHA-256 of their secrets. */
-export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-/** 32 CSPRNG bytes, base64url: a link's, a session's or a form's secret. */
-export const secret = () => randomBytes(32).toString('base64url');
+export { secret, sha256 } from '../../kernel/secrets.js';
 
 /** A new session: the cookie's secret (never stored) and the CSRF token of its forms. */
 export interface NewSession {

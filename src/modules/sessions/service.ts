@@ -88,11 +88,40 @@ export function createSessionsService({
       checkPassword(next);
       const stored = accounts.passwordHashOf(principal.userId);
       if (stored === null || !(await verifyPassword(current, stored)))
-        throw new DomainError('invalid', 'current password: that is not your current password.');
+        throw new DomainError('invalid', 'current password: that is not your current password.', { field: 'current' });
       const hash = await hashPassword(next);
       write(() => {
         accounts.storePasswordHash(principal.userId, hash);
         repo.deleteOtherSessions(principal.userId, sha256(sessionSecret));
+      });
+    },
+
+    /**
+     * A member's own profile (the web app's Profile form) in one write: name, zone and first
+     * day, and the sign-in email, which changes only with their current password (decisions §8a:
+     * an email is not proven by typing it; a taken one is refused without saying by whom).
+     */
+    async updateProfile(
+      principal: Principal,
+      input: { name: string; email: string; timeZone: string; weekStart: string; currentPassword: string },
+    ): Promise<void> {
+      if (isOperator(principal)) throw errors.userNotFound('operator');
+      accounts.checkProfile(input);
+      const stored = accounts.userOf(principal.userId);
+      if (!stored) throw errors.userNotFound(principal.userId);
+      const changing = input.email.trim().toLowerCase() !== stored.email.toLowerCase();
+      if (changing) {
+        if (input.currentPassword === '')
+          throw new DomainError('invalid', 'current password: your current password is needed to change your sign-in email.', {
+            field: 'current',
+          });
+        const hash = accounts.passwordHashOf(principal.userId);
+        if (hash === null || !(await verifyPassword(input.currentPassword, hash)))
+          throw new DomainError('invalid', 'current password: that is not your current password.', { field: 'current' });
+      }
+      write(() => {
+        accounts.setProfile(principal, principal.userId, { ...input, email: stored.email });
+        if (changing) accounts.storeEmail(principal.userId, input.email.trim());
       });
     },
 
@@ -108,6 +137,23 @@ export function createSessionsService({
       }
       if (row.lastSeenAt <= now - TOUCH_GRANULARITY_MS) write(() => repo.touchSession(hash, now));
       return sessionView(member, row.csrfToken);
+    },
+
+    /**
+     * Whether a session is still open for this member in this workspace (the live stream checks its
+     * session again each second): read only, it neither touches nor deletes the session.
+     */
+    alive(sessionSecret: string, workspaceId: string, userId: string): boolean {
+      const row = repo.session(sha256(sessionSecret));
+      const now = clock.now();
+      return (
+        row !== undefined &&
+        row.workspaceId === workspaceId &&
+        row.userId === userId &&
+        row.lastSeenAt > now - SESSION_IDLE_MS &&
+        row.createdAt > now - SESSION_MAX_MS &&
+        accounts.membership(workspaceId, userId) !== undefined
+      );
     },
 
     /** The workspaces the account is a member of (to switch between). */

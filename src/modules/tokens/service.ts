@@ -45,7 +45,7 @@ function scopeSet(json: string): ReadonlySet<Scope> {
 export function parseScopes(list: readonly string[]): Scope[] {
   const unknown = list.filter((scope) => !(scopeValues as readonly string[]).includes(scope));
   if (unknown.length > 0) {
-    throw new DomainError('invalid', `Unknown scope ${unknown.join(', ')}; scopes are ${scopeValues.join(', ')}.`);
+    throw new DomainError('invalid', `Unknown scope ${unknown.join(', ')}; scopes are ${scopeValues.join(', ')}.`, { field: 'scopes' });
   }
   return [...new Set(list as Scope[])];
 }
@@ -96,11 +96,13 @@ export function createTokensService({
       const input = isOperator(principal)
         ? { ...given, workspaceId: given.workspaceId ?? '', userId: given.userId ?? '' }
         : { ...given, workspaceId: principal.workspaceId, userId: principal.userId, rateLimitPerMin: null };
-      const name = requireName(input.name, 'name');
+      const name = requireName(input.name, 'name', 'name');
       const scopes = parseScopes(input.scopes);
-      const rateLimitPerMin = input.rateLimitPerMin == null ? null : requirePositiveInt(input.rateLimitPerMin, 'rate limit');
+      const rateLimitPerMin =
+        input.rateLimitPerMin == null ? null : requirePositiveInt(input.rateLimitPerMin, 'rate limit', 'rateLimitPerMin');
       const now = clock.now();
-      if (input.expiresAt != null && input.expiresAt <= now) throw new DomainError('invalid', 'expiry must be in the future.');
+      if (input.expiresAt != null && input.expiresAt <= now)
+        throw new DomainError('invalid', 'expiry must be in the future.', { field: 'expiresAt' });
       return write(() => {
         const member = accounts.membership(input.workspaceId, input.userId);
         if (!member) throw errors.memberNotFound(input.workspaceId, input.userId);

@@ -17,5 +17,6 @@ export const webhookErrors = {
   inFlight: () => new DomainError('conflict', 'This delivery is being sent right now; reload in a moment to see how it went.'),
   pingTooSoon: (wait: number) =>
     new DomainError('rate_limited', `Send one test ping at a time: try again in ${wait} second${wait === 1 ? '' : 's'}.`),
-  events: (what: string, known: readonly string[]) => new DomainError('invalid', `events: ${what}choose from ${known.join(', ')}.`),
+  events: (what: string, known: readonly string[]) =>
+    new DomainError('invalid', `events: ${what}choose from ${known.join(', ')}.`, { field: 'events' }),
 };

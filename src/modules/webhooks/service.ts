@@ -57,16 +57,17 @@ async function checkTarget(raw: string, options: WebhookOptions, principal: Prin
   } catch (error) {
     if (!(error instanceof TargetRefused)) throw error;
     const lifted = !options.allowPrivateTargets && (error.code === 'scheme_not_allowed' || error.code === 'blocked_address');
-    if (isOperator(principal)) throw new DomainError('invalid', `url: ${error.message}${lifted ? ` ${PRIVATE_TARGETS_SETTING}` : ''}`);
+    if (isOperator(principal))
+      throw new DomainError('invalid', `url: ${error.message}${lifted ? ` ${PRIVATE_TARGETS_SETTING}` : ''}`, { field: 'url' });
     logger.info('webhook target refused', { userId: principal.userId, code: error.code, detail: error.message });
-    if (error.code === 'invalid_url') throw new DomainError('invalid', `url: ${error.message}`);
+    if (error.code === 'invalid_url') throw new DomainError('invalid', `url: ${error.message}`, { field: 'url' });
     const why = options.allowPrivateTargets
       ? 'its host name does not resolve.'
       : 'webhooks go to https URLs whose host name resolves to public addresses only.';
     const setting = options.allowPrivateTargets
       ? ''
       : ' The person who runs the server can allow plain http and private addresses for local development (WEBHOOK_ALLOW_PRIVATE_TARGETS).';
-    throw new DomainError('invalid', `url: this target is not allowed: ${why}${setting}`);
+    throw new DomainError('invalid', `url: this target is not allowed: ${why}${setting}`, { field: 'url' });
   }
 }
 

@@ -1,0 +1,309 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import type { Actor } from '../../principal.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import { errorAt, type FieldErrors, labelledInput, invalidAt } from '../kit/fields.js';
+import { type Html, html } from '../kit/html.js';
+import { field, sentValues } from '../kit/forms.js';
+import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { csrfField } from '../kit/layout.js';
+import { clockOf } from '../kit/forms.js';
+import { appPage } from './page.js';
+import { colourMark } from '../kit/marks.js';
+import type { WebDeps as AppDeps } from '../deps.js';
+import { type SignedIn, signedOf } from '../session/guard.js';
+import { APP_PATH } from '../paths.js';
+
+type Kind = 'client' | 'project' | 'task' | 'tag';
+const KINDS: readonly Kind[] = ['client', 'project', 'task', 'tag'];
+const PLURAL: Record<Kind, string> = { client: 'Clients', project: 'Projects', task: 'Tasks', tag: 'Tags' };
+
+/** One catalog item as the page shows it (the services' views, as the viewer may see them). */
+interface Item {
+  id: string;
+  name: string;
+  archived: boolean;
+  facts: Html | string;
+  values: Record<string, string>;
+}
+
+/** A refused form: which (kind and item, or `new`), what was typed, the message at its field. */
+interface Refused {
+  kind: Kind;
+  id: string;
+  values: Record<string, string>;
+  errors: FieldErrors;
+}
+
+/** A decimal typed in a form (a comma too): null when empty, else the number; the contract checks the rest. */
+const decimal = (text: string): number | null | string => {
+  const value = text.trim().replace(',', '.');
+  if (value === '') return null;
+  return /^\d+(\.\d+)?$/.test(value) ? Number(value) : text;
+};
+/** Hours typed as a decimal, as whole seconds (the API's estimateSec). */
+const hoursToSec = (text: string): number | null | string => {
+  const hours = decimal(text);
+  return typeof hours === 'number' ? Math.round(hours * 3600) : hours;
+};
+
+/** The body a kind's form sends, the API's way (checked against the contract before the service). */
+function bodyOf(kind: Kind, req: Request, creating: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { name: field(req, 'name').trim() };
+  if (!creating && kind !== 'tag') body.archived = field(req, 'archived') === 'true';
+  if (kind === 'project') {
+    body.clientId = field(req, 'clientId') || null;
+    body.color = field(req, 'color') || '#0b57d0';
+    body.billable = field(req, 'billable') === 'true';
+    body.hourlyRate = decimal(field(req, 'hourlyRate'));
+    body.budgetAmount = decimal(field(req, 'budgetAmount'));
+    body.estimateSec = hoursToSec(field(req, 'estimateHours'));
+  }
+  if (kind === 'task') {
+    if (creating) body.projectId = field(req, 'projectId');
+    body.hourlyRate = decimal(field(req, 'hourlyRate'));
+    body.estimateSec = hoursToSec(field(req, 'estimateHours'));
+  }
+  return body;
+}
+
+const SCHEMAS = {
+  client: ['ClientCreate', 'ClientPatch'],
+  project: ['ProjectCreate', 'ProjectPatch'],
+  task: ['TaskCreate', 'TaskPatch'],
+  tag: ['TagCreate', 'TagPatch'],
+} as const;
+
+const num = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+
+/** Every item of the catalog, as the member may see it (rates and budgets only with money visibility). */
+function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
+  const { catalog } = deps.services;
+  const clients = catalog.clients.list(actor, {});
+  const projects = catalog.projects.list(actor, {});
+  const clientName = new Map(clients.map((c) => [c.id, c.name]));
+  const projectName = new Map(projects.map((p) => [p.id, p.name]));
+  return {
+    client: clients.map((c) => ({ id: c.id, name: c.name, archived: c.archived, facts: '', values: { name: c.name } })),
+    project: projects.map((p) => ({
+      id: p.id,
+      name: p.name,
+      archived: p.archived,
+      facts: html`${colourMark(p.color, 'swatch')} ${p.clientId ? clientName.get(p.clientId) : 'No client'}
+      ${p.billable ? ' · billable' : ''} ${p.hourlyRate === null ? '' : ` · rate ${p.hourlyRate}`}
+      ${p.progress ? ` · ${clockOf(p.progress.trackedSec)} tracked` : ''}
+      ${p.progress?.budgetRatio != null ? html` · <meter min="0" max="1" value="${Math.min(1, p.progress.budgetRatio)}" title="${Math.round(p.progress.budgetRatio * 100)} % of the budget">${Math.round(p.progress.budgetRatio * 100)} %</meter> ${Math.round(p.progress.budgetRatio * 100)} % of the budget` : ''}`,
+      values: {
+        name: p.name,
+        clientId: p.clientId ?? '',
+        color: p.color,
+        billable: String(p.billable),
+        hourlyRate: num(p.hourlyRate),
+        budgetAmount: num(p.budgetAmount),
+        estimateHours: p.estimateSec === null ? '' : String(p.estimateSec / 3600),
+      },
+    })),
+    task: catalog.tasks.list(actor, {}).map((t) => ({
+      id: t.id,
+      name: t.name,
+      archived: t.archived,
+      facts: html`${projectName.get(t.projectId) ?? ''}${t.hourlyRate === null ? '' : ` · rate ${t.hourlyRate}`}`,
+      values: {
+        name: t.name,
+        projectId: t.projectId,
+        hourlyRate: num(t.hourlyRate),
+        estimateHours: t.estimateSec === null ? '' : String(t.estimateSec / 3600),
+      },
+    })),
+    tag: catalog.tags.list(actor).map((t) => ({ id: t.id, name: t.name, archived: false, facts: '', values: { name: t.name } })),
+  };
+}
+
+/** The fields of a kind's form (creating, or editing an item), as sent or stored. */
+function fields(
+  kind: Kind,
+  key: string,
+  v: Record<string, string>,
+  errors: FieldErrors,
+  all: Record<Kind, Item[]>,
+  creating: boolean,
+): Html {
+  const id = (name: string) => `${key}-${name}`;
+  const options = (list: Item[], selected: string, none: string | null) =>
+    html`${none === null ? '' : html`<option value="">${none}</option>`}
+    ${list.filter((i) => !i.archived || i.id === selected).map((i) => html`<option value="${i.id}" ${i.id === selected ? html`selected` : ''}>${i.name}</option>`)}`;
+  return html`${labelledInput(id('name'), 'name', 'Name', v.name ?? '', errors, html`type="text" maxlength="200" required`)}
+  ${
+    kind === 'project'
+      ? html`<div class="field">
+            <label for="${id('client')}">Client</label
+            ><select id="${id('client')}" name="clientId">
+              ${options(all.client, v.clientId ?? '', 'No client')}
+            </select>
+          </div>
+          ${labelledInput(id('color'), 'color', 'Colour', v.color ?? '#0b57d0', errors, html`type="color"`)}
+          ${labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)}
+          ${labelledInput(id('budget'), 'budgetAmount', 'Budget (amount)', v.budgetAmount ?? '', errors, html`type="text" inputmode="decimal"`)}
+          ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
+          <label class="check" for="${id('billable')}"
+            ><input id="${id('billable')}" type="checkbox" name="billable" value="true" ${v.billable === 'true' ? html`checked` : ''} />
+            Billable by default</label
+          >`
+      : ''
+  }
+  ${
+    kind === 'task'
+      ? html`${
+          creating
+            ? html`<div class="field">
+                <label for="${id('project')}">Project</label
+                ><select id="${id('project')}" name="projectId" required ${invalidAt(id('project'), errors.projectId)}>
+                  ${options(all.project, v.projectId ?? '', null)}</select
+                >${errorAt(id('project'), errors.projectId)}
+              </div>`
+            : ''
+        }
+        ${labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)}
+        ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}`
+      : ''
+  }
+  ${
+    !creating && kind !== 'tag'
+      ? html`<label class="check" for="${id('archived')}"
+          ><input id="${id('archived')}" type="checkbox" name="archived" value="true" ${v.archived === 'true' ? html`checked` : ''} />
+          Archived (kept on its entries, not offered for new ones)</label
+        >`
+      : ''
+  }`;
+}
+
+function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, refused: Refused | null): Html {
+  const list = all[kind];
+  const mine = (id: string) => (refused && refused.kind === kind && refused.id === id ? refused : null);
+  const newOne = mine('new');
+  return html`<section class="catalog" aria-labelledby="${kind}-heading">
+    <h2 id="${kind}-heading">
+      ${PLURAL[kind]}
+      <span class="hint"
+        >${list.filter((i) => !i.archived).length}
+        active${list.some((i) => i.archived) ? `, ${list.filter((i) => i.archived).length} archived` : ''}</span
+      >
+    </h2>
+    ${list.length === 0 ? html`<p class="hint">None yet.</p>` : ''}
+    <ul class="entries">
+      ${list.map((item) => {
+        const sent = mine(item.id);
+        const values = sent ? sent.values : { ...item.values, archived: String(item.archived) };
+        return html`<li class="entry item">
+          <details ${sent ? html`open` : ''}>
+            <summary class="row">
+              <span class="what">${item.name}</span>
+              <span class="project">${item.facts}</span> ${item.archived ? html`<span class="badge">archived</span>` : ''}<span class="vh">
+                Edit</span
+              >
+            </summary>
+            <form class="edit" method="post" action="${APP_PATH}/catalog/${kind}/${item.id}" aria-label="Edit ${kind} ${item.name}">
+              ${csrfField(session.csrfToken)} ${fields(kind, item.id, values, sent?.errors ?? {}, all, false)}
+              <div class="actions"><button type="submit">Save</button></div>
+            </form>
+            <form
+              class="apart"
+              method="post"
+              action="${APP_PATH}/catalog/${kind}/${item.id}/delete"
+              data-confirm="Delete the ${kind} ${item.name}? Only one no entry uses can be deleted; archive it otherwise."
+            >
+              ${csrfField(session.csrfToken)}<button class="danger" type="submit">
+                Delete<span class="vh"> the ${kind} ${item.name}</span>
+              </button>
+            </form>
+          </details>
+        </li>`;
+      })}
+    </ul>
+    <form class="add-item" method="post" action="${APP_PATH}/catalog/${kind}" aria-label="New ${kind}">
+      <p class="new-label">New ${kind}</p>
+      ${csrfField(session.csrfToken)}
+      <div class="grid">${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true)}</div>
+      <div class="actions"><button type="submit">Add ${kind}</button></div>
+    </form>
+  </section>`;
+}
+
+/** The form's names of the API's fields where they differ (an estimate is typed in hours). */
+const FORM_FIELDS: Record<string, string> = { estimateSec: 'estimateHours' };
+
+/** The catalog (clients, projects, tasks, tags): list, add, rename and change, archive, delete, with the API's rules and words. */
+export function catalogRoutes(router: Router, deps: AppDeps): void {
+  const { services, check } = deps;
+  const render = (res: Response, session: SessionView, status: number, refused: Refused | null, notice: Html | string | null = null) =>
+    res
+      .status(status)
+      .type('html')
+      .end(
+        appPage(deps, session, {
+          title: 'Catalog',
+          current: 'catalog',
+          body: html`<h1>Catalog</h1>
+            ${notice ? html`<div class="notice ${refused ? 'error' : 'ok'}" role="${refused ? 'alert' : 'status'}">${notice}</div>` : ''}
+            ${KINDS.map((kind) => section(kind, session, items(deps, session.actor), refused))}`,
+        }),
+      );
+  const kindOf = (req: Request): Kind | null => (KINDS.includes(req.params.kind as Kind) ? (req.params.kind as Kind) : null);
+
+  router.get('/catalog', (req, res) =>
+    render(res, (signedOf(res) as SignedIn).session, 200, null, req.query.done === 'deleted' ? 'Deleted.' : null),
+  );
+
+  const write =
+    (run: (kind: Kind, req: Request, actor: Actor) => void, idOf: (req: Request) => string) =>
+    (req: Request, res: Response, next: NextFunction) => {
+      const kind = kindOf(req);
+      if (!kind) return next();
+      const { session } = signedOf(res) as SignedIn;
+      try {
+        run(kind, req, session.actor);
+      } catch (error) {
+        if (!isFormRefusal(error)) return next(error);
+        const refused = refusal(error, { fields: FORM_FIELDS, fallback: 'name', message: (text) => text.replace(/^body\./, '') });
+        return render(
+          res,
+          session,
+          refused.status,
+          { kind, id: idOf(req), values: sentValues(req), errors: refused.errors },
+          refused.message,
+        );
+      }
+      res.redirect(303, req.path.endsWith('/delete') ? `${APP_PATH}/catalog?done=deleted` : `${APP_PATH}/catalog`);
+    };
+  const service = (kind: Kind) =>
+    services.catalog[`${kind === 'client' ? 'clients' : kind === 'project' ? 'projects' : kind === 'task' ? 'tasks' : 'tags'}`];
+
+  router.post(
+    '/catalog/:kind',
+    write(
+      (kind, req, actor) => {
+        const body = bodyOf(kind, req, true);
+        check(SCHEMAS[kind][0], body);
+        (service(kind).create as (a: Actor, b: unknown) => unknown)(actor, body);
+      },
+      () => 'new',
+    ),
+  );
+  router.post(
+    '/catalog/:kind/:id',
+    write(
+      (kind, req, actor) => {
+        const body = bodyOf(kind, req, false);
+        check(SCHEMAS[kind][1], body);
+        (service(kind).update as (a: Actor, id: string, b: unknown) => unknown)(actor, req.params.id as string, body);
+      },
+      (req) => req.params.id as string,
+    ),
+  );
+  router.post(
+    '/catalog/:kind/:id/delete',
+    write(
+      (kind, req, actor) => service(kind).delete(actor, req.params.id as string),
+      (req) => req.params.id as string,
+    ),
+  );
+}

@@ -1,0 +1,132 @@
+import type { Request, Response, Router } from 'express';
+import { DomainError } from '../../errors.js';
+import { HashingBusy } from '../../modules/sessions/password.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import { errorAt, type FieldErrors, labelledInput, invalidAt } from '../kit/fields.js';
+import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { type Html, html } from '../kit/html.js';
+import { field } from '../kit/forms.js';
+import { csrfField } from '../kit/layout.js';
+import { appPage } from './page.js';
+import type { WebDeps as AppDeps } from '../deps.js';
+import { type SignedIn, signedOf } from '../session/guard.js';
+import { APP_PATH } from '../paths.js';
+
+/** The zones a person may choose (the runtime's IANA list). */
+const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
+
+interface ProfileForm {
+  name: string;
+  email: string;
+  timeZone: string;
+  weekStart: string;
+}
+
+function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null): Html {
+  const zones = ZONES.includes(form.timeZone) ? ZONES : [form.timeZone, ...ZONES];
+  return html`<h1>Profile</h1>
+    ${notice ? html`<div class="notice ok" role="status">${notice}</div>` : ''}
+    <form class="stack" method="post" action="${APP_PATH}/profile" aria-labelledby="you-heading">
+      ${csrfField(session.csrfToken)}
+      <h2 id="you-heading">You</h2>
+      ${labelledInput('profile-name', 'name', 'Name', form.name, errors, html`type="text" maxlength="200" required autocomplete="name"`)}
+      ${labelledInput('profile-email', 'email', 'Email (you sign in with it)', form.email, errors, html`type="email" maxlength="254" required autocomplete="email"`)}
+      ${labelledInput('profile-current', 'emailPassword', 'Current password (only to change your email)', '', errors, html`type="password" autocomplete="current-password"`)}
+      <div class="field">
+        <label for="profile-zone">Time zone <span class="hint">Your days and weeks, and the times shown, follow it.</span></label>
+        <select id="profile-zone" name="timeZone" ${invalidAt('profile-zone', errors.timeZone)}>
+          ${zones.map((z) => html`<option value="${z}" ${z === form.timeZone ? html`selected` : ''}>${z}</option>`)}
+        </select>
+        ${errorAt('profile-zone', errors.timeZone)}
+      </div>
+      <fieldset>
+        <legend>First day of the week</legend>
+        ${['monday', 'sunday'].map(
+          (day) =>
+            html`<label class="check" for="week-${day}"
+              ><input id="week-${day}" type="radio" name="weekStart" value="${day}" ${form.weekStart === day ? html`checked` : ''} />
+              ${day === 'monday' ? 'Monday' : 'Sunday'}</label
+            >`,
+        )}
+      </fieldset>
+      <div><button type="submit">Save</button></div>
+    </form>
+    <form class="stack after" method="post" action="${APP_PATH}/profile/password" aria-labelledby="password-heading">
+      ${csrfField(session.csrfToken)}
+      <h2 id="password-heading">Password</h2>
+      <input type="hidden" name="username" autocomplete="username" value="${form.email}" />
+      ${labelledInput('current-password', 'current', 'Current password', '', errors, html`type="password" autocomplete="current-password" required`)}
+      ${labelledInput('new-password', 'password', 'New password (at least 12 characters)', '', errors, html`type="password" autocomplete="new-password" required`)}
+      ${labelledInput('repeat-password', 'repeat', 'Repeat it', '', errors, html`type="password" autocomplete="new-password" required`)}
+      <div><button type="submit">Change password</button></div>
+      <p class="hint">Your other sessions end; this one stays.</p>
+    </form>`;
+}
+
+/** The member's own profile: name, email, zone, first day of the week, and a password change that asks the current one. */
+export function profileRoutes(router: Router, deps: AppDeps): void {
+  const { services } = deps;
+  const current = (session: SessionView): ProfileForm => {
+    const prefs = services.accounts.preferences(session.userId);
+    return {
+      name: session.name,
+      email: session.email,
+      timeZone: prefs.timeZone ?? deps.config.serverTimeZone,
+      weekStart: prefs.weekStart ?? 'monday',
+    };
+  };
+  const render = (res: Response, session: SessionView, status: number, form: ProfileForm, errors: FieldErrors, notice: string | null) =>
+    res
+      .status(status)
+      .type('html')
+      .end(appPage(deps, session, { title: 'Profile', current: 'profile', body: profileBody(session, form, errors, notice) }));
+  const refused = (error: DomainError): FieldErrors => refusal(error).errors;
+
+  router.get('/profile', (req: Request, res) => {
+    const { session } = signedOf(res) as SignedIn;
+    const done =
+      req.query.done === 'saved' ? 'Saved.' : req.query.done === 'password' ? 'Password changed; your other sessions ended.' : null;
+    render(res, session, 200, current(session), {}, done);
+  });
+
+  router.post('/profile', async (req, res, next) => {
+    const { session } = signedOf(res) as SignedIn;
+    const form: ProfileForm = {
+      name: field(req, 'name'),
+      email: field(req, 'email'),
+      timeZone: field(req, 'timeZone'),
+      weekStart: field(req, 'weekStart'),
+    };
+    try {
+      await services.sessions.updateProfile(session.actor, { ...form, currentPassword: field(req, 'emailPassword') });
+    } catch (error) {
+      if (error instanceof HashingBusy) {
+        res.setHeader('Retry-After', String(error.retryAfterSec));
+        return render(res, session, 503, form, { emailPassword: 'The server is busy checking passwords. Try again in a moment.' }, null);
+      }
+      if (!isFormRefusal(error)) return next(error);
+      // This form's password field is the email's (the password form below has its own `current`).
+      const { status, errors } = refusal(error, { fields: { current: 'emailPassword' } });
+      return render(res, session, status, form, errors, null);
+    }
+    res.redirect(303, `${APP_PATH}/profile?done=saved`);
+  });
+
+  router.post('/profile/password', async (req, res, next) => {
+    const signed = signedOf(res) as SignedIn;
+    const form = current(signed.session);
+    if (field(req, 'password') !== field(req, 'repeat'))
+      return render(res, signed.session, 400, form, { repeat: 'The two new passwords differ: type the same one twice.' }, null);
+    try {
+      await services.sessions.changePassword(signed.session.actor, signed.secret, field(req, 'current'), field(req, 'password'));
+    } catch (error) {
+      if (error instanceof HashingBusy) {
+        res.setHeader('Retry-After', String(error.retryAfterSec));
+        return render(res, signed.session, 503, form, { current: 'The server is busy checking passwords. Try again in a moment.' }, null);
+      }
+      if (!(error instanceof DomainError) || error.code !== 'invalid') return next(error);
+      return render(res, signed.session, 400, form, refused(error), null);
+    }
+    res.redirect(303, `${APP_PATH}/profile?done=password`);
+  });
+}

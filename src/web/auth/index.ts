@@ -1,0 +1,279 @@
+import type { Request, Response, Router } from 'express';
+import { DomainError } from '../../errors.js';
+import { HashingBusy, PASSWORD_MIN } from '../../modules/sessions/password.js';
+import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
+import type { WebArea, WebDeps } from '../deps.js';
+import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { field } from '../kit/forms.js';
+import { html } from '../kit/html.js';
+import type { Notice } from '../kit/layout.js';
+import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { redirect, send, shell } from '../kit/respond.js';
+import { csrfField } from '../kit/layout.js';
+import { landing, safeNext, signInHref } from '../paths.js';
+import { clearSessionCookie, formToken, setSessionCookie } from '../session/cookies.js';
+import { type Signed, signedIn, signedOf } from '../session/guard.js';
+
+const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
+
+/** The first start's fields: the owner's name and sign-in email, typed by them. */
+const profileFields = (sent: { name: string; email: string }, errors: FieldErrors) =>
+  html`<div>
+      <label for="name">Your name <span class="hint">As colleagues see it, e.g. "Ada Lovelace".</span></label>
+      <input
+        id="name"
+        name="name"
+        type="text"
+        autocomplete="name"
+        maxlength="200"
+        required
+        value="${sent.name}"
+        ${invalidAt('name', errors.name)}
+      />
+      ${errorAt('name', errors.name)}
+    </div>
+    <div>
+      <label for="email">Your email <span class="hint">You sign in with it.</span></label>
+      <input
+        id="email"
+        name="email"
+        type="email"
+        autocomplete="username"
+        maxlength="254"
+        required
+        value="${sent.email}"
+        ${invalidAt('email', errors.email)}
+      />
+      ${errorAt('email', errors.email)}
+    </div>`;
+
+/** The page a setup link opens: the password (and, for the first start's link, the owner's name and email). */
+function setupPage(
+  deps: WebDeps,
+  req: Request,
+  res: Response,
+  status: number,
+  secret: string,
+  notice: Notice | null,
+  sent: { name: string; email: string } = { name: '', email: '' },
+  errors: FieldErrors = {},
+): void {
+  const { services } = deps;
+  const base = deps.paths.settings;
+  const link = services.sessions.setupLink(secret);
+  if (!link) {
+    return send(deps, res, 410, {
+      title: 'This link no longer works',
+      notice: { kind: 'error', body: 'The setup link was used already, has expired, or was replaced by a newer one.' },
+      body: html`<p>Ask for a new link, or <a href="${base}/sign-in">sign in</a> if you have set your password.</p>`,
+    });
+  }
+  send(deps, res, status, {
+    title: 'Set your password',
+    notice,
+    body: html`${
+        link.asksProfile
+          ? html`<p>You are the first owner of the workspace <strong>${link.workspaceName}</strong>. Tell colleagues who you are:</p>`
+          : html`<p>For <strong>${link.name}</strong> (${link.email}) in the workspace <strong>${link.workspaceName}</strong>.</p>`
+      }
+      <form class="stack" method="post" action="${base}/setup/${secret}">
+        <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
+        <input type="hidden" name="timeZone" data-browser-zone />
+        ${
+          link.asksProfile
+            ? profileFields(sent, errors)
+            : html`<input type="hidden" name="email" autocomplete="username" value="${link.email}" />`
+        }
+        <div>
+          <label for="password">New password <span class="hint">At least ${PASSWORD_MIN} characters.</span></label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            minlength="${PASSWORD_MIN}"
+            required
+            ${invalidAt('password', errors.password)}
+          />
+          ${errorAt('password', errors.password)}
+        </div>
+        <div>
+          <label for="confirm">Repeat it</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
+        </div>
+        <div><button type="submit">Set password and sign in</button></div>
+      </form>`,
+  });
+}
+
+/** A link from "Add member" that is an invitation (decisions §8a): opened signed in as the account it is for, it joins it. */
+function invitationRoutes(router: Router, deps: WebDeps): void {
+  const { services, paths } = deps;
+  const base = paths.settings;
+  // A link from "Add member": a setup link (a new account sets its password), else an invitation
+  // (an account that exists joins, signed in as itself: decisions §8a). Both look alike.
+  router.get('/setup/:secret', (req, res) => {
+    const secret = req.params.secret as string;
+    if (services.sessions.setupLink(secret) !== null) return setupPage(deps, req, res, 200, secret, null);
+    const invitation = services.accounts.invitation(secret);
+    if (invitation === null) return setupPage(deps, req, res, 410, secret, null);
+    const signed = signedOf(res);
+    if (!signed.session) return void res.redirect(303, signInHref(paths, req.originalUrl));
+    const own = services.sessions.memberships(signed.session.userId);
+    send(deps, res, 200, {
+      ...shell(deps, signed),
+      title: `Join ${invitation.workspaceName}`,
+      body: html`<p>
+          You were invited to the workspace <strong>${invitation.workspaceName}</strong> at ${invitation.email}. You are signed in as
+          ${signed.session.name} (${signed.session.email})${own.length > 0 ? `, a member of ${own.map((w) => w.name).join(', ')}` : ''}.
+        </p>
+        <form class="stack" method="post" action="${base}/setup/${secret}/join">
+          ${csrfField(signed.session.csrfToken)}
+          <div><button type="submit">Join ${invitation.workspaceName}</button></div>
+        </form>
+        <p class="hint">Not you? Sign out, open the link again and sign in with the account of ${invitation.email}.</p>`,
+    });
+  });
+
+  router.post(
+    '/setup/:secret/join',
+    signedIn(deps, (req, res, signed) => {
+      const { workspaceId } = services.accounts.acceptInvitation(signed.session.actor, req.params.secret as string);
+      services.sessions.switchWorkspace(signed.secret, signed.session.userId, workspaceId);
+      redirect(res, `${paths.app}/week`, {
+        deps,
+        signed,
+        notice: { kind: 'ok', body: 'You joined the workspace: this is your week in it. Switch workspaces at the top of the page.' },
+      });
+    }),
+  );
+
+  router.post('/setup/:secret', async (req, res, next) => {
+    const secret = req.params.secret as string;
+    const sent = { name: field(req, 'name'), email: field(req, 'email') };
+    try {
+      if (field(req, 'password') !== field(req, 'confirm'))
+        return setupPage(deps, req, res, 400, secret, { kind: 'error', body: 'The two passwords differ.' }, sent, {
+          password: 'The two passwords differ: type the same password twice.',
+        });
+      const session = await services.sessions.completeSetup(secret, field(req, 'password'), sent);
+      if (!session) return setupPage(deps, req, res, 410, secret, null);
+      setSessionCookie(res, deps.config, req, session.secret, SESSION_MAX_AGE_SEC);
+      adoptZone(deps, session.secret, field(req, 'timeZone'));
+      // The week, with a one-line welcome (in the address: it survives the page's reload once it learns the browser's zone).
+      redirect(res, `${paths.app}/week?welcome=1`);
+    } catch (error) {
+      if (isFormRefusal(error)) {
+        const refused = refusal(error, { message: (text) => (error.code === 'conflict' ? text : `The ${text}`) });
+        return setupPage(deps, req, res, 400, secret, { kind: 'error', body: refused.message }, sent, refused.errors);
+      }
+      if (error instanceof HashingBusy) {
+        res.setHeader('Retry-After', String(error.retryAfterSec));
+        return setupPage(deps, req, res, 503, secret, {
+          kind: 'error',
+          body: 'The server is busy checking passwords. Try again in a moment.',
+        });
+      }
+      next(error);
+    }
+  });
+}
+
+/**
+ * The browser's zone, sent by the sign-in and setup forms (filled by the page's script), becomes
+ * the member's when they have chosen none yet: their week then opens in it at once, with no
+ * reload to learn it. A zone the browser names wrongly is ignored (the Profile page sets one).
+ */
+function adoptZone(deps: WebDeps, sessionSecret: string, zone: string): void {
+  if (zone === '') return;
+  const session = deps.services.sessions.session(sessionSecret);
+  if (!session || deps.services.accounts.preferences(session.userId).timeZone !== null) return;
+  try {
+    deps.services.accounts.setPreferences(session.actor, session.userId, { timeZone: zone });
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
+  }
+}
+
+/** Sign-in (returning to the page asked for), password setup through a link (landing on the week), sign-out and the workspace switch. */
+export const authArea: WebArea = {
+  base: (deps) => deps.paths.settings,
+  routes(router: Router, deps: WebDeps): void {
+    const { services, paths } = deps;
+    const base = paths.settings;
+
+    const signInPage = (req: Request, res: Response, status: number, email: string, notice: Notice | null) => {
+      const next = safeNext(paths, req.method === 'GET' ? req.query.next : field(req, 'next'));
+      send(deps, res, status, {
+        title: 'Sign in',
+        notice,
+        body: html`<form class="stack" method="post" action="${base}/sign-in">
+            <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
+            <input type="hidden" name="timeZone" data-browser-zone />
+            ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
+            <div>
+              <label for="email">Email</label
+              ><input id="email" name="email" type="email" autocomplete="username" required value="${email}" />
+            </div>
+            <div>
+              <label for="password">Password</label
+              ><input id="password" name="password" type="password" autocomplete="current-password" required />
+            </div>
+            <div><button type="submit">Sign in</button></div>
+          </form>
+          <p class="hint">No password yet? Ask an owner of your workspace for a setup link (Members page).</p>`,
+      });
+    };
+
+    router.get('/', (_req, res) => redirect(res, `${base}/tokens`));
+
+    router.get('/sign-in', (req, res) => {
+      if (signedOf(res).session) return redirect(res, landing(paths, req.query.next));
+      signInPage(req, res, 200, '', null);
+    });
+
+    router.post('/sign-in', async (req, res, next) => {
+      try {
+        const email = field(req, 'email').trim().slice(0, 254);
+        const result = await services.sessions.signIn({ email, password: field(req, 'password'), address: req.ip ?? 'unknown' });
+        if (result.kind === 'limited' || result.kind === 'busy') {
+          res.setHeader('Retry-After', String(result.retryAfterSec));
+          const wait = result.retryAfterSec;
+          return signInPage(req, res, result.kind === 'busy' ? 503 : 429, email, {
+            kind: 'error',
+            body:
+              result.kind === 'busy'
+                ? 'The server is checking many sign-ins at once. Try again in a moment.'
+                : `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
+          });
+        }
+        if (result.kind === 'refused')
+          return signInPage(req, res, 401, email, {
+            kind: 'error',
+            body: 'That email and password do not match an account with a password.',
+          });
+        setSessionCookie(res, deps.config, req, result.session.secret, SESSION_MAX_AGE_SEC);
+        adoptZone(deps, result.session.secret, field(req, 'timeZone'));
+        redirect(res, landing(paths, field(req, 'next')));
+      } catch (error) {
+        next(error);
+      }
+    });
+
+    invitationRoutes(router, deps);
+
+    router.post('/sign-out', (req, res) => {
+      const { secret } = signedOf(res) as Signed;
+      if (secret !== null) services.sessions.signOut(secret);
+      clearSessionCookie(res, deps.config, req);
+      redirect(res, `${base}/sign-in`);
+    });
+
+    router.post(
+      '/switch',
+      signedIn(deps, (req, res, signed) => {
+        services.sessions.switchWorkspace(signed.secret, signed.session.userId, field(req, 'workspaceId'));
+        redirect(res, `${paths.app}/week`);
+      }),
+    );
+  },
+};

@@ -1,0 +1,37 @@
+import { type Html, html } from './html.js';
+
+/** Refusals shown at their fields: field name → message. */
+export type FieldErrors = Record<string, string>;
+
+/**
+ * The attributes that mark a field refused and tie it to its message for screen readers
+ * (`aria-describedby` names the message's element, `${id}-error`).
+ */
+export const invalidAt = (id: string, error: string | undefined): Html | string =>
+  error === undefined ? '' : html`aria-invalid="true" aria-describedby="${id}-error"`;
+
+/** The message under a refused field (nothing when the field is fine). */
+export const errorAt = (id: string, error: string | undefined): Html | string =>
+  error === undefined ? '' : html`<span class="field-error" id="${id}-error">${error}</span>`;
+
+/**
+ * A refusal about a person, with their name first: "Ada Lovelace: the hourly rate must be…"
+ * (`field`: the message starts with a field's name, which gets its article).
+ */
+export const aboutMember = (name: string, message: string, field: boolean) =>
+  `${name}: ${field ? 'the ' : ''}${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+
+/** A labelled input with its value (as sent or stored) and its error, tied to it: the forms of the web app. */
+export const labelledInput = (
+  id: string,
+  name: string,
+  label: string,
+  value: string,
+  errors: FieldErrors,
+  attrs: Html | string = '',
+): Html =>
+  html`<div class="field">
+    <label for="${id}">${label}</label>
+    <input id="${id}" name="${name}" value="${value}" ${attrs} ${invalidAt(id, errors[name])} />
+    ${errorAt(id, errors[name])}
+  </div>`;

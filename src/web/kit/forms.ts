@@ -1,0 +1,124 @@
+import type { Request } from 'express';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { DateTime, IANAZone } from 'luxon';
+import type { ContractDocument } from '../../contract.js';
+import { DomainError } from '../../errors.js';
+import { describeValidationErrors } from '../../http/validation-errors.js';
+
+/**
+ * The web app's writes are checked against the same contract schemas as the API's request
+ * bodies (a 501-character description is refused with the API's own words), then go to the
+ * same services. Returns the check: null when the body fits, else the API's message.
+ */
+export function createBodyCheck(contract: ContractDocument) {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'contract', components: contract.components } as object);
+  return (schema: string, body: Record<string, unknown>): void => {
+    const validate = ajv.getSchema(`contract#/components/schemas/${schema}`);
+    if (!validate) throw new Error(`the contract has no schema ${schema}`);
+    if (!validate(body)) {
+      const errors = validate.errors ?? [];
+      // The first failing property of the body is the field the form shows the message at.
+      const path = errors[0]?.instancePath.split('/')[1];
+      const missing = (errors[0]?.params as { missingProperty?: unknown } | undefined)?.missingProperty;
+      const field = path || (typeof missing === 'string' ? missing : undefined);
+      throw new DomainError('invalid', describeValidationErrors(errors), field ? { field } : {});
+    }
+  };
+}
+
+export type BodyCheck = ReturnType<typeof createBodyCheck>;
+
+/** A form field as text ('' when absent or not text). */
+export const field = (req: Request, name: string): string => {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** A form field that may repeat (checkboxes of one name), as a list. */
+export const fields = (req: Request, name: string): string[] => {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+};
+
+/** A form's text fields as sent (a refused form shows them again). */
+export const sentValues = (req: Request): Record<string, string> =>
+  Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string')) as Record<
+    string,
+    string
+  >;
+
+/** A decimal field (a decimal comma is read too): blank is null, else a number from 0 (the service checks the range). */
+export function decimalOf(text: string, what: string, field: string, example = '85 or 92.50, or empty for none'): number | null {
+  const value = text.trim().replace(',', '.');
+  if (value === '') return null;
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new DomainError('invalid', `${what} must be a number such as ${example}.`, { field });
+  return Number(value);
+}
+
+/** A local date and time typed in a form (`2026-11-23T09:30`, seconds optional) read in the member's zone, as an offset date-time. */
+export function instantOf(local: string, zone: string, field: string): string {
+  const text = local.trim();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text))
+    throw new DomainError('invalid', `${field}: "${local}" is not a date and time such as 2026-11-23T09:30.`, { field });
+  const at = DateTime.fromISO(text, { zone });
+  if (!at.isValid) throw new DomainError('invalid', `${field}: "${local}" is not a date and time that exists.`, { field });
+  return at.toISO({ suppressMilliseconds: true }) as string;
+}
+
+/** A duration typed as `1:30`, `1:30:15`, `90m`, `1.5h` or `1h 30m`: whole seconds, or a refusal that says what to type. */
+export function durationOf(text: string): number {
+  const value = text.trim().toLowerCase();
+  const clock = /^(\d{1,3}):([0-5]\d)(?::([0-5]\d))?$/.exec(value);
+  if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
+  const hours = /^(\d+(?:[.,]\d+)?)\s*h$/.exec(value);
+  if (hours) return Math.round(Number((hours[1] as string).replace(',', '.')) * 3600);
+  const parts = /^(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$/.exec(value);
+  if (parts && (parts[1] || parts[2])) return Number(parts[1] ?? 0) * 3600 + Number(parts[2] ?? 0) * 60;
+  throw new DomainError('invalid', `duration: "${text}" is not a duration such as 1:30, 90m or 1.5h.`, { field: 'duration' });
+}
+
+/** Seconds as the week shows them: `1:05:09`. */
+export function clockOf(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The week holding `date` (a day in the zone, or today), starting on the member's first day:
+ * its days as [start, end) instants in the zone (a 23- or 25-hour day is one day).
+ */
+export function weekOf(date: string | undefined, zone: string, weekStart: 'monday' | 'sunday', now: number) {
+  const parsed = date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? DateTime.fromISO(date, { zone }) : null;
+  const day = (parsed?.isValid ? parsed : DateTime.fromMillis(now, { zone })).startOf('day');
+  const back = weekStart === 'monday' ? day.weekday - 1 : day.weekday % 7;
+  const first = day.minus({ days: back });
+  const days = Array.from({ length: 7 }, (_, i) => {
+    const start = first.plus({ days: i });
+    return { key: start.toISODate() as string, start, end: start.plus({ days: 1 }) };
+  });
+  return { days, start: first, end: first.plus({ days: 7 }) };
+}
+
+/**
+ * The wall clock of a zone, fast: an instant (ms) as its local date and time to the second. The
+ * zone's offset is looked up once per quarter hour of instants (offsets change on those), so a
+ * week of 500 entries costs a few lookups instead of a thousand date parses.
+ */
+export function wallClock(zone: string): (ms: number) => { date: string; time: string } {
+  const tz = IANAZone.create(zone);
+  const offsets = new Map<number, number>();
+  return (ms: number) => {
+    const bucket = Math.floor(ms / 900_000);
+    let offset = offsets.get(bucket);
+    if (offset === undefined) {
+      offset = tz.offset(ms);
+      offsets.set(bucket, offset);
+    }
+    const iso = new Date(ms + offset * 60_000).toISOString();
+    return { date: iso.slice(0, 10), time: iso.slice(11, 19) };
+  };
+}

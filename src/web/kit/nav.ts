@@ -1,0 +1,34 @@
+import type { SessionView } from '../../modules/sessions/service.js';
+import type { WebPaths } from '../paths.js';
+
+/** A tab of an area's navigation, and who sees it. */
+export interface Tab {
+  id: string;
+  label: string;
+  href: (paths: WebPaths) => string;
+  shown?: (session: SessionView) => boolean;
+}
+
+export type Area = 'app' | 'settings';
+
+const owners = (s: SessionView) => s.isOwner;
+
+/** The tabs of each area, in order; an area's last links lead to the other. */
+export const NAV: Record<Area, readonly Tab[]> = {
+  app: [
+    { id: 'week', label: 'Week', href: (p) => `${p.app}/week` },
+    { id: 'reports', label: 'Reports', href: (p) => `${p.app}/reports` },
+    { id: 'catalog', label: 'Catalog', href: (p) => `${p.app}/catalog` },
+    { id: 'profile', label: 'Profile', href: (p) => `${p.app}/profile` },
+  ],
+  settings: [
+    { id: 'tokens', label: 'API tokens', href: (p) => `${p.settings}/tokens` },
+    { id: 'webhooks', label: 'Webhooks', href: (p) => `${p.settings}/webhooks` },
+    { id: 'members', label: 'Members', href: (p) => `${p.settings}/members`, shown: owners },
+    { id: 'workspace', label: 'Workspace', href: (p) => `${p.settings}/workspace`, shown: owners },
+    { id: 'import', label: 'Import', href: (p) => `${p.settings}/import`, shown: () => true },
+  ],
+};
+
+/** The tabs a person sees in an area. */
+export const tabsOf = (area: Area, session: SessionView): readonly Tab[] => NAV[area].filter((tab) => !tab.shown || tab.shown(session));

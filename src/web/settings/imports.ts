@@ -1,0 +1,444 @@
+import { createWriteStream, rmSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import type { Request, Response, Router } from 'express';
+import { DomainError } from '../../errors.js';
+import { createdInWords, FORMATS, type ImportOutcome, type ImportRequest, type ImportView } from '../../modules/imports/service.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import type { ImportJob } from '../../threads/imports.js';
+import { type Html, html } from '../kit/html.js';
+import { field } from '../kit/forms.js';
+import { noticeFor, redirect, send, shell } from '../kit/respond.js';
+import { type WebDeps } from '../deps.js';
+import { type Signed } from '../session/guard.js';
+import { csrfField, type Notice, when } from '../kit/layout.js';
+import { signedIn } from '../session/guard.js';
+import { statusOf } from '../kit/refusal.js';
+
+type SignedIn = Signed & { session: SessionView; secret: string };
+
+/** What the upload form asks, beside the file. */
+interface UploadForm {
+  timeZone: string;
+  dateFormat: string;
+  format: string;
+  createMembers: boolean;
+}
+
+const BLANK: UploadForm = { timeZone: '', dateFormat: 'auto', format: 'auto', createMembers: false };
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+function uploadForm(deps: WebDeps, session: SessionView, form: UploadForm): Html {
+  const base = deps.paths.settings;
+  const select = (name: string, value: string, options: Array<[string, string]>) =>
+    options.map(([v, label]) => html`<option value="${v}" ${v === value ? html`selected` : ''}>${label}</option>`);
+  return html`<form class="stack" method="post" action="${base}/import" enctype="multipart/form-data">
+    ${csrfField(session.csrfToken)}
+    <div>
+      <label for="import-file"
+        >CSV export
+        <span class="hint"
+          >Toggl, Clockify, Harvest or Kimai detailed report, or a timetrack file; at most ${mb(deps.config.importUploadMaxBytes)}.</span
+        ></label
+      >
+      <input id="import-file" name="file" type="file" accept=".csv,text/csv" required />
+    </div>
+    <div>
+      <label for="import-zone"
+        >Time zone of the file
+        <span class="hint">The zone its local times are in (an IANA name such as Europe/Berlin); your browser's is filled in.</span></label
+      >
+      <input id="import-zone" name="timeZone" type="text" maxlength="64" value="${form.timeZone}" data-browser-zone />
+    </div>
+    <div>
+      <label for="import-dates">Dates <span class="hint">Found from the file when a day above 12 settles it.</span></label>
+      <select id="import-dates" name="dateFormat">
+        ${select('dateFormat', form.dateFormat, [
+          ['auto', 'Find out from the file'],
+          ['DMY', 'Day first (31/12/2026)'],
+          ['MDY', 'Month first (12/31/2026)'],
+        ])}
+      </select>
+    </div>
+    <div>
+      <label for="import-format">Format <span class="hint">Recognised by the file's columns.</span></label>
+      <select id="import-format" name="format">
+        ${select('format', form.format, [['auto', 'Recognise it'], ...FORMATS.map((f): [string, string] => [f, f])])}
+      </select>
+    </div>
+    ${
+      session.isOwner
+        ? html`<label class="check"
+            ><input type="checkbox" name="createMembers" value="yes" ${form.createMembers ? html`checked` : ''} />
+            <span
+              >Add users of the file who match no member as members
+              <span class="hint">Without flags or a password; they get a setup link from the Members page later.</span></span
+            ></label
+          >`
+        : html`<p class="hint">Every row is imported as yours (${session.name}): an owner imports the whole team's history.</p>`
+    }
+    <div><button type="submit">Check the file</button></div>
+  </form>`;
+}
+
+function importList(deps: WebDeps, session: SessionView, imports: ImportView[]): Html {
+  if (imports.length === 0) return html`<p>No imports into ${session.workspaceName} yet.</p>`;
+  return html`<ul class="cards" aria-label="Imports">
+    ${imports.map(
+      (i) =>
+        html`<li>
+          <div class="card-title">
+            ${i.fileName} <span class="badge ${i.state === 'done' ? 'good' : i.state === 'failed' ? 'bad' : ''}">${i.state}</span>
+          </div>
+          <dl class="facts">
+            <dt>Started</dt>
+            <dd>${when(i.startedAt)}</dd>
+            <dt>Rows</dt>
+            <dd>
+              ${count(i.rows, 'row')}: ${count(i.imported, 'entry', 'entries')} imported, ${count(i.duplicates, 'duplicate')}
+              skipped${i.state === 'undone' ? '; undone since (its entries deleted)' : ''}
+            </dd>
+            ${
+              i.failure
+                ? html`<dt>Why</dt>
+                    <dd>${i.failure}</dd>`
+                : ''
+            }
+          </dl>
+          ${i.state === 'done' ? undoForm(deps, session, i.id, i.fileName, i.imported) : ''}
+        </li>`,
+    )}
+  </ul>`;
+}
+
+const undoForm = (deps: WebDeps, session: SessionView, id: string, fileName: string, imported: number) =>
+  html`<form
+    method="post"
+    action="${deps.paths.settings}/import/${id}/undo"
+    data-confirm="Delete the ${count(imported, 'entry', 'entries')} imported from ${fileName}?"
+  >
+    ${csrfField(session.csrfToken)}<button class="danger" type="submit">Undo the import of ${fileName}</button>
+  </form>`;
+
+function progressBody(job: ImportJob): Html {
+  const p = job.progress;
+  const passes = { reading: 0, checking: 1, writing: 2 };
+  const share = p && p.totalBytes > 0 ? (passes[p.phase] + Math.min(p.bytes / p.totalBytes, 1)) / (job.kind === 'preview' ? 2 : 3) : 0;
+  if (job.kind === 'undo') return html`<p role="status">Undoing the import of ${job.fileName}…</p>`;
+  return html`<p role="status">
+      ${job.kind === 'preview' ? 'Checking' : 'Importing'} ${job.fileName}: ${p ? `${p.phase}, ${count(p.rows, 'row')}` : 'starting'}…
+    </p>
+    <progress max="100" value="${String(Math.round(Math.min(share, 1) * 100))}">${String(Math.round(share * 100))} %</progress>
+    <p class="hint">This page follows the run by itself; other pages and the API stay available meanwhile.</p>`;
+}
+
+function refusedList(outcome: ImportOutcome): Html {
+  const { refused } = outcome.report;
+  if (refused.length === 0) return html``;
+  return html`<h2>Refused rows</h2>
+    <ul class="refused" aria-label="Refused rows">
+      ${refused.map((r) => html`<li>${r.line > 0 ? html`<strong>Line ${String(r.line)}</strong>: ` : ''}${r.message}</li>`)}
+    </ul>`;
+}
+
+/** An instant as the file wrote it: in the import's zone (or UTC), to the minute. */
+function localTime(iso: string, zone: string | undefined): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone ?? 'UTC',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+}
+
+function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
+  if (outcome.preview.length === 0) return html``;
+  const shown = zone ?? 'UTC';
+  const columns = ['Line', 'Member', 'Start', 'End', 'Description', 'Project', 'Task', 'Tags', 'Billable', 'Rate'];
+  return html`<h2>The first rows, as they will be stored</h2>
+    <p class="hint">Times in ${shown}, as the file writes them.</p>
+    <div class="scroll">
+      <table class="rows">
+        <thead>
+          <tr>
+            ${columns.map((c) => html`<th scope="col">${c}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${outcome.preview.map((r) => {
+            const cells = [
+              String(r.line),
+              r.member,
+              localTime(r.start, zone),
+              localTime(r.end, zone),
+              r.description || '(none)',
+              `${r.client ? `${r.client} / ` : ''}${r.project}`,
+              r.task,
+              r.tags.join(', '),
+              r.billable === null ? "the project's" : r.billable ? 'yes' : 'no',
+              r.hourlyRate === null ? 'from the project or member' : String(r.hourlyRate),
+            ];
+            return html`<tr>
+              ${cells.map((cell, i) => html`<td data-label="${columns[i] ?? ''}">${cell}</td>`)}
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+    </div>`;
+}
+
+function summary(outcome: ImportOutcome, dry: boolean): Html {
+  const { report } = outcome;
+  const refusedRows = report.refused.filter((r) => r.line > 0).length;
+  const made = createdInWords(report.created);
+  return html`<dl class="facts">
+    <dt>Format</dt>
+    <dd>${report.format}</dd>
+    <dt>Rows</dt>
+    <dd>${count(report.rows, 'row')}</dd>
+    <dt>${dry ? 'To import' : 'Imported'}</dt>
+    <dd>
+      ${count(dry ? outcome.importable : report.imported, 'entry', 'entries')}${dry && refusedRows > 0 ? ' (the refused rows skipped)' : ''}
+    </dd>
+    <dt>Duplicates</dt>
+    <dd>${count(report.duplicates, 'row')} imported before, skipped</dd>
+    <dt>Refused</dt>
+    <dd>${count(refusedRows, 'row')}</dd>
+    <dt>${dry ? 'To create' : 'Created'}</dt>
+    <dd>${made === '' ? 'nothing' : made}</dd>
+    ${
+      report.unmatchedUsers.length > 0
+        ? html`<dt>Unmatched users</dt>
+            <dd>
+              ${report.unmatchedUsers.map((u) => html`${u.name || u.email}${u.email && u.name ? ` <${u.email}>` : ''} (${count(u.rows, 'row')}); `)}
+              add them on the Members page first, or check "Add users of the file … as members".
+            </dd>`
+        : ''
+    }
+  </dl>`;
+}
+
+/** The page of one run: its progress, the preview with Import, or the result with Undo. */
+function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: Html; notice: Notice | null; status: number } {
+  const again = html`<p><a href="${deps.paths.settings}/import">Import another file</a></p>`;
+  if (job.state === 'running') return { body: progressBody(job), notice: null, status: 200 };
+  if (job.kind === 'undo' && job.state === 'done') {
+    return {
+      notice: { kind: 'ok', body: `The import was undone: ${count(job.deleted ?? 0, 'entry', 'entries')} deleted.` },
+      status: 200,
+      body: html`<p><a href="${deps.paths.settings}/import">Back to the imports</a></p>`,
+    };
+  }
+  if (job.state !== 'done' || !job.outcome) {
+    // A refusal answers with the API's status for it (400, 403 …), a failure 500.
+    const status = job.code ? statusOf(new DomainError(job.code, '')) : 500;
+    return { body: again, notice: { kind: 'error', body: job.message ?? 'The run stopped.' }, status };
+  }
+  const { outcome } = job;
+  if (job.kind === 'import') {
+    const id = outcome.report.importId as string;
+    return {
+      notice: { kind: 'ok', body: `Imported ${count(outcome.report.imported, 'entry', 'entries')} from ${job.fileName}.` },
+      status: 200,
+      body: html`${summary(outcome, false)} ${refusedList(outcome)} ${undoForm(deps, session, id, job.fileName, outcome.report.imported)}
+      ${again}`,
+    };
+  }
+  const refused = outcome.report.refused.filter((r) => r.line > 0).length;
+  const importForm = html`<form class="stack after" method="post" action="${deps.paths.settings}/import/runs/${job.id}/import">
+    ${csrfField(session.csrfToken)} ${refused ? html`<input type="hidden" name="skipInvalid" value="yes" />` : ''}
+    <div>
+      <button type="submit">
+        ${refused ? `Import the other ${count(outcome.importable, 'row')}, skip the refused` : `Import ${count(outcome.importable, 'entry', 'entries')}`}
+      </button>
+    </div>
+  </form>`;
+  return {
+    notice: refused
+      ? {
+          kind: 'error',
+          body: `${count(refused, 'row')} of ${job.fileName} cannot be imported as ${refused === 1 ? 'it is: fix it' : 'they are: fix them'} in the file and check it again${outcome.importable > 0 ? ', or import the others' : ''}.`,
+        }
+      : { kind: 'ok', body: `${job.fileName} is ready to import: nothing has been written yet.` },
+    status: 200,
+    body: html`${summary(outcome, true)} ${refusedList(outcome)} ${previewTable(outcome, job.request.timeZone)}
+      ${outcome.importable > 0 ? importForm : ''}
+      <h2>Check another file</h2>
+      ${uploadForm(deps, session, { ...BLANK, timeZone: job.request.timeZone ?? '' })}`,
+  };
+}
+
+/** Reads the upload (the token first: a file is stored only for a form of this session), into the runner's directory. */
+async function receive(req: Request, deps: WebDeps, session: SessionView): Promise<{ path: string; fileName: string; form: UploadForm }> {
+  const path = deps.imports.uploadPath();
+  const fields: Record<string, string> = {};
+  let fileName = '';
+  let tooLarge = false;
+  let stored: Promise<void> | null = null as Promise<void> | null;
+  const parser = busboy({
+    headers: req.headers,
+    limits: { files: 1, fields: 20, fieldSize: 1024, fileSize: deps.config.importUploadMaxBytes },
+  });
+  parser.on('field', (name, value) => {
+    fields[name] = value;
+  });
+  parser.on('file', (_name, file, info) => {
+    if (fields._csrf !== session.csrfToken) {
+      file.resume();
+      return;
+    }
+    fileName = (info.filename ?? '').replace(/[/\\]/g, '_').slice(0, 200) || 'upload.csv';
+    file.on('limit', () => {
+      tooLarge = true;
+    });
+    stored = pipeline(file, createWriteStream(path));
+  });
+  try {
+    await pipeline(req, parser);
+    await stored;
+  } catch {
+    rmSync(path, { force: true });
+    throw new DomainError(
+      'invalid',
+      'The upload could not be read (it was cut off, or is not a form with a file). Choose the file and try again.',
+    );
+  }
+  const refuse = (message: string) => {
+    rmSync(path, { force: true });
+    return new DomainError('invalid', message);
+  };
+  if (fields._csrf !== session.csrfToken) {
+    rmSync(path, { force: true });
+    // As the router answers any other form whose token is wrong.
+    throw new DomainError('forbidden', 'The form was out of date or came from another site. Reload the page and choose the file again.');
+  }
+  if (tooLarge) {
+    throw refuse(
+      `The file is larger than ${mb(deps.config.importUploadMaxBytes)} (IMPORT_UPLOAD_MAX_MB): import it on the server with timetrack import, which has no limit, or export a shorter range.`,
+    );
+  }
+  if (!stored) throw refuse('Choose a CSV file to import.');
+  return {
+    path,
+    fileName,
+    form: {
+      timeZone: (fields.timeZone ?? '').trim(),
+      dateFormat: fields.dateFormat ?? 'auto',
+      format: fields.format ?? 'auto',
+      createMembers: fields.createMembers === 'yes',
+    },
+  };
+}
+
+function requestOf(session: SessionView, path: string, form: UploadForm): Omit<ImportRequest, 'progress'> {
+  const format = (FORMATS as readonly string[]).includes(form.format) ? (form.format as ImportRequest['format']) : 'auto';
+  return {
+    workspaceId: session.workspaceId,
+    path,
+    format,
+    ...(form.timeZone ? { timeZone: form.timeZone } : {}),
+    ...(form.dateFormat === 'DMY' || form.dateFormat === 'MDY' ? { dateFormat: form.dateFormat } : {}),
+    createMembers: form.createMembers,
+  };
+}
+
+/** The Import page (decisions §10): upload, the dry run's preview, Import, the result with Undo. */
+export function importPages(router: Router, deps: WebDeps): void {
+  const { services } = deps;
+  const base = deps.paths.settings;
+
+  const render = async (res: Response, signed: SignedIn, status: number, form: UploadForm, notice: Notice | null) => {
+    const { session } = signed;
+    const imports = await services.imports.list(session.actor, session.workspaceId);
+    send(deps, res, status, {
+      ...shell(deps, signed),
+      title: 'Import',
+      current: 'import',
+      notice,
+      body: html`<p>
+          Bring your history from Toggl, Clockify, Harvest or Kimai: choose the export, check what would be imported (nothing is written
+          yet), then import. Rows imported before are skipped, so an overlapping export adds only what is new.
+        </p>
+        ${uploadForm(deps, session, form)}
+        <h2>Imports into ${session.workspaceName}</h2>
+        ${importList(deps, session, imports)}`,
+    });
+  };
+
+  router.get(
+    '/import',
+    signedIn(deps, (_req, res, signed) => render(res, signed, 200, BLANK, noticeFor(deps, signed))),
+  );
+
+  router.post(
+    '/import',
+    signedIn(deps, async (req, res, signed) => {
+      const { session } = signed;
+      let upload: Awaited<ReturnType<typeof receive>>;
+      try {
+        upload = await receive(req, deps, session);
+      } catch (error) {
+        if (error instanceof DomainError) {
+          return render(res, signed, statusOf(error), BLANK, { kind: 'error', body: error.message });
+        }
+        throw error;
+      }
+      const job = deps.imports.start(session.actor, 'preview', requestOf(session, upload.path, upload.form), upload.fileName);
+      redirect(res, `${base}/import/runs/${job.id}`);
+    }),
+  );
+
+  router.get(
+    '/import/runs/:id',
+    signedIn(deps, (req, res, signed) => {
+      const job = deps.imports.job(signed.session.actor, String(req.params.id));
+      const { body, notice, status } = jobBody(deps, signed.session, job);
+      send(deps, res, status, {
+        ...shell(deps, signed),
+        title: { preview: `Check ${job.fileName}`, import: `Import ${job.fileName}`, undo: `Undo the import of ${job.fileName}` }[job.kind],
+        current: 'import',
+        notice,
+        body,
+        ...(job.state === 'running' ? { refreshSeconds: 1 } : {}),
+      });
+    }),
+  );
+
+  router.post(
+    '/import/runs/:id/import',
+    signedIn(deps, (req, res, signed) => {
+      const preview = deps.imports.job(signed.session.actor, String(req.params.id));
+      if (preview.kind !== 'preview' || preview.state !== 'done')
+        throw new DomainError('conflict', 'Check the file first: this run is not a finished check.');
+      const job = deps.imports.start(
+        signed.session.actor,
+        'import',
+        { ...preview.request, dryRun: false, skipInvalid: field(req, 'skipInvalid') === 'yes' },
+        preview.fileName,
+      );
+      redirect(res, `${base}/import/runs/${job.id}`);
+    }),
+  );
+
+  router.post(
+    '/import/:id/undo',
+    signedIn(deps, async (req, res, signed) => {
+      // On a thread of its own, as the import was: a million entries take a while to delete.
+      const record = await services.imports.show(signed.session.actor, String(req.params.id));
+      const job = deps.imports.start(
+        signed.session.actor,
+        'undo',
+        { workspaceId: record.workspaceId, path: '' },
+        record.fileName,
+        record.id,
+      );
+      redirect(res, `${base}/import/runs/${job.id}`);
+    }),
+  );
+}

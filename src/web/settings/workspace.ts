@@ -1,0 +1,237 @@
+import type { Request, Response, Router } from 'express';
+import { DomainError } from '../../errors.js';
+import type { RunawayAction } from '../../modules/accounts/service.js';
+import { ISSUER_FIELDS } from '../../modules/invoices/fields.js';
+import type { IssuerProfilePatch } from '../../modules/invoices/service.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import type { Actor } from '../../principal.js';
+import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { refusal } from '../kit/refusal.js';
+import { type Html, html } from '../kit/html.js';
+import { decimalOf, field } from '../kit/forms.js';
+import { redirect, send, shell } from '../kit/respond.js';
+import { type WebDeps } from '../deps.js';
+import { type Signed } from '../session/guard.js';
+import { csrfField, type Notice } from '../kit/layout.js';
+import { signedIn } from '../session/guard.js';
+
+const ACTIONS: Array<{ value: RunawayAction; label: string }> = [
+  { value: 'flagged', label: 'flag the entry (it keeps running)' },
+  { value: 'capped', label: 'cap its reported duration at the limit' },
+  { value: 'stopped', label: 'stop the timer at the limit' },
+];
+
+type Values = Record<string, string>;
+type IssuerField = keyof typeof ISSUER_FIELDS;
+
+/** The invoice issuer fields as people name them, with a hint where the form of the value matters. */
+const ISSUER_LABELS = {
+  legalName: ['Legal name', ''],
+  contactName: ['Contact person', ''],
+  email: ['Email', ''],
+  phone: ['Phone', ''],
+  website: ['Website', ''],
+  addressLines: ['Street address', 'One line each.'],
+  postalCode: ['Postal code', ''],
+  city: ['City', ''],
+  country: ['Country', 'Two-letter ISO 3166 code, e.g. DE.'],
+  taxId: ['Tax ID', ''],
+  vatId: ['VAT ID', 'e.g. DE123456789.'],
+  taxNumber: ['Tax number', ''],
+  registrationNumber: ['Company registration number', ''],
+  smallBusiness: ['Small business (no VAT charged)', ''],
+  paymentDetails: ['Payment details', 'Printed on the invoice.'],
+  paymentTermsDays: ['Payment terms (days)', ''],
+  iban: ['IBAN', ''],
+  bic: ['BIC', ''],
+  bankName: ['Bank', ''],
+  accountHolder: ['Account holder', ''],
+  sellerIdentifier: ['Seller identifier', 'For e-invoices.'],
+  electronicAddress: ['Electronic address', 'For e-invoices, e.g. an email or Peppol ID.'],
+  electronicAddressScheme: ['Electronic address scheme', 'e.g. EM for email, 0088 for GLN.'],
+  invoiceFooter: ['Invoice footer', ''],
+} as const satisfies Record<IssuerField, readonly [string, string]>;
+
+const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
+  { legend: 'Business', fields: ['legalName', 'contactName', 'email', 'phone', 'website'] },
+  { legend: 'Address', fields: ['addressLines', 'postalCode', 'city', 'country'] },
+  { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'registrationNumber', 'smallBusiness'] },
+  { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder'] },
+  { legend: 'E-invoicing and footer', fields: ['sellerIdentifier', 'electronicAddress', 'electronicAddressScheme', 'invoiceFooter'] },
+];
+
+/** One issuer field: a checkbox, a text area (lines) or a text field, labelled. */
+function issuerField(name: IssuerField, profile: Values, error: string | undefined): Html {
+  const id = `profile-${name}`;
+  const [label, hint] = ISSUER_LABELS[name];
+  const hintHtml = hint ? html` <span class="hint">${hint}</span>` : '';
+  const kind = ISSUER_FIELDS[name] as string;
+  if (kind === 'boolean')
+    return html`<label class="check" for="${id}"
+      ><input id="${id}" type="checkbox" name="${name}" value="true" ${profile[name] === 'true' ? html`checked` : ''} /> ${label}</label
+    >`;
+  if (kind === 'lines')
+    return html`<div>
+      <label for="${id}">${label}${hintHtml}</label
+      ><textarea id="${id}" name="${name}" rows="3" ${invalidAt(id, error)}>${profile[name] ?? ''}</textarea>
+      ${errorAt(id, error)}
+    </div>`;
+  return html`<div>
+    <label for="${id}">${label}${hintHtml}</label
+    ><input id="${id}" name="${name}" type="text" value="${profile[name] ?? ''}" ${invalidAt(id, error)} />
+    ${errorAt(id, error)}
+  </div>`;
+}
+
+function settingsForm(base: string, session: SessionView, v: Values, maxPerMin: number, errors: FieldErrors): Html {
+  const input = (name: string, label: string, hint: string, attrs: Html = html``) =>
+    html`<div>
+      <label for="ws-${name}">${label} <span class="hint">${hint}</span></label
+      ><input id="ws-${name}" name="${name}" type="text" value="${v[name] ?? ''}" ${attrs} ${invalidAt(`ws-${name}`, errors[name])} />
+      ${errorAt(`ws-${name}`, errors[name])}
+    </div>`;
+  return html`<form class="stack wide" method="post" action="${base}/workspace">
+    ${csrfField(session.csrfToken)}
+    <div class="groups">
+      <fieldset>
+        <legend>General</legend>
+        ${input('name', 'Name', '', html`required maxlength="200"`)}
+        ${input('currency', 'Currency', 'ISO 4217, e.g. EUR. Amounts already recorded are not converted.', html`required pattern="[A-Za-z]{3}" autocapitalize="characters" maxlength="3"`)}
+        ${input('hourlyRate', 'Default hourly rate', 'Empty: none. Task, project and member rates come first.', html`inputmode="decimal"`)}
+      </fieldset>
+      <fieldset>
+        <legend>Timers and the API</legend>
+        ${input('runawayLimitHours', 'Runaway timer limit (hours)', 'A timer running longer than this is a runaway.', html`inputmode="decimal" required`)}
+        <div>
+          <label for="ws-runawayAction">When a timer runs away</label>
+          <select id="ws-runawayAction" name="runawayAction">
+            ${ACTIONS.map((a) => html`<option value="${a.value}" ${v.runawayAction === a.value ? html`selected` : ''}>${a.label}</option>`)}
+          </select>
+        </div>
+        ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin} (RATE_LIMIT_WORKSPACE_PER_MIN).`, html`inputmode="numeric"`)}
+      </fieldset>
+    </div>
+    <div><button type="submit">Save settings</button></div>
+  </form>`;
+}
+
+function profileForm(base: string, session: SessionView, profile: Values, errors: FieldErrors): Html {
+  return html`<form class="stack wide" method="post" action="${base}/workspace/profile">
+    ${csrfField(session.csrfToken)}
+    <p class="hint">Copied onto each new invoice as its issuer. An empty field is cleared.</p>
+    <div class="groups">
+      ${ISSUER_GROUPS.map(
+        (group) =>
+          html`<fieldset>
+            <legend>${group.legend}</legend>
+            ${group.fields.map((name) => issuerField(name, profile, errors[name]))}
+          </fieldset>`,
+      )}
+    </div>
+    <div><button type="submit">Save invoice issuer</button></div>
+  </form>`;
+}
+
+/** The workspace (owners only): its settings and the invoice issuer profile. */
+export function workspacePages(router: Router, deps: WebDeps): void {
+  const { services } = deps;
+  const base = deps.paths.settings;
+
+  const current = (actor: Actor, workspaceId: string) => {
+    const w = services.accounts.workspaceToEdit(actor, workspaceId);
+    const settings: Values = {
+      name: w.name,
+      currency: w.currency,
+      hourlyRate: w.hourlyRate === null ? '' : String(w.hourlyRate),
+      runawayLimitHours: String(Math.round((w.runawayLimitSec / 3600) * 1000) / 1000),
+      runawayAction: w.runawayAction,
+      rateLimitPerMin: w.rateLimitPerMin === null ? '' : String(w.rateLimitPerMin),
+    };
+    const profile: Values = {};
+    for (const [name, value] of Object.entries(w.businessProfile ?? {})) {
+      profile[name] = Array.isArray(value) ? value.join('\n') : String(value);
+    }
+    return { settings, profile };
+  };
+
+  const render = (
+    res: Response,
+    signed: Signed,
+    status: number,
+    notice: Notice | null,
+    override: { settings?: Values; profile?: Values; errors?: FieldErrors } = {},
+  ) => {
+    const session = signed.session as SessionView;
+    const values = { ...current(session.actor, session.workspaceId), ...override };
+    send(deps, res, status, {
+      ...shell(deps, signed),
+      title: 'Workspace',
+      current: 'workspace',
+      notice,
+      body: html`<h2>Settings</h2>
+        ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {})}
+        <h2>Invoice issuer</h2>
+        ${profileForm(base, session, values.profile, override.profile ? (override.errors ?? {}) : {})}`,
+    });
+  };
+
+  router.get(
+    '/workspace',
+    signedIn(deps, (req, res, signed) => render(res, signed, 200, req.query.done === 'saved' ? { kind: 'ok', body: 'Saved.' } : null)),
+  );
+
+  router.post(
+    '/workspace',
+    signedIn(deps, (req: Request, res, signed) => {
+      const names = ['name', 'currency', 'hourlyRate', 'runawayLimitHours', 'runawayAction', 'rateLimitPerMin'];
+      const settings = Object.fromEntries(names.map((n) => [n, field(req, n)]));
+      try {
+        const hours = decimalOf(settings.runawayLimitHours ?? '', 'runaway limit', 'runawayLimitSec', '10 (hours, above 0)');
+        if (hours === null || hours <= 0)
+          throw new DomainError('invalid', 'runaway limit must be a number such as 10 (hours, above 0).', { field: 'runawayLimitSec' });
+        const perMin = (settings.rateLimitPerMin ?? '').trim();
+        if (perMin !== '' && !/^\d+$/.test(perMin))
+          throw new DomainError('invalid', 'requests per minute must be a whole number, or empty.', { field: 'rateLimitPerMin' });
+        services.accounts.setWorkspace(signed.session.actor, signed.session.workspaceId, {
+          name: settings.name ?? '',
+          currency: (settings.currency ?? '').trim().toUpperCase(),
+          hourlyRate: decimalOf(settings.hourlyRate ?? '', 'default hourly rate', 'hourlyRate'),
+          runawayLimitSec: Math.round(hours * 3600),
+          runawayAction: settings.runawayAction as RunawayAction,
+          rateLimitPerMin: perMin === '' ? null : Number(perMin),
+        });
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
+        const refused = refusal(error, { fields: { runawayLimitSec: 'runawayLimitHours' }, message: (text) => `The ${text}` });
+        return render(res, signed, refused.status, { kind: 'error', body: refused.message }, { settings, errors: refused.errors });
+      }
+      redirect(res, `${base}/workspace?done=saved`);
+    }),
+  );
+
+  router.post(
+    '/workspace/profile',
+    signedIn(deps, (req: Request, res, signed) => {
+      const profile: Values = {};
+      const patch: Record<string, unknown> = {};
+      for (const [name, kind] of Object.entries(ISSUER_FIELDS)) {
+        const value = field(req, name);
+        profile[name] = value;
+        // A checkbox is absent when off; lines arrive one per line; a blank field clears.
+        const text = value.trim();
+        if (kind === 'boolean') patch[name] = value === 'true' ? true : null;
+        else if (kind === 'lines') patch[name] = value.split(/\r?\n/).filter((l) => l.trim() !== '');
+        else if (kind === 'days') patch[name] = text === '' ? null : /^\d+$/.test(text) ? Number(text) : text;
+        else patch[name] = text === '' ? null : text;
+      }
+      try {
+        services.invoices.setBusinessProfile(signed.session.actor, signed.session.workspaceId, patch as IssuerProfilePatch);
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
+        const refused = refusal(error);
+        return render(res, signed, refused.status, { kind: 'error', body: refused.message }, { profile, errors: refused.errors });
+      }
+      redirect(res, `${base}/workspace?done=saved`);
+    }),
+  );
+}
