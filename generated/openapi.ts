@@ -263,7 +263,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description The name must be unique within its client (or among projects without a client), trimmed and case-insensitive, else 409 `conflict`. A `clientId` of another workspace is 404; an archived client is 400. Defaults: `color` `#9e9e9e`, `billable` false.
+         * @description The name must be unique within its client (or among projects without a client), trimmed and case-insensitive, else 409 `conflict`. A `clientId` of another workspace is 404; an archived client is 400. Defaults: `color` `#9e9e9e`, `billable` false. Setting `hourlyRate` or `budgetAmount` needs money visibility (`canViewOthersMoney`): a token without it is refused with 403 `forbidden` naming the field, and nothing is created.
          */
         post: operations["createProject"];
         delete?: never;
@@ -299,7 +299,7 @@ export interface paths {
         /**
          * Edit a project
          * @description Partial edit: send only the fields to change (at least one). Archive or unarchive with `{archived: true|false}`; archived projects stay listed and take no new entries. A rename to a name
-         *     taken within the same parent is 409 `conflict`.
+         *     taken within the same parent is 409 `conflict`. Setting, changing or clearing `hourlyRate` or `budgetAmount` needs money visibility (`canViewOthersMoney`): a token without it, which reads them as null, is refused with 403 `forbidden` naming the field, and nothing changes.
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Create a task
-         * @description The name must be unique within its project (trimmed, case-insensitive), else 409 `conflict`. A `projectId` of another workspace is 404; an archived project is 400.
+         * @description The name must be unique within its project (trimmed, case-insensitive), else 409 `conflict`. A `projectId` of another workspace is 404; an archived project is 400. Setting, changing or clearing `hourlyRate` needs money visibility (`canViewOthersMoney`): a token without it, which reads it as null, is refused with 403 `forbidden` naming the field, and nothing changes.
          */
         post: operations["createTask"];
         delete?: never;
@@ -355,7 +355,7 @@ export interface paths {
         /**
          * Edit a task
          * @description Partial edit: send only the fields to change (at least one). Archive or unarchive with `{archived: true|false}`; archived tasks stay listed and take no new entries. A rename to a name
-         *     taken within the same parent is 409 `conflict`.
+         *     taken within the same parent is 409 `conflict`. Setting, changing or clearing `hourlyRate` needs money visibility (`canViewOthersMoney`): a token without it, which reads it as null, is refused with 403 `forbidden` naming the field, and nothing changes.
          */
         patch: operations["updateTask"];
         trace?: never;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/principal.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { expectProblem, startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../settings/client.js';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -96,5 +96,65 @@ describe('web app: the catalog', () => {
     expect(seen).not.to.include('rate 80');
     expect(seen).not.to.match(/name="hourlyRate" value="80"/);
     expect(flat((await owner.get('/app/catalog')).text)).to.include('rate 80');
+  });
+
+  it('M5: a member without money visibility saves a project and a task without erasing their rate and budget; the API refuses them a money change', async () => {
+    await post('/app/catalog/project', { name: 'Audit', color: '#0b57d0', hourlyRate: '120', budgetAmount: '5000', billable: 'true' });
+    const [project] = await list('/api/v1/projects');
+    await post('/app/catalog/task', { name: 'Fieldwork', projectId: project.id, hourlyRate: '150' });
+    const [task] = await list('/api/v1/tasks');
+    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id, canViewOthersTime: true });
+    const member = new SettingsClient(server);
+    await member.setUp(bea.id, PASSWORD);
+    // Her forms carry no money fields at all.
+    const page = await member.get('/app/catalog');
+    expect(page.text).not.to.match(/name="hourlyRate"|name="budgetAmount"/);
+    // She renames the project and the task and saves: the rates and the budget stay.
+    const csrf = SettingsClient.csrf(page.text);
+    const renamed = await member.post(`/app/catalog/project/${project.id}`, {
+      _csrf: csrf,
+      name: 'Audit 2026',
+      color: '#0b57d0',
+      billable: 'true',
+    });
+    expect(renamed.status).to.equal(303);
+    const renamedTask = await member.post(`/app/catalog/task/${task.id}`, { _csrf: csrf, name: 'Field work' });
+    expect(renamedTask.status).to.equal(303);
+    const stored = (await server.request('GET', `/api/v1/projects/${project.id}`)).body.data;
+    expect(stored).to.include({ name: 'Audit 2026', hourlyRate: 120, budgetAmount: 5000 });
+    expect((await server.request('GET', `/api/v1/tasks/${task.id}`)).body.data).to.include({ name: 'Field work', hourlyRate: 150 });
+    // A form posted with the money fields anyway (not the page's): the page does not read them; nothing of the money changes.
+    const forged = await member.post(`/app/catalog/project/${project.id}`, {
+      _csrf: csrf,
+      name: 'Audit 2026',
+      color: '#0b57d0',
+      hourlyRate: '',
+    });
+    expect(forged.status).to.equal(303);
+    expect((await server.request('GET', `/api/v1/projects/${project.id}`)).body.data).to.include({ hourlyRate: 120, budgetAmount: 5000 });
+    // The API: a token without money visibility may not set, change or clear a rate or a budget (403 forbidden, the field named).
+    const token = server.services.tokens.create(OPERATOR, {
+      workspaceId: server.workspaceId,
+      userId: bea.id,
+      name: 'b',
+      scopes: ['catalog:read', 'catalog:write'],
+    }).token;
+    for (const [method, path, json] of [
+      ['PATCH', `/api/v1/projects/${project.id}`, { hourlyRate: null }],
+      ['PATCH', `/api/v1/projects/${project.id}`, { budgetAmount: 1 }],
+      ['POST', '/api/v1/projects', { name: 'Rated', hourlyRate: 5000 }],
+      ['PATCH', `/api/v1/tasks/${task.id}`, { hourlyRate: 5000 }],
+      ['POST', '/api/v1/tasks', { name: 'Rated', projectId: project.id, hourlyRate: 5000 }],
+    ] as const) {
+      const refused = await server.request(method, path, { token, json });
+      expectProblem(refused, 403, 'forbidden', server.config.problemsBase);
+      expect(refused.body.detail).to.match(
+        /^(hourlyRate|budgetAmount): setting a rate or a budget needs the visibility of colleagues' money/,
+      );
+    }
+    // Without money fields the same token may edit.
+    expect((await server.request('PATCH', `/api/v1/projects/${project.id}`, { token, json: { name: 'Audit FY26' } })).status).to.equal(200);
+    expect((await server.request('GET', `/api/v1/projects/${project.id}`)).body.data).to.include({ hourlyRate: 120, budgetAmount: 5000 });
   });
 });

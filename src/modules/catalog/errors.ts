@@ -6,6 +6,13 @@ export const catalogErrors = {
   projectHasEntries: (id: string) => new DomainError('conflict', `Project ${id} still has entries; archive it instead.`),
   taskHasEntries: (id: string) => new DomainError('conflict', `Task ${id} still has entries; archive it instead.`),
   tagInUse: (id: string) => new DomainError('conflict', `Tag ${id} is still used by entries.`),
+  /** A rate or a budget set, changed or cleared by someone who may not see them (issue 33 M5). */
+  moneyHidden: (fields: string[]) =>
+    new DomainError(
+      'forbidden',
+      `${fields.join(', ')}: setting a rate or a budget needs the visibility of colleagues' money, which you do not have. Leave ${fields.length > 1 ? 'them' : 'it'} out, or ask an owner.`,
+      { field: fields[0] as string },
+    ),
   clientArchived: (id: string) =>
     new DomainError('invalid', `clientId: client ${id} is archived; unarchive it first.`, { field: 'clientId' }),
   projectArchived: (id: string) =>

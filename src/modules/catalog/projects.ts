@@ -10,6 +10,7 @@ import { cleanName, nameKey } from './names.js';
 import type { ProjectWithTotals } from './repository.js';
 import type { projects } from './schema.js';
 import { type LiveTotals, type ProjectView, projectView } from './views.js';
+import { requireMoneyVisible } from './money.js';
 
 type Schemas = components['schemas'];
 
@@ -68,6 +69,7 @@ export function createProjectsService({ clock, write, repo, entries }: CatalogDe
     },
 
     create(actor: Actor, input: Schemas['ProjectCreate']): ProjectView {
+      requireMoneyVisible(actor, input, ['hourlyRate', 'budgetAmount']);
       const name = cleanName(input.name);
       let clientId: string | null = null;
       return write(
@@ -98,6 +100,7 @@ export function createProjectsService({ clock, write, repo, entries }: CatalogDe
     },
 
     update(actor: Actor, id: string, patch: Schemas['ProjectPatch']): ProjectView {
+      requireMoneyVisible(actor, patch, ['hourlyRate', 'budgetAmount']);
       const name = patch.name === undefined ? undefined : cleanName(patch.name);
       let parent: string | null = null;
       let shownName = name ?? '';

@@ -6,6 +6,7 @@ import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './co
 import { cleanName, nameKey } from './names.js';
 import type { tasks } from './schema.js';
 import { type TaskView, taskView } from './views.js';
+import { requireMoneyVisible } from './money.js';
 
 type Schemas = components['schemas'];
 
@@ -23,6 +24,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
     },
 
     create(actor: Actor, input: Schemas['TaskCreate']): TaskView {
+      requireMoneyVisible(actor, input, ['hourlyRate']);
       const name = cleanName(input.name);
       return write(
         (record) => {
@@ -48,6 +50,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
     },
 
     update(actor: Actor, id: string, patch: Schemas['TaskPatch']): TaskView {
+      requireMoneyVisible(actor, patch, ['hourlyRate']);
       const name = patch.name === undefined ? undefined : cleanName(patch.name);
       let projectId = '';
       return write(

@@ -46,21 +46,27 @@ const hoursToSec = (text: string): number | null | string => {
   return typeof hours === 'number' ? Math.round(hours * 3600) : hours;
 };
 
-/** The body a kind's form sends, the API's way (checked against the contract before the service). */
-function bodyOf(kind: Kind, req: Request, creating: boolean): Record<string, unknown> {
+/**
+ * The body a kind's form sends, the API's way (checked against the contract before the service).
+ * Rates and budgets only when the form showed them (`money`): a member who may not see money
+ * gets no such fields, and their save leaves the stored ones alone.
+ */
+function bodyOf(kind: Kind, req: Request, creating: boolean, money: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = { name: field(req, 'name').trim() };
   if (!creating && kind !== 'tag') body.archived = field(req, 'archived') === 'true';
   if (kind === 'project') {
     body.clientId = field(req, 'clientId') || null;
     body.color = field(req, 'color') || '#0b57d0';
     body.billable = field(req, 'billable') === 'true';
-    body.hourlyRate = decimal(field(req, 'hourlyRate'));
-    body.budgetAmount = decimal(field(req, 'budgetAmount'));
+    if (money) {
+      body.hourlyRate = decimal(field(req, 'hourlyRate'));
+      body.budgetAmount = decimal(field(req, 'budgetAmount'));
+    }
     body.estimateSec = hoursToSec(field(req, 'estimateHours'));
   }
   if (kind === 'task') {
     if (creating) body.projectId = field(req, 'projectId');
-    body.hourlyRate = decimal(field(req, 'hourlyRate'));
+    if (money) body.hourlyRate = decimal(field(req, 'hourlyRate'));
     body.estimateSec = hoursToSec(field(req, 'estimateHours'));
   }
   return body;
@@ -126,8 +132,11 @@ function fields(
   errors: FieldErrors,
   all: Record<Kind, Item[]>,
   creating: boolean,
+  money: boolean,
 ): Html {
   const id = (name: string) => `${key}-${name}`;
+  const rate = () =>
+    money ? labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`) : '';
   const options = (list: Item[], selected: string, none: string | null) =>
     html`${none === null ? '' : html`<option value="">${none}</option>`}
     ${list.filter((i) => !i.archived || i.id === selected).map((i) => html`<option value="${i.id}" ${i.id === selected ? html`selected` : ''}>${i.name}</option>`)}`;
@@ -140,9 +149,8 @@ function fields(
               ${options(all.client, v.clientId ?? '', 'No client')}
             </select>
           </div>
-          ${labelledInput(id('color'), 'color', 'Colour', v.color ?? '#0b57d0', errors, html`type="color"`)}
-          ${labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)}
-          ${labelledInput(id('budget'), 'budgetAmount', 'Budget (amount)', v.budgetAmount ?? '', errors, html`type="text" inputmode="decimal"`)}
+          ${labelledInput(id('color'), 'color', 'Colour', v.color ?? '#0b57d0', errors, html`type="color"`)} ${rate()}
+          ${money ? labelledInput(id('budget'), 'budgetAmount', 'Budget (amount)', v.budgetAmount ?? '', errors, html`type="text" inputmode="decimal"`) : ''}
           ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
           <label class="check" for="${id('billable')}"
             ><input id="${id('billable')}" type="checkbox" name="billable" value="true" ${v.billable === 'true' ? html`checked` : ''} />
@@ -162,7 +170,7 @@ function fields(
               </div>`
             : ''
         }
-        ${labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)}
+        ${rate()}
         ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}`
       : ''
   }
@@ -202,7 +210,8 @@ function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, re
               >
             </summary>
             <form class="edit" method="post" action="${APP_PATH}/catalog/${kind}/${item.id}" aria-label="Edit ${kind} ${item.name}">
-              ${csrfField(session.csrfToken)} ${fields(kind, item.id, values, sent?.errors ?? {}, all, false)}
+              ${csrfField(session.csrfToken)}
+              ${fields(kind, item.id, values, sent?.errors ?? {}, all, false, session.actor.canViewOthersMoney)}
               <div class="actions"><button type="submit">Save</button></div>
             </form>
             <form
@@ -222,7 +231,9 @@ function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, re
     <form class="add-item" method="post" action="${APP_PATH}/catalog/${kind}" aria-label="New ${kind}">
       <p class="new-label">New ${kind}</p>
       ${csrfField(session.csrfToken)}
-      <div class="grid">${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true)}</div>
+      <div class="grid">
+        ${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true, session.actor.canViewOthersMoney)}
+      </div>
       <div class="actions"><button type="submit">Add ${kind}</button></div>
     </form>
   </section>`;
@@ -281,7 +292,7 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
     '/catalog/:kind',
     write(
       (kind, req, actor) => {
-        const body = bodyOf(kind, req, true);
+        const body = bodyOf(kind, req, true, actor.canViewOthersMoney);
         check(SCHEMAS[kind][0], body);
         (service(kind).create as (a: Actor, b: unknown) => unknown)(actor, body);
       },
@@ -292,7 +303,7 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
     '/catalog/:kind/:id',
     write(
       (kind, req, actor) => {
-        const body = bodyOf(kind, req, false);
+        const body = bodyOf(kind, req, false, actor.canViewOthersMoney);
         check(SCHEMAS[kind][1], body);
         (service(kind).update as (a: Actor, id: string, b: unknown) => unknown)(actor, req.params.id as string, body);
       },
