@@ -129,7 +129,8 @@ async function main(): Promise<void> {
     await shoot(page, 'sign-in');
 
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await Promise.all([page.waitForURL(`${settings}/tokens`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([page.waitForURL(`${server.url}/app/week`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await page.goto(`${settings}/tokens`);
     await page.getByRole('textbox', { name: /^Name/ }).fill('Invoicing script');
     for (const scope of ['entries:read', 'reports:read']) await page.getByRole('checkbox', { name: new RegExp(`^${scope} `) }).check();
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Mint token' }).click()]);
@@ -158,6 +159,24 @@ async function main(): Promise<void> {
     await page.getByLabel(/^Email/).evaluate((input) => input.removeAttribute('type'));
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Add member' }).click()]);
     await shoot(page, 'members-refused');
+    // An address an account holds already (Jo's, of another workspace): an invitation, listed as Invited.
+    const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Harbour Co-op' });
+    const jo = server.services.accounts.createUser(OPERATOR, { name: 'Jo Nakamura', email: 'jo@harbour.example' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: other.id, userId: jo.id });
+    await server.services.sessions.setPassword(OPERATOR, jo.id, PASSWORD);
+    await page.goto(`${settings}/members`);
+    await page.getByLabel(/^Email/).fill('jo@harbour.example');
+    await page.getByRole('checkbox', { name: "Sees colleagues' time", exact: true }).check();
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Add member' }).click()]);
+    const invitation = await page.locator('#setup-link').textContent();
+    await shoot(page, 'members-invited');
+    // Jo opens the link signed in as Jo: the Join page.
+    const joPage = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    await joPage.goto((invitation ?? '').trim());
+    await joPage.getByLabel('Email').fill('jo@harbour.example');
+    await joPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await Promise.all([joPage.waitForNavigation(), joPage.getByRole('button', { name: 'Sign in' }).click()]);
+    await shoot(joPage, 'join');
   } finally {
     await browser.close();
     await server.close();

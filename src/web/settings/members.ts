@@ -141,7 +141,7 @@ function addForm(base: string, session: SessionView, form: AddForm, currency: st
     ${csrfField(session.csrfToken)}
     <div class="two">
       ${text('name', 'Name', 'text', 'For a new account; an existing one keeps its name.', 'off')}
-      ${text('email', 'Email', 'email', 'Their sign-in: an account with it is added, else one is made.', 'off')}
+      ${text('email', 'Email', 'email', 'Their sign-in. You get one link to send to it; they are in once they use it.', 'off')}
     </div>
     <fieldset>
       <legend>Access</legend>
@@ -413,7 +413,7 @@ function addedNotice(deps: WebDeps, signed: SignedIn, added: Enrolled): Notice {
     kind: 'ok',
     body: html`<p>
         <strong>Send this link to ${added.email}</strong>: it lets them into ${signed.session.workspaceName}. It works once, until
-        ${when(new Date(link.expiresAt).toISOString())}, and is shown only this once. Until they use it they are listed as invited.
+        ${when(new Date(link.expiresAt).toISOString())}, and is shown only this once.
       </p>
       ${secretBox('setup-link', `The link for ${added.email}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,
