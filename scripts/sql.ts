@@ -107,6 +107,13 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   entries.update(owner, one.id, { projectId: p1.id });
   entries.get(owner, one.id);
   entries.delete(owner, entries.create(owner, { start: '2026-10-22T09:00:00Z', end: '2026-10-22T10:00:00Z' }).id);
+  // The web app's working day: a delete with its Undo, suggestions while typing, the timesheet's cells.
+  const undone = entries.create(owner, { start: '2026-10-22T11:00:00Z', end: '2026-10-22T12:00:00Z', description: 'undone' });
+  entries.delete(owner, undone.id, { undoable: true });
+  entries.restore(owner, undone.id);
+  entries.dropTombstones();
+  entries.suggestions(owner, 'ed');
+  entries.createMany(owner, [{ start: '2026-10-22T13:00:00Z', end: '2026-10-22T14:00:00Z' }]);
   for (const catalogList of [
     () => catalog.clients.list(owner, {}),
     () => catalog.projects.list(owner, {}),

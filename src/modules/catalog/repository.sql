@@ -72,19 +72,19 @@ update "tasks" set "estimate_sec" = ?, "updated_at" = ? where "tasks"."id" = ? r
 select "id" from "tags" where ("tags"."workspace_id" = ? and "tags"."id" in (?));
 --   SEARCH tags USING INDEX sqlite_autoindex_tags_1 (id=?)
 
-select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "created_at", "updated_at" from "clients" where "clients"."workspace_id" = ? order by "clients"."name_key" asc, "clients"."id" asc;
---   SEARCH clients USING INDEX clients_name (workspace_id=?)
-
-select "id", "workspace_id", "project_id", "name", "name_key", "estimate_sec", "hourly_rate", "archived", "created_at", "updated_at" from "tasks" where "tasks"."workspace_id" = ? order by "tasks"."name_key" asc, "tasks"."id" asc;
---   SEARCH tasks USING INDEX tasks_workspace (workspace_id=?)
---   USE TEMP B-TREE FOR ORDER BY
-
 select "projects"."id", "projects"."name", "projects"."color", "projects"."client_id", "clients"."name" from "projects" left join "clients" on "clients"."id" = "projects"."client_id" where ("projects"."workspace_id" = ? and "projects"."id" in (select value from json_each(?)));
 --   SEARCH projects USING INDEX projects_name (workspace_id=?)
 --   LIST SUBQUERY 1
 --     SCAN json_each VIRTUAL TABLE INDEX 1:
 --     CREATE BLOOM FILTER
 --   SEARCH clients USING INDEX sqlite_autoindex_clients_1 (id=?) LEFT-JOIN
+
+select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "created_at", "updated_at" from "clients" where "clients"."workspace_id" = ? order by "clients"."name_key" asc, "clients"."id" asc;
+--   SEARCH clients USING INDEX clients_name (workspace_id=?)
+
+select "id", "workspace_id", "project_id", "name", "name_key", "estimate_sec", "hourly_rate", "archived", "created_at", "updated_at" from "tasks" where "tasks"."workspace_id" = ? order by "tasks"."name_key" asc, "tasks"."id" asc;
+--   SEARCH tasks USING INDEX tasks_workspace (workspace_id=?)
+--   USE TEMP B-TREE FOR ORDER BY
 
 select "id", "name" from "tasks" where ("tasks"."workspace_id" = ? and "tasks"."id" in (select value from json_each(?)));
 --   SEARCH tasks USING INDEX tasks_workspace (workspace_id=?)

@@ -5,7 +5,7 @@ import { createListQueries } from './repository/list.js';
 import { createImportQueries } from './repository/imports.js';
 import { type EntryInsert, INSERT_VALUES } from './repository/insert.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
-import { entries, entryTags } from './schema.js';
+import { entries, entryTags, entryTombstones } from './schema.js';
 import type { EntryRow } from './views.js';
 
 const p = (name: string) => sql.placeholder(name);
@@ -89,6 +89,22 @@ export function createEntriesRepository(db: Db) {
     list: createListQueries(db),
     searchIndex: createSearchIndexQueries(db),
     ...createImportQueries(db),
+    // The web app's Undo of a delete (entry_tombstones).
+    keepTombstone: (values: typeof entryTombstones.$inferInsert): void => {
+      db.insert(entryTombstones).values(values).onConflictDoUpdate({ target: entryTombstones.entryId, set: values }).run();
+    },
+    /** Takes a tombstone (it is deleted), when it is the workspace's and no older than `since`. */
+    takeTombstone: (workspaceId: string, entryId: string, since: number): typeof entryTombstones.$inferSelect | undefined =>
+      db
+        .delete(entryTombstones)
+        .where(
+          and(eq(entryTombstones.entryId, entryId), eq(entryTombstones.workspaceId, workspaceId), gte(entryTombstones.deletedAt, since)),
+        )
+        .returning()
+        .get(),
+    dropTombstones: (before: number): number => db.delete(entryTombstones).where(lt(entryTombstones.deletedAt, before)).run().changes,
+    /** Re-inserts a deleted entry as it was (the Undo), its id kept. */
+    reinsert: (row: typeof entries.$inferInsert): EntryRow => db.insert(entries).values(row).returning().get() as EntryRow,
     replaceTags(entryId: string, ids: string[]): void {
       db.delete(entryTags).where(eq(entryTags.entryId, entryId)).run();
       if (ids.length > 0)

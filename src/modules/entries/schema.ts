@@ -100,3 +100,21 @@ export const entryTags = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.entryId, t.tagId] }), index('entry_tags_tag').on(t.tagId, t.entryId)],
 );
+
+/**
+ * What the web app's Delete keeps for its Undo (10 seconds): the deleted entry's row and tag ids
+ * as JSON, written in the delete's transaction and taken back by a restore; a job drops them
+ * after a minute. No foreign keys: the entry is gone.
+ */
+export const entryTombstones = sqliteTable(
+  'entry_tombstones',
+  {
+    entryId: text('entry_id').primaryKey(),
+    workspaceId: text('workspace_id').notNull(),
+    authorId: text('author_id').notNull(),
+    /** JSON `{row, tagIds}` of the entry as it was. */
+    snapshot: text('snapshot').notNull(),
+    deletedAt: integer('deleted_at').notNull(),
+  },
+  (t) => [index('entry_tombstones_deleted').on(t.deletedAt)],
+);

@@ -18,6 +18,7 @@ export type { EntryFilters } from './filters.js';
 export { pickEntryFilters } from './filters.js';
 export type { EntryLister, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
+export { type Suggestion, UNDO_MS } from './entries.js';
 export type { Invoiceable } from './repository.js';
 export type { EntryImports, ImportContext, ImportedEntry } from './imports.js';
 
@@ -88,6 +89,7 @@ export function createEntryServices({
     jobs: [
       { name: 'runaway timers', every: 'tick', run: () => timers.detectRunaways() },
       { name: 'search index', every: 'tick', run: () => catchUp(write, repo) },
+      { name: 'undo tombstones', every: 'hour', run: () => write(() => repo.dropTombstones(clock.now() - 60_000)) },
     ] satisfies Job[],
     /** What the catalog reads of entries: whether rows are in use, the running timers. */
     catalogPorts: {
