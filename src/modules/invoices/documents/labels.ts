@@ -123,7 +123,7 @@ const de: Labels = {
   buyerReference: 'Ihr Zeichen',
   precedingInvoice: 'Storniert Rechnung',
   from: 'Von',
-  billedTo: 'An',
+  billedTo: 'Rechnungsempfänger',
   vatId: 'USt-IdNr.',
   taxNumber: 'Steuernummer',
   registration: 'Register',
