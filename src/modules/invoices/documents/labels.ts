@@ -172,7 +172,7 @@ export const LABELS: Record<DocumentLanguage, Labels> = { en, de };
 
 export const labelsOf = (language: DocumentLanguage | undefined): Labels => LABELS[language ?? 'en'] ?? en;
 
-/** Formatters of one language and currency, made once per document (Intl formatters are costly to make). */
+/** Formatters of one language and currency (Intl formatters cost about a millisecond to make). */
 export interface Formats {
   money: (amount: string | number) => string;
   hours: (hoursText: string) => string;
@@ -180,7 +180,20 @@ export interface Formats {
   date: (day: string) => string;
 }
 
+const formats = new Map<string, Formats>();
+
+/** The formatters of a language and currency, made once per process. */
 export function formatsOf(labels: Labels, currency: string): Formats {
+  const key = `${labels.locale}/${currency}`;
+  let made = formats.get(key);
+  if (!made) {
+    made = makeFormats(labels, currency);
+    formats.set(key, made);
+  }
+  return made;
+}
+
+function makeFormats(labels: Labels, currency: string): Formats {
   const money = new Intl.NumberFormat(labels.locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const hours = new Intl.NumberFormat(labels.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(labels.locale, { maximumFractionDigits: 3 });

@@ -77,8 +77,9 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
     subset: 'PDF/A-3b',
     bufferPages: true,
     autoFirstPage: true,
-    // pdfkit takes a parsed fontkit font where its types say a path.
-    font: faces.regular as unknown as string,
+    // No default font (pdfkit would load Helvetica, which PDF/A cannot have unembedded): the
+    // registered faces below are the only ones, and the first text picks one.
+    font: '',
     lang: doc.language === 'de' ? 'de-DE' : 'en-GB',
     displayTitle: true,
     info: {
@@ -90,6 +91,7 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
       CreationDate: created,
     },
   });
+  // pdfkit takes a parsed fontkit font where its types say a path.
   pdf.registerFont('regular', faces.regular as unknown as string);
   pdf.registerFont('bold', faces.bold as unknown as string);
   const chunks: Buffer[] = [];
@@ -305,7 +307,7 @@ function linesTable(ctx: Context, start: number): number {
     let x = M.left;
     pdf.font('regular').fontSize(9).fillColor(INK);
     for (const c of columns) {
-      pdf.text(cells[c.key], x + PAD, y + PAD + 0.5, { width: c.width - 2 * PAD, align: c.align, lineBreak: c.key === 'description' });
+      pdf.text(cells[c.key], x + PAD, y + PAD + 1.5, { width: c.width - 2 * PAD, align: c.align, lineBreak: c.key === 'description' });
       x += c.width;
     }
     y += height;
