@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run by `npm test` first (npm's pretest): the e-invoice tests (test/einvoice/) check every
 # document against the official rules with test/einvoice/validate, which runs Saxon-HE on Java,
-# and read the PDFs with poppler-utils (pdftotext, pdffonts, pdfdetach, pdfinfo, pdftoppm).
+# reads the PDFs with poppler-utils (pdftotext, pdffonts, pdfdetach, pdfinfo, pdftoppm) and
+# checks the CII against its XML schema with xmllint (libxml2-utils).
 # Installs Debian's packages when something is missing and this machine can (root with
 # apt-get); otherwise says what to install. It never fails the run itself: the e-invoice tests
 # then FAIL with the same words, so a run that did not validate never looks green.
@@ -13,6 +14,7 @@ fi
 for tool in pdftotext pdffonts pdfdetach pdfinfo pdftoppm; do
   command -v "$tool" >/dev/null 2>&1 || { need="$need poppler-utils"; break; }
 done
+command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"
 [ -z "$need" ] && exit 0
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
   echo "timetrack: installing$need for the e-invoice tests (apt-get install)…" >&2

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { renderDocument, type DocumentFormat } from '../../src/modules/invoices/documents/index.js';
 import { DRAFT, matrix } from './fixtures.js';
-import { fatal, requireTools, validate, type FileReport } from './tools.js';
+import { CII_SCHEMA, fatal, poppler, requireTools, schemaErrors, validate, type FileReport } from './tools.js';
 
 /**
  * Every format of every invoice of the matrix, checked by the official rules: EN 16931 for all
@@ -20,6 +20,7 @@ describe('invoice documents: the official rules (EN 16931, XRechnung 3.0) over t
   this.timeout(300_000);
   let dir: string;
   const reports = new Map<string, FileReport>();
+  let schema = new Map<string, string[]>();
   const path = (name: string, format: string, ext: string) => join(dir, `${name}.${format}.${ext}`);
 
   before(async function () {
@@ -51,6 +52,21 @@ describe('invoice documents: the official rules (EN 16931, XRechnung 3.0) over t
     expect(en.rules).to.deep.equal(['en16931']);
     expect(xr.rules).to.deep.equal(['en16931', 'xrechnung']);
     for (const [file, report] of [...en.files, ...xr.files]) reports.set(file, report);
+    // The schema: every CII document (XRechnung's and each PDF's factur-x.xml), and one whose
+    // elements are out of the schema's order, in one xmllint run.
+    const ciiFiles: string[] = [];
+    for (const name of Object.keys(invoices)) {
+      ciiFiles.push(path(name, 'xrechnung-cii', 'xml'));
+      const out = join(dir, `${name}-attachments`);
+      mkdirSync(out);
+      poppler('pdfdetach', '-saveall', '-o', out, path(name, 'pdf', 'pdf'));
+      renameSync(join(out, 'factur-x.xml'), path(name, 'factur-x', 'xml'));
+      ciiFiles.push(path(name, 'factur-x', 'xml'));
+    }
+    const swapped = cii.replace(/(<ram:TypeCode>380<\/ram:TypeCode>)\n(<ram:IssueDateTime>[\s\S]*?<\/ram:IssueDateTime>)/, '$2\n$1');
+    expect(swapped).to.not.equal(cii);
+    writeFileSync(path('out-of-order', 'cii', 'xml'), swapped);
+    schema = schemaErrors(CII_SCHEMA, [...ciiFiles, path('out-of-order', 'cii', 'xml')]);
   });
 
   after(() => {
@@ -77,6 +93,17 @@ describe('invoice documents: the official rules (EN 16931, XRechnung 3.0) over t
       });
     }
   }
+
+  it('every CII document (XRechnung CII, and factur-x.xml out of each PDF) is valid against the UN/CEFACT CII D16B schema', () => {
+    const invalid = [...schema].filter(([file, errors]) => errors.length > 0 && !file.includes('out-of-order'));
+    expect(invalid).to.deep.equal([]);
+    expect(schema.size).to.equal(2 * Object.keys(invoices).length + 1);
+  });
+
+  it("the schema check can fail: elements out of the schema's order are caught", () => {
+    const errors = schema.get(path('out-of-order', 'cii', 'xml'))!;
+    expect(errors.join('\n')).to.match(/element TypeCode: Schemas validity error : Element '.*TypeCode': This element is not expected/);
+  });
 
   it('a total that does not add up is caught, in UBL and in CII (BR-CO-15)', () => {
     for (const file of [path('broken-total', 'ubl', 'xml'), path('broken-total', 'cii', 'xml')]) {

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +9,11 @@ import { fileURLToPath } from 'node:url';
  * where they are missing the tests fail saying what to install: a run that did not validate must
  * never look green.
  */
-export const VALIDATE = join(dirname(fileURLToPath(import.meta.url)), 'validate');
-const INSTALL = 'apt-get install -y default-jre-headless libsaxonhe-java poppler-utils';
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const VALIDATE = join(HERE, 'validate');
+/** UN/CEFACT's CII D16B schema, as CEN distributes it beside the EN 16931 rules (README.md). */
+export const CII_SCHEMA = join(HERE, 'schemas/cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd');
+const INSTALL = 'apt-get install -y default-jre-headless libsaxonhe-java poppler-utils libxml2-utils';
 
 const onPath = (tool: string) => {
   try {
@@ -78,3 +81,23 @@ export const fatal = (report: FileReport | undefined): string[] =>
 /** A poppler tool's output as text. */
 export const poppler = (tool: string, ...args: string[]): string =>
   execFileSync(tool, args, { stdio: 'pipe', maxBuffer: 64 * 1024 * 1024 }).toString();
+
+/**
+ * Checks XML files against an XML schema with xmllint, all in one run: each file's errors
+ * (empty when it validates).
+ */
+export function schemaErrors(schema: string, files: string[]): Map<string, string[]> {
+  const run = spawnSync('xmllint', ['--noout', '--schema', schema, ...files], { maxBuffer: 64 * 1024 * 1024 });
+  // 0: all valid; 3 or 4: some file is not; anything else: it could not run.
+  if (run.status !== 0 && run.status !== 3 && run.status !== 4)
+    throw new Error(`xmllint could not run: ${String(run.stderr ?? run.error)}`);
+  const output = `${String(run.stdout)}${String(run.stderr)}`;
+  const result = new Map<string, string[]>(files.map((f) => [f, []]));
+  for (const line of output.split('\n')) {
+    const file = files.find((f) => line.startsWith(`${f}:`));
+    if (file) result.get(file)!.push(line.slice(file.length + 1).trim());
+  }
+  for (const file of files)
+    if (!output.includes(`${file} validates`) && result.get(file)!.length === 0) result.get(file)!.push('no verdict');
+  return result;
+}
