@@ -26,8 +26,9 @@ export const issuer = (patch: Partial<IssuerParty> = {}): IssuerParty => ({
   registrationNumber: 'HRB 12345 B',
   sellerIdentifier: null,
   contactName: 'Jörg Weiß',
-  electronicAddress: 'rechnung@mueller-soehne.example',
-  electronicAddressScheme: 'EM',
+  // A German VAT identifier as a Peppol participant (9930); XRechnung takes any EAS scheme.
+  electronicAddress: 'DE123456789',
+  electronicAddressScheme: '9930',
   iban: 'DE89370400440532013000',
   bic: 'COBADEFFXXX',
   bankName: 'Commerzbank',
@@ -47,8 +48,9 @@ export const recipient = (patch: Partial<RecipientParty> = {}): RecipientParty =
   email: 'einkauf@baeckerei-gross.example',
   reference: '04011000-12345-03',
   vatId: 'DE987654321',
-  electronicAddress: 'einkauf@baeckerei-gross.example',
-  electronicAddressScheme: 'EM',
+  // The Leitweg-ID, as German public buyers are addressed on Peppol (0204).
+  electronicAddress: '04011000-12345-03',
+  electronicAddressScheme: '0204',
   ...patch,
 });
 
@@ -232,6 +234,12 @@ export function matrix(): Record<string, InvoiceDocument> {
       language: 'de',
     }),
     'zero-z': invoice({ lines: two, category: 'Z', taxRate: 0 }),
+    // Email addresses (EAS scheme EM): fine for XRechnung and Factur-X, not for Peppol.
+    'email-addresses': invoice({
+      lines: two,
+      issuer: issuer({ electronicAddress: 'rechnung@mueller-soehne.example', electronicAddressScheme: 'EM' }),
+      recipient: recipient({ electronicAddress: 'einkauf@baeckerei-gross.example', electronicAddressScheme: null }),
+    }),
     'not-subject-o': invoice({ lines: two, category: 'O', taxRate: 0, exemptionReason: 'Not subject to VAT' }),
     'credit-note': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' } }),
     'credit-note-de': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' }, language: 'de' }),

@@ -20,9 +20,9 @@ async function refusal(doc: InvoiceDocument, format: DocumentFormat, creditNote 
 const lines = [{ description: 'Beratung', seconds: 7200, rate: 100 }];
 
 describe('invoice documents: what each format needs (missingFor) and the refusal', () => {
-  it('the matrix lacks nothing in any format', () => {
+  it('the matrix lacks nothing in any format (but Peppol for the invoice addressed by email)', () => {
     for (const [name, doc] of Object.entries(matrix()))
-      for (const format of DOCUMENT_FORMATS)
+      for (const format of DOCUMENT_FORMATS.filter((f) => name !== 'email-addresses' || f !== 'peppol'))
         expect(missingFor(doc, format, { creditNote: name.startsWith('credit-note') }), `${name} ${format}`).to.deep.equal([]);
   });
 
@@ -132,11 +132,28 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
     }
   });
 
-  it('an electronic address without a scheme: an email address is EM, anything else needs its scheme', () => {
+  it('an electronic address without a scheme: an email address is EM, anything else needs its scheme; Peppol takes no EM', async () => {
     const doc = invoice({ lines, recipient: recipient({ electronicAddress: '04011000-12345-03', electronicAddressScheme: null }) });
     expect(missingFor(doc, 'peppol').map((m) => [m.bt, m.path])).to.deep.equal([['BT-49-1', 'recipient.electronicAddressScheme']]);
-    const email = invoice({ lines, issuer: issuer({ electronicAddressScheme: null }) });
+    const email = invoice({
+      lines,
+      issuer: issuer({ electronicAddress: 'rechnung@mueller-soehne.example', electronicAddressScheme: null }),
+    });
     expect(missingFor(email, 'xrechnung-ubl')).to.deep.equal([]);
+    expect(missingFor(email, 'pdf')).to.deep.equal([]);
+    // Peppol routes by participant identifiers: an email address is none (PEPPOL-EN16931-CL008).
+    expect(missingFor(email, 'peppol')).to.deep.equal([
+      {
+        path: 'issuer.electronicAddress',
+        bt: 'BT-34',
+        label:
+          'Seller electronic address as a Peppol participant: an identifier with its Peppol scheme (e.g. 0208, 9930, 0204, 0088); an email address (EM) is not one',
+        where: 'business-profile',
+      },
+    ]);
+    const both = matrix()['email-addresses']!;
+    expect(missingFor(both, 'peppol').map((m) => m.path)).to.deep.equal(['issuer.electronicAddress', 'recipient.electronicAddress']);
+    expect((await refusal(both, 'peppol')).message).to.contain('an email address (EM) is not one');
   });
 
   it('a draft has no e-invoice (no number yet) but its PDF; a credit note exists only for an invoice voided after issuing', async () => {

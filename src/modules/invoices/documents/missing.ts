@@ -47,6 +47,9 @@ const RECIPIENT: Record<string, [bt: string, label: string]> = {
   electronicAddressScheme: ['BT-49-1', "Buyer electronic address's scheme (an EAS code such as 0204, 9930 or EM)"],
 };
 
+const PEPPOL_ADDRESS = (party: string) =>
+  `${party} electronic address as a Peppol participant: an identifier with its Peppol scheme (e.g. 0208, 9930, 0204, 0088); an email address (EM) is not one`;
+
 /** Every value `format` needs that `doc` lacks; empty when the document can be rendered. */
 export function missingFor(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): MissingValue[] {
   const missing: MissingValue[] = [];
@@ -95,6 +98,20 @@ export function missingFor(doc: InvoiceDocument, format: DocumentFormat, options
     else if (!electronicAddressOf(i?.electronicAddress, i?.electronicAddressScheme)) issuer('electronicAddressScheme');
     if (!text(r?.electronicAddress)) recipient('electronicAddress');
     else if (!electronicAddressOf(r?.electronicAddress, r?.electronicAddressScheme)) recipient('electronicAddressScheme');
+  }
+
+  if (format === 'peppol') {
+    // PEPPOL-EN16931-CL008: Peppol routes by participant identifiers, whose schemes are ISO 6523
+    // ICDs and Peppol's own four-digit codes (0208, 9930, 0204, 0088 …); an email address (EM) is none.
+    // (An address without any scheme is listed above already.)
+    const notPeppol = (value: string | null | undefined, scheme: string | null | undefined) => {
+      const address = electronicAddressOf(value, scheme);
+      return address !== null && !/^\d{4}$/.test(address.scheme);
+    };
+    if (notPeppol(i?.electronicAddress, i?.electronicAddressScheme))
+      add('issuer.electronicAddress', 'BT-34', PEPPOL_ADDRESS('Seller'), 'business-profile');
+    if (notPeppol(r?.electronicAddress, r?.electronicAddressScheme))
+      add('recipient.electronicAddress', 'BT-49', PEPPOL_ADDRESS('Buyer'), 'client');
   }
 
   taxes(doc, add, issuer, recipient);
