@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { DomainError } from '../../src/errors.js';
-import { DOCUMENT_FORMATS, missingFor, renderDocument, type DocumentFormat } from '../../src/modules/invoices/documents/index.js';
-import { centsText, decimalText, hoursText } from '../../src/modules/invoices/documents/model.js';
+import {
+  DOCUMENT_FORMATS,
+  documentFileName,
+  missingFor,
+  renderDocument,
+  type DocumentFormat,
+} from '../../src/modules/invoices/documents/index.js';
+import { centsText, decimalText, einvoiceOf, hoursText } from '../../src/modules/invoices/documents/model.js';
 import { fillSlot } from '../../src/modules/invoices/fields.js';
 import type { InvoiceDocument } from '../../src/modules/invoices/document.js';
 import { DRAFT, invoice, issuer, matrix, recipient } from './fixtures.js';
@@ -185,6 +191,16 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
       exemptionReason: 'Not subject to VAT',
     });
     expect((await refusal(mixed, 'peppol')).message).to.contain('(BR-O-11) allows O only alone');
+  });
+
+  it('names the files by number and format; a blank line description still gives a line name (BR-25)', () => {
+    const doc = invoice({ lines, creditNote: { number: '2026/0043', issueDate: '2026-11-05' }, status: 'void' });
+    expect(documentFileName(doc, 'pdf')).to.equal('2026-0042.pdf');
+    expect(documentFileName(doc, 'xrechnung-ubl')).to.equal('2026-0042-xrechnung-ubl.xml');
+    expect(documentFileName(doc, 'pdf', { creditNote: true })).to.equal('2026_0043.pdf');
+    expect(documentFileName(DRAFT(), 'pdf')).to.equal('draft-inv_7f3k2m9q4x1z.pdf');
+    const blank = invoice({ lines: [{ description: '  ', seconds: 3600, rate: 10 }], language: 'de' });
+    expect(einvoiceOf(blank, false).lines[0]!.name).to.equal('Leistungen');
   });
 
   it('writes quantities in hours to six places, amounts to two, rates as written', () => {

@@ -43,6 +43,8 @@ export interface Labels {
   bic: string;
   reference: string;
   contact: string;
+  /** A line's name (BT-153, required) when its description is blank. */
+  services: string;
   page: (n: number, of: number) => string;
   continued: string;
   /** The credit note's payment sentence (BT-20): what it cancels and that the amount is credited. */
@@ -90,6 +92,7 @@ const en: Labels = {
   bic: 'BIC',
   reference: 'Reference',
   contact: 'Contact',
+  services: 'Services',
   page: (n, of) => `Page ${n} of ${of}`,
   continued: 'continued',
   creditNoteTerms: (number, date) => `This credit note cancels invoice ${number} of ${date}; its amount is credited to you.`,
@@ -148,6 +151,7 @@ const de: Labels = {
   bic: 'BIC',
   reference: 'Verwendungszweck',
   contact: 'Kontakt',
+  services: 'Leistungen',
   page: (n, of) => `Seite ${n} von ${of}`,
   continued: 'Fortsetzung',
   creditNoteTerms: (number, date) => `Diese Gutschrift storniert die Rechnung ${number} vom ${date}; der Betrag wird Ihnen gutgeschrieben.`,

@@ -278,7 +278,8 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
         line.hourlyRate ?? (line.quantitySec > 0 ? Math.round((line.amount * 3600 * 1e6) / line.quantitySec) / 1e6 : line.amount);
       return {
         id: String(i + 1),
-        name: line.description,
+        // BR-25: every line has a name; a blank description gets the language's word for services.
+        name: text(line.description) ?? labelsOf(doc.language).services,
         quantity: hoursText(line.quantitySec),
         price: decimalText(price),
         net: amountText(line.amount),

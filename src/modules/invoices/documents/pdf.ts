@@ -229,7 +229,8 @@ function head(ctx: Context): number {
       e.buyer.tradingName,
       ...e.buyer.address.lines,
       countryLine(e.buyer.address),
-      text(doc.recipient?.vatId) ? `${l.customerVatId}: ${text(doc.recipient?.vatId)}` : null,
+      // As the XML has it: none on an invoice not subject to VAT (BR-O-02).
+      e.buyer.vatId ? `${l.customerVatId}: ${e.buyer.vatId}` : null,
     ],
     M.left,
     y + 1,
