@@ -603,6 +603,7 @@ async function measureExtras(ctx: {
     ? await costliest(ctx.serverUrl, { owner: ctx.token, own: ctx.own }, candidates({ ...ctx.data, entryId: ctx.entryId }))
     : [];
   const reportPages = wanted('app reports') ? await appReports(ctx.serverUrl, ctx.databasePath, ctx.token) : [];
+  const suggestions = wanted('app suggest') ? await appSuggest(ctx.serverUrl, ctx.databasePath, ctx.token) : [];
   const pool: Array<{ threads: number; requestsPerSec: number; p50Ms: number; p99Ms: number; rssPerThreadMb: number | null }> = [];
   if (wanted('pool')) {
     for (const threads of [0, 1, 2]) {
@@ -637,7 +638,22 @@ async function measureExtras(ctx: {
       await exited;
     }
   }
-  return { mixed: mixedRows, costliest: costRows, pool, reportPages };
+  return { mixed: mixedRows, costliest: costRows, pool, reportPages, suggestions };
+}
+
+/**
+ * The web app's suggestions while a member types a description (GET /app/suggest), for the
+ * owner, one of the 50 members (20,000 of the 1M entries, about 1,200 in the last 90 days),
+ * signed in: a common prefix, narrower texts and one that matches nothing; 1 connection.
+ */
+async function appSuggest(serverUrl: string, databasePath: string, token: string) {
+  const session = await sessionOf(serverUrl, databasePath, token);
+  const rows = [];
+  for (const text of ['Wo', 'Work item', 'item 4', 'item 996', 'zzz']) {
+    const path = `/app/suggest?q=${encodeURIComponent(text)}`;
+    rows.push({ path, ...(await timePage(serverUrl, session, path, 200, 20)) });
+  }
+  return rows;
 }
 
 /**
@@ -657,6 +673,12 @@ async function appReports(serverUrl: string, databasePath: string, token: string
 }
 
 function printExtras(extras: Awaited<ReturnType<typeof measureExtras>>): void {
+  if (extras.suggestions.length > 0) {
+    console.log('\nsuggestions while typing (GET /app/suggest), the owner: 20,000 entries (1 connection, 200 requests):\n');
+    console.log('| path | p50 ms | slowest ms | status | bytes |');
+    console.log('|---|---|---|---|---|');
+    for (const r of extras.suggestions) console.log(`| \`${r.path}\` | ${r.p50Ms} | ${r.p99Ms} | ${r.status} | ${r.bytes} |`);
+  }
   if (extras.reportPages.length > 0) {
     console.log("\nthe web app's Reports page, a year of the 50-member team, as the owner (1 connection, p50 of 5):\n");
     console.log('| page | p50 ms | slowest ms | status | bytes |');
