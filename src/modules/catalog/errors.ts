@@ -7,5 +7,6 @@ export const catalogErrors = {
   taskHasEntries: (id: string) => new DomainError('conflict', `Task ${id} still has entries; archive it instead.`),
   tagInUse: (id: string) => new DomainError('conflict', `Tag ${id} is still used by entries.`),
   clientArchived: (id: string) => new DomainError('invalid', `clientId: client ${id} is archived; unarchive it first.`),
+  invalid: (message: string) => new DomainError('invalid', message),
   projectArchived: (id: string) => new DomainError('invalid', `projectId: project ${id} is archived; unarchive it first.`),
 };
