@@ -24,6 +24,9 @@ CREATE TABLE `invoice_settings` (
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
+DROP INDEX `entries_project`;--> statement-breakpoint
+CREATE INDEX `entries_invoice` ON `entries` (`invoice_id`) WHERE "entries"."invoice_id" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `entries_project` ON `entries` (`project_id`,`start_at`);--> statement-breakpoint
 ALTER TABLE `clients` ADD `tax_category` text;--> statement-breakpoint
 ALTER TABLE `clients` ADD `exemption_reason` text;--> statement-breakpoint
 ALTER TABLE `clients` ADD `exemption_reason_code` text;--> statement-breakpoint
@@ -34,5 +37,4 @@ ALTER TABLE `invoices` ADD `paid_date` text;--> statement-breakpoint
 ALTER TABLE `invoices` ADD `credit_note_number` text;--> statement-breakpoint
 ALTER TABLE `invoices` ADD `credit_note_date` text;--> statement-breakpoint
 ALTER TABLE `invoices` ADD `note` text;--> statement-breakpoint
-ALTER TABLE `invoices` ADD `language` text DEFAULT 'en' NOT NULL;--> statement-breakpoint
-CREATE INDEX `entries_invoice` ON `entries` (`invoice_id`) WHERE "entries"."invoice_id" IS NOT NULL;
+ALTER TABLE `invoices` ADD `language` text DEFAULT 'en' NOT NULL;
