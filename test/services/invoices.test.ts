@@ -253,6 +253,34 @@ describe('invoices service: creating', () => {
     expectRefused(() => preview('weekly'), 'invalid', /groupBy must be one of project, task, member, entry, single/);
   });
 
+  it('dates an entry line in the entry’s own zone (UTC without one), across a change of summer time', () => {
+    const acme = w.client('Acme');
+    const design = w.project('Design', acme, 60);
+    const at = (start: string, timeZone?: string, description = '') =>
+      w.entry(design, start, new Date(Date.parse(start) + 600_000).toISOString(), w.owner, {
+        description,
+        ...(timeZone ? { timeZone } : {}),
+      });
+    at('2026-10-02T03:00:00Z', 'America/Los_Angeles', 'evening call'); // 20:00 on 1 October there
+    at('2026-10-24T22:30:00Z', 'Europe/Berlin', 'before the change'); // 00:30 CEST on 25 October
+    at('2026-10-26T22:30:00Z', 'Europe/Berlin', 'after the change'); // 23:30 CET on 26 October (00:30 the next day in summer time)
+    at('2026-10-26T23:50:00Z'); // no zone: UTC
+    const lines = w.services.invoices.preview(OPERATOR, {
+      workspaceId: w.workspaceId,
+      userId: w.ownerId,
+      clientId: acme,
+      from: '2026-10-01',
+      to: '2026-10-31',
+      groupBy: 'entry',
+    }).lines;
+    expect(lines.map((l) => l.description)).to.deep.equal([
+      '2026-10-01 evening call',
+      '2026-10-25 before the change',
+      '2026-10-26 after the change',
+      '2026-10-26 Design',
+    ]);
+  });
+
   it('carries the tax of the client or the workspace: standard, reverse charge, small business, zero rated; rounded once per row', () => {
     const { services, workspaceId, ownerId } = w;
     const { invoices } = services;

@@ -86,7 +86,7 @@ export function breakdown(
   for (const line of lines) {
     const category = line.taxCategory as string;
     const rate = line.taxRate as number;
-    const key = JSON.stringify([category, rate]);
+    const key = `${category} ${rate}`;
     const group = groups.get(key) ?? { category, rate, cents: 0 };
     group.cents += toCents(line.amount);
     groups.set(key, group);
