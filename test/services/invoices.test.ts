@@ -388,6 +388,10 @@ describe('invoices service: creating', () => {
           ', ',
         )}, …. An entry keeps the rate it was written with: set a rate on its task, project or member (or the workspace's), then change the entry's project or task so it takes the rate, or mark it non-billable; then make the invoice again.`,
     );
+    // By entry too (its own reading of the entries).
+    expect(expectRefused(() => w.create(acme, '2026-10-01', '2026-10-31', { groupBy: 'entry' }), 'invalid').message).to.equal(
+      error.message,
+    );
     expect([...ids, pricedEntry].map(w.invoiceIdOf)).to.deep.equal(Array(7).fill(null));
     expect(w.events().length).to.equal(before);
     expect(services.invoices.list(OPERATOR, workspaceId)).to.deep.equal([]);

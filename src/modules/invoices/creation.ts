@@ -78,12 +78,18 @@ export function draftOf(
     throw error;
   }
   const query: Invoiceable = { workspaceId, projectIds: ports.projectsOfClients(workspaceId, [clientId]), from: fromMs, to: toMs };
-  const groups = ports.invoiceableGroups(query);
-  if (groups.length === 0)
+  // One pass over the entries: one by one for entry lines, else summed per project, task, member and rate.
+  const entries = groupBy === 'entry' ? ports.invoiceableEntries(query) : [];
+  const groups = groupBy === 'entry' ? [] : ports.invoiceableGroups(query);
+  const entryCount = groupBy === 'entry' ? entries.length : groups.reduce((n, g) => n + g.entryCount, 0);
+  if (entryCount === 0)
     throw errors.invalid(
       `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
     );
-  const unrated = groups.filter((g) => g.hourlyRate === null).reduce((n, g) => n + g.entryCount, 0);
+  const unrated =
+    groupBy === 'entry'
+      ? entries.filter((e) => e.hourlyRate === null).length
+      : groups.filter((g) => g.hourlyRate === null).reduce((n, g) => n + g.entryCount, 0);
   if (unrated > 0) {
     const named = ports.unratedInvoiceable(query, 5);
     const labels = new Map(ports.projectLabels(workspaceId, [...new Set(named.map((e) => e.projectId))]).map((p) => [p.id, p.name]));
@@ -105,8 +111,7 @@ export function draftOf(
     settings.language,
     `timetrack workspace invoicing ${workspaceId}`,
   );
-  const entries = groupBy === 'entry' ? ports.invoiceableEntries(query) : [];
-  const projectIds = [...new Set(groups.map((g) => g.projectId))];
+  const projectIds = [...new Set((groupBy === 'entry' ? entries : groups).map((g) => g.projectId))];
   const taskIds = groupBy === 'task' ? [...new Set(groups.flatMap((g) => (g.taskId === null ? [] : [g.taskId])))] : [];
   const memberIds = groupBy === 'member' ? [...new Set(groups.map((g) => g.authorId))] : [];
   const names = {
@@ -138,7 +143,7 @@ export function draftOf(
       netTotal: fromCents(netCents),
       taxTotal: fromCents(taxCents),
       grossTotal: fromCents(netCents + taxCents),
-      entryCount: groups.reduce((n, g) => n + g.entryCount, 0),
+      entryCount,
     },
   };
 }
