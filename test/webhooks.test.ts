@@ -545,6 +545,7 @@ describe('webhooks', function () {
         });
         server.services.invoices.changeStatus(OPERATOR, invoice.id, 'sent', server.ownerId);
         server.services.invoices.changeStatus(OPERATOR, invoice.id, 'void', server.ownerId);
+        await settle(server);
         await receiver.waitFor(3);
         await settle(server);
         expect(receiver.requests.map((r) => r.json.event)).to.have.members([
