@@ -94,6 +94,9 @@ update "users" set "password_hash" = ?, "password_set_at" = ? where ("users"."id
 update "workspaces" set "business_profile" = ?, "updated_at" = ? where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
+update "workspaces" set "hourly_rate" = ?, "updated_at" = ? where "workspaces"."id" = ?;
+--   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+
 delete from "members" where ("members"."workspace_id" = ? and "members"."user_id" = ?);
 --   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
 

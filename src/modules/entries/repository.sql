@@ -178,7 +178,10 @@ select "id" from "entries" where "entries"."task_id" = ? limit ?;
 select "id" from "entries" where "entries"."project_id" = ? limit ?;
 --   SEARCH entries USING INDEX entries_project (project_id=?)
 
-select "project_id", "hourly_rate", sum("duration_sec"), sum(ifnull("amount_cents", 0)) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) group by "entries"."project_id", "entries"."hourly_rate";
+select "id", "start_at", "time_zone", "description", "project_id", "hourly_rate", "duration_sec", "amount_cents" from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) order by "entries"."start_at", "entries"."id";
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+
+select "project_id", "task_id", "author_id", "hourly_rate", sum("duration_sec"), count(*) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) group by "entries"."project_id", "entries"."task_id", "entries"."author_id", "entries"."hourly_rate";
 --   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
 
@@ -186,4 +189,11 @@ update "entries" set "invoice_id" = ? where ("entries"."workspace_id" = ? and "e
 --   SEARCH entries USING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 
 update "entries" set "invoice_id" = ? where "entries"."invoice_id" = ?;
---   SCAN entries
+--   SEARCH entries USING INDEX entries_invoice (invoice_id=?)
+
+select "project_id", "task_id", "author_id", "hourly_rate", sum("duration_sec"), count(*) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?, ?)) group by "entries"."project_id", "entries"."task_id", "entries"."author_id", "entries"."hourly_rate";
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+--   USE TEMP B-TREE FOR GROUP BY
+
+select "id", "start_at", "project_id" from "entries" where (("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?, ?)) and "entries"."hourly_rate" is null) order by "entries"."start_at", "entries"."id" limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)

@@ -138,18 +138,46 @@ function invoicing(db: Db) {
       inArray(entries.projectId, q.projectIds.length === 0 ? [''] : q.projectIds),
     );
   return {
-    /** One row per (project, rate) of the invoiceable entries; amounts summed in cents, so the total is exact. */
-    invoiceableLines: (q: Invoiceable) =>
+    /** The invoiceable time summed per (project, task, member, rate): the lines of every grouping but `entry` are folded from it. */
+    invoiceableGroups: (q: Invoiceable) =>
       db
         .select({
           projectId: sql<string>`${entries.projectId}`,
+          taskId: entries.taskId,
+          authorId: entries.authorId,
           hourlyRate: entries.hourlyRate,
           quantitySec: sql<number>`sum(${entries.durationSec})`,
-          cents: sql<number>`sum(ifnull(${entries.amountCents}, 0))`,
+          entryCount: sql<number>`count(*)`,
         })
         .from(entries)
         .where(invoiceable(q))
-        .groupBy(entries.projectId, entries.hourlyRate)
+        .groupBy(entries.projectId, entries.taskId, entries.authorId, entries.hourlyRate)
+        .all(),
+    /** The invoiceable entries one by one (an invoice of one line per entry), by start. */
+    invoiceableEntries: (q: Invoiceable) =>
+      db
+        .select({
+          id: entries.id,
+          startAt: entries.startAt,
+          timeZone: entries.timeZone,
+          description: entries.description,
+          projectId: sql<string>`${entries.projectId}`,
+          hourlyRate: entries.hourlyRate,
+          durationSec: sql<number>`${entries.durationSec}`,
+          amountCents: entries.amountCents,
+        })
+        .from(entries)
+        .where(invoiceable(q))
+        .orderBy(entries.startAt, entries.id)
+        .all(),
+    /** The first invoiceable entries without a rate (an invoice cannot price them), by start. */
+    unratedInvoiceable: (q: Invoiceable, limit: number) =>
+      db
+        .select({ id: entries.id, startAt: entries.startAt, projectId: sql<string>`${entries.projectId}` })
+        .from(entries)
+        .where(and(invoiceable(q), isNull(entries.hourlyRate)))
+        .orderBy(entries.startAt, entries.id)
+        .limit(limit)
         .all(),
     markInvoiced: (q: Invoiceable, invoiceId: string): number => db.update(entries).set({ invoiceId }).where(invoiceable(q)).run().changes,
     releaseInvoice: (invoiceId: string): void => {

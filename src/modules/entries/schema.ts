@@ -79,8 +79,13 @@ export const entries = sqliteTable(
         t.description,
       )
       .where(sql`${t.endAt} IS NOT NULL`),
-    index('entries_project').on(t.projectId),
+    // A project's entries by start: an invoice reads its client's projects' entries of a range.
+    index('entries_project').on(t.projectId, t.startAt),
     index('entries_task').on(t.taskId),
+    // An invoice's entries (voiding releases them); most entries have none, so the index is small.
+    index('entries_invoice')
+      .on(t.invoiceId)
+      .where(sql`${t.invoiceId} IS NOT NULL`),
     // An import's entries (its undo, its cleanup after a failure).
     index('entries_import')
       .on(t.importId)

@@ -73,7 +73,9 @@ export function createEntryServices({
       },
 
       /** Invoicing (the invoices module, inside its write): the lines, the marking and the release of entries. */
-      invoiceableLines: repo.invoiceableLines,
+      invoiceableGroups: repo.invoiceableGroups,
+      invoiceableEntries: repo.invoiceableEntries,
+      unratedInvoiceable: repo.unratedInvoiceable,
       markInvoiced: repo.markInvoiced,
       releaseInvoice: repo.releaseInvoice,
 
