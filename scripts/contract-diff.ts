@@ -203,7 +203,7 @@ function main(argv: string[]): number {
   const report: Report = {
     file: contractFile,
     acceptedFile,
-    base: { label: `${baseAt} (${chosen.why})`, version: before.text === undefined ? 'none' : version(before.document) },
+    base: { label: baseAt, why: chosen.why, version: before.text === undefined ? 'none' : version(before.document) },
     head: { label: headLabel, version: version(after.document) },
     verdict,
     changes: place(verdict, after.map, before.map),

@@ -146,7 +146,7 @@ describe('the pull-request workflow (.github/workflows/contract.yml), run on a s
 
     // The job summary: the verdict, then the breaking table, then the rest.
     expect(summary).to.contain('### Contract changes: `openapi/openapi.yaml`\n');
-    expect(summary).to.match(/^[0-9a-f]{7} \(merge base with origin\/main\) \(version 1\.0\.0\) → working tree \(version 1\.0\.0\)$/m);
+    expect(summary).to.match(/^[0-9a-f]{7} \(merge base with origin\/main; version 1\.0\.0\) → working tree \(version 1\.0\.0\)$/m);
     expect(summary).to.contain(
       ":x: **2 breaking changes not accepted.** Raise `info.version`'s major, or have each reviewed and listed in `openapi/accepted-changes.json` with a reason.",
     );

@@ -461,7 +461,7 @@ describe('contract diff (scripts/contract-diff.ts)', () => {
     const report = (changes: Placed[], verdict: Verdict): Report => ({
       file: 'openapi/openapi.yaml',
       acceptedFile: 'openapi/accepted-changes.json',
-      base: { label: 'abc1234 (merge base with main)', version: '1.0.0' },
+      base: { label: 'abc1234', why: 'merge base with main', version: '1.0.0' },
       head: { label: 'working tree', version: '1.0.0' },
       verdict,
       changes,

@@ -18,10 +18,15 @@ export interface Placed extends Judged {
 }
 
 export interface Side {
-  /** `2ff300f (merge base with main)`, `working tree`. */
+  /** `2ff300f`, `working tree`. */
   label: string;
+  /** How it was chosen: `merge base with main`, `last tag`. */
+  why?: string;
   version: string;
 }
+
+/** `2ff300f (merge base with main; version 1.0.0)`. */
+const sideText = (side: Side): string => `${side.label} (${side.why ? `${side.why}; ` : ''}version ${side.version})`;
 
 export interface Report {
   /** The contract, as a path in the repository: `openapi/openapi.yaml`. */
@@ -125,7 +130,7 @@ export function formatMarkdown(report: Report): string {
   const breaking = changes.filter((c) => c.breaking);
   const rest = changes.filter((c) => !c.breaking);
   const out: string[] = [`### Contract changes: \`${file}\``, ''];
-  out.push(`${base.label} (version ${base.version}) → ${head.label} (version ${head.version})`, '');
+  out.push(`${sideText(base)} → ${sideText(head)}`, '');
   if (verdict.blocking.length > 0) {
     out.push(
       `:x: **${verdict.blocking.length} breaking change${verdict.blocking.length === 1 ? '' : 's'} not accepted.** ` +
