@@ -24,7 +24,10 @@ import { PACKAGE_ROOT } from '../src/paths.js';
  * The line the reference's introduction starts with. Relative (`changelog` from
  * `/api/reference`), so it also works behind a proxy that serves the API under a prefix.
  */
-export const CHANGELOG_LINK = `**Changelog:** [what changed in each version](${relativeTo(API_REFERENCE_PATH, CHANGELOG_PATH)}), with every deprecation and its sunset date (the \`Link: rel="deprecation"\` of a deprecated operation points into it).`;
+export const CHANGELOG_LINK =
+  `**Changelog:** [what changed in each version](${relativeTo(API_REFERENCE_PATH, CHANGELOG_PATH)}), with every deprecation and its ` +
+  'sunset date. An operation or parameter marked deprecated answers with `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers ' +
+  'and a `Link` (`rel="deprecation"`) to its entry there.';
 
 function relativeTo(from: string, to: string): string {
   const dir = from.slice(0, from.lastIndexOf('/') + 1);
