@@ -495,6 +495,20 @@ describe('contract diff (scripts/contract-diff.ts)', () => {
       expect(change.beforeLine).to.equal(lineOf(text, /^ {8}workspaceId:$/, lineOf(text, /^ {4}TagCreate:$/)));
     });
 
+    it('a removed enum value is at its enum (exact); a removed keyword at the schema that lost it (not exact)', () => {
+      const after = text.replace('enum: [web, desktop, mobile, extension, api, import]', 'enum: [web, desktop, mobile, extension, api]');
+      const { changes } = placed(text, after);
+      const removed = changes.find((c) => c.location === 'POST /api/v1/entries request body.source')!;
+      expect([removed.kind, removed.line, removed.exact]).to.deep.equal([
+        'enum-value-removed',
+        lineOf(after, /^ {6}enum: \[web, desktop/),
+        true,
+      ]);
+      const noMaximum = placed(text, text.replace(/^ {8}maximum: 500\n/m, ''));
+      const change = noMaximum.changes[0]!;
+      expect([change.kind, change.exact, change.beforeLine]).to.deep.equal(['maximum-removed', false, lineOf(text, /^ {8}maximum: 500$/)]);
+    });
+
     it('an added property, parameter and path: the line of its key', () => {
       const doc = parse(text);
       doc.components.schemas.TagCreate.properties.color = { type: 'string' };

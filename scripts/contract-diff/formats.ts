@@ -47,7 +47,9 @@ const ORDER: Record<Status, number> = { blocking: 0, accepted: 1, major: 1, 'non
 export function place(verdict: Verdict, after: SourceMap, before: SourceMap | undefined): Placed[] {
   const placed = verdict.changes.map((change): Placed => {
     const found = change.where.after ? after.line(change.where.after) : { line: 1, exact: false };
-    const removed = change.where.before !== undefined && (!change.where.after || /-removed$/.test(change.kind));
+    // Gone from the new file: its line there is another node's (the parent, the schema that lost a keyword).
+    const last = (pointer: string | undefined) => pointer?.split('/').pop();
+    const removed = change.where.before !== undefined && last(change.where.after) !== last(change.where.before);
     const beforeLine = change.where.before && before ? before.line(change.where.before).line : undefined;
     return { ...change, line: found.line, exact: found.exact && !removed, ...(beforeLine !== undefined ? { beforeLine } : {}) };
   });
