@@ -3,7 +3,7 @@ import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
-import { cleanName, nameKey } from './names.js';
+import { acceptedName, nameKey } from './names.js';
 import type { tasks } from './schema.js';
 import { type TaskView, taskView } from './views.js';
 
@@ -23,7 +23,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
     },
 
     create(actor: Actor, input: Schemas['TaskCreate']): TaskView {
-      const name = cleanName(input.name);
+      const name = acceptedName(input.name);
       return write(
         (record) => {
           const project = repo.project(actor.workspaceId, input.projectId);
@@ -48,7 +48,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
     },
 
     update(actor: Actor, id: string, patch: Schemas['TaskPatch']): TaskView {
-      const name = patch.name === undefined ? undefined : cleanName(patch.name);
+      const name = patch.name === undefined ? undefined : acceptedName(patch.name);
       let projectId = '';
       return write(
         (record) => {

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
 import type { DomainWrite, EventActor } from '../events/service.js';
@@ -321,7 +322,7 @@ async function run(
       id: importId,
       workspaceId: request.workspaceId,
       format,
-      fileName: request.fileName ?? basename(request.path),
+      fileName: stripUnsafe(request.fileName ?? basename(request.path)).slice(0, 200) || 'import.csv',
       actorUserId: by.actorUserId,
       state: 'running',
       webhooks: request.webhooks === true,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { unsafeCharacter } from '../../kernel/input.js';
 import { nameKey } from '../catalog/service.js';
 import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
 import { columnName, type Format, type SourceRow } from './formats.js';
@@ -122,12 +123,16 @@ export function createRowChecker(format: Format, options: { order: DateOrder | n
 
   function name(field: keyof SourceRow, text: string): string {
     if (text.length > MAX_NAME) refuse(field, `${text.length} characters; a name holds at most ${MAX_NAME}`);
+    const bad = unsafeCharacter(text);
+    if (bad !== null) refuse(field, `holds a control character or a bidirectional control (${bad}); remove it from the file`);
     return text;
   }
 
   return (line: number, row: SourceRow): CheckedRow => {
     const userKey = options.fixedUser ? '' : userKeyOf(row);
     if (!options.fixedUser && userKey === '') refuse(format === 'harvest' ? 'name' : 'email', 'empty; every row needs its user');
+    // A user of the file may become a member (--create-members): their name follows the rules of names.
+    if (!options.fixedUser && row.name !== '') name('name', row.name);
     const { start, end } = times(row, userKey);
     if (end <= start) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'the end is at or before the start');
     if (end - start > MAX_ENTRY_MS) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'an entry spans at most 366 days');
