@@ -39,6 +39,12 @@ export interface ImportJob {
 const KEEP_MS = 60 * 60_000;
 /** Imports running at once (each takes a core while it parses). */
 const AT_ONCE = 2;
+/**
+ * The heap an import thread may use (V8's old and young generations). The engine streams the
+ * file and holds per row only a number (its fingerprint's first bytes): a million rows check in
+ * about 60 MB. A thread past it is ended by V8 (ERR_WORKER_OUT_OF_MEMORY), not the server.
+ */
+export const IMPORT_THREAD_HEAP_MB = 256;
 
 /**
  * The Import page's runs, each on a worker thread of its own (./import-thread.ts) so the request
@@ -110,7 +116,10 @@ export function createImportRunner(options: {
         request: job.request,
         undo: kind === 'undo' ? importId : null,
       };
-      const worker = startThread(import.meta.url, './import-thread', { workerData });
+      const worker = startThread(import.meta.url, './import-thread', {
+        workerData,
+        resourceLimits: { maxOldGenerationSizeMb: IMPORT_THREAD_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+      });
       workers.add(worker);
       worker.on('message', (message: ImportThreadMessage) => {
         if (message.type === 'progress') job.progress = message as unknown as ImportProgress;
@@ -118,11 +127,14 @@ export function createImportRunner(options: {
         else if (message.type === 'undone') Object.assign(job, { state: 'done', deleted: message.deleted });
         else Object.assign(job, { state: message.type, message: message.message, code: message.type === 'refused' ? message.code : null });
       });
-      worker.on('error', (error) => {
-        options.logger.error('import thread failed', { jobId: job.id, message: error.message });
+      worker.on('error', (error: Error & { code?: string }) => {
+        options.logger.error('import thread failed', { jobId: job.id, message: error.message, code: error.code });
         Object.assign(job, {
           state: 'failed',
-          message: 'The import stopped unexpectedly; what it wrote was removed. The error was logged.',
+          message:
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? `The import needed more than the ${IMPORT_THREAD_HEAP_MB} MB of memory an import may use on the server, and was stopped; what it wrote is removed. Import the file with timetrack import on the server, or in parts.`
+              : 'The import stopped unexpectedly; what it wrote was removed. The error was logged.',
         });
       });
       worker.on('exit', () => {
