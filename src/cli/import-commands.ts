@@ -58,6 +58,7 @@ export function importReport(result: Record<string, unknown>): string {
   );
   const made = createdInWords(r.created);
   if (made !== '') lines.push(`${r.dryRun || r.importId === null ? 'To create' : 'Created'}: ${made}.`);
+  for (const notice of r.notices ?? []) lines.push(`Note: ${notice}`);
   if (r.unmatchedUsers.length > 0) {
     lines.push('Users of the file who match no member (add them with timetrack member add, or import with --create-members):');
     for (const u of r.unmatchedUsers)

@@ -71,6 +71,8 @@ export interface ImportReport {
   refused: Refused[];
   created: { clients: number; projects: number; tasks: number; tags: number; users: number };
   unmatchedUsers: Array<{ name: string; email: string; rows: number; firstLine: number }>;
+  /** What the import did differently from the file, in words (a member's rates not taken, a currency assumed). */
+  notices: string[];
 }
 
 /** The report, and whether it wrote (false: refused rows stopped it, or a dry run). */
@@ -81,6 +83,14 @@ export interface ImportOutcome {
   /** The rows a run with --skip-invalid would write (new, not refused). */
   importable: number;
   preview: PreviewRow[];
+}
+
+/** Who runs an import, as the service decided. */
+export interface ImportBy {
+  actor: EventActor;
+  actorUserId: string | null;
+  /** Whether the file's rates are taken: an owner's or the operator's import; a member's own history takes the usual resolution. */
+  fileRates: boolean;
 }
 
 /** The refused rows listed at most (the rest are counted in one last line). */
@@ -152,8 +162,7 @@ interface Scan {
 export function createImportEngine(deps: EngineDeps) {
   return {
     /** `started` is told the import's id once its record is written (before the first row). */
-    run: (request: ImportRequest, by: { actor: EventActor; actorUserId: string | null }, started?: (id: string) => void) =>
-      run(deps, request, by, started),
+    run: (request: ImportRequest, by: ImportBy, started?: (id: string) => void) => run(deps, request, by, started),
     cleanUp: (ctx: ImportContext) => cleanUp(deps, ctx),
   };
 }
@@ -243,18 +252,14 @@ function fixedUser(deps: EngineDeps, workspaceId: string, user: string): { userI
   return found;
 }
 
-async function run(
-  deps: EngineDeps,
-  request: ImportRequest,
-  by: { actor: EventActor; actorUserId: string | null },
-  started?: (id: string) => void,
-): Promise<ImportOutcome> {
+async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, started?: (id: string) => void): Promise<ImportOutcome> {
   const { repo, write, clock } = deps;
   const totalBytes = statSync(request.path).size;
   const progress = (phase: ImportProgress['phase'], rows: number, bytes: number) => request.progress?.({ phase, rows, bytes, totalBytes });
   const workspaceCurrency = deps.accounts.currency(request.workspaceId);
   const fixed = request.user ? fixedUser(deps, request.workspaceId, request.user) : null;
   const author = fixed?.userId ?? null;
+  const money = { rates: by.fileRates, currency: workspaceCurrency };
 
   // Who the rows belong to: each user of the file matched when first met.
   const match = userMatcher(deps, request.workspaceId);
@@ -268,7 +273,7 @@ async function run(
   // A checker per pass: Harvest's rows carry state (where a member's day has got to).
   const checkPass = (order: DateOrder | null) => (file: Pick<Scan, 'format' | 'users'>) =>
     createCheckPass(deps, request, file.format, {
-      check: createRowChecker(file.format, { order, zone: zoneFor(file.format, request), fixedUser: author !== null }),
+      check: createRowChecker(file.format, { order, zone: zoneFor(file.format, request), fixedUser: author !== null, ...money }),
       unmatched: (key) => author === null && memberOf(key, file.users) === null && !willCreate(file.users.get(key)),
       authorOf: (row) => author ?? matched.get(row.userKey) ?? null,
       user: (key) => file.users.get(key),
@@ -288,9 +293,10 @@ async function run(
     if (willCreate(user)) toCreate.set(user.email.toLowerCase(), user);
     else unmatchedUsers.push({ name: user.name, email: user.email, rows: user.rows, firstLine: user.firstLine });
   }
-  const { refused, refusedCount, duplicates, fresh, preview, names } =
+  const { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored } =
     reading.checked ?? (await withCache(repo, () => checkAll(request, found, progress, checkPass(found.order)(found))));
-  const check = () => createRowChecker(format, { order: found.order, zone: zoneFor(format, request), fixedUser: author !== null });
+  const check = () =>
+    createRowChecker(format, { order: found.order, zone: zoneFor(format, request), fixedUser: author !== null, ...money });
   const authorOf = (row: CheckedRow): string | null => author ?? matched.get(row.userKey) ?? null;
   const report: ImportReport = {
     importId: null,
@@ -308,6 +314,7 @@ async function run(
       users: toCreate.size,
     },
     unmatchedUsers,
+    notices: noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored }),
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
   if (stopped || request.dryRun) {
@@ -370,6 +377,9 @@ async function run(
 }
 
 interface CheckResult {
+  /** Rows with a rate from the file (taken or not), and those whose rate was not taken (a member's import). */
+  moneyRows: number;
+  ratesIgnored: number;
   refused: Refused[];
   refusedCount: number;
   duplicates: number;
@@ -414,6 +424,8 @@ function createCheckPass(
   let refusedCount = 0;
   let duplicates = 0;
   let fresh = 0;
+  let moneyRows = 0;
+  let ratesIgnored = 0;
   const seen = new Set<number>();
   const preview: PreviewRow[] = [];
   const names: NewNames = { clients: new Set(), projects: new Set(), tasks: new Set(), tags: new Set(), known: new Map() };
@@ -447,6 +459,8 @@ function createCheckPass(
     row(line, source) {
       const row = checkRow(a.check, line, source, refuse);
       if (!row) return;
+      if (row.hourlyRate !== null || row.rateIgnored) moneyRows++;
+      if (row.rateIgnored) ratesIgnored++;
       if (row.userKey !== '' && a.unmatched(row.userKey)) {
         refuse(
           line,
@@ -462,9 +476,35 @@ function createCheckPass(
       settle();
       seen.clear();
       if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
-      return { refused, refusedCount, duplicates, fresh, preview, names };
+      return { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored };
     },
   };
+}
+
+/**
+ * What the preview and the result say beside the counts: the file's rates that a member's import
+ * does not take (rates are an owner's to set), and rates read in the workspace's currency because
+ * the file names none.
+ */
+function noticesOf(a: {
+  format: Format;
+  currency: string | null;
+  workspaceCurrency: string;
+  moneyRows: number;
+  ratesIgnored: number;
+}): string[] {
+  const notices: string[] = [];
+  const rows = (n: number) => `${n.toLocaleString('en')} row${n === 1 ? '' : 's'}`;
+  if (a.ratesIgnored > 0) {
+    notices.push(
+      `The file's rates (${rows(a.ratesIgnored)}) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.`,
+    );
+  } else if (a.moneyRows > 0 && a.currency === null) {
+    notices.push(
+      `The file names no currency: its rates (${rows(a.moneyRows)}) are read as ${a.workspaceCurrency}, the workspace's currency.${a.format === 'kimai' ? ' (Kimai exports name none: check that its customers bill in ' + a.workspaceCurrency + '.)' : ''}`,
+    );
+  }
+  return notices;
 }
 
 /** The zone local times are read in: required by formats without offsets, checked. */

@@ -24,6 +24,8 @@ export interface SourceRow {
   /** Harvest's hours (decimal or h:mm): its rows have no times of day. */
   hours: string;
   rate: string;
+  /** What the row earned (Toggl's Amount, Clockify's and Harvest's Billable Amount, Kimai's Rate): read where a billable row has no rate. */
+  amount: string;
   /** Harvest's per-row currency (`EUR` or `Euro - EUR`). */
   currency: string;
 }
@@ -73,6 +75,7 @@ export const SPECS: Record<Format, FormatSpec> = {
       endDate: 'end date',
       endTime: 'end time',
       tags: 'tags',
+      amount: 'amount',
     },
     local: true,
   },
@@ -92,6 +95,7 @@ export const SPECS: Record<Format, FormatSpec> = {
       endDate: 'end date',
       endTime: 'end time',
       rate: 'billable rate',
+      amount: 'billable amount',
     },
     local: true,
   },
@@ -106,6 +110,7 @@ export const SPECS: Record<Format, FormatSpec> = {
       hours: 'hours',
       billable: 'billable?',
       rate: 'billable rate',
+      amount: 'billable amount',
       currency: 'currency',
     },
     local: true,
@@ -122,7 +127,10 @@ export const SPECS: Record<Format, FormatSpec> = {
       task: 'activity',
       description: 'description',
       tags: 'tags',
+      billable: 'billable',
       rate: 'hourly rate',
+      // Kimai's Rate is the record's price (hourly rate × duration, or its fixed rate).
+      amount: 'rate',
     },
     local: true,
   },
@@ -191,6 +199,7 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
     'endIso',
     'hours',
     'rate',
+    'amount',
     'currency',
   ];
   const positions = fields.map(at);

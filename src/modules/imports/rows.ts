@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { unsafeCharacter } from '../../kernel/input.js';
+import { secondsBetween } from '../../kernel/time.js';
 import { nameKey } from '../catalog/service.js';
 import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
 import { columnName, type Format, type SourceRow } from './formats.js';
+import { type FileDecimal, numberOf, parseMoneyCell, rateFromAmount } from './money.js';
 
 export const MAX_DESCRIPTION = 500;
 export const MAX_NAME = 200;
@@ -27,6 +29,8 @@ export interface CheckedRow {
   tags: string[];
   billable: boolean | null;
   hourlyRate: number | null;
+  /** The file gave the row a rate (or an amount it came from) that the import does not take: a member's own history. */
+  rateIgnored: boolean;
   timeZone: string | null;
 }
 
@@ -43,9 +47,20 @@ const BOOLEANS: Record<string, boolean> = { yes: true, no: false, true: true, fa
  * decisions §10 (dates in the file's order, 12- or 24-hour times, local times in the zone, an end
  * after the start, exact rates, at most 20 tags, descriptions up to 500 characters).
  */
-export function createRowChecker(format: Format, options: { order: DateOrder | null; zone: ZoneClock | null; fixedUser: boolean }) {
+export function createRowChecker(
+  format: Format,
+  options: {
+    order: DateOrder | null;
+    zone: ZoneClock | null;
+    fixedUser: boolean;
+    /** Whether the file's rates are taken (an owner's or the operator's import); else the usual resolution. */
+    rates: boolean;
+    /** The workspace's currency: a row that names another (Harvest's Currency) is refused. */
+    currency: string;
+  },
+) {
   const column = (field: keyof SourceRow) => columnName(format, field);
-  const refuse = (field: keyof SourceRow, message: string): never => {
+  const refuse: Refuse = (field, message) => {
     throw new RowRefusal(`${column(field)}: ${message}`);
   };
   /** Harvest: where the next row of a member's day starts. */
@@ -110,17 +125,6 @@ export function createRowChecker(format: Format, options: { order: DateOrder | n
     return { start, end: local('endDate', row.endDate, 'endTime', row.endTime) };
   }
 
-  function rate(text: string): number | null {
-    if (text === '') return null;
-    const normal = text.replace(/^[^\d-]*/, '').replace(/\s/g, '');
-    // A decimal comma (semicolon files) is read as a point.
-    const decimal = /^\d+,\d+$/.test(normal) ? normal.replace(',', '.') : normal;
-    if (!/^\d+(\.\d+)?$/.test(decimal)) refuse('rate', `"${text}" is not a number; write a rate such as 80.05`);
-    const value = Number(decimal);
-    if (value > MAX_RATE) refuse('rate', `${text} is above the largest rate (1,000,000,000)`);
-    return value;
-  }
-
   function name(field: keyof SourceRow, text: string): string {
     if (text.length > MAX_NAME) refuse(field, `${text.length} characters; a name holds at most ${MAX_NAME}`);
     const bad = unsafeCharacter(text);
@@ -145,12 +149,15 @@ export function createRowChecker(format: Format, options: { order: DateOrder | n
     const project = name('project', row.project);
     const task = name('task', row.task);
     if (task !== '' && project === '') refuse('task', `task "${task}" has no project; a task belongs to a project`);
-    let billable: boolean | null = null;
-    if (row.billable !== '') {
-      const value = BOOLEANS[row.billable.toLowerCase()];
-      if (value === undefined) refuse('billable', `"${row.billable}" is neither Yes/No, true/false nor 1/0`);
-      billable = value as boolean;
+    const currency = /([A-Za-z]{3})\s*$/.exec(row.currency)?.[1]?.toUpperCase();
+    if (currency !== undefined && currency !== options.currency) {
+      refuse(
+        'currency',
+        `${currency}, and the workspace's money is in ${options.currency}: export this row in ${options.currency}, or import it into a workspace in ${currency}`,
+      );
     }
+    const { billable, hourlyRate } = moneyOf(format, refuse, row, start, end);
+    const rateIgnored = !options.rates && hourlyRate !== null;
     return {
       line,
       userKey,
@@ -162,10 +169,58 @@ export function createRowChecker(format: Format, options: { order: DateOrder | n
       task,
       tags,
       billable,
-      hourlyRate: rate(row.rate),
+      hourlyRate: options.rates ? hourlyRate : null,
+      rateIgnored,
       timeZone: options.zone?.name ?? null,
     };
   };
+}
+
+/** Refuses a row naming the column a field comes from (never returns). */
+type Refuse = (field: keyof SourceRow, message: string) => never;
+
+function money(refuse: Refuse, field: 'rate' | 'amount', text: string): FileDecimal | null {
+  if (text === '') return null;
+  const value = parseMoneyCell(text);
+  if (value === null)
+    refuse(field, `"${text}" is not a number; write ${field === 'rate' ? 'a rate such as 80.05' : 'an amount such as 120.50'}`);
+  return value;
+}
+
+/**
+ * The row's billable flag and rate (decisions §10, and what each format does when it lacks a
+ * column: docs/importing.md). The flag is the file's; without one, an amount says it (more
+ * than 0: billable), Kimai's rows are billable (as in Kimai), and a row with a rate is billable;
+ * else the project's default. A billable row with an amount and no rate takes the rate that
+ * gives back the amount.
+ */
+function moneyOf(
+  format: Format,
+  refuse: Refuse,
+  row: SourceRow,
+  start: number,
+  end: number,
+): { billable: boolean | null; hourlyRate: number | null } {
+  let billable: boolean | null = null;
+  if (row.billable !== '') {
+    const value = BOOLEANS[row.billable.toLowerCase()];
+    if (value === undefined) refuse('billable', `"${row.billable}" is neither Yes/No, true/false nor 1/0`);
+    billable = value as boolean;
+  }
+  const rateCell = money(refuse, 'rate', row.rate);
+  const amount = money(refuse, 'amount', row.amount);
+  let hourlyRate = rateCell === null ? null : numberOf(rateCell);
+  if (billable === null) {
+    if (format === 'kimai') billable = true;
+    else if (amount !== null) billable = amount.units > 0n;
+    else if (hourlyRate !== null && hourlyRate > 0) billable = true;
+  }
+  const seconds = secondsBetween(start, end);
+  if (hourlyRate === null && billable === true && amount !== null && seconds > 0) hourlyRate = rateFromAmount(amount, seconds);
+  if (hourlyRate !== null && hourlyRate > MAX_RATE) {
+    refuse(rateCell === null ? 'amount' : 'rate', `the rate ${hourlyRate} is above the largest rate (1,000,000,000)`);
+  }
+  return { billable, hourlyRate };
 }
 
 /** A cell of comma-separated tags: trimmed, empty ones dropped, each name once (as the catalog compares names). */

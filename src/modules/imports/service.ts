@@ -93,7 +93,12 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
         }
       }
       await recover();
-      const by = { actor: eventActor(principal), actorUserId: isOperator(principal) ? null : principal.userId };
+      const by = {
+        actor: eventActor(principal),
+        actorUserId: isOperator(principal) ? null : principal.userId,
+        // Rates in a file are an owner's (or the operator's) to import, as the API takes a rate from no member.
+        fileRates: isOperator(principal) || principal.isOwner,
+      };
       const running = new Set<string>();
       const outcome = await engine.run(asked, by, (id) => {
         running.add(id);
