@@ -126,6 +126,10 @@ export interface EngineDeps {
     memberDirectory(workspaceId: string): Array<{ userId: string; name: string; email: string }>;
     joinImported(workspaceId: string, input: { name: string; email: string }): string;
     currency(workspaceId: string): string;
+    /** Names and emails of accounts by id (an export's authors, members or not). */
+    userContacts(ids: string[]): Array<{ id: string; name: string; email: string }>;
+    /** Throws not_found for a workspace that does not exist. */
+    requireWorkspace(id: string): void;
   };
   /** The next write's budget in ms (default IMPORT_SHARED_WRITE_MS), asked before each write. */
   writeMs?: () => number;
@@ -351,7 +355,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
   try {
     // Nothing new (the same file again): the check has counted the duplicates; the rows need no third read.
     const counts =
-      fresh === 0 && toCreate.size === 0
+      fresh === 0 && toCreate.size === 0 && Object.values(report.created).every((n) => n === 0)
         ? { imported: 0, duplicates, created: report.created }
         : await tuned(repo, () => writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress }));
     write(() =>
@@ -459,8 +463,13 @@ function createCheckPass(
     row(line, source) {
       const row = checkRow(a.check, line, source, refuse);
       if (!row) return;
-      if (row.hourlyRate !== null || row.rateIgnored) moneyRows++;
       if (row.rateIgnored) ratesIgnored++;
+      if (row.catalog) {
+        // A catalog row of the timetrack format: no entry, a client, project, task or tag that must exist.
+        countNew(deps, request.workspaceId, row, names);
+        return;
+      }
+      if (row.hourlyRate !== null || row.rateIgnored) moneyRows++;
       if (row.userKey !== '' && a.unmatched(row.userKey)) {
         refuse(
           line,
@@ -602,6 +611,10 @@ async function writeRows(
         deps.entries.startWrite();
         do {
           const row = rows[next++] as CheckedRow;
+          if (row.catalog) {
+            catalog.define(record, row);
+            continue;
+          }
           const authorId = a.authorOf(row);
           if (!authorId) continue;
           if (!repo.addFingerprint(ctx.workspaceId, fingerprintOf(found.format, authorId, row), ctx.importId)) {
@@ -619,6 +632,7 @@ async function writeRows(
             tagIds: catalog.tags(record, row.tags),
             billable: row.billable,
             hourlyRate: row.hourlyRate,
+            noRate: row.noRate,
             timeZone: row.timeZone,
           });
           imported++;
@@ -656,26 +670,52 @@ function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportRepor
   const projects = new Map<string, ProjectRow>();
   const tasks = new Map<string, TaskRow>();
   const tags = new Map<string, string>();
+  /** The rows this import created: a catalog row of the file sets what they hold (rows found are left as they are). */
+  const createdHere = new Set<string>();
   const note = (kind: CreatedKind, id: string, isNew: boolean, count: keyof ImportReport['created']) => {
     if (!isNew) return;
     repo.addCreated(ctx.importId, kind, id);
+    createdHere.add(id);
     created[count]++;
   };
   type Record = Parameters<EntryImports['insert']>[0];
-  return {
+  const clientOf = (record: Record, name: string): string => {
+    const key = nameKey(name);
+    let clientId = clients.get(key);
+    if (!clientId) {
+      const got = catalog.client(record, ctx.workspaceId, ctx.actor, name);
+      note('client', got.row.id, got.created, 'clients');
+      clientId = got.row.id;
+      clients.set(key, clientId);
+    }
+    return clientId;
+  };
+  const self = {
+    /**
+     * A catalog row of the file (the timetrack format): found or created like the names of an
+     * entry, and, when this import created it, given the file's settings (archived, color,
+     * billable default, rate, estimate, budget).
+     */
+    define(record: Record, row: CheckedRow): void {
+      const { kind, attrs } = row.catalog as NonNullable<CheckedRow['catalog']>;
+      if (kind === 'tag') {
+        self.tags(record, row.tags);
+        return;
+      }
+      let id: string;
+      if (kind === 'client') id = clientOf(record, row.client);
+      else {
+        const { project, task } = self.work(record, row);
+        const target = (kind === 'project' ? project : task) as ProjectRow | TaskRow;
+        id = target.id;
+        // The cached row serves the entries that follow (their billable default, their rate).
+        if (createdHere.has(id)) Object.assign(target, attrs);
+      }
+      if (createdHere.has(id) && Object.keys(attrs).length > 0) catalog.configure(record, ctx.workspaceId, ctx.actor, kind, id, attrs);
+    },
     work(record: Record, row: CheckedRow): { project: ProjectRow | null; task: TaskRow | null } {
       if (row.project === '') return { project: null, task: null };
-      let clientId: string | null = null;
-      if (row.client !== '') {
-        const key = nameKey(row.client);
-        clientId = clients.get(key) ?? null;
-        if (!clientId) {
-          const got = catalog.client(record, ctx.workspaceId, ctx.actor, row.client);
-          note('client', got.row.id, got.created, 'clients');
-          clientId = got.row.id;
-          clients.set(key, clientId);
-        }
-      }
+      const clientId = row.client !== '' ? clientOf(record, row.client) : null;
       const projectKey = `${clientId ?? ''}\u0000${nameKey(row.project)}`;
       let project = projects.get(projectKey);
       if (!project) {
@@ -710,6 +750,7 @@ function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportRepor
       return [...new Set(ids)].sort();
     },
   };
+  return self;
 }
 
 /** Which of the row's names the catalog lacks (a dry run's `created`), by name key. */
@@ -724,7 +765,13 @@ function countNew(deps: EngineDeps, workspaceId: string, row: CheckedRow, names:
     const key = nameKey(tag);
     if (!names.tags.has(key) && !look(`tag\u0000${key}`, () => catalog.findTag(workspaceId, tag))) names.tags.add(key);
   }
-  if (row.project === '') return;
+  if (row.project === '') {
+    if (row.catalog?.kind === 'client' && !names.clients.has(nameKey(row.client))) {
+      if (!look(`client\u0000${nameKey(row.client)}`, () => catalog.findClient(workspaceId, row.client)))
+        names.clients.add(nameKey(row.client));
+    }
+    return;
+  }
   let clientId: string | null = null;
   let clientNew = false;
   if (row.client !== '') {

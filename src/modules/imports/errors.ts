@@ -52,6 +52,8 @@ export const importErrors = {
       `The file's amounts are in ${file} and the workspace's in ${workspace}: nothing was imported. Export the report in ${workspace}, or import into a workspace that uses ${file}.`,
     ),
   notFound: (id: string) => notFound(`Import ${id}`),
+  range: () =>
+    new DomainError('invalid', 'from must be before to: the export covers the entries starting from its first day to the end of its last.'),
   notMember: (user: string, workspaceId: string) =>
     new DomainError(
       'invalid',

@@ -28,6 +28,14 @@ export interface SourceRow {
   amount: string;
   /** Harvest's per-row currency (`EUR` or `Euro - EUR`). */
   currency: string;
+  /** The timetrack format's own columns (a whole-workspace export): what the row is, the source's id, the entry's zone, a catalog row's settings. */
+  record: string;
+  sourceId: string;
+  timeZone: string;
+  archived: string;
+  color: string;
+  estimateSec: string;
+  budgetAmount: string;
 }
 
 /** A header as matched: trimmed, lower-cased, and a currency in parentheses (`Amount (USD)`) set apart. */
@@ -147,6 +155,14 @@ export const SPECS: Record<Format, FormatSpec> = {
       tags: 'tags',
       billable: 'billable',
       rate: 'hourlyrate',
+      name: 'member',
+      record: 'record',
+      sourceId: 'id',
+      timeZone: 'timezone',
+      archived: 'archived',
+      color: 'color',
+      estimateSec: 'estimatesec',
+      budgetAmount: 'budgetamount',
     },
     local: false,
   },
@@ -201,6 +217,13 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
     'rate',
     'amount',
     'currency',
+    'record',
+    'sourceId',
+    'timeZone',
+    'archived',
+    'color',
+    'estimateSec',
+    'budgetAmount',
   ];
   const positions = fields.map(at);
   const first = index.get('first name') ?? -1;
@@ -211,9 +234,14 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
     width,
     read(cells) {
       const row = {} as SourceRow;
+      const own = format === 'timetrack';
       for (let i = 0; i < fields.length; i++) {
         const p = positions[i] as number;
-        row[fields[i] as keyof SourceRow] = p < 0 ? '' : (cells[p] ?? '').trim();
+        const field = fields[i] as keyof SourceRow;
+        // The timetrack format is written by our export: its cells are taken exactly (a
+        // description keeps its spaces), less the one `'` it put before a formula's first character.
+        const cell = p < 0 ? '' : own ? unformula(cells[p] ?? '') : (cells[p] ?? '');
+        row[field] = own && field === 'description' ? cell : cell.trim();
       }
       if (format === 'harvest') row.name = `${(cells[first] ?? '').trim()} ${(cells[last] ?? '').trim()}`.trim();
       // Kimai's User column holds a user name, or an email.
@@ -223,11 +251,22 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
   };
 }
 
+/** A cell of the timetrack format without the `'` our export puts before `=`, `+`, `-`, `@`, a tab or a CR (and before `'`s that precede one). */
+export const unformula = (cell: string): string => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
+/** The timetrack format's columns as they are written (the header is matched in lower case). */
+const TIMETRACK_NAMES: Record<string, string> = {
+  hourlyrate: 'hourlyRate',
+  timezone: 'timeZone',
+  estimatesec: 'estimateSec',
+  budgetamount: 'budgetAmount',
+};
+
 /** The column a field comes from in this format, as the tool names it (for messages). */
 export function columnName(format: Format, field: keyof SourceRow): string {
   if (format === 'harvest' && field === 'name') return 'First Name/Last Name';
   const key = SPECS[format].columns[field];
-  if (format === 'timetrack') return key === 'hourlyrate' ? 'hourlyRate' : (key ?? field);
+  if (format === 'timetrack') return key === undefined ? field : (TIMETRACK_NAMES[key] ?? key);
   const named = SPECS[format].needs.find((n) => n.toLowerCase() === key);
   if (named) return named;
   if (!key) return field;

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database.js';
 import { entries, entryTags } from '../schema.js';
 import { type EntryInsert, INSERT_VALUES } from './insert.js';
@@ -18,6 +18,35 @@ export function createImportQueries(db: Db) {
       .select()
       .from(entries)
       .where(eq(entries.importId, p('importId')))
+      .limit(p('limit'))
+      .prepare(),
+    // A workspace's completed entries in (start, id) order after a position, a page a call: a
+    // whole-workspace export reads them without holding a statement (or the connection) open.
+    exportPage: db
+      .select({
+        id: entries.id,
+        authorId: entries.authorId,
+        description: entries.description,
+        projectId: entries.projectId,
+        taskId: entries.taskId,
+        billable: entries.billable,
+        startAt: entries.startAt,
+        endAt: entries.endAt,
+        hourlyRate: entries.hourlyRate,
+        timeZone: entries.timeZone,
+        tagList: entries.tagList,
+      })
+      .from(entries)
+      .where(
+        and(
+          eq(entries.workspaceId, p('workspaceId')),
+          isNotNull(entries.endAt),
+          gte(entries.startAt, p('from')),
+          lt(entries.startAt, p('to')),
+          sql`(${entries.startAt}, ${entries.id}) > (${p('afterStart')}, ${p('afterId')})`,
+        ),
+      )
+      .orderBy(asc(entries.startAt), asc(entries.id))
       .limit(p('limit'))
       .prepare(),
     invoicedOfImport: db
@@ -47,6 +76,9 @@ export function createImportQueries(db: Db) {
     },
     /** Up to `limit` entries of an import (its undo and its cleanup delete them in batches). */
     ofImport: (importId: string, limit: number): EntryRow[] => statements.ofImport.all({ importId, limit }),
+    /** Up to `limit` completed entries starting in [from, to), after (afterStart, afterId) in (start, id) order. */
+    exportPage: (q: { workspaceId: string; from: number; to: number; afterStart: number; afterId: string; limit: number }) =>
+      statements.exportPage.all(q),
     /** The ids of an import's entries invoiced since (its undo is refused then). */
     invoicedOfImport: (importId: string): string[] => statements.invoicedOfImport.all({ importId }).map((r) => r.id),
   };
