@@ -12,8 +12,7 @@
  */
 import { OPERATOR } from '../src/principal.js';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
@@ -26,7 +25,7 @@ import { openDatabase } from '../src/db/database.js';
 import { loadSecretKey } from '../src/secret-key.js';
 import { createServices } from '../src/services.js';
 import { candidates, costliest, mixed } from './extra.js';
-import { type Dataset, SIZES, seed } from './seed.js';
+import { cachedDataset, type Dataset, SIZES } from './seed.js';
 import { measureSettingsLog, sessionOf, timePage } from './settings.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -199,25 +198,8 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
   };
 }
 
-/** The dataset is expensive to build: keep one per size in the temp directory. */
-function dataset(): { path: string; data: Dataset } {
-  // Rebuilt when the size or the migrations (their text) change.
-  const migrations = readdirSync(join(root, 'drizzle'))
-    .filter((f) => f.endsWith('.sql'))
-    .sort();
-  const digest = createHash('sha256');
-  for (const file of migrations) digest.update(readFileSync(join(root, 'drizzle', file)));
-  const cached = join(tmpdir(), `timetrack-bench-${sizes.entries}-m${migrations.length}-${digest.digest('hex').slice(0, 8)}.db`);
-  const meta = `${cached}.json`;
-  if (!existsSync(cached) || !existsSync(meta)) {
-    rmSync(cached, { force: true });
-    const started = Date.now();
-    const data = seed(cached, sizes);
-    writeFileSync(meta, JSON.stringify(data));
-    console.log(`built the dataset (${sizes.entries} entries) in ${Math.round((Date.now() - started) / 1000)} s: ${cached}`);
-  }
-  return { path: cached, data: JSON.parse(readFileSync(meta, 'utf8')) as Dataset };
-}
+/** The dataset is expensive to build: one per size is kept in the temp directory (bench/seed.ts). */
+const dataset = (): { path: string; data: Dataset } => cachedDataset(sizes);
 
 /**
  * Subscribes `count` webhooks (entry.created) of the dataset's owner to the local receiver, mints
@@ -345,8 +327,8 @@ function cliWallMs(databasePath: string, workspaceId: string): number {
 }
 
 async function main() {
-  // BENCH_ONLY=import: the import's figures only (bench/import.ts runs after this).
-  if (only === 'import') return;
+  // BENCH_ONLY=import or export: those figures only (bench/import.ts and bench/export.ts run after this).
+  if (only === 'import' || only === 'export') return;
   const { path: cachedPath, data } = dataset();
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-bench-'));
   const databasePath = join(dir, 'timetrack.db');

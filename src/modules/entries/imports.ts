@@ -27,6 +27,8 @@ export interface ImportedEntry {
 
 /** A completed entry as a workspace's export writes it (ids still ids: the export names them). */
 export interface ExportedEntry {
+  /** Where the entry is stored: the next page starts after the last one's. */
+  position: number;
   id: string;
   authorId: string;
   description: string;
@@ -126,11 +128,12 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
     },
 
     /**
-     * A page of a workspace's completed entries for its export, in (start, id) order after the
-     * position given; tag ids read from the entry's own list (no join).
+     * A page of a workspace's completed entries for its export, in the order they are stored,
+     * after the position given (a page's last `position`); tag ids read from the entry's own list.
      */
-    exportPage(q: { workspaceId: string; from: number; to: number; afterStart: number; afterId: string; limit: number }): ExportedEntry[] {
+    exportPage(q: { workspaceId: string; from: number; to: number; after: number; limit: number }): ExportedEntry[] {
       return repo.exportPage(q).map((r) => ({
+        position: r.rowid,
         id: r.id,
         authorId: r.authorId,
         description: r.description,
@@ -138,7 +141,7 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
         taskId: r.taskId,
         billable: r.billable,
         start: r.startAt,
-        end: r.endAt as number,
+        end: r.endAt,
         hourlyRate: r.hourlyRate,
         timeZone: r.timeZone,
         tagIds: r.tagList === null ? [] : (JSON.parse(r.tagList) as string[]),

@@ -42,7 +42,12 @@ const FORMULA = /^'*[=+\-@\t\r]/;
  * cell of this format that begins with `'`s and one of those characters.
  */
 export function csvCell(value: string): string {
-  const safe = FORMULA.test(value) ? `'${value}` : value;
+  if (value === '') return value;
+  const first = value.charCodeAt(0);
+  // = + - @ tab CR, or a quote (then the regular expression decides): the common cell skips it.
+  const formula =
+    first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || (first === 39 && FORMULA.test(value));
+  const safe = formula ? `'${value}` : value;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
@@ -90,10 +95,11 @@ export interface ExportDeps {
  * A workspace in the timetrack format, as text chunks (a UTF-8 BOM first, CRLF lines): the
  * header, the whole catalog (clients, projects, tasks, tags, archived ones included, each with
  * what a new row of it needs: a project's color, billable default, rate, estimate and budget, a
- * task's rate and estimate), then the completed entries starting in [from, to), by start, each
+ * task's rate and estimate), then the completed entries starting in [from, to), in the order they
+ * are stored (mostly the order they were made: reading so is three times as fast), each
  * with its author's email and name, its zone, its work and tags by name, billable and rate
  * (`none`: the entry has no rate, which the import keeps). The entries are read a page at a time
- * by keyset (start, id), so memory stays flat and no statement stays open between chunks: a
+ * by keyset (their storage position), so memory stays flat and no statement stays open between chunks: a
  * consumer that waits (a slow download) holds nothing of the database. A write meanwhile may land
  * before or after the position read: the export is of the entries as each page found them.
  */
@@ -163,14 +169,13 @@ export async function* exportChunks(
   yield emit(text);
 
   const authors = new Map<string, { email: string; name: string }>();
-  let after = { start: q.from - 1, id: '' };
+  let after = 0;
   for (;;) {
     const page = deps.entries.exportPage({
       workspaceId: q.workspaceId,
       from: q.from,
       to: q.to,
-      afterStart: after.start,
-      afterId: after.id,
+      after,
       limit: EXPORT_PAGE,
     });
     if (page.length === 0) break;
@@ -179,31 +184,18 @@ export async function* exportChunks(
     text = '';
     for (const e of page) {
       const author = authors.get(e.authorId) ?? { email: '', name: '' };
-      const project = e.projectId === null ? null : projects.get(e.projectId);
-      text += line([
-        'entry',
-        e.id,
-        author.email,
-        author.name,
-        isoOf(e.start),
-        isoOf(e.end),
-        e.timeZone ?? '',
-        e.description,
-        project?.client ?? '',
-        project?.name ?? '',
-        e.taskId === null ? '' : (taskName.get(e.taskId) ?? ''),
-        tagsCell(e.tagIds.map((id) => tagName.get(id) ?? '').filter((name) => name !== '')),
-        flag(e.billable),
-        e.hourlyRate === null ? 'none' : decimalText(e.hourlyRate),
-        '',
-        '',
-        '',
-        '',
-      ]);
+      const project = e.projectId === null ? undefined : projects.get(e.projectId);
+      // One line by concatenation (the cells whose text we made ourselves need no quoting):
+      // record, id, email, member, start, end, timeZone, description, client, project, task,
+      // tags, billable, hourlyRate, and the catalog's four columns empty.
+      text +=
+        `entry,${e.id},${csvCell(author.email)},${csvCell(author.name)},${isoOf(e.start)},${isoOf(e.end)},${e.timeZone ?? ''},` +
+        `${csvCell(e.description)},${csvCell(project?.client ?? '')},${csvCell(project?.name ?? '')},` +
+        `${e.taskId === null ? '' : csvCell(taskName.get(e.taskId) ?? '')},${e.tagIds.length === 0 ? '' : csvCell(tagsCell(e.tagIds.map((id) => tagName.get(id) ?? '').filter((name) => name !== '')))},` +
+        `${e.billable ? 'true' : 'false'},${e.hourlyRate === null ? 'none' : decimalText(e.hourlyRate)},,,,\r\n`;
     }
     counts.entries += page.length;
-    const last = page[page.length - 1] as (typeof page)[number];
-    after = { start: last.start, id: last.id };
+    after = (page[page.length - 1] as (typeof page)[number]).position;
     yield emit(text);
     if (page.length < EXPORT_PAGE) break;
     // The event loop turns between pages, however fast the consumer takes them.
