@@ -149,6 +149,31 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     // The refused form answered 400, which Chromium reports as a failed load; nothing else went wrong.
     expect(problems).to.deep.equal(['error: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
+  it('an entry added and a timer started on a billable project, Billable untouched, are billable with their amount (the project decides)', async () => {
+    const project = await server.request('POST', '/api/v1/projects', { json: { name: 'Audit', billable: true, hourlyRate: 120 } });
+    expect(project.status).to.equal(200);
+    const { page, problems } = await signedIn();
+    await page.waitForSelector('body[data-ask-zone=false]');
+    // Add 2 hours by hand on the project; Billable is never touched.
+    const add = page.getByRole('form', { name: 'Add time' });
+    await add.getByLabel('Description').fill('Audit kickoff');
+    await add.getByLabel('Start').fill('09:00');
+    await add.getByLabel('or duration').fill('2:00');
+    await add.getByLabel('Project').selectOption({ label: 'Audit' });
+    // The checkbox shows the project's default at once.
+    expect(await add.getByLabel('Billable').isChecked()).to.equal(true);
+    await Promise.all([page.waitForNavigation(), add.getByRole('button', { name: 'Add' }).click()]);
+    const listed = await server.request('GET', '/api/v1/entries?from=2000-01-01&to=2100-01-01');
+    const added = listed.body.data.find((e: { description: string }) => e.description === 'Audit kickoff');
+    expect(added).to.include({ billable: true, hourlyRate: 120, amount: 240, source: 'web' });
+    // The timer the same.
+    await page.getByLabel('What are you working on?').fill('Audit fieldwork');
+    await page.getByRole('form', { name: 'Timer' }).getByLabel('Project').selectOption({ label: 'Audit' });
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: /^Start/ }).click()]);
+    const running = (await server.request('GET', '/api/v1/entries/current')).body.data;
+    expect(running).to.include({ description: 'Audit fieldwork', billable: true, hourlyRate: 120 });
+    expect(problems).to.deep.equal([]);
+  });
   it('the reports page at 320 px: no horizontal scroll, the phone chart, every control labelled, by keyboard, no console errors or CSP violations', async () => {
     const hour = 3_600_000;
     for (const [from, to, description] of [

@@ -122,6 +122,17 @@ const JS = `
     });
   }
   wire(document);
+  // A project chosen: its Billable default shows in the form's checkbox at once (and the form says whose default it shows).
+  document.addEventListener('change', function (event) {
+    var select = event.target;
+    if (!select || select.name !== 'projectId' || !select.form) return;
+    var box = select.form.querySelector('input[data-billable-box]');
+    var shown = select.form.querySelector('input[name=billableFor]');
+    var option = select.options[select.selectedIndex];
+    if (!box || !shown || !option) return;
+    box.checked = option.getAttribute('data-billable') === 'true';
+    shown.value = select.value;
+  });
   // The browser's zone, told once (the member can change it later).
   var body = document.body;
   if (body.getAttribute('data-ask-zone') === 'true') {

@@ -62,7 +62,9 @@ function renderWeek(deps: AppDeps, req: Request, res: Response, signed: SignedIn
     members: members.map((m) => ({ userId: m.userId, name: m.name })),
     entries: entriesOf(deps, session, week.start.toISO() as string, week.end.toISO() as string, viewing === 'team' ? null : [viewing]),
     running: deps.services.timers.current(session.actor),
-    projects: deps.services.catalog.projects.list(session.actor, { archived: false }).map((p) => ({ id: p.id, name: p.name })),
+    projects: deps.services.catalog.projects
+      .list(session.actor, { archived: false })
+      .map((p) => ({ id: p.id, name: p.name, billable: p.billable })),
     tags: deps.services.catalog.tags.list(session.actor).map((t) => ({ id: t.id, name: t.name })),
     ...(refused ? { refused } : {}),
   };
@@ -101,14 +103,20 @@ function refusal(form: string, req: Request, error: DomainError, fallback: strin
   return { form, values, errors: { [at]: error.message.replace(/^body\./, '') } };
 }
 
-/** The body of a form the API's way: the description, the project (none when empty), billable, source web. */
-function common(req: Request): { description: string; projectId: string | null; billable: boolean; tagIds?: string[] } {
+/**
+ * The body of a form the API's way: the description, the project (none when empty), billable,
+ * tags. Billable is the checkbox's only when it showed the chosen project's state
+ * (`billableFor`); a form posted with another project leaves it to the project (absent: the
+ * service takes the project's default, as for any API client).
+ */
+function common(req: Request): { description: string; projectId: string | null; billable?: boolean; tagIds?: string[] } {
   const tagIds = fields(req, 'tagIds');
+  const projectId = field(req, 'projectId') || null;
   return {
     ...(tagIds.length > 0 || field(req, 'tagsShown') === 'true' ? { tagIds } : {}),
     description: field(req, 'description').trim(),
-    projectId: field(req, 'projectId') || null,
-    billable: field(req, 'billable') === 'true',
+    projectId,
+    ...(field(req, 'billableFor') === (projectId ?? '') ? { billable: field(req, 'billable') === 'true' } : {}),
   };
 }
 
@@ -195,8 +203,12 @@ function writeRoutes(router: Router, deps: AppDeps, signedOf: (res: Response) =>
       (req) => req.params.id as string,
       'description',
       (req, session, zone) => {
+        const form = common(req);
+        // An edit that changed the project without the box: the new project's default (an edit keeps Billable otherwise).
+        const billable = form.billable ?? (form.projectId ? services.catalog.projects.get(session.actor, form.projectId).billable : false);
         const patch = {
-          ...common(req),
+          ...form,
+          billable,
           start: instantOf(field(req, 'start'), zone, 'start'),
           end: instantOf(field(req, 'end'), zone, 'end'),
         };

@@ -13,7 +13,7 @@ export interface WeekModel {
   week: ReturnType<typeof weekOf>;
   entries: EntryRowView[];
   running: EntryView | null;
-  projects: Array<{ id: string; name: string }>;
+  projects: Array<{ id: string; name: string; billable: boolean }>;
   tags: Array<{ id: string; name: string }>;
   now: number;
   /** The member's zone's wall clock (src/app/forms.ts wallClock). */
@@ -29,8 +29,30 @@ export interface WeekModel {
 }
 
 const projectOptions = (projects: WeekModel['projects'], selected: string | null | undefined) =>
-  html`<option value="">No project</option>
-    ${projects.map((p) => html`<option value="${p.id}" ${p.id === selected ? html`selected` : ''}>${p.name}</option>`)}`;
+  html`<option value="" data-billable="false">No project</option>
+    ${projects.map(
+      (p) =>
+        html`<option value="${p.id}" data-billable="${String(p.billable)}" ${p.id === selected ? html`selected` : ''}>${p.name}</option>`,
+    )}`;
+
+/**
+ * The Billable checkbox of a form and the project whose default it shows (`billableFor`): a
+ * form posted with another project than that one (the project changed, the box not) leaves
+ * Billable to the project; the page's script keeps both in step as the project changes.
+ */
+function billableBox(id: string, checked: boolean, shownFor: string): Html {
+  return html`<input type="hidden" name="billableFor" value="${shownFor}" />
+    <label class="check" for="${id}"
+      ><input id="${id}" type="checkbox" name="billable" value="true" data-billable-box ${checked ? html`checked` : ''} /> Billable</label
+    >`;
+}
+
+/** A new entry's Billable as the form shows it: as sent, else the chosen project's default. */
+const newBillable = (m: WeekModel, sent: Record<string, string>) => {
+  const project = sent.projectId ?? '';
+  const checked = sent.billableFor === project ? sent.billable === 'true' : m.projects.find((p) => p.id === project)?.billable === true;
+  return { checked, shownFor: project };
+};
 
 /** The tags of an entry, chosen from the catalog's (a multiple select; nothing when the catalog has none). */
 function tagSelect(id: string, tags: WeekModel['tags'], selected: readonly string[]): Html | string {
@@ -67,10 +89,7 @@ export function timerLine(m: WeekModel, week: string): Html {
         </select>
       </div>
       ${tagSelect('timer-tags', m.tags, [])}
-      <label class="check" for="timer-billable"
-        ><input id="timer-billable" type="checkbox" name="billable" value="true" ${sent.billable === 'true' ? html`checked` : ''} />
-        Billable</label
-      >
+      ${(({ checked, shownFor }) => billableBox('timer-billable', checked, shownFor))(newBillable(m, sent))}
       <button type="submit" data-shortcut="timer">Start <kbd>s</kbd></button>
     </form>`;
   }
@@ -149,16 +168,11 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
           </select>
         </div>
         ${tagSelect(`${id}-tags`, m.tags, e.tagIds)}
-        <label class="check" for="${id}-billable"
-          ><input
-            id="${id}-billable"
-            type="checkbox"
-            name="billable"
-            value="true"
-            ${(sent.billable ?? String(e.billable)) === 'true' ? html`checked` : ''}
-          />
-          Billable</label
-        >
+        ${billableBox(
+          `${id}-billable`,
+          editing ? sent.billable === 'true' : e.billable,
+          editing ? (sent.billableFor ?? '') : (e.projectId ?? ''),
+        )}
         <div class="actions"><button type="submit">Save</button></div>
       </form>
       <form
@@ -196,10 +210,7 @@ function addForm(m: WeekModel, week: string): Html {
       </div>
       ${tagSelect('add-tags', m.tags, [])}
     </div>
-    <label class="check" for="add-billable"
-      ><input id="add-billable" type="checkbox" name="billable" value="true" ${v.billable === 'true' ? html`checked` : ''} />
-      Billable</label
-    >
+    ${(({ checked, shownFor }) => billableBox('add-billable', checked, shownFor))(newBillable(m, v))}
     <div class="actions"><button type="submit">Add</button></div>
   </form>`;
 }

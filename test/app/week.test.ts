@@ -171,6 +171,48 @@ describe('web app: the week and the timer', () => {
     expect((await server.request('GET', `/api/v1/entries/${id}`)).status).to.equal(404);
   });
 
+  it('leaves Billable to the project unless the form showed that project’s state (no script): adding, the timer, and an edit that changes the project', async () => {
+    server = await startTestServer();
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const audit = (await server.request('POST', '/api/v1/projects', { json: { name: 'Audit', billable: true, hourlyRate: 120 } })).body
+      .data;
+    const house = (await server.request('POST', '/api/v1/projects', { json: { name: 'In-house', billable: false } })).body.data;
+    // The week renders every form's box for "no project"; its options carry each project's default for the script.
+    const page = flat((await week('2026-11-02')).text);
+    expect(page).to.include('<input type="hidden" name="billableFor" value="" />');
+    expect(page).to.include(`<option value="${audit.id}" data-billable="true" >Audit</option>`);
+    const entries = async () => (await server.request('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data;
+    const add = (description: string, extra: Record<string, string>) =>
+      post('/app/entries', { description, day: '2026-11-02', startTime: '09:00', duration: '2:00', week: '2026-11-02', ...extra });
+    // Project chosen, box untouched (it showed "no project"): the project's default, with its money.
+    expect((await add('Untouched', { projectId: audit.id, billableFor: '' })).status).to.equal(303);
+    // The box showed Audit's state and the member unticked it: not billable.
+    expect((await add('Unticked', { projectId: audit.id, billableFor: audit.id })).status).to.equal(303);
+    const byName = (list: Array<{ description: string }>, d: string) => list.find((e) => e.description === d);
+    const list = await entries();
+    expect(byName(list, 'Untouched')).to.include({ billable: true, hourlyRate: 120, amount: 240 });
+    expect(byName(list, 'Unticked')).to.include({ billable: false, amount: 0 });
+    // The timer: the same rule.
+    expect((await post('/app/timer/start', { description: 'Running', projectId: audit.id, billableFor: '', week: '' })).status).to.equal(
+      303,
+    );
+    expect((await server.request('GET', '/api/v1/entries/current')).body.data).to.include({ billable: true });
+    // An edit moving an entry to a non-billable project without touching the box (it still shows Audit's): that project's default.
+    const untouched = byName(list, 'Untouched') as unknown as { id: string; start: string; end: string };
+    const edited = await post(`/app/entries/${untouched.id}`, {
+      description: 'Untouched',
+      start: '2026-11-02T09:00',
+      end: '2026-11-02T11:00',
+      projectId: house.id,
+      billableFor: audit.id,
+      billable: 'true',
+      week: '2026-11-02',
+    });
+    expect(edited.status).to.equal(303);
+    expect((await server.request('GET', `/api/v1/entries/${untouched.id}`)).body.data).to.include({ billable: false, projectId: house.id });
+  });
+
   it("carries tags; shows a colleague's or the team's week read-only to those who may see colleagues' time, and only one's own to others", async () => {
     server = await startTestServer();
     owner = new SettingsClient(server);
