@@ -7,7 +7,8 @@ import type { Synchronous } from '../db/database.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
-import type { ImportOutcome, ImportProgress, ImportRequest } from '../modules/imports/service.js';
+import type { Writable } from 'node:stream';
+import type { ExportCounts, ImportOutcome, ImportProgress, ImportRequest } from '../modules/imports/service.js';
 import type { Actor } from '../principal.js';
 import { startThread } from '../workers.js';
 import { createUploadStore, type UploadSlot } from './uploads.js';
@@ -76,6 +77,7 @@ export function createImportRunner(options: {
   const sweeper = setInterval(() => store.forget(), SWEEP_MS);
   sweeper.unref();
   const running = () => [...jobs.values()].filter((j) => j.state === 'running').length + store.uploading();
+  let exporting = false;
 
   return {
     /**
@@ -139,7 +141,8 @@ export function createImportRunner(options: {
         if (message.type === 'progress') job.progress = message as unknown as ImportProgress;
         else if (message.type === 'done') Object.assign(job, { state: 'done', outcome: message.outcome });
         else if (message.type === 'undone') Object.assign(job, { state: 'done', deleted: message.deleted });
-        else Object.assign(job, { state: message.type, message: message.message, code: message.type === 'refused' ? message.code : null });
+        else if (message.type === 'refused' || message.type === 'failed')
+          Object.assign(job, { state: message.type, message: message.message, code: message.type === 'refused' ? message.code : null });
         if (job.state !== 'running') store.ended(job);
       });
       worker.on('error', (error: Error & { code?: string }) => {
@@ -169,6 +172,18 @@ export function createImportRunner(options: {
       return job;
     },
 
+    /**
+     * A workspace's export for its owner, made on a thread of its own connection (one at a time
+     * on the server: it takes a core while it runs); refused 429 while another runs.
+     */
+    exportWorkspace(actor: Actor, q: { workspaceId: string; from?: string; to?: string }): ExportRun {
+      if (exporting) throw new DomainError('rate_limited', 'An export is running on this server already: try again in a moment.');
+      exporting = true;
+      const run = startExport({ ...options, principal: actor, q, workers });
+      run.finished.finally(() => (exporting = false)).catch(() => undefined);
+      return run;
+    },
+
     /** What the uploads directory holds now, in bytes (a member's, or everyone's): what the limits count. */
     stored: (userId: string | null = null): number => store.storedBy(userId),
 
@@ -182,3 +197,85 @@ export function createImportRunner(options: {
 }
 
 export type ImportRunner = ReturnType<typeof createImportRunner>;
+
+/** A workspace's export under way on its thread. */
+export interface ExportRun {
+  /** The file's name once the export has begun; rejects with the refusal (who may, the range) before any byte. */
+  ready: Promise<string>;
+  /** Writes the chunks into `out` as the thread makes them, the next asked for once `out` has taken the last. */
+  into(out: Writable): Promise<ExportCounts>;
+  /** The download was given up: the thread is ended. */
+  cancel(): void;
+  /** Settles when the export has ended, however it ended (done, refused, failed, given up). */
+  finished: Promise<void>;
+}
+
+/** Starts an export thread (./import-thread.ts with exportOf) and hands its chunks on with backpressure. */
+function startExport(a: {
+  databasePath: string;
+  secretKey: Buffer;
+  synchronous: Synchronous;
+  logger: Logger;
+  principal: Actor;
+  q: { workspaceId: string; from?: string; to?: string };
+  workers: Set<Worker>;
+}): ExportRun {
+  const workerData: ImportThreadData = {
+    databasePath: a.databasePath,
+    secretKey: new Uint8Array(a.secretKey),
+    synchronous: a.synchronous,
+    principal: a.principal,
+    request: { workspaceId: a.q.workspaceId, path: '' },
+    undo: null,
+    exportOf: a.q,
+  };
+  const worker = startThread(import.meta.url, './import-thread', {
+    workerData,
+    resourceLimits: { maxOldGenerationSizeMb: IMPORT_THREAD_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+  });
+  a.workers.add(worker);
+  let out: Writable | null = null;
+  let settle: { resolve: (counts: ExportCounts) => void; reject: (error: Error) => void } | null = null;
+  let began: { resolve: (name: string) => void; reject: (error: Error) => void } | null = null;
+  const ready = new Promise<string>((resolve, reject) => (began = { resolve, reject }));
+  ready.catch(() => undefined);
+  let ended: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (ended = resolve));
+  const fail = (error: Error) => {
+    began?.reject(error);
+    settle?.reject(error);
+    ended();
+  };
+  worker.on('message', (message: ImportThreadMessage) => {
+    if (message.type === 'export-start') began?.resolve(message.fileName);
+    else if (message.type === 'chunk') {
+      const target = out as Writable;
+      const next = () => worker.postMessage('next');
+      if (target.write(message.bytes)) next();
+      else target.once('drain', next);
+    } else if (message.type === 'export-done') {
+      settle?.resolve(message.counts);
+      ended();
+    } else if (message.type === 'refused') fail(new DomainError(message.code, message.message));
+    else if (message.type === 'failed') fail(new Error(message.message));
+  });
+  worker.on('error', (error) => {
+    a.logger.error('export thread failed', { message: error.message });
+    fail(error);
+  });
+  worker.on('exit', () => {
+    a.workers.delete(worker);
+    fail(new Error('The export stopped.'));
+  });
+  return {
+    ready,
+    into(target) {
+      out = target;
+      const done = new Promise<ExportCounts>((resolve, reject) => (settle = { resolve, reject }));
+      worker.postMessage('next');
+      return done;
+    },
+    cancel: () => void worker.terminate(),
+    finished,
+  };
+}
