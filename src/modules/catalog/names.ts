@@ -11,5 +11,6 @@ export function nameKey(name: string): string {
 
 /** A name as a client of the API or the page gives it: refused when it holds a control or bidirectional character, else cleaned. */
 export function acceptedName(name: string): string {
-  return cleanName(requireSafeText(name, 'name'));
+  // Trimmed first, as stored: white space at either end (a trailing line break) is not part of the name.
+  return requireSafeText(cleanName(name), 'name');
 }
