@@ -442,6 +442,9 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     expect(backwards.code).to.equal(1);
     expect(backwards.stderr).to.include('from must be before to');
     expect(existsSync(join(dir, 'never.csv')) || existsSync(join(dir, 'never.csv.partial'))).to.equal(false);
+    const nowhere = await cli(source, 'export', '--workspace', workspaceId, '--out', join(dir, 'missing', 'x.csv'));
+    expect(nowhere.code).to.equal(1);
+    expect(nowhere.stderr).to.match(/^timetrack: Cannot write .*missing\/x\.csv: ENOENT/);
   });
 
   it('a member importing an export takes none of its rates; an owner’s import into a workspace with the catalog keeps the rows there as they are', async () => {

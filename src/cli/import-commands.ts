@@ -8,6 +8,7 @@ import {
 } from '../modules/imports/service.js';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { DomainError } from '../errors.js';
 import { OPERATOR } from '../principal.js';
 import type { Services } from '../services.js';
 import { optionalString, required, UsageError } from './args.js';
@@ -93,6 +94,8 @@ async function exportWorkspace(
   const partial = `${out}.partial`;
   const file = createWriteStream(partial);
   try {
+    // events.once rejects when the stream fails instead (no directory, no room, no permission).
+    await once(file, 'open');
     let shown = 0;
     for await (const chunk of run.chunks) {
       if (!file.write(chunk)) await once(file, 'drain');
@@ -110,7 +113,11 @@ async function exportWorkspace(
   } catch (error) {
     file.destroy();
     rmSync(partial, { force: true });
-    throw error;
+    if (error instanceof DomainError) throw error;
+    throw new DomainError(
+      'invalid',
+      `Cannot write ${out}: ${(error as Error).message}. Choose a file in a directory that exists and may be written.`,
+    );
   }
   return { workspaceId: q.workspaceId, path: out, ...run.counts };
 }

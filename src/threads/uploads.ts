@@ -39,7 +39,7 @@ export function createUploadStore(options: {
 }) {
   const { jobs } = options;
   /** Every file in the directory: whose, how large (an upload in progress: the room reserved for it). */
-  const files = new Map<string, { userId: string; bytes: number; uploading: boolean }>();
+  const files = new Map<string, { userId: string; bytes: number; uploading: boolean; since: number }>();
 
   const removeFile = (path: string): void => {
     files.delete(path);
@@ -74,9 +74,10 @@ export function createUploadStore(options: {
     /** Uploads whose bodies are being read (each holds a run's place). */
     uploading: (): number => [...files.values()].filter((f) => f.uploading).length,
 
-    /** Runs finished an hour ago are forgotten, and their files deleted. */
+    /** Runs finished an hour ago are forgotten, and their files deleted (and an upload that never became a run). */
     forget(): void {
       const now = options.clock.now();
+      for (const [path, file] of files) if (file.uploading && now - file.since > KEEP_MS) removeFile(path);
       for (const [id, job] of jobs) {
         if (job.state !== 'running' && now - job.startedAt > KEEP_MS) {
           jobs.delete(id);
@@ -107,7 +108,7 @@ export function createUploadStore(options: {
       const limitedBy = maxBytes === fileBytes ? 'file' : maxBytes === memberRoom ? 'member' : 'server';
       mkdirSync(options.dir, { recursive: true });
       const path = join(options.dir, `${newId('upl')}.csv`);
-      files.set(path, { userId, bytes: maxBytes, uploading: true });
+      files.set(path, { userId, bytes: maxBytes, uploading: true, since: options.clock.now() });
       return { path, maxBytes, limitedBy, release: () => removeFile(path) };
     },
 

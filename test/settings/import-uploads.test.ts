@@ -111,6 +111,17 @@ describe('settings page: the import uploads on disk', function () {
     // Uploads cut off: their files are deleted, their places freed.
     for (const req of slow) req.destroy();
     await until('the cut-off uploads to be deleted', () => uploads().length === before);
+    // Forms the upload parser cannot read (no boundary) are refused, and hold no place afterwards.
+    for (let i = 0; i < 3; i++) {
+      const broken = await fetch(`${server.url}/settings/import`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: cookie(owner), origin: server.url, 'content-type': 'multipart/form-data' },
+        body: 'not a form',
+      });
+      expect(broken.status).to.equal(400);
+      expect(await broken.text()).to.include('The upload could not be read');
+    }
     const fine = await upload(owner, timetrack(3));
     expect(fine.status, fine.text).to.equal(303);
   });

@@ -299,6 +299,16 @@ interface Upload {
  */
 async function receive(req: Request, deps: SettingsDeps, session: SessionView): Promise<Upload> {
   const slot = deps.imports.reserveUpload(session.actor);
+  try {
+    return await receiveInto(slot, req, session);
+  } catch (error) {
+    // Whatever went wrong (a form busboy cannot read throws at once), the place and the file go.
+    slot.release();
+    throw error;
+  }
+}
+
+async function receiveInto(slot: UploadSlot, req: Request, session: SessionView): Promise<Upload> {
   const fields: Record<string, string> = {};
   let fileName = '';
   let tooLarge = false;
@@ -307,12 +317,20 @@ async function receive(req: Request, deps: SettingsDeps, session: SessionView): 
     slot.release();
     return new DomainError(code, message);
   };
-  const parser = busboy({
-    headers: req.headers,
-    limits: { files: 1, fields: 20, fieldSize: 1024, fileSize: slot.maxBytes },
-    // Browsers send a file's name as UTF-8 (busboy reads latin1 unless told: "Müller.csv" became "MÃ¼ller.csv").
-    defParamCharset: 'utf8',
-  });
+  const unreadable = () =>
+    refuse('invalid', 'The upload could not be read (it was cut off, or is not a form with a file). Choose the file and try again.');
+  let parser: ReturnType<typeof busboy>;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      limits: { files: 1, fields: 20, fieldSize: 1024, fileSize: slot.maxBytes },
+      // Browsers send a file's name as UTF-8 (busboy reads latin1 unless told: "Müller.csv" became "MÃ¼ller.csv").
+      defParamCharset: 'utf8',
+    });
+  } catch {
+    // Not multipart, or no boundary: busboy throws before reading anything.
+    throw unreadable();
+  }
   parser.on('field', (name, value) => {
     fields[name] = value;
   });
@@ -335,7 +353,7 @@ async function receive(req: Request, deps: SettingsDeps, session: SessionView): 
     await pipeline(req, parser);
     await stored;
   } catch {
-    throw refuse('invalid', 'The upload could not be read (it was cut off, or is not a form with a file). Choose the file and try again.');
+    throw unreadable();
   }
   if (fields._csrf !== session.csrfToken) {
     // As the router answers any other form whose token is wrong.
