@@ -310,6 +310,8 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     },
     isEmpty: (): boolean => !repo.anyWorkspace(),
     userNames: (ids: string[]) => repo.userNames(ids),
+    /** Names and emails of accounts by id, members or not (the authors of a workspace's export). */
+    userContacts: (ids: string[]) => repo.userContacts(ids),
     /** A person's own zone and first day of the week (the web app's days and weeks); null when not chosen yet. */
     preferences: (userId: string): Preferences => {
       const row = repo.user(userId);
