@@ -267,6 +267,29 @@ describe('imports service', () => {
     expect(entries().map((e) => e.authorId)).to.deep.equal([ada.userId, ada.userId, ada.userId]);
   });
 
+  it('an owner’s --create-members never makes a member of an account that already holds the email (decisions 8a): unmatched, with what to do', async () => {
+    // Grace has an account here (another workspace's, say) but is no member of this one.
+    const grace = world.services.accounts.createAccount({ name: 'Someone else', email: 'GRACE@example.org' });
+    const { report, stopped } = await run({ path: fixture('toggl.csv'), createMembers: true }, world.owner);
+    expect(stopped).to.equal(true);
+    expect(report.created.users).to.equal(0);
+    expect(report.unmatchedUsers).to.deep.equal([{ name: 'Grace Hopper', email: 'grace@example.org', rows: 1, firstLine: 5 }]);
+    expect(report.notices).to.deep.equal([
+      'One person of the file cannot be made a member by an import (listed as unmatched): add each on the Members page, which sends an invitation; once accepted, import the file again.',
+    ]);
+    // Nothing names or describes the account that holds the address.
+    expect(JSON.stringify(report)).not.to.include('Someone else');
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).not.to.include(grace.id);
+    // Skipping her rows imports the rest; she is still no member.
+    const rest = await run({ path: fixture('toggl.csv'), createMembers: true, skipInvalid: true }, world.owner);
+    expect(rest.report).to.deep.include({ imported: 2 });
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).not.to.include(grace.id);
+    // The operator on the server's command line may attach the account (as its member add may).
+    const operator = await run({ path: fixture('toggl.csv'), createMembers: true });
+    expect(operator.report).to.deep.include({ imported: 1, duplicates: 2, unmatchedUsers: [], notices: [] });
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).to.include(grace.id);
+  });
+
   it('a member imports their own history only; an owner imports the team’s; each sees the imports they may', async () => {
     const { report } = await run({ path: fixture('toggl.csv') }, ada);
     expect(report.imported).to.equal(3);

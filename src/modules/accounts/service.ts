@@ -179,6 +179,9 @@ export function createAccountsService({
      * the account found by email, or created (no password: `user invite` later), joined to the
      * workspace without flags. Its id.
      */
+    /** Whether an account holds the email (an import's check; never shown to anyone). */
+    emailHeld: (email: string): boolean => repo.userByEmail(email.trim().toLowerCase()) !== undefined,
+
     joinImported(workspaceId: string, input: { name: string; email: string }): string {
       const email = requireEmail(input.email);
       const userId = repo.userByEmail(email)?.id ?? createAccount({ name: input.name || email, email }).id;

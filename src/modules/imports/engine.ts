@@ -91,6 +91,12 @@ export interface ImportBy {
   actorUserId: string | null;
   /** Whether the file's rates are taken: an owner's or the operator's import; a member's own history takes the usual resolution. */
   fileRates: boolean;
+  /**
+   * Whether `--create-members` may make a member of an account that already holds a file user's
+   * email: the operator's import only. An owner's never does (decisions 8a): whoever holds an
+   * address joins only through an invitation they accept, so those users stay unmatched.
+   */
+  attachAccounts: boolean;
 }
 
 /** The refused rows listed at most (the rest are counted in one last line). */
@@ -125,6 +131,8 @@ export interface EngineDeps {
   accounts: {
     memberDirectory(workspaceId: string): Array<{ userId: string; name: string; email: string }>;
     joinImported(workspaceId: string, input: { name: string; email: string }): string;
+    /** Whether an account already holds the email (never told to anyone: it only keeps an owner's import from attaching it). */
+    emailHeld(email: string): boolean;
     currency(workspaceId: string): string;
     /** Names and emails of accounts by id (an export's authors, members or not). */
     userContacts(ids: string[]): Array<{ id: string; name: string; email: string }>;
@@ -273,7 +281,14 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     if (id !== null) matched.set(key, id);
     return id;
   };
-  const willCreate = (user: FileUser | undefined) => request.createMembers === true && user !== undefined && user.email !== '';
+  // Addresses an account holds stay unmatched in an owner's import: they join by invitation only (decisions 8a).
+  const held = new Set<string>();
+  const willCreate = (user: FileUser | undefined) => {
+    if (request.createMembers !== true || user === undefined || user.email === '') return false;
+    if (by.attachAccounts || !deps.accounts.emailHeld(user.email)) return true;
+    held.add(user.email.toLowerCase());
+    return false;
+  };
   // A checker per pass: Harvest's rows carry state (where a member's day has got to).
   const checkPass = (order: DateOrder | null) => (file: Pick<Scan, 'format' | 'users'>) =>
     createCheckPass(deps, request, file.format, {
@@ -318,7 +333,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
       users: toCreate.size,
     },
     unmatchedUsers,
-    notices: noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored }),
+    notices: noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored, invite: held.size }),
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
   if (stopped || request.dryRun) {
@@ -501,9 +516,15 @@ function noticesOf(a: {
   workspaceCurrency: string;
   moneyRows: number;
   ratesIgnored: number;
+  invite: number;
 }): string[] {
   const notices: string[] = [];
   const rows = (n: number) => `${n.toLocaleString('en')} row${n === 1 ? '' : 's'}`;
+  if (a.invite > 0) {
+    notices.push(
+      `${a.invite === 1 ? 'One person' : `${a.invite.toLocaleString('en')} people`} of the file cannot be made ${a.invite === 1 ? 'a member' : 'members'} by an import (listed as unmatched): add each on the Members page, which sends an invitation; once accepted, import the file again.`,
+    );
+  }
   if (a.ratesIgnored > 0) {
     notices.push(
       `The file's rates (${rows(a.ratesIgnored)}) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.`,

@@ -108,6 +108,7 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
         actorUserId: isOperator(principal) ? null : principal.userId,
         // Rates in a file are an owner's (or the operator's) to import, as the API takes a rate from no member.
         fileRates: isOperator(principal) || principal.isOwner,
+        attachAccounts: isOperator(principal),
       };
       const running = new Set<string>();
       const outcome = await engine.run(asked, by, (id) => {
