@@ -108,7 +108,10 @@ async function main(): Promise<void> {
     await page.waitForSelector('#live-status:not(:empty)');
     await shootSchemes(page, 'week');
     // The running timer, edited in place: its project list open, filtered by what was typed.
-    await page.locator('.timer.running input.picker-filter').fill('har').catch(() => undefined);
+    await page
+      .locator('.timer.running input.picker-filter')
+      .fill('har')
+      .catch(() => undefined);
     await shootSchemes(page, 'timer-running', 'div.timer.running');
     await page.goto(`${server.url}/app/week`);
     // An entry opened for editing, with a refused end time (before its start, on the same day).
