@@ -19,6 +19,8 @@ export const users = sqliteTable(
     timeZone: text('time_zone'),
     /** The first day of the person's week in the web app. */
     weekStart: text('week_start', { enum: ['monday', 'sunday'] }),
+    /** The language of the mail sent to the person (en, de); null until they choose one (English then). */
+    language: text('language', { enum: ['en', 'de'] }),
   },
   (t) => [
     uniqueIndex('users_email_live')

@@ -9,10 +9,10 @@ import { accountErrors as errors } from './errors.js';
 import type { Access, AccountsRepository, Membership, WorkspaceRow } from './repository.js';
 import type { workspaces } from './schema.js';
 import { memberView, userView, workspaceView, workspaceWithProfile } from './views.js';
-import { invitationsOf } from './invitations.js';
+import { type InvitationMailer, invitationsOf } from './invitations.js';
 
 export type { Access, Membership } from './repository.js';
-export { type Enrolled, INVITATION_HOURS } from './invitations.js';
+export { type Enrolled, INVITATION_HOURS, type InvitationMailer } from './invitations.js';
 export type { MemberFlags } from './joining.js';
 import { joinerOf, type MemberFlags } from './joining.js';
 
@@ -58,9 +58,14 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
   return patch;
 }
 
-/** A person's zone and first day of the week, each given checked (the zone canonical). */
-function preferencePatch(input: { timeZone?: string; weekStart?: string }) {
-  const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday' } = {};
+/** A person's zone, first day of the week and language of their mail, each given checked (the zone canonical). */
+function preferencePatch(input: { timeZone?: string; weekStart?: string; language?: string }) {
+  const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday'; language?: 'en' | 'de' } = {};
+  if (input.language !== undefined) {
+    if (input.language !== 'en' && input.language !== 'de')
+      throw new DomainError('invalid', 'language must be en (English) or de (Deutsch).', { field: 'language' });
+    patch.language = input.language;
+  }
   if (input.timeZone !== undefined) patch.timeZone = canonicalTimeZone(input.timeZone, 'time zone');
   if (input.weekStart !== undefined) {
     if (input.weekStart !== 'monday' && input.weekStart !== 'sunday')
@@ -91,10 +96,13 @@ export function createAccountsService({
   clock,
   write,
   workspaceRateLimitPerMin = Number.POSITIVE_INFINITY,
+  mailInvitation = () => false,
 }: {
   repo: AccountsRepository;
   clock: Clock;
   write: Write<never>;
+  /** An invitation's mail (the mail module's); none without it. */
+  mailInvitation?: InvitationMailer;
   /** RATE_LIMIT_WORKSPACE_PER_MIN: an owner may lower a workspace's budget, or raise it up to this; the operator beyond. */
   workspaceRateLimitPerMin?: number;
 }) {
@@ -197,14 +205,14 @@ export function createAccountsService({
 
     ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners }),
 
-    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount }),
+    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount, mailInvitation }),
   };
 }
 
 /** A person's own account: name, sign-in email (a member's changes only with their password), zone and first day. */
 function profilesOf(repo: AccountsRepository, write: Write<never>) {
   /** Sets a person's zone and first day of the week: the account itself, or the operator. */
-  function setPreferences(principal: Principal, userId: string, input: { timeZone?: string; weekStart?: string }): void {
+  function setPreferences(principal: Principal, userId: string, input: { timeZone?: string; weekStart?: string; language?: string }): void {
     if (!isOperator(principal) && principal.userId !== userId) throw errors.userNotFound(userId);
     const patch = preferencePatch(input);
     write(() => {
@@ -248,9 +256,17 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
      * The web app's Profile form in one write: name, email, zone and first day together, so a
      * refused email (taken) leaves the zone as it was too. The account itself, or the operator.
      */
-    setProfile(principal: Principal, userId: string, input: { name: string; email: string; timeZone: string; weekStart: string }): void {
+    setProfile(
+      principal: Principal,
+      userId: string,
+      input: { name: string; email: string; timeZone: string; weekStart: string; language?: string },
+    ): void {
       write(() => {
-        setPreferences(principal, userId, { timeZone: input.timeZone, weekStart: input.weekStart });
+        setPreferences(principal, userId, {
+          timeZone: input.timeZone,
+          weekStart: input.weekStart,
+          ...(input.language === undefined ? {} : { language: input.language }),
+        });
         setUser(principal, userId, { name: input.name, email: input.email });
       });
     },
@@ -276,10 +292,12 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     isEmpty: (): boolean => !repo.anyWorkspace(),
     userNames: (ids: string[]) => repo.userNames(ids),
     /** A person's own zone and first day of the week (the web app's days and weeks); null when not chosen yet. */
-    preferences: (userId: string): { timeZone: string | null; weekStart: 'monday' | 'sunday' | null } => {
+    preferences: (userId: string): { timeZone: string | null; weekStart: 'monday' | 'sunday' | null; language: 'en' | 'de' | null } => {
       const row = repo.user(userId);
-      return { timeZone: row?.timeZone ?? null, weekStart: row?.weekStart ?? null };
+      return { timeZone: row?.timeZone ?? null, weekStart: row?.weekStart ?? null, language: row?.language ?? null };
     },
+    /** A workspace's name (what mail says it is about), or null when there is none. */
+    workspaceName: (workspaceId: string): string | null => repo.workspace(workspaceId)?.name ?? null,
 
     /** Throws the refusal a name and email would get (empty name, malformed email), before any slow work. */
     checkProfile(input: { name: string; email: string }): void {
@@ -295,6 +313,10 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
       const checked = requireEmail(email);
       if (repo.userByEmail(checked, userId)) throw errors.emailNotUsable();
       if (!repo.updateUser(userId, { email: checked })) throw errors.userNotFound(userId);
+    },
+    /** Refuses (without saying why beyond "not usable") an address another live account holds. */
+    checkEmailFree(userId: string, email: string): void {
+      if (repo.userByEmail(requireEmail(email), userId)) throw errors.emailNotUsable();
     },
     /** An account's own name and sign-in email. */
     userOf: (userId: string): { name: string; email: string } | undefined => {
