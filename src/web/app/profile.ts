@@ -20,7 +20,13 @@ interface ProfileForm {
   email: string;
   timeZone: string;
   weekStart: string;
+  language: string;
 }
+
+const LANGUAGES = [
+  ['en', 'English'],
+  ['de', 'Deutsch'],
+] as const;
 
 function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null): Html {
   const zones = ZONES.includes(form.timeZone) ? ZONES : [form.timeZone, ...ZONES];
@@ -49,6 +55,13 @@ function profileBody(session: SessionView, form: ProfileForm, errors: FieldError
             >`,
         )}
       </fieldset>
+      <div class="field">
+        <label for="profile-language">Language of mail <span class="hint">Links and reminders the server mails you.</span></label>
+        <select id="profile-language" name="language" ${invalidAt('profile-language', errors.language)}>
+          ${LANGUAGES.map(([code, label]) => html`<option value="${code}" ${code === form.language ? html`selected` : ''}>${label}</option>`)}
+        </select>
+        ${errorAt('profile-language', errors.language)}
+      </div>
       <div><button type="submit">Save</button></div>
     </form>
     <form class="stack after" method="post" action="${APP_PATH}/profile/password" aria-labelledby="password-heading">
@@ -73,6 +86,7 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       email: session.email,
       timeZone: prefs.timeZone ?? deps.config.serverTimeZone,
       weekStart: prefs.weekStart ?? 'monday',
+      language: prefs.language ?? 'en',
     };
   };
   const render = (res: Response, session: SessionView, status: number, form: ProfileForm, errors: FieldErrors, notice: string | null) =>
@@ -84,8 +98,15 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
 
   router.get('/profile', (req: Request, res) => {
     const { session } = signedOf(res) as SignedIn;
+    const pending = typeof req.query.to === 'string' ? req.query.to.slice(0, 254) : '';
     const done =
-      req.query.done === 'saved' ? 'Saved.' : req.query.done === 'password' ? 'Password changed; your other sessions ended.' : null;
+      req.query.done === 'saved'
+        ? 'Saved.'
+        : req.query.done === 'password'
+          ? 'Password changed; your other sessions ended.'
+          : req.query.done === 'email'
+            ? `Saved. We mailed a link to ${pending}: your sign-in email changes when you open it (within 24 hours). Until then you sign in with ${session.email}.`
+            : null;
     render(res, session, 200, current(session), {}, done);
   });
 
@@ -96,9 +117,11 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       email: field(req, 'email'),
       timeZone: field(req, 'timeZone'),
       weekStart: field(req, 'weekStart'),
+      language: field(req, 'language') || 'en',
     };
+    let saved: { emailPending: string | null };
     try {
-      await services.sessions.updateProfile(session.actor, { ...form, currentPassword: field(req, 'emailPassword') });
+      saved = await services.sessions.updateProfile(session.actor, { ...form, currentPassword: field(req, 'emailPassword') });
     } catch (error) {
       if (error instanceof HashingBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
@@ -109,7 +132,12 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       const { status, errors } = refusal(error, { fields: { current: 'emailPassword' } });
       return render(res, session, status, form, errors, null);
     }
-    res.redirect(303, `${APP_PATH}/profile?done=saved`);
+    res.redirect(
+      303,
+      saved.emailPending === null
+        ? `${APP_PATH}/profile?done=saved`
+        : `${APP_PATH}/profile?done=email&to=${encodeURIComponent(saved.emailPending)}`,
+    );
   });
 
   router.post('/profile/password', async (req, res, next) => {
