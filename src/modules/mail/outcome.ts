@@ -38,6 +38,7 @@ interface SendError {
   responseCode?: number;
   response?: string;
   message?: string;
+  command?: string;
 }
 
 /**
@@ -51,6 +52,8 @@ export function classify(error: unknown): Extract<Outcome, { status: 'temporary'
   const code = e.code ?? '';
   const underneath = e.originalCode ?? code;
   if (code === 'EAUTH' || code === 'ENOAUTH') return { status: 'temporary', error: 'auth', detail };
+  // STARTTLS refused or failed (a relay that does not offer it, a certificate not trusted): nothing was sent in the clear; it waits for the operator.
+  if (code === 'ETLS' || e.command === 'STARTTLS') return { status: 'temporary', error: 'tls', detail };
   if (typeof e.responseCode === 'number' && e.responseCode >= 400) {
     const permanent = e.responseCode >= 500 && e.responseCode !== 503;
     return { status: permanent ? 'permanent' : 'temporary', error: permanent ? 'rejected' : 'rejected_temporarily', detail };
@@ -58,7 +61,7 @@ export function classify(error: unknown): Extract<Outcome, { status: 'temporary'
   if (underneath === 'ECONNREFUSED') return { status: 'temporary', error: 'connection_refused', detail };
   if (code === 'ETIMEDOUT' || underneath === 'ETIMEDOUT') return { status: 'temporary', error: 'timeout', detail };
   if (code === 'EDNS' || underneath === 'ENOTFOUND' || underneath === 'EAI_AGAIN') return { status: 'temporary', error: 'dns', detail };
-  if (code === 'ETLS' || /certificate|TLS|SSL/i.test(detail)) return { status: 'temporary', error: 'tls', detail };
+  if (/certificate|TLS|SSL/i.test(detail)) return { status: 'temporary', error: 'tls', detail };
   if (code === 'ECONNECTION' || underneath === 'ECONNRESET' || underneath === 'EPIPE')
     return { status: 'temporary', error: 'connection_closed', detail };
   return { status: 'temporary', error: 'network', detail };
