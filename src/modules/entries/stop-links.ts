@@ -63,10 +63,11 @@ export function createStopLinks({
     const hash = sha256(linkSecret);
     const link = repo.stopLink(hash);
     if (!link) return { state: 'unknown' };
-    if (link.usedAt !== null) return { state: 'used' };
     const row = repo.anyById(link.entryId);
     if (!row) return { state: 'unknown' };
+    // Stopped (through this link, or otherwise): say when, whether or not the link was used.
     if (row.endAt !== null) return { state: 'stopped', endAt: row.endAt };
+    if (link.usedAt !== null) return { state: 'used' };
     if (link.expiresAt <= clock.now()) return { state: 'expired' };
     if (!accounts.membership(row.workspaceId, row.authorId)) return { state: 'not-member' };
     return {

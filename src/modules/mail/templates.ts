@@ -22,8 +22,11 @@ interface Reader {
 
 const when = (reader: Reader, at: number): string =>
   new Intl.DateTimeFormat(reader.language === 'de' ? 'de-DE' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
     timeZone: reader.timeZone,
     timeZoneName: 'short',
   }).format(at);

@@ -27,7 +27,15 @@ const hidden = (deps: WebDeps, req: Request, res: Response) =>
 
 /** A date and time in a zone, as the pages write them. */
 const at = (ms: number, timeZone: string): string =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone, timeZoneName: 'short' }).format(ms);
+  new Intl.DateTimeFormat('en-GB', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(ms);
 
 /**
  * The pages of the links the server mails (under SETTINGS_PATH): "Forgot your password?" and its
