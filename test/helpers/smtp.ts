@@ -10,8 +10,8 @@ export interface Received {
   parsed: ParsedMail;
 }
 
-/** What the relay answers a message's DATA with: accept, a reply code with its text, or a dropped connection mid-DATA. */
-export type Answer = 'accept' | { code: number; text: string } | 'drop';
+/** What the relay answers a message's DATA with: accept, a reply code with its text, a dropped connection mid-DATA, or no answer at all. */
+export type Answer = 'accept' | { code: number; text: string } | 'drop' | 'hold';
 
 export interface TestRelay {
   port: number;
@@ -58,6 +58,8 @@ export async function startRelay(options: { tls?: { key: string; cert: string } 
       }
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        // Hold: the whole message arrived, and the relay never answers (the client waits for its reply).
+        if (answer === 'hold') return;
         if (answer !== 'accept') {
           callback(Object.assign(new Error(answer.text), { responseCode: answer.code }));
           return;
