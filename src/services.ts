@@ -26,6 +26,7 @@ import { createWebhookSender, type SenderPorts } from './modules/webhooks/sender
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.js';
 import { type Resolver, systemResolver } from './modules/webhooks/targets.js';
 import { createMailRepository } from './modules/mail/repository.js';
+import type { Relay } from './modules/mail/transport.js';
 import { createMailService, type Language, type MailService, type MailSettings, type Recipient } from './modules/mail/service.js';
 import type { SessionMail } from './modules/sessions/service.js';
 import type { RunawayReminders } from './modules/entries/service.js';
@@ -53,6 +54,8 @@ export interface ServiceOptions {
     links: () => string | null;
     /** The server wakes its sender after a commit that queued mail; the command line leaves it to the server. */
     wake?: boolean;
+    /** The relay replaced (`npm run sql`'s tour, which sends nothing anywhere). */
+    relay?: Relay;
   };
   webhooks?: {
     allowPrivateTargets?: boolean;
@@ -247,6 +250,7 @@ function mailService(database: DatabaseHandle, options: ServiceOptions, write: W
     settings: options.mail?.settings ?? null,
     links: options.mail?.links ?? (() => null),
     logger,
+    ...(options.mail?.relay ? { relay: options.mail.relay } : {}),
     // Woken once the commit is on disk, like the webhook sender: no mail announces a write a power cut could take back.
     ...(options.mail?.wake
       ? {

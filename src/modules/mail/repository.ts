@@ -123,7 +123,12 @@ export function createMailRepository(db: Db) {
         .limit(limit)
         .all(),
     /** Leases left by a previous process: due again at once. */
-    recover: (): number => db.update(mailMessages).set({ claimedUntil: null }).where(isNotNull(mailMessages.claimedUntil)).run().changes,
+    recover: (): number =>
+      db
+        .update(mailMessages)
+        .set({ claimedUntil: null })
+        .where(and(isNotNull(mailMessages.nextAttemptAt), isNotNull(mailMessages.claimedUntil)))
+        .run().changes,
     /** An account was deleted: its waiting mail is cancelled and its content dropped. */
     cancelOfUser: (userId: string, now: number, detail: string): number =>
       db
