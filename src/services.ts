@@ -105,16 +105,16 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   write = createWrite<DomainEvent>(db, events.record);
   const mail = mailService(database, options, write, logger);
-  let accountsRef: AccountsService | null = null;
+  // The invitation's mail reads the accounts it is part of: bound once both exist.
+  let mailed: ReturnType<typeof mailPorts> | null = null;
   const accounts = createAccountsService({
     repo: createAccountsRepository(db),
     clock,
     write,
     workspaceRateLimitPerMin: options.limits?.workspaceRateLimitPerMin,
-    mailInvitation: (input) => mailPorts(mail, accountsRef as AccountsService).invitation(input),
+    mailInvitation: (input) => (mailed as ReturnType<typeof mailPorts>).invitation(input),
   });
-  accountsRef = accounts;
-  const mailed = mailPorts(mail, accounts);
+  mailed = mailPorts(mail, accounts);
   const sender = webhookSender(database, options, webhooksRepo, events, accounts, logger);
   webhooks = createWebhooksService({
     repo: webhooksRepo,

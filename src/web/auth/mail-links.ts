@@ -261,11 +261,11 @@ function stopRoutes(router: Router, deps: WebDeps, gone: GonePage): void {
   router.get(path, (req, res) => {
     const secret = req.params.secret as string;
     const link = services.timers.stopLink(secret);
-    const zone = zoneOf(signedOf(res).session?.userId ?? '');
-    if (link.state === 'stopped') return stopped(res, link.endAt, deps.config.serverTimeZone, true);
+    const viewer = signedOf(res).session;
+    if (link.state === 'stopped') return stopped(res, link.endAt, viewer ? zoneOf(viewer.userId) : deps.config.serverTimeZone, true);
     if (link.state !== 'running') return gone(res, 'stop', link.state);
-    const ownZone = zoneOf(link.userId) ?? zone;
-    const question = `Stop ${what(link.description)} started at ${at(link.startAt, ownZone)}?`;
+    // In the author's zone: the time they started it.
+    const question = `Stop ${what(link.description)} started at ${at(link.startAt, zoneOf(link.userId))}?`;
     send(deps, res, 200, {
       ...shell(deps, signedOf(res)),
       title: 'Stop the timer?',
