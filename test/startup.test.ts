@@ -156,6 +156,7 @@ describe('startup', () => {
         trustProxy: [],
         maxBodyBytes: 1048576,
         importUploadMaxBytes: 200 * 1024 * 1024,
+        mail: null,
         logLevel: 'info',
         secretKey: undefined,
         schedulerCron: '* * * * * *',

@@ -19,6 +19,10 @@ export const users = sqliteTable(
     timeZone: text('time_zone'),
     /** The first day of the person's week in the web app. */
     weekStart: text('week_start', { enum: ['monday', 'sunday'] }),
+    /** How the web app writes times of day: 24-hour (`14:05`) or 12-hour (`2:05 PM`); null: 24-hour. */
+    timeFormat: text('time_format', { enum: ['24h', '12h'] }),
+    /** The web app's colours: the system's (null), or always light or dark. */
+    theme: text('theme', { enum: ['light', 'dark'] }),
     /** The language of the mail sent to the person (en, de); null until they choose one (English then). */
     language: text('language', { enum: ['en', 'de'] }),
   },

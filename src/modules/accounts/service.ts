@@ -58,13 +58,48 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
   return patch;
 }
 
-/** A person's zone, first day of the week and language of their mail, each given checked (the zone canonical). */
-function preferencePatch(input: { timeZone?: string; weekStart?: string; language?: string }) {
-  const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday'; language?: 'en' | 'de' } = {};
+/** A person's own settings of the web app and the language of their mail, as they are kept. */
+export interface Preferences {
+  timeZone: string | null;
+  weekStart: 'monday' | 'sunday' | null;
+  timeFormat: '24h' | '12h' | null;
+  theme: 'light' | 'dark' | null;
+  /** The language of the mail sent to them; null until chosen (English then). */
+  language: 'en' | 'de' | null;
+}
+
+export interface PreferenceInput {
+  timeZone?: string;
+  weekStart?: string;
+  timeFormat?: string;
+  /** `system` (or null) follows the browser's. */
+  theme?: string | null;
+  language?: string;
+}
+
+/** A person's zone, first day of the week, time format, colours and language of their mail, each given checked (the zone canonical). */
+function preferencePatch(input: PreferenceInput) {
+  const patch: {
+    timeZone?: string;
+    weekStart?: 'monday' | 'sunday';
+    timeFormat?: '24h' | '12h';
+    theme?: 'light' | 'dark' | null;
+    language?: 'en' | 'de';
+  } = {};
   if (input.language !== undefined) {
     if (input.language !== 'en' && input.language !== 'de')
       throw new DomainError('invalid', 'language must be en (English) or de (Deutsch).', { field: 'language' });
     patch.language = input.language;
+  }
+  if (input.timeFormat !== undefined) {
+    if (input.timeFormat !== '24h' && input.timeFormat !== '12h')
+      throw new DomainError('invalid', 'time format must be 24h or 12h.', { field: 'timeFormat' });
+    patch.timeFormat = input.timeFormat;
+  }
+  if (input.theme !== undefined) {
+    if (input.theme !== null && !['system', 'light', 'dark'].includes(input.theme))
+      throw new DomainError('invalid', 'colours must be system, light or dark.', { field: 'theme' });
+    patch.theme = input.theme === 'light' || input.theme === 'dark' ? input.theme : null;
   }
   if (input.timeZone !== undefined) patch.timeZone = canonicalTimeZone(input.timeZone, 'time zone');
   if (input.weekStart !== undefined) {
@@ -212,7 +247,7 @@ export function createAccountsService({
 /** A person's own account: name, sign-in email (a member's changes only with their password), zone and first day. */
 function profilesOf(repo: AccountsRepository, write: Write<never>) {
   /** Sets a person's zone and first day of the week: the account itself, or the operator. */
-  function setPreferences(principal: Principal, userId: string, input: { timeZone?: string; weekStart?: string; language?: string }): void {
+  function setPreferences(principal: Principal, userId: string, input: PreferenceInput): void {
     if (!isOperator(principal) && principal.userId !== userId) throw errors.userNotFound(userId);
     const patch = preferencePatch(input);
     write(() => {
@@ -259,12 +294,14 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
     setProfile(
       principal: Principal,
       userId: string,
-      input: { name: string; email: string; timeZone: string; weekStart: string; language?: string },
+      input: { name: string; email: string; timeZone: string; weekStart: string; timeFormat?: string; theme?: string; language?: string },
     ): void {
       write(() => {
         setPreferences(principal, userId, {
           timeZone: input.timeZone,
           weekStart: input.weekStart,
+          ...(input.timeFormat === undefined ? {} : { timeFormat: input.timeFormat }),
+          ...(input.theme === undefined ? {} : { theme: input.theme }),
           ...(input.language === undefined ? {} : { language: input.language }),
         });
         setUser(principal, userId, { name: input.name, email: input.email });
@@ -292,9 +329,15 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     isEmpty: (): boolean => !repo.anyWorkspace(),
     userNames: (ids: string[]) => repo.userNames(ids),
     /** A person's own zone and first day of the week (the web app's days and weeks); null when not chosen yet. */
-    preferences: (userId: string): { timeZone: string | null; weekStart: 'monday' | 'sunday' | null; language: 'en' | 'de' | null } => {
+    preferences: (userId: string): Preferences => {
       const row = repo.user(userId);
-      return { timeZone: row?.timeZone ?? null, weekStart: row?.weekStart ?? null, language: row?.language ?? null };
+      return {
+        timeZone: row?.timeZone ?? null,
+        weekStart: row?.weekStart ?? null,
+        timeFormat: row?.timeFormat ?? null,
+        theme: row?.theme ?? null,
+        language: row?.language ?? null,
+      };
     },
     /** A workspace's name (what mail says it is about), or null when there is none. */
     workspaceName: (workspaceId: string): string | null => repo.workspace(workspaceId)?.name ?? null,

@@ -7,11 +7,11 @@ import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword, verifyPassword } from './password.js';
 import { NO_SESSION_MAIL, type SessionAccounts, type SessionMail } from './ports.js';
 import { createMailLinks } from './mail-links.js';
-import { createProfileUpdate } from './profile.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
 import { createSignIn } from './sign-in.js';
+import { createProfileUpdates } from './profile.js';
 import { type SessionView, sessionView } from './views.js';
 
 export { SETUP_LINK_HOURS } from './setup-links.js';
@@ -110,7 +110,7 @@ export function createSessionsService({
       });
     },
 
-    updateProfile: createProfileUpdate({ accounts, write, askEmailChange: mailLinks.askEmailChange }),
+    ...createProfileUpdates({ accounts, write, askEmailChange: mailLinks.askEmailChange }),
 
     /** The session of a cookie's secret, re-checked now; an expired or orphaned one is deleted. */
     session(sessionSecret: string): SessionView | null {

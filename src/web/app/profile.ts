@@ -20,6 +20,8 @@ interface ProfileForm {
   email: string;
   timeZone: string;
   weekStart: string;
+  timeFormat: string;
+  theme: string;
   language: string;
 }
 
@@ -27,6 +29,19 @@ const LANGUAGES = [
   ['en', 'English'],
   ['de', 'Deutsch'],
 ] as const;
+
+/** A group of radio buttons of the profile. */
+const radios = (legend: string, name: string, value: string, choices: Array<[string, string]>) =>
+  html`<fieldset>
+    <legend>${legend}</legend>
+    ${choices.map(
+      ([choice, label]) =>
+        html`<label class="check" for="${name}-${choice}"
+          ><input id="${name}-${choice}" type="radio" name="${name}" value="${choice}" ${value === choice ? html`checked` : ''} />
+          ${label}</label
+        >`,
+    )}
+  </fieldset>`;
 
 function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null): Html {
   const zones = ZONES.includes(form.timeZone) ? ZONES : [form.timeZone, ...ZONES];
@@ -55,6 +70,15 @@ function profileBody(session: SessionView, form: ProfileForm, errors: FieldError
             >`,
         )}
       </fieldset>
+      ${radios('Times of day', 'timeFormat', form.timeFormat, [
+        ['24h', '24-hour (14:05)'],
+        ['12h', '12-hour (2:05 PM)'],
+      ])}
+      ${radios('Colours', 'theme', form.theme, [
+        ['system', 'As the device is set'],
+        ['light', 'Light'],
+        ['dark', 'Dark'],
+      ])}
       <div class="field">
         <label for="profile-language">Language of mail <span class="hint">Links and reminders the server mails you.</span></label>
         <select id="profile-language" name="language" ${invalidAt('profile-language', errors.language)}>
@@ -86,6 +110,8 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       email: session.email,
       timeZone: prefs.timeZone ?? deps.config.serverTimeZone,
       weekStart: prefs.weekStart ?? 'monday',
+      timeFormat: prefs.timeFormat ?? '24h',
+      theme: prefs.theme ?? 'system',
       language: prefs.language ?? 'en',
     };
   };
@@ -117,6 +143,8 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       email: field(req, 'email'),
       timeZone: field(req, 'timeZone'),
       weekStart: field(req, 'weekStart'),
+      timeFormat: field(req, 'timeFormat') || '24h',
+      theme: field(req, 'theme') || 'system',
       language: field(req, 'language') || 'en',
     };
     let saved: { emailPending: string | null };
