@@ -55,6 +55,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
           clock: systemClock,
           secretKey: loadSecretKey(config.databasePath, config.secretKey),
           defaultTimeZone: config.serverTimeZone,
+          oidc: config.oidc,
           webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets },
           // An import's writes are short while a server runs on the database (asked before each).
           importWriteMs: () => (serverRuns(config.databasePath) ? IMPORT_SHARED_WRITE_MS : IMPORT_ALONE_WRITE_MS),
@@ -73,7 +74,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   }
   const [{ createLogger, errorFields }, { startServer }] = await Promise.all([import('./logger.js'), import('./server.js')]);
   const logger = createLogger(config.logLevel);
-  const running = await startServer(config, { logger });
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(config, { logger });
+  } catch (error) {
+    // A setting found wrong only at the start (the identity provider's discovery): said in a sentence.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`timetrack: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
   const shutdown = (signal: string) => {
     logger.info('shutting down', { signal });
     void running.close().then(() => {
