@@ -67,6 +67,10 @@ describe('sign-in through the identity provider: the checks of the way back', fu
     await refusedWith(out.callback, replay);
     expect(refusals(fixture, from)).to.have.length(1);
     expect(refusals(fixture, from)[0]).to.match(/^invalid_grant/);
+    // Neither the code nor the state reached the log.
+    const params = new URL(out.callback).searchParams;
+    expect(fixture.server.logLines.join('\n')).to.not.include(params.get('code') as string);
+    expect(fixture.server.logLines.join('\n')).to.not.include(params.get('state') as string);
   });
 
   it('refuses an ID token for another audience', async () => {

@@ -405,7 +405,9 @@ async function credentialProblems(core: ProviderCore): Promise<string[]> {
   } catch (error) {
     if (isOutage(error)) throw new ProviderUnreachable(`${settings.name}'s token endpoint did not answer`);
     const code = error instanceof client.ResponseBodyError ? error.error : null;
-    if (code === 'invalid_client' || (error instanceof client.ResponseBodyError && error.status === 401))
+    // A 401 may come as a body (invalid_client) or as a WWW-Authenticate challenge.
+    const status = error instanceof client.ResponseBodyError || error instanceof client.WWWAuthenticateChallengeError ? error.status : null;
+    if (code === 'invalid_client' || status === 401)
       return [
         `${settings.name} refused the client id and secret (invalid_client): check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET against the client registered there.`,
       ];
@@ -503,7 +505,7 @@ function discoveryError(error: unknown, settings: OidcSettings): ProviderUnreach
     );
   if (isOutage(error)) return new ProviderUnreachable(`${where} did not answer (${code ?? statusOf(error) ?? (error as Error).message}).`);
   const errorCode = (error as { code?: unknown }).code;
-  if (errorCode === 'OAUTH_JSON_ATTRIBUTE_COMPARISON') {
+  if (errorCode === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') {
     const found = ((error as { cause?: { body?: { issuer?: unknown } } }).cause?.body?.issuer as string | undefined) ?? '(none)';
     return new ProviderMisconfigured(
       `the provider at ${where} calls itself ${found}, not ${settings.issuer}: set OIDC_ISSUER to exactly ${found}.`,
