@@ -12,8 +12,7 @@
  */
 import { OPERATOR } from '../src/principal.js';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
@@ -26,7 +25,7 @@ import { openDatabase } from '../src/db/database.js';
 import { loadSecretKey } from '../src/secret-key.js';
 import { createServices } from '../src/services.js';
 import { candidates, costliest, mixed } from './extra.js';
-import { type Dataset, SIZES, seed } from './seed.js';
+import { cachedDataset, type Dataset, SIZES } from './seed.js';
 import { measureSettingsLog, sessionOf, timePage } from './settings.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -199,24 +198,9 @@ async function load(url: string, scenario: Scenario, token: string, pid: number,
   };
 }
 
-/** The dataset is expensive to build: keep one per size in the temp directory. */
+/** The dataset is expensive to build: one per size is kept in the temp directory (bench/seed.ts). */
 function dataset(): { path: string; data: Dataset } {
-  // Rebuilt when the size or the migrations (their text) change.
-  const migrations = readdirSync(join(root, 'drizzle'))
-    .filter((f) => f.endsWith('.sql'))
-    .sort();
-  const digest = createHash('sha256');
-  for (const file of migrations) digest.update(readFileSync(join(root, 'drizzle', file)));
-  const cached = join(tmpdir(), `timetrack-bench-${sizes.entries}-m${migrations.length}-${digest.digest('hex').slice(0, 8)}.db`);
-  const meta = `${cached}.json`;
-  if (!existsSync(cached) || !existsSync(meta)) {
-    rmSync(cached, { force: true });
-    const started = Date.now();
-    const data = seed(cached, sizes);
-    writeFileSync(meta, JSON.stringify(data));
-    console.log(`built the dataset (${sizes.entries} entries) in ${Math.round((Date.now() - started) / 1000)} s: ${cached}`);
-  }
-  return { path: cached, data: JSON.parse(readFileSync(meta, 'utf8')) as Dataset };
+  return cachedDataset(sizes);
 }
 
 /**
@@ -603,6 +587,7 @@ async function measureExtras(ctx: {
     ? await costliest(ctx.serverUrl, { owner: ctx.token, own: ctx.own }, candidates({ ...ctx.data, entryId: ctx.entryId }))
     : [];
   const reportPages = wanted('app reports') ? await appReports(ctx.serverUrl, ctx.databasePath, ctx.token) : [];
+  const suggestions = wanted('app suggest') ? await appSuggest(ctx.serverUrl, ctx.databasePath, ctx.token) : [];
   const pool: Array<{ threads: number; requestsPerSec: number; p50Ms: number; p99Ms: number; rssPerThreadMb: number | null }> = [];
   if (wanted('pool')) {
     for (const threads of [0, 1, 2]) {
@@ -637,7 +622,22 @@ async function measureExtras(ctx: {
       await exited;
     }
   }
-  return { mixed: mixedRows, costliest: costRows, pool, reportPages };
+  return { mixed: mixedRows, costliest: costRows, pool, reportPages, suggestions };
+}
+
+/**
+ * The web app's suggestions while a member types a description (GET /app/suggest), for the
+ * owner, one of the 50 members (20,000 of the 1M entries, about 1,200 in the last 90 days),
+ * signed in: a common prefix, narrower texts and one that matches nothing; 1 connection.
+ */
+async function appSuggest(serverUrl: string, databasePath: string, token: string) {
+  const session = await sessionOf(serverUrl, databasePath, token);
+  const rows = [];
+  for (const text of ['Wo', 'Work item', 'item 4', 'item 996', 'zzz']) {
+    const path = `/app/suggest?q=${encodeURIComponent(text)}`;
+    rows.push({ path, ...(await timePage(serverUrl, session, path, 200, 20)) });
+  }
+  return rows;
 }
 
 /**
@@ -657,6 +657,12 @@ async function appReports(serverUrl: string, databasePath: string, token: string
 }
 
 function printExtras(extras: Awaited<ReturnType<typeof measureExtras>>): void {
+  if (extras.suggestions.length > 0) {
+    console.log('\nsuggestions while typing (GET /app/suggest), the owner: 20,000 entries (1 connection, 200 requests):\n');
+    console.log('| path | p50 ms | slowest ms | status | bytes |');
+    console.log('|---|---|---|---|---|');
+    for (const r of extras.suggestions) console.log(`| \`${r.path}\` | ${r.p50Ms} | ${r.p99Ms} | ${r.status} | ${r.bytes} |`);
+  }
   if (extras.reportPages.length > 0) {
     console.log("\nthe web app's Reports page, a year of the 50-member team, as the owner (1 connection, p50 of 5):\n");
     console.log('| page | p50 ms | slowest ms | status | bytes |');

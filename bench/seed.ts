@@ -6,7 +6,11 @@
  * production). Prints nothing; returns the owner's token and some ids.
  */
 import { OPERATOR } from '../src/principal.js';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { createWrite } from '../src/db/write.js';
@@ -126,4 +130,28 @@ function searchIndexer(db: Parameters<typeof createEntriesRepository>[0]) {
   const { searchIndex } = createEntriesRepository(db);
   const write = createWrite(db, null);
   return { catchUp: (size = 500) => write(() => searchIndex.catchUp(size)), pending: () => searchIndex.pending() };
+}
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The dataset of `sizes`, built once and kept in the temp directory; rebuilt when the size or the
+ * migrations (their text) change. Returns its path (copy it before writing to it) and its ids.
+ */
+export function cachedDataset(sizes = SIZES): { path: string; data: Dataset } {
+  const migrations = readdirSync(join(root, 'drizzle'))
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  const digest = createHash('sha256');
+  for (const file of migrations) digest.update(readFileSync(join(root, 'drizzle', file)));
+  const cached = join(tmpdir(), `timetrack-bench-${sizes.entries}-m${migrations.length}-${digest.digest('hex').slice(0, 8)}.db`);
+  const meta = `${cached}.json`;
+  if (!existsSync(cached) || !existsSync(meta)) {
+    rmSync(cached, { force: true });
+    const started = Date.now();
+    const data = seed(cached, sizes);
+    writeFileSync(meta, JSON.stringify(data));
+    console.log(`built the dataset (${sizes.entries} entries) in ${Math.round((Date.now() - started) / 1000)} s: ${cached}`);
+  }
+  return { path: cached, data: JSON.parse(readFileSync(meta, 'utf8')) as Dataset };
 }

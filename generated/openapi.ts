@@ -947,10 +947,21 @@ export interface components {
             electronicAddress: string | null;
             /** @description The scheme of `electronicAddress` (an EAS code such as `0088` or `EM`). */
             electronicAddressScheme: string | null;
+            /** @description The VAT category of this client's invoices, over the workspace's invoicing settings; `null` uses the workspace's. */
+            taxCategory: components["schemas"]["TaxCategory"] | null;
+            /** @description Why this client's invoices carry no VAT (printed on them); `null` uses the workspace's, or the category's usual wording. */
+            exemptionReason: string | null;
+            /** @description The VATEX code of that reason (e.g. `VATEX-EU-AE`); `null` uses the workspace's, or the category's usual code. */
+            exemptionReasonCode: string | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description Invoice-recipient fields of a client; `null` clears one. */
+        /**
+         * @description A VAT category code (UNCL 5305, as EN 16931 uses it).
+         * @enum {string}
+         */
+        TaxCategory: "S" | "AE" | "K" | "G" | "E" | "Z" | "O";
+        /** @description Invoice-recipient fields and the VAT treatment of a client; `null` clears one. */
         ClientParty: {
             legalName?: components["schemas"]["PartyText"];
             addressLines?: string[] | null;
@@ -965,6 +976,16 @@ export interface components {
             vatId?: components["schemas"]["PartyText"];
             electronicAddress?: components["schemas"]["PartyText"];
             electronicAddressScheme?: string | null;
+            /**
+             * @description The VAT category of this client's invoices, over the workspace's (`null` clears: the
+             *     workspace's invoicing settings apply): `S` standard rate, `AE` reverse charge, `K`
+             *     intra-community supply, `G` export outside the EU, `E` exempt, `Z` zero rated, `O` not
+             *     subject to VAT. Invoices made afterwards take it; invoices already made keep theirs.
+             */
+            taxCategory?: components["schemas"]["TaxCategory"] | null;
+            exemptionReason?: components["schemas"]["PartyText"];
+            /** @description A VATEX code (the CEF code list), e.g. `VATEX-EU-AE`. */
+            exemptionReasonCode?: string | null;
         };
         ClientCreate: components["schemas"]["ClientParty"] & {
             /** @description Optional; must be the token's workspace. */
@@ -1187,7 +1208,7 @@ export interface components {
             authorId: string;
         };
         /**
-         * @description `draft` -> `sent` -> `paid`; `draft` or `sent` -> `void` (void releases its entries).
+         * @description `draft` -> `sent` (issued: number and dates) -> `paid` (final); `draft` or `sent` -> `void` (void releases its entries; an issued invoice voided gets its credit note).
          * @enum {string}
          */
         InvoiceStatus: "draft" | "sent" | "paid" | "void";
@@ -1239,9 +1260,15 @@ export interface components {
             quantitySec: number;
             hourlyRate: number | null;
             amount: number;
-            /** @description Absent until an e-invoice fill adds it. */
+            /**
+             * @description The line's VAT category (UNCL 5305: `S`, `AE`, `K`, `G`, `E`, `Z`, `O`). Present on every
+             *     invoice made since invoices carry tax; on older ones absent until an e-invoice fill adds it.
+             */
             taxCategory?: string;
-            /** @description Absent until an e-invoice fill adds it. */
+            /**
+             * @description The line's VAT rate, a percentage (19, 7.7; 0 for every category but `S`). Present on every
+             *     invoice made since invoices carry tax; on older ones absent until an e-invoice fill adds it.
+             */
             taxRate?: number;
         };
         Invoice: {
@@ -1259,10 +1286,11 @@ export interface components {
             lines: components["schemas"]["InvoiceLine"][];
             total: number;
             /**
-             * @description Absent when the invoice has none. An e-invoice fill adds it (`taxBreakdown=lines`,
-             *     once every line has `taxCategory` and `taxRate`): one row per category and rate, its
-             *     `basisAmount` the exact sum of those lines' amounts, its `taxAmount` basis × rate / 100
-             *     rounded once, half away from zero, to the cent. Exemption reasons are filled per row.
+             * @description One row per VAT category and rate of the lines: its `basisAmount` the exact sum of those
+             *     lines' amounts, its `taxAmount` basis × rate / 100 rounded once, half away from zero, to
+             *     the cent; `exemptionReason` and `exemptionReasonCode` (VATEX) for a category without VAT.
+             *     Present on every invoice made since invoices carry tax; older invoices have none until an
+             *     e-invoice fill adds it (`taxBreakdown=lines`, once every line has `taxCategory` and `taxRate`).
              */
             taxBreakdown?: {
                 category: string;
@@ -1272,17 +1300,66 @@ export interface components {
                 exemptionReason: string | null;
                 exemptionReasonCode: string | null;
             }[];
-            /** @description The due sentence; absent when the invoice has none. */
+            /** @description The due sentence in the invoice's language, written when it is issued (e.g. `Payable within 14 days, by 16 November 2026.`); absent on a draft. */
             paymentTerms?: string;
             einvoiceFills: {
                 at: components["schemas"]["Timestamp"];
                 /** @description The user id. */
                 by: string;
                 /** @description The values the fill added, by path (e.g. `lines[0].taxRate`). */
-                fields: Record<string, never>;
+                fields: {
+                    [key: string]: unknown;
+                };
             }[];
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Given when the invoice is issued (`draft` -> `sent`), from the workspace's number
+             *     pattern (default `{yyyy}-{seq:4}`, e.g. `2026-0001`): unique in the workspace, never
+             *     reused, without gaps. `null` on a draft, and on a draft that was voided.
+             */
+            number: string | null;
+            /**
+             * Format: date
+             * @description The day it was issued (never before the workspace's previous document); `null` on a draft.
+             */
+            issueDate: string | null;
+            /**
+             * Format: date
+             * @description The issue date plus the issuer's `paymentTermsDays` (14 when unset); `null` on a draft.
+             */
+            dueDate: string | null;
+            /**
+             * Format: date
+             * @description The day it was marked paid; `null` until then.
+             */
+            paidDate: string | null;
+            /** @description The lines' sum (equal to `total`). */
+            netTotal: number;
+            /** @description The sum of `taxBreakdown`'s `taxAmount` (0 without a breakdown). */
+            taxTotal: number;
+            /** @description `netTotal` + `taxTotal`. */
+            grossTotal: number;
+            /** @description `grossTotal` until the invoice is paid; 0 once paid or void. */
+            amountDue: number;
+            /**
+             * @description The credit note made when an issued invoice was voided: its own number from the same
+             *     series and its issue date; it has the invoice's lines and refers to the invoice's
+             *     number and date. `null` otherwise (a draft voided makes none).
+             */
+            creditNote: components["schemas"]["CreditNoteReference"] | null;
+            /** @description Free text given when the invoice was made, printed on it. */
+            note: string | null;
+            /**
+             * @description The language of its documents' labels and sentences, from the workspace's invoicing settings when it was made.
+             * @enum {string}
+             */
+            language: "en" | "de";
+        };
+        CreditNoteReference: {
+            number: string;
+            /** Format: date */
+            issueDate: string;
         };
         InvoiceEventData: {
             /** @constant */
@@ -2217,6 +2294,9 @@ export interface operations {
                      *           "vatId": null,
                      *           "electronicAddress": null,
                      *           "electronicAddressScheme": null,
+                     *           "taxCategory": null,
+                     *           "exemptionReason": null,
+                     *           "exemptionReasonCode": null,
                      *           "createdAt": "2026-11-02T10:00:30.000Z",
                      *           "updatedAt": "2026-11-02T10:00:30.000Z"
                      *         }
@@ -2295,6 +2375,9 @@ export interface operations {
                      *         "vatId": null,
                      *         "electronicAddress": null,
                      *         "electronicAddressScheme": null,
+                     *         "taxCategory": null,
+                     *         "exemptionReason": null,
+                     *         "exemptionReasonCode": null,
                      *         "createdAt": "2026-11-02T10:00:30.000Z",
                      *         "updatedAt": "2026-11-02T10:00:30.000Z"
                      *       }
@@ -2362,6 +2445,9 @@ export interface operations {
                      *         "vatId": null,
                      *         "electronicAddress": null,
                      *         "electronicAddressScheme": null,
+                     *         "taxCategory": null,
+                     *         "exemptionReason": null,
+                     *         "exemptionReasonCode": null,
                      *         "createdAt": "2026-11-02T10:00:30.000Z",
                      *         "updatedAt": "2026-11-02T10:00:30.000Z"
                      *       }
@@ -2475,6 +2561,9 @@ export interface operations {
                      *         "vatId": null,
                      *         "electronicAddress": null,
                      *         "electronicAddressScheme": null,
+                     *         "taxCategory": null,
+                     *         "exemptionReason": null,
+                     *         "exemptionReasonCode": null,
                      *         "createdAt": "2026-11-02T10:00:30.000Z",
                      *         "updatedAt": "2026-11-02T10:00:30.000Z"
                      *       }
@@ -4398,13 +4487,36 @@ export interface operations {
                  *               "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
                  *               "quantitySec": 900,
                  *               "hourlyRate": 95,
-                 *               "amount": 23.75
+                 *               "amount": 23.75,
+                 *               "taxCategory": "S",
+                 *               "taxRate": 19
                  *             }
                  *           ],
                  *           "total": 23.75,
+                 *           "taxBreakdown": [
+                 *             {
+                 *               "category": "S",
+                 *               "rate": 19,
+                 *               "basisAmount": 23.75,
+                 *               "taxAmount": 4.51,
+                 *               "exemptionReason": null,
+                 *               "exemptionReasonCode": null
+                 *             }
+                 *           ],
                  *           "einvoiceFills": [],
                  *           "createdAt": "2026-11-02T10:01:30.000Z",
-                 *           "updatedAt": "2026-11-02T10:01:30.000Z"
+                 *           "updatedAt": "2026-11-02T10:01:30.000Z",
+                 *           "number": null,
+                 *           "issueDate": null,
+                 *           "dueDate": null,
+                 *           "paidDate": null,
+                 *           "netTotal": 23.75,
+                 *           "taxTotal": 4.51,
+                 *           "grossTotal": 28.26,
+                 *           "amountDue": 28.26,
+                 *           "creditNote": null,
+                 *           "note": null,
+                 *           "language": "en"
                  *         }
                  *       }
                  *     }
@@ -4485,13 +4597,37 @@ export interface operations {
                  *               "projectId": "prj_r7wsmyzprxr6tr2cfvrd",
                  *               "quantitySec": 900,
                  *               "hourlyRate": 95,
-                 *               "amount": 23.75
+                 *               "amount": 23.75,
+                 *               "taxCategory": "S",
+                 *               "taxRate": 19
                  *             }
                  *           ],
                  *           "total": 23.75,
+                 *           "taxBreakdown": [
+                 *             {
+                 *               "category": "S",
+                 *               "rate": 19,
+                 *               "basisAmount": 23.75,
+                 *               "taxAmount": 4.51,
+                 *               "exemptionReason": null,
+                 *               "exemptionReasonCode": null
+                 *             }
+                 *           ],
+                 *           "paymentTerms": "Payable within 14 days, by 16 November 2026.",
                  *           "einvoiceFills": [],
                  *           "createdAt": "2026-11-02T10:01:30.000Z",
-                 *           "updatedAt": "2026-11-02T10:01:30.000Z"
+                 *           "updatedAt": "2026-11-02T10:01:30.000Z",
+                 *           "number": "2026-0001",
+                 *           "issueDate": "2026-11-02",
+                 *           "dueDate": "2026-11-16",
+                 *           "paidDate": null,
+                 *           "netTotal": 23.75,
+                 *           "taxTotal": 4.51,
+                 *           "grossTotal": 28.26,
+                 *           "amountDue": 28.26,
+                 *           "creditNote": null,
+                 *           "note": null,
+                 *           "language": "en"
                  *         },
                  *         "from": "draft",
                  *         "to": "sent"
@@ -4534,8 +4670,10 @@ export const problemSlugValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const scopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Scope"]> = ["entries:read", "entries:write", "catalog:read", "catalog:write", "reports:read"];
 export const entrySourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EntrySource"]> = ["web", "desktop", "mobile", "extension", "api", "import"];
 export const runawayActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Runaway"]["action"]> = ["flagged", "capped", "stopped"];
+export const taxCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaxCategory"]> = ["S", "AE", "K", "G", "E", "Z", "O"];
 export const reportGroupingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportGrouping"]> = ["project", "client", "task", "tag", "user", "day", "week", "month", "billable"];
 export const weeklyReportGroupByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WeeklyReport"]["groupBy"]> = ["project", "client", "user"];
 export const webhookEnvelopeEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEnvelope"]["event"]> = ["entry.started", "entry.stopped", "entry.created", "entry.updated", "entry.deleted", "invoice.created", "invoice.status_changed"];
 export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["draft", "sent", "paid", "void"];
+export const invoiceLanguageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invoice"]["language"]> = ["en", "de"];
 export const componentsParametersWeekStartValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WeekStart"]> = ["monday", "sunday"];

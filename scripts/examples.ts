@@ -208,6 +208,7 @@ async function session(): Promise<void> {
     const me = data(await call({ operationId: '', method: 'GET', path: '/api/v1/me' }));
     const owner_ = { userId: me.userId as string, canViewOthersTime: true, canViewOthersMoney: true };
     await call({ operationId: '', method: 'DELETE', path: `/api/v1/entries/${entry.id}` });
+    invoices.setSettings(OPERATOR, me.workspaceId as string, { taxRate: 19 });
     const invoice = invoices.create(OPERATOR, {
       workspaceId: me.workspaceId as string,
       userId: me.userId as string,

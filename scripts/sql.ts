@@ -109,6 +109,13 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   entries.update(owner, one.id, { projectId: p1.id });
   entries.get(owner, one.id);
   entries.delete(owner, entries.create(owner, { start: '2026-10-22T09:00:00Z', end: '2026-10-22T10:00:00Z' }).id);
+  // The web app's working day: a delete with its Undo, suggestions while typing, the timesheet's cells.
+  const undone = entries.create(owner, { start: '2026-10-22T11:00:00Z', end: '2026-10-22T12:00:00Z', description: 'undone' });
+  entries.delete(owner, undone.id, { undoable: true });
+  entries.restore(owner, undone.id);
+  entries.dropTombstones();
+  entries.suggestions(owner, 'ed');
+  entries.createMany(owner, [{ start: '2026-10-22T13:00:00Z', end: '2026-10-22T14:00:00Z' }]);
   for (const catalogList of [
     () => catalog.clients.list(owner, {}),
     () => catalog.projects.list(owner, {}),
@@ -203,11 +210,29 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
       ['city', 'Hamburg'],
     ]),
   );
-  const invoice = invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId: acme.id, from: '2026-10-01', to: '2026-10-20' });
-  invoices.fill(OPERATOR, invoice.id, ownerId, [['paymentTerms', 'Net 14']]);
+  invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+  invoices.settings(OPERATOR, workspaceId);
+  const billed = { workspaceId, userId: ownerId, clientId: acme.id };
+  invoices.preview(OPERATOR, { ...billed, from: '2026-10-01', to: '2026-10-10', groupBy: 'entry' });
+  const invoice = invoices.create(OPERATOR, { ...billed, from: '2026-10-01', to: '2026-10-10' });
+  invoices.fill(OPERATOR, invoice.id, ownerId, [['recipient.email', 'billing@acme.example']]);
   invoices.changeStatus(OPERATOR, invoice.id, 'sent', ownerId);
   invoices.get(OPERATOR, invoice.id);
   invoices.changeStatus(OPERATOR, invoice.id, 'void', ownerId);
+  const paid = invoices.create(OPERATOR, { ...billed, from: '2026-10-11', to: '2026-10-20', groupBy: 'task' });
+  invoices.changeStatus(OPERATOR, paid.id, 'sent', ownerId);
+  invoices.changeStatus(OPERATOR, paid.id, 'paid', ownerId);
+  invoices.list(OPERATOR, workspaceId);
+  invoices.list(OPERATOR, workspaceId, { status: 'paid', clientId: acme.id });
+  // Billable time without a rate is refused, naming the first entries (the statement that names them).
+  const unpriced = catalog.projects.create(owner, { name: 'Unpriced', clientId: acme.id, billable: true });
+  accounts.setWorkspace(OPERATOR, workspaceId, { hourlyRate: null });
+  entries.create(owner, { start: '2026-10-24T09:00:00Z', end: '2026-10-24T10:00:00Z', projectId: unpriced.id });
+  try {
+    invoices.preview(OPERATOR, { ...billed, from: '2026-10-24', to: '2026-10-24' });
+  } catch {
+    // refused, as it should be
+  }
 
   // Deletions and the account's end.
   catalog.tags.delete(owner, catalog.tags.create(owner, { name: 'unused' }).id);

@@ -187,6 +187,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       ports: invoicePorts(accounts, catalog, entries),
       clock,
       write,
+      defaultTimeZone: options.defaultTimeZone ?? 'UTC',
     }),
     /** The write helper of this connection (the first-start bootstrap writes through it). */
     write,
@@ -230,17 +231,25 @@ function signIns(
 export function invoicePorts(
   accounts: AccountsService,
   catalog: CatalogService,
-  entries: Pick<ReturnType<typeof createEntryServices>['entries'], 'invoiceableLines' | 'markInvoiced' | 'releaseInvoice'>,
+  entries: Pick<
+    ReturnType<typeof createEntryServices>['entries'],
+    'invoiceableGroups' | 'invoiceableEntries' | 'unratedInvoiceable' | 'markInvoiced' | 'releaseInvoice'
+  >,
 ): InvoicePorts {
   return {
     requireWorkspace: accounts.requireWorkspace,
     membership: accounts.membership,
+    timeZoneOf: (userId) => accounts.preferences(userId).timeZone,
     businessProfile: accounts.businessProfile,
     storeBusinessProfile: accounts.storeBusinessProfile,
     client: catalog.client,
     projectsOfClients: catalog.projectsOfClients,
     projectLabels: catalog.projectLabels,
-    invoiceableLines: entries.invoiceableLines,
+    taskNames: catalog.taskNames,
+    userNames: accounts.userNames,
+    invoiceableGroups: entries.invoiceableGroups,
+    invoiceableEntries: entries.invoiceableEntries,
+    unratedInvoiceable: entries.unratedInvoiceable,
     markInvoiced: entries.markInvoiced,
     releaseInvoice: entries.releaseInvoice,
   };

@@ -111,6 +111,9 @@ const NO_PARTY = {
   vatId: null,
   electronicAddress: null,
   electronicAddressScheme: null,
+  taxCategory: null,
+  exemptionReason: null,
+  exemptionReasonCode: null,
 };
 const NO_PROGRESS = { trackedSec: 0, billableSec: 0, amount: 0, estimateRatio: null, budgetRatio: null };
 
@@ -267,7 +270,16 @@ describe('catalog', () => {
         electronicAddressScheme: 'EM',
       };
       const created = await api.create('clients', { name: 'Initech', ...party });
-      expectRecord(created, 'cli', { workspaceId: server.workspaceId, name: 'Initech', archived: false, ...party, ...stamps() });
+      expectRecord(created, 'cli', {
+        workspaceId: server.workspaceId,
+        name: 'Initech',
+        archived: false,
+        ...party,
+        taxCategory: null,
+        exemptionReason: null,
+        exemptionReasonCode: null,
+        ...stamps(),
+      });
 
       // null clears; other party fields stay as they were.
       const cleared = await api.patch('clients', created.id, { city: null, addressLines: null, vatId: null });
@@ -279,6 +291,44 @@ describe('catalog', () => {
       const blankOnCreate = await api.create('clients', { name: 'Blank Co', legalName: '', postalCode: '  ', addressLines: [] });
       expect(blankOnCreate).to.deep.equal({ ...blankOnCreate, ...NO_PARTY });
       expect(await api.get('clients', blankOnCreate.id)).to.deep.equal(blankOnCreate);
+    });
+
+    it('clients: the VAT override (taxCategory, exemptionReason, exemptionReasonCode) is set, read, cleared; bad codes are refused', async () => {
+      const created = await api.create('clients', {
+        name: 'Reverse Co',
+        taxCategory: 'AE',
+        exemptionReason: ' Reverse charge ',
+        exemptionReasonCode: 'VATEX-EU-AE',
+      });
+      expect(created).to.deep.include({ taxCategory: 'AE', exemptionReason: 'Reverse charge', exemptionReasonCode: 'VATEX-EU-AE' });
+      expect(await api.get('clients', created.id)).to.deep.equal(created);
+      const cleared = await api.patch('clients', created.id, { exemptionReason: '  ', exemptionReasonCode: null });
+      expect(cleared).to.deep.include({ taxCategory: 'AE', exemptionReason: null, exemptionReasonCode: null });
+      expect(await api.patch('clients', created.id, { taxCategory: null })).to.deep.include({ taxCategory: null });
+      const plain = await api.create('clients', { name: 'Plain Co' });
+      expect(plain).to.deep.include({ taxCategory: null, exemptionReason: null, exemptionReasonCode: null });
+
+      // The contract refuses an unknown category and a code that is no VATEX code; nothing is changed.
+      for (const json of [
+        { taxCategory: 'X' },
+        { taxCategory: 's' },
+        { exemptionReasonCode: 'AE' },
+        { exemptionReasonCode: 'vatex-eu-ae' },
+      ]) {
+        const { detail } = await api.refused('PATCH', pathOf('clients', created.id), 400, 'invalid-request', { json });
+        expect(detail, JSON.stringify(json)).to.match(/taxCategory|exemptionReasonCode/);
+      }
+      expect((await api.get('clients', created.id)).taxCategory).to.equal(null);
+    });
+
+    it('clients: the service refuses a bad VAT override itself (callers without the contract: the web app, imports)', () => {
+      const owner = server.services.tokens.authenticate(server.ownerToken)!.actor;
+      const { clients } = server.services.catalog;
+      expect(() => clients.create(owner, { name: 'Bad Co', taxCategory: 'X' as never })).to.throw(
+        /taxCategory must be one of S, AE, K, G, E, Z, O/,
+      );
+      expect(() => clients.create(owner, { name: 'Bad Co', exemptionReasonCode: 'exempt' })).to.throw(/VATEX code such as VATEX-EU-AE/);
+      expect(clients.list(owner, {}).map((c) => c.name)).not.to.include('Bad Co');
     });
 
     it('clients: an address of only blank lines is stored as null; blank lines are dropped', async () => {

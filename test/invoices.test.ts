@@ -10,7 +10,7 @@ import { loadContract } from '../src/contract.js';
 import { createInvoicesRepository } from '../src/modules/invoices/repository.js';
 import { createInvoicesService, type InvoiceStatus, type InvoiceView, issuerPatchOfText } from '../src/modules/invoices/service.js';
 import { invoicePorts } from '../src/services.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { rawWrite, startTestServer, type TestServer } from './helpers/server.js';
 import { expectTypedProblem, typedClient } from './helpers/client.js';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'sent', 'paid', 'void'];
@@ -114,6 +114,8 @@ describe('invoices', () => {
     }).token;
     const actor: Actor = tokens.authenticate(token)!.actor;
     const { catalog, entries, invoices, events } = server.services;
+    // Invoices of category S need the workspace's rate (decisions §11); 19 % unless a test says otherwise.
+    invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
     let day = 0;
     const self = {
       workspaceId,
@@ -126,6 +128,12 @@ describe('invoices', () => {
       entry: (projectId: string | null, start: string, end: string, billable = true) =>
         entries.create(actor, { projectId, start, end, billable }).id,
       invoiceIdOf: (entryId: string) => entries.get(actor, entryId).invoiceId,
+      /** Makes a draft look as one made before invoices carried tax: no tax on its lines, no breakdown. */
+      legacy(invoiceId: string) {
+        const stored = invoices.get(OPERATOR, invoiceId);
+        const lines = stored.lines.map(({ taxCategory: _c, taxRate: _r, ...line }) => line);
+        rawWrite(server, "UPDATE invoices SET lines = ?, extras = '{}', language = 'en' WHERE id = ?", JSON.stringify(lines), invoiceId);
+      },
       create: (clientId: string, from: string, to: string) => invoices.create(OPERATOR, { workspaceId, userId, clientId, from, to }).id,
       events: () => events.tail(OPERATOR, workspaceId, 0, 1000),
       /** A one-entry invoice (an hour on a day of its own) of `clientId`'s project, moved into `status`. */
@@ -201,14 +209,20 @@ describe('invoices', () => {
       issuer: null,
       einvoiceFills: [],
     });
+    const tax = { taxCategory: 'S', taxRate: 19 };
     expect(invoice.lines).to.deep.equal([
-      { description: 'Build', projectId: build, quantitySec: 840, hourlyRate: 33.33, amount: 7.78 },
-      { description: 'Design', projectId: design, quantitySec: 7200, hourlyRate: 100, amount: 200 },
-      { description: 'Design', projectId: design, quantitySec: 1800, hourlyRate: 120, amount: 60 },
-      { description: 'Tiny', projectId: tiny, quantitySec: 3000, hourlyRate: 0.36, amount: 0.3 },
+      { description: 'Build', projectId: build, quantitySec: 840, hourlyRate: 33.33, amount: 7.78, ...tax },
+      { description: 'Design', projectId: design, quantitySec: 7200, hourlyRate: 100, amount: 200, ...tax },
+      { description: 'Design', projectId: design, quantitySec: 1800, hourlyRate: 120, amount: 60, ...tax },
+      { description: 'Tiny', projectId: tiny, quantitySec: 3000, hourlyRate: 0.36, amount: 0.3, ...tax },
     ]);
     expect(invoice.total).to.equal(268.08);
-    expect(invoice).not.to.have.any.keys('taxBreakdown', 'paymentTerms');
+    // 268.08 × 19 % = 50.9352 -> 50.94
+    expect(invoice.taxBreakdown).to.deep.equal([
+      { category: 'S', rate: 19, basisAmount: 268.08, taxAmount: 50.94, exemptionReason: null, exemptionReasonCode: null },
+    ]);
+    expect(invoice).to.deep.include({ netTotal: 268.08, taxTotal: 50.94, grossTotal: 319.02, amountDue: 319.02, number: null });
+    expect(invoice).not.to.have.any.keys('paymentTerms');
     expectSchema('Invoice', invoice);
 
     for (const entryId of included) expect(ws.invoiceIdOf(entryId)).to.equal(id);
@@ -376,6 +390,7 @@ describe('invoices', () => {
     for (const day of ['01', '02']) ws.entry(project, `2026-10-${day}T09:00:00Z`, `2026-10-${day}T10:00:00Z`);
     set({ city: 'Berlin', smallBusiness: 'true' });
     set({ city: '' });
+    invoices.setSettings(OPERATOR, ws.workspaceId, { exemptionReason: 'Kleinunternehmer gemäß § 19 UStG' });
     expect(invoices.get(OPERATOR, ws.create(acme, '2026-10-01', '2026-10-01')).issuer).to.deep.equal({ ...NO_ISSUER, smallBusiness: true });
     set({ smallBusiness: ' ' });
     expect(invoices.get(OPERATOR, ws.create(acme, '2026-10-02', '2026-10-02')).issuer).to.equal(null);
@@ -392,7 +407,7 @@ describe('invoices', () => {
         const before = ws.events().length;
         const stored = invoices.get(OPERATOR, id);
         if (ALLOWED.has(`${from}>${to}`)) {
-          expect(invoices.changeStatus(OPERATOR, id, to, ws.userId), `${from} -> ${to}`).to.deep.equal({ id, from, to });
+          expect(invoices.changeStatus(OPERATOR, id, to, ws.userId), `${from} -> ${to}`).to.deep.include({ id, from, to });
           const recorded = ws.events().slice(before);
           expect(recorded, `${from} -> ${to}`).to.have.length(1);
           expect(recorded[0]).to.include({
@@ -450,7 +465,7 @@ describe('invoices', () => {
     expect(ws.invoiceIdOf(entryIds[0]!)).to.equal(again);
   });
 
-  it('e-invoice fills add only null or absent values, all or none, record no event; the next status change shows them', () => {
+  it('e-invoice fills (an invoice made before invoices carried tax) add only null or absent values, all or none, record no event; the next status change shows them', () => {
     const ws = workspace();
     const acme = ws.client('Acme', { city: 'Berlin' });
     const design = ws.project('Design', acme, 100);
@@ -458,6 +473,7 @@ describe('invoices', () => {
     ws.entry(design, '2026-10-01T09:00:00Z', '2026-10-01T10:00:00Z');
     ws.entry(build, '2026-10-01T11:00:00Z', '2026-10-01T12:00:00Z');
     const id = ws.create(acme, '2026-10-01', '2026-10-01');
+    ws.legacy(id);
     const { invoices } = server.services;
     const fill = (...assignments: Array<[string, string]>) => invoices.fill(OPERATOR, id, ws.userId, assignments);
     const created = invoices.get(OPERATOR, id);
@@ -465,13 +481,7 @@ describe('invoices', () => {
 
     server.clock.advance(60_000);
     expect(
-      fill(
-        ['issuer.legalName', 'Studio Ada'],
-        ['recipient.vatId', 'DE123'],
-        ['lines[0].taxCategory', 'S'],
-        ['lines[0].taxRate', '19'],
-        ['paymentTerms', 'Due within 14 days.'],
-      ),
+      fill(['issuer.legalName', 'Studio Ada'], ['recipient.vatId', 'DE123'], ['lines[0].taxCategory', 'S'], ['lines[0].taxRate', '19']),
     ).to.deep.equal({ id });
     const at = new Date(server.clock.now()).toISOString();
     const filled = invoices.get(OPERATOR, id);
@@ -479,7 +489,7 @@ describe('invoices', () => {
     expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE123' });
     expect(filled.lines[0]).to.deep.equal({ ...created.lines[0], taxCategory: 'S', taxRate: 19 });
     expect(filled.lines[1]).to.deep.equal(created.lines[1]);
-    expect(filled.paymentTerms).to.equal('Due within 14 days.');
+    expect(filled).not.to.have.any.keys('paymentTerms', 'taxBreakdown');
     expect(filled.total).to.equal(created.total);
     expect(filled.updatedAt).to.equal(at);
     expect(filled.einvoiceFills).to.deep.equal([
@@ -491,7 +501,6 @@ describe('invoices', () => {
           'recipient.vatId': 'DE123',
           'lines[0].taxCategory': 'S',
           'lines[0].taxRate': 19,
-          paymentTerms: 'Due within 14 days.',
         },
       },
     ]);
@@ -502,7 +511,8 @@ describe('invoices', () => {
       [[['recipient.city', 'Hamburg']], 'conflict', /recipient\.city is already set/],
       [[['recipient.name', 'Other']], 'conflict', /already set/],
       [[['lines[0].taxRate', '7']], 'conflict', /already set/],
-      [[['paymentTerms', 'Now.']], 'conflict', /already set/],
+      [[['paymentTerms', 'Now.']], 'invalid', /written when the invoice is issued/],
+      [[['lines[1].taxCategory', 'X']], 'invalid', /must be one of S, AE, K, G, E, Z, O/],
       [
         [
           ['lines[1].taxRate', '7'],
@@ -553,7 +563,10 @@ describe('invoices', () => {
       ['S', 19],
       [undefined, 7.5],
     ]);
-    expect(payload.invoice.paymentTerms).to.equal('Due within 14 days.');
+    // Issuing wrote the payment terms (14 days when the issuer sets none); after it, a fill changes no amount or date.
+    expect(payload.invoice.paymentTerms).to.equal('Payable within 14 days, by 16 November 2026.');
+    expectRefusal(() => fill(['taxBreakdown', 'lines']), 'conflict', /fixed once it is issued/);
+    expectRefusal(() => fill(['issuer.paymentTermsDays', '30']), 'conflict', /due date 2026-11-16/);
     expectSchema('InvoiceStatusEventData', { kind: 'invoice-status', ...payload, from: 'draft', to: 'sent' });
 
     // A void invoice takes no fills.
@@ -561,7 +574,7 @@ describe('invoices', () => {
     expectRefusal(() => fill(['lines[1].taxCategory', 'S']), 'conflict', /void/);
   });
 
-  it('taxBreakdown: a fill computes it from the lines (exact in cents), once; exemption reasons are filled per row', () => {
+  it('taxBreakdown (an invoice made before invoices carried tax): a fill computes it from the lines (exact in cents), once; exemption reasons are filled per row', () => {
     const ws = workspace();
     const acme = ws.client('Acme');
     const design = ws.project('Design', acme, 100);
@@ -571,6 +584,7 @@ describe('invoices', () => {
     ws.entry(build, '2026-10-01T11:00:00Z', '2026-10-01T11:30:00Z'); // 0.50
     ws.entry(tiny, '2026-10-01T12:00:00Z', '2026-10-01T13:00:00Z'); // 0.05
     const id = ws.create(acme, '2026-10-01', '2026-10-01');
+    ws.legacy(id);
     const { invoices } = server.services;
     const fill = (...assignments: Array<[string, string]>) => invoices.fill(OPERATOR, id, ws.userId, assignments);
     const created = invoices.get(OPERATOR, id);
@@ -638,7 +652,7 @@ describe('invoices', () => {
     const id = created.json.id as string;
 
     expect(
-      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'lines[0].taxRate=19', '--set', 'recipient.reference=PO-7=A')).json,
+      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'recipient.vatId=DE123', '--set', 'recipient.reference=PO-7=A')).json,
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
     expect(shown.json).to.have.all.keys('invoice');
@@ -650,7 +664,7 @@ describe('invoices', () => {
 
     expect(await cli('invoice', 'status', id, '--to', 'sent', '--user', ws.userId)).to.deep.include({
       code: 0,
-      json: { id, from: 'draft', to: 'sent' },
+      json: { id, from: 'draft', to: 'sent', number: '2026-0001' },
       stderr: '',
     });
 

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { parseConfig } from '../src/config.js';
+import { randomBytes } from 'node:crypto';
+import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
+import { OPERATOR } from '../src/principal.js';
+import { createServices } from '../src/services.js';
 import { migratedUpTo } from './helpers/old-database.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
@@ -228,6 +232,58 @@ describe('migrations over existing data', () => {
       const columns = database.sqlite.prepare("SELECT name FROM pragma_table_info('users') WHERE name LIKE 'password%'").pluck().all();
       expect(columns).to.deep.equal(['password_hash', 'password_set_at']);
       expect(database.sqlite.prepare('SELECT count(*) FROM sessions').pluck().get()).to.equal(0);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('0018 keeps invoices made before it: no number, no tax (totals are their lines), English; a sent one voids without a credit note', () => {
+    const { path, old, now } = oldDatabase('0017_working_day');
+    old
+      .prepare('INSERT INTO members (workspace_id, user_id, is_owner, created_at, updated_at) VALUES (?, ?, 1, ?, ?)')
+      .run('ws_1', 'usr_1', now, now);
+    old
+      .prepare(
+        "INSERT INTO clients (id, workspace_id, name, name_key, created_at, updated_at) VALUES ('cli_1', 'ws_1', 'Acme', 'acme', ?, ?)",
+      )
+      .run(now, now);
+    old
+      .prepare(
+        "INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, end_at, duration_sec, hourly_rate, amount_cents, invoice_id, source, created_at, updated_at) VALUES ('ent_1', 'ws_1', 'usr_1', '', 1, ?, ?, 3600, 150, 15000, 'inv_old', 'api', ?, ?)",
+      )
+      .run(now, now + 3_600_000, now, now);
+    const lines = JSON.stringify([{ description: 'Design', projectId: null, quantitySec: 3600, hourlyRate: 150, amount: 150 }]);
+    old
+      .prepare(
+        "INSERT INTO invoices (id, workspace_id, client_id, status, currency, from_day, to_day, issuer, recipient, lines, total_cents, created_by, created_at, updated_at) VALUES ('inv_old', 'ws_1', 'cli_1', 'sent', 'EUR', '2026-10-01', '2026-10-31', NULL, NULL, ?, 15000, 'usr_1', ?, ?)",
+      )
+      .run(lines, now, now);
+    old.close();
+
+    const database = openDatabase(path);
+    try {
+      const services = createServices(database, { clock: new ManualClock(now), secretKey: randomBytes(32) });
+      expect(services.invoices.get(OPERATOR, 'inv_old')).to.deep.include({
+        status: 'sent',
+        total: 150,
+        number: null,
+        issueDate: null,
+        dueDate: null,
+        paidDate: null,
+        netTotal: 150,
+        taxTotal: 0,
+        grossTotal: 150,
+        amountDue: 150,
+        creditNote: null,
+        note: null,
+        language: 'en',
+      });
+      expect(services.invoices.get(OPERATOR, 'inv_old')).not.to.have.any.keys('taxBreakdown', 'paymentTerms');
+      // An invoice issued before numbers existed has none to refer to: voided, it makes no credit note (and uses no number).
+      expect(services.invoices.void(OPERATOR, 'inv_old', { userId: 'usr_1' })).to.deep.equal({ id: 'inv_old', from: 'sent', to: 'void' });
+      expect(services.invoices.get(OPERATOR, 'inv_old')).to.deep.include({ status: 'void', creditNote: null, amountDue: 0 });
+      expect(database.sqlite.prepare('SELECT invoice_id FROM entries').pluck().get()).to.equal(null);
+      expect(database.sqlite.prepare('SELECT count(*) FROM invoice_numbers').pluck().get()).to.equal(0);
     } finally {
       database.close();
     }

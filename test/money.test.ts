@@ -9,7 +9,8 @@ import { typedClient } from './helpers/client.js';
 /**
  * Exact money over the real services and database: every amount is rate × seconds / 3600 on the
  * rate's decimal, rounded once half away from zero, and every total (project progress, report
- * totals and groups, invoice lines and total) is exactly the sum of its entries, to the cent.
+ * totals and groups) is exactly the sum of its entries, to the cent; an invoice line is its rate ×
+ * its seconds, rounded once, and the invoice's total the sum of its lines.
  */
 describe('money: exact amounts, totals that are the sums of their rows', () => {
   let server: TestServer;
@@ -35,7 +36,7 @@ describe('money: exact amounts, totals that are the sums of their rows', () => {
     return 2n * (difference < 0n ? -difference : difference) <= 3600n * scale && !(2n * difference === 3600n * scale);
   }
 
-  it('property: each amount is exact; progress, reports and the invoice are the sums of their entries', async () => {
+  it('property: each amount is exact; progress and reports are the sums of their entries, an invoice of its lines', async () => {
     const entry = fc.record({
       project: fc.integer({ min: 0, max: 2 }),
       day: fc.integer({ min: 1, max: 20 }),
@@ -92,10 +93,20 @@ describe('money: exact amounts, totals that are the sums of their rows', () => {
           expect(summary.groups.reduce((s, g) => s + toCents(g.amount), 0)).to.equal(sum(amounts));
 
           if (amounts.some((e) => e.billable)) {
+            // An invoice line is priced once (decisions §11): its rate × its seconds, so quantity ×
+            // price = net on every line; the total is the sum of the lines, its tax rounded once.
+            invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
             const invoice = invoices.get(OPERATOR, invoices.create(OPERATOR, { workspaceId, userId, clientId: client, ...range }).id);
-            const billed = sum(amounts.filter((e) => e.billable));
-            expect(toCents(invoice.total)).to.equal(billed);
-            expect(invoice.lines.reduce((s, l) => s + toCents(l.amount), 0)).to.equal(billed);
+            for (const line of invoice.lines)
+              expect(
+                isExact(line.hourlyRate!, line.quantitySec, toCents(line.amount)),
+                `${line.hourlyRate} × ${line.quantitySec} s`,
+              ).to.equal(true);
+            expect(invoice.lines.reduce((s, l) => s + l.quantitySec, 0)).to.equal(
+              amounts.filter((e) => e.billable).reduce((s, e) => s + e.seconds, 0),
+            );
+            expect(toCents(invoice.total)).to.equal(invoice.lines.reduce((s, l) => s + toCents(l.amount), 0));
+            expect(toCents(invoice.grossTotal)).to.equal(toCents(invoice.netTotal) + toCents(invoice.taxTotal));
           }
         },
       ),

@@ -524,6 +524,7 @@ describe('webhooks', function () {
       });
 
       it('sends invoice events to an owner who may see money, and withholds them from one who may not', async () => {
+        server.services.invoices.setSettings(OPERATOR, server.workspaceId, { taxRate: 19 });
         const client = server.services.catalog.clients.create(owner, { name: 'Invoiced Co' });
         const project = server.services.catalog.projects.create(owner, {
           name: 'Billed',
@@ -543,16 +544,59 @@ describe('webhooks', function () {
           to: '2026-11-02',
         });
         server.services.invoices.changeStatus(OPERATOR, invoice.id, 'sent', server.ownerId);
-        await receiver.waitFor(2);
+        server.services.invoices.changeStatus(OPERATOR, invoice.id, 'void', server.ownerId);
         await settle(server);
-        expect(receiver.requests.map((r) => r.json.event)).to.have.members(['invoice.created', 'invoice.status_changed']);
+        await receiver.waitFor(3);
+        await settle(server);
+        expect(receiver.requests.map((r) => r.json.event)).to.have.members([
+          'invoice.created',
+          'invoice.status_changed',
+          'invoice.status_changed',
+        ]);
         for (const request of receiver.requests)
           expect(contractChecker().webhookViolations(request.json.event, request.json), request.json.event).to.deep.equal([]);
-        const status = receiver.requests.find((r) => r.json.event === 'invoice.status_changed')!.json.data;
-        expect(status).to.include({ kind: 'invoice-status', from: 'draft', to: 'sent' });
-        expect(status.invoice).to.include({ id: invoice.id, total: 150, status: 'sent' });
-        expect(log(server, withheld.id).map((d) => d.status)).to.deep.equal(['skipped_visibility', 'skipped_visibility']);
-        expect(log(server, full.id).map((d) => d.status)).to.deep.equal(['success', 'success']);
+        const created = receiver.requests.find((r) => r.json.event === 'invoice.created')!.json.data.invoice;
+        expect(created).to.deep.include({
+          status: 'draft',
+          number: null,
+          issueDate: null,
+          netTotal: 150,
+          taxTotal: 28.5,
+          grossTotal: 178.5,
+          amountDue: 178.5,
+          language: 'en',
+          note: null,
+          creditNote: null,
+        });
+        expect(created.lines).to.deep.equal([
+          { description: 'Billed', projectId: project.id, quantitySec: 5400, hourlyRate: 100, amount: 150, taxCategory: 'S', taxRate: 19 },
+        ]);
+        const moves = receiver.requests.filter((r) => r.json.event === 'invoice.status_changed').map((r) => r.json.data);
+        const sent = moves.find((m) => m.to === 'sent')!;
+        expect(sent).to.include({ kind: 'invoice-status', from: 'draft', to: 'sent' });
+        expect(sent.invoice).to.deep.include({
+          id: invoice.id,
+          total: 150,
+          status: 'sent',
+          number: '2026-0001',
+          issueDate: '2026-11-02',
+          dueDate: '2026-11-16',
+          paidDate: null,
+          paymentTerms: 'Payable within 14 days, by 16 November 2026.',
+          amountDue: 178.5,
+        });
+        const voided = moves.find((m) => m.to === 'void')!;
+        expect(voided.invoice).to.deep.include({
+          status: 'void',
+          amountDue: 0,
+          creditNote: { number: '2026-0002', issueDate: '2026-11-02' },
+        });
+        expect(log(server, withheld.id).map((d) => d.status)).to.deep.equal([
+          'skipped_visibility',
+          'skipped_visibility',
+          'skipped_visibility',
+        ]);
+        expect(log(server, full.id).map((d) => d.status)).to.deep.equal(['success', 'success', 'success']);
       });
 
       it('deleting the owner’s account deletes its webhooks', async () => {

@@ -1,6 +1,7 @@
-import { type InvoiceStatus, issuerPatchOfText } from '../modules/invoices/service.js';
+import type { InvoiceDocument, LineGrouping } from '../modules/invoices/document.js';
+import { type InvoiceStatus, issuerPatchOfText, LINE_GROUPINGS, settingsPatchOfText } from '../modules/invoices/service.js';
 import { OPERATOR } from '../principal.js';
-import { required, UsageError } from './args.js';
+import { optionalString, required, UsageError } from './args.js';
 import { type Command, command, str } from './command.js';
 
 const sets = { set: { type: 'string', multiple: true } } as const;
@@ -21,7 +22,52 @@ function assignments(values: Record<string, unknown>): Array<[string, string]> {
   });
 }
 
-/** `invoice …` and `workspace profile` commands. */
+function status(value: string | undefined, option: string): InvoiceStatus | undefined {
+  if (value === undefined) return undefined;
+  if (!STATUSES.includes(value)) throw new UsageError(`--${option} must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(value)})`);
+  return value as InvoiceStatus;
+}
+
+function grouping(value: string | undefined): LineGrouping | undefined {
+  if (value === undefined) return undefined;
+  if (!(LINE_GROUPINGS as readonly string[]).includes(value))
+    throw new UsageError(`--group-by must be one of ${LINE_GROUPINGS.join(', ')} (got ${JSON.stringify(value)})`);
+  return value as LineGrouping;
+}
+
+const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
+
+/** One invoice in a line: number (or draft), status, dates, client, gross. */
+const summary = (i: InvoiceDocument) =>
+  `${(i.number ?? '(draft)').padEnd(14)} ${i.status.padEnd(5)} ${i.issueDate ?? '          '}  ${(i.recipient?.name ?? i.clientId).slice(0, 30).padEnd(30)} ${money(i.grossTotal, i.currency).padStart(16)}  ${i.id}`;
+
+/** An invoice as a person reads it on a terminal (`--json` prints the whole document). */
+function humanInvoice(result: Record<string, unknown>): string {
+  const i = result.invoice as InvoiceDocument;
+  const lines = i.lines.map(
+    (l) =>
+      `  ${l.description.slice(0, 48).padEnd(48)} ${(l.quantitySec / 3600).toFixed(2).padStart(8)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate} %` : ''}`,
+  );
+  const tax = (i.taxBreakdown ?? []).map(
+    (r) =>
+      `  tax ${r.category} ${r.rate} % on ${money(r.basisAmount, i.currency)}: ${money(r.taxAmount, i.currency)}${r.exemptionReason ? ` (${r.exemptionReason})` : ''}`,
+  );
+  return [
+    `invoice ${i.number ?? '(draft, no number yet)'}  ${i.status}  ${i.id}`,
+    `client: ${i.recipient?.name ?? i.clientId}  period: ${i.from} to ${i.to}  language: ${i.language}`,
+    ...(i.issueDate ? [`issued: ${i.issueDate}  due: ${i.dueDate}${i.paidDate ? `  paid: ${i.paidDate}` : ''}`] : []),
+    ...(i.creditNote ? [`credit note: ${i.creditNote.number} of ${i.creditNote.issueDate}`] : []),
+    'lines:',
+    ...lines,
+    ...tax,
+    `net ${money(i.netTotal, i.currency)}  tax ${money(i.taxTotal, i.currency)}  gross ${money(i.grossTotal, i.currency)}  due ${money(i.amountDue, i.currency)}`,
+    ...(i.paymentTerms ? [i.paymentTerms] : []),
+    ...(i.note ? [`note: ${i.note}`] : []),
+    '',
+  ].join('\n');
+}
+
+/** `invoice …`, `workspace profile` and `workspace invoicing` commands. */
 export const invoiceCommands: Record<string, Command> = {
   'workspace profile': command(
     'workspace profile ID --set field=value … (addressLines separated by |; a blank value clears the field)',
@@ -30,10 +76,35 @@ export const invoiceCommands: Record<string, Command> = {
     1,
     (v, p, s) => s.invoices.setBusinessProfile(OPERATOR, p[0] as string, issuerPatchOfText(assignments(v))),
   ),
+  'workspace invoicing': {
+    ...command(
+      'workspace invoicing ID [--set key=value …]',
+      "Print the workspace's invoicing settings, or change them (a blank value resets a key).",
+      sets,
+      1,
+      (v, p, s) => {
+        const workspaceId = p[0] as string;
+        if (v.set === undefined) return { invoicing: s.invoices.settings(OPERATOR, workspaceId) };
+        return s.invoices.setSettings(OPERATOR, workspaceId, settingsPatchOfText(assignments(v)));
+      },
+      undefined,
+      [
+        'Keys:',
+        '  numberPattern        the invoice numbers: {yyyy} {yy} {mm} {seq} {seq:N} ({seq} exactly once; default {yyyy}-{seq:4} gives 2026-0001;',
+        '                       with a year in it the sequence restarts each year)',
+        '  taxCategory          S standard (default), AE reverse charge, K intra-community, G export, E exempt, Z zero rated, O not subject',
+        '  taxRate              the standard rate as a percentage, such as 19 or 7.7 (no default: set it before the first invoice of category S)',
+        '  exemptionReason      why an invoice carries no VAT, printed on it (category E, or smallBusiness=true in the business profile)',
+        '  exemptionReasonCode  its VATEX code, such as VATEX-EU-132',
+        '  language             en (default) or de: the labels and sentences of the documents',
+        'A client may have its own taxCategory, exemptionReason and exemptionReasonCode (PATCH /api/v1/clients/{id}).',
+      ].join('\n'),
+    ),
+  },
   'invoice create': command(
-    'invoice create --workspace W --user U --client C --from YYYY-MM-DD --to YYYY-MM-DD',
-    "Invoice a client's billable, completed, un-invoiced entries starting in the range (UTC days, inclusive).",
-    { workspace: str, user: str, client: str, from: str, to: str },
+    'invoice create --workspace W --user U --client C --from YYYY-MM-DD --to YYYY-MM-DD [--group-by project|task|member|entry|single] [--note TEXT]',
+    "Invoice a client's billable, completed, un-invoiced entries starting in the range (UTC days, inclusive): a draft, without a number.",
+    { workspace: str, user: str, client: str, from: str, to: str, 'group-by': str, note: str },
     0,
     (v, _p, s) =>
       s.invoices.create(OPERATOR, {
@@ -42,18 +113,24 @@ export const invoiceCommands: Record<string, Command> = {
         clientId: required(v, 'client'),
         from: required(v, 'from'),
         to: required(v, 'to'),
+        ...(v['group-by'] === undefined ? {} : { groupBy: grouping(optionalString(v, 'group-by')) }),
+        ...(v.note === undefined ? {} : { note: optionalString(v, 'note') }),
       }),
+    undefined,
+    'Lines: one per project (default), task, member, entry, or a single line, and per rate. Each line carries the tax of the client (its taxCategory) or of the workspace (workspace invoicing); the invoice keeps the language and note it was made with. Billable entries without a rate are refused, named. Issue it with invoice status ID --to sent.',
   ),
   'invoice status': command(
-    'invoice status ID --to sent|paid|void --user U',
-    'Move an invoice: draft -> sent -> paid, draft or sent -> void (void releases its entries).',
-    { to: str, user: str },
+    'invoice status ID --to sent|paid|void --user U [--date YYYY-MM-DD]',
+    'Move an invoice: draft -> sent (issue: number, dates) -> paid; draft or sent -> void (void releases its entries; an issued invoice gets its credit note).',
+    { to: str, user: str, date: str },
     1,
     (v, p, s) => {
-      const to = required(v, 'to');
-      if (!STATUSES.includes(to)) throw new UsageError(`--to must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(to)})`);
-      return s.invoices.changeStatus(OPERATOR, p[0] as string, to as InvoiceStatus, required(v, 'user'));
+      const to = status(required(v, 'to'), 'to') as InvoiceStatus;
+      const date = optionalString(v, 'date');
+      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), date === undefined ? {} : { date });
     },
+    undefined,
+    "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today.",
   ),
   'invoice fill': command(
     'invoice fill ID --user U --set path=value … (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode)',
@@ -62,7 +139,34 @@ export const invoiceCommands: Record<string, Command> = {
     1,
     (v, p, s) => s.invoices.fill(OPERATOR, p[0] as string, required(v, 'user'), assignments(v)),
   ),
-  'invoice show': command('invoice show ID', 'Print an invoice as webhook payloads carry it.', {}, 1, (_v, p, s) => ({
-    invoice: s.invoices.get(OPERATOR, p[0] as string),
-  })),
+  'invoice show': {
+    ...command('invoice show ID', 'Print an invoice: the whole document its PDF and e-invoices are made from.', {}, 1, (_v, p, s) => ({
+      invoice: s.invoices.get(OPERATOR, p[0] as string),
+    })),
+    human: humanInvoice,
+  },
+  'invoice list': {
+    ...command(
+      'invoice list --workspace W [--status draft|sent|paid|void] [--client C]',
+      "List a workspace's invoices, newest first (with --json each as invoice show prints it).",
+      { workspace: str, status: str, client: str },
+      0,
+      (v, _p, s) => {
+        const filter = { status: status(optionalString(v, 'status'), 'status'), clientId: optionalString(v, 'client') };
+        return {
+          invoices: s.invoices.list(OPERATOR, required(v, 'workspace'), {
+            ...(filter.status === undefined ? {} : { status: filter.status }),
+            ...(filter.clientId === undefined ? {} : { clientId: filter.clientId }),
+          }),
+        };
+      },
+    ),
+    human: (result) => {
+      const invoices = result.invoices as InvoiceDocument[];
+      return invoices.length === 0 ? 'no invoices\n' : `${invoices.map(summary).join('\n')}\n`;
+    },
+  },
+  // `invoice export ID --format pdf|xrechnung-ubl|xrechnung-cii|peppol [--credit-note] --out FILE`
+  // (decisions §11) goes here: one call to the documents part of the invoices module with the
+  // value `invoice show` prints. It is wired when that part lands.
 };

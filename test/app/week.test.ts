@@ -70,11 +70,13 @@ describe('web app: the week and the timer', () => {
     expect((await create('2026-10-18T23:00:00+02:00', '2026-10-18T23:50:00+02:00', 'The Sunday before')).status).to.equal(200);
     const page = flat((await week('2026-10-21')).text);
     expect(page).to.include('<h1>Week of 19 Oct – 25 Oct 2026</h1>');
-    expect(page).to.match(/Monday 19 October <span class="day-total">0:50:00<\/span>/);
-    expect(page).to.match(/Sunday 25 October <span class="day-total">3:00:00<\/span>/);
+    const dayTotal = (day: string) =>
+      new RegExp(`<span>${day}</span>(?:(?!</h2>).)*<span class="day-total">([0-9:]+)</span>`).exec(page)?.[1];
+    expect(dayTotal('Monday 19 October')).to.equal('0:50');
+    expect(dayTotal('Sunday 25 October')).to.equal('3:00');
     expect(page).to.include('<span class="when">01:30–02:30</span>');
     expect(page).not.to.include('The Sunday before');
-    expect(page).to.include('Week total <strong>3:50:00</strong> <span class="hint">times in Europe/Berlin</span>');
+    expect(page).to.include('Week total <strong>3:50</strong> <span class="hint">times in Europe/Berlin</span>');
     const summary = await server.request(
       'GET',
       '/api/v1/reports/summary?from=2026-10-19&to=2026-10-25&timeZone=Europe/Berlin&groupBy=project',
@@ -95,30 +97,24 @@ describe('web app: the week and the timer', () => {
     });
     const id = made.body.data.id as string;
     const long = 'x'.repeat(501);
-    const tooLong = await post(`/app/entries/${id}`, {
-      description: long,
-      start: '2026-11-02T08:00:00',
-      end: '2026-11-02T09:00:00',
-      week: '',
-    });
+    const edit = (fields: Record<string, string>) =>
+      post(`/app/entries/${id}`, { description: 'Plan', day: '2026-11-02', start: '08:00', end: '09:00', week: '', ...fields });
+    const tooLong = await edit({ description: long });
     expect(tooLong.status).to.equal(400);
     const shown = flat(tooLong.text);
     expect(shown).to.match(
-      new RegExp(
-        `id="${id}-description" name="description" value="${long}" maxlength="500" aria-invalid="true" aria-describedby="${id}-description-error"`,
-      ),
+      new RegExp(`id="${id}-description"[^>]*value="${long}"[^>]*aria-invalid="true" aria-describedby="${id}-description-error"`),
     );
     expect(shown).to.include(
       `<span class="field-error" id="${id}-description-error">description: must NOT have more than 500 characters</span>`,
     );
-    const backwards = await post(`/app/entries/${id}`, {
-      description: 'Plan',
-      start: '2026-11-02T10:00:00',
-      end: '2026-11-02T09:00:00',
-      week: '',
-    });
+    // An end before the start: a question in a person's words, at the end; with "ends the next day" it is the next day.
+    const backwards = await edit({ start: '22:00', end: '01:00' });
     expect(backwards.status).to.equal(400);
-    expect(flat(backwards.text)).to.match(new RegExp(`<span class="field-error" id="${id}-end-error">end[^<]*after[^<]*start`));
+    expect(flat(backwards.text)).to.include(
+      `<span class="field-error" id="${id}-end-error">The end (01:00) is before the start (22:00). Did you mean the next day? Tick “ends the next day”.</span>`,
+    );
+    expect(flat(backwards.text)).to.match(new RegExp(`id="${id}-start"[^>]*value="22:00"`));
     const noEnd = await post('/app/entries', {
       description: 'Call',
       day: '2026-11-02',
@@ -128,7 +124,9 @@ describe('web app: the week and the timer', () => {
       week: '',
     });
     expect(noEnd.status).to.equal(400);
-    expect(flat(noEnd.text)).to.include('<span class="field-error" id="add-end-error">end: give an end time or a duration.</span>');
+    expect(flat(noEnd.text)).to.include(
+      '<span class="field-error" id="add-end-error">Give an end time or a duration, such as 17:00 or 1:30.</span>',
+    );
     const badDuration = await post('/app/entries', {
       description: 'Call',
       day: '2026-11-02',
@@ -137,36 +135,64 @@ describe('web app: the week and the timer', () => {
       week: '',
     });
     expect(flat(badDuration.text)).to.include(
-      'id="add-duration-error">duration: &quot;ages&quot; is not a duration such as 1:30, 90m or 1.5h.</span>',
+      'id="add-duration-error">“ages” is not a duration. Type it as 1:30, 1.5 (hours), 90 (minutes) or 1h30.</span>',
     );
+    // The refused add form stays open at its day, with what was typed.
+    expect(flat(badDuration.text)).to.match(/id="add-description"[^>]*value="Call"/);
+    const badTime = await post('/app/entries', { description: 'Call', day: '2026-11-02', startTime: '25:99', duration: '1:00', week: '' });
+    expect(flat(badTime.text)).to.include('id="add-start-error">“25:99” is not a start time. Type it as 09:30, 930 or 9:30 am.</span>');
     expect((await server.request('GET', `/api/v1/entries/${id}`)).body.data).to.include({
       description: 'Plan',
       start: '2026-11-02T08:00:00.000Z',
     });
     expect((await server.request('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data).to.have.length(1);
-    // Added by duration, in the member's zone (the server's, UTC, until they choose one).
-    const added = await post('/app/entries', {
-      description: 'Call',
-      day: '2026-11-02',
-      startTime: '10:00',
-      duration: '1:30',
-      week: '2026-11-02',
+    // Added by duration, in the member's zone (the server's, UTC, until they choose one); back at the new row.
+    for (const [duration, minutes] of [
+      ['1:30', 90],
+      ['1.5', 90],
+      ['90', 90],
+      ['90m', 90],
+      ['1h30', 90],
+      ['45', 45],
+      ['2h', 120],
+    ] as const) {
+      const added = await post('/app/entries', {
+        description: `Call ${duration}`,
+        day: '2026-11-03',
+        startTime: '10:00',
+        duration,
+        week: '2026-11-02',
+      });
+      expect(added.status, duration).to.equal(303);
+      expect(added.headers.get('location')).to.match(/^\/app\/week\?date=2026-11-02#e-ent_/);
+      const made = (await server.request('GET', '/api/v1/entries?from=2026-11-03&to=2026-11-03')).body.data.find(
+        (e: { description: string }) => e.description === `Call ${duration}`,
+      );
+      expect(made, duration).to.include({ start: '2026-11-03T10:00:00.000Z', durationSec: minutes * 60, source: 'web' });
+    }
+    // Past midnight, when the member says so.
+    const late = await post('/app/entries', {
+      description: 'Night shift',
+      day: '2026-11-04',
+      startTime: '22:30',
+      endTime: '01:15',
+      nextDay: 'true',
+      week: '',
     });
-    expect([added.status, added.headers.get('location')]).to.deep.equal([303, '/app/week?date=2026-11-02']);
-    const listed = (await server.request('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data;
-    expect(listed.find((e: { description: string }) => e.description === 'Call')).to.include({
-      start: '2026-11-02T10:00:00.000Z',
-      end: '2026-11-02T11:30:00.000Z',
-      source: 'web',
-    });
-    // Deleted (the page asks first).
-    // The week links each entry to its form; only the one being edited carries it.
+    expect(late.status).to.equal(303);
+    const night = (await server.request('GET', '/api/v1/entries?from=2026-11-04&to=2026-11-05')).body.data.find(
+      (e: { description: string }) => e.description === 'Night shift',
+    );
+    expect(night).to.include({ start: '2026-11-04T22:30:00.000Z', end: '2026-11-05T01:15:00.000Z' });
+    // The week links each entry's description to its form; only the one being edited carries it.
     const listed2 = flat((await week('2026-11-02')).text);
-    expect(listed2).to.include(`<a class="row" href="/app/week?date=2026-11-02&amp;edit=${id}#e-${id}">`);
+    expect(listed2).to.include(
+      `<a class="what" href="/app/week?date=2026-11-02&amp;edit=${id}#e-${id}" data-edit="${id}">Plan<span class="vh"> (edit)</span></a>`,
+    );
     expect(listed2).not.to.include(`action="/app/entries/${id}"`);
     const editing = flat((await owner.get(`/app/week?date=2026-11-02&edit=${id}`)).text);
     expect(editing).to.include(`action="/app/entries/${id}"`);
-    expect(editing).to.include(`data-confirm="Delete this entry (08:00–09:00, Plan)?"`);
+    expect(editing).to.include(`action="/app/entries/${id}/delete"`);
     expect((await post(`/app/entries/${id}/delete`, { week: '' })).status).to.equal(303);
     expect((await server.request('GET', `/api/v1/entries/${id}`)).status).to.equal(404);
   });
@@ -202,8 +228,9 @@ describe('web app: the week and the timer', () => {
     const untouched = byName(list, 'Untouched') as unknown as { id: string; start: string; end: string };
     const edited = await post(`/app/entries/${untouched.id}`, {
       description: 'Untouched',
-      start: '2026-11-02T09:00',
-      end: '2026-11-02T11:00',
+      day: '2026-11-02',
+      start: '09:00',
+      end: '11:00',
       projectId: house.id,
       billableFor: audit.id,
       billable: 'true',

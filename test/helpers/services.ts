@@ -33,10 +33,10 @@ export interface ServiceWorld extends SeedTarget {
  * bootstrap (a workspace, its owner, an all-scopes token): the rules only reachable through HTTP
  * so far, tested in milliseconds. Writes outside the one write path throw here too.
  */
-export function memoryServices(options: { now?: number } = {}): ServiceWorld {
+export function memoryServices(options: { now?: number; defaultTimeZone?: string } = {}): ServiceWorld {
   const database = openDatabase(':memory:', { strictWrites: true });
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);
-  const services = createServices(database, { clock, secretKey: randomBytes(32), defaultTimeZone: 'UTC' });
+  const services = createServices(database, { clock, secretKey: randomBytes(32), defaultTimeZone: options.defaultTimeZone ?? 'UTC' });
   const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
   if (!boot) throw new Error('a new in-memory database was not empty');
   const actorOf = (token: string): Actor => {

@@ -314,6 +314,7 @@ describe('imports service', () => {
   it('refuses to undo an import whose entries were invoiced since, naming them', async () => {
     const { report } = await run({ path: fixture('timetrack.csv') });
     const client = world.services.catalog.clients.list(world.owner, {})[0];
+    world.services.invoices.setSettings(OPERATOR, world.workspaceId, { taxRate: 19 });
     world.services.invoices.create(OPERATOR, {
       workspaceId: world.workspaceId,
       userId: world.ownerId,

@@ -24,6 +24,10 @@ export const users = sqliteTable(
      * may still sign in with a password: the owners' way in while the identity provider is down.
      */
     breakGlass: integer('break_glass', { mode: 'boolean' }).notNull().default(false),
+    /** How the web app writes times of day: 24-hour (`14:05`) or 12-hour (`2:05 PM`); null: 24-hour. */
+    timeFormat: text('time_format', { enum: ['24h', '12h'] }),
+    /** The web app's colours: the system's (null), or always light or dark. */
+    theme: text('theme', { enum: ['light', 'dark'] }),
   },
   (t) => [
     uniqueIndex('users_email_live')

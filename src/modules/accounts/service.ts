@@ -101,8 +101,34 @@ export function requireJoinDomains(list: string[]): string[] {
 }
 
 /** A person's zone and first day of the week, each given checked (the zone canonical). */
-function preferencePatch(input: { timeZone?: string; weekStart?: string }) {
-  const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday' } = {};
+/** A person's own settings of the web app, as they are kept. */
+export interface Preferences {
+  timeZone: string | null;
+  weekStart: 'monday' | 'sunday' | null;
+  timeFormat: '24h' | '12h' | null;
+  theme: 'light' | 'dark' | null;
+}
+
+export interface PreferenceInput {
+  timeZone?: string;
+  weekStart?: string;
+  timeFormat?: string;
+  /** `system` (or null) follows the browser's. */
+  theme?: string | null;
+}
+
+function preferencePatch(input: PreferenceInput) {
+  const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday'; timeFormat?: '24h' | '12h'; theme?: 'light' | 'dark' | null } = {};
+  if (input.timeFormat !== undefined) {
+    if (input.timeFormat !== '24h' && input.timeFormat !== '12h')
+      throw new DomainError('invalid', 'time format must be 24h or 12h.', { field: 'timeFormat' });
+    patch.timeFormat = input.timeFormat;
+  }
+  if (input.theme !== undefined) {
+    if (input.theme !== null && !['system', 'light', 'dark'].includes(input.theme))
+      throw new DomainError('invalid', 'colours must be system, light or dark.', { field: 'theme' });
+    patch.theme = input.theme === 'light' || input.theme === 'dark' ? input.theme : null;
+  }
   if (input.timeZone !== undefined) patch.timeZone = canonicalTimeZone(input.timeZone, 'time zone');
   if (input.weekStart !== undefined) {
     if (input.weekStart !== 'monday' && input.weekStart !== 'sunday')
@@ -283,7 +309,7 @@ export function createAccountsService({
 /** A person's own account: name, sign-in email (a member's changes only with their password), zone and first day. */
 function profilesOf(repo: AccountsRepository, write: Write<never>) {
   /** Sets a person's zone and first day of the week: the account itself, or the operator. */
-  function setPreferences(principal: Principal, userId: string, input: { timeZone?: string; weekStart?: string }): void {
+  function setPreferences(principal: Principal, userId: string, input: PreferenceInput): void {
     if (!isOperator(principal) && principal.userId !== userId) throw errors.userNotFound(userId);
     const patch = preferencePatch(input);
     write(() => {
@@ -327,9 +353,18 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
      * The web app's Profile form in one write: name, email, zone and first day together, so a
      * refused email (taken) leaves the zone as it was too. The account itself, or the operator.
      */
-    setProfile(principal: Principal, userId: string, input: { name: string; email: string; timeZone: string; weekStart: string }): void {
+    setProfile(
+      principal: Principal,
+      userId: string,
+      input: { name: string; email: string; timeZone: string; weekStart: string; timeFormat?: string; theme?: string },
+    ): void {
       write(() => {
-        setPreferences(principal, userId, { timeZone: input.timeZone, weekStart: input.weekStart });
+        setPreferences(principal, userId, {
+          timeZone: input.timeZone,
+          weekStart: input.weekStart,
+          ...(input.timeFormat === undefined ? {} : { timeFormat: input.timeFormat }),
+          ...(input.theme === undefined ? {} : { theme: input.theme }),
+        });
         setUser(principal, userId, { name: input.name, email: input.email });
       });
     },
@@ -355,9 +390,14 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     isEmpty: (): boolean => !repo.anyWorkspace(),
     userNames: (ids: string[]) => repo.userNames(ids),
     /** A person's own zone and first day of the week (the web app's days and weeks); null when not chosen yet. */
-    preferences: (userId: string): { timeZone: string | null; weekStart: 'monday' | 'sunday' | null } => {
+    preferences: (userId: string): Preferences => {
       const row = repo.user(userId);
-      return { timeZone: row?.timeZone ?? null, weekStart: row?.weekStart ?? null };
+      return {
+        timeZone: row?.timeZone ?? null,
+        weekStart: row?.weekStart ?? null,
+        timeFormat: row?.timeFormat ?? null,
+        theme: row?.theme ?? null,
+      };
     },
 
     /** Throws the refusal a name and email would get (empty name, malformed email), before any slow work. */

@@ -2,6 +2,7 @@ import type { components } from '../../../generated/openapi.js';
 import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
+import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
 import { cleanName, nameKey } from './names.js';
 import type { clients } from './schema.js';
@@ -24,11 +25,31 @@ const PARTY_FIELDS = [
   'electronicAddressScheme',
 ] as const;
 
-type PartyInput = Partial<Record<(typeof PARTY_FIELDS)[number], unknown>>;
+type PartyInput = Partial<Record<(typeof PARTY_FIELDS)[number] | (typeof TAX_FIELDS)[number], unknown>>;
+
+/** The client's VAT treatment on its invoices (null: the workspace's invoicing settings). */
+const TAX_FIELDS = ['taxCategory', 'exemptionReason', 'exemptionReasonCode'] as const;
+
+/** The tax fields given: a category code, a reason text, a VATEX code; blank or null clears one. */
+function taxValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
+  const values: Partial<typeof clients.$inferInsert> = {};
+  for (const field of TAX_FIELDS) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value !== null && typeof value !== 'string') throw catalogErrors.invalid(`${field} must be text or null.`);
+    const text = value === null ? '' : value.trim();
+    if (text === '') values[field] = null;
+    else if (field === 'taxCategory') values[field] = requireTaxCategory(text, field);
+    else if (field === 'exemptionReasonCode') values[field] = requireVatexCode(text, field);
+    else if (text.length > 200) throw catalogErrors.invalid('exemptionReason must be at most 200 characters.');
+    else values[field] = text;
+  }
+  return values;
+}
 
 /** The party fields given, trimmed; a blank field is null, and so is an address of blank lines. */
 function partyValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
-  const values: Record<string, unknown> = {};
+  const values: Record<string, unknown> = { ...taxValues(input) };
   for (const field of PARTY_FIELDS) {
     const value = input[field];
     if (value === undefined) continue;

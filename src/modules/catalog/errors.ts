@@ -17,4 +17,5 @@ export const catalogErrors = {
     new DomainError('invalid', `clientId: client ${id} is archived; unarchive it first.`, { field: 'clientId' }),
   projectArchived: (id: string) =>
     new DomainError('invalid', `projectId: project ${id} is archived; unarchive it first.`, { field: 'projectId' }),
+  invalid: (message: string) => new DomainError('invalid', message),
 };

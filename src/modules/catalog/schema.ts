@@ -28,6 +28,10 @@ export const clients = sqliteTable(
     vatId: text('vat_id'),
     electronicAddress: text('electronic_address'),
     electronicAddressScheme: text('electronic_address_scheme'),
+    // The client's VAT treatment on its invoices, over the workspace's (null: the workspace's).
+    taxCategory: text('tax_category'),
+    exemptionReason: text('exemption_reason'),
+    exemptionReasonCode: text('exemption_reason_code'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

@@ -29,6 +29,9 @@ export const clientView = (row: ClientRow): ClientView => ({
   vatId: row.vatId,
   electronicAddress: row.electronicAddress,
   electronicAddressScheme: row.electronicAddressScheme,
+  taxCategory: row.taxCategory as ClientView['taxCategory'],
+  exemptionReason: row.exemptionReason,
+  exemptionReasonCode: row.exemptionReasonCode,
   createdAt: toIso(row.createdAt),
   updatedAt: toIso(row.updatedAt),
 });

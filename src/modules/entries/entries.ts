@@ -3,15 +3,20 @@ import { entryErrors as errors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import type { Clock } from '../../clock.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../kernel/paging.js';
-import { canonicalTimeZone, parseInstant, parseRange } from '../../kernel/time.js';
+import { canonicalTimeZone, parseInstant, parseRange, toIso } from '../../kernel/time.js';
 import type { DomainWrite } from '../events/service.js';
 import { checkSpan, completion, deletedEvent, type EntryCore, eventActor, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
 import { type EntryFilters, pickEntryFilters } from './filters.js';
 import type { EntryLister } from './list.js';
+import { undoOf } from './undo.js';
+import { suggestionsOf } from './suggest.js';
 import type { EntriesRepository } from './repository.js';
 import { type EntryRowView, type EntryView, entryView, tagIdsOfRow } from './views.js';
 
 type Schemas = components['schemas'];
+
+export { UNDO_MS } from './undo.js';
+export type { Suggestion } from './suggest.js';
 
 export interface ListEntriesQuery extends EntryFilters {
   from: string;
@@ -43,6 +48,19 @@ export function createEntriesService({ clock, write, repo, core, lister, project
       return write((record) => core.insert(record, actor, { ...body, start, end }, 'entry.created'));
     },
 
+    /** Several completed entries in one write (the timesheet's cells): all of them, or none. */
+    createMany(actor: Actor, bodies: Array<Schemas['EntryCreate']>): EntryView[] {
+      const spans = bodies.map((body) => {
+        const start = parseInstant(body.start, 'start');
+        const end = parseInstant(body.end, 'end');
+        checkSpan(start, end);
+        return { start, end };
+      });
+      return write((record) =>
+        bodies.map((body, i) => core.insert(record, actor, { ...body, ...(spans[i] as { start: number; end: number }) }, 'entry.created')),
+      );
+    },
+
     get(actor: Actor, id: string): EntryView {
       const row = core.visible(actor, id);
       return entryView(row, tagIdsOfRow(row), { now: clock.now(), currency: actor.currency, actor });
@@ -65,14 +83,19 @@ export function createEntriesService({ clock, write, repo, core, lister, project
       );
     },
 
-    /** A partial edit; setting `end` on a running entry stops it (entry.stopped instead of entry.updated). */
-    update(actor: Actor, id: string, patch: Schemas['EntryPatch']): EntryView {
+    /**
+     * A partial edit; setting `end` on a running entry stops it (entry.stopped instead of
+     * entry.updated). With `ifUpdatedAt` (the web app's version of what the person saw), an entry
+     * changed since is refused (409) rather than silently overwritten.
+     */
+    update(actor: Actor, id: string, patch: Schemas['EntryPatch'], options: { ifUpdatedAt?: string } = {}): EntryView {
       const start = patch.start === undefined ? undefined : parseInstant(patch.start, 'start');
       const end = patch.end === undefined ? undefined : parseInstant(patch.end, 'end');
       const timeZone = patch.timeZone === undefined || patch.timeZone === null ? patch.timeZone : canonicalTimeZone(patch.timeZone);
       const projectOfTask = (taskId: string) => projectOf(actor.workspaceId, taskId);
       return write((record) => {
         const current = core.editable(actor, id);
+        if (options.ifUpdatedAt !== undefined && toIso(current.updatedAt) !== options.ifUpdatedAt) throw errors.changedMeanwhile(id);
         const now = clock.now();
         const { project, task } = workOfPatch(current, patch);
         core.checkTags(actor.workspaceId, patch.tagIds);
@@ -117,13 +140,31 @@ export function createEntriesService({ clock, write, repo, core, lister, project
       }
     },
 
-    delete(actor: Actor, id: string): void {
+    /**
+     * Deletes an entry. `undoable` (the web app's Delete) keeps the entry as it was for
+     * UNDO_MS, so `restore` can bring it back with its id.
+     */
+    delete(actor: Actor, id: string, options: { undoable?: boolean } = {}): void {
       write((record) => {
         const row = core.editable(actor, id);
+        if (options.undoable) {
+          const tagIds = repo.tagIds(row.id);
+          repo.keepTombstone({
+            entryId: row.id,
+            workspaceId: row.workspaceId,
+            authorId: row.authorId,
+            snapshot: JSON.stringify({ row, tagIds }),
+            deletedAt: clock.now(),
+          });
+        }
         repo.delete(row.id);
         record(deletedEvent(row, eventActor(actor)));
       });
     },
+
+    ...undoOf({ clock, write, repo, core }),
+
+    ...suggestionsOf({ clock, lister }),
   };
 }
 

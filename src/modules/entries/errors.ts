@@ -26,5 +26,13 @@ export const entryErrors = {
     new DomainError('invalid', `start: must be after the start of the running timer ${id} (${toIso(start)}), which it stops.`, {
       field: 'start',
     }),
+  changedMeanwhile: (id: string) =>
+    new DomainError(
+      'conflict',
+      `Entry ${id} was changed elsewhere since you opened it: its newer values are shown. Make your change again, if it still applies.`,
+      { field: 'version' },
+    ),
+  undoTooLate: () =>
+    new DomainError('invalid', 'Too late to undo: a deleted entry can be brought back for 10 seconds only. Add it again if you need it.'),
   noTimer: () => new DomainError('not_found', 'No timer is running.'),
 };

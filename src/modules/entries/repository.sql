@@ -42,6 +42,36 @@ delete from "entries" where "entries"."id" = ?;
 --   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
 
+insert into "entry_tombstones" ("entry_id", "workspace_id", "author_id", "snapshot", "deleted_at") values (?, ?, ?, ?, ?) on conflict ("entry_tombstones"."entry_id") do update set "entry_id" = ?, "workspace_id" = ?, "author_id" = ?, "snapshot" = ?, "deleted_at" = ?;
+
+
+delete from "entry_tombstones" where ("entry_tombstones"."entry_id" = ? and "entry_tombstones"."workspace_id" = ? and "entry_tombstones"."deleted_at" >= ?) returning "entry_id", "workspace_id", "author_id", "snapshot", "deleted_at";
+--   SEARCH entry_tombstones USING INDEX sqlite_autoindex_entry_tombstones_1 (entry_id=?)
+
+insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+--   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
+
+delete from "entry_tombstones" where "entry_tombstones"."deleted_at" < ?;
+--   SEARCH entry_tombstones USING INDEX entry_tombstones_deleted (deleted_at<?)
+
+select entry_rowid as id from entries_fts_pending limit ?;
+--   SCAN entries_fts_pending
+
+select distinct doc as id from entries_fts_terms where term >= ? and term < ? limit ?;
+--   SCAN entries_fts_terms VIRTUAL TABLE INDEX 1539:
+--   USE TEMP B-TREE FOR DISTINCT
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."author_id" in (?) and "entries".rowid in (select value from json_each(?)) and (case when length("entries"."description") = length(cast("entries"."description" as blob)) then instr(lower("entries"."description"), ?) > 0 else instr(tt_fold("entries"."description"), ?) > 0 end) and "entries"."start_at" < ? and "entries"."end_at" is not null and "entries"."end_at" > ? and "entries"."start_at" > ?) order by "entries"."start_at" desc, "entries"."id" desc limit ?;
+--   SEARCH entries USING INDEX entries_ws_author_start (workspace_id=? AND author_id=? AND start_at>? AND start_at<?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."author_id" in (?) and "entries".rowid in (select value from json_each(?)) and (case when length("entries"."description") = length(cast("entries"."description" as blob)) then instr(lower("entries"."description"), ?) > 0 else instr(tt_fold("entries"."description"), ?) > 0 end) and "entries"."end_at" is null);
+--   SEARCH entries USING INDEX entries_running (workspace_id=? AND author_id=? AND rowid=?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+
 select entry_rowid as rowid from entries_fts_pending order by entry_rowid limit 1 offset ?;
 --   SCAN entries_fts_pending
 
@@ -81,9 +111,6 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 --     SCAN json_each VIRTUAL TABLE INDEX 1:
 --     CREATE BLOOM FILTER
 
-select entry_rowid as id from entries_fts_pending limit ?;
---   SCAN entries_fts_pending
-
 select count(*) as n from (select rowid from entries_fts where entries_fts match ? limit ?);
 --   CO-ROUTINE (subquery-1)
 --     SCAN entries_fts VIRTUAL TABLE INDEX 0:M1
@@ -103,10 +130,6 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 --   LIST SUBQUERY 1
 --     SCAN json_each VIRTUAL TABLE INDEX 1:
 --     CREATE BLOOM FILTER
-
-select distinct doc as id from entries_fts_terms where term >= ? and term < ? limit ?;
---   SCAN entries_fts_terms VIRTUAL TABLE INDEX 1539:
---   USE TEMP B-TREE FOR DISTINCT
 
 select "entries"."project_id" as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count , "entries"."tag_list" as tl from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2, tl;
 --   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
@@ -155,7 +178,10 @@ select "id" from "entries" where "entries"."task_id" = ? limit ?;
 select "id" from "entries" where "entries"."project_id" = ? limit ?;
 --   SEARCH entries USING INDEX entries_project (project_id=?)
 
-select "project_id", "hourly_rate", sum("duration_sec"), sum(ifnull("amount_cents", 0)) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) group by "entries"."project_id", "entries"."hourly_rate";
+select "id", "start_at", "time_zone", "description", "project_id", "hourly_rate", "duration_sec", "amount_cents" from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) order by "entries"."start_at", "entries"."id";
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+
+select "project_id", "task_id", "author_id", "hourly_rate", sum("duration_sec"), count(*) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) group by "entries"."project_id", "entries"."task_id", "entries"."author_id", "entries"."hourly_rate";
 --   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
 
@@ -163,4 +189,11 @@ update "entries" set "invoice_id" = ? where ("entries"."workspace_id" = ? and "e
 --   SEARCH entries USING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 
 update "entries" set "invoice_id" = ? where "entries"."invoice_id" = ?;
---   SCAN entries
+--   SEARCH entries USING INDEX entries_invoice (invoice_id=?)
+
+select "project_id", "task_id", "author_id", "hourly_rate", sum("duration_sec"), count(*) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?, ?)) group by "entries"."project_id", "entries"."task_id", "entries"."author_id", "entries"."hourly_rate";
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+--   USE TEMP B-TREE FOR GROUP BY
+
+select "id", "start_at", "project_id" from "entries" where (("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?, ?)) and "entries"."hourly_rate" is null) order by "entries"."start_at", "entries"."id" limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)

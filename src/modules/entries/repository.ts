@@ -5,7 +5,7 @@ import { createListQueries } from './repository/list.js';
 import { createImportQueries } from './repository/imports.js';
 import { type EntryInsert, INSERT_VALUES } from './repository/insert.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
-import { entries, entryTags } from './schema.js';
+import { entries, entryTags, entryTombstones } from './schema.js';
 import type { EntryRow } from './views.js';
 
 const p = (name: string) => sql.placeholder(name);
@@ -89,6 +89,22 @@ export function createEntriesRepository(db: Db) {
     list: createListQueries(db),
     searchIndex: createSearchIndexQueries(db),
     ...createImportQueries(db),
+    // The web app's Undo of a delete (entry_tombstones).
+    keepTombstone: (values: typeof entryTombstones.$inferInsert): void => {
+      db.insert(entryTombstones).values(values).onConflictDoUpdate({ target: entryTombstones.entryId, set: values }).run();
+    },
+    /** Takes a tombstone (it is deleted), when it is the workspace's and no older than `since`. */
+    takeTombstone: (workspaceId: string, entryId: string, since: number): typeof entryTombstones.$inferSelect | undefined =>
+      db
+        .delete(entryTombstones)
+        .where(
+          and(eq(entryTombstones.entryId, entryId), eq(entryTombstones.workspaceId, workspaceId), gte(entryTombstones.deletedAt, since)),
+        )
+        .returning()
+        .get(),
+    dropTombstones: (before: number): number => db.delete(entryTombstones).where(lt(entryTombstones.deletedAt, before)).run().changes,
+    /** Re-inserts a deleted entry as it was (the Undo), its id kept. */
+    reinsert: (row: typeof entries.$inferInsert): EntryRow => db.insert(entries).values(row).returning().get() as EntryRow,
     replaceTags(entryId: string, ids: string[]): void {
       db.delete(entryTags).where(eq(entryTags.entryId, entryId)).run();
       if (ids.length > 0)
@@ -122,18 +138,46 @@ function invoicing(db: Db) {
       inArray(entries.projectId, q.projectIds.length === 0 ? [''] : q.projectIds),
     );
   return {
-    /** One row per (project, rate) of the invoiceable entries; amounts summed in cents, so the total is exact. */
-    invoiceableLines: (q: Invoiceable) =>
+    /** The invoiceable time summed per (project, task, member, rate): the lines of every grouping but `entry` are folded from it. */
+    invoiceableGroups: (q: Invoiceable) =>
       db
         .select({
           projectId: sql<string>`${entries.projectId}`,
+          taskId: entries.taskId,
+          authorId: entries.authorId,
           hourlyRate: entries.hourlyRate,
           quantitySec: sql<number>`sum(${entries.durationSec})`,
-          cents: sql<number>`sum(ifnull(${entries.amountCents}, 0))`,
+          entryCount: sql<number>`count(*)`,
         })
         .from(entries)
         .where(invoiceable(q))
-        .groupBy(entries.projectId, entries.hourlyRate)
+        .groupBy(entries.projectId, entries.taskId, entries.authorId, entries.hourlyRate)
+        .all(),
+    /** The invoiceable entries one by one (an invoice of one line per entry), by start. */
+    invoiceableEntries: (q: Invoiceable) =>
+      db
+        .select({
+          id: entries.id,
+          startAt: entries.startAt,
+          timeZone: entries.timeZone,
+          description: entries.description,
+          projectId: sql<string>`${entries.projectId}`,
+          hourlyRate: entries.hourlyRate,
+          durationSec: sql<number>`${entries.durationSec}`,
+          amountCents: entries.amountCents,
+        })
+        .from(entries)
+        .where(invoiceable(q))
+        .orderBy(entries.startAt, entries.id)
+        .all(),
+    /** The first invoiceable entries without a rate (an invoice cannot price them), by start. */
+    unratedInvoiceable: (q: Invoiceable, limit: number) =>
+      db
+        .select({ id: entries.id, startAt: entries.startAt, projectId: sql<string>`${entries.projectId}` })
+        .from(entries)
+        .where(and(invoiceable(q), isNull(entries.hourlyRate)))
+        .orderBy(entries.startAt, entries.id)
+        .limit(limit)
         .all(),
     markInvoiced: (q: Invoiceable, invoiceId: string): number => db.update(entries).set({ invoiceId }).where(invoiceable(q)).run().changes,
     releaseInvoice: (invoiceId: string): void => {

@@ -79,8 +79,13 @@ export const entries = sqliteTable(
         t.description,
       )
       .where(sql`${t.endAt} IS NOT NULL`),
-    index('entries_project').on(t.projectId),
+    // A project's entries by start: an invoice reads its client's projects' entries of a range.
+    index('entries_project').on(t.projectId, t.startAt),
     index('entries_task').on(t.taskId),
+    // An invoice's entries (voiding releases them); most entries have none, so the index is small.
+    index('entries_invoice')
+      .on(t.invoiceId)
+      .where(sql`${t.invoiceId} IS NOT NULL`),
     // An import's entries (its undo, its cleanup after a failure).
     index('entries_import')
       .on(t.importId)
@@ -99,4 +104,22 @@ export const entryTags = sqliteTable(
       .references(() => tags.id),
   },
   (t) => [primaryKey({ columns: [t.entryId, t.tagId] }), index('entry_tags_tag').on(t.tagId, t.entryId)],
+);
+
+/**
+ * What the web app's Delete keeps for its Undo (10 seconds): the deleted entry's row and tag ids
+ * as JSON, written in the delete's transaction and taken back by a restore; a job drops them
+ * after a minute. No foreign keys: the entry is gone.
+ */
+export const entryTombstones = sqliteTable(
+  'entry_tombstones',
+  {
+    entryId: text('entry_id').primaryKey(),
+    workspaceId: text('workspace_id').notNull(),
+    authorId: text('author_id').notNull(),
+    /** JSON `{row, tagIds}` of the entry as it was. */
+    snapshot: text('snapshot').notNull(),
+    deletedAt: integer('deleted_at').notNull(),
+  },
+  (t) => [index('entry_tombstones_deleted').on(t.deletedAt)],
 );

@@ -18,6 +18,7 @@ export type { EntryFilters } from './filters.js';
 export { pickEntryFilters } from './filters.js';
 export type { EntryLister, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
+export { type Suggestion, UNDO_MS } from './entries.js';
 export type { Invoiceable } from './repository.js';
 export type { EntryImports, ImportContext, ImportedEntry } from './imports.js';
 
@@ -72,7 +73,9 @@ export function createEntryServices({
       },
 
       /** Invoicing (the invoices module, inside its write): the lines, the marking and the release of entries. */
-      invoiceableLines: repo.invoiceableLines,
+      invoiceableGroups: repo.invoiceableGroups,
+      invoiceableEntries: repo.invoiceableEntries,
+      unratedInvoiceable: repo.unratedInvoiceable,
       markInvoiced: repo.markInvoiced,
       releaseInvoice: repo.releaseInvoice,
 
@@ -88,6 +91,7 @@ export function createEntryServices({
     jobs: [
       { name: 'runaway timers', every: 'tick', run: () => timers.detectRunaways() },
       { name: 'search index', every: 'tick', run: () => catchUp(write, repo) },
+      { name: 'undo tombstones', every: 'hour', run: () => write(() => repo.dropTombstones(clock.now() - 60_000)) },
     ] satisfies Job[],
     /** What the catalog reads of entries: whether rows are in use, the running timers. */
     catalogPorts: {

@@ -1,13 +1,24 @@
 import { DomainError, notFound } from '../../errors.js';
 
-/** The refusals of the invoices module, worded once. */
+/** The refusals of the invoices module, worded once: each says what to do. */
 export const invoiceErrors = {
   notFound: (id: string) => notFound(`Invoice ${id}`),
+  /** What a member who may not see invoices gets for anything of them: as if there were none. */
+  hidden: (workspaceId: string) => notFound(`Invoices of workspace ${workspaceId}`),
   memberNotFound: (workspaceId: string, userId: string) => notFound(`Member ${userId} of workspace ${workspaceId}`),
-  operatorOnly: () => new DomainError('forbidden', 'Invoices are made with the command line (timetrack invoice).'),
+  clientNotFound: (workspaceId: string, clientId: string) =>
+    new DomainError(
+      'not_found',
+      `Client ${clientId} was not found in workspace ${workspaceId}: invoice one of this workspace's clients (GET /api/v1/clients lists them).`,
+    ),
   ownersOnly: () => new DomainError('forbidden', "Only the workspace's owners change its invoice issuer."),
+  ownersAct: (what: string) =>
+    new DomainError('forbidden', `Only the workspace's owners ${what}; ask an owner, or have them make you one.`),
+  actingMember: () =>
+    new DomainError('invalid', 'Name the member who acts (userId, --user): the operator acts for a member of the workspace.'),
   cannotMove: (id: string, from: string, to: string, allowed: string) =>
     new DomainError('conflict', `Invoice ${id} cannot move from ${from} to ${to}: ${allowed}.`),
   voidTakesNoFill: (id: string) => new DomainError('conflict', `Invoice ${id} is void; a void invoice takes no fills.`),
   invalid: (message: string) => new DomainError('invalid', message),
+  conflict: (message: string) => new DomainError('conflict', message),
 };

@@ -1,6 +1,8 @@
 import type { components } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
-import { fromCents, percentOfCents, toCents } from '../../kernel/money.js';
+import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
+import type { InvoiceDocumentLine } from './document.js';
+import { breakdown } from './tax.js';
 
 type Schemas = components['schemas'];
 
@@ -9,7 +11,7 @@ type Schemas = components['schemas'];
  * (the CLI's `--set field=value`). Pure: no database.
  */
 /** How a text value given for a field is read (a blank value is null for every kind). */
-export type Kind = 'text' | 'lines' | 'country' | 'email' | 'days' | 'boolean' | 'percent';
+export type Kind = 'text' | 'lines' | 'country' | 'email' | 'days' | 'boolean' | 'percent' | 'category' | 'vatex';
 export type Fields = Record<string, Kind>;
 
 export const ISSUER_FIELDS = {
@@ -89,6 +91,10 @@ export function parseValue(kind: Kind, raw: string, what: string): unknown {
     case 'percent':
       if (!/^\d{1,3}(\.\d+)?$/.test(text) || Number(text) > 100) throw bad('a percentage from 0 to 100');
       return Number(text);
+    case 'category':
+      return requireTaxCategory(text, what);
+    case 'vatex':
+      return requireVatexCode(text, what);
     case 'text':
       if (text.length > 500) throw bad('at most 500 characters');
       return text;
@@ -172,7 +178,7 @@ export function fillSlot(doc: Doc, path: string): { holder: Record<string, unkno
             : `${doc.lines.length} lines, lines[0] to lines[${doc.lines.length - 1}]`;
       throw invalid(`${path}: the invoice has ${lines}.`);
     }
-    return { holder, key: lineKey, kind: lineKey === 'taxRate' ? 'percent' : 'text' };
+    return { holder, key: lineKey, kind: lineKey === 'taxRate' ? 'percent' : 'category' };
   } else if (invoiceKey) {
     return { holder: doc.extras, key: invoiceKey, kind: 'text' };
   } else if (row !== undefined && rowKey) {
@@ -182,7 +188,7 @@ export function fillSlot(doc: Doc, path: string): { holder: Record<string, unkno
       throw invalid(
         `${path}: the invoice has ${rows.length === 0 ? 'no taxBreakdown (fill taxBreakdown=lines first)' : `${rows.length} taxBreakdown rows`}.`,
       );
-    return { holder, key: rowKey, kind: 'text' };
+    return { holder, key: rowKey, kind: rowKey === 'exemptionReasonCode' ? 'vatex' : 'text' };
   }
   throw invalid(
     `${path} cannot be filled: a fill only adds e-invoice values (${FILLABLE}); amounts, quantities, rates, descriptions, totals and the status never change.`,
@@ -239,25 +245,7 @@ function fillTaxBreakdown(doc: Doc, raw: string): unknown[] {
       `taxBreakdown: every line needs taxCategory and taxRate first (missing on ${missing.length > 0 ? missing.join(', ') : 'an invoice without lines'}).`,
     );
   }
-  const groups = new Map<string, { category: string; rate: number; cents: number }>();
-  for (const line of doc.lines) {
-    const category = line.taxCategory as string;
-    const rate = line.taxRate as number;
-    const key = JSON.stringify([category, rate]);
-    const group = groups.get(key) ?? { category, rate, cents: 0 };
-    group.cents += toCents(line.amount as number);
-    groups.set(key, group);
-  }
-  const rows = [...groups.values()]
-    .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : a.rate - b.rate))
-    .map((g) => ({
-      category: g.category,
-      rate: g.rate,
-      basisAmount: fromCents(g.cents),
-      taxAmount: fromCents(percentOfCents(g.cents, g.rate)),
-      exemptionReason: null,
-      exemptionReasonCode: null,
-    }));
+  const rows = breakdown(doc.lines as unknown as InvoiceDocumentLine[], () => null);
   doc.extras.taxBreakdown = rows;
   return rows;
 }

@@ -1,16 +1,69 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { invoices } from './schema.js';
+import { invoiceNumbers, invoices, invoiceSettings } from './schema.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
+export type InvoiceSettingsRow = typeof invoiceSettings.$inferSelect;
 
-/** Every SQL statement of the invoices module, over the invoices table only. */
+/** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, the settings). */
 export function createInvoicesRepository(db: Db) {
   return {
     invoice: (id: string): InvoiceRow | undefined => db.select().from(invoices).where(eq(invoices.id, id)).get(),
     insert: (values: typeof invoices.$inferInsert): InvoiceRow => db.insert(invoices).values(values).returning().get(),
     update: (id: string, values: Partial<typeof invoices.$inferInsert>): InvoiceRow =>
       db.update(invoices).set(values).where(eq(invoices.id, id)).returning().get() as InvoiceRow,
+    /** A workspace's invoices, newest first, optionally of one status and one client. */
+    list: (workspaceId: string, filter: { status?: InvoiceRow['status']; clientId?: string }): InvoiceRow[] =>
+      db
+        .select()
+        .from(invoices)
+        .where(
+          and(
+            eq(invoices.workspaceId, workspaceId),
+            filter.status === undefined ? undefined : eq(invoices.status, filter.status),
+            filter.clientId === undefined ? undefined : eq(invoices.clientId, filter.clientId),
+          ),
+        )
+        .orderBy(desc(invoices.createdAt), desc(invoices.id))
+        .all(),
+
+    /** The document the workspace issued last (the latest issue date; the next may not be dated before it). */
+    lastIssued: (workspaceId: string): { number: string; issueDate: string } | undefined =>
+      db
+        .select({ number: invoiceNumbers.number, issueDate: invoiceNumbers.issueDate })
+        .from(invoiceNumbers)
+        .where(eq(invoiceNumbers.workspaceId, workspaceId))
+        .orderBy(desc(invoiceNumbers.issueDate))
+        .limit(1)
+        .get(),
+    /** How many documents the workspace issued (dated in [from, to) when given: a series restarting each year). */
+    issuedCount: (workspaceId: string, range: { from: string; to: string } | null): number =>
+      (
+        db
+          .select({ count: sql<number>`count(*)` })
+          .from(invoiceNumbers)
+          .where(
+            and(
+              eq(invoiceNumbers.workspaceId, workspaceId),
+              range === null ? undefined : gte(invoiceNumbers.issueDate, range.from),
+              range === null ? undefined : lt(invoiceNumbers.issueDate, range.to),
+            ),
+          )
+          .get() as { count: number }
+      ).count,
+    /** Records an issued number; the unique index refuses a number the workspace gave already. */
+    insertNumber: (values: typeof invoiceNumbers.$inferInsert): void => {
+      db.insert(invoiceNumbers).values(values).run();
+    },
+
+    settings: (workspaceId: string): InvoiceSettingsRow | undefined =>
+      db.select().from(invoiceSettings).where(eq(invoiceSettings.workspaceId, workspaceId)).get(),
+    storeSettings: (values: typeof invoiceSettings.$inferInsert): void => {
+      db.insert(invoiceSettings)
+        .values(values)
+        .onConflictDoUpdate({ target: invoiceSettings.workspaceId, set: { ...values, workspaceId: undefined } })
+        .run();
+    },
   };
 }
 

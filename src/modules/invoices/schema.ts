@@ -1,10 +1,11 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users, workspaces } from '../accounts/schema.js';
 import { clients } from '../catalog/schema.js';
 
 /**
- * Invoices (first-party, CLI). Parties are copied at creation; lines and amounts never change
- * after it; e-invoice fills only add values that were null or absent.
+ * Invoices (first-party: the command line and the web app). Parties, lines, tax and totals are
+ * fixed at creation; issuing adds the number, the dates and the payment terms; after that only
+ * the status, the paid date and e-invoice fills (values that were null or absent) change.
  */
 export const invoices = sqliteTable(
   'invoices',
@@ -33,6 +34,21 @@ export const invoices = sqliteTable(
     extras: text('extras').notNull().default('{}'),
     /** JSON array of e-invoice fills: {at, by, fields}. */
     einvoiceFills: text('einvoice_fills').notNull().default('[]'),
+    /** Given at issue from the workspace's series (null while a draft, and on a draft voided). */
+    number: text('number'),
+    /** Calendar days `YYYY-MM-DD`. */
+    issueDate: text('issue_date'),
+    dueDate: text('due_date'),
+    paidDate: text('paid_date'),
+    /** The credit note made when an issued invoice is voided: its number (same series) and date. */
+    creditNoteNumber: text('credit_note_number'),
+    creditNoteDate: text('credit_note_date'),
+    /** Free text given at creation (BT-22). */
+    note: text('note'),
+    /** The documents' labels, from the invoicing settings at creation. */
+    language: text('language', { enum: ['en', 'de'] })
+      .notNull()
+      .default('en'),
     createdBy: text('created_by')
       .notNull()
       .references(() => users.id),
@@ -41,3 +57,44 @@ export const invoices = sqliteTable(
   },
   (t) => [index('invoices_workspace').on(t.workspaceId, t.createdAt)],
 );
+
+/**
+ * Every number a workspace issued, invoices and credit notes alike: the unique index is what
+ * makes a number impossible to give twice, whatever process issues it; the issue dates tell the
+ * next number's sequence and the earliest date the next document may carry.
+ */
+export const invoiceNumbers = sqliteTable(
+  'invoice_numbers',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    number: text('number').notNull(),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    kind: text('kind', { enum: ['invoice', 'credit_note'] }).notNull(),
+    issueDate: text('issue_date').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoice_numbers_number').on(t.workspaceId, t.number),
+    uniqueIndex('invoice_numbers_document').on(t.invoiceId, t.kind),
+    index('invoice_numbers_date').on(t.workspaceId, t.issueDate),
+  ],
+);
+
+/** A workspace's invoicing settings (no row: the defaults). */
+export const invoiceSettings = sqliteTable('invoice_settings', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id),
+  numberPattern: text('number_pattern').notNull(),
+  taxCategory: text('tax_category').notNull(),
+  /** A percentage (19, 7.7); null until set. */
+  taxRate: real('tax_rate'),
+  exemptionReason: text('exemption_reason'),
+  exemptionReasonCode: text('exemption_reason_code'),
+  language: text('language', { enum: ['en', 'de'] }).notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

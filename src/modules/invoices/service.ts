@@ -1,179 +1,70 @@
 import type { components } from '../../../generated/openapi.js';
-import { invoiceErrors as errors } from './errors.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
-import { fromCents } from '../../kernel/money.js';
-import { dayEnd, dayStart, toIso } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
-import type { Invoiceable } from '../entries/service.js';
-import type { DomainEvent, DomainWrite } from '../events/service.js';
-import {
-  applyFill,
-  checkValue,
-  type Doc,
-  ISSUER_FIELDS,
-  type IssuerField,
-  type IssuerProfilePatch,
-  parseValue,
-  partyOf,
-  RECIPIENT_FIELDS,
-} from './fields.js';
-import type { InvoiceRow, InvoicesRepository } from './repository.js';
+import type { DomainWrite } from '../events/service.js';
+import { createAccess } from './access.js';
+import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creation.js';
+import type { InvoiceDocument } from './document.js';
+import { invoiceErrors as errors } from './errors.js';
+import { checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
+import { createFills, createLifecycle, MOVES } from './lifecycle.js';
+import type { InvoicePorts } from './ports.js';
+import type { InvoicesRepository } from './repository.js';
+import { applySettings, type InvoicingSettings, type SettingsPatch, settingsOf } from './settings.js';
 import { view } from './views.js';
 
 type Schemas = components['schemas'];
-export type InvoiceView = Schemas['Invoice'];
+export type InvoiceView = InvoiceDocument;
 export type InvoiceStatus = Schemas['InvoiceStatus'];
 export type { IssuerProfilePatch } from './fields.js';
-
-/** draft → sent → paid; draft or sent → void. */
-const MOVES: Record<InvoiceStatus, readonly InvoiceStatus[]> = { draft: ['sent', 'void'], sent: ['paid', 'void'], paid: [], void: [] };
+export type { InvoicePorts } from './ports.js';
+export type { Draft, DraftInput } from './creation.js';
+export type { InvoicingSettings, SettingsPatch } from './settings.js';
+export type { MoveOptions, MoveResult } from './lifecycle.js';
+export { DEFAULT_PAYMENT_TERMS_DAYS } from './lifecycle.js';
+export { settingsPatchOfText } from './settings.js';
+export { LINE_GROUPINGS } from './lines.js';
 
 const invalid = errors.invalid;
 /** A JSON column value; null stays SQL NULL. */
 const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
-const invoiceEvent = (
-  row: InvoiceRow,
-  userId: string,
-  event: 'invoice.created' | 'invoice.status_changed',
-  payload: unknown,
-): DomainEvent => ({
-  workspaceId: row.workspaceId,
-  entity: 'invoice',
-  entityId: row.id,
-  operation: event === 'invoice.created' ? 'create' : 'update',
-  event,
-  actor: { userId, tokenId: null },
-  payload,
-});
-
-export interface InvoiceInput {
-  workspaceId: string;
-  userId: string;
-  clientId: string;
-  from: string;
-  to: string;
+/** A new invoice: the draft's input and, for the operator, the member who makes it. */
+export interface InvoiceInput extends DraftInput {
+  /** The member who acts: required of the operator; a member's principal acts as itself. */
+  userId?: string;
 }
 
-/** What invoicing reads and changes of other modules, through their services. */
-export interface InvoicePorts {
-  requireWorkspace(workspaceId: string): void;
-  membership(workspaceId: string, userId: string): { currency: string } | undefined;
-  businessProfile(workspaceId: string): Record<string, unknown> | null;
-  storeBusinessProfile(workspaceId: string, profile: Record<string, unknown> | null): void;
-  client(workspaceId: string, id: string): Record<string, unknown> & { id: string };
-  projectsOfClients(workspaceId: string, clientIds: string[]): string[];
-  projectLabels(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
-  invoiceableLines(q: Invoiceable): Array<{ projectId: string; hourlyRate: number | null; quantitySec: number; cents: number }>;
-  markInvoiced(q: Invoiceable, invoiceId: string): number;
-  releaseInvoice(invoiceId: string): void;
-}
-
-/** UTF-8 byte order, as SQLite compares text: the order of invoice lines by project name. */
-const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-
-/** The lines of an invoice: one per (project, rate), ordered by project name, then id, then rate. */
-function invoiceLines(ports: InvoicePorts, q: Invoiceable) {
-  const groups = ports.invoiceableLines(q);
-  const names = new Map(ports.projectLabels(q.workspaceId, [...new Set(groups.map((g) => g.projectId))]).map((p) => [p.id, p.name]));
-  return groups
-    .map((g) => ({ ...g, name: names.get(g.projectId) ?? g.projectId }))
-    .sort(
-      (a, b) =>
-        byBytes(a.name.toLowerCase(), b.name.toLowerCase()) ||
-        byBytes(a.projectId, b.projectId) ||
-        (a.hourlyRate ?? -1) - (b.hourlyRate ?? -1),
-    );
-}
-
-/** Creates an invoice: its entries get its id, its parties are copied, invoice.created is recorded. */
-function createInvoice(
-  { repo, ports, clock, write }: { repo: InvoicesRepository; ports: InvoicePorts; clock: Clock; write: DomainWrite },
-  input: InvoiceInput,
-): { id: string } {
-  const { workspaceId, userId, clientId } = input;
-  const fromMs = dayStart(input.from, 'from');
-  const toMs = dayEnd(input.to, 'to');
-  if (fromMs >= toMs) throw invalid(`from (${input.from}) must not be after to (${input.to}).`);
-  return write((record) => {
-    ports.requireWorkspace(workspaceId);
-    const member = ports.membership(workspaceId, userId);
-    if (!member) throw errors.memberNotFound(workspaceId, userId);
-    const client = ports.client(workspaceId, clientId);
-    const q: Invoiceable = { workspaceId, projectIds: ports.projectsOfClients(workspaceId, [clientId]), from: fromMs, to: toMs };
-    const groups = invoiceLines(ports, q);
-    if (groups.length === 0) {
-      throw invalid(
-        `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days).`,
-      );
-    }
-    const id = newId('inv');
-    const now = clock.now();
-    ports.markInvoiced(q, id);
-    const profile = ports.businessProfile(workspaceId);
-    const row = repo.insert({
-      id,
-      workspaceId,
-      clientId,
-      status: 'draft',
-      currency: member.currency,
-      fromDay: input.from,
-      toDay: input.to,
-      issuer: json(profile === null ? null : partyOf(ISSUER_FIELDS, profile)),
-      recipient: json(partyOf(RECIPIENT_FIELDS, client)),
-      lines: JSON.stringify(
-        groups.map((g) => ({
-          description: g.name,
-          projectId: g.projectId,
-          quantitySec: g.quantitySec,
-          hourlyRate: g.hourlyRate,
-          amount: fromCents(g.cents),
-        })),
-      ),
-      totalCents: groups.reduce((sum, g) => sum + g.cents, 0),
-      createdBy: userId,
-      createdAt: now,
-      updatedAt: now,
-    });
-    record(invoiceEvent(row, userId, 'invoice.created', { invoice: view(row) }));
-    return { id };
-  });
-}
+/** The preview of a creation: the lines and totals it would make (nothing written). */
+export type InvoicePreview = Draft;
 
 /**
- * Invoices (first-party: the operator on the command line, naming the member who acts).
- * Creation takes a client's billable, completed, un-invoiced entries of a range; parties are
- * copied as they stand; lines and amounts never change afterwards. Every creation and status
- * move records its event (the webhook source) in the write's transaction.
+ * Invoices (decisions §11): made from a client's billable, completed, un-invoiced entries; issued
+ * with a number of the workspace's series and a date; paid; voided (an issued one with its credit
+ * note). Owners create, issue, mark paid, void and fill; owners and members who see colleagues'
+ * money read; anyone else finds nothing (404). The operator (the command line) may do everything,
+ * naming the member who acts. Each creation and move is one write with its event.
  */
 export function createInvoicesService({
   repo,
   ports,
   clock,
   write,
+  defaultTimeZone = 'UTC',
 }: {
   repo: InvoicesRepository;
   ports: InvoicePorts;
   clock: Clock;
   write: DomainWrite;
+  /** The server's zone: the day of a member who chose none. */
+  defaultTimeZone?: string;
 }) {
-  function requireMember(workspaceId: string, userId: string): void {
-    if (!ports.membership(workspaceId, userId)) throw errors.memberNotFound(workspaceId, userId);
-  }
+  const access = createAccess({ repo, ports });
+  const { mayRead, requireOwner, actingMember, findInvoice } = access;
+  const lifecycle = createLifecycle({ repo, ports, clock, write, access, defaultTimeZone });
 
-  function findInvoice(id: string): InvoiceRow {
-    const row = repo.invoice(id);
-    if (!row) throw errors.notFound(id);
-    return row;
-  }
-
-  /** Invoices are the operator's: a member's principal is refused. */
-  const operatorOnly = (principal: Principal) => {
-    if (!isOperator(principal)) throw errors.operatorOnly();
-  };
-
-  return {
+  const service = {
     /**
      * Sets (or, with null, clears) fields of the workspace's business profile, the invoice issuer:
      * an owner of the workspace, or the operator. Each value is checked by its field's kind.
@@ -196,73 +87,106 @@ export function createInvoicesService({
       });
     },
 
-    /** Invoices a client's billable, completed, un-invoiced entries that start in [from, to] (UTC days). */
-    create(principal: Principal, input: InvoiceInput): { id: string } {
-      operatorOnly(principal);
-      return createInvoice({ repo, ports, clock, write }, input);
+    /** The workspace's invoicing settings (owners and the operator). */
+    settings(principal: Principal, workspaceId: string): InvoicingSettings {
+      requireOwner(principal, workspaceId, 'see the invoicing settings', () => errors.hidden(workspaceId));
+      ports.requireWorkspace(workspaceId);
+      return settingsOf(repo.settings(workspaceId));
     },
 
-    /** Moves an invoice between statuses; void releases its entries. */
-    changeStatus(
-      principal: Principal,
-      id: string,
-      to: InvoiceStatus,
-      userId: string,
-    ): { id: string; from: InvoiceStatus; to: InvoiceStatus } {
-      operatorOnly(principal);
-      return write((record) => {
-        const current = findInvoice(id);
-        requireMember(current.workspaceId, userId);
-        const from = current.status;
-        if (!MOVES[from].includes(to)) {
-          const allowed =
-            MOVES[from].length === 0 ? `a ${from} invoice is final` : `from ${from} it may move to ${MOVES[from].join(' or ')}`;
-          throw errors.cannotMove(id, from, to, allowed);
-        }
-        if (to === 'void') ports.releaseInvoice(id);
-        const row = repo.update(id, { status: to, updatedAt: clock.now() });
-        record(invoiceEvent(row, userId, 'invoice.status_changed', { invoice: view(row), from, to }));
-        return { id, from, to };
+    /** Changes invoicing settings (owners and the operator): each key checked, all or none; null resets a key. */
+    setSettings(principal: Principal, workspaceId: string, patch: SettingsPatch): { id: string } {
+      requireOwner(principal, workspaceId, 'change the invoicing settings', () => errors.hidden(workspaceId));
+      if (Object.keys(patch).length === 0) throw invalid('Give at least one setting to change.');
+      return write(() => {
+        ports.requireWorkspace(workspaceId);
+        const next = applySettings(settingsOf(repo.settings(workspaceId)), patch);
+        repo.storeSettings({ workspaceId, ...next, updatedAt: clock.now() });
+        return { id: workspaceId };
       });
     },
 
+    /** A workspace's invoices, newest first, optionally of one status or client (owners and who sees colleagues' money). */
+    list(principal: Principal, workspaceId: string, filter: { status?: InvoiceStatus; clientId?: string } = {}): InvoiceView[] {
+      if (!mayRead(principal, workspaceId)) throw errors.hidden(workspaceId);
+      ports.requireWorkspace(workspaceId);
+      if (filter.status !== undefined && !(Object.keys(MOVES) as string[]).includes(filter.status))
+        throw invalid(`status must be one of ${Object.keys(MOVES).join(', ')} (got ${JSON.stringify(filter.status)}).`);
+      return repo.list(workspaceId, filter).map(view);
+    },
+
+    /** One invoice: the whole document. */
+    get(principal: Principal, id: string): InvoiceView {
+      return view(findInvoice(principal, id));
+    },
+
+    /** The invoice a creation would make (its lines, tax and totals), writing nothing. */
+    preview(principal: Principal, input: InvoiceInput): InvoicePreview {
+      requireOwner(principal, input.workspaceId, 'make invoices', () => errors.hidden(input.workspaceId));
+      checkDraftInput(input);
+      ports.requireWorkspace(input.workspaceId);
+      const acting = actingMember(principal, input.workspaceId, input.userId);
+      const member = ports.membership(input.workspaceId, acting.userId);
+      if (!member) throw errors.memberNotFound(input.workspaceId, acting.userId);
+      return draftOf(ports, settingsOf(repo.settings(input.workspaceId)), input, member.currency).draft;
+    },
+
     /**
-     * An e-invoice fill: adds values that are null or absent (never an amount, never a value
-     * already set), all or none. It is recorded in `einvoiceFills`, sends no webhook and records
-     * no event: the next status change is the first payload that shows the values.
+     * Invoices a client's billable, completed, un-invoiced entries that start in [from, to] (UTC
+     * days): its entries get its id, its parties, lines, tax and totals are fixed, invoice.created
+     * is recorded; all in one write.
      */
-    fill(principal: Principal, id: string, userId: string, assignments: Array<[path: string, value: string]>): { id: string } {
-      operatorOnly(principal);
-      return write(() => {
-        const row = findInvoice(id);
-        requireMember(row.workspaceId, userId);
-        if (row.status === 'void') throw errors.voidTakesNoFill(id);
-        const doc: Doc = {
-          issuer: JSON.parse(row.issuer ?? 'null'),
-          recipient: JSON.parse(row.recipient ?? 'null'),
-          lines: JSON.parse(row.lines),
-          extras: JSON.parse(row.extras),
-        };
-        const fields = applyFill(doc, assignments);
+    create(principal: Principal, input: InvoiceInput): { id: string } {
+      const { workspaceId, clientId } = input;
+      requireOwner(principal, workspaceId, 'make invoices', () => errors.hidden(workspaceId));
+      checkDraftInput(input);
+      return write((record) => {
+        ports.requireWorkspace(workspaceId);
+        const acting = actingMember(principal, workspaceId, input.userId);
+        const member = ports.membership(workspaceId, acting.userId);
+        if (!member) throw errors.memberNotFound(workspaceId, acting.userId);
+        const { draft, query } = draftOf(ports, settingsOf(repo.settings(workspaceId)), input, member.currency);
+        const id = newId('inv');
         const now = clock.now();
-        const fills = [...(JSON.parse(row.einvoiceFills) as unknown[]), { at: toIso(now), by: userId, fields }];
-        repo.update(id, {
-          issuer: json(doc.issuer),
-          recipient: json(doc.recipient),
-          lines: JSON.stringify(doc.lines),
-          extras: JSON.stringify(doc.extras),
-          einvoiceFills: JSON.stringify(fills),
+        ports.markInvoiced(query, id);
+        const row = repo.insert({
+          id,
+          workspaceId,
+          clientId,
+          status: 'draft',
+          currency: draft.currency,
+          fromDay: draft.from,
+          toDay: draft.to,
+          issuer: json(draft.issuer),
+          recipient: json(draft.recipient),
+          lines: JSON.stringify(draft.lines),
+          totalCents: Math.round(draft.netTotal * 100),
+          extras: JSON.stringify({ taxBreakdown: draft.taxBreakdown }),
+          note: draft.note,
+          language: draft.language,
+          createdBy: acting.userId,
+          createdAt: now,
           updatedAt: now,
+        });
+        record({
+          workspaceId,
+          entity: 'invoice',
+          entityId: id,
+          operation: 'create',
+          event: 'invoice.created',
+          actor: acting,
+          payload: { invoice: view(row) },
         });
         return { id };
       });
     },
 
-    get(principal: Principal, id: string): InvoiceView {
-      operatorOnly(principal);
-      return view(findInvoice(id));
-    },
+    // The documents (PDF, XRechnung, Peppol) are made from `get`'s value by the documents part of
+    // this module; `invoice export` and the page's downloads call it with that value.
+    ...lifecycle,
+    ...createFills({ repo, clock, write, access }),
   };
+  return service;
 }
 
 export type InvoicesService = ReturnType<typeof createInvoicesService>;

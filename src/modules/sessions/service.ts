@@ -10,6 +10,7 @@ import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
 import { createSignIn } from './sign-in.js';
+import { createProfileUpdates } from './profile.js';
 import { type SessionView, sessionView } from './views.js';
 
 export { SETUP_LINK_HOURS } from './setup-links.js';
@@ -98,34 +99,7 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       });
     },
 
-    /**
-     * A member's own profile (the web app's Profile form) in one write: name, zone and first
-     * day, and the sign-in email, which changes only with their current password (decisions §8a:
-     * an email is not proven by typing it; a taken one is refused without saying by whom).
-     */
-    async updateProfile(
-      principal: Principal,
-      input: { name: string; email: string; timeZone: string; weekStart: string; currentPassword: string },
-    ): Promise<void> {
-      if (isOperator(principal)) throw errors.userNotFound('operator');
-      accounts.checkProfile(input);
-      const stored = accounts.userOf(principal.userId);
-      if (!stored) throw errors.userNotFound(principal.userId);
-      const changing = input.email.trim().toLowerCase() !== stored.email.toLowerCase();
-      if (changing) {
-        if (input.currentPassword === '')
-          throw new DomainError('invalid', 'current password: your current password is needed to change your sign-in email.', {
-            field: 'current',
-          });
-        const hash = accounts.passwordHashOf(principal.userId);
-        if (hash === null || !(await verifyPassword(input.currentPassword, hash)))
-          throw new DomainError('invalid', 'current password: that is not your current password.', { field: 'current' });
-      }
-      write(() => {
-        accounts.setProfile(principal, principal.userId, { ...input, email: stored.email });
-        if (changing) accounts.storeEmail(principal.userId, input.email.trim());
-      });
-    },
+    ...createProfileUpdates({ accounts, write }),
 
     /** The session of a cookie's secret, re-checked now; an expired or orphaned one is deleted. */
     session(sessionSecret: string): SessionView | null {

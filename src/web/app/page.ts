@@ -18,5 +18,6 @@ export function appPage(
     heading: false,
     session,
     workspaces: deps.services.sessions.memberships(session.userId).map((w) => ({ workspaceId: w.workspaceId, name: w.name })),
+    theme: deps.services.accounts.preferences(session.userId).theme,
   });
 }

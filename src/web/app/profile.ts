@@ -20,7 +20,22 @@ interface ProfileForm {
   email: string;
   timeZone: string;
   weekStart: string;
+  timeFormat: string;
+  theme: string;
 }
+
+/** A group of radio buttons of the profile. */
+const radios = (legend: string, name: string, value: string, choices: Array<[string, string]>) =>
+  html`<fieldset>
+    <legend>${legend}</legend>
+    ${choices.map(
+      ([choice, label]) =>
+        html`<label class="check" for="${name}-${choice}"
+          ><input id="${name}-${choice}" type="radio" name="${name}" value="${choice}" ${value === choice ? html`checked` : ''} />
+          ${label}</label
+        >`,
+    )}
+  </fieldset>`;
 
 function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null): Html {
   const zones = ZONES.includes(form.timeZone) ? ZONES : [form.timeZone, ...ZONES];
@@ -49,6 +64,15 @@ function profileBody(session: SessionView, form: ProfileForm, errors: FieldError
             >`,
         )}
       </fieldset>
+      ${radios('Times of day', 'timeFormat', form.timeFormat, [
+        ['24h', '24-hour (14:05)'],
+        ['12h', '12-hour (2:05 PM)'],
+      ])}
+      ${radios('Colours', 'theme', form.theme, [
+        ['system', 'As the device is set'],
+        ['light', 'Light'],
+        ['dark', 'Dark'],
+      ])}
       <div><button type="submit">Save</button></div>
     </form>
     <form class="stack after" method="post" action="${APP_PATH}/profile/password" aria-labelledby="password-heading">
@@ -73,6 +97,8 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       email: session.email,
       timeZone: prefs.timeZone ?? deps.config.serverTimeZone,
       weekStart: prefs.weekStart ?? 'monday',
+      timeFormat: prefs.timeFormat ?? '24h',
+      theme: prefs.theme ?? 'system',
     };
   };
   const render = (res: Response, session: SessionView, status: number, form: ProfileForm, errors: FieldErrors, notice: string | null) =>
@@ -96,6 +122,8 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       email: field(req, 'email'),
       timeZone: field(req, 'timeZone'),
       weekStart: field(req, 'weekStart'),
+      timeFormat: field(req, 'timeFormat') || '24h',
+      theme: field(req, 'theme') || 'system',
     };
     try {
       await services.sessions.updateProfile(session.actor, { ...form, currentPassword: field(req, 'emailPassword') });

@@ -2,238 +2,264 @@ import { DateTime } from 'luxon';
 import type { EntryRowView, EntryView } from '../../modules/entries/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { type FieldErrors, labelledInput } from '../kit/fields.js';
+import type { weekOf } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
-import { csrfField } from '../kit/layout.js';
-import { clockOf, type weekOf } from '../kit/forms.js';
+import { csrfField, type Notice } from '../kit/layout.js';
 import { colourMark } from '../kit/marks.js';
+import { hoursText, timeText, type TimeFormat } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
+import { billableBox, descriptionCombo, type ProjectChoice, projectPicker, type TagChoice, tagChips } from './pickers.js';
+import { newBillable, timerLine } from './timer.js';
 
 export interface WeekModel {
   session: SessionView;
   zone: string;
+  timeFormat: TimeFormat;
   week: ReturnType<typeof weekOf>;
   entries: EntryRowView[];
   running: EntryView | null;
-  projects: Array<{ id: string; name: string; billable: boolean }>;
-  tags: Array<{ id: string; name: string }>;
+  projects: ProjectChoice[];
+  tags: TagChoice[];
   now: number;
-  /** The member's zone's wall clock (src/app/forms.ts wallClock). */
+  /** The member's zone's wall clock (src/web/kit/forms.ts wallClock). */
   clock: (ms: number) => { date: string; time: string };
   /** The entry whose form is open (`?edit=`), if any. */
   editId?: string;
+  /** The day whose "Add time" form is open (`?add=`), if any. */
+  addDay?: string;
   /** Whose week: the member's own id, a colleague's, or `team` (the latter two read-only here). */
   viewing: string;
   /** The colleagues one may switch to (empty without colleagues' time visibility). */
   members: Array<{ userId: string; name: string }>;
   /** A refused form, to show as sent with its message at the field: which form, the values, the errors. */
   refused?: { form: string; values: Record<string, string>; errors: FieldErrors };
+  /** The page's notice (a save, a delete with its Undo), inside the region the script swaps. */
+  notice?: Notice | null;
 }
 
-const projectOptions = (projects: WeekModel['projects'], selected: string | null | undefined) =>
-  html`<option value="" data-billable="false">No project</option>
-    ${projects.map(
-      (p) =>
-        html`<option value="${p.id}" data-billable="${String(p.billable)}" ${p.id === selected ? html`selected` : ''}>${p.name}</option>`,
-    )}`;
+/** The sign of a currency (`€`, `$`, `CHF`) as the Billable mark. */
+const currencySymbol = (currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? currency;
 
-/**
- * The Billable checkbox of a form and the project whose default it shows (`billableFor`): a
- * form posted with another project than that one (the project changed, the box not) leaves
- * Billable to the project; the page's script keeps both in step as the project changes.
- */
-function billableBox(id: string, checked: boolean, shownFor: string): Html {
-  return html`<input type="hidden" name="billableFor" value="${shownFor}" />
-    <label class="check" for="${id}"
-      ><input id="${id}" type="checkbox" name="billable" value="true" data-billable-box ${checked ? html`checked` : ''} /> Billable</label
-    >`;
+const seconds = (m: WeekModel, e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
+
+/** A row's facts: the project's colour, client and name, the tags, the Billable mark. */
+function facts(m: WeekModel, e: EntryRowView): Html {
+  const tagNames = e.tagIds.map((id) => m.tags.find((t) => t.id === id)?.name).filter((n): n is string => n !== undefined);
+  return html`<span class="meta"
+    ><span class="project"
+      >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}` : ''}</span
+    >
+    ${tagNames.length > 0 ? html`<span class="tags">${tagNames.map((t) => html`<span class="tag">${t}</span>`)}</span>` : ''}
+    ${e.billable ? html`<span class="money" title="Billable"><span aria-hidden="true">${currencySymbol(e.currency)}</span><span class="vh">billable</span></span>` : ''}</span
+  >`;
 }
 
-/** A new entry's Billable as the form shows it: as sent, else the chosen project's default. */
-const newBillable = (m: WeekModel, sent: Record<string, string>) => {
-  const project = sent.projectId ?? '';
-  const checked = sent.billableFor === project ? sent.billable === 'true' : m.projects.find((p) => p.id === project)?.billable === true;
-  return { checked, shownFor: project };
-};
-
-/** The tags of an entry, chosen from the catalog's (a multiple select; nothing when the catalog has none). */
-function tagSelect(id: string, tags: WeekModel['tags'], selected: readonly string[]): Html | string {
-  if (tags.length === 0) return '';
-  return html`<div class="field">
-    <input type="hidden" name="tagsShown" value="true" />
-    <label for="${id}">Tags</label>
-    <select id="${id}" name="tagIds" multiple size="${String(Math.min(4, tags.length))}">
-      ${tags.map((t) => html`<option value="${t.id}" ${selected.includes(t.id) ? html`selected` : ''}>${t.name}</option>`)}
-    </select>
-  </div>`;
-}
-
-/** The same runaway words as the API's: what happened to a timer that ran too long. */
-const RUNAWAY: Record<string, string> = {
-  flagged: 'Runaway: this timer ran past the workspace limit and was flagged; it keeps running.',
-  capped: 'Runaway: this timer ran past the workspace limit and was stopped at the limit.',
-  stopped: 'Runaway: this timer ran past the workspace limit and was stopped when that was noticed.',
-};
-
-/** The timer line: Start with a description and a project, or the running entry editable in place, its time ticking, and Stop. */
-export function timerLine(m: WeekModel, week: string): Html {
-  const errors = m.refused?.form === 'timer' ? m.refused.errors : {};
-  const sent = m.refused?.form === 'timer' ? m.refused.values : {};
-  const r = m.running;
-  if (!r) {
-    return html`<form class="timer" method="post" action="${APP_PATH}/timer/start" aria-label="Timer">
-      ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      ${labelledInput('timer-description', 'description', 'What are you working on?', sent.description ?? '', errors, html`maxlength="500" autocomplete="off"`)}
-      <div class="field">
-        <label for="timer-project">Project</label>
-        <select id="timer-project" name="projectId">
-          ${projectOptions(m.projects, sent.projectId)}
-        </select>
-      </div>
-      ${tagSelect('timer-tags', m.tags, [])}
-      ${(({ checked, shownFor }) => billableBox('timer-billable', checked, shownFor))(newBillable(m, sent))}
-      <button type="submit" data-shortcut="timer">Start <kbd>s</kbd></button>
-    </form>`;
-  }
-  return html`<div class="timer running">
-    <form method="post" action="${APP_PATH}/timer/save" aria-label="Running timer">
-      ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      ${labelledInput('timer-description', 'description', 'Running', sent.description ?? r.description, errors, html`maxlength="500" autocomplete="off"`)}
-      <div class="field">
-        <label for="timer-project">Project</label>
-        <select id="timer-project" name="projectId">
-          ${projectOptions(m.projects, sent.projectId ?? r.projectId)}
-        </select>
-      </div>
-      <button class="secondary" type="submit">Save</button>
-    </form>
-    <p class="elapsed" aria-live="off">
-      <time data-elapsed-from="${r.start}" data-title="${r.description || 'Timer'}" datetime="${r.start}"
-        >${clockOf((m.now - Date.parse(r.start)) / 1000)}</time
-      >
-      <span class="hint">since ${DateTime.fromISO(r.start, { zone: m.zone }).toFormat('HH:mm:ss')}</span>
-    </p>
-    ${r.runaway ? html`<p class="notice error runaway">${RUNAWAY[r.runaway.action] ?? 'Runaway timer.'}</p>` : ''}
-    <form method="post" action="${APP_PATH}/timer/stop">
-      ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      <button class="stop" type="submit" data-shortcut="timer">Stop <kbd>s</kbd></button>
-    </form>
-  </div>`;
-}
-
-/** One entry: its times in the zone, description, project, duration; edit in place (a disclosure), delete after a confirmation; invoiced ones read-only. */
-function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
-  const local = (iso: string) => m.clock(Date.parse(iso)).time.slice(0, 5);
-  const localValue = (iso: string) => {
-    const at = m.clock(Date.parse(iso));
-    return `${at.date}T${at.time}`;
-  };
-  const span = `${local(e.start)}–${e.end ? local(e.end) : 'now'}`;
-  const seconds = e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000;
-  const editing = m.refused?.form === e.id;
+/** The edit form of an entry: its day and times (an end before the start: the next day, when ticked), work, tags, Billable; its version. */
+function editForm(m: WeekModel, e: EntryRowView, week: string): Html {
+  const id = e.id;
+  const editing = m.refused?.form === id;
   const errors = editing ? (m.refused?.errors ?? {}) : {};
   const sent = editing ? (m.refused?.values ?? {}) : {};
-  const id = e.id;
-  const summary = html`<span class="when">${span}</span>
-    <span class="what">${e.description || html`<span class="hint">(no description)</span>`}</span>
-    <span class="project">${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.projectName}` : ''}</span>
-    <span class="duration"
-      >${e.end ? clockOf(seconds) : html`<time data-elapsed-from="${e.start}" datetime="${e.start}">${clockOf(seconds)}</time>`}</span
-    >`;
-  if (m.viewing !== m.session.userId) {
+  const start = Date.parse(e.start);
+  const end = e.end ? Date.parse(e.end) : start;
+  const day = m.clock(start).date;
+  const nextDay = m.clock(end).date !== day;
+  const times = (name: string, label: string, value: string) =>
+    labelledInput(`${id}-${name}`, name, label, value, errors, html`type="text" inputmode="text" size="8" required`);
+  return html`<form
+      class="edit"
+      method="post"
+      action="${APP_PATH}/entries/${id}"
+      aria-label="Edit entry ${timeText(start, m.zone, m.timeFormat)}"
+      data-inplace
+    >
+      ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+      <input type="hidden" name="version" value="${sent.version ?? e.updatedAt}" />
+      ${descriptionCombo(`${id}-description`, 'Description', sent.description ?? e.description, errors, sent.taskId ?? e.taskId)}
+      ${labelledInput(`${id}-day`, 'day', 'Day', sent.day ?? day, errors, html`type="date" required`)}
+      ${times('start', 'Start', sent.start ?? timeText(start, m.zone, m.timeFormat))}
+      ${times('end', 'End', sent.end ?? timeText(end, m.zone, m.timeFormat))}
+      <label class="check" for="${id}-nextday"
+        ><input
+          id="${id}-nextday"
+          type="checkbox"
+          name="nextDay"
+          value="true"
+          ${(editing ? sent.nextDay === 'true' : nextDay) ? html`checked` : ''}
+        />
+        Ends the next day</label
+      >
+      ${projectPicker(`${id}-project`, m.projects, sent.projectId ?? e.projectId)}
+      ${tagChips(`${id}-tags`, m.tags, editing && sent.tagsShown ? (sent.tagIds ?? '').split(',').filter(Boolean) : e.tagIds)}
+      ${billableBox(`${id}-billable`, editing ? sent.billable === 'true' : e.billable, editing ? (sent.billableFor ?? '') : (e.projectId ?? ''))}
+      <div class="actions"><button type="submit">Save</button></div>
+    </form>
+    <form class="apart" method="post" action="${APP_PATH}/entries/${id}/delete" data-inplace>
+      ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+      <button class="danger" type="submit">Delete<span class="vh"> this entry</span></button>
+      <span class="hint">You can undo it for 10 seconds.</span>
+    </form>`;
+}
+
+/** One entry: its times in the zone, what and for whom, tags, Billable, duration; ▶ continues it; the description opens its form. */
+function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
+  const start = Date.parse(e.start);
+  const span = `${timeText(start, m.zone, m.timeFormat)}–${e.end ? timeText(Date.parse(e.end), m.zone, m.timeFormat) : 'now'}`;
+  const duration = e.end
+    ? hoursText(e.durationSec)
+    : html`<time data-elapsed-from="${e.start}" datetime="${e.start}">${hoursText(seconds(m, e))}</time>`;
+  const what = e.description || html`<span class="hint">(no description)</span>`;
+  const own = m.viewing === m.session.userId;
+  const row = (link: Html | string) =>
+    html`<span class="when">${span}</span> ${link} ${facts(m, e)} <span class="duration">${duration}</span>`;
+  if (!own) {
     const author = m.members.find((x) => x.userId === e.authorId)?.name ?? '';
     return html`<li class="entry locked">
-      <div class="row">${summary}</div>
+      <div class="row">${row(html`<span class="what">${what}</span>`)}</div>
       ${m.viewing === 'team' ? html`<p class="hint">${author}</p>` : ''}
     </li>`;
   }
-  if (e.invoiceId) {
-    return html`<li class="entry locked">
-      <div class="row">${summary}</div>
-      <p class="hint">Invoiced: read-only. Void or delete the invoice to change it.</p>
+  const continueButton = html`<form class="continue" method="post" action="${APP_PATH}/entries/${e.id}/continue" data-inplace>
+    ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+    <button class="icon" type="submit" title="Continue: start a timer like this one" aria-label="Continue ${e.description || 'this entry'}">
+      ▶
+    </button>
+  </form>`;
+  if (e.invoiceId)
+    return html`<li class="entry locked" id="e-${e.id}">
+      <div class="row">${row(html`<span class="what">${what}</span>`)} ${continueButton}</div>
+      <p class="hint">Invoiced: read-only. An owner voids the invoice on the Invoices page to change it.</p>
     </li>`;
-  }
-  if (!e.end) return html`<li class="entry live"><div class="row">${summary}</div></li>`;
-  // Only the entry being edited carries its form (a week of 500 entries stays a light page): the others link to it.
-  if (!editing && m.editId !== id)
-    return html`<li class="entry" id="e-${id}">
-      <a class="row" href="${APP_PATH}/week?date=${week}&amp;edit=${id}#e-${id}">${summary}<span class="vh"> Edit</span></a>
-    </li>`;
-  return html`<li class="entry" id="e-${id}">
-    <details open>
-      <summary class="row">${summary}<span class="vh"> Edit</span></summary>
-      <form class="edit" method="post" action="${APP_PATH}/entries/${id}" aria-label="Edit entry ${span}">
-        ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-        ${labelledInput(`${id}-description`, 'description', 'Description', sent.description ?? e.description, errors, html`maxlength="500"`)}
-        ${labelledInput(`${id}-start`, 'start', 'Start', sent.start ?? localValue(e.start), errors, html`type="datetime-local" step="1" required`)}
-        ${labelledInput(`${id}-end`, 'end', 'End', sent.end ?? localValue(e.end), errors, html`type="datetime-local" step="1" required`)}
-        <div class="field">
-          <label for="${id}-project">Project</label>
-          <select id="${id}-project" name="projectId">
-            ${projectOptions(m.projects, sent.projectId ?? e.projectId)}
-          </select>
-        </div>
-        ${tagSelect(`${id}-tags`, m.tags, e.tagIds)}
-        ${billableBox(
-          `${id}-billable`,
-          editing ? sent.billable === 'true' : e.billable,
-          editing ? (sent.billableFor ?? '') : (e.projectId ?? ''),
-        )}
-        <div class="actions"><button type="submit">Save</button></div>
-      </form>
-      <form
-        class="apart"
-        method="post"
-        action="${APP_PATH}/entries/${id}/delete"
-        data-confirm="Delete this entry (${span}${e.description ? `, ${e.description}` : ''})?"
-      >
-        ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-        <button class="danger" type="submit">Delete<span class="vh"> the entry ${span}</span></button>
-      </form>
-    </details>
+  if (!e.end)
+    return html`<li class="entry live" id="e-${e.id}"><div class="row">${row(html`<span class="what">${what}</span>`)}</div></li>`;
+  const open = m.refused?.form === e.id || m.editId === e.id;
+  return html`<li class="entry${open ? ' open' : ''}" id="e-${e.id}">
+    <div class="row">
+      ${row(html`<a class="what" href="${APP_PATH}/week?date=${week}&amp;edit=${e.id}#e-${e.id}" data-edit="${e.id}">${what}<span class="vh"> (edit)</span></a>`)}
+      ${continueButton}
+    </div>
+    ${open ? editForm(m, e, week) : ''}
   </li>`;
 }
 
-/** The form that adds an entry by hand: a day, a start, and an end or a duration. */
-function addForm(m: WeekModel, week: string): Html {
+/** The form that adds time on a day: a start, and an end or a duration, and what it was. */
+function addForm(m: WeekModel, week: string, day: string): Html {
+  const sent = m.refused?.form === 'add' ? m.refused.values : {};
   const errors = m.refused?.form === 'add' ? m.refused.errors : {};
-  const v = m.refused?.form === 'add' ? m.refused.values : {};
-  const today = DateTime.fromMillis(m.now, { zone: m.zone }).toISODate() as string;
-  return html`<form class="add" method="post" action="${APP_PATH}/entries" aria-labelledby="add-heading">
+  const billable = newBillable(m.projects, sent);
+  const text = (id: string, name: string, label: string, value: string, attrs: Html) =>
+    labelledInput(id, name, label, value, errors, attrs);
+  return html`<form class="add" id="add-form" method="post" action="${APP_PATH}/entries" aria-labelledby="add-heading" data-inplace>
     ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-    <h2 id="add-heading">Add time</h2>
+    <h3 id="add-heading">Add time</h3>
     <div class="grid">
-      ${labelledInput('add-description', 'description', 'Description', v.description ?? '', errors, html`maxlength="500"`)}
-      ${labelledInput('add-day', 'day', 'Day', v.day ?? (m.week.days.some((d) => d.key === today) ? today : (m.week.days[0]?.key ?? today)), errors, html`type="date" required`)}
-      ${labelledInput('add-start', 'startTime', 'Start', v.startTime ?? '09:00', errors, html`type="time" step="1" required`)}
-      ${labelledInput('add-end', 'endTime', 'End', v.endTime ?? '', errors, html`type="time" step="1"`)}
-      ${labelledInput('add-duration', 'duration', 'or duration', v.duration ?? '', errors, html`placeholder="1:30" inputmode="text"`)}
-      <div class="field">
-        <label for="add-project">Project</label>
-        <select id="add-project" name="projectId">
-          ${projectOptions(m.projects, v.projectId)}
-        </select>
-      </div>
-      ${tagSelect('add-tags', m.tags, [])}
+      ${descriptionCombo('add-description', 'Description', sent.description ?? '', errors, sent.taskId || null)}
+      ${text('add-day', 'day', 'Day', sent.day ?? day, html`type="date" required`)}
+      ${text('add-start', 'startTime', 'Start', sent.startTime ?? '09:00', html`type="text" inputmode="text" size="8" required`)}
+      ${text('add-end', 'endTime', 'End', sent.endTime ?? '', html`type="text" inputmode="text" size="8" placeholder="17:00"`)}
+      ${text('add-duration', 'duration', 'or duration', sent.duration ?? '', html`type="text" inputmode="text" size="8" placeholder="1:30"`)}
+      <label class="check" for="add-nextday"
+        ><input id="add-nextday" type="checkbox" name="nextDay" value="true" ${sent.nextDay === 'true' ? html`checked` : ''} /> Ends the
+        next day</label
+      >
+      ${projectPicker('add-project', m.projects, sent.projectId)}
+      ${tagChips('add-tags', m.tags, (sent.tagIds ?? '').split(',').filter(Boolean))}
+      ${billableBox('add-billable', billable.checked, billable.shownFor)}
     </div>
-    ${(({ checked, shownFor }) => billableBox('add-billable', checked, shownFor))(newBillable(m, v))}
-    <div class="actions"><button type="submit">Add</button></div>
+    <div class="actions">
+      <button type="submit">Add</button> <a href="${APP_PATH}/week?date=${week}" class="button secondary">Cancel</a>
+    </div>
   </form>`;
 }
 
-/** The week: its days in the member's zone, each with its entries and total, and the week's total. */
+/** The week's time by project (the largest first), a line each. */
+function byProject(m: WeekModel, inWeek: EntryRowView[]): Html | string {
+  const sums = new Map<string, { name: string; color: string | null; seconds: number }>();
+  for (const e of inWeek) {
+    const key = e.projectId ?? '';
+    const known = sums.get(key) ?? { name: e.projectName ?? 'No project', color: e.projectColor, seconds: 0 };
+    known.seconds += seconds(m, e);
+    sums.set(key, known);
+  }
+  if (sums.size === 0) return '';
+  return html`<ul class="by-project" aria-label="The week by project">
+    ${[...sums.values()]
+      .sort((a, b) => b.seconds - a.seconds)
+      .map((p) => html`<li>${colourMark(p.color, 'dot')}${p.name} <strong>${hoursText(p.seconds)}</strong></li>`)}
+  </ul>`;
+}
+
+/** One day: its date, its total and its "+" (Add time on it), the add form when open there, its entries. */
+function daySection(m: WeekModel, d: WeekModel['week']['days'][number], entries: EntryRowView[], week: string, today: string): Html {
+  const own = m.viewing === m.session.userId;
+  const list = [...entries].sort((a, b) => (a.start < b.start ? -1 : 1));
+  const adding = own && m.addDay === d.key;
+
+  return html`<section class="day${d.key === today ? ' today' : ''}" id="day-${d.key}" aria-labelledby="day-${d.key}-h">
+    <h2 id="day-${d.key}-h">
+      <span>${d.start.toFormat('cccc d LLLL')}</span>
+      <span class="day-side">
+        ${
+          own
+            ? html`<a
+                class="add-here"
+                href="${APP_PATH}/week?date=${week}&amp;add=${d.key}#add-form"
+                data-add-day="${d.key}"
+                title="Add time on this day"
+                >+<span class="vh"> Add time on ${d.start.toFormat('cccc d LLLL')}</span></a
+              >`
+            : ''
+        }
+        <span class="day-total">${hoursText(list.reduce((s, e) => s + seconds(m, e), 0))}</span>
+      </span>
+    </h2>
+    ${adding ? addForm(m, week, d.key) : ''}
+    ${
+      list.length === 0
+        ? adding
+          ? ''
+          : html`<p class="hint">No time tracked.</p>`
+        : html`<ul class="entries">
+            ${list.map((e) => entryItem(m, e, week))}
+          </ul>`
+    }
+  </section>`;
+}
+
+/** The list of shortcuts (`?` opens it). */
+const SHORTCUTS = html`<dialog id="shortcuts" aria-labelledby="shortcuts-h">
+  <h2 id="shortcuts-h">Keyboard shortcuts</h2>
+  <dl class="facts compact">
+    <dt><kbd>n</kbd></dt>
+    <dd>New timer: type what you work on</dd>
+    <dt><kbd>s</kbd></dt>
+    <dd>Start or stop the timer</dd>
+    <dt><kbd>c</kbd></dt>
+    <dd>Continue the last entry</dd>
+    <dt><kbd>m</kbd></dt>
+    <dd>Add time today</dd>
+    <dt><kbd>/</kbd></dt>
+    <dd>Find in this week</dd>
+    <dt><kbd>?</kbd></dt>
+    <dd>This list</dd>
+  </dl>
+  <form method="dialog"><button class="secondary">Close</button></form>
+</dialog>`;
+
+/** The week: its days in the member's zone, each with its entries, its total and its "+"; the week's total by project; the timer on top. */
 export function weekBody(m: WeekModel): Html {
   const week = m.week.start.toISODate() as string;
   const byDay = new Map<string, EntryRowView[]>(m.week.days.map((d) => [d.key, []]));
-  for (const e of m.entries) {
-    const key = m.clock(Date.parse(e.start)).date;
-    byDay.get(key)?.push(e);
-  }
-  const seconds = (e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
-  const total = m.entries.filter((e) => byDay.has(m.clock(Date.parse(e.start)).date)).reduce((s, e) => s + seconds(e), 0);
+  for (const e of m.entries) byDay.get(m.clock(Date.parse(e.start)).date)?.push(e);
+  const inWeek = [...byDay.values()].flat();
+  const total = inWeek.reduce((s, e) => s + seconds(m, e), 0);
   const first = m.week.start;
   const last = m.week.end.minus({ days: 1 });
   const own = m.viewing === m.session.userId;
   const whose = own ? '' : `&member=${encodeURIComponent(m.viewing)}`;
+  const today = DateTime.fromMillis(m.now, { zone: m.zone }).toISODate() as string;
+  const refusedTimer = m.refused?.form === 'timer' ? m.refused : null;
   const switcher =
     m.members.length === 0
       ? ''
@@ -249,8 +275,29 @@ export function weekBody(m: WeekModel): Html {
           </select>
           <button class="secondary" type="submit">Show</button>
         </form>`;
+  const notice = m.notice
+    ? html`<div class="notice ${m.notice.kind} toast" role="${m.notice.kind === 'error' ? 'alert' : 'status'}">${m.notice.body}</div>`
+    : '';
   return html`<div id="live-region">
-    ${timerLine(m, week)}
+    ${notice}
+    ${
+      own
+        ? timerLine(
+            {
+              csrfToken: m.session.csrfToken,
+              zone: m.zone,
+              now: m.now,
+              timeFormat: m.timeFormat,
+              running: m.running,
+              projects: m.projects,
+              tags: m.tags,
+              sent: refusedTimer?.values ?? null,
+              errors: refusedTimer?.errors ?? {},
+            },
+            week,
+          )
+        : ''
+    }
     <div class="week-head">
       <h1>Week of ${first.toFormat('d LLL')} – ${last.toFormat('d LLL yyyy')}</h1>
       <nav class="week-nav" aria-label="Weeks">
@@ -263,28 +310,28 @@ export function weekBody(m: WeekModel): Html {
           <input id="week-date" type="date" name="date" value="${week}" />
           <button class="secondary" type="submit">Go</button>
         </form>
+        ${
+          own
+            ? html`<a
+                  class="button add-time"
+                  href="${APP_PATH}/week?date=${week}&amp;add=${m.week.days.some((d) => d.key === today) ? today : week}#add-form"
+                  data-add-day="${m.week.days.some((d) => d.key === today) ? today : week}"
+                  >Add time <kbd>m</kbd></a
+                >
+                <a class="view" href="${APP_PATH}/timesheet?date=${week}">Timesheet</a>`
+            : ''
+        }
       </nav>
       ${switcher}
-      <p class="total">
-        ${own ? '' : html`<strong>${m.viewing === 'team' ? 'The team' : (m.members.find((x) => x.userId === m.viewing)?.name ?? '')}</strong>, read-only. `}Week
-        total <strong>${clockOf(total)}</strong> <span class="hint">times in ${m.zone}</span>
-      </p>
+      <div class="total">
+        <p>
+          ${own ? '' : html`<strong>${m.viewing === 'team' ? 'The team' : (m.members.find((x) => x.userId === m.viewing)?.name ?? '')}</strong>, read-only. `}Week
+          total <strong>${hoursText(total)}</strong> <span class="hint">times in ${m.zone}</span>
+        </p>
+        ${byProject(m, inWeek)}
+      </div>
+      ${own ? html`<label class="vh" for="week-filter">Find in this week</label><input id="week-filter" type="search" class="week-filter" placeholder="Find in this week ( / )" hidden />` : ''}
     </div>
-    ${m.week.days.map((d) => {
-      const list = byDay.get(d.key) ?? [];
-      return html`<section class="day" aria-labelledby="day-${d.key}">
-        <h2 id="day-${d.key}">
-          ${d.start.toFormat('cccc d LLLL')} <span class="day-total">${clockOf(list.reduce((s, e) => s + seconds(e), 0))}</span>
-        </h2>
-        ${
-          list.length === 0
-            ? html`<p class="hint">No time tracked.</p>`
-            : html`<ul class="entries">
-                ${[...list].sort((a, b) => (a.start < b.start ? -1 : 1)).map((e) => entryItem(m, e, week))}
-              </ul>`
-        }
-      </section>`;
-    })}
-    ${own ? addForm(m, week) : ''}
+    ${m.week.days.map((d) => daySection(m, d, byDay.get(d.key) ?? [], week, today))} ${SHORTCUTS}
   </div>`;
 }

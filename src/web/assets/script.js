@@ -57,17 +57,25 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     });
   });
 });
-// The web app: the ticking timer, the Billable default of a chosen project, the browser's zone,
-// shortcuts, confirmations, live updates.
+// The web app: the ticking timer, the pickers (Billable default, project filter, tag chips),
+// suggestions while typing, in-place forms with a short confirmation and Undo, shortcuts, the
+// browser's zone, live updates. Every form works without this script.
 (function () {
+  var body = document.body;
+  var app = body.getAttribute('data-app') || '/app';
   var pad = function (n) {
     return String(n).padStart(2, '0');
+  };
+  var typing = function () {
+    var a = document.activeElement;
+    return a && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName);
   };
   // Running times tick (the timer's and its row's in the week); the page title shows the timer: `0:42 · Audit kickoff · timetrack`.
   function tick() {
     document.querySelectorAll('time[data-elapsed-from]').forEach(function (t) {
       var s = Math.max(0, Math.floor((Date.now() - Date.parse(t.getAttribute('data-elapsed-from'))) / 1000));
-      t.textContent = Math.floor(s / 3600) + ':' + pad(Math.floor((s % 3600) / 60)) + ':' + pad(s % 60);
+      var long = t.closest('.timer') !== null;
+      t.textContent = Math.floor(s / 3600) + ':' + pad(Math.floor((s % 3600) / 60)) + (long ? ':' + pad(s % 60) : '');
       if (t.hasAttribute('data-title')) {
         document.title =
           Math.floor(s / 3600) + ':' + pad(Math.floor((s % 3600) / 60)) + ' · ' + t.getAttribute('data-title') + ' · timetrack';
@@ -77,7 +85,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
   setInterval(tick, 1000);
   // A one-time welcome in the address (`?welcome=1`) is dropped from it, so a reload or a bookmark does not show it again.
   // (Not while the page is about to reload itself with the browser's zone: the reload shows it.)
-  var reloading = document.body.getAttribute('data-ask-zone') === 'true';
+  var reloading = body.getAttribute('data-ask-zone') === 'true';
   if (!reloading && /[?&]welcome=1\b/.test(location.search) && window.history && history.replaceState) {
     history.replaceState(
       null,
@@ -85,39 +93,418 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
       location.pathname + location.search.replace(/([?&])welcome=1&?/, '$1').replace(/[?&]$/, '') + location.hash,
     );
   }
-  // After a refused form: the first refused field, focused (its message is tied to it).
-  var refused = document.querySelector('[aria-invalid=true]');
-  if (refused) refused.focus();
+  var announcer = document.createElement('div');
+  announcer.className = 'vh';
+  announcer.setAttribute('role', 'status');
+  body.appendChild(announcer);
+  var announce = function (text) {
+    announcer.textContent = text;
+  };
+
+  // --- Pickers ---------------------------------------------------------------------------------
+  // A project chosen: its Billable default shows in the form's checkbox at once (and the form says
+  // whose default it shows); a task of another project is dropped.
+  function projectChosen(select) {
+    var form = select.form;
+    var box = form.querySelector('input[data-billable-box]');
+    var shown = form.querySelector('input[name=billableFor]');
+    var option = select.options[select.selectedIndex];
+    var task = form.querySelector('input[name=taskId]');
+    if (task) task.value = '';
+    if (!box || !shown || !option) return;
+    box.checked = option.getAttribute('data-billable') === 'true';
+    shown.value = select.value;
+  }
+  document.addEventListener('change', function (event) {
+    var select = event.target;
+    if (select && select.name === 'projectId' && select.form) projectChosen(select);
+    if (select && select.name === 'tagIds') tagSummary(select.closest('details[data-tags]'));
+  });
+  // The projects' filter: typing narrows the list (clients' groups with no match hide).
+  function filterProjects(input) {
+    var select = document.getElementById(input.getAttribute('data-filter-for'));
+    if (!select) return;
+    var text = input.value.trim().toLowerCase();
+    var first = null;
+    select.querySelectorAll('option').forEach(function (option) {
+      var group = option.parentElement.tagName === 'OPTGROUP' ? option.parentElement.label.toLowerCase() : '';
+      var show = option.value === '' || text === '' || (option.textContent + ' ' + group).toLowerCase().indexOf(text) >= 0;
+      option.hidden = !show;
+      if (show && option.value !== '' && first === null) first = option;
+    });
+    select.querySelectorAll('optgroup').forEach(function (group) {
+      group.hidden = !group.querySelector('option:not([hidden])');
+    });
+    return first;
+  }
+  // The tags' summary names the chosen ones.
+  function tagSummary(details) {
+    if (!details) return;
+    var names = Array.prototype.map.call(details.querySelectorAll('input[name=tagIds]:checked'), function (input) {
+      return input.nextElementSibling ? input.nextElementSibling.textContent : '';
+    });
+    var summary = details.querySelector('summary');
+    summary.textContent = names.length > 0 ? 'Tags: ' + names.join(', ') : 'Tags';
+  }
+  function filterTags(input) {
+    var text = input.value.trim().toLowerCase();
+    input
+      .closest('fieldset')
+      .querySelectorAll('label.chip')
+      .forEach(function (chip) {
+        chip.hidden = text !== '' && chip.textContent.toLowerCase().indexOf(text) < 0;
+      });
+  }
+  // Enter in the tags' filter: the one match is ticked, or a new tag is made (the catalog's rules and words).
+  function tagEnter(input) {
+    var name = input.value.trim();
+    if (name === '') return;
+    var fieldset = input.closest('fieldset');
+    var visible = Array.prototype.filter.call(fieldset.querySelectorAll('label.chip'), function (chip) {
+      return !chip.hidden;
+    });
+    var exact = visible.filter(function (chip) {
+      return chip.textContent.trim().toLowerCase() === name.toLowerCase();
+    });
+    var pick = exact[0] || (visible.length === 1 ? visible[0] : null);
+    if (pick) {
+      pick.querySelector('input').checked = true;
+      done();
+      return;
+    }
+    var form = new URLSearchParams();
+    form.append('_csrf', body.getAttribute('data-csrf'));
+    form.append('name', name);
+    fetch(app + '/tags', { method: 'POST', body: form, credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then(function (r) {
+        return r.json().then(function (json) {
+          return { ok: r.ok, json: json };
+        });
+      })
+      .then(function (answer) {
+        if (!answer.ok) {
+          input.setCustomValidity(answer.json.error || 'That tag could not be made.');
+          input.reportValidity();
+          return;
+        }
+        var label = document.createElement('label');
+        label.className = 'chip';
+        var box = document.createElement('input');
+        box.type = 'checkbox';
+        box.name = 'tagIds';
+        box.value = answer.json.data.id;
+        box.checked = true;
+        var span = document.createElement('span');
+        span.textContent = answer.json.data.name;
+        label.appendChild(box);
+        label.appendChild(span);
+        fieldset.appendChild(label);
+        var none = fieldset.querySelector('.none');
+        if (none) none.remove();
+        announce('Tag ' + answer.json.data.name + ' made and chosen.');
+        done();
+      });
+    function done() {
+      input.value = '';
+      input.setCustomValidity('');
+      filterTags(input);
+      tagSummary(fieldset.closest('details[data-tags]'));
+    }
+  }
+
+  // --- Suggestions while typing a description (a combobox) -------------------------------------
+  var suggestTimer = null;
+  function listOf(input) {
+    return document.getElementById(input.getAttribute('aria-controls'));
+  }
+  function closeList(input) {
+    var list = listOf(input);
+    if (!list) return;
+    list.hidden = true;
+    list.textContent = '';
+    input.setAttribute('aria-expanded', 'false');
+    input.removeAttribute('aria-activedescendant');
+  }
+  function suggest(input) {
+    var text = input.value.trim();
+    if (text.length < 2) return closeList(input);
+    fetch(app + '/suggest?q=' + encodeURIComponent(text), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then(function (r) {
+        return r.ok ? r.json() : { data: [] };
+      })
+      .then(function (json) {
+        var list = listOf(input);
+        // Typed on meanwhile, or the form was swapped out: this answer is stale.
+        if (input.value.trim() !== text || !list || !input.isConnected) return;
+        list.textContent = '';
+        json.data.forEach(function (s, i) {
+          var li = document.createElement('li');
+          li.id = input.id + '-option-' + i;
+          li.setAttribute('role', 'option');
+          li.setAttribute('aria-selected', 'false');
+          li.textContent = s.description;
+          var hint = document.createElement('span');
+          hint.className = 'hint';
+          hint.textContent = [s.clientName, s.projectName, s.taskName].filter(Boolean).join(' · ') || 'No project';
+          li.appendChild(hint);
+          li._suggestion = s;
+          li.addEventListener('mousedown', function (event) {
+            event.preventDefault();
+            choose(input, s);
+          });
+          list.appendChild(li);
+        });
+        list.hidden = json.data.length === 0;
+        input.setAttribute('aria-expanded', json.data.length > 0 ? 'true' : 'false');
+        announce(json.data.length === 0 ? 'No past entries match.' : json.data.length + ' past entries match: Down to choose.');
+      });
+  }
+  // A past entry chosen: its description, project, task, tags and Billable fill the form.
+  function choose(input, s) {
+    var form = input.form;
+    input.value = s.description;
+    var select = form.querySelector('select[name=projectId]');
+    if (select) {
+      select.value = s.projectId || '';
+      projectChosen(select);
+    }
+    var task = form.querySelector('input[name=taskId]');
+    if (task) task.value = s.taskId || '';
+    form.querySelectorAll('input[name=tagIds]').forEach(function (box) {
+      box.checked = s.tagIds.indexOf(box.value) >= 0;
+    });
+    tagSummary(form.querySelector('details[data-tags]'));
+    var billable = form.querySelector('input[data-billable-box]');
+    var shown = form.querySelector('input[name=billableFor]');
+    if (billable && shown) {
+      billable.checked = s.billable;
+      shown.value = s.projectId || '';
+    }
+    closeList(input);
+    announce('Filled from ' + s.description + (s.projectName ? ', ' + s.projectName : '') + '.');
+  }
+  function move(input, step) {
+    var list = listOf(input);
+    if (!list || list.hidden) return false;
+    var options = Array.prototype.slice.call(list.children);
+    var current = options.findIndex(function (o) {
+      return o.getAttribute('aria-selected') === 'true';
+    });
+    var next = (current + step + options.length) % options.length;
+    options.forEach(function (o, i) {
+      o.setAttribute('aria-selected', i === next ? 'true' : 'false');
+    });
+    input.setAttribute('aria-activedescendant', options[next].id);
+    options[next].scrollIntoView({ block: 'nearest' });
+    return true;
+  }
+  document.addEventListener('input', function (event) {
+    var target = event.target;
+    if (target.hasAttribute && target.hasAttribute('data-suggest')) {
+      clearTimeout(suggestTimer);
+      suggestTimer = setTimeout(function () {
+        suggest(target);
+      }, 120);
+    } else if (target.classList && target.classList.contains('picker-filter')) {
+      var first = filterProjects(target);
+      var select = document.getElementById(target.getAttribute('data-filter-for'));
+      if (first && select && select.selectedOptions[0] && select.selectedOptions[0].hidden) {
+        select.value = first.value;
+        projectChosen(select);
+      }
+    } else if (target.classList && target.classList.contains('chip-filter')) {
+      filterTags(target);
+    } else if (target.id === 'week-filter') {
+      var text = target.value.trim().toLowerCase();
+      document.querySelectorAll('#live-region li.entry').forEach(function (li) {
+        li.hidden = text !== '' && li.textContent.toLowerCase().indexOf(text) < 0;
+      });
+    }
+  });
+  document.addEventListener('keydown', function (event) {
+    var target = event.target;
+    if (target.hasAttribute && target.hasAttribute('data-suggest')) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        if (move(target, event.key === 'ArrowDown' ? 1 : -1)) event.preventDefault();
+      } else if (event.key === 'Enter') {
+        var chosen = listOf(target).querySelector('[aria-selected=true]');
+        if (chosen && !listOf(target).hidden) {
+          event.preventDefault();
+          choose(target, chosen._suggestion);
+        }
+      } else if (event.key === 'Escape') closeList(target);
+    } else if (target.classList && target.classList.contains('chip-filter') && event.key === 'Enter') {
+      event.preventDefault();
+      tagEnter(target);
+    }
+  });
+  document.addEventListener('focusout', function (event) {
+    var target = event.target;
+    if (target.hasAttribute && target.hasAttribute('data-suggest')) closeList(target);
+  });
+  function showHelpers(root) {
+    root.querySelectorAll('.picker-filter, .chip-filter, #week-filter').forEach(function (el) {
+      el.hidden = false;
+    });
+  }
+
+  // --- In-place forms: no reload, the page keeps its place, a short confirmation ---------------
+  var region = document.getElementById('live-region');
+  function swap(html, url, keepToast) {
+    var next = new DOMParser().parseFromString(html, 'text/html').getElementById('live-region');
+    if (!next || !region) return false;
+    var y = window.scrollY;
+    // A confirmation on screen stays (it goes by itself): a live refresh has none of its own, and
+    // either read of the page after a write may be the one that carries it.
+    var toast = region.querySelector('.notice.toast');
+    var fresh = next.querySelector('.notice.toast') !== null;
+    if (toast && !fresh) next.insertBefore(toast, next.firstChild);
+    region.replaceWith(next);
+    region = next;
+    wire(region);
+    tick();
+    window.scrollTo(0, y);
+    if (url && window.history && history.replaceState) history.replaceState(null, '', url);
+    var invalid = region.querySelector('[aria-invalid=true]');
+    var shown = region.querySelector('.notice.toast');
+    if (invalid) invalid.focus();
+    else if (shown && fresh && !keepToast) announce(shown.textContent.replace(/\s+/g, ' ').trim());
+    return true;
+  }
+  function inplace(form, submitter) {
+    var data = new URLSearchParams(new FormData(form, submitter));
+    fetch(form.action, { method: 'POST', body: data, credentials: 'same-origin', headers: { 'X-Inplace': '1' } })
+      .then(function (r) {
+        return r.text().then(function (text) {
+          return { url: r.url, ok: r.ok, text: text };
+        });
+      })
+      .then(function (answer) {
+        // A refused form comes back with its message at its field; a write, with the week as it is now.
+        if (swap(answer.text, answer.ok ? answer.url.replace(/#.*$/, '') : null)) return;
+        // Not the week (a page of its own: not found, not allowed): shown as it came.
+        document.open();
+        document.write(answer.text);
+        document.close();
+      })
+      .catch(function () {
+        form.submit();
+      });
+  }
+  function open(link) {
+    fetch(link.href, { credentials: 'same-origin' })
+      .then(function (r) {
+        return r.text().then(function (text) {
+          return { url: r.url, text: text };
+        });
+      })
+      .then(function (answer) {
+        if (!swap(answer.text, link.href.replace(/#.*$/, ''))) return;
+        var target = region.querySelector(link.hash || '#x');
+        if (target) {
+          target.scrollIntoView({ block: 'nearest' });
+          var first = target.querySelector('input[type=text], input:not([type=hidden])');
+          if (first) first.focus();
+        }
+      });
+  }
   function wire(root) {
+    showHelpers(root);
     root.querySelectorAll('form[data-confirm]').forEach(function (form) {
       form.addEventListener('submit', function (event) {
         if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
       });
     });
+    root.querySelectorAll('form[data-inplace]').forEach(function (form) {
+      form.addEventListener('submit', function (event) {
+        if (event.defaultPrevented) return;
+        event.preventDefault();
+        inplace(form, event.submitter);
+      });
+    });
+    root.querySelectorAll('a[data-edit], a[data-add-day]').forEach(function (link) {
+      link.addEventListener('click', function (event) {
+        if (event.ctrlKey || event.metaKey || event.shiftKey) return;
+        event.preventDefault();
+        open(link);
+      });
+    });
+    // A confirmation goes after 8 seconds.
+    root.querySelectorAll('.notice.toast.ok').forEach(function (notice) {
+      if (notice.querySelector('form[data-undo-ms]')) return;
+      setTimeout(function () {
+        if (notice.isConnected) notice.remove();
+      }, 8000);
+    });
+    // An Undo lasts its seconds: then its notice goes (the server refuses it after them anyway).
+    root.querySelectorAll('form[data-undo-ms]').forEach(function (form) {
+      setTimeout(
+        function () {
+          var notice = form.closest('.notice');
+          if (notice && notice.isConnected) notice.remove();
+        },
+        Number(form.getAttribute('data-undo-ms')),
+      );
+    });
   }
   wire(document);
-  // A project chosen: its Billable default shows in the form's checkbox at once (and the form says whose default it shows).
-  document.addEventListener('change', function (event) {
-    var select = event.target;
-    if (!select || select.name !== 'projectId' || !select.form) return;
-    var box = select.form.querySelector('input[data-billable-box]');
-    var shown = select.form.querySelector('input[name=billableFor]');
-    var option = select.options[select.selectedIndex];
-    if (!box || !shown || !option) return;
-    box.checked = option.getAttribute('data-billable') === 'true';
-    shown.value = select.value;
+  // After a refused form: the first refused field, focused (its message is tied to it).
+  var refused = document.querySelector('[aria-invalid=true]');
+  if (refused) refused.focus();
+
+  // --- Shortcuts: n new timer, s start/stop, c continue the last, m add time, / find, ? the list --
+  document.addEventListener('keydown', function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing()) return;
+    var key = event.key;
+    var act = {
+      n: function () {
+        var input = document.getElementById('timer-description');
+        if (input) input.focus();
+        return !!input;
+      },
+      s: function () {
+        var button = document.querySelector('button[data-shortcut=timer]');
+        if (button) button.form.requestSubmit(button);
+        return !!button;
+      },
+      c: function () {
+        var forms = document.querySelectorAll('#live-region li.entry form.continue');
+        var last = null;
+        forms.forEach(function (form) {
+          last = form;
+        });
+        if (last) last.requestSubmit();
+        return !!last;
+      },
+      m: function () {
+        var link = document.querySelector('a.add-time');
+        if (link) link.click();
+        return !!link;
+      },
+      '/': function () {
+        var find = document.getElementById('week-filter');
+        if (find) find.focus();
+        return !!find;
+      },
+      '?': function () {
+        var dialog = document.getElementById('shortcuts');
+        if (dialog && dialog.showModal) dialog.showModal();
+        return !!dialog;
+      },
+    }[key];
+    if (act && act()) event.preventDefault();
   });
+
   // The browser's zone, told once (the member can change it later).
-  var body = document.body;
   if (body.getAttribute('data-ask-zone') === 'true') {
     try {
       var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      var form = new FormData();
-      form.append('_csrf', body.getAttribute('data-csrf'));
-      form.append('timeZone', zone);
-      fetch(body.getAttribute('data-app') + '/preferences/zone', {
+      var zoneForm = new FormData();
+      zoneForm.append('_csrf', body.getAttribute('data-csrf'));
+      zoneForm.append('timeZone', zone);
+      fetch(app + '/preferences/zone', {
         method: 'POST',
-        body: new URLSearchParams(form),
+        body: new URLSearchParams(zoneForm),
         credentials: 'same-origin',
       }).then(function (r) {
         if (r.ok) location.reload();
@@ -126,25 +513,17 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
       // No zone from the browser: the member chooses one on the Profile page.
     }
   }
-  // s starts or stops the timer (not while typing).
-  document.addEventListener('keydown', function (event) {
-    if (event.key !== 's' || event.ctrlKey || event.metaKey || event.altKey) return;
-    var tag = (document.activeElement && document.activeElement.tagName) || '';
-    if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag)) return;
-    var button = document.querySelector('button[data-shortcut=timer]');
-    if (button) {
-      event.preventDefault();
-      button.form.requestSubmit(button);
-    }
-  });
-  // Live: a change anywhere reads this page again and swaps its region, unless the person is typing in it.
-  var region = document.getElementById('live-region');
+
+  // --- Live: a change anywhere reads this page again and swaps its region, unless the person is at work in it.
   var status = document.getElementById('live-status');
-  if (!region || !window.EventSource) return;
+  if (!region || !window.EventSource || body.getAttribute('data-live') !== 'true') return;
   var pending = false;
   function busy() {
     var a = document.activeElement;
-    return (a && region.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName)) || region.querySelector('details[open]');
+    return (
+      (a && region.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName)) ||
+      region.querySelector('details[open], li.entry.open, form.add') !== null
+    );
   }
   function refresh() {
     if (busy()) {
@@ -158,15 +537,11 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
       })
       .then(function (text) {
         if (text === null) return;
-        var next = new DOMParser().parseFromString(text, 'text/html').getElementById('live-region');
-        if (!next || busy()) {
+        if (busy()) {
           pending = true;
           return;
         }
-        region.replaceWith(next);
-        region = next;
-        wire(region);
-        tick();
+        swap(text, null, true);
       });
   }
   document.addEventListener('focusout', function () {
@@ -181,7 +556,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     },
     true,
   );
-  var source = new EventSource(document.body.getAttribute('data-app') + '/events');
+  var source = new EventSource(app + '/events');
   source.addEventListener('change', refresh);
   source.addEventListener('resync', refresh);
   source.addEventListener('open', function () {

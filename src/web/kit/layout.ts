@@ -1,7 +1,7 @@
 import { API_REFERENCE_PATH } from '../../http/api-reference.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebPaths } from '../paths.js';
-import { FAVICON, SCRIPT, STYLE } from './assets.js';
+import { FAVICON, MANIFEST, SCRIPT, STYLE } from './assets.js';
 import { type Html, html } from './html.js';
 import { type Area, tabsOf } from './nav.js';
 
@@ -31,6 +31,8 @@ export interface PageOptions {
   refreshTo?: string;
   /** The app asks the browser for its zone once (the member has chosen none yet). */
   askZone?: boolean;
+  /** The member's colours, when chosen (else the device's). */
+  theme?: 'light' | 'dark' | null;
 }
 
 /** The hidden field every form of a session carries (checked on every POST). */
@@ -84,7 +86,7 @@ export function page(paths: WebPaths, options: PageOptions): string {
     : '';
   const session = options.session ?? null;
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="en" ${options.theme ? html`data-theme="${options.theme}"` : ''}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -94,6 +96,8 @@ export function page(paths: WebPaths, options: PageOptions): string {
         <title>${options.documentTitle ?? options.title} · timetrack</title>
         <link rel="stylesheet" href="${paths.assets}/${STYLE.name}" />
         <link rel="icon" type="image/svg+xml" href="${paths.assets}/${FAVICON.name}" />
+        <link rel="manifest" href="${paths.assets}/${MANIFEST.name}" />
+        <meta name="theme-color" content="#0b57d0" />
         <script src="${paths.assets}/${SCRIPT.name}" defer></script>
       </head>
       <body

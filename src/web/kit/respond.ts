@@ -29,6 +29,7 @@ export function shell(deps: { services: Services }, signed: Signed) {
   return {
     session,
     workspaces: deps.services.sessions.memberships(session.userId).map((w) => ({ workspaceId: w.workspaceId, name: w.name })),
+    theme: deps.services.accounts.preferences(session.userId).theme,
   };
 }
 

@@ -1,0 +1,35 @@
+import type { Clock } from '../../clock.js';
+import type { Actor } from '../../principal.js';
+import type { DomainWrite } from '../events/service.js';
+import type { EntryCore } from './core.js';
+import { entryErrors as errors } from './errors.js';
+import type { EntriesRepository } from './repository.js';
+import type { EntryRow, EntryView } from './views.js';
+
+/** How long a web app Delete can be undone. */
+export const UNDO_MS = 10_000;
+/** The web app's Undo of a delete (part of the entries service). */
+export function undoOf({ clock, write, repo, core }: { clock: Clock; write: DomainWrite; repo: EntriesRepository; core: EntryCore }) {
+  return {
+    /**
+     * The Undo of a delete (the web app's, within UNDO_MS): the entry comes back as it was, with
+     * its id, its rate and its amount; its author only. It records `entry.created` again (the
+     * same id as the `entry.deleted` before it: that is how integrations learn of the undo).
+     */
+    restore(actor: Actor, id: string): EntryView {
+      return write((record) => {
+        const kept = repo.takeTombstone(actor.workspaceId, id, clock.now() - UNDO_MS);
+        if (!kept || kept.authorId !== actor.userId) throw errors.undoTooLate();
+        const { row, tagIds } = JSON.parse(kept.snapshot) as { row: EntryRow; tagIds: string[] };
+        core.resolveWork(actor.workspaceId, row.projectId, row.taskId, { projectId: row.projectId, taskId: row.taskId });
+        core.checkTags(actor.workspaceId, tagIds);
+        const restored = repo.reinsert({ ...row, tagList: null, updatedAt: clock.now() });
+        if (tagIds.length > 0) repo.replaceTags(row.id, tagIds);
+        return core.emit(record, actor, row.endAt === null ? 'entry.started' : 'entry.created', restored);
+      });
+    },
+
+    /** Tombstones older than a minute go (a scheduled job). */
+    dropTombstones: (): number => write(() => repo.dropTombstones(clock.now() - 60_000)),
+  };
+}

@@ -1,0 +1,149 @@
+import { DateTime } from 'luxon';
+import { DomainError } from '../../errors.js';
+import { fromCents, toCents } from '../../kernel/money.js';
+import { dayEnd, dayStart } from '../../kernel/time.js';
+import type { Invoiceable } from '../entries/service.js';
+import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping, TaxBreakdownRow } from './document.js';
+import { invoiceErrors as errors } from './errors.js';
+import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
+import { LINE_GROUPINGS, linesOf } from './lines.js';
+import type { InvoicePorts } from './ports.js';
+import type { InvoicingSettings } from './settings.js';
+import { breakdown, treatment } from './tax.js';
+
+/** What a new invoice is made of: the client, the range (UTC days, inclusive), the grouping and a note. */
+export interface DraftInput {
+  workspaceId: string;
+  clientId: string;
+  from: string;
+  to: string;
+  /** How entries become lines (default `project`). */
+  groupBy?: LineGrouping;
+  /** Free text printed on the invoice (BT-22). */
+  note?: string | null;
+}
+
+/** An invoice as it would be made: everything of the document that creation decides. */
+export interface Draft {
+  currency: string;
+  from: string;
+  to: string;
+  language: DocumentLanguage;
+  note: string | null;
+  issuer: Record<string, unknown> | null;
+  recipient: Record<string, unknown>;
+  lines: InvoiceDocumentLine[];
+  taxBreakdown: TaxBreakdownRow[];
+  total: number;
+  netTotal: number;
+  taxTotal: number;
+  grossTotal: number;
+  /** How many entries it takes (they get its id). */
+  entryCount: number;
+}
+
+/** The checked input: the days as instants, the grouping and the note. */
+export function checkDraftInput(input: DraftInput): { fromMs: number; toMs: number; groupBy: LineGrouping; note: string | null } {
+  const fromMs = dayStart(input.from, 'from');
+  const toMs = dayEnd(input.to, 'to');
+  if (fromMs >= toMs) throw errors.invalid(`from (${input.from}) must not be after to (${input.to}).`);
+  const groupBy = input.groupBy ?? 'project';
+  if (!LINE_GROUPINGS.includes(groupBy))
+    throw errors.invalid(`groupBy must be one of ${LINE_GROUPINGS.join(', ')} (got ${JSON.stringify(groupBy)}).`);
+  const note = input.note?.trim() ? input.note.trim() : null;
+  if (note !== null && note.length > 1000) throw errors.invalid('note must be at most 1000 characters.');
+  return { fromMs, toMs, groupBy, note };
+}
+
+const dayOf = (ms: number) => DateTime.fromMillis(ms, { zone: 'UTC' }).toISODate() as string;
+
+/**
+ * The invoice a creation would make, read from the other modules (inside the creation's write, or
+ * alone for a preview). Refuses, saying what to do, a client of another workspace, a range with
+ * nothing to invoice, billable entries without a rate and settings that cannot make a valid tax.
+ */
+export function draftOf(
+  ports: InvoicePorts,
+  settings: InvoicingSettings,
+  input: DraftInput,
+  currency: string,
+): { draft: Draft; query: Invoiceable } {
+  const { workspaceId, clientId } = input;
+  const { fromMs, toMs, groupBy, note } = checkDraftInput(input);
+  let client: Record<string, unknown> & { id: string };
+  try {
+    client = ports.client(workspaceId, clientId);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'not_found') throw errors.clientNotFound(workspaceId, clientId);
+    throw error;
+  }
+  const query: Invoiceable = { workspaceId, projectIds: ports.projectsOfClients(workspaceId, [clientId]), from: fromMs, to: toMs };
+  // One pass over the entries: one by one for entry lines, else summed per project, task, member and rate.
+  const entries = groupBy === 'entry' ? ports.invoiceableEntries(query) : [];
+  const groups = groupBy === 'entry' ? [] : ports.invoiceableGroups(query);
+  const entryCount = groupBy === 'entry' ? entries.length : groups.reduce((n, g) => n + g.entryCount, 0);
+  if (entryCount === 0)
+    throw errors.invalid(
+      `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
+    );
+  const unrated =
+    groupBy === 'entry'
+      ? entries.filter((e) => e.hourlyRate === null).length
+      : groups.filter((g) => g.hourlyRate === null).reduce((n, g) => n + g.entryCount, 0);
+  if (unrated > 0) {
+    const named = ports.unratedInvoiceable(query, 5);
+    const labels = new Map(ports.projectLabels(workspaceId, [...new Set(named.map((e) => e.projectId))]).map((p) => [p.id, p.name]));
+    const list = named.map((e) => `${e.id} (${dayOf(e.startAt)}, ${labels.get(e.projectId) ?? e.projectId})`).join(', ');
+    throw errors.invalid(
+      `${unrated === 1 ? 'A billable entry' : `${unrated} billable entries`} in this range ${unrated === 1 ? 'has' : 'have'} no hourly rate, so the invoice cannot price ${unrated === 1 ? 'it' : 'them'}: ${list}${unrated > named.length ? ', …' : ''}. An entry keeps the rate it was written with: set a rate on its task, project or member (or the workspace's), then change the entry's project or task so it takes the rate, or mark it non-billable; then make the invoice again.`,
+    );
+  }
+  const profile = ports.businessProfile(workspaceId);
+  const smallBusiness = profile?.smallBusiness === true;
+  const tax = treatment(
+    settings,
+    smallBusiness,
+    {
+      taxCategory: (client.taxCategory as string | null) ?? null,
+      exemptionReason: (client.exemptionReason as string | null) ?? null,
+      exemptionReasonCode: (client.exemptionReasonCode as string | null) ?? null,
+    },
+    settings.language,
+    `timetrack workspace invoicing ${workspaceId}`,
+  );
+  const projectIds = [...new Set((groupBy === 'entry' ? entries : groups).map((g) => g.projectId))];
+  const taskIds = groupBy === 'task' ? [...new Set(groups.flatMap((g) => (g.taskId === null ? [] : [g.taskId])))] : [];
+  const memberIds = groupBy === 'member' ? [...new Set(groups.map((g) => g.authorId))] : [];
+  const names = {
+    projects: new Map(ports.projectLabels(workspaceId, projectIds).map((p) => [p.id, p.name])),
+    tasks: new Map(ports.taskNames(workspaceId, taskIds).map((t) => [t.id, t.name])),
+    members: new Map(ports.userNames(memberIds).map((u) => [u.id, u.name])),
+  };
+  const lines = linesOf(groupBy, groups, entries, names, { from: input.from, to: input.to, language: settings.language }).map((line) => ({
+    ...line,
+    taxCategory: tax.category,
+    taxRate: tax.rate,
+  }));
+  const taxBreakdown = breakdown(lines, () => tax);
+  const netCents = lines.reduce((sum, line) => sum + toCents(line.amount), 0);
+  const taxCents = taxBreakdown.reduce((sum, row) => sum + toCents(row.taxAmount), 0);
+  return {
+    query,
+    draft: {
+      currency,
+      from: input.from,
+      to: input.to,
+      language: settings.language,
+      note,
+      issuer: profile === null ? null : partyOf(ISSUER_FIELDS, profile),
+      recipient: partyOf(RECIPIENT_FIELDS, client),
+      lines,
+      taxBreakdown,
+      total: fromCents(netCents),
+      netTotal: fromCents(netCents),
+      taxTotal: fromCents(taxCents),
+      grossTotal: fromCents(netCents + taxCents),
+      entryCount,
+    },
+  };
+}

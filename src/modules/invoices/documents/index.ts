@@ -1,0 +1,66 @@
+import type { InvoiceDocument } from '../document.js';
+import { invoiceErrors } from '../errors.js';
+import { ciiOf } from './cii.js';
+import { missingFor } from './missing.js';
+import { DOCUMENT_FORMATS, einvoiceOf, type DocumentFormat, type RenderOptions } from './model.js';
+import { pdfOf } from './pdf.js';
+import { ublOf } from './ubl.js';
+
+/**
+ * The invoice documents: pure functions from the stored invoice (document.ts) to bytes. No
+ * database, no clock, no network: the same invoice gives the same bytes, so they can run on a
+ * worker thread and be checked by comparing bytes.
+ *
+ * - `pdf`: what a client reads, a Factur-X/ZUGFeRD EN 16931 PDF/A-3b with `factur-x.xml` (CII)
+ *   attached; a draft's says DRAFT and has no number and no XML.
+ * - `xrechnung-ubl`, `xrechnung-cii`: XRechnung 3.0 (UBL 2.1 Invoice / CII D16B).
+ * - `peppol`: Peppol BIS Billing 3.0 (UBL).
+ * `creditNote` renders the credit note of a voided invoice instead (UBL CreditNote, CII 381).
+ */
+export { DOCUMENT_FORMATS, type DocumentFormat, type RenderOptions } from './model.js';
+export { missingFor, type MissingValue, type MissingWhere } from './missing.js';
+
+/** The file name a download should carry: `<number>.pdf`, `<number>-xrechnung-ubl.xml`, … */
+export function documentFileName(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): string {
+  const number = (options.creditNote ? doc.creditNote?.number : doc.number) ?? `draft-${doc.id}`;
+  const safe = number.replace(/[^\p{L}\p{N}._-]+/gu, '_');
+  return format === 'pdf' ? `${safe}.pdf` : `${safe}-${format}.xml`;
+}
+
+/**
+ * The bytes of one document. Refuses (DomainError `invalid`) an unknown format, and a document
+ * whose required values are missing (naming each with its BT number and where to set it:
+ * `missingFor` lists the same).
+ */
+export async function renderDocument(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): Promise<Buffer> {
+  if (!DOCUMENT_FORMATS.includes(format))
+    throw invoiceErrors.invalid(`Unknown document format ${JSON.stringify(format)}: use one of ${DOCUMENT_FORMATS.join(', ')}.`);
+  const creditNote = options.creditNote === true;
+  const missing = missingFor(doc, format, { creditNote });
+  if (missing.length > 0) {
+    const what = creditNote ? `The credit note of invoice ${doc.number ?? doc.id}` : `Invoice ${doc.number ?? doc.id}`;
+    const list = missing.map((m) => `${m.label} (${m.bt}: ${m.path}, ${whereText[m.where]})`).join('; ');
+    throw invoiceErrors.invalid(`${what} cannot be made as ${format}: it lacks ${list}.`);
+  }
+  const categories = new Set((doc.taxBreakdown ?? []).map((row) => row.category));
+  if (categories.has('O') && categories.size > 1)
+    throw invoiceErrors.invalid(
+      `Invoice ${doc.number ?? doc.id} mixes "not subject to VAT" (O) with other VAT categories; EN 16931 (BR-O-11) allows O only alone: make two invoices.`,
+    );
+  if (format === 'pdf') return pdfOf(doc, { creditNote });
+  const einvoice = einvoiceOf(doc, creditNote);
+  const xml =
+    format === 'xrechnung-ubl'
+      ? ublOf(einvoice, 'xrechnung')
+      : format === 'peppol'
+        ? ublOf(einvoice, 'peppol')
+        : ciiOf(einvoice, 'xrechnung');
+  return Buffer.from(xml, 'utf8');
+}
+
+const whereText = {
+  'business-profile': "set it in the workspace's business profile, or fill it on this invoice",
+  client: "set it in the client's details, or fill it on this invoice",
+  fill: 'fill it on this invoice',
+  issue: 'issue the invoice first',
+} as const;

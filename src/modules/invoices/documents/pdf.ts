@@ -1,0 +1,495 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as fontkit from 'fontkit';
+import PDFDocument from 'pdfkit';
+import type { InvoiceDocument } from '../document.js';
+import { ciiOf } from './cii.js';
+import { formatsOf, labelsOf, type Formats, type Labels } from './labels.js';
+import { einvoiceOf, text, type EInvoice } from './model.js';
+
+/**
+ * The invoice as a person reads it: A4, both parties, number, dates, service period, the lines
+ * (their table's header repeated on every page), the VAT breakdown, totals, payment terms and
+ * bank details, the footer and "Page n of m" on every page. A Factur-X / ZUGFeRD EN 16931
+ * PDF/A-3b: every font embedded (DejaVu Sans Condensed from the dejavu-fonts-ttf package, so a
+ * fresh install has it), XMP declaring PDF/A-3 and the Factur-X extension schema, and the CII
+ * attached as `factur-x.xml` (AFRelationship Alternative). A draft's PDF says DRAFT and carries
+ * no number and no XML. Deterministic: every date comes from the invoice, the file ID from its id.
+ */
+
+const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+/**
+ * The two faces, parsed once per process and shared by every document: pdfkit would otherwise
+ * read and parse each TTF (and lay out every glyph run anew) for every PDF. Each document still
+ * embeds its own subset.
+ */
+let fonts: { regular: fontkit.Font; bold: fontkit.Font } | null = null;
+function loadFonts(): { regular: fontkit.Font; bold: fontkit.Font } {
+  const face = (file: string) => fontkit.create(readFileSync(join(fontDir, file))) as fontkit.Font;
+  fonts ??= { regular: face('DejaVuSansCondensed.ttf'), bold: face('DejaVuSansCondensed-Bold.ttf') };
+  return fonts;
+}
+
+const A4 = { width: 595.28, height: 841.89 };
+const M = { left: 56, right: 56, top: 50, bottom: 72 };
+const WIDTH = A4.width - M.left - M.right;
+const RIGHT = A4.width - M.right;
+/** Lowest y a table row or block may reach; below it the footer lives. */
+const LIMIT = A4.height - M.bottom - 8;
+const INK = '#1f2328';
+const MUTED = '#5f6670';
+const RULE = '#d0d4d9';
+const SHADE = '#f1f3f5';
+
+type Doc = PDFKit.PDFDocument;
+
+interface Context {
+  pdf: Doc;
+  doc: InvoiceDocument;
+  e: EInvoice;
+  l: Labels;
+  f: Formats;
+  draft: boolean;
+  creditNote: boolean;
+  title: string;
+}
+
+/** Text that cannot end up in the XMP packet as markup (pdfkit writes Title and Subject there unescaped). */
+const xmpSafe = (value: string) => value.replace(/[&<>"]/g, ' ');
+
+/** The day's midnight in UTC: the PDF's dates come from the invoice, never the clock. */
+const dayDate = (day: string) => new Date(`${day.slice(0, 10)}T00:00:00Z`);
+
+export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean }): Promise<Buffer> {
+  const creditNote = options.creditNote;
+  const draft = !creditNote && (doc.number === null || doc.issueDate === null);
+  const l = labelsOf(doc.language);
+  const e = einvoiceOf(doc, creditNote);
+  const number = draft ? null : e.number;
+  const title = creditNote ? l.creditNote : l.invoice;
+  const created = dayDate(draft ? doc.createdAt : e.issueDate);
+  const faces = loadFonts();
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margins: M,
+    pdfVersion: '1.7',
+    subset: 'PDF/A-3b',
+    bufferPages: true,
+    autoFirstPage: true,
+    // No default font (pdfkit would load Helvetica, which PDF/A cannot have unembedded): the
+    // registered faces below are the only ones, and the first text picks one.
+    font: '',
+    lang: doc.language === 'de' ? 'de-DE' : 'en-GB',
+    displayTitle: true,
+    info: {
+      Title: xmpSafe(number ? `${title} ${number}` : `${title} (${l.draft})`),
+      // The invoice's id makes the file ID (pdfkit hashes the info) differ between invoices of one day.
+      Subject: xmpSafe(`${title} ${number ?? ''} ${doc.id}`.replace(/\s+/g, ' ')),
+      Creator: 'timetrack',
+      Producer: 'timetrack (PDFKit)',
+      CreationDate: created,
+    },
+  });
+  // pdfkit takes a parsed fontkit font where its types say a path.
+  pdf.registerFont('regular', faces.regular as unknown as string);
+  pdf.registerFont('bold', faces.bold as unknown as string);
+  const chunks: Buffer[] = [];
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+
+  const ctx: Context = { pdf, doc, e, l, f: formatsOf(l, doc.currency), draft, creditNote, title };
+  let y = head(ctx);
+  y = linesTable(ctx, y);
+  y = totals(ctx, y);
+  y = exemptions(ctx, y);
+  payment(ctx, y);
+  footers(ctx);
+  if (!draft) attachFacturX(pdf, e, created);
+  pdf.end();
+  return done;
+}
+
+/** Moves to a new page when `height` does not fit below `y`; returns where to go on. */
+function room(ctx: Context, y: number, height: number): number {
+  if (y + height <= LIMIT) return y;
+  ctx.pdf.addPage();
+  return continuation(ctx);
+}
+
+/** The top of a following page: who and which document, so a loose page is still placed. */
+function continuation(ctx: Context): number {
+  const { pdf, e, l } = ctx;
+  const name = `${ctx.title}${ctx.draft ? ` (${l.draft})` : ` ${e.number}`} · ${l.continued}`;
+  pdf
+    .font('bold')
+    .fontSize(9)
+    .fillColor(INK)
+    .text(e.seller.name, M.left, M.top, { width: WIDTH / 2, lineBreak: false, ellipsis: true });
+  pdf
+    .font('regular')
+    .fontSize(9)
+    .fillColor(MUTED)
+    .text(name, M.left + WIDTH / 2, M.top, { width: WIDTH / 2, align: 'right' });
+  pdf
+    .moveTo(M.left, M.top + 18)
+    .lineTo(RIGHT, M.top + 18)
+    .lineWidth(0.5)
+    .strokeColor(RULE)
+    .stroke();
+  return M.top + 30;
+}
+
+/** Writes lines of text at x from y in one style and returns the y below them. */
+function block(pdf: Doc, lines: Array<string | null>, x: number, y: number, width: number, size = 9, color = INK): number {
+  let at = y;
+  pdf.fontSize(size).fillColor(color);
+  for (const line of lines) {
+    if (!line) continue;
+    pdf.text(line, x, at, { width });
+    at = pdf.y;
+  }
+  return at;
+}
+
+function countryLine(address: EInvoice['seller']['address']): string | null {
+  const place = [address.postalCode, address.city].filter(Boolean).join(' ');
+  return [place, address.country].filter(Boolean).join(', ') || null;
+}
+
+/** The first page's top: the issuer, the title and its facts, the recipient, the note. */
+function head(ctx: Context): number {
+  const { pdf, e, l, f, doc } = ctx;
+  const issuer = doc.issuer;
+  const leftWidth = WIDTH * 0.55;
+  // The issuer, top left.
+  pdf.font('bold');
+  let y = block(pdf, [e.seller.name || null], M.left, M.top, leftWidth, 13);
+  pdf.font('regular');
+  y = block(pdf, [...e.seller.address.lines, countryLine(e.seller.address)], M.left, y + 2, leftWidth, 8.5, MUTED);
+  y = block(
+    pdf,
+    [[text(issuer?.email), text(issuer?.phone)].filter(Boolean).join(' · ') || null, text(issuer?.website)],
+    M.left,
+    y,
+    leftWidth,
+    8.5,
+    MUTED,
+  );
+
+  // The title and the document's facts, top right.
+  const factsX = M.left + leftWidth + 10;
+  const factsWidth = RIGHT - factsX;
+  pdf
+    .font('bold')
+    .fontSize(20)
+    .fillColor(INK)
+    .text(ctx.title, factsX, M.top - 4, { width: factsWidth, align: 'right' });
+  let fy = pdf.y + 4;
+  if (ctx.draft) {
+    pdf.font('bold').fontSize(12).fillColor('#b42318').text(l.draft, factsX, fy, { width: factsWidth, align: 'right' });
+    fy = pdf.y + 4;
+  }
+  const facts: Array<[string, string | null]> = [
+    [l.number, ctx.draft ? null : e.number],
+    [l.issueDate, ctx.draft ? null : f.date(e.issueDate)],
+    [l.dueDate, e.dueDate && !ctx.draft ? f.date(e.dueDate) : null],
+    [l.servicePeriod, `${f.date(e.period.from)} – ${f.date(e.period.to)}`],
+    [l.buyerReference, e.buyerReference],
+    [l.precedingInvoice, e.preceding ? `${e.preceding.number} (${f.date(e.preceding.issueDate)})` : null],
+  ];
+  for (const [label, value] of facts) {
+    if (!value) continue;
+    pdf
+      .font('regular')
+      .fontSize(8.5)
+      .fillColor(MUTED)
+      .text(label, factsX, fy, { width: factsWidth * 0.42 });
+    const labelBottom = pdf.y;
+    pdf
+      .font('bold')
+      .fontSize(8.5)
+      .fillColor(INK)
+      .text(value, factsX + factsWidth * 0.42, fy, { width: factsWidth * 0.58, align: 'right' });
+    fy = Math.max(labelBottom, pdf.y) + 1.5;
+  }
+
+  // The recipient.
+  y = Math.max(y, fy) + 22;
+  pdf.font('regular').fontSize(7.5).fillColor(MUTED).text(l.billedTo.toUpperCase(), M.left, y, { characterSpacing: 0.6 });
+  pdf.font('bold');
+  y = block(pdf, [e.buyer.name || null], M.left, pdf.y + 2, leftWidth, 10.5);
+  pdf.font('regular');
+  y = block(
+    pdf,
+    [
+      e.buyer.tradingName,
+      ...e.buyer.address.lines,
+      countryLine(e.buyer.address),
+      // As the XML has it: none on an invoice not subject to VAT (BR-O-02).
+      e.buyer.vatId ? `${l.customerVatId}: ${e.buyer.vatId}` : null,
+    ],
+    M.left,
+    y + 1,
+    leftWidth,
+    9,
+  );
+  y += 14;
+  if (ctx.draft) {
+    pdf.font('regular').fontSize(9).fillColor('#b42318').text(l.draftNotice, M.left, y, { width: WIDTH });
+    y = pdf.y + 8;
+  }
+  if (e.note) {
+    pdf.font('regular').fontSize(9).fillColor(INK).text(e.note, M.left, y, { width: WIDTH });
+    y = pdf.y + 10;
+  }
+  return y;
+}
+
+interface Column {
+  key: 'position' | 'description' | 'hours' | 'rate' | 'tax' | 'amount';
+  width: number;
+  align: 'left' | 'right';
+}
+
+function columnsOf(ctx: Context): Column[] {
+  // The VAT column only when the lines differ in it; otherwise the breakdown says it once.
+  const rates = new Set(ctx.e.lines.map((line) => `${line.category}/${line.rate}`));
+  const fixed: Column[] = [
+    { key: 'position', width: 26, align: 'left' },
+    { key: 'hours', width: 50, align: 'right' },
+    { key: 'rate', width: 70, align: 'right' },
+    ...(rates.size > 1 ? [{ key: 'tax', width: 48, align: 'right' } as Column] : []),
+    { key: 'amount', width: 80, align: 'right' },
+  ];
+  const description: Column = { key: 'description', width: WIDTH - fixed.reduce((sum, c) => sum + c.width, 0), align: 'left' };
+  return [fixed[0] as Column, description, ...fixed.slice(1)];
+}
+
+const PAD = 4;
+
+function tableHeader(ctx: Context, columns: Column[], y: number): number {
+  const { pdf, l } = ctx;
+  const labels = { position: l.position, description: l.description, hours: l.hours, rate: l.rate, tax: l.tax, amount: l.amount };
+  pdf.rect(M.left, y, WIDTH, 18).fill(SHADE);
+  let x = M.left;
+  pdf.font('bold').fontSize(8).fillColor(MUTED);
+  for (const c of columns) {
+    pdf.text(labels[c.key], x + PAD, y + 5, { width: c.width - 2 * PAD, align: c.align, lineBreak: false });
+    x += c.width;
+  }
+  return y + 18;
+}
+
+/** The lines, breaking pages between rows, the header repeated on each page. */
+function linesTable(ctx: Context, start: number): number {
+  const { pdf, e, f } = ctx;
+  const columns = columnsOf(ctx);
+  const descWidth = (columns.find((c) => c.key === 'description') as Column).width - 2 * PAD;
+  let y = tableHeader(ctx, columns, room(ctx, start, 18 + 24));
+  for (const line of e.lines) {
+    pdf.font('regular').fontSize(9);
+    const height = pdf.heightOfString(line.name, { width: descWidth }) + 2 * PAD + 1;
+    if (y + height > LIMIT) {
+      pdf.addPage();
+      y = tableHeader(ctx, columns, continuation(ctx));
+    }
+    const cells = {
+      position: line.id,
+      description: line.name,
+      hours: f.hours(line.quantity),
+      rate: f.money(line.price),
+      tax: line.rate === null ? line.category : f.percent(line.rate),
+      amount: f.money(line.net),
+    };
+    let x = M.left;
+    pdf.font('regular').fontSize(9).fillColor(INK);
+    for (const c of columns) {
+      pdf.text(cells[c.key], x + PAD, y + PAD + 1.5, { width: c.width - 2 * PAD, align: c.align, lineBreak: c.key === 'description' });
+      x += c.width;
+    }
+    y += height;
+    pdf.moveTo(M.left, y).lineTo(RIGHT, y).lineWidth(0.4).strokeColor(RULE).stroke();
+  }
+  return y + 12;
+}
+
+/** Net, each VAT row, VAT total, total; paid and due for a paid invoice. */
+function totals(ctx: Context, start: number): number {
+  const { pdf, e, l, f, doc } = ctx;
+  const rows: Array<[string, string, boolean]> = [[l.netTotal, f.money(e.totals.lines), false]];
+  if (e.taxes.length > 0) {
+    for (const row of e.taxes) {
+      const name = row.category === 'S' ? l.category.S : (l.category[row.category] ?? row.category);
+      const rate = row.category === 'O' ? '' : f.percent(row.rate);
+      rows.push([l.taxOn(name, rate, f.money(row.basis)).replace(/\s+/g, ' '), f.money(row.tax), false]);
+    }
+    if (e.taxes.length > 1) rows.push([l.taxTotal, f.money(e.totals.tax), false]);
+    rows.push([l.grossTotal, f.money(e.totals.grand), true]);
+  }
+  if (!ctx.creditNote && doc.status === 'paid') {
+    rows.push([`${l.paid}${doc.paidDate ? ` (${f.date(doc.paidDate)})` : ''}`, f.money(e.totals.prepaid), false]);
+    rows.push([l.amountDue, f.money(e.totals.payable), true]);
+  }
+  const x = RIGHT - 300;
+  let y = room(ctx, start, rows.length * 16 + 10);
+  for (const [label, value, strong] of rows) {
+    if (strong) {
+      pdf.moveTo(x, y).lineTo(RIGHT, y).lineWidth(0.8).strokeColor(INK).stroke();
+      y += 4;
+    }
+    pdf
+      .font(strong ? 'bold' : 'regular')
+      .fontSize(strong ? 10.5 : 9)
+      .fillColor(INK);
+    pdf.text(label, x, y, { width: 200 });
+    const labelBottom = pdf.y;
+    pdf.text(value, x + 200, y, { width: 100, align: 'right' });
+    y = Math.max(labelBottom, pdf.y) + 3;
+  }
+  return y + 10;
+}
+
+/** Why a row carries no VAT: the row's reason, else the category's standard wording. */
+function exemptions(ctx: Context, start: number): number {
+  const { pdf, e, l } = ctx;
+  let y = start;
+  for (const row of e.taxes) {
+    const reason = row.reason ?? l.exemption[row.category] ?? null;
+    if (!reason || row.category === 'S' || row.category === 'Z') continue;
+    const line = row.reasonCode ? `${reason} (${row.reasonCode})` : reason;
+    pdf.font('regular').fontSize(9);
+    y = room(ctx, y, pdf.heightOfString(line, { width: WIDTH }) + 4);
+    pdf.fillColor(INK).text(line, M.left, y, { width: WIDTH });
+    y = pdf.y + 4;
+  }
+  return y + 6;
+}
+
+/** Payment terms, then the bank details (not on a credit note: nothing is to be paid to the issuer). */
+function payment(ctx: Context, start: number): number {
+  const { pdf, e, l, doc } = ctx;
+  let y = start;
+  const terms = e.paymentTerms;
+  if (terms) {
+    pdf.font('regular').fontSize(9);
+    y = room(ctx, y, pdf.heightOfString(terms, { width: WIDTH }) + 20);
+    pdf.font('bold').fontSize(8).fillColor(MUTED).text(l.paymentTerms.toUpperCase(), M.left, y, { characterSpacing: 0.6 });
+    pdf
+      .font('regular')
+      .fontSize(9)
+      .fillColor(INK)
+      .text(terms, M.left, pdf.y + 2, { width: WIDTH });
+    y = pdf.y + 10;
+  }
+  if (ctx.creditNote || !e.payment) return y;
+  const bank: Array<[string, string | null]> = [
+    [l.accountHolder, e.payment.accountName],
+    [l.bank, text(doc.issuer?.bankName)],
+    [l.iban, e.payment.iban.replace(/(.{4})(?=.)/g, '$1 ')],
+    [l.bic, e.payment.bic],
+    [l.reference, ctx.draft ? null : e.payment.reference],
+  ];
+  const shown = bank.filter(([, value]) => value);
+  y = room(ctx, y, shown.length * 13 + 20);
+  pdf.font('bold').fontSize(8).fillColor(MUTED).text(l.bankDetails.toUpperCase(), M.left, y, { characterSpacing: 0.6 });
+  y = pdf.y + 2;
+  for (const [label, value] of shown) {
+    pdf.font('regular').fontSize(9).fillColor(MUTED).text(label, M.left, y, { width: 110 });
+    pdf
+      .font('regular')
+      .fontSize(9)
+      .fillColor(INK)
+      .text(value as string, M.left + 110, y, { width: WIDTH - 110 });
+    y = pdf.y + 1;
+  }
+  return y;
+}
+
+/** On every page: the issuer's legal lines and "Page n of m"; a draft's pages also say DRAFT across. */
+function footers(ctx: Context): void {
+  const { pdf, e, l, doc } = ctx;
+  const identity = [
+    e.seller.name,
+    e.seller.vatId ? `${l.vatId} ${e.seller.vatId}` : null,
+    e.seller.taxNumber ? `${l.taxNumber} ${e.seller.taxNumber}` : null,
+    e.seller.legalRegistration ? `${l.registration} ${e.seller.legalRegistration}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const custom = text(doc.issuer?.invoiceFooter);
+  const range = pdf.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    pdf.switchToPage(i);
+    // Writing below the bottom margin would make pdfkit start a new page: lift it while the footer is written.
+    pdf.page.margins.bottom = 0;
+    const y = A4.height - M.bottom + 14;
+    pdf.moveTo(M.left, y).lineTo(RIGHT, y).lineWidth(0.5).strokeColor(RULE).stroke();
+    pdf.font('regular').fontSize(7.5).fillColor(MUTED);
+    pdf.text(identity, M.left, y + 6, { width: WIDTH - 90, height: 10, ellipsis: true, lineBreak: false });
+    if (custom) pdf.text(custom, M.left, y + 16, { width: WIDTH - 90, height: 20, ellipsis: true });
+    pdf.text(l.page(i - range.start + 1, range.count), RIGHT - 90, y + 6, { width: 90, align: 'right', lineBreak: false });
+    if (ctx.draft) {
+      pdf.save();
+      pdf.rotate(-35, { origin: [A4.width / 2, A4.height / 2] });
+      pdf.font('bold').fontSize(96).fillColor('#b42318').fillOpacity(0.08);
+      pdf.text(l.draft, 0, A4.height / 2 - 50, { width: A4.width, align: 'center', lineBreak: false });
+      pdf.restore();
+    }
+    pdf.page.margins.bottom = M.bottom;
+  }
+}
+
+/** The Factur-X part: the CII (EN 16931 profile) as factur-x.xml and the XMP that declares it. */
+function attachFacturX(pdf: Doc, e: EInvoice, created: Date): void {
+  const xml = Buffer.from(ciiOf(e, 'factur-x'), 'utf8');
+  pdf.file(xml, {
+    name: 'factur-x.xml',
+    type: 'text/xml',
+    description: 'Factur-X/ZUGFeRD invoice (EN 16931)',
+    relationship: 'Alternative',
+    creationDate: created,
+    modifiedDate: created,
+  } as PDFKit.Mixins.PDFAttachmentOptions);
+  pdf.appendXML(FACTUR_X_XMP);
+}
+
+const property = (name: string, description: string) => `
+            <rdf:li rdf:parseType="Resource">
+              <pdfaProperty:name>${name}</pdfaProperty:name>
+              <pdfaProperty:valueType>Text</pdfaProperty:valueType>
+              <pdfaProperty:category>external</pdfaProperty:category>
+              <pdfaProperty:description>${description}</pdfaProperty:description>
+            </rdf:li>`;
+
+const FACTUR_X_XMP = `
+        <rdf:Description rdf:about="" xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#">
+            <fx:DocumentType>INVOICE</fx:DocumentType>
+            <fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>
+            <fx:Version>1.0</fx:Version>
+            <fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>
+        </rdf:Description>
+        <rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">
+          <pdfaExtension:schemas>
+            <rdf:Bag>
+              <rdf:li rdf:parseType="Resource">
+                <pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema>
+                <pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>
+                <pdfaSchema:prefix>fx</pdfaSchema:prefix>
+                <pdfaSchema:property>
+                  <rdf:Seq>${property('DocumentFileName', 'The name of the embedded XML document')}${property(
+                    'DocumentType',
+                    'The type of the hybrid document in capital letters, e.g. INVOICE or ORDER',
+                  )}${property('Version', 'The actual version of the standard applying to the embedded XML document')}${property(
+                    'ConformanceLevel',
+                    'The conformance level of the embedded XML document',
+                  )}
+                  </rdf:Seq>
+                </pdfaSchema:property>
+              </rdf:li>
+            </rdf:Bag>
+          </pdfaExtension:schemas>
+        </rdf:Description>`;

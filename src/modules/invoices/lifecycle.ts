@@ -1,0 +1,267 @@
+import type { components } from '../../../generated/openapi.js';
+import type { Clock } from '../../clock.js';
+import { toIso } from '../../kernel/time.js';
+import type { Principal } from '../../principal.js';
+import type { DomainEvent, DomainWrite } from '../events/service.js';
+import type { Access, Acting } from './access.js';
+import { invoiceErrors as errors } from './errors.js';
+import { applyFill, type Doc } from './fields.js';
+import { createNumbering } from './numbering.js';
+import type { InvoicePorts } from './ports.js';
+import type { InvoiceRow, InvoicesRepository } from './repository.js';
+import { addDays, paymentTerms } from './tax.js';
+import { view } from './views.js';
+
+type InvoiceStatus = components['schemas']['InvoiceStatus'];
+
+/** draft → sent → paid; draft or sent → void. */
+export const MOVES: Record<InvoiceStatus, readonly InvoiceStatus[]> = {
+  draft: ['sent', 'void'],
+  sent: ['paid', 'void'],
+  paid: [],
+  void: [],
+};
+/** What to do instead of a move that is not allowed, by where the invoice stands. */
+const INSTEAD: Record<InvoiceStatus, string> = {
+  draft: 'a draft is issued first (to sent), then marked paid; or voided',
+  sent: 'an issued invoice may be marked paid, or voided (which makes its credit note)',
+  paid: 'a paid invoice is final: it is neither voided nor changed (a refund is made outside timetrack)',
+  void: 'a void invoice is final; make a new invoice for its entries, which voiding released',
+};
+
+/** Payment terms when the issuer's profile sets none (decisions §11). */
+export const DEFAULT_PAYMENT_TERMS_DAYS = 14;
+
+/** A move's options: who acts (the operator names a member) and the day it is dated (default: their today). */
+export interface MoveOptions {
+  userId?: string;
+  /** `YYYY-MM-DD`: the issue date, the paid date or the credit note's date. */
+  date?: string;
+}
+
+/** What a status move answers (the command line prints it): the number once the invoice has one. */
+export type MoveResult = {
+  id: string;
+  from: InvoiceStatus;
+  to: InvoiceStatus;
+  number?: string;
+  creditNote?: { number: string; issueDate: string };
+};
+
+const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
+
+/** Refuses a move the invoice's status does not allow, saying what it allows. */
+function refuseMove(row: InvoiceRow, to: InvoiceStatus): void {
+  if (!MOVES[row.status].includes(to)) throw errors.cannotMove(row.id, row.status, to, INSTEAD[row.status]);
+}
+
+/** The move's event (the webhook source), in its write. */
+function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, actor: Acting, from: InvoiceStatus): void {
+  record({
+    workspaceId: row.workspaceId,
+    entity: 'invoice',
+    entityId: row.id,
+    operation: 'update',
+    event: 'invoice.status_changed',
+    actor,
+    payload: { invoice: view(row), from, to: row.status },
+  });
+}
+
+/**
+ * What happens to an invoice after it is made: issuing (its number and dates), paid, void (an
+ * issued one with its credit note) and e-invoice fills. Each is one write, with its event.
+ */
+export function createLifecycle({
+  repo,
+  ports,
+  clock,
+  write,
+  access,
+  defaultTimeZone,
+}: {
+  repo: InvoicesRepository;
+  ports: InvoicePorts;
+  clock: Clock;
+  write: DomainWrite;
+  access: Access;
+  defaultTimeZone: string;
+}) {
+  const { findInvoice, requireOwner, actingMember } = access;
+  const invalid = errors.invalid;
+  const { moveDate, nextNumber, numberTaken } = createNumbering({ repo, ports, clock, defaultTimeZone });
+
+  const lifecycle = {
+    /**
+     * Issues a draft (draft → sent): its number from the series, its issue date (the acting
+     * member's today, or `date`; never before the workspace's last document), its due date and
+     * payment terms. One write: the number, the status and the event.
+     */
+    issue(principal: Principal, id: string, options: MoveOptions = {}): MoveResult {
+      let workspaceId = '';
+      return write(
+        (record) => {
+          const current = findInvoice(principal, id);
+          workspaceId = current.workspaceId;
+          requireOwner(principal, current.workspaceId, 'issue invoices', () => errors.notFound(id));
+          const acting = actingMember(principal, current.workspaceId, options.userId);
+          refuseMove(current, 'sent');
+          const issueDate = moveDate(acting.userId, options.date, 'issue date');
+          const number = nextNumber(current, issueDate, 'invoice');
+          const issuer = JSON.parse(current.issuer ?? 'null') as { paymentTermsDays?: number | null } | null;
+          const days = issuer?.paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS;
+          const dueDate = addDays(issueDate, days);
+          const extras = { ...JSON.parse(current.extras), paymentTerms: paymentTerms(days, dueDate, current.language) };
+          const row = repo.update(id, {
+            status: 'sent',
+            number,
+            issueDate,
+            dueDate,
+            extras: JSON.stringify(extras),
+            updatedAt: clock.now(),
+          });
+          recordMove(record, row, acting, current.status);
+          return { id, from: current.status, to: row.status, number };
+        },
+        { conflict: () => numberTaken(workspaceId) },
+      );
+    },
+
+    /** Marks an issued invoice paid (sent → paid) on `date` (default the acting member's today); paid is final. */
+    markPaid(principal: Principal, id: string, options: MoveOptions = {}): MoveResult {
+      return write((record) => {
+        const current = findInvoice(principal, id);
+        requireOwner(principal, current.workspaceId, 'mark invoices paid', () => errors.notFound(id));
+        const acting = actingMember(principal, current.workspaceId, options.userId);
+        refuseMove(current, 'paid');
+        const paidDate = moveDate(acting.userId, options.date, 'paid date');
+        if (current.issueDate !== null && paidDate < current.issueDate)
+          throw invalid(
+            `The paid date ${paidDate} is before the issue date ${current.issueDate} of ${current.number}: date it on or after that day.`,
+          );
+        const row = repo.update(id, { status: 'paid', paidDate, updatedAt: clock.now() });
+        recordMove(record, row, acting, current.status);
+        return { id, from: current.status, to: row.status, ...(row.number === null ? {} : { number: row.number }) };
+      });
+    },
+
+    /**
+     * Voids an invoice: its entries are released. A draft uses no number; an issued invoice gets
+     * its credit note, with a number of the same series and its date (`date`, default today),
+     * referring to the invoice's number and date. One write: number, status, entries, event.
+     */
+    void(principal: Principal, id: string, options: MoveOptions = {}): MoveResult {
+      let workspaceId = '';
+      return write(
+        (record) => {
+          const current = findInvoice(principal, id);
+          workspaceId = current.workspaceId;
+          requireOwner(principal, current.workspaceId, 'void invoices', () => errors.notFound(id));
+          const acting = actingMember(principal, current.workspaceId, options.userId);
+          refuseMove(current, 'void');
+          let creditNote: { number: string; issueDate: string } | undefined;
+          // An issued invoice (one issued before invoices had numbers has none: nothing to refer to).
+          if (current.status === 'sent' && current.number !== null) {
+            const issueDate = moveDate(acting.userId, options.date, 'credit note date');
+            creditNote = { number: nextNumber(current, issueDate, 'credit_note'), issueDate };
+          } else if (options.date !== undefined) {
+            throw invalid(`A draft is voided without a credit note: it takes no date (got ${options.date}).`);
+          }
+          ports.releaseInvoice(id);
+          const row = repo.update(id, {
+            status: 'void',
+            ...(creditNote ? { creditNoteNumber: creditNote.number, creditNoteDate: creditNote.issueDate } : {}),
+            updatedAt: clock.now(),
+          });
+          recordMove(record, row, acting, current.status);
+          return {
+            id,
+            from: current.status,
+            to: row.status,
+            ...(row.number === null ? {} : { number: row.number }),
+            ...(creditNote ? { creditNote } : {}),
+          };
+        },
+        { conflict: () => numberTaken(workspaceId) },
+      );
+    },
+
+    /** Moves an invoice to `to` (the command line's `invoice status`): issue, markPaid or void. */
+    changeStatus(principal: Principal, id: string, to: InvoiceStatus, userId?: string, options: { date?: string } = {}): MoveResult {
+      const moveOptions = { ...(userId === undefined ? {} : { userId }), ...options };
+      if (to === 'sent') return lifecycle.issue(principal, id, moveOptions);
+      if (to === 'paid') return lifecycle.markPaid(principal, id, moveOptions);
+      if (to === 'void') return lifecycle.void(principal, id, moveOptions);
+      const current = findInvoice(principal, id);
+      throw errors.cannotMove(id, current.status, to, INSTEAD[current.status]);
+    },
+  };
+  return lifecycle;
+}
+
+/**
+ * E-invoice fills (the spec's `einvoiceFills`): values added where they were null or absent.
+ * Owners and the operator; never on a void invoice.
+ */
+export function createFills({
+  repo,
+  clock,
+  write,
+  access,
+}: {
+  repo: InvoicesRepository;
+  clock: Clock;
+  write: DomainWrite;
+  access: Access;
+}) {
+  const { findInvoice, requireOwner, actingMember } = access;
+  const invalid = errors.invalid;
+  return {
+    /**
+     * An e-invoice fill: adds values that are null or absent (never an amount, never a value
+     * already set), all or none. It is recorded in `einvoiceFills`, sends no webhook and records
+     * no event: the next status change is the first payload that shows the values. Once issued,
+     * a fill may change nothing the invoice states (its tax totals, its due date).
+     */
+    fill(principal: Principal, id: string, userId: string | undefined, assignments: Array<[path: string, value: string]>): { id: string } {
+      return write(() => {
+        const row = findInvoice(principal, id);
+        requireOwner(principal, row.workspaceId, 'fill invoices', () => errors.notFound(id));
+        const acting = actingMember(principal, row.workspaceId, userId);
+        if (row.status === 'void') throw errors.voidTakesNoFill(id);
+        for (const [path] of assignments) {
+          if (path === 'paymentTerms' && row.status === 'draft')
+            throw invalid(
+              "paymentTerms is written when the invoice is issued, from the issuer's paymentTermsDays: fill issuer.paymentTermsDays instead (when it is not set yet).",
+            );
+          if (row.issueDate !== null && path === 'taxBreakdown')
+            throw errors.conflict(
+              `taxBreakdown would change the taxTotal and grossTotal of ${row.number}, which are fixed once it is issued.`,
+            );
+          if (row.dueDate !== null && path === 'issuer.paymentTermsDays')
+            throw errors.conflict(
+              `issuer.paymentTermsDays would contradict the due date ${row.dueDate} that ${row.number} was issued with.`,
+            );
+        }
+        const doc: Doc = {
+          issuer: JSON.parse(row.issuer ?? 'null'),
+          recipient: JSON.parse(row.recipient ?? 'null'),
+          lines: JSON.parse(row.lines),
+          extras: JSON.parse(row.extras),
+        };
+        const fields = applyFill(doc, assignments);
+        const now = clock.now();
+        const fills = [...(JSON.parse(row.einvoiceFills) as unknown[]), { at: toIso(now), by: acting.userId, fields }];
+        repo.update(id, {
+          issuer: json(doc.issuer),
+          recipient: json(doc.recipient),
+          lines: JSON.stringify(doc.lines),
+          extras: JSON.stringify(doc.extras),
+          einvoiceFills: JSON.stringify(fills),
+          updatedAt: now,
+        });
+        return { id };
+      });
+    },
+  };
+}

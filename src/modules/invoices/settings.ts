@@ -1,0 +1,148 @@
+import { DomainError } from '../../errors.js';
+import { requireTaxCategory, requireVatexCode, type TaxCategoryCode } from '../../kernel/tax.js';
+import type { DocumentLanguage } from './document.js';
+
+/*
+ * A workspace's invoicing settings (decisions §11) and its number series: what each key takes,
+ * its default, and how a number is written from the pattern. Pure: no database.
+ */
+
+export interface InvoicingSettings {
+  /** Tokens {yyyy} {yy} {mm} {seq} {seq:N}; {seq} exactly once. */
+  numberPattern: string;
+  taxCategory: TaxCategoryCode;
+  /** A percentage (19, 7.7); null until set. */
+  taxRate: number | null;
+  exemptionReason: string | null;
+  exemptionReasonCode: string | null;
+  language: DocumentLanguage;
+}
+
+export const DEFAULT_SETTINGS: InvoicingSettings = Object.freeze({
+  numberPattern: '{yyyy}-{seq:4}',
+  taxCategory: 'S',
+  taxRate: null,
+  exemptionReason: null,
+  exemptionReasonCode: null,
+  language: 'en',
+});
+
+/** The settings as stored (no row: the defaults). */
+export function settingsOf(row: (Omit<InvoicingSettings, 'taxCategory'> & { taxCategory: string }) | undefined): InvoicingSettings {
+  if (row === undefined) return { ...DEFAULT_SETTINGS };
+  const { numberPattern, taxCategory, taxRate, exemptionReason, exemptionReasonCode, language } = row;
+  return { numberPattern, taxCategory: taxCategory as TaxCategoryCode, taxRate, exemptionReason, exemptionReasonCode, language };
+}
+
+export type SettingsKey = keyof InvoicingSettings;
+export const SETTINGS_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsKey[];
+/** A change of settings: a value, or null to clear it (a key with a default goes back to it). */
+export type SettingsPatch = { [K in SettingsKey]?: InvoicingSettings[K] | null };
+
+const LANGUAGES: readonly DocumentLanguage[] = ['en', 'de'];
+const invalid = (message: string) => new DomainError('invalid', message);
+
+const TOKEN = /\{(yyyy|yy|mm|seq(?::(\d+))?)\}/g;
+const EXAMPLE = 'For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3} gives RE-2611-001';
+
+/** A number pattern as stored: trimmed, known tokens only, {seq} exactly once, a few literal characters. */
+export function checkPattern(raw: string): string {
+  const pattern = raw.trim();
+  if (pattern === '' || pattern.length > 40) throw invalid(`numberPattern must be 1 to 40 characters. ${EXAMPLE}.`);
+  const literal = pattern.replace(TOKEN, '');
+  if (/[{}]/.test(literal))
+    throw invalid(
+      `numberPattern ${JSON.stringify(pattern)} has an unknown token: the tokens are {yyyy}, {yy}, {mm}, {seq} and {seq:N}. ${EXAMPLE}.`,
+    );
+  if (!/^[A-Za-z0-9 ._/#-]*$/.test(literal))
+    throw invalid(
+      `numberPattern ${JSON.stringify(pattern)} may hold, besides its tokens, only letters, digits, spaces and . _ / # - (a number is part of file names). ${EXAMPLE}.`,
+    );
+  const seqs = [...pattern.matchAll(TOKEN)].filter((m) => (m[1] as string).startsWith('seq'));
+  if (seqs.length !== 1)
+    throw invalid(
+      `numberPattern ${JSON.stringify(pattern)} must hold {seq} (or {seq:N}, padded with zeros to N digits) exactly once: the running number is what makes every invoice number unique. ${EXAMPLE}.`,
+    );
+  const width = (seqs[0] as RegExpMatchArray)[2];
+  if (width !== undefined && (Number(width) < 1 || Number(width) > 9))
+    throw invalid(`numberPattern: {seq:N} pads to N digits, N from 1 to 9 (got {seq:${width}}).`);
+  return pattern;
+}
+
+/** Whether the series restarts each year: the pattern holds the year. */
+export const restartsYearly = (pattern: string): boolean => /\{yy(?:yy)?\}/.test(pattern);
+
+/** The number of the `seq`-th document of its series, issued on `issueDate` (YYYY-MM-DD). */
+export function formatNumber(pattern: string, issueDate: string, seq: number): string {
+  const [yyyy, mm] = issueDate.split('-') as [string, string];
+  return pattern.replace(TOKEN, (_token, name: string, width: string | undefined) => {
+    if (name === 'yyyy') return yyyy;
+    if (name === 'yy') return yyyy.slice(2);
+    if (name === 'mm') return mm;
+    return String(seq).padStart(width === undefined ? 0 : Number(width), '0');
+  });
+}
+
+/** A tax rate as stored: a percentage from 0 to 100 with at most 4 decimals. */
+function checkRate(value: number): number {
+  if (!Number.isFinite(value) || value < 0 || value > 100 || Math.round(value * 10_000) !== value * 10_000)
+    throw invalid(`taxRate must be a percentage from 0 to 100, such as 19 or 7.7 (got ${JSON.stringify(value)}).`);
+  return value;
+}
+
+/** Checks one typed value of a key and returns it as stored; null (or blank text) clears it. */
+export function checkSetting(key: string, value: unknown): unknown {
+  if (!(SETTINGS_KEYS as string[]).includes(key))
+    throw invalid(`${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`);
+  if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) return null;
+  if (key === 'taxRate') {
+    if (typeof value !== 'number') throw invalid(`taxRate must be a percentage such as 19 or 7.7 (got ${JSON.stringify(value)}).`);
+    return checkRate(value);
+  }
+  if (typeof value !== 'string') throw invalid(`${key} must be text (got ${JSON.stringify(value)}).`);
+  switch (key as Exclude<SettingsKey, 'taxRate'>) {
+    case 'numberPattern':
+      return checkPattern(value);
+    case 'taxCategory':
+      return requireTaxCategory(value, 'taxCategory');
+    case 'exemptionReasonCode':
+      return requireVatexCode(value, 'exemptionReasonCode');
+    case 'exemptionReason': {
+      const text = value.trim();
+      if (text.length > 200) throw invalid('exemptionReason must be at most 200 characters.');
+      return text;
+    }
+    case 'language': {
+      const language = value.trim();
+      if (!(LANGUAGES as string[]).includes(language))
+        throw invalid(`language must be en or de (the documents' labels; got ${JSON.stringify(value)}).`);
+      return language;
+    }
+  }
+}
+
+/** `--set key=value` of the command line, as a typed patch (taxRate a number; blank clears). */
+export function settingsPatchOfText(assignments: ReadonlyArray<[key: string, text: string]>): SettingsPatch {
+  const patch: Record<string, unknown> = {};
+  for (const [key, text] of assignments) {
+    if (!(SETTINGS_KEYS as string[]).includes(key))
+      throw invalid(`${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`);
+    const trimmed = text.trim();
+    if (key === 'taxRate' && trimmed !== '') {
+      if (!/^\d{1,3}(\.\d{1,4})?$/.test(trimmed))
+        throw invalid(`taxRate must be a percentage from 0 to 100, such as 19 or 7.7, without % (got ${JSON.stringify(text)}).`);
+      patch[key] = Number(trimmed);
+    } else patch[key] = trimmed === '' ? null : trimmed;
+  }
+  return patch as SettingsPatch;
+}
+
+/** The settings after a patch (checked): null clears a key, back to its default. */
+export function applySettings(current: InvoicingSettings, patch: SettingsPatch): InvoicingSettings {
+  const next: Record<string, unknown> = { ...current };
+  for (const [key, given] of Object.entries(patch)) {
+    const value = checkSetting(key, given);
+    next[key] = value ?? DEFAULT_SETTINGS[key as SettingsKey];
+  }
+  return next as unknown as InvoicingSettings;
+}

@@ -1,0 +1,48 @@
+import type { Write } from '../../db/write.js';
+import { DomainError } from '../../errors.js';
+import { isOperator, type Principal } from '../../principal.js';
+import { sessionErrors as errors } from './errors.js';
+import { verifyPassword } from './password.js';
+import type { SessionAccounts } from './ports.js';
+
+/** A member's own profile, where a password guards the sign-in email (part of the sessions service). */
+export function createProfileUpdates({ accounts, write }: { accounts: SessionAccounts; write: Write<never> }) {
+  return {
+    /**
+     * A member's own profile (the web app's Profile form) in one write: name, zone and first
+     * day, and the sign-in email, which changes only with their current password (decisions §8a:
+     * an email is not proven by typing it; a taken one is refused without saying by whom).
+     */
+    async updateProfile(
+      principal: Principal,
+      input: {
+        name: string;
+        email: string;
+        timeZone: string;
+        weekStart: string;
+        timeFormat?: string;
+        theme?: string;
+        currentPassword: string;
+      },
+    ): Promise<void> {
+      if (isOperator(principal)) throw errors.userNotFound('operator');
+      accounts.checkProfile(input);
+      const stored = accounts.userOf(principal.userId);
+      if (!stored) throw errors.userNotFound(principal.userId);
+      const changing = input.email.trim().toLowerCase() !== stored.email.toLowerCase();
+      if (changing) {
+        if (input.currentPassword === '')
+          throw new DomainError('invalid', 'current password: your current password is needed to change your sign-in email.', {
+            field: 'current',
+          });
+        const hash = accounts.passwordHashOf(principal.userId);
+        if (hash === null || !(await verifyPassword(input.currentPassword, hash)))
+          throw new DomainError('invalid', 'current password: that is not your current password.', { field: 'current' });
+      }
+      write(() => {
+        accounts.setProfile(principal, principal.userId, { ...input, email: stored.email });
+        if (changing) accounts.storeEmail(principal.userId, input.email.trim());
+      });
+    },
+  };
+}

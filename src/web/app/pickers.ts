@@ -1,0 +1,118 @@
+import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { type Html, html } from '../kit/html.js';
+
+/** A project as the pickers offer it: its client (grouped under it), its colour and its Billable default. */
+export interface ProjectChoice {
+  id: string;
+  name: string;
+  billable: boolean;
+  clientName: string | null;
+  color: string;
+}
+
+export interface TagChoice {
+  id: string;
+  name: string;
+}
+
+/**
+ * The project picker: projects grouped by client (clients by name, then those without one), each
+ * option carrying its Billable default for the page's script; a filter field above it (shown by
+ * the script) narrows the list as one types.
+ */
+export function projectPicker(
+  id: string,
+  projects: readonly ProjectChoice[],
+  selected: string | null | undefined,
+  label = 'Project',
+): Html {
+  const groups = new Map<string, ProjectChoice[]>();
+  for (const p of projects) groups.set(p.clientName ?? '', [...(groups.get(p.clientName ?? '') ?? []), p]);
+  const order = [...groups.keys()].sort((a, b) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)));
+  const option = (p: ProjectChoice) =>
+    html`<option value="${p.id}" data-billable="${String(p.billable)}" ${p.id === selected ? html`selected` : ''}>${p.name}</option>`;
+  return html`<div class="field picker">
+    <label for="${id}">${label}</label>
+    <input type="search" class="picker-filter" data-filter-for="${id}" aria-label="Filter the projects" placeholder="Filter…" hidden />
+    <select id="${id}" name="projectId">
+      <option value="" data-billable="false">No project</option>
+      ${order.map((client) =>
+        client === '' && groups.size === 1
+          ? (groups.get(client) ?? []).map(option)
+          : html`<optgroup label="${client === '' ? 'No client' : client}">${(groups.get(client) ?? []).map(option)}</optgroup>`,
+      )}
+    </select>
+  </div>`;
+}
+
+/**
+ * Tags as checkable chips (checkboxes: every form works without the script), in a disclosure
+ * that names the chosen ones; the script adds a filter and creates a tag on Enter.
+ */
+export function tagChips(id: string, tags: readonly TagChoice[], selected: readonly string[]): Html | string {
+  const chosen = tags.filter((t) => selected.includes(t.id));
+  return html`<details class="field tags" data-tags>
+    <summary id="${id}-summary">
+      Tags${chosen.length > 0 ? html`: <span class="chosen">${chosen.map((t) => t.name).join(', ')}</span>` : ''}
+    </summary>
+    <fieldset class="chips" aria-labelledby="${id}-summary">
+      <input type="hidden" name="tagsShown" value="true" />
+      <input
+        type="search"
+        class="chip-filter"
+        aria-label="Filter the tags, or type a new one and press Enter"
+        placeholder="Filter, or new tag ⏎"
+        hidden
+      />
+      ${tags.length === 0 ? html`<span class="hint none">No tags yet.</span>` : ''}
+      ${tags.map(
+        (t) =>
+          html`<label class="chip"
+            ><input type="checkbox" name="tagIds" value="${t.id}" ${selected.includes(t.id) ? html`checked` : ''} /><span
+              >${t.name}</span
+            ></label
+          >`,
+      )}
+    </fieldset>
+  </details>`;
+}
+
+/**
+ * The Billable checkbox of a form and the project whose default it shows (`billableFor`): a
+ * form posted with another project than that one (the project changed, the box not) leaves
+ * Billable to the project; the page's script keeps both in step as the project changes.
+ */
+export function billableBox(id: string, checked: boolean, shownFor: string): Html {
+  return html`<input type="hidden" name="billableFor" value="${shownFor}" />
+    <label class="check billable" for="${id}"
+      ><input id="${id}" type="checkbox" name="billable" value="true" data-billable-box ${checked ? html`checked` : ''} /> Billable</label
+    >`;
+}
+
+/**
+ * A description field that suggests the member's past entries as they type (a combobox: the
+ * script fills the list from the app's suggest route, Up/Down/Enter/Esc, announced); choosing one fills
+ * the form's project, task, tags and Billable. Without the script it is a plain text field.
+ */
+export function descriptionCombo(id: string, label: string, value: string, errors: FieldErrors, taskId: string | null = null): Html {
+  return html`<div class="field combo">
+    <label for="${id}">${label}</label>
+    <input
+      id="${id}"
+      name="description"
+      type="text"
+      maxlength="500"
+      value="${value}"
+      autocomplete="off"
+      role="combobox"
+      aria-autocomplete="list"
+      aria-expanded="false"
+      aria-controls="${id}-list"
+      data-suggest
+      ${invalidAt(id, errors.description)}
+    />
+    <input type="hidden" name="taskId" value="${taskId ?? ''}" />
+    <ul id="${id}-list" role="listbox" class="suggestions" aria-label="Past entries" hidden></ul>
+    ${errorAt(id, errors.description)}
+  </div>`;
+}

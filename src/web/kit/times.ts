@@ -1,0 +1,109 @@
+import { DateTime } from 'luxon';
+import { DomainError } from '../../errors.js';
+
+/** How a person wants times of day written: 24-hour (`14:05`) or 12-hour (`2:05 PM`). */
+export type TimeFormat = '24h' | '12h';
+
+const refuse = (field: string, message: string) => new DomainError('invalid', message, { field });
+
+/**
+ * A duration as people type it: `1:30`, `1:30:15`, `1.5` or `1,5` (hours), `90` (minutes, as
+ * Toggl reads a bare number), `90m`, `1.5h`, `1h30`, `1h 30m`, `2 h`: whole seconds, or a
+ * refusal that says what to type.
+ */
+export function durationOf(text: string, field = 'duration'): number {
+  const value = text.trim().toLowerCase().replace(/\s+/g, ' ');
+  const seconds = ((): number | null => {
+    const clock = /^(\d{1,3}):([0-5]\d)(?::([0-5]\d))?$/.exec(value);
+    if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
+    const hours = /^(\d+[.,]\d+)\s?h?$/.exec(value) ?? /^(\d+)\s?h$/.exec(value);
+    if (hours) return Math.round(Number((hours[1] as string).replace(',', '.')) * 3600);
+    const minutes = /^(\d+)\s?(?:m|min|mins|minutes)?$/.exec(value);
+    if (minutes) return Number(minutes[1]) * 60;
+    const mixed = /^(\d+)\s?h\s?(\d+)\s?(?:m|min)?$/.exec(value);
+    if (mixed) return Number(mixed[1]) * 3600 + Number(mixed[2]) * 60;
+    return null;
+  })();
+  if (seconds === null) throw refuse(field, `“${text.trim()}” is not a duration. Type it as 1:30, 1.5 (hours), 90 (minutes) or 1h30.`);
+  if (seconds <= 0) throw refuse(field, 'The duration is zero. Type how long you worked, such as 1:30.');
+  return seconds;
+}
+
+/** A time of day as people type it (`9`, `09:05`, `905`, `9:05 pm`, `21.05`): minutes after midnight, or a refusal. */
+export function timeOfDay(text: string, field: string, what = 'time'): number {
+  const value = text.trim().toLowerCase().replace(/\./g, ':').replace(/\s+/g, '');
+  const match = /^(\d{1,2})(?::?(\d{2}))?(am|pm|a|p)?$/.exec(value);
+  const hour = match ? Number(match[1]) : NaN;
+  const minute = match ? Number(match[2] ?? 0) : NaN;
+  const half = match?.[3]?.[0];
+  const ok = match !== null && minute < 60 && (half ? hour >= 1 && hour <= 12 : hour <= 24) && !(hour === 24 && minute > 0);
+  if (!ok) throw refuse(field, `“${text.trim()}” is not a ${what}. Type it as 09:30, 930 or 9:30 am.`);
+  const h24 = half === 'p' ? (hour % 12) + 12 : half === 'a' ? hour % 12 : hour;
+  return h24 * 60 + minute;
+}
+
+/** A day and a time typed in a form, in the member's zone: the instant (ms). A time that does not exist (a DST gap) is refused. */
+export function instantAt(day: string, minutes: number, zone: string, field: string): number {
+  const date = DateTime.fromISO(day, { zone });
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !date.isValid) throw refuse('day', `“${day}” is not a day. Choose one, such as 2026-11-23.`);
+  const at = date.startOf('day').plus({ minutes });
+  if (at.hour * 60 + at.minute !== minutes % 1440 && minutes < 1440)
+    throw refuse(field, `${clockText(minutes)} does not exist on ${day} in ${zone} (the clocks moved). Choose another time.`);
+  return at.toMillis();
+}
+
+/**
+ * A span typed in a form: a day, a start, and an end or a duration. An end at or before the
+ * start is the next day only when the person says so (`nextDay`), else refused with that question.
+ */
+export function spanOf(
+  input: { day: string; start: string; end: string; duration: string; nextDay: boolean },
+  zone: string,
+): { start: number; end: number } {
+  const startMin = timeOfDay(input.start, 'start', 'start time');
+  const start = instantAt(input.day, startMin, zone, 'start');
+  if (input.duration.trim() !== '') return { start, end: start + durationOf(input.duration) * 1000 };
+  if (input.end.trim() === '') throw refuse('end', 'Give an end time or a duration, such as 17:00 or 1:30.');
+  const endMin = timeOfDay(input.end, 'end', 'end time');
+  if (endMin <= startMin && !input.nextDay)
+    throw refuse(
+      'end',
+      `The end (${clockText(endMin)}) is before the start (${clockText(startMin)}). Did you mean the next day? Tick “ends the next day”.`,
+    );
+  const endDay = endMin <= startMin ? (DateTime.fromISO(input.day).plus({ days: 1 }).toISODate() as string) : input.day;
+  return { start, end: instantAt(endDay, endMin, zone, 'end') };
+}
+
+/** A timer's start typed as a time today (`09:12`) or minutes ago (`-10`, `10 min ago`): the instant, never in the future. */
+export function timerStartOf(text: string, now: number, zone: string): number {
+  const value = text.trim().toLowerCase();
+  const ago = /^(?:-\s?(\d{1,4})\s?(?:m|min|mins|minutes)?|(\d{1,4})\s?(?:m|min|mins|minutes)\s?ago)$/.exec(value);
+  if (ago) return now - Number(ago[1] ?? ago[2]) * 60_000;
+  const minutes = timeOfDay(text, 'start', 'start time');
+  const today = DateTime.fromMillis(now, { zone }).toISODate() as string;
+  const at = instantAt(today, minutes, zone, 'start');
+  // A time later than now is yesterday's (a timer started before midnight).
+  return at > now ? instantAt(DateTime.fromMillis(now, { zone }).minus({ days: 1 }).toISODate() as string, minutes, zone, 'start') : at;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Minutes after midnight as `14:05` (24-hour) or `2:05 PM`. */
+export function clockText(minutes: number, format: TimeFormat = '24h'): string {
+  const h = Math.floor(minutes / 60) % 24;
+  const m = minutes % 60;
+  if (format === '24h') return `${pad(h)}:${pad(m)}`;
+  return `${h % 12 === 0 ? 12 : h % 12}:${pad(m)} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** An instant's time of day in the zone, as the member writes times. */
+export const timeText = (ms: number, zone: string, format: TimeFormat = '24h'): string => {
+  const at = DateTime.fromMillis(ms, { zone });
+  return clockText(at.hour * 60 + at.minute, format);
+};
+
+/** Seconds as `1:05` (hours and minutes), the short form of the week's rows and totals. */
+export function hoursText(seconds: number): string {
+  const minutes = Math.max(0, Math.floor(seconds / 60));
+  return `${Math.floor(minutes / 60)}:${pad(minutes % 60)}`;
+}

@@ -1,0 +1,276 @@
+import { amountCents, fromCents, percentOfCents } from '../../src/kernel/money.js';
+import type { InvoiceDocument, IssuerParty, RecipientParty, TaxBreakdownRow } from '../../src/modules/invoices/document.js';
+
+/**
+ * Stored invoices as the lifecycle makes them (decisions §11), written here by hand: each line's
+ * net is rate × seconds / 3600 rounded once to the cent, the breakdown one row per (category,
+ * rate) with tax = basis × rate / 100 rounded half away from zero, the totals their sums. Names
+ * carry umlauts, ß, € (in the text), & and < on purpose.
+ */
+
+export const issuer = (patch: Partial<IssuerParty> = {}): IssuerParty => ({
+  legalName: 'Müller & Söhne <Beratung> GmbH',
+  addressLines: ['Hauptstraße 5', 'Hinterhaus, 2. OG'],
+  postalCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+  taxId: null,
+  email: 'rechnung@mueller-soehne.example',
+  phone: '+49 30 1234567',
+  website: 'https://mueller-soehne.example',
+  paymentDetails: null,
+  paymentTermsDays: 14,
+  invoiceFooter: 'Müller & Söhne <Beratung> GmbH · Geschäftsführer: Jörg Weiß · Amtsgericht Charlottenburg HRB 12345 B',
+  vatId: 'DE123456789',
+  taxNumber: '30/123/45678',
+  registrationNumber: 'HRB 12345 B',
+  sellerIdentifier: null,
+  contactName: 'Jörg Weiß',
+  // A German VAT identifier as a Peppol participant (9930); XRechnung takes any EAS scheme.
+  electronicAddress: 'DE123456789',
+  electronicAddressScheme: '9930',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+  bankName: 'Commerzbank',
+  accountHolder: 'Müller & Söhne GmbH',
+  smallBusiness: false,
+  ...patch,
+});
+
+export const recipient = (patch: Partial<RecipientParty> = {}): RecipientParty => ({
+  name: 'Bäckerei Groß',
+  legalName: 'Bäckerei Groß & Töchter <KG>',
+  addressLines: ['Königsallee 1'],
+  postalCode: '40212',
+  city: 'Düsseldorf',
+  country: 'DE',
+  taxId: null,
+  email: 'einkauf@baeckerei-gross.example',
+  reference: '04011000-12345-03',
+  vatId: 'DE987654321',
+  // The Leitweg-ID, as German public buyers are addressed on Peppol (0204).
+  electronicAddress: '04011000-12345-03',
+  electronicAddressScheme: '0204',
+  ...patch,
+});
+
+export interface LineSpec {
+  description: string;
+  seconds: number;
+  rate: number;
+  category?: string;
+  taxRate?: number;
+}
+
+export interface InvoiceSpec {
+  id?: string;
+  lines: LineSpec[];
+  category?: string;
+  taxRate?: number;
+  exemptionReason?: string | null;
+  exemptionReasonCode?: string | null;
+  status?: InvoiceDocument['status'];
+  currency?: string;
+  language?: 'en' | 'de';
+  issuer?: IssuerParty | null;
+  recipient?: RecipientParty | null;
+  number?: string | null;
+  creditNote?: InvoiceDocument['creditNote'];
+  note?: string | null;
+}
+
+/** A whole stored invoice from its lines, with every amount computed as the lifecycle does. */
+export function invoice(spec: InvoiceSpec): InvoiceDocument {
+  const language = spec.language ?? 'en';
+  const lines = spec.lines.map((l) => {
+    const cents = amountCents(true, l.rate, l.seconds) as number;
+    return {
+      description: l.description,
+      projectId: 'prj_1',
+      quantitySec: l.seconds,
+      hourlyRate: l.rate,
+      amount: fromCents(cents),
+      taxCategory: l.category ?? spec.category ?? 'S',
+      taxRate: l.taxRate ?? spec.taxRate ?? 19,
+      cents,
+    };
+  });
+  const groups = new Map<string, { category: string; rate: number; cents: number }>();
+  for (const l of lines) {
+    const key = `${l.taxCategory}/${l.taxRate}`;
+    const g = groups.get(key) ?? { category: l.taxCategory, rate: l.taxRate, cents: 0 };
+    g.cents += l.cents;
+    groups.set(key, g);
+  }
+  const taxBreakdown: TaxBreakdownRow[] = [...groups.values()].map((g) => ({
+    category: g.category,
+    rate: g.rate,
+    basisAmount: fromCents(g.cents),
+    taxAmount: fromCents(percentOfCents(g.cents, g.rate)),
+    exemptionReason: g.category === 'S' || g.category === 'Z' ? null : (spec.exemptionReason ?? null),
+    exemptionReasonCode: g.category === 'S' || g.category === 'Z' ? null : (spec.exemptionReasonCode ?? null),
+  }));
+  const net = lines.reduce((sum, l) => sum + l.cents, 0);
+  const tax = [...groups.values()].reduce((sum, g) => sum + percentOfCents(g.cents, g.rate), 0);
+  const status = spec.status ?? 'sent';
+  const number = spec.number === undefined ? (status === 'draft' ? null : '2026-0042') : spec.number;
+  const issued = number !== null;
+  return {
+    id: spec.id ?? 'inv_7f3k2m9q4x1z',
+    workspaceId: 'ws_1',
+    clientId: 'cli_1',
+    status,
+    currency: spec.currency ?? 'EUR',
+    from: '2026-10-01',
+    to: '2026-10-31',
+    issuer: spec.issuer === undefined ? issuer() : spec.issuer,
+    recipient: spec.recipient === undefined ? recipient() : spec.recipient,
+    lines: lines.map(({ cents: _cents, ...line }) => line),
+    total: fromCents(net),
+    taxBreakdown,
+    ...(issued
+      ? {
+          paymentTerms:
+            language === 'de' ? 'Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).' : 'Payable without deduction by 17 Nov 2026 (14 days).',
+        }
+      : {}),
+    einvoiceFills: [],
+    createdAt: '2026-11-02T09:15:00.000Z',
+    updatedAt: '2026-11-03T10:00:00.000Z',
+    number,
+    issueDate: issued ? '2026-11-03' : null,
+    dueDate: issued ? '2026-11-17' : null,
+    paidDate: status === 'paid' ? '2026-11-10' : null,
+    netTotal: fromCents(net),
+    taxTotal: fromCents(tax),
+    grossTotal: fromCents(net + tax),
+    amountDue: status === 'paid' || status === 'void' ? 0 : fromCents(net + tax),
+    creditNote: spec.creditNote ?? null,
+    note: spec.note === undefined ? null : spec.note,
+    language,
+  };
+}
+
+const two: LineSpec[] = [
+  { description: 'Website <Relaunch> & Shop: Konzeption, Gestaltung', seconds: 12 * 3600 + 30 * 60, rate: 95 },
+  { description: 'Beratung Datenschutz (Größe & Maß)', seconds: 3 * 3600 + 20 * 60 + 17, rate: 120.5 },
+];
+
+/** The matrix: every tax situation and shape the documents must carry, each a stored invoice. */
+export function matrix(): Record<string, InvoiceDocument> {
+  const long = Array.from({ length: 500 }, (_, n) => ({
+    description:
+      n % 7 === 0
+        ? `2026-10-${String((n % 28) + 1).padStart(2, '0')} Entwicklung der Schnittstelle <API> & Tests für Größenänderungen, Fehlerbehebung im Überweisungs-Export, Abstimmung mit dem Team (Ticket #${1000 + n})`
+        : `2026-10-${String((n % 28) + 1).padStart(2, '0')} Implementierung Modul ${n + 1}`,
+    seconds: 900 + ((n * 337) % 14400),
+    rate: 95,
+  }));
+  return {
+    'standard-19': invoice({ lines: two, note: 'Thank you for the order <№ 17> & the kind cooperation.' }),
+    'reduced-7': invoice({
+      lines: [{ description: 'Schulung Barrierefreiheit (ermäßigter Satz)', seconds: 6 * 3600, rate: 80 }],
+      taxRate: 7,
+      language: 'de',
+    }),
+    'two-rates': invoice({
+      lines: [
+        { description: 'Beratung', seconds: 7200, rate: 100, taxRate: 19 },
+        { description: 'Lehrgang', seconds: 5400, rate: 60, taxRate: 7 },
+      ],
+      language: 'de',
+    }),
+    'reverse-charge-ae': invoice({
+      lines: two,
+      category: 'AE',
+      taxRate: 0,
+      exemptionReason: 'Reverse charge: the recipient is liable for the VAT (Art. 196 VAT Directive).',
+      exemptionReasonCode: 'VATEX-EU-AE',
+      recipient: recipient({
+        legalName: 'Österreicher & Partner GmbH',
+        name: 'Österreicher',
+        addressLines: ['Mariahilfer Straße 12'],
+        postalCode: '1070',
+        city: 'Wien',
+        country: 'AT',
+        vatId: 'ATU12345678',
+      }),
+    }),
+    'intra-community-k': invoice({
+      lines: two,
+      category: 'K',
+      taxRate: 0,
+      recipient: recipient({
+        legalName: 'Société Générale d’Études <SGE>',
+        name: 'SGE',
+        addressLines: ['12 rue de la Paix'],
+        postalCode: '75002',
+        city: 'Paris',
+        country: 'FR',
+        vatId: 'FR40303265045',
+      }),
+    }),
+    'export-g': invoice({
+      lines: two,
+      category: 'G',
+      taxRate: 0,
+      exemptionReason: 'Export outside the EU',
+      recipient: recipient({
+        legalName: 'Acme & Co. <Inc.>',
+        name: 'Acme',
+        addressLines: ['1 Market Street'],
+        postalCode: '94105',
+        city: 'San Francisco',
+        country: 'US',
+        vatId: null,
+      }),
+    }),
+    'small-business-e': invoice({
+      lines: two,
+      category: 'E',
+      taxRate: 0,
+      exemptionReason: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).',
+      issuer: issuer({ vatId: null, smallBusiness: true, legalName: 'Jörg Weiß – Übersetzungen & Lektorat' }),
+      language: 'de',
+    }),
+    'zero-z': invoice({ lines: two, category: 'Z', taxRate: 0 }),
+    // Email addresses (EAS scheme EM): fine for XRechnung and Factur-X, not for Peppol.
+    'email-addresses': invoice({
+      lines: two,
+      issuer: issuer({ electronicAddress: 'rechnung@mueller-soehne.example', electronicAddressScheme: 'EM' }),
+      recipient: recipient({ electronicAddress: 'einkauf@baeckerei-gross.example', electronicAddressScheme: null }),
+    }),
+    'not-subject-o': invoice({ lines: two, category: 'O', taxRate: 0, exemptionReason: 'Not subject to VAT' }),
+    'credit-note': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' } }),
+    'credit-note-de': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' }, language: 'de' }),
+    paid: invoice({ lines: two, status: 'paid' }),
+    '500-lines': invoice({ lines: long, language: 'de' }),
+    'currency-chf': invoice({
+      lines: two,
+      currency: 'CHF',
+      taxRate: 8.1,
+      issuer: issuer({
+        legalName: 'Zürcher Büro für Gestaltung AG',
+        addressLines: ['Bahnhofstrasse 1'],
+        postalCode: '8001',
+        city: 'Zürich',
+        country: 'CH',
+        vatId: 'CHE123456789',
+        taxNumber: null,
+        iban: 'CH9300762011623852957',
+        bic: 'UBSWCHZH80A',
+      }),
+      recipient: recipient({
+        legalName: 'Genève & Lausanne SA',
+        name: 'G&L',
+        addressLines: ['Rue du Rhône 8'],
+        postalCode: '1204',
+        city: 'Genève',
+        country: 'CH',
+        vatId: 'CHE987654321',
+      }),
+    }),
+  };
+}
+
+export const DRAFT = (): InvoiceDocument => invoice({ lines: two, status: 'draft' });

@@ -1,0 +1,208 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { renderDocument } from '../../src/modules/invoices/documents/index.js';
+import { DRAFT, invoice, matrix } from './fixtures.js';
+import { poppler, requireTools } from './tools.js';
+
+/**
+ * The PDF beyond the rules: what a client reads (pdftotext), the pages of a long invoice, the
+ * Factur-X parts (attachment, its relationship, the XMP) and determinism. `validate` checks
+ * PDF/A part 3, the Factur-X schema, the attachment and the fonts for the whole matrix
+ * (rules.test.ts); here each is read once more directly.
+ */
+describe('invoice documents: the PDF', function () {
+  this.timeout(120_000);
+  let dir: string;
+  const invoices = matrix();
+  const files: Record<string, string> = {};
+  /** The text of a PDF (or of one page), spaces and no-break spaces as one space. */
+  const textOf = (name: string, page?: number) =>
+    poppler('pdftotext', '-layout', ...(page ? ['-f', String(page), '-l', String(page)] : []), files[name]!, '-')
+      .replace(/[\u00a0\u202f]/g, ' ')
+      .replace(/[ \t]+/g, ' ');
+  const pagesOf = (name: string) => Number(/Pages:\s+(\d+)/.exec(poppler('pdfinfo', files[name]!))![1]);
+
+  before(async () => {
+    requireTools();
+    dir = mkdtempSync(join(tmpdir(), 'timetrack-pdf-'));
+    const render = async (name: string, doc = invoices[name]!, creditNote = name.startsWith('credit-note')) => {
+      files[name] = join(dir, `${name}.pdf`);
+      writeFileSync(files[name], await renderDocument(doc, 'pdf', { creditNote }));
+    };
+    for (const name of [
+      'standard-19',
+      'reduced-7',
+      '500-lines',
+      'credit-note',
+      'small-business-e',
+      'currency-chf',
+      'paid',
+      'reverse-charge-ae',
+    ])
+      await render(name);
+    await render('draft', DRAFT(), false);
+  });
+
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('carries the parties, number, dates, service period, lines, totals, payment terms and bank details (English)', () => {
+    const text = textOf('standard-19');
+    for (const expected of [
+      'Invoice',
+      'Müller & Söhne <Beratung> GmbH',
+      'Bäckerei Groß & Töchter <KG>',
+      'Königsallee 1',
+      'Number 2026-0042',
+      'Date 3 Nov 2026',
+      'Due 17 Nov 2026',
+      'Service period 1 Oct 2026 – 31 Oct 2026',
+      'Your reference 04011000-12345-03',
+      'Website <Relaunch> & Shop: Konzeption, Gestaltung 12.50 €95.00 €1,187.50',
+      'Beratung Datenschutz (Größe & Maß) 3.34 €120.50 €402.24',
+      'Net total €1,589.74',
+      'VAT 19% on €1,589.74 €302.05',
+      'Total €1,891.79',
+      'Payable without deduction by 17 Nov 2026 (14 days).',
+      'IBAN DE89 3704 0044 0532 0130 00',
+      'BIC COBADEFFXXX',
+      'Reference 2026-0042',
+      'VAT ID DE123456789',
+      'Page 1 of 1',
+      'Thank you for the order <№ 17> & the kind cooperation.',
+    ])
+      expect(text).to.contain(expected);
+  });
+
+  it('German labels, dates and money; the exemption reason of a small business; a foreign currency', () => {
+    const de = textOf('reduced-7');
+    for (const expected of [
+      'Rechnung',
+      'Datum 03.11.2026',
+      'Fällig 17.11.2026',
+      'Leistungszeitraum 01.10.2026 – 31.10.2026',
+      'USt. 7 % auf 480,00 € 33,60 €',
+      'Gesamtbetrag 513,60 €',
+      'Seite 1 von 1',
+    ])
+      expect(de).to.contain(expected);
+    const small = textOf('small-business-e');
+    expect(small).to.contain('Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).');
+    expect(small).to.contain('Steuernummer 30/123/45678');
+    expect(small).to.not.contain('USt-IdNr. DE');
+    const chf = textOf('currency-chf');
+    expect(chf).to.contain('Total CHF 1,718.51');
+    expect(chf).to.contain('Zürcher Büro für Gestaltung AG');
+    const ae = textOf('reverse-charge-ae');
+    expect(ae).to.contain('Reverse charge: the recipient is liable for the VAT (Art. 196 VAT Directive). (VATEX-EU-AE)');
+    expect(ae).to.contain('Your VAT ID: ATU12345678');
+    const paid = textOf('paid');
+    expect(paid).to.contain('Paid (10 Nov 2026) €1,891.79');
+    expect(paid).to.contain('Amount due €0.00');
+  });
+
+  it('500 lines break cleanly over pages: every row once, whole, the header and "Seite n von m" on every page', () => {
+    const pages = pagesOf('500-lines');
+    expect(pages).to.be.within(15, 25);
+    const seen: number[] = [];
+    for (let page = 1; page <= pages; page++) {
+      const text = textOf('500-lines', page);
+      expect(text, `page ${page}`).to.contain('Pos. Beschreibung Stunden Satz Betrag');
+      expect(text, `page ${page}`).to.contain(`Seite ${page} von ${pages}`);
+      if (page > 1) expect(text, `page ${page}`).to.contain('Rechnung 2026-0042 · Fortsetzung');
+      // A row: its position, its description's first line, hours, rate and amount on one line.
+      for (const m of text.matchAll(/^ ?(\d{1,3}) 2026-10-\d\d .* (\d+,\d\d) 95,00 € ([\d.]+,\d\d) €$/gm)) seen.push(Number(m[1]));
+    }
+    expect(seen).to.deep.equal(Array.from({ length: 500 }, (_, i) => i + 1));
+    const last = textOf('500-lines', pages);
+    expect(last).to.contain('Gesamtbetrag');
+    expect(last).to.contain('Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).');
+  });
+
+  it('a credit note names the invoice it cancels; its factur-x.xml is type 381 with the preceding invoice', () => {
+    const text = textOf('credit-note');
+    for (const expected of [
+      'Credit note',
+      'Number 2026-0043',
+      'Date 5 Nov 2026',
+      'Cancels invoice 2026-0042 (3 Nov 2026)',
+      'This credit note cancels invoice 2026-0042 of 3 Nov 2026',
+    ])
+      expect(text).to.contain(expected);
+    expect(text).to.not.contain('Due ');
+    const out = join(dir, 'credit-note-xml');
+    poppler('mkdir', '-p', out);
+    poppler('pdfdetach', '-saveall', '-o', out, files['credit-note']!);
+    const xml = readFileSync(join(out, 'factur-x.xml'), 'utf8');
+    expect(xml).to.contain('<ram:TypeCode>381</ram:TypeCode>');
+    expect(xml).to.contain('<ram:ID>2026-0043</ram:ID>');
+    expect(xml).to.match(
+      /<ram:InvoiceReferencedDocument>\s*<ram:IssuerAssignedID>2026-0042<\/ram:IssuerAssignedID>\s*<ram:FormattedIssueDateTime>\s*<qdt:DateTimeString format="102">20261103</,
+    );
+    expect(xml).to.contain('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>');
+  });
+
+  it('a draft says DRAFT and carries no number and no XML', () => {
+    const text = textOf('draft');
+    expect(text).to.contain('DRAFT');
+    expect(text).to.contain('Draft: not an invoice yet.');
+    expect(text).to.not.contain('2026-0042');
+    expect(text).to.not.match(/Number|Reference/);
+    expect(poppler('pdfdetach', '-list', files['draft']!)).to.contain('0 embedded files');
+  });
+
+  it('is Factur-X: factur-x.xml attached as Alternative (text/xml), the XMP declares PDF/A-3B and the EN 16931 level, every font embedded', () => {
+    const bytes = readFileSync(files['standard-19']!).toString('latin1');
+    expect(bytes.startsWith('%PDF-1.7')).to.equal(true);
+    expect(bytes).to.match(/\/AFRelationship \/Alternative/);
+    expect(bytes).to.match(/\/Subtype \/text#2Fxml/);
+    expect(bytes).to.match(/\/Type \/Catalog[\s\S]*?\/AF \[\d+ 0 R\]/);
+    const xmp = poppler('pdfinfo', '-meta', files['standard-19']!);
+    for (const expected of [
+      '<pdfaid:part>3</pdfaid:part>',
+      '<pdfaid:conformance>B</pdfaid:conformance>',
+      '<fx:DocumentType>INVOICE</fx:DocumentType>',
+      '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
+      '<fx:Version>1.0</fx:Version>',
+      '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
+      '<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>',
+    ])
+      expect(xmp).to.contain(expected);
+    const fonts = poppler('pdffonts', files['standard-19']!).split('\n').slice(2).filter(Boolean);
+    expect(fonts.map((l) => l.split(/\s+/)[0]!.replace(/^[A-Z]{6}\+/, '')).sort()).to.deep.equal([
+      'DejaVuSansCondensed',
+      'DejaVuSansCondensed-Bold',
+    ]);
+    for (const line of fonts) expect(line.trim().split(/\s+/).at(-5), line).to.equal('yes');
+  });
+
+  it('is deterministic: the same invoice gives the same bytes, another invoice of the same day another file ID', async () => {
+    const doc = invoices['standard-19']!;
+    const [a, b] = [await renderDocument(doc, 'pdf'), await renderDocument(structuredClone(doc), 'pdf')];
+    expect(a.equals(b)).to.equal(true);
+    const id = (pdf: Buffer) => /\/ID \[<([0-9a-f]+)>/.exec(pdf.toString('latin1'))![1];
+    const other = await renderDocument({ ...structuredClone(doc), id: 'inv_other' }, 'pdf');
+    expect(id(other)).to.not.equal(id(a));
+    expect(a.toString('latin1')).to.contain('/CreationDate (D:20261103000000Z)');
+    for (const format of ['xrechnung-ubl', 'xrechnung-cii', 'peppol'] as const)
+      expect((await renderDocument(doc, format)).equals(await renderDocument(structuredClone(doc), format)), format).to.equal(true);
+  });
+
+  it('renders pages to PNG (pdftoppm -r 60) for a person to look at', () => {
+    const out = join(dir, 'png');
+    poppler('mkdir', '-p', out);
+    poppler('pdftoppm', '-r', '60', '-png', '-f', '1', '-l', '1', files['standard-19']!, join(out, 'page'));
+    const [png] = readdirSync(out);
+    expect(readFileSync(join(out, png!)).subarray(1, 4).toString()).to.equal('PNG');
+  });
+
+  it('an invoice of two lines fits one page', async () => {
+    const doc = invoice({ lines: [{ description: 'x', seconds: 3600, rate: 1 }] });
+    const file = join(dir, 'one.pdf');
+    writeFileSync(file, await renderDocument(doc, 'pdf'));
+    expect(Number(/Pages:\s+(\d+)/.exec(poppler('pdfinfo', file))![1])).to.equal(1);
+  });
+});
