@@ -109,6 +109,9 @@ select "workspace_id" from "workspace_join_domains" where "workspace_join_domain
 update "users" set "break_glass" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
+select "id", "name", "email" from "users" where "users"."id" in (?, ?);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
 update "workspaces" set "business_profile" = ?, "updated_at" = ? where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
