@@ -5,7 +5,8 @@ import { setFlagsFromString } from 'node:v8';
 import { createImportRunner, type ImportRunner } from './threads/imports.js';
 import { bootstrapBanner, bootstrapIfEmpty, type BootstrapResult } from './bootstrap.js';
 import { type Clock, systemClock } from './clock.js';
-import { type Config, riskySettings } from './config.js';
+import { type Config, ConfigError, riskySettings } from './config.js';
+import { ProviderMisconfigured } from './modules/oidc/service.js';
 import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
@@ -114,6 +115,22 @@ function logListening(config: Config, logger: Logger, url: string, replication: 
  * (src/shutdown.ts): requests drain while the scheduler and the sender finish, then the threads
  * go, then the database.
  */
+/** The Import page's runner: each run on a thread of its own connection, its uploads within the configured limits. */
+function importRunner(config: Config, secretKey: Buffer, clock: Clock, logger: Logger) {
+  return createImportRunner({
+    databasePath: config.databasePath,
+    secretKey,
+    synchronous: config.synchronous,
+    clock,
+    logger,
+    limits: {
+      fileBytes: config.importUploadMaxBytes,
+      memberBytes: config.importUploadsMemberBytes,
+      totalBytes: config.importUploadsTotalBytes,
+    },
+  });
+}
+
 export async function startServer(config: Config, options: RuntimeOptions = {}): Promise<RunningServer> {
   // V8's allocation-site pretenuring sees the rows of a large listing (GET /projects: 2,000 rows,
   // ~8 MB of short-lived objects per answer) outlive a scavenge under load, and from then on
@@ -141,6 +158,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       defaultTimeZone: config.serverTimeZone,
       eventRetentionDays: config.eventRetentionDays,
       limits: { workspaceRateLimitPerMin: config.rateLimitWorkspacePerMin, tokensPerMember: config.tokensPerMember },
+      oidc: config.oidc,
       webhooks: {
         allowPrivateTargets: config.webhookAllowPrivateTargets,
         ...options.webhooks,
@@ -156,6 +174,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     });
     sending.attach(services.sender);
     prepareWebhooks(services, logger);
+    await discoverProvider(services, logger);
     const metrics = config.metrics
       ? createMetrics({ deliveries: services.webhooks.figures, databasePath: config.databasePath, clock, logger })
       : null;
@@ -180,18 +199,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const readers = readerPool(config, options, { secretKey, logger, services, beforeRead: () => flushBatch(database.sqlite) });
     shutdown.add('release', 'reader threads', () => readers.close());
     // The Import page's runs, each on a thread of its own connection.
-    const imports = createImportRunner({
-      databasePath: config.databasePath,
-      secretKey,
-      synchronous: config.synchronous,
-      clock,
-      logger,
-      limits: {
-        fileBytes: config.importUploadMaxBytes,
-        memberBytes: config.importUploadsMemberBytes,
-        totalBytes: config.importUploadsTotalBytes,
-      },
-    });
+    const imports = importRunner(config, secretKey, clock, logger);
     shutdown.add('release', 'import threads', () => imports.close());
     const replication = await watchReplication(config, shutdown);
     let stopping = false;
@@ -246,6 +254,27 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     return { server, url, database, services, scheduler, readers, live: pages.live, close: shutdown.run };
   } catch (error) {
     await shutdown.run();
+    throw error;
+  }
+}
+
+/**
+ * At start: the identity provider's discovery (OIDC_ISSUER). A provider whose discovery document
+ * does not fit the settings stops the start with what is wrong (it never fixes itself); one that
+ * does not answer lets the server start, with password sign-in and existing sessions working and
+ * the sign-in page saying so, and is looked at again when someone wants to sign in through it.
+ */
+async function discoverProvider(services: Services, logger: Logger): Promise<void> {
+  if (!services.oidc.enabled) return;
+  try {
+    const { available } = await services.oidc.start();
+    if (available) logger.info('identity provider ready', { name: services.oidc.name });
+    else
+      logger.warn('starting without the identity provider: it does not answer; sign-in through it waits until it does', {
+        name: services.oidc.name,
+      });
+  } catch (error) {
+    if (error instanceof ProviderMisconfigured) throw new ConfigError(`Invalid configuration: OIDC_ISSUER: ${error.message}`);
     throw error;
   }
 }

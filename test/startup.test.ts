@@ -178,6 +178,7 @@ describe('startup', () => {
         corsOrigins: [],
         compressionMinBytes: 1024,
         settingsPath: '/settings',
+        oidc: null,
       });
     });
 

@@ -5,6 +5,7 @@ import { type Command, command, str } from './command.js';
 import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
 import { mailCommands } from './mail-commands.js';
+import { oidcCommands } from './oidc-commands.js';
 import { webhookCommands } from './webhook-commands.js';
 
 export { type Command, command, flag, ReportedFailure, str } from './command.js';
@@ -65,4 +66,5 @@ export const commands: Record<string, Command> = {
   ...invoiceCommands,
   ...webhookCommands,
   ...mailCommands,
+  ...oidcCommands,
 };

@@ -27,6 +27,8 @@ export interface PageOptions {
   heading?: boolean;
   /** Reload the page after this many seconds (a page following work in progress). */
   refreshSeconds?: number;
+  /** Go on to this address at once (a page between two sites: the browser then sends this site's cookies again). */
+  refreshTo?: string;
   /** The app asks the browser for its zone once (the member has chosen none yet). */
   askZone?: boolean;
   /** The member's colours, when chosen (else the device's). */
@@ -90,6 +92,7 @@ export function page(paths: WebPaths, options: PageOptions): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="same-origin" />
         ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}" />` : ''}
+        ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}" />` : ''}
         <title>${options.documentTitle ?? options.title} · timetrack</title>
         <link rel="stylesheet" href="${paths.assets}/${STYLE.name}" />
         <link rel="icon" type="image/svg+xml" href="${paths.assets}/${FAVICON.name}" />

@@ -85,7 +85,42 @@ function issuerField(name: IssuerField, profile: Values, error: string | undefin
   </div>`;
 }
 
-function settingsForm(base: string, session: SessionView, v: Values, maxPerMin: number, errors: FieldErrors): Html {
+/** The Joining fieldset: email domains whose people join by signing in with the identity provider. */
+function joiningFields(v: Values, errors: FieldErrors, provider: string | null): Html {
+  return html`<fieldset>
+    <legend>Joining</legend>
+    <div>
+      <label for="ws-joinDomains"
+        >Email domains that may join
+        <span class="hint"
+          >${
+            provider
+              ? `Someone new here who signs in with ${provider} at an address of one of these domains (verified there) joins this workspace, seeing only their own time and no money. Separate them with spaces or commas, e.g. example.org; empty: nobody joins this way.`
+              : 'Takes effect once sign-in through an identity provider is set up (OIDC_ISSUER): someone new who signs in with it at an address of one of these domains joins this workspace, seeing only their own time and no money.'
+          }</span
+        ></label
+      ><input
+        id="ws-joinDomains"
+        name="joinDomains"
+        type="text"
+        autocapitalize="none"
+        spellcheck="false"
+        value="${v.joinDomains ?? ''}"
+        ${invalidAt('ws-joinDomains', errors.joinDomains)}
+      />
+      ${errorAt('ws-joinDomains', errors.joinDomains)}
+    </div>
+  </fieldset>`;
+}
+
+function settingsForm(
+  base: string,
+  session: SessionView,
+  v: Values,
+  maxPerMin: number,
+  errors: FieldErrors,
+  provider: string | null,
+): Html {
   const input = (name: string, label: string, hint: string, attrs: Html = html``) =>
     html`<div>
       <label for="ws-${name}">${label} <span class="hint">${hint}</span></label
@@ -112,6 +147,7 @@ function settingsForm(base: string, session: SessionView, v: Values, maxPerMin: 
         </div>
         ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin} (RATE_LIMIT_WORKSPACE_PER_MIN).`, html`inputmode="numeric"`)}
       </fieldset>
+      ${joiningFields(v, errors, provider)}
     </div>
     <div><button type="submit">Save settings</button></div>
   </form>`;
@@ -170,6 +206,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
       runawayLimitHours: String(Math.round((w.runawayLimitSec / 3600) * 1000) / 1000),
       runawayAction: w.runawayAction,
       rateLimitPerMin: w.rateLimitPerMin === null ? '' : String(w.rateLimitPerMin),
+      joinDomains: w.joinDomains.join(', '),
     };
     const profile: Values = {};
     for (const [name, value] of Object.entries(w.businessProfile ?? {})) {
@@ -193,7 +230,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
       current: 'workspace',
       notice,
       body: html`<h2>Settings</h2>
-        ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {})}
+        ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {}, services.oidc.enabled ? services.oidc.name : null)}
         <h2>Invoice issuer</h2>
         ${profileForm(base, session, values.profile, override.profile ? (override.errors ?? {}) : {})}
         <h2>Export</h2>
@@ -209,7 +246,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
   router.post(
     '/workspace',
     signedIn(deps, (req: Request, res, signed) => {
-      const names = ['name', 'currency', 'hourlyRate', 'runawayLimitHours', 'runawayAction', 'rateLimitPerMin'];
+      const names = ['name', 'currency', 'hourlyRate', 'runawayLimitHours', 'runawayAction', 'rateLimitPerMin', 'joinDomains'];
       const settings = Object.fromEntries(names.map((n) => [n, field(req, n)]));
       try {
         const hours = decimalOf(settings.runawayLimitHours ?? '', 'runaway limit', 'runawayLimitSec', '10 (hours, above 0)');
@@ -225,6 +262,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
           runawayLimitSec: Math.round(hours * 3600),
           runawayAction: settings.runawayAction as RunawayAction,
           rateLimitPerMin: perMin === '' ? null : Number(perMin),
+          joinDomains: (settings.joinDomains ?? '').split(/[\s,;]+/).filter((d) => d !== ''),
         });
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
