@@ -76,10 +76,12 @@ async function main(): Promise<void> {
     await page.waitForSelector('#live-status:not(:empty)');
     await shoot(page, 'week');
     // An entry opened for editing, with a refused end time.
-    await page.getByText('Accessibility review').click();
+    // (Entries open in place from their link since the working day; the refusal comes back without a reload.)
+    await page.getByRole('link', { name: /Accessibility review/ }).click();
     const form = page.getByRole('form', { name: /^Edit entry 08:30/ });
-    await form.getByLabel('End').fill('2026-11-24T08:00:00');
-    await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: 'Save' }).click()]);
+    await form.getByLabel('End', { exact: true }).fill('08:00');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[aria-invalid="true"]').first().waitFor();
     await shoot(page, 'week-edit-refused');
     services.catalog.tasks.create(actor, { projectId: site.id, name: 'Map component', estimateSec: 8 * 3600 });
     services.catalog.tags.create(actor, { name: 'meeting' });
@@ -88,6 +90,37 @@ async function main(): Promise<void> {
       await page.goto(`${server.url}/app/${name}`);
       await shoot(page, name);
     }
+    // A client's invoicing details, opened: a German public body, addressed by its Leitweg-ID (0204).
+    services.catalog.clients.update(actor, client.id, {
+      legalName: 'Hafenamt der Freien und Hansestadt Hamburg',
+      addressLines: ['Kaistraße 7', 'Haus B'],
+      postalCode: '20457',
+      city: 'Hamburg',
+      country: 'DE',
+      vatId: 'DE987654321',
+      email: 'rechnungen@hafenamt.example',
+      reference: '04011000-12345-34',
+      electronicAddress: '04011000-12345-34',
+      electronicAddressScheme: '0204',
+    });
+    await page.goto(`${server.url}/app/catalog`);
+    const clients = page.locator('section.catalog').first();
+    await clients.locator('summary', { hasText: 'Hafenamt' }).first().click();
+    await clients.locator('details.invoicing summary').first().click();
+    await page.mouse.move(0, 0);
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      // The clients' section with the page's margin around it.
+      const box = (await clients.boundingBox())!;
+      const y = box.y + (await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)) - 16;
+      const clip = { x: 0, y, width: viewport.width, height: box.height + 32 };
+      await page.screenshot({ path: `${OUT}catalog-client-invoicing-${size}.png`, fullPage: true, clip });
+    }
+    await page.setViewportSize(DESKTOP);
+    console.log('docs/app/catalog-client-invoicing-{desktop,phone}.png');
     // The week's report: by project, then client, its days as a chart and its entries.
     await page.goto(`${server.url}/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&subGroupBy=client`);
     await shoot(page, 'reports');
