@@ -48,6 +48,10 @@ export interface Config {
   readQueueMs: number;
   /** READER_CACHE_MB: each reader connection's page cache. */
   readerCacheMb: number;
+  /** DOCUMENT_THREADS: threads that make invoice documents (PDF, XML) off the request thread; 0 makes them on it. */
+  documentThreads: number;
+  /** DOCUMENT_QUEUE_MS: a document that waits longer for a free document thread is not started and answers 503. */
+  documentQueueMs: number;
   /** SQLITE_SYNCHRONOUS: FULL (a commit survives a power cut) or NORMAL (it survives a crash of the process). */
   synchronous: Synchronous;
   /** Sync events older than this are deleted (those a delivery log row refers to stay until it goes). */
@@ -227,6 +231,8 @@ export function parseConfig(env: Env): Config {
     schedulerCron: schedulerCron === 'off' ? null : schedulerCron,
     serverTimeZone,
     ...readerSettings(int),
+    documentThreads: int('DOCUMENT_THREADS', 1, 0, 16),
+    documentQueueMs: int('DOCUMENT_QUEUE_MS', 2000, 1, 3_600_000),
     synchronous: synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
     eventRetentionDays: int('EVENT_RETENTION_DAYS', 180, 1, 36_500),
     migrationBackups: int('MIGRATION_BACKUPS', 3, 0, 100),

@@ -22,6 +22,7 @@ import type { WebhookSender } from './modules/webhooks/sender.js';
 import { createShutdown, type Shutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
+import { createDocumentPool, type DocumentPool } from './documents/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createWeb } from './web/index.js';
 import { createBodyCheck } from './web/kit/forms.js';
@@ -64,6 +65,8 @@ export interface RunningServer {
   scheduler: Scheduler;
   /** Where the heavy reads run. */
   readers: ReaderPool;
+  /** Where invoice documents (PDF, XML) are made. */
+  documents: DocumentPool;
   /** The web app's live streams (null when the settings page, and so the app, is off). */
   live: LiveFeed | null;
   /** Stops accepting, drains in-flight requests, closes the database. */
@@ -168,13 +171,27 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     // A heavy read on a reader thread (another connection) sees every write the server made before it: the open batch is committed first.
     const readers = readerPool(config, options, { secretKey, logger, services, beforeRead: () => flushBatch(database.sqlite) });
     shutdown.add('release', 'reader threads', () => readers.close());
+    // Invoice documents (a 500-line PDF is a second of CPU) are made on threads of their own.
+    const documents = createDocumentPool({ threads: config.documentThreads, queueMs: config.documentQueueMs, logger });
+    shutdown.add('release', 'document threads', () => documents.close());
     // The Import page's runs, each on a thread of its own connection.
     const imports = createImportRunner({ databasePath: config.databasePath, secretKey, synchronous: config.synchronous, clock, logger });
     shutdown.add('release', 'import threads', () => imports.close());
     const replication = await watchReplication(config, shutdown);
     let stopping = false;
     const contract = options.contract ?? loadContract();
-    const pages = browserPages({ config, logger, services, clock, imports, readers, contract, shutdown, serverAddress: () => listeningAt });
+    const pages = browserPages({
+      config,
+      logger,
+      services,
+      clock,
+      imports,
+      readers,
+      documents,
+      contract,
+      shutdown,
+      serverAddress: () => listeningAt,
+    });
     const app = await createApp({
       config,
       logger,
@@ -220,7 +237,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
       shutdown.add('release', 'checkpointer', () => checkpointer.stop());
     }
-    return { server, url, database, services, scheduler, readers, live: pages.live, close: shutdown.run };
+    return { server, url, database, services, scheduler, readers, documents, live: pages.live, close: shutdown.run };
   } catch (error) {
     await shutdown.run();
     throw error;
@@ -312,6 +329,7 @@ function browserPages(deps: {
   clock: Clock;
   imports: ImportRunner;
   readers: ReaderPool;
+  documents: DocumentPool;
   contract: ContractDocument;
   shutdown: Shutdown;
   serverAddress: () => string | null;
@@ -338,6 +356,7 @@ function browserPages(deps: {
     live,
     check: createBodyCheck(contract),
     readers: deps.readers,
+    documents: deps.documents,
   });
   return { web, live };
 }
