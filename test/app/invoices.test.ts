@@ -149,7 +149,7 @@ describe('web app: invoices', function () {
       });
       expect(preview.status).to.equal(200);
       const text = flat(preview.text);
-      expect(text).to.include('Preview <span class="hint">(nothing written yet)</span>');
+      expect(text).to.include('Preview <span class="hint inline">(nothing written yet)</span>');
       expect(text).to.include('4 entries from 2026-10-01 to 2026-10-31, for Acme, in EUR.');
       expect(text).to.include('<td data-label="Description">Relaunch</td>');
       expect(text).to.include('<td data-label="Quantity" class="num">10.00 h</td>');
@@ -378,7 +378,7 @@ describe('web app: invoices', function () {
       const detail = flat((await owner.get(`/app/invoices/${id}`)).text);
       expect(detail).to.include('<span class="badge good">ready</span>'); // the PDF
       expect(detail).to.include(
-        '<strong>Buyer reference (the client&#39;s reference; in German public procurement the Leitweg-ID)</strong> <span class="hint">(BT-10, <code>recipient.reference</code>)</span>: set it on the client in the <a href="/app/catalog">Catalog</a> (for new invoices), or fill it below for this invoice',
+        '<strong>Buyer reference (the client&#39;s reference; in German public procurement the Leitweg-ID)</strong> <span class="hint inline">(BT-10, <code>recipient.reference</code>)</span>: set it on the client in the <a href="/app/catalog">Catalog</a> (for new invoices), or fill it below for this invoice',
       );
       // Peppol: the email address is set, so no fill can change it; the page says where it belongs.
       expect(detail).to.include('Buyer electronic address as a Peppol participant');

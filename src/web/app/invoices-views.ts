@@ -102,12 +102,10 @@ export function listBody(
       <h1>Invoices</h1>
       ${canMake ? html`<a class="button" href="${paths.invoices}/new">New invoice</a>` : ''}
     </div>
-    <form class="report-form invoice-filter" method="get" action="${paths.invoices}" aria-label="Filter invoices">
-      <div class="grid">
-        ${select('filter-status', 'status', 'Status', filter.status, [['', 'Any status'], ...STATUSES.map((s) => [s, STATUS_LABEL[s]] as [string, string])], {})}
-        ${select('filter-client', 'clientId', 'Client', filter.clientId, [['', 'Every client'], ...clients.map((c) => [c.id, c.name] as [string, string])], {})}
-      </div>
-      <div class="actions"><button type="submit" class="secondary">Filter</button></div>
+    <form class="invoice-filter" method="get" action="${paths.invoices}" aria-label="Filter invoices">
+      ${select('filter-status', 'status', 'Status', filter.status, [['', 'Any status'], ...STATUSES.map((s) => [s, STATUS_LABEL[s]] as [string, string])], {})}
+      ${select('filter-client', 'clientId', 'Client', filter.clientId, [['', 'Every client'], ...clients.map((c) => [c.id, c.name] as [string, string])], {})}
+      <button type="submit" class="secondary">Filter</button>
     </form>
     ${
       invoices.length === 0
@@ -212,7 +210,7 @@ function figures(
             </table>
           </div>`
     }
-    <dl class="facts totals">
+    <dl class="facts compact totals">
       <dt>Net</dt>
       <dd class="num">${money(doc.netTotal, c)}</dd>
       <dt>VAT</dt>
@@ -281,7 +279,7 @@ export function newBody(
       </fieldset>
       ${select('invoice-group', 'groupBy', 'Lines', form.groupBy, GROUPINGS, errors)}
       <div class="field">
-        <label for="invoice-note">Note <span class="hint">(printed on the invoice; optional)</span></label>
+        <label for="invoice-note">Note <span class="hint inline">(printed on the invoice; optional)</span></label>
         <textarea id="invoice-note" name="note" rows="2" maxlength="1000" ${invalidAt('invoice-note', errors.note)}>${form.note}</textarea>
         ${errorAt('invoice-note', errors.note)}
       </div>
@@ -293,7 +291,7 @@ export function newBody(
     ${
       preview
         ? html`<section class="preview" aria-labelledby="preview-heading">
-            <h2 id="preview-heading">Preview <span class="hint">(nothing written yet)</span></h2>
+            <h2 id="preview-heading">Preview <span class="hint inline">(nothing written yet)</span></h2>
             <p>
               ${preview.entryCount} ${preview.entryCount === 1 ? 'entry' : 'entries'} from ${preview.from} to ${preview.to}, for
               ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in ${preview.currency}.
@@ -376,17 +374,19 @@ function actionsSection(base: string, invoice: InvoiceView, canManage: boolean, 
   return canManage && allowed.length > 0
     ? html`<section class="invoice-actions" aria-labelledby="actions-heading">
         <h2 id="actions-heading">Actions</h2>
-        <div class="row-actions">
+        <div class="invoice-actions-row">
           ${allowed.map(
             (a) =>
-              html`<form method="get" action="${base}/${a}" class="inline">
+              html`<form method="get" action="${base}/${a}" class="invoice-action">
                 ${
                   ACTIONS[a].dateLabel
-                    ? html`<label for="action-${a}-date">${ACTIONS[a].dateLabel}</label>
-                        <input id="action-${a}-date" type="date" name="date" value="${today}" max="${today}" />`
+                    ? html`<div class="field">
+                        <label for="action-${a}-date">${ACTIONS[a].dateLabel}</label>
+                        <input id="action-${a}-date" type="date" name="date" value="${today}" max="${today}" />
+                      </div>`
                     : ''
                 }
-                <button type="submit" class="${a === 'void' ? 'danger' : a === 'pay' ? '' : ''}">${ACTIONS[a].label}…</button>
+                <button type="submit" class="${a === 'void' ? 'danger' : ''}">${ACTIONS[a].label}…</button>
               </form>`,
           )}
         </div>
@@ -412,13 +412,13 @@ function documentRows(
         d.missing.length === 0
           ? html`<span class="badge good">ready</span>
               <a class="button secondary" href="${href}" download>Download<span class="vh"> ${name}</span></a
-              >${invoice.status === 'draft' && d.format === 'pdf' ? html` <span class="hint">marked DRAFT, without number</span>` : ''}`
+              >${invoice.status === 'draft' && d.format === 'pdf' ? html` <span class="hint inline">marked DRAFT, without number</span>` : ''}`
           : html`<span class="badge bad">missing ${d.missing.length} ${d.missing.length === 1 ? 'value' : 'values'}</span>
               <ul class="refused">
                 ${d.missing.map(
                   (m) =>
                     html`<li>
-                      <strong>${m.label}</strong> <span class="hint">(${m.bt}, <code>${m.path}</code>)</span>:
+                      <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
                       ${whereOf(paths, m, fillable(m.path))}
                     </li>`,
                 )}
@@ -452,7 +452,7 @@ function fillSection(
             const m = labels.get(path);
             const id = `fill-${n}`;
             return html`<div class="field">
-              <label for="${id}">${m?.label ?? path} <span class="hint">(${m?.bt ?? ''}, ${path})</span></label>
+              <label for="${id}">${m?.label ?? path} <span class="hint inline">(${m?.bt ?? ''}, ${path})</span></label>
               <input
                 id="${id}"
                 name="${path}"
@@ -611,7 +611,7 @@ export function missingBody(paths: WebPaths, invoice: InvoiceView, state: Docume
       ${state.missing.map(
         (m) =>
           html`<li>
-            <strong>${m.label}</strong> <span class="hint">(${m.bt}, <code>${m.path}</code>)</span>: ${whereOf(paths, m, canFill)}
+            <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>: ${whereOf(paths, m, canFill)}
           </li>`,
       )}
     </ul>
