@@ -135,7 +135,8 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
     await confirm(page, 'Mark paid');
     await page.getByText('2026-0001 is marked paid on 2026-11-02.').waitFor();
 
-    // September: issued, then voided into a credit note whose PDF downloads.
+    // September: issued, then voided into a credit note whose PDF downloads (a minute later: the list is newest first).
+    server.clock.advance(60_000);
     await page.getByRole('link', { name: 'Invoices', exact: true }).first().click();
     await newInvoice(page, '2026-09-01', '2026-09-30');
     await confirm(page, 'Issue');
