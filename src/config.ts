@@ -51,6 +51,10 @@ export interface Config {
   readQueueMs: number;
   /** READER_CACHE_MB: each reader connection's page cache. */
   readerCacheMb: number;
+  /** DOCUMENT_THREADS: threads that make invoice documents (PDF, XML) off the request thread; 0 makes them on it. */
+  documentThreads: number;
+  /** DOCUMENT_QUEUE_MS: a document that waits longer for a free document thread is not started and answers 503. */
+  documentQueueMs: number;
   /** SQLITE_SYNCHRONOUS: FULL (a commit survives a power cut) or NORMAL (it survives a crash of the process). */
   synchronous: Synchronous;
   /** Sync events older than this are deleted (those a delivery log row refers to stay until it goes). */
@@ -238,6 +242,8 @@ export function parseConfig(env: Env, readFile: (path: string) => string = (path
     schedulerCron: schedulerCron === 'off' ? null : schedulerCron,
     serverTimeZone,
     ...readerSettings(int),
+    documentThreads: int('DOCUMENT_THREADS', 1, 0, 16),
+    documentQueueMs: int('DOCUMENT_QUEUE_MS', 2000, 1, 3_600_000),
     synchronous: synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
     eventRetentionDays: int('EVENT_RETENTION_DAYS', 180, 1, 36_500),
     migrationBackups: int('MIGRATION_BACKUPS', 3, 0, 100),
@@ -246,9 +252,7 @@ export function parseConfig(env: Env, readFile: (path: string) => string = (path
     corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
     compressionMinBytes: compressionMinBytes(env.COMPRESSION_MIN_BYTES, problems),
     settingsPath: settingsPath(env.SETTINGS_PATH, problems),
-    importUploadMaxBytes: int('IMPORT_UPLOAD_MAX_MB', 200, 1, 10_000) * 1024 * 1024,
-    importUploadsMemberBytes: int('IMPORT_UPLOADS_MEMBER_MB', 400, 1, 100_000) * 1024 * 1024,
-    importUploadsTotalBytes: int('IMPORT_UPLOADS_TOTAL_MB', 1000, 1, 1_000_000) * 1024 * 1024,
+    ...uploadSettings(int),
     replication,
     shutdownAnnounceMs: int('SHUTDOWN_ANNOUNCE_MS', 0, 0, 60_000),
     mail: parseMailSettings(env, problems),
@@ -358,6 +362,17 @@ function replicationOf(path: string, databasePath: string, maxLagMs: number, env
 
 /** METRICS and METRICS_TOKEN: a token alone turns the metrics on; METRICS=false beside one is refused. */
 /** The reader threads (src/readers): how many, how long a read may wait and run, their page cache. */
+/** IMPORT_UPLOAD_MAX_MB, IMPORT_UPLOADS_MEMBER_MB, IMPORT_UPLOADS_TOTAL_MB: what the Import page's uploads may take, in bytes. */
+function uploadSettings(
+  int: (name: string, fallback: number, min: number, max: number) => number,
+): Pick<Config, 'importUploadMaxBytes' | 'importUploadsMemberBytes' | 'importUploadsTotalBytes'> {
+  return {
+    importUploadMaxBytes: int('IMPORT_UPLOAD_MAX_MB', 200, 1, 10_000) * 1024 * 1024,
+    importUploadsMemberBytes: int('IMPORT_UPLOADS_MEMBER_MB', 400, 1, 100_000) * 1024 * 1024,
+    importUploadsTotalBytes: int('IMPORT_UPLOADS_TOTAL_MB', 1000, 1, 1_000_000) * 1024 * 1024,
+  };
+}
+
 function readerSettings(
   int: (name: string, fallback: number, min: number, max: number) => number,
 ): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb'> {

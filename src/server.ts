@@ -23,6 +23,7 @@ import type { WebhookSender } from './modules/webhooks/sender.js';
 import { createShutdown, type Shutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
+import { createDocumentPool, type DocumentPool } from './documents/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createWeb } from './web/index.js';
 import { createBodyCheck } from './web/kit/forms.js';
@@ -65,6 +66,8 @@ export interface RunningServer {
   scheduler: Scheduler;
   /** Where the heavy reads run. */
   readers: ReaderPool;
+  /** Where invoice documents (PDF, XML) are made. */
+  documents: DocumentPool;
   /** The web app's live streams (null when the settings page, and so the app, is off). */
   live: LiveFeed | null;
   /** Stops accepting, drains in-flight requests, closes the database. */
@@ -115,6 +118,18 @@ function logListening(config: Config, logger: Logger, url: string, replication: 
  * (src/shutdown.ts): requests drain while the scheduler and the sender finish, then the threads
  * go, then the database.
  */
+/**
+ * The pages' own threads: invoice documents (a 500-line PDF is a second of CPU) on threads of
+ * their own, and the Import page's runs, each on a thread of its own connection.
+ */
+function pagesThreads(config: Config, secretKey: Buffer, clock: Clock, logger: Logger, shutdown: ReturnType<typeof createShutdown>) {
+  const documents = createDocumentPool({ threads: config.documentThreads, queueMs: config.documentQueueMs, logger });
+  shutdown.add('release', 'document threads', () => documents.close());
+  const imports = importRunner(config, secretKey, clock, logger);
+  shutdown.add('release', 'import threads', () => imports.close());
+  return { documents, imports };
+}
+
 /** The Import page's runner: each run on a thread of its own connection, its uploads within the configured limits. */
 function importRunner(config: Config, secretKey: Buffer, clock: Clock, logger: Logger) {
   return createImportRunner({
@@ -198,13 +213,22 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     // A heavy read on a reader thread (another connection) sees every write the server made before it: the open batch is committed first.
     const readers = readerPool(config, options, { secretKey, logger, services, beforeRead: () => flushBatch(database.sqlite) });
     shutdown.add('release', 'reader threads', () => readers.close());
-    // The Import page's runs, each on a thread of its own connection.
-    const imports = importRunner(config, secretKey, clock, logger);
-    shutdown.add('release', 'import threads', () => imports.close());
+    const { documents, imports } = pagesThreads(config, secretKey, clock, logger, shutdown);
     const replication = await watchReplication(config, shutdown);
     let stopping = false;
     const contract = options.contract ?? loadContract();
-    const pages = browserPages({ config, logger, services, clock, imports, readers, contract, shutdown, serverAddress: () => listeningAt });
+    const pages = browserPages({
+      config,
+      logger,
+      services,
+      clock,
+      imports,
+      readers,
+      documents,
+      contract,
+      shutdown,
+      serverAddress: () => listeningAt,
+    });
     const app = await createApp({
       config,
       logger,
@@ -251,7 +275,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
       shutdown.add('release', 'checkpointer', () => checkpointer.stop());
     }
-    return { server, url, database, services, scheduler, readers, live: pages.live, close: shutdown.run };
+    return { server, url, database, services, scheduler, readers, documents, live: pages.live, close: shutdown.run };
   } catch (error) {
     await shutdown.run();
     throw error;
@@ -368,6 +392,7 @@ function browserPages(deps: {
   clock: Clock;
   imports: ImportRunner;
   readers: ReaderPool;
+  documents: DocumentPool;
   contract: ContractDocument;
   shutdown: Shutdown;
   serverAddress: () => string | null;
@@ -394,6 +419,7 @@ function browserPages(deps: {
     live,
     check: createBodyCheck(contract),
     readers: deps.readers,
+    documents: deps.documents,
   });
   return { web, live };
 }

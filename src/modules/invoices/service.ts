@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
-import { type Access, createAccess } from './access.js';
+import { type Access, createAccess, guards } from './access.js';
 import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creation.js';
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
@@ -119,6 +119,8 @@ export function createInvoicesService({
         return { id: workspaceId };
       });
     },
+
+    ...guards(access),
 
     /** A workspace's invoices, newest first, optionally of one status or client (owners and who sees colleagues' money). */
     list(principal: Principal, workspaceId: string, filter: { status?: InvoiceStatus; clientId?: string } = {}): InvoiceView[] {

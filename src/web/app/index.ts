@@ -4,6 +4,7 @@ import type { WebArea, WebDeps } from '../deps.js';
 import { field } from '../kit/forms.js';
 import { requireSignIn, type SignedIn, signedOf } from '../session/guard.js';
 import { catalogRoutes } from './catalog.js';
+import { invoiceRoutes } from './invoices.js';
 import { profileRoutes } from './profile.js';
 import { reportRoutes } from './reports.js';
 import { timesheetRoutes } from './timesheet.js';
@@ -11,7 +12,7 @@ import { weekRoutes } from './week-routes.js';
 
 /**
  * The first-party web app, under /app: the timer and the week, the timesheet, reports, the
- * catalog, the profile. Every write goes to the same domain services as the API with `source:
+ * catalog, the invoices, the profile. Every write goes to the same domain services as the API with `source:
  * "web"`, after the same contract check of its body, and so records its sync event and webhooks
  * as a REST write does. Every page is a signed-in member's.
  */
@@ -32,6 +33,7 @@ export const appArea: WebArea = {
     profileRoutes(router, deps);
     catalogRoutes(router, deps);
     reportRoutes(router, deps);
+    invoiceRoutes(router, deps);
     router.post('/preferences/zone', (req, res, next) => {
       const { session } = signedOf(res) as SignedIn;
       try {

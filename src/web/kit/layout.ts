@@ -3,7 +3,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebPaths } from '../paths.js';
 import { FAVICON, MANIFEST, SCRIPT, STYLE } from './assets.js';
 import { type Html, html } from './html.js';
-import { type Area, tabsOf } from './nav.js';
+import { type Area, type Grants, tabsOf } from './nav.js';
 
 /** A message at the top of a page: what just happened, or why it did not. */
 export interface Notice {
@@ -33,6 +33,8 @@ export interface PageOptions {
   askZone?: boolean;
   /** The member's colours, when chosen (else the device's). */
   theme?: 'light' | 'dark' | null;
+  /** What the services let this person see, for the tabs that depend on it (none by default). */
+  grants?: Grants;
 }
 
 /** The hidden field every form of a session carries (checked on every POST). */
@@ -52,7 +54,7 @@ function top(paths: WebPaths, options: PageOptions, session: SessionView): Html 
           <button class="secondary" type="submit">Switch</button>
         </form>`
       : html`<span>${session.workspaceName}</span>`;
-  const tabs = tabsOf(area, session);
+  const tabs = tabsOf(area, session, options.grants);
   const other =
     area === 'app'
       ? html`<li class="end"><a href="${paths.settings}/tokens">Settings</a></li>`
