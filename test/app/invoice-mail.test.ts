@@ -131,7 +131,11 @@ describe('web app: an invoice sent by mail', function () {
     const id = await createDraft(owner, clientId);
     await issue(owner, id);
     const page = await owner.get(`/app/invoices/${id}`);
-    const sent = await owner.post(`/app/invoices/${id}/send`, { _csrf: SettingsClient.csrf(page.text), to: 'billing@acme.example', xml: 'none' });
+    const sent = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(page.text),
+      to: 'billing@acme.example',
+      xml: 'none',
+    });
     expect(sent.status, sent.text.slice(0, 2000)).to.equal(303);
     await server.running.scheduler.tick();
     const [mail] = await relay!.until(1);
@@ -146,7 +150,11 @@ describe('web app: an invoice sent by mail', function () {
   it('refuses a draft (409), an address that cannot receive mail and an unknown format at their fields with the values kept (400); hides it from who may not read invoices (404) and refuses a reader (403); nothing is queued', async () => {
     await withMail();
     const { clientId } = freelancer(server, { email: 'billing@acme.example' });
-    const reader = addMemberWithToken(server.services, server.workspaceId, { name: 'Mo Money', canViewOthersTime: true, canViewOthersMoney: true });
+    const reader = addMemberWithToken(server.services, server.workspaceId, {
+      name: 'Mo Money',
+      canViewOthersTime: true,
+      canViewOthersMoney: true,
+    });
     const plain = addMemberWithToken(server.services, server.workspaceId, { name: 'Pat Plain', canViewOthersTime: true });
     const owner = await signIn(server.ownerId);
     const id = await createDraft(owner, clientId);
@@ -161,19 +169,31 @@ describe('web app: an invoice sent by mail', function () {
     await issue(owner, id);
     const page = await owner.get(`/app/invoices/${id}`);
     const token = SettingsClient.csrf(page.text);
-    const bad = await owner.post(`/app/invoices/${id}/send`, { _csrf: token, to: 'Acme <billing@acme.example>', xml: 'peppol', message: 'Kept' });
+    const bad = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: token,
+      to: 'Acme <billing@acme.example>',
+      xml: 'peppol',
+      message: 'Kept',
+    });
     expect(bad.status).to.equal(400);
     expect(flat(bad.text)).to.include('Acme &lt;billing@acme.example&gt; cannot receive mail from here');
-    expect(bad.text).to.match(/<input id="send-to" type="email" name="to" value="Acme &lt;billing@acme.example&gt;"[^>]*aria-invalid="true"/);
+    expect(bad.text).to.match(
+      /<input id="send-to" type="email" name="to" value="Acme &lt;billing@acme.example&gt;"[^>]*aria-invalid="true"/,
+    );
     expect(bad.text).to.match(/<option value="peppol"\s*selected/);
-    expect(bad.text).to.include('>Kept</textarea>');
+    expect(bad.text).to.match(/>\s*Kept<\/textarea>/);
     const empty = await owner.post(`/app/invoices/${id}/send`, { _csrf: token, to: '  ', xml: 'none' });
     expect(empty.status).to.equal(400);
     expect(flat(empty.text)).to.include('Type the address to send the invoice to');
     const format = await owner.post(`/app/invoices/${id}/send`, { _csrf: token, to: 'billing@acme.example', xml: 'pdf' });
     expect(format.status).to.equal(400);
     expect(flat(format.text)).to.include('Choose the e-invoice to attach beside the PDF: xrechnung-ubl, xrechnung-cii, peppol, or none');
-    const long = await owner.post(`/app/invoices/${id}/send`, { _csrf: token, to: 'billing@acme.example', xml: 'none', message: 'x'.repeat(2001) });
+    const long = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: token,
+      to: 'billing@acme.example',
+      xml: 'none',
+      message: 'x'.repeat(2001),
+    });
     expect(long.status).to.equal(400);
     expect(flat(long.text)).to.include('The message may be at most 2000 characters (it has 2001)');
 
@@ -181,13 +201,21 @@ describe('web app: an invoice sent by mail', function () {
     const readerPage = await money.get(`/app/invoices/${id}`);
     expect(readerPage.status).to.equal(200);
     expect(readerPage.text).to.not.include('Send by mail');
-    const refused = await money.post(`/app/invoices/${id}/send`, { _csrf: SettingsClient.csrf(readerPage.text), to: 'billing@acme.example', xml: 'none' });
+    const refused = await money.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(readerPage.text),
+      to: 'billing@acme.example',
+      xml: 'none',
+    });
     expect(refused.status).to.equal(403);
     expect(flat(refused.text)).to.include('Only the workspace&#39;s owners send invoices');
 
     const other = await signIn(plain.userId);
     const week = await other.get('/app/week');
-    const hidden = await other.post(`/app/invoices/${id}/send`, { _csrf: SettingsClient.csrf(week.text), to: 'billing@acme.example', xml: 'none' });
+    const hidden = await other.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(week.text),
+      to: 'billing@acme.example',
+      xml: 'none',
+    });
     expect(hidden.status).to.equal(404);
     expect(hidden.text).to.not.include('Acme');
 
@@ -207,7 +235,11 @@ describe('web app: an invoice sent by mail', function () {
     expect(page.status).to.equal(200);
     expect(page.text).to.not.include(`action="/app/invoices/${id}/send"`);
     expect(flat(page.text)).to.include('Mail is not set up on this server (SMTP_URL)');
-    const sent = await owner.post(`/app/invoices/${id}/send`, { _csrf: SettingsClient.csrf(page.text), to: 'billing@acme.example', xml: 'none' });
+    const sent = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(page.text),
+      to: 'billing@acme.example',
+      xml: 'none',
+    });
     expect(sent.status).to.equal(400);
     expect(flat(sent.text)).to.include('Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM');
     expect(mailLog()).to.deep.equal([]);

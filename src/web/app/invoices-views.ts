@@ -493,31 +493,31 @@ function sendSection(base: string, session: SessionView, state: SendState): Html
   ];
   return html`<section class="send" aria-labelledby="send-heading">
     <h2 id="send-heading">Send by mail</h2>
+    ${errors.form ? html`<div class="notice error" role="alert">${errors.form}</div>` : ''}
     ${
       state.enabled
-        ? html`${errors.form ? html`<div class="notice error" role="alert">${errors.form}</div>` : ''}
-            <form class="stack wide" method="post" action="${base}/send" aria-label="Send by mail">
-              ${csrfField(session.csrfToken)}
-              <div class="field">
-                <label for="send-to">To</label>
-                <input id="send-to" type="email" name="to" value="${form.to}" autocomplete="email" ${invalidAt('send-to', errors.to)} />
-                ${errors.to ? errorAt('send-to', errors.to) : html`<p class="hint">The client's email as stored on the invoice; type another address to send it there.</p>`}
-              </div>
-              ${select('send-xml', 'xml', 'E-invoice beside the PDF', form.xml, options, errors)}
-              <div class="field">
-                <label for="send-message">Message <span class="hint inline">(optional)</span></label>
-                <textarea
-                  id="send-message"
-                  name="message"
-                  rows="3"
-                  maxlength="${MAX_SEND_MESSAGE}"
-                  ${invalidAt('send-message', errors.message)}
-                >
+        ? html`<form class="stack wide" method="post" action="${base}/send" aria-label="Send by mail">
+            ${csrfField(session.csrfToken)}
+            <div class="field">
+              <label for="send-to">To</label>
+              <input id="send-to" type="email" name="to" value="${form.to}" autocomplete="email" ${invalidAt('send-to', errors.to)} />
+              ${errors.to ? errorAt('send-to', errors.to) : html`<p class="hint">The client's email as stored on the invoice; type another address to send it there.</p>`}
+            </div>
+            ${select('send-xml', 'xml', 'E-invoice beside the PDF', form.xml, options, errors)}
+            <div class="field">
+              <label for="send-message">Message <span class="hint inline">(optional)</span></label>
+              <textarea
+                id="send-message"
+                name="message"
+                rows="3"
+                maxlength="${MAX_SEND_MESSAGE}"
+                ${invalidAt('send-message', errors.message)}
+              >
 ${form.message}</textarea>
-                ${errorAt('send-message', errors.message)}
-              </div>
-              <div class="actions"><button type="submit">Send by mail</button></div>
-            </form>`
+              ${errorAt('send-message', errors.message)}
+            </div>
+            <div class="actions"><button type="submit">Send by mail</button></div>
+          </form>`
         : html`<p class="hint">Mail is not set up on this server (SMTP_URL): download the documents above and send them yourself.</p>`
     }
   </section>`;

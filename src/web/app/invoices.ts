@@ -397,9 +397,10 @@ function sendRoutes(router: Router, ctx: Context): void {
       return refused(error);
     }
     const formats: DocumentFormat[] = xml === null ? ['pdf'] : ['pdf', xml];
-    let attachments: Array<{ format: DocumentFormat; bytes: Buffer }>;
+    const attachments: Array<{ format: DocumentFormat; bytes: Buffer }> = [];
     try {
-      attachments = await Promise.all(formats.map(async (format) => ({ format, bytes: await deps.documents.render(invoice, format) })));
+      // One after the other: the second would only wait for the first's thread (and count that wait against the queue's limit).
+      for (const format of formats) attachments.push({ format, bytes: await deps.documents.render(invoice, format) });
     } catch (error) {
       if (error instanceof DocumentsBusy) return showBusy(res, session, invoice, error, 'sending');
       return next(error);
