@@ -56,7 +56,7 @@ export function createSending({ ports, write, access }: { ports: InvoicePorts; w
     if (to === '')
       throw new DomainError(
         'invalid',
-        "Type the address to send the invoice to (it is prefilled with the client's email when the client has one: Catalog › the client's invoicing details).",
+        "Type the address to send the invoice to. The recipient's email is prefilled when the invoice has one; for the next invoices, set the client's Email in Catalog › the client › Invoicing details.",
         { field: 'to' },
       );
     if (!ports.mail.deliverable(to))
