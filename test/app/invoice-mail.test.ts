@@ -225,6 +225,29 @@ describe('web app: an invoice sent by mail', function () {
     expect(relay!.received).to.have.length(0);
   });
 
+  it('offers only the ready e-invoice formats, and refuses one with missing values at its field (400)', async () => {
+    await withMail();
+    // Without the client's reference (BT-10), XRechnung cannot be made.
+    const { clientId } = freelancer(server, { email: 'billing@acme.example', reference: undefined });
+    const owner = await signIn(server.ownerId);
+    const id = await createDraft(owner, clientId);
+    await issue(owner, id);
+    const page = await owner.get(`/app/invoices/${id}`);
+    // Peppol needs it too: the PDF alone is left, and chosen.
+    const select = /<select id="send-xml"[\s\S]*?<\/select>/.exec(page.text)?.[0] ?? '';
+    const options = [...select.matchAll(/<option value="([\w-]+)"\s*(selected)?/g)].map((m) => `${m[1]}${m[2] ? '*' : ''}`);
+    expect(options).to.deep.equal(['none*']);
+    const refused = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(page.text),
+      to: 'billing@acme.example',
+      xml: 'xrechnung-ubl',
+    });
+    expect(refused.status).to.equal(400);
+    expect(flat(refused.text)).to.include('xrechnung-ubl cannot be made for this invoice yet: it lacks Buyer reference');
+    expect(refused.text).to.match(/<select id="send-xml" name="xml"[^>]*aria-invalid="true"/);
+    expect(mailLog()).to.deep.equal([]);
+  });
+
   it('without mail set up the form is absent: a line says so, and a send is refused', async () => {
     server = await startTestServer();
     const { clientId } = freelancer(server, { email: 'billing@acme.example' });
