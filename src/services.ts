@@ -198,7 +198,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     }),
     invoices: createInvoicesService({
       repo: createInvoicesRepository(db),
-      ports: invoicePorts(accounts, catalog, entries),
+      ports: invoicePorts(accounts, catalog, entries, mail),
       clock,
       write,
       defaultTimeZone: options.defaultTimeZone ?? 'UTC',
@@ -381,6 +381,8 @@ export function invoicePorts(
     ReturnType<typeof createEntryServices>['entries'],
     'invoiceableGroups' | 'invoiceableEntries' | 'unratedInvoiceable' | 'markInvoiced' | 'releaseInvoice'
   >,
+  /** Outgoing mail; without it (tests of invoicing alone) mail is off. */
+  mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message'>,
 ): InvoicePorts {
   return {
     requireWorkspace: accounts.requireWorkspace,
@@ -398,6 +400,15 @@ export function invoicePorts(
     unratedInvoiceable: entries.unratedInvoiceable,
     markInvoiced: entries.markInvoiced,
     releaseInvoice: entries.releaseInvoice,
+    workspaceName: accounts.workspaceName,
+    mail: {
+      enabled: () => mail?.enabled() ?? false,
+      deliverable: (address) => mail?.deliverable(address) ?? false,
+      queue: (message) => {
+        if (!mail) throw new Error('mail is not wired into these services');
+        return mail.message(message);
+      },
+    },
   };
 }
 

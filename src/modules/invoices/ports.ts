@@ -19,4 +19,30 @@ export interface InvoicePorts {
   unratedInvoiceable(q: Invoiceable, limit: number): Array<{ id: string; startAt: number; projectId: string }>;
   markInvoiced(q: Invoiceable, invoiceId: string): number;
   releaseInvoice(invoiceId: string): void;
+  /** The workspace's name (an invoice's mail names it when the issuer has no legal name), or null. */
+  workspaceName(workspaceId: string): string | null;
+  /** Outgoing mail (the mail module), for sending an issued invoice. */
+  mail: InvoiceMail;
+}
+
+/** A message as the mail module queues it: one recipient, both bodies, attachments; for a workspace's Mail page. */
+export interface InvoiceMessage {
+  kind: string;
+  to: { address: string; name: string | null };
+  workspaceId: string;
+  userId: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: Array<{ name: string; type: string; bytes: Buffer }>;
+}
+
+/** What invoicing asks of the mail module. */
+export interface InvoiceMail {
+  /** Whether mail is set up on this server (SMTP_URL, MAIL_FROM). */
+  enabled(): boolean;
+  /** Whether an address can be given to the relay as one recipient. */
+  deliverable(address: string): boolean;
+  /** Queues a message inside the caller's write (sent after the commit); its id. Refuses an address or attachment it cannot send (DomainError `invalid`). */
+  queue(message: InvoiceMessage): string;
 }

@@ -9,6 +9,7 @@ import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
+import { createSending } from './mailing.js';
 import { createNumbering } from './numbering.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
@@ -26,6 +27,7 @@ export type { MoveOptions, MoveResult } from './lifecycle.js';
 export { DEFAULT_PAYMENT_TERMS_DAYS } from './lifecycle.js';
 export { settingsPatchOfText } from './settings.js';
 export { LINE_GROUPINGS } from './lines.js';
+export { MAX_SEND_MESSAGE, type SendInput, type SendRequest } from './mailing.js';
 
 const invalid = errors.invalid;
 /** A JSON column value; null stays SQL NULL. */
@@ -201,6 +203,8 @@ export function createInvoicesService({
     // this module; `invoice export` and the page's downloads call it with that value.
     ...lifecycle,
     ...createFills({ repo, clock, write, access }),
+    // Sending an issued invoice by mail (owners): checkSend before the documents are made, send after.
+    ...createSending({ ports, write, access }),
   };
   return service;
 }

@@ -1,4 +1,4 @@
-import type { InvoicePreview, InvoiceStatus, InvoiceView } from '../../modules/invoices/service.js';
+import { type InvoicePreview, type InvoiceStatus, type InvoiceView, MAX_SEND_MESSAGE } from '../../modules/invoices/service.js';
 import { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from '../../modules/invoices/documents/index.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
@@ -468,6 +468,61 @@ function fillSection(
       </section>`;
 }
 
+/** The Send by mail form's values as typed (or as prefilled). */
+export interface SendForm {
+  to: string;
+  /** The e-invoice format attached beside the PDF, or `none`. */
+  xml: string;
+  message: string;
+}
+
+/** The Send by mail section: offered (mail set up) or not, the ready e-invoice formats, the form and its refusals. */
+export interface SendState {
+  enabled: boolean;
+  ready: DocumentFormat[];
+  form: SendForm;
+  errors: FieldErrors;
+}
+
+/** An issued invoice's Send by mail form (owners), or the line saying mail is not set up. */
+function sendSection(base: string, session: SessionView, state: SendState): Html {
+  const { form, errors } = state;
+  const options: Array<[string, string]> = [
+    ...state.ready.map((f) => [f, `${FORMAT_LABEL[f]} (XML)`] as [string, string]),
+    ['none', 'None: the PDF alone'],
+  ];
+  return html`<section class="send" aria-labelledby="send-heading">
+    <h2 id="send-heading">Send by mail</h2>
+    ${errors.form ? html`<div class="notice error" role="alert">${errors.form}</div>` : ''}
+    ${
+      state.enabled
+        ? html`<form class="stack wide" method="post" action="${base}/send" aria-label="Send by mail">
+            ${csrfField(session.csrfToken)}
+            <div class="field">
+              <label for="send-to">To</label>
+              <input id="send-to" type="email" name="to" value="${form.to}" autocomplete="email" ${invalidAt('send-to', errors.to)} />
+              ${errors.to ? errorAt('send-to', errors.to) : html`<p class="hint">The client's email as stored on the invoice; type another address to send it there.</p>`}
+            </div>
+            ${select('send-xml', 'xml', 'E-invoice beside the PDF', form.xml, options, errors)}
+            <div class="field">
+              <label for="send-message">Message <span class="hint inline">(optional)</span></label>
+              <textarea
+                id="send-message"
+                name="message"
+                rows="3"
+                maxlength="${MAX_SEND_MESSAGE}"
+                ${invalidAt('send-message', errors.message)}
+              >
+${form.message}</textarea>
+              ${errorAt('send-message', errors.message)}
+            </div>
+            <div class="actions"><button type="submit">Send by mail</button></div>
+          </form>`
+        : html`<p class="hint">Mail is not set up on this server (SMTP_URL): download the documents above and send them yourself.</p>`
+    }
+  </section>`;
+}
+
 /** The invoice as a whole: facts, parties, figures, its actions, its documents and the e-invoice fill. */
 export function detailBody(
   paths: WebPaths,
@@ -480,6 +535,8 @@ export function detailBody(
     fillable: string[];
     fill: { values: Record<string, string>; errors: FieldErrors };
     today: string;
+    /** The Send by mail section (an issued invoice, owners), or null. */
+    send: SendState | null;
   },
 ): Html {
   const c = invoice.currency;
@@ -545,7 +602,7 @@ export function detailBody(
         ${docRows}
       </ul>
     </section>
-    ${fill}
+    ${options.send ? sendSection(base, session, options.send) : ''} ${fill}
     <div class="parties">
       ${partySection('From', invoice.issuer as Record<string, unknown> | null)}
       ${partySection('To', invoice.recipient as Record<string, unknown> | null)}

@@ -25,6 +25,7 @@ import {
   missingBody,
   newBody,
   type NewForm,
+  type SendForm,
   titleOf,
 } from './invoices-views.js';
 import { appPage } from './page.js';
@@ -88,15 +89,42 @@ function contextOf(deps: WebDeps) {
     status: number,
     notice: Notice | null,
     fill: { values: Record<string, string>; errors: FieldErrors } = { values: {}, errors: {} },
+    sent: { form: SendForm; errors: FieldErrors } | null = null,
   ) => {
     const documents = documentStates(invoice);
     const canManage = invoices.mayManage(session.actor, invoice.workspaceId);
     const missingPaths = [...new Set(documents.flatMap((d) => d.missing.map((m) => m.path)))];
     const fillable = invoice.status === 'void' ? [] : missingPaths.filter((path) => emptyAt(invoice, path));
-    const body = detailBody(paths, session, invoice, { canManage, documents, fillable, fill, today: today(session) });
+    // Send by mail: an issued invoice (sent or paid), for owners; the ready e-invoice formats, the first one chosen.
+    const ready = documents.filter((d) => !d.creditNote && d.format !== 'pdf' && d.missing.length === 0).map((d) => d.format);
+    const mailing =
+      canManage && (invoice.status === 'sent' || invoice.status === 'paid')
+        ? {
+            enabled: services.mail.enabled(),
+            ready,
+            form: sent?.form ?? { to: invoice.recipient?.email ?? '', xml: ready[0] ?? 'none', message: '' },
+            errors: sent?.errors ?? {},
+          }
+        : null;
+    const body = detailBody(paths, session, invoice, { canManage, documents, fillable, fill, today: today(session), send: mailing });
     send(res, session, status, titleOf(invoice), html`${noticeHtml(notice)} ${body}`);
   };
-  return { deps, services, paths, invoices, at, sessionOf, send, today, clientsOf, showDetail };
+  /** 503 while every document thread is taken: when to try again. */
+  const showBusy = (res: Response, session: SessionView, invoice: InvoiceView, busy: DocumentsBusy, what: string) => {
+    res.setHeader('Retry-After', String(busy.retryAfterSec));
+    send(
+      res,
+      session,
+      503,
+      'Busy for a moment',
+      html`<h1>Busy for a moment</h1>
+        <div class="notice error" role="alert">
+          The server is making other documents. Try ${what} again in ${busy.retryAfterSec} seconds.
+        </div>
+        <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
+    );
+  };
+  return { deps, services, paths, invoices, at, sessionOf, send, today, clientsOf, showDetail, showBusy };
 }
 type Context = ReturnType<typeof contextOf>;
 
@@ -288,7 +316,7 @@ function detailRoutes(router: Router, ctx: Context): void {
 
 /** The documents, made on the document threads. */
 function documentRoutes(router: Router, ctx: Context): void {
-  const { deps, paths, invoices, at, sessionOf, send } = ctx;
+  const { deps, paths, invoices, at, sessionOf, send, showBusy } = ctx;
   // --- Documents: made on the document threads, downloaded as attachments ------------------------
   const download = async (req: Request, res: Response, next: NextFunction, extension: 'pdf' | 'xml') => {
     const session = sessionOf(res);
@@ -328,20 +356,7 @@ function documentRoutes(router: Router, ctx: Context): void {
     try {
       bytes = await deps.documents.render(invoice, format, { creditNote });
     } catch (error) {
-      if (error instanceof DocumentsBusy) {
-        res.setHeader('Retry-After', String(error.retryAfterSec));
-        return send(
-          res,
-          session,
-          503,
-          'Busy for a moment',
-          html`<h1>Busy for a moment</h1>
-            <div class="notice error" role="alert">
-              The server is making other documents. Try the download again in ${error.retryAfterSec} seconds.
-            </div>
-            <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
-        );
-      }
+      if (error instanceof DocumentsBusy) return showBusy(res, session, invoice, error, 'the download');
       return next(error);
     }
     res.status(200);
@@ -352,6 +367,56 @@ function documentRoutes(router: Router, ctx: Context): void {
   };
   router.get(`${at}/:id/document.pdf`, (req, res, next) => download(req, res, next, 'pdf'));
   router.get(`${at}/:id/document.xml`, (req, res, next) => download(req, res, next, 'xml'));
+}
+
+/** Send by mail: an issued invoice's PDF and the chosen e-invoice XML, made on the document threads, then queued in one write. */
+function sendRoutes(router: Router, ctx: Context): void {
+  const { deps, paths, invoices, at, sessionOf, showDetail, showBusy } = ctx;
+  /** The send's fields as the form names them; anything else is shown above the form. */
+  const SEND_FIELDS = ['to', 'xml', 'message'];
+  router.post(`${at}/:id/send`, async (req, res, next) => {
+    const session = sessionOf(res);
+    const id = req.params.id as string;
+    const form: SendForm = { to: field(req, 'to'), xml: field(req, 'xml') || 'none', message: field(req, 'message') };
+    const xml = form.xml === 'none' ? null : (form.xml as DocumentFormat);
+    const refused = (error: unknown) => {
+      if (!isFormRefusal(error)) return next(error);
+      const answer = refusal(error, { fallback: 'form' });
+      const invoice = invoices.get(session.actor, id);
+      // Not an issued invoice (a draft, a void one): there is no form to show it at.
+      if (invoice.status !== 'sent' && invoice.status !== 'paid')
+        return showDetail(res, session, invoice, answer.status, { kind: 'error', body: answer.message });
+      const errors = answer.field !== null && SEND_FIELDS.includes(answer.field) ? answer.errors : { form: answer.message };
+      return showDetail(res, session, invoice, answer.status, null, undefined, { form, errors });
+    };
+    let invoice: InvoiceView;
+    try {
+      // Every rule first: nothing is made for a send that would be refused.
+      invoice = invoices.checkSend(session.actor, id, { to: form.to, xml, message: form.message });
+    } catch (error) {
+      return refused(error);
+    }
+    const formats: DocumentFormat[] = xml === null ? ['pdf'] : ['pdf', xml];
+    const attachments: Array<{ format: DocumentFormat; bytes: Buffer }> = [];
+    try {
+      // One after the other: the second would only wait for the first's thread (and count that wait against the queue's limit).
+      for (const format of formats) attachments.push({ format, bytes: await deps.documents.render(invoice, format) });
+    } catch (error) {
+      if (error instanceof DocumentsBusy) return showBusy(res, session, invoice, error, 'sending');
+      return next(error);
+    }
+    let address: string;
+    try {
+      ({ address } = invoices.send(session.actor, id, { to: form.to, message: form.message, attachments }));
+    } catch (error) {
+      return refused(error);
+    }
+    redirect(res, `${paths.invoices}/${id}`, {
+      deps,
+      signed: signedOf(res),
+      notice: { kind: 'ok', body: html`Queued for ${address}: see the <a href="${paths.settings}/mail">Mail page</a>.` },
+    });
+  });
 }
 
 /**
@@ -366,5 +431,6 @@ export function invoiceRoutes(router: Router, deps: WebDeps): void {
   listRoutes(router, ctx);
   newRoutes(router, ctx);
   detailRoutes(router, ctx);
+  sendRoutes(router, ctx);
   documentRoutes(router, ctx);
 }
