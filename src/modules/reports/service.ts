@@ -10,6 +10,10 @@ import { reportRange, weekFrom } from './buckets.js';
 import { createNamer, type NamePorts } from './names.js';
 import { summarise, type SummaryRequest, summaryText, type SummaryWindow, type SummaryWindowed, summaryWindow } from './summary.js';
 import { timesheet } from './weekly.js';
+import { createExporter } from './export/tables.js';
+
+/** Rows of the detailed report an export reads at a time. */
+const EXPORT_BATCH = 1000;
 
 type Schemas = components['schemas'];
 type Grouping = Schemas['ReportGrouping'];
@@ -82,6 +86,19 @@ export function createReportsService({
     };
   }
 
+  const exporter = createExporter({
+    namer,
+    checkVisibility,
+    detailed(actor, query) {
+      const { range, filters } = prepare(actor, query);
+      return { range, pages: detailedPages(lister, clock, actor, { ...range, filters }) };
+    },
+    summary(actor, query) {
+      const prepared = summaryRequest(actor, query);
+      return { ...summaryHead(prepared), ...summarise(aggregate, namer, prepared) };
+    },
+  });
+
   const summaryHead = ({ actor, range, zone, groupBy, subGroupBy }: SummaryRequest) => ({
     ...echo(range, zone, actor),
     groupBy,
@@ -127,6 +144,14 @@ export function createReportsService({
       );
     },
 
+    /**
+     * An export of the report (the Reports page's downloads, `timetrack report export`): who may
+     * see what is decided here, before the first row (a refusal is the API's and the page's), and
+     * money columns are left out for who may not see that money. The detailed report's rows are
+     * read in batches while the export is written, so its memory does not grow with the range.
+     */
+    exportTable: exporter.exportTable,
+
     weekly(actor: Actor, query: Omit<ReportQuery, 'to'> & { groupBy?: 'project' | 'client' | 'user' }): Schemas['WeeklyReport'] {
       const filters = pickEntryFilters(query);
       checkVisibility(actor, filters);
@@ -142,3 +167,29 @@ export function createReportsService({
 
 export type ReportsService = ReturnType<typeof createReportsService>;
 export type { SummaryWindow, SummaryWindowed, WindowGroup } from './summary.js';
+
+/** The detailed report's rows of a range, a batch at a time in its order (an export's), read as they are asked for. */
+function* detailedPages(
+  lister: EntryLister,
+  clock: Clock,
+  actor: Actor,
+  selection: { from: number; to: number; filters: EntryFilters },
+): Generator<EntryRowView[]> {
+  let cursor: string | undefined;
+  do {
+    const page = lister.page(
+      actor,
+      {
+        listing: 'reports.export',
+        select: 'startedCompleted',
+        order: 'asc',
+        ...selection,
+        ...(cursor ? { cursor } : {}),
+        limit: EXPORT_BATCH,
+      },
+      { now: clock.now(), currency: actor.currency },
+    );
+    if (page.rows.length > 0) yield page.rows;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
