@@ -4,6 +4,7 @@ import { accountCommands } from './account-commands.js';
 import { type Command, command, str } from './command.js';
 import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
+import { reportCommands } from './report-commands.js';
 import { webhookCommands } from './webhook-commands.js';
 
 export { type Command, command, flag, ReportedFailure, str } from './command.js';
@@ -62,5 +63,6 @@ export const commands: Record<string, Command> = {
   ),
   ...importCommands,
   ...invoiceCommands,
+  ...reportCommands,
   ...webhookCommands,
 };

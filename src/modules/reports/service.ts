@@ -88,6 +88,7 @@ export function createReportsService({
 
   const exporter = createExporter({
     namer,
+    defaultTimeZone,
     checkVisibility,
     detailed(actor, query) {
       const { range, filters } = prepare(actor, query);

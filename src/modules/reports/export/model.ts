@@ -34,7 +34,8 @@ export interface ExportRequest {
   /** Calendar days, both included, read in `timeZone`. */
   from: string;
   to: string;
-  timeZone: string;
+  /** The member's zone; absent: the server's. */
+  timeZone?: string;
   weekStart: 'monday' | 'sunday';
   groupBy: Grouping;
   subGroupBy: Grouping | null;

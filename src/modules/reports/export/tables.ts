@@ -32,6 +32,8 @@ interface ReportQuery {
 /** What the tables read: the reports service's own reports (each checks the range and who may see it). */
 export interface TableSources {
   namer: Namer;
+  /** Exports without a zone are read in the server's. */
+  defaultTimeZone: string;
   checkVisibility(actor: Actor, filters: EntryFilters): void;
   /** The detailed report's rows in batches, in its order; the range as instants. */
   detailed(actor: Actor, query: ReportQuery): { range: { from: number; to: number }; pages: Iterable<EntryRowView[]> };
@@ -41,7 +43,7 @@ export interface TableSources {
 const queryOf = (request: ExportRequest): ReportQuery => ({
   from: request.from,
   to: request.to,
-  timeZone: request.timeZone,
+  timeZone: request.timeZone as string,
   ...(request.userIds ? { userIds: request.userIds } : {}),
 });
 const summaryOf = (sources: TableSources, actor: Actor, request: ExportRequest, groupBy: Grouping, subGroupBy: Grouping | null) =>
@@ -69,7 +71,7 @@ export function createExporter(sources: TableSources) {
     exportTable(actor: Actor, request: ExportRequest): ExportTable {
       const filters = pickEntryFilters(request.userIds ? { userIds: request.userIds } : {});
       sources.checkVisibility(actor, filters);
-      const timeZone = canonicalTimeZone(request.timeZone);
+      const timeZone = canonicalTimeZone(request.timeZone ?? sources.defaultTimeZone);
       // The range is checked before the first byte (a range too long is the page's 400).
       reportRange(request.from, request.to, timeZone);
       if (request.kind === 'summary' && request.subGroupBy === request.groupBy) throw reportErrors.sameSubGroup();
@@ -129,7 +131,7 @@ function exportTables(sources: TableSources) {
 
   function detailed(actor: Actor, request: ExportRequest, head: ExportHead): ExportTable {
     const { range, pages } = sources.detailed(actor, queryOf(request));
-    const local = localClock(request.timeZone, range.from, range.to);
+    const local = localClock(head.timeZone, range.from, range.to);
     const members = cachedNames(actor, 'user');
     const tags = cachedNames(actor, 'tag');
     const totals = { seconds: 0, amount: 0, cents: 0, count: 0 };
