@@ -329,8 +329,8 @@ function cliWallMs(databasePath: string, workspaceId: string): number {
 }
 
 async function main() {
-  // BENCH_ONLY=import: the import's figures only (bench/import.ts runs after this).
-  if (only === 'import') return;
+  // BENCH_ONLY=import or export: those figures only (bench/import.ts and bench/export.ts run after this).
+  if (only === 'import' || only === 'export') return;
   const { path: cachedPath, data } = dataset();
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-bench-'));
   const databasePath = join(dir, 'timetrack.db');

@@ -880,7 +880,7 @@ export interface components {
          */
         Rate: number;
         Description: string;
-        /** @description Trimmed before it is stored; unique case-insensitively within its parent. */
+        /** @description Trimmed before it is stored; unique case-insensitively within its parent. A name holding a control character (U+0000–U+001F, U+007F–U+009F) or a bidirectional control (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) is refused with 400 `invalid-request` naming the field. */
         CatalogName: string;
         EntryTagIds: string[];
         EntryCreate: {

@@ -3,7 +3,8 @@
  * SQLite file, manual clock set to a Wednesday, 127.0.0.1 only) with a week of realistic entries
  * in Europe/Berlin, projects and a running timer, signs in in Debian's Chromium and writes each
  * page at desktop (1280×900) and phone (390×844) width, full page, to docs/app/<page>-desktop.png
- * and <page>-phone.png.
+ * and <page>-phone.png. The working day's pages (week, running timer, suggestions, timesheet) also
+ * in the dark scheme: <page>-dark-desktop.png and <page>-dark-phone.png.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,35 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${OUT}${name}-phone.png`, fullPage: true });
   await page.setViewportSize(DESKTOP);
   console.log(`docs/app/${name}-{desktop,phone}.png`);
+}
+
+/** The page in the light scheme and then the dark one (the system's, which the app follows by default). */
+async function shootSchemes(page: Page, name: string, part?: string, below?: number): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const file = scheme === 'light' ? name : `${name}-dark`;
+    if (part === undefined) {
+      await shoot(page, file);
+      continue;
+    }
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      // The part and what hangs below it (a list of suggestions), not the whole page.
+      const box = await page.locator(part).boundingBox();
+      if (box === null) throw new Error(`${part} is not on the page`);
+      await page.screenshot({
+        path: `${OUT}${file}-${size}.png`,
+        fullPage: true,
+        clip: { x: 0, y: Math.max(0, box.y - 8), width: viewport.width, height: box.height + (below ?? 16) },
+      });
+    }
+    await page.setViewportSize(DESKTOP);
+    console.log(`docs/app/${file}-{desktop,phone}.png`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 async function main(): Promise<void> {
@@ -67,20 +97,39 @@ async function main(): Promise<void> {
     add('25', '09:10', '12:20', 'Harbour map component', site.id);
     services.timers.start(actor, { description: 'Photo selection', projectId: brand.id, start: '2026-11-25T14:02:00+01:00' }, 'web');
 
-    const page = await (await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Berlin' })).newPage();
+    const page = await (await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Berlin', locale: 'en-GB' })).newPage();
+    // The page's clock is the server's (a running timer ticks from it, not from today's date).
+    await page.clock.setFixedTime(NOW);
     await page.goto(`${server.url}/settings/sign-in`);
     await page.getByLabel('Email').fill('maya@northwind.example');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
     await page.goto(`${server.url}/app/week`);
     await page.waitForSelector('#live-status:not(:empty)');
-    await shoot(page, 'week');
-    // An entry opened for editing, with a refused end time.
+    await shootSchemes(page, 'week');
+    // The running timer, edited in place: its project list open, filtered by what was typed.
+    await page
+      .locator('.timer.running input.picker-filter')
+      .fill('har')
+      .catch(() => undefined);
+    await shootSchemes(page, 'timer-running', 'div.timer.running');
+    await page.goto(`${server.url}/app/week`);
+    // An entry opened for editing, with a refused end time (before its start, on the same day).
     await page.getByText('Accessibility review').click();
     const form = page.getByRole('form', { name: /^Edit entry 08:30/ });
-    await form.getByLabel('End').fill('2026-11-24T08:00:00');
-    await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: 'Save' }).click()]);
+    await form.getByLabel('End', { exact: true }).fill('08:00');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Did you mean the next day?').first().waitFor();
     await shoot(page, 'week-edit-refused');
+    // Suggestions while typing a new timer's description: the member's own past entries.
+    services.timers.stop(actor, {});
+    await page.goto(`${server.url}/app/week`);
+    await page.locator('#timer-description').pressSequentially('Na', { delay: 50 });
+    await page.locator('#timer-description-list li').first().waitFor();
+    await shootSchemes(page, 'suggestions', 'form.timer', 150);
+    // The timesheet: projects by the week's days.
+    await page.goto(`${server.url}/app/timesheet?date=2026-11-25`);
+    await shootSchemes(page, 'timesheet');
     services.catalog.tasks.create(actor, { projectId: site.id, name: 'Map component', estimateSec: 8 * 3600 });
     services.catalog.tags.create(actor, { name: 'meeting' });
     services.catalog.projects.update(actor, site.id, { budgetAmount: 4000, hourlyRate: 92.5 });

@@ -190,6 +190,8 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   });
   await services.imports.list(OPERATOR, workspaceId);
   await services.imports.undo(OPERATOR, imported.report.importId as string);
+  // The workspace's export: the catalog, the entries a page at a time, their authors.
+  for await (const chunk of services.imports.exportWorkspace(OPERATOR, { workspaceId }).chunks) void chunk;
 
   // Events: tail, positions, retention.
   events.tail(OPERATOR, workspaceId);

@@ -72,6 +72,10 @@ export interface Config {
   settingsPath: string | null;
   /** IMPORT_UPLOAD_MAX_MB: the largest file the Import page accepts (the command line has no limit). */
   importUploadMaxBytes: number;
+  /** IMPORT_UPLOADS_MEMBER_MB: what a member's uploaded files (checked, or being imported) may take on disk at once. */
+  importUploadsMemberBytes: number;
+  /** IMPORT_UPLOADS_TOTAL_MB: what all members' uploaded files may take on disk at once. */
+  importUploadsTotalBytes: number;
   /** LITESTREAM_CONFIG (with REPLICATION_MAX_LAG_MS): continuous replication is meant to run; null when unset. */
   replication: ReplicationSettings | null;
   /** SHUTDOWN_ANNOUNCE_MS: after SIGTERM, how long the server keeps serving with GET /readyz at 503 before it stops accepting. */
@@ -236,6 +240,8 @@ export function parseConfig(env: Env): Config {
     compressionMinBytes: compressionMinBytes(env.COMPRESSION_MIN_BYTES, problems),
     settingsPath: settingsPath(env.SETTINGS_PATH, problems),
     importUploadMaxBytes: int('IMPORT_UPLOAD_MAX_MB', 200, 1, 10_000) * 1024 * 1024,
+    importUploadsMemberBytes: int('IMPORT_UPLOADS_MEMBER_MB', 400, 1, 100_000) * 1024 * 1024,
+    importUploadsTotalBytes: int('IMPORT_UPLOADS_TOTAL_MB', 1000, 1, 1_000_000) * 1024 * 1024,
     replication,
     shutdownAnnounceMs: int('SHUTDOWN_ANNOUNCE_MS', 0, 0, 60_000),
   };

@@ -169,7 +169,18 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const readers = readerPool(config, options, { secretKey, logger, services, beforeRead: () => flushBatch(database.sqlite) });
     shutdown.add('release', 'reader threads', () => readers.close());
     // The Import page's runs, each on a thread of its own connection.
-    const imports = createImportRunner({ databasePath: config.databasePath, secretKey, synchronous: config.synchronous, clock, logger });
+    const imports = createImportRunner({
+      databasePath: config.databasePath,
+      secretKey,
+      synchronous: config.synchronous,
+      clock,
+      logger,
+      limits: {
+        fileBytes: config.importUploadMaxBytes,
+        memberBytes: config.importUploadsMemberBytes,
+        totalBytes: config.importUploadsTotalBytes,
+      },
+    });
     shutdown.add('release', 'import threads', () => imports.close());
     const replication = await watchReplication(config, shutdown);
     let stopping = false;

@@ -1,11 +1,22 @@
 import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { type Change, diffContracts, formatChanges, judge, parseAccepted } from '../scripts/contract-diff.js';
+import { parse, stringify } from 'yaml';
+import {
+  type AcceptedChange,
+  type Change,
+  diffContracts,
+  formatChanges,
+  judge,
+  parseAccepted,
+  type Verdict,
+} from '../scripts/contract-diff.js';
+import { formatChangelog } from '../scripts/contract-diff/changelog.js';
+import { formatCodeQuality, formatGithub, formatMarkdown, place, type Placed, type Report } from '../scripts/contract-diff/formats.js';
+import { SourceMap } from '../scripts/contract-diff/source.js';
 
 // Every case edits the real contract in memory and compares it with the unedited one.
 const contract = parse(readFileSync(new URL('../openapi/openapi.yaml', import.meta.url), 'utf8'));
@@ -23,6 +34,13 @@ const at = (changes: Change[], location: string, kind: string): Change => {
   return found;
 };
 const breaking = (changes: Change[]) => changes.filter((c) => c.breaking);
+
+/** The contract's text with an optional `sort` query parameter on GET /api/v1/tags. */
+const addSort = (text: string): string =>
+  text.replace(
+    /^( {2}\/api\/v1\/tags:\n(?: {4}.*\n)*? {6}parameters:\n)/m,
+    '$1        - name: sort\n          in: query\n          schema: { type: string }\n',
+  );
 
 describe('contract diff (scripts/contract-diff.ts)', () => {
   it('reports nothing for the contract against itself', () => {
@@ -354,6 +372,208 @@ describe('contract diff (scripts/contract-diff.ts)', () => {
     });
   });
 
+  describe('removals under a new major version: only what the last release deprecated', () => {
+    const v = (doc: any, version: string) => ((doc.info.version = version), doc);
+    const deprecatedTag = (doc: any) =>
+      Object.assign(doc.paths['/api/v1/tags/{id}'].get, { deprecated: true, 'x-deprecated-at': '2026-12-01', 'x-sunset': '2027-06-01' });
+    const released = edited((doc) => (v(doc, '1.1.0'), deprecatedTag(doc)));
+    const removed = edited((doc) => {
+      v(doc, '2.0.0');
+      delete doc.paths['/api/v1/tags/{id}'].get;
+      delete doc.paths['/api/v1/tags/{id}'].delete;
+    });
+
+    it('passes the removal of what the release (an older minor) deprecated; blocks the rest, saying why', () => {
+      const verdict = judge(released, removed, [], { release: { name: 'v1.1.0', document: released } });
+      expect(verdict.majorRaised).to.equal(true);
+      const get = at(verdict.changes, 'GET /api/v1/tags/{id}', 'operation-removed') as any;
+      expect([get.status, get.wasDeprecated]).to.deep.equal(['major', true]);
+      const del = at(verdict.changes, 'DELETE /api/v1/tags/{id}', 'operation-removed') as any;
+      expect(del.status).to.equal('blocking');
+      expect(del.note).to.equal(
+        'removed under a new major version, but not deprecated in the last release v1.1.0: deprecate it first (deprecated: true with x-deprecated-at and x-sunset) in a minor release, or accept the removal with a reason',
+      );
+      expect(verdict.blocking.map((c) => `${c.kind} ${c.location}`)).to.deep.equal(['operation-removed DELETE /api/v1/tags/{id}']);
+    });
+
+    it('deprecated only on the branch, or in no release at all: blocking; an accepted reason passes it', () => {
+      const base = edited((doc) => (v(doc, '1.1.0'), deprecatedTag(doc)));
+      const unreleased = judge(base, removed, [], { release: { name: 'v1.0.0', document: contract } });
+      expect(at(unreleased.changes, 'GET /api/v1/tags/{id}', 'operation-removed')).to.include({ status: 'blocking' });
+      const none = judge(base, removed);
+      expect(at(none.changes, 'GET /api/v1/tags/{id}', 'operation-removed')).to.include({ status: 'blocking' });
+      expect((at(none.changes, 'GET /api/v1/tags/{id}', 'operation-removed') as any).note).to.contain(
+        'not deprecated in the last release (there is no release tag)',
+      );
+      // The release's minor must be older than the new version's.
+      const same = judge(base, v(structuredClone(removed), '1.1.0'), [], { release: { name: 'v1.1.0', document: released } });
+      expect(same.majorRaised).to.equal(false);
+      const accepted = judge(base, removed, [
+        { location: '* /api/v1/tags/{id}', kind: 'operation-removed', reason: 'Announced in 1.1.0.' },
+      ]);
+      expect(accepted.blocking).to.deep.equal([]);
+      // Other breaking changes are allowed by the major, as before.
+      const narrower = judge(
+        contract,
+        edited((doc) => (v(doc, '2.0.0'), (params(doc).Limit.schema.maximum = 100))),
+      );
+      expect(narrower.blocking).to.deep.equal([]);
+      expect(at(narrower.changes, 'GET /api/v1/entries query.limit', 'maximum-decreased')).to.include({ status: 'major' });
+    });
+
+    it('a parameter and a property count too (deprecated: true on them)', () => {
+      const before = edited((doc) => {
+        v(doc, '1.1.0');
+        Object.assign(params(doc).Limit, { deprecated: true, 'x-deprecated-at': '2026-12-01', 'x-sunset': '2027-06-01' });
+        schemas(doc).WebhookEnvelope.properties.id.deprecated = true;
+      });
+      const after = edited((doc) => {
+        v(doc, '2.0.0');
+        for (const item of Object.values(doc.paths) as any[])
+          for (const op of Object.values(item) as any[])
+            if (Array.isArray(op?.parameters)) op.parameters = op.parameters.filter((p: any) => p.$ref !== '#/components/parameters/Limit');
+        delete schemas(doc).WebhookEnvelope.properties.id;
+        schemas(doc).WebhookEnvelope.required = schemas(doc).WebhookEnvelope.required.filter((n: string) => n !== 'id');
+      });
+      const verdict = judge(before, after, [], { release: { name: 'v1.1.0', document: before } });
+      expect(verdict.changes.filter((c) => c.breaking).every((c) => c.status === 'major')).to.equal(true);
+      expect(at(verdict.changes, 'GET /api/v1/entries query.limit', 'parameter-removed')).to.include({
+        status: 'major',
+        wasDeprecated: true,
+      });
+      expect(at(verdict.changes, 'webhook entry.started payload.id', 'property-removed')).to.include({
+        status: 'major',
+        wasDeprecated: true,
+      });
+    });
+  });
+
+  describe('where each change is (its line in the YAML) and how it is shown', () => {
+    const text = readFileSync(new URL('../openapi/openapi.yaml', import.meta.url), 'utf8');
+    const lineOf = (source: string, pattern: RegExp, from = 1) =>
+      source.split('\n').findIndex((l, i) => i + 1 >= from && pattern.test(l)) + 1;
+    /** The verdict of `before` -> `after` (YAML texts), each change placed. */
+    const placed = (before: string, after: string, accepted: AcceptedChange[] = []) => {
+      const a = new SourceMap(before);
+      const b = new SourceMap(after);
+      const verdict = judge(a.toJS(), b.toJS(), accepted);
+      return { verdict, changes: place(verdict, b, a) };
+    };
+    const report = (changes: Placed[], verdict: Verdict): Report => ({
+      file: 'openapi/openapi.yaml',
+      acceptedFile: 'openapi/accepted-changes.json',
+      base: { label: 'abc1234', why: 'merge base with main', version: '1.0.0' },
+      head: { label: 'working tree', version: '1.0.0' },
+      verdict,
+      changes,
+    });
+    const narrowed = text.replace(/^( {8})maximum: 500$/m, '$1maximum: 100');
+    const withoutTag = (() => {
+      const lines = text.split('\n');
+      const start = lineOf(text, /^ {4}TagCreate:$/);
+      const field = lineOf(text, /^ {8}workspaceId:$/, start);
+      lines.splice(field - 1, 3); // workspaceId, its type and maxLength
+      return lines.join('\n');
+    })();
+
+    it('a change to a shared component: the line of the keyword that changed, once per operation that uses it', () => {
+      const { changes } = placed(text, narrowed);
+      const line = lineOf(narrowed, /^ {8}maximum: 100$/);
+      expect(line).to.be.greaterThan(1000);
+      expect(changes.map((c) => [c.location, c.line, c.exact])).to.deep.equal([
+        ['GET /api/v1/entries query.limit', line, true],
+        ['GET /api/v1/reports/detailed query.limit', line, true],
+      ]);
+    });
+
+    it("a removed property: the line of the properties it was one of, and the old file's line of it", () => {
+      const { changes } = placed(text, withoutTag);
+      const change = changes.find((c) => c.location === 'POST /api/v1/tags request body.workspaceId')!;
+      expect(change.kind).to.equal('property-removed');
+      expect(change.line).to.equal(lineOf(withoutTag, /^ {6}properties:$/, lineOf(withoutTag, /^ {4}TagCreate:$/)));
+      expect(change.exact).to.equal(false);
+      expect(change.beforeLine).to.equal(lineOf(text, /^ {8}workspaceId:$/, lineOf(text, /^ {4}TagCreate:$/)));
+    });
+
+    it('a removed enum value is at its enum (exact); a removed keyword at the schema that lost it (not exact)', () => {
+      const after = text.replace('enum: [web, desktop, mobile, extension, api, import]', 'enum: [web, desktop, mobile, extension, api]');
+      const { changes } = placed(text, after);
+      const removed = changes.find((c) => c.location === 'POST /api/v1/entries request body.source')!;
+      expect([removed.kind, removed.line, removed.exact]).to.deep.equal([
+        'enum-value-removed',
+        lineOf(after, /^ {6}enum: \[web, desktop/),
+        true,
+      ]);
+      const noMaximum = placed(text, text.replace(/^ {8}maximum: 500\n/m, ''));
+      const change = noMaximum.changes[0]!;
+      expect([change.kind, change.exact, change.beforeLine]).to.deep.equal(['maximum-removed', false, lineOf(text, /^ {8}maximum: 500$/)]);
+    });
+
+    it('an added property, parameter and path: the line of its key', () => {
+      const doc = parse(text);
+      doc.components.schemas.TagCreate.properties.color = { type: 'string' };
+      doc.paths['/api/v1/tags'].get.parameters.push({ name: 'sort', in: 'query', schema: { type: 'string' } });
+      doc.paths['/api/v1/things'] = { get: { responses: { '200': { description: 'ok' } } } };
+      const after = stringify(doc);
+      const { changes } = placed(text, after);
+      const line = (location: string) => changes.find((c) => c.location === location)?.line;
+      expect(line('POST /api/v1/tags request body.color')).to.equal(lineOf(after, /^ {8}color:$/, lineOf(after, /^ {4}TagCreate:$/)));
+      expect(line('GET /api/v1/tags query.sort')).to.equal(lineOf(after, /^ {8}- name: sort$/));
+      expect(line('/api/v1/things')).to.equal(lineOf(after, /^ {2}\/api\/v1\/things:$/));
+    });
+
+    it('markdown: the table escapes | and says which lines belong to a removed thing', () => {
+      const after = withoutTag.replace(/^( {8}maximum: 500)$/m, '$1\n        pattern: "^a|b$"');
+      const { verdict, changes } = placed(text, after, [
+        { location: 'POST /api/v1/tags *', kind: 'property-removed', reason: 'No client | sends it.' },
+      ]);
+      const markdown = formatMarkdown(report(changes, verdict));
+      expect(markdown).to.contain('`*` The line of what now holds a removed thing (its parent); the change says where it was.');
+      expect(markdown).to.contain('| `GET /api/v1/entries` `query.limit` | `pattern-added` | "^a\\|b$" | **yes** | **no** |');
+      expect(markdown).to.match(
+        /\| \d+\* \| `POST \/api\/v1\/tags` `request body.workspaceId` \| `property-removed` \| clients sending it are refused \(closed object\) \| \*\*yes\*\* \| yes: No client \\\| sends it. \|/,
+      );
+    });
+
+    it('github: workflow commands escaped (%, newline, and : , in properties); past ten a level is summed up', () => {
+      const { verdict, changes } = placed(text, narrowed, [
+        { location: '* query.limit', kind: 'maximum-decreased', reason: '100% reviewed:\nsee #12, ok' },
+      ]);
+      const lines = formatGithub(report(changes, verdict));
+      const line = lineOf(narrowed, /^ {8}maximum: 100$/);
+      expect(lines).to.deep.equal([
+        `::warning file=openapi/openapi.yaml,line=${line},title=Breaking change%2C accepted (2)::query.limit: maximum-decreased (500 -> 100) in 2 operations (GET /api/v1/entries, GET /api/v1/reports/detailed); accepted: 100%25 reviewed:%0Asee #12, ok`,
+      ]);
+      // Twelve lines with additions: nine annotations and one for the other three.
+      const doc = parse(text);
+      for (let i = 0; i < 12; i++) doc.paths[`/api/v1/new${i}`] = { get: { responses: { '200': { description: 'ok' } } } };
+      const many = placed(text, stringify(doc));
+      const notices = formatGithub(report(many.changes, many.verdict));
+      expect(notices).to.have.length(10);
+      expect(notices[9]).to.match(
+        /^::notice file=openapi\/openapi.yaml,line=\d+,title=Contract change \(more\)::3 more on lines \d+, \d+, \d+: see the job summary's table\.$/,
+      );
+    });
+
+    it("codequality: GitLab's report, one issue per change, with a stable fingerprint", () => {
+      const { verdict, changes } = placed(text, addSort(narrowed));
+      const issues = JSON.parse(formatCodeQuality(report(changes, verdict)));
+      const line = lineOf(addSort(narrowed), /^ {8}maximum: 100$/);
+      expect(issues).to.have.length(3);
+      expect(issues[0]).to.deep.equal({
+        description: 'GET /api/v1/entries query.limit: maximum-decreased (500 -> 100); not accepted in openapi/accepted-changes.json',
+        check_name: 'maximum-decreased',
+        fingerprint: issues[0].fingerprint,
+        severity: 'critical',
+        location: { path: 'openapi/openapi.yaml', lines: { begin: line } },
+      });
+      expect(issues[0].fingerprint).to.match(/^[0-9a-f]{64}$/);
+      expect(new Set(issues.map((i: any) => i.fingerprint)).size).to.equal(3);
+      expect(issues[2]).to.include({ check_name: 'parameter-added', severity: 'info' });
+      expect(JSON.parse(formatCodeQuality(report(changes, verdict)))[0].fingerprint).to.equal(issues[0].fingerprint);
+    });
+  });
+
   describe('the command line, in a scratch git repository', () => {
     const repoRoot = fileURLToPath(new URL('..', import.meta.url));
     let dir: string;
@@ -370,6 +590,7 @@ describe('contract diff (scripts/contract-diff.ts)', () => {
       mkdirSync(join(dir, 'scripts'));
       mkdirSync(join(dir, 'openapi'));
       copyFileSync(join(repoRoot, 'scripts/contract-diff.ts'), join(dir, 'scripts/contract-diff.ts'));
+      cpSync(join(repoRoot, 'scripts/contract-diff'), join(dir, 'scripts/contract-diff'), { recursive: true });
       symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
       writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
       git('init', '-q', '-b', 'main');
@@ -414,6 +635,163 @@ describe('contract diff (scripts/contract-diff.ts)', () => {
     it('refuses an unknown revision', () => {
       expect(run('--check', 'no-such-rev').status).to.equal(2);
     });
+  });
+
+  describe('releases, the removal rule and the changelog, in a scratch git repository', () => {
+    const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+    let dir: string;
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+    const run = (...args: string[]) => {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', ...args], { cwd: dir, encoding: 'utf8' });
+      return { status: result.status, out: result.stdout + result.stderr };
+    };
+    const writeContract = (doc: unknown) => writeFileSync(join(dir, 'openapi/openapi.yaml'), stringify(doc));
+    const v110 = edited((doc) => {
+      doc.info.version = '1.1.0';
+      Object.assign(doc.paths['/api/v1/tags/{id}'].get, { deprecated: true, 'x-deprecated-at': '2026-12-01', 'x-sunset': '2027-06-01' });
+      doc.paths['/api/v1/tags'].get.parameters.push({ name: 'sort', in: 'query', schema: { type: 'string' } });
+    });
+    const v200 = (() => {
+      const doc = structuredClone(v110);
+      doc.info.version = '2.0.0';
+      delete doc.paths['/api/v1/tags/{id}'].get;
+      delete doc.paths['/api/v1/tags/{id}'].delete;
+      return doc;
+    })();
+
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'contract-release-'));
+      mkdirSync(join(dir, 'openapi'));
+      cpSync(join(repoRoot, 'scripts/contract-diff.ts'), join(dir, 'scripts/contract-diff.ts'));
+      cpSync(join(repoRoot, 'scripts/contract-diff'), join(dir, 'scripts/contract-diff'), { recursive: true });
+      symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+      writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+      writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
+      writeFileSync(join(dir, 'CHANGELOG.md'), '# Changelog\n\nIntro.\n\n## 1.0.0 (2026-11-25)\n\nThe first.\n');
+      git('init', '-q', '-b', 'main');
+      writeContract(contract);
+      git('add', '-A');
+      git('commit', '-qm', '1.0.0');
+      git('tag', 'v1.0.0');
+      writeContract(v110);
+      git('commit', '-qam', '1.1.0: deprecate GET /tags/{id}');
+      git('tag', 'v1.1.0');
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('changelog between two tags: the added parameter and the deprecation with its dates', () => {
+      const { status, out } = run('--format', 'changelog', 'v1.0.0', 'v1.1.0');
+      expect(status).to.equal(0);
+      const date = git('log', '-1', '--format=%cs', 'v1.1.0');
+      expect(out).to.equal(
+        [
+          `## 1.1.0 (${date})`,
+          '',
+          'Generated by `npm run -s contract:diff -- --format changelog v1.0.0 v1.1.0` from the contract (`openapi/openapi.yaml`): ' +
+            'the changes for clients from v1.0.0 (version 1.0.0) to v1.1.0 (version 1.1.0). Regenerate it rather than editing it.',
+          '',
+          '### Added',
+          '',
+          '- `GET /api/v1/tags`: `query.sort` parameter-added: optional',
+          '',
+          '### Deprecated',
+          '',
+          '- `GET /api/v1/tags/{id}` deprecated on 2026-12-01, sunset 2027-06-01 (operation).',
+          '',
+        ].join('\n'),
+      );
+    });
+
+    it('a new major removes what 1.1.0 deprecated: passes; what it did not: fails, saying what to do', () => {
+      writeContract(v200);
+      const { status, out } = run('--check');
+      expect(out).to.match(
+        /^openapi\/openapi.yaml at v1\.1\.0 = [0-9a-f]{7} \(last tag; version 1\.1\.0\) -> working tree \(version 2\.0\.0\)$/m,
+      );
+      expect(out).to.contain('BREAKING      GET /api/v1/tags/{id}  operation-removed\n');
+      expect(out).to.contain(
+        'DELETE /api/v1/tags/{id} operation-removed: removed under a new major version, but not deprecated in the last release v1.1.0: deprecate it first',
+      );
+      expect(out).to.contain('contract:check failed: 1 breaking change(s) for clients.');
+      expect(status).to.equal(1);
+    });
+
+    it('changelog into CHANGELOG.md: a new version goes above the newest section, and is replaced when written again', () => {
+      writeContract(v200);
+      const first = run('--format', 'changelog', 'v1.1.0', '--write', 'CHANGELOG.md');
+      expect(first.out).to.equal('CHANGELOG.md: added the section of 2.0.0 (2 changes).\n');
+      const written = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
+      const today = new Date().toISOString().slice(0, 10);
+      expect(written.startsWith(`# Changelog\n\nIntro.\n\n## 2.0.0 (${today})\n\nGenerated by \``)).to.equal(true);
+      expect(written).to.contain(
+        [
+          '### Breaking',
+          '',
+          '- **Breaking** (new major version 2.0.0): `GET /api/v1/tags/{id}`: operation-removed',
+          '- **Breaking** (not accepted in `openapi/accepted-changes.json`; removed under a new major version, but not deprecated in the last release v1.1.0: deprecate it first (deprecated: true with x-deprecated-at and x-sunset) in a minor release, or accept the removal with a reason): `DELETE /api/v1/tags/{id}`: operation-removed',
+          '',
+          '## 1.0.0 (2026-11-25)\n\nThe first.\n',
+        ].join('\n'),
+      );
+      expect(run('--format', 'changelog', 'v1.1.0', '--write', 'CHANGELOG.md').out).to.equal(
+        'CHANGELOG.md: replaced the section of 2.0.0 (2 changes).\n',
+      );
+      expect(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8')).to.equal(written);
+    });
+
+    it('a first release from no contract, not tagged yet; refuses what it does not know', () => {
+      const head = git('rev-parse', '--short=7', 'HEAD');
+      const { status, out } = run('--format', 'changelog', 'none', 'HEAD', '--unreleased');
+      expect(status).to.equal(0);
+      expect(out.split('\n')[0]).to.equal(`## 1.1.0 (unreleased; ${git('log', '-1', '--format=%cs')}, ${head})`);
+      expect(out).to.contain('the changes for clients from no contract to HEAD (tag v1.1.0, version 1.1.0).');
+      expect(out).to.contain('- `GET /api/v1/tags/{id}`: One tag (deprecated)\n');
+      expect(out).not.to.contain('### Breaking');
+      const unknown = run('--format', 'yaml');
+      expect([unknown.status, unknown.out.split('\n')[0]]).to.deep.equal([
+        2,
+        'contract: --format must be one of text, markdown, github, codequality, changelog (got yaml)',
+      ]);
+      expect(run('--write', 'x.md').out).to.contain('contract: --write goes with --format changelog');
+      expect(run('--base-branch').status).to.equal(2);
+    });
+  });
+
+  it("CHANGELOG.md's section of the current version is the generator's, not edited by hand", () => {
+    const file = readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
+    const version = contract.info.version as string;
+    const start = file.search(new RegExp(`^## ${version.replace(/\./g, '\\.')} `, 'm'));
+    expect(start, `no section ## ${version} in CHANGELOG.md`).to.be.greaterThan(0);
+    const next = file.indexOf('\n## ', start + 1);
+    const written = file.slice(start, next < 0 ? undefined : next + 1);
+    // Since the last release tag (the first release: since no contract at all).
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    let tag: string | undefined;
+    try {
+      tag = git('describe', '--tags', '--abbrev=0');
+    } catch {
+      tag = undefined;
+    }
+    const base = tag ? parse(git('show', `${tag}:openapi/openapi.yaml`)) : {};
+    const generated = formatChangelog({
+      verdict: judge(base, contract),
+      after: contract,
+      version,
+      date: 'any',
+      fromLabel: 'no contract',
+      toLabel: 'HEAD',
+      command: 'the command',
+      acceptedFile: 'openapi/accepted-changes.json',
+    });
+    const body = (section: string) => section.slice(section.indexOf('\n### ')).trim();
+    expect(
+      body(written),
+      'CHANGELOG.md is stale: npm run -s contract:diff -- --format changelog none HEAD --unreleased --write CHANGELOG.md',
+    ).to.equal(body(generated));
+    expect(written).to.match(
+      /^## 1\.0\.0 \(unreleased; \d{4}-\d{2}-\d{2}, [0-9a-f]{7}\)\n\nGenerated by `npm run -s contract:diff -- --format changelog none HEAD --unreleased`/,
+    );
   });
 
   it('flags the real commit 83bd246 (six query parameters got a maxLength) from git history', function () {

@@ -83,6 +83,10 @@ describe('CORS', () => {
         'Retry-After',
         'X-Request-Id',
         'ETag',
+        // A deprecated operation's notice (src/http/deprecation.ts), readable by a page's script too.
+        'Deprecation',
+        'Sunset',
+        'Link',
       ]);
       expect(CORS_ALLOWED_HEADERS).to.equal('Authorization, Content-Type, If-None-Match');
       expect(me.headers.get('vary')).to.equal('Origin, Accept-Encoding');

@@ -65,6 +65,7 @@ describe('timetrack import (the command)', () => {
       'refused',
       'created',
       'unmatchedUsers',
+      'notices',
     );
     expect(refused.json.refused[0].line).to.equal(5);
     expect(JSON.parse(refused.stderr).error.code).to.equal('refused');

@@ -6,7 +6,11 @@ import {
   type ImportProgress,
   type ImportReport,
 } from '../modules/imports/service.js';
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { DomainError } from '../errors.js';
 import { OPERATOR } from '../principal.js';
+import type { Services } from '../services.js';
 import { optionalString, required, UsageError } from './args.js';
 import { type Command, command, flag, type CommandContext, ReportedFailure, str } from './command.js';
 
@@ -58,6 +62,7 @@ export function importReport(result: Record<string, unknown>): string {
   );
   const made = createdInWords(r.created);
   if (made !== '') lines.push(`${r.dryRun || r.importId === null ? 'To create' : 'Created'}: ${made}.`);
+  for (const notice of r.notices ?? []) lines.push(`Note: ${notice}`);
   if (r.unmatchedUsers.length > 0) {
     lines.push('Users of the file who match no member (add them with timetrack member add, or import with --create-members):');
     for (const u of r.unmatchedUsers)
@@ -72,6 +77,50 @@ export function importReport(result: Record<string, unknown>): string {
 }
 
 const withHuman = (human: Command['human'], cmd: Command): Command => ({ ...cmd, human });
+
+/**
+ * `export`: a workspace into FILE in the timetrack format, streamed (the chunks are written as
+ * the entries are read, a page at a time). Written to FILE.partial and renamed when complete, so
+ * FILE is never half an export.
+ */
+async function exportWorkspace(
+  services: Services,
+  q: { workspaceId: string; from?: string; to?: string },
+  out: string,
+  progress?: (line: string) => void,
+): Promise<Record<string, unknown>> {
+  const started = Date.now();
+  const run = services.imports.exportWorkspace(OPERATOR, q);
+  const partial = `${out}.partial`;
+  const file = createWriteStream(partial);
+  try {
+    // events.once rejects when the stream fails instead (no directory, no room, no permission).
+    await once(file, 'open');
+    let shown = 0;
+    for await (const chunk of run.chunks) {
+      if (!file.write(chunk)) await once(file, 'drain');
+      if (progress && run.counts.entries - shown >= 50_000) {
+        shown = run.counts.entries;
+        const seconds = (Date.now() - started) / 1000;
+        progress(
+          `exported ${shown.toLocaleString('en')} entries, ${Math.round(shown / Math.max(seconds, 0.001)).toLocaleString('en')} rows/s`,
+        );
+      }
+    }
+    file.end();
+    await once(file, 'finish');
+    renameSync(partial, out);
+  } catch (error) {
+    file.destroy();
+    rmSync(partial, { force: true });
+    if (error instanceof DomainError) throw error;
+    throw new DomainError(
+      'invalid',
+      `Cannot write ${out}: ${(error as Error).message}. Choose a file in a directory that exists and may be written.`,
+    );
+  }
+  return { workspaceId: q.workspaceId, path: out, ...run.counts };
+}
 
 /** `import …`: another tracker's export into a workspace (decisions §10). */
 export const importCommands: Record<string, Command> = {
@@ -124,6 +173,29 @@ export const importCommands: Record<string, Command> = {
         'is skipped as a duplicate. Webhook deliveries are sent only with --webhooks. Undo with timetrack import undo ID.',
       ].join('\n'),
     ),
+  ),
+  export: command(
+    'export --workspace W [--from D] [--to D] --out FILE',
+    'Write a whole workspace (its catalog and its completed entries) into FILE in the timetrack format, which timetrack import reads back.',
+    { workspace: str, from: str, to: str, out: str },
+    0,
+    (v, _p, s, c) => {
+      const from = optionalString(v, 'from');
+      const to = optionalString(v, 'to');
+      return exportWorkspace(
+        s,
+        { workspaceId: required(v, 'workspace'), ...(from ? { from } : {}), ...(to ? { to } : {}) },
+        required(v, 'out'),
+        c.progress,
+      );
+    },
+    undefined,
+    [
+      'Every client, project, task and tag (archived ones too, with their settings) and every completed entry starting',
+      'from --from (a day, or an ISO date-time; UTC days) up to the end of --to, with its member, zone, work, tags,',
+      'billable flag and rate. UTF-8 with a BOM, RFC 4180. timetrack import FILE --workspace W2 --create-members on',
+      'another server gives back the same entries, catalog and rates (docs/importing.md).',
+    ].join('\n'),
   ),
   'import list': command('import list --workspace W', "A workspace's imports, newest first.", { workspace: str }, 0, async (v, _p, s) => ({
     imports: await s.imports.list(OPERATOR, required(v, 'workspace')),

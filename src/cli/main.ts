@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from '../db/database.js';
 import { DomainError } from '../errors.js';
+import { stripUnsafe } from '../kernel/input.js';
 import type { Services } from '../services.js';
 import { UsageError } from './args.js';
 import { type Command, commands, ReportedFailure } from './commands.js';
@@ -58,7 +59,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   const rest = argv.slice(single ? 1 : 2);
   const fail = (code: string, message: string, exit: number, usage?: string) => {
     if (json) deps.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
-    else deps.stderr(`timetrack: ${message}\n${usage ? `usage: timetrack ${usage}\n` : ''}`);
+    else deps.stderr(`timetrack: ${forTerminal(message)}\n${usage ? `usage: timetrack ${usage}\n` : ''}`);
     return exit;
   };
   const maintenance = maintenanceCommands[argv[0] as string];
@@ -101,12 +102,12 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     if (json) {
       deps.stdout(`${JSON.stringify(result)}\n`);
     } else {
-      deps.stdout((cmd.human ?? humanReadable)(result) + (cmd.note ? `\n${cmd.note}\n` : ''));
+      deps.stdout(forTerminal((cmd.human ?? humanReadable)(result)) + (cmd.note ? `\n${cmd.note}\n` : ''));
     }
     return 0;
   } catch (error) {
     if (error instanceof ReportedFailure) {
-      deps.stdout(json ? `${JSON.stringify(error.result)}\n` : (cmd.human ?? humanReadable)(error.result));
+      deps.stdout(json ? `${JSON.stringify(error.result)}\n` : forTerminal((cmd.human ?? humanReadable)(error.result)));
       return fail('refused', error.message, EXIT_FAILED);
     }
     if (error instanceof UsageError) return fail('usage', error.message, EXIT_USAGE, cmd.usage);
@@ -131,7 +132,7 @@ function runMaintenance(
   }
   try {
     const result = cmd.run(args, { databasePath: deps.databasePath, openDatabase: deps.openDatabase, now: new Date() });
-    deps.stdout(json ? `${JSON.stringify(result)}\n` : humanReadable(result));
+    deps.stdout(json ? `${JSON.stringify(result)}\n` : forTerminal(humanReadable(result)));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) return fail('usage', error.message, EXIT_USAGE, cmd.usage);
@@ -139,6 +140,14 @@ function runMaintenance(
     throw error;
   }
 }
+
+/**
+ * Output for a person's terminal: without control characters (but its line breaks) or
+ * bidirectional controls, which a file name, a name or a cell of an imported file may carry and
+ * a terminal would run as escape sequences (`\x1b]0;…` retitles it, `\x1b[2J` clears it).
+ * With --json they stay escaped by JSON itself, except the bidirectional ones a program reads as text.
+ */
+const forTerminal = (text: string): string => stripUnsafe(text, '\n');
 
 function humanReadable(result: Record<string, unknown>): string {
   return Object.entries(result)

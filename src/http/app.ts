@@ -17,6 +17,8 @@ import { ContractBackend, type OperationInfo } from './backend.js';
 import { type Negotiated, negotiate } from '../kernel/compression.js';
 import { type ContractDocument, servedDocument } from '../contract.js';
 import { API_REFERENCE_PATH, apiReferencePage } from './api-reference.js';
+import { CHANGELOG_PATH, changelogPage } from './changelog.js';
+import { compileDeprecations, type Deprecations } from './deprecation.js';
 import { createCors } from './cors.js';
 import { type CatalogValidators, catalogValidators, etagHeader, isCatalogList, noneMatch } from './etag.js';
 import { createHandlers } from '../operations/index.js';
@@ -68,6 +70,9 @@ type ReadReply = { status: 200; json: Uint8Array | EncodedBody; etag?: string } 
 type Answer = Reply | ReadReply | { status: 503; body: unknown };
 type AnyHandler = (request: { query: unknown; path: unknown; body: unknown; actor: unknown }) => Answer | Promise<Answer>;
 
+/** The API reference and the changelog it links: pages for people, outside the contract. */
+const DOCUMENT_PATHS = new Set([API_REFERENCE_PATH, CHANGELOG_PATH]);
+
 /** Where the Prometheus metrics are served (outside the contract, like the problem pages). */
 const METRICS_PATH = '/metrics';
 
@@ -111,6 +116,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const web = deps.web ?? null;
   const { metrics } = deps;
   const cors = createCors(config.corsOrigins, pathMethods(api));
+  const deprecations = compileDeprecations(contract, `${config.baseUrl}${CHANGELOG_PATH}`);
   // API answers depend on these request headers besides the URL (no-store aside, a proxy must know).
   const vary = [cors?.vary, config.compressionMinBytes === null ? null : 'Accept-Encoding'].filter((v) => v).join(', ');
   const app = express();
@@ -130,7 +136,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     if (
       (req.method === 'GET' || req.method === 'HEAD') &&
       ((pages !== null && (exchange.instance === pages || exchange.instance.startsWith(`${pages}/`))) ||
-        exchange.instance === API_REFERENCE_PATH ||
+        DOCUMENT_PATHS.has(exchange.instance) ||
         (metrics !== null && exchange.instance === METRICS_PATH))
     ) {
       next();
@@ -149,8 +155,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     }
     const negotiated = negotiate(req.headers['accept-encoding'], config.compressionMinBytes);
     try {
-      const reply = (await api.handleRequest(exchange.request, exchange)) as Answer;
-      await writeReply(res, reply, negotiated);
+      const handled = api.handleRequest(exchange.request, exchange).finally(() => announceDeprecation(deprecations, exchange));
+      await writeReply(res, (await handled) as Answer, negotiated);
     } catch (error) {
       await respondWithError(exchange, error, negotiated);
     }
@@ -162,6 +168,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     app.get(`${pages}/:slug`, pageHandler);
   }
   app.get(API_REFERENCE_PATH, apiReferencePage({ compressionMinBytes: config.compressionMinBytes, logger }));
+  app.get(CHANGELOG_PATH, changelogPage({ compressionMinBytes: config.compressionMinBytes, logger }));
   if (metrics !== null) app.get(METRICS_PATH, metricsEndpoint(metrics, config, logger));
   if (settings !== null && web) app.use(web);
 
@@ -236,6 +243,23 @@ function metricsEndpoint(metrics: Metrics, config: Config, logger: Logger): Requ
       await sendProblem(res, config.problemsBase, 'internal-error', '', req.path);
     }
   };
+}
+
+/**
+ * Deprecation, Sunset and Link on every answer of a routed request (refusals included) whose
+ * operation, or a parameter it was sent, the contract marks deprecated (src/http/deprecation.ts).
+ */
+function announceDeprecation(deprecations: Deprecations, exchange: Exchange): void {
+  const { operationId, req, res } = exchange;
+  if (operationId === undefined || res.headersSent) return;
+  // Express parses the query anew on each read: the one as sent (the pipeline's copy drops workspaceId).
+  const headers = deprecations.headers(operationId, {
+    get query() {
+      return req.query as Record<string, unknown>;
+    },
+    headers: req.headers,
+  });
+  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
 /** Writes a handler's reply: no body for 204 and 304, else its JSON (compressed when asked and large enough). */

@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 /** What a page's script may send beyond the CORS-safelisted headers. */
 export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, If-None-Match';
 /** What a page's script may read beyond the safelisted response headers (Content-Type, Content-Length, …). */
-export const CORS_EXPOSED_HEADERS = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id, ETag';
+export const CORS_EXPOSED_HEADERS =
+  'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id, ETag, Deprecation, Sunset, Link';
 /** How long a browser keeps a preflight's answer: 2 hours, Chromium's own ceiling (Firefox allows 24 h). */
 export const CORS_MAX_AGE_SEC = 7200;
 

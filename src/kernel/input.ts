@@ -1,12 +1,50 @@
 import { DomainError } from '../errors.js';
 
+/**
+ * Characters no name may hold: C0 and C1 control characters and DEL (a terminal runs them as
+ * escape sequences, a page shows nothing), and the bidirectional formatting characters (U+061C,
+ * U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) that reorder what is shown around them, so
+ * "invoice\u202Efdp.exe" reads as "invoiceexe.pdf".
+ */
+// eslint-disable-next-line no-control-regex -- these are the characters refused
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+
+/** The first character of the text a name may not hold, as `U+XXXX`, or null. */
+export function unsafeCharacter(text: string): string | null {
+  const found = UNSAFE.exec(text);
+  return found ? `U+${(found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
+
+/** Refuses a name holding a control or bidirectional character, naming the field and the character. */
+export function requireSafeText(value: string, what: string, field?: string): string {
+  const bad = unsafeCharacter(value);
+  if (bad !== null) {
+    throw new DomainError(
+      'invalid',
+      `${what} must not hold control characters or bidirectional controls (found ${bad}): type it again without them.`,
+      field === undefined ? {} : { field },
+    );
+  }
+  return value;
+}
+
+/**
+ * The text without the characters a name may not hold (`keep` lists those to leave, such as a
+ * line break): for what is shown but not refused, such as an uploaded file's name or the
+ * command line's output on a terminal.
+ */
+export function stripUnsafe(text: string, keep = ''): string {
+  return text.replace(UNSAFE_ALL, (ch) => (keep.includes(ch) ? ch : ''));
+}
+
 /** Input rules of names, codes, rates and counts, shared by the modules (a refusal is a domain error). */
 /** `what` is the input in words (the message starts with it), `field` its API name (the refusal's `field`). */
 export function requireName(value: string, what: string, field = 'name', max = 200): string {
   const name = value.trim();
   if (name === '') throw new DomainError('invalid', `${what} must not be empty.`, { field });
   if (name.length > max) throw new DomainError('invalid', `${what} must be at most ${max} characters.`, { field });
-  return name;
+  return requireSafeText(name, what, field);
 }
 
 export function requireCurrency(value: string): string {

@@ -267,6 +267,29 @@ describe('imports service', () => {
     expect(entries().map((e) => e.authorId)).to.deep.equal([ada.userId, ada.userId, ada.userId]);
   });
 
+  it('an owner’s --create-members never makes a member of an account that already holds the email (decisions 8a): unmatched, with what to do', async () => {
+    // Grace has an account here (another workspace's, say) but is no member of this one.
+    const grace = world.services.accounts.createAccount({ name: 'Someone else', email: 'GRACE@example.org' });
+    const { report, stopped } = await run({ path: fixture('toggl.csv'), createMembers: true }, world.owner);
+    expect(stopped).to.equal(true);
+    expect(report.created.users).to.equal(0);
+    expect(report.unmatchedUsers).to.deep.equal([{ name: 'Grace Hopper', email: 'grace@example.org', rows: 1, firstLine: 5 }]);
+    expect(report.notices).to.deep.equal([
+      'One person of the file cannot be made a member by an import (listed as unmatched): add each on the Members page, which sends an invitation; once accepted, import the file again.',
+    ]);
+    // Nothing names or describes the account that holds the address.
+    expect(JSON.stringify(report)).not.to.include('Someone else');
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).not.to.include(grace.id);
+    // Skipping her rows imports the rest; she is still no member.
+    const rest = await run({ path: fixture('toggl.csv'), createMembers: true, skipInvalid: true }, world.owner);
+    expect(rest.report).to.deep.include({ imported: 2 });
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).not.to.include(grace.id);
+    // The operator on the server's command line may attach the account (as its member add may).
+    const operator = await run({ path: fixture('toggl.csv'), createMembers: true });
+    expect(operator.report).to.deep.include({ imported: 1, duplicates: 2, unmatchedUsers: [], notices: [] });
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).to.include(grace.id);
+  });
+
   it('a member imports their own history only; an owner imports the team’s; each sees the imports they may', async () => {
     const { report } = await run({ path: fixture('toggl.csv') }, ada);
     expect(report.imported).to.equal(3);
@@ -338,5 +361,162 @@ describe('imports service', () => {
     expect(shown.state).to.equal('failed');
     expect(shown.failure).to.match(/stopped midway/);
     expect(entries()).to.deep.equal([]);
+  });
+
+  describe('money a file carries (issue 37 item 5): nothing is lost when a format lacks a column', () => {
+    const TOGGL =
+      'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (EUR)\n';
+    const togglRow = (description: string, start: string, end: string, amount: string, billable = 'Yes') =>
+      `Ada Lovelace,ada@example.org,Acme,Fresh,,${description},${billable},${start.slice(0, 10)},${start.slice(11)},${end.slice(0, 10)},${end.slice(11)},,,${amount}\n`;
+    /** The entries by description: [billable, hourlyRate, amount, durationSec]. */
+    const money = () => Object.fromEntries(entries().map((e) => [e.description, [e.billable, e.hourlyRate, e.amount, e.durationSec]]));
+
+    it('Kimai without a Billable column: rows are billable (as in Kimai), 3 h at 150 earn 450 on a project the import creates', async () => {
+      const path = write(
+        'kimai.csv',
+        'Date,From,To,Duration,User,Customer,Project,Activity,Description,Tags,Hourly rate\n' +
+          '16.03.2026,09:00,12:00,3:00,ada@example.org,Acme,Fresh,Support,Three hours,,150.00\n',
+      );
+      const { report } = await run({ path });
+      expect(report).to.deep.include({
+        imported: 1,
+        refused: [],
+        notices: [
+          "The file names no currency: its rates (1 row) are read as EUR, the workspace's currency. (Kimai exports name none: check that its customers bill in EUR.)",
+        ],
+      });
+      expect(money()).to.deep.equal({ 'Three hours': [true, 150, 450, 10800] });
+      // Its own Billable column, where the export has one, is read as it says.
+      const marked = write(
+        'kimai-marked.csv',
+        'Date,From,To,Duration,User,Customer,Project,Activity,Description,Tags,Hourly rate,Billable\n' +
+          '17.03.2026,09:00,10:00,1:00,ada@example.org,Acme,Fresh,Support,Not billed,,150.00,No\n',
+      );
+      await run({ path: marked });
+      expect(money()['Not billed']).to.deep.equal([false, 150, 0, 3600]);
+    });
+
+    it('Toggl: a billable row’s Amount becomes its rate (amount × 3600 ÷ seconds, 4 decimals), which gives the amount back to the cent', async () => {
+      const path = write(
+        'toggl-amounts.csv',
+        TOGGL +
+          togglRow('awkward', '2026-03-02 09:00:00', '2026-03-02 10:23:17', '123.45') +
+          togglRow('seven seconds', '2026-03-02 11:00:00', '2026-03-02 11:00:07', '0.01') +
+          togglRow('three hours', '2026-03-02 12:00:00', '2026-03-02 15:00:00', '450.00') +
+          togglRow('eleven seconds', '2026-03-02 16:00:00', '2026-03-02 16:00:11', '1000.00') +
+          togglRow('a second short of 100 h', '2026-03-03 00:00:00', '2026-03-07 03:59:59', '99.99') +
+          togglRow('150 hours', '2026-03-10 00:00:00', '2026-03-16 06:00:00', '2500.00') +
+          togglRow('thirty days', '2026-04-01 00:00:00', '2026-05-01 00:00:13', '77.77') +
+          togglRow('not billable', '2026-03-02 17:00:00', '2026-03-02 18:00:00', '0.00', 'No'),
+      );
+      const { report } = await run({ path });
+      expect(report).to.deep.include({ imported: 8, refused: [], notices: [] });
+      expect(money()).to.deep.equal({
+        awkward: [true, 88.9374, 123.45, 4997],
+        'seven seconds': [true, 5.1429, 0.01, 7],
+        'three hours': [true, 150, 450, 10800],
+        'eleven seconds': [true, 327272.7273, 1000, 11],
+        'a second short of 100 h': [true, 0.9999, 99.99, 359999],
+        // Past 100 hours 4 decimals no longer give the amount back: the fewest more that do.
+        '150 hours': [true, 16.66667, 2500, 540000],
+        'thirty days': [true, 0.10801, 77.77, 2592013],
+        // Not billable: no rate from the file, the usual resolution (none here).
+        'not billable': [false, null, 0, 3600],
+      });
+    });
+
+    it('Toggl without a Billable column: an amount above 0 says billable, 0 says not', async () => {
+      const path = write(
+        'toggl-nobillable.csv',
+        'User,Email,Project,Description,Start date,Start time,End date,End time,Amount (EUR)\n' +
+          'Ada,ada@example.org,Fresh,paid,2026-03-02,09:00:00,2026-03-02,10:00:00,80.00\n' +
+          'Ada,ada@example.org,Fresh,free,2026-03-02,10:00:00,2026-03-02,11:00:00,0.00\n',
+      );
+      await run({ path });
+      expect(money()).to.deep.equal({ paid: [true, 80, 80, 3600], free: [false, null, 0, 3600] });
+    });
+
+    it('Clockify without Billable Rate or Billable: the Billable Amount keeps the money; rates with thousands separators are read', async () => {
+      const path = write(
+        'clockify-amount.csv',
+        'Project,Client,Description,Task,User,Email,Tags,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal),Billable Amount (EUR)\n' +
+          'Fresh,Acme,paid,,Ada,ada@example.org,,03/16/2026,09:00:00,03/16/2026,10:30:00,01:30:00,1.50,"1,234.56"\n' +
+          'Fresh,Acme,free,,Ada,ada@example.org,,03/16/2026,11:00:00,03/16/2026,12:00:00,01:00:00,1.00,0.00\n',
+      );
+      const { report } = await run({ path });
+      expect(report).to.deep.include({ imported: 2, refused: [] });
+      expect(money()).to.deep.equal({ paid: [true, 823.04, 1234.56, 5400], free: [false, null, 0, 3600] });
+      const rated = write(
+        'clockify-rate.csv',
+        'Project,Client,Description,Task,User,Email,Tags,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal),Billable Rate (EUR)\n' +
+          'Fresh,Acme,rated,,Ada,ada@example.org,,03/17/2026,09:00:00,03/17/2026,10:00:00,01:00:00,1.00,95.50\n',
+      );
+      await run({ path: rated });
+      // No Billable column and no amount, but a rate: the row was billed.
+      expect(money().rated).to.deep.equal([true, 95.5, 95.5, 3600]);
+    });
+
+    it('Harvest: Billable Amount without Billable Rate, a rate without Billable?, a row in another currency refused, no Currency named', async () => {
+      const path = write(
+        'harvest-partial.csv',
+        'Date,Client,Project,Task,Notes,Hours,First Name,Last Name,Billable Amount,Currency\n' +
+          '2026-03-02,Acme,Fresh,,from amount,1.5,Ada,Lovelace,150.00,Euro - EUR\n' +
+          '2026-03-03,Acme,Fresh,,dollars,1,Ada,Lovelace,100.00,US Dollar - USD\n',
+      );
+      const { report, stopped } = await run({ path });
+      expect(stopped).to.equal(true);
+      expect(report.refused).to.deep.equal([
+        {
+          line: 3,
+          message: "Currency: USD, and the workspace's money is in EUR: export this row in EUR, or import it into a workspace in USD",
+        },
+      ]);
+      await run({ path, skipInvalid: true });
+      expect(money()).to.deep.equal({ 'from amount': [true, 100, 150, 5400] });
+      const noCurrency = write(
+        'harvest-nocurrency.csv',
+        'Date,Client,Project,Task,Notes,Hours,First Name,Last Name,Billable Rate\n' + '2026-03-04,Acme,Fresh,,rated,2,Ada,Lovelace,90\n',
+      );
+      const second = await run({ path: noCurrency });
+      expect(second.report.notices).to.deep.equal([
+        "The file names no currency: its rates (1 row) are read as EUR, the workspace's currency.",
+      ]);
+      expect(money().rated).to.deep.equal([true, 90, 180, 7200]);
+    });
+  });
+
+  describe('rates of a member’s own history (issue 33, M4)', () => {
+    const file = () =>
+      write(
+        'rates.csv',
+        'email,start,end,description,client,project,task,tags,billable,hourlyRate\n' +
+          'ada@example.org,2026-03-02T09:00:00Z,2026-03-02T10:00:00Z,Self-billed,Acme,Fresh,,,true,5000\n' +
+          'ada@example.org,2026-03-02T11:00:00Z,2026-03-02T12:00:00Z,No rate,Acme,Fresh,,,true,\n',
+      );
+
+    it('a member’s import does not take the file’s rates: the usual resolution applies, and the preview and result say so', async () => {
+      world.services.accounts.setWorkspace(OPERATOR, world.workspaceId, { hourlyRate: 60 });
+      const preview = await run({ path: file(), dryRun: true }, ada);
+      const notice =
+        "The file's rates (1 row) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.";
+      expect(preview.report.notices).to.deep.equal([notice]);
+      expect(preview.preview.map((r) => r.hourlyRate)).to.deep.equal([null, null]);
+      const { report } = await run({ path: file() }, ada);
+      expect(report).to.deep.include({ imported: 2, notices: [notice] });
+      expect(entries().map((e) => [e.description, e.authorId, e.billable, e.hourlyRate, e.amount])).to.deep.equal([
+        ['Self-billed', ada.userId, true, 60, 60],
+        ['No rate', ada.userId, true, 60, 60],
+      ]);
+    });
+
+    it('an owner’s import takes them, here for one member (the operator’s too: the tests above)', async () => {
+      const { report } = await run({ path: file(), user: ada.userId }, world.owner);
+      // (A file of the timetrack format names its currency in its rate's header: `hourlyRate (EUR)`.)
+      expect(report.notices).to.deep.equal(["The file names no currency: its rates (1 row) are read as EUR, the workspace's currency."]);
+      expect(entries().map((e) => [e.authorId, e.hourlyRate, e.amount])).to.deep.equal([
+        [ada.userId, 5000, 5000],
+        [ada.userId, null, null],
+      ]);
+    });
   });
 });

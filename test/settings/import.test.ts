@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { OPERATOR } from '../../src/principal.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -16,10 +16,13 @@ describe('settings page: the import upload', () => {
   });
   afterEach(() => server.close());
 
-  const uploads = () =>
-    readdirSync(tmpdir())
+  /** The files in this server's uploads directory (beside its database). */
+  const uploads = () => {
+    const data = dirname(server.config.databasePath);
+    return readdirSync(data)
       .filter((d) => d.startsWith('timetrack-uploads-'))
-      .flatMap((d) => readdirSync(`${tmpdir()}/${d}`));
+      .flatMap((d) => readdirSync(join(data, d)));
+  };
 
   async function upload(csrf: string, file: Buffer | null, client: SettingsClient = owner, extra: Record<string, string> = {}) {
     const form = new FormData();

@@ -6,6 +6,7 @@ import { csvRecords, delimiterOf } from '../../src/modules/imports/csv.js';
 import { orderEvidence, parseDay, parseDuration, parseTimeOfDay, ZoneClock } from '../../src/modules/imports/dates.js';
 import { detectFormat, readHeader } from '../../src/modules/imports/formats.js';
 import { tagsOf } from '../../src/modules/imports/rows.js';
+import { numberOf, parseMoneyCell } from '../../src/modules/imports/money.js';
 import { DomainError } from '../../src/errors.js';
 
 const FIXTURES = new URL('../fixtures/import/', import.meta.url).pathname;
@@ -163,5 +164,17 @@ describe('import: formats', () => {
   it('splits tags on commas, trims them and keeps each name once', () => {
     expect(tagsOf(' a, b ,,A, c')).to.deep.equal(['a', 'b', 'c']);
     expect(tagsOf('')).to.deep.equal([]);
+  });
+
+  it('reads money cells exactly: signs, codes, decimal commas and thousands separators; refuses what is not a number', () => {
+    const read = (cell: string) => {
+      const d = parseMoneyCell(cell);
+      return d === null ? null : numberOf(d);
+    };
+    expect(['80.05', '€ 80.05', '80.05 EUR', '80,05', '1,234.56', '1.234,56', '1234', '0.1000'].map(read)).to.deep.equal([
+      80.05, 80.05, 80.05, 80.05, 1234.56, 1234.56, 1234, 0.1,
+    ]);
+    expect(parseMoneyCell('0.1000')).to.deep.equal({ units: 1000n, scale: 4 });
+    expect(['-5', '\u001b[2J', '12abc', 'eighty', '1,2,3'].map(read)).to.deep.equal([null, null, null, null, null]);
   });
 });

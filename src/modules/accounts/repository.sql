@@ -91,6 +91,9 @@ select "id", "name" from "users" where "users"."id" in (?, ?);
 update "users" set "password_hash" = ?, "password_set_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
+select "id", "name", "email" from "users" where "users"."id" in (?, ?);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
 update "workspaces" set "business_profile" = ?, "updated_at" = ? where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 

@@ -135,6 +135,10 @@ export function createAccountsRepository(db: Db) {
         .run().changes > 0,
     userNames: (ids: string[]): Array<{ id: string; name: string }> =>
       ids.length === 0 ? [] : db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)).all(),
+    userContacts: (ids: string[]): Array<{ id: string; name: string; email: string }> =>
+      ids.length === 0
+        ? []
+        : db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, ids)).all(),
 
     ...membersRepository(db, memberRows),
   };

@@ -179,6 +179,9 @@ export function createAccountsService({
      * the account found by email, or created (no password: `user invite` later), joined to the
      * workspace without flags. Its id.
      */
+    /** Whether an account holds the email (an import's check; never shown to anyone). */
+    emailHeld: (email: string): boolean => repo.userByEmail(email.trim().toLowerCase()) !== undefined,
+
     joinImported(workspaceId: string, input: { name: string; email: string }): string {
       const email = requireEmail(input.email);
       const userId = repo.userByEmail(email)?.id ?? createAccount({ name: input.name || email, email }).id;
@@ -310,6 +313,8 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     },
     isEmpty: (): boolean => !repo.anyWorkspace(),
     userNames: (ids: string[]) => repo.userNames(ids),
+    /** Names and emails of accounts by id, members or not (the authors of a workspace's export). */
+    userContacts: (ids: string[]) => repo.userContacts(ids),
     /** A person's own zone and first day of the week (the web app's days and weeks); null when not chosen yet. */
     preferences: (userId: string): Preferences => {
       const row = repo.user(userId);

@@ -4,7 +4,7 @@ import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
-import { cleanName, nameKey } from './names.js';
+import { acceptedName, nameKey } from './names.js';
 import type { clients } from './schema.js';
 import { type ClientView, clientView } from './views.js';
 
@@ -79,7 +79,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
     },
 
     create(actor: Actor, input: Schemas['ClientCreate']): ClientView {
-      const name = cleanName(input.name);
+      const name = acceptedName(input.name);
       return write(
         (record) => {
           const now = clock.now();
@@ -101,7 +101,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
     },
 
     update(actor: Actor, id: string, patch: Schemas['ClientPatch']): ClientView {
-      const name = patch.name === undefined ? undefined : cleanName(patch.name);
+      const name = patch.name === undefined ? undefined : acceptedName(patch.name);
       return write(
         (record) => {
           repo.client(actor.workspaceId, id);

@@ -5,10 +5,22 @@ type RecordEvent = (event: DomainEvent) => number;
 import { newId } from '../../ids.js';
 import { type CatalogDeps, type CatalogEntity, catalogEvent } from './common.js';
 import { cleanName, nameKey } from './names.js';
-import type { ClientRow, ProjectRow, TagRow, TaskRow } from './repository.js';
+import type { ClientRow, ProjectRow, ProjectWithTotals, TagRow, TaskRow } from './repository.js';
 import { clientView, projectView, tagView, taskView } from './views.js';
 
 const PROJECT_COLOR = '#9e9e9e';
+
+/** What an import may set on a catalog row it created (the timetrack format's catalog records); absent: left as created. */
+export interface CatalogAttributes {
+  archived?: boolean;
+  /** Projects: the color, the billable default, the budget. */
+  color?: string;
+  billable?: boolean;
+  budgetAmount?: number | null;
+  /** Projects and tasks. */
+  hourlyRate?: number | null;
+  estimateSec?: number | null;
+}
 
 /** A row an import found or created (created rows are recorded by the import, for its undo). */
 export interface Found<Row> {
@@ -102,6 +114,8 @@ export function createCatalogImports({ clock, repo, entries }: CatalogDeps) {
       return { row, created: true };
     },
 
+    ...transfer({ clock, repo }),
+
     /**
      * Deletes a row an import created, inside the caller's write, when nothing references it any
      * more (an entry, a task of a project, a project of a client); whether it went.
@@ -127,3 +141,55 @@ export function createCatalogImports({ clock, repo, entries }: CatalogDeps) {
 }
 
 export type CatalogImports = ReturnType<typeof createCatalogImports>;
+
+/** What an import sets on the rows it created, and what an export reads: a workspace's whole catalog. */
+function transfer({ clock, repo }: Pick<CatalogDeps, 'clock' | 'repo'>) {
+  const by = (workspaceId: string, actor: EventActor) => ({ workspaceId, userId: actor.userId, tokenId: actor.tokenId });
+  return {
+    /**
+     * Sets what a file says of a row the import created (archived, a project's color, default,
+     * rate, estimate and budget, a task's rate and estimate), inside the caller's write, with
+     * its sync event. Rows the import found are left as they are: the workspace's settings win.
+     */
+    configure(
+      record: RecordEvent,
+      workspaceId: string,
+      actor: EventActor,
+      kind: CatalogEntity,
+      id: string,
+      attrs: CatalogAttributes,
+    ): void {
+      const updatedAt = clock.now();
+      const given = <K extends keyof CatalogAttributes>(keys: K[]) =>
+        Object.fromEntries(keys.filter((k) => attrs[k] !== undefined).map((k) => [k, attrs[k]])) as Pick<CatalogAttributes, K>;
+      if (kind === 'client') {
+        const row = repo.updateClient(id, { ...given(['archived']), updatedAt });
+        record(catalogEvent(by(workspaceId, actor), 'client', id, 'update', clientView(row)));
+      } else if (kind === 'project') {
+        repo.updateProject(id, { ...given(['archived', 'color', 'billable', 'budgetAmount', 'hourlyRate', 'estimateSec']), updatedAt });
+        record(
+          catalogEvent(
+            by(workspaceId, actor),
+            'project',
+            id,
+            'update',
+            projectView(repo.projectWithTotals(workspaceId, id), undefined, true),
+          ),
+        );
+      } else if (kind === 'task') {
+        const row = repo.updateTask(id, { ...given(['archived', 'hourlyRate', 'estimateSec']), updatedAt });
+        record(catalogEvent(by(workspaceId, actor), 'task', id, 'update', taskView(row, true)));
+      }
+    },
+
+    /** A workspace's whole catalog, archived rows included (its export). */
+    snapshot(workspaceId: string): { clients: ClientRow[]; projects: ProjectWithTotals[]; tasks: TaskRow[]; tags: TagRow[] } {
+      return {
+        clients: repo.clients(workspaceId, {}),
+        projects: repo.projectsWithTotals(workspaceId),
+        tasks: repo.tasks(workspaceId, {}),
+        tags: repo.tags(workspaceId),
+      };
+    },
+  };
+}

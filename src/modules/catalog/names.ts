@@ -1,3 +1,5 @@
+import { requireSafeText } from '../../kernel/input.js';
+
 /** The stored form of a catalog name, and the key that makes names unique case-insensitively. */
 export function cleanName(name: string): string {
   return name.trim().normalize('NFC');
@@ -5,4 +7,10 @@ export function cleanName(name: string): string {
 
 export function nameKey(name: string): string {
   return cleanName(name).toLowerCase();
+}
+
+/** A name as a client of the API or the page gives it: refused when it holds a control or bidirectional character, else cleaned. */
+export function acceptedName(name: string): string {
+  // Trimmed first, as stored: white space at either end (a trailing line break) is not part of the name.
+  return requireSafeText(cleanName(name), 'name', 'name');
 }

@@ -6,7 +6,7 @@ import { amountCents } from '../../kernel/money.js';
 import { secondsBetween } from '../../kernel/time.js';
 import type { ClientsService } from './clients.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
-import { cleanName, nameKey } from './names.js';
+import { acceptedName, nameKey } from './names.js';
 import type { ProjectWithTotals } from './repository.js';
 import type { projects } from './schema.js';
 import { type LiveTotals, type ProjectView, projectView } from './views.js';
@@ -70,7 +70,7 @@ export function createProjectsService({ clock, write, repo, entries }: CatalogDe
 
     create(actor: Actor, input: Schemas['ProjectCreate']): ProjectView {
       requireMoneyVisible(actor, input, ['hourlyRate', 'budgetAmount']);
-      const name = cleanName(input.name);
+      const name = acceptedName(input.name);
       let clientId: string | null = null;
       return write(
         (record) => {
@@ -101,7 +101,7 @@ export function createProjectsService({ clock, write, repo, entries }: CatalogDe
 
     update(actor: Actor, id: string, patch: Schemas['ProjectPatch']): ProjectView {
       requireMoneyVisible(actor, patch, ['hourlyRate', 'budgetAmount']);
-      const name = patch.name === undefined ? undefined : cleanName(patch.name);
+      const name = patch.name === undefined ? undefined : acceptedName(patch.name);
       let parent: string | null = null;
       let shownName = name ?? '';
       return write(

@@ -52,7 +52,7 @@ function lookups(repo: CatalogRepository) {
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
 export type { CatalogEntries } from './common.js';
-export type { ProjectRow, TaskRow, ClientRow, TagRow } from './repository.js';
-export type { CatalogImports } from './import.js';
+export type { ProjectRow, ProjectWithTotals, TaskRow, ClientRow, TagRow } from './repository.js';
+export type { CatalogAttributes, CatalogImports } from './import.js';
 /** How the catalog compares names (an import keys what it found by it). */
 export { nameKey } from './names.js';

@@ -3,7 +3,7 @@ import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
-import { cleanName, nameKey } from './names.js';
+import { acceptedName, nameKey } from './names.js';
 import { type TagView, tagView } from './views.js';
 
 type Schemas = components['schemas'];
@@ -22,7 +22,7 @@ export function createTagsService({ clock, write, repo, entries }: CatalogDeps) 
     },
 
     create(actor: Actor, input: Schemas['TagCreate']): TagView {
-      const name = cleanName(input.name);
+      const name = acceptedName(input.name);
       return write(
         (record) => {
           const now = clock.now();
@@ -43,7 +43,7 @@ export function createTagsService({ clock, write, repo, entries }: CatalogDeps) 
     },
 
     update(actor: Actor, id: string, patch: Schemas['TagPatch']): TagView {
-      const name = cleanName(patch.name);
+      const name = acceptedName(patch.name);
       return write(
         (record) => {
           repo.tag(actor.workspaceId, id);

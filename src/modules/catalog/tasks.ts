@@ -3,7 +3,7 @@ import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
-import { cleanName, nameKey } from './names.js';
+import { acceptedName, nameKey } from './names.js';
 import type { tasks } from './schema.js';
 import { type TaskView, taskView } from './views.js';
 import { requireMoneyVisible } from './money.js';
@@ -25,7 +25,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
 
     create(actor: Actor, input: Schemas['TaskCreate']): TaskView {
       requireMoneyVisible(actor, input, ['hourlyRate']);
-      const name = cleanName(input.name);
+      const name = acceptedName(input.name);
       return write(
         (record) => {
           const project = repo.project(actor.workspaceId, input.projectId);
@@ -51,7 +51,7 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
 
     update(actor: Actor, id: string, patch: Schemas['TaskPatch']): TaskView {
       requireMoneyVisible(actor, patch, ['hourlyRate']);
-      const name = patch.name === undefined ? undefined : cleanName(patch.name);
+      const name = patch.name === undefined ? undefined : acceptedName(patch.name);
       let projectId = '';
       return write(
         (record) => {

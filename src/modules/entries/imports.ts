@@ -18,9 +18,28 @@ export interface ImportedEntry {
   tagIds: string[];
   /** The file's billable flag, or null: the project's default. */
   billable: boolean | null;
-  /** The file's rate (an exact decimal), or null: the usual resolution. */
+  /** The file's rate (an exact decimal), or null: the usual resolution (unless noRate). */
+  hourlyRate: number | null;
+  /** The file says the entry has no rate at all (the timetrack format's `none`): nothing is resolved. */
+  noRate?: boolean;
+  timeZone: string | null;
+}
+
+/** A completed entry as a workspace's export writes it (ids still ids: the export names them). */
+export interface ExportedEntry {
+  /** Where the entry is stored: the next page starts after the last one's. */
+  position: number;
+  id: string;
+  authorId: string;
+  description: string;
+  projectId: string | null;
+  taskId: string | null;
+  billable: boolean;
+  start: number;
+  end: number;
   hourlyRate: number | null;
   timeZone: string | null;
+  tagIds: string[];
 }
 
 /** Who an import writes for and how its events go out (the import module's run). */
@@ -62,7 +81,7 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
     insert(record: RecordEvent, ctx: ImportContext, input: ImportedEntry): string {
       const { project, task } = input;
       const billable = input.billable ?? project?.billable ?? false;
-      const hourlyRate = input.hourlyRate ?? rateOf(ctx, input);
+      const hourlyRate = input.hourlyRate ?? (input.noRate ? null : rateOf(ctx, input));
       const now = clock.now();
       const row = {
         id: newTimeId('ent'),
@@ -106,6 +125,27 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
         record(deletedEvent(row, ctx.actor, ctx.webhooks));
       }
       return rows.length;
+    },
+
+    /**
+     * A page of a workspace's completed entries for its export, in the order they are stored,
+     * after the position given (a page's last `position`); tag ids read from the entry's own list.
+     */
+    exportPage(q: { workspaceId: string; from: number; to: number; after: number; limit: number }): ExportedEntry[] {
+      return repo.exportPage(q).map((r) => ({
+        position: r.rowid,
+        id: r.id,
+        authorId: r.authorId,
+        description: r.description,
+        projectId: r.projectId,
+        taskId: r.taskId,
+        billable: r.billable,
+        start: r.startAt,
+        end: r.endAt,
+        hourlyRate: r.hourlyRate,
+        timeZone: r.timeZone,
+        tagIds: r.tagList === null ? [] : (JSON.parse(r.tagList) as string[]),
+      }));
     },
 
     /** Entries of the import invoiced since (their ids; a few). */

@@ -32,6 +32,9 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 select "id" from "entries" where ("entries"."import_id" = ? and "entries"."invoice_id" is not null) limit ?;
 --   SEARCH entries USING INDEX entries_import (import_id=?)
 
+SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list FROM entries NOT INDEXED WHERE rowid > ? AND workspace_id = ? AND end_at IS NOT NULL AND start_at >= ? AND start_at < ? ORDER BY rowid LIMIT ?;
+--   SEARCH entries USING INTEGER PRIMARY KEY (rowid>?)
+
 delete from "entry_tags" where "entry_tags"."entry_id" = ?;
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
 

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
+import { type InfoRecord, parse } from 'csv-parse';
+import { DomainError } from '../../errors.js';
 import { importErrors } from './errors.js';
 
 /** One record of the file: its cells, and the 1-based line where it starts. */
@@ -9,6 +10,18 @@ export interface CsvRecord {
 }
 
 const CHUNK = 256 * 1024;
+/**
+ * The most characters a record may hold (the cells of a row together). A row of a tracker's
+ * export holds a few hundred; the limit keeps one long line, or a quote never closed (it makes
+ * the rest of the file one cell), from taking the memory: csv-parse has no limit of its own.
+ */
+export const MAX_RECORD_CHARS = 100_000;
+/**
+ * The most cells a record may have: the formats read about 20 columns (Harvest's export has 21).
+ * Past it csv-parse no longer splits the record (its last cell takes the rest of the line, within
+ * MAX_RECORD_CHARS), so a line of a million commas is not a million cells.
+ */
+export const MAX_CELLS = 100;
 
 /**
  * The records of a CSV file, streamed (csv-parse; the file is never held whole): UTF-8 with or
@@ -32,26 +45,48 @@ export async function* csvRecords(path: string, onBytes?: (bytes: number) => voi
     w?.();
   };
 
+  /** Where the last record ended (its line), and the empty lines skipped up to it: where the next one starts. */
+  let lastEnd = 0;
+  let lastEmpty = 0;
   const startParser = (delimiter: string) => {
-    const p = parse({ delimiter, relax_column_count: true, skip_empty_lines: true, info: true, relax_quotes: false });
-    p.on('readable', () => {
-      let item: { record: string[]; info: { lines: number } } | null;
-      while ((item = p.read() as typeof item) !== null) {
+    const p = parse({
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      relax_quotes: false,
+      max_record_size: MAX_RECORD_CHARS,
+      ignore_last_delimiters: MAX_CELLS + 1,
+      // Each record as it is made (an error's line needs the last one's end before the error).
+      // (Typed as a record of cells: csv-parse's types do not let on_record change the record's type.)
+      on_record: (record: string[], info: InfoRecord): string[] => {
         // csv-parse counts a CRLF inside a quoted cell as two lines: its count is corrected by those.
         let breaks = 0;
-        for (const cell of item.record) {
+        for (const cell of record) {
           const { lines, crlf } = lineBreaks(cell);
           breaks += lines;
           overcount += crlf;
         }
-        const end = item.info.lines - overcount;
+        const end = info.lines - overcount;
         const line = end - breaks;
-        pending.push({ line, cells: item.record });
-      }
+        lastEnd = end;
+        lastEmpty = info.empty_lines;
+        if (record.length > MAX_CELLS) throw importErrors.tooManyCells(line, MAX_CELLS);
+        return { line, cells: record } as unknown as string[];
+      },
+    });
+    p.on('readable', () => {
+      let item: CsvRecord | null;
+      while ((item = p.read() as CsvRecord | null) !== null) pending.push(item);
       notify();
     });
-    p.on('error', (error) => {
-      failure = importErrors.unreadable(error.message.replace(/^Invalid Record Length: /, ''));
+    p.on('error', (error: Error & { code?: string; empty_lines?: number }) => {
+      failure =
+        error instanceof DomainError
+          ? error
+          : error.code === 'CSV_MAX_RECORD_SIZE'
+            ? importErrors.recordTooLong(lastEnd + 1 + Math.max(0, (error.empty_lines ?? lastEmpty) - lastEmpty), MAX_RECORD_CHARS)
+            : importErrors.unreadable(error.message.replace(/^Invalid Record Length: /, ''));
+      stream.destroy();
       notify();
     });
     p.on('end', () => {

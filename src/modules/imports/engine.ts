@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
 import type { DomainWrite, EventActor } from '../events/service.js';
@@ -70,6 +71,8 @@ export interface ImportReport {
   refused: Refused[];
   created: { clients: number; projects: number; tasks: number; tags: number; users: number };
   unmatchedUsers: Array<{ name: string; email: string; rows: number; firstLine: number }>;
+  /** What the import did differently from the file, in words (a member's rates not taken, a currency assumed). */
+  notices: string[];
 }
 
 /** The report, and whether it wrote (false: refused rows stopped it, or a dry run). */
@@ -80,6 +83,20 @@ export interface ImportOutcome {
   /** The rows a run with --skip-invalid would write (new, not refused). */
   importable: number;
   preview: PreviewRow[];
+}
+
+/** Who runs an import, as the service decided. */
+export interface ImportBy {
+  actor: EventActor;
+  actorUserId: string | null;
+  /** Whether the file's rates are taken: an owner's or the operator's import; a member's own history takes the usual resolution. */
+  fileRates: boolean;
+  /**
+   * Whether `--create-members` may make a member of an account that already holds a file user's
+   * email: the operator's import only. An owner's never does (decisions 8a): whoever holds an
+   * address joins only through an invitation they accept, so those users stay unmatched.
+   */
+  attachAccounts: boolean;
 }
 
 /** The refused rows listed at most (the rest are counted in one last line). */
@@ -114,7 +131,13 @@ export interface EngineDeps {
   accounts: {
     memberDirectory(workspaceId: string): Array<{ userId: string; name: string; email: string }>;
     joinImported(workspaceId: string, input: { name: string; email: string }): string;
+    /** Whether an account already holds the email (never told to anyone: it only keeps an owner's import from attaching it). */
+    emailHeld(email: string): boolean;
     currency(workspaceId: string): string;
+    /** Names and emails of accounts by id (an export's authors, members or not). */
+    userContacts(ids: string[]): Array<{ id: string; name: string; email: string }>;
+    /** Throws not_found for a workspace that does not exist. */
+    requireWorkspace(id: string): void;
   };
   /** The next write's budget in ms (default IMPORT_SHARED_WRITE_MS), asked before each write. */
   writeMs?: () => number;
@@ -151,8 +174,7 @@ interface Scan {
 export function createImportEngine(deps: EngineDeps) {
   return {
     /** `started` is told the import's id once its record is written (before the first row). */
-    run: (request: ImportRequest, by: { actor: EventActor; actorUserId: string | null }, started?: (id: string) => void) =>
-      run(deps, request, by, started),
+    run: (request: ImportRequest, by: ImportBy, started?: (id: string) => void) => run(deps, request, by, started),
     cleanUp: (ctx: ImportContext) => cleanUp(deps, ctx),
   };
 }
@@ -242,18 +264,14 @@ function fixedUser(deps: EngineDeps, workspaceId: string, user: string): { userI
   return found;
 }
 
-async function run(
-  deps: EngineDeps,
-  request: ImportRequest,
-  by: { actor: EventActor; actorUserId: string | null },
-  started?: (id: string) => void,
-): Promise<ImportOutcome> {
+async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, started?: (id: string) => void): Promise<ImportOutcome> {
   const { repo, write, clock } = deps;
   const totalBytes = statSync(request.path).size;
   const progress = (phase: ImportProgress['phase'], rows: number, bytes: number) => request.progress?.({ phase, rows, bytes, totalBytes });
   const workspaceCurrency = deps.accounts.currency(request.workspaceId);
   const fixed = request.user ? fixedUser(deps, request.workspaceId, request.user) : null;
   const author = fixed?.userId ?? null;
+  const money = { rates: by.fileRates, currency: workspaceCurrency };
 
   // Who the rows belong to: each user of the file matched when first met.
   const match = userMatcher(deps, request.workspaceId);
@@ -263,11 +281,18 @@ async function run(
     if (id !== null) matched.set(key, id);
     return id;
   };
-  const willCreate = (user: FileUser | undefined) => request.createMembers === true && user !== undefined && user.email !== '';
+  // Addresses an account holds stay unmatched in an owner's import: they join by invitation only (decisions 8a).
+  const held = new Set<string>();
+  const willCreate = (user: FileUser | undefined) => {
+    if (request.createMembers !== true || user === undefined || user.email === '') return false;
+    if (by.attachAccounts || !deps.accounts.emailHeld(user.email)) return true;
+    held.add(user.email.toLowerCase());
+    return false;
+  };
   // A checker per pass: Harvest's rows carry state (where a member's day has got to).
   const checkPass = (order: DateOrder | null) => (file: Pick<Scan, 'format' | 'users'>) =>
     createCheckPass(deps, request, file.format, {
-      check: createRowChecker(file.format, { order, zone: zoneFor(file.format, request), fixedUser: author !== null }),
+      check: createRowChecker(file.format, { order, zone: zoneFor(file.format, request), fixedUser: author !== null, ...money }),
       unmatched: (key) => author === null && memberOf(key, file.users) === null && !willCreate(file.users.get(key)),
       authorOf: (row) => author ?? matched.get(row.userKey) ?? null,
       user: (key) => file.users.get(key),
@@ -287,9 +312,10 @@ async function run(
     if (willCreate(user)) toCreate.set(user.email.toLowerCase(), user);
     else unmatchedUsers.push({ name: user.name, email: user.email, rows: user.rows, firstLine: user.firstLine });
   }
-  const { refused, refusedCount, duplicates, fresh, preview, names } =
+  const { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored } =
     reading.checked ?? (await withCache(repo, () => checkAll(request, found, progress, checkPass(found.order)(found))));
-  const check = () => createRowChecker(format, { order: found.order, zone: zoneFor(format, request), fixedUser: author !== null });
+  const check = () =>
+    createRowChecker(format, { order: found.order, zone: zoneFor(format, request), fixedUser: author !== null, ...money });
   const authorOf = (row: CheckedRow): string | null => author ?? matched.get(row.userKey) ?? null;
   const report: ImportReport = {
     importId: null,
@@ -307,6 +333,7 @@ async function run(
       users: toCreate.size,
     },
     unmatchedUsers,
+    notices: noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored, invite: held.size }),
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
   if (stopped || request.dryRun) {
@@ -321,7 +348,7 @@ async function run(
       id: importId,
       workspaceId: request.workspaceId,
       format,
-      fileName: request.fileName ?? basename(request.path),
+      fileName: stripUnsafe(request.fileName ?? basename(request.path)).slice(0, 200) || 'import.csv',
       actorUserId: by.actorUserId,
       state: 'running',
       webhooks: request.webhooks === true,
@@ -343,7 +370,7 @@ async function run(
   try {
     // Nothing new (the same file again): the check has counted the duplicates; the rows need no third read.
     const counts =
-      fresh === 0 && toCreate.size === 0
+      fresh === 0 && toCreate.size === 0 && Object.values(report.created).every((n) => n === 0)
         ? { imported: 0, duplicates, created: report.created }
         : await tuned(repo, () => writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress }));
     write(() =>
@@ -369,6 +396,9 @@ async function run(
 }
 
 interface CheckResult {
+  /** Rows with a rate from the file (taken or not), and those whose rate was not taken (a member's import). */
+  moneyRows: number;
+  ratesIgnored: number;
   refused: Refused[];
   refusedCount: number;
   duplicates: number;
@@ -413,6 +443,8 @@ function createCheckPass(
   let refusedCount = 0;
   let duplicates = 0;
   let fresh = 0;
+  let moneyRows = 0;
+  let ratesIgnored = 0;
   const seen = new Set<number>();
   const preview: PreviewRow[] = [];
   const names: NewNames = { clients: new Set(), projects: new Set(), tasks: new Set(), tags: new Set(), known: new Map() };
@@ -446,6 +478,13 @@ function createCheckPass(
     row(line, source) {
       const row = checkRow(a.check, line, source, refuse);
       if (!row) return;
+      if (row.rateIgnored) ratesIgnored++;
+      if (row.catalog) {
+        // A catalog row of the timetrack format: no entry, a client, project, task or tag that must exist.
+        countNew(deps, request.workspaceId, row, names);
+        return;
+      }
+      if (row.hourlyRate !== null || row.rateIgnored) moneyRows++;
       if (row.userKey !== '' && a.unmatched(row.userKey)) {
         refuse(
           line,
@@ -461,9 +500,41 @@ function createCheckPass(
       settle();
       seen.clear();
       if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
-      return { refused, refusedCount, duplicates, fresh, preview, names };
+      return { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored };
     },
   };
+}
+
+/**
+ * What the preview and the result say beside the counts: the file's rates that a member's import
+ * does not take (rates are an owner's to set), and rates read in the workspace's currency because
+ * the file names none.
+ */
+function noticesOf(a: {
+  format: Format;
+  currency: string | null;
+  workspaceCurrency: string;
+  moneyRows: number;
+  ratesIgnored: number;
+  invite: number;
+}): string[] {
+  const notices: string[] = [];
+  const rows = (n: number) => `${n.toLocaleString('en')} row${n === 1 ? '' : 's'}`;
+  if (a.invite > 0) {
+    notices.push(
+      `${a.invite === 1 ? 'One person' : `${a.invite.toLocaleString('en')} people`} of the file cannot be made ${a.invite === 1 ? 'a member' : 'members'} by an import (listed as unmatched): add each on the Members page, which sends an invitation; once accepted, import the file again.`,
+    );
+  }
+  if (a.ratesIgnored > 0) {
+    notices.push(
+      `The file's rates (${rows(a.ratesIgnored)}) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.`,
+    );
+  } else if (a.moneyRows > 0 && a.currency === null) {
+    notices.push(
+      `The file names no currency: its rates (${rows(a.moneyRows)}) are read as ${a.workspaceCurrency}, the workspace's currency.${a.format === 'kimai' ? ' (Kimai exports name none: check that its customers bill in ' + a.workspaceCurrency + '.)' : ''}`,
+    );
+  }
+  return notices;
 }
 
 /** The zone local times are read in: required by formats without offsets, checked. */
@@ -561,6 +632,10 @@ async function writeRows(
         deps.entries.startWrite();
         do {
           const row = rows[next++] as CheckedRow;
+          if (row.catalog) {
+            catalog.define(record, row);
+            continue;
+          }
           const authorId = a.authorOf(row);
           if (!authorId) continue;
           if (!repo.addFingerprint(ctx.workspaceId, fingerprintOf(found.format, authorId, row), ctx.importId)) {
@@ -578,6 +653,7 @@ async function writeRows(
             tagIds: catalog.tags(record, row.tags),
             billable: row.billable,
             hourlyRate: row.hourlyRate,
+            noRate: row.noRate,
             timeZone: row.timeZone,
           });
           imported++;
@@ -615,26 +691,52 @@ function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportRepor
   const projects = new Map<string, ProjectRow>();
   const tasks = new Map<string, TaskRow>();
   const tags = new Map<string, string>();
+  /** The rows this import created: a catalog row of the file sets what they hold (rows found are left as they are). */
+  const createdHere = new Set<string>();
   const note = (kind: CreatedKind, id: string, isNew: boolean, count: keyof ImportReport['created']) => {
     if (!isNew) return;
     repo.addCreated(ctx.importId, kind, id);
+    createdHere.add(id);
     created[count]++;
   };
   type Record = Parameters<EntryImports['insert']>[0];
-  return {
+  const clientOf = (record: Record, name: string): string => {
+    const key = nameKey(name);
+    let clientId = clients.get(key);
+    if (!clientId) {
+      const got = catalog.client(record, ctx.workspaceId, ctx.actor, name);
+      note('client', got.row.id, got.created, 'clients');
+      clientId = got.row.id;
+      clients.set(key, clientId);
+    }
+    return clientId;
+  };
+  const self = {
+    /**
+     * A catalog row of the file (the timetrack format): found or created like the names of an
+     * entry, and, when this import created it, given the file's settings (archived, color,
+     * billable default, rate, estimate, budget).
+     */
+    define(record: Record, row: CheckedRow): void {
+      const { kind, attrs } = row.catalog as NonNullable<CheckedRow['catalog']>;
+      if (kind === 'tag') {
+        self.tags(record, row.tags);
+        return;
+      }
+      let id: string;
+      if (kind === 'client') id = clientOf(record, row.client);
+      else {
+        const { project, task } = self.work(record, row);
+        const target = (kind === 'project' ? project : task) as ProjectRow | TaskRow;
+        id = target.id;
+        // The cached row serves the entries that follow (their billable default, their rate).
+        if (createdHere.has(id)) Object.assign(target, attrs);
+      }
+      if (createdHere.has(id) && Object.keys(attrs).length > 0) catalog.configure(record, ctx.workspaceId, ctx.actor, kind, id, attrs);
+    },
     work(record: Record, row: CheckedRow): { project: ProjectRow | null; task: TaskRow | null } {
       if (row.project === '') return { project: null, task: null };
-      let clientId: string | null = null;
-      if (row.client !== '') {
-        const key = nameKey(row.client);
-        clientId = clients.get(key) ?? null;
-        if (!clientId) {
-          const got = catalog.client(record, ctx.workspaceId, ctx.actor, row.client);
-          note('client', got.row.id, got.created, 'clients');
-          clientId = got.row.id;
-          clients.set(key, clientId);
-        }
-      }
+      const clientId = row.client !== '' ? clientOf(record, row.client) : null;
       const projectKey = `${clientId ?? ''}\u0000${nameKey(row.project)}`;
       let project = projects.get(projectKey);
       if (!project) {
@@ -669,6 +771,7 @@ function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportRepor
       return [...new Set(ids)].sort();
     },
   };
+  return self;
 }
 
 /** Which of the row's names the catalog lacks (a dry run's `created`), by name key. */
@@ -683,7 +786,13 @@ function countNew(deps: EngineDeps, workspaceId: string, row: CheckedRow, names:
     const key = nameKey(tag);
     if (!names.tags.has(key) && !look(`tag\u0000${key}`, () => catalog.findTag(workspaceId, tag))) names.tags.add(key);
   }
-  if (row.project === '') return;
+  if (row.project === '') {
+    if (row.catalog?.kind === 'client' && !names.clients.has(nameKey(row.client))) {
+      if (!look(`client\u0000${nameKey(row.client)}`, () => catalog.findClient(workspaceId, row.client)))
+        names.clients.add(nameKey(row.client));
+    }
+    return;
+  }
   let clientId: string | null = null;
   let clientNew = false;
   if (row.client !== '') {

@@ -8,6 +8,16 @@ export const importErrors = {
       'The file is not UTF-8 text. Save it again as UTF-8 (Excel: Save As → "CSV UTF-8"; LibreOffice: Save As → Text CSV, character set Unicode (UTF-8)) and import that file.',
     ),
   unreadable: (detail: string) => new DomainError('invalid', `The file cannot be read as CSV: ${detail}`),
+  recordTooLong: (line: number, max: number) =>
+    new DomainError(
+      'invalid',
+      `Line ${line} holds more than ${max.toLocaleString('en')} characters, and a row of a tracker's export holds a few hundred: nothing was imported. A quote that is never closed makes the rest of the file one cell: check the quotes from line ${line} on, or export the report again.`,
+    ),
+  tooManyCells: (line: number, max: number) =>
+    new DomainError(
+      'invalid',
+      `Line ${line} has more than ${max} cells, and an export has about 20 columns: nothing was imported. This is not a tracker's detailed report, or its cells are not separated by commas or semicolons: export the report again as CSV.`,
+    ),
   empty: () => new DomainError('invalid', 'The file is empty: export the detailed report again, with its header line and rows.'),
   headerOnly: () => new DomainError('invalid', 'The file has a header line and no rows: export a range that holds entries.'),
   noFormat: (found: string[], needs: string[]) =>
@@ -42,6 +52,8 @@ export const importErrors = {
       `The file's amounts are in ${file} and the workspace's in ${workspace}: nothing was imported. Export the report in ${workspace}, or import into a workspace that uses ${file}.`,
     ),
   notFound: (id: string) => notFound(`Import ${id}`),
+  range: () =>
+    new DomainError('invalid', 'from must be before to: the export covers the entries starting from its first day to the end of its last.'),
   notMember: (user: string, workspaceId: string) =>
     new DomainError(
       'invalid',

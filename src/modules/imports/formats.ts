@@ -24,8 +24,18 @@ export interface SourceRow {
   /** Harvest's hours (decimal or h:mm): its rows have no times of day. */
   hours: string;
   rate: string;
+  /** What the row earned (Toggl's Amount, Clockify's and Harvest's Billable Amount, Kimai's Rate): read where a billable row has no rate. */
+  amount: string;
   /** Harvest's per-row currency (`EUR` or `Euro - EUR`). */
   currency: string;
+  /** The timetrack format's own columns (a whole-workspace export): what the row is, the source's id, the entry's zone, a catalog row's settings. */
+  record: string;
+  sourceId: string;
+  timeZone: string;
+  archived: string;
+  color: string;
+  estimateSec: string;
+  budgetAmount: string;
 }
 
 /** A header as matched: trimmed, lower-cased, and a currency in parentheses (`Amount (USD)`) set apart. */
@@ -73,6 +83,7 @@ export const SPECS: Record<Format, FormatSpec> = {
       endDate: 'end date',
       endTime: 'end time',
       tags: 'tags',
+      amount: 'amount',
     },
     local: true,
   },
@@ -92,6 +103,7 @@ export const SPECS: Record<Format, FormatSpec> = {
       endDate: 'end date',
       endTime: 'end time',
       rate: 'billable rate',
+      amount: 'billable amount',
     },
     local: true,
   },
@@ -106,6 +118,7 @@ export const SPECS: Record<Format, FormatSpec> = {
       hours: 'hours',
       billable: 'billable?',
       rate: 'billable rate',
+      amount: 'billable amount',
       currency: 'currency',
     },
     local: true,
@@ -122,7 +135,10 @@ export const SPECS: Record<Format, FormatSpec> = {
       task: 'activity',
       description: 'description',
       tags: 'tags',
+      billable: 'billable',
       rate: 'hourly rate',
+      // Kimai's Rate is the record's price (hourly rate × duration, or its fixed rate).
+      amount: 'rate',
     },
     local: true,
   },
@@ -139,6 +155,14 @@ export const SPECS: Record<Format, FormatSpec> = {
       tags: 'tags',
       billable: 'billable',
       rate: 'hourlyrate',
+      name: 'member',
+      record: 'record',
+      sourceId: 'id',
+      timeZone: 'timezone',
+      archived: 'archived',
+      color: 'color',
+      estimateSec: 'estimatesec',
+      budgetAmount: 'budgetamount',
     },
     local: false,
   },
@@ -191,7 +215,15 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
     'endIso',
     'hours',
     'rate',
+    'amount',
     'currency',
+    'record',
+    'sourceId',
+    'timeZone',
+    'archived',
+    'color',
+    'estimateSec',
+    'budgetAmount',
   ];
   const positions = fields.map(at);
   const first = index.get('first name') ?? -1;
@@ -202,9 +234,14 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
     width,
     read(cells) {
       const row = {} as SourceRow;
+      const own = format === 'timetrack';
       for (let i = 0; i < fields.length; i++) {
         const p = positions[i] as number;
-        row[fields[i] as keyof SourceRow] = p < 0 ? '' : (cells[p] ?? '').trim();
+        const field = fields[i] as keyof SourceRow;
+        // The timetrack format is written by our export: its cells are taken exactly (a
+        // description keeps its spaces), less the one `'` it put before a formula's first character.
+        const cell = p < 0 ? '' : own ? unformula(cells[p] ?? '') : (cells[p] ?? '');
+        row[field] = own && field === 'description' ? cell : cell.trim();
       }
       if (format === 'harvest') row.name = `${(cells[first] ?? '').trim()} ${(cells[last] ?? '').trim()}`.trim();
       // Kimai's User column holds a user name, or an email.
@@ -214,11 +251,22 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
   };
 }
 
+/** A cell of the timetrack format without the `'` our export puts before `=`, `+`, `-`, `@`, a tab or a CR (and before `'`s that precede one). */
+export const unformula = (cell: string): string => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
+/** The timetrack format's columns as they are written (the header is matched in lower case). */
+const TIMETRACK_NAMES: Record<string, string> = {
+  hourlyrate: 'hourlyRate',
+  timezone: 'timeZone',
+  estimatesec: 'estimateSec',
+  budgetamount: 'budgetAmount',
+};
+
 /** The column a field comes from in this format, as the tool names it (for messages). */
 export function columnName(format: Format, field: keyof SourceRow): string {
   if (format === 'harvest' && field === 'name') return 'First Name/Last Name';
   const key = SPECS[format].columns[field];
-  if (format === 'timetrack') return key === 'hourlyrate' ? 'hourlyRate' : (key ?? field);
+  if (format === 'timetrack') return key === undefined ? field : (TIMETRACK_NAMES[key] ?? key);
   const named = SPECS[format].needs.find((n) => n.toLowerCase() === key);
   if (named) return named;
   if (!key) return field;

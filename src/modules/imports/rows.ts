@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
-import { nameKey } from '../catalog/service.js';
+import { unsafeCharacter } from '../../kernel/input.js';
+import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
+import { type CatalogAttributes, nameKey } from '../catalog/service.js';
 import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
 import { columnName, type Format, type SourceRow } from './formats.js';
+import { type FileDecimal, numberOf, parseMoneyCell, rateFromAmount } from './money.js';
 
 export const MAX_DESCRIPTION = 500;
 export const MAX_NAME = 200;
 export const MAX_TAGS = 20;
 const MAX_RATE = 1_000_000_000;
+/** The contract's bounds of a project's budget and an estimate. */
+const MAX_BUDGET = 1_000_000_000_000;
+const MAX_ESTIMATE_SEC = 31_536_000_000;
 const MAX_ENTRY_MS = 366 * 86_400_000;
 
 /** A row refused, with what to do about it. */
@@ -26,8 +32,24 @@ export interface CheckedRow {
   tags: string[];
   billable: boolean | null;
   hourlyRate: number | null;
+  /** The file gave the row a rate (or an amount it came from) that the import does not take: a member's own history. */
+  rateIgnored: boolean;
+  /** The file says the entry has no rate (the timetrack format's `none`): none is resolved either. */
+  noRate: boolean;
   timeZone: string | null;
+  /** The source's own id of the row (the timetrack format's `id`): its fingerprint. */
+  sourceId: string | null;
+  /** Set on a catalog row of the timetrack format (`record` client, project, task or tag): no entry, a row of the catalog. */
+  catalog: CatalogRecord | null;
 }
+
+/** A catalog row of the timetrack format: what it is (its names are the row's client, project, task, tags) and its settings. */
+export interface CatalogRecord {
+  kind: 'client' | 'project' | 'task' | 'tag';
+  attrs: CatalogAttributes;
+}
+
+const CATALOG_KINDS = ['client', 'project', 'task', 'tag'] as const;
 
 /** The file's user of a row: by email (case-insensitive), else by full name. */
 export function userKeyOf(row: Pick<SourceRow, 'email' | 'name'>): string {
@@ -42,9 +64,20 @@ const BOOLEANS: Record<string, boolean> = { yes: true, no: false, true: true, fa
  * decisions §10 (dates in the file's order, 12- or 24-hour times, local times in the zone, an end
  * after the start, exact rates, at most 20 tags, descriptions up to 500 characters).
  */
-export function createRowChecker(format: Format, options: { order: DateOrder | null; zone: ZoneClock | null; fixedUser: boolean }) {
+export function createRowChecker(
+  format: Format,
+  options: {
+    order: DateOrder | null;
+    zone: ZoneClock | null;
+    fixedUser: boolean;
+    /** Whether the file's rates are taken (an owner's or the operator's import); else the usual resolution. */
+    rates: boolean;
+    /** The workspace's currency: a row that names another (Harvest's Currency) is refused. */
+    currency: string;
+  },
+) {
   const column = (field: keyof SourceRow) => columnName(format, field);
-  const refuse = (field: keyof SourceRow, message: string): never => {
+  const refuse: Refuse = (field, message) => {
     throw new RowRefusal(`${column(field)}: ${message}`);
   };
   /** Harvest: where the next row of a member's day starts. */
@@ -109,43 +142,36 @@ export function createRowChecker(format: Format, options: { order: DateOrder | n
     return { start, end: local('endDate', row.endDate, 'endTime', row.endTime) };
   }
 
-  function rate(text: string): number | null {
-    if (text === '') return null;
-    const normal = text.replace(/^[^\d-]*/, '').replace(/\s/g, '');
-    // A decimal comma (semicolon files) is read as a point.
-    const decimal = /^\d+,\d+$/.test(normal) ? normal.replace(',', '.') : normal;
-    if (!/^\d+(\.\d+)?$/.test(decimal)) refuse('rate', `"${text}" is not a number; write a rate such as 80.05`);
-    const value = Number(decimal);
-    if (value > MAX_RATE) refuse('rate', `${text} is above the largest rate (1,000,000,000)`);
-    return value;
-  }
-
-  function name(field: keyof SourceRow, text: string): string {
-    if (text.length > MAX_NAME) refuse(field, `${text.length} characters; a name holds at most ${MAX_NAME}`);
-    return text;
-  }
+  const name = (field: keyof SourceRow, text: string): string => nameOf(refuse, field, text);
 
   return (line: number, row: SourceRow): CheckedRow => {
+    if (format === 'timetrack' && row.record !== '' && row.record.toLowerCase() !== 'entry') {
+      return catalogRecord(refuse, line, row, options.rates);
+    }
     const userKey = options.fixedUser ? '' : userKeyOf(row);
     if (!options.fixedUser && userKey === '') refuse(format === 'harvest' ? 'name' : 'email', 'empty; every row needs its user');
+    // A user of the file may become a member (--create-members): their name follows the rules of names.
+    if (!options.fixedUser && row.name !== '') name('name', row.name);
     const { start, end } = times(row, userKey);
     if (end <= start) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'the end is at or before the start');
     if (end - start > MAX_ENTRY_MS) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'an entry spans at most 366 days');
     if (row.description.length > MAX_DESCRIPTION) {
       refuse('description', `${row.description.length} characters; an entry's description holds at most ${MAX_DESCRIPTION}: shorten it`);
     }
-    const tags = tagsOf(row.tags);
+    const tags = tagsOf(row.tags, format === 'timetrack');
     if (tags.length > MAX_TAGS) refuse('tags', `${tags.length} tags; an entry holds at most ${MAX_TAGS}`);
     for (const tag of tags) name('tags', tag);
     const project = name('project', row.project);
     const task = name('task', row.task);
     if (task !== '' && project === '') refuse('task', `task "${task}" has no project; a task belongs to a project`);
-    let billable: boolean | null = null;
-    if (row.billable !== '') {
-      const value = BOOLEANS[row.billable.toLowerCase()];
-      if (value === undefined) refuse('billable', `"${row.billable}" is neither Yes/No, true/false nor 1/0`);
-      billable = value as boolean;
+    const currency = /([A-Za-z]{3})\s*$/.exec(row.currency)?.[1]?.toUpperCase();
+    if (currency !== undefined && currency !== options.currency) {
+      refuse(
+        'currency',
+        `${currency}, and the workspace's money is in ${options.currency}: export this row in ${options.currency}, or import it into a workspace in ${currency}`,
+      );
     }
+    const { billable, hourlyRate, noRate } = moneyOf(format, refuse, row, start, end);
     return {
       line,
       userKey,
@@ -157,18 +183,177 @@ export function createRowChecker(format: Format, options: { order: DateOrder | n
       task,
       tags,
       billable,
-      hourlyRate: rate(row.rate),
-      timeZone: options.zone?.name ?? null,
+      hourlyRate: options.rates ? hourlyRate : null,
+      rateIgnored: !options.rates && (hourlyRate !== null || noRate),
+      noRate: options.rates && noRate,
+      timeZone: row.timeZone === '' ? (options.zone?.name ?? null) : zoneOf(refuse, row.timeZone),
+      sourceId: row.sourceId === '' ? null : row.sourceId,
+      catalog: null,
     };
   };
 }
 
-/** A cell of comma-separated tags: trimmed, empty ones dropped, each name once (as the catalog compares names). */
-export function tagsOf(cell: string): string[] {
+/** A name of the file: at most 200 characters, no control or bidirectional characters. */
+function nameOf(refuse: Refuse, field: keyof SourceRow, text: string): string {
+  if (text.length > MAX_NAME) refuse(field, `${text.length} characters; a name holds at most ${MAX_NAME}`);
+  const bad = unsafeCharacter(text);
+  if (bad !== null) refuse(field, `holds a control character or a bidirectional control (${bad}); remove it from the file`);
+  return text;
+}
+
+/** An entry's own zone (the timetrack format's `timeZone`), checked and written as IANA names it. */
+function zoneOf(refuse: Refuse, text: string): string {
+  try {
+    return canonicalTimeZone(text);
+  } catch {
+    return refuse('timeZone', `"${text}" is not an IANA time zone such as Europe/Berlin`);
+  }
+}
+
+/**
+ * A catalog row of the timetrack format (its export writes one for every client, project, task
+ * and tag, so rows that no entry uses come back too): the names that place it, and what a new
+ * row of it takes: archived, a project's color, billable default, rate, estimate and budget, a
+ * task's rate and estimate. A member's import takes no rate or budget (rates are an owner's).
+ */
+function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: boolean): CheckedRow {
+  const kind = row.record.toLowerCase() as CatalogRecord['kind'];
+  if (!(CATALOG_KINDS as readonly string[]).includes(kind)) {
+    refuse('record', `"${row.record}" is none of entry, client, project, task, tag`);
+  }
+  const named = (field: 'client' | 'project' | 'task', needed: boolean): string => {
+    const text = nameOf(refuse, field, row[field]);
+    if (needed && text.trim() === '') refuse(field, `empty; a ${kind} row names its ${field}`);
+    return text;
+  };
+  const client = named('client', kind === 'client');
+  const project = kind === 'project' || kind === 'task' ? named('project', true) : '';
+  const task = kind === 'task' ? named('task', true) : '';
+  const tags = kind === 'tag' ? tagsOf(row.tags, true) : [];
+  if (kind === 'tag' && tags.length !== 1) refuse('tags', 'a tag row names one tag');
+  for (const tag of tags) nameOf(refuse, 'tags', tag);
+  const bool = (field: 'archived' | 'billable'): boolean | undefined => {
+    if (row[field] === '') return undefined;
+    const value = BOOLEANS[row[field].toLowerCase()];
+    if (value === undefined) refuse(field, `"${row[field]}" is neither true/false, Yes/No nor 1/0`);
+    return value;
+  };
+  const amount = (field: 'rate' | 'budgetAmount'): number | null => {
+    if (row[field] === '' || row[field].toLowerCase() === 'none') return null;
+    const value = parseMoneyCell(row[field]);
+    if (value === null) refuse(field, `"${row[field]}" is not a number`);
+    const n = numberOf(value as FileDecimal);
+    const max = field === 'budgetAmount' ? MAX_BUDGET : MAX_RATE;
+    if (n > max) refuse(field, `${row[field]} is above the largest ${field === 'rate' ? 'rate' : 'budget'} (${max.toLocaleString('en')})`);
+    return n;
+  };
+  const attrs: CatalogAttributes = {};
+  if (kind !== 'tag') {
+    const archived = bool('archived');
+    if (archived !== undefined) attrs.archived = archived;
+  }
+  let rateIgnored = false;
+  const money = (key: 'hourlyRate' | 'budgetAmount', value: number | null) => {
+    if (rates) attrs[key] = value;
+    else if (value !== null) rateIgnored = true;
+  };
+  if (kind === 'project') {
+    const billable = bool('billable');
+    if (billable !== undefined) attrs.billable = billable;
+    if (row.color !== '') {
+      if (!/^#[0-9a-fA-F]{6}$/.test(row.color)) refuse('color', `"${row.color}" is not a color such as #1f77b4`);
+      attrs.color = row.color.toLowerCase();
+    }
+    money('budgetAmount', amount('budgetAmount'));
+  }
+  if (kind === 'project' || kind === 'task') {
+    money('hourlyRate', amount('rate'));
+    if (row.estimateSec !== '') {
+      if (!/^\d{1,11}$/.test(row.estimateSec) || Number(row.estimateSec) > MAX_ESTIMATE_SEC) {
+        refuse('estimateSec', `"${row.estimateSec}" is not a whole number of seconds up to ${MAX_ESTIMATE_SEC}`);
+      }
+      attrs.estimateSec = Number(row.estimateSec);
+    } else attrs.estimateSec = null;
+  }
+  return {
+    line,
+    userKey: '',
+    start: 0,
+    end: 0,
+    description: '',
+    client,
+    project,
+    task,
+    tags,
+    billable: null,
+    hourlyRate: null,
+    rateIgnored,
+    noRate: false,
+    timeZone: null,
+    sourceId: null,
+    catalog: { kind, attrs },
+  };
+}
+
+/** Refuses a row naming the column a field comes from (never returns). */
+type Refuse = (field: keyof SourceRow, message: string) => never;
+
+function money(refuse: Refuse, field: 'rate' | 'amount', text: string): FileDecimal | null {
+  if (text === '') return null;
+  const value = parseMoneyCell(text);
+  if (value === null)
+    refuse(field, `"${text}" is not a number; write ${field === 'rate' ? 'a rate such as 80.05' : 'an amount such as 120.50'}`);
+  return value;
+}
+
+/**
+ * The row's billable flag and rate (decisions §10, and what each format does when it lacks a
+ * column: docs/importing.md). The flag is the file's; without one, an amount says it (more
+ * than 0: billable), Kimai's rows are billable (as in Kimai), and a row with a rate is billable;
+ * else the project's default. A billable row with an amount and no rate takes the rate that
+ * gives back the amount.
+ */
+function moneyOf(
+  format: Format,
+  refuse: Refuse,
+  row: SourceRow,
+  start: number,
+  end: number,
+): { billable: boolean | null; hourlyRate: number | null; noRate: boolean } {
+  let billable: boolean | null = null;
+  if (row.billable !== '') {
+    const value = BOOLEANS[row.billable.toLowerCase()];
+    if (value === undefined) refuse('billable', `"${row.billable}" is neither Yes/No, true/false nor 1/0`);
+    billable = value as boolean;
+  }
+  // The timetrack format's `none`: the entry has no rate (its export writes it for such entries).
+  const noRate = format === 'timetrack' && row.rate.toLowerCase() === 'none';
+  const rateCell = noRate ? null : money(refuse, 'rate', row.rate);
+  const amount = money(refuse, 'amount', row.amount);
+  let hourlyRate = rateCell === null ? null : numberOf(rateCell);
+  if (billable === null) {
+    if (format === 'kimai') billable = true;
+    else if (amount !== null) billable = amount.units > 0n;
+    else if (hourlyRate !== null && hourlyRate > 0) billable = true;
+  }
+  const seconds = secondsBetween(start, end);
+  if (hourlyRate === null && billable === true && amount !== null && seconds > 0) hourlyRate = rateFromAmount(amount, seconds);
+  if (hourlyRate !== null && hourlyRate > MAX_RATE) {
+    refuse(rateCell === null ? 'amount' : 'rate', `the rate ${hourlyRate} is above the largest rate (1,000,000,000)`);
+  }
+  return { billable, hourlyRate, noRate };
+}
+
+/**
+ * A cell of comma-separated tags: trimmed, empty ones dropped, each name once (as the catalog
+ * compares names). `quoted` (the timetrack format): a name holding a comma or a quote is quoted
+ * as in CSV (`"a,b",c`), as our export writes it.
+ */
+export function tagsOf(cell: string, quoted = false): string[] {
   if (cell === '') return [];
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const raw of cell.split(',')) {
+  for (const raw of quoted ? splitQuoted(cell) : cell.split(',')) {
     const tag = raw.trim();
     const key = nameKey(tag);
     if (tag === '' || seen.has(key)) continue;
@@ -176,6 +361,36 @@ export function tagsOf(cell: string): string[] {
     out.push(tag);
   }
   return out;
+}
+
+/** `"a,b", c,"d""e"` → `a,b`, ` c`, `d"e`: commas split, except inside a quoted name (quotes doubled). */
+function splitQuoted(cell: string): string[] {
+  const parts: string[] = [];
+  let i = 0;
+  while (i <= cell.length) {
+    while (cell[i] === ' ') i++;
+    if (cell[i] === '"') {
+      let text = '';
+      i++;
+      while (i < cell.length) {
+        if (cell[i] === '"' && cell[i + 1] === '"') {
+          text += '"';
+          i += 2;
+        } else if (cell[i] === '"') {
+          i++;
+          break;
+        } else text += cell[i++];
+      }
+      const comma = cell.indexOf(',', i);
+      parts.push(text + (comma < 0 ? cell.slice(i) : cell.slice(i, comma)));
+      i = comma < 0 ? cell.length + 1 : comma + 1;
+    } else {
+      const comma = cell.indexOf(',', i);
+      parts.push(comma < 0 ? cell.slice(i) : cell.slice(i, comma));
+      i = comma < 0 ? cell.length + 1 : comma + 1;
+    }
+  }
+  return parts;
 }
 
 function nextDay(day: string, order: DateOrder | null): string {
@@ -186,6 +401,10 @@ function nextDay(day: string, order: DateOrder | null): string {
 
 /** A row's fingerprint: a hash of the format, the member, the times, the description, the work and the tags (names as the catalog compares them). */
 export function fingerprintOf(format: Format, authorId: string, row: CheckedRow): string {
+  // The source's own id where the file carries one (decisions §10): two equal entries stay two.
+  if (row.sourceId !== null) {
+    return createHash('sha256').update(`${format}\u0000id\u0000${row.sourceId}`).digest('base64url').slice(0, 22);
+  }
   const tags = row.tags.map(nameKey).sort().join('\u0001');
   return createHash('sha256')
     .update(

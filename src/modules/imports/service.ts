@@ -7,11 +7,21 @@ import { importErrors } from './errors.js';
 import type { ImportRow } from './repository.js';
 import { type ImportView, importView } from './views.js';
 import { processAlive } from '../../processes.js';
+import { EARLIEST_INSTANT, LATEST_INSTANT, parseRangeBound } from '../../kernel/time.js';
+import { type ExportCounts, exportChunks } from './export.js';
 
 export type { ImportOutcome, ImportProgress, ImportReport, ImportRequest, PreviewRow } from './engine.js';
 export { FORMATS, type Format } from './formats.js';
 export type { DateOrder } from './dates.js';
 export type { ImportView } from './views.js';
+export type { ExportCounts } from './export.js';
+
+/** A workspace's export as it streams: its text chunks, what they held so far, and a file name for it. */
+export interface WorkspaceExport {
+  chunks: AsyncIterable<string>;
+  counts: ExportCounts;
+  fileName: string;
+}
 export { createdInWords } from './views.js';
 
 /** A running import whose process has written nothing for this long is taken for dead (its pid may be reused). */
@@ -93,7 +103,13 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
         }
       }
       await recover();
-      const by = { actor: eventActor(principal), actorUserId: isOperator(principal) ? null : principal.userId };
+      const by = {
+        actor: eventActor(principal),
+        actorUserId: isOperator(principal) ? null : principal.userId,
+        // Rates in a file are an owner's (or the operator's) to import, as the API takes a rate from no member.
+        fileRates: isOperator(principal) || principal.isOwner,
+        attachAccounts: isOperator(principal),
+      };
       const running = new Set<string>();
       const outcome = await engine.run(asked, by, (id) => {
         running.add(id);
@@ -101,6 +117,34 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
       });
       for (const id of running) mine.delete(id);
       return outcome;
+    },
+
+    /**
+     * A whole workspace in the timetrack format (its catalog, archived rows included, and its
+     * completed entries starting in [from, to): calendar days are UTC days), streamed: an import
+     * of it with --create-members into an empty workspace gives back the same entries, catalog
+     * and rates. The operator exports any workspace, an owner their own; a member no workspace.
+     * Refusals (who, a bad range) are thrown here, before the first chunk.
+     */
+    exportWorkspace(principal: Principal, q: { workspaceId: string; from?: string; to?: string }): WorkspaceExport {
+      if (!isOperator(principal)) {
+        if (principal.workspaceId !== q.workspaceId) throw importErrors.notFound(`workspace ${q.workspaceId}`);
+        if (!principal.isOwner)
+          throw importErrors.forbidden('Only an owner of the workspace exports it: its export holds every member’s time and rates.');
+      }
+      deps.accounts.requireWorkspace(q.workspaceId);
+      const from = q.from ? parseRangeBound(q.from, 'from', false) : EARLIEST_INSTANT;
+      const to = q.to ? parseRangeBound(q.to, 'to', true) : LATEST_INSTANT;
+      if (from >= to) throw importErrors.range();
+      const counts: ExportCounts = { entries: 0, clients: 0, projects: 0, tasks: 0, tags: 0, bytes: 0 };
+      const chunks = exportChunks(
+        { entries: deps.entries, catalog: deps.catalog, contacts: deps.accounts.userContacts },
+        { workspaceId: q.workspaceId, from, to, currency: deps.accounts.currency(q.workspaceId) },
+        counts,
+      );
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const span = q.from || q.to ? `-${q.from ? day(from) : 'start'}-to-${q.to ? day(to - 1) : day(clock.now())}` : `-${day(clock.now())}`;
+      return { chunks, counts, fileName: `timetrack-${q.workspaceId}${span}.csv` };
     },
 
     async list(principal: Principal, workspaceId: string): Promise<ImportView[]> {

@@ -128,7 +128,7 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
   </form>`;
   if (e.invoiceId)
     return html`<li class="entry locked" id="e-${e.id}">
-      <div class="row">${row(html`<span class="what">${what}</span>`)} ${continueButton}</div>
+      <div class="row">${row(html`<span class="what">${what}</span>`)} <span class="row-actions">${continueButton}</span></div>
       <p class="hint">Invoiced: read-only. An owner voids the invoice on the Invoices page to change it.</p>
     </li>`;
   if (!e.end)
@@ -137,10 +137,20 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
   return html`<li class="entry${open ? ' open' : ''}" id="e-${e.id}">
     <div class="row">
       ${row(html`<a class="what" href="${APP_PATH}/week?date=${week}&amp;edit=${e.id}#e-${e.id}" data-edit="${e.id}">${what}<span class="vh"> (edit)</span></a>`)}
-      ${continueButton}
+      <span class="row-actions">${continueButton}${deleteButton(m, e, week)}</span>
     </div>
     ${open ? editForm(m, e, week) : ''}
   </li>`;
+}
+
+/** Delete in one click, on the row: no dialog, the page offers Undo for 10 seconds instead. */
+function deleteButton(m: WeekModel, e: EntryRowView, week: string): Html {
+  return html`<form class="remove" method="post" action="${APP_PATH}/entries/${e.id}/delete" data-inplace>
+    ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+    <button class="icon" type="submit" title="Delete (you can undo it for 10 seconds)" aria-label="Delete ${e.description || 'this entry'}">
+      ✕
+    </button>
+  </form>`;
 }
 
 /** The form that adds time on a day: a start, and an end or a duration, and what it was. */

@@ -308,7 +308,9 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     } else if (target.classList && target.classList.contains('picker-filter')) {
       var first = filterProjects(target);
       var select = document.getElementById(target.getAttribute('data-filter-for'));
-      if (first && select && select.selectedOptions[0] && select.selectedOptions[0].hidden) {
+      // Typing picks the first project that matches, unless the one chosen still matches ("No project" never does).
+      var current = select && select.selectedOptions[0];
+      if (first && select && (!current || current.hidden || (current.value === '' && target.value.trim() !== ''))) {
         select.value = first.value;
         projectChosen(select);
       }

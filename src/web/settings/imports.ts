@@ -1,11 +1,12 @@
-import { createWriteStream, rmSync } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import { createdInWords, FORMATS, type ImportOutcome, type ImportRequest, type ImportView } from '../../modules/imports/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import type { ImportJob } from '../../threads/imports.js';
+import { stripUnsafe } from '../../kernel/input.js';
+import type { ImportJob, UploadSlot } from '../../threads/imports.js';
 import { type Html, html } from '../kit/html.js';
 import { field } from '../kit/forms.js';
 import { noticeFor, redirect, send, shell } from '../kit/respond.js';
@@ -27,6 +28,11 @@ interface UploadForm {
 
 const BLANK: UploadForm = { timeZone: '', dateFormat: 'auto', format: 'auto', createMembers: false };
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+/** A size as a person reads it: KB below a megabyte, MB with one place below ten. */
+const sizeOf = (bytes: number) =>
+  bytes < 1024 * 1024
+    ? `${Math.max(1, Math.round(bytes / 1024))} KB`
+    : `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0).replace(/\.0$/, '')} MB`;
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 function uploadForm(deps: WebDeps, session: SessionView, form: UploadForm): Html {
@@ -212,6 +218,11 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
     <dd>${count(refusedRows, 'row')}</dd>
     <dt>${dry ? 'To create' : 'Created'}</dt>
     <dd>${made === '' ? 'nothing' : made}</dd>
+    ${report.notices.map(
+      (notice) =>
+        html`<dt>Note</dt>
+          <dd class="notice">${notice}</dd>`,
+    )}
     ${
       report.unmatchedUsers.length > 0
         ? html`<dt>Unmatched users</dt>
@@ -274,17 +285,54 @@ function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: H
   };
 }
 
-/** Reads the upload (the token first: a file is stored only for a form of this session), into the runner's directory. */
-async function receive(req: Request, deps: WebDeps, session: SessionView): Promise<{ path: string; fileName: string; form: UploadForm }> {
-  const path = deps.imports.uploadPath();
+/** An upload received: its place (its file), its size, its name and the form beside it. */
+interface Upload {
+  slot: UploadSlot;
+  bytes: number;
+  fileName: string;
+  form: UploadForm;
+}
+
+/**
+ * Reads the upload into the place the runner reserved before the body is read (a run free, the
+ * member's and the server's shares of stored files not exhausted: else 429 and nothing is read
+ * or written). The token first: a file is stored only for a form of this session. Every refusal
+ * deletes what was written.
+ */
+async function receive(req: Request, deps: WebDeps, session: SessionView): Promise<Upload> {
+  const slot = deps.imports.reserveUpload(session.actor);
+  try {
+    return await receiveInto(slot, req, session);
+  } catch (error) {
+    // Whatever went wrong (a form busboy cannot read throws at once), the place and the file go.
+    slot.release();
+    throw error;
+  }
+}
+
+async function receiveInto(slot: UploadSlot, req: Request, session: SessionView): Promise<Upload> {
   const fields: Record<string, string> = {};
   let fileName = '';
   let tooLarge = false;
   let stored: Promise<void> | null = null as Promise<void> | null;
-  const parser = busboy({
-    headers: req.headers,
-    limits: { files: 1, fields: 20, fieldSize: 1024, fileSize: deps.config.importUploadMaxBytes },
-  });
+  const refuse = (code: DomainError['code'], message: string) => {
+    slot.release();
+    return new DomainError(code, message);
+  };
+  const unreadable = () =>
+    refuse('invalid', 'The upload could not be read (it was cut off, or is not a form with a file). Choose the file and try again.');
+  let parser: ReturnType<typeof busboy>;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      limits: { files: 1, fields: 20, fieldSize: 1024, fileSize: slot.maxBytes },
+      // Browsers send a file's name as UTF-8 (busboy reads latin1 unless told: "Müller.csv" became "MÃ¼ller.csv").
+      defParamCharset: 'utf8',
+    });
+  } catch {
+    // Not multipart, or no boundary: busboy throws before reading anything.
+    throw unreadable();
+  }
   parser.on('field', (name, value) => {
     fields[name] = value;
   });
@@ -293,39 +341,41 @@ async function receive(req: Request, deps: WebDeps, session: SessionView): Promi
       file.resume();
       return;
     }
-    fileName = (info.filename ?? '').replace(/[/\\]/g, '_').slice(0, 200) || 'upload.csv';
+    // No control or bidirectional characters (a name shown on pages and printed by the command line).
+    fileName =
+      stripUnsafe(info.filename ?? '')
+        .replace(/[/\\]/g, '_')
+        .slice(0, 200) || 'upload.csv';
     file.on('limit', () => {
       tooLarge = true;
     });
-    stored = pipeline(file, createWriteStream(path));
+    stored = pipeline(file, createWriteStream(slot.path));
   });
   try {
     await pipeline(req, parser);
     await stored;
   } catch {
-    rmSync(path, { force: true });
-    throw new DomainError(
-      'invalid',
-      'The upload could not be read (it was cut off, or is not a form with a file). Choose the file and try again.',
-    );
+    throw unreadable();
   }
-  const refuse = (message: string) => {
-    rmSync(path, { force: true });
-    return new DomainError('invalid', message);
-  };
   if (fields._csrf !== session.csrfToken) {
-    rmSync(path, { force: true });
     // As the router answers any other form whose token is wrong.
-    throw new DomainError('forbidden', 'The form was out of date or came from another site. Reload the page and choose the file again.');
+    throw refuse('forbidden', 'The form was out of date or came from another site. Reload the page and choose the file again.');
   }
   if (tooLarge) {
+    const max = sizeOf(slot.maxBytes);
     throw refuse(
-      `The file is larger than ${mb(deps.config.importUploadMaxBytes)} (IMPORT_UPLOAD_MAX_MB): import it on the server with timetrack import, which has no limit, or export a shorter range.`,
+      'invalid',
+      slot.limitedBy === 'file'
+        ? `The file is larger than ${max} (IMPORT_UPLOAD_MAX_MB): import it on the server with timetrack import, which has no limit, or export a shorter range.`
+        : slot.limitedBy === 'member'
+          ? `The file is larger than the ${max} your files on the server may still take (IMPORT_UPLOADS_MEMBER_MB): wait for your imports to finish, or import it on the server with timetrack import.`
+          : `The file is larger than the ${max} the server's uploads may still take (IMPORT_UPLOADS_TOTAL_MB): try again later, or import it on the server with timetrack import.`,
     );
   }
-  if (!stored) throw refuse('Choose a CSV file to import.');
+  if (!stored) throw refuse('invalid', 'Choose a CSV file to import.');
   return {
-    path,
+    slot,
+    bytes: statSync(slot.path).size,
     fileName,
     form: {
       timeZone: (fields.timeZone ?? '').trim(),
@@ -380,16 +430,31 @@ export function importPages(router: Router, deps: WebDeps): void {
     '/import',
     signedIn(deps, async (req, res, signed) => {
       const { session } = signed;
-      let upload: Awaited<ReturnType<typeof receive>>;
+      let upload: Upload;
       try {
         upload = await receive(req, deps, session);
       } catch (error) {
+        // Refused before its body was read (no run free, no room): the body is read and dropped, never stored.
+        if (!req.complete) req.resume();
         if (error instanceof DomainError) {
           return render(res, signed, statusOf(error), BLANK, { kind: 'error', body: error.message });
         }
         throw error;
       }
-      const job = deps.imports.start(session.actor, 'preview', requestOf(session, upload.path, upload.form), upload.fileName);
+      let job: ImportJob;
+      try {
+        job = deps.imports.start(
+          session.actor,
+          'preview',
+          requestOf(session, upload.slot.path, upload.form),
+          upload.fileName,
+          null,
+          upload,
+        );
+      } catch (error) {
+        upload.slot.release();
+        throw error;
+      }
       redirect(res, `${base}/import/runs/${job.id}`);
     }),
   );
@@ -416,6 +481,12 @@ export function importPages(router: Router, deps: WebDeps): void {
       const preview = deps.imports.job(signed.session.actor, String(req.params.id));
       if (preview.kind !== 'preview' || preview.state !== 'done')
         throw new DomainError('conflict', 'Check the file first: this run is not a finished check.');
+      if (preview.fileGone) {
+        throw new DomainError(
+          'conflict',
+          'This check’s file is no longer kept (it was imported already, or your newer upload replaced it): check the file again.',
+        );
+      }
       const job = deps.imports.start(
         signed.session.actor,
         'import',

@@ -14,6 +14,8 @@ import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
+import { statusOf } from '../kit/refusal.js';
+import type { ExportRun } from '../../threads/imports.js';
 
 const ACTIONS: Array<{ value: RunawayAction; label: string }> = [
   { value: 'flagged', label: 'flag the entry (it keeps running)' },
@@ -132,6 +134,28 @@ function profileForm(base: string, session: SessionView, profile: Values, errors
   </form>`;
 }
 
+/** The whole workspace as a file of the timetrack format, downloaded (streamed as it is read). */
+function exportForm(base: string, v: Values): Html {
+  return html`<form class="stack wide" method="get" action="${base}/workspace/export.csv">
+    <p class="hint">
+      Every client, project, task and tag, and every completed entry with its member, rate and zone, as a CSV file (UTF-8).
+      <code>timetrack import FILE --workspace W --create-members</code> on another server gives the same entries, catalog and rates back.
+      Leave the days empty for all of it.
+    </p>
+    <div class="groups">
+      <div>
+        <label for="export-from">Entries from <span class="hint">The first day (UTC), or empty.</span></label
+        ><input id="export-from" name="from" type="date" value="${v.from ?? ''}" />
+      </div>
+      <div>
+        <label for="export-to">Entries to <span class="hint">The last day (UTC), or empty.</span></label
+        ><input id="export-to" name="to" type="date" value="${v.to ?? ''}" />
+      </div>
+    </div>
+    <div><button type="submit">Download the export</button></div>
+  </form>`;
+}
+
 /** The workspace (owners only): its settings and the invoice issuer profile. */
 export function workspacePages(router: Router, deps: WebDeps): void {
   const { services } = deps;
@@ -159,7 +183,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     signed: Signed,
     status: number,
     notice: Notice | null,
-    override: { settings?: Values; profile?: Values; errors?: FieldErrors } = {},
+    override: { settings?: Values; profile?: Values; export?: Values; errors?: FieldErrors } = {},
   ) => {
     const session = signed.session as SessionView;
     const values = { ...current(session.actor, session.workspaceId), ...override };
@@ -171,7 +195,9 @@ export function workspacePages(router: Router, deps: WebDeps): void {
       body: html`<h2>Settings</h2>
         ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {})}
         <h2>Invoice issuer</h2>
-        ${profileForm(base, session, values.profile, override.profile ? (override.errors ?? {}) : {})}`,
+        ${profileForm(base, session, values.profile, override.profile ? (override.errors ?? {}) : {})}
+        <h2>Export</h2>
+        ${exportForm(base, override.export ?? {})}`,
     });
   };
 
@@ -209,6 +235,8 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     }),
   );
 
+  exportRoute(router, deps, render);
+
   router.post(
     '/workspace/profile',
     signedIn(deps, (req: Request, res, signed) => {
@@ -232,6 +260,53 @@ export function workspacePages(router: Router, deps: WebDeps): void {
         return render(res, signed, refused.status, { kind: 'error', body: refused.message }, { profile, errors: refused.errors });
       }
       redirect(res, `${base}/workspace?done=saved`);
+    }),
+  );
+}
+/**
+ * The export (owners: the service decides): refusals before the first byte are shown on the
+ * page; then the file is streamed from its thread, the next chunk made once the response took the
+ * last. A download given up ends the thread.
+ */
+function exportRoute(
+  router: Router,
+  deps: WebDeps,
+  render: (res: Response, signed: Signed, status: number, notice: Notice | null, override: { export?: Values }) => void,
+): void {
+  router.get(
+    '/workspace/export.csv',
+    signedIn(deps, async (req, res, signed) => {
+      const text = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '');
+      const range = { from: text('from'), to: text('to') };
+      const q = {
+        workspaceId: signed.session.workspaceId,
+        ...(range.from ? { from: range.from } : {}),
+        ...(range.to ? { to: range.to } : {}),
+      };
+      let run: ExportRun;
+      let fileName: string;
+      try {
+        run = deps.imports.exportWorkspace(signed.session.actor, q);
+        fileName = await run.ready;
+      } catch (error) {
+        if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'rate_limited')) throw error;
+        return render(res, signed, statusOf(error), { kind: 'error', body: error.message }, { export: range });
+      }
+      res.status(200);
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', `attachment; filename="${fileName}"`);
+      res.setHeader('Cache-Control', 'no-store');
+      res.on('close', () => {
+        if (!res.writableFinished) run.cancel();
+      });
+      try {
+        await run.into(res);
+        res.end();
+      } catch (error) {
+        // Begun and then broken (the thread failed, or the download was given up): the file is cut off, not completed.
+        deps.logger.warn('workspace export stopped', { workspaceId: q.workspaceId, message: (error as Error).message });
+        res.destroy();
+      }
     }),
   );
 }

@@ -6,6 +6,22 @@ import type { EntryRow } from '../views.js';
 
 const p = (name: string) => sql.placeholder(name);
 
+/** A row of the export's page query, in the order of its columns. */
+type ExportTuple = [
+  number,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  number,
+  number,
+  number,
+  number | null,
+  string | null,
+  string | null,
+];
+
 /** The statements of an import's entries (part of the entries repository). */
 export function createImportQueries(db: Db) {
   const statements = {
@@ -27,6 +43,15 @@ export function createImportQueries(db: Db) {
       .limit(20)
       .prepare(),
   };
+  // Written as SQL (Drizzle has no NOT INDEXED), read as arrays: mapping by Drizzle took a tenth of the export's time.
+  const exportPage = db.$client
+    .prepare(
+      `SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list
+       FROM entries NOT INDEXED
+       WHERE rowid > ? AND workspace_id = ? AND end_at IS NOT NULL AND start_at >= ? AND start_at < ?
+       ORDER BY rowid LIMIT ?`,
+    )
+    .raw(true);
   return {
     /**
      * At the start of each write of an import: the foreign keys of entry_tags are checked at its
@@ -47,6 +72,30 @@ export function createImportQueries(db: Db) {
     },
     /** Up to `limit` entries of an import (its undo and its cleanup delete them in batches). */
     ofImport: (importId: string, limit: number): EntryRow[] => statements.ofImport.all({ importId, limit }),
+    /**
+     * Up to `limit` of a workspace's completed entries starting in [from, to), after the row
+     * `after` in the order they are stored (rowid): a whole-workspace export reads them a page a
+     * call, without holding a statement open. Storage order reads each page of the table once;
+     * start order (entries_ws_start) read the table at random, a page per row: 82,000 rows/s
+     * against 300,000 on the 1,000,000-entry bench dataset. The scan passes other workspaces'
+     * rows (7 million a second skipped) and needs no index: NOT INDEXED keeps SQLite from
+     * sorting each page out of entries_report.
+     */
+    exportPage: (q: { workspaceId: string; from: number; to: number; after: number; limit: number }) =>
+      (exportPage.all(q.after, q.workspaceId, q.from, q.to, q.limit) as ExportTuple[]).map((r) => ({
+        rowid: r[0],
+        id: r[1],
+        authorId: r[2],
+        description: r[3],
+        projectId: r[4],
+        taskId: r[5],
+        billable: r[6] === 1,
+        startAt: r[7],
+        endAt: r[8],
+        hourlyRate: r[9],
+        timeZone: r[10],
+        tagList: r[11],
+      })),
     /** The ids of an import's entries invoiced since (its undo is refused then). */
     invoicedOfImport: (importId: string): string[] => statements.invoicedOfImport.all({ importId }).map((r) => r.id),
   };

@@ -1,6 +1,6 @@
 /*
- * The Reports page's exports on the 1M dataset (bench/seed.ts; `npx tsx bench/exports.ts`, the
- * last part of `npm run bench`; `BENCH_ONLY=exports` runs it alone in `npm run bench`'s order):
+ * The Reports page's exports on the 1M dataset (bench/seed.ts; `npx tsx bench/report-exports.ts`, the
+ * last part of `npm run bench`; `BENCH_ONLY=report-exports` runs it alone in `npm run bench`'s order):
  * the server as `npm start` runs it, the owner signed in, a year of the 50-member team's entries
  * (about 250,000) as CSV and as XLSX, each read to its end over HTTP: time to the first byte,
  * rows a second, the server's RSS growth (sampled every 50 ms from /proc); then point reads
@@ -78,7 +78,7 @@ async function pointReads(url: string, token: string, id: string, seconds: numbe
 }
 
 async function main() {
-  if (only && only !== 'exports') return;
+  if (only && only !== 'report-exports') return;
   const { path: cachedPath, data } = cachedDataset();
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-bench-exports-'));
   const databasePath = join(dir, 'timetrack.db');
