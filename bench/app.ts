@@ -7,7 +7,7 @@
  *      seconds) with no live stream open, then with BENCH_APP_STREAMS (200) open streams of the
  *      same workspace; and how long after its 200 each stream was told of each entry (p50, p99).
  *
- *   npx tsx bench/app.ts        (BENCH_ONLY=<text> runs it only when "app" contains it)
+ *   npx tsx bench/app.ts        (BENCH_ONLY=<text> runs it only when "app" contains it; BENCH_WEEK_ONLY=true: the week page alone)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -137,14 +137,23 @@ async function main(): Promise<void> {
     }
     const cookie = await signIn(running.url, 'owner@localhost');
     const times: number[] = [];
+    let cpu = process.cpuUsage();
+    let bytes = 0;
     for (let i = 0; i < pages + 10; i++) {
+      // CPU time of the whole process (server and this client) per page: steadier than wall time on a busy machine.
+      if (i === 10) cpu = process.cpuUsage();
       const started = performance.now();
       const page = await fetch(`${running.url}/app/week?date=2026-11-25`, { headers: { cookie } });
       const text = await page.text();
       if (page.status !== 200 || !text.includes('Entry 499')) throw new Error(`week page: ${page.status}`);
       if (i >= 10) times.push(performance.now() - started);
+      bytes = text.length;
     }
-    console.log(`week page, 500 entries: p50 ${ms(pct(times, 50))}, p99 ${ms(pct(times, 99))} (${pages} requests, one connection)`);
+    const used = process.cpuUsage(cpu);
+    console.log(
+      `week page, 500 entries: p50 ${ms(pct(times, 50))}, p99 ${ms(pct(times, 99))}, CPU ${ms((used.user + used.system) / 1000 / pages)} a page, ${Math.round(bytes / 1024)} KB (${pages} requests, one connection)`,
+    );
+    if (process.env.BENCH_WEEK_ONLY === 'true') return;
 
     await postLoad(running.url, token, new Map()); // warm-up, not counted
     const none = await postLoad(running.url, token, new Map());

@@ -52,7 +52,7 @@ describe('web app: the working day', () => {
     const running = (await api('GET', '/api/v1/entries/current')).body.data;
     server.clock.advance(60_000);
     const page = flat((await owner.get('/app/week?date=2026-10-30')).text);
-    expect(page).to.include(`action="/app/entries/${past.id}/continue"`);
+    expect(page).to.include(`formaction="/app/entries/${past.id}/continue"`);
     expect(page).to.include('aria-label="Continue Audit kickoff"');
     const continued = await post(`/app/entries/${past.id}/continue`, { week: '' });
     expect([continued.status, continued.headers.get('location')]).to.deep.equal([303, '/app/week']);

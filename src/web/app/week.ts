@@ -120,15 +120,21 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
       ${m.viewing === 'team' ? html`<p class="hint">${author}</p>` : ''}
     </li>`;
   }
-  const continueButton = html`<form class="continue" method="post" action="${APP_PATH}/entries/${e.id}/continue" data-inplace>
-    ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-    <button class="icon" type="submit" title="Continue: start a timer like this one" aria-label="Continue ${e.description || 'this entry'}">
-      ▶
-    </button>
-  </form>`;
+  // The row's buttons belong to the page's one row form (ROW_FORM): a row carries no token of its own.
+  const continueButton = html`<button
+    class="icon"
+    type="submit"
+    form="${ROW_FORM}"
+    formaction="${APP_PATH}/entries/${e.id}/continue"
+    data-continue
+    title="Continue: start a timer like this one"
+    aria-label="Continue ${e.description || 'this entry'}"
+  >
+    ▶
+  </button>`;
   if (e.invoiceId)
     return html`<li class="entry locked" id="e-${e.id}">
-      <div class="row">${row(html`<span class="what">${what}</span>`)} <span class="row-actions">${continueButton}</span></div>
+      <div class="row">${row(html`<span class="what">${what}</span>`)} <span class="entry-actions">${continueButton}</span></div>
       <p class="hint">Invoiced: read-only. An owner voids the invoice on the Invoices page to change it.</p>
     </li>`;
   if (!e.end)
@@ -137,21 +143,35 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
   return html`<li class="entry${open ? ' open' : ''}" id="e-${e.id}">
     <div class="row">
       ${row(html`<a class="what" href="${APP_PATH}/week?date=${week}&amp;edit=${e.id}#e-${e.id}" data-edit="${e.id}">${what}<span class="vh"> (edit)</span></a>`)}
-      <span class="row-actions">${continueButton}${deleteButton(m, e, week)}</span>
+      <span class="entry-actions">${continueButton}${deleteButton(e)}</span>
     </div>
     ${open ? editForm(m, e, week) : ''}
   </li>`;
 }
 
 /** Delete in one click, on the row: no dialog, the page offers Undo for 10 seconds instead. */
-function deleteButton(m: WeekModel, e: EntryRowView, week: string): Html {
-  return html`<form class="remove" method="post" action="${APP_PATH}/entries/${e.id}/delete" data-inplace>
-    ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-    <button class="icon" type="submit" title="Delete (you can undo it for 10 seconds)" aria-label="Delete ${e.description || 'this entry'}">
-      ✕
-    </button>
-  </form>`;
+function deleteButton(e: EntryRowView): Html {
+  return html`<button
+    class="icon"
+    type="submit"
+    form="${ROW_FORM}"
+    formaction="${APP_PATH}/entries/${e.id}/delete"
+    title="Delete (you can undo it for 10 seconds)"
+    aria-label="Delete ${e.description || 'this entry'}"
+  >
+    ✕
+  </button>`;
 }
+
+/**
+ * The form of every row's ▶ and ✕ (each button names its own `formaction`): the session's token
+ * and the week once, not on each of 500 rows.
+ */
+const ROW_FORM = 'row-actions-form';
+const rowForm = (m: WeekModel, week: string) =>
+  html`<form id="${ROW_FORM}" method="post" action="${APP_PATH}/week" data-inplace>
+    ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
+  </form>`;
 
 /** The form that adds time on a day: a start, and an end or a duration, and what it was. */
 function addForm(m: WeekModel, week: string, day: string): Html {
@@ -289,7 +309,7 @@ export function weekBody(m: WeekModel): Html {
     ? html`<div class="notice ${m.notice.kind} toast" role="${m.notice.kind === 'error' ? 'alert' : 'status'}">${m.notice.body}</div>`
     : '';
   return html`<div id="live-region">
-    ${notice}
+    ${notice} ${rowForm(m, week)}
     ${
       own
         ? timerLine(

@@ -375,7 +375,9 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
   }
   function inplace(form, submitter) {
     var data = new URLSearchParams(new FormData(form, submitter));
-    fetch(form.action, { method: 'POST', body: data, credentials: 'same-origin', headers: { 'X-Inplace': '1' } })
+    // A button may post elsewhere than its form (a row's ▶ and ✕ share the page's one row form).
+    var action = submitter && submitter.hasAttribute('formaction') ? submitter.formAction : form.action;
+    fetch(action, { method: 'POST', body: data, credentials: 'same-origin', headers: { 'X-Inplace': '1' } })
       .then(function (r) {
         return r.text().then(function (text) {
           return { url: r.url, ok: r.ok, text: text };
@@ -470,12 +472,9 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
         return !!button;
       },
       c: function () {
-        var forms = document.querySelectorAll('#live-region li.entry form.continue');
-        var last = null;
-        forms.forEach(function (form) {
-          last = form;
-        });
-        if (last) last.requestSubmit();
+        var buttons = document.querySelectorAll('#live-region li.entry button[data-continue]');
+        var last = buttons.length > 0 ? buttons[buttons.length - 1] : null;
+        if (last) last.form.requestSubmit(last);
         return !!last;
       },
       m: function () {

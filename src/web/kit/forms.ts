@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
+import { zoneOffset } from './times.js';
 import type { ContractDocument } from '../../contract.js';
 import { DomainError } from '../../errors.js';
 import { describeValidationErrors } from '../../http/validation-errors.js';
@@ -109,16 +110,8 @@ export function weekOf(date: string | undefined, zone: string, weekStart: 'monda
  * week of 500 entries costs a few lookups instead of a thousand date parses.
  */
 export function wallClock(zone: string): (ms: number) => { date: string; time: string } {
-  const tz = IANAZone.create(zone);
-  const offsets = new Map<number, number>();
   return (ms: number) => {
-    const bucket = Math.floor(ms / 900_000);
-    let offset = offsets.get(bucket);
-    if (offset === undefined) {
-      offset = tz.offset(ms);
-      offsets.set(bucket, offset);
-    }
-    const iso = new Date(ms + offset * 60_000).toISOString();
+    const iso = new Date(ms + zoneOffset(zone, ms) * 60_000).toISOString();
     return { date: iso.slice(0, 10), time: iso.slice(11, 19) };
   };
 }

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { DomainError } from '../../errors.js';
 
 /** How a person wants times of day written: 24-hour (`14:05`) or 12-hour (`2:05 PM`). */
@@ -96,10 +96,33 @@ export function clockText(minutes: number, format: TimeFormat = '24h'): string {
   return `${h % 12 === 0 ? 12 : h % 12}:${pad(m)} ${h < 12 ? 'AM' : 'PM'}`;
 }
 
+/**
+ * The zone's offset from UTC at an instant, in minutes, remembered per quarter hour (zones change
+ * their offset on quarter hours): a week of 500 rows asks luxon about a handful of quarters, not
+ * 1,000 times (its offset lookup was the largest part of the week page's own time).
+ */
+const offsets = new Map<string, { zone: IANAZone; at: Map<number, number> }>();
+export function zoneOffset(zone: string, ms: number): number {
+  let known = offsets.get(zone);
+  if (known === undefined) {
+    if (offsets.size > 1_000) offsets.clear();
+    known = { zone: IANAZone.create(zone), at: new Map() };
+    offsets.set(zone, known);
+  }
+  const bucket = Math.floor(ms / 900_000);
+  let offset = known.at.get(bucket);
+  if (offset === undefined) {
+    if (known.at.size > 10_000) known.at.clear();
+    offset = known.zone.offset(ms);
+    known.at.set(bucket, offset);
+  }
+  return offset;
+}
+
 /** An instant's time of day in the zone, as the member writes times. */
 export const timeText = (ms: number, zone: string, format: TimeFormat = '24h'): string => {
-  const at = DateTime.fromMillis(ms, { zone });
-  return clockText(at.hour * 60 + at.minute, format);
+  const local = Math.floor((ms + zoneOffset(zone, ms) * 60_000) / 60_000);
+  return clockText(((local % 1440) + 1440) % 1440, format);
 };
 
 /** Seconds as `1:05` (hours and minutes), the short form of the week's rows and totals. */
