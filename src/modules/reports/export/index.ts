@@ -1,13 +1,15 @@
-import { writeCsv } from './csv.js';
 import type { ExportFormat, ExportTable } from './model.js';
-import { type ExportSink, sinkStream } from './output.js';
-import { writePdf } from './pdf.js';
-import { writeXlsx } from './xlsx.js';
+import { type ExportSink, type SinkStream, sinkStream } from './output.js';
 
 export * from './model.js';
 export { ExportCancelled, type ExportSink } from './output.js';
 
-const WRITERS = { csv: writeCsv, xlsx: writeXlsx, pdf: writePdf } as const;
+/** Each format's writer, loaded when first used (exceljs and pdfkit take a while to load, and a CSV needs neither). */
+const WRITERS: Record<ExportFormat, () => Promise<(table: ExportTable, out: SinkStream) => Promise<number>>> = {
+  csv: async () => (await import('./csv.js')).writeCsv,
+  xlsx: async () => (await import('./xlsx.js')).writeXlsx,
+  pdf: async () => (await import('./pdf.js')).writePdf,
+};
 
 /**
  * Writes a report's export (the reports service's `exportTable`) in a format to a sink, rows
@@ -16,7 +18,8 @@ const WRITERS = { csv: writeCsv, xlsx: writeXlsx, pdf: writePdf } as const;
  */
 export async function writeExport(table: ExportTable, format: ExportFormat, sink: ExportSink): Promise<{ rows: number; bytes: number }> {
   const out = sinkStream(sink);
-  const rows = await WRITERS[format](table, out);
+  const write = await WRITERS[format]();
+  const rows = await write(table, out);
   await out.end();
   return { rows, bytes: out.bytes() };
 }
