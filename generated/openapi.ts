@@ -526,7 +526,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database, its migrations and the webhook sender
+         * Readiness: the database, its migrations, the webhook sender (and replication, mail)
          * @description For a load balancer or an orchestrator: 200 when the server can do its work, 503 when
          *     one of its checks fails, each check named in `checks`:
          *
@@ -537,7 +537,12 @@ export interface paths {
          *       a restart brings the thread back);
          *     - `replication`, only when the operator configured continuous replication
          *       (`LITESTREAM_CONFIG`): Litestream runs, replicates this database and its replicas lag
-         *       at most `REPLICATION_MAX_LAG_MS` behind it.
+         *       at most `REPLICATION_MAX_LAG_MS` behind it;
+         *     - `mail`, only when the operator set up outgoing mail (`SMTP_URL`): `degraded` while the
+         *       SMTP relay cannot be reached (connection refused, timed out, closed, TLS or name
+         *       failure on the last attempt) and messages wait in the outbox, else `ok`. It never
+         *       makes the answer 503: the outbox keeps the messages and sends them when the relay
+         *       answers again, so a monitor should alert on it rather than a load balancer act on it.
          *
          *     A check that could not be made because another one failed is `unknown`. From the
          *     moment the server is asked to stop (SIGTERM) until it exits, the answer is 503 with
@@ -3992,6 +3997,8 @@ export interface operations {
                             webhookSender: "ok";
                             /** @constant */
                             replication?: "ok";
+                            /** @enum {string} */
+                            mail?: "ok" | "degraded";
                         };
                     };
                 };
@@ -4027,6 +4034,8 @@ export interface operations {
                             webhookSender: "ok" | "failing" | "unknown";
                             /** @enum {string} */
                             replication?: "ok" | "failing" | "unknown";
+                            /** @enum {string} */
+                            mail?: "ok" | "degraded";
                         };
                     };
                 };
@@ -4661,11 +4670,13 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiV1ReportsWeeklyGetParametersQueryGroupByValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/reports/weekly"]["get"]["parameters"]["query"]["groupBy"]> = ["project", "client", "user"];
+export const pathsReadyzGetResponses200ContentApplicationJsonChecksMailValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["checks"]["mail"]> = ["ok", "degraded"];
 export const pathsReadyzGetResponses503ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["status"]> = ["unavailable", "stopping"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksDatabaseValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["database"]> = ["ok", "failing", "unknown"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksMigrationsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["migrations"]> = ["ok", "failing", "unknown"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksWebhookSenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["webhookSender"]> = ["ok", "failing", "unknown"];
 export const pathsReadyzGetResponses503ContentApplicationJsonChecksReplicationValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["replication"]> = ["ok", "failing", "unknown"];
+export const pathsReadyzGetResponses503ContentApplicationJsonChecksMailValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["503"]["content"]["application/json"]["checks"]["mail"]> = ["ok", "degraded"];
 export const problemSlugValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProblemSlug"]> = ["invalid-request", "workspace-not-addressable", "invalid-token", "insufficient-scope", "money-visibility-required", "forbidden", "not-found", "no-such-route", "conflict", "payload-too-large", "rate-limited", "internal-error", "readers-busy"];
 export const scopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Scope"]> = ["entries:read", "entries:write", "catalog:read", "catalog:write", "reports:read"];
 export const entrySourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EntrySource"]> = ["web", "desktop", "mobile", "extension", "api", "import"];

@@ -18,6 +18,7 @@ import { bootstrapIfEmpty } from '../src/bootstrap.js';
 import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { issuerPatchOfText } from '../src/modules/invoices/service.js';
+import { parseMailSettings } from '../src/modules/mail/service.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { type Actor, OPERATOR } from '../src/principal.js';
 import { createServices, type Services } from '../src/services.js';
@@ -161,6 +162,40 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   await sessions.signIn({ email: 'bea.b@example.org', password: 'correct horse battery staple', address: '127.0.0.1' });
   sessions.purge();
 
+  // Mail: what the modules queue (a setup link, an invitation, a reset, an email change, a
+  // runaway reminder: the tour's detection above), the sender, the log, a retry, the retention.
+  const { mail } = services;
+  const cleo = accounts.enrollMember(owner, { workspaceId, name: 'Cleo', email: 'cleo@example.org' });
+  if (cleo.kind === 'created') sessions.invite(owner, { workspaceId, userId: cleo.userId });
+  accounts.enrollMember(OPERATOR, { workspaceId: other.id, name: '', email: 'bea.b@example.org' });
+  sessions.requestReset({ email: 'bea.b@example.org', address: '127.0.0.1' });
+  sessions.resetLink('not-a-link');
+  await sessions.completeReset('not-a-link', 'correct horse battery staple');
+  await sessions.updateProfile(member, {
+    name: 'Bea',
+    email: 'bea.new@example.org',
+    timeZone: 'Europe/Berlin',
+    weekStart: 'monday',
+    language: 'de',
+    currentPassword: 'correct horse battery staple',
+  });
+  sessions.emailChangeLink('not-a-link');
+  sessions.confirmEmailChange('not-a-link');
+  timers.stopLink('not-a-link');
+  timers.stopByLink('not-a-link');
+  timers.purgeStopLinks();
+  await mail.deliver();
+  const given = mail.log(OPERATOR, { workspaceId: null, limit: 50 }).messages.find((m) => m.status === 'failed');
+  mail.log(owner, { workspaceId, limit: 2 });
+  if (given) {
+    mail.retry(OPERATOR, given.id);
+    await mail.sendNow(given.id);
+  }
+  mail.queued();
+  mail.health();
+  mail.recover();
+  mail.purge();
+
   // Webhooks: a subscription, the outbox, the sender's queue and the log (attempts are refused
   // before any connection: the target resolves to a private address and they are not allowed).
   const hook = await webhooks.create(OPERATOR, {
@@ -282,6 +317,16 @@ async function main(): Promise<void> {
     secretKey: randomBytes(32),
     defaultTimeZone: 'UTC',
     webhooks: { resolve: async () => [{ address: '10.0.0.1', family: 4 }] },
+    // Mail on, through a relay that answers without a network: the first message is refused for good, the rest sent.
+    mail: {
+      settings: parseMailSettings({ SMTP_URL: 'smtp://relay.invalid', MAIL_FROM: 'time@example.org' }, []),
+      links: () => 'http://localhost:8080/settings',
+      relay: (() => {
+        let n = 0;
+        return async () =>
+          (n += 1) === 1 ? { status: 'permanent', error: 'rejected', detail: '550 no' } : { status: 'sent', response: '250 ok' };
+      })(),
+    },
   });
   const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
   if (!boot) throw new Error('the database was not empty');

@@ -4,6 +4,7 @@ import cron from 'node-cron';
 import type { Synchronous } from './db/database.js';
 import type { LogLevel } from './logger.js';
 import { readReplicationSettings, type ReplicationSettings } from './replication-config.js';
+import { type MailSettings, parseMailSettings } from './modules/mail/settings.js';
 
 export type { LogLevel } from './logger.js';
 
@@ -80,6 +81,8 @@ export interface Config {
   replication: ReplicationSettings | null;
   /** SHUTDOWN_ANNOUNCE_MS: after SIGTERM, how long the server keeps serving with GET /readyz at 503 before it stops accepting. */
   shutdownAnnounceMs: number;
+  /** SMTP_URL, MAIL_FROM, SMTP_CA_FILE: the relay mail goes through; null (mail off) without SMTP_URL. */
+  mail: MailSettings | null;
 }
 
 /**
@@ -244,6 +247,7 @@ export function parseConfig(env: Env): Config {
     importUploadsTotalBytes: int('IMPORT_UPLOADS_TOTAL_MB', 1000, 1, 1_000_000) * 1024 * 1024,
     replication,
     shutdownAnnounceMs: int('SHUTDOWN_ANNOUNCE_MS', 0, 0, 60_000),
+    mail: parseMailSettings(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

@@ -6,13 +6,15 @@ import { PACKAGE_ROOT } from './paths.js';
 import type { ReplicationState } from './replication.js';
 
 export type CheckState = 'ok' | 'failing' | 'unknown';
+/** The mail check never fails readiness: a relay that cannot be reached keeps mail queued, nothing is lost. */
+export type MailState = 'ok' | 'degraded';
 
 export interface Readiness {
   ready: boolean;
   /** SIGTERM came: the server drains and answers 503 whatever the checks say. */
   stopping: boolean;
-  /** `replication` only when LITESTREAM_CONFIG is set. */
-  checks: { database: CheckState; migrations: CheckState; webhookSender: CheckState; replication?: CheckState };
+  /** `replication` only when LITESTREAM_CONFIG is set; `mail` only when SMTP_URL is. */
+  checks: { database: CheckState; migrations: CheckState; webhookSender: CheckState; replication?: CheckState; mail?: MailState };
 }
 
 /** When each migration this version ships was generated (drizzle's journal), read once at start. */
@@ -36,6 +38,8 @@ export function createReadiness(deps: {
   logger: Logger;
   replication?: (() => ReplicationState) | undefined;
   stopping?: () => boolean;
+  /** The mail check (null when mail is off). */
+  mail?: () => MailState | null;
 }) {
   const shipped = shippedMigrations();
   let last = 'ok';
@@ -65,12 +69,17 @@ export function createReadiness(deps: {
       if (replication.cause !== null) causes.replication = replication.cause;
       checks.replication = replication.ok ? 'ok' : 'failing';
     }
+    // Degraded mail is reported and logged, but the server stays ready: the outbox keeps the messages.
+    const mail = deps.mail?.() ?? null;
+    if (mail === 'degraded') causes.mail = 'the SMTP relay cannot be reached; mail waits in the outbox';
     const stopping = deps.stopping?.() ?? false;
     if (stopping) causes.stopping = 'the server is stopping (SIGTERM): it drains its requests';
     const ready = !stopping && Object.values(checks).every((state) => state === 'ok');
-    const now = ready ? 'ok' : JSON.stringify(causes);
+    if (mail !== null) checks.mail = mail;
+    const now = ready && mail !== 'degraded' ? 'ok' : JSON.stringify(causes);
     if (now !== last) {
-      if (ready) deps.logger.info('ready again');
+      if (now === 'ok') deps.logger.info('ready again');
+      else if (ready) deps.logger.warn('ready, but degraded', { checks, causes });
       else deps.logger.warn('not ready', { checks, causes });
       last = now;
     }

@@ -56,6 +56,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
           secretKey: loadSecretKey(config.databasePath, config.secretKey),
           defaultTimeZone: config.serverTimeZone,
           webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets },
+          // `mail test` and `mail retry` send from here; mail the command line queues is sent by the server.
+          mail: { settings: config.mail, links: () => (config.settingsPath === null ? null : `${links.url}${config.settingsPath}`) },
           // An import's writes are short while a server runs on the database (asked before each).
           importWriteMs: () => (serverRuns(config.databasePath) ? IMPORT_SHARED_WRITE_MS : IMPORT_ALONE_WRITE_MS),
         }),

@@ -8,3 +8,4 @@ export * from './modules/tokens/schema.js';
 export * from './modules/webhooks/schema.js';
 export * from './modules/sessions/schema.js';
 export * from './modules/imports/schema.js';
+export * from './modules/mail/schema.js';

@@ -133,6 +133,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     });
     const secretKey = loadSecretKey(config.databasePath, config.secretKey);
     const sending = senderTopology(config, options, secretKey, logger);
+    let listeningAt: string | null = null;
     const services = createServices(database, {
       clock,
       logger,
@@ -145,6 +146,12 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         ...options.webhooks,
         nudge: sending.nudge,
         deliver: sending.deliver,
+      },
+      // Mailed links use the same address as the page's and the banner's (src/links.ts).
+      mail: {
+        settings: config.mail,
+        links: () => (config.settingsPath === null ? null : `${linkBase(config, listeningAt).url}${config.settingsPath}`),
+        wake: true,
       },
     });
     sending.attach(services.sender);
@@ -159,12 +166,16 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       jobs: services.jobs,
       onResult: (job, result) => job === 'runaway timers' && metrics?.runawaysDetected(result as number),
     });
-    shutdown.add('stop', 'scheduler and sender', () => scheduler.shutdown().then(sending.stop));
+    shutdown.add('stop', 'scheduler and senders', () =>
+      scheduler
+        .shutdown()
+        .then(sending.stop)
+        .then(() => services.mail.idle()),
+    );
     await recoverImports(services, logger);
     const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
     if (bootstrapped)
       logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
-    let listeningAt: string | null = null;
     // A heavy read on a reader thread (another connection) sees every write the server made before it: the open batch is committed first.
     const readers = readerPool(config, options, { secretKey, logger, services, beforeRead: () => flushBatch(database.sqlite) });
     shutdown.add('release', 'reader threads', () => readers.close());
@@ -196,6 +207,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       readiness: createReadiness({
         database: probeDatabase(database.sqlite),
         webhookSenderAlive: sending.alive,
+        mail: () => services.mail.health(),
         logger,
         replication: replication?.state,
         stopping: () => stopping,
@@ -244,6 +256,10 @@ function prepareWebhooks(services: Services, logger: Logger): void {
   if (resealed > 0) logger.info('webhook secrets sealed with their own subkey, bound to their subscription', { count: resealed });
   // Attempts a previous process left in flight are due again at once (at least once).
   services.sender.recover();
+  // Mail a previous process was sending when it stopped (kill -9) is due again: at least once, with its Message-ID.
+  const mail = services.mail.recover();
+  if (mail > 0) logger.warn('mail left in flight by the previous process is sent again', { messages: mail });
+  if (services.mail.relay) logger.info('mail is on', { relay: services.mail.relay, queued: services.mail.queued() });
 }
 
 /**

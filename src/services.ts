@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 import type { DatabaseHandle } from './db/database.js';
-import { createWrite } from './db/write.js';
+import { createWrite, type Write } from './db/write.js';
 import { createCursorCodec } from './kernel/cursor.js';
 import { subkey } from './kernel/keys.js';
 import { createLogger, type Logger } from './logger.js';
@@ -25,6 +25,11 @@ import { createWebhooksRepository } from './modules/webhooks/repository.js';
 import { createWebhookSender, type SenderPorts } from './modules/webhooks/sender.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.js';
 import { type Resolver, systemResolver } from './modules/webhooks/targets.js';
+import { createMailRepository } from './modules/mail/repository.js';
+import type { Relay } from './modules/mail/transport.js';
+import { createMailService, type Language, type MailService, type MailSettings, type Recipient } from './modules/mail/service.js';
+import type { SessionMail } from './modules/sessions/service.js';
+import type { RunawayReminders } from './modules/entries/service.js';
 
 export interface ServiceOptions {
   clock: Clock;
@@ -42,6 +47,16 @@ export interface ServiceOptions {
    * longer; the command line lengthens it while no server holds the database.
    */
   importWriteMs?: () => number;
+  /** Outgoing mail (SMTP_URL, MAIL_FROM): off without settings. */
+  mail?: {
+    settings: MailSettings | null;
+    /** The settings page's address, under which mailed links point (null when the pages are off). */
+    links: () => string | null;
+    /** The server wakes its sender after a commit that queued mail; the command line leaves it to the server. */
+    wake?: boolean;
+    /** The relay replaced (`npm run sql`'s tour, which sends nothing anywhere). */
+    relay?: Relay;
+  };
   webhooks?: {
     allowPrivateTargets?: boolean;
     resolve?: Resolver;
@@ -69,11 +84,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const { clock } = options;
   const logger = options.logger ?? createLogger('silent');
   const cursors = createCursorCodec(subkey(options.secretKey, 'cursor-signing'));
-  const webhookOptions = {
-    secretKey: options.secretKey,
-    allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
-    resolve: options.webhooks?.resolve ?? systemResolver,
-  };
+  const webhookOptions = webhookOptionsOf(options);
   const webhooksRepo = createWebhooksRepository(db);
   let webhooks: WebhooksService | null = null;
   let write: DomainWrite | null = null;
@@ -93,25 +104,18 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     },
   });
   write = createWrite<DomainEvent>(db, events.record);
+  const mail = mailService(database, options, write, logger);
+  // The invitation's mail reads the accounts it is part of: bound once both exist.
+  let mailed: ReturnType<typeof mailPorts> | null = null;
   const accounts = createAccountsService({
     repo: createAccountsRepository(db),
     clock,
     write,
     workspaceRateLimitPerMin: options.limits?.workspaceRateLimitPerMin,
+    mailInvitation: (input) => (mailed as ReturnType<typeof mailPorts>).invitation(input),
   });
-  const sender = createWebhookSender({
-    repo: webhooksRepo,
-    write: createWrite(db, null),
-    ports: senderPorts(events, accounts),
-    clock,
-    logger,
-    options: {
-      ...webhookOptions,
-      timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
-      concurrency: WEBHOOK_CONCURRENCY,
-      ca: options.webhooks?.ca,
-    },
-  });
+  mailed = mailPorts(mail, accounts);
+  const sender = webhookSender(database, options, webhooksRepo, events, accounts, logger);
   webhooks = createWebhooksService({
     repo: webhooksRepo,
     write,
@@ -131,12 +135,13 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     write,
     maxActivePerMember: options.limits?.tokensPerMember,
   });
-  const sessions = createSessionsService({ repo: createSessionsRepository(db), accounts, clock, write });
+  const sessions = createSessionsService({ repo: createSessionsRepository(db), accounts, clock, write, mail: mailed.sessions });
   accounts.onMemberRemoved(tokens.revokeMember);
   accounts.onMemberRemoved(sessions.endMemberSessions);
   accounts.onAccountDeleted(tokens.deleteOfUser);
   accounts.onAccountDeleted(webhooks.deleteOfUser);
   accounts.onAccountDeleted(sessions.deleteOfUser);
+  accounts.onAccountDeleted(mail.cancelOfUser);
   let catalogPorts: CatalogEntries | null = null;
   const catalog = createCatalogService({
     repo: createCatalogRepository(db),
@@ -144,7 +149,15 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     write,
     entries: () => catalogPorts as CatalogEntries,
   });
-  const entryServices = createEntryServices({ repo: createEntriesRepository(db), clock, write, cursors, catalog, accounts });
+  const entryServices = createEntryServices({
+    repo: createEntriesRepository(db),
+    clock,
+    write,
+    cursors,
+    catalog,
+    accounts,
+    reminders: mailed.reminders,
+  });
   catalogPorts = entryServices.catalogPorts;
   const { entries, timers, lister } = entryServices;
   return {
@@ -154,6 +167,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     events,
     webhooks,
     sender,
+    mail,
     catalog,
     entries,
     timers,
@@ -186,8 +200,139 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     /** When this connection's commits are on disk: answers to writes wait for it (src/db/durability.ts). */
     durability: database.durability,
     /** The periodic jobs, each registered by the module that owns it (the server's scheduler runs them). */
-    jobs: [...entryServices.jobs, ...webhooks.jobs, ...events.jobs, ...sessions.jobs, ...accounts.jobs],
+    jobs: [...entryServices.jobs, ...webhooks.jobs, ...mail.jobs, ...events.jobs, ...sessions.jobs, ...accounts.jobs],
   };
+}
+
+/** The target rules and key of webhooks, as configured. */
+const webhookOptionsOf = (options: ServiceOptions) => ({
+  secretKey: options.secretKey,
+  allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
+  resolve: options.webhooks?.resolve ?? systemResolver,
+});
+
+/** The webhook sender of this process (the server's own runs on a thread of its own). */
+function webhookSender(
+  database: DatabaseHandle,
+  options: ServiceOptions,
+  webhooksRepo: ReturnType<typeof createWebhooksRepository>,
+  events: EventLog,
+  accounts: AccountsService,
+  logger: Logger,
+) {
+  const { db } = database;
+  const { clock } = options;
+  const webhookOptions = webhookOptionsOf(options);
+  const sender = createWebhookSender({
+    repo: webhooksRepo,
+    write: createWrite(db, null),
+    ports: senderPorts(events, accounts),
+    clock,
+    logger,
+    options: {
+      ...webhookOptions,
+      timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      concurrency: WEBHOOK_CONCURRENCY,
+      ca: options.webhooks?.ca,
+    },
+  });
+  return sender;
+}
+
+/** Outgoing mail over this connection: off without settings; the server wakes its sender after each commit that queued mail. */
+function mailService(database: DatabaseHandle, options: ServiceOptions, write: Write<never>, logger: Logger): MailService {
+  const { db } = database;
+  const { clock } = options;
+  const mail: MailService = createMailService({
+    repo: createMailRepository(db),
+    write,
+    clock,
+    secretKey: options.secretKey,
+    settings: options.mail?.settings ?? null,
+    links: options.mail?.links ?? (() => null),
+    logger,
+    ...(options.mail?.relay ? { relay: options.mail.relay } : {}),
+    // Woken once the commit is on disk, like the webhook sender: no mail announces a write a power cut could take back.
+    ...(options.mail?.wake
+      ? {
+          afterEnqueue: () =>
+            setImmediate(
+              () =>
+                void database.durability.durable(database.durability.commits()).then(
+                  () => mail.deliver(),
+                  () => undefined,
+                ),
+            ),
+        }
+      : {}),
+  });
+  return mail;
+}
+
+/**
+ * What the other modules have mailed, composed from the accounts' data: each runs inside the
+ * write that caused it. A recipient's language is their own where they chose one; "Add member"
+ * mail is written in the inviter's (an invitation must say nothing of the account that holds the
+ * address, decisions §8a, and the Mail page shows its subject to owners).
+ */
+function mailPorts(mail: MailService, accounts: AccountsService) {
+  const reader = (userId: string | null): { language: Language; timeZone: string } => {
+    const prefs = userId === null ? null : accounts.preferences(userId);
+    return { language: prefs?.language ?? 'en', timeZone: prefs?.timeZone ?? 'UTC' };
+  };
+  const recipientOf = (userId: string, address?: string): Recipient | null => {
+    const user = accounts.userOf(userId);
+    if (!user) return null;
+    const to = address ?? user.email;
+    return mail.deliverable(to) ? { address: to, name: user.name, ...reader(userId) } : null;
+  };
+  const inviterName = (invitedBy: string | null, workspaceName: string) =>
+    invitedBy === null ? `The owners of ${workspaceName}` : (accounts.userOf(invitedBy)?.name ?? `The owners of ${workspaceName}`);
+  const invitation = (input: {
+    workspaceId: string;
+    email: string;
+    userId: string | null;
+    invitedBy: string | null;
+    secret: string;
+    expiresAt: number;
+  }): boolean => {
+    const workspaceName = accounts.workspaceName(input.workspaceId);
+    if (!mail.enabled() || workspaceName === null || !mail.deliverable(input.email)) return false;
+    mail.invitation(
+      { address: input.email, name: null, ...reader(input.invitedBy) },
+      { ...input, workspaceName, inviterName: inviterName(input.invitedBy, workspaceName) },
+    );
+    return true;
+  };
+  const sessions: SessionMail = {
+    enabled: () => mail.enabled(),
+    setupLink: (input) => {
+      const user = accounts.userOf(input.userId);
+      return user !== undefined && invitation({ ...input, email: user.email });
+    },
+    passwordReset: (input) => {
+      const to = recipientOf(input.userId);
+      if (!to) return false;
+      mail.passwordReset(to, input);
+      return true;
+    },
+    emailChange: (input) => {
+      const to = recipientOf(input.userId, input.email);
+      if (!to) return false;
+      mail.emailChange(to, { ...input, name: to.name ?? input.email });
+      return true;
+    },
+  };
+  const reminders: RunawayReminders = {
+    enabled: () => mail.enabled(),
+    remind: (input) => {
+      const to = recipientOf(input.userId);
+      const workspaceName = accounts.workspaceName(input.workspaceId);
+      if (!to || workspaceName === null || !accounts.membership(input.workspaceId, input.userId)) return;
+      mail.runawayReminder(to, { ...input, workspaceName });
+    },
+  };
+  return { invitation, sessions, reminders };
 }
 
 /** What invoicing reads and changes of the accounts, catalog and entries modules. */

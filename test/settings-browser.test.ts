@@ -224,7 +224,16 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       expect(await signIn(page, server, OWNER, PASSWORD)).to.equal(200);
       expect(page.url()).to.equal(`${server.url}/app/week`);
       await page.goto(`${server.url}/settings/tokens`);
-      expect(await tabs(page)).to.deep.equal(['API tokens', 'Webhooks', 'Members', 'Workspace', 'Import', 'Track time', 'API reference']);
+      expect(await tabs(page)).to.deep.equal([
+        'API tokens',
+        'Webhooks',
+        'Members',
+        'Workspace',
+        'Import',
+        'Mail',
+        'Track time',
+        'API reference',
+      ]);
     });
 
     it('webhooks: secret shown once; 15 abandoned deliveries disable; re-enable, paged log, redeliver, test ping, delete', async () => {

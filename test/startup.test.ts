@@ -156,6 +156,7 @@ describe('startup', () => {
         trustProxy: [],
         maxBodyBytes: 1048576,
         importUploadMaxBytes: 200 * 1024 * 1024,
+        mail: null,
         importUploadsMemberBytes: 400 * 1024 * 1024,
         importUploadsTotalBytes: 1000 * 1024 * 1024,
         logLevel: 'info',

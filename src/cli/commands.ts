@@ -4,6 +4,7 @@ import { accountCommands } from './account-commands.js';
 import { type Command, command, str } from './command.js';
 import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
+import { mailCommands } from './mail-commands.js';
 import { reportCommands } from './report-commands.js';
 import { webhookCommands } from './webhook-commands.js';
 
@@ -65,4 +66,5 @@ export const commands: Record<string, Command> = {
   ...invoiceCommands,
   ...reportCommands,
   ...webhookCommands,
+  ...mailCommands,
 };

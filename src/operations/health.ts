@@ -9,7 +9,13 @@ export function healthHandlers({ readiness }: { readiness: ReadinessCheck }) {
     if (ready)
       return ok({
         status: 'ok',
-        checks: { database: 'ok', migrations: 'ok', webhookSender: 'ok', ...(checks.replication ? { replication: 'ok' } : {}) },
+        checks: {
+          database: 'ok',
+          migrations: 'ok',
+          webhookSender: 'ok',
+          ...(checks.replication ? { replication: 'ok' } : {}),
+          ...(checks.mail ? { mail: checks.mail } : {}),
+        },
       });
     return { status: 503, body: { status: stopping ? 'stopping' : 'unavailable', checks } };
   };

@@ -28,8 +28,8 @@ const REFUSAL_TITLES: Record<DomainError['code'], string> = {
   rate_limited: 'Too many at once',
 };
 
-/** Paths as logged: a setup or invitation link's secret never reaches the log. */
-const loggedPath = (path: string) => path.replace(/\/setup\/[^/?]+/, '/setup/…');
+/** Paths as logged: a mailed link's secret (setup, invitation, reset, email change, Stop) never reaches the log. */
+const loggedPath = (path: string) => path.replace(/\/(setup|reset|confirm-email|stop)\/[^/?]+/, '/$1/…');
 
 /** Body-parser refusals, for a person: what was wrong with the form as sent. */
 const PARSE_REFUSALS: Record<number, string> = {

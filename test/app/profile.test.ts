@@ -53,7 +53,11 @@ describe('web app: the profile', () => {
       name: 'Maya Fischer',
       email: 'maya@northwind.example',
     });
-    expect(server.services.accounts.preferences(server.ownerId)).to.deep.include({ timeZone: 'America/New_York', weekStart: 'sunday' });
+    expect(server.services.accounts.preferences(server.ownerId)).to.deep.include({
+      timeZone: 'America/New_York',
+      weekStart: 'sunday',
+      language: 'en',
+    });
     const renamed = await owner.submit('/app/profile', '/app/profile', {
       name: 'Maya F.',
       email: 'MAYA@northwind.example',
@@ -91,7 +95,11 @@ describe('web app: the profile', () => {
     expect(flat(bad.text)).to.include('id="profile-email-error">email must look like name@example.org (got &quot;maya&quot;).</span>');
     expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ name: 'Maya F.', email: 'maya@northwind.example' });
     // One write: the refused forms (taken email, with another zone and first day) changed nothing else either.
-    expect(server.services.accounts.preferences(server.ownerId)).to.deep.include({ timeZone: 'America/New_York', weekStart: 'sunday' });
+    expect(server.services.accounts.preferences(server.ownerId)).to.deep.include({
+      timeZone: 'America/New_York',
+      weekStart: 'sunday',
+      language: 'en',
+    });
   });
 
   it('changes the password only with the current one; the other sessions end, this one stays', async () => {

@@ -18,7 +18,22 @@ export const INVITATION_HOURS = 72;
  */
 export type Enrolled =
   | { kind: 'created'; userId: string; name: string; email: string }
-  | { kind: 'invited'; invitationId: string; email: string; secret: string; expiresAt: number };
+  | { kind: 'invited'; invitationId: string; email: string; secret: string; expiresAt: number; mailed: boolean };
+
+/**
+ * An invitation's mail (the mail module's, wired in src/services.ts), run inside the write that
+ * made it: whether it queued one (false when mail is off).
+ */
+export type InvitationMailer = (input: {
+  workspaceId: string;
+  email: string;
+  /** The account that holds the address (the mail says nothing of it: decisions §8a). */
+  userId: string;
+  /** Who added the address: an owner, or null for the operator. */
+  invitedBy: string | null;
+  secret: string;
+  expiresAt: number;
+}) => boolean;
 
 /**
  * Who may join a workspace (decisions §8a), part of the accounts service: an owner's "Add a
@@ -31,12 +46,14 @@ export function invitationsOf({
   write,
   ownerOrOperator,
   createAccount,
+  mailInvitation,
 }: {
   repo: AccountsRepository;
   clock: Clock;
   write: Write<never>;
   ownerOrOperator: (principal: Principal, workspaceId: string) => void;
   createAccount: (input: { name: string; email: string }) => { id: string };
+  mailInvitation: InvitationMailer;
 }) {
   const join = joinerOf(repo, clock);
   return {
@@ -82,7 +99,16 @@ export function invitationsOf({
           createdAt: now,
           expiresAt: now + INVITATION_HOURS * 3_600_000,
         });
-        return { kind: 'invited', invitationId: id, email, secret: linkSecret, expiresAt: now + INVITATION_HOURS * 3_600_000 };
+        const expiresAt = now + INVITATION_HOURS * 3_600_000;
+        const mailed = mailInvitation({
+          workspaceId: input.workspaceId,
+          email,
+          userId: existing.id,
+          invitedBy: isOperator(principal) ? null : principal.userId,
+          secret: linkSecret,
+          expiresAt,
+        });
+        return { kind: 'invited', invitationId: id, email, secret: linkSecret, expiresAt, mailed };
       });
     },
 

@@ -23,6 +23,8 @@ export const users = sqliteTable(
     timeFormat: text('time_format', { enum: ['24h', '12h'] }),
     /** The web app's colours: the system's (null), or always light or dark. */
     theme: text('theme', { enum: ['light', 'dark'] }),
+    /** The language of the mail sent to the person (en, de); null until they choose one (English then). */
+    language: text('language', { enum: ['en', 'de'] }),
   },
   (t) => [
     uniqueIndex('users_email_live')

@@ -9,10 +9,10 @@ import { accountErrors as errors } from './errors.js';
 import type { Access, AccountsRepository, Membership, WorkspaceRow } from './repository.js';
 import type { workspaces } from './schema.js';
 import { memberView, userView, workspaceView, workspaceWithProfile } from './views.js';
-import { invitationsOf } from './invitations.js';
+import { type InvitationMailer, invitationsOf } from './invitations.js';
 
 export type { Access, Membership } from './repository.js';
-export { type Enrolled, INVITATION_HOURS } from './invitations.js';
+export { type Enrolled, INVITATION_HOURS, type InvitationMailer } from './invitations.js';
 export type { MemberFlags } from './joining.js';
 import { joinerOf, type MemberFlags } from './joining.js';
 
@@ -58,13 +58,14 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
   return patch;
 }
 
-/** A person's zone and first day of the week, each given checked (the zone canonical). */
-/** A person's own settings of the web app, as they are kept. */
+/** A person's own settings of the web app and the language of their mail, as they are kept. */
 export interface Preferences {
   timeZone: string | null;
   weekStart: 'monday' | 'sunday' | null;
   timeFormat: '24h' | '12h' | null;
   theme: 'light' | 'dark' | null;
+  /** The language of the mail sent to them; null until chosen (English then). */
+  language: 'en' | 'de' | null;
 }
 
 export interface PreferenceInput {
@@ -73,10 +74,23 @@ export interface PreferenceInput {
   timeFormat?: string;
   /** `system` (or null) follows the browser's. */
   theme?: string | null;
+  language?: string;
 }
 
+/** A person's zone, first day of the week, time format, colours and language of their mail, each given checked (the zone canonical). */
 function preferencePatch(input: PreferenceInput) {
-  const patch: { timeZone?: string; weekStart?: 'monday' | 'sunday'; timeFormat?: '24h' | '12h'; theme?: 'light' | 'dark' | null } = {};
+  const patch: {
+    timeZone?: string;
+    weekStart?: 'monday' | 'sunday';
+    timeFormat?: '24h' | '12h';
+    theme?: 'light' | 'dark' | null;
+    language?: 'en' | 'de';
+  } = {};
+  if (input.language !== undefined) {
+    if (input.language !== 'en' && input.language !== 'de')
+      throw new DomainError('invalid', 'language must be en (English) or de (Deutsch).', { field: 'language' });
+    patch.language = input.language;
+  }
   if (input.timeFormat !== undefined) {
     if (input.timeFormat !== '24h' && input.timeFormat !== '12h')
       throw new DomainError('invalid', 'time format must be 24h or 12h.', { field: 'timeFormat' });
@@ -117,10 +131,13 @@ export function createAccountsService({
   clock,
   write,
   workspaceRateLimitPerMin = Number.POSITIVE_INFINITY,
+  mailInvitation = () => false,
 }: {
   repo: AccountsRepository;
   clock: Clock;
   write: Write<never>;
+  /** An invitation's mail (the mail module's); none without it. */
+  mailInvitation?: InvitationMailer;
   /** RATE_LIMIT_WORKSPACE_PER_MIN: an owner may lower a workspace's budget, or raise it up to this; the operator beyond. */
   workspaceRateLimitPerMin?: number;
 }) {
@@ -226,7 +243,7 @@ export function createAccountsService({
 
     ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners }),
 
-    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount }),
+    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount, mailInvitation }),
   };
 }
 
@@ -280,7 +297,7 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
     setProfile(
       principal: Principal,
       userId: string,
-      input: { name: string; email: string; timeZone: string; weekStart: string; timeFormat?: string; theme?: string },
+      input: { name: string; email: string; timeZone: string; weekStart: string; timeFormat?: string; theme?: string; language?: string },
     ): void {
       write(() => {
         setPreferences(principal, userId, {
@@ -288,6 +305,7 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
           weekStart: input.weekStart,
           ...(input.timeFormat === undefined ? {} : { timeFormat: input.timeFormat }),
           ...(input.theme === undefined ? {} : { theme: input.theme }),
+          ...(input.language === undefined ? {} : { language: input.language }),
         });
         setUser(principal, userId, { name: input.name, email: input.email });
       });
@@ -323,8 +341,11 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
         weekStart: row?.weekStart ?? null,
         timeFormat: row?.timeFormat ?? null,
         theme: row?.theme ?? null,
+        language: row?.language ?? null,
       };
     },
+    /** A workspace's name (what mail says it is about), or null when there is none. */
+    workspaceName: (workspaceId: string): string | null => repo.workspace(workspaceId)?.name ?? null,
 
     /** Throws the refusal a name and email would get (empty name, malformed email), before any slow work. */
     checkProfile(input: { name: string; email: string }): void {
@@ -340,6 +361,10 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
       const checked = requireEmail(email);
       if (repo.userByEmail(checked, userId)) throw errors.emailNotUsable();
       if (!repo.updateUser(userId, { email: checked })) throw errors.userNotFound(userId);
+    },
+    /** Refuses (without saying why beyond "not usable") an address another live account holds. */
+    checkEmailFree(userId: string, email: string): void {
+      if (repo.userByEmail(requireEmail(email), userId)) throw errors.emailNotUsable();
     },
     /** An account's own name and sign-in email. */
     userOf: (userId: string): { name: string; email: string } | undefined => {

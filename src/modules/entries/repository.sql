@@ -15,12 +15,14 @@ select "project_id", "start_at", "billable", "hourly_rate" from "entries" where 
 --   SEARCH entries USING INDEX entries_ws_duration (workspace_id=?)
 
 insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, ?, ?, ?) returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+--   SEARCH timer_stop_links USING COVERING INDEX timer_stop_links_entry (entry_id=?)
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
 
 select max("duration_sec") from "entries" where "entries"."workspace_id" = ?;
 --   SEARCH entries USING COVERING INDEX entries_ws_duration (workspace_id=?)
 
 insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, ?, ?, ?);
+--   SEARCH timer_stop_links USING COVERING INDEX timer_stop_links_entry (entry_id=?)
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
 
 insert into "entry_tags" ("entry_id", "tag_id") values (?, ?);
@@ -43,6 +45,7 @@ update "entries" set "description" = ?, "project_id" = ?, "task_id" = ?, "billab
 
 delete from "entries" where "entries"."id" = ?;
 --   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+--   SEARCH timer_stop_links USING COVERING INDEX timer_stop_links_entry (entry_id=?)
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
 
 insert into "entry_tombstones" ("entry_id", "workspace_id", "author_id", "snapshot", "deleted_at") values (?, ?, ?, ?, ?) on conflict ("entry_tombstones"."entry_id") do update set "entry_id" = ?, "workspace_id" = ?, "author_id" = ?, "snapshot" = ?, "deleted_at" = ?;
@@ -52,6 +55,7 @@ delete from "entry_tombstones" where ("entry_tombstones"."entry_id" = ? and "ent
 --   SEARCH entry_tombstones USING INDEX sqlite_autoindex_entry_tombstones_1 (entry_id=?)
 
 insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
+--   SEARCH timer_stop_links USING COVERING INDEX timer_stop_links_entry (entry_id=?)
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
 
 delete from "entry_tombstones" where "entry_tombstones"."deleted_at" < ?;
@@ -166,8 +170,17 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 update "entries" set "runaway_detected_at" = ?, "runaway_elapsed_sec" = ?, "runaway_limit_sec" = ?, "runaway_action" = ?, "runaway_resolved_at" = ?, "updated_at" = ? where "entries"."id" = ? returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
 --   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
 
+insert into "timer_stop_links" ("secret_hash", "entry_id", "created_at", "expires_at", "used_at") values (?, ?, ?, ?, null);
+
+
 update "entries" set "end_at" = ?, "duration_sec" = ?, "amount_cents" = ?, "runaway_resolved_at" = ?, "updated_at" = ? where "entries"."id" = ? returning "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at";
 --   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+
+select "secret_hash", "entry_id", "created_at", "expires_at", "used_at" from "timer_stop_links" where "timer_stop_links"."secret_hash" = ?;
+--   SEARCH timer_stop_links USING INDEX sqlite_autoindex_timer_stop_links_1 (secret_hash=?)
+
+delete from "timer_stop_links" where "timer_stop_links"."expires_at" < ?;
+--   SCAN timer_stop_links
 
 PRAGMA defer_foreign_keys = ON;
 

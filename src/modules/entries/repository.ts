@@ -5,7 +5,7 @@ import { createListQueries } from './repository/list.js';
 import { createImportQueries } from './repository/imports.js';
 import { type EntryInsert, INSERT_VALUES } from './repository/insert.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
-import { entries, entryTags, entryTombstones } from './schema.js';
+import { entries, entryTags, entryTombstones, timerStopLinks } from './schema.js';
 import type { EntryRow } from './views.js';
 
 const p = (name: string) => sql.placeholder(name);
@@ -71,6 +71,17 @@ export function createEntriesRepository(db: Db) {
         .all(),
     /** An entry by id alone (the server's own jobs, which act for no token). */
     anyById: (id: string): EntryRow | undefined => db.select().from(entries).where(eq(entries.id, id)).get(),
+    /** A runaway reminder's Stop link by the hash of its secret. */
+    stopLink: (hash: string): typeof timerStopLinks.$inferSelect | undefined =>
+      db.select().from(timerStopLinks).where(eq(timerStopLinks.secretHash, hash)).get(),
+    insertStopLink: (values: typeof timerStopLinks.$inferInsert): void => {
+      db.insert(timerStopLinks).values(values).run();
+    },
+    useStopLink: (hash: string, now: number): void => {
+      db.update(timerStopLinks).set({ usedAt: now }).where(eq(timerStopLinks.secretHash, hash)).run();
+    },
+    /** Stop links expired before `before` (the hourly purge). */
+    deleteSpentStopLinks: (before: number): number => db.delete(timerStopLinks).where(lt(timerStopLinks.expiresAt, before)).run().changes,
     delete: (id: string): void => {
       db.delete(entries).where(eq(entries.id, id)).run();
     },

@@ -123,3 +123,23 @@ export const entryTombstones = sqliteTable(
   },
   (t) => [index('entry_tombstones_deleted').on(t.deletedAt)],
 );
+
+/**
+ * The Stop link of a runaway timer's reminder (mailed to its author): opening it asks to confirm,
+ * and the confirmation stops that timer if it still runs. Only the SHA-256 of its secret is
+ * stored; it works once, while the timer runs, for 7 days at most.
+ */
+export const timerStopLinks = sqliteTable(
+  'timer_stop_links',
+  {
+    /** Hex SHA-256 of the secret in the link. */
+    secretHash: text('secret_hash').primaryKey(),
+    entryId: text('entry_id')
+      .notNull()
+      .references(() => entries.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [index('timer_stop_links_entry').on(t.entryId)],
+);

@@ -12,6 +12,9 @@ import type { EntriesRepository } from './repository.js';
 import type { AggregateKey, AggregateRow } from './repository/aggregate.js';
 import { createTimersService } from './timers.js';
 import { createEntryImports } from './imports.js';
+import type { RunawayReminders } from './stop-links.js';
+
+export type { RunawayReminders, StopLinkState } from './stop-links.js';
 
 export type { AggregateKey, AggregateRow } from './repository/aggregate.js';
 export type { EntryFilters } from './filters.js';
@@ -44,6 +47,7 @@ export function createEntryServices({
   cursors,
   catalog,
   accounts,
+  reminders,
 }: {
   repo: EntriesRepository;
   clock: Clock;
@@ -51,10 +55,20 @@ export function createEntryServices({
   cursors: CursorCodec;
   catalog: EntryCatalog & ListerCatalog;
   accounts: EntryAccounts;
+  /** A runaway timer's reminder by mail (the mail module's). */
+  reminders?: RunawayReminders;
 }) {
   const core = createEntryCore({ repo, catalog, accounts, clock });
   const lister = createEntryLister({ queries: repo.list, cursors, catalog });
-  const timers = createTimersService({ clock, write, repo, core, runawaySettings: accounts.runawaySettings });
+  const timers = createTimersService({
+    clock,
+    write,
+    repo,
+    core,
+    runawaySettings: accounts.runawaySettings,
+    accounts,
+    ...(reminders ? { reminders } : {}),
+  });
   return {
     lister,
     entries: {
@@ -92,6 +106,7 @@ export function createEntryServices({
       { name: 'runaway timers', every: 'tick', run: () => timers.detectRunaways() },
       { name: 'search index', every: 'tick', run: () => catchUp(write, repo) },
       { name: 'undo tombstones', every: 'hour', run: () => write(() => repo.dropTombstones(clock.now() - 60_000)) },
+      { name: 'spent stop links', every: 'hour', run: () => timers.purgeStopLinks() },
     ] satisfies Job[],
     /** What the catalog reads of entries: whether rows are in use, the running timers. */
     catalogPorts: {

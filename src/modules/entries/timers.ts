@@ -7,6 +7,8 @@ import type { DomainWrite } from '../events/service.js';
 import { completion, type EntryCore, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
 import type { EntriesRepository } from './repository.js';
 import { type EntryView, entryView, tagIdsOfRow } from './views.js';
+import { createStopLinks, NO_REMINDERS, type RunawayReminders } from './stop-links.js';
+import type { EntryAccounts } from './core.js';
 
 type Schemas = components['schemas'];
 
@@ -17,6 +19,9 @@ interface Deps {
   core: EntryCore;
   /** Every workspace's runaway limit and action (the accounts module's). */
   runawaySettings: () => Array<{ workspaceId: string; limitSec: number; action: 'flagged' | 'capped' | 'stopped' }>;
+  accounts: EntryAccounts;
+  /** A runaway timer's reminder by mail (none without it). */
+  reminders?: RunawayReminders;
 }
 
 /** Only the one-running-timer index can refuse a timer write: another start of this member won. */
@@ -26,8 +31,11 @@ const raced = { conflict: () => 'Another timer of this member was started at the
  * The caller's running timer (at most one per member and workspace, kept so by a partial unique
  * index), and the runaway check (the contract's Runaway schema: flagged, capped or stopped).
  */
-export function createTimersService({ clock, write, repo, core, runawaySettings }: Deps) {
+export function createTimersService({ clock, write, repo, core, runawaySettings, accounts, reminders = NO_REMINDERS }: Deps) {
+  const stopLinks = createStopLinks({ repo, core, accounts, clock, write });
   return {
+    ...stopLinks,
+
     current(actor: Actor): EntryView | null {
       const row = repo.running(actor.workspaceId, actor.userId);
       return row ? entryView(row, tagIdsOfRow(row), { now: clock.now(), currency: actor.currency, actor }) : null;
@@ -64,7 +72,8 @@ export function createTimersService({ clock, write, repo, core, runawaySettings 
     /**
      * Runaway timers: each running timer past its workspace's limit, detected once, is flagged
      * (keeps running, entry.updated), capped (stopped at start + limit) or stopped (at detection),
-     * the latter two firing entry.stopped. Returns how many were found.
+     * the latter two firing entry.stopped; with mail set up, its author gets a reminder (with a
+     * Stop link while it runs) in the same write. Returns how many were found.
      */
     detectRunaways(): number {
       const now = clock.now();
@@ -87,6 +96,18 @@ export function createTimersService({ clock, write, repo, core, runawaySettings 
           const stopAt = action === 'capped' ? row.startAt + limitSec * 1000 : action === 'stopped' ? now : null;
           const updated = repo.update(id, stopAt === null ? runaway : { ...runaway, ...completion(row, stopAt) });
           core.emit(record, null, stopAt === null ? 'entry.updated' : 'entry.stopped', updated);
+          // Its author is told once (detection happens once per entry), in this same write.
+          if (reminders.enabled())
+            reminders.remind({
+              workspaceId: row.workspaceId,
+              userId: row.authorId,
+              entryId: row.id,
+              description: row.description,
+              startAt: row.startAt,
+              limitSec,
+              stoppedAt: stopAt,
+              secret: stopAt === null ? stopLinks.makeStopLink(row.id) : null,
+            });
         });
       }
       return due.length;

@@ -30,16 +30,24 @@ export interface AttemptTicket {
 export class SignInAttempts {
   private attempts = new Map<string, number[]>();
 
-  constructor(private readonly clock: Clock) {}
+  /** The sign-in budgets by default; "Forgot your password?" counts its requests with its own (mail-links.ts). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly budgets: { perAccountAndAddress: number; perAccount: number; perAddress: number } = {
+      perAccountAndAddress: SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
+      perAccount: SIGN_IN_FAILURES_PER_ACCOUNT,
+      perAddress: SIGN_IN_FAILURES_PER_ADDRESS,
+    },
+  ) {}
 
   /** Counts an attempt, or says how many seconds to wait when a budget is spent. */
   begin(account: string, address: string): { ticket: AttemptTicket } | { retryAfterSec: number } {
     const who = account.trim().toLowerCase();
     const from = addressKey(address);
     const budgets: Array<[string, number]> = [
-      [`pair:${who}|${from}`, SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS],
-      [`account:${who}`, SIGN_IN_FAILURES_PER_ACCOUNT],
-      [`address:${from}`, SIGN_IN_FAILURES_PER_ADDRESS],
+      [`pair:${who}|${from}`, this.budgets.perAccountAndAddress],
+      [`account:${who}`, this.budgets.perAccount],
+      [`address:${from}`, this.budgets.perAddress],
     ];
     const wait = Math.max(...budgets.map(([key, limit]) => this.wait(key, limit)));
     if (wait > 0) return { retryAfterSec: wait };

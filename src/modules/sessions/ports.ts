@@ -14,5 +14,28 @@ export type SessionAccounts = Pick<
   | 'passwordHashOf'
   | 'setProfile'
   | 'storeEmail'
+  | 'checkEmailFree'
   | 'userOf'
 >;
+
+/**
+ * What the sessions module has mailed (the mail module's, wired in src/services.ts): each runs
+ * inside the write that made the link, and says whether it queued a message.
+ */
+export interface SessionMail {
+  /** Mail is set up (SMTP_URL, MAIL_FROM): links go by mail, and an email change waits for its confirmation. */
+  enabled(): boolean;
+  /** An owner's setup link for a member without a password (the Members page's "Add member" and "Setup link"). */
+  setupLink(input: { workspaceId: string; userId: string; invitedBy: string; secret: string; expiresAt: number }): boolean;
+  passwordReset(input: { userId: string; secret: string; expiresAt: number }): boolean;
+  /** To the new address. */
+  emailChange(input: { userId: string; email: string; secret: string; expiresAt: number }): boolean;
+}
+
+/** Mail is off: nothing is mailed (the command line, the tests of the services alone). */
+export const NO_SESSION_MAIL: SessionMail = {
+  enabled: () => false,
+  setupLink: () => false,
+  passwordReset: () => false,
+  emailChange: () => false,
+};

@@ -5,13 +5,23 @@ import { sessionErrors as errors } from './errors.js';
 import { verifyPassword } from './password.js';
 import type { SessionAccounts } from './ports.js';
 
-/** A member's own profile, where a password guards the sign-in email (part of the sessions service). */
-export function createProfileUpdates({ accounts, write }: { accounts: SessionAccounts; write: Write<never> }) {
+/** A member's own profile, where a password guards the sign-in email, and mail's confirmation when set up (part of the sessions service). */
+export function createProfileUpdates({
+  accounts,
+  write,
+  askEmailChange,
+}: {
+  accounts: SessionAccounts;
+  write: Write<never>;
+  /** Inside the write: mails the new address its link and says so (false when mail is off). */
+  askEmailChange: (userId: string, email: string) => boolean;
+}) {
   return {
     /**
      * A member's own profile (the web app's Profile form) in one write: name, zone and first
      * day, and the sign-in email, which changes only with their current password (decisions §8a:
-     * an email is not proven by typing it; a taken one is refused without saying by whom).
+     * an email is not proven by typing it; a taken one is refused without saying by whom). With
+     * mail set up, a new email waits for the link mailed to it (`emailPending`).
      */
     async updateProfile(
       principal: Principal,
@@ -22,9 +32,10 @@ export function createProfileUpdates({ accounts, write }: { accounts: SessionAcc
         weekStart: string;
         timeFormat?: string;
         theme?: string;
+        language?: string;
         currentPassword: string;
       },
-    ): Promise<void> {
+    ): Promise<{ emailPending: string | null }> {
       if (isOperator(principal)) throw errors.userNotFound('operator');
       accounts.checkProfile(input);
       const stored = accounts.userOf(principal.userId);
@@ -39,9 +50,16 @@ export function createProfileUpdates({ accounts, write }: { accounts: SessionAcc
         if (hash === null || !(await verifyPassword(input.currentPassword, hash)))
           throw new DomainError('invalid', 'current password: that is not your current password.', { field: 'current' });
       }
-      write(() => {
+      return write(() => {
         accounts.setProfile(principal, principal.userId, { ...input, email: stored.email });
-        if (changing) accounts.storeEmail(principal.userId, input.email.trim());
+        if (!changing) return { emailPending: null };
+        const email = input.email.trim();
+        // Refused here already when another account holds it (without saying which), and again when confirmed.
+        accounts.checkEmailFree(principal.userId, email);
+        // With mail set up, the change waits for the link sent to the new address (decisions §8a).
+        if (askEmailChange(principal.userId, email)) return { emailPending: email };
+        accounts.storeEmail(principal.userId, email);
+        return { emailPending: null };
       });
     },
   };

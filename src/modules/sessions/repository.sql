@@ -35,6 +35,30 @@ delete from "sessions" where ("sessions"."last_seen_at" < ? or "sessions"."creat
 delete from "setup_links" where ("setup_links"."expires_at" < ? or "setup_links"."used_at" is not null);
 --   SCAN setup_links
 
+delete from "password_resets" where "password_resets"."expires_at" < ?;
+--   SCAN password_resets
+
+delete from "email_changes" where "email_changes"."expires_at" < ?;
+--   SCAN email_changes
+
+delete from "password_resets" where ("password_resets"."user_id" = ? and "password_resets"."used_at" is null);
+--   SEARCH password_resets USING INDEX password_resets_user (user_id=?)
+
+insert into "password_resets" ("secret_hash", "user_id", "created_at", "expires_at", "used_at") values (?, ?, ?, ?, null);
+
+
+select "secret_hash", "user_id", "created_at", "expires_at", "used_at" from "password_resets" where "password_resets"."secret_hash" = ?;
+--   SEARCH password_resets USING INDEX sqlite_autoindex_password_resets_1 (secret_hash=?)
+
+delete from "email_changes" where ("email_changes"."user_id" = ? and "email_changes"."used_at" is null);
+--   SEARCH email_changes USING INDEX email_changes_user (user_id=?)
+
+insert into "email_changes" ("secret_hash", "user_id", "email", "created_at", "expires_at", "used_at") values (?, ?, ?, ?, ?, null);
+
+
+select "secret_hash", "user_id", "email", "created_at", "expires_at", "used_at" from "email_changes" where "email_changes"."secret_hash" = ?;
+--   SEARCH email_changes USING INDEX sqlite_autoindex_email_changes_1 (secret_hash=?)
+
 delete from "sessions" where ("sessions"."workspace_id" = ? and "sessions"."user_id" = ?);
 --   SEARCH sessions USING INDEX sessions_user (user_id=?)
 

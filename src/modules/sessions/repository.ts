@@ -1,9 +1,11 @@
 import { and, eq, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { sessions, setupLinks } from './schema.js';
+import { emailChanges, passwordResets, sessions, setupLinks } from './schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type SetupLinkRow = typeof setupLinks.$inferSelect;
+export type PasswordResetRow = typeof passwordResets.$inferSelect;
+export type EmailChangeRow = typeof emailChanges.$inferSelect;
 
 /** Every SQL statement of the sessions module, over its own tables: sessions and setup_links. */
 export function createSessionsRepository(db: Db) {
@@ -77,6 +79,41 @@ export function createSessionsRepository(db: Db) {
         .delete(setupLinks)
         .where(or(lt(setupLinks.expiresAt, now), isNotNull(setupLinks.usedAt)))
         .run().changes,
+
+    /** A reset link by the hash of its secret (used, expired or not). */
+    reset: (hash: string): PasswordResetRow | undefined =>
+      db.select().from(passwordResets).where(eq(passwordResets.secretHash, hash)).get(),
+    insertReset: (values: typeof passwordResets.$inferInsert): void => {
+      db.insert(passwordResets).values(values).run();
+    },
+    useReset: (hash: string, now: number): void => {
+      db.update(passwordResets).set({ usedAt: now }).where(eq(passwordResets.secretHash, hash)).run();
+    },
+    /** Ends the account's unused reset links (a newer one was asked for, or the password was set). */
+    deleteUnusedResetsOf: (userId: string): void => {
+      db.delete(passwordResets)
+        .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
+        .run();
+    },
+
+    /** An email change by the hash of its secret (used, expired or not). */
+    emailChange: (hash: string): EmailChangeRow | undefined =>
+      db.select().from(emailChanges).where(eq(emailChanges.secretHash, hash)).get(),
+    insertEmailChange: (values: typeof emailChanges.$inferInsert): void => {
+      db.insert(emailChanges).values(values).run();
+    },
+    useEmailChange: (hash: string, now: number): void => {
+      db.update(emailChanges).set({ usedAt: now }).where(eq(emailChanges.secretHash, hash)).run();
+    },
+    deleteUnusedEmailChangesOf: (userId: string): void => {
+      db.delete(emailChanges)
+        .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt)))
+        .run();
+    },
+    /** Reset links and email changes expired a day ago (used ones stay that long too, so a second use is told so). */
+    deleteSpentMailLinks: (before: number): number =>
+      db.delete(passwordResets).where(lt(passwordResets.expiresAt, before)).run().changes +
+      db.delete(emailChanges).where(lt(emailChanges.expiresAt, before)).run().changes,
   };
 }
 

@@ -55,3 +55,44 @@ export const sessions = sqliteTable(
   },
   (t) => [index('sessions_user').on(t.userId)],
 );
+
+/**
+ * "Forgot your password?": a one-time link mailed to the account's address, valid one hour.
+ * Only the SHA-256 of its secret is stored; a newer request ends the older unused ones.
+ */
+export const passwordResets = sqliteTable(
+  'password_resets',
+  {
+    /** Hex SHA-256 of the secret in the link. */
+    secretHash: text('secret_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [index('password_resets_user').on(t.userId)],
+);
+
+/**
+ * A member's change of their own sign-in email while mail is set up (decisions §8a): it takes
+ * effect when the link mailed to the new address is opened. Only the SHA-256 of its secret is
+ * stored; a newer change ends the older unused ones.
+ */
+export const emailChanges = sqliteTable(
+  'email_changes',
+  {
+    /** Hex SHA-256 of the secret in the link. */
+    secretHash: text('secret_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address asked for (checked again when the link is opened). */
+    email: text('email').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [index('email_changes_user').on(t.userId)],
+);

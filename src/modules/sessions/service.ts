@@ -5,7 +5,8 @@ import { isOperator, type Principal } from '../../principal.js';
 import type { Job } from '../../scheduler.js';
 import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword, verifyPassword } from './password.js';
-import type { SessionAccounts } from './ports.js';
+import { NO_SESSION_MAIL, type SessionAccounts, type SessionMail } from './ports.js';
+import { createMailLinks } from './mail-links.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
@@ -18,7 +19,8 @@ export type { NewSession } from './secrets.js';
 export type { SignInResult } from './sign-in.js';
 export type { SessionView } from './views.js';
 
-export type { SessionAccounts } from './ports.js';
+export type { SessionAccounts, SessionMail } from './ports.js';
+export { EMAIL_CHANGE_MS, RESET_BUDGETS, RESET_LINK_MS } from './mail-links.js';
 
 /** A session ends after this long without a request, and this long after sign-in in any case. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
@@ -37,11 +39,14 @@ export function createSessionsService({
   accounts,
   clock,
   write,
+  mail = NO_SESSION_MAIL,
 }: {
   repo: SessionsRepository;
   accounts: SessionAccounts;
   clock: Clock;
   write: Write<never>;
+  /** What is mailed (the mail module's); nothing without it. */
+  mail?: SessionMail;
 }) {
   /** Inside a write: a new session of the account in the workspace. */
   const openSession = (userId: string, workspaceId: string): NewSession => {
@@ -61,12 +66,20 @@ export function createSessionsService({
   /** Deletes expired sessions, and setup links expired or used. */
   const purge = (): number => {
     const now = clock.now();
-    return write(() => repo.deleteEnded(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) + repo.deleteSpentLinks(now));
+    return write(
+      () =>
+        repo.deleteEnded(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) +
+        repo.deleteSpentLinks(now) +
+        repo.deleteSpentMailLinks(now - 86_400_000),
+    );
   };
+  const firstWorkspace = (userId: string) => accounts.memberships(userId)[0]?.workspaceId;
+  const mailLinks = createMailLinks({ repo, accounts, clock, write, mail, openSession, firstWorkspace });
 
   return {
-    ...createSetupLinks({ repo, accounts, clock, write, openSession }),
-    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace: (userId) => accounts.memberships(userId)[0]?.workspaceId }),
+    ...createSetupLinks({ repo, accounts, clock, write, openSession, mail }),
+    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace }),
+    ...mailLinks,
 
     /** Sets an account's password (the operator); every session of the account ends. */
     async setPassword(principal: Principal, userId: string, password: string): Promise<{ id: string }> {
@@ -97,7 +110,7 @@ export function createSessionsService({
       });
     },
 
-    ...createProfileUpdates({ accounts, write }),
+    ...createProfileUpdates({ accounts, write, askEmailChange: mailLinks.askEmailChange }),
 
     /** The session of a cookie's secret, re-checked now; an expired or orphaned one is deleted. */
     session(sessionSecret: string): SessionView | null {

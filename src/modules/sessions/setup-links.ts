@@ -5,7 +5,7 @@ import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword } from './password.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
-import type { SessionAccounts } from './ports.js';
+import type { SessionAccounts, SessionMail } from './ports.js';
 
 /** A setup link is valid this long unless the inviter says otherwise. */
 export const SETUP_LINK_HOURS = 72;
@@ -17,12 +17,14 @@ export function createSetupLinks({
   clock,
   write,
   openSession,
+  mail,
 }: {
   repo: SessionsRepository;
   accounts: SessionAccounts;
   clock: Clock;
   write: Write<never>;
   openSession: (userId: string, workspaceId: string) => NewSession;
+  mail: SessionMail;
 }) {
   /** The valid (unused, unexpired) link of a secret, with its live member. */
   const validLink = (linkSecret: string) => {
@@ -52,7 +54,9 @@ export function createSetupLinks({
     /**
      * A one-time link's secret for the member to set their password with (ends the member's
      * earlier unused links). `validHours` defaults to 72. An owner makes one for their own
-     * workspace's members only, under the rules above; the operator for anyone.
+     * workspace's members only, under the rules above; the operator for anyone. An owner's link
+     * is also mailed to the member when mail is set up (`mailed`), in the same write; the
+     * operator's is only printed.
      */
     invite(
       principal: Principal,
@@ -63,7 +67,7 @@ export function createSetupLinks({
         /** The first start's link (the operator's only): its opener also names the account. */
         asksProfile?: boolean;
       },
-    ): { secret: string; expiresAt: number } {
+    ): { secret: string; expiresAt: number; mailed: boolean } {
       const hours = input.validHours ?? SETUP_LINK_HOURS;
       if (!Number.isFinite(hours) || hours <= 0 || hours > 720) throw errors.validHours();
       const owner = isOperator(principal) ? null : principal;
@@ -86,7 +90,11 @@ export function createSetupLinks({
           createdBy: owner?.userId ?? null,
           asksProfile: owner === null && input.asksProfile === true,
         });
-        return { secret: linkSecret, expiresAt };
+        const mailed =
+          owner !== null &&
+          mail.enabled() &&
+          mail.setupLink({ workspaceId: input.workspaceId, userId: input.userId, invitedBy: owner.userId, secret: linkSecret, expiresAt });
+        return { secret: linkSecret, expiresAt, mailed };
       });
     },
 

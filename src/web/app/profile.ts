@@ -22,7 +22,13 @@ interface ProfileForm {
   weekStart: string;
   timeFormat: string;
   theme: string;
+  language: string;
 }
+
+const LANGUAGES = [
+  ['en', 'English'],
+  ['de', 'Deutsch'],
+] as const;
 
 /** A group of radio buttons of the profile. */
 const radios = (legend: string, name: string, value: string, choices: Array<[string, string]>) =>
@@ -73,6 +79,13 @@ function profileBody(session: SessionView, form: ProfileForm, errors: FieldError
         ['light', 'Light'],
         ['dark', 'Dark'],
       ])}
+      <div class="field">
+        <label for="profile-language">Language of mail <span class="hint">Links and reminders the server mails you.</span></label>
+        <select id="profile-language" name="language" ${invalidAt('profile-language', errors.language)}>
+          ${LANGUAGES.map(([code, label]) => html`<option value="${code}" ${code === form.language ? html`selected` : ''}>${label}</option>`)}
+        </select>
+        ${errorAt('profile-language', errors.language)}
+      </div>
       <div><button type="submit">Save</button></div>
     </form>
     <form class="stack after" method="post" action="${APP_PATH}/profile/password" aria-labelledby="password-heading">
@@ -99,6 +112,7 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       weekStart: prefs.weekStart ?? 'monday',
       timeFormat: prefs.timeFormat ?? '24h',
       theme: prefs.theme ?? 'system',
+      language: prefs.language ?? 'en',
     };
   };
   const render = (res: Response, session: SessionView, status: number, form: ProfileForm, errors: FieldErrors, notice: string | null) =>
@@ -110,8 +124,15 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
 
   router.get('/profile', (req: Request, res) => {
     const { session } = signedOf(res) as SignedIn;
+    const pending = typeof req.query.to === 'string' ? req.query.to.slice(0, 254) : '';
     const done =
-      req.query.done === 'saved' ? 'Saved.' : req.query.done === 'password' ? 'Password changed; your other sessions ended.' : null;
+      req.query.done === 'saved'
+        ? 'Saved.'
+        : req.query.done === 'password'
+          ? 'Password changed; your other sessions ended.'
+          : req.query.done === 'email'
+            ? `Saved. We mailed a link to ${pending}: your sign-in email changes when you open it (within 24 hours). Until then you sign in with ${session.email}.`
+            : null;
     render(res, session, 200, current(session), {}, done);
   });
 
@@ -124,9 +145,11 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       weekStart: field(req, 'weekStart'),
       timeFormat: field(req, 'timeFormat') || '24h',
       theme: field(req, 'theme') || 'system',
+      language: field(req, 'language') || 'en',
     };
+    let saved: { emailPending: string | null };
     try {
-      await services.sessions.updateProfile(session.actor, { ...form, currentPassword: field(req, 'emailPassword') });
+      saved = await services.sessions.updateProfile(session.actor, { ...form, currentPassword: field(req, 'emailPassword') });
     } catch (error) {
       if (error instanceof HashingBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
@@ -137,7 +160,12 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       const { status, errors } = refusal(error, { fields: { current: 'emailPassword' } });
       return render(res, session, status, form, errors, null);
     }
-    res.redirect(303, `${APP_PATH}/profile?done=saved`);
+    res.redirect(
+      303,
+      saved.emailPending === null
+        ? `${APP_PATH}/profile?done=saved`
+        : `${APP_PATH}/profile?done=email&to=${encodeURIComponent(saved.emailPending)}`,
+    );
   });
 
   router.post('/profile/password', async (req, res, next) => {

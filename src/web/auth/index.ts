@@ -13,6 +13,7 @@ import { csrfField } from '../kit/layout.js';
 import { landing, safeNext, signInHref } from '../paths.js';
 import { clearSessionCookie, formToken, setSessionCookie } from '../session/cookies.js';
 import { type Signed, signedIn, signedOf } from '../session/guard.js';
+import { mailLinkRoutes } from './mail-links.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
@@ -220,7 +221,10 @@ export const authArea: WebArea = {
             </div>
             <div><button type="submit">Sign in</button></div>
           </form>
-          <p class="hint">No password yet? Ask an owner of your workspace for a setup link (Members page).</p>`,
+          <p class="hint">
+            ${services.sessions.resetsByMail() ? html`<a href="${base}/forgot">Forgot your password?</a> ` : ''}No password yet? Ask an
+            owner of your workspace for a setup link (Members page).
+          </p>`,
       });
     };
 
@@ -260,6 +264,7 @@ export const authArea: WebArea = {
     });
 
     invitationRoutes(router, deps);
+    mailLinkRoutes(router, deps);
 
     router.post('/sign-out', (req, res) => {
       const { secret } = signedOf(res) as Signed;

@@ -27,6 +27,7 @@ export const NAV: Record<Area, readonly Tab[]> = {
     { id: 'members', label: 'Members', href: (p) => `${p.settings}/members`, shown: owners },
     { id: 'workspace', label: 'Workspace', href: (p) => `${p.settings}/workspace`, shown: owners },
     { id: 'import', label: 'Import', href: (p) => `${p.settings}/import`, shown: () => true },
+    { id: 'mail', label: 'Mail', href: (p) => `${p.settings}/mail`, shown: owners },
   ],
 };
 

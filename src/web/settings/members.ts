@@ -197,6 +197,11 @@ function render(deps: WebDeps, res: Response, signed: Signed, status: number, no
     body: html`<p class="hint">
         Narrowing a member's visibility applies to their tokens and webhooks at once; widening applies to tokens they mint afterwards.
       </p>
+      ${
+        services.mail.enabled()
+          ? html`<p class="hint">Links are mailed to the address added; the <a href="${base}/mail">Mail</a> page shows how that went.</p>`
+          : html`<p class="hint">Mail is off on this server (SMTP_URL is not set): send each link yourself.</p>`
+      }
       <div class="scroll">
         <table class="rows members" aria-label="Members">
           <thead>
@@ -373,7 +378,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
     signedIn(deps, (req, res, signed) => {
       const userId = req.params.userId as string;
       const name = nameOf(deps, signed.session, userId);
-      let link: { secret: string; expiresAt: number };
+      let link: { secret: string; expiresAt: number; mailed: boolean };
       try {
         link = services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
       } catch (error) {
@@ -386,13 +391,14 @@ export function memberPages(router: Router, deps: WebDeps): void {
 }
 
 /** The one-time setup link, shown once, naming whom it is for. */
-function setupLinkNotice(deps: WebDeps, name: string, link: { secret: string; expiresAt: number }): Notice {
+function setupLinkNotice(deps: WebDeps, name: string, link: { secret: string; expiresAt: number; mailed: boolean }): Notice {
   const where = siteLink(deps);
   return {
     kind: 'ok',
     body: html`<p>
-        <strong>Setup link for ${name}</strong>, valid until ${when(new Date(link.expiresAt).toISOString())}. Send it to ${name} only:
-        whoever opens it first sets the password. It is shown only this once; a new link ends this one.
+        <strong>Setup link for ${name}</strong>, valid until ${when(new Date(link.expiresAt).toISOString())}.
+        ${link.mailed ? html`It was mailed to ${name}; here it is too, in case mail is slow.` : html`Send it to ${name} only:`} whoever
+        opens it first sets the password. It is shown only this once; a new link ends this one.
       </p>
       ${secretBox('setup-link', `The setup link for ${name}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,
@@ -406,14 +412,19 @@ function setupLinkNotice(deps: WebDeps, name: string, link: { secret: string; ex
 function addedNotice(deps: WebDeps, signed: SignedIn, added: Enrolled): Notice {
   const link =
     added.kind === 'invited'
-      ? { secret: added.secret, expiresAt: added.expiresAt }
+      ? { secret: added.secret, expiresAt: added.expiresAt, mailed: added.mailed }
       : deps.services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId: added.userId });
   const where = siteLink(deps);
   return {
     kind: 'ok',
     body: html`<p>
-        <strong>Send this link to ${added.email}</strong>: it lets them into ${signed.session.workspaceName}. It works once, until
-        ${when(new Date(link.expiresAt).toISOString())}, and is shown only this once.
+        ${
+          link.mailed
+            ? html`<strong>We mailed ${added.email} a link</strong> that lets them into ${signed.session.workspaceName}. Here it is too, in
+                case mail is slow: it`
+            : html`<strong>Send this link to ${added.email}</strong>: it lets them into ${signed.session.workspaceName}. It`
+        }
+        works once, until ${when(new Date(link.expiresAt).toISOString())}, and is shown only this once.
       </p>
       ${secretBox('setup-link', `The link for ${added.email}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,

@@ -1,0 +1,210 @@
+import { headerText } from './address.js';
+
+/** The languages mail is written in; an account without a choice gets English. */
+export const MAIL_LANGUAGES = ['en', 'de'] as const;
+export type Language = (typeof MAIL_LANGUAGES)[number];
+export const isLanguage = (value: unknown): value is Language => MAIL_LANGUAGES.includes(value as Language);
+
+/** A message as written once: its subject and its blocks, from which the plain text and the HTML are both made. */
+export interface Composed {
+  subject: string;
+  blocks: Block[];
+}
+
+/** A paragraph, a link (a button in HTML, its address on a line of its own in text), or a small closing note. */
+export type Block = { p: string } | { link: { href: string; label: string } } | { note: string };
+
+/** What a template needs for dates: the reader's language and zone. */
+interface Reader {
+  language: Language;
+  timeZone: string;
+}
+
+const when = (reader: Reader, at: number): string =>
+  new Intl.DateTimeFormat(reader.language === 'de' ? 'de-DE' : 'en-GB', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: reader.timeZone,
+    timeZoneName: 'short',
+  }).format(at);
+
+const hours = (sec: number): string => String(Math.round((sec / 3600) * 10) / 10);
+
+/** The mail of "Add member": alike for a new account (a setup link) and an existing one (an invitation), decisions §8a. */
+export function invitationMail(
+  reader: Reader,
+  input: { workspaceName: string; inviterName: string; link: string; expiresAt: number },
+): Composed {
+  const until = when(reader, input.expiresAt);
+  if (reader.language === 'de')
+    return {
+      subject: `Einladung in ${input.workspaceName}`,
+      blocks: [
+        { p: `${input.inviterName} hat Sie in den Arbeitsbereich „${input.workspaceName}“ bei timetrack eingeladen.` },
+        { p: `Öffnen Sie diesen Link, um hineinzukommen. Er funktioniert einmal, bis ${until}.` },
+        { link: { href: input.link, label: 'Einladung öffnen' } },
+        { note: 'Wenn Sie das nicht erwartet haben, ignorieren Sie diese Mail.' },
+      ],
+    };
+  return {
+    subject: `Join ${input.workspaceName} on timetrack`,
+    blocks: [
+      { p: `${input.inviterName} invited you to the workspace "${input.workspaceName}" on timetrack.` },
+      { p: `Open this link to get in. It works once, until ${until}.` },
+      { link: { href: input.link, label: 'Open the invitation' } },
+      { note: 'If you did not expect this, ignore this mail.' },
+    ],
+  };
+}
+
+/** "Forgot your password?": a link valid one hour. */
+export function resetMail(reader: Reader, input: { link: string; expiresAt: number }): Composed {
+  const until = when(reader, input.expiresAt);
+  if (reader.language === 'de')
+    return {
+      subject: 'Ihr timetrack-Passwort zurücksetzen',
+      blocks: [
+        { p: 'Jemand, wahrscheinlich Sie, hat für das timetrack-Konto mit dieser Adresse ein neues Passwort angefordert.' },
+        { p: `Mit diesem Link setzen Sie es bis ${until}. Er funktioniert einmal; Ihre anderen Sitzungen enden dabei.` },
+        { link: { href: input.link, label: 'Neues Passwort setzen' } },
+        { note: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: Ihr Passwort bleibt, wie es ist.' },
+      ],
+    };
+  return {
+    subject: 'Reset your timetrack password',
+    blocks: [
+      { p: 'Someone, probably you, asked for a new password for the timetrack account with this address.' },
+      { p: `This link sets one until ${until}. It works once, and your other sessions end when you use it.` },
+      { link: { href: input.link, label: 'Set a new password' } },
+      { note: 'If it was not you, ignore this mail: your password stays as it is.' },
+    ],
+  };
+}
+
+/** A member's new sign-in email: it takes effect when this link (sent to the new address) is opened. */
+export function emailChangeMail(reader: Reader, input: { link: string; expiresAt: number; name: string }): Composed {
+  const until = when(reader, input.expiresAt);
+  if (reader.language === 'de')
+    return {
+      subject: 'Bestätigen Sie Ihre neue Anmelde-Adresse',
+      blocks: [
+        { p: `${input.name} möchte sich bei timetrack künftig mit dieser Adresse anmelden.` },
+        { p: `Bestätigen Sie das bis ${until} mit diesem Link; bis dahin gilt die bisherige Adresse.` },
+        { link: { href: input.link, label: 'Adresse bestätigen' } },
+        { note: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: es ändert sich nichts.' },
+      ],
+    };
+  return {
+    subject: 'Confirm your new sign-in email',
+    blocks: [
+      { p: `${input.name} asked to sign in to timetrack with this address from now on.` },
+      { p: `Confirm it with this link until ${until}; until then the current address stays.` },
+      { link: { href: input.link, label: 'Confirm this address' } },
+      { note: 'If it was not you, ignore this mail: nothing changes.' },
+    ],
+  };
+}
+
+/** A timer past its workspace's runaway limit: still running (with its Stop link), or stopped by the limit. */
+export function runawayMail(
+  reader: Reader,
+  input: {
+    workspaceName: string;
+    description: string;
+    startAt: number;
+    limitSec: number;
+    /** When it was stopped (capped or stopped), or null while it runs. */
+    stoppedAt: number | null;
+    /** The Stop link, while it runs. */
+    link: string | null;
+  },
+): Composed {
+  const what = input.description.trim() === '' ? null : input.description.trim();
+  const started = when(reader, input.startAt);
+  if (reader.language === 'de') {
+    const timer = what ? `Ihr Timer „${what}“` : 'Ihr Timer';
+    if (input.stoppedAt !== null || input.link === null)
+      return {
+        subject: 'Ihr Timer wurde angehalten',
+        blocks: [
+          {
+            p: `${timer} in „${input.workspaceName}“ lief seit ${started} länger als die Grenze des Arbeitsbereichs (${hours(input.limitSec)} Stunden) und wurde ${input.stoppedAt === null ? '' : `um ${when(reader, input.stoppedAt)} `}angehalten.`,
+          },
+          { p: 'Prüfen Sie das Ende des Eintrags in Ihrer Woche.' },
+        ],
+      };
+    return {
+      subject: 'Ihr Timer läuft noch',
+      blocks: [
+        {
+          p: `${timer} in „${input.workspaceName}“ läuft seit ${started}, länger als die Grenze des Arbeitsbereichs (${hours(input.limitSec)} Stunden).`,
+        },
+        { p: 'Vergessen anzuhalten? Der Link fragt nach, bevor er etwas anhält.' },
+        { link: { href: input.link, label: 'Timer anhalten' } },
+      ],
+    };
+  }
+  const timer = what ? `Your timer "${what}"` : 'Your timer';
+  if (input.stoppedAt !== null || input.link === null)
+    return {
+      subject: 'Your timer was stopped',
+      blocks: [
+        {
+          p: `${timer} in "${input.workspaceName}" ran past the workspace's limit of ${hours(input.limitSec)} hours since ${started}, so it was stopped${input.stoppedAt === null ? '' : ` at ${when(reader, input.stoppedAt)}`}.`,
+        },
+        { p: "Check the entry's end on your week." },
+      ],
+    };
+  return {
+    subject: 'Your timer is still running',
+    blocks: [
+      {
+        p: `${timer} in "${input.workspaceName}" has been running since ${started}, past the workspace's limit of ${hours(input.limitSec)} hours.`,
+      },
+      { p: 'Forgot to stop it? The link asks before it stops anything.' },
+      { link: { href: input.link, label: 'Stop the timer' } },
+    ],
+  };
+}
+
+/** `timetrack mail test ADDRESS`. */
+export function testMail(reader: Reader, input: { relay: string; at: number }): Composed {
+  return {
+    subject: 'timetrack: test message',
+    blocks: [
+      { p: `This is a test message from timetrack, sent through ${input.relay} at ${when(reader, input.at)}.` },
+      { note: 'If you read this, the server can send mail.' },
+    ],
+  };
+}
+
+/** The plain text of a message: paragraphs apart, each link's label and its address on a line of its own. */
+export function renderText(message: Composed): string {
+  return `${message.blocks
+    .map((block) => ('p' in block ? block.p : 'note' in block ? block.note : `${block.link.label}:\n${block.link.href}`))
+    .join('\n\n')}\n`;
+}
+
+const escape = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+/** The HTML of a message: the same blocks, escaped, a link as a button with its address beneath (mail clients hide hrefs). */
+export function renderHtml(message: Composed, language: Language): string {
+  const body = message.blocks
+    .map((block) => {
+      if ('p' in block) return `<p style="margin:0 0 16px">${escape(block.p)}</p>`;
+      if ('note' in block) return `<p style="margin:24px 0 0;color:#555;font-size:13px">${escape(block.note)}</p>`;
+      const href = escape(block.link.href);
+      return `<p style="margin:0 0 16px"><a href="${href}" style="display:inline-block;padding:10px 16px;background:#1f5fbf;color:#fff;text-decoration:none;border-radius:4px">${escape(block.link.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#555;word-break:break-all">${href}</p>`;
+    })
+    .join('\n');
+  return `<!doctype html>
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(headerText(message.subject))}</title></head>
+<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px;line-height:1.5;color:#222">
+${body}
+</body></html>
+`;
+}

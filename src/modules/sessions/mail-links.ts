@@ -1,0 +1,159 @@
+import type { Clock } from '../../clock.js';
+import type { Write } from '../../db/write.js';
+import { SignInAttempts } from './attempts.js';
+import { checkPassword, hashPassword } from './password.js';
+import type { SessionAccounts, SessionMail } from './ports.js';
+import type { SessionsRepository } from './repository.js';
+import { type NewSession, secret, sha256 } from './secrets.js';
+
+/** A reset link works this long, once. */
+export const RESET_LINK_MS = 3_600_000;
+/** An email change's confirmation link works this long, once. */
+export const EMAIL_CHANGE_MS = 24 * 3_600_000;
+/**
+ * "Forgot your password?" requests in 15 minutes, counted like sign-ins (src/modules/sessions/
+ * attempts.ts) but never refunded, each a mail: 3 per address typed and client address, 5 per
+ * address typed from anywhere (so no mailbox is flooded), 20 per client address.
+ */
+export const RESET_BUDGETS = { perAccountAndAddress: 3, perAccount: 5, perAddress: 20 } as const;
+
+/** What a mailed link's page shows: valid (with whom it is for), or why it no longer works. */
+export type LinkState<T> = ({ state: 'valid' } & T) | { state: 'used' | 'expired' | 'unknown' | 'no-workspace' };
+
+/**
+ * The links the sessions module mails (part of its service): a password reset ("Forgot your
+ * password?", valid an hour, used once; setting the password ends every session) and the
+ * confirmation of a new sign-in email (sent to the new address; the change takes effect when it
+ * is opened, decisions §8a). Only hashes of their secrets are stored.
+ */
+export function createMailLinks({
+  repo,
+  accounts,
+  clock,
+  write,
+  mail,
+  openSession,
+  firstWorkspace,
+}: {
+  repo: SessionsRepository;
+  accounts: SessionAccounts;
+  clock: Clock;
+  write: Write<never>;
+  mail: SessionMail;
+  openSession: (userId: string, workspaceId: string) => NewSession;
+  firstWorkspace: (userId: string) => string | undefined;
+}) {
+  const attempts = new SignInAttempts(clock, RESET_BUDGETS);
+
+  /** A reset link's row and its account's workspace, or why it does not work. */
+  const resetOf = (linkSecret: string) => {
+    const row = repo.reset(sha256(linkSecret));
+    if (!row) return { state: 'unknown' as const };
+    if (row.usedAt !== null) return { state: 'used' as const };
+    if (row.expiresAt <= clock.now()) return { state: 'expired' as const };
+    const workspaceId = firstWorkspace(row.userId);
+    const user = accounts.userOf(row.userId);
+    if (workspaceId === undefined || !user) return { state: 'no-workspace' as const };
+    return { state: 'valid' as const, row, workspaceId, user };
+  };
+
+  const changeOf = (linkSecret: string) => {
+    const row = repo.emailChange(sha256(linkSecret));
+    if (!row) return { state: 'unknown' as const };
+    if (row.usedAt !== null) return { state: 'used' as const };
+    if (row.expiresAt <= clock.now()) return { state: 'expired' as const };
+    const user = accounts.userOf(row.userId);
+    if (!user || firstWorkspace(row.userId) === undefined) return { state: 'no-workspace' as const };
+    return { state: 'valid' as const, row, user };
+  };
+
+  return {
+    /** Whether "Forgot your password?" can mail a link (mail is set up). */
+    resetsByMail: (): boolean => mail.enabled(),
+
+    /**
+     * "Forgot your password?": counted against its budgets, then a reset link mailed to the
+     * account that holds the address, if one does and it belongs to a workspace. The answer is
+     * the same either way (no account discovery), and a write is made either way so the answer
+     * waits for the same durable commit.
+     */
+    requestReset(input: {
+      email: string;
+      address: string;
+    }): { kind: 'accepted' } | { kind: 'limited'; retryAfterSec: number } | { kind: 'off' } {
+      if (!mail.enabled()) return { kind: 'off' };
+      const email = input.email.trim().slice(0, 254);
+      const counted = attempts.begin(email, input.address);
+      if ('retryAfterSec' in counted) return { kind: 'limited', retryAfterSec: counted.retryAfterSec };
+      const user = email === '' ? undefined : accounts.credentials(email);
+      write(() => {
+        if (!user || firstWorkspace(user.id) === undefined) return;
+        const now = clock.now();
+        const linkSecret = secret();
+        repo.deleteUnusedResetsOf(user.id);
+        repo.insertReset({ secretHash: sha256(linkSecret), userId: user.id, createdAt: now, expiresAt: now + RESET_LINK_MS });
+        mail.passwordReset({ userId: user.id, secret: linkSecret, expiresAt: now + RESET_LINK_MS });
+      });
+      return { kind: 'accepted' };
+    },
+
+    /** What a reset link's page shows. */
+    resetLink(linkSecret: string): LinkState<{ name: string; email: string }> {
+      const found = resetOf(linkSecret);
+      return found.state === 'valid' ? { state: 'valid', name: found.user.name, email: found.user.email } : found;
+    },
+
+    /**
+     * Sets the password through a reset link: the link is used up, every session of the account
+     * ends, and a new one opens in its first workspace. Otherwise why the link does not work.
+     */
+    async completeReset(
+      linkSecret: string,
+      password: string,
+    ): Promise<{ session: NewSession } | { state: 'used' | 'expired' | 'unknown' | 'no-workspace' }> {
+      checkPassword(password);
+      const hash = await hashPassword(password);
+      return write(() => {
+        const found = resetOf(linkSecret);
+        if (found.state !== 'valid') return { state: found.state };
+        repo.useReset(found.row.secretHash, clock.now());
+        repo.deleteUnusedResetsOf(found.row.userId);
+        repo.deleteUnusedLinksOf(found.row.userId);
+        accounts.storePasswordHash(found.row.userId, hash);
+        repo.deleteSessionsOf(found.row.userId);
+        return { session: openSession(found.row.userId, found.workspaceId) };
+      });
+    },
+
+    /**
+     * Inside the Profile's write, with the password checked: the new address gets a link, and the
+     * change waits for it (an earlier unconfirmed change ends). Returns false when mail is off.
+     */
+    askEmailChange(userId: string, email: string): boolean {
+      if (!mail.enabled()) return false;
+      const now = clock.now();
+      const linkSecret = secret();
+      repo.deleteUnusedEmailChangesOf(userId);
+      repo.insertEmailChange({ secretHash: sha256(linkSecret), userId, email, createdAt: now, expiresAt: now + EMAIL_CHANGE_MS });
+      return mail.emailChange({ userId, email, secret: linkSecret, expiresAt: now + EMAIL_CHANGE_MS });
+    },
+
+    /** What an email change's link shows: the address it sets, for whom. */
+    emailChangeLink(linkSecret: string): LinkState<{ name: string; email: string }> {
+      const found = changeOf(linkSecret);
+      return found.state === 'valid' ? { state: 'valid', name: found.user.name, email: found.row.email } : found;
+    },
+
+    /** Confirms an email change: the account signs in with the new address from now on (refused when another account took it meanwhile). */
+    confirmEmailChange(linkSecret: string): { state: 'done'; email: string } | { state: 'used' | 'expired' | 'unknown' | 'no-workspace' } {
+      return write(() => {
+        const found = changeOf(linkSecret);
+        if (found.state !== 'valid') return { state: found.state };
+        accounts.storeEmail(found.row.userId, found.row.email);
+        repo.useEmailChange(found.row.secretHash, clock.now());
+        repo.deleteUnusedEmailChangesOf(found.row.userId);
+        return { state: 'done' as const, email: found.row.email };
+      });
+    },
+  };
+}
