@@ -17,7 +17,7 @@ import {
   readTexts,
   runRead,
 } from '../readers/tasks.js';
-import type { ExportOutcome, ExportTask } from '../readers/export.js';
+import { type ExportOutcome, type ExportTask, runExport } from '../readers/export.js';
 
 const data = workerData as ReaderThreadData;
 let now = 0;
@@ -32,8 +32,7 @@ let hooks: Promise<ReaderHooks> | null = null;
 export default async function read(task: ReadTask | ExportTask): Promise<ReadResult | ExportOutcome> {
   now = task.now;
   // An export of a report: its bytes leave over the task's own port while it runs.
-  // (Loaded with the first export: its format libraries would slow every reader thread's start.)
-  if ('type' in task) return (await import('../readers/export.js')).runExport(services, task);
+  if ('type' in task) return runExport(services, task);
   if (data.hooks) {
     hooks ??= import(data.hooks.module) as Promise<ReaderHooks>;
     (await hooks).beforeRead(task, data.hooks.data);

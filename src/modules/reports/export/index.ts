@@ -1,15 +1,14 @@
+import { writeCsv } from './csv.js';
 import type { ExportFormat, ExportTable } from './model.js';
-import { type ExportSink, type SinkStream, sinkStream } from './output.js';
+import { type ExportSink, sinkStream } from './output.js';
+import { writePdf } from './pdf.js';
+import { writeXlsx } from './xlsx.js';
 
 export * from './model.js';
 export { ExportCancelled, type ExportSink } from './output.js';
 
-/** Each format's writer, loaded when first used (exceljs and pdfkit take a while to load, and a CSV needs neither). */
-const WRITERS: Record<ExportFormat, () => Promise<(table: ExportTable, out: SinkStream) => Promise<number>>> = {
-  csv: async () => (await import('./csv.js')).writeCsv,
-  xlsx: async () => (await import('./xlsx.js')).writeXlsx,
-  pdf: async () => (await import('./pdf.js')).writePdf,
-};
+/** Each format's writer (exceljs and pdfkit are loaded when first used: they slow a reader thread's start, and a CSV needs neither). */
+const WRITERS = { csv: writeCsv, xlsx: writeXlsx, pdf: writePdf } as const;
 
 /**
  * Writes a report's export (the reports service's `exportTable`) in a format to a sink, rows
@@ -18,8 +17,7 @@ const WRITERS: Record<ExportFormat, () => Promise<(table: ExportTable, out: Sink
  */
 export async function writeExport(table: ExportTable, format: ExportFormat, sink: ExportSink): Promise<{ rows: number; bytes: number }> {
   const out = sinkStream(sink);
-  const write = await WRITERS[format]();
-  const rows = await write(table, out);
+  const rows = await WRITERS[format](table, out);
   await out.end();
   return { rows, bytes: out.bytes() };
 }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
+import type * as Fontkit from 'fontkit';
 import { DateTime } from 'luxon';
 import {
   type Cell,
@@ -27,10 +26,12 @@ import type { SinkStream } from './output.js';
 
 const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 /** The two faces, parsed once per process (parsing a TTF costs more than a page). */
-let fonts: { regular: fontkit.Font; bold: fontkit.Font } | null = null;
-function loadFonts(): { regular: fontkit.Font; bold: fontkit.Font } {
-  const face = (file: string) => fontkit.create(readFileSync(join(fontDir, file))) as fontkit.Font;
-  fonts ??= { regular: face('DejaVuSansCondensed.ttf'), bold: face('DejaVuSansCondensed-Bold.ttf') };
+let fonts: { regular: Fontkit.Font; bold: Fontkit.Font } | null = null;
+async function loadFonts(): Promise<{ regular: Fontkit.Font; bold: Fontkit.Font }> {
+  if (fonts) return fonts;
+  const fontkit = await import('fontkit');
+  const face = (file: string) => fontkit.create(readFileSync(join(fontDir, file))) as Fontkit.Font;
+  fonts = { regular: face('DejaVuSansCondensed.ttf'), bold: face('DejaVuSansCondensed-Bold.ttf') };
   return fonts;
 }
 
@@ -50,7 +51,9 @@ const TITLES = { detailed: 'Time report: entries', summary: 'Time report: summar
 
 export async function writePdf(table: ExportTable, out: SinkStream): Promise<number> {
   const { head } = table;
-  const faces = loadFonts();
+  // pdfkit and the faces are loaded with the first PDF (a reader thread starts without them).
+  const faces = await loadFonts();
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf = new PDFDocument({
     size: 'A4',
     layout: 'landscape',

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { type Cell, type Column, currencyDigits, type ExportTable, GROUP_LABELS } from './model.js';
 import type { SinkStream } from './output.js';
 
@@ -16,7 +16,9 @@ export async function writeXlsx(table: ExportTable, out: SinkStream): Promise<nu
   const { head } = table;
   const digits = currencyDigits(head.currency);
   const money = `#,##0${digits > 0 ? `.${'0'.repeat(digits)}` : ''} "${head.currency}"`;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out.stream, useStyles: true, useSharedStrings: false });
+  // Loaded with the first XLSX (a reader thread starts without it).
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out.stream, useStyles: true, useSharedStrings: false });
   workbook.creator = 'timetrack';
   const sheet = workbook.addWorksheet(SHEETS[head.kind], { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = table.columns.map((column) => ({
