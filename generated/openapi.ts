@@ -980,12 +980,14 @@ export interface components {
             reference?: components["schemas"]["PartyText"];
             vatId?: components["schemas"]["PartyText"];
             electronicAddress?: components["schemas"]["PartyText"];
+            /** @description The EAS scheme of `electronicAddress` (e.g. `0204` Leitweg-ID, `9930` German VAT identifier, `0088` GLN, `EM` email); a scheme without an electronic address is refused (400). */
             electronicAddressScheme?: string | null;
             /**
              * @description The VAT category of this client's invoices, over the workspace's (`null` clears: the
              *     workspace's invoicing settings apply): `S` standard rate, `AE` reverse charge, `K`
              *     intra-community supply, `G` export outside the EU, `E` exempt, `Z` zero rated, `O` not
              *     subject to VAT. Invoices made afterwards take it; invoices already made keep theirs.
+             *     `E` needs the client's `exemptionReason` or `exemptionReasonCode` (else 400).
              */
             taxCategory?: components["schemas"]["TaxCategory"] | null;
             exemptionReason?: components["schemas"]["PartyText"];

@@ -137,6 +137,37 @@ async function main(): Promise<void> {
       await page.goto(`${server.url}/app/${name}`);
       await shoot(page, name);
     }
+    // A client's invoicing details, opened: a German public body, addressed by its Leitweg-ID (0204).
+    services.catalog.clients.update(actor, client.id, {
+      legalName: 'Hafenamt der Freien und Hansestadt Hamburg',
+      addressLines: ['Kaistraße 7', 'Haus B'],
+      postalCode: '20457',
+      city: 'Hamburg',
+      country: 'DE',
+      vatId: 'DE987654321',
+      email: 'rechnungen@hafenamt.example',
+      reference: '04011000-12345-34',
+      electronicAddress: '04011000-12345-34',
+      electronicAddressScheme: '0204',
+    });
+    await page.goto(`${server.url}/app/catalog`);
+    const clients = page.locator('section.catalog').first();
+    await clients.locator('summary', { hasText: 'Hafenamt' }).first().click();
+    await clients.locator('details.invoicing summary').first().click();
+    await page.mouse.move(0, 0);
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      // The clients' section with the page's margin around it.
+      const box = (await clients.boundingBox())!;
+      const y = box.y + (await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)) - 16;
+      const clip = { x: 0, y, width: viewport.width, height: box.height + 32 };
+      await page.screenshot({ path: `${OUT}catalog-client-invoicing-${size}.png`, fullPage: true, clip });
+    }
+    await page.setViewportSize(DESKTOP);
+    console.log('docs/app/catalog-client-invoicing-{desktop,phone}.png');
     // The week's report: by project, then client, its days as a chart and its entries.
     await page.goto(`${server.url}/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&subGroupBy=client`);
     await shoot(page, 'reports');

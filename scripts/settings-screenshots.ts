@@ -50,6 +50,7 @@ async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookI
       }),
     ),
   );
+  services.invoices.setSettings(OPERATOR, workspaceId, { numberPattern: 'NW-{yyyy}-{seq:3}', taxRate: 19, language: 'de' });
   const bea = services.accounts.createUser(OPERATOR, { name: 'Bea Kowalski', email: 'bea@northwind.example' });
   services.accounts.addMember(OPERATOR, {
     workspaceId,
@@ -103,6 +104,23 @@ async function shoot(page: Page, name: string): Promise<void> {
   console.log(`docs/settings/${name}-{desktop,phone}.png`);
 }
 
+/** A part of the page, from the top of `from` to the bottom of `to` (with a margin), at both widths. */
+async function shootPart(page: Page, name: string, from: string, to: string): Promise<void> {
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    const top = (await page.locator(from).boundingBox())!;
+    const bottom = (await page.locator(to).boundingBox())!;
+    const y = top.y + (await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)) - 16;
+    const height = bottom.y + bottom.height - top.y + 32;
+    await page.screenshot({ path: `${OUT}${name}-${size}.png`, fullPage: true, clip: { x: 0, y, width: viewport.width, height } });
+  }
+  await page.setViewportSize(DESKTOP);
+  console.log(`docs/settings/${name}-{desktop,phone}.png`);
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const receiver = await startReceiver(null);
@@ -146,6 +164,14 @@ async function main(): Promise<void> {
       await page.goto(`${settings}${path}`);
       await shoot(page, name);
     }
+    // The invoicing settings: a pattern of the studio's own, the next number as an example; then a pattern refused at its field.
+    await page.goto(`${settings}/workspace`);
+    const invoicing = '#invoicing-heading';
+    const form = `form[action$="/workspace/invoicing"]`;
+    await shootPart(page, 'workspace-invoicing', invoicing, form);
+    await page.getByLabel(/^Number pattern/).fill('RE-{yyyy}');
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Save invoicing' }).click()]);
+    await shootPart(page, 'workspace-invoicing-refused', invoicing, form);
     // Adding a colleague: the account is made, and their setup link shown once.
     await page.goto(`${settings}/members`);
     await page.getByLabel(/^Name/).fill('Ada Lovelace');

@@ -19,6 +19,8 @@ import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { issuerPatchOfText } from '../src/modules/invoices/service.js';
 import { parseMailSettings } from '../src/modules/mail/service.js';
+import type { ProviderClient } from '../src/modules/oidc/provider.js';
+import type { OidcSettings } from '../src/modules/oidc/service.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { type Actor, OPERATOR } from '../src/principal.js';
 import { createServices, type Services } from '../src/services.js';
@@ -161,6 +163,7 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   }
   await sessions.signIn({ email: 'bea.b@example.org', password: 'correct horse battery staple', address: '127.0.0.1' });
   sessions.purge();
+  await providerTour(services, clock, workspaceId, ownerId);
 
   // Mail: what the modules queue (a setup link, an invitation, a reset, an email change, a
   // runaway reminder: the tour's detection above), the sender, the log, a retry, the retention.
@@ -278,6 +281,50 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   accounts.deleteUser(OPERATOR, bea.id);
 }
 
+/** The identity provider's settings of the tour, and a stand-in for it (no network): what a sign-in and a logout bring. */
+const OIDC_SETTINGS: OidcSettings = {
+  issuer: 'https://sso.example.org',
+  clientId: 'timetrack',
+  clientSecret: 'secret',
+  name: 'SSO',
+  only: false,
+  scopes: ['openid', 'email'],
+  redirectUri: 'https://tt.example.org/settings/oidc/callback',
+  postLogoutRedirectUri: 'https://tt.example.org/settings/sign-in',
+  backchannelLogoutUri: 'https://tt.example.org/settings/oidc/backchannel-logout',
+};
+const logouts = [
+  { sub: 'sub-new', sid: 'sid-1' },
+  { sub: 'sub-bea', sid: null },
+];
+const STAND_IN_PROVIDER = {
+  discovered: () => true,
+  probe: async () => true,
+  refresh: async () => ({ refreshToken: 'rt-2' }),
+  endSessionUrl: () => 'https://sso.example.org/logout',
+  verifyLogoutToken: async () => ({
+    ...(logouts.shift() as { sub: string; sid: string | null }),
+    jti: randomBytes(8).toString('hex'),
+    expiresAt: Date.UTC(2027, 0),
+  }),
+} as unknown as ProviderClient;
+
+/** Sign-in through the identity provider: joining by domain, binding by email, the 15-minute check, sign-out, back-channel logout. */
+async function providerTour(services: Services, clock: ManualClock, workspaceId: string, ownerId: string): Promise<void> {
+  const { accounts, oidc } = services;
+  accounts.setWorkspace(OPERATOR, workspaceId, { joinDomains: ['example.com'] });
+  accounts.workspaceToEdit(OPERATOR, workspaceId);
+  const joined = oidc.admit({ sub: 'sub-new', email: 'new@example.com', emailVerified: true, name: 'New', sid: 'sid-1' }, 'rt-1');
+  oidc.admit({ sub: 'sub-new', email: null, emailVerified: false, name: null, sid: 'sid-2' });
+  oidc.admit({ sub: 'sub-bea', email: 'bea.b@example.org', emailVerified: true, name: 'Bea', sid: null });
+  clock.advance(16 * 60_000);
+  await oidc.recheck(joined.session.secret);
+  oidc.signOutUrl(joined.session.secret);
+  await oidc.backchannelLogout('logout-token');
+  await oidc.backchannelLogout('logout-token');
+  accounts.setBreakGlass(OPERATOR, ownerId, true);
+}
+
 /** SQLite's plan of a statement, as an indented tree. */
 function plan(sqlite: Database.Database, recorded: Recorded): string[] {
   try {
@@ -327,6 +374,8 @@ async function main(): Promise<void> {
           (n += 1) === 1 ? { status: 'permanent', error: 'rejected', detail: '550 no' } : { status: 'sent', response: '250 ok' };
       })(),
     },
+    oidc: OIDC_SETTINGS,
+    oidcProvider: STAND_IN_PROVIDER,
   });
   const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
   if (!boot) throw new Error('the database was not empty');

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import cron from 'node-cron';
 import type { Synchronous } from './db/database.js';
 import type { LogLevel } from './logger.js';
+import { isLoopbackHost, OIDC_BACKCHANNEL_PATH, OIDC_CALLBACK_PATH, type OidcSettings } from './modules/oidc/settings.js';
 import { readReplicationSettings, type ReplicationSettings } from './replication-config.js';
 import { type MailSettings, parseMailSettings } from './modules/mail/settings.js';
 
@@ -49,6 +51,10 @@ export interface Config {
   readQueueMs: number;
   /** READER_CACHE_MB: each reader connection's page cache. */
   readerCacheMb: number;
+  /** DOCUMENT_THREADS: threads that make invoice documents (PDF, XML) off the request thread; 0 makes them on it. */
+  documentThreads: number;
+  /** DOCUMENT_QUEUE_MS: a document that waits longer for a free document thread is not started and answers 503. */
+  documentQueueMs: number;
   /** SQLITE_SYNCHRONOUS: FULL (a commit survives a power cut) or NORMAL (it survives a crash of the process). */
   synchronous: Synchronous;
   /** Sync events older than this are deleted (those a delivery log row refers to stay until it goes). */
@@ -83,6 +89,8 @@ export interface Config {
   shutdownAnnounceMs: number;
   /** SMTP_URL, MAIL_FROM, SMTP_CA_FILE: the relay mail goes through; null (mail off) without SMTP_URL. */
   mail: MailSettings | null;
+  /** OIDC_*: sign-in with the organisation's identity provider; null when OIDC_ISSUER is unset. */
+  oidc: OidcSettings | null;
 }
 
 /**
@@ -128,7 +136,7 @@ function limits(int: (name: string, fallback: number, min: number, max: number) 
  * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
  * this; everything else receives the object. Every bad value is named in one ConfigError.
  */
-export function parseConfig(env: Env): Config {
+export function parseConfig(env: Env, readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): Config {
   const problems: string[] = [];
 
   const text = (name: string, fallback: string): string => {
@@ -234,6 +242,8 @@ export function parseConfig(env: Env): Config {
     schedulerCron: schedulerCron === 'off' ? null : schedulerCron,
     serverTimeZone,
     ...readerSettings(int),
+    documentThreads: int('DOCUMENT_THREADS', 1, 0, 16),
+    documentQueueMs: int('DOCUMENT_QUEUE_MS', 2000, 1, 3_600_000),
     synchronous: synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
     eventRetentionDays: int('EVENT_RETENTION_DAYS', 180, 1, 36_500),
     migrationBackups: int('MIGRATION_BACKUPS', 3, 0, 100),
@@ -242,15 +252,104 @@ export function parseConfig(env: Env): Config {
     corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
     compressionMinBytes: compressionMinBytes(env.COMPRESSION_MIN_BYTES, problems),
     settingsPath: settingsPath(env.SETTINGS_PATH, problems),
-    importUploadMaxBytes: int('IMPORT_UPLOAD_MAX_MB', 200, 1, 10_000) * 1024 * 1024,
-    importUploadsMemberBytes: int('IMPORT_UPLOADS_MEMBER_MB', 400, 1, 100_000) * 1024 * 1024,
-    importUploadsTotalBytes: int('IMPORT_UPLOADS_TOTAL_MB', 1000, 1, 1_000_000) * 1024 * 1024,
+    ...uploadSettings(int),
     replication,
     shutdownAnnounceMs: int('SHUTDOWN_ANNOUNCE_MS', 0, 0, 60_000),
     mail: parseMailSettings(env, problems),
+    oidc: null,
   };
+  config.oidc = oidcSettings(env, config, bool, problems, readFile);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+/**
+ * OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET or OIDC_CLIENT_SECRET_FILE, OIDC_NAME, OIDC_ONLY,
+ * OIDC_SCOPES: null unless OIDC_ISSUER is set. The addresses the provider sends people back to are
+ * built from BASE_URL (which must be set: the provider must know them in advance) and SETTINGS_PATH.
+ */
+function oidcSettings(
+  env: Env,
+  config: Config,
+  bool: (name: string) => boolean,
+  problems: string[],
+  readFile: (path: string) => string,
+): OidcSettings | null {
+  const value = (name: string) => (env[name] ?? '').trim();
+  const issuer = value('OIDC_ISSUER');
+  if (issuer === '') {
+    const stray = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_CLIENT_SECRET_FILE', 'OIDC_NAME', 'OIDC_ONLY', 'OIDC_SCOPES'].filter(
+      (name) => value(name) !== '',
+    );
+    if (stray.length > 0)
+      problems.push(
+        `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but OIDC_ISSUER is not: set OIDC_ISSUER to sign in with an identity provider, or unset them`,
+      );
+    return null;
+  }
+  const before = problems.length;
+  let url: URL | null = null;
+  try {
+    url = new URL(issuer);
+  } catch {
+    // reported below
+  }
+  if (
+    url === null ||
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== ''
+  )
+    problems.push(
+      `OIDC_ISSUER must be the identity provider's issuer URL, such as https://sso.example.org/realms/staff (got ${JSON.stringify(issuer)})`,
+    );
+  else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    problems.push(
+      `OIDC_ISSUER must be https (plain http only for a provider on this machine, 127.0.0.1 or localhost; got ${JSON.stringify(issuer)})`,
+    );
+  const clientId = value('OIDC_CLIENT_ID');
+  if (clientId === '') problems.push('OIDC_CLIENT_ID must be set with OIDC_ISSUER: the client id the identity provider gave timetrack');
+  const secret = value('OIDC_CLIENT_SECRET');
+  const secretFile = value('OIDC_CLIENT_SECRET_FILE');
+  let clientSecret = secret;
+  if (secret !== '' && secretFile !== '') problems.push('OIDC_CLIENT_SECRET and OIDC_CLIENT_SECRET_FILE are both set: keep one');
+  else if (secretFile !== '') {
+    try {
+      clientSecret = readFile(secretFile).trim();
+      if (clientSecret === '') problems.push(`OIDC_CLIENT_SECRET_FILE ${secretFile} is empty`);
+    } catch (error) {
+      problems.push(`OIDC_CLIENT_SECRET_FILE ${secretFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  } else if (secret === '')
+    problems.push(
+      'OIDC_CLIENT_SECRET (or OIDC_CLIENT_SECRET_FILE) must be set with OIDC_ISSUER: the client secret the identity provider gave timetrack',
+    );
+  if (!config.baseUrlSet)
+    problems.push(
+      `OIDC_ISSUER needs BASE_URL: the identity provider sends people back to BASE_URL${config.settingsPath ?? '/settings'}${OIDC_CALLBACK_PATH}, which must be registered with it`,
+    );
+  if (config.settingsPath === null) problems.push('OIDC_ISSUER needs the sign-in page, but SETTINGS_PATH is off');
+  const scopes = (value('OIDC_SCOPES') || 'openid email profile').split(/[\s,]+/).filter((s) => s !== '');
+  if (!scopes.includes('openid')) scopes.unshift('openid');
+  if (scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)))
+    problems.push(`OIDC_SCOPES must be scope names separated by spaces (got ${JSON.stringify(env.OIDC_SCOPES)})`);
+  const name = value('OIDC_NAME') || (url?.host ?? issuer);
+  if (name.length > 60) problems.push('OIDC_NAME must be at most 60 characters');
+  const only = bool('OIDC_ONLY');
+  if (problems.length > before) return null;
+  const settings = `${config.baseUrl}${config.settingsPath ?? '/settings'}`;
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    name,
+    only,
+    scopes,
+    redirectUri: `${settings}${OIDC_CALLBACK_PATH}`,
+    postLogoutRedirectUri: `${settings}/sign-in`,
+    backchannelLogoutUri: `${settings}${OIDC_BACKCHANNEL_PATH}`,
+  };
 }
 
 /** LITESTREAM_CONFIG and REPLICATION_MAX_LAG_MS: null (no replication) unless the first is set; the file is read and checked. */
@@ -263,6 +362,17 @@ function replicationOf(path: string, databasePath: string, maxLagMs: number, env
 
 /** METRICS and METRICS_TOKEN: a token alone turns the metrics on; METRICS=false beside one is refused. */
 /** The reader threads (src/readers): how many, how long a read may wait and run, their page cache. */
+/** IMPORT_UPLOAD_MAX_MB, IMPORT_UPLOADS_MEMBER_MB, IMPORT_UPLOADS_TOTAL_MB: what the Import page's uploads may take, in bytes. */
+function uploadSettings(
+  int: (name: string, fallback: number, min: number, max: number) => number,
+): Pick<Config, 'importUploadMaxBytes' | 'importUploadsMemberBytes' | 'importUploadsTotalBytes'> {
+  return {
+    importUploadMaxBytes: int('IMPORT_UPLOAD_MAX_MB', 200, 1, 10_000) * 1024 * 1024,
+    importUploadsMemberBytes: int('IMPORT_UPLOADS_MEMBER_MB', 400, 1, 100_000) * 1024 * 1024,
+    importUploadsTotalBytes: int('IMPORT_UPLOADS_TOTAL_MB', 1000, 1, 1_000_000) * 1024 * 1024,
+  };
+}
+
 function readerSettings(
   int: (name: string, fallback: number, min: number, max: number) => number,
 ): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb'> {

@@ -55,6 +55,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
           clock: systemClock,
           secretKey: loadSecretKey(config.databasePath, config.secretKey),
           defaultTimeZone: config.serverTimeZone,
+          oidc: config.oidc,
           webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets },
           // `mail test` and `mail retry` send from here; mail the command line queues is sent by the server.
           mail: { settings: config.mail, links: () => (config.settingsPath === null ? null : `${links.url}${config.settingsPath}`) },
@@ -75,7 +76,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   }
   const [{ createLogger, errorFields }, { startServer }] = await Promise.all([import('./logger.js'), import('./server.js')]);
   const logger = createLogger(config.logLevel);
-  const running = await startServer(config, { logger });
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(config, { logger });
+  } catch (error) {
+    // A setting found wrong only at the start (the identity provider's discovery): said in a sentence.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`timetrack: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
   const shutdown = (signal: string) => {
     logger.info('shutting down', { signal });
     void running.close().then(() => {

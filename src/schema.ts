@@ -9,3 +9,4 @@ export * from './modules/webhooks/schema.js';
 export * from './modules/sessions/schema.js';
 export * from './modules/imports/schema.js';
 export * from './modules/mail/schema.js';
+export * from './modules/oidc/schema.js';

@@ -5,7 +5,8 @@ import { setFlagsFromString } from 'node:v8';
 import { createImportRunner, type ImportRunner } from './threads/imports.js';
 import { bootstrapBanner, bootstrapIfEmpty, type BootstrapResult } from './bootstrap.js';
 import { type Clock, systemClock } from './clock.js';
-import { type Config, riskySettings } from './config.js';
+import { type Config, ConfigError, riskySettings } from './config.js';
+import { ProviderMisconfigured } from './modules/oidc/service.js';
 import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './db/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
@@ -22,6 +23,7 @@ import type { WebhookSender } from './modules/webhooks/sender.js';
 import { createShutdown, type Shutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
 import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
+import { createDocumentPool, type DocumentPool } from './documents/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createWeb } from './web/index.js';
 import { createBodyCheck } from './web/kit/forms.js';
@@ -64,6 +66,8 @@ export interface RunningServer {
   scheduler: Scheduler;
   /** Where the heavy reads run. */
   readers: ReaderPool;
+  /** Where invoice documents (PDF, XML) are made. */
+  documents: DocumentPool;
   /** The web app's live streams (null when the settings page, and so the app, is off). */
   live: LiveFeed | null;
   /** Stops accepting, drains in-flight requests, closes the database. */
@@ -114,6 +118,34 @@ function logListening(config: Config, logger: Logger, url: string, replication: 
  * (src/shutdown.ts): requests drain while the scheduler and the sender finish, then the threads
  * go, then the database.
  */
+/**
+ * The pages' own threads: invoice documents (a 500-line PDF is a second of CPU) on threads of
+ * their own, and the Import page's runs, each on a thread of its own connection.
+ */
+function pagesThreads(config: Config, secretKey: Buffer, clock: Clock, logger: Logger, shutdown: ReturnType<typeof createShutdown>) {
+  const documents = createDocumentPool({ threads: config.documentThreads, queueMs: config.documentQueueMs, logger });
+  shutdown.add('release', 'document threads', () => documents.close());
+  const imports = importRunner(config, secretKey, clock, logger);
+  shutdown.add('release', 'import threads', () => imports.close());
+  return { documents, imports };
+}
+
+/** The Import page's runner: each run on a thread of its own connection, its uploads within the configured limits. */
+function importRunner(config: Config, secretKey: Buffer, clock: Clock, logger: Logger) {
+  return createImportRunner({
+    databasePath: config.databasePath,
+    secretKey,
+    synchronous: config.synchronous,
+    clock,
+    logger,
+    limits: {
+      fileBytes: config.importUploadMaxBytes,
+      memberBytes: config.importUploadsMemberBytes,
+      totalBytes: config.importUploadsTotalBytes,
+    },
+  });
+}
+
 export async function startServer(config: Config, options: RuntimeOptions = {}): Promise<RunningServer> {
   // V8's allocation-site pretenuring sees the rows of a large listing (GET /projects: 2,000 rows,
   // ~8 MB of short-lived objects per answer) outlive a scavenge under load, and from then on
@@ -141,6 +173,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       defaultTimeZone: config.serverTimeZone,
       eventRetentionDays: config.eventRetentionDays,
       limits: { workspaceRateLimitPerMin: config.rateLimitWorkspacePerMin, tokensPerMember: config.tokensPerMember },
+      oidc: config.oidc,
       webhooks: {
         allowPrivateTargets: config.webhookAllowPrivateTargets,
         ...options.webhooks,
@@ -156,6 +189,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     });
     sending.attach(services.sender);
     prepareWebhooks(services, logger);
+    await discoverProvider(services, logger);
     const metrics = config.metrics
       ? createMetrics({ deliveries: services.webhooks.figures, databasePath: config.databasePath, clock, logger })
       : null;
@@ -179,24 +213,22 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     // A heavy read on a reader thread (another connection) sees every write the server made before it: the open batch is committed first.
     const readers = readerPool(config, options, { secretKey, logger, services, beforeRead: () => flushBatch(database.sqlite) });
     shutdown.add('release', 'reader threads', () => readers.close());
-    // The Import page's runs, each on a thread of its own connection.
-    const imports = createImportRunner({
-      databasePath: config.databasePath,
-      secretKey,
-      synchronous: config.synchronous,
-      clock,
-      logger,
-      limits: {
-        fileBytes: config.importUploadMaxBytes,
-        memberBytes: config.importUploadsMemberBytes,
-        totalBytes: config.importUploadsTotalBytes,
-      },
-    });
-    shutdown.add('release', 'import threads', () => imports.close());
+    const { documents, imports } = pagesThreads(config, secretKey, clock, logger, shutdown);
     const replication = await watchReplication(config, shutdown);
     let stopping = false;
     const contract = options.contract ?? loadContract();
-    const pages = browserPages({ config, logger, services, clock, imports, readers, contract, shutdown, serverAddress: () => listeningAt });
+    const pages = browserPages({
+      config,
+      logger,
+      services,
+      clock,
+      imports,
+      readers,
+      documents,
+      contract,
+      shutdown,
+      serverAddress: () => listeningAt,
+    });
     const app = await createApp({
       config,
       logger,
@@ -243,9 +275,30 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       const checkpointer = startCheckpointer({ database, path: config.databasePath, logger });
       shutdown.add('release', 'checkpointer', () => checkpointer.stop());
     }
-    return { server, url, database, services, scheduler, readers, live: pages.live, close: shutdown.run };
+    return { server, url, database, services, scheduler, readers, documents, live: pages.live, close: shutdown.run };
   } catch (error) {
     await shutdown.run();
+    throw error;
+  }
+}
+
+/**
+ * At start: the identity provider's discovery (OIDC_ISSUER). A provider whose discovery document
+ * does not fit the settings stops the start with what is wrong (it never fixes itself); one that
+ * does not answer lets the server start, with password sign-in and existing sessions working and
+ * the sign-in page saying so, and is looked at again when someone wants to sign in through it.
+ */
+async function discoverProvider(services: Services, logger: Logger): Promise<void> {
+  if (!services.oidc.enabled) return;
+  try {
+    const { available } = await services.oidc.start();
+    if (available) logger.info('identity provider ready', { name: services.oidc.name });
+    else
+      logger.warn('starting without the identity provider: it does not answer; sign-in through it waits until it does', {
+        name: services.oidc.name,
+      });
+  } catch (error) {
+    if (error instanceof ProviderMisconfigured) throw new ConfigError(`Invalid configuration: OIDC_ISSUER: ${error.message}`);
     throw error;
   }
 }
@@ -339,6 +392,7 @@ function browserPages(deps: {
   clock: Clock;
   imports: ImportRunner;
   readers: ReaderPool;
+  documents: DocumentPool;
   contract: ContractDocument;
   shutdown: Shutdown;
   serverAddress: () => string | null;
@@ -365,6 +419,7 @@ function browserPages(deps: {
     live,
     check: createBodyCheck(contract),
     readers: deps.readers,
+    documents: deps.documents,
   });
   return { web, live };
 }

@@ -17,6 +17,9 @@ import { createImportsService } from './modules/imports/service.js';
 import { createInvoicesRepository } from './modules/invoices/repository.js';
 import { createInvoicesService, type InvoicePorts } from './modules/invoices/service.js';
 import { createReportsService } from './modules/reports/service.js';
+import { createOidcRepository } from './modules/oidc/repository.js';
+import { createProviderClient, type ProviderClient } from './modules/oidc/provider.js';
+import { createOidcService, type OidcSettings } from './modules/oidc/service.js';
 import { createSessionsRepository } from './modules/sessions/repository.js';
 import { createSessionsService } from './modules/sessions/service.js';
 import { createTokensRepository } from './modules/tokens/repository.js';
@@ -57,6 +60,10 @@ export interface ServiceOptions {
     /** The relay replaced (`npm run sql`'s tour, which sends nothing anywhere). */
     relay?: Relay;
   };
+  /** OIDC_*: sign-in through the organisation's identity provider (null or absent: none). */
+  oidc?: OidcSettings | null;
+  /** The provider's client for those settings (the SQL tour's stand-in; by default openid-client's, made here). */
+  oidcProvider?: ProviderClient;
   webhooks?: {
     allowPrivateTargets?: boolean;
     resolve?: Resolver;
@@ -135,7 +142,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     write,
     maxActivePerMember: options.limits?.tokensPerMember,
   });
-  const sessions = createSessionsService({ repo: createSessionsRepository(db), accounts, clock, write, mail: mailed.sessions });
+  const { sessions, oidc } = signIns(db, options, { accounts, clock, write, logger, mail: mailed.sessions });
   accounts.onMemberRemoved(tokens.revokeMember);
   accounts.onMemberRemoved(sessions.endMemberSessions);
   accounts.onAccountDeleted(tokens.deleteOfUser);
@@ -164,6 +171,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     accounts,
     tokens,
     sessions,
+    oidc,
     events,
     webhooks,
     sender,
@@ -333,6 +341,36 @@ function mailPorts(mail: MailService, accounts: AccountsService) {
     },
   };
   return { invitation, sessions, reminders };
+}
+
+/** Sign-in: sessions (passwords, setup links) and, with OIDC_ISSUER, the identity provider. */
+function signIns(
+  db: DatabaseHandle['db'],
+  options: ServiceOptions,
+  parts: { accounts: AccountsService; clock: Clock; write: DomainWrite; logger: Logger; mail: SessionMail },
+) {
+  const { accounts, clock, write, logger, mail } = parts;
+  const sessions = createSessionsService({
+    repo: createSessionsRepository(db),
+    accounts,
+    clock,
+    write,
+    mail,
+    passwordSignIn: options.oidc?.only ? 'break-glass' : 'everyone',
+  });
+  const settings = options.oidc ?? null;
+  const oidc = createOidcService({
+    settings,
+    provider: settings === null ? null : (options.oidcProvider ?? createProviderClient(settings, clock)),
+    repo: createOidcRepository(db),
+    accounts,
+    sessions,
+    clock,
+    write,
+    secretKey: options.secretKey,
+    logger,
+  });
+  return { sessions, oidc };
 }
 
 /** What invoicing reads and changes of the accounts, catalog and entries modules. */

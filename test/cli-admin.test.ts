@@ -122,7 +122,9 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
     });
 
     clock.set(T1);
-    expect(await ok('workspace', 'set', boot.workspaceId, '--name', 'Acme', '--currency', 'USD')).to.deep.equal({ id: boot.workspaceId });
+    expect(
+      await ok('workspace', 'set', boot.workspaceId, '--name', 'Acme', '--currency', 'USD', '--join-domains', 'Example.ORG, b.example'),
+    ).to.deep.equal({ id: boot.workspaceId });
     expect(await ok('user', 'set', boot.userId, '--name', 'Ada Lovelace', '--email', 'ada@example.org')).to.deep.equal({
       id: boot.userId,
     });
@@ -139,6 +141,7 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
         createdAt: '2026-11-02T09:00:00.000Z',
         updatedAt: '2026-11-03T10:30:00.000Z',
         businessProfile: null,
+        joinDomains: ['b.example', 'example.org'],
       },
     });
     expect(await ok('user', 'show', boot.userId)).to.deep.equal({

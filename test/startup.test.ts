@@ -145,6 +145,8 @@ describe('startup', () => {
         port: 8080,
         host: '0.0.0.0',
         databasePath: './data/timetrack.db',
+        documentThreads: 1,
+        documentQueueMs: 2000,
         webhookAllowPrivateTargets: false,
         rateLimitTokenPerMin: 600,
         rateLimitWorkspacePerMin: 3000,
@@ -178,6 +180,7 @@ describe('startup', () => {
         corsOrigins: [],
         compressionMinBytes: 1024,
         settingsPath: '/settings',
+        oidc: null,
       });
     });
 

@@ -11,6 +11,10 @@ const runawayAction = (value: string | undefined): RunawayAction | undefined => 
   return value;
 };
 
+/** `--join-domains a.org,b.org` (or `none`): the list, or undefined when not given. */
+const joinDomains = (value: string | undefined): string[] | undefined =>
+  value === undefined ? undefined : value.trim().toLowerCase() === 'none' ? [] : value.split(/[\s,]+/).filter((d) => d !== '');
+
 /** Refuses a `set` command that names nothing to change. */
 function someSetting<T extends Record<string, unknown>>(settings: T): T {
   if (Object.values(settings).every((x) => x === undefined)) throw new UsageError('name at least one setting to change');
@@ -38,9 +42,17 @@ export const accountCommands: Record<string, Command> = {
     workspace: s.accounts.getWorkspace(OPERATOR, p[0] as string),
   })),
   'workspace set': command(
-    'workspace set ID [--name N] [--currency C] [--runaway-limit-sec S] [--runaway-action flagged|capped|stopped] [--rate-limit-per-min N|none] [--hourly-rate R|none]',
+    'workspace set ID [--name N] [--currency C] [--runaway-limit-sec S] [--runaway-action flagged|capped|stopped] [--rate-limit-per-min N|none] [--hourly-rate R|none] [--join-domains a.org,b.org|none]',
     'Change workspace settings.',
-    { name: str, currency: str, 'runaway-limit-sec': str, 'runaway-action': str, 'rate-limit-per-min': str, 'hourly-rate': str },
+    {
+      name: str,
+      currency: str,
+      'runaway-limit-sec': str,
+      'runaway-action': str,
+      'rate-limit-per-min': str,
+      'hourly-rate': str,
+      'join-domains': str,
+    },
     1,
     (v, p, s) =>
       s.accounts.setWorkspace(
@@ -53,10 +65,11 @@ export const accountCommands: Record<string, Command> = {
           runawayAction: runawayAction(optionalString(v, 'runaway-action')),
           rateLimitPerMin: optionalInteger(v, 'rate-limit-per-min', true),
           hourlyRate: optionalNumber(v, 'hourly-rate', true),
+          joinDomains: joinDomains(optionalString(v, 'join-domains')),
         }),
       ),
     undefined,
-    '--currency is an ISO 4217 code such as EUR. Rates and amounts already recorded are not converted: they are read in the new currency (invoices keep the currency they were issued in).',
+    '--join-domains lists the email domains whose people join the workspace (no flags) by signing in through the identity provider when no account here knows them (none: nobody). --currency is an ISO 4217 code such as EUR. Rates and amounts already recorded are not converted: they are read in the new currency (invoices keep the currency they were issued in).',
   ),
   'user create': command('user create --name N --email E', 'Create a user account.', { name: str, email: str }, 0, (v, _p, s) =>
     s.accounts.createUser(OPERATOR, { name: required(v, 'name'), email: required(v, 'email') }),
@@ -101,6 +114,18 @@ export const accountCommands: Record<string, Command> = {
     async (_v, p, s, c) => s.sessions.setPassword(OPERATOR, p[0] as string, (await c.readStdin()).replace(/\r?\n$/, '')),
     undefined,
     'Example: printf %s "$PASSWORD" | timetrack user password usr_… (the password never appears in the process list or shell history).',
+  ),
+  'user break-glass': command(
+    'user break-glass ID true|false',
+    'With OIDC_ONLY=true, let this owner still sign in with a password (for when the identity provider is down), or stop letting them.',
+    {},
+    2,
+    (_v, p, s) => {
+      const on = p[1] === 'true' ? true : p[1] === 'false' ? false : null;
+      if (on === null) throw new UsageError(`the second argument must be true or false (got ${JSON.stringify(p[1])})`);
+      return s.accounts.setBreakGlass(OPERATOR, p[0] as string, on);
+    },
+    'A break-glass owner signs in at SETTINGS_PATH/sign-in?break-glass with the password set by `user password`. Keep few.',
   ),
   'member add': command(
     'member add --workspace W --user U [--can-view-others-time] [--can-view-others-money] [--hourly-rate R] [--owner]',

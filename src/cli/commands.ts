@@ -5,6 +5,7 @@ import { type Command, command, str } from './command.js';
 import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
 import { mailCommands } from './mail-commands.js';
+import { oidcCommands } from './oidc-commands.js';
 import { reportCommands } from './report-commands.js';
 import { webhookCommands } from './webhook-commands.js';
 
@@ -67,4 +68,5 @@ export const commands: Record<string, Command> = {
   ...reportCommands,
   ...webhookCommands,
   ...mailCommands,
+  ...oidcCommands,
 };

@@ -1,8 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { DomainError } from '../errors.js';
 import type { InvoiceDocument, LineGrouping } from '../modules/invoices/document.js';
+import {
+  DOCUMENT_FORMATS,
+  type DocumentFormat,
+  documentFileName,
+  type MissingValue,
+  missingFor,
+  renderDocument,
+} from '../modules/invoices/documents/index.js';
 import { type InvoiceStatus, issuerPatchOfText, LINE_GROUPINGS, settingsPatchOfText } from '../modules/invoices/service.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
-import { type Command, command, str } from './command.js';
+import { type Command, command, flag, str } from './command.js';
 
 const sets = { set: { type: 'string', multiple: true } } as const;
 const STATUSES: readonly string[] = ['draft', 'sent', 'paid', 'void'] satisfies InvoiceStatus[];
@@ -67,6 +79,88 @@ function humanInvoice(result: Record<string, unknown>): string {
   ].join('\n');
 }
 
+const refused = (message: string) => new DomainError('invalid', message);
+
+/** Where a missing value is set, as commands (and pages) of this install: the invoice's own fill always works. */
+function whereToSet(m: MissingValue, i: InvoiceDocument): string {
+  const field = m.path.replace(/^(issuer|recipient)\./, '');
+  const fill = `fill it on this invoice: timetrack invoice fill ${i.id} --user U --set '${m.path}=…'`;
+  switch (m.where) {
+    case 'business-profile':
+      return `set it in the business profile (timetrack workspace profile ${i.workspaceId} --set '${field}=…', or the Workspace page's Invoice issuer) for new invoices, or ${fill}`;
+    case 'client':
+      return `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${i.clientId} with ${field}) for new invoices, or ${fill}`;
+    case 'fill':
+      return fill;
+    case 'issue':
+      return m.path === 'creditNote'
+        ? `only an issued invoice that was voided has one (timetrack invoice status ${i.id} --to void --user U)`
+        : `issue the invoice first: timetrack invoice status ${i.id} --to sent --user U`;
+  }
+}
+
+/**
+ * Writes `bytes` to `out` whole or not at all: a temporary file beside it (same directory, so the
+ * rename is atomic on that file system), flushed, then renamed over it; on any failure the
+ * temporary file is removed and `out` is as it was. A path that cannot be written is refused
+ * saying what to give instead.
+ */
+function writeWhole(out: string, bytes: Buffer, suggested: string): string {
+  const target = resolve(out);
+  const cannot = (why: string) =>
+    refused(
+      `Cannot write ${target}: ${why}. Give --out a file in a directory that exists and that you may write, e.g. --out ./${suggested}.`,
+    );
+  const stat = statSync(target, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw cannot(`it is a directory (name the file: ${join(target, suggested)})`);
+  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temporary, bytes, { flag: 'wx', flush: true });
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw cannot(
+      code === 'ENOENT'
+        ? `the directory ${dirname(target)} does not exist`
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : message,
+    );
+  }
+  return target;
+}
+
+/** `invoice export`: one document of a stored invoice (or of its credit note) into a file. */
+async function exportDocument(services: Parameters<Command['run']>[1], id: string, format: string, out: string, creditNote: boolean) {
+  if (!(DOCUMENT_FORMATS as readonly string[]).includes(format))
+    throw refused(`--format ${JSON.stringify(format)} is not a document format: use one of ${DOCUMENT_FORMATS.join(', ')}.`);
+  const invoice = services.invoices.get(OPERATOR, id);
+  const name = invoice.number ?? `draft ${invoice.id}`;
+  if (creditNote && !invoice.creditNote)
+    throw refused(
+      `Invoice ${name} has no credit note: only an invoice voided after it was issued has one${invoice.status === 'sent' ? ` (timetrack invoice status ${invoice.id} --to void --user U makes it)` : ` (it is ${invoice.status})`}. Leave out --credit-note to export the invoice itself.`,
+    );
+  const missing = missingFor(invoice, format as DocumentFormat, { creditNote });
+  if (missing.length > 0)
+    throw refused(
+      [
+        `${creditNote ? `The credit note of invoice ${name}` : `Invoice ${name}`} cannot be exported as ${format}: it lacks ${missing.length === 1 ? 'a value' : `${missing.length} values`} the format requires. Nothing was written.`,
+        ...missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice)}`),
+      ].join('\n'),
+    );
+  const bytes = await renderDocument(invoice, format as DocumentFormat, { creditNote });
+  const file = writeWhole(out, bytes, documentFileName(invoice, format as DocumentFormat, { creditNote }));
+  return {
+    id: invoice.id,
+    number: (creditNote ? invoice.creditNote?.number : invoice.number) ?? null,
+    format,
+    creditNote,
+    file,
+    bytes: bytes.length,
+  };
+}
+
 /** `invoice …`, `workspace profile` and `workspace invoicing` commands. */
 export const invoiceCommands: Record<string, Command> = {
   'workspace profile': command(
@@ -97,7 +191,7 @@ export const invoiceCommands: Record<string, Command> = {
         '  exemptionReason      why an invoice carries no VAT, printed on it (category E, or smallBusiness=true in the business profile)',
         '  exemptionReasonCode  its VATEX code, such as VATEX-EU-132',
         '  language             en (default) or de: the labels and sentences of the documents',
-        'A client may have its own taxCategory, exemptionReason and exemptionReasonCode (PATCH /api/v1/clients/{id}).',
+        "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}).",
       ].join('\n'),
     ),
   },
@@ -166,7 +260,25 @@ export const invoiceCommands: Record<string, Command> = {
       return invoices.length === 0 ? 'no invoices\n' : `${invoices.map(summary).join('\n')}\n`;
     },
   },
-  // `invoice export ID --format pdf|xrechnung-ubl|xrechnung-cii|peppol [--credit-note] --out FILE`
-  // (decisions §11) goes here: one call to the documents part of the invoices module with the
-  // value `invoice show` prints. It is wired when that part lands.
+  'invoice export': {
+    ...command(
+      'invoice export ID --format pdf|xrechnung-ubl|xrechnung-cii|peppol [--credit-note] --out FILE',
+      "Write an invoice's document (or, with --credit-note, its credit note's), made from the invoice as stored, into FILE.",
+      { format: str, 'credit-note': flag, out: str },
+      1,
+      (v, p, s) => exportDocument(s, p[0] as string, required(v, 'format'), required(v, 'out'), v['credit-note'] === true),
+      undefined,
+      [
+        'Formats:',
+        '  pdf             the invoice to read (A4), a Factur-X / ZUGFeRD EN 16931 PDF/A-3b with its XML attached; a draft says DRAFT',
+        '  xrechnung-ubl   XRechnung 3.0 as UBL 2.1 (German public bodies: the Leitweg-ID as the buyer reference)',
+        '  xrechnung-cii   XRechnung 3.0 as CII D16B',
+        '  peppol          Peppol BIS Billing 3.0 (UBL)',
+        'A format whose required values the invoice lacks is not written: each is named with its EN 16931 number and where to set it.',
+        'FILE is written whole or not at all (a temporary file beside it, then renamed); an existing FILE is replaced.',
+      ].join('\n'),
+    ),
+    human: (result) =>
+      `wrote ${String(result.file)} (${String(result.bytes)} bytes): ${result.creditNote ? 'the credit note' : 'invoice'} ${String(result.number ?? '(draft)')} as ${String(result.format)}\n`,
+  },
 };

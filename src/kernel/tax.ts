@@ -16,24 +16,26 @@ const VATEX = /^VATEX-[A-Z]{2}-[A-Z0-9]+(?:-[A-Z0-9]+)*$/;
 export const isTaxCategory = (value: unknown): value is TaxCategoryCode =>
   typeof value === 'string' && (TAX_CATEGORY_CODES as readonly string[]).includes(value);
 
-/** A tax category code, or a refusal that lists them. */
+/** A tax category code, or a refusal that lists them (at the field `what`). */
 export function requireTaxCategory(value: string, what: string): TaxCategoryCode {
   const code = value.trim();
   if (!isTaxCategory(code))
     throw new DomainError(
       'invalid',
       `${what} must be one of ${TAX_CATEGORY_CODES.join(', ')} (S standard rate, AE reverse charge, K intra-community supply, G export, E exempt, Z zero rated, O not subject to VAT); got ${JSON.stringify(value)}.`,
+      { field: what },
     );
   return code;
 }
 
-/** A VATEX exemption reason code, or a refusal with an example. */
+/** A VATEX exemption reason code, or a refusal with an example (at the field `what`). */
 export function requireVatexCode(value: string, what: string): string {
   const code = value.trim();
   if (code.length > 40 || !VATEX.test(code))
     throw new DomainError(
       'invalid',
       `${what} must be a VATEX code such as VATEX-EU-AE or VATEX-EU-132 (the CEF VATEX code list, upper case); got ${JSON.stringify(value)}.`,
+      { field: what },
     );
   return code;
 }

@@ -234,7 +234,7 @@ export function createReaderPool(
 export type ReaderPool = ReturnType<typeof createReaderPool>;
 
 /** tsx's loader entry (its package's `.` import export), as a file URL for --import. */
-function tsxEntry(): string {
+export function tsxEntry(): string {
   const manifest = resolvePackage('tsx/package.json');
   const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, string | { import?: string }> };
   const main = exports['.'];

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { DocumentPool } from '../documents/pool.js';
 import type { ReaderPool } from '../readers/pool.js';
 import type { Services } from '../services.js';
 import type { ImportRunner } from '../threads/imports.js';
@@ -29,6 +30,8 @@ export interface WebDeps {
   check: BodyCheck;
   /** The API's reader threads: the Reports page's reads run there, as the report routes' do. */
   readers: ReaderPool;
+  /** The document threads: the invoice pages' PDFs and XML are made there. */
+  documents: DocumentPool;
 }
 
 /** An area of the pages: where it lives and its routes. Areas never import one another; they share the kit and the session. */

@@ -5,6 +5,7 @@ import { errorFields } from '../logger.js';
 import { ReadersBusy } from '../readers/pool.js';
 import { appArea } from './app/index.js';
 import { authArea } from './auth/index.js';
+import { backchannelLogoutRoute, providerCheck } from './auth/oidc.js';
 import type { WebDeps } from './deps.js';
 import { durableAnswers } from './durable.js';
 import { ASSETS } from './kit/assets.js';
@@ -93,6 +94,10 @@ export function createWeb(deps: WebDeps): Router {
   // A form of at most 64 KiB and 200 fields, UTF-8; anything else is refused (413, 400, 415) before it is read.
   router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 }));
   router.use(durableAnswers(services, logger));
+  // The identity provider's back-channel logout: a server's post, outside the session and CSRF check (its token is signed).
+  backchannelLogoutRoute(router, deps);
+  // A session opened through the identity provider is confirmed there again every 15 minutes.
+  router.use(providerCheck(deps));
 
   // Who is signed in: re-read on every request (membership, owner role and flags as they are now).
   router.use((req, res, next) => {

@@ -14,7 +14,7 @@ select "members"."can_view_others_time", "members"."can_view_others_money", "mem
 select "id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_action", "rate_limit_per_min", "business_profile", "created_at", "updated_at" from "workspaces" where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
-select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "time_format", "theme", "language" from "users" where ("users"."id" = ? and "users"."deleted_at" is null);
+select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language" from "users" where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 select "id" from "workspaces" limit ?;
@@ -23,10 +23,10 @@ select "id" from "workspaces" limit ?;
 insert into "workspaces" ("id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_action", "rate_limit_per_min", "business_profile", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, null, null, ?, ?);
 
 
-select "id", "name", "password_hash" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null);
+select "id", "name", "password_hash", "break_glass" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX users_email_live (<expr>=?)
 
-insert into "users" ("id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "time_format", "theme", "language") values (?, ?, ?, ?, null, null, null, null, null, null, null, null);
+insert into "users" ("id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language") values (?, ?, ?, ?, null, null, null, null, null, ?, null, null, null);
 
 
 insert into "members" ("workspace_id", "user_id", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing;
@@ -52,7 +52,7 @@ select "members"."workspace_id", "workspaces"."name", "members"."can_view_others
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 --   USE TEMP B-TREE FOR ORDER BY
 
-select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "time_format", "theme", "language" from "users" where "users"."deleted_at" is null order by "users"."created_at" asc, "users"."id" asc;
+select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language" from "users" where "users"."deleted_at" is null order by "users"."created_at" asc, "users"."id" asc;
 --   SCAN users USING INDEX users_email_live
 --   USE TEMP B-TREE FOR ORDER BY
 
@@ -60,7 +60,7 @@ select "id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_ac
 --   SCAN workspaces
 --   USE TEMP B-TREE FOR ORDER BY
 
-select "id", "name", "password_hash" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null and "users"."id" <> ?);
+select "id", "name", "password_hash", "break_glass" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null and "users"."id" <> ?);
 --   SEARCH users USING INDEX users_email_live (<expr>=?)
 
 update "users" set "email" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
@@ -89,6 +89,24 @@ select "id", "name" from "users" where "users"."id" in (?, ?);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 update "users" set "password_hash" = ?, "password_set_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+update "workspaces" set "updated_at" = ? where "workspaces"."id" = ?;
+--   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+
+delete from "workspace_join_domains" where "workspace_join_domains"."workspace_id" = ?;
+--   SEARCH workspace_join_domains USING COVERING INDEX workspace_join_domains_workspace (workspace_id=?)
+
+insert into "workspace_join_domains" ("domain", "workspace_id") values (?, ?);
+
+
+select "domain" from "workspace_join_domains" where "workspace_join_domains"."workspace_id" = ? order by "workspace_join_domains"."domain" asc;
+--   SEARCH workspace_join_domains USING COVERING INDEX workspace_join_domains_workspace (workspace_id=?)
+
+select "workspace_id" from "workspace_join_domains" where "workspace_join_domains"."domain" = ?;
+--   SEARCH workspace_join_domains USING COVERING INDEX sqlite_autoindex_workspace_join_domains_1 (domain=?)
+
+update "users" set "break_glass" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 select "workspace_id" from "members" where ("members"."user_id" = ? and not exists (select 1 from "members" o where o.workspace_id = "members"."workspace_id" and o.user_id = ? and o.is_owner = 1)) limit ?;

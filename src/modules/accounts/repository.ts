@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { invitations, members, users, workspaces } from './schema.js';
+import { invitations, members, users, workspaceJoinDomains, workspaces } from './schema.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -111,14 +111,38 @@ export function createAccountsRepository(db: Db) {
     },
     updateWorkspace: (id: string, values: Partial<typeof workspaces.$inferInsert>): boolean =>
       db.update(workspaces).set(values).where(eq(workspaces.id, id)).run().changes > 0,
+    /** The email domains whose people may join the workspace through the identity provider. */
+    joinDomains: (workspaceId: string): string[] =>
+      db
+        .select({ domain: workspaceJoinDomains.domain })
+        .from(workspaceJoinDomains)
+        .where(eq(workspaceJoinDomains.workspaceId, workspaceId))
+        .orderBy(asc(workspaceJoinDomains.domain))
+        .all()
+        .map((row) => row.domain),
+    replaceJoinDomains: (workspaceId: string, domains: string[]): void => {
+      db.delete(workspaceJoinDomains).where(eq(workspaceJoinDomains.workspaceId, workspaceId)).run();
+      if (domains.length > 0)
+        db.insert(workspaceJoinDomains)
+          .values(domains.map((domain) => ({ domain, workspaceId })))
+          .run();
+    },
+    /** The workspaces that let people of this email domain join. */
+    workspacesJoinableBy: (domain: string): string[] =>
+      db
+        .select({ workspaceId: workspaceJoinDomains.workspaceId })
+        .from(workspaceJoinDomains)
+        .where(eq(workspaceJoinDomains.domain, domain))
+        .all()
+        .map((row) => row.workspaceId),
 
     // Users (live: not deleted)
     user: (id: string): UserRow | undefined => statements.liveUser.get({ id }),
     users: (): UserRow[] => db.select().from(users).where(isNull(users.deletedAt)).orderBy(asc(users.createdAt), asc(users.id)).all(),
     /** A live account holding `email` (case-insensitively), other than `except`. */
-    userByEmail: (email: string, except?: string): Pick<UserRow, 'id' | 'name' | 'passwordHash'> | undefined =>
+    userByEmail: (email: string, except?: string): Pick<UserRow, 'id' | 'name' | 'passwordHash' | 'breakGlass'> | undefined =>
       db
-        .select({ id: users.id, name: users.name, passwordHash: users.passwordHash })
+        .select({ id: users.id, name: users.name, passwordHash: users.passwordHash, breakGlass: users.breakGlass })
         .from(users)
         .where(
           and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt), except ? sql`${users.id} <> ${except}` : undefined),

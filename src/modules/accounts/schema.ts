@@ -19,6 +19,11 @@ export const users = sqliteTable(
     timeZone: text('time_zone'),
     /** The first day of the person's week in the web app. */
     weekStart: text('week_start', { enum: ['monday', 'sunday'] }),
+    /**
+     * With OIDC_ONLY=true, only accounts marked so (by the operator: `timetrack user break-glass`)
+     * may still sign in with a password: the owners' way in while the identity provider is down.
+     */
+    breakGlass: integer('break_glass', { mode: 'boolean' }).notNull().default(false),
     /** How the web app writes times of day: 24-hour (`14:05`) or 12-hour (`2:05 PM`); null: 24-hour. */
     timeFormat: text('time_format', { enum: ['24h', '12h'] }),
     /** The web app's colours: the system's (null), or always light or dark. */
@@ -106,4 +111,21 @@ export const invitations = sqliteTable(
     acceptedAt: integer('accepted_at'),
   },
   (t) => [uniqueIndex('invitations_secret').on(t.secretHash), index('invitations_workspace').on(t.workspaceId, t.userId)],
+);
+
+/**
+ * The email domains whose people may join a workspace by signing in with the identity provider
+ * (OIDC) when no account here knows them: an owner lists them on the Workspace page. A person
+ * joins every workspace that lists the domain of their verified email, with no flags.
+ */
+export const workspaceJoinDomains = sqliteTable(
+  'workspace_join_domains',
+  {
+    /** Lower-case, without a leading `@` (`example.org`). */
+    domain: text('domain').notNull(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.domain, t.workspaceId] }), index('workspace_join_domains_workspace').on(t.workspaceId, t.domain)],
 );

@@ -26,6 +26,8 @@ export interface WorkspaceSettings {
   runawayAction?: RunawayAction;
   rateLimitPerMin?: number | null;
   hourlyRate?: number | null;
+  /** Email domains whose people may join by signing in with the identity provider (replaces the list). */
+  joinDomains?: string[];
 }
 
 export interface UserChanges {
@@ -56,6 +58,46 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
   }
   if (settings.hourlyRate !== undefined) patch.hourlyRate = requireRate(settings.hourlyRate, 'hourly rate', 'hourlyRate');
   return patch;
+}
+
+/** Addresses anyone can have: a workspace that lets their people join would let in the whole world. */
+const OPEN_MAIL_DOMAINS = new Set([
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'live.com',
+  'msn.com',
+  'yahoo.com',
+  'icloud.com',
+  'me.com',
+  'aol.com',
+  'proton.me',
+  'protonmail.com',
+  'gmx.de',
+  'gmx.net',
+  'web.de',
+  'mail.com',
+  'yandex.ru',
+]);
+
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+
+/** The email domains a workspace lets join: lower case, without `@`, each a real domain name, at most 20, no open mail service. */
+export function requireJoinDomains(list: string[]): string[] {
+  const domains = [...new Set(list.map((d) => d.trim().toLowerCase().replace(/^@/, '')).filter((d) => d !== ''))];
+  if (domains.length > 20) throw new DomainError('invalid', 'join domains: at most 20 domains.', { field: 'joinDomains' });
+  for (const domain of domains) {
+    if (!DOMAIN.test(domain))
+      throw new DomainError('invalid', `join domains: ${JSON.stringify(domain)} is not a domain name such as example.org.`, {
+        field: 'joinDomains',
+      });
+    if (OPEN_MAIL_DOMAINS.has(domain))
+      throw new DomainError('invalid', `join domains: anyone can have an address at ${domain}; list your organisation's own domain.`, {
+        field: 'joinDomains',
+      });
+  }
+  return domains.sort();
 }
 
 /** A person's own settings of the web app and the language of their mail, as they are kept. */
@@ -217,6 +259,43 @@ export function createAccountsService({
     },
 
     ...profilesOf(repo, write),
+
+    /**
+     * Someone no account here knows, signed in through the identity provider with a verified
+     * email (inside the caller's write): a new account (no password) and a member, with no flags,
+     * of every workspace that lets people of the email's domain join. Its id, or null when no
+     * workspace does (nothing is written then).
+     */
+    joinByDomain(input: { name: string; email: string }): string | null {
+      const email = requireEmail(input.email);
+      const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+      const workspaceIds = repo.workspacesJoinableBy(domain);
+      if (workspaceIds.length === 0) return null;
+      return write(() => {
+        const { id } = createAccount({ name: input.name.trim().slice(0, 200) || email.slice(0, email.lastIndexOf('@')), email });
+        const join = joinerOf(repo, clock);
+        for (const workspaceId of workspaceIds) join(workspaceId, id, {}, null);
+        return id;
+      });
+    },
+
+    /**
+     * Marks an account as break-glass (the operator): with OIDC_ONLY=true it may still sign in
+     * with its password, for when the identity provider is down. Only for an owner of a workspace.
+     */
+    setBreakGlass(principal: Principal, userId: string, on: boolean): { id: string; breakGlass: boolean } {
+      operatorOnly(principal, 'mark a break-glass account');
+      return write(() => {
+        if (!repo.user(userId)) throw errors.userNotFound(userId);
+        if (on && !repo.memberships(userId).some((m) => m.isOwner))
+          throw new DomainError(
+            'invalid',
+            `User ${userId} owns no workspace: break-glass sign-in is for owners, who can set things right while the identity provider is down. Make them an owner first (member set --owner true).`,
+          );
+        repo.updateUser(userId, { breakGlass: on });
+        return { id: userId, breakGlass: on };
+      });
+    },
 
     listUsers(principal: Principal) {
       operatorOnly(principal, 'list every account');
@@ -443,8 +522,10 @@ function workspacesOf({
           { field: 'rateLimitPerMin' },
         );
       const patch = workspacePatch(settings);
+      const domains = settings.joinDomains === undefined ? undefined : requireJoinDomains(settings.joinDomains);
       return write(() => {
         if (!repo.updateWorkspace(id, { ...patch, updatedAt: clock.now() })) throw errors.workspaceNotFound(id);
+        if (domains !== undefined) repo.replaceJoinDomains(id, domains);
         return { id };
       });
     },
@@ -457,13 +538,13 @@ function workspacesOf({
     /** A workspace's settings and business profile to change them: for its owners, and the operator. */
     workspaceToEdit(principal: Principal, id: string) {
       ownerOrOperator(principal, id);
-      return workspaceWithProfile(workspaceRow(id));
+      return { ...workspaceWithProfile(workspaceRow(id)), joinDomains: repo.joinDomains(id) };
     },
 
     /** A workspace's settings and business profile: for its members, and the operator. */
     getWorkspace(principal: Principal, id: string) {
       if (!isOperator(principal) && principal.workspaceId !== id) throw errors.workspaceNotFound(id);
-      return workspaceWithProfile(workspaceRow(id));
+      return { ...workspaceWithProfile(workspaceRow(id)), joinDomains: repo.joinDomains(id) };
     },
   };
 }

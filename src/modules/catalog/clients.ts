@@ -36,12 +36,12 @@ function taxValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
   for (const field of TAX_FIELDS) {
     const value = input[field];
     if (value === undefined) continue;
-    if (value !== null && typeof value !== 'string') throw catalogErrors.invalid(`${field} must be text or null.`);
+    if (value !== null && typeof value !== 'string') throw catalogErrors.invalidAt(field, `${field} must be text or null.`);
     const text = value === null ? '' : value.trim();
     if (text === '') values[field] = null;
     else if (field === 'taxCategory') values[field] = requireTaxCategory(text, field);
     else if (field === 'exemptionReasonCode') values[field] = requireVatexCode(text, field);
-    else if (text.length > 200) throw catalogErrors.invalid('exemptionReason must be at most 200 characters.');
+    else if (text.length > 200) throw catalogErrors.invalidAt(field, 'exemptionReason must be at most 200 characters.');
     else values[field] = text;
   }
   return values;
@@ -65,6 +65,41 @@ function partyValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
   return values;
 }
 
+type PartyRow = Partial<
+  Pick<
+    typeof clients.$inferSelect,
+    'electronicAddress' | 'electronicAddressScheme' | 'taxCategory' | 'exemptionReason' | 'exemptionReasonCode'
+  >
+>;
+
+/**
+ * The rules between fields, on the client as it will be stored (`row`), checked when the input
+ * touches them (a client stored before a rule keeps saving its other fields): a scheme names the
+ * kind of an electronic address, so it needs one; an exempt client (E) must say why (no usual
+ * wording exists for E, unlike AE, K, G and O).
+ */
+function checkParty(row: PartyRow, input: PartyInput): void {
+  if (
+    (input.electronicAddressScheme !== undefined || input.electronicAddress !== undefined) &&
+    row.electronicAddressScheme != null &&
+    row.electronicAddress == null
+  )
+    throw catalogErrors.invalidAt(
+      'electronicAddressScheme',
+      `electronicAddressScheme ${JSON.stringify(row.electronicAddressScheme)} names the kind of an electronic address, but the client has none: give its electronicAddress (BT-49, e.g. its Leitweg-ID or Peppol ID), or clear the scheme.`,
+    );
+  if (
+    TAX_FIELDS.some((field) => input[field] !== undefined) &&
+    row.taxCategory === 'E' &&
+    row.exemptionReason == null &&
+    row.exemptionReasonCode == null
+  )
+    throw catalogErrors.invalidAt(
+      'exemptionReason',
+      'An exempt client (taxCategory E) must say why its invoices carry no VAT: give exemptionReason (the sentence printed on them, e.g. "Steuerfrei nach § 4 Nr. 14 UStG") or exemptionReasonCode (a VATEX code such as VATEX-EU-132), or leave the category to the workspace.',
+    );
+}
+
 const taken = (name: string) => () => `A client named "${name}" exists already in this workspace.`;
 
 /** Clients: the invoice recipients projects belong to. */
@@ -80,6 +115,8 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
 
     create(actor: Actor, input: Schemas['ClientCreate']): ClientView {
       const name = acceptedName(input.name);
+      const party = partyValues(input);
+      checkParty(party, input);
       return write(
         (record) => {
           const now = clock.now();
@@ -88,7 +125,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
             workspaceId: actor.workspaceId,
             name,
             nameKey: nameKey(name),
-            ...partyValues(input),
+            ...party,
             createdAt: now,
             updatedAt: now,
           });
@@ -104,8 +141,10 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
       const name = patch.name === undefined ? undefined : acceptedName(patch.name);
       return write(
         (record) => {
-          repo.client(actor.workspaceId, id);
-          const values: Partial<typeof clients.$inferInsert> = { ...partyValues(patch), updatedAt: clock.now() };
+          const stored = repo.client(actor.workspaceId, id);
+          const party = partyValues(patch);
+          checkParty({ ...stored, ...party }, patch);
+          const values: Partial<typeof clients.$inferInsert> = { ...party, updatedAt: clock.now() };
           if (name !== undefined) Object.assign(values, { name, nameKey: nameKey(name) });
           if (patch.archived !== undefined) values.archived = patch.archived;
           const row = repo.updateClient(id, values);

@@ -18,4 +18,6 @@ export const catalogErrors = {
   projectArchived: (id: string) =>
     new DomainError('invalid', `projectId: project ${id} is archived; unarchive it first.`, { field: 'projectId' }),
   invalid: (message: string) => new DomainError('invalid', message),
+  /** A refusal of one input, at its field (pages show it there). */
+  invalidAt: (field: string, message: string) => new DomainError('invalid', message, { field }),
 };

@@ -44,3 +44,21 @@ export function createAccess({ repo, ports }: { repo: InvoicesRepository; ports:
 }
 
 export type Access = ReturnType<typeof createAccess>;
+
+/** What the pages ask before they show a tab, a form or an action: the same rules as the calls themselves. */
+export function guards({ mayRead, requireOwner }: Access) {
+  return {
+    /** Whether the principal sees the workspace's invoices at all (the web app shows its Invoices tab by this). */
+    visible(principal: Principal, workspaceId: string): boolean {
+      return mayRead(principal, workspaceId);
+    },
+    /** Whether the principal may make, issue, mark paid, void and fill the workspace's invoices (pages offer those actions by this). */
+    mayManage(principal: Principal, workspaceId: string): boolean {
+      return mayRead(principal, workspaceId) && (isOperator(principal) || principal.isOwner);
+    },
+    /** Refuses, as making one would, whoever may not make invoices in the workspace (the New invoice page asks before it shows its form). */
+    requireMaker(principal: Principal, workspaceId: string): void {
+      requireOwner(principal, workspaceId, 'make invoices', () => errors.hidden(workspaceId));
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { DomainError } from '../../errors.js';
+import { DomainError, invalidAt } from '../../errors.js';
 import { fromCents, toCents } from '../../kernel/money.js';
 import { dayEnd, dayStart } from '../../kernel/time.js';
 import type { Invoiceable } from '../entries/service.js';
@@ -82,8 +82,10 @@ export function draftOf(
   const entries = groupBy === 'entry' ? ports.invoiceableEntries(query) : [];
   const groups = groupBy === 'entry' ? [] : ports.invoiceableGroups(query);
   const entryCount = groupBy === 'entry' ? entries.length : groups.reduce((n, g) => n + g.entryCount, 0);
+  // Both refusals are about the range (and client) chosen: the page shows them at the range.
   if (entryCount === 0)
-    throw errors.invalid(
+    throw invalidAt(
+      'from',
       `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
     );
   const unrated =
@@ -94,7 +96,8 @@ export function draftOf(
     const named = ports.unratedInvoiceable(query, 5);
     const labels = new Map(ports.projectLabels(workspaceId, [...new Set(named.map((e) => e.projectId))]).map((p) => [p.id, p.name]));
     const list = named.map((e) => `${e.id} (${dayOf(e.startAt)}, ${labels.get(e.projectId) ?? e.projectId})`).join(', ');
-    throw errors.invalid(
+    throw invalidAt(
+      'from',
       `${unrated === 1 ? 'A billable entry' : `${unrated} billable entries`} in this range ${unrated === 1 ? 'has' : 'have'} no hourly rate, so the invoice cannot price ${unrated === 1 ? 'it' : 'them'}: ${list}${unrated > named.length ? ', …' : ''}. An entry keeps the rate it was written with: set a rate on its task, project or member (or the workspace's), then change the entry's project or task so it takes the rate, or mark it non-billable; then make the invoice again.`,
     );
   }

@@ -10,6 +10,7 @@ export const invoiceErrors = {
     new DomainError(
       'not_found',
       `Client ${clientId} was not found in workspace ${workspaceId}: invoice one of this workspace's clients (GET /api/v1/clients lists them).`,
+      { field: 'clientId' },
     ),
   ownersOnly: () => new DomainError('forbidden', "Only the workspace's owners change its invoice issuer."),
   ownersAct: (what: string) =>

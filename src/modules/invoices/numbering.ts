@@ -41,6 +41,25 @@ export function createNumbering({
     return given;
   }
 
+  /** The {seq} of the next document of the series dated `date` (per year when the pattern holds one). */
+  function nextSeq(workspaceId: string, pattern: string, date: string): number {
+    const year = Number(date.slice(0, 4));
+    const range = restartsYearly(pattern) ? { from: `${year}-01-01`, to: `${year + 1}-01-01` } : null;
+    return repo.issuedCount(workspaceId, range) + 1;
+  }
+
+  /**
+   * The number the next document would get if `userId` issued it today (or on the last
+   * document's day, when that is later), with that day: the settings page's example. Reads only.
+   */
+  function upcoming(workspaceId: string, userId: string): { number: string; date: string } {
+    const last = repo.lastIssued(workspaceId);
+    const now = today(userId).day;
+    const date = last && last.issueDate > now ? last.issueDate : now;
+    const { numberPattern } = settingsOf(repo.settings(workspaceId));
+    return { number: formatNumber(numberPattern, date, nextSeq(workspaceId, numberPattern, date)), date };
+  }
+
   /**
    * A number of the workspace's series for a document dated `date`: never dated before the last
    * document, the next {seq} of the series (per year when the pattern holds one), recorded in the
@@ -53,9 +72,7 @@ export function createNumbering({
         `The ${kind === 'invoice' ? 'issue' : 'credit note'} date ${date} is before ${last.issueDate}, the date of ${last.number}, the last document issued in this workspace: numbers and dates run together. Date it ${last.issueDate} or later.`,
       );
     const { numberPattern } = settingsOf(repo.settings(invoice.workspaceId));
-    const year = Number(date.slice(0, 4));
-    const range = restartsYearly(numberPattern) ? { from: `${year}-01-01`, to: `${year + 1}-01-01` } : null;
-    const number = formatNumber(numberPattern, date, repo.issuedCount(invoice.workspaceId, range) + 1);
+    const number = formatNumber(numberPattern, date, nextSeq(invoice.workspaceId, numberPattern, date));
     repo.insertNumber({ workspaceId: invoice.workspaceId, number, invoiceId: invoice.id, kind, issueDate: date, createdAt: clock.now() });
     return number;
   }
@@ -64,5 +81,5 @@ export function createNumbering({
   const numberTaken = (workspaceId: string) =>
     `The number this document would get is already taken in workspace ${workspaceId} (the number pattern was changed since): change numberPattern so that it gives new numbers (timetrack workspace invoicing ${workspaceId} --set numberPattern=…), then try again. Nothing was changed.`;
 
-  return { moveDate, nextNumber, numberTaken };
+  return { moveDate, nextNumber, numberTaken, upcoming };
 }

@@ -3,12 +3,13 @@ import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
-import { createAccess } from './access.js';
+import { type Access, createAccess, guards } from './access.js';
 import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creation.js';
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
+import { createNumbering } from './numbering.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
 import { applySettings, type InvoicingSettings, type SettingsPatch, settingsOf } from './settings.js';
@@ -39,6 +40,15 @@ export interface InvoiceInput extends DraftInput {
 /** The preview of a creation: the lines and totals it would make (nothing written). */
 export type InvoicePreview = Draft;
 
+/** The number the next document would get if the acting member issued it today (owners, and the operator naming one). */
+function upcomingNumberOf(deps: Parameters<typeof createNumbering>[0], { requireOwner, actingMember }: Access) {
+  const numbering = createNumbering(deps);
+  return (principal: Principal, workspaceId: string, userId?: string): { number: string; date: string } => {
+    requireOwner(principal, workspaceId, 'see the invoicing settings', () => errors.hidden(workspaceId));
+    return numbering.upcoming(workspaceId, actingMember(principal, workspaceId, userId).userId);
+  };
+}
+
 /**
  * Invoices (decisions §11): made from a client's billable, completed, un-invoiced entries; issued
  * with a number of the workspace's series and a date; paid; voided (an issued one with its credit
@@ -63,6 +73,7 @@ export function createInvoicesService({
   const access = createAccess({ repo, ports });
   const { mayRead, requireOwner, actingMember, findInvoice } = access;
   const lifecycle = createLifecycle({ repo, ports, clock, write, access, defaultTimeZone });
+  const upcomingNumber = upcomingNumberOf({ repo, ports, clock, defaultTimeZone }, access);
 
   const service = {
     /**
@@ -94,6 +105,9 @@ export function createInvoicesService({
       return settingsOf(repo.settings(workspaceId));
     },
 
+    /** The number the next document would get if the acting member issued it today: the settings' example. */
+    upcomingNumber,
+
     /** Changes invoicing settings (owners and the operator): each key checked, all or none; null resets a key. */
     setSettings(principal: Principal, workspaceId: string, patch: SettingsPatch): { id: string } {
       requireOwner(principal, workspaceId, 'change the invoicing settings', () => errors.hidden(workspaceId));
@@ -105,6 +119,8 @@ export function createInvoicesService({
         return { id: workspaceId };
       });
     },
+
+    ...guards(access),
 
     /** A workspace's invoices, newest first, optionally of one status or client (owners and who sees colleagues' money). */
     list(principal: Principal, workspaceId: string, filter: { status?: InvoiceStatus; clientId?: string } = {}): InvoiceView[] {

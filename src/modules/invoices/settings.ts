@@ -40,7 +40,8 @@ export const SETTINGS_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsKey[];
 export type SettingsPatch = { [K in SettingsKey]?: InvoicingSettings[K] | null };
 
 const LANGUAGES: readonly DocumentLanguage[] = ['en', 'de'];
-const invalid = (message: string) => new DomainError('invalid', message);
+/** A refusal, at the setting it is about (the Workspace page shows it there). */
+const invalid = (message: string, field?: SettingsKey) => new DomainError('invalid', message, field === undefined ? {} : { field });
 
 const TOKEN = /\{(yyyy|yy|mm|seq(?::(\d+))?)\}/g;
 const EXAMPLE = 'For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3} gives RE-2611-001';
@@ -48,24 +49,27 @@ const EXAMPLE = 'For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3}
 /** A number pattern as stored: trimmed, known tokens only, {seq} exactly once, a few literal characters. */
 export function checkPattern(raw: string): string {
   const pattern = raw.trim();
-  if (pattern === '' || pattern.length > 40) throw invalid(`numberPattern must be 1 to 40 characters. ${EXAMPLE}.`);
+  if (pattern === '' || pattern.length > 40) throw invalid(`numberPattern must be 1 to 40 characters. ${EXAMPLE}.`, 'numberPattern');
   const literal = pattern.replace(TOKEN, '');
   if (/[{}]/.test(literal))
     throw invalid(
       `numberPattern ${JSON.stringify(pattern)} has an unknown token: the tokens are {yyyy}, {yy}, {mm}, {seq} and {seq:N}. ${EXAMPLE}.`,
+      'numberPattern',
     );
   if (!/^[A-Za-z0-9 ._/#-]*$/.test(literal))
     throw invalid(
       `numberPattern ${JSON.stringify(pattern)} may hold, besides its tokens, only letters, digits, spaces and . _ / # - (a number is part of file names). ${EXAMPLE}.`,
+      'numberPattern',
     );
   const seqs = [...pattern.matchAll(TOKEN)].filter((m) => (m[1] as string).startsWith('seq'));
   if (seqs.length !== 1)
     throw invalid(
       `numberPattern ${JSON.stringify(pattern)} must hold {seq} (or {seq:N}, padded with zeros to N digits) exactly once: the running number is what makes every invoice number unique. ${EXAMPLE}.`,
+      'numberPattern',
     );
   const width = (seqs[0] as RegExpMatchArray)[2];
   if (width !== undefined && (Number(width) < 1 || Number(width) > 9))
-    throw invalid(`numberPattern: {seq:N} pads to N digits, N from 1 to 9 (got {seq:${width}}).`);
+    throw invalid(`numberPattern: {seq:N} pads to N digits, N from 1 to 9 (got {seq:${width}}).`, 'numberPattern');
   return pattern;
 }
 
@@ -86,7 +90,7 @@ export function formatNumber(pattern: string, issueDate: string, seq: number): s
 /** A tax rate as stored: a percentage from 0 to 100 with at most 4 decimals. */
 function checkRate(value: number): number {
   if (!Number.isFinite(value) || value < 0 || value > 100 || Math.round(value * 10_000) !== value * 10_000)
-    throw invalid(`taxRate must be a percentage from 0 to 100, such as 19 or 7.7 (got ${JSON.stringify(value)}).`);
+    throw invalid(`taxRate must be a percentage from 0 to 100, such as 19 or 7.7 (got ${JSON.stringify(value)}).`, 'taxRate');
   return value;
 }
 
@@ -96,10 +100,11 @@ export function checkSetting(key: string, value: unknown): unknown {
     throw invalid(`${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`);
   if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) return null;
   if (key === 'taxRate') {
-    if (typeof value !== 'number') throw invalid(`taxRate must be a percentage such as 19 or 7.7 (got ${JSON.stringify(value)}).`);
+    if (typeof value !== 'number')
+      throw invalid(`taxRate must be a percentage such as 19 or 7.7 (got ${JSON.stringify(value)}).`, 'taxRate');
     return checkRate(value);
   }
-  if (typeof value !== 'string') throw invalid(`${key} must be text (got ${JSON.stringify(value)}).`);
+  if (typeof value !== 'string') throw invalid(`${key} must be text (got ${JSON.stringify(value)}).`, key as SettingsKey);
   switch (key as Exclude<SettingsKey, 'taxRate'>) {
     case 'numberPattern':
       return checkPattern(value);
@@ -109,13 +114,13 @@ export function checkSetting(key: string, value: unknown): unknown {
       return requireVatexCode(value, 'exemptionReasonCode');
     case 'exemptionReason': {
       const text = value.trim();
-      if (text.length > 200) throw invalid('exemptionReason must be at most 200 characters.');
+      if (text.length > 200) throw invalid('exemptionReason must be at most 200 characters.', 'exemptionReason');
       return text;
     }
     case 'language': {
       const language = value.trim();
       if (!(LANGUAGES as string[]).includes(language))
-        throw invalid(`language must be en or de (the documents' labels; got ${JSON.stringify(value)}).`);
+        throw invalid(`language must be en or de (the documents' labels; got ${JSON.stringify(value)}).`, 'language');
       return language;
     }
   }
@@ -130,7 +135,7 @@ export function settingsPatchOfText(assignments: ReadonlyArray<[key: string, tex
     const trimmed = text.trim();
     if (key === 'taxRate' && trimmed !== '') {
       if (!/^\d{1,3}(\.\d{1,4})?$/.test(trimmed))
-        throw invalid(`taxRate must be a percentage from 0 to 100, such as 19 or 7.7, without % (got ${JSON.stringify(text)}).`);
+        throw invalid(`taxRate must be a percentage from 0 to 100, such as 19 or 7.7, without % (got ${JSON.stringify(text)}).`, 'taxRate');
       patch[key] = Number(trimmed);
     } else patch[key] = trimmed === '' ? null : trimmed;
   }

@@ -19,6 +19,7 @@ update "setup_links" set "used_at" = ? where "setup_links"."secret_hash" = ?;
 
 delete from "sessions" where "sessions"."user_id" = ?;
 --   SEARCH sessions USING COVERING INDEX sessions_user (user_id=?)
+--   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
 
 insert into "sessions" ("secret_hash", "user_id", "workspace_id", "csrf_token", "created_at", "last_seen_at") values (?, ?, ?, ?, ?, ?);
 
@@ -28,9 +29,11 @@ update "sessions" set "workspace_id" = ? where "sessions"."secret_hash" = ?;
 
 delete from "sessions" where "sessions"."secret_hash" = ?;
 --   SEARCH sessions USING INDEX sqlite_autoindex_sessions_1 (secret_hash=?)
+--   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
 
 delete from "sessions" where ("sessions"."last_seen_at" < ? or "sessions"."created_at" < ?);
 --   SCAN sessions
+--   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
 
 delete from "setup_links" where ("setup_links"."expires_at" < ? or "setup_links"."used_at" is not null);
 --   SCAN setup_links
@@ -61,6 +64,7 @@ select "secret_hash", "user_id", "email", "created_at", "expires_at", "used_at" 
 
 delete from "sessions" where ("sessions"."workspace_id" = ? and "sessions"."user_id" = ?);
 --   SEARCH sessions USING INDEX sessions_user (user_id=?)
+--   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
 
 delete from "setup_links" where "setup_links"."user_id" = ?;
 --   SEARCH setup_links USING COVERING INDEX setup_links_user (user_id=?)

@@ -22,6 +22,17 @@ export type { SessionView } from './views.js';
 export type { SessionAccounts, SessionMail } from './ports.js';
 export { EMAIL_CHANGE_MS, RESET_BUDGETS, RESET_LINK_MS } from './mail-links.js';
 
+export interface SessionsDeps {
+  repo: SessionsRepository;
+  accounts: SessionAccounts;
+  clock: Clock;
+  write: Write<never>;
+  /** Who may sign in with a password: everyone with one, or (OIDC_ONLY=true) break-glass accounts only. */
+  passwordSignIn?: 'everyone' | 'break-glass';
+  /** What is mailed (the mail module's); nothing without it. */
+  mail?: SessionMail;
+}
+
 /** A session ends after this long without a request, and this long after sign-in in any case. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_MAX_MS = 7 * 86_400_000;
@@ -34,20 +45,7 @@ const TOUCH_GRANULARITY_MS = 60_000;
  * against the account and the membership, so removing a member or deleting an account signs
  * them out at once; setting a password ends every other session of the account.
  */
-export function createSessionsService({
-  repo,
-  accounts,
-  clock,
-  write,
-  mail = NO_SESSION_MAIL,
-}: {
-  repo: SessionsRepository;
-  accounts: SessionAccounts;
-  clock: Clock;
-  write: Write<never>;
-  /** What is mailed (the mail module's); nothing without it. */
-  mail?: SessionMail;
-}) {
+export function createSessionsService({ repo, accounts, clock, write, passwordSignIn = 'everyone', mail = NO_SESSION_MAIL }: SessionsDeps) {
   /** Inside a write: a new session of the account in the workspace. */
   const openSession = (userId: string, workspaceId: string): NewSession => {
     const session = { secret: secret(), csrfToken: secret() };
@@ -78,8 +76,9 @@ export function createSessionsService({
 
   return {
     ...createSetupLinks({ repo, accounts, clock, write, openSession, mail }),
-    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace }),
+    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace, breakGlassOnly: passwordSignIn === 'break-glass' }),
     ...mailLinks,
+    ...providerSessionsOf({ repo, accounts, write, openSession }),
 
     /** Sets an account's password (the operator); every session of the account ends. */
     async setPassword(principal: Principal, userId: string, password: string): Promise<{ id: string }> {
@@ -168,6 +167,36 @@ export function createSessionsService({
     deleteOfUser(userId: string): void {
       repo.deleteSessionsOf(userId);
       repo.deleteLinksOf(userId);
+    },
+  };
+}
+
+/** Sessions opened and ended by another way in (the identity provider: the oidc module), inside its writes. */
+function providerSessionsOf({
+  repo,
+  accounts,
+  write,
+  openSession,
+}: {
+  repo: SessionsRepository;
+  accounts: SessionAccounts;
+  write: Write<never>;
+  openSession: (userId: string, workspaceId: string) => NewSession;
+}) {
+  return {
+    /** A session of an account signed in another way, in its first workspace (inside the caller's write); null when it is a member of none. */
+    openFor(userId: string): (NewSession & { secretHash: string; workspaceId: string }) | null {
+      const workspaceId = accounts.memberships(userId)[0]?.workspaceId;
+      if (workspaceId === undefined) return null;
+      const session = write(() => openSession(userId, workspaceId));
+      return { ...session, secretHash: sha256(session.secret), workspaceId };
+    },
+
+    /** Ends sessions by their rows' hashes (the identity provider ended them; inside the caller's write). */
+    endSessions(hashes: string[]): void {
+      write(() => {
+        for (const hash of hashes) repo.deleteSession(hash);
+      });
     },
   };
 }

@@ -25,12 +25,15 @@ export function createSignIn({
   write,
   firstWorkspace,
   openSession,
+  breakGlassOnly = false,
 }: {
   accounts: SessionAccounts;
   clock: Clock;
   write: Write<never>;
   firstWorkspace: (userId: string) => string | undefined;
   openSession: (userId: string, workspaceId: string) => NewSession;
+  /** OIDC_ONLY=true: only break-glass accounts sign in with a password (any other is refused as a wrong password is). */
+  breakGlassOnly?: boolean;
 }) {
   const attempts = new SignInAttempts(clock);
   const dummy = createDummyHash();
@@ -58,7 +61,8 @@ export function createSignIn({
         attempts.refund(counted.ticket);
         return { kind: 'busy', retryAfterSec: error.retryAfterSec };
       }
-      const workspaceId = user && user.passwordHash !== null && matches ? firstWorkspace(user.id) : undefined;
+      const allowed = user !== undefined && (!breakGlassOnly || user.breakGlass);
+      const workspaceId = user && allowed && user.passwordHash !== null && matches ? firstWorkspace(user.id) : undefined;
       if (!user || workspaceId === undefined) return { kind: 'refused' };
       attempts.succeeded(counted.ticket);
       return { kind: 'signed-in', session: write(() => openSession(user.id, workspaceId)) };

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import type { Actor } from '../../principal.js';
 import type { SessionView } from '../../modules/sessions/service.js';
+import type { ClientView } from '../../modules/catalog/views.js';
 import { errorAt, type FieldErrors, labelledInput, invalidAt } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { field, sentValues } from '../kit/forms.js';
@@ -46,14 +47,79 @@ const hoursToSec = (text: string): number | null | string => {
   return typeof hours === 'number' ? Math.round(hours * 3600) : hours;
 };
 
+/** The client's recipient party and tax override (ClientParty), each the form field of the same name. */
+const PARTY_TEXT = [
+  'legalName',
+  'postalCode',
+  'city',
+  'country',
+  'vatId',
+  'taxId',
+  'email',
+  'reference',
+  'electronicAddress',
+  'electronicAddressScheme',
+  'taxCategory',
+  'exemptionReason',
+  'exemptionReasonCode',
+] as const;
+const PARTY_FIELDS: readonly string[] = [...PARTY_TEXT, 'addressLines'];
+
+/** The client's VAT category over the workspace's (empty: the workspace's). */
+const CATEGORIES: Array<[code: string, label: string]> = [
+  ['', "The workspace's (Workspace settings)"],
+  ['S', 'S: standard rate'],
+  ['AE', 'AE: reverse charge'],
+  ['K', 'K: intra-community supply'],
+  ['G', 'G: export outside the EU'],
+  ['E', 'E: exempt (give the reason)'],
+  ['Z', 'Z: zero rated'],
+  ['O', 'O: not subject to VAT'],
+];
+const CATEGORY_NAMES: Record<string, string> = {
+  S: 'standard rate',
+  AE: 'reverse charge',
+  K: 'intra-community',
+  G: 'export',
+  E: 'exempt',
+  Z: 'zero rated',
+  O: 'not subject to VAT',
+};
+
+/**
+ * The invoicing details a client form sent, the API's way: only the fields it carried (a form
+ * shows them all; a field it did not show is not sent, so a save never clears it). Blank is null;
+ * a country or code typed in lower case is upper-cased; the address is one line per line.
+ */
+function partyOf(req: Request): Record<string, unknown> {
+  const sent = (req.body ?? {}) as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const name of PARTY_TEXT) {
+    if (typeof sent[name] !== 'string') continue;
+    const text = (sent[name] as string).trim();
+    const upper = name === 'exemptionReasonCode' || name === 'electronicAddressScheme' || (name === 'country' && /^[a-z]{2}$/i.test(text));
+    body[name] = text === '' ? null : upper ? text.toUpperCase() : text;
+  }
+  if (typeof sent.addressLines === 'string')
+    body.addressLines = (sent.addressLines as string)
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+  return body;
+}
+
 /**
  * The body a kind's form sends, the API's way (checked against the contract before the service).
  * Rates and budgets only when the form showed them (`money`): a member who may not see money
- * gets no such fields, and their save leaves the stored ones alone.
+ * gets no such fields, and their save leaves the stored ones alone; a client's invoicing details
+ * likewise only for owners.
  */
-function bodyOf(kind: Kind, req: Request, creating: boolean, money: boolean): Record<string, unknown> {
+function bodyOf(kind: Kind, req: Request, creating: boolean, actor: Actor): Record<string, unknown> {
+  const money = actor.canViewOthersMoney;
   const body: Record<string, unknown> = { name: field(req, 'name').trim() };
   if (!creating && kind !== 'tag') body.archived = field(req, 'archived') === 'true';
+  // The invoicing details: owners' (who make the invoices); anyone else's form has none, and a post carrying them anyway is not read.
+  if (kind === 'client' && actor.isOwner) Object.assign(body, partyOf(req));
   if (kind === 'project') {
     body.clientId = field(req, 'clientId') || null;
     body.color = field(req, 'color') || '#0b57d0';
@@ -83,13 +149,36 @@ const num = (n: number | null | undefined) => (n === null || n === undefined ? '
 
 /** Every item of the catalog, as the member may see it (rates and budgets only with money visibility). */
 function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
+  const party = (c: ClientView): Record<string, string> =>
+    Object.fromEntries(
+      PARTY_FIELDS.map((name) => {
+        const value = c[name as keyof ClientView];
+        return [name, Array.isArray(value) ? value.join('\n') : value === null || value === undefined ? '' : String(value)];
+      }),
+    );
+  const clientFacts = (c: ClientView) =>
+    actor.isOwner
+      ? [
+          c.legalName && c.legalName !== c.name ? c.legalName : '',
+          c.vatId ?? '',
+          c.taxCategory ? `${CATEGORY_NAMES[c.taxCategory]} (${c.taxCategory})` : '',
+        ]
+          .filter((fact) => fact !== '')
+          .join(' · ')
+      : '';
   const { catalog } = deps.services;
   const clients = catalog.clients.list(actor, {});
   const projects = catalog.projects.list(actor, {});
   const clientName = new Map(clients.map((c) => [c.id, c.name]));
   const projectName = new Map(projects.map((p) => [p.id, p.name]));
   return {
-    client: clients.map((c) => ({ id: c.id, name: c.name, archived: c.archived, facts: '', values: { name: c.name } })),
+    client: clients.map((c) => ({
+      id: c.id,
+      name: c.name,
+      archived: c.archived,
+      facts: clientFacts(c),
+      values: { name: c.name, ...(actor.isOwner ? party(c) : {}) },
+    })),
     project: projects.map((p) => ({
       id: p.id,
       name: p.name,
@@ -124,6 +213,81 @@ function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
   };
 }
 
+/** A labelled field with a hint in its label (read with it), its value as sent or stored, and its error. */
+function hinted(
+  id: string,
+  name: string,
+  label: string,
+  hint: Html | string,
+  v: Record<string, string>,
+  errors: FieldErrors,
+  attrs: Html | string = '',
+): Html {
+  return html`<div class="field">
+    <label for="${id}">${label}${hint ? html` <span class="hint">${hint}</span>` : ''}</label>
+    <input id="${id}" name="${name}" type="text" value="${v[name] ?? ''}" ${attrs} ${invalidAt(id, errors[name])} />
+    ${errorAt(id, errors[name])}
+  </div>`;
+}
+
+/**
+ * A client's invoicing details (owners): the recipient party its invoices carry and its VAT
+ * treatment over the workspace's, in a group that stays closed unless a value in it was refused.
+ */
+function invoicingDetails(id: (name: string) => string, v: Record<string, string>, errors: FieldErrors): Html {
+  const refusedHere = PARTY_FIELDS.some((name) => errors[name] !== undefined);
+  const f = (name: string, label: string, hint: Html | string, attrs: Html | string = '') =>
+    hinted(id(name), name, label, hint, v, errors, attrs);
+  return html`<details class="invoicing" ${refusedHere ? html`open` : ''}>
+    <summary>Invoicing details <span class="hint inline">recipient, VAT, e-invoicing</span></summary>
+    <p class="hint">
+      What this client's invoices carry. A PDF needs little; an XRechnung or Peppol e-invoice needs the address, the buyer reference and the
+      electronic address. Empty fields stay off the invoice.
+    </p>
+    <div class="groups">
+      <fieldset>
+        <legend>Recipient</legend>
+        ${f('legalName', 'Legal name', 'When it differs from the name.', html`maxlength="200"`)}
+        <div class="field">
+          <label for="${id('addressLines')}">Street address <span class="hint">One line each.</span></label>
+          <textarea id="${id('addressLines')}" name="addressLines" rows="2" ${invalidAt(id('addressLines'), errors.addressLines)}>
+${v.addressLines ?? ''}</textarea>
+          ${errorAt(id('addressLines'), errors.addressLines)}
+        </div>
+        <div class="two">${f('postalCode', 'Postal code', '', html`maxlength="200"`)} ${f('city', 'City', '', html`maxlength="200"`)}</div>
+        ${f('country', 'Country', 'Two letters (ISO 3166), e.g. DE, AT, FR.', html`maxlength="2" autocapitalize="characters" spellcheck="false"`)}
+        ${f('email', 'Email', 'Their accounts payable address.', html`maxlength="254" inputmode="email" spellcheck="false"`)}
+      </fieldset>
+      <fieldset>
+        <legend>Identifiers</legend>
+        ${f('vatId', 'VAT ID', 'e.g. DE123456789.', html`maxlength="200" spellcheck="false"`)}
+        ${f('taxId', 'Tax number', 'When it has no VAT ID.', html`maxlength="200" spellcheck="false"`)}
+        ${f('reference', 'Buyer reference (BT-10)', 'Their order or reference number; for German public bodies the Leitweg-ID (XRechnung needs one).', html`maxlength="200" spellcheck="false"`)}
+        ${f('electronicAddress', 'Electronic address (BT-49)', 'Where e-invoices go: a Leitweg-ID, a Peppol ID, an email address.', html`maxlength="200" spellcheck="false"`)}
+        ${f(
+          'electronicAddressScheme',
+          'Its scheme (EAS code)',
+          html`<code>0204</code> Leitweg-ID, <code>9930</code> German VAT ID, <code>0088</code> GLN, <code>0208</code> Belgian enterprise
+            number, <code>EM</code> email.`,
+          html`maxlength="20" autocapitalize="characters" spellcheck="false"`,
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>VAT</legend>
+        <div class="field">
+          <label for="${id('taxCategory')}">VAT category</label>
+          <select id="${id('taxCategory')}" name="taxCategory" ${invalidAt(id('taxCategory'), errors.taxCategory)}>
+            ${CATEGORIES.map(([code, label]) => html`<option value="${code}" ${(v.taxCategory ?? '') === code ? html`selected` : ''}>${label}</option>`)}
+          </select>
+          ${errorAt(id('taxCategory'), errors.taxCategory)}
+        </div>
+        ${f('exemptionReason', 'Exemption reason', "Printed on its invoices without VAT; needed for E. Empty: the category's usual wording.", html`maxlength="200"`)}
+        ${f('exemptionReasonCode', 'Exemption reason code', 'A VATEX code, e.g. VATEX-EU-AE. Empty: the usual one.', html`maxlength="40" autocapitalize="characters" spellcheck="false"`)}
+      </fieldset>
+    </div>
+  </details>`;
+}
+
 /** The fields of a kind's form (creating, or editing an item), as sent or stored. */
 function fields(
   kind: Kind,
@@ -132,8 +296,9 @@ function fields(
   errors: FieldErrors,
   all: Record<Kind, Item[]>,
   creating: boolean,
-  money: boolean,
+  actor: Actor,
 ): Html {
+  const money = actor.canViewOthersMoney;
   const id = (name: string) => `${key}-${name}`;
   const rate = () =>
     money ? labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`) : '';
@@ -174,6 +339,7 @@ function fields(
         ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}`
       : ''
   }
+  ${kind === 'client' && actor.isOwner ? invoicingDetails(id, v, errors) : ''}
   ${
     !creating && kind !== 'tag'
       ? html`<label class="check" for="${id('archived')}"
@@ -210,8 +376,7 @@ function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, re
               >
             </summary>
             <form class="edit" method="post" action="${APP_PATH}/catalog/${kind}/${item.id}" aria-label="Edit ${kind} ${item.name}">
-              ${csrfField(session.csrfToken)}
-              ${fields(kind, item.id, values, sent?.errors ?? {}, all, false, session.actor.canViewOthersMoney)}
+              ${csrfField(session.csrfToken)} ${fields(kind, item.id, values, sent?.errors ?? {}, all, false, session.actor)}
               <div class="actions"><button type="submit">Save</button></div>
             </form>
             <form
@@ -231,9 +396,7 @@ function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, re
     <form class="add-item" method="post" action="${APP_PATH}/catalog/${kind}" aria-label="New ${kind}">
       <p class="new-label">New ${kind}</p>
       ${csrfField(session.csrfToken)}
-      <div class="grid">
-        ${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true, session.actor.canViewOthersMoney)}
-      </div>
+      <div class="grid">${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true, session.actor)}</div>
       <div class="actions"><button type="submit">Add ${kind}</button></div>
     </form>
   </section>`;
@@ -292,7 +455,7 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
     '/catalog/:kind',
     write(
       (kind, req, actor) => {
-        const body = bodyOf(kind, req, true, actor.canViewOthersMoney);
+        const body = bodyOf(kind, req, true, actor);
         check(SCHEMAS[kind][0], body);
         (service(kind).create as (a: Actor, b: unknown) => unknown)(actor, body);
       },
@@ -303,7 +466,7 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
     '/catalog/:kind/:id',
     write(
       (kind, req, actor) => {
-        const body = bodyOf(kind, req, false, actor.canViewOthersMoney);
+        const body = bodyOf(kind, req, false, actor);
         check(SCHEMAS[kind][1], body);
         (service(kind).update as (a: Actor, id: string, b: unknown) => unknown)(actor, req.params.id as string, body);
       },

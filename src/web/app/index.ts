@@ -4,6 +4,7 @@ import type { WebArea, WebDeps } from '../deps.js';
 import { field } from '../kit/forms.js';
 import { requireSignIn, type SignedIn, signedOf } from '../session/guard.js';
 import { catalogRoutes } from './catalog.js';
+import { invoiceRoutes } from './invoices.js';
 import { profileRoutes } from './profile.js';
 import { reportExportRoutes } from './report-export.js';
 import { reportRoutes } from './reports.js';
@@ -12,7 +13,7 @@ import { weekRoutes } from './week-routes.js';
 
 /**
  * The first-party web app, under /app: the timer and the week, the timesheet, reports, the
- * catalog, the profile. Every write goes to the same domain services as the API with `source:
+ * catalog, the invoices, the profile. Every write goes to the same domain services as the API with `source:
  * "web"`, after the same contract check of its body, and so records its sync event and webhooks
  * as a REST write does. Every page is a signed-in member's.
  */
@@ -34,6 +35,7 @@ export const appArea: WebArea = {
     catalogRoutes(router, deps);
     reportRoutes(router, deps);
     reportExportRoutes(router, deps);
+    invoiceRoutes(router, deps);
     router.post('/preferences/zone', (req, res, next) => {
       const { session } = signedOf(res) as SignedIn;
       try {

@@ -14,6 +14,7 @@ import { landing, safeNext, signInHref } from '../paths.js';
 import { clearSessionCookie, formToken, setSessionCookie } from '../session/cookies.js';
 import { type Signed, signedIn, signedOf } from '../session/guard.js';
 import { mailLinkRoutes } from './mail-links.js';
+import { oidcRoutes, providerPart, providerSignOut } from './oidc.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
@@ -202,37 +203,45 @@ export const authArea: WebArea = {
     const { services, paths } = deps;
     const base = paths.settings;
 
-    const signInPage = (req: Request, res: Response, status: number, email: string, notice: Notice | null) => {
+    const signInPage = async (req: Request, res: Response, status: number, email: string, notice: Notice | null) => {
       const next = safeNext(paths, req.method === 'GET' ? req.query.next : field(req, 'next'));
+      // Sign-in through the identity provider, when set up (./oidc.ts): its button, its notice, and whether passwords are taken.
+      const provider = await providerPart(deps, req);
       send(deps, res, status, {
         title: 'Sign in',
-        notice,
-        body: html`<form class="stack" method="post" action="${base}/sign-in">
-            <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
-            <input type="hidden" name="timeZone" data-browser-zone />
-            ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
-            <div>
-              <label for="email">Email</label
-              ><input id="email" name="email" type="email" autocomplete="username" required value="${email}" />
-            </div>
-            <div>
-              <label for="password">Password</label
-              ><input id="password" name="password" type="password" autocomplete="current-password" required />
-            </div>
-            <div><button type="submit">Sign in</button></div>
-          </form>
-          <p class="hint">
-            ${services.sessions.resetsByMail() ? html`<a href="${base}/forgot">Forgot your password?</a> ` : ''}No password yet? Ask an
-            owner of your workspace for a setup link (Members page).
-          </p>`,
+        notice: notice ?? provider.notice,
+        body: html`${provider.body}
+        ${
+          provider.passwordForm
+            ? html`<form class="stack" method="post" action="${base}/sign-in">
+                  <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
+                  <input type="hidden" name="timeZone" data-browser-zone />
+                  ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
+                  ${services.oidc.only ? html`<input type="hidden" name="breakGlass" value="1" />` : ''}
+                  <div>
+                    <label for="email">Email</label
+                    ><input id="email" name="email" type="email" autocomplete="username" required value="${email}" />
+                  </div>
+                  <div>
+                    <label for="password">Password</label
+                    ><input id="password" name="password" type="password" autocomplete="current-password" required />
+                  </div>
+                  <div><button type="submit">Sign in</button></div>
+                </form>
+                <p class="hint">
+                  ${services.sessions.resetsByMail() ? html`<a href="${base}/forgot">Forgot your password?</a> ` : ''}No password yet? Ask
+                  an owner of your workspace for a setup link (Members page).
+                </p>`
+            : ''
+        }`,
       });
     };
 
     router.get('/', (_req, res) => redirect(res, `${base}/tokens`));
 
-    router.get('/sign-in', (req, res) => {
+    router.get('/sign-in', async (req, res, next) => {
       if (signedOf(res).session) return redirect(res, landing(paths, req.query.next));
-      signInPage(req, res, 200, '', null);
+      await signInPage(req, res, 200, '', null).catch(next);
     });
 
     router.post('/sign-in', async (req, res, next) => {
@@ -265,11 +274,15 @@ export const authArea: WebArea = {
 
     invitationRoutes(router, deps);
     mailLinkRoutes(router, deps);
+    oidcRoutes(router, deps, signInPage);
 
     router.post('/sign-out', (req, res) => {
       const { secret } = signedOf(res) as Signed;
+      // A session opened through the identity provider signs out there too, when it offers that.
+      const provider = secret === null ? null : services.oidc.signOutUrl(secret);
       if (secret !== null) services.sessions.signOut(secret);
       clearSessionCookie(res, deps.config, req);
+      if (provider !== null) return providerSignOut(deps, res, provider);
       redirect(res, `${base}/sign-in`);
     });
 

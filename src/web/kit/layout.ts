@@ -3,7 +3,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebPaths } from '../paths.js';
 import { FAVICON, MANIFEST, SCRIPT, STYLE } from './assets.js';
 import { type Html, html } from './html.js';
-import { type Area, tabsOf } from './nav.js';
+import { type Area, type Grants, tabsOf } from './nav.js';
 
 /** A message at the top of a page: what just happened, or why it did not. */
 export interface Notice {
@@ -27,10 +27,14 @@ export interface PageOptions {
   heading?: boolean;
   /** Reload the page after this many seconds (a page following work in progress). */
   refreshSeconds?: number;
+  /** Go on to this address at once (a page between two sites: the browser then sends this site's cookies again). */
+  refreshTo?: string;
   /** The app asks the browser for its zone once (the member has chosen none yet). */
   askZone?: boolean;
   /** The member's colours, when chosen (else the device's). */
   theme?: 'light' | 'dark' | null;
+  /** What the services let this person see, for the tabs that depend on it (none by default). */
+  grants?: Grants;
 }
 
 /** The hidden field every form of a session carries (checked on every POST). */
@@ -50,7 +54,7 @@ function top(paths: WebPaths, options: PageOptions, session: SessionView): Html 
           <button class="secondary" type="submit">Switch</button>
         </form>`
       : html`<span>${session.workspaceName}</span>`;
-  const tabs = tabsOf(area, session);
+  const tabs = tabsOf(area, session, options.grants);
   const other =
     area === 'app'
       ? html`<li class="end"><a href="${paths.settings}/tokens">Settings</a></li>`
@@ -90,6 +94,7 @@ export function page(paths: WebPaths, options: PageOptions): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="same-origin" />
         ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}" />` : ''}
+        ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}" />` : ''}
         <title>${options.documentTitle ?? options.title} · timetrack</title>
         <link rel="stylesheet" href="${paths.assets}/${STYLE.name}" />
         <link rel="icon" type="image/svg+xml" href="${paths.assets}/${FAVICON.name}" />

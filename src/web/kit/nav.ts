@@ -1,12 +1,18 @@
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebPaths } from '../paths.js';
 
+/** What the services decided a person may see, for the tabs that depend on it (asked once per page). */
+export interface Grants {
+  /** The invoices (owners and members who see colleagues' money: the invoices service decides). */
+  invoices: boolean;
+}
+
 /** A tab of an area's navigation, and who sees it. */
 export interface Tab {
   id: string;
   label: string;
   href: (paths: WebPaths) => string;
-  shown?: (session: SessionView) => boolean;
+  shown?: (session: SessionView, grants: Grants) => boolean;
 }
 
 export type Area = 'app' | 'settings';
@@ -19,6 +25,7 @@ export const NAV: Record<Area, readonly Tab[]> = {
     { id: 'week', label: 'Week', href: (p) => `${p.app}/week` },
     { id: 'reports', label: 'Reports', href: (p) => `${p.app}/reports` },
     { id: 'catalog', label: 'Catalog', href: (p) => `${p.app}/catalog` },
+    { id: 'invoices', label: 'Invoices', href: (p) => p.invoices, shown: (_s, grants) => grants.invoices },
     { id: 'profile', label: 'Profile', href: (p) => `${p.app}/profile` },
   ],
   settings: [
@@ -32,4 +39,5 @@ export const NAV: Record<Area, readonly Tab[]> = {
 };
 
 /** The tabs a person sees in an area. */
-export const tabsOf = (area: Area, session: SessionView): readonly Tab[] => NAV[area].filter((tab) => !tab.shown || tab.shown(session));
+export const tabsOf = (area: Area, session: SessionView, grants: Grants = { invoices: false }): readonly Tab[] =>
+  NAV[area].filter((tab) => !tab.shown || tab.shown(session, grants));

@@ -30,6 +30,7 @@ export function shell(deps: { services: Services }, signed: Signed) {
     session,
     workspaces: deps.services.sessions.memberships(session.userId).map((w) => ({ workspaceId: w.workspaceId, name: w.name })),
     theme: deps.services.accounts.preferences(session.userId).theme,
+    grants: { invoices: deps.services.invoices.visible(session.actor, session.workspaceId) },
   };
 }
 

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 
 const SESSION_COOKIE = 'tt_session';
 const FORM_COOKIE = 'tt_form';
+const OIDC_COOKIE = 'tt_oidc';
 
 /** The request's cookies (the pages' own; the API never reads any). */
 export function cookies(req: Request): Map<string, string> {
@@ -24,10 +25,18 @@ export function secureRequest(req: Request, config: Config): boolean {
 
 export const cookieName = (name: string, secure: boolean) => (secure ? `__Host-${name}` : name);
 
-function setCookie(res: Response, config: Config, req: Request, name: string, value: string, maxAgeSec: number): void {
+function setCookie(
+  res: Response,
+  config: Config,
+  req: Request,
+  name: string,
+  value: string,
+  maxAgeSec: number,
+  sameSite: 'Strict' | 'Lax' = 'Strict',
+): void {
   const secure = secureRequest(req, config);
   // Path=/ (as __Host- cookies must have): every page (settings, the app, invoices) shares the session.
-  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSec}`, ...(secure ? ['Secure'] : [])];
+  const attributes = ['Path=/', 'HttpOnly', `SameSite=${sameSite}`, `Max-Age=${maxAgeSec}`, ...(secure ? ['Secure'] : [])];
   res.append('Set-Cookie', `${cookieName(name, secure)}=${value}; ${attributes.join('; ')}`);
 }
 
@@ -55,3 +64,14 @@ export function formToken(req: Request, res: Response, config: Config): string {
   setCookie(res, config, req, FORM_COOKIE, token, 3600);
   return token;
 }
+
+/**
+ * The sealed state of a sign-in at the identity provider, from the way out to the way back. Lax,
+ * not Strict: the way back is a navigation the provider's page starts, which carries only Lax
+ * cookies. It holds no secret of a session, only what the return is checked against.
+ */
+export const setProviderCookie = (res: Response, config: Config, req: Request, value: string, maxAgeSec: number) =>
+  setCookie(res, config, req, OIDC_COOKIE, value, maxAgeSec, 'Lax');
+export const providerCookieOf = (req: Request, config: Config): string | null =>
+  cookies(req).get(cookieName(OIDC_COOKIE, secureRequest(req, config))) || null;
+export const clearProviderCookie = (res: Response, config: Config, req: Request) => setCookie(res, config, req, OIDC_COOKIE, '', 0, 'Lax');

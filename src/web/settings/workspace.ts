@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { RunawayAction } from '../../modules/accounts/service.js';
 import { ISSUER_FIELDS } from '../../modules/invoices/fields.js';
-import type { IssuerProfilePatch } from '../../modules/invoices/service.js';
+import { type IssuerProfilePatch, settingsPatchOfText } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { Actor } from '../../principal.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
@@ -62,6 +62,72 @@ const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
   { legend: 'E-invoicing and footer', fields: ['sellerIdentifier', 'electronicAddress', 'electronicAddressScheme', 'invoiceFooter'] },
 ];
 
+/** The VAT categories a workspace may invoice in (decisions §11), as people name them. */
+const CATEGORIES: Array<[code: string, label: string]> = [
+  ['S', 'S: standard rate (the rate below)'],
+  ['AE', 'AE: reverse charge'],
+  ['K', 'K: intra-community supply'],
+  ['G', 'G: export outside the EU'],
+  ['E', 'E: exempt (give the reason)'],
+  ['Z', 'Z: zero rated'],
+  ['O', 'O: not subject to VAT'],
+];
+const LANGUAGES: Array<[code: string, label: string]> = [
+  ['en', 'English'],
+  ['de', 'Deutsch'],
+];
+/** The invoicing settings' keys, in the form's order (each is also the form field's name). */
+const INVOICING_KEYS = ['numberPattern', 'taxCategory', 'taxRate', 'exemptionReason', 'exemptionReasonCode', 'language'] as const;
+
+/** The invoicing settings: the number series (with the next number as an example), the tax and the documents' language. */
+function invoicingForm(base: string, session: SessionView, v: Values, next: { number: string; date: string }, errors: FieldErrors): Html {
+  const input = (name: string, label: string, hint: Html | string, attrs: Html = html``) =>
+    html`<div>
+      <label for="inv-${name}">${label} <span class="hint">${hint}</span></label
+      ><input id="inv-${name}" name="${name}" type="text" value="${v[name] ?? ''}" ${attrs} ${invalidAt(`inv-${name}`, errors[name])} />
+      ${errorAt(`inv-${name}`, errors[name])}
+    </div>`;
+  const select = (name: string, label: string, hint: string, options: Array<[string, string]>) =>
+    html`<div>
+      <label for="inv-${name}">${label} <span class="hint">${hint}</span></label
+      ><select id="inv-${name}" name="${name}" ${invalidAt(`inv-${name}`, errors[name])}>
+        ${options.map(([code, text]) => html`<option value="${code}" ${v[name] === code ? html`selected` : ''}>${text}</option>`)}
+      </select>
+      ${errorAt(`inv-${name}`, errors[name])}
+    </div>`;
+  return html`<form class="stack wide" method="post" action="${base}/workspace/invoicing" aria-labelledby="invoicing-heading">
+    ${csrfField(session.csrfToken)}
+    <p class="hint">
+      How new invoices are numbered and taxed. An invoice keeps what it was made with; an empty field goes back to its default.
+    </p>
+    <div class="groups">
+      <fieldset>
+        <legend>Numbers</legend>
+        ${input(
+          'numberPattern',
+          'Number pattern',
+          html`<code>{yyyy}</code> year, <code>{yy}</code> year in two digits, <code>{mm}</code> month, <code>{seq}</code> the running
+            number (<code>{seq:4}</code>: padded to 4 digits), exactly once. With a year in it the count restarts each year. Besides the
+            tokens: letters, digits, spaces and <code>. _ / # -</code>. Empty: <code>{yyyy}-{seq:4}</code>.`,
+          html`maxlength="40" autocapitalize="off" spellcheck="false"`,
+        )}
+        <p class="example" id="inv-next">
+          Next number: <strong>${next.number}</strong> <span class="hint">(an invoice issued on ${next.date})</span>
+        </p>
+      </fieldset>
+      <fieldset>
+        <legend>Tax and language</legend>
+        ${select('taxCategory', 'VAT category', "A client's own category (Catalog, Invoicing details) comes first; a small business (issuer profile) is E.", CATEGORIES)}
+        ${input('taxRate', 'VAT rate (%)', 'A percentage such as 19 or 7.7, for category S.', html`inputmode="decimal"`)}
+        ${input('exemptionReason', 'Exemption reason', 'Printed on invoices without VAT (E, a small business), e.g. Kleinunternehmer gemäß § 19 UStG.', html`maxlength="200"`)}
+        ${input('exemptionReasonCode', 'Exemption reason code', 'Its VATEX code, e.g. VATEX-EU-132.', html`maxlength="40" autocapitalize="characters" spellcheck="false"`)}
+        ${select('language', 'Language of the documents', 'Labels, dates and sentences of the PDF and the e-invoices.', LANGUAGES)}
+      </fieldset>
+    </div>
+    <div><button type="submit">Save invoicing</button></div>
+  </form>`;
+}
+
 /** One issuer field: a checkbox, a text area (lines) or a text field, labelled. */
 function issuerField(name: IssuerField, profile: Values, error: string | undefined): Html {
   const id = `profile-${name}`;
@@ -85,7 +151,42 @@ function issuerField(name: IssuerField, profile: Values, error: string | undefin
   </div>`;
 }
 
-function settingsForm(base: string, session: SessionView, v: Values, maxPerMin: number, errors: FieldErrors): Html {
+/** The Joining fieldset: email domains whose people join by signing in with the identity provider. */
+function joiningFields(v: Values, errors: FieldErrors, provider: string | null): Html {
+  return html`<fieldset>
+    <legend>Joining</legend>
+    <div>
+      <label for="ws-joinDomains"
+        >Email domains that may join
+        <span class="hint"
+          >${
+            provider
+              ? `Someone new here who signs in with ${provider} at an address of one of these domains (verified there) joins this workspace, seeing only their own time and no money. Separate them with spaces or commas, e.g. example.org; empty: nobody joins this way.`
+              : 'Takes effect once sign-in through an identity provider is set up (OIDC_ISSUER): someone new who signs in with it at an address of one of these domains joins this workspace, seeing only their own time and no money.'
+          }</span
+        ></label
+      ><input
+        id="ws-joinDomains"
+        name="joinDomains"
+        type="text"
+        autocapitalize="none"
+        spellcheck="false"
+        value="${v.joinDomains ?? ''}"
+        ${invalidAt('ws-joinDomains', errors.joinDomains)}
+      />
+      ${errorAt('ws-joinDomains', errors.joinDomains)}
+    </div>
+  </fieldset>`;
+}
+
+function settingsForm(
+  base: string,
+  session: SessionView,
+  v: Values,
+  maxPerMin: number,
+  errors: FieldErrors,
+  provider: string | null,
+): Html {
   const input = (name: string, label: string, hint: string, attrs: Html = html``) =>
     html`<div>
       <label for="ws-${name}">${label} <span class="hint">${hint}</span></label
@@ -112,6 +213,7 @@ function settingsForm(base: string, session: SessionView, v: Values, maxPerMin: 
         </div>
         ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin} (RATE_LIMIT_WORKSPACE_PER_MIN).`, html`inputmode="numeric"`)}
       </fieldset>
+      ${joiningFields(v, errors, provider)}
     </div>
     <div><button type="submit">Save settings</button></div>
   </form>`;
@@ -170,12 +272,15 @@ export function workspacePages(router: Router, deps: WebDeps): void {
       runawayLimitHours: String(Math.round((w.runawayLimitSec / 3600) * 1000) / 1000),
       runawayAction: w.runawayAction,
       rateLimitPerMin: w.rateLimitPerMin === null ? '' : String(w.rateLimitPerMin),
+      joinDomains: w.joinDomains.join(', '),
     };
     const profile: Values = {};
     for (const [name, value] of Object.entries(w.businessProfile ?? {})) {
       profile[name] = Array.isArray(value) ? value.join('\n') : String(value);
     }
-    return { settings, profile };
+    const stored = services.invoices.settings(actor, workspaceId);
+    const invoicing: Values = Object.fromEntries(INVOICING_KEYS.map((key) => [key, stored[key] === null ? '' : String(stored[key])]));
+    return { settings, profile, invoicing, next: services.invoices.upcomingNumber(actor, workspaceId) };
   };
 
   const render = (
@@ -183,7 +288,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     signed: Signed,
     status: number,
     notice: Notice | null,
-    override: { settings?: Values; profile?: Values; export?: Values; errors?: FieldErrors } = {},
+    override: { settings?: Values; profile?: Values; invoicing?: Values; export?: Values; errors?: FieldErrors } = {},
   ) => {
     const session = signed.session as SessionView;
     const values = { ...current(session.actor, session.workspaceId), ...override };
@@ -193,9 +298,11 @@ export function workspacePages(router: Router, deps: WebDeps): void {
       current: 'workspace',
       notice,
       body: html`<h2>Settings</h2>
-        ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {})}
+        ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {}, services.oidc.enabled ? services.oidc.name : null)}
         <h2>Invoice issuer</h2>
         ${profileForm(base, session, values.profile, override.profile ? (override.errors ?? {}) : {})}
+        <h2 id="invoicing-heading">Invoicing</h2>
+        ${invoicingForm(base, session, values.invoicing, values.next, override.invoicing ? (override.errors ?? {}) : {})}
         <h2>Export</h2>
         ${exportForm(base, override.export ?? {})}`,
     });
@@ -209,7 +316,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
   router.post(
     '/workspace',
     signedIn(deps, (req: Request, res, signed) => {
-      const names = ['name', 'currency', 'hourlyRate', 'runawayLimitHours', 'runawayAction', 'rateLimitPerMin'];
+      const names = ['name', 'currency', 'hourlyRate', 'runawayLimitHours', 'runawayAction', 'rateLimitPerMin', 'joinDomains'];
       const settings = Object.fromEntries(names.map((n) => [n, field(req, n)]));
       try {
         const hours = decimalOf(settings.runawayLimitHours ?? '', 'runaway limit', 'runawayLimitSec', '10 (hours, above 0)');
@@ -225,6 +332,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
           runawayLimitSec: Math.round(hours * 3600),
           runawayAction: settings.runawayAction as RunawayAction,
           rateLimitPerMin: perMin === '' ? null : Number(perMin),
+          joinDomains: (settings.joinDomains ?? '').split(/[\s,;]+/).filter((d) => d !== ''),
         });
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
@@ -236,6 +344,8 @@ export function workspacePages(router: Router, deps: WebDeps): void {
   );
 
   exportRoute(router, deps, render);
+
+  invoicingRoute(router, deps, render);
 
   router.post(
     '/workspace/profile',
@@ -263,6 +373,41 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     }),
   );
 }
+/** The invoicing settings (owners: the invoices service decides), saved as the command line's `--set key=value`. */
+function invoicingRoute(
+  router: Router,
+  deps: WebDeps,
+  render: (
+    res: Response,
+    signed: Signed,
+    status: number,
+    notice: Notice | null,
+    override: { invoicing?: Values; errors?: FieldErrors },
+  ) => void,
+): void {
+  const { services } = deps;
+  const base = deps.paths.settings;
+  router.post(
+    '/workspace/invoicing',
+    signedIn(deps, (req: Request, res, signed) => {
+      const invoicing: Values = Object.fromEntries(INVOICING_KEYS.map((key) => [key, field(req, key)]));
+      try {
+        // As the command line's --set key=value: blank resets a key, the rate is a percentage (a decimal comma too).
+        const pairs = INVOICING_KEYS.map((key): [string, string] => [
+          key,
+          key === 'taxRate' ? (invoicing[key] ?? '').trim().replace(',', '.') : (invoicing[key] ?? ''),
+        ]);
+        services.invoices.setSettings(signed.session.actor, signed.session.workspaceId, settingsPatchOfText(pairs));
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
+        const refused = refusal(error);
+        return render(res, signed, refused.status, { kind: 'error', body: refused.message }, { invoicing, errors: refused.errors });
+      }
+      redirect(res, `${base}/workspace?done=saved#invoicing-heading`);
+    }),
+  );
+}
+
 /**
  * The export (owners: the service decides): refusals before the first byte are shown on the
  * page; then the file is streamed from its thread, the next chunk made once the response took the

@@ -1,0 +1,217 @@
+/* The sign-in through the identity provider (part of the oidc service): the way out (`begin`), the way back (`complete`), and who may come in (`admit`). */
+import { createHash } from 'node:crypto';
+import { seal, unseal } from '../../kernel/seal.js';
+import { secret, sha256 } from '../../kernel/secrets.js';
+import type { NewSession } from '../sessions/service.js';
+import { type OidcContext, RETRY_AFTER_OUTAGE_MS } from './context.js';
+import { OidcRefusal, oidcErrors as errors } from './errors.js';
+import { type IdClaims, ProviderRefused, ProviderUnreachable } from './provider.js';
+
+/** How long a sign-in may take at the provider (the sealed state cookie's life). */
+export const OIDC_STATE_MS = 10 * 60_000;
+
+/** The provider's answers to a silent check that mean its session has ended. */
+const SESSION_GONE = ['login_required', 'interaction_required', 'consent_required', 'account_selection_required', 'access_denied'];
+
+/** How a return from the provider ended. */
+export type Completion =
+  | { kind: 'signed-in'; session: NewSession; next: string | null }
+  /** A silent check found the provider's session alive: the session here goes on. */
+  | { kind: 'checked'; next: string | null }
+  /** A silent check found the provider's session ended: the session here ended too. */
+  | { kind: 'ended' }
+  /** The person is not let in (the words say why and whom to ask). */
+  | { kind: 'refused'; message: string }
+  /** The return did not pass a check (state, code, token): nothing was let in. */
+  | { kind: 'failed'; message: string }
+  | { kind: 'unavailable'; message: string };
+
+/** What the state cookie holds between the way out to the provider and the way back (sealed: the browser can neither read nor change it). */
+interface PendingSignIn {
+  state: string;
+  nonce: string;
+  verifier: string;
+  next: string | null;
+  /** The session a silent check is for (its row's hash), or null for a sign-in. */
+  check: string | null;
+  at: number;
+}
+
+const challengeOf = (verifier: string) => createHash('sha256').update(verifier, 'ascii').digest('base64url');
+
+/** Inside a write: the account a provider's user is, bound by `sub` now if it was found by email, or made by domain. */
+function accountOf(ctx: OidcContext, claims: IdClaims): string {
+  const { repo, accounts, clock, issuer, name } = ctx;
+  const bound = repo.identity(issuer, claims.sub);
+  if (bound) {
+    if (accounts.userOf(bound.userId) === undefined) throw errors.accountClosed();
+    repo.touchIdentity(issuer, claims.sub, clock.now());
+    return bound.userId;
+  }
+  if (claims.email === null) throw errors.noEmail(name);
+  if (!claims.emailVerified) throw errors.unverifiedEmail(name, claims.email);
+  const holder = accounts.credentials(claims.email);
+  let userId: string;
+  if (holder) {
+    if (repo.identityOfUser(holder.id, issuer)) throw errors.boundElsewhere(name, claims.email);
+    userId = holder.id;
+  } else {
+    const joined = accounts.joinByDomain({ name: claims.name ?? '', email: claims.email });
+    if (joined === null) throw errors.unknownPerson(claims.email, claims.email.slice(claims.email.lastIndexOf('@') + 1).toLowerCase());
+    userId = joined;
+  }
+  const now = clock.now();
+  repo.insertIdentity({ issuer, subject: claims.sub, userId, createdAt: now, lastSignInAt: now });
+  return userId;
+}
+
+/**
+ * One write: the account (bound, found by verified email, or made by domain), a session in its
+ * first workspace, and the session's row here (the refresh token sealed to it). A refusal
+ * (OidcRefusal) writes nothing.
+ */
+export function admit(ctx: OidcContext, claims: IdClaims, refreshToken: string | null): { userId: string; session: NewSession } {
+  const { repo, sessions, clock, write, issuer } = ctx;
+  return write(() => {
+    const userId = accountOf(ctx, claims);
+    const opened = sessions.openFor(userId);
+    if (opened === null) throw errors.noWorkspace();
+    const now = clock.now();
+    repo.insertSession({
+      sessionHash: opened.secretHash,
+      issuer,
+      subject: claims.sub,
+      sid: claims.sid,
+      refreshToken: ctx.sealRefresh(opened.secretHash, refreshToken),
+      checkedAt: now,
+      createdAt: now,
+    });
+    return { userId, session: { secret: opened.secret, csrfToken: opened.csrfToken } };
+  });
+}
+
+/** The way back from a silent check: the provider's session confirmed (same `sub`), or ended with the one here. */
+function confirmCheck(ctx: OidcContext, hash: string, next: string | null, claims: IdClaims, refreshToken: string | null): Completion {
+  const { repo, clock, write } = ctx;
+  const row = repo.session(hash);
+  if (row === undefined || row.subject !== claims.sub) {
+    if (row !== undefined) ctx.endSession(hash, 'silent check: another user at the provider');
+    return { kind: 'ended' };
+  }
+  write(() =>
+    repo.markChecked(hash, {
+      checkedAt: clock.now(),
+      sid: claims.sid,
+      ...(refreshToken !== null ? { refreshToken: ctx.sealRefresh(hash, refreshToken) } : {}),
+    }),
+  );
+  return { kind: 'checked', next };
+}
+
+/** The provider answered with an error (no code): a silent check's session ended, or a sign-in refused there. */
+function providerError(ctx: OidcContext, pending: PendingSignIn, error: string): Completion {
+  const { clock, logger, name } = ctx;
+  if (pending.check === null) {
+    logger.info('identity provider sign-in refused', { reason: `provider answered ${error}` });
+    return { kind: 'refused', message: errors.notAllowed(name).message };
+  }
+  // The provider's session ended (login_required …): so does this one. Anything else is the provider's trouble, not the person's.
+  if (SESSION_GONE.includes(error)) {
+    ctx.endSession(pending.check, `silent check: ${error}`);
+    return { kind: 'ended' };
+  }
+  ctx.retryAt.set(pending.check, clock.now() + RETRY_AFTER_OUTAGE_MS);
+  return { kind: 'checked', next: pending.next };
+}
+
+/** The state cookie, opened and in time; null when it is missing, forged, or older than 10 minutes. */
+function pendingOf(ctx: OidcContext, cookie: string | null): PendingSignIn | null {
+  const { clock, logger } = ctx;
+  const raw = cookie === null ? null : unseal(ctx.stateKey, 'oidc-state', cookie);
+  const pending = raw === null ? null : (JSON.parse(raw) as PendingSignIn);
+  if (pending === null || clock.now() - pending.at > OIDC_STATE_MS || clock.now() < pending.at - 60_000) {
+    logger.info('identity provider sign-in refused', { reason: pending === null ? 'no state cookie' : 'state cookie expired' });
+    return null;
+  }
+  return pending;
+}
+
+/**
+ * The way out to the provider: its address, and the sealed state cookie's value (state, nonce,
+ * PKCE verifier, where to return). `checkSessionSecret` names a session for a silent check
+ * (`prompt=none`) of the provider's session. Throws ProviderUnreachable when it does not answer.
+ */
+export async function begin(
+  ctx: OidcContext,
+  input: { next: string | null; checkSessionSecret?: string },
+): Promise<{ url: string; cookie: string }> {
+  const { clock, name } = ctx;
+  const { provider } = ctx;
+  if (provider === null) throw new ProviderUnreachable('sign-in through an identity provider is not set up');
+  if (!(await ctx.available())) throw new ProviderUnreachable(`${name} cannot be reached`);
+  const pending: PendingSignIn = {
+    state: secret(),
+    nonce: secret(),
+    verifier: secret(),
+    next: input.next,
+    check: input.checkSessionSecret === undefined ? null : sha256(input.checkSessionSecret),
+    at: clock.now(),
+  };
+  const url = provider.authorizationUrl({
+    state: pending.state,
+    nonce: pending.nonce,
+    codeVerifierChallenge: challengeOf(pending.verifier),
+    silent: pending.check !== null,
+  });
+  return { url, cookie: seal(ctx.stateKey, 'oidc-state', JSON.stringify(pending)) };
+}
+
+/**
+ * The way back: the callback's query, checked against the state cookie (state, then the code
+ * exchanged with the PKCE verifier, the ID token's nonce, issuer, audience, expiry and
+ * signature); then who may come in. A silent check confirms or ends the session it was for.
+ * The way back carries no session cookie (a navigation from the provider's site): for a
+ * silent check, the sealed state (set by a request that held the session) names it.
+ */
+export async function complete(ctx: OidcContext, input: { query: string; cookie: string | null }): Promise<Completion> {
+  const { repo, logger, name } = ctx;
+  const { provider, settings } = ctx;
+  if (provider === null || settings === null)
+    return { kind: 'failed', message: 'Sign-in through an identity provider is not set up here.' };
+  const again = `The sign-in with ${name} could not be completed (it may have taken too long, or been started in another tab). Start again from the sign-in page.`;
+  const pending = pendingOf(ctx, input.cookie);
+  if (pending === null) return { kind: 'failed', message: again };
+  const params = new URLSearchParams(input.query);
+  if (params.get('state') !== pending.state) {
+    logger.info('identity provider sign-in refused', { reason: 'state does not match' });
+    return { kind: 'failed', message: again };
+  }
+  if (pending.check !== null && repo.session(pending.check) === undefined) return { kind: 'ended' };
+  if (params.has('error')) return providerError(ctx, pending, params.get('error') ?? '');
+  let result;
+  try {
+    result = await provider.exchange(new URL(`${settings.redirectUri}?${params.toString()}`), {
+      state: pending.state,
+      nonce: pending.nonce,
+      codeVerifier: pending.verifier,
+    });
+  } catch (error) {
+    if (error instanceof ProviderUnreachable) {
+      logger.warn('identity provider unreachable during sign-in', { reason: error.message });
+      return { kind: 'unavailable', message: `${name} could not be reached to finish signing you in. Try again in a moment.` };
+    }
+    if (!(error instanceof ProviderRefused)) throw error;
+    logger.info('identity provider sign-in refused', { reason: error.reason });
+    return { kind: 'failed', message: again };
+  }
+  if (pending.check !== null) return confirmCheck(ctx, pending.check, pending.next, result.claims, result.refreshToken);
+  try {
+    const { session } = admit(ctx, result.claims, result.refreshToken);
+    logger.info('signed in through the identity provider', { refresh: result.refreshToken !== null, sid: result.claims.sid !== null });
+    return { kind: 'signed-in', session, next: pending.next };
+  } catch (error) {
+    if (!(error instanceof OidcRefusal)) throw error;
+    logger.info('identity provider sign-in refused', { reason: error.reason });
+    return { kind: 'refused', message: error.message };
+  }
+}

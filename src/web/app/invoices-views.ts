@@ -1,0 +1,625 @@
+import type { InvoicePreview, InvoiceStatus, InvoiceView } from '../../modules/invoices/service.js';
+import { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from '../../modules/invoices/documents/index.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { type Html, html } from '../kit/html.js';
+import { csrfField } from '../kit/layout.js';
+import type { WebPaths } from '../paths.js';
+
+/*
+ * What the Invoices pages show (decisions §11): the list, the new invoice with its preview, an
+ * invoice with its actions, documents and e-invoice fills, the confirmation of an action, and
+ * the page of a document that cannot be made. Pure: values in, HTML out.
+ */
+
+export const STATUSES: readonly InvoiceStatus[] = ['draft', 'sent', 'paid', 'void'];
+const STATUS_LABEL: Record<InvoiceStatus, string> = { draft: 'Draft', sent: 'Issued', paid: 'Paid', void: 'Void' };
+export const GROUPINGS: ReadonlyArray<[value: string, label: string]> = [
+  ['project', 'A line per project'],
+  ['task', 'A line per project and task'],
+  ['member', 'A line per member'],
+  ['entry', 'A line per entry'],
+  ['single', 'One line for the whole period'],
+];
+export const FORMAT_LABEL: Record<DocumentFormat, string> = {
+  pdf: 'PDF (Factur-X / ZUGFeRD EN 16931)',
+  'xrechnung-ubl': 'XRechnung 3.0, UBL',
+  'xrechnung-cii': 'XRechnung 3.0, CII',
+  peppol: 'Peppol BIS Billing 3.0',
+};
+
+/** The actions an owner takes on an invoice, by the status they start from. */
+export type Action = 'issue' | 'pay' | 'void';
+export const ACTIONS: Record<Action, { from: readonly InvoiceStatus[]; label: string; dateLabel: string | null }> = {
+  issue: { from: ['draft'], label: 'Issue', dateLabel: 'Issue date' },
+  pay: { from: ['sent'], label: 'Mark paid', dateLabel: 'Paid on' },
+  void: { from: ['draft', 'sent'], label: 'Void', dateLabel: null },
+};
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+/** An amount in its currency: `EUR 1,190.00`. */
+export const money = (amount: number, currency: string): string => {
+  let format = moneyFormats.get(currency);
+  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
+  return format.format(amount);
+};
+/** Seconds as hours with two places: `7.50 h`. */
+const hours = (seconds: number) => `${(seconds / 3600).toFixed(2)} h`;
+const percent = (rate: number | undefined) => (rate === undefined ? '' : `${rate} %`);
+
+/** The invoice's name as people say it: its number, or "Draft" (with its client). */
+export const titleOf = (invoice: InvoiceView) => (invoice.number === null ? 'Draft invoice' : `Invoice ${invoice.number}`);
+const clientNameOf = (invoice: InvoiceView) => invoice.recipient?.name ?? invoice.recipient?.legalName ?? invoice.clientId;
+export const statusBadge = (status: InvoiceStatus) =>
+  html`<span class="badge status-${status} ${status === 'paid' ? 'good' : status === 'void' ? 'bad' : ''}">${STATUS_LABEL[status]}</span>`;
+
+function select(
+  id: string,
+  name: string,
+  label: string,
+  value: string,
+  options: ReadonlyArray<[string, string]>,
+  errors: FieldErrors,
+): Html {
+  return html`<div class="field">
+    <label for="${id}">${label}</label>
+    <select id="${id}" name="${name}" ${invalidAt(id, errors[name])}>
+      ${options.map(([v, text]) => html`<option value="${v}" ${v === value ? html`selected` : ''}>${text}</option>`)}
+    </select>
+    ${errorAt(id, errors[name])}
+  </div>`;
+}
+
+export interface ListFilter {
+  status: string;
+  clientId: string;
+}
+
+/** The list: filters, the invoices newest first, an empty state that says how to make the first. */
+export function listBody(
+  paths: WebPaths,
+  invoices: InvoiceView[],
+  clients: Array<{ id: string; name: string }>,
+  filter: ListFilter,
+  canMake: boolean,
+): Html {
+  const filtered = filter.status !== '' || filter.clientId !== '';
+  const empty = filtered
+    ? html`<p class="empty">No invoice matches these filters. <a href="${paths.invoices}">Show all invoices</a>.</p>`
+    : html`<div class="empty">
+        <p><strong>No invoices yet.</strong></p>
+        <p>
+          An invoice is made from a client's billable, completed time of a range (say, last month): its entries become lines at their rates,
+          with VAT and totals.
+          ${
+            canMake
+              ? html`Start with <a href="${paths.invoices}/new">New invoice</a>, preview it, then create the draft and issue it.`
+              : "The workspace's owners make them; you will see them here."
+          }
+        </p>
+      </div>`;
+  return html`<div class="report-head">
+      <h1>Invoices</h1>
+      ${canMake ? html`<a class="button" href="${paths.invoices}/new">New invoice</a>` : ''}
+    </div>
+    <form class="invoice-filter" method="get" action="${paths.invoices}" aria-label="Filter invoices">
+      ${select('filter-status', 'status', 'Status', filter.status, [['', 'Any status'], ...STATUSES.map((s) => [s, STATUS_LABEL[s]] as [string, string])], {})}
+      ${select('filter-client', 'clientId', 'Client', filter.clientId, [['', 'Every client'], ...clients.map((c) => [c.id, c.name] as [string, string])], {})}
+      <button type="submit" class="secondary">Filter</button>
+    </form>
+    ${
+      invoices.length === 0
+        ? empty
+        : html`<div class="scroll">
+            <table class="rows invoices">
+              <caption class="vh">
+                Invoices, newest first
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Number</th>
+                  <th scope="col">Client</th>
+                  <th scope="col">Period</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Issued</th>
+                  <th scope="col">Due</th>
+                  <th scope="col" class="num">Net</th>
+                  <th scope="col" class="num">Gross</th>
+                  <th scope="col" class="num">Due amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${invoices.map(
+                  (i) =>
+                    html`<tr>
+                      <td data-label="Number"><a href="${paths.invoices}/${i.id}">${i.number ?? 'Draft'}</a></td>
+                      <td data-label="Client">${clientNameOf(i)}</td>
+                      <td data-label="Period" class="c-time">${i.from} – ${i.to}</td>
+                      <td data-label="Status">${statusBadge(i.status)}</td>
+                      <td data-label="Issued" class="c-time">${i.issueDate ?? '–'}</td>
+                      <td data-label="Due" class="c-time">${i.dueDate ?? '–'}</td>
+                      <td data-label="Net" class="num">${money(i.netTotal, i.currency)}</td>
+                      <td data-label="Gross" class="num">${money(i.grossTotal, i.currency)}</td>
+                      <td data-label="Due amount" class="num">${money(i.amountDue, i.currency)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }`;
+}
+
+/** The lines, the VAT breakdown and the totals of an invoice or a preview. */
+function figures(
+  doc: Pick<InvoiceView, 'lines' | 'currency' | 'netTotal' | 'taxTotal' | 'grossTotal'> & { taxBreakdown?: InvoiceView['taxBreakdown'] },
+): Html {
+  const c = doc.currency;
+  return html`<h2>Lines</h2>
+    <div class="scroll">
+      <table class="rows lines">
+        <thead>
+          <tr>
+            <th scope="col">Description</th>
+            <th scope="col" class="num">Quantity</th>
+            <th scope="col" class="num">Rate</th>
+            <th scope="col" class="num">VAT</th>
+            <th scope="col" class="num">Net</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${doc.lines.map(
+            (l) =>
+              html`<tr>
+                <td data-label="Description">${l.description}</td>
+                <td data-label="Quantity" class="num">${hours(l.quantitySec)}</td>
+                <td data-label="Rate" class="num">${l.hourlyRate === null ? '–' : money(l.hourlyRate, c)}</td>
+                <td data-label="VAT" class="num">${l.taxCategory ?? ''} ${percent(l.taxRate)}</td>
+                <td data-label="Net" class="num">${money(l.amount, c)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    <h2>VAT</h2>
+    ${
+      (doc.taxBreakdown ?? []).length === 0
+        ? html`<p class="hint">No VAT breakdown.</p>`
+        : html`<div class="scroll">
+            <table class="rows breakdown">
+              <thead>
+                <tr>
+                  <th scope="col">Category</th>
+                  <th scope="col" class="num">Rate</th>
+                  <th scope="col" class="num">Basis</th>
+                  <th scope="col" class="num">VAT</th>
+                  <th scope="col">Exemption</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${(doc.taxBreakdown ?? []).map(
+                  (r) =>
+                    html`<tr>
+                      <td data-label="Category">${r.category}</td>
+                      <td data-label="Rate" class="num">${percent(r.rate)}</td>
+                      <td data-label="Basis" class="num">${money(r.basisAmount, c)}</td>
+                      <td data-label="VAT" class="num">${money(r.taxAmount, c)}</td>
+                      <td data-label="Exemption">${[r.exemptionReason, r.exemptionReasonCode].filter(Boolean).join(' · ') || '–'}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    <dl class="facts compact totals">
+      <dt>Net</dt>
+      <dd class="num">${money(doc.netTotal, c)}</dd>
+      <dt>VAT</dt>
+      <dd class="num">${money(doc.taxTotal, c)}</dd>
+      <dt>Gross</dt>
+      <dd class="num"><strong>${money(doc.grossTotal, c)}</strong></dd>
+    </dl>`;
+}
+
+export interface NewForm {
+  clientId: string;
+  from: string;
+  to: string;
+  groupBy: string;
+  note: string;
+}
+
+/** The new invoice: client, range, grouping and note; Preview (nothing written) and Create draft. */
+export function newBody(
+  paths: WebPaths,
+  session: SessionView,
+  clients: Array<{ id: string; name: string }>,
+  form: NewForm,
+  errors: FieldErrors,
+  preview: InvoicePreview | null,
+  formError: Html | string | null,
+): Html {
+  const range = errors.from ?? errors.to;
+  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a></p>
+    <h1>New invoice</h1>
+    <p class="hint">
+      The client's billable, completed entries that start in the range (UTC days, both included) and are on no invoice yet become the lines.
+      Preview shows what it would be; Create draft writes it and marks those entries invoiced. A draft has no number until it is issued.
+    </p>
+    ${formError ? html`<div class="notice error" role="alert">${formError}</div>` : ''}
+    <form class="stack wide new-invoice" method="post" action="${paths.invoices}/new" aria-label="New invoice">
+      ${csrfField(session.csrfToken)}
+      ${
+        clients.length === 0
+          ? html`<p class="notice error">
+              There are no clients yet: add one on the <a href="${paths.app}/catalog">Catalog</a> page, with its projects.
+            </p>`
+          : ''
+      }
+      ${select(
+        'invoice-client',
+        'clientId',
+        'Client',
+        form.clientId,
+        clients.map((c) => [c.id, c.name] as [string, string]),
+        errors,
+      )}
+      <fieldset class="range" ${range ? html`aria-describedby="invoice-range-error"` : ''}>
+        <legend>Range</legend>
+        <div class="two">
+          <div class="field">
+            <label for="invoice-from">From</label>
+            <input id="invoice-from" type="date" name="from" value="${form.from}" required ${range ? html`aria-invalid="true"` : ''} />
+          </div>
+          <div class="field">
+            <label for="invoice-to">To (included)</label>
+            <input id="invoice-to" type="date" name="to" value="${form.to}" required ${range ? html`aria-invalid="true"` : ''} />
+          </div>
+        </div>
+        ${range ? html`<span class="field-error" id="invoice-range-error">${range}</span>` : ''}
+      </fieldset>
+      ${select('invoice-group', 'groupBy', 'Lines', form.groupBy, GROUPINGS, errors)}
+      <div class="field">
+        <label for="invoice-note">Note <span class="hint inline">(printed on the invoice; optional)</span></label>
+        <textarea id="invoice-note" name="note" rows="2" maxlength="1000" ${invalidAt('invoice-note', errors.note)}>${form.note}</textarea>
+        ${errorAt('invoice-note', errors.note)}
+      </div>
+      <div class="actions">
+        <button type="submit" name="intent" value="preview" class="secondary">Preview</button>
+        <button type="submit" name="intent" value="create">Create draft</button>
+      </div>
+    </form>
+    ${
+      preview
+        ? html`<section class="preview" aria-labelledby="preview-heading">
+            <h2 id="preview-heading">Preview <span class="hint inline">(nothing written yet)</span></h2>
+            <p>
+              ${preview.entryCount} ${preview.entryCount === 1 ? 'entry' : 'entries'} from ${preview.from} to ${preview.to}, for
+              ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in ${preview.currency}.
+            </p>
+            ${figures(preview)}
+          </section>`
+        : ''
+    }`;
+}
+
+/** Where a missing value is set, as a person reads it (with a link when it is another page). */
+function whereOf(paths: WebPaths, m: MissingValue, fillable: boolean): Html {
+  const fill = fillable ? html`, or fill it below for this invoice` : '';
+  switch (m.where) {
+    case 'business-profile':
+      return html`set it in the <a href="${paths.settings}/workspace">business profile</a> (for new invoices)${fill}`;
+    case 'client':
+      return html`set it on the client in the <a href="${paths.app}/catalog">Catalog</a> (for new invoices)${fill}`;
+    case 'fill':
+      return fillable ? html`fill it below for this invoice` : html`it cannot be filled on this invoice`;
+    case 'issue':
+      return html`issue the invoice first`;
+  }
+}
+
+export interface DocumentState {
+  format: DocumentFormat;
+  creditNote: boolean;
+  missing: MissingValue[];
+}
+
+/** A party as the invoice names it: address and identifiers. */
+function partySection(title: string, p: Record<string, unknown> | null): Html {
+  return html`<section class="party">
+    <h2>${title}</h2>
+    ${
+      p === null
+        ? html`<p class="hint">Not set.</p>`
+        : html`<address>
+              ${[
+                p.legalName ?? p.name,
+                ...((p.addressLines as string[] | null) ?? []),
+                [p.postalCode, p.city].filter(Boolean).join(' '),
+                p.country,
+              ]
+                .filter((line) => typeof line === 'string' && line !== '')
+                .map((line) => html`${line as string}<br />`)}
+            </address>
+            <dl class="facts">
+              ${[
+                ['VAT ID', p.vatId],
+                ['Tax number', p.taxNumber],
+                ['Reference', p.reference],
+                ['Contact', p.contactName],
+                ['Email', p.email],
+                ['Phone', p.phone],
+                [
+                  'Electronic address',
+                  p.electronicAddress
+                    ? `${p.electronicAddress as string}${p.electronicAddressScheme ? ` (${p.electronicAddressScheme as string})` : ''}`
+                    : null,
+                ],
+                ['IBAN', p.iban],
+                ['BIC', p.bic],
+              ]
+                .filter(([, v]) => typeof v === 'string' && v !== '')
+                .map(
+                  ([k, v]) =>
+                    html`<dt>${k as string}</dt>
+                      <dd>${v as string}</dd>`,
+                )}
+            </dl>`
+    }
+  </section>`;
+}
+
+/** The actions an owner may take from the invoice's status, each to its confirmation page (a GET: nothing written yet). */
+function actionsSection(base: string, invoice: InvoiceView, canManage: boolean, today: string): Html | string {
+  const allowed = (Object.keys(ACTIONS) as Action[]).filter((a) => ACTIONS[a].from.includes(invoice.status));
+  return canManage && allowed.length > 0
+    ? html`<section class="invoice-actions" aria-labelledby="actions-heading">
+        <h2 id="actions-heading">Actions</h2>
+        <div class="invoice-actions-row">
+          ${allowed.map(
+            (a) =>
+              html`<form method="get" action="${base}/${a}" class="invoice-action">
+                ${
+                  ACTIONS[a].dateLabel
+                    ? html`<div class="field">
+                        <label for="action-${a}-date">${ACTIONS[a].dateLabel}</label>
+                        <input id="action-${a}-date" type="date" name="date" value="${today}" max="${today}" />
+                      </div>`
+                    : ''
+                }
+                <button type="submit" class="${a === 'void' ? 'danger' : ''}">${ACTIONS[a].label}…</button>
+              </form>`,
+          )}
+        </div>
+        <p class="hint">Each asks you to confirm first.</p>
+      </section>`
+    : '';
+}
+
+/** Each document: ready with its download, or each missing value with where to set it. */
+function documentRows(
+  paths: WebPaths,
+  base: string,
+  invoice: InvoiceView,
+  documents: DocumentState[],
+  fillable: (path: string) => boolean,
+): Html[] {
+  return documents.map((d) => {
+    const href = `${base}/document.${d.format === 'pdf' ? 'pdf' : 'xml'}?format=${d.format}${d.creditNote ? '&creditNote=1' : ''}`;
+    const name = `${d.creditNote ? 'Credit note: ' : ''}${FORMAT_LABEL[d.format]}`;
+    return html`<li class="document ${d.missing.length === 0 ? 'ready' : 'missing'}">
+      <span class="doc-name">${name}</span>
+      ${
+        d.missing.length === 0
+          ? html`<span class="badge good">ready</span>
+              <a class="button secondary" href="${href}" download>Download<span class="vh"> ${name}</span></a
+              >${invoice.status === 'draft' && d.format === 'pdf' ? html` <span class="hint inline">marked DRAFT, without number</span>` : ''}`
+          : html`<span class="badge bad">missing ${d.missing.length} ${d.missing.length === 1 ? 'value' : 'values'}</span>
+              <ul class="refused">
+                ${d.missing.map(
+                  (m) =>
+                    html`<li>
+                      <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
+                      ${whereOf(paths, m, fillable(m.path))}
+                    </li>`,
+                )}
+              </ul>`
+      }
+    </li>`;
+  });
+}
+
+/** The e-invoice fill: an input per value the invoice lacks and a fill may add. */
+function fillSection(
+  base: string,
+  session: SessionView,
+  documents: DocumentState[],
+  fillPaths: string[],
+  state: { values: Record<string, string>; errors: FieldErrors },
+): Html | string {
+  const labels = new Map(documents.flatMap((d) => d.missing.map((m) => [m.path, m] as const)));
+  return fillPaths.length === 0
+    ? ''
+    : html`<section class="fill" aria-labelledby="fill-heading">
+        <h2 id="fill-heading">Fill missing e-invoice values</h2>
+        <p class="hint">
+          A fill adds a value this invoice lacks, for its documents only; it changes no value already set and no amount. Leave a field empty
+          to skip it. For the next invoices, set the value in the business profile or on the client instead.
+        </p>
+        ${state.errors.form ? html`<div class="notice error" role="alert">${state.errors.form}</div>` : ''}
+        <form class="stack wide" method="post" action="${base}/fill" aria-label="Fill missing e-invoice values">
+          ${csrfField(session.csrfToken)}
+          ${fillPaths.map((path, n) => {
+            const m = labels.get(path);
+            const id = `fill-${n}`;
+            return html`<div class="field">
+              <label for="${id}">${m?.label ?? path} <span class="hint inline">(${m?.bt ?? ''}, ${path})</span></label>
+              <input
+                id="${id}"
+                name="${path}"
+                value="${state.values[path] ?? ''}"
+                ${path === 'taxBreakdown' ? html`placeholder="lines"` : ''}
+                ${invalidAt(id, state.errors[path])}
+              />
+              ${errorAt(id, state.errors[path])}
+            </div>`;
+          })}
+          <div class="actions"><button type="submit">Fill</button></div>
+        </form>
+      </section>`;
+}
+
+/** The invoice as a whole: facts, parties, figures, its actions, its documents and the e-invoice fill. */
+export function detailBody(
+  paths: WebPaths,
+  session: SessionView,
+  invoice: InvoiceView,
+  options: {
+    canManage: boolean;
+    documents: DocumentState[];
+    /** The fill paths whose value is empty on the invoice (a fill may add them). */
+    fillable: string[];
+    fill: { values: Record<string, string>; errors: FieldErrors };
+    today: string;
+  },
+): Html {
+  const c = invoice.currency;
+  const base = `${paths.invoices}/${invoice.id}`;
+  const fillPaths = options.canManage && invoice.status !== 'void' ? options.fillable : [];
+  const actions = actionsSection(base, invoice, options.canManage, options.today);
+  const docRows = documentRows(paths, base, invoice, options.documents, (path) => options.canManage && options.fillable.includes(path));
+  const fill = fillSection(base, session, options.documents, fillPaths, options.fill);
+  // A refused fill with no fill form left to show it (every value already set): at the top.
+  const fillRefused =
+    fillPaths.length === 0 && options.fill.errors.form
+      ? html`<div class="notice error" role="alert">${options.fill.errors.form}</div>`
+      : '';
+  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a></p>
+    <div class="report-head">
+      <h1>${titleOf(invoice)} ${statusBadge(invoice.status)}</h1>
+    </div>
+    ${fillRefused}
+    <dl class="facts invoice-facts">
+      <dt>Client</dt>
+      <dd>${clientNameOf(invoice)}</dd>
+      <dt>Number</dt>
+      <dd>${invoice.number ?? 'none yet (given when issued)'}</dd>
+      <dt>Issue date</dt>
+      <dd>${invoice.issueDate ?? '–'}</dd>
+      <dt>Due date</dt>
+      <dd>${invoice.dueDate ?? '–'}</dd>
+      ${
+        invoice.paidDate
+          ? html`<dt>Paid on</dt>
+              <dd>${invoice.paidDate}</dd>`
+          : ''
+      }
+      <dt>Service period</dt>
+      <dd>${invoice.from} – ${invoice.to}</dd>
+      <dt>Amount due</dt>
+      <dd><strong>${money(invoice.amountDue, c)}</strong></dd>
+      ${
+        invoice.paymentTerms
+          ? html`<dt>Payment terms</dt>
+              <dd>${invoice.paymentTerms}</dd>`
+          : ''
+      }
+      ${
+        invoice.creditNote
+          ? html`<dt>Credit note</dt>
+              <dd>${invoice.creditNote.number} of ${invoice.creditNote.issueDate}</dd>`
+          : ''
+      }
+      ${
+        invoice.note
+          ? html`<dt>Note</dt>
+              <dd>${invoice.note}</dd>`
+          : ''
+      }
+      <dt>Language</dt>
+      <dd>${invoice.language === 'de' ? 'German' : 'English'}</dd>
+    </dl>
+    ${actions}
+    <section class="documents" aria-labelledby="documents-heading">
+      <h2 id="documents-heading">Documents</h2>
+      <ul class="documents">
+        ${docRows}
+      </ul>
+    </section>
+    ${fill}
+    <div class="parties">
+      ${partySection('From', invoice.issuer as Record<string, unknown> | null)}
+      ${partySection('To', invoice.recipient as Record<string, unknown> | null)}
+    </div>
+    ${figures(invoice)}`;
+}
+
+/** The confirmation of an action, before anything is written: what it does, its date, Confirm and Cancel. Works without script. */
+export function confirmBody(
+  paths: WebPaths,
+  session: SessionView,
+  invoice: InvoiceView,
+  action: Action,
+  date: string,
+  errors: FieldErrors,
+  formError: string | null,
+): Html {
+  const base = `${paths.invoices}/${invoice.id}`;
+  const gross = money(invoice.grossTotal, invoice.currency);
+  const what: Record<Action, Html> = {
+    issue: html`<p>
+      Issue this draft for ${clientNameOf(invoice)} (${gross})? It gets the next number of the workspace's series and this date, and its due
+      date follows from the payment terms. After issuing, nothing of it changes but its status, its paid date and e-invoice fills.
+    </p>`,
+    pay: html`<p>Mark ${invoice.number ?? 'this invoice'} (${gross}) as paid? Paid is final: it can no longer be voided.</p>`,
+    void:
+      invoice.status === 'draft'
+        ? html`<p>Void this draft? Its entries are released (they can be invoiced again) and it uses no number.</p>`
+        : html`<p>
+            Void ${invoice.number ?? 'this invoice'} (${gross})? It gets a credit note with the next number of the series, dated today,
+            referring to it; its entries are released. Both stay downloadable. This cannot be undone.
+          </p>`,
+  };
+  const dateLabel = ACTIONS[action].dateLabel;
+  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a> › <a href="${base}">${titleOf(invoice)}</a></p>
+    <h1>${ACTIONS[action].label}: ${titleOf(invoice)}</h1>
+    ${formError ? html`<div class="notice error" role="alert">${formError}</div>` : ''} ${what[action]}
+    <form class="stack" method="post" action="${base}/${action}" aria-label="${ACTIONS[action].label} ${titleOf(invoice)}">
+      ${csrfField(session.csrfToken)}
+      ${
+        dateLabel
+          ? html`<div class="field">
+              <label for="confirm-date">${dateLabel}</label>
+              <input id="confirm-date" type="date" name="date" value="${date}" ${invalidAt('confirm-date', errors.date)} />
+              ${errorAt('confirm-date', errors.date)}
+            </div>`
+          : ''
+      }
+      <div class="actions">
+        <button type="submit" class="${action === 'void' ? 'danger' : ''}">${ACTIONS[action].label}</button>
+        <a class="button secondary" href="${base}">Cancel</a>
+      </div>
+    </form>`;
+}
+
+/** A document that cannot be made: each missing value by name and BT number, and where to set it. */
+export function missingBody(paths: WebPaths, invoice: InvoiceView, state: DocumentState, canFill: boolean): Html {
+  const base = `${paths.invoices}/${invoice.id}`;
+  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a> › <a href="${base}">${titleOf(invoice)}</a></p>
+    <h1>${state.creditNote ? 'The credit note' : titleOf(invoice)} cannot be made as ${FORMAT_LABEL[state.format]} yet</h1>
+    <p>It lacks these values; no file is made that the format's rules would reject:</p>
+    <ul class="refused">
+      ${state.missing.map(
+        (m) =>
+          html`<li>
+            <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>: ${whereOf(paths, m, canFill)}
+          </li>`,
+      )}
+    </ul>
+    <p><a href="${base}">Back to ${titleOf(invoice)}</a></p>`;
+}
+
+/** The formats a page offers for an invoice: the invoice's four, and the credit note's four once it has one. */
+export const documentsOf = (invoice: InvoiceView): Array<{ format: DocumentFormat; creditNote: boolean }> => [
+  ...DOCUMENT_FORMATS.map((format) => ({ format, creditNote: false })),
+  ...(invoice.creditNote ? DOCUMENT_FORMATS.map((format) => ({ format, creditNote: true })) : []),
+];

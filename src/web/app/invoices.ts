@@ -1,0 +1,370 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import { DateTime } from 'luxon';
+import { DocumentsBusy } from '../../documents/pool.js';
+import { DomainError } from '../../errors.js';
+import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, missingFor } from '../../modules/invoices/documents/index.js';
+import type { InvoiceInput, InvoicePreview, InvoiceView } from '../../modules/invoices/service.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import type { WebDeps } from '../deps.js';
+import type { FieldErrors } from '../kit/fields.js';
+import { field, sentValues } from '../kit/forms.js';
+import { type Html, html } from '../kit/html.js';
+import type { Notice } from '../kit/layout.js';
+import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { noticeFor, redirect } from '../kit/respond.js';
+import { type SignedIn, signedOf } from '../session/guard.js';
+import {
+  ACTIONS,
+  type Action,
+  confirmBody,
+  detailBody,
+  type DocumentState,
+  documentsOf,
+  FORMAT_LABEL,
+  listBody,
+  missingBody,
+  newBody,
+  type NewForm,
+  titleOf,
+} from './invoices-views.js';
+import { appPage } from './page.js';
+
+/** The new invoice's fields as the form names them (the service's refusals carry these names). */
+const NEW_FIELDS = ['clientId', 'from', 'to', 'groupBy', 'note'];
+
+/** Whether a fill may add the value at `path`: it is empty on the invoice (a fill never changes a value already set). */
+function emptyAt(invoice: InvoiceView, path: string): boolean {
+  const party = /^(issuer|recipient)\.(\w+)$/.exec(path);
+  if (party) {
+    const holder = invoice[party[1] as 'issuer' | 'recipient'] as Record<string, unknown> | null;
+    return holder?.[party[2] as string] == null;
+  }
+  const line = /^lines\[(\d+)\]\.(taxCategory|taxRate)$/.exec(path);
+  if (line) return (invoice.lines[Number(line[1])] as unknown as Record<string, unknown> | undefined)?.[line[2] as string] == null;
+  const row = /^taxBreakdown\[(\d+)\]\.(exemptionReason|exemptionReasonCode)$/.exec(path);
+  if (row) return (invoice.taxBreakdown?.[Number(row[1])] as unknown as Record<string, unknown> | undefined)?.[row[2] as string] == null;
+  if (path === 'taxBreakdown') return invoice.taxBreakdown === undefined;
+  // The payment terms are written when an invoice is issued (a draft fills issuer.paymentTermsDays instead).
+  if (path === 'paymentTerms') return invoice.paymentTerms === undefined && invoice.status !== 'draft';
+  return false;
+}
+
+/** A notice in a page's body, under its heading. */
+const noticeHtml = (notice: Notice | null): Html | string =>
+  notice ? html`<div class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : '';
+
+/** The `Content-Disposition` of a download: the ASCII name, and the exact one for browsers that read RFC 5987. */
+const disposition = (name: string) =>
+  `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+/** What every Invoices page shares: the service, where they live, who is signed in, the member's today, the clients. */
+function contextOf(deps: WebDeps) {
+  const { services, paths } = deps;
+  const invoices = services.invoices;
+  const at = paths.invoices.slice(paths.app.length);
+  const sessionOf = (res: Response): SessionView => (signedOf(res) as SignedIn).session;
+  const send = (res: Response, session: SessionView, status: number, title: string, body: Html) =>
+    res
+      .status(status)
+      .type('html')
+      .end(appPage(deps, session, { title, current: 'invoices', body }));
+  const today = (session: SessionView): string =>
+    DateTime.fromMillis(deps.clock.now(), {
+      zone: services.accounts.preferences(session.userId).timeZone ?? deps.config.serverTimeZone,
+    }).toISODate() as string;
+  const clientsOf = (session: SessionView) =>
+    services.catalog.clients
+      .list(session.actor, {})
+      .map((c) => ({ id: c.id, name: c.archived ? `${c.name} (archived)` : c.name }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+
+  const documentStates = (invoice: InvoiceView): DocumentState[] =>
+    documentsOf(invoice).map((d) => ({ ...d, missing: missingFor(invoice, d.format, { creditNote: d.creditNote }) }));
+  /** The invoice page, with a notice, or a refused fill's values and messages. */
+  const showDetail = (
+    res: Response,
+    session: SessionView,
+    invoice: InvoiceView,
+    status: number,
+    notice: Notice | null,
+    fill: { values: Record<string, string>; errors: FieldErrors } = { values: {}, errors: {} },
+  ) => {
+    const documents = documentStates(invoice);
+    const canManage = invoices.mayManage(session.actor, invoice.workspaceId);
+    const missingPaths = [...new Set(documents.flatMap((d) => d.missing.map((m) => m.path)))];
+    const fillable = invoice.status === 'void' ? [] : missingPaths.filter((path) => emptyAt(invoice, path));
+    const body = detailBody(paths, session, invoice, { canManage, documents, fillable, fill, today: today(session) });
+    send(res, session, status, titleOf(invoice), html`${noticeHtml(notice)} ${body}`);
+  };
+  return { deps, services, paths, invoices, at, sessionOf, send, today, clientsOf, showDetail };
+}
+type Context = ReturnType<typeof contextOf>;
+
+/** The list, filtered by status and client, newest first. */
+function listRoutes(router: Router, ctx: Context): void {
+  const { deps, paths, invoices, at, sessionOf, send, clientsOf } = ctx;
+  // --- The list --------------------------------------------------------------------------------
+  router.get(at, (req, res) => {
+    const session = sessionOf(res);
+    const text = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : '');
+    const filter = { status: text('status'), clientId: text('clientId') };
+    const list = invoices.list(session.actor, session.workspaceId, {
+      ...(filter.status ? { status: filter.status as InvoiceView['status'] } : {}),
+      ...(filter.clientId ? { clientId: filter.clientId } : {}),
+    });
+    const body = listBody(paths, list, clientsOf(session), filter, invoices.mayManage(session.actor, session.workspaceId));
+    send(res, session, 200, 'Invoices', html`${noticeHtml(noticeFor(deps, signedOf(res)))} ${body}`);
+  });
+}
+
+/** A new invoice: its form (last month by default), the preview, the draft. */
+function newRoutes(router: Router, ctx: Context): void {
+  const { deps, paths, invoices, at, sessionOf, send, today, clientsOf } = ctx;
+  // --- A new invoice: preview, then create -----------------------------------------------------
+  const showNew = (
+    res: Response,
+    session: SessionView,
+    status: number,
+    form: NewForm,
+    errors: FieldErrors,
+    preview: InvoicePreview | null,
+    formError: Html | string | null,
+  ) => send(res, session, status, 'New invoice', newBody(paths, session, clientsOf(session), form, errors, preview, formError));
+
+  router.get(`${at}/new`, (_req, res) => {
+    const session = sessionOf(res);
+    invoices.requireMaker(session.actor, session.workspaceId);
+    // Last month in the member's zone: the usual invoice.
+    const month = DateTime.fromISO(today(session)).minus({ months: 1 });
+    const clients = clientsOf(session);
+    const form: NewForm = {
+      clientId: clients[0]?.id ?? '',
+      from: month.startOf('month').toISODate() as string,
+      to: month.endOf('month').toISODate() as string,
+      groupBy: 'project',
+      note: '',
+    };
+    showNew(res, session, 200, form, {}, null, null);
+  });
+
+  router.post(`${at}/new`, (req, res, next) => {
+    const session = sessionOf(res);
+    const form: NewForm = {
+      clientId: field(req, 'clientId'),
+      from: field(req, 'from').trim(),
+      to: field(req, 'to').trim(),
+      groupBy: field(req, 'groupBy') || 'project',
+      note: field(req, 'note'),
+    };
+    const input: InvoiceInput = {
+      workspaceId: session.workspaceId,
+      clientId: form.clientId,
+      from: form.from,
+      to: form.to,
+      groupBy: form.groupBy as NonNullable<InvoiceInput['groupBy']>,
+      note: form.note.trim() === '' ? null : form.note,
+    };
+    try {
+      if (field(req, 'intent') === 'create') {
+        const { id } = invoices.create(session.actor, input);
+        return redirect(res, `${paths.invoices}/${id}`, {
+          deps,
+          signed: signedOf(res),
+          notice: { kind: 'ok', body: 'Draft created: its entries are now invoiced. Check it, then issue it to give it its number.' },
+        });
+      }
+      showNew(res, session, 200, form, {}, invoices.preview(session.actor, input), null);
+    } catch (error) {
+      // A client not found is about the client field too (the API would answer 404).
+      if (!(error instanceof DomainError) || !(error.code === 'invalid' || error.code === 'conflict' || error.field === 'clientId'))
+        return next(error);
+      const refused = refusal(error);
+      const known = refused.field !== null && NEW_FIELDS.includes(refused.field);
+      const formError = known
+        ? null
+        : html`${refused.message} <br /><span class="hint"
+              >The invoicing settings (tax rate, category, exemption reason) and the business profile are the workspace's:
+              <a href="${paths.settings}/workspace">Settings › Workspace</a>.</span
+            >`;
+      showNew(res, session, refused.status, form, known ? refused.errors : {}, null, formError);
+    }
+  });
+}
+
+/** An invoice's page, its actions (confirmed first) and its e-invoice fills. */
+function detailRoutes(router: Router, ctx: Context): void {
+  const { deps, paths, invoices, at, sessionOf, send, today, showDetail } = ctx;
+  // --- An invoice --------------------------------------------------------------------------------
+  router.get(`${at}/:id`, (req, res) => {
+    const session = sessionOf(res);
+    const invoice = invoices.get(session.actor, req.params.id as string);
+    showDetail(res, session, invoice, 200, noticeFor(deps, signedOf(res)));
+  });
+
+  // --- Actions: a confirmation page (GET), then the move (POST with the session's CSRF token) ------
+  const DONE: Record<Action, (invoice: InvoiceView) => string> = {
+    issue: (i) => `Issued as ${i.number ?? ''}, dated ${i.issueDate ?? ''}, due ${i.dueDate ?? ''}.`,
+    pay: (i) => `${i.number ?? 'The invoice'} is marked paid on ${i.paidDate ?? ''}.`,
+    void: (i) =>
+      i.creditNote
+        ? `${i.number ?? 'The invoice'} is void; its credit note ${i.creditNote.number} of ${i.creditNote.issueDate} is below. Its entries are released.`
+        : 'The draft is void; its entries are released and it used no number.',
+  };
+  for (const action of Object.keys(ACTIONS) as Action[]) {
+    router.get(`${at}/:id/${action}`, (req, res) => {
+      const session = sessionOf(res);
+      const invoice = invoices.get(session.actor, req.params.id as string);
+      invoices.requireMaker(session.actor, invoice.workspaceId);
+      if (!ACTIONS[action].from.includes(invoice.status)) return void res.redirect(303, `${paths.invoices}/${invoice.id}`);
+      const date = typeof req.query.date === 'string' && req.query.date !== '' ? req.query.date : today(session);
+      send(
+        res,
+        session,
+        200,
+        `${ACTIONS[action].label}: ${titleOf(invoice)}`,
+        confirmBody(paths, session, invoice, action, date, {}, null),
+      );
+    });
+
+    router.post(`${at}/:id/${action}`, (req, res, next) => {
+      const session = sessionOf(res);
+      const id = req.params.id as string;
+      const date = field(req, 'date').trim();
+      const options = ACTIONS[action].dateLabel && date !== '' ? { date } : {};
+      try {
+        if (action === 'issue') invoices.issue(session.actor, id, options);
+        else if (action === 'pay') invoices.markPaid(session.actor, id, options);
+        else invoices.void(session.actor, id, options);
+      } catch (error) {
+        if (!isFormRefusal(error)) return next(error);
+        const invoice = invoices.get(session.actor, id);
+        const refused = refusal(error);
+        // The move is allowed but its date was refused: the confirmation again, the message at the date.
+        if (ACTIONS[action].from.includes(invoice.status)) {
+          const dated = ACTIONS[action].dateLabel !== null;
+          const body = confirmBody(
+            paths,
+            session,
+            invoice,
+            action,
+            date,
+            dated ? { date: refused.message } : {},
+            dated ? null : refused.message,
+          );
+          return send(res, session, refused.status, `${ACTIONS[action].label}: ${titleOf(invoice)}`, body);
+        }
+        // Not a move from where the invoice stands (issued twice, a draft paid, a paid one voided).
+        return showDetail(res, session, invoice, refused.status, { kind: 'error', body: refused.message });
+      }
+      const invoice = invoices.get(session.actor, id);
+      redirect(res, `${paths.invoices}/${id}`, { deps, signed: signedOf(res), notice: { kind: 'ok', body: DONE[action](invoice) } });
+    });
+  }
+
+  // --- E-invoice fills: values the invoice lacks, added (never changed) -------------------------
+  router.post(`${at}/:id/fill`, (req, res, next) => {
+    const session = sessionOf(res);
+    const id = req.params.id as string;
+    const values = sentValues(req);
+    delete values._csrf;
+    const assignments = Object.entries(values)
+      .map(([path, value]) => [path, value.trim()] as [string, string])
+      .filter(([, value]) => value !== '');
+    try {
+      if (assignments.length === 0) throw new DomainError('invalid', 'Type at least one value to fill; empty fields are skipped.');
+      invoices.fill(session.actor, id, undefined, assignments);
+    } catch (error) {
+      if (!isFormRefusal(error)) return next(error);
+      const refused = refusal(error, { fallback: 'form' });
+      return showDetail(res, session, invoices.get(session.actor, id), refused.status, null, { values, errors: refused.errors });
+    }
+    redirect(res, `${paths.invoices}/${id}`, {
+      deps,
+      signed: signedOf(res),
+      notice: { kind: 'ok', body: `Filled ${assignments.map(([path]) => path).join(', ')}.` },
+    });
+  });
+}
+
+/** The documents, made on the document threads. */
+function documentRoutes(router: Router, ctx: Context): void {
+  const { deps, paths, invoices, at, sessionOf, send } = ctx;
+  // --- Documents: made on the document threads, downloaded as attachments ------------------------
+  const download = async (req: Request, res: Response, next: NextFunction, extension: 'pdf' | 'xml') => {
+    const session = sessionOf(res);
+    const invoice = invoices.get(session.actor, req.params.id as string);
+    const asked = typeof req.query.format === 'string' ? req.query.format : extension === 'pdf' ? 'pdf' : '';
+    const format = asked as DocumentFormat;
+    const fits = DOCUMENT_FORMATS.includes(format) && (format === 'pdf') === (extension === 'pdf');
+    const creditNoteParam = typeof req.query.creditNote === 'string' ? req.query.creditNote : '0';
+    if (!fits || !['0', '1'].includes(creditNoteParam)) {
+      const message = !fits
+        ? `Unknown document format ${JSON.stringify(asked)} for document.${extension}: ${extension === 'pdf' ? 'document.pdf takes format=pdf' : `document.xml takes format=${DOCUMENT_FORMATS.filter((f) => f !== 'pdf').join(', format=')}`}.`
+        : `creditNote must be 1 (the credit note) or 0 (the invoice); got ${JSON.stringify(creditNoteParam)}.`;
+      return send(
+        res,
+        session,
+        400,
+        'Unknown document',
+        html`<h1>Unknown document</h1>
+          <div class="notice error" role="alert">${message}</div>
+          <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
+      );
+    }
+    const creditNote = creditNoteParam === '1';
+    const missing = missingFor(invoice, format, { creditNote });
+    if (missing.length > 0) {
+      // 409: the request is right, the invoice is not ready for it; filling the values resolves it.
+      const canFill = invoices.mayManage(session.actor, invoice.workspaceId) && invoice.status !== 'void';
+      return send(
+        res,
+        session,
+        409,
+        `${FORMAT_LABEL[format]} cannot be made yet`,
+        missingBody(paths, invoice, { format, creditNote, missing }, canFill && missing.some((m) => emptyAt(invoice, m.path))),
+      );
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await deps.documents.render(invoice, format, { creditNote });
+    } catch (error) {
+      if (error instanceof DocumentsBusy) {
+        res.setHeader('Retry-After', String(error.retryAfterSec));
+        return send(
+          res,
+          session,
+          503,
+          'Busy for a moment',
+          html`<h1>Busy for a moment</h1>
+            <div class="notice error" role="alert">
+              The server is making other documents. Try the download again in ${error.retryAfterSec} seconds.
+            </div>
+            <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
+        );
+      }
+      return next(error);
+    }
+    res.status(200);
+    res.setHeader('Content-Type', format === 'pdf' ? 'application/pdf' : 'application/xml; charset=utf-8');
+    res.setHeader('Content-Disposition', disposition(documentFileName(invoice, format, { creditNote })));
+    res.setHeader('Content-Length', String(bytes.length));
+    res.end(bytes);
+  };
+  router.get(`${at}/:id/document.pdf`, (req, res, next) => download(req, res, next, 'pdf'));
+  router.get(`${at}/:id/document.xml`, (req, res, next) => download(req, res, next, 'xml'));
+}
+
+/**
+ * The Invoices pages (decisions §11), under the app: the list, a new invoice with its preview, an
+ * invoice with its actions (each confirmed on a page of its own, so it works without script),
+ * its documents (made on the document threads) and its e-invoice fills. Who sees and does what
+ * is the invoices service's: owners and members who see colleagues' money read, owners act,
+ * anyone else gets 404 on every address.
+ */
+export function invoiceRoutes(router: Router, deps: WebDeps): void {
+  const ctx = contextOf(deps);
+  listRoutes(router, ctx);
+  newRoutes(router, ctx);
+  detailRoutes(router, ctx);
+  documentRoutes(router, ctx);
+}
