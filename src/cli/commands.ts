@@ -6,6 +6,7 @@ import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
 import { mailCommands } from './mail-commands.js';
 import { oidcCommands } from './oidc-commands.js';
+import { reportCommands } from './report-commands.js';
 import { webhookCommands } from './webhook-commands.js';
 
 export { type Command, command, flag, ReportedFailure, str } from './command.js';
@@ -64,6 +65,7 @@ export const commands: Record<string, Command> = {
   ),
   ...importCommands,
   ...invoiceCommands,
+  ...reportCommands,
   ...webhookCommands,
   ...mailCommands,
   ...oidcCommands,

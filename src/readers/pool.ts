@@ -8,6 +8,7 @@ import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { resolvePackage } from '../workers.js';
 import type { EncodedBody } from '../kernel/compression.js';
+import { type ExportOutcome, type ExportReceiver, type ExportTask, receiveExport, runExport } from './export.js';
 import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, readTexts, runRead } from './tasks.js';
 
 export interface ReaderOptions {
@@ -85,6 +86,12 @@ export function createReadQueue(slots: number, queueMs: number) {
   };
 }
 
+/**
+ * How long an export may hold its reader thread (a year of a team as XLSX takes seconds; a slow
+ * browser is what makes one long): past it the thread is replaced and the download broken off.
+ */
+export const EXPORT_BUDGET_MS = 10 * 60_000;
+
 /** A read that ran past its budget (its thread was terminated). */
 export class ReadBudgetExceeded extends Error {
   override name = 'ReadBudgetExceeded';
@@ -121,7 +128,7 @@ export function createReaderPool(
   const queue = createReadQueue(Math.max(1, options.threads), options.queueMs);
   const pool = inProcess
     ? null
-    : new Piscina<ReadTask, ReadResult>({
+    : new Piscina<ReadTask | ExportTask, ReadResult | ExportOutcome>({
         filename: new URL(`../threads/reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
         // Started on the first heavy reads (the server starts faster) and kept while reads come;
         // a reader idle for 10 s ends and gives its memory back (the next heavy read starts one
@@ -156,7 +163,7 @@ export function createReaderPool(
           result = await queue.run(() => {
             options.beforeRead?.();
             signal = AbortSignal.timeout(options.budgetMs);
-            return pool.run(task, { signal });
+            return pool.run(task, { signal }) as Promise<ReadResult>;
           });
         } catch (error) {
           if (error instanceof ReadersBusy) {
@@ -185,6 +192,36 @@ export function createReaderPool(
       }
       if (result instanceof Uint8Array || 'bytes' in result) return result;
       return raise(result);
+    },
+    /**
+     * An export of a report (./export.ts) on a reader thread, in the same line as the heavy
+     * reads: its chunks go to `receiver` as they are written; `cancel` aborted (the browser went
+     * away) stops it at its next batch. Resolves once the last chunk was handed over; a refusal
+     * before the first byte is raised as its domain error; a failure after it throws.
+     */
+    async export(
+      task: Omit<ExportTask, 'port'>,
+      receiver: ExportReceiver,
+      cancel: AbortSignal,
+    ): Promise<{ rows: number; bytes: number } | { cancelled: true }> {
+      return receiveExport(task, receiver, cancel, async (full) => {
+        if (!pool) return runExport(options.services, full);
+        let signal: AbortSignal | null = null;
+        try {
+          return await queue.run(() => {
+            options.beforeRead?.();
+            signal = AbortSignal.timeout(EXPORT_BUDGET_MS);
+            return pool.run(full, { signal, transferList: [full.port] as never }) as Promise<ExportOutcome>;
+          });
+        } catch (error) {
+          const fields = { requestId: task.requestId, kind: task.request.kind, format: task.request.format, budgetMs: EXPORT_BUDGET_MS };
+          if ((signal as AbortSignal | null)?.aborted)
+            options.logger.error('an export ran past its budget; its reader thread was replaced', fields);
+          else if (!(error instanceof ReadersBusy))
+            options.logger.error('an export failed on its reader thread', { ...fields, ...errorFields(error) });
+          throw error;
+        }
+      });
     },
     /** Reader threads running now (tests and metrics). */
     threads: () => pool?.threads.length ?? 0,

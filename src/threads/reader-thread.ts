@@ -17,6 +17,7 @@ import {
   readTexts,
   runRead,
 } from '../readers/tasks.js';
+import { type ExportOutcome, type ExportTask, runExport } from '../readers/export.js';
 
 const data = workerData as ReaderThreadData;
 let now = 0;
@@ -28,8 +29,10 @@ const texts = readTexts(services);
 // Loaded with the first read: a top-level await would keep the thread from loading as it does.
 let hooks: Promise<ReaderHooks> | null = null;
 
-export default async function read(task: ReadTask): Promise<ReadResult> {
+export default async function read(task: ReadTask | ExportTask): Promise<ReadResult | ExportOutcome> {
   now = task.now;
+  // An export of a report: its bytes leave over the task's own port while it runs.
+  if ('type' in task) return runExport(services, task);
   if (data.hooks) {
     hooks ??= import(data.hooks.module) as Promise<ReaderHooks>;
     (await hooks).beforeRead(task, data.hooks.data);

@@ -10,6 +10,10 @@ import { reportRange, weekFrom } from './buckets.js';
 import { createNamer, type NamePorts } from './names.js';
 import { summarise, type SummaryRequest, summaryText, type SummaryWindow, type SummaryWindowed, summaryWindow } from './summary.js';
 import { timesheet } from './weekly.js';
+import { createExporter } from './export/tables.js';
+
+/** Rows of the detailed report an export reads at a time. */
+const EXPORT_BATCH = 1000;
 
 type Schemas = components['schemas'];
 type Grouping = Schemas['ReportGrouping'];
@@ -82,6 +86,20 @@ export function createReportsService({
     };
   }
 
+  const exporter = createExporter({
+    namer,
+    defaultTimeZone,
+    checkVisibility,
+    detailed(actor, query) {
+      const { range, filters } = prepare(actor, query);
+      return { range, pages: detailedPages(lister, clock, actor, { ...range, filters }) };
+    },
+    summary(actor, query) {
+      const prepared = summaryRequest(actor, query);
+      return { ...summaryHead(prepared), ...summarise(aggregate, namer, prepared) };
+    },
+  });
+
   const summaryHead = ({ actor, range, zone, groupBy, subGroupBy }: SummaryRequest) => ({
     ...echo(range, zone, actor),
     groupBy,
@@ -127,6 +145,14 @@ export function createReportsService({
       );
     },
 
+    /**
+     * An export of the report (the Reports page's downloads, `timetrack report export`): who may
+     * see what is decided here, before the first row (a refusal is the API's and the page's), and
+     * money columns are left out for who may not see that money. The detailed report's rows are
+     * read in batches while the export is written, so its memory does not grow with the range.
+     */
+    exportTable: exporter.exportTable,
+
     weekly(actor: Actor, query: Omit<ReportQuery, 'to'> & { groupBy?: 'project' | 'client' | 'user' }): Schemas['WeeklyReport'] {
       const filters = pickEntryFilters(query);
       checkVisibility(actor, filters);
@@ -142,3 +168,37 @@ export function createReportsService({
 
 export type ReportsService = ReturnType<typeof createReportsService>;
 export type { SummaryWindow, SummaryWindowed, WindowGroup } from './summary.js';
+
+/**
+ * The detailed report's rows of a range, a batch at a time in its order (an export's), read as
+ * they are asked for. Each batch starts its walk of the start index at the last start read (the
+ * rows of that instant already sent are skipped), not at the range's start as a cursor's page
+ * does: a year of a team is 250 batches, and walking from the range's start each time made the
+ * export quadratic (3,000 rows/s on the bench's year).
+ */
+function* detailedPages(
+  lister: EntryLister,
+  clock: Clock,
+  actor: Actor,
+  selection: { from: number; to: number; filters: EntryFilters },
+): Generator<EntryRowView[]> {
+  let from = selection.from;
+  let last: { start: number; id: string } | null = null;
+  let limit = EXPORT_BATCH;
+  for (;;) {
+    const page = lister.page(
+      actor,
+      { listing: 'reports.export', select: 'startedCompleted', order: 'asc', ...selection, from, limit },
+      { now: clock.now(), currency: actor.currency },
+    );
+    const seen = last;
+    const rows = seen === null ? page.rows : page.rows.filter((r) => Date.parse(r.start) > seen.start || r.id > seen.id);
+    const tail = page.rows[page.rows.length - 1];
+    if (rows.length > 0) yield rows;
+    if (page.nextCursor === null || tail === undefined) return;
+    // More rows of one instant than a batch holds: read a larger batch from the same start.
+    limit = rows.length === 0 ? limit * 2 : EXPORT_BATCH;
+    last = { start: Date.parse(tail.start), id: tail.id };
+    from = last.start;
+  }
+}

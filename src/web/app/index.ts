@@ -6,6 +6,7 @@ import { requireSignIn, type SignedIn, signedOf } from '../session/guard.js';
 import { catalogRoutes } from './catalog.js';
 import { invoiceRoutes } from './invoices.js';
 import { profileRoutes } from './profile.js';
+import { reportExportRoutes } from './report-export.js';
 import { reportRoutes } from './reports.js';
 import { timesheetRoutes } from './timesheet.js';
 import { weekRoutes } from './week-routes.js';
@@ -33,6 +34,7 @@ export const appArea: WebArea = {
     profileRoutes(router, deps);
     catalogRoutes(router, deps);
     reportRoutes(router, deps);
+    reportExportRoutes(router, deps);
     invoiceRoutes(router, deps);
     router.post('/preferences/zone', (req, res, next) => {
       const { session } = signedOf(res) as SignedIn;

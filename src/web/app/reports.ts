@@ -39,11 +39,11 @@ export const DETAILED_PAGE = 100;
 export const GROUPS_SHOWN = 100;
 /** …and sub-groups shown under each (its largest; the rest summed in one row). */
 export const SUB_GROUPS_SHOWN = 10;
-const EVERYONE = 'everyone';
+export const EVERYONE = 'everyone';
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The form as typed (a GET form: the address is the report, so it can be bookmarked and shared). */
-interface ReportForm {
+export interface ReportForm {
   from: string;
   to: string;
   groupBy: string;
@@ -54,7 +54,7 @@ interface ReportForm {
   groups: string;
 }
 
-interface Context {
+export interface Context {
   session: SessionView;
   zone: string;
   weekStart: 'monday' | 'sunday';
@@ -89,7 +89,7 @@ function ranges(ctx: Context) {
 }
 
 /** The form from the address; what is missing is this week, by project, the member's own time. */
-function formOf(req: Request, ctx: Context): ReportForm {
+export function formOf(req: Request, ctx: Context): ReportForm {
   const week = ranges(ctx)[0] as { from: string; to: string };
   const member = query(req, 'member');
   return {
@@ -105,7 +105,7 @@ function formOf(req: Request, ctx: Context): ReportForm {
 }
 
 /** What the page itself must read before the service: days as a date field sends them, groupings it offers, a member it listed. */
-function formErrors(form: ReportForm, ctx: Context): FieldErrors {
+export function formErrors(form: ReportForm, ctx: Context): FieldErrors {
   const errors: FieldErrors = {};
   for (const name of ['from', 'to'] as const)
     if (!CALENDAR_DAY.test(form[name]) || !DateTime.fromISO(form[name]).isValid)
@@ -121,7 +121,7 @@ function formErrors(form: ReportForm, ctx: Context): FieldErrors {
 }
 
 /** The service's refusal at its field (the report's parameters by their API names; members are the form's `member`). */
-function refusalOf(error: DomainError): { status: number; errors: FieldErrors } {
+export function refusalOf(error: DomainError): { status: number; errors: FieldErrors } {
   if (error.code === 'money_visibility_required') {
     return {
       status: statusOf(error),
@@ -190,43 +190,55 @@ async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { grou
   };
 }
 
+/** The member's side of the page: zone, first day, whom they may report on. */
+export function contextOf(deps: AppDeps, session: SessionView): Context {
+  const { services } = deps;
+  const prefs = services.accounts.preferences(session.userId);
+  const members = session.actor.canViewOthersTime
+    ? services.accounts
+        .memberDirectory(session.workspaceId)
+        .map((m) => ({ userId: m.userId, name: m.name }))
+        .sort((a, b) => a.name.localeCompare(b.name))
+    : null;
+  return {
+    session,
+    zone: prefs.timeZone ?? deps.config.serverTimeZone,
+    weekStart: prefs.weekStart ?? 'monday',
+    now: deps.clock.now(),
+    members,
+  };
+}
+
+/** The page (the form, and the report when there is one) with a status: also the exports' refusals. */
+export function renderReport(
+  deps: AppDeps,
+  res: Response,
+  ctx: Context,
+  status: number,
+  form: ReportForm,
+  errors: FieldErrors,
+  report: Report | null,
+): void {
+  res
+    .status(status)
+    .type('html')
+    .end(appPage(deps, ctx.session, { title: 'Reports', current: 'reports', body: reportBody(ctx, form, errors, report) }));
+}
+
 /** The Reports page: a summary in two levels with a chart of the range's days or weeks, and the entries, in the member's zone. */
 export function reportRoutes(router: Router, deps: AppDeps): void {
-  const { services } = deps;
-  const contextOf = (session: SessionView): Context => {
-    const prefs = services.accounts.preferences(session.userId);
-    const members = session.actor.canViewOthersTime
-      ? services.accounts
-          .memberDirectory(session.workspaceId)
-          .map((m) => ({ userId: m.userId, name: m.name }))
-          .sort((a, b) => a.name.localeCompare(b.name))
-      : null;
-    return {
-      session,
-      zone: prefs.timeZone ?? deps.config.serverTimeZone,
-      weekStart: prefs.weekStart ?? 'monday',
-      now: deps.clock.now(),
-      members,
-    };
-  };
-  const render = (res: Response, ctx: Context, status: number, form: ReportForm, errors: FieldErrors, report: Report | null) =>
-    res
-      .status(status)
-      .type('html')
-      .end(appPage(deps, ctx.session, { title: 'Reports', current: 'reports', body: reportBody(ctx, form, errors, report) }));
-
   router.get('/reports', async (req, res, next) => {
-    const ctx = contextOf((signedOf(res) as SignedIn).session);
+    const ctx = contextOf(deps, (signedOf(res) as SignedIn).session);
     const form = formOf(req, ctx);
     const errors = formErrors(form, ctx);
-    if (Object.keys(errors).length > 0) return render(res, ctx, 400, form, errors, null);
+    if (Object.keys(errors).length > 0) return renderReport(deps, res, ctx, 400, form, errors, null);
     try {
       const report = await readReport(deps, ctx, { ...form, groupBy: form.groupBy as Grouping });
-      render(res, ctx, 200, form, {}, report);
+      renderReport(deps, res, ctx, 200, form, {}, report);
     } catch (error) {
       if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'money_visibility_required')) return next(error);
       const refused = refusalOf(error);
-      render(res, ctx, refused.status, form, refused.errors, null);
+      renderReport(deps, res, ctx, refused.status, form, refused.errors, null);
     }
   });
 }
@@ -331,7 +343,43 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
         <li><span class="hint">Entries</span><strong>${s.totals.entryCount}</strong></li>
       </ul>
     </section>
-    ${chartSection(report)} ${summarySection(form, report, money)} ${entriesSection(ctx, form, report, money)}`;
+    ${downloadSection(form)} ${chartSection(report)} ${summarySection(form, report, money)} ${entriesSection(ctx, form, report, money)}`;
+}
+
+/**
+ * The downloads of what the page shows (./report-export.ts): the same range, groupings and
+ * member, as entries, the summary (every group) or the timesheet, in CSV, Excel or PDF. A GET
+ * form: the chosen button's format joins the address.
+ */
+function downloadSection(form: ReportForm): Html {
+  const hidden = (['from', 'to', 'groupBy', 'subGroupBy', 'member'] as const)
+    .filter((name) => form[name] !== '')
+    .map((name) => html`<input type="hidden" name="${name}" value="${form[name]}" />`);
+  return html`<section aria-labelledby="download-heading">
+    <h2 id="download-heading">Download</h2>
+    <form class="report-download" method="get" action="${APP_PATH}/reports/export" aria-labelledby="download-heading">
+      ${hidden}
+      <div class="grid">
+        ${select(
+          'download-kind',
+          'kind',
+          'What',
+          'detailed',
+          [
+            ['detailed', 'Entries (every one)'],
+            ['summary', 'Summary (every group)'],
+            ['weekly', 'Timesheet (by week and day)'],
+          ],
+          {},
+        )}
+      </div>
+      <div class="actions">
+        <button type="submit" name="format" value="csv" class="secondary">CSV</button>
+        <button type="submit" name="format" value="xlsx" class="secondary">Excel</button>
+        <button type="submit" name="format" value="pdf" class="secondary">PDF</button>
+      </div>
+    </form>
+  </section>`;
 }
 
 function chartSection(report: Report): Html {

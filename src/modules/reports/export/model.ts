@@ -1,0 +1,167 @@
+import type { components } from '../../../../generated/openapi.js';
+import { DomainError } from '../../../errors.js';
+import { offsetStretches, type OffsetStretch } from '../../../kernel/local-days.js';
+import { DAY_MS } from '../../../kernel/time.js';
+
+/*
+ * Exports of reports (decisions §11): what is asked for, and the table every format writes. The
+ * formats (./csv.ts, ./xlsx.ts, ./pdf.ts) know cells by their type, never where they came from.
+ */
+
+type Grouping = components['schemas']['ReportGrouping'];
+
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
+export const EXPORT_KINDS = ['detailed', 'summary', 'weekly'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+const listed = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+
+/** The format and kind by name; anything else is refused naming the values it may be. */
+export function exportFormatOf(value: string): ExportFormat {
+  if ((EXPORT_FORMATS as readonly string[]).includes(value)) return value as ExportFormat;
+  throw new DomainError('invalid', `format: "${value}" is not one of ${listed(EXPORT_FORMATS)}.`, { field: 'format' });
+}
+export function exportKindOf(value: string): ExportKind {
+  if ((EXPORT_KINDS as readonly string[]).includes(value)) return value as ExportKind;
+  throw new DomainError('invalid', `kind: "${value}" is not one of ${listed(EXPORT_KINDS)}.`, { field: 'kind' });
+}
+
+/** One export: the report's own parameters (as the Reports page and the API name them), its kind and its format. */
+export interface ExportRequest {
+  kind: ExportKind;
+  format: ExportFormat;
+  /** Calendar days, both included, read in `timeZone`. */
+  from: string;
+  to: string;
+  /** The member's zone; absent: the server's. */
+  timeZone?: string;
+  weekStart: 'monday' | 'sunday';
+  groupBy: Grouping;
+  subGroupBy: Grouping | null;
+  /** Whose time; absent: everyone the actor may see. */
+  userIds?: string[];
+}
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+};
+
+const KIND_NAMES: Record<ExportKind, string> = { detailed: 'entries', summary: 'summary', weekly: 'timesheet' };
+
+/** `timetrack-entries-2026-11-23-to-2026-11-29.csv`: what, and the range (ASCII only). */
+export const exportFileName = (request: Pick<ExportRequest, 'kind' | 'format' | 'from' | 'to'>): string =>
+  `timetrack-${KIND_NAMES[request.kind]}-${request.from}${request.from === request.to ? '' : `-to-${request.to}`}.${request.format}`;
+
+/** What a grouping is called in a header, and its rows without a key. */
+export const GROUP_LABELS: Record<Grouping, { label: string; none: string }> = {
+  project: { label: 'Project', none: '(no project)' },
+  client: { label: 'Client', none: '(no client)' },
+  task: { label: 'Task', none: '(no task)' },
+  tag: { label: 'Tag', none: '(no tag)' },
+  user: { label: 'Member', none: '(no member)' },
+  day: { label: 'Day', none: '(no day)' },
+  week: { label: 'Week', none: '(no week)' },
+  month: { label: 'Month', none: '(no month)' },
+  billable: { label: 'Billable', none: '(none)' },
+};
+
+/**
+ * A cell's type, which each format writes its own way: `date` and `datetime` are local wall
+ * times as milliseconds (read as UTC), `duration` seconds, `money` an amount in the currency.
+ */
+export type CellType = 'text' | 'date' | 'datetime' | 'duration' | 'count' | 'money' | 'boolean';
+export type Cell = string | number | boolean | null;
+
+export interface Column {
+  header: string;
+  type: CellType;
+  /** Relative width (characters in a spreadsheet). */
+  width: number;
+  /** Money columns: absent (not empty) for who may not see money. */
+  money?: boolean;
+}
+
+/** The document's head: the period, whose time, the zone, the currency. */
+export interface ExportHead {
+  kind: ExportKind;
+  from: string;
+  to: string;
+  timeZone: string;
+  currency: string;
+  /** The members' names, or null for everyone the actor may see. */
+  members: string[] | null;
+  groupBy: Grouping;
+  subGroupBy: Grouping | null;
+  weekStart: 'monday' | 'sunday';
+  /** Whether money columns are written at all. */
+  money: boolean;
+}
+
+/** A row with its role in the document (the PDF sets totals and groups apart; spreadsheets ignore it). */
+export interface Row {
+  cells: Cell[];
+  role?: 'group' | 'sub' | 'total';
+}
+
+/**
+ * A week of the timesheet (kind weekly): its seven local days and a row per group with time in
+ * it, then the week's total. The spreadsheets flatten it into rows; the PDF draws it as a grid.
+ */
+export interface TimesheetWeek {
+  days: string[];
+  rows: Array<{ name: string; seconds: number[]; amount: number }>;
+  totals: { seconds: number[]; amount: number };
+}
+
+/** What one export writes: the head, its columns, and its rows in batches (the detailed report's arrive while they are read). */
+export interface ExportTable {
+  head: ExportHead;
+  columns: Column[];
+  batches: AsyncIterable<Row[]> | Iterable<Row[]>;
+  /** The timesheet as weeks (kind weekly), for the PDF. */
+  weeks?: TimesheetWeek[];
+  /** The whole export's figures, for the PDF's closing lines. */
+  totals: () => { seconds: number; amount: number; count: number };
+}
+
+/**
+ * Local wall time of instants in a zone, without a date library per row (a year of a team is
+ * 250,000 rows): the zone's offsets over the span, then arithmetic; outside it, the last offset.
+ */
+export function localClock(zone: string, from: number, to: number): (ms: number) => number {
+  const stretches: OffsetStretch[] = offsetStretches(from - DAY_MS, to + 32 * DAY_MS, zone);
+  const first = stretches[0] as OffsetStretch;
+  if (stretches.length === 1) return (ms) => ms + first.offsetMs;
+  return (ms) => {
+    let offset = first.offsetMs;
+    for (const s of stretches) {
+      if (s.from > ms) break;
+      offset = s.offsetMs;
+    }
+    return ms + offset;
+  };
+}
+
+/** `2026-11-23` of a local wall time (ms read as UTC). */
+export const isoDay = (local: number): string => new Date(local).toISOString().slice(0, 10);
+/** `2026-11-23 09:05:00` of a local wall time. */
+export const isoDateTime = (local: number): string => {
+  const iso = new Date(local).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+};
+/** `9:05` of seconds (hours past 24 stay hours). */
+export const clock = (seconds: number): string =>
+  `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+
+/** Fraction digits of a currency (JPY 0, EUR 2, BHD 3). */
+export const currencyDigits = (currency: string): number =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+
+/**
+ * Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, or a leading tab or carriage
+ * return, OWASP's list): the CSV writes it after a `'`, which spreadsheets show as text.
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;

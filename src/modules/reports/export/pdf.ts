@@ -1,0 +1,302 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type * as Fontkit from 'fontkit';
+import { DateTime } from 'luxon';
+import {
+  type Cell,
+  clock,
+  type Column,
+  currencyDigits,
+  type ExportTable,
+  GROUP_LABELS,
+  isoDay,
+  type Row,
+  type TimesheetWeek,
+} from './model.js';
+import type { SinkStream } from './output.js';
+
+/*
+ * The PDF of an export (pdfkit, as the invoices): a timesheet a client can sign. The head (the
+ * period, whose time, the zone), the report as tables (the timesheet a grid of its groups by the
+ * seven days of each week; the summary its groups and sub-groups; the entries one a row), the
+ * totals, then lines to sign. A4 landscape, DejaVu Sans Condensed embedded. Pages are written as
+ * they fill (no page count, so the first page leaves before the last row is read).
+ */
+
+const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+/** The two faces, parsed once per process (parsing a TTF costs more than a page). */
+let fonts: { regular: Fontkit.Font; bold: Fontkit.Font } | null = null;
+async function loadFonts(): Promise<{ regular: Fontkit.Font; bold: Fontkit.Font }> {
+  if (fonts) return fonts;
+  const fontkit = await import('fontkit');
+  const face = (file: string) => fontkit.create(readFileSync(join(fontDir, file))) as Fontkit.Font;
+  fonts = { regular: face('DejaVuSansCondensed.ttf'), bold: face('DejaVuSansCondensed-Bold.ttf') };
+  return fonts;
+}
+
+const PAGE = { width: 841.89, height: 595.28 };
+const M = { left: 40, right: 40, top: 40, bottom: 46 };
+const WIDTH = PAGE.width - M.left - M.right;
+const LIMIT = PAGE.height - M.bottom;
+const ROW = 13;
+const INK = '#1f2328';
+const MUTED = '#5f6670';
+const RULE = '#d0d4d9';
+const SHADE = '#f1f3f5';
+
+type Doc = PDFKit.PDFDocument;
+
+const TITLES = { detailed: 'Time report: entries', summary: 'Time report: summary', weekly: 'Timesheet' } as const;
+
+export async function writePdf(table: ExportTable, out: SinkStream): Promise<number> {
+  const { head } = table;
+  // pdfkit and the faces are loaded with the first PDF (a reader thread starts without them).
+  const faces = await loadFonts();
+  const { default: PDFDocument } = await import('pdfkit');
+  const pdf = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margins: M,
+    autoFirstPage: true,
+    // No default font: the embedded faces are the only ones.
+    font: '',
+    info: { Title: `${TITLES[head.kind]} ${head.from} – ${head.to}`, Creator: 'timetrack', Producer: 'timetrack (PDFKit)' },
+  });
+  pdf.registerFont('regular', faces.regular as unknown as string);
+  pdf.registerFont('bold', faces.bold as unknown as string);
+  pdf.pipe(out.stream, { end: false });
+  const ended = new Promise<void>((resolve, reject) => {
+    pdf.on('end', resolve);
+    pdf.on('error', reject);
+  });
+  let page = 1;
+  footer(pdf, page, table);
+  pdf.on('pageAdded', () => footer(pdf, (page += 1), table));
+
+  let y = heading(pdf, table);
+  const money = { digits: currencyDigits(head.currency), currency: head.currency };
+  let rows = 0;
+  if (table.weeks) {
+    for (const week of table.weeks) {
+      y = timesheetWeek(pdf, table, week, y, money);
+      await out.room();
+    }
+    rows = table.weeks.reduce((n, w) => n + w.rows.length + 1, 0);
+  } else {
+    const layout = columnsOf(table.columns);
+    y = tableHead(pdf, layout, y);
+    for await (const batch of table.batches) {
+      for (const row of batch) {
+        if (y + ROW > LIMIT) {
+          pdf.addPage();
+          y = tableHead(pdf, layout, M.top);
+        }
+        y = tableRow(pdf, layout, row, y, money);
+      }
+      rows += batch.length;
+      await out.room();
+    }
+  }
+  closing(pdf, table, y, money);
+  pdf.end();
+  await ended;
+  return rows;
+}
+
+const fmtDay = (day: string) => DateTime.fromISO(day, { zone: 'UTC' }).toFormat('ccc d LLL yyyy');
+
+function heading(pdf: Doc, table: ExportTable): number {
+  const { head } = table;
+  pdf.font('bold').fontSize(16).fillColor(INK).text(TITLES[head.kind], M.left, M.top, { width: WIDTH });
+  const facts: Array<[string, string]> = [
+    ['Period', head.from === head.to ? fmtDay(head.from) : `${fmtDay(head.from)} – ${fmtDay(head.to)}`],
+    ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
+    ['Times in', head.timeZone],
+  ];
+  if (head.kind !== 'detailed')
+    facts.push([
+      'Grouped by',
+      GROUP_LABELS[head.groupBy].label + (head.subGroupBy ? `, then ${GROUP_LABELS[head.subGroupBy].label.toLowerCase()}` : ''),
+    ]);
+  let y = M.top + 26;
+  for (const [label, value] of facts) {
+    pdf.font('regular').fontSize(8.5).fillColor(MUTED).text(label, M.left, y, { width: 70, lineBreak: false });
+    pdf.fillColor(INK).text(value, M.left + 72, y, { width: WIDTH - 72, height: 22, ellipsis: true });
+    y += 13;
+  }
+  return y + 10;
+}
+
+function footer(pdf: Doc, page: number, table: ExportTable): void {
+  const bottom = pdf.page.margins.bottom;
+  const { x, y } = pdf;
+  // Writing below the bottom margin would start a new page: lift it while the footer is written.
+  pdf.page.margins.bottom = 0;
+  const at = PAGE.height - M.bottom + 16;
+  pdf
+    .moveTo(M.left, at)
+    .lineTo(PAGE.width - M.right, at)
+    .lineWidth(0.5)
+    .strokeColor(RULE)
+    .stroke();
+  pdf.font('regular').fontSize(7.5).fillColor(MUTED);
+  pdf.text(`${TITLES[table.head.kind]}, ${table.head.from} – ${table.head.to}`, M.left, at + 6, { width: WIDTH - 80, lineBreak: false });
+  pdf.text(`Page ${page}`, PAGE.width - M.right - 80, at + 6, { width: 80, align: 'right', lineBreak: false });
+  pdf.page.margins.bottom = bottom;
+  pdf.x = x;
+  pdf.y = y;
+}
+
+interface Placed {
+  column: Column;
+  x: number;
+  width: number;
+  right: boolean;
+}
+
+/** The columns across the page: widths by weight (times and figures narrow, text wide). */
+function columnsOf(columns: Column[]): Placed[] {
+  const weight = (c: Column) => ({ date: 8, datetime: 5, duration: 5.5, money: 8, count: 5, boolean: 5, text: c.width * 0.55 })[c.type];
+  const total = columns.reduce((n, c) => n + weight(c), 0);
+  let x = M.left;
+  return columns.map((column) => {
+    const width = (weight(column) / total) * WIDTH;
+    const placed = { column, x, width, right: ['duration', 'money', 'count'].includes(column.type) };
+    x += width;
+    return placed;
+  });
+}
+
+function tableHead(pdf: Doc, layout: Placed[], y: number): number {
+  pdf.rect(M.left, y, WIDTH, ROW + 2).fill(SHADE);
+  pdf.font('bold').fontSize(7.5).fillColor(INK);
+  for (const p of layout)
+    pdf.text(p.column.header, p.x + 2, y + 3, { width: p.width - 4, height: ROW, ellipsis: true, align: p.right ? 'right' : 'left' });
+  return y + ROW + 4;
+}
+
+function cellText(column: Column, cell: Cell, money: { digits: number; currency: string }): string {
+  if (cell === null || cell === '') return '';
+  switch (column.type) {
+    case 'date':
+      return typeof cell === 'number' ? isoDay(cell) : '';
+    case 'datetime':
+      return typeof cell === 'number' ? new Date(cell).toISOString().slice(11, 16) : '';
+    case 'duration':
+      return typeof cell === 'number' ? clock(cell) : '';
+    case 'money':
+      return typeof cell === 'number' ? `${cell.toFixed(money.digits)} ${money.currency}` : '';
+    case 'boolean':
+      return cell === true ? 'yes' : 'no';
+    default:
+      return String(cell);
+  }
+}
+
+function tableRow(pdf: Doc, layout: Placed[], row: Row, y: number, money: { digits: number; currency: string }): number {
+  const strong = row.role === 'group' || row.role === 'total';
+  if (row.role === 'total')
+    pdf
+      .moveTo(M.left, y - 1)
+      .lineTo(M.left + WIDTH, y - 1)
+      .lineWidth(0.5)
+      .strokeColor(INK)
+      .stroke();
+  pdf
+    .font(strong ? 'bold' : 'regular')
+    .fontSize(7.5)
+    .fillColor(INK);
+  layout.forEach((p, i) => {
+    const indent = row.role === 'sub' && i === 1 && p.column.type === 'text' ? 8 : 0;
+    const text = cellText(p.column, row.cells[i] ?? null, money);
+    if (text !== '')
+      pdf.text(text, p.x + 2 + indent, y + 2, {
+        width: p.width - 4 - indent,
+        height: ROW - 2,
+        ellipsis: true,
+        align: p.right ? 'right' : 'left',
+      });
+  });
+  pdf
+    .moveTo(M.left, y + ROW)
+    .lineTo(M.left + WIDTH, y + ROW)
+    .lineWidth(0.25)
+    .strokeColor(RULE)
+    .stroke();
+  return y + ROW;
+}
+
+/** A week of the timesheet: its groups by the seven days, the days' totals, then the week's. */
+function timesheetWeek(pdf: Doc, table: ExportTable, week: TimesheetWeek, y: number, money: { digits: number; currency: string }): number {
+  const withMoney = table.head.money;
+  const label = GROUP_LABELS[table.head.groupBy].label;
+  const columns: Column[] = [
+    { header: label, type: 'text', width: 40 },
+    ...week.days.map((d): Column => ({ header: DateTime.fromISO(d, { zone: 'UTC' }).toFormat('ccc d LLL'), type: 'duration', width: 8 })),
+    { header: 'Total', type: 'duration', width: 8 },
+    ...(withMoney ? [{ header: 'Amount', type: 'money', width: 12 } as Column] : []),
+  ];
+  const layout = columnsOf(columns);
+  const needed = (week.rows.length + 3) * ROW + 20;
+  if (y + Math.min(needed, 6 * ROW) > LIMIT) {
+    pdf.addPage();
+    y = M.top;
+  }
+  pdf
+    .font('bold')
+    .fontSize(10)
+    .fillColor(INK)
+    .text(`Week of ${fmtDay(week.days[0] as string)}`, M.left, y, { width: WIDTH });
+  y = tableHead(pdf, layout, y + 16);
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const blank = (s: number) => (s === 0 ? null : s);
+  const rows: Row[] = [
+    ...week.rows.map((r): Row => ({ cells: [r.name, ...r.seconds.map(blank), sum(r.seconds), ...(withMoney ? [r.amount] : [])] })),
+    {
+      cells: ['Total', ...week.totals.seconds.map(blank), sum(week.totals.seconds), ...(withMoney ? [week.totals.amount] : [])],
+      role: 'total',
+    },
+  ];
+  for (const row of rows) {
+    if (y + ROW > LIMIT) {
+      pdf.addPage();
+      y = tableHead(pdf, layout, M.top);
+    }
+    y = tableRow(pdf, layout, row, y, money);
+  }
+  return y + 14;
+}
+
+/** The totals, then where the member and the client sign. */
+function closing(pdf: Doc, table: ExportTable, y: number, money: { digits: number; currency: string }): void {
+  const totals = table.totals();
+  if (y + 130 > LIMIT) {
+    pdf.addPage();
+    y = M.top;
+  }
+  y += 8;
+  pdf.font('bold').fontSize(10).fillColor(INK);
+  const parts = [
+    `Total time ${clock(totals.seconds)} (${(totals.seconds / 3600).toFixed(2)} hours)`,
+    `${totals.count} ${totals.count === 1 ? 'entry' : 'entries'}`,
+  ];
+  if (table.head.money) parts.push(`Amount ${totals.amount.toFixed(money.digits)} ${money.currency}`);
+  pdf.text(parts.join('   ·   '), M.left, y, { width: WIDTH });
+  y += 40;
+  const half = (WIDTH - 40) / 2;
+  for (const [i, who] of ['Submitted by', 'Approved by (client)'].entries()) {
+    const x = M.left + i * (half + 40);
+    pdf.font('regular').fontSize(8.5).fillColor(MUTED).text(who, x, y, { width: half });
+    for (const [j, line] of ['Name', 'Date', 'Signature'].entries()) {
+      const at = y + 30 + j * 26;
+      pdf
+        .moveTo(x + 60, at)
+        .lineTo(x + half, at)
+        .lineWidth(0.5)
+        .strokeColor(INK)
+        .stroke();
+      pdf.fillColor(MUTED).text(line, x, at - 9, { width: 56, lineBreak: false });
+    }
+  }
+}

@@ -1,0 +1,278 @@
+import type { components } from '../../../../generated/openapi.js';
+import { DateTime } from 'luxon';
+import type { Actor } from '../../../principal.js';
+import { canonicalTimeZone } from '../../../kernel/time.js';
+import { type EntryFilters, type EntryRowView, pickEntryFilters } from '../../entries/service.js';
+import { reportRange } from '../buckets.js';
+import { reportErrors } from '../errors.js';
+import type { Namer } from '../names.js';
+import {
+  type Cell,
+  type Column,
+  type ExportHead,
+  type ExportRequest,
+  type ExportTable,
+  GROUP_LABELS,
+  localClock,
+  type Row,
+  type TimesheetWeek,
+} from './model.js';
+
+type Summary = components['schemas']['SummaryReport'];
+type Group = components['schemas']['SummaryGroup'];
+
+type Grouping = ExportRequest['groupBy'];
+interface ReportQuery {
+  from: string;
+  to: string;
+  timeZone: string;
+  userIds?: string[];
+}
+
+/** What the tables read: the reports service's own reports (each checks the range and who may see it). */
+export interface TableSources {
+  namer: Namer;
+  /** Exports without a zone are read in the server's. */
+  defaultTimeZone: string;
+  checkVisibility(actor: Actor, filters: EntryFilters): void;
+  /** The detailed report's rows in batches, in its order; the range as instants. */
+  detailed(actor: Actor, query: ReportQuery): { range: { from: number; to: number }; pages: Iterable<EntryRowView[]> };
+  summary(actor: Actor, query: ReportQuery & { groupBy: Grouping; subGroupBy?: Grouping; weekStart: 'monday' | 'sunday' }): Summary;
+}
+
+const queryOf = (request: ExportRequest): ReportQuery => ({
+  from: request.from,
+  to: request.to,
+  timeZone: request.timeZone as string,
+  ...(request.userIds ? { userIds: request.userIds } : {}),
+});
+const summaryOf = (sources: TableSources, actor: Actor, request: ExportRequest, groupBy: Grouping, subGroupBy: Grouping | null) =>
+  sources.summary(actor, { ...queryOf(request), weekStart: request.weekStart, groupBy, ...(subGroupBy ? { subGroupBy } : {}) });
+
+/**
+ * Whether the actor may see the money of every entry a selection covers: their own always,
+ * colleagues' with canViewOthersMoney (the API's rule; a selection spanning colleagues' time
+ * without it is refused before this is asked).
+ */
+const seesMoney = (actor: Actor, filters: EntryFilters) =>
+  actor.canViewOthersMoney ||
+  !actor.canViewOthersTime ||
+  (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId));
+
+/**
+ * The exports of the reports service: `exportTable` decides who may see what once, before the
+ * first row (a refusal is the API's and the page's), and leaves money columns out for who may not
+ * see that money; the detailed report's rows are read in batches while the export is written, so
+ * its memory does not grow with the range.
+ */
+export function createExporter(sources: TableSources) {
+  const tables = exportTables(sources);
+  return {
+    exportTable(actor: Actor, request: ExportRequest): ExportTable {
+      const filters = pickEntryFilters(request.userIds ? { userIds: request.userIds } : {});
+      sources.checkVisibility(actor, filters);
+      const timeZone = canonicalTimeZone(request.timeZone ?? sources.defaultTimeZone);
+      // The range is checked before the first byte (a range too long is the page's 400).
+      reportRange(request.from, request.to, timeZone);
+      if (request.kind === 'summary' && request.subGroupBy === request.groupBy) throw reportErrors.sameSubGroup();
+      const members = request.userIds ? sources.namer('user', actor.workspaceId, request.userIds) : null;
+      const head: ExportHead = {
+        kind: request.kind,
+        from: request.from,
+        to: request.to,
+        timeZone,
+        currency: actor.currency,
+        members: request.userIds && members ? request.userIds.map((id) => members(id).name ?? id) : null,
+        groupBy: request.groupBy,
+        subGroupBy: request.kind === 'summary' ? request.subGroupBy : null,
+        weekStart: request.weekStart,
+        money: seesMoney(actor, filters),
+      };
+      return tables[request.kind](actor, { ...request, timeZone }, head);
+    },
+  };
+}
+
+const text = (header: string, width: number): Column => ({ header, type: 'text', width });
+
+/** The columns of the entries (decisions §11): date, start, end, hours, member, client, project, task, tags, description, billable, rate, amount. */
+function detailedColumns(money: boolean): Column[] {
+  const columns: Column[] = [
+    { header: 'Date', type: 'date', width: 11 },
+    { header: 'Start', type: 'datetime', width: 17 },
+    { header: 'End', type: 'datetime', width: 17 },
+    { header: 'Hours', type: 'duration', width: 9 },
+    text('Member', 18),
+    text('Client', 18),
+    text('Project', 22),
+    text('Task', 18),
+    text('Tags', 16),
+    text('Description', 40),
+    { header: 'Billable', type: 'boolean', width: 8 },
+  ];
+  if (money) columns.push({ header: 'Rate', type: 'money', width: 10, money }, { header: 'Amount', type: 'money', width: 11, money });
+  return columns;
+}
+
+function exportTables(sources: TableSources) {
+  /** The names of members and tags, looked up once per export for the ids not seen before. */
+  function cachedNames(actor: Actor, grouping: 'user' | 'tag') {
+    const known = new Map<string, string>();
+    return {
+      learn(ids: Iterable<string>) {
+        const missing = [...new Set(ids)].filter((id) => !known.has(id));
+        if (missing.length === 0) return;
+        const name = sources.namer(grouping, actor.workspaceId, missing);
+        for (const id of missing) known.set(id, name(id).name ?? id);
+      },
+      of: (id: string) => known.get(id) ?? id,
+    };
+  }
+
+  function detailed(actor: Actor, request: ExportRequest, head: ExportHead): ExportTable {
+    const { range, pages } = sources.detailed(actor, queryOf(request));
+    const local = localClock(head.timeZone, range.from, range.to);
+    const members = cachedNames(actor, 'user');
+    const tags = cachedNames(actor, 'tag');
+    const totals = { seconds: 0, amount: 0, cents: 0, count: 0 };
+    function* batches(): Generator<Row[]> {
+      for (const page of pages) {
+        members.learn(page.map((e) => e.authorId));
+        tags.learn(page.flatMap((e) => e.tagIds));
+        yield page.map((e) => {
+          const start = local(Date.parse(e.start));
+          const cells: Cell[] = [
+            Math.floor(start / 86_400_000) * 86_400_000,
+            start,
+            e.end === null ? null : local(Date.parse(e.end)),
+            e.durationSec,
+            members.of(e.authorId),
+            e.clientName,
+            e.projectName,
+            e.taskName,
+            e.tagIds.map(tags.of).join(', '),
+            e.description,
+            e.billable,
+          ];
+          if (head.money) cells.push(e.hourlyRate, e.amount);
+          totals.seconds += e.durationSec;
+          totals.cents += Math.round((e.amount ?? 0) * 100);
+          totals.count += 1;
+          return { cells };
+        });
+      }
+    }
+    return {
+      head,
+      columns: detailedColumns(head.money),
+      batches: batches(),
+      totals: () => ({ seconds: totals.seconds, amount: totals.cents / 100, count: totals.count }),
+    };
+  }
+
+  /** Every group and sub-group of the summary (not only the page's window), a row each, then the total. */
+  function summary(actor: Actor, request: ExportRequest, head: ExportHead): ExportTable {
+    const report = summaryOf(sources, actor, request, request.groupBy, request.subGroupBy);
+    const by = GROUP_LABELS[request.groupBy];
+    const then = request.subGroupBy ? GROUP_LABELS[request.subGroupBy] : null;
+    const figures = (g: Omit<Group, 'key' | 'name' | 'subGroups'>): Cell[] => [
+      g.durationSec,
+      g.billableSec,
+      g.entryCount,
+      ...(head.money ? [g.amount] : []),
+    ];
+    const rows: Row[] = [];
+    for (const g of report.groups) {
+      const name = g.name ?? by.none;
+      rows.push({ cells: [name, ...(then ? [''] : []), ...figures(g)], role: 'group' });
+      if (then) for (const s of g.subGroups ?? []) rows.push({ cells: [name, s.name ?? then.none, ...figures(s)], role: 'sub' });
+    }
+    rows.push({ cells: ['Total', ...(then ? [''] : []), ...figures(report.totals)], role: 'total' });
+    const columns: Column[] = [
+      text(by.label, 28),
+      ...(then ? [text(then.label, 28)] : []),
+      { header: 'Hours', type: 'duration', width: 10 },
+      { header: 'Billable hours', type: 'duration', width: 14 },
+      { header: 'Entries', type: 'count', width: 9 },
+      ...(head.money ? [{ header: 'Amount', type: 'money', width: 12, money: true } as Column] : []),
+    ];
+    return {
+      head,
+      columns,
+      batches: [rows],
+      totals: () => ({ seconds: report.totals.durationSec, amount: report.totals.amount, count: report.totals.entryCount }),
+    };
+  }
+
+  const weekly = (actor: Actor, request: ExportRequest, head: ExportHead) => weeklyTable(sources, actor, request, head);
+
+  return { detailed, summary, weekly };
+}
+
+/**
+ * The timesheet: the range's weeks (the member's first day), in each a row per group with its
+ * seven days, then the week's total. One aggregation by day, then by the grouping: a day's
+ * figures are its own (an entry with two tags counts once in its day's total).
+ */
+function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest, head: ExportHead): ExportTable {
+  const groupBy = request.groupBy;
+  const report = summaryOf(sources, actor, request, 'day', groupBy);
+  const days = new Map(report.groups.map((g) => [g.key as string, g]));
+  const first = DateTime.fromISO(request.from, { zone: 'UTC' });
+  const shift = request.weekStart === 'monday' ? first.weekday - 1 : first.weekday % 7;
+  const last = DateTime.fromISO(request.to, { zone: 'UTC' });
+  const weeks: TimesheetWeek[] = [];
+  const none = GROUP_LABELS[groupBy].none;
+  for (let start = first.minus({ days: shift }); start <= last; start = start.plus({ days: 7 })) {
+    const keys = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }).toISODate() as string);
+    const byGroup = new Map<string, { name: string; seconds: number[]; amount: number }>();
+    const totals = { seconds: keys.map(() => 0), amount: 0 };
+    keys.forEach((key, i) => {
+      const day = days.get(key);
+      if (!day) return;
+      totals.seconds[i] = day.durationSec;
+      totals.amount += day.amount;
+      for (const s of day.subGroups ?? []) {
+        const id = s.key ?? '';
+        let row = byGroup.get(id);
+        if (!row) byGroup.set(id, (row = { name: s.name ?? none, seconds: keys.map(() => 0), amount: 0 }));
+        row.seconds[i] = (row.seconds[i] ?? 0) + s.durationSec;
+        row.amount += s.amount;
+      }
+    });
+    const collator = new Intl.Collator();
+    const rows = [...byGroup.values()].sort((a, b) => (a.name === none ? 1 : b.name === none ? -1 : collator.compare(a.name, b.name)));
+    totals.amount = Math.round(totals.amount * 100) / 100;
+    for (const r of rows) r.amount = Math.round(r.amount * 100) / 100;
+    weeks.push({ days: keys, rows, totals });
+  }
+  const weekday = (i: number) =>
+    (request.weekStart === 'monday'
+      ? ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+      : ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'])[i] as string;
+  const columns: Column[] = [
+    { header: 'Week of', type: 'date', width: 11 },
+    text(GROUP_LABELS[groupBy].label, 28),
+    ...Array.from({ length: 7 }, (_, i): Column => ({ header: weekday(i), type: 'duration', width: 8 })),
+    { header: 'Total', type: 'duration', width: 10 },
+    ...(head.money ? [{ header: 'Amount', type: 'money', width: 12, money: true } as Column] : []),
+  ];
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const rows: Row[] = [];
+  for (const week of weeks) {
+    const date = Date.parse(`${week.days[0]}T00:00:00Z`);
+    for (const r of week.rows)
+      rows.push({ cells: [date, r.name, ...r.seconds, sum(r.seconds), ...(head.money ? [r.amount] : [])], role: 'sub' });
+    rows.push({
+      cells: [date, 'Total', ...week.totals.seconds, sum(week.totals.seconds), ...(head.money ? [week.totals.amount] : [])],
+      role: 'total',
+    });
+  }
+  return {
+    head,
+    columns,
+    batches: [rows],
+    weeks,
+    totals: () => ({ seconds: report.totals.durationSec, amount: report.totals.amount, count: report.totals.entryCount }),
+  };
+}

@@ -1,0 +1,126 @@
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { DomainError } from '../errors.js';
+import { ExportCancelled, type ExportRequest, type ExportSink, writeExport } from '../modules/reports/export/index.js';
+import type { Services } from '../services.js';
+import { type ActorData, actorOf, raise, type ReadResult } from './tasks.js';
+
+/*
+ * An export of a report on a reader thread (the Reports page's downloads): the thread reads the
+ * report through the reports service as the member and writes the format, sending its bytes in
+ * chunks over a port of its own; the request thread writes each chunk to the socket and
+ * acknowledges it once the socket took it. At most WINDOW chunks are unacknowledged, so a slow
+ * browser slows the read and memory holds a window, not the file. A browser that goes away
+ * cancels: the thread stops reading at its next batch and is free again.
+ */
+
+/** The export as the request thread hands it over (its port travels in the transfer list). */
+export interface ExportTask {
+  type: 'export';
+  request: ExportRequest;
+  actor: ActorData;
+  /** The request's clock reading. */
+  now: number;
+  requestId: string;
+  port: MessagePort;
+}
+
+/** How an export ended: written whole, cancelled by its receiver, or refused before its first byte. */
+export type ExportOutcome = { rows: number; bytes: number } | { cancelled: true } | Extract<ReadResult, { error: unknown }>;
+
+/** Thread to request thread: the export is allowed (headers may go), a chunk, the end (nothing follows). */
+export type ExportMessage = { type: 'start' } | { type: 'chunk'; bytes: Uint8Array } | { type: 'end'; rows: number; bytes: number };
+/** Request thread to thread: a chunk went to the socket; the receiver went away. */
+export type ExportReply = { type: 'ack' } | { type: 'cancel' };
+
+/** Chunks (of 64 KiB) sent and not yet taken by the socket. */
+export const WINDOW = 8;
+
+/** Runs an export and reports it on the task's port (a reader thread's, or the request thread's own without threads). */
+export async function runExport(services: Pick<Services, 'reports'>, task: ExportTask): Promise<ExportOutcome> {
+  const { port } = task;
+  let inFlight = 0;
+  let cancelled = false;
+  let wake: (() => void) | null = null;
+  const listener = (message: ExportReply) => {
+    if (message.type === 'cancel') cancelled = true;
+    else inFlight -= 1;
+    wake?.();
+    wake = null;
+  };
+  port.on('message', listener);
+  try {
+    let table;
+    try {
+      table = services.reports.exportTable(actorOf(task.actor), task.request);
+    } catch (error) {
+      if (error instanceof DomainError)
+        return { error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) } };
+      throw error;
+    }
+    port.postMessage({ type: 'start' } satisfies ExportMessage);
+    const sink: ExportSink = {
+      get cancelled() {
+        return cancelled;
+      },
+      async write(chunk: Uint8Array) {
+        if (cancelled) throw new ExportCancelled();
+        // A buffer of its own (a small one may be a slice of Node's shared pool), moved, not copied, to the request thread.
+        const bytes = new Uint8Array(chunk);
+        port.postMessage({ type: 'chunk', bytes } satisfies ExportMessage, [bytes.buffer]);
+        inFlight += 1;
+        while (inFlight >= WINDOW && !cancelled) await new Promise<void>((resolve) => (wake = resolve));
+        if (cancelled) throw new ExportCancelled();
+      },
+    };
+    const written = await writeExport(table, task.request.format, sink);
+    port.postMessage({ type: 'end', ...written } satisfies ExportMessage);
+    return written;
+  } catch (error) {
+    if (error instanceof ExportCancelled) return { cancelled: true };
+    throw error;
+  } finally {
+    port.off('message', listener);
+  }
+}
+
+/** What the request thread does with an export's bytes (the page writes them to the socket). */
+export interface ExportReceiver {
+  /** The export was allowed: headers may be sent. */
+  start(): void;
+  /** A chunk; `taken` once the socket took it (the thread may then send more). */
+  chunk(bytes: Uint8Array, taken: () => void): void;
+}
+
+/**
+ * The request thread's side of an export: a channel whose far end `run` hands to the export
+ * (a reader thread's, or runExport here), its chunks to `receiver` (each acknowledged once taken),
+ * `cancel` aborted passed on. Resolves once the last chunk was handed over; a refusal before the
+ * first byte is raised as its domain error.
+ */
+export async function receiveExport(
+  task: Omit<ExportTask, 'port'>,
+  receiver: ExportReceiver,
+  cancel: AbortSignal,
+  run: (task: ExportTask) => Promise<ExportOutcome>,
+): Promise<{ rows: number; bytes: number } | { cancelled: true }> {
+  const { port1, port2 } = new MessageChannel();
+  let ended!: () => void;
+  const end = new Promise<void>((resolve) => (ended = resolve));
+  port1.on('message', (message: ExportMessage) => {
+    if (message.type === 'start') receiver.start();
+    else if (message.type === 'chunk') receiver.chunk(message.bytes, () => port1.postMessage({ type: 'ack' } satisfies ExportReply));
+    else ended();
+  });
+  const stop = () => port1.postMessage({ type: 'cancel' } satisfies ExportReply);
+  cancel.addEventListener('abort', stop);
+  try {
+    const outcome = await run({ ...task, port: port2 });
+    if ('error' in outcome) return raise(outcome);
+    if ('cancelled' in outcome) return outcome;
+    await end;
+    return outcome;
+  } finally {
+    cancel.removeEventListener('abort', stop);
+    port1.close();
+  }
+}
