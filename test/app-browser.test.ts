@@ -156,6 +156,89 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     expect(problems).to.deep.equal(['error: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
 
+  it('an entry added and a timer started on a billable project, Billable untouched, are billable with their amount (the project decides)', async () => {
+    const project = await server.request('POST', '/api/v1/projects', { json: { name: 'Audit', billable: true, hourlyRate: 120 } });
+    expect(project.status).to.equal(200);
+    const { page, problems } = await signedIn();
+    await page.waitForSelector('body[data-ask-zone=false]');
+    // Add 2 hours by hand on the project; Billable is never touched.
+    await page.getByRole('link', { name: /^Add time/ }).click();
+    const add = page.getByRole('form', { name: 'Add time' });
+    await add.getByRole('combobox', { name: 'Description' }).fill('Audit kickoff');
+    await add.getByLabel('Start', { exact: true }).fill('09:00');
+    await add.getByLabel('or duration').fill('2:00');
+    await add.locator('select[name=projectId]').selectOption({ label: 'Audit' });
+    // The checkbox shows the project's default at once.
+    expect(await add.getByLabel('Billable').isChecked()).to.equal(true);
+    await add.getByRole('button', { name: 'Add' }).click();
+    await page.locator('.notice.toast').filter({ hasText: 'Added' }).waitFor();
+    const listed = await server.request('GET', '/api/v1/entries?from=2000-01-01&to=2100-01-01');
+    const added = listed.body.data.find((e: { description: string }) => e.description === 'Audit kickoff');
+    expect(added).to.include({ billable: true, hourlyRate: 120, amount: 240, source: 'web' });
+    // The timer the same.
+    await page.getByLabel('What are you working on?').fill('Audit fieldwork');
+    await page.getByRole('form', { name: 'Timer' }).locator('select[name=projectId]').selectOption({ label: 'Audit' });
+    await page.getByRole('button', { name: /^Start/ }).click();
+    await page.locator('.timer.running').waitFor();
+    const running = (await server.request('GET', '/api/v1/entries/current')).body.data;
+    expect(running).to.include({ description: 'Audit fieldwork', billable: true, hourlyRate: 120 });
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('lands where it should: sign-in from a report returns to it, `/` goes to the week, an invited member’s setup ends on the week', async () => {
+    const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Berlin' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const asked = `${server.url}/app/reports?from=2026-11-02&to=2026-11-08&groupBy=client`;
+    await page.goto(asked);
+    expect(new URL(page.url()).pathname).to.equal('/settings/sign-in');
+    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+    expect(page.url()).to.equal(asked);
+    await page.goto(`${server.url}/`);
+    expect(page.url()).to.equal(`${server.url}/app/week`);
+    // An invited member (a new account made on the Members page) sets a password and lands on the week.
+    const bea = server.services.accounts.enrollMember(OPERATOR, { workspaceId: server.workspaceId, name: 'Bea', email: 'bea@example.org' });
+    if (bea.kind !== 'created') throw new Error('a new address makes a new account');
+    const link = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: bea.userId });
+    const other = await (browser as Browser).newContext({ viewport: { width: 390, height: 800 } });
+    const bees = await other.newPage();
+    await bees.goto(`${server.url}/settings/setup/${link.secret}`);
+    await bees.getByLabel('New password').fill(PASSWORD);
+    await bees.getByLabel('Repeat it').fill(PASSWORD);
+    await Promise.all([bees.waitForNavigation(), bees.getByRole('button', { name: 'Set password and sign in' }).click()]);
+    expect(new URL(bees.url()).pathname).to.equal('/app/week');
+    // The welcome shows (after the page has learnt the browser's zone), then its `?welcome=1` leaves the address.
+    await bees.waitForSelector('body[data-ask-zone=false]');
+    expect(await bees.getByRole('status').filter({ hasText: 'Welcome!' }).count()).to.equal(1);
+    await bees.waitForFunction(() => (globalThis as any).location.search === '');
+    await other.close();
+    await context.close();
+  });
+
+  it('a running entry’s row ticks like the timer, and the page title shows the timer', async () => {
+    // Started 42 minutes and 55 seconds ago: within seconds the row's minutes move from 0:42 to 0:43, with the timer's.
+    const started = await server.request('POST', '/api/v1/entries/current', {
+      json: { description: 'Audit kickoff', start: new Date(Date.now() - 42 * 60_000 - 55_000).toISOString() },
+    });
+    expect(started.status).to.equal(200);
+    const { page, problems } = await signedIn();
+    await page.waitForSelector('body[data-ask-zone=false]');
+    const row = page.locator('li.entry.live .duration time');
+    const timer = page.locator('.timer time[data-elapsed-from]');
+    expect(await row.textContent()).to.equal('0:42');
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelector('li.entry.live .duration time')?.textContent === '0:43',
+      undefined,
+      { timeout: 15_000 },
+    );
+    // The row is the timer without its seconds: both count from the entry's start.
+    expect(((await timer.textContent()) ?? '').replace(/:\d\d$/, '')).to.equal(await row.textContent());
+    expect(await page.title()).to.equal('0:43 · Audit kickoff · timetrack');
+    expect(problems).to.deep.equal([]);
+  });
+
   it('the reports page at 320 px: no horizontal scroll, the phone chart, every control labelled, by keyboard, no console errors or CSP violations', async () => {
     const hour = 3_600_000;
     for (const [from, to, description] of [

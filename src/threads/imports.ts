@@ -8,7 +8,7 @@ import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Writable } from 'node:stream';
-import type { ExportCounts, ImportOutcome, ImportProgress, ImportRequest } from '../modules/imports/service.js';
+import type { ExportCounts, ImportProgress, ImportRequest } from '../modules/imports/service.js';
 import type { Actor } from '../principal.js';
 import { startThread } from '../workers.js';
 import { createUploadStore, type UploadSlot } from './uploads.js';
@@ -16,30 +16,8 @@ import { createUploadStore, type UploadSlot } from './uploads.js';
 export type { UploadSlot } from './uploads.js';
 import type { ImportThreadData, ImportThreadMessage } from './import-thread.js';
 
-/** One run of the Import page: a dry run (the preview) or the import, on an uploaded file. */
-export interface ImportJob {
-  id: string;
-  kind: 'preview' | 'import' | 'undo';
-  /** The import an undo run takes back. */
-  importId: string | null;
-  /** What an undo run deleted. */
-  deleted: number | null;
-  userId: string;
-  workspaceId: string;
-  fileName: string;
-  /** The uploaded file and the options it runs with (the import after a preview reuses them). */
-  request: Omit<ImportRequest, 'progress'>;
-  state: 'running' | 'done' | 'refused' | 'failed';
-  progress: ImportProgress | null;
-  outcome: ImportOutcome | null;
-  /** Why it was refused (a whole-file refusal) or failed. */
-  message: string | null;
-  /** The refusal's domain code (the page answers with the API's status for it). */
-  code: DomainError['code'] | null;
-  startedAt: number;
-  /** A finished check whose file was removed (imported, or dropped for the member's newer upload): Import needs a new check. */
-  fileGone: boolean;
-}
+import type { ImportJob } from './import-job.js';
+export type { ImportJob };
 
 /** How often expired runs and their files are swept, besides at each upload. */
 const SWEEP_MS = 60_000;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { ImportJob } from './imports.js';
+import type { ImportJob } from './import-job.js';
 
 /** Runs kept for the page to show: an hour after they started (their files too, where a finished check waits for Import). */
 export const KEEP_MS = 60 * 60_000;

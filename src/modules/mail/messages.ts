@@ -1,6 +1,6 @@
 import type { Composed } from './templates.js';
 import { emailChangeMail, invitationMail, resetMail, runawayMail } from './templates.js';
-import type { Recipient } from './service.js';
+import type { Recipient } from './templates.js';
 
 /**
  * The pages each mailed link opens, under SETTINGS_PATH (src/web/auth serves them): a setup or

@@ -11,7 +11,7 @@ import type { MailRepository } from './repository.js';
 import { type Attachment, seal } from './seal.js';
 import { createMailSender, type RelayFailure } from './sender.js';
 import type { MailSettings } from './settings.js';
-import { type Composed, type Language, renderHtml, renderText } from './templates.js';
+import { type Composed, type Recipient, renderHtml, renderText } from './templates.js';
 import { createRelay, type Relay } from './transport.js';
 import { testMessage } from './test-message.js';
 import { mailLogOf } from './log.js';
@@ -32,13 +32,7 @@ export const MAIL_RETENTION_MS = 30 * 86_400_000;
 /** The most an outgoing message may carry in attachments. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
-/** Whom a message is for, and how dates are written to them. */
-export interface Recipient {
-  address: string;
-  name: string | null;
-  language: Language;
-  timeZone: string;
-}
+export type { Recipient } from './templates.js';
 
 /** A message through the module's API: one recipient, both bodies, attachments; for a workspace's log or an account's. */
 export interface Outgoing {

@@ -5,6 +5,14 @@ export const MAIL_LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof MAIL_LANGUAGES)[number];
 export const isLanguage = (value: unknown): value is Language => MAIL_LANGUAGES.includes(value as Language);
 
+/** Whom a message is for, and how dates are written to them. */
+export interface Recipient {
+  address: string;
+  name: string | null;
+  language: Language;
+  timeZone: string;
+}
+
 /** A message as written once: its subject and its blocks, from which the plain text and the HTML are both made. */
 export interface Composed {
   subject: string;
