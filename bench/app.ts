@@ -17,6 +17,7 @@ import { parseConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { OPERATOR } from '../src/principal.js';
 import { startServer } from '../src/server.js';
+import { signIn } from './settings.js';
 
 const only = process.env.BENCH_ONLY ?? '';
 const pages = Number(process.env.BENCH_APP_PAGES ?? 200);
@@ -30,26 +31,6 @@ const pct = (values: number[], p: number) => {
   return sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 };
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-/** Signs in through the settings page as a browser does; the session cookie. */
-async function signIn(url: string, email: string): Promise<string> {
-  const page = await fetch(`${url}/settings/sign-in`);
-  const formCookie = page.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] as string;
-  const done = await fetch(`${url}/settings/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: formCookie, origin: url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: csrf, email, password: PASSWORD }),
-  });
-  return done.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('tt_session='))
-    ?.split(';')[0] as string;
-}
 
 /** An open live stream: the arrival time of each change it is told of, by entity id. */
 /** Whether the streams note what they are told (the probes), or only read it (the throughput run: as a browser, off this process's clock). */
@@ -135,7 +116,7 @@ async function main(): Promise<void> {
       });
       if (res.status !== 200) throw new Error(`seed failed: ${res.status}`);
     }
-    const cookie = await signIn(running.url, 'owner@localhost');
+    const cookie = await signIn(running.url, 'owner@localhost', PASSWORD);
     const times: number[] = [];
     let cpu = process.cpuUsage();
     let bytes = 0;

@@ -27,6 +27,7 @@ import { startServer } from '../src/server.js';
 import { renderDocument, type DocumentFormat } from '../src/modules/invoices/documents/index.js';
 import type { InvoiceDocument } from '../src/modules/invoices/document.js';
 import { matrix } from '../test/einvoice/fixtures.js';
+import { signIn } from './settings.js';
 
 const runs = Number(process.env.BENCH_DOCUMENT_RUNS ?? 60);
 /** Renders before measuring: the JIT compiles pdfkit's and fontkit's paths over the first ones, as a worker's first documents would. */
@@ -85,26 +86,6 @@ console.log(
 const PASSWORD = 'correct horse battery staple';
 const seconds = Number(process.env.BENCH_DOCUMENT_SECONDS ?? 10);
 
-/** Signs in through the settings page as a browser does; the session cookie. */
-async function signIn(url: string, email: string): Promise<string> {
-  const page = await fetch(`${url}/settings/sign-in`);
-  const formCookie = page.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] as string;
-  const done = await fetch(`${url}/settings/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: formCookie, origin: url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: csrf, email, password: PASSWORD }),
-  });
-  return done.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('tt_session='))
-    ?.split(';')[0] as string;
-}
-
 /** The point read under autocannon: its latency p50 and p99 (ms) and requests per second. */
 async function pointReads(url: string, token: string, entryId: string) {
   const result = await autocannon({
@@ -162,7 +143,7 @@ async function serverSide(): Promise<void> {
     }
     const id = services.invoices.create(owner, { workspaceId, clientId, from: '2026-10-01', to: '2026-10-31', groupBy: 'entry' }).id;
     services.invoices.issue(owner, id, { date: '2026-11-02' });
-    const cookie = await signIn(running.url, 'owner@localhost');
+    const cookie = await signIn(running.url, 'owner@localhost', PASSWORD);
     const pdfUrl = `${running.url}/app/invoices/${id}/document.pdf?format=pdf`;
     const first = await fetch(pdfUrl, { headers: { cookie } });
     const bytes = (await first.arrayBuffer()).byteLength;

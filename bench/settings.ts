@@ -90,3 +90,23 @@ export async function measureSettingsLog(serverUrl: string, databasePath: string
     : null;
   return { deliveries: hook.n, plan, newest, deepPage };
 }
+
+/** Signs in through the settings page as a browser does (its form, its token, its cookie); the session cookie. */
+export async function signIn(url: string, email: string, password: string): Promise<string> {
+  const page = await fetch(`${url}/settings/sign-in`);
+  const formCookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] as string;
+  const done = await fetch(`${url}/settings/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: formCookie, origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, email, password }),
+  });
+  return done.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('tt_session='))
+    ?.split(';')[0] as string;
+}
