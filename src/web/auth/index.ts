@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { HashingBusy, PASSWORD_MIN } from '../../modules/sessions/password.js';
+import { HashingBusy } from '../../modules/sessions/password.js';
 import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
 import type { WebArea, WebDeps } from '../deps.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
@@ -15,6 +15,7 @@ import { clearSessionCookie, formToken, setSessionCookie } from '../session/cook
 import { type Signed, signedIn, signedOf } from '../session/guard.js';
 import { mailLinkRoutes } from './mail-links.js';
 import { oidcRoutes, providerPart, providerSignOut } from './oidc.js';
+import { newPasswordFields } from './password-fields.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
@@ -86,23 +87,7 @@ function setupPage(
             ? profileFields(sent, errors)
             : html`<input type="hidden" name="email" autocomplete="username" value="${link.email}" />`
         }
-        <div>
-          <label for="password">New password <span class="hint">At least ${PASSWORD_MIN} characters.</span></label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            minlength="${PASSWORD_MIN}"
-            required
-            ${invalidAt('password', errors.password)}
-          />
-          ${errorAt('password', errors.password)}
-        </div>
-        <div>
-          <label for="confirm">Repeat it</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
-        </div>
-        <div><button type="submit">Set password and sign in</button></div>
+        ${newPasswordFields(errors)}
       </form>`,
   });
 }

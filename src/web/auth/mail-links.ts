@@ -1,10 +1,10 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import { MAIL_LINKS } from '../../modules/mail/service.js';
-import { HashingBusy, PASSWORD_MIN } from '../../modules/sessions/password.js';
+import { HashingBusy } from '../../modules/sessions/password.js';
 import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
-import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { type FieldErrors } from '../kit/fields.js';
 import { field } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
 import type { Notice } from '../kit/layout.js';
@@ -12,6 +12,7 @@ import { isFormRefusal, refusal } from '../kit/refusal.js';
 import { redirect, send, shell } from '../kit/respond.js';
 import { formToken, setSessionCookie } from '../session/cookies.js';
 import { signedOf } from '../session/guard.js';
+import { newPasswordFields } from './password-fields.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
@@ -146,23 +147,7 @@ function resetRoutes(router: Router, deps: WebDeps, gone: GonePage): void {
         <form class="stack" method="post" action="${paths.settings}/${MAIL_LINKS.reset}/${secret}">
           ${hidden(deps, req, res)}
           <input type="hidden" name="email" autocomplete="username" value="${link.email}" />
-          <div>
-            <label for="password">New password <span class="hint">At least ${PASSWORD_MIN} characters.</span></label>
-            <input
-              id="password"
-              name="password"
-              type="password"
-              autocomplete="new-password"
-              minlength="${PASSWORD_MIN}"
-              required
-              ${invalidAt('password', errors.password)}
-            />
-            ${errorAt('password', errors.password)}
-          </div>
-          <div>
-            <label for="confirm">Repeat it</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
-          </div>
-          <div><button type="submit">Set password and sign in</button></div>
+          ${newPasswordFields(errors)}
         </form>`,
     });
   };
