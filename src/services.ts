@@ -145,6 +145,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const { sessions, oidc } = signIns(db, options, { accounts, clock, write, logger, mail: mailed.sessions });
   accounts.onMemberRemoved(tokens.revokeMember);
   accounts.onMemberRemoved(sessions.endMemberSessions);
+  accounts.onCredentialsEnded(tokens.revokeUser);
+  accounts.onCredentialsEnded(sessions.endCredentialsOf);
   accounts.onAccountDeleted(tokens.deleteOfUser);
   accounts.onAccountDeleted(webhooks.deleteOfUser);
   accounts.onAccountDeleted(sessions.deleteOfUser);

@@ -18,7 +18,8 @@ export const INVITATION_HOURS = 72;
  */
 export type Enrolled =
   | { kind: 'created'; userId: string; name: string; email: string }
-  | { kind: 'invited'; invitationId: string; email: string; secret: string; expiresAt: number; mailed: boolean };
+  /** `secret`: null when it was mailed (only the address's holder gets the link), else the link to hand over. */
+  | { kind: 'invited'; invitationId: string; email: string; secret: string | null; expiresAt: number; mailed: boolean };
 
 /**
  * An invitation's mail (the mail module's, wired in src/services.ts), run inside the write that
@@ -108,7 +109,7 @@ export function invitationsOf({
           secret: linkSecret,
           expiresAt,
         });
-        return { kind: 'invited', invitationId: id, email, secret: linkSecret, expiresAt, mailed };
+        return { kind: 'invited', invitationId: id, email, secret: mailed ? null : linkSecret, expiresAt, mailed };
       });
     },
 

@@ -119,6 +119,8 @@ export function createMailLinks({
         repo.useReset(found.row.secretHash, clock.now());
         repo.deleteUnusedResetsOf(found.row.userId);
         repo.deleteUnusedLinksOf(found.row.userId);
+        // The link went to the account's address: whoever opened it holds that mailbox (H1).
+        accounts.markEmailProved(found.row.userId);
         accounts.storePasswordHash(found.row.userId, hash);
         repo.deleteSessionsOf(found.row.userId);
         return { session: openSession(found.row.userId, found.workspaceId) };
@@ -149,7 +151,7 @@ export function createMailLinks({
       return write(() => {
         const found = changeOf(linkSecret);
         if (found.state !== 'valid') return { state: found.state };
-        accounts.storeEmail(found.row.userId, found.row.email);
+        accounts.storeEmail(found.row.userId, found.row.email, true);
         repo.useEmailChange(found.row.secretHash, clock.now());
         repo.deleteUnusedEmailChangesOf(found.row.userId);
         return { state: 'done' as const, email: found.row.email };

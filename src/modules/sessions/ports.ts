@@ -16,6 +16,8 @@ export type SessionAccounts = Pick<
   | 'storeEmail'
   | 'checkEmailFree'
   | 'userOf'
+  | 'emailProved'
+  | 'markEmailProved'
 >;
 
 /**

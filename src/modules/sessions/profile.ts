@@ -58,7 +58,7 @@ export function createProfileUpdates({
         accounts.checkEmailFree(principal.userId, email);
         // With mail set up, the change waits for the link sent to the new address (decisions §8a).
         if (askEmailChange(principal.userId, email)) return { emailPending: email };
-        accounts.storeEmail(principal.userId, email);
+        accounts.storeEmail(principal.userId, email, false);
         return { emailPending: null };
       });
     },

@@ -8,10 +8,10 @@ select "secret_hash", "user_id", "workspace_id", "csrf_token", "created_at", "la
 delete from "setup_links" where ("setup_links"."user_id" = ? and "setup_links"."used_at" is null);
 --   SEARCH setup_links USING INDEX setup_links_user (user_id=?)
 
-insert into "setup_links" ("secret_hash", "user_id", "workspace_id", "expires_at", "used_at", "created_at", "created_by", "asks_profile") values (?, ?, ?, ?, null, ?, ?, ?);
+insert into "setup_links" ("secret_hash", "user_id", "workspace_id", "expires_at", "used_at", "created_at", "created_by", "asks_profile", "mailed") values (?, ?, ?, ?, null, ?, ?, ?, ?);
 
 
-select "secret_hash", "user_id", "workspace_id", "expires_at", "used_at", "created_at", "created_by", "asks_profile" from "setup_links" where ("setup_links"."secret_hash" = ? and "setup_links"."used_at" is null);
+select "secret_hash", "user_id", "workspace_id", "expires_at", "used_at", "created_at", "created_by", "asks_profile", "mailed" from "setup_links" where ("setup_links"."secret_hash" = ? and "setup_links"."used_at" is null);
 --   SEARCH setup_links USING INDEX sqlite_autoindex_setup_links_1 (secret_hash=?)
 
 update "setup_links" set "used_at" = ? where "setup_links"."secret_hash" = ?;

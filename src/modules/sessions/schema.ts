@@ -28,6 +28,8 @@ export const setupLinks = sqliteTable(
     createdBy: text('created_by'),
     /** The first start's link: its opener also names the account (name and email) beside the password. */
     asksProfile: integer('asks_profile', { mode: 'boolean' }).notNull().default(false),
+    /** Mailed to the account's address and never shown to its maker: opening it proves the address. */
+    mailed: integer('mailed', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('setup_links_user').on(t.userId)],
 );

@@ -87,6 +87,8 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       const hash = await hashPassword(password);
       return write(() => {
         if (!accounts.storePasswordHash(userId, hash)) throw errors.userNotFound(userId);
+        // The operator answers for whom they give the password to (H1).
+        accounts.markEmailProved(userId);
         repo.deleteSessionsOf(userId);
         return { id: userId };
       });
@@ -163,6 +165,17 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
 
     /** A member left a workspace: their sessions there end (inside the accounts write). */
     endMemberSessions: (workspaceId: string, userId: string): void => repo.deleteMemberSessions(workspaceId, userId),
+    /**
+     * An account's credentials ended (the identity provider vouched for its unproved address):
+     * every session, every unused setup or reset link and open email change of it go (inside the
+     * accounts write).
+     */
+    endCredentialsOf(userId: string): void {
+      repo.deleteSessionsOf(userId);
+      repo.deleteUnusedLinksOf(userId);
+      repo.deleteUnusedResetsOf(userId);
+      repo.deleteUnusedEmailChangesOf(userId);
+    },
     /** An account was deleted: its sessions and setup links go (inside the accounts write). */
     deleteOfUser(userId: string): void {
       repo.deleteSessionsOf(userId);
