@@ -18,7 +18,9 @@ export const EMAIL_CHANGE_MS = 24 * 3_600_000;
 export const RESET_BUDGETS = { perAccountAndAddress: 3, perAccount: 5, perAddress: 20 } as const;
 
 /** What a mailed link's page shows: valid (with whom it is for), or why it no longer works. */
-export type LinkState<T> = ({ state: 'valid' } & T) | { state: 'used' | 'expired' | 'unknown' | 'no-workspace' };
+export type LinkState<T> = ({ state: 'valid' } & T) | { state: LinkGone };
+/** Why a mailed link does not work; `password-off`: OIDC_ONLY=true and the account is no break-glass owner (M1). */
+export type LinkGone = 'used' | 'expired' | 'unknown' | 'no-workspace' | 'password-off';
 
 /**
  * The links the sessions module mails (part of its service): a password reset ("Forgot your
@@ -34,6 +36,7 @@ export function createMailLinks({
   mail,
   openSession,
   firstWorkspace,
+  breakGlassOnly = false,
 }: {
   repo: SessionsRepository;
   accounts: SessionAccounts;
@@ -42,7 +45,11 @@ export function createMailLinks({
   mail: SessionMail;
   openSession: (userId: string, workspaceId: string) => NewSession;
   firstWorkspace: (userId: string) => string | undefined;
+  /** OIDC_ONLY=true: passwords are only break-glass owners', so only they reset one (M1); anyone else is answered alike and mailed nothing. */
+  breakGlassOnly?: boolean;
 }) {
+  /** Whether the account may have a password set by mail now (everyone, or under OIDC_ONLY its break-glass owners). */
+  const mayReset = (email: string): boolean => !breakGlassOnly || accounts.credentials(email)?.breakGlass === true;
   const attempts = new SignInAttempts(clock, RESET_BUDGETS);
 
   /** A reset link's row and its account's workspace, or why it does not work. */
@@ -54,6 +61,8 @@ export function createMailLinks({
     const workspaceId = firstWorkspace(row.userId);
     const user = accounts.userOf(row.userId);
     if (workspaceId === undefined || !user) return { state: 'no-workspace' as const };
+    // A link mailed before OIDC_ONLY was turned on (or before the mark was taken away).
+    if (!mayReset(user.email)) return { state: 'password-off' as const };
     return { state: 'valid' as const, row, workspaceId, user };
   };
 
@@ -87,7 +96,8 @@ export function createMailLinks({
       if ('retryAfterSec' in counted) return { kind: 'limited', retryAfterSec: counted.retryAfterSec };
       const user = email === '' ? undefined : accounts.credentials(email);
       write(() => {
-        if (!user || firstWorkspace(user.id) === undefined) return;
+        // Under OIDC_ONLY only a break-glass owner resets a password, as only they sign in with one (M1).
+        if (!user || firstWorkspace(user.id) === undefined || !mayReset(email)) return;
         const now = clock.now();
         const linkSecret = secret();
         repo.deleteUnusedResetsOf(user.id);
@@ -107,10 +117,7 @@ export function createMailLinks({
      * Sets the password through a reset link: the link is used up, every session of the account
      * ends, and a new one opens in its first workspace. Otherwise why the link does not work.
      */
-    async completeReset(
-      linkSecret: string,
-      password: string,
-    ): Promise<{ session: NewSession } | { state: 'used' | 'expired' | 'unknown' | 'no-workspace' }> {
+    async completeReset(linkSecret: string, password: string): Promise<{ session: NewSession } | { state: LinkGone }> {
       checkPassword(password);
       const hash = await hashPassword(password);
       return write(() => {

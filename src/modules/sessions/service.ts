@@ -72,7 +72,16 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
     );
   };
   const firstWorkspace = (userId: string) => accounts.memberships(userId)[0]?.workspaceId;
-  const mailLinks = createMailLinks({ repo, accounts, clock, write, mail, openSession, firstWorkspace });
+  const mailLinks = createMailLinks({
+    repo,
+    accounts,
+    clock,
+    write,
+    mail,
+    openSession,
+    firstWorkspace,
+    breakGlassOnly: passwordSignIn === 'break-glass',
+  });
 
   return {
     ...createSetupLinks({ repo, accounts, clock, write, openSession, mail }),
