@@ -146,6 +146,7 @@ export function invitationsOf({
     invitation(linkSecret: string): { workspaceName: string; email: string; expiresAt: number } | null {
       const row = repo.invitationBySecret(sha256(linkSecret));
       if (!row || row.acceptedAt !== null || row.expiresAt <= clock.now()) return null;
+      if (row.createdBy !== 'operator' && repo.membership(row.workspaceId, row.createdBy)?.isOwner !== true) return null;
       const workspace = repo.workspace(row.workspaceId);
       return workspace ? { workspaceName: workspace.name, email: row.email, expiresAt: row.expiresAt } : null;
     },
@@ -160,6 +161,9 @@ export function invitationsOf({
         const row = repo.invitationBySecret(sha256(linkSecret));
         if (!row || row.acceptedAt !== null || row.expiresAt <= clock.now()) throw errors.invitationGone();
         if (row.userId !== principal.userId) throw errors.invitationForAnother();
+        // Its maker must still be an owner of the workspace (issue 44, M4; their leaving or losing the role ends it too).
+        if (row.createdBy !== 'operator' && repo.membership(row.workspaceId, row.createdBy)?.isOwner !== true)
+          throw errors.invitationGone();
         join(
           row.workspaceId,
           row.userId,

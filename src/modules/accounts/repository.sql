@@ -129,8 +129,14 @@ update "workspaces" set "hourly_rate" = ?, "updated_at" = ? where "workspaces"."
 delete from "members" where ("members"."workspace_id" = ? and "members"."user_id" = ?);
 --   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
 
+delete from "invitations" where ("invitations"."workspace_id" = ? and "invitations"."created_by" = ? and "invitations"."accepted_at" is null);
+--   SEARCH invitations USING INDEX invitations_workspace (workspace_id=?)
+
 update "users" set "deleted_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 delete from "members" where "members"."user_id" = ?;
 --   SEARCH members USING COVERING INDEX members_user (user_id=?)
+
+delete from "invitations" where ("invitations"."created_by" = ? and "invitations"."accepted_at" is null);
+--   SCAN invitations

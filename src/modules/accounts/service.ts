@@ -304,6 +304,7 @@ export function createAccountsService({
         if (!repo.updateUser(id, { deletedAt: clock.now() })) throw errors.userNotFound(id);
         for (const listener of deletedListeners) listener(id);
         repo.deleteMembershipsOf(id);
+        repo.deleteOpenInvitationsBy(null, id);
         return { id };
       });
     },
@@ -641,7 +642,11 @@ function membersOf({
       return write(() => {
         const wasOwner = isOwner(input.workspaceId, input.userId);
         if (!repo.updateMember(input.workspaceId, input.userId, patch)) throw errors.memberNotFound(input.workspaceId, input.userId);
-        if (wasOwner && input.isOwner === false) requireAnOwner(input.workspaceId);
+        if (wasOwner && input.isOwner === false) {
+          requireAnOwner(input.workspaceId);
+          // An invitation outlives no owner role: theirs end with it (issue 44, M4).
+          repo.deleteOpenInvitationsBy(input.workspaceId, input.userId);
+        }
         return { workspaceId: input.workspaceId, userId: input.userId };
       });
     },
@@ -656,6 +661,8 @@ function membersOf({
         const wasOwner = isOwner(input.workspaceId, input.userId);
         if (!repo.deleteMember(input.workspaceId, input.userId)) throw errors.memberNotFound(input.workspaceId, input.userId);
         if (wasOwner) requireAnOwner(input.workspaceId);
+        // Their open invitations to it end too (issue 44, M4): none outlives the owner who sent it.
+        repo.deleteOpenInvitationsBy(input.workspaceId, input.userId);
         for (const listener of removedListeners) listener(input.workspaceId, input.userId);
         return { workspaceId: input.workspaceId, userId: input.userId };
       });
