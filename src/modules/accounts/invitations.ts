@@ -48,6 +48,7 @@ export function invitationsOf({
   ownerOrOperator,
   createAccount,
   mailInvitation,
+  invitationBudget,
 }: {
   repo: AccountsRepository;
   clock: Clock;
@@ -55,6 +56,7 @@ export function invitationsOf({
   ownerOrOperator: (principal: Principal, workspaceId: string) => void;
   createAccount: (input: { name: string; email: string }) => { id: string };
   mailInvitation: InvitationMailer;
+  invitationBudget: (input: { workspaceId: string; invitedBy: string }) => void;
 }) {
   const join = joinerOf(repo, clock);
   return {
@@ -70,6 +72,8 @@ export function invitationsOf({
       const email = requireEmail(input.email);
       const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate', 'hourlyRate');
       const typedName = input.name.trim();
+      // Either kind mails a link: an owner whose budget is spent makes neither account nor invitation.
+      if (!isOperator(principal)) invitationBudget({ workspaceId: input.workspaceId, invitedBy: principal.userId });
       return write((): Enrolled => {
         const existing = repo.userByEmail(email);
         if (existing && repo.membership(input.workspaceId, existing.id)) {

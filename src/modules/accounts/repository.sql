@@ -117,6 +117,9 @@ update "users" set "time_zone" = ?, "week_start" = ?, "language" = ? where ("use
 update "users" set "name" = ?, "email" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
+update "users" set "password_hash" = ?, "password_set_at" = ?, "email_proved_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
 select "id", "name", "email" from "users" where "users"."id" in (?, ?);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 

@@ -176,12 +176,15 @@ export function createAccountsService({
   write,
   workspaceRateLimitPerMin = Number.POSITIVE_INFINITY,
   mailInvitation = () => false,
+  invitationBudget = () => undefined,
 }: {
   repo: AccountsRepository;
   clock: Clock;
   write: Write<never>;
   /** An invitation's mail (the mail module's); none without it. */
   mailInvitation?: InvitationMailer;
+  /** Refuses (429) "Add member" while the owner's or the workspace's mail budget is spent, before anything is made (issue 44, M5). */
+  invitationBudget?: (input: { workspaceId: string; invitedBy: string }) => void;
   /** RATE_LIMIT_WORKSPACE_PER_MIN: an owner may lower a workspace's budget, or raise it up to this; the operator beyond. */
   workspaceRateLimitPerMin?: number;
 }) {
@@ -311,7 +314,7 @@ export function createAccountsService({
 
     ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners }),
 
-    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount, mailInvitation }),
+    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount, mailInvitation, invitationBudget }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Principal } from '../../principal.js';
+import { isOperator, type Principal } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
@@ -111,6 +111,7 @@ export function createSending({ ports, write, access }: { ports: InvoicePorts; w
         throw errors.invalid(`An invoice is sent with its PDF and at most one e-invoice XML (got ${input.attachments.length} documents).`);
       return write(() => {
         const { invoice, to, message } = check(principal, id, { to: input.to, message: input.message, xml: xml[0]?.format ?? null });
+        ports.mail.spend({ kind: 'invoice', userId: isOperator(principal) ? null : principal.userId, workspaceId: invoice.workspaceId });
         const issuerName = issuerNameOf(invoice, ports.workspaceName(invoice.workspaceId));
         const composed = invoiceMail(invoice, issuerName, message, xml[0]?.format ?? null);
         const messageId = ports.mail.queue({

@@ -14,7 +14,7 @@ export function createProfileUpdates({
   accounts: SessionAccounts;
   write: Write<never>;
   /** Inside the write: mails the new address its link and says so (false when mail is off). */
-  askEmailChange: (userId: string, email: string) => boolean;
+  askEmailChange: (userId: string, email: string, workspaceId: string | null) => boolean;
 }) {
   return {
     /**
@@ -57,7 +57,7 @@ export function createProfileUpdates({
         // Refused here already when another account holds it (without saying which), and again when confirmed.
         accounts.checkEmailFree(principal.userId, email);
         // With mail set up, the change waits for the link sent to the new address (decisions §8a).
-        if (askEmailChange(principal.userId, email)) return { emailPending: email };
+        if (askEmailChange(principal.userId, email, principal.workspaceId)) return { emailPending: email };
         accounts.storeEmail(principal.userId, email, false);
         return { emailPending: null };
       });
