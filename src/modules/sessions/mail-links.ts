@@ -138,14 +138,17 @@ export function createMailLinks({
      * Inside the Profile's write, with the password checked: the new address gets a link, and the
      * change waits for it (an earlier unconfirmed change ends). Returns false when mail is off.
      */
-    askEmailChange(userId: string, email: string): boolean {
+    askEmailChange(userId: string, email: string, workspaceId: string | null = null): boolean {
       if (!mail.enabled()) return false;
       const now = clock.now();
       const linkSecret = secret();
       repo.deleteUnusedEmailChangesOf(userId);
       repo.insertEmailChange({ secretHash: sha256(linkSecret), userId, email, createdAt: now, expiresAt: now + EMAIL_CHANGE_MS });
-      return mail.emailChange({ userId, email, secret: linkSecret, expiresAt: now + EMAIL_CHANGE_MS });
+      return mail.emailChange({ userId, workspaceId, email, secret: linkSecret, expiresAt: now + EMAIL_CHANGE_MS });
     },
+
+    /** The new sign-in email an account asked for and has not confirmed yet (the Profile page says where the link went), or null. */
+    pendingEmail: (userId: string): string | null => repo.pendingEmailChange(userId, clock.now()) ?? null,
 
     /** What an email change's link shows: the address it sets, for whom. */
     emailChangeLink(linkSecret: string): LinkState<{ name: string; email: string }> {

@@ -59,6 +59,10 @@ delete from "email_changes" where ("email_changes"."user_id" = ? and "email_chan
 insert into "email_changes" ("secret_hash", "user_id", "email", "created_at", "expires_at", "used_at") values (?, ?, ?, ?, ?, null);
 
 
+select "email" from "email_changes" where ("email_changes"."user_id" = ? and "email_changes"."used_at" is null and "email_changes"."expires_at" > ?) order by "email_changes"."created_at" desc limit ?;
+--   SEARCH email_changes USING INDEX email_changes_user (user_id=?)
+--   USE TEMP B-TREE FOR ORDER BY
+
 select "secret_hash", "user_id", "email", "created_at", "expires_at", "used_at" from "email_changes" where "email_changes"."secret_hash" = ?;
 --   SEARCH email_changes USING INDEX sqlite_autoindex_email_changes_1 (secret_hash=?)
 

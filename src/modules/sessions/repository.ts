@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { emailChanges, passwordResets, sessions, setupLinks } from './schema.js';
 
@@ -105,6 +105,15 @@ export function createSessionsRepository(db: Db) {
     useEmailChange: (hash: string, now: number): void => {
       db.update(emailChanges).set({ usedAt: now }).where(eq(emailChanges.secretHash, hash)).run();
     },
+    /** The address of the account's newest email change still waiting for its link (unused, unexpired), or undefined. */
+    pendingEmailChange: (userId: string, now: number): string | undefined =>
+      db
+        .select({ email: emailChanges.email })
+        .from(emailChanges)
+        .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now)))
+        .orderBy(desc(emailChanges.createdAt))
+        .limit(1)
+        .get()?.email,
     deleteUnusedEmailChangesOf: (userId: string): void => {
       db.delete(emailChanges)
         .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt)))
