@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import { SignInAttempts } from './attempts.js';
+import { type AttemptStore, SignInAttempts } from './attempts.js';
 import { checkPassword, hashPassword } from './password.js';
 import type { SessionAccounts, SessionMail } from './ports.js';
 import type { SessionsRepository } from './repository.js';
@@ -37,6 +37,7 @@ export function createMailLinks({
   openSession,
   firstWorkspace,
   breakGlassOnly = false,
+  attempts: store,
 }: {
   repo: SessionsRepository;
   accounts: SessionAccounts;
@@ -47,10 +48,12 @@ export function createMailLinks({
   firstWorkspace: (userId: string) => string | undefined;
   /** OIDC_ONLY=true: passwords are only break-glass owners', so only they reset one (M1); anyone else is answered alike and mailed nothing. */
   breakGlassOnly?: boolean;
+  /** Where reset requests are counted (the database's table; memory when absent). */
+  attempts?: AttemptStore;
 }) {
   /** Whether the account may have a password set by mail now (everyone, or under OIDC_ONLY its break-glass owners). */
   const mayReset = (email: string): boolean => !breakGlassOnly || accounts.credentials(email)?.breakGlass === true;
-  const attempts = new SignInAttempts(clock, RESET_BUDGETS);
+  const attempts = new SignInAttempts(clock, RESET_BUDGETS, store, 'reset');
 
   /** A reset link's row and its account's workspace, or why it does not work. */
   const resetOf = (linkSecret: string) => {

@@ -31,6 +31,20 @@ delete from "sessions" where "sessions"."secret_hash" = ?;
 --   SEARCH sessions USING INDEX sqlite_autoindex_sessions_1 (secret_hash=?)
 --   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
 
+select "at" from "sign_in_attempts" where ("sign_in_attempts"."key" = ? and "sign_in_attempts"."at" > ?) order by "sign_in_attempts"."at" desc limit ?;
+--   SEARCH sign_in_attempts USING COVERING INDEX sign_in_attempts_key (key=? AND at>?)
+
+insert into "sign_in_attempts" ("key", "at") values (?, ?), (?, ?), (?, ?);
+--   SCAN 3-ROW VALUES CLAUSE
+
+delete from "sign_in_attempts" where rowid = (select rowid from "sign_in_attempts" where "sign_in_attempts"."key" = ? and "sign_in_attempts"."at" = ? limit 1);
+--   SEARCH sign_in_attempts USING INTEGER PRIMARY KEY (rowid=?)
+--   SCALAR SUBQUERY 1
+--     SEARCH sign_in_attempts USING COVERING INDEX sign_in_attempts_key (key=? AND at=?)
+
+delete from "sign_in_attempts" where "sign_in_attempts"."key" = ?;
+--   SEARCH sign_in_attempts USING INDEX sign_in_attempts_key (key=?)
+
 delete from "sessions" where ("sessions"."last_seen_at" < ? or "sessions"."created_at" < ?);
 --   SCAN sessions
 --   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
@@ -43,6 +57,9 @@ delete from "password_resets" where "password_resets"."expires_at" < ?;
 
 delete from "email_changes" where "email_changes"."expires_at" < ?;
 --   SCAN email_changes
+
+delete from "sign_in_attempts" where "sign_in_attempts"."at" < ?;
+--   SCAN sign_in_attempts
 
 delete from "password_resets" where ("password_resets"."user_id" = ? and "password_resets"."used_at" is null);
 --   SEARCH password_resets USING INDEX password_resets_user (user_id=?)

@@ -98,3 +98,19 @@ export const emailChanges = sqliteTable(
   },
   (t) => [index('email_changes_user').on(t.userId)],
 );
+
+/**
+ * Sign-in attempts and "Forgot your password?" requests, counted against their budgets
+ * (src/modules/sessions/attempts.ts): one row per attempt under each key it counts against, so a
+ * restart starts no budget afresh (issue 44). Rows older than the 15-minute window go with the
+ * hourly purge.
+ */
+export const signInAttempts = sqliteTable(
+  'sign_in_attempts',
+  {
+    /** `sign-in:pair:<email>|<address>`, `reset:account:<email>`, … */
+    key: text('key').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('sign_in_attempts_key').on(t.key, t.at)],
+);

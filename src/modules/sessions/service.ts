@@ -11,6 +11,7 @@ import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
 import { createSignIn } from './sign-in.js';
+import { type AttemptStore, SIGN_IN_WINDOW_MS } from './attempts.js';
 import { createProfileUpdates } from './profile.js';
 import { type SessionView, sessionView } from './views.js';
 
@@ -68,10 +69,18 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       () =>
         repo.deleteEnded(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) +
         repo.deleteSpentLinks(now) +
-        repo.deleteSpentMailLinks(now - 86_400_000),
+        repo.deleteSpentMailLinks(now - 86_400_000) +
+        repo.deleteOldAttempts(now - SIGN_IN_WINDOW_MS),
     );
   };
   const firstWorkspace = (userId: string) => accounts.memberships(userId)[0]?.workspaceId;
+  /** Sign-in and reset attempts, counted in the database: a restart starts no budget afresh (issue 44). */
+  const attempts: AttemptStore = {
+    recent: (key, since, limit) => repo.attempts(key, since, limit),
+    add: (keys, at) => write(() => repo.insertAttempts(keys, at)),
+    remove: (key, at) => write(() => repo.deleteAttempt(key, at)),
+    clear: (key) => write(() => repo.deleteAttemptsOf(key)),
+  };
   const mailLinks = createMailLinks({
     repo,
     accounts,
@@ -81,11 +90,12 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
     openSession,
     firstWorkspace,
     breakGlassOnly: passwordSignIn === 'break-glass',
+    attempts,
   });
 
   return {
     ...createSetupLinks({ repo, accounts, clock, write, openSession, mail }),
-    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace, breakGlassOnly: passwordSignIn === 'break-glass' }),
+    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace, breakGlassOnly: passwordSignIn === 'break-glass', attempts }),
     ...mailLinks,
     ...providerSessionsOf({ repo, accounts, write, openSession }),
 
