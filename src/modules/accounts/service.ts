@@ -492,6 +492,8 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
       if (repo.userByEmail(checked, userId)) throw errors.emailNotUsable();
       if (!repo.updateUser(userId, { email: checked, emailProvedAt: proved ? clock.now() : null })) throw errors.userNotFound(userId);
     },
+    /** Whether the account's password was set after `at` (a reset link mailed before then no longer works). */
+    passwordSetAfter: (userId: string, at: number): boolean => (repo.user(userId)?.passwordSetAt ?? Number.NEGATIVE_INFINITY) > at,
     /** Whether the account's sign-in email was proved to be its holder's (docs/design.md, "Whose address"). */
     emailProved: (userId: string): boolean => (repo.user(userId)?.emailProvedAt ?? null) !== null,
     /** A link mailed to the account's address was opened (inside the caller's write): the address is proved. */

@@ -64,6 +64,12 @@ export function createMailLinks({
     const workspaceId = firstWorkspace(row.userId);
     const user = accounts.userOf(row.userId);
     if (workspaceId === undefined || !user) return { state: 'no-workspace' as const };
+    // A password or sign-in email changed since it was mailed ends it, however it changed (L1).
+    if (
+      (row.sentTo !== null && row.sentTo.toLowerCase() !== user.email.toLowerCase()) ||
+      accounts.passwordSetAfter(row.userId, row.createdAt)
+    )
+      return { state: 'unknown' as const };
     // A link mailed before OIDC_ONLY was turned on (or before the mark was taken away).
     if (!mayReset(user.email)) return { state: 'password-off' as const };
     return { state: 'valid' as const, row, workspaceId, user };
@@ -104,7 +110,13 @@ export function createMailLinks({
         const now = clock.now();
         const linkSecret = secret();
         repo.deleteUnusedResetsOf(user.id);
-        repo.insertReset({ secretHash: sha256(linkSecret), userId: user.id, createdAt: now, expiresAt: now + RESET_LINK_MS });
+        repo.insertReset({
+          secretHash: sha256(linkSecret),
+          userId: user.id,
+          createdAt: now,
+          expiresAt: now + RESET_LINK_MS,
+          sentTo: accounts.userOf(user.id)?.email ?? null,
+        });
         mail.passwordReset({ userId: user.id, secret: linkSecret, expiresAt: now + RESET_LINK_MS });
       });
       return { kind: 'accepted' };
@@ -165,6 +177,8 @@ export function createMailLinks({
         const found = changeOf(linkSecret);
         if (found.state !== 'valid') return { state: found.state };
         accounts.storeEmail(found.row.userId, found.row.email, true);
+        // Reset links mailed to the old address end with it (L1).
+        repo.deleteUnusedResetsOf(found.row.userId);
         repo.useEmailChange(found.row.secretHash, clock.now());
         repo.deleteUnusedEmailChangesOf(found.row.userId);
         return { state: 'done' as const, email: found.row.email };

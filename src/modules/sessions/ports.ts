@@ -18,6 +18,7 @@ export type SessionAccounts = Pick<
   | 'userOf'
   | 'emailProved'
   | 'markEmailProved'
+  | 'passwordSetAfter'
 >;
 
 /**

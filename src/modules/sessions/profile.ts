@@ -10,9 +10,12 @@ export function createProfileUpdates({
   accounts,
   write,
   askEmailChange,
+  endResets,
 }: {
   accounts: SessionAccounts;
   write: Write<never>;
+  /** Inside the write: the account's unused reset links end (its sign-in email changed: L1). */
+  endResets: (userId: string) => void;
   /** Inside the write: mails the new address its link and says so (false when mail is off). */
   askEmailChange: (userId: string, email: string, workspaceId: string | null) => boolean;
 }) {
@@ -59,6 +62,7 @@ export function createProfileUpdates({
         // With mail set up, the change waits for the link sent to the new address (decisions §8a).
         if (askEmailChange(principal.userId, email, principal.workspaceId)) return { emailPending: email };
         accounts.storeEmail(principal.userId, email, false);
+        endResets(principal.userId);
         return { emailPending: null };
       });
     },

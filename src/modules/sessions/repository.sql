@@ -21,6 +21,9 @@ delete from "sessions" where "sessions"."user_id" = ?;
 --   SEARCH sessions USING COVERING INDEX sessions_user (user_id=?)
 --   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
 
+delete from "password_resets" where ("password_resets"."user_id" = ? and "password_resets"."used_at" is null);
+--   SEARCH password_resets USING INDEX password_resets_user (user_id=?)
+
 insert into "sessions" ("secret_hash", "user_id", "workspace_id", "csrf_token", "created_at", "last_seen_at") values (?, ?, ?, ?, ?, ?);
 
 
@@ -61,13 +64,10 @@ delete from "email_changes" where "email_changes"."expires_at" < ?;
 delete from "sign_in_attempts" where "sign_in_attempts"."at" < ?;
 --   SCAN sign_in_attempts
 
-delete from "password_resets" where ("password_resets"."user_id" = ? and "password_resets"."used_at" is null);
---   SEARCH password_resets USING INDEX password_resets_user (user_id=?)
-
-insert into "password_resets" ("secret_hash", "user_id", "created_at", "expires_at", "used_at") values (?, ?, ?, ?, null);
+insert into "password_resets" ("secret_hash", "user_id", "created_at", "expires_at", "used_at", "sent_to") values (?, ?, ?, ?, null, ?);
 
 
-select "secret_hash", "user_id", "created_at", "expires_at", "used_at" from "password_resets" where "password_resets"."secret_hash" = ?;
+select "secret_hash", "user_id", "created_at", "expires_at", "used_at", "sent_to" from "password_resets" where "password_resets"."secret_hash" = ?;
 --   SEARCH password_resets USING INDEX sqlite_autoindex_password_resets_1 (secret_hash=?)
 
 delete from "email_changes" where ("email_changes"."user_id" = ? and "email_changes"."used_at" is null);

@@ -73,6 +73,8 @@ export const passwordResets = sqliteTable(
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
+    /** The address it was mailed to: a link whose account signs in with another address since does not work (issue 44, L1). */
+    sentTo: text('sent_to'),
   },
   (t) => [index('password_resets_user').on(t.userId)],
 );

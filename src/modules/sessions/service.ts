@@ -109,6 +109,7 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
         // The operator answers for whom they give the password to (H1).
         accounts.markEmailProved(userId);
         repo.deleteSessionsOf(userId);
+        repo.deleteUnusedResetsOf(userId);
         return { id: userId };
       });
     },
@@ -127,10 +128,12 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       write(() => {
         accounts.storePasswordHash(principal.userId, hash);
         repo.deleteOtherSessions(principal.userId, sha256(sessionSecret));
+        // A reset link mailed before would set another password over this one (L1).
+        repo.deleteUnusedResetsOf(principal.userId);
       });
     },
 
-    ...createProfileUpdates({ accounts, write, askEmailChange: mailLinks.askEmailChange }),
+    ...createProfileUpdates({ accounts, write, askEmailChange: mailLinks.askEmailChange, endResets: repo.deleteUnusedResetsOf }),
 
     /** The session of a cookie's secret, re-checked now; an expired or orphaned one is deleted. */
     session(sessionSecret: string): SessionView | null {

@@ -159,6 +159,7 @@ export function createSetupLinks({
         if (valid.link.mailed || valid.link.createdBy === null) accounts.markEmailProved(userId);
         accounts.storePasswordHash(userId, hash);
         repo.deleteSessionsOf(userId);
+        repo.deleteUnusedResetsOf(userId);
         return openSession(userId, workspaceId);
       });
     },
