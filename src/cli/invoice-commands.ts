@@ -11,7 +11,14 @@ import {
   missingFor,
   renderDocument,
 } from '../modules/invoices/documents/index.js';
-import { type InvoiceStatus, issuerPatchOfText, LINE_GROUPINGS, settingsPatchOfText } from '../modules/invoices/service.js';
+import { amountText, decimalText, hoursText, printedHours } from '../modules/invoices/documents/model.js';
+import {
+  type InvoiceStatus,
+  issuerPatchOfText,
+  LINE_GROUPINGS,
+  parseExchangeRate,
+  settingsPatchOfText,
+} from '../modules/invoices/service.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
 import { type Command, command, flag, str } from './command.js';
@@ -53,12 +60,18 @@ const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${curr
 const summary = (i: InvoiceDocument) =>
   `${(i.number ?? '(draft)').padEnd(14)} ${i.status.padEnd(5)} ${i.issueDate ?? '          '}  ${(i.recipient?.name ?? i.clientId).slice(0, 30).padEnd(30)} ${money(i.grossTotal, i.currency).padStart(16)}  ${i.id}`;
 
+/** A line's hours as its PDF prints them: exact enough that hours × rate gives its amount. */
+const hoursOf = (l: InvoiceDocument['lines'][number]) =>
+  l.hourlyRate === null
+    ? (l.quantitySec / 3600).toFixed(2)
+    : printedHours(l.quantitySec, hoursText(l.quantitySec), decimalText(l.hourlyRate), amountText(l.amount));
+
 /** An invoice as a person reads it on a terminal (`--json` prints the whole document). */
 function humanInvoice(result: Record<string, unknown>): string {
   const i = result.invoice as InvoiceDocument;
   const lines = i.lines.map(
     (l) =>
-      `  ${l.description.slice(0, 48).padEnd(48)} ${(l.quantitySec / 3600).toFixed(2).padStart(8)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate} %` : ''}`,
+      `  ${l.description.slice(0, 48).padEnd(48)} ${hoursOf(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate} %` : ''}`,
   );
   const tax = (i.taxBreakdown ?? []).map(
     (r) =>
@@ -73,6 +86,11 @@ function humanInvoice(result: Record<string, unknown>): string {
     ...lines,
     ...tax,
     `net ${money(i.netTotal, i.currency)}  tax ${money(i.taxTotal, i.currency)}  gross ${money(i.grossTotal, i.currency)}  due ${money(i.amountDue, i.currency)}`,
+    ...(i.vatCurrency
+      ? [
+          `tax in ${i.vatCurrency.currency}: ${money(i.vatCurrency.taxTotal, i.vatCurrency.currency)} (1 ${i.currency} = ${i.vatCurrency.exchangeRate} ${i.vatCurrency.currency})`,
+        ]
+      : []),
     ...(i.paymentTerms ? [i.paymentTerms] : []),
     ...(i.note ? [`note: ${i.note}`] : []),
     '',
@@ -214,17 +232,21 @@ export const invoiceCommands: Record<string, Command> = {
     'Lines: one per project (default), task, member, entry, or a single line, and per rate. Each line carries the tax of the client (its taxCategory) or of the workspace (workspace invoicing); the invoice keeps the language and note it was made with. Billable entries without a rate are refused, named. Issue it with invoice status ID --to sent.',
   ),
   'invoice status': command(
-    'invoice status ID --to sent|paid|void --user U [--date YYYY-MM-DD]',
+    'invoice status ID --to sent|paid|void --user U [--date YYYY-MM-DD] [--exchange-rate R]',
     'Move an invoice: draft -> sent (issue: number, dates) -> paid; draft or sent -> void (void releases its entries; an issued invoice gets its credit note).',
-    { to: str, user: str, date: str },
+    { to: str, user: str, date: str, 'exchange-rate': str },
     1,
     (v, p, s) => {
       const to = status(required(v, 'to'), 'to') as InvoiceStatus;
       const date = optionalString(v, 'date');
-      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), date === undefined ? {} : { date });
+      const rate = optionalString(v, 'exchange-rate');
+      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), {
+        ...(date === undefined ? {} : { date }),
+        ...(rate === undefined ? {} : { exchangeRate: parseExchangeRate(rate) }),
+      });
     },
     undefined,
-    "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today.",
+    "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today. --exchange-rate (issuing only) is how many units of the issuer's VAT currency (vatCurrency; EUR in the euro area) one unit of the invoice's currency is worth on the issue date, e.g. 1.0634; an invoice in another currency than the VAT currency is refused without it, and states its VAT in both.",
   ),
   'invoice fill': command(
     'invoice fill ID --user U --set path=value … (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode)',

@@ -27,6 +27,7 @@ export type { MoveOptions, MoveResult } from './lifecycle.js';
 export { DEFAULT_PAYMENT_TERMS_DAYS } from './lifecycle.js';
 export { settingsPatchOfText } from './settings.js';
 export { LINE_GROUPINGS } from './lines.js';
+export { otherVatCurrency, parseExchangeRate } from './currency.js';
 export { MAX_SEND_MESSAGE, type SendInput, type SendRequest } from './mailing.js';
 
 const invalid = errors.invalid;

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { DocumentsBusy } from '../../documents/pool.js';
 import { DomainError } from '../../errors.js';
 import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, missingFor } from '../../modules/invoices/documents/index.js';
-import type { InvoiceInput, InvoicePreview, InvoiceView } from '../../modules/invoices/service.js';
+import { type InvoiceInput, type InvoicePreview, type InvoiceView, parseExchangeRate } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import type { FieldErrors } from '../kit/fields.js';
@@ -258,9 +258,11 @@ function detailRoutes(router: Router, ctx: Context): void {
       const session = sessionOf(res);
       const id = req.params.id as string;
       const date = field(req, 'date').trim();
+      const rate = action === 'issue' ? field(req, 'exchangeRate').trim() : '';
       const options = ACTIONS[action].dateLabel && date !== '' ? { date } : {};
       try {
-        if (action === 'issue') invoices.issue(session.actor, id, options);
+        if (action === 'issue')
+          invoices.issue(session.actor, id, { ...options, ...(rate === '' ? {} : { exchangeRate: parseExchangeRate(rate) }) });
         else if (action === 'pay') invoices.markPaid(session.actor, id, options);
         else invoices.void(session.actor, id, options);
       } catch (error) {
@@ -270,14 +272,16 @@ function detailRoutes(router: Router, ctx: Context): void {
         // The move is allowed but its date was refused: the confirmation again, the message at the date.
         if (ACTIONS[action].from.includes(invoice.status)) {
           const dated = ACTIONS[action].dateLabel !== null;
+          const atRate = error.field === 'exchangeRate';
           const body = confirmBody(
             paths,
             session,
             invoice,
             action,
             date,
-            dated ? { date: refused.message } : {},
-            dated ? null : refused.message,
+            atRate ? { exchangeRate: refused.message } : dated ? { date: refused.message } : {},
+            atRate || dated ? null : refused.message,
+            rate,
           );
           return send(res, session, refused.status, `${ACTIONS[action].label}: ${titleOf(invoice)}`, body);
         }
