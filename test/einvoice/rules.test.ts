@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { renderDocument, type DocumentFormat } from '../../src/modules/invoices/documents/index.js';
+import fc from 'fast-check';
+import { DomainError } from '../../src/errors.js';
+import { missingFor, renderDocument, type DocumentFormat } from '../../src/modules/invoices/documents/index.js';
+import { combinations, invoiceOf, type Combination } from './combinations.js';
 import { DRAFT, matrix } from './fixtures.js';
 import { fatal, poppler, requireTools, validate, type FileReport, type RuleSet } from './tools.js';
 
@@ -17,8 +20,16 @@ const FORMATS: DocumentFormat[] = ['pdf', 'xrechnung-ubl', 'xrechnung-cii', 'pep
 const invoices = matrix();
 const isCreditNote = (name: string) => name.startsWith('credit-note');
 const extension = (format: DocumentFormat) => (format === 'pdf' ? 'pdf' : 'xml');
-/** The formats of an invoice of the matrix: all, but Peppol for the one addressed by email (missing.test.ts). */
-const formatsOf = (name: string) => FORMATS.filter((format) => name !== 'email-addresses' || format !== 'peppol');
+/** The formats of an invoice of the matrix: all, but Peppol for those addressed by email (missing.test.ts). */
+const formatsOf = (name: string) =>
+  FORMATS.filter((format) => !['email-addresses', 'small-business-tax-number'].includes(name) || format !== 'peppol');
+
+/**
+ * The property's random combinations (combinations.ts): EINVOICE_RUNS of them (default 40), from
+ * EINVOICE_SEED (default 45, so a run is repeatable; `random` for a new one, printed).
+ */
+const RUNS = Number(process.env.EINVOICE_RUNS ?? 40);
+const SEED = process.env.EINVOICE_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.EINVOICE_SEED ?? 45);
 
 /** The rule sets each format claims (the PDF's by its factur-x.xml). */
 const CLAIMS: Record<DocumentFormat, RuleSet[]> = {
@@ -35,6 +46,14 @@ describe('invoice documents: every rule set they claim (schemas, EN 16931, XRech
   const path = (name: string, format: string, ext: string) => join(dir, `${name}.${format}.${ext}`);
   /** Documents broken on purpose, each with the rule set and rule that must catch it. */
   const broken: Array<{ file: string; rules: RuleSet; id: string | RegExp; what: string }> = [];
+  /** The property's documents: each either refused (what was wrong with the refusal, if anything) or written to be validated. */
+  const drawn: Array<{
+    combination: Combination;
+    format: DocumentFormat;
+    file: string | null;
+    refusal: string | null;
+    problem: string | null;
+  }> = [];
 
   before(async function () {
     requireTools();
@@ -125,6 +144,40 @@ describe('invoice documents: every rule set they claim (schemas, EN 16931, XRech
       'BR-CO-26',
       'a seller with neither identifier, registration nor VAT id (BR-CO-26 in Factur-X)',
     );
+    // The property: random issuer / client / tax combinations, each document refused naming BT numbers or written.
+    if (SEED !== 45 || RUNS !== 40) console.log(`      (property: ${RUNS} combinations from EINVOICE_SEED=${SEED})`);
+    for (const [n, combination] of fc.sample(combinations, { numRuns: RUNS, seed: SEED }).entries()) {
+      const doc = invoiceOf(combination);
+      const creditNote = combination.status === 'credit-note';
+      for (const format of FORMATS) {
+        const missing = missingFor(doc, format, { creditNote });
+        try {
+          const bytes = await renderDocument(doc, format, { creditNote });
+          const file = path(`combination-${n}`, format, extension(format));
+          writeFileSync(file, bytes);
+          files.push(file);
+          drawn.push({
+            combination,
+            format,
+            file,
+            refusal: null,
+            problem: missing.length > 0 ? 'written though values are missing' : null,
+          });
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          const unnamed = missing.filter((m) => !/^B[TG]-\d+/.test(m.bt) || !error.message.includes(`(${m.bt}: ${m.path}`));
+          const problem =
+            error.code !== 'invalid'
+              ? `refused as ${error.code}`
+              : missing.length === 0
+                ? 'refused without naming a missing value'
+                : unnamed.length > 0
+                  ? `refused without naming ${unnamed.map((m) => m.path).join(', ')} by its BT number`
+                  : null;
+          drawn.push({ combination, format, file: null, refusal: error.message, problem });
+        }
+      }
+    }
     reports = (await validate(files)).files;
   });
 
@@ -162,6 +215,19 @@ describe('invoice documents: every rule set they claim (schemas, EN 16931, XRech
     expect(caught).to.deep.equal(broken.map(({ rules, what }) => `${rules}: ${what}: caught`));
     // Every rule set the matrix claims is shown to fail once.
     expect([...new Set(broken.map((b) => b.rules))].sort()).to.deep.equal([...new Set(Object.values(CLAIMS).flat())].sort());
+  });
+
+  it(`property: each document of ${RUNS} random issuer / client / tax combinations is refused naming BT numbers, or passes every rule set it claims`, () => {
+    const wrong = drawn.flatMap(({ combination, format, file, refusal, problem }) => {
+      const findings = file ? fatal(reports.get(file)) : [];
+      if (!problem && findings.length === 0) return [];
+      return [{ format, problem, refusal, findings, combination: JSON.stringify(combination) }];
+    });
+    expect(wrong).to.deep.equal([]);
+    // The combinations reach both sides: some documents written and checked, some refused.
+    const written = drawn.filter((d) => d.file !== null).length;
+    expect(written, 'documents written').to.be.greaterThan(RUNS / 2);
+    expect(drawn.length - written, 'documents refused').to.be.greaterThan(0);
   });
 
   it("a draft's PDF is PDF/A-3 with its fonts embedded, but carries no XML and no Factur-X declaration", () => {
