@@ -304,7 +304,8 @@ describe('web app: invoices', function () {
       expect(flat(wrong.text)).to.include('The exchange rate must be a positive decimal such as 1.0634 (got &quot;abc&quot;).');
       expect(wrong.text, 'what was typed is kept').to.include('value="abc"');
       expect(server.services.invoices.get(OPERATOR, id).status, 'refused: nothing written').to.equal('draft');
-      const issued = await owner.post(`/app/invoices/${id}/issue`, { _csrf: csrf, date: '2026-11-01', exchangeRate: '1.0634' });
+      // A decimal comma is read as the decimal point.
+      const issued = await owner.post(`/app/invoices/${id}/issue`, { _csrf: csrf, date: '2026-11-01', exchangeRate: '1,0634' });
       expect(issued.status, issued.text.slice(0, 1000)).to.equal(303);
       const invoice = server.services.invoices.get(OPERATOR, id);
       // 10 h at 95: 950.00 CHF net, 180.50 CHF VAT; × 1.0634 = 191.9437 EUR.

@@ -61,9 +61,9 @@ export function otherVatCurrency(invoice: Pick<InvoiceDocument, 'issuer' | 'curr
   return vat !== null && vat !== invoice.currency ? vat : null;
 }
 
-/** An exchange rate as given on the command line or the page: a positive decimal. */
+/** An exchange rate as given on the command line or the page: a positive decimal (a decimal comma is taken too: 1,0634). */
 export function parseExchangeRate(raw: string): number {
-  const text = raw.trim();
+  const text = raw.trim().replace(/^(\d+),(\d+)$/, '$1.$2');
   if (!/^\d{1,9}(\.\d{1,10})?$/.test(text) || Number(text) <= 0)
     throw invalidAt('exchangeRate', `The exchange rate must be a positive decimal such as 1.0634 (got ${JSON.stringify(raw)}).`);
   return Number(text);
