@@ -122,7 +122,8 @@ describe('timetrack invoice commands (processes)', function () {
     const created = json(await tt(...create, '--group-by', 'entry', '--note', 'PO 4711', '--json'));
     expect(created).to.have.all.keys('id');
     const shown = json(await tt('invoice', 'show', created.id, '--json'));
-    expect(shown).to.have.all.keys('invoice');
+    expect(shown).to.have.all.keys('invoice', 'sends');
+    expect(shown.sends).to.deep.equal([]);
     expect(shown.invoice).to.deep.equal(stored((s) => s.invoices.get(OPERATOR, created.id)));
     expect(shown.invoice).to.deep.include({
       status: 'draft',
@@ -151,17 +152,46 @@ describe('timetrack invoice commands (processes)', function () {
       number: '2024-0001',
     });
     const listed = json(await tt('invoice', 'list', '--workspace', workspaceId, '--json'));
-    expect(listed).to.have.all.keys('invoices');
+    expect(listed).to.have.all.keys('invoices', 'creditNotes');
+    expect(listed.creditNotes).to.deep.equal([]);
     expect(listed.invoices).to.have.length(1);
     expect(listed.invoices[0]).to.deep.include({ id: created.id, number: '2024-0001', issueDate: '2024-04-02', dueDate: '2024-04-16' });
     expect(listed.invoices[0].paymentTerms).to.equal('Zahlbar innerhalb von 14 Tagen bis zum 16.04.2024.');
-    expect(json(await tt('invoice', 'list', '--workspace', workspaceId, '--status', 'draft', '--json'))).to.deep.equal({ invoices: [] });
+    expect(json(await tt('invoice', 'list', '--workspace', workspaceId, '--status', 'draft', '--json'))).to.deep.equal({
+      invoices: [],
+      creditNotes: [],
+    });
 
     // Without --json, a person's view of the invoice.
     const human = await tt('invoice', 'show', created.id);
     expect(human.code).to.equal(0);
     expect(human.stdout).to.contain(`invoice 2024-0001  sent  ${created.id}`);
     expect(human.stdout).to.contain('net 950.00 EUR  tax 180.50 EUR  gross 1130.50 EUR  due 1130.50 EUR');
+
+    // Voided after issuing: its credit note is a document of the list too (issue 45 item 12), on the line above the invoice.
+    expect(json(await tt(...status, '--to', 'void', '--date', '2024-04-03', '--json'))).to.deep.include({
+      creditNote: { number: '2024-0002', issueDate: '2024-04-03' },
+    });
+    const withNote = json(await tt('invoice', 'list', '--workspace', workspaceId, '--json'));
+    expect(withNote.creditNotes).to.deep.equal([
+      {
+        number: '2024-0002',
+        issueDate: '2024-04-03',
+        invoiceId: created.id,
+        invoiceNumber: '2024-0001',
+        invoiceIssueDate: '2024-04-02',
+        clientId,
+        clientName: withNote.invoices[0].recipient.name,
+        currency: 'EUR',
+        netTotal: 950,
+        taxTotal: 180.5,
+        grossTotal: 1130.5,
+      },
+    ]);
+    const lines = (await tt('invoice', 'list', '--workspace', workspaceId)).stdout.trim().split('\n');
+    expect(lines).to.have.length(2);
+    expect(lines[0]).to.match(new RegExp(`^2024-0002 +credit 2024-04-03 .* -1130\\.50 EUR  ${created.id} \\(cancels 2024-0001\\)$`));
+    expect(lines[1]).to.match(/^2024-0001 +void +2024-04-02 /);
   });
 
   it('an invoice in another currency than the VAT currency: issuing needs --exchange-rate, records it and the VAT total in that currency (BT-6, BT-111); refused without it, on an invoice that needs none, and when not issuing', async () => {

@@ -1,3 +1,4 @@
+import { invalidAt } from '../../errors.js';
 import { offsetStretches, type OffsetStretch } from '../../kernel/local-days.js';
 import { amountCents, fromCents } from '../../kernel/money.js';
 import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping } from './document.js';
@@ -13,6 +14,31 @@ import { periodDescription } from './tax.js';
  */
 
 export const LINE_GROUPINGS: readonly LineGrouping[] = ['project', 'task', 'member', 'entry', 'single'];
+
+/**
+ * The most lines an invoice holds (issue 44 L6): a client reads every one, and the PDF, the
+ * XML and the page grow with them (a year by entry was 57,366 lines, 27 MB of a preview's HTML).
+ * A month by entry of a busy team stays well under it.
+ */
+export const MAX_INVOICE_LINES = 1000;
+
+const GROUPING_WORDS: Record<LineGrouping, string> = {
+  project: 'a line per project',
+  task: 'a line per project and task',
+  member: 'a line per member',
+  entry: 'a line per entry',
+  single: 'one line for the whole period',
+};
+
+/** Refuses (at the Lines field, `groupBy`) an invoice of more lines than an invoice holds, suggesting the groupings that make fewer. */
+export function checkLineCount(count: number, groupBy: LineGrouping): void {
+  if (count <= MAX_INVOICE_LINES) return;
+  const others = LINE_GROUPINGS.filter((g) => g !== groupBy && g !== 'entry').map((g) => GROUPING_WORDS[g]);
+  throw invalidAt(
+    'groupBy',
+    `This invoice would have ${count.toLocaleString('en')} lines (${GROUPING_WORDS[groupBy]}); an invoice holds at most ${MAX_INVOICE_LINES.toLocaleString('en')}. Choose fewer lines: ${others.slice(0, -1).join(', ')} or ${others.at(-1) as string}; or invoice a shorter range.`,
+  );
+}
 
 /** Invoiceable time summed per (project, task, member, rate). */
 export interface TimeGroup {

@@ -204,6 +204,12 @@ export function printedHours(seconds: number, xmlQuantity: string, price: string
   return xmlQuantity;
 }
 
+/** A stored line's hours as the documents print them (printedHours); two places for a line without a rate. */
+export function printedLineHours(line: { quantitySec: number; hourlyRate: number | null; amount: number }): string {
+  if (line.hourlyRate === null) return (line.quantitySec / 3600).toFixed(2);
+  return printedHours(line.quantitySec, hoursText(line.quantitySec), decimalText(line.hourlyRate), amountText(line.amount));
+}
+
 const blank = (value: string | null | undefined): value is null | undefined => value === null || value === undefined || value.trim() === '';
 /** A value, trimmed, or null when blank. */
 export const text = (value: string | null | undefined): string | null => (blank(value) ? null : value.trim());
