@@ -5,8 +5,10 @@
  * Chromium and writes, at desktop (1280×900) and phone (390×844) width, full page, to docs/app/:
  * the list with a credit note (invoices-list), a new invoice with its preview
  * (invoices-new-preview), an issued invoice with its documents, its Send form showing the whole
- * mail and one send recorded (invoices-issued; mail goes to a test relay on 127.0.0.1), and one
- * whose e-invoices lack values (invoices-missing); and page 1 of the issued invoice's PDF
+ * mail and one send recorded (invoices-issued; mail goes to a test relay on 127.0.0.1), one
+ * whose e-invoices lack values (invoices-missing), and the Issue form of a draft in Swiss francs
+ * asking for the exchange rate and refusing a rate that is not a positive decimal
+ * (invoices-issue-rate, invoices-issue-rate-refused); and page 1 of the issued invoice's PDF
  * (pdftoppm) as invoice-pdf.png.
  */
 import { execFileSync } from 'node:child_process';
@@ -116,6 +118,21 @@ async function main(): Promise<void> {
     await server.running.scheduler.tick();
     await relay.until(1);
     await services.mail.idle();
+    // A Swiss client invoiced in francs (the workspace's currency when the draft was made): the
+    // issuer accounts for VAT in euros, so issuing asks for the exchange rate.
+    const zurich = catalog.clients.create(owner, {
+      name: 'Zürich Design',
+      legalName: 'Zürich Design GmbH',
+      addressLines: ['Bahnhofstrasse 1'],
+      postalCode: '8001',
+      city: 'Zürich',
+      country: 'CH',
+    } as never).id;
+    const poster = catalog.projects.create(owner, { name: 'Poster series', clientId: zurich, billable: true, hourlyRate: 120 }).id;
+    for (const day of ['15', '16']) entry(poster, day, '09:00', '13:20', 'Poster layouts');
+    services.accounts.setWorkspace(OPERATOR, workspaceId, { currency: 'CHF' });
+    const francs = invoices.create(owner, { ...month, clientId: zurich }).id;
+    services.accounts.setWorkspace(OPERATOR, workspaceId, { currency: 'EUR' });
     const page = await (await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Berlin' })).newPage();
     await page.goto(`${server.url}/settings/sign-in`);
     await page.getByLabel('Email').fill('ada@example.org');
@@ -131,6 +148,11 @@ async function main(): Promise<void> {
     await shoot(page, 'invoices-issued');
     await page.goto(`${server.url}/app/invoices/${kiel}`);
     await shoot(page, 'invoices-missing');
+    await page.goto(`${server.url}/app/invoices/${francs}/issue`);
+    await shoot(page, 'invoices-issue-rate');
+    await page.getByLabel(/^Exchange rate/).fill('0');
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Issue' }).click()]);
+    await shoot(page, 'invoices-issue-rate-refused');
 
     const pdf = join(scratch, 'invoice.pdf');
     writeFileSync(pdf, await renderDocument(invoices.get(OPERATOR, acme), 'pdf'));

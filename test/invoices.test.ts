@@ -36,6 +36,7 @@ const NO_ISSUER = Object.fromEntries(
     'taxNumber',
     'registrationNumber',
     'sellerIdentifier',
+    'sellerIdentifierScheme',
     'contactName',
     'electronicAddress',
     'electronicAddressScheme',
@@ -44,6 +45,7 @@ const NO_ISSUER = Object.fromEntries(
     'bankName',
     'accountHolder',
     'smallBusiness',
+    'vatCurrency',
   ].map((field) => [field, null]),
 );
 const NO_RECIPIENT = Object.fromEntries(

@@ -14,6 +14,8 @@ import {
   issuerPatchOfText,
   LINE_GROUPINGS,
   type MissingValue,
+  parseExchangeRate,
+  printedLineHours,
   settingsPatchOfText,
 } from '../modules/invoices/service.js';
 import { OPERATOR } from '../principal.js';
@@ -71,7 +73,7 @@ function humanInvoice(result: Record<string, unknown>): string {
   const sends = (result.sends ?? []) as InvoiceSendView[];
   const lines = i.lines.map(
     (l) =>
-      `  ${l.description.slice(0, 48).padEnd(48)} ${(l.quantitySec / 3600).toFixed(2).padStart(8)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate} %` : ''}`,
+      `  ${l.description.slice(0, 48).padEnd(48)} ${printedLineHours(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate} %` : ''}`,
   );
   const tax = (i.taxBreakdown ?? []).map(
     (r) =>
@@ -86,6 +88,11 @@ function humanInvoice(result: Record<string, unknown>): string {
     ...lines,
     ...tax,
     `net ${money(i.netTotal, i.currency)}  tax ${money(i.taxTotal, i.currency)}  gross ${money(i.grossTotal, i.currency)}  due ${money(i.amountDue, i.currency)}`,
+    ...(i.vatCurrency
+      ? [
+          `tax in ${i.vatCurrency.currency}: ${money(i.vatCurrency.taxTotal, i.vatCurrency.currency)} (1 ${i.currency} = ${i.vatCurrency.exchangeRate} ${i.vatCurrency.currency})`,
+        ]
+      : []),
     ...(i.paymentTerms ? [i.paymentTerms] : []),
     ...(i.note ? [`note: ${i.note}`] : []),
     ...sends.map(sendSummary),
@@ -244,17 +251,21 @@ export const invoiceCommands: Record<string, Command> = {
     'Lines: one per project (default), task, member, entry, or a single line, and per rate. Each line carries the tax of the client (its taxCategory) or of the workspace (workspace invoicing); the invoice keeps the language and note it was made with. Billable entries without a rate are refused, named. Issue it with invoice status ID --to sent.',
   ),
   'invoice status': command(
-    'invoice status ID --to sent|paid|void --user U [--date YYYY-MM-DD]',
+    'invoice status ID --to sent|paid|void --user U [--date YYYY-MM-DD] [--exchange-rate R]',
     'Move an invoice: draft -> sent (issue: number, dates) -> paid; draft or sent -> void (void releases its entries; an issued invoice gets its credit note).',
-    { to: str, user: str, date: str },
+    { to: str, user: str, date: str, 'exchange-rate': str },
     1,
     (v, p, s) => {
       const to = status(required(v, 'to'), 'to') as InvoiceStatus;
       const date = optionalString(v, 'date');
-      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), date === undefined ? {} : { date });
+      const rate = optionalString(v, 'exchange-rate');
+      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), {
+        ...(date === undefined ? {} : { date }),
+        ...(rate === undefined ? {} : { exchangeRate: parseExchangeRate(rate) }),
+      });
     },
     undefined,
-    "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today.",
+    "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today. --exchange-rate (issuing only) is how many units of the issuer's VAT currency (vatCurrency; EUR in the euro area) one unit of the invoice's currency is worth on the issue date, e.g. 1.0634; an invoice in another currency than the VAT currency is refused without it, and states its VAT in both.",
   ),
   'invoice fill': command(
     'invoice fill ID --user U --set path=value … (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode)',

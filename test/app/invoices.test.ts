@@ -409,6 +409,40 @@ describe('web app: invoices', function () {
       expect(flat((await owner.get('/app/invoices')).text)).to.include(`#credit-note">2026-0003</a>`);
       expect(flat((await owner.get('/app/invoices?status=paid')).text)).to.not.include('2026-0003');
     });
+
+    it('an invoice in francs of an issuer who accounts for VAT in euros: the Issue form asks for the exchange rate, refuses at its field without it, and the invoice shows its VAT in euros too', async () => {
+      server = await startTestServer();
+      server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { currency: 'CHF' });
+      const { clientId } = freelancer(server);
+      const owner = await signIn(server.ownerId);
+      const id = await createDraft(owner, clientId);
+      const confirm = await owner.get(`/app/invoices/${id}/issue`);
+      expect(confirm.status).to.equal(200);
+      expect(flat(confirm.text)).to.include('<label for="confirm-rate" >Exchange rate: EUR per CHF');
+      expect(confirm.text).to.include('name="exchangeRate"');
+      const csrf = SettingsClient.csrf(confirm.text);
+      const without = await owner.post(`/app/invoices/${id}/issue`, { _csrf: csrf, date: '2026-11-01' });
+      expect(without.status).to.equal(400);
+      expect(flat(without.text)).to.include(
+        '<span class="field-error" id="confirm-rate-error">This invoice is in CHF but its issuer accounts for VAT in EUR: it states its VAT in EUR too',
+      );
+      const wrong = await owner.post(`/app/invoices/${id}/issue`, { _csrf: csrf, date: '2026-11-01', exchangeRate: 'abc' });
+      expect(wrong.status).to.equal(400);
+      expect(flat(wrong.text)).to.include('The exchange rate must be a positive decimal such as 1.0634 (got &quot;abc&quot;).');
+      expect(wrong.text, 'what was typed is kept').to.include('value="abc"');
+      expect(server.services.invoices.get(OPERATOR, id).status, 'refused: nothing written').to.equal('draft');
+      // A decimal comma is read as the decimal point.
+      const issued = await owner.post(`/app/invoices/${id}/issue`, { _csrf: csrf, date: '2026-11-01', exchangeRate: '1,0634' });
+      expect(issued.status, issued.text.slice(0, 1000)).to.equal(303);
+      const invoice = server.services.invoices.get(OPERATOR, id);
+      // 10 h at 95: 950.00 CHF net, 180.50 CHF VAT; × 1.0634 = 191.9437 EUR.
+      expect(invoice).to.deep.include({ status: 'sent', currency: 'CHF', taxTotal: 180.5 });
+      expect(invoice.vatCurrency).to.deep.equal({ currency: 'EUR', exchangeRate: 1.0634, taxTotal: 191.94 });
+      const detail = flat((await owner.get(`/app/invoices/${id}`)).text);
+      expect(detail).to.include('<dt>VAT in EUR</dt>');
+      expect(detail).to.include('EUR 191.94');
+      expect(detail).to.include('(1 CHF = 1.0634 EUR)');
+    });
   });
 
   describe('documents', () => {

@@ -220,12 +220,12 @@ describe('invoices service: creating', () => {
       ['Owner', design, 3600, 100, 100],
     ]);
     expect(shape('entry')).to.deep.equal([
-      ['2026-10-01 Design', design, 3600, 100, 100],
-      ['2026-10-02 Review of the draft', design, 1800, 90, 45],
-      ['2026-10-03 Build', build, 1000, 0.09, 0.03],
-      ['2026-10-04 Build', build, 1000, 0.09, 0.03],
-      ['2026-10-05 Build', build, 1000, 0.09, 0.03],
-      ['2026-10-06 Layout', design, 7200, 100, 200],
+      ['1 Oct 2026 Design', design, 3600, 100, 100],
+      ['2 Oct 2026 Review of the draft', design, 1800, 90, 45],
+      ['3 Oct 2026 Build', build, 1000, 0.09, 0.03],
+      ['4 Oct 2026 Build', build, 1000, 0.09, 0.03],
+      ['5 Oct 2026 Build', build, 1000, 0.09, 0.03],
+      ['6 Oct 2026 Layout', design, 7200, 100, 200],
     ]);
     expect(shape('single')).to.deep.equal([
       [period, build, 3000, 0.09, 0.08],
@@ -279,10 +279,10 @@ describe('invoices service: creating', () => {
       groupBy: 'entry',
     }).lines;
     expect(lines.map((l) => l.description)).to.deep.equal([
-      '2026-10-01 evening call',
-      '2026-10-25 before the change',
-      '2026-10-26 after the change',
-      '2026-10-26 Design',
+      '1 Oct 2026 evening call',
+      '25 Oct 2026 before the change',
+      '26 Oct 2026 after the change',
+      '26 Oct 2026 Design',
     ]);
   });
 

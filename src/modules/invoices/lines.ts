@@ -2,6 +2,7 @@ import { invalidAt } from '../../errors.js';
 import { offsetStretches, type OffsetStretch } from '../../kernel/local-days.js';
 import { amountCents, fromCents } from '../../kernel/money.js';
 import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping } from './document.js';
+import { formatsOf, labelsOf } from './documents/labels.js';
 import { periodDescription } from './tax.js';
 
 /*
@@ -90,6 +91,9 @@ function startDays(entries: readonly TimeEntry[]): (entry: TimeEntry) => string 
   };
 }
 
+/** An entry line's day as the documents write dates in their language: 05.10.2026, 5 Oct 2026. */
+const lineDate = (day: string, language: DocumentLanguage): string => formatsOf(labelsOf(language), 'EUR').date(day);
+
 /** UTF-8 byte order of the lower-cased text, as SQLite compares text: lines by name. */
 const byName = (a: string, b: string) => Buffer.compare(Buffer.from(a.toLowerCase()), Buffer.from(b.toLowerCase()));
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -115,7 +119,7 @@ export function linesOf(
     // The entries come in the order of their start (then id), as the invoice lists them.
     const dayOf = startDays(entries);
     return entries.map((e) => ({
-      description: `${dayOf(e)} ${e.description.trim() === '' ? project(e.projectId) : e.description.trim()}`,
+      description: `${lineDate(dayOf(e), period.language)} ${e.description.trim() === '' ? project(e.projectId) : e.description.trim()}`,
       projectId: e.projectId,
       quantitySec: e.durationSec,
       hourlyRate: e.hourlyRate as number,

@@ -9,7 +9,11 @@ export type InvoiceView = InvoiceDocument;
 
 /** The whole invoice, a pure function of its stored row (decisions §11). */
 export function view(row: InvoiceRow): InvoiceDocument {
-  const extras = JSON.parse(row.extras) as { taxBreakdown?: TaxBreakdownRow[]; paymentTerms?: string };
+  const extras = JSON.parse(row.extras) as {
+    taxBreakdown?: TaxBreakdownRow[];
+    paymentTerms?: string;
+    vatCurrency?: InvoiceDocument['vatCurrency'];
+  };
   const taxCents = (extras.taxBreakdown ?? []).reduce((sum, r) => sum + toCents(r.taxAmount), 0);
   const grossCents = row.totalCents + taxCents;
   return {
@@ -26,6 +30,7 @@ export function view(row: InvoiceRow): InvoiceDocument {
     total: fromCents(row.totalCents),
     ...(extras.taxBreakdown === undefined ? {} : { taxBreakdown: extras.taxBreakdown }),
     ...(extras.paymentTerms === undefined ? {} : { paymentTerms: extras.paymentTerms }),
+    ...(extras.vatCurrency === undefined ? {} : { vatCurrency: extras.vatCurrency }),
     einvoiceFills: JSON.parse(row.einvoiceFills),
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),

@@ -11,6 +11,8 @@ import {
   MAX_SEND_GREETING,
   MAX_SEND_MESSAGE,
   type MissingValue,
+  otherVatCurrency,
+  printedLineHours,
 } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
@@ -56,7 +58,8 @@ export const money = (amount: number, currency: string): string => {
   return format.format(amount);
 };
 /** Seconds as hours with two places: `7.50 h`. */
-const hours = (seconds: number) => `${(seconds / 3600).toFixed(2)} h`;
+/** A line's hours as its PDF prints them: exact enough that hours × rate gives its net. */
+const hours = (l: InvoiceView['lines'][number]) => `${printedLineHours(l)} h`;
 const percent = (rate: number | undefined) => (rate === undefined ? '' : `${rate} %`);
 
 /** The invoice's name as people say it: its number, or "Draft" (with its client). */
@@ -178,7 +181,10 @@ export function listBody(
 
 /** The lines, the VAT breakdown and the totals of an invoice or a preview. */
 function figures(
-  doc: Pick<InvoiceView, 'lines' | 'currency' | 'netTotal' | 'taxTotal' | 'grossTotal'> & { taxBreakdown?: InvoiceView['taxBreakdown'] },
+  doc: Pick<InvoiceView, 'lines' | 'currency' | 'netTotal' | 'taxTotal' | 'grossTotal'> & {
+    taxBreakdown?: InvoiceView['taxBreakdown'];
+    vatCurrency?: InvoiceView['vatCurrency'];
+  },
 ): Html {
   const c = doc.currency;
   return html`<h2>Lines</h2>
@@ -198,7 +204,7 @@ function figures(
             (l) =>
               html`<tr>
                 <td data-label="Description">${l.description}</td>
-                <td data-label="Quantity" class="num">${hours(l.quantitySec)}</td>
+                <td data-label="Quantity" class="num">${hours(l)}</td>
                 <td data-label="Rate" class="num">${l.hourlyRate === null ? '–' : money(l.hourlyRate, c)}</td>
                 <td data-label="VAT" class="num">${l.taxCategory ?? ''} ${percent(l.taxRate)}</td>
                 <td data-label="Net" class="num">${money(l.amount, c)}</td>
@@ -244,6 +250,15 @@ function figures(
       <dd class="num">${money(doc.taxTotal, c)}</dd>
       <dt>Gross</dt>
       <dd class="num"><strong>${money(doc.grossTotal, c)}</strong></dd>
+      ${
+        doc.vatCurrency
+          ? html`<dt>VAT in ${doc.vatCurrency.currency}</dt>
+              <dd class="num">
+                ${money(doc.vatCurrency.taxTotal, doc.vatCurrency.currency)}
+                <span class="hint inline">(1 ${c} = ${doc.vatCurrency.exchangeRate} ${doc.vatCurrency.currency})</span>
+              </dd>`
+          : ''
+      }
     </dl>`;
 }
 
@@ -740,9 +755,12 @@ export function confirmBody(
   date: string,
   errors: FieldErrors,
   formError: string | null,
+  exchangeRate = '',
 ): Html {
   const base = `${paths.invoices}/${invoice.id}`;
   const gross = money(invoice.grossTotal, invoice.currency);
+  // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate.
+  const vatCurrency = action === 'issue' ? otherVatCurrency(invoice) : null;
   const what: Record<Action, Html> = {
     issue: html`<p>
       Issue this draft for ${clientNameOf(invoice)} (${gross})? It gets the next number of the workspace's series and this date, and its due
@@ -769,6 +787,29 @@ export function confirmBody(
               <label for="confirm-date">${dateLabel}</label>
               <input id="confirm-date" type="date" name="date" value="${date}" ${invalidAt('confirm-date', errors.date)} />
               ${errorAt('confirm-date', errors.date)}
+            </div>`
+          : ''
+      }
+      ${
+        vatCurrency
+          ? html`<div class="field">
+              <label for="confirm-rate"
+                >Exchange rate: ${vatCurrency} per ${invoice.currency}
+                <span class="hint"
+                  >This invoice is in ${invoice.currency}; its VAT is also stated in ${vatCurrency}, the issuer's VAT currency. How many
+                  ${vatCurrency} one ${invoice.currency} is worth on the issue date, e.g. 1.0634 (in Germany the monthly rate of the Federal
+                  Ministry of Finance).</span
+                ></label
+              >
+              <input
+                id="confirm-rate"
+                name="exchangeRate"
+                inputmode="decimal"
+                required
+                value="${exchangeRate}"
+                ${invalidAt('confirm-rate', errors.exchangeRate)}
+              />
+              ${errorAt('confirm-rate', errors.exchangeRate)}
             </div>`
           : ''
       }

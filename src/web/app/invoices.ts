@@ -10,6 +10,7 @@ import {
   type InvoiceInput,
   type InvoicePreview,
   type InvoiceView,
+  parseExchangeRate,
 } from '../../modules/invoices/service.js';
 import { actorData } from '../../readers/tasks.js';
 import { ReadersBusy } from '../../readers/pool.js';
@@ -287,9 +288,11 @@ function detailRoutes(router: Router, ctx: Context): void {
       const session = sessionOf(res);
       const id = req.params.id as string;
       const date = field(req, 'date').trim();
+      const rate = action === 'issue' ? field(req, 'exchangeRate').trim() : '';
       const options = ACTIONS[action].dateLabel && date !== '' ? { date } : {};
       try {
-        if (action === 'issue') invoices.issue(session.actor, id, options);
+        if (action === 'issue')
+          invoices.issue(session.actor, id, { ...options, ...(rate === '' ? {} : { exchangeRate: parseExchangeRate(rate) }) });
         else if (action === 'pay') invoices.markPaid(session.actor, id, options);
         else invoices.void(session.actor, id, options);
       } catch (error) {
@@ -299,14 +302,16 @@ function detailRoutes(router: Router, ctx: Context): void {
         // The move is allowed but its date was refused: the confirmation again, the message at the date.
         if (ACTIONS[action].from.includes(invoice.status)) {
           const dated = ACTIONS[action].dateLabel !== null;
+          const atRate = error.field === 'exchangeRate';
           const body = confirmBody(
             paths,
             session,
             invoice,
             action,
             date,
-            dated ? { date: refused.message } : {},
-            dated ? null : refused.message,
+            atRate ? { exchangeRate: refused.message } : dated ? { date: refused.message } : {},
+            atRate || dated ? null : refused.message,
+            rate,
           );
           return send(res, session, refused.status, `${ACTIONS[action].label}: ${titleOf(invoice)}`, body);
         }
