@@ -1245,7 +1245,10 @@ export interface components {
             vatId: string | null;
             taxNumber: string | null;
             registrationNumber: string | null;
+            /** @description The seller identifier (EN 16931 BT-29), such as a GLN or the supplier number a client gave the issuer. */
             sellerIdentifier: string | null;
+            /** @description The seller identifier's scheme (BT-29-1), an ISO 6523 ICD code such as `0088` (GLN); null for an identifier without scheme. */
+            sellerIdentifierScheme: string | null;
             contactName: string | null;
             electronicAddress: string | null;
             electronicAddressScheme: string | null;
@@ -1254,6 +1257,11 @@ export interface components {
             bankName: string | null;
             accountHolder: string | null;
             smallBusiness: boolean | null;
+            /**
+             * @description The currency the issuer accounts for VAT in (ISO 4217; EN 16931 BT-6); null: the national currency of an issuer
+             *     in the EU (EUR in the euro area), else the invoice's own currency.
+             */
+            vatCurrency: string | null;
         };
         /** @description The client as it stood when the invoice was created; blank fields are null. */
         RecipientParty: {
@@ -1318,6 +1326,17 @@ export interface components {
             }[];
             /** @description The due sentence in the invoice's language, written when it is issued (e.g. `Payable within 14 days, by 16 November 2026.`); absent on a draft. */
             paymentTerms?: string;
+            /**
+             * @description Written when an invoice in another currency than the issuer's VAT accounting currency is issued (VAT Directive
+             *     art. 230): that currency (BT-6), the exchange rate the owner gave (units of it per unit of the invoice's
+             *     currency) and the VAT total in it (BT-111, `taxTotal` x `exchangeRate` rounded half away from zero to the
+             *     cent). Absent otherwise.
+             */
+            vatCurrency?: {
+                currency: string;
+                exchangeRate: number;
+                taxTotal: number;
+            };
             einvoiceFills: {
                 at: components["schemas"]["Timestamp"];
                 /** @description The user id. */

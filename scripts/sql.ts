@@ -257,6 +257,12 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   invoices.preview(OPERATOR, { ...billed, from: '2026-10-01', to: '2026-10-10', groupBy: 'entry' });
   const invoice = invoices.create(OPERATOR, { ...billed, from: '2026-10-01', to: '2026-10-10' });
   invoices.fill(OPERATOR, invoice.id, ownerId, [['recipient.email', 'billing@acme.example']]);
+  // What its PDF needs, so that its credit note can be mailed below.
+  invoices.fill(OPERATOR, invoice.id, ownerId, [
+    ['issuer.country', 'DE'],
+    ['recipient.country', 'DE'],
+    ['issuer.vatId', 'DE123456789'],
+  ]);
   invoices.changeStatus(OPERATOR, invoice.id, 'sent', ownerId);
   invoices.get(OPERATOR, invoice.id);
   invoices.changeStatus(OPERATOR, invoice.id, 'void', ownerId);
@@ -265,6 +271,9 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   invoices.changeStatus(OPERATOR, paid.id, 'paid', ownerId);
   invoices.list(OPERATOR, workspaceId);
   invoices.list(OPERATOR, workspaceId, { status: 'paid', clientId: acme.id });
+  // Mailed: the voided invoice's credit note, then its sends read back.
+  await invoices.send(OPERATOR, invoice.id, { userId: ownerId, to: 'billing@acme.example', xml: null, message: null });
+  invoices.sends(OPERATOR, invoice.id);
   // Billable time without a rate is refused, naming the first entries (the statement that names them).
   const unpriced = catalog.projects.create(owner, { name: 'Unpriced', clientId: acme.id, billable: true });
   accounts.setWorkspace(OPERATOR, workspaceId, { hourlyRate: null });

@@ -15,7 +15,7 @@ import { createEventLog, type DomainEvent, type DomainWrite, type EventLog } fro
 import { createImportsRepository } from './modules/imports/repository.js';
 import { createImportsService } from './modules/imports/service.js';
 import { createInvoicesRepository } from './modules/invoices/repository.js';
-import { createInvoicesService, type InvoicePorts } from './modules/invoices/service.js';
+import { createInvoicesService, type DocumentRenderer, type InvoicePorts, readsInvoices } from './modules/invoices/service.js';
 import { createReportsService } from './modules/reports/service.js';
 import { createOidcRepository } from './modules/oidc/repository.js';
 import { createProviderClient, type ProviderClient } from './modules/oidc/provider.js';
@@ -60,6 +60,8 @@ export interface ServiceOptions {
     /** The relay replaced (`npm run sql`'s tour, which sends nothing anywhere). */
     relay?: Relay;
   };
+  /** Where invoice documents are made: the server's document threads; absent, this process (the command line, threads, tests). */
+  documents?: DocumentRenderer;
   /** OIDC_*: sign-in through the organisation's identity provider (null or absent: none). */
   oidc?: OidcSettings | null;
   /** The provider's client for those settings (the SQL tour's stand-in; by default openid-client's, made here). */
@@ -200,6 +202,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       clock,
       write,
       defaultTimeZone: options.defaultTimeZone ?? 'UTC',
+      ...(options.documents ? { render: options.documents } : {}),
     }),
     /** The write helper of this connection (the first-start bootstrap writes through it). */
     write,
@@ -407,7 +410,7 @@ export function invoicePorts(
     'invoiceableGroups' | 'invoiceableEntries' | 'unratedInvoiceable' | 'markInvoiced' | 'releaseInvoice'
   >,
   /** Outgoing mail; without it (tests of invoicing alone) mail is off. */
-  mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message' | 'spend'>,
+  mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message' | 'spend' | 'senderAddress' | 'delivery'>,
 ): InvoicePorts {
   return {
     requireWorkspace: accounts.requireWorkspace,
@@ -430,6 +433,8 @@ export function invoicePorts(
       enabled: () => mail?.enabled() ?? false,
       deliverable: (address) => mail?.deliverable(address) ?? false,
       spend: (cause) => mail?.spend(cause),
+      senderAddress: () => mail?.senderAddress() ?? null,
+      delivery: (id) => mail?.delivery(id) ?? null,
       queue: (message) => {
         if (!mail) throw new Error('mail is not wired into these services');
         return mail.message(message);
@@ -444,7 +449,15 @@ export function senderPorts(events: Pick<EventLog, 'bySeq'>, accounts: Pick<Acco
     eventOf: (seq) => events.bySeq(seq),
     ownerOf: (workspaceId, userId) => {
       const access = accounts.access(workspaceId, userId);
-      return access && { userId, canViewOthersTime: access.canViewOthersTime, canViewOthersMoney: access.canViewOthersMoney };
+      return (
+        access && {
+          userId,
+          canViewOthersTime: access.canViewOthersTime,
+          canViewOthersMoney: access.canViewOthersMoney,
+          // The invoices module's one rule of who reads invoices (the pages and the live feed ask it too).
+          readsInvoices: readsInvoices(access),
+        }
+      );
     },
   };
 }

@@ -4,13 +4,15 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
+import { DomainError } from '../errors.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { resolvePackage } from '../workers.js';
 import type { EncodedBody } from '../kernel/compression.js';
-import { DomainError } from '../errors.js';
 import { type ExportOutcome, type ExportReceiver, type ExportTask, type Received, receiveExport, runExport } from './export.js';
 import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, readTexts, runRead } from './tasks.js';
+import { type PreviewTask, previewOf, runPreview } from './invoice-preview.js';
+import type { InvoicePreview } from '../modules/invoices/service.js';
 
 export interface ReaderOptions {
   /** Reader threads; 0 reads on the request thread (a :memory: database cannot be shared). */
@@ -151,7 +153,7 @@ export function createReaderPool(
   const stallMs = options.exportStallMs ?? EXPORT_STALL_MS;
   const pool = inProcess
     ? null
-    : new Piscina<ReadTask | ExportTask, ReadResult | ExportOutcome>({
+    : new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
         filename: new URL(`../threads/reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
         // Started on the first heavy reads (the server starts faster) and kept while reads come;
         // a reader idle for 10 s ends and gives its memory back (the next heavy read starts one
@@ -232,6 +234,13 @@ export function createReaderPool(
         exporting.delete(member);
       }
     },
+    /**
+     * The New invoice page's preview (the invoices service's, as the member) on a reader thread,
+     * in the same line as the heavy reads: a year of entries is read and made into lines there,
+     * never on the request thread. Its refusal is raised again as its DomainError.
+     */
+    invoicePreview: (task: Omit<PreviewTask, 'type' | 'operationId'>): Promise<InvoicePreview> =>
+      previewOnThread(pool, queue, options, { ...task, type: 'invoice-preview', operationId: 'invoicePreview' }),
     /** Reader threads running now (tests and metrics). */
     threads: () => pool?.threads.length ?? 0,
     async close(): Promise<void> {
@@ -263,6 +272,40 @@ export function createReaderPool(
 }
 
 export type ReaderPool = ReturnType<typeof createReaderPool>;
+
+/** An invoice preview on a reader thread (or in-process without threads), in the line of the heavy reads. */
+async function previewOnThread(
+  pool: Piscina | null,
+  queue: ReturnType<typeof createReadQueue>,
+  options: Pick<ReaderOptions, 'budgetMs'> & { logger: Logger; services: Services; beforeRead?: () => void },
+  task: PreviewTask,
+): Promise<InvoicePreview> {
+  if (!pool) return previewOf(runPreview(options.services, task));
+  let signal: AbortSignal | null = null;
+  try {
+    return previewOf(
+      await queue.run(() => {
+        options.beforeRead?.();
+        signal = AbortSignal.timeout(options.budgetMs);
+        return pool.run(task, { signal }) as Promise<Uint8Array | Extract<ReadResult, { error: unknown }>>;
+      }),
+    );
+  } catch (error) {
+    if ((signal as AbortSignal | null)?.aborted) {
+      options.logger.error('an invoice preview ran past its budget; its reader thread was replaced', {
+        requestId: task.requestId,
+        budgetMs: options.budgetMs,
+      });
+      throw new ReadBudgetExceeded(`the invoice preview ran past ${options.budgetMs} ms`);
+    }
+    if (!(error instanceof ReadersBusy) && !(error instanceof DomainError))
+      options.logger.error('an invoice preview failed on its reader thread; it is replaced', {
+        requestId: task.requestId,
+        ...errorFields(error),
+      });
+    throw error;
+  }
+}
 
 /** tsx's loader entry (its package's `.` import export), as a file URL for --import. */
 export function tsxEntry(): string {

@@ -126,6 +126,9 @@ select "id", "name", "email" from "users" where "users"."id" in (?, ?);
 update "workspaces" set "business_profile" = ?, "updated_at" = ? where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
+select "id", "name" from "users" where "users"."id" in (?);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
 update "workspaces" set "hourly_rate" = ?, "updated_at" = ? where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 

@@ -48,10 +48,21 @@ export interface Outgoing {
   attachments?: Attachment[];
   /** When the link it carries stops working (it is given up if not sent by then). */
   expiresAt?: number | null;
+  /** The From display name (an invoice's issuer) instead of MAIL_FROM's; the From address stays MAIL_FROM's. */
+  fromName?: string | null;
+  /** Reply-To: where the recipient's reply goes (an invoice's issuer's email). */
+  replyTo?: { address: string; name?: string | null } | null;
 }
 
 /** The mail check of GET /readyz: degraded while the relay cannot be reached and mail waits. */
 export type MailHealth = 'ok' | 'degraded';
+
+type Delivery = { status: 'queued' | 'sent' | 'failed' | 'cancelled'; sentAt: number | null };
+
+function deliveryOf(repo: MailRepository, id: string): Delivery | null {
+  const row = repo.byId(id);
+  return row ? { status: row.status, sentAt: row.sentAt } : null;
+}
 
 /**
  * Outgoing mail: a durable outbox (a message row written inside the transaction of the change
@@ -102,6 +113,7 @@ export function createMailService({
     if (problem) throw errors.undeliverable(address, problem);
     const attachments = input.attachments ?? [];
     checkAttachments(attachments);
+    const { fromName, replyTo } = headersOf(input);
     const now = clock.now();
     const id = newTimeId('mail', now);
     write(() =>
@@ -114,7 +126,13 @@ export function createMailService({
         recipientName: input.to.name ? headerText(input.to.name) || null : null,
         subject: headerText(input.subject, 250) || '(no subject)',
         messageId: `<${id}@${domain}>`,
-        sealed: seal(key, id, { text: input.text, html: input.html, attachments }),
+        sealed: seal(key, id, {
+          text: input.text,
+          html: input.html,
+          attachments,
+          fromName,
+          replyTo,
+        }),
         status: 'queued',
         attempts: 0,
         nextAttemptAt: now,
@@ -153,6 +171,10 @@ export function createMailService({
 
     /** A message through the module's API (attachments included), inside the caller's write. */
     message: enqueue,
+    /** The address mail leaves from (MAIL_FROM's), or null when mail is off. */
+    senderAddress: (): string | null => settings?.from.address ?? null,
+    /** Where a message stands (its status, when it was sent), or null when the log no longer holds it. */
+    delivery: (id: string): Delivery | null => deliveryOf(repo, id),
 
     ...templatedMail(composed, linkTo),
 
@@ -204,6 +226,16 @@ export function createMailService({
       },
     ] satisfies Job[],
   };
+}
+
+/** A message's own From display name and Reply-To, as one header line each; a Reply-To address that cannot take mail is refused. */
+function headersOf(input: Outgoing): { fromName: string | null; replyTo: { address: string; name: string | null } | null } {
+  const fromName = input.fromName ? headerText(input.fromName) || null : null;
+  if (!input.replyTo) return { fromName, replyTo: null };
+  const address = input.replyTo.address.trim();
+  const problem = addressProblem(address);
+  if (problem) throw errors.undeliverable(address, problem);
+  return { fromName, replyTo: { address, name: input.replyTo.name ? headerText(input.replyTo.name) || null : null } };
 }
 
 /** Attachments: a plain file name, a media type, at most 10 MiB together. */
