@@ -207,7 +207,8 @@ export interface paths {
         put?: never;
         /**
          * Create a client
-         * @description The name must be unique within the workspace (trimmed, case-insensitive), else 409 `conflict`. The party fields are copied onto invoices made for the client.
+         * @description The name must be unique within the workspace (trimmed, case-insensitive), else 409 `conflict`. The party fields are copied onto invoices made for the client; giving any
+         *     of them needs an owner or a token that may see colleagues' money (else 403 `forbidden` naming them, and nothing is created).
          */
         post: operations["createClient"];
         delete?: never;
@@ -243,7 +244,8 @@ export interface paths {
         /**
          * Edit a client
          * @description Partial edit: send only the fields to change (at least one). Archive or unarchive with `{archived: true|false}`; archived clients stay listed. A rename to a name
-         *     taken within the same parent is 409 `conflict`.
+         *     taken within the same parent is 409 `conflict`. The invoicing party and VAT fields (`ClientParty`) need an owner or a token that may see colleagues' money: otherwise
+         *     403 `forbidden` naming them, and nothing is changed.
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -966,7 +968,14 @@ export interface components {
          * @enum {string}
          */
         TaxCategory: "S" | "AE" | "K" | "G" | "E" | "Z" | "O";
-        /** @description Invoice-recipient fields and the VAT treatment of a client; `null` clears one. */
+        /**
+         * @description Invoice-recipient fields and the VAT treatment of a client; `null` clears one. Every field
+         *     of this object (setting, changing or clearing it) needs an owner's token or one that may
+         *     see colleagues' money (`canViewOthersMoney`): anyone else gets 403 `forbidden` naming each
+         *     field given, and nothing is changed. `name` and `archived` need only `catalog:write`. Text
+         *     with a control character or a bidirectional formatting character (U+061C, U+200E, U+200F,
+         *     U+202A–U+202E, U+2066–U+2069) is refused with 400, as names are.
+         */
         ClientParty: {
             legalName?: components["schemas"]["PartyText"];
             addressLines?: string[] | null;

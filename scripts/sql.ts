@@ -76,7 +76,7 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   const other = accounts.createWorkspace(OPERATOR, { name: 'Other' });
   const invited = accounts.enrollMember(OPERATOR, { workspaceId: other.id, name: '', email: 'bea.b@example.org' });
   accounts.invitations(OPERATOR, other.id);
-  if (invited.kind === 'invited') {
+  if (invited.kind === 'invited' && invited.secret !== null) {
     accounts.invitation(invited.secret);
     accounts.withdrawInvitation(OPERATOR, { workspaceId: other.id, id: invited.invitationId });
   }
@@ -182,8 +182,11 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
     language: 'de',
     currentPassword: 'correct horse battery staple',
   });
+  sessions.pendingEmail(member.userId);
   sessions.emailChangeLink('not-a-link');
   sessions.confirmEmailChange('not-a-link');
+  // The identity provider vouching for an address nobody proved (issue 44, H1): its credentials end.
+  if (cleo.kind === 'created') services.write(() => accounts.addressVouchedFor(cleo.userId));
   timers.stopLink('not-a-link');
   timers.stopByLink('not-a-link');
   timers.purgeStopLinks();
@@ -198,6 +201,7 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   mail.health();
   mail.recover();
   mail.purge();
+  void mail.jobs.find((job) => job.name === 'mail retention')?.run();
 
   // Webhooks: a subscription, the outbox, the sender's queue and the log (attempts are refused
   // before any connection: the target resolves to a private address and they are not allowed).

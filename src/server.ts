@@ -54,7 +54,7 @@ export interface RuntimeOptions {
   /** Tests: every statement that writes outside a transaction throws (the one write path). */
   strictWrites?: boolean;
   /** Tests: a hooks module the reader threads load (a slow report, a crashing read). */
-  readers?: Pick<ReaderOptions, 'hooks'>;
+  readers?: Pick<ReaderOptions, 'hooks' | 'exportStallMs'>;
   handlers?: AppDeps['handlers'];
 }
 

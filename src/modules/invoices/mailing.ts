@@ -1,6 +1,6 @@
 import { newId } from '../../ids.js';
 import { toIso } from '../../kernel/time.js';
-import type { Principal } from '../../principal.js';
+import { isOperator, type Principal } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
@@ -272,7 +272,8 @@ export function createSending({
         // Again inside the write: the invoice may have moved (voided, say) while its documents were made.
         const { invoice, acting, document, creditNote, to, greeting, message } = check(principal, id, request);
         if (document !== checked.document) throw errors.conflict(`Invoice ${id} changed while its documents were made: send it again.`);
-        // The mail budget (issue 44 M5) is asked here: once per send, inside this write, before the message is queued.
+        // The mail budget (issue 44 M5): once per send, inside this write, before the message is queued.
+        ports.mail.spend({ kind: 'invoice', userId: isOperator(principal) ? null : principal.userId, workspaceId: invoice.workspaceId });
         const issuerName = issuerNameOf(invoice, ports.workspaceName(invoice.workspaceId));
         const xml = made.find((m) => m.format !== 'pdf')?.format ?? null;
         const composed = composeMail(invoice, { issuerName, document, xml, greeting, message });

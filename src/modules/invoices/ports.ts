@@ -65,4 +65,10 @@ export interface InvoiceMail {
   delivery(messageId: string): { status: 'queued' | 'sent' | 'failed' | 'cancelled'; sentAt: number | null } | null;
   /** Queues a message inside the caller's write (sent after the commit); its id. Refuses an address or attachment it cannot send (DomainError `invalid`). */
   queue(message: InvoiceMessage): string;
+  /**
+   * Inside the send's write: counts an invoice mail against its sender's and the workspace's
+   * budgets, or refuses it (BudgetSpent, 429, saying when: issue 44 M5). `userId` null: the
+   * operator, whom no budget limits.
+   */
+  spend(cause: { kind: 'invoice'; userId: string | null; workspaceId: string }): void;
 }

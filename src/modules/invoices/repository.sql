@@ -47,5 +47,6 @@ select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_
 insert into "invoice_sends" ("id", "workspace_id", "invoice_id", "document", "recipient", "files", "mail_id", "sent_by", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 
-select "id", "workspace_id", "invoice_id", "document", "recipient", "files", "mail_id", "sent_by", "created_at" from "invoice_sends" where "invoice_sends"."invoice_id" = ? order by "invoice_sends"."created_at" asc, "invoice_sends"."id" asc;
+select "id", "workspace_id", "invoice_id", "document", "recipient", "files", "mail_id", "sent_by", "created_at" from "invoice_sends" where "invoice_sends"."invoice_id" = ? order by "invoice_sends"."created_at" asc, rowid;
 --   SEARCH invoice_sends USING INDEX invoice_sends_invoice (invoice_id=?)
+--   USE TEMP B-TREE FOR LAST TERM OF ORDER BY

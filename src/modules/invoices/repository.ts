@@ -61,13 +61,13 @@ export function createInvoicesRepository(db: Db) {
     insertSend: (values: typeof invoiceSends.$inferInsert): void => {
       db.insert(invoiceSends).values(values).run();
     },
-    /** An invoice's sends by mail, oldest first. */
+    /** An invoice's sends by mail, oldest first; two in one millisecond in the order they were recorded (rowid), not by their random ids. */
     sends: (invoiceId: string): InvoiceSendRow[] =>
       db
         .select()
         .from(invoiceSends)
         .where(eq(invoiceSends.invoiceId, invoiceId))
-        .orderBy(asc(invoiceSends.createdAt), asc(invoiceSends.id))
+        .orderBy(asc(invoiceSends.createdAt), sql`rowid`)
         .all(),
 
     settings: (workspaceId: string): InvoiceSettingsRow | undefined =>

@@ -16,6 +16,7 @@ import { createRelay, type Relay } from './transport.js';
 import { testMessage } from './test-message.js';
 import { mailLogOf } from './log.js';
 import { templatedMail } from './messages.js';
+import { createMailBudget, MAIL_BUDGET_RETENTION_MS } from './budget.js';
 
 export { MAIL_ERRORS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './outcome.js';
 export type { Outcome as MailOutcome } from './outcome.js';
@@ -26,6 +27,7 @@ export { isLanguage, MAIL_LANGUAGES, type Language } from './templates.js';
 export type { MailView } from './views.js';
 
 export { MAIL_LINKS } from './messages.js';
+export { MAIL_BUDGETS, type MailBudgetKind, type MailCause } from './budget.js';
 
 /** The log keeps 30 days of mail. */
 export const MAIL_RETENTION_MS = 30 * 86_400_000;
@@ -54,6 +56,13 @@ export interface Outgoing {
 
 /** The mail check of GET /readyz: degraded while the relay cannot be reached and mail waits. */
 export type MailHealth = 'ok' | 'degraded';
+
+type Delivery = { status: 'queued' | 'sent' | 'failed' | 'cancelled'; sentAt: number | null };
+
+function deliveryOf(repo: MailRepository, id: string): Delivery | null {
+  const row = repo.byId(id);
+  return row ? { status: row.status, sentAt: row.sentAt } : null;
+}
 
 /**
  * Outgoing mail: a durable outbox (a message row written inside the transaction of the change
@@ -90,6 +99,7 @@ export function createMailService({
   const key = subkey(secretKey, 'mail-bodies');
   const relay = settings ? (relayOverride ?? createRelay(settings)) : null;
   const sender = createMailSender({ repo, write, clock, relay, from: settings?.from ?? null, key, logger });
+  const budget = createMailBudget({ repo, clock });
   const domain = settings ? (settings.from.address.split('@')[1] as string) : 'localhost';
 
   const linkTo = (path: string, secret: string): string => `${links() ?? ''}/${path}/${secret}`;
@@ -164,14 +174,13 @@ export function createMailService({
     /** The address mail leaves from (MAIL_FROM's), or null when mail is off. */
     senderAddress: (): string | null => settings?.from.address ?? null,
     /** Where a message stands (its status, when it was sent), or null when the log no longer holds it. */
-    delivery(id: string): { status: 'queued' | 'sent' | 'failed' | 'cancelled'; sentAt: number | null } | null {
-      const row = repo.byId(id);
-      return row ? { status: row.status, sentAt: row.sentAt } : null;
-    },
+    delivery: (id: string): Delivery | null => deliveryOf(repo, id),
 
     ...templatedMail(composed, linkTo),
 
-    ...mailLogOf({ repo, write, clock, afterEnqueue }),
+    ...budget,
+
+    ...mailLogOf({ repo, write, clock, afterEnqueue, spend: budget.spend }),
 
     /** Sends one message now (the command line after a retry): what the relay answered, or null when another process holds it. */
     sendNow: (id: string): Promise<Outcome | null> => sender.sendNow(id),
@@ -208,7 +217,12 @@ export function createMailService({
       {
         name: 'mail retention',
         every: 'hour',
-        run: () => write(() => repo.purge(newTimeId('mail', clock.now() - MAIL_RETENTION_MS).slice(0, 13))),
+        run: () =>
+          write(
+            () =>
+              repo.purge(newTimeId('mail', clock.now() - MAIL_RETENTION_MS).slice(0, 13)) +
+              repo.purgeBudgetUses(clock.now() - MAIL_BUDGET_RETENTION_MS),
+          ),
       },
     ] satisfies Job[],
   };
