@@ -278,14 +278,66 @@ describe('web app: the working day', () => {
       .map((e) => [e.projectId === audit.id ? 'Audit' : 'In-house', e.start, e.end])
       .sort((a, b) => String(a[1]).localeCompare(String(b[1])));
     expect(spans).to.deep.equal([
-      ['Audit', '2026-10-27T09:00:00.000Z', '2026-10-27T09:02:00.000Z'],
+      ['Audit', '2026-10-27T09:00:00.000Z', '2026-10-27T11:00:00.000Z'],
       ['Audit', '2026-10-30T09:00:00.000Z', '2026-10-30T11:00:00.000Z'],
       ['Audit', '2026-10-30T11:00:00.000Z', '2026-10-30T12:30:00.000Z'],
       ['In-house', '2026-10-30T12:30:00.000Z', '2026-10-30T13:00:00.000Z'],
     ]);
     const after = flat((await owner.get('/app/timesheet?date=2026-10-26')).text);
     expect(after).to.include('Added 3 entries.');
-    expect(after).to.match(/<th scope="row">Total<\/th>.*<td class="num"><strong>4:02<\/strong><\/td>/);
+    expect(after).to.match(/<th scope="row">Total<\/th>.*<td class="num"><strong>6:00<\/strong><\/td>/);
+  });
+
+  it('the timesheet reads a bare number as hours (2 = 2 h, 0.5 = 30 min, 90m stays minutes), and its Undo takes back what a post added', async () => {
+    const { audit, house } = await catalog();
+    const csrf = SettingsClient.csrf((await owner.get('/app/timesheet?date=2026-10-26')).text);
+    const added = await owner.post('/app/timesheet', {
+      _csrf: csrf,
+      week: '2026-10-26',
+      [`cell:${audit.id}:2026-10-26`]: '2',
+      [`cell:${audit.id}:2026-10-27`]: '0.5',
+      [`cell:${audit.id}:2026-10-28`]: '90m',
+      newProject: house.id,
+      'cell:new:2026-10-29': '1,25',
+    });
+    expect(added.status).to.equal(303);
+    const inWeek = async () =>
+      (
+        (await api('GET', '/api/v1/entries?from=2026-10-26&to=2026-11-01')).body.data as Array<{
+          description: string;
+          durationSec: number;
+          start: string;
+        }>
+      )
+        .filter((e) => e.description === '')
+        .map((e) => [e.start.slice(0, 10), e.durationSec])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(await inWeek()).to.deep.equal([
+      ['2026-10-26', 7200],
+      ['2026-10-27', 1800],
+      ['2026-10-28', 5400],
+      ['2026-10-29', 4500],
+    ]);
+    // The notice after the post carries its Undo (a form: the entries as added, by id and version).
+    const sheet = flat((await owner.get(added.headers.get('location') as string)).text);
+    expect(sheet).to.include('Added 4 entries.');
+    const undo = /<form class="inline undo" method="post" action="\/app\/timesheet\/undo"[^>]*>(.*?)<\/form>/.exec(sheet);
+    expect(undo, 'the Undo form').to.not.equal(null);
+    const addedValues = [...(undo?.[1] ?? '').matchAll(/name="added" value="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(addedValues).to.have.length(4);
+    const undone = await owner.post('/app/timesheet/undo', { _csrf: csrf, week: '2026-10-26', day: '2026-10-26', added: addedValues });
+    expect([undone.status, undone.headers.get('location')]).to.deep.equal([303, '/app/timesheet?date=2026-10-26&day=2026-10-26']);
+    expect(await inWeek()).to.deep.equal([]);
+    expect(flat((await owner.get('/app/timesheet?date=2026-10-26')).text)).to.include('Undone: the 4 entries just added went again.');
+    // An Undo of time changed since takes nothing back.
+    const again = await owner.post('/app/timesheet', { _csrf: csrf, week: '2026-10-26', [`cell:${audit.id}:2026-10-26`]: '1' });
+    const form = flat((await owner.get(again.headers.get('location') as string)).text);
+    const value = (/name="added" value="([^"]+)"/.exec(form) as RegExpExecArray)[1] as string;
+    server.clock.advance(1000);
+    await api('PATCH', `/api/v1/entries/${value.split(' ')[0]}`, { description: 'Kept' });
+    await owner.post('/app/timesheet/undo', { _csrf: csrf, week: '2026-10-26', added: [value] });
+    expect((await entry(value.split(' ')[0] as string)).description).to.equal('Kept');
+    expect(flat((await owner.get('/app/timesheet?date=2026-10-26')).text)).to.include('Nothing was undone');
   });
 
   it('makes a tag from the chips (JSON for the page’s script), with the catalog’s rules', async () => {
