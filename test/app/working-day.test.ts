@@ -340,6 +340,87 @@ describe('web app: the working day', () => {
     expect(flat((await owner.get('/app/timesheet?date=2026-10-26')).text)).to.include('Nothing was undone');
   });
 
+  it('quick entry: @Project / Task and #tag typed whole in a description set them (any case), with or without the script; other words stay text', async () => {
+    const { audit, task, tag } = await catalog();
+    const started = await post('/app/timer/start', { description: 'Review @audit / FIELDWORK #OnSite, then bob@acme #123', week: '' });
+    expect(started.status).to.equal(303);
+    const running = (await api('GET', '/api/v1/entries/current')).body.data;
+    expect(running).to.include({ description: 'Review, then bob@acme #123', projectId: audit.id, taskId: task.id, billable: true });
+    expect(running.tagIds).to.deep.equal([tag.id]);
+    // The add form reads it too: a project without a task, the tag ticked besides.
+    const added = await post('/app/entries', {
+      description: '#onsite Site visit @Audit',
+      day: '2026-11-02',
+      startTime: '07:00',
+      duration: '1:00',
+      week: '',
+    });
+    expect(added.status).to.equal(303);
+    const visit = (await api('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data.find(
+      (e: { description: string }) => e.description === 'Site visit',
+    );
+    expect(visit).to.include({ projectId: audit.id, taskId: null, billable: true });
+    expect(visit.tagIds).to.deep.equal([tag.id]);
+  });
+
+  it('a task picker on the timer, Add time and the edit form, its tasks grouped by project; a task picked is saved', async () => {
+    const { audit, task, past } = await catalog();
+    const week = flat((await owner.get(`/app/week?date=2026-10-30&edit=${past.id}&add=2026-10-30`)).text);
+    for (const id of ['timer-task', 'add-task', `${past.id}-task`])
+      expect(week).to.match(new RegExp(`<label for="${id}">Task</label> <select id="${id}" name="taskId">`));
+    expect(week).to.include(
+      `<optgroup label="Audit" data-project="${audit.id}"><option value="${task.id}" data-project="${audit.id}" >Fieldwork</option>`,
+    );
+    expect(week).to.include(`<option value="${task.id}" data-project="${audit.id}" selected>Fieldwork</option>`);
+    const added = await post('/app/entries', {
+      description: 'Field day',
+      day: '2026-11-02',
+      startTime: '06:00',
+      duration: '2',
+      projectId: audit.id,
+      taskId: task.id,
+      week: '',
+    });
+    expect(added.status).to.equal(303);
+    const field = (await api('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data.find(
+      (e: { description: string }) => e.description === 'Field day',
+    );
+    expect(field).to.include({ projectId: audit.id, taskId: task.id });
+  });
+
+  it('while a timer runs: “Start another timer” starts a new one (the running one keeps its words), and a backdated start that overlaps says so', async () => {
+    const { audit, past } = await catalog();
+    await api('POST', '/api/v1/entries/current', { description: 'Budget review' });
+    const first = (await api('GET', '/api/v1/entries/current')).body.data;
+    server.clock.advance(60_000);
+    const page = flat((await owner.get('/app/week')).text);
+    expect(page).to.match(/<details class="next-timer" >\s*<summary>Start another timer <kbd>n<\/kbd>/);
+    expect(page).to.match(
+      /<form class="timer next" method="post" action="\/app\/timer\/start" aria-label="Another timer" data-inplace\s*>/,
+    );
+    const next = await post('/app/timer/start', { next: 'true', description: 'Field notes @Audit', week: '' });
+    expect(next.status).to.equal(303);
+    const now = (await api('GET', '/api/v1/entries/current')).body.data;
+    expect(now).to.include({ description: 'Field notes', projectId: audit.id });
+    expect(await entry(first.id)).to.include({ description: 'Budget review', end: now.start });
+    // Backdated into Friday's entry (09:00–11:00): the timer and the row both say so.
+    await post('/app/timer/save', {
+      description: 'Field notes',
+      projectId: audit.id,
+      billableFor: audit.id,
+      billable: 'true',
+      startedAt: '',
+      week: '',
+    });
+    await api('PATCH', `/api/v1/entries/${now.id}`, { start: '2026-10-30T10:00:00Z' });
+    await api('DELETE', `/api/v1/entries/${first.id}`);
+    const friday = flat((await owner.get('/app/week?date=2026-10-30')).text);
+    expect(friday).to.include(
+      'Its start overlaps “Audit kickoff” (09:00–11:00): the same time counts twice unless you change one of them.',
+    );
+    expect(friday).to.match(new RegExp(`id="e-${past.id}">.*?<span class="overlap" title="Overlaps “Field notes” \\(10:00–now\\)"\\s*>`));
+  });
+
   it('makes a tag from the chips (JSON for the page’s script), with the catalog’s rules', async () => {
     const page = await owner.get('/app/week');
     const made = await owner.post('/app/tags', { _csrf: SettingsClient.csrf(page.text), name: 'urgent' });
