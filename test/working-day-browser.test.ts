@@ -308,6 +308,15 @@ describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASO
     await page.keyboard.press('n');
     expect(await page.locator('details.next-timer').getAttribute('open')).to.equal('');
     expect(await page.locator('#timer-description').inputValue()).to.equal('Long stretch');
+    // s and at once n: what is typed while the stop is answered stays, in the timer's field.
+    server.clock.advance(60_000);
+    await page.locator('h1').click();
+    await page.keyboard.press('s');
+    await page.keyboard.press('n');
+    await page.keyboard.type('Next thing', { delay: 40 });
+    await page.locator('form.timer:not(.next)').waitFor();
+    expect(await page.locator('#timer-description').inputValue()).to.equal('Next thing');
+    expect(await page.evaluate<string | null>('document.activeElement?.id ?? null')).to.equal('timer-description');
     expect(problems).to.deep.equal([]);
   });
 

@@ -484,7 +484,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
 
   // --- In-place forms: no reload, the page keeps its place, a short confirmation ---------------
   var region = document.getElementById('live-region');
-  function swap(html, url, keepToast) {
+  function swap(html, url, keepToast, sent) {
     var next = new DOMParser().parseFromString(html, 'text/html').getElementById('live-region');
     if (!next || !region) return false;
     var y = window.scrollY;
@@ -493,6 +493,16 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     var toast = region.querySelector('.notice.toast');
     var fresh = next.querySelector('.notice.toast') !== null;
     if (toast && !fresh) next.insertBefore(toast, next.firstChild);
+    // A field being typed in keeps its text and caret (a write answered while the person went on:
+    // `s` then `n` at once); the form that starts another timer becomes the timer's when none runs.
+    var typed = document.activeElement;
+    var carried = null;
+    var working = typed && region.contains(typed) && typed.form !== sent && /^(INPUT|TEXTAREA)$/.test(typed.tagName);
+    if (working && typed.id && typed.type !== 'hidden') {
+      // The page's ids are letters, digits, - and _ (entries' ids among them): safe in an attribute selector.
+      var same = next.querySelector('[id="' + typed.id + '"]') || next.querySelector('[id="' + typed.id.replace(/^next-/, 'timer-') + '"]');
+      if (same && same.tagName === typed.tagName) carried = { into: same, value: typed.value, at: typed.selectionStart };
+    }
     region.replaceWith(next);
     region = next;
     wire(region);
@@ -501,6 +511,13 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     if (url && window.history && history.replaceState) history.replaceState(null, '', url);
     var invalid = region.querySelector('[aria-invalid=true]');
     var shown = region.querySelector('.notice.toast');
+    if (carried && !invalid) {
+      var details = carried.into.closest('details');
+      if (details) details.open = true;
+      carried.into.value = carried.value;
+      carried.into.focus();
+      if (carried.at !== null) carried.into.setSelectionRange(carried.at, carried.at);
+    }
     if (invalid) invalid.focus();
     else if (shown && fresh && !keepToast) announce(shown.textContent.replace(/\s+/g, ' ').trim());
     return true;
@@ -517,7 +534,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
       })
       .then(function (answer) {
         // A refused form comes back with its message at its field; a write, with the week as it is now.
-        if (swap(answer.text, answer.ok ? answer.url.replace(/#.*$/, '') : null)) return;
+        if (swap(answer.text, answer.ok ? answer.url.replace(/#.*$/, '') : null, false, form)) return;
         // Not the week (a page of its own: not found, not allowed): shown as it came.
         document.open();
         document.write(answer.text);
