@@ -104,11 +104,21 @@ export interface ExportHead {
 export interface Row {
   cells: Cell[];
   role?: 'group' | 'sub' | 'total';
+  /**
+   * A sum of other rows of the table (a group over its sub-groups, a week's or the report's
+   * total): the PDF prints it, the spreadsheets leave it out, so their rows are of one level and
+   * a column's sum is the total (not the total three times over).
+   */
+  summed?: true;
 }
 
+/** The rows a spreadsheet writes: one level, no sums of other rows. */
+export const spreadsheetRows = (batch: readonly Row[]): Row[] => batch.filter((row) => row.summed !== true);
+
 /**
- * A week of the timesheet (kind weekly): its seven local days and a row per group with time in
- * it, then the week's total. The spreadsheets flatten it into rows; the PDF draws it as a grid.
+ * A week of the timesheet (kind weekly): its local days within the report's range (seven, or fewer
+ * in the range's first and last weeks) and a row per group with time in it, then the week's
+ * total. The spreadsheets flatten it into rows; the PDF draws it as a grid of those days only.
  */
 export interface TimesheetWeek {
   days: string[];

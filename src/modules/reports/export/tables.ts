@@ -184,10 +184,11 @@ function exportTables(sources: TableSources) {
     const rows: Row[] = [];
     for (const g of report.groups) {
       const name = g.name ?? by.none;
-      rows.push({ cells: [name, ...(then ? [''] : []), ...figures(g)], role: 'group' });
+      // With sub-groups a group's row sums them: the PDF's sub-total, not a spreadsheet's row.
+      rows.push({ cells: [name, ...(then ? [''] : []), ...figures(g)], role: 'group', ...(then ? { summed: true as const } : {}) });
       if (then) for (const s of g.subGroups ?? []) rows.push({ cells: [name, s.name ?? then.none, ...figures(s)], role: 'sub' });
     }
-    rows.push({ cells: ['Total', ...(then ? [''] : []), ...figures(report.totals)], role: 'total' });
+    rows.push({ cells: ['Total', ...(then ? [''] : []), ...figures(report.totals)], role: 'total', summed: true });
     const columns: Column[] = [
       text(by.label, 28),
       ...(then ? [text(then.label, 28)] : []),
@@ -221,8 +222,10 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
   const first = DateTime.fromISO(request.from, { zone: 'UTC' });
   const shift = request.weekStart === 'monday' ? first.weekday - 1 : first.weekday % 7;
   const last = DateTime.fromISO(request.to, { zone: 'UTC' });
-  const weeks: TimesheetWeek[] = [];
+  const weeks: Array<TimesheetWeek & { spreadsheet: { keys: string[]; rows: TimesheetWeek['rows']; totals: TimesheetWeek['totals'] } }> =
+    [];
   const none = GROUP_LABELS[groupBy].none;
+  const inRange = (key: string) => key >= request.from && key <= request.to;
   for (let start = first.minus({ days: shift }); start <= last; start = start.plus({ days: 7 })) {
     const keys = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }).toISODate() as string);
     const byGroup = new Map<string, { name: string; seconds: number[]; amount: number }>();
@@ -244,7 +247,15 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
     const rows = [...byGroup.values()].sort((a, b) => (a.name === none ? 1 : b.name === none ? -1 : collator.compare(a.name, b.name)));
     totals.amount = Math.round(totals.amount * 100) / 100;
     for (const r of rows) r.amount = Math.round(r.amount * 100) / 100;
-    weeks.push({ days: keys, rows, totals });
+    // The PDF's grid: the range's days of the week only (its first and last weeks may start or end within it).
+    const shown = keys.map((key, i) => (inRange(key) ? i : -1)).filter((i) => i >= 0);
+    const pick = (values: number[]) => shown.map((i) => values[i] ?? 0);
+    weeks.push({
+      days: shown.map((i) => keys[i] as string),
+      rows: rows.map((r) => ({ ...r, seconds: pick(r.seconds) })),
+      totals: { ...totals, seconds: pick(totals.seconds) },
+      spreadsheet: { keys, rows, totals },
+    });
   }
   const weekday = (i: number) =>
     (request.weekStart === 'monday'
@@ -259,20 +270,23 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
   ];
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const rows: Row[] = [];
-  for (const week of weeks) {
-    const date = Date.parse(`${week.days[0]}T00:00:00Z`);
+  for (const { spreadsheet: week } of weeks) {
+    const date = Date.parse(`${week.keys[0]}T00:00:00Z`);
+    // A day outside the range is an empty cell, not a zero.
+    const days = (seconds: number[]) => seconds.map((s, i) => (inRange(week.keys[i] as string) ? s : null));
     for (const r of week.rows)
-      rows.push({ cells: [date, r.name, ...r.seconds, sum(r.seconds), ...(head.money ? [r.amount] : [])], role: 'sub' });
+      rows.push({ cells: [date, r.name, ...days(r.seconds), sum(r.seconds), ...(head.money ? [r.amount] : [])], role: 'sub' });
     rows.push({
-      cells: [date, 'Total', ...week.totals.seconds, sum(week.totals.seconds), ...(head.money ? [week.totals.amount] : [])],
+      cells: [date, 'Total', ...days(week.totals.seconds), sum(week.totals.seconds), ...(head.money ? [week.totals.amount] : [])],
       role: 'total',
+      summed: true,
     });
   }
   return {
     head,
     columns,
     batches: [rows],
-    weeks,
+    weeks: weeks.map(({ days, rows: grid, totals }) => ({ days, rows: grid, totals })),
     totals: () => ({ seconds: report.totals.durationSec, amount: report.totals.amount, count: report.totals.entryCount }),
   };
 }
