@@ -41,6 +41,17 @@ export interface ExportRequest {
   subGroupBy: Grouping | null;
   /** Whose time; absent: everyone the actor may see. */
   userIds?: string[];
+  /** The Reports page's filters besides whose time (the API's names): client, project, task, tag, billable, text. */
+  filters?: {
+    clientIds?: string[];
+    projectIds?: string[];
+    taskIds?: string[];
+    tagIds?: string[];
+    billable?: boolean;
+    search?: string;
+  };
+  /** Colleagues' money the actor may not see: refused (the API's rule, the default) or withheld (the web app's downloads). */
+  unseenMoney?: 'refuse' | 'withhold';
 }
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -98,6 +109,8 @@ export interface ExportHead {
   weekStart: 'monday' | 'sunday';
   /** Whether money columns are written at all. */
   money: boolean;
+  /** The filters besides whose time, as a person reads them (`Project Audit`, `Billable only`); empty: none. */
+  only: string[];
 }
 
 /** A row with its role in the document (the PDF sets totals and groups apart; spreadsheets ignore it). */

@@ -27,37 +27,47 @@ interface ReportQuery {
   to: string;
   timeZone: string;
   userIds?: string[];
+  projectIds?: string[];
+  clientIds?: string[];
+  taskIds?: string[];
+  tagIds?: string[];
+  billable?: boolean;
+  search?: string;
 }
+
+/** The reports service's answer to money its reader may not see (./service.ts `UnseenMoney`). */
+type Options = { unseenMoney?: 'refuse' | 'withhold' };
 
 /** What the tables read: the reports service's own reports (each checks the range and who may see it). */
 export interface TableSources {
   namer: Namer;
   /** Exports without a zone are read in the server's. */
   defaultTimeZone: string;
-  checkVisibility(actor: Actor, filters: EntryFilters): void;
+  checkVisibility(actor: Actor, filters: EntryFilters, unseenMoney?: Options['unseenMoney']): { moneyWithheld: boolean };
   /** The detailed report's rows in batches, in its order; the range as instants. */
-  detailed(actor: Actor, query: ReportQuery): { range: { from: number; to: number }; pages: Iterable<EntryRowView[]> };
-  summary(actor: Actor, query: ReportQuery & { groupBy: Grouping; subGroupBy?: Grouping; weekStart: 'monday' | 'sunday' }): Summary;
+  detailed(actor: Actor, query: ReportQuery, options: Options): { range: { from: number; to: number }; pages: Iterable<EntryRowView[]> };
+  summary(
+    actor: Actor,
+    query: ReportQuery & { groupBy: Grouping; subGroupBy?: Grouping; weekStart: 'monday' | 'sunday' },
+    options: Options,
+  ): Summary;
 }
 
+/** The export's report query: its range and zone, and the Reports page's filters (whose time, client, project, task, tag, billable, text). */
 const queryOf = (request: ExportRequest): ReportQuery => ({
   from: request.from,
   to: request.to,
   timeZone: request.timeZone as string,
+  ...pickEntryFilters(request.filters ?? {}),
   ...(request.userIds ? { userIds: request.userIds } : {}),
 });
+const optionsOf = (request: ExportRequest): Options => (request.unseenMoney ? { unseenMoney: request.unseenMoney } : {});
 const summaryOf = (sources: TableSources, actor: Actor, request: ExportRequest, groupBy: Grouping, subGroupBy: Grouping | null) =>
-  sources.summary(actor, { ...queryOf(request), weekStart: request.weekStart, groupBy, ...(subGroupBy ? { subGroupBy } : {}) });
-
-/**
- * Whether the actor may see the money of every entry a selection covers: their own always,
- * colleagues' with canViewOthersMoney (the API's rule; a selection spanning colleagues' time
- * without it is refused before this is asked).
- */
-const seesMoney = (actor: Actor, filters: EntryFilters) =>
-  actor.canViewOthersMoney ||
-  !actor.canViewOthersTime ||
-  (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId));
+  sources.summary(
+    actor,
+    { ...queryOf(request), weekStart: request.weekStart, groupBy, ...(subGroupBy ? { subGroupBy } : {}) },
+    optionsOf(request),
+  );
 
 /**
  * The exports of the reports service: `exportTable` decides who may see what once, before the
@@ -70,7 +80,8 @@ export function createExporter(sources: TableSources) {
   return {
     exportTable(actor: Actor, request: ExportRequest): ExportTable {
       const filters = pickEntryFilters(request.userIds ? { userIds: request.userIds } : {});
-      sources.checkVisibility(actor, filters);
+      // The money of every entry the selection covers, or none: refused (the API's rule) or withheld (a person's page).
+      const { moneyWithheld } = sources.checkVisibility(actor, filters, request.unseenMoney);
       const timeZone = canonicalTimeZone(request.timeZone ?? sources.defaultTimeZone);
       // The range is checked before the first byte (a range too long is the page's 400).
       reportRange(request.from, request.to, timeZone);
@@ -86,11 +97,29 @@ export function createExporter(sources: TableSources) {
         groupBy: request.groupBy,
         subGroupBy: request.kind === 'summary' ? request.subGroupBy : null,
         weekStart: request.weekStart,
-        money: seesMoney(actor, filters),
+        money: !moneyWithheld,
+        only: filterWords(sources.namer, actor.workspaceId, request.filters ?? {}),
       };
       return tables[request.kind](actor, { ...request, timeZone }, head);
     },
   };
+}
+
+/** The filters of an export, as its head names them: `Client Acme`, `Tag onsite`, `Billable only`, `Text “kickoff”`. */
+function filterWords(namer: Namer, workspaceId: string, filters: NonNullable<ExportRequest['filters']>): string[] {
+  const named = (grouping: 'client' | 'project' | 'task' | 'tag', label: string, ids: string[] | undefined) => {
+    if (!ids || ids.length === 0) return [];
+    const name = namer(grouping, workspaceId, ids);
+    return [`${label} ${ids.map((id) => name(id).name ?? id).join(', ')}`];
+  };
+  return [
+    ...named('client', 'Client', filters.clientIds),
+    ...named('project', 'Project', filters.projectIds),
+    ...named('task', 'Task', filters.taskIds),
+    ...named('tag', 'Tag', filters.tagIds),
+    ...(filters.billable === undefined ? [] : [filters.billable ? 'Billable only' : 'Not billable only']),
+    ...(filters.search ? [`Text “${filters.search}”`] : []),
+  ];
 }
 
 const text = (header: string, width: number): Column => ({ header, type: 'text', width });
@@ -130,7 +159,7 @@ function exportTables(sources: TableSources) {
   }
 
   function detailed(actor: Actor, request: ExportRequest, head: ExportHead): ExportTable {
-    const { range, pages } = sources.detailed(actor, queryOf(request));
+    const { range, pages } = sources.detailed(actor, queryOf(request), optionsOf(request));
     const local = localClock(head.timeZone, range.from, range.to);
     const members = cachedNames(actor, 'user');
     const tags = cachedNames(actor, 'tag');

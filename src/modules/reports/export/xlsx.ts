@@ -92,6 +92,7 @@ function aboutLines(table: ExportTable): string[][] {
     ['To (included)', head.to],
     ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
     ['Time zone', head.timeZone],
+    ...(head.only.length > 0 ? [['Only', head.only.join(' · ')]] : []),
     ...(head.kind === 'detailed' ? [] : [['Grouped by', GROUP_LABELS[head.groupBy].label]]),
     ...(head.subGroupBy ? [['Then by', GROUP_LABELS[head.subGroupBy].label]] : []),
     ...(head.money ? [['Currency', head.currency]] : []),
