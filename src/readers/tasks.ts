@@ -48,7 +48,7 @@ export interface ReadTask {
  * task's compression decided; or the domain error the read raised (an error object does not
  * cross threads as itself).
  */
-export type ReadResult = Uint8Array | EncodedBody | { error: { code: DomainErrorCode; message: string; field?: string } };
+export type ReadResult = Uint8Array | EncodedBody | { error: { code: DomainErrorCode; message: string; field?: string; people?: string } };
 
 const encoder = new TextEncoder();
 
@@ -121,14 +121,24 @@ export async function runRead(handlers: ReadHandlers, task: ReadTask, texts: Rea
       : { bytes: json, coding: null };
   } catch (error) {
     if (error instanceof DomainError)
-      return { error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) } };
+      return {
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.field === undefined ? {} : { field: error.field }),
+          ...(error.people === undefined ? {} : { people: error.people }),
+        },
+      };
     throw error;
   }
 }
 
 /** The domain error of a read's result, raised again on the request thread. */
 export const raise = (result: Extract<ReadResult, { error: unknown }>): never => {
-  throw new DomainError(result.error.code, result.error.message, result.error.field === undefined ? {} : { field: result.error.field });
+  throw new DomainError(result.error.code, result.error.message, {
+    ...(result.error.field === undefined ? {} : { field: result.error.field }),
+    ...(result.error.people === undefined ? {} : { people: result.error.people }),
+  });
 };
 
 /** What a reader thread is started with (src/threads/reader-thread.ts). */

@@ -76,8 +76,10 @@ describe('web app: the catalog', () => {
     expect((await server.request('GET', `/api/v1/tags/${tag.id}`)).status).to.equal(404);
     const inUse = await post(`/app/catalog/client/${client.id}/delete`, {});
     const api = await server.request('DELETE', `/api/v1/clients/${client.id}`);
+    // The API's words name the client's id; the page's the person's (issue 46).
     expect(inUse.status).to.equal(api.status);
-    expect(flat(inUse.text)).to.include(api.body.detail);
+    expect(api.body.detail).to.equal(`Client ${client.id} still has projects; archive it instead.`);
+    expect(flat(inUse.text)).to.include('This client still has projects, so it cannot be deleted: archive it instead');
   });
 
   it('refuses a taken name and a bad rate at their fields, keeping what was typed; rates stay hidden without money visibility', async () => {

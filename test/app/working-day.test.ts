@@ -156,7 +156,7 @@ describe('web app: the working day', () => {
     const second = await post(`/app/entries/${past.id}`, { ...form, description: 'Second tab' });
     expect(second.status).to.equal(409);
     const shown = flat(second.text);
-    expect(shown).to.include(`Entry ${past.id} was changed elsewhere since you opened it: its newer values are shown.`);
+    expect(shown).to.include('This entry was changed elsewhere since you opened it: its newer values are shown.');
     expect(shown).to.match(new RegExp(`id="${past.id}-description"[^>]*value="First tab"`));
     expect((await entry(past.id)).description).to.equal('First tab');
   });

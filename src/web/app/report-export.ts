@@ -8,6 +8,7 @@ import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { filterQuery } from './report-filters.js';
 import { contextOf, EVERYONE, formErrors, formOf, refusalOf, renderReport } from './reports.js';
+import { spoken } from '../kit/refusal.js';
 
 const query = (req: Request, name: string): string => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '');
 
@@ -32,7 +33,7 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
       format = exportFormatOf(asked.format);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      errors.form = `${error.message} Choose one with the Download buttons.`;
+      errors.form = `${spoken(error)} Choose one with the Download buttons.`;
     }
     if (Object.keys(errors).length > 0 || !format || !kind) return renderReport(deps, res, ctx, 400, form, errors, null);
     const request: ExportRequest = {

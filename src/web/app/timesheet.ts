@@ -9,7 +9,7 @@ import { field, fields, weekOf } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { colourMark } from '../kit/marks.js';
-import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
 import { durationOf, hoursText } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
@@ -203,7 +203,7 @@ export function timesheetRoutes(router: Router, deps: WebDeps): void {
         });
       } catch (error) {
         if (!isFormRefusal(error)) return next(error);
-        errors[name] = error.message;
+        errors[name] = spoken(error);
       }
     }
     if (Object.keys(errors).length > 0)

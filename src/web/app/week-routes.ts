@@ -7,7 +7,7 @@ import type { WebDeps } from '../deps.js';
 import { field, fields, sentValues, wallClock, weekOf } from '../kit/forms.js';
 import { html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
-import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
 import { spanOf, type TimeFormat, timerStartOf } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
@@ -158,8 +158,13 @@ function backToWeek(deps: WebDeps, req: Request, res: Response, place = '', noti
 
 /** A refused form, shown at its fields (the add form types its span as a day and times). */
 function refusalOf(form: string, req: Request, error: DomainError): NonNullable<WeekModel['refused']> {
+  // The form that starts another timer has no start field: a refusal of its start shows at its description.
   const names: Record<string, string> =
-    form === 'add' ? { start: 'startTime', end: 'endTime', description: 'description' } : { startedAt: 'start' };
+    form === 'add'
+      ? { start: 'startTime', end: 'endTime', description: 'description' }
+      : form === 'next'
+        ? { start: 'description', startedAt: 'description' }
+        : { startedAt: 'start' };
   const { errors } = refusal(error, { fields: names, fallback: 'description', message: (text) => text.replace(/^body\./, '') });
   return { form, values: { ...sentValues(req), tagIds: fields(req, 'tagIds').join(',') }, errors };
 }
@@ -397,7 +402,7 @@ function helperRoutes(router: Router, deps: WebDeps): void {
       res.status(201).json({ data: { id: tag.id, name: tag.name } });
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);
-      res.status(refusal(error).status).json({ error: error.message.replace(/^body\./, '') });
+      res.status(refusal(error).status).json({ error: spoken(error).replace(/^body\./, '') });
     }
   });
 }
@@ -420,10 +425,10 @@ export function weekRoutes(router: Router, deps: WebDeps): void {
         const name = form(req);
         // An entry changed elsewhere since the page was read: its newer values, its form open, the message on top.
         if (error.field === 'version')
-          return renderWeek(deps, req, res, signed, 409, undefined, { editId: name, notice: { kind: 'error', body: error.message } });
+          return renderWeek(deps, req, res, signed, 409, undefined, { editId: name, notice: { kind: 'error', body: spoken(error) } });
         // A refusal of a form that is not on the page (an Undo, a Delete): its message on top.
         if (name === 'restore' || name === 'delete')
-          return renderWeek(deps, req, res, signed, refusal(error).status, undefined, { notice: { kind: 'error', body: error.message } });
+          return renderWeek(deps, req, res, signed, refusal(error).status, undefined, { notice: { kind: 'error', body: spoken(error) } });
         return renderWeek(
           deps,
           req,

@@ -320,11 +320,11 @@ const SHORTCUTS = html`<dialog id="shortcuts" aria-labelledby="shortcuts-h">
   <h2 id="shortcuts-h">Keyboard shortcuts</h2>
   <dl class="facts compact">
     <dt><kbd>n</kbd></dt>
-    <dd>New timer: type what you work on</dd>
+    <dd>New timer: type what you work on (while one runs, start another)</dd>
     <dt><kbd>s</kbd></dt>
     <dd>Start or stop the timer</dd>
     <dt><kbd>c</kbd></dt>
-    <dd>Continue the last entry</dd>
+    <dd>Continue the entry that ended last</dd>
     <dt><kbd>m</kbd></dt>
     <dd>Add time today</dd>
     <dt><kbd>/</kbd></dt>
