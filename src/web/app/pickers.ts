@@ -138,7 +138,7 @@ export function billableBox(id: string, checked: boolean, shownFor: string): Htm
  * choosing: the server reads it when the form is sent (./quick-entry.ts), with or without the
  * script. Without the script it is a plain text field.
  */
-export function descriptionCombo(id: string, label: string, value: string, errors: FieldErrors): Html {
+export function descriptionCombo(id: string, label: string, value: string, errors: FieldErrors, placeholder = ''): Html {
   return html`<div class="field combo">
     <label for="${id}">${label}</label>
     <input
@@ -153,6 +153,7 @@ export function descriptionCombo(id: string, label: string, value: string, error
       aria-expanded="false"
       aria-controls="${id}-list"
       data-suggest
+      ${placeholder ? html`placeholder="${placeholder}"` : ''}
       ${invalidAt(id, errors.description)}
     />
     <ul id="${id}-list" role="listbox" class="suggestions" aria-label="Suggestions" hidden></ul>

@@ -167,12 +167,13 @@ export function filterFields(form: FilterForm, choices: FilterChoices, errors: F
         errors,
       )}
       <div class="field">
-        <label for="report-search">Text <span class="hint">in the description</span></label>
+        <label for="report-search">Text</label>
         <input
           id="report-search"
           type="search"
           name="search"
           value="${form.search}"
+          placeholder="in the description"
           maxlength="${SEARCH_MAX}"
           ${invalidAt('report-search', errors.search)}
         />

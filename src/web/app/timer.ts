@@ -84,7 +84,7 @@ function startForm(m: TimerModel, week: string, prefix: 'timer' | 'next', sent: 
   >
     ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
     ${prefix === 'next' ? html`<input type="hidden" name="next" value="true" />` : ''}
-    ${descriptionCombo(`${prefix}-description`, label, sent.description ?? '', errors)}
+    ${descriptionCombo(`${prefix}-description`, label, sent.description ?? '', errors, 'e.g. Site visit @project #tag')}
     ${projectPicker(`${prefix}-project`, m.projects, sent.projectId)}
     ${taskPicker(`${prefix}-task`, m.tasks, m.projects, sent.projectId, sent.taskId)}
     ${tagChips(`${prefix}-tags`, m.tags, sent.tagIds ? sent.tagIds.split(',') : [])}
