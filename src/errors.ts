@@ -34,6 +34,17 @@ export class DomainError extends Error {
   }
 }
 
+/** A budget is spent (issue 44, M5): `rate_limited` (429), with how long to wait (pages and the API send it as Retry-After). */
+export class BudgetSpent extends DomainError {
+  override name = 'BudgetSpent';
+  constructor(
+    message: string,
+    readonly retryAfterSec: number,
+  ) {
+    super('rate_limited', message);
+  }
+}
+
 /** A refusal of one input, at its field. */
 export const invalidAt = (field: string, message: string, people?: string): DomainError =>
   new DomainError('invalid', message, { field, ...(people === undefined ? {} : { people }) });

@@ -82,6 +82,14 @@ describe('architecture: the shape of src/', () => {
     expect(violations((file, i) => upward.some(([from, to]) => from.test(file) && to.test(i)))).to.deep.equal([]);
   });
 
+  it('invoice documents are made and checked in one place: no page, command or reader reaches the documents part of the invoices module (issue 45 item 6)', () => {
+    // The invoices service's use cases (a document of an invoice, a send) hold the one check; the
+    // entry points translate. Only the document threads (src/documents) render, as the render port.
+    expect(
+      violations((file, i) => /^src\/(http|web|cli|readers|operations)\//.test(file) && i.startsWith('src/modules/invoices/documents/')),
+    ).to.deep.equal([]);
+  });
+
   it('every module has its service, and a module with tables its schema and repository', () => {
     for (const module of readdirSync(join(SRC, 'modules'))) {
       const has = (name: string) => sources.some((s) => s.path === `src/modules/${module}/${name}`);

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { DomainError } from '../errors.js';
+import { BudgetSpent, DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
 import { ReadersBusy } from '../readers/pool.js';
 import { appArea } from './app/index.js';
@@ -163,6 +163,8 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
     return;
   }
   if (error instanceof DomainError) {
+    // A spent budget says when to try again (issue 44, M5).
+    if (error instanceof BudgetSpent) res.setHeader('Retry-After', String(error.retryAfterSec));
     // The same status as the API gives the same refusal (404, 403, 409, 400, 429).
     send(deps, res, statusOf(error), {
       ...shell(deps, signed),

@@ -25,6 +25,13 @@ export const catalogErrors = {
       `${fields.join(', ')}: setting a rate or a budget needs the visibility of colleagues' money, which you do not have. Leave ${fields.length > 1 ? 'them' : 'it'} out, or ask an owner.`,
       { field: fields[0] as string },
     ),
+  /** A client's invoicing party or VAT treatment changed by someone who is neither an owner nor sees colleagues' money (issue 44, M2). */
+  partyHidden: (fields: string[]) =>
+    new DomainError(
+      'forbidden',
+      `${fields.join(', ')}: a client's invoicing details (who its invoices are addressed to, and their VAT) are changed by owners and by members who see colleagues' money only; nothing was changed. Leave ${fields.length > 1 ? 'them' : 'it'} out, or ask an owner.`,
+      { field: fields[0] as string },
+    ),
   clientArchived: (id: string) =>
     new DomainError('invalid', `clientId: client ${id} is archived; unarchive it first.`, {
       field: 'clientId',

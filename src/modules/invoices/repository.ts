@@ -1,11 +1,12 @@
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { invoiceNumbers, invoices, invoiceSettings } from './schema.js';
+import { invoiceNumbers, invoiceSends, invoices, invoiceSettings } from './schema.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type InvoiceSettingsRow = typeof invoiceSettings.$inferSelect;
+export type InvoiceSendRow = typeof invoiceSends.$inferSelect;
 
-/** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, the settings). */
+/** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, their sends, the settings). */
 export function createInvoicesRepository(db: Db) {
   return {
     invoice: (id: string): InvoiceRow | undefined => db.select().from(invoices).where(eq(invoices.id, id)).get(),
@@ -55,6 +56,19 @@ export function createInvoicesRepository(db: Db) {
     insertNumber: (values: typeof invoiceNumbers.$inferInsert): void => {
       db.insert(invoiceNumbers).values(values).run();
     },
+
+    /** Records a send by mail (in the write that queues its message). */
+    insertSend: (values: typeof invoiceSends.$inferInsert): void => {
+      db.insert(invoiceSends).values(values).run();
+    },
+    /** An invoice's sends by mail, oldest first. */
+    sends: (invoiceId: string): InvoiceSendRow[] =>
+      db
+        .select()
+        .from(invoiceSends)
+        .where(eq(invoiceSends.invoiceId, invoiceId))
+        .orderBy(asc(invoiceSends.createdAt), asc(invoiceSends.id))
+        .all(),
 
     settings: (workspaceId: string): InvoiceSettingsRow | undefined =>
       db.select().from(invoiceSettings).where(eq(invoiceSettings.workspaceId, workspaceId)).get(),

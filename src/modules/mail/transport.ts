@@ -7,8 +7,11 @@ import type { MailSettings } from './settings.js';
 
 /** A message as the relay gets it. */
 export interface Envelope {
+  /** MAIL_FROM's address, with the message's own display name when it has one (an invoice's issuer). */
   from: Mailbox;
   to: Mailbox;
+  /** Where a reply goes, when not to From. */
+  replyTo?: Mailbox | null;
   subject: string;
   text: string;
   html: string;
@@ -50,6 +53,7 @@ export function createRelay(settings: MailSettings, timeouts = { connectMs: CONN
       const info = await transport.sendMail({
         from: { name: message.from.name ?? '', address: message.from.address },
         to: { name: message.to.name ?? '', address: message.to.address },
+        ...(message.replyTo ? { replyTo: { name: message.replyTo.name ?? '', address: message.replyTo.address } } : {}),
         // The envelope names exactly the one checked recipient, whatever the headers say.
         envelope: { from: message.from.address, to: [message.to.address] },
         subject: message.subject,

@@ -22,5 +22,10 @@ export const sessionErrors = {
         people: `${name} is also a member of a workspace you do not own, and a setup link would open that one too: ask the person who runs timetrack to make this link.`,
       },
     ),
+  addressProved: (name: string) =>
+    new DomainError(
+      'forbidden',
+      `${name}'s address is confirmed as theirs (a link mailed to it was opened, or the identity provider vouched for it), so a setup link shown to you would let you in as ${name}. With mail set up the link goes to their address; without it, the person who runs the server makes one (timetrack user invite).`,
+    ),
   validHours: () => new DomainError('invalid', 'valid hours must be more than 0 and at most 720 (30 days).'),
 };

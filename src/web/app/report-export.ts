@@ -76,11 +76,16 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
               if (!error) taken();
             });
           },
+          stalled() {
+            // The browser stopped reading: the download is broken off (it is marked failed), the reader thread freed.
+            res.destroy();
+          },
         },
         gone.signal,
       );
       if ('cancelled' in outcome) {
-        deps.logger.info('an export was cancelled: its browser went away', { requestId, kind, format });
+        if (outcome.stalled) deps.logger.warn('an export was broken off: its browser stopped reading', { requestId, kind, format });
+        else deps.logger.info('an export was cancelled: its browser went away', { requestId, kind, format });
         return;
       }
       res.end();

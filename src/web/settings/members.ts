@@ -380,7 +380,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
     signedIn(deps, (req, res, signed) => {
       const userId = req.params.userId as string;
       const name = nameOf(deps, signed.session, userId);
-      let link: { secret: string; expiresAt: number; mailed: boolean };
+      let link: { secret: string | null; expiresAt: number; mailed: boolean };
       try {
         link = services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
       } catch (error) {
@@ -392,15 +392,28 @@ export function memberPages(router: Router, deps: WebDeps): void {
   );
 }
 
-/** The one-time setup link, shown once, naming whom it is for. */
-function setupLinkNotice(deps: WebDeps, name: string, link: { secret: string; expiresAt: number; mailed: boolean }, zone: string): Notice {
+/** The one-time setup link naming whom it is for: mailed to their address (never shown here), or shown once to hand over while mail is off. */
+function setupLinkNotice(
+  deps: WebDeps,
+  name: string,
+  link: { secret: string | null; expiresAt: number; mailed: boolean },
+  zone: string,
+): Notice {
+  const until = when(new Date(link.expiresAt).toISOString(), zone);
+  if (link.secret === null)
+    return {
+      kind: 'ok',
+      body: html`<p>
+        <strong>We mailed ${name} a setup link</strong>, valid until ${until}. Only whoever reads their mailbox can open it; a new link ends
+        this one. The <a href="${deps.paths.settings}/mail">Mail</a> page shows how the mail went.
+      </p>`,
+    };
   const where = siteLink(deps);
   return {
     kind: 'ok',
     body: html`<p>
-        <strong>Setup link for ${name}</strong>, valid until ${when(new Date(link.expiresAt).toISOString(), zone)}.
-        ${link.mailed ? html`It was mailed to ${name}; here it is too, in case mail is slow.` : html`Send it to ${name} only:`} whoever
-        opens it first sets the password. It is shown only this once; a new link ends this one.
+        <strong>Setup link for ${name}</strong>, valid until ${until}. Send it to ${name} only: whoever opens it first sets the password. It
+        is shown only this once; a new link ends this one.
       </p>
       ${secretBox('setup-link', `The setup link for ${name}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,
@@ -416,17 +429,22 @@ function addedNotice(deps: WebDeps, signed: SignedIn, added: Enrolled): Notice {
     added.kind === 'invited'
       ? { secret: added.secret, expiresAt: added.expiresAt, mailed: added.mailed }
       : deps.services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId: added.userId });
+  const until = when(new Date(link.expiresAt).toISOString(), readerZone(deps, signed.session));
+  // Mailed: only the address's holder gets the link (H1); it is not shown here.
+  if (link.secret === null)
+    return {
+      kind: 'ok',
+      body: html`<p>
+        <strong>We mailed ${added.email} a link</strong> that lets them into ${signed.session.workspaceName}. It works once, until ${until},
+        and only whoever reads that mailbox can open it. The <a href="${deps.paths.settings}/mail">Mail</a> page shows how the mail went.
+      </p>`,
+    };
   const where = siteLink(deps);
   return {
     kind: 'ok',
     body: html`<p>
-        ${
-          link.mailed
-            ? html`<strong>We mailed ${added.email} a link</strong> that lets them into ${signed.session.workspaceName}. Here it is too, in
-                case mail is slow: it`
-            : html`<strong>Send this link to ${added.email}</strong>: it lets them into ${signed.session.workspaceName}. It`
-        }
-        works once, until ${when(new Date(link.expiresAt).toISOString(), readerZone(deps, signed.session))}, and is shown only this once.
+        <strong>Send this link to ${added.email}</strong>: it lets them into ${signed.session.workspaceName}. It works once, until ${until},
+        and is shown only this once.
       </p>
       ${secretBox('setup-link', `The link for ${added.email}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,

@@ -48,7 +48,15 @@ const ISSUER_LABELS = {
   bic: ['BIC', ''],
   bankName: ['Bank', ''],
   accountHolder: ['Account holder', ''],
-  sellerIdentifier: ['Seller identifier', 'For e-invoices.'],
+  sellerIdentifier: [
+    'Seller identifier',
+    'BT-29: e.g. your GLN, or the supplier number your client gave you. Needed on e-invoices without a VAT ID or register entry.',
+  ],
+  sellerIdentifierScheme: ['Seller identifier scheme', 'Its ISO 6523 code, e.g. 0088 for a GLN; empty for a supplier number.'],
+  vatCurrency: [
+    'VAT currency',
+    'ISO 4217; empty: your EU country’s currency (EUR in the euro area). Invoices in another currency state their VAT in it too.',
+  ],
   electronicAddress: ['Electronic address', 'For e-invoices, e.g. an email or Peppol ID.'],
   electronicAddressScheme: ['Electronic address scheme', 'e.g. EM for email, 0088 for GLN.'],
   invoiceFooter: ['Invoice footer', ''],
@@ -58,8 +66,11 @@ const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
   { legend: 'Business', fields: ['legalName', 'contactName', 'email', 'phone', 'website'] },
   { legend: 'Address', fields: ['addressLines', 'postalCode', 'city', 'country'] },
   { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'registrationNumber', 'smallBusiness'] },
-  { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder'] },
-  { legend: 'E-invoicing and footer', fields: ['sellerIdentifier', 'electronicAddress', 'electronicAddressScheme', 'invoiceFooter'] },
+  { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder', 'vatCurrency'] },
+  {
+    legend: 'E-invoicing and footer',
+    fields: ['sellerIdentifier', 'sellerIdentifierScheme', 'electronicAddress', 'electronicAddressScheme', 'invoiceFooter'],
+  },
 ];
 
 /** The VAT categories a workspace may invoice in (decisions §11), as people name them. */

@@ -148,6 +148,8 @@ export interface ExportTable {
   weeks?: TimesheetWeek[];
   /** The whole export's figures, for the PDF's closing lines. */
   totals: () => { seconds: number; amount: number; count: number };
+  /** How many rows it will write, before any is read (the PDF's page cap asks it first). */
+  rows: () => number;
 }
 
 /**

@@ -196,6 +196,8 @@ function exportTables(sources: TableSources) {
       columns: detailedColumns(head.money),
       batches: batches(),
       totals: () => ({ seconds: totals.seconds, amount: totals.cents / 100, count: totals.count }),
+      // One aggregate of the range, read only when asked (a PDF's page cap).
+      rows: () => summaryOf(sources, actor, request, 'billable', null).totals.entryCount,
     };
   }
 
@@ -231,6 +233,7 @@ function exportTables(sources: TableSources) {
       columns,
       batches: [rows],
       totals: () => ({ seconds: report.totals.durationSec, amount: report.totals.amount, count: report.totals.entryCount }),
+      rows: () => rows.length,
     };
   }
 
@@ -317,5 +320,6 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
     batches: [rows],
     weeks: weeks.map(({ days, rows: grid, totals }) => ({ days, rows: grid, totals })),
     totals: () => ({ seconds: report.totals.durationSec, amount: report.totals.amount, count: report.totals.entryCount }),
+    rows: () => rows.length,
   };
 }
