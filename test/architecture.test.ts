@@ -121,5 +121,18 @@ describe('architecture: the shape of src/', () => {
         .map((s) => s.path);
       expect(typed).to.deep.equal([]);
     });
+    it('a page says a refusal in a person’s words: src/web shows no DomainError’s message but through the kit’s `spoken`', () => {
+      // The message is the API's and the command line's (ids, parameters, commands); `spoken` gives the words for people.
+      const shown = sources
+        .filter((s) => s.path.startsWith('src/web/') && s.path !== 'src/web/kit/refusal.ts')
+        .flatMap((s) =>
+          readFileSync(join(PACKAGE_ROOT, s.path), 'utf8')
+            .split('\n')
+            .map((line, i) => ({ line, at: `${s.path}:${i + 1}` }))
+            .filter(({ line }) => /\berror\.message\b/.test(line) && !/logger\.|String\(error\)/.test(line)),
+        )
+        .map(({ at }) => at);
+      expect(shown).to.deep.equal([]);
+    });
   });
 });

@@ -11,7 +11,7 @@ import { durableAnswers } from './durable.js';
 import { ASSETS } from './kit/assets.js';
 import { html } from './kit/html.js';
 import { send, shell } from './kit/respond.js';
-import { statusOf } from './kit/refusal.js';
+import { statusOf, spoken } from './kit/refusal.js';
 import { APP_PATH, signInHref } from './paths.js';
 import { sessionSecretOf, clearSessionCookie } from './session/cookies.js';
 import { csrfOk } from './session/csrf.js';
@@ -67,7 +67,7 @@ export function createWeb(deps: WebDeps): Router {
       res.on('finish', () => logger.info('page request for another host refused', { host: req.host, status: res.statusCode }));
       send(deps, res, 421, {
         title: 'Wrong address',
-        notice: { kind: 'error', body: `These pages answer at ${deps.config.baseUrl} only (BASE_URL).` },
+        notice: { kind: 'error', body: `These pages answer at ${deps.config.baseUrl} only: open them there.` },
         body: html`<p><a href="${deps.config.baseUrl}${paths.app}/week">Go to ${deps.config.baseUrl}${paths.app}/week</a></p>`,
       });
       return;
@@ -170,7 +170,7 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
       ...shell(deps, signed),
       area,
       title: REFUSAL_TITLES[error.code],
-      notice: { kind: 'error', body: error.message },
+      notice: { kind: 'error', body: spoken(error) },
       body: back,
     });
     return;

@@ -89,15 +89,14 @@ function refusalOfStream(
   if (own >= limits.perMember)
     return {
       status: 429,
-      why: `You have ${own} pages open with live updates, the most this server allows (APP_STREAMS_PER_MEMBER). Close one and reload.`,
+      why: `You have ${own} pages open with live updates, the most this server allows. Close one and reload.`,
     };
   if (inWorkspace.length >= limits.perWorkspace)
     return {
       status: 429,
-      why: 'Your workspace has as many live pages open as this server allows it (APP_STREAMS_PER_WORKSPACE). Reload later.',
+      why: 'Your workspace has as many live pages open as this server allows it. Reload later.',
     };
-  if (streams.size >= limits.total)
-    return { status: 429, why: 'The server has as many live pages open as it allows (APP_STREAMS_TOTAL). Reload later.' };
+  if (streams.size >= limits.total) return { status: 429, why: 'The server has as many live pages open as it allows. Reload later.' };
   return null;
 }
 

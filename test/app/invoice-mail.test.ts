@@ -477,7 +477,7 @@ describe('web app: an invoice sent by mail', function () {
     const page = await owner.get(`/app/invoices/${id}`);
     expect(page.status).to.equal(200);
     expect(page.text).to.not.include(`action="/app/invoices/${id}/send"`);
-    expect(flat(page.text)).to.include('Mail is not set up on this server (SMTP_URL)');
+    expect(flat(page.text)).to.include('Mail is not set up on this server: download the documents above');
     const sent = await owner.post(`/app/invoices/${id}/send`, {
       _csrf: SettingsClient.csrf(page.text),
       to: 'billing@acme.example',

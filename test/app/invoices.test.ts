@@ -300,7 +300,7 @@ describe('web app: invoices', function () {
       const nothing = await send('2026-09-01', '2026-09-30', 'create');
       expect(nothing.status).to.equal(400);
       expect(flat(nothing.text)).to.match(
-        /<span class="field-error" id="invoice-range-error">Client \S+ has no billable, un-invoiced, completed entries starting from 2026-09-01 to 2026-09-30/,
+        /<span class="field-error" id="invoice-range-error">This client has no billable, un-invoiced, completed entries starting from 2026-09-01 to 2026-09-30/,
       );
       expect(nothing.text).to.include('name="from" value="2026-09-01"');
       expect(nothing.text).to.include('<option value="task" selected>');
@@ -322,7 +322,7 @@ describe('web app: invoices', function () {
       const untaxed = await send('2026-10-01', '2026-10-08');
       expect(untaxed.status).to.equal(400);
       expect(flat(untaxed.text)).to.include(
-        '<div class="notice error" role="alert">This invoice is taxed at the standard rate (category S), but the workspace has no tax rate',
+        '<div class="notice error" role="alert">This invoice is taxed at the standard rate, but the workspace has no VAT rate',
       );
       expect(untaxed.text).to.include('href="/settings/workspace"');
       expect(server.services.invoices.list(OPERATOR, server.workspaceId)).to.have.length(0);
@@ -341,7 +341,7 @@ describe('web app: invoices', function () {
       });
       expect(payDraft.status).to.equal(409);
       expect(flat(payDraft.text)).to.include(
-        `Invoice ${id} cannot move from draft to paid: a draft is issued first (to sent), then marked paid; or voided.`,
+        'This invoice cannot move from draft to paid: a draft is issued first (to sent), then marked paid; or voided.',
       );
 
       const confirm = await owner.get(`/app/invoices/${id}/issue?date=2026-11-01`);
@@ -360,7 +360,7 @@ describe('web app: invoices', function () {
 
       const twice = await owner.post(`/app/invoices/${id}/issue`, { _csrf: SettingsClient.csrf(confirm.text) });
       expect(twice.status).to.equal(409);
-      expect(flat(twice.text)).to.include(`Invoice ${id} cannot move from sent to sent`);
+      expect(flat(twice.text)).to.include('This invoice cannot move from sent to sent');
       expect(server.services.invoices.get(OPERATOR, id).number).to.equal('2026-0001');
 
       const paid = await act(owner, id, 'pay', '2026-11-02');

@@ -198,9 +198,7 @@ describe('web app: the live stream', () => {
       expect(again.messages[0]?.event).to.equal('resync');
       expect(third.messages[0]?.event).to.equal('hello');
       expect(refused.status).to.equal(429);
-      expect(await refused.text()).to.equal(
-        'You have 2 pages open with live updates, the most this server allows (APP_STREAMS_PER_MEMBER). Close one and reload.',
-      );
+      expect(await refused.text()).to.equal('You have 2 pages open with live updates, the most this server allows. Close one and reload.');
       const anonymous = await fetch(`${server.url}/app/events`);
       expect([anonymous.status, await anonymous.text()]).to.deep.equal([401, 'Sign in again.']);
     } finally {
@@ -258,9 +256,7 @@ describe('web app: the live stream', () => {
         headers: { cookie: [...clients[2]!.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
       });
       expect(third.status).to.equal(429);
-      expect(await third.text()).to.equal(
-        'Your workspace has as many live pages open as this server allows it (APP_STREAMS_PER_WORKSPACE). Reload later.',
-      );
+      expect(await third.text()).to.equal('Your workspace has as many live pages open as this server allows it. Reload later.');
       // Another workspace's member still gets one.
       const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Other' });
       const dee = server.services.accounts.createUser(OPERATOR, { name: 'Dee', email: 'dee@example.org' });

@@ -578,7 +578,10 @@ function workspacesOf({
         throw new DomainError(
           'invalid',
           `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
-          { field: 'rateLimitPerMin' },
+          {
+            field: 'rateLimitPerMin',
+            people: `At most ${workspaceRateLimitPerMin} requests a minute, the server's limit; the person who runs timetrack can allow more.`,
+          },
         );
       const patch = workspacePatch(settings);
       const domains = settings.joinDomains === undefined ? undefined : requireJoinDomains(settings.joinDomains);

@@ -89,6 +89,7 @@ export function draftOf(
     throw invalidAt(
       'from',
       `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
+      `This client has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
     );
   const unrated =
     groupBy === 'entry'

@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { toIso } from '../../kernel/time.js';
-import type { Principal } from '../../principal.js';
+import { isOperator, type Principal } from '../../principal.js';
 import type { DomainEvent, DomainWrite } from '../events/service.js';
 import type { Access, Acting } from './access.js';
 import { vatCurrencyOfIssue } from './currency.js';
@@ -134,7 +134,7 @@ export function createLifecycle({
           recordMove(record, row, acting, current.status);
           return { id, from: current.status, to: row.status, number };
         },
-        { conflict: () => numberTaken(workspaceId) },
+        { conflict: () => numberTaken(workspaceId, isOperator(principal)) },
       );
     },
 
@@ -193,7 +193,7 @@ export function createLifecycle({
             ...(creditNote ? { creditNote } : {}),
           };
         },
-        { conflict: () => numberTaken(workspaceId) },
+        { conflict: () => numberTaken(workspaceId, isOperator(principal)) },
       );
     },
 

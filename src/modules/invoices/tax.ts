@@ -53,11 +53,19 @@ export function treatment(
       throw new DomainError(
         'invalid',
         `This invoice is taxed at the standard rate (category S), but the workspace has no tax rate: set it in the invoicing settings (${settingsHint} --set taxRate=19, with your rate). A small business that charges no VAT sets smallBusiness=true in the business profile and an exemptionReason; a client taxed otherwise gets its own taxCategory.`,
+        {
+          people:
+            'This invoice is taxed at the standard rate, but the workspace has no VAT rate: set it under Settings › Workspace › Invoicing. A small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog.',
+        },
       );
     if (settings.taxRate === 0)
       throw new DomainError(
         'invalid',
         `The standard rate (category S) must be above 0 % (the workspace's taxRate is 0): set the rate, or use taxCategory=Z for zero-rated supplies (${settingsHint} --set …).`,
+        {
+          people:
+            "The workspace's standard VAT rate is 0 %: set the rate under Settings › Workspace › Invoicing, or choose Z (zero rated) as the VAT category there or on the client.",
+        },
       );
     return { category, rate: settings.taxRate, exemptionReason: null, exemptionReasonCode: null };
   }
@@ -70,6 +78,9 @@ export function treatment(
     throw new DomainError(
       'invalid',
       `An exempt invoice (category E${smallBusiness && !isTaxCategory(client.taxCategory) ? ': smallBusiness is true in the business profile' : ''}) must say why it carries no VAT: set exemptionReason (the sentence printed on it, e.g. "Kleinunternehmer gemäß § 19 UStG") or exemptionReasonCode (a VATEX code) in the invoicing settings (${settingsHint} --set exemptionReason=…), or on the client.`,
+      {
+        people: `An invoice exempt from VAT${smallBusiness && !isTaxCategory(client.taxCategory) ? ' (a small business, as the business profile says)' : ''} must say why it carries none: give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog.`,
+      },
     );
   return { category, rate: 0, exemptionReason, exemptionReasonCode };
 }

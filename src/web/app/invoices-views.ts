@@ -605,7 +605,7 @@ ${form.message}</textarea>
             </div>
             <div class="actions"><button type="submit">${heading}</button></div>
           </form>`
-        : html`<p class="hint">Mail is not set up on this server (SMTP_URL): download the documents above and send them yourself.</p>`
+        : html`<p class="hint">Mail is not set up on this server: download the documents above and send them yourself.</p>`
     }
   </section>`;
 }

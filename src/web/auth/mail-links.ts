@@ -8,7 +8,7 @@ import { type FieldErrors } from '../kit/fields.js';
 import { field } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
 import type { Notice } from '../kit/layout.js';
-import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
 import { redirect, send, shell } from '../kit/respond.js';
 import { formToken, setSessionCookie } from '../session/cookies.js';
 import { signedOf } from '../session/guard.js';
@@ -104,9 +104,8 @@ export function mailLinkRoutes(router: Router, deps: WebDeps): void {
             </form>
             <p class="hint">Remembered it? ${signInLink}.</p>`
         : html`<p>
-            Mail is off on this server, so no link can be sent. Ask the person who runs it to set a new password (<code
-              >timetrack user password</code
-            >), or an owner of your workspace for help.
+            Mail is not set up on this server, so no link can be sent. Ask the person who runs timetrack to set a new password for you, or
+            an owner of your workspace for help.
           </p>`,
     });
 
@@ -224,7 +223,7 @@ function emailRoutes(router: Router, deps: WebDeps, gone: GonePage): void {
       if (!(error instanceof DomainError) || !isFormRefusal(error)) throw error;
       return send(deps, res, 409, {
         title: 'That did not work',
-        notice: { kind: 'error', body: `${error.message} Your sign-in email is unchanged.` },
+        notice: { kind: 'error', body: `${spoken(error)} Your sign-in email is unchanged.` },
         body: html`<p><a href="${paths.settings}/sign-in">Sign in</a> with your current address.</p>`,
       });
     }

@@ -127,6 +127,7 @@ function heading(pdf: Doc, table: ExportTable): number {
     ['Period', head.from === head.to ? fmtDay(head.from) : `${fmtDay(head.from)} – ${fmtDay(head.to)}`],
     ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
     ['Times in', head.timeZone],
+    ...(head.only.length > 0 ? ([['Only', head.only.join(' · ')]] as Array<[string, string]>) : []),
   ];
   if (head.kind !== 'detailed')
     facts.push([
