@@ -6,10 +6,11 @@ import { breakdown } from './tax.js';
 
 type Schemas = components['schemas'];
 
-/**
+/*
  * The fields of invoice parties and e-invoice fills, and how a text value given for one is read
  * (the CLI's `--set field=value`). Pure: no database.
  */
+
 /** How a text value given for a field is read (a blank value is null for every kind). */
 export type Kind = 'text' | 'lines' | 'country' | 'email' | 'days' | 'boolean' | 'percent' | 'category' | 'vatex' | 'icd' | 'currency';
 export type Fields = Record<string, Kind>;
