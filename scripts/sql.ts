@@ -284,6 +284,16 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
     // refused, as it should be
   }
 
+  // An account in no workspace (issue 44): a password sign-in opens its lobby, which lists its invitations and joins one.
+  const dora = accounts.createUser(OPERATOR, { name: 'Dora', email: 'dora@example.org' });
+  await sessions.setPassword(OPERATOR, dora.id, 'correct horse battery staple');
+  const doraInvited = accounts.enrollMember(OPERATOR, { workspaceId, name: '', email: 'dora@example.org' });
+  const lobby = await sessions.signIn({ email: 'dora@example.org', password: 'correct horse battery staple', address: '127.0.0.2' });
+  if (lobby.kind === 'lobby' && doraInvited.kind === 'invited') {
+    sessions.lobby(lobby.session.secret);
+    sessions.joinFromLobby(lobby.session.secret, doraInvited.invitationId);
+  }
+
   // Deletions and the account's end.
   catalog.tags.delete(owner, catalog.tags.create(owner, { name: 'unused' }).id);
   catalog.tasks.delete(owner, catalog.tasks.create(owner, { name: 'Unused', projectId: p1.id }).id);
