@@ -335,9 +335,9 @@ const STAND_IN_PROVIDER = {
 /** Sign-in through the identity provider: joining by domain, binding by email, the 15-minute check, sign-out, back-channel logout. */
 async function providerTour(services: Services, clock: ManualClock, workspaceId: string, ownerId: string): Promise<void> {
   const { accounts, oidc } = services;
-  accounts.setWorkspace(OPERATOR, workspaceId, { joinDomains: ['example.com'] });
+  accounts.setWorkspace(OPERATOR, workspaceId, { joinDomains: ['joiners.example'] });
   accounts.workspaceToEdit(OPERATOR, workspaceId);
-  const joined = oidc.admit({ sub: 'sub-new', email: 'new@example.com', emailVerified: true, name: 'New', sid: 'sid-1' }, 'rt-1');
+  const joined = oidc.admit({ sub: 'sub-new', email: 'new@joiners.example', emailVerified: true, name: 'New', sid: 'sid-1' }, 'rt-1');
   oidc.admit({ sub: 'sub-new', email: null, emailVerified: false, name: null, sid: 'sid-2' });
   oidc.admit({ sub: 'sub-bea', email: 'bea.b@example.org', emailVerified: true, name: 'Bea', sid: null });
   clock.advance(16 * 60_000);
