@@ -54,7 +54,7 @@ const STATEMENTS: Array<[string, string, unknown[]]> = [
   ['sessions of a sid (back-channel)', 'select session_hash from oidc_sessions where issuer = ? and sid = ?', ['i', 'sid-7-3']],
   ['sessions of a sub (back-channel)', 'select session_hash from oidc_sessions where issuer = ? and subject = ?', ['i', 'sub-7']],
   ['mark checked', 'update oidc_sessions set checked_at = ?, refresh_token = ? where session_hash = ?', [1, 'r', 'x']],
-  ['workspaces joinable by a domain', 'select workspace_id from workspace_join_domains where domain = ?', ['example.com']],
+  ['workspaces joinable by a domain', 'select workspace_id from workspace_join_domains where domain = ?', ['joiners.example']],
   ['join domains of a workspace', 'select domain from workspace_join_domains where workspace_id = ? order by domain asc', ['w']],
   [
     'account by email (with break_glass)',
@@ -72,7 +72,7 @@ function prepare(path: string, issuer: string): string {
   const database = openDatabase(copy);
   const services = createServices(database, { clock: systemClock, secretKey: randomBytes(32) });
   const workspaceId = services.accounts.listWorkspaces(OPERATOR)[0]!.id;
-  services.accounts.setWorkspace(OPERATOR, workspaceId, { joinDomains: ['example.com', 'bench.example'] });
+  services.accounts.setWorkspace(OPERATOR, workspaceId, { joinDomains: ['joiners.example', 'bench.example'] });
   const members = services.accounts.listMembers(OPERATOR, workspaceId);
   const sqlite = database.sqlite;
   const insertSession = sqlite.prepare(

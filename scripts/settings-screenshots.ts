@@ -205,6 +205,22 @@ async function main(): Promise<void> {
     await joPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await Promise.all([joPage.waitForNavigation(), joPage.getByRole('button', { name: 'Sign in' }).click()]);
     await shoot(joPage, 'join');
+    // An account that belongs to no workspace (issue 44): Lena, removed from her last one, signs in to her invitations.
+    const lena = server.services.accounts.createUser(OPERATOR, { name: 'Lena Vogel', email: 'lena@northwind.example' });
+    await server.services.sessions.setPassword(OPERATOR, lena.id, PASSWORD);
+    for (const workspaceId of [server.workspaceId, other.id])
+      server.services.accounts.enrollMember(OPERATOR, {
+        workspaceId,
+        name: '',
+        email: 'lena@northwind.example',
+        isOwner: workspaceId === other.id,
+      });
+    const lenaPage = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    await lenaPage.goto(`${settings}/sign-in`);
+    await lenaPage.getByLabel('Email').fill('lena@northwind.example');
+    await lenaPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await Promise.all([lenaPage.waitForURL(`${settings}/invitations`), lenaPage.getByRole('button', { name: 'Sign in' }).click()]);
+    await shoot(lenaPage, 'no-workspace');
   } finally {
     await browser.close();
     await server.close();

@@ -284,6 +284,16 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
     // refused, as it should be
   }
 
+  // An account in no workspace (issue 44): a password sign-in opens its lobby, which lists its invitations and joins one.
+  const dora = accounts.createUser(OPERATOR, { name: 'Dora', email: 'dora@example.org' });
+  await sessions.setPassword(OPERATOR, dora.id, 'correct horse battery staple');
+  const doraInvited = accounts.enrollMember(OPERATOR, { workspaceId, name: '', email: 'dora@example.org' });
+  const lobby = await sessions.signIn({ email: 'dora@example.org', password: 'correct horse battery staple', address: '127.0.0.2' });
+  if (lobby.kind === 'lobby' && doraInvited.kind === 'invited') {
+    sessions.lobby(lobby.session.secret);
+    sessions.joinFromLobby(lobby.session.secret, doraInvited.invitationId);
+  }
+
   // Deletions and the account's end.
   catalog.tags.delete(owner, catalog.tags.create(owner, { name: 'unused' }).id);
   catalog.tasks.delete(owner, catalog.tasks.create(owner, { name: 'Unused', projectId: p1.id }).id);
@@ -325,9 +335,9 @@ const STAND_IN_PROVIDER = {
 /** Sign-in through the identity provider: joining by domain, binding by email, the 15-minute check, sign-out, back-channel logout. */
 async function providerTour(services: Services, clock: ManualClock, workspaceId: string, ownerId: string): Promise<void> {
   const { accounts, oidc } = services;
-  accounts.setWorkspace(OPERATOR, workspaceId, { joinDomains: ['example.com'] });
+  accounts.setWorkspace(OPERATOR, workspaceId, { joinDomains: ['joiners.example'] });
   accounts.workspaceToEdit(OPERATOR, workspaceId);
-  const joined = oidc.admit({ sub: 'sub-new', email: 'new@example.com', emailVerified: true, name: 'New', sid: 'sid-1' }, 'rt-1');
+  const joined = oidc.admit({ sub: 'sub-new', email: 'new@joiners.example', emailVerified: true, name: 'New', sid: 'sid-1' }, 'rt-1');
   oidc.admit({ sub: 'sub-new', email: null, emailVerified: false, name: null, sid: 'sid-2' });
   oidc.admit({ sub: 'sub-bea', email: 'bea.b@example.org', emailVerified: true, name: 'Bea', sid: null });
   clock.advance(16 * 60_000);

@@ -103,9 +103,12 @@ export function createWeb(deps: WebDeps): Router {
   router.use((req, res, next) => {
     const secret = sessionSecretOf(req, deps.config);
     const session = secret === null ? null : services.sessions.session(secret);
-    if (secret !== null && session === null) clearSessionCookie(res, deps.config, req);
+    // Or an account that belongs to no workspace yet: its invitations only (issue 44, ./auth/lobby.ts).
+    const lobby = secret !== null && session === null ? services.sessions.lobby(secret) : null;
+    if (secret !== null && session === null && lobby === null) clearSessionCookie(res, deps.config, req);
     const signed: Signed = { session, secret: session ? secret : null };
     res.locals.signed = signed;
+    res.locals.lobby = lobby && secret !== null ? { view: lobby, secret } : null;
     if (req.method === 'POST' && !formAccepted(req, deps, signed, uploadPath)) {
       send(deps, res, 403, {
         title: 'This form could not be accepted',

@@ -193,6 +193,28 @@ describe('web app: the working day', () => {
     expect((await api('GET', `/api/v1/entries/${past.id}`)).status).to.equal(404);
   });
 
+  it('Undo of a deleted running timer while another runs: 409 with a sentence, nothing lost; after a Stop the Undo brings it back running (issue 44 L4)', async () => {
+    const first = (await api('POST', '/api/v1/entries/current', { description: 'Call with Acme' })).body.data;
+    server.clock.advance(60_000);
+    const deleted = await post(`/app/entries/${first.id}/delete`, { week: '' });
+    expect(deleted.status).to.equal(303);
+    const second = (await api('POST', '/api/v1/entries/current', { description: 'Review' })).body.data;
+    server.clock.advance(2_000);
+    const refused = await post(`/app/entries/${first.id}/restore`, { week: '' });
+    expect(refused.status).to.equal(409);
+    expect(flat(refused.text)).to.include(
+      `The deleted timer “Call with Acme” cannot run again while your timer “Review” (started ${second.start}) runs: only one timer runs at a time. Stop that timer, then Undo again (within 10 seconds of the delete), or add the deleted time by hand.`,
+    );
+    // Nothing lost: the other timer still runs, the deleted one can still be undone.
+    expect((await api('GET', '/api/v1/entries/current')).body.data).to.include({ id: second.id, end: null });
+    expect((await api('GET', `/api/v1/entries/${first.id}`)).status).to.equal(404);
+    expect((await api('POST', '/api/v1/entries/current/stop', {})).status).to.equal(200);
+    const undone = await post(`/app/entries/${first.id}/restore`, { week: '' });
+    expect([undone.status, undone.headers.get('location')]).to.deep.equal([303, `/app/week#e-${first.id}`]);
+    expect((await api('GET', '/api/v1/entries/current')).body.data).to.include({ id: first.id, description: 'Call with Acme', end: null });
+    expect(await entry(second.id)).to.include({ description: 'Review' });
+  });
+
   it('rows show client, project colour, tags and the Billable mark; the week’s total by project; a “+” on each day opens Add time there', async () => {
     await catalog();
     const page = flat((await owner.get('/app/week?date=2026-10-30')).text);

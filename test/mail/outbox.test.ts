@@ -88,6 +88,26 @@ describe('mail: the outbox against a real SMTP server', function () {
     }
   });
 
+  it('an internationalised domain (anna@bücher.example): delivered once in punycode and logged as sent, so nothing offers to send it again (issue 44 L7)', async () => {
+    const world = mailWorld({ SMTP_URL: plainUrl(relay) });
+    try {
+      const id = message(world, { to: { address: 'anna@bücher.example', name: 'Anna' } });
+      await world.services.mail.deliver();
+      const [got] = await relay.until(1);
+      // The envelope went in punycode (smtp-server reports its domain decoded), the header too.
+      expect(got!.to).to.deep.equal(['anna@bücher.example']);
+      expect(got!.raw.toString()).to.include('To: Anna <anna@xn--bcher-kva.example>');
+      const [row] = world.services.mail.log(OPERATOR, { workspaceId: world.workspaceId }).messages;
+      expect(row).to.include({ id, status: 'sent', attempts: 1, error: null, recipient: 'anna@bücher.example', nextAttemptAt: null });
+      expect(() => world.services.mail.retry(OPERATOR, id)).to.throw(/sent already/);
+      world.clock.advance(86_400_000);
+      await world.services.mail.deliver();
+      expect([relay.attempts, relay.received.length]).to.deep.equal([1, 1]);
+    } finally {
+      world.close();
+    }
+  });
+
   it('421 then 250: the temporary refusal is retried after its backoff, with the same Message-ID', async () => {
     const world = mailWorld({ SMTP_URL: plainUrl(relay) });
     try {

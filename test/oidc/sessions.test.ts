@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { JWK } from 'jose';
 import { OPERATOR } from '../../src/principal.js';
 import { CookieBrowser } from '../helpers/oidc-provider.js';
+import { expectProblem } from '../helpers/server.js';
 import { SettingsClient } from '../settings/client.js';
 import { noticeOf, type OidcFixture, oidcFixture, PROVIDER_NAME, rows, signedIn, visit } from './fixture.js';
 
@@ -42,10 +43,16 @@ describe('sign-in through the identity provider: sessions end with the providerâ
       users: {
         ada: { email: 'owner@localhost', email_verified: true },
         ben: { email: 'ben@example.org', email_verified: true, name: 'Ben' },
+        cy: { email: 'cy@example.org', email_verified: true, name: 'Cy' },
       },
     });
-    const ben = fixture.server.services.accounts.createUser(OPERATOR, { name: 'Ben', email: 'ben@example.org' });
-    fixture.server.services.accounts.addMember(OPERATOR, { workspaceId: fixture.server.workspaceId, userId: ben.id });
+    for (const [name, email] of [
+      ['Ben', 'ben@example.org'],
+      ['Cy', 'cy@example.org'],
+    ]) {
+      const user = fixture.server.services.accounts.createUser(OPERATOR, { name: name as string, email: email as string });
+      fixture.server.services.accounts.addMember(OPERATOR, { workspaceId: fixture.server.workspaceId, userId: user.id });
+    }
     await fixture.server.services.sessions.setPassword(OPERATOR, fixture.server.ownerId, PASSWORD);
   });
   after(() => fixture.close());
@@ -61,6 +68,32 @@ describe('sign-in through the identity provider: sessions end with the providerâ
     expect(week.location).to.equal('/settings/sign-in');
     // Ben's session, of another provider session, goes on.
     expect((await visit(fixture, ben, '/app/week')).status).to.equal(200);
+  });
+
+  it('a logout at the provider ends sessions, not API tokens: the leaverâ€™s token works until an owner removes them on the Members page (L3, as docs/operations.md says)', async () => {
+    const { server } = fixture;
+    const cyId = server.running.database.sqlite.prepare("select id from users where email = 'cy@example.org'").pluck().get() as string;
+    // Signed in through the provider first (its first binding ends tokens of an unproved address: H1), then a token.
+    const cy = await signedIn(fixture, 'cy');
+    const minted = server.services.tokens.create(OPERATOR, {
+      workspaceId: server.workspaceId,
+      userId: cyId,
+      name: 'script',
+      scopes: ['entries:read'],
+    });
+    const me = () => server.request('GET', '/api/v1/me', { token: minted.token });
+    expect((await me()).status).to.equal(200);
+    await signOutAtProvider(fixture, cy);
+    expect((await visit(fixture, cy, '/app/week')).status).to.equal(303);
+    // The token is no session: it still answers (documented: the provider knows nothing of it).
+    expect((await me()).status).to.equal(200);
+    // The owner ends it: Remove on the Members page stops the member's tokens here at once.
+    const ada = await signedIn(fixture, 'ada');
+    const members = await visit(fixture, ada, '/settings/members');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(members.text)?.[1] as string;
+    const removed = await ada.request(`${server.url}/settings/members/${cyId}/remove`, { form: { _csrf: csrf } });
+    expect(removed.status).to.equal(303);
+    expectProblem(await me(), 401, 'invalid-token', server.config.problemsBase, '/api/v1/me');
   });
 
   it('refuses a logout token that fails a check, and ends nothing', async () => {

@@ -80,6 +80,16 @@ describe('the email domains that may join a workspace', () => {
     expect(() => requireJoinDomains(['gmail.com'])).to.throw(
       "join domains: anyone can have an address at gmail.com; list your organisation's own domain.",
     );
+    // Issue 44: the hand-written list missed common ones; the maintained list (email-providers) has them.
+    for (const open of ['outlook.de', 'yahoo.de', 't-online.de', 'qq.com', 'hotmail.de', 'mail.ru', '163.com', 'GMX.at'])
+      expect(() => requireJoinDomains([open]), open).to.throw(
+        `join domains: anyone can have an address at ${open.toLowerCase()}; list your organisation's own domain.`,
+      );
+    expect(requireJoinDomains(['acme.de', 'northwind.example', 'example.org'])).to.deep.equal([
+      'acme.de',
+      'example.org',
+      'northwind.example',
+    ]);
     expect(() => requireJoinDomains(Array.from({ length: 21 }, (_, i) => `d${i}.example.org`))).to.throw(
       'join domains: at most 20 domains.',
     );

@@ -6,7 +6,7 @@ import { secret, sha256 } from '../../kernel/secrets.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { Job } from '../../scheduler.js';
 import { accountErrors as errors } from './errors.js';
-import type { AccountsRepository } from './repository.js';
+import type { AccountsRepository, InvitationRow } from './repository.js';
 import { joinerOf, type MemberFlags } from './joining.js';
 
 /** An invitation is valid this long (decisions §8a). */
@@ -59,6 +59,7 @@ export function invitationsOf({
   invitationBudget: (input: { workspaceId: string; invitedBy: string }) => void;
 }) {
   const join = joinerOf(repo, clock);
+  const { madeByOwner, accept } = acceptorOf(repo, clock, join);
   return {
     /**
      * An owner's "Add a member" (decisions §8a): a new email makes a new account (no password:
@@ -161,23 +162,52 @@ export function invitationsOf({
      */
     acceptInvitation(principal: Principal, linkSecret: string): { workspaceId: string } {
       if (isOperator(principal)) throw errors.invitationForAnother();
-      return write(() => {
-        const row = repo.invitationBySecret(sha256(linkSecret));
-        if (!row || row.acceptedAt !== null || row.expiresAt <= clock.now()) throw errors.invitationGone();
-        if (row.userId !== principal.userId) throw errors.invitationForAnother();
-        // Its maker must still be an owner of the workspace (issue 44, M4; their leaving or losing the role ends it too).
-        if (row.createdBy !== 'operator' && repo.membership(row.workspaceId, row.createdBy)?.isOwner !== true)
-          throw errors.invitationGone();
-        join(
-          row.workspaceId,
-          row.userId,
-          { canViewOthersTime: row.canViewOthersTime, canViewOthersMoney: row.canViewOthersMoney, isOwner: row.isOwner },
-          row.hourlyRate,
-        );
-        repo.acceptInvitation(row.id, clock.now());
-        repo.deleteOpenInvitations(row.workspaceId, row.userId);
-        return { workspaceId: row.workspaceId };
+      return write(() => accept(repo.invitationBySecret(sha256(linkSecret)), principal.userId));
+    },
+
+    /**
+     * The open invitations of an account that belongs to no workspace yet, for its own session
+     * (the sessions module checked who it is: issue 44). Those whose maker is no owner any more
+     * are not listed (they cannot be accepted).
+     */
+    invitationsOfAccount(userId: string): { id: string; workspaceName: string; email: string; isOwner: boolean; expiresAt: number }[] {
+      return repo.openInvitationsOfUser(userId, clock.now()).flatMap((row) => {
+        if (!madeByOwner(row)) return [];
+        const workspace = repo.workspace(row.workspaceId);
+        return workspace
+          ? [{ id: row.id, workspaceName: workspace.name, email: row.email, isOwner: row.isOwner, expiresAt: row.expiresAt }]
+          : [];
       });
     },
+
+    /** Accepts one of those by its id, inside the sessions module's write; another account's reads as gone (no hint that it exists). */
+    acceptInvitationOfAccount: (userId: string, invitationId: string): { workspaceId: string } =>
+      write(() => {
+        const row = repo.invitationById(invitationId);
+        return accept(row?.userId === userId ? row : undefined, userId);
+      }),
   };
+}
+
+/** Who accepts an invitation, and how (inside a write): the account it was made for, while its maker is still an owner. */
+function acceptorOf(repo: AccountsRepository, clock: Clock, join: ReturnType<typeof joinerOf>) {
+  /** Its maker is still an owner of the workspace (issue 44, M4; their leaving or losing the role ends it too). */
+  const madeByOwner = (row: InvitationRow): boolean =>
+    row.createdBy === 'operator' || repo.membership(row.workspaceId, row.createdBy)?.isOwner === true;
+  /** Inside a write: the account joins with the invitation's flags; the invitation is used up. */
+  const accept = (row: InvitationRow | undefined, userId: string): { workspaceId: string } => {
+    if (!row || row.acceptedAt !== null || row.expiresAt <= clock.now()) throw errors.invitationGone();
+    if (row.userId !== userId) throw errors.invitationForAnother();
+    if (!madeByOwner(row)) throw errors.invitationGone();
+    join(
+      row.workspaceId,
+      row.userId,
+      { canViewOthersTime: row.canViewOthersTime, canViewOthersMoney: row.canViewOthersMoney, isOwner: row.isOwner },
+      row.hourlyRate,
+    );
+    repo.acceptInvitation(row.id, clock.now());
+    repo.deleteOpenInvitations(row.workspaceId, row.userId);
+    return { workspaceId: row.workspaceId };
+  };
+  return { madeByOwner, accept };
 }

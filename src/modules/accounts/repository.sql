@@ -132,6 +132,16 @@ select "id", "name" from "users" where "users"."id" in (?);
 update "workspaces" set "hourly_rate" = ?, "updated_at" = ? where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
+select "id", "secret_hash", "workspace_id", "user_id", "email", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_by", "created_at", "expires_at", "accepted_at" from "invitations" where ("invitations"."user_id" = ? and "invitations"."accepted_at" is null and "invitations"."expires_at" > ?) order by "invitations"."created_at" desc, "invitations"."id" asc;
+--   SEARCH invitations USING INDEX invitations_user (user_id=?)
+--   USE TEMP B-TREE FOR ORDER BY
+
+select "id", "secret_hash", "workspace_id", "user_id", "email", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_by", "created_at", "expires_at", "accepted_at" from "invitations" where "invitations"."id" = ?;
+--   SEARCH invitations USING INDEX sqlite_autoindex_invitations_1 (id=?)
+
+update "invitations" set "accepted_at" = ? where ("invitations"."id" = ? and "invitations"."accepted_at" is null);
+--   SEARCH invitations USING INDEX sqlite_autoindex_invitations_1 (id=?)
+
 delete from "members" where ("members"."workspace_id" = ? and "members"."user_id" = ?);
 --   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
 

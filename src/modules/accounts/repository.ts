@@ -247,6 +247,16 @@ function membersRepository(db: Db, memberRows: () => ReturnType<typeof listingOf
         .where(and(eq(invitations.workspaceId, workspaceId), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)))
         .orderBy(sql`${invitations.createdAt} desc`, asc(invitations.id))
         .all(),
+    /** An account's invitations still open (not accepted, not expired), newest first. */
+    openInvitationsOfUser: (userId: string, now: number): InvitationRow[] =>
+      db
+        .select()
+        .from(invitations)
+        .where(and(eq(invitations.userId, userId), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)))
+        .orderBy(sql`${invitations.createdAt} desc`, asc(invitations.id))
+        .all(),
+    /** An invitation by its id, whatever its state. */
+    invitationById: (id: string): InvitationRow | undefined => db.select().from(invitations).where(eq(invitations.id, id)).get(),
     /** Ends the account's open invitations to the workspace (a newer one replaces them; joining ends them). */
     deleteOpenInvitations: (workspaceId: string, userId: string): void => {
       db.delete(invitations)

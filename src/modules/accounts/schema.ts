@@ -118,7 +118,12 @@ export const invitations = sqliteTable(
     /** When the account joined through it; withdrawn or replaced ones are deleted. */
     acceptedAt: integer('accepted_at'),
   },
-  (t) => [uniqueIndex('invitations_secret').on(t.secretHash), index('invitations_workspace').on(t.workspaceId, t.userId)],
+  (t) => [
+    uniqueIndex('invitations_secret').on(t.secretHash),
+    index('invitations_workspace').on(t.workspaceId, t.userId),
+    // An account's own invitations (a session of an account in no workspace lists them: issue 44).
+    index('invitations_user').on(t.userId),
+  ],
 );
 
 /**

@@ -15,6 +15,7 @@ export type { Access, Membership } from './repository.js';
 export { type Enrolled, INVITATION_HOURS, type InvitationMailer } from './invitations.js';
 export type { MemberFlags } from './joining.js';
 import { joinerOf, type MemberFlags } from './joining.js';
+import openMailDomains from 'email-providers/all.json' with { type: 'json' };
 
 export type RunawayAction = 'flagged' | 'capped' | 'stopped';
 
@@ -62,26 +63,12 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
   return patch;
 }
 
-/** Addresses anyone can have: a workspace that lets their people join would let in the whole world. */
-const OPEN_MAIL_DOMAINS = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'outlook.com',
-  'hotmail.com',
-  'live.com',
-  'msn.com',
-  'yahoo.com',
-  'icloud.com',
-  'me.com',
-  'aol.com',
-  'proton.me',
-  'protonmail.com',
-  'gmx.de',
-  'gmx.net',
-  'web.de',
-  'mail.com',
-  'yandex.ru',
-]);
+/**
+ * Addresses anyone can have (free and open mail services): a workspace that lets their people
+ * join would let in the whole world. The maintained list of the `email-providers` package (about
+ * 8,800 domains: outlook.de, yahoo.de, t-online.de, qq.com …; why this one: docs/design.md).
+ */
+const OPEN_MAIL_DOMAINS: ReadonlySet<string> = new Set(openMailDomains);
 
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
@@ -342,7 +329,8 @@ function providerAccountsOf({
     joinByDomain(input: { name: string; email: string }): string | null {
       const email = requireEmail(input.email);
       const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-      const workspaceIds = repo.workspacesJoinableBy(domain);
+      // An open mail domain a workspace listed before it was refused (the list grew): it lets nobody in.
+      const workspaceIds = OPEN_MAIL_DOMAINS.has(domain) ? [] : repo.workspacesJoinableBy(domain);
       if (workspaceIds.length === 0) return null;
       return write(() => {
         const { id } = createAccount({ name: input.name.trim().slice(0, 200) || email.slice(0, email.lastIndexOf('@')), email });

@@ -57,5 +57,14 @@ export const entryErrors = {
     ),
   undoTooLate: () =>
     new DomainError('invalid', 'Too late to undo: a deleted entry can be brought back for 10 seconds only. Add it again if you need it.'),
+  /** The Undo of a deleted running timer while another timer of the member runs (one runs at a time). */
+  undoWhileRunning: (deleted: string, running: string, since: number | null) => {
+    const tail =
+      ' runs: only one timer runs at a time. Stop that timer, then Undo again (within 10 seconds of the delete), or add the deleted time by hand.';
+    const named = `The deleted timer${deleted ? ` “${deleted}”` : ''} cannot run again while your timer${running ? ` “${running}”` : ''}`;
+    return new DomainError('conflict', `${named}${since === null ? '' : ` (started ${toIso(since)})`}${tail}`, {
+      people: `${named}${tail}`,
+    });
+  },
   noTimer: () => new DomainError('not_found', 'No timer is running.', { people: 'No timer is running.' }),
 };

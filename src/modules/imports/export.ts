@@ -1,6 +1,7 @@
 import { decimalOf } from '../../kernel/money.js';
 import type { CatalogImports } from '../catalog/service.js';
 import type { EntryImports } from '../entries/service.js';
+import { QUOTED_FORMULA_START } from '../../kernel/spreadsheet.js';
 
 /**
  * The columns of the timetrack format as a whole-workspace export writes them (the importer reads
@@ -33,20 +34,21 @@ export const EXPORT_PAGE = 1000;
 
 const NEEDS_QUOTES = /[",\r\n]/;
 /** A cell a spreadsheet would run as a formula (and one so prefixed already: its prefix is doubled, so the import's undoing of one is exact). */
-const FORMULA = /^'*[=+\-@\t\r]/;
+const FORMULA = QUOTED_FORMULA_START;
 
 /**
  * One cell, RFC 4180: quoted when it holds a quote, a comma or a line break (quotes doubled).
- * A cell that begins with `=`, `+`, `-`, `@`, a tab or a CR is prefixed with `'` so a
- * spreadsheet shows it as text (formula injection); the importer takes exactly one `'` off a
- * cell of this format that begins with `'`s and one of those characters.
+ * A cell whose first non-space character is `=`, `+`, `-`, `@` (or ＝ ＋ － ＠), or that begins
+ * with a tab or a CR, is prefixed with `'` so a spreadsheet shows it as text (formula injection);
+ * the importer takes exactly one `'` off a cell of this format that begins with `'`s and such a start.
  */
 export function csvCell(value: string): string {
   if (value === '') return value;
   const first = value.charCodeAt(0);
-  // = + - @ tab CR, or a quote (then the regular expression decides): the common cell skips it.
+  // = + - @, or a quote, a tab, CR, space or anything beyond ASCII (then the regular expression decides:
+  // spaces before a formula, full-width ＝ ＋ － ＠; src/kernel/spreadsheet.ts): the common cell skips it.
   const formula =
-    first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || (first === 39 && FORMULA.test(value));
+    first === 61 || first === 43 || first === 45 || first === 64 || ((first === 39 || first <= 32 || first > 127) && FORMULA.test(value));
   const safe = formula ? `'${value}` : value;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -1,4 +1,5 @@
 import { importErrors } from './errors.js';
+import { PREFIXED_FORMULA_START } from '../../kernel/spreadsheet.js';
 
 export const FORMATS = ['toggl', 'clockify', 'harvest', 'kimai', 'timetrack'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -251,8 +252,8 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
   };
 }
 
-/** A cell of the timetrack format without the `'` our export puts before `=`, `+`, `-`, `@`, a tab or a CR (and before `'`s that precede one). */
-export const unformula = (cell: string): string => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+/** A cell of the timetrack format without the `'` our export puts before a formula's start (src/kernel/spreadsheet.ts; and before `'`s that precede one). */
+export const unformula = (cell: string): string => (PREFIXED_FORMULA_START.test(cell) ? cell.slice(1) : cell);
 
 /** The timetrack format's columns as they are written (the header is matched in lower case). */
 const TIMETRACK_NAMES: Record<string, string> = {

@@ -1,4 +1,5 @@
 import { rootCertificates } from 'node:tls';
+import { domainToASCII } from 'node:url';
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Mailbox } from './address.js';
@@ -25,6 +26,17 @@ export interface Envelope {
 /** Each attempt's limits: to connect, for the greeting, and for any one reply. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 export const SOCKET_TIMEOUT_MS = 30_000;
+
+/**
+ * An address as the SMTP envelope carries it: an internationalised domain in punycode
+ * (`anna@bücher.example` is `anna@xn--bcher-kva.example`), as the headers already do; nodemailer
+ * leaves an explicit envelope as given, and a relay without SMTPUTF8 refuses or misreads it.
+ */
+export function envelopeAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  const domain = address.slice(at + 1);
+  return /^[\x20-\x7e]*$/.test(domain) ? address : `${address.slice(0, at + 1)}${domainToASCII(domain) || domain}`;
+}
 
 /** One message to the relay, on a connection of its own, and what the relay answered. */
 export type Relay = (message: Envelope) => Promise<Outcome>;
@@ -53,6 +65,7 @@ export function createRelay(settings: MailSettings, timeouts = { connectMs: CONN
       disableUrlAccess: true,
     }));
   return async (message) => {
+    const recipient = envelopeAddress(message.to.address);
     try {
       const info = await (
         await open()
@@ -61,7 +74,7 @@ export function createRelay(settings: MailSettings, timeouts = { connectMs: CONN
         to: { name: message.to.name ?? '', address: message.to.address },
         ...(message.replyTo ? { replyTo: { name: message.replyTo.name ?? '', address: message.replyTo.address } } : {}),
         // The envelope names exactly the one checked recipient, whatever the headers say.
-        envelope: { from: message.from.address, to: [message.to.address] },
+        envelope: { from: envelopeAddress(message.from.address), to: [recipient] },
         subject: message.subject,
         text: message.text,
         html: message.html,
@@ -72,7 +85,8 @@ export function createRelay(settings: MailSettings, timeouts = { connectMs: CONN
         disableFileAccess: true,
         disableUrlAccess: true,
       });
-      if (!info.accepted.includes(message.to.address))
+      // The relay's acceptance is of the envelope's form of the address (punycode), not the log's.
+      if (!info.accepted.includes(recipient))
         return { status: 'permanent', error: 'rejected', detail: oneLine(info.response || 'the relay did not accept the recipient') };
       return { status: 'sent', response: oneLine(info.response) };
     } catch (error) {

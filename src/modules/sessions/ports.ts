@@ -19,6 +19,8 @@ export type SessionAccounts = Pick<
   | 'emailProved'
   | 'markEmailProved'
   | 'passwordSetAfter'
+  | 'invitationsOfAccount'
+  | 'acceptInvitationOfAccount'
 >;
 
 /**

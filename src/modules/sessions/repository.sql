@@ -21,6 +21,9 @@ delete from "sessions" where "sessions"."user_id" = ?;
 --   SEARCH sessions USING COVERING INDEX sessions_user (user_id=?)
 --   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
 
+delete from "lobby_sessions" where "lobby_sessions"."user_id" = ?;
+--   SEARCH lobby_sessions USING COVERING INDEX lobby_sessions_user (user_id=?)
+
 delete from "password_resets" where ("password_resets"."user_id" = ? and "password_resets"."used_at" is null);
 --   SEARCH password_resets USING INDEX password_resets_user (user_id=?)
 
@@ -33,6 +36,9 @@ update "sessions" set "workspace_id" = ? where "sessions"."secret_hash" = ?;
 delete from "sessions" where "sessions"."secret_hash" = ?;
 --   SEARCH sessions USING INDEX sqlite_autoindex_sessions_1 (secret_hash=?)
 --   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
+
+delete from "lobby_sessions" where "lobby_sessions"."secret_hash" = ?;
+--   SEARCH lobby_sessions USING INDEX sqlite_autoindex_lobby_sessions_1 (secret_hash=?)
 
 select "at" from "sign_in_attempts" where ("sign_in_attempts"."key" = ? and "sign_in_attempts"."at" > ?) order by "sign_in_attempts"."at" desc limit ?;
 --   SEARCH sign_in_attempts USING COVERING INDEX sign_in_attempts_key (key=? AND at>?)
@@ -51,6 +57,9 @@ delete from "sign_in_attempts" where "sign_in_attempts"."key" = ?;
 delete from "sessions" where ("sessions"."last_seen_at" < ? or "sessions"."created_at" < ?);
 --   SCAN sessions
 --   SEARCH oidc_sessions USING COVERING INDEX sqlite_autoindex_oidc_sessions_1 (session_hash=?)
+
+delete from "lobby_sessions" where ("lobby_sessions"."last_seen_at" < ? or "lobby_sessions"."created_at" < ?);
+--   SCAN lobby_sessions
 
 delete from "setup_links" where ("setup_links"."expires_at" < ? or "setup_links"."used_at" is not null);
 --   SCAN setup_links
@@ -82,6 +91,12 @@ select "email" from "email_changes" where ("email_changes"."user_id" = ? and "em
 
 select "secret_hash", "user_id", "email", "created_at", "expires_at", "used_at" from "email_changes" where "email_changes"."secret_hash" = ?;
 --   SEARCH email_changes USING INDEX sqlite_autoindex_email_changes_1 (secret_hash=?)
+
+insert into "lobby_sessions" ("secret_hash", "user_id", "csrf_token", "created_at", "last_seen_at") values (?, ?, ?, ?, ?);
+
+
+select "secret_hash", "user_id", "csrf_token", "created_at", "last_seen_at" from "lobby_sessions" where "lobby_sessions"."secret_hash" = ?;
+--   SEARCH lobby_sessions USING INDEX sqlite_autoindex_lobby_sessions_1 (secret_hash=?)
 
 delete from "sessions" where ("sessions"."workspace_id" = ? and "sessions"."user_id" = ?);
 --   SEARCH sessions USING INDEX sessions_user (user_id=?)

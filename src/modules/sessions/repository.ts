@@ -1,13 +1,14 @@
 import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { emailChanges, passwordResets, sessions, setupLinks, signInAttempts } from './schema.js';
+import { emailChanges, lobbySessions, passwordResets, sessions, setupLinks, signInAttempts } from './schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
+export type LobbySessionRow = typeof lobbySessions.$inferSelect;
 export type SetupLinkRow = typeof setupLinks.$inferSelect;
 export type PasswordResetRow = typeof passwordResets.$inferSelect;
 export type EmailChangeRow = typeof emailChanges.$inferSelect;
 
-/** Every SQL statement of the sessions module, over its own tables: sessions, setup_links, password_resets, email_changes, sign_in_attempts. */
+/** Every SQL statement of the sessions module, over its own tables: sessions, lobby_sessions, setup_links, password_resets, email_changes, sign_in_attempts. */
 export function createSessionsRepository(db: Db) {
   const statements = {
     // Every settings request reads its session by the hash of the cookie's secret.
@@ -28,30 +29,40 @@ export function createSessionsRepository(db: Db) {
     moveSession: (hash: string, workspaceId: string): void => {
       db.update(sessions).set({ workspaceId }).where(eq(sessions.secretHash, hash)).run();
     },
+    /** The session of a cookie's hash, or its lobby. */
     deleteSession: (hash: string): void => {
       db.delete(sessions).where(eq(sessions.secretHash, hash)).run();
+      db.delete(lobbySessions).where(eq(lobbySessions.secretHash, hash)).run();
     },
+    /** Every session of the account, in a workspace or in none (its lobby). */
     deleteSessionsOf: (userId: string): void => {
       db.delete(sessions).where(eq(sessions.userId, userId)).run();
+      db.delete(lobbySessions).where(eq(lobbySessions.userId, userId)).run();
     },
-    /** Every session of the account but one (a password changed in that one). */
+    /** Every session of the account but one (a password changed in that one), its lobby's too. */
     deleteOtherSessions: (userId: string, keptHash: string): void => {
       db.delete(sessions)
         .where(and(eq(sessions.userId, userId), ne(sessions.secretHash, keptHash)))
         .run();
+      db.delete(lobbySessions).where(eq(lobbySessions.userId, userId)).run();
     },
     deleteMemberSessions: (workspaceId: string, userId: string): void => {
       db.delete(sessions)
         .where(and(eq(sessions.workspaceId, workspaceId), eq(sessions.userId, userId)))
         .run();
     },
-    /** Sessions idle since `idleBefore` or opened before `openedBefore`. */
+    /** Sessions (and lobby sessions) idle since `idleBefore` or opened before `openedBefore`. */
     deleteEnded: (idleBefore: number, openedBefore: number): number =>
       db
         .delete(sessions)
         .where(or(lt(sessions.lastSeenAt, idleBefore), lt(sessions.createdAt, openedBefore)))
+        .run().changes +
+      db
+        .delete(lobbySessions)
+        .where(or(lt(lobbySessions.lastSeenAt, idleBefore), lt(lobbySessions.createdAt, openedBefore)))
         .run().changes,
 
+    ...lobbyQueries(db),
     /** The unused link of a secret's hash (expired or not). */
     unusedLink: (hash: string): SetupLinkRow | undefined =>
       db
@@ -159,5 +170,18 @@ function attemptsRepository(db: Db) {
     },
     /** Attempts older than `before` (out of every window) go (the hourly purge). */
     deleteOldAttempts: (before: number): number => db.delete(signInAttempts).where(lt(signInAttempts.at, before)).run().changes,
+  };
+}
+
+/** Sessions of an account that belongs to no workspace (issue 44); deleteSession above ends one too. */
+function lobbyQueries(db: Db) {
+  return {
+    lobby: (hash: string): LobbySessionRow | undefined => db.select().from(lobbySessions).where(eq(lobbySessions.secretHash, hash)).get(),
+    insertLobby: (values: typeof lobbySessions.$inferInsert): void => {
+      db.insert(lobbySessions).values(values).run();
+    },
+    touchLobby: (hash: string, now: number): void => {
+      db.update(lobbySessions).set({ lastSeenAt: now }).where(eq(lobbySessions.secretHash, hash)).run();
+    },
   };
 }

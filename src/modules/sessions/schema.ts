@@ -35,6 +35,28 @@ export const setupLinks = sqliteTable(
 );
 
 /**
+ * Sessions of an account that belongs to no workspace (issue 44): a password sign-in of a person
+ * removed from their last workspace, or made by `timetrack user create`. Such a session sees the
+ * account's own open invitations and accepts one (a session in that workspace replaces it),
+ * nothing else; it ends as sessions do (idle, age, sign-out, a password set, the account gone).
+ */
+export const lobbySessions = sqliteTable(
+  'lobby_sessions',
+  {
+    /** Hex SHA-256 of the cookie's secret (the same cookie as a session's). */
+    secretHash: text('secret_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The CSRF token of its forms. */
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+  },
+  (t) => [index('lobby_sessions_user').on(t.userId)],
+);
+
+/**
  * Settings page sessions: a cookie holds the secret, the row its SHA-256 hash. A session is one
  * person in one workspace; every request re-reads the membership, so a removed member or a
  * deleted account is signed out at once.

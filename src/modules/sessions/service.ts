@@ -11,6 +11,8 @@ import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
 import { createSignIn } from './sign-in.js';
+import { createLobbies } from './lobby.js';
+import { SESSION_IDLE_MS, SESSION_MAX_MS, TOUCH_GRANULARITY_MS } from './limits.js';
 import { type AttemptStore, SIGN_IN_WINDOW_MS } from './attempts.js';
 import { createProfileUpdates } from './profile.js';
 import { type SessionView, sessionView } from './views.js';
@@ -19,6 +21,8 @@ export { SETUP_LINK_HOURS } from './setup-links.js';
 export type { NewSession } from './secrets.js';
 export type { SignInResult } from './sign-in.js';
 export type { SessionView } from './views.js';
+
+export type { LobbyView } from './lobby.js';
 
 export type { SessionAccounts, SessionMail } from './ports.js';
 export { EMAIL_CHANGE_MS, RESET_BUDGETS, RESET_LINK_MS } from './mail-links.js';
@@ -34,11 +38,7 @@ export interface SessionsDeps {
   mail?: SessionMail;
 }
 
-/** A session ends after this long without a request, and this long after sign-in in any case. */
-export const SESSION_IDLE_MS = 12 * 3_600_000;
-export const SESSION_MAX_MS = 7 * 86_400_000;
-/** lastSeenAt is written at most once a minute per session. */
-const TOUCH_GRANULARITY_MS = 60_000;
+export { SESSION_IDLE_MS, SESSION_MAX_MS } from './limits.js';
 
 /**
  * Sign-in for the settings page: one-time setup links, passwords (scrypt), and sessions. Only
@@ -74,13 +74,9 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
     );
   };
   const firstWorkspace = (userId: string) => accounts.memberships(userId)[0]?.workspaceId;
-  /** Sign-in and reset attempts, counted in the database: a restart starts no budget afresh (issue 44). */
-  const attempts: AttemptStore = {
-    recent: (key, since, limit) => repo.attempts(key, since, limit),
-    add: (keys, at) => write(() => repo.insertAttempts(keys, at)),
-    remove: (key, at) => write(() => repo.deleteAttempt(key, at)),
-    clear: (key) => write(() => repo.deleteAttemptsOf(key)),
-  };
+  const attempts = attemptStoreOf(repo, write);
+  const breakGlassOnly = passwordSignIn === 'break-glass';
+  const lobbies = createLobbies({ repo, accounts, clock, write, openSession, firstWorkspace });
   const mailLinks = createMailLinks({
     repo,
     accounts,
@@ -89,13 +85,14 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
     mail,
     openSession,
     firstWorkspace,
-    breakGlassOnly: passwordSignIn === 'break-glass',
+    breakGlassOnly,
     attempts,
   });
 
   return {
     ...createSetupLinks({ repo, accounts, clock, write, openSession, mail }),
-    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace, breakGlassOnly: passwordSignIn === 'break-glass', attempts }),
+    ...createSignIn({ accounts, clock, write, openSession, openLobby: lobbies.open, firstWorkspace, breakGlassOnly, attempts }),
+    ...lobbies.views,
     ...mailLinks,
     ...providerSessionsOf({ repo, accounts, write, openSession }),
 
@@ -175,6 +172,7 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       write(() => repo.moveSession(sha256(sessionSecret), workspaceId));
     },
 
+    /** Ends the session of the cookie (or its lobby: repo.deleteSession ends either). */
     signOut(sessionSecret: string): void {
       write(() => repo.deleteSession(sha256(sessionSecret)));
     },
@@ -237,3 +235,11 @@ function providerSessionsOf({
 }
 
 export type SessionsService = ReturnType<typeof createSessionsService>;
+
+/** Sign-in and reset attempts, counted in the database: a restart starts no budget afresh (issue 44). */
+const attemptStoreOf = (repo: SessionsRepository, write: Write<never>): AttemptStore => ({
+  recent: (key, since, limit) => repo.attempts(key, since, limit),
+  add: (keys, at) => write(() => repo.insertAttempts(keys, at)),
+  remove: (key, at) => write(() => repo.deleteAttempt(key, at)),
+  clear: (key) => write(() => repo.deleteAttemptsOf(key)),
+});

@@ -8,6 +8,8 @@ import type { SessionAccounts } from './ports.js';
 /** What a sign-in came to. */
 export type SignInResult =
   | { kind: 'signed-in'; session: NewSession }
+  /** The password matched an account that belongs to no workspace: a session that only sees and accepts its invitations (issue 44). */
+  | { kind: 'lobby'; session: NewSession }
   | { kind: 'refused' }
   /** A budget is spent (429): too many attempts at this account, from this address, or both. */
   | { kind: 'limited'; retryAfterSec: number }
@@ -25,6 +27,7 @@ export function createSignIn({
   write,
   firstWorkspace,
   openSession,
+  openLobby,
   breakGlassOnly = false,
   attempts: store,
 }: {
@@ -33,6 +36,8 @@ export function createSignIn({
   write: Write<never>;
   firstWorkspace: (userId: string) => string | undefined;
   openSession: (userId: string, workspaceId: string) => NewSession;
+  /** Inside a write: a session of an account in no workspace (its invitations only). */
+  openLobby: (userId: string) => NewSession;
   /** OIDC_ONLY=true: only break-glass accounts sign in with a password (any other is refused as a wrong password is). */
   breakGlassOnly?: boolean;
   /** Where attempts are counted (the database's table; memory when absent). */
@@ -49,7 +54,9 @@ export function createSignIn({
 
     /**
      * Checks an email and password from a client address; a session in the account's first
-     * workspace when they match and it is a member somewhere.
+     * workspace when they match, or, when it is a member nowhere, a lobby session that sees and
+     * accepts its invitations (issue 44: a person removed from their last workspace, or made by
+     * `timetrack user create`, could never join one otherwise).
      */
     async signIn(input: { email: string; password: string; address: string }): Promise<SignInResult> {
       const email = input.email.trim();
@@ -65,9 +72,10 @@ export function createSignIn({
         return { kind: 'busy', retryAfterSec: error.retryAfterSec };
       }
       const allowed = user !== undefined && (!breakGlassOnly || user.breakGlass);
-      const workspaceId = user && allowed && user.passwordHash !== null && matches ? firstWorkspace(user.id) : undefined;
-      if (!user || workspaceId === undefined) return { kind: 'refused' };
+      if (!user || !allowed || user.passwordHash === null || !matches) return { kind: 'refused' };
       attempts.succeeded(counted.ticket);
+      const workspaceId = firstWorkspace(user.id);
+      if (workspaceId === undefined) return { kind: 'lobby', session: write(() => openLobby(user.id)) };
       return { kind: 'signed-in', session: write(() => openSession(user.id, workspaceId)) };
     },
   };

@@ -12,7 +12,8 @@ import { redirect, send, shell } from '../kit/respond.js';
 import { csrfField } from '../kit/layout.js';
 import { landing, safeNext, signInHref } from '../paths.js';
 import { clearSessionCookie, formToken, setSessionCookie } from '../session/cookies.js';
-import { type Signed, signedIn, signedOf } from '../session/guard.js';
+import { lobbyOf, type Signed, signedIn, signedOf } from '../session/guard.js';
+import { lobbyPath, lobbyRoutes } from './lobby.js';
 import { mailLinkRoutes } from './mail-links.js';
 import { oidcRoutes, providerPart, providerSignOut } from './oidc.js';
 import { newPasswordFields } from './password-fields.js';
@@ -226,6 +227,7 @@ export const authArea: WebArea = {
 
     router.get('/sign-in', async (req, res, next) => {
       if (signedOf(res).session) return redirect(res, landing(paths, req.query.next));
+      if (lobbyOf(res)) return redirect(res, lobbyPath(deps));
       await signInPage(req, res, 200, '', null).catch(next);
     });
 
@@ -250,6 +252,8 @@ export const authArea: WebArea = {
             body: 'That email and password do not match an account with a password.',
           });
         setSessionCookie(res, deps.config, req, result.session.secret, SESSION_MAX_AGE_SEC);
+        // An account that belongs to no workspace: its invitations (issue 44).
+        if (result.kind === 'lobby') return redirect(res, lobbyPath(deps));
         adoptZone(deps, result.session.secret, field(req, 'timeZone'));
         redirect(res, landing(paths, field(req, 'next')));
       } catch (error) {
@@ -258,11 +262,12 @@ export const authArea: WebArea = {
     });
 
     invitationRoutes(router, deps);
+    lobbyRoutes(router, deps);
     mailLinkRoutes(router, deps);
     oidcRoutes(router, deps, signInPage);
 
     router.post('/sign-out', (req, res) => {
-      const { secret } = signedOf(res) as Signed;
+      const secret = (signedOf(res) as Signed).secret ?? lobbyOf(res)?.secret ?? null;
       // A session opened through the identity provider signs out there too, when it offers that.
       const provider = secret === null ? null : services.oidc.signOutUrl(secret);
       if (secret !== null) services.sessions.signOut(secret);

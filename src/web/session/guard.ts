@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { SessionView } from '../../modules/sessions/service.js';
+import type { LobbyView, SessionView } from '../../modules/sessions/service.js';
 import type { WebPaths } from '../paths.js';
 import { signInHref } from '../paths.js';
 
@@ -13,6 +13,15 @@ export interface Signed {
 export type SignedIn = Signed & { session: SessionView; secret: string };
 
 export const signedOf = (res: Response): Signed => res.locals.signed as Signed;
+
+/** A session of an account that belongs to no workspace (issue 44): it sees and accepts its invitations only. */
+export interface Lobby {
+  view: LobbyView;
+  secret: string;
+}
+
+/** The lobby of the request's cookie, when it holds one instead of a session. */
+export const lobbyOf = (res: Response): Lobby | null => (res.locals.lobby as Lobby | null | undefined) ?? null;
 
 /**
  * The one signed-in check of every area that needs it: anyone else goes to the sign-in page,

@@ -185,8 +185,5 @@ export const clock = (seconds: number): string =>
 export const currencyDigits = (currency: string): number =>
   new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 
-/**
- * Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, or a leading tab or carriage
- * return, OWASP's list): the CSV writes it after a `'`, which spreadsheets show as text.
- */
-export const FORMULA_START = /^[=+\-@\t\r]/;
+/** Text a spreadsheet would run as a formula (src/kernel/spreadsheet.ts): the CSV writes it after a `'`, which spreadsheets show as text. */
+export { FORMULA_START } from '../../../kernel/spreadsheet.js';

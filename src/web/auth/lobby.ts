@@ -1,0 +1,93 @@
+import type { Request, Response, Router } from 'express';
+import { DateTime } from 'luxon';
+import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
+import type { WebDeps } from '../deps.js';
+import { html } from '../kit/html.js';
+import type { Notice } from '../kit/layout.js';
+import { isFormRefusal, statusOf } from '../kit/refusal.js';
+import { redirect, send } from '../kit/respond.js';
+import { formToken, setSessionCookie } from '../session/cookies.js';
+import { type Lobby, lobbyOf, signedOf } from '../session/guard.js';
+
+const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
+
+/** Where an account that belongs to no workspace lands after sign-in. */
+export const lobbyPath = (deps: WebDeps): string => `${deps.paths.settings}/invitations`;
+
+const until = (ms: number): string => DateTime.fromMillis(ms, { zone: 'utc' }).toFormat("d LLLL yyyy, HH:mm 'UTC'");
+
+/** The page of an account in no workspace: who it is, its open invitations with Join, and Sign out. */
+function lobbyPage(deps: WebDeps, req: Request, res: Response, lobby: Lobby, status: number, notice: Notice | null): void {
+  const base = deps.paths.settings;
+  const { view } = lobby;
+  const token = formToken(req, res, deps.config);
+  send(deps, res, status, {
+    title: 'You belong to no workspace yet',
+    notice,
+    body: html`<p>
+        Signed in as <strong>${view.name}</strong> (${view.email}). You join a workspace when one of its owners adds your address on their
+        Members page; the invitation then shows here${deps.services.mail.enabled() ? ' and comes by mail' : ''}.
+      </p>
+      ${
+        view.invitations.length === 0
+          ? html`<p>
+              No invitation is open for you. Ask an owner of the workspace you work in to add ${view.email} on its Members page, then reload
+              this page.
+            </p>`
+          : html`<ul class="cards" aria-label="Your invitations">
+              ${view.invitations.map(
+                (i) =>
+                  html`<li>
+                    <form class="stack" method="post" action="${base}/invitations/${i.id}/join">
+                      <input type="hidden" name="_csrf" value="${token}" />
+                      <div>
+                        <strong>${i.workspaceName}</strong> invited you at ${i.email}${i.isOwner ? ' as an owner' : ''}; open until
+                        ${until(i.expiresAt)}.
+                      </div>
+                      <div><button type="submit">Join ${i.workspaceName}</button></div>
+                    </form>
+                  </li>`,
+              )}
+            </ul>`
+      }
+      <form class="stack after" method="post" action="${base}/sign-out">
+        <input type="hidden" name="_csrf" value="${token}" />
+        <div><button class="secondary" type="submit">Sign out</button></div>
+      </form>`,
+  });
+}
+
+/**
+ * An account that belongs to no workspace (issue 44): a person removed from their last one, or
+ * made by `timetrack user create`, signs in to this page, which lists the invitations made for
+ * the account and joins one (a session in that workspace then replaces the lobby's).
+ */
+export function lobbyRoutes(router: Router, deps: WebDeps): void {
+  const { services, paths } = deps;
+  router.get('/invitations', (req, res) => {
+    if (signedOf(res).session) return void res.redirect(303, `${paths.app}/week`);
+    const lobby = lobbyOf(res);
+    if (!lobby) return void res.redirect(303, `${paths.settings}/sign-in`);
+    lobbyPage(deps, req, res, lobby, 200, null);
+  });
+
+  router.post('/invitations/:id/join', (req, res, next) => {
+    const lobby = lobbyOf(res);
+    if (!lobby) return void res.redirect(303, `${paths.settings}/sign-in`);
+    try {
+      const joined = services.sessions.joinFromLobby(lobby.secret, req.params.id as string);
+      if (!joined) return void res.redirect(303, `${paths.settings}/sign-in`);
+      setSessionCookie(res, deps.config, req, joined.secret, SESSION_MAX_AGE_SEC);
+      deps.flashes.put(joined.secret, {
+        kind: 'ok',
+        body: 'You joined the workspace: this is your week in it. Switch workspaces at the top of the page.',
+      });
+      redirect(res, `${paths.app}/week`);
+    } catch (error) {
+      if (!isFormRefusal(error)) return next(error);
+      const view = services.sessions.lobby(lobby.secret);
+      if (!view) return void res.redirect(303, `${paths.settings}/sign-in`);
+      lobbyPage(deps, req, res, { view, secret: lobby.secret }, statusOf(error), { kind: 'error', body: error.message });
+    }
+  });
+}
