@@ -203,7 +203,7 @@ describe('web app: the working day', () => {
     const refused = await post(`/app/entries/${first.id}/restore`, { week: '' });
     expect(refused.status).to.equal(409);
     expect(flat(refused.text)).to.include(
-      `The deleted timer “Call with Acme” cannot run again while your timer “Review” (started ${second.start}) runs: only one timer runs at a time. Stop that timer, then Undo again (within 10 seconds of the delete), or add the deleted time by hand.`,
+      'The deleted timer “Call with Acme” cannot run again while your timer “Review” runs: only one timer runs at a time. Stop that timer, then Undo again (within 10 seconds of the delete), or add the deleted time by hand.',
     );
     // Nothing lost: the other timer still runs, the deleted one can still be undone.
     expect((await api('GET', '/api/v1/entries/current')).body.data).to.include({ id: second.id, end: null });

@@ -4,7 +4,7 @@ import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import { html } from '../kit/html.js';
 import type { Notice } from '../kit/layout.js';
-import { isFormRefusal, statusOf } from '../kit/refusal.js';
+import { isFormRefusal, spoken, statusOf } from '../kit/refusal.js';
 import { redirect, send } from '../kit/respond.js';
 import { formToken, setSessionCookie } from '../session/cookies.js';
 import { type Lobby, lobbyOf, signedOf } from '../session/guard.js';
@@ -87,7 +87,7 @@ export function lobbyRoutes(router: Router, deps: WebDeps): void {
       if (!isFormRefusal(error)) return next(error);
       const view = services.sessions.lobby(lobby.secret);
       if (!view) return void res.redirect(303, `${paths.settings}/sign-in`);
-      lobbyPage(deps, req, res, { view, secret: lobby.secret }, statusOf(error), { kind: 'error', body: error.message });
+      lobbyPage(deps, req, res, { view, secret: lobby.secret }, statusOf(error), { kind: 'error', body: spoken(error) });
     }
   });
 }
