@@ -105,10 +105,13 @@ describe('timetrack invoice commands (processes)', function () {
       '--to',
       '2024-03-31',
     ];
-    // Without a rate, category S cannot be invoiced: the refusal names the command that sets it.
-    expect(refusedWith(await tt(...create, '--json'), 1, 'invalid')).to.contain(
-      `timetrack workspace invoicing ${workspaceId} --set taxRate=19`,
-    );
+    // Without a rate a draft is still made (decisions 11a: issuing asks for it); voiding it releases its entries.
+    const untaxed = json(await tt(...create, '--json'));
+    expect(json(await tt('invoice', 'status', untaxed.id, '--to', 'void', '--user', userId, '--json'))).to.deep.equal({
+      id: untaxed.id,
+      from: 'draft',
+      to: 'void',
+    });
     expect(json(await tt('workspace', 'invoicing', workspaceId, '--set', 'taxRate=19', '--set', 'language=de', '--json'))).to.deep.equal({
       id: workspaceId,
     });
@@ -152,7 +155,7 @@ describe('timetrack invoice commands (processes)', function () {
     });
     const listed = json(await tt('invoice', 'list', '--workspace', workspaceId, '--json'));
     expect(listed).to.have.all.keys('invoices');
-    expect(listed.invoices).to.have.length(1);
+    expect(listed.invoices.map((i: { status: string }) => i.status)).to.deep.equal(['sent', 'void']);
     expect(listed.invoices[0]).to.deep.include({ id: created.id, number: '2024-0001', issueDate: '2024-04-02', dueDate: '2024-04-16' });
     expect(listed.invoices[0].paymentTerms).to.equal('Zahlbar innerhalb von 14 Tagen bis zum 16.04.2024.');
     expect(json(await tt('invoice', 'list', '--workspace', workspaceId, '--status', 'draft', '--json'))).to.deep.equal({ invoices: [] });

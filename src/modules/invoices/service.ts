@@ -1,13 +1,14 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import { canonicalTimeZone } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
 import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creation.js';
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
-import { checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
+import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { createSending } from './mailing.js';
 import { createNumbering } from './numbering.js';
@@ -52,6 +53,36 @@ function upcomingNumberOf(deps: Parameters<typeof createNumbering>[0], { require
 }
 
 /**
+ * What a creation (or its preview) makes, for the acting member: the draft of their days (their
+ * zone, or the one given: decisions 11a) in their currency, with the query of its entries.
+ */
+function createDrafting({
+  repo,
+  ports,
+  access,
+  defaultTimeZone,
+}: {
+  repo: InvoicesRepository;
+  ports: InvoicePorts;
+  access: Access;
+  defaultTimeZone: string;
+}) {
+  /** Whose days an invoice's range is: the zone given, else the acting member's (their Profile's), else the server's. */
+  const zoneOf = (userId: string, given: string | undefined): string =>
+    given === undefined ? (ports.timeZoneOf(userId) ?? defaultTimeZone) : canonicalTimeZone(given, 'timeZone');
+  return {
+    draftFor(principal: Principal, input: InvoiceInput) {
+      ports.requireWorkspace(input.workspaceId);
+      const acting = access.actingMember(principal, input.workspaceId, input.userId);
+      const member = ports.membership(input.workspaceId, acting.userId);
+      if (!member) throw errors.memberNotFound(input.workspaceId, acting.userId);
+      const zone = zoneOf(acting.userId, input.timeZone);
+      return { acting, ...draftOf(ports, settingsOf(repo.settings(input.workspaceId)), input, member.currency, zone) };
+    },
+  };
+}
+
+/**
  * Invoices (decisions §11): made from a client's billable, completed, un-invoiced entries; issued
  * with a number of the workspace's series and a date; paid; voided (an issued one with its credit
  * note). Owners create, issue, mark paid, void and fill; owners and members who see colleagues'
@@ -73,9 +104,10 @@ export function createInvoicesService({
   defaultTimeZone?: string;
 }) {
   const access = createAccess({ repo, ports });
-  const { mayRead, requireOwner, actingMember, findInvoice } = access;
+  const { mayRead, requireOwner, findInvoice } = access;
   const lifecycle = createLifecycle({ repo, ports, clock, write, access, defaultTimeZone });
   const upcomingNumber = upcomingNumberOf({ repo, ports, clock, defaultTimeZone }, access);
+  const drafting = createDrafting({ repo, ports, access, defaultTimeZone });
 
   const service = {
     /**
@@ -94,6 +126,7 @@ export function createInvoicesService({
           if (value === null) delete profile[field];
           else profile[field] = value;
         }
+        checkElectronicAddress(profile, Object.keys(patch));
         // A profile with every field cleared is no profile: invoices get issuer null.
         ports.storeBusinessProfile(workspaceId, Object.keys(profile).length === 0 ? null : profile);
         return { id: workspaceId };
@@ -142,16 +175,12 @@ export function createInvoicesService({
     preview(principal: Principal, input: InvoiceInput): InvoicePreview {
       requireOwner(principal, input.workspaceId, 'make invoices', () => errors.hidden(input.workspaceId));
       checkDraftInput(input);
-      ports.requireWorkspace(input.workspaceId);
-      const acting = actingMember(principal, input.workspaceId, input.userId);
-      const member = ports.membership(input.workspaceId, acting.userId);
-      if (!member) throw errors.memberNotFound(input.workspaceId, acting.userId);
-      return draftOf(ports, settingsOf(repo.settings(input.workspaceId)), input, member.currency).draft;
+      return drafting.draftFor(principal, input).draft;
     },
 
     /**
-     * Invoices a client's billable, completed, un-invoiced entries that start in [from, to] (UTC
-     * days): its entries get its id, its parties, lines, tax and totals are fixed, invoice.created
+     * Invoices a client's billable, completed, un-invoiced entries that start in [from, to], whole
+     * days of the acting member's zone (or the one given; the invoice keeps it): its entries get its id, its parties, lines, tax and totals are fixed, invoice.created
      * is recorded; all in one write.
      */
     create(principal: Principal, input: InvoiceInput): { id: string } {
@@ -159,11 +188,7 @@ export function createInvoicesService({
       requireOwner(principal, workspaceId, 'make invoices', () => errors.hidden(workspaceId));
       checkDraftInput(input);
       return write((record) => {
-        ports.requireWorkspace(workspaceId);
-        const acting = actingMember(principal, workspaceId, input.userId);
-        const member = ports.membership(workspaceId, acting.userId);
-        if (!member) throw errors.memberNotFound(workspaceId, acting.userId);
-        const { draft, query } = draftOf(ports, settingsOf(repo.settings(workspaceId)), input, member.currency);
+        const { acting, draft, query } = drafting.draftFor(principal, input);
         const id = newId('inv');
         const now = clock.now();
         ports.markInvoiced(query, id);
@@ -175,6 +200,7 @@ export function createInvoicesService({
           currency: draft.currency,
           fromDay: draft.from,
           toDay: draft.to,
+          timeZone: draft.timeZone,
           issuer: json(draft.issuer),
           recipient: json(draft.recipient),
           lines: JSON.stringify(draft.lines),

@@ -69,10 +69,9 @@ function contextOf(deps: WebDeps) {
       .status(status)
       .type('html')
       .end(appPage(deps, session, { title, current: 'invoices', body }));
-  const today = (session: SessionView): string =>
-    DateTime.fromMillis(deps.clock.now(), {
-      zone: services.accounts.preferences(session.userId).timeZone ?? deps.config.serverTimeZone,
-    }).toISODate() as string;
+  /** The member's zone (their Profile's, else the server's): their days, and an invoice's they make. */
+  const zoneOf = (session: SessionView): string => services.accounts.preferences(session.userId).timeZone ?? deps.config.serverTimeZone;
+  const today = (session: SessionView): string => DateTime.fromMillis(deps.clock.now(), { zone: zoneOf(session) }).toISODate() as string;
   const clientsOf = (session: SessionView) =>
     services.catalog.clients
       .list(session.actor, {})
@@ -124,7 +123,7 @@ function contextOf(deps: WebDeps) {
         <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
     );
   };
-  return { deps, services, paths, invoices, at, sessionOf, send, today, clientsOf, showDetail, showBusy };
+  return { deps, services, paths, invoices, at, sessionOf, send, zoneOf, today, clientsOf, showDetail, showBusy };
 }
 type Context = ReturnType<typeof contextOf>;
 
@@ -147,7 +146,7 @@ function listRoutes(router: Router, ctx: Context): void {
 
 /** A new invoice: its form (last month by default), the preview, the draft. */
 function newRoutes(router: Router, ctx: Context): void {
-  const { deps, paths, invoices, at, sessionOf, send, today, clientsOf } = ctx;
+  const { deps, paths, invoices, at, sessionOf, send, zoneOf, today, clientsOf } = ctx;
   // --- A new invoice: preview, then create -----------------------------------------------------
   const showNew = (
     res: Response,
@@ -157,7 +156,14 @@ function newRoutes(router: Router, ctx: Context): void {
     errors: FieldErrors,
     preview: InvoicePreview | null,
     formError: Html | string | null,
-  ) => send(res, session, status, 'New invoice', newBody(paths, session, clientsOf(session), form, errors, preview, formError));
+  ) =>
+    send(
+      res,
+      session,
+      status,
+      'New invoice',
+      newBody(paths, session, clientsOf(session), form, errors, preview, formError, zoneOf(session)),
+    );
 
   router.get(`${at}/new`, (_req, res) => {
     const session = sessionOf(res);
@@ -269,7 +275,8 @@ function detailRoutes(router: Router, ctx: Context): void {
         const refused = refusal(error);
         // The move is allowed but its date was refused: the confirmation again, the message at the date.
         if (ACTIONS[action].from.includes(invoice.status)) {
-          const dated = ACTIONS[action].dateLabel !== null;
+          // A refusal about the date goes at the date; one about the tax settings above the form.
+          const dated = ACTIONS[action].dateLabel !== null && refused.field !== 'tax';
           const body = confirmBody(
             paths,
             session,
