@@ -9,7 +9,17 @@ import type { DomainWrite, EventActor } from '../events/service.js';
 import { csvRecords } from './csv.js';
 import { type DateOrder, needsOrder, orderEvidence, ZoneClock } from './dates.js';
 import { importErrors } from './errors.js';
-import { detectFormat, type Format, type Header, readHeader, rowReader, SPECS, type SourceRow } from './formats.js';
+import {
+  detectFormat,
+  FORMAT_NAMES,
+  type Format,
+  type Header,
+  readHeader,
+  rowReader,
+  SPECS,
+  type SourceRow,
+  unreadableMoneyColumn,
+} from './formats.js';
 import type { CreatedKind, ImportsRepository } from './repository.js';
 import { type CheckedRow, createRowChecker, fingerprintOf, RowRefusal, userKeyOf } from './rows.js';
 
@@ -58,6 +68,8 @@ export interface PreviewRow {
   tags: string[];
   billable: boolean | null;
   hourlyRate: number | null;
+  /** Where the rate comes from: the file's rate, the file's amount, or (null rate) the task's, project's, member's or workspace's; `none`: the file says none. */
+  rateFrom: 'rate' | 'amount' | 'resolved' | 'none';
 }
 
 /** What an import did, or would do (a dry run); the shape of `import --json`. */
@@ -189,6 +201,8 @@ async function readFile(
   request: ImportRequest,
   progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void,
   checking: ((found: Pick<Scan, 'header' | 'format' | 'users'>) => CheckPass) | null,
+  /** The workspace's currency (a refusal of a money column names it). */
+  currencyOfWorkspace = 'EUR',
 ): Promise<{ found: Scan; checked: CheckResult | null }> {
   let head: { header: Header; format: Format; reader: ReturnType<typeof rowReader>; pass: CheckPass | null } | null = null;
   let rows = 0;
@@ -202,6 +216,10 @@ async function readFile(
     if (!head) {
       const header = readHeader(record.cells);
       const format = detectFormat(header, request.format ?? 'auto');
+      // A money column whose heading cannot be read is refused at the header, before any row.
+      const unreadable = unreadableMoneyColumn(format, header);
+      if (unreadable)
+        throw importErrors.moneyColumn(unreadable.cell, unreadable.column, unreadable.field, FORMAT_NAMES[format], currencyOfWorkspace);
       currency = header.currency;
       head = { header, format, reader: rowReader(format, header), pass: checking?.({ header, format, users }) ?? null };
       continue;
@@ -301,7 +319,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
 
   // Passes 1 and 2: what the file is, and every row checked before the first write; in one
   // reading when no day needs the file's date order decided first.
-  const reading = await withCache(repo, () => readFile(request, progress, checkPass(request.dateFormat ?? null)));
+  const reading = await withCache(repo, () => readFile(request, progress, checkPass(request.dateFormat ?? null), workspaceCurrency));
   const { found } = reading;
   const { format } = found;
   if (found.currency && found.currency !== workspaceCurrency) throw importErrors.currency(found.currency, workspaceCurrency);
@@ -921,5 +939,6 @@ function previewOf(row: CheckedRow, member: string): PreviewRow {
     tags: row.tags,
     billable: row.billable,
     hourlyRate: row.hourlyRate,
+    rateFrom: row.noRate ? 'none' : (row.rateFrom ?? 'resolved'),
   };
 }

@@ -4,7 +4,8 @@ import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
 import { type CatalogAttributes, nameKey } from '../catalog/service.js';
 import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
 import { columnName, type Format, type SourceRow } from './formats.js';
-import { type FileDecimal, numberOf, parseMoneyCell, rateFromAmount } from './money.js';
+import { amountCents } from '../../kernel/money.js';
+import { centsOf, type FileDecimal, numberOf, parseMoneyCell, rateFromAmount } from './money.js';
 
 export const MAX_DESCRIPTION = 500;
 export const MAX_NAME = 200;
@@ -36,6 +37,8 @@ export interface CheckedRow {
   rateIgnored: boolean;
   /** The file says the entry has no rate (the timetrack format's `none`): none is resolved either. */
   noRate: boolean;
+  /** Where `hourlyRate` comes from: the file's rate, or the rate that gives back the file's amount (null: none from the file). */
+  rateFrom: 'rate' | 'amount' | null;
   timeZone: string | null;
   /** The source's own id of the row (the timetrack format's `id`): its fingerprint. */
   sourceId: string | null;
@@ -171,7 +174,7 @@ export function createRowChecker(
         `${currency}, and the workspace's money is in ${options.currency}: export this row in ${options.currency}, or import it into a workspace in ${currency}`,
       );
     }
-    const { billable, hourlyRate, noRate } = moneyOf(format, refuse, row, start, end);
+    const { billable, hourlyRate, noRate, rateFrom } = moneyOf(format, refuse, row, start, end);
     return {
       line,
       userKey,
@@ -186,6 +189,7 @@ export function createRowChecker(
       hourlyRate: options.rates ? hourlyRate : null,
       rateIgnored: !options.rates && (hourlyRate !== null || noRate),
       noRate: options.rates && noRate,
+      rateFrom: options.rates ? rateFrom : null,
       timeZone: row.timeZone === '' ? (options.zone?.name ?? null) : zoneOf(refuse, row.timeZone),
       sourceId: row.sourceId === '' ? null : row.sourceId,
       catalog: null,
@@ -289,6 +293,7 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
     hourlyRate: null,
     rateIgnored,
     noRate: false,
+    rateFrom: null,
     timeZone: null,
     sourceId: null,
     catalog: { kind, attrs },
@@ -310,8 +315,8 @@ function money(refuse: Refuse, field: 'rate' | 'amount', text: string): FileDeci
  * The row's billable flag and rate (decisions §10, and what each format does when it lacks a
  * column: docs/importing.md). The flag is the file's; without one, an amount says it (more
  * than 0: billable), Kimai's rows are billable (as in Kimai), and a row with a rate is billable;
- * else the project's default. A billable row with an amount and no rate takes the rate that
- * gives back the amount.
+ * else the project's default. A billable row's amount is what it earned, and wins (issue 45): it
+ * takes the rate that gives the amount back, unless the file's rate gives it back already.
  */
 function moneyOf(
   format: Format,
@@ -319,7 +324,7 @@ function moneyOf(
   row: SourceRow,
   start: number,
   end: number,
-): { billable: boolean | null; hourlyRate: number | null; noRate: boolean } {
+): { billable: boolean | null; hourlyRate: number | null; noRate: boolean; rateFrom: 'rate' | 'amount' | null } {
   let billable: boolean | null = null;
   if (row.billable !== '') {
     const value = BOOLEANS[row.billable.toLowerCase()];
@@ -337,11 +342,20 @@ function moneyOf(
     else if (hourlyRate !== null && hourlyRate > 0) billable = true;
   }
   const seconds = secondsBetween(start, end);
-  if (hourlyRate === null && billable === true && amount !== null && seconds > 0) hourlyRate = rateFromAmount(amount, seconds);
-  if (hourlyRate !== null && hourlyRate > MAX_RATE) {
-    refuse(rateCell === null ? 'amount' : 'rate', `the rate ${hourlyRate} is above the largest rate (1,000,000,000)`);
+  let rateFrom: 'rate' | 'amount' | null = hourlyRate === null ? null : 'rate';
+  if (
+    billable === true &&
+    amount !== null &&
+    seconds > 0 &&
+    (hourlyRate === null || amountCents(true, hourlyRate, seconds) !== centsOf(amount))
+  ) {
+    hourlyRate = rateFromAmount(amount, seconds);
+    rateFrom = 'amount';
   }
-  return { billable, hourlyRate, noRate };
+  if (hourlyRate !== null && hourlyRate > MAX_RATE) {
+    refuse(rateFrom === 'amount' ? 'amount' : 'rate', `the rate ${hourlyRate} is above the largest rate (1,000,000,000)`);
+  }
+  return { billable, hourlyRate, noRate, rateFrom };
 }
 
 /**

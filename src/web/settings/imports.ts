@@ -163,6 +163,13 @@ function localTime(iso: string, zone: string | undefined): string {
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
 
+/** Where a row's rate comes from, in words: the file's amount wins over every rate (issue 45). */
+function rateText(r: ImportOutcome['preview'][number]): string {
+  if (r.rateFrom === 'none') return 'none (the file says so)';
+  if (r.hourlyRate === null) return 'from its task, project, member or workspace';
+  return r.rateFrom === 'amount' ? `${r.hourlyRate} (from the file's amount)` : String(r.hourlyRate);
+}
+
 function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
   if (outcome.preview.length === 0) return html``;
   const shown = zone ?? 'UTC';
@@ -188,7 +195,7 @@ function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
               r.task,
               r.tags.join(', '),
               r.billable === null ? "the project's" : r.billable ? 'yes' : 'no',
-              r.hourlyRate === null ? 'from the project or member' : String(r.hourlyRate),
+              rateText(r),
             ];
             return html`<tr>
               ${cells.map((cell, i) => html`<td data-label="${columns[i] ?? ''}">${cell}</td>`)}
