@@ -70,6 +70,11 @@ export const importErrors = {
       'conflict',
       `Import ${id} cannot be undone: ${entries.length} of its entries ${entries.length === 1 ? 'is' : 'are'} invoiced since (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ' …' : ''}). Void those invoices first.`,
     ),
+  numberedSince: (id: string, numbers: string[]) =>
+    new DomainError(
+      'conflict',
+      `Import ${id} cannot be undone: the workspace has issued ${numbers.length === 1 ? 'a number' : `${numbers.length} numbers`} since (${numbers.slice(0, 5).join(', ')}${numbers.length > 5 ? ' …' : ''}) after the numbers of the invoices it restored, and removing them would give ${numbers.length === 1 ? 'that number' : 'those numbers'} again. Void what is wrong instead.`,
+    ),
   notUndoable: (id: string, state: string) =>
     new DomainError('conflict', `Import ${id} is ${state}; only a finished import can be undone.`),
 };

@@ -44,6 +44,10 @@ export interface SourceRow {
   color: string;
   estimateSec: string;
   budgetAmount: string;
+  /** The timetrack format's record of a table (JSON, versioned): a client's invoicing details, the issuer profile, the invoicing settings, a rate, an invoice. */
+  data: string;
+  /** The timetrack format's entry's invoice: the exported invoice's id. */
+  invoice: string;
 }
 
 /** A header as matched: trimmed, lower-cased, and a currency in parentheses (`Amount (USD)`) set apart. */
@@ -188,6 +192,8 @@ export const SPECS: Record<Format, FormatSpec> = {
       color: 'color',
       estimateSec: 'estimatesec',
       budgetAmount: 'budgetamount',
+      data: 'data',
+      invoice: 'invoice',
     },
     local: false,
   },
@@ -249,6 +255,8 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
     'color',
     'estimateSec',
     'budgetAmount',
+    'data',
+    'invoice',
   ];
   const positions = fields.map(at);
   const first = index.get('first name') ?? -1;

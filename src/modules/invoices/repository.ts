@@ -56,6 +56,27 @@ export function createInvoicesRepository(db: Db) {
       db.insert(invoiceNumbers).values(values).run();
     },
 
+    /** Every number a workspace issued, oldest first (a workspace's export carries them with their invoices). */
+    numbersOf: (workspaceId: string): Array<typeof invoiceNumbers.$inferSelect> =>
+      db
+        .select()
+        .from(invoiceNumbers)
+        .where(eq(invoiceNumbers.workspaceId, workspaceId))
+        .orderBy(invoiceNumbers.issueDate, invoiceNumbers.createdAt)
+        .all(),
+    /** Whether the workspace issued this number already (an import's check before it restores one). */
+    numberTaken: (workspaceId: string, number: string): boolean =>
+      db
+        .select({ number: invoiceNumbers.number })
+        .from(invoiceNumbers)
+        .where(and(eq(invoiceNumbers.workspaceId, workspaceId), eq(invoiceNumbers.number, number)))
+        .get() !== undefined,
+    /** Deletes an invoice and its numbers (the undo of the import that restored it). */
+    deleteRestored: (id: string): void => {
+      db.delete(invoiceNumbers).where(eq(invoiceNumbers.invoiceId, id)).run();
+      db.delete(invoices).where(eq(invoices.id, id)).run();
+    },
+
     settings: (workspaceId: string): InvoiceSettingsRow | undefined =>
       db.select().from(invoiceSettings).where(eq(invoiceSettings.workspaceId, workspaceId)).get(),
     storeSettings: (values: typeof invoiceSettings.$inferInsert): void => {

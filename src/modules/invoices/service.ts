@@ -12,6 +12,7 @@ import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField, ty
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { createSending } from './mailing.js';
 import { createNumbering } from './numbering.js';
+import { createInvoiceTransfer } from './transfer.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
 import { applySettings, type InvoicingSettings, type SettingsPatch, settingsOf } from './settings.js';
@@ -29,6 +30,14 @@ export { DEFAULT_PAYMENT_TERMS_DAYS } from './lifecycle.js';
 export { settingsPatchOfText } from './settings.js';
 export { LINE_GROUPINGS } from './lines.js';
 export { MAX_SEND_MESSAGE, type SendInput, type SendRequest } from './mailing.js';
+export {
+  checkInvoiceRecord,
+  checkProfileRecord,
+  checkSettingsRecord,
+  type ExportedInvoice,
+  type InvoiceReferences,
+  type InvoiceTransfer,
+} from './transfer.js';
 
 const invalid = errors.invalid;
 /** A JSON column value; null stays SQL NULL. */
@@ -231,6 +240,8 @@ export function createInvoicesService({
     ...createFills({ repo, clock, write, access }),
     // Sending an issued invoice by mail (owners): checkSend before the documents are made, send after.
     ...createSending({ ports, write, access }),
+    /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */
+    imports: createInvoiceTransfer({ repo, ports, clock }),
   };
   return service;
 }

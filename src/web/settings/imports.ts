@@ -3,7 +3,14 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { createdInWords, FORMATS, type ImportOutcome, type ImportRequest, type ImportView } from '../../modules/imports/service.js';
+import {
+  createdInWords,
+  FORMATS,
+  restoredInWords,
+  type ImportOutcome,
+  type ImportRequest,
+  type ImportView,
+} from '../../modules/imports/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import type { ImportJob, UploadSlot } from '../../threads/imports.js';
@@ -210,6 +217,7 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
   const { report } = outcome;
   const refusedRows = report.refused.filter((r) => r.line > 0).length;
   const made = createdInWords(report.created);
+  const restored = restoredInWords(report.restored);
   return html`<dl class="facts">
     <dt>Format</dt>
     <dd>${report.format}</dd>
@@ -225,6 +233,12 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
     <dd>${count(refusedRows, 'row')}</dd>
     <dt>${dry ? 'To create' : 'Created'}</dt>
     <dd>${made === '' ? 'nothing' : made}</dd>
+    ${
+      restored === ''
+        ? ''
+        : html`<dt>${dry ? 'To restore' : 'Restored'}</dt>
+            <dd>${restored}</dd>`
+    }
     ${report.notices.map(
       (notice) =>
         html`<dt>Note</dt>
