@@ -207,7 +207,8 @@ export interface paths {
         put?: never;
         /**
          * Create a client
-         * @description The name must be unique within the workspace (trimmed, case-insensitive), else 409 `conflict`. The party fields are copied onto invoices made for the client.
+         * @description The name must be unique within the workspace (trimmed, case-insensitive), else 409 `conflict`. The party fields are copied onto invoices made for the client; giving any
+         *     of them needs an owner or a token that may see colleagues' money (else 403 `forbidden` naming them, and nothing is created).
          */
         post: operations["createClient"];
         delete?: never;
@@ -243,7 +244,8 @@ export interface paths {
         /**
          * Edit a client
          * @description Partial edit: send only the fields to change (at least one). Archive or unarchive with `{archived: true|false}`; archived clients stay listed. A rename to a name
-         *     taken within the same parent is 409 `conflict`.
+         *     taken within the same parent is 409 `conflict`. The invoicing party and VAT fields (`ClientParty`) need an owner or a token that may see colleagues' money: otherwise
+         *     403 `forbidden` naming them, and nothing is changed.
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -966,7 +968,14 @@ export interface components {
          * @enum {string}
          */
         TaxCategory: "S" | "AE" | "K" | "G" | "E" | "Z" | "O";
-        /** @description Invoice-recipient fields and the VAT treatment of a client; `null` clears one. */
+        /**
+         * @description Invoice-recipient fields and the VAT treatment of a client; `null` clears one. Every field
+         *     of this object (setting, changing or clearing it) needs an owner's token or one that may
+         *     see colleagues' money (`canViewOthersMoney`): anyone else gets 403 `forbidden` naming each
+         *     field given, and nothing is changed. `name` and `archived` need only `catalog:write`. Text
+         *     with a control character or a bidirectional formatting character (U+061C, U+200E, U+200F,
+         *     U+202A–U+202E, U+2066–U+2069) is refused with 400, as names are.
+         */
         ClientParty: {
             legalName?: components["schemas"]["PartyText"];
             addressLines?: string[] | null;
@@ -1254,7 +1263,10 @@ export interface components {
             vatId: string | null;
             taxNumber: string | null;
             registrationNumber: string | null;
+            /** @description The seller identifier (EN 16931 BT-29), such as a GLN or the supplier number a client gave the issuer. */
             sellerIdentifier: string | null;
+            /** @description The seller identifier's scheme (BT-29-1), an ISO 6523 ICD code such as `0088` (GLN); null for an identifier without scheme. */
+            sellerIdentifierScheme: string | null;
             contactName: string | null;
             electronicAddress: string | null;
             electronicAddressScheme: string | null;
@@ -1263,6 +1275,11 @@ export interface components {
             bankName: string | null;
             accountHolder: string | null;
             smallBusiness: boolean | null;
+            /**
+             * @description The currency the issuer accounts for VAT in (ISO 4217; EN 16931 BT-6); null: the national currency of an issuer
+             *     in the EU (EUR in the euro area), else the invoice's own currency.
+             */
+            vatCurrency: string | null;
         };
         /** @description The client as it stood when the invoice was created; blank fields are null. */
         RecipientParty: {
@@ -1343,6 +1360,17 @@ export interface components {
             }[];
             /** @description The due sentence in the invoice's language, written when it is issued (e.g. `Payable within 14 days, by 16 November 2026.`); absent on a draft. */
             paymentTerms?: string;
+            /**
+             * @description Written when an invoice in another currency than the issuer's VAT accounting currency is issued (VAT Directive
+             *     art. 230): that currency (BT-6), the exchange rate the owner gave (units of it per unit of the invoice's
+             *     currency) and the VAT total in it (BT-111, `taxTotal` x `exchangeRate` rounded half away from zero to the
+             *     cent). Absent otherwise.
+             */
+            vatCurrency?: {
+                currency: string;
+                exchangeRate: number;
+                taxTotal: number;
+            };
             einvoiceFills: {
                 at: components["schemas"]["Timestamp"];
                 /** @description The user id. */

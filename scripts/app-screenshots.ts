@@ -3,8 +3,8 @@
  * SQLite file, manual clock set to a Wednesday, 127.0.0.1 only) with a week of realistic entries
  * in Europe/Berlin, projects and a running timer, signs in in Debian's Chromium and writes each
  * page at desktop (1280×900) and phone (390×844) width, full page, to docs/app/<page>-desktop.png
- * and <page>-phone.png. The working day's pages (week, running timer, suggestions, timesheet) also
- * in the dark scheme: <page>-dark-desktop.png and <page>-dark-phone.png.
+ * and <page>-phone.png. The working day's pages (week, running timer, suggestions, quick entry,
+ * another timer, timesheet) also in the dark scheme: <page>-dark-desktop.png and <page>-dark-phone.png.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,10 @@ async function main(): Promise<void> {
     const client = services.catalog.clients.create(actor, { name: 'Hafenamt' });
     const site = services.catalog.projects.create(actor, { name: 'Harbour website', clientId: client.id, color: '#0b57d0' });
     const brand = services.catalog.projects.create(actor, { name: 'Brand refresh', color: '#1a7f37' });
+    services.catalog.tasks.create(actor, { projectId: site.id, name: 'Map component', estimateSec: 8 * 3600 });
+    services.catalog.tasks.create(actor, { projectId: site.id, name: 'Navigation' });
+    services.catalog.tags.create(actor, { name: 'meeting' });
+    services.catalog.tags.create(actor, { name: 'onsite' });
     const add = (day: string, from: string, to: string, description: string, projectId: string | null) =>
       services.entries.create(actor, {
         start: `2026-11-${day}T${from}:00+01:00`,
@@ -113,6 +117,13 @@ async function main(): Promise<void> {
       .fill('har')
       .catch(() => undefined);
     await shootSchemes(page, 'timer-running', 'div.timer.running');
+    // Another timer while one runs (n): its own form under the running one, quick entry typed in it.
+    await page.goto(`${server.url}/app/week`);
+    await page.locator('h1').click();
+    await page.keyboard.press('n');
+    await page.keyboard.type('Harbour map review @Har', { delay: 30 });
+    await page.locator('#next-description-list li').first().waitFor();
+    await shootSchemes(page, 'next-timer', 'details.next-timer', 150);
     await page.goto(`${server.url}/app/week`);
     // An entry opened for editing, with a refused end time (before its start, on the same day).
     await page.getByText('Accessibility review').click();
@@ -127,11 +138,19 @@ async function main(): Promise<void> {
     await page.locator('#timer-description').pressSequentially('Na', { delay: 50 });
     await page.locator('#timer-description-list li').first().waitFor();
     await shootSchemes(page, 'suggestions', 'form.timer', 150);
+    // Quick entry: @ offers the projects and their tasks (one chosen by keyboard sets the pickers), then # the tags.
+    await page.goto(`${server.url}/app/week`);
+    await page.locator('#timer-description').pressSequentially('Site walk @harb', { delay: 20 });
+    await page.locator('#timer-description-list li').nth(1).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('#', { delay: 20 });
+    await page.locator('#timer-description-list li').first().waitFor();
+    await shootSchemes(page, 'quick-entry', 'form.timer', 150);
     // The timesheet: projects by the week's days.
     await page.goto(`${server.url}/app/timesheet?date=2026-11-25`);
     await shootSchemes(page, 'timesheet');
-    services.catalog.tasks.create(actor, { projectId: site.id, name: 'Map component', estimateSec: 8 * 3600 });
-    services.catalog.tags.create(actor, { name: 'meeting' });
     services.catalog.projects.update(actor, site.id, { budgetAmount: 4000, hourlyRate: 92.5 });
     for (const name of ['catalog', 'profile']) {
       await page.goto(`${server.url}/app/${name}`);
@@ -171,6 +190,9 @@ async function main(): Promise<void> {
     // The week's report: by project, then client, its days as a chart and its entries.
     await page.goto(`${server.url}/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&subGroupBy=client`);
     await shoot(page, 'reports');
+    // The same week filtered: one project, not billable, its filters open and named above the totals.
+    await page.goto(`${server.url}/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&projectIds=${site.id}&billable=false`);
+    await shoot(page, 'reports-filtered');
     // October by client, then project: thirteen projects of one client, the ten largest shown and the rest in one row.
     for (let i = 1; i <= 13; i++) {
       const harbour = services.catalog.projects.create(actor, { name: `Pier ${i} survey`, clientId: client.id });

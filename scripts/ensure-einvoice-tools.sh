@@ -1,20 +1,21 @@
 #!/bin/sh
 # Run by `npm test` first (npm's pretest): the e-invoice tests (test/einvoice/) check every
-# document against the official rules with test/einvoice/validate, which runs Saxon-HE on Java,
-# reads the PDFs with poppler-utils (pdftotext, pdffonts, pdfdetach, pdfinfo, pdftoppm) and
-# checks the CII against its XML schema with xmllint (libxml2-utils).
+# document against the official rules and schemas with test/einvoice/validate, which runs its
+# checker (test/einvoice/Validate.java, started as a source file: that needs a JDK, not only a
+# JRE) on Saxon-HE, and reads the PDFs with poppler-utils (pdftotext, pdffonts, pdfdetach,
+# pdfinfo, pdftoppm).
 # Installs Debian's packages when something is missing and this machine can (root with
 # apt-get); otherwise says what to install. It never fails the run itself: the e-invoice tests
 # then FAIL with the same words, so a run that did not validate never looks green.
 need=""
-command -v java >/dev/null 2>&1 || need="$need default-jre-headless"
+# A JDK: `java` that can compile a source file (the jdk.compiler module).
+java --list-modules 2>/dev/null | grep -q '^jdk\.compiler@' || need="$need default-jdk-headless"
 if [ -z "$SAXON_JAR" ] && [ ! -f /usr/share/java/Saxon-HE.jar ] && [ ! -f /usr/share/java/saxon9he.jar ]; then
   need="$need libsaxonhe-java"
 fi
 for tool in pdftotext pdffonts pdfdetach pdfinfo pdftoppm; do
   command -v "$tool" >/dev/null 2>&1 || { need="$need poppler-utils"; break; }
 done
-command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"
 [ -z "$need" ] && exit 0
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
   echo "timetrack: installing$need for the e-invoice tests (apt-get install)…" >&2

@@ -206,7 +206,7 @@ async function session(): Promise<void> {
 
     // The webhook payloads: the event log's events as a subscriber with full visibility receives them.
     const me = data(await call({ operationId: '', method: 'GET', path: '/api/v1/me' }));
-    const owner_ = { userId: me.userId as string, canViewOthersTime: true, canViewOthersMoney: true };
+    const owner_ = { userId: me.userId as string, canViewOthersTime: true, canViewOthersMoney: true, readsInvoices: true };
     await call({ operationId: '', method: 'DELETE', path: `/api/v1/entries/${entry.id}` });
     invoices.setSettings(OPERATOR, me.workspaceId as string, { taxRate: 19 });
     const invoice = invoices.create(OPERATOR, {

@@ -3,9 +3,13 @@
  * as the tests do (temp SQLite file, manual clock on 5 November 2026, 127.0.0.1 only) with a
  * freelancer's October (test/helpers/invoices.ts) and two more clients, signs in in Debian's
  * Chromium and writes, at desktop (1280×900) and phone (390×844) width, full page, to docs/app/:
- * the list (invoices-list), a new invoice with its preview (invoices-new-preview), an issued
- * invoice with its documents (invoices-issued) and one whose e-invoices lack values
- * (invoices-missing); and page 1 of the issued invoice's PDF (pdftoppm) as invoice-pdf.png.
+ * the list with a credit note (invoices-list), a new invoice with its preview
+ * (invoices-new-preview), an issued invoice with its documents, its Send form showing the whole
+ * mail and one send recorded (invoices-issued; mail goes to a test relay on 127.0.0.1), one
+ * whose e-invoices lack values (invoices-missing), and the Issue form of a draft in Swiss francs
+ * asking for the exchange rate and refusing a rate that is not a positive decimal
+ * (invoices-issue-rate, invoices-issue-rate-refused); and page 1 of the issued invoice's PDF
+ * (pdftoppm) as invoice-pdf.png.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +21,7 @@ import { renderDocument } from '../src/modules/invoices/documents/index.js';
 import { OPERATOR } from '../src/principal.js';
 import { freelancer } from '../test/helpers/invoices.js';
 import { startTestServer } from '../test/helpers/server.js';
+import { plainUrl, startRelay } from '../test/helpers/smtp.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUT = fileURLToPath(new URL('../docs/app/', import.meta.url));
@@ -36,7 +41,8 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  const server = await startTestServer({ now: NOW });
+  const relay = await startRelay();
+  const server = await startTestServer({ now: NOW, env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
   const { services, workspaceId, ownerId } = server;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
   const scratch = mkdtempSync(join(tmpdir(), 'timetrack-invoice-shots-'));
@@ -95,6 +101,38 @@ async function main(): Promise<void> {
     invoices.issue(owner, acme, { date: '2026-11-02' });
     const kiel = invoices.create(owner, { ...month, clientId: harbour }).id;
     invoices.issue(owner, kiel, { date: '2026-11-03' });
+    // Lighthouse's September, issued and voided into its credit note (a row of the list).
+    const beans = catalog.projects.create(owner, { name: 'Beans', clientId: lighthouse, billable: true, hourlyRate: 80 }).id;
+    entries.create(owner, {
+      projectId: beans,
+      start: '2026-09-15T09:00:00Z',
+      end: '2026-09-15T12:00:00Z',
+      description: 'Labels',
+      billable: true,
+    });
+    const voided = invoices.create(owner, { workspaceId, clientId: lighthouse, from: '2026-09-01', to: '2026-09-30' }).id;
+    invoices.issue(owner, voided, { date: '2026-11-04' });
+    invoices.void(owner, voided, { date: '2026-11-04' });
+    // Acme's October, mailed once already: its send is recorded on its page.
+    await invoices.send(owner, acme, { to: 'billing@acme.example', xml: 'xrechnung-ubl', message: null });
+    await server.running.scheduler.tick();
+    await relay.until(1);
+    await services.mail.idle();
+    // A Swiss client invoiced in francs (the workspace's currency when the draft was made): the
+    // issuer accounts for VAT in euros, so issuing asks for the exchange rate.
+    const zurich = catalog.clients.create(owner, {
+      name: 'Zürich Design',
+      legalName: 'Zürich Design GmbH',
+      addressLines: ['Bahnhofstrasse 1'],
+      postalCode: '8001',
+      city: 'Zürich',
+      country: 'CH',
+    } as never).id;
+    const poster = catalog.projects.create(owner, { name: 'Poster series', clientId: zurich, billable: true, hourlyRate: 120 }).id;
+    for (const day of ['15', '16']) entry(poster, day, '09:00', '13:20', 'Poster layouts');
+    services.accounts.setWorkspace(OPERATOR, workspaceId, { currency: 'CHF' });
+    const francs = invoices.create(owner, { ...month, clientId: zurich }).id;
+    services.accounts.setWorkspace(OPERATOR, workspaceId, { currency: 'EUR' });
     const page = await (await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Berlin' })).newPage();
     await page.goto(`${server.url}/settings/sign-in`);
     await page.getByLabel('Email').fill('ada@example.org');
@@ -110,6 +148,11 @@ async function main(): Promise<void> {
     await shoot(page, 'invoices-issued');
     await page.goto(`${server.url}/app/invoices/${kiel}`);
     await shoot(page, 'invoices-missing');
+    await page.goto(`${server.url}/app/invoices/${francs}/issue`);
+    await shoot(page, 'invoices-issue-rate');
+    await page.getByLabel(/^Exchange rate/).fill('0');
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Issue' }).click()]);
+    await shoot(page, 'invoices-issue-rate-refused');
 
     const pdf = join(scratch, 'invoice.pdf');
     writeFileSync(pdf, await renderDocument(invoices.get(OPERATOR, acme), 'pdf'));
@@ -118,6 +161,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.close();
+    await relay.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

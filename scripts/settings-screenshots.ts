@@ -34,6 +34,8 @@ async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookI
   const { services, workspaceId, ownerId } = server;
   services.accounts.setWorkspace(OPERATOR, workspaceId, { name: 'Northwind Studio', hourlyRate: 85 });
   services.accounts.setUser(OPERATOR, ownerId, { name: 'Maya Fischer', email: 'maya@northwind.example' });
+  // Maya lives in Berlin: the pages give her times in her zone (CET), as her mail does.
+  services.accounts.setPreferences(OPERATOR, ownerId, { timeZone: 'Europe/Berlin', weekStart: 'monday' });
   services.invoices.setBusinessProfile(
     OPERATOR,
     workspaceId,

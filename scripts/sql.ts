@@ -76,7 +76,7 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   const other = accounts.createWorkspace(OPERATOR, { name: 'Other' });
   const invited = accounts.enrollMember(OPERATOR, { workspaceId: other.id, name: '', email: 'bea.b@example.org' });
   accounts.invitations(OPERATOR, other.id);
-  if (invited.kind === 'invited') {
+  if (invited.kind === 'invited' && invited.secret !== null) {
     accounts.invitation(invited.secret);
     accounts.withdrawInvitation(OPERATOR, { workspaceId: other.id, id: invited.invitationId });
   }
@@ -182,8 +182,11 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
     language: 'de',
     currentPassword: 'correct horse battery staple',
   });
+  sessions.pendingEmail(member.userId);
   sessions.emailChangeLink('not-a-link');
   sessions.confirmEmailChange('not-a-link');
+  // The identity provider vouching for an address nobody proved (issue 44, H1): its credentials end.
+  if (cleo.kind === 'created') services.write(() => accounts.addressVouchedFor(cleo.userId));
   timers.stopLink('not-a-link');
   timers.stopByLink('not-a-link');
   timers.purgeStopLinks();
@@ -198,6 +201,7 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   mail.health();
   mail.recover();
   mail.purge();
+  void mail.jobs.find((job) => job.name === 'mail retention')?.run();
 
   // Webhooks: a subscription, the outbox, the sender's queue and the log (attempts are refused
   // before any connection: the target resolves to a private address and they are not allowed).
@@ -253,6 +257,12 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   invoices.preview(OPERATOR, { ...billed, from: '2026-10-01', to: '2026-10-10', groupBy: 'entry' });
   const invoice = invoices.create(OPERATOR, { ...billed, from: '2026-10-01', to: '2026-10-10' });
   invoices.fill(OPERATOR, invoice.id, ownerId, [['recipient.email', 'billing@acme.example']]);
+  // What its PDF needs, so that its credit note can be mailed below.
+  invoices.fill(OPERATOR, invoice.id, ownerId, [
+    ['issuer.country', 'DE'],
+    ['recipient.country', 'DE'],
+    ['issuer.vatId', 'DE123456789'],
+  ]);
   invoices.changeStatus(OPERATOR, invoice.id, 'sent', ownerId);
   invoices.get(OPERATOR, invoice.id);
   invoices.changeStatus(OPERATOR, invoice.id, 'void', ownerId);
@@ -261,6 +271,9 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   invoices.changeStatus(OPERATOR, paid.id, 'paid', ownerId);
   invoices.list(OPERATOR, workspaceId);
   invoices.list(OPERATOR, workspaceId, { status: 'paid', clientId: acme.id });
+  // Mailed: the voided invoice's credit note, then its sends read back.
+  await invoices.send(OPERATOR, invoice.id, { userId: ownerId, to: 'billing@acme.example', xml: null, message: null });
+  invoices.sends(OPERATOR, invoice.id);
   // Billable time without a rate is refused, naming the first entries (the statement that names them).
   const unpriced = catalog.projects.create(owner, { name: 'Unpriced', clientId: acme.id, billable: true });
   accounts.setWorkspace(OPERATOR, workspaceId, { hourlyRate: null });

@@ -17,17 +17,36 @@ export class DomainError extends Error {
   override name = 'DomainError';
   /** The input the refusal is about, by its API name (`end`, `hourlyRate`, `email`), when it is about one: pages show it at that field. */
   readonly field: string | undefined;
+  /**
+   * The same refusal in a person's words, where the message speaks to a program or an operator
+   * (an id, a parameter, a command line): what a page shows (src/web/kit/refusal.ts `spoken`).
+   * The API and the command line keep `message`.
+   */
+  readonly people: string | undefined;
   constructor(
     readonly code: DomainErrorCode,
     message: string,
-    options: { field?: string } = {},
+    options: { field?: string; people?: string } = {},
   ) {
     super(message);
     this.field = options.field;
+    this.people = options.people;
+  }
+}
+
+/** A budget is spent (issue 44, M5): `rate_limited` (429), with how long to wait (pages and the API send it as Retry-After). */
+export class BudgetSpent extends DomainError {
+  override name = 'BudgetSpent';
+  constructor(
+    message: string,
+    readonly retryAfterSec: number,
+  ) {
+    super('rate_limited', message);
   }
 }
 
 /** A refusal of one input, at its field. */
-export const invalidAt = (field: string, message: string): DomainError => new DomainError('invalid', message, { field });
+export const invalidAt = (field: string, message: string, people?: string): DomainError =>
+  new DomainError('invalid', message, { field, ...(people === undefined ? {} : { people }) });
 
 export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} was not found.`);

@@ -54,7 +54,7 @@ export interface RuntimeOptions {
   /** Tests: every statement that writes outside a transaction throws (the one write path). */
   strictWrites?: boolean;
   /** Tests: a hooks module the reader threads load (a slow report, a crashing read). */
-  readers?: Pick<ReaderOptions, 'hooks'>;
+  readers?: Pick<ReaderOptions, 'hooks' | 'exportStallMs'>;
   handlers?: AppDeps['handlers'];
 }
 
@@ -92,6 +92,13 @@ function readerPool(
   });
 }
 
+/** The first start: an empty database gets its workspace, owner and token. */
+function bootstrap(services: Services, logger: Logger): BootstrapResult | null {
+  const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
+  if (bootstrapped) logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
+  return bootstrapped;
+}
+
 /** An import whose process died midway (kill -9, a crash) is cleaned up and recorded failed. */
 async function recoverImports(services: Services, logger: Logger): Promise<void> {
   const recovered = await services.imports.recover();
@@ -119,15 +126,20 @@ function logListening(config: Config, logger: Logger, url: string, replication: 
  * go, then the database.
  */
 /**
- * The pages' own threads: invoice documents (a 500-line PDF is a second of CPU) on threads of
- * their own, and the Import page's runs, each on a thread of its own connection.
+ * Invoice documents (a 500-line PDF is a second of CPU) on threads of their own: the invoices
+ * service's render port (the pages and the mail make documents through it).
  */
-function pagesThreads(config: Config, secretKey: Buffer, clock: Clock, logger: Logger, shutdown: ReturnType<typeof createShutdown>) {
+function documentThreads(config: Config, logger: Logger, shutdown: ReturnType<typeof createShutdown>): DocumentPool {
   const documents = createDocumentPool({ threads: config.documentThreads, queueMs: config.documentQueueMs, logger });
   shutdown.add('release', 'document threads', () => documents.close());
+  return documents;
+}
+
+/** The Import page's runs, each on a thread of its own connection. */
+function pagesThreads(config: Config, secretKey: Buffer, clock: Clock, logger: Logger, shutdown: ReturnType<typeof createShutdown>) {
   const imports = importRunner(config, secretKey, clock, logger);
   shutdown.add('release', 'import threads', () => imports.close());
-  return { documents, imports };
+  return { imports };
 }
 
 /** The Import page's runner: each run on a thread of its own connection, its uploads within the configured limits. */
@@ -166,6 +178,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const secretKey = loadSecretKey(config.databasePath, config.secretKey);
     const sending = senderTopology(config, options, secretKey, logger);
     let listeningAt: string | null = null;
+    const documents = documentThreads(config, logger, shutdown);
     const services = createServices(database, {
       clock,
       logger,
@@ -174,6 +187,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       eventRetentionDays: config.eventRetentionDays,
       limits: { workspaceRateLimitPerMin: config.rateLimitWorkspacePerMin, tokensPerMember: config.tokensPerMember },
       oidc: config.oidc,
+      documents: (doc, format, render) => documents.render(doc, format, render),
       webhooks: {
         allowPrivateTargets: config.webhookAllowPrivateTargets,
         ...options.webhooks,
@@ -207,13 +221,11 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
         .then(() => services.mail.idle()),
     );
     await recoverImports(services, logger);
-    const bootstrapped = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
-    if (bootstrapped)
-      logger.info('bootstrapped an empty database', { workspaceId: bootstrapped.workspaceId, tokenId: bootstrapped.tokenId });
+    const bootstrapped = bootstrap(services, logger);
     // A heavy read on a reader thread (another connection) sees every write the server made before it: the open batch is committed first.
     const readers = readerPool(config, options, { secretKey, logger, services, beforeRead: () => flushBatch(database.sqlite) });
     shutdown.add('release', 'reader threads', () => readers.close());
-    const { documents, imports } = pagesThreads(config, secretKey, clock, logger, shutdown);
+    const { imports } = pagesThreads(config, secretKey, clock, logger, shutdown);
     const replication = await watchReplication(config, shutdown);
     let stopping = false;
     const contract = options.contract ?? loadContract();

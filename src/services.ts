@@ -15,7 +15,7 @@ import { createEventLog, type DomainEvent, type DomainWrite, type EventLog } fro
 import { createImportsRepository } from './modules/imports/repository.js';
 import { createImportsService } from './modules/imports/service.js';
 import { createInvoicesRepository } from './modules/invoices/repository.js';
-import { createInvoicesService, type InvoicePorts } from './modules/invoices/service.js';
+import { createInvoicesService, type DocumentRenderer, type InvoicePorts, readsInvoices } from './modules/invoices/service.js';
 import { createReportsService } from './modules/reports/service.js';
 import { createOidcRepository } from './modules/oidc/repository.js';
 import { createProviderClient, type ProviderClient } from './modules/oidc/provider.js';
@@ -60,6 +60,8 @@ export interface ServiceOptions {
     /** The relay replaced (`npm run sql`'s tour, which sends nothing anywhere). */
     relay?: Relay;
   };
+  /** Where invoice documents are made: the server's document threads; absent, this process (the command line, threads, tests). */
+  documents?: DocumentRenderer;
   /** OIDC_*: sign-in through the organisation's identity provider (null or absent: none). */
   oidc?: OidcSettings | null;
   /** The provider's client for those settings (the SQL tour's stand-in; by default openid-client's, made here). */
@@ -120,6 +122,9 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     write,
     workspaceRateLimitPerMin: options.limits?.workspaceRateLimitPerMin,
     mailInvitation: (input) => (mailed as ReturnType<typeof mailPorts>).invitation(input),
+    invitationBudget: (input) => {
+      if (mail.enabled()) mail.checkBudget({ kind: 'invitation', userId: input.invitedBy, workspaceId: input.workspaceId });
+    },
   });
   mailed = mailPorts(mail, accounts);
   const sender = webhookSender(database, options, webhooksRepo, events, accounts, logger);
@@ -143,12 +148,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     maxActivePerMember: options.limits?.tokensPerMember,
   });
   const { sessions, oidc } = signIns(db, options, { accounts, clock, write, logger, mail: mailed.sessions });
-  accounts.onMemberRemoved(tokens.revokeMember);
-  accounts.onMemberRemoved(sessions.endMemberSessions);
-  accounts.onAccountDeleted(tokens.deleteOfUser);
-  accounts.onAccountDeleted(webhooks.deleteOfUser);
-  accounts.onAccountDeleted(sessions.deleteOfUser);
-  accounts.onAccountDeleted(mail.cancelOfUser);
+  accountListeners(accounts, { tokens, sessions, webhooks, mail });
   let catalogPorts: CatalogEntries | null = null;
   const catalog = createCatalogService({
     repo: createCatalogRepository(db),
@@ -173,6 +173,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     clock,
     write,
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
+    ...(options.documents ? { render: options.documents } : {}),
   });
   return {
     accounts,
@@ -212,6 +213,27 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     /** The periodic jobs, each registered by the module that owns it (the server's scheduler runs them). */
     jobs: [...entryServices.jobs, ...webhooks.jobs, ...mail.jobs, ...events.jobs, ...sessions.jobs, ...accounts.jobs],
   };
+}
+
+/** What the other modules do, in the accounts' write, when a member leaves, an account's credentials end, or an account goes. */
+function accountListeners(
+  accounts: AccountsService,
+  modules: {
+    tokens: ReturnType<typeof createTokensService>;
+    sessions: ReturnType<typeof createSessionsService>;
+    webhooks: WebhooksService;
+    mail: MailService;
+  },
+): void {
+  const { tokens, sessions, webhooks, mail } = modules;
+  accounts.onMemberRemoved(tokens.revokeMember);
+  accounts.onMemberRemoved(sessions.endMemberSessions);
+  accounts.onCredentialsEnded(tokens.revokeUser);
+  accounts.onCredentialsEnded(sessions.endCredentialsOf);
+  accounts.onAccountDeleted(tokens.deleteOfUser);
+  accounts.onAccountDeleted(webhooks.deleteOfUser);
+  accounts.onAccountDeleted(sessions.deleteOfUser);
+  accounts.onAccountDeleted(mail.cancelOfUser);
 }
 
 /** The target rules and key of webhooks, as configured. */
@@ -308,6 +330,8 @@ function mailPorts(mail: MailService, accounts: AccountsService) {
   }): boolean => {
     const workspaceName = accounts.workspaceName(input.workspaceId);
     if (!mail.enabled() || workspaceName === null || !mail.deliverable(input.email)) return false;
+    // An owner's invitation counts against their budget and the workspace's (issue 44, M5); refused, the write is undone.
+    mail.spend({ kind: 'invitation', userId: input.invitedBy, workspaceId: input.workspaceId });
     mail.invitation(
       { address: input.email, name: null, ...reader(input.invitedBy) },
       { ...input, workspaceName, inviterName: inviterName(input.invitedBy, workspaceName) },
@@ -322,14 +346,18 @@ function mailPorts(mail: MailService, accounts: AccountsService) {
     },
     passwordReset: (input) => {
       const to = recipientOf(input.userId);
-      if (!to) return false;
-      mail.passwordReset(to, input);
+      // A reset spent past its account's budget is not mailed; the page answers alike (issue 44, M5).
+      if (!to || !mail.trySpend({ kind: 'reset', userId: input.userId, workspaceId: null })) return false;
+      // No name of the account's choosing in the To header: the address alone.
+      mail.passwordReset({ ...to, name: null }, input);
       return true;
     },
     emailChange: (input) => {
       const to = recipientOf(input.userId, input.email);
       if (!to) return false;
-      mail.emailChange(to, { ...input, name: to.name ?? input.email });
+      mail.spend({ kind: 'verification', userId: input.userId, workspaceId: input.workspaceId });
+      // To an address nobody proved yet: nothing the member typed (their name) goes into it.
+      mail.emailChange({ ...to, name: null }, input);
       return true;
     },
   };
@@ -384,7 +412,7 @@ export function invoicePorts(
     'invoiceableGroups' | 'invoiceableEntries' | 'unratedInvoiceable' | 'markInvoiced' | 'releaseInvoice'
   >,
   /** Outgoing mail; without it (tests of invoicing alone) mail is off. */
-  mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message'>,
+  mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message' | 'spend' | 'senderAddress' | 'delivery'>,
 ): InvoicePorts {
   return {
     requireWorkspace: accounts.requireWorkspace,
@@ -406,6 +434,9 @@ export function invoicePorts(
     mail: {
       enabled: () => mail?.enabled() ?? false,
       deliverable: (address) => mail?.deliverable(address) ?? false,
+      spend: (cause) => mail?.spend(cause),
+      senderAddress: () => mail?.senderAddress() ?? null,
+      delivery: (id) => mail?.delivery(id) ?? null,
       queue: (message) => {
         if (!mail) throw new Error('mail is not wired into these services');
         return mail.message(message);
@@ -420,7 +451,15 @@ export function senderPorts(events: Pick<EventLog, 'bySeq'>, accounts: Pick<Acco
     eventOf: (seq) => events.bySeq(seq),
     ownerOf: (workspaceId, userId) => {
       const access = accounts.access(workspaceId, userId);
-      return access && { userId, canViewOthersTime: access.canViewOthersTime, canViewOthersMoney: access.canViewOthersMoney };
+      return (
+        access && {
+          userId,
+          canViewOthersTime: access.canViewOthersTime,
+          canViewOthersMoney: access.canViewOthersMoney,
+          // The invoices module's one rule of who reads invoices (the pages and the live feed ask it too).
+          readsInvoices: readsInvoices(access),
+        }
+      );
     },
   };
 }

@@ -217,6 +217,50 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     await context.close();
   });
 
+  it('the Catalog: adding and saving stay in place with a confirmation, new projects get distinct colours, Edit is visible', async () => {
+    // A page longer than the window: the projects' form is far below its top.
+    for (let i = 0; i < 25; i++)
+      await server.request('POST', '/api/v1/clients', { json: { name: `Client ${String(i).padStart(2, '0')}` } });
+    await server.request('POST', '/api/v1/projects', { json: { name: 'First', color: '#0b57d0' } });
+    const { page, problems } = await signedIn();
+    await page.goto(`${server.url}/app/catalog`);
+    await page.evaluate('window.__kept = true');
+    // Edit is there to see (not only a hidden word), and opens the row's form.
+    const edit = page.locator('li.entry.item', { hasText: 'First' }).locator('.edit-action');
+    expect(await edit.isVisible()).to.equal(true);
+    expect(await edit.textContent()).to.equal('Edit the project First');
+    // A new project, added far down the page: the page stays where it is, and says what it did.
+    const form = page.getByRole('form', { name: 'New project' });
+    await form.scrollIntoViewIfNeeded();
+    expect(await form.locator('input[name=color]').inputValue()).to.equal('#1a7f37');
+    await form.getByLabel('Name').fill('Second');
+    const before = await page.evaluate<number>('window.scrollY');
+    expect(before).to.be.greaterThan(200);
+    await form.getByRole('button', { name: 'Add project' }).click();
+    await page.locator('.notice.toast', { hasText: 'Added the project “Second”.' }).waitFor();
+    expect(await page.evaluate<boolean>('window.__kept === true')).to.equal(true);
+    expect(Math.abs((await page.evaluate<number>('window.scrollY')) - before)).to.be.below(80);
+    const colours = ((await server.request('GET', '/api/v1/projects')).body.data as Array<{ name: string; color: string }>).map((p) => [
+      p.name,
+      p.color,
+    ]);
+    expect(colours).to.deep.include.members([
+      ['First', '#0b57d0'],
+      ['Second', '#1a7f37'],
+    ]);
+    // The next one is offered a third colour; a client saved says so, in place.
+    expect(await page.getByRole('form', { name: 'New project' }).locator('input[name=color]').inputValue()).to.equal('#c2410c');
+    const client = (await server.request('POST', '/api/v1/clients', { json: { name: 'Acme' } })).body.data as { id: string };
+    await page.reload();
+    await page.evaluate('window.__kept = true');
+    await page.locator(`#client-${client.id} summary.row`).click();
+    await page.getByRole('form', { name: 'Edit client Acme' }).getByLabel('Name', { exact: true }).fill('Acme Ltd');
+    await page.getByRole('form', { name: 'Edit client Acme' }).getByRole('button', { name: 'Save' }).click();
+    await page.locator('.notice.toast', { hasText: 'Saved the client “Acme Ltd”.' }).waitFor();
+    expect(await page.evaluate<boolean>('window.__kept === true')).to.equal(true);
+    expect(problems).to.deep.equal([]);
+  });
+
   it('a running entry’s row ticks like the timer, and the page title shows the timer', async () => {
     // Started 42 minutes and 55 seconds ago: within seconds the row's minutes move from 0:42 to 0:43, with the timer's.
     const started = await server.request('POST', '/api/v1/entries/current', {

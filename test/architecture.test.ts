@@ -82,6 +82,14 @@ describe('architecture: the shape of src/', () => {
     expect(violations((file, i) => upward.some(([from, to]) => from.test(file) && to.test(i)))).to.deep.equal([]);
   });
 
+  it('invoice documents are made and checked in one place: no page, command or reader reaches the documents part of the invoices module (issue 45 item 6)', () => {
+    // The invoices service's use cases (a document of an invoice, a send) hold the one check; the
+    // entry points translate. Only the document threads (src/documents) render, as the render port.
+    expect(
+      violations((file, i) => /^src\/(http|web|cli|readers|operations)\//.test(file) && i.startsWith('src/modules/invoices/documents/')),
+    ).to.deep.equal([]);
+  });
+
   it('every module has its service, and a module with tables its schema and repository', () => {
     for (const module of readdirSync(join(SRC, 'modules'))) {
       const has = (name: string) => sources.some((s) => s.path === `src/modules/${module}/${name}`);
@@ -112,6 +120,19 @@ describe('architecture: the shape of src/', () => {
         .filter((s) => /['"`]\/app[/'"`?]/.test(readFileSync(join(PACKAGE_ROOT, s.path), 'utf8')))
         .map((s) => s.path);
       expect(typed).to.deep.equal([]);
+    });
+    it('a page says a refusal in a person’s words: src/web shows no DomainError’s message but through the kit’s `spoken`', () => {
+      // The message is the API's and the command line's (ids, parameters, commands); `spoken` gives the words for people.
+      const shown = sources
+        .filter((s) => s.path.startsWith('src/web/') && s.path !== 'src/web/kit/refusal.ts')
+        .flatMap((s) =>
+          readFileSync(join(PACKAGE_ROOT, s.path), 'utf8')
+            .split('\n')
+            .map((line, i) => ({ line, at: `${s.path}:${i + 1}` }))
+            .filter(({ line }) => /\berror\.message\b/.test(line) && !/logger\.|String\(error\)/.test(line)),
+        )
+        .map(({ at }) => at);
+      expect(shown).to.deep.equal([]);
     });
   });
 });

@@ -50,3 +50,34 @@ describe('the README and docs/', () => {
     expect(broken).to.deep.equal([]);
   });
 });
+
+/** Every file a comment or a document names, and every decision it cites, is in the repository (issue 48). */
+describe('references in comments and docs', () => {
+  const walk = (dir: string): string[] =>
+    readdirSync(join(PACKAGE_ROOT, dir), { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? walk(`${dir}/${d.name}`) : /\.(ts|md)$/.test(d.name) ? [`${dir}/${d.name}`] : [],
+    );
+  const sources = ['src', 'test', 'scripts', 'bench'].flatMap(walk).filter((f) => !f.startsWith('test/fixtures/'));
+  const texts = [...documents, ...sources];
+  // Files the code writes when it runs (not kept in the repository).
+  const written = new Set(['bench/results.json']);
+
+  it('every repository path named in src, test, scripts, bench, the README and docs/ exists', () => {
+    const missing: string[] = [];
+    const path = /(?<![\w./-])((?:src|test|scripts|bench|docs|openapi|drizzle|generated)\/[\w./-]*\w\.(?:ts|md|yaml|json|sql|sh|js))/g;
+    for (const file of texts)
+      for (const [, named] of read(file).matchAll(path))
+        if (!written.has(named!) && !existsSync(join(PACKAGE_ROOT, named!))) missing.push(`${file}: ${named}`);
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('every "decisions §N" cited names a section of docs/decisions.md', () => {
+    const sections = new Set([...read('docs/decisions.md').matchAll(/^## §(\d+[a-z]?)\./gm)].map((m) => m[1]));
+    const unknown: string[] = [];
+    for (const file of texts)
+      for (const [, cited] of read(file).matchAll(/decisions(?:\.md)? ?§ ?(\d+[a-z]?)/gi))
+        if (!sections.has(cited!)) unknown.push(`${file}: §${cited}`);
+    expect(unknown).to.deep.equal([]);
+    expect(sections.size).to.be.above(10);
+  });
+});

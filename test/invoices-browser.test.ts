@@ -7,6 +7,7 @@ import { OPERATOR } from '../src/principal.js';
 import { fatal, poppler, requireTools, validate } from './einvoice/tools.js';
 import { freelancer } from './helpers/invoices.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { plainUrl, startRelay } from './helpers/smtp.js';
 
 /**
  * A freelancer's invoicing in headless Chromium, in the browser only (issue 35): a client's
@@ -149,12 +150,81 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
     const noteXml = await downloaded(page, /^Download Credit note: XRechnung 3\.0, UBL/);
     expect(fatal((await validate([noteXml.file], true)).files.get(noteXml.file))).to.deep.equal([]);
 
-    // The list: both, newest first.
+    // The list: both, newest first, and the credit note on the row above the invoice it cancels.
     await page.getByRole('link', { name: 'Invoices', exact: true }).first().click();
     const numbers = await page.locator('table.invoices tbody td[data-label="Number"]').allInnerTexts();
-    expect(numbers).to.deep.equal(['2026-0002', '2026-0001']);
+    expect(numbers).to.deep.equal(['2026-0003', '2026-0002', '2026-0001']);
     expect(problems).to.deep.equal([]);
     expect(foreign).to.deep.equal([]);
     await context.close();
+  });
+
+  it('the Send form shows the whole mail, the sentence on the attachment following the XML chosen; a greeting typed replaces the built-in one and the send is recorded', async () => {
+    const relay = await startRelay();
+    const mailed = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
+    try {
+      await mailed.services.sessions.setPassword(OPERATOR, mailed.ownerId, PASSWORD);
+      const { owner, clientId } = freelancer(mailed, { email: 'billing@acme.example' });
+      const id = mailed.services.invoices.create(owner, {
+        workspaceId: mailed.workspaceId,
+        clientId,
+        from: '2026-10-01',
+        to: '2026-10-31',
+      }).id;
+      mailed.services.invoices.issue(owner, id);
+      const context = await (browser as Browser).newContext({ viewport: { width: 390, height: 844 }, timezoneId: 'UTC' });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      await page.addInitScript(REPORT_CSP);
+      await page.goto(`${mailed.url}/settings/sign-in`);
+      await page.getByLabel('Email').fill('owner@localhost');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await Promise.all([page.waitForURL(`${mailed.url}/app/week`), page.getByRole('button', { name: 'Sign in' }).click()]);
+      await page.goto(`${mailed.url}/app/invoices/${id}`);
+
+      const preview = page.getByRole('group', { name: 'The mail, as it will be sent' });
+      await preview.waitFor();
+      expect(await page.getByLabel('Greeting').inputValue()).to.equal('Hello,');
+      const filesShown = async () => {
+        const shown: string[] = [];
+        for (const format of ['xrechnung-ubl', 'xrechnung-cii', 'peppol'])
+          if (await preview.locator(`[data-xml="${format}"]`).isVisible()) shown.push(format);
+        return shown;
+      };
+      // The first ready e-invoice is chosen: its sentence alone; none: no sentence; Peppol: Peppol's.
+      expect(await filesShown()).to.deep.equal(['xrechnung-ubl']);
+      await page.getByLabel('E-invoice beside the PDF').selectOption('none');
+      expect(await filesShown()).to.deep.equal([]);
+      await page.getByLabel('E-invoice beside the PDF').selectOption('peppol');
+      expect(await filesShown()).to.deep.equal(['peppol']);
+      const shownFiles = await preview.locator('[data-xml="peppol"]').innerText();
+
+      await page.getByLabel('Greeting').fill('Dear Ms Meier,');
+      await page.getByLabel(/Your message/).fill('Thank you for October.');
+      await Promise.all([page.waitForURL(`${mailed.url}/app/invoices/${id}`), page.getByRole('button', { name: 'Send by mail' }).click()]);
+      await page.getByText('Queued for billing@acme.example').waitFor();
+      await mailed.running.scheduler.tick();
+      const [mail] = await relay.until(1);
+      const text = mail!.parsed.text ?? '';
+      expect(text.startsWith('Dear Ms Meier,\n\nPlease find attached invoice 2026-0001')).to.equal(true);
+      expect(text).to.not.include('Hello,');
+      expect(text).to.include(`Thank you for October.\n\n${shownFiles}`);
+      await mailed.services.mail.idle();
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sent by mail' }).waitFor();
+      const row = page.locator('table.sends tbody tr');
+      expect(await row.count()).to.equal(1);
+      expect(await row.innerText()).to.include('billing@acme.example');
+      expect(problems).to.deep.equal([]);
+      await context.close();
+    } finally {
+      await mailed.close();
+      await relay.close();
+    }
   });
 });

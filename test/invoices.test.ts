@@ -36,6 +36,7 @@ const NO_ISSUER = Object.fromEntries(
     'taxNumber',
     'registrationNumber',
     'sellerIdentifier',
+    'sellerIdentifierScheme',
     'contactName',
     'electronicAddress',
     'electronicAddressScheme',
@@ -44,6 +45,7 @@ const NO_ISSUER = Object.fromEntries(
     'bankName',
     'accountHolder',
     'smallBusiness',
+    'vatCurrency',
   ].map((field) => [field, null]),
 );
 const NO_RECIPIENT = Object.fromEntries(
@@ -661,7 +663,8 @@ describe('invoices', () => {
         .json,
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
-    expect(shown.json).to.have.all.keys('invoice');
+    expect(shown.json).to.have.all.keys('invoice', 'sends');
+    expect(shown.json.sends).to.deep.equal([]);
     expect(shown.json.invoice).to.deep.equal(server.services.invoices.get(OPERATOR, id));
     expect(shown.json.invoice).to.deep.include({ total: 180, status: 'draft' });
     expect(shown.json.invoice.issuer).to.deep.include({ legalName: 'Studio Ada', addressLines: ['Torstr. 5', '10119 Berlin'] });

@@ -523,7 +523,7 @@ describe('webhooks', function () {
         expect(log(server, hook.id)[0]).to.include({ status: 'skipped_visibility', attempt: 1 });
       });
 
-      it('sends invoice events to an owner who may see money, and withholds them from one who may not', async () => {
+      it('sends invoice events to whoever reads invoices (the invoices rule: an owner who may see money), and withholds them from a member who sees time only, one who sees money only and an owner without money visibility', async () => {
         server.services.invoices.setSettings(OPERATOR, server.workspaceId, { taxRate: 19 });
         const client = server.services.catalog.clients.create(owner, { name: 'Invoiced Co' });
         const project = server.services.catalog.projects.create(owner, {
@@ -535,6 +535,13 @@ describe('webhooks', function () {
         server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:30:00Z', projectId: project.id });
         const timeOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
         const withheld = await subscribe(['invoice.created', 'invoice.status_changed'], timeOnly.userId);
+        // Issue 44 L2 and issue 45 item 6: who reads invoices is one rule, so money without colleagues' time
+        // (a member) or an owner without money gets no invoice events, as they get no Invoices page.
+        const moneyOnly = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: false, canViewOthersMoney: true });
+        const blindOwner = addMemberWithToken(server.services, server.workspaceId, { canViewOthersTime: true, canViewOthersMoney: false });
+        server.services.accounts.setMember(OPERATOR, { workspaceId: server.workspaceId, userId: blindOwner.userId, isOwner: true });
+        const moneyOnlyHook = await subscribe(['invoice.created', 'invoice.status_changed'], moneyOnly.userId);
+        const blindOwnerHook = await subscribe(['invoice.created', 'invoice.status_changed'], blindOwner.userId);
         const full = await subscribe(['invoice.created', 'invoice.status_changed']);
         const invoice = server.services.invoices.create(OPERATOR, {
           workspaceId: server.workspaceId,
@@ -591,11 +598,12 @@ describe('webhooks', function () {
           amountDue: 0,
           creditNote: { number: '2026-0002', issueDate: '2026-11-02' },
         });
-        expect(log(server, withheld.id).map((d) => d.status)).to.deep.equal([
-          'skipped_visibility',
-          'skipped_visibility',
-          'skipped_visibility',
-        ]);
+        for (const hook of [withheld, moneyOnlyHook, blindOwnerHook])
+          expect(log(server, hook.id).map((d) => d.status)).to.deep.equal([
+            'skipped_visibility',
+            'skipped_visibility',
+            'skipped_visibility',
+          ]);
         expect(log(server, full.id).map((d) => d.status)).to.deep.equal(['success', 'success', 'success']);
       });
 

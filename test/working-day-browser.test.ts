@@ -213,6 +213,113 @@ describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASO
     expect(problems).to.deep.equal([]);
   });
 
+  it('quick entry: n, then @ offers projects and project / task, # tags, chosen by keyboard; a name typed whole needs no choosing; Enter starts', async () => {
+    const { audit, tag } = await catalog();
+    const task = (await api('POST', '/api/v1/tasks', { name: 'Fieldwork', projectId: audit.id })).body.data;
+    const { page, problems } = await signedIn();
+    await page.locator('h1').click();
+    await page.keyboard.press('n');
+    await page.keyboard.type('Site visit @Aud', { delay: 20 });
+    const options = page.locator('#timer-description-list li');
+    await options.first().waitFor();
+    expect(await options.allTextContents()).to.deep.equal(['AuditAcme · project', 'Audit / Fieldworktask']);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const input = page.locator('#timer-description');
+    expect(await input.inputValue()).to.equal('Site visit ');
+    expect(await page.locator('#timer-project').inputValue()).to.equal(audit.id);
+    expect(await page.locator('#timer-task').inputValue()).to.equal(task.id);
+    expect(await page.locator('#timer-billable').isChecked()).to.equal(true);
+    await page.keyboard.type('#ons', { delay: 20 });
+    await page.locator('#timer-description-list li', { hasText: 'onsite' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#timer-tags-summary').textContent()).to.equal('Tags: onsite');
+    await page.keyboard.press('Enter');
+    await page.locator('.timer.running').waitFor();
+    const running = (await api('GET', '/api/v1/entries/current')).body.data;
+    expect(running).to.include({ description: 'Site visit', projectId: audit.id, taskId: task.id, billable: true });
+    expect(running.tagIds).to.deep.equal([tag.id]);
+    // Switch to a new task: n opens “Start another timer”; names typed whole are read when it is sent.
+    await page.locator('h1').click();
+    await page.keyboard.press('n');
+    expect(await page.evaluate<string | null>('document.activeElement?.id ?? null')).to.equal('next-description');
+    await page.keyboard.type('Write up @audit #onsite', { delay: 20 });
+    server.clock.advance(60_000);
+    await page.keyboard.press('Enter');
+    await page.locator('.timer.running time[data-title="Write up"]').waitFor();
+    const now = (await api('GET', '/api/v1/entries/current')).body.data;
+    expect(now).to.include({ description: 'Write up', projectId: audit.id, taskId: null, billable: true });
+    expect(now.tagIds).to.deep.equal([tag.id]);
+    expect((await api('GET', `/api/v1/entries/${running.id}`)).body.data).to.include({ description: 'Site visit', end: now.start });
+    expect(await kept(page)).to.equal(true);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('the task picker follows the project chosen (its tasks only; hidden for a project without any), and the task is saved', async () => {
+    const { audit } = await catalog();
+    const house = (await api('POST', '/api/v1/projects', { name: 'In-house' })).body.data;
+    const task = (await api('POST', '/api/v1/tasks', { name: 'Fieldwork', projectId: audit.id })).body.data;
+    await api('POST', '/api/v1/tasks', { name: 'Upkeep', projectId: house.id });
+    const other = (await api('POST', '/api/v1/projects', { name: 'Sales' })).body.data;
+    const { page, problems } = await signedIn();
+    await page.locator('h1').click();
+    await page.keyboard.press('m');
+    const form = page.getByRole('form', { name: 'Add time' });
+    await form.waitFor();
+    const picker = form.locator('[data-task-picker]');
+    expect(await picker.isVisible()).to.equal(false);
+    await form.locator('select[name=projectId]').selectOption(audit.id);
+    expect(await picker.isVisible()).to.equal(true);
+    const offered = () => form.locator('select[name=taskId] option:not([hidden])').allTextContents();
+    expect(await offered()).to.deep.equal(['No task', 'Fieldwork']);
+    await form.locator('select[name=taskId]').selectOption(task.id);
+    await form.locator('select[name=projectId]').selectOption(house.id);
+    expect(await offered()).to.deep.equal(['No task', 'Upkeep']);
+    expect(await form.locator('select[name=taskId]').inputValue()).to.equal('');
+    await form.locator('select[name=projectId]').selectOption(other.id);
+    expect(await picker.isVisible()).to.equal(false);
+    await form.locator('select[name=projectId]').selectOption(audit.id);
+    await form.locator('select[name=taskId]').selectOption(task.id);
+    await form.getByRole('combobox', { name: 'Description' }).fill('Field day');
+    await form.getByLabel('or duration').fill('1:00');
+    await form.getByLabel('or duration').press('Enter');
+    await page.locator('li.entry', { hasText: 'Field day' }).waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    const added = (await api('GET', `/api/v1/entries?from=${today}&to=${today}`)).body.data.find(
+      (e: { description: string }) => e.description === 'Field day',
+    );
+    expect(added).to.include({ projectId: audit.id, taskId: task.id });
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('c continues the entry that ended last, also when an earlier start ended later; n with a timer running starts another', async () => {
+    await catalog();
+    // Ended last, started first: 4 h ago to 1 h ago. Started later, ended earlier: 3 h to 2 h ago.
+    await api('POST', '/api/v1/entries', { start: hoursAgo(4), end: hoursAgo(1), description: 'Long stretch' });
+    await api('POST', '/api/v1/entries', { start: hoursAgo(1.6), end: hoursAgo(1.5), description: 'Quick call' });
+    const { page, problems } = await signedIn();
+    await page.locator('h1').click();
+    await page.keyboard.press('c');
+    await page.locator('.timer.running').waitFor();
+    expect((await api('GET', '/api/v1/entries/current')).body.data.description).to.equal('Long stretch');
+    await page.locator('h1').click();
+    await page.keyboard.press('n');
+    expect(await page.locator('details.next-timer').getAttribute('open')).to.equal('');
+    expect(await page.locator('#timer-description').inputValue()).to.equal('Long stretch');
+    // s and at once n: what is typed while the stop is answered stays, in the timer's field.
+    server.clock.advance(60_000);
+    await page.locator('h1').click();
+    await page.keyboard.press('s');
+    await page.keyboard.press('n');
+    await page.keyboard.type('Next thing', { delay: 40 });
+    await page.locator('form.timer:not(.next)').waitFor();
+    expect(await page.locator('#timer-description').inputValue()).to.equal('Next thing');
+    expect(await page.evaluate<string | null>('document.activeElement?.id ?? null')).to.equal('timer-description');
+    expect(problems).to.deep.equal([]);
+  });
+
   it('dark: the device’s choice, unless the member chose light on the Profile page', async () => {
     const { page, problems } = await signedIn({ colorScheme: 'dark' });
     const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');

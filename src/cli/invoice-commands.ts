@@ -4,14 +4,20 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { DomainError } from '../errors.js';
 import type { InvoiceDocument, LineGrouping } from '../modules/invoices/document.js';
 import {
+  creditNoteOf,
+  type CreditNoteView,
   DOCUMENT_FORMATS,
   type DocumentFormat,
-  documentFileName,
+  DocumentNotReady,
+  type InvoiceSendView,
+  type InvoiceStatus,
+  issuerPatchOfText,
+  LINE_GROUPINGS,
   type MissingValue,
-  missingFor,
-  renderDocument,
-} from '../modules/invoices/documents/index.js';
-import { type InvoiceStatus, issuerPatchOfText, LINE_GROUPINGS, settingsPatchOfText } from '../modules/invoices/service.js';
+  parseExchangeRate,
+  printedLineHours,
+  settingsPatchOfText,
+} from '../modules/invoices/service.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
 import { type Command, command, flag, str } from './command.js';
@@ -53,12 +59,21 @@ const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${curr
 const summary = (i: InvoiceDocument) =>
   `${(i.number ?? '(draft)').padEnd(14)} ${i.status.padEnd(5)} ${i.issueDate ?? '          '}  ${(i.recipient?.name ?? i.clientId).slice(0, 30).padEnd(30)} ${money(i.grossTotal, i.currency).padStart(16)}  ${i.id}`;
 
+/** A credit note in a line, as an invoice's: its number, "credit", its date, the client, the amount it credits, the invoice it cancels. */
+const creditSummary = (c: CreditNoteView) =>
+  `${c.number.padEnd(14)} ${'credit'.padEnd(5)} ${c.issueDate}  ${(c.clientName ?? c.clientId).slice(0, 30).padEnd(30)} ${money(-c.grossTotal, c.currency).padStart(16)}  ${c.invoiceId} (cancels ${c.invoiceNumber ?? 'it'})`;
+
+/** A send by mail in a line: when, what, to whom, the files, by whom, where it stands. */
+const sendSummary = (x: InvoiceSendView) =>
+  `sent ${x.at}  ${x.document === 'credit-note' ? 'credit note' : 'invoice'} to ${x.to} by ${x.by.name ?? x.by.userId}: ${x.files.join(', ')} (${x.delivery ?? 'no longer in the mail log'})`;
+
 /** An invoice as a person reads it on a terminal (`--json` prints the whole document). */
 function humanInvoice(result: Record<string, unknown>): string {
   const i = result.invoice as InvoiceDocument;
+  const sends = (result.sends ?? []) as InvoiceSendView[];
   const lines = i.lines.map(
     (l) =>
-      `  ${l.description.slice(0, 48).padEnd(48)} ${(l.quantitySec / 3600).toFixed(2).padStart(8)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
+      `  ${l.description.slice(0, 48).padEnd(48)} ${printedLineHours(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
   );
   const tax = (i.taxBreakdown ?? []).map(
     (r) =>
@@ -73,8 +88,14 @@ function humanInvoice(result: Record<string, unknown>): string {
     ...lines,
     ...tax,
     `net ${money(i.netTotal, i.currency)}  tax ${money(i.taxTotal, i.currency)}  gross ${money(i.grossTotal, i.currency)}  due ${money(i.amountDue, i.currency)}`,
+    ...(i.vatCurrency
+      ? [
+          `tax in ${i.vatCurrency.currency}: ${money(i.vatCurrency.taxTotal, i.vatCurrency.currency)} (1 ${i.currency} = ${i.vatCurrency.exchangeRate} ${i.vatCurrency.currency})`,
+        ]
+      : []),
     ...(i.paymentTerms ? [i.paymentTerms] : []),
     ...(i.note ? [`note: ${i.note}`] : []),
+    ...sends.map(sendSummary),
     '',
   ].join('\n');
 }
@@ -131,34 +152,50 @@ function writeWhole(out: string, bytes: Buffer, suggested: string): string {
   return target;
 }
 
-/** `invoice export`: one document of a stored invoice (or of its credit note) into a file. */
+/** `invoice export`: one document of a stored invoice (or of its credit note) into a file, made by the invoices service. */
 async function exportDocument(services: Parameters<Command['run']>[1], id: string, format: string, out: string, creditNote: boolean) {
   if (!(DOCUMENT_FORMATS as readonly string[]).includes(format))
     throw refused(`--format ${JSON.stringify(format)} is not a document format: use one of ${DOCUMENT_FORMATS.join(', ')}.`);
-  const invoice = services.invoices.get(OPERATOR, id);
-  const name = invoice.number ?? `draft ${invoice.id}`;
-  if (creditNote && !invoice.creditNote)
-    throw refused(
-      `Invoice ${name} has no credit note: only an invoice voided after it was issued has one${invoice.status === 'sent' ? ` (timetrack invoice status ${invoice.id} --to void --user U makes it)` : ` (it is ${invoice.status})`}. Leave out --credit-note to export the invoice itself.`,
-    );
-  const missing = missingFor(invoice, format as DocumentFormat, { creditNote });
-  if (missing.length > 0)
+  let made: Awaited<ReturnType<typeof services.invoices.document>>;
+  try {
+    made = await services.invoices.document(OPERATOR, id, format, { creditNote });
+  } catch (error) {
+    if (!(error instanceof DocumentNotReady)) throw error;
+    const invoice = error.invoice;
+    const name = invoice.number ?? `draft ${invoice.id}`;
+    if (creditNote && !invoice.creditNote)
+      throw refused(
+        `Invoice ${name} has no credit note: only an invoice voided after it was issued has one${invoice.status === 'sent' ? ` (timetrack invoice status ${invoice.id} --to void --user U makes it)` : ` (it is ${invoice.status})`}. Leave out --credit-note to export the invoice itself.`,
+      );
     throw refused(
       [
-        `${creditNote ? `The credit note of invoice ${name}` : `Invoice ${name}`} cannot be exported as ${format}: it lacks ${missing.length === 1 ? 'a value' : `${missing.length} values`} the format requires. Nothing was written.`,
-        ...missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice)}`),
+        `${creditNote ? `The credit note of invoice ${name}` : `Invoice ${name}`} cannot be exported as ${format}: it lacks ${error.missing.length === 1 ? 'a value' : `${error.missing.length} values`} the format requires. Nothing was written.`,
+        ...error.missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice)}`),
       ].join('\n'),
     );
-  const bytes = await renderDocument(invoice, format as DocumentFormat, { creditNote });
-  const file = writeWhole(out, bytes, documentFileName(invoice, format as DocumentFormat, { creditNote }));
+  }
+  const file = writeWhole(out, made.bytes, made.fileName);
   return {
-    id: invoice.id,
-    number: (creditNote ? invoice.creditNote?.number : invoice.number) ?? null,
+    id: made.invoice.id,
+    number: (creditNote ? made.invoice.creditNote?.number : made.invoice.number) ?? null,
     format,
     creditNote,
     file,
-    bytes: bytes.length,
+    bytes: made.bytes.length,
   };
+}
+
+/** `invoice send`: the invoices service's send (checked, documents made here, queued for the server's mail sender, recorded). */
+async function sendInvoice(services: Parameters<Command['run']>[1], id: string, v: Record<string, string | boolean | undefined>) {
+  const xml = optionalString(v, 'xml');
+  const sent = await services.invoices.send(OPERATOR, id, {
+    userId: required(v, 'user'),
+    to: required(v, 'to'),
+    xml: xml === undefined || xml === 'none' ? null : (xml as DocumentFormat),
+    message: optionalString(v, 'message') ?? null,
+    ...(v.greeting === undefined ? {} : { greeting: optionalString(v, 'greeting') ?? '' }),
+  });
+  return { ...sent, invoiceId: id };
 }
 
 /** `invoice …`, `workspace profile` and `workspace invoicing` commands. */
@@ -215,17 +252,21 @@ export const invoiceCommands: Record<string, Command> = {
     "The range is read as U's reports read it: days of U's time zone (their profile's, else the server's TZ), or of --time-zone (an IANA name such as Europe/Berlin); the invoice keeps the zone and names it. Lines: one per project (default), task, member, entry, or a single line, and per rate. Each line carries the tax of the client (its taxCategory) or of the workspace (workspace invoicing); a draft needs no tax settings (a rate not set yet counts no tax; issuing refuses until it is set). The invoice keeps the language and note it was made with. Billable entries without a rate are refused, named. Issue it with invoice status ID --to sent.",
   ),
   'invoice status': command(
-    'invoice status ID --to sent|paid|void --user U [--date YYYY-MM-DD]',
+    'invoice status ID --to sent|paid|void --user U [--date YYYY-MM-DD] [--exchange-rate R]',
     'Move an invoice: draft -> sent (issue: number, dates) -> paid; draft or sent -> void (void releases its entries; an issued invoice gets its credit note).',
-    { to: str, user: str, date: str },
+    { to: str, user: str, date: str, 'exchange-rate': str },
     1,
     (v, p, s) => {
       const to = status(required(v, 'to'), 'to') as InvoiceStatus;
       const date = optionalString(v, 'date');
-      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), date === undefined ? {} : { date });
+      const rate = optionalString(v, 'exchange-rate');
+      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), {
+        ...(date === undefined ? {} : { date }),
+        ...(rate === undefined ? {} : { exchangeRate: parseExchangeRate(rate) }),
+      });
     },
     undefined,
-    "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today.",
+    "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today. --exchange-rate (issuing only) is how many units of the issuer's VAT currency (vatCurrency; EUR in the euro area) one unit of the invoice's currency is worth on the issue date, e.g. 1.0634; an invoice in another currency than the VAT currency is refused without it, and states its VAT in both.",
   ),
   'invoice fill': command(
     'invoice fill ID --user U --set path=value … (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode)',
@@ -235,31 +276,61 @@ export const invoiceCommands: Record<string, Command> = {
     (v, p, s) => s.invoices.fill(OPERATOR, p[0] as string, required(v, 'user'), assignments(v)),
   ),
   'invoice show': {
-    ...command('invoice show ID', 'Print an invoice: the whole document its PDF and e-invoices are made from.', {}, 1, (_v, p, s) => ({
-      invoice: s.invoices.get(OPERATOR, p[0] as string),
-    })),
+    ...command(
+      'invoice show ID',
+      'Print an invoice: the whole document its PDF and e-invoices are made from, and its sends by mail.',
+      {},
+      1,
+      (_v, p, s) => ({
+        invoice: s.invoices.get(OPERATOR, p[0] as string),
+        sends: s.invoices.sends(OPERATOR, p[0] as string),
+      }),
+    ),
     human: humanInvoice,
   },
   'invoice list': {
     ...command(
       'invoice list --workspace W [--status draft|sent|paid|void] [--client C]',
-      "List a workspace's invoices, newest first (with --json each as invoice show prints it).",
+      "List a workspace's invoices, newest first, each with its credit note (with --json each invoice as invoice show prints it, and the credit notes).",
       { workspace: str, status: str, client: str },
       0,
       (v, _p, s) => {
         const filter = { status: status(optionalString(v, 'status'), 'status'), clientId: optionalString(v, 'client') };
-        return {
-          invoices: s.invoices.list(OPERATOR, required(v, 'workspace'), {
-            ...(filter.status === undefined ? {} : { status: filter.status }),
-            ...(filter.clientId === undefined ? {} : { clientId: filter.clientId }),
-          }),
-        };
+        const invoices = s.invoices.list(OPERATOR, required(v, 'workspace'), {
+          ...(filter.status === undefined ? {} : { status: filter.status }),
+          ...(filter.clientId === undefined ? {} : { clientId: filter.clientId }),
+        });
+        return { invoices, creditNotes: invoices.flatMap((i) => creditNoteOf(i) ?? []) };
       },
     ),
     human: (result) => {
       const invoices = result.invoices as InvoiceDocument[];
-      return invoices.length === 0 ? 'no invoices\n' : `${invoices.map(summary).join('\n')}\n`;
+      // A credit note on the line above the invoice it cancels, as on the Invoices page.
+      const lines = invoices.flatMap((i) => {
+        const note = creditNoteOf(i);
+        return note ? [creditSummary(note), summary(i)] : [summary(i)];
+      });
+      return lines.length === 0 ? 'no invoices\n' : `${lines.join('\n')}\n`;
     },
+  },
+  'invoice send': {
+    ...command(
+      'invoice send ID --user U --to ADDRESS [--xml xrechnung-ubl|xrechnung-cii|peppol|none] [--greeting TEXT] [--message TEXT]',
+      'Mail an issued invoice (or the credit note of one voided after issuing) with its PDF and one e-invoice XML; the server sends it.',
+      { user: str, to: str, xml: str, greeting: str, message: str },
+      1,
+      (v, p, s) => sendInvoice(s, p[0] as string, v),
+      undefined,
+      [
+        "The same send as the invoice page's Send by mail: subject, text and HTML in the invoice's language; From the issuer's name at the",
+        "server's address (MAIL_FROM), Reply-To the issuer's email; the PDF and the XML named as their downloads (default: the PDF alone).",
+        '--greeting replaces the first line ("Hello," / "Guten Tag,"; an empty value: none); --message is its own paragraph (at most 2000 characters).',
+        'The message is queued here and sent by the running server within seconds (the Mail page and mail list show it); the send is',
+        'recorded on the invoice (invoice show). Mail must be set up (SMTP_URL, MAIL_FROM).',
+      ].join('\n'),
+    ),
+    human: (result) =>
+      `queued ${result.document === 'credit-note' ? 'the credit note' : 'invoice'} ${String(result.invoiceId)} for ${String(result.address)}: ${(result.files as string[]).join(', ')} (mail ${String(result.messageId)})\n`,
   },
   'invoice export': {
     ...command(

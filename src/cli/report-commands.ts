@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { type ExportRequest, exportFormatOf, exportKindOf, writeExport } from '../modules/reports/export/index.js';
+import { checkExport, type ExportRequest, exportFormatOf, exportKindOf, writeExport } from '../modules/reports/export/index.js';
 import { sessionView } from '../modules/sessions/views.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
@@ -70,6 +70,7 @@ export const reportCommands: Record<string, Command> = {
       const out = resolve(required(v, 'out'));
       // Decided before the file is made: a refusal leaves nothing behind.
       const table = s.reports.exportTable(actor, request);
+      checkExport(table, request.format);
       // Written beside the target and renamed into place whole: a failure leaves no half a file.
       const partial = join(dirname(out), `.${basename(out)}.${randomBytes(4).toString('hex')}.partial`);
       const file = await open(partial, 'wx', 0o600);

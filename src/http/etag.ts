@@ -15,7 +15,7 @@ export const isCatalogList = (operationId: string): operationId is CatalogListId
  * then `-br` or `-gzip` when the request negotiated that coding (a strong validator names one
  * sequence of bytes; the compressed ones are others).
  *
- * The hash covers the workspace's change-log position (src/modules/events/positions.ts: the
+ * The hash covers the workspace's change-log position (the events service's `position`, src/modules/events/service.ts: the
  * state of the workspace's data the list reads, moved by any catalog write for clients, tasks
  * and tags, by any write at all for projects, whose `progress` changes with every entry; never
  * shown as it is, since it counts writes), and it is keyed:

@@ -53,6 +53,12 @@ export function percentOfCents(cents: number, percent: number): number {
   return Number(divideRounded(BigInt(cents) * rate.units, 100n * 10n ** BigInt(rate.scale)));
 }
 
+/** An amount in cents times a decimal factor (an exchange rate), in whole cents rounded half away from zero, exactly. */
+export function timesCents(cents: number, factor: number): number {
+  const f = decimalOf(factor);
+  return Number(divideRounded(BigInt(cents) * f.units, 10n ** BigInt(f.scale)));
+}
+
 /** The amount as a decimal number (two places): amountCents / 100. */
 export function amountOf(billable: boolean, hourlyRate: number | null, durationSec: number): number | null {
   const cents = amountCents(billable, hourlyRate, durationSec);

@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { DomainError } from '../errors.js';
-import { ExportCancelled, type ExportRequest, type ExportSink, writeExport } from '../modules/reports/export/index.js';
+import { checkExport, ExportCancelled, type ExportRequest, type ExportSink, writeExport } from '../modules/reports/export/index.js';
 import type { Services } from '../services.js';
 import { type ActorData, actorOf, raise, type ReadResult } from './tasks.js';
 
@@ -52,6 +52,7 @@ export async function runExport(services: Pick<Services, 'reports'>, task: Expor
     let table;
     try {
       table = services.reports.exportTable(actorOf(task.actor), task.request);
+      checkExport(table, task.request.format);
     } catch (error) {
       if (error instanceof DomainError)
         return { error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) } };
@@ -89,37 +90,72 @@ export interface ExportReceiver {
   start(): void;
   /** A chunk; `taken` once the socket took it (the thread may then send more). */
   chunk(bytes: Uint8Array, taken: () => void): void;
+  /** Nothing sent was taken for the stall limit (a browser that stopped reading): the download is broken off. */
+  stalled(): void;
 }
+
+/** How an export ended for its receiver: whole, or cancelled (the browser went away, or stopped reading: `stalled`). */
+export type Received = { rows: number; bytes: number } | { cancelled: true; stalled: boolean };
 
 /**
  * The request thread's side of an export: a channel whose far end `run` hands to the export
  * (a reader thread's, or runExport here), its chunks to `receiver` (each acknowledged once taken),
- * `cancel` aborted passed on. Resolves once the last chunk was handed over; a refusal before the
- * first byte is raised as its domain error.
+ * `cancel` aborted passed on. A receiver that takes nothing of what was sent for `stallMs` (a
+ * browser that stopped reading) has the export cancelled and is told `stalled` (issue 44, M3:
+ * such a download held a reader thread for up to 10 minutes). Resolves once the last chunk was
+ * taken; a refusal before the first byte is raised as its domain error.
  */
 export async function receiveExport(
   task: Omit<ExportTask, 'port'>,
   receiver: ExportReceiver,
   cancel: AbortSignal,
   run: (task: ExportTask) => Promise<ExportOutcome>,
-): Promise<{ rows: number; bytes: number } | { cancelled: true }> {
+  stallMs: number,
+): Promise<Received> {
   const { port1, port2 } = new MessageChannel();
   let ended!: () => void;
   const end = new Promise<void>((resolve) => (ended = resolve));
+  // Chunks handed to the receiver and not taken yet; the stall clock runs while there are any.
+  let waiting = 0;
+  let stalled = false;
+  let timer: NodeJS.Timeout | null = null;
+  let drained: (() => void) | null = null;
+  const stop = () => port1.postMessage({ type: 'cancel' } satisfies ExportReply);
+  const stall = () => {
+    stalled = true;
+    stop();
+    receiver.stalled();
+    ended();
+    drained?.();
+  };
+  const clock = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = waiting > 0 && !stalled ? setTimeout(stall, stallMs) : null;
+  };
   port1.on('message', (message: ExportMessage) => {
     if (message.type === 'start') receiver.start();
-    else if (message.type === 'chunk') receiver.chunk(message.bytes, () => port1.postMessage({ type: 'ack' } satisfies ExportReply));
-    else ended();
+    else if (message.type === 'chunk') {
+      waiting += 1;
+      if (timer === null) clock();
+      receiver.chunk(message.bytes, () => {
+        waiting -= 1;
+        clock();
+        if (waiting === 0) drained?.();
+        port1.postMessage({ type: 'ack' } satisfies ExportReply);
+      });
+    } else ended();
   });
-  const stop = () => port1.postMessage({ type: 'cancel' } satisfies ExportReply);
   cancel.addEventListener('abort', stop);
   try {
     const outcome = await run({ ...task, port: port2 });
     if ('error' in outcome) return raise(outcome);
-    if ('cancelled' in outcome) return outcome;
+    if ('cancelled' in outcome) return { cancelled: true, stalled };
     await end;
-    return outcome;
+    // Written whole: it is done once the socket took the last chunk (or stopped taking them).
+    if (waiting > 0 && !stalled) await new Promise<void>((resolve) => (drained = resolve));
+    return stalled ? { cancelled: true, stalled } : outcome;
   } finally {
+    if (timer !== null) clearTimeout(timer);
     cancel.removeEventListener('abort', stop);
     port1.close();
   }

@@ -4,12 +4,15 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
+import { DomainError } from '../errors.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { resolvePackage } from '../workers.js';
 import type { EncodedBody } from '../kernel/compression.js';
-import { type ExportOutcome, type ExportReceiver, type ExportTask, receiveExport, runExport } from './export.js';
+import { type ExportOutcome, type ExportReceiver, type ExportTask, type Received, receiveExport, runExport } from './export.js';
 import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, readTexts, runRead } from './tasks.js';
+import { type PreviewTask, previewOf, runPreview } from './invoice-preview.js';
+import type { InvoicePreview } from '../modules/invoices/service.js';
 
 export interface ReaderOptions {
   /** Reader threads; 0 reads on the request thread (a :memory: database cannot be shared). */
@@ -21,6 +24,8 @@ export interface ReaderOptions {
   cacheMb: number;
   /** Tests: see ReaderThreadData. */
   hooks?: ReaderThreadData['hooks'];
+  /** A download whose browser takes nothing for this long is broken off (EXPORT_STALL_MS by default; tests shorten it). */
+  exportStallMs?: number;
 }
 
 /** The default size: one reader per core (the request thread mostly waits on them). */
@@ -92,6 +97,20 @@ export function createReadQueue(slots: number, queueMs: number) {
  */
 export const EXPORT_BUDGET_MS = 10 * 60_000;
 
+/**
+ * A download whose browser took none of the bytes sent for this long (it stopped reading) is
+ * broken off and its reader thread freed (issue 44, M3). A browser that reads, however slowly,
+ * keeps it going: every chunk taken restarts the clock.
+ */
+export const EXPORT_STALL_MS = 30_000;
+
+/** A member asked for a second download while their first is still being written (429: one at a time). */
+const oneExportAtATime = () =>
+  new DomainError(
+    'rate_limited',
+    'You are downloading another report already, and each member downloads one at a time: wait until it has finished (or cancel it in your browser), then try again.',
+  );
+
 /** A read that ran past its budget (its thread was terminated). */
 export class ReadBudgetExceeded extends Error {
   override name = 'ReadBudgetExceeded';
@@ -126,9 +145,15 @@ export function createReaderPool(
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
   const queue = createReadQueue(Math.max(1, options.threads), options.queueMs);
+  // Exports wait in a line of one in front of the readers' line: all of them together hold at
+  // most one reader thread, so heavy reads always have the others (issue 44, M3).
+  const exportLine = createReadQueue(1, options.queueMs);
+  /** The members whose download is being written now (one each). */
+  const exporting = new Set<string>();
+  const stallMs = options.exportStallMs ?? EXPORT_STALL_MS;
   const pool = inProcess
     ? null
-    : new Piscina<ReadTask | ExportTask, ReadResult | ExportOutcome>({
+    : new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
         filename: new URL(`../threads/reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
         // Started on the first heavy reads (the server starts faster) and kept while reads come;
         // a reader idle for 10 s ends and gives its memory back (the next heavy read starts one
@@ -199,39 +224,88 @@ export function createReaderPool(
      * away) stops it at its next batch. Resolves once the last chunk was handed over; a refusal
      * before the first byte is raised as its domain error; a failure after it throws.
      */
-    async export(
-      task: Omit<ExportTask, 'port'>,
-      receiver: ExportReceiver,
-      cancel: AbortSignal,
-    ): Promise<{ rows: number; bytes: number } | { cancelled: true }> {
-      return receiveExport(task, receiver, cancel, async (full) => {
-        if (!pool) return runExport(options.services, full);
-        let signal: AbortSignal | null = null;
-        try {
-          return await queue.run(() => {
-            options.beforeRead?.();
-            signal = AbortSignal.timeout(EXPORT_BUDGET_MS);
-            return pool.run(full, { signal, transferList: [full.port] as never }) as Promise<ExportOutcome>;
-          });
-        } catch (error) {
-          const fields = { requestId: task.requestId, kind: task.request.kind, format: task.request.format, budgetMs: EXPORT_BUDGET_MS };
-          if ((signal as AbortSignal | null)?.aborted)
-            options.logger.error('an export ran past its budget; its reader thread was replaced', fields);
-          else if (!(error instanceof ReadersBusy))
-            options.logger.error('an export failed on its reader thread', { ...fields, ...errorFields(error) });
-          throw error;
-        }
-      });
+    async export(task: Omit<ExportTask, 'port'>, receiver: ExportReceiver, cancel: AbortSignal): Promise<Received> {
+      const member = task.actor.userId;
+      if (exporting.has(member)) throw oneExportAtATime();
+      exporting.add(member);
+      try {
+        return await receiveExport(task, receiver, cancel, runOnThread, stallMs);
+      } finally {
+        exporting.delete(member);
+      }
     },
+    /**
+     * The New invoice page's preview (the invoices service's, as the member) on a reader thread,
+     * in the same line as the heavy reads: a year of entries is read and made into lines there,
+     * never on the request thread. Its refusal is raised again as its DomainError.
+     */
+    invoicePreview: (task: Omit<PreviewTask, 'type' | 'operationId'>): Promise<InvoicePreview> =>
+      previewOnThread(pool, queue, options, { ...task, type: 'invoice-preview', operationId: 'invoicePreview' }),
     /** Reader threads running now (tests and metrics). */
     threads: () => pool?.threads.length ?? 0,
     async close(): Promise<void> {
       await pool?.destroy();
     },
   };
+
+  /** An export on a reader thread: in the exports' line of one, then the readers' line, within its budget. */
+  async function runOnThread(full: ExportTask): Promise<ExportOutcome> {
+    if (!pool) return runExport(options.services, full);
+    let signal: AbortSignal | null = null;
+    try {
+      return await exportLine.run(() =>
+        queue.run(() => {
+          options.beforeRead?.();
+          signal = AbortSignal.timeout(EXPORT_BUDGET_MS);
+          return pool.run(full, { signal, transferList: [full.port] as never }) as Promise<ExportOutcome>;
+        }),
+      );
+    } catch (error) {
+      const fields = { requestId: full.requestId, kind: full.request.kind, format: full.request.format, budgetMs: EXPORT_BUDGET_MS };
+      if ((signal as AbortSignal | null)?.aborted)
+        options.logger.error('an export ran past its budget; its reader thread was replaced', fields);
+      else if (!(error instanceof ReadersBusy))
+        options.logger.error('an export failed on its reader thread', { ...fields, ...errorFields(error) });
+      throw error;
+    }
+  }
 }
 
 export type ReaderPool = ReturnType<typeof createReaderPool>;
+
+/** An invoice preview on a reader thread (or in-process without threads), in the line of the heavy reads. */
+async function previewOnThread(
+  pool: Piscina | null,
+  queue: ReturnType<typeof createReadQueue>,
+  options: Pick<ReaderOptions, 'budgetMs'> & { logger: Logger; services: Services; beforeRead?: () => void },
+  task: PreviewTask,
+): Promise<InvoicePreview> {
+  if (!pool) return previewOf(runPreview(options.services, task));
+  let signal: AbortSignal | null = null;
+  try {
+    return previewOf(
+      await queue.run(() => {
+        options.beforeRead?.();
+        signal = AbortSignal.timeout(options.budgetMs);
+        return pool.run(task, { signal }) as Promise<Uint8Array | Extract<ReadResult, { error: unknown }>>;
+      }),
+    );
+  } catch (error) {
+    if ((signal as AbortSignal | null)?.aborted) {
+      options.logger.error('an invoice preview ran past its budget; its reader thread was replaced', {
+        requestId: task.requestId,
+        budgetMs: options.budgetMs,
+      });
+      throw new ReadBudgetExceeded(`the invoice preview ran past ${options.budgetMs} ms`);
+    }
+    if (!(error instanceof ReadersBusy) && !(error instanceof DomainError))
+      options.logger.error('an invoice preview failed on its reader thread; it is replaced', {
+        requestId: task.requestId,
+        ...errorFields(error),
+      });
+    throw error;
+  }
+}
 
 /** tsx's loader entry (its package's `.` import export), as a file URL for --import. */
 export function tsxEntry(): string {

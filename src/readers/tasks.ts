@@ -38,6 +38,8 @@ export interface ReadTask {
   compression: Negotiated | null;
   /** getSummaryReport for a person's page (the web app): a window of the groups instead of the contract's whole answer. */
   window?: SummaryWindow;
+  /** A person's page (the web app's Reports): colleagues' money the member may not see is withheld, not refused (the reports service's option). */
+  unseenMoney?: 'withhold';
 }
 
 /**
@@ -46,7 +48,7 @@ export interface ReadTask {
  * task's compression decided; or the domain error the read raised (an error object does not
  * cross threads as itself).
  */
-export type ReadResult = Uint8Array | EncodedBody | { error: { code: DomainErrorCode; message: string; field?: string } };
+export type ReadResult = Uint8Array | EncodedBody | { error: { code: DomainErrorCode; message: string; field?: string; people?: string } };
 
 const encoder = new TextEncoder();
 
@@ -63,15 +65,34 @@ export function readHandlers(services: Pick<Services, 'entries' | 'timers' | 'ca
  * be handed (the same bytes: test/services/reports-text.test.ts): the largest summaries have
  * tens of thousands of sub-groups.
  */
-export type ReadTexts = Partial<Record<OperationId, (request: { query: never; actor: Actor; window?: SummaryWindow }) => string>>;
+export type ReadTexts = Partial<
+  Record<OperationId, (request: { query: never; actor: Actor; window?: SummaryWindow; unseenMoney?: 'withhold' }) => string>
+>;
 
 export function readTexts(services: Pick<Services, 'reports'>): ReadTexts {
   type Query = Parameters<Services['reports']['summaryJson']>[1];
+  type Detailed = Parameters<Services['reports']['detailed']>[1];
+  const optionsOf = (unseenMoney?: 'withhold') => (unseenMoney ? { unseenMoney } : {});
   return {
-    getSummaryReport: ({ query, actor, window }: { query: Query; actor: Actor; window?: SummaryWindow }) =>
+    getSummaryReport: ({
+      query,
+      actor,
+      window,
+      unseenMoney,
+    }: {
+      query: Query;
+      actor: Actor;
+      window?: SummaryWindow;
+      unseenMoney?: 'withhold';
+    }) =>
       window
-        ? JSON.stringify({ data: services.reports.summaryWindow(actor, query, window) })
-        : `{"data":${services.reports.summaryJson(actor, query)}}`,
+        ? JSON.stringify({ data: services.reports.summaryWindow(actor, query, window, optionsOf(unseenMoney)) })
+        : `{"data":${services.reports.summaryJson(actor, query, optionsOf(unseenMoney))}}`,
+    // The same JSON as the operation's handler gives (./operations/reports.ts), with the page's option.
+    getDetailedReport: ({ query, actor, unseenMoney }: { query: Detailed; actor: Actor; unseenMoney?: 'withhold' }) => {
+      const page = services.reports.detailed(actor, query, optionsOf(unseenMoney));
+      return JSON.stringify({ data: page.rows, nextCursor: page.nextCursor });
+    },
   } as ReadTexts;
 }
 
@@ -84,7 +105,12 @@ export async function runRead(handlers: ReadHandlers, task: ReadTask, texts: Rea
   try {
     const actor = actorOf(task.actor);
     const answer = text
-      ? text({ query: task.query as never, actor, ...(task.window ? { window: task.window } : {}) })
+      ? text({
+          query: task.query as never,
+          actor,
+          ...(task.window ? { window: task.window } : {}),
+          ...(task.unseenMoney ? { unseenMoney: task.unseenMoney } : {}),
+        })
       : JSON.stringify((await handler({ query: task.query, path: task.path, body: undefined, actor })).body);
     // A fresh buffer of its own (never a pooled slab), so a thread can move it whole.
     const json = encoder.encode(answer);
@@ -95,14 +121,24 @@ export async function runRead(handlers: ReadHandlers, task: ReadTask, texts: Rea
       : { bytes: json, coding: null };
   } catch (error) {
     if (error instanceof DomainError)
-      return { error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) } };
+      return {
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.field === undefined ? {} : { field: error.field }),
+          ...(error.people === undefined ? {} : { people: error.people }),
+        },
+      };
     throw error;
   }
 }
 
 /** The domain error of a read's result, raised again on the request thread. */
 export const raise = (result: Extract<ReadResult, { error: unknown }>): never => {
-  throw new DomainError(result.error.code, result.error.message, result.error.field === undefined ? {} : { field: result.error.field });
+  throw new DomainError(result.error.code, result.error.message, {
+    ...(result.error.field === undefined ? {} : { field: result.error.field }),
+    ...(result.error.people === undefined ? {} : { people: result.error.people }),
+  });
 };
 
 /** What a reader thread is started with (src/threads/reader-thread.ts). */

@@ -71,7 +71,8 @@ try {
     post({ type: 'done', outcome });
   }
 } catch (error) {
-  if (error instanceof DomainError) post({ type: 'refused', code: error.code, message: error.message });
+  // The Import page's runs: a refusal in a person's words where the service has them.
+  if (error instanceof DomainError) post({ type: 'refused', code: error.code, message: error.people ?? error.message });
   else post({ type: 'failed', message: (error as Error).message });
 } finally {
   database.close();

@@ -18,6 +18,7 @@ import {
   runRead,
 } from '../readers/tasks.js';
 import { type ExportOutcome, type ExportTask, runExport } from '../readers/export.js';
+import { type PreviewTask, runPreview } from '../readers/invoice-preview.js';
 
 const data = workerData as ReaderThreadData;
 let now = 0;
@@ -29,13 +30,18 @@ const texts = readTexts(services);
 // Loaded with the first read: a top-level await would keep the thread from loading as it does.
 let hooks: Promise<ReaderHooks> | null = null;
 
-export default async function read(task: ReadTask | ExportTask): Promise<ReadResult | ExportOutcome> {
+export default async function read(task: ReadTask | ExportTask | PreviewTask): Promise<ReadResult | ExportOutcome> {
   now = task.now;
   // An export of a report: its bytes leave over the task's own port while it runs.
-  if ('type' in task) return runExport(services, task);
+  if ('type' in task && task.type === 'export') return runExport(services, task);
   if (data.hooks) {
     hooks ??= import(data.hooks.module) as Promise<ReaderHooks>;
-    (await hooks).beforeRead(task, data.hooks.data);
+    (await hooks).beforeRead(task as ReadTask, data.hooks.data);
+  }
+  // The New invoice page's preview (the invoices service's, as the member).
+  if ('type' in task) {
+    const answer = runPreview(services, task);
+    return answer instanceof Uint8Array ? (move(answer) as Uint8Array) : answer;
   }
   const result = await runRead(handlers, task, texts);
   // The bytes change hands: no copy of a large answer on the request thread.

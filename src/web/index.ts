@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { DomainError } from '../errors.js';
+import { BudgetSpent, DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
 import { ReadersBusy } from '../readers/pool.js';
 import { appArea } from './app/index.js';
@@ -11,7 +11,7 @@ import { durableAnswers } from './durable.js';
 import { ASSETS } from './kit/assets.js';
 import { html } from './kit/html.js';
 import { send, shell } from './kit/respond.js';
-import { statusOf } from './kit/refusal.js';
+import { statusOf, spoken } from './kit/refusal.js';
 import { APP_PATH, signInHref } from './paths.js';
 import { sessionSecretOf, clearSessionCookie } from './session/cookies.js';
 import { csrfOk } from './session/csrf.js';
@@ -67,7 +67,7 @@ export function createWeb(deps: WebDeps): Router {
       res.on('finish', () => logger.info('page request for another host refused', { host: req.host, status: res.statusCode }));
       send(deps, res, 421, {
         title: 'Wrong address',
-        notice: { kind: 'error', body: `These pages answer at ${deps.config.baseUrl} only (BASE_URL).` },
+        notice: { kind: 'error', body: `These pages answer at ${deps.config.baseUrl} only: open them there.` },
         body: html`<p><a href="${deps.config.baseUrl}${paths.app}/week">Go to ${deps.config.baseUrl}${paths.app}/week</a></p>`,
       });
       return;
@@ -163,12 +163,14 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
     return;
   }
   if (error instanceof DomainError) {
+    // A spent budget says when to try again (issue 44, M5).
+    if (error instanceof BudgetSpent) res.setHeader('Retry-After', String(error.retryAfterSec));
     // The same status as the API gives the same refusal (404, 403, 409, 400, 429).
     send(deps, res, statusOf(error), {
       ...shell(deps, signed),
       area,
       title: REFUSAL_TITLES[error.code],
-      notice: { kind: 'error', body: error.message },
+      notice: { kind: 'error', body: spoken(error) },
       body: back,
     });
     return;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Logger } from '../logger.js';
+import { readsInvoices } from '../modules/invoices/service.js';
 import type { Services } from '../services.js';
 
 /** How often the feed reads what was committed since its last look (any process's writes). */
@@ -88,15 +89,14 @@ function refusalOfStream(
   if (own >= limits.perMember)
     return {
       status: 429,
-      why: `You have ${own} pages open with live updates, the most this server allows (APP_STREAMS_PER_MEMBER). Close one and reload.`,
+      why: `You have ${own} pages open with live updates, the most this server allows. Close one and reload.`,
     };
   if (inWorkspace.length >= limits.perWorkspace)
     return {
       status: 429,
-      why: 'Your workspace has as many live pages open as this server allows it (APP_STREAMS_PER_WORKSPACE). Reload later.',
+      why: 'Your workspace has as many live pages open as this server allows it. Reload later.',
     };
-  if (streams.size >= limits.total)
-    return { status: 429, why: 'The server has as many live pages open as it allows (APP_STREAMS_TOTAL). Reload later.' };
+  if (streams.size >= limits.total) return { status: 429, why: 'The server has as many live pages open as it allows. Reload later.' };
   return null;
 }
 
@@ -105,7 +105,7 @@ function refusalOfStream(
  * process (the API, the command line, an import's thread, another browser), is told within a
  * fraction of a second to the open pages of the members who may see it, decided at send time
  * (an entry of a colleague only to those who see colleagues' time; invoices only to those who
- * see money). A change carries no content: the page reads it again as its viewer, so money
+ * read them). A change carries no content: the page reads it again as its viewer, so money
  * stays withheld exactly as everywhere else. Writes never wait for a browser: the feed reads
  * the event log after commit, on its own timer, and a stream that falls behind is cut off (the
  * browser reconnects with Last-Event-ID and catches up).
@@ -128,11 +128,10 @@ export function createLiveFeed(deps: { services: Services; logger: Logger; perMe
   let heartbeat: NodeJS.Timeout | null = null;
   let closed = false;
 
-  /** Whether the stream's member may learn of a change; null when no longer a member (the stream ends). Access read once per member per poll. */
-  /** Whether a member may learn of a change: their own entries, colleagues' only with time visibility, invoices only with money visibility. */
+  /** Whether a member may learn of a change: their own entries, colleagues' only with time visibility, invoices only who reads them (the invoices module's rule). Access read once per member per poll. */
   const mayLearnOf = (access: Access, userId: string, change: { entity: string; authorId: string | null }): boolean => {
     if (!access) return false;
-    if (change.entity === 'invoice') return access.canViewOthersMoney;
+    if (change.entity === 'invoice') return readsInvoices(access);
     if (change.entity !== 'entry') return true;
     return change.authorId === userId || change.authorId === null || access.canViewOthersTime;
   };

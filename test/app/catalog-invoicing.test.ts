@@ -77,8 +77,8 @@ describe("web app: a client's invoicing details", () => {
     );
 
     const made = await post('/app/catalog/client', { name: 'Hafenamt', ...TYPED });
-    expect([made.status, made.headers.get('location')], made.text).to.deep.equal([303, '/app/catalog']);
     const [client] = await api('/api/v1/clients');
+    expect([made.status, made.headers.get('location')], made.text).to.deep.equal([303, `/app/catalog#client-${client.id}`]);
     expect(client).to.deep.include({ name: 'Hafenamt', ...STORED });
 
     // The invoices service reads the client as stored: the recipient party and the reverse charge.

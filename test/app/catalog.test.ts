@@ -32,8 +32,12 @@ describe('web app: the catalog', () => {
       budgetAmount: '10000',
       estimateHours: '120',
     });
-    expect([made.status, made.headers.get('location')]).to.deep.equal([303, '/app/catalog']);
     const [project] = await list('/api/v1/projects');
+    // Back at the new project's row (without the script the browser scrolls there, not to the top), with a confirmation.
+    expect([made.status, made.headers.get('location')]).to.deep.equal([303, `/app/catalog#project-${project.id}`]);
+    expect(flat((await owner.get('/app/catalog')).text)).to.include(
+      '<div class="notice ok toast" role="status">Added the project “Harbour website”.</div>',
+    );
     expect(project).to.include({
       name: 'Harbour website',
       clientId: client.id,
@@ -67,12 +71,15 @@ describe('web app: the catalog', () => {
     // The project's colour is drawn (an SVG fill: the CSP allows no style attribute).
     expect(page).to.include('<rect width="10" height="10" rx="2" fill="#1a7f37"');
     // Deleted: a tag nobody uses goes; a client its project still names is refused with the API's words.
-    expect((await post(`/app/catalog/tag/${tag.id}/delete`, {})).headers.get('location')).to.equal('/app/catalog?done=deleted');
+    expect((await post(`/app/catalog/tag/${tag.id}/delete`, {})).headers.get('location')).to.equal('/app/catalog#tag-heading');
+    expect(flat((await owner.get('/app/catalog')).text)).to.include('Deleted the tag “meetings”.');
     expect((await server.request('GET', `/api/v1/tags/${tag.id}`)).status).to.equal(404);
     const inUse = await post(`/app/catalog/client/${client.id}/delete`, {});
     const api = await server.request('DELETE', `/api/v1/clients/${client.id}`);
+    // The API's words name the client's id; the page's the person's (issue 46).
     expect(inUse.status).to.equal(api.status);
-    expect(flat(inUse.text)).to.include(api.body.detail);
+    expect(api.body.detail).to.equal(`Client ${client.id} still has projects; archive it instead.`);
+    expect(flat(inUse.text)).to.include('This client still has projects, so it cannot be deleted: archive it instead');
   });
 
   it('refuses a taken name and a bad rate at their fields, keeping what was typed; rates stay hidden without money visibility', async () => {

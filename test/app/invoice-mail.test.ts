@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { Attachment } from 'mailparser';
+import type { AddressObject, Attachment } from 'mailparser';
+import { runCli } from '../../src/cli/main.js';
 import { OPERATOR } from '../../src/principal.js';
 import { freelancer } from '../helpers/invoices.js';
 import { addMemberWithToken, startTestServer, type TestServer } from '../helpers/server.js';
@@ -58,6 +59,62 @@ describe('web app: an invoice sent by mail', function () {
     server = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
   };
   const mailLog = () => server.services.mail.log(OPERATOR, { workspaceId: server.workspaceId }).messages;
+  /** The command line in this process, on the server's own services (as the operator on the machine runs it). */
+  const cli = async (...argv: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli([...argv, '--json'], {
+      openDatabase: () => ({ ...server.running.database, close: () => {} }),
+      createServices: () => server.services,
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+    });
+    return { code, stderr, json: stdout ? JSON.parse(stdout) : undefined };
+  };
+  const unescape = (text: string) =>
+    text
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+  /** The mail as the Send form lays it out: its header lines, the greeting's value, the paragraphs (by their XML), the facts. */
+  const formMail = (page: string) => {
+    const form = /<form class="stack wide mail-form"[\s\S]*?<\/form>/.exec(page)?.[0] ?? '';
+    const head = /<dl class="facts compact mail-head">([\s\S]*?)<\/dl>/.exec(form)?.[1] ?? '';
+    const dd = [...head.matchAll(/<dd>([\s\S]*?)<\/dd>/g)].map((m) =>
+      unescape(
+        m[1]!
+          .replace(/<[^>]+>/g, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ),
+    );
+    const paragraphs = [...form.matchAll(/<p class="mail-text(?: closing)?"(?: data-xml="([\w-]+)")?>([\s\S]*?)<\/p>/g)].map((m) => ({
+      xml: m[1] ?? null,
+      text: unescape(m[2]!),
+    }));
+    const factsHtml = /<dl class="facts compact mail-facts">([\s\S]*?)<\/dl>/.exec(form)?.[1] ?? '';
+    const facts = [...factsHtml.matchAll(/<dt>([\s\S]*?)<\/dt>\s*<dd>([\s\S]*?)<\/dd>/g)].map(
+      (m) => `${unescape(m[1]!)}: ${unescape(m[2]!)}`,
+    );
+    return {
+      from: dd[0],
+      replyTo: dd[1],
+      subject: dd[2],
+      greeting: unescape(/<input\s+id="send-greeting"[^>]*value="([^"]*)"/.exec(form)?.[1] ?? ''),
+      paragraphs,
+      facts,
+    };
+  };
+  /** The plain text the form's layout says will be sent, with the greeting and message typed and the XML chosen. */
+  const expectedText = (shown: ReturnType<typeof formMail>, typed: { greeting: string; message: string; xml: string }) => {
+    const [opening, ...rest] = shown.paragraphs.filter((p) => p.xml === null);
+    const closing = rest.at(-1)!;
+    const files = shown.paragraphs.find((p) => p.xml === typed.xml);
+    const paragraphs = [typed.greeting, opening!.text, typed.message, files?.text].filter((p): p is string => Boolean(p));
+    return `${paragraphs.join('\n\n')}\n\n${shown.facts.join('\n')}\n\n${closing.text}\n`;
+  };
 
   it('an owner sends an issued invoice: the client’s mailbox holds the PDF and the XML as the document routes make them; the Mail page lists it', async () => {
     await withMail();
@@ -70,6 +127,15 @@ describe('web app: an invoice sent by mail', function () {
     expect(page.status).to.equal(200);
     expect(page.text).to.include(`action="/app/invoices/${id}/send"`);
     expect(page.text).to.match(/<input id="send-to" type="email" name="to" value="billing@acme\.example"/);
+    // The whole mail before it is sent (issue 45 item 12): From the issuer's name at the server's address, Reply-To the issuer's email, the greeting in its field.
+    const shown = formMail(page.text);
+    expect(shown).to.deep.include({
+      from: 'Ada Lovelace Design <time@example.org>',
+      replyTo: 'ada@example.org',
+      subject: 'Invoice 2026-0001 from Ada Lovelace Design',
+      greeting: 'Hello,',
+    });
+    expect(shown.paragraphs.map((p) => p.xml)).to.deep.equal([null, 'xrechnung-ubl', 'xrechnung-cii', 'peppol', null]);
     // The ready formats, the first one chosen, and "none".
     const options = [...page.text.matchAll(/<option value="([\w-]+)"\s*(selected)?/g)].map((m) => `${m[1]}${m[2] ? '*' : ''}`);
     expect(options.slice(-4)).to.deep.equal(['xrechnung-ubl*', 'xrechnung-cii', 'peppol', 'none']);
@@ -78,6 +144,7 @@ describe('web app: an invoice sent by mail', function () {
       _csrf: SettingsClient.csrf(page.text),
       to: ' accounts@acme.example ',
       xml: 'xrechnung-cii',
+      greeting: 'Hello,',
       message: 'Thank you for the relaunch work together.',
     });
     expect(sent.status, sent.text.slice(0, 2000)).to.equal(303);
@@ -90,7 +157,15 @@ describe('web app: an invoice sent by mail', function () {
     await server.services.mail.idle();
     expect(relay!.received).to.have.length(1);
     expect(mail!.to).to.deep.equal(['accounts@acme.example']);
+    // The envelope and the From address stay the server's (MAIL_FROM); the display name is the issuer's, replies go to the issuer.
+    expect(mail!.from).to.equal('time@example.org');
+    expect((mail!.parsed.from as AddressObject).value).to.deep.equal([{ address: 'time@example.org', name: 'Ada Lovelace Design' }]);
+    expect((mail!.parsed.replyTo as AddressObject).value).to.deep.equal([{ address: 'ada@example.org', name: 'Ada Lovelace Design' }]);
     expect(mail!.parsed.subject).to.equal('Invoice 2026-0001 from Ada Lovelace Design');
+    // What the form showed is what was sent, word for word.
+    expect(mail!.parsed.text).to.equal(
+      expectedText(shown, { greeting: 'Hello,', message: 'Thank you for the relaunch work together.', xml: 'xrechnung-cii' }),
+    );
     const text = mail!.parsed.text ?? '';
     for (const part of [
       'Please find attached invoice 2026-0001 of 2 Nov 2026 from Ada Lovelace Design for €1,130.50.',
@@ -121,6 +196,151 @@ describe('web app: an invoice sent by mail', function () {
     expect(mailPage.text).to.include('Invoice 2026-0001 from Ada Lovelace Design');
     expect(mailPage.text).to.include('accounts@acme.example');
     expect(mailLog().map((m) => [m.kind, m.recipient, m.status])).to.deep.equal([['invoice', 'accounts@acme.example', 'sent']]);
+
+    // The send is recorded: on the invoice page, and in `invoice show --json` (when, to whom, which files, by whom, where the mail stands).
+    const after = flat((await owner.get(`/app/invoices/${id}`)).text);
+    const sendsTable = /<h2 id="sends-heading">Sent by mail<\/h2>(.*?)<\/table>/.exec(after)?.[1] ?? '';
+    expect(sendsTable).to.include('<td data-label="When" class="c-time">2026-11-02 10:00</td>');
+    expect(sendsTable).to.include('<td data-label="To">accounts@acme.example</td>');
+    expect(sendsTable).to.include('<td data-label="Files">2026-0001.pdf, 2026-0001-xrechnung-cii.xml</td>');
+    expect(sendsTable).to.include('<td data-label="By">Owner</td>');
+    expect(sendsTable).to.match(/<span class="badge good"\s*>sent<\/span\s*>/);
+    const showed = await cli('invoice', 'show', id);
+    expect(showed.code, showed.stderr).to.equal(0);
+    expect(showed.json.sends).to.deep.equal([
+      {
+        id: showed.json.sends[0].id,
+        at: '2026-11-02T10:00:30.000Z',
+        document: 'invoice',
+        to: 'accounts@acme.example',
+        files: ['2026-0001.pdf', '2026-0001-xrechnung-cii.xml'],
+        by: { userId: server.ownerId, name: 'Owner' },
+        mailId: mailLog()[0]!.id,
+        delivery: 'sent',
+      },
+    ]);
+    expect(showed.json.sends[0].id).to.match(/^isnd_/);
+  });
+
+  it('a typed greeting replaces the built-in one: it is written once (the form shows the mail’s first line as a field)', async () => {
+    await withMail();
+    server.services.invoices.setSettings(OPERATOR, server.workspaceId, { language: 'de' });
+    const { clientId } = freelancer(server, { email: 'billing@acme.example' });
+    const owner = await signIn(server.ownerId);
+    const id = await createDraft(owner, clientId);
+    await issue(owner, id);
+    const page = await owner.get(`/app/invoices/${id}`);
+    const shown = formMail(page.text);
+    expect(shown.greeting).to.equal('Guten Tag,');
+    expect(shown.paragraphs[0]!.text).to.equal(
+      'anbei erhalten Sie die Rechnung 2026-0001 vom 02.11.2026 von Ada Lovelace Design über 1.130,50\u00a0€.',
+    );
+    const sent = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(page.text),
+      to: 'billing@acme.example',
+      xml: 'none',
+      greeting: 'Guten Tag Frau Meier,',
+      message: 'vielen Dank für den Auftrag.',
+    });
+    expect(sent.status, sent.text.slice(0, 2000)).to.equal(303);
+    await server.running.scheduler.tick();
+    const [mail] = await relay!.until(1);
+    const text = mail!.parsed.text ?? '';
+    expect(text.match(/Guten Tag/g)).to.have.length(1);
+    expect(text).to.equal(expectedText(shown, { greeting: 'Guten Tag Frau Meier,', message: 'vielen Dank für den Auftrag.', xml: 'none' }));
+    expect(text.startsWith('Guten Tag Frau Meier,\n\nanbei erhalten Sie die Rechnung 2026-0001')).to.equal(true);
+    expect(String(mail!.parsed.html).match(/Guten Tag/g)).to.have.length(1);
+
+    // A greeting of two lines is refused at its field, the values kept; an empty one means none (the opening then starts the mail).
+    const page2 = await owner.get(`/app/invoices/${id}`);
+    const refused = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(page2.text),
+      to: 'billing@acme.example',
+      xml: 'none',
+      greeting: 'Hallo\nBcc: x@example.org',
+      message: 'Kept',
+    });
+    expect(refused.status).to.equal(400);
+    expect(flat(refused.text)).to.include('The greeting is one line of at most 200 characters');
+    expect(refused.text).to.match(/<input\s+id="send-greeting"[^>]*aria-invalid="true"/);
+    expect(refused.text).to.match(/>\s*Kept<\/textarea>/);
+    const bare = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(page2.text),
+      to: 'billing@acme.example',
+      xml: 'none',
+      greeting: ' ',
+      message: '',
+    });
+    expect(bare.status).to.equal(303);
+    await server.running.scheduler.tick();
+    const [, second] = await relay!.until(2);
+    expect(second!.parsed.text!.startsWith('Anbei erhalten Sie die Rechnung 2026-0001')).to.equal(true);
+  });
+
+  it('mails the credit note of an invoice voided after issuing, with its own documents; the command line sends the same way; each send is recorded', async () => {
+    await withMail();
+    const { clientId } = freelancer(server, { email: 'billing@acme.example' });
+    const owner = await signIn(server.ownerId);
+    const id = await createDraft(owner, clientId);
+    await issue(owner, id);
+    const confirm = await owner.get(`/app/invoices/${id}/void`);
+    expect((await owner.post(`/app/invoices/${id}/void`, { _csrf: SettingsClient.csrf(confirm.text) })).status).to.equal(303);
+
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.text).to.include('<h2 id="send-heading">Send the credit note by mail</h2>');
+    const shown = formMail(page.text);
+    expect(shown.subject).to.equal('Credit note 2026-0002 from Ada Lovelace Design');
+    const sent = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(page.text),
+      to: 'billing@acme.example',
+      xml: 'xrechnung-ubl',
+      greeting: 'Hello,',
+      message: '',
+    });
+    expect(sent.status, sent.text.slice(0, 2000)).to.equal(303);
+    expect(flat((await owner.follow(sent, `/app/invoices/${id}`)).text)).to.include('The credit note is queued for billing@acme.example');
+    await server.running.scheduler.tick();
+    const [mail] = await relay!.until(1);
+    expect(mail!.parsed.subject).to.equal('Credit note 2026-0002 from Ada Lovelace Design');
+    expect(mail!.parsed.text).to.equal(expectedText(shown, { greeting: 'Hello,', message: '', xml: 'xrechnung-ubl' }));
+    expect(mail!.parsed.text).to.include(
+      'Please find attached credit note 2026-0002 of 2 Nov 2026 from Ada Lovelace Design for €1,130.50. It cancels invoice 2026-0001 of 2 Nov 2026.',
+    );
+    const attachments = mail!.parsed.attachments as Attachment[];
+    expect(attachments.map((a) => a.filename)).to.deep.equal(['2026-0002.pdf', '2026-0002-xrechnung-ubl.xml']);
+    expect(attachments[0]!.content.equals(await download(owner, `/app/invoices/${id}/document.pdf?format=pdf&creditNote=1`))).to.equal(
+      true,
+    );
+    expect(
+      attachments[1]!.content.equals(await download(owner, `/app/invoices/${id}/document.xml?format=xrechnung-ubl&creditNote=1`)),
+    ).to.equal(true);
+
+    // The command line: the same send, as the member it names; refused without mail-able values, as the page refuses.
+    const bad = await cli('invoice', 'send', id, '--user', server.ownerId, '--to', 'Acme <x@example.org>');
+    expect(bad.code).to.equal(1);
+    expect(JSON.parse(bad.stderr).error.message).to.include('cannot receive mail from here');
+    const byCli = await cli(
+      'invoice',
+      'send',
+      id,
+      '--user',
+      server.ownerId,
+      '--to',
+      'books@acme.example',
+      '--message',
+      'For your records.',
+    );
+    expect(byCli.code, byCli.stderr).to.equal(0);
+    expect(byCli.json).to.deep.include({ address: 'books@acme.example', document: 'credit-note', files: ['2026-0002.pdf'], invoiceId: id });
+    await server.running.scheduler.tick();
+    const [, second] = await relay!.until(2);
+    expect(second!.to).to.deep.equal(['books@acme.example']);
+    expect(second!.parsed.text).to.include('For your records.');
+    const sends = (await cli('invoice', 'show', id)).json.sends as Array<Record<string, unknown>>;
+    expect(sends.map((x) => [x.document, x.to, (x.files as string[]).join(' '), (x.by as { name: string }).name])).to.deep.equal([
+      ['credit-note', 'billing@acme.example', '2026-0002.pdf 2026-0002-xrechnung-ubl.xml', 'Owner'],
+      ['credit-note', 'books@acme.example', '2026-0002.pdf', 'Owner'],
+    ]);
   });
 
   it('a German invoice is written in German; the PDF alone when "none" is chosen', async () => {
@@ -257,7 +477,7 @@ describe('web app: an invoice sent by mail', function () {
     const page = await owner.get(`/app/invoices/${id}`);
     expect(page.status).to.equal(200);
     expect(page.text).to.not.include(`action="/app/invoices/${id}/send"`);
-    expect(flat(page.text)).to.include('Mail is not set up on this server (SMTP_URL)');
+    expect(flat(page.text)).to.include('Mail is not set up on this server: download the documents above');
     const sent = await owner.post(`/app/invoices/${id}/send`, {
       _csrf: SettingsClient.csrf(page.text),
       to: 'billing@acme.example',

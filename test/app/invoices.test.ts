@@ -6,6 +6,7 @@ import { OPERATOR } from '../../src/principal.js';
 import { freelancer } from '../helpers/invoices.js';
 import { addMemberWithToken, startTestServer, type TestServer } from '../helpers/server.js';
 import { fatal, poppler, requireTools, validate } from '../einvoice/tools.js';
+import { readerHooks } from '../helpers/reader-hooks.mjs';
 import { PASSWORD, SettingsClient } from '../settings/client.js';
 
 /**
@@ -122,6 +123,58 @@ describe('web app: invoices', function () {
     });
   });
 
+  describe('who reads (issue 44 L2, issue 45 item 6)', () => {
+    it('a member who sees colleagues’ money but not their time, and an owner without money visibility, get no tab and 404 on every address; seeing both, a member reads', async () => {
+      server = await startTestServer();
+      const { clientId } = freelancer(server);
+      const owner = await signIn(server.ownerId);
+      // A line per entry: each colleague's day, description and hours, which Reports withhold without time visibility.
+      const id = await createDraft(owner, clientId, { groupBy: 'entry' });
+      const moneyOnly = addMemberWithToken(server.services, server.workspaceId, { name: 'Mia Money', canViewOthersMoney: true });
+      const blindOwner = addMemberWithToken(server.services, server.workspaceId, { name: 'Otto Owner', canViewOthersTime: true });
+      server.services.accounts.setMember(OPERATOR, { workspaceId: server.workspaceId, userId: blindOwner.userId, isOwner: true });
+      const both = addMemberWithToken(server.services, server.workspaceId, {
+        name: 'Bo Both',
+        canViewOthersTime: true,
+        canViewOthersMoney: true,
+      });
+      const tab = '<a href="/app/invoices"';
+      for (const [who, userId] of [
+        ['money only', moneyOnly.userId],
+        ['owner without money', blindOwner.userId],
+      ] as const) {
+        const client = await signIn(userId);
+        const week = await client.get('/app/week');
+        expect(week.status, who).to.equal(200);
+        expect(week.text, who).to.not.include(tab);
+        for (const path of [
+          '/app/invoices',
+          '/app/invoices/new',
+          `/app/invoices/${id}`,
+          `/app/invoices/${id}/issue`,
+          `/app/invoices/${id}/document.pdf?format=pdf`,
+          `/app/invoices/${id}/document.xml?format=xrechnung-ubl`,
+        ]) {
+          const answer = await client.get(path);
+          expect(answer.status, `${who} ${path}`).to.equal(404);
+          expect(answer.text, `${who} ${path}`).to.not.include('Relaunch day');
+          expect(answer.text, `${who} ${path}`).to.not.include('Acme');
+        }
+        const posted = await client.post(`/app/invoices/${id}/send`, {
+          _csrf: SettingsClient.csrf(week.text),
+          to: 'x@example.org',
+          xml: 'none',
+        });
+        expect(posted.status, who).to.equal(404);
+      }
+      const reader = await signIn(both.userId);
+      expect((await reader.get('/app/week')).text).to.include(tab);
+      const page = await reader.get(`/app/invoices/${id}`);
+      expect(page.status).to.equal(200);
+      expect(page.text).to.include('Relaunch day 05');
+    });
+  });
+
   describe('a new invoice', () => {
     it('offers last month, previews the lines, tax and totals without writing anything, then creates the draft', async () => {
       server = await startTestServer();
@@ -173,6 +226,70 @@ describe('web app: invoices', function () {
       expect(list).to.include('<td data-label="Due amount" class="num">EUR 1,130.50</td>');
     });
 
+    it('L6: refuses an invoice of more than 1,000 lines at its Lines field, suggesting the other groupings; a year by entry is previewed on a reader thread, never built on the request thread', async () => {
+      server = await startTestServer();
+      const { clientId, projectId, owner: actor } = freelancer(server);
+      // A year of short entries: 1,001 billable entries beside the four of October.
+      const start = Date.UTC(2025, 10, 1, 7, 0, 0);
+      for (let n = 0; n < 997; n++) {
+        const at = start + Math.floor(n / 3) * 86_400_000 + (n % 3) * 3_600_000;
+        server.services.entries.create(actor, {
+          projectId,
+          start: new Date(at).toISOString(),
+          end: new Date(at + 1_800_000).toISOString(),
+          description: `Task ${n}`,
+          billable: true,
+        });
+      }
+      const owner = await signIn(server.ownerId);
+      const form = await owner.get('/app/invoices/new');
+      const year = { clientId, from: '2025-11-01', to: '2026-10-31', note: '' };
+      for (const intent of ['preview', 'create']) {
+        const refused = await owner.post('/app/invoices/new', { _csrf: SettingsClient.csrf(form.text), ...year, groupBy: 'entry', intent });
+        expect(refused.status, intent).to.equal(400);
+        const text = flat(refused.text);
+        expect(text, intent).to.include(
+          'This invoice would have 1,001 lines (a line per entry); an invoice holds at most 1,000. Choose fewer lines: a line per project, a line per project and task, a line per member or one line for the whole period; or invoice a shorter range.',
+        );
+        // At the Lines field, with the form as sent.
+        expect(refused.text, intent).to.match(/<select id="invoice-group" name="groupBy"[^>]*aria-invalid="true"/);
+        expect(refused.text, intent).to.match(/<option value="entry"\s*selected/);
+        // A refusal page, not the 27 MB of a year's lines.
+        expect(refused.text.length, intent).to.be.below(30_000);
+      }
+      expect(server.services.invoices.list(OPERATOR, server.workspaceId)).to.deep.equal([]);
+      // Another grouping makes the same year: one line.
+      const byProject = await owner.post('/app/invoices/new', {
+        _csrf: SettingsClient.csrf(form.text),
+        ...year,
+        groupBy: 'project',
+        intent: 'preview',
+      });
+      expect(byProject.status).to.equal(200);
+      expect(flat(byProject.text)).to.include('1001 entries from 2025-11-01 to 2026-10-31, for Acme, in EUR.');
+      expect(byProject.text.match(/<td data-label="Description">/g)).to.have.length(1);
+    });
+
+    it('L6: the preview runs on a reader thread: when that thread dies the page answers 500 and the server goes on; the request thread never reads the entries', async () => {
+      server = await startTestServer({ readers: readerHooks({ crashOn: 'invoicePreview' }) });
+      const { clientId } = freelancer(server);
+      const owner = await signIn(server.ownerId);
+      const form = await owner.get('/app/invoices/new');
+      const preview = await owner.post('/app/invoices/new', {
+        _csrf: SettingsClient.csrf(form.text),
+        clientId,
+        from: '2026-10-01',
+        to: '2026-10-31',
+        groupBy: 'entry',
+        note: '',
+        intent: 'preview',
+      });
+      expect(preview.status).to.equal(500);
+      expect(preview.text).to.not.include('Relaunch day');
+      expect((await owner.get('/app/invoices')).status).to.equal(200);
+      expect(server.logLines.some((line) => line.includes('an invoice preview failed on its reader thread'))).to.equal(true);
+    });
+
     it("shows the service's refusals at their field with the form as sent: nothing to invoice, entries without a rate; no tax rate is none", async () => {
       server = await startTestServer();
       const { clientId, owner: actor } = freelancer(server);
@@ -183,7 +300,7 @@ describe('web app: invoices', function () {
       const nothing = await send('2026-09-01', '2026-09-30', 'create');
       expect(nothing.status).to.equal(400);
       expect(flat(nothing.text)).to.match(
-        /<span class="field-error" id="invoice-range-error">Client \S+ has no billable, un-invoiced, completed entries starting from 2026-09-01 to 2026-09-30/,
+        /<span class="field-error" id="invoice-range-error">This client has no billable, un-invoiced, completed entries starting from 2026-09-01 to 2026-09-30/,
       );
       expect(nothing.text).to.include('name="from" value="2026-09-01"');
       expect(nothing.text).to.include('<option value="task" selected>');
@@ -224,7 +341,7 @@ describe('web app: invoices', function () {
       });
       expect(payDraft.status).to.equal(409);
       expect(flat(payDraft.text)).to.include(
-        `Invoice ${id} cannot move from draft to paid: a draft is issued first (to sent), then marked paid; or voided.`,
+        'This invoice cannot move from draft to paid: a draft is issued first (to sent), then marked paid; or voided.',
       );
 
       const confirm = await owner.get(`/app/invoices/${id}/issue?date=2026-11-01`);
@@ -243,7 +360,7 @@ describe('web app: invoices', function () {
 
       const twice = await owner.post(`/app/invoices/${id}/issue`, { _csrf: SettingsClient.csrf(confirm.text) });
       expect(twice.status).to.equal(409);
-      expect(flat(twice.text)).to.include(`Invoice ${id} cannot move from sent to sent`);
+      expect(flat(twice.text)).to.include('This invoice cannot move from sent to sent');
       expect(server.services.invoices.get(OPERATOR, id).number).to.equal('2026-0001');
 
       const paid = await act(owner, id, 'pay', '2026-11-02');
@@ -270,17 +387,61 @@ describe('web app: invoices', function () {
       expect(voided.status).to.equal(303);
       const after = flat((await owner.get(`/app/invoices/${second}`)).text);
       expect(after).to.include('2026-0002 is void; its credit note 2026-0003 of 2026-11-02 is below.');
-      expect(after).to.include('<dt>Credit note</dt> <dd>2026-0003 of 2026-11-02</dd>');
+      expect(after).to.include('<dt id="credit-note">Credit note</dt> <dd>2026-0003 of 2026-11-02</dd>');
       expect(after).to.include(`href="/app/invoices/${second}/document.pdf?format=pdf&amp;creditNote=1"`);
       const note = await download(owner, `/app/invoices/${second}/document.pdf?format=pdf&creditNote=1`);
       expect(note.status).to.equal(200);
       expect(note.headers.get('content-disposition')).to.equal(`attachment; filename="2026-0003.pdf"; filename*=UTF-8''2026-0003.pdf`);
       writeFileSync(join(dir, 'credit-note.pdf'), note.bytes);
       expect(flat(poppler('pdftotext', '-layout', join(dir, 'credit-note.pdf'), '-'))).to.include('2026-0003');
-      // The list: both, newest first, with the amounts due.
+      // The list: the void invoice and, on the row above it, its credit note (issue 45 item 12), with the amounts it credits.
       const list = flat((await owner.get('/app/invoices?status=void')).text);
       expect(list).to.include(`<a href="/app/invoices/${second}">2026-0002</a>`);
       expect(list).to.not.include(`<a href="/app/invoices/${id}">`);
+      const creditRow = /<tr class="credit-note">(.*?)<\/tr>/.exec(list)?.[1] ?? '';
+      expect(creditRow).to.include(`<a href="/app/invoices/${second}#credit-note">2026-0003</a>`);
+      expect(creditRow).to.include('cancels 2026-0002');
+      expect(creditRow).to.include('<span class="badge status-credit-note">Credit note</span>');
+      expect(creditRow).to.include('2026-11-02');
+      expect(creditRow).to.match(/<td data-label="Gross" class="num">-EUR\s?[\d,.]+<\/td>/);
+      expect(list.indexOf('2026-0003</a>')).to.be.below(list.indexOf('2026-0002</a>'));
+      // Every status: the credit note is listed too; an issued or paid filter leaves it out with its void invoice.
+      expect(flat((await owner.get('/app/invoices')).text)).to.include(`#credit-note">2026-0003</a>`);
+      expect(flat((await owner.get('/app/invoices?status=paid')).text)).to.not.include('2026-0003');
+    });
+
+    it('an invoice in francs of an issuer who accounts for VAT in euros: the Issue form asks for the exchange rate, refuses at its field without it, and the invoice shows its VAT in euros too', async () => {
+      server = await startTestServer();
+      server.services.accounts.setWorkspace(OPERATOR, server.workspaceId, { currency: 'CHF' });
+      const { clientId } = freelancer(server);
+      const owner = await signIn(server.ownerId);
+      const id = await createDraft(owner, clientId);
+      const confirm = await owner.get(`/app/invoices/${id}/issue`);
+      expect(confirm.status).to.equal(200);
+      expect(flat(confirm.text)).to.include('<label for="confirm-rate" >Exchange rate: EUR per CHF');
+      expect(confirm.text).to.include('name="exchangeRate"');
+      const csrf = SettingsClient.csrf(confirm.text);
+      const without = await owner.post(`/app/invoices/${id}/issue`, { _csrf: csrf, date: '2026-11-01' });
+      expect(without.status).to.equal(400);
+      expect(flat(without.text)).to.include(
+        '<span class="field-error" id="confirm-rate-error">This invoice is in CHF but its issuer accounts for VAT in EUR: it states its VAT in EUR too',
+      );
+      const wrong = await owner.post(`/app/invoices/${id}/issue`, { _csrf: csrf, date: '2026-11-01', exchangeRate: 'abc' });
+      expect(wrong.status).to.equal(400);
+      expect(flat(wrong.text)).to.include('The exchange rate must be a positive decimal such as 1.0634 (got &quot;abc&quot;).');
+      expect(wrong.text, 'what was typed is kept').to.include('value="abc"');
+      expect(server.services.invoices.get(OPERATOR, id).status, 'refused: nothing written').to.equal('draft');
+      // A decimal comma is read as the decimal point.
+      const issued = await owner.post(`/app/invoices/${id}/issue`, { _csrf: csrf, date: '2026-11-01', exchangeRate: '1,0634' });
+      expect(issued.status, issued.text.slice(0, 1000)).to.equal(303);
+      const invoice = server.services.invoices.get(OPERATOR, id);
+      // 10 h at 95: 950.00 CHF net, 180.50 CHF VAT; × 1.0634 = 191.9437 EUR.
+      expect(invoice).to.deep.include({ status: 'sent', currency: 'CHF', taxTotal: 180.5 });
+      expect(invoice.vatCurrency).to.deep.equal({ currency: 'EUR', exchangeRate: 1.0634, taxTotal: 191.94 });
+      const detail = flat((await owner.get(`/app/invoices/${id}`)).text);
+      expect(detail).to.include('<dt>VAT in EUR</dt>');
+      expect(detail).to.include('EUR 191.94');
+      expect(detail).to.include('(1 CHF = 1.0634 EUR)');
     });
   });
 

@@ -92,6 +92,7 @@ describe('web pages: where a person lands', () => {
     const page = await owner.get('/app/week');
     const gone = await owner.post('/app/entries/ent_nothere/delete', { _csrf: SettingsClient.csrf(page.text), week: '' });
     expect([gone.status, gone.headers.get('content-type')]).to.deep.equal([404, 'text/html; charset=utf-8']);
-    expect(gone.text).to.include('Entry ent_nothere was not found.');
+    expect(gone.text).to.include('It is not here: it does not exist (any more), or it is not yours to see.');
+    expect(gone.text).not.to.include('ent_nothere');
   });
 });

@@ -123,6 +123,61 @@ describe('web app: the live stream', () => {
     }
   });
 
+  it('invoice changes reach exactly who reads invoices (one rule with the pages and the webhooks): not a member who sees money but not colleagues’ time, nor an owner without money visibility', async () => {
+    server = await startTestServer();
+    const { services, workspaceId } = server;
+    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+    const person = async (name: string, flags: { canViewOthersTime: boolean; canViewOthersMoney: boolean; isOwner?: boolean }) => {
+      const user = services.accounts.createUser(OPERATOR, { name, email: `${name.toLowerCase()}@example.org` });
+      services.accounts.addMember(OPERATOR, { workspaceId, userId: user.id, ...flags });
+      const client = new SettingsClient(server);
+      await client.setUp(user.id, PASSWORD);
+      return openStream(client);
+    };
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const streams = {
+      owner: await openStream(owner),
+      both: await person('Both', { canViewOthersTime: true, canViewOthersMoney: true }),
+      moneyOnly: await person('Money', { canViewOthersTime: false, canViewOthersMoney: true }),
+      blindOwner: await person('Blind', { canViewOthersTime: true, canViewOthersMoney: false, isOwner: true }),
+    };
+    try {
+      const ownerActor = services.tokens.authenticate(server.ownerToken)!.actor;
+      const client = services.catalog.clients.create(ownerActor, { name: 'Acme' });
+      const project = services.catalog.projects.create(ownerActor, { name: 'P', clientId: client.id, billable: true, hourlyRate: 100 });
+      services.entries.create(ownerActor, {
+        projectId: project.id,
+        start: '2026-10-05T09:00:00Z',
+        end: '2026-10-05T10:00:00Z',
+        billable: true,
+      });
+      server.running.live?.poll();
+      await settle();
+      for (const stream of Object.values(streams)) stream.messages.length = 0;
+      const { id } = services.invoices.create(OPERATOR, {
+        workspaceId,
+        userId: server.ownerId,
+        clientId: client.id,
+        from: '2026-10-01',
+        to: '2026-10-31',
+      });
+      server.running.live?.poll();
+      await settle();
+      const invoiceChanges = (stream: (typeof streams)['owner']) =>
+        stream.messages
+          .flatMap((m) => (m.event === 'change' ? (JSON.parse(m.data) as { changes: Array<{ entity: string; id: string }> }).changes : []))
+          .filter((c) => c.entity === 'invoice')
+          .map((c) => c.id);
+      expect(invoiceChanges(streams.owner)).to.deep.equal([id]);
+      expect(invoiceChanges(streams.both)).to.deep.equal([id]);
+      expect(invoiceChanges(streams.moneyOnly)).to.deep.equal([]);
+      expect(invoiceChanges(streams.blindOwner)).to.deep.equal([]);
+    } finally {
+      for (const stream of Object.values(streams)) await stream.close();
+    }
+  });
+
   it('a page reconnecting with Last-Event-ID is told to read again; streams are bounded per member, with a clear refusal; no session, no stream', async () => {
     server = await startTestServer({ env: { APP_STREAMS_PER_MEMBER: '2' } });
     const owner = new SettingsClient(server);
@@ -143,9 +198,7 @@ describe('web app: the live stream', () => {
       expect(again.messages[0]?.event).to.equal('resync');
       expect(third.messages[0]?.event).to.equal('hello');
       expect(refused.status).to.equal(429);
-      expect(await refused.text()).to.equal(
-        'You have 2 pages open with live updates, the most this server allows (APP_STREAMS_PER_MEMBER). Close one and reload.',
-      );
+      expect(await refused.text()).to.equal('You have 2 pages open with live updates, the most this server allows. Close one and reload.');
       const anonymous = await fetch(`${server.url}/app/events`);
       expect([anonymous.status, await anonymous.text()]).to.deep.equal([401, 'Sign in again.']);
     } finally {
@@ -203,9 +256,7 @@ describe('web app: the live stream', () => {
         headers: { cookie: [...clients[2]!.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
       });
       expect(third.status).to.equal(429);
-      expect(await third.text()).to.equal(
-        'Your workspace has as many live pages open as this server allows it (APP_STREAMS_PER_WORKSPACE). Reload later.',
-      );
+      expect(await third.text()).to.equal('Your workspace has as many live pages open as this server allows it. Reload later.');
       // Another workspace's member still gets one.
       const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Other' });
       const dee = server.services.accounts.createUser(OPERATOR, { name: 'Dee', email: 'dee@example.org' });

@@ -116,10 +116,14 @@ describe('web app: report exports', () => {
     );
     expect(summary[0]).to.equal('Project,Tag,Hours,Billable hours,Entries,Amount');
     expect(summary.filter((l) => l.startsWith('Brand,t')).length).to.equal(12);
-    expect(summary).to.include('Brand,,1.30,1.30,13,78.00');
     expect(summary).to.include('Brand,t11,0.03,0.03,1,2.00');
     expect(summary).to.include('Brand,(no tag),0.75,0.75,1,45.00');
-    expect(summary[summary.length - 1]).to.equal('Total,,3.80,2.80,15,213.00');
+    // One level: no group's sub-total and no total among the rows, so the Hours column sums to the hours.
+    expect(summary.filter((l) => l.startsWith('Brand,,') || l.startsWith('Total,'))).to.deep.equal([]);
+    const column = (lines: string[], i: number) => lines.slice(1).reduce((sum, l) => sum + Number(l.split(',')[i]), 0);
+    expect(column(summary, 2).toFixed(2)).to.equal('3.80');
+    expect(column(summary, 4)).to.equal(15);
+    expect(column(summary, 5).toFixed(2)).to.equal('213.00');
 
     const weekly = csvLines((await download(owner, `/app/reports/export?format=csv&kind=weekly&${RANGE}&groupBy=project`)).bytes);
     expect(weekly).to.deep.equal([
@@ -127,7 +131,45 @@ describe('web app: report exports', () => {
       '2026-11-23,Brand,0.00,0.75,0.00,0.55,0.00,0.00,0.00,1.30,78.00',
       '2026-11-23,Harbour site,1.50,0.00,0.00,0.00,0.00,0.00,0.00,1.50,135.00',
       '2026-11-23,(no project),0.00,1.00,0.00,0.00,0.00,0.00,0.00,1.00,0.00',
-      '2026-11-23,Total,1.50,1.75,0.00,0.55,0.00,0.00,0.00,3.80,213.00',
+    ]);
+    // The same one level in the workbook: the project rows, no Total row.
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(
+      (await download(owner, `/app/reports/export?format=xlsx&kind=summary&${RANGE}&groupBy=project&subGroupBy=tag`))
+        .bytes as unknown as ArrayBuffer,
+    );
+    const names: string[] = [];
+    (book.getWorksheet('Summary') as ExcelJS.Worksheet).eachRow(
+      (row, n) => n > 1 && names.push(`${row.getCell(1).value},${row.getCell(2).value}`),
+    );
+    expect(names).to.have.length(summary.length - 1);
+    expect(names.filter((n) => n.startsWith('Total') || n.endsWith(','))).to.deep.equal([]);
+  });
+
+  it('the timesheet of a range that starts and ends within weeks: the PDF has only the range’s days, the spreadsheet leaves the others empty', async () => {
+    await team();
+    const owner = await signIn(server.ownerId);
+    // Tuesday 24 to Wednesday 2 December: two weeks, five days of the first and three of the second.
+    const range = 'from=2026-11-24&to=2026-12-02';
+    const pdf = await download(owner, `/app/reports/export?format=pdf&kind=weekly&${range}&groupBy=project`);
+    expect(pdf.status).to.equal(200);
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-export-'));
+    try {
+      const file = join(dir, 'timesheet.pdf');
+      writeFileSync(file, pdf.bytes);
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/[ \t]+/g, ' ');
+      for (const day of ['Tue 24 Nov', 'Sun 29 Nov', 'Mon 30 Nov', 'Wed 2 Dec']) expect(text, day).to.include(day);
+      for (const day of ['Mon 23 Nov', 'Thu 3 Dec', 'Sun 6 Dec']) expect(text, day).not.to.include(day);
+      expect(text).to.include('Week of Tue 24 Nov 2026');
+      expect(text).to.include('Week of Mon 30 Nov 2026');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const weekly = csvLines((await download(owner, `/app/reports/export?format=csv&kind=weekly&${range}&groupBy=project`)).bytes);
+    expect(weekly).to.deep.equal([
+      'Week of,Project,Mon,Tue,Wed,Thu,Fri,Sat,Sun,Total,Amount',
+      '2026-11-23,Brand,,0.75,0.00,0.00,0.00,0.00,0.00,0.75,45.00',
+      '2026-11-23,(no project),,1.00,0.00,0.00,0.00,0.00,0.00,1.00,0.00',
     ]);
   });
 
@@ -225,17 +267,19 @@ describe('web app: report exports', () => {
     }
   });
 
-  it('refuses as the page does, before any byte of a file: colleagues without their worth 403, unknown format or kind 400 naming the values, a stranger 400', async () => {
+  it('refuses as the page does, before any byte of a file: unknown format or kind 400 naming the values, a stranger 400; colleagues without their worth: hours only', async () => {
     const { colleague, loner } = await team();
     const member = await signIn(colleague.userId);
-    for (const target of ['everyone', server.ownerId]) {
-      const refused = await download(member, `/app/reports/export?format=csv&kind=detailed&${RANGE}&member=${target}`);
-      expect(refused.status).to.equal(403);
-      expect(refused.headers.get('content-type')).to.equal('text/html; charset=utf-8');
-      expect(refused.headers.get('content-disposition')).to.equal(null);
-      const text = refused.bytes.toString('utf8');
-      expect(text).to.include('You may see your colleagues&#39; time but not what it is worth');
-      expect(text).not.to.include('Planning');
+    // Colleagues' time without its worth: the files of the page, without a money column (the API refuses them: 403).
+    for (const [target, count] of [
+      ['everyone', 5],
+      [server.ownerId, 3],
+    ] as const) {
+      const hours = csvLines((await download(member, `/app/reports/export?format=csv&kind=detailed&${RANGE}&member=${target}`)).bytes);
+      expect(hours[0]).to.equal('Date,Start,End,Hours,Member,Client,Project,Task,Tags,Description,Billable');
+      expect(hours).to.have.length(count + 1);
+      const summary = csvLines((await download(member, `/app/reports/export?format=csv&kind=summary&${RANGE}&member=${target}`)).bytes);
+      expect(summary[0]).to.equal('Project,Hours,Billable hours,Entries');
     }
     const owner = await signIn(server.ownerId);
     const badFormat = await download(owner, `/app/reports/export?format=docx&kind=detailed&${RANGE}`);
@@ -266,11 +310,7 @@ describe('web app: report exports', () => {
     const { colleague } = await team();
     const member = await signIn(colleague.userId);
     const own = csvLines((await download(member, `/app/reports/export?format=csv&kind=summary&${RANGE}`)).bytes);
-    expect(own).to.deep.equal([
-      'Project,Hours,Billable hours,Entries,Amount',
-      'Harbour site,3.00,3.00,1,270.00',
-      'Total,3.00,3.00,1,270.00',
-    ]);
+    expect(own).to.deep.equal(['Project,Hours,Billable hours,Entries,Amount', 'Harbour site,3.00,3.00,1,270.00']);
   });
 
   it('stops reading when the browser goes away mid-download: the reader thread is free for the next report at once', async () => {

@@ -156,7 +156,7 @@ describe('web app: the working day', () => {
     const second = await post(`/app/entries/${past.id}`, { ...form, description: 'Second tab' });
     expect(second.status).to.equal(409);
     const shown = flat(second.text);
-    expect(shown).to.include(`Entry ${past.id} was changed elsewhere since you opened it: its newer values are shown.`);
+    expect(shown).to.include('This entry was changed elsewhere since you opened it: its newer values are shown.');
     expect(shown).to.match(new RegExp(`id="${past.id}-description"[^>]*value="First tab"`));
     expect((await entry(past.id)).description).to.equal('First tab');
   });
@@ -278,14 +278,147 @@ describe('web app: the working day', () => {
       .map((e) => [e.projectId === audit.id ? 'Audit' : 'In-house', e.start, e.end])
       .sort((a, b) => String(a[1]).localeCompare(String(b[1])));
     expect(spans).to.deep.equal([
-      ['Audit', '2026-10-27T09:00:00.000Z', '2026-10-27T09:02:00.000Z'],
+      ['Audit', '2026-10-27T09:00:00.000Z', '2026-10-27T11:00:00.000Z'],
       ['Audit', '2026-10-30T09:00:00.000Z', '2026-10-30T11:00:00.000Z'],
       ['Audit', '2026-10-30T11:00:00.000Z', '2026-10-30T12:30:00.000Z'],
       ['In-house', '2026-10-30T12:30:00.000Z', '2026-10-30T13:00:00.000Z'],
     ]);
     const after = flat((await owner.get('/app/timesheet?date=2026-10-26')).text);
     expect(after).to.include('Added 3 entries.');
-    expect(after).to.match(/<th scope="row">Total<\/th>.*<td class="num"><strong>4:02<\/strong><\/td>/);
+    expect(after).to.match(/<th scope="row">Total<\/th>.*<td class="num"><strong>6:00<\/strong><\/td>/);
+  });
+
+  it('the timesheet reads a bare number as hours (2 = 2 h, 0.5 = 30 min, 90m stays minutes), and its Undo takes back what a post added', async () => {
+    const { audit, house } = await catalog();
+    const csrf = SettingsClient.csrf((await owner.get('/app/timesheet?date=2026-10-26')).text);
+    const added = await owner.post('/app/timesheet', {
+      _csrf: csrf,
+      week: '2026-10-26',
+      [`cell:${audit.id}:2026-10-26`]: '2',
+      [`cell:${audit.id}:2026-10-27`]: '0.5',
+      [`cell:${audit.id}:2026-10-28`]: '90m',
+      newProject: house.id,
+      'cell:new:2026-10-29': '1,25',
+    });
+    expect(added.status).to.equal(303);
+    const inWeek = async () =>
+      (
+        (await api('GET', '/api/v1/entries?from=2026-10-26&to=2026-11-01')).body.data as Array<{
+          description: string;
+          durationSec: number;
+          start: string;
+        }>
+      )
+        .filter((e) => e.description === '')
+        .map((e) => [e.start.slice(0, 10), e.durationSec])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(await inWeek()).to.deep.equal([
+      ['2026-10-26', 7200],
+      ['2026-10-27', 1800],
+      ['2026-10-28', 5400],
+      ['2026-10-29', 4500],
+    ]);
+    // The notice after the post carries its Undo (a form: the entries as added, by id and version).
+    const sheet = flat((await owner.get(added.headers.get('location') as string)).text);
+    expect(sheet).to.include('Added 4 entries.');
+    const undo = /<form class="inline undo" method="post" action="\/app\/timesheet\/undo"[^>]*>(.*?)<\/form>/.exec(sheet);
+    expect(undo, 'the Undo form').to.not.equal(null);
+    const addedValues = [...(undo?.[1] ?? '').matchAll(/name="added" value="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(addedValues).to.have.length(4);
+    const undone = await owner.post('/app/timesheet/undo', { _csrf: csrf, week: '2026-10-26', day: '2026-10-26', added: addedValues });
+    expect([undone.status, undone.headers.get('location')]).to.deep.equal([303, '/app/timesheet?date=2026-10-26&day=2026-10-26']);
+    expect(await inWeek()).to.deep.equal([]);
+    expect(flat((await owner.get('/app/timesheet?date=2026-10-26')).text)).to.include('Undone: the 4 entries just added went again.');
+    // An Undo of time changed since takes nothing back.
+    const again = await owner.post('/app/timesheet', { _csrf: csrf, week: '2026-10-26', [`cell:${audit.id}:2026-10-26`]: '1' });
+    const form = flat((await owner.get(again.headers.get('location') as string)).text);
+    const value = (/name="added" value="([^"]+)"/.exec(form) as RegExpExecArray)[1] as string;
+    server.clock.advance(1000);
+    await api('PATCH', `/api/v1/entries/${value.split(' ')[0]}`, { description: 'Kept' });
+    await owner.post('/app/timesheet/undo', { _csrf: csrf, week: '2026-10-26', added: [value] });
+    expect((await entry(value.split(' ')[0] as string)).description).to.equal('Kept');
+    expect(flat((await owner.get('/app/timesheet?date=2026-10-26')).text)).to.include('Nothing was undone');
+  });
+
+  it('quick entry: @Project / Task and #tag typed whole in a description set them (any case), with or without the script; other words stay text', async () => {
+    const { audit, task, tag } = await catalog();
+    const started = await post('/app/timer/start', { description: 'Review @audit / FIELDWORK #OnSite, then bob@acme #123', week: '' });
+    expect(started.status).to.equal(303);
+    const running = (await api('GET', '/api/v1/entries/current')).body.data;
+    expect(running).to.include({ description: 'Review, then bob@acme #123', projectId: audit.id, taskId: task.id, billable: true });
+    expect(running.tagIds).to.deep.equal([tag.id]);
+    // The add form reads it too: a project without a task, the tag ticked besides.
+    const added = await post('/app/entries', {
+      description: '#onsite Site visit @Audit',
+      day: '2026-11-02',
+      startTime: '07:00',
+      duration: '1:00',
+      week: '',
+    });
+    expect(added.status).to.equal(303);
+    const visit = (await api('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data.find(
+      (e: { description: string }) => e.description === 'Site visit',
+    );
+    expect(visit).to.include({ projectId: audit.id, taskId: null, billable: true });
+    expect(visit.tagIds).to.deep.equal([tag.id]);
+  });
+
+  it('a task picker on the timer, Add time and the edit form, its tasks grouped by project; a task picked is saved', async () => {
+    const { audit, task, past } = await catalog();
+    const week = flat((await owner.get(`/app/week?date=2026-10-30&edit=${past.id}&add=2026-10-30`)).text);
+    for (const id of ['timer-task', 'add-task', `${past.id}-task`])
+      expect(week).to.match(new RegExp(`<label for="${id}">Task</label> <select id="${id}" name="taskId">`));
+    expect(week).to.include(
+      `<optgroup label="Audit" data-project="${audit.id}"><option value="${task.id}" data-project="${audit.id}" >Fieldwork</option>`,
+    );
+    expect(week).to.include(`<option value="${task.id}" data-project="${audit.id}" selected>Fieldwork</option>`);
+    const added = await post('/app/entries', {
+      description: 'Field day',
+      day: '2026-11-02',
+      startTime: '06:00',
+      duration: '2',
+      projectId: audit.id,
+      taskId: task.id,
+      week: '',
+    });
+    expect(added.status).to.equal(303);
+    const field = (await api('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data.find(
+      (e: { description: string }) => e.description === 'Field day',
+    );
+    expect(field).to.include({ projectId: audit.id, taskId: task.id });
+  });
+
+  it('while a timer runs: “Start another timer” starts a new one (the running one keeps its words), and a backdated start that overlaps says so', async () => {
+    const { audit, past } = await catalog();
+    await api('POST', '/api/v1/entries/current', { description: 'Budget review' });
+    const first = (await api('GET', '/api/v1/entries/current')).body.data;
+    server.clock.advance(60_000);
+    const page = flat((await owner.get('/app/week')).text);
+    expect(page).to.match(/<details class="next-timer" >\s*<summary>Start another timer <kbd>n<\/kbd>/);
+    expect(page).to.match(
+      /<form class="timer next" method="post" action="\/app\/timer\/start" aria-label="Another timer" data-inplace\s*>/,
+    );
+    const next = await post('/app/timer/start', { next: 'true', description: 'Field notes @Audit', week: '' });
+    expect(next.status).to.equal(303);
+    const now = (await api('GET', '/api/v1/entries/current')).body.data;
+    expect(now).to.include({ description: 'Field notes', projectId: audit.id });
+    expect(await entry(first.id)).to.include({ description: 'Budget review', end: now.start });
+    // Backdated into Friday's entry (09:00–11:00): the timer and the row both say so.
+    await post('/app/timer/save', {
+      description: 'Field notes',
+      projectId: audit.id,
+      billableFor: audit.id,
+      billable: 'true',
+      startedAt: '',
+      week: '',
+    });
+    await api('PATCH', `/api/v1/entries/${now.id}`, { start: '2026-10-30T10:00:00Z' });
+    await api('DELETE', `/api/v1/entries/${first.id}`);
+    const friday = flat((await owner.get('/app/week?date=2026-10-30')).text);
+    expect(friday).to.include(
+      'Its start overlaps “Audit kickoff” (09:00–11:00): the same time counts twice unless you change one of them.',
+    );
+    expect(friday).to.match(new RegExp(`id="e-${past.id}">.*?<span class="overlap" title="Overlaps “Field notes” \\(10:00–now\\)"\\s*>`));
   });
 
   it('makes a tag from the chips (JSON for the page’s script), with the catalog’s rules', async () => {

@@ -1,4 +1,4 @@
-import { amountCents, fromCents, percentOfCents } from '../../src/kernel/money.js';
+import { amountCents, fromCents, percentOfCents, timesCents } from '../../src/kernel/money.js';
 import type { InvoiceDocument, IssuerParty, RecipientParty, TaxBreakdownRow } from '../../src/modules/invoices/document.js';
 
 /**
@@ -25,6 +25,7 @@ export const issuer = (patch: Partial<IssuerParty> = {}): IssuerParty => ({
   taxNumber: '30/123/45678',
   registrationNumber: 'HRB 12345 B',
   sellerIdentifier: null,
+  sellerIdentifierScheme: null,
   contactName: 'Jörg Weiß',
   // A German VAT identifier as a Peppol participant (9930); XRechnung takes any EAS scheme.
   electronicAddress: 'DE123456789',
@@ -34,6 +35,7 @@ export const issuer = (patch: Partial<IssuerParty> = {}): IssuerParty => ({
   bankName: 'Commerzbank',
   accountHolder: 'Müller & Söhne GmbH',
   smallBusiness: false,
+  vatCurrency: null,
   ...patch,
 });
 
@@ -77,6 +79,8 @@ export interface InvoiceSpec {
   number?: string | null;
   creditNote?: InvoiceDocument['creditNote'];
   note?: string | null;
+  /** Issued in another currency than the VAT currency: that currency and the rate (units of it per unit of `currency`). */
+  exchange?: { currency: string; rate: number };
 }
 
 /** A whole stored invoice from its lines, with every amount computed as the lifecycle does. */
@@ -146,6 +150,15 @@ export function invoice(spec: InvoiceSpec): InvoiceDocument {
     taxTotal: fromCents(tax),
     grossTotal: fromCents(net + tax),
     amountDue: status === 'paid' || status === 'void' ? 0 : fromCents(net + tax),
+    ...(spec.exchange && issued
+      ? {
+          vatCurrency: {
+            currency: spec.exchange.currency,
+            exchangeRate: spec.exchange.rate,
+            taxTotal: fromCents(timesCents(tax, spec.exchange.rate)),
+          },
+        }
+      : {}),
     creditNote: spec.creditNote ?? null,
     note: spec.note === undefined ? null : spec.note,
     language,
@@ -246,6 +259,73 @@ export function matrix(): Record<string, InvoiceDocument> {
     'credit-note-de': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' }, language: 'de' }),
     paid: invoice({ lines: two, status: 'paid' }),
     '500-lines': invoice({ lines: long, language: 'de' }),
+    // A § 19 small business with a tax number only, identified by the supplier number its client gave it (BT-29, no scheme).
+    'small-business-tax-number': invoice({
+      lines: two,
+      category: 'E',
+      taxRate: 0,
+      exemptionReason: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).',
+      issuer: issuer({
+        legalName: 'Jörg Weiß',
+        vatId: null,
+        registrationNumber: null,
+        smallBusiness: true,
+        sellerIdentifier: 'K-100234',
+        invoiceFooter: null,
+        electronicAddress: 'rechnung@joerg-weiss.example',
+        electronicAddressScheme: 'EM',
+      }),
+      recipient: recipient({ electronicAddress: 'einkauf@baeckerei-gross.example', electronicAddressScheme: 'EM' }),
+      language: 'de',
+    }),
+    // A freelancer without VAT id charging VAT on the tax number (BR-S-02), identified by a GLN (BT-29, scheme 0088).
+    'freelancer-tax-number-gln': invoice({
+      lines: two,
+      issuer: issuer({
+        legalName: 'Ada Lovelace Design',
+        vatId: null,
+        registrationNumber: null,
+        sellerIdentifier: '4260123456788',
+        sellerIdentifierScheme: '0088',
+        invoiceFooter: null,
+        electronicAddress: '4260123456788',
+        electronicAddressScheme: '0088',
+      }),
+    }),
+    // Services to a business outside the EU: not taxable here (O), so no VAT id in the XML (BR-O-02); a D-U-N-S number identifies the seller.
+    'not-subject-o-identifier': invoice({
+      lines: two,
+      category: 'O',
+      taxRate: 0,
+      exemptionReason: 'Not subject to German VAT: place of supply outside Germany (§ 3a (2) UStG, Art. 44 VAT Directive)',
+      exemptionReasonCode: 'VATEX-EU-O',
+      issuer: issuer({ registrationNumber: null, sellerIdentifier: '314159265', sellerIdentifierScheme: '0060' }),
+      recipient: recipient({
+        legalName: 'Northwind Traders Inc.',
+        name: 'Northwind',
+        addressLines: ['500 Fifth Avenue'],
+        postalCode: '10110',
+        city: 'New York',
+        country: 'US',
+        vatId: null,
+        electronicAddress: '987654321',
+        electronicAddressScheme: '0060',
+      }),
+    }),
+    // The longest legal name a profile takes, a register entry and a long footer: the footer wraps, never cuts.
+    'long-legal-name': invoice({
+      lines: long.slice(0, 80),
+      issuer: issuer({
+        legalName:
+          'Müller & Söhne Beratungsgesellschaft für Informationstechnik, Datenschutz und digitale Barrierefreiheit mit beschränkter Haftung & Co. Kommanditgesellschaft auf Aktien',
+        registrationNumber: 'Amtsgericht Charlottenburg (Berlin) HRB 123456 B',
+        invoiceFooter:
+          'Persönlich haftende Gesellschafterin: Müller & Söhne Verwaltungs-GmbH, Sitz Berlin, Amtsgericht Charlottenburg HRB 654321 B · Geschäftsführer: Jörg Weiß, Dr. Anna-Lena Schmidt-Överhaus · Vorsitzende des Aufsichtsrats: Prof. Dr. Beate Groß',
+      }),
+      language: 'de',
+    }),
+    // German VAT on an invoice in Swiss francs: the VAT total in euros too (Art. 230 VAT Directive; BT-6, BT-111).
+    'foreign-currency-vat': invoice({ lines: two, currency: 'CHF', exchange: { currency: 'EUR', rate: 1.0634 } }),
     'currency-chf': invoice({
       lines: two,
       currency: 'CHF',

@@ -26,9 +26,10 @@ async function refusal(doc: InvoiceDocument, format: DocumentFormat, creditNote 
 const lines = [{ description: 'Beratung', seconds: 7200, rate: 100 }];
 
 describe('invoice documents: what each format needs (missingFor) and the refusal', () => {
-  it('the matrix lacks nothing in any format (but Peppol for the invoice addressed by email)', () => {
+  it('the matrix lacks nothing in any format (but Peppol for the invoices addressed by email)', () => {
+    const byEmail = ['email-addresses', 'small-business-tax-number'];
     for (const [name, doc] of Object.entries(matrix()))
-      for (const format of DOCUMENT_FORMATS.filter((f) => name !== 'email-addresses' || f !== 'peppol'))
+      for (const format of DOCUMENT_FORMATS.filter((f) => !byEmail.includes(name) || f !== 'peppol'))
         expect(missingFor(doc, format, { creditNote: name.startsWith('credit-note') }), `${name} ${format}`).to.deep.equal([]);
   });
 
@@ -65,7 +66,7 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
     expect((await renderDocument(doc, 'pdf')).subarray(0, 5).toString()).to.equal('%PDF-');
   });
 
-  it("XRechnung's German rules: the seller's contact, both cities and post codes and the IBAN (BR-DE-1..9)", () => {
+  it("XRechnung's German rules: the seller's contact, both cities and post codes and the IBAN (BR-DE-1..9); Peppol's too between two German parties (DE-R-001..009)", () => {
     const doc = invoice({
       lines,
       issuer: issuer({ contactName: null, phone: null, email: null, city: null, postalCode: null, iban: null }),
@@ -81,7 +82,10 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
       ['BT-53', 'recipient.postalCode', 'client'],
       ['BT-84', 'issuer.iban', 'business-profile'],
     ]);
-    expect(missingFor(doc, 'peppol')).to.deep.equal([]);
+    // Peppol applies the same German rules (DE-R-001 … DE-R-009) between two parties in Germany, and only there.
+    expect(missingFor(doc, 'peppol')).to.deep.equal(missingFor(doc, 'xrechnung-cii'));
+    const abroad = { ...doc, recipient: recipient({ city: null, postalCode: null, country: 'AT', vatId: 'ATU12345678' }) };
+    expect(missingFor(abroad, 'peppol')).to.deep.equal([]);
     expect(missingFor(doc, 'pdf')).to.deep.equal([]);
   });
 
@@ -120,6 +124,67 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
     // Export and zero rate ask nothing more of the matrix's parties; "not subject" neither.
     for (const category of ['G', 'Z', 'O'])
       expect(missingFor(invoice({ lines, category, taxRate: 0 }), 'xrechnung-ubl'), category).to.deep.equal([]);
+  });
+
+  it('BR-CO-26: a seller with only a tax number (a § 19 small business, a freelancer without VAT id) or an O invoice without register entry is refused in every format, naming BT-29, BT-30 and BT-31 and where to set them', async () => {
+    const taxNumberOnly = { vatId: null, registrationNumber: null, sellerIdentifier: null, taxNumber: '30/123/45678' };
+    const label =
+      'An identifier of the seller the buyer can use (BR-CO-26; a tax number, BT-32, is not one): a seller identifier (BT-29: issuer.sellerIdentifier, with issuer.sellerIdentifierScheme when it has one, e.g. 0088 for a GLN; without scheme, e.g. the supplier number your client gave you), your register entry (BT-30: issuer.registrationNumber, e.g. HRB 12345 B), ';
+    const small = invoice({ lines, category: 'E', taxRate: 0, exemptionReason: '§ 19 UStG', issuer: issuer(taxNumberOnly) });
+    const freelancer = invoice({ lines, issuer: issuer(taxNumberOnly) });
+    for (const doc of [small, freelancer])
+      for (const format of DOCUMENT_FORMATS) {
+        expect(missingFor(doc, format), format).to.deep.equal([
+          {
+            path: 'issuer.sellerIdentifier',
+            bt: 'BT-29/BT-30/BT-31',
+            label: `${label}or a VAT identifier (BT-31: issuer.vatId)`,
+            where: 'business-profile',
+          },
+        ]);
+        const error = await refusal(doc, format);
+        expect(error.code).to.equal('invalid');
+        expect(error.message).to.equal(
+          `Invoice 2026-0042 cannot be made as ${format}: it lacks ${label}or a VAT identifier (BT-31: issuer.vatId) (BT-29/BT-30/BT-31: issuer.sellerIdentifier, set it in the workspace's business profile, or fill it on this invoice).`,
+        );
+      }
+    // Not subject to VAT: the VAT identifier may not be in the XML (BR-O-02), so it does not count.
+    const o = invoice({ lines, category: 'O', taxRate: 0, issuer: issuer({ registrationNumber: null }) });
+    expect(missingFor(o, 'pdf')).to.deep.equal([
+      {
+        path: 'issuer.sellerIdentifier',
+        bt: 'BT-29/BT-30/BT-31',
+        label: `${label}the VAT identifier (BT-31) cannot serve: an invoice not subject to VAT (O) carries none`,
+        where: 'business-profile',
+      },
+    ]);
+    // Each of the three serves: a seller identifier with or without scheme, a register entry, a VAT id (not on O).
+    for (const patch of [
+      { sellerIdentifier: 'K-100234' },
+      { sellerIdentifier: '4260123456788', sellerIdentifierScheme: '0088' },
+      { registrationNumber: 'PR 1234' },
+    ])
+      for (const doc of [
+        invoice({ lines, issuer: issuer({ ...taxNumberOnly, ...patch }) }),
+        invoice({ lines, category: 'O', taxRate: 0, issuer: issuer({ ...taxNumberOnly, ...patch }) }),
+      ])
+        for (const format of DOCUMENT_FORMATS) expect(missingFor(doc, format), `${JSON.stringify(patch)} ${format}`).to.deep.equal([]);
+    expect(missingFor(invoice({ lines, issuer: issuer({ ...taxNumberOnly, vatId: 'DE123456789' }) }), 'peppol')).to.deep.equal([]);
+    // A GLN whose check digit is wrong: Peppol's rules reject it (PEPPOL-COMMON-R040), so Peppol names it; the others take it.
+    const wrongGln = invoice({
+      lines,
+      issuer: issuer({ ...taxNumberOnly, sellerIdentifier: '4260123456780', sellerIdentifierScheme: '0088' }),
+    });
+    expect(missingFor(wrongGln, 'peppol')).to.deep.equal([
+      {
+        path: 'issuer.sellerIdentifier',
+        bt: 'BT-29',
+        label:
+          'Seller identifier: "4260123456780" is not a GLN of GS1 (digits, the last one its check digit) (scheme 0088); correct it, or its scheme (issuer.sellerIdentifierScheme)',
+        where: 'business-profile',
+      },
+    ]);
+    expect(missingFor(wrongGln, 'xrechnung-ubl')).to.deep.equal([]);
   });
 
   it('every path listed is one an e-invoice fill accepts, so the page and the CLI can offer to fill it', () => {

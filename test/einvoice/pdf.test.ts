@@ -23,6 +23,16 @@ describe('invoice documents: the PDF', function () {
       .replace(/[\u00a0\u202f]/g, ' ')
       .replace(/[ \t]+/g, ' ');
   const pagesOf = (name: string) => Number(/Pages:\s+(\d+)/.exec(poppler('pdfinfo', files[name]!))![1]);
+  /** "1.187,50" as an exact decimal: units and scale. */
+  const germanDecimal = (text: string) => {
+    const [whole, fraction = ''] = text.replace(/\./g, '').split(',');
+    return { units: BigInt(`${whole}${fraction}`), scale: fraction.length };
+  };
+  /** hours × rate in cents, rounded half away from zero: what the printed amount must be. */
+  const centsOf = (hours: { units: bigint; scale: number }, rate: { units: bigint; scale: number }) => {
+    const divisor = 10n ** BigInt(hours.scale + rate.scale);
+    return (hours.units * rate.units * 200n + divisor) / (2n * divisor);
+  };
 
   before(async () => {
     requireTools();
@@ -40,6 +50,10 @@ describe('invoice documents: the PDF', function () {
       'currency-chf',
       'paid',
       'reverse-charge-ae',
+      'credit-note-de',
+      'long-legal-name',
+      'foreign-currency-vat',
+      'not-subject-o-identifier',
     ])
       await render(name);
     await render('draft', DRAFT(), false);
@@ -61,8 +75,8 @@ describe('invoice documents: the PDF', function () {
       'Due 17 Nov 2026',
       'Service period 1 Oct 2026 – 31 Oct 2026',
       'Your reference 04011000-12345-03',
-      'Website <Relaunch> & Shop: Konzeption, Gestaltung 12.50 €95.00 €1,187.50',
-      'Beratung Datenschutz (Größe & Maß) 3.34 €120.50 €402.24',
+      'Website <Relaunch> & Shop: Konzeption, Gestaltung 12.500000 €95.00 €1,187.50',
+      'Beratung Datenschutz (Größe & Maß) 3.338056 €120.50 €402.24',
       'Net total €1,589.74',
       'VAT 19% on €1,589.74 €302.05',
       'Total €1,891.79',
@@ -104,22 +118,34 @@ describe('invoice documents: the PDF', function () {
     expect(paid).to.contain('Amount due €0.00');
   });
 
-  it('500 lines break cleanly over pages: every row once, whole, the header and "Seite n von m" on every page', () => {
+  it('500 lines break cleanly over pages: every row once, whole, its printed hours × printed rate = its printed amount, the header and "Seite n von m" on every page', () => {
     const pages = pagesOf('500-lines');
     expect(pages).to.be.within(15, 25);
     const seen: number[] = [];
+    const products: string[] = [];
+    const expected: string[] = [];
     for (let page = 1; page <= pages; page++) {
       const text = textOf('500-lines', page);
-      expect(text, `page ${page}`).to.contain('Pos. Beschreibung Stunden Satz Betrag');
+      // Every page with rows has the table's header (the last may hold only the payment details).
+      if (/^ ?\d{1,3} 2026-10-\d\d /m.test(text)) expect(text, `page ${page}`).to.contain('Pos. Beschreibung Stunden Satz Betrag');
+      else expect(page, 'a page without rows').to.equal(pages);
       expect(text, `page ${page}`).to.contain(`Seite ${page} von ${pages}`);
       if (page > 1) expect(text, `page ${page}`).to.contain('Rechnung 2026-0042 · Fortsetzung');
       // A row: its position, its description's first line, hours, rate and amount on one line.
-      for (const m of text.matchAll(/^ ?(\d{1,3}) 2026-10-\d\d .* (\d+,\d\d) 95,00 € ([\d.]+,\d\d) €$/gm)) seen.push(Number(m[1]));
+      for (const m of text.matchAll(/^ ?(\d{1,3}) 2026-10-\d\d .* ([\d.]+,\d+) ([\d.]+,\d\d) € ([\d.]+,\d\d) €$/gm)) {
+        seen.push(Number(m[1]));
+        const [hours, rate, amount] = [m[2]!, m[3]!, m[4]!].map(germanDecimal);
+        products.push(
+          `${m[1]}: ${m[2]} × ${m[3]} = ${centsOf(hours!, rate!) === amount!.units ? m[4] : `${m[4]}, NOT ${String(centsOf(hours!, rate!))} ct`}`,
+        );
+        expected.push(`${m[1]}: ${m[2]} × ${m[3]} = ${m[4]}`);
+      }
     }
     expect(seen).to.deep.equal(Array.from({ length: 500 }, (_, i) => i + 1));
-    const last = textOf('500-lines', pages);
-    expect(last).to.contain('Gesamtbetrag');
-    expect(last).to.contain('Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).');
+    expect(products).to.deep.equal(expected);
+    const end = textOf('500-lines', pages - 1) + textOf('500-lines', pages);
+    expect(end).to.contain('Gesamtbetrag');
+    expect(end).to.contain('Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).');
   });
 
   it('a credit note names the invoice it cancels; its factur-x.xml is type 381 with the preceding invoice', () => {
@@ -143,6 +169,61 @@ describe('invoice documents: the PDF', function () {
       /<ram:InvoiceReferencedDocument>\s*<ram:IssuerAssignedID>2026-0042<\/ram:IssuerAssignedID>\s*<ram:FormattedIssueDateTime>\s*<qdt:DateTimeString format="102">20261103</,
     );
     expect(xml).to.contain('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>');
+  });
+
+  it('a German credit note is a "Rechnungskorrektur", not a "Gutschrift" (self-billing in German VAT law)', () => {
+    const text = textOf('credit-note-de');
+    expect(text).to.contain('Rechnungskorrektur');
+    expect(text).to.contain('Storniert Rechnung 2026-0042 (03.11.2026)');
+    expect(text).to.contain('Diese Rechnungskorrektur storniert die Rechnung 2026-0042 vom 03.11.2026');
+    expect(text).to.not.contain('Gutschrift');
+  });
+
+  it("addresses: no country for a domestic one; the country's name in the document's language, never its code, across a border; the client's legal name only", () => {
+    const domestic = textOf('standard-19');
+    expect(domestic).to.match(/40212 Düsseldorf\n ?Your VAT ID/);
+    expect(domestic).to.not.match(/\b(DE|Germany|GERMANY|Deutschland)\b/);
+    // The catalog name ("Bäckerei Groß") is not printed as if it were a trading name.
+    expect(domestic).to.not.match(/^ ?Bäckerei Groß$/m);
+    const abroad = textOf('reverse-charge-ae');
+    expect(abroad).to.match(/Mariahilfer Straße 12\n ?1070 Wien\n ?AUSTRIA\n/);
+    expect(abroad).to.match(/10115 Berlin .*\n ?Germany /);
+    expect(abroad).to.not.match(/\b(AT|DE)\n/);
+    expect(textOf('not-subject-o-identifier')).to.match(/10110 New York\n ?UNITED STATES\n/);
+  });
+
+  it('a long legal name: the footer wraps, never cuts, and keeps the VAT ID, tax number and register entry on every page (§ 14 UStG)', () => {
+    const pages = pagesOf('long-legal-name');
+    expect(pages).to.be.at.least(2);
+    const name =
+      'Müller & Söhne Beratungsgesellschaft für Informationstechnik, Datenschutz und digitale Barrierefreiheit mit beschränkter Haftung & Co. Kommanditgesellschaft auf Aktien';
+    const footer = `${name} · USt-IdNr. DE123456789 · Steuernummer 30/123/45678 · Register Amtsgericht Charlottenburg (Berlin) HRB 123456 B`;
+    const custom =
+      'Persönlich haftende Gesellschafterin: Müller & Söhne Verwaltungs-GmbH, Sitz Berlin, Amtsgericht Charlottenburg HRB 654321 B · Geschäftsführer: Jörg Weiß, Dr. Anna-Lena Schmidt-Överhaus · Vorsitzende des Aufsichtsrats: Prof. Dr. Beate Groß';
+    for (let page = 1; page <= pages; page++) {
+      // The page's text without its layout: the footer's wrapped lines read as one.
+      const raw = poppler('pdftotext', '-f', String(page), '-l', String(page), files['long-legal-name']!, '-')
+        .replace(/[\u00a0\u202f]/g, ' ')
+        .replace(/\s+/g, ' ');
+      expect(raw, `page ${page}`).to.contain(footer);
+      expect(raw, `page ${page}`).to.contain(custom);
+      expect(raw, `page ${page}`).to.not.contain('…');
+      // No row of the table reaches into the footer: every word above the footer's first line.
+      const words = [
+        ...poppler('pdftotext', '-bbox', '-f', String(page), '-l', String(page), files['long-legal-name']!, '-').matchAll(
+          /<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g,
+        ),
+      ].map((m) => ({ top: Number(m[1]), bottom: Number(m[2]), text: m[3]! }));
+      const footerTop = Math.min(...words.filter((w) => w.top > 600 && w.text === 'Müller').map((w) => w.top));
+      const above = words.filter((w) => w.top < footerTop - 1);
+      expect(Math.max(...above.map((w) => w.bottom)), `page ${page}`).to.be.below(footerTop - 8);
+    }
+  });
+
+  it('German VAT on an invoice in another currency: the VAT total in euros too, with the rate (Art. 230 VAT Directive)', () => {
+    const text = textOf('foreign-currency-vat');
+    expect(text).to.contain('Total CHF 1,891.79');
+    expect(text).to.contain('VAT total in EUR (rate 1 CHF = 1.0634 EUR) €321.20');
   });
 
   it('a draft says DRAFT and carries no number and no XML', () => {

@@ -1,19 +1,17 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The programs the e-invoice tests run: the official rules through `validate` (Java + Saxon-HE)
- * and poppler-utils. `npm test`'s pretest installs them (scripts/ensure-einvoice-tools.sh);
- * where they are missing the tests fail saying what to install: a run that did not validate must
- * never look green.
+ * The programs the e-invoice tests run: the official rules and schemas through `validate` (its
+ * checker Validate.java on a JDK, with Saxon-HE) and poppler-utils. `npm test`'s pretest
+ * installs them (scripts/ensure-einvoice-tools.sh); where they are missing the tests fail saying
+ * what to install: a run that did not validate must never look green.
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const VALIDATE = join(HERE, 'validate');
-/** UN/CEFACT's CII D16B schema, as CEN distributes it beside the EN 16931 rules (README.md). */
-export const CII_SCHEMA = join(HERE, 'schemas/cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd');
-const INSTALL = 'apt-get install -y default-jre-headless libsaxonhe-java poppler-utils libxml2-utils';
+const INSTALL = 'apt-get install -y default-jdk-headless libsaxonhe-java poppler-utils';
 
 const onPath = (tool: string) => {
   try {
@@ -24,10 +22,19 @@ const onPath = (tool: string) => {
   }
 };
 
-/** Throws, naming what to install, unless Java, Saxon-HE and poppler-utils are all there. */
+/** A `java` that can run a source file (a JDK: the jdk.compiler module). */
+const hasJdk = () => {
+  try {
+    return /^jdk\.compiler@/m.test(execFileSync('java', ['--list-modules'], { stdio: 'pipe' }).toString());
+  } catch {
+    return false;
+  }
+};
+
+/** Throws, naming what to install, unless a JDK, Saxon-HE and poppler-utils are all there. */
 export function requireTools(): void {
   const missing: string[] = [];
-  if (!onPath('java')) missing.push('java (default-jre-headless)');
+  if (!hasJdk()) missing.push('a JDK (default-jdk-headless)');
   const saxon = process.env.SAXON_JAR ?? ['/usr/share/java/Saxon-HE.jar', '/usr/share/java/saxon9he.jar'].find((p) => existsSync(p));
   if (!saxon) missing.push('Saxon-HE (libsaxonhe-java)');
   for (const tool of ['pdftotext', 'pdffonts', 'pdfdetach', 'pdfinfo', 'pdftoppm'])
@@ -43,9 +50,15 @@ export interface Finding {
   location?: string | null;
   text: string;
 }
+/** The rule sets `validate` knows, each run on the documents that claim it. */
+export type RuleSet =
+  'ubl-2.1-schema' | 'cii-d16b-schema' | 'facturx-en16931-schema' | 'en16931' | 'xrechnung' | 'peppol' | 'facturx-en16931';
+
 export interface FileReport {
   file: string;
   syntax: 'UBL' | 'CII' | null;
+  /** The rule sets this file was checked against (what it claims). */
+  rules: RuleSet[];
   findings: Finding[];
   pdf: {
     attachments: string[];
@@ -56,16 +69,20 @@ export interface FileReport {
   } | null;
 }
 
-/** Runs `validate --json` (with `--xrechnung`: EN 16931 and XRechnung) over many files in one go. */
-export function validate(files: string[], xrechnung: boolean): Promise<{ rules: string[]; files: Map<string, FileReport> }> {
-  const args = [VALIDATE, '--json', ...(xrechnung ? ['--xrechnung'] : []), ...files];
+/**
+ * Runs `validate --json` over many files in ONE Java start: each file against every rule set it
+ * claims (its schema, EN 16931, and XRechnung's, Peppol's or Factur-X's rules). The second
+ * argument is kept for old callers and ignored: the rule sets follow from each document.
+ */
+export function validate(files: string[], _xrechnung?: boolean): Promise<{ rules: RuleSet[]; files: Map<string, FileReport> }> {
+  const args = [VALIDATE, '--json', ...files];
   return new Promise((resolve, reject) => {
-    execFile('node', args, { maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile('node', args, { maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
       // Exit 1 is "some file has a fatal finding", which the tests read; 2 is "could not run".
       if (error && error.code !== 1)
         return reject(new Error(`validate could not run (exit ${String(error.code)}): ${stderr || error.message}`));
       try {
-        const report = JSON.parse(stdout) as { rules: string[]; files: FileReport[] };
+        const report = JSON.parse(stdout) as { rules: RuleSet[]; files: FileReport[] };
         resolve({ rules: report.rules, files: new Map(report.files.map((f) => [f.file, f])) });
       } catch (e) {
         reject(new Error(`validate printed no report: ${(e as Error).message}\n${stderr}`));
@@ -81,23 +98,3 @@ export const fatal = (report: FileReport | undefined): string[] =>
 /** A poppler tool's output as text. */
 export const poppler = (tool: string, ...args: string[]): string =>
   execFileSync(tool, args, { stdio: 'pipe', maxBuffer: 64 * 1024 * 1024 }).toString();
-
-/**
- * Checks XML files against an XML schema with xmllint, all in one run: each file's errors
- * (empty when it validates).
- */
-export function schemaErrors(schema: string, files: string[]): Map<string, string[]> {
-  const run = spawnSync('xmllint', ['--noout', '--schema', schema, ...files], { maxBuffer: 64 * 1024 * 1024 });
-  // 0: all valid; 3 or 4: some file is not; anything else: it could not run.
-  if (run.status !== 0 && run.status !== 3 && run.status !== 4)
-    throw new Error(`xmllint could not run: ${String(run.stderr ?? run.error)}`);
-  const output = `${String(run.stdout)}${String(run.stderr)}`;
-  const result = new Map<string, string[]>(files.map((f) => [f, []]));
-  for (const line of output.split('\n')) {
-    const file = files.find((f) => line.startsWith(`${f}:`));
-    if (file) result.get(file)!.push(line.slice(file.length + 1).trim());
-  }
-  for (const file of files)
-    if (!output.includes(`${file} validates`) && result.get(file)!.length === 0) result.get(file)!.push('no verdict');
-  return result;
-}

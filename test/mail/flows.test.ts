@@ -62,7 +62,8 @@ describe('mail: the flows end to end', function () {
     const added = await owner.submit('/settings/members', '/settings/members', { name: 'Ada Lovelace', email: 'ada@example.org' });
     const page = await owner.follow(added, '/settings/members');
     expect(flat(page.text)).to.include('<strong>We mailed ada@example.org a link</strong> that lets them into My workspace.');
-    expect(page.text).to.match(/<code id="setup-link"[^>]*>[^<]+\/settings\/setup\//);
+    // Mailed, and never shown to the owner: only the mailbox's holder can open it (issue 44, H1).
+    expect(page.text).not.to.match(/\/settings\/setup\//);
     const mail = await mailTo('ada@example.org');
     expect(mail.parsed.subject).to.equal('Join My workspace on timetrack');
     const link = linkIn(mail, 'setup');
@@ -295,11 +296,11 @@ describe('mail: an unreachable relay, and mail off', function () {
     try {
       const visitor = new SettingsClient(server);
       expect((await visitor.get('/settings/sign-in')).text).not.to.include('/settings/forgot');
-      expect(flat((await visitor.get('/settings/forgot')).text)).to.include('Mail is off on this server, so no link can be sent.');
+      expect(flat((await visitor.get('/settings/forgot')).text)).to.include('Mail is not set up on this server, so no link can be sent.');
       const owner = new SettingsClient(server);
       await owner.setUp(server.ownerId, PASSWORD);
       const members = await owner.get('/settings/members');
-      expect(flat(members.text)).to.include('Mail is off on this server (SMTP_URL is not set): send each link yourself.');
+      expect(flat(members.text)).to.include('Mail is not set up on this server: send each link yourself.');
       const added = await owner.submit('/settings/members', '/settings/members', { name: 'Ada', email: 'ada@example.org' });
       expect(flat((await owner.follow(added, '/settings/members')).text)).to.include('<strong>Send this link to ada@example.org</strong>');
       expect(flat((await owner.get('/settings/mail')).text)).to.include('Mail is off on this server');

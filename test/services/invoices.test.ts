@@ -153,13 +153,18 @@ describe('invoices service: settings', () => {
     expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.equal(before);
   });
 
-  it('owners and the operator read and change them; a member who sees money is refused; anyone else finds nothing', () => {
+  it('owners (whatever they may see) and the operator read and change them; a member who reads invoices is refused; anyone else finds nothing', () => {
     const { invoices } = w.services;
     expect(invoices.setSettings(w.owner, w.workspaceId, { language: 'de' })).to.deep.equal({ id: w.workspaceId });
     expect(invoices.settings(w.owner, w.workspaceId).language).to.equal('de');
     const coOwner = w.member({ isOwner: true });
     expect(invoices.settings(coOwner, w.workspaceId).language).to.equal('de');
-    expectRefused(() => invoices.setSettings(w.member({ canViewOthersMoney: true }), w.workspaceId, { taxRate: 7 }), 'forbidden', /owners/);
+    expectRefused(
+      () => invoices.setSettings(w.member({ canViewOthersTime: true, canViewOthersMoney: true }), w.workspaceId, { taxRate: 7 }),
+      'forbidden',
+      /owners/,
+    );
+    expectRefused(() => invoices.settings(w.member({ canViewOthersMoney: true }), w.workspaceId), 'not_found');
     expectRefused(() => invoices.settings(w.member({ canViewOthersTime: true }), w.workspaceId), 'not_found');
     expectRefused(() => invoices.setSettings(foreignOwner(w), w.workspaceId, { taxRate: 7 }), 'not_found');
     expect(invoices.settings(OPERATOR, w.workspaceId).taxRate).to.equal(19);
@@ -215,12 +220,12 @@ describe('invoices service: creating', () => {
       ['Owner', design, 3600, 100, 100],
     ]);
     expect(shape('entry')).to.deep.equal([
-      ['2026-10-01 Design', design, 3600, 100, 100],
-      ['2026-10-02 Review of the draft', design, 1800, 90, 45],
-      ['2026-10-03 Build', build, 1000, 0.09, 0.03],
-      ['2026-10-04 Build', build, 1000, 0.09, 0.03],
-      ['2026-10-05 Build', build, 1000, 0.09, 0.03],
-      ['2026-10-06 Layout', design, 7200, 100, 200],
+      ['1 Oct 2026 Design', design, 3600, 100, 100],
+      ['2 Oct 2026 Review of the draft', design, 1800, 90, 45],
+      ['3 Oct 2026 Build', build, 1000, 0.09, 0.03],
+      ['4 Oct 2026 Build', build, 1000, 0.09, 0.03],
+      ['5 Oct 2026 Build', build, 1000, 0.09, 0.03],
+      ['6 Oct 2026 Layout', design, 7200, 100, 200],
     ]);
     expect(shape('single')).to.deep.equal([
       [period, build, 3000, 0.09, 0.08],
@@ -278,16 +283,16 @@ describe('invoices service: creating', () => {
         })
         .lines.map((l) => l.description);
     expect(linesIn('Europe/Berlin')).to.deep.equal([
-      '2026-10-02 evening call',
-      '2026-10-25 before the change',
-      '2026-10-26 after the change',
-      '2026-10-27 Design',
+      '2 Oct 2026 evening call',
+      '25 Oct 2026 before the change',
+      '26 Oct 2026 after the change',
+      '27 Oct 2026 Design',
     ]);
     expect(linesIn('UTC')).to.deep.equal([
-      '2026-10-02 evening call',
-      '2026-10-24 before the change',
-      '2026-10-26 after the change',
-      '2026-10-26 Design',
+      '2 Oct 2026 evening call',
+      '24 Oct 2026 before the change',
+      '26 Oct 2026 after the change',
+      '26 Oct 2026 Design',
     ]);
   });
 
@@ -724,7 +729,7 @@ describe('invoices service: who may', () => {
   });
   afterEach(() => w.close());
 
-  it('owners make, issue, mark paid and void; who sees colleagues’ money reads; anyone else finds nothing; the operator names who acts', () => {
+  it('owners who see money make, issue, mark paid and void; members who see colleagues’ time and money read; anyone else finds nothing; the operator names who acts', () => {
     const { services, workspaceId, owner } = w;
     const { invoices } = services;
     const acme = w.client('Acme');
@@ -733,7 +738,7 @@ describe('invoices service: who may', () => {
     const input = (from: string, to = from) => ({ workspaceId, clientId: acme, from, to });
 
     // An owner acts as themselves (their token or session); the event names them.
-    const coOwner = w.member({ isOwner: true, name: 'Co' });
+    const coOwner = w.member({ isOwner: true, canViewOthersMoney: true, name: 'Co' });
     const id = invoices.create(coOwner, input('2026-10-01')).id;
     expect(w.events().at(-1)).to.include({ event: 'invoice.created', actorUserId: coOwner.userId, actorTokenId: coOwner.tokenId });
     expect(invoices.preview(owner, input('2026-10-02')).lines).to.have.length(1);
@@ -744,8 +749,8 @@ describe('invoices service: who may', () => {
     expect(invoices.void(owner, other).to).to.equal('void');
     invoices.fill(owner, id, undefined, [['recipient.email', 'billing@acme.example']]);
 
-    // A member who sees colleagues' money reads them, and may do nothing else.
-    const reader = w.member({ canViewOthersMoney: true });
+    // A member who sees colleagues' time and money reads them, and may do nothing else.
+    const reader = w.member({ canViewOthersTime: true, canViewOthersMoney: true });
     expect(invoices.get(reader, id).number).to.equal('2026-0001');
     expect(invoices.list(reader, workspaceId).map((i) => i.id)).to.deep.equal([other, id]);
     const draft = invoices.create(owner, input('2026-10-02')).id;
@@ -763,9 +768,13 @@ describe('invoices service: who may', () => {
       expect(error.message, what).to.match(/^Only the workspace's owners /);
     }
 
-    // Anyone else (a member without money visibility, another workspace's owner) finds nothing: 404, as for an invoice that does not exist.
+    // Anyone else finds nothing: 404, as for an invoice that does not exist. A member without money visibility;
+    // one who sees money but not colleagues' time (an invoice by entry shows their days and descriptions: issue 44 L2);
+    // an owner without money visibility (the same rule as the webhooks and the live feed); another workspace's owner.
     const timeOnly = w.member({ canViewOthersTime: true });
-    for (const principal of [timeOnly, foreignOwner(w)]) {
+    const moneyOnly = w.member({ canViewOthersMoney: true });
+    const blindOwner = w.member({ isOwner: true, canViewOthersTime: true });
+    for (const principal of [timeOnly, moneyOnly, blindOwner, foreignOwner(w)]) {
       expectRefused(() => invoices.get(principal, id), 'not_found', new RegExp(`^Invoice ${id} was not found\\.$`));
       expectRefused(() => invoices.list(principal, workspaceId), 'not_found');
       for (const [what, fn] of refusedTo(principal)) expect(refusal(fn).code, what).to.equal('not_found');

@@ -27,7 +27,7 @@ describe('settings page: the host it answers at, and risky settings at start', (
     expect((await getWithHost(server, '/settings/sign-in', 'timetrack.test')).status).to.equal(200);
     const other = await getWithHost(server, '/settings/sign-in', 'attacker.example');
     expect(other.status).to.equal(421);
-    expect(other.text).to.include('These pages answer at http://timetrack.test only (BASE_URL).');
+    expect(other.text).to.include('These pages answer at http://timetrack.test only: open them there.');
     expect((await getWithHost(server, '/settings/sign-in', new URL(server.url).host)).status).to.equal(421);
     // The API is not a page of forms: its bearer tokens are not sent by a browser on its own.
     expect((await getWithHost(server, '/healthz', 'attacker.example')).status).to.equal(200);

@@ -170,7 +170,7 @@ describe('settings page: the import uploads on disk', function () {
     const refused = await upload(bea, timetrack(6000, 'bea@example.org'));
     expect(refused.status).to.equal(400);
     expect(refused.text).to.match(
-      /The file is larger than the \d+ KB the server&#39;s uploads may still take \(IMPORT_UPLOADS_TOTAL_MB\): try again later, or import it on the server with timetrack import\./,
+      /The file is larger than the \d+ KB the server&#39;s uploads may still take: try again later, or ask the person who runs timetrack to import it on the server\./,
     );
     expect(uploads().length).to.equal(before + 1);
   });

@@ -45,7 +45,9 @@ describe('settings page: the import upload', () => {
     const big = Buffer.alloc(1024 * 1024 + 10, 'a');
     const refused = await upload(csrf, big);
     expect(refused.status).to.equal(400);
-    expect(refused.text).to.include('The file is larger than 1 MB (IMPORT_UPLOAD_MAX_MB): import it on the server with timetrack import');
+    expect(refused.text).to.include(
+      'The file is larger than the 1 MB this page takes: export a shorter range, or ask the person who runs timetrack to import it on the server',
+    );
     expect(uploads().length).to.equal(before);
   });
 

@@ -27,7 +27,7 @@ describe("settings page: the operator's limits", () => {
   it('lets an owner lower the workspace budget or raise it up to RATE_LIMIT_WORKSPACE_PER_MIN, not beyond', async () => {
     const lifted = await owner.submit('/settings/workspace', '/settings/workspace', workspaceForm('1000000000'));
     expect(lifted.status).to.equal(400);
-    expect(lifted.text).to.include('requests per minute may be at most 3000, the server&#39;s limit (RATE_LIMIT_WORKSPACE_PER_MIN)');
+    expect(lifted.text).to.include('At most 3000 requests a minute, the server&#39;s limit; the person who runs timetrack can allow more.');
     expect(lifted.text).to.include('value="1000000000"');
     expect(budget()).to.equal(null);
     expect((await owner.submit('/settings/workspace', '/settings/workspace', workspaceForm('3000'))).status).to.equal(303);

@@ -130,19 +130,25 @@ describe('settings: the workspace invoicing settings', () => {
     }
   });
 
-  it('is for owners: a member gets the page refused (403), and the form post refused as the invoices service does (403, or 404 without money visibility)', async () => {
-    const add = (email: string, canViewOthersMoney: boolean) => {
+  it('is for owners: a member gets the page refused (403), and the form post refused as the invoices service does (403 for who reads invoices, else 404)', async () => {
+    const add = (email: string, canViewOthersTime: boolean, canViewOthersMoney: boolean) => {
       const user = server.services.accounts.createUser(OPERATOR, { name: email, email });
-      server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: user.id, canViewOthersMoney });
+      server.services.accounts.addMember(OPERATOR, {
+        workspaceId: server.workspaceId,
+        userId: user.id,
+        canViewOthersTime,
+        canViewOthersMoney,
+      });
       return user.id;
     };
     const before = settings();
-    for (const [email, money, status] of [
-      ['bea@example.org', true, 403],
-      ['cy@example.org', false, 404],
+    for (const [email, time, money, status] of [
+      ['bea@example.org', true, true, 403],
+      ['dee@example.org', false, true, 404],
+      ['cy@example.org', false, false, 404],
     ] as const) {
       const member = new SettingsClient(server);
-      await member.setUp(add(email, money), PASSWORD);
+      await member.setUp(add(email, time, money), PASSWORD);
       expect((await member.get('/settings/workspace')).status, email).to.equal(403);
       const csrf = SettingsClient.csrf((await member.get('/settings/tokens')).text);
       const posted = await member.post('/settings/workspace/invoicing', { _csrf: csrf, ...FORM });
@@ -150,5 +156,23 @@ describe('settings: the workspace invoicing settings', () => {
       expect(posted.text, email).not.to.include('inv-numberPattern');
     }
     expect(settings()).to.deep.equal(before);
+  });
+
+  it('an owner without money visibility still keeps the invoicing settings (they hold no invoice), though the Invoices pages are hidden from them', async () => {
+    const user = server.services.accounts.createUser(OPERATOR, { name: 'Otto', email: 'otto@example.org' });
+    server.services.accounts.addMember(OPERATOR, {
+      workspaceId: server.workspaceId,
+      userId: user.id,
+      canViewOthersTime: true,
+      isOwner: true,
+    });
+    const owner = new SettingsClient(server);
+    await owner.setUp(user.id, PASSWORD);
+    const page = await owner.get('/settings/workspace');
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('id="inv-numberPattern"');
+    const posted = await owner.post('/settings/workspace/invoicing', { _csrf: SettingsClient.csrf(page.text), ...FORM });
+    expect(posted.status).to.equal(303);
+    expect((await owner.get('/app/invoices')).status).to.equal(404);
   });
 });

@@ -18,7 +18,8 @@ export const INVITATION_HOURS = 72;
  */
 export type Enrolled =
   | { kind: 'created'; userId: string; name: string; email: string }
-  | { kind: 'invited'; invitationId: string; email: string; secret: string; expiresAt: number; mailed: boolean };
+  /** `secret`: null when it was mailed (only the address's holder gets the link), else the link to hand over. */
+  | { kind: 'invited'; invitationId: string; email: string; secret: string | null; expiresAt: number; mailed: boolean };
 
 /**
  * An invitation's mail (the mail module's, wired in src/services.ts), run inside the write that
@@ -47,6 +48,7 @@ export function invitationsOf({
   ownerOrOperator,
   createAccount,
   mailInvitation,
+  invitationBudget,
 }: {
   repo: AccountsRepository;
   clock: Clock;
@@ -54,6 +56,7 @@ export function invitationsOf({
   ownerOrOperator: (principal: Principal, workspaceId: string) => void;
   createAccount: (input: { name: string; email: string }) => { id: string };
   mailInvitation: InvitationMailer;
+  invitationBudget: (input: { workspaceId: string; invitedBy: string }) => void;
 }) {
   const join = joinerOf(repo, clock);
   return {
@@ -69,6 +72,8 @@ export function invitationsOf({
       const email = requireEmail(input.email);
       const hourlyRate = requireRate(input.hourlyRate ?? null, 'hourly rate', 'hourlyRate');
       const typedName = input.name.trim();
+      // Either kind mails a link: an owner whose budget is spent makes neither account nor invitation.
+      if (!isOperator(principal)) invitationBudget({ workspaceId: input.workspaceId, invitedBy: principal.userId });
       return write((): Enrolled => {
         const existing = repo.userByEmail(email);
         if (existing && repo.membership(input.workspaceId, existing.id)) {
@@ -108,7 +113,7 @@ export function invitationsOf({
           secret: linkSecret,
           expiresAt,
         });
-        return { kind: 'invited', invitationId: id, email, secret: linkSecret, expiresAt, mailed };
+        return { kind: 'invited', invitationId: id, email, secret: mailed ? null : linkSecret, expiresAt, mailed };
       });
     },
 
@@ -145,6 +150,7 @@ export function invitationsOf({
     invitation(linkSecret: string): { workspaceName: string; email: string; expiresAt: number } | null {
       const row = repo.invitationBySecret(sha256(linkSecret));
       if (!row || row.acceptedAt !== null || row.expiresAt <= clock.now()) return null;
+      if (row.createdBy !== 'operator' && repo.membership(row.workspaceId, row.createdBy)?.isOwner !== true) return null;
       const workspace = repo.workspace(row.workspaceId);
       return workspace ? { workspaceName: workspace.name, email: row.email, expiresAt: row.expiresAt } : null;
     },
@@ -159,6 +165,9 @@ export function invitationsOf({
         const row = repo.invitationBySecret(sha256(linkSecret));
         if (!row || row.acceptedAt !== null || row.expiresAt <= clock.now()) throw errors.invitationGone();
         if (row.userId !== principal.userId) throw errors.invitationForAnother();
+        // Its maker must still be an owner of the workspace (issue 44, M4; their leaving or losing the role ends it too).
+        if (row.createdBy !== 'operator' && repo.membership(row.workspaceId, row.createdBy)?.isOwner !== true)
+          throw errors.invitationGone();
         join(
           row.workspaceId,
           row.userId,

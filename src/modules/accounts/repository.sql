@@ -14,7 +14,7 @@ select "members"."can_view_others_time", "members"."can_view_others_money", "mem
 select "id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_action", "rate_limit_per_min", "business_profile", "created_at", "updated_at" from "workspaces" where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
-select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language" from "users" where ("users"."id" = ? and "users"."deleted_at" is null);
+select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "email_proved_at" from "users" where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 select "id" from "workspaces" limit ?;
@@ -26,7 +26,7 @@ insert into "workspaces" ("id", "name", "currency", "hourly_rate", "runaway_limi
 select "id", "name", "password_hash", "break_glass" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX users_email_live (<expr>=?)
 
-insert into "users" ("id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language") values (?, ?, ?, ?, null, null, null, null, null, ?, null, null, null);
+insert into "users" ("id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "email_proved_at") values (?, ?, ?, ?, null, null, null, null, null, ?, null, null, null, null);
 
 
 insert into "members" ("workspace_id", "user_id", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing;
@@ -52,7 +52,7 @@ select "members"."workspace_id", "workspaces"."name", "members"."can_view_others
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 --   USE TEMP B-TREE FOR ORDER BY
 
-select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language" from "users" where "users"."deleted_at" is null order by "users"."created_at" asc, "users"."id" asc;
+select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "email_proved_at" from "users" where "users"."deleted_at" is null order by "users"."created_at" asc, "users"."id" asc;
 --   SCAN users USING INDEX users_email_live
 --   USE TEMP B-TREE FOR ORDER BY
 
@@ -63,7 +63,7 @@ select "id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_ac
 select "id", "name", "password_hash", "break_glass" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null and "users"."id" <> ?);
 --   SEARCH users USING INDEX users_email_live (<expr>=?)
 
-update "users" set "email" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
+update "users" set "email" = ?, "email_proved_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 delete from "invitations" where ("invitations"."workspace_id" = ? and "invitations"."user_id" = ? and "invitations"."accepted_at" is null);
@@ -76,16 +76,13 @@ select "id", "secret_hash", "workspace_id", "user_id", "email", "can_view_others
 --   SEARCH invitations USING INDEX invitations_workspace (workspace_id=?)
 --   USE TEMP B-TREE FOR ORDER BY
 
-select "id", "secret_hash", "workspace_id", "user_id", "email", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_by", "created_at", "expires_at", "accepted_at" from "invitations" where "invitations"."secret_hash" = ?;
---   SEARCH invitations USING INDEX invitations_secret (secret_hash=?)
-
-delete from "invitations" where ("invitations"."workspace_id" = ? and "invitations"."id" = ? and "invitations"."accepted_at" is null);
---   SEARCH invitations USING INDEX sqlite_autoindex_invitations_1 (id=?)
-
 delete from "invitations" where "invitations"."accepted_at" is not null or "invitations"."expires_at" <= ?;
 --   SCAN invitations
 
 select "id", "name" from "users" where "users"."id" in (?, ?);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+update "users" set "email_proved_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 update "users" set "password_hash" = ?, "password_set_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
@@ -120,11 +117,17 @@ update "users" set "time_zone" = ?, "week_start" = ?, "language" = ? where ("use
 update "users" set "name" = ?, "email" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
+update "users" set "password_hash" = ?, "password_set_at" = ?, "email_proved_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
 select "id", "name", "email" from "users" where "users"."id" in (?, ?);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 update "workspaces" set "business_profile" = ?, "updated_at" = ? where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
+
+select "id", "name" from "users" where "users"."id" in (?);
+--   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 update "workspaces" set "hourly_rate" = ?, "updated_at" = ? where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
@@ -132,8 +135,14 @@ update "workspaces" set "hourly_rate" = ?, "updated_at" = ? where "workspaces"."
 delete from "members" where ("members"."workspace_id" = ? and "members"."user_id" = ?);
 --   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
 
+delete from "invitations" where ("invitations"."workspace_id" = ? and "invitations"."created_by" = ? and "invitations"."accepted_at" is null);
+--   SEARCH invitations USING INDEX invitations_workspace (workspace_id=?)
+
 update "users" set "deleted_at" = ? where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 delete from "members" where "members"."user_id" = ?;
 --   SEARCH members USING COVERING INDEX members_user (user_id=?)
+
+delete from "invitations" where ("invitations"."created_by" = ? and "invitations"."accepted_at" is null);
+--   SCAN invitations

@@ -253,6 +253,18 @@ function membersRepository(db: Db, memberRows: () => ReturnType<typeof listingOf
         .where(and(eq(invitations.workspaceId, workspaceId), eq(invitations.userId, userId), isNull(invitations.acceptedAt)))
         .run();
     },
+    /** Ends the open invitations a member made in a workspace (they left it, or are no owner any more), or in every workspace (workspaceId null). */
+    deleteOpenInvitationsBy: (workspaceId: string | null, createdBy: string): number =>
+      db
+        .delete(invitations)
+        .where(
+          and(
+            workspaceId === null ? undefined : eq(invitations.workspaceId, workspaceId),
+            eq(invitations.createdBy, createdBy),
+            isNull(invitations.acceptedAt),
+          ),
+        )
+        .run().changes,
     deleteInvitation: (workspaceId: string, id: string): boolean =>
       db
         .delete(invitations)

@@ -30,6 +30,14 @@ export const users = sqliteTable(
     theme: text('theme', { enum: ['light', 'dark'] }),
     /** The language of the mail sent to the person (en, de); null until they choose one (English then). */
     language: text('language', { enum: ['en', 'de'] }),
+    /**
+     * When the sign-in email was last proved to belong to whoever holds the account: a link mailed
+     * to it was opened (a mailed setup link, a reset, an email change's confirmation), the
+     * identity provider vouched for it (a verified email), or the operator gave the credentials
+     * (a printed setup link, `user password`). Null while nobody did: an owner typed it and the
+     * link was shown to them, or it changed without a confirmation (docs/design.md, "Whose address").
+     */
+    emailProvedAt: integer('email_proved_at'),
   },
   (t) => [
     uniqueIndex('users_email_live')

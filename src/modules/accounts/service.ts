@@ -7,7 +7,7 @@ import { requireCurrency, requireEmail, requireName, requirePositiveInt, require
 import { isOperator, type Principal } from '../../principal.js';
 import { accountErrors as errors } from './errors.js';
 import type { Access, AccountsRepository, Membership, WorkspaceRow } from './repository.js';
-import type { workspaces } from './schema.js';
+import type { users, workspaces } from './schema.js';
 import { memberView, userView, workspaceView, workspaceWithProfile } from './views.js';
 import { type InvitationMailer, invitationsOf } from './invitations.js';
 
@@ -38,6 +38,8 @@ export interface UserChanges {
 /** What other modules do when a member leaves or an account goes: run inside the same write. */
 type MemberRemoved = (workspaceId: string, userId: string) => void;
 type AccountDeleted = (userId: string) => void;
+/** What other modules end when an account's credentials end (its sessions, links, tokens): inside the same write. */
+type CredentialsEnded = (userId: string) => void;
 
 /** The workspace columns a settings change sets, each value checked. */
 function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.$inferInsert> {
@@ -174,17 +176,21 @@ export function createAccountsService({
   write,
   workspaceRateLimitPerMin = Number.POSITIVE_INFINITY,
   mailInvitation = () => false,
+  invitationBudget = () => undefined,
 }: {
   repo: AccountsRepository;
   clock: Clock;
   write: Write<never>;
   /** An invitation's mail (the mail module's); none without it. */
   mailInvitation?: InvitationMailer;
+  /** Refuses (429) "Add member" while the owner's or the workspace's mail budget is spent, before anything is made (issue 44, M5). */
+  invitationBudget?: (input: { workspaceId: string; invitedBy: string }) => void;
   /** RATE_LIMIT_WORKSPACE_PER_MIN: an owner may lower a workspace's budget, or raise it up to this; the operator beyond. */
   workspaceRateLimitPerMin?: number;
 }) {
   const removedListeners: MemberRemoved[] = [];
   const deletedListeners: AccountDeleted[] = [];
+  const credentialsListeners: CredentialsEnded[] = [];
 
   const found = <T>(row: T | undefined, error: () => DomainError): T => {
     if (row === undefined) throw error();
@@ -215,6 +221,8 @@ export function createAccountsService({
     onMemberRemoved: (listener: MemberRemoved) => void removedListeners.push(listener),
     /** Another module's reaction to an account being deleted, run inside the same write. */
     onAccountDeleted: (listener: AccountDeleted) => void deletedListeners.push(listener),
+    /** Another module's reaction to an account's credentials ending (H1: its sessions, links, tokens), run inside the same write. */
+    onCredentialsEnded: (listener: CredentialsEnded) => void credentialsListeners.push(listener),
 
     ...portsOf(repo, clock, workspaceRow),
 
@@ -262,24 +270,7 @@ export function createAccountsService({
 
     ...profilesOf(repo, write),
 
-    /**
-     * Someone no account here knows, signed in through the identity provider with a verified
-     * email (inside the caller's write): a new account (no password) and a member, with no flags,
-     * of every workspace that lets people of the email's domain join. Its id, or null when no
-     * workspace does (nothing is written then).
-     */
-    joinByDomain(input: { name: string; email: string }): string | null {
-      const email = requireEmail(input.email);
-      const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-      const workspaceIds = repo.workspacesJoinableBy(domain);
-      if (workspaceIds.length === 0) return null;
-      return write(() => {
-        const { id } = createAccount({ name: input.name.trim().slice(0, 200) || email.slice(0, email.lastIndexOf('@')), email });
-        const join = joinerOf(repo, clock);
-        for (const workspaceId of workspaceIds) join(workspaceId, id, {}, null);
-        return id;
-      });
-    },
+    ...providerAccountsOf({ repo, clock, write, createAccount, credentialsListeners }),
 
     /**
      * Marks an account as break-glass (the operator): with OIDC_ONLY=true it may still sign in
@@ -318,13 +309,69 @@ export function createAccountsService({
         if (!repo.updateUser(id, { deletedAt: clock.now() })) throw errors.userNotFound(id);
         for (const listener of deletedListeners) listener(id);
         repo.deleteMembershipsOf(id);
+        repo.deleteOpenInvitationsBy(null, id);
         return { id };
       });
     },
 
     ...membersOf({ repo, clock, write, ownerOrOperator, removedListeners }),
 
-    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount, mailInvitation }),
+    ...invitationsOf({ repo, clock, write, ownerOrOperator, createAccount, mailInvitation, invitationBudget }),
+  };
+}
+
+/** What the identity provider's sign-in does to accounts (the oidc module's, inside its write): joining by domain, vouching for an address. */
+function providerAccountsOf({
+  repo,
+  clock,
+  write,
+  createAccount,
+  credentialsListeners,
+}: {
+  repo: AccountsRepository;
+  clock: Clock;
+  write: Write<never>;
+  createAccount: (input: { name: string; email: string }) => { id: string };
+  credentialsListeners: CredentialsEnded[];
+}) {
+  return {
+    /**
+     * Someone no account here knows, signed in through the identity provider with a verified
+     * email (inside the caller's write): a new account (no password) and a member, with no flags,
+     * of every workspace that lets people of the email's domain join. Its id, or null when no
+     * workspace does (nothing is written then).
+     */
+    joinByDomain(input: { name: string; email: string }): string | null {
+      const email = requireEmail(input.email);
+      const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+      const workspaceIds = repo.workspacesJoinableBy(domain);
+      if (workspaceIds.length === 0) return null;
+      return write(() => {
+        const { id } = createAccount({ name: input.name.trim().slice(0, 200) || email.slice(0, email.lastIndexOf('@')), email });
+        // The provider verified the address: it is proved from the start.
+        repo.updateUser(id, { emailProvedAt: clock.now() });
+        const join = joinerOf(repo, clock);
+        for (const workspaceId of workspaceIds) join(workspaceId, id, {}, null);
+        return id;
+      });
+    },
+
+    /**
+     * The identity provider vouched for the account's address (its verified email, inside the
+     * oidc write that binds the account to the provider's user). When nobody had proved the
+     * address (an owner typed it, and whoever opened the link shown to them set the password),
+     * someone else may hold its password, sessions, tokens or links: they all end first, so the
+     * account is the provider's user's alone (docs/design.md, "Whose address"). Then the address
+     * is proved. Returns whether the account had a password (it no longer works).
+     */
+    addressVouchedFor(userId: string): boolean {
+      const row = repo.user(userId);
+      if (!row) throw errors.userNotFound(userId);
+      if (row.emailProvedAt !== null) return false;
+      repo.updateUser(userId, { passwordHash: null, passwordSetAt: null, emailProvedAt: clock.now() });
+      for (const listener of credentialsListeners) listener(userId);
+      return row.passwordHash !== null;
+    },
   };
 }
 
@@ -356,11 +403,14 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
     const email = patch.email;
     return write(
       () => {
+        let changes: Partial<typeof users.$inferInsert> = patch;
         if (email !== undefined) {
           const taken = repo.userByEmail(email, id);
           if (taken) throw isOperator(principal) ? errors.emailTaken(email, taken.id) : errors.emailNotUsable();
+          // A new address typed here is proved by nobody (docs/design.md, "Whose address").
+          if (email.toLowerCase() !== (repo.user(id)?.email ?? '').toLowerCase()) changes = { ...patch, emailProvedAt: null };
         }
-        if (!repo.updateUser(id, patch)) throw errors.userNotFound(id);
+        if (!repo.updateUser(id, changes)) throw errors.userNotFound(id);
         return { id };
       },
       {
@@ -437,11 +487,20 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
     /**
      * A member's new sign-in email, after the sessions module checked their current password
      * (inside its write): unique among live accounts; a taken one is refused without saying so.
+     * `proved`: its confirmation link, mailed to it, was opened; else nobody proved it.
      */
-    storeEmail(userId: string, email: string): void {
+    storeEmail(userId: string, email: string, proved: boolean): void {
       const checked = requireEmail(email);
       if (repo.userByEmail(checked, userId)) throw errors.emailNotUsable();
-      if (!repo.updateUser(userId, { email: checked })) throw errors.userNotFound(userId);
+      if (!repo.updateUser(userId, { email: checked, emailProvedAt: proved ? clock.now() : null })) throw errors.userNotFound(userId);
+    },
+    /** Whether the account's password was set after `at` (a reset link mailed before then no longer works). */
+    passwordSetAfter: (userId: string, at: number): boolean => (repo.user(userId)?.passwordSetAt ?? Number.NEGATIVE_INFINITY) > at,
+    /** Whether the account's sign-in email was proved to be its holder's (docs/design.md, "Whose address"). */
+    emailProved: (userId: string): boolean => (repo.user(userId)?.emailProvedAt ?? null) !== null,
+    /** A link mailed to the account's address was opened (inside the caller's write): the address is proved. */
+    markEmailProved(userId: string): void {
+      repo.updateUser(userId, { emailProvedAt: clock.now() });
     },
     /** Refuses (without saying why beyond "not usable") an address another live account holds. */
     checkEmailFree(userId: string, email: string): void {
@@ -521,7 +580,10 @@ function workspacesOf({
         throw new DomainError(
           'invalid',
           `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
-          { field: 'rateLimitPerMin' },
+          {
+            field: 'rateLimitPerMin',
+            people: `At most ${workspaceRateLimitPerMin} requests a minute, the server's limit; the person who runs timetrack can allow more.`,
+          },
         );
       const patch = workspacePatch(settings);
       const domains = settings.joinDomains === undefined ? undefined : requireJoinDomains(settings.joinDomains);
@@ -590,7 +652,11 @@ function membersOf({
       return write(() => {
         const wasOwner = isOwner(input.workspaceId, input.userId);
         if (!repo.updateMember(input.workspaceId, input.userId, patch)) throw errors.memberNotFound(input.workspaceId, input.userId);
-        if (wasOwner && input.isOwner === false) requireAnOwner(input.workspaceId);
+        if (wasOwner && input.isOwner === false) {
+          requireAnOwner(input.workspaceId);
+          // An invitation outlives no owner role: theirs end with it (issue 44, M4).
+          repo.deleteOpenInvitationsBy(input.workspaceId, input.userId);
+        }
         return { workspaceId: input.workspaceId, userId: input.userId };
       });
     },
@@ -605,6 +671,8 @@ function membersOf({
         const wasOwner = isOwner(input.workspaceId, input.userId);
         if (!repo.deleteMember(input.workspaceId, input.userId)) throw errors.memberNotFound(input.workspaceId, input.userId);
         if (wasOwner) requireAnOwner(input.workspaceId);
+        // Their open invitations to it end too (issue 44, M4): none outlives the owner who sent it.
+        repo.deleteOpenInvitationsBy(input.workspaceId, input.userId);
         for (const listener of removedListeners) listener(input.workspaceId, input.userId);
         return { workspaceId: input.workspaceId, userId: input.userId };
       });

@@ -3,6 +3,7 @@ import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
 import { checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
+import { requireSafeText } from '../../kernel/input.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
 import { acceptedName, nameKey } from './names.js';
@@ -30,6 +31,22 @@ type PartyInput = Partial<Record<(typeof PARTY_FIELDS)[number] | (typeof TAX_FIE
 
 /** The client's VAT treatment on its invoices (null: the workspace's invoicing settings). */
 const TAX_FIELDS = ['taxCategory', 'exemptionReason', 'exemptionReasonCode'] as const;
+
+/**
+ * The rules of a client's party and tax fields as given, before anything is written: who may set
+ * them (an owner, or a member who sees colleagues' money: the owner's next invoice is addressed
+ * and taxed by them, issue 44 M2), and that their text holds no control or bidirectional
+ * character (it reaches the invoice's XML and the mail's To name, as a name does: L5).
+ */
+function checkPartyInput(actor: Actor, input: PartyInput): void {
+  const given = [...PARTY_FIELDS, ...TAX_FIELDS].filter((field) => input[field] !== undefined);
+  if (given.length > 0 && !actor.isOwner && !actor.canViewOthersMoney) throw catalogErrors.partyHidden(given);
+  for (const field of given) {
+    const value = input[field];
+    for (const text of Array.isArray(value) ? value : [value])
+      if (typeof text === 'string') requireSafeText(text, field === 'addressLines' ? 'an address line' : field, field);
+  }
+}
 
 /** The tax fields given: a category code, a reason text, a VATEX code; blank or null clears one. */
 function taxValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
@@ -121,6 +138,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
 
     create(actor: Actor, input: Schemas['ClientCreate']): ClientView {
       const name = acceptedName(input.name);
+      checkPartyInput(actor, input);
       const party = partyValues(input);
       checkParty(party, input);
       return write(
@@ -145,6 +163,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
 
     update(actor: Actor, id: string, patch: Schemas['ClientPatch']): ClientView {
       const name = patch.name === undefined ? undefined : acceptedName(patch.name);
+      checkPartyInput(actor, patch);
       return write(
         (record) => {
           const stored = repo.client(actor.workspaceId, id);

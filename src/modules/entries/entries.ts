@@ -162,6 +162,22 @@ export function createEntriesService({ clock, write, repo, core, lister, project
       });
     },
 
+    /**
+     * Takes back entries just added, all or none (the timesheet's Undo): each only while it is as
+     * it was added (its `updatedAt` as given), so a change made since is never lost (409); one
+     * gone meanwhile is 404.
+     */
+    deleteAdded(actor: Actor, added: ReadonlyArray<{ id: string; updatedAt: string }>): void {
+      write((record) => {
+        for (const { id, updatedAt } of added) {
+          const row = core.editable(actor, id);
+          if (toIso(row.updatedAt) !== updatedAt) throw errors.changedMeanwhile(id);
+          repo.delete(row.id);
+          record(deletedEvent(row, eventActor(actor)));
+        }
+      });
+    },
+
     ...undoOf({ clock, write, repo, core }),
 
     ...suggestionsOf({ clock, lister }),

@@ -42,6 +42,8 @@ export interface ImportRequest {
   webhooks?: boolean;
   /** Called every few thousand rows and at each phase's end. */
   progress?: (progress: ImportProgress) => void;
+  /** Whose words the refused rows are in: the command line's (the default), or the Import page's. */
+  wording?: 'command line' | 'page';
 }
 
 export interface ImportProgress {
@@ -575,7 +577,9 @@ function createCheckPass(
       if (row.userKey !== '' && a.unmatched(row.userKey)) {
         refuse(
           line,
-          `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
+          request.wording === 'page'
+            ? `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them on the Members page, or tick “Add users of the file who match no member”`
+            : `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
         );
         return;
       }

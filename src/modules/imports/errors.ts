@@ -29,17 +29,24 @@ export const importErrors = {
     new DomainError(
       'invalid',
       `This is not a ${format} file: it lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${found.join(', ')}). Use --format auto, or export the ${format} report again.`,
+      {
+        people: `This is not a ${format} file: it lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${found.join(', ')}). Choose “Recognise it” as the format, or export the ${format} report again.`,
+      },
     ),
   timeZoneNeeded: (format: string) =>
     new DomainError(
       'invalid',
       `A ${format} file holds local times: say in which time zone with --time-zone (an IANA name such as Europe/Berlin).`,
+      { people: `A ${format} file holds local times: give the time zone they are in (a name such as Europe/Berlin).` },
     ),
   unknownZone: (zone: string) => new DomainError('invalid', `Unknown time zone "${zone}": use an IANA name such as Europe/Berlin.`),
   dateOrderUnknown: (line: number, cell: string) =>
     new DomainError(
       'invalid',
       `The dates of this file can be read day-first or month-first (line ${line}: "${cell}"), and no day above 12 settles it: say which with --date-format DMY or MDY.`,
+      {
+        people: `The dates of this file can be read day-first or month-first (line ${line}: “${cell}”), and no day above 12 settles it: choose which under Dates.`,
+      },
     ),
   dateOrderMixed: (dmyLine: number, mdyLine: number) =>
     new DomainError(
@@ -69,6 +76,9 @@ export const importErrors = {
     new DomainError(
       'conflict',
       `Import ${id} cannot be undone: ${entries.length} of its entries ${entries.length === 1 ? 'is' : 'are'} invoiced since (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ' …' : ''}). Void those invoices first.`,
+      {
+        people: `This import cannot be undone: ${entries.length} of its entries ${entries.length === 1 ? 'is' : 'are'} on an invoice since. An owner voids those invoices on the Invoices page first.`,
+      },
     ),
   numberedSince: (id: string, numbers: string[]) =>
     new DomainError(
@@ -76,5 +86,7 @@ export const importErrors = {
       `Import ${id} cannot be undone: the workspace has issued ${numbers.length === 1 ? 'a number' : `${numbers.length} numbers`} since (${numbers.slice(0, 5).join(', ')}${numbers.length > 5 ? ' …' : ''}) after the numbers of the invoices it restored, and removing them would give ${numbers.length === 1 ? 'that number' : 'those numbers'} again. Void what is wrong instead.`,
     ),
   notUndoable: (id: string, state: string) =>
-    new DomainError('conflict', `Import ${id} is ${state}; only a finished import can be undone.`),
+    new DomainError('conflict', `Import ${id} is ${state}; only a finished import can be undone.`, {
+      people: `This import is ${state}; only a finished import can be undone.`,
+    }),
 };

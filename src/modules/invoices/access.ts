@@ -9,21 +9,50 @@ export interface Acting {
   tokenId: string | null;
 }
 
+/** A member's standing in a workspace, as the rule of who reads invoices needs it. */
+export interface InvoiceReader {
+  isOwner: boolean;
+  canViewOthersTime: boolean;
+  canViewOthersMoney: boolean;
+}
+
 /**
- * Who may do what with invoices (decisions §11): owners create, issue, mark paid, void and fill;
- * owners and members who see colleagues' money read; anyone else finds nothing, as if there were
- * no invoices. The operator may do everything, naming the member who acts.
+ * Who reads a workspace's invoices (decisions §11, issue 44 L2, issue 45 item 6): the one rule the
+ * pages, the command line's members, the live feed and the webhook sender all ask. An invoice is
+ * colleagues' money (rates, amounts), so nobody reads one without `canViewOthersMoney`, owners
+ * included: the specification withholds every `invoice.*` webhook from a subscription owner
+ * without it, and the pages, the live feed and the other channels say the same. An invoice
+ * grouped by entry also shows colleagues' days, descriptions and hours, so a member who is not an
+ * owner needs `canViewOthersTime` too (Reports withhold those from them); an owner makes the
+ * invoices from everyone's time and reads them with money visibility alone.
+ */
+export const readsInvoices = (member: InvoiceReader): boolean => member.canViewOthersMoney && (member.isOwner || member.canViewOthersTime);
+
+/**
+ * Who may do what with invoices (decisions §11): owners create, issue, mark paid, void, fill and
+ * send; `readsInvoices` says who reads; anyone else finds nothing, as if there were no invoices.
+ * The operator may do everything, naming the member who acts.
  */
 export function createAccess({ repo, ports }: { repo: InvoicesRepository; ports: InvoicePorts }) {
   const mayRead = (principal: Principal, workspaceId: string): boolean =>
-    isOperator(principal) || (principal.workspaceId === workspaceId && (principal.isOwner || principal.canViewOthersMoney));
+    isOperator(principal) || (principal.workspaceId === workspaceId && readsInvoices(principal));
   return {
     mayRead,
 
-    /** Owners (and the operator) act; a reader who is no owner is refused; anyone else sees nothing. */
+    /** Owners who read invoices (and the operator) act; a reader who is no owner is refused; anyone else sees nothing. */
     requireOwner(principal: Principal, workspaceId: string, what: string, hidden: () => Error): void {
       if (!mayRead(principal, workspaceId)) throw hidden();
       if (!isOperator(principal) && !principal.isOwner) throw errors.ownersAct(what);
+    },
+
+    /**
+     * The workspace's invoicing settings and series (not an invoice): its owners, whatever they may
+     * see, and the operator; a member who reads invoices is refused; anyone else sees nothing.
+     */
+    requireSettingsOwner(principal: Principal, workspaceId: string, what: string): void {
+      if (isOperator(principal) || (principal.workspaceId === workspaceId && principal.isOwner)) return;
+      if (mayRead(principal, workspaceId)) throw errors.ownersAct(what);
+      throw errors.hidden(workspaceId);
     },
 
     /** The member who acts: a member's own principal, or the member the operator names. */
@@ -52,7 +81,7 @@ export function guards({ mayRead, requireOwner }: Access) {
     visible(principal: Principal, workspaceId: string): boolean {
       return mayRead(principal, workspaceId);
     },
-    /** Whether the principal may make, issue, mark paid, void and fill the workspace's invoices (pages offer those actions by this). */
+    /** Whether the principal may make, issue, mark paid, void, fill and send the workspace's invoices (pages offer those actions by this). */
     mayManage(principal: Principal, workspaceId: string): boolean {
       return mayRead(principal, workspaceId) && (isOperator(principal) || principal.isOwner);
     },

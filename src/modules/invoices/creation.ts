@@ -6,7 +6,7 @@ import type { Invoiceable } from '../entries/service.js';
 import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping, TaxBreakdownRow } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
-import { LINE_GROUPINGS, linesOf } from './lines.js';
+import { checkLineCount, LINE_GROUPINGS, linesOf } from './lines.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicingSettings } from './settings.js';
 import { breakdown, type MissingTaxSetting, treatment } from './tax.js';
@@ -96,11 +96,14 @@ export function draftOf(
   const entries = groupBy === 'entry' ? ports.invoiceableEntries(query) : [];
   const groups = groupBy === 'entry' ? [] : ports.invoiceableGroups(query);
   const entryCount = groupBy === 'entry' ? entries.length : groups.reduce((n, g) => n + g.entryCount, 0);
+  // A line per entry: refused before any line is made when there are too many (issue 44 L6).
+  if (groupBy === 'entry') checkLineCount(entries.length, groupBy);
   // Both refusals are about the range (and client) chosen: the page shows them at the range.
   if (entryCount === 0)
     throw invalidAt(
       'from',
       `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (days in ${zone}, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
+      `This client has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (days in ${zone}, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
     );
   const unrated =
     groupBy === 'entry'
@@ -146,6 +149,7 @@ export function draftOf(
     taxCategory: tax.category,
     ...(tax.rate === null ? {} : { taxRate: tax.rate }),
   }));
+  checkLineCount(lines.length, groupBy);
   const taxBreakdown = breakdown(lines, () => tax);
   const netCents = lines.reduce((sum, line) => sum + toCents(line.amount), 0);
   const taxCents = taxBreakdown.reduce((sum, row) => sum + toCents(row.taxAmount), 0);

@@ -71,6 +71,12 @@ export interface InvoiceDocument {
   taxBreakdown?: TaxBreakdownRow[];
   /** The due sentence, in the documents' language. */
   paymentTerms?: string;
+  /**
+   * Written at issue when the invoice's currency is not the issuer's VAT accounting currency (VAT
+   * Directive art. 230): that currency, the owner's exchange rate (units of it per unit of
+   * `currency`) and the VAT total in it (BT-6, BT-111).
+   */
+  vatCurrency?: { currency: string; exchangeRate: number; taxTotal: number };
   einvoiceFills: Array<{ at: string; by: string; fields: Record<string, unknown> }>;
   createdAt: string;
   updatedAt: string;

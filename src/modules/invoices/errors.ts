@@ -10,7 +10,7 @@ export const invoiceErrors = {
     new DomainError(
       'not_found',
       `Client ${clientId} was not found in workspace ${workspaceId}: invoice one of this workspace's clients (GET /api/v1/clients lists them).`,
-      { field: 'clientId' },
+      { field: 'clientId', people: "That client is not one of this workspace's: choose one from the list." },
     ),
   ownersOnly: () => new DomainError('forbidden', "Only the workspace's owners change its invoice issuer."),
   ownersAct: (what: string) =>
@@ -18,8 +18,13 @@ export const invoiceErrors = {
   actingMember: () =>
     new DomainError('invalid', 'Name the member who acts (userId, --user): the operator acts for a member of the workspace.'),
   cannotMove: (id: string, from: string, to: string, allowed: string) =>
-    new DomainError('conflict', `Invoice ${id} cannot move from ${from} to ${to}: ${allowed}.`),
-  voidTakesNoFill: (id: string) => new DomainError('conflict', `Invoice ${id} is void; a void invoice takes no fills.`),
+    new DomainError('conflict', `Invoice ${id} cannot move from ${from} to ${to}: ${allowed}.`, {
+      people: `This invoice cannot move from ${from} to ${to}: ${allowed}.`,
+    }),
+  voidTakesNoFill: (id: string) =>
+    new DomainError('conflict', `Invoice ${id} is void; a void invoice takes no fills.`, {
+      people: 'This invoice is void; a void invoice takes no fills.',
+    }),
   invalid: (message: string) => new DomainError('invalid', message),
   conflict: (message: string) => new DomainError('conflict', message),
 };

@@ -13,7 +13,20 @@ type Schemas = components['schemas'];
  */
 /** How a text value given for a field is read (a blank value is null for every kind). */
 export type Kind =
-  'text' | 'lines' | 'country' | 'email' | 'days' | 'boolean' | 'percent' | 'category' | 'vatex' | 'iban' | 'bic' | 'vatId';
+  | 'text'
+  | 'lines'
+  | 'country'
+  | 'email'
+  | 'days'
+  | 'boolean'
+  | 'percent'
+  | 'category'
+  | 'vatex'
+  | 'iban'
+  | 'bic'
+  | 'vatId'
+  | 'icd'
+  | 'currency';
 export type Fields = Record<string, Kind>;
 
 export const ISSUER_FIELDS = {
@@ -33,6 +46,7 @@ export const ISSUER_FIELDS = {
   taxNumber: 'text',
   registrationNumber: 'text',
   sellerIdentifier: 'text',
+  sellerIdentifierScheme: 'icd',
   contactName: 'text',
   electronicAddress: 'text',
   electronicAddressScheme: 'text',
@@ -41,6 +55,7 @@ export const ISSUER_FIELDS = {
   bankName: 'text',
   accountHolder: 'text',
   smallBusiness: 'boolean',
+  vatCurrency: 'currency',
 } as const satisfies Record<keyof Schemas['IssuerParty'], Kind>;
 
 export const RECIPIENT_FIELDS = {
@@ -62,6 +77,20 @@ const FILLABLE =
   'issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode';
 
 const invalid = (message: string) => new DomainError('invalid', message);
+
+/**
+ * The ISO 6523 ICD codes EN 16931 accepts as an identifier's scheme (BR-CL-10, CEN's code list
+ * as its rules 1.3.16 carry it): 0002 to 0248 but 0092, 0103, 0181 and 0182.
+ */
+export function isIcdCode(code: string): boolean {
+  if (!/^\d{4}$/.test(code)) return false;
+  const n = Number(code);
+  return n >= 2 && n <= 248 && ![92, 103, 181, 182].includes(n);
+}
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+/** An ISO 4217 code the runtime knows (EUR, CHF, USD …). */
+export const isCurrencyCode = (code: string): boolean => /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
 /** Reads a field's text value by its kind; blank is null. */
 export function parseValue(kind: Kind, raw: string, what: string): unknown {
   const text = raw.trim();
@@ -103,6 +132,13 @@ export function parseValue(kind: Kind, raw: string, what: string): unknown {
       return checkBic(text, what);
     case 'vatId':
       return checkVatId(text, what);
+    case 'icd':
+      if (!isIcdCode(text))
+        throw bad('an ISO 6523 ICD code of EN 16931 (four digits, 0002 to 0248, such as 0088 for a GLN or 0060 for a D-U-N-S number)');
+      return text;
+    case 'currency':
+      if (!isCurrencyCode(text)) throw bad('an ISO 4217 currency code such as EUR');
+      return text;
     case 'text':
       if (text.length > 500) throw bad('at most 500 characters');
       return text;

@@ -1,9 +1,10 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { toIso } from '../../kernel/time.js';
-import type { Principal } from '../../principal.js';
+import { isOperator, type Principal } from '../../principal.js';
 import type { DomainEvent, DomainWrite } from '../events/service.js';
 import type { Access, Acting } from './access.js';
+import { vatCurrencyOfIssue } from './currency.js';
 import { invoiceErrors as errors } from './errors.js';
 import { applyFill, type Doc } from './fields.js';
 import { createNumbering } from './numbering.js';
@@ -31,6 +32,13 @@ const INSTEAD: Record<InvoiceStatus, string> = {
   void: 'a void invoice is final; make a new invoice for its entries, which voiding released',
 };
 
+/** The command line's options of a move. */
+type StatusOptions = Pick<MoveOptions, 'date' | 'exchangeRate'>;
+const rateNotTaken = (to: InvoiceStatus) =>
+  errors.invalid(
+    `--exchange-rate is given when an invoice is issued (--to sent), not when it is ${to === 'paid' ? 'marked paid' : 'voided'}.`,
+  );
+
 /** Payment terms when the issuer's profile sets none (decisions §11). */
 export const DEFAULT_PAYMENT_TERMS_DAYS = 14;
 
@@ -39,6 +47,8 @@ export interface MoveOptions {
   userId?: string;
   /** `YYYY-MM-DD`: the issue date, the paid date or the credit note's date. */
   date?: string;
+  /** Issuing only: units of the issuer's VAT currency per unit of the invoice's, when they differ (currency.ts). */
+  exchangeRate?: number;
 }
 
 /** What a status move answers (the command line prints it): the number once the invoice has one. */
@@ -137,11 +147,10 @@ export function createLifecycle({
           const issuer = JSON.parse(current.issuer ?? 'null') as { paymentTermsDays?: number | null } | null;
           const days = issuer?.paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS;
           const dueDate = addDays(issueDate, days);
-          const extras = {
-            ...JSON.parse(current.extras),
-            ...(taxed ? { taxBreakdown: taxed.taxBreakdown } : {}),
-            paymentTerms: paymentTerms(days, dueDate, current.language),
-          };
+          // The VAT in the issuer's VAT currency is that of the breakdown as issued (a draft without tax settings completed now).
+          const taxedExtras = { ...JSON.parse(current.extras), ...(taxed ? { taxBreakdown: taxed.taxBreakdown } : {}) };
+          const vatCurrency = vatCurrencyOfIssue({ ...current, extras: JSON.stringify(taxedExtras) }, issuer, options.exchangeRate);
+          const extras = { ...taxedExtras, paymentTerms: paymentTerms(days, dueDate, current.language), ...vatCurrency };
           const row = repo.update(id, {
             ...(taxed ? { lines: JSON.stringify(taxed.lines) } : {}),
             status: 'sent',
@@ -154,7 +163,7 @@ export function createLifecycle({
           recordMove(record, row, acting, current.status);
           return { id, from: current.status, to: row.status, number };
         },
-        { conflict: () => numberTaken(workspaceId) },
+        { conflict: () => numberTaken(workspaceId, isOperator(principal)) },
       );
     },
 
@@ -213,14 +222,15 @@ export function createLifecycle({
             ...(creditNote ? { creditNote } : {}),
           };
         },
-        { conflict: () => numberTaken(workspaceId) },
+        { conflict: () => numberTaken(workspaceId, isOperator(principal)) },
       );
     },
 
     /** Moves an invoice to `to` (the command line's `invoice status`): issue, markPaid or void. */
-    changeStatus(principal: Principal, id: string, to: InvoiceStatus, userId?: string, options: { date?: string } = {}): MoveResult {
+    changeStatus(principal: Principal, id: string, to: InvoiceStatus, userId?: string, options: StatusOptions = {}): MoveResult {
       const moveOptions = { ...(userId === undefined ? {} : { userId }), ...options };
       if (to === 'sent') return lifecycle.issue(principal, id, moveOptions);
+      if (options.exchangeRate !== undefined) throw rateNotTaken(to);
       if (to === 'paid') return lifecycle.markPaid(principal, id, moveOptions);
       if (to === 'void') return lifecycle.void(principal, id, moveOptions);
       const current = findInvoice(principal, id);

@@ -1,6 +1,8 @@
+import { invalidAt } from '../../errors.js';
 import { offsetStretches, type OffsetStretch } from '../../kernel/local-days.js';
 import { amountCents, fromCents } from '../../kernel/money.js';
 import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping } from './document.js';
+import { formatsOf, labelsOf } from './documents/labels.js';
 import { periodDescription } from './tax.js';
 
 /*
@@ -12,6 +14,31 @@ import { periodDescription } from './tax.js';
  */
 
 export const LINE_GROUPINGS: readonly LineGrouping[] = ['project', 'task', 'member', 'entry', 'single'];
+
+/**
+ * The most lines an invoice holds (issue 44 L6): a client reads every one, and the PDF, the
+ * XML and the page grow with them (a year by entry was 57,366 lines, 27 MB of a preview's HTML).
+ * A month by entry of a busy team stays well under it.
+ */
+export const MAX_INVOICE_LINES = 1000;
+
+const GROUPING_WORDS: Record<LineGrouping, string> = {
+  project: 'a line per project',
+  task: 'a line per project and task',
+  member: 'a line per member',
+  entry: 'a line per entry',
+  single: 'one line for the whole period',
+};
+
+/** Refuses (at the Lines field, `groupBy`) an invoice of more lines than an invoice holds, suggesting the groupings that make fewer. */
+export function checkLineCount(count: number, groupBy: LineGrouping): void {
+  if (count <= MAX_INVOICE_LINES) return;
+  const others = LINE_GROUPINGS.filter((g) => g !== groupBy && g !== 'entry').map((g) => GROUPING_WORDS[g]);
+  throw invalidAt(
+    'groupBy',
+    `This invoice would have ${count.toLocaleString('en')} lines (${GROUPING_WORDS[groupBy]}); an invoice holds at most ${MAX_INVOICE_LINES.toLocaleString('en')}. Choose fewer lines: ${others.slice(0, -1).join(', ')} or ${others.at(-1) as string}; or invoice a shorter range.`,
+  );
+}
 
 /** Invoiceable time summed per (project, task, member, rate). */
 export interface TimeGroup {
@@ -59,6 +86,9 @@ function startDays(entries: readonly TimeEntry[], zone: string): (entry: TimeEnt
   };
 }
 
+/** An entry line's day as the documents write dates in their language: 05.10.2026, 5 Oct 2026. */
+const lineDate = (day: string, language: DocumentLanguage): string => formatsOf(labelsOf(language), 'EUR').date(day);
+
 /** UTF-8 byte order of the lower-cased text, as SQLite compares text: lines by name. */
 const byName = (a: string, b: string) => Buffer.compare(Buffer.from(a.toLowerCase()), Buffer.from(b.toLowerCase()));
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -84,7 +114,7 @@ export function linesOf(
     // The entries come in the order of their start (then id), as the invoice lists them.
     const dayOf = startDays(entries, period.timeZone);
     return entries.map((e) => ({
-      description: `${dayOf(e)} ${e.description.trim() === '' ? project(e.projectId) : e.description.trim()}`,
+      description: `${lineDate(dayOf(e), period.language)} ${e.description.trim() === '' ? project(e.projectId) : e.description.trim()}`,
       projectId: e.projectId,
       quantitySec: e.durationSec,
       hourlyRate: e.hourlyRate as number,

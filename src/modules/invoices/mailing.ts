@@ -1,56 +1,126 @@
-import type { Principal } from '../../principal.js';
+import { newId } from '../../ids.js';
+import { toIso } from '../../kernel/time.js';
+import { isOperator, type Principal } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
 import type { InvoiceDocument } from './document.js';
-import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, missingFor } from './documents/index.js';
+import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, documentMediaType, documentRefusal } from './documents/index.js';
 import { formatsOf, labelsOf } from './documents/labels.js';
 import { invoiceErrors as errors } from './errors.js';
-import type { InvoicePorts } from './ports.js';
+import type { DocumentRenderer, InvoicePorts } from './ports.js';
+import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
 import { view } from './views.js';
 
 /** The most a personal message beside the invoice may hold. */
 export const MAX_SEND_MESSAGE = 2000;
+/** The most a greeting may hold (one line). */
+export const MAX_SEND_GREETING = 200;
 
-/** What an owner asks before the documents are made: to whom, which XML beside the PDF (or none), a short message. */
+/** Which document of an invoice a mail carries: the invoice (sent or paid), or the credit note of one voided after issuing. */
+export type MailedDocument = 'invoice' | 'credit-note';
+
+/** What an owner sends: to whom, which XML beside the PDF (or none), the greeting and a short message. */
 export interface SendRequest {
   to: string;
   /** The e-invoice XML attached beside the PDF, or null for the PDF alone. */
   xml: DocumentFormat | null;
   message: string | null;
+  /** The mail's first line; undefined: the language's own ("Hello," / "Guten Tag,"); blank: none. */
+  greeting?: string | null;
+  /** The member who sends: required of the operator (the command line); a member's principal sends as itself. */
+  userId?: string;
 }
 
-/** The send itself: the request, and the documents' bytes made for it (the PDF, and the XML it names). */
-export interface SendInput {
+/** What a send answers: the record's id, the mail message's, where it goes and what it carries. */
+export interface SendResult {
+  id: string;
+  messageId: string;
+  address: string;
+  document: MailedDocument;
+  files: string[];
+}
+
+/** A recorded send, as the invoice page and `invoice show --json` show it. */
+export interface InvoiceSendView {
+  id: string;
+  /** When it was queued (ISO 8601, UTC). */
+  at: string;
+  document: MailedDocument;
   to: string;
-  message: string | null;
-  attachments: Array<{ format: DocumentFormat; bytes: Buffer }>;
+  /** The attached files, the PDF first. */
+  files: string[];
+  by: { userId: string; name: string | null };
+  /** The mail message (the Mail page's and `mail list`'s id). */
+  mailId: string;
+  /** Where that message stands now: queued, sent (the relay took it), failed, cancelled; null once the mail log no longer holds it (30 days). */
+  delivery: 'queued' | 'sent' | 'failed' | 'cancelled' | null;
 }
 
-const MEDIA_TYPE = (format: DocumentFormat) => (format === 'pdf' ? 'application/pdf' : 'application/xml');
+/** The whole mail as the Send form shows it before sending: headers, the paragraphs around the message, the facts. */
+export interface MailOutline {
+  /** Whether mail is set up on this server (else the form is not offered). */
+  enabled: boolean;
+  document: MailedDocument;
+  /** The From header: the issuer's name and the server's own address (MAIL_FROM's). */
+  from: { name: string; address: string | null };
+  /** Where a reply goes: the issuer's email, or null (to the From address). */
+  replyTo: string | null;
+  /** The address prefilled: the recipient's email as the invoice stores it. */
+  to: string;
+  subject: string;
+  /** The greeting prefilled (the language's), which the sender may change or clear. */
+  greeting: string;
+  /** The paragraph after the greeting (as it reads under a greeting; capitalised when there is none). */
+  opening: string;
+  /** The paragraph that names the attachments, by the XML chosen (`none`: the PDF alone). */
+  files: Record<string, string | null>;
+  /** The e-invoice formats that can be attached (ready), in the form's order. */
+  ready: DocumentFormat[];
+  facts: Array<[string, string]>;
+  closing: string;
+}
 
-/**
- * Sending an issued invoice by mail (part of the invoices service): owners only, as issuing; the
- * invoice sent or paid; the PDF and at most one ready e-invoice XML attached; one message queued
- * through the mail port inside the write, so it is sent by the mail module's sender after the
- * commit. The documents are made by the caller before (on the document threads), never inside
- * the write.
- */
-export function createSending({ ports, write, access }: { ports: InvoicePorts; write: DomainWrite; access: Access }) {
-  const { findInvoice, requireOwner } = access;
+/** The mailed document's number, and whether the credit note is meant. */
+const mailedOf = (invoice: InvoiceDocument): MailedDocument | null =>
+  invoice.status === 'sent' || invoice.status === 'paid'
+    ? 'invoice'
+    : invoice.status === 'void' && invoice.creditNote
+      ? 'credit-note'
+      : null;
 
-  /** Every rule of a send that needs no document: who, which invoice, the address, the message, the XML's readiness. */
-  function check(principal: Principal, id: string, request: SendRequest): { invoice: InvoiceDocument; to: string; message: string | null } {
+/** Every rule of a send that needs no document (part of createSending): who, which invoice, the address, the greeting, the message, the documents' readiness. */
+function createSendCheck({ ports, access }: { ports: InvoicePorts; access: Access }) {
+  const { findInvoice, requireOwner, actingMember } = access;
+
+  /** The greeting as it will be written: the language's by default, none when blank; one line, bounded. */
+  function greetingOf(invoice: InvoiceDocument, given: string | null | undefined): string | null {
+    if (given === undefined) return defaultGreeting(invoice);
+    const text = (given ?? '').trim();
+    if (text === '') return null;
+    if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(text) || text.length > MAX_SEND_GREETING)
+      throw new DomainError(
+        'invalid',
+        `The greeting is one line of at most ${MAX_SEND_GREETING} characters (it has ${text.length}${/[\p{Cc}\p{Zl}\p{Zp}]/u.test(text) ? ' and a line break' : ''}): shorten it, or leave it empty for none.`,
+        { field: 'greeting' },
+      );
+    return text;
+  }
+
+  /** Every rule of a send that needs no document: who, which invoice, the address, the greeting, the message, the documents' readiness. */
+  function check(principal: Principal, id: string, request: SendRequest) {
     const row = findInvoice(principal, id);
     requireOwner(principal, row.workspaceId, 'send invoices', () => errors.notFound(id));
+    const acting = actingMember(principal, row.workspaceId, request.userId);
     if (!ports.mail.enabled())
       throw errors.invalid('Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM and restarts it.');
     const invoice = view(row);
-    if (invoice.status !== 'sent' && invoice.status !== 'paid')
+    const document = mailedOf(invoice);
+    if (document === null)
       throw errors.conflict(
         invoice.status === 'draft'
           ? `Invoice ${id} is a draft: issue it first (it then gets its number); only an issued invoice is sent by mail.`
-          : `${invoice.number ?? `Invoice ${id}`} is void: a void invoice is not sent by mail.`,
+          : `Invoice ${id} is a void draft: it was never issued, so there is nothing to send.`,
       );
     const to = request.to.trim();
     if (to === '')
@@ -65,6 +135,7 @@ export function createSending({ ports, write, access }: { ports: InvoicePorts; w
         `${to} cannot receive mail from here: type one address such as billing@example.org (no name, comma, quote or space).`,
         { field: 'to' },
       );
+    const greeting = greetingOf(invoice, request.greeting);
     const message = request.message === null || request.message.trim() === '' ? null : request.message.trim();
     if (message !== null && message.length > MAX_SEND_MESSAGE)
       throw new DomainError(
@@ -74,6 +145,8 @@ export function createSending({ ports, write, access }: { ports: InvoicePorts; w
           field: 'message',
         },
       );
+    const creditNote = document === 'credit-note';
+    const what = creditNote ? 'credit note' : 'invoice';
     if (request.xml !== null) {
       if (request.xml === 'pdf' || !DOCUMENT_FORMATS.includes(request.xml))
         throw new DomainError(
@@ -81,38 +154,134 @@ export function createSending({ ports, write, access }: { ports: InvoicePorts; w
           `Choose the e-invoice to attach beside the PDF: ${DOCUMENT_FORMATS.filter((f) => f !== 'pdf').join(', ')}, or none (got ${JSON.stringify(request.xml)}).`,
           { field: 'xml' },
         );
-      const missing = missingFor(invoice, request.xml);
-      if (missing.length > 0)
+      const refused = documentRefusal(invoice, request.xml, { creditNote });
+      if (refused)
         throw new DomainError(
           'invalid',
-          `${request.xml} cannot be made for this invoice yet: it lacks ${missing.map((m) => `${m.label} (${m.bt})`).join(', ')}. Fill them on this page, or attach another format or none.`,
+          refused.missing.length > 0
+            ? `${request.xml} cannot be made for this ${what} yet: it lacks ${refused.missing.map((m) => `${m.label} (${m.bt})`).join(', ')}. Fill them on this page, or attach another format or none.`
+            : `${request.xml} cannot be made for this ${what}: ${refused.message} Attach another format or none.`,
           { field: 'xml' },
         );
     }
-    return { invoice, to, message };
+    const pdf = documentRefusal(invoice, 'pdf', { creditNote });
+    if (pdf) throw errors.invalid(`The PDF cannot be made, so nothing is sent: ${pdf.message}`);
+    const formats: DocumentFormat[] = request.xml === null ? ['pdf'] : ['pdf', request.xml];
+    return { invoice, acting, document, creditNote, to, greeting, message, formats };
   }
 
+  return check;
+}
+
+/** A recorded send as it is shown, with where its message stands now. */
+const sendView = (ports: InvoicePorts, row: InvoiceSendRow, names: Map<string, string>): InvoiceSendView => ({
+  id: row.id,
+  at: toIso(row.createdAt),
+  document: row.document === 'credit_note' ? 'credit-note' : 'invoice',
+  to: row.recipient,
+  files: JSON.parse(row.files) as string[],
+  by: { userId: row.sentBy, name: names.get(row.sentBy) ?? null },
+  mailId: row.mailId,
+  delivery: ports.mail.delivery(row.mailId)?.status ?? null,
+});
+
+/**
+ * Sending an issued invoice, or the credit note of one voided after issuing, by mail (part of the
+ * invoices service; issue 38, issue 45 items 6 and 12): owners only, as issuing. The one send
+ * path of the pages and the command line: every rule is checked before a document is made, the
+ * PDF and at most one ready e-invoice XML are made through the render port (the document threads
+ * in the server), then one write checks again, queues the message through the mail port (sent by
+ * the mail module's sender after the commit) and records the send (when, to whom, which files,
+ * by whom). The mail's From display name is the issuer's name and its Reply-To the issuer's
+ * email; the From address stays the server's own (MAIL_FROM), which its relay may send as.
+ */
+export function createSending({
+  repo,
+  ports,
+  write,
+  access,
+  render,
+  clock,
+}: {
+  repo: InvoicesRepository;
+  ports: InvoicePorts;
+  write: DomainWrite;
+  access: Access;
+  render: DocumentRenderer;
+  clock: { now(): number };
+}) {
+  const { findInvoice, requireOwner } = access;
+  const check = createSendCheck({ ports, access });
+
   return {
-    /** Refuses, as the send would, a send that may not happen: the page asks before it makes the documents. */
-    checkSend(principal: Principal, id: string, request: SendRequest): InvoiceDocument {
-      return check(principal, id, request).invoice;
+    /**
+     * The whole mail the Send form shows before anything is sent (owners): its headers, the
+     * greeting, the paragraphs around the message and the facts, for each XML that is ready. null
+     * for an invoice that is not sent by mail (a draft; a draft voided).
+     */
+    mailOutline(principal: Principal, id: string): MailOutline | null {
+      const row = findInvoice(principal, id);
+      requireOwner(principal, row.workspaceId, 'send invoices', () => errors.notFound(id));
+      const invoice = view(row);
+      const document = mailedOf(invoice);
+      if (document === null) return null;
+      const creditNote = document === 'credit-note';
+      const ready = DOCUMENT_FORMATS.filter((f) => f !== 'pdf' && documentRefusal(invoice, f, { creditNote }) === null);
+      const issuerName = issuerNameOf(invoice, ports.workspaceName(invoice.workspaceId));
+      const composed = (xml: DocumentFormat | null) =>
+        composeMail(invoice, { issuerName, document, xml, greeting: defaultGreeting(invoice), message: null });
+      const first = composed(null);
+      return {
+        enabled: ports.mail.enabled(),
+        document,
+        from: { name: issuerName, address: ports.mail.senderAddress() },
+        replyTo: replyToOf(invoice, ports)?.address ?? null,
+        to: invoice.recipient?.email ?? '',
+        subject: first.subject,
+        greeting: first.greeting ?? '',
+        opening: first.opening,
+        files: Object.fromEntries([...ready.map((f) => [f, composed(f).files] as const), ['none', null] as const]),
+        ready,
+        facts: first.facts,
+        closing: first.closing,
+      };
+    },
+
+    /** The invoice's sends by mail, oldest first (whoever reads the invoice). */
+    sends(principal: Principal, id: string): InvoiceSendView[] {
+      findInvoice(principal, id);
+      const rows = repo.sends(id);
+      const names = new Map(ports.userNames([...new Set(rows.map((r) => r.sentBy))]).map((u) => [u.id, u.name]));
+      return rows.map((row) => sendView(ports, row, names));
     },
 
     /**
-     * Queues the invoice's mail to `to`: subject "Invoice <number> from <issuer>", text and HTML in
-     * the invoice's language, the PDF and the XML given (named as their downloads are). One write:
-     * the invoice is read, checked and the message queued together. Returns the message's id and
-     * the address it goes to.
+     * Sends the invoice (sent or paid), or the credit note of a void one, to `to`: subject, text
+     * and HTML in the invoice's language, the PDF and the XML asked for (named as their downloads
+     * are), From the issuer's name at the server's address, Reply-To the issuer's email. Checked
+     * first; the documents made through the render port; then one write checks again, queues the
+     * message and records the send. Refusals name their field (to, xml, greeting, message).
      */
-    send(principal: Principal, id: string, input: SendInput): { messageId: string; address: string } {
-      const pdf = input.attachments.filter((a) => a.format === 'pdf');
-      const xml = input.attachments.filter((a) => a.format !== 'pdf');
-      if (pdf.length !== 1 || xml.length > 1)
-        throw errors.invalid(`An invoice is sent with its PDF and at most one e-invoice XML (got ${input.attachments.length} documents).`);
+    async send(principal: Principal, id: string, request: SendRequest): Promise<SendResult> {
+      const checked = check(principal, id, request);
+      // The documents, one after the other (the second would only wait for the first's thread).
+      const made: Array<{ format: DocumentFormat; bytes: Buffer }> = [];
+      for (const format of checked.formats)
+        made.push({ format, bytes: await render(checked.invoice, format, { creditNote: checked.creditNote }) });
       return write(() => {
-        const { invoice, to, message } = check(principal, id, { to: input.to, message: input.message, xml: xml[0]?.format ?? null });
+        // Again inside the write: the invoice may have moved (voided, say) while its documents were made.
+        const { invoice, acting, document, creditNote, to, greeting, message } = check(principal, id, request);
+        if (document !== checked.document) throw errors.conflict(`Invoice ${id} changed while its documents were made: send it again.`);
+        // The mail budget (issue 44 M5): once per send, inside this write, before the message is queued.
+        ports.mail.spend({ kind: 'invoice', userId: isOperator(principal) ? null : principal.userId, workspaceId: invoice.workspaceId });
         const issuerName = issuerNameOf(invoice, ports.workspaceName(invoice.workspaceId));
-        const composed = invoiceMail(invoice, issuerName, message, xml[0]?.format ?? null);
+        const xml = made.find((m) => m.format !== 'pdf')?.format ?? null;
+        const composed = composeMail(invoice, { issuerName, document, xml, greeting, message });
+        const files = made.map((m) => ({
+          name: documentFileName(invoice, m.format, { creditNote }),
+          type: documentMediaType(m.format),
+          bytes: m.bytes,
+        }));
         const messageId = ports.mail.queue({
           kind: 'invoice',
           to: { address: to, name: invoice.recipient?.legalName ?? invoice.recipient?.name ?? null },
@@ -121,14 +290,24 @@ export function createSending({ ports, write, access }: { ports: InvoicePorts; w
           subject: composed.subject,
           text: composed.text,
           html: composed.html,
-          attachments: input.attachments.map((a) => ({
-            name: documentFileName(invoice, a.format),
-            type: MEDIA_TYPE(a.format),
-            bytes: a.bytes,
-          })),
+          attachments: files,
+          fromName: issuerName,
+          replyTo: replyToOf(invoice, ports),
+        });
+        const sendId = newId('isnd');
+        repo.insertSend({
+          id: sendId,
+          workspaceId: invoice.workspaceId,
+          invoiceId: invoice.id,
+          document: creditNote ? 'credit_note' : 'invoice',
+          recipient: to,
+          files: JSON.stringify(files.map((f) => f.name)),
+          mailId: messageId,
+          sentBy: acting.userId,
+          createdAt: clock.now(),
         });
         // The invoice itself does not change (decisions §11: after issuing, only status, paid date and fills do).
-        return { messageId, address: to };
+        return { id: sendId, messageId, address: to, document, files: files.map((f) => f.name) };
       });
     },
   };
@@ -136,6 +315,14 @@ export function createSending({ ports, write, access }: { ports: InvoicePorts; w
 
 const issuerNameOf = (invoice: InvoiceDocument, workspaceName: string | null): string =>
   (invoice.issuer?.legalName ?? '').trim() || workspaceName || 'timetrack';
+
+/** Reply-To: the issuer's email as the invoice stores it, when mail can be addressed to it. */
+const replyToOf = (invoice: InvoiceDocument, ports: InvoicePorts): { address: string; name: string | null } | null => {
+  const address = (invoice.issuer?.email ?? '').trim();
+  return address !== '' && ports.mail.deliverable(address) ? { address, name: (invoice.issuer?.legalName ?? '').trim() || null } : null;
+};
+
+const defaultGreeting = (invoice: InvoiceDocument): string => (invoice.language === 'de' ? 'Guten Tag,' : 'Hello,');
 
 const escape = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -147,51 +334,86 @@ const oneLine = (text: string): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** The invoice's mail in its language: the subject, and the same paragraphs as plain text and as HTML. */
-export function invoiceMail(
+const capitalised = (text: string): string => text.charAt(0).toLocaleUpperCase() + text.slice(1);
+
+/**
+ * The mail of an invoice or its credit note in the invoice's language: the subject, the parts the
+ * Send form shows (greeting, opening, message, the files' sentence, the facts, the closing), and
+ * the same paragraphs as plain text and as HTML.
+ */
+export function composeMail(
   invoice: InvoiceDocument,
-  issuerName: string,
-  message: string | null,
-  xml: DocumentFormat | null,
-): { subject: string; text: string; html: string } {
+  parts: { issuerName: string; document: MailedDocument; xml: DocumentFormat | null; greeting: string | null; message: string | null },
+): {
+  subject: string;
+  greeting: string | null;
+  opening: string;
+  files: string | null;
+  facts: Array<[string, string]>;
+  closing: string;
+  text: string;
+  html: string;
+} {
+  const { issuerName, xml, greeting, message } = parts;
   const de = invoice.language === 'de';
+  const creditNote = parts.document === 'credit-note';
   const f = formatsOf(labelsOf(invoice.language), invoice.currency);
-  const number = invoice.number ?? '';
-  const issued = invoice.issueDate ? f.date(invoice.issueDate) : '';
+  const number = (creditNote ? invoice.creditNote?.number : invoice.number) ?? '';
+  const dated = creditNote ? invoice.creditNote?.issueDate : invoice.issueDate;
+  const issued = dated ? f.date(dated) : '';
+  const invoiceIssued = invoice.issueDate ? f.date(invoice.issueDate) : '';
   const gross = f.money(invoice.grossTotal);
-  const facts: Array<[string, string]> = de
-    ? [
-        ['Rechnungsnummer', number],
-        ['Rechnungsdatum', issued],
-        ['Gesamtbetrag', gross],
-        ...(invoice.status === 'paid'
-          ? ([['Bezahlt am', invoice.paidDate ? f.date(invoice.paidDate) : '']] as Array<[string, string]>)
-          : ([['Fällig am', invoice.dueDate ? f.date(invoice.dueDate) : '']] as Array<[string, string]>)),
-        ...(invoice.paymentTerms ? ([['Zahlungsbedingungen', invoice.paymentTerms]] as Array<[string, string]>) : []),
-      ]
-    : [
-        ['Invoice number', number],
-        ['Invoice date', issued],
-        ['Total', gross],
-        ...(invoice.status === 'paid'
-          ? ([['Paid on', invoice.paidDate ? f.date(invoice.paidDate) : '']] as Array<[string, string]>)
-          : ([['Due date', invoice.dueDate ? f.date(invoice.dueDate) : '']] as Array<[string, string]>)),
-        ...(invoice.paymentTerms ? ([['Payment terms', invoice.paymentTerms]] as Array<[string, string]>) : []),
-      ];
-  const opening = de
-    ? `anbei erhalten Sie die Rechnung ${number} vom ${issued} von ${issuerName} über ${gross}.`
-    : `Please find attached invoice ${number} of ${issued} from ${issuerName} for ${gross}.`;
+  const pair = (k: string, v: string): [string, string] => [k, v];
+  let facts: Array<[string, string]>;
+  let opening: string;
+  if (creditNote) {
+    facts = de
+      ? [
+          pair('Nummer der Rechnungskorrektur', number),
+          pair('Datum', issued),
+          pair('Storniert', `Rechnung ${invoice.number ?? ''} vom ${invoiceIssued}`),
+          pair('Gesamtbetrag', gross),
+        ]
+      : [
+          pair('Credit note number', number),
+          pair('Credit note date', issued),
+          pair('Cancels', `invoice ${invoice.number ?? ''} of ${invoiceIssued}`),
+          pair('Total', gross),
+        ];
+    opening = de
+      ? `anbei erhalten Sie die Rechnungskorrektur ${number} vom ${issued} von ${issuerName} über ${gross}. Sie storniert die Rechnung ${invoice.number ?? ''} vom ${invoiceIssued}.`
+      : `Please find attached credit note ${number} of ${issued} from ${issuerName} for ${gross}. It cancels invoice ${invoice.number ?? ''} of ${invoiceIssued}.`;
+  } else {
+    const due =
+      invoice.status === 'paid'
+        ? pair(de ? 'Bezahlt am' : 'Paid on', invoice.paidDate ? f.date(invoice.paidDate) : '')
+        : pair(de ? 'Fällig am' : 'Due date', invoice.dueDate ? f.date(invoice.dueDate) : '');
+    const terms = invoice.paymentTerms ? [pair(de ? 'Zahlungsbedingungen' : 'Payment terms', invoice.paymentTerms)] : [];
+    facts = de
+      ? [pair('Rechnungsnummer', number), pair('Rechnungsdatum', issued), pair('Gesamtbetrag', gross), due, ...terms]
+      : [pair('Invoice number', number), pair('Invoice date', issued), pair('Total', gross), due, ...terms];
+    opening = de
+      ? `anbei erhalten Sie die Rechnung ${number} vom ${issued} von ${issuerName} über ${gross}.`
+      : `Please find attached invoice ${number} of ${issued} from ${issuerName} for ${gross}.`;
+  }
+  if (greeting === null) opening = capitalised(opening);
+  const thing = de ? (creditNote ? 'Rechnungskorrektur' : 'Rechnung') : creditNote ? 'credit note' : 'invoice';
   const files = xml
     ? de
-      ? `Die PDF-Datei ist die Rechnung; ${documentFileName(invoice, xml)} enthält dieselbe Rechnung als E-Rechnung (${xml}) für Ihre Buchhaltung.`
-      : `The PDF is the invoice; ${documentFileName(invoice, xml)} holds the same invoice as an e-invoice (${xml}) for your accounting system.`
+      ? `Die PDF-Datei ist die ${thing}; ${documentFileName(invoice, xml, { creditNote })} enthält dieselbe ${thing} als E-Rechnung (${xml}) für Ihre Buchhaltung.`
+      : `The PDF is the ${thing}; ${documentFileName(invoice, xml, { creditNote })} holds the same ${thing} as an e-invoice (${xml}) for your accounting system.`
     : null;
   const closing = de ? `Mit freundlichen Grüßen\n${issuerName}` : `Kind regards\n${issuerName}`;
-  const paragraphs = [de ? 'Guten Tag,' : 'Hello,', opening, ...(message ? [message] : []), ...(files ? [files] : [])];
+  const subject = oneLine(
+    de
+      ? `${creditNote ? 'Rechnungskorrektur' : 'Rechnung'} ${number} von ${issuerName}`
+      : `${creditNote ? 'Credit note' : 'Invoice'} ${number} from ${issuerName}`,
+  );
+  const paragraphs = [...(greeting ? [greeting] : []), opening, ...(message ? [message] : []), ...(files ? [files] : [])];
   const text = `${paragraphs.join('\n\n')}\n\n${facts.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${closing}\n`;
   const para = (p: string) => `<p style="margin:0 0 16px;white-space:pre-line">${escape(p)}</p>`;
   const html = `<!doctype html>
-<html lang="${de ? 'de' : 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(oneLine(subjectOf(invoice, issuerName)))}</title></head>
+<html lang="${de ? 'de' : 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(subject)}</title></head>
 <body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px;line-height:1.5;color:#222">
 ${paragraphs.map(para).join('\n')}
 <table style="border-collapse:collapse;margin:0 0 16px">${facts
@@ -203,10 +425,5 @@ ${paragraphs.map(para).join('\n')}
 ${para(closing)}
 </body></html>
 `;
-  return { subject: subjectOf(invoice, issuerName), text, html };
+  return { subject, greeting, opening, files, facts, closing, text, html };
 }
-
-const subjectOf = (invoice: InvoiceDocument, issuerName: string): string =>
-  oneLine(
-    invoice.language === 'de' ? `Rechnung ${invoice.number ?? ''} von ${issuerName}` : `Invoice ${invoice.number ?? ''} from ${issuerName}`,
-  );

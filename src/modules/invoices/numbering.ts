@@ -77,9 +77,15 @@ export function createNumbering({
     return number;
   }
 
-  /** The refusal of a number the unique index turned down (the pattern was changed to give old numbers again). */
-  const numberTaken = (workspaceId: string) =>
-    `The number this document would get is already taken in workspace ${workspaceId} (the number pattern was changed since): change numberPattern so that it gives new numbers (timetrack workspace invoicing ${workspaceId} --set numberPattern=…), then try again. Nothing was changed.`;
+  /**
+   * The refusal of a number the unique index turned down (the pattern was changed to give old
+   * numbers again), in the words of whom it is for: the operator's command line, or a member's
+   * Workspace page.
+   */
+  const numberTaken = (workspaceId: string, toOperator = true) =>
+    toOperator
+      ? `The number this document would get is already taken in workspace ${workspaceId} (the number pattern was changed since): change numberPattern so that it gives new numbers (timetrack workspace invoicing ${workspaceId} --set numberPattern=…), then try again. Nothing was changed.`
+      : 'The number this document would get is already taken (the number pattern was changed since): change the number pattern under Settings › Workspace › Invoicing so that it gives new numbers, then try again. Nothing was changed.';
 
   return { moveDate, nextNumber, numberTaken, upcoming };
 }

@@ -1,4 +1,6 @@
 import type { Invoiceable } from '../entries/service.js';
+import type { InvoiceDocument } from './document.js';
+import type { DocumentFormat } from './documents/index.js';
 import type { TimeEntry, TimeGroup } from './lines.js';
 
 /** What invoicing reads and changes of other modules, through their services (wired in src/services.ts). */
@@ -25,6 +27,16 @@ export interface InvoicePorts {
   mail: InvoiceMail;
 }
 
+/**
+ * Where a document is made (issue 45 item 6): the server's document threads (src/documents/pool.ts:
+ * a PDF of 500 lines is a second of CPU the request thread must not spend), or this process (the
+ * command line, tests, a server without document threads). Given the stored invoice, the format
+ * and whether the credit note is wanted; the invoices service checks first, so the renderer only
+ * makes bytes (and raises a refusal it finds again as its DomainError). It may refuse for want
+ * of a free thread (the pool's own error, which the pages translate into 503).
+ */
+export type DocumentRenderer = (doc: InvoiceDocument, format: DocumentFormat, options: { creditNote: boolean }) => Promise<Buffer>;
+
 /** A message as the mail module queues it: one recipient, both bodies, attachments; for a workspace's Mail page. */
 export interface InvoiceMessage {
   kind: string;
@@ -35,6 +47,10 @@ export interface InvoiceMessage {
   text: string;
   html: string;
   attachments: Array<{ name: string; type: string; bytes: Buffer }>;
+  /** The From display name (the issuer's), beside the server's own address (MAIL_FROM's). */
+  fromName: string;
+  /** Where a reply goes (the issuer's email), or null: to MAIL_FROM. */
+  replyTo: { address: string; name: string | null } | null;
 }
 
 /** What invoicing asks of the mail module. */
@@ -43,6 +59,16 @@ export interface InvoiceMail {
   enabled(): boolean;
   /** Whether an address can be given to the relay as one recipient. */
   deliverable(address: string): boolean;
+  /** The address mail leaves from (MAIL_FROM's), or null when mail is off: the Send form shows it. */
+  senderAddress(): string | null;
+  /** Where a queued message stands now (the Mail page's status), or null when the log no longer holds it (kept 30 days). */
+  delivery(messageId: string): { status: 'queued' | 'sent' | 'failed' | 'cancelled'; sentAt: number | null } | null;
   /** Queues a message inside the caller's write (sent after the commit); its id. Refuses an address or attachment it cannot send (DomainError `invalid`). */
   queue(message: InvoiceMessage): string;
+  /**
+   * Inside the send's write: counts an invoice mail against its sender's and the workspace's
+   * budgets, or refuses it (BudgetSpent, 429, saying when: issue 44 M5). `userId` null: the
+   * operator, whom no budget limits.
+   */
+  spend(cause: { kind: 'invoice'; userId: string | null; workspaceId: string }): void;
 }

@@ -17,6 +17,7 @@ insert into "invoice_settings" ("workspace_id", "number_pattern", "tax_category"
 
 
 insert into "invoices" ("id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, ?, ?, ?) returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
+--   SEARCH invoice_sends USING COVERING INDEX invoice_sends_invoice (invoice_id=?)
 --   SEARCH invoice_numbers USING COVERING INDEX invoice_numbers_document (invoice_id=?)
 
 select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at" from "invoices" where "invoices"."id" = ?;
@@ -45,4 +46,11 @@ update "invoices" set "status" = ?, "paid_date" = ?, "updated_at" = ? where "inv
 
 select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at" from "invoices" where ("invoices"."workspace_id" = ? and "invoices"."status" = ? and "invoices"."client_id" = ?) order by "invoices"."created_at" desc, "invoices"."id" desc;
 --   SEARCH invoices USING INDEX invoices_workspace (workspace_id=?)
+--   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
+
+insert into "invoice_sends" ("id", "workspace_id", "invoice_id", "document", "recipient", "files", "mail_id", "sent_by", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+
+select "id", "workspace_id", "invoice_id", "document", "recipient", "files", "mail_id", "sent_by", "created_at" from "invoice_sends" where "invoice_sends"."invoice_id" = ? order by "invoice_sends"."created_at" asc, rowid;
+--   SEARCH invoice_sends USING INDEX invoice_sends_invoice (invoice_id=?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY

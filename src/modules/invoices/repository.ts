@@ -1,11 +1,12 @@
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { invoiceNumbers, invoices, invoiceSettings } from './schema.js';
+import { invoiceNumbers, invoiceSends, invoices, invoiceSettings } from './schema.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type InvoiceSettingsRow = typeof invoiceSettings.$inferSelect;
+export type InvoiceSendRow = typeof invoiceSends.$inferSelect;
 
-/** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, the settings). */
+/** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, their sends, the settings). */
 export function createInvoicesRepository(db: Db) {
   return {
     invoice: (id: string): InvoiceRow | undefined => db.select().from(invoices).where(eq(invoices.id, id)).get(),
@@ -76,6 +77,18 @@ export function createInvoicesRepository(db: Db) {
       db.delete(invoiceNumbers).where(eq(invoiceNumbers.invoiceId, id)).run();
       db.delete(invoices).where(eq(invoices.id, id)).run();
     },
+    /** Records a send by mail (in the write that queues its message). */
+    insertSend: (values: typeof invoiceSends.$inferInsert): void => {
+      db.insert(invoiceSends).values(values).run();
+    },
+    /** An invoice's sends by mail, oldest first; two in one millisecond in the order they were recorded (rowid), not by their random ids. */
+    sends: (invoiceId: string): InvoiceSendRow[] =>
+      db
+        .select()
+        .from(invoiceSends)
+        .where(eq(invoiceSends.invoiceId, invoiceId))
+        .orderBy(asc(invoiceSends.createdAt), sql`rowid`)
+        .all(),
 
     settings: (workspaceId: string): InvoiceSettingsRow | undefined =>
       db.select().from(invoiceSettings).where(eq(invoiceSettings.workspaceId, workspaceId)).get(),

@@ -100,3 +100,36 @@ export const invoiceSettings = sqliteTable('invoice_settings', {
   language: text('language', { enum: ['en', 'de'] }).notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Every time an invoice or its credit note was sent by mail (issue 45 item 12): when, to whom,
+ * which documents, by whom, and the mail message that carries them (the Mail page's row, whose
+ * status says whether the relay took it). Written in the same write that queues the message.
+ */
+export const invoiceSends = sqliteTable(
+  'invoice_sends',
+  {
+    /** `isnd_…`. */
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    /** Which document was sent: the invoice, or its credit note. */
+    document: text('document', { enum: ['invoice', 'credit_note'] }).notNull(),
+    /** The one address it went to. */
+    recipient: text('recipient').notNull(),
+    /** JSON array of the attached files' names, in order (the PDF first). */
+    files: text('files').notNull(),
+    /** The mail message (mail_messages.id) that carries it. */
+    mailId: text('mail_id').notNull(),
+    /** The member who sent it (the operator names one). */
+    sentBy: text('sent_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('invoice_sends_invoice').on(t.invoiceId, t.createdAt, t.id)],
+);

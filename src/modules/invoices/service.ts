@@ -5,31 +5,49 @@ import { canonicalTimeZone } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
+import { renderDocument } from './documents/index.js';
 import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creation.js';
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { createSending } from './mailing.js';
+import { createPublishing } from './publishing.js';
 import { createNumbering } from './numbering.js';
 import { createInvoiceTransfer } from './transfer.js';
-import type { InvoicePorts } from './ports.js';
+import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
 import { applySettings, type InvoicingSettings, type SettingsPatch, settingsOf } from './settings.js';
 import { view } from './views.js';
+export { creditNoteOf, type CreditNoteView } from './views.js';
 
 type Schemas = components['schemas'];
 export type InvoiceView = InvoiceDocument;
 export type InvoiceStatus = Schemas['InvoiceStatus'];
 export type { IssuerProfilePatch } from './fields.js';
-export type { InvoicePorts } from './ports.js';
+export type { DocumentRenderer, InvoicePorts } from './ports.js';
 export type { Draft, DraftInput } from './creation.js';
 export type { InvoicingSettings, SettingsPatch } from './settings.js';
 export type { MoveOptions, MoveResult } from './lifecycle.js';
 export { DEFAULT_PAYMENT_TERMS_DAYS } from './lifecycle.js';
 export { settingsPatchOfText } from './settings.js';
 export { LINE_GROUPINGS } from './lines.js';
-export { MAX_SEND_MESSAGE, type SendInput, type SendRequest } from './mailing.js';
+export { otherVatCurrency, parseExchangeRate } from './currency.js';
+export { printedLineHours } from './documents/model.js';
+export {
+  composeMail,
+  type InvoiceSendView,
+  type MailedDocument,
+  type MailOutline,
+  MAX_SEND_GREETING,
+  MAX_SEND_MESSAGE,
+  type SendRequest,
+  type SendResult,
+} from './mailing.js';
+export { DocumentNotReady, type DocumentState, type MadeDocument } from './publishing.js';
+export { readsInvoices, type InvoiceReader } from './access.js';
+export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from './documents/index.js';
+export { MAX_INVOICE_LINES } from './lines.js';
 export {
   checkInvoiceRecord,
   checkProfileRecord,
@@ -53,11 +71,44 @@ export interface InvoiceInput extends DraftInput {
 export type InvoicePreview = Draft;
 
 /** The number the next document would get if the acting member issued it today (owners, and the operator naming one). */
-function upcomingNumberOf(deps: Parameters<typeof createNumbering>[0], { requireOwner, actingMember }: Access) {
+function upcomingNumberOf(deps: Parameters<typeof createNumbering>[0], { requireSettingsOwner, actingMember }: Access) {
   const numbering = createNumbering(deps);
   return (principal: Principal, workspaceId: string, userId?: string): { number: string; date: string } => {
-    requireOwner(principal, workspaceId, 'see the invoicing settings', () => errors.hidden(workspaceId));
+    requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');
     return numbering.upcoming(workspaceId, actingMember(principal, workspaceId, userId).userId);
+  };
+}
+
+/** The workspace's invoicing settings and the next number they give (its owners and the operator; part of the service). */
+function settingsMethods(
+  deps: { repo: InvoicesRepository; ports: InvoicePorts; clock: Clock; write: DomainWrite; defaultTimeZone: string },
+  access: Access,
+) {
+  const { repo, ports, clock, write } = deps;
+  const { requireSettingsOwner } = access;
+  const upcomingNumber = upcomingNumberOf(deps, access);
+  return {
+    /** The workspace's invoicing settings (owners and the operator). */
+    settings(principal: Principal, workspaceId: string): InvoicingSettings {
+      requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');
+      ports.requireWorkspace(workspaceId);
+      return settingsOf(repo.settings(workspaceId));
+    },
+
+    /** The number the next document would get if the acting member issued it today: the settings' example. */
+    upcomingNumber,
+
+    /** Changes invoicing settings (owners and the operator): each key checked, all or none; null resets a key. */
+    setSettings(principal: Principal, workspaceId: string, patch: SettingsPatch): { id: string } {
+      requireSettingsOwner(principal, workspaceId, 'change the invoicing settings');
+      if (Object.keys(patch).length === 0) throw invalid('Give at least one setting to change.');
+      return write(() => {
+        ports.requireWorkspace(workspaceId);
+        const next = applySettings(settingsOf(repo.settings(workspaceId)), patch);
+        repo.storeSettings({ workspaceId, ...next, updatedAt: clock.now() });
+        return { id: workspaceId };
+      });
+    },
   };
 }
 
@@ -94,8 +145,9 @@ function createDrafting({
 /**
  * Invoices (decisions §11): made from a client's billable, completed, un-invoiced entries; issued
  * with a number of the workspace's series and a date; paid; voided (an issued one with its credit
- * note). Owners create, issue, mark paid, void and fill; owners and members who see colleagues'
- * money read; anyone else finds nothing (404). The operator (the command line) may do everything,
+ * note); their documents made and mailed. Owners create, issue, mark paid, void, fill and send;
+ * who reads is `readsInvoices` (access.ts: money visibility, and colleagues' time for who is no
+ * owner); anyone else finds nothing (404). The operator (the command line) may do everything,
  * naming the member who acts. Each creation and move is one write with its event.
  */
 export function createInvoicesService({
@@ -104,6 +156,7 @@ export function createInvoicesService({
   clock,
   write,
   defaultTimeZone = 'UTC',
+  render = (doc, format, options) => renderDocument(doc, format, options),
 }: {
   repo: InvoicesRepository;
   ports: InvoicePorts;
@@ -111,11 +164,12 @@ export function createInvoicesService({
   write: DomainWrite;
   /** The server's zone: the day of a member who chose none. */
   defaultTimeZone?: string;
+  /** Where documents are made: the server's document threads; by default this process (the command line, tests). */
+  render?: DocumentRenderer;
 }) {
   const access = createAccess({ repo, ports });
   const { mayRead, requireOwner, findInvoice } = access;
   const lifecycle = createLifecycle({ repo, ports, clock, write, access, defaultTimeZone });
-  const upcomingNumber = upcomingNumberOf({ repo, ports, clock, defaultTimeZone }, access);
   const drafting = createDrafting({ repo, ports, access, defaultTimeZone });
 
   const service = {
@@ -142,27 +196,7 @@ export function createInvoicesService({
       });
     },
 
-    /** The workspace's invoicing settings (owners and the operator). */
-    settings(principal: Principal, workspaceId: string): InvoicingSettings {
-      requireOwner(principal, workspaceId, 'see the invoicing settings', () => errors.hidden(workspaceId));
-      ports.requireWorkspace(workspaceId);
-      return settingsOf(repo.settings(workspaceId));
-    },
-
-    /** The number the next document would get if the acting member issued it today: the settings' example. */
-    upcomingNumber,
-
-    /** Changes invoicing settings (owners and the operator): each key checked, all or none; null resets a key. */
-    setSettings(principal: Principal, workspaceId: string, patch: SettingsPatch): { id: string } {
-      requireOwner(principal, workspaceId, 'change the invoicing settings', () => errors.hidden(workspaceId));
-      if (Object.keys(patch).length === 0) throw invalid('Give at least one setting to change.');
-      return write(() => {
-        ports.requireWorkspace(workspaceId);
-        const next = applySettings(settingsOf(repo.settings(workspaceId)), patch);
-        repo.storeSettings({ workspaceId, ...next, updatedAt: clock.now() });
-        return { id: workspaceId };
-      });
-    },
+    ...settingsMethods({ repo, ports, clock, write, defaultTimeZone }, access),
 
     ...guards(access),
 
@@ -234,12 +268,12 @@ export function createInvoicesService({
       });
     },
 
-    // The documents (PDF, XRechnung, Peppol) are made from `get`'s value by the documents part of
-    // this module; `invoice export` and the page's downloads call it with that value.
     ...lifecycle,
     ...createFills({ repo, clock, write, access }),
-    // Sending an issued invoice by mail (owners): checkSend before the documents are made, send after.
-    ...createSending({ ports, write, access }),
+    // The documents (PDF, XRechnung, Peppol) of an invoice: its readiness and a document made, through the render port.
+    ...createPublishing({ access, render }),
+    // Sending an issued invoice or a credit note by mail (owners): checked, its documents made, queued and recorded.
+    ...createSending({ repo, ports, write, access, render, clock }),
     /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */
     imports: createInvoiceTransfer({ repo, ports, clock }),
   };

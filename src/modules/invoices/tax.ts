@@ -115,7 +115,16 @@ export function missingTaxRefusal(workspaceId: string, missing: readonly Missing
   return new DomainError(
     'conflict',
     `This invoice cannot be issued yet: its tax is not set. ${unique.map((m) => `${m.setting}: ${m.problem}; ${where(m)}.`).join(' ')} Then issue it again: the draft takes the settings when it is issued.`,
-    { field: 'tax' },
+    {
+      field: 'tax',
+      people: `This invoice cannot be issued yet: its VAT is not set. ${unique
+        .map((m) =>
+          m.setting === 'taxRate'
+            ? 'Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog).'
+            : 'Give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog.',
+        )
+        .join(' ')} Then issue it again.`,
+    },
   );
 }
 

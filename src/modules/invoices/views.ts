@@ -9,7 +9,11 @@ export type InvoiceView = InvoiceDocument;
 
 /** The whole invoice, a pure function of its stored row (decisions §11). */
 export function view(row: InvoiceRow): InvoiceDocument {
-  const extras = JSON.parse(row.extras) as { taxBreakdown?: TaxBreakdownRow[]; paymentTerms?: string };
+  const extras = JSON.parse(row.extras) as {
+    taxBreakdown?: TaxBreakdownRow[];
+    paymentTerms?: string;
+    vatCurrency?: InvoiceDocument['vatCurrency'];
+  };
   const taxCents = (extras.taxBreakdown ?? []).reduce((sum, r) => sum + toCents(r.taxAmount), 0);
   const grossCents = row.totalCents + taxCents;
   return {
@@ -27,6 +31,7 @@ export function view(row: InvoiceRow): InvoiceDocument {
     total: fromCents(row.totalCents),
     ...(extras.taxBreakdown === undefined ? {} : { taxBreakdown: extras.taxBreakdown }),
     ...(extras.paymentTerms === undefined ? {} : { paymentTerms: extras.paymentTerms }),
+    ...(extras.vatCurrency === undefined ? {} : { vatCurrency: extras.vatCurrency }),
     einvoiceFills: JSON.parse(row.einvoiceFills),
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
@@ -47,3 +52,39 @@ export function view(row: InvoiceRow): InvoiceDocument {
 
 /** The document is what the contract's webhook payloads promise: a change to either that parts them fails `tsc`. */
 export const asContractInvoice = (document: InvoiceDocument): components['schemas']['Invoice'] => document;
+
+/** A credit note as the invoice list shows it (a row of its own beside the invoice it cancels). */
+export interface CreditNoteView {
+  /** The credit note's own number and date. */
+  number: string;
+  issueDate: string;
+  /** The invoice it cancels (now void): its id, number and date. */
+  invoiceId: string;
+  invoiceNumber: string | null;
+  invoiceIssueDate: string | null;
+  clientId: string;
+  clientName: string | null;
+  currency: string;
+  /** The amounts it credits: the cancelled invoice's (positive, as the document states them). */
+  netTotal: number;
+  taxTotal: number;
+  grossTotal: number;
+}
+
+/** The credit note of an invoice voided after it was issued, or null. */
+export function creditNoteOf(invoice: InvoiceDocument): CreditNoteView | null {
+  if (!invoice.creditNote) return null;
+  return {
+    number: invoice.creditNote.number,
+    issueDate: invoice.creditNote.issueDate,
+    invoiceId: invoice.id,
+    invoiceNumber: invoice.number,
+    invoiceIssueDate: invoice.issueDate,
+    clientId: invoice.clientId,
+    clientName: invoice.recipient?.name ?? invoice.recipient?.legalName ?? null,
+    currency: invoice.currency,
+    netTotal: invoice.netTotal,
+    taxTotal: invoice.taxTotal,
+    grossTotal: invoice.grossTotal,
+  };
+}

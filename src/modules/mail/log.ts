@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { isOperator, type Principal } from '../../principal.js';
 import { mailErrors as errors } from './errors.js';
+import type { MailCause } from './budget.js';
 import type { MailRepository } from './repository.js';
 import { type MailView, mailView } from './views.js';
 
@@ -11,11 +12,14 @@ export function mailLogOf({
   write,
   clock,
   afterEnqueue,
+  spend,
 }: {
   repo: MailRepository;
   write: Write<never>;
   clock: Clock;
   afterEnqueue?: (() => void) | undefined;
+  /** The budget of the mail a person causes (./budget.ts): a message sent again is mail they cause. */
+  spend: (cause: MailCause) => void;
 }) {
   /** Who may read a workspace's mail log: its owners, and the operator (every log). */
   const mayRead = (principal: Principal, workspaceId: string | null): void => {
@@ -45,6 +49,9 @@ export function mailLogOf({
       if (row.status !== 'failed') throw errors.notRetryable(row.status);
       if (row.sealed === null) throw errors.contentGone();
       write(() => {
+        // Sent again by an owner: counted against their budget and the workspace's (issue 44, M5).
+        if (!isOperator(principal))
+          spend({ kind: row.kind === 'invoice' ? 'invoice' : 'invitation', userId: principal.userId, workspaceId: row.workspaceId });
         if (!repo.requeue(id, clock.now())) throw errors.notRetryable('queued');
       });
       afterEnqueue?.();

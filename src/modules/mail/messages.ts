@@ -41,11 +41,11 @@ export function templatedMail(composed: Composer, linkTo: (path: string, secret:
       }),
 
     /** A new sign-in email's confirmation, sent to the new address. */
-    emailChange: (to: Recipient, input: { userId: string; name: string; secret: string; expiresAt: number }): string =>
+    emailChange: (to: Recipient, input: { userId: string; secret: string; expiresAt: number }): string =>
       composed(
         'email-change',
         to,
-        emailChangeMail(to, { name: input.name, link: linkTo(MAIL_LINKS.confirmEmail, input.secret), expiresAt: input.expiresAt }),
+        emailChangeMail(to, { link: linkTo(MAIL_LINKS.confirmEmail, input.secret), expiresAt: input.expiresAt }),
         { workspaceId: null, userId: input.userId, expiresAt: input.expiresAt },
       ),
 

@@ -11,6 +11,12 @@ select count(*) from "mail_messages" where "mail_messages"."next_attempt_at" is 
 insert into "mail_messages" ("id", "workspace_id", "user_id", "kind", "recipient", "recipient_name", "subject", "message_id", "sealed", "status", "attempts", "error", "detail", "next_attempt_at", "claimed_until", "expires_at", "sent_at", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, ?, null, ?, null, ?, ?);
 
 
+select "at" from "mail_budget_uses" where ("mail_budget_uses"."key" = ? and "mail_budget_uses"."at" > ?) order by "mail_budget_uses"."at" desc limit ?;
+--   SEARCH mail_budget_uses USING COVERING INDEX mail_budget_uses_key (key=? AND at>?)
+
+insert into "mail_budget_uses" ("key", "at") values (?, ?);
+
+
 update "mail_messages" set "claimed_until" = ? where ("mail_messages"."id" = ? and "mail_messages"."next_attempt_at" is not null and ("mail_messages"."claimed_until" is null or "mail_messages"."claimed_until" <= ?));
 --   SEARCH mail_messages USING INDEX sqlite_autoindex_mail_messages_1 (id=?)
 
@@ -40,6 +46,9 @@ update "mail_messages" set "claimed_until" = ? where ("mail_messages"."next_atte
 
 delete from "mail_messages" where ("mail_messages"."id" < ? and "mail_messages"."next_attempt_at" is null);
 --   SEARCH mail_messages USING INDEX sqlite_autoindex_mail_messages_1 (id<?)
+
+delete from "mail_budget_uses" where "mail_budget_uses"."at" < ?;
+--   SCAN mail_budget_uses
 
 update "mail_messages" set "sealed" = ?, "status" = ?, "error" = ?, "detail" = ?, "next_attempt_at" = ?, "claimed_until" = ?, "updated_at" = ? where ("mail_messages"."user_id" = ? and "mail_messages"."next_attempt_at" is not null);
 --   SEARCH mail_messages USING INDEX mail_messages_user (user_id=?)

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { mailMessages } from './schema.js';
+import { mailBudgetUses, mailMessages } from './schema.js';
 
 export type MailRow = typeof mailMessages.$inferSelect;
 
@@ -37,7 +37,7 @@ export interface Settle {
   clearContent: boolean;
 }
 
-/** Every SQL statement of the mail module, over its own table: mail_messages. */
+/** Every SQL statement of the mail module, over its own tables: mail_messages and mail_budget_uses. */
 export function createMailRepository(db: Db) {
   const statements = {
     // The sender's tick: the due, unleased messages, oldest due first (the partial queue index).
@@ -137,6 +137,21 @@ export function createMailRepository(db: Db) {
         .where(and(eq(mailMessages.userId, userId), isNotNull(mailMessages.nextAttemptAt)))
         .run().changes,
     /** Final messages made before the id `before` (ids are ordered by time): the log's retention. */
+    /** The newest uses of a budget's key since `since`, newest first, at most `limit`. */
+    budgetUses: (key: string, since: number, limit: number): number[] =>
+      db
+        .select({ at: mailBudgetUses.at })
+        .from(mailBudgetUses)
+        .where(and(eq(mailBudgetUses.key, key), sql`${mailBudgetUses.at} > ${since}`))
+        .orderBy(desc(mailBudgetUses.at))
+        .limit(limit)
+        .all()
+        .map((row) => row.at),
+    insertBudgetUse: (key: string, at: number): void => {
+      db.insert(mailBudgetUses).values({ key, at }).run();
+    },
+    /** Uses older than every budget's window go (the hourly retention job). */
+    purgeBudgetUses: (before: number): number => db.delete(mailBudgetUses).where(lt(mailBudgetUses.at, before)).run().changes,
     purge: (before: string): number =>
       db
         .delete(mailMessages)

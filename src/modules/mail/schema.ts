@@ -53,3 +53,19 @@ export const mailMessages = sqliteTable(
     index('mail_messages_user').on(t.userId),
   ],
 );
+
+/**
+ * The uses of the mail budgets (src/modules/mail/budget.ts, issue 44 M5): one row per message a
+ * person caused, under each key it counts against (the person and kind, the workspace), written
+ * in the write that queued the message. Rows older than the longest window (a day) are purged
+ * hourly.
+ */
+export const mailBudgetUses = sqliteTable(
+  'mail_budget_uses',
+  {
+    /** `person:<kind>:<userId>` or `workspace:<workspaceId>`. */
+    key: text('key').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('mail_budget_uses_key').on(t.key, t.at)],
+);

@@ -5,6 +5,10 @@ export interface Content {
   text: string;
   html: string;
   attachments: Attachment[];
+  /** The From display name for this message (an invoice's issuer), instead of MAIL_FROM's; the address stays MAIL_FROM's. */
+  fromName?: string | null;
+  /** Reply-To (an invoice's issuer's email), or none. */
+  replyTo?: { address: string; name: string | null } | null;
 }
 
 /** A file sent with a message (an invoice's PDF, later): its name, media type and bytes. */
@@ -24,6 +28,8 @@ export function seal(key: Buffer, id: string, content: Content): string {
     text: content.text,
     html: content.html,
     attachments: content.attachments.map((a) => ({ name: a.name, type: a.type, data: a.bytes.toString('base64') })),
+    ...(content.fromName ? { fromName: content.fromName } : {}),
+    ...(content.replyTo ? { replyTo: content.replyTo } : {}),
   });
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -42,10 +48,14 @@ export function unseal(key: Buffer, id: string, sealed: string): Content {
     text: string;
     html: string;
     attachments: Array<{ name: string; type: string; data: string }>;
+    fromName?: string;
+    replyTo?: { address: string; name: string | null };
   };
   return {
     text: parsed.text,
     html: parsed.html,
     attachments: parsed.attachments.map((a) => ({ name: a.name, type: a.type, bytes: Buffer.from(a.data, 'base64') })),
+    fromName: parsed.fromName ?? null,
+    replyTo: parsed.replyTo ?? null,
   };
 }

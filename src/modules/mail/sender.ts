@@ -123,11 +123,14 @@ function createAttempt({
       record({ ...row, attempts: row.attempts - 1 }, outcome, startedAt);
       return outcome;
     }
+    const { fromName, replyTo, ...body } = content;
     const outcome = await relay({
-      from,
+      // The address is always MAIL_FROM's (the relay sends as it); a message may carry its own display name.
+      from: fromName ? { address: from.address, name: fromName } : from,
       to: { address: row.recipient, name: row.recipientName },
+      replyTo: replyTo ?? null,
       subject: row.subject,
-      ...content,
+      ...body,
       messageId: row.messageId,
       date: new Date(row.createdAt),
     });

@@ -16,6 +16,7 @@ import { createRelay, type Relay } from './transport.js';
 import { testMessage } from './test-message.js';
 import { mailLogOf } from './log.js';
 import { templatedMail } from './messages.js';
+import { createMailBudget, MAIL_BUDGET_RETENTION_MS } from './budget.js';
 
 export { MAIL_ERRORS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './outcome.js';
 export type { Outcome as MailOutcome } from './outcome.js';
@@ -26,6 +27,7 @@ export { isLanguage, MAIL_LANGUAGES, type Language } from './templates.js';
 export type { MailView } from './views.js';
 
 export { MAIL_LINKS } from './messages.js';
+export { MAIL_BUDGETS, type MailBudgetKind, type MailCause } from './budget.js';
 
 /** The log keeps 30 days of mail. */
 export const MAIL_RETENTION_MS = 30 * 86_400_000;
@@ -46,10 +48,21 @@ export interface Outgoing {
   attachments?: Attachment[];
   /** When the link it carries stops working (it is given up if not sent by then). */
   expiresAt?: number | null;
+  /** The From display name (an invoice's issuer) instead of MAIL_FROM's; the From address stays MAIL_FROM's. */
+  fromName?: string | null;
+  /** Reply-To: where the recipient's reply goes (an invoice's issuer's email). */
+  replyTo?: { address: string; name?: string | null } | null;
 }
 
 /** The mail check of GET /readyz: degraded while the relay cannot be reached and mail waits. */
 export type MailHealth = 'ok' | 'degraded';
+
+type Delivery = { status: 'queued' | 'sent' | 'failed' | 'cancelled'; sentAt: number | null };
+
+function deliveryOf(repo: MailRepository, id: string): Delivery | null {
+  const row = repo.byId(id);
+  return row ? { status: row.status, sentAt: row.sentAt } : null;
+}
 
 /**
  * Outgoing mail: a durable outbox (a message row written inside the transaction of the change
@@ -86,6 +99,7 @@ export function createMailService({
   const key = subkey(secretKey, 'mail-bodies');
   const relay = settings ? (relayOverride ?? createRelay(settings)) : null;
   const sender = createMailSender({ repo, write, clock, relay, from: settings?.from ?? null, key, logger });
+  const budget = createMailBudget({ repo, clock });
   const domain = settings ? (settings.from.address.split('@')[1] as string) : 'localhost';
 
   const linkTo = (path: string, secret: string): string => `${links() ?? ''}/${path}/${secret}`;
@@ -99,6 +113,7 @@ export function createMailService({
     if (problem) throw errors.undeliverable(address, problem);
     const attachments = input.attachments ?? [];
     checkAttachments(attachments);
+    const { fromName, replyTo } = headersOf(input);
     const now = clock.now();
     const id = newTimeId('mail', now);
     write(() =>
@@ -111,7 +126,13 @@ export function createMailService({
         recipientName: input.to.name ? headerText(input.to.name) || null : null,
         subject: headerText(input.subject, 250) || '(no subject)',
         messageId: `<${id}@${domain}>`,
-        sealed: seal(key, id, { text: input.text, html: input.html, attachments }),
+        sealed: seal(key, id, {
+          text: input.text,
+          html: input.html,
+          attachments,
+          fromName,
+          replyTo,
+        }),
         status: 'queued',
         attempts: 0,
         nextAttemptAt: now,
@@ -150,10 +171,16 @@ export function createMailService({
 
     /** A message through the module's API (attachments included), inside the caller's write. */
     message: enqueue,
+    /** The address mail leaves from (MAIL_FROM's), or null when mail is off. */
+    senderAddress: (): string | null => settings?.from.address ?? null,
+    /** Where a message stands (its status, when it was sent), or null when the log no longer holds it. */
+    delivery: (id: string): Delivery | null => deliveryOf(repo, id),
 
     ...templatedMail(composed, linkTo),
 
-    ...mailLogOf({ repo, write, clock, afterEnqueue }),
+    ...budget,
+
+    ...mailLogOf({ repo, write, clock, afterEnqueue, spend: budget.spend }),
 
     /** Sends one message now (the command line after a retry): what the relay answered, or null when another process holds it. */
     sendNow: (id: string): Promise<Outcome | null> => sender.sendNow(id),
@@ -190,10 +217,25 @@ export function createMailService({
       {
         name: 'mail retention',
         every: 'hour',
-        run: () => write(() => repo.purge(newTimeId('mail', clock.now() - MAIL_RETENTION_MS).slice(0, 13))),
+        run: () =>
+          write(
+            () =>
+              repo.purge(newTimeId('mail', clock.now() - MAIL_RETENTION_MS).slice(0, 13)) +
+              repo.purgeBudgetUses(clock.now() - MAIL_BUDGET_RETENTION_MS),
+          ),
       },
     ] satisfies Job[],
   };
+}
+
+/** A message's own From display name and Reply-To, as one header line each; a Reply-To address that cannot take mail is refused. */
+function headersOf(input: Outgoing): { fromName: string | null; replyTo: { address: string; name: string | null } | null } {
+  const fromName = input.fromName ? headerText(input.fromName) || null : null;
+  if (!input.replyTo) return { fromName, replyTo: null };
+  const address = input.replyTo.address.trim();
+  const problem = addressProblem(address);
+  if (problem) throw errors.undeliverable(address, problem);
+  return { fromName, replyTo: { address, name: input.replyTo.name ? headerText(input.replyTo.name) || null : null } };
 }
 
 /** Attachments: a plain file name, a media type, at most 10 MiB together. */

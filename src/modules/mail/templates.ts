@@ -41,11 +41,22 @@ const when = (reader: Reader, at: number): string =>
 
 const hours = (sec: number): string => String(Math.round((sec / 3600) * 10) / 10);
 
+/**
+ * Text a person chose (a workspace's or an inviter's name, a timer's description), as a mail
+ * quotes it: on one line, at most `max` characters (issue 44, M5: mail carries only as much of
+ * it as it must).
+ */
+export const chosen = (text: string, max: number): string => {
+  const line = headerText(text, 10_000);
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+};
+
 /** The mail of "Add member": alike for a new account (a setup link) and an existing one (an invitation), decisions §8a. */
 export function invitationMail(
   reader: Reader,
-  input: { workspaceName: string; inviterName: string; link: string; expiresAt: number },
+  given: { workspaceName: string; inviterName: string; link: string; expiresAt: number },
 ): Composed {
+  const input = { ...given, workspaceName: chosen(given.workspaceName, 60), inviterName: chosen(given.inviterName, 60) };
   const until = when(reader, input.expiresAt);
   if (reader.language === 'de')
     return {
@@ -92,14 +103,18 @@ export function resetMail(reader: Reader, input: { link: string; expiresAt: numb
   };
 }
 
-/** A member's new sign-in email: it takes effect when this link (sent to the new address) is opened. */
-export function emailChangeMail(reader: Reader, input: { link: string; expiresAt: number; name: string }): Composed {
+/**
+ * A member's new sign-in email: it takes effect when this link (sent to the new address) is
+ * opened. Nothing the member chose is in it (issue 44, M5: a name was a phishing text mailed to
+ * any address): the address nobody proved yet gets the server's own words only.
+ */
+export function emailChangeMail(reader: Reader, input: { link: string; expiresAt: number }): Composed {
   const until = when(reader, input.expiresAt);
   if (reader.language === 'de')
     return {
       subject: 'Bestätigen Sie Ihre neue Anmelde-Adresse',
       blocks: [
-        { p: `${input.name} möchte sich bei timetrack künftig mit dieser Adresse anmelden.` },
+        { p: 'Ein timetrack-Konto möchte sich künftig mit dieser Adresse anmelden.' },
         { p: `Bestätigen Sie das bis ${until} mit diesem Link; bis dahin gilt die bisherige Adresse.` },
         { link: { href: input.link, label: 'Adresse bestätigen' } },
         { note: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: es ändert sich nichts.' },
@@ -108,7 +123,7 @@ export function emailChangeMail(reader: Reader, input: { link: string; expiresAt
   return {
     subject: 'Confirm your new sign-in email',
     blocks: [
-      { p: `${input.name} asked to sign in to timetrack with this address from now on.` },
+      { p: 'A timetrack account asked to sign in with this address from now on.' },
       { p: `Confirm it with this link until ${until}; until then the current address stays.` },
       { link: { href: input.link, label: 'Confirm this address' } },
       { note: 'If it was not you, ignore this mail: nothing changes.' },
@@ -130,8 +145,9 @@ export function runawayMail(
     link: string | null;
   },
 ): Composed {
-  const what = input.description.trim() === '' ? null : input.description.trim();
+  const what = input.description.trim() === '' ? null : chosen(input.description, 80);
   const started = when(reader, input.startAt);
+  input = { ...input, workspaceName: chosen(input.workspaceName, 60) };
   if (reader.language === 'de') {
     const timer = what ? `Ihr Timer „${what}“` : 'Ihr Timer';
     if (input.stoppedAt !== null || input.link === null)

@@ -1,5 +1,6 @@
 import { rootCertificates } from 'node:tls';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Mailbox } from './address.js';
 import { classify, type Outcome, oneLine } from './outcome.js';
 import type { Attachment } from './seal.js';
@@ -7,8 +8,11 @@ import type { MailSettings } from './settings.js';
 
 /** A message as the relay gets it. */
 export interface Envelope {
+  /** MAIL_FROM's address, with the message's own display name when it has one (an invoice's issuer). */
   from: Mailbox;
   to: Mailbox;
+  /** Where a reply goes, when not to From. */
+  replyTo?: Mailbox | null;
   subject: string;
   text: string;
   html: string;
@@ -31,25 +35,31 @@ export type Relay = (message: Envelope) => Promise<Outcome>;
  * or URL read into a message, one connection per message (mail is rare here; no pool to hold).
  */
 export function createRelay(settings: MailSettings, timeouts = { connectMs: CONNECT_TIMEOUT_MS, socketMs: SOCKET_TIMEOUT_MS }): Relay {
-  const transport = nodemailer.createTransport({
-    host: settings.host,
-    port: settings.port,
-    secure: settings.secure,
-    requireTLS: !settings.secure && settings.starttls === 'required',
-    ignoreTLS: settings.starttls === 'never',
-    ...(settings.auth ? { auth: { user: settings.auth.user, pass: settings.auth.pass } } : {}),
-    tls: { minVersion: 'TLSv1.2', ...(settings.ca ? { ca: [...rootCertificates, settings.ca] } : {}) },
-    connectionTimeout: timeouts.connectMs,
-    greetingTimeout: timeouts.connectMs,
-    socketTimeout: timeouts.socketMs,
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  // nodemailer (some 60 files) loads with the first message: reader threads and most commands build the services and send none.
+  let transport: Transporter<SMTPTransport.SentMessageInfo> | null = null;
+  const open = async (): Promise<Transporter<SMTPTransport.SentMessageInfo>> =>
+    (transport ??= (await import('nodemailer')).default.createTransport({
+      host: settings.host,
+      port: settings.port,
+      secure: settings.secure,
+      requireTLS: !settings.secure && settings.starttls === 'required',
+      ignoreTLS: settings.starttls === 'never',
+      ...(settings.auth ? { auth: { user: settings.auth.user, pass: settings.auth.pass } } : {}),
+      tls: { minVersion: 'TLSv1.2', ...(settings.ca ? { ca: [...rootCertificates, settings.ca] } : {}) },
+      connectionTimeout: timeouts.connectMs,
+      greetingTimeout: timeouts.connectMs,
+      socketTimeout: timeouts.socketMs,
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    }));
   return async (message) => {
     try {
-      const info = await transport.sendMail({
+      const info = await (
+        await open()
+      ).sendMail({
         from: { name: message.from.name ?? '', address: message.from.address },
         to: { name: message.to.name ?? '', address: message.to.address },
+        ...(message.replyTo ? { replyTo: { name: message.replyTo.name ?? '', address: message.replyTo.address } } : {}),
         // The envelope names exactly the one checked recipient, whatever the headers say.
         envelope: { from: message.from.address, to: [message.to.address] },
         subject: message.subject,

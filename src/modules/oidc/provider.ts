@@ -1,7 +1,19 @@
-import * as client from 'openid-client';
-import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';
+import type * as Client from 'openid-client';
+import type { JSONWebKeySet } from 'jose';
 import type { Clock } from '../../clock.js';
 import { isLoopbackHost, type OidcSettings } from './settings.js';
+
+/*
+ * openid-client and jose (some 70 files) load with the first call to the provider: the services
+ * are also built by every reader thread and command, which never speak to it (issue 46, item 10).
+ * Every call starts with discovery or a logout token's check, which load them first.
+ */
+let client: typeof Client;
+let jose: typeof import('jose');
+async function loadLibraries(): Promise<void> {
+  client ??= await import('openid-client');
+  jose ??= await import('jose');
+}
 
 /** The provider could not be reached (down, a timeout, a 5xx answer): an outage, which passes. */
 export class ProviderUnreachable extends Error {
@@ -98,7 +110,7 @@ function causeCode(error: unknown): string | null {
 
 /** The HTTP status of an answer an error carries (a non-conforming discovery or token answer). */
 function statusOf(error: unknown): number | null {
-  if (error instanceof client.ResponseBodyError) return error.status;
+  if (client !== undefined && error instanceof client.ResponseBodyError) return error.status;
   const cause = (error as { cause?: unknown }).cause;
   return cause instanceof Response ? cause.status : null;
 }
@@ -119,7 +131,7 @@ export function isOutage(error: unknown): boolean {
 /** A refusal's words for the log: the OAuth error and its description, or the check that failed (never a token). */
 function reasonOf(error: unknown): ProviderRefused {
   if (error instanceof ProviderRefused) return error;
-  if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError)
+  if (client !== undefined && (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError))
     return new ProviderRefused(`${error.error}${error.error_description ? `: ${error.error_description}` : ''}`, error.error);
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
@@ -141,8 +153,9 @@ function createProviderCore(settings: OidcSettings, clock: Clock) {
   const issuerUrl = new URL(settings.issuer);
   const insecure = issuerUrl.protocol === 'http:' && isLoopbackHost(issuerUrl.hostname);
   const held = {
-    metadata: null as client.ServerMetadata | null,
-    auth: client.ClientSecretBasic(settings.clientSecret) as client.ClientAuth,
+    metadata: null as Client.ServerMetadata | null,
+    /** Set by discovery, which every call waits for (the provider's methods decide basic or post). */
+    auth: null as Client.ClientAuth | null,
     /** The provider's keys and when they were fetched (the server's clock, ms). */
     keys: null as { jwks: JSONWebKeySet; fetchedAt: number } | null,
     /** Fetches of the key set (the tests count them). */
@@ -150,22 +163,23 @@ function createProviderCore(settings: OidcSettings, clock: Clock) {
   };
   const epochSec = () => Math.floor(Date.now() / 1000);
   const keyAgeSec = () => (held.keys === null ? Number.POSITIVE_INFINITY : (clock.now() - held.keys.fetchedAt) / 1000);
-  const metadata = (): client.ServerMetadata => {
+  const metadata = (): Client.ServerMetadata => {
     if (held.metadata === null) throw new ProviderUnreachable(`${settings.name} has not answered yet`);
     return held.metadata;
   };
 
   /** A configuration for one call: the discovered metadata, the clock's skew, the key set as old as it is by the server's clock. */
-  function configuration(): { config: client.Configuration; suppliedUat: number | null } {
+  function configuration(): { config: Client.Configuration; suppliedUat: number | null } {
+    const server = metadata(); // before discovery: ProviderUnreachable (the libraries load with discovery)
     const config = new client.Configuration(
-      metadata(),
+      server,
       settings.clientId,
       {
         client_secret: settings.clientSecret,
         [client.clockSkew]: Math.round((clock.now() - Date.now()) / 1000),
         [client.clockTolerance]: CLOCK_TOLERANCE_SEC,
       },
-      held.auth,
+      held.auth ?? client.ClientSecretBasic(settings.clientSecret),
     );
     if (insecure) client.allowInsecureRequests(config);
     // Without it openid-client trusts the token endpoint's TLS alone; the ID token's signature is checked too.
@@ -180,7 +194,7 @@ function createProviderCore(settings: OidcSettings, clock: Clock) {
   }
 
   /** After a call: a key set openid-client fetched afresh becomes ours, fetched now. */
-  function keepKeys(config: client.Configuration, suppliedUat: number | null): void {
+  function keepKeys(config: Client.Configuration, suppliedUat: number | null): void {
     const cache = client.getJwksCache(config);
     if (cache?.jwks && cache.uat !== suppliedUat) {
       held.keys = { jwks: cache.jwks as unknown as JSONWebKeySet, fetchedAt: clock.now() };
@@ -198,7 +212,7 @@ function createProviderCore(settings: OidcSettings, clock: Clock) {
     configuration,
 
     /** Runs one call with a fresh configuration; an outage becomes ProviderUnreachable, anything else a ProviderRefused. */
-    async call<T>(body: (config: client.Configuration) => Promise<T>): Promise<T> {
+    async call<T>(body: (config: Client.Configuration) => Promise<T>): Promise<T> {
       const { config, suppliedUat } = configuration();
       try {
         return await body(config);
@@ -241,7 +255,7 @@ function createProviderCore(settings: OidcSettings, clock: Clock) {
 type ProviderCore = ReturnType<typeof createProviderCore>;
 
 /** The ID token claims this server reads, from a token's (or UserInfo's) claims. */
-function claimsOf(raw: client.IDToken | undefined): IdClaims {
+function claimsOf(raw: Client.IDToken | undefined): IdClaims {
   if (raw === undefined) throw new ProviderRefused('the token answer held no ID token');
   const text = (name: string) =>
     typeof raw[name] === 'string' && (raw[name] as string).trim() !== '' ? (raw[name] as string).trim() : null;
@@ -255,9 +269,10 @@ function claimsOf(raw: client.IDToken | undefined): IdClaims {
 }
 
 /** Fetches and checks the discovery document; a misfit throws ProviderMisconfigured, an outage ProviderUnreachable. */
-async function discover(core: ProviderCore): Promise<client.ServerMetadata> {
+async function discover(core: ProviderCore): Promise<Client.ServerMetadata> {
   const { settings } = core;
-  let found: client.Configuration;
+  await loadLibraries();
+  let found: Client.Configuration;
   try {
     found = await client.discovery(core.issuerUrl, settings.clientId, settings.clientSecret, undefined, {
       timeout: DISCOVERY_TIMEOUT_SEC,
@@ -296,7 +311,7 @@ function exchange(
     // code flow issues an access token): asked there, for the same sub, when the ID token lacks it.
     if ((claims.email === null || !claims.emailVerified) && core.metadata().userinfo_endpoint !== undefined) {
       const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-      const extra = claimsOf({ ...info, iss: '', aud: '', iat: 0, exp: 0 } as client.IDToken);
+      const extra = claimsOf({ ...info, iss: '', aud: '', iat: 0, exp: 0 } as Client.IDToken);
       if (claims.email === null) Object.assign(claims, { email: extra.email, emailVerified: extra.emailVerified });
       else if (extra.email !== null && extra.email.toLowerCase() === claims.email.toLowerCase()) claims.emailVerified = extra.emailVerified;
       claims.name ??= extra.name;
@@ -313,9 +328,10 @@ function exchange(
  */
 async function verifyLogoutToken(core: ProviderCore, token: string): Promise<LogoutSubject> {
   const metadata = core.metadata();
+  await loadLibraries();
   let header: { kid?: string; alg?: string; typ?: string };
   try {
-    header = decodeProtectedHeader(token);
+    header = jose.decodeProtectedHeader(token);
   } catch {
     throw new ProviderRefused('the logout token is not a JWT');
   }
@@ -325,7 +341,7 @@ async function verifyLogoutToken(core: ProviderCore, token: string): Promise<Log
   const jwks = await core.keysFor(header.kid);
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
+    ({ payload } = await jose.jwtVerify(token, jose.createLocalJWKSet(jwks), {
       issuer: metadata.issuer,
       audience: core.settings.clientId,
       algorithms,
@@ -447,8 +463,10 @@ export function createProviderClient(settings: OidcSettings, clock: Clock) {
 
     /** The address that sends the browser to the provider: code flow, PKCE (S256), state and nonce; `prompt=none` for a silent check. */
     authorizationUrl(input: { state: string; nonce: string; codeVerifierChallenge: string; silent: boolean }): string {
+      // The configuration first: before discovery it throws ProviderUnreachable (and the libraries are not loaded yet).
+      const { config } = core.configuration();
       return client
-        .buildAuthorizationUrl(core.configuration().config, {
+        .buildAuthorizationUrl(config, {
           redirect_uri: settings.redirectUri,
           scope: settings.scopes.join(' '),
           response_type: 'code',
@@ -476,8 +494,9 @@ export function createProviderClient(settings: OidcSettings, clock: Clock) {
     /** The provider's sign-out address (RP-initiated logout) when it offers one, returning to the sign-in page. */
     endSessionUrl(): string | null {
       if (core.held.metadata?.end_session_endpoint === undefined) return null;
+      const { config } = core.configuration();
       return client
-        .buildEndSessionUrl(core.configuration().config, {
+        .buildEndSessionUrl(config, {
           client_id: settings.clientId,
           post_logout_redirect_uri: settings.postLogoutRedirectUri,
         })
@@ -520,7 +539,7 @@ function discoveryError(error: unknown, settings: OidcSettings): ProviderUnreach
 }
 
 /** What this server needs of the provider and does not find in its discovery document. */
-function metadataProblems(server: client.ServerMetadata, settings: OidcSettings, insecure: boolean): string[] {
+function metadataProblems(server: Client.ServerMetadata, settings: OidcSettings, insecure: boolean): string[] {
   const problems: string[] = [];
   for (const name of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const) {
     const value = server[name];

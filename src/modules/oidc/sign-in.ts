@@ -15,7 +15,8 @@ const SESSION_GONE = ['login_required', 'interaction_required', 'consent_require
 
 /** How a return from the provider ended. */
 export type Completion =
-  | { kind: 'signed-in'; session: NewSession; next: string | null }
+  /** `passwordEnded`: the account's password no longer works (nobody had proved its address: H1). */
+  | { kind: 'signed-in'; session: NewSession; next: string | null; passwordEnded: boolean }
   /** A silent check found the provider's session alive: the session here goes on. */
   | { kind: 'checked'; next: string | null }
   /** A silent check found the provider's session ended: the session here ended too. */
@@ -39,22 +40,29 @@ interface PendingSignIn {
 
 const challengeOf = (verifier: string) => createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
-/** Inside a write: the account a provider's user is, bound by `sub` now if it was found by email, or made by domain. */
-function accountOf(ctx: OidcContext, claims: IdClaims): string {
+/**
+ * Inside a write: the account a provider's user is, bound by `sub` now if it was found by email,
+ * or made by domain; and whether binding it ended a password nobody had proved was its holder's.
+ */
+function accountOf(ctx: OidcContext, claims: IdClaims): { userId: string; passwordEnded: boolean } {
   const { repo, accounts, clock, issuer, name } = ctx;
   const bound = repo.identity(issuer, claims.sub);
   if (bound) {
     if (accounts.userOf(bound.userId) === undefined) throw errors.accountClosed();
     repo.touchIdentity(issuer, claims.sub, clock.now());
-    return bound.userId;
+    return { userId: bound.userId, passwordEnded: false };
   }
   if (claims.email === null) throw errors.noEmail(name);
   if (!claims.emailVerified) throw errors.unverifiedEmail(name, claims.email);
   const holder = accounts.credentials(claims.email);
   let userId: string;
+  let passwordEnded = false;
   if (holder) {
     if (repo.identityOfUser(holder.id, issuer)) throw errors.boundElsewhere(name, claims.email);
     userId = holder.id;
+    // H1: when nobody had proved the address, whoever set the account up may hold its password,
+    // sessions, tokens or links: they end here, before the provider's user is let in as it.
+    passwordEnded = accounts.addressVouchedFor(userId);
   } else {
     const joined = accounts.joinByDomain({ name: claims.name ?? '', email: claims.email });
     if (joined === null) throw errors.unknownPerson(claims.email, claims.email.slice(claims.email.lastIndexOf('@') + 1).toLowerCase());
@@ -62,7 +70,7 @@ function accountOf(ctx: OidcContext, claims: IdClaims): string {
   }
   const now = clock.now();
   repo.insertIdentity({ issuer, subject: claims.sub, userId, createdAt: now, lastSignInAt: now });
-  return userId;
+  return { userId, passwordEnded };
 }
 
 /**
@@ -70,10 +78,14 @@ function accountOf(ctx: OidcContext, claims: IdClaims): string {
  * first workspace, and the session's row here (the refresh token sealed to it). A refusal
  * (OidcRefusal) writes nothing.
  */
-export function admit(ctx: OidcContext, claims: IdClaims, refreshToken: string | null): { userId: string; session: NewSession } {
+export function admit(
+  ctx: OidcContext,
+  claims: IdClaims,
+  refreshToken: string | null,
+): { userId: string; session: NewSession; passwordEnded: boolean } {
   const { repo, sessions, clock, write, issuer } = ctx;
   return write(() => {
-    const userId = accountOf(ctx, claims);
+    const { userId, passwordEnded } = accountOf(ctx, claims);
     const opened = sessions.openFor(userId);
     if (opened === null) throw errors.noWorkspace();
     const now = clock.now();
@@ -86,7 +98,7 @@ export function admit(ctx: OidcContext, claims: IdClaims, refreshToken: string |
       checkedAt: now,
       createdAt: now,
     });
-    return { userId, session: { secret: opened.secret, csrfToken: opened.csrfToken } };
+    return { userId, session: { secret: opened.secret, csrfToken: opened.csrfToken }, passwordEnded };
   });
 }
 
@@ -206,9 +218,13 @@ export async function complete(ctx: OidcContext, input: { query: string; cookie:
   }
   if (pending.check !== null) return confirmCheck(ctx, pending.check, pending.next, result.claims, result.refreshToken);
   try {
-    const { session } = admit(ctx, result.claims, result.refreshToken);
+    const { session, passwordEnded } = admit(ctx, result.claims, result.refreshToken);
     logger.info('signed in through the identity provider', { refresh: result.refreshToken !== null, sid: result.claims.sid !== null });
-    return { kind: 'signed-in', session, next: pending.next };
+    if (passwordEnded)
+      logger.info(
+        'the identity provider vouched for an address nobody had proved: the account’s password, sessions, tokens and links ended',
+      );
+    return { kind: 'signed-in', session, next: pending.next, passwordEnded };
   } catch (error) {
     if (!(error instanceof OidcRefusal)) throw error;
     logger.info('identity provider sign-in refused', { reason: error.reason });

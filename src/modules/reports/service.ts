@@ -25,6 +25,17 @@ export interface ReportQuery extends EntryFilters {
 }
 
 /**
+ * What a report does when it would span colleagues' money its reader may not see (time, not
+ * money): the API's and the command line's `refuse` (the contract's 403 money-visibility-required),
+ * or a person's page's `withhold` (the web app's Reports page and its downloads: the hours are
+ * shown, every amount and rate left out). Who may see what is the principal's, decided here.
+ */
+export type UnseenMoney = 'refuse' | 'withhold';
+export interface ReportOptions {
+  unseenMoney?: UnseenMoney;
+}
+
+/**
  * Summary, detailed and weekly reports over completed entries whose start lies in the range, as
  * read in the report's zone. Totals and groups are aggregated by SQLite; the detailed report pages
  * with the same lister as GET /entries.
@@ -49,19 +60,21 @@ export function createReportsService({
    * with time but not money, 403 unless the request is narrowed to the caller's own entries
    * (userIds naming the caller alone), whose worth the caller may always see.
    */
-  function checkVisibility(actor: Actor, filters: EntryFilters): void {
-    if (!actor.canViewOthersTime || actor.canViewOthersMoney) return;
-    if (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId)) return;
+  function checkVisibility(actor: Actor, filters: EntryFilters, unseenMoney: UnseenMoney = 'refuse'): { moneyWithheld: boolean } {
+    if (!actor.canViewOthersTime || actor.canViewOthersMoney) return { moneyWithheld: false };
+    if (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId))
+      return { moneyWithheld: false };
+    if (unseenMoney === 'withhold') return { moneyWithheld: true };
     throw reportErrors.moneyVisibilityRequired(actor.userId);
   }
 
   const zoneOf = (query: { timeZone?: string }) => (query.timeZone === undefined ? defaultTimeZone : canonicalTimeZone(query.timeZone));
 
-  function prepare(actor: Actor, query: ReportQuery) {
+  function prepare(actor: Actor, query: ReportQuery, options: ReportOptions = {}) {
     const filters = pickEntryFilters(query);
-    checkVisibility(actor, filters);
+    const { moneyWithheld } = checkVisibility(actor, filters, options.unseenMoney);
     const zone = zoneOf(query);
-    return { zone, range: reportRange(query.from, query.to, zone), filters };
+    return { zone, range: reportRange(query.from, query.to, zone), filters, moneyWithheld };
   }
 
   const echo = (range: { from: number; to: number }, zone: string, actor: Actor) => ({
@@ -73,13 +86,14 @@ export function createReportsService({
 
   type SummaryQuery = ReportQuery & { groupBy?: Grouping; subGroupBy?: Grouping; weekStart?: 'monday' | 'sunday' };
 
-  function summaryRequest(actor: Actor, query: SummaryQuery): SummaryRequest {
-    const { zone, range, filters } = prepare(actor, query);
+  function summaryRequest(actor: Actor, query: SummaryQuery, options: ReportOptions = {}): SummaryRequest {
+    const { zone, range, filters, moneyWithheld } = prepare(actor, query, options);
     return {
       actor,
       zone,
       range,
       filters,
+      moneyWithheld,
       groupBy: query.groupBy ?? 'project',
       subGroupBy: query.subGroupBy ?? null,
       weekStart: query.weekStart,
@@ -90,12 +104,12 @@ export function createReportsService({
     namer,
     defaultTimeZone,
     checkVisibility,
-    detailed(actor, query) {
-      const { range, filters } = prepare(actor, query);
+    detailed(actor, query, options) {
+      const { range, filters } = prepare(actor, query, options);
       return { range, pages: detailedPages(lister, clock, actor, { ...range, filters }) };
     },
-    summary(actor, query) {
-      const prepared = summaryRequest(actor, query);
+    summary(actor, query, options) {
+      const prepared = summaryRequest(actor, query, options);
       return { ...summaryHead(prepared), ...summarise(aggregate, namer, prepared) };
     },
   });
@@ -113,23 +127,33 @@ export function createReportsService({
     },
 
     /** The same report as its JSON text, made without an object per group (the reader threads answer with it). */
-    summaryJson(actor: Actor, query: SummaryQuery): string {
-      const request = summaryRequest(actor, query);
+    summaryJson(actor: Actor, query: SummaryQuery, options: ReportOptions = {}): string {
+      const request = summaryRequest(actor, query, options);
       return summaryText(aggregate, namer, request, summaryHead(request));
     },
 
-    /** What a person's page shows of the same report: a window of its groups, each with its largest sub-groups (the web app's Reports page). */
+    /**
+     * What a person's page shows of the same report: a window of its groups, each with its largest
+     * sub-groups (the web app's Reports page), and whether money was withheld (`withhold`: every
+     * amount is 0 and says nothing).
+     */
     summaryWindow(
       actor: Actor,
       query: SummaryQuery,
       window: SummaryWindow,
-    ): Omit<Schemas['SummaryReport'], 'groups' | 'totals'> & SummaryWindowed {
-      const request = summaryRequest(actor, query);
-      return { ...summaryHead(request), ...summaryWindow(aggregate, namer, request, window) };
+      options: ReportOptions = {},
+    ): Omit<Schemas['SummaryReport'], 'groups' | 'totals'> & SummaryWindowed & { moneyWithheld: boolean } {
+      const request = summaryRequest(actor, query, options);
+      return {
+        ...summaryHead(request),
+        ...summaryWindow(aggregate, namer, request, window),
+        moneyWithheld: request.moneyWithheld === true,
+      };
     },
 
-    detailed(actor: Actor, query: ReportQuery & { cursor?: string; limit?: number }): Page<EntryRowView> {
-      const { range, filters } = prepare(actor, query);
+    /** The detailed report; with `withhold`, colleagues' entries come without their rate and amount (as GET /entries gives them). */
+    detailed(actor: Actor, query: ReportQuery & { cursor?: string; limit?: number }, options: ReportOptions = {}): Page<EntryRowView> {
+      const { range, filters } = prepare(actor, query, options);
       return lister.page(
         actor,
         {

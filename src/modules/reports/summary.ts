@@ -17,6 +17,8 @@ export interface SummaryRequest {
   groupBy: Grouping;
   subGroupBy: Grouping | null;
   weekStart?: 'monday' | 'sunday' | undefined;
+  /** Colleagues' money the reader may not see, withheld (the reports service's `withhold`): every amount is 0. */
+  moneyWithheld?: boolean;
 }
 
 /** One group, in the report's order: its name, its sums, and its sub-groups' rows in their order (null: no sub-grouping). */
@@ -45,6 +47,10 @@ function arrange(aggregate: Aggregator, namer: Namer, request: SummaryRequest): 
   const base = { actor, filters, ...range, zone, weekStart };
   // With tags grouped an entry counts under each of its tags; the totals count it once.
   const { rows, totals } = aggregate({ ...base, groupings: subGroupBy ? [groupBy, subGroupBy] : [groupBy] });
+  if (request.moneyWithheld) {
+    totals.cents = 0;
+    for (const row of rows) row.cents = 0;
+  }
   const first = namer(
     groupBy,
     actor.workspaceId,

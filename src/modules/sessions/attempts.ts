@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { addressKey } from '../../kernel/address.js';
+import { budgetWaitMs, retryAfterSec } from '../../kernel/budget.js';
 
 /** The sign-in budgets, each in a sliding window of 15 minutes. */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
@@ -17,8 +18,51 @@ export interface AttemptTicket {
   at: number;
 }
 
+/** Where attempts are counted: the database (the server: they outlive a restart), or memory (tests of the rules alone). */
+export interface AttemptStore {
+  /** The newest attempts of a key after `since`, newest first, at most `limit`. */
+  recent(key: string, since: number, limit: number): number[];
+  /** One attempt under each key. */
+  add(keys: string[], at: number): void;
+  /** One attempt of a key at `at` (a refund). */
+  remove(key: string, at: number): void;
+  /** Every attempt of a key (its failures forgiven). */
+  clear(key: string): void;
+}
+
+/** Attempts in memory, at most 50,000 keys (the stalest forgotten first). */
+export function memoryAttempts(): AttemptStore {
+  const attempts = new Map<string, number[]>();
+  return {
+    recent: (key, since, limit) =>
+      (attempts.get(key) ?? [])
+        .filter((at) => at > since)
+        .reverse()
+        .slice(0, limit),
+    add(keys, at) {
+      for (const key of keys) {
+        if (!attempts.has(key) && attempts.size >= MAX_KEYS) {
+          const stalest = attempts.keys().next().value;
+          if (stalest !== undefined) attempts.delete(stalest);
+        }
+        const list = (attempts.get(key) ?? []).filter((t) => t > at - SIGN_IN_WINDOW_MS);
+        list.push(at);
+        attempts.delete(key);
+        attempts.set(key, list);
+      }
+    },
+    remove(key, at) {
+      const list = attempts.get(key);
+      const found = list?.indexOf(at) ?? -1;
+      if (list && found >= 0) list.splice(found, 1);
+    },
+    clear: (key) => void attempts.delete(key),
+  };
+}
+
 /**
- * Sign-in attempts, counted in memory (one process serves the settings page). An attempt is
+ * Sign-in attempts, counted in the sessions module's table by the server (so a restart starts no
+ * budget afresh: issue 44), with the one budget mechanism of src/kernel/budget.ts. An attempt is
  * counted when it starts, before its password is hashed, so attempts in flight and failures
  * together never exceed a budget however many arrive at once; a successful one is refunded.
  *
@@ -28,8 +72,6 @@ export interface AttemptTicket {
  * `addressKey` (an IPv6 client by its /64).
  */
 export class SignInAttempts {
-  private attempts = new Map<string, number[]>();
-
   /** The sign-in budgets by default; "Forgot your password?" counts its requests with its own (mail-links.ts). */
   constructor(
     private readonly clock: Clock,
@@ -38,6 +80,9 @@ export class SignInAttempts {
       perAccount: SIGN_IN_FAILURES_PER_ACCOUNT,
       perAddress: SIGN_IN_FAILURES_PER_ADDRESS,
     },
+    private readonly store: AttemptStore = memoryAttempts(),
+    /** A prefix of the keys: sign-ins and reset requests count in one store apart. */
+    private readonly kind = 'sign-in',
   ) {}
 
   /** Counts an attempt, or says how many seconds to wait when a budget is spent. */
@@ -45,57 +90,31 @@ export class SignInAttempts {
     const who = account.trim().toLowerCase();
     const from = addressKey(address);
     const budgets: Array<[string, number]> = [
-      [`pair:${who}|${from}`, this.budgets.perAccountAndAddress],
-      [`account:${who}`, this.budgets.perAccount],
-      [`address:${from}`, this.budgets.perAddress],
+      [`${this.kind}:pair:${who}|${from}`, this.budgets.perAccountAndAddress],
+      [`${this.kind}:account:${who}`, this.budgets.perAccount],
+      [`${this.kind}:address:${from}`, this.budgets.perAddress],
     ];
-    const wait = Math.max(...budgets.map(([key, limit]) => this.wait(key, limit)));
-    if (wait > 0) return { retryAfterSec: wait };
-    const at = this.clock.now();
-    for (const [key] of budgets) this.add(key, at);
-    return { ticket: { keys: budgets.map(([key]) => key), at } };
+    const now = this.clock.now();
+    const wait = Math.max(
+      ...budgets.map(([key, limit]) =>
+        budgetWaitMs(this.store.recent(key, now - SIGN_IN_WINDOW_MS, limit), { limit, windowMs: SIGN_IN_WINDOW_MS }, now),
+      ),
+    );
+    if (wait > 0) return { retryAfterSec: retryAfterSec(wait) };
+    const keys = budgets.map(([key]) => key);
+    this.store.add(keys, now);
+    return { ticket: { keys, at: now } };
   }
 
   /** The attempt succeeded: it is refunded, and the failures of its (account, address) pair are forgiven. */
   succeeded(ticket: AttemptTicket): void {
     this.refund(ticket);
     const pair = ticket.keys[0];
-    if (pair !== undefined) this.attempts.delete(pair);
+    if (pair !== undefined) this.store.clear(pair);
   }
 
   /** The attempt was not made after all (the server was too busy to check it). */
   refund(ticket: AttemptTicket): void {
-    for (const key of ticket.keys) {
-      const list = this.attempts.get(key);
-      const at = list?.indexOf(ticket.at) ?? -1;
-      if (list && at >= 0) list.splice(at, 1);
-    }
-  }
-
-  private recent(key: string): number[] {
-    const since = this.clock.now() - SIGN_IN_WINDOW_MS;
-    const list = (this.attempts.get(key) ?? []).filter((at) => at > since);
-    if (list.length === 0) this.attempts.delete(key);
-    else this.attempts.set(key, list);
-    return list;
-  }
-
-  private wait(key: string, limit: number): number {
-    const list = this.recent(key);
-    if (list.length < limit) return 0;
-    const oldest = list[list.length - limit] as number;
-    return Math.max(1, Math.ceil((oldest + SIGN_IN_WINDOW_MS - this.clock.now()) / 1000));
-  }
-
-  private add(key: string, at: number): void {
-    if (!this.attempts.has(key) && this.attempts.size >= MAX_KEYS) {
-      // Bounded memory under a flood of distinct keys: forget the stalest first.
-      const stalest = this.attempts.keys().next().value;
-      if (stalest !== undefined) this.attempts.delete(stalest);
-    }
-    const list = this.recent(key);
-    list.push(at);
-    this.attempts.delete(key);
-    this.attempts.set(key, list);
+    for (const key of ticket.keys) this.store.remove(key, ticket.at);
   }
 }

@@ -10,11 +10,22 @@ export const sessionErrors = {
     new DomainError(
       'forbidden',
       `${name} has set a password already, so a setup link would replace it: ${name} signs in with it, or, if it is lost, the person who runs the server sets a new one (timetrack user password).`,
+      {
+        people: `${name} has set a password already, so a setup link would replace it: ${name} signs in with it, or, if it is lost, “Forgot your password?” on the sign-in page mails a new link (without mail, ask the person who runs timetrack).`,
+      },
     ),
   memberElsewhere: (name: string) =>
     new DomainError(
       'forbidden',
       `${name} is also a member of a workspace you do not own, and a setup link would open that one too: the person who runs the server makes this link (timetrack user invite).`,
+      {
+        people: `${name} is also a member of a workspace you do not own, and a setup link would open that one too: ask the person who runs timetrack to make this link.`,
+      },
+    ),
+  addressProved: (name: string) =>
+    new DomainError(
+      'forbidden',
+      `${name}'s address is confirmed as theirs (a link mailed to it was opened, or the identity provider vouched for it), so a setup link shown to you would let you in as ${name}. With mail set up the link goes to their address; without it, the person who runs the server makes one (timetrack user invite).`,
     ),
   validHours: () => new DomainError('invalid', 'valid hours must be more than 0 and at most 720 (30 days).'),
 };

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import { SignInAttempts } from './attempts.js';
+import { type AttemptStore, SignInAttempts } from './attempts.js';
 import { checkPassword, hashPassword } from './password.js';
 import type { SessionAccounts, SessionMail } from './ports.js';
 import type { SessionsRepository } from './repository.js';
@@ -18,7 +18,9 @@ export const EMAIL_CHANGE_MS = 24 * 3_600_000;
 export const RESET_BUDGETS = { perAccountAndAddress: 3, perAccount: 5, perAddress: 20 } as const;
 
 /** What a mailed link's page shows: valid (with whom it is for), or why it no longer works. */
-export type LinkState<T> = ({ state: 'valid' } & T) | { state: 'used' | 'expired' | 'unknown' | 'no-workspace' };
+export type LinkState<T> = ({ state: 'valid' } & T) | { state: LinkGone };
+/** Why a mailed link does not work; `password-off`: OIDC_ONLY=true and the account is no break-glass owner (M1). */
+export type LinkGone = 'used' | 'expired' | 'unknown' | 'no-workspace' | 'password-off';
 
 /**
  * The links the sessions module mails (part of its service): a password reset ("Forgot your
@@ -34,6 +36,8 @@ export function createMailLinks({
   mail,
   openSession,
   firstWorkspace,
+  breakGlassOnly = false,
+  attempts: store,
 }: {
   repo: SessionsRepository;
   accounts: SessionAccounts;
@@ -42,8 +46,14 @@ export function createMailLinks({
   mail: SessionMail;
   openSession: (userId: string, workspaceId: string) => NewSession;
   firstWorkspace: (userId: string) => string | undefined;
+  /** OIDC_ONLY=true: passwords are only break-glass owners', so only they reset one (M1); anyone else is answered alike and mailed nothing. */
+  breakGlassOnly?: boolean;
+  /** Where reset requests are counted (the database's table; memory when absent). */
+  attempts?: AttemptStore;
 }) {
-  const attempts = new SignInAttempts(clock, RESET_BUDGETS);
+  /** Whether the account may have a password set by mail now (everyone, or under OIDC_ONLY its break-glass owners). */
+  const mayReset = (email: string): boolean => !breakGlassOnly || accounts.credentials(email)?.breakGlass === true;
+  const attempts = new SignInAttempts(clock, RESET_BUDGETS, store, 'reset');
 
   /** A reset link's row and its account's workspace, or why it does not work. */
   const resetOf = (linkSecret: string) => {
@@ -54,6 +64,14 @@ export function createMailLinks({
     const workspaceId = firstWorkspace(row.userId);
     const user = accounts.userOf(row.userId);
     if (workspaceId === undefined || !user) return { state: 'no-workspace' as const };
+    // A password or sign-in email changed since it was mailed ends it, however it changed (L1).
+    if (
+      (row.sentTo !== null && row.sentTo.toLowerCase() !== user.email.toLowerCase()) ||
+      accounts.passwordSetAfter(row.userId, row.createdAt)
+    )
+      return { state: 'unknown' as const };
+    // A link mailed before OIDC_ONLY was turned on (or before the mark was taken away).
+    if (!mayReset(user.email)) return { state: 'password-off' as const };
     return { state: 'valid' as const, row, workspaceId, user };
   };
 
@@ -87,11 +105,18 @@ export function createMailLinks({
       if ('retryAfterSec' in counted) return { kind: 'limited', retryAfterSec: counted.retryAfterSec };
       const user = email === '' ? undefined : accounts.credentials(email);
       write(() => {
-        if (!user || firstWorkspace(user.id) === undefined) return;
+        // Under OIDC_ONLY only a break-glass owner resets a password, as only they sign in with one (M1).
+        if (!user || firstWorkspace(user.id) === undefined || !mayReset(email)) return;
         const now = clock.now();
         const linkSecret = secret();
         repo.deleteUnusedResetsOf(user.id);
-        repo.insertReset({ secretHash: sha256(linkSecret), userId: user.id, createdAt: now, expiresAt: now + RESET_LINK_MS });
+        repo.insertReset({
+          secretHash: sha256(linkSecret),
+          userId: user.id,
+          createdAt: now,
+          expiresAt: now + RESET_LINK_MS,
+          sentTo: accounts.userOf(user.id)?.email ?? null,
+        });
         mail.passwordReset({ userId: user.id, secret: linkSecret, expiresAt: now + RESET_LINK_MS });
       });
       return { kind: 'accepted' };
@@ -107,10 +132,7 @@ export function createMailLinks({
      * Sets the password through a reset link: the link is used up, every session of the account
      * ends, and a new one opens in its first workspace. Otherwise why the link does not work.
      */
-    async completeReset(
-      linkSecret: string,
-      password: string,
-    ): Promise<{ session: NewSession } | { state: 'used' | 'expired' | 'unknown' | 'no-workspace' }> {
+    async completeReset(linkSecret: string, password: string): Promise<{ session: NewSession } | { state: LinkGone }> {
       checkPassword(password);
       const hash = await hashPassword(password);
       return write(() => {
@@ -119,6 +141,8 @@ export function createMailLinks({
         repo.useReset(found.row.secretHash, clock.now());
         repo.deleteUnusedResetsOf(found.row.userId);
         repo.deleteUnusedLinksOf(found.row.userId);
+        // The link went to the account's address: whoever opened it holds that mailbox (H1).
+        accounts.markEmailProved(found.row.userId);
         accounts.storePasswordHash(found.row.userId, hash);
         repo.deleteSessionsOf(found.row.userId);
         return { session: openSession(found.row.userId, found.workspaceId) };
@@ -129,14 +153,17 @@ export function createMailLinks({
      * Inside the Profile's write, with the password checked: the new address gets a link, and the
      * change waits for it (an earlier unconfirmed change ends). Returns false when mail is off.
      */
-    askEmailChange(userId: string, email: string): boolean {
+    askEmailChange(userId: string, email: string, workspaceId: string | null = null): boolean {
       if (!mail.enabled()) return false;
       const now = clock.now();
       const linkSecret = secret();
       repo.deleteUnusedEmailChangesOf(userId);
       repo.insertEmailChange({ secretHash: sha256(linkSecret), userId, email, createdAt: now, expiresAt: now + EMAIL_CHANGE_MS });
-      return mail.emailChange({ userId, email, secret: linkSecret, expiresAt: now + EMAIL_CHANGE_MS });
+      return mail.emailChange({ userId, workspaceId, email, secret: linkSecret, expiresAt: now + EMAIL_CHANGE_MS });
     },
+
+    /** The new sign-in email an account asked for and has not confirmed yet (the Profile page says where the link went), or null. */
+    pendingEmail: (userId: string): string | null => repo.pendingEmailChange(userId, clock.now()) ?? null,
 
     /** What an email change's link shows: the address it sets, for whom. */
     emailChangeLink(linkSecret: string): LinkState<{ name: string; email: string }> {
@@ -149,7 +176,9 @@ export function createMailLinks({
       return write(() => {
         const found = changeOf(linkSecret);
         if (found.state !== 'valid') return { state: found.state };
-        accounts.storeEmail(found.row.userId, found.row.email);
+        accounts.storeEmail(found.row.userId, found.row.email, true);
+        // Reset links mailed to the old address end with it (L1).
+        repo.deleteUnusedResetsOf(found.row.userId);
         repo.useEmailChange(found.row.secretHash, clock.now());
         repo.deleteUnusedEmailChangesOf(found.row.userId);
         return { state: 'done' as const, email: found.row.email };

@@ -16,6 +16,9 @@ export type SessionAccounts = Pick<
   | 'storeEmail'
   | 'checkEmailFree'
   | 'userOf'
+  | 'emailProved'
+  | 'markEmailProved'
+  | 'passwordSetAfter'
 >;
 
 /**
@@ -28,8 +31,8 @@ export interface SessionMail {
   /** An owner's setup link for a member without a password (the Members page's "Add member" and "Setup link"). */
   setupLink(input: { workspaceId: string; userId: string; invitedBy: string; secret: string; expiresAt: number }): boolean;
   passwordReset(input: { userId: string; secret: string; expiresAt: number }): boolean;
-  /** To the new address. */
-  emailChange(input: { userId: string; email: string; secret: string; expiresAt: number }): boolean;
+  /** To the new address; `workspaceId`: where the member asked (its mail budget, issue 44 M5). */
+  emailChange(input: { userId: string; workspaceId: string | null; email: string; secret: string; expiresAt: number }): boolean;
 }
 
 /** Mail is off: nothing is mailed (the command line, the tests of the services alone). */

@@ -10,11 +10,14 @@ export function createProfileUpdates({
   accounts,
   write,
   askEmailChange,
+  endResets,
 }: {
   accounts: SessionAccounts;
   write: Write<never>;
+  /** Inside the write: the account's unused reset links end (its sign-in email changed: L1). */
+  endResets: (userId: string) => void;
   /** Inside the write: mails the new address its link and says so (false when mail is off). */
-  askEmailChange: (userId: string, email: string) => boolean;
+  askEmailChange: (userId: string, email: string, workspaceId: string | null) => boolean;
 }) {
   return {
     /**
@@ -57,8 +60,9 @@ export function createProfileUpdates({
         // Refused here already when another account holds it (without saying which), and again when confirmed.
         accounts.checkEmailFree(principal.userId, email);
         // With mail set up, the change waits for the link sent to the new address (decisions §8a).
-        if (askEmailChange(principal.userId, email)) return { emailPending: email };
-        accounts.storeEmail(principal.userId, email);
+        if (askEmailChange(principal.userId, email, principal.workspaceId)) return { emailPending: email };
+        accounts.storeEmail(principal.userId, email, false);
+        endResets(principal.userId);
         return { emailPending: null };
       });
     },

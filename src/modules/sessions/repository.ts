@@ -1,13 +1,13 @@
-import { and, eq, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { emailChanges, passwordResets, sessions, setupLinks } from './schema.js';
+import { emailChanges, passwordResets, sessions, setupLinks, signInAttempts } from './schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type SetupLinkRow = typeof setupLinks.$inferSelect;
 export type PasswordResetRow = typeof passwordResets.$inferSelect;
 export type EmailChangeRow = typeof emailChanges.$inferSelect;
 
-/** Every SQL statement of the sessions module, over its own tables: sessions and setup_links. */
+/** Every SQL statement of the sessions module, over its own tables: sessions, setup_links, password_resets, email_changes, sign_in_attempts. */
 export function createSessionsRepository(db: Db) {
   const statements = {
     // Every settings request reads its session by the hash of the cookie's secret.
@@ -105,11 +105,22 @@ export function createSessionsRepository(db: Db) {
     useEmailChange: (hash: string, now: number): void => {
       db.update(emailChanges).set({ usedAt: now }).where(eq(emailChanges.secretHash, hash)).run();
     },
+    /** The address of the account's newest email change still waiting for its link (unused, unexpired), or undefined. */
+    pendingEmailChange: (userId: string, now: number): string | undefined =>
+      db
+        .select({ email: emailChanges.email })
+        .from(emailChanges)
+        .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now)))
+        .orderBy(desc(emailChanges.createdAt))
+        .limit(1)
+        .get()?.email,
     deleteUnusedEmailChangesOf: (userId: string): void => {
       db.delete(emailChanges)
         .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt)))
         .run();
     },
+    ...attemptsRepository(db),
+
     /** Reset links and email changes expired a day ago (used ones stay that long too, so a second use is told so). */
     deleteSpentMailLinks: (before: number): number =>
       db.delete(passwordResets).where(lt(passwordResets.expiresAt, before)).run().changes +
@@ -118,3 +129,35 @@ export function createSessionsRepository(db: Db) {
 }
 
 export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
+
+/** The statements over sign_in_attempts (part of the sessions repository): the sign-in and reset budgets' uses. */
+function attemptsRepository(db: Db) {
+  return {
+    /** The newest attempts of a budget's key after `since`, newest first, at most `limit`. */
+    attempts: (key: string, since: number, limit: number): number[] =>
+      db
+        .select({ at: signInAttempts.at })
+        .from(signInAttempts)
+        .where(and(eq(signInAttempts.key, key), gt(signInAttempts.at, since)))
+        .orderBy(desc(signInAttempts.at))
+        .limit(limit)
+        .all()
+        .map((row) => row.at),
+    insertAttempts: (keys: string[], at: number): void => {
+      db.insert(signInAttempts)
+        .values(keys.map((key) => ({ key, at })))
+        .run();
+    },
+    /** One attempt of a key (a refund). */
+    deleteAttempt: (key: string, at: number): void => {
+      db.run(
+        sql`delete from ${signInAttempts} where rowid = (select rowid from ${signInAttempts} where ${signInAttempts.key} = ${key} and ${signInAttempts.at} = ${at} limit 1)`,
+      );
+    },
+    deleteAttemptsOf: (key: string): void => {
+      db.delete(signInAttempts).where(eq(signInAttempts.key, key)).run();
+    },
+    /** Attempts older than `before` (out of every window) go (the hourly purge). */
+    deleteOldAttempts: (before: number): number => db.delete(signInAttempts).where(lt(signInAttempts.at, before)).run().changes,
+  };
+}

@@ -28,6 +28,8 @@ export const setupLinks = sqliteTable(
     createdBy: text('created_by'),
     /** The first start's link: its opener also names the account (name and email) beside the password. */
     asksProfile: integer('asks_profile', { mode: 'boolean' }).notNull().default(false),
+    /** Mailed to the account's address and never shown to its maker: opening it proves the address. */
+    mailed: integer('mailed', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('setup_links_user').on(t.userId)],
 );
@@ -71,6 +73,8 @@ export const passwordResets = sqliteTable(
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
+    /** The address it was mailed to: a link whose account signs in with another address since does not work (issue 44, L1). */
+    sentTo: text('sent_to'),
   },
   (t) => [index('password_resets_user').on(t.userId)],
 );
@@ -95,4 +99,20 @@ export const emailChanges = sqliteTable(
     usedAt: integer('used_at'),
   },
   (t) => [index('email_changes_user').on(t.userId)],
+);
+
+/**
+ * Sign-in attempts and "Forgot your password?" requests, counted against their budgets
+ * (src/modules/sessions/attempts.ts): one row per attempt under each key it counts against, so a
+ * restart starts no budget afresh (issue 44). Rows older than the 15-minute window go with the
+ * hourly purge.
+ */
+export const signInAttempts = sqliteTable(
+  'sign_in_attempts',
+  {
+    /** `sign-in:pair:<email>|<address>`, `reset:account:<email>`, … */
+    key: text('key').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('sign_in_attempts_key').on(t.key, t.at)],
 );

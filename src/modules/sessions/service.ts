@@ -11,6 +11,7 @@ import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
 import { createSignIn } from './sign-in.js';
+import { type AttemptStore, SIGN_IN_WINDOW_MS } from './attempts.js';
 import { createProfileUpdates } from './profile.js';
 import { type SessionView, sessionView } from './views.js';
 
@@ -68,15 +69,33 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       () =>
         repo.deleteEnded(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) +
         repo.deleteSpentLinks(now) +
-        repo.deleteSpentMailLinks(now - 86_400_000),
+        repo.deleteSpentMailLinks(now - 86_400_000) +
+        repo.deleteOldAttempts(now - SIGN_IN_WINDOW_MS),
     );
   };
   const firstWorkspace = (userId: string) => accounts.memberships(userId)[0]?.workspaceId;
-  const mailLinks = createMailLinks({ repo, accounts, clock, write, mail, openSession, firstWorkspace });
+  /** Sign-in and reset attempts, counted in the database: a restart starts no budget afresh (issue 44). */
+  const attempts: AttemptStore = {
+    recent: (key, since, limit) => repo.attempts(key, since, limit),
+    add: (keys, at) => write(() => repo.insertAttempts(keys, at)),
+    remove: (key, at) => write(() => repo.deleteAttempt(key, at)),
+    clear: (key) => write(() => repo.deleteAttemptsOf(key)),
+  };
+  const mailLinks = createMailLinks({
+    repo,
+    accounts,
+    clock,
+    write,
+    mail,
+    openSession,
+    firstWorkspace,
+    breakGlassOnly: passwordSignIn === 'break-glass',
+    attempts,
+  });
 
   return {
     ...createSetupLinks({ repo, accounts, clock, write, openSession, mail }),
-    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace, breakGlassOnly: passwordSignIn === 'break-glass' }),
+    ...createSignIn({ accounts, clock, write, openSession, firstWorkspace, breakGlassOnly: passwordSignIn === 'break-glass', attempts }),
     ...mailLinks,
     ...providerSessionsOf({ repo, accounts, write, openSession }),
 
@@ -87,7 +106,10 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       const hash = await hashPassword(password);
       return write(() => {
         if (!accounts.storePasswordHash(userId, hash)) throw errors.userNotFound(userId);
+        // The operator answers for whom they give the password to (H1).
+        accounts.markEmailProved(userId);
         repo.deleteSessionsOf(userId);
+        repo.deleteUnusedResetsOf(userId);
         return { id: userId };
       });
     },
@@ -106,10 +128,12 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       write(() => {
         accounts.storePasswordHash(principal.userId, hash);
         repo.deleteOtherSessions(principal.userId, sha256(sessionSecret));
+        // A reset link mailed before would set another password over this one (L1).
+        repo.deleteUnusedResetsOf(principal.userId);
       });
     },
 
-    ...createProfileUpdates({ accounts, write, askEmailChange: mailLinks.askEmailChange }),
+    ...createProfileUpdates({ accounts, write, askEmailChange: mailLinks.askEmailChange, endResets: repo.deleteUnusedResetsOf }),
 
     /** The session of a cookie's secret, re-checked now; an expired or orphaned one is deleted. */
     session(sessionSecret: string): SessionView | null {
@@ -163,6 +187,17 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
 
     /** A member left a workspace: their sessions there end (inside the accounts write). */
     endMemberSessions: (workspaceId: string, userId: string): void => repo.deleteMemberSessions(workspaceId, userId),
+    /**
+     * An account's credentials ended (the identity provider vouched for its unproved address):
+     * every session, every unused setup or reset link and open email change of it go (inside the
+     * accounts write).
+     */
+    endCredentialsOf(userId: string): void {
+      repo.deleteSessionsOf(userId);
+      repo.deleteUnusedLinksOf(userId);
+      repo.deleteUnusedResetsOf(userId);
+      repo.deleteUnusedEmailChangesOf(userId);
+    },
     /** An account was deleted: its sessions and setup links go (inside the accounts write). */
     deleteOfUser(userId: string): void {
       repo.deleteSessionsOf(userId);

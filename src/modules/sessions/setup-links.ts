@@ -1,11 +1,24 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import { isOperator, OPERATOR, type Principal } from '../../principal.js';
+import { isOperator, OPERATOR, type Operator, type Principal } from '../../principal.js';
 import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword } from './password.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import type { SessionAccounts, SessionMail } from './ports.js';
+
+/** A setup link whose secret is handed to its maker (the operator's; an owner's while mail is off). */
+export interface ShownLink {
+  secret: string;
+  expiresAt: number;
+  mailed: false;
+}
+/** An owner's setup link mailed to the member's address: its secret is never shown to the owner. */
+export interface MailedLink {
+  secret: null;
+  expiresAt: number;
+  mailed: true;
+}
 
 /** A setup link is valid this long unless the inviter says otherwise. */
 export const SETUP_LINK_HOURS = 72;
@@ -32,9 +45,9 @@ export function createSetupLinks({
     if (!link || link.expiresAt <= clock.now()) return null;
     const member = accounts.membership(link.workspaceId, link.userId);
     if (!member) return null;
-    // An owner's link is checked again now: the account may have set a password or joined
-    // another workspace since it was made.
-    if (link.createdBy !== null && ownerMayNotSetUp(link.createdBy, link.userId, member.name) !== null) return null;
+    // An owner's link is checked again now: the account may have set a password, joined another
+    // workspace, or had its address confirmed since it was made.
+    if (link.createdBy !== null && ownerMayNotSetUp(link.createdBy, link.userId, member.name, !link.mailed) !== null) return null;
     return { link, member };
   };
 
@@ -42,11 +55,14 @@ export function createSetupLinks({
    * Why an owner may not make (or use) a setup link for an account, or null when they may: a
    * link sets the account's password and signs its opener in as the account, in every workspace
    * it belongs to. So an owner's link is only for an account that has no password yet and whose
-   * memberships are all in workspaces this owner owns; anything else is the operator's.
+   * memberships are all in workspaces this owner owns; anything else is the operator's. A link
+   * shown to the owner (mail is off) is only for an account whose address nobody proved: once
+   * the person proved it (a mailed link, the identity provider), the owner could sign in as them.
    */
-  const ownerMayNotSetUp = (ownerId: string, userId: string, name: string) => {
+  const ownerMayNotSetUp = (ownerId: string, userId: string, name: string, shown: boolean) => {
     if (accounts.hasPassword(userId)) return errors.hasPassword(name);
     if (accounts.memberBeyond(userId, ownerId)) return errors.memberElsewhere(name);
+    if (shown && accounts.emailProved(userId)) return errors.addressProved(name);
     return null;
   };
 
@@ -55,11 +71,13 @@ export function createSetupLinks({
      * A one-time link's secret for the member to set their password with (ends the member's
      * earlier unused links). `validHours` defaults to 72. An owner makes one for their own
      * workspace's members only, under the rules above; the operator for anyone. An owner's link
-     * is also mailed to the member when mail is set up (`mailed`), in the same write; the
-     * operator's is only printed.
+     * is mailed to the member's address when mail is set up (`mailed`, in the same write) and its
+     * secret is then not returned: only the address's holder can open it, which proves the
+     * address (H1). Without mail it is returned for the owner to hand over. The operator's is
+     * only printed.
      */
-    invite(
-      principal: Principal,
+    invite<P extends Principal>(
+      principal: P,
       input: {
         workspaceId: string;
         userId: string;
@@ -67,20 +85,27 @@ export function createSetupLinks({
         /** The first start's link (the operator's only): its opener also names the account. */
         asksProfile?: boolean;
       },
-    ): { secret: string; expiresAt: number; mailed: boolean } {
+    ): P extends Operator ? ShownLink : ShownLink | MailedLink {
       const hours = input.validHours ?? SETUP_LINK_HOURS;
       if (!Number.isFinite(hours) || hours <= 0 || hours > 720) throw errors.validHours();
-      const owner = isOperator(principal) ? null : principal;
+      const who: Principal = principal;
+      const owner = isOperator(who) ? null : who;
       if (owner && (!owner.isOwner || owner.workspaceId !== input.workspaceId)) throw errors.ownersOnly();
       return write(() => {
         const member = accounts.membership(input.workspaceId, input.userId);
         if (!member) throw errors.memberNotFound(input.workspaceId, input.userId);
-        const refusal = owner ? ownerMayNotSetUp(owner.userId, input.userId, member.name) : null;
+        const refusal = owner ? ownerMayNotSetUp(owner.userId, input.userId, member.name, false) : null;
         if (refusal) throw refusal;
         const now = clock.now();
         repo.deleteUnusedLinksOf(input.userId);
         const linkSecret = secret();
         const expiresAt = now + Math.round(hours * 3_600_000);
+        const mailed =
+          owner !== null &&
+          mail.enabled() &&
+          mail.setupLink({ workspaceId: input.workspaceId, userId: input.userId, invitedBy: owner.userId, secret: linkSecret, expiresAt });
+        // A link shown to the owner: only while nobody proved the address (the write, mail included, is undone).
+        if (owner !== null && !mailed && accounts.emailProved(input.userId)) throw errors.addressProved(member.name);
         repo.insertLink({
           secretHash: sha256(linkSecret),
           userId: input.userId,
@@ -89,12 +114,12 @@ export function createSetupLinks({
           createdAt: now,
           createdBy: owner?.userId ?? null,
           asksProfile: owner === null && input.asksProfile === true,
+          mailed,
         });
-        const mailed =
-          owner !== null &&
-          mail.enabled() &&
-          mail.setupLink({ workspaceId: input.workspaceId, userId: input.userId, invitedBy: owner.userId, secret: linkSecret, expiresAt });
-        return { secret: linkSecret, expiresAt, mailed };
+        const made: ShownLink | MailedLink = mailed
+          ? { secret: null, expiresAt, mailed: true }
+          : { secret: linkSecret, expiresAt, mailed: false };
+        return made as P extends Operator ? ShownLink : ShownLink | MailedLink;
       });
     },
 
@@ -128,8 +153,13 @@ export function createSetupLinks({
         // The operator made this link to let its opener name the account (the first start's owner).
         if (valid.link.asksProfile && profile) accounts.setUser(OPERATOR, userId, profile);
         repo.useLink(valid.link.secretHash, clock.now());
+        // Only the address's holder could open a mailed link; the operator answers for whom they
+        // hand a printed one (the first start's too): either way the holder is vouched for (H1).
+        // An owner's link shown to them proves nothing.
+        if (valid.link.mailed || valid.link.createdBy === null) accounts.markEmailProved(userId);
         accounts.storePasswordHash(userId, hash);
         repo.deleteSessionsOf(userId);
+        repo.deleteUnusedResetsOf(userId);
         return openSession(userId, workspaceId);
       });
     },

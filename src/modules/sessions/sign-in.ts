@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
-import { SignInAttempts } from './attempts.js';
+import { type AttemptStore, SignInAttempts } from './attempts.js';
 import { createDummyHash, HashingBusy, verifyPassword } from './password.js';
 import type { NewSession } from './secrets.js';
 import type { SessionAccounts } from './ports.js';
@@ -26,6 +26,7 @@ export function createSignIn({
   firstWorkspace,
   openSession,
   breakGlassOnly = false,
+  attempts: store,
 }: {
   accounts: SessionAccounts;
   clock: Clock;
@@ -34,8 +35,10 @@ export function createSignIn({
   openSession: (userId: string, workspaceId: string) => NewSession;
   /** OIDC_ONLY=true: only break-glass accounts sign in with a password (any other is refused as a wrong password is). */
   breakGlassOnly?: boolean;
+  /** Where attempts are counted (the database's table; memory when absent). */
+  attempts?: AttemptStore;
 }) {
-  const attempts = new SignInAttempts(clock);
+  const attempts = new SignInAttempts(clock, undefined, store);
   const dummy = createDummyHash();
 
   return {

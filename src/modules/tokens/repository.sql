@@ -25,6 +25,9 @@ select "id", "workspace_id", "user_id", "name", "prefix", "secret_hash", "scopes
 update "api_tokens" set "revoked_at" = ? where ("api_tokens"."id" = ? and "api_tokens"."revoked_at" is null);
 --   SEARCH api_tokens USING INDEX sqlite_autoindex_api_tokens_1 (id=?)
 
+update "api_tokens" set "revoked_at" = ? where ("api_tokens"."user_id" = ? and "api_tokens"."revoked_at" is null);
+--   SEARCH api_tokens USING INDEX api_tokens_user (user_id=?)
+
 update "api_tokens" set "revoked_at" = ? where ("api_tokens"."workspace_id" = ? and "api_tokens"."user_id" = ? and "api_tokens"."revoked_at" is null);
 --   SEARCH api_tokens USING INDEX api_tokens_user (user_id=?)
 

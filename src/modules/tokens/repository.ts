@@ -65,6 +65,13 @@ export function createTokensRepository(db: Db) {
         .where(and(eq(apiTokens.workspaceId, workspaceId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
         .run();
     },
+    /** Every active token of the account, in every workspace. */
+    revokeUser: (userId: string, now: number): void => {
+      db.update(apiTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+        .run();
+    },
     deleteOfUser: (userId: string): void => {
       db.delete(apiTokens).where(eq(apiTokens.userId, userId)).run();
     },

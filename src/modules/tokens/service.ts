@@ -149,6 +149,8 @@ export function createTokensService({
 
     /** A member left a workspace: their tokens there stop (inside the accounts write). */
     revokeMember: (workspaceId: string, userId: string): void => repo.revokeMember(workspaceId, userId, clock.now()),
+    /** An account's credentials ended (the identity provider vouched for its unproved address): its tokens stop, in every workspace (inside the accounts write). */
+    revokeUser: (userId: string): void => repo.revokeUser(userId, clock.now()),
     /** An account was deleted: its tokens go (inside the accounts write). */
     deleteOfUser: (userId: string): void => repo.deleteOfUser(userId),
   };

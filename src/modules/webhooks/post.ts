@@ -9,7 +9,8 @@ import type { ResolvedAddress } from './targets.js';
 export function dataFor(event: EventRecord, owner: Owner): object | null {
   const payload = JSON.parse(event.payload ?? 'null') as Record<string, unknown>;
   if (event.entity === 'invoice') {
-    if (!owner.canViewOthersMoney) return null;
+    // Withheld from whoever does not read invoices: never without money visibility (the spec), the same rule as the pages.
+    if (!owner.readsInvoices) return null;
     return event.event === 'invoice.status_changed'
       ? { kind: 'invoice-status', invoice: payload.invoice, from: payload.from, to: payload.to }
       : { kind: 'invoice', invoice: payload.invoice };

@@ -15,6 +15,8 @@ export interface Owner {
   userId: string;
   canViewOthersTime: boolean;
   canViewOthersMoney: boolean;
+  /** Whether they read the workspace's invoices (the invoices module's rule, asked by the composition): invoice events go only to them. */
+  readsInvoices: boolean;
 }
 
 /** Delay before attempt 2, 3, 4, 5 and 6 (the first is immediate). */

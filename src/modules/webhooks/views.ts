@@ -79,6 +79,8 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'entry.created': 'A completed entry is created with a start and an end.',
   'entry.updated': 'An entry is edited.',
   'entry.deleted': 'An entry is deleted.',
-  'invoice.created': 'An invoice is created (sent only if you may see money).',
-  'invoice.status_changed': 'An invoice moves between draft, sent, paid and void (sent only if you may see money).',
+  'invoice.created':
+    'An invoice is created (sent only if you read invoices: you see colleagues’ money, and are an owner or see their time).',
+  'invoice.status_changed':
+    'An invoice moves between draft, sent, paid and void (sent only if you read invoices: you see colleagues’ money, and are an owner or see their time).',
 };

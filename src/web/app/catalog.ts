@@ -6,7 +6,7 @@ import { errorAt, type FieldErrors, labelledInput, invalidAt } from '../kit/fiel
 import { type Html, html } from '../kit/html.js';
 import { field, sentValues } from '../kit/forms.js';
 import { isFormRefusal, refusal } from '../kit/refusal.js';
-import { csrfField } from '../kit/layout.js';
+import { csrfField, type Notice } from '../kit/layout.js';
 import { clockOf } from '../kit/forms.js';
 import { appPage } from './page.js';
 import { colourMark } from '../kit/marks.js';
@@ -21,6 +21,8 @@ const PLURAL: Record<Kind, string> = { client: 'Clients', project: 'Projects', t
 /** One catalog item as the page shows it (the services' views, as the viewer may see them). */
 interface Item {
   id: string;
+  /** A project's colour (the next new project's default is one no project has yet). */
+  color?: string;
   name: string;
   archived: boolean;
   facts: Html | string;
@@ -114,7 +116,7 @@ function partyOf(req: Request): Record<string, unknown> {
  * gets no such fields, and their save leaves the stored ones alone; a client's invoicing details
  * likewise only for owners.
  */
-function bodyOf(kind: Kind, req: Request, creating: boolean, actor: Actor): Record<string, unknown> {
+function bodyOf(kind: Kind, req: Request, creating: boolean, actor: Actor, colour: () => string): Record<string, unknown> {
   const money = actor.canViewOthersMoney;
   const body: Record<string, unknown> = { name: field(req, 'name').trim() };
   if (!creating && kind !== 'tag') body.archived = field(req, 'archived') === 'true';
@@ -122,7 +124,7 @@ function bodyOf(kind: Kind, req: Request, creating: boolean, actor: Actor): Reco
   if (kind === 'client' && actor.isOwner) Object.assign(body, partyOf(req));
   if (kind === 'project') {
     body.clientId = field(req, 'clientId') || null;
-    body.color = field(req, 'color') || '#0b57d0';
+    body.color = field(req, 'color') || colour();
     body.billable = field(req, 'billable') === 'true';
     if (money) {
       body.hourlyRate = decimal(field(req, 'hourlyRate'));
@@ -146,6 +148,22 @@ const SCHEMAS = {
 } as const;
 
 const num = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+
+/**
+ * New projects' colours, told apart at a glance (and from each other in dark mode): a new project
+ * gets the first one no project has yet, then the least used, so the week's dots and the reports'
+ * bars differ by default. The form shows the colour it will get; the person may choose another.
+ */
+const PALETTE = ['#0b57d0', '#1a7f37', '#c2410c', '#8250df', '#b3261e', '#0e7490', '#be185d', '#a16207', '#4338ca', '#57606a'];
+export function nextColour(used: readonly string[]): string {
+  const counts = new Map(PALETTE.map((c) => [c, 0]));
+  for (const colour of used) {
+    const known = counts.get(colour.toLowerCase());
+    if (known !== undefined) counts.set(colour.toLowerCase(), known + 1);
+  }
+  const fewest = Math.min(...counts.values());
+  return PALETTE.find((c) => counts.get(c) === fewest) as string;
+}
 
 /** Every item of the catalog, as the member may see it (rates and budgets only with money visibility). */
 function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
@@ -181,6 +199,7 @@ function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
     })),
     project: projects.map((p) => ({
       id: p.id,
+      color: p.color,
       name: p.name,
       archived: p.archived,
       facts: html`${colourMark(p.color, 'swatch')} ${p.clientId ? clientName.get(p.clientId) : 'No client'}
@@ -314,7 +333,8 @@ function fields(
               ${options(all.client, v.clientId ?? '', 'No client')}
             </select>
           </div>
-          ${labelledInput(id('color'), 'color', 'Colour', v.color ?? '#0b57d0', errors, html`type="color"`)} ${rate()}
+          ${labelledInput(id('color'), 'color', 'Colour', v.color ?? nextColour(all.project.map((p) => p.color ?? '')), errors, html`type="color"`)}
+          ${rate()}
           ${money ? labelledInput(id('budget'), 'budgetAmount', 'Budget (amount)', v.budgetAmount ?? '', errors, html`type="text" inputmode="decimal"`) : ''}
           ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
           <label class="check" for="${id('billable')}"
@@ -367,15 +387,20 @@ function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, re
       ${list.map((item) => {
         const sent = mine(item.id);
         const values = sent ? sent.values : { ...item.values, archived: String(item.archived) };
-        return html`<li class="entry item">
+        return html`<li class="entry item" id="${kind}-${item.id}">
           <details ${sent ? html`open` : ''}>
             <summary class="row">
               <span class="what">${item.name}</span>
-              <span class="project">${item.facts}</span> ${item.archived ? html`<span class="badge">archived</span>` : ''}<span class="vh">
-                Edit</span
-              >
+              <span class="project">${item.facts} ${item.archived ? html`<span class="badge">archived</span>` : ''}</span>
+              <span class="edit-action">Edit<span class="vh"> the ${kind} ${item.name}</span></span>
             </summary>
-            <form class="edit" method="post" action="${APP_PATH}/catalog/${kind}/${item.id}" aria-label="Edit ${kind} ${item.name}">
+            <form
+              class="edit"
+              method="post"
+              action="${APP_PATH}/catalog/${kind}/${item.id}"
+              aria-label="Edit ${kind} ${item.name}"
+              data-inplace
+            >
               ${csrfField(session.csrfToken)} ${fields(kind, item.id, values, sent?.errors ?? {}, all, false, session.actor)}
               <div class="actions"><button type="submit">Save</button></div>
             </form>
@@ -384,6 +409,7 @@ function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, re
               method="post"
               action="${APP_PATH}/catalog/${kind}/${item.id}/delete"
               data-confirm="Delete the ${kind} ${item.name}? Only one no entry uses can be deleted; archive it otherwise."
+              data-inplace
             >
               ${csrfField(session.csrfToken)}<button class="danger" type="submit">
                 Delete<span class="vh"> the ${kind} ${item.name}</span>
@@ -393,7 +419,7 @@ function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, re
         </li>`;
       })}
     </ul>
-    <form class="add-item" method="post" action="${APP_PATH}/catalog/${kind}" aria-label="New ${kind}">
+    <form class="add-item" id="new-${kind}" method="post" action="${APP_PATH}/catalog/${kind}" aria-label="New ${kind}" data-inplace>
       <p class="new-label">New ${kind}</p>
       ${csrfField(session.csrfToken)}
       <div class="grid">${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true, session.actor)}</div>
@@ -408,7 +434,7 @@ const FORM_FIELDS: Record<string, string> = { estimateSec: 'estimateHours' };
 /** The catalog (clients, projects, tasks, tags): list, add, rename and change, archive, delete, with the API's rules and words. */
 export function catalogRoutes(router: Router, deps: AppDeps): void {
   const { services, check } = deps;
-  const render = (res: Response, session: SessionView, status: number, refused: Refused | null, notice: Html | string | null = null) =>
+  const render = (res: Response, session: SessionView, status: number, refused: Refused | null, notice: Notice | null = null) =>
     res
       .status(status)
       .type('html')
@@ -416,25 +442,32 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         appPage(deps, session, {
           title: 'Catalog',
           current: 'catalog',
+          // The region the page's script swaps after a form (in place: the page keeps its scroll), with the confirmation on top.
           body: html`<h1>Catalog</h1>
-            ${notice ? html`<div class="notice ${refused ? 'error' : 'ok'}" role="${refused ? 'alert' : 'status'}">${notice}</div>` : ''}
-            ${KINDS.map((kind) => section(kind, session, items(deps, session.actor), refused))}`,
+            <div id="live-region">
+              ${notice ? html`<div class="notice ${notice.kind} toast" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : ''}
+              ${((all) => KINDS.map((kind) => section(kind, session, all, refused)))(items(deps, session.actor))}
+            </div>`,
         }),
       );
   const kindOf = (req: Request): Kind | null => (KINDS.includes(req.params.kind as Kind) ? (req.params.kind as Kind) : null);
 
-  router.get('/catalog', (req, res) =>
-    render(res, (signedOf(res) as SignedIn).session, 200, null, req.query.done === 'deleted' ? 'Deleted.' : null),
-  );
+  router.get('/catalog', (req, res) => {
+    const signed = signedOf(res) as SignedIn;
+    render(res, signed.session, 200, null, deps.flashes.take(signed.secret));
+  });
 
+  /** A form's write: what it did (for the confirmation) and where on the page it happened (the redirect's anchor). */
   const write =
-    (run: (kind: Kind, req: Request, actor: Actor) => void, idOf: (req: Request) => string) =>
+    (run: (kind: Kind, req: Request, actor: Actor) => { said: string; place: string }, idOf: (req: Request) => string) =>
     (req: Request, res: Response, next: NextFunction) => {
       const kind = kindOf(req);
       if (!kind) return next();
-      const { session } = signedOf(res) as SignedIn;
+      const signed = signedOf(res) as SignedIn;
+      const { session } = signed;
+      let done: { said: string; place: string };
       try {
-        run(kind, req, session.actor);
+        done = run(kind, req, session.actor);
       } catch (error) {
         if (!isFormRefusal(error)) return next(error);
         const refused = refusal(error, { fields: FORM_FIELDS, fallback: 'name', message: (text) => text.replace(/^body\./, '') });
@@ -443,21 +476,26 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
           session,
           refused.status,
           { kind, id: idOf(req), values: sentValues(req), errors: refused.errors },
-          refused.message,
+          { kind: 'error', body: refused.message },
         );
       }
-      res.redirect(303, req.path.endsWith('/delete') ? `${APP_PATH}/catalog?done=deleted` : `${APP_PATH}/catalog`);
+      // Back where it happened (without the script, the browser scrolls there, not to the top), with what was done.
+      deps.flashes.put(signed.secret, { kind: 'ok', body: done.said });
+      res.redirect(303, `${APP_PATH}/catalog#${done.place}`);
     };
   const service = (kind: Kind) =>
     services.catalog[`${kind === 'client' ? 'clients' : kind === 'project' ? 'projects' : kind === 'task' ? 'tasks' : 'tags'}`];
+  /** New projects' colour when the form sent none: one no project has yet. */
+  const colourFor = (actor: Actor) => () => nextColour(services.catalog.projects.list(actor, {}).map((p) => p.color));
 
   router.post(
     '/catalog/:kind',
     write(
       (kind, req, actor) => {
-        const body = bodyOf(kind, req, true, actor);
+        const body = bodyOf(kind, req, true, actor, colourFor(actor));
         check(SCHEMAS[kind][0], body);
-        (service(kind).create as (a: Actor, b: unknown) => unknown)(actor, body);
+        const made = (service(kind).create as (a: Actor, b: unknown) => { id: string; name: string })(actor, body);
+        return { said: `Added the ${kind} “${made.name}”.`, place: `${kind}-${made.id}` };
       },
       () => 'new',
     ),
@@ -466,9 +504,11 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
     '/catalog/:kind/:id',
     write(
       (kind, req, actor) => {
-        const body = bodyOf(kind, req, false, actor);
+        const body = bodyOf(kind, req, false, actor, colourFor(actor));
         check(SCHEMAS[kind][1], body);
-        (service(kind).update as (a: Actor, id: string, b: unknown) => unknown)(actor, req.params.id as string, body);
+        const id = req.params.id as string;
+        const saved = (service(kind).update as (a: Actor, id: string, b: unknown) => { name: string })(actor, id, body);
+        return { said: `Saved the ${kind} “${saved.name}”.`, place: `${kind}-${id}` };
       },
       (req) => req.params.id as string,
     ),
@@ -476,7 +516,12 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
   router.post(
     '/catalog/:kind/:id/delete',
     write(
-      (kind, req, actor) => service(kind).delete(actor, req.params.id as string),
+      (kind, req, actor) => {
+        const id = req.params.id as string;
+        const name = items(deps, actor)[kind].find((item) => item.id === id)?.name;
+        service(kind).delete(actor, id);
+        return { said: name ? `Deleted the ${kind} “${name}”.` : 'Deleted.', place: `${kind}-heading` };
+      },
       (req) => req.params.id as string,
     ),
   );

@@ -10,6 +10,7 @@ import { reportExportRoutes } from './report-export.js';
 import { reportRoutes } from './reports.js';
 import { timesheetRoutes } from './timesheet.js';
 import { weekRoutes } from './week-routes.js';
+import { spoken } from '../kit/refusal.js';
 
 /**
  * The first-party web app, under /app: the timer and the week, the timesheet, reports, the
@@ -42,7 +43,7 @@ export const appArea: WebArea = {
         services.accounts.setPreferences(session.actor, session.userId, { timeZone: field(req, 'timeZone') });
         res.status(204).end();
       } catch (error) {
-        if (error instanceof DomainError && error.code === 'invalid') return void res.status(400).type('text/plain').end(error.message);
+        if (error instanceof DomainError && error.code === 'invalid') return void res.status(400).type('text/plain').end(spoken(error));
         next(error);
       }
     });

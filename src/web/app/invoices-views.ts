@@ -1,5 +1,19 @@
-import { type InvoicePreview, type InvoiceStatus, type InvoiceView, MAX_SEND_MESSAGE } from '../../modules/invoices/service.js';
-import { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from '../../modules/invoices/documents/index.js';
+import { DateTime } from 'luxon';
+import {
+  creditNoteOf,
+  type DocumentFormat,
+  type DocumentState,
+  type InvoicePreview,
+  type InvoiceSendView,
+  type InvoiceStatus,
+  type InvoiceView,
+  type MailOutline,
+  MAX_SEND_GREETING,
+  MAX_SEND_MESSAGE,
+  type MissingValue,
+  otherVatCurrency,
+  printedLineHours,
+} from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
@@ -44,7 +58,8 @@ export const money = (amount: number, currency: string): string => {
   return format.format(amount);
 };
 /** Seconds as hours with two places: `7.50 h`. */
-const hours = (seconds: number) => `${(seconds / 3600).toFixed(2)} h`;
+/** A line's hours as its PDF prints them: exact enough that hours × rate gives its net. */
+const hours = (l: InvoiceView['lines'][number]) => `${printedLineHours(l)} h`;
 const percent = (rate: number | undefined) => (rate === undefined ? '' : `${rate} %`);
 
 /** The invoice's name as people say it: its number, or "Draft" (with its client). */
@@ -113,7 +128,7 @@ export function listBody(
         : html`<div class="scroll">
             <table class="rows invoices">
               <caption class="vh">
-                Invoices, newest first
+                Invoices and credit notes, newest first
               </caption>
               <thead>
                 <tr>
@@ -129,20 +144,35 @@ export function listBody(
                 </tr>
               </thead>
               <tbody>
-                ${invoices.map(
-                  (i) =>
-                    html`<tr>
-                      <td data-label="Number"><a href="${paths.invoices}/${i.id}">${i.number ?? 'Draft'}</a></td>
-                      <td data-label="Client">${clientNameOf(i)}</td>
-                      <td data-label="Period" class="c-time">${i.from} – ${i.to}</td>
-                      <td data-label="Status">${statusBadge(i.status)}</td>
-                      <td data-label="Issued" class="c-time">${i.issueDate ?? '–'}</td>
-                      <td data-label="Due" class="c-time">${i.dueDate ?? '–'}</td>
-                      <td data-label="Net" class="num">${money(i.netTotal, i.currency)}</td>
-                      <td data-label="Gross" class="num">${money(i.grossTotal, i.currency)}</td>
-                      <td data-label="Due amount" class="num">${money(i.amountDue, i.currency)}</td>
-                    </tr>`,
-                )}
+                ${invoices.map((i) => {
+                  const row = html`<tr>
+                    <td data-label="Number"><a href="${paths.invoices}/${i.id}">${i.number ?? 'Draft'}</a></td>
+                    <td data-label="Client">${clientNameOf(i)}</td>
+                    <td data-label="Period" class="c-time">${i.from} – ${i.to}</td>
+                    <td data-label="Status">${statusBadge(i.status)}</td>
+                    <td data-label="Issued" class="c-time">${i.issueDate ?? '–'}</td>
+                    <td data-label="Due" class="c-time">${i.dueDate ?? '–'}</td>
+                    <td data-label="Net" class="num">${money(i.netTotal, i.currency)}</td>
+                    <td data-label="Gross" class="num">${money(i.grossTotal, i.currency)}</td>
+                    <td data-label="Due amount" class="num">${money(i.amountDue, i.currency)}</td>
+                  </tr>`;
+                  // A credit note is a document of its own: a row above the invoice it cancels (it is the newer of the two).
+                  const note = creditNoteOf(i);
+                  return note
+                    ? html`<tr class="credit-note">
+                          <td data-label="Number"><a href="${paths.invoices}/${i.id}#credit-note">${note.number}</a></td>
+                          <td data-label="Client">${clientNameOf(i)}</td>
+                          <td data-label="Period" class="c-time">cancels ${note.invoiceNumber ?? 'the invoice'}</td>
+                          <td data-label="Status"><span class="badge status-credit-note">Credit note</span></td>
+                          <td data-label="Issued" class="c-time">${note.issueDate}</td>
+                          <td data-label="Due" class="c-time">–</td>
+                          <td data-label="Net" class="num">${money(-note.netTotal, note.currency)}</td>
+                          <td data-label="Gross" class="num">${money(-note.grossTotal, note.currency)}</td>
+                          <td data-label="Due amount" class="num">–</td>
+                        </tr>
+                        ${row}`
+                    : row;
+                })}
               </tbody>
             </table>
           </div>`
@@ -151,7 +181,10 @@ export function listBody(
 
 /** The lines, the VAT breakdown and the totals of an invoice or a preview. */
 function figures(
-  doc: Pick<InvoiceView, 'lines' | 'currency' | 'netTotal' | 'taxTotal' | 'grossTotal'> & { taxBreakdown?: InvoiceView['taxBreakdown'] },
+  doc: Pick<InvoiceView, 'lines' | 'currency' | 'netTotal' | 'taxTotal' | 'grossTotal'> & {
+    taxBreakdown?: InvoiceView['taxBreakdown'];
+    vatCurrency?: InvoiceView['vatCurrency'];
+  },
 ): Html {
   const c = doc.currency;
   return html`<h2>Lines</h2>
@@ -171,7 +204,7 @@ function figures(
             (l) =>
               html`<tr>
                 <td data-label="Description">${l.description}</td>
-                <td data-label="Quantity" class="num">${hours(l.quantitySec)}</td>
+                <td data-label="Quantity" class="num">${hours(l)}</td>
                 <td data-label="Rate" class="num">${l.hourlyRate === null ? '–' : money(l.hourlyRate, c)}</td>
                 <td data-label="VAT" class="num">
                   ${l.taxCategory ?? ''}
@@ -220,6 +253,15 @@ function figures(
       <dd class="num">${money(doc.taxTotal, c)}</dd>
       <dt>Gross</dt>
       <dd class="num"><strong>${money(doc.grossTotal, c)}</strong></dd>
+      ${
+        doc.vatCurrency
+          ? html`<dt>VAT in ${doc.vatCurrency.currency}</dt>
+              <dd class="num">
+                ${money(doc.vatCurrency.taxTotal, doc.vatCurrency.currency)}
+                <span class="hint inline">(1 ${c} = ${doc.vatCurrency.exchangeRate} ${doc.vatCurrency.currency})</span>
+              </dd>`
+          : ''
+      }
     </dl>`;
 }
 
@@ -341,12 +383,6 @@ function whereOf(paths: WebPaths, m: MissingValue, fillable: boolean): Html {
     case 'issue':
       return html`issue the invoice first`;
   }
-}
-
-export interface DocumentState {
-  format: DocumentFormat;
-  creditNote: boolean;
-  missing: MissingValue[];
 }
 
 /** A party as the invoice names it: address and identifiers. */
@@ -499,30 +535,38 @@ export interface SendForm {
   to: string;
   /** The e-invoice format attached beside the PDF, or `none`. */
   xml: string;
+  /** The mail's first line (prefilled with the language's greeting; blank: none). */
+  greeting: string;
   message: string;
 }
 
-/** The Send by mail section: offered (mail set up) or not, the ready e-invoice formats, the form and its refusals. */
+/** The Send by mail section: the whole mail as the invoices service composes it, the form's values and its refusals. */
 export interface SendState {
-  enabled: boolean;
-  ready: DocumentFormat[];
+  outline: MailOutline;
   form: SendForm;
   errors: FieldErrors;
 }
 
-/** An issued invoice's Send by mail form (owners), or the line saying mail is not set up. */
+/**
+ * An issued invoice's (or a void one's credit note's) Send by mail form (owners), laid out as the
+ * mail itself: its headers, the greeting and the message as fields in their places, the sentence
+ * on the attachments for the XML chosen (CSS shows the one of the selected option, without
+ * script), the facts and the closing. What is shown is what is sent; nothing is added.
+ */
 function sendSection(base: string, session: SessionView, state: SendState): Html {
-  const { form, errors } = state;
+  const { form, errors, outline } = state;
+  const creditNote = outline.document === 'credit-note';
   const options: Array<[string, string]> = [
-    ...state.ready.map((f) => [f, `${FORMAT_LABEL[f]} (XML)`] as [string, string]),
+    ...outline.ready.map((f) => [f, `${FORMAT_LABEL[f]} (XML)`] as [string, string]),
     ['none', 'None: the PDF alone'],
   ];
+  const heading = creditNote ? 'Send the credit note by mail' : 'Send by mail';
   return html`<section class="send" aria-labelledby="send-heading">
-    <h2 id="send-heading">Send by mail</h2>
+    <h2 id="send-heading">${heading}</h2>
     ${errors.form ? html`<div class="notice error" role="alert">${errors.form}</div>` : ''}
     ${
-      state.enabled
-        ? html`<form class="stack wide" method="post" action="${base}/send" aria-label="Send by mail">
+      outline.enabled
+        ? html`<form class="stack wide mail-form" method="post" action="${base}/send" aria-label="${heading}">
             ${csrfField(session.csrfToken)}
             <div class="field">
               <label for="send-to">To</label>
@@ -530,22 +574,109 @@ function sendSection(base: string, session: SessionView, state: SendState): Html
               ${errors.to ? errorAt('send-to', errors.to) : html`<p class="hint">The client's email as stored on the invoice; type another address to send it there.</p>`}
             </div>
             ${select('send-xml', 'xml', 'E-invoice beside the PDF', form.xml, options, errors)}
-            <div class="field">
-              <label for="send-message">Message <span class="hint inline">(optional)</span></label>
-              <textarea
-                id="send-message"
-                name="message"
-                rows="3"
-                maxlength="${MAX_SEND_MESSAGE}"
-                ${invalidAt('send-message', errors.message)}
-              >
+            <div class="mail-preview" role="group" aria-labelledby="mail-preview-heading">
+              <p class="mail-preview-title" id="mail-preview-heading">The mail, as it will be sent</p>
+              <dl class="facts compact mail-head">
+                <dt>From</dt>
+                <dd>${outline.from.name}${outline.from.address ? html` &lt;${outline.from.address}&gt;` : ''}</dd>
+                <dt>Reply-To</dt>
+                <dd>
+                  ${
+                    outline.replyTo ??
+                    html`<span class="hint inline"
+                      >none: replies go to ${outline.from.address ?? 'the server'}. Set the issuer's email (Settings › Workspace › Invoice
+                      issuer) for the next invoices.</span
+                    >`
+                  }
+                </dd>
+                <dt>Subject</dt>
+                <dd>${outline.subject}</dd>
+              </dl>
+              <div class="mail-body">
+                <div class="field">
+                  <label for="send-greeting">Greeting <span class="hint inline">(the mail's first line; empty: none)</span></label>
+                  <input
+                    id="send-greeting"
+                    name="greeting"
+                    value="${form.greeting}"
+                    maxlength="${MAX_SEND_GREETING}"
+                    autocomplete="off"
+                    ${invalidAt('send-greeting', errors.greeting)}
+                  />
+                  ${errorAt('send-greeting', errors.greeting)}
+                </div>
+                <p class="mail-text">${outline.opening}</p>
+                <div class="field">
+                  <label for="send-message">Your message <span class="hint inline">(optional; its own paragraph here)</span></label>
+                  <textarea
+                    id="send-message"
+                    name="message"
+                    rows="3"
+                    maxlength="${MAX_SEND_MESSAGE}"
+                    ${invalidAt('send-message', errors.message)}
+                  >
 ${form.message}</textarea>
-              ${errorAt('send-message', errors.message)}
+                  ${errorAt('send-message', errors.message)}
+                </div>
+                ${Object.entries(outline.files).map(([format, text]) => (text ? html`<p class="mail-text" data-xml="${format}">${text}</p>` : ''))}
+                <dl class="facts compact mail-facts">
+                  ${outline.facts.map(
+                    ([k, v]) =>
+                      html`<dt>${k}</dt>
+                        <dd>${v}</dd>`,
+                  )}
+                </dl>
+                <p class="mail-text closing">${outline.closing}</p>
+              </div>
             </div>
-            <div class="actions"><button type="submit">Send by mail</button></div>
+            <div class="actions"><button type="submit">${heading}</button></div>
           </form>`
-        : html`<p class="hint">Mail is not set up on this server (SMTP_URL): download the documents above and send them yourself.</p>`
+        : html`<p class="hint">Mail is not set up on this server: download the documents above and send them yourself.</p>`
     }
+  </section>`;
+}
+
+/** The sends by mail of an invoice and its credit note: when (in the viewer's zone), what, to whom, by whom, and where the message stands. */
+function sendsSection(sends: InvoiceSendView[], zone: string, mailPage: string | null): Html | string {
+  if (sends.length === 0) return '';
+  return html`<section class="sends" aria-labelledby="sends-heading">
+    <h2 id="sends-heading">Sent by mail</h2>
+    <div class="scroll">
+      <table class="rows sends">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">What</th>
+            <th scope="col">To</th>
+            <th scope="col">Files</th>
+            <th scope="col">By</th>
+            <th scope="col">Delivery</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${sends.map(
+            (x) =>
+              html`<tr>
+                <td data-label="When" class="c-time">${DateTime.fromISO(x.at, { zone }).toFormat('yyyy-MM-dd HH:mm')}</td>
+                <td data-label="What">${x.document === 'credit-note' ? 'Credit note' : 'Invoice'}</td>
+                <td data-label="To">${x.to}</td>
+                <td data-label="Files">${x.files.join(', ')}</td>
+                <td data-label="By">${x.by.name ?? x.by.userId}</td>
+                <td data-label="Delivery">
+                  ${
+                    x.delivery === null
+                      ? html`<span class="hint inline">no longer in the mail log</span>`
+                      : html`<span class="badge ${x.delivery === 'sent' ? 'good' : x.delivery === 'failed' ? 'bad' : ''}"
+                          >${x.delivery}</span
+                        >`
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    ${mailPage ? html`<p class="hint">The relay's answers are on the <a href="${mailPage}">Mail page</a>.</p>` : ''}
   </section>`;
 }
 
@@ -561,8 +692,12 @@ export function detailBody(
     fillable: string[];
     fill: { values: Record<string, string>; errors: FieldErrors };
     today: string;
-    /** The Send by mail section (an issued invoice, owners), or null. */
+    /** The Send by mail section (an issued invoice or a credit note, owners), or null. */
     send: SendState | null;
+    /** The sends by mail recorded, oldest first. */
+    sends: InvoiceSendView[];
+    /** The viewer's time zone (the sends' times). */
+    zone: string;
   },
 ): Html {
   const c = invoice.currency;
@@ -608,7 +743,7 @@ export function detailBody(
       }
       ${
         invoice.creditNote
-          ? html`<dt>Credit note</dt>
+          ? html`<dt id="credit-note">Credit note</dt>
               <dd>${invoice.creditNote.number} of ${invoice.creditNote.issueDate}</dd>`
           : ''
       }
@@ -628,7 +763,8 @@ export function detailBody(
         ${docRows}
       </ul>
     </section>
-    ${options.send ? sendSection(base, session, options.send) : ''} ${fill}
+    ${options.send ? sendSection(base, session, options.send) : ''}
+    ${sendsSection(options.sends, options.zone, options.canManage ? `${paths.settings}/mail` : null)} ${fill}
     <div class="parties">
       ${partySection('From', invoice.issuer as Record<string, unknown> | null)}
       ${partySection('To', invoice.recipient as Record<string, unknown> | null)}
@@ -645,9 +781,12 @@ export function confirmBody(
   date: string,
   errors: FieldErrors,
   formError: string | null,
+  exchangeRate = '',
 ): Html {
   const base = `${paths.invoices}/${invoice.id}`;
   const gross = money(invoice.grossTotal, invoice.currency);
+  // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate.
+  const vatCurrency = action === 'issue' ? otherVatCurrency(invoice) : null;
   const what: Record<Action, Html> = {
     issue: html`<p>
       Issue this draft for ${clientNameOf(invoice)} (${gross})? It gets the next number of the workspace's series and this date, and its due
@@ -677,6 +816,29 @@ export function confirmBody(
             </div>`
           : ''
       }
+      ${
+        vatCurrency
+          ? html`<div class="field">
+              <label for="confirm-rate"
+                >Exchange rate: ${vatCurrency} per ${invoice.currency}
+                <span class="hint"
+                  >This invoice is in ${invoice.currency}; its VAT is also stated in ${vatCurrency}, the issuer's VAT currency. How many
+                  ${vatCurrency} one ${invoice.currency} is worth on the issue date, e.g. 1.0634 (in Germany the monthly rate of the Federal
+                  Ministry of Finance).</span
+                ></label
+              >
+              <input
+                id="confirm-rate"
+                name="exchangeRate"
+                inputmode="decimal"
+                required
+                value="${exchangeRate}"
+                ${invalidAt('confirm-rate', errors.exchangeRate)}
+              />
+              ${errorAt('confirm-rate', errors.exchangeRate)}
+            </div>`
+          : ''
+      }
       <div class="actions">
         <button type="submit" class="${action === 'void' ? 'danger' : ''}">${ACTIONS[action].label}</button>
         <a class="button secondary" href="${base}">Cancel</a>
@@ -700,9 +862,3 @@ export function missingBody(paths: WebPaths, invoice: InvoiceView, state: Docume
     </ul>
     <p><a href="${base}">Back to ${titleOf(invoice)}</a></p>`;
 }
-
-/** The formats a page offers for an invoice: the invoice's four, and the credit note's four once it has one. */
-export const documentsOf = (invoice: InvoiceView): Array<{ format: DocumentFormat; creditNote: boolean }> => [
-  ...DOCUMENT_FORMATS.map((format) => ({ format, creditNote: false })),
-  ...(invoice.creditNote ? DOCUMENT_FORMATS.map((format) => ({ format, creditNote: true })) : []),
-];

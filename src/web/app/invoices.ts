@@ -1,9 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { DateTime } from 'luxon';
 import { DocumentsBusy } from '../../documents/pool.js';
 import { DomainError } from '../../errors.js';
-import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, missingFor } from '../../modules/invoices/documents/index.js';
-import type { InvoiceInput, InvoicePreview, InvoiceView } from '../../modules/invoices/service.js';
+import {
+  DOCUMENT_FORMATS,
+  type DocumentFormat,
+  DocumentNotReady,
+  type InvoiceInput,
+  type InvoicePreview,
+  type InvoiceView,
+  parseExchangeRate,
+} from '../../modules/invoices/service.js';
+import { actorData } from '../../readers/tasks.js';
+import { ReadersBusy } from '../../readers/pool.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import type { FieldErrors } from '../kit/fields.js';
@@ -18,8 +28,6 @@ import {
   type Action,
   confirmBody,
   detailBody,
-  type DocumentState,
-  documentsOf,
   FORMAT_LABEL,
   listBody,
   missingBody,
@@ -78,8 +86,6 @@ function contextOf(deps: WebDeps) {
       .map((c) => ({ id: c.id, name: c.archived ? `${c.name} (archived)` : c.name }))
       .sort((a, b) => a.name.localeCompare(b.name));
 
-  const documentStates = (invoice: InvoiceView): DocumentState[] =>
-    documentsOf(invoice).map((d) => ({ ...d, missing: missingFor(invoice, d.format, { creditNote: d.creditNote }) }));
   /** The invoice page, with a notice, or a refused fill's values and messages. */
   const showDetail = (
     res: Response,
@@ -90,22 +96,29 @@ function contextOf(deps: WebDeps) {
     fill: { values: Record<string, string>; errors: FieldErrors } = { values: {}, errors: {} },
     sent: { form: SendForm; errors: FieldErrors } | null = null,
   ) => {
-    const documents = documentStates(invoice);
+    const documents = invoices.documents(session.actor, invoice.id);
     const canManage = invoices.mayManage(session.actor, invoice.workspaceId);
     const missingPaths = [...new Set(documents.flatMap((d) => d.missing.map((m) => m.path)))];
     const fillable = invoice.status === 'void' ? [] : missingPaths.filter((path) => emptyAt(invoice, path));
-    // Send by mail: an issued invoice (sent or paid), for owners; the ready e-invoice formats, the first one chosen.
-    const ready = documents.filter((d) => !d.creditNote && d.format !== 'pdf' && d.missing.length === 0).map((d) => d.format);
-    const mailing =
-      canManage && (invoice.status === 'sent' || invoice.status === 'paid')
-        ? {
-            enabled: services.mail.enabled(),
-            ready,
-            form: sent?.form ?? { to: invoice.recipient?.email ?? '', xml: ready[0] ?? 'none', message: '' },
-            errors: sent?.errors ?? {},
-          }
-        : null;
-    const body = detailBody(paths, session, invoice, { canManage, documents, fillable, fill, today: today(session), send: mailing });
+    // Send by mail (owners): an issued invoice, or a void one's credit note; the whole mail shown around the fields.
+    const outline = canManage ? invoices.mailOutline(session.actor, invoice.id) : null;
+    const mailing = outline
+      ? {
+          outline,
+          form: sent?.form ?? { to: outline.to, xml: outline.ready[0] ?? 'none', greeting: outline.greeting, message: '' },
+          errors: sent?.errors ?? {},
+        }
+      : null;
+    const body = detailBody(paths, session, invoice, {
+      canManage,
+      documents,
+      fillable,
+      fill,
+      today: today(session),
+      send: mailing,
+      sends: invoices.sends(session.actor, invoice.id),
+      zone: zoneOf(session),
+    });
     send(res, session, status, titleOf(invoice), html`${noticeHtml(notice)} ${body}`);
   };
   /** 503 while every document thread is taken: when to try again. */
@@ -181,7 +194,7 @@ function newRoutes(router: Router, ctx: Context): void {
     showNew(res, session, 200, form, {}, null, null);
   });
 
-  router.post(`${at}/new`, (req, res, next) => {
+  router.post(`${at}/new`, async (req, res, next) => {
     const session = sessionOf(res);
     const form: NewForm = {
       clientId: field(req, 'clientId'),
@@ -207,8 +220,27 @@ function newRoutes(router: Router, ctx: Context): void {
           notice: { kind: 'ok', body: 'Draft created: its entries are now invoiced. Check it, then issue it to give it its number.' },
         });
       }
-      showNew(res, session, 200, form, {}, invoices.preview(session.actor, input), null);
+      // The preview reads the range's entries and makes their lines on a reader thread, never here (issue 44 L6).
+      const preview = await deps.readers.invoicePreview({
+        actor: actorData(session.actor),
+        input,
+        now: deps.clock.now(),
+        requestId: `app-${randomUUID()}`,
+      });
+      showNew(res, session, 200, form, {}, preview, null);
     } catch (error) {
+      if (error instanceof ReadersBusy) {
+        res.setHeader('Retry-After', String(error.retryAfterSec));
+        return showNew(
+          res,
+          session,
+          503,
+          form,
+          {},
+          null,
+          `The server is busy with other reports and previews: preview again in ${error.retryAfterSec} seconds.`,
+        );
+      }
       // A client not found is about the client field too (the API would answer 404).
       if (!(error instanceof DomainError) || !(error.code === 'invalid' || error.code === 'conflict' || error.field === 'clientId'))
         return next(error);
@@ -264,9 +296,11 @@ function detailRoutes(router: Router, ctx: Context): void {
       const session = sessionOf(res);
       const id = req.params.id as string;
       const date = field(req, 'date').trim();
+      const rate = action === 'issue' ? field(req, 'exchangeRate').trim() : '';
       const options = ACTIONS[action].dateLabel && date !== '' ? { date } : {};
       try {
-        if (action === 'issue') invoices.issue(session.actor, id, options);
+        if (action === 'issue')
+          invoices.issue(session.actor, id, { ...options, ...(rate === '' ? {} : { exchangeRate: parseExchangeRate(rate) }) });
         else if (action === 'pay') invoices.markPaid(session.actor, id, options);
         else invoices.void(session.actor, id, options);
       } catch (error) {
@@ -275,16 +309,18 @@ function detailRoutes(router: Router, ctx: Context): void {
         const refused = refusal(error);
         // The move is allowed but its date was refused: the confirmation again, the message at the date.
         if (ACTIONS[action].from.includes(invoice.status)) {
-          // A refusal about the date goes at the date; one about the tax settings above the form.
+          // A refusal about the date goes at the date, one about the exchange rate at the rate; one about the tax settings above the form.
           const dated = ACTIONS[action].dateLabel !== null && refused.field !== 'tax';
+          const atRate = error.field === 'exchangeRate';
           const body = confirmBody(
             paths,
             session,
             invoice,
             action,
             date,
-            dated ? { date: refused.message } : {},
-            dated ? null : refused.message,
+            atRate ? { exchangeRate: refused.message } : dated ? { date: refused.message } : {},
+            atRate || dated ? null : refused.message,
+            rate,
           );
           return send(res, session, refused.status, `${ACTIONS[action].label}: ${titleOf(invoice)}`, body);
         }
@@ -321,16 +357,15 @@ function detailRoutes(router: Router, ctx: Context): void {
   });
 }
 
-/** The documents, made on the document threads. */
+/** The documents: the invoices service checks and makes them (on the document threads); the page only translates. */
 function documentRoutes(router: Router, ctx: Context): void {
-  const { deps, paths, invoices, at, sessionOf, send, showBusy } = ctx;
-  // --- Documents: made on the document threads, downloaded as attachments ------------------------
+  const { paths, invoices, at, sessionOf, send, showBusy } = ctx;
+  // --- Documents: downloaded as attachments ------------------------------------------------------
   const download = async (req: Request, res: Response, next: NextFunction, extension: 'pdf' | 'xml') => {
     const session = sessionOf(res);
     const invoice = invoices.get(session.actor, req.params.id as string);
     const asked = typeof req.query.format === 'string' ? req.query.format : extension === 'pdf' ? 'pdf' : '';
-    const format = asked as DocumentFormat;
-    const fits = DOCUMENT_FORMATS.includes(format) && (format === 'pdf') === (extension === 'pdf');
+    const fits = (DOCUMENT_FORMATS as readonly string[]).includes(asked) && (asked === 'pdf') === (extension === 'pdf');
     const creditNoteParam = typeof req.query.creditNote === 'string' ? req.query.creditNote : '0';
     if (!fits || !['0', '1'].includes(creditNoteParam)) {
       const message = !fits
@@ -346,82 +381,82 @@ function documentRoutes(router: Router, ctx: Context): void {
           <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
       );
     }
-    const creditNote = creditNoteParam === '1';
-    const missing = missingFor(invoice, format, { creditNote });
-    if (missing.length > 0) {
-      // 409: the request is right, the invoice is not ready for it; filling the values resolves it.
-      const canFill = invoices.mayManage(session.actor, invoice.workspaceId) && invoice.status !== 'void';
-      return send(
-        res,
-        session,
-        409,
-        `${FORMAT_LABEL[format]} cannot be made yet`,
-        missingBody(paths, invoice, { format, creditNote, missing }, canFill && missing.some((m) => emptyAt(invoice, m.path))),
-      );
-    }
-    let bytes: Buffer;
+    let made: Awaited<ReturnType<typeof invoices.document>>;
     try {
-      bytes = await deps.documents.render(invoice, format, { creditNote });
+      made = await invoices.document(session.actor, invoice.id, asked, { creditNote: creditNoteParam === '1' });
     } catch (error) {
+      if (error instanceof DocumentNotReady) {
+        // 409: the request is right, the invoice is not ready for it; filling the values resolves it.
+        const canFill = invoices.mayManage(session.actor, invoice.workspaceId) && invoice.status !== 'void';
+        const format = error.format;
+        return send(
+          res,
+          session,
+          409,
+          `${FORMAT_LABEL[format]} cannot be made yet`,
+          missingBody(
+            paths,
+            invoice,
+            { format, creditNote: error.creditNote, missing: error.missing },
+            canFill && error.missing.some((m) => emptyAt(invoice, m.path)),
+          ),
+        );
+      }
       if (error instanceof DocumentsBusy) return showBusy(res, session, invoice, error, 'the download');
       return next(error);
     }
     res.status(200);
-    res.setHeader('Content-Type', format === 'pdf' ? 'application/pdf' : 'application/xml; charset=utf-8');
-    res.setHeader('Content-Disposition', disposition(documentFileName(invoice, format, { creditNote })));
-    res.setHeader('Content-Length', String(bytes.length));
-    res.end(bytes);
+    res.setHeader('Content-Type', made.format === 'pdf' ? 'application/pdf' : 'application/xml; charset=utf-8');
+    res.setHeader('Content-Disposition', disposition(made.fileName));
+    res.setHeader('Content-Length', String(made.bytes.length));
+    res.end(made.bytes);
   };
   router.get(`${at}/:id/document.pdf`, (req, res, next) => download(req, res, next, 'pdf'));
   router.get(`${at}/:id/document.xml`, (req, res, next) => download(req, res, next, 'xml'));
 }
 
-/** Send by mail: an issued invoice's PDF and the chosen e-invoice XML, made on the document threads, then queued in one write. */
+/** Send by mail: the invoices service checks, makes the documents, queues the mail and records the send; the page translates. */
 function sendRoutes(router: Router, ctx: Context): void {
   const { deps, paths, invoices, at, sessionOf, showDetail, showBusy } = ctx;
   /** The send's fields as the form names them; anything else is shown above the form. */
-  const SEND_FIELDS = ['to', 'xml', 'message'];
+  const SEND_FIELDS = ['to', 'xml', 'greeting', 'message'];
   router.post(`${at}/:id/send`, async (req, res, next) => {
     const session = sessionOf(res);
     const id = req.params.id as string;
-    const form: SendForm = { to: field(req, 'to'), xml: field(req, 'xml') || 'none', message: field(req, 'message') };
-    const xml = form.xml === 'none' ? null : (form.xml as DocumentFormat);
-    const refused = (error: unknown) => {
+    const form: SendForm = {
+      to: field(req, 'to'),
+      xml: field(req, 'xml') || 'none',
+      greeting: field(req, 'greeting'),
+      message: field(req, 'message'),
+    };
+    let sent: Awaited<ReturnType<typeof invoices.send>>;
+    try {
+      sent = await invoices.send(session.actor, id, {
+        to: form.to,
+        xml: form.xml === 'none' ? null : (form.xml as DocumentFormat),
+        // A form without the field (an older page) gets the language's greeting.
+        greeting: 'greeting' in (req.body as object) ? form.greeting : undefined,
+        message: form.message,
+      });
+    } catch (error) {
+      if (error instanceof DocumentsBusy) return showBusy(res, session, invoices.get(session.actor, id), error, 'sending');
       if (!isFormRefusal(error)) return next(error);
       const answer = refusal(error, { fallback: 'form' });
       const invoice = invoices.get(session.actor, id);
-      // Not an issued invoice (a draft, a void one): there is no form to show it at.
-      if (invoice.status !== 'sent' && invoice.status !== 'paid')
+      // Not an invoice that is sent (a draft, a void draft): there is no form to show it at.
+      if (!invoices.mayManage(session.actor, invoice.workspaceId) || invoices.mailOutline(session.actor, id) === null)
         return showDetail(res, session, invoice, answer.status, { kind: 'error', body: answer.message });
       const errors = answer.field !== null && SEND_FIELDS.includes(answer.field) ? answer.errors : { form: answer.message };
       return showDetail(res, session, invoice, answer.status, null, undefined, { form, errors });
-    };
-    let invoice: InvoiceView;
-    try {
-      // Every rule first: nothing is made for a send that would be refused.
-      invoice = invoices.checkSend(session.actor, id, { to: form.to, xml, message: form.message });
-    } catch (error) {
-      return refused(error);
-    }
-    const formats: DocumentFormat[] = xml === null ? ['pdf'] : ['pdf', xml];
-    const attachments: Array<{ format: DocumentFormat; bytes: Buffer }> = [];
-    try {
-      // One after the other: the second would only wait for the first's thread (and count that wait against the queue's limit).
-      for (const format of formats) attachments.push({ format, bytes: await deps.documents.render(invoice, format) });
-    } catch (error) {
-      if (error instanceof DocumentsBusy) return showBusy(res, session, invoice, error, 'sending');
-      return next(error);
-    }
-    let address: string;
-    try {
-      ({ address } = invoices.send(session.actor, id, { to: form.to, message: form.message, attachments }));
-    } catch (error) {
-      return refused(error);
     }
     redirect(res, `${paths.invoices}/${id}`, {
       deps,
       signed: signedOf(res),
-      notice: { kind: 'ok', body: html`Queued for ${address}: see the <a href="${paths.settings}/mail">Mail page</a>.` },
+      notice: {
+        kind: 'ok',
+        body: html`${sent.document === 'credit-note' ? 'The credit note is queued' : 'Queued'} for ${sent.address}: see the
+          <a href="${paths.settings}/mail">Mail page</a>.`,
+      },
     });
   });
 }

@@ -15,6 +15,14 @@ export interface TagChoice {
   name: string;
 }
 
+/** A task as the pickers offer it: its project (the picker follows the chosen one); archived ones only where already chosen. */
+export interface TaskChoice {
+  id: string;
+  name: string;
+  projectId: string;
+  archived: boolean;
+}
+
 /**
  * The project picker: projects grouped by client (clients by name, then those without one), each
  * option carrying its Billable default for the page's script; a filter field above it (shown by
@@ -41,6 +49,38 @@ export function projectPicker(
           ? (groups.get(client) ?? []).map(option)
           : html`<optgroup label="${client === '' ? 'No client' : client}">${(groups.get(client) ?? []).map(option)}</optgroup>`,
       )}
+    </select>
+  </div>`;
+}
+
+/**
+ * The task picker: the tasks of each project in a group of its own (every form works without the
+ * script: a task of another project than the one chosen is refused with the service's words); the
+ * page's script shows only the chosen project's tasks, and hides the field when it has none.
+ */
+export function taskPicker(
+  id: string,
+  tasks: readonly TaskChoice[],
+  projects: readonly ProjectChoice[],
+  projectId: string | null | undefined,
+  selected: string | null | undefined,
+): Html {
+  const shown = tasks.filter((t) => !t.archived || t.id === selected);
+  const groups = projects
+    .map((p) => ({ project: p, tasks: shown.filter((t) => t.projectId === p.id) }))
+    .filter((g) => g.tasks.length > 0 || g.project.id === projectId);
+  // A chosen task whose project is not offered (archived) keeps its place, so a save does not drop it.
+  const orphans = shown.filter((t) => !projects.some((p) => p.id === t.projectId));
+  const option = (t: TaskChoice) =>
+    html`<option value="${t.id}" data-project="${t.projectId}" ${t.id === selected ? html`selected` : ''}>${t.name}</option>`;
+  // A workspace without tasks gets no field (an entry of it has none to keep).
+  if (shown.length === 0) return html``;
+  return html`<div class="field task-picker" data-task-picker>
+    <label for="${id}">Task</label>
+    <select id="${id}" name="taskId">
+      <option value="">No task</option>
+      ${groups.map((g) => html`<optgroup label="${g.project.name}" data-project="${g.project.id}">${g.tasks.map(option)}</optgroup>`)}
+      ${orphans.map(option)}
     </select>
   </div>`;
 }
@@ -92,9 +132,13 @@ export function billableBox(id: string, checked: boolean, shownFor: string): Htm
 /**
  * A description field that suggests the member's past entries as they type (a combobox: the
  * script fills the list from the app's suggest route, Up/Down/Enter/Esc, announced); choosing one fills
- * the form's project, task, tags and Billable. Without the script it is a plain text field.
+ * the form's project, task, tags and Billable. Quick entry in the same list: `@` offers the
+ * form's projects (and `project / task`), `#` its tags; choosing one sets the picker and takes the
+ * word out of the text. A name typed whole (`@Audit`, `@Audit / Fieldwork`, `#onsite`) needs no
+ * choosing: the server reads it when the form is sent (./quick-entry.ts), with or without the
+ * script. Without the script it is a plain text field.
  */
-export function descriptionCombo(id: string, label: string, value: string, errors: FieldErrors, taskId: string | null = null): Html {
+export function descriptionCombo(id: string, label: string, value: string, errors: FieldErrors, placeholder = ''): Html {
   return html`<div class="field combo">
     <label for="${id}">${label}</label>
     <input
@@ -109,10 +153,10 @@ export function descriptionCombo(id: string, label: string, value: string, error
       aria-expanded="false"
       aria-controls="${id}-list"
       data-suggest
+      ${placeholder ? html`placeholder="${placeholder}"` : ''}
       ${invalidAt(id, errors.description)}
     />
-    <input type="hidden" name="taskId" value="${taskId ?? ''}" />
-    <ul id="${id}-list" role="listbox" class="suggestions" aria-label="Past entries" hidden></ul>
+    <ul id="${id}-list" role="listbox" class="suggestions" aria-label="Suggestions" hidden></ul>
     ${errorAt(id, errors.description)}
   </div>`;
 }

@@ -124,14 +124,17 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
 
   router.get('/profile', (req: Request, res) => {
     const { session } = signedOf(res) as SignedIn;
-    const pending = typeof req.query.to === 'string' ? req.query.to.slice(0, 254) : '';
+    // The address the link went to is the server's record of it, never text from the address bar (issue 44).
+    const pending = req.query.done === 'email' ? services.sessions.pendingEmail(session.userId) : null;
     const done =
       req.query.done === 'saved'
         ? 'Saved.'
         : req.query.done === 'password'
           ? 'Password changed; your other sessions ended.'
           : req.query.done === 'email'
-            ? `Saved. We mailed a link to ${pending}: your sign-in email changes when you open it (within 24 hours). Until then you sign in with ${session.email}.`
+            ? pending === null
+              ? 'Saved.'
+              : `Saved. We mailed a link to ${pending}: your sign-in email changes when you open it (within 24 hours). Until then you sign in with ${session.email}.`
             : null;
     render(res, session, 200, current(session), {}, done);
   });
@@ -160,12 +163,7 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       const { status, errors } = refusal(error, { fields: { current: 'emailPassword' } });
       return render(res, session, status, form, errors, null);
     }
-    res.redirect(
-      303,
-      saved.emailPending === null
-        ? `${APP_PATH}/profile?done=saved`
-        : `${APP_PATH}/profile?done=email&to=${encodeURIComponent(saved.emailPending)}`,
-    );
+    res.redirect(303, saved.emailPending === null ? `${APP_PATH}/profile?done=saved` : `${APP_PATH}/profile?done=email`);
   });
 
   router.post('/profile/password', async (req, res, next) => {

@@ -6,13 +6,15 @@ import { actorData } from '../../readers/tasks.js';
 import type { FieldErrors } from '../kit/fields.js';
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
+import { filterQuery } from './report-filters.js';
 import { contextOf, EVERYONE, formErrors, formOf, refusalOf, renderReport } from './reports.js';
+import { spoken } from '../kit/refusal.js';
 
 const query = (req: Request, name: string): string => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '');
 
 /**
  * The Reports page's downloads (decisions §11): `GET /app/reports/export?format=csv|xlsx|pdf&kind=
- * detailed|summary|weekly` with the page's own from, to, groupBy, subGroupBy and member. The
+ * detailed|summary|weekly` with the page's own from, to, groupBy, subGroupBy, member and filters. The
  * page's checks and the reports service's refusals answer as the page does (the page with the
  * message, and its status), before any byte of a file; the file is written on a reader thread and
  * streamed to the socket as it is read. A failure after the first byte breaks the download off
@@ -31,7 +33,7 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
       format = exportFormatOf(asked.format);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      errors.form = `${error.message} Choose one with the Download buttons.`;
+      errors.form = `${spoken(error)} Choose one with the Download buttons.`;
     }
     if (Object.keys(errors).length > 0 || !format || !kind) return renderReport(deps, res, ctx, 400, form, errors, null);
     const request: ExportRequest = {
@@ -44,6 +46,9 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
       groupBy: form.groupBy as ExportRequest['groupBy'],
       subGroupBy: form.subGroupBy === '' ? null : (form.subGroupBy as ExportRequest['groupBy']),
       ...(form.member === EVERYONE ? {} : { userIds: [form.member] }),
+      filters: filterQuery(form),
+      // As on the page: colleagues' money the member may not see is left out of the file, not refused.
+      unseenMoney: 'withhold',
     };
     const requestId = `app-export-${randomUUID()}`;
     // The browser went away before the end: the export stops reading.
@@ -71,11 +76,16 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
               if (!error) taken();
             });
           },
+          stalled() {
+            // The browser stopped reading: the download is broken off (it is marked failed), the reader thread freed.
+            res.destroy();
+          },
         },
         gone.signal,
       );
       if ('cancelled' in outcome) {
-        deps.logger.info('an export was cancelled: its browser went away', { requestId, kind, format });
+        if (outcome.stalled) deps.logger.warn('an export was broken off: its browser stopped reading', { requestId, kind, format });
+        else deps.logger.info('an export was cancelled: its browser went away', { requestId, kind, format });
         return;
       }
       res.end();

@@ -17,6 +17,17 @@ import { barChart, barName, type ChartBar, chartBuckets, chartUnit } from './rep
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { APP_PATH } from '../paths.js';
+import {
+  FILTERS,
+  type FilterChoices,
+  filterChoices,
+  filterErrors,
+  filterFields,
+  type FilterForm,
+  filterQuery,
+  filtersOf,
+  filterWords,
+} from './report-filters.js';
 
 type Summary = components['schemas']['SummaryReport'];
 /** The summary as the page reads it: a window of its groups (see `GROUPS_SHOWN`). */
@@ -42,8 +53,8 @@ export const SUB_GROUPS_SHOWN = 10;
 export const EVERYONE = 'everyone';
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The form as typed (a GET form: the address is the report, so it can be bookmarked and shared). */
-export interface ReportForm {
+/** The form as typed (a GET form: the address is the report, so it can be bookmarked and shared); its filters by the API's names. */
+export interface ReportForm extends FilterForm {
   from: string;
   to: string;
   groupBy: string;
@@ -61,10 +72,14 @@ export interface Context {
   now: number;
   /** Whom the member may report on besides themselves (null: only themselves, so no select). */
   members: Array<{ userId: string; name: string }> | null;
+  /** What the filters offer. */
+  choices: FilterChoices;
 }
 
 interface Report {
   summary: Windowed;
+  /** Colleagues' money withheld (time, not money): the page shows hours only. */
+  moneyWithheld: boolean;
   unit: 'day' | 'week';
   bars: ChartBar[];
   rows: EntryRowView[];
@@ -101,6 +116,7 @@ export function formOf(req: Request, ctx: Context): ReportForm {
     member: ctx.members === null || member === '' ? ctx.session.userId : member,
     cursor: query(req, 'cursor'),
     groups: query(req, 'groups'),
+    ...filtersOf(req),
   };
 }
 
@@ -115,6 +131,7 @@ export function formErrors(form: ReportForm, ctx: Context): FieldErrors {
     errors.subGroupBy = `subGroupBy: "${form.subGroupBy}" is not one of project, client, task, tag or member.`;
   if (ctx.members !== null && form.member !== EVERYONE && !ctx.members.some((m) => m.userId === form.member))
     errors.member = 'member: there is no such member in this workspace.';
+  Object.assign(errors, filterErrors(form, ctx.choices));
   if (form.groups !== '' && !/^[1-9]\d{0,5}$/.test(form.groups))
     errors.form = `groups: "${form.groups}" is not a page number such as 2. Open the report again from the form.`;
   return errors;
@@ -153,6 +170,8 @@ async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { grou
       now,
       requestId: `app-${randomUUID()}`,
       compression: null,
+      // Colleagues' money the member may not see is left out of the page, not refused (the reports service decides what).
+      unseenMoney: 'withhold',
       ...(window ? { window } : {}),
     };
     const answer = await readers.run(task);
@@ -162,11 +181,12 @@ async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { grou
     from: form.from,
     to: form.to,
     timeZone: ctx.zone,
+    ...filterQuery(form),
     ...(form.member === EVERYONE ? {} : { userIds: [form.member] }),
   };
   const unit = chartUnit(form.from, form.to);
   const [summary, buckets, detailed] = await Promise.all([
-    read<{ data: Windowed }>(
+    read<{ data: Windowed & { moneyWithheld: boolean } }>(
       'getSummaryReport',
       { ...base, groupBy: form.groupBy, ...(form.subGroupBy ? { subGroupBy: form.subGroupBy } : {}), weekStart: ctx.weekStart },
       { offset: (Number(form.groups || 1) - 1) * GROUPS_SHOWN, limit: GROUPS_SHOWN, subGroups: SUB_GROUPS_SHOWN },
@@ -182,6 +202,7 @@ async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { grou
   const tagged = detailed.data.some((e) => e.tagIds.length > 0);
   return {
     summary: summary.data,
+    moneyWithheld: summary.data.moneyWithheld,
     unit,
     bars: chartBuckets(form.from, form.to, unit, ctx.weekStart, seconds),
     rows: detailed.data,
@@ -206,6 +227,7 @@ export function contextOf(deps: AppDeps, session: SessionView): Context {
     weekStart: prefs.weekStart ?? 'monday',
     now: deps.clock.now(),
     members,
+    choices: filterChoices(deps, session),
   };
 }
 
@@ -247,7 +269,7 @@ export function reportRoutes(router: Router, deps: AppDeps): void {
 function linkOf(form: ReportForm, changes: Partial<ReportForm>): string {
   const all = { ...form, cursor: '', groups: '', ...changes };
   const params = new URLSearchParams();
-  for (const name of ['from', 'to', 'groupBy', 'subGroupBy', 'member', 'groups', 'cursor'] as const)
+  for (const name of ['from', 'to', 'groupBy', 'subGroupBy', 'member', ...FILTERS, 'groups', 'cursor'] as const)
     if (all[name] !== '') params.set(name, all[name]);
   return `${APP_PATH}/reports?${params.toString()}`;
 }
@@ -294,6 +316,7 @@ function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {
             : ''
         }
       </div>
+      ${filterFields(form, ctx.choices, errors)}
       <div class="actions"><button type="submit">Show</button></div>
       ${errors.form ? html`<p class="notice error" role="alert">${errors.form}</p>` : ''}
     </form>
@@ -329,13 +352,22 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
   </div>`;
   if (!report) return html`${heading}${reportForm(ctx, form, errors)}`;
   const s = report.summary;
-  // Money stands only where the report has any: the service has already refused what the member may not see.
-  const money = s.totals.amount !== 0;
+  // Money stands only where the report has any: the service has withheld what the member may not see.
+  const money = !report.moneyWithheld && s.totals.amount !== 0;
+  const narrowed = filterWords(form, ctx.choices);
   const last = DateTime.fromISO(form.to).toFormat('d LLL yyyy');
   const first = DateTime.fromISO(form.from).toFormat(form.from.slice(0, 4) === form.to.slice(0, 4) ? 'd LLL' : 'd LLL yyyy');
   return html`${heading}${reportForm(ctx, form, errors)}
     <section aria-labelledby="totals-heading">
       <h2 id="totals-heading">${form.from === form.to ? last : `${first} – ${last}`}</h2>
+      ${narrowed.length > 0 ? html`<p class="hint narrowed">Only entries of: ${narrowed.join(' · ')}.</p>` : ''}
+      ${
+        report.moneyWithheld
+          ? html`<p class="hint">
+              Hours only: you may see your colleagues' time, not what it is worth (an owner can change that on the Members page).
+            </p>`
+          : ''
+      }
       <ul class="report-totals">
         <li><span class="hint">Total</span><strong>${clockOf(s.totals.durationSec)}</strong></li>
         <li><span class="hint">Billable</span><strong>${clockOf(s.totals.billableSec)}</strong></li>
@@ -343,7 +375,8 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
         <li><span class="hint">Entries</span><strong>${s.totals.entryCount}</strong></li>
       </ul>
     </section>
-    ${downloadSection(form)} ${chartSection(report)} ${summarySection(form, report, money)} ${entriesSection(ctx, form, report, money)}`;
+    ${downloadSection(form, report.moneyWithheld)} ${chartSection(report)} ${summarySection(form, report, money)}
+    ${entriesSection(ctx, form, report, money)}`;
 }
 
 /**
@@ -351,12 +384,13 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
  * member, as entries, the summary (every group) or the timesheet, in CSV, Excel or PDF. A GET
  * form: the chosen button's format joins the address.
  */
-function downloadSection(form: ReportForm): Html {
-  const hidden = (['from', 'to', 'groupBy', 'subGroupBy', 'member'] as const)
+function downloadSection(form: ReportForm, moneyWithheld: boolean): Html {
+  const hidden = (['from', 'to', 'groupBy', 'subGroupBy', 'member', ...FILTERS] as const)
     .filter((name) => form[name] !== '')
     .map((name) => html`<input type="hidden" name="${name}" value="${form[name]}" />`);
   return html`<section aria-labelledby="download-heading">
     <h2 id="download-heading">Download</h2>
+    ${moneyWithheld ? html`<p class="hint">Hours only, as on this page.</p>` : ''}
     <form class="report-download" method="get" action="${APP_PATH}/reports/export" aria-labelledby="download-heading">
       ${hidden}
       <div class="grid">

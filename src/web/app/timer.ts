@@ -5,7 +5,16 @@ import { type Html, html } from '../kit/html.js';
 import { csrfField } from '../kit/layout.js';
 import { timeText, type TimeFormat } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
-import { billableBox, descriptionCombo, type ProjectChoice, projectPicker, type TagChoice, tagChips } from './pickers.js';
+import {
+  billableBox,
+  descriptionCombo,
+  type ProjectChoice,
+  projectPicker,
+  type TagChoice,
+  tagChips,
+  type TaskChoice,
+  taskPicker,
+} from './pickers.js';
 
 /** What the timer line needs of the week's model. */
 export interface TimerModel {
@@ -15,10 +24,16 @@ export interface TimerModel {
   timeFormat: TimeFormat;
   running: EntryView | null;
   projects: readonly ProjectChoice[];
+  tasks: readonly TaskChoice[];
   tags: readonly TagChoice[];
-  /** The form as sent, after a refusal of the timer's form. */
+  /** The form as sent, after a refusal of the timer's form… */
   sent: Record<string, string> | null;
   errors: FieldErrors;
+  /** …or of the form that starts another timer while one runs (`n`). */
+  nextSent: Record<string, string> | null;
+  nextErrors: FieldErrors;
+  /** The member's other entries the running timer overlaps (a backdated start): what they are, and when. */
+  overlaps: Array<{ description: string; span: string }>;
 }
 
 /** The same runaway words as the API's: what happened to a timer that ran too long. */
@@ -36,62 +51,97 @@ export function newBillable(projects: readonly ProjectChoice[], sent: Record<str
 }
 
 /** The start field of a timer: empty (now), a time today (`09:12`) or minutes ago (`-10`). */
-const startField = (m: TimerModel, value: string) =>
+const startField = (m: TimerModel, id: string, value: string, errors: FieldErrors) =>
   html`<div class="field start">
-    <label for="timer-start">Started <span class="hint">time, or −10 for 10 min ago</span></label>
+    <label for="${id}">Started <span class="hint">time, or −10 for 10 min ago</span></label>
     <input
-      id="timer-start"
+      id="${id}"
       name="startedAt"
       type="text"
       inputmode="text"
       size="8"
       value="${value}"
-      placeholder="${m.running ? '' : 'now'}"
-      ${invalidAt('timer-start', m.errors.start)}
+      placeholder="${m.running && id === 'timer-start' ? '' : 'now'}"
+      ${invalidAt(id, errors.start)}
     />
-    ${errorAt('timer-start', m.errors.start)}
+    ${errorAt(id, errors.start)}
   </div>`;
 
 /**
- * The timer line: a new timer (what, project, tags, Billable, when it started: all the entry
- * needs in one form), or the running one editable in place with its time ticking, and Stop.
+ * A form that starts a timer: what (with quick entry), project, task, tags, Billable, when it
+ * started. `timer` is the one shown while none runs; `next` starts another now while one runs
+ * (the running one stops), behind a disclosure that `n` opens.
+ */
+function startForm(m: TimerModel, week: string, prefix: 'timer' | 'next', sent: Record<string, string>, errors: FieldErrors): Html {
+  const billable = newBillable(m.projects, sent);
+  const label = prefix === 'timer' ? 'What are you working on?' : 'What next?';
+  return html`<form
+    class="timer${prefix === 'next' ? ' next' : ''}"
+    method="post"
+    action="${APP_PATH}/timer/start"
+    aria-label="${prefix === 'timer' ? 'Timer' : 'Another timer'}"
+    data-inplace
+  >
+    ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
+    ${prefix === 'next' ? html`<input type="hidden" name="next" value="true" />` : ''}
+    ${descriptionCombo(`${prefix}-description`, label, sent.description ?? '', errors, 'e.g. Site visit @project #tag')}
+    ${projectPicker(`${prefix}-project`, m.projects, sent.projectId)}
+    ${taskPicker(`${prefix}-task`, m.tasks, m.projects, sent.projectId, sent.taskId)}
+    ${tagChips(`${prefix}-tags`, m.tags, sent.tagIds ? sent.tagIds.split(',') : [])}
+    ${billableBox(`${prefix}-billable`, billable.checked, billable.shownFor)}
+    ${prefix === 'timer' ? startField(m, `${prefix}-start`, sent.startedAt ?? '', errors) : ''}
+    <button type="submit" ${prefix === 'timer' ? html`data-shortcut="timer"` : ''}>
+      Start${prefix === 'timer' ? html` <kbd>s</kbd>` : html`<span class="vh"> this timer</span>`}
+    </button>
+  </form>`;
+}
+
+/**
+ * The timer line: a new timer (what, project, task, tags, Billable, when it started: all the entry
+ * needs in one form), or the running one editable in place with its time ticking, Stop, and
+ * another timer to start (`n`).
  */
 export function timerLine(m: TimerModel, week: string): Html {
   const sent = m.sent ?? {};
   const r = m.running;
-  if (!r) {
-    const billable = newBillable(m.projects, sent);
-    return html`<form class="timer" method="post" action="${APP_PATH}/timer/start" aria-label="Timer" data-inplace>
-      ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      ${descriptionCombo('timer-description', 'What are you working on?', sent.description ?? '', m.errors, sent.taskId || null)}
-      ${projectPicker('timer-project', m.projects, sent.projectId)}
-      ${tagChips('timer-tags', m.tags, sent.tagIds ? sent.tagIds.split(',') : [])}
-      ${billableBox('timer-billable', billable.checked, billable.shownFor)} ${startField(m, sent.startedAt ?? '')}
-      <button type="submit" data-shortcut="timer">Start <kbd>s</kbd></button>
-    </form>`;
-  }
+  if (!r) return startForm(m, week, 'timer', sent, m.errors);
   const started = timeText(Date.parse(r.start), m.zone, m.timeFormat);
+  const projectId = sent.projectId ?? r.projectId;
   return html`<div class="timer running">
-    <form method="post" action="${APP_PATH}/timer/save" aria-label="Running timer" data-inplace>
-      ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      <input type="hidden" name="version" value="${r.updatedAt}" />
-      ${descriptionCombo('timer-description', 'Running', sent.description ?? r.description, m.errors, sent.taskId ?? r.taskId)}
-      ${projectPicker('timer-project', m.projects, sent.projectId ?? r.projectId)}
-      ${tagChips('timer-tags', m.tags, sent.tagsShown ? (sent.tagIds ?? '').split(',').filter(Boolean) : r.tagIds)}
-      ${billableBox('timer-billable', sent.billableFor !== undefined ? sent.billable === 'true' : r.billable, sent.billableFor ?? r.projectId ?? '')}
-      ${startField(m, sent.startedAt ?? started)}
-      <button class="secondary" type="submit">Save</button>
-    </form>
-    <p class="elapsed" aria-live="off">
-      <time data-elapsed-from="${r.start}" data-title="${r.description || 'Timer'}" datetime="${r.start}"
-        >${clockOf((m.now - Date.parse(r.start)) / 1000)}</time
-      >
-      <span class="hint">since ${started}</span>
-    </p>
-    ${r.runaway ? html`<p class="notice error runaway">${RUNAWAY[r.runaway.action] ?? 'Runaway timer.'}</p>` : ''}
-    <form method="post" action="${APP_PATH}/timer/stop" data-inplace>
-      ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      <button class="stop" type="submit" data-shortcut="timer">Stop <kbd>s</kbd></button>
-    </form>
-  </div>`;
+      <form method="post" action="${APP_PATH}/timer/save" aria-label="Running timer" data-inplace>
+        ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
+        <input type="hidden" name="version" value="${r.updatedAt}" />
+        ${descriptionCombo('timer-description', 'Running', sent.description ?? r.description, m.errors)}
+        ${projectPicker('timer-project', m.projects, projectId)}
+        ${taskPicker('timer-task', m.tasks, m.projects, projectId, sent.taskId ?? r.taskId)}
+        ${tagChips('timer-tags', m.tags, sent.tagsShown ? (sent.tagIds ?? '').split(',').filter(Boolean) : r.tagIds)}
+        ${billableBox('timer-billable', sent.billableFor !== undefined ? sent.billable === 'true' : r.billable, sent.billableFor ?? r.projectId ?? '')}
+        ${startField(m, 'timer-start', sent.startedAt ?? started, m.errors)}
+        <button class="secondary" type="submit">Save</button>
+      </form>
+      <p class="elapsed" aria-live="off">
+        <time data-elapsed-from="${r.start}" data-title="${r.description || 'Timer'}" datetime="${r.start}"
+          >${clockOf((m.now - Date.parse(r.start)) / 1000)}</time
+        >
+        <span class="hint">since ${started}</span>
+      </p>
+      ${r.runaway ? html`<p class="notice error runaway">${RUNAWAY[r.runaway.action] ?? 'Runaway timer.'}</p>` : ''}
+      ${
+        m.overlaps.length > 0
+          ? html`<p class="overlap-note" role="note">
+              <span aria-hidden="true">⚠</span> Its start overlaps
+              ${m.overlaps.map((o, i) => html`${i > 0 ? ', ' : ''}“${o.description || 'an entry'}” (${o.span})`)}: the same time counts
+              twice unless you change one of them.
+            </p>`
+          : ''
+      }
+      <form method="post" action="${APP_PATH}/timer/stop" data-inplace>
+        ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
+        <button class="stop" type="submit" data-shortcut="timer">Stop <kbd>s</kbd></button>
+      </form>
+    </div>
+    <details class="next-timer" ${m.nextSent ? html`open` : ''}>
+      <summary>Start another timer <kbd>n</kbd> <span class="hint inline">this one stops</span></summary>
+      ${startForm(m, week, 'next', m.nextSent ?? {}, m.nextErrors)}
+    </details>`;
 }

@@ -1,14 +1,15 @@
 import type { Request, Response, Router } from 'express';
+import { DomainError } from '../../errors.js';
 import { DateTime } from 'luxon';
 import type { EntryRowView } from '../../modules/entries/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import type { FieldErrors } from '../kit/fields.js';
-import { field, weekOf } from '../kit/forms.js';
+import { field, fields, weekOf } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { colourMark } from '../kit/marks.js';
-import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
 import { durationOf, hoursText } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
@@ -68,7 +69,10 @@ function sheetBody(s: Sheet): Html {
       </nav>
     </div>
     ${s.notice ? html`<div class="notice ${s.notice.kind}" role="${s.notice.kind === 'error' ? 'alert' : 'status'}">${s.notice.body}</div>` : ''}
-    <p class="hint">Type a duration (1:30, 1.5, 90) into a day to add that time: it follows the day's last entry, or starts at 09:00.</p>
+    <p class="hint">
+      Type hours into a day to add that time (2 is two hours, 0.5 half an hour, 1:30 an hour and a half, 90m ninety minutes): it follows the
+      day's last entry, or starts at 09:00.
+    </p>
     <nav class="day-tabs" aria-label="Days">
       ${days.map((d) => html`<a href="${APP_PATH}/timesheet?date=${week}&amp;day=${d.key}" ${d.key === s.day ? html`aria-current="true"` : ''}>${d.start.toFormat('ccc d')}</a>`)}
     </nav>
@@ -195,11 +199,11 @@ export function timesheetRoutes(router: Router, deps: WebDeps): void {
         adds.push({
           projectId: row === 'new' ? (sent.newProject as string) : row === 'none' ? null : row,
           day,
-          seconds: durationOf(text, name),
+          seconds: durationOf(text, name, 'hours'),
         });
       } catch (error) {
         if (!isFormRefusal(error)) return next(error);
-        errors[name] = error.message;
+        errors[name] = spoken(error);
       }
     }
     if (Object.keys(errors).length > 0)
@@ -228,17 +232,64 @@ export function timesheetRoutes(router: Router, deps: WebDeps): void {
         source: 'web' as const,
       };
     });
+    let made: Array<{ id: string; updatedAt: string }> = [];
     try {
-      if (bodies.length > 0) services.entries.createMany(session.actor, bodies);
+      if (bodies.length > 0) made = services.entries.createMany(session.actor, bodies).map((e) => ({ id: e.id, updatedAt: e.updatedAt }));
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);
       const refused = refusal(error);
       return render(req, res, refused.status, { ...sheet, notice: { kind: 'error', body: refused.message } });
     }
-    deps.flashes.put(signed.secret, {
-      kind: 'ok',
-      body: bodies.length === 0 ? 'Nothing typed, nothing added.' : `Added ${bodies.length} ${bodies.length === 1 ? 'entry' : 'entries'}.`,
-    });
-    res.redirect(303, `${APP_PATH}/timesheet?date=${field(req, 'week')}&day=${sheet.day}`);
+    const week = field(req, 'week');
+    deps.flashes.put(
+      signed.secret,
+      made.length === 0 ? { kind: 'ok', body: 'Nothing typed, nothing added.' } : undoAdded(session, made, week, sheet.day),
+    );
+    res.redirect(303, `${APP_PATH}/timesheet?date=${week}&day=${sheet.day}`);
   });
+
+  undoRoute(router, deps);
+}
+
+/** Undo: the entries a post of the sheet just added go again, all or none, each only as it was added. */
+function undoRoute(router: Router, deps: WebDeps): void {
+  const { services } = deps;
+  router.post('/timesheet/undo', (req, res, next) => {
+    const signed = signedOf(res) as SignedIn;
+    const added = fields(req, 'added').flatMap((text) => {
+      const [id, updatedAt] = text.split(' ');
+      return id && updatedAt ? [{ id, updatedAt }] : [];
+    });
+    let notice: Notice;
+    try {
+      services.entries.deleteAdded(signed.session.actor, added);
+      notice = { kind: 'ok', body: `Undone: ${added.length === 1 ? 'the entry' : `the ${added.length} entries`} just added went again.` };
+    } catch (error) {
+      if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'not_found')) return next(error);
+      notice = {
+        kind: 'error',
+        body: 'Nothing was undone: the time added was changed or deleted since (on the week, or in another tab). Change it there.',
+      };
+    }
+    deps.flashes.put(signed.secret, notice);
+    const week = field(req, 'week');
+    const day = field(req, 'day');
+    res.redirect(
+      303,
+      `${APP_PATH}/timesheet?date=${/^\d{4}-\d{2}-\d{2}$/.test(week) ? week : ''}&day=${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : ''}`,
+    );
+  });
+}
+
+/** What a post of the sheet added, with its Undo (a form: works without the script; gone from the page after 10 seconds). */
+function undoAdded(session: SessionView, made: ReadonlyArray<{ id: string; updatedAt: string }>, week: string, day: string): Notice {
+  return {
+    kind: 'ok',
+    body: html`Added ${made.length} ${made.length === 1 ? 'entry' : 'entries'}.
+      <form class="inline undo" method="post" action="${APP_PATH}/timesheet/undo" data-undo-ms="10000">
+        ${csrfField(session.csrfToken)}<input type="hidden" name="week" value="${week}" /><input type="hidden" name="day" value="${day}" />
+        ${made.map((e) => html`<input type="hidden" name="added" value="${e.id} ${e.updatedAt}" />`)}
+        <button class="secondary" type="submit">Undo</button>
+      </form>`,
+  };
 }

@@ -7,12 +7,13 @@ import type { WebDeps } from '../deps.js';
 import { field, fields, sentValues, wallClock, weekOf } from '../kit/forms.js';
 import { html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
-import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
 import { spanOf, type TimeFormat, timerStartOf } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
-import type { ProjectChoice } from './pickers.js';
+import type { ProjectChoice, TagChoice, TaskChoice } from './pickers.js';
+import { quickEntry } from './quick-entry.js';
 import { weekBody, type WeekModel } from './week.js';
 
 /** The member's zone, first day and clock (their preferences, else the server's zone, Monday, 24-hour). */
@@ -55,6 +56,24 @@ export function projectChoices(deps: WebDeps, session: SessionView): ProjectChoi
     clientName: p.clientId ? (clients.get(p.clientId) ?? null) : null,
     color: p.color,
   }));
+}
+
+/** The tasks the pickers offer: every task with its project (archived ones are shown only where chosen already). */
+export function taskChoices(deps: WebDeps, session: SessionView): TaskChoice[] {
+  return deps.services.catalog.tasks
+    .list(session.actor, {})
+    .map((t) => ({ id: t.id, name: t.name, projectId: t.projectId, archived: t.archived }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The tags the pickers offer. */
+export const tagChoices = (deps: WebDeps, session: SessionView): TagChoice[] =>
+  deps.services.catalog.tags.list(session.actor).map((t) => ({ id: t.id, name: t.name }));
+
+/** The pickers' choices, read once when first asked for (quick entry reads them only for a description with `@` or `#`). */
+function choicesOf(deps: WebDeps, session: SessionView): () => Choices {
+  let read: Choices | null = null;
+  return () => (read ??= { projects: projectChoices(deps, session), tasks: taskChoices(deps, session), tags: tagChoices(deps, session) });
 }
 
 /** The day asked for in the address (`date`), or the week posted from; one the API cannot hold is refused with what to do. */
@@ -104,7 +123,8 @@ export function renderWeek(
     entries: entriesOf(deps, session, week.start.toISO() as string, week.end.toISO() as string, viewing === 'team' ? null : [viewing]),
     running: deps.services.timers.current(session.actor),
     projects: projectChoices(deps, session),
-    tags: deps.services.catalog.tags.list(session.actor).map((t) => ({ id: t.id, name: t.name })),
+    tasks: taskChoices(deps, session),
+    tags: tagChoices(deps, session),
     ...(refused ? { refused } : {}),
     notice,
   };
@@ -138,30 +158,49 @@ function backToWeek(deps: WebDeps, req: Request, res: Response, place = '', noti
 
 /** A refused form, shown at its fields (the add form types its span as a day and times). */
 function refusalOf(form: string, req: Request, error: DomainError): NonNullable<WeekModel['refused']> {
+  // The form that starts another timer has no start field: a refusal of its start shows at its description.
   const names: Record<string, string> =
-    form === 'add' ? { start: 'startTime', end: 'endTime', description: 'description' } : { startedAt: 'start' };
+    form === 'add'
+      ? { start: 'startTime', end: 'endTime', description: 'description' }
+      : form === 'next'
+        ? { start: 'description', startedAt: 'description' }
+        : { startedAt: 'start' };
   const { errors } = refusal(error, { fields: names, fallback: 'description', message: (text) => text.replace(/^body\./, '') });
   return { form, values: { ...sentValues(req), tagIds: fields(req, 'tagIds').join(',') }, errors };
 }
+
+/** What quick entry reads names from: the pickers' projects, tasks and tags. */
+type Choices = { projects: ProjectChoice[]; tasks: TaskChoice[]; tags: TagChoice[] };
 
 /**
  * The body of a form the API's way: description, project (none when empty), its task, Billable,
  * tags. Billable is the checkbox's only when it showed the chosen project's state (`billableFor`);
  * a form posted with another project leaves it to the project (absent: the service's default).
+ * Quick entry: `@Project / Task` and `#tag` typed whole in the description set them over the
+ * pickers (./quick-entry.ts), and leave the text.
  */
-function common(req: Request): {
+function common(
+  req: Request,
+  choices: () => Choices,
+): {
   description: string;
   projectId: string | null;
   taskId?: string | null;
   billable?: boolean;
   tagIds?: string[];
 } {
-  const tagIds = fields(req, 'tagIds');
-  const projectId = field(req, 'projectId') || null;
-  const taskId = field(req, 'taskId') || null;
+  const typed = field(req, 'description').trim();
+  const quick = /(?:^|\s)[@#]/.test(typed) ? quickEntry(typed, choices()) : null;
+  const tagIds = [...new Set([...fields(req, 'tagIds'), ...(quick?.tagIds ?? [])])];
+  const projectId = quick?.projectId ?? (field(req, 'projectId') || null);
+  const picked = field(req, 'taskId') || null;
+  // A task picked for another project than the one typed goes with it.
+  const taskId = quick?.projectId
+    ? (quick.taskId ?? (picked && choices().tasks.some((t) => t.id === picked && t.projectId === projectId) ? picked : null))
+    : picked;
   return {
     ...(tagIds.length > 0 || field(req, 'tagsShown') === 'true' ? { tagIds } : {}),
-    description: field(req, 'description').trim(),
+    description: quick ? quick.description : typed,
     projectId,
     ...(taskId && projectId ? { taskId } : {}),
     ...(field(req, 'billableFor') === (projectId ?? '') ? { billable: field(req, 'billable') === 'true' } : {}),
@@ -190,11 +229,12 @@ function timerRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
   router.post(
     '/timer/start',
     write(
-      () => 'timer',
+      // The form that starts another timer while one runs is refused at its own fields.
+      (req) => (field(req, 'next') === 'true' ? 'next' : 'timer'),
       (req, session, zone) => {
         const startedAt = field(req, 'startedAt').trim();
         const input = {
-          ...common(req),
+          ...common(req, choicesOf(deps, session)),
           ...(startedAt === '' || startedAt === 'now'
             ? {}
             : { start: new Date(timerStartOf(startedAt, deps.clock.now(), zone)).toISOString() }),
@@ -220,7 +260,7 @@ function timerRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
         if (!running)
           throw new DomainError('conflict', 'The timer was stopped meanwhile (elsewhere); nothing was saved.', { field: 'description' });
         const startedAt = field(req, 'startedAt').trim();
-        const form = common(req);
+        const form = common(req, choicesOf(deps, session));
         const patch = {
           ...form,
           ...(form.projectId !== running.projectId && form.taskId === undefined ? { taskId: null } : {}),
@@ -253,7 +293,12 @@ function entryRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
           },
           zone,
         );
-        const input = { ...common(req), start: new Date(span.start).toISOString(), end: new Date(span.end).toISOString(), timeZone: zone };
+        const input = {
+          ...common(req, choicesOf(deps, session)),
+          start: new Date(span.start).toISOString(),
+          end: new Date(span.end).toISOString(),
+          timeZone: zone,
+        };
         check('EntryCreate', input);
         const made = services.entries.create(session.actor, { ...input, source: 'web' });
         tell({ kind: 'ok', body: `Added “${made.description || 'time'}”.` });
@@ -277,7 +322,7 @@ function entryRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
           },
           zone,
         );
-        const form = common(req);
+        const form = common(req, choicesOf(deps, session));
         // A project changed without the box: the new project's default (an edit keeps Billable otherwise).
         const billable = form.billable ?? (form.projectId ? services.catalog.projects.get(session.actor, form.projectId).billable : false);
         const patch = {
@@ -357,7 +402,7 @@ function helperRoutes(router: Router, deps: WebDeps): void {
       res.status(201).json({ data: { id: tag.id, name: tag.name } });
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);
-      res.status(refusal(error).status).json({ error: error.message.replace(/^body\./, '') });
+      res.status(refusal(error).status).json({ error: spoken(error).replace(/^body\./, '') });
     }
   });
 }
@@ -380,10 +425,10 @@ export function weekRoutes(router: Router, deps: WebDeps): void {
         const name = form(req);
         // An entry changed elsewhere since the page was read: its newer values, its form open, the message on top.
         if (error.field === 'version')
-          return renderWeek(deps, req, res, signed, 409, undefined, { editId: name, notice: { kind: 'error', body: error.message } });
+          return renderWeek(deps, req, res, signed, 409, undefined, { editId: name, notice: { kind: 'error', body: spoken(error) } });
         // A refusal of a form that is not on the page (an Undo, a Delete): its message on top.
         if (name === 'restore' || name === 'delete')
-          return renderWeek(deps, req, res, signed, refusal(error).status, undefined, { notice: { kind: 'error', body: error.message } });
+          return renderWeek(deps, req, res, signed, refusal(error).status, undefined, { notice: { kind: 'error', body: spoken(error) } });
         return renderWeek(
           deps,
           req,

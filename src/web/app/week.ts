@@ -8,7 +8,16 @@ import { csrfField, type Notice } from '../kit/layout.js';
 import { colourMark } from '../kit/marks.js';
 import { hoursText, timeText, type TimeFormat } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
-import { billableBox, descriptionCombo, type ProjectChoice, projectPicker, type TagChoice, tagChips } from './pickers.js';
+import {
+  billableBox,
+  descriptionCombo,
+  type ProjectChoice,
+  projectPicker,
+  type TagChoice,
+  tagChips,
+  type TaskChoice,
+  taskPicker,
+} from './pickers.js';
 import { newBillable, timerLine } from './timer.js';
 
 export interface WeekModel {
@@ -19,6 +28,7 @@ export interface WeekModel {
   entries: EntryRowView[];
   running: EntryView | null;
   projects: ProjectChoice[];
+  tasks: TaskChoice[];
   tags: TagChoice[];
   now: number;
   /** The member's zone's wall clock (src/web/kit/forms.ts wallClock). */
@@ -35,6 +45,50 @@ export interface WeekModel {
   refused?: { form: string; values: Record<string, string>; errors: FieldErrors };
   /** The page's notice (a save, a delete with its Undo), inside the region the script swaps. */
   notice?: Notice | null;
+  /** Entries of one's own week that overlap others of it, with what they overlap (made by `weekBody`). */
+  overlaps?: Map<string, Overlap[]>;
+}
+
+/** Another entry an entry overlaps: what it is, and its times as the rows show them. */
+export interface Overlap {
+  description: string;
+  span: string;
+}
+
+/**
+ * Which of the member's own entries overlap one another (a backdated timer, time typed twice): a
+ * sweep in start order, so a week of 500 rows costs about 500 comparisons, not 250,000.
+ */
+function overlapsOf(m: WeekModel): Map<string, Overlap[]> {
+  const found = new Map<string, Overlap[]>();
+  if (m.viewing !== m.session.userId) return found;
+  const spans = m.entries
+    .map((e) => ({ e, start: Date.parse(e.start), end: e.end ? Date.parse(e.end) : m.now }))
+    .sort((a, b) => a.start - b.start);
+  const note = (a: (typeof spans)[number], b: (typeof spans)[number]) => {
+    const span = `${timeText(b.start, m.zone, m.timeFormat)}–${b.e.end ? timeText(b.end, m.zone, m.timeFormat) : 'now'}`;
+    found.set(a.e.id, [...(found.get(a.e.id) ?? []), { description: b.e.description, span }]);
+  };
+  for (let i = 0; i < spans.length; i++) {
+    const a = spans[i] as (typeof spans)[number];
+    for (let j = i + 1; j < spans.length && (spans[j] as (typeof spans)[number]).start < a.end; j++) {
+      const b = spans[j] as (typeof spans)[number];
+      if (b.end <= a.start) continue;
+      note(a, b);
+      note(b, a);
+    }
+  }
+  return found;
+}
+
+/** A row's word on its overlaps: with what, so the person can tell which to change. */
+function overlapMark(m: WeekModel, e: EntryRowView): Html | string {
+  const others = m.overlaps?.get(e.id);
+  if (!others || others.length === 0) return '';
+  const what = others.map((o) => `“${o.description || 'an entry'}” (${o.span})`).join(', ');
+  return html`<span class="overlap" title="Overlaps ${what}"
+    ><span aria-hidden="true">⚠</span> overlaps<span class="vh"> ${what}</span></span
+  >`;
 }
 
 /** The sign of a currency (`€`, `$`, `CHF`) as the Billable mark. */
@@ -51,7 +105,8 @@ function facts(m: WeekModel, e: EntryRowView): Html {
       >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}` : ''}</span
     >
     ${tagNames.length > 0 ? html`<span class="tags">${tagNames.map((t) => html`<span class="tag">${t}</span>`)}</span>` : ''}
-    ${e.billable ? html`<span class="money" title="Billable"><span aria-hidden="true">${currencySymbol(e.currency)}</span><span class="vh">billable</span></span>` : ''}</span
+    ${e.billable ? html`<span class="money" title="Billable"><span aria-hidden="true">${currencySymbol(e.currency)}</span><span class="vh">billable</span></span>` : ''}
+    ${overlapMark(m, e)}</span
   >`;
 }
 
@@ -76,7 +131,7 @@ function editForm(m: WeekModel, e: EntryRowView, week: string): Html {
     >
       ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
       <input type="hidden" name="version" value="${sent.version ?? e.updatedAt}" />
-      ${descriptionCombo(`${id}-description`, 'Description', sent.description ?? e.description, errors, sent.taskId ?? e.taskId)}
+      ${descriptionCombo(`${id}-description`, 'Description', sent.description ?? e.description, errors)}
       ${labelledInput(`${id}-day`, 'day', 'Day', sent.day ?? day, errors, html`type="date" required`)}
       ${times('start', 'Start', sent.start ?? timeText(start, m.zone, m.timeFormat))}
       ${times('end', 'End', sent.end ?? timeText(end, m.zone, m.timeFormat))}
@@ -91,6 +146,7 @@ function editForm(m: WeekModel, e: EntryRowView, week: string): Html {
         Ends the next day</label
       >
       ${projectPicker(`${id}-project`, m.projects, sent.projectId ?? e.projectId)}
+      ${taskPicker(`${id}-task`, m.tasks, m.projects, sent.projectId ?? e.projectId, editing ? sent.taskId : e.taskId)}
       ${tagChips(`${id}-tags`, m.tags, editing && sent.tagsShown ? (sent.tagIds ?? '').split(',').filter(Boolean) : e.tagIds)}
       ${billableBox(`${id}-billable`, editing ? sent.billable === 'true' : e.billable, editing ? (sent.billableFor ?? '') : (e.projectId ?? ''))}
       <div class="actions"><button type="submit">Save</button></div>
@@ -127,6 +183,7 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
     form="${ROW_FORM}"
     formaction="${APP_PATH}/entries/${e.id}/continue"
     data-continue
+    data-ended="${e.end ?? ''}"
     title="Continue: start a timer like this one"
     aria-label="Continue ${e.description || 'this entry'}"
   >
@@ -184,7 +241,7 @@ function addForm(m: WeekModel, week: string, day: string): Html {
     ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
     <h3 id="add-heading">Add time</h3>
     <div class="grid">
-      ${descriptionCombo('add-description', 'Description', sent.description ?? '', errors, sent.taskId || null)}
+      ${descriptionCombo('add-description', 'Description', sent.description ?? '', errors)}
       ${text('add-day', 'day', 'Day', sent.day ?? day, html`type="date" required`)}
       ${text('add-start', 'startTime', 'Start', sent.startTime ?? '09:00', html`type="text" inputmode="text" size="8" required`)}
       ${text('add-end', 'endTime', 'End', sent.endTime ?? '', html`type="text" inputmode="text" size="8" placeholder="17:00"`)}
@@ -194,6 +251,7 @@ function addForm(m: WeekModel, week: string, day: string): Html {
         next day</label
       >
       ${projectPicker('add-project', m.projects, sent.projectId)}
+      ${taskPicker('add-task', m.tasks, m.projects, sent.projectId, sent.taskId)}
       ${tagChips('add-tags', m.tags, (sent.tagIds ?? '').split(',').filter(Boolean))}
       ${billableBox('add-billable', billable.checked, billable.shownFor)}
     </div>
@@ -262,11 +320,11 @@ const SHORTCUTS = html`<dialog id="shortcuts" aria-labelledby="shortcuts-h">
   <h2 id="shortcuts-h">Keyboard shortcuts</h2>
   <dl class="facts compact">
     <dt><kbd>n</kbd></dt>
-    <dd>New timer: type what you work on</dd>
+    <dd>New timer: type what you work on (while one runs, start another)</dd>
     <dt><kbd>s</kbd></dt>
     <dd>Start or stop the timer</dd>
     <dt><kbd>c</kbd></dt>
-    <dd>Continue the last entry</dd>
+    <dd>Continue the entry that ended last</dd>
     <dt><kbd>m</kbd></dt>
     <dd>Add time today</dd>
     <dt><kbd>/</kbd></dt>
@@ -278,7 +336,9 @@ const SHORTCUTS = html`<dialog id="shortcuts" aria-labelledby="shortcuts-h">
 </dialog>`;
 
 /** The week: its days in the member's zone, each with its entries, its total and its "+"; the week's total by project; the timer on top. */
-export function weekBody(m: WeekModel): Html {
+export function weekBody(model: WeekModel): Html {
+  const overlaps = overlapsOf(model);
+  const m: WeekModel = { ...model, overlaps };
   const week = m.week.start.toISODate() as string;
   const byDay = new Map<string, EntryRowView[]>(m.week.days.map((d) => [d.key, []]));
   for (const e of m.entries) byDay.get(m.clock(Date.parse(e.start)).date)?.push(e);
@@ -290,6 +350,7 @@ export function weekBody(m: WeekModel): Html {
   const whose = own ? '' : `&member=${encodeURIComponent(m.viewing)}`;
   const today = DateTime.fromMillis(m.now, { zone: m.zone }).toISODate() as string;
   const refusedTimer = m.refused?.form === 'timer' ? m.refused : null;
+  const refusedNext = m.refused?.form === 'next' ? m.refused : null;
   const switcher =
     m.members.length === 0
       ? ''
@@ -320,9 +381,13 @@ export function weekBody(m: WeekModel): Html {
               timeFormat: m.timeFormat,
               running: m.running,
               projects: m.projects,
+              tasks: m.tasks,
               tags: m.tags,
               sent: refusedTimer?.values ?? null,
               errors: refusedTimer?.errors ?? {},
+              nextSent: refusedNext?.values ?? null,
+              nextErrors: refusedNext?.errors ?? {},
+              overlaps: m.running ? (overlaps.get(m.running.id) ?? []) : [],
             },
             week,
           )

@@ -109,11 +109,31 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     var box = form.querySelector('input[data-billable-box]');
     var shown = form.querySelector('input[name=billableFor]');
     var option = select.options[select.selectedIndex];
-    var task = form.querySelector('input[name=taskId]');
-    if (task) task.value = '';
+    tasksFollow(form);
     if (!box || !shown || !option) return;
     box.checked = option.getAttribute('data-billable') === 'true';
     shown.value = select.value;
+  }
+  // The task picker offers the chosen project's tasks only (a task of another project is dropped),
+  // and is hidden when that project has none.
+  function tasksFollow(form) {
+    var project = form.querySelector('select[name=projectId]');
+    var task = form.querySelector('select[name=taskId]');
+    if (!project || !task) return;
+    var any = false;
+    task.querySelectorAll('option[data-project]').forEach(function (option) {
+      var mine = option.getAttribute('data-project') === project.value;
+      option.hidden = !mine;
+      option.disabled = !mine;
+      if (mine) any = true;
+    });
+    task.querySelectorAll('optgroup').forEach(function (group) {
+      group.hidden = group.getAttribute('data-project') !== project.value;
+    });
+    var chosen = task.options[task.selectedIndex];
+    if (chosen && chosen.value !== '' && chosen.getAttribute('data-project') !== project.value) task.value = '';
+    var field = task.closest('[data-task-picker]');
+    if (field) field.hidden = !any;
   }
   document.addEventListener('change', function (event) {
     var select = event.target;
@@ -225,7 +245,123 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     input.setAttribute('aria-expanded', 'false');
     input.removeAttribute('aria-activedescendant');
   }
+  // Quick entry: the word being typed, when it starts with @ (a project, or `project / task`) or # (a tag).
+  function wordAt(input) {
+    var before = input.value.slice(0, input.selectionStart === null ? input.value.length : input.selectionStart);
+    var match = /(^|\s)([@#])([^@#]*)$/.exec(before);
+    return match ? { mark: match[2], text: match[3], start: before.length - match[3].length - 1, end: before.length } : null;
+  }
+  // What the form offers for a word: its projects and their tasks for @, its tags for #.
+  function namesFor(input, word) {
+    var form = input.form;
+    var names = [];
+    if (word.mark === '@') {
+      var select = form.querySelector('select[name=projectId]');
+      var tasks = form.querySelector('select[name=taskId]');
+      if (select)
+        Array.prototype.forEach.call(select.options, function (option) {
+          if (option.value === '') return;
+          var group = option.parentElement.tagName === 'OPTGROUP' ? option.parentElement.label : '';
+          names.push({ kind: 'project', id: option.value, label: option.textContent, hint: group ? group + ' · project' : 'project' });
+          if (tasks)
+            tasks.querySelectorAll('option[data-project="' + option.value + '"]').forEach(function (t) {
+              names.push({
+                kind: 'task',
+                id: t.value,
+                project: option.value,
+                label: option.textContent + ' / ' + t.textContent,
+                hint: 'task',
+              });
+            });
+        });
+    } else {
+      form.querySelectorAll('input[name=tagIds]').forEach(function (box) {
+        var name = box.nextElementSibling ? box.nextElementSibling.textContent : '';
+        names.push({ kind: 'tag', id: box.value, label: name, hint: 'tag' });
+      });
+    }
+    var text = word.text.trim().toLowerCase();
+    return names
+      .filter(function (n) {
+        return n.label.toLowerCase().indexOf(text) >= 0;
+      })
+      .slice(0, 8);
+  }
+  // A name chosen: its picker is set, and the word leaves the text.
+  function pickName(input, word, name) {
+    var form = input.form;
+    if (name.kind === 'tag') {
+      form.querySelectorAll('input[name=tagIds]').forEach(function (box) {
+        if (box.value === name.id) box.checked = true;
+      });
+      tagSummary(form.querySelector('details[data-tags]'));
+    } else {
+      var select = form.querySelector('select[name=projectId]');
+      if (select) {
+        select.value = name.kind === 'task' ? name.project : name.id;
+        projectChosen(select);
+      }
+      var task = form.querySelector('select[name=taskId]');
+      if (task) task.value = name.kind === 'task' ? name.id : '';
+    }
+    var rest = (input.value.slice(0, word.start) + input.value.slice(word.end)).replace(/\s{2,}/g, ' ');
+    input.value = rest.replace(/^\s+/, '');
+    var at = Math.min(word.start, input.value.length);
+    input.setSelectionRange(at, at);
+    closeList(input);
+    announce((name.kind === 'tag' ? 'Tag ' : name.kind === 'task' ? 'Task ' : 'Project ') + name.label + ' chosen.');
+  }
+  // The list, filled: each option with its hint, chosen by mouse or by Up/Down and Enter.
+  function fillList(input, items, label, hint, pick) {
+    var list = listOf(input);
+    if (!list) return;
+    list.textContent = '';
+    items.forEach(function (item, i) {
+      var li = document.createElement('li');
+      li.id = input.id + '-option-' + i;
+      li.setAttribute('role', 'option');
+      li.setAttribute('aria-selected', 'false');
+      li.textContent = label(item);
+      var small = document.createElement('span');
+      small.className = 'hint';
+      small.textContent = hint(item);
+      li.appendChild(small);
+      li._pick = function () {
+        pick(item);
+      };
+      li.addEventListener('mousedown', function (event) {
+        event.preventDefault();
+        pick(item);
+      });
+      list.appendChild(li);
+    });
+    list.hidden = items.length === 0;
+    input.setAttribute('aria-expanded', items.length > 0 ? 'true' : 'false');
+    input.removeAttribute('aria-activedescendant');
+  }
   function suggest(input) {
+    var word = wordAt(input);
+    if (word) {
+      var names = namesFor(input, word);
+      if (names.length > 0 || word.text.trim() === '') {
+        fillList(
+          input,
+          names,
+          function (n) {
+            return n.label;
+          },
+          function (n) {
+            return n.hint;
+          },
+          function (n) {
+            pickName(input, word, n);
+          },
+        );
+        var what = word.mark === '@' ? 'projects' : 'tags';
+        announce(names.length === 0 ? 'No ' + what + ' yet.' : names.length + ' ' + what + ' match: Down to choose.');
+        return;
+      }
+    }
     var text = input.value.trim();
     if (text.length < 2) return closeList(input);
     fetch(app + '/suggest?q=' + encodeURIComponent(text), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
@@ -236,26 +372,19 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
         var list = listOf(input);
         // Typed on meanwhile, or the form was swapped out: this answer is stale.
         if (input.value.trim() !== text || !list || !input.isConnected) return;
-        list.textContent = '';
-        json.data.forEach(function (s, i) {
-          var li = document.createElement('li');
-          li.id = input.id + '-option-' + i;
-          li.setAttribute('role', 'option');
-          li.setAttribute('aria-selected', 'false');
-          li.textContent = s.description;
-          var hint = document.createElement('span');
-          hint.className = 'hint';
-          hint.textContent = [s.clientName, s.projectName, s.taskName].filter(Boolean).join(' · ') || 'No project';
-          li.appendChild(hint);
-          li._suggestion = s;
-          li.addEventListener('mousedown', function (event) {
-            event.preventDefault();
+        fillList(
+          input,
+          json.data,
+          function (s) {
+            return s.description;
+          },
+          function (s) {
+            return [s.clientName, s.projectName, s.taskName].filter(Boolean).join(' · ') || 'No project';
+          },
+          function (s) {
             choose(input, s);
-          });
-          list.appendChild(li);
-        });
-        list.hidden = json.data.length === 0;
-        input.setAttribute('aria-expanded', json.data.length > 0 ? 'true' : 'false');
+          },
+        );
         announce(json.data.length === 0 ? 'No past entries match.' : json.data.length + ' past entries match: Down to choose.');
       });
   }
@@ -268,7 +397,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
       select.value = s.projectId || '';
       projectChosen(select);
     }
-    var task = form.querySelector('input[name=taskId]');
+    var task = form.querySelector('select[name=taskId]');
     if (task) task.value = s.taskId || '';
     form.querySelectorAll('input[name=tagIds]').forEach(function (box) {
       box.checked = s.tagIds.indexOf(box.value) >= 0;
@@ -332,7 +461,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
         var chosen = listOf(target).querySelector('[aria-selected=true]');
         if (chosen && !listOf(target).hidden) {
           event.preventDefault();
-          choose(target, chosen._suggestion);
+          chosen._pick();
         }
       } else if (event.key === 'Escape') closeList(target);
     } else if (target.classList && target.classList.contains('chip-filter') && event.key === 'Enter') {
@@ -348,11 +477,14 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     root.querySelectorAll('.picker-filter, .chip-filter, #week-filter').forEach(function (el) {
       el.hidden = false;
     });
+    root.querySelectorAll('select[name=taskId]').forEach(function (select) {
+      if (select.form) tasksFollow(select.form);
+    });
   }
 
   // --- In-place forms: no reload, the page keeps its place, a short confirmation ---------------
   var region = document.getElementById('live-region');
-  function swap(html, url, keepToast) {
+  function swap(html, url, keepToast, sent) {
     var next = new DOMParser().parseFromString(html, 'text/html').getElementById('live-region');
     if (!next || !region) return false;
     var y = window.scrollY;
@@ -361,6 +493,16 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     var toast = region.querySelector('.notice.toast');
     var fresh = next.querySelector('.notice.toast') !== null;
     if (toast && !fresh) next.insertBefore(toast, next.firstChild);
+    // A field being typed in keeps its text and caret (a write answered while the person went on:
+    // `s` then `n` at once); the form that starts another timer becomes the timer's when none runs.
+    var typed = document.activeElement;
+    var carried = null;
+    var working = typed && region.contains(typed) && typed.form !== sent && /^(INPUT|TEXTAREA)$/.test(typed.tagName);
+    if (working && typed.id && typed.type !== 'hidden') {
+      // The page's ids are letters, digits, - and _ (entries' ids among them): safe in an attribute selector.
+      var same = next.querySelector('[id="' + typed.id + '"]') || next.querySelector('[id="' + typed.id.replace(/^next-/, 'timer-') + '"]');
+      if (same && same.tagName === typed.tagName) carried = { into: same, value: typed.value, at: typed.selectionStart };
+    }
     region.replaceWith(next);
     region = next;
     wire(region);
@@ -369,6 +511,13 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     if (url && window.history && history.replaceState) history.replaceState(null, '', url);
     var invalid = region.querySelector('[aria-invalid=true]');
     var shown = region.querySelector('.notice.toast');
+    if (carried && !invalid) {
+      var details = carried.into.closest('details');
+      if (details) details.open = true;
+      carried.into.value = carried.value;
+      carried.into.focus();
+      if (carried.at !== null) carried.into.setSelectionRange(carried.at, carried.at);
+    }
     if (invalid) invalid.focus();
     else if (shown && fresh && !keepToast) announce(shown.textContent.replace(/\s+/g, ' ').trim());
     return true;
@@ -385,7 +534,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
       })
       .then(function (answer) {
         // A refused form comes back with its message at its field; a write, with the week as it is now.
-        if (swap(answer.text, answer.ok ? answer.url.replace(/#.*$/, '') : null)) return;
+        if (swap(answer.text, answer.ok ? answer.url.replace(/#.*$/, '') : null, false, form)) return;
         // Not the week (a page of its own: not found, not allowed): shown as it came.
         document.open();
         document.write(answer.text);
@@ -461,8 +610,11 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     if (event.ctrlKey || event.metaKey || event.altKey || typing()) return;
     var key = event.key;
     var act = {
+      // A new timer: the idle timer's description, or (one runs) the form that starts another, opened.
       n: function () {
-        var input = document.getElementById('timer-description');
+        var next = document.querySelector('details.next-timer');
+        if (next) next.open = true;
+        var input = document.getElementById(next ? 'next-description' : 'timer-description');
         if (input) input.focus();
         return !!input;
       },
@@ -471,9 +623,12 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
         if (button) button.form.requestSubmit(button);
         return !!button;
       },
+      // Continue the entry that ended last (by its end, whatever the order of the starts).
       c: function () {
-        var buttons = document.querySelectorAll('#live-region li.entry button[data-continue]');
-        var last = buttons.length > 0 ? buttons[buttons.length - 1] : null;
+        var last = null;
+        document.querySelectorAll('#live-region li.entry button[data-continue]').forEach(function (button) {
+          if (!last || button.getAttribute('data-ended') > last.getAttribute('data-ended')) last = button;
+        });
         if (last) last.form.requestSubmit(last);
         return !!last;
       },

@@ -8,7 +8,7 @@ import { type FieldErrors } from '../kit/fields.js';
 import { field } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
 import type { Notice } from '../kit/layout.js';
-import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
 import { redirect, send, shell } from '../kit/respond.js';
 import { formToken, setSessionCookie } from '../session/cookies.js';
 import { signedOf } from '../session/guard.js';
@@ -17,7 +17,7 @@ import { newPasswordFields } from './password-fields.js';
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
 /** Why a mailed link no longer works, and what to do: each answered 410 (404 for one never made). */
-type Gone = 'used' | 'expired' | 'unknown' | 'no-workspace' | 'not-member';
+type Gone = 'used' | 'expired' | 'unknown' | 'no-workspace' | 'not-member' | 'password-off';
 
 /** The token of a form on these pages: the session's when signed in, else the double-submit cookie's. */
 const tokenOf = (deps: WebDeps, req: Request, res: Response): string =>
@@ -57,12 +57,15 @@ export function mailLinkRoutes(router: Router, deps: WebDeps): void {
       unknown: 'This link is not one this server made, or it was replaced by a newer one.',
       'no-workspace': 'Your account no longer belongs to any workspace here.',
       'not-member': 'You are no longer a member of the workspace of that timer.',
+      'password-off': `This server signs people in with ${services.oidc.name} only; passwords are for its break-glass owners.`,
     };
     const next: Record<typeof what, Html> = {
       reset:
         state === 'no-workspace'
           ? html`<p>There is nothing to sign in to: ask an owner of your workspace to add you again.</p>`
-          : html`<p>To set a new password, ${forgotLink}. If you know your password, ${signInLink}.</p>`,
+          : state === 'password-off'
+            ? html`<p>${signInLink} with ${services.oidc.name}.</p>`
+            : html`<p>To set a new password, ${forgotLink}. If you know your password, ${signInLink}.</p>`,
       email:
         state === 'no-workspace'
           ? html`<p>Ask an owner of your workspace to add you again.</p>`
@@ -82,9 +85,15 @@ export function mailLinkRoutes(router: Router, deps: WebDeps): void {
       title: 'Forgot your password?',
       notice,
       body: services.sessions.resetsByMail()
-        ? html`<p>
-              Type the email you sign in with. If an account uses it, a link to set a new password is mailed to it, valid for one hour.
-            </p>
+        ? html`${
+              services.oidc.only
+                ? html`<p>
+                    This server signs people in with <a href="${base}/sign-in">${services.oidc.name}</a>; passwords are only for its
+                    break-glass owners, and only they get a link here.
+                  </p>`
+                : ''
+            }
+            <p>Type the email you sign in with. If an account uses it, a link to set a new password is mailed to it, valid for one hour.</p>
             <form class="stack" method="post" action="${base}/forgot">
               ${hidden(deps, req, res)}
               <div>
@@ -95,9 +104,8 @@ export function mailLinkRoutes(router: Router, deps: WebDeps): void {
             </form>
             <p class="hint">Remembered it? ${signInLink}.</p>`
         : html`<p>
-            Mail is off on this server, so no link can be sent. Ask the person who runs it to set a new password (<code
-              >timetrack user password</code
-            >), or an owner of your workspace for help.
+            Mail is not set up on this server, so no link can be sent. Ask the person who runs timetrack to set a new password for you, or
+            an owner of your workspace for help.
           </p>`,
     });
 
@@ -215,7 +223,7 @@ function emailRoutes(router: Router, deps: WebDeps, gone: GonePage): void {
       if (!(error instanceof DomainError) || !isFormRefusal(error)) throw error;
       return send(deps, res, 409, {
         title: 'That did not work',
-        notice: { kind: 'error', body: `${error.message} Your sign-in email is unchanged.` },
+        notice: { kind: 'error', body: `${spoken(error)} Your sign-in email is unchanged.` },
         body: html`<p><a href="${paths.settings}/sign-in">Sign in</a> with your current address.</p>`,
       });
     }

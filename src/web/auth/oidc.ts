@@ -113,6 +113,11 @@ export function oidcRoutes(router: Router, deps: WebDeps, signInPage: SignInPage
       switch (done.kind) {
         case 'signed-in':
           setSessionCookie(res, config, req, done.session.secret, Math.floor(SESSION_MAX_MS / 1000));
+          if (done.passwordEnded)
+            deps.flashes.put(done.session.secret, {
+              kind: 'ok',
+              body: `You signed in with ${oidc.name}. The password this account had here no longer works, and its other sessions and API tokens ended: nobody had confirmed this address before, so someone else may have known them. Sign in with ${oidc.name} from now on.`,
+            });
           return onwards(deps, res, 'Signed in', landing(paths, done.next), 'Continue to timetrack');
         case 'checked':
           return onwards(deps, res, 'Signed in', landing(paths, done.next), 'Continue');

@@ -115,5 +115,30 @@ export function page(paths: WebPaths, options: PageOptions): string {
     </html>`.text;
 }
 
-/** An instant as a person reads it: `2026-11-23 14:05 UTC`, or the fallback. */
-export const when = (iso: string | null, fallback = 'never') => (iso === null ? fallback : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`);
+const clocks = new Map<string, Intl.DateTimeFormat>();
+/** The parts of an instant in a zone, `2026-11-23`, `14:05` and the zone's short name (`CET`), as the mails write it. */
+function partsIn(ms: number, zone: string): Record<string, string> {
+  let format = clocks.get(zone);
+  if (!format) {
+    if (clocks.size > 1_000) clocks.clear();
+    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' };
+    clocks.set(zone, (format = new Intl.DateTimeFormat('en-GB', { ...options, hourCycle: 'h23', timeZone: zone, timeZoneName: 'short' })));
+  }
+  return Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, p.value]));
+}
+
+/**
+ * An instant as the person reading reads it, in their zone (their Profile's, else the server's):
+ * `2026-11-23 14:05 CET`, as the mail about the same link says it; or the fallback.
+ */
+export function when(iso: string | null, zone: string, fallback = 'never'): string {
+  if (iso === null) return fallback;
+  const p = partsIn(Date.parse(iso), zone);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
+}
+
+/** The day of an instant in the reader's zone: `2026-11-23`. */
+export function dayOf(iso: string, zone: string): string {
+  const p = partsIn(Date.parse(iso), zone);
+  return `${p.year}-${p.month}-${p.day}`;
+}

@@ -1,7 +1,7 @@
 import { type Html, html } from './html.js';
 
-/** The colour a project without a valid one is drawn in (the pages' accent). */
-const DEFAULT_COLOUR = '#0b57d0';
+/** What stands for no project (or a project without a valid colour): a neutral grey, unlike any project's. */
+const DEFAULT_COLOUR = '#8c959f';
 
 /**
  * A project's colour as a small mark: the fill attribute of an inline SVG, because the pages'

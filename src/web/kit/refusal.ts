@@ -6,6 +6,21 @@ import type { FieldErrors } from './fields.js';
 /** The status the API answers a domain refusal with (its own mapping: 400, 403, 404, 409, 429). */
 export const statusOf = (error: DomainError): number => problemTypes[slugOfDomainError[error.code]].status;
 
+/** What a page says when something is not there, or not the reader's to see (never which, nor an id). */
+export const NOT_FOUND_WORDS = 'It is not here: it does not exist (any more), or it is not yours to see.';
+
+/**
+ * A refusal as a page says it to the person reading: the service's words for people where it
+ * has them (no ids, no parameters, no command lines), a plain "not here" for anything not found,
+ * else its message. Pages never show a DomainError's `message` themselves
+ * (test/architecture.test.ts).
+ */
+export function spoken(error: DomainError): string {
+  if (error.people !== undefined) return error.people;
+  if (error.code === 'not_found') return NOT_FOUND_WORDS;
+  return error.message;
+}
+
 /** The refusals a form shows at its fields (the input was refused), as opposed to a page of its own (not found, not allowed). */
 export const isFormRefusal = (error: unknown): error is DomainError =>
   error instanceof DomainError && (error.code === 'invalid' || error.code === 'conflict');
@@ -20,6 +35,6 @@ export function refusal(
 ): { status: number; field: string | null; message: string; errors: FieldErrors } {
   const named = error.field === undefined ? undefined : (options.fields?.[error.field] ?? error.field);
   const field = named ?? options.fallback ?? null;
-  const message = options.message ? options.message(error.message) : error.message;
+  const message = options.message ? options.message(spoken(error)) : spoken(error);
   return { status: statusOf(error), field, message, errors: field === null ? {} : { [field]: message } };
 }

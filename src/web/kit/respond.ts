@@ -22,6 +22,10 @@ export function redirect(res: Response, to: string, flash?: { deps: { flashes: F
 export const noticeFor = (deps: { flashes: Flashes }, signed: Signed, fallback: Notice | null = null): Notice | null =>
   deps.flashes.take(signed.secret) ?? fallback;
 
+/** The zone a page speaks to its reader in: their Profile's, else the server's. */
+export const readerZone = (deps: { services: Services; config: Config }, session: { userId: string }): string =>
+  deps.services.accounts.preferences(session.userId).timeZone ?? deps.config.serverTimeZone;
+
 /** The person signed in, with their workspaces for the switcher. */
 export function shell(deps: { services: Services }, signed: Signed) {
   const session = signed.session;

@@ -7,16 +7,17 @@ export type TimeFormat = '24h' | '12h';
 const refuse = (field: string, message: string) => new DomainError('invalid', message, { field });
 
 /**
- * A duration as people type it: `1:30`, `1:30:15`, `1.5` or `1,5` (hours), `90` (minutes, as
- * Toggl reads a bare number), `90m`, `1.5h`, `1h30`, `1h 30m`, `2 h`: whole seconds, or a
- * refusal that says what to type.
+ * A duration as people type it: `1:30`, `1:30:15`, `1.5` or `1,5` (hours), `90m`, `1.5h`, `1h30`,
+ * `1h 30m`, `2 h`; a bare whole number is minutes where Toggl's users type (`90`: the week's
+ * forms) and hours where Harvest's do (`bare: 'hours'`, the timesheet: `2` is 2 hours). Whole
+ * seconds, or a refusal that says what to type.
  */
-export function durationOf(text: string, field = 'duration'): number {
+export function durationOf(text: string, field = 'duration', bare: 'minutes' | 'hours' = 'minutes'): number {
   const value = text.trim().toLowerCase().replace(/\s+/g, ' ');
   const seconds = ((): number | null => {
     const clock = /^(\d{1,3}):([0-5]\d)(?::([0-5]\d))?$/.exec(value);
     if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
-    const hours = /^(\d+[.,]\d+)\s?h?$/.exec(value) ?? /^(\d+)\s?h$/.exec(value);
+    const hours = /^(\d+[.,]\d+)\s?h?$/.exec(value) ?? /^(\d+)\s?h$/.exec(value) ?? (bare === 'hours' ? /^(\d+)$/.exec(value) : null);
     if (hours) return Math.round(Number((hours[1] as string).replace(',', '.')) * 3600);
     const minutes = /^(\d+)\s?(?:m|min|mins|minutes)?$/.exec(value);
     if (minutes) return Number(minutes[1]) * 60;
@@ -24,7 +25,8 @@ export function durationOf(text: string, field = 'duration'): number {
     if (mixed) return Number(mixed[1]) * 3600 + Number(mixed[2]) * 60;
     return null;
   })();
-  if (seconds === null) throw refuse(field, `“${text.trim()}” is not a duration. Type it as 1:30, 1.5 (hours), 90 (minutes) or 1h30.`);
+  const how = bare === 'hours' ? '1:30, 1.5 or 2 (hours) or 90m (minutes)' : '1:30, 1.5 (hours), 90 (minutes) or 1h30';
+  if (seconds === null) throw refuse(field, `“${text.trim()}” is not a duration. Type it as ${how}.`);
   if (seconds <= 0) throw refuse(field, 'The duration is zero. Type how long you worked, such as 1:30.');
   return seconds;
 }

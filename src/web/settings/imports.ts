@@ -16,12 +16,12 @@ import { stripUnsafe } from '../../kernel/input.js';
 import type { ImportJob, UploadSlot } from '../../threads/imports.js';
 import { type Html, html } from '../kit/html.js';
 import { field } from '../kit/forms.js';
-import { noticeFor, redirect, send, shell } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
-import { statusOf } from '../kit/refusal.js';
+import { spoken, statusOf } from '../kit/refusal.js';
 
 type SignedIn = Signed & { session: SessionView; secret: string };
 
@@ -106,7 +106,7 @@ function importList(deps: WebDeps, session: SessionView, imports: ImportView[]):
           </div>
           <dl class="facts">
             <dt>Started</dt>
-            <dd>${when(i.startedAt)}</dd>
+            <dd>${when(i.startedAt, readerZone(deps, session))}</dd>
             <dt>Rows</dt>
             <dd>
               ${count(i.rows, 'row')}: ${count(i.imported, 'entry', 'entries')} imported, ${count(i.duplicates, 'duplicate')}
@@ -387,10 +387,10 @@ async function receiveInto(slot: UploadSlot, req: Request, session: SessionView)
     throw refuse(
       'invalid',
       slot.limitedBy === 'file'
-        ? `The file is larger than ${max} (IMPORT_UPLOAD_MAX_MB): import it on the server with timetrack import, which has no limit, or export a shorter range.`
+        ? `The file is larger than the ${max} this page takes: export a shorter range, or ask the person who runs timetrack to import it on the server, where there is no limit.`
         : slot.limitedBy === 'member'
-          ? `The file is larger than the ${max} your files on the server may still take (IMPORT_UPLOADS_MEMBER_MB): wait for your imports to finish, or import it on the server with timetrack import.`
-          : `The file is larger than the ${max} the server's uploads may still take (IMPORT_UPLOADS_TOTAL_MB): try again later, or import it on the server with timetrack import.`,
+          ? `The file is larger than the ${max} your files on the server may still take: wait for your imports to finish, or ask the person who runs timetrack to import it on the server.`
+          : `The file is larger than the ${max} the server's uploads may still take: try again later, or ask the person who runs timetrack to import it on the server.`,
     );
   }
   if (!stored) throw refuse('invalid', 'Choose a CSV file to import.');
@@ -416,6 +416,7 @@ function requestOf(session: SessionView, path: string, form: UploadForm): Omit<I
     ...(form.timeZone ? { timeZone: form.timeZone } : {}),
     ...(form.dateFormat === 'DMY' || form.dateFormat === 'MDY' ? { dateFormat: form.dateFormat } : {}),
     createMembers: form.createMembers,
+    wording: 'page',
   };
 }
 
@@ -458,7 +459,7 @@ export function importPages(router: Router, deps: WebDeps): void {
         // Refused before its body was read (no run free, no room): the body is read and dropped, never stored.
         if (!req.complete) req.resume();
         if (error instanceof DomainError) {
-          return render(res, signed, statusOf(error), BLANK, { kind: 'error', body: error.message });
+          return render(res, signed, statusOf(error), BLANK, { kind: 'error', body: spoken(error) });
         }
         throw error;
       }

@@ -5,7 +5,7 @@ import type { WebDeps } from '../deps.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { noticeFor, redirect, send, shell } from '../kit/respond.js';
-import { statusOf } from '../kit/refusal.js';
+import { spoken, statusOf } from '../kit/refusal.js';
 import { type SignedIn, signedIn } from '../session/guard.js';
 import { instant } from './webhook-detail.js';
 
@@ -33,7 +33,7 @@ function mailState(deps: WebDeps): Html {
   const waiting = `${queued} message${queued === 1 ? '' : 's'} ${queued === 1 ? 'is' : 'are'} queued`;
   if (mail.relay === null)
     return html`<p class="notice error" role="status">
-      Mail is off on this server: SMTP_URL and MAIL_FROM are not set, so links are shown on the pages to be sent by hand.
+      Mail is off on this server (the person who runs timetrack can set it up), so links are shown on the pages to be sent by hand.
       ${queued > 0 ? `${waiting} from before, and wait until mail is set up again.` : ''}
     </p>`;
   const failure = mail.relayFailure();
@@ -128,7 +128,7 @@ export function mailPages(router: Router, deps: WebDeps): void {
         services.mail.retry(signed.session.actor, req.params.id as string);
       } catch (error) {
         if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'not_found')) throw error;
-        return render(req, res, signed, statusOf(error), { kind: 'error', body: error.message });
+        return render(req, res, signed, statusOf(error), { kind: 'error', body: spoken(error) });
       }
       redirect(res, `${base}/mail`, {
         deps,

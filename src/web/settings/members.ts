@@ -2,14 +2,14 @@ import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { aboutMember, errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
-import { refusal, statusOf } from '../kit/refusal.js';
+import { refusal, statusOf, spoken } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
 import { decimalOf, field } from '../kit/forms.js';
-import { noticeFor, redirect, send, shell, siteLink } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, send, shell, siteLink } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed, type SignedIn } from '../session/guard.js';
 import type { Enrolled } from '../../modules/accounts/service.js';
-import { csrfField, type Notice, when } from '../kit/layout.js';
+import { csrfField, dayOf, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { secretBox } from './tokens.js';
 
@@ -64,7 +64,7 @@ const rowCheck = (m: MemberRow, name: (typeof FLAG_LABELS)[number][0], label: st
   >`;
 
 /** One member as a row (a card on phones): access, rate, Save; the setup link where it can work; Remove apart. */
-function memberRow(base: string, session: SessionView, m: MemberRow, currency: string, errors: FieldErrors): Html {
+function memberRow(base: string, session: SessionView, m: MemberRow, currency: string, errors: FieldErrors, zone: string): Html {
   const id = m.userId;
   const rateId = `${id}-rate`;
   const self = id === session.userId;
@@ -73,7 +73,7 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
       <span class="card-title">${m.name}</span> ${m.isOwner ? html`<span class="badge">owner</span>` : ''}
       ${self ? html`<span class="badge">you</span>` : ''}
       <span class="hint">${m.email}</span>
-      <span class="hint">${m.hasPassword ? 'Has a password' : 'No password yet'} · since ${when(m.createdAt).slice(0, 10)}</span>
+      <span class="hint">${m.hasPassword ? 'Has a password' : 'No password yet'} · since ${dayOf(m.createdAt, zone)}</span>
     </td>
     <td data-label="Time" class="flag">${rowCheck(m, 'canViewOthersTime', FLAG_LABELS[0][1])}</td>
     <td data-label="Money" class="flag">${rowCheck(m, 'canViewOthersMoney', FLAG_LABELS[1][1])}</td>
@@ -183,6 +183,7 @@ function render(deps: WebDeps, res: Response, signed: Signed, status: number, no
   const base = deps.paths.settings;
   const session = signed.session as SessionView;
   const { currency } = services.accounts.getWorkspace(session.actor, session.workspaceId);
+  const zone = readerZone(deps, session);
   // A refused form shows what was sent, not what is stored.
   const members = services.accounts.roster(session.actor, session.workspaceId).map((m) => ({
     ...m,
@@ -200,7 +201,7 @@ function render(deps: WebDeps, res: Response, signed: Signed, status: number, no
       ${
         services.mail.enabled()
           ? html`<p class="hint">Links are mailed to the address added; the <a href="${base}/mail">Mail</a> page shows how that went.</p>`
-          : html`<p class="hint">Mail is off on this server (SMTP_URL is not set): send each link yourself.</p>`
+          : html`<p class="hint">Mail is not set up on this server: send each link yourself.</p>`
       }
       <div class="scroll">
         <table class="rows members" aria-label="Members">
@@ -215,11 +216,11 @@ function render(deps: WebDeps, res: Response, signed: Signed, status: number, no
             </tr>
           </thead>
           <tbody>
-            ${members.map((m) => memberRow(base, session, m, currency, refused?.row?.userId === m.userId ? refused.row.errors : {}))}
+            ${members.map((m) => memberRow(base, session, m, currency, refused?.row?.userId === m.userId ? refused.row.errors : {}, zone))}
           </tbody>
         </table>
       </div>
-      ${invitationList(base, session, services.accounts.invitations(session.actor, session.workspaceId))}
+      ${invitationList(base, session, services.accounts.invitations(session.actor, session.workspaceId), zone)}
       <h2 id="add-heading">Add a member</h2>
       ${addForm(base, session, refused?.add?.form ?? EMPTY_ADD, currency, refused?.add?.errors ?? {})}`,
   });
@@ -230,6 +231,7 @@ function invitationList(
   base: string,
   session: SessionView,
   open: Array<{ id: string; email: string; isOwner: boolean; createdAt: number; expiresAt: number }>,
+  zone: string,
 ): Html | string {
   if (open.length === 0) return '';
   return html`<h2 id="invited-heading">Invited</h2>
@@ -240,8 +242,8 @@ function invitationList(
           html`<li>
             <span class="card-title">${i.email}</span> ${i.isOwner ? html`<span class="badge">owner</span>` : ''}
             <span class="hint"
-              >Invited ${when(new Date(i.createdAt).toISOString()).slice(0, 10)} · link valid until
-              ${when(new Date(i.expiresAt).toISOString())}</span
+              >Invited ${dayOf(new Date(i.createdAt).toISOString(), zone)} · link valid until
+              ${when(new Date(i.expiresAt).toISOString(), zone)}</span
             >
             <form
               class="actions"
@@ -261,7 +263,7 @@ function invitationList(
 /** The notice and field errors of a refusal about a member (their name first). */
 function refusalAbout(name: string, error: DomainError): { notice: Notice; errors: FieldErrors } {
   const at = error.field ?? null;
-  const message = aboutMember(name, error.message, at !== null);
+  const message = aboutMember(name, spoken(error), at !== null);
   return { notice: { kind: 'error', body: message }, errors: at === null ? {} : { [at]: message } };
 }
 const nameOf = (deps: WebDeps, session: SessionView, userId: string) =>
@@ -313,7 +315,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
         });
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
-        return render(deps, res, signed, statusOf(error), { kind: 'error', body: error.message });
+        return render(deps, res, signed, statusOf(error), { kind: 'error', body: spoken(error) });
       }
       redirect(res, `${base}/members`, { deps, signed, notice: { kind: 'ok', body: 'Withdrawn: its link no longer works.' } });
     }),
@@ -378,27 +380,40 @@ export function memberPages(router: Router, deps: WebDeps): void {
     signedIn(deps, (req, res, signed) => {
       const userId = req.params.userId as string;
       const name = nameOf(deps, signed.session, userId);
-      let link: { secret: string; expiresAt: number; mailed: boolean };
+      let link: { secret: string | null; expiresAt: number; mailed: boolean };
       try {
         link = services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
       } catch (error) {
         if (!(error instanceof DomainError) || (error.code !== 'forbidden' && error.code !== 'not_found')) throw error;
-        return render(deps, res, signed, error.code === 'forbidden' ? 403 : 404, { kind: 'error', body: error.message });
+        return render(deps, res, signed, error.code === 'forbidden' ? 403 : 404, { kind: 'error', body: spoken(error) });
       }
-      redirect(res, `${base}/members`, { deps, signed, notice: setupLinkNotice(deps, name, link) });
+      redirect(res, `${base}/members`, { deps, signed, notice: setupLinkNotice(deps, name, link, readerZone(deps, signed.session)) });
     }),
   );
 }
 
-/** The one-time setup link, shown once, naming whom it is for. */
-function setupLinkNotice(deps: WebDeps, name: string, link: { secret: string; expiresAt: number; mailed: boolean }): Notice {
+/** The one-time setup link naming whom it is for: mailed to their address (never shown here), or shown once to hand over while mail is off. */
+function setupLinkNotice(
+  deps: WebDeps,
+  name: string,
+  link: { secret: string | null; expiresAt: number; mailed: boolean },
+  zone: string,
+): Notice {
+  const until = when(new Date(link.expiresAt).toISOString(), zone);
+  if (link.secret === null)
+    return {
+      kind: 'ok',
+      body: html`<p>
+        <strong>We mailed ${name} a setup link</strong>, valid until ${until}. Only whoever reads their mailbox can open it; a new link ends
+        this one. The <a href="${deps.paths.settings}/mail">Mail</a> page shows how the mail went.
+      </p>`,
+    };
   const where = siteLink(deps);
   return {
     kind: 'ok',
     body: html`<p>
-        <strong>Setup link for ${name}</strong>, valid until ${when(new Date(link.expiresAt).toISOString())}.
-        ${link.mailed ? html`It was mailed to ${name}; here it is too, in case mail is slow.` : html`Send it to ${name} only:`} whoever
-        opens it first sets the password. It is shown only this once; a new link ends this one.
+        <strong>Setup link for ${name}</strong>, valid until ${until}. Send it to ${name} only: whoever opens it first sets the password. It
+        is shown only this once; a new link ends this one.
       </p>
       ${secretBox('setup-link', `The setup link for ${name}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,
@@ -414,17 +429,22 @@ function addedNotice(deps: WebDeps, signed: SignedIn, added: Enrolled): Notice {
     added.kind === 'invited'
       ? { secret: added.secret, expiresAt: added.expiresAt, mailed: added.mailed }
       : deps.services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId: added.userId });
+  const until = when(new Date(link.expiresAt).toISOString(), readerZone(deps, signed.session));
+  // Mailed: only the address's holder gets the link (H1); it is not shown here.
+  if (link.secret === null)
+    return {
+      kind: 'ok',
+      body: html`<p>
+        <strong>We mailed ${added.email} a link</strong> that lets them into ${signed.session.workspaceName}. It works once, until ${until},
+        and only whoever reads that mailbox can open it. The <a href="${deps.paths.settings}/mail">Mail</a> page shows how the mail went.
+      </p>`,
+    };
   const where = siteLink(deps);
   return {
     kind: 'ok',
     body: html`<p>
-        ${
-          link.mailed
-            ? html`<strong>We mailed ${added.email} a link</strong> that lets them into ${signed.session.workspaceName}. Here it is too, in
-                case mail is slow: it`
-            : html`<strong>Send this link to ${added.email}</strong>: it lets them into ${signed.session.workspaceName}. It`
-        }
-        works once, until ${when(new Date(link.expiresAt).toISOString())}, and is shown only this once.
+        <strong>Send this link to ${added.email}</strong>: it lets them into ${signed.session.workspaceName}. It works once, until ${until},
+        and is shown only this once.
       </p>
       ${secretBox('setup-link', `The link for ${added.email}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,

@@ -4,12 +4,13 @@ import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { type Html, html } from '../kit/html.js';
 import { field, fields } from '../kit/forms.js';
-import { noticeFor, redirect, send, siteLink, shell } from '../kit/respond.js';
+import { DateTime } from 'luxon';
+import { noticeFor, readerZone, redirect, send, siteLink, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
-import { statusOf } from '../kit/refusal.js';
+import { statusOf, spoken } from '../kit/refusal.js';
 
 const SCOPE_HINTS: Record<string, string> = {
   'entries:read': 'list and read time entries and the running timer',
@@ -34,7 +35,7 @@ export const secretBox = (id: string, label: string, secret: string) =>
     </p>
     <p class="hint" id="${id}-status" role="status"></p>`;
 
-function mintForm(base: string, session: SessionView, form: MintForm): Html {
+function mintForm(base: string, session: SessionView, form: MintForm, zone: string): Html {
   return html`<form class="stack" method="post" action="${base}/tokens">
     ${csrfField(session.csrfToken)}
     <div>
@@ -54,7 +55,8 @@ function mintForm(base: string, session: SessionView, form: MintForm): Html {
     </fieldset>
     <div>
       <label for="token-expires"
-        >Expires on (optional) <span class="hint">The token stops working at 00:00 UTC that day. Leave empty for no expiry.</span></label
+        >Expires on (optional)
+        <span class="hint">The token stops working when that day begins (00:00 in ${zone}). Leave empty for no expiry.</span></label
       >
       <input id="token-expires" name="expires" type="date" value="${form.expires}" />
     </div>
@@ -67,8 +69,8 @@ function mintForm(base: string, session: SessionView, form: MintForm): Html {
   </form>`;
 }
 
-function tokenStatus(token: { revokedAt: string | null; expiresAt: string | null }, now: number): Html {
-  if (token.revokedAt !== null) return html`<span class="badge bad">revoked ${when(token.revokedAt)}</span>`;
+function tokenStatus(token: { revokedAt: string | null; expiresAt: string | null }, now: number, zone: string): Html {
+  if (token.revokedAt !== null) return html`<span class="badge bad">revoked ${when(token.revokedAt, zone)}</span>`;
   if (token.expiresAt !== null && Date.parse(token.expiresAt) <= now) return html`<span class="badge bad">expired</span>`;
   return html`<span class="badge good">active</span>`;
 }
@@ -82,29 +84,30 @@ export function tokenPages(router: Router, deps: WebDeps): void {
     const session = signed.session as SessionView;
     const now = deps.clock.now();
     const tokens = services.tokens.list(session.actor).reverse();
+    const zone = readerZone(deps, session);
     send(deps, res, status, {
       ...shell(deps, signed),
       title: 'API tokens',
       current: 'tokens',
       notice,
       body: html`<h2>Mint a token</h2>
-        ${mintForm(base, session, form)}
+        ${mintForm(base, session, form, zone)}
         <h2>Your tokens in ${session.workspaceName}</h2>
         ${tokens.length === 0 ? html`<p>You have no tokens in this workspace yet.</p>` : ''}
         <ul class="cards" aria-label="Your tokens">
           ${tokens.map(
             (t) =>
               html`<li>
-                <div class="card-title">${t.name} ${tokenStatus(t, now)}</div>
+                <div class="card-title">${t.name} ${tokenStatus(t, now, zone)}</div>
                 <dl class="facts">
                   <dt>Prefix</dt>
                   <dd><code>tt_${t.prefix}_…</code></dd>
                   <dt>Scopes</dt>
                   <dd>${t.scopes.length === 0 ? 'none' : t.scopes.join(', ')}</dd>
                   <dt>Expires</dt>
-                  <dd>${when(t.expiresAt)}</dd>
+                  <dd>${when(t.expiresAt, zone)}</dd>
                   <dt>Last used</dt>
-                  <dd>${when(t.lastUsedAt)}</dd>
+                  <dd>${when(t.lastUsedAt, zone)}</dd>
                 </dl>
                 ${
                   t.revokedAt === null
@@ -139,7 +142,11 @@ export function tokenPages(router: Router, deps: WebDeps): void {
       try {
         let expiresAt: number | null = null;
         if (form.expires !== '') {
-          expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(form.expires) ? Date.parse(`${form.expires}T00:00:00Z`) : Number.NaN;
+          // The start of that day where the person lives, as the form says.
+          const day = /^\d{4}-\d{2}-\d{2}$/.test(form.expires)
+            ? DateTime.fromISO(form.expires, { zone: readerZone(deps, signed.session) })
+            : null;
+          expiresAt = day?.isValid ? day.startOf('day').toMillis() : Number.NaN;
           if (!Number.isFinite(expiresAt)) throw new DomainError('invalid', 'expiry must be a date such as 2027-01-31.');
         }
         const minted = services.tokens.create(signed.session.actor, {
@@ -161,7 +168,7 @@ export function tokenPages(router: Router, deps: WebDeps): void {
         });
       } catch (error) {
         if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'conflict')) throw error;
-        render(res, signed, statusOf(error), form, { kind: 'error', body: error.message });
+        render(res, signed, statusOf(error), form, { kind: 'error', body: spoken(error) });
       }
     }),
   );

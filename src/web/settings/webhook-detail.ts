@@ -3,11 +3,12 @@ import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { DISABLE_AFTER_FAILED_DELIVERIES, pingSentence, REDELIVERABLE } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../kit/html.js';
-import { noticeFor, redirect, send, shell } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
+import { spoken } from '../kit/refusal.js';
 
 const PAGE_SIZE = 25;
 
@@ -22,8 +23,8 @@ const DONE: Record<string, string> = {
 export const doneNotice = (done: unknown): Notice | null =>
   typeof done === 'string' && Object.hasOwn(DONE, done) ? { kind: 'ok', body: DONE[done] as string } : null;
 
-export const status = (w: { enabled: boolean; disabledAt: string | null }) =>
-  w.enabled ? html`<span class="badge good">enabled</span>` : html`<span class="badge bad">disabled ${when(w.disabledAt, '')}</span>`;
+export const status = (w: { enabled: boolean; disabledAt: string | null }, zone: string) =>
+  w.enabled ? html`<span class="badge good">enabled</span>` : html`<span class="badge bad">disabled ${when(w.disabledAt, zone, '')}</span>`;
 
 type Delivery = ReturnType<WebDeps['services']['webhooks']['deliveryPage']>['deliveries'][number];
 type Ping = ReturnType<WebDeps['services']['webhooks']['deliveryPage']>['pings'][number];
@@ -149,7 +150,7 @@ function sendDetail(deps: WebDeps, req: Request, res: Response, signed: Signed, 
         <dt>URL</dt>
         <dd>${hook.url}</dd>
         <dt>Status</dt>
-        <dd>${status(hook)}</dd>
+        <dd>${status(hook, readerZone(deps, session))}</dd>
         <dt>Events</dt>
         <dd>${hook.events.join(', ')}</dd>
         <dt>Consecutive failures</dt>
@@ -161,7 +162,7 @@ function sendDetail(deps: WebDeps, req: Request, res: Response, signed: Signed, 
           >
         </dd>
         <dt>Created</dt>
-        <dd>${when(hook.createdAt)}</dd>
+        <dd>${when(hook.createdAt, readerZone(deps, session))}</dd>
       </dl>
       <div class="actions">
         ${hook.enabled ? '' : action('enable', 'Re-enable')} ${action('ping', 'Send test ping')}
@@ -229,7 +230,7 @@ export function webhookDetailPages(router: Router, deps: WebDeps): void {
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'rate_limited') throw error;
         res.setHeader('Retry-After', '10');
-        return renderOne(req, res, signed, 429, { kind: 'error', body: error.message });
+        return renderOne(req, res, signed, 429, { kind: 'error', body: spoken(error) });
       }
       const { outcome } = sent;
       const notice: Notice =
@@ -248,7 +249,7 @@ export function webhookDetailPages(router: Router, deps: WebDeps): void {
         services.webhooks.retryNow(signed.session.actor, id, req.params.delivery as string);
       } catch (error) {
         if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'invalid')) throw error;
-        return renderOne(req, res, signed, 409, { kind: 'error', body: error.message });
+        return renderOne(req, res, signed, 409, { kind: 'error', body: spoken(error) });
       }
       redirect(res, `${base}/webhooks/${id}?done=retried`);
     }),

@@ -4,11 +4,12 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import { DISABLE_AFTER_FAILED_DELIVERIES, EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../kit/html.js';
 import { field, fields } from '../kit/forms.js';
-import { noticeFor, redirect, send, shell } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
+import { spoken } from '../kit/refusal.js';
 import { doneNotice, status, webhookDetailPages } from './webhook-detail.js';
 import { secretBox } from './tokens.js';
 
@@ -84,7 +85,7 @@ export function webhookPages(router: Router, deps: WebDeps): void {
           ${hooks.map(
             (w) =>
               html`<li>
-                <div class="card-title">${w.url} ${status(w)}</div>
+                <div class="card-title">${w.url} ${status(w, readerZone(deps, session))}</div>
                 <dl class="facts">
                   <dt>Events</dt>
                   <dd>${w.events.join(', ')}</dd>
@@ -129,7 +130,7 @@ export function webhookPages(router: Router, deps: WebDeps): void {
         });
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-        renderList(res, signed, 400, form, { kind: 'error', body: error.message });
+        renderList(res, signed, 400, form, { kind: 'error', body: spoken(error) });
       }
     }),
   );

@@ -6,7 +6,7 @@ import { type IssuerProfilePatch, settingsPatchOfText } from '../../modules/invo
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { Actor } from '../../principal.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
-import { refusal } from '../kit/refusal.js';
+import { refusal, spoken } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
 import { decimalOf, field } from '../kit/forms.js';
 import { redirect, send, shell } from '../kit/respond.js';
@@ -48,7 +48,15 @@ const ISSUER_LABELS = {
   bic: ['BIC', 'e.g. COBADEFFXXX.'],
   bankName: ['Bank', ''],
   accountHolder: ['Account holder', ''],
-  sellerIdentifier: ['Seller identifier', 'For e-invoices.'],
+  sellerIdentifier: [
+    'Seller identifier',
+    'BT-29: e.g. your GLN, or the supplier number your client gave you. Needed on e-invoices without a VAT ID or register entry.',
+  ],
+  sellerIdentifierScheme: ['Seller identifier scheme', 'Its ISO 6523 code, e.g. 0088 for a GLN; empty for a supplier number.'],
+  vatCurrency: [
+    'VAT currency',
+    'ISO 4217; empty: your EU country’s currency (EUR in the euro area). Invoices in another currency state their VAT in it too.',
+  ],
   electronicAddress: ['Electronic address', 'For e-invoices, e.g. an email or Peppol ID.'],
   electronicAddressScheme: ['Electronic address scheme', 'e.g. EM for email, 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN.'],
   invoiceFooter: ['Invoice footer', ''],
@@ -58,8 +66,11 @@ const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
   { legend: 'Business', fields: ['legalName', 'contactName', 'email', 'phone', 'website'] },
   { legend: 'Address', fields: ['addressLines', 'postalCode', 'city', 'country'] },
   { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'registrationNumber', 'smallBusiness'] },
-  { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder'] },
-  { legend: 'E-invoicing and footer', fields: ['sellerIdentifier', 'electronicAddress', 'electronicAddressScheme', 'invoiceFooter'] },
+  { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder', 'vatCurrency'] },
+  {
+    legend: 'E-invoicing and footer',
+    fields: ['sellerIdentifier', 'sellerIdentifierScheme', 'electronicAddress', 'electronicAddressScheme', 'invoiceFooter'],
+  },
 ];
 
 /** The VAT categories a workspace may invoice in (decisions §11), as people name them. */
@@ -211,7 +222,7 @@ function settingsForm(
             ${ACTIONS.map((a) => html`<option value="${a.value}" ${v.runawayAction === a.value ? html`selected` : ''}>${a.label}</option>`)}
           </select>
         </div>
-        ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin} (RATE_LIMIT_WORKSPACE_PER_MIN).`, html`inputmode="numeric"`)}
+        ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin}.`, html`inputmode="numeric"`)}
       </fieldset>
       ${joiningFields(v, errors, provider)}
     </div>
@@ -240,9 +251,9 @@ function profileForm(base: string, session: SessionView, profile: Values, errors
 function exportForm(base: string, v: Values): Html {
   return html`<form class="stack wide" method="get" action="${base}/workspace/export.csv">
     <p class="hint">
-      Every client, project, task and tag, and every completed entry with its member, rate and zone, as a CSV file (UTF-8).
-      <code>timetrack import FILE --workspace W --create-members</code> on another server gives the same entries, catalog and rates back.
-      Leave the days empty for all of it.
+      Every client, project, task and tag, and every completed entry with its member, rate and zone, as a CSV file (UTF-8). Imported on
+      another timetrack server (its Import page, with “Add users of the file who match no member” ticked), it gives the same entries,
+      catalog and rates back. Leave the days empty for all of it.
     </p>
     <div class="groups">
       <div>
@@ -435,7 +446,7 @@ function exportRoute(
         fileName = await run.ready;
       } catch (error) {
         if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'rate_limited')) throw error;
-        return render(res, signed, statusOf(error), { kind: 'error', body: error.message }, { export: range });
+        return render(res, signed, statusOf(error), { kind: 'error', body: spoken(error) }, { export: range });
       }
       res.status(200);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');

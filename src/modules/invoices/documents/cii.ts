@@ -44,7 +44,9 @@ function parties(e: EInvoice): string {
     leaf('ram:BuyerReference', e.buyerReference),
     node(
       'ram:SellerTradeParty',
-      leaf('ram:ID', seller.identifier),
+      // BT-29: with a scheme as GlobalID, without one as ID.
+      seller.identifier && !seller.identifier.scheme && leaf('ram:ID', seller.identifier.value),
+      seller.identifier?.scheme && leaf('ram:GlobalID', seller.identifier.value, { schemeID: seller.identifier.scheme }),
       leaf('ram:Name', seller.name),
       node('ram:SpecifiedLegalOrganization', leaf('ram:ID', seller.legalRegistration)),
       seller.contact &&
@@ -108,6 +110,7 @@ function settlement(e: EInvoice): string {
   return node(
     'ram:ApplicableHeaderTradeSettlement',
     leaf('ram:PaymentReference', e.payment?.reference),
+    leaf('ram:TaxCurrencyCode', e.vatCurrency?.code),
     leaf('ram:InvoiceCurrencyCode', c),
     e.payment &&
       node(
@@ -124,6 +127,7 @@ function settlement(e: EInvoice): string {
       amount('ram:LineTotalAmount', e.totals.lines),
       amount('ram:TaxBasisTotalAmount', e.totals.taxBasis),
       amount('ram:TaxTotalAmount', e.totals.tax, c),
+      e.vatCurrency && amount('ram:TaxTotalAmount', e.vatCurrency.taxTotal, e.vatCurrency.code),
       amount('ram:GrandTotalAmount', e.totals.grand),
       e.totals.prepaid !== '0.00' && amount('ram:TotalPrepaidAmount', e.totals.prepaid),
       amount('ram:DuePayableAmount', e.totals.payable),

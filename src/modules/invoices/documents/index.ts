@@ -1,9 +1,8 @@
 import type { InvoiceDocument } from '../document.js';
 import { invoiceErrors } from '../errors.js';
 import { ciiOf } from './cii.js';
-import { missingFor } from './missing.js';
+import { missingFor, type MissingValue } from './missing.js';
 import { DOCUMENT_FORMATS, einvoiceOf, type DocumentFormat, type RenderOptions } from './model.js';
-import { pdfOf } from './pdf.js';
 import { ublOf } from './ubl.js';
 
 /**
@@ -27,27 +26,52 @@ export function documentFileName(doc: InvoiceDocument, format: DocumentFormat, o
   return format === 'pdf' ? `${safe}.pdf` : `${safe}-${format}.xml`;
 }
 
+/** Why a document cannot be made: each value it lacks (empty when another rule refuses it), and the sentence that says so. */
+export interface DocumentRefusal {
+  missing: MissingValue[];
+  message: string;
+}
+
 /**
- * The bytes of one document. Refuses (DomainError `invalid`) an unknown format, and a document
- * whose required values are missing (naming each with its BT number and where to set it:
- * `missingFor` lists the same).
+ * The one check before a document is made (issue 45 item 6): an unknown format, every value the
+ * format needs that the invoice lacks (`missingFor`, naming each with its BT number and where to
+ * set it), and a VAT mix EN 16931 forbids. null: the document can be made. The invoices service
+ * asks it before it hands a document to the renderer (the page, the command line and the mail
+ * all go through the service); `renderDocument` asks it again as its own guard.
  */
-export async function renderDocument(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): Promise<Buffer> {
+export function documentRefusal(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): DocumentRefusal | null {
   if (!DOCUMENT_FORMATS.includes(format))
-    throw invoiceErrors.invalid(`Unknown document format ${JSON.stringify(format)}: use one of ${DOCUMENT_FORMATS.join(', ')}.`);
+    return { missing: [], message: `Unknown document format ${JSON.stringify(format)}: use one of ${DOCUMENT_FORMATS.join(', ')}.` };
   const creditNote = options.creditNote === true;
   const missing = missingFor(doc, format, { creditNote });
   if (missing.length > 0) {
     const what = creditNote ? `The credit note of invoice ${doc.number ?? doc.id}` : `Invoice ${doc.number ?? doc.id}`;
     const list = missing.map((m) => `${m.label} (${m.bt}: ${m.path}, ${whereText[m.where]})`).join('; ');
-    throw invoiceErrors.invalid(`${what} cannot be made as ${format}: it lacks ${list}.`);
+    return { missing, message: `${what} cannot be made as ${format}: it lacks ${list}.` };
   }
   const categories = new Set((doc.taxBreakdown ?? []).map((row) => row.category));
   if (categories.has('O') && categories.size > 1)
-    throw invoiceErrors.invalid(
-      `Invoice ${doc.number ?? doc.id} mixes "not subject to VAT" (O) with other VAT categories; EN 16931 (BR-O-11) allows O only alone: make two invoices.`,
-    );
-  if (format === 'pdf') return pdfOf(doc, { creditNote });
+    return {
+      missing: [],
+      message: `Invoice ${doc.number ?? doc.id} mixes "not subject to VAT" (O) with other VAT categories; EN 16931 (BR-O-11) allows O only alone: make two invoices.`,
+    };
+  return null;
+}
+
+/** The media type a document is downloaded and mailed as. */
+export const documentMediaType = (format: DocumentFormat): string => (format === 'pdf' ? 'application/pdf' : 'application/xml');
+
+/**
+ * The bytes of one document. Refuses (DomainError `invalid`) what `documentRefusal` refuses: an
+ * unknown format, a document whose required values are missing (naming each with its BT number
+ * and where to set it), a VAT mix the rules forbid.
+ */
+export async function renderDocument(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): Promise<Buffer> {
+  const refused = documentRefusal(doc, format, options);
+  if (refused) throw invoiceErrors.invalid(refused.message);
+  const creditNote = options.creditNote === true;
+  // pdfkit and fontkit load with the first PDF: a reader thread or a command that makes none starts without them.
+  if (format === 'pdf') return (await import('./pdf.js')).pdfOf(doc, { creditNote });
   const einvoice = einvoiceOf(doc, creditNote);
   const xml =
     format === 'xrechnung-ubl'

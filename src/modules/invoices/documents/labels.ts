@@ -32,6 +32,8 @@ export interface Labels {
   netTotal: string;
   taxOn: (category: string, rate: string, basis: string) => string;
   taxTotal: string;
+  /** The VAT total in the VAT accounting currency (BT-111), with the rate it was converted at. */
+  taxTotalIn: (currency: string, rate: string) => string;
   grossTotal: string;
   paid: string;
   amountDue: string;
@@ -81,6 +83,7 @@ const en: Labels = {
   netTotal: 'Net total',
   taxOn: (category, rate, basis) => `${category} ${rate} on ${basis}`,
   taxTotal: 'VAT total',
+  taxTotalIn: (currency, rate) => `VAT total in ${currency} (rate ${rate})`,
   grossTotal: 'Total',
   paid: 'Paid',
   amountDue: 'Amount due',
@@ -116,7 +119,8 @@ const en: Labels = {
 const de: Labels = {
   locale: 'de-DE',
   invoice: 'Rechnung',
-  creditNote: 'Gutschrift',
+  // A "Gutschrift" is self-billing in German VAT law (§ 14 Abs. 2 UStG); cancelling one's own invoice is a correction.
+  creditNote: 'Rechnungskorrektur',
   draft: 'ENTWURF',
   draftNotice: 'Entwurf: noch keine Rechnung. Er hat keine Nummer und kann weder bezahlt noch gebucht werden.',
   number: 'Nummer',
@@ -140,6 +144,7 @@ const de: Labels = {
   netTotal: 'Summe netto',
   taxOn: (category, rate, basis) => `${category} ${rate} auf ${basis}`,
   taxTotal: 'Summe USt.',
+  taxTotalIn: (currency, rate) => `Summe USt. in ${currency} (Kurs ${rate})`,
   grossTotal: 'Gesamtbetrag',
   paid: 'Bezahlt',
   amountDue: 'Zu zahlen',
@@ -154,7 +159,8 @@ const de: Labels = {
   services: 'Leistungen',
   page: (n, of) => `Seite ${n} von ${of}`,
   continued: 'Fortsetzung',
-  creditNoteTerms: (number, date) => `Diese Gutschrift storniert die Rechnung ${number} vom ${date}; der Betrag wird Ihnen gutgeschrieben.`,
+  creditNoteTerms: (number, date) =>
+    `Diese Rechnungskorrektur storniert die Rechnung ${number} vom ${date}; der Betrag wird Ihnen gutgeschrieben.`,
   exemption: {
     AE: 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge).',
     K: 'Steuerfreie innergemeinschaftliche Lieferung.',
@@ -179,9 +185,12 @@ export const labelsOf = (language: DocumentLanguage | undefined): Labels => LABE
 /** Formatters of one language and currency (Intl formatters cost about a millisecond to make). */
 export interface Formats {
   money: (amount: string | number) => string;
-  hours: (hoursText: string) => string;
+  /** A decimal written exactly as given ("19.682222" → "19,682222"), with the language's separators. */
+  decimal: (decimalText: string) => string;
   percent: (rateText: string) => string;
   date: (day: string) => string;
+  /** A country's name (ISO 3166-1 alpha-2) in the language: AT → Österreich, Austria. */
+  country: (code: string) => string;
 }
 
 const formats = new Map<string, Formats>();
@@ -199,13 +208,19 @@ export function formatsOf(labels: Labels, currency: string): Formats {
 
 function makeFormats(labels: Labels, currency: string): Formats {
   const money = new Intl.NumberFormat(labels.locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const hours = new Intl.NumberFormat(labels.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const integer = new Intl.NumberFormat(labels.locale, { maximumFractionDigits: 0 });
+  const separator = new Intl.NumberFormat(labels.locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
   const percent = new Intl.NumberFormat(labels.locale, { maximumFractionDigits: 3 });
   const date = new Intl.DateTimeFormat(labels.locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const regions = new Intl.DisplayNames([labels.locale], { type: 'region', fallback: 'code' });
   return {
     money: (amount) => money.format(Number(amount)),
-    hours: (value) => hours.format(Number(value)),
+    decimal: (value) => {
+      const [whole = '0', fraction] = value.replace(/^-/, '').split('.');
+      return `${value.startsWith('-') ? '-' : ''}${integer.format(BigInt(whole))}${fraction ? `${separator}${fraction}` : ''}`;
+    },
     percent: (value) => `${percent.format(Number(value))}${labels.locale.startsWith('de') ? '\u00a0%' : '%'}`,
     date: (day) => date.format(new Date(`${day}T00:00:00Z`)),
+    country: (code) => regions.of(code) ?? code,
   };
 }

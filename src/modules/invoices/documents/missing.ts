@@ -1,5 +1,6 @@
 import type { InvoiceDocument } from '../document.js';
-import { electronicAddressOf, text, taxNumberOf, type DocumentFormat, type RenderOptions } from './model.js';
+import { identifierProblem } from './identifiers.js';
+import { electronicAddressOf, sellerIdentifierOf, text, taxNumberOf, type DocumentFormat, type RenderOptions } from './model.js';
 
 /**
  * What a format needs that an invoice lacks, each value by its fill path, its EN 16931 number
@@ -80,7 +81,10 @@ export function missingFor(doc: InvoiceDocument, format: DocumentFormat, options
   if (!text(r?.legalName) && !text(r?.name)) recipient('legalName');
   if (!text(r?.country)) recipient('country');
 
-  if (xrechnung) {
+  // Peppol applies Germany's national rules (DE-R-001 … DE-R-031, XRechnung's BR-DE-* again) when
+  // both parties' addresses are in Germany.
+  const germanPeppol = format === 'peppol' && text(i?.country)?.toUpperCase() === 'DE' && text(r?.country)?.toUpperCase() === 'DE';
+  if (xrechnung || germanPeppol) {
     if (!text(r?.reference)) recipient('reference'); // BR-DE-15
     if (!text(i?.city)) issuer('city'); // BR-DE-3
     if (!text(i?.postalCode)) issuer('postalCode'); // BR-DE-4
@@ -114,12 +118,54 @@ export function missingFor(doc: InvoiceDocument, format: DocumentFormat, options
       add('recipient.electronicAddress', 'BT-49', PEPPOL_ADDRESS('Buyer'), 'client');
   }
 
+  sellerIdentification(doc, format, add);
   taxes(doc, add, issuer, recipient);
 
   // BR-CO-25: an amount due needs a due date or payment terms (a credit note carries its own sentence).
   if (!options.creditNote && doc.status !== 'paid' && doc.grossTotal > 0 && !doc.dueDate && !text(doc.paymentTerms))
     add('paymentTerms', 'BT-20', 'Payment terms (or a due date, BT-9)', 'fill');
   return missing;
+}
+
+/**
+ * BR-CO-26: the buyer must be able to identify the seller by a seller identifier (BT-29), the
+ * register entry (BT-30) or the VAT identifier (BT-31). A tax number (BT-32) alone is none of them,
+ * and an invoice not subject to VAT (O) carries no VAT identifier (BR-O-02). KoSIT's XRechnung test
+ * suite identifies such sellers the same two ways: a register entry (01.04a, a Vereinsregister entry
+ * beside the tax number) or a seller identifier (01.05, its minimal O invoice). Every format
+ * carries an XML (the PDF its factur-x.xml), so every format needs one.
+ */
+function sellerIdentification(
+  doc: InvoiceDocument,
+  format: DocumentFormat,
+  add: (path: string, bt: string, label: string, where: MissingWhere) => void,
+): void {
+  const i = doc.issuer;
+  const identifier = sellerIdentifierOf(i);
+  const notSubject = [...(doc.taxBreakdown ?? []).map((row) => row.category), ...doc.lines.map((line) => line.taxCategory)].includes('O');
+  const vatId = text(i?.vatId);
+  if (!identifier && !text(i?.registrationNumber) && (notSubject || !vatId)) {
+    const vat = notSubject
+      ? vatId
+        ? 'the VAT identifier (BT-31) cannot serve: an invoice not subject to VAT (O) carries none'
+        : 'a VAT identifier (BT-31) would not serve: an invoice not subject to VAT (O) carries none'
+      : 'or a VAT identifier (BT-31: issuer.vatId)';
+    add(
+      'issuer.sellerIdentifier',
+      'BT-29/BT-30/BT-31',
+      `An identifier of the seller the buyer can use (BR-CO-26; a tax number, BT-32, is not one): a seller identifier (BT-29: issuer.sellerIdentifier, with issuer.sellerIdentifierScheme when it has one, e.g. 0088 for a GLN; without scheme, e.g. the supplier number your client gave you), your register entry (BT-30: issuer.registrationNumber, e.g. HRB 12345 B), ${vat}`,
+      'business-profile',
+    );
+  }
+  // Peppol checks the check digits of the identifier schemes it knows (PEPPOL-COMMON-R040 …).
+  const problem = format === 'peppol' && identifier ? identifierProblem(identifier.scheme, identifier.value) : null;
+  if (problem)
+    add(
+      'issuer.sellerIdentifier',
+      'BT-29',
+      `Seller identifier: ${JSON.stringify(identifier?.value)} ${problem} (scheme ${identifier?.scheme ?? ''}); correct it, or its scheme (issuer.sellerIdentifierScheme)`,
+      'business-profile',
+    );
 }
 
 /** The VAT values: each line's category and rate, the breakdown, and what each category asks of the parties. */

@@ -53,8 +53,8 @@ export interface ElectronicAddress {
 
 export interface Seller {
   name: string;
-  /** BT-29 */
-  identifier: string | null;
+  /** BT-29, with its scheme (BT-29-1, an ISO 6523 ICD code) when it has one. */
+  identifier: { value: string; scheme: string | null } | null;
   /** BT-30 */
   legalRegistration: string | null;
   /** BT-31 */
@@ -69,9 +69,9 @@ export interface Seller {
 }
 
 export interface Buyer {
-  /** BT-44 */
+  /** BT-44: the client's legal name (its catalog name only when it has none). */
   name: string;
-  /** BT-45: the client's everyday name when the legal name differs. */
+  /** BT-45: a trading name; none is kept for a client (its catalog name is not one), so always null today. */
   tradingName: string | null;
   /** BT-48 */
   vatId: string | null;
@@ -123,6 +123,8 @@ export interface EInvoice {
   dueDate: string | null;
   /** BT-5 */
   currency: string;
+  /** BT-6 and BT-111: the VAT accounting currency and the VAT total in it, when it differs from BT-5. */
+  vatCurrency: { code: string; taxTotal: string } | null;
   /** BT-10 */
   buyerReference: string | null;
   /** BT-22 */
@@ -173,6 +175,42 @@ export function hoursText(seconds: number): string {
   return `${Math.floor(micro / 1_000_000)}.${String(micro % 1_000_000).padStart(6, '0')}`;
 }
 
+/**
+ * A line's quantity as printed: its hours with the fewest decimals (at least two; the XML's six,
+ * trailing zeros dropped, or more where those do not suffice) such that printed quantity × printed
+ * price, rounded to the cent, is the printed amount. Exact decimal arithmetic.
+ */
+export function printedHours(seconds: number, xmlQuantity: string, price: string, net: string): string {
+  const [priceWhole = '0', priceFraction = ''] = price.split('.');
+  const priceUnits = BigInt(priceWhole + priceFraction);
+  const priceScale = priceFraction.length;
+  const [netWhole = '0', netFraction = ''] = net.split('.');
+  const netCents = BigInt(netWhole + netFraction.padEnd(2, '0').slice(0, 2));
+  const sec = BigInt(Math.round(seconds));
+  const trimmed = xmlQuantity.replace(/0+$/, '');
+  const start = Math.max(2, trimmed.length - trimmed.indexOf('.') - 1);
+  const text = (units: bigint, d: number) => {
+    const digits = units.toString().padStart(d + 1, '0');
+    return `${digits.slice(0, -d)}.${digits.slice(-d)}`;
+  };
+  for (let d = start; d <= 12; d++) {
+    const scale = 10n ** BigInt(d);
+    // Hours to d places, half up: sec × 10^d / 3600.
+    const units = (sec * scale * 2n + 3600n) / 7200n;
+    // × price, to cents, half away from zero (every amount here is positive).
+    const divisor = scale * 10n ** BigInt(priceScale);
+    const cents = (units * priceUnits * 100n * 2n + divisor) / (2n * divisor);
+    if (cents === netCents) return text(units, d);
+  }
+  return xmlQuantity;
+}
+
+/** A stored line's hours as the documents print them (printedHours); two places for a line without a rate. */
+export function printedLineHours(line: { quantitySec: number; hourlyRate: number | null; amount: number }): string {
+  if (line.hourlyRate === null) return (line.quantitySec / 3600).toFixed(2);
+  return printedHours(line.quantitySec, hoursText(line.quantitySec), decimalText(line.hourlyRate), amountText(line.amount));
+}
+
 const blank = (value: string | null | undefined): value is null | undefined => value === null || value === undefined || value.trim() === '';
 /** A value, trimmed, or null when blank. */
 export const text = (value: string | null | undefined): string | null => (blank(value) ? null : value.trim());
@@ -184,6 +222,14 @@ export function electronicAddressOf(value: string | null | undefined, scheme: st
   const given = text(scheme);
   if (given) return { value: address, scheme: given };
   return /^[^\s@]+@[^\s@]+$/.test(address) ? { value: address, scheme: 'EM' } : null;
+}
+
+/** The seller identifier (BT-29) with its scheme, or null. */
+export function sellerIdentifierOf(
+  issuer: { sellerIdentifier?: string | null; sellerIdentifierScheme?: string | null } | null | undefined,
+): Seller['identifier'] {
+  const value = text(issuer?.sellerIdentifier);
+  return value ? { value, scheme: text(issuer?.sellerIdentifierScheme) } : null;
 }
 
 /** The seller's tax number (BT-32): `taxNumber`, else the older `taxId`. */
@@ -225,7 +271,7 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
   const iban = text(issuer?.iban);
   const seller: Seller = {
     name: text(issuer?.legalName) ?? '',
-    identifier: text(issuer?.sellerIdentifier),
+    identifier: sellerIdentifierOf(issuer),
     legalRegistration: text(issuer?.registrationNumber),
     vatId: notSubject ? null : text(issuer?.vatId),
     taxNumber: taxNumberOf(doc),
@@ -236,11 +282,10 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
         : null,
     electronicAddress: electronicAddressOf(issuer?.electronicAddress, issuer?.electronicAddressScheme),
   };
-  const legalName = text(recipient?.legalName);
-  const everydayName = text(recipient?.name);
   const buyer: Buyer = {
-    name: legalName ?? everydayName ?? '',
-    tradingName: legalName && everydayName && everydayName !== legalName ? everydayName : null,
+    // The legal name; the catalog name is how the workspace calls the client, not a trading name (BT-45).
+    name: text(recipient?.legalName) ?? text(recipient?.name) ?? '',
+    tradingName: null,
     vatId: notSubject ? null : text(recipient?.vatId),
     address: addressOf(recipient ?? { addressLines: null, postalCode: null, city: null, country: null }),
     electronicAddress: electronicAddressOf(recipient?.electronicAddress, recipient?.electronicAddressScheme),
@@ -252,6 +297,7 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
     issueDate,
     dueDate: creditNote ? null : doc.dueDate,
     currency: doc.currency,
+    vatCurrency: doc.vatCurrency ? { code: doc.vatCurrency.currency, taxTotal: amountText(doc.vatCurrency.taxTotal) } : null,
     buyerReference: text(recipient?.reference),
     note: text(doc.note),
     // BR-CO-25: an amount due needs a due date or payment terms; a credit note says what it cancels.

@@ -6,7 +6,7 @@ import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../document.js';
 import { ciiOf } from './cii.js';
 import { formatsOf, labelsOf, type Formats, type Labels } from './labels.js';
-import { einvoiceOf, text, type EInvoice } from './model.js';
+import { decimalText, einvoiceOf, printedHours, text, type Address, type EInvoice } from './model.js';
 
 /**
  * The invoice as a person reads it: A4, both parties, number, dates, service period, the lines
@@ -35,8 +35,12 @@ const A4 = { width: 595.28, height: 841.89 };
 const M = { left: 56, right: 56, top: 50, bottom: 72 };
 const WIDTH = A4.width - M.left - M.right;
 const RIGHT = A4.width - M.right;
-/** Lowest y a table row or block may reach; below it the footer lives. */
-const LIMIT = A4.height - M.bottom - 8;
+/** Where the footer's rule sits at most (it moves up when the footer needs more lines). */
+const FOOTER_RULE = A4.height - M.bottom + 14;
+/** The footer's text ends this far above the page's edge at least. */
+const FOOTER_BOTTOM = 22;
+/** The footer's width beside "Page n of m". */
+const FOOTER_WIDTH = WIDTH - 90;
 const INK = '#1f2328';
 const MUTED = '#5f6670';
 const RULE = '#d0d4d9';
@@ -53,6 +57,16 @@ interface Context {
   draft: boolean;
   creditNote: boolean;
   title: string;
+  /** Lowest y a table row or block may reach; below it the footer lives. */
+  limit: number;
+  footer: Footer;
+}
+
+/** The footer of every page: the issuer's legal lines (wrapped, never cut: § 14 UStG wants them whole) and where it starts. */
+interface Footer {
+  identity: string;
+  custom: string | null;
+  rule: number;
 }
 
 /** Text that cannot end up in the XMP packet as markup (pdfkit writes Title and Subject there unescaped). */
@@ -101,7 +115,8 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
     pdf.on('error', reject);
   });
 
-  const ctx: Context = { pdf, doc, e, l, f: formatsOf(l, doc.currency), draft, creditNote, title };
+  const footer = footerOf(pdf, doc, l);
+  const ctx: Context = { pdf, doc, e, l, f: formatsOf(l, doc.currency), draft, creditNote, title, footer, limit: footer.rule - 22 };
   let y = head(ctx);
   y = linesTable(ctx, y);
   y = totals(ctx, y);
@@ -115,12 +130,12 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
 
 /** Moves to a new page when `height` does not fit below `y`; returns where to go on. */
 function room(ctx: Context, y: number, height: number): number {
-  if (y + height <= LIMIT) return y;
+  if (y + height <= ctx.limit) return y;
   ctx.pdf.addPage();
   return continuation(ctx);
 }
 
-/** The top of a following page: who and which document, so a loose page is still placed. */
+/** The top of a following page: who and which document, so a loose page is still placed. The name wraps, never cut. */
 function continuation(ctx: Context): number {
   const { pdf, e, l } = ctx;
   const name = `${ctx.title}${ctx.draft ? ` (${l.draft})` : ` ${e.number}`} · ${l.continued}`;
@@ -128,19 +143,16 @@ function continuation(ctx: Context): number {
     .font('bold')
     .fontSize(9)
     .fillColor(INK)
-    .text(e.seller.name, M.left, M.top, { width: WIDTH / 2, lineBreak: false, ellipsis: true });
+    .text(e.seller.name, M.left, M.top, { width: WIDTH / 2 - 10 });
+  const nameBottom = pdf.y;
   pdf
     .font('regular')
     .fontSize(9)
     .fillColor(MUTED)
     .text(name, M.left + WIDTH / 2, M.top, { width: WIDTH / 2, align: 'right' });
-  pdf
-    .moveTo(M.left, M.top + 18)
-    .lineTo(RIGHT, M.top + 18)
-    .lineWidth(0.5)
-    .strokeColor(RULE)
-    .stroke();
-  return M.top + 30;
+  const rule = Math.max(M.top + 18, nameBottom + 4, pdf.y + 4);
+  pdf.moveTo(M.left, rule).lineTo(RIGHT, rule).lineWidth(0.5).strokeColor(RULE).stroke();
+  return rule + 12;
 }
 
 /** Writes lines of text at x from y in one style and returns the y below them. */
@@ -155,9 +167,19 @@ function block(pdf: Doc, lines: Array<string | null>, x: number, y: number, widt
   return at;
 }
 
-function countryLine(address: EInvoice['seller']['address']): string | null {
+/**
+ * An address as it is printed: its lines, post code and city, and the country's name (in the
+ * document's language) only when the two parties are in different countries, on a line of its own
+ * (capitals for the recipient, as postal addresses abroad have it); never a bare code.
+ */
+function addressLines(ctx: Context, address: Address, recipient: boolean): string[] {
   const place = [address.postalCode, address.city].filter(Boolean).join(' ');
-  return [place, address.country].filter(Boolean).join(', ') || null;
+  const other = recipient ? ctx.e.seller.address.country : ctx.e.buyer.address.country;
+  const abroad = address.country !== null && other !== null && address.country !== other;
+  const country = abroad && address.country ? ctx.f.country(address.country) : null;
+  return [...address.lines, place, country && recipient ? country.toLocaleUpperCase(ctx.l.locale) : country].filter(
+    (line): line is string => Boolean(line),
+  );
 }
 
 /** The first page's top: the issuer, the title and its facts, the recipient, the note. */
@@ -169,7 +191,7 @@ function head(ctx: Context): number {
   pdf.font('bold');
   let y = block(pdf, [e.seller.name || null], M.left, M.top, leftWidth, 13);
   pdf.font('regular');
-  y = block(pdf, [...e.seller.address.lines, countryLine(e.seller.address)], M.left, y + 2, leftWidth, 8.5, MUTED);
+  y = block(pdf, addressLines(ctx, e.seller.address, false), M.left, y + 2, leftWidth, 8.5, MUTED);
   y = block(
     pdf,
     [[text(issuer?.email), text(issuer?.phone)].filter(Boolean).join(' · ') || null, text(issuer?.website)],
@@ -228,8 +250,7 @@ function head(ctx: Context): number {
     pdf,
     [
       e.buyer.tradingName,
-      ...e.buyer.address.lines,
-      countryLine(e.buyer.address),
+      ...addressLines(ctx, e.buyer.address, true),
       // As the XML has it: none on an invoice not subject to VAT (BR-O-02).
       e.buyer.vatId ? `${l.customerVatId}: ${e.buyer.vatId}` : null,
     ],
@@ -261,7 +282,7 @@ function columnsOf(ctx: Context): Column[] {
   const rates = new Set(ctx.e.lines.map((line) => `${line.category}/${line.rate}`));
   const fixed: Column[] = [
     { key: 'position', width: 26, align: 'left' },
-    { key: 'hours', width: 50, align: 'right' },
+    { key: 'hours', width: 62, align: 'right' },
     { key: 'rate', width: 70, align: 'right' },
     ...(rates.size > 1 ? [{ key: 'tax', width: 48, align: 'right' } as Column] : []),
     { key: 'amount', width: 80, align: 'right' },
@@ -291,17 +312,21 @@ function linesTable(ctx: Context, start: number): number {
   const columns = columnsOf(ctx);
   const descWidth = (columns.find((c) => c.key === 'description') as Column).width - 2 * PAD;
   let y = tableHeader(ctx, columns, room(ctx, start, 18 + 24));
-  for (const line of e.lines) {
+  // Each line's hours as exactly as it needs; all with as many places as the most exact one, so the column reads evenly.
+  const exact = e.lines.map((line, n) => printedHours(ctx.doc.lines[n]?.quantitySec ?? 0, line.quantity, line.price, line.net));
+  const places = Math.max(2, ...exact.map((h) => h.length - h.indexOf('.') - 1));
+  const hours = exact.map((h) => h.padEnd(h.indexOf('.') + 1 + places, '0'));
+  e.lines.forEach((line, n) => {
     pdf.font('regular').fontSize(9);
     const height = pdf.heightOfString(line.name, { width: descWidth }) + 2 * PAD + 1;
-    if (y + height > LIMIT) {
+    if (y + height > ctx.limit) {
       pdf.addPage();
       y = tableHeader(ctx, columns, continuation(ctx));
     }
     const cells = {
       position: line.id,
       description: line.name,
-      hours: f.hours(line.quantity),
+      hours: f.decimal(hours[n] as string),
       rate: f.money(line.price),
       tax: line.rate === null ? line.category : f.percent(line.rate),
       amount: f.money(line.net),
@@ -314,7 +339,7 @@ function linesTable(ctx: Context, start: number): number {
     }
     y += height;
     pdf.moveTo(M.left, y).lineTo(RIGHT, y).lineWidth(0.4).strokeColor(RULE).stroke();
-  }
+  });
   return y + 12;
 }
 
@@ -330,6 +355,12 @@ function totals(ctx: Context, start: number): number {
     }
     if (e.taxes.length > 1) rows.push([l.taxTotal, f.money(e.totals.tax), false]);
     rows.push([l.grossTotal, f.money(e.totals.grand), true]);
+    const converted = doc.vatCurrency;
+    if (converted && e.vatCurrency) {
+      // Art. 230 VAT Directive: the VAT also in the issuer's VAT currency, at the rate of the issue.
+      const rate = `1 ${doc.currency} = ${f.decimal(decimalText(converted.exchangeRate))} ${converted.currency}`;
+      rows.push([l.taxTotalIn(converted.currency, rate), formatsOf(l, converted.currency).money(e.vatCurrency.taxTotal), false]);
+    }
   }
   if (!ctx.creditNote && doc.status === 'paid') {
     rows.push([`${l.paid}${doc.paidDate ? ` (${f.date(doc.paidDate)})` : ''}`, f.money(e.totals.prepaid), false]);
@@ -410,28 +441,53 @@ function payment(ctx: Context, start: number): number {
   return y;
 }
 
-/** On every page: the issuer's legal lines and "Page n of m"; a draft's pages also say DRAFT across. */
-function footers(ctx: Context): void {
-  const { pdf, e, l, doc } = ctx;
+/**
+ * The footer's text and where its rule sits: the issuer's legal name, VAT ID, tax number and
+ * register entry (§ 14 Abs. 4 UStG: all of them, on an invoice not subject to VAT too, where the XML
+ * may not carry the VAT ID), then the issuer's own footer; both wrap over as many lines as they
+ * need, and the body ends above them.
+ */
+function footerOf(pdf: Doc, doc: InvoiceDocument, l: Labels): Footer {
+  const issuer = doc.issuer;
+  const vatId = text(issuer?.vatId);
+  const taxNumber = text(issuer?.taxNumber) ?? text(issuer?.taxId);
+  const registration = text(issuer?.registrationNumber);
+  // Each number stays whole on its line (no-break spaces inside it); lines break between the parts.
+  const whole = (part: string) => part.replace(/ /g, '\u00a0');
   const identity = [
-    e.seller.name,
-    e.seller.vatId ? `${l.vatId} ${e.seller.vatId}` : null,
-    e.seller.taxNumber ? `${l.taxNumber} ${e.seller.taxNumber}` : null,
-    e.seller.legalRegistration ? `${l.registration} ${e.seller.legalRegistration}` : null,
+    text(issuer?.legalName),
+    vatId ? whole(`${l.vatId} ${vatId}`) : null,
+    taxNumber ? whole(`${l.taxNumber} ${taxNumber}`) : null,
+    registration ? whole(`${l.registration} ${registration}`) : null,
   ]
     .filter(Boolean)
     .join(' · ');
-  const custom = text(doc.issuer?.invoiceFooter);
+  const custom = text(issuer?.invoiceFooter);
+  pdf.font('regular').fontSize(7.5);
+  const height =
+    6 +
+    (identity ? pdf.heightOfString(identity, { width: FOOTER_WIDTH }) : 0) +
+    (custom ? 3 + pdf.heightOfString(custom, { width: FOOTER_WIDTH }) : 0);
+  return { identity, custom, rule: Math.min(FOOTER_RULE, A4.height - FOOTER_BOTTOM - height) };
+}
+
+/** On every page: the issuer's legal lines and "Page n of m"; a draft's pages also say DRAFT across. */
+function footers(ctx: Context): void {
+  const { pdf, l, footer } = ctx;
   const range = pdf.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     pdf.switchToPage(i);
     // Writing below the bottom margin would make pdfkit start a new page: lift it while the footer is written.
     pdf.page.margins.bottom = 0;
-    const y = A4.height - M.bottom + 14;
+    const y = footer.rule;
     pdf.moveTo(M.left, y).lineTo(RIGHT, y).lineWidth(0.5).strokeColor(RULE).stroke();
     pdf.font('regular').fontSize(7.5).fillColor(MUTED);
-    pdf.text(identity, M.left, y + 6, { width: WIDTH - 90, height: 10, ellipsis: true, lineBreak: false });
-    if (custom) pdf.text(custom, M.left, y + 16, { width: WIDTH - 90, height: 20, ellipsis: true });
+    let at = y + 6;
+    if (footer.identity) {
+      pdf.text(footer.identity, M.left, at, { width: FOOTER_WIDTH });
+      at = pdf.y + 3;
+    }
+    if (footer.custom) pdf.text(footer.custom, M.left, at, { width: FOOTER_WIDTH });
     pdf.text(l.page(i - range.start + 1, range.count), RIGHT - 90, y + 6, { width: 90, align: 'right', lineBreak: false });
     if (ctx.draft) {
       pdf.save();

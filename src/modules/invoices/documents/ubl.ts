@@ -38,7 +38,7 @@ function supplier(seller: Seller): string {
     node(
       'cac:Party',
       endpoint(seller.electronicAddress),
-      node('cac:PartyIdentification', leaf('cbc:ID', seller.identifier)),
+      seller.identifier && node('cac:PartyIdentification', leaf('cbc:ID', seller.identifier.value, { schemeID: seller.identifier.scheme })),
       postalAddress(seller.address),
       seller.vatId && node('cac:PartyTaxScheme', leaf('cbc:CompanyID', seller.vatId), vat()),
       // BT-32, the tax number: a tax scheme other than VAT ("FC", as XRechnung's examples have it).
@@ -149,6 +149,7 @@ export function ublOf(e: EInvoice, flavour: 'xrechnung' | 'peppol'): string {
     leaf(e.creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', e.typeCode),
     leaf('cbc:Note', e.note),
     leaf('cbc:DocumentCurrencyCode', c),
+    leaf('cbc:TaxCurrencyCode', e.vatCurrency?.code),
     leaf('cbc:BuyerReference', e.buyerReference),
     node('cac:InvoicePeriod', leaf('cbc:StartDate', e.period.from), leaf('cbc:EndDate', e.period.to)),
     e.preceding &&
@@ -162,6 +163,8 @@ export function ublOf(e: EInvoice, flavour: 'xrechnung' | 'peppol'): string {
     payment,
     node('cac:PaymentTerms', leaf('cbc:Note', e.paymentTerms)),
     node('cac:TaxTotal', money('cbc:TaxAmount', e.totals.tax, c), ...e.taxes.map((row) => taxSubtotal(row, c))),
+    // BT-111: the VAT total in the VAT accounting currency, a tax total of its own without subtotals.
+    e.vatCurrency && node('cac:TaxTotal', money('cbc:TaxAmount', e.vatCurrency.taxTotal, e.vatCurrency.code)),
     node(
       'cac:LegalMonetaryTotal',
       money('cbc:LineExtensionAmount', e.totals.lines, c),

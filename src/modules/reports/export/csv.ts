@@ -1,12 +1,13 @@
 import { stringify } from 'csv-stringify/sync';
-import { type Cell, type Column, currencyDigits, type ExportTable, FORMULA_START, isoDateTime, isoDay } from './model.js';
+import { type Cell, type Column, currencyDigits, type ExportTable, FORMULA_START, isoDateTime, isoDay, spreadsheetRows } from './model.js';
 import type { SinkStream } from './output.js';
 
 /**
  * CSV (RFC 4180 through csv-stringify: CRLF records, fields quoted when they hold a comma, quote
  * or line break), UTF-8 with a byte order mark (so spreadsheets read it as UTF-8), a header row.
  * Times are the member's local wall times; hours are decimal (2 places); text that a spreadsheet
- * would run as a formula is written after a `'`.
+ * would run as a formula is written after a `'`. Rows of one level: sums of other rows (a group's,
+ * a total) are left out, so each column sums to the total.
  */
 export async function writeCsv(table: ExportTable, out: SinkStream): Promise<number> {
   const digits = currencyDigits(table.head.currency);
@@ -16,9 +17,10 @@ export async function writeCsv(table: ExportTable, out: SinkStream): Promise<num
   out.stream.write(stringify([table.columns.map((c) => guard(c.header))], { ...options, bom: true }));
   let rows = 0;
   for await (const batch of table.batches) {
-    const records = batch.map((row) => row.cells.map((cell, i) => (format[i] as (cell: Cell) => string)(cell)));
+    const written = spreadsheetRows(batch);
+    const records = written.map((row) => row.cells.map((cell, i) => (format[i] as (cell: Cell) => string)(cell)));
     out.stream.write(stringify(records, options));
-    rows += batch.length;
+    rows += written.length;
     await out.room();
   }
   return rows;

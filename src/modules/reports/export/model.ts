@@ -41,6 +41,17 @@ export interface ExportRequest {
   subGroupBy: Grouping | null;
   /** Whose time; absent: everyone the actor may see. */
   userIds?: string[];
+  /** The Reports page's filters besides whose time (the API's names): client, project, task, tag, billable, text. */
+  filters?: {
+    clientIds?: string[];
+    projectIds?: string[];
+    taskIds?: string[];
+    tagIds?: string[];
+    billable?: boolean;
+    search?: string;
+  };
+  /** Colleagues' money the actor may not see: refused (the API's rule, the default) or withheld (the web app's downloads). */
+  unseenMoney?: 'refuse' | 'withhold';
 }
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -98,17 +109,29 @@ export interface ExportHead {
   weekStart: 'monday' | 'sunday';
   /** Whether money columns are written at all. */
   money: boolean;
+  /** The filters besides whose time, as a person reads them (`Project Audit`, `Billable only`); empty: none. */
+  only: string[];
 }
 
 /** A row with its role in the document (the PDF sets totals and groups apart; spreadsheets ignore it). */
 export interface Row {
   cells: Cell[];
   role?: 'group' | 'sub' | 'total';
+  /**
+   * A sum of other rows of the table (a group over its sub-groups, a week's or the report's
+   * total): the PDF prints it, the spreadsheets leave it out, so their rows are of one level and
+   * a column's sum is the total (not the total three times over).
+   */
+  summed?: true;
 }
 
+/** The rows a spreadsheet writes: one level, no sums of other rows. */
+export const spreadsheetRows = (batch: readonly Row[]): Row[] => batch.filter((row) => row.summed !== true);
+
 /**
- * A week of the timesheet (kind weekly): its seven local days and a row per group with time in
- * it, then the week's total. The spreadsheets flatten it into rows; the PDF draws it as a grid.
+ * A week of the timesheet (kind weekly): its local days within the report's range (seven, or fewer
+ * in the range's first and last weeks) and a row per group with time in it, then the week's
+ * total. The spreadsheets flatten it into rows; the PDF draws it as a grid of those days only.
  */
 export interface TimesheetWeek {
   days: string[];
@@ -125,6 +148,8 @@ export interface ExportTable {
   weeks?: TimesheetWeek[];
   /** The whole export's figures, for the PDF's closing lines. */
   totals: () => { seconds: number; amount: number; count: number };
+  /** How many rows it will write, before any is read (the PDF's page cap asks it first). */
+  rows: () => number;
 }
 
 /**

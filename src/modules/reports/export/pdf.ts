@@ -47,6 +47,20 @@ const SHADE = '#f1f3f5';
 
 type Doc = PDFKit.PDFDocument;
 
+/**
+ * The most pages a report's PDF may have (issue 44, M3): a year of a team's entries was 1,556
+ * pages, minutes of a reader thread and of no use on paper. Past it the export is refused before
+ * its first byte, naming the pages and offering CSV or XLSX.
+ */
+export const MAX_PDF_PAGES = 300;
+
+/** About how many pages the PDF of a table has: its lines at ROW points on the pages below the head, plus the head and the closing. */
+export function pdfPages(table: ExportTable, rows: number): number {
+  const lines = table.weeks ? table.weeks.reduce((n, week) => n + week.rows.length + 4, 0) : rows + 1;
+  const perPage = LIMIT - M.top - (ROW + 4);
+  return Math.max(1, Math.ceil((lines * ROW + 90 + 130) / perPage));
+}
+
 const TITLES = { detailed: 'Time report: entries', summary: 'Time report: summary', weekly: 'Timesheet' } as const;
 
 export async function writePdf(table: ExportTable, out: SinkStream): Promise<number> {
@@ -113,6 +127,7 @@ function heading(pdf: Doc, table: ExportTable): number {
     ['Period', head.from === head.to ? fmtDay(head.from) : `${fmtDay(head.from)} – ${fmtDay(head.to)}`],
     ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
     ['Times in', head.timeZone],
+    ...(head.only.length > 0 ? ([['Only', head.only.join(' · ')]] as Array<[string, string]>) : []),
   ];
   if (head.kind !== 'detailed')
     facts.push([

@@ -27,37 +27,47 @@ interface ReportQuery {
   to: string;
   timeZone: string;
   userIds?: string[];
+  projectIds?: string[];
+  clientIds?: string[];
+  taskIds?: string[];
+  tagIds?: string[];
+  billable?: boolean;
+  search?: string;
 }
+
+/** The reports service's answer to money its reader may not see (./service.ts `UnseenMoney`). */
+type Options = { unseenMoney?: 'refuse' | 'withhold' };
 
 /** What the tables read: the reports service's own reports (each checks the range and who may see it). */
 export interface TableSources {
   namer: Namer;
   /** Exports without a zone are read in the server's. */
   defaultTimeZone: string;
-  checkVisibility(actor: Actor, filters: EntryFilters): void;
+  checkVisibility(actor: Actor, filters: EntryFilters, unseenMoney?: Options['unseenMoney']): { moneyWithheld: boolean };
   /** The detailed report's rows in batches, in its order; the range as instants. */
-  detailed(actor: Actor, query: ReportQuery): { range: { from: number; to: number }; pages: Iterable<EntryRowView[]> };
-  summary(actor: Actor, query: ReportQuery & { groupBy: Grouping; subGroupBy?: Grouping; weekStart: 'monday' | 'sunday' }): Summary;
+  detailed(actor: Actor, query: ReportQuery, options: Options): { range: { from: number; to: number }; pages: Iterable<EntryRowView[]> };
+  summary(
+    actor: Actor,
+    query: ReportQuery & { groupBy: Grouping; subGroupBy?: Grouping; weekStart: 'monday' | 'sunday' },
+    options: Options,
+  ): Summary;
 }
 
+/** The export's report query: its range and zone, and the Reports page's filters (whose time, client, project, task, tag, billable, text). */
 const queryOf = (request: ExportRequest): ReportQuery => ({
   from: request.from,
   to: request.to,
   timeZone: request.timeZone as string,
+  ...pickEntryFilters(request.filters ?? {}),
   ...(request.userIds ? { userIds: request.userIds } : {}),
 });
+const optionsOf = (request: ExportRequest): Options => (request.unseenMoney ? { unseenMoney: request.unseenMoney } : {});
 const summaryOf = (sources: TableSources, actor: Actor, request: ExportRequest, groupBy: Grouping, subGroupBy: Grouping | null) =>
-  sources.summary(actor, { ...queryOf(request), weekStart: request.weekStart, groupBy, ...(subGroupBy ? { subGroupBy } : {}) });
-
-/**
- * Whether the actor may see the money of every entry a selection covers: their own always,
- * colleagues' with canViewOthersMoney (the API's rule; a selection spanning colleagues' time
- * without it is refused before this is asked).
- */
-const seesMoney = (actor: Actor, filters: EntryFilters) =>
-  actor.canViewOthersMoney ||
-  !actor.canViewOthersTime ||
-  (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId));
+  sources.summary(
+    actor,
+    { ...queryOf(request), weekStart: request.weekStart, groupBy, ...(subGroupBy ? { subGroupBy } : {}) },
+    optionsOf(request),
+  );
 
 /**
  * The exports of the reports service: `exportTable` decides who may see what once, before the
@@ -70,7 +80,8 @@ export function createExporter(sources: TableSources) {
   return {
     exportTable(actor: Actor, request: ExportRequest): ExportTable {
       const filters = pickEntryFilters(request.userIds ? { userIds: request.userIds } : {});
-      sources.checkVisibility(actor, filters);
+      // The money of every entry the selection covers, or none: refused (the API's rule) or withheld (a person's page).
+      const { moneyWithheld } = sources.checkVisibility(actor, filters, request.unseenMoney);
       const timeZone = canonicalTimeZone(request.timeZone ?? sources.defaultTimeZone);
       // The range is checked before the first byte (a range too long is the page's 400).
       reportRange(request.from, request.to, timeZone);
@@ -86,11 +97,29 @@ export function createExporter(sources: TableSources) {
         groupBy: request.groupBy,
         subGroupBy: request.kind === 'summary' ? request.subGroupBy : null,
         weekStart: request.weekStart,
-        money: seesMoney(actor, filters),
+        money: !moneyWithheld,
+        only: filterWords(sources.namer, actor.workspaceId, request.filters ?? {}),
       };
       return tables[request.kind](actor, { ...request, timeZone }, head);
     },
   };
+}
+
+/** The filters of an export, as its head names them: `Client Acme`, `Tag onsite`, `Billable only`, `Text “kickoff”`. */
+function filterWords(namer: Namer, workspaceId: string, filters: NonNullable<ExportRequest['filters']>): string[] {
+  const named = (grouping: 'client' | 'project' | 'task' | 'tag', label: string, ids: string[] | undefined) => {
+    if (!ids || ids.length === 0) return [];
+    const name = namer(grouping, workspaceId, ids);
+    return [`${label} ${ids.map((id) => name(id).name ?? id).join(', ')}`];
+  };
+  return [
+    ...named('client', 'Client', filters.clientIds),
+    ...named('project', 'Project', filters.projectIds),
+    ...named('task', 'Task', filters.taskIds),
+    ...named('tag', 'Tag', filters.tagIds),
+    ...(filters.billable === undefined ? [] : [filters.billable ? 'Billable only' : 'Not billable only']),
+    ...(filters.search ? [`Text “${filters.search}”`] : []),
+  ];
 }
 
 const text = (header: string, width: number): Column => ({ header, type: 'text', width });
@@ -130,7 +159,7 @@ function exportTables(sources: TableSources) {
   }
 
   function detailed(actor: Actor, request: ExportRequest, head: ExportHead): ExportTable {
-    const { range, pages } = sources.detailed(actor, queryOf(request));
+    const { range, pages } = sources.detailed(actor, queryOf(request), optionsOf(request));
     const local = localClock(head.timeZone, range.from, range.to);
     const members = cachedNames(actor, 'user');
     const tags = cachedNames(actor, 'tag');
@@ -167,6 +196,8 @@ function exportTables(sources: TableSources) {
       columns: detailedColumns(head.money),
       batches: batches(),
       totals: () => ({ seconds: totals.seconds, amount: totals.cents / 100, count: totals.count }),
+      // One aggregate of the range, read only when asked (a PDF's page cap).
+      rows: () => summaryOf(sources, actor, request, 'billable', null).totals.entryCount,
     };
   }
 
@@ -184,10 +215,11 @@ function exportTables(sources: TableSources) {
     const rows: Row[] = [];
     for (const g of report.groups) {
       const name = g.name ?? by.none;
-      rows.push({ cells: [name, ...(then ? [''] : []), ...figures(g)], role: 'group' });
+      // With sub-groups a group's row sums them: the PDF's sub-total, not a spreadsheet's row.
+      rows.push({ cells: [name, ...(then ? [''] : []), ...figures(g)], role: 'group', ...(then ? { summed: true as const } : {}) });
       if (then) for (const s of g.subGroups ?? []) rows.push({ cells: [name, s.name ?? then.none, ...figures(s)], role: 'sub' });
     }
-    rows.push({ cells: ['Total', ...(then ? [''] : []), ...figures(report.totals)], role: 'total' });
+    rows.push({ cells: ['Total', ...(then ? [''] : []), ...figures(report.totals)], role: 'total', summed: true });
     const columns: Column[] = [
       text(by.label, 28),
       ...(then ? [text(then.label, 28)] : []),
@@ -201,6 +233,7 @@ function exportTables(sources: TableSources) {
       columns,
       batches: [rows],
       totals: () => ({ seconds: report.totals.durationSec, amount: report.totals.amount, count: report.totals.entryCount }),
+      rows: () => rows.length,
     };
   }
 
@@ -221,8 +254,10 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
   const first = DateTime.fromISO(request.from, { zone: 'UTC' });
   const shift = request.weekStart === 'monday' ? first.weekday - 1 : first.weekday % 7;
   const last = DateTime.fromISO(request.to, { zone: 'UTC' });
-  const weeks: TimesheetWeek[] = [];
+  const weeks: Array<TimesheetWeek & { spreadsheet: { keys: string[]; rows: TimesheetWeek['rows']; totals: TimesheetWeek['totals'] } }> =
+    [];
   const none = GROUP_LABELS[groupBy].none;
+  const inRange = (key: string) => key >= request.from && key <= request.to;
   for (let start = first.minus({ days: shift }); start <= last; start = start.plus({ days: 7 })) {
     const keys = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }).toISODate() as string);
     const byGroup = new Map<string, { name: string; seconds: number[]; amount: number }>();
@@ -244,7 +279,15 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
     const rows = [...byGroup.values()].sort((a, b) => (a.name === none ? 1 : b.name === none ? -1 : collator.compare(a.name, b.name)));
     totals.amount = Math.round(totals.amount * 100) / 100;
     for (const r of rows) r.amount = Math.round(r.amount * 100) / 100;
-    weeks.push({ days: keys, rows, totals });
+    // The PDF's grid: the range's days of the week only (its first and last weeks may start or end within it).
+    const shown = keys.map((key, i) => (inRange(key) ? i : -1)).filter((i) => i >= 0);
+    const pick = (values: number[]) => shown.map((i) => values[i] ?? 0);
+    weeks.push({
+      days: shown.map((i) => keys[i] as string),
+      rows: rows.map((r) => ({ ...r, seconds: pick(r.seconds) })),
+      totals: { ...totals, seconds: pick(totals.seconds) },
+      spreadsheet: { keys, rows, totals },
+    });
   }
   const weekday = (i: number) =>
     (request.weekStart === 'monday'
@@ -259,20 +302,24 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
   ];
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const rows: Row[] = [];
-  for (const week of weeks) {
-    const date = Date.parse(`${week.days[0]}T00:00:00Z`);
+  for (const { spreadsheet: week } of weeks) {
+    const date = Date.parse(`${week.keys[0]}T00:00:00Z`);
+    // A day outside the range is an empty cell, not a zero.
+    const days = (seconds: number[]) => seconds.map((s, i) => (inRange(week.keys[i] as string) ? s : null));
     for (const r of week.rows)
-      rows.push({ cells: [date, r.name, ...r.seconds, sum(r.seconds), ...(head.money ? [r.amount] : [])], role: 'sub' });
+      rows.push({ cells: [date, r.name, ...days(r.seconds), sum(r.seconds), ...(head.money ? [r.amount] : [])], role: 'sub' });
     rows.push({
-      cells: [date, 'Total', ...week.totals.seconds, sum(week.totals.seconds), ...(head.money ? [week.totals.amount] : [])],
+      cells: [date, 'Total', ...days(week.totals.seconds), sum(week.totals.seconds), ...(head.money ? [week.totals.amount] : [])],
       role: 'total',
+      summed: true,
     });
   }
   return {
     head,
     columns,
     batches: [rows],
-    weeks,
+    weeks: weeks.map(({ days, rows: grid, totals }) => ({ days, rows: grid, totals })),
     totals: () => ({ seconds: report.totals.durationSec, amount: report.totals.amount, count: report.totals.entryCount }),
+    rows: () => rows.length,
   };
 }

@@ -1,5 +1,5 @@
 import type ExcelJS from 'exceljs';
-import { type Cell, type Column, currencyDigits, type ExportTable, GROUP_LABELS } from './model.js';
+import { type Cell, type Column, currencyDigits, type ExportTable, GROUP_LABELS, spreadsheetRows } from './model.js';
 import type { SinkStream } from './output.js';
 
 const SHEETS = { detailed: 'Entries', summary: 'Summary', weekly: 'Timesheet' } as const;
@@ -10,7 +10,7 @@ const DAY_SECONDS = 86_400;
  * output; nothing waits for the last row): typed cells (dates and times as dates, hours as
  * numbers of days with a duration format, amounts as numbers with the currency's format,
  * billable as booleans), the header row frozen. Text is always a string cell, never a formula,
- * whatever it begins with.
+ * whatever it begins with. Rows of one level, as in the CSV: no sums of other rows among them.
  */
 export async function writeXlsx(table: ExportTable, out: SinkStream): Promise<number> {
   const { head } = table;
@@ -31,12 +31,12 @@ export async function writeXlsx(table: ExportTable, out: SinkStream): Promise<nu
   const values = table.columns.map(cellValue);
   let rows = 0;
   for await (const batch of table.batches) {
-    for (const row of batch) {
+    const written = spreadsheetRows(batch);
+    for (const row of written) {
       const added = sheet.addRow(row.cells.map((cell, i) => (values[i] as (cell: Cell) => ExcelJS.CellValue)(cell)));
-      if (row.role === 'total' || row.role === 'group') added.font = { bold: true };
       added.commit();
     }
-    rows += batch.length;
+    rows += written.length;
     await out.room();
   }
   sheet.commit();
@@ -92,6 +92,7 @@ function aboutLines(table: ExportTable): string[][] {
     ['To (included)', head.to],
     ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
     ['Time zone', head.timeZone],
+    ...(head.only.length > 0 ? [['Only', head.only.join(' · ')]] : []),
     ...(head.kind === 'detailed' ? [] : [['Grouped by', GROUP_LABELS[head.groupBy].label]]),
     ...(head.subGroupBy ? [['Then by', GROUP_LABELS[head.subGroupBy].label]] : []),
     ...(head.money ? [['Currency', head.currency]] : []),

@@ -1,0 +1,184 @@
+import type { Request } from 'express';
+import type { SessionView } from '../../modules/sessions/service.js';
+import type { WebDeps } from '../deps.js';
+import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { type Html, html } from '../kit/html.js';
+
+/**
+ * The Reports page's filters besides the range and whose time: client, project, task, tag,
+ * billable and text, by the API's own parameter names (the address is the report: it can be kept
+ * and shared). Each narrows the page, its chart and its downloads alike (AND across them).
+ */
+export const FILTERS = ['clientIds', 'projectIds', 'taskIds', 'tagIds', 'billable', 'search'] as const;
+export type FilterName = (typeof FILTERS)[number];
+export type FilterForm = Record<FilterName, string>;
+
+/** What the filters offer: the workspace's catalog as the member may see it (archived ones marked). */
+export interface FilterChoices {
+  clients: Array<{ id: string; name: string; archived: boolean }>;
+  projects: Array<{ id: string; name: string; archived: boolean; clientId: string | null }>;
+  tasks: Array<{ id: string; name: string; archived: boolean; projectId: string }>;
+  tags: Array<{ id: string; name: string }>;
+}
+
+/** The longest text the API searches for (its Search parameter). */
+const SEARCH_MAX = 200;
+
+const byName = <T extends { name: string }>(list: T[]): T[] => [...list].sort((a, b) => a.name.localeCompare(b.name));
+
+export function filterChoices(deps: Pick<WebDeps, 'services'>, session: SessionView): FilterChoices {
+  const { catalog } = deps.services;
+  return {
+    clients: byName(catalog.clients.list(session.actor, {}).map((c) => ({ id: c.id, name: c.name, archived: c.archived }))),
+    projects: byName(
+      catalog.projects.list(session.actor, {}).map((p) => ({ id: p.id, name: p.name, archived: p.archived, clientId: p.clientId })),
+    ),
+    tasks: byName(
+      catalog.tasks.list(session.actor, {}).map((t) => ({ id: t.id, name: t.name, archived: t.archived, projectId: t.projectId })),
+    ),
+    tags: byName(catalog.tags.list(session.actor).map((t) => ({ id: t.id, name: t.name }))),
+  };
+}
+
+const query = (req: Request, name: string): string => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '');
+
+/** The filters from the address ('' where none). */
+export const filtersOf = (req: Request): FilterForm => Object.fromEntries(FILTERS.map((name) => [name, query(req, name)])) as FilterForm;
+
+/** A filter naming what the member cannot choose is refused at its field, with what to do. */
+export function filterErrors(form: FilterForm, choices: FilterChoices): FieldErrors {
+  const errors: FieldErrors = {};
+  const known: Array<[FilterName, Array<{ id: string }>, string]> = [
+    ['clientIds', choices.clients, 'client'],
+    ['projectIds', choices.projects, 'project'],
+    ['taskIds', choices.tasks, 'task'],
+    ['tagIds', choices.tags, 'tag'],
+  ];
+  for (const [name, list, what] of known)
+    if (form[name] !== '' && !list.some((item) => item.id === form[name]))
+      errors[name] = `There is no such ${what} in this workspace: choose one from the list, or “Any”.`;
+  if (!['', 'true', 'false'].includes(form.billable)) errors.billable = 'Choose billable, not billable, or either.';
+  if (form.search.length > SEARCH_MAX) errors.search = `The text is longer than ${SEARCH_MAX} characters: shorten it.`;
+  return errors;
+}
+
+/** The filters as the reports service reads them (the API's query). */
+export function filterQuery(form: FilterForm): {
+  clientIds?: string[];
+  projectIds?: string[];
+  taskIds?: string[];
+  tagIds?: string[];
+  billable?: boolean;
+  search?: string;
+} {
+  return {
+    ...(form.clientIds ? { clientIds: [form.clientIds] } : {}),
+    ...(form.projectIds ? { projectIds: [form.projectIds] } : {}),
+    ...(form.taskIds ? { taskIds: [form.taskIds] } : {}),
+    ...(form.tagIds ? { tagIds: [form.tagIds] } : {}),
+    ...(form.billable === '' ? {} : { billable: form.billable === 'true' }),
+    ...(form.search ? { search: form.search } : {}),
+  };
+}
+
+/** The filters set, as a person reads them: `Client Acme`, `Billable only`, `Text “kickoff”`. */
+export function filterWords(form: FilterForm, choices: FilterChoices): string[] {
+  const name = (list: Array<{ id: string; name: string }>, id: string) => list.find((item) => item.id === id)?.name ?? id;
+  return [
+    form.clientIds ? `Client ${name(choices.clients, form.clientIds)}` : '',
+    form.projectIds ? `Project ${name(choices.projects, form.projectIds)}` : '',
+    form.taskIds ? `Task ${name(choices.tasks, form.taskIds)}` : '',
+    form.tagIds ? `Tag ${name(choices.tags, form.tagIds)}` : '',
+    form.billable === 'true' ? 'Billable only' : form.billable === 'false' ? 'Not billable only' : '',
+    form.search ? `Text “${form.search}”` : '',
+  ].filter((word) => word !== '');
+}
+
+const archived = (item: { archived?: boolean }) => (item.archived ? ' (archived)' : '');
+
+function choice(id: string, name: FilterName, label: string, value: string, options: Html, errors: FieldErrors): Html {
+  return html`<div class="field">
+    <label for="${id}">${label}</label>
+    <select id="${id}" name="${name}" ${invalidAt(id, errors[name])}>
+      ${options}
+    </select>
+    ${errorAt(id, errors[name])}
+  </div>`;
+}
+
+/** The filters of the Reports form, in a disclosure that is open while any is set (or refused). */
+export function filterFields(form: FilterForm, choices: FilterChoices, errors: FieldErrors): Html {
+  const set = filterWords(form, choices);
+  const refused = FILTERS.some((name) => errors[name] !== undefined);
+  const option = (item: { id: string; name: string; archived?: boolean }, value: string) =>
+    html`<option value="${item.id}" ${item.id === value ? html`selected` : ''}>${item.name}${archived(item)}</option>`;
+  const tasksByProject = choices.projects
+    .map((p) => ({ project: p, tasks: choices.tasks.filter((t) => t.projectId === p.id) }))
+    .filter((g) => g.tasks.length > 0);
+  return html`<details class="filters" ${set.length > 0 || refused ? html`open` : ''}>
+    <summary>Filters${set.length > 0 ? html`: <span class="chosen">${set.join(' · ')}</span>` : ''}</summary>
+    <div class="grid">
+      ${choice(
+        'report-client',
+        'clientIds',
+        'Client',
+        form.clientIds,
+        html`<option value="">Any client</option>
+          ${choices.clients.map((c) => option(c, form.clientIds))}`,
+        errors,
+      )}
+      ${choice(
+        'report-project',
+        'projectIds',
+        'Project',
+        form.projectIds,
+        html`<option value="">Any project</option>
+          ${choices.projects.map((p) => option(p, form.projectIds))}`,
+        errors,
+      )}
+      ${choice(
+        'report-task',
+        'taskIds',
+        'Task',
+        form.taskIds,
+        html`<option value="">Any task</option>
+          ${tasksByProject.map(
+            (g) => html`<optgroup label="${g.project.name}">${g.tasks.map((t) => option(t, form.taskIds))}</optgroup>`,
+          )}`,
+        errors,
+      )}
+      ${choice(
+        'report-tag',
+        'tagIds',
+        'Tag',
+        form.tagIds,
+        html`<option value="">Any tag</option>
+          ${choices.tags.map((t) => option(t, form.tagIds))}`,
+        errors,
+      )}
+      ${choice(
+        'report-billable',
+        'billable',
+        'Billable',
+        form.billable,
+        html`<option value="" ${form.billable === '' ? html`selected` : ''}>Either</option>
+          <option value="true" ${form.billable === 'true' ? html`selected` : ''}>Billable only</option>
+          <option value="false" ${form.billable === 'false' ? html`selected` : ''}>Not billable only</option>`,
+        errors,
+      )}
+      <div class="field">
+        <label for="report-search">Text</label>
+        <input
+          id="report-search"
+          type="search"
+          name="search"
+          value="${form.search}"
+          placeholder="in the description"
+          maxlength="${SEARCH_MAX}"
+          ${invalidAt('report-search', errors.search)}
+        />
+        ${errorAt('report-search', errors.search)}
+      </div>
+    </div>
+  </details>`;
+}
