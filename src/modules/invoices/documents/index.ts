@@ -3,6 +3,7 @@ import { invoiceErrors } from '../errors.js';
 import { ciiOf } from './cii.js';
 import { missingFor, type MissingValue } from './missing.js';
 import { DOCUMENT_FORMATS, einvoiceOf, type DocumentFormat, type RenderOptions } from './model.js';
+import { pdfOf } from './pdf.js';
 import { ublOf } from './ubl.js';
 
 /**
@@ -70,8 +71,7 @@ export async function renderDocument(doc: InvoiceDocument, format: DocumentForma
   const refused = documentRefusal(doc, format, options);
   if (refused) throw invoiceErrors.invalid(refused.message);
   const creditNote = options.creditNote === true;
-  // pdfkit and fontkit load with the first PDF: a reader thread or a command that makes none starts without them.
-  if (format === 'pdf') return (await import('./pdf.js')).pdfOf(doc, { creditNote });
+  if (format === 'pdf') return pdfOf(doc, { creditNote });
   const einvoice = einvoiceOf(doc, creditNote);
   const xml =
     format === 'xrechnung-ubl'

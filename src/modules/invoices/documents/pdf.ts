@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
+import type * as fontkit from 'fontkit';
 import type { InvoiceDocument } from '../document.js';
 import { ciiOf } from './cii.js';
 import { formatsOf, labelsOf, type Formats, type Labels } from './labels.js';
@@ -25,8 +24,8 @@ const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-font
  * embeds its own subset.
  */
 let fonts: { regular: fontkit.Font; bold: fontkit.Font } | null = null;
-function loadFonts(): { regular: fontkit.Font; bold: fontkit.Font } {
-  const face = (file: string) => fontkit.create(readFileSync(join(fontDir, file))) as fontkit.Font;
+function loadFonts(kit: typeof fontkit): { regular: fontkit.Font; bold: fontkit.Font } {
+  const face = (file: string) => kit.create(readFileSync(join(fontDir, file))) as fontkit.Font;
   fonts ??= { regular: face('DejaVuSansCondensed.ttf'), bold: face('DejaVuSansCondensed-Bold.ttf') };
   return fonts;
 }
@@ -83,7 +82,9 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
   const number = draft ? null : e.number;
   const title = creditNote ? l.creditNote : l.invoice;
   const created = dayDate(draft ? doc.createdAt : e.issueDate);
-  const faces = loadFonts();
+  // pdfkit and fontkit load with the first PDF: a reader thread or a command that makes none starts without them.
+  const [{ default: PDFDocument }, kit] = await Promise.all([import('pdfkit'), import('fontkit')]);
+  const faces = loadFonts(kit);
   const pdf = new PDFDocument({
     size: 'A4',
     margins: M,
