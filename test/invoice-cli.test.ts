@@ -192,9 +192,11 @@ describe('timetrack invoice commands (processes)', function () {
       },
     ]);
     const lines = (await tt('invoice', 'list', '--workspace', workspaceId)).stdout.trim().split('\n');
-    expect(lines).to.have.length(2);
+    expect(lines).to.have.length(3);
     expect(lines[0]).to.match(new RegExp(`^2024-0002 +credit 2024-04-03 .* -1130\\.50 EUR  ${created.id} \\(cancels 2024-0001\\)$`));
     expect(lines[1]).to.match(/^2024-0001 +void +2024-04-02 /);
+    // The draft made without tax settings and voided above: no number, no credit note.
+    expect(lines[2]).to.match(/^\(draft\) +void +Acme GmbH +950\.00 EUR {2}inv_/);
   });
 
   it('an invoice in another currency than the VAT currency: issuing needs --exchange-rate, records it and the VAT total in that currency (BT-6, BT-111); refused without it, on an invoice that needs none, and when not issuing', async () => {

@@ -107,11 +107,11 @@ describe('invoices: whose days, and drafts without tax settings (issue 45 items 
       expect(invoice).to.deep.include({ from: '2026-10-01', to: '2026-10-31', timeZone: BERLIN, netTotal: 600 });
       // Each line dated in the invoice's days: every one inside its period.
       expect(invoice.lines.map((l) => l.description)).to.deep.equal([
-        '2026-10-01 Acme work',
-        '2026-10-24 Acme work',
-        '2026-10-25 Acme work',
-        '2026-10-25 Acme work',
-        '2026-10-26 Acme work',
+        '1 Oct 2026 Acme work',
+        '24 Oct 2026 Acme work',
+        '25 Oct 2026 Acme work',
+        '25 Oct 2026 Acme work',
+        '26 Oct 2026 Acme work',
       ]);
       expect(invoiceOf(acme.entries['2026-10-31T23:30:00Z'] as string)).to.equal(null);
       expect(invoiceOf(acme.entries['2026-09-30T22:30:00Z'] as string)).to.equal(id);
@@ -361,7 +361,8 @@ describe('invoices: whose days, and drafts without tax settings (issue 45 items 
       expect(refused.status).to.equal(409);
       const text = flat(refused.text);
       expect(text).to.include(
-        '<div class="notice error" role="alert">This invoice cannot be issued yet: its tax is not set. taxRate: the workspace has no VAT rate for the standard rate (category S); set taxRate on the Workspace page (Settings › Workspace, Invoicing) or with timetrack workspace invoicing',
+        // The page's words (a person's, no command line), as every refusal a page shows.
+        '<div class="notice error" role="alert">This invoice cannot be issued yet: its VAT is not set. Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog). Then issue it again.</div>',
       );
       expect(text).not.to.include('id="confirm-date-error"');
       expect(text).to.include('value="2026-11-02"');

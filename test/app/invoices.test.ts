@@ -266,7 +266,7 @@ describe('web app: invoices', function () {
         intent: 'preview',
       });
       expect(byProject.status).to.equal(200);
-      expect(flat(byProject.text)).to.include('1001 entries from 2025-11-01 to 2026-10-31, for Acme, in EUR.');
+      expect(flat(byProject.text)).to.include('1001 entries from 2025-11-01 to 2026-10-31 (days in UTC), for Acme, in EUR.');
       expect(byProject.text.match(/<td data-label="Description">/g)).to.have.length(1);
     });
 
