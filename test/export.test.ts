@@ -14,6 +14,7 @@ import { tagsOf } from '../src/modules/imports/rows.js';
 import { type Actor, OPERATOR } from '../src/principal.js';
 import { createServices, type Services } from '../src/services.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { plainUrl, startRelay, type TestRelay } from './helpers/smtp.js';
 
 const SCOPES = ['entries:read', 'entries:write', 'catalog:read', 'catalog:write', 'reports:read'];
 
@@ -113,13 +114,20 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
   this.timeout(240_000);
   let source: TestServer;
   let target: TestServer;
+  let relay: TestRelay;
   let dir: string;
   before(async () => {
-    [source, target] = await Promise.all([startTestServer(), startTestServer()]);
+    // The source sends invoices by mail (a real SMTP relay on loopback): the export carries the sends.
+    relay = await startRelay();
+    [source, target] = await Promise.all([
+      startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } }),
+      startTestServer(),
+    ]);
     dir = mkdtempSync(join(tmpdir(), 'timetrack-export-'));
   });
   after(async () => {
     await Promise.all([source.close(), target.close()]);
+    await relay.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -636,11 +644,22 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     const owner = member(services, workspaceId, { name: 'Owner', email: 'owner-billing@source.example' }, { owner: true });
     const bea = member(services, workspaceId, { name: 'Bea', email: 'bea-billing@example.org' }, { hourlyRate: 90 });
     services.invoices.setSettings(OPERATOR, workspaceId, { numberPattern: 'RE-{yyyy}-{seq:3}', taxRate: 19 });
-    services.invoices.setBusinessProfile(OPERATOR, workspaceId, { legalName: 'Studio Owner', vatId: 'DE123456789' });
+    services.invoices.setBusinessProfile(OPERATOR, workspaceId, {
+      legalName: 'Studio Owner',
+      addressLines: ['Hauptstr. 1'],
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      email: 'owner@studio.example',
+      vatId: 'DE123456789',
+    });
     const acme = services.catalog.clients.create(owner.actor, {
       name: 'Acme',
       legalName: 'Acme GmbH',
-      city: 'Berlin',
+      addressLines: ['Ring 2'],
+      postalCode: '20095',
+      city: 'Hamburg',
+      country: 'DE',
       vatId: 'DE811569869',
     });
     const site = services.catalog.projects.create(owner.actor, { name: 'Site', clientId: acme.id, billable: true });
@@ -651,6 +670,8 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     for (const day of ['08-03', '09-03', '10-05']) entry(day);
     const paid = invoiceOf('2026-08-01', '2026-08-31');
     services.invoices.issue(OPERATOR, paid, { userId: owner.id, date: '2026-09-01' });
+    // Sent by mail before it was paid: the send is part of the invoice's history.
+    const mailed = await services.invoices.send(OPERATOR, paid, { to: 'ap@acme.example', xml: null, message: null, userId: owner.id });
     services.invoices.markPaid(OPERATOR, paid, { userId: owner.id, date: '2026-09-20' });
     const voided = invoiceOf('2026-09-01', '2026-09-30');
     services.invoices.issue(OPERATOR, voided, { userId: owner.id, date: '2026-10-01' });
@@ -692,6 +713,16 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     expect(done.report).to.deep.include({ imported: 3, refused: [], notices: [] });
     expect(done.report.restored).to.deep.equal({ profile: 1, invoicing: 1, rates: 1, invoices: 3 });
     expect(byNumber(target, into.id)).to.deep.equal(expected);
+    // Its sends by mail: to whom, when, which files, by whom (the mail itself stays with the server that sent it).
+    const sendsOf = (server: TestServer, into: string) =>
+      server.services.invoices
+        .list(OPERATOR, into)
+        .flatMap((i) => server.services.invoices.sends(OPERATOR, i.id))
+        .map(({ id: _id, mailId: _mail, delivery: _delivery, by, ...send }) => ({ ...send, by: by.name }));
+    expect(sendsOf(source, workspaceId)).to.deep.equal([
+      { at: sendsOf(source, workspaceId)[0]?.at, document: 'invoice', to: 'ap@acme.example', files: mailed.files, by: 'Owner' },
+    ]);
+    expect(sendsOf(target, into.id)).to.deep.equal(sendsOf(source, workspaceId));
     // Which entries are invoiced, and on which: a voided invoice gave its entries back to be invoiced again.
     const invoiced = (server: TestServer, actor: Actor) =>
       server.services.entries
@@ -743,7 +774,8 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     await committed();
     const refused = await target.services.imports.run(own.reader.actor, { workspaceId: own.id, path: file, createMembers: true });
     expect(refused.stopped).to.equal(true);
-    expect(refused.report.refused.map((r) => r.message)).to.deep.equal(
+    // (Invoices made in one millisecond are written in the order of their ids.)
+    expect(refused.report.refused.map((r) => r.message).sort()).to.deep.equal(
       ['RE-2026-001', 'RE-2026-002 and RE-2026-003'].map(
         (numbers) =>
           `invoice ${numbers}: this workspace has issued numbers of its own (2026-0001), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.`,

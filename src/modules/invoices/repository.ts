@@ -72,8 +72,9 @@ export function createInvoicesRepository(db: Db) {
         .from(invoiceNumbers)
         .where(and(eq(invoiceNumbers.workspaceId, workspaceId), eq(invoiceNumbers.number, number)))
         .get() !== undefined,
-    /** Deletes an invoice and its numbers (the undo of the import that restored it). */
+    /** Deletes an invoice, its numbers and its sends (the undo of the import that restored it). */
     deleteRestored: (id: string): void => {
+      db.delete(invoiceSends).where(eq(invoiceSends.invoiceId, id)).run();
       db.delete(invoiceNumbers).where(eq(invoiceNumbers.invoiceId, id)).run();
       db.delete(invoices).where(eq(invoices.id, id)).run();
     },

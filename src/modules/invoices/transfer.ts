@@ -5,7 +5,7 @@ import { newId } from '../../ids.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
-import { invoices, invoiceSettings } from './schema.js';
+import { invoiceSends, invoices, invoiceSettings } from './schema.js';
 import { ISSUER_FIELDS } from './fields.js';
 import { checkSetting, SETTINGS_KEYS } from './settings.js';
 import { view } from './views.js';
@@ -27,6 +27,9 @@ export const INVOICE_RECORD_VERSION = 1;
 /** The columns an invoice's record leaves out: the import gives them (its id, workspace, client and author there). */
 const INVOICE_IDS = ['id', 'workspaceId', 'clientId', 'createdBy'] as const;
 
+/** The columns a send's record leaves out: the import gives them (its id, workspace, invoice). */
+const SEND_IDS = ['id', 'workspaceId', 'invoiceId'] as const;
+
 /** A document number as a record carries it. */
 export interface NumberRecord {
   number: string;
@@ -40,10 +43,11 @@ export interface ExportedInvoice {
   id: string;
   clientId: string;
   createdBy: string;
-  /** The projects of its lines and the members of its fills: the export names them so an import finds the workspace's. */
+  /** The projects of its lines and the members of its fills and sends: the export names them so an import finds the workspace's. */
   projectIds: string[];
   userIds: string[];
-  record: { v: number; row: Record<string, unknown>; numbers: NumberRecord[] };
+  /** Its sends by mail are records of their table (to whom, when, which files, by whom; the mail itself stays with the server that sent it). */
+  record: { v: number; row: Record<string, unknown>; numbers: NumberRecord[]; sends?: Array<Record<string, unknown>> };
 }
 
 /** What an import resolved an invoice's references to, in the workspace it restores into. */
@@ -52,7 +56,7 @@ export interface InvoiceReferences {
   createdBy: string;
   /** The project of a line by the exported id (null: none found; the line keeps no project). */
   project: (id: string) => string | null;
-  /** The member of a fill by the exported id (null: the invoice's author is named instead). */
+  /** The member of a fill or a send by the exported id (null: the invoice's author is named instead). */
   user: (id: string) => string | null;
 }
 
@@ -66,7 +70,7 @@ const jsonOf = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ?
  * JSON of its parts. Returns the names of columns this version does not know (left out).
  */
 export function checkInvoiceRecord(data: unknown): string[] {
-  const record = data as { v?: unknown; row?: unknown; numbers?: unknown };
+  const record = data as { v?: unknown; row?: unknown; numbers?: unknown; sends?: unknown };
   if (record?.v !== INVOICE_RECORD_VERSION)
     throw refuse(
       `an invoice record of version ${JSON.stringify(record?.v)}; this version of timetrack reads version ${INVOICE_RECORD_VERSION}`,
@@ -93,7 +97,20 @@ export function checkInvoiceRecord(data: unknown): string[] {
     )
   )
     throw refuse("the invoice record's numbers must be a list of {number, kind: invoice or credit_note, issueDate, createdAt}");
-  return unknown;
+  if (record.sends !== undefined) {
+    if (!Array.isArray(record.sends)) throw refuse("the invoice record's sends must be a list");
+    for (const send of record.sends as unknown[]) {
+      if (typeof send !== 'object' || send === null) throw refuse("the invoice record's sends must be a list of objects");
+      try {
+        const read = rowOfRecord(invoiceSends, send as Record<string, unknown>, SEND_IDS);
+        JSON.parse(read.values.files as string);
+        unknown.push(...read.unknown.map((key) => `sends.${key}`));
+      } catch (error) {
+        throw refuse(`the invoice record's send: ${(error as Error).message}`);
+      }
+    }
+  }
+  return [...new Set(unknown)];
 }
 
 /**
@@ -171,13 +188,19 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
         .map((row) => {
           const lines = jsonOf<Array<{ projectId?: string | null }>>(row.lines, []);
           const fills = jsonOf<Array<{ by?: string }>>(row.einvoiceFills, []);
+          const sends = repo.sends(row.id);
           return {
             id: row.id,
             clientId: row.clientId,
             createdBy: row.createdBy,
             projectIds: [...new Set(lines.flatMap((l) => (typeof l.projectId === 'string' ? [l.projectId] : [])))],
-            userIds: [...new Set(fills.flatMap((f) => (typeof f.by === 'string' ? [f.by] : [])))],
-            record: { v: INVOICE_RECORD_VERSION, row: recordOfRow(row, INVOICE_IDS), numbers: numbers.get(row.id) ?? [] },
+            userIds: [...new Set([...fills.flatMap((f) => (typeof f.by === 'string' ? [f.by] : [])), ...sends.map((x) => x.sentBy)])],
+            record: {
+              v: INVOICE_RECORD_VERSION,
+              row: recordOfRow(row, INVOICE_IDS),
+              numbers: numbers.get(row.id) ?? [],
+              sends: sends.map((x) => recordOfRow(x, SEND_IDS)),
+            },
           };
         });
     },
@@ -254,6 +277,17 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
         ...(values.einvoiceFills === undefined ? {} : { einvoiceFills: JSON.stringify(fills) }),
       });
       for (const n of data.numbers) repo.insertNumber({ workspaceId, invoiceId: id, ...n });
+      for (const send of data.sends ?? []) {
+        const { values: sent } = rowOfRecord(invoiceSends, send, SEND_IDS);
+        const by = refs.user(sent.sentBy as string) ?? refs.createdBy;
+        repo.insertSend({
+          ...(sent as Omit<typeof invoiceSends.$inferInsert, (typeof SEND_IDS)[number]>),
+          id: newId('isnd'),
+          workspaceId,
+          invoiceId: id,
+          sentBy: by,
+        });
+      }
       record({
         workspaceId,
         entity: 'invoice',
@@ -267,7 +301,7 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
       return id;
     },
 
-    /** Deletes invoices an import restored and their numbers (its undo), inside the caller's write, each with its sync event. */
+    /** Deletes invoices an import restored, their numbers and sends (its undo), inside the caller's write, each with its sync event. */
     deleteRestored(record: RecordEvent, workspaceId: string, actor: EventActor, ids: readonly string[]): void {
       for (const id of ids) {
         if (!repo.invoice(id)) continue;
