@@ -360,8 +360,6 @@ function replicationOf(path: string, databasePath: string, maxLagMs: number, env
   return null;
 }
 
-/** METRICS and METRICS_TOKEN: a token alone turns the metrics on; METRICS=false beside one is refused. */
-/** The reader threads (src/readers): how many, how long a read may wait and run, their page cache. */
 /** IMPORT_UPLOAD_MAX_MB, IMPORT_UPLOADS_MEMBER_MB, IMPORT_UPLOADS_TOTAL_MB: what the Import page's uploads may take, in bytes. */
 function uploadSettings(
   int: (name: string, fallback: number, min: number, max: number) => number,
@@ -373,6 +371,7 @@ function uploadSettings(
   };
 }
 
+/** The reader threads (src/readers): how many, how long a read may wait and run, their page cache. */
 function readerSettings(
   int: (name: string, fallback: number, min: number, max: number) => number,
 ): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb'> {
@@ -384,6 +383,7 @@ function readerSettings(
   };
 }
 
+/** METRICS and METRICS_TOKEN: a token alone turns the metrics on; METRICS=false beside one is refused. */
 function metricsSettings(env: Env, on: boolean, problems: string[]): Pick<Config, 'metrics' | 'metricsToken'> {
   const token = env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN;
   if (token === undefined) return { metrics: on, metricsToken: undefined };

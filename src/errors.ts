@@ -34,6 +34,28 @@ export class DomainError extends Error {
   }
 }
 
+/** A DomainError as data, to cross a thread (an Error does not cross whole): code, message, field and words for people. */
+export interface DomainErrorData {
+  code: DomainErrorCode;
+  message: string;
+  field?: string;
+  people?: string;
+}
+
+export const errorData = (error: DomainError): DomainErrorData => ({
+  code: error.code,
+  message: error.message,
+  ...(error.field === undefined ? {} : { field: error.field }),
+  ...(error.people === undefined ? {} : { people: error.people }),
+});
+
+/** The DomainError of its data, raised again on the other side of the thread. */
+export const errorOf = (data: DomainErrorData): DomainError =>
+  new DomainError(data.code, data.message, {
+    ...(data.field === undefined ? {} : { field: data.field }),
+    ...(data.people === undefined ? {} : { people: data.people }),
+  });
+
 /** A budget is spent (issue 44, M5): `rate_limited` (429), with how long to wait (pages and the API send it as Retry-After). */
 export class BudgetSpent extends DomainError {
   override name = 'BudgetSpent';

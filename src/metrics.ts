@@ -23,12 +23,6 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-/**
- * What GET /metrics serves. Requests are recorded where the app writes responses; the database
- * figures are read at scrape time with indexed queries (the open deliveries are in the partial
- * queue index; the settled ones are counted once each, by a watermark on created_at, so a scrape
- * reads only the deliveries of the last few hours, never the whole 30-day log).
- */
 /** The delivery figures the metrics read (the webhooks module's). */
 export interface DeliveryFigures {
   /** Open deliveries (the sender's queue): how many, how many are due at `now`, the oldest's creation. */
@@ -37,6 +31,12 @@ export interface DeliveryFigures {
   settled(from: number, to: number): Array<{ status: string; n: number }>;
 }
 
+/**
+ * What GET /metrics serves. Requests are recorded where the app writes responses; the database
+ * figures are read at scrape time with indexed queries (the open deliveries are in the partial
+ * queue index; the settled ones are counted once each, by a watermark on created_at, so a scrape
+ * reads only the deliveries of the last few hours, never the whole 30-day log).
+ */
 export function createMetrics(deps: { deliveries: DeliveryFigures; databasePath: string; clock: Clock; logger: Logger }) {
   const { clock, logger } = deps;
   const registry = new Registry();

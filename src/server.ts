@@ -119,13 +119,6 @@ function logListening(config: Config, logger: Logger, url: string, replication: 
 }
 
 /**
- * The server's life: open and migrate the database, build the services, bootstrap an empty
- * database, listen, run the scheduler (the jobs the modules registered), the webhook sender
- * thread and the WAL checkpointer; on close, the steps each part registered as it started
- * (src/shutdown.ts): requests drain while the scheduler and the sender finish, then the threads
- * go, then the database.
- */
-/**
  * Invoice documents (a 500-line PDF is a second of CPU) on threads of their own: the invoices
  * service's render port (the pages and the mail make documents through it).
  */
@@ -158,6 +151,13 @@ function importRunner(config: Config, secretKey: Buffer, clock: Clock, logger: L
   });
 }
 
+/**
+ * The server's life: open and migrate the database, build the services, bootstrap an empty
+ * database, listen, run the scheduler (the jobs the modules registered), the webhook sender
+ * thread and the WAL checkpointer; on close, the steps each part registered as it started
+ * (src/shutdown.ts): requests drain while the scheduler and the sender finish, then the threads
+ * go, then the database.
+ */
 export async function startServer(config: Config, options: RuntimeOptions = {}): Promise<RunningServer> {
   // V8's allocation-site pretenuring sees the rows of a large listing (GET /projects: 2,000 rows,
   // ~8 MB of short-lived objects per answer) outlive a scavenge under load, and from then on

@@ -90,6 +90,21 @@ describe('architecture: the shape of src/', () => {
     ).to.deep.equal([]);
   });
 
+  it('a doc comment sits on the code it describes: never two in a row, the first left behind when its function moved (issue 48 item 4)', () => {
+    const stacked: string[] = [];
+    for (const path of files(SRC)) {
+      const lines = readFileSync(path, 'utf8').split('\n');
+      for (let i = 0; i < lines.length; i += 1) {
+        if (!lines[i]!.trim().startsWith('/**')) continue;
+        let end = i;
+        while (!lines[end]!.includes('*/')) end += 1;
+        if (lines[end + 1]?.trim().startsWith('/**')) stacked.push(`${relative(PACKAGE_ROOT, path)}:${i + 1}`);
+        i = end;
+      }
+    }
+    expect(stacked).to.deep.equal([]);
+  });
+
   it('every module has its service, and a module with tables its schema and repository', () => {
     for (const module of readdirSync(join(SRC, 'modules'))) {
       const has = (name: string) => sources.some((s) => s.path === `src/modules/${module}/${name}`);

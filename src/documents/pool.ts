@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { DomainError } from '../errors.js';
+import { errorOf } from '../errors.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { InvoiceDocument } from '../modules/invoices/document.js';
 import type { DocumentFormat } from '../modules/invoices/documents/index.js';
@@ -80,7 +80,7 @@ export function createDocumentPool(options: DocumentPoolOptions) {
         throw error;
       }
       if (result instanceof Uint8Array) return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
-      throw new DomainError(result.refused.code, result.refused.message);
+      throw errorOf(result.refused);
     },
     /** Document threads running now (tests). */
     threads: () => pool?.threads.length ?? 0,

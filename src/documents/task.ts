@@ -1,4 +1,4 @@
-import { DomainError, type DomainErrorCode } from '../errors.js';
+import { DomainError, type DomainErrorData, errorData } from '../errors.js';
 import type { InvoiceDocument } from '../modules/invoices/document.js';
 import { type DocumentFormat, renderDocument } from '../modules/invoices/documents/index.js';
 
@@ -10,7 +10,7 @@ export interface DocumentTask {
 }
 
 /** A document's answer: the bytes, or the refusal it raised (a DomainError does not cross a thread whole). */
-export type DocumentResult = Uint8Array | { refused: { code: DomainErrorCode; message: string } };
+export type DocumentResult = Uint8Array | { refused: DomainErrorData };
 
 /** One document, in a thread or on the request thread: the bytes (an ArrayBuffer of their own, so they can be moved), or the refusal as data. */
 export async function renderTask(task: DocumentTask): Promise<DocumentResult> {
@@ -20,7 +20,7 @@ export async function renderTask(task: DocumentTask): Promise<DocumentResult> {
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     return own ? new Uint8Array(bytes.buffer, 0, bytes.byteLength) : new Uint8Array(bytes);
   } catch (error) {
-    if (error instanceof DomainError) return { refused: { code: error.code, message: error.message } };
+    if (error instanceof DomainError) return { refused: errorData(error) };
     throw error;
   }
 }

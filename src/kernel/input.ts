@@ -38,7 +38,8 @@ export function stripUnsafe(text: string, keep = ''): string {
   return text.replace(UNSAFE_ALL, (ch) => (keep.includes(ch) ? ch : ''));
 }
 
-/** Input rules of names, codes, rates and counts, shared by the modules (a refusal is a domain error). */
+// Input rules of names, codes, rates and counts, shared by the modules (a refusal is a domain error).
+
 /** `what` is the input in words (the message starts with it), `field` its API name (the refusal's `field`). */
 export function requireName(value: string, what: string, field = 'name', max = 200): string {
   const name = value.trim();

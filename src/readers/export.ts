@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { DomainError } from '../errors.js';
+import { DomainError, errorData } from '../errors.js';
 import { checkExport, ExportCancelled, type ExportRequest, type ExportSink, writeExport } from '../modules/reports/export/index.js';
 import type { Services } from '../services.js';
 import { type ActorData, actorOf, raise, type ReadResult } from './tasks.js';
@@ -54,8 +54,7 @@ export async function runExport(services: Pick<Services, 'reports'>, task: Expor
       table = services.reports.exportTable(actorOf(task.actor), task.request);
       checkExport(table, task.request.format);
     } catch (error) {
-      if (error instanceof DomainError)
-        return { error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) } };
+      if (error instanceof DomainError) return { error: errorData(error) };
       throw error;
     }
     port.postMessage({ type: 'start' } satisfies ExportMessage);

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError, errorData } from '../errors.js';
 import type { InvoiceInput, InvoicePreview } from '../modules/invoices/service.js';
 import type { Services } from '../services.js';
 import { type ActorData, actorOf, raise, type ReadResult } from './tasks.js';
@@ -29,8 +29,8 @@ export function runPreview(services: Pick<Services, 'invoices'>, task: PreviewTa
   try {
     return encoder.encode(JSON.stringify(services.invoices.preview(actorOf(task.actor), task.input)));
   } catch (error) {
-    if (error instanceof DomainError)
-      return { error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) } };
+    // With its words for people: the New invoice page shows those (it lost them here before).
+    if (error instanceof DomainError) return { error: errorData(error) };
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { Actor, Scope } from '../principal.js';
-import { DomainError, type DomainErrorCode } from '../errors.js';
+import { DomainError, type DomainErrorData, errorData, errorOf } from '../errors.js';
 import { compressSync, compresses, type Negotiated } from '../kernel/compression.js';
 import { catalogHandlers } from '../operations/catalog.js';
 import { entryHandlers } from '../operations/entries.js';
@@ -48,7 +48,7 @@ export interface ReadTask {
  * task's compression decided; or the domain error the read raised (an error object does not
  * cross threads as itself).
  */
-export type ReadResult = Uint8Array | EncodedBody | { error: { code: DomainErrorCode; message: string; field?: string; people?: string } };
+export type ReadResult = Uint8Array | EncodedBody | { error: DomainErrorData };
 
 const encoder = new TextEncoder();
 
@@ -120,25 +120,14 @@ export async function runRead(handlers: ReadHandlers, task: ReadTask, texts: Rea
       ? { bytes: compressSync(json, compression.coding), coding: compression.coding }
       : { bytes: json, coding: null };
   } catch (error) {
-    if (error instanceof DomainError)
-      return {
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.field === undefined ? {} : { field: error.field }),
-          ...(error.people === undefined ? {} : { people: error.people }),
-        },
-      };
+    if (error instanceof DomainError) return { error: errorData(error) };
     throw error;
   }
 }
 
 /** The domain error of a read's result, raised again on the request thread. */
 export const raise = (result: Extract<ReadResult, { error: unknown }>): never => {
-  throw new DomainError(result.error.code, result.error.message, {
-    ...(result.error.field === undefined ? {} : { field: result.error.field }),
-    ...(result.error.people === undefined ? {} : { people: result.error.people }),
-  });
+  throw errorOf(result.error);
 };
 
 /** What a reader thread is started with (src/threads/reader-thread.ts). */

@@ -241,14 +241,14 @@ export function createAccountsService({
     memberDirectory: (workspaceId: string): Array<{ userId: string; name: string; email: string }> =>
       repo.members(workspaceId).map((m) => ({ userId: m.userId, name: m.name, email: m.email })),
 
+    /** Whether an account holds the email (an import's check; never shown to anyone). */
+    emailHeld: (email: string): boolean => repo.userByEmail(email.trim().toLowerCase()) !== undefined,
+
     /**
      * A user of an imported file made a member (`--create-members`, inside the import's write):
      * the account found by email, or created (no password: `user invite` later), joined to the
      * workspace without flags. Its id.
      */
-    /** Whether an account holds the email (an import's check; never shown to anyone). */
-    emailHeld: (email: string): boolean => repo.userByEmail(email.trim().toLowerCase()) !== undefined,
-
     joinImported(workspaceId: string, input: { name: string; email: string }): string {
       const email = requireEmail(input.email);
       const userId = repo.userByEmail(email)?.id ?? createAccount({ name: input.name || email, email }).id;

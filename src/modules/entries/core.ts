@@ -64,16 +64,16 @@ export interface NewEntry {
   originId?: string;
 }
 
-/**
- * The rules entries and timers share (stated with the entry operations in the contract): who may see and change an entry,
- * which project and task a write may use, which rate it snapshots, and how a write records its
- * event with the unredacted snapshot.
- */
 /** What entries read of the catalog: the project, task and tags a write names (404 unless in the workspace). */
 export type EntryCatalog = Pick<CatalogService, 'project' | 'task' | 'existingTags'>;
 /** What entries read of accounts: the author's and the workspace's rates, the currency, the runaway settings. */
 export type EntryAccounts = Pick<AccountsService, 'membership' | 'currency' | 'runawaySettings'>;
 
+/**
+ * The rules entries and timers share (stated with the entry operations in the contract): who may see and change an entry,
+ * which project and task a write may use, which rate it snapshots, and how a write records its
+ * event with the unredacted snapshot.
+ */
 export function createEntryCore({
   repo,
   catalog,

@@ -799,14 +799,6 @@ function zoneFor(format: Format, request: ImportRequest): ZoneClock | null {
   }
 }
 
-/**
- * Runs the writes of an import on a connection tuned for them, then sets it back. The batches are
- * not synced one by one (synchronous NORMAL): a power cut loses at most the last ones, and the
- * import is then `running` and cleaned up as a killed one; the record of its end is written with
- * the connection's own setting, synced before anyone is told it is done. The rows land all over
- * the entries' indexes: a page cache that holds them saves a read per row. Statement journals in
- * memory: on disk they cost a write per page a row changed twice.
- */
 /** The check's lookups (a fingerprint a row) with the import's page cache, not the default 2 MB. */
 async function withCache<T>(repo: ImportsRepository, body: () => Promise<T>): Promise<T> {
   const cache = repo.cacheKib();
@@ -818,6 +810,14 @@ async function withCache<T>(repo: ImportsRepository, body: () => Promise<T>): Pr
   }
 }
 
+/**
+ * Runs the writes of an import on a connection tuned for them, then sets it back. The batches are
+ * not synced one by one (synchronous NORMAL): a power cut loses at most the last ones, and the
+ * import is then `running` and cleaned up as a killed one; the record of its end is written with
+ * the connection's own setting, synced before anyone is told it is done. The rows land all over
+ * the entries' indexes: a page cache that holds them saves a read per row. Statement journals in
+ * memory: on disk they cost a write per page a row changed twice.
+ */
 async function tuned<T>(repo: ImportsRepository, body: () => Promise<T>): Promise<T> {
   const synchronous = repo.synchronous();
   const cache = repo.cacheKib();

@@ -7,10 +7,11 @@ import { breakdown } from './tax.js';
 
 type Schemas = components['schemas'];
 
-/**
+/*
  * The fields of invoice parties and e-invoice fills, and how a text value given for one is read
  * (the CLI's `--set field=value`). Pure: no database.
  */
+
 /** How a text value given for a field is read (a blank value is null for every kind). */
 export type Kind =
   | 'text'

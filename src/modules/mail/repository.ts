@@ -136,7 +136,6 @@ export function createMailRepository(db: Db) {
         .set({ status: 'cancelled', nextAttemptAt: null, claimedUntil: null, sealed: null, error: null, detail, updatedAt: now })
         .where(and(eq(mailMessages.userId, userId), isNotNull(mailMessages.nextAttemptAt)))
         .run().changes,
-    /** Final messages made before the id `before` (ids are ordered by time): the log's retention. */
     /** The newest uses of a budget's key since `since`, newest first, at most `limit`. */
     budgetUses: (key: string, since: number, limit: number): number[] =>
       db
@@ -152,6 +151,7 @@ export function createMailRepository(db: Db) {
     },
     /** Uses older than every budget's window go (the hourly retention job). */
     purgeBudgetUses: (before: number): number => db.delete(mailBudgetUses).where(lt(mailBudgetUses.at, before)).run().changes,
+    /** Final messages made before the id `before` (ids are ordered by time): the log's retention. */
     purge: (before: string): number =>
       db
         .delete(mailMessages)

@@ -20,13 +20,6 @@ export interface RelayFailure {
 }
 
 /**
- * The outbox's sender, run by the scheduler's tick (and woken after a commit that queued mail):
- * it leases up to 10 due messages in one short write, sends them one at a time (no transaction
- * open meanwhile), and writes each outcome as soon as the relay answers, so a crash after the
- * relay accepted a message repeats at most that one (with its Message-ID). Leases left by a
- * crash are released at start.
- */
-/**
  * One attempt at a leased message, its outcome written as soon as the relay answers: sent (its
  * content dropped), retried later with backoff (temporary), or given up with the reason kept.
  */
@@ -141,6 +134,13 @@ function createAttempt({
   return attempt;
 }
 
+/**
+ * The outbox's sender, run by the scheduler's tick (and woken after a commit that queued mail):
+ * it leases up to 10 due messages in one short write, sends them one at a time (no transaction
+ * open meanwhile), and writes each outcome as soon as the relay answers, so a crash after the
+ * relay accepted a message repeats at most that one (with its Message-ID). Leases left by a
+ * crash are released at start.
+ */
 export function createMailSender({
   repo,
   write,

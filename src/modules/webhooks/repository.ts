@@ -127,7 +127,6 @@ function deliveryLog(db: Db) {
               .all()
               .map((r) => r.seq),
       ),
-    /** Queues a final delivery again: a new attempt now. */
     /** A delivery waiting for its next attempt, made due now (not one in flight); whether it was. */
     dueNow: (webhookId: string, id: string, now: number): boolean =>
       db
@@ -171,6 +170,7 @@ function deliveryLog(db: Db) {
         )
         .orderBy(desc(webhookPings.createdAt))
         .all(),
+    /** Queues a final delivery again: a new attempt now. */
     requeue: (id: string, now: number): void => {
       db.update(webhookDeliveries)
         .set({ status: 'pending', nextAttemptAt: now, claimedUntil: null, updatedAt: now })

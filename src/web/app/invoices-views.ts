@@ -57,7 +57,6 @@ export const money = (amount: number, currency: string): string => {
   if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
   return format.format(amount);
 };
-/** Seconds as hours with two places: `7.50 h`. */
 /** A line's hours as its PDF prints them: exact enough that hours × rate gives its net. */
 const hours = (l: InvoiceView['lines'][number]) => `${printedLineHours(l)} h`;
 const percent = (rate: number | undefined) => (rate === undefined ? '' : `${rate} %`);
