@@ -1099,11 +1099,6 @@ interface NewNames {
   known: Map<string, unknown>;
 }
 
-/**
- * Deletes what an import wrote, in short writes: its entries (each with its entry.deleted
- * event), its fingerprints (its rows count as not imported), the catalog rows it created that
- * nothing references any more.
- */
 /** The invoices an import restored (a workspace's export). */
 const restoredInvoices = (deps: EngineDeps, importId: string): string[] =>
   deps.repo
@@ -1111,6 +1106,12 @@ const restoredInvoices = (deps: EngineDeps, importId: string): string[] =>
     .filter((c) => c.kind === 'invoice')
     .map((c) => c.id);
 
+/**
+ * Deletes what an import wrote, in short writes: the invoices it restored (their entries
+ * released, their numbers and sends deleted), its entries (each with its entry.deleted event),
+ * its fingerprints (its rows count as not imported), the catalog rows it created that nothing
+ * references any more.
+ */
 async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
   const { repo, write } = deps;
   // The invoices it restored first: their entries released, the invoices and their numbers deleted.

@@ -131,8 +131,7 @@ export interface EInvoice {
   note: string | null;
   /** BT-20 */
   paymentTerms: string | null;
-  /** BG-14: BT-73, BT-74. */
-  /** The service period, days in `timeZone` (the invoice's: decisions 11a). */
+  /** BG-14 (BT-73, BT-74): the service period, days in `timeZone` (the invoice's: decisions 11a). */
   period: { from: string; to: string; timeZone: string };
   /** BG-3: BT-25, BT-26 (a credit note's invoice). */
   preceding: { number: string; issueDate: string } | null;
