@@ -170,7 +170,7 @@ describe('deprecation: Deprecation, Sunset and Link headers from the contract (s
       '## 1.0.0\n\n<script>alert(1)</script>\n\n- a <img src=x onerror=alert(1)>\n- see [the guide](docs/contributing.md), [RFC 9745](https://www.rfc-editor.org/rfc/rfc9745) and [1.0.0](#100)\n',
     );
     expect(html).not.to.match(/<script>|<img/);
-    expect(html).to.contain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(html).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).to.contain(
       '<li>see the guide, <a href="https://www.rfc-editor.org/rfc/rfc9745">RFC 9745</a> and <a href="#100">1.0.0</a></li>',
     );

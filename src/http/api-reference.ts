@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
-import { type Coding, compressAsync, negotiate } from '../kernel/compression.js';
+import { type KeptPage, keptPage, sendKept } from './kept-page.js';
 import { errorFields } from '../logger.js';
 import { PACKAGE_ROOT } from '../paths.js';
 
@@ -58,13 +58,8 @@ export function inlineScripts(html: string): string[] {
   return scripts;
 }
 
-interface LoadedReference {
-  bytes: Buffer;
-  /** The build's tag: the ETag, with the coding appended when compressed. */
-  tag: string;
+interface LoadedReference extends KeptPage {
   csp: string;
-  /** Compressed once per coding, on libuv's thread pool, on first request. */
-  encoded: Map<Coding, Promise<Uint8Array>>;
 }
 
 /**
@@ -79,12 +74,7 @@ export function apiReferencePage(options: { file?: string; compressionMinBytes: 
   let loading: Promise<LoadedReference> | null = null;
   const load = () => {
     if (loading === null) {
-      loading = readFile(file).then((bytes) => ({
-        bytes,
-        tag: `ref-${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}`,
-        csp: apiReferenceCsp(bytes.toString('utf8')),
-        encoded: new Map(),
-      }));
+      loading = readFile(file).then((bytes) => ({ ...keptPage('ref', bytes), csp: apiReferenceCsp(bytes.toString('utf8')) }));
       // A failed read is tried again by the next request (the file may be built meanwhile).
       loading.catch(() => (loading = null));
     }
@@ -105,31 +95,7 @@ export function apiReferencePage(options: { file?: string; compressionMinBytes: 
     }
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Content-Security-Policy', page.csp);
-    res.setHeader('Cache-Control', 'no-cache');
     if (options.compressionMinBytes !== null) res.setHeader('Vary', 'Accept-Encoding');
-    const negotiated = negotiate(req.headers['accept-encoding'], options.compressionMinBytes);
-    const coding = negotiated !== null && page.bytes.byteLength >= negotiated.minBytes ? negotiated.coding : null;
-    // A strong validator names one byte sequence: the coding is part of it (as the catalog's ETags).
-    res.setHeader('ETag', coding === null ? `"${page.tag}"` : `"${page.tag}-${coding}"`);
-    if (matches(req.headers['if-none-match'], page.tag)) {
-      res.status(304).end();
-      return;
-    }
-    let body: Uint8Array = page.bytes;
-    if (coding !== null) {
-      if (!page.encoded.has(coding)) page.encoded.set(coding, compressAsync(page.bytes, coding));
-      body = await (page.encoded.get(coding) as Promise<Uint8Array>);
-      res.setHeader('Content-Encoding', coding);
-    }
-    res.status(200).setHeader('Content-Length', body.byteLength);
-    res.end(body);
+    await sendKept(req, res, page, options.compressionMinBytes);
   };
 }
-
-/** `If-None-Match` naming this build's page in any coding (weakly or not), or `*`. */
-const matches = (header: string | undefined, tag: string) =>
-  header !== undefined &&
-  header.split(',').some((item) => {
-    const named = item.trim().replace(/^W\//, '');
-    return named === '*' || named === `"${tag}"` || named === `"${tag}-br"` || named === `"${tag}-gzip"`;
-  });

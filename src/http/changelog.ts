@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import { Marked, type Tokens } from 'marked';
-import { type Coding, compressAsync, negotiate } from '../kernel/compression.js';
+import { escapeHtml } from '../kernel/escape.js';
+import { type KeptPage, keptPage, sendKept } from './kept-page.js';
 import { errorFields, type Logger } from '../logger.js';
 import { PACKAGE_ROOT } from '../paths.js';
 
@@ -26,8 +27,6 @@ export const deprecationAnchor = (location: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')}`;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
 const headingSlug = (text: string) =>
@@ -92,7 +91,7 @@ export function renderChangelog(markdown: string): string {
 
 interface Loaded {
   /** Per media type: the bytes, the ETag's tag and their compressed forms. */
-  forms: Record<'html' | 'markdown', { bytes: Buffer; tag: string; encoded: Map<Coding, Promise<Uint8Array>> }>;
+  forms: Record<'html' | 'markdown', KeptPage>;
 }
 
 /** `Accept` names `text/markdown` and not `text/html` (a browser names HTML: it gets the page). */
@@ -108,11 +107,7 @@ const wantsMarkdown = (accept: string | undefined) =>
 export function changelogPage(options: { file?: string; compressionMinBytes: number | null; logger: Logger }): RequestHandler {
   const file = options.file ?? CHANGELOG_FILE;
   let loading: Promise<Loaded> | null = null;
-  const form = (bytes: Buffer) => ({
-    bytes,
-    tag: `changelog-${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}`,
-    encoded: new Map<Coding, Promise<Uint8Array>>(),
-  });
+  const form = (bytes: Buffer) => keptPage('changelog', bytes);
   const load = () => {
     if (loading === null) {
       loading = readFile(file).then((markdown) => ({
@@ -140,29 +135,6 @@ export function changelogPage(options: { file?: string; compressionMinBytes: num
     const page = markdown ? loaded.forms.markdown : loaded.forms.html;
     res.setHeader('Content-Type', markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8');
     if (!markdown) res.setHeader('Content-Security-Policy', CHANGELOG_CSP);
-    res.setHeader('Cache-Control', 'no-cache');
-    const negotiated = negotiate(req.headers['accept-encoding'], options.compressionMinBytes);
-    const coding = negotiated !== null && page.bytes.byteLength >= negotiated.minBytes ? negotiated.coding : null;
-    res.setHeader('ETag', coding === null ? `"${page.tag}"` : `"${page.tag}-${coding}"`);
-    if (matches(req.headers['if-none-match'], page.tag)) {
-      res.status(304).end();
-      return;
-    }
-    let body: Uint8Array = page.bytes;
-    if (coding !== null) {
-      if (!page.encoded.has(coding)) page.encoded.set(coding, compressAsync(page.bytes, coding));
-      body = await (page.encoded.get(coding) as Promise<Uint8Array>);
-      res.setHeader('Content-Encoding', coding);
-    }
-    res.status(200).setHeader('Content-Length', body.byteLength);
-    res.end(body);
+    await sendKept(req, res, page, options.compressionMinBytes);
   };
 }
-
-/** `If-None-Match` naming this form in any coding (weakly or not), or `*`. */
-const matches = (header: string | undefined, tag: string) =>
-  header !== undefined &&
-  header.split(',').some((item) => {
-    const named = item.trim().replace(/^W\//, '');
-    return named === '*' || named === `"${tag}"` || named === `"${tag}-br"` || named === `"${tag}-gzip"`;
-  });

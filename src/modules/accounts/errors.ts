@@ -10,11 +10,12 @@ export const accountErrors = {
     new DomainError('conflict', 'email: this address cannot be your sign-in here. Choose another one.', { field: 'email' }),
   emailNeedsPassword: () =>
     new DomainError('invalid', 'current password: your current password is needed to change your sign-in email.', { field: 'current' }),
-  invitationGone: () =>
-    new DomainError(
-      'not_found',
-      'This invitation no longer works: it was used, withdrawn, replaced by a newer one, or has expired. Ask the owner who sent it for a new one.',
-    ),
+  invitationGone: () => {
+    // Written for the person holding the link: the page says it, not the kit's plain "not here".
+    const words =
+      'This invitation no longer works: it was used, withdrawn, replaced by a newer one, or has expired. Ask the owner who sent it for a new one.';
+    return new DomainError('not_found', words, { people: words });
+  },
   invitationForAnother: () =>
     new DomainError(
       'forbidden',

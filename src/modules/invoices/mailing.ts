@@ -11,6 +11,7 @@ import { invoiceErrors as errors } from './errors.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
 import { view } from './views.js';
+import { escapeHtml } from '../../kernel/escape.js';
 
 /** The most a personal message beside the invoice may hold. */
 export const MAX_SEND_MESSAGE = 2000;
@@ -324,9 +325,6 @@ const replyToOf = (invoice: InvoiceDocument, ports: InvoicePorts): { address: st
 
 const defaultGreeting = (invoice: InvoiceDocument): string => (invoice.language === 'de' ? 'Guten Tag,' : 'Hello,');
 
-const escape = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
 /** Header text: no control character may end the subject's header. */
 const oneLine = (text: string): string =>
   text
@@ -411,15 +409,15 @@ export function composeMail(
   );
   const paragraphs = [...(greeting ? [greeting] : []), opening, ...(message ? [message] : []), ...(files ? [files] : [])];
   const text = `${paragraphs.join('\n\n')}\n\n${facts.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${closing}\n`;
-  const para = (p: string) => `<p style="margin:0 0 16px;white-space:pre-line">${escape(p)}</p>`;
+  const para = (p: string) => `<p style="margin:0 0 16px;white-space:pre-line">${escapeHtml(p)}</p>`;
   const html = `<!doctype html>
-<html lang="${de ? 'de' : 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(subject)}</title></head>
+<html lang="${de ? 'de' : 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px;line-height:1.5;color:#222">
 ${paragraphs.map(para).join('\n')}
 <table style="border-collapse:collapse;margin:0 0 16px">${facts
     .map(
       ([k, v]) =>
-        `<tr><th style="text-align:left;padding:2px 16px 2px 0;font-weight:600">${escape(k)}</th><td style="padding:2px 0">${escape(v)}</td></tr>`,
+        `<tr><th style="text-align:left;padding:2px 16px 2px 0;font-weight:600">${escapeHtml(k)}</th><td style="padding:2px 0">${escapeHtml(v)}</td></tr>`,
     )
     .join('')}</table>
 ${para(closing)}

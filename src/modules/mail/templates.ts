@@ -1,4 +1,5 @@
 import { headerText } from './address.js';
+import { escapeHtml } from '../../kernel/escape.js';
 
 /** The languages mail is written in; an account without a choice gets English. */
 export const MAIL_LANGUAGES = ['en', 'de'] as const;
@@ -212,21 +213,18 @@ export function renderText(message: Composed): string {
     .join('\n\n')}\n`;
 }
 
-const escape = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
 /** The HTML of a message: the same blocks, escaped, a link as a button with its address beneath (mail clients hide hrefs). */
 export function renderHtml(message: Composed, language: Language): string {
   const body = message.blocks
     .map((block) => {
-      if ('p' in block) return `<p style="margin:0 0 16px">${escape(block.p)}</p>`;
-      if ('note' in block) return `<p style="margin:24px 0 0;color:#555;font-size:13px">${escape(block.note)}</p>`;
-      const href = escape(block.link.href);
-      return `<p style="margin:0 0 16px"><a href="${href}" style="display:inline-block;padding:10px 16px;background:#1f5fbf;color:#fff;text-decoration:none;border-radius:4px">${escape(block.link.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#555;word-break:break-all">${href}</p>`;
+      if ('p' in block) return `<p style="margin:0 0 16px">${escapeHtml(block.p)}</p>`;
+      if ('note' in block) return `<p style="margin:24px 0 0;color:#555;font-size:13px">${escapeHtml(block.note)}</p>`;
+      const href = escapeHtml(block.link.href);
+      return `<p style="margin:0 0 16px"><a href="${href}" style="display:inline-block;padding:10px 16px;background:#1f5fbf;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(block.link.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#555;word-break:break-all">${href}</p>`;
     })
     .join('\n');
   return `<!doctype html>
-<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(headerText(message.subject))}</title></head>
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(headerText(message.subject))}</title></head>
 <body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px;line-height:1.5;color:#222">
 ${body}
 </body></html>

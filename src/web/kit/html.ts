@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../kernel/escape.js';
 /**
  * HTML by tagged template: every interpolated value is escaped unless it is already `Html`
  * (made by this template or `raw`), so a name, a URL or an error message can never inject markup.
@@ -11,8 +12,7 @@ export class Html {
 
 type Value = Html | string | number | boolean | null | undefined | readonly Value[];
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+export { escapeHtml };
 
 function render(value: Value): string {
   if (value === null || value === undefined || value === false) return '';
