@@ -987,9 +987,27 @@ export interface components {
             /** Format: email */
             email?: string | null;
             reference?: components["schemas"]["PartyText"];
+            /**
+             * @description The client's VAT identifier (BT-48): its country's two letters, then that country's
+             *     pattern (e.g. `DE123456789`, `ATU12345678`, `FR40303265045`, `NL123456789B01`,
+             *     `CHE123456789MWST`; Greece `EL`). Spaces, dots and hyphens are taken out and letters
+             *     upper-cased when stored. One that breaks its country's pattern, or has no country code,
+             *     is refused (400 `invalid-request`, the detail saying what a valid one looks like).
+             *     Values stored before this check are read and invoiced as they are.
+             */
             vatId?: components["schemas"]["PartyText"];
+            /**
+             * @description Where e-invoices go (BT-49), checked with `electronicAddressScheme` when either is sent,
+             *     by what the scheme identifies (a Peppol participant identifier): `0204` a Leitweg-ID
+             *     with valid check digits (ISO 7064 MOD 97-10, e.g. `04011000-12345-03`), `0088` a GLN
+             *     with its GS1 check digit, `0208` a Belgian enterprise number, `0192` a Norwegian
+             *     organisation number, the VAT schemes (`9930` Germany, `9925` Belgium, `9957` France,
+             *     …) a VAT identifier of that country (with or without its code), `EM` an email address;
+             *     other EAS schemes any identifier without spaces. A mismatch is refused (400
+             *     `invalid-request`).
+             */
             electronicAddress?: components["schemas"]["PartyText"];
-            /** @description The EAS scheme of `electronicAddress` (e.g. `0204` Leitweg-ID, `9930` German VAT identifier, `0088` GLN, `EM` email); a scheme without an electronic address is refused (400). */
+            /** @description The EAS scheme of `electronicAddress` (e.g. `0204` Leitweg-ID, `9930` German VAT identifier, `0088` GLN, `EM` email); a scheme without an electronic address, or one that is not on CEF's EAS code list, is refused (400). */
             electronicAddressScheme?: string | null;
             /**
              * @description The VAT category of this client's invoices, over the workspace's (`null` clears: the
@@ -1292,6 +1310,9 @@ export interface components {
             /**
              * @description The line's VAT rate, a percentage (19, 7.7; 0 for every category but `S`). Present on every
              *     invoice made since invoices carry tax; on older ones absent until an e-invoice fill adds it.
+             *     Absent on a draft made while the workspace had no rate for its category `S` (the line counts
+             *     no tax and is in no `taxBreakdown` row); issuing such a draft gives it the workspace's rate
+             *     then, or is refused naming the setting.
              */
             taxRate?: number;
         };
@@ -1301,10 +1322,23 @@ export interface components {
             clientId: string;
             status: components["schemas"]["InvoiceStatus"];
             currency: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The first day of the service period, a day of `timeZone`.
+             */
             from: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The last day of the service period (included), a day of `timeZone`.
+             */
             to: string;
+            /**
+             * @description The IANA zone whose days `from` and `to` are: the zone of the member who made the invoice
+             *     (their profile's, else the server's), or the one the command line gave. Its entries are
+             *     those starting in those days, as that member's reports read them. `UTC` on invoices made
+             *     before invoices kept their zone (their days were UTC days).
+             */
+            timeZone: string;
             issuer: components["schemas"]["IssuerParty"] | null;
             recipient: components["schemas"]["RecipientParty"] | null;
             lines: components["schemas"]["InvoiceLine"][];
@@ -4505,6 +4539,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "from": "2026-11-01",
                  *           "to": "2026-11-30",
+                 *           "timeZone": "UTC",
                  *           "issuer": null,
                  *           "recipient": {
                  *             "name": "Acme GmbH",
@@ -4615,6 +4650,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "from": "2026-11-01",
                  *           "to": "2026-11-30",
+                 *           "timeZone": "UTC",
                  *           "issuer": null,
                  *           "recipient": {
                  *             "name": "Acme GmbH",

@@ -165,8 +165,8 @@ async function main(): Promise<void> {
       country: 'DE',
       vatId: 'DE987654321',
       email: 'rechnungen@hafenamt.example',
-      reference: '04011000-12345-34',
-      electronicAddress: '04011000-12345-34',
+      reference: '04011000-12345-03',
+      electronicAddress: '04011000-12345-03',
       electronicAddressScheme: '0204',
     });
     await page.goto(`${server.url}/app/catalog`);

@@ -167,6 +167,14 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   });
   catalogPorts = entryServices.catalogPorts;
   const { entries, timers, lister } = entryServices;
+  const invoices = createInvoicesService({
+    repo: createInvoicesRepository(db),
+    ports: invoicePorts(accounts, catalog, entries, mail),
+    clock,
+    write,
+    defaultTimeZone: options.defaultTimeZone ?? 'UTC',
+    ...(options.documents ? { render: options.documents } : {}),
+  });
   return {
     accounts,
     tokens,
@@ -193,17 +201,11 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       entries: entryServices.imports,
       catalog: catalog.imports,
       accounts,
+      invoices: invoices.imports,
       logger,
       ...(options.importWriteMs ? { writeMs: options.importWriteMs } : {}),
     }),
-    invoices: createInvoicesService({
-      repo: createInvoicesRepository(db),
-      ports: invoicePorts(accounts, catalog, entries, mail),
-      clock,
-      write,
-      defaultTimeZone: options.defaultTimeZone ?? 'UTC',
-      ...(options.documents ? { render: options.documents } : {}),
-    }),
+    invoices,
     /** The write helper of this connection (the first-start bootstrap writes through it). */
     write,
     /** When this connection's commits are on disk: answers to writes wait for it (src/db/durability.ts). */

@@ -113,7 +113,7 @@ describe(`the Import page in headless Chromium${available ? '' : ' (skipped: no 
         'Design',
         'design, review',
         'yes',
-        'from the project or member',
+        'from its task, project, member or workspace',
       ]);
       await shoot(page, `import-preview-${width}`);
 

@@ -66,6 +66,7 @@ describe('timetrack import (the command)', () => {
       'created',
       'unmatchedUsers',
       'notices',
+      'restored',
     );
     expect(refused.json.refused[0].line).to.equal(5);
     expect(JSON.parse(refused.stderr).error.code).to.equal('refused');

@@ -105,10 +105,13 @@ describe('timetrack invoice commands (processes)', function () {
       '--to',
       '2024-03-31',
     ];
-    // Without a rate, category S cannot be invoiced: the refusal names the command that sets it.
-    expect(refusedWith(await tt(...create, '--json'), 1, 'invalid')).to.contain(
-      `timetrack workspace invoicing ${workspaceId} --set taxRate=19`,
-    );
+    // Without a rate a draft is still made (decisions 11a: issuing asks for it); voiding it releases its entries.
+    const untaxed = json(await tt(...create, '--json'));
+    expect(json(await tt('invoice', 'status', untaxed.id, '--to', 'void', '--user', userId, '--json'))).to.deep.equal({
+      id: untaxed.id,
+      from: 'draft',
+      to: 'void',
+    });
     expect(json(await tt('workspace', 'invoicing', workspaceId, '--set', 'taxRate=19', '--set', 'language=de', '--json'))).to.deep.equal({
       id: workspaceId,
     });
@@ -154,7 +157,7 @@ describe('timetrack invoice commands (processes)', function () {
     const listed = json(await tt('invoice', 'list', '--workspace', workspaceId, '--json'));
     expect(listed).to.have.all.keys('invoices', 'creditNotes');
     expect(listed.creditNotes).to.deep.equal([]);
-    expect(listed.invoices).to.have.length(1);
+    expect(listed.invoices.map((i: { status: string }) => i.status)).to.deep.equal(['sent', 'void']);
     expect(listed.invoices[0]).to.deep.include({ id: created.id, number: '2024-0001', issueDate: '2024-04-02', dueDate: '2024-04-16' });
     expect(listed.invoices[0].paymentTerms).to.equal('Zahlbar innerhalb von 14 Tagen bis zum 16.04.2024.');
     expect(json(await tt('invoice', 'list', '--workspace', workspaceId, '--status', 'draft', '--json'))).to.deep.equal({
@@ -189,9 +192,11 @@ describe('timetrack invoice commands (processes)', function () {
       },
     ]);
     const lines = (await tt('invoice', 'list', '--workspace', workspaceId)).stdout.trim().split('\n');
-    expect(lines).to.have.length(2);
+    expect(lines).to.have.length(3);
     expect(lines[0]).to.match(new RegExp(`^2024-0002 +credit 2024-04-03 .* -1130\\.50 EUR  ${created.id} \\(cancels 2024-0001\\)$`));
     expect(lines[1]).to.match(/^2024-0001 +void +2024-04-02 /);
+    // The draft made without tax settings and voided above: no number, no credit note.
+    expect(lines[2]).to.match(/^\(draft\) +void +Acme GmbH +950\.00 EUR {2}inv_/);
   });
 
   it('an invoice in another currency than the VAT currency: issuing needs --exchange-rate, records it and the VAT total in that currency (BT-6, BT-111); refused without it, on an invoice that needs none, and when not issuing', async () => {

@@ -89,8 +89,8 @@ describe('timetrack invoice export (processes)', function () {
       city: 'Hamburg',
       country: 'DE',
       vatId: 'DE987654321',
-      reference: '04011000-12345-34',
-      electronicAddress: '04011000-12345-34',
+      reference: '04011000-12345-03',
+      electronicAddress: '04011000-12345-03',
       electronicAddressScheme: '0204',
     }).id;
     const bare = catalog.clients.create(owner, { name: 'Kiosk' }).id;

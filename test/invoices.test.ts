@@ -311,7 +311,7 @@ describe('invoices', () => {
       postalCode: '10115',
       city: 'Berlin',
       country: 'DE',
-      vatId: 'DE123',
+      vatId: 'DE123456789',
     });
     const bare = ws.client('Bare');
     const acmeProject = ws.project('Design', acme);
@@ -355,7 +355,7 @@ describe('invoices', () => {
       postalCode: '10115',
       city: 'Berlin',
       country: 'DE',
-      vatId: 'DE123',
+      vatId: 'DE123456789',
     };
     expect(invoices.get(OPERATOR, id).issuer).to.deep.equal(issuer);
     expect(invoices.get(OPERATOR, id).recipient).to.deep.equal(recipient);
@@ -483,12 +483,17 @@ describe('invoices', () => {
 
     server.clock.advance(60_000);
     expect(
-      fill(['issuer.legalName', 'Studio Ada'], ['recipient.vatId', 'DE123'], ['lines[0].taxCategory', 'S'], ['lines[0].taxRate', '19']),
+      fill(
+        ['issuer.legalName', 'Studio Ada'],
+        ['recipient.vatId', 'DE123456789'],
+        ['lines[0].taxCategory', 'S'],
+        ['lines[0].taxRate', '19'],
+      ),
     ).to.deep.equal({ id });
     const at = new Date(server.clock.now()).toISOString();
     const filled = invoices.get(OPERATOR, id);
     expect(filled.issuer).to.deep.equal({ ...NO_ISSUER, legalName: 'Studio Ada' }); // the null issuer is created, all fields null first
-    expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE123' });
+    expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE123456789' });
     expect(filled.lines[0]).to.deep.equal({ ...created.lines[0], taxCategory: 'S', taxRate: 19 });
     expect(filled.lines[1]).to.deep.equal(created.lines[1]);
     expect(filled).not.to.have.any.keys('paymentTerms', 'taxBreakdown');
@@ -500,7 +505,7 @@ describe('invoices', () => {
         by: ws.userId,
         fields: {
           'issuer.legalName': 'Studio Ada',
-          'recipient.vatId': 'DE123',
+          'recipient.vatId': 'DE123456789',
           'lines[0].taxCategory': 'S',
           'lines[0].taxRate': 19,
         },
@@ -654,7 +659,8 @@ describe('invoices', () => {
     const id = created.json.id as string;
 
     expect(
-      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'recipient.vatId=DE123', '--set', 'recipient.reference=PO-7=A')).json,
+      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'recipient.vatId=DE123456789', '--set', 'recipient.reference=PO-7=A'))
+        .json,
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
     expect(shown.json).to.have.all.keys('invoice', 'sends');

@@ -5,6 +5,7 @@ import {
   type Format,
   type ImportProgress,
   type ImportReport,
+  restoredInWords,
 } from '../modules/imports/service.js';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -62,6 +63,8 @@ export function importReport(result: Record<string, unknown>): string {
   );
   const made = createdInWords(r.created);
   if (made !== '') lines.push(`${r.dryRun || r.importId === null ? 'To create' : 'Created'}: ${made}.`);
+  const restored = restoredInWords(r.restored);
+  if (restored !== '') lines.push(`${r.dryRun || r.importId === null ? 'To restore' : 'Restored'}: ${restored}.`);
   for (const notice of r.notices ?? []) lines.push(`Note: ${notice}`);
   if (r.unmatchedUsers.length > 0) {
     lines.push('Users of the file who match no member (add them with timetrack member add, or import with --create-members):');

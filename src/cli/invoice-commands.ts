@@ -73,7 +73,7 @@ function humanInvoice(result: Record<string, unknown>): string {
   const sends = (result.sends ?? []) as InvoiceSendView[];
   const lines = i.lines.map(
     (l) =>
-      `  ${l.description.slice(0, 48).padEnd(48)} ${printedLineHours(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate} %` : ''}`,
+      `  ${l.description.slice(0, 48).padEnd(48)} ${printedLineHours(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
   );
   const tax = (i.taxBreakdown ?? []).map(
     (r) =>
@@ -81,7 +81,7 @@ function humanInvoice(result: Record<string, unknown>): string {
   );
   return [
     `invoice ${i.number ?? '(draft, no number yet)'}  ${i.status}  ${i.id}`,
-    `client: ${i.recipient?.name ?? i.clientId}  period: ${i.from} to ${i.to}  language: ${i.language}`,
+    `client: ${i.recipient?.name ?? i.clientId}  period: ${i.from} to ${i.to} (days in ${i.timeZone})  language: ${i.language}`,
     ...(i.issueDate ? [`issued: ${i.issueDate}  due: ${i.dueDate}${i.paidDate ? `  paid: ${i.paidDate}` : ''}`] : []),
     ...(i.creditNote ? [`credit note: ${i.creditNote.number} of ${i.creditNote.issueDate}`] : []),
     'lines:',
@@ -224,7 +224,7 @@ export const invoiceCommands: Record<string, Command> = {
         '  numberPattern        the invoice numbers: {yyyy} {yy} {mm} {seq} {seq:N} ({seq} exactly once; default {yyyy}-{seq:4} gives 2026-0001;',
         '                       with a year in it the sequence restarts each year)',
         '  taxCategory          S standard (default), AE reverse charge, K intra-community, G export, E exempt, Z zero rated, O not subject',
-        '  taxRate              the standard rate as a percentage, such as 19 or 7.7 (no default: set it before the first invoice of category S)',
+        '  taxRate              the standard rate as a percentage, such as 19 or 7.7 (no default: a draft is made without it, issuing one of category S needs it)',
         '  exemptionReason      why an invoice carries no VAT, printed on it (category E, or smallBusiness=true in the business profile)',
         '  exemptionReasonCode  its VATEX code, such as VATEX-EU-132',
         '  language             en (default) or de: the labels and sentences of the documents',
@@ -233,9 +233,9 @@ export const invoiceCommands: Record<string, Command> = {
     ),
   },
   'invoice create': command(
-    'invoice create --workspace W --user U --client C --from YYYY-MM-DD --to YYYY-MM-DD [--group-by project|task|member|entry|single] [--note TEXT]',
-    "Invoice a client's billable, completed, un-invoiced entries starting in the range (UTC days, inclusive): a draft, without a number.",
-    { workspace: str, user: str, client: str, from: str, to: str, 'group-by': str, note: str },
+    'invoice create --workspace W --user U --client C --from YYYY-MM-DD --to YYYY-MM-DD [--time-zone ZONE] [--group-by project|task|member|entry|single] [--note TEXT]',
+    "Invoice a client's billable, completed, un-invoiced entries starting in the range (whole days of U's time zone, or --time-zone's, both included): a draft, without a number.",
+    { workspace: str, user: str, client: str, from: str, to: str, 'time-zone': str, 'group-by': str, note: str },
     0,
     (v, _p, s) =>
       s.invoices.create(OPERATOR, {
@@ -244,11 +244,12 @@ export const invoiceCommands: Record<string, Command> = {
         clientId: required(v, 'client'),
         from: required(v, 'from'),
         to: required(v, 'to'),
+        ...(v['time-zone'] === undefined ? {} : { timeZone: optionalString(v, 'time-zone') }),
         ...(v['group-by'] === undefined ? {} : { groupBy: grouping(optionalString(v, 'group-by')) }),
         ...(v.note === undefined ? {} : { note: optionalString(v, 'note') }),
       }),
     undefined,
-    'Lines: one per project (default), task, member, entry, or a single line, and per rate. Each line carries the tax of the client (its taxCategory) or of the workspace (workspace invoicing); the invoice keeps the language and note it was made with. Billable entries without a rate are refused, named. Issue it with invoice status ID --to sent.',
+    "The range is read as U's reports read it: days of U's time zone (their profile's, else the server's TZ), or of --time-zone (an IANA name such as Europe/Berlin); the invoice keeps the zone and names it. Lines: one per project (default), task, member, entry, or a single line, and per rate. Each line carries the tax of the client (its taxCategory) or of the workspace (workspace invoicing); a draft needs no tax settings (a rate not set yet counts no tax; issuing refuses until it is set). The invoice keeps the language and note it was made with. Billable entries without a rate are refused, named. Issue it with invoice status ID --to sent.",
   ),
   'invoice status': command(
     'invoice status ID --to sent|paid|void --user U [--date YYYY-MM-DD] [--exchange-rate R]',

@@ -203,7 +203,7 @@ describe('web app: invoices', function () {
       expect(preview.status).to.equal(200);
       const text = flat(preview.text);
       expect(text).to.include('Preview <span class="hint inline">(nothing written yet)</span>');
-      expect(text).to.include('4 entries from 2026-10-01 to 2026-10-31, for Acme, in EUR.');
+      expect(text).to.include('4 entries from 2026-10-01 to 2026-10-31 (days in UTC), for Acme, in EUR.');
       expect(text).to.include('<td data-label="Description">Relaunch</td>');
       expect(text).to.include('<td data-label="Quantity" class="num">10.00 h</td>');
       expect(text).to.include('<td data-label="Net" class="num">EUR 950.00</td>');
@@ -220,7 +220,7 @@ describe('web app: invoices', function () {
       expect(shown).to.include('Draft created: its entries are now invoiced.');
       expect(shown).to.include('<h1>Draft invoice <span class="badge status-draft ">Draft</span></h1>');
       expect(shown).to.include('<dd>Relaunch, phase 2</dd>');
-      expect(shown).to.include('<dd>2026-10-01 – 2026-10-31</dd>');
+      expect(shown).to.include('<dd>2026-10-01 – 2026-10-31 <span class="hint inline">(days in UTC)</span></dd>');
       const list = flat((await owner.get('/app/invoices')).text);
       expect(list).to.include(`<td data-label="Number"><a href="/app/invoices/${id}">Draft</a></td>`);
       expect(list).to.include('<td data-label="Due amount" class="num">EUR 1,130.50</td>');
@@ -266,7 +266,7 @@ describe('web app: invoices', function () {
         intent: 'preview',
       });
       expect(byProject.status).to.equal(200);
-      expect(flat(byProject.text)).to.include('1001 entries from 2025-11-01 to 2026-10-31, for Acme, in EUR.');
+      expect(flat(byProject.text)).to.include('1001 entries from 2025-11-01 to 2026-10-31 (days in UTC), for Acme, in EUR.');
       expect(byProject.text.match(/<td data-label="Description">/g)).to.have.length(1);
     });
 
@@ -290,7 +290,7 @@ describe('web app: invoices', function () {
       expect(server.logLines.some((line) => line.includes('an invoice preview failed on its reader thread'))).to.equal(true);
     });
 
-    it("shows the service's refusals at their field with the form as sent: nothing to invoice, entries without a rate, no tax rate", async () => {
+    it("shows the service's refusals at their field with the form as sent: nothing to invoice, entries without a rate; no tax rate is none", async () => {
       server = await startTestServer();
       const { clientId, owner: actor } = freelancer(server);
       const owner = await signIn(server.ownerId);
@@ -318,12 +318,12 @@ describe('web app: invoices', function () {
       expect(unrated.status).to.equal(400);
       expect(flat(unrated.text)).to.match(/id="invoice-range-error">A billable entry in this range has no hourly rate/);
 
+      // No tax rate is no refusal (decisions 11a): the preview says the rate is not set and where to set it.
       server.services.invoices.setSettings(OPERATOR, server.workspaceId, { taxRate: null });
       const untaxed = await send('2026-10-01', '2026-10-08');
-      expect(untaxed.status).to.equal(400);
-      expect(flat(untaxed.text)).to.include(
-        '<div class="notice error" role="alert">This invoice is taxed at the standard rate, but the workspace has no VAT rate',
-      );
+      expect(untaxed.status).to.equal(200);
+      expect(flat(untaxed.text)).to.include('Tax not set: the VAT rate is not set');
+      expect(untaxed.text).to.include('<span class="badge bad">not set</span>');
       expect(untaxed.text).to.include('href="/settings/workspace"');
       expect(server.services.invoices.list(OPERATOR, server.workspaceId)).to.have.length(0);
     });

@@ -127,6 +127,7 @@ export function invoice(spec: InvoiceSpec): InvoiceDocument {
     currency: spec.currency ?? 'EUR',
     from: '2026-10-01',
     to: '2026-10-31',
+    timeZone: 'Europe/Berlin',
     issuer: spec.issuer === undefined ? issuer() : spec.issuer,
     recipient: spec.recipient === undefined ? recipient() : spec.recipient,
     lines: lines.map(({ cents: _cents, ...line }) => line),

@@ -425,6 +425,80 @@ describe('imports service', () => {
       });
     });
 
+    it('Toggl: an Amount column whose heading it cannot read (`Amount ()`) refuses the file, naming the column and what to do; nothing is written', async () => {
+      const path = write(
+        'toggl-blank-currency.csv',
+        TOGGL.replace('Amount (EUR)', 'Amount ()') + togglRow('four hours', '2026-03-02 09:00:00', '2026-03-02 13:00:00', '480.00'),
+      );
+      expect(await refusal(() => run({ path }))).to.deep.equal({
+        code: 'invalid',
+        message:
+          'The column "Amount ()" holds the rows\' amounts, but timetrack cannot read its heading: after the name it expects a currency code in parentheses, such as "Amount (EUR)". Nothing was imported: read without it, the rows would take the rates of their task, project or member instead of the file\'s money. Export the report again from Toggl with its currency, or, if its amounts are in EUR (the workspace\'s currency), rename the column to "Amount (EUR)" and import the file again.',
+      });
+      expect(
+        (
+          await refusal(() =>
+            run({
+              path: write(
+                'symbol.csv',
+                TOGGL.replace('Amount (EUR)', 'Amount (€)') + togglRow('x', '2026-03-02 09:00:00', '2026-03-02 10:00:00', '1'),
+              ),
+            }),
+          )
+        ).message,
+      ).to.match(/^The column "Amount \(€\)" holds the rows' amounts/);
+      // A dry run (the check page) refuses the same.
+      expect((await refusal(() => run({ path, dryRun: true }))).message).to.match(/^The column "Amount \(\)"/);
+      const clockify = write(
+        'clockify-rate-heading.csv',
+        'Project,Client,Description,Task,User,Email,Tags,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal),Billable Rate (Euro)\n' +
+          'Fresh,Acme,rated,,Ada,ada@example.org,,03/17/2026,09:00:00,03/17/2026,10:00:00,01:00:00,1.00,95.50\n',
+      );
+      expect((await refusal(() => run({ path: clockify }))).message).to.match(
+        /^The column "Billable Rate \(Euro\)" holds the rows' hourly rates, .* such as "Billable Rate \(EUR\)"\. .* Export the report again from Clockify/,
+      );
+      expect(entries()).to.deep.equal([]);
+    });
+
+    it('the file’s amount wins for its row in an owner’s or the operator’s import, over a task’s rate and over the file’s own rate', async () => {
+      const acme = world.services.catalog.clients.create(world.owner, { name: 'Acme' }).id;
+      const fresh = world.services.catalog.projects.create(world.owner, {
+        name: 'Fresh',
+        clientId: acme,
+        billable: true,
+        hourlyRate: 100,
+      }).id;
+      world.services.catalog.tasks.create(world.owner, { name: 'Design', projectId: fresh, hourlyRate: 130 });
+      const row = (description: string, start: string, end: string, amount: string) =>
+        togglRow(description, start, end, amount).replace(',Fresh,,', ',Fresh,Design,');
+      const path = write(
+        'toggl-task.csv',
+        TOGGL +
+          row('four hours', '2026-03-02 09:00:00', '2026-03-02 13:00:00', '480.00') +
+          row('no amount', '2026-03-03 09:00:00', '2026-03-03 10:00:00', ''),
+      );
+      const checked = await run({ path, dryRun: true }, world.owner);
+      expect(checked.preview.map((r) => [r.description, r.hourlyRate, r.rateFrom])).to.deep.equal([
+        ['four hours', 120, 'amount'],
+        ['no amount', null, 'resolved'],
+      ]);
+      const { report } = await run({ path }, world.owner);
+      expect(report).to.deep.include({ imported: 2, refused: [] });
+      // 480 €, not the task's 4 × 130 = 520 €; the row without an amount takes the task's rate.
+      expect(money()).to.deep.equal({ 'four hours': [true, 120, 480, 14400], 'no amount': [true, 130, 130, 3600] });
+
+      // Clockify with both: the amount (what was billed) wins where the rate does not give it back.
+      const both = write(
+        'clockify-both.csv',
+        'Project,Client,Description,Task,User,Email,Tags,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal),Billable Rate (EUR),Billable Amount (EUR)\n' +
+          'Fresh,Acme,agrees,,Ada,ada@example.org,,03/16/2026,09:00:00,03/16/2026,10:30:00,01:30:00,1.50,80.05,120.08\n' +
+          'Fresh,Acme,fixed price,,Ada,ada@example.org,,03/16/2026,11:00:00,03/16/2026,13:00:00,02:00:00,2.00,80.00,200.00\n',
+      );
+      await run({ path: both });
+      expect(money().agrees).to.deep.equal([true, 80.05, 120.08, 5400]);
+      expect(money()['fixed price']).to.deep.equal([true, 100, 200, 7200]);
+    });
+
     it('Toggl without a Billable column: an amount above 0 says billable, 0 says not', async () => {
       const path = write(
         'toggl-nobillable.csv',

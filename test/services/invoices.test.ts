@@ -258,7 +258,7 @@ describe('invoices service: creating', () => {
     expectRefused(() => preview('weekly'), 'invalid', /groupBy must be one of project, task, member, entry, single/);
   });
 
-  it('dates an entry line in the entry’s own zone (UTC without one), across a change of summer time', () => {
+  it('dates an entry line in the invoice’s zone (the creating member’s days, decisions 11a), across a change of summer time', () => {
     const acme = w.client('Acme');
     const design = w.project('Design', acme, 60);
     const at = (start: string, timeZone?: string, description = '') =>
@@ -266,21 +266,31 @@ describe('invoices service: creating', () => {
         description,
         ...(timeZone ? { timeZone } : {}),
       });
-    at('2026-10-02T03:00:00Z', 'America/Los_Angeles', 'evening call'); // 20:00 on 1 October there
+    at('2026-10-02T03:00:00Z', 'America/Los_Angeles', 'evening call'); // 20:00 on 1 October there, 05:00 on 2 October in Berlin
     at('2026-10-24T22:30:00Z', 'Europe/Berlin', 'before the change'); // 00:30 CEST on 25 October
     at('2026-10-26T22:30:00Z', 'Europe/Berlin', 'after the change'); // 23:30 CET on 26 October (00:30 the next day in summer time)
-    at('2026-10-26T23:50:00Z'); // no zone: UTC
-    const lines = w.services.invoices.preview(OPERATOR, {
-      workspaceId: w.workspaceId,
-      userId: w.ownerId,
-      clientId: acme,
-      from: '2026-10-01',
-      to: '2026-10-31',
-      groupBy: 'entry',
-    }).lines;
-    expect(lines.map((l) => l.description)).to.deep.equal([
-      '1 Oct 2026 evening call',
+    at('2026-10-26T23:50:00Z'); // 00:50 CET on 27 October
+    const linesIn = (timeZone: string) =>
+      w.services.invoices
+        .preview(OPERATOR, {
+          workspaceId: w.workspaceId,
+          userId: w.ownerId,
+          clientId: acme,
+          from: '2026-10-01',
+          to: '2026-10-31',
+          groupBy: 'entry',
+          timeZone,
+        })
+        .lines.map((l) => l.description);
+    expect(linesIn('Europe/Berlin')).to.deep.equal([
+      '2 Oct 2026 evening call',
       '25 Oct 2026 before the change',
+      '26 Oct 2026 after the change',
+      '27 Oct 2026 Design',
+    ]);
+    expect(linesIn('UTC')).to.deep.equal([
+      '2 Oct 2026 evening call',
+      '24 Oct 2026 before the change',
       '26 Oct 2026 after the change',
       '26 Oct 2026 Design',
     ]);
@@ -323,7 +333,11 @@ describe('invoices service: creating', () => {
 
     // A small business: category E with the settings' reason; a client's own category still wins (S: the rate).
     invoices.setBusinessProfile(OPERATOR, workspaceId, { smallBusiness: true });
-    expectRefused(() => previewOf(standard), 'invalid', /must say why it carries no VAT: set exemptionReason .* --set exemptionReason=/);
+    // Without its reason a draft is still made (decisions 11a): the row says none, issuing asks for it.
+    expect(previewOf(standard).taxBreakdown).to.deep.equal([
+      { category: 'E', rate: 0, basisAmount: 0.5, taxAmount: 0, exemptionReason: null, exemptionReasonCode: null },
+    ]);
+    expect(previewOf(standard).missingTax.map((m) => m.setting)).to.deep.equal(['exemptionReason']);
     invoices.setSettings(OPERATOR, workspaceId, { exemptionReason: 'Kleinunternehmer gemäß § 19 UStG' });
     expect(previewOf(standard).taxBreakdown).to.deep.equal([
       {
@@ -340,17 +354,21 @@ describe('invoices service: creating', () => {
     const taxedAnyway = clientWith('Taxed', { taxCategory: 'S' });
     expect(previewOf(taxedAnyway).taxBreakdown![0]).to.deep.include({ category: 'S', rate: 7, taxAmount: 7 });
 
-    // Category S without a rate (or at 0 %) cannot make an invoice: refused, naming the setting.
+    // Category S without a rate (or at 0 %) makes a draft whose lines have no rate and count no tax;
+    // issuing it refuses, naming the setting (decisions 11a).
     invoices.setSettings(OPERATOR, workspaceId, { taxRate: null });
-    expectRefused(
-      () => previewOf(taxedAnyway),
-      'invalid',
-      new RegExp(`no tax rate: .*timetrack workspace invoicing ${workspaceId} --set taxRate=19`),
-    );
+    const untaxed = previewOf(taxedAnyway);
+    expect(untaxed.lines[0]).to.include({ taxCategory: 'S' }).and.not.have.property('taxRate');
+    expect(untaxed).to.deep.include({ taxBreakdown: [], netTotal: 100, taxTotal: 0, grossTotal: 100 });
+    expect(untaxed.missingTax).to.deep.equal([
+      { setting: 'taxRate', problem: 'the workspace has no VAT rate for the standard rate (category S)' },
+    ]);
     invoices.setSettings(OPERATOR, workspaceId, { taxRate: 0 });
-    expectRefused(() => previewOf(taxedAnyway), 'invalid', /must be above 0 %.*taxCategory=Z/);
-    expectRefused(() => w.create(taxedAnyway), 'invalid', /must be above 0 %/);
-    expect(invoices.list(OPERATOR, workspaceId)).to.deep.equal([]);
+    expect(previewOf(taxedAnyway).missingTax[0]!.problem).to.match(/must be above 0 %/);
+    const draft = w.create(taxedAnyway);
+    expectRefused(() => w.issue(draft), 'conflict', new RegExp(`taxRate: the standard rate .*must be above 0 %.*--set taxRate=19`));
+    expect(w.get(draft)).to.deep.include({ status: 'draft', number: null, taxTotal: 0 });
+    services.invoices.void(OPERATOR, draft, { userId: ownerId });
 
     // What was made keeps its tax when the settings change.
     invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
@@ -414,7 +432,7 @@ describe('invoices service: creating', () => {
     expectRefused(
       () => w.create(acme, '2026-09-01', '2026-09-30'),
       'invalid',
-      /no billable, un-invoiced, completed entries starting from 2026-09-01 to 2026-09-30 \(UTC days, both included\)\. Check the range/,
+      /no billable, un-invoiced, completed entries starting from 2026-09-01 to 2026-09-30 \(days in UTC, both included\)\. Check the range/,
     );
     expectRefused(
       () => w.create(theirs),
@@ -566,7 +584,7 @@ describe('invoices service: issuing, paying, voiding', () => {
     expectRefused(fill(['lines[0].taxRate', '7']), 'conflict', /already set/);
     expectRefused(fill(['lines[0].amount', '1']), 'invalid', /cannot be filled/);
     expectRefused(fill(['paymentTerms', 'Now.']), 'conflict', /already set/);
-    services.invoices.fill(OPERATOR, id, w.ownerId, [['recipient.vatId', 'DE123']]);
+    services.invoices.fill(OPERATOR, id, w.ownerId, [['recipient.vatId', 'DE123456789']]);
     // Changing the client, the profile and the settings afterwards changes nothing either.
     services.catalog.clients.update(w.owner, acme, { taxCategory: 'AE', city: 'Hamburg' });
     services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 7, numberPattern: 'X-{seq}' });
@@ -594,7 +612,7 @@ describe('invoices service: issuing, paying, voiding', () => {
     for (const key of fixed) expect(paid[key], key).to.deep.equal(issued[key]);
     expect(paid).to.deep.include({ status: 'paid', paidDate: '2026-10-25', amountDue: 0 });
     expect(paid.einvoiceFills).to.have.length(1);
-    expect(paid.recipient).to.deep.equal({ ...issued.recipient, vatId: 'DE123' });
+    expect(paid.recipient).to.deep.equal({ ...issued.recipient, vatId: 'DE123456789' });
   });
 
   it('paid: on the day given or today; paying a draft, an early paid date and voiding a paid invoice are refused, saying what to do', () => {

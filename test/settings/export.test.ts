@@ -71,7 +71,7 @@ describe('settings page: the workspace export', function () {
     const lines = body.toString('utf8').split('\r\n');
     expect(lines[0]?.startsWith('\uFEFFrecord,id,email,member,start,end')).to.equal(true);
     expect(lines.filter((l) => l.startsWith('entry,'))).to.have.length(2500);
-    expect(lines).to.include('tag,,,,,,,,,,,unused,,,,,,');
+    expect(lines).to.include('tag,,,,,,,,,,,unused,,,,,,,,');
     expect(lines.find((l) => l.startsWith('entry,'))).to.include(",'=entry 0,");
   });
 

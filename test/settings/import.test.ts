@@ -104,4 +104,41 @@ describe('settings page: the import upload', () => {
     const stranger = new SettingsClient(server);
     expect((await stranger.get(started.location as string)).status).to.equal(303);
   });
+
+  it('the check page: an Amount column it cannot read is refused with what to do; a row priced by the file’s amount says so', async () => {
+    const page = async (file: string) => {
+      const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+      const started = await upload(csrf, Buffer.from(file));
+      expect(started.status).to.equal(303);
+      let run = await owner.get(started.location as string);
+      for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        run = await owner.get(started.location as string);
+      }
+      return {
+        status: run.status,
+        text: run.text
+          .replace(/\s+/g, ' ')
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'"),
+      };
+    };
+    const header = (amount: string) =>
+      `User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,${amount}\n`;
+    const row = 'Owner,owner@example.org,Acme,Website,Design,Sketches,Yes,2026-03-02,09:00:00,2026-03-02,13:00:00,04:00:00,,480.00\n';
+    const email = server.services.accounts.memberDirectory(server.workspaceId).find((m) => m.userId === server.ownerId)?.email ?? '';
+    const refused = await page(header('Amount ()') + row.replace('owner@example.org', email));
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.include(
+      'The column "Amount ()" holds the rows\' amounts, but timetrack cannot read its heading: after the name it expects a currency code in parentheses, such as "Amount (EUR)".',
+    );
+    const actor = server.services.tokens.authenticate(server.ownerToken)!.actor;
+    const acme = server.services.catalog.clients.create(actor, { name: 'Acme' }).id;
+    const website = server.services.catalog.projects.create(actor, { name: 'Website', clientId: acme, billable: true }).id;
+    server.services.catalog.tasks.create(actor, { name: 'Design', projectId: website, hourlyRate: 130 });
+    const checked = await page(header('Amount (EUR)') + row.replace('owner@example.org', email));
+    expect(checked.status).to.equal(200);
+    expect(checked.text).to.include('<td data-label="Rate">120 (from the file\'s amount)</td>');
+    expect(server.services.entries.list(actor, { from: '2026-03-01', to: '2026-03-31' }).rows).to.deep.equal([]);
+  });
 });

@@ -253,6 +253,8 @@ export function createAccountsService({
       return userId;
     },
 
+    ...ratesTransfer(repo, clock),
+
     ...profilesOf(repo, write),
 
     ...providerAccountsOf({ repo, clock, write, createAccount, credentialsListeners }),
@@ -688,6 +690,36 @@ function membersOf({
         throw errors.memberNotFound(input.workspaceId, input.userId);
       }
       return memberView(row);
+    },
+  };
+}
+
+/** The rates of a workspace's export and their restore by an import (decisions 11a). */
+function ratesTransfer(repo: AccountsRepository, clock: Clock) {
+  return {
+    /** A workspace's rate and its members' (a workspace's export: decisions 11a), each member by email and name. */
+    exportRates: (workspaceId: string) => ({
+      workspace: repo.workspace(workspaceId)?.hourlyRate ?? null,
+      members: repo
+        .members(workspaceId)
+        .map((m) => ({ userId: m.userId, name: m.name, email: m.email, hourlyRate: m.hourlyRate }))
+        .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0)),
+    }),
+
+    /**
+     * Inside an import's write: a rate of a file (the workspace's, or a member's) where the
+     * workspace or the member has none; rates set here are left as they are. Whether it was set.
+     */
+    restoreRate(workspaceId: string, userId: string | null, rate: number): boolean {
+      const hourlyRate = requireRate(rate, 'hourly rate', 'hourlyRate');
+      const updatedAt = clock.now();
+      if (userId === null) {
+        if (repo.workspace(workspaceId)?.hourlyRate != null) return false;
+        return repo.updateWorkspace(workspaceId, { hourlyRate, updatedAt });
+      }
+      const member = repo.member(workspaceId, userId);
+      if (!member || member.hourlyRate !== null) return false;
+      return repo.updateMember(workspaceId, userId, { hourlyRate, updatedAt });
     },
   };
 }

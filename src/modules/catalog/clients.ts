@@ -2,6 +2,7 @@ import type { components } from '../../../generated/openapi.js';
 import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
+import { checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
 import { requireSafeText } from '../../kernel/input.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
@@ -72,6 +73,8 @@ function partyValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
     if (value === undefined) continue;
     if (typeof value === 'string') {
       values[field] = value.trim() === '' ? null : value.trim();
+      // A VAT identifier is checked by its country's pattern and stored compact (decisions 11a).
+      if (field === 'vatId' && values[field] !== null) values[field] = checkVatId(value, field);
     } else if (Array.isArray(value)) {
       const lines = (value as string[]).map((line) => line.trim()).filter((line) => line !== '');
       values[field] = lines.length === 0 ? null : lines;
@@ -105,6 +108,9 @@ function checkParty(row: PartyRow, input: PartyInput): void {
       'electronicAddressScheme',
       `electronicAddressScheme ${JSON.stringify(row.electronicAddressScheme)} names the kind of an electronic address, but the client has none: give its electronicAddress (BT-49, e.g. its Leitweg-ID or Peppol ID), or clear the scheme.`,
     );
+  // A Peppol participant identifier: the address checked by what its scheme identifies (decisions 11a).
+  if ((input.electronicAddressScheme !== undefined || input.electronicAddress !== undefined) && row.electronicAddress != null)
+    checkParticipantId(row.electronicAddress, row.electronicAddressScheme ?? null);
   if (
     TAX_FIELDS.some((field) => input[field] !== undefined) &&
     row.taxCategory === 'E' &&

@@ -2,10 +2,12 @@ import type { DomainEvent } from '../events/service.js';
 import type { EventActor } from '../events/service.js';
 
 type RecordEvent = (event: DomainEvent) => number;
+import { recordOfRow, rowOfRecord } from '../../db/records.js';
 import { newId } from '../../ids.js';
 import { type CatalogDeps, type CatalogEntity, catalogEvent } from './common.js';
 import { cleanName, nameKey } from './names.js';
 import type { ClientRow, ProjectRow, ProjectWithTotals, TagRow, TaskRow } from './repository.js';
+import { clients } from './schema.js';
 import { clientView, projectView, tagView, taskView } from './views.js';
 
 const PROJECT_COLOR = '#9e9e9e';
@@ -142,6 +144,31 @@ export function createCatalogImports({ clock, repo, entries }: CatalogDeps) {
 
 export type CatalogImports = ReturnType<typeof createCatalogImports>;
 
+/** The columns of a client its record leaves out: what an import gives (id, workspace) or reads from its own columns (name, archived). */
+const CLIENT_IDENTITY = ['id', 'workspaceId', 'name', 'nameKey', 'archived', 'createdAt', 'updatedAt'] as const;
+/** The version of a client's record; an import refuses one of a version it does not know. */
+export const CLIENT_RECORD_VERSION = 1;
+
+/**
+ * A client's invoicing details as a file carries them (the timetrack format's `data` of a client
+ * row), checked before anything is written: the version, each column by its type (the address a
+ * list of lines). The values are restored as they were stored. Returns the values and the names
+ * of columns this version does not know (left out).
+ */
+export function checkClientRecord(data: unknown): { values: Record<string, unknown>; unknown: string[] } {
+  const record = data as { v?: unknown; client?: unknown };
+  if (record?.v !== CLIENT_RECORD_VERSION)
+    throw new Error(
+      `a client record of version ${JSON.stringify(record?.v)}; this version of timetrack reads version ${CLIENT_RECORD_VERSION}`,
+    );
+  if (typeof record.client !== 'object' || record.client === null) throw new Error('the client record has no client object');
+  const read = rowOfRecord(clients, record.client as Record<string, unknown>, CLIENT_IDENTITY);
+  const lines = read.values.addressLines;
+  if (lines !== undefined && lines !== null && !(Array.isArray(lines) && lines.every((line) => typeof line === 'string')))
+    throw new Error(`addressLines must be a list of lines (got ${JSON.stringify(lines)})`);
+  return read;
+}
+
 /** What an import sets on the rows it created, and what an export reads: a workspace's whole catalog. */
 function transfer({ clock, repo }: Pick<CatalogDeps, 'clock' | 'repo'>) {
   const by = (workspaceId: string, actor: EventActor) => ({ workspaceId, userId: actor.userId, tokenId: actor.tokenId });
@@ -180,6 +207,19 @@ function transfer({ clock, repo }: Pick<CatalogDeps, 'clock' | 'repo'>) {
         const row = repo.updateTask(id, { ...given(['archived', 'hourlyRate', 'estimateSec']), updatedAt });
         record(catalogEvent(by(workspaceId, actor), 'task', id, 'update', taskView(row, true)));
       }
+    },
+
+    /** A client's record in a workspace's export: every column but those of its identity (its invoicing details, decisions 11a). */
+    clientRecord: (row: ClientRow): { v: number; client: Record<string, unknown> } => ({
+      v: CLIENT_RECORD_VERSION,
+      client: recordOfRow(row, CLIENT_IDENTITY),
+    }),
+
+    /** Sets a client's details from its record (checkClientRecord's values) on a client the import created, inside its write. */
+    restoreClient(record: RecordEvent, workspaceId: string, actor: EventActor, id: string, values: Record<string, unknown>): void {
+      if (Object.keys(values).length === 0) return;
+      const row = repo.updateClient(id, { ...(values as Partial<ClientRow>), updatedAt: clock.now() });
+      record(catalogEvent(by(workspaceId, actor), 'client', id, 'update', clientView(row)));
     },
 
     /** A workspace's whole catalog, archived rows included (its export). */

@@ -54,5 +54,6 @@ export type CatalogService = ReturnType<typeof createCatalogService>;
 export type { CatalogEntries } from './common.js';
 export type { ProjectRow, ProjectWithTotals, TaskRow, ClientRow, TagRow } from './repository.js';
 export type { CatalogAttributes, CatalogImports } from './import.js';
+export { checkClientRecord } from './import.js';
 /** How the catalog compares names (an import keys what it found by it). */
 export { nameKey } from './names.js';

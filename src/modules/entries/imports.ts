@@ -23,6 +23,8 @@ export interface ImportedEntry {
   /** The file says the entry has no rate at all (the timetrack format's `none`): nothing is resolved. */
   noRate?: boolean;
   timeZone: string | null;
+  /** The invoice the same import restored that holds the entry (a workspace's export), or null. */
+  invoiceId?: string | null;
 }
 
 /** A completed entry as a workspace's export writes it (ids still ids: the export names them). */
@@ -40,6 +42,8 @@ export interface ExportedEntry {
   hourlyRate: number | null;
   timeZone: string | null;
   tagIds: string[];
+  /** The invoice that holds it, or null. */
+  invoiceId: string | null;
 }
 
 /** Who an import writes for and how its events go out (the import module's run). */
@@ -101,8 +105,9 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
         createdAt: now,
         updatedAt: now,
       } as const;
-      repo.insertWithTags(row, input.tagIds);
-      const snapshot = entryView(viewRow(row), input.tagIds, { now, currency: ctx.currency, actor: null });
+      const invoiceId = input.invoiceId ?? null;
+      repo.insertWithTags(row, input.tagIds, invoiceId);
+      const snapshot = entryView({ ...viewRow(row), invoiceId }, input.tagIds, { now, currency: ctx.currency, actor: null });
       record({
         workspaceId: ctx.workspaceId,
         entity: 'entry',
@@ -145,11 +150,14 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
         hourlyRate: r.hourlyRate,
         timeZone: r.timeZone,
         tagIds: r.tagList === null ? [] : (JSON.parse(r.tagList) as string[]),
+        invoiceId: r.invoiceId,
       }));
     },
 
     /** Entries of the import invoiced since (their ids; a few). */
     invoiced: (importId: string): string[] => repo.invoicedOfImport(importId),
+    /** Releases the entries of an invoice an import restored (its undo deletes the invoice), inside the caller's write. */
+    releaseInvoice: (invoiceId: string): void => repo.releaseInvoice(invoiceId),
   };
 }
 

@@ -5,13 +5,24 @@ import { newId } from '../../ids.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
+import type { ExportedInvoice, InvoiceTransfer } from '../invoices/service.js';
 import type { DomainWrite, EventActor } from '../events/service.js';
 import { csvRecords } from './csv.js';
 import { type DateOrder, needsOrder, orderEvidence, ZoneClock } from './dates.js';
 import { importErrors } from './errors.js';
-import { detectFormat, type Format, type Header, readHeader, rowReader, SPECS, type SourceRow } from './formats.js';
+import {
+  detectFormat,
+  FORMAT_NAMES,
+  type Format,
+  type Header,
+  readHeader,
+  rowReader,
+  SPECS,
+  type SourceRow,
+  unreadableMoneyColumn,
+} from './formats.js';
 import type { CreatedKind, ImportsRepository } from './repository.js';
-import { type CheckedRow, createRowChecker, fingerprintOf, RowRefusal, userKeyOf } from './rows.js';
+import { type CheckedRow, createRowChecker, fingerprintOf, type RestoreKind, type RestoreRecord, RowRefusal, userKeyOf } from './rows.js';
 
 /** What an import is asked to do (the command's flags, the page's form). */
 export interface ImportRequest {
@@ -60,6 +71,8 @@ export interface PreviewRow {
   tags: string[];
   billable: boolean | null;
   hourlyRate: number | null;
+  /** Where the rate comes from: the file's rate, the file's amount, or (null rate) the task's, project's, member's or workspace's; `none`: the file says none. */
+  rateFrom: 'rate' | 'amount' | 'resolved' | 'none';
 }
 
 /** What an import did, or would do (a dry run); the shape of `import --json`. */
@@ -75,7 +88,18 @@ export interface ImportReport {
   unmatchedUsers: Array<{ name: string; email: string; rows: number; firstLine: number }>;
   /** What the import did differently from the file, in words (a member's rates not taken, a currency assumed). */
   notices: string[];
+  /** What it restored (a dry run: would restore) of a workspace's export beyond its catalog and entries (decisions 11a). */
+  restored: RestoredCounts;
 }
+
+/** The workspace records an import restored: the issuer profile, the invoicing settings, rates (the workspace's and members'), invoices. */
+export interface RestoredCounts {
+  profile: number;
+  invoicing: number;
+  rates: number;
+  invoices: number;
+}
+const noneRestored = (): RestoredCounts => ({ profile: 0, invoicing: 0, rates: 0, invoices: 0 });
 
 /** The report, and whether it wrote (false: refused rows stopped it, or a dry run). */
 export interface ImportOutcome {
@@ -140,7 +164,16 @@ export interface EngineDeps {
     userContacts(ids: string[]): Array<{ id: string; name: string; email: string }>;
     /** Throws not_found for a workspace that does not exist. */
     requireWorkspace(id: string): void;
+    /** The workspace's rate and its members' (a workspace's export). */
+    exportRates(workspaceId: string): {
+      workspace: number | null;
+      members: Array<{ userId: string; name: string; email: string; hourlyRate: number | null }>;
+    };
+    /** Inside the import's write: the workspace's (userId null) or a member's rate from the file, where none is set. */
+    restoreRate(workspaceId: string, userId: string | null, rate: number): boolean;
   };
+  /** The invoicing part of a workspace (decisions 11a): the issuer profile, the settings, the invoices, as records. */
+  invoices: InvoiceTransfer;
   /** The next write's budget in ms (default IMPORT_SHARED_WRITE_MS), asked before each write. */
   writeMs?: () => number;
   /** Whether the process of a running import is alive (stale records are cleaned up). */
@@ -178,6 +211,31 @@ export function createImportEngine(deps: EngineDeps) {
     /** `started` is told the import's id once its record is written (before the first row). */
     run: (request: ImportRequest, by: ImportBy, started?: (id: string) => void) => run(deps, request, by, started),
     cleanUp: (ctx: ImportContext) => cleanUp(deps, ctx),
+    /**
+     * An undo's check, in one write: the entries of invoices the import restored go with those
+     * invoices (its cleanUp deletes them), so they are released; an entry on an invoice made
+     * since refuses the undo, naming it (and the release is rolled back).
+     */
+    checkUndo(importId: string, workspaceId: string): void {
+      const created = deps.repo.created(importId);
+      const restored = new Set(created.filter((c) => c.kind === 'invoice').map((c) => c.id));
+      // Its numbers go with its invoices: refused once a number was given after them (a restored
+      // draft issued or voided, or the series gone on), as the next document would get it again.
+      // Numbered invoices were restored only into an empty register: any other number came after.
+      if (restored.size > 0) {
+        const numbers = new Set(created.filter((c) => c.kind === 'number').map((c) => c.id));
+        const since = deps.invoices
+          .numbersOf(workspaceId)
+          .filter((n) => !numbers.has(n.number) && (numbers.size > 0 || restored.has(n.invoiceId)))
+          .map((n) => n.number);
+        if (since.length > 0) throw importErrors.numberedSince(importId, since);
+      }
+      deps.write(() => {
+        for (const invoiceId of restored) deps.entries.releaseInvoice(invoiceId);
+        const invoiced = deps.entries.invoiced(importId);
+        if (invoiced.length > 0) throw importErrors.invoiced(importId, invoiced);
+      });
+    },
   };
 }
 
@@ -191,6 +249,8 @@ async function readFile(
   request: ImportRequest,
   progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void,
   checking: ((found: Pick<Scan, 'header' | 'format' | 'users'>) => CheckPass) | null,
+  /** The workspace's currency (a refusal of a money column names it). */
+  currencyOfWorkspace = 'EUR',
 ): Promise<{ found: Scan; checked: CheckResult | null }> {
   let head: { header: Header; format: Format; reader: ReturnType<typeof rowReader>; pass: CheckPass | null } | null = null;
   let rows = 0;
@@ -204,6 +264,10 @@ async function readFile(
     if (!head) {
       const header = readHeader(record.cells);
       const format = detectFormat(header, request.format ?? 'auto');
+      // A money column whose heading cannot be read is refused at the header, before any row.
+      const unreadable = unreadableMoneyColumn(format, header);
+      if (unreadable)
+        throw importErrors.moneyColumn(unreadable.cell, unreadable.column, unreadable.field, FORMAT_NAMES[format], currencyOfWorkspace);
       currency = header.currency;
       head = { header, format, reader: rowReader(format, header), pass: checking?.({ header, format, users }) ?? null };
       continue;
@@ -266,6 +330,15 @@ function fixedUser(deps: EngineDeps, workspaceId: string, user: string): { userI
   return found;
 }
 
+/** Who an import writes for and how its events go out. */
+const contextOf = (request: ImportRequest, importId: string, by: ImportBy, currency: string): ImportContext => ({
+  workspaceId: request.workspaceId,
+  importId,
+  actor: by.actor,
+  webhooks: request.webhooks === true,
+  currency,
+});
+
 async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, started?: (id: string) => void): Promise<ImportOutcome> {
   const { repo, write, clock } = deps;
   const totalBytes = statSync(request.path).size;
@@ -299,11 +372,12 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
       authorOf: (row) => author ?? matched.get(row.userKey) ?? null,
       user: (key) => file.users.get(key),
       fixedName: fixed?.name ?? null,
+      restores: { fileRates: by.fileRates, fixed: author !== null },
     });
 
   // Passes 1 and 2: what the file is, and every row checked before the first write; in one
   // reading when no day needs the file's date order decided first.
-  const reading = await withCache(repo, () => readFile(request, progress, checkPass(request.dateFormat ?? null)));
+  const reading = await withCache(repo, () => readFile(request, progress, checkPass(request.dateFormat ?? null), workspaceCurrency));
   const { found } = reading;
   const { format } = found;
   if (found.currency && found.currency !== workspaceCurrency) throw importErrors.currency(found.currency, workspaceCurrency);
@@ -314,7 +388,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     if (willCreate(user)) toCreate.set(user.email.toLowerCase(), user);
     else unmatchedUsers.push({ name: user.name, email: user.email, rows: user.rows, firstLine: user.firstLine });
   }
-  const { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored } =
+  const { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored, restoring } =
     reading.checked ?? (await withCache(repo, () => checkAll(request, found, progress, checkPass(found.order)(found))));
   const check = () =>
     createRowChecker(format, { order: found.order, zone: zoneFor(format, request), fixedUser: author !== null, ...money });
@@ -335,7 +409,8 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
       users: toCreate.size,
     },
     unmatchedUsers,
-    notices: noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored, invite: held.size }),
+    notices: noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored, invite: held.size, restoring }),
+    restored: restoring.counts,
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
   if (stopped || request.dryRun) {
@@ -362,19 +437,13 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     }),
   );
   started?.(importId);
-  const ctx: ImportContext = {
-    workspaceId: request.workspaceId,
-    importId,
-    actor: by.actor,
-    webhooks: request.webhooks === true,
-    currency: workspaceCurrency,
-  };
+  const ctx = contextOf(request, importId, by, workspaceCurrency);
   try {
     // Nothing new (the same file again): the check has counted the duplicates; the rows need no third read.
     const counts =
-      fresh === 0 && toCreate.size === 0 && Object.values(report.created).every((n) => n === 0)
-        ? { imported: 0, duplicates, created: report.created }
-        : await tuned(repo, () => writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress }));
+      fresh === 0 && toCreate.size === 0 && [...Object.values(report.created), ...Object.values(restoring.counts)].every((n) => n === 0)
+        ? { imported: 0, duplicates, created: report.created, restored: noneRestored() }
+        : await tuned(repo, () => writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress, by }));
     write(() =>
       repo.update(importId, {
         state: 'done',
@@ -385,7 +454,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
       }),
     );
     return {
-      report: { ...report, importId, imported: counts.imported, duplicates: counts.duplicates, created: counts.created },
+      report: { ...report, importId, ...counts },
       stopped: false,
       importable: counts.imported,
       preview,
@@ -401,6 +470,13 @@ interface CheckResult {
   /** Rows with a rate from the file (taken or not), and those whose rate was not taken (a member's import). */
   moneyRows: number;
   ratesIgnored: number;
+  /** The workspace records the import would restore, those it leaves (a member's import), and fields it does not know. */
+  restoring: {
+    counts: RestoredCounts;
+    ignored: Record<RestoreKind, number>;
+    kept: { profile: number; invoicing: number };
+    unknown: string[];
+  };
   refused: Refused[];
   refusedCount: number;
   duplicates: number;
@@ -438,6 +514,8 @@ function createCheckPass(
     user: (key: string) => FileUser | undefined;
     /** The member of --user (every row is theirs). */
     fixedName: string | null;
+    /** Whether the workspace records are taken (an owner's or the operator's import), and whether every row is --user's. */
+    restores: { fileRates: boolean; fixed: boolean };
   },
 ): CheckPass {
   const { repo } = deps;
@@ -454,6 +532,13 @@ function createCheckPass(
     refusedCount++;
     if (refused.length < REFUSED_LISTED) refused.push({ line, message });
   };
+  const restoring = {
+    counts: noneRestored(),
+    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0 } as Record<RestoreKind, number>,
+    kept: { profile: 0, invoicing: 0 },
+    unknown: new Set<string>(),
+  };
+  const restoreCheck = createRestoreCheck(deps, request.workspaceId, format, a, restoring, refuse, () => duplicates++);
   /** Rows checked, waiting for one lookup of their fingerprints (then counted in file order). */
   let pending: Array<{ row: CheckedRow; fingerprint: string | null }> = [];
   const settle = () => {
@@ -481,6 +566,8 @@ function createCheckPass(
       const row = checkRow(a.check, line, source, refuse);
       if (!row) return;
       if (row.rateIgnored) ratesIgnored++;
+      if (row.restore) return restoreCheck(line, row);
+      for (const field of row.catalog?.unknown ?? []) restoring.unknown.add(field);
       if (row.catalog) {
         // A catalog row of the timetrack format: no entry, a client, project, task or tag that must exist.
         countNew(deps, request.workspaceId, row, names);
@@ -504,7 +591,143 @@ function createCheckPass(
       settle();
       seen.clear();
       if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
-      return { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored };
+      const restored = { ...restoring, unknown: [...restoring.unknown].sort() };
+      return { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored, restoring: restored };
+    },
+  };
+}
+
+/**
+ * The check of a workspace record (the timetrack format's profile, invoicing, workspace, member
+ * and invoice rows) in pass 2: left out of a member's import (they are an owner's); refused when
+ * it names a member who is none; an invoice restored before counted a duplicate, one whose
+ * number the workspace issued already refused; else counted as what the import will restore.
+ */
+function createRestoreCheck(
+  deps: EngineDeps,
+  workspaceId: string,
+  format: Format,
+  a: {
+    unmatched: (key: string) => boolean;
+    user: (key: string) => FileUser | undefined;
+    restores: { fileRates: boolean; fixed: boolean };
+  },
+  restoring: {
+    counts: RestoredCounts;
+    ignored: Record<RestoreKind, number>;
+    kept: { profile: number; invoicing: number };
+    unknown: Set<string>;
+  },
+  refuse: (line: number, message: string) => void,
+  duplicate: () => void,
+) {
+  // Read once per check, before any write: the register's numbers and whether the workspace has its own profile and settings.
+  let issued: string[] | undefined;
+  const issuedHere = () => (issued ??= deps.invoices.numbersOf(workspaceId).map((n) => n.number));
+  let owned: { profile: boolean; invoicing: boolean } | undefined;
+  const own = () => (owned ??= deps.invoices.hasOwn(workspaceId));
+  return (line: number, row: CheckedRow): void => {
+    const { kind, data, unknown } = row.restore as RestoreRecord;
+    for (const field of unknown) restoring.unknown.add(field);
+    // A rate record without a rate carries nothing to restore (a member's row names the member).
+    if ((kind === 'member' || kind === 'workspace') && data.hourlyRate === null) return;
+    if (!a.restores.fileRates || (kind === 'member' && a.restores.fixed)) {
+      restoring.ignored[kind]++;
+      return;
+    }
+    // A member the workspace does not have (and the import will not make): no rate to set; the report lists them as unmatched.
+    if (kind === 'member' && row.userKey !== '' && a.unmatched(row.userKey)) return;
+    if (kind === 'invoice' && row.userKey !== '' && a.unmatched(row.userKey)) {
+      refuse(
+        line,
+        `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
+      );
+      return;
+    }
+    if (kind === 'invoice') {
+      const fingerprint = fingerprintOf(format, '', row);
+      if (deps.repo.knownFingerprints(workspaceId, [fingerprint]).has(fingerprint)) return duplicate();
+      // Numbers continue from the file's only in a register that holds none yet: no gap, no number twice.
+      const numbers = data.numbers as Array<{ number: string }>;
+      const issued = numbers.length === 0 ? [] : issuedHere();
+      if (issued.length > 0) {
+        refuse(
+          line,
+          `invoice ${numbers.map((n) => n.number).join(' and ')}: this workspace has issued numbers of its own (${issued.slice(0, 3).join(', ')}${issued.length > 3 ? ' …' : ''}), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.`,
+        );
+        return;
+      }
+    }
+    if ((kind === 'profile' || kind === 'invoicing') && own()[kind]) {
+      restoring.kept[kind]++;
+      return;
+    }
+    restoring.counts[kind === 'member' || kind === 'workspace' ? 'rates' : kind === 'invoice' ? 'invoices' : kind]++;
+  };
+}
+
+/**
+ * The workspace records of a file written in pass 3, inside its writes: the issuer profile and
+ * the invoicing settings where the workspace has none, the workspace's and members' rates where
+ * none is set, each invoice with its numbers, its client, author, projects and the members of
+ * its fills mapped to the workspace's (an invoice restored before is skipped). The entries that
+ * follow name their invoice by its exported id: `invoiceOf` gives its id here.
+ */
+function createRestorer(
+  deps: EngineDeps,
+  a: {
+    ctx: ImportContext;
+    catalog: ReturnType<typeof catalogCache>;
+    authorOf: (row: CheckedRow) => string | null;
+    memberId: (email: string) => string | null;
+    by: ImportBy;
+    fixed: boolean;
+    /** An invoice the workspace has from an earlier import of the file: counted with the duplicates. */
+    duplicate: () => void;
+  },
+  restored: RestoredCounts,
+) {
+  const invoiceIds = new Map<string, string>();
+  const { ctx } = a;
+  return {
+    invoiceOf: (ref: string | null): string | null => (ref === null ? null : (invoiceIds.get(ref) ?? null)),
+    apply(record: Parameters<EntryImports['insert']>[0], row: CheckedRow): void {
+      const { kind, data } = row.restore as RestoreRecord;
+      if (!a.by.fileRates) return;
+      const workspaceId = ctx.workspaceId;
+      if (kind === 'profile') restored.profile += Number(deps.invoices.restoreProfile(workspaceId, data));
+      else if (kind === 'invoicing') restored.invoicing += Number(deps.invoices.restoreSettings(workspaceId, data));
+      else if (kind === 'workspace' || kind === 'member') {
+        const rate = data.hourlyRate as number | null;
+        const userId = kind === 'member' ? a.authorOf(row) : null;
+        if (rate === null || (kind === 'member' && (a.fixed || userId === null))) return;
+        restored.rates += Number(deps.accounts.restoreRate(workspaceId, userId, rate));
+      } else {
+        const author = a.authorOf(row);
+        if (author === null) return;
+        if (!deps.repo.addFingerprint(workspaceId, fingerprintOf('timetrack', '', row), ctx.importId)) return a.duplicate();
+        const refs = (data.refs ?? {}) as {
+          projects?: Record<string, { client?: string; name?: string }>;
+          users?: Record<string, { email?: string }>;
+        };
+        const id = deps.invoices.restoreInvoice(record, ctx, data as unknown as ExportedInvoice['record'], {
+          clientId: a.catalog.client(record, row.client),
+          createdBy: author,
+          project: (old) => {
+            const named = refs.projects?.[old];
+            if (!named?.name) return null;
+            return a.catalog.work(record, { ...row, client: named.client ?? '', project: named.name, task: '' }).project?.id ?? null;
+          },
+          user: (old) => {
+            const email = refs.users?.[old]?.email;
+            return email ? a.memberId(email) : null;
+          },
+        });
+        deps.repo.addCreated(ctx.importId, 'invoice', id);
+        for (const n of (data as unknown as ExportedInvoice['record']).numbers) deps.repo.addCreated(ctx.importId, 'number', n.number);
+        invoiceIds.set(row.sourceId as string, id);
+        restored.invoices++;
+      }
     },
   };
 }
@@ -521,8 +744,32 @@ function noticesOf(a: {
   moneyRows: number;
   ratesIgnored: number;
   invite: number;
+  restoring: CheckResult['restoring'];
 }): string[] {
   const notices: string[] = [];
+  const ignored = a.restoring.ignored;
+  const count = (n: number, what: string) => `${n.toLocaleString('en')} ${what}${n === 1 ? '' : 's'}`;
+  const left = [
+    ignored.profile > 0 ? 'issuer profile' : '',
+    ignored.invoicing > 0 ? 'invoicing settings' : '',
+    ignored.workspace + ignored.member > 0 ? count(ignored.workspace + ignored.member, 'rate') : '',
+    ignored.invoice > 0 ? count(ignored.invoice, 'invoice') : '',
+  ].filter(Boolean);
+  if (left.length > 0)
+    notices.push(
+      `The file's ${left.join(', ')} are not imported: a workspace's profile, settings, rates and invoices are an owner's to import (and a member's rate is not taken when every row is one member's).`,
+    );
+  const kept = [a.restoring.kept.profile > 0 ? 'issuer profile' : '', a.restoring.kept.invoicing > 0 ? 'invoicing settings' : ''].filter(
+    Boolean,
+  );
+  if (kept.length > 0)
+    notices.push(
+      `The workspace's own ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} kept: the file's ${kept.length === 1 ? 'is' : 'are'} not imported over ${kept.length === 1 ? 'it' : 'them'}. Change ${kept.length === 1 ? 'it' : 'them'} on the Workspace page (or timetrack workspace profile / invoicing) if the file's should apply.`,
+    );
+  if (a.restoring.unknown.length > 0)
+    notices.push(
+      `The file carries fields this version of timetrack does not know (${a.restoring.unknown.join(', ')}): they were left out. Import it with the version that wrote it, or a newer one, to keep them.`,
+    );
   const rows = (n: number) => `${n.toLocaleString('en')} row${n === 1 ? '' : 's'}`;
   if (a.invite > 0) {
     notices.push(
@@ -602,6 +849,7 @@ async function writeRows(
     toCreate: Map<string, FileUser>;
     matched: Map<string, string>;
     progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void;
+    by: ImportBy;
   },
 ) {
   const { repo, write, clock } = deps;
@@ -620,7 +868,22 @@ async function writeRows(
       }
     });
   }
-  const catalog = catalogCache(deps, ctx, created);
+  const catalog = catalogCache(deps, ctx, created, a.by.fileRates);
+  const directory = new Map(deps.accounts.memberDirectory(ctx.workspaceId).map((m) => [m.email.toLowerCase(), m.userId]));
+  const restored = noneRestored();
+  const restorer = createRestorer(
+    deps,
+    {
+      ctx,
+      catalog,
+      authorOf: a.authorOf,
+      memberId: (email) => a.matched.get(email.toLowerCase()) ?? directory.get(email.toLowerCase()) ?? null,
+      by: a.by,
+      fixed: a.request.user !== undefined,
+      duplicate: () => duplicates++,
+    },
+    restored,
+  );
   const check = a.check();
   let batch: CheckedRow[] = [];
   const writeMs = deps.writeMs ?? (() => IMPORT_SHARED_WRITE_MS);
@@ -638,6 +901,10 @@ async function writeRows(
           const row = rows[next++] as CheckedRow;
           if (row.catalog) {
             catalog.define(record, row);
+            continue;
+          }
+          if (row.restore) {
+            restorer.apply(record, row);
             continue;
           }
           const authorId = a.authorOf(row);
@@ -659,6 +926,7 @@ async function writeRows(
             hourlyRate: row.hourlyRate,
             noRate: row.noRate,
             timeZone: row.timeZone,
+            invoiceId: restorer.invoiceOf(row.invoiceRef),
           });
           imported++;
         } while (next < rows.length && performance.now() - began < budget);
@@ -685,11 +953,11 @@ async function writeRows(
     },
   );
   await flush();
-  return { imported, duplicates, created, batches };
+  return { imported, duplicates, created, restored, batches };
 }
 
 /** Found-or-created catalog rows of one import, cached by name key. */
-function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportReport['created']) {
+function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportReport['created'], fileRates: boolean) {
   const { catalog, repo } = deps;
   const clients = new Map<string, string>();
   const projects = new Map<string, ProjectRow>();
@@ -737,7 +1005,13 @@ function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportRepor
         if (createdHere.has(id)) Object.assign(target, attrs);
       }
       if (createdHere.has(id) && Object.keys(attrs).length > 0) catalog.configure(record, ctx.workspaceId, ctx.actor, kind, id, attrs);
+      // A client's invoicing details (a workspace's export), on a client this import made: an owner's to import.
+      const details = (row.catalog as NonNullable<CheckedRow['catalog']>).details;
+      if (kind === 'client' && createdHere.has(id) && details && fileRates)
+        catalog.restoreClient(record, ctx.workspaceId, ctx.actor, id, details);
     },
+    /** A client by name, found or created (an invoice's). */
+    client: (record: Record, name: string): string => clientOf(record, name),
     work(record: Record, row: CheckedRow): { project: ProjectRow | null; task: TaskRow | null } {
       if (row.project === '') return { project: null, task: null };
       const clientId = row.client !== '' ? clientOf(record, row.client) : null;
@@ -825,13 +1099,28 @@ interface NewNames {
   known: Map<string, unknown>;
 }
 
+/** The invoices an import restored (a workspace's export). */
+const restoredInvoices = (deps: EngineDeps, importId: string): string[] =>
+  deps.repo
+    .created(importId)
+    .filter((c) => c.kind === 'invoice')
+    .map((c) => c.id);
+
 /**
- * Deletes what an import wrote, in short writes: its entries (each with its entry.deleted
- * event), its fingerprints (its rows count as not imported), the catalog rows it created that
- * nothing references any more.
+ * Deletes what an import wrote, in short writes: the invoices it restored (their entries
+ * released, their numbers and sends deleted), its entries (each with its entry.deleted event),
+ * its fingerprints (its rows count as not imported), the catalog rows it created that nothing
+ * references any more.
  */
 async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
   const { repo, write } = deps;
+  // The invoices it restored first: their entries released, the invoices and their numbers deleted.
+  const invoices = restoredInvoices(deps, ctx.importId);
+  if (invoices.length > 0)
+    write((record) => {
+      for (const id of invoices) deps.entries.releaseInvoice(id);
+      deps.invoices.deleteRestored(record, ctx.workspaceId, ctx.actor, invoices);
+    });
   let deleted = 0;
   for (;;) {
     const n = write((record) => deps.entries.deleteSome(record, ctx, IMPORT_BATCH));
@@ -840,11 +1129,12 @@ async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
     await new Promise((resolve) => setImmediate(resolve));
   }
   while (write(() => repo.deleteFingerprints(ctx.importId, 5000)) === 5000) await new Promise((resolve) => setImmediate(resolve));
-  const order: Record<CreatedKind, number> = { tag: 0, task: 1, project: 2, client: 3, user: 4 };
+  const order: Record<CreatedKind, number> = { number: -2, invoice: -1, tag: 0, task: 1, project: 2, client: 3, user: 4 };
   const created = repo.created(ctx.importId).sort((x, y) => order[x.kind] - order[y.kind]);
   write((record) => {
     for (const { kind, id } of created) {
-      if (kind !== 'user') deps.catalog.deleteIfUnused(record, ctx.workspaceId, ctx.actor, kind, id);
+      if (kind !== 'user' && kind !== 'invoice' && kind !== 'number')
+        deps.catalog.deleteIfUnused(record, ctx.workspaceId, ctx.actor, kind, id);
     }
   });
   return deleted;
@@ -925,5 +1215,6 @@ function previewOf(row: CheckedRow, member: string): PreviewRow {
     tags: row.tags,
     billable: row.billable,
     hourlyRate: row.hourlyRate,
+    rateFrom: row.noRate ? 'none' : (row.rateFrom ?? 'resolved'),
   };
 }

@@ -58,6 +58,11 @@ export const importErrors = {
       'invalid',
       `The file's amounts are in ${file} and the workspace's in ${workspace}: nothing was imported. Export the report in ${workspace}, or import into a workspace that uses ${file}.`,
     ),
+  moneyColumn: (cell: string, column: string, field: 'amount' | 'rate', format: string, currency: string) =>
+    new DomainError(
+      'invalid',
+      `The column "${cell}" holds the rows' ${field === 'amount' ? 'amounts' : 'hourly rates'}, but timetrack cannot read its heading: after the name it expects a currency code in parentheses, such as "${column} (${currency})". Nothing was imported: read without it, the rows would take the rates of their task, project or member instead of the file's money. Export the report again from ${format} with its currency, or, if its amounts are in ${currency} (the workspace's currency), rename the column to "${column} (${currency})" and import the file again.`,
+    ),
   notFound: (id: string) => notFound(`Import ${id}`),
   range: () =>
     new DomainError('invalid', 'from must be before to: the export covers the entries starting from its first day to the end of its last.'),
@@ -74,6 +79,11 @@ export const importErrors = {
       {
         people: `This import cannot be undone: ${entries.length} of its entries ${entries.length === 1 ? 'is' : 'are'} on an invoice since. An owner voids those invoices on the Invoices page first.`,
       },
+    ),
+  numberedSince: (id: string, numbers: string[]) =>
+    new DomainError(
+      'conflict',
+      `Import ${id} cannot be undone: the workspace has issued ${numbers.length === 1 ? 'a number' : `${numbers.length} numbers`} since (${numbers.slice(0, 5).join(', ')}${numbers.length > 5 ? ' …' : ''}) after the numbers of the invoices it restored, and removing them would give ${numbers.length === 1 ? 'that number' : 'those numbers'} again. Void what is wrong instead.`,
     ),
   notUndoable: (id: string, state: string) =>
     new DomainError('conflict', `Import ${id} is ${state}; only a finished import can be undone.`, {

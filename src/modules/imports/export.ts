@@ -2,6 +2,7 @@ import { decimalOf } from '../../kernel/money.js';
 import type { CatalogImports } from '../catalog/service.js';
 import type { EntryImports } from '../entries/service.js';
 import { QUOTED_FORMULA_START } from '../../kernel/spreadsheet.js';
+import type { InvoiceTransfer } from '../invoices/service.js';
 
 /**
  * The columns of the timetrack format as a whole-workspace export writes them (the importer reads
@@ -27,6 +28,8 @@ export const EXPORT_COLUMNS = [
   'color',
   'estimateSec',
   'budgetAmount',
+  'data',
+  'invoice',
 ] as const;
 
 /** Entries read a query: a page is ~1,000 rows of work on the thread (~8 ms), then the event loop turns. */
@@ -84,13 +87,78 @@ export interface ExportCounts {
   projects: number;
   tasks: number;
   tags: number;
+  members: number;
+  invoices: number;
   bytes: number;
 }
 
 export interface ExportDeps {
   entries: Pick<EntryImports, 'exportPage'>;
-  catalog: Pick<CatalogImports, 'snapshot'>;
+  catalog: Pick<CatalogImports, 'snapshot' | 'clientRecord'>;
   contacts: (ids: string[]) => Array<{ id: string; name: string; email: string }>;
+  invoices: Pick<InvoiceTransfer, 'exportProfile' | 'exportSettings' | 'exportInvoices'>;
+  /** The workspace's rate and its members' with their emails and names. */
+  rates: (workspaceId: string) => {
+    workspace: number | null;
+    members: Array<{ userId: string; name: string; email: string; hourlyRate: number | null }>;
+  };
+}
+
+/** The version of the rate records (`workspace`, `member`). */
+const RATE_RECORD_VERSION = 1;
+/** A record's JSON, for the `data` cell. */
+const json = (value: unknown): string => JSON.stringify(value);
+
+/** The issuer profile, the invoicing settings, the workspace's and each member's rate, each as the JSON of its record. */
+function workspaceRecords(deps: ExportDeps, workspaceId: string, rates: ReturnType<ExportDeps['rates']>): string {
+  const empty = (n: number) => Array<string>(n).fill('');
+  const record = (kind: string, data: unknown) => line([kind, ...empty(17), json(data), '']);
+  let text = '';
+  const profile = deps.invoices.exportProfile(workspaceId);
+  if (profile !== null) text += record('profile', { v: 1, profile });
+  const settings = deps.invoices.exportSettings(workspaceId);
+  if (settings !== null) text += record('invoicing', { v: 1, settings });
+  if (rates.workspace !== null) text += record('workspace', { v: RATE_RECORD_VERSION, hourlyRate: rates.workspace });
+  for (const m of rates.members)
+    text += line(['member', '', m.email, m.name, ...empty(14), json({ v: RATE_RECORD_VERSION, hourlyRate: m.hourlyRate }), '']);
+  return text;
+}
+
+/** A workspace's invoices and credit notes as rows: each its record, with the names of the client, projects and members it refers to. */
+function invoiceRecords(
+  deps: ExportDeps,
+  workspaceId: string,
+  names: {
+    clientName: Map<string, string>;
+    projects: Map<string, { name: string; client: string }>;
+    emails: Map<string, { email: string; name: string }>;
+  },
+): { text: string; count: number } {
+  const { clientName, projects, emails } = names;
+  const empty = (n: number) => Array<string>(n).fill('');
+  const invoices = deps.invoices.exportInvoices(workspaceId);
+  const unknownUsers = [...new Set(invoices.flatMap((i) => [i.createdBy, ...i.userIds]).filter((id) => !emails.has(id)))];
+  for (const c of deps.contacts(unknownUsers)) emails.set(c.id, { email: c.email, name: c.name });
+  let text = '';
+  for (const i of invoices) {
+    const author = emails.get(i.createdBy) ?? { email: '', name: '' };
+    const refs = {
+      projects: Object.fromEntries(i.projectIds.flatMap((id) => (projects.has(id) ? [[id, projects.get(id)]] : []))),
+      users: Object.fromEntries(i.userIds.flatMap((id) => (emails.has(id) ? [[id, { email: emails.get(id)?.email }]] : []))),
+    };
+    text += line([
+      'invoice',
+      i.id,
+      author.email,
+      author.name,
+      ...empty(4),
+      clientName.get(i.clientId) ?? '',
+      ...empty(9),
+      json({ ...i.record, refs }),
+      '',
+    ]);
+  }
+  return { text, count: invoices.length };
 }
 
 /**
@@ -125,10 +193,14 @@ export async function* exportChunks(
   const taskName = new Map(catalog.tasks.map((t) => [t.id, t.name]));
   const tagName = new Map(catalog.tags.map((t) => [t.id, t.name]));
   const blank = (n: number) => Array<string>(n).fill('');
-  let text = '';
   // record, id, email, member, start, end, timeZone, description: empty on catalog rows.
   const lead = (record: string) => [record, ...blank(7)];
-  for (const c of catalog.clients) text += line([...lead('client'), c.name, '', '', '', '', '', flag(c.archived), '', '', '']);
+  // The workspace's own records first (an import applies them before the rows that use them).
+  const rates = deps.rates(q.workspaceId);
+  let text = workspaceRecords(deps, q.workspaceId, rates);
+  const emails = new Map(rates.members.map((m) => [m.userId, { email: m.email, name: m.name }]));
+  for (const c of catalog.clients)
+    text += line([...lead('client'), c.name, '', '', '', '', '', flag(c.archived), '', '', '', json(deps.catalog.clientRecord(c)), '']);
   for (const p of catalog.projects) {
     const { client } = projects.get(p.id) as { client: string };
     text += line([
@@ -143,6 +215,8 @@ export async function* exportChunks(
       p.color,
       p.estimateSec === null ? '' : String(p.estimateSec),
       money(p.budgetAmount),
+      '',
+      '',
     ]);
   }
   for (const t of catalog.tasks) {
@@ -159,14 +233,22 @@ export async function* exportChunks(
       '',
       t.estimateSec === null ? '' : String(t.estimateSec),
       '',
+      '',
+      '',
     ]);
   }
-  for (const t of catalog.tags) text += line([...lead('tag'), '', '', '', tagsCell([t.name]), '', '', '', '', '', '']);
+  for (const t of catalog.tags) text += line([...lead('tag'), '', '', '', tagsCell([t.name]), '', '', '', '', '', '', '', '']);
+  // Invoices and credit notes, oldest first, after the catalog (an import finds their client and
+  // projects by name) and before the entries (which name the invoice that holds them).
+  const invoices = invoiceRecords(deps, q.workspaceId, { clientName, projects, emails });
+  text += invoices.text;
   Object.assign(counts, {
     clients: catalog.clients.length,
     projects: catalog.projects.length,
     tasks: catalog.tasks.length,
     tags: catalog.tags.length,
+    members: rates.members.length,
+    invoices: invoices.count,
   });
   yield emit(text);
 
@@ -189,12 +271,12 @@ export async function* exportChunks(
       const project = e.projectId === null ? undefined : projects.get(e.projectId);
       // One line by concatenation (the cells whose text we made ourselves need no quoting):
       // record, id, email, member, start, end, timeZone, description, client, project, task,
-      // tags, billable, hourlyRate, and the catalog's four columns empty.
+      // tags, billable, hourlyRate, the catalog's four columns and data empty, and its invoice.
       text +=
         `entry,${e.id},${csvCell(author.email)},${csvCell(author.name)},${isoOf(e.start)},${isoOf(e.end)},${e.timeZone ?? ''},` +
         `${csvCell(e.description)},${csvCell(project?.client ?? '')},${csvCell(project?.name ?? '')},` +
         `${e.taskId === null ? '' : csvCell(taskName.get(e.taskId) ?? '')},${e.tagIds.length === 0 ? '' : csvCell(tagsCell(e.tagIds.map((id) => tagName.get(id) ?? '').filter((name) => name !== '')))},` +
-        `${e.billable ? 'true' : 'false'},${e.hourlyRate === null ? 'none' : decimalText(e.hourlyRate)},,,,\r\n`;
+        `${e.billable ? 'true' : 'false'},${e.hourlyRate === null ? 'none' : decimalText(e.hourlyRate)},,,,,,${e.invoiceId ?? ''}\r\n`;
     }
     counts.entries += page.length;
     after = (page[page.length - 1] as (typeof page)[number]).position;

@@ -3,6 +3,14 @@ import { PREFIXED_FORMULA_START } from '../../kernel/spreadsheet.js';
 
 export const FORMATS = ['toggl', 'clockify', 'harvest', 'kimai', 'timetrack'] as const;
 export type Format = (typeof FORMATS)[number];
+/** The tools as their users name them. */
+export const FORMAT_NAMES: Record<Format, string> = {
+  toggl: 'Toggl',
+  clockify: 'Clockify',
+  harvest: 'Harvest',
+  kimai: 'Kimai',
+  timetrack: 'timetrack',
+};
 
 /** One row as a format's export writes it, cells still text: the engine reads and checks them. */
 export interface SourceRow {
@@ -37,12 +45,18 @@ export interface SourceRow {
   color: string;
   estimateSec: string;
   budgetAmount: string;
+  /** The timetrack format's record of a table (JSON, versioned): a client's invoicing details, the issuer profile, the invoicing settings, a rate, an invoice. */
+  data: string;
+  /** The timetrack format's entry's invoice: the exported invoice's id. */
+  invoice: string;
 }
 
 /** A header as matched: trimmed, lower-cased, and a currency in parentheses (`Amount (USD)`) set apart. */
 export interface Header {
   keys: string[];
   currency: string | null;
+  /** The header's cells as the file writes them (trimmed): what a refusal names. */
+  cells: string[];
 }
 
 export function readHeader(cells: string[]): Header {
@@ -56,7 +70,22 @@ export function readHeader(cells: string[]): Header {
     }
     return text;
   });
-  return { keys, currency };
+  return { keys, currency, cells: cells.map((cell) => cell.trim()) };
+}
+
+/**
+ * A money column of the format (its amount or rate) that the header writes in a way the importer
+ * cannot read: with something in parentheses that is no currency code (`Amount ()`, `Amount (€)`).
+ * Read as another column, the rows would lose their money in silence; the import refuses instead.
+ */
+export function unreadableMoneyColumn(format: Format, header: Header): { column: string; cell: string; field: 'amount' | 'rate' } | null {
+  for (const field of ['amount', 'rate'] as const) {
+    const key = SPECS[format].columns[field];
+    if (key === undefined || header.keys.includes(key)) continue;
+    const cell = header.cells.find((c) => /^(.*?)\s*\(.*\)$/.exec(c)?.[1]?.toLowerCase() === key);
+    if (cell !== undefined) return { column: columnName(format, field), cell, field };
+  }
+  return null;
 }
 
 interface FormatSpec {
@@ -164,6 +193,8 @@ export const SPECS: Record<Format, FormatSpec> = {
       color: 'color',
       estimateSec: 'estimatesec',
       budgetAmount: 'budgetamount',
+      data: 'data',
+      invoice: 'invoice',
     },
     local: false,
   },
@@ -225,6 +256,8 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
     'color',
     'estimateSec',
     'budgetAmount',
+    'data',
+    'invoice',
   ];
   const positions = fields.map(at);
   const first = index.get('first name') ?? -1;

@@ -68,13 +68,13 @@ select "id", "workspace_id", "format", "file_name", "actor_user_id", "state", "w
 --   SEARCH imports USING INDEX imports_workspace (workspace_id=?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
 
+select "kind", "id" from "import_created" where "import_created"."import_id" = ?;
+--   SEARCH import_created USING COVERING INDEX sqlite_autoindex_import_created_1 (import_id=?)
+
 DELETE FROM "import_fingerprints" WHERE rowid IN (SELECT rowid FROM "import_fingerprints" WHERE "import_fingerprints"."import_id" = ? LIMIT ?);
 --   SEARCH import_fingerprints USING INTEGER PRIMARY KEY (rowid=?)
 --   LIST SUBQUERY 1
 --     SEARCH import_fingerprints USING COVERING INDEX import_fingerprints_import (import_id=?)
-
-select "kind", "id" from "import_created" where "import_created"."import_id" = ?;
---   SEARCH import_created USING COVERING INDEX sqlite_autoindex_import_created_1 (import_id=?)
 
 update "imports" set "state" = ?, "finished_at" = ? where "imports"."id" = ?;
 --   SEARCH imports USING INDEX sqlite_autoindex_imports_1 (id=?)

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { unsafeCharacter } from '../../kernel/input.js';
 import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
-import { type CatalogAttributes, nameKey } from '../catalog/service.js';
+import { type CatalogAttributes, checkClientRecord, nameKey } from '../catalog/service.js';
+import { checkInvoiceRecord, checkProfileRecord, checkSettingsRecord } from '../invoices/service.js';
 import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
 import { columnName, type Format, type SourceRow } from './formats.js';
-import { type FileDecimal, numberOf, parseMoneyCell, rateFromAmount } from './money.js';
+import { amountCents } from '../../kernel/money.js';
+import { centsOf, type FileDecimal, numberOf, parseMoneyCell, rateFromAmount } from './money.js';
 
 export const MAX_DESCRIPTION = 500;
 export const MAX_NAME = 200;
@@ -36,17 +38,40 @@ export interface CheckedRow {
   rateIgnored: boolean;
   /** The file says the entry has no rate (the timetrack format's `none`): none is resolved either. */
   noRate: boolean;
+  /** Where `hourlyRate` comes from: the file's rate, or the rate that gives back the file's amount (null: none from the file). */
+  rateFrom: 'rate' | 'amount' | null;
   timeZone: string | null;
   /** The source's own id of the row (the timetrack format's `id`): its fingerprint. */
   sourceId: string | null;
   /** Set on a catalog row of the timetrack format (`record` client, project, task or tag): no entry, a row of the catalog. */
   catalog: CatalogRecord | null;
+  /** Set on a workspace record of the timetrack format (`record` profile, invoicing, workspace, member, invoice): what it restores. */
+  restore: RestoreRecord | null;
+  /** The entry's invoice in the file (the timetrack format's `invoice`: the exported invoice's id), or null. */
+  invoiceRef: string | null;
+}
+
+/** The workspace records of the timetrack format (decisions 11a): what a workspace owns beyond its catalog and entries. */
+export const RESTORE_KINDS = ['profile', 'invoicing', 'workspace', 'member', 'invoice'] as const;
+export type RestoreKind = (typeof RESTORE_KINDS)[number];
+
+/** A workspace record as read and checked: its kind, its data, the names of fields this version does not know. */
+export interface RestoreRecord {
+  kind: RestoreKind;
+  /** profile: the issuer profile; invoicing: the settings; workspace and member: `{ hourlyRate }`; invoice: its record. */
+  data: Record<string, unknown>;
+  /** Fields of a newer version this one does not know (left out; the result says so). */
+  unknown: string[];
 }
 
 /** A catalog row of the timetrack format: what it is (its names are the row's client, project, task, tags) and its settings. */
 export interface CatalogRecord {
   kind: 'client' | 'project' | 'task' | 'tag';
   attrs: CatalogAttributes;
+  /** A client's invoicing details (its record's values), or null. */
+  details: Record<string, unknown> | null;
+  /** Fields of a newer version this one does not know (left out). */
+  unknown: string[];
 }
 
 const CATALOG_KINDS = ['client', 'project', 'task', 'tag'] as const;
@@ -145,9 +170,7 @@ export function createRowChecker(
   const name = (field: keyof SourceRow, text: string): string => nameOf(refuse, field, text);
 
   return (line: number, row: SourceRow): CheckedRow => {
-    if (format === 'timetrack' && row.record !== '' && row.record.toLowerCase() !== 'entry') {
-      return catalogRecord(refuse, line, row, options.rates);
-    }
+    if (format === 'timetrack' && row.record !== '' && row.record.toLowerCase() !== 'entry') return recordRow(refuse, line, row, options);
     const userKey = options.fixedUser ? '' : userKeyOf(row);
     if (!options.fixedUser && userKey === '') refuse(format === 'harvest' ? 'name' : 'email', 'empty; every row needs its user');
     // A user of the file may become a member (--create-members): their name follows the rules of names.
@@ -171,7 +194,7 @@ export function createRowChecker(
         `${currency}, and the workspace's money is in ${options.currency}: export this row in ${options.currency}, or import it into a workspace in ${currency}`,
       );
     }
-    const { billable, hourlyRate, noRate } = moneyOf(format, refuse, row, start, end);
+    const { billable, hourlyRate, noRate, rateFrom } = moneyOf(format, refuse, row, start, end);
     return {
       line,
       userKey,
@@ -186,10 +209,90 @@ export function createRowChecker(
       hourlyRate: options.rates ? hourlyRate : null,
       rateIgnored: !options.rates && (hourlyRate !== null || noRate),
       noRate: options.rates && noRate,
+      rateFrom: options.rates ? rateFrom : null,
       timeZone: row.timeZone === '' ? (options.zone?.name ?? null) : zoneOf(refuse, row.timeZone),
       sourceId: row.sourceId === '' ? null : row.sourceId,
       catalog: null,
+      restore: null,
+      invoiceRef: row.invoice === '' ? null : row.invoice,
     };
+  };
+}
+
+/** A row of the timetrack format that is no entry: a workspace record, or a catalog row. */
+function recordRow(refuse: Refuse, line: number, row: SourceRow, options: { fixedUser: boolean; rates: boolean }): CheckedRow {
+  if ((RESTORE_KINDS as readonly string[]).includes(row.record.toLowerCase()))
+    return restoreRecord(refuse, line, row, options.fixedUser ? '' : userKeyOf(row));
+  return catalogRecord(refuse, line, row, options.rates);
+}
+
+/** A row's `data` cell as JSON, or a refusal naming it. */
+function dataOf(refuse: Refuse, row: SourceRow): Record<string, unknown> {
+  if (row.data === '') return refuse('data', `empty; a ${row.record} row carries its record there`);
+  try {
+    const data = JSON.parse(row.data) as unknown;
+    if (typeof data === 'object' && data !== null && !Array.isArray(data)) return data as Record<string, unknown>;
+  } catch {
+    // refused below
+  }
+  return refuse('data', `not a JSON object, as the export writes a ${row.record} row's record`);
+}
+
+/** A rate record (`workspace`, `member`): version 1 and a rate or null. */
+function rateRecord(refuse: Refuse, data: Record<string, unknown>): Record<string, unknown> {
+  if (data.v !== 1) refuse('data', `a rate record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  const rate = data.hourlyRate;
+  if (rate !== null && (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > MAX_RATE))
+    refuse('data', `hourlyRate ${JSON.stringify(rate)} is not a rate (a number from 0 to 1,000,000,000, or null)`);
+  return { hourlyRate: rate };
+}
+
+/**
+ * A workspace record of the timetrack format (its export writes them before the catalog): the
+ * issuer profile, the invoicing settings, the workspace's and each member's rate, each invoice
+ * (by its exported id, its client's name and its author's email). Checked here, before any write.
+ */
+function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: string): CheckedRow {
+  const kind = row.record.toLowerCase() as RestoreKind;
+  const data = dataOf(refuse, row);
+  let checked: Record<string, unknown> = data;
+  let unknown: string[] = [];
+  try {
+    if (kind === 'profile') checked = checkProfileRecord(data);
+    else if (kind === 'invoicing') checked = checkSettingsRecord(data);
+    else if (kind === 'workspace' || kind === 'member') checked = rateRecord(refuse, data);
+    else unknown = checkInvoiceRecord(data).map((key) => `invoices.${key}`);
+  } catch (error) {
+    if (error instanceof RowRefusal) throw error;
+    return refuse('data', (error as Error).message);
+  }
+  if ((kind === 'member' || kind === 'invoice') && row.email === '' && userKey !== '')
+    refuse('email', `empty; a ${kind} row names its member`);
+  if (kind === 'invoice') {
+    if (row.sourceId === '') refuse('sourceId', 'empty; an invoice row carries its id (its entries name it)');
+    if (row.client.trim() === '') refuse('client', 'empty; an invoice row names its client');
+    nameOf(refuse, 'client', row.client);
+  }
+  return {
+    line,
+    userKey: kind === 'member' || kind === 'invoice' ? userKey : '',
+    start: 0,
+    end: 0,
+    description: '',
+    client: kind === 'invoice' ? row.client : '',
+    project: '',
+    task: '',
+    tags: [],
+    billable: null,
+    hourlyRate: null,
+    rateIgnored: false,
+    noRate: false,
+    rateFrom: null,
+    timeZone: null,
+    sourceId: row.sourceId === '' ? null : row.sourceId,
+    catalog: null,
+    restore: { kind, data: checked, unknown },
+    invoiceRef: null,
   };
 }
 
@@ -247,6 +350,18 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
     if (n > max) refuse(field, `${row[field]} is above the largest ${field === 'rate' ? 'rate' : 'budget'} (${max.toLocaleString('en')})`);
     return n;
   };
+  let details: Record<string, unknown> | null = null;
+  let unknown: string[] = [];
+  if (kind === 'client' && row.data !== '') {
+    try {
+      const read = checkClientRecord(dataOf(refuse, row));
+      details = read.values;
+      unknown = read.unknown.map((key) => `clients.${key}`);
+    } catch (error) {
+      if (error instanceof RowRefusal) throw error;
+      refuse('data', (error as Error).message);
+    }
+  }
   const attrs: CatalogAttributes = {};
   if (kind !== 'tag') {
     const archived = bool('archived');
@@ -289,9 +404,12 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
     hourlyRate: null,
     rateIgnored,
     noRate: false,
+    rateFrom: null,
     timeZone: null,
     sourceId: null,
-    catalog: { kind, attrs },
+    catalog: { kind, attrs, details, unknown },
+    restore: null,
+    invoiceRef: null,
   };
 }
 
@@ -310,8 +428,8 @@ function money(refuse: Refuse, field: 'rate' | 'amount', text: string): FileDeci
  * The row's billable flag and rate (decisions §10, and what each format does when it lacks a
  * column: docs/importing.md). The flag is the file's; without one, an amount says it (more
  * than 0: billable), Kimai's rows are billable (as in Kimai), and a row with a rate is billable;
- * else the project's default. A billable row with an amount and no rate takes the rate that
- * gives back the amount.
+ * else the project's default. A billable row's amount is what it earned, and wins (issue 45): it
+ * takes the rate that gives the amount back, unless the file's rate gives it back already.
  */
 function moneyOf(
   format: Format,
@@ -319,7 +437,7 @@ function moneyOf(
   row: SourceRow,
   start: number,
   end: number,
-): { billable: boolean | null; hourlyRate: number | null; noRate: boolean } {
+): { billable: boolean | null; hourlyRate: number | null; noRate: boolean; rateFrom: 'rate' | 'amount' | null } {
   let billable: boolean | null = null;
   if (row.billable !== '') {
     const value = BOOLEANS[row.billable.toLowerCase()];
@@ -337,11 +455,20 @@ function moneyOf(
     else if (hourlyRate !== null && hourlyRate > 0) billable = true;
   }
   const seconds = secondsBetween(start, end);
-  if (hourlyRate === null && billable === true && amount !== null && seconds > 0) hourlyRate = rateFromAmount(amount, seconds);
-  if (hourlyRate !== null && hourlyRate > MAX_RATE) {
-    refuse(rateCell === null ? 'amount' : 'rate', `the rate ${hourlyRate} is above the largest rate (1,000,000,000)`);
+  let rateFrom: 'rate' | 'amount' | null = hourlyRate === null ? null : 'rate';
+  if (
+    billable === true &&
+    amount !== null &&
+    seconds > 0 &&
+    (hourlyRate === null || amountCents(true, hourlyRate, seconds) !== centsOf(amount))
+  ) {
+    hourlyRate = rateFromAmount(amount, seconds);
+    rateFrom = 'amount';
   }
-  return { billable, hourlyRate, noRate };
+  if (hourlyRate !== null && hourlyRate > MAX_RATE) {
+    refuse(rateFrom === 'amount' ? 'amount' : 'rate', `the rate ${hourlyRate} is above the largest rate (1,000,000,000)`);
+  }
+  return { billable, hourlyRate, noRate, rateFrom };
 }
 
 /**

@@ -45,12 +45,16 @@ export const importFingerprints = sqliteTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.fingerprint] }), index('import_fingerprints_import').on(t.importId)],
 );
 
-/** The catalog rows and accounts an import created (its undo deletes those nothing references any more). */
+/**
+ * The catalog rows, accounts and invoices an import created, and the invoice numbers it restored
+ * (its undo deletes the invoices, and the rest that nothing references any more; the numbers tell
+ * it whether the workspace gave numbers after them).
+ */
 export const importCreated = sqliteTable(
   'import_created',
   {
     importId: text('import_id').notNull(),
-    kind: text('kind', { enum: ['client', 'project', 'task', 'tag', 'user'] }).notNull(),
+    kind: text('kind', { enum: ['client', 'project', 'task', 'tag', 'user', 'invoice', 'number'] }).notNull(),
     id: text('id').notNull(),
   },
   (t) => [primaryKey({ columns: [t.importId, t.kind, t.id] })],

@@ -22,7 +22,7 @@ export interface WorkspaceExport {
   counts: ExportCounts;
   fileName: string;
 }
-export { createdInWords } from './views.js';
+export { createdInWords, restoredInWords } from './views.js';
 
 /** A running import whose process has written nothing for this long is taken for dead (its pid may be reused). */
 const STALE_MS = 10 * 60_000;
@@ -136,9 +136,15 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
       const from = q.from ? parseRangeBound(q.from, 'from', false) : EARLIEST_INSTANT;
       const to = q.to ? parseRangeBound(q.to, 'to', true) : LATEST_INSTANT;
       if (from >= to) throw importErrors.range();
-      const counts: ExportCounts = { entries: 0, clients: 0, projects: 0, tasks: 0, tags: 0, bytes: 0 };
+      const counts: ExportCounts = { entries: 0, clients: 0, projects: 0, tasks: 0, tags: 0, members: 0, invoices: 0, bytes: 0 };
       const chunks = exportChunks(
-        { entries: deps.entries, catalog: deps.catalog, contacts: deps.accounts.userContacts },
+        {
+          entries: deps.entries,
+          catalog: deps.catalog,
+          contacts: deps.accounts.userContacts,
+          invoices: deps.invoices,
+          rates: deps.accounts.exportRates,
+        },
         { workspaceId: q.workspaceId, from, to, currency: deps.accounts.currency(q.workspaceId) },
         counts,
       );
@@ -164,14 +170,13 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
     /**
      * Undoes a finished import: its entries deleted (entry.deleted to subscribers when it sent
      * entry.created), the catalog rows it created that nothing references any more, its
-     * fingerprints (its rows count as not imported). Refused, naming them, when any entry is
-     * invoiced since.
+     * fingerprints (its rows count as not imported), the invoices it restored with their numbers.
+     * Refused, naming them, when any entry is invoiced since.
      */
     async undo(principal: Principal, id: string): Promise<{ importId: string; deleted: number }> {
       const row = visible(principal, id);
       if (row.state !== 'done') throw importErrors.notUndoable(id, row.state);
-      const invoiced = deps.entries.invoiced(id);
-      if (invoiced.length > 0) throw importErrors.invoiced(id, invoiced);
+      engine.checkUndo(id, row.workspaceId);
       // Stopped midway (killed), it stays `done` with some entries gone: undo again finishes it.
       const deleted = await engine.cleanUp(contextOf(row, eventActor(principal)));
       write(() => repo.update(id, { state: 'undone', finishedAt: clock.now() }));

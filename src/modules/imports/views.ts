@@ -49,3 +49,17 @@ export function createdInWords(created: { clients: number; projects: number; tas
     .filter(Boolean)
     .join(', ');
 }
+
+/** What an import restored of a workspace's export (decisions 11a), in words; empty when nothing. */
+export function restoredInWords(restored: { profile: number; invoicing: number; rates: number; invoices: number } | undefined): string {
+  if (!restored) return '';
+  const n = (count: number, one: string) => `${count.toLocaleString('en')} ${one}${count === 1 ? '' : 's'}`;
+  return [
+    restored.profile > 0 && 'the issuer profile',
+    restored.invoicing > 0 && 'the invoicing settings',
+    restored.rates > 0 && n(restored.rates, 'rate'),
+    restored.invoices > 0 && n(restored.invoices, 'invoice'),
+  ]
+    .filter(Boolean)
+    .join(', ');
+}

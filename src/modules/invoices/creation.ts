@@ -9,14 +9,16 @@ import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
 import { checkLineCount, LINE_GROUPINGS, linesOf } from './lines.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicingSettings } from './settings.js';
-import { breakdown, treatment } from './tax.js';
+import { breakdown, type MissingTaxSetting, treatment } from './tax.js';
 
-/** What a new invoice is made of: the client, the range (UTC days, inclusive), the grouping and a note. */
+/** What a new invoice is made of: the client, the range (whole days of the creating member's zone, inclusive), the grouping and a note. */
 export interface DraftInput {
   workspaceId: string;
   clientId: string;
   from: string;
   to: string;
+  /** The zone the range's days are read in, over the creating member's own (their Profile's, else the server's). */
+  timeZone?: string;
   /** How entries become lines (default `project`). */
   groupBy?: LineGrouping;
   /** Free text printed on the invoice (BT-22). */
@@ -28,6 +30,8 @@ export interface Draft {
   currency: string;
   from: string;
   to: string;
+  /** The zone whose days `from` and `to` are (the invoice keeps it). */
+  timeZone: string;
   language: DocumentLanguage;
   note: string | null;
   issuer: Record<string, unknown> | null;
@@ -40,12 +44,21 @@ export interface Draft {
   grossTotal: number;
   /** How many entries it takes (they get its id). */
   entryCount: number;
+  /** The tax settings it lacks (its lines show them "not set"; issuing refuses until they are set). */
+  missingTax: MissingTaxSetting[];
 }
 
-/** The checked input: the days as instants, the grouping and the note. */
-export function checkDraftInput(input: DraftInput): { fromMs: number; toMs: number; groupBy: LineGrouping; note: string | null } {
-  const fromMs = dayStart(input.from, 'from');
-  const toMs = dayEnd(input.to, 'to');
+/**
+ * The checked input: the days as instants in `zone` (the first instant of `from` to the first of
+ * the day after `to`, as the member's Reports read a range: 23- and 25-hour days included), the
+ * grouping and the note.
+ */
+export function checkDraftInput(
+  input: DraftInput,
+  zone = 'UTC',
+): { fromMs: number; toMs: number; groupBy: LineGrouping; note: string | null } {
+  const fromMs = dayStart(input.from, 'from', zone);
+  const toMs = dayEnd(input.to, 'to', zone);
   if (fromMs >= toMs) throw errors.invalid(`from (${input.from}) must not be after to (${input.to}).`);
   const groupBy = input.groupBy ?? 'project';
   if (!LINE_GROUPINGS.includes(groupBy))
@@ -55,7 +68,7 @@ export function checkDraftInput(input: DraftInput): { fromMs: number; toMs: numb
   return { fromMs, toMs, groupBy, note };
 }
 
-const dayOf = (ms: number) => DateTime.fromMillis(ms, { zone: 'UTC' }).toISODate() as string;
+const dayOf = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISODate() as string;
 
 /**
  * The invoice a creation would make, read from the other modules (inside the creation's write, or
@@ -67,9 +80,10 @@ export function draftOf(
   settings: InvoicingSettings,
   input: DraftInput,
   currency: string,
+  zone: string,
 ): { draft: Draft; query: Invoiceable } {
   const { workspaceId, clientId } = input;
-  const { fromMs, toMs, groupBy, note } = checkDraftInput(input);
+  const { fromMs, toMs, groupBy, note } = checkDraftInput(input, zone);
   let client: Record<string, unknown> & { id: string };
   try {
     client = ports.client(workspaceId, clientId);
@@ -88,8 +102,8 @@ export function draftOf(
   if (entryCount === 0)
     throw invalidAt(
       'from',
-      `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
-      `This client has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (UTC days, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
+      `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (days in ${zone}, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
+      `This client has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (days in ${zone}, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
     );
   const unrated =
     groupBy === 'entry'
@@ -98,7 +112,7 @@ export function draftOf(
   if (unrated > 0) {
     const named = ports.unratedInvoiceable(query, 5);
     const labels = new Map(ports.projectLabels(workspaceId, [...new Set(named.map((e) => e.projectId))]).map((p) => [p.id, p.name]));
-    const list = named.map((e) => `${e.id} (${dayOf(e.startAt)}, ${labels.get(e.projectId) ?? e.projectId})`).join(', ');
+    const list = named.map((e) => `${e.id} (${dayOf(e.startAt, zone)}, ${labels.get(e.projectId) ?? e.projectId})`).join(', ');
     throw invalidAt(
       'from',
       `${unrated === 1 ? 'A billable entry' : `${unrated} billable entries`} in this range ${unrated === 1 ? 'has' : 'have'} no hourly rate, so the invoice cannot price ${unrated === 1 ? 'it' : 'them'}: ${list}${unrated > named.length ? ', …' : ''}. An entry keeps the rate it was written with: set a rate on its task, project or member (or the workspace's), then change the entry's project or task so it takes the rate, or mark it non-billable; then make the invoice again.`,
@@ -106,6 +120,7 @@ export function draftOf(
   }
   const profile = ports.businessProfile(workspaceId);
   const smallBusiness = profile?.smallBusiness === true;
+  // A draft needs no tax settings (decisions 11a): what is not set yet shows "not set" and counts no tax.
   const tax = treatment(
     settings,
     smallBusiness,
@@ -115,7 +130,6 @@ export function draftOf(
       exemptionReasonCode: (client.exemptionReasonCode as string | null) ?? null,
     },
     settings.language,
-    `timetrack workspace invoicing ${workspaceId}`,
   );
   const projectIds = [...new Set((groupBy === 'entry' ? entries : groups).map((g) => g.projectId))];
   const taskIds = groupBy === 'task' ? [...new Set(groups.flatMap((g) => (g.taskId === null ? [] : [g.taskId])))] : [];
@@ -125,10 +139,15 @@ export function draftOf(
     tasks: new Map(ports.taskNames(workspaceId, taskIds).map((t) => [t.id, t.name])),
     members: new Map(ports.userNames(memberIds).map((u) => [u.id, u.name])),
   };
-  const lines = linesOf(groupBy, groups, entries, names, { from: input.from, to: input.to, language: settings.language }).map((line) => ({
+  const lines = linesOf(groupBy, groups, entries, names, {
+    from: input.from,
+    to: input.to,
+    language: settings.language,
+    timeZone: zone,
+  }).map((line) => ({
     ...line,
     taxCategory: tax.category,
-    taxRate: tax.rate,
+    ...(tax.rate === null ? {} : { taxRate: tax.rate }),
   }));
   checkLineCount(lines.length, groupBy);
   const taxBreakdown = breakdown(lines, () => tax);
@@ -140,6 +159,7 @@ export function draftOf(
       currency,
       from: input.from,
       to: input.to,
+      timeZone: zone,
       language: settings.language,
       note,
       issuer: profile === null ? null : partyOf(ISSUER_FIELDS, profile),
@@ -151,6 +171,7 @@ export function draftOf(
       taxTotal: fromCents(taxCents),
       grossTotal: fromCents(netCents + taxCents),
       entryCount,
+      missingTax: tax.missing,
     },
   };
 }

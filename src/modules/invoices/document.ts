@@ -61,6 +61,8 @@ export interface InvoiceDocument {
   /** The service period (BT-73/BT-74): the invoiced range's first and last day. */
   from: string;
   to: string;
+  /** The IANA zone whose days `from` and `to` are: the creating member's (decisions 11a); `UTC` on invoices made before. */
+  timeZone: string;
   issuer: IssuerParty | null;
   recipient: RecipientParty | null;
   lines: InvoiceDocumentLine[];

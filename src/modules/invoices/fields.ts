@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
+import { checkBic, checkIban, checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import type { InvoiceDocumentLine } from './document.js';
 import { breakdown } from './tax.js';
@@ -12,7 +13,21 @@ type Schemas = components['schemas'];
  */
 
 /** How a text value given for a field is read (a blank value is null for every kind). */
-export type Kind = 'text' | 'lines' | 'country' | 'email' | 'days' | 'boolean' | 'percent' | 'category' | 'vatex' | 'icd' | 'currency';
+export type Kind =
+  | 'text'
+  | 'lines'
+  | 'country'
+  | 'email'
+  | 'days'
+  | 'boolean'
+  | 'percent'
+  | 'category'
+  | 'vatex'
+  | 'iban'
+  | 'bic'
+  | 'vatId'
+  | 'icd'
+  | 'currency';
 export type Fields = Record<string, Kind>;
 
 export const ISSUER_FIELDS = {
@@ -28,7 +43,7 @@ export const ISSUER_FIELDS = {
   paymentDetails: 'text',
   paymentTermsDays: 'days',
   invoiceFooter: 'text',
-  vatId: 'text',
+  vatId: 'vatId',
   taxNumber: 'text',
   registrationNumber: 'text',
   sellerIdentifier: 'text',
@@ -36,8 +51,8 @@ export const ISSUER_FIELDS = {
   contactName: 'text',
   electronicAddress: 'text',
   electronicAddressScheme: 'text',
-  iban: 'text',
-  bic: 'text',
+  iban: 'iban',
+  bic: 'bic',
   bankName: 'text',
   accountHolder: 'text',
   smallBusiness: 'boolean',
@@ -54,7 +69,7 @@ export const RECIPIENT_FIELDS = {
   taxId: 'text',
   email: 'email',
   reference: 'text',
-  vatId: 'text',
+  vatId: 'vatId',
   electronicAddress: 'text',
   electronicAddressScheme: 'text',
 } as const satisfies Record<keyof Schemas['RecipientParty'], Kind>;
@@ -112,6 +127,12 @@ export function parseValue(kind: Kind, raw: string, what: string): unknown {
       return requireTaxCategory(text, what);
     case 'vatex':
       return requireVatexCode(text, what);
+    case 'iban':
+      return checkIban(text, what);
+    case 'bic':
+      return checkBic(text, what);
+    case 'vatId':
+      return checkVatId(text, what);
     case 'icd':
       if (!isIcdCode(text))
         throw bad('an ISO 6523 ICD code of EN 16931 (four digits, 0002 to 0248, such as 0088 for a GLN or 0060 for a D-U-N-S number)');
@@ -156,6 +177,23 @@ export function checkValue(kind: Kind, value: unknown, what: string): unknown {
       if (typeof value !== 'string') throw bad('text');
       return parseValue(kind, value, what);
   }
+}
+
+/**
+ * A party's electronic address checked against its scheme (a Peppol participant identifier:
+ * `checkParticipantId`), when the change touched either; `prefix` names the fields as the caller
+ * knows them (`issuer.` in a fill). Values stored before the check are not checked again.
+ */
+export function checkElectronicAddress(party: Record<string, unknown>, touched: Iterable<string>, prefix = ''): void {
+  const keys = [...touched];
+  if (!keys.some((key) => key === `${prefix}electronicAddress` || key === `${prefix}electronicAddressScheme`)) return;
+  const address = party.electronicAddress;
+  const scheme = party.electronicAddressScheme;
+  if (typeof address !== 'string' || address.trim() === '') return;
+  checkParticipantId(address, typeof scheme === 'string' && scheme.trim() !== '' ? scheme : null, {
+    address: `${prefix}electronicAddress`,
+    scheme: `${prefix}electronicAddressScheme`,
+  });
 }
 
 /** A party with every field of `fields`; blank, empty and missing values are null. */
@@ -245,6 +283,10 @@ export function applyFill(doc: Doc, assignments: ReadonlyArray<[path: string, va
     if (value === null) throw invalid(`${path}: a fill adds a value; a blank one adds nothing.`);
     holder[key] = value;
     set[path] = value;
+  }
+  for (const party of ['issuer', 'recipient'] as const) {
+    const holder = doc[party];
+    if (holder) checkElectronicAddress(holder, Object.keys(set), `${party}.`);
   }
   return set;
 }

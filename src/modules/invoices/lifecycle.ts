@@ -8,9 +8,11 @@ import { vatCurrencyOfIssue } from './currency.js';
 import { invoiceErrors as errors } from './errors.js';
 import { applyFill, type Doc } from './fields.js';
 import { createNumbering } from './numbering.js';
+import type { InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
-import { addDays, paymentTerms } from './tax.js';
+import { settingsOf } from './settings.js';
+import { addDays, paymentTerms, taxAtIssue } from './tax.js';
 import { view } from './views.js';
 
 type InvoiceStatus = components['schemas']['InvoiceStatus'];
@@ -78,6 +80,29 @@ function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, act
   });
 }
 
+/** A draft made without tax settings takes them when issued (decisions 11a): its completed lines and breakdown, or null; refuses naming what is missing. */
+function completeTax(repo: InvoicesRepository, ports: InvoicePorts, row: InvoiceRow) {
+  const extras = JSON.parse(row.extras) as { taxBreakdown?: TaxBreakdownRow[] };
+  const client = ports.client(row.workspaceId, row.clientId);
+  return taxAtIssue(
+    {
+      workspaceId: row.workspaceId,
+      lines: JSON.parse(row.lines) as InvoiceDocumentLine[],
+      taxBreakdown: extras.taxBreakdown ?? [],
+      language: row.language,
+    },
+    {
+      settings: settingsOf(repo.settings(row.workspaceId)),
+      smallBusiness: ports.businessProfile(row.workspaceId)?.smallBusiness === true,
+      client: {
+        taxCategory: (client.taxCategory as string | null) ?? null,
+        exemptionReason: (client.exemptionReason as string | null) ?? null,
+        exemptionReasonCode: (client.exemptionReasonCode as string | null) ?? null,
+      },
+    },
+  );
+}
+
 /**
  * What happens to an invoice after it is made: issuing (its number and dates), paid, void (an
  * issued one with its credit note) and e-invoice fills. Each is one write, with its event.
@@ -116,14 +141,18 @@ export function createLifecycle({
           requireOwner(principal, current.workspaceId, 'issue invoices', () => errors.notFound(id));
           const acting = actingMember(principal, current.workspaceId, options.userId);
           refuseMove(current, 'sent');
+          const taxed = completeTax(repo, ports, current);
           const issueDate = moveDate(acting.userId, options.date, 'issue date');
           const number = nextNumber(current, issueDate, 'invoice');
           const issuer = JSON.parse(current.issuer ?? 'null') as { paymentTermsDays?: number | null } | null;
           const days = issuer?.paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS;
           const dueDate = addDays(issueDate, days);
-          const vatCurrency = vatCurrencyOfIssue(current, issuer, options.exchangeRate);
-          const extras = { ...JSON.parse(current.extras), paymentTerms: paymentTerms(days, dueDate, current.language), ...vatCurrency };
+          // The VAT in the issuer's VAT currency is that of the breakdown as issued (a draft without tax settings completed now).
+          const taxedExtras = { ...JSON.parse(current.extras), ...(taxed ? { taxBreakdown: taxed.taxBreakdown } : {}) };
+          const vatCurrency = vatCurrencyOfIssue({ ...current, extras: JSON.stringify(taxedExtras) }, issuer, options.exchangeRate);
+          const extras = { ...taxedExtras, paymentTerms: paymentTerms(days, dueDate, current.language), ...vatCurrency };
           const row = repo.update(id, {
+            ...(taxed ? { lines: JSON.stringify(taxed.lines) } : {}),
             status: 'sent',
             number,
             issueDate,

@@ -69,22 +69,17 @@ export interface Names {
 }
 
 /**
- * The calendar day of each entry's start in its own zone (UTC without one). The zone's offsets
- * over the entries' span are found once per zone (kernel/local-days: a few luxon calls a month),
+ * The calendar day of each entry's start in the invoice's zone (the creating member's, whose days
+ * the range is: decisions 11a), so every line's day lies in the service period. The zone's
+ * offsets over the entries' span are found once (kernel/local-days: a few luxon calls a month),
  * not per entry: luxon for each of 20,000 entries cost a third of a second.
  */
-function startDays(entries: readonly TimeEntry[]): (entry: TimeEntry) => string {
+function startDays(entries: readonly TimeEntry[], zone: string): (entry: TimeEntry) => string {
   const first = entries[0]?.startAt ?? 0;
   const last = entries.reduce((max, e) => Math.max(max, e.startAt), first);
-  const zones = new Map<string, OffsetStretch[]>();
+  if (zone === 'UTC') return (entry) => new Date(entry.startAt).toISOString().slice(0, 10);
+  const stretches = offsetStretches(first, last + 1, zone);
   return (entry) => {
-    const zone = entry.timeZone;
-    if (zone === null || zone === 'UTC') return new Date(entry.startAt).toISOString().slice(0, 10);
-    let stretches = zones.get(zone);
-    if (!stretches) {
-      stretches = offsetStretches(first, last + 1, zone);
-      zones.set(zone, stretches);
-    }
     let offset = (stretches[0] as OffsetStretch).offsetMs;
     for (const stretch of stretches) if (stretch.from <= entry.startAt) offset = stretch.offsetMs;
     return new Date(entry.startAt + offset).toISOString().slice(0, 10);
@@ -112,12 +107,12 @@ export function linesOf(
   groups: readonly TimeGroup[],
   entries: readonly TimeEntry[],
   names: Names,
-  period: { from: string; to: string; language: DocumentLanguage },
+  period: { from: string; to: string; language: DocumentLanguage; timeZone: string },
 ): InvoiceDocumentLine[] {
   const project = (id: string) => names.projects.get(id) ?? id;
   if (grouping === 'entry') {
     // The entries come in the order of their start (then id), as the invoice lists them.
-    const dayOf = startDays(entries);
+    const dayOf = startDays(entries, period.timeZone);
     return entries.map((e) => ({
       description: `${lineDate(dayOf(e), period.language)} ${e.description.trim() === '' ? project(e.projectId) : e.description.trim()}`,
       projectId: e.projectId,

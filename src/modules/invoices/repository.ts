@@ -57,6 +57,27 @@ export function createInvoicesRepository(db: Db) {
       db.insert(invoiceNumbers).values(values).run();
     },
 
+    /** Every number a workspace issued, oldest first (a workspace's export carries them with their invoices). */
+    numbersOf: (workspaceId: string): Array<typeof invoiceNumbers.$inferSelect> =>
+      db
+        .select()
+        .from(invoiceNumbers)
+        .where(eq(invoiceNumbers.workspaceId, workspaceId))
+        .orderBy(invoiceNumbers.issueDate, invoiceNumbers.createdAt)
+        .all(),
+    /** Whether the workspace issued this number already (an import's check before it restores one). */
+    numberTaken: (workspaceId: string, number: string): boolean =>
+      db
+        .select({ number: invoiceNumbers.number })
+        .from(invoiceNumbers)
+        .where(and(eq(invoiceNumbers.workspaceId, workspaceId), eq(invoiceNumbers.number, number)))
+        .get() !== undefined,
+    /** Deletes an invoice, its numbers and its sends (the undo of the import that restored it). */
+    deleteRestored: (id: string): void => {
+      db.delete(invoiceSends).where(eq(invoiceSends.invoiceId, id)).run();
+      db.delete(invoiceNumbers).where(eq(invoiceNumbers.invoiceId, id)).run();
+      db.delete(invoices).where(eq(invoices.id, id)).run();
+    },
     /** Records a send by mail (in the write that queues its message). */
     insertSend: (values: typeof invoiceSends.$inferInsert): void => {
       db.insert(invoiceSends).values(values).run();

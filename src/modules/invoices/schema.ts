@@ -22,6 +22,8 @@ export const invoices = sqliteTable(
     /** The invoiced range, calendar days (inclusive). */
     fromDay: text('from_day').notNull(),
     toDay: text('to_day').notNull(),
+    /** The zone whose days the range is: the creating member's (decisions 11a); older invoices were read in UTC days. */
+    timeZone: text('time_zone').notNull().default('UTC'),
     /** JSON: the issuer party (workspace business profile) or null. */
     issuer: text('issuer'),
     /** JSON: the recipient party (the client) or null. */

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import { canonicalTimeZone } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
@@ -8,11 +9,12 @@ import { renderDocument } from './documents/index.js';
 import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creation.js';
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
-import { checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
+import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { createSending } from './mailing.js';
 import { createPublishing } from './publishing.js';
 import { createNumbering } from './numbering.js';
+import { createInvoiceTransfer } from './transfer.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
 import { applySettings, type InvoicingSettings, type SettingsPatch, settingsOf } from './settings.js';
@@ -46,6 +48,14 @@ export { DocumentNotReady, type DocumentState, type MadeDocument } from './publi
 export { readsInvoices, type InvoiceReader } from './access.js';
 export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
+export {
+  checkInvoiceRecord,
+  checkProfileRecord,
+  checkSettingsRecord,
+  type ExportedInvoice,
+  type InvoiceReferences,
+  type InvoiceTransfer,
+} from './transfer.js';
 
 const invalid = errors.invalid;
 /** A JSON column value; null stays SQL NULL. */
@@ -103,6 +113,36 @@ function settingsMethods(
 }
 
 /**
+ * What a creation (or its preview) makes, for the acting member: the draft of their days (their
+ * zone, or the one given: decisions 11a) in their currency, with the query of its entries.
+ */
+function createDrafting({
+  repo,
+  ports,
+  access,
+  defaultTimeZone,
+}: {
+  repo: InvoicesRepository;
+  ports: InvoicePorts;
+  access: Access;
+  defaultTimeZone: string;
+}) {
+  /** Whose days an invoice's range is: the zone given, else the acting member's (their Profile's), else the server's. */
+  const zoneOf = (userId: string, given: string | undefined): string =>
+    given === undefined ? (ports.timeZoneOf(userId) ?? defaultTimeZone) : canonicalTimeZone(given, 'timeZone');
+  return {
+    draftFor(principal: Principal, input: InvoiceInput) {
+      ports.requireWorkspace(input.workspaceId);
+      const acting = access.actingMember(principal, input.workspaceId, input.userId);
+      const member = ports.membership(input.workspaceId, acting.userId);
+      if (!member) throw errors.memberNotFound(input.workspaceId, acting.userId);
+      const zone = zoneOf(acting.userId, input.timeZone);
+      return { acting, ...draftOf(ports, settingsOf(repo.settings(input.workspaceId)), input, member.currency, zone) };
+    },
+  };
+}
+
+/**
  * Invoices (decisions §11): made from a client's billable, completed, un-invoiced entries; issued
  * with a number of the workspace's series and a date; paid; voided (an issued one with its credit
  * note); their documents made and mailed. Owners create, issue, mark paid, void, fill and send;
@@ -128,8 +168,9 @@ export function createInvoicesService({
   render?: DocumentRenderer;
 }) {
   const access = createAccess({ repo, ports });
-  const { mayRead, requireOwner, actingMember, findInvoice } = access;
+  const { mayRead, requireOwner, findInvoice } = access;
   const lifecycle = createLifecycle({ repo, ports, clock, write, access, defaultTimeZone });
+  const drafting = createDrafting({ repo, ports, access, defaultTimeZone });
 
   const service = {
     /**
@@ -148,6 +189,7 @@ export function createInvoicesService({
           if (value === null) delete profile[field];
           else profile[field] = value;
         }
+        checkElectronicAddress(profile, Object.keys(patch));
         // A profile with every field cleared is no profile: invoices get issuer null.
         ports.storeBusinessProfile(workspaceId, Object.keys(profile).length === 0 ? null : profile);
         return { id: workspaceId };
@@ -176,16 +218,12 @@ export function createInvoicesService({
     preview(principal: Principal, input: InvoiceInput): InvoicePreview {
       requireOwner(principal, input.workspaceId, 'make invoices', () => errors.hidden(input.workspaceId));
       checkDraftInput(input);
-      ports.requireWorkspace(input.workspaceId);
-      const acting = actingMember(principal, input.workspaceId, input.userId);
-      const member = ports.membership(input.workspaceId, acting.userId);
-      if (!member) throw errors.memberNotFound(input.workspaceId, acting.userId);
-      return draftOf(ports, settingsOf(repo.settings(input.workspaceId)), input, member.currency).draft;
+      return drafting.draftFor(principal, input).draft;
     },
 
     /**
-     * Invoices a client's billable, completed, un-invoiced entries that start in [from, to] (UTC
-     * days): its entries get its id, its parties, lines, tax and totals are fixed, invoice.created
+     * Invoices a client's billable, completed, un-invoiced entries that start in [from, to], whole
+     * days of the acting member's zone (or the one given; the invoice keeps it): its entries get its id, its parties, lines, tax and totals are fixed, invoice.created
      * is recorded; all in one write.
      */
     create(principal: Principal, input: InvoiceInput): { id: string } {
@@ -193,11 +231,7 @@ export function createInvoicesService({
       requireOwner(principal, workspaceId, 'make invoices', () => errors.hidden(workspaceId));
       checkDraftInput(input);
       return write((record) => {
-        ports.requireWorkspace(workspaceId);
-        const acting = actingMember(principal, workspaceId, input.userId);
-        const member = ports.membership(workspaceId, acting.userId);
-        if (!member) throw errors.memberNotFound(workspaceId, acting.userId);
-        const { draft, query } = draftOf(ports, settingsOf(repo.settings(workspaceId)), input, member.currency);
+        const { acting, draft, query } = drafting.draftFor(principal, input);
         const id = newId('inv');
         const now = clock.now();
         ports.markInvoiced(query, id);
@@ -209,6 +243,7 @@ export function createInvoicesService({
           currency: draft.currency,
           fromDay: draft.from,
           toDay: draft.to,
+          timeZone: draft.timeZone,
           issuer: json(draft.issuer),
           recipient: json(draft.recipient),
           lines: JSON.stringify(draft.lines),
@@ -239,6 +274,8 @@ export function createInvoicesService({
     ...createPublishing({ access, render }),
     // Sending an issued invoice or a credit note by mail (owners): checked, its documents made, queued and recorded.
     ...createSending({ repo, ports, write, access, render, clock }),
+    /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */
+    imports: createInvoiceTransfer({ repo, ports, clock }),
   };
   return service;
 }

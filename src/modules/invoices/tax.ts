@@ -9,12 +9,23 @@ import type { InvoicingSettings } from './settings.js';
  * The tax of an invoice (decisions §11) and the sentences it carries, in its language. Pure.
  */
 
-/** What one invoice's lines carry: the category, the rate and, for a category without VAT, why. */
+/** What one invoice's lines carry: the category, the rate (null: not set yet) and, for a category without VAT, why. */
 export interface TaxTreatment {
   category: TaxCategoryCode;
-  rate: number;
+  /** The percentage; null while the workspace has no rate for S (a draft counts no tax for it; issuing refuses). */
+  rate: number | null;
   exemptionReason: string | null;
   exemptionReasonCode: string | null;
+  /** The settings the treatment still lacks (decisions 11a: a draft needs none; issuing names them). */
+  missing: MissingTaxSetting[];
+}
+
+/** A tax setting an invoice cannot be issued without. */
+export interface MissingTaxSetting {
+  /** The setting's key (the invoicing settings' `--set` key). */
+  setting: 'taxRate' | 'exemptionReason';
+  /** What is wrong, in a sentence. */
+  problem: string;
 }
 
 /** A client's override (null: the workspace's). */
@@ -32,57 +43,89 @@ const USUAL: Partial<Record<TaxCategoryCode, { code: string; en: string; de: str
   O: { code: 'VATEX-EU-O', en: 'Not subject to VAT', de: 'Nicht der Umsatzsteuer unterliegend' },
 };
 
+/** The category of a client's invoice: the client's when it has one, else E for a small business, else the workspace's. */
+export function categoryOf(settings: InvoicingSettings, smallBusiness: boolean, client: ClientTax): TaxCategoryCode {
+  const own: TaxCategoryCode = smallBusiness ? 'E' : settings.taxCategory;
+  return isTaxCategory(client.taxCategory) ? client.taxCategory : own;
+}
+
 /**
- * The treatment of a client's invoice: the client's category when it has one, else E for a small
- * business (smallBusiness in the issuer profile), else the workspace's. S takes the workspace's
- * rate; every other category is 0 %. S and Z carry no exemption reason (EN 16931 forbids one);
- * the others take the client's reason and code, else the workspace's when the category is the
- * workspace's own, else the category's usual one. Refuses what cannot make a valid invoice.
+ * The treatment of a client's invoice in `category` (categoryOf's): S takes the workspace's rate;
+ * every other category is 0 %. S and Z carry no exemption reason (EN 16931 forbids one); the
+ * others take the client's reason and code, else the workspace's when the category is the
+ * workspace's own, else the category's usual one. What is not set yet (S without a rate or at
+ * 0 %, E without a reason) is listed in `missing`, not refused: a draft needs no tax settings.
  */
 export function treatment(
   settings: InvoicingSettings,
   smallBusiness: boolean,
   client: ClientTax,
   language: DocumentLanguage,
-  settingsHint: string,
+  category: TaxCategoryCode = categoryOf(settings, smallBusiness, client),
 ): TaxTreatment {
-  const own: TaxCategoryCode = smallBusiness ? 'E' : settings.taxCategory;
-  const category: TaxCategoryCode = isTaxCategory(client.taxCategory) ? client.taxCategory : own;
   if (category === 'S') {
-    if (settings.taxRate === null)
-      throw new DomainError(
-        'invalid',
-        `This invoice is taxed at the standard rate (category S), but the workspace has no tax rate: set it in the invoicing settings (${settingsHint} --set taxRate=19, with your rate). A small business that charges no VAT sets smallBusiness=true in the business profile and an exemptionReason; a client taxed otherwise gets its own taxCategory.`,
-        {
-          people:
-            'This invoice is taxed at the standard rate, but the workspace has no VAT rate: set it under Settings › Workspace › Invoicing. A small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog.',
-        },
-      );
-    if (settings.taxRate === 0)
-      throw new DomainError(
-        'invalid',
-        `The standard rate (category S) must be above 0 % (the workspace's taxRate is 0): set the rate, or use taxCategory=Z for zero-rated supplies (${settingsHint} --set …).`,
-        {
-          people:
-            "The workspace's standard VAT rate is 0 %: set the rate under Settings › Workspace › Invoicing, or choose Z (zero rated) as the VAT category there or on the client.",
-        },
-      );
-    return { category, rate: settings.taxRate, exemptionReason: null, exemptionReasonCode: null };
+    if (settings.taxRate === null || settings.taxRate === 0)
+      return {
+        category,
+        rate: null,
+        exemptionReason: null,
+        exemptionReasonCode: null,
+        missing: [
+          {
+            setting: 'taxRate',
+            problem:
+              settings.taxRate === null
+                ? 'the workspace has no VAT rate for the standard rate (category S)'
+                : "the standard rate (category S) must be above 0 % and the workspace's taxRate is 0 (zero-rated supplies are category Z)",
+          },
+        ],
+      };
+    return { category, rate: settings.taxRate, exemptionReason: null, exemptionReasonCode: null, missing: [] };
   }
-  if (category === 'Z') return { category, rate: 0, exemptionReason: null, exemptionReasonCode: null };
+  if (category === 'Z') return { category, rate: 0, exemptionReason: null, exemptionReasonCode: null, missing: [] };
+  const own: TaxCategoryCode = smallBusiness ? 'E' : settings.taxCategory;
   const fromWorkspace = category === own;
   const usual = USUAL[category];
   const exemptionReason = client.exemptionReason ?? (fromWorkspace ? settings.exemptionReason : null) ?? usual?.[language] ?? null;
   const exemptionReasonCode = client.exemptionReasonCode ?? (fromWorkspace ? settings.exemptionReasonCode : null) ?? usual?.code ?? null;
-  if (exemptionReason === null && exemptionReasonCode === null)
-    throw new DomainError(
-      'invalid',
-      `An exempt invoice (category E${smallBusiness && !isTaxCategory(client.taxCategory) ? ': smallBusiness is true in the business profile' : ''}) must say why it carries no VAT: set exemptionReason (the sentence printed on it, e.g. "Kleinunternehmer gemäß § 19 UStG") or exemptionReasonCode (a VATEX code) in the invoicing settings (${settingsHint} --set exemptionReason=…), or on the client.`,
-      {
-        people: `An invoice exempt from VAT${smallBusiness && !isTaxCategory(client.taxCategory) ? ' (a small business, as the business profile says)' : ''} must say why it carries none: give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog.`,
-      },
-    );
-  return { category, rate: 0, exemptionReason, exemptionReasonCode };
+  const missing: MissingTaxSetting[] =
+    exemptionReason === null && exemptionReasonCode === null
+      ? [
+          {
+            setting: 'exemptionReason',
+            problem: `an exempt invoice (category E${smallBusiness && !isTaxCategory(client.taxCategory) ? ': smallBusiness is true in the business profile' : ''}) must say why it carries no VAT, and neither the workspace nor the client gives an exemptionReason (the sentence printed on it, e.g. "Kleinunternehmer gemäß § 19 UStG") or exemptionReasonCode (a VATEX code)`,
+          },
+        ]
+      : [];
+  return { category, rate: 0, exemptionReason, exemptionReasonCode, missing };
+}
+
+/**
+ * The refusal of issuing an invoice whose tax is not complete (decisions 11a): each missing
+ * setting, what is wrong and where to set it (the Workspace page and the command line; a
+ * client's reason on the Catalog page). Null when nothing is missing.
+ */
+export function missingTaxRefusal(workspaceId: string, missing: readonly MissingTaxSetting[]): DomainError | null {
+  if (missing.length === 0) return null;
+  const where = (m: MissingTaxSetting) =>
+    m.setting === 'taxRate'
+      ? `set taxRate on the Workspace page (Settings › Workspace, Invoicing) or with timetrack workspace invoicing ${workspaceId} --set taxRate=19 (your rate); a small business that charges no VAT sets smallBusiness=true in the business profile and an exemptionReason instead`
+      : `set exemptionReason or exemptionReasonCode on the Workspace page (Settings › Workspace, Invoicing) or with timetrack workspace invoicing ${workspaceId} --set exemptionReason=…, or on the client (the Catalog page's Invoicing details)`;
+  const unique = [...new Map(missing.map((m) => [`${m.setting} ${m.problem}`, m])).values()];
+  return new DomainError(
+    'conflict',
+    `This invoice cannot be issued yet: its tax is not set. ${unique.map((m) => `${m.setting}: ${m.problem}; ${where(m)}.`).join(' ')} Then issue it again: the draft takes the settings when it is issued.`,
+    {
+      field: 'tax',
+      people: `This invoice cannot be issued yet: its VAT is not set. ${unique
+        .map((m) =>
+          m.setting === 'taxRate'
+            ? 'Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog).'
+            : 'Give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog.',
+        )
+        .join(' ')} Then issue it again.`,
+    },
+  );
 }
 
 /**
@@ -91,12 +134,14 @@ export function treatment(
  */
 export function breakdown(
   lines: ReadonlyArray<InvoiceDocumentLine>,
-  reasons: (category: string) => TaxTreatment | null,
+  reasons: (category: string) => Pick<TaxTreatment, 'exemptionReason' | 'exemptionReasonCode'> | null,
 ): TaxBreakdownRow[] {
   const groups = new Map<string, { category: string; rate: number; cents: number }>();
   for (const line of lines) {
+    // A line whose rate is not set yet (a draft's) counts no tax: it is in no row.
+    if (line.taxRate === undefined || line.taxRate === null) continue;
     const category = line.taxCategory as string;
-    const rate = line.taxRate as number;
+    const rate = line.taxRate;
     const key = `${category} ${rate}`;
     const group = groups.get(key) ?? { category, rate, cents: 0 };
     group.cents += toCents(line.amount);
@@ -138,4 +183,37 @@ export function periodDescription(from: string, to: string, language: DocumentLa
   return language === 'de'
     ? `Leistungen vom ${longDate(from, 'de')} bis ${longDate(to, 'de')}`
     : `Services from ${longDate(from, 'en')} to ${longDate(to, 'en')}`;
+}
+
+/**
+ * The tax a draft made without settings takes when it is issued (decisions 11a): each line whose
+ * rate is not set gets its category's rate from the settings as they are now, each exempt row
+ * without a reason gets one, and the breakdown is made again. Null when the draft's tax is
+ * complete (it is issued as it was made); a refusal naming every setting still missing.
+ */
+export function taxAtIssue(
+  invoice: { workspaceId: string; lines: InvoiceDocumentLine[]; taxBreakdown: TaxBreakdownRow[]; language: DocumentLanguage },
+  current: { settings: InvoicingSettings; smallBusiness: boolean; client: ClientTax },
+): { lines: InvoiceDocumentLine[]; taxBreakdown: TaxBreakdownRow[] } | null {
+  const unrated = (line: InvoiceDocumentLine) => isTaxCategory(line.taxCategory) && (line.taxRate === undefined || line.taxRate === null);
+  const unexplained = (row: TaxBreakdownRow) => row.category === 'E' && !row.exemptionReason && !row.exemptionReasonCode;
+  if (!invoice.lines.some(unrated) && !invoice.taxBreakdown.some(unexplained)) return null;
+  const of = (category: TaxCategoryCode) => treatment(current.settings, current.smallBusiness, current.client, invoice.language, category);
+  const needed = new Set<TaxCategoryCode>([
+    ...invoice.lines.filter(unrated).map((line) => line.taxCategory as TaxCategoryCode),
+    ...invoice.taxBreakdown.filter(unexplained).map((row) => row.category as TaxCategoryCode),
+  ]);
+  const refusal = missingTaxRefusal(
+    invoice.workspaceId,
+    [...needed].flatMap((category) => of(category).missing),
+  );
+  if (refusal) throw refusal;
+  const lines = invoice.lines.map((line) =>
+    unrated(line) ? { ...line, taxRate: of(line.taxCategory as TaxCategoryCode).rate as number } : line,
+  );
+  const taxBreakdown = breakdown(lines, (category) => {
+    const row = invoice.taxBreakdown.find((r) => r.category === category && !unexplained(r));
+    return row ?? (isTaxCategory(category) ? of(category) : null);
+  });
+  return { lines, taxBreakdown };
 }

@@ -24,6 +24,7 @@ export function view(row: InvoiceRow): InvoiceDocument {
     currency: row.currency,
     from: row.fromDay,
     to: row.toDay,
+    timeZone: row.timeZone,
     issuer: JSON.parse(row.issuer ?? 'null'),
     recipient: JSON.parse(row.recipient ?? 'null'),
     lines: JSON.parse(row.lines),

@@ -205,7 +205,10 @@ function figures(
                 <td data-label="Description">${l.description}</td>
                 <td data-label="Quantity" class="num">${hours(l)}</td>
                 <td data-label="Rate" class="num">${l.hourlyRate === null ? '–' : money(l.hourlyRate, c)}</td>
-                <td data-label="VAT" class="num">${l.taxCategory ?? ''} ${percent(l.taxRate)}</td>
+                <td data-label="VAT" class="num">
+                  ${l.taxCategory ?? ''}
+                  ${l.taxCategory && l.taxRate === undefined ? html`<span class="badge bad">not set</span>` : percent(l.taxRate)}
+                </td>
                 <td data-label="Net" class="num">${money(l.amount, c)}</td>
               </tr>`,
           )}
@@ -261,6 +264,26 @@ function figures(
     </dl>`;
 }
 
+/**
+ * A draft whose tax is not set yet (decisions 11a: a draft needs no tax settings): which lines
+ * count no VAT, and where to set what issuing will ask for.
+ */
+function taxNotice(paths: WebPaths, doc: Pick<InvoiceView, 'lines' | 'taxBreakdown'>): Html | string {
+  const unrated = doc.lines.filter((l) => l.taxCategory && l.taxRate === undefined).length;
+  const unexplained = (doc.taxBreakdown ?? []).some((r) => r.category === 'E' && !r.exemptionReason && !r.exemptionReasonCode);
+  if (unrated === 0 && !unexplained) return '';
+  const what = [
+    unrated > 0 ? `the VAT rate is not set (${unrated === 1 ? 'one line counts' : `${unrated} lines count`} no VAT yet)` : '',
+    unexplained ? 'the reason for the exemption (category E) is not set' : '',
+  ]
+    .filter(Boolean)
+    .join(', and ');
+  return html`<div class="notice" role="status">
+    Tax not set: ${what}. Set it in the <a href="${paths.settings}/workspace">invoicing settings</a> (Settings › Workspace) before issuing:
+    issuing refuses until it is set, then takes it.
+  </div>`;
+}
+
 export interface NewForm {
   clientId: string;
   from: string;
@@ -278,13 +301,15 @@ export function newBody(
   errors: FieldErrors,
   preview: InvoicePreview | null,
   formError: Html | string | null,
+  zone: string,
 ): Html {
   const range = errors.from ?? errors.to;
   return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a></p>
     <h1>New invoice</h1>
     <p class="hint">
-      The client's billable, completed entries that start in the range (UTC days, both included) and are on no invoice yet become the lines.
-      Preview shows what it would be; Create draft writes it and marks those entries invoiced. A draft has no number until it is issued.
+      The client's billable, completed entries that start in the range (days in your time zone, ${zone}, both included, as your Reports read
+      them) and are on no invoice yet become the lines. Preview shows what it would be; Create draft writes it and marks those entries
+      invoiced. A draft has no number until it is issued.
     </p>
     ${formError ? html`<div class="notice error" role="alert">${formError}</div>` : ''}
     <form class="stack wide new-invoice" method="post" action="${paths.invoices}/new" aria-label="New invoice">
@@ -334,10 +359,11 @@ export function newBody(
         ? html`<section class="preview" aria-labelledby="preview-heading">
             <h2 id="preview-heading">Preview <span class="hint inline">(nothing written yet)</span></h2>
             <p>
-              ${preview.entryCount} ${preview.entryCount === 1 ? 'entry' : 'entries'} from ${preview.from} to ${preview.to}, for
-              ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in ${preview.currency}.
+              ${preview.entryCount} ${preview.entryCount === 1 ? 'entry' : 'entries'} from ${preview.from} to ${preview.to} (days in
+              ${preview.timeZone}), for ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in
+              ${preview.currency}.
             </p>
-            ${figures(preview)}
+            ${taxNotice(paths, preview)} ${figures(preview)}
           </section>`
         : ''
     }`;
@@ -688,7 +714,7 @@ export function detailBody(
     <div class="report-head">
       <h1>${titleOf(invoice)} ${statusBadge(invoice.status)}</h1>
     </div>
-    ${fillRefused}
+    ${fillRefused} ${invoice.status === 'draft' ? taxNotice(paths, invoice) : ''}
     <dl class="facts invoice-facts">
       <dt>Client</dt>
       <dd>${clientNameOf(invoice)}</dd>
@@ -705,7 +731,7 @@ export function detailBody(
           : ''
       }
       <dt>Service period</dt>
-      <dd>${invoice.from} – ${invoice.to}</dd>
+      <dd>${invoice.from} – ${invoice.to} <span class="hint inline">(days in ${invoice.timeZone})</span></dd>
       <dt>Amount due</dt>
       <dd><strong>${money(invoice.amountDue, c)}</strong></dd>
       ${

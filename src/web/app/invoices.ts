@@ -77,6 +77,7 @@ function contextOf(deps: WebDeps) {
       .status(status)
       .type('html')
       .end(appPage(deps, session, { title, current: 'invoices', body }));
+  /** The member's zone (their Profile's, else the server's): their days, and an invoice's they make. */
   const zoneOf = (session: SessionView): string => services.accounts.preferences(session.userId).timeZone ?? deps.config.serverTimeZone;
   const today = (session: SessionView): string => DateTime.fromMillis(deps.clock.now(), { zone: zoneOf(session) }).toISODate() as string;
   const clientsOf = (session: SessionView) =>
@@ -135,7 +136,7 @@ function contextOf(deps: WebDeps) {
         <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
     );
   };
-  return { deps, services, paths, invoices, at, sessionOf, send, today, clientsOf, showDetail, showBusy };
+  return { deps, services, paths, invoices, at, sessionOf, send, zoneOf, today, clientsOf, showDetail, showBusy };
 }
 type Context = ReturnType<typeof contextOf>;
 
@@ -158,7 +159,7 @@ function listRoutes(router: Router, ctx: Context): void {
 
 /** A new invoice: its form (last month by default), the preview, the draft. */
 function newRoutes(router: Router, ctx: Context): void {
-  const { deps, paths, invoices, at, sessionOf, send, today, clientsOf } = ctx;
+  const { deps, paths, invoices, at, sessionOf, send, zoneOf, today, clientsOf } = ctx;
   // --- A new invoice: preview, then create -----------------------------------------------------
   const showNew = (
     res: Response,
@@ -168,7 +169,14 @@ function newRoutes(router: Router, ctx: Context): void {
     errors: FieldErrors,
     preview: InvoicePreview | null,
     formError: Html | string | null,
-  ) => send(res, session, status, 'New invoice', newBody(paths, session, clientsOf(session), form, errors, preview, formError));
+  ) =>
+    send(
+      res,
+      session,
+      status,
+      'New invoice',
+      newBody(paths, session, clientsOf(session), form, errors, preview, formError, zoneOf(session)),
+    );
 
   router.get(`${at}/new`, (_req, res) => {
     const session = sessionOf(res);
@@ -301,7 +309,8 @@ function detailRoutes(router: Router, ctx: Context): void {
         const refused = refusal(error);
         // The move is allowed but its date was refused: the confirmation again, the message at the date.
         if (ACTIONS[action].from.includes(invoice.status)) {
-          const dated = ACTIONS[action].dateLabel !== null;
+          // A refusal about the date goes at the date, one about the exchange rate at the rate; one about the tax settings above the form.
+          const dated = ACTIONS[action].dateLabel !== null && refused.field !== 'tax';
           const atRate = error.field === 'exchangeRate';
           const body = confirmBody(
             paths,

@@ -3,7 +3,14 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { createdInWords, FORMATS, type ImportOutcome, type ImportRequest, type ImportView } from '../../modules/imports/service.js';
+import {
+  createdInWords,
+  FORMATS,
+  restoredInWords,
+  type ImportOutcome,
+  type ImportRequest,
+  type ImportView,
+} from '../../modules/imports/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import type { ImportJob, UploadSlot } from '../../threads/imports.js';
@@ -163,6 +170,13 @@ function localTime(iso: string, zone: string | undefined): string {
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
 
+/** Where a row's rate comes from, in words: the file's amount wins over every rate (issue 45). */
+function rateText(r: ImportOutcome['preview'][number]): string {
+  if (r.rateFrom === 'none') return 'none (the file says so)';
+  if (r.hourlyRate === null) return 'from its task, project, member or workspace';
+  return r.rateFrom === 'amount' ? `${r.hourlyRate} (from the file's amount)` : String(r.hourlyRate);
+}
+
 function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
   if (outcome.preview.length === 0) return html``;
   const shown = zone ?? 'UTC';
@@ -188,7 +202,7 @@ function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
               r.task,
               r.tags.join(', '),
               r.billable === null ? "the project's" : r.billable ? 'yes' : 'no',
-              r.hourlyRate === null ? 'from the project or member' : String(r.hourlyRate),
+              rateText(r),
             ];
             return html`<tr>
               ${cells.map((cell, i) => html`<td data-label="${columns[i] ?? ''}">${cell}</td>`)}
@@ -203,6 +217,7 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
   const { report } = outcome;
   const refusedRows = report.refused.filter((r) => r.line > 0).length;
   const made = createdInWords(report.created);
+  const restored = restoredInWords(report.restored);
   return html`<dl class="facts">
     <dt>Format</dt>
     <dd>${report.format}</dd>
@@ -218,6 +233,12 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
     <dd>${count(refusedRows, 'row')}</dd>
     <dt>${dry ? 'To create' : 'Created'}</dt>
     <dd>${made === '' ? 'nothing' : made}</dd>
+    ${
+      restored === ''
+        ? ''
+        : html`<dt>${dry ? 'To restore' : 'Restored'}</dt>
+            <dd>${restored}</dd>`
+    }
     ${report.notices.map(
       (notice) =>
         html`<dt>Note</dt>

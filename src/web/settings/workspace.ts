@@ -44,8 +44,8 @@ const ISSUER_LABELS = {
   smallBusiness: ['Small business (no VAT charged)', ''],
   paymentDetails: ['Payment details', 'Printed on the invoice.'],
   paymentTermsDays: ['Payment terms (days)', ''],
-  iban: ['IBAN', ''],
-  bic: ['BIC', ''],
+  iban: ['IBAN', 'e.g. DE89 3704 0044 0532 0130 00; checked by its check digits.'],
+  bic: ['BIC', 'e.g. COBADEFFXXX.'],
   bankName: ['Bank', ''],
   accountHolder: ['Account holder', ''],
   sellerIdentifier: [
@@ -58,7 +58,7 @@ const ISSUER_LABELS = {
     'ISO 4217; empty: your EU country’s currency (EUR in the euro area). Invoices in another currency state their VAT in it too.',
   ],
   electronicAddress: ['Electronic address', 'For e-invoices, e.g. an email or Peppol ID.'],
-  electronicAddressScheme: ['Electronic address scheme', 'e.g. EM for email, 0088 for GLN.'],
+  electronicAddressScheme: ['Electronic address scheme', 'e.g. EM for email, 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN.'],
   invoiceFooter: ['Invoice footer', ''],
 } as const satisfies Record<IssuerField, readonly [string, string]>;
 

@@ -20,12 +20,18 @@ type ExportTuple = [
   number | null,
   string | null,
   string | null,
+  string | null,
 ];
 
 /** The statements of an import's entries (part of the entries repository). */
 export function createImportQueries(db: Db) {
   const statements = {
     insertQuiet: db.insert(entries).values(INSERT_VALUES).prepare(),
+    /** An entry a workspace's export says is on one of its invoices (restored by the same import). */
+    insertInvoiced: db
+      .insert(entries)
+      .values({ ...INSERT_VALUES, invoiceId: p('invoiceId') })
+      .prepare(),
     addTag: db
       .insert(entryTags)
       .values({ entryId: p('entryId'), tagId: p('tagId') })
@@ -46,7 +52,7 @@ export function createImportQueries(db: Db) {
   // Written as SQL (Drizzle has no NOT INDEXED), read as arrays: mapping by Drizzle took a tenth of the export's time.
   const exportPage = db.$client
     .prepare(
-      `SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list
+      `SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list, invoice_id
        FROM entries NOT INDEXED
        WHERE rowid > ? AND workspace_id = ? AND end_at IS NOT NULL AND start_at >= ? AND start_at < ?
        ORDER BY rowid LIMIT ?`,
@@ -66,9 +72,11 @@ export function createImportQueries(db: Db) {
      * first, then the entry with its tag_list already set, so the trigger that keeps tag_list finds
      * no entry to update and the row and its indexes are written once, not once per tag. `ids` sorted.
      */
-    insertWithTags(values: EntryInsert, ids: string[]): void {
+    insertWithTags(values: EntryInsert, ids: string[], invoiceId: string | null = null): void {
       for (const tagId of ids) statements.addTag.run({ entryId: values.id, tagId });
-      statements.insertQuiet.run({ importId: null, ...values, tagList: ids.length > 0 ? JSON.stringify(ids) : null });
+      const row = { importId: null, ...values, tagList: ids.length > 0 ? JSON.stringify(ids) : null };
+      if (invoiceId === null) statements.insertQuiet.run(row);
+      else statements.insertInvoiced.run({ ...row, invoiceId });
     },
     /** Up to `limit` entries of an import (its undo and its cleanup delete them in batches). */
     ofImport: (importId: string, limit: number): EntryRow[] => statements.ofImport.all({ importId, limit }),
@@ -95,6 +103,7 @@ export function createImportQueries(db: Db) {
         hourlyRate: r[9],
         timeZone: r[10],
         tagList: r[11],
+        invoiceId: r[12],
       })),
     /** The ids of an import's entries invoiced since (its undo is refused then). */
     invoicedOfImport: (importId: string): string[] => statements.invoicedOfImport.all({ importId }).map((r) => r.id),

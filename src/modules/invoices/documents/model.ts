@@ -131,8 +131,8 @@ export interface EInvoice {
   note: string | null;
   /** BT-20 */
   paymentTerms: string | null;
-  /** BG-14: BT-73, BT-74. */
-  period: { from: string; to: string };
+  /** BG-14 (BT-73, BT-74): the service period, days in `timeZone` (the invoice's: decisions 11a). */
+  period: { from: string; to: string; timeZone: string };
   /** BG-3: BT-25, BT-26 (a credit note's invoice). */
   preceding: { number: string; issueDate: string } | null;
   seller: Seller;
@@ -304,7 +304,7 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
       creditNote && doc.number && doc.issueDate
         ? labelsOf(doc.language).creditNoteTerms(doc.number, formatsOf(labelsOf(doc.language), doc.currency).date(doc.issueDate))
         : text(doc.paymentTerms),
-    period: { from: doc.from, to: doc.to },
+    period: { from: doc.from, to: doc.to, timeZone: doc.timeZone },
     preceding: creditNote && doc.number && doc.issueDate ? { number: doc.number, issueDate: doc.issueDate } : null,
     seller,
     buyer,

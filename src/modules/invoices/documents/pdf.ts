@@ -220,7 +220,8 @@ function head(ctx: Context): number {
     [l.number, ctx.draft ? null : e.number],
     [l.issueDate, ctx.draft ? null : f.date(e.issueDate)],
     [l.dueDate, e.dueDate && !ctx.draft ? f.date(e.dueDate) : null],
-    [l.servicePeriod, `${f.date(e.period.from)} – ${f.date(e.period.to)}`],
+    // The days of the invoice's zone (decisions 11a), named: a day is a different span of time elsewhere.
+    [l.servicePeriod, `${f.date(e.period.from)} – ${f.date(e.period.to)} (${e.period.timeZone})`],
     [l.buyerReference, e.buyerReference],
     [l.precedingInvoice, e.preceding ? `${e.preceding.number} (${f.date(e.preceding.issueDate)})` : null],
   ];

@@ -1,0 +1,1 @@
+ALTER TABLE `invoices` ADD `time_zone` text DEFAULT 'UTC' NOT NULL;
