@@ -83,18 +83,21 @@ describe('web pages: words for the person reading', () => {
     expect(shown(link.text)).to.include('Bea has set a password already');
     speaksPlainly(link.text, 'a setup link refused');
 
-    // Invoices: no tax rate, and a move the status does not allow.
+    // Invoices: no tax rate (a draft is made, issuing it is refused), and nothing to invoice.
     server.services.invoices.setSettings(OPERATOR, server.workspaceId, { taxRate: null });
     const untaxed = await owner.submit('/app/invoices/new', '/app/invoices/new', {
       clientId,
       from: '2026-10-01',
       to: '2026-10-31',
       groupBy: 'project',
-      intent: 'preview',
+      intent: 'create',
     });
-    expect(untaxed.status).to.equal(400);
-    expect(shown(untaxed.text)).to.include('set it under Settings › Workspace › Invoicing');
-    speaksPlainly(untaxed.text, 'no tax rate');
+    expect(untaxed.status).to.equal(303);
+    const draftPath = untaxed.headers.get('location') as string;
+    const issued = await owner.submit(`${draftPath}/issue`, `${draftPath}/issue`, {});
+    expect(issued.status).to.equal(409);
+    expect(shown(issued.text)).to.include('Set the standard VAT rate under Settings › Workspace › Invoicing');
+    speaksPlainly(issued.text, 'no tax rate');
     const nothing = await owner.submit('/app/invoices/new', '/app/invoices/new', {
       clientId,
       from: '2026-09-01',
