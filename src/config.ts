@@ -51,6 +51,8 @@ export interface Config {
   readQueueMs: number;
   /** READER_CACHE_MB: each reader connection's page cache. */
   readerCacheMb: number;
+  /** READER_THREADS_KEPT: reader threads kept ready while idle (the first report after a quiet spell needs no thread start). */
+  readerThreadsKept: number;
   /** DOCUMENT_THREADS: threads that make invoice documents (PDF, XML) off the request thread; 0 makes them on it. */
   documentThreads: number;
   /** DOCUMENT_QUEUE_MS: a document that waits longer for a free document thread is not started and answers 503. */
@@ -374,9 +376,12 @@ function uploadSettings(
 /** The reader threads (src/readers): how many, how long a read may wait and run, their page cache. */
 function readerSettings(
   int: (name: string, fallback: number, min: number, max: number) => number,
-): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb'> {
+): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb' | 'readerThreadsKept'> {
+  const readerThreads = int('READER_THREADS', Math.max(1, availableParallelism()), 0, 64);
   return {
-    readerThreads: int('READER_THREADS', Math.max(1, availableParallelism()), 0, 64),
+    readerThreads,
+    // One kept by default: starting a thread costs 0.4-0.7 s of CPU (docs/benchmarks.md, first read after idle); never more than there are.
+    readerThreadsKept: Math.min(readerThreads, int('READER_THREADS_KEPT', 1, 0, 64)),
     readBudgetMs: int('READ_BUDGET_MS', 30_000, 100, 3_600_000),
     readQueueMs: int('READ_QUEUE_MS', 2000, 1, 3_600_000),
     readerCacheMb: int('READER_CACHE_MB', 8, 1, 4096),

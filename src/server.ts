@@ -85,6 +85,7 @@ function readerPool(
     budgetMs: config.readBudgetMs,
     queueMs: config.readQueueMs,
     cacheMb: config.readerCacheMb,
+    kept: config.readerThreadsKept,
     ...options.readers,
     databasePath: config.databasePath,
     defaultTimeZone: config.serverTimeZone,

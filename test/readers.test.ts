@@ -27,6 +27,19 @@ describe('reader threads: heavy reads off the request thread', () => {
     server = undefined;
   });
 
+  it('keeps READER_THREADS_KEPT threads ready from the start, so the first report waits for no thread to start (issue 46 item 10)', async () => {
+    server = await startTestServer({ env: { READER_THREADS: '2', READER_THREADS_KEPT: '1' } });
+    // Ready before any read (piscina starts the kept one with the pool and never ends it for idleness).
+    expect(server.running.readers.threads()).to.equal(1);
+    seedWork(server);
+    expect((await server.request('GET', summary)).status).to.equal(200);
+    expect(server.running.readers.threads()).to.equal(1);
+    await server.close();
+    // None kept (the tests' default): no thread until a heavy read comes.
+    server = await startTestServer({ env: { READER_THREADS: '2' } });
+    expect(server.running.readers.threads()).to.equal(0);
+  });
+
   it('answers every heavy read from a reader thread, as the request thread would without threads', async () => {
     const answers = async (threads: string) => {
       server = await startTestServer({ env: { READER_THREADS: threads } });

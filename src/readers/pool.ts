@@ -22,6 +22,8 @@ export interface ReaderOptions {
   /** A read that waits longer for a free thread is not started (ReadersBusy: 503). */
   queueMs: number;
   cacheMb: number;
+  /** Threads kept ready while idle (started with the pool); the others end after 10 s without reads. */
+  kept?: number;
   /** Tests: see ReaderThreadData. */
   hooks?: ReaderThreadData['hooks'];
   /** A download whose browser takes nothing for this long is broken off (EXPORT_STALL_MS by default; tests shorten it). */
@@ -155,11 +157,12 @@ export function createReaderPool(
     ? null
     : new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
         filename: new URL(`../threads/reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
-        // Started on the first heavy reads (the server starts faster) and kept while reads come;
-        // a reader idle for 10 s ends and gives its memory back (the next heavy read starts one
-        // again, in ~0.1 s). A minute kept two idle readers' 40-60 MB each alive through the
-        // writes that followed a burst of reports: the server's peak RSS (issue 27).
-        minThreads: 0,
+        // READER_THREADS_KEPT (1 by default) start with the pool and stay ready: a thread's start
+        // is 0.4-0.7 s of CPU, which the first report after a quiet spell waited for (issue 46
+        // item 10); one idle reader holds 25-36 MB. The others start with the heavy reads and end
+        // after 10 s idle, giving their memory back: a minute kept two idle readers' 40-60 MB each
+        // alive through the writes that followed a burst of reports (the peak RSS of issue 27).
+        minThreads: Math.min(options.kept ?? 0, options.threads),
         maxThreads: options.threads,
         idleTimeout: 10_000,
         workerData,

@@ -81,6 +81,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // One reader thread (started on the first heavy read): each thread boots tsx in a test, which
     // takes seconds on a loaded machine; reads wait for it (tests of the queue set their own).
     READER_THREADS: '1',
+    // None kept ready: most tests never read on a thread, and each start costs seconds under tsx.
+    READER_THREADS_KEPT: '0',
     READ_QUEUE_MS: '30000',
     ...options.env,
   });
