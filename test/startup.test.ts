@@ -166,6 +166,7 @@ describe('startup', () => {
         schedulerCron: '* * * * * *',
         serverTimeZone: 'UTC',
         readerThreads: availableParallelism(),
+        readerThreadsKept: 1,
         readBudgetMs: 30_000,
         readQueueMs: 2000,
         readerCacheMb: 8,
@@ -288,6 +289,8 @@ describe('startup', () => {
         maxBodyBytes: 2048,
         logLevel: 'warn',
         readerThreads: 0,
+        // Never more kept than there are threads.
+        readerThreadsKept: 0,
         readBudgetMs: 5000,
         readQueueMs: 750,
         readerCacheMb: 64,
