@@ -120,19 +120,48 @@ describe('sign-in through the identity provider: who may come in', function () {
     expect((await back(stranger.browser, stranger.callback)).status).to.equal(403);
   });
 
-  it('keeps a member removed here out, whatever the provider says (the domain still listed)', async () => {
+  it('keeps a member removed here out, whatever the provider says (the domain still listed); signed in there, they see only their invitations and join by signing in again', async () => {
     const { id } = (rows(fixture.server, "select id from users where email = 'New.Bie@Joiners.example'") as Array<{ id: string }>)[0]!;
     const open = await signedIn(fixture, 'newbie');
     fixture.server.services.accounts.removeMember(OPERATOR, { workspaceId: fixture.server.workspaceId, userId: id });
     // Their open session ends at once.
     expect((await visit(fixture, open, '/app/week')).status).to.equal(303);
+    // Signed in at the provider again: the page of an account in no workspace, with no invitation (issue 44), nothing else.
     const out = await throughProvider(fixture, 'newbie');
-    const refused = await back(out.browser, out.callback);
-    expect(refused.status).to.equal(403);
-    expect(noticeOf(refused.text)).to.equal(
-      'You are not a member of any workspace here (any more). Ask an owner of your workspace to add you again on the Members page.',
-    );
+    const lobby = await back(out.browser, out.callback);
+    expect(lobby.status).to.equal(200);
+    expect(lobby.text).to.include('<meta http-equiv="refresh" content="0;url=/settings/invitations" />');
+    const invitations = await visit(fixture, out.browser, '/settings/invitations');
+    expect(invitations.status).to.equal(200);
+    expect(invitations.text).to.include('You belong to no workspace yet');
+    expect(invitations.text).to.include('No invitation is open for you.');
+    expect((await visit(fixture, out.browser, '/app/week')).location).to.match(/^\/settings\/sign-in/);
     expect(rows(fixture.server, `select count(*) as n from members where user_id = '${id}'`)).to.deep.equal([{ n: 0 }]);
+    expect(rows(fixture.server, `select count(*) as n from oidc_sessions`)).to.deep.equal([{ n: 0 }]);
+
+    // Invited again, they join from that page: the join signs in at the provider again, so the new
+    // session is the provider's (checked with it, ended by its logout), never one made here.
+    const invite = fixture.server.services.accounts.enrollMember(OPERATOR, {
+      workspaceId: fixture.server.workspaceId,
+      name: '',
+      email: 'New.Bie@Joiners.example',
+    });
+    if (invite.kind !== 'invited') throw new Error('expected an invitation');
+    const listed = await visit(fixture, out.browser, '/settings/invitations');
+    const action = /action="(\/settings\/invitations\/ivt_[^"/]+\/join)"/.exec(listed.text)?.[1] as string;
+    expect(action, 'a Join form').to.be.a('string');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(listed.text)?.[1] as string;
+    const joined = await out.browser.request(`${fixture.server.url}${action}`, {
+      form: { _csrf: csrf },
+      headers: { origin: fixture.server.url, 'sec-fetch-site': 'same-origin' },
+    });
+    expect([joined.status, joined.headers.get('location')]).to.deep.equal([303, '/settings/oidc/start?next=%2Fapp%2Fweek']);
+    expect(rows(fixture.server, 'select count(*) as n from lobby_sessions')).to.deep.equal([{ n: 0 }]);
+    expect((await visit(fixture, out.browser, '/app/week')).status).to.equal(303);
+    await signedIn(fixture, 'newbie', out.browser);
+    expect((await visit(fixture, out.browser, '/app/week')).status).to.equal(200);
+    expect(rows(fixture.server, `select count(*) as n from oidc_sessions`)).to.deep.equal([{ n: 1 }]);
+    fixture.server.services.accounts.removeMember(OPERATOR, { workspaceId: fixture.server.workspaceId, userId: id });
     // Nor does the operator's deletion of the account let the same person in again as someone new.
     fixture.server.services.accounts.deleteUser(OPERATOR, id);
     const closed = await throughProvider(fixture, 'newbie');

@@ -11,7 +11,7 @@ import type { OidcSettings } from './settings.js';
 
 /** What the oidc module reads and writes of the accounts and sessions modules. */
 export type OidcAccounts = Pick<AccountsService, 'credentials' | 'userOf' | 'joinByDomain' | 'addressVouchedFor'>;
-export type OidcSessions = Pick<SessionsService, 'openFor' | 'endSessions'>;
+export type OidcSessions = Pick<SessionsService, 'openFor' | 'endSessions' | 'openProviderLobby'>;
 
 export interface OidcDeps {
   settings: OidcSettings | null;

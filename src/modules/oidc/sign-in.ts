@@ -17,6 +17,8 @@ const SESSION_GONE = ['login_required', 'interaction_required', 'consent_require
 export type Completion =
   /** `passwordEnded`: the account's password no longer works (nobody had proved its address: H1). */
   | { kind: 'signed-in'; session: NewSession; next: string | null; passwordEnded: boolean }
+  /** An account in no workspace: a lobby of its invitations (issue 44). */
+  | { kind: 'lobby'; session: NewSession }
   /** A silent check found the provider's session alive: the session here goes on. */
   | { kind: 'checked'; next: string | null }
   /** A silent check found the provider's session ended: the session here ended too. */
@@ -82,12 +84,13 @@ export function admit(
   ctx: OidcContext,
   claims: IdClaims,
   refreshToken: string | null,
-): { userId: string; session: NewSession; passwordEnded: boolean } {
+): { userId: string; session: NewSession; passwordEnded: boolean; lobby: boolean } {
   const { repo, sessions, clock, write, issuer } = ctx;
   return write(() => {
     const { userId, passwordEnded } = accountOf(ctx, claims);
     const opened = sessions.openFor(userId);
-    if (opened === null) throw errors.noWorkspace();
+    // A member nowhere: the page of its invitations (issue 44); joining one signs in here again.
+    if (opened === null) return { userId, session: sessions.openProviderLobby(userId), passwordEnded, lobby: true };
     const now = clock.now();
     repo.insertSession({
       sessionHash: opened.secretHash,
@@ -98,7 +101,7 @@ export function admit(
       checkedAt: now,
       createdAt: now,
     });
-    return { userId, session: { secret: opened.secret, csrfToken: opened.csrfToken }, passwordEnded };
+    return { userId, session: { secret: opened.secret, csrfToken: opened.csrfToken }, passwordEnded, lobby: false };
   });
 }
 
@@ -218,7 +221,11 @@ export async function complete(ctx: OidcContext, input: { query: string; cookie:
   }
   if (pending.check !== null) return confirmCheck(ctx, pending.check, pending.next, result.claims, result.refreshToken);
   try {
-    const { session, passwordEnded } = admit(ctx, result.claims, result.refreshToken);
+    const { session, passwordEnded, lobby } = admit(ctx, result.claims, result.refreshToken);
+    if (lobby) {
+      logger.info('signed in through the identity provider to an account in no workspace: its invitations');
+      return { kind: 'lobby', session };
+    }
     logger.info('signed in through the identity provider', { refresh: result.refreshToken !== null, sid: result.claims.sid !== null });
     if (passwordEnded)
       logger.info(

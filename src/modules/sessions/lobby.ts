@@ -37,11 +37,18 @@ export function createLobbies({
 }) {
   const alive = (row: LobbySessionRow, now: number) => row.lastSeenAt > now - SESSION_IDLE_MS && row.createdAt > now - SESSION_MAX_MS;
   return {
-    /** Inside a write: a lobby session of the account (a password sign-in of an account in no workspace). */
-    open(userId: string): NewSession {
+    /** Inside a write: a lobby session of the account (a sign-in of an account in no workspace; `viaProvider` through the identity provider). */
+    open(userId: string, viaProvider = false): NewSession {
       const session = { secret: secret(), csrfToken: secret() };
       const now = clock.now();
-      repo.insertLobby({ secretHash: sha256(session.secret), userId, csrfToken: session.csrfToken, createdAt: now, lastSeenAt: now });
+      repo.insertLobby({
+        secretHash: sha256(session.secret),
+        userId,
+        csrfToken: session.csrfToken,
+        createdAt: now,
+        lastSeenAt: now,
+        viaProvider,
+      });
       return session;
     },
 
@@ -69,16 +76,23 @@ export function createLobbies({
       /**
        * The lobby's Join: the account accepts one of its own invitations (another's reads as
        * gone), and the lobby becomes a session in that workspace (a new secret: the cookie is
-       * set again), in one write. Null when the lobby ended.
+       * set again), in one write. A lobby opened through the identity provider ends instead, and
+       * the person signs in there again (`signInAgain`): a session of such a sign-in is the
+       * provider's, checked with it and ended by its logout, never one made here. Null when the
+       * lobby ended.
        */
-      joinFromLobby(sessionSecret: string, invitationId: string): (NewSession & { workspaceId: string }) | null {
+      joinFromLobby(
+        sessionSecret: string,
+        invitationId: string,
+      ): (NewSession & { workspaceId: string; signInAgain: false }) | { workspaceId: string; signInAgain: true } | null {
         const hash = sha256(sessionSecret);
         return write(() => {
           const row = repo.lobby(hash);
           if (!row || !alive(row, clock.now())) return null;
           const { workspaceId } = accounts.acceptInvitationOfAccount(row.userId, invitationId);
           repo.deleteSession(hash);
-          return { ...openSession(row.userId, workspaceId), workspaceId };
+          if (row.viaProvider) return { workspaceId, signInAgain: true as const };
+          return { ...openSession(row.userId, workspaceId), workspaceId, signInAgain: false as const };
         });
       },
     },

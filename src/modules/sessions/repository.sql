@@ -92,10 +92,10 @@ select "email" from "email_changes" where ("email_changes"."user_id" = ? and "em
 select "secret_hash", "user_id", "email", "created_at", "expires_at", "used_at" from "email_changes" where "email_changes"."secret_hash" = ?;
 --   SEARCH email_changes USING INDEX sqlite_autoindex_email_changes_1 (secret_hash=?)
 
-insert into "lobby_sessions" ("secret_hash", "user_id", "csrf_token", "created_at", "last_seen_at") values (?, ?, ?, ?, ?);
+insert into "lobby_sessions" ("secret_hash", "user_id", "csrf_token", "created_at", "last_seen_at", "via_provider") values (?, ?, ?, ?, ?, ?);
 
 
-select "secret_hash", "user_id", "csrf_token", "created_at", "last_seen_at" from "lobby_sessions" where "lobby_sessions"."secret_hash" = ?;
+select "secret_hash", "user_id", "csrf_token", "created_at", "last_seen_at", "via_provider" from "lobby_sessions" where "lobby_sessions"."secret_hash" = ?;
 --   SEARCH lobby_sessions USING INDEX sqlite_autoindex_lobby_sessions_1 (secret_hash=?)
 
 delete from "sessions" where ("sessions"."workspace_id" = ? and "sessions"."user_id" = ?);

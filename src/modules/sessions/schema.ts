@@ -52,6 +52,8 @@ export const lobbySessions = sqliteTable(
     csrfToken: text('csrf_token').notNull(),
     createdAt: integer('created_at').notNull(),
     lastSeenAt: integer('last_seen_at').notNull(),
+    /** Opened by a sign-in through the identity provider: its Join signs in there again, so the session is the provider's. */
+    viaProvider: integer('via_provider', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('lobby_sessions_user').on(t.userId)],
 );

@@ -93,6 +93,8 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
     ...createSetupLinks({ repo, accounts, clock, write, openSession, mail }),
     ...createSignIn({ accounts, clock, write, openSession, openLobby: lobbies.open, firstWorkspace, breakGlassOnly, attempts }),
     ...lobbies.views,
+    /** A lobby of an account in no workspace signed in through the identity provider (inside the oidc module's write). */
+    openProviderLobby: (userId: string): NewSession => write(() => lobbies.open(userId, true)),
     ...mailLinks,
     ...providerSessionsOf({ repo, accounts, write, openSession }),
 

@@ -77,6 +77,8 @@ export function lobbyRoutes(router: Router, deps: WebDeps): void {
     try {
       const joined = services.sessions.joinFromLobby(lobby.secret, req.params.id as string);
       if (!joined) return void res.redirect(303, `${paths.settings}/sign-in`);
+      // Through the identity provider: signed in there again (silently while its session lasts), so the session is the provider's.
+      if (joined.signInAgain) return void res.redirect(303, `${paths.settings}/oidc/start?next=${encodeURIComponent(`${paths.app}/week`)}`);
       setSessionCookie(res, deps.config, req, joined.secret, SESSION_MAX_AGE_SEC);
       deps.flashes.put(joined.secret, {
         kind: 'ok',

@@ -21,6 +21,7 @@ import {
   setProviderCookie,
   setSessionCookie,
 } from '../session/cookies.js';
+import { lobbyPath } from './lobby.js';
 
 /** The sign-in page as the auth area draws it: a status, the email typed, a notice. */
 export type SignInPage = (req: Request, res: Response, status: number, email: string, notice: Notice | null) => Promise<void>;
@@ -119,6 +120,10 @@ export function oidcRoutes(router: Router, deps: WebDeps, signInPage: SignInPage
               body: `You signed in with ${oidc.name}. The password this account had here no longer works, and its other sessions and API tokens ended: nobody had confirmed this address before, so someone else may have known them. Sign in with ${oidc.name} from now on.`,
             });
           return onwards(deps, res, 'Signed in', landing(paths, done.next), 'Continue to timetrack');
+        case 'lobby':
+          // An account in no workspace: the page of its invitations (issue 44).
+          setSessionCookie(res, config, req, done.session.secret, Math.floor(SESSION_MAX_MS / 1000));
+          return onwards(deps, res, 'Signed in', lobbyPath(deps), 'See your invitations');
         case 'checked':
           return onwards(deps, res, 'Signed in', landing(paths, done.next), 'Continue');
         case 'ended':

@@ -1,0 +1,1 @@
+ALTER TABLE `lobby_sessions` ADD `via_provider` integer DEFAULT false NOT NULL;
