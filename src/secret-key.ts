@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -11,14 +11,27 @@ export function loadSecretKey(databasePath: string, configured: string | undefin
   if (configured !== undefined) return createHash('sha256').update(configured, 'utf8').digest();
   if (databasePath === ':memory:') return randomBytes(32);
   const file = join(dirname(databasePath), 'secret.key');
-  if (existsSync(file)) {
+  const read = (): Buffer => {
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
     return key;
-  }
+  };
+  if (existsSync(file)) return read();
   mkdirSync(dirname(file), { recursive: true });
   const key = randomBytes(32);
-  writeFileSync(file, `${key.toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  // Written whole under another name, then linked into place: two processes starting at once (two
+  // commands, or a command beside the server's first start) agree on one key, and neither reads a
+  // file the other has opened but not yet written.
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  writeFileSync(temp, `${key.toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    chmodSync(temp, 0o600);
+    linkSync(temp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return read();
+  } finally {
+    unlinkSync(temp);
+  }
   return key;
 }

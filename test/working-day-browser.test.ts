@@ -285,7 +285,8 @@ describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASO
     await form.getByRole('combobox', { name: 'Description' }).fill('Field day');
     await form.getByLabel('or duration').fill('1:00');
     await form.getByLabel('or duration').press('Enter');
-    await page.locator('li.entry', { hasText: 'Field day' }).waitFor();
+    // The entry's own description (a row's hidden forms and lists may name it too).
+    await page.locator('li.entry .what', { hasText: 'Field day' }).waitFor();
     const today = new Date().toISOString().slice(0, 10);
     const added = (await api('GET', `/api/v1/entries?from=${today}&to=${today}`)).body.data.find(
       (e: { description: string }) => e.description === 'Field day',
