@@ -61,7 +61,7 @@ export function buildApiReference(output = API_REFERENCE_FILE): void {
   const html = readFileSync(output, 'utf8');
   const local = html.replaceAll(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, REDOCLY_MARK);
   if (local === html)
-    throw new Error(`Redoc's logo URL was not found in ${output}: check what the page loads (test/api-reference.test.ts)`);
+    throw new Error(`Redoc's logo URL was not found in ${output}: check what the page loads (test/browser/api-reference.test.ts)`);
   writeFileSync(output, local);
 }
 

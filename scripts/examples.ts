@@ -4,7 +4,7 @@
  * project, entries, a timer, reports …), and puts each operation's request body and success
  * answer, each problem type's document and each webhook payload into openapi/openapi.yaml as
  * `example` / `examples`. The examples are what the server says, not what someone remembered;
- * test/contract.test.ts validates every example against its schema, so they cannot rot.
+ * test/fast/contract.test.ts validates every example against its schema, so they cannot rot.
  */
 import { OPERATOR } from '../src/principal.js';
 import { readFileSync, writeFileSync } from 'node:fs';

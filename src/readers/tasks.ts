@@ -62,7 +62,7 @@ export function readHandlers(services: Pick<Services, 'entries' | 'timers' | 'ca
 
 /**
  * Reads whose answer is written as JSON text directly, without the objects `JSON.stringify` would
- * be handed (the same bytes: test/services/reports-text.test.ts): the largest summaries have
+ * be handed (the same bytes: test/fast/services/reports-text.test.ts): the largest summaries have
  * tens of thousands of sub-groups.
  */
 export type ReadTexts = Partial<

@@ -34,6 +34,9 @@ import org.xml.sax.SAXParseException;
  *
  * Run by test/einvoice/validate (source-file mode, so it needs a JDK):
  *   java -cp Saxon-HE.jar Validate.java < manifest
+ * or kept running by the tests (test/einvoice/tools.ts), fed batches that each end with a blank
+ * line and are each answered by their lines and then a line "done":
+ *   java -cp Saxon-HE.jar Validate.java --serve
  * Each manifest line is `id TAB kind TAB rules-file TAB xml-file`, kind `xslt` or `xsd`. Prints one
  * JSON object per line: {"id", "ok", "findings": [{"id", "flag", "location", "text"}], "error"}.
  * "ok" false with "error" means the check could not run (the caller reports exit 2).
@@ -48,15 +51,33 @@ public class Validate {
     int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
     compilers = Executors.newFixedThreadPool(threads);
     ExecutorService checkers = Executors.newFixedThreadPool(threads);
-    List<String[]> jobs = new ArrayList<>();
+    boolean serve = args.length > 0 && args[0].equals("--serve");
     try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+      // Once: the whole manifest until the end of input. Serving: one batch per blank line, each
+      // answered by its lines and then "done", with every stylesheet and schema compiled once for
+      // all of them (the tests keep one JVM for their whole run).
+      List<String[]> jobs = new ArrayList<>();
       for (String line; (line = in.readLine()) != null; ) {
-        if (line.isBlank()) continue;
+        if (line.isBlank()) {
+          if (serve) {
+            run(jobs, checkers);
+            System.out.print("done\n");
+            System.out.flush();
+            jobs.clear();
+          }
+          continue;
+        }
         String[] job = line.split("\t", -1);
         if (job.length != 4) throw new IllegalArgumentException("manifest line needs 4 fields: " + line);
         jobs.add(job);
       }
+      if (!serve) run(jobs, checkers);
     }
+    checkers.shutdown();
+    compilers.shutdown();
+  }
+
+  private static void run(List<String[]> jobs, ExecutorService checkers) throws Exception {
     // Start every compilation first: they are the slow part, and run side by side.
     for (String[] job : jobs) {
       if (job[1].equals("xslt")) stylesheet(job[2]);
@@ -68,8 +89,6 @@ public class Validate {
     for (Future<String> result : results) out.append(result.get()).append('\n');
     System.out.print(out);
     System.out.flush();
-    checkers.shutdown();
-    compilers.shutdown();
   }
 
   private static Future<XsltExecutable> stylesheet(String path) {

@@ -1,7 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { absorb, javaArgs, missingTools, prepare } from './checks.mjs';
 
 /**
  * The programs the e-invoice tests run: the official rules and schemas through `validate` (its
@@ -31,8 +32,10 @@ const hasJdk = () => {
   }
 };
 
-/** Throws, naming what to install, unless a JDK, Saxon-HE and poppler-utils are all there. */
+let toolsChecked = false;
+/** Throws, naming what to install, unless a JDK, Saxon-HE and poppler-utils are all there (asked once a run). */
 export function requireTools(): void {
+  if (toolsChecked) return;
   const missing: string[] = [];
   if (!hasJdk()) missing.push('a JDK (default-jdk-headless)');
   const saxon = process.env.SAXON_JAR ?? ['/usr/share/java/Saxon-HE.jar', '/usr/share/java/saxon9he.jar'].find((p) => existsSync(p));
@@ -41,6 +44,7 @@ export function requireTools(): void {
     if (!onPath(tool)) missing.push(`${tool} (poppler-utils)`);
   if (missing.length > 0)
     throw new Error(`The e-invoice tests cannot validate: ${missing.join(', ')} missing. Install them as root: ${INSTALL}`);
+  toolsChecked = true;
 }
 
 export interface Finding {
@@ -70,25 +74,82 @@ export interface FileReport {
 }
 
 /**
- * Runs `validate --json` over many files in ONE Java start: each file against every rule set it
- * claims (its schema, EN 16931, and XRechnung's, Peppol's or Factur-X's rules). The second
- * argument is kept for old callers and ignored: the rule sets follow from each document.
+ * Checks many files against every rule set each claims, in the run's ONE Java process:
+ * Validate.java `--serve`, started on first use and kept for the whole test run (each stylesheet
+ * and schema is compiled once per run, not once per call), fed one batch at a time. The same
+ * checks as `validate --json` (both use checks.mjs). The second argument is kept for old callers
+ * and ignored: the rule sets follow from each document.
  */
-export function validate(files: string[], _xrechnung?: boolean): Promise<{ rules: RuleSet[]; files: Map<string, FileReport> }> {
-  const args = [VALIDATE, '--json', ...files];
-  return new Promise((resolve, reject) => {
-    execFile('node', args, { maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
-      // Exit 1 is "some file has a fatal finding", which the tests read; 2 is "could not run".
-      if (error && error.code !== 1)
-        return reject(new Error(`validate could not run (exit ${String(error.code)}): ${stderr || error.message}`));
-      try {
-        const report = JSON.parse(stdout) as { rules: RuleSet[]; files: FileReport[] };
-        resolve({ rules: report.rules, files: new Map(report.files.map((f) => [f.file, f])) });
-      } catch (e) {
-        reject(new Error(`validate printed no report: ${(e as Error).message}\n${stderr}`));
-      }
-    });
+export async function validate(files: string[], _xrechnung?: boolean): Promise<{ rules: RuleSet[]; files: Map<string, FileReport> }> {
+  const prepared = prepare(files.map((f) => resolve(f)));
+  try {
+    if (prepared.jobs.length > 0) absorb(prepared, await checker().check(prepared.manifest));
+  } finally {
+    prepared.done();
+  }
+  const reports = [...prepared.results.values()];
+  const byName = new Map(files.map((f) => [f, prepared.results.get(resolve(f)) as FileReport]));
+  for (const r of reports) r.file = files.find((f) => resolve(f) === r.file) ?? r.file;
+  return { rules: [...new Set(reports.flatMap((r) => r.rules))], files: byName };
+}
+
+interface Checker {
+  check(manifest: string): Promise<string[]>;
+}
+let kept: Checker | undefined;
+
+/** The kept Java checker; batches wait their turn. It does not hold the test run open. */
+function checker(): Checker {
+  if (kept) return kept;
+  const missing = missingTools();
+  if (missing) throw new Error(`validate could not run: ${missing}`);
+  const child = spawn('java', javaArgs(true), { stdio: ['pipe', 'pipe', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
+  let buffer = '';
+  let waiting: { lines: string[]; resolve: (lines: string[]) => void; reject: (e: Error) => void } | undefined;
+  child.stdout.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (!waiting) continue;
+      if (line === 'done') {
+        const done = waiting;
+        waiting = undefined;
+        hold(false);
+        done.resolve(done.lines);
+      } else waiting.lines.push(line);
+    }
   });
+  const hold = (on: boolean) => {
+    for (const handle of [child, child.stdin, child.stdout, child.stderr] as { ref?(): void; unref?(): void }[])
+      if (on) handle.ref?.();
+      else handle.unref?.();
+  };
+  child.on('exit', (code) => {
+    kept = undefined;
+    waiting?.reject(new Error(`validate could not run: the Java checker ended (exit ${String(code)}): ${stderr.join('').slice(0, 4000)}`));
+    waiting = undefined;
+  });
+  hold(false);
+  let turn: Promise<unknown> = Promise.resolve();
+  const created: Checker = {
+    check(manifest) {
+      const mine = turn.then(
+        () =>
+          new Promise<string[]>((resolve, reject) => {
+            waiting = { lines: [], resolve, reject };
+            hold(true);
+            child.stdin.write(`${manifest}\n\n`);
+          }),
+      );
+      turn = mine.catch(() => undefined);
+      return mine;
+    },
+  };
+  kept = created;
+  return created;
 }
 
 /** Findings that fail a document (as validate counts them: not warnings or information). */

@@ -8,7 +8,7 @@ import { send } from './server.js';
 
 /*
  * The real Litestream binary (@flydotio/litestream-linux-x64) around the real server process, with a
- * replica in a local directory: shared by test/replication.test.ts and bench/replication.ts.
+ * replica in a local directory: shared by test/process/replication.test.ts and bench/replication.ts.
  */
 
 /** The binary, if it runs here (`litestream version`), or why not. */

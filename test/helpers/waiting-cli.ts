@@ -2,7 +2,7 @@
  * The `timetrack` command line in a process of its own that waits for a word before it runs: its
  * modules are loaded first, then it prints `ready` and waits for a line on standard input, then
  * runs the command (argv) against DATABASE_PATH as bin/timetrack.js would. Two of them, told to
- * go at the same moment, race for one database file (test/invoice-cli.test.ts).
+ * go at the same moment, race for one database file (test/process/invoice-cli.test.ts).
  */
 import { once } from 'node:events';
 import { main } from '../../src/main.js';

@@ -13,7 +13,7 @@ export const NOT_FOUND_WORDS = 'It is not here: it does not exist (any more), or
  * A refusal as a page says it to the person reading: the service's words for people where it
  * has them (no ids, no parameters, no command lines), a plain "not here" for anything not found,
  * else its message. Pages never show a DomainError's `message` themselves
- * (test/architecture.test.ts).
+ * (test/fast/architecture.test.ts).
  */
 export function spoken(error: DomainError): string {
   if (error.people !== undefined) return error.people;

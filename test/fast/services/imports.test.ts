@@ -1,0 +1,596 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { DomainError } from '../../../src/errors.js';
+import type { ImportRequest } from '../../../src/modules/imports/service.js';
+import { type Actor, OPERATOR, type Principal } from '../../../src/principal.js';
+import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
+
+const FIXTURES = new URL('../../fixtures/import/', import.meta.url).pathname;
+const fixture = (name: string) => join(FIXTURES, name);
+
+/** The import engine's rules (decisions §10) over an in-memory database: files from test/fixtures/import. */
+describe('imports service', () => {
+  let world: ServiceWorld;
+  let dir: string;
+  let ada: Actor;
+  beforeEach(() => {
+    world = memoryServices();
+    ada = world.member({ name: 'Ada Lovelace' });
+    // The member helper names emails memberN@example.org: Ada's is made ada@example.org here.
+    world.services.accounts.setUser(OPERATOR, ada.userId, { email: 'ada@example.org' });
+    dir = mkdtempSync(join(tmpdir(), 'timetrack-import-svc-'));
+  });
+  afterEach(() => {
+    world.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (request: Partial<ImportRequest> & { path: string }, principal: Principal = OPERATOR) =>
+    world.services.imports.run(principal, { workspaceId: world.workspaceId, timeZone: 'Europe/Berlin', ...request });
+  const refusal = async (fn: () => Promise<unknown>): Promise<{ code: string; message: string }> => {
+    try {
+      await fn();
+    } catch (error) {
+      if (error instanceof DomainError) return { code: error.code, message: error.message };
+      throw error;
+    }
+    return { code: 'none', message: '' };
+  };
+  /** Every entry of the workspace, oldest first, as the owner sees them through the service. */
+  const entries = () =>
+    world.services.entries.list(world.owner, { from: '2020-01-01', to: '2030-01-01', limit: 500 }).rows.slice().reverse();
+  const write = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('refuses the whole file for a user who matches no member, listing them; nothing is written', async () => {
+    const { report, stopped } = await run({ path: fixture('toggl.csv') });
+    expect(stopped).to.equal(true);
+    expect(report).to.deep.include({ importId: null, format: 'toggl', rows: 3, imported: 0, duplicates: 0 });
+    expect(report.refused).to.deep.equal([
+      {
+        line: 5,
+        message:
+          'Grace Hopper <grace@example.org> matches no member of the workspace: add them (timetrack member add), or import with --create-members',
+      },
+    ]);
+    expect(report.unmatchedUsers).to.deep.equal([{ name: 'Grace Hopper', email: 'grace@example.org', rows: 1, firstLine: 5 }]);
+    expect(entries()).to.deep.equal([]);
+    expect(await world.services.imports.list(OPERATOR, world.workspaceId)).to.deep.equal([]);
+  });
+
+  it('imports a Toggl file: members by email (any case), created when asked, the catalog found or created, times in the zone', async () => {
+    const { report } = await run({ path: fixture('toggl.csv'), createMembers: true });
+    expect(report.importId).to.match(/^imp_/);
+    expect(report).to.deep.include({ rows: 3, imported: 3, duplicates: 0, refused: [], unmatchedUsers: [] });
+    expect(report.created).to.deep.equal({ clients: 1, projects: 2, tasks: 1, tags: 3, users: 1 });
+    const list = entries();
+    expect(list.map((e) => [e.start, e.end, e.description, e.source, e.importId])).to.deep.equal([
+      ['2026-03-02T08:00:00.000Z', '2026-03-02T09:30:00.000Z', 'Header, with "quotes"', 'import', report.importId],
+      ['2026-03-02T10:00:00.000Z', '2026-03-02T10:45:00.000Z', 'Two\r\nlines', 'import', report.importId],
+      ['2026-03-03T08:00:00.000Z', '2026-03-03T08:15:00.000Z', '', 'import', report.importId],
+    ]);
+    expect(list[0]?.authorId).to.equal(ada.userId);
+    expect(list[1]?.authorId).to.equal(ada.userId);
+    const grace = world.services.accounts.memberDirectory(world.workspaceId).find((m) => m.email === 'grace@example.org');
+    expect(list[2]?.authorId).to.equal(grace?.userId);
+    expect(list.map((e) => e.billable)).to.deep.equal([true, false, false]);
+    const projects = world.services.catalog.projects.list(world.owner, {});
+    expect(projects.map((p) => p.name).sort()).to.deep.equal(['Internal', 'Website']);
+    const tags = world.services.catalog.tags.list(world.owner).map((t) => t.name);
+    expect(tags).to.deep.equal(['design', 'meeting', 'review']);
+    expect(list[0]?.tagIds).to.have.length(2);
+    expect(list[0]?.timeZone).to.equal('Europe/Berlin');
+    // Each entry recorded its sync event, as every write does.
+    const events = world.services.events.tail(OPERATOR, world.workspaceId).filter((e) => e.entity === 'entry');
+    expect(events.map((e) => e.event)).to.deep.equal(['entry.created', 'entry.created', 'entry.created']);
+  });
+
+  it('skips what an earlier import wrote: the same file twice writes nothing, an overlapping export adds only the new rows', async () => {
+    await run({ path: fixture('toggl.csv'), createMembers: true });
+    const again = await run({ path: fixture('toggl.csv'), createMembers: true });
+    expect(again.report).to.deep.include({ imported: 0, duplicates: 3 });
+    expect(entries()).to.have.length(3);
+    const later = write(
+      'later.csv',
+      'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (EUR)\n' +
+        'Ada Lovelace,ada@example.org,Acme,Website,Design,"Header, with ""quotes""",Yes,2026-03-02,09:00:00,2026-03-02,10:30:00,01:30:00,"review,design",120.00\n' +
+        'Ada Lovelace,ada@example.org,Acme,Website,,New work,No,2026-03-04,09:00:00,2026-03-04,10:00:00,01:00:00,,0.00\n',
+    );
+    const overlap = await run({ path: later });
+    expect(overlap.report).to.deep.include({ imported: 1, duplicates: 1 });
+    expect(entries().map((e) => e.description)).to.include('New work');
+  });
+
+  it('decides day/month order over the whole file, reads semicolons and an entry across midnight', async () => {
+    const { report } = await run({ path: fixture('toggl-semicolon-dmy.csv') });
+    expect(report).to.deep.include({ imported: 2, refused: [] });
+    expect(entries().map((e) => [e.start, e.end])).to.deep.equal([
+      ['2026-03-02T22:30:00.000Z', '2026-03-02T23:30:00.000Z'],
+      ['2026-03-13T08:00:00.000Z', '2026-03-13T08:30:00.000Z'],
+    ]);
+  });
+
+  it('reads a file once to check it when no day needs the order decided, twice when one does', async () => {
+    const phases = async (path: string, extra: Partial<ImportRequest> = {}) => {
+      const seen: string[] = [];
+      await run({ path, dryRun: true, createMembers: true, ...extra, progress: (p) => seen.at(-1) !== p.phase && seen.push(p.phase) });
+      return seen;
+    };
+    // ISO days: the users, the date evidence and the checks in one reading.
+    expect(await phases(fixture('toggl.csv'))).to.deep.equal(['checking']);
+    // 02/03/2026: the order is decided over the whole file first, then the rows are checked.
+    expect(await phases(fixture('toggl-semicolon-dmy.csv'))).to.deep.equal(['reading', 'checking']);
+    // The order given: one reading again.
+    expect(await phases(fixture('toggl-semicolon-dmy.csv'), { dateFormat: 'DMY' })).to.deep.equal(['checking']);
+  });
+
+  it('refuses to guess a day/month order no row settles, until --date-format says', async () => {
+    const refused = await refusal(() => run({ path: fixture('toggl-undecided.csv') }));
+    expect(refused.code).to.equal('invalid');
+    expect(refused.message).to.equal(
+      'The dates of this file can be read day-first or month-first (line 2: "03/04/2026"), and no day above 12 settles it: say which with --date-format DMY or MDY.',
+    );
+    const { report } = await run({ path: fixture('toggl-undecided.csv'), dateFormat: 'MDY' });
+    expect(report.imported).to.equal(1);
+    expect(entries()[0]?.start).to.equal('2026-03-04T08:00:00.000Z');
+  });
+
+  it('keeps a file rate exact (80.05 stays 80.05) and rounds the amount once; Clockify month-first 12-hour times', async () => {
+    const { report } = await run({ path: fixture('clockify-mdy-12h.csv') });
+    expect(report).to.deep.include({ format: 'clockify', imported: 2 });
+    const [afternoon, call] = entries();
+    expect([call?.start, call?.end, call?.hourlyRate, call?.amount]).to.deep.equal([
+      '2026-03-16T08:05:00.000Z',
+      '2026-03-16T09:46:00.000Z',
+      80.05,
+      134.75,
+    ]);
+    expect([afternoon?.start, afternoon?.end, afternoon?.hourlyRate]).to.deep.equal([
+      '2026-03-02T11:30:00.000Z',
+      '2026-03-02T12:15:00.000Z',
+      95.5,
+    ]);
+    // The report's total is the sum of its rows, to the cent.
+    const summary = world.services.reports.summary(world.owner, {
+      from: '2026-03-01',
+      to: '2026-03-31',
+      groupBy: 'project',
+      timeZone: 'UTC',
+    });
+    expect(summary.totals.amount).to.equal(134.75 + (afternoon?.amount ?? 0));
+  });
+
+  it('reads Harvest: hours exact to the second, rows of a day following each other from 09:00, the currency named in words', async () => {
+    const { report } = await run({ path: fixture('harvest.csv') });
+    expect(report).to.deep.include({ format: 'harvest', imported: 3 });
+    expect(entries().map((e) => [e.start, e.end, e.durationSec, e.billable])).to.deep.equal([
+      ['2026-03-02T08:00:00.000Z', '2026-03-02T09:41:00.000Z', 6060, true],
+      ['2026-03-02T09:41:00.000Z', '2026-03-02T10:11:00.000Z', 1800, true],
+      ['2026-03-03T08:00:00.000Z', '2026-03-03T10:00:00.000Z', 7200, false],
+    ]);
+  });
+
+  it('refuses a file in another currency before anything is written', async () => {
+    const refused = await refusal(() => run({ path: fixture('harvest-usd.csv') }));
+    expect(refused.message).to.equal(
+      "The file's amounts are in USD and the workspace's in EUR: nothing was imported. Export the report in EUR, or import into a workspace that uses USD.",
+    );
+    expect(entries()).to.deep.equal([]);
+  });
+
+  it('reads Kimai: customer and activity, an overnight entry, a user named by email', async () => {
+    const { report } = await run({ path: fixture('kimai.csv') });
+    expect(report).to.deep.include({ format: 'kimai', imported: 2, refused: [] });
+    const [night, morning] = entries();
+    expect([night?.start, night?.end, night?.hourlyRate]).to.deep.equal(['2026-03-02T21:00:00.000Z', '2026-03-03T00:00:00.000Z', 70]);
+    expect(morning?.start).to.equal('2026-03-16T08:00:00.000Z');
+    const task = world.services.catalog.tasks.list(world.owner, {})[0];
+    expect(task?.name).to.equal('Support');
+    expect(world.services.catalog.clients.list(world.owner, {}).map((c) => c.name)).to.deep.equal(['Acme']);
+  });
+
+  it('reads the timetrack format without a time zone', async () => {
+    const { report } = await run({ path: fixture('timetrack.csv'), timeZone: undefined });
+    expect(report).to.deep.include({ format: 'timetrack', imported: 1 });
+    expect(entries()[0]).to.deep.include({ start: '2026-03-02T08:00:00.000Z', hourlyRate: 80.05, amount: 80.05, timeZone: null });
+  });
+
+  it('refuses each bad row with its line and column, and writes nothing unless --skip-invalid', async () => {
+    const { report, stopped } = await run({ path: fixture('toggl-bad.csv') });
+    expect(stopped).to.equal(true);
+    expect(report.refused).to.deep.equal([
+      { line: 3, message: "Description: 501 characters; an entry's description holds at most 500: shorten it" },
+      { line: 4, message: 'Tags: 21 tags; an entry holds at most 20' },
+      { line: 5, message: 'End time: the end is at or before the start' },
+      { line: 6, message: 'the row has 4 cells and the header 14: a cell is missing (or a quote is not closed)' },
+    ]);
+    expect(entries()).to.deep.equal([]);
+    const skipped = await run({ path: fixture('toggl-bad.csv'), skipInvalid: true });
+    expect(skipped.report).to.deep.include({ imported: 2 });
+    expect(entries().map((e) => e.description)).to.deep.equal(['Fine row', 'Twenty tags']);
+    expect(entries()[1]?.tagIds).to.have.length(20);
+  });
+
+  it('refuses a rate that is not a number, a local time in the DST gap, and takes the earlier repeated hour', async () => {
+    const rate = await run({ path: fixture('clockify-bad-rate.csv') });
+    expect(rate.report.refused).to.deep.equal([
+      { line: 2, message: 'Billable Rate: "eighty" is not a number; write a rate such as 80.05' },
+    ]);
+    const dst = await run({ path: fixture('toggl-dst.csv'), skipInvalid: true });
+    expect(dst.report.refused).to.deep.equal([
+      { line: 2, message: 'Start time: 02:30 does not exist in Europe/Berlin on that day (the clocks skip it for daylight saving time)' },
+    ]);
+    expect(entries().map((e) => [e.start, e.end])).to.deep.equal([['2026-10-25T00:30:00.000Z', '2026-10-25T02:30:00.000Z']]);
+  });
+
+  it('refuses whole files before reading rows: not UTF-8, empty, a header only, an unknown format, no or an unknown zone', async () => {
+    const messages = [];
+    for (const request of [
+      { path: fixture('latin1.csv') },
+      { path: fixture('empty.csv') },
+      { path: fixture('header-only.csv') },
+      { path: fixture('unknown-format.csv') },
+      { path: fixture('toggl.csv'), timeZone: undefined },
+      { path: fixture('toggl.csv'), timeZone: 'Mars/Olympus' },
+      { path: fixture('toggl.csv'), format: 'harvest' as const },
+    ]) {
+      messages.push((await refusal(() => run(request))).message.slice(0, 40));
+    }
+    expect(messages).to.deep.equal([
+      'The file is not UTF-8 text. Save it agai',
+      'The file is empty: export the detailed r',
+      'The file has a header line and no rows: ',
+      'No import format matches the columns of ',
+      'A toggl file holds local times: say in w',
+      'Unknown time zone "Mars/Olympus": use an',
+      'This is not a harvest file: it lacks the',
+    ]);
+  });
+
+  it('a dry run writes nothing and reports what an import would do', async () => {
+    const { report } = await run({ path: fixture('toggl.csv'), createMembers: true, dryRun: true });
+    expect(report).to.deep.include({ importId: null, dryRun: true, rows: 3, imported: 3, duplicates: 0 });
+    expect(report.created).to.deep.equal({ clients: 1, projects: 2, tasks: 1, tags: 3, users: 1 });
+    expect(entries()).to.deep.equal([]);
+    expect(world.services.catalog.clients.list(world.owner, {})).to.deep.equal([]);
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.email)).to.not.include('grace@example.org');
+  });
+
+  it('writes every row as --user, ignoring the file’s users', async () => {
+    const { report } = await run({ path: fixture('toggl.csv'), user: 'ADA@example.org' });
+    expect(report).to.deep.include({ imported: 3, unmatchedUsers: [] });
+    expect(entries().map((e) => e.authorId)).to.deep.equal([ada.userId, ada.userId, ada.userId]);
+  });
+
+  it('an owner’s --create-members never makes a member of an account that already holds the email (decisions 8a): unmatched, with what to do', async () => {
+    // Grace has an account here (another workspace's, say) but is no member of this one.
+    const grace = world.services.accounts.createAccount({ name: 'Someone else', email: 'GRACE@example.org' });
+    const { report, stopped } = await run({ path: fixture('toggl.csv'), createMembers: true }, world.owner);
+    expect(stopped).to.equal(true);
+    expect(report.created.users).to.equal(0);
+    expect(report.unmatchedUsers).to.deep.equal([{ name: 'Grace Hopper', email: 'grace@example.org', rows: 1, firstLine: 5 }]);
+    expect(report.notices).to.deep.equal([
+      'One person of the file cannot be made a member by an import (listed as unmatched): add each on the Members page, which sends an invitation; once accepted, import the file again.',
+    ]);
+    // Nothing names or describes the account that holds the address.
+    expect(JSON.stringify(report)).not.to.include('Someone else');
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).not.to.include(grace.id);
+    // Skipping her rows imports the rest; she is still no member.
+    const rest = await run({ path: fixture('toggl.csv'), createMembers: true, skipInvalid: true }, world.owner);
+    expect(rest.report).to.deep.include({ imported: 2 });
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).not.to.include(grace.id);
+    // The operator on the server's command line may attach the account (as its member add may).
+    const operator = await run({ path: fixture('toggl.csv'), createMembers: true });
+    expect(operator.report).to.deep.include({ imported: 1, duplicates: 2, unmatchedUsers: [], notices: [] });
+    expect(world.services.accounts.memberDirectory(world.workspaceId).map((m) => m.userId)).to.include(grace.id);
+  });
+
+  it('a member imports their own history only; an owner imports the team’s; each sees the imports they may', async () => {
+    const { report } = await run({ path: fixture('toggl.csv') }, ada);
+    expect(report.imported).to.equal(3);
+    expect(entries().map((e) => e.authorId)).to.deep.equal([ada.userId, ada.userId, ada.userId]);
+    expect((await refusal(() => run({ path: fixture('toggl.csv'), user: world.ownerId }, ada))).code).to.equal('forbidden');
+    expect((await refusal(() => run({ path: fixture('toggl.csv'), createMembers: true }, ada))).code).to.equal('forbidden');
+    const other = world.member();
+    expect(await world.services.imports.list(other, world.workspaceId)).to.deep.equal([]);
+    expect((await refusal(() => world.services.imports.show(other, report.importId as string))).code).to.equal('not_found');
+    expect((await refusal(() => world.services.imports.undo(other, report.importId as string))).code).to.equal('not_found');
+    expect((await world.services.imports.list(world.owner, world.workspaceId)).map((i) => i.by)).to.deep.equal([ada.userId]);
+    const team = await run({ path: fixture('kimai.csv') }, world.owner);
+    expect(team.report.imported).to.equal(2);
+  });
+
+  it('undo deletes the import’s entries and the catalog it created that nothing uses; its rows can then be imported again', async () => {
+    const kept = world.services.catalog.clients.create(world.owner, { name: 'acme' });
+    const { report } = await run({ path: fixture('toggl.csv'), createMembers: true });
+    const id = report.importId as string;
+    expect(await world.services.imports.undo(OPERATOR, id)).to.deep.equal({ importId: id, deleted: 3 });
+    expect(entries()).to.deep.equal([]);
+    // The client existed before (found by name, any case): it stays; what the import created is gone.
+    expect(world.services.catalog.clients.list(world.owner, {}).map((c) => c.id)).to.deep.equal([kept.id]);
+    expect(world.services.catalog.projects.list(world.owner, {})).to.deep.equal([]);
+    expect(world.services.catalog.tags.list(world.owner)).to.deep.equal([]);
+    expect((await world.services.imports.show(OPERATOR, id)).state).to.equal('undone');
+    expect((await refusal(() => world.services.imports.undo(OPERATOR, id))).code).to.equal('conflict');
+    const again = await run({ path: fixture('toggl.csv'), createMembers: true });
+    expect(again.report).to.deep.include({ imported: 3, duplicates: 0 });
+  });
+
+  it('uses archived clients, projects and tasks as they are (the history is what it was)', async () => {
+    const client = world.services.catalog.clients.create(world.owner, { name: 'Acme' });
+    const project = world.services.catalog.projects.create(world.owner, { name: 'Website', clientId: client.id });
+    const task = world.services.catalog.tasks.create(world.owner, { name: 'Design', projectId: project.id });
+    world.services.catalog.tasks.update(world.owner, task.id, { archived: true });
+    world.services.catalog.projects.update(world.owner, project.id, { archived: true });
+    world.services.catalog.clients.update(world.owner, client.id, { archived: true });
+    const { report } = await run({ path: fixture('toggl.csv'), user: ada.userId });
+    expect(report).to.deep.include({ imported: 3, refused: [] });
+    expect(report.created).to.deep.include({ clients: 0, tasks: 0 });
+    expect(entries()[0]).to.deep.include({ projectId: project.id, taskId: task.id });
+  });
+
+  it('refuses to undo an import whose entries were invoiced since, naming them', async () => {
+    const { report } = await run({ path: fixture('timetrack.csv') });
+    const client = world.services.catalog.clients.list(world.owner, {})[0];
+    world.services.invoices.setSettings(OPERATOR, world.workspaceId, { taxRate: 19 });
+    world.services.invoices.create(OPERATOR, {
+      workspaceId: world.workspaceId,
+      userId: world.ownerId,
+      clientId: client?.id as string,
+      from: '2026-03-01',
+      to: '2026-03-31',
+    });
+    const refused = await refusal(() => world.services.imports.undo(OPERATOR, report.importId as string));
+    expect(refused.code).to.equal('conflict');
+    expect(refused.message).to.match(new RegExp(`^Import ${report.importId} cannot be undone: 1 of its entries is invoiced since \\(ent_`));
+    expect(entries()).to.have.length(1);
+  });
+
+  it('an import whose process died is cleaned up and recorded failed', async () => {
+    const { report } = await run({ path: fixture('toggl.csv'), createMembers: true });
+    const id = report.importId as string;
+    // As a kill -9 midway leaves it: still running, owned by a process that is gone.
+    const { sqlite } = world.database;
+    sqlite.transaction(() => sqlite.prepare("update imports set state = 'running', pid = 999999999 where id = ?").run(id))();
+    const shown = await world.services.imports.show(OPERATOR, id);
+    expect(shown.state).to.equal('failed');
+    expect(shown.failure).to.match(/stopped midway/);
+    expect(entries()).to.deep.equal([]);
+  });
+
+  describe('money a file carries (issue 37 item 5): nothing is lost when a format lacks a column', () => {
+    const TOGGL =
+      'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (EUR)\n';
+    const togglRow = (description: string, start: string, end: string, amount: string, billable = 'Yes') =>
+      `Ada Lovelace,ada@example.org,Acme,Fresh,,${description},${billable},${start.slice(0, 10)},${start.slice(11)},${end.slice(0, 10)},${end.slice(11)},,,${amount}\n`;
+    /** The entries by description: [billable, hourlyRate, amount, durationSec]. */
+    const money = () => Object.fromEntries(entries().map((e) => [e.description, [e.billable, e.hourlyRate, e.amount, e.durationSec]]));
+
+    it('Kimai without a Billable column: rows are billable (as in Kimai), 3 h at 150 earn 450 on a project the import creates', async () => {
+      const path = write(
+        'kimai.csv',
+        'Date,From,To,Duration,User,Customer,Project,Activity,Description,Tags,Hourly rate\n' +
+          '16.03.2026,09:00,12:00,3:00,ada@example.org,Acme,Fresh,Support,Three hours,,150.00\n',
+      );
+      const { report } = await run({ path });
+      expect(report).to.deep.include({
+        imported: 1,
+        refused: [],
+        notices: [
+          "The file names no currency: its rates (1 row) are read as EUR, the workspace's currency. (Kimai exports name none: check that its customers bill in EUR.)",
+        ],
+      });
+      expect(money()).to.deep.equal({ 'Three hours': [true, 150, 450, 10800] });
+      // Its own Billable column, where the export has one, is read as it says.
+      const marked = write(
+        'kimai-marked.csv',
+        'Date,From,To,Duration,User,Customer,Project,Activity,Description,Tags,Hourly rate,Billable\n' +
+          '17.03.2026,09:00,10:00,1:00,ada@example.org,Acme,Fresh,Support,Not billed,,150.00,No\n',
+      );
+      await run({ path: marked });
+      expect(money()['Not billed']).to.deep.equal([false, 150, 0, 3600]);
+    });
+
+    it('Toggl: a billable row’s Amount becomes its rate (amount × 3600 ÷ seconds, 4 decimals), which gives the amount back to the cent', async () => {
+      const path = write(
+        'toggl-amounts.csv',
+        TOGGL +
+          togglRow('awkward', '2026-03-02 09:00:00', '2026-03-02 10:23:17', '123.45') +
+          togglRow('seven seconds', '2026-03-02 11:00:00', '2026-03-02 11:00:07', '0.01') +
+          togglRow('three hours', '2026-03-02 12:00:00', '2026-03-02 15:00:00', '450.00') +
+          togglRow('eleven seconds', '2026-03-02 16:00:00', '2026-03-02 16:00:11', '1000.00') +
+          togglRow('a second short of 100 h', '2026-03-03 00:00:00', '2026-03-07 03:59:59', '99.99') +
+          togglRow('150 hours', '2026-03-10 00:00:00', '2026-03-16 06:00:00', '2500.00') +
+          togglRow('thirty days', '2026-04-01 00:00:00', '2026-05-01 00:00:13', '77.77') +
+          togglRow('not billable', '2026-03-02 17:00:00', '2026-03-02 18:00:00', '0.00', 'No'),
+      );
+      const { report } = await run({ path });
+      expect(report).to.deep.include({ imported: 8, refused: [], notices: [] });
+      expect(money()).to.deep.equal({
+        awkward: [true, 88.9374, 123.45, 4997],
+        'seven seconds': [true, 5.1429, 0.01, 7],
+        'three hours': [true, 150, 450, 10800],
+        'eleven seconds': [true, 327272.7273, 1000, 11],
+        'a second short of 100 h': [true, 0.9999, 99.99, 359999],
+        // Past 100 hours 4 decimals no longer give the amount back: the fewest more that do.
+        '150 hours': [true, 16.66667, 2500, 540000],
+        'thirty days': [true, 0.10801, 77.77, 2592013],
+        // Not billable: no rate from the file, the usual resolution (none here).
+        'not billable': [false, null, 0, 3600],
+      });
+    });
+
+    it('Toggl: an Amount column whose heading it cannot read (`Amount ()`) refuses the file, naming the column and what to do; nothing is written', async () => {
+      const path = write(
+        'toggl-blank-currency.csv',
+        TOGGL.replace('Amount (EUR)', 'Amount ()') + togglRow('four hours', '2026-03-02 09:00:00', '2026-03-02 13:00:00', '480.00'),
+      );
+      expect(await refusal(() => run({ path }))).to.deep.equal({
+        code: 'invalid',
+        message:
+          'The column "Amount ()" holds the rows\' amounts, but timetrack cannot read its heading: after the name it expects a currency code in parentheses, such as "Amount (EUR)". Nothing was imported: read without it, the rows would take the rates of their task, project or member instead of the file\'s money. Export the report again from Toggl with its currency, or, if its amounts are in EUR (the workspace\'s currency), rename the column to "Amount (EUR)" and import the file again.',
+      });
+      expect(
+        (
+          await refusal(() =>
+            run({
+              path: write(
+                'symbol.csv',
+                TOGGL.replace('Amount (EUR)', 'Amount (€)') + togglRow('x', '2026-03-02 09:00:00', '2026-03-02 10:00:00', '1'),
+              ),
+            }),
+          )
+        ).message,
+      ).to.match(/^The column "Amount \(€\)" holds the rows' amounts/);
+      // A dry run (the check page) refuses the same.
+      expect((await refusal(() => run({ path, dryRun: true }))).message).to.match(/^The column "Amount \(\)"/);
+      const clockify = write(
+        'clockify-rate-heading.csv',
+        'Project,Client,Description,Task,User,Email,Tags,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal),Billable Rate (Euro)\n' +
+          'Fresh,Acme,rated,,Ada,ada@example.org,,03/17/2026,09:00:00,03/17/2026,10:00:00,01:00:00,1.00,95.50\n',
+      );
+      expect((await refusal(() => run({ path: clockify }))).message).to.match(
+        /^The column "Billable Rate \(Euro\)" holds the rows' hourly rates, .* such as "Billable Rate \(EUR\)"\. .* Export the report again from Clockify/,
+      );
+      expect(entries()).to.deep.equal([]);
+    });
+
+    it('the file’s amount wins for its row in an owner’s or the operator’s import, over a task’s rate and over the file’s own rate', async () => {
+      const acme = world.services.catalog.clients.create(world.owner, { name: 'Acme' }).id;
+      const fresh = world.services.catalog.projects.create(world.owner, {
+        name: 'Fresh',
+        clientId: acme,
+        billable: true,
+        hourlyRate: 100,
+      }).id;
+      world.services.catalog.tasks.create(world.owner, { name: 'Design', projectId: fresh, hourlyRate: 130 });
+      const row = (description: string, start: string, end: string, amount: string) =>
+        togglRow(description, start, end, amount).replace(',Fresh,,', ',Fresh,Design,');
+      const path = write(
+        'toggl-task.csv',
+        TOGGL +
+          row('four hours', '2026-03-02 09:00:00', '2026-03-02 13:00:00', '480.00') +
+          row('no amount', '2026-03-03 09:00:00', '2026-03-03 10:00:00', ''),
+      );
+      const checked = await run({ path, dryRun: true }, world.owner);
+      expect(checked.preview.map((r) => [r.description, r.hourlyRate, r.rateFrom])).to.deep.equal([
+        ['four hours', 120, 'amount'],
+        ['no amount', null, 'resolved'],
+      ]);
+      const { report } = await run({ path }, world.owner);
+      expect(report).to.deep.include({ imported: 2, refused: [] });
+      // 480 €, not the task's 4 × 130 = 520 €; the row without an amount takes the task's rate.
+      expect(money()).to.deep.equal({ 'four hours': [true, 120, 480, 14400], 'no amount': [true, 130, 130, 3600] });
+
+      // Clockify with both: the amount (what was billed) wins where the rate does not give it back.
+      const both = write(
+        'clockify-both.csv',
+        'Project,Client,Description,Task,User,Email,Tags,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal),Billable Rate (EUR),Billable Amount (EUR)\n' +
+          'Fresh,Acme,agrees,,Ada,ada@example.org,,03/16/2026,09:00:00,03/16/2026,10:30:00,01:30:00,1.50,80.05,120.08\n' +
+          'Fresh,Acme,fixed price,,Ada,ada@example.org,,03/16/2026,11:00:00,03/16/2026,13:00:00,02:00:00,2.00,80.00,200.00\n',
+      );
+      await run({ path: both });
+      expect(money().agrees).to.deep.equal([true, 80.05, 120.08, 5400]);
+      expect(money()['fixed price']).to.deep.equal([true, 100, 200, 7200]);
+    });
+
+    it('Toggl without a Billable column: an amount above 0 says billable, 0 says not', async () => {
+      const path = write(
+        'toggl-nobillable.csv',
+        'User,Email,Project,Description,Start date,Start time,End date,End time,Amount (EUR)\n' +
+          'Ada,ada@example.org,Fresh,paid,2026-03-02,09:00:00,2026-03-02,10:00:00,80.00\n' +
+          'Ada,ada@example.org,Fresh,free,2026-03-02,10:00:00,2026-03-02,11:00:00,0.00\n',
+      );
+      await run({ path });
+      expect(money()).to.deep.equal({ paid: [true, 80, 80, 3600], free: [false, null, 0, 3600] });
+    });
+
+    it('Clockify without Billable Rate or Billable: the Billable Amount keeps the money; rates with thousands separators are read', async () => {
+      const path = write(
+        'clockify-amount.csv',
+        'Project,Client,Description,Task,User,Email,Tags,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal),Billable Amount (EUR)\n' +
+          'Fresh,Acme,paid,,Ada,ada@example.org,,03/16/2026,09:00:00,03/16/2026,10:30:00,01:30:00,1.50,"1,234.56"\n' +
+          'Fresh,Acme,free,,Ada,ada@example.org,,03/16/2026,11:00:00,03/16/2026,12:00:00,01:00:00,1.00,0.00\n',
+      );
+      const { report } = await run({ path });
+      expect(report).to.deep.include({ imported: 2, refused: [] });
+      expect(money()).to.deep.equal({ paid: [true, 823.04, 1234.56, 5400], free: [false, null, 0, 3600] });
+      const rated = write(
+        'clockify-rate.csv',
+        'Project,Client,Description,Task,User,Email,Tags,Start Date,Start Time,End Date,End Time,Duration (h),Duration (decimal),Billable Rate (EUR)\n' +
+          'Fresh,Acme,rated,,Ada,ada@example.org,,03/17/2026,09:00:00,03/17/2026,10:00:00,01:00:00,1.00,95.50\n',
+      );
+      await run({ path: rated });
+      // No Billable column and no amount, but a rate: the row was billed.
+      expect(money().rated).to.deep.equal([true, 95.5, 95.5, 3600]);
+    });
+
+    it('Harvest: Billable Amount without Billable Rate, a rate without Billable?, a row in another currency refused, no Currency named', async () => {
+      const path = write(
+        'harvest-partial.csv',
+        'Date,Client,Project,Task,Notes,Hours,First Name,Last Name,Billable Amount,Currency\n' +
+          '2026-03-02,Acme,Fresh,,from amount,1.5,Ada,Lovelace,150.00,Euro - EUR\n' +
+          '2026-03-03,Acme,Fresh,,dollars,1,Ada,Lovelace,100.00,US Dollar - USD\n',
+      );
+      const { report, stopped } = await run({ path });
+      expect(stopped).to.equal(true);
+      expect(report.refused).to.deep.equal([
+        {
+          line: 3,
+          message: "Currency: USD, and the workspace's money is in EUR: export this row in EUR, or import it into a workspace in USD",
+        },
+      ]);
+      await run({ path, skipInvalid: true });
+      expect(money()).to.deep.equal({ 'from amount': [true, 100, 150, 5400] });
+      const noCurrency = write(
+        'harvest-nocurrency.csv',
+        'Date,Client,Project,Task,Notes,Hours,First Name,Last Name,Billable Rate\n' + '2026-03-04,Acme,Fresh,,rated,2,Ada,Lovelace,90\n',
+      );
+      const second = await run({ path: noCurrency });
+      expect(second.report.notices).to.deep.equal([
+        "The file names no currency: its rates (1 row) are read as EUR, the workspace's currency.",
+      ]);
+      expect(money().rated).to.deep.equal([true, 90, 180, 7200]);
+    });
+  });
+
+  describe('rates of a member’s own history (issue 33, M4)', () => {
+    const file = () =>
+      write(
+        'rates.csv',
+        'email,start,end,description,client,project,task,tags,billable,hourlyRate\n' +
+          'ada@example.org,2026-03-02T09:00:00Z,2026-03-02T10:00:00Z,Self-billed,Acme,Fresh,,,true,5000\n' +
+          'ada@example.org,2026-03-02T11:00:00Z,2026-03-02T12:00:00Z,No rate,Acme,Fresh,,,true,\n',
+      );
+
+    it('a member’s import does not take the file’s rates: the usual resolution applies, and the preview and result say so', async () => {
+      world.services.accounts.setWorkspace(OPERATOR, world.workspaceId, { hourlyRate: 60 });
+      const preview = await run({ path: file(), dryRun: true }, ada);
+      const notice =
+        "The file's rates (1 row) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.";
+      expect(preview.report.notices).to.deep.equal([notice]);
+      expect(preview.preview.map((r) => r.hourlyRate)).to.deep.equal([null, null]);
+      const { report } = await run({ path: file() }, ada);
+      expect(report).to.deep.include({ imported: 2, notices: [notice] });
+      expect(entries().map((e) => [e.description, e.authorId, e.billable, e.hourlyRate, e.amount])).to.deep.equal([
+        ['Self-billed', ada.userId, true, 60, 60],
+        ['No rate', ada.userId, true, 60, 60],
+      ]);
+    });
+
+    it('an owner’s import takes them, here for one member (the operator’s too: the tests above)', async () => {
+      const { report } = await run({ path: file(), user: ada.userId }, world.owner);
+      // (A file of the timetrack format names its currency in its rate's header: `hourlyRate (EUR)`.)
+      expect(report.notices).to.deep.equal(["The file names no currency: its rates (1 row) are read as EUR, the workspace's currency."]);
+      expect(entries().map((e) => [e.authorId, e.hourlyRate, e.amount])).to.deep.equal([
+        [ada.userId, 5000, 5000],
+        [ada.userId, null, null],
+      ]);
+    });
+  });
+});

@@ -1,0 +1,828 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { runCli } from '../../src/cli/main.js';
+import { systemClock } from '../../src/clock.js';
+import { openDatabase } from '../../src/db/database.js';
+import type { DomainError } from '../../src/errors.js';
+import { csvCell, decimalText, tagsCell } from '../../src/modules/imports/export.js';
+import { unformula } from '../../src/modules/imports/formats.js';
+import { tagsOf } from '../../src/modules/imports/rows.js';
+import { type Actor, OPERATOR } from '../../src/principal.js';
+import { createServices, type Services } from '../../src/services.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { plainUrl, startRelay, type TestRelay } from '../helpers/smtp.js';
+
+const SCOPES = ['entries:read', 'entries:write', 'catalog:read', 'catalog:write', 'reports:read'];
+
+/** `timetrack …` against a server's database (the CLI beside the running server, as an operator runs it). */
+async function cli(server: TestServer, ...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const key = randomBytes(32);
+  const code = await runCli(argv, {
+    openDatabase: () => openDatabase(server.config.databasePath),
+    createServices: (database) => createServices(database, { clock: systemClock, secretKey: key }),
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
+  let json: any;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
+}
+
+/** The server commits the writes of one turn together (group commit): the command line sees them once it has. */
+const committed = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A member of a workspace with a token of every scope and both visibility flags (the reads of the comparison). */
+function member(
+  services: Services,
+  workspaceId: string,
+  user: { name: string; email: string },
+  options: { owner?: boolean; hourlyRate?: number | null } = {},
+) {
+  const { id } = services.accounts.createUser(OPERATOR, user);
+  services.accounts.addMember(OPERATOR, {
+    workspaceId,
+    userId: id,
+    isOwner: options.owner ?? false,
+    canViewOthersTime: true,
+    canViewOthersMoney: true,
+    hourlyRate: options.hourlyRate ?? null,
+  });
+  const { token } = services.tokens.create(OPERATOR, { workspaceId, userId: id, name: 'export test', scopes: SCOPES });
+  return { id, token, actor: services.tokens.authenticate(token)?.actor as Actor };
+}
+
+describe('the timetrack format: cells', () => {
+  it('writes RFC 4180 cells, formulas prefixed with one quote that the importer takes off exactly', () => {
+    expect(
+      ['plain', 'a,b', 'say "hi"', 'two\r\nlines', '=SUM(A1)', '+1', '-x', '@home', '\tindent', '\rcr', "'=x", "'plain", "''=y"].map(
+        csvCell,
+      ),
+    ).to.deep.equal([
+      'plain',
+      '"a,b"',
+      '"say ""hi"""',
+      '"two\r\nlines"',
+      "'=SUM(A1)",
+      "'+1",
+      "'-x",
+      "'@home",
+      "'\tindent",
+      '"\'\rcr"',
+      "''=x",
+      "'plain",
+      "'''=y",
+    ]);
+    for (const text of ['=SUM(A1)', "'=x", "''=y", "'plain", '-', "'", 'plain']) {
+      const written = csvCell(text)
+        .replace(/^"(.*)"$/s, '$1')
+        .replace(/""/g, '"');
+      expect(unformula(written), text).to.equal(text);
+    }
+  });
+
+  it('writes tag names in one cell, quoting one that holds a comma or a quote, and reads them back', () => {
+    const names = ['plain', 'a,b', 'say "hi"', 'Ümlaut', '=x'];
+    expect(tagsCell(names)).to.equal('plain,"a,b","say ""hi""",Ümlaut,=x');
+    expect(tagsOf(tagsCell(names), true)).to.deep.equal(names);
+    // An older hand-written file: names separated by commas and spaces.
+    expect(tagsOf('design, review', true)).to.deep.equal(['design', 'review']);
+  });
+
+  it('writes rates as decimals, never in exponent form', () => {
+    expect([80.05, 0.1, 1e-7, 16.66667, 1000000000, 0].map(decimalText)).to.deep.equal([
+      '80.05',
+      '0.1',
+      '0.0000001',
+      '16.66667',
+      '1000000000',
+      '0',
+    ]);
+  });
+});
+
+describe('timetrack export: a whole workspace that imports back unchanged', function () {
+  this.timeout(240_000);
+  let source: TestServer;
+  let target: TestServer;
+  let relay: TestRelay;
+  let dir: string;
+  before(async () => {
+    // The source sends invoices by mail (a real SMTP relay on loopback): the export carries the sends.
+    relay = await startRelay();
+    [source, target] = await Promise.all([
+      startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } }),
+      startTestServer(),
+    ]);
+    dir = mkdtempSync(join(tmpdir(), 'timetrack-export-'));
+  });
+  after(async () => {
+    await Promise.all([source.close(), target.close()]);
+    await relay.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Every entry of a workspace through the API (paged), as comparable values: ids become names and emails. */
+  async function entriesOf(server: TestServer, token: string, workspaceId: string, invoiceKey: (id: string) => string = (id) => id) {
+    const emails = new Map(server.services.accounts.memberDirectory(workspaceId).map((m) => [m.userId, m.email]));
+    const tags = new Map(
+      ((await server.request('GET', '/api/v1/tags', { token })).body.data as Array<{ id: string; name: string }>).map((t) => [
+        t.id,
+        t.name,
+      ]),
+    );
+    const rows: Array<Record<string, unknown>> = [];
+    let cursor: string | null = null;
+    do {
+      const res = await server.request(
+        'GET',
+        `/api/v1/entries?from=2000-01-01&to=2100-01-01&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token },
+      );
+      expect(res.status, res.text).to.equal(200);
+      for (const e of res.body.data) {
+        rows.push({
+          author: emails.get(e.authorId),
+          description: e.description,
+          start: e.start,
+          end: e.end,
+          durationSec: e.durationSec,
+          billable: e.billable,
+          hourlyRate: e.hourlyRate,
+          amount: e.amount,
+          currency: e.currency,
+          timeZone: e.timeZone,
+          client: e.clientName,
+          project: e.projectName,
+          color: e.projectColor,
+          task: e.taskName,
+          tags: (e.tagIds as string[]).map((id) => tags.get(id)).sort(),
+          runaway: e.runaway,
+          invoice: e.invoiceId === null ? null : invoiceKey(e.invoiceId),
+        });
+      }
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    const key = (r: Record<string, unknown>) => JSON.stringify([r.start, r.author, r.description, r.end, r.project, r.tags]);
+    return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
+
+  /** The catalog through the API, by names. */
+  async function catalogOf(server: TestServer, token: string) {
+    const get = async (path: string) => (await server.request('GET', path, { token })).body.data as Array<Record<string, any>>;
+    const clients = await get('/api/v1/clients');
+    const clientName = new Map(clients.map((c) => [c.id, c.name]));
+    const projects = await get('/api/v1/projects');
+    const projectName = new Map(projects.map((p) => [p.id, `${clientName.get(p.clientId) ?? ''}/${p.name}`]));
+    const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    return {
+      clients: clients.map(({ id: _id, workspaceId: _w, createdAt: _c, updatedAt: _u, ...c }) => c as { name: string }).sort(byName),
+      projects: projects
+        .map((p) => ({
+          name: `${clientName.get(p.clientId) ?? ''}/${p.name}`,
+          color: p.color,
+          billable: p.billable,
+          hourlyRate: p.hourlyRate,
+          estimateSec: p.estimateSec,
+          budgetAmount: p.budgetAmount,
+          archived: p.archived,
+          progress: p.progress,
+        }))
+        .sort(byName),
+      tasks: (await get('/api/v1/tasks'))
+        .map((t) => ({
+          name: `${projectName.get(t.projectId)}/${t.name}`,
+          hourlyRate: t.hourlyRate,
+          estimateSec: t.estimateSec,
+          archived: t.archived,
+        }))
+        .sort(byName),
+      tags: (await get('/api/v1/tags')).map((t) => t.name).sort(),
+    };
+  }
+
+  /**
+   * The invoicing of a workspace as its owner reads it (decisions 11a): the issuer profile, the
+   * settings, the rates, every invoice and credit note whole (ids become names, emails and keys),
+   * and the number the next document gets. `key` names an invoice by what survives an import.
+   */
+  function invoicingOf(server: TestServer, workspaceId: string, actor: Actor) {
+    const { services } = server;
+    const members = services.accounts.listMembers(OPERATOR, workspaceId);
+    const email = new Map(members.map((m) => [m.userId, m.email]));
+    const clientName = new Map(services.catalog.clients.list(actor, {}).map((c) => [c.id, c.name]));
+    const projectName = new Map(
+      services.catalog.projects.list(actor, {}).map((p) => [p.id, `${clientName.get(p.clientId ?? '') ?? ''}/${p.name}`]),
+    );
+    const invoices = services.invoices.list(OPERATOR, workspaceId);
+    // An invoice by what an import keeps: its number, or (a draft) its range, client and lines' projects.
+    const key = new Map(
+      invoices.map((i) => [
+        i.id,
+        JSON.stringify([i.number, i.from, i.to, clientName.get(i.clientId), i.lines.map((l) => projectName.get(l.projectId ?? ''))]),
+      ]),
+    );
+    return {
+      key: (id: string) => key.get(id) ?? `unknown ${id}`,
+      read: {
+        profile: services.accounts.businessProfile(workspaceId),
+        settings: services.invoices.settings(OPERATOR, workspaceId),
+        workspaceRate: services.accounts.getWorkspace(OPERATOR, workspaceId).hourlyRate,
+        // Members by the part of the address the two servers share (the reader's own account differs).
+        rates: members
+          .filter((m) => !m.email.startsWith('reader-'))
+          .map((m) => [m.email, m.hourlyRate])
+          .sort(),
+        invoices: invoices
+          .map(({ id, workspaceId: _w, clientId, lines, einvoiceFills, ...rest }) => ({
+            ...rest,
+            key: key.get(id),
+            client: clientName.get(clientId),
+            lines: lines.map((l) => ({ ...l, projectId: l.projectId === null ? null : projectName.get(l.projectId) })),
+            einvoiceFills: (einvoiceFills as Array<{ by: string }>).map((f) => ({ ...f, by: email.get(f.by)?.replace(/@.*$/, '') })),
+          }))
+          // Invoices made in the same millisecond are listed by their ids, which an import gives anew.
+          .sort((a, b) => ((a.key as string) < (b.key as string) ? -1 : 1)),
+        next: services.invoices.upcomingNumber(OPERATOR, workspaceId, members.find((m) => m.isOwner)?.userId),
+      },
+    };
+  }
+
+  // What a random workspace is made of. Names carry umlauts, commas, quotes and formulas; a name
+  // is unique by its index (the catalog compares names case-insensitively).
+  const NAMES = ['Müller & Söhne', 'Ørsted, Zoë', 'say "hi"', '=SUM(A1)', '+49 Hotline', '-minus', '@home', "'quoted", 'Straße', '東京'];
+  const DESCRIPTION = fc.string({
+    unit: fc.constantFrom('a', 'Z', ' ', ',', '"', "'", '\n', '\r\n', 'ü', 'ß', '=', '+', '-', '@', '\t', ';', '€', '🙂', 'x'),
+    maxLength: 40,
+  });
+  const RATE = fc.option(
+    fc.integer({ min: 0, max: 3_000_000 }).map((n) => n / 10_000),
+    { nil: null },
+  );
+  const ZONE = fc.constantFrom(null, 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe');
+  const workspace = fc.record({
+    workspaceRate: RATE,
+    members: fc.array(fc.record({ name: fc.constantFrom(...NAMES), rate: RATE }), { minLength: 1, maxLength: 3 }),
+    clients: fc.array(
+      fc.record({ name: fc.constantFrom(...NAMES), archived: fc.boolean(), details: fc.constantFrom('none', 'domestic', 'reverse') }),
+      { maxLength: 3 },
+    ),
+    // The invoicing (decisions 11a): a profile, settings, invoices of a client's year moved to a status.
+    profile: fc.boolean(),
+    settings: fc.option(
+      fc.record({ numberPattern: fc.constantFrom('{yyyy}-{seq:4}', 'RE-{yy}{mm}-{seq:3}', 'INV {seq}'), taxRate: fc.constantFrom(19, 7) }),
+      { nil: null, freq: 5 },
+    ),
+    invoices: fc.array(
+      fc.record({
+        client: fc.nat(),
+        // A year of the entries, or all of them (null).
+        year: fc.option(fc.integer({ min: 2021, max: 2025 }), { nil: null, freq: 2 }),
+        status: fc.constantFrom('draft', 'sent', 'paid', 'void'),
+        fill: fc.boolean(),
+        // The billable entry each invoice is made for (a member's, on a project of the client): seconds.
+        member: fc.nat(),
+        seconds: fc.integer({ min: 1, max: 10 * 3600 }),
+      }),
+      { maxLength: 4 },
+    ),
+    projects: fc.array(
+      fc.record({
+        client: fc.nat(),
+        clientless: fc.boolean(),
+        name: fc.constantFrom(...NAMES),
+        billable: fc.boolean(),
+        rate: RATE,
+        laterRate: fc.option(RATE, { nil: undefined }),
+        color: fc.constantFrom('#1f77b4', '#ff7f0e', '#2ca02c'),
+        estimateSec: fc.option(fc.integer({ min: 0, max: 10_000_000 }), { nil: null }),
+        budget: fc.option(
+          fc.integer({ min: 0, max: 100_000_000 }).map((n) => n / 100),
+          { nil: null },
+        ),
+        archived: fc.boolean(),
+      }),
+      { maxLength: 4 },
+    ),
+    tasks: fc.array(
+      fc.record({
+        project: fc.nat(),
+        name: fc.constantFrom(...NAMES),
+        rate: RATE,
+        estimateSec: fc.option(fc.nat({ max: 100_000 }), { nil: null }),
+        archived: fc.boolean(),
+      }),
+      {
+        maxLength: 4,
+      },
+    ),
+    tags: fc.uniqueArray(fc.constantFrom('design', 'a,b', 'say "hi"', 'Ümlaut', '=formula', '+plus', 'review, later'), { maxLength: 5 }),
+    entries: fc.array(
+      fc.record({
+        member: fc.nat(),
+        startMin: fc.integer({ min: 0, max: 5 * 365 * 24 * 60 }),
+        seconds: fc.oneof(fc.integer({ min: 1, max: 8 * 3600 }), fc.constantFrom(1, 59, 3599, 4997, 359_999, 540_000)),
+        ms: fc.constantFrom(0, 0, 250),
+        description: DESCRIPTION,
+        project: fc.option(fc.nat(), { nil: null }),
+        task: fc.option(fc.nat(), { nil: null }),
+        tags: fc.array(fc.nat(), { maxLength: 3 }),
+        billable: fc.option(fc.boolean(), { nil: undefined }),
+        zone: ZONE,
+      }),
+      { maxLength: 12 },
+    ),
+  });
+
+  /** A client's invoicing details (decisions 11a): none, a domestic business, a business abroad under reverse charge. */
+  const DETAILS = {
+    none: {},
+    domestic: {
+      legalName: 'Müller & Söhne GmbH',
+      addressLines: ['Hauptstr. 1', 'Hinterhaus, 2. OG'],
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      email: 'rechnung@example.org',
+      reference: null,
+    },
+    reverse: {
+      legalName: 'Ørsted "Nord" A/S',
+      addressLines: ['Kraftværksvej 53'],
+      postalCode: '7000',
+      city: 'Fredericia',
+      country: 'DK',
+      vatId: 'DK13156883',
+      electronicAddress: 'invoice@example.dk',
+      electronicAddressScheme: 'EM',
+      taxCategory: 'AE',
+      exemptionReason: 'Reverse charge',
+      exemptionReasonCode: 'VATEX-EU-AE',
+    },
+  } satisfies Record<string, Omit<Parameters<Services['catalog']['clients']['create']>[1], 'name'>>;
+
+  type Workspace = typeof workspace extends fc.Arbitrary<infer T> ? T : never;
+  let run = 0;
+  /** Builds the workspace on the source server through the services (the same ones its API answers from). */
+  function build(w: Workspace) {
+    run += 1;
+    const { services } = source;
+    const { id: workspaceId } = services.accounts.createWorkspace(OPERATOR, {
+      name: `Round trip ${run}`,
+      currency: 'EUR',
+      hourlyRate: w.workspaceRate,
+    });
+    const owner = member(services, workspaceId, { name: 'Reader', email: `reader-${run}@source.example` }, { owner: true });
+    const members = w.members.map((m, i) =>
+      member(services, workspaceId, { name: `${m.name} ${i}`, email: `m${i}-run${run}@example.org` }, { hourlyRate: m.rate }),
+    );
+    const clients = w.clients.map(
+      (c, i) => services.catalog.clients.create(owner.actor, { name: `${c.name} ${i}`, ...DETAILS[c.details] }).id,
+    );
+    const projects = w.projects.map((p, i) =>
+      services.catalog.projects.create(owner.actor, {
+        name: `${p.name} ${i}`,
+        clientId: p.clientless || clients.length === 0 ? null : (clients[p.client % clients.length] as string),
+        billable: p.billable,
+        hourlyRate: p.rate,
+        color: p.color,
+        estimateSec: p.estimateSec,
+        budgetAmount: p.budget,
+      }),
+    );
+    const tasks =
+      projects.length === 0
+        ? []
+        : w.tasks.map((t, i) => {
+            const project = projects[t.project % projects.length] as { id: string };
+            return {
+              projectId: project.id,
+              id: services.catalog.tasks.create(owner.actor, {
+                name: `${t.name} ${i}`,
+                projectId: project.id,
+                hourlyRate: t.rate,
+                estimateSec: t.estimateSec,
+              }).id,
+            };
+          });
+    const tags = w.tags.map((name) => services.catalog.tags.create(owner.actor, { name }).id);
+    const base = Date.UTC(2021, 0, 1);
+    for (const e of w.entries) {
+      const project = e.project === null || projects.length === 0 ? null : (projects[e.project % projects.length] as { id: string });
+      const ofProject = project ? tasks.filter((t) => t.projectId === project.id) : [];
+      const task = e.task === null || ofProject.length === 0 ? null : (ofProject[e.task % ofProject.length] as { id: string });
+      const start = base + e.startMin * 60_000 + e.ms;
+      services.entries.create((members[e.member % members.length] as { actor: Actor }).actor, {
+        start: new Date(start).toISOString(),
+        end: new Date(start + e.seconds * 1000).toISOString(),
+        description: e.description,
+        projectId: project?.id ?? null,
+        taskId: task?.id ?? null,
+        tagIds: [...new Set(e.tags.filter(() => tags.length > 0).map((n) => tags[n % tags.length] as string))],
+        ...(e.billable === undefined ? {} : { billable: e.billable }),
+        ...(e.zone === null ? {} : { timeZone: e.zone }),
+      });
+    }
+    // Invoices of the entries (their entries are then invoiced), moved on; a fill by the owner.
+    if (w.profile)
+      services.invoices.setBusinessProfile(OPERATOR, workspaceId, {
+        legalName: 'Studio Ørsted, Zoë',
+        addressLines: ['Hauptstr. 1', 'c/o "Hinterhaus"'],
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        vatId: 'DE123456789',
+        iban: 'DE89 3704 0044 0532 0130 00',
+        paymentTermsDays: 21,
+      });
+    if (w.settings) services.invoices.setSettings(OPERATOR, workspaceId, w.settings);
+    let invoices = 0;
+    let billed = 0;
+    for (const [i, inv] of w.invoices.entries()) {
+      if (clients.length === 0) break;
+      const clientId = clients[inv.client % clients.length] as string;
+      const projectId = services.catalog.projects.create(owner.actor, {
+        name: `Billed ${i}`,
+        clientId,
+        billable: true,
+        hourlyRate: 95.55,
+      }).id;
+      const start = Date.UTC(inv.year ?? 2023, 5, 15, 9) + i * 60_000;
+      services.entries.create((members[inv.member % members.length] as { actor: Actor }).actor, {
+        start: new Date(start).toISOString(),
+        end: new Date(start + inv.seconds * 1000).toISOString(),
+        description: `Billed ${i}`,
+        projectId,
+      });
+      billed += 1;
+      let id: string;
+      try {
+        ({ id } = services.invoices.create(OPERATOR, {
+          workspaceId,
+          userId: owner.id,
+          clientId,
+          from: `${inv.year ?? 2021}-01-01`,
+          to: `${inv.year ?? 2026}-12-31`,
+        }));
+      } catch (error) {
+        // The entry went on an earlier invoice of all years: nothing left to invoice.
+        if ((error as DomainError).code === 'invalid' || (error as DomainError).code === 'conflict') continue;
+        throw error;
+      }
+      invoices += 1;
+      if (inv.fill) services.invoices.fill(OPERATOR, id, owner.id, [['recipient.reference', `PO ${invoices}`]]);
+      // Issuing needs the tax rate (the settings); without them the invoice stays a draft.
+      if (inv.status === 'draft' || !w.settings) continue;
+      services.invoices.issue(OPERATOR, id, { userId: owner.id });
+      if (inv.status === 'paid') services.invoices.markPaid(OPERATOR, id, { userId: owner.id });
+      if (inv.status === 'void') services.invoices.void(OPERATOR, id, { userId: owner.id });
+    }
+    // History: a rate changed after the entries (they keep theirs), rows archived after use.
+    w.projects.forEach(
+      (p, i) =>
+        p.laterRate !== undefined &&
+        services.catalog.projects.update(owner.actor, (projects[i] as { id: string }).id, { hourlyRate: p.laterRate }),
+    );
+    w.tasks.forEach((t, i) => t.archived && tasks[i] && services.catalog.tasks.update(owner.actor, tasks[i].id, { archived: true }));
+    w.projects.forEach(
+      (p, i) => p.archived && services.catalog.projects.update(owner.actor, (projects[i] as { id: string }).id, { archived: true }),
+    );
+    w.clients.forEach((c, i) => c.archived && services.catalog.clients.update(owner.actor, clients[i] as string, { archived: true }));
+    return { workspaceId, token: owner.token, actor: owner.actor, entries: w.entries.length + billed, invoices };
+  }
+
+  it('gives back the same entries, catalog and rates on another server (fast-check, seeded)', async () => {
+    await fc.assert(
+      fc.asyncProperty(workspace, async (w) => {
+        const built = build(w);
+        await committed();
+        const file = join(dir, `export-${run}.csv`);
+        const exported = await cli(source, 'export', '--workspace', built.workspaceId, '--out', file, '--json');
+        expect(exported.code, exported.stderr).to.equal(0);
+        expect(exported.json).to.deep.include({ workspaceId: built.workspaceId, path: file, entries: built.entries });
+
+        const { id: into } = target.services.accounts.createWorkspace(OPERATOR, { name: `Into ${run}`, currency: 'EUR' });
+        const reader = member(target.services, into, { name: 'Reader', email: `reader-${run}@target.example` }, { owner: true });
+        await committed();
+        const imported = await cli(target, 'import', file, '--workspace', into, '--create-members', '--json');
+        expect(imported.code, imported.stdout + imported.stderr).to.equal(0);
+        expect(imported.json).to.deep.include({ imported: built.entries, duplicates: 0, refused: [], notices: [] });
+        expect(imported.json.restored).to.deep.include({
+          profile: w.profile ? 1 : 0,
+          invoicing: w.settings ? 1 : 0,
+          invoices: built.invoices,
+        });
+
+        expect(await catalogOf(target, reader.token)).to.deep.equal(await catalogOf(source, built.token));
+        const invoicing = { source: invoicingOf(source, built.workspaceId, built.actor), target: invoicingOf(target, into, reader.actor) };
+        expect(invoicing.target.read).to.deep.equal(invoicing.source.read);
+        const before = await entriesOf(source, built.token, built.workspaceId, invoicing.source.key);
+        expect(before).to.have.length(built.entries);
+        expect(await entriesOf(target, reader.token, into, invoicing.target.key)).to.deep.equal(before);
+
+        // The same file again writes nothing: every entry and invoice is known by its id.
+        const again = await cli(target, 'import', file, '--workspace', into, '--create-members', '--json');
+        expect(again.json).to.deep.include({ imported: 0, duplicates: built.entries + built.invoices });
+        expect(invoicingOf(target, into, reader.actor).read).to.deep.equal(invoicing.source.read);
+      }),
+      { seed: 20261126, numRuns: 30, endOnFailure: true },
+    );
+  });
+
+  /** A client's invoicing details as its record names them (the columns of its table but its identity). */
+  const CLIENT_FIELDS = [
+    'legalName',
+    'addressLines',
+    'postalCode',
+    'city',
+    'country',
+    'taxId',
+    'email',
+    'reference',
+    'vatId',
+    'electronicAddress',
+    'electronicAddressScheme',
+    'taxCategory',
+    'exemptionReason',
+    'exemptionReasonCode',
+  ];
+
+  it('writes the documented columns with a BOM and CRLF lines, catalog rows first; a member may not export, the range limits entries', async () => {
+    const { services } = source;
+    const { id: workspaceId } = services.accounts.createWorkspace(OPERATOR, { name: 'Small', currency: 'EUR' });
+    const owner = member(services, workspaceId, { name: 'Owner', email: 'owner-small@source.example' }, { owner: true });
+    const ada = member(services, workspaceId, { name: 'Ada Lovelace', email: 'ada-small@example.org' });
+    const acme = services.catalog.clients.create(owner.actor, { name: 'Acme, Inc.' });
+    const site = services.catalog.projects.create(owner.actor, {
+      name: 'Site',
+      clientId: acme.id,
+      billable: true,
+      hourlyRate: 80.05,
+      color: '#1F77B4',
+    });
+    services.catalog.tasks.create(owner.actor, { name: 'Unused', projectId: site.id, estimateSec: 3600 });
+    const tag = services.catalog.tags.create(owner.actor, { name: 'a "b", c' });
+    services.entries.create(ada.actor, {
+      start: '2026-03-02T09:00:00Z',
+      end: '2026-03-02T10:30:00.250Z',
+      description: '=cmd|calc, "quoted"\nsecond line',
+      projectId: site.id,
+      tagIds: [tag.id],
+      timeZone: 'Europe/Berlin',
+    });
+    services.entries.create(ada.actor, { start: '2026-04-01T09:00:00Z', end: '2026-04-01T10:00:00Z', description: 'April' });
+    services.catalog.clients.update(owner.actor, acme.id, { archived: true });
+    await committed();
+    const file = join(dir, 'small.csv');
+    const done = await cli(source, 'export', '--workspace', workspaceId, '--to', '2026-03-31', '--out', file, '--json');
+    expect(done.json).to.deep.equal({
+      workspaceId,
+      path: file,
+      entries: 1,
+      clients: 1,
+      projects: 1,
+      tasks: 1,
+      tags: 1,
+      members: 2,
+      invoices: 0,
+      bytes: readFileSync(file).length,
+    });
+    const entryId = (services.entries.list(owner.actor, { from: '2026-03-01', to: '2026-03-31' }).rows[0] as { id: string }).id;
+    expect(readFileSync(file, 'utf8')).to.equal(
+      '\uFEFFrecord,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice\r\n' +
+        'member,,ada-small@example.org,Ada Lovelace,,,,,,,,,,,,,,,"{""v"":1,""hourlyRate"":null}",\r\n' +
+        'member,,owner-small@source.example,Owner,,,,,,,,,,,,,,,"{""v"":1,""hourlyRate"":null}",\r\n' +
+        `client,,,,,,,,"Acme, Inc.",,,,,,true,,,,"{""v"":1,""client"":{${CLIENT_FIELDS.map((f) => `""${f}"":null`).join(',')}}}",\r\n` +
+        'project,,,,,,,,"Acme, Inc.",Site,,,true,80.05,false,#1f77b4,,,,\r\n' +
+        'task,,,,,,,,"Acme, Inc.",Site,Unused,,,,false,,3600,,,\r\n' +
+        'tag,,,,,,,,,,,"""a """"b"""", c""",,,,,,,,\r\n' +
+        `entry,${entryId},ada-small@example.org,Ada Lovelace,2026-03-02T09:00:00Z,2026-03-02T10:30:00.250Z,Europe/Berlin,"'=cmd|calc, ""quoted""\nsecond line","Acme, Inc.",Site,,"""a """"b"""", c""",true,80.05,,,,,,\r\n`,
+    );
+    // Who: a member of the workspace may not; another workspace's owner does not see it; a bad range says so.
+    expect(() => services.imports.exportWorkspace(ada.actor, { workspaceId })).to.throw('Only an owner of the workspace exports it');
+    const stranger = member(
+      services,
+      services.accounts.createWorkspace(OPERATOR, { name: 'Other' }).id,
+      { name: 'S', email: 'stranger@example.org' },
+      { owner: true },
+    );
+    expect(() => services.imports.exportWorkspace(stranger.actor, { workspaceId })).to.throw(
+      `Import workspace ${workspaceId} was not found.`,
+    );
+    const backwards = await cli(
+      source,
+      'export',
+      '--workspace',
+      workspaceId,
+      '--from',
+      '2026-04-01',
+      '--to',
+      '2026-03-01',
+      '--out',
+      join(dir, 'never.csv'),
+    );
+    expect(backwards.code).to.equal(1);
+    expect(backwards.stderr).to.include('from must be before to');
+    expect(existsSync(join(dir, 'never.csv')) || existsSync(join(dir, 'never.csv.partial'))).to.equal(false);
+    const nowhere = await cli(source, 'export', '--workspace', workspaceId, '--out', join(dir, 'missing', 'x.csv'));
+    expect(nowhere.code).to.equal(1);
+    expect(nowhere.stderr).to.match(/^timetrack: Cannot write .*missing\/x\.csv: ENOENT/);
+  });
+
+  it('carries invoices, credit notes and their numbers: the series goes on after them, never into a workspace that numbered its own; an undo takes them back until the series went on', async () => {
+    const { services } = source;
+    const { id: workspaceId } = services.accounts.createWorkspace(OPERATOR, { name: 'Billing', currency: 'EUR' });
+    const owner = member(services, workspaceId, { name: 'Owner', email: 'owner-billing@source.example' }, { owner: true });
+    const bea = member(services, workspaceId, { name: 'Bea', email: 'bea-billing@example.org' }, { hourlyRate: 90 });
+    services.invoices.setSettings(OPERATOR, workspaceId, { numberPattern: 'RE-{yyyy}-{seq:3}', taxRate: 19 });
+    services.invoices.setBusinessProfile(OPERATOR, workspaceId, {
+      legalName: 'Studio Owner',
+      addressLines: ['Hauptstr. 1'],
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      email: 'owner@studio.example',
+      vatId: 'DE123456789',
+    });
+    const acme = services.catalog.clients.create(owner.actor, {
+      name: 'Acme',
+      legalName: 'Acme GmbH',
+      addressLines: ['Ring 2'],
+      postalCode: '20095',
+      city: 'Hamburg',
+      country: 'DE',
+      vatId: 'DE811569869',
+    });
+    const site = services.catalog.projects.create(owner.actor, { name: 'Site', clientId: acme.id, billable: true });
+    const entry = (day: string) =>
+      services.entries.create(bea.actor, { start: `2026-${day}T09:00:00Z`, end: `2026-${day}T10:30:00Z`, projectId: site.id }).id;
+    const invoiceOf = (from: string, to: string) =>
+      services.invoices.create(OPERATOR, { workspaceId, userId: owner.id, clientId: acme.id, from, to }).id;
+    for (const day of ['08-03', '09-03', '10-05']) entry(day);
+    const paid = invoiceOf('2026-08-01', '2026-08-31');
+    services.invoices.issue(OPERATOR, paid, { userId: owner.id, date: '2026-09-01' });
+    // Sent by mail before it was paid: the send is part of the invoice's history.
+    const mailed = await services.invoices.send(OPERATOR, paid, { to: 'ap@acme.example', xml: null, message: null, userId: owner.id });
+    services.invoices.markPaid(OPERATOR, paid, { userId: owner.id, date: '2026-09-20' });
+    const voided = invoiceOf('2026-09-01', '2026-09-30');
+    services.invoices.issue(OPERATOR, voided, { userId: owner.id, date: '2026-10-01' });
+    services.invoices.void(OPERATOR, voided, { userId: owner.id, date: '2026-10-02' });
+    const draft = invoiceOf('2026-10-01', '2026-10-31');
+    await committed();
+    const file = join(dir, 'billing.csv');
+    const exported = await cli(source, 'export', '--workspace', workspaceId, '--out', file, '--json');
+    expect(exported.json).to.deep.include({ entries: 3, members: 2, invoices: 3 });
+
+    const byNumber = (server: TestServer, into: string) =>
+      server.services.invoices
+        .list(OPERATOR, into)
+        .map((i) => [i.status, i.number, i.issueDate, i.paidDate, i.creditNote?.number ?? null, i.grossTotal])
+        .sort();
+    const expected = [
+      ['draft', null, null, null, null, 160.65],
+      ['paid', 'RE-2026-001', '2026-09-01', '2026-09-20', null, 160.65],
+      ['void', 'RE-2026-002', '2026-10-01', null, 'RE-2026-003', 160.65],
+    ];
+    expect(byNumber(source, workspaceId)).to.deep.equal(expected);
+
+    // Into an empty workspace: all of it, the entries on their invoices, the series going on after RE-2026-003.
+    const fresh = () => {
+      const { id } = target.services.accounts.createWorkspace(OPERATOR, { name: 'Billing in', currency: 'EUR' });
+      const reader = member(target.services, id, { name: 'Owner', email: `owner-${id}@target.example` }, { owner: true });
+      return { id, reader };
+    };
+    // The file's people as members of a workspace (their accounts are made by the first import; --create-members makes no member of an account that exists).
+    const joinFile = (workspaceId: string) => {
+      for (const m of target.services.accounts
+        .memberDirectory(into.id)
+        .filter((x) => /billing@(example\.org|source\.example)$/.test(x.email)))
+        target.services.accounts.addMember(OPERATOR, { workspaceId, userId: m.userId });
+    };
+    const into = fresh();
+    await committed();
+    const done = await target.services.imports.run(into.reader.actor, { workspaceId: into.id, path: file, createMembers: true });
+    expect(done.report).to.deep.include({ imported: 3, refused: [], notices: [] });
+    expect(done.report.restored).to.deep.equal({ profile: 1, invoicing: 1, rates: 1, invoices: 3 });
+    expect(byNumber(target, into.id)).to.deep.equal(expected);
+    // Its sends by mail: to whom, when, which files, by whom (the mail itself stays with the server that sent it).
+    const sendsOf = (server: TestServer, into: string) =>
+      server.services.invoices
+        .list(OPERATOR, into)
+        .flatMap((i) => server.services.invoices.sends(OPERATOR, i.id))
+        .map(({ id: _id, mailId: _mail, delivery: _delivery, by, ...send }) => ({ ...send, by: by.name }));
+    expect(sendsOf(source, workspaceId)).to.deep.equal([
+      { at: sendsOf(source, workspaceId)[0]?.at, document: 'invoice', to: 'ap@acme.example', files: mailed.files, by: 'Owner' },
+    ]);
+    expect(sendsOf(target, into.id)).to.deep.equal(sendsOf(source, workspaceId));
+    // Which entries are invoiced, and on which: a voided invoice gave its entries back to be invoiced again.
+    const invoiced = (server: TestServer, actor: Actor) =>
+      server.services.entries
+        .list(actor, { from: '2026-08-01', to: '2026-10-31' })
+        .rows.map((e) => [e.start, e.invoiceId === null ? null : (server.services.invoices.get(OPERATOR, e.invoiceId).number ?? 'draft')])
+        .sort();
+    const holding = [
+      ['2026-08-03T09:00:00.000Z', 'RE-2026-001'],
+      ['2026-09-03T09:00:00.000Z', null],
+      ['2026-10-05T09:00:00.000Z', 'draft'],
+    ];
+    expect(invoiced(source, owner.actor)).to.deep.equal(holding);
+    expect(invoiced(target, into.reader.actor)).to.deep.equal(holding);
+    const restoredDraft = target.services.invoices.list(OPERATOR, into.id, { status: 'draft' })[0]?.id as string;
+    expect(target.services.invoices.upcomingNumber(OPERATOR, into.id, into.reader.id)).to.deep.equal({
+      number: 'RE-2026-004',
+      date: source.services.invoices.upcomingNumber(OPERATOR, workspaceId, owner.id).date,
+    });
+    expect(source.services.invoices.upcomingNumber(OPERATOR, workspaceId, owner.id).number).to.equal('RE-2026-004');
+    expect(target.services.invoices.issue(OPERATOR, restoredDraft, { userId: into.reader.id }).number).to.equal('RE-2026-004');
+    expect(services.invoices.issue(OPERATOR, draft, { userId: owner.id }).number).to.equal('RE-2026-004');
+    // Undone once the series went on after the restored numbers, RE-2026-001 … 004 would be given again: refused.
+    const numberedSince = await target.services.imports.undo(into.reader.actor, done.report.importId as string).catch((e) => e);
+    expect([numberedSince.code, numberedSince.message]).to.deep.equal([
+      'conflict',
+      `Import ${done.report.importId} cannot be undone: the workspace has issued a number since (RE-2026-004) after the numbers of the invoices it restored, and removing them would give that number again. Void what is wrong instead.`,
+    ]);
+
+    // Into a workspace that numbered invoices of its own: the numbered ones are refused, naming them; nothing is written.
+    const own = fresh();
+    target.services.invoices.setSettings(OPERATOR, own.id, { taxRate: 19 });
+    const client = target.services.catalog.clients.create(own.reader.actor, { name: 'Mine' });
+    const mine = target.services.catalog.projects.create(own.reader.actor, {
+      name: 'Mine',
+      clientId: client.id,
+      billable: true,
+      hourlyRate: 10,
+    });
+    target.services.entries.create(own.reader.actor, { start: '2026-10-01T09:00:00Z', end: '2026-10-01T10:00:00Z', projectId: mine.id });
+    const ownInvoice = target.services.invoices.create(OPERATOR, {
+      workspaceId: own.id,
+      userId: own.reader.id,
+      clientId: client.id,
+      from: '2026-10-01',
+      to: '2026-10-01',
+    }).id;
+    target.services.invoices.issue(OPERATOR, ownInvoice, { userId: own.reader.id });
+    joinFile(own.id);
+    await committed();
+    const refused = await target.services.imports.run(own.reader.actor, { workspaceId: own.id, path: file, createMembers: true });
+    expect(refused.stopped).to.equal(true);
+    // (Invoices made in one millisecond are written in the order of their ids.)
+    expect(refused.report.refused.map((r) => r.message).sort()).to.deep.equal(
+      ['RE-2026-001', 'RE-2026-002 and RE-2026-003'].map(
+        (numbers) =>
+          `invoice ${numbers}: this workspace has issued numbers of its own (2026-0001), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.`,
+      ),
+    );
+    expect(target.services.invoices.list(OPERATOR, own.id)).to.have.length(1);
+    expect(target.services.entries.list(own.reader.actor, { from: '2026-08-01', to: '2026-10-31' }).rows).to.have.length(1);
+
+    // An undo before the series went on takes the invoices, their numbers and the entries back.
+    const again = fresh();
+    joinFile(again.id);
+    await committed();
+    const second = await target.services.imports.run(again.reader.actor, { workspaceId: again.id, path: file, createMembers: true });
+    expect(second.report.restored.invoices).to.equal(3);
+    expect(await target.services.imports.undo(again.reader.actor, second.report.importId as string)).to.deep.equal({
+      importId: second.report.importId,
+      deleted: 3,
+    });
+    expect(target.services.invoices.list(OPERATOR, again.id)).to.deep.equal([]);
+    expect(target.services.invoices.upcomingNumber(OPERATOR, again.id, again.reader.id).number).to.equal('RE-2026-001');
+  });
+
+  it('a member importing an export takes none of its rates; an owner’s import into a workspace with the catalog keeps the rows there as they are', async () => {
+    const { services } = source;
+    const { id: workspaceId } = services.accounts.createWorkspace(OPERATOR, { name: 'Rates', currency: 'EUR' });
+    const owner = member(services, workspaceId, { name: 'Owner', email: 'owner-rates@source.example' }, { owner: true });
+    const bea = member(services, workspaceId, { name: 'Bea', email: 'bea-rates@example.org' });
+    const p = services.catalog.projects.create(owner.actor, { name: 'Paid', billable: true, hourlyRate: 5000 });
+    services.entries.create(bea.actor, { start: '2026-03-02T09:00:00Z', end: '2026-03-02T10:00:00Z', projectId: p.id });
+    await committed();
+    const file = join(dir, 'rates.csv');
+    expect((await cli(source, 'export', '--workspace', workspaceId, '--out', file)).code).to.equal(0);
+    const { id: into } = target.services.accounts.createWorkspace(OPERATOR, { name: 'Rates in', currency: 'EUR', hourlyRate: 40 });
+    const self = member(target.services, into, { name: 'Bea', email: 'bea-rates-target@example.org' });
+    const outcome = await target.services.imports.run(self.actor, { workspaceId: into, path: file });
+    expect(outcome.report.notices).to.deep.equal([
+      "The file's rates (2 rows) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.",
+    ]);
+    const entry = target.services.entries.list(self.actor, { from: '2026-03-01', to: '2026-03-31' }).rows[0];
+    expect([entry?.hourlyRate, entry?.amount]).to.deep.equal([40, 40]);
+    const project = target.services.catalog.projects.list(self.actor, {}).find((x) => x.name === 'Paid');
+    expect(project?.hourlyRate ?? null).to.equal(null);
+    // A file for the wrong currency is refused before anything is written.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('hourlyRate (EUR)', 'hourlyRate (USD)'));
+    const { id: other } = target.services.accounts.createWorkspace(OPERATOR, { name: 'Euro', currency: 'EUR' });
+    await committed();
+    const refused = await cli(target, 'import', file, '--workspace', other, '--create-members', '--json');
+    expect(JSON.parse(refused.stderr).error.message).to.match(/^The file's amounts are in USD and the workspace's in EUR/);
+  });
+});

@@ -1,0 +1,144 @@
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { expect } from 'chai';
+import { OPERATOR } from '../../../src/principal.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
+
+/** The Import page's upload over real HTTP: its size limit, its CSRF token, a form without a file. */
+describe('settings page: the import upload', () => {
+  let server: TestServer;
+  let owner: SettingsClient;
+  beforeEach(async () => {
+    server = await startTestServer({ env: { IMPORT_UPLOAD_MAX_MB: '1' } });
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+  });
+  afterEach(() => server.close());
+
+  /** The files in this server's uploads directory (beside its database). */
+  const uploads = () => {
+    const data = dirname(server.config.databasePath);
+    return readdirSync(data)
+      .filter((d) => d.startsWith('timetrack-uploads-'))
+      .flatMap((d) => readdirSync(join(data, d)));
+  };
+
+  async function upload(csrf: string, file: Buffer | null, client: SettingsClient = owner, extra: Record<string, string> = {}) {
+    const form = new FormData();
+    form.append('_csrf', csrf);
+    form.append('timeZone', 'Europe/Berlin');
+    for (const [k, v] of Object.entries(extra)) form.append(k, v);
+    if (file) form.append('file', new Blob([file], { type: 'text/csv' }), 'export.csv');
+    const response = await fetch(`${server.url}/settings/import`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '), origin: server.url },
+      body: form,
+    });
+    return { status: response.status, text: await response.text(), location: response.headers.get('location') };
+  }
+
+  it('refuses a file over IMPORT_UPLOAD_MAX_MB, saying what to do, and keeps nothing of it', async () => {
+    const before = uploads().length;
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const big = Buffer.alloc(1024 * 1024 + 10, 'a');
+    const refused = await upload(csrf, big);
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.include(
+      'The file is larger than the 1 MB this page takes: export a shorter range, or ask the person who runs timetrack to import it on the server',
+    );
+    expect(uploads().length).to.equal(before);
+  });
+
+  it('stores no file for a form without the session’s token, and asks for a file when none came', async () => {
+    const before = uploads().length;
+    const forged = await upload('not-the-token', Buffer.from('email,start,end\n'));
+    expect(forged.status).to.equal(403);
+    expect(forged.text).to.include('The form was out of date or came from another site. Reload the page and choose the file again.');
+    expect(uploads().length).to.equal(before);
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const empty = await upload(csrf, null);
+    expect(empty.status).to.equal(400);
+    expect(empty.text).to.include('Choose a CSV file to import.');
+  });
+
+  it('a member who is no owner may not create members: the service refuses a forged form', async () => {
+    const { id } = server.services.accounts.createUser(OPERATOR, { name: 'Ada', email: 'ada@example.org' });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: id });
+    const member = new SettingsClient(server);
+    await member.setUp(id, PASSWORD);
+    const page = (await member.get('/settings/import')).text;
+    expect(page).to.not.include('name="createMembers"');
+    const started = await upload(
+      SettingsClient.csrf(page),
+      Buffer.from('email,start,end\nada@example.org,2026-03-02T09:00:00Z,2026-03-02T10:00:00Z\n'),
+      member,
+      {
+        createMembers: 'yes',
+      },
+    );
+    expect(started.status).to.equal(303);
+    let run = await member.get(started.location as string);
+    for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await member.get(started.location as string);
+    }
+    expect(run.status).to.equal(403);
+    expect(run.text).to.include('Only an owner of the workspace may create members in an import.');
+  });
+
+  it('checks a file on a thread and shows a whole-file refusal on the run’s page', async () => {
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from('Day,Who\n2026-03-02,Ada\n'));
+    expect(started.status).to.equal(303);
+    expect(started.location).to.match(/^\/settings\/import\/runs\/job_[0-9a-z]{20}$/);
+    let page = await owner.get(started.location as string);
+    for (let i = 0; i < 100 && page.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      page = await owner.get(started.location as string);
+    }
+    expect(page.status).to.equal(400);
+    expect(page.text).to.include('No import format matches the columns of this file (day, who).');
+    // Another person's session does not see the run.
+    const stranger = new SettingsClient(server);
+    expect((await stranger.get(started.location as string)).status).to.equal(303);
+  });
+
+  it('the check page: an Amount column it cannot read is refused with what to do; a row priced by the file’s amount says so', async () => {
+    const page = async (file: string) => {
+      const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+      const started = await upload(csrf, Buffer.from(file));
+      expect(started.status).to.equal(303);
+      let run = await owner.get(started.location as string);
+      for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        run = await owner.get(started.location as string);
+      }
+      return {
+        status: run.status,
+        text: run.text
+          .replace(/\s+/g, ' ')
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'"),
+      };
+    };
+    const header = (amount: string) =>
+      `User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,${amount}\n`;
+    const row = 'Owner,owner@example.org,Acme,Website,Design,Sketches,Yes,2026-03-02,09:00:00,2026-03-02,13:00:00,04:00:00,,480.00\n';
+    const email = server.services.accounts.memberDirectory(server.workspaceId).find((m) => m.userId === server.ownerId)?.email ?? '';
+    const refused = await page(header('Amount ()') + row.replace('owner@example.org', email));
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.include(
+      'The column "Amount ()" holds the rows\' amounts, but timetrack cannot read its heading: after the name it expects a currency code in parentheses, such as "Amount (EUR)".',
+    );
+    const actor = server.services.tokens.authenticate(server.ownerToken)!.actor;
+    const acme = server.services.catalog.clients.create(actor, { name: 'Acme' }).id;
+    const website = server.services.catalog.projects.create(actor, { name: 'Website', clientId: acme, billable: true }).id;
+    server.services.catalog.tasks.create(actor, { name: 'Design', projectId: website, hourlyRate: 130 });
+    const checked = await page(header('Amount (EUR)') + row.replace('owner@example.org', email));
+    expect(checked.status).to.equal(200);
+    expect(checked.text).to.include('<td data-label="Rate">120 (from the file\'s amount)</td>');
+    expect(server.services.entries.list(actor, { from: '2026-03-01', to: '2026-03-31' }).rows).to.deep.equal([]);
+  });
+});

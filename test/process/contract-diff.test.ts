@@ -1,0 +1,820 @@
+import { expect } from 'chai';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
+import {
+  type AcceptedChange,
+  type Change,
+  diffContracts,
+  formatChanges,
+  judge,
+  parseAccepted,
+  type Verdict,
+} from '../../scripts/contract-diff.js';
+import { formatChangelog } from '../../scripts/contract-diff/changelog.js';
+import { formatCodeQuality, formatGithub, formatMarkdown, place, type Placed, type Report } from '../../scripts/contract-diff/formats.js';
+import { SourceMap } from '../../scripts/contract-diff/source.js';
+
+// Every case edits the real contract in memory and compares it with the unedited one.
+const contract = parse(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8'));
+const edited = (change: (doc: any) => void): any => {
+  const doc = structuredClone(contract);
+  change(doc);
+  return doc;
+};
+const schemas = (doc: any) => doc.components.schemas;
+const params = (doc: any) => doc.components.parameters;
+
+const at = (changes: Change[], location: string, kind: string): Change => {
+  const found = changes.find((c) => c.location === location && c.kind === kind);
+  if (!found) throw new Error(`no ${kind} at ${location}; got:\n${formatChanges(changes).join('\n')}`);
+  return found;
+};
+const breaking = (changes: Change[]) => changes.filter((c) => c.breaking);
+
+/** The contract's text with an optional `sort` query parameter on GET /api/v1/tags. */
+const addSort = (text: string): string =>
+  text.replace(
+    /^( {2}\/api\/v1\/tags:\n(?: {4}.*\n)*? {6}parameters:\n)/m,
+    '$1        - name: sort\n          in: query\n          schema: { type: string }\n',
+  );
+
+describe('contract diff (scripts/contract-diff.ts)', () => {
+  it('reports nothing for the contract against itself', () => {
+    expect(diffContracts(contract, structuredClone(contract))).to.deep.equal([]);
+  });
+
+  it('ignores descriptions, examples and x- extensions', () => {
+    const after = edited((doc) => {
+      params(doc).Limit.description = 'Page size.';
+      schemas(doc).Tag.properties.name['x-accepts'] = 'a name';
+      schemas(doc).Tag.properties.name.examples = ['Urgent'];
+    });
+    expect(diffContracts(contract, after)).to.deep.equal([]);
+  });
+
+  describe('requests: tighter is breaking', () => {
+    it("lowering limit's maximum from 500 to 100 (no generated type changes)", () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => (params(doc).Limit.schema.maximum = 100)),
+      );
+      expect(at(changes, 'GET /api/v1/entries query.limit', 'maximum-decreased')).to.include({ breaking: true, detail: '500 -> 100' });
+      expect(at(changes, 'GET /api/v1/reports/detailed query.limit', 'maximum-decreased').breaking).to.equal(true);
+      expect(changes).to.have.length(2);
+    });
+
+    it('raising it is not', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => (params(doc).Limit.schema.maximum = 1000)),
+      );
+      expect(at(changes, 'GET /api/v1/entries query.limit', 'maximum-increased').breaking).to.equal(false);
+    });
+
+    it('adding maxLength to query parameters (commit 83bd246 replayed on the current contract)', () => {
+      const before = edited((doc) => {
+        for (const name of ['ProjectIds', 'ClientIds', 'TaskIds', 'TagIds', 'UserIds']) delete params(doc)[name].schema.items.maxLength;
+        delete params(doc).WorkspaceId.schema.maxLength;
+      });
+      const changes = diffContracts(before, contract);
+      expect(at(changes, 'GET /api/v1/entries query.projectIds[]', 'maxLength-added')).to.include({ breaking: true, detail: '100' });
+      expect(at(changes, 'GET /api/v1/reports/summary query.userIds[]', 'maxLength-added').breaking).to.equal(true);
+      expect(at(changes, 'GET /api/v1/me query.workspaceId', 'maxLength-added').breaking).to.equal(true);
+      expect(changes.every((c) => c.breaking && c.kind === 'maxLength-added')).to.equal(true);
+    });
+
+    it('adding maxLength to an inline query parameter', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => {
+          const from = doc.paths['/api/v1/reports/weekly'].get.parameters.find((p: any) => p.name === 'from');
+          from.schema.maxLength = 10;
+        }),
+      );
+      expect(at(changes, 'GET /api/v1/reports/weekly query.from', 'maxLength-added').breaking).to.equal(true);
+      expect(changes).to.have.length(1);
+    });
+
+    it('adding a required body property', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => {
+          schemas(doc).EntryCreate.properties.note = { type: 'string' };
+          schemas(doc).EntryCreate.required.push('note');
+        }),
+      );
+      expect(at(changes, 'POST /api/v1/entries request body.note', 'required-property-added').breaking).to.equal(true);
+      expect(changes).to.have.length(1);
+    });
+
+    it('making an optional body property required', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => schemas(doc).EntryCreate.required.push('billable')),
+      );
+      expect(at(changes, 'POST /api/v1/entries request body.billable', 'property-became-required').breaking).to.equal(true);
+    });
+
+    it('removing an enum value: breaking where clients send it, not where they read it', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => (schemas(doc).EntrySource.enum = schemas(doc).EntrySource.enum.filter((v: string) => v !== 'import'))),
+      );
+      expect(at(changes, 'POST /api/v1/entries request body.source', 'enum-value-removed')).to.include({
+        breaking: true,
+        detail: '"import"',
+      });
+      expect(at(changes, 'GET /api/v1/entries/{id} response 200 body.data.source', 'enum-value-removed').breaking).to.equal(false);
+      expect(at(changes, 'webhook entry.created payload.data.entry.source', 'enum-value-removed').breaking).to.equal(false);
+    });
+
+    it('a new required query parameter, a narrower type, a new pattern', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => {
+          doc.paths['/api/v1/clients'].get.parameters.push({ name: 'sort', in: 'query', required: true, schema: { type: 'string' } });
+          schemas(doc).EntryCreate.properties.projectId.type = 'string';
+          schemas(doc).Description.pattern = '\\S';
+        }),
+      );
+      expect(at(changes, 'GET /api/v1/clients query.sort', 'required-parameter-added').breaking).to.equal(true);
+      expect(at(changes, 'POST /api/v1/entries request body.projectId', 'type-narrowed')).to.include({
+        breaking: true,
+        detail: 'null|string -> string',
+      });
+      expect(at(changes, 'POST /api/v1/entries request body.description', 'pattern-added').breaking).to.equal(true);
+    });
+
+    it('removing a property of a closed request object', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => delete schemas(doc).TagCreate.properties.workspaceId),
+      );
+      expect(at(changes, 'POST /api/v1/tags request body.workspaceId', 'property-removed').breaking).to.equal(true);
+    });
+  });
+
+  describe('responses and webhook payloads: looser is breaking', () => {
+    it('adding an enum value to a response', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => schemas(doc).Runaway.properties.action.enum.push('paused')),
+      );
+      expect(at(changes, 'GET /api/v1/entries/{id} response 200 body.data.runaway.action', 'enum-value-added')).to.include({
+        breaking: true,
+        detail: '"paused"',
+      });
+      expect(at(changes, 'GET /api/v1/entries response 200 body.data[].runaway.action', 'enum-value-added').breaking).to.equal(true);
+    });
+
+    it('adding an enum value to a webhook payload', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => schemas(doc).InvoiceStatus.enum.push('overdue')),
+      );
+      expect(at(changes, 'webhook invoice.created payload.data.invoice.status', 'enum-value-added').breaking).to.equal(true);
+      expect(at(changes, 'webhook invoice.status_changed payload.data.to', 'enum-value-added').breaking).to.equal(true);
+    });
+
+    it('removing a response property', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => {
+          delete schemas(doc).EntryFields.properties.importId;
+          schemas(doc).EntryFields.required = schemas(doc).EntryFields.required.filter((n: string) => n !== 'importId');
+        }),
+      );
+      expect(at(changes, 'GET /api/v1/entries/{id} response 200 body.data.importId', 'property-removed').breaking).to.equal(true);
+      expect(at(changes, 'webhook entry.started payload.data.entry.importId', 'property-removed').breaking).to.equal(true);
+    });
+
+    it('making a webhook payload field optional', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => (schemas(doc).EntryDeletedEventData.required = ['kind', 'id'])),
+      );
+      expect(at(changes, 'webhook entry.deleted payload.data.authorId', 'property-became-optional').breaking).to.equal(true);
+      expect(changes).to.have.length(1);
+    });
+
+    it('a wider response type, a higher response maximum, an optional response header', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => {
+          schemas(doc).Tag.properties.name = { type: ['string', 'null'] };
+          schemas(doc).Problem.properties.status.maximum = 999;
+          doc.components.headers['RateLimit-Limit'].required = false;
+        }),
+      );
+      expect(at(changes, 'GET /api/v1/tags/{id} response 200 body.data.name', 'type-widened').breaking).to.equal(true);
+      expect(at(changes, 'GET /api/v1/me response 400 body(application/problem+json).status', 'maximum-increased').breaking).to.equal(true);
+      expect(at(changes, 'GET /api/v1/me response 200 header.RateLimit-Limit', 'header-became-optional').breaking).to.equal(true);
+    });
+
+    it('a tighter response is not breaking', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => (schemas(doc).Problem.properties.status.maximum = 499)),
+      );
+      expect(changes.length).to.be.greaterThan(0);
+      expect(breaking(changes)).to.deep.equal([]);
+    });
+  });
+
+  describe('paths, operations and statuses', () => {
+    it('removing a path', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => delete doc.paths['/api/v1/tags/{id}']),
+      );
+      expect(at(changes, '/api/v1/tags/{id}', 'path-removed').breaking).to.equal(true);
+      expect(changes).to.have.length(1);
+    });
+
+    it('removing an operation, a success status and a webhook', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => {
+          delete doc.paths['/api/v1/tags/{id}'].delete;
+          delete doc.paths['/api/v1/me'].get.responses['200'];
+          delete doc.webhooks['entry.deleted'];
+        }),
+      );
+      expect(at(changes, 'DELETE /api/v1/tags/{id}', 'operation-removed').breaking).to.equal(true);
+      expect(at(changes, 'GET /api/v1/me response 200', 'response-removed').breaking).to.equal(true);
+      expect(at(changes, 'webhook entry.deleted', 'webhook-removed').breaking).to.equal(true);
+    });
+
+    it('renaming a path parameter is no change', () => {
+      const after = edited((doc) => {
+        doc.paths['/api/v1/tags/{tagId}'] = doc.paths['/api/v1/tags/{id}'];
+        delete doc.paths['/api/v1/tags/{id}'];
+      });
+      expect(breaking(diffContracts(contract, after))).to.deep.equal([]);
+    });
+  });
+
+  describe('additions', () => {
+    it('a new optional query parameter is not breaking', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) =>
+          doc.paths['/api/v1/entries'].get.parameters.push({ name: 'sort', in: 'query', required: false, schema: { type: 'string' } }),
+        ),
+      );
+      expect(at(changes, 'GET /api/v1/entries query.sort', 'parameter-added').breaking).to.equal(false);
+      expect(changes).to.have.length(1);
+    });
+
+    it('a new response property of an open object is not breaking (a webhook envelope, the contract document)', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => {
+          schemas(doc).WebhookEnvelope.properties.apiVersion = { type: 'string' };
+          doc.paths['/api/v1/openapi.json'].get.responses['200'].content['application/json'].schema.properties.servers = { type: 'array' };
+        }),
+      );
+      expect(at(changes, 'webhook entry.started payload.apiVersion', 'property-added').breaking).to.equal(false);
+      expect(at(changes, 'GET /api/v1/openapi.json response 200 body.servers', 'property-added').breaking).to.equal(false);
+      expect(breaking(changes)).to.deep.equal([]);
+    });
+
+    it('a new response property of a closed object is breaking (it promises "no others")', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => (schemas(doc).Tag.properties.color = { type: 'string' })),
+      );
+      expect(at(changes, 'GET /api/v1/tags/{id} response 200 body.data.color', 'property-added-to-closed-object').breaking).to.equal(true);
+    });
+
+    it('a new path, an optional body property and a new webhook are not breaking', () => {
+      const changes = diffContracts(
+        contract,
+        edited((doc) => {
+          doc.paths['/api/v1/things'] = { get: { responses: { '200': { description: 'ok' } } } };
+          schemas(doc).TagCreate.properties.color = { type: 'string' };
+          doc.webhooks['tag.created'] = structuredClone(doc.webhooks['entry.deleted']);
+        }),
+      );
+      expect(changes.map((c) => `${c.kind} ${c.location}`)).to.have.members([
+        'path-added /api/v1/things',
+        'property-added POST /api/v1/tags request body.color',
+        'webhook-added webhook tag.created',
+      ]);
+      expect(breaking(changes)).to.deep.equal([]);
+    });
+
+    it('a base without the contract: everything added, nothing breaking', () => {
+      const changes = diffContracts({}, contract);
+      expect(changes.length).to.be.greaterThan(20);
+      expect(breaking(changes)).to.deep.equal([]);
+    });
+  });
+
+  describe('the gate', () => {
+    const lowered = edited((doc) => (params(doc).Limit.schema.maximum = 100));
+
+    it('fails on a breaking change', () => {
+      const verdict = judge(contract, lowered, []);
+      expect(verdict.blocking.map((c) => c.location)).to.deep.equal([
+        'GET /api/v1/entries query.limit',
+        'GET /api/v1/reports/detailed query.limit',
+      ]);
+    });
+
+    it('passes when the change is listed in the accepted changes (a * matches any text)', () => {
+      const accepted = parseAccepted(
+        JSON.stringify({
+          accepted: [{ location: 'GET /api/v1/* query.limit', kind: 'maximum-decreased', reason: 'No client pages past 100.' }],
+        }),
+      );
+      const verdict = judge(contract, lowered, accepted);
+      expect(verdict.blocking).to.deep.equal([]);
+      expect(verdict.unused).to.deep.equal([]);
+      expect(formatChanges(verdict.changes)[0]).to.equal(
+        'BREAKING      GET /api/v1/entries query.limit  maximum-decreased: 500 -> 100  (accepted: No client pages past 100.)',
+      );
+    });
+
+    it('an entry of another kind or location does not pass it, and is reported unused', () => {
+      const accepted = [{ location: 'GET /api/v1/entries query.limit', kind: 'maximum-removed', reason: 'x' }];
+      const verdict = judge(contract, lowered, accepted);
+      expect(verdict.blocking).to.have.length(2);
+      expect(verdict.unused).to.deep.equal(accepted);
+    });
+
+    it("passes when info.version's major is raised", () => {
+      const verdict = judge(
+        contract,
+        edited((doc) => {
+          params(doc).Limit.schema.maximum = 100;
+          doc.info.version = '2.0.0';
+        }),
+      );
+      expect(verdict.majorRaised).to.equal(true);
+      expect(verdict.blocking).to.deep.equal([]);
+      expect(
+        judge(
+          contract,
+          edited((doc) => (doc.info.version = '1.1.0')),
+        ).majorRaised,
+      ).to.equal(false);
+    });
+
+    it('refuses accepted entries without a reason; the repository file parses', () => {
+      expect(() => parseAccepted(JSON.stringify({ accepted: [{ location: 'x', kind: 'y' }] }))).to.throw(/reason/);
+      const file = readFileSync(new URL('../../openapi/accepted-changes.json', import.meta.url), 'utf8');
+      expect(parseAccepted(file)).to.be.an('array');
+    });
+  });
+
+  describe('removals under a new major version: only what the last release deprecated', () => {
+    const v = (doc: any, version: string) => ((doc.info.version = version), doc);
+    const deprecatedTag = (doc: any) =>
+      Object.assign(doc.paths['/api/v1/tags/{id}'].get, { deprecated: true, 'x-deprecated-at': '2026-12-01', 'x-sunset': '2027-06-01' });
+    const released = edited((doc) => (v(doc, '1.1.0'), deprecatedTag(doc)));
+    const removed = edited((doc) => {
+      v(doc, '2.0.0');
+      delete doc.paths['/api/v1/tags/{id}'].get;
+      delete doc.paths['/api/v1/tags/{id}'].delete;
+    });
+
+    it('passes the removal of what the release (an older minor) deprecated; blocks the rest, saying why', () => {
+      const verdict = judge(released, removed, [], { release: { name: 'v1.1.0', document: released } });
+      expect(verdict.majorRaised).to.equal(true);
+      const get = at(verdict.changes, 'GET /api/v1/tags/{id}', 'operation-removed') as any;
+      expect([get.status, get.wasDeprecated]).to.deep.equal(['major', true]);
+      const del = at(verdict.changes, 'DELETE /api/v1/tags/{id}', 'operation-removed') as any;
+      expect(del.status).to.equal('blocking');
+      expect(del.note).to.equal(
+        'removed under a new major version, but not deprecated in the last release v1.1.0: deprecate it first (deprecated: true with x-deprecated-at and x-sunset) in a minor release, or accept the removal with a reason',
+      );
+      expect(verdict.blocking.map((c) => `${c.kind} ${c.location}`)).to.deep.equal(['operation-removed DELETE /api/v1/tags/{id}']);
+    });
+
+    it('deprecated only on the branch, or in no release at all: blocking; an accepted reason passes it', () => {
+      const base = edited((doc) => (v(doc, '1.1.0'), deprecatedTag(doc)));
+      const unreleased = judge(base, removed, [], { release: { name: 'v1.0.0', document: contract } });
+      expect(at(unreleased.changes, 'GET /api/v1/tags/{id}', 'operation-removed')).to.include({ status: 'blocking' });
+      const none = judge(base, removed);
+      expect(at(none.changes, 'GET /api/v1/tags/{id}', 'operation-removed')).to.include({ status: 'blocking' });
+      expect((at(none.changes, 'GET /api/v1/tags/{id}', 'operation-removed') as any).note).to.contain(
+        'not deprecated in the last release (there is no release tag)',
+      );
+      // The release's minor must be older than the new version's.
+      const same = judge(base, v(structuredClone(removed), '1.1.0'), [], { release: { name: 'v1.1.0', document: released } });
+      expect(same.majorRaised).to.equal(false);
+      const accepted = judge(base, removed, [
+        { location: '* /api/v1/tags/{id}', kind: 'operation-removed', reason: 'Announced in 1.1.0.' },
+      ]);
+      expect(accepted.blocking).to.deep.equal([]);
+      // Other breaking changes are allowed by the major, as before.
+      const narrower = judge(
+        contract,
+        edited((doc) => (v(doc, '2.0.0'), (params(doc).Limit.schema.maximum = 100))),
+      );
+      expect(narrower.blocking).to.deep.equal([]);
+      expect(at(narrower.changes, 'GET /api/v1/entries query.limit', 'maximum-decreased')).to.include({ status: 'major' });
+    });
+
+    it('a parameter and a property count too (deprecated: true on them)', () => {
+      const before = edited((doc) => {
+        v(doc, '1.1.0');
+        Object.assign(params(doc).Limit, { deprecated: true, 'x-deprecated-at': '2026-12-01', 'x-sunset': '2027-06-01' });
+        schemas(doc).WebhookEnvelope.properties.id.deprecated = true;
+      });
+      const after = edited((doc) => {
+        v(doc, '2.0.0');
+        for (const item of Object.values(doc.paths) as any[])
+          for (const op of Object.values(item) as any[])
+            if (Array.isArray(op?.parameters)) op.parameters = op.parameters.filter((p: any) => p.$ref !== '#/components/parameters/Limit');
+        delete schemas(doc).WebhookEnvelope.properties.id;
+        schemas(doc).WebhookEnvelope.required = schemas(doc).WebhookEnvelope.required.filter((n: string) => n !== 'id');
+      });
+      const verdict = judge(before, after, [], { release: { name: 'v1.1.0', document: before } });
+      expect(verdict.changes.filter((c) => c.breaking).every((c) => c.status === 'major')).to.equal(true);
+      expect(at(verdict.changes, 'GET /api/v1/entries query.limit', 'parameter-removed')).to.include({
+        status: 'major',
+        wasDeprecated: true,
+      });
+      expect(at(verdict.changes, 'webhook entry.started payload.id', 'property-removed')).to.include({
+        status: 'major',
+        wasDeprecated: true,
+      });
+    });
+  });
+
+  describe('where each change is (its line in the YAML) and how it is shown', () => {
+    const text = readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8');
+    const lineOf = (source: string, pattern: RegExp, from = 1) =>
+      source.split('\n').findIndex((l, i) => i + 1 >= from && pattern.test(l)) + 1;
+    /** The verdict of `before` -> `after` (YAML texts), each change placed. */
+    const placed = (before: string, after: string, accepted: AcceptedChange[] = []) => {
+      const a = new SourceMap(before);
+      const b = new SourceMap(after);
+      const verdict = judge(a.toJS(), b.toJS(), accepted);
+      return { verdict, changes: place(verdict, b, a) };
+    };
+    const report = (changes: Placed[], verdict: Verdict): Report => ({
+      file: 'openapi/openapi.yaml',
+      acceptedFile: 'openapi/accepted-changes.json',
+      base: { label: 'abc1234', why: 'merge base with main', version: '1.0.0' },
+      head: { label: 'working tree', version: '1.0.0' },
+      verdict,
+      changes,
+    });
+    const narrowed = text.replace(/^( {8})maximum: 500$/m, '$1maximum: 100');
+    const withoutTag = (() => {
+      const lines = text.split('\n');
+      const start = lineOf(text, /^ {4}TagCreate:$/);
+      const field = lineOf(text, /^ {8}workspaceId:$/, start);
+      lines.splice(field - 1, 3); // workspaceId, its type and maxLength
+      return lines.join('\n');
+    })();
+
+    it('a change to a shared component: the line of the keyword that changed, once per operation that uses it', () => {
+      const { changes } = placed(text, narrowed);
+      const line = lineOf(narrowed, /^ {8}maximum: 100$/);
+      expect(line).to.be.greaterThan(1000);
+      expect(changes.map((c) => [c.location, c.line, c.exact])).to.deep.equal([
+        ['GET /api/v1/entries query.limit', line, true],
+        ['GET /api/v1/reports/detailed query.limit', line, true],
+      ]);
+    });
+
+    it("a removed property: the line of the properties it was one of, and the old file's line of it", () => {
+      const { changes } = placed(text, withoutTag);
+      const change = changes.find((c) => c.location === 'POST /api/v1/tags request body.workspaceId')!;
+      expect(change.kind).to.equal('property-removed');
+      expect(change.line).to.equal(lineOf(withoutTag, /^ {6}properties:$/, lineOf(withoutTag, /^ {4}TagCreate:$/)));
+      expect(change.exact).to.equal(false);
+      expect(change.beforeLine).to.equal(lineOf(text, /^ {8}workspaceId:$/, lineOf(text, /^ {4}TagCreate:$/)));
+    });
+
+    it('a removed enum value is at its enum (exact); a removed keyword at the schema that lost it (not exact)', () => {
+      const after = text.replace('enum: [web, desktop, mobile, extension, api, import]', 'enum: [web, desktop, mobile, extension, api]');
+      const { changes } = placed(text, after);
+      const removed = changes.find((c) => c.location === 'POST /api/v1/entries request body.source')!;
+      expect([removed.kind, removed.line, removed.exact]).to.deep.equal([
+        'enum-value-removed',
+        lineOf(after, /^ {6}enum: \[web, desktop/),
+        true,
+      ]);
+      const noMaximum = placed(text, text.replace(/^ {8}maximum: 500\n/m, ''));
+      const change = noMaximum.changes[0]!;
+      expect([change.kind, change.exact, change.beforeLine]).to.deep.equal(['maximum-removed', false, lineOf(text, /^ {8}maximum: 500$/)]);
+    });
+
+    it('an added property, parameter and path: the line of its key', () => {
+      const doc = parse(text);
+      doc.components.schemas.TagCreate.properties.color = { type: 'string' };
+      doc.paths['/api/v1/tags'].get.parameters.push({ name: 'sort', in: 'query', schema: { type: 'string' } });
+      doc.paths['/api/v1/things'] = { get: { responses: { '200': { description: 'ok' } } } };
+      const after = stringify(doc);
+      const { changes } = placed(text, after);
+      const line = (location: string) => changes.find((c) => c.location === location)?.line;
+      expect(line('POST /api/v1/tags request body.color')).to.equal(lineOf(after, /^ {8}color:$/, lineOf(after, /^ {4}TagCreate:$/)));
+      expect(line('GET /api/v1/tags query.sort')).to.equal(lineOf(after, /^ {8}- name: sort$/));
+      expect(line('/api/v1/things')).to.equal(lineOf(after, /^ {2}\/api\/v1\/things:$/));
+    });
+
+    it('markdown: the table escapes | and says which lines belong to a removed thing', () => {
+      const after = withoutTag.replace(/^( {8}maximum: 500)$/m, '$1\n        pattern: "^a|b$"');
+      const { verdict, changes } = placed(text, after, [
+        { location: 'POST /api/v1/tags *', kind: 'property-removed', reason: 'No client | sends it.' },
+      ]);
+      const markdown = formatMarkdown(report(changes, verdict));
+      expect(markdown).to.contain('`*` The line of what now holds a removed thing (its parent); the change says where it was.');
+      expect(markdown).to.contain('| `GET /api/v1/entries` `query.limit` | `pattern-added` | "^a\\|b$" | **yes** | **no** |');
+      expect(markdown).to.match(
+        /\| \d+\* \| `POST \/api\/v1\/tags` `request body.workspaceId` \| `property-removed` \| clients sending it are refused \(closed object\) \| \*\*yes\*\* \| yes: No client \\\| sends it. \|/,
+      );
+    });
+
+    it('github: workflow commands escaped (%, newline, and : , in properties); past ten a level is summed up', () => {
+      const { verdict, changes } = placed(text, narrowed, [
+        { location: '* query.limit', kind: 'maximum-decreased', reason: '100% reviewed:\nsee #12, ok' },
+      ]);
+      const lines = formatGithub(report(changes, verdict));
+      const line = lineOf(narrowed, /^ {8}maximum: 100$/);
+      expect(lines).to.deep.equal([
+        `::warning file=openapi/openapi.yaml,line=${line},title=Breaking change%2C accepted (2)::query.limit: maximum-decreased (500 -> 100) in 2 operations (GET /api/v1/entries, GET /api/v1/reports/detailed); accepted: 100%25 reviewed:%0Asee #12, ok`,
+      ]);
+      // Twelve lines with additions: nine annotations and one for the other three.
+      const doc = parse(text);
+      for (let i = 0; i < 12; i++) doc.paths[`/api/v1/new${i}`] = { get: { responses: { '200': { description: 'ok' } } } };
+      const many = placed(text, stringify(doc));
+      const notices = formatGithub(report(many.changes, many.verdict));
+      expect(notices).to.have.length(10);
+      expect(notices[9]).to.match(
+        /^::notice file=openapi\/openapi.yaml,line=\d+,title=Contract change \(more\)::3 more on lines \d+, \d+, \d+: see the job summary's table\.$/,
+      );
+    });
+
+    it("codequality: GitLab's report, one issue per change, with a stable fingerprint", () => {
+      const { verdict, changes } = placed(text, addSort(narrowed));
+      const issues = JSON.parse(formatCodeQuality(report(changes, verdict)));
+      const line = lineOf(addSort(narrowed), /^ {8}maximum: 100$/);
+      expect(issues).to.have.length(3);
+      expect(issues[0]).to.deep.equal({
+        description: 'GET /api/v1/entries query.limit: maximum-decreased (500 -> 100); not accepted in openapi/accepted-changes.json',
+        check_name: 'maximum-decreased',
+        fingerprint: issues[0].fingerprint,
+        severity: 'critical',
+        location: { path: 'openapi/openapi.yaml', lines: { begin: line } },
+      });
+      expect(issues[0].fingerprint).to.match(/^[0-9a-f]{64}$/);
+      expect(new Set(issues.map((i: any) => i.fingerprint)).size).to.equal(3);
+      expect(issues[2]).to.include({ check_name: 'parameter-added', severity: 'info' });
+      expect(JSON.parse(formatCodeQuality(report(changes, verdict)))[0].fingerprint).to.equal(issues[0].fingerprint);
+    });
+  });
+
+  describe('the command line, in a scratch git repository', () => {
+    const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+    let dir: string;
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
+    const run = (...args: string[]) => {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', ...args], { cwd: dir, encoding: 'utf8' });
+      return { status: result.status, out: result.stdout + result.stderr };
+    };
+    const writeContract = (doc: unknown) => writeFileSync(join(dir, 'openapi/openapi.yaml'), JSON.stringify(doc, null, 1));
+
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'contract-diff-'));
+      mkdirSync(join(dir, 'scripts'));
+      mkdirSync(join(dir, 'openapi'));
+      copyFileSync(join(repoRoot, 'scripts/contract-diff.ts'), join(dir, 'scripts/contract-diff.ts'));
+      cpSync(join(repoRoot, 'scripts/contract-diff'), join(dir, 'scripts/contract-diff'), { recursive: true });
+      symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+      writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+      git('init', '-q', '-b', 'main');
+      git('add', '-A');
+      git('commit', '-qm', 'no contract yet');
+      writeContract(contract);
+      git('add', '-A');
+      git('commit', '-qm', 'the contract');
+      git('checkout', '-qb', 'feature');
+      git('commit', '-q', '--allow-empty', '-m', 'a feature');
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('compares with the merge base with main and fails on a breaking change', () => {
+      writeContract(edited((doc) => (params(doc).Limit.schema.maximum = 100)));
+      const { status, out } = run('--check');
+      expect(status).to.equal(1);
+      expect(out).to.match(/^openapi\/openapi.yaml at [0-9a-f]{7} \(merge base with main; version 1.0.0\)/);
+      expect(out).to.include('BREAKING      GET /api/v1/entries query.limit  maximum-decreased: 500 -> 100\n');
+      expect(out).to.include('contract:check failed: 2 breaking change(s)');
+      expect(run().status).to.equal(0); // contract:diff only reports
+    });
+
+    it('passes once the change is accepted', () => {
+      const accepted = {
+        accepted: [{ location: '* query.limit', kind: 'maximum-decreased', reason: 'Reviewed: no client pages past 100.' }],
+      };
+      writeFileSync(join(dir, 'openapi/accepted-changes.json'), JSON.stringify(accepted));
+      const { status, out } = run('--check');
+      expect(out).to.include('2 changes, 2 breaking (2 accepted in openapi/accepted-changes.json).');
+      expect(status).to.equal(0);
+      rmSync(join(dir, 'openapi/accepted-changes.json'));
+    });
+
+    it('reads a base without the contract as empty: all added, nothing breaking', () => {
+      const { status, out } = run('--check', 'main~1');
+      expect(out).to.include('no contract there');
+      expect(out).to.match(/ 0 breaking /);
+      expect(status).to.equal(0);
+    });
+
+    it('refuses an unknown revision', () => {
+      expect(run('--check', 'no-such-rev').status).to.equal(2);
+    });
+  });
+
+  describe('releases, the removal rule and the changelog, in a scratch git repository', () => {
+    const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+    let dir: string;
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+    const run = (...args: string[]) => {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', ...args], { cwd: dir, encoding: 'utf8' });
+      return { status: result.status, out: result.stdout + result.stderr };
+    };
+    const writeContract = (doc: unknown) => writeFileSync(join(dir, 'openapi/openapi.yaml'), stringify(doc));
+    const v110 = edited((doc) => {
+      doc.info.version = '1.1.0';
+      Object.assign(doc.paths['/api/v1/tags/{id}'].get, { deprecated: true, 'x-deprecated-at': '2026-12-01', 'x-sunset': '2027-06-01' });
+      doc.paths['/api/v1/tags'].get.parameters.push({ name: 'sort', in: 'query', schema: { type: 'string' } });
+    });
+    const v200 = (() => {
+      const doc = structuredClone(v110);
+      doc.info.version = '2.0.0';
+      delete doc.paths['/api/v1/tags/{id}'].get;
+      delete doc.paths['/api/v1/tags/{id}'].delete;
+      return doc;
+    })();
+
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'contract-release-'));
+      mkdirSync(join(dir, 'openapi'));
+      cpSync(join(repoRoot, 'scripts/contract-diff.ts'), join(dir, 'scripts/contract-diff.ts'));
+      cpSync(join(repoRoot, 'scripts/contract-diff'), join(dir, 'scripts/contract-diff'), { recursive: true });
+      symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+      writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+      writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
+      writeFileSync(join(dir, 'CHANGELOG.md'), '# Changelog\n\nIntro.\n\n## 1.0.0 (2026-11-25)\n\nThe first.\n');
+      git('init', '-q', '-b', 'main');
+      writeContract(contract);
+      git('add', '-A');
+      git('commit', '-qm', '1.0.0');
+      git('tag', 'v1.0.0');
+      writeContract(v110);
+      git('commit', '-qam', '1.1.0: deprecate GET /tags/{id}');
+      git('tag', 'v1.1.0');
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('changelog between two tags: the added parameter and the deprecation with its dates', () => {
+      const { status, out } = run('--format', 'changelog', 'v1.0.0', 'v1.1.0');
+      expect(status).to.equal(0);
+      const date = git('log', '-1', '--format=%cs', 'v1.1.0');
+      expect(out).to.equal(
+        [
+          `## 1.1.0 (${date})`,
+          '',
+          'Generated by `npm run -s contract:diff -- --format changelog v1.0.0 v1.1.0` from the contract (`openapi/openapi.yaml`): ' +
+            'the changes for clients from v1.0.0 (version 1.0.0) to v1.1.0 (version 1.1.0). Regenerate it rather than editing it.',
+          '',
+          '### Added',
+          '',
+          '- `GET /api/v1/tags`: `query.sort` parameter-added: optional',
+          '',
+          '### Deprecated',
+          '',
+          '- `GET /api/v1/tags/{id}` deprecated on 2026-12-01, sunset 2027-06-01 (operation).',
+          '',
+        ].join('\n'),
+      );
+    });
+
+    it('a new major removes what 1.1.0 deprecated: passes; what it did not: fails, saying what to do', () => {
+      writeContract(v200);
+      const { status, out } = run('--check');
+      expect(out).to.match(
+        /^openapi\/openapi.yaml at v1\.1\.0 = [0-9a-f]{7} \(last tag; version 1\.1\.0\) -> working tree \(version 2\.0\.0\)$/m,
+      );
+      expect(out).to.contain('BREAKING      GET /api/v1/tags/{id}  operation-removed\n');
+      expect(out).to.contain(
+        'DELETE /api/v1/tags/{id} operation-removed: removed under a new major version, but not deprecated in the last release v1.1.0: deprecate it first',
+      );
+      expect(out).to.contain('contract:check failed: 1 breaking change(s) for clients.');
+      expect(status).to.equal(1);
+    });
+
+    it('changelog into CHANGELOG.md: a new version goes above the newest section, and is replaced when written again', () => {
+      writeContract(v200);
+      const first = run('--format', 'changelog', 'v1.1.0', '--write', 'CHANGELOG.md');
+      expect(first.out).to.equal('CHANGELOG.md: added the section of 2.0.0 (2 changes).\n');
+      const written = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
+      const today = new Date().toISOString().slice(0, 10);
+      expect(written.startsWith(`# Changelog\n\nIntro.\n\n## 2.0.0 (${today})\n\nGenerated by \``)).to.equal(true);
+      expect(written).to.contain(
+        [
+          '### Breaking',
+          '',
+          '- **Breaking** (new major version 2.0.0): `GET /api/v1/tags/{id}`: operation-removed',
+          '- **Breaking** (not accepted in `openapi/accepted-changes.json`; removed under a new major version, but not deprecated in the last release v1.1.0: deprecate it first (deprecated: true with x-deprecated-at and x-sunset) in a minor release, or accept the removal with a reason): `DELETE /api/v1/tags/{id}`: operation-removed',
+          '',
+          '## 1.0.0 (2026-11-25)\n\nThe first.\n',
+        ].join('\n'),
+      );
+      expect(run('--format', 'changelog', 'v1.1.0', '--write', 'CHANGELOG.md').out).to.equal(
+        'CHANGELOG.md: replaced the section of 2.0.0 (2 changes).\n',
+      );
+      expect(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8')).to.equal(written);
+    });
+
+    it('a first release from no contract, not tagged yet; refuses what it does not know', () => {
+      const head = git('rev-parse', '--short=7', 'HEAD');
+      const { status, out } = run('--format', 'changelog', 'none', 'HEAD', '--unreleased');
+      expect(status).to.equal(0);
+      expect(out.split('\n')[0]).to.equal(`## 1.1.0 (unreleased; ${git('log', '-1', '--format=%cs')}, ${head})`);
+      expect(out).to.contain('the changes for clients from no contract to HEAD (tag v1.1.0, version 1.1.0).');
+      expect(out).to.contain('- `GET /api/v1/tags/{id}`: One tag (deprecated)\n');
+      expect(out).not.to.contain('### Breaking');
+      const unknown = run('--format', 'yaml');
+      expect([unknown.status, unknown.out.split('\n')[0]]).to.deep.equal([
+        2,
+        'contract: --format must be one of text, markdown, github, codequality, changelog (got yaml)',
+      ]);
+      expect(run('--write', 'x.md').out).to.contain('contract: --write goes with --format changelog');
+      expect(run('--base-branch').status).to.equal(2);
+    });
+  });
+
+  it("CHANGELOG.md's section of the current version is the generator's, not edited by hand", () => {
+    const file = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8');
+    const version = contract.info.version as string;
+    const start = file.search(new RegExp(`^## ${version.replace(/\./g, '\\.')} `, 'm'));
+    expect(start, `no section ## ${version} in CHANGELOG.md`).to.be.greaterThan(0);
+    const next = file.indexOf('\n## ', start + 1);
+    const written = file.slice(start, next < 0 ? undefined : next + 1);
+    // Since the last release tag (the first release: since no contract at all).
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    let tag: string | undefined;
+    try {
+      tag = git('describe', '--tags', '--abbrev=0');
+    } catch {
+      tag = undefined;
+    }
+    const base = tag ? parse(git('show', `${tag}:openapi/openapi.yaml`)) : {};
+    const generated = formatChangelog({
+      verdict: judge(base, contract),
+      after: contract,
+      version,
+      date: 'any',
+      fromLabel: 'no contract',
+      toLabel: 'HEAD',
+      command: 'the command',
+      acceptedFile: 'openapi/accepted-changes.json',
+    });
+    const body = (section: string) => section.slice(section.indexOf('\n### ')).trim();
+    expect(
+      body(written),
+      'CHANGELOG.md is stale: npm run -s contract:diff -- --format changelog none HEAD --unreleased --write CHANGELOG.md',
+    ).to.equal(body(generated));
+    expect(written).to.match(
+      /^## 1\.0\.0 \(unreleased; \d{4}-\d{2}-\d{2}, [0-9a-f]{7}\)\n\nGenerated by `npm run -s contract:diff -- --format changelog none HEAD --unreleased`/,
+    );
+  });
+
+  it('flags the real commit 83bd246 (six query parameters got a maxLength) from git history', function () {
+    let before: unknown;
+    let after: unknown;
+    try {
+      const show = (rev: string) =>
+        parse(execFileSync('git', ['show', `${rev}:openapi/openapi.yaml`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+      before = show('83bd246^');
+      after = show('83bd246');
+    } catch {
+      this.skip(); // a shallow clone
+    }
+    const changes = diffContracts(before, after);
+    const parameters = new Set(changes.map((c) => c.location.split(' ').pop()));
+    expect([...parameters].sort()).to.deep.equal([
+      'query.clientIds[]',
+      'query.projectIds[]',
+      'query.tagIds[]',
+      'query.taskIds[]',
+      'query.userIds[]',
+      'query.workspaceId',
+    ]);
+    expect(changes.every((c) => c.breaking && c.kind === 'maxLength-added')).to.equal(true);
+  });
+});
