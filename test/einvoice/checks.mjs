@@ -25,7 +25,6 @@ export const RULES = {
 };
 export const SAXON = process.env.SAXON_JAR ?? ['/usr/share/java/Saxon-HE.jar', '/usr/share/java/saxon9he.jar'].find((p) => existsSync(p));
 
-
 /** Why the checker cannot run here (Saxon-HE or a JDK missing), or null. */
 export function missingTools() {
   if (!SAXON) return 'Saxon-HE not found. Install it: apt-get install -y default-jdk-headless libsaxonhe-java (or set SAXON_JAR).';
@@ -47,7 +46,11 @@ function readPdf(file, result, work, n) {
   try {
     execFileSync('pdfdetach', ['-saveall', '-o', out, file], { stdio: 'pipe' });
   } catch (e) {
-    result.findings.push({ id: 'PDF-ATTACH', flag: 'fatal', text: `pdfdetach could not read the file: ${String(e.stderr ?? e.message).trim()}` });
+    result.findings.push({
+      id: 'PDF-ATTACH',
+      flag: 'fatal',
+      text: `pdfdetach could not read the file: ${String(e.stderr ?? e.message).trim()}`,
+    });
     return null;
   }
   pdf.attachments = readdirSync(out);
@@ -78,8 +81,7 @@ function claimsOf(xml, fromPdf) {
   const root = /<(?:[A-Za-z0-9_]+:)?(CrossIndustryInvoice|Invoice|CreditNote)[\s>]/.exec(body);
   if (!root) return null;
   if (root[1] === 'CrossIndustryInvoice') {
-    const guideline =
-      /<(?:\w+:)?GuidelineSpecifiedDocumentContextParameter>\s*<(?:\w+:)?ID>([^<]*)</.exec(body)?.[1]?.trim() ?? '';
+    const guideline = /<(?:\w+:)?GuidelineSpecifiedDocumentContextParameter>\s*<(?:\w+:)?ID>([^<]*)</.exec(body)?.[1]?.trim() ?? '';
     const rules = ['cii-d16b-schema', 'en16931'];
     if (guideline.includes('xeinkauf.de:kosit:xrechnung')) rules.push('xrechnung');
     if (fromPdf || guideline === 'urn:cen.eu:en16931:2017') rules.push('facturx-en16931-schema', 'facturx-en16931');
@@ -128,7 +130,13 @@ export function prepare(files) {
   return { work, results, jobs, manifest, done: () => rmSync(work, { recursive: true, force: true }) };
 }
 
-const decode = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const decode = (s) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** Puts Validate.java's answer lines into the reports; throws when a check could not run. */
 export function absorb(prepared, lines) {

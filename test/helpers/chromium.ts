@@ -23,7 +23,12 @@ export function sharedBrowser(): Promise<Browser> {
       // Nothing may leave loopback: no background fetches, updates or sync of Chromium's own.
       args: [
         '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     }),
   );
   return shared;

@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
 import { CookieBrowser } from '../../helpers/oidc-provider.js';
 import { SettingsClient } from '../../helpers/settings-client.js';
-import { back, noticeOf, type OidcFixture, oidcFixture, PROVIDER_NAME, rows, signedIn, throughProvider, visit } from '../../helpers/oidc-fixture.js';
+import {
+  back,
+  noticeOf,
+  type OidcFixture,
+  oidcFixture,
+  PROVIDER_NAME,
+  rows,
+  signedIn,
+  throughProvider,
+  visit,
+} from '../../helpers/oidc-fixture.js';
 
 /**
  * Who comes in through the identity provider (a real one on 127.0.0.1): the account holding the

@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import type { JWK } from 'jose';
 import { CookieBrowser } from '../../helpers/oidc-provider.js';
-import { back, noticeOf, type OidcFixture, oidcFixture, PROVIDER_NAME, rows, signedIn, throughProvider } from '../../helpers/oidc-fixture.js';
+import {
+  back,
+  noticeOf,
+  type OidcFixture,
+  oidcFixture,
+  PROVIDER_NAME,
+  rows,
+  signedIn,
+  throughProvider,
+} from '../../helpers/oidc-fixture.js';
 
 const AGAIN = `The sign-in with ${PROVIDER_NAME} could not be completed (it may have taken too long, or been started in another tab). Start again from the sign-in page.`;
 
