@@ -26,7 +26,7 @@ async function relayPki() {
   return { ca: ca.cert, cert: { key: leaf.private, cert: leaf.cert } };
 }
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'mail');
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'mail');
 
 describe('mail: the outbox against a real SMTP server', function () {
   this.timeout(30_000);
