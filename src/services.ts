@@ -352,6 +352,13 @@ function mailPorts(mail: MailService, accounts: AccountsService) {
       mail.passwordReset({ ...to, name: null }, input);
       return true;
     },
+    addressConfirmation: (input) => {
+      const to = recipientOf(input.userId);
+      // Counted as a reset of the account (issue 44, M5): whoever knows the password cannot flood the mailbox.
+      if (!to || !mail.trySpend({ kind: 'reset', userId: input.userId, workspaceId: null })) return false;
+      mail.addressConfirmation({ ...to, name: null }, input);
+      return true;
+    },
     emailChange: (input) => {
       const to = recipientOf(input.userId, input.email);
       if (!to) return false;

@@ -165,27 +165,7 @@ export function invitationsOf({
       return write(() => accept(repo.invitationBySecret(sha256(linkSecret)), principal.userId));
     },
 
-    /**
-     * The open invitations of an account that belongs to no workspace yet, for its own session
-     * (the sessions module checked who it is: issue 44). Those whose maker is no owner any more
-     * are not listed (they cannot be accepted).
-     */
-    invitationsOfAccount(userId: string): { id: string; workspaceName: string; email: string; isOwner: boolean; expiresAt: number }[] {
-      return repo.openInvitationsOfUser(userId, clock.now()).flatMap((row) => {
-        if (!madeByOwner(row)) return [];
-        const workspace = repo.workspace(row.workspaceId);
-        return workspace
-          ? [{ id: row.id, workspaceName: workspace.name, email: row.email, isOwner: row.isOwner, expiresAt: row.expiresAt }]
-          : [];
-      });
-    },
-
-    /** Accepts one of those by its id, inside the sessions module's write; another account's reads as gone (no hint that it exists). */
-    acceptInvitationOfAccount: (userId: string, invitationId: string): { workspaceId: string } =>
-      write(() => {
-        const row = repo.invitationById(invitationId);
-        return accept(row?.userId === userId ? row : undefined, userId);
-      }),
+    ...accountInvitationsOf(repo, clock, write, madeByOwner, accept),
   };
 }
 
@@ -210,4 +190,71 @@ function acceptorOf(repo: AccountsRepository, clock: Clock, join: ReturnType<typ
     return { workspaceId: row.workspaceId };
   };
   return { madeByOwner, accept };
+}
+
+/**
+ * The invitations of an account, from its own side (part of the accounts service): its lobby's
+ * list and Join (only with a proved address: issue 54, N1), and the sign-in on a link's page.
+ */
+function accountInvitationsOf(
+  repo: AccountsRepository,
+  clock: Clock,
+  write: Write<never>,
+  madeByOwner: (row: InvitationRow) => boolean,
+  accept: (row: InvitationRow | undefined, userId: string) => { workspaceId: string },
+) {
+  /** Whether the account's address was proved to be its holder's (a mailed link opened, the provider, the operator). */
+  const provedHolder = (userId: string): boolean => (repo.user(userId)?.emailProvedAt ?? null) !== null;
+  /** Whether the invitation was made for the address the account holds now (an address changed since is not the one invited). */
+  const forAddressOf = (row: InvitationRow, userId: string): boolean =>
+    row.email.toLowerCase() === (repo.user(userId)?.email ?? '').toLowerCase();
+  /** An invitation an account may accept without its link (N1): its own, to its address, and the address proved; else undefined. */
+  const acceptableById = (userId: string, invitationId: string): InvitationRow | undefined => {
+    const row = repo.invitationById(invitationId);
+    return row?.userId === userId && provedHolder(userId) && forAddressOf(row, userId) ? row : undefined;
+  };
+
+  return {
+    /**
+     * The open invitations of an account that belongs to no workspace yet, for its own session
+     * (the sessions module checked who it is: issue 44). Only an account whose address was proved
+     * sees any (issue 54, N1: its password may be someone else's), and only those made for the
+     * address it holds now. Those whose maker is no owner any more are not listed (they cannot
+     * be accepted).
+     */
+    invitationsOfAccount(userId: string): { id: string; workspaceName: string; email: string; isOwner: boolean; expiresAt: number }[] {
+      if (!provedHolder(userId)) return [];
+      return repo.openInvitationsOfUser(userId, clock.now()).flatMap((row) => {
+        if (!madeByOwner(row) || !forAddressOf(row, userId)) return [];
+        const workspace = repo.workspace(row.workspaceId);
+        return workspace
+          ? [{ id: row.id, workspaceName: workspace.name, email: row.email, isOwner: row.isOwner, expiresAt: row.expiresAt }]
+          : [];
+      });
+    },
+
+    /**
+     * Accepts one of those by its id, inside the sessions module's write: without its link, only
+     * an account whose address was proved, for an invitation to the address it holds (N1);
+     * another account's reads as gone (no hint that it exists).
+     */
+    acceptInvitationOfAccount: (userId: string, invitationId: string): { workspaceId: string } =>
+      write(() => accept(acceptableById(userId, invitationId), userId)),
+
+    /** Throws what accepting it now would (the identity provider's lobby asks before its sign-in there; I1). */
+    checkInvitationOfAccount(userId: string, invitationId: string): void {
+      const row = acceptableById(userId, invitationId);
+      if (!row || row.acceptedAt !== null || row.expiresAt <= clock.now() || !madeByOwner(row)) throw errors.invitationGone();
+    },
+
+    /** The account an open invitation's link is for, or null (the sessions module's sign-in on the link's page). */
+    invitedAccount(linkSecret: string): string | null {
+      const row = repo.invitationBySecret(sha256(linkSecret));
+      return row && row.acceptedAt === null && row.expiresAt > clock.now() && madeByOwner(row) ? row.userId : null;
+    },
+
+    /** Accepts an invitation by its link for an account whose password the sessions module checked (inside its write): the link is the proof (N1). */
+    acceptInvitationByLink: (userId: string, linkSecret: string): { workspaceId: string } =>
+      write(() => accept(repo.invitationBySecret(sha256(linkSecret)), userId)),
+  };
 }

@@ -211,7 +211,7 @@ export function createAccountsService({
     /** Another module's reaction to an account's credentials ending (H1: its sessions, links, tokens), run inside the same write. */
     onCredentialsEnded: (listener: CredentialsEnded) => void credentialsListeners.push(listener),
 
-    ...portsOf(repo, clock, workspaceRow),
+    ...portsOf(repo, clock, workspaceRow, firstProofOf(repo, clock, credentialsListeners)),
 
     ...workspacesOf({ repo, clock, write, workspaceRow, ownerOrOperator, operatorOnly, workspaceRateLimitPerMin }),
 
@@ -363,6 +363,27 @@ function providerAccountsOf({
   };
 }
 
+/**
+ * The first proof of an account's address (issue 54, N6; docs/design.md, "Whose address"),
+ * inside the caller's write: the address is marked proved, and when nobody had proved it before
+ * and the account had a password, whoever set that password may hold sessions, API tokens
+ * (every workspace) and open setup, reset or email-change links of it: they all end. An account
+ * that never had a password holds only what the operator made for it (their tokens stay).
+ * Returns whether credentials ended.
+ */
+function firstProofOf(repo: AccountsRepository, clock: Clock, credentialsListeners: CredentialsEnded[]) {
+  return (userId: string, options: { provedBefore?: boolean; endPassword?: boolean } = {}): boolean => {
+    const row = repo.user(userId);
+    if (!row) throw errors.userNotFound(userId);
+    const provedBefore = options.provedBefore ?? row.emailProvedAt !== null;
+    const held = !provedBefore && row.passwordHash !== null;
+    const password = held && options.endPassword === true ? { passwordHash: null, passwordSetAt: null } : {};
+    repo.updateUser(userId, { emailProvedAt: provedBefore ? (row.emailProvedAt ?? clock.now()) : clock.now(), ...password });
+    if (held) for (const listener of credentialsListeners) listener(userId);
+    return held;
+  };
+}
+
 /** A person's own account: name, sign-in email (a member's changes only with their password), zone and first day. */
 function profilesOf(repo: AccountsRepository, write: Write<never>) {
   /** Sets a person's zone and first day of the week: the account itself, or the operator. */
@@ -438,7 +459,12 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
  * What the other modules read and write of accounts, without a principal (they act for one
  * already): a member's flags and rates, passwords, names, the business profile.
  */
-function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: string) => WorkspaceRow) {
+function portsOf(
+  repo: AccountsRepository,
+  clock: Clock,
+  workspaceRow: (id: string) => WorkspaceRow,
+  firstProof: ReturnType<typeof firstProofOf>,
+) {
   return {
     /** The member as other modules need it (flags, rates, the workspace's currency and budget), or undefined. */
     membership: (workspaceId: string, userId: string): Membership | undefined => repo.membership(workspaceId, userId),
@@ -477,19 +503,26 @@ function portsOf(repo: AccountsRepository, clock: Clock, workspaceRow: (id: stri
      * (inside its write): unique among live accounts; a taken one is refused without saying so.
      * `proved`: its confirmation link, mailed to it, was opened; else nobody proved it.
      */
-    storeEmail(userId: string, email: string, proved: boolean): void {
+    storeEmail(userId: string, email: string, proved: boolean): boolean {
       const checked = requireEmail(email);
       if (repo.userByEmail(checked, userId)) throw errors.emailNotUsable();
-      if (!repo.updateUser(userId, { email: checked, emailProvedAt: proved ? clock.now() : null })) throw errors.userNotFound(userId);
+      const provedBefore = (repo.user(userId)?.emailProvedAt ?? null) !== null;
+      if (!repo.updateUser(userId, { email: checked, emailProvedAt: null })) throw errors.userNotFound(userId);
+      // Its confirmation link was opened: proved; the first proof of the account ends what others may hold (N6).
+      return proved && firstProof(userId, { provedBefore });
     },
     /** Whether the account's password was set after `at` (a reset link mailed before then no longer works). */
     passwordSetAfter: (userId: string, at: number): boolean => (repo.user(userId)?.passwordSetAt ?? Number.NEGATIVE_INFINITY) > at,
     /** Whether the account's sign-in email was proved to be its holder's (docs/design.md, "Whose address"). */
     emailProved: (userId: string): boolean => (repo.user(userId)?.emailProvedAt ?? null) !== null,
-    /** A link mailed to the account's address was opened (inside the caller's write): the address is proved. */
-    markEmailProved(userId: string): void {
-      repo.updateUser(userId, { emailProvedAt: clock.now() });
-    },
+    /**
+     * A link mailed to the account's address was opened, or the operator handed out its
+     * credentials (inside the caller's write): the address is proved; the first proof ends what
+     * whoever set its password may hold (sessions, API tokens, links: N6). `endPassword`: that
+     * password ends too (a setup link that sends its opener to the identity provider). Returns
+     * whether credentials ended.
+     */
+    proveAddress: (userId: string, options: { endPassword?: boolean } = {}): boolean => firstProof(userId, options),
     /** Refuses (without saying why beyond "not usable") an address another live account holds. */
     checkEmailFree(userId: string, email: string): void {
       if (repo.userByEmail(requireEmail(email), userId)) throw errors.emailNotUsable();

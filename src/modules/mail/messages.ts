@@ -1,5 +1,5 @@
 import type { Composed } from './templates.js';
-import { emailChangeMail, invitationMail, resetMail, runawayMail } from './templates.js';
+import { addressConfirmationMail, emailChangeMail, invitationMail, resetMail, runawayMail } from './templates.js';
 import type { Recipient } from './templates.js';
 
 /**
@@ -39,6 +39,18 @@ export function templatedMail(composed: Composer, linkTo: (path: string, secret:
         userId: input.userId,
         expiresAt: input.expiresAt,
       }),
+
+    /**
+     * An account in no workspace whose address nobody proved tried to sign in (issue 54, N1): a
+     * reset link, worded as the confirmation of the address it is, valid an hour.
+     */
+    addressConfirmation: (to: Recipient, input: { userId: string; secret: string; expiresAt: number }): string =>
+      composed(
+        'address-confirmation',
+        to,
+        addressConfirmationMail(to, { link: linkTo(MAIL_LINKS.reset, input.secret), expiresAt: input.expiresAt }),
+        { workspaceId: null, userId: input.userId, expiresAt: input.expiresAt },
+      ),
 
     /** A new sign-in email's confirmation, sent to the new address. */
     emailChange: (to: Recipient, input: { userId: string; secret: string; expiresAt: number }): string =>

@@ -18,7 +18,7 @@ export const mailMessages = sqliteTable(
     workspaceId: text('workspace_id').references(() => workspaces.id),
     /** The account it is for, when it is for one (its queued mail is cancelled when the account is deleted). */
     userId: text('user_id').references(() => users.id),
-    /** What caused it: invitation, password-reset, email-change, runaway-reminder, or message (the module's API). */
+    /** What caused it: invitation, password-reset, address-confirmation, email-change, runaway-reminder, or message (the module's API). */
     kind: text('kind').notNull(),
     /** The recipient's address (one, checked) and display name. */
     recipient: text('recipient').notNull(),

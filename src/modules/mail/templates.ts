@@ -105,6 +105,38 @@ export function resetMail(reader: Reader, input: { link: string; expiresAt: numb
 }
 
 /**
+ * An account in no workspace whose address nobody proved signed in (issue 54, N1): before its
+ * invitations show, the holder of the address confirms it by choosing a new password through
+ * this link (valid one hour). Nothing the account chose is in it.
+ */
+export function addressConfirmationMail(reader: Reader, input: { link: string; expiresAt: number }): Composed {
+  const until = when(reader, input.expiresAt);
+  if (reader.language === 'de')
+    return {
+      subject: 'Bestätigen Sie Ihre timetrack-Adresse',
+      blocks: [
+        {
+          p: 'Jemand hat sich mit dieser Adresse bei timetrack angemeldet. Bevor das Konto seine Einladungen sieht, bestätigen Sie, dass die Adresse Ihre ist, indem Sie ein neues Passwort setzen.',
+        },
+        { p: `Der Link funktioniert einmal, bis ${until}. Das bisherige Passwort, alle Sitzungen und API-Tokens des Kontos enden dabei.` },
+        { link: { href: input.link, label: 'Adresse bestätigen' } },
+        { note: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: ohne Bestätigung sieht das Konto keine Einladung.' },
+      ],
+    };
+  return {
+    subject: 'Confirm your timetrack address',
+    blocks: [
+      {
+        p: 'Someone signed in to timetrack with this address. Before the account sees its invitations, confirm that the address is yours by choosing a new password.',
+      },
+      { p: `This link works once, until ${until}. The old password, and every session and API token of the account, end when you use it.` },
+      { link: { href: input.link, label: 'Confirm my address' } },
+      { note: 'If it was not you, ignore this mail: without a confirmation the account sees no invitation.' },
+    ],
+  };
+}
+
+/**
  * A member's new sign-in email: it takes effect when this link (sent to the new address) is
  * opened. Nothing the member chose is in it (issue 44, M5: a name was a phishing text mailed to
  * any address): the address nobody proved yet gets the server's own words only.

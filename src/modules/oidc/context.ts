@@ -10,7 +10,10 @@ import type { OidcRepository } from './repository.js';
 import type { OidcSettings } from './settings.js';
 
 /** What the oidc module reads and writes of the accounts and sessions modules. */
-export type OidcAccounts = Pick<AccountsService, 'credentials' | 'userOf' | 'joinByDomain' | 'addressVouchedFor'>;
+export type OidcAccounts = Pick<
+  AccountsService,
+  'credentials' | 'userOf' | 'joinByDomain' | 'addressVouchedFor' | 'emailProved' | 'acceptInvitationOfAccount'
+>;
 export type OidcSessions = Pick<SessionsService, 'openFor' | 'endSessions' | 'openProviderLobby'>;
 
 export interface OidcDeps {

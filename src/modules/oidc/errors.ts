@@ -8,7 +8,14 @@ import { DomainError } from '../../errors.js';
 export class OidcRefusal extends DomainError {
   constructor(
     readonly reason:
-      'no-email' | 'unverified-email' | 'unknown-person' | 'account-closed' | 'no-workspace' | 'bound-elsewhere' | 'not-allowed',
+      | 'no-email'
+      | 'unverified-email'
+      | 'unknown-person'
+      | 'account-closed'
+      | 'no-workspace'
+      | 'bound-elsewhere'
+      | 'not-allowed'
+      | 'address-unproved',
     message: string,
   ) {
     super('forbidden', message);
@@ -43,6 +50,12 @@ export const oidcErrors = {
     new OidcRefusal(
       'bound-elsewhere',
       `The timetrack account of ${email} signs in as another ${provider} user. Ask the person who runs timetrack.`,
+    ),
+  /** An account in no workspace bound to the provider, whose address changed since and nobody proved (N1): no lobby. */
+  addressUnproved: (email: string) =>
+    new OidcRefusal(
+      'address-unproved',
+      `You belong to no workspace here, and nobody has confirmed that ${email}, your address here, is yours, so your invitations cannot be shown. Ask the person who runs timetrack.`,
     ),
   notAllowed: (provider: string) =>
     new OidcRefusal(

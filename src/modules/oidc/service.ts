@@ -58,7 +58,8 @@ export function createOidcService(deps: OidcDeps) {
     available: () => ctx.available(),
 
     /** The way out to the provider (./sign-in.ts): its address and the sealed state cookie. */
-    begin: (input: { next: string | null; checkSessionSecret?: string }) => begin(ctx, input),
+    begin: (input: { next: string | null; checkSessionSecret?: string; join?: { userId: string; invitationId: string } }) =>
+      begin(ctx, input),
     /** The way back from the provider (./sign-in.ts): every check, then who may come in. */
     complete: (input: { query: string; cookie: string | null }) => complete(ctx, input),
     /** Who a provider's user is here, and a session for them (the sql tour and the services' tests call it without a provider). */

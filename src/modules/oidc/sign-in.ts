@@ -1,5 +1,6 @@
 /* The sign-in through the identity provider (part of the oidc service): the way out (`begin`), the way back (`complete`), and who may come in (`admit`). */
 import { createHash } from 'node:crypto';
+import { DomainError } from '../../errors.js';
 import { seal, unseal } from '../../kernel/seal.js';
 import { secret, sha256 } from '../../kernel/secrets.js';
 import type { NewSession } from '../sessions/service.js';
@@ -15,8 +16,11 @@ const SESSION_GONE = ['login_required', 'interaction_required', 'consent_require
 
 /** How a return from the provider ended. */
 export type Completion =
-  /** `passwordEnded`: the account's password no longer works (nobody had proved its address: H1). */
-  | { kind: 'signed-in'; session: NewSession; next: string | null; passwordEnded: boolean }
+  /**
+   * `passwordEnded`: the account's password no longer works (nobody had proved its address: H1).
+   * `joined`: the invitation its lobby's Join asked for was accepted with this sign-in (I1).
+   */
+  | { kind: 'signed-in'; session: NewSession; next: string | null; passwordEnded: boolean; joined: boolean }
   /** An account in no workspace: a lobby of its invitations (issue 44). */
   | { kind: 'lobby'; session: NewSession }
   /** A silent check found the provider's session alive: the session here goes on. */
@@ -37,6 +41,8 @@ interface PendingSignIn {
   next: string | null;
   /** The session a silent check is for (its row's hash), or null for a sign-in. */
   check: string | null;
+  /** The invitation a provider lobby's Join accepts once this sign-in succeeds as that account (I1); null otherwise. */
+  join: { userId: string; invitationId: string } | null;
   at: number;
 }
 
@@ -84,13 +90,19 @@ export function admit(
   ctx: OidcContext,
   claims: IdClaims,
   refreshToken: string | null,
-): { userId: string; session: NewSession; passwordEnded: boolean; lobby: boolean } {
-  const { repo, sessions, clock, write, issuer } = ctx;
+  join: { userId: string; invitationId: string } | null = null,
+): { userId: string; session: NewSession; passwordEnded: boolean; lobby: boolean; joined: boolean } {
+  const { repo, sessions, accounts, clock, write, issuer } = ctx;
   return write(() => {
     const { userId, passwordEnded } = accountOf(ctx, claims);
-    const opened = sessions.openFor(userId);
-    // A member nowhere: the page of its invitations (issue 44); joining one signs in here again.
-    if (opened === null) return { userId, session: sessions.openProviderLobby(userId), passwordEnded, lobby: true };
+    // A lobby's Join (I1): the invitation is accepted only now, the provider having let this very account in again.
+    const joined = join !== null && join.userId === userId ? acceptJoin(ctx, userId, join.invitationId) : null;
+    const opened = sessions.openFor(userId, joined ?? undefined);
+    // A member nowhere: the page of its invitations (issue 44; an address proved, N1); joining one signs in here again.
+    if (opened === null) {
+      if (!accounts.emailProved(userId)) throw errors.addressUnproved(accounts.userOf(userId)?.email ?? '');
+      return { userId, session: sessions.openProviderLobby(userId), passwordEnded, lobby: true, joined: false };
+    }
     const now = clock.now();
     repo.insertSession({
       sessionHash: opened.secretHash,
@@ -101,8 +113,25 @@ export function admit(
       checkedAt: now,
       createdAt: now,
     });
-    return { userId, session: { secret: opened.secret, csrfToken: opened.csrfToken }, passwordEnded, lobby: false };
+    return {
+      userId,
+      session: { secret: opened.secret, csrfToken: opened.csrfToken },
+      passwordEnded,
+      lobby: false,
+      joined: joined !== null,
+    };
   });
+}
+
+/** Inside admit's write: a lobby's invitation accepted; its workspace, or null when it no longer works (the sign-in goes on without it). */
+function acceptJoin(ctx: OidcContext, userId: string, invitationId: string): string | null {
+  try {
+    return ctx.accounts.acceptInvitationOfAccount(userId, invitationId).workspaceId;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    ctx.logger.info('a lobby’s invitation was not accepted at the provider sign-in', { reason: error.message });
+    return null;
+  }
 }
 
 /** The way back from a silent check: the provider's session confirmed (same `sub`), or ended with the one here. */
@@ -158,7 +187,7 @@ function pendingOf(ctx: OidcContext, cookie: string | null): PendingSignIn | nul
  */
 export async function begin(
   ctx: OidcContext,
-  input: { next: string | null; checkSessionSecret?: string },
+  input: { next: string | null; checkSessionSecret?: string; join?: { userId: string; invitationId: string } },
 ): Promise<{ url: string; cookie: string }> {
   const { clock, name } = ctx;
   const { provider } = ctx;
@@ -170,6 +199,7 @@ export async function begin(
     verifier: secret(),
     next: input.next,
     check: input.checkSessionSecret === undefined ? null : sha256(input.checkSessionSecret),
+    join: input.join ?? null,
     at: clock.now(),
   };
   const url = provider.authorizationUrl({
@@ -221,7 +251,7 @@ export async function complete(ctx: OidcContext, input: { query: string; cookie:
   }
   if (pending.check !== null) return confirmCheck(ctx, pending.check, pending.next, result.claims, result.refreshToken);
   try {
-    const { session, passwordEnded, lobby } = admit(ctx, result.claims, result.refreshToken);
+    const { session, passwordEnded, lobby, joined } = admit(ctx, result.claims, result.refreshToken, pending.join ?? null);
     if (lobby) {
       logger.info('signed in through the identity provider to an account in no workspace: its invitations');
       return { kind: 'lobby', session };
@@ -231,7 +261,7 @@ export async function complete(ctx: OidcContext, input: { query: string; cookie:
       logger.info(
         'the identity provider vouched for an address nobody had proved: the account’s password, sessions, tokens and links ended',
       );
-    return { kind: 'signed-in', session, next: pending.next, passwordEnded };
+    return { kind: 'signed-in', session, next: pending.next, passwordEnded, joined };
   } catch (error) {
     if (!(error instanceof OidcRefusal)) throw error;
     logger.info('identity provider sign-in refused', { reason: error.reason });

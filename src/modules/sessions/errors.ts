@@ -27,5 +27,18 @@ export const sessionErrors = {
       'forbidden',
       `${name}'s address is confirmed as theirs (a link mailed to it was opened, or the identity provider vouched for it), so a setup link shown to you would let you in as ${name}. With mail set up the link goes to their address; without it, the person who runs the server makes one (timetrack user invite).`,
     ),
+  passwordOff: () =>
+    new DomainError(
+      'forbidden',
+      'This server signs people in with its identity provider only (OIDC_ONLY); passwords are for its break-glass owners, so this setup link sets none: it sends you to the provider.',
+      {
+        people:
+          'This server signs people in with its identity provider only; passwords are for its break-glass owners. Use the button on this page to sign in there.',
+      },
+    ),
+  setsPassword: () =>
+    new DomainError('invalid', 'This setup link sets a password (a break-glass owner’s): choose one on its page.', {
+      people: 'This link sets a password: choose one on its page.',
+    }),
   validHours: () => new DomainError('invalid', 'valid hours must be more than 0 and at most 720 (30 days).'),
 };

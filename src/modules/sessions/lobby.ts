@@ -64,7 +64,8 @@ export function createLobbies({
         if (!row) return null;
         const now = clock.now();
         const user = accounts.userOf(row.userId);
-        if (!user || firstWorkspace(row.userId) !== undefined || !alive(row, now)) {
+        // A lobby is only for an address proved to be the account's (N1): one opened before that rule, or whose address changed since, ends.
+        if (!user || firstWorkspace(row.userId) !== undefined || !alive(row, now) || !accounts.emailProved(row.userId)) {
           write(() => repo.deleteSession(hash));
           return null;
         }
@@ -75,23 +76,32 @@ export function createLobbies({
 
       /**
        * The lobby's Join: the account accepts one of its own invitations (another's reads as
-       * gone), and the lobby becomes a session in that workspace (a new secret: the cookie is
-       * set again), in one write. A lobby opened through the identity provider ends instead, and
-       * the person signs in there again (`signInAgain`): a session of such a sign-in is the
-       * provider's, checked with it and ended by its logout, never one made here. Null when the
-       * lobby ended.
+       * gone; none without a proved address, N1), and the lobby becomes a session in that
+       * workspace (a new secret: the cookie is set again), in one write. A lobby opened through
+       * the identity provider accepts nothing here (I1: the provider may have disabled the
+       * person since): it ends, and the person signs in there again (`signInAgain`), the
+       * invitation accepted only when that sign-in succeeds as this account (the oidc module's
+       * `join`); a session of such a sign-in is the provider's, checked with it and ended by its
+       * logout, never one made here. Null when the lobby ended.
        */
       joinFromLobby(
         sessionSecret: string,
         invitationId: string,
-      ): (NewSession & { workspaceId: string; signInAgain: false }) | { workspaceId: string; signInAgain: true } | null {
+      ):
+        | (NewSession & { workspaceId: string; signInAgain: false })
+        | { signInAgain: true; join: { userId: string; invitationId: string } }
+        | null {
         const hash = sha256(sessionSecret);
         return write(() => {
           const row = repo.lobby(hash);
-          if (!row || !alive(row, clock.now())) return null;
+          if (!row || !alive(row, clock.now()) || !accounts.emailProved(row.userId)) return null;
+          if (row.viaProvider) {
+            accounts.checkInvitationOfAccount(row.userId, invitationId);
+            repo.deleteSession(hash);
+            return { signInAgain: true as const, join: { userId: row.userId, invitationId } };
+          }
           const { workspaceId } = accounts.acceptInvitationOfAccount(row.userId, invitationId);
           repo.deleteSession(hash);
-          if (row.viaProvider) return { workspaceId, signInAgain: true as const };
           return { ...openSession(row.userId, workspaceId), workspaceId, signInAgain: false as const };
         });
       },

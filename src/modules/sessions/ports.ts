@@ -17,10 +17,13 @@ export type SessionAccounts = Pick<
   | 'checkEmailFree'
   | 'userOf'
   | 'emailProved'
-  | 'markEmailProved'
+  | 'proveAddress'
   | 'passwordSetAfter'
   | 'invitationsOfAccount'
   | 'acceptInvitationOfAccount'
+  | 'checkInvitationOfAccount'
+  | 'invitedAccount'
+  | 'acceptInvitationByLink'
 >;
 
 /**
@@ -33,6 +36,11 @@ export interface SessionMail {
   /** An owner's setup link for a member without a password (the Members page's "Add member" and "Setup link"). */
   setupLink(input: { workspaceId: string; userId: string; invitedBy: string; secret: string; expiresAt: number }): boolean;
   passwordReset(input: { userId: string; secret: string; expiresAt: number }): boolean;
+  /**
+   * The link that confirms the address of an account in no workspace whose address nobody
+   * proved (issue 54, N1): a reset link, worded as the confirmation it is.
+   */
+  addressConfirmation(input: { userId: string; secret: string; expiresAt: number }): boolean;
   /** To the new address; `workspaceId`: where the member asked (its mail budget, issue 44 M5). */
   emailChange(input: { userId: string; workspaceId: string | null; email: string; secret: string; expiresAt: number }): boolean;
 }
@@ -42,5 +50,6 @@ export const NO_SESSION_MAIL: SessionMail = {
   enabled: () => false,
   setupLink: () => false,
   passwordReset: () => false,
+  addressConfirmation: () => false,
   emailChange: () => false,
 };

@@ -6,7 +6,7 @@ import type { Job } from '../../scheduler.js';
 import { sessionErrors as errors } from './errors.js';
 import { checkPassword, hashPassword, verifyPassword } from './password.js';
 import { NO_SESSION_MAIL, type SessionAccounts, type SessionMail } from './ports.js';
-import { createMailLinks } from './mail-links.js';
+import { createAddressConfirmation, createMailLinks } from './mail-links.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import { createSetupLinks } from './setup-links.js';
@@ -77,21 +77,13 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
   const attempts = attemptStoreOf(repo, write);
   const breakGlassOnly = passwordSignIn === 'break-glass';
   const lobbies = createLobbies({ repo, accounts, clock, write, openSession, firstWorkspace });
-  const mailLinks = createMailLinks({
-    repo,
-    accounts,
-    clock,
-    write,
-    mail,
-    openSession,
-    firstWorkspace,
-    breakGlassOnly,
-    attempts,
-  });
+  const { mailConfirmation } = createAddressConfirmation({ repo, accounts, clock, mail });
+  const shared = { repo, accounts, clock, write, openSession, firstWorkspace, breakGlassOnly, attempts };
+  const mailLinks = createMailLinks({ ...shared, mail, openLobby: (userId) => lobbies.open(userId) });
 
   return {
-    ...createSetupLinks({ repo, accounts, clock, write, openSession, mail }),
-    ...createSignIn({ accounts, clock, write, openSession, openLobby: lobbies.open, firstWorkspace, breakGlassOnly, attempts }),
+    ...createSetupLinks({ repo, accounts, clock, write, openSession, mail, breakGlassOnly }),
+    ...createSignIn({ ...shared, openLobby: lobbies.open, mailConfirmation }),
     ...lobbies.views,
     /** A lobby of an account in no workspace signed in through the identity provider (inside the oidc module's write). */
     openProviderLobby: (userId: string): NewSession => write(() => lobbies.open(userId, true)),
@@ -104,9 +96,10 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       checkPassword(password);
       const hash = await hashPassword(password);
       return write(() => {
-        if (!accounts.storePasswordHash(userId, hash)) throw errors.userNotFound(userId);
-        // The operator answers for whom they give the password to (H1).
-        accounts.markEmailProved(userId);
+        if (!accounts.userOf(userId)) throw errors.userNotFound(userId);
+        // The operator answers for whom they give the password to (H1); a first proof ends what others held (N6).
+        accounts.proveAddress(userId);
+        accounts.storePasswordHash(userId, hash);
         repo.deleteSessionsOf(userId);
         repo.deleteUnusedResetsOf(userId);
         return { id: userId };
@@ -185,6 +178,13 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
     /** Deletes expired sessions, and setup links expired or used (a scheduled job). */
     purge,
 
+    ...accountReactionsOf(repo),
+  };
+}
+
+/** What the sessions module ends when an account's membership, credentials or existence end (inside the accounts write). */
+function accountReactionsOf(repo: SessionsRepository) {
+  return {
     /** A member left a workspace: their sessions there end (inside the accounts write). */
     endMemberSessions: (workspaceId: string, userId: string): void => repo.deleteMemberSessions(workspaceId, userId),
     /**
@@ -219,9 +219,13 @@ function providerSessionsOf({
   openSession: (userId: string, workspaceId: string) => NewSession;
 }) {
   return {
-    /** A session of an account signed in another way, in its first workspace (inside the caller's write); null when it is a member of none. */
-    openFor(userId: string): (NewSession & { secretHash: string; workspaceId: string }) | null {
-      const workspaceId = accounts.memberships(userId)[0]?.workspaceId;
+    /**
+     * A session of an account signed in another way (inside the caller's write), in `workspaceId`
+     * when it is a member there, else its first workspace; null when it is a member of none.
+     */
+    openFor(userId: string, preferred?: string): (NewSession & { secretHash: string; workspaceId: string }) | null {
+      const memberships = accounts.memberships(userId);
+      const workspaceId = (memberships.find((m) => m.workspaceId === preferred) ?? memberships[0])?.workspaceId;
       if (workspaceId === undefined) return null;
       const session = write(() => openSession(userId, workspaceId));
       return { ...session, secretHash: sha256(session.secret), workspaceId };

@@ -31,6 +31,7 @@ export function createSetupLinks({
   write,
   openSession,
   mail,
+  breakGlassOnly = false,
 }: {
   repo: SessionsRepository;
   accounts: SessionAccounts;
@@ -38,33 +39,10 @@ export function createSetupLinks({
   write: Write<never>;
   openSession: (userId: string, workspaceId: string) => NewSession;
   mail: SessionMail;
+  /** OIDC_ONLY=true: a link sets a password only for a break-glass owner; anyone else's sends them to the provider (N5). */
+  breakGlassOnly?: boolean;
 }) {
-  /** The valid (unused, unexpired) link of a secret, with its live member. */
-  const validLink = (linkSecret: string) => {
-    const link = repo.unusedLink(sha256(linkSecret));
-    if (!link || link.expiresAt <= clock.now()) return null;
-    const member = accounts.membership(link.workspaceId, link.userId);
-    if (!member) return null;
-    // An owner's link is checked again now: the account may have set a password, joined another
-    // workspace, or had its address confirmed since it was made.
-    if (link.createdBy !== null && ownerMayNotSetUp(link.createdBy, link.userId, member.name, !link.mailed) !== null) return null;
-    return { link, member };
-  };
-
-  /**
-   * Why an owner may not make (or use) a setup link for an account, or null when they may: a
-   * link sets the account's password and signs its opener in as the account, in every workspace
-   * it belongs to. So an owner's link is only for an account that has no password yet and whose
-   * memberships are all in workspaces this owner owns; anything else is the operator's. A link
-   * shown to the owner (mail is off) is only for an account whose address nobody proved: once
-   * the person proved it (a mailed link, the identity provider), the owner could sign in as them.
-   */
-  const ownerMayNotSetUp = (ownerId: string, userId: string, name: string, shown: boolean) => {
-    if (accounts.hasPassword(userId)) return errors.hasPassword(name);
-    if (accounts.memberBeyond(userId, ownerId)) return errors.memberElsewhere(name);
-    if (shown && accounts.emailProved(userId)) return errors.addressProved(name);
-    return null;
-  };
+  const { providerOnly, validLink, ownerMayNotSetUp } = linkChecksOf(repo, accounts, clock, breakGlassOnly);
 
   return {
     /**
@@ -123,8 +101,13 @@ export function createSetupLinks({
       });
     },
 
-    /** The account a setup link is for, while it is valid; null for a used, expired or unknown link. */
-    setupLink(linkSecret: string): { name: string; email: string; workspaceName: string; asksProfile: boolean } | null {
+    /**
+     * The account a setup link is for, while it is valid; null for a used, expired or unknown
+     * link. `viaProvider`: it sets no password, it sends its opener to the identity provider (N5).
+     */
+    setupLink(
+      linkSecret: string,
+    ): { name: string; email: string; workspaceName: string; asksProfile: boolean; viaProvider: boolean } | null {
       const valid = validLink(linkSecret);
       return (
         valid && {
@@ -132,8 +115,32 @@ export function createSetupLinks({
           email: valid.member.email,
           workspaceName: valid.member.workspaceName,
           asksProfile: valid.link.asksProfile,
+          viaProvider: providerOnly(valid.member.email),
         }
       );
+    },
+
+    /**
+     * Under OIDC_ONLY, a setup link of anyone but a break-glass owner (N5): used up, it sets no
+     * password and opens no session; a mailed one (or the operator's) proves the address, and a
+     * first proof ends every password, session, API token and link of the account made before.
+     * The person then signs in through the identity provider. The first start's link names the
+     * account first (`profile`). False when the link is no longer valid; refused for a link that
+     * sets a password.
+     */
+    setupThroughProvider(linkSecret: string, profile?: { name: string; email: string }): boolean {
+      const asked = validLink(linkSecret)?.link.asksProfile === true;
+      if (asked) accounts.checkProfile(profile ?? { name: '', email: '' });
+      return write(() => {
+        const valid = validLink(linkSecret);
+        if (!valid) return false;
+        if (!providerOnly(valid.member.email)) throw errors.setsPassword();
+        // The first start's link: its opener names the account, and the provider binds by that email.
+        if (valid.link.asksProfile && profile) accounts.setUser(OPERATOR, valid.link.userId, profile);
+        repo.useLink(valid.link.secretHash, clock.now());
+        if (valid.link.mailed || valid.link.createdBy === null) accounts.proveAddress(valid.link.userId, { endPassword: true });
+        return true;
+      });
     },
 
     /**
@@ -141,7 +148,9 @@ export function createSetupLinks({
      * other session of the account ends. Null when the link is no longer valid.
      */
     async completeSetup(linkSecret: string, password: string, profile?: { name: string; email: string }): Promise<NewSession | null> {
-      const asked = validLink(linkSecret)?.link.asksProfile === true;
+      const before = validLink(linkSecret);
+      if (before && providerOnly(before.member.email)) throw errors.passwordOff();
+      const asked = before?.link.asksProfile === true;
       // The name and email a first-start link asks for are checked before the (slow) hash.
       if (asked) accounts.checkProfile(profile ?? { name: '', email: '' });
       checkPassword(password);
@@ -149,14 +158,16 @@ export function createSetupLinks({
       return write(() => {
         const valid = validLink(linkSecret);
         if (!valid) return null;
+        if (providerOnly(valid.member.email)) throw errors.passwordOff();
         const { userId, workspaceId } = valid.link;
         // The operator made this link to let its opener name the account (the first start's owner).
         if (valid.link.asksProfile && profile) accounts.setUser(OPERATOR, userId, profile);
         repo.useLink(valid.link.secretHash, clock.now());
         // Only the address's holder could open a mailed link; the operator answers for whom they
-        // hand a printed one (the first start's too): either way the holder is vouched for (H1).
-        // An owner's link shown to them proves nothing.
-        if (valid.link.mailed || valid.link.createdBy === null) accounts.markEmailProved(userId);
+        // hand a printed one (the first start's too): either way the holder is vouched for (H1),
+        // and a first proof ends what whoever set an earlier password may hold (N6). An owner's
+        // link shown to them proves nothing.
+        if (valid.link.mailed || valid.link.createdBy === null) accounts.proveAddress(userId);
         accounts.storePasswordHash(userId, hash);
         repo.deleteSessionsOf(userId);
         repo.deleteUnusedResetsOf(userId);
@@ -164,4 +175,38 @@ export function createSetupLinks({
       });
     },
   };
+}
+
+/** The checks of setup links (part of the sessions service): who may make or use one, and for whom it sets no password. */
+function linkChecksOf(repo: SessionsRepository, accounts: SessionAccounts, clock: Clock, breakGlassOnly: boolean) {
+  /** Whether the link's account signs in through the identity provider only (OIDC_ONLY, and no break-glass owner): no password for it (N5). */
+  const providerOnly = (email: string): boolean => breakGlassOnly && accounts.credentials(email)?.breakGlass !== true;
+  /** The valid (unused, unexpired) link of a secret, with its live member. */
+  const validLink = (linkSecret: string) => {
+    const link = repo.unusedLink(sha256(linkSecret));
+    if (!link || link.expiresAt <= clock.now()) return null;
+    const member = accounts.membership(link.workspaceId, link.userId);
+    if (!member) return null;
+    // An owner's link is checked again now: the account may have set a password, joined another
+    // workspace, or had its address confirmed since it was made.
+    if (link.createdBy !== null && ownerMayNotSetUp(link.createdBy, link.userId, member.name, !link.mailed) !== null) return null;
+    return { link, member };
+  };
+
+  /**
+   * Why an owner may not make (or use) a setup link for an account, or null when they may: a
+   * link sets the account's password and signs its opener in as the account, in every workspace
+   * it belongs to. So an owner's link is only for an account that has no password yet and whose
+   * memberships are all in workspaces this owner owns; anything else is the operator's. A link
+   * shown to the owner (mail is off) is only for an account whose address nobody proved: once
+   * the person proved it (a mailed link, the identity provider), the owner could sign in as them.
+   */
+  const ownerMayNotSetUp = (ownerId: string, userId: string, name: string, shown: boolean) => {
+    if (accounts.hasPassword(userId)) return errors.hasPassword(name);
+    if (accounts.memberBeyond(userId, ownerId)) return errors.memberElsewhere(name);
+    if (shown && accounts.emailProved(userId)) return errors.addressProved(name);
+    return null;
+  };
+
+  return { providerOnly, validLink, ownerMayNotSetUp };
 }

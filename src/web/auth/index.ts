@@ -7,10 +7,10 @@ import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { field } from '../kit/forms.js';
 import { html } from '../kit/html.js';
 import type { Notice } from '../kit/layout.js';
-import { isFormRefusal, refusal } from '../kit/refusal.js';
+import { isFormRefusal, refusal, spoken, statusOf } from '../kit/refusal.js';
 import { redirect, send, shell } from '../kit/respond.js';
 import { csrfField } from '../kit/layout.js';
-import { landing, safeNext, signInHref } from '../paths.js';
+import { landing, safeNext } from '../paths.js';
 import { clearSessionCookie, formToken, setSessionCookie } from '../session/cookies.js';
 import { lobbyOf, type Signed, signedIn, signedOf } from '../session/guard.js';
 import { lobbyPath, lobbyRoutes } from './lobby.js';
@@ -72,6 +72,7 @@ function setupPage(
       body: html`<p>Ask for a new link, or <a href="${base}/sign-in">sign in</a> if you have set your password.</p>`,
     });
   }
+  if (link.viaProvider) return providerSetupPage(deps, req, res, status, secret, link, notice, sent, errors);
   send(deps, res, status, {
     title: 'Set your password',
     notice,
@@ -93,6 +94,97 @@ function setupPage(
   });
 }
 
+/**
+ * A setup link under OIDC_ONLY for anyone but a break-glass owner (issue 54, N5): it sets no
+ * password; its button uses it up (proving a mailed address) and goes on to the provider.
+ */
+function providerSetupPage(
+  deps: WebDeps,
+  req: Request,
+  res: Response,
+  status: number,
+  secret: string,
+  link: { name: string; email: string; workspaceName: string; asksProfile: boolean },
+  notice: Notice | null,
+  sent: { name: string; email: string },
+  errors: FieldErrors,
+): void {
+  const { oidc } = deps.services;
+  send(deps, res, status, {
+    title: `Sign in with ${oidc.name}`,
+    notice,
+    body: html`${
+        link.asksProfile
+          ? html`<p>You are the first owner of the workspace <strong>${link.workspaceName}</strong>. Tell colleagues who you are:</p>`
+          : html`<p>For <strong>${link.name}</strong> (${link.email}) in the workspace <strong>${link.workspaceName}</strong>.</p>`
+      }
+      <p>This server signs people in with ${oidc.name}, so there is no password to set here: continue there with your address.</p>
+      <form class="stack" method="post" action="${deps.paths.settings}/setup/${secret}/provider">
+        <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
+        ${link.asksProfile ? profileFields(sent, errors) : ''}
+        <div><button type="submit">Continue with ${oidc.name}</button></div>
+      </form>`,
+  });
+}
+
+/**
+ * An invitation's page for someone not signed in to a workspace (issue 54, N1): the link is the
+ * proof of the address, so the invited account's password joins it here, in one step; or a
+ * sign-in first (through the provider, or for an account with a workspace) comes back to it.
+ */
+function invitationSignInPage(
+  deps: WebDeps,
+  req: Request,
+  res: Response,
+  status: number,
+  secret: string,
+  invitation: { workspaceName: string; email: string },
+  notice: Notice | null,
+): void {
+  const { services, paths } = deps;
+  const base = paths.settings;
+  const here = `${base}/setup/${secret}`;
+  const passwords = !services.oidc.only;
+  send(deps, res, status, {
+    title: `Join ${invitation.workspaceName}`,
+    notice,
+    body: html`<p>
+        You were invited to the workspace <strong>${invitation.workspaceName}</strong> at ${invitation.email}. Sign in as the account of
+        that address to join.
+      </p>
+      ${
+        services.oidc.enabled
+          ? html`<p>
+              <a class="button" id="provider-sign-in" href="${base}/oidc/start?next=${encodeURIComponent(here)}"
+                >Sign in with ${services.oidc.name}</a
+              >
+            </p>`
+          : ''
+      }
+      ${
+        passwords
+          ? html`<form class="stack" method="post" action="${here}/sign-in">
+                <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
+                <input type="hidden" name="email" autocomplete="username" value="${invitation.email}" />
+                <div>
+                  <label for="password">Password of ${invitation.email}</label
+                  ><input id="password" name="password" type="password" autocomplete="current-password" required />
+                </div>
+                <div><button type="submit">Sign in and join ${invitation.workspaceName}</button></div>
+              </form>
+              <p class="hint">
+                ${
+                  services.sessions.resetsByMail()
+                    ? html`No password, or forgot it? <a href="${base}/forgot">Mail me a link</a> to set one, then open this link again.`
+                    : 'No password, or forgot it? Ask the person who runs timetrack to set one for you, then open this link again.'
+                }
+                Already signed in with another account? <a href="${base}/sign-in?next=${encodeURIComponent(here)}">Sign in</a> first.
+              </p>`
+          : ''
+      }`,
+  });
+}
+
 /** A link from "Add member" that is an invitation (decisions §8a): opened signed in as the account it is for, it joins it. */
 function invitationRoutes(router: Router, deps: WebDeps): void {
   const { services, paths } = deps;
@@ -105,7 +197,9 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
     const invitation = services.accounts.invitation(secret);
     if (invitation === null) return setupPage(deps, req, res, 410, secret, null);
     const signed = signedOf(res);
-    if (!signed.session) return void res.redirect(303, signInHref(paths, req.originalUrl));
+    // An account in no workspace whose address was proved sees it among its invitations.
+    if (!signed.session && lobbyOf(res)) return void res.redirect(303, lobbyPath(deps));
+    if (!signed.session) return invitationSignInPage(deps, req, res, 200, secret, invitation, null);
     const own = services.sessions.memberships(signed.session.userId);
     send(deps, res, 200, {
       ...shell(deps, signed),
@@ -134,6 +228,63 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
       });
     }),
   );
+
+  // The invited account's password on the link's page: the link proves the address, the password the account (N1).
+  router.post('/setup/:secret/sign-in', async (req, res, next) => {
+    const secret = req.params.secret as string;
+    const invitation = services.accounts.invitation(secret);
+    if (invitation === null) return setupPage(deps, req, res, 410, secret, null);
+    try {
+      const result = await services.sessions.signInByInvitation({
+        linkSecret: secret,
+        password: field(req, 'password'),
+        address: req.ip ?? 'unknown',
+      });
+      switch (result.kind) {
+        case 'gone':
+          return setupPage(deps, req, res, 410, secret, null);
+        case 'limited':
+        case 'busy':
+          res.setHeader('Retry-After', String(result.retryAfterSec));
+          return invitationSignInPage(deps, req, res, result.kind === 'busy' ? 503 : 429, secret, invitation, {
+            kind: 'error',
+            body:
+              result.kind === 'busy'
+                ? 'The server is checking many sign-ins at once. Try again in a moment.'
+                : `Too many sign-in attempts. Try again in ${Math.ceil(result.retryAfterSec / 60)} minute${result.retryAfterSec > 60 ? 's' : ''}.`,
+          });
+        case 'refused':
+          return invitationSignInPage(deps, req, res, 401, secret, invitation, {
+            kind: 'error',
+            body: `That is not the password of the account of ${invitation.email}.`,
+          });
+        case 'joined':
+          setSessionCookie(res, deps.config, req, result.session.secret, SESSION_MAX_AGE_SEC);
+          deps.flashes.put(result.session.secret, {
+            kind: 'ok',
+            body: 'You joined the workspace: this is your week in it. Switch workspaces at the top of the page.',
+          });
+          return redirect(res, `${paths.app}/week`);
+      }
+    } catch (error) {
+      if (!isFormRefusal(error)) return next(error);
+      invitationSignInPage(deps, req, res, statusOf(error), secret, invitation, { kind: 'error', body: spoken(error) });
+    }
+  });
+
+  // Under OIDC_ONLY, the button of a setup link that sets no password (N5): used up, then the provider.
+  router.post('/setup/:secret/provider', (req, res, next) => {
+    const secret = req.params.secret as string;
+    const sent = { name: field(req, 'name'), email: field(req, 'email') };
+    try {
+      if (!services.sessions.setupThroughProvider(secret, sent)) return setupPage(deps, req, res, 410, secret, null);
+      redirect(res, `${paths.settings}/oidc/start?next=${encodeURIComponent(`${paths.app}/week`)}`);
+    } catch (error) {
+      if (!isFormRefusal(error)) return next(error);
+      const refused = refusal(error, { message: (text) => (error.code === 'invalid' && error.field ? `The ${text}` : text) });
+      setupPage(deps, req, res, statusOf(error), secret, { kind: 'error', body: refused.message }, sent, refused.errors);
+    }
+  });
 
   router.post('/setup/:secret', async (req, res, next) => {
     const secret = req.params.secret as string;
@@ -180,6 +331,28 @@ function adoptZone(deps: WebDeps, sessionSecret: string, zone: string): void {
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
   }
+}
+
+/**
+ * The sign-in of an account in no workspace whose address nobody proved (issue 54, N1): no
+ * lobby; what to do instead (the mailed link, or the invitation's link and the operator).
+ */
+function unconfirmedNotice(deps: WebDeps, result: { email: string; mailed: boolean }): Notice {
+  const first = `You belong to no workspace here yet, and nobody has confirmed that ${result.email} is your address, so your invitations are not shown.`;
+  if (result.mailed)
+    return {
+      kind: 'error',
+      body: `${first} We mailed a link to ${result.email}: open it to confirm the address and choose a new password; your invitations show then. An invitation’s own link also lets you join.`,
+    };
+  if (deps.services.sessions.resetsByMail())
+    return {
+      kind: 'error',
+      body: `${first} A link to confirm it was mailed to ${result.email} already: open the newest (each works for an hour), or try again later. An invitation’s own link also lets you join.`,
+    };
+  return {
+    kind: 'error',
+    body: `${first} This server sends no mail to confirm it. Open the link of your invitation (the owner who invited you has it) and sign in on its page, or ask the person who runs timetrack to set you a new password, which confirms the address.`,
+  };
 }
 
 /** Sign-in (returning to the page asked for), password setup through a link (landing on the week), sign-out and the workspace switch. */
@@ -251,6 +424,7 @@ export const authArea: WebArea = {
             kind: 'error',
             body: 'That email and password do not match an account with a password.',
           });
+        if (result.kind === 'unconfirmed') return signInPage(req, res, 403, email, unconfirmedNotice(deps, result));
         setSessionCookie(res, deps.config, req, result.session.secret, SESSION_MAX_AGE_SEC);
         // An account that belongs to no workspace: its invitations (issue 44).
         if (result.kind === 'lobby') return redirect(res, lobbyPath(deps));

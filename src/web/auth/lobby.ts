@@ -6,7 +6,8 @@ import { html } from '../kit/html.js';
 import type { Notice } from '../kit/layout.js';
 import { isFormRefusal, spoken, statusOf } from '../kit/refusal.js';
 import { redirect, send } from '../kit/respond.js';
-import { formToken, setSessionCookie } from '../session/cookies.js';
+import { OIDC_STATE_MS, ProviderUnreachable } from '../../modules/oidc/service.js';
+import { formToken, setProviderCookie, setSessionCookie } from '../session/cookies.js';
 import { type Lobby, lobbyOf, signedOf } from '../session/guard.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
@@ -71,14 +72,25 @@ export function lobbyRoutes(router: Router, deps: WebDeps): void {
     lobbyPage(deps, req, res, lobby, 200, null);
   });
 
-  router.post('/invitations/:id/join', (req, res, next) => {
+  router.post('/invitations/:id/join', async (req, res, next) => {
     const lobby = lobbyOf(res);
     if (!lobby) return void res.redirect(303, `${paths.settings}/sign-in`);
     try {
       const joined = services.sessions.joinFromLobby(lobby.secret, req.params.id as string);
       if (!joined) return void res.redirect(303, `${paths.settings}/sign-in`);
-      // Through the identity provider: signed in there again (silently while its session lasts), so the session is the provider's.
-      if (joined.signInAgain) return void res.redirect(303, `${paths.settings}/oidc/start?next=${encodeURIComponent(`${paths.app}/week`)}`);
+      // Through the identity provider: signed in there again (silently while its session lasts), so the session is the
+      // provider's, and the invitation is accepted only when that sign-in lets this account in (I1: a person the provider
+      // disabled since joins nothing).
+      if (joined.signInAgain) {
+        try {
+          const out = await services.oidc.begin({ next: `${paths.app}/week`, join: joined.join });
+          setProviderCookie(res, deps.config, req, out.cookie, Math.floor(OIDC_STATE_MS / 1000));
+          return void res.redirect(303, out.url);
+        } catch (error) {
+          if (!(error instanceof ProviderUnreachable)) throw error;
+          return void res.redirect(303, `${paths.settings}/sign-in?provider=unavailable`);
+        }
+      }
       setSessionCookie(res, deps.config, req, joined.secret, SESSION_MAX_AGE_SEC);
       deps.flashes.put(joined.secret, {
         kind: 'ok',

@@ -12,6 +12,7 @@ import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
 import { redirect, send, shell } from '../kit/respond.js';
 import { formToken, setSessionCookie } from '../session/cookies.js';
 import { signedOf } from '../session/guard.js';
+import { lobbyPath } from './lobby.js';
 import { newPasswordFields } from './password-fields.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
@@ -179,7 +180,13 @@ function resetRoutes(router: Router, deps: WebDeps, gone: GonePage): void {
       const done = await services.sessions.completeReset(secret, field(req, 'password'));
       if ('state' in done) return gone(res, 'reset', done.state);
       setSessionCookie(res, deps.config, req, done.session.secret, SESSION_MAX_AGE_SEC);
-      redirect(res, `${paths.app}/week`);
+      if (done.credentialsEnded && !done.lobby)
+        deps.flashes.put(done.session.secret, {
+          kind: 'ok',
+          body: 'Your address is confirmed. Every other session and API token of this account ended: nobody had confirmed the address before, so someone else may have held them.',
+        });
+      // An account in no workspace: its invitations, now that its address is proved (issue 54, N1).
+      redirect(res, done.lobby ? lobbyPath(deps) : `${paths.app}/week`);
     } catch (error) {
       if (isFormRefusal(error)) {
         const refused = refusal(error, { fallback: 'password', message: (text) => `The ${text}` });
@@ -228,11 +235,18 @@ function emailRoutes(router: Router, deps: WebDeps, gone: GonePage): void {
       });
     }
     if (done.state !== 'done') return gone(res, 'email', done.state);
+    // The first proof of the account's address ended its sessions (this one too), API tokens and links (N6).
+    const signed = done.credentialsEnded ? { session: null, secret: null } : signedOf(res);
     send(deps, res, 200, {
-      ...shell(deps, signedOf(res)),
+      ...shell(deps, signed),
       title: 'Sign-in email changed',
-      notice: { kind: 'ok', body: `Done: you sign in with ${done.email} from now on.` },
-      body: html`<p><a href="${signedOf(res).session ? `${paths.app}/week` : `${paths.settings}/sign-in`}">Go to timetrack</a></p>`,
+      notice: {
+        kind: 'ok',
+        body: done.credentialsEnded
+          ? `Done: you sign in with ${done.email} from now on. It is the first address of this account anyone confirmed, so its sessions and API tokens ended (someone else may have held them): sign in again, and make new tokens where you need them.`
+          : `Done: you sign in with ${done.email} from now on.`,
+      },
+      body: html`<p><a href="${signed.session ? `${paths.app}/week` : `${paths.settings}/sign-in`}">Go to timetrack</a></p>`,
     });
   });
 }

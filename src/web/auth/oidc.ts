@@ -114,6 +114,11 @@ export function oidcRoutes(router: Router, deps: WebDeps, signInPage: SignInPage
       switch (done.kind) {
         case 'signed-in':
           setSessionCookie(res, config, req, done.session.secret, Math.floor(SESSION_MAX_MS / 1000));
+          if (done.joined)
+            deps.flashes.put(done.session.secret, {
+              kind: 'ok',
+              body: 'You joined the workspace: this is your week in it. Switch workspaces at the top of the page.',
+            });
           if (done.passwordEnded)
             deps.flashes.put(done.session.secret, {
               kind: 'ok',

@@ -61,6 +61,7 @@ describe('timetrack CLI: settings page access', () => {
         email: 'owner@localhost',
         workspaceName: 'My workspace',
         asksProfile: false,
+        viaProvider: false,
       });
     });
     const off = await cli(['user', 'invite', '--workspace', boot.workspaceId, '--user', boot.userId], { settingsUrl: null });

@@ -165,10 +165,14 @@ describe('sign-in through the identity provider: who may come in', function () {
       form: { _csrf: csrf },
       headers: { origin: fixture.server.url, 'sec-fetch-site': 'same-origin' },
     });
-    expect([joined.status, joined.headers.get('location')]).to.deep.equal([303, '/settings/oidc/start?next=%2Fapp%2Fweek']);
+    // The Join itself goes to the provider, carrying the invitation: it is accepted on the way back (issue 54, I1).
+    expect(joined.status).to.equal(303);
+    const location = joined.headers.get('location') as string;
+    expect(location).to.match(new RegExp(`^${fixture.provider.issuer}/`));
     expect(rows(fixture.server, 'select count(*) as n from lobby_sessions')).to.deep.equal([{ n: 0 }]);
     expect((await visit(fixture, out.browser, '/app/week')).status).to.equal(303);
-    await signedIn(fixture, 'newbie', out.browser);
+    const done = await back(out.browser, await out.browser.authorize(location, 'newbie', fixture.callback));
+    expect(done.text).to.include('<meta http-equiv="refresh" content="0;url=/app/week" />');
     expect((await visit(fixture, out.browser, '/app/week')).status).to.equal(200);
     expect(rows(fixture.server, `select count(*) as n from oidc_sessions`)).to.deep.equal([{ n: 1 }]);
     fixture.server.services.accounts.removeMember(OPERATOR, { workspaceId: fixture.server.workspaceId, userId: id });
