@@ -15,8 +15,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+    files: ['**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // Scripts run as ES modules by node (they import process).
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', Buffer: 'readonly' } },
   },
   {
     // The pages' script runs in the browser (src/web/assets), as a plain script.

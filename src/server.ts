@@ -33,7 +33,7 @@ import { Flashes } from './web/kit/flashes.js';
 import { linkBase, recordAddress } from './links.js';
 import { OPERATOR } from './principal.js';
 import { loadSecretKey } from './secret-key.js';
-import { createServices, type Services, WEBHOOK_TIMEOUT_MS } from './services.js';
+import { createServices, type ServiceOptions, type Services, WEBHOOK_TIMEOUT_MS } from './services.js';
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -56,6 +56,8 @@ export interface RuntimeOptions {
   /** Tests: a hooks module the reader threads load (a slow report, a crashing read). */
   readers?: Pick<ReaderOptions, 'hooks' | 'exportStallMs'>;
   handlers?: AppDeps['handlers'];
+  /** Tests: scrypt's cost for new passwords lowered (production's when absent). */
+  passwordCost?: ServiceOptions['passwordCost'];
 }
 
 export interface RunningServer {
@@ -152,6 +154,46 @@ function importRunner(config: Config, secretKey: Buffer, clock: Clock, logger: L
   });
 }
 
+/** The server's services: its settings, its threads for documents and deliveries, mailed links at the address it serves. */
+function serverServices(
+  database: DatabaseHandle,
+  config: Config,
+  options: RuntimeOptions,
+  parts: {
+    clock: Clock;
+    logger: Logger;
+    secretKey: Buffer;
+    sending: ReturnType<typeof senderTopology>;
+    documents: DocumentPool;
+    address: () => string | null;
+  },
+): Services {
+  const { clock, logger, secretKey, sending, documents } = parts;
+  return createServices(database, {
+    clock,
+    logger,
+    secretKey,
+    defaultTimeZone: config.serverTimeZone,
+    eventRetentionDays: config.eventRetentionDays,
+    limits: { workspaceRateLimitPerMin: config.rateLimitWorkspacePerMin, tokensPerMember: config.tokensPerMember },
+    oidc: config.oidc,
+    ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}),
+    documents: (doc, format, render) => documents.render(doc, format, render),
+    webhooks: {
+      allowPrivateTargets: config.webhookAllowPrivateTargets,
+      ...options.webhooks,
+      nudge: sending.nudge,
+      deliver: sending.deliver,
+    },
+    // Mailed links use the same address as the page's and the banner's (src/links.ts).
+    mail: {
+      settings: config.mail,
+      links: () => (config.settingsPath === null ? null : `${linkBase(config, parts.address()).url}${config.settingsPath}`),
+      wake: true,
+    },
+  });
+}
+
 /**
  * The server's life: open and migrate the database, build the services, bootstrap an empty
  * database, listen, run the scheduler (the jobs the modules registered), the webhook sender
@@ -180,27 +222,13 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
     const sending = senderTopology(config, options, secretKey, logger);
     let listeningAt: string | null = null;
     const documents = documentThreads(config, logger, shutdown);
-    const services = createServices(database, {
+    const services = serverServices(database, config, options, {
       clock,
       logger,
       secretKey,
-      defaultTimeZone: config.serverTimeZone,
-      eventRetentionDays: config.eventRetentionDays,
-      limits: { workspaceRateLimitPerMin: config.rateLimitWorkspacePerMin, tokensPerMember: config.tokensPerMember },
-      oidc: config.oidc,
-      documents: (doc, format, render) => documents.render(doc, format, render),
-      webhooks: {
-        allowPrivateTargets: config.webhookAllowPrivateTargets,
-        ...options.webhooks,
-        nudge: sending.nudge,
-        deliver: sending.deliver,
-      },
-      // Mailed links use the same address as the page's and the banner's (src/links.ts).
-      mail: {
-        settings: config.mail,
-        links: () => (config.settingsPath === null ? null : `${linkBase(config, listeningAt).url}${config.settingsPath}`),
-        wake: true,
-      },
+      sending,
+      documents,
+      address: () => listeningAt,
     });
     sending.attach(services.sender);
     prepareWebhooks(services, logger);

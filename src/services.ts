@@ -21,6 +21,7 @@ import { createOidcRepository } from './modules/oidc/repository.js';
 import { createProviderClient, type ProviderClient } from './modules/oidc/provider.js';
 import { createOidcService, type OidcSettings } from './modules/oidc/service.js';
 import { createSessionsRepository } from './modules/sessions/repository.js';
+import type { HashCost } from './modules/sessions/password.js';
 import { createSessionsService } from './modules/sessions/service.js';
 import { createTokensRepository } from './modules/tokens/repository.js';
 import { createTokensService } from './modules/tokens/service.js';
@@ -64,6 +65,8 @@ export interface ServiceOptions {
   documents?: DocumentRenderer;
   /** OIDC_*: sign-in through the organisation's identity provider (null or absent: none). */
   oidc?: OidcSettings | null;
+  /** scrypt's cost for new passwords: production's when absent. Only the test helpers lower it; never from the environment. */
+  passwordCost?: HashCost;
   /** The provider's client for those settings (the SQL tour's stand-in; by default openid-client's, made here). */
   oidcProvider?: ProviderClient;
   webhooks?: {
@@ -394,6 +397,7 @@ function signIns(
     write,
     mail,
     passwordSignIn: options.oidc?.only ? 'break-glass' : 'everyone',
+    ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}),
   });
   const settings = options.oidc ?? null;
   const oidc = createOidcService({

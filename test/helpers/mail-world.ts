@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { parseMailSettings } from '../../src/modules/mail/service.js';
 import { createServices, type Services } from '../../src/services.js';
+import { TEST_PASSWORD_COST } from './password-cost.js';
 import { DEFAULT_NOW } from './server.js';
 
 /** The services over `:memory:` with mail through a test relay (SMTP_URL, MAIL_FROM, SMTP_CA_FILE as given). */
@@ -21,6 +22,7 @@ export function mailWorld(env: Record<string, string>) {
     secretKey: randomBytes(32),
     logger: createLogger('debug', (line) => logLines.push(line)),
     mail: { settings, links: () => 'http://127.0.0.1:9/settings' },
+    passwordCost: TEST_PASSWORD_COST,
   });
   const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
   if (!boot) throw new Error('not empty');

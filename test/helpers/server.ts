@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logger.js';
 import { type RunningServer, type RuntimeOptions, startServer } from '../../src/server.js';
 import type { Services } from '../../src/services.js';
 import { ContractChecker, contractChecker } from './contract.js';
+import { TEST_PASSWORD_COST } from './password-cost.js';
 
 export interface TestResponse {
   status: number;
@@ -57,6 +58,8 @@ export interface TestServerOptions {
   readers?: RuntimeOptions['readers'];
   /** The WAL's sync replaced (the durability barrier's tests). */
   sync?: RuntimeOptions['sync'];
+  /** Production's scrypt cost instead of the tests' (TEST_PASSWORD_COST): for tests of how hashing bears load. */
+  productionPasswordCost?: boolean;
 }
 
 /** 2026-11-02T10:00:30Z: thirty seconds into a rate-limit window. */
@@ -95,6 +98,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     strictWrites: true,
     // The manual clock (and a fake resolver or CA) cannot cross to the sender's thread.
     senderInProcess: true,
+    ...(options.productionPasswordCost ? {} : { passwordCost: TEST_PASSWORD_COST }),
     logger: createLogger('debug', (line) => logLines.push(line)),
     announce: (text) => {
       banner += text;

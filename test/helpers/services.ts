@@ -5,6 +5,7 @@ import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { type Actor, OPERATOR } from '../../src/principal.js';
 import { createServices, type Services } from '../../src/services.js';
 import { DEFAULT_NOW } from './server.js';
+import { TEST_PASSWORD_COST } from './password-cost.js';
 import { type SeedTarget } from './seed.js';
 
 /** The services over an in-memory database: no server, no HTTP, a clock the test moves. */
@@ -33,10 +34,21 @@ export interface ServiceWorld extends SeedTarget {
  * bootstrap (a workspace, its owner, an all-scopes token): the rules only reachable through HTTP
  * so far, tested in milliseconds. Writes outside the one write path throw here too.
  */
-export function memoryServices(options: { now?: number; defaultTimeZone?: string } = {}): ServiceWorld {
+export function memoryServices(
+  options: {
+    now?: number;
+    defaultTimeZone?: string;
+    /** Production's scrypt cost instead of the tests'. */ productionPasswordCost?: boolean;
+  } = {},
+): ServiceWorld {
   const database = openDatabase(':memory:', { strictWrites: true });
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);
-  const services = createServices(database, { clock, secretKey: randomBytes(32), defaultTimeZone: options.defaultTimeZone ?? 'UTC' });
+  const services = createServices(database, {
+    clock,
+    secretKey: randomBytes(32),
+    defaultTimeZone: options.defaultTimeZone ?? 'UTC',
+    ...(options.productionPasswordCost ? {} : { passwordCost: TEST_PASSWORD_COST }),
+  });
   const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
   if (!boot) throw new Error('a new in-memory database was not empty');
   const actorOf = (token: string): Actor => {

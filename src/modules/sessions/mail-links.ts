@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { type AttemptStore, SignInAttempts } from './attempts.js';
-import { checkPassword, hashPassword } from './password.js';
+import { checkPassword, type HashCost, hashPassword } from './password.js';
 import type { SessionAccounts, SessionMail } from './ports.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
@@ -39,6 +39,7 @@ export function createMailLinks({
   firstWorkspace,
   breakGlassOnly = false,
   attempts: store,
+  passwordCost,
 }: {
   repo: SessionsRepository;
   accounts: SessionAccounts;
@@ -53,6 +54,8 @@ export function createMailLinks({
   breakGlassOnly?: boolean;
   /** Where reset requests are counted (the database's table; memory when absent). */
   attempts?: AttemptStore;
+  /** scrypt's cost for new passwords (the sessions service's). */
+  passwordCost: HashCost;
 }) {
   /** Whether the account may have a password set by mail now (everyone, or under OIDC_ONLY its break-glass owners). */
   const mayReset = (email: string): boolean => !breakGlassOnly || accounts.credentials(email)?.breakGlass === true;
@@ -114,7 +117,7 @@ export function createMailLinks({
       password: string,
     ): Promise<{ session: NewSession; lobby: boolean; credentialsEnded: boolean } | { state: LinkGone }> {
       checkPassword(password);
-      const hash = await hashPassword(password);
+      const hash = await hashPassword(password, passwordCost);
       return write(() => {
         const found = resetOf(linkSecret);
         if (found.state !== 'valid') return { state: found.state };

@@ -7,7 +7,13 @@ import { DomainError } from '../../errors.js';
  * The stored form names its parameters, `scrypt$N$r$p$salt$hash`, so they can be raised later
  * without invalidating older hashes.
  */
-const COST = { N: 2 ** 15, r: 8, p: 1 } as const;
+export interface HashCost {
+  N: number;
+  r: number;
+  p: number;
+}
+/** What every deployment hashes with. Only the test helpers pass a lower cost (`ServiceOptions.passwordCost`). */
+export const PASSWORD_COST: HashCost = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_BYTES = 32;
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
@@ -63,10 +69,11 @@ export function checkPassword(password: string): void {
     throw new DomainError('invalid', `password must be at most ${PASSWORD_MAX} characters long.`, { field: 'password' });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** The stored form of a new password, hashed at `cost` (named in it, so verifying needs no setting). */
+export async function hashPassword(password: string, cost: HashCost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await scrypt(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Compares in constant time; a malformed stored hash never matches. */
@@ -83,11 +90,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
  * when the sign-in page starts (`start()`), not at the first unknown email, which would
  * otherwise take two hashes' time and tell itself apart.
  */
-export function createDummyHash() {
+export function createDummyHash(cost: HashCost = PASSWORD_COST) {
   let dummy: Promise<string> | null = null;
   let ready = false;
   const start = (): Promise<string> => {
-    dummy ??= hashPassword(randomBytes(16).toString('hex')).then((hash) => {
+    dummy ??= hashPassword(randomBytes(16).toString('hex'), cost).then((hash) => {
       ready = true;
       return hash;
     });

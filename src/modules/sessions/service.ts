@@ -4,7 +4,7 @@ import { DomainError } from '../../errors.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { Job } from '../../scheduler.js';
 import { sessionErrors as errors } from './errors.js';
-import { checkPassword, hashPassword, verifyPassword } from './password.js';
+import { checkPassword, type HashCost, hashPassword, PASSWORD_COST, verifyPassword } from './password.js';
 import { NO_SESSION_MAIL, type SessionAccounts, type SessionMail } from './ports.js';
 import { createAddressConfirmation, createMailLinks } from './mail-links.js';
 import type { SessionsRepository } from './repository.js';
@@ -36,6 +36,8 @@ export interface SessionsDeps {
   passwordSignIn?: 'everyone' | 'break-glass';
   /** What is mailed (the mail module's); nothing without it. */
   mail?: SessionMail;
+  /** scrypt's cost for new passwords: production's unless a test lowers it (never from the environment). */
+  passwordCost?: HashCost;
 }
 
 export { SESSION_IDLE_MS, SESSION_MAX_MS } from './limits.js';
@@ -46,7 +48,15 @@ export { SESSION_IDLE_MS, SESSION_MAX_MS } from './limits.js';
  * against the account and the membership, so removing a member or deleting an account signs
  * them out at once; setting a password ends every other session of the account.
  */
-export function createSessionsService({ repo, accounts, clock, write, passwordSignIn = 'everyone', mail = NO_SESSION_MAIL }: SessionsDeps) {
+export function createSessionsService({
+  repo,
+  accounts,
+  clock,
+  write,
+  passwordSignIn = 'everyone',
+  mail = NO_SESSION_MAIL,
+  passwordCost = PASSWORD_COST,
+}: SessionsDeps) {
   /** Inside a write: a new session of the account in the workspace. */
   const openSession = (userId: string, workspaceId: string): NewSession => {
     const session = { secret: secret(), csrfToken: secret() };
@@ -78,11 +88,11 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
   const breakGlassOnly = passwordSignIn === 'break-glass';
   const lobbies = createLobbies({ repo, accounts, clock, write, openSession, firstWorkspace });
   const { mailConfirmation } = createAddressConfirmation({ repo, accounts, clock, mail });
-  const shared = { repo, accounts, clock, write, openSession, firstWorkspace, breakGlassOnly, attempts };
+  const shared = { repo, accounts, clock, write, openSession, firstWorkspace, breakGlassOnly, attempts, passwordCost };
   const mailLinks = createMailLinks({ ...shared, mail, openLobby: (userId) => lobbies.open(userId) });
 
   return {
-    ...createSetupLinks({ repo, accounts, clock, write, openSession, mail, breakGlassOnly }),
+    ...createSetupLinks({ repo, accounts, clock, write, openSession, mail, breakGlassOnly, passwordCost }),
     ...createSignIn({ ...shared, openLobby: lobbies.open, mailConfirmation }),
     ...lobbies.views,
     /** A lobby of an account in no workspace signed in through the identity provider (inside the oidc module's write). */
@@ -94,7 +104,7 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
     async setPassword(principal: Principal, userId: string, password: string): Promise<{ id: string }> {
       if (!isOperator(principal)) throw errors.userNotFound(userId);
       checkPassword(password);
-      const hash = await hashPassword(password);
+      const hash = await hashPassword(password, passwordCost);
       return write(() => {
         if (!accounts.userOf(userId)) throw errors.userNotFound(userId);
         // The operator answers for whom they give the password to (H1); a first proof ends what others held (N6).
@@ -116,7 +126,7 @@ export function createSessionsService({ repo, accounts, clock, write, passwordSi
       const stored = accounts.passwordHashOf(principal.userId);
       if (stored === null || !(await verifyPassword(current, stored)))
         throw new DomainError('invalid', 'current password: that is not your current password.', { field: 'current' });
-      const hash = await hashPassword(next);
+      const hash = await hashPassword(next, passwordCost);
       write(() => {
         accounts.storePasswordHash(principal.userId, hash);
         repo.deleteOtherSessions(principal.userId, sha256(sessionSecret));

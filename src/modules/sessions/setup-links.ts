@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { isOperator, OPERATOR, type Operator, type Principal } from '../../principal.js';
 import { sessionErrors as errors } from './errors.js';
-import { checkPassword, hashPassword } from './password.js';
+import { checkPassword, type HashCost, hashPassword } from './password.js';
 import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import type { SessionAccounts, SessionMail } from './ports.js';
@@ -32,6 +32,7 @@ export function createSetupLinks({
   openSession,
   mail,
   breakGlassOnly = false,
+  passwordCost,
 }: {
   repo: SessionsRepository;
   accounts: SessionAccounts;
@@ -41,6 +42,8 @@ export function createSetupLinks({
   mail: SessionMail;
   /** OIDC_ONLY=true: a link sets a password only for a break-glass owner; anyone else's sends them to the provider (N5). */
   breakGlassOnly?: boolean;
+  /** scrypt's cost for new passwords (the sessions service's). */
+  passwordCost: HashCost;
 }) {
   const { providerOnly, validLink, ownerMayNotSetUp } = linkChecksOf(repo, accounts, clock, breakGlassOnly);
 
@@ -154,7 +157,7 @@ export function createSetupLinks({
       // The name and email a first-start link asks for are checked before the (slow) hash.
       if (asked) accounts.checkProfile(profile ?? { name: '', email: '' });
       checkPassword(password);
-      const hash = await hashPassword(password);
+      const hash = await hashPassword(password, passwordCost);
       return write(() => {
         const valid = validLink(linkSecret);
         if (!valid) return null;

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { type AttemptStore, SignInAttempts } from './attempts.js';
-import { createDummyHash, HashingBusy, verifyPassword } from './password.js';
+import { createDummyHash, type HashCost, HashingBusy, verifyPassword } from './password.js';
 import type { NewSession } from './secrets.js';
 import type { SessionAccounts } from './ports.js';
 
@@ -36,6 +36,7 @@ export function createSignIn({
   mailConfirmation,
   breakGlassOnly = false,
   attempts: store,
+  passwordCost,
 }: {
   accounts: SessionAccounts;
   clock: Clock;
@@ -50,9 +51,11 @@ export function createSignIn({
   breakGlassOnly?: boolean;
   /** Where attempts are counted (the database's table; memory when absent). */
   attempts?: AttemptStore;
+  /** scrypt's cost for new passwords (the sessions service's). */
+  passwordCost: HashCost;
 }) {
   const attempts = new SignInAttempts(clock, undefined, store);
-  const dummy = createDummyHash();
+  const dummy = createDummyHash(passwordCost);
 
   /**
    * The account of an email whose password matches, counted against the sign-in budgets; or

@@ -16,7 +16,10 @@ import {
   hashPassword,
   verifyPassword,
 } from '../../../src/modules/sessions/password.js';
+import { OPERATOR } from '../../../src/principal.js';
 import { escapeHtml, html, raw } from '../../../src/web/kit/html.js';
+import { TEST_PASSWORD_COST } from '../../helpers/password-cost.js';
+import { memoryServices } from '../../helpers/services.js';
 
 describe('sessions/password', () => {
   it('hashes with scrypt N=2^15 r=8 p=1, a fresh salt each time, and verifies only the same password', async () => {
@@ -29,6 +32,22 @@ describe('sessions/password', () => {
     // NFC: the same text typed as composed or decomposed characters.
     const composed = await hashPassword('café crème brûlée');
     expect(await verifyPassword('cafe\u0301 cre\u0300me bru\u0302le\u0301e', composed)).to.equal(true);
+  });
+
+  it('the services hash at production cost unless made with a lower one (the test helpers only); either verifies', async () => {
+    for (const [world, n] of [
+      [memoryServices({ productionPasswordCost: true }), 32768],
+      [memoryServices(), TEST_PASSWORD_COST.N],
+    ] as const) {
+      try {
+        await world.services.sessions.setPassword(OPERATOR, world.ownerId, 'correct horse battery');
+        const stored = world.database.sqlite.prepare('SELECT password_hash FROM users WHERE id = ?').pluck().get(world.ownerId) as string;
+        expect(stored.split('$').slice(0, 4)).to.deep.equal(['scrypt', String(n), '8', '1']);
+        expect(await verifyPassword('correct horse battery', stored)).to.equal(true);
+      } finally {
+        world.close();
+      }
+    }
   });
 
   it('never matches a malformed stored hash', async () => {
