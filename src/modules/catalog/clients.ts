@@ -3,7 +3,7 @@ import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
 import { checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
-import { requireSafeText } from '../../kernel/input.js';
+import { requireSafeValue } from '../../kernel/input.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
 import { acceptedName, nameKey } from './names.js';
@@ -41,11 +41,7 @@ const TAX_FIELDS = ['taxCategory', 'exemptionReason', 'exemptionReasonCode'] as 
 function checkPartyInput(actor: Actor, input: PartyInput): void {
   const given = [...PARTY_FIELDS, ...TAX_FIELDS].filter((field) => input[field] !== undefined);
   if (given.length > 0 && !actor.isOwner && !actor.canViewOthersMoney) throw catalogErrors.partyHidden(given);
-  for (const field of given) {
-    const value = input[field];
-    for (const text of Array.isArray(value) ? value : [value])
-      if (typeof text === 'string') requireSafeText(text, field === 'addressLines' ? 'an address line' : field, field);
-  }
+  for (const field of given) requireSafeValue(input[field], field === 'addressLines' ? 'an address line' : field, field);
 }
 
 /** The tax fields given: a category code, a reason text, a VATEX code; blank or null clears one. */
