@@ -479,6 +479,8 @@ interface CheckResult {
     ignored: Record<RestoreKind, number>;
     kept: { profile: number; invoicing: number };
     unknown: string[];
+    /** What the file's exporter could not read, so the export left it out (its `withheld` head: issue 54 N7). */
+    withheld: string[];
   };
   refused: Refused[];
   refusedCount: number;
@@ -539,9 +541,10 @@ function createCheckPass(
   };
   const restoring = {
     counts: noneRestored(),
-    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0 } as Record<RestoreKind, number>,
+    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0, withheld: 0 } as Record<RestoreKind, number>,
     kept: { profile: 0, invoicing: 0 },
     unknown: new Set<string>(),
+    withheld: new Set<string>(),
   };
   /** The lines of workspace records the check refused (with --skip-invalid the writes leave them out). */
   const refusedRestores = new Set<number>();
@@ -601,7 +604,7 @@ function createCheckPass(
       restoreCheck.finish();
       refused.sort((x, y) => x.line - y.line);
       if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
-      const restored = { ...restoring, unknown: [...restoring.unknown].sort() };
+      const restored = { ...restoring, unknown: [...restoring.unknown].sort(), withheld: [...restoring.withheld] };
       return { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored, restoring: restored, refusedRestores };
     },
   };
@@ -630,6 +633,7 @@ function createRestoreCheck(
     ignored: Record<RestoreKind, number>;
     kept: { profile: number; invoicing: number };
     unknown: Set<string>;
+    withheld: Set<string>;
   },
   refuse: (line: number, message: string) => void,
   duplicate: () => void,
@@ -647,6 +651,11 @@ function createRestoreCheck(
     row(line: number, row: CheckedRow): void {
       const { kind, data, unknown } = row.restore as RestoreRecord;
       for (const field of unknown) restoring.unknown.add(field);
+      // The head of an export that left out what its exporter may not read: nothing to restore, a notice to give.
+      if (kind === 'withheld') {
+        for (const part of data.withheld as string[]) restoring.withheld.add(part);
+        return;
+      }
       if (kind === 'invoicing' && typeof data.numberPattern === 'string') pattern = data.numberPattern;
       // A rate record without a rate carries nothing to restore (a member's row names the member).
       if ((kind === 'member' || kind === 'workspace') && data.hourlyRate === null) return;
@@ -723,7 +732,7 @@ function createRestorer(
     invoiceOf: (ref: string | null): string | null => (ref === null ? null : (invoiceIds.get(ref) ?? null)),
     apply(record: Parameters<EntryImports['insert']>[0], row: CheckedRow): void {
       const { kind, data } = row.restore as RestoreRecord;
-      if (!a.by.fileRates) return;
+      if (!a.by.fileRates || kind === 'withheld') return;
       const workspaceId = ctx.workspaceId;
       if (kind === 'profile') restored.profile += Number(deps.invoices.restoreProfile(workspaceId, data));
       else if (kind === 'invoicing') restored.invoicing += Number(deps.invoices.restoreSettings(workspaceId, data));
@@ -795,6 +804,10 @@ function noticesOf(a: {
   if (kept.length > 0)
     notices.push(
       `The workspace's own ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} kept: the file's ${kept.length === 1 ? 'is' : 'are'} not imported over ${kept.length === 1 ? 'it' : 'them'}. Change ${kept.length === 1 ? 'it' : 'them'} on the Workspace page (or timetrack workspace profile / invoicing) if the file's should apply.`,
+    );
+  if (a.restoring.withheld.length > 0)
+    notices.push(
+      "The file was exported by someone who may not read colleagues' money, so it leaves out invoices and credit notes, project and task rates and budgets, and the rates of colleagues' entries: those entries get the rate of their task, project, member or workspace here. To carry them, export the workspace as an owner who sees colleagues' money, or with timetrack export.",
     );
   if (a.restoring.unknown.length > 0)
     notices.push(
