@@ -109,6 +109,12 @@ export interface ImportOutcome {
   stopped: boolean;
   /** The rows a run with --skip-invalid would write (new, not refused). */
   importable: number;
+  /**
+   * Whether an import of the file (with --skip-invalid when rows are refused) would write anything:
+   * entries, members, catalog rows to create, or workspace records to restore (issue 54 I3: a file
+   * of only a workspace's profile, settings and invoices is imported too).
+   */
+  writes: boolean;
   preview: PreviewRow[];
 }
 
@@ -414,8 +420,11 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     restored: restoring.counts,
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
+  // Anything to write: the same test as the writes' own (below) for "nothing new".
+  const writes =
+    fresh > 0 || toCreate.size > 0 || [...Object.values(report.created), ...Object.values(restoring.counts)].some((n) => n > 0);
   if (stopped || request.dryRun) {
-    return { report: { ...report, imported: stopped ? 0 : fresh }, stopped, importable: fresh, preview };
+    return { report: { ...report, imported: stopped ? 0 : fresh }, stopped, importable: fresh, writes, preview };
   }
 
   // Pass 3: the writes.
@@ -441,12 +450,11 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
   const ctx = contextOf(request, importId, by, workspaceCurrency);
   try {
     // Nothing new (the same file again): the check has counted the duplicates; the rows need no third read.
-    const counts =
-      fresh === 0 && toCreate.size === 0 && [...Object.values(report.created), ...Object.values(restoring.counts)].every((n) => n === 0)
-        ? { imported: 0, duplicates, created: report.created, restored: noneRestored() }
-        : await tuned(repo, () =>
-            writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress, by, refusedRestores }),
-          );
+    const counts = !writes
+      ? { imported: 0, duplicates, created: report.created, restored: noneRestored() }
+      : await tuned(repo, () =>
+          writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress, by, refusedRestores }),
+        );
     write(() =>
       repo.update(importId, {
         state: 'done',
@@ -460,6 +468,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
       report: { ...report, importId, ...counts },
       stopped: false,
       importable: counts.imported,
+      writes,
       preview,
     };
   } catch (error) {
