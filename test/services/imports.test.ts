@@ -784,6 +784,20 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     ).to.deep.equal([`invoice (draft of 2026-10-01 to 2026-10-31): a draft has no number, and this one carries a paid date. ${AFTER}`]);
   });
 
+  it('restores an invoice issued before numbers existed (no number, no register record) as it was', async () => {
+    const path = forged(
+      'invoice',
+      of(null, (data) => Object.assign(data.row, { status: 'sent', issueDate: '2026-10-31', dueDate: '2026-11-14' })),
+    );
+    const { id, outcome } = await restore(path);
+    expect(outcome.report).to.deep.include({ refused: [] });
+    expect(world.services.invoices.list(OPERATOR, id, { status: 'sent' }).map((i) => [i.number, i.issueDate])).to.deep.equal([
+      [null, '2026-10-31'],
+    ]);
+    // Its documents take no number: the series goes on after the file's three numbers.
+    expect(world.services.invoices.upcomingNumber(OPERATOR, id, world.ownerId).number).to.equal('2026-0004');
+  });
+
   it('refuses a series with a gap, and an issue date after today that would block every later issue', async () => {
     const gap = await refusedWith(
       forged(

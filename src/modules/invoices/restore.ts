@@ -52,7 +52,7 @@ const AFTER =
 /** How a refusal names an invoice: its number, else its range (a draft has none). */
 export function invoiceLabel(values: Record<string, unknown>): string {
   if (typeof values.number === 'string') return values.number;
-  const what = values.status === 'void' ? 'voided draft' : 'draft';
+  const what = values.status === 'draft' ? 'draft' : values.status === 'void' && values.issueDate == null ? 'voided draft' : 'invoice';
   return `(${what} of ${String(values.fromDay)} to ${String(values.toDay)})`;
 }
 
@@ -139,24 +139,60 @@ function checkNumbers(
   const creditDate = values.creditNoteDate as string | null | undefined;
   const paidDate = values.paidDate as string | null | undefined;
   const dueDate = values.dueDate as string | null | undefined;
-  const records = (kind: NumberRecord['kind']) => numbers.filter((n) => n.kind === kind);
   const listed = (list: readonly NumberRecord[]) =>
     list.length === 0 ? 'none' : list.map((n) => `${n.number} of ${n.issueDate}`).join(', ');
   if (number == null) {
-    // A draft (or a draft voided) took no number: it has no dates, no credit note and no register record.
+    // A draft (or a draft voided) took no number: no dates, no credit note, no register record. An
+    // invoice issued before numbers existed (docs/invoicing.md) keeps its dates but has no number either.
+    const draft = status === 'draft' || (status === 'void' && issueDate == null);
     const carries = [
-      ['an issue date', issueDate],
-      ['a due date', dueDate],
-      ['a paid date', paidDate],
+      ...(draft
+        ? [
+            ['an issue date', issueDate],
+            ['a due date', dueDate],
+            ['a paid date', paidDate],
+          ]
+        : []),
       ['a credit note', creditNumber ?? creditDate],
     ].flatMap(([what, value]) => (value == null ? [] : [what as string]));
-    if (status !== 'draft' && status !== 'void') fail(`it is ${status}, and an issued invoice has a number; this one has none`);
     if (carries.length > 0 || numbers.length > 0)
       fail(
-        `a ${status === 'void' ? 'voided draft' : 'draft'} has no number, and this one carries ${[...carries, ...(numbers.length > 0 ? [`register records (${listed(numbers)})`] : [])].join(', ')}`,
+        `${draft ? `a ${status === 'void' ? 'voided draft' : 'draft'}` : 'an invoice issued before numbers existed'} has no number, and this one carries ${[...carries, ...(numbers.length > 0 ? [`register records (${listed(numbers)})`] : [])].join(', ')}`,
       );
-    return;
+    if (draft) return;
+  } else {
+    checkIssued(values, numbers, status, fail);
   }
+  if (status === 'paid') {
+    if (!isDay(paidDate)) fail('it is paid, and a paid invoice has the day it was paid');
+    if (isDay(issueDate) && (paidDate as string) < issueDate) fail(`it was paid on ${paidDate}, before it was issued (${issueDate})`);
+  } else if (paidDate != null) fail(`it is ${status}, and only a paid invoice has a paid date`);
+  if (dueDate != null && (!isDay(dueDate) || !isDay(issueDate) || dueDate < issueDate))
+    fail(`its due date ${dueDate} is not a day on or after its issue date ${String(issueDate)}`);
+  // No document is dated after today: a date in the future would block every later issue (numbers and dates run together).
+  for (const [what, day] of [
+    ['issue date', issueDate],
+    ['credit note date', creditDate],
+    ['paid date', paidDate],
+  ] as const)
+    if (typeof day === 'string' && day > today)
+      fail(`its ${what} ${day} is after today (${today}, the latest day anywhere), and no document is dated in the future`);
+}
+
+/** An issued invoice's number and credit note agree with its register records. */
+function checkIssued(
+  values: Record<string, unknown>,
+  numbers: readonly NumberRecord[],
+  status: InvoiceDocument['status'],
+  fail: (problem: string) => never,
+): void {
+  const number = values.number as string;
+  const issueDate = values.issueDate as string | null | undefined;
+  const creditNumber = values.creditNoteNumber as string | null | undefined;
+  const creditDate = values.creditNoteDate as string | null | undefined;
+  const records = (kind: NumberRecord['kind']) => numbers.filter((n) => n.kind === kind);
+  const listed = (list: readonly NumberRecord[]) =>
+    list.length === 0 ? 'none' : list.map((n) => `${n.number} of ${n.issueDate}`).join(', ');
   if (status === 'draft') fail(`it is a draft, and a draft has no number`);
   if (!isDay(issueDate)) fail(`it has the number ${number} and no issue date`);
   const own = records('invoice');
@@ -176,20 +212,6 @@ function checkNumbers(
   } else if (creditNumber != null || creditDate != null || credit.length > 0)
     fail(`it is ${status}, and only an invoice voided after it was issued has a credit note`);
   if (numbers.length !== own.length + credit.length) fail(`it has register records of another kind (${listed(numbers)})`);
-  if (status === 'paid') {
-    if (!isDay(paidDate)) fail('it is paid, and a paid invoice has the day it was paid');
-    if ((paidDate as string) < (issueDate as string)) fail(`it was paid on ${paidDate}, before it was issued (${issueDate})`);
-  } else if (paidDate != null) fail(`it is ${status}, and only a paid invoice has a paid date`);
-  if (dueDate != null && (!isDay(dueDate) || dueDate < (issueDate as string)))
-    fail(`its due date ${dueDate} is not a day on or after its issue date ${issueDate}`);
-  // No document is dated after today: a date in the future would block every later issue (numbers and dates run together).
-  for (const [what, day] of [
-    ['issue date', issueDate],
-    ['credit note date', creditDate],
-    ['paid date', paidDate],
-  ] as const)
-    if (typeof day === 'string' && day > today)
-      fail(`its ${what} ${day} is after today (${today}, the latest day anywhere), and no document is dated in the future`);
 }
 
 /** Each line's net is its rate × its seconds / 3600 rounded once; the net total is their sum; the VAT breakdown is what the lines make. */
@@ -301,7 +323,13 @@ function checkSends(
 ): void {
   if (sends.length === 0) return;
   const issued = typeof values.number === 'string';
-  const allowed = status === 'sent' || status === 'paid' ? ['invoice'] : status === 'void' && issued ? ['invoice', 'credit_note'] : [];
+  // An invoice issued before numbers existed and voided has no credit note, but may have been sent before.
+  const allowed =
+    status === 'sent' || status === 'paid' || (status === 'void' && !issued && values.issueDate != null)
+      ? ['invoice']
+      : status === 'void' && issued
+        ? ['invoice', 'credit_note']
+        : [];
   const doc = {
     id: 'restored',
     number: values.number ?? null,
@@ -318,14 +346,15 @@ function checkSends(
     if (!ctx.deliverable(recipient)) fail(`a send by mail names ${JSON.stringify(recipient)}, which is not one address mail can go to`);
     const creditNote = document === 'credit_note';
     const names = DOCUMENT_FORMATS.map((format) => documentFileName(doc, format, { creditNote }));
+    // An invoice issued before numbers existed named its files by its id, which the restore gives anew: their form then.
+    const named = (file: unknown, i: number) =>
+      issued
+        ? i === 0
+          ? file === names[0]
+          : names.slice(1).includes(file as string)
+        : typeof file === 'string' && (i === 0 ? /^draft-[\w-]+\.pdf$/.test(file) : /^draft-[\w-]+-[\w-]+\.xml$/.test(file));
     const files = json<unknown>(send.files, null);
-    if (
-      !Array.isArray(files) ||
-      files.length === 0 ||
-      files[0] !== names[0] ||
-      !files.every((f) => names.includes(f as string)) ||
-      new Set(files).size !== files.length
-    )
+    if (!Array.isArray(files) || files.length === 0 || !files.every(named) || new Set(files).size !== files.length)
       fail(
         `a send by mail lists the files ${JSON.stringify(files)}, which are not its ${what}'s documents (${names.join(', ')}; the PDF first)`,
       );
