@@ -16,9 +16,12 @@ export function unsafeCharacter(text: string): string | null {
   return found ? `U+${(found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}` : null;
 }
 
-/** Refuses a name holding a control or bidirectional character, naming the field and the character. */
-export function requireSafeText(value: string, what: string, field?: string): string {
-  const bad = unsafeCharacter(value);
+/**
+ * Refuses a name holding a control or bidirectional character, naming the field and the character.
+ * `lineBreaks`: text of several lines (an invoice's note) may hold line feeds, nothing else of them.
+ */
+export function requireSafeText(value: string, what: string, field?: string, options: { lineBreaks?: boolean } = {}): string {
+  const bad = unsafeCharacter(options.lineBreaks ? value.replace(/\r?\n/g, ' ') : value);
   if (bad !== null) {
     throw new DomainError(
       'invalid',
@@ -27,6 +30,30 @@ export function requireSafeText(value: string, what: string, field?: string): st
     );
   }
   return value;
+}
+
+/**
+ * The one rule of the text an invoice carries (issue 54 N4; first the client fields' rule, issue 44
+ * L5): a client's invoicing details, the issuer profile, the invoicing settings' exemption reason,
+ * an e-invoice fill and an invoice's note hold no control character and no bidirectional control,
+ * as names do. That text reaches the PDF, the XML and the invoice mail's headers (the From and
+ * Reply-To names, the Subject), where U+202E would turn what a reader sees around. A value of text
+ * or of lines of text (an address) is checked; any other value passes (its kind is checked apart).
+ */
+export function requireSafeValue(value: unknown, what: string, field: string): void {
+  for (const text of Array.isArray(value) ? value : [value]) if (typeof text === 'string') requireSafeText(text, what, field);
+}
+
+/**
+ * Text for one header line of a mail (a subject, a display name): control characters (CR, LF,
+ * tab, NUL …) and line or paragraph separators become spaces and runs of spaces one, so no value
+ * can end its header and start another; bidirectional controls are taken out (issue 54 N4), so a
+ * mail client shows the name and the subject in the order they were written.
+ */
+export function headerLine(text: string): string {
+  return stripUnsafe(text.replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

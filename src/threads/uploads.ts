@@ -118,9 +118,9 @@ export function createUploadStore(options: {
       if (file) Object.assign(file, { bytes, uploading: false });
     },
 
-    /** A run has ended: its file goes, unless a finished check keeps it for Import (one with rows to import). */
+    /** A run has ended: its file goes, unless a finished check keeps it for Import (one with anything to import: issue 54 I3). */
     ended(job: ImportJob): void {
-      if (job.kind === 'preview' && job.state === 'done' && (job.outcome?.importable ?? 0) > 0 && !job.fileGone) return;
+      if (job.kind === 'preview' && job.state === 'done' && job.outcome?.writes === true && !job.fileGone) return;
       if (job.kind === 'preview') job.fileGone = true;
       if (job.request.path !== '' && !needed(job.request.path)) removeFile(job.request.path);
     },

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { runCli } from '../../src/cli/main.js';
 import { systemClock } from '../../src/clock.js';
@@ -796,6 +797,123 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     });
     expect(target.services.invoices.list(OPERATOR, again.id)).to.deep.equal([]);
     expect(target.services.invoices.upcomingNumber(OPERATOR, again.id, again.reader.id).number).to.equal('RE-2026-001');
+  });
+
+  it('follows the rule of who reads invoices and money (issue 54 N7): an owner without money visibility gets no invoices, no project, task or colleagues’ rates, and the file says so in its head', async () => {
+    const { services } = source;
+    const { id: workspaceId } = services.accounts.createWorkspace(OPERATOR, { name: 'Withheld', currency: 'EUR' });
+    const person = (name: string, email: string, flags: { isOwner: boolean; canViewOthersMoney: boolean; hourlyRate?: number }) => {
+      const { id } = services.accounts.createUser(OPERATOR, { name, email });
+      services.accounts.addMember(OPERATOR, { workspaceId, userId: id, canViewOthersTime: true, ...flags });
+      const { token } = services.tokens.create(OPERATOR, { workspaceId, userId: id, name: 'n7', scopes: SCOPES });
+      return { id, actor: services.tokens.authenticate(token)?.actor as Actor };
+    };
+    const olga = person('Olga', 'olga-withheld@source.example', { isOwner: true, canViewOthersMoney: false });
+    const max = person('Max', 'max-withheld@source.example', { isOwner: true, canViewOthersMoney: true });
+    const bea = person('Bea', 'bea-withheld@example.org', { isOwner: false, canViewOthersMoney: false, hourlyRate: 90 });
+    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+    const acme = services.catalog.clients.create(max.actor, { name: 'Acme' });
+    const site = services.catalog.projects.create(max.actor, {
+      name: 'Site',
+      clientId: acme.id,
+      billable: true,
+      hourlyRate: 80,
+      budgetAmount: 1000,
+    });
+    services.catalog.tasks.create(max.actor, { name: 'Design', projectId: site.id, hourlyRate: 95 });
+    services.entries.create(bea.actor, {
+      start: '2026-03-02T09:00:00Z',
+      end: '2026-03-02T10:00:00Z',
+      description: 'Bea',
+      projectId: site.id,
+    });
+    services.entries.create(olga.actor, {
+      start: '2026-03-03T09:00:00Z',
+      end: '2026-03-03T10:00:00Z',
+      description: 'Olga',
+      projectId: site.id,
+    });
+    const invoice = services.invoices.create(OPERATOR, {
+      workspaceId,
+      userId: max.id,
+      clientId: acme.id,
+      from: '2026-03-01',
+      to: '2026-03-31',
+    }).id;
+    services.invoices.issue(OPERATOR, invoice, { userId: max.id, date: '2026-04-01' });
+    // As the Workspace page's download and the command line read it: the rows of the file.
+    const exported = async (principal: Actor | typeof OPERATOR) => {
+      const run = services.imports.exportWorkspace(principal, { workspaceId });
+      let text = '';
+      for await (const chunk of run.chunks) text += chunk;
+      return { text, counts: run.counts, rows: parse(text.replace(/^\uFEFF/, '')) as string[][] };
+    };
+    const cells = (rows: string[][], record: string) =>
+      rows.filter((r) => r[0] === record).map((r) => Object.fromEntries((rows[0] as string[]).map((c, i) => [c, r[i]])));
+
+    const withheld = await exported(olga.actor);
+    expect(withheld.counts.invoices).to.equal(0);
+    expect(withheld.rows[1]?.slice(0, 1)).to.deep.equal(['withheld']);
+    expect(cells(withheld.rows, 'withheld')).to.deep.equal([
+      {
+        ...Object.fromEntries((withheld.rows[0] as string[]).map((c) => [c, ''])),
+        record: 'withheld',
+        description:
+          "This export leaves out what its exporter may not read (colleagues' money): invoices and credit notes, project and task rates and budgets, and the rates of colleagues' entries (empty: an import gives them the usual rate). An owner who sees colleagues' money, or the operator (timetrack export), exports them.",
+        data: '{"v":1,"withheld":["invoices","projectRates","taskRates","budgets","colleaguesEntryRates"]}',
+      },
+    ]);
+    expect(cells(withheld.rows, 'invoice')).to.deep.equal([]);
+    expect(cells(withheld.rows, 'project').map((p) => [p['hourlyRate (EUR)'], p.budgetAmount])).to.deep.equal([['', '']]);
+    expect(cells(withheld.rows, 'task').map((t) => t['hourlyRate (EUR)'])).to.deep.equal(['']);
+    // Olga's own entry keeps its rate; Bea's does not; neither names the invoice that holds it.
+    expect(
+      cells(withheld.rows, 'entry')
+        .map((e) => [e.description, e['hourlyRate (EUR)'], e.invoice])
+        .sort(),
+    ).to.deep.equal([
+      ['Bea', '', ''],
+      ['Olga', '80', ''],
+    ]);
+    // The members' and the workspace's rates stay: an owner reads and sets them on the Members and Workspace pages.
+    expect(
+      cells(withheld.rows, 'member')
+        .map((m) => [m.email, m.data])
+        .sort(),
+    ).to.deep.include(['bea-withheld@example.org', '{"v":1,"hourlyRate":90}']);
+    // Who reads money gets it all, as the operator does.
+    for (const principal of [max.actor, OPERATOR]) {
+      const whole = await exported(principal);
+      expect(whole.counts.invoices).to.equal(1);
+      expect(cells(whole.rows, 'withheld')).to.deep.equal([]);
+      expect(
+        cells(whole.rows, 'entry')
+          .map((e) => [e.description, e['hourlyRate (EUR)'], e.invoice === invoice])
+          .sort(),
+      ).to.deep.equal([
+        ['Bea', '80', true],
+        ['Olga', '80', true],
+      ]);
+    }
+
+    // Imported, the file says what it lacks; the colleague's entry takes the usual rate there (Bea's own, 90).
+    const file = join(dir, 'withheld.csv');
+    writeFileSync(file, withheld.text);
+    const { id: into } = target.services.accounts.createWorkspace(OPERATOR, { name: 'Withheld in', currency: 'EUR' });
+    const done = await target.services.imports.run(OPERATOR, { workspaceId: into, path: file, createMembers: true });
+    expect(done.report).to.deep.include({ refused: [], imported: 2 });
+    expect(done.report.notices).to.include(
+      "The file was exported by someone who may not read colleagues' money, so it leaves out invoices and credit notes, project and task rates and budgets, and the rates of colleagues' entries: those entries get the rate of their task, project, member or workspace here. To carry them, export the workspace as an owner who sees colleagues' money, or with timetrack export.",
+    );
+    expect(
+      target.running.database.sqlite
+        .prepare('select description, hourly_rate as rate, invoice_id as invoice from entries where workspace_id = ? order by description')
+        .all(into),
+    ).to.deep.equal([
+      { description: 'Bea', rate: 90, invoice: null },
+      { description: 'Olga', rate: 80, invoice: null },
+    ]);
+    expect(target.services.invoices.list(OPERATOR, into)).to.deep.equal([]);
   });
 
   it('a member importing an export takes none of its rates; an owner’s import into a workspace with the catalog keeps the rows there as they are', async () => {

@@ -3,7 +3,7 @@ import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
 import { newId } from '../../ids.js';
 import { checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
-import { requireSafeText } from '../../kernel/input.js';
+import { requireSafeValue } from '../../kernel/input.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
 import { acceptedName, nameKey } from './names.js';
@@ -41,11 +41,13 @@ const TAX_FIELDS = ['taxCategory', 'exemptionReason', 'exemptionReasonCode'] as 
 function checkPartyInput(actor: Actor, input: PartyInput): void {
   const given = [...PARTY_FIELDS, ...TAX_FIELDS].filter((field) => input[field] !== undefined);
   if (given.length > 0 && !actor.isOwner && !actor.canViewOthersMoney) throw catalogErrors.partyHidden(given);
-  for (const field of given) {
-    const value = input[field];
-    for (const text of Array.isArray(value) ? value : [value])
-      if (typeof text === 'string') requireSafeText(text, field === 'addressLines' ? 'an address line' : field, field);
-  }
+  checkPartyText(input);
+}
+
+/** The one rule of an invoice's text (src/kernel/input.ts) on each party and tax field given. */
+function checkPartyText(input: PartyInput): void {
+  for (const field of [...PARTY_FIELDS, ...TAX_FIELDS])
+    if (input[field] !== undefined) requireSafeValue(input[field], field === 'addressLines' ? 'an address line' : field, field);
 }
 
 /** The tax fields given: a category code, a reason text, a VATEX code; blank or null clears one. */
@@ -121,6 +123,35 @@ function checkParty(row: PartyRow, input: PartyInput): void {
       'exemptionReason',
       'An exempt client (taxCategory E) must say why its invoices carry no VAT: give exemptionReason (the sentence printed on them, e.g. "Steuerfrei nach § 4 Nr. 14 UStG") or exemptionReasonCode (a VATEX code such as VATEX-EU-132), or leave the category to the workspace.',
     );
+}
+
+/**
+ * A client's invoicing details as a file carries them (a workspace's export: issue 54 N3),
+ * checked by every rule the API and the Catalog page apply before they are stored: the
+ * contract's (at most 200 characters of text, six address lines, a country of two capitals, an
+ * email address, a scheme of at most 20 characters) and the service's (the text rule, the VAT
+ * id by its country, the tax category and VATEX code, the electronic address by its scheme, an
+ * exempt client's reason). Returns them as the API stores them (trimmed, the VAT id compact).
+ */
+export function checkPartyDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const input: PartyInput = {};
+  for (const field of [...PARTY_FIELDS, ...TAX_FIELDS]) if (details[field] !== undefined) input[field] = details[field];
+  for (const [field, value] of Object.entries(input)) {
+    if (value === null) continue;
+    const bad = (expected: string) => catalogErrors.invalidAt(field, `${field} must be ${expected} (got ${JSON.stringify(value)}).`);
+    if (field === 'addressLines') {
+      if (!Array.isArray(value) || value.length > 6 || value.some((line) => typeof line !== 'string' || line.length > 200))
+        throw bad('at most 6 address lines of at most 200 characters each');
+    } else if (typeof value !== 'string') throw bad('text or null');
+    else if (field === 'country' && !/^[A-Z]{2}$/.test(value)) throw bad('an ISO 3166-1 alpha-2 code, upper case, such as DE');
+    else if (field === 'email' && (value.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))) throw bad('an email address');
+    else if (field === 'electronicAddressScheme' && value.length > 20) throw bad('an EAS code of at most 20 characters');
+    else if (value.length > 200) throw bad('at most 200 characters');
+  }
+  checkPartyText(input);
+  const values = partyValues(input);
+  checkParty(values, input);
+  return values;
 }
 
 const taken = (name: string) => () => `A client named "${name}" exists already in this workspace.`;

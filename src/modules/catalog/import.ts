@@ -7,7 +7,9 @@ import { newId } from '../../ids.js';
 import { type CatalogDeps, type CatalogEntity, catalogEvent } from './common.js';
 import { cleanName, nameKey } from './names.js';
 import type { ClientRow, ProjectRow, ProjectWithTotals, TagRow, TaskRow } from './repository.js';
+import { checkPartyDetails } from './clients.js';
 import { clients } from './schema.js';
+import { DomainError } from '../../errors.js';
 import { clientView, projectView, tagView, taskView } from './views.js';
 
 const PROJECT_COLOR = '#9e9e9e';
@@ -152,8 +154,8 @@ export const CLIENT_RECORD_VERSION = 1;
 /**
  * A client's invoicing details as a file carries them (the timetrack format's `data` of a client
  * row), checked before anything is written: the version, each column by its type (the address a
- * list of lines). The values are restored as they were stored. Returns the values and the names
- * of columns this version does not know (left out).
+ * list of lines), then by the rules of the API and the Catalog page (`checkPartyDetails`). Returns the
+ * values as they will be stored and the names of columns this version does not know (left out).
  */
 export function checkClientRecord(data: unknown): { values: Record<string, unknown>; unknown: string[] } {
   const record = data as { v?: unknown; client?: unknown };
@@ -166,7 +168,13 @@ export function checkClientRecord(data: unknown): { values: Record<string, unkno
   const lines = read.values.addressLines;
   if (lines !== undefined && lines !== null && !(Array.isArray(lines) && lines.every((line) => typeof line === 'string')))
     throw new Error(`addressLines must be a list of lines (got ${JSON.stringify(lines)})`);
-  return read;
+  // The rules of the API and the Catalog page (issue 54 N3): a file's details are stored only as they would be.
+  try {
+    return { values: checkPartyDetails(read.values), unknown: read.unknown };
+  } catch (error) {
+    if (error instanceof DomainError) throw new Error(`the client's invoicing details: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 /** What an import sets on the rows it created, and what an export reads: a workspace's whole catalog. */

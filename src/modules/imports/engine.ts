@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import { DomainError } from '../../errors.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
@@ -108,6 +109,12 @@ export interface ImportOutcome {
   stopped: boolean;
   /** The rows a run with --skip-invalid would write (new, not refused). */
   importable: number;
+  /**
+   * Whether an import of the file (with --skip-invalid when rows are refused) would write anything:
+   * entries, members, catalog rows to create, or workspace records to restore (issue 54 I3: a file
+   * of only a workspace's profile, settings and invoices is imported too).
+   */
+  writes: boolean;
   preview: PreviewRow[];
 }
 
@@ -388,7 +395,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     if (willCreate(user)) toCreate.set(user.email.toLowerCase(), user);
     else unmatchedUsers.push({ name: user.name, email: user.email, rows: user.rows, firstLine: user.firstLine });
   }
-  const { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored, restoring } =
+  const { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored, restoring, refusedRestores } =
     reading.checked ?? (await withCache(repo, () => checkAll(request, found, progress, checkPass(found.order)(found))));
   const check = () =>
     createRowChecker(format, { order: found.order, zone: zoneFor(format, request), fixedUser: author !== null, ...money });
@@ -413,8 +420,11 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     restored: restoring.counts,
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
+  // Anything to write: the same test as the writes' own (below) for "nothing new".
+  const writes =
+    fresh > 0 || toCreate.size > 0 || [...Object.values(report.created), ...Object.values(restoring.counts)].some((n) => n > 0);
   if (stopped || request.dryRun) {
-    return { report: { ...report, imported: stopped ? 0 : fresh }, stopped, importable: fresh, preview };
+    return { report: { ...report, imported: stopped ? 0 : fresh }, stopped, importable: fresh, writes, preview };
   }
 
   // Pass 3: the writes.
@@ -440,10 +450,11 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
   const ctx = contextOf(request, importId, by, workspaceCurrency);
   try {
     // Nothing new (the same file again): the check has counted the duplicates; the rows need no third read.
-    const counts =
-      fresh === 0 && toCreate.size === 0 && [...Object.values(report.created), ...Object.values(restoring.counts)].every((n) => n === 0)
-        ? { imported: 0, duplicates, created: report.created, restored: noneRestored() }
-        : await tuned(repo, () => writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress, by }));
+    const counts = !writes
+      ? { imported: 0, duplicates, created: report.created, restored: noneRestored() }
+      : await tuned(repo, () =>
+          writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress, by, refusedRestores }),
+        );
     write(() =>
       repo.update(importId, {
         state: 'done',
@@ -457,6 +468,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
       report: { ...report, importId, ...counts },
       stopped: false,
       importable: counts.imported,
+      writes,
       preview,
     };
   } catch (error) {
@@ -476,6 +488,8 @@ interface CheckResult {
     ignored: Record<RestoreKind, number>;
     kept: { profile: number; invoicing: number };
     unknown: string[];
+    /** What the file's exporter could not read, so the export left it out (its `withheld` head: issue 54 N7). */
+    withheld: string[];
   };
   refused: Refused[];
   refusedCount: number;
@@ -483,6 +497,8 @@ interface CheckResult {
   fresh: number;
   preview: PreviewRow[];
   names: NewNames;
+  /** The lines of workspace records refused (an invoice that breaks a rule of an issued one): the writes leave them out. */
+  refusedRestores: Set<number>;
 }
 
 /** Pass 2, row by row: each row checked, duplicates counted, what the catalog lacks named; nothing written. */
@@ -534,11 +550,14 @@ function createCheckPass(
   };
   const restoring = {
     counts: noneRestored(),
-    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0 } as Record<RestoreKind, number>,
+    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0, withheld: 0 } as Record<RestoreKind, number>,
     kept: { profile: 0, invoicing: 0 },
     unknown: new Set<string>(),
+    withheld: new Set<string>(),
   };
-  const restoreCheck = createRestoreCheck(deps, request.workspaceId, format, a, restoring, refuse, () => duplicates++);
+  /** The lines of workspace records the check refused (with --skip-invalid the writes leave them out). */
+  const refusedRestores = new Set<number>();
+  const restoreCheck = createRestoreCheck(deps, request.workspaceId, format, a, restoring, refuse, () => duplicates++, refusedRestores);
   /** Rows checked, waiting for one lookup of their fingerprints (then counted in file order). */
   let pending: Array<{ row: CheckedRow; fingerprint: string | null }> = [];
   const settle = () => {
@@ -566,7 +585,7 @@ function createCheckPass(
       const row = checkRow(a.check, line, source, refuse);
       if (!row) return;
       if (row.rateIgnored) ratesIgnored++;
-      if (row.restore) return restoreCheck(line, row);
+      if (row.restore) return restoreCheck.row(line, row);
       for (const field of row.catalog?.unknown ?? []) restoring.unknown.add(field);
       if (row.catalog) {
         // A catalog row of the timetrack format: no entry, a client, project, task or tag that must exist.
@@ -590,9 +609,12 @@ function createCheckPass(
     result() {
       settle();
       seen.clear();
+      // The file's invoices as a whole (their series), once every row is read; refusals in the order of their lines.
+      restoreCheck.finish();
+      refused.sort((x, y) => x.line - y.line);
       if (refusedCount > refused.length) refused.push({ line: 0, message: `… and ${refusedCount - refused.length} more refused rows` });
-      const restored = { ...restoring, unknown: [...restoring.unknown].sort() };
-      return { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored, restoring: restored };
+      const restored = { ...restoring, unknown: [...restoring.unknown].sort(), withheld: [...restoring.withheld] };
+      return { refused, refusedCount, duplicates, fresh, preview, names, moneyRows, ratesIgnored, restoring: restored, refusedRestores };
     },
   };
 }
@@ -600,8 +622,11 @@ function createCheckPass(
 /**
  * The check of a workspace record (the timetrack format's profile, invoicing, workspace, member
  * and invoice rows) in pass 2: left out of a member's import (they are an owner's); refused when
- * it names a member who is none; an invoice restored before counted a duplicate, one whose
- * number the workspace issued already refused; else counted as what the import will restore.
+ * it names a member who is none; an invoice restored before counted a duplicate; any other
+ * invoice checked by the invoices module by the rules of an issued one (issue 54 N3: its numbers,
+ * dates, totals, parties, note, fills and sends; unique against the workspace and the file), and
+ * the file's series as a whole once every row is read (`finish`: no gap under the file's number
+ * pattern, restored together or not at all); else counted as what the import will restore.
  */
 function createRestoreCheck(
   deps: EngineDeps,
@@ -617,52 +642,75 @@ function createRestoreCheck(
     ignored: Record<RestoreKind, number>;
     kept: { profile: number; invoicing: number };
     unknown: Set<string>;
+    withheld: Set<string>;
   },
   refuse: (line: number, message: string) => void,
   duplicate: () => void,
+  refusedRestores: Set<number>,
 ) {
-  // Read once per check, before any write: the register's numbers and whether the workspace has its own profile and settings.
-  let issued: string[] | undefined;
-  const issuedHere = () => (issued ??= deps.invoices.numbersOf(workspaceId).map((n) => n.number));
+  // Read once per check, before any write: whether the workspace has its own profile and settings.
   let owned: { profile: boolean; invoicing: boolean } | undefined;
   const own = () => (owned ??= deps.invoices.hasOwn(workspaceId));
-  return (line: number, row: CheckedRow): void => {
-    const { kind, data, unknown } = row.restore as RestoreRecord;
-    for (const field of unknown) restoring.unknown.add(field);
-    // A rate record without a rate carries nothing to restore (a member's row names the member).
-    if ((kind === 'member' || kind === 'workspace') && data.hourlyRate === null) return;
-    if (!a.restores.fileRates || (kind === 'member' && a.restores.fixed)) {
-      restoring.ignored[kind]++;
-      return;
-    }
-    // A member the workspace does not have (and the import will not make): no rate to set; the report lists them as unmatched.
-    if (kind === 'member' && row.userKey !== '' && a.unmatched(row.userKey)) return;
-    if (kind === 'invoice' && row.userKey !== '' && a.unmatched(row.userKey)) {
-      refuse(
-        line,
-        `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
-      );
-      return;
-    }
-    if (kind === 'invoice') {
-      const fingerprint = fingerprintOf(format, '', row);
-      if (deps.repo.knownFingerprints(workspaceId, [fingerprint]).has(fingerprint)) return duplicate();
-      // Numbers continue from the file's only in a register that holds none yet: no gap, no number twice.
-      const numbers = data.numbers as Array<{ number: string }>;
-      const issued = numbers.length === 0 ? [] : issuedHere();
-      if (issued.length > 0) {
-        refuse(
-          line,
-          `invoice ${numbers.map((n) => n.number).join(' and ')}: this workspace has issued numbers of its own (${issued.slice(0, 3).join(', ')}${issued.length > 3 ? ' …' : ''}), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.`,
-        );
+  // The invoices module's check of the file's invoices (made at the first one: it reads the workspace's numbers).
+  let invoices: ReturnType<InvoiceTransfer['restoreCheck']> | undefined;
+  const invoiceCheck = () => (invoices ??= deps.invoices.restoreCheck(workspaceId));
+  /** The number pattern of the file's invoicing settings (its series is numbered by it), or null when the file has none. */
+  let pattern: string | null = null;
+  return {
+    row(line: number, row: CheckedRow): void {
+      const { kind, data, unknown } = row.restore as RestoreRecord;
+      for (const field of unknown) restoring.unknown.add(field);
+      // The head of an export that left out what its exporter may not read: nothing to restore, a notice to give.
+      if (kind === 'withheld') {
+        for (const part of data.withheld as string[]) restoring.withheld.add(part);
         return;
       }
-    }
-    if ((kind === 'profile' || kind === 'invoicing') && own()[kind]) {
-      restoring.kept[kind]++;
-      return;
-    }
-    restoring.counts[kind === 'member' || kind === 'workspace' ? 'rates' : kind === 'invoice' ? 'invoices' : kind]++;
+      if (kind === 'invoicing' && typeof data.numberPattern === 'string') pattern = data.numberPattern;
+      // A rate record without a rate carries nothing to restore (a member's row names the member).
+      if ((kind === 'member' || kind === 'workspace') && data.hourlyRate === null) return;
+      if (!a.restores.fileRates || (kind === 'member' && a.restores.fixed)) {
+        restoring.ignored[kind]++;
+        return;
+      }
+      // A member the workspace does not have (and the import will not make): no rate to set; the report lists them as unmatched.
+      if (kind === 'member' && row.userKey !== '' && a.unmatched(row.userKey)) return;
+      if (kind === 'invoice') {
+        const record = data as unknown as ExportedInvoice['record'];
+        if (row.userKey !== '' && a.unmatched(row.userKey)) {
+          invoiceCheck().refused(record);
+          refusedRestores.add(line);
+          refuse(
+            line,
+            `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
+          );
+          return;
+        }
+        const fingerprint = fingerprintOf(format, '', row);
+        if (deps.repo.knownFingerprints(workspaceId, [fingerprint]).has(fingerprint)) return duplicate();
+        try {
+          invoiceCheck().invoice(line, record);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          refusedRestores.add(line);
+          refuse(line, error.message);
+          return;
+        }
+      }
+      if ((kind === 'profile' || kind === 'invoicing') && own()[kind]) {
+        restoring.kept[kind]++;
+        return;
+      }
+      restoring.counts[kind === 'member' || kind === 'workspace' ? 'rates' : kind === 'invoice' ? 'invoices' : kind]++;
+    },
+    /** Once every row is read: the refusals of the file's series (each such invoice no longer counted as restored). */
+    finish(): void {
+      for (const { key, message } of invoices?.finish(pattern) ?? []) {
+        if (refusedRestores.has(key)) continue;
+        refusedRestores.add(key);
+        restoring.counts.invoices--;
+        refuse(key, message);
+      }
+    },
   };
 }
 
@@ -693,7 +741,7 @@ function createRestorer(
     invoiceOf: (ref: string | null): string | null => (ref === null ? null : (invoiceIds.get(ref) ?? null)),
     apply(record: Parameters<EntryImports['insert']>[0], row: CheckedRow): void {
       const { kind, data } = row.restore as RestoreRecord;
-      if (!a.by.fileRates) return;
+      if (!a.by.fileRates || kind === 'withheld') return;
       const workspaceId = ctx.workspaceId;
       if (kind === 'profile') restored.profile += Number(deps.invoices.restoreProfile(workspaceId, data));
       else if (kind === 'invoicing') restored.invoicing += Number(deps.invoices.restoreSettings(workspaceId, data));
@@ -765,6 +813,10 @@ function noticesOf(a: {
   if (kept.length > 0)
     notices.push(
       `The workspace's own ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} kept: the file's ${kept.length === 1 ? 'is' : 'are'} not imported over ${kept.length === 1 ? 'it' : 'them'}. Change ${kept.length === 1 ? 'it' : 'them'} on the Workspace page (or timetrack workspace profile / invoicing) if the file's should apply.`,
+    );
+  if (a.restoring.withheld.length > 0)
+    notices.push(
+      "The file was exported by someone who may not read colleagues' money, so it leaves out invoices and credit notes, project and task rates and budgets, and the rates of colleagues' entries: those entries get the rate of their task, project, member or workspace here. To carry them, export the workspace as an owner who sees colleagues' money, or with timetrack export.",
     );
   if (a.restoring.unknown.length > 0)
     notices.push(
@@ -850,6 +902,7 @@ async function writeRows(
     matched: Map<string, string>;
     progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void;
     by: ImportBy;
+    refusedRestores: ReadonlySet<number>;
   },
 ) {
   const { repo, write, clock } = deps;
@@ -904,7 +957,8 @@ async function writeRows(
             continue;
           }
           if (row.restore) {
-            restorer.apply(record, row);
+            // A record the check refused (--skip-invalid imports the rest): not restored.
+            if (!a.refusedRestores.has(row.line)) restorer.apply(record, row);
             continue;
           }
           const authorId = a.authorOf(row);

@@ -78,7 +78,7 @@ const isoOf = (ms: number): string => {
 
 const line = (cells: string[]): string => `${cells.map(csvCell).join(',')}\r\n`;
 const flag = (value: boolean): string => (value ? 'true' : 'false');
-const money = (value: number | null): string => (value === null ? '' : decimalText(value));
+const decimalOrEmpty = (value: number | null): string => (value === null ? '' : decimalText(value));
 
 /** What an export wrote, counted while it streams. */
 export interface ExportCounts {
@@ -102,6 +102,28 @@ export interface ExportDeps {
     workspace: number | null;
     members: Array<{ userId: string; name: string; email: string; hourlyRate: number | null }>;
   };
+}
+
+/**
+ * What a whole-workspace export leaves out for an exporter who may not read colleagues' money
+ * (issue 54 N7: the rule of who reads invoices and money, src/modules/invoices/access.ts): the
+ * invoices and credit notes (with the entries' `invoice` cells), project and task rates and
+ * budgets, and the rates of colleagues' entries (their `hourlyRate` cells empty: an import gives
+ * them the usual resolution). The exporter's own entries keep their rates; the workspace's and
+ * the members' rates, the issuer profile and the invoicing settings stay (an owner reads and sets
+ * them on the Workspace and Members pages, whatever they may see). The file says so in its head:
+ * a `withheld` row right after the header, its sentence in `description` and the list in `data`.
+ */
+export const WITHHELD_PARTS = ['invoices', 'projectRates', 'taskRates', 'budgets', 'colleaguesEntryRates'] as const;
+export const WITHHELD_SENTENCE =
+  "This export leaves out what its exporter may not read (colleagues' money): invoices and credit notes, project and task rates and budgets, and the rates of colleagues' entries (empty: an import gives them the usual rate). An owner who sees colleagues' money, or the operator (timetrack export), exports them.";
+
+/** Whose money an export holds: all of it, or (null reader: the operator) only what `reader` may read. */
+export interface ExportView {
+  /** False: the exporter may not read colleagues' money (WITHHELD_PARTS are left out). */
+  money: boolean;
+  /** The exporter, whose own entries keep their rates when money is withheld. */
+  reader: string | null;
 }
 
 /** The version of the rate records (`workspace`, `member`). */
@@ -175,15 +197,28 @@ function invoiceRecords(
  */
 export async function* exportChunks(
   deps: ExportDeps,
-  q: { workspaceId: string; from: number; to: number; currency: string },
+  q: { workspaceId: string; from: number; to: number; currency: string; view?: ExportView },
   counts: ExportCounts,
 ): AsyncGenerator<string> {
+  const money = q.view?.money ?? true;
+  const reader = q.view?.reader ?? null;
   const emit = (text: string): string => {
     counts.bytes += Buffer.byteLength(text);
     return text;
   };
   const header = EXPORT_COLUMNS.map((c) => (c === 'hourlyRate' ? `hourlyRate (${q.currency})` : c));
-  yield emit(`\uFEFF${header.join(',')}\r\n`);
+  // The file's head says what it leaves out (issue 54 N7), before any record.
+  const withheld = money
+    ? ''
+    : line([
+        'withheld',
+        ...Array<string>(6).fill(''),
+        WITHHELD_SENTENCE,
+        ...Array<string>(10).fill(''),
+        json({ v: 1, withheld: WITHHELD_PARTS }),
+        '',
+      ]);
+  yield emit(`\uFEFF${header.join(',')}\r\n${withheld}`);
 
   const catalog = deps.catalog.snapshot(q.workspaceId);
   const clientName = new Map(catalog.clients.map((c) => [c.id, c.name]));
@@ -210,11 +245,11 @@ export async function* exportChunks(
       '',
       '',
       flag(p.billable),
-      money(p.hourlyRate),
+      money ? decimalOrEmpty(p.hourlyRate) : '',
       flag(p.archived),
       p.color,
       p.estimateSec === null ? '' : String(p.estimateSec),
-      money(p.budgetAmount),
+      money ? decimalOrEmpty(p.budgetAmount) : '',
       '',
       '',
     ]);
@@ -228,7 +263,7 @@ export async function* exportChunks(
       t.name,
       '',
       '',
-      money(t.hourlyRate),
+      money ? decimalOrEmpty(t.hourlyRate) : '',
       flag(t.archived),
       '',
       t.estimateSec === null ? '' : String(t.estimateSec),
@@ -240,7 +275,7 @@ export async function* exportChunks(
   for (const t of catalog.tags) text += line([...lead('tag'), '', '', '', tagsCell([t.name]), '', '', '', '', '', '', '', '']);
   // Invoices and credit notes, oldest first, after the catalog (an import finds their client and
   // projects by name) and before the entries (which name the invoice that holds them).
-  const invoices = invoiceRecords(deps, q.workspaceId, { clientName, projects, emails });
+  const invoices = money ? invoiceRecords(deps, q.workspaceId, { clientName, projects, emails }) : { text: '', count: 0 };
   text += invoices.text;
   Object.assign(counts, {
     clients: catalog.clients.length,
@@ -253,6 +288,9 @@ export async function* exportChunks(
   yield emit(text);
 
   const authors = new Map<string, { email: string; name: string }>();
+  /** An entry's rate: exactly, `none` when it has none; empty when it is a colleague's money the exporter may not read. */
+  const rateCell = (e: { authorId: string; hourlyRate: number | null }): string =>
+    !money && e.authorId !== reader ? '' : e.hourlyRate === null ? 'none' : decimalText(e.hourlyRate);
   let after = 0;
   for (;;) {
     const page = deps.entries.exportPage({
@@ -276,7 +314,7 @@ export async function* exportChunks(
         `entry,${e.id},${csvCell(author.email)},${csvCell(author.name)},${isoOf(e.start)},${isoOf(e.end)},${e.timeZone ?? ''},` +
         `${csvCell(e.description)},${csvCell(project?.client ?? '')},${csvCell(project?.name ?? '')},` +
         `${e.taskId === null ? '' : csvCell(taskName.get(e.taskId) ?? '')},${e.tagIds.length === 0 ? '' : csvCell(tagsCell(e.tagIds.map((id) => tagName.get(id) ?? '').filter((name) => name !== '')))},` +
-        `${e.billable ? 'true' : 'false'},${e.hourlyRate === null ? 'none' : decimalText(e.hourlyRate)},,,,,,${e.invoiceId ?? ''}\r\n`;
+        `${e.billable ? 'true' : 'false'},${rateCell(e)},,,,,,${money ? (e.invoiceId ?? '') : ''}\r\n`;
     }
     counts.entries += page.length;
     after = (page[page.length - 1] as (typeof page)[number]).position;

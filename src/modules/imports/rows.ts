@@ -52,13 +52,16 @@ export interface CheckedRow {
 }
 
 /** The workspace records of the timetrack format (decisions 11a): what a workspace owns beyond its catalog and entries. */
-export const RESTORE_KINDS = ['profile', 'invoicing', 'workspace', 'member', 'invoice'] as const;
+export const RESTORE_KINDS = ['profile', 'invoicing', 'workspace', 'member', 'invoice', 'withheld'] as const;
 export type RestoreKind = (typeof RESTORE_KINDS)[number];
 
 /** A workspace record as read and checked: its kind, its data, the names of fields this version does not know. */
 export interface RestoreRecord {
   kind: RestoreKind;
-  /** profile: the issuer profile; invoicing: the settings; workspace and member: `{ hourlyRate }`; invoice: its record. */
+  /**
+   * profile: the issuer profile; invoicing: the settings; workspace and member: `{ hourlyRate }`;
+   * invoice: its record; withheld: `{ withheld: [...] }`, what an export left out for its exporter (issue 54 N7).
+   */
   data: Record<string, unknown>;
   /** Fields of a newer version this one does not know (left out; the result says so). */
   unknown: string[];
@@ -247,6 +250,15 @@ function rateRecord(refuse: Refuse, data: Record<string, unknown>): Record<strin
   return { hourlyRate: rate };
 }
 
+/** The head of an export that left out what its exporter may not read: version 1 and the names of what it left out. */
+function withheldRecord(refuse: Refuse, data: Record<string, unknown>): Record<string, unknown> {
+  if (data.v !== 1) refuse('data', `a withheld record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  const parts = data.withheld;
+  if (!Array.isArray(parts) || !parts.every((part) => typeof part === 'string' && /^[A-Za-z]{1,40}$/.test(part)))
+    refuse('data', 'withheld must be a list of the names of what the export left out');
+  return { withheld: parts };
+}
+
 /**
  * A workspace record of the timetrack format (its export writes them before the catalog): the
  * issuer profile, the invoicing settings, the workspace's and each member's rate, each invoice
@@ -261,6 +273,7 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
     if (kind === 'profile') checked = checkProfileRecord(data);
     else if (kind === 'invoicing') checked = checkSettingsRecord(data);
     else if (kind === 'workspace' || kind === 'member') checked = rateRecord(refuse, data);
+    else if (kind === 'withheld') checked = withheldRecord(refuse, data);
     else unknown = checkInvoiceRecord(data).map((key) => `invoices.${key}`);
   } catch (error) {
     if (error instanceof RowRefusal) throw error;

@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { ImportContext } from '../entries/service.js';
+import { readsInvoices } from '../invoices/service.js';
 import type { EventActor } from '../events/service.js';
 import { createImportEngine, type EngineDeps, type ImportOutcome, type ImportRequest } from './engine.js';
 import { importErrors } from './errors.js';
@@ -8,7 +9,7 @@ import type { ImportRow } from './repository.js';
 import { type ImportView, importView } from './views.js';
 import { processAlive } from '../../processes.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT, parseRangeBound } from '../../kernel/time.js';
-import { type ExportCounts, exportChunks } from './export.js';
+import { type ExportCounts, exportChunks, type ExportView } from './export.js';
 
 export type { ImportOutcome, ImportProgress, ImportReport, ImportRequest, PreviewRow } from './engine.js';
 export { FORMATS, type Format } from './formats.js';
@@ -124,7 +125,8 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
      * completed entries starting in [from, to): calendar days are UTC days), streamed: an import
      * of it with --create-members into an empty workspace gives back the same entries, catalog
      * and rates. The operator exports any workspace, an owner their own; a member no workspace.
-     * Refusals (who, a bad range) are thrown here, before the first chunk.
+     * An owner who may not read colleagues' money gets the file without it, said in its head
+     * (`exportView`, export.ts WITHHELD_PARTS). Refusals (who, a bad range) are thrown here, before the first chunk.
      */
     exportWorkspace(principal: Principal, q: { workspaceId: string; from?: string; to?: string }): WorkspaceExport {
       if (!isOperator(principal)) {
@@ -137,15 +139,10 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
       const to = q.to ? parseRangeBound(q.to, 'to', true) : LATEST_INSTANT;
       if (from >= to) throw importErrors.range();
       const counts: ExportCounts = { entries: 0, clients: 0, projects: 0, tasks: 0, tags: 0, members: 0, invoices: 0, bytes: 0 };
+      const currency = deps.accounts.currency(q.workspaceId);
       const chunks = exportChunks(
-        {
-          entries: deps.entries,
-          catalog: deps.catalog,
-          contacts: deps.accounts.userContacts,
-          invoices: deps.invoices,
-          rates: deps.accounts.exportRates,
-        },
-        { workspaceId: q.workspaceId, from, to, currency: deps.accounts.currency(q.workspaceId) },
+        exportDeps(deps),
+        { workspaceId: q.workspaceId, from, to, currency, view: exportView(principal) },
         counts,
       );
       const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -186,6 +183,23 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
 }
 
 export type ImportsService = ReturnType<typeof createImportsService>;
+
+/** What a workspace's export reads, of the other modules. */
+const exportDeps = (deps: EngineDeps) => ({
+  entries: deps.entries,
+  catalog: deps.catalog,
+  contacts: deps.accounts.userContacts,
+  invoices: deps.invoices,
+  rates: deps.accounts.exportRates,
+});
+
+/**
+ * Whose money an export holds (issue 54 N7): the invoices module's one rule of who reads invoices
+ * and money (`readsInvoices`): an owner without money visibility gets no invoices and no
+ * colleagues' rates; the operator everything.
+ */
+const exportView = (principal: Principal): ExportView =>
+  isOperator(principal) ? { money: true, reader: null } : { money: readsInvoices(principal), reader: principal.userId };
 
 /** An import's longest write with and without a server on the database (the command line chooses). */
 export { IMPORT_ALONE_WRITE_MS, IMPORT_SHARED_WRITE_MS } from './engine.js';

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError, invalidAt } from '../../errors.js';
+import { requireSafeText } from '../../kernel/input.js';
 import { fromCents, toCents } from '../../kernel/money.js';
 import { dayEnd, dayStart } from '../../kernel/time.js';
 import type { Invoiceable } from '../entries/service.js';
@@ -65,6 +66,8 @@ export function checkDraftInput(
     throw errors.invalid(`groupBy must be one of ${LINE_GROUPINGS.join(', ')} (got ${JSON.stringify(groupBy)}).`);
   const note = input.note?.trim() ? input.note.trim() : null;
   if (note !== null && note.length > 1000) throw errors.invalid('note must be at most 1000 characters.');
+  // The one rule of an invoice's text (issue 54 N4), its lines kept: a note is a few lines.
+  if (note !== null) requireSafeText(note, 'note', 'note', { lineBreaks: true });
   return { fromMs, toMs, groupBy, note };
 }
 

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
 import { checkBic, checkIban, checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
+import { requireSafeValue } from '../../kernel/input.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import type { InvoiceDocumentLine } from './document.js';
 import { breakdown } from './tax.js';
@@ -92,10 +93,15 @@ export function isIcdCode(code: string): boolean {
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 /** An ISO 4217 code the runtime knows (EUR, CHF, USD …). */
 export const isCurrencyCode = (code: string): boolean => /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
-/** Reads a field's text value by its kind; blank is null. */
+/**
+ * Reads a field's text value by its kind; blank is null. Every value first follows the one rule of
+ * an invoice's text (src/kernel/input.ts `requireSafeValue`: no control or bidirectional character),
+ * whoever gives it: the Workspace page, the command line, an e-invoice fill, an import's restore.
+ */
 export function parseValue(kind: Kind, raw: string, what: string): unknown {
   const text = raw.trim();
   if (text === '') return null;
+  requireSafeValue(text, what, what);
   const bad = (expected: string) =>
     new DomainError('invalid', `${what} must be ${expected} (got ${JSON.stringify(raw)}).`, { field: what });
   switch (kind) {

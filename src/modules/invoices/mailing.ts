@@ -12,6 +12,7 @@ import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
 import { view } from './views.js';
 import { escapeHtml } from '../../kernel/escape.js';
+import { headerLine } from '../../kernel/input.js';
 
 /** The most a personal message beside the invoice may hold. */
 export const MAX_SEND_MESSAGE = 2000;
@@ -314,23 +315,20 @@ export function createSending({
   };
 }
 
+/** The From display name: the issuer's legal name as one header line (a value stored before issue 54 may hold a bidirectional control). */
 const issuerNameOf = (invoice: InvoiceDocument, workspaceName: string | null): string =>
-  (invoice.issuer?.legalName ?? '').trim() || workspaceName || 'timetrack';
+  oneLine(invoice.issuer?.legalName ?? '') || workspaceName || 'timetrack';
 
 /** Reply-To: the issuer's email as the invoice stores it, when mail can be addressed to it. */
 const replyToOf = (invoice: InvoiceDocument, ports: InvoicePorts): { address: string; name: string | null } | null => {
   const address = (invoice.issuer?.email ?? '').trim();
-  return address !== '' && ports.mail.deliverable(address) ? { address, name: (invoice.issuer?.legalName ?? '').trim() || null } : null;
+  return address !== '' && ports.mail.deliverable(address) ? { address, name: oneLine(invoice.issuer?.legalName ?? '') || null } : null;
 };
 
 const defaultGreeting = (invoice: InvoiceDocument): string => (invoice.language === 'de' ? 'Guten Tag,' : 'Hello,');
 
-/** Header text: no control character may end the subject's header. */
-const oneLine = (text: string): string =>
-  text
-    .replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+/** Header text (the Subject, the From name): no control character may end its header, no bidirectional control turn it around (issue 54 N4). */
+const oneLine = headerLine;
 
 const capitalised = (text: string): string => text.charAt(0).toLocaleUpperCase() + text.slice(1);
 

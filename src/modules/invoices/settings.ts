@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import { requireSafeValue } from '../../kernel/input.js';
 import { requireTaxCategory, requireVatexCode, type TaxCategoryCode } from '../../kernel/tax.js';
 import type { DocumentLanguage } from './document.js';
 
@@ -115,6 +116,8 @@ export function checkSetting(key: string, value: unknown): unknown {
     case 'exemptionReason': {
       const text = value.trim();
       if (text.length > 200) throw invalid('exemptionReason must be at most 200 characters.', 'exemptionReason');
+      // Printed on the invoices, as a client's reason is: the one rule of an invoice's text (issue 54 N4).
+      requireSafeValue(text, 'exemptionReason', 'exemptionReason');
       return text;
     }
     case 'language': {

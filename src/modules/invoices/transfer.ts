@@ -6,7 +6,10 @@ import type { DomainEvent, EventActor } from '../events/service.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
 import { invoiceSends, invoices, invoiceSettings } from './schema.js';
-import { ISSUER_FIELDS } from './fields.js';
+import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField } from './fields.js';
+import { checkRestorable, createSeriesCheck, latestDayAt, type NumberRecord } from './restore.js';
+import { requireSafeValue } from '../../kernel/input.js';
+import { DEFAULT_SETTINGS } from './settings.js';
 import { checkSetting, SETTINGS_KEYS } from './settings.js';
 import { view } from './views.js';
 
@@ -18,7 +21,9 @@ import { view } from './views.js';
  * and restored without a change here (src/db/records.ts). An import restores them inside its
  * write: the profile and the settings where the workspace has none of its own, each invoice with
  * its numbers (the series continues after them), its client, author, projects and the members of
- * its fills mapped to the workspace's.
+ * its fills mapped to the workspace's. Only what this module would have written itself comes
+ * back (issue 54 N3): the profile by the checks of its fields, each invoice by the rules of an
+ * issued one and the file's series whole and without a gap (restore.ts).
  */
 
 /** The version of the records written here; an import refuses a record of a version it does not know. */
@@ -30,13 +35,7 @@ const INVOICE_IDS = ['id', 'workspaceId', 'clientId', 'createdBy'] as const;
 /** The columns a send's record leaves out: the import gives them (its id, workspace, invoice). */
 const SEND_IDS = ['id', 'workspaceId', 'invoiceId'] as const;
 
-/** A document number as a record carries it. */
-export interface NumberRecord {
-  number: string;
-  kind: 'invoice' | 'credit_note';
-  issueDate: string;
-  createdAt: number;
-}
+export type { NumberRecord } from './restore.js';
 
 /** An invoice as a workspace's export writes it: the record, and the ids it refers to (the export names them). */
 export interface ExportedInvoice {
@@ -61,6 +60,14 @@ export interface InvoiceReferences {
 }
 
 type RecordEvent = (event: DomainEvent) => number;
+
+/**
+ * The mail id a restored send keeps (issue 54 N3): its message is in the mail log of the server
+ * that sent it, not this one's, so the id is marked and can never name (and show the delivery of)
+ * a message this server sent.
+ */
+export const RESTORED_MAIL = 'restored:';
+const restoredMailId = (id: string): string => (id.startsWith(RESTORED_MAIL) ? id : `${RESTORED_MAIL}${id}`);
 const refuse = (message: string) => new DomainError('invalid', message);
 const jsonOf = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ? (JSON.parse(text) as T) : fallback);
 
@@ -114,10 +121,11 @@ export function checkInvoiceRecord(data: unknown): string[] {
 }
 
 /**
- * Checks the issuer profile of a file (its record's version and the type of each field: the
- * profile's kinds, fields of a newer version as plain values), before anything is written. The
- * values themselves are restored as they were stored (a value saved before a check existed comes
- * back as it was, as it reads and invoices here).
+ * Checks the issuer profile of a file (its record's version, and each field as the Workspace page,
+ * the command line and the API check it: its kind, IBAN, BIC, VAT id, ICD code, currency, the
+ * electronic address by its scheme, the one text rule: issue 54 N3), before anything is written.
+ * Fields of a newer version are kept as plain values that follow the text rule. Returns the
+ * profile as it will be stored (each value as the checks give it back; null ones left out).
  */
 export function checkProfileRecord(data: unknown): Record<string, unknown> {
   const record = data as { v?: unknown; profile?: unknown };
@@ -127,21 +135,31 @@ export function checkProfileRecord(data: unknown): Record<string, unknown> {
     );
   if (typeof record.profile !== 'object' || record.profile === null || Array.isArray(record.profile))
     throw refuse('the profile record has no profile object');
-  for (const [field, value] of Object.entries(record.profile)) {
-    const kind = (ISSUER_FIELDS as Record<string, string>)[field];
-    const ok =
-      kind === 'lines'
-        ? Array.isArray(value) && value.every((line) => typeof line === 'string')
-        : kind === 'days'
-          ? Number.isInteger(value)
-          : kind === 'boolean'
-            ? typeof value === 'boolean'
-            : kind !== undefined
-              ? typeof value === 'string'
-              : value === null || ['string', 'number', 'boolean'].includes(typeof value);
-    if (!ok) throw refuse(`the profile's ${field} is ${JSON.stringify(value)}, not a value of its kind`);
+  try {
+    return profileOf(record.profile as Record<string, unknown>);
+  } catch (error) {
+    if (error instanceof DomainError) throw refuse(`the issuer profile: ${error.message}`);
+    throw error;
   }
-  return record.profile as Record<string, unknown>;
+}
+
+function profileOf(given: Record<string, unknown>): Record<string, unknown> {
+  const profile: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(given)) {
+    if (value === null) continue;
+    const kind = (ISSUER_FIELDS as Record<string, string>)[field];
+    if (kind === undefined) {
+      if (!['string', 'number', 'boolean'].includes(typeof value))
+        throw refuse(`${field} is ${JSON.stringify(value)}, not a value of its kind`);
+      requireSafeValue(value, field, field);
+      profile[field] = value;
+      continue;
+    }
+    const checked = checkValue(ISSUER_FIELDS[field as IssuerField], value, field);
+    if (checked !== null) profile[field] = checked;
+  }
+  checkElectronicAddress(profile, ['electronicAddress']);
+  return profile;
 }
 
 /** Checks the invoicing settings of a file before anything is written: its version and each setting as `--set` checks it. */
@@ -160,6 +178,55 @@ export function checkSettingsRecord(data: unknown): Record<string, unknown> {
   }
   for (const key of SETTINGS_KEYS) if (Object.hasOwn(settings, key)) checkSetting(key, settings[key]);
   return settings;
+}
+
+/** What the rules of a restored invoice read: the latest day anywhere, the clock, the mail module's address check. */
+const restoreContext = (ports: InvoicePorts, clock: Clock) => ({
+  today: latestDayAt(clock.now()),
+  now: clock.now(),
+  deliverable: (address: string) => ports.mail.deliverable(address),
+});
+
+/**
+ * The check of a file's invoices before anything is written (issue 54 N3: a restored invoice
+ * follows the rules of an issued one; restore.ts): `invoice` checks one record by the rules of
+ * an issued invoice and its numbers against the workspace and the file so far, throwing a
+ * refusal that names the invoice and the rule; `refused` counts one its caller refused for
+ * its own reason; `finish`, once every record is read, gives the refusals of the file's series
+ * (a gap under the file's number pattern, or a numbered invoice refused: they are restored
+ * together), by the caller's key.
+ */
+export function restoreCheckOf(
+  { repo, ports, clock }: { repo: InvoicesRepository; ports: InvoicePorts; clock: Clock },
+  workspaceId: string,
+) {
+  const register = repo.numbersOf(workspaceId).map((n) => n.number);
+  const invoicesHere = new Map<string, string>();
+  for (const row of repo.list(workspaceId, {})) {
+    if (row.number !== null) invoicesHere.set(row.number, `invoice ${row.id}`);
+    if (row.creditNoteNumber !== null) invoicesHere.set(row.creditNoteNumber, `the credit note of invoice ${row.id}`);
+  }
+  const series = createSeriesCheck({ register, invoices: invoicesHere });
+  const context = () => restoreContext(ports, clock);
+  const partsOf = (data: ExportedInvoice['record']) => ({
+    values: rowOfRecord(invoices, data.row, INVOICE_IDS).values,
+    sends: (data.sends ?? []).map((send) => rowOfRecord(invoiceSends, send, SEND_IDS).values),
+  });
+  return {
+    invoice(key: number, data: ExportedInvoice['record']): void {
+      const { values, sends } = partsOf(data);
+      try {
+        checkRestorable(values, data.numbers, sends, context());
+      } catch (error) {
+        series.refused(values, data.numbers);
+        throw error;
+      }
+      series.add(key, values, data.numbers);
+    },
+    refused: (data: ExportedInvoice['record']): void => series.refused(partsOf(data).values, data.numbers),
+    /** `pattern`: the number pattern of the file's invoicing settings (null: the file has none, so the default's). */
+    finish: (pattern: string | null) => series.finish(pattern ?? DEFAULT_SETTINGS.numberPattern),
+  };
 }
 
 /** The invoicing records of a workspace, for its export, and their restore, for an import. */
@@ -208,6 +275,9 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
     /** Whether a number is taken in the workspace (an import's check pass refuses such a record). */
     numberTaken: (workspaceId: string, number: string): boolean => repo.numberTaken(workspaceId, number),
 
+    /** The check of a file's invoices before anything is written (issue 54 N3): `restoreCheckOf`. */
+    restoreCheck: (workspaceId: string) => restoreCheckOf({ repo, ports, clock }, workspaceId),
+
     /**
      * The numbers of the workspace's register, oldest first, each with its invoice. An import
      * restores numbered invoices only into a workspace whose register is empty (its series then
@@ -244,10 +314,11 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
     },
 
     /**
-     * Restores an invoice of a file inside the caller's write (checked by checkInvoiceRecord): a
-     * new id, the workspace's client, author, projects and members in place of the file's, its
-     * numbers recorded in the workspace's register (refused when one is taken there), and its
-     * sync event (webhooks only when the import sends them). Its new id.
+     * Restores an invoice of a file inside the caller's write (checked by checkInvoiceRecord and
+     * restoreCheck): the rules of an issued invoice once more (refused when one breaks), a new id,
+     * the workspace's client, author, projects and members in place of the file's, its numbers
+     * recorded in the workspace's register (refused when one is taken there), its sends with their
+     * mail marked restored, and its sync event (webhooks only when the import sends them). Its new id.
      */
     restoreInvoice(
       record: RecordEvent,
@@ -257,6 +328,9 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
     ): string {
       const { workspaceId } = context;
       const { values } = rowOfRecord(invoices, data.row, INVOICE_IDS);
+      const sent = (data.sends ?? []).map((send) => rowOfRecord(invoiceSends, send, SEND_IDS).values);
+      // The rules of an issued invoice once more, inside the write (the check pass ran them, and its series too).
+      checkRestorable(values, data.numbers, sent, restoreContext(ports, clock));
       for (const n of data.numbers)
         if (repo.numberTaken(workspaceId, n.number))
           throw refuse(`the number ${n.number} is taken in this workspace: restore invoices into a workspace that has issued none`);
@@ -277,15 +351,16 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
         ...(values.einvoiceFills === undefined ? {} : { einvoiceFills: JSON.stringify(fills) }),
       });
       for (const n of data.numbers) repo.insertNumber({ workspaceId, invoiceId: id, ...n });
-      for (const send of data.sends ?? []) {
-        const { values: sent } = rowOfRecord(invoiceSends, send, SEND_IDS);
-        const by = refs.user(sent.sentBy as string) ?? refs.createdBy;
+      for (const send of sent) {
+        const by = refs.user(send.sentBy as string) ?? refs.createdBy;
         repo.insertSend({
-          ...(sent as Omit<typeof invoiceSends.$inferInsert, (typeof SEND_IDS)[number]>),
+          ...(send as Omit<typeof invoiceSends.$inferInsert, (typeof SEND_IDS)[number]>),
           id: newId('isnd'),
           workspaceId,
           invoiceId: id,
           sentBy: by,
+          // The mail itself stays with the server that sent it: a restored send never names a message of this one.
+          mailId: restoredMailId(send.mailId as string),
         });
       }
       record({

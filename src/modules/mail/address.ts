@@ -1,4 +1,5 @@
 import addressparser from 'nodemailer/lib/addressparser';
+import { headerLine } from '../../kernel/input.js';
 
 /**
  * A mailbox the relay is given as one recipient: a dot-atom local part (RFC 5322's atext, no
@@ -26,16 +27,12 @@ export function addressProblem(address: string): string | null {
 }
 
 /**
- * Text for a header (a subject, a display name): control characters (CR, LF, tab, NUL …) become
- * spaces and runs of spaces one, so no value can end its header and start another; nodemailer
- * then encodes anything beyond ASCII (RFC 2047).
+ * Text for a header (a subject, a display name): one line (src/kernel/input.ts `headerLine`:
+ * control characters become spaces, so no value can end its header and start another, and
+ * bidirectional controls go, so U+202E cannot turn a From name or a Subject around: issue 54
+ * N4); nodemailer then encodes anything beyond ASCII (RFC 2047).
  */
-export const headerText = (text: string, max = 200): string =>
-  text
-    .replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, max);
+export const headerText = (text: string, max = 200): string => headerLine(text).slice(0, max);
 
 /** A sender or recipient: an address and an optional display name. */
 export interface Mailbox {

@@ -256,6 +256,13 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
   </dl>`;
 }
 
+/** What an import wrote, in words: its entries and what it restored (a file of a workspace's records only has no entry). */
+function importedInWords(outcome: ImportOutcome): string {
+  const restored = restoredInWords(outcome.report.restored);
+  const entries = outcome.report.imported > 0 || restored === '' ? count(outcome.report.imported, 'entry', 'entries') : '';
+  return [entries, restored].filter(Boolean).join(' and ');
+}
+
 /** The page of one run: its progress, the preview with Import, or the result with Undo. */
 function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: Html; notice: Notice | null; status: number } {
   const again = html`<p><a href="${deps.paths.settings}/import">Import another file</a></p>`;
@@ -276,18 +283,32 @@ function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: H
   if (job.kind === 'import') {
     const id = outcome.report.importId as string;
     return {
-      notice: { kind: 'ok', body: `Imported ${count(outcome.report.imported, 'entry', 'entries')} from ${job.fileName}.` },
+      notice: {
+        kind: 'ok',
+        body: `Imported ${importedInWords(outcome)} from ${job.fileName}.`,
+      },
       status: 200,
       body: html`${summary(outcome, false)} ${refusedList(outcome)} ${undoForm(deps, session, id, job.fileName, outcome.report.imported)}
       ${again}`,
     };
   }
   const refused = outcome.report.refused.filter((r) => r.line > 0).length;
+  // What Import writes, in words: the entries, else (a file of a workspace's records only, issue 54 I3) what it restores and creates.
+  const what =
+    outcome.importable > 0
+      ? count(outcome.importable, 'entry', 'entries')
+      : [restoredInWords(outcome.report.restored), createdInWords(outcome.report.created)].filter(Boolean).join(', ');
   const importForm = html`<form class="stack after" method="post" action="${deps.paths.settings}/import/runs/${job.id}/import">
     ${csrfField(session.csrfToken)} ${refused ? html`<input type="hidden" name="skipInvalid" value="yes" />` : ''}
     <div>
       <button type="submit">
-        ${refused ? `Import the other ${count(outcome.importable, 'row')}, skip the refused` : `Import ${count(outcome.importable, 'entry', 'entries')}`}
+        ${
+          refused
+            ? outcome.importable > 0
+              ? `Import the other ${count(outcome.importable, 'row')}, skip the refused`
+              : `Import the rest (${what}), skip the refused`
+            : `Import ${what}`
+        }
       </button>
     </div>
   </form>`;
@@ -295,12 +316,12 @@ function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: H
     notice: refused
       ? {
           kind: 'error',
-          body: `${count(refused, 'row')} of ${job.fileName} cannot be imported as ${refused === 1 ? 'it is: fix it' : 'they are: fix them'} in the file and check it again${outcome.importable > 0 ? ', or import the others' : ''}.`,
+          body: `${count(refused, 'row')} of ${job.fileName} cannot be imported as ${refused === 1 ? 'it is: fix it' : 'they are: fix them'} in the file and check it again${outcome.writes ? ', or import the others' : ''}.`,
         }
       : { kind: 'ok', body: `${job.fileName} is ready to import: nothing has been written yet.` },
     status: 200,
     body: html`${summary(outcome, true)} ${refusedList(outcome)} ${previewTable(outcome, job.request.timeZone)}
-      ${outcome.importable > 0 ? importForm : ''}
+      ${outcome.writes ? importForm : ''}
       <h2>Check another file</h2>
       ${uploadForm(deps, session, { ...BLANK, timeZone: job.request.timeZone ?? '' })}`,
   };

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
+import { csvCell } from '../../../src/modules/imports/export.js';
 import type { ImportRequest } from '../../../src/modules/imports/service.js';
 import { type Actor, OPERATOR, type Principal } from '../../../src/principal.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
@@ -592,5 +594,363 @@ describe('imports service', () => {
         [ada.userId, null, null],
       ]);
     });
+  });
+});
+
+/**
+ * Issue 54 N3: a workspace's export restores invoices only as this server would have issued them.
+ * The file is a real export (`exportWorkspace`) of a workspace with a paid invoice, a voided one
+ * with its credit note and a draft, changed the way a forged file would be; each change is
+ * refused, naming the invoice and the rule, and nothing of the file is written.
+ */
+describe('imports service: restored invoices follow the rules of issued ones (issue 54 N3)', () => {
+  let world: ServiceWorld;
+  let dir: string;
+  let file: string[][];
+  const legitSend = {
+    document: 'invoice',
+    recipient: 'ap@acme.example',
+    files: '["2026-0001.pdf"]',
+    mailId: 'msg_from_the_other_server',
+    createdAt: Date.UTC(2026, 8, 2, 9),
+  };
+  before(async () => {
+    world = memoryServices();
+    dir = mkdtempSync(join(tmpdir(), 'timetrack-restore-'));
+    const { services, workspaceId, owner, ownerId } = world;
+    services.invoices.setBusinessProfile(OPERATOR, workspaceId, {
+      legalName: 'Studio Owner',
+      addressLines: ['Hauptstr. 1'],
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      email: 'owner@studio.example',
+      vatId: 'DE123456789',
+      iban: 'DE02120300000000202051',
+      bic: 'BYLADEM1001',
+    });
+    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+    const acme = services.catalog.clients.create(owner, {
+      name: 'Acme',
+      legalName: 'Acme GmbH',
+      addressLines: ['Ring 2'],
+      postalCode: '20095',
+      city: 'Hamburg',
+      country: 'DE',
+      email: 'ap@acme.example',
+      vatId: 'DE811569869',
+    }).id;
+    const site = services.catalog.projects.create(owner, { name: 'Site', clientId: acme, billable: true, hourlyRate: 90 }).id;
+    for (const day of ['08-03', '09-03', '10-05'])
+      services.entries.create(owner, { start: `2026-${day}T09:00:00Z`, end: `2026-${day}T10:30:00Z`, projectId: site });
+    // A second apart: the export writes them in the order they were made (the refusals below come in that order).
+    const invoice = (from: string, to: string) => {
+      world.clock.advance(1000);
+      return services.invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId: acme, from, to }).id;
+    };
+    const paid = invoice('2026-08-01', '2026-08-31');
+    services.invoices.issue(OPERATOR, paid, { userId: ownerId, date: '2026-09-01' });
+    services.invoices.markPaid(OPERATOR, paid, { userId: ownerId, date: '2026-09-20' });
+    const voided = invoice('2026-09-01', '2026-09-30');
+    services.invoices.issue(OPERATOR, voided, { userId: ownerId, date: '2026-10-01' });
+    services.invoices.void(OPERATOR, voided, { userId: ownerId, date: '2026-10-02' });
+    invoice('2026-10-01', '2026-10-31');
+    let text = '';
+    for await (const chunk of services.imports.exportWorkspace(OPERATOR, { workspaceId }).chunks) text += chunk;
+    file = parse(text.replace(/^\uFEFF/, '')) as string[][];
+  });
+  after(() => {
+    world.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const DATA = 18;
+  /** The file with each row of `record` changed by `change` (its data's JSON), written as the export writes it. */
+  let n = 0;
+  function forged(record: string, change: (data: any, row: string[]) => void): string {
+    const rows = file.map((row) => {
+      if (row[0] !== record) return row;
+      const copy = [...row];
+      const data = JSON.parse(row[DATA] as string);
+      change(data, copy);
+      copy[DATA] = JSON.stringify(data);
+      return copy;
+    });
+    const path = join(dir, `forged-${++n}.csv`);
+    writeFileSync(path, `\uFEFF${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`);
+    return path;
+  }
+  /** An invoice row's record by its number (a draft: null). */
+  const of = (number: string | null, change: (data: any) => void) => (data: any) => {
+    if (data.row.number === number) change(data);
+  };
+  /** A workspace to restore into, empty, and the import of the file there by the operator (the accounts of the file joined). */
+  async function restore(path: string, more: Partial<ImportRequest> = {}) {
+    const { id } = world.services.accounts.createWorkspace(OPERATOR, { name: `Restored ${n}`, currency: 'EUR' });
+    const outcome = await world.services.imports.run(OPERATOR, { workspaceId: id, path, createMembers: true, ...more });
+    return { id, outcome };
+  }
+  /** Nothing of the file in the workspace: no invoice, entry, client, profile or import. */
+  async function nothingWritten(id: string) {
+    expect(world.services.invoices.list(OPERATOR, id)).to.deep.equal([]);
+    expect(world.services.accounts.businessProfile(id)).to.equal(null);
+    expect(await world.services.imports.list(OPERATOR, id)).to.deep.equal([]);
+    expect(world.database.sqlite.prepare('select count(*) as n from entries where workspace_id = ?').get(id)).to.deep.equal({ n: 0 });
+    expect(world.database.sqlite.prepare('select count(*) as n from clients where workspace_id = ?').get(id)).to.deep.equal({ n: 0 });
+  }
+  /** The refusals of a file that breaks one rule: stopped, each refusal's message, nothing written. */
+  async function refusedWith(path: string): Promise<string[]> {
+    const { id, outcome } = await restore(path);
+    expect(outcome.stopped, JSON.stringify(outcome.report.refused)).to.equal(true);
+    await nothingWritten(id);
+    return outcome.report.refused.map((r) => r.message);
+  }
+  const AFTER =
+    'A restored invoice follows the rules of an issued one: import the file as its workspace exported it, or leave its invoices out (--skip-invalid; the Import page: import the other rows).';
+
+  it('restores the export as it was, with a send by mail that fits its invoice; the send names no message of this server', async () => {
+    const path = forged(
+      'invoice',
+      of('2026-0001', (data) => (data.sends = [{ ...legitSend, sentBy: 'usr_unknown' }])),
+    );
+    const { id, outcome } = await restore(path);
+    expect(outcome.report).to.deep.include({ refused: [], imported: 3 });
+    expect(outcome.report.restored).to.deep.equal({ profile: 1, invoicing: 1, rates: 0, invoices: 3 });
+    const restored = world.services.invoices
+      .list(OPERATOR, id)
+      .map((i) => [i.status, i.number, i.creditNote?.number ?? null, i.grossTotal]);
+    expect(restored.sort()).to.deep.equal([
+      ['draft', null, null, 160.65],
+      ['paid', '2026-0001', null, 160.65],
+      ['void', '2026-0002', '2026-0003', 160.65],
+    ]);
+    const paid = world.services.invoices.list(OPERATOR, id, { status: 'paid' })[0]!;
+    const [send] = world.services.invoices.sends(OPERATOR, paid.id);
+    expect(send).to.deep.include({
+      to: 'ap@acme.example',
+      files: ['2026-0001.pdf'],
+      mailId: 'restored:msg_from_the_other_server',
+      delivery: null,
+    });
+  });
+
+  it('refuses numbers that disagree with their register records and a number given twice in the file', async () => {
+    // The finding: a draft that says it is 2026-0001, beside the register's 2026-0001.
+    const beside = await refusedWith(
+      forged(
+        'invoice',
+        of(null, (data) =>
+          Object.assign(data.row, { status: 'sent', number: '2026-0001', issueDate: '2026-10-05', dueDate: '2026-10-19' }),
+        ),
+      ),
+    );
+    expect(beside).to.deep.equal([
+      `invoice 2026-0001: its number 2026-0001 of 2026-10-05 is not what its register records say (none): every number an invoice carries is one the workspace's register gave it. ${AFTER}`,
+    ]);
+    // The same with its register record: a number given twice in the file.
+    const twice = await refusedWith(
+      forged(
+        'invoice',
+        of(null, (data) => {
+          Object.assign(data.row, { status: 'sent', number: '2026-0001', issueDate: '2026-10-05', dueDate: '2026-10-19' });
+          data.numbers = [{ number: '2026-0001', kind: 'invoice', issueDate: '2026-10-05', createdAt: Date.UTC(2026, 9, 5) }];
+        }),
+      ),
+    );
+    // (Refusals come in the order of their lines: the paid 2026-0001 first, refused with its series.)
+    expect(twice).to.deep.equal([
+      `invoice 2026-0001: the file's numbered invoices are restored together or not at all, so that their series has no gap, and invoice 2026-0001 is refused. ${AFTER}`,
+      `invoice 2026-0002: the file's numbered invoices are restored together or not at all, so that their series has no gap, and invoice 2026-0001 is refused. ${AFTER}`,
+      `invoice 2026-0001: the number 2026-0001 is given twice in the file (also invoice 2026-0001), and a number is given once. ${AFTER}`,
+    ]);
+    // A voided invoice without its credit note's record; a draft carrying a paid date.
+    expect(
+      await refusedWith(
+        forged(
+          'invoice',
+          of('2026-0002', (data) => (data.numbers = data.numbers.slice(0, 1))),
+        ),
+      ),
+    ).to.include(
+      `invoice 2026-0002: its credit note 2026-0003 of 2026-10-02 is not what its register records say (none): every number is one the workspace's register gave it. ${AFTER}`,
+    );
+    expect(
+      await refusedWith(
+        forged(
+          'invoice',
+          of(null, (data) => (data.row.paidDate = '2026-10-31')),
+        ),
+      ),
+    ).to.deep.equal([`invoice (draft of 2026-10-01 to 2026-10-31): a draft has no number, and this one carries a paid date. ${AFTER}`]);
+  });
+
+  it('restores an invoice issued before numbers existed (no number, no register record) as it was', async () => {
+    const path = forged(
+      'invoice',
+      of(null, (data) => Object.assign(data.row, { status: 'sent', issueDate: '2026-10-31', dueDate: '2026-11-14' })),
+    );
+    const { id, outcome } = await restore(path);
+    expect(outcome.report).to.deep.include({ refused: [] });
+    expect(world.services.invoices.list(OPERATOR, id, { status: 'sent' }).map((i) => [i.number, i.issueDate])).to.deep.equal([
+      [null, '2026-10-31'],
+    ]);
+    // Its documents take no number: the series goes on after the file's three numbers.
+    expect(world.services.invoices.upcomingNumber(OPERATOR, id, world.ownerId).number).to.equal('2026-0004');
+  });
+
+  it('refuses a series with a gap, and an issue date after today that would block every later issue', async () => {
+    const gap = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0002', (data) => {
+          data.row.number = '2026-0005';
+          data.numbers[0].number = '2026-0005';
+        }),
+      ),
+    );
+    expect(gap).to.deep.equal([
+      `invoice 2026-0001: the file's numbered invoices are restored together or not at all, so that their series has no gap, and invoice 2026-0005 is refused. ${AFTER}`,
+      `invoice 2026-0005: the file's numbers do not run without a gap: its invoice 2026-0005 of 2026-10-01 is the 2nd document of 2026 in the series, which the file's number pattern {yyyy}-{seq:4} numbers 2026-0002 (numbers and dates run together, one after the other). ${AFTER}`,
+    ]);
+    const future = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => {
+          data.row.issueDate = '2099-12-31';
+          data.numbers[0].issueDate = '2099-12-31';
+        }),
+      ),
+    );
+    expect(future[0]).to.equal(`invoice 2026-0001: it was paid on 2026-09-20, before it was issued (2099-12-31). ${AFTER}`);
+    const later = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0002', (data) => {
+          Object.assign(data.row, { issueDate: '2099-12-31', creditNoteDate: '2099-12-31', dueDate: '2100-01-14' });
+          data.numbers[0].issueDate = '2099-12-31';
+          data.numbers[1].issueDate = '2099-12-31';
+        }),
+      ),
+    );
+    expect(later).to.deep.equal([
+      `invoice 2026-0001: the file's numbered invoices are restored together or not at all, so that their series has no gap, and invoice 2026-0002 is refused. ${AFTER}`,
+      `invoice 2026-0002: its issue date 2099-12-31 is after today (2026-11-03, the latest day anywhere), and no document is dated in the future. ${AFTER}`,
+    ]);
+  });
+
+  it('refuses totals that do not follow from the lines: a total of 0.01 against a line of 999,999, a line’s amount, a VAT breakdown', async () => {
+    const line = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => {
+          const lines = JSON.parse(data.row.lines);
+          Object.assign(lines[0], { quantitySec: 3600, hourlyRate: 999999, amount: 999999 });
+          data.row.lines = JSON.stringify(lines);
+          data.row.totalCents = 1;
+        }),
+      ),
+    );
+    expect(line[0]).to.equal(
+      `invoice 2026-0001: its net total 0.01 is not the sum of its lines (999999.00), and an invoice's totals follow from its lines. ${AFTER}`,
+    );
+    const amount = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => {
+          const lines = JSON.parse(data.row.lines);
+          lines[0].amount = 1350;
+          data.row.lines = JSON.stringify(lines);
+          data.row.totalCents = 135000;
+        }),
+      ),
+    );
+    expect(amount[0]).to.equal(
+      `invoice 2026-0001: lines[0]'s amount 1350 is not its rate × its hours (135.00: 5400 seconds at 90 an hour, rounded once to the cent), and a line's net is exactly that. ${AFTER}`,
+    );
+    const vat = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => {
+          const extras = JSON.parse(data.row.extras);
+          extras.taxBreakdown[0].taxAmount = 0;
+          data.row.extras = JSON.stringify(extras);
+        }),
+      ),
+    );
+    expect(vat[0]).to.equal(
+      `invoice 2026-0001: its VAT breakdown (S 19 %: basis 135.00, VAT 0.00) is not what its lines make (S 19 %: basis 135.00, VAT 25.65), and its VAT and totals follow from its lines. ${AFTER}`,
+    );
+  });
+
+  it('refuses forged sends by mail: of a draft, to no address, of files that are not its documents, before it was issued', async () => {
+    const sent = (number: string | null, send: Record<string, unknown>) =>
+      refusedWith(
+        forged(
+          'invoice',
+          of(number, (data) => (data.sends = [{ ...legitSend, sentBy: 'usr_x', ...send }])),
+        ),
+      );
+    expect((await sent(null, {}))[0]).to.equal(
+      `invoice (draft of 2026-10-01 to 2026-10-31): a send of its invoice by mail is recorded, and a draft is never sent. ${AFTER}`,
+    );
+    expect((await sent('2026-0001', { recipient: 'ap@acme.example, eve@evil.example' }))[0]).to.equal(
+      `invoice 2026-0001: a send by mail names "ap@acme.example, eve@evil.example", which is not one address mail can go to. ${AFTER}`,
+    );
+    expect((await sent('2026-0001', { files: '["2026-0001.pdf","invoice.exe"]' }))[0]).to.match(
+      /^invoice 2026-0001: a send by mail lists the files \["2026-0001.pdf","invoice.exe"\], which are not its invoice's documents \(2026-0001.pdf, /,
+    );
+    expect((await sent('2026-0001', { document: 'credit_note', files: '["2026-0001.pdf"]' }))[0]).to.equal(
+      `invoice 2026-0001: a send of its credit note by mail is recorded, and only the invoice of a paid invoice is sent. ${AFTER}`,
+    );
+    expect((await sent('2026-0001', { createdAt: Date.UTC(2026, 0, 1) }))[0]).to.equal(
+      `invoice 2026-0001: a send by mail is dated 2026-01-01T00:00:00.000Z, before its invoice's day (2026-09-01) or after now. ${AFTER}`,
+    );
+  });
+
+  it('refuses party, profile and client values the pages, API and command line refuse: IBAN, VAT id, participant id, bidi', async () => {
+    const issuer = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => (data.row.issuer = JSON.stringify({ ...JSON.parse(data.row.issuer), legalName: 'Studio\u202Efdp.exe' }))),
+      ),
+    );
+    expect(issuer[0]).to.equal(
+      `invoice 2026-0001: issuer.legalName must not hold control characters or bidirectional controls (found U+202E): type it again without them. ${AFTER}`,
+    );
+    const recipient = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => (data.row.recipient = JSON.stringify({ ...JSON.parse(data.row.recipient), vatId: 'DE12' }))),
+      ),
+    );
+    expect(recipient[0]).to.match(/^invoice 2026-0001: recipient\.vatId "DE12" is not a VAT identifier of DE/);
+    const iban = await refusedWith(forged('profile', (data) => (data.profile.iban = 'DE02120300000000202052')));
+    expect(iban[0]).to.match(/^data: the issuer profile: iban "DE02120300000000202052" fails its check digits \(ISO 13616\)/);
+    const peppol = await refusedWith(
+      forged('profile', (data) => Object.assign(data.profile, { electronicAddress: '04011000-12345-99', electronicAddressScheme: '0204' })),
+    );
+    expect(peppol[0]).to.match(/^data: the issuer profile: /);
+    const client = await refusedWith(forged('client', (data) => (data.client.legalName = 'Acme\u2066 GmbH')));
+    expect(client[0]).to.equal(
+      "data: the client's invoicing details: legalName must not hold control characters or bidirectional controls (found U+2066): type it again without them.",
+    );
+    const vatId = await refusedWith(forged('client', (data) => (data.client.vatId = 'DE12')));
+    expect(vatId[0]).to.match(/^data: the client's invoicing details: vatId "DE12" /);
+    const country = await refusedWith(forged('client', (data) => (data.client.country = 'Germany')));
+    expect(country[0]).to.equal(
+      `data: the client's invoicing details: country must be an ISO 3166-1 alpha-2 code, upper case, such as DE (got "Germany").`,
+    );
+  });
+
+  it('--skip-invalid leaves out every numbered invoice when one is refused (its series would have a gap); drafts and entries come', async () => {
+    const path = forged(
+      'invoice',
+      of('2026-0002', (data) => (data.row.note = 'Note\u202E')),
+    );
+    const { id, outcome } = await restore(path, { skipInvalid: true });
+    expect(outcome.report.refused.map((r) => r.message.slice(0, 40))).to.have.length(2);
+    expect(outcome.report.restored.invoices).to.equal(1);
+    expect(world.services.invoices.list(OPERATOR, id).map((i) => [i.status, i.number])).to.deep.equal([['draft', null]]);
+    expect(world.services.invoices.upcomingNumber(OPERATOR, id, world.ownerId).number).to.equal('2026-0001');
   });
 });

@@ -5,7 +5,7 @@ import { loadContract } from '../../../src/contract.js';
 import { createWrite } from '../../../src/db/write.js';
 import type { DomainError } from '../../../src/errors.js';
 import { createInvoicesRepository } from '../../../src/modules/invoices/repository.js';
-import { createInvoicesService, type InvoiceView, settingsPatchOfText } from '../../../src/modules/invoices/service.js';
+import { createInvoicesService, type InvoiceView, issuerPatchOfText, settingsPatchOfText } from '../../../src/modules/invoices/service.js';
 import { type Actor, OPERATOR, type Principal } from '../../../src/principal.js';
 import { invoicePorts } from '../../../src/services.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
@@ -806,5 +806,65 @@ describe('invoices service: who may', () => {
       'invalid',
       /status must be one of draft, sent, paid, void/,
     );
+  });
+});
+
+describe('invoices service: the one rule of an invoice’s text (issue 54 N4)', () => {
+  let w: ReturnType<typeof setup>;
+  beforeEach(() => {
+    w = setup();
+  });
+  afterEach(() => w.close());
+
+  it('refuses control and bidirectional characters in the issuer profile, the settings’ exemption reason, a fill and a note, as in a client’s details; nothing changes', () => {
+    const { services, workspaceId } = w;
+    services.invoices.setBusinessProfile(OPERATOR, workspaceId, { legalName: 'Ada Design', city: 'Berlin' });
+    const before = services.accounts.businessProfile(workspaceId);
+    const hidden = (found: string) => new RegExp(`must not hold control characters or bidirectional controls \\(found ${found}\\)`);
+    for (const [patch, found] of [
+      [{ legalName: 'Ada\u202Efdp.exe' }, 'U\\+202E'],
+      [{ addressLines: ['Torstraße 5', 'Hinter\u2066haus'] }, 'U\\+2066'],
+      [{ email: 'ada\u200F@example.org' }, 'U\\+200F'],
+      [{ paymentDetails: 'Pay\u0007 now' }, 'U\\+0007'],
+      [{ city: 'Berlin', invoiceFooter: 'Footer\u061C' }, 'U\\+061C'],
+    ] as const) {
+      const error = expectRefused(
+        () => services.invoices.setBusinessProfile(OPERATOR, workspaceId, patch as never),
+        'invalid',
+        hidden(found),
+      );
+      expect(error.field, JSON.stringify(patch)).to.be.oneOf(Object.keys(patch));
+    }
+    // The command line's text form is the same rule.
+    expectRefused(
+      () => services.invoices.setBusinessProfile(OPERATOR, workspaceId, issuerPatchOfText([['legalName', 'Ada\u202E']])),
+      'invalid',
+      hidden('U\\+202E'),
+    );
+    expect(services.accounts.businessProfile(workspaceId)).to.deep.equal(before);
+    expectRefused(
+      () => services.invoices.setSettings(OPERATOR, workspaceId, { taxCategory: 'E', exemptionReason: 'Kleinunternehmer\u202E' }),
+      'invalid',
+      hidden('U\\+202E'),
+    );
+    expect(services.invoices.settings(OPERATOR, workspaceId)).to.deep.include({ taxCategory: 'S', exemptionReason: null });
+
+    const acme = w.client('Acme');
+    const design = w.project('Design', acme);
+    w.entry(design, '2026-10-01T09:00:00Z', '2026-10-01T10:00:00Z');
+    expectRefused(() => w.create(acme, '2026-10-01', '2026-10-01', { note: 'PO 4711\u202E' }), 'invalid', hidden('U\\+202E'));
+    expectRefused(() => w.create(acme, '2026-10-01', '2026-10-01', { note: 'PO\u0000 4711' }), 'invalid', hidden('U\\+0000'));
+    expect(services.invoices.list(OPERATOR, workspaceId)).to.deep.equal([]);
+    // A note is a few lines: its line breaks are kept.
+    const id = w.create(acme, '2026-10-01', '2026-10-01', { note: 'PO 4711\r\nProject Relaunch' });
+    expect(w.get(id).note).to.equal('PO 4711\r\nProject Relaunch');
+    for (const [path, found] of [
+      ['recipient.legalName', 'U\\+202E'],
+      ['issuer.contactName', 'U\\+202E'],
+      ['recipient.reference', 'U\\+202E'],
+    ] as const) {
+      expectRefused(() => services.invoices.fill(OPERATOR, id, w.ownerId, [[path, 'Acme\u202EGmbH']]), 'invalid', hidden(found));
+    }
+    expect(w.get(id).einvoiceFills).to.deep.equal([]);
   });
 });

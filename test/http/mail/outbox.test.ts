@@ -282,6 +282,30 @@ describe('mail: the outbox against a real SMTP server', function () {
     }
   });
 
+  it('bidirectional controls never reach a header: the From and Reply-To display names and the Subject are sent without them (issue 54 N4)', async () => {
+    const world = mailWorld({ SMTP_URL: plainUrl(relay) });
+    try {
+      message(world, {
+        subject: 'Invoice 2026-0001 from Acme\u202Efdp.exe',
+        fromName: 'Acme\u202Efdp.exe \u2066GmbH\u2069',
+        replyTo: { address: 'billing@acme.example', name: '\u200FAcme\u200E Billing\u061C' },
+        to: { address: 'ada@example.org', name: 'Ada\u202A Lovelace\u202C' },
+      });
+      await world.services.mail.deliver();
+      const [got] = await relay.until(1);
+      const p = got!.parsed;
+      expect(p.subject).to.equal('Invoice 2026-0001 from Acmefdp.exe');
+      expect(p.from?.value).to.deep.equal([{ address: 'time@example.org', name: 'Acmefdp.exe GmbH' }]);
+      expect((p.replyTo as { value: unknown[] }).value).to.deep.equal([{ address: 'billing@acme.example', name: 'Acme Billing' }]);
+      expect((p.to as { value: unknown[] }).value).to.deep.equal([{ address: 'ada@example.org', name: 'Ada Lovelace' }]);
+      // Nor does the mail log's subject (the Mail page) hold one.
+      const [row] = world.services.mail.log(OPERATOR, { workspaceId: world.workspaceId }).messages;
+      expect(row!.subject).to.equal('Invoice 2026-0001 from Acmefdp.exe');
+    } finally {
+      world.close();
+    }
+  });
+
   it('refuses attachments without a plain name or a media type, and a deleted account’s waiting mail is cancelled', async () => {
     const world = mailWorld({ SMTP_URL: plainUrl(relay) });
     try {

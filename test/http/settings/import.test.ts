@@ -141,4 +141,51 @@ describe('settings page: the import upload', () => {
     expect(checked.text).to.include('<td data-label="Rate">120 (from the file\'s amount)</td>');
     expect(server.services.entries.list(actor, { from: '2026-03-01', to: '2026-03-31' }).rows).to.deep.equal([]);
   });
+
+  it('a file of a workspace’s records only (its profile and invoicing settings, no entry) is checked and can be imported (issue 54 I3)', async () => {
+    const follow = async (location: string) => {
+      let run = await owner.get(location);
+      for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        run = await owner.get(location);
+      }
+      return {
+        status: run.status,
+        text: run.text
+          .replace(/\s+/g, ' ')
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'"),
+      };
+    };
+    const csv = (cells: string[]) => cells.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
+    const record = (kind: string, data: unknown) => csv([kind, ...Array<string>(17).fill(''), JSON.stringify(data), '']);
+    const file = [
+      'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+      record('profile', { v: 1, profile: { legalName: 'Studio Owner', city: 'Berlin', country: 'DE', iban: 'DE02120300000000202051' } }),
+      record('invoicing', { v: 1, settings: { numberPattern: 'RE-{yyyy}-{seq:3}', taxCategory: 'S', taxRate: 19, language: 'de' } }),
+    ].join('\r\n');
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from(`${file}\r\n`));
+    expect(started.status).to.equal(303);
+    const checked = await follow(started.location as string);
+    expect(checked.status).to.equal(200);
+    expect(checked.text).to.include('<dt>To restore</dt> <dd>the issuer profile, the invoicing settings</dd>');
+    expect(checked.text).to.include('<button type="submit"> Import the issuer profile, the invoicing settings </button>');
+    // Nothing is written by the check.
+    expect(server.services.accounts.businessProfile(server.workspaceId)).to.equal(null);
+    const action = /action="(\/settings\/import\/runs\/job_[0-9a-z]+\/import)"/.exec(checked.text)?.[1] as string;
+    const imported = await owner.post(action, { _csrf: SettingsClient.csrf(checked.text) });
+    expect(imported.status).to.equal(303);
+    const done = await follow(imported.headers.get('location') as string);
+    expect(done.status).to.equal(200);
+    expect(done.text).to.include('Imported the issuer profile, the invoicing settings from export.csv.');
+    expect(server.services.accounts.businessProfile(server.workspaceId)).to.deep.include({
+      legalName: 'Studio Owner',
+      iban: 'DE02120300000000202051',
+    });
+    expect(server.services.invoices.settings(OPERATOR, server.workspaceId)).to.deep.include({
+      numberPattern: 'RE-{yyyy}-{seq:3}',
+      taxRate: 19,
+    });
+  });
 });

@@ -1,0 +1,460 @@
+import { DateTime } from 'luxon';
+import { DomainError } from '../../errors.js';
+import { requireSafeText, requireSafeValue } from '../../kernel/input.js';
+import { amountCents, fromCents, timesCents, toCents } from '../../kernel/money.js';
+import { isTaxCategory, requireVatexCode } from '../../kernel/tax.js';
+import { canonicalTimeZone, DAY_MS, parseCalendarDay } from '../../kernel/time.js';
+import type { InvoiceDocument, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
+import { DOCUMENT_FORMATS, documentFileName } from './documents/index.js';
+import { checkElectronicAddress, checkValue, type Fields, isCurrencyCode, ISSUER_FIELDS, type Kind, RECIPIENT_FIELDS } from './fields.js';
+import { MAX_INVOICE_LINES } from './lines.js';
+import { formatNumber, restartsYearly } from './settings.js';
+import { breakdown } from './tax.js';
+
+/*
+ * The rules a restored invoice follows (issue 54 N3, decisions 14: "restores follow the issuing
+ * rules"): a workspace's export carries every invoice as the stored row, and an import writes it
+ * back only when it is one this module could have issued. Its numbers are the ones its register
+ * records say, its dates are not after today, its totals and VAT follow from its lines (a row
+ * whose amounts disagree is refused, never repaired: an issued invoice is what its client
+ * received), its parties, note and fills pass the checks of the pages, API and command line, and
+ * its sends by mail fit its status and documents. The whole file's series is checked apart
+ * (createSeriesCheck): unique, and without a gap under the file's number pattern. Pure: the
+ * transfer gives the day, the clock and the mail module's address check.
+ */
+
+/** A document number as a record carries it. */
+export interface NumberRecord {
+  number: string;
+  kind: 'invoice' | 'credit_note';
+  issueDate: string;
+  createdAt: number;
+}
+
+/** What the rules of one record need from outside: the latest day anywhere, the clock, whether mail can be addressed to an address. */
+export interface RestoreContext {
+  today: string;
+  now: number;
+  deliverable: (address: string) => boolean;
+}
+
+/**
+ * The latest calendar day anywhere on Earth at `now` (UTC+14, Kiribati's Line Islands): no
+ * restored document is dated after it, whoever imports it wherever (issuing itself refuses a day
+ * after the acting member's today).
+ */
+export const latestDayAt = (now: number): string => DateTime.fromMillis(now, { zone: 'UTC+14' }).toISODate() as string;
+
+/** What to do, after every refusal of a restored invoice. */
+const AFTER =
+  'A restored invoice follows the rules of an issued one: import the file as its workspace exported it, or leave its invoices out (--skip-invalid; the Import page: import the other rows).';
+
+/** How a refusal names an invoice: its number, else its range (a draft has none). */
+export function invoiceLabel(values: Record<string, unknown>): string {
+  if (typeof values.number === 'string') return values.number;
+  const what = values.status === 'draft' ? 'draft' : values.status === 'void' && values.issueDate == null ? 'voided draft' : 'invoice';
+  return `(${what} of ${String(values.fromDay)} to ${String(values.toDay)})`;
+}
+
+const refusal = (label: string, problem: string) => new DomainError('invalid', `invoice ${label}: ${problem}. ${AFTER}`);
+
+const json = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ? (JSON.parse(text) as T) : fallback);
+const money = (cents: number) => fromCents(cents).toFixed(2);
+const isDay = (value: unknown): value is string => {
+  if (typeof value !== 'string') return false;
+  try {
+    parseCalendarDay(value, 'day');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Checks one invoice of a file (its row's values as `rowOfRecord` read them, its register
+ * records and its sends' values) by the rules of an issued one; throws a refusal naming the
+ * invoice and the rule. Writes nothing.
+ */
+export function checkRestorable(
+  values: Record<string, unknown>,
+  numbers: readonly NumberRecord[],
+  sends: ReadonlyArray<Record<string, unknown>>,
+  ctx: RestoreContext,
+): void {
+  const label = invoiceLabel(values);
+  const fail = (problem: string): never => {
+    throw refusal(label, problem);
+  };
+  /** A rule of another part of this module (a field's kind, the text rule), its words kept. */
+  const by = (check: () => unknown, prefix = ''): void => {
+    try {
+      check();
+    } catch (error) {
+      if (error instanceof DomainError) fail(`${prefix}${error.message.replace(/\.$/, '')}`);
+      throw error;
+    }
+  };
+  const status = values.status as InvoiceDocument['status'];
+
+  // The range and its zone, as a creation gives them.
+  if (!isDay(values.fromDay) || !isDay(values.toDay) || values.fromDay > values.toDay)
+    fail(`its range ${String(values.fromDay)} to ${String(values.toDay)} is not two calendar days in order`);
+  if (values.timeZone !== undefined) by(() => canonicalTimeZone(values.timeZone as string), 'its time zone: ');
+
+  checkNumbers(values, numbers, status, ctx.today, fail);
+  checkAmounts(values, fail, by);
+
+  // The parties, the note and the fills: the checks of the pages, the API and the command line.
+  checkParty('issuer', values.issuer, ISSUER_FIELDS, fail, by);
+  checkParty('recipient', values.recipient, RECIPIENT_FIELDS, fail, by);
+  if (values.note !== undefined && values.note !== null) {
+    const note = values.note as string;
+    if (note.length > 1000) fail(`its note has ${note.length} characters, and a note holds at most 1000`);
+    by(() => requireSafeText(note, 'its note', 'note', { lineBreaks: true }));
+  }
+  const fills = json<unknown>(values.einvoiceFills, []);
+  if (!Array.isArray(fills)) fail('its e-invoice fills are not a list');
+  for (const fill of fills as unknown[]) {
+    const { at, by: who, fields } = (fill ?? {}) as { at?: unknown; by?: unknown; fields?: unknown };
+    if (typeof at !== 'string' || typeof who !== 'string' || typeof fields !== 'object' || fields === null)
+      fail('an e-invoice fill is not {at, by, fields}');
+    for (const [path, value] of Object.entries(fields as Record<string, unknown>))
+      by(() => requireSafeValue(value, path, path), 'a fill of ');
+  }
+
+  checkSends(values, sends, status, ctx, fail);
+}
+
+/** The numbers and dates of an invoice agree with its status and its register records; no date is after `today`. */
+function checkNumbers(
+  values: Record<string, unknown>,
+  numbers: readonly NumberRecord[],
+  status: InvoiceDocument['status'],
+  today: string,
+  fail: (problem: string) => never,
+): void {
+  const number = values.number as string | null | undefined;
+  const issueDate = values.issueDate as string | null | undefined;
+  const creditNumber = values.creditNoteNumber as string | null | undefined;
+  const creditDate = values.creditNoteDate as string | null | undefined;
+  const paidDate = values.paidDate as string | null | undefined;
+  const dueDate = values.dueDate as string | null | undefined;
+  const listed = (list: readonly NumberRecord[]) =>
+    list.length === 0 ? 'none' : list.map((n) => `${n.number} of ${n.issueDate}`).join(', ');
+  if (number == null) {
+    // A draft (or a draft voided) took no number: no dates, no credit note, no register record. An
+    // invoice issued before numbers existed (docs/invoicing.md) keeps its dates but has no number either.
+    const draft = status === 'draft' || (status === 'void' && issueDate == null);
+    const carries = [
+      ...(draft
+        ? [
+            ['an issue date', issueDate],
+            ['a due date', dueDate],
+            ['a paid date', paidDate],
+          ]
+        : []),
+      ['a credit note', creditNumber ?? creditDate],
+    ].flatMap(([what, value]) => (value == null ? [] : [what as string]));
+    if (carries.length > 0 || numbers.length > 0)
+      fail(
+        `${draft ? `a ${status === 'void' ? 'voided draft' : 'draft'}` : 'an invoice issued before numbers existed'} has no number, and this one carries ${[...carries, ...(numbers.length > 0 ? [`register records (${listed(numbers)})`] : [])].join(', ')}`,
+      );
+    if (draft) return;
+  } else {
+    checkIssued(values, numbers, status, fail);
+  }
+  if (status === 'paid') {
+    if (!isDay(paidDate)) fail('it is paid, and a paid invoice has the day it was paid');
+    if (isDay(issueDate) && (paidDate as string) < issueDate) fail(`it was paid on ${paidDate}, before it was issued (${issueDate})`);
+  } else if (paidDate != null) fail(`it is ${status}, and only a paid invoice has a paid date`);
+  if (dueDate != null && (!isDay(dueDate) || !isDay(issueDate) || dueDate < issueDate))
+    fail(`its due date ${dueDate} is not a day on or after its issue date ${String(issueDate)}`);
+  // No document is dated after today: a date in the future would block every later issue (numbers and dates run together).
+  for (const [what, day] of [
+    ['issue date', issueDate],
+    ['credit note date', creditDate],
+    ['paid date', paidDate],
+  ] as const)
+    if (typeof day === 'string' && day > today)
+      fail(`its ${what} ${day} is after today (${today}, the latest day anywhere), and no document is dated in the future`);
+}
+
+/** An issued invoice's number and credit note agree with its register records. */
+function checkIssued(
+  values: Record<string, unknown>,
+  numbers: readonly NumberRecord[],
+  status: InvoiceDocument['status'],
+  fail: (problem: string) => never,
+): void {
+  const number = values.number as string;
+  const issueDate = values.issueDate as string | null | undefined;
+  const creditNumber = values.creditNoteNumber as string | null | undefined;
+  const creditDate = values.creditNoteDate as string | null | undefined;
+  const records = (kind: NumberRecord['kind']) => numbers.filter((n) => n.kind === kind);
+  const listed = (list: readonly NumberRecord[]) =>
+    list.length === 0 ? 'none' : list.map((n) => `${n.number} of ${n.issueDate}`).join(', ');
+  if (status === 'draft') fail(`it is a draft, and a draft has no number`);
+  if (!isDay(issueDate)) fail(`it has the number ${number} and no issue date`);
+  const own = records('invoice');
+  if (own.length !== 1 || own[0]?.number !== number || own[0]?.issueDate !== issueDate)
+    fail(
+      `its number ${number} of ${String(issueDate)} is not what its register records say (${listed(own)}): every number an invoice carries is one the workspace's register gave it`,
+    );
+  const credit = records('credit_note');
+  if (status === 'void') {
+    if (typeof creditNumber !== 'string' || !isDay(creditDate))
+      fail('it was voided after it was issued, and such an invoice has its credit note (its number and date); this one has none');
+    if (credit.length !== 1 || credit[0]?.number !== creditNumber || credit[0]?.issueDate !== creditDate)
+      fail(
+        `its credit note ${creditNumber} of ${creditDate} is not what its register records say (${listed(credit)}): every number is one the workspace's register gave it`,
+      );
+    if ((creditDate as string) < (issueDate as string)) fail(`its credit note is dated ${creditDate}, before the invoice (${issueDate})`);
+  } else if (creditNumber != null || creditDate != null || credit.length > 0)
+    fail(`it is ${status}, and only an invoice voided after it was issued has a credit note`);
+  if (numbers.length !== own.length + credit.length) fail(`it has register records of another kind (${listed(numbers)})`);
+}
+
+/** Each line's net is its rate × its seconds / 3600 rounded once; the net total is their sum; the VAT breakdown is what the lines make. */
+function checkAmounts(
+  values: Record<string, unknown>,
+  fail: (problem: string) => never,
+  by: (check: () => unknown, prefix?: string) => void,
+) {
+  const lines = json<unknown>(values.lines, null);
+  if (!Array.isArray(lines)) return fail('its lines are not a list');
+  if (lines.length > MAX_INVOICE_LINES) fail(`it has ${lines.length} lines, and an invoice holds at most ${MAX_INVOICE_LINES}`);
+  let net = 0;
+  lines.forEach((raw: unknown, i) => {
+    const line = (raw ?? {}) as Partial<Record<keyof InvoiceDocumentLine, unknown>>;
+    const where = `lines[${i}]`;
+    if (typeof raw !== 'object' || raw === null || typeof line.description !== 'string') fail(`${where} is not a line with a description`);
+    if (!Number.isSafeInteger(line.quantitySec) || (line.quantitySec as number) < 0)
+      fail(`${where}'s quantity ${JSON.stringify(line.quantitySec)} is not a whole number of seconds`);
+    const rate = line.hourlyRate;
+    if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > 1_000_000_000)
+      fail(`${where}'s rate ${JSON.stringify(rate)} is not a rate (0 to 1,000,000,000)`);
+    const cents = amountCents(true, rate as number, line.quantitySec as number) as number;
+    if (typeof line.amount !== 'number' || !Number.isFinite(line.amount) || Math.abs(line.amount * 100 - cents) > 1e-6)
+      fail(
+        `${where}'s amount ${JSON.stringify(line.amount)} is not its rate × its hours (${money(cents)}: ${line.quantitySec as number} seconds at ${rate as number} an hour, rounded once to the cent), and a line's net is exactly that`,
+      );
+    if (line.taxCategory !== undefined && !isTaxCategory(line.taxCategory))
+      fail(`${where}'s taxCategory ${JSON.stringify(line.taxCategory)} is not a VAT category`);
+    if (
+      line.taxRate !== undefined &&
+      line.taxRate !== null &&
+      (typeof line.taxRate !== 'number' || !Number.isFinite(line.taxRate) || line.taxRate < 0 || line.taxRate > 100)
+    )
+      fail(`${where}'s taxRate ${JSON.stringify(line.taxRate)} is not a percentage from 0 to 100`);
+    net += cents;
+  });
+  if (values.totalCents !== net)
+    fail(
+      `its net total ${money(values.totalCents as number)} is not the sum of its lines (${money(net)}), and an invoice's totals follow from its lines`,
+    );
+  const extras = json<Record<string, unknown>>(values.extras, {});
+  if (typeof extras !== 'object' || extras === null || Array.isArray(extras)) fail('its extras are not an object');
+  const rows = (extras.taxBreakdown ?? []) as unknown;
+  if (!Array.isArray(rows)) return fail('its VAT breakdown is not a list');
+  const made = breakdown(lines as InvoiceDocumentLine[], () => null);
+  const key = (r: Partial<TaxBreakdownRow>) =>
+    `${String(r.category)} ${String(r.rate)} %: basis ${typeof r.basisAmount === 'number' ? r.basisAmount.toFixed(2) : String(r.basisAmount)}, VAT ${typeof r.taxAmount === 'number' ? r.taxAmount.toFixed(2) : String(r.taxAmount)}`;
+  const given = (rows as Array<Partial<TaxBreakdownRow>>).map(key);
+  const expected = made.map(key);
+  if (given.length !== expected.length || given.some((row, i) => row !== expected[i]))
+    fail(
+      `its VAT breakdown (${given.join('; ') || 'none'}) is not what its lines make (${expected.join('; ') || 'none'}), and its VAT and totals follow from its lines`,
+    );
+  (rows as Array<Partial<TaxBreakdownRow>>).forEach((row, i) => {
+    if (row.exemptionReason != null) by(() => checkValue('text', row.exemptionReason, `taxBreakdown[${i}].exemptionReason`));
+    if (row.exemptionReasonCode != null)
+      by(() => requireVatexCode(String(row.exemptionReasonCode), `taxBreakdown[${i}].exemptionReasonCode`));
+  });
+  if (extras.paymentTerms !== undefined) by(() => checkValue('text', extras.paymentTerms, 'paymentTerms'));
+  if (extras.vatCurrency !== undefined) {
+    const vat = (extras.vatCurrency ?? {}) as Partial<NonNullable<InvoiceDocument['vatCurrency']>>;
+    const taxCents = made.reduce((sum, r) => sum + toCents(r.taxAmount), 0);
+    const rate = vat.exchangeRate;
+    if (
+      typeof vat.currency !== 'string' ||
+      !isCurrencyCode(vat.currency) ||
+      typeof rate !== 'number' ||
+      !(rate > 0) ||
+      !Number.isFinite(rate)
+    )
+      fail('its VAT in the issuer’s currency is not {currency, exchangeRate, taxTotal}');
+    const total = timesCents(taxCents, rate as number);
+    if (typeof vat.taxTotal !== 'number' || Math.abs(vat.taxTotal * 100 - total) > 1e-6)
+      fail(
+        `its VAT total in ${vat.currency} (${JSON.stringify(vat.taxTotal)}) is not its VAT (${money(taxCents)}) at its exchange rate ${rate} (${money(total)})`,
+      );
+  }
+}
+
+/** A party of the invoice (null, or an object of the party's fields only), each value checked by its field's kind, its electronic address by its scheme. */
+function checkParty(
+  name: 'issuer' | 'recipient',
+  text: unknown,
+  fields: Fields,
+  fail: (problem: string) => never,
+  by: (check: () => unknown, prefix?: string) => void,
+): void {
+  const party = json<unknown>(text, null);
+  if (party === null) return;
+  if (typeof party !== 'object' || Array.isArray(party)) return fail(`its ${name} is not an object`);
+  for (const [field, value] of Object.entries(party as Record<string, unknown>)) {
+    if (!Object.hasOwn(fields, field)) fail(`${name}.${field} is not a field of an invoice's ${name}`);
+    if (value !== null) by(() => checkValue(fields[field] as Kind, value, `${name}.${field}`));
+  }
+  by(() => checkElectronicAddress(party as Record<string, unknown>, [`${name}.electronicAddress`], `${name}.`));
+}
+
+/**
+ * Its sends by mail fit it: only an issued invoice is sent (the credit note only of one voided
+ * after issuing), to one address mail can go to, with files named as its documents are (the PDF
+ * first), not before the document's day and not after now.
+ */
+function checkSends(
+  values: Record<string, unknown>,
+  sends: ReadonlyArray<Record<string, unknown>>,
+  status: InvoiceDocument['status'],
+  ctx: RestoreContext,
+  fail: (problem: string) => never,
+): void {
+  if (sends.length === 0) return;
+  const issued = typeof values.number === 'string';
+  // An invoice issued before numbers existed and voided has no credit note, but may have been sent before.
+  const allowed =
+    status === 'sent' || status === 'paid' || (status === 'void' && !issued && values.issueDate != null)
+      ? ['invoice']
+      : status === 'void' && issued
+        ? ['invoice', 'credit_note']
+        : [];
+  const doc = {
+    id: 'restored',
+    number: values.number ?? null,
+    creditNote: typeof values.creditNoteNumber === 'string' ? { number: values.creditNoteNumber, issueDate: values.creditNoteDate } : null,
+  } as unknown as InvoiceDocument;
+  for (const send of sends) {
+    const document = send.document as 'invoice' | 'credit_note';
+    const what = document === 'credit_note' ? 'credit note' : 'invoice';
+    if (!allowed.includes(document))
+      fail(
+        `a send of its ${what} by mail is recorded, and ${allowed.length === 0 ? `a ${status === 'void' ? 'voided draft' : 'draft'} is never sent` : `only the invoice of a ${status} invoice is sent`}`,
+      );
+    const recipient = send.recipient as string;
+    if (!ctx.deliverable(recipient)) fail(`a send by mail names ${JSON.stringify(recipient)}, which is not one address mail can go to`);
+    const creditNote = document === 'credit_note';
+    const names = DOCUMENT_FORMATS.map((format) => documentFileName(doc, format, { creditNote }));
+    // An invoice issued before numbers existed named its files by its id, which the restore gives anew: their form then.
+    const named = (file: unknown, i: number) =>
+      issued
+        ? i === 0
+          ? file === names[0]
+          : names.slice(1).includes(file as string)
+        : typeof file === 'string' && (i === 0 ? /^draft-[\w-]+\.pdf$/.test(file) : /^draft-[\w-]+-[\w-]+\.xml$/.test(file));
+    const files = json<unknown>(send.files, null);
+    if (!Array.isArray(files) || files.length === 0 || !files.every(named) || new Set(files).size !== files.length)
+      fail(
+        `a send by mail lists the files ${JSON.stringify(files)}, which are not its ${what}'s documents (${names.join(', ')}; the PDF first)`,
+      );
+    const day = (creditNote ? values.creditNoteDate : values.issueDate) as string;
+    const at = send.createdAt as number;
+    if (!Number.isSafeInteger(at) || at > ctx.now || at < Date.parse(`${day}T00:00:00Z`) - DAY_MS)
+      fail(
+        `a send by mail is dated ${Number.isSafeInteger(at) ? new Date(at).toISOString() : JSON.stringify(at)}, before its ${what}'s day (${day}) or after now`,
+      );
+  }
+}
+
+/**
+ * The whole file's numbers (issue 54 N3): unique against the file and the workspace (its
+ * register and its invoices), restored only into a workspace that has issued none (its series
+ * then goes on after the file's), and, once every invoice is read, a series without a gap under
+ * the file's number pattern (the k-th document of the series, per year when the pattern holds
+ * one, ordered by date, is the pattern's k-th number). The file's numbered invoices are restored
+ * together or not at all: without one of them the series would have a gap. `key` is the caller's
+ * name of an invoice (the import: its line).
+ */
+export function createSeriesCheck(workspace: { register: readonly string[]; invoices: ReadonlyMap<string, string> }) {
+  const inFile = new Map<string, string>();
+  const accepted: Array<{ key: number; label: string; numbers: readonly NumberRecord[] }> = [];
+  let refused: string | null = null;
+  return {
+    /** Checks an invoice's numbers against the workspace and the file so far (throws a refusal), and counts it in the series. */
+    add(key: number, values: Record<string, unknown>, numbers: readonly NumberRecord[]): void {
+      const label = invoiceLabel(values);
+      if (numbers.length === 0) return;
+      const fail = (problem: string): never => {
+        refused ??= label;
+        throw refusal(label, problem);
+      };
+      if (workspace.register.length > 0) {
+        refused ??= label;
+        throw new DomainError(
+          'invalid',
+          `invoice ${numbers.map((n) => n.number).join(' and ')}: this workspace has issued numbers of its own (${workspace.register.slice(0, 3).join(', ')}${workspace.register.length > 3 ? ' …' : ''}), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.`,
+        );
+      }
+      for (const n of numbers) {
+        const there = workspace.invoices.get(n.number);
+        if (there !== undefined) fail(`the number ${n.number} is ${there}'s in this workspace, and a number is given once`);
+        const before = inFile.get(n.number);
+        if (before !== undefined)
+          fail(`the number ${n.number} is given twice in the file (also invoice ${before}), and a number is given once`);
+      }
+      for (const n of numbers) inFile.set(n.number, label);
+      accepted.push({ key, label, numbers });
+    },
+
+    /** An invoice refused for another reason (its member, its record): the series is restored together or not at all. */
+    refused(values: Record<string, unknown>, numbers: readonly NumberRecord[]): void {
+      if (numbers.length > 0) refused ??= invoiceLabel(values);
+    },
+
+    /**
+     * Once every invoice is read: the refusals of the series (none when it is whole and without a
+     * gap under `pattern`, the number pattern of the file's invoicing settings), by key.
+     */
+    finish(pattern: string): Array<{ key: number; message: string }> {
+      const out: Array<{ key: number; message: string }> = [];
+      const together = (because: string) =>
+        accepted
+          .filter((a) => !out.some((o) => o.key === a.key))
+          .map((a) => ({
+            key: a.key,
+            message: `invoice ${a.label}: the file's numbered invoices are restored together or not at all, so that their series has no gap, and ${because}. ${AFTER}`,
+          }));
+      if (refused !== null) return together(`invoice ${refused} is refused`);
+      const series = accepted
+        .flatMap((a) => a.numbers.map((n) => ({ ...n, key: a.key, label: a.label })))
+        .sort(
+          (x, y) =>
+            (x.issueDate < y.issueDate ? -1 : x.issueDate > y.issueDate ? 1 : 0) ||
+            x.createdAt - y.createdAt ||
+            x.number.localeCompare(y.number, 'en', { numeric: true }),
+        );
+      const yearly = restartsYearly(pattern);
+      const counts = new Map<string, number>();
+      for (const n of series) {
+        const bucket = yearly ? n.issueDate.slice(0, 4) : '';
+        const seq = (counts.get(bucket) ?? 0) + 1;
+        counts.set(bucket, seq);
+        const expected = formatNumber(pattern, n.issueDate, seq);
+        if (n.number === expected) continue;
+        out.push({
+          key: n.key,
+          message: `invoice ${n.label}: the file's numbers do not run without a gap: its ${n.kind === 'credit_note' ? 'credit note' : 'invoice'} ${n.number} of ${n.issueDate} is the ${ordinal(seq)} document of ${yearly ? `${n.issueDate.slice(0, 4)} in ` : ''}the series, which the file's number pattern ${pattern} numbers ${expected} (numbers and dates run together, one after the other). ${AFTER}`,
+        });
+        return [...out, ...together(`invoice ${n.label} is refused`)];
+      }
+      return out;
+    },
+  };
+}
+
+const ordinal = (n: number): string => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n.toLocaleString('en')}${suffix}`;
+};
