@@ -387,7 +387,7 @@ function readerSettings(
     readBudgetMs: int('READ_BUDGET_MS', 30_000, 100, 3_600_000),
     readQueueMs: int('READ_QUEUE_MS', 2000, 1, 3_600_000),
     readerCacheMb: int('READER_CACHE_MB', 8, 1, 4096),
-    // Half an hour: a year of a 50-member team as CSV (~40 MB) at 64 KiB/s takes ~11 minutes (issue 54, N2).
+    // Half an hour: a year of a 50-member team as CSV (~32 MB) at 64 KiB/s takes ~9 minutes (issue 54, N2).
     exportMaxMs: int('EXPORT_MAX_MS', 30 * 60_000, 1000, 24 * 3_600_000),
   };
 }
