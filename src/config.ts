@@ -53,6 +53,8 @@ export interface Config {
   readerCacheMb: number;
   /** READER_THREADS_KEPT: reader threads kept ready while idle (the first report after a quiet spell needs no thread start). */
   readerThreadsKept: number;
+  /** EXPORT_MAX_MS: the longest a Reports page download may take, from its request to its last byte; past it, it is broken off. */
+  exportMaxMs: number;
   /** DOCUMENT_THREADS: threads that make invoice documents (PDF, XML) off the request thread; 0 makes them on it. */
   documentThreads: number;
   /** DOCUMENT_QUEUE_MS: a document that waits longer for a free document thread is not started and answers 503. */
@@ -373,10 +375,10 @@ function uploadSettings(
   };
 }
 
-/** The reader threads (src/readers): how many, how long a read may wait and run, their page cache. */
+/** The reader threads (src/readers): how many, how long a read may wait and run, their page cache; how long a download may take. */
 function readerSettings(
   int: (name: string, fallback: number, min: number, max: number) => number,
-): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb' | 'readerThreadsKept'> {
+): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb' | 'readerThreadsKept' | 'exportMaxMs'> {
   const readerThreads = int('READER_THREADS', Math.max(1, availableParallelism()), 0, 64);
   return {
     readerThreads,
@@ -385,6 +387,8 @@ function readerSettings(
     readBudgetMs: int('READ_BUDGET_MS', 30_000, 100, 3_600_000),
     readQueueMs: int('READ_QUEUE_MS', 2000, 1, 3_600_000),
     readerCacheMb: int('READER_CACHE_MB', 8, 1, 4096),
+    // Half an hour: a year of a 50-member team as CSV (~32 MB) at 64 KiB/s takes ~9 minutes (issue 54, N2).
+    exportMaxMs: int('EXPORT_MAX_MS', 30 * 60_000, 1000, 24 * 3_600_000),
   };
 }
 

@@ -54,7 +54,7 @@ export interface RuntimeOptions {
   /** Tests: every statement that writes outside a transaction throws (the one write path). */
   strictWrites?: boolean;
   /** Tests: a hooks module the reader threads load (a slow report, a crashing read). */
-  readers?: Pick<ReaderOptions, 'hooks' | 'exportStallMs'>;
+  readers?: Pick<ReaderOptions, 'hooks' | 'exportStallMs' | 'exportQueueMs'>;
   handlers?: AppDeps['handlers'];
   /** Tests: scrypt's cost for new passwords lowered (production's when absent). */
   passwordCost?: ServiceOptions['passwordCost'];
@@ -88,6 +88,7 @@ function readerPool(
     queueMs: config.readQueueMs,
     cacheMb: config.readerCacheMb,
     kept: config.readerThreadsKept,
+    exportMaxMs: config.exportMaxMs,
     ...options.readers,
     databasePath: config.databasePath,
     defaultTimeZone: config.serverTimeZone,

@@ -420,7 +420,7 @@ export function invoicePorts(
   catalog: CatalogService,
   entries: Pick<
     ReturnType<typeof createEntryServices>['entries'],
-    'invoiceableGroups' | 'invoiceableEntries' | 'unratedInvoiceable' | 'markInvoiced' | 'releaseInvoice'
+    'invoiceableGroups' | 'invoiceableEntries' | 'invoiceableCount' | 'unratedInvoiceable' | 'markInvoiced' | 'releaseInvoice'
   >,
   /** Outgoing mail; without it (tests of invoicing alone) mail is off. */
   mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message' | 'spend' | 'senderAddress' | 'delivery'>,
@@ -438,6 +438,7 @@ export function invoicePorts(
     userNames: accounts.userNames,
     invoiceableGroups: entries.invoiceableGroups,
     invoiceableEntries: entries.invoiceableEntries,
+    invoiceableCount: entries.invoiceableCount,
     unratedInvoiceable: entries.unratedInvoiceable,
     markInvoiced: entries.markInvoiced,
     releaseInvoice: entries.releaseInvoice,

@@ -2,17 +2,21 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { DomainError } from '../errors.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { resolvePackage } from '../workers.js';
 import type { EncodedBody } from '../kernel/compression.js';
-import { type ExportOutcome, type ExportReceiver, type ExportTask, type Received, receiveExport, runExport } from './export.js';
+import { createDownloads } from './downloads.js';
+import { createReadQueue, ReadersBusy } from './queue.js';
+import type { ExportOutcome, ExportTask } from './export.js';
 import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, readTexts, runRead } from './tasks.js';
 import { type PreviewTask, previewOf, runPreview } from './invoice-preview.js';
 import type { InvoicePreview } from '../modules/invoices/service.js';
+
+// The lines in front of the threads live in ./queue.ts; the documents' pool and the pages use them from here.
+export { createReadQueue, ReadersBusy } from './queue.js';
 
 export interface ReaderOptions {
   /** Reader threads; 0 reads on the request thread (a :memory: database cannot be shared). */
@@ -28,90 +32,14 @@ export interface ReaderOptions {
   hooks?: ReaderThreadData['hooks'];
   /** A download whose browser takes nothing for this long is broken off (EXPORT_STALL_MS by default; tests shorten it). */
   exportStallMs?: number;
+  /** EXPORT_MAX_MS: the longest a download may take, from its request to its last byte; past it, it is broken off. */
+  exportMaxMs: number;
+  /** A download that waits longer in the exports' line is not started (EXPORT_QUEUE_MS by default; tests shorten it). */
+  exportQueueMs?: number;
 }
 
 /** The default size: one reader per core (the request thread mostly waits on them). */
 export const defaultReaderThreads = (): number => Math.max(1, availableParallelism());
-
-/** A read that waited for a free thread longer than the queue allows: not started; retry after `retryAfterSec`. */
-export class ReadersBusy extends Error {
-  override name = 'ReadersBusy';
-  constructor(
-    readonly waitedMs: number,
-    readonly retryAfterSec: number,
-  ) {
-    super(`Every reader thread was busy for ${waitedMs} ms; retry in ${retryAfterSec} second${retryAfterSec === 1 ? '' : 's'}.`);
-  }
-}
-
-/**
- * The waiting line in front of the threads: at most `slots` reads run at once, the others wait
- * in arrival order (first come, first served) for at most `queueMs` each; a read still waiting
- * then is taken out of the line and refused with ReadersBusy, so a client hears at once rather
- * than after seconds of silence, and the reads that are started finish within their own time.
- * Retry-After: the line ahead of a newcomer, at the recent reads' average time, over the slots.
- */
-export function createReadQueue(slots: number, queueMs: number) {
-  let running = 0;
-  let averageMs = 100;
-  const waiting: Array<{ start: () => void; timer: NodeJS.Timeout }> = [];
-  const retryAfterSec = () => Math.max(1, Math.ceil(((waiting.length + 1) * averageMs) / slots / 1000));
-  const release = (ms: number) => {
-    averageMs = averageMs * 0.8 + ms * 0.2;
-    running -= 1;
-    const next = waiting.shift();
-    if (next) {
-      clearTimeout(next.timer);
-      next.start();
-    }
-  };
-  return {
-    /** Runs `read` when a slot is free, or refuses it after `queueMs` in the line. */
-    async run<T>(read: () => Promise<T>): Promise<T> {
-      if (running >= slots) {
-        await new Promise<void>((resolve, reject) => {
-          const entry = {
-            start: () => resolve(),
-            timer: setTimeout(() => {
-              waiting.splice(waiting.indexOf(entry), 1);
-              reject(new ReadersBusy(queueMs, retryAfterSec()));
-            }, queueMs),
-          };
-          waiting.push(entry);
-        });
-      }
-      running += 1;
-      const started = performance.now();
-      try {
-        return await read();
-      } finally {
-        release(performance.now() - started);
-      }
-    },
-    /** Reads waiting for a slot now. */
-    waiting: () => waiting.length,
-  };
-}
-
-/**
- * How long an export may hold its reader thread (a year of a team as XLSX takes seconds; a slow
- * browser is what makes one long): past it the thread is replaced and the download broken off.
- */
-export const EXPORT_BUDGET_MS = 10 * 60_000;
-
-/**
- * A download whose browser took none of the bytes sent for this long (it stopped reading) is
- * broken off and its reader thread freed (issue 44, M3). A browser that reads, however slowly,
- * keeps it going: every chunk taken restarts the clock.
- */
-export const EXPORT_STALL_MS = 30_000;
-
-/** A member asked for a second download while their first is still being written (429: one at a time). */
-const oneExportAtATime = () =>
-  new DomainError(
-    'rate_limited',
-    'You are downloading another report already, and each member downloads one at a time: wait until it has finished (or cancel it in your browser), then try again.',
-  );
 
 /** A read that ran past its budget (its thread was terminated). */
 export class ReadBudgetExceeded extends Error {
@@ -147,12 +75,6 @@ export function createReaderPool(
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
   const queue = createReadQueue(Math.max(1, options.threads), options.queueMs);
-  // Exports wait in a line of one in front of the readers' line: all of them together hold at
-  // most one reader thread, so heavy reads always have the others (issue 44, M3).
-  const exportLine = createReadQueue(1, options.queueMs);
-  /** The members whose download is being written now (one each). */
-  const exporting = new Set<string>();
-  const stallMs = options.exportStallMs ?? EXPORT_STALL_MS;
   const pool = inProcess
     ? null
     : new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
@@ -173,6 +95,17 @@ export function createReaderPool(
         // Under tsx (tests) the threads register its loader before they import the module.
         ...(typescript ? { execArgv: ['--import', tsxEntry()] } : {}),
       });
+  const downloads = createDownloads({
+    run: pool ? (task, signal) => pool.run(task, { signal, transferList: [task.port] as never }) as Promise<ExportOutcome> : null,
+    queue,
+    services: options.services,
+    logger: options.logger,
+    databasePath: options.databasePath,
+    maxMs: options.exportMaxMs,
+    ...(options.exportStallMs === undefined ? {} : { stallMs: options.exportStallMs }),
+    ...(options.exportQueueMs === undefined ? {} : { queueMs: options.exportQueueMs }),
+    ...(options.beforeRead ? { beforeRead: options.beforeRead } : {}),
+  });
 
   return {
     /**
@@ -222,21 +155,10 @@ export function createReaderPool(
       return raise(result);
     },
     /**
-     * An export of a report (./export.ts) on a reader thread, in the same line as the heavy
-     * reads: its chunks go to `receiver` as they are written; `cancel` aborted (the browser went
-     * away) stops it at its next batch. Resolves once the last chunk was handed over; a refusal
-     * before the first byte is raised as its domain error; a failure after it throws.
+     * A download of a report (./downloads.ts): written on a reader thread to its spool file, sent
+     * as it grows; see createDownloads.
      */
-    async export(task: Omit<ExportTask, 'port'>, receiver: ExportReceiver, cancel: AbortSignal): Promise<Received> {
-      const member = task.actor.userId;
-      if (exporting.has(member)) throw oneExportAtATime();
-      exporting.add(member);
-      try {
-        return await receiveExport(task, receiver, cancel, runOnThread, stallMs);
-      } finally {
-        exporting.delete(member);
-      }
-    },
+    export: downloads.export,
     /**
      * The New invoice page's preview (the invoices service's, as the member) on a reader thread,
      * in the same line as the heavy reads: a year of entries is read and made into lines there,
@@ -246,32 +168,15 @@ export function createReaderPool(
       previewOnThread(pool, queue, options, { ...task, type: 'invoice-preview', operationId: 'invoicePreview' }),
     /** Reader threads running now (tests and metrics). */
     threads: () => pool?.threads.length ?? 0,
+    /** The downloads' spool (tests look at its files). */
+    spool: downloads.spool,
     async close(): Promise<void> {
-      await pool?.destroy();
+      // Downloads still running are broken off and let go of their files before the spool goes.
+      await downloads.close(async () => {
+        await pool?.destroy();
+      });
     },
   };
-
-  /** An export on a reader thread: in the exports' line of one, then the readers' line, within its budget. */
-  async function runOnThread(full: ExportTask): Promise<ExportOutcome> {
-    if (!pool) return runExport(options.services, full);
-    let signal: AbortSignal | null = null;
-    try {
-      return await exportLine.run(() =>
-        queue.run(() => {
-          options.beforeRead?.();
-          signal = AbortSignal.timeout(EXPORT_BUDGET_MS);
-          return pool.run(full, { signal, transferList: [full.port] as never }) as Promise<ExportOutcome>;
-        }),
-      );
-    } catch (error) {
-      const fields = { requestId: full.requestId, kind: full.request.kind, format: full.request.format, budgetMs: EXPORT_BUDGET_MS };
-      if ((signal as AbortSignal | null)?.aborted)
-        options.logger.error('an export ran past its budget; its reader thread was replaced', fields);
-      else if (!(error instanceof ReadersBusy))
-        options.logger.error('an export failed on its reader thread', { ...fields, ...errorFields(error) });
-      throw error;
-    }
-  }
 }
 
 export type ReaderPool = ReturnType<typeof createReaderPool>;

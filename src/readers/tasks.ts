@@ -146,5 +146,6 @@ export interface ReaderThreadData {
 
 /** What a test's hooks module exports. */
 export interface ReaderHooks {
-  beforeRead(task: ReadTask, data: unknown): void;
+  /** Before each read, preview (operationId `invoicePreview`) and export (`reportExport`). */
+  beforeRead(task: { operationId: string }, data: unknown): void;
 }

@@ -32,12 +32,12 @@ let hooks: Promise<ReaderHooks> | null = null;
 
 export default async function read(task: ReadTask | ExportTask | PreviewTask): Promise<ReadResult | ExportOutcome> {
   now = task.now;
-  // An export of a report: its bytes leave over the task's own port while it runs.
-  if ('type' in task && task.type === 'export') return runExport(services, task);
   if (data.hooks) {
     hooks ??= import(data.hooks.module) as Promise<ReaderHooks>;
-    (await hooks).beforeRead(task as ReadTask, data.hooks.data);
+    (await hooks).beforeRead(task, data.hooks.data);
   }
+  // An export of a report: its bytes leave over the task's own port while it runs.
+  if ('type' in task && task.type === 'export') return runExport(services, task);
   // The New invoice page's preview (the invoices service's, as the member).
   if ('type' in task) {
     const answer = runPreview(services, task);

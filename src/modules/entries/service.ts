@@ -89,6 +89,7 @@ export function createEntryServices({
       /** Invoicing (the invoices module, inside its write): the lines, the marking and the release of entries. */
       invoiceableGroups: repo.invoiceableGroups,
       invoiceableEntries: repo.invoiceableEntries,
+      invoiceableCount: repo.invoiceableCount,
       unratedInvoiceable: repo.unratedInvoiceable,
       markInvoiced: repo.markInvoiced,
       releaseInvoice: repo.releaseInvoice,

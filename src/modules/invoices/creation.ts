@@ -7,7 +7,7 @@ import type { Invoiceable } from '../entries/service.js';
 import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping, TaxBreakdownRow } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
-import { checkLineCount, LINE_GROUPINGS, linesOf } from './lines.js';
+import { checkLineCount, LINE_GROUPINGS, linesOf, MAX_INVOICE_LINES } from './lines.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicingSettings } from './settings.js';
 import { breakdown, type MissingTaxSetting, treatment } from './tax.js';
@@ -95,12 +95,14 @@ export function draftOf(
     throw error;
   }
   const query: Invoiceable = { workspaceId, projectIds: ports.projectsOfClients(workspaceId, [clientId]), from: fromMs, to: toMs };
+  // A line per entry: refused before any line is made when there are too many (issue 44 L6), and
+  // before any entry is read: counted up to one past the cap, a bounded read however long the range
+  // (issue 54 I2: a refused create read a year's entries on the request thread, inside its write).
+  if (groupBy === 'entry') checkLineCount(ports.invoiceableCount(query, MAX_INVOICE_LINES + 1), groupBy, 'up to the cap');
   // One pass over the entries: one by one for entry lines, else summed per project, task, member and rate.
   const entries = groupBy === 'entry' ? ports.invoiceableEntries(query) : [];
   const groups = groupBy === 'entry' ? [] : ports.invoiceableGroups(query);
   const entryCount = groupBy === 'entry' ? entries.length : groups.reduce((n, g) => n + g.entryCount, 0);
-  // A line per entry: refused before any line is made when there are too many (issue 44 L6).
-  if (groupBy === 'entry') checkLineCount(entries.length, groupBy);
   // Both refusals are about the range (and client) chosen: the page shows them at the range.
   if (entryCount === 0)
     throw invalidAt(

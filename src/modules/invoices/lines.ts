@@ -30,13 +30,19 @@ const GROUPING_WORDS: Record<LineGrouping, string> = {
   single: 'one line for the whole period',
 };
 
-/** Refuses (at the Lines field, `groupBy`) an invoice of more lines than an invoice holds, suggesting the groupings that make fewer. */
-export function checkLineCount(count: number, groupBy: LineGrouping): void {
+/**
+ * Refuses (at the Lines field, `groupBy`) an invoice of more lines than an invoice holds, suggesting
+ * the groupings that make fewer. `counted: 'up to the cap'` when the count stopped past the cap
+ * (one line per entry: the entries are not counted to their end, issue 54 I2), so the refusal says
+ * "more than" rather than a number it does not know.
+ */
+export function checkLineCount(count: number, groupBy: LineGrouping, counted: 'all' | 'up to the cap' = 'all'): void {
   if (count <= MAX_INVOICE_LINES) return;
   const others = LINE_GROUPINGS.filter((g) => g !== groupBy && g !== 'entry').map((g) => GROUPING_WORDS[g]);
+  const lines = counted === 'all' ? count.toLocaleString('en') : `more than ${MAX_INVOICE_LINES.toLocaleString('en')}`;
   throw invalidAt(
     'groupBy',
-    `This invoice would have ${count.toLocaleString('en')} lines (${GROUPING_WORDS[groupBy]}); an invoice holds at most ${MAX_INVOICE_LINES.toLocaleString('en')}. Choose fewer lines: ${others.slice(0, -1).join(', ')} or ${others.at(-1) as string}; or invoice a shorter range.`,
+    `This invoice would have ${lines} lines (${GROUPING_WORDS[groupBy]}); an invoice holds at most ${MAX_INVOICE_LINES.toLocaleString('en')}. Choose fewer lines: ${others.slice(0, -1).join(', ')} or ${others.at(-1) as string}; or invoice a shorter range.`,
   );
 }
 

@@ -18,6 +18,8 @@ export interface InvoicePorts {
   userNames(ids: string[]): Array<{ id: string; name: string }>;
   invoiceableGroups(q: Invoiceable): TimeGroup[];
   invoiceableEntries(q: Invoiceable): TimeEntry[];
+  /** The invoiceable entries' number, counted no further than `cap`. */
+  invoiceableCount(q: Invoiceable, cap: number): number;
   unratedInvoiceable(q: Invoiceable, limit: number): Array<{ id: string; startAt: number; projectId: string }>;
   markInvoiced(q: Invoiceable, invoiceId: string): number;
   releaseInvoice(invoiceId: string): void;

@@ -16,9 +16,11 @@ const query = (req: Request, name: string): string => (typeof req.query[name] ==
  * The Reports page's downloads (decisions §11): `GET /app/reports/export?format=csv|xlsx|pdf&kind=
  * detailed|summary|weekly` with the page's own from, to, groupBy, subGroupBy, member and filters. The
  * page's checks and the reports service's refusals answer as the page does (the page with the
- * message, and its status), before any byte of a file; the file is written on a reader thread and
- * streamed to the socket as it is read. A failure after the first byte breaks the download off
- * (the browser marks it failed) rather than ending a file that looks complete.
+ * message, and its status), before any byte of a file; the file is written on a reader thread to
+ * a private spooled file at the disk's pace and sent to the socket as it grows, so a slow browser
+ * holds no reader thread (issue 54, N2). A failure after the first byte, a browser that stops
+ * reading, a download past EXPORT_MAX_MS and the server's stop break the download off (the browser
+ * marks it failed) rather than ending a file that looks complete.
  */
 export function reportExportRoutes(router: Router, deps: AppDeps): void {
   router.get('/reports/export', async (req, res, next) => {
@@ -76,16 +78,20 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
               if (!error) taken();
             });
           },
-          stalled() {
-            // The browser stopped reading: the download is broken off (it is marked failed), the reader thread freed.
+          brokenOff() {
+            // The browser stopped reading, the download ran past EXPORT_MAX_MS, or the server stops: the download
+            // is broken off (the browser marks it failed) and its spool file freed.
             res.destroy();
           },
         },
         gone.signal,
       );
       if ('cancelled' in outcome) {
-        if (outcome.stalled) deps.logger.warn('an export was broken off: its browser stopped reading', { requestId, kind, format });
-        else deps.logger.info('an export was cancelled: its browser went away', { requestId, kind, format });
+        if (outcome.why === 'stalled')
+          deps.logger.warn('an export was broken off: its browser stopped reading', { requestId, kind, format });
+        else if (outcome.why === 'gone') deps.logger.info('an export was cancelled: its browser went away', { requestId, kind, format });
+        else if (outcome.why === 'stopping')
+          deps.logger.info('an export was broken off: the server is stopping', { requestId, kind, format });
         return;
       }
       res.end();

@@ -249,7 +249,7 @@ describe('web app: invoices', function () {
         expect(refused.status, intent).to.equal(400);
         const text = flat(refused.text);
         expect(text, intent).to.include(
-          'This invoice would have 1,001 lines (a line per entry); an invoice holds at most 1,000. Choose fewer lines: a line per project, a line per project and task, a line per member or one line for the whole period; or invoice a shorter range.',
+          'This invoice would have more than 1,000 lines (a line per entry); an invoice holds at most 1,000. Choose fewer lines: a line per project, a line per project and task, a line per member or one line for the whole period; or invoice a shorter range.',
         );
         // At the Lines field, with the form as sent.
         expect(refused.text, intent).to.match(/<select id="invoice-group" name="groupBy"[^>]*aria-invalid="true"/);
@@ -268,6 +268,58 @@ describe('web app: invoices', function () {
       expect(byProject.status).to.equal(200);
       expect(flat(byProject.text)).to.include('1001 entries from 2025-11-01 to 2026-10-31 (days in UTC), for Acme, in EUR.');
       expect(byProject.text.match(/<td data-label="Description">/g)).to.have.length(1);
+    });
+
+    it('I2: a New invoice by entry over the cap is refused from a count that stops past 1,000 entries (create and preview alike), not from reading the range; 1,000 are made', async () => {
+      server = await startTestServer();
+      const { clientId, projectId, owner: actor } = freelancer(server);
+      // 1,500 billable entries, five a day from 1 November 2025 (300 days), before October's four.
+      const start = Date.UTC(2025, 10, 1, 7, 0, 0);
+      server.services.write(() => {
+        for (let n = 0; n < 1500; n++) {
+          const at = start + Math.floor(n / 5) * 86_400_000 + (n % 5) * 3_600_000;
+          server.services.entries.create(actor, {
+            projectId,
+            start: new Date(at).toISOString(),
+            end: new Date(at + 1_800_000).toISOString(),
+            description: `Task ${n}`,
+            billable: true,
+          });
+        }
+      });
+      const owner = await signIn(server.ownerId);
+      const form = await owner.get('/app/invoices/new');
+      const send = (to: string, intent: string) =>
+        owner.post('/app/invoices/new', {
+          _csrf: SettingsClient.csrf(form.text),
+          clientId,
+          from: '2025-11-01',
+          to,
+          groupBy: 'entry',
+          note: '',
+          intent,
+        });
+      for (const intent of ['create', 'preview']) {
+        const refused = await send('2026-10-31', intent);
+        expect(refused.status, intent).to.equal(400);
+        // The count stopped at 1,001: the refusal knows "more than 1,000", not the 1,504 the range holds
+        // (reading them all to say so cost ~190 ms of the request thread per refusal at 57,000).
+        expect(flat(refused.text), intent).to.include(
+          'This invoice would have more than 1,000 lines (a line per entry); an invoice holds at most 1,000.',
+        );
+        expect(flat(refused.text), intent).not.to.include('1,504');
+        expect(refused.text, intent).to.match(/<select id="invoice-group" name="groupBy"[^>]*aria-invalid="true"/);
+      }
+      expect(server.services.invoices.list(OPERATOR, server.workspaceId)).to.deep.equal([]);
+      // 200 days are 1,000 entries: as many lines as an invoice holds, previewed and made.
+      const preview = await send('2026-05-19', 'preview');
+      expect(preview.status, flat(preview.text).slice(0, 2000)).to.equal(200);
+      expect(flat(preview.text)).to.include('1000 entries from 2025-11-01 to 2026-05-19 (days in UTC), for Acme, in EUR.');
+      expect(preview.text.match(/<td data-label="Description">/g)).to.have.length(1000);
+      const made = await send('2026-05-19', 'create');
+      expect(made.status, flat(made.text).slice(0, 2000)).to.equal(303);
+      const [invoice] = server.services.invoices.list(OPERATOR, server.workspaceId);
+      expect(invoice?.lines).to.have.length(1000);
     });
 
     it('L6: the preview runs on a reader thread: when that thread dies the page answers 500 and the server goes on; the request thread never reads the entries', async () => {
