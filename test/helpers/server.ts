@@ -1,9 +1,10 @@
 import { OPERATOR } from '../../src/principal.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ManualClock } from '../../src/clock.js';
+import { openDatabase } from '../../src/db/database.js';
 import { type Config, parseConfig } from '../../src/config.js';
 import type { ContractDocument } from '../../src/contract.js';
 import type { Handlers } from '../../src/operations/types.js';
@@ -62,6 +63,23 @@ export interface TestServerOptions {
   productionPasswordCost?: boolean;
 }
 
+let template: string | undefined;
+
+/**
+ * An empty database file with every migration applied, made once per test process: each test
+ * server starts from a copy of it instead of running every migration again (about 0.1 s of each
+ * start). The server still migrates it at start, finding nothing to do; migrating old databases
+ * is test/http/migrations.test.ts's, and a server given its own DATABASE_PATH starts from nothing.
+ */
+function migratedTemplate(): string {
+  if (template && existsSync(template)) return template;
+  const dir = mkdtempSync(join(tmpdir(), 'timetrack-template-'));
+  template = join(dir, 'timetrack.db');
+  openDatabase(template).close();
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return template;
+}
+
 /** 2026-11-02T10:00:30Z: thirty seconds into a rate-limit window. */
 export const DEFAULT_NOW = Date.UTC(2026, 10, 2, 10, 0, 30);
 
@@ -72,6 +90,7 @@ export const DEFAULT_NOW = Date.UTC(2026, 10, 2, 10, 0, 30);
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-test-'));
+  if (!options.env?.DATABASE_PATH) copyFileSync(migratedTemplate(), join(dir, 'timetrack.db'));
   const config = parseConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -103,7 +122,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     announce: (text) => {
       banner += text;
     },
-    ...(options.contract ? { contract: options.contract } : {}),
+    // One contract object for every server of the run, so they share its compiled request validators.
+    contract: options.contract ?? contractChecker().document,
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.readers ? { readers: options.readers } : {}),
