@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DomainError } from '../errors.js';
-import type { InvoiceDocument, LineGrouping } from '../modules/invoices/document.js';
+import type { InvoiceDocument, LineGrouping } from '../modules/invoices/service.js';
 import {
   creditNoteOf,
   type CreditNoteView,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { checkExport, type ExportRequest, exportFormatOf, exportKindOf, writeExport } from '../modules/reports/export/index.js';
+import { checkExport, type ExportRequest, exportFormatOf, exportKindOf, writeExport } from '../modules/reports/service.js';
 import { sessionView } from '../modules/sessions/views.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';

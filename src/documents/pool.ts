@@ -1,7 +1,7 @@
 import { Piscina } from 'piscina';
 import { errorOf } from '../errors.js';
 import { errorFields, type Logger } from '../logger.js';
-import type { InvoiceDocument } from '../modules/invoices/document.js';
+import type { InvoiceDocument } from '../modules/invoices/service.js';
 import type { DocumentFormat } from '../modules/invoices/documents/index.js';
 import { createReadQueue, ReadersBusy, tsxEntry } from '../readers/pool.js';
 import { type DocumentResult, type DocumentTask, renderTask } from './task.js';

@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { DomainError, errorData } from '../errors.js';
-import { checkExport, ExportCancelled, type ExportRequest, type ExportSink, writeExport } from '../modules/reports/export/index.js';
+import { checkExport, ExportCancelled, type ExportRequest, type ExportSink, writeExport } from '../modules/reports/service.js';
 import type { Services } from '../services.js';
 import type { SpoolFile } from './spool.js';
 import { type ActorData, actorOf, raise, type ReadResult } from './tasks.js';

@@ -70,6 +70,25 @@ describe('architecture: the shape of src/', () => {
     ).to.deep.equal([]);
   });
 
+  it('entry points reach a module only through its service, views and errors (issue 61 item 3)', () => {
+    // The entry points: the API (http, operations), the pages, the command line, and the threads'
+    // entries. The composition roots (src/main.ts, src/server.ts, src/services.ts) wire repositories
+    // and may reach further.
+    const entry = /^src\/(http|operations|web|cli|threads|readers|documents)\/|^src\/(workers|db\/checkpointer-thread)\.ts$/;
+    // Allowed, with why: the document threads are the invoices module's render port (it hands them
+    // a checked document to render off the request thread; src/modules/invoices/ports.ts).
+    const allowed = (file: string, i: string) => file.startsWith('src/documents/') && i === 'src/modules/invoices/documents/index.ts';
+    expect(
+      violations(
+        (file, i) =>
+          entry.test(file) &&
+          /^src\/modules\//.test(i) &&
+          !/^src\/modules\/[a-z]+\/(service|views|errors)\.ts$/.test(i) &&
+          !allowed(file, i),
+      ),
+    ).to.deep.equal([]);
+  });
+
   it('no import runs back up: modules know no transport, readers and operations know no http', () => {
     const upward: Array<[RegExp, RegExp]> = [
       [/^src\/modules\//, /^src\/(http|web|cli|readers|operations|threads)\/|^src\/(services|server|main)\.ts$/],

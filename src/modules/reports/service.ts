@@ -192,6 +192,17 @@ export function createReportsService({
 
 export type ReportsService = ReturnType<typeof createReportsService>;
 export type { SummaryWindow, SummaryWindowed, WindowGroup } from './summary.js';
+export {
+  checkExport,
+  CONTENT_TYPES,
+  ExportCancelled,
+  exportFileName,
+  exportFormatOf,
+  exportKindOf,
+  type ExportRequest,
+  type ExportSink,
+  writeExport,
+} from './export/index.js';
 
 /**
  * The detailed report's rows of a range, a batch at a time in its order (an export's), read as

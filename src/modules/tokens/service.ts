@@ -11,6 +11,8 @@ import type { TokenRow, TokensRepository } from './repository.js';
 import { hashToken, mintToken, sameHash, tokenPrefix } from './token-format.js';
 import { tokenView } from './views.js';
 
+export { bearerToken } from './token-format.js';
+
 /** What authentication yields: the actor plus the budgets the rate limiter needs. */
 export interface Authenticated {
   actor: Actor;

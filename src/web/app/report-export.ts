@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { CONTENT_TYPES, exportFileName, exportFormatOf, exportKindOf, type ExportRequest } from '../../modules/reports/export/index.js';
+import { CONTENT_TYPES, exportFileName, exportFormatOf, exportKindOf, type ExportRequest } from '../../modules/reports/service.js';
 import { actorData } from '../../readers/tasks.js';
 import type { FieldErrors } from '../kit/fields.js';
 import type { WebDeps as AppDeps } from '../deps.js';

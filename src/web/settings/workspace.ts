@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { RunawayAction } from '../../modules/accounts/service.js';
-import { ISSUER_FIELDS } from '../../modules/invoices/fields.js';
+import { ISSUER_FIELDS } from '../../modules/invoices/service.js';
 import { type IssuerProfilePatch, settingsPatchOfText } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { Actor } from '../../principal.js';
