@@ -7,6 +7,7 @@ import { newDeliveryId } from './crypto.js';
 import type { EventRecord, Owner } from './post.js';
 import { type Attempted, createDeliveryQueue, type Lane, type Outcome } from './queue.js';
 import type { WebhooksRepository } from './repository.js';
+import { coalescing } from '../../kernel/coalesce.js';
 
 /** What the sender reads of other modules: an event's record, and the subscription owner's membership now. */
 export interface SenderPorts {
@@ -42,8 +43,6 @@ export function createWebhookSender({
   logger: Logger;
   options: SenderOptions;
 }) {
-  let running: Promise<void> | null = null;
-  let again = false;
   let lastPurge = 0;
   /** Subscriptions whose lane runs in this process. */
   const active = new Set<string>();
@@ -109,32 +108,15 @@ export function createWebhookSender({
     return lane;
   }
 
+  const job = coalescing(runOnce);
   return {
     /** Sends every due delivery; overlapping calls share one run (and trigger one more after it). */
-    tick(): Promise<void> {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        try {
-          do {
-            again = false;
-            await runOnce();
-          } while (again);
-        } finally {
-          running = null;
-        }
-      })();
-      return running;
-    },
+    tick: job.tick,
     /** Releases claims left by a previous process (its attempts count as never made). */
     recover: () => queue.recover(),
     /** Deletes delivery log rows older than 30 days. */
     purge,
-    idle(): Promise<void> {
-      return running ?? Promise.resolve();
-    },
+    idle: job.idle,
     /**
      * A test ping (the contract's `ping` webhook): one signed POST now, through the same target
      * checks as a delivery. It is not queued, not retried, not in the delivery log and does not
