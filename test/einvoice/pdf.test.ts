@@ -84,7 +84,7 @@ describe('invoice documents: the PDF', function () {
       'IBAN DE89 3704 0044 0532 0130 00',
       'BIC COBADEFFXXX',
       'Reference 2026-0042',
-      'VAT ID DE123456789',
+      'VAT ID DE136695976',
       'Page 1 of 1',
       'Thank you for the order <№ 17> & the kind cooperation.',
     ])
@@ -112,7 +112,7 @@ describe('invoice documents: the PDF', function () {
     expect(chf).to.contain('Zürcher Büro für Gestaltung AG');
     const ae = textOf('reverse-charge-ae');
     expect(ae).to.contain('Reverse charge: the recipient is liable for the VAT (Art. 196 VAT Directive). (VATEX-EU-AE)');
-    expect(ae).to.contain('Your VAT ID: ATU12345678');
+    expect(ae).to.contain('Your VAT ID: ATU13585627');
     const paid = textOf('paid');
     expect(paid).to.contain('Paid (10 Nov 2026) €1,891.79');
     expect(paid).to.contain('Amount due €0.00');
@@ -197,7 +197,7 @@ describe('invoice documents: the PDF', function () {
     expect(pages).to.be.at.least(2);
     const name =
       'Müller & Söhne Beratungsgesellschaft für Informationstechnik, Datenschutz und digitale Barrierefreiheit mit beschränkter Haftung & Co. Kommanditgesellschaft auf Aktien';
-    const footer = `${name} · USt-IdNr. DE123456789 · Steuernummer 30/123/45678 · Register Amtsgericht Charlottenburg (Berlin) HRB 123456 B`;
+    const footer = `${name} · USt-IdNr. DE136695976 · Steuernummer 30/123/45678 · Register Amtsgericht Charlottenburg (Berlin) HRB 123456 B`;
     const custom =
       'Persönlich haftende Gesellschafterin: Müller & Söhne Verwaltungs-GmbH, Sitz Berlin, Amtsgericht Charlottenburg HRB 654321 B · Geschäftsführer: Jörg Weiß, Dr. Anna-Lena Schmidt-Överhaus · Vorsitzende des Aufsichtsrats: Prof. Dr. Beate Groß';
     for (let page = 1; page <= pages; page++) {
