@@ -326,6 +326,16 @@ export function matrix(): Record<string, InvoiceDocument> {
     }),
     // German VAT on an invoice in Swiss francs: the VAT total in euros too (Art. 230 VAT Directive; BT-6, BT-111).
     'foreign-currency-vat': invoice({ lines: two, currency: 'CHF', exchange: { currency: 'EUR', rate: 1.0634 } }),
+    // Reverse charge in francs, stored with a rate as issuing took one before (issue 56 item 10): no VAT to state in euros.
+    'foreign-currency-no-vat': invoice({
+      lines: two,
+      currency: 'CHF',
+      category: 'AE',
+      taxRate: 0,
+      exemptionReasonCode: 'VATEX-EU-AE',
+      recipient: recipient({ country: 'AT', city: 'Wien', postalCode: '1010', vatId: 'ATU13585627' }),
+      exchange: { currency: 'EUR', rate: 1.0634 },
+    }),
     'currency-chf': invoice({
       lines: two,
       currency: 'CHF',

@@ -53,10 +53,17 @@ describe('invoice documents: the PDF', function () {
       'credit-note-de',
       'long-legal-name',
       'foreign-currency-vat',
+      'foreign-currency-no-vat',
       'not-subject-o-identifier',
     ])
       await render(name);
     await render('draft', DRAFT(), false);
+    // The longest invoice there is (1,000 lines, MAX_INVOICE_LINES): its positions run to 1000.
+    await render(
+      '1000-lines',
+      invoice({ lines: Array.from({ length: 1000 }, (_, n) => ({ description: `Task ${n + 1}`, seconds: 1800 + n, rate: 90 })) }),
+      false,
+    );
   });
 
   after(() => {
@@ -226,6 +233,38 @@ describe('invoice documents: the PDF', function () {
     expect(text).to.contain('VAT total in EUR (rate 1 CHF = 1.0634 EUR) €321.20');
   });
 
+  it('an invoice in another currency without VAT states no "€0.00 VAT in EUR" (issue 56 item 10)', () => {
+    const text = textOf('foreign-currency-no-vat');
+    expect(text).to.contain('Total CHF 1,589.74');
+    expect(text).to.not.contain('VAT total in EUR');
+    expect(text).to.not.contain('€0.00');
+  });
+
+  it('a 1,000-line invoice: every position whole on its row, 1000 too (issue 56 item 10)', () => {
+    const pages = pagesOf('1000-lines');
+    const seen: number[] = [];
+    for (let page = 1; page <= pages; page++)
+      for (const m of textOf('1000-lines', page).matchAll(/^ ?(\d{1,4}) Task (\d+) /gm)) {
+        expect(m[1], `page ${page}`).to.equal(m[2]);
+        seen.push(Number(m[1]));
+      }
+    expect(seen).to.deep.equal(Array.from({ length: 1000 }, (_, i) => i + 1));
+    // No position broken over two lines ("100" above "0").
+    expect(textOf('1000-lines', pages - 1) + textOf('1000-lines', pages)).to.not.match(/^ ?0\s*$/m);
+  });
+
+  it("the metadata name the invoice by its number, never by its internal id; a draft's by no id at all (issue 56 item 10)", () => {
+    const info = (name: string) => poppler('pdfinfo', files[name]!) + poppler('pdfinfo', '-meta', files[name]!);
+    const issued = info('standard-19');
+    expect(issued).to.match(/^Title:\s+Invoice 2026-0042$/m);
+    expect(issued).to.match(/^Subject:\s+Invoice 2026-0042 · 2026-10-01 – 2026-10-31$/m);
+    expect(issued).to.not.contain(invoices['standard-19']!.id);
+    const draft = info('draft');
+    expect(draft).to.match(/^Subject:\s+Invoice \(DRAFT\) · 2026-10-01 – 2026-10-31 · 2026-11-02T09:15:00.000Z$/m);
+    expect(draft).to.not.contain(DRAFT().id);
+    expect(draft).to.not.contain('inv_');
+  });
+
   it('a draft says DRAFT and carries no number and no XML', () => {
     const text = textOf('draft');
     expect(text).to.contain('DRAFT');
@@ -260,12 +299,12 @@ describe('invoice documents: the PDF', function () {
     for (const line of fonts) expect(line.trim().split(/\s+/).at(-5), line).to.equal('yes');
   });
 
-  it('is deterministic: the same invoice gives the same bytes, another invoice of the same day another file ID', async () => {
+  it('is deterministic: the same invoice gives the same bytes, another invoice (number) of the same day another file ID', async () => {
     const doc = invoices['standard-19']!;
     const [a, b] = [await renderDocument(doc, 'pdf'), await renderDocument(structuredClone(doc), 'pdf')];
     expect(a.equals(b)).to.equal(true);
     const id = (pdf: Buffer) => /\/ID \[<([0-9a-f]+)>/.exec(pdf.toString('latin1'))![1];
-    const other = await renderDocument({ ...structuredClone(doc), id: 'inv_other' }, 'pdf');
+    const other = await renderDocument({ ...structuredClone(doc), number: '2026-0043' }, 'pdf');
     expect(id(other)).to.not.equal(id(a));
     expect(a.toString('latin1')).to.contain('/CreationDate (D:20261103000000Z)');
     for (const format of ['xrechnung-ubl', 'xrechnung-cii', 'peppol'] as const)

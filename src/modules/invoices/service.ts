@@ -33,7 +33,7 @@ export type { MoveOptions, MoveResult } from './lifecycle.js';
 export { DEFAULT_PAYMENT_TERMS_DAYS } from './lifecycle.js';
 export { settingsPatchOfText } from './settings.js';
 export { LINE_GROUPINGS } from './lines.js';
-export { otherVatCurrency, parseExchangeRate } from './currency.js';
+export { asksExchangeRate, otherVatCurrency, parseExchangeRate } from './currency.js';
 export { printedLineHours } from './documents/model.js';
 export {
   composeMail,

@@ -12,6 +12,7 @@ import {
   MAX_SEND_GREETING,
   MAX_SEND_MESSAGE,
   type MissingValue,
+  asksExchangeRate,
   otherVatCurrency,
   printedLineHours,
 } from '../../modules/invoices/service.js';
@@ -254,7 +255,8 @@ function figures(
       <dt>Gross</dt>
       <dd class="num"><strong>${money(doc.grossTotal, c)}</strong></dd>
       ${
-        doc.vatCurrency
+        // Not "0.00 VAT in EUR" for an invoice issued with a rate before one without VAT took none (issue 56 item 10).
+        doc.vatCurrency && doc.taxTotal !== 0
           ? html`<dt>VAT in ${doc.vatCurrency.currency}</dt>
               <dd class="num">
                 ${money(doc.vatCurrency.taxTotal, doc.vatCurrency.currency)}
@@ -865,8 +867,10 @@ export function confirmBody(
 ): Html {
   const base = `${paths.invoices}/${invoice.id}`;
   const gross = money(invoice.grossTotal, invoice.currency);
-  // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate.
-  const vatCurrency = action === 'issue' ? otherVatCurrency(invoice) : null;
+  // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate
+  // (not when it carries no VAT: issue 56 item 10), and the field stays to show a refusal about it.
+  const vatCurrency =
+    action !== 'issue' ? null : (asksExchangeRate(invoice) ?? (errors.exchangeRate !== undefined ? otherVatCurrency(invoice) : null));
   const what: Record<Action, Html> = {
     issue: html`<p>
       Issue this draft for ${clientNameOf(invoice)} (${gross})? It gets the next number of the workspace's series and this date, and its due
