@@ -511,10 +511,11 @@ function documentRows(
 /** What a value of a fill is, as the form names it (its EN 16931 number in brackets). */
 const FILL_LABELS: Record<string, string> = {
   'issuer.electronicAddress': 'Seller electronic address (BT-34)',
-  'issuer.electronicAddressScheme': 'Its scheme (BT-34-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
+  'issuer.electronicAddressScheme':
+    'Seller electronic address scheme (BT-34-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
   'recipient.electronicAddress': 'Buyer electronic address (BT-49)',
   'recipient.electronicAddressScheme':
-    'Its scheme (BT-49-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
+    'Buyer electronic address scheme (BT-49-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
   'recipient.reference': 'Buyer reference (BT-10)',
   'recipient.vatId': 'Buyer VAT ID (BT-48)',
   'recipient.legalName': 'Buyer name (BT-44)',
@@ -596,8 +597,14 @@ function fillSection(
             name="${path}"
             value="${typed}"
             ${path === 'taxBreakdown' ? html`placeholder="lines"` : ''}
-            ${invalidAt(id, state.errors[path])}
-            ${slot.state === 'correctable' ? html`aria-describedby="${id}-filled"` : ''}
+            ${
+              // Refused: the message describes it; else, a filled value, the line saying it can be corrected.
+              state.errors[path] !== undefined
+                ? invalidAt(id, state.errors[path])
+                : slot.state === 'correctable'
+                  ? html`aria-describedby="${id}-filled"`
+                  : ''
+            }
           />
           ${
             slot.state === 'correctable' && slot.filledAt
