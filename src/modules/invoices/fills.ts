@@ -19,6 +19,8 @@ export type FixedBecause =
   | 'handed-out'
   /** It makes the amounts (a line's tax, the breakdown). */
   | 'amounts'
+  /** It made the due date the invoice was issued with (the issuer's payment terms in days). */
+  | 'due-date'
   /** The invoice is void. */
   | 'void';
 
@@ -72,6 +74,8 @@ export function fillSlotOf(invoice: InvoiceDocument, lastHandedOutAt: number | n
   const fill = lastFillOf(invoice.einvoiceFills, path);
   if (!fill) return { path, state: 'fixed', value, because: /^(lines\[|taxBreakdown$)/.test(path) ? 'amounts' : 'made-with' };
   if (/^(lines\[|taxBreakdown$)/.test(path)) return { path, state: 'fixed', value, because: 'amounts', filledAt: fill.at };
+  if (path === 'issuer.paymentTermsDays' && invoice.dueDate !== null)
+    return { path, state: 'fixed', value, because: 'due-date', filledAt: fill.at };
   if (lastHandedOutAt !== null && Date.parse(fill.at) <= lastHandedOutAt)
     return { path, state: 'fixed', value, because: 'handed-out', filledAt: fill.at, handedOutAt: toIso(lastHandedOutAt) };
   return { path, state: 'correctable', value, filledAt: fill.at };
@@ -114,6 +118,12 @@ function fixedRefusal(invoice: InvoiceDocument, slot: FillSlot) {
         path,
         `${path} is already set (${current}) and makes the invoice's amounts, which a fill never changes: ${renew}.`,
         `This value makes the invoice’s amounts, which a fill never changes: ${renew}.`,
+      );
+    case 'due-date':
+      return errors.fixedFill(
+        path,
+        `${path} would contradict the due date ${invoice.dueDate} that ${invoice.number} was issued with: ${renew}.`,
+        `The invoice’s due date follows from this value, and it was issued with that date: ${renew}.`,
       );
     case 'void':
       return errors.voidTakesNoFill(invoice.id);

@@ -298,7 +298,7 @@ export function createSending({
           replyTo: replyToOf(invoice, ports),
         });
         // The documents made are handed out with this write: the fills they carry are fixed from now on (decisions 14).
-        handOut(repo, clock, id, checked.invoice);
+        handOut(repo, clock, id, checked.invoice, 'send it again');
         const sendId = newId('isnd');
         repo.insertSend({
           id: sendId,

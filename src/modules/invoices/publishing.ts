@@ -22,10 +22,18 @@ import { view } from './views.js';
  * the caller's write; returns the invoice as stored then, which the document is made from (a fill
  * since `seen` was read gives a conflict: make it again).
  */
-export function handOut(repo: InvoicesRepository, clock: { now(): number }, id: string, seen: InvoiceDocument): InvoiceDocument {
+export function handOut(
+  repo: InvoicesRepository,
+  clock: { now(): number },
+  id: string,
+  seen: InvoiceDocument,
+  again = 'ask for it again',
+): InvoiceDocument {
   const row = repo.invoice(id);
   if (!row || view(row).updatedAt !== seen.updatedAt)
-    throw errors.conflict(`Invoice ${id} changed while its document was being made: ask for it again.`);
+    throw new DomainError('conflict', `Invoice ${id} changed while its documents were made: ${again}.`, {
+      people: `This invoice changed while its documents were made: ${again}.`,
+    });
   repo.markHandedOut(id, clock.now());
   return seen;
 }

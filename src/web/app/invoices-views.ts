@@ -584,7 +584,11 @@ function fillSection(
                   ? html`Went out in a document of this invoice (downloaded or sent by
                     mail${slot.handedOutAt ? `, last ${shownAt(slot.handedOutAt, zone)}` : ''}): it can no longer change. To correct it,
                     void this invoice and issue a new one.`
-                  : 'The invoice was made with it.'
+                  : slot.because === 'amounts'
+                    ? 'It makes the invoice’s amounts, which a fill never changes.'
+                    : slot.because === 'due-date'
+                      ? 'The invoice’s due date follows from it.'
+                      : 'The invoice was made with it.'
               }</span
             >
             ${errorAt(id, state.errors[path])}
