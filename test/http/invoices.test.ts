@@ -520,13 +520,14 @@ describe('invoices', () => {
       [[['lines[0].taxRate', '7']], 'conflict', /already set/],
       [[['paymentTerms', 'Now.']], 'invalid', /written when the invoice is issued/],
       [[['lines[1].taxCategory', 'X']], 'invalid', /must be one of S, AE, K, G, E, Z, O/],
+      // A value the invoice was made with stays (a value a fill set is corrected instead: issue 56 item 3).
       [
         [
           ['lines[1].taxRate', '7'],
-          ['issuer.legalName', 'Other'],
+          ['recipient.name', 'Other'],
         ],
         'conflict',
-        /issuer\.legalName is already set/,
+        /recipient\.name is already set/,
       ],
       [
         [
@@ -626,7 +627,10 @@ describe('invoices', () => {
     expectRefusal(() => fill(['taxBreakdown', 'lines']), 'conflict', /already set/);
     fill(['taxBreakdown[1].exemptionReasonCode', 'VATEX-EU-O']);
     expect(invoices.get(OPERATOR, id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-O', exemptionReason: null });
-    expectRefusal(() => fill(['taxBreakdown[1].exemptionReasonCode', 'other']), 'conflict', /already set/);
+    // A reason a fill set is corrected while no document carrying it went out (issue 56 item 3), by the same rules.
+    expectRefusal(() => fill(['taxBreakdown[1].exemptionReasonCode', 'other']), 'invalid', /must be a VATEX code/);
+    fill(['taxBreakdown[1].exemptionReasonCode', 'VATEX-EU-132']);
+    expect(invoices.get(OPERATOR, id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-132' });
     expectRefusal(() => fill(['taxBreakdown[2].exemptionReason', 'x']), 'invalid', /2 taxBreakdown rows/);
   });
 

@@ -40,14 +40,16 @@ export interface FillSlot {
 
 type Fill = InvoiceDocument['einvoiceFills'][number];
 
-/** The value at a fill path of the invoice (null where there is none). */
+/** The value at a fill path of the invoice (null where there is none; only own keys: `issuer.constructor` is none). */
 function valueAt(invoice: InvoiceDocument, path: string): unknown {
+  const own = (holder: unknown, key: string): unknown =>
+    typeof holder === 'object' && holder !== null && Object.hasOwn(holder, key) ? ((holder as Record<string, unknown>)[key] ?? null) : null;
   const party = /^(issuer|recipient)\.(\w+)$/.exec(path);
-  if (party) return (invoice[party[1] as 'issuer' | 'recipient'] as Record<string, unknown> | null)?.[party[2] as string] ?? null;
+  if (party) return own(invoice[party[1] as 'issuer' | 'recipient'], party[2] as string);
   const line = /^lines\[(\d+)\]\.(taxCategory|taxRate)$/.exec(path);
-  if (line) return (invoice.lines[Number(line[1])] as unknown as Record<string, unknown> | undefined)?.[line[2] as string] ?? null;
+  if (line) return own(invoice.lines[Number(line[1])], line[2] as string);
   const row = /^taxBreakdown\[(\d+)\]\.(exemptionReason|exemptionReasonCode)$/.exec(path);
-  if (row) return (invoice.taxBreakdown?.[Number(row[1])] as unknown as Record<string, unknown> | undefined)?.[row[2] as string] ?? null;
+  if (row) return own(invoice.taxBreakdown?.[Number(row[1])], row[2] as string);
   if (path === 'taxBreakdown') return invoice.taxBreakdown ?? null;
   if (path === 'paymentTerms') return invoice.paymentTerms ?? null;
   return null;
@@ -101,7 +103,8 @@ export function fillSlotsOf(invoice: InvoiceDocument, lastHandedOutAt: number | 
 /** The words of a refused change to a value that is set, naming what to do instead (409). */
 function fixedRefusal(invoice: InvoiceDocument, slot: FillSlot) {
   const { path } = slot;
-  const current = JSON.stringify(slot.value);
+  // The value as set, where it is one value (not a whole breakdown).
+  const current = typeof slot.value === 'object' && slot.value !== null ? 'a value' : JSON.stringify(slot.value);
   const renew =
     invoice.status === 'draft'
       ? 'void this draft (it uses no number) and create it again'
