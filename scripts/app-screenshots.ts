@@ -163,7 +163,7 @@ async function main(): Promise<void> {
       postalCode: '20457',
       city: 'Hamburg',
       country: 'DE',
-      vatId: 'DE987654321',
+      vatId: 'DE129273398',
       email: 'rechnungen@hafenamt.example',
       reference: '04011000-12345-03',
       electronicAddress: '04011000-12345-03',

@@ -261,7 +261,7 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   invoices.fill(OPERATOR, invoice.id, ownerId, [
     ['issuer.country', 'DE'],
     ['recipient.country', 'DE'],
-    ['issuer.vatId', 'DE123456789'],
+    ['issuer.vatId', 'DE136695976'],
   ]);
   invoices.changeStatus(OPERATOR, invoice.id, 'sent', ownerId);
   invoices.get(OPERATOR, invoice.id);

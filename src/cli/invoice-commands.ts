@@ -9,12 +9,14 @@ import {
   DOCUMENT_FORMATS,
   type DocumentFormat,
   DocumentNotReady,
+  type FillSlot,
   type InvoiceSendView,
   type InvoiceStatus,
   issuerPatchOfText,
   LINE_GROUPINGS,
   type MissingValue,
   parseExchangeRate,
+  partnerOf,
   printedLineHours,
   settingsPatchOfText,
 } from '../modules/invoices/service.js';
@@ -102,15 +104,36 @@ function humanInvoice(result: Record<string, unknown>): string {
 
 const refused = (message: string) => new DomainError('invalid', message);
 
-/** Where a missing value is set, as commands (and pages) of this install: the invoice's own fill always works. */
-function whereToSet(m: MissingValue, i: InvoiceDocument): string {
+/**
+ * Where a missing value is set, as commands of this install, and for this invoice only what works
+ * (issue 56 item 10): a fill where the invoice lacks the value or a fill set it and may correct it
+ * (an electronic address always with its scheme); else what the invoice keeps, and that a new
+ * invoice is the way (a fill never changes a value the invoice was made with, nor one that went out).
+ */
+function whereToSet(m: MissingValue, i: InvoiceDocument, slots: FillSlot[]): string {
   const field = m.path.replace(/^(issuer|recipient)\./, '');
-  const fill = `fill it on this invoice: timetrack invoice fill ${i.id} --user U --set '${m.path}=…'`;
+  const slot = slots.find((s) => s.path === m.path);
+  const partner = partnerOf(m.path);
+  const pair = partner === null ? [m.path] : m.path.endsWith('Scheme') ? [m.path, partner] : [partner, m.path];
+  const sets = pair.map((path) => `--set '${path}=…'`).join(' ');
+  const renew =
+    i.status === 'draft'
+      ? `void this draft (timetrack invoice status ${i.id} --to void --user U; it uses no number) and create it again`
+      : `void this invoice (timetrack invoice status ${i.id} --to void --user U; its credit note cancels it) and issue a new one`;
+  const fill =
+    slot === undefined || slot.state === 'empty'
+      ? `fill it on this invoice: timetrack invoice fill ${i.id} --user U ${sets}`
+      : slot.state === 'correctable'
+        ? `correct it on this invoice (a fill set it, and no document carrying it went out yet): timetrack invoice fill ${i.id} --user U ${sets}`
+        : slot.because === 'handed-out'
+          ? `this invoice keeps ${JSON.stringify(slot.value)}, which went out in a document of it: ${renew}`
+          : `this invoice keeps ${JSON.stringify(slot.value)}, which it was made with (a fill adds missing values and corrects its own, never these): ${renew}`;
+  const then = slot === undefined || slot.state !== 'fixed' ? ', or ' : '; ';
   switch (m.where) {
     case 'business-profile':
-      return `set it in the business profile (timetrack workspace profile ${i.workspaceId} --set '${field}=…', or the Workspace page's Invoice issuer) for new invoices, or ${fill}`;
+      return `set it in the business profile (timetrack workspace profile ${i.workspaceId} --set '${field}=…', or the Workspace page's Invoice issuer) for new invoices${then}${fill}`;
     case 'client':
-      return `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${i.clientId} with ${field}) for new invoices, or ${fill}`;
+      return `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${i.clientId} with ${field}) for new invoices${then}${fill}`;
     case 'fill':
       return fill;
     case 'issue':
@@ -167,10 +190,15 @@ async function exportDocument(services: Parameters<Command['run']>[1], id: strin
       throw refused(
         `Invoice ${name} has no credit note: only an invoice voided after it was issued has one${invoice.status === 'sent' ? ` (timetrack invoice status ${invoice.id} --to void --user U makes it)` : ` (it is ${invoice.status})`}. Leave out --credit-note to export the invoice itself.`,
       );
+    const slots = services.invoices.fillSlots(
+      OPERATOR,
+      invoice.id,
+      error.missing.map((m) => m.path),
+    );
     throw refused(
       [
         `${creditNote ? `The credit note of invoice ${name}` : `Invoice ${name}`} cannot be exported as ${format}: it lacks ${error.missing.length === 1 ? 'a value' : `${error.missing.length} values`} the format requires. Nothing was written.`,
-        ...error.missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice)}`),
+        ...error.missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice, slots)}`),
       ].join('\n'),
     );
   }

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import type { Attachment } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { OPERATOR } from '../../src/principal.js';
 import { fatal, poppler, requireTools, validate } from '../einvoice/tools.js';
@@ -217,6 +218,85 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
       const row = page.locator('table.sends tbody tr');
       expect(await row.count()).to.equal(1);
       expect(await row.innerText()).to.include('billing@acme.example');
+      expect(problems).to.deep.equal([]);
+      await context.close();
+    } finally {
+      await mailed.close();
+      await relay.close();
+    }
+  });
+  it('a GmbH corrects a wrong e-invoice fill, then sends XRechnung by mail: the XML carries the corrected value and the value is fixed from then on (issue 56 item 3)', async () => {
+    const relay = await startRelay();
+    const mailed = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
+    try {
+      await mailed.services.sessions.setPassword(OPERATOR, mailed.ownerId, PASSWORD);
+      const { owner, clientId } = freelancer(mailed, {
+        email: 'billing@acme.example',
+        electronicAddress: null,
+        electronicAddressScheme: null,
+      });
+      mailed.services.invoices.setBusinessProfile(OPERATOR, mailed.workspaceId, {
+        legalName: 'Lovelace Design GmbH',
+        registrationNumber: 'HRB 245678 B',
+      });
+      const id = mailed.services.invoices.create(owner, {
+        workspaceId: mailed.workspaceId,
+        clientId,
+        from: '2026-10-01',
+        to: '2026-10-31',
+      }).id;
+      mailed.services.invoices.issue(owner, id);
+      const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      await page.addInitScript(REPORT_CSP);
+      await page.goto(`${mailed.url}/settings/sign-in`);
+      await page.getByLabel('Email').fill('owner@localhost');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await Promise.all([page.waitForURL(`${mailed.url}/app/week`), page.getByRole('button', { name: 'Sign in' }).click()]);
+      await page.goto(`${mailed.url}/app/invoices/${id}`);
+
+      // XRechnung lacks the client's electronic address: asked with its scheme, in one step. A typo goes in.
+      const values = page.getByRole('form', { name: 'E-invoice values' });
+      await values.getByLabel(/^Buyer electronic address scheme \(BT-49-1\)/).fill('EM');
+      await values.getByLabel(/^Buyer electronic address \(BT-49\)/).fill('einkauf@acme.exmaple');
+      await Promise.all([page.waitForURL(`${mailed.url}/app/invoices/${id}`), values.getByRole('button', { name: 'Save values' }).click()]);
+      await page.getByText('Filled recipient.electronicAddressScheme, recipient.electronicAddress.').waitFor();
+
+      // Seen before anything went out: corrected in the same form.
+      const address = values.getByLabel(/^Buyer electronic address \(BT-49\)/);
+      expect(await address.inputValue()).to.equal('einkauf@acme.exmaple');
+      await address.fill('einkauf@acme.example');
+      await Promise.all([page.waitForURL(`${mailed.url}/app/invoices/${id}`), values.getByRole('button', { name: 'Save values' }).click()]);
+      await page.getByText('Corrected recipient.electronicAddress.').waitFor();
+
+      // Sent by mail with its XRechnung.
+      await page.getByLabel('E-invoice beside the PDF').selectOption('xrechnung-ubl');
+      await Promise.all([page.waitForURL(`${mailed.url}/app/invoices/${id}`), page.getByRole('button', { name: 'Send by mail' }).click()]);
+      await page.getByText('Queued for billing@acme.example').waitFor();
+      await mailed.running.scheduler.tick();
+      const [mail] = await relay.until(1);
+      const attachments = mail!.parsed.attachments as Attachment[];
+      expect(attachments.map((a) => a.filename)).to.deep.equal(['2026-0001.pdf', '2026-0001-xrechnung-ubl.xml']);
+      const xml = attachments[1]!.content.toString('utf8');
+      expect(xml).to.include('<cbc:EndpointID schemeID="EM">einkauf@acme.example</cbc:EndpointID>');
+      expect(xml).to.not.include('exmaple');
+      const file = join(dir, 'corrected-xrechnung.xml');
+      writeFileSync(file, attachments[1]!.content);
+      expect(fatal((await validate([file], true)).files.get(file))).to.deep.equal([]);
+
+      // It went out: the page shows it fixed, with what to do instead.
+      await mailed.services.mail.idle();
+      await page.reload();
+      await values.getByText('Went out in a document of this invoice').first().waitFor();
+      expect(await values.getByText('Went out in a document of this invoice').count()).to.equal(2); // the address and its scheme
+      expect(await values.getByLabel(/^Buyer electronic address \(BT-49\)/).count()).to.equal(0);
+      expect(await values.locator('code').allInnerTexts()).to.include('einkauf@acme.example');
       expect(problems).to.deep.equal([]);
       await context.close();
     } finally {

@@ -21,14 +21,14 @@ export const issuer = (patch: Partial<IssuerParty> = {}): IssuerParty => ({
   paymentDetails: null,
   paymentTermsDays: 14,
   invoiceFooter: 'Müller & Söhne <Beratung> GmbH · Geschäftsführer: Jörg Weiß · Amtsgericht Charlottenburg HRB 12345 B',
-  vatId: 'DE123456789',
+  vatId: 'DE136695976',
   taxNumber: '30/123/45678',
   registrationNumber: 'HRB 12345 B',
   sellerIdentifier: null,
   sellerIdentifierScheme: null,
   contactName: 'Jörg Weiß',
   // A German VAT identifier as a Peppol participant (9930); XRechnung takes any EAS scheme.
-  electronicAddress: 'DE123456789',
+  electronicAddress: 'DE136695976',
   electronicAddressScheme: '9930',
   iban: 'DE89370400440532013000',
   bic: 'COBADEFFXXX',
@@ -49,7 +49,7 @@ export const recipient = (patch: Partial<RecipientParty> = {}): RecipientParty =
   taxId: null,
   email: 'einkauf@baeckerei-gross.example',
   reference: '04011000-12345-03',
-  vatId: 'DE987654321',
+  vatId: 'DE129273398',
   // The Leitweg-ID, as German public buyers are addressed on Peppol (0204).
   electronicAddress: '04011000-12345-03',
   electronicAddressScheme: '0204',
@@ -207,7 +207,7 @@ export function matrix(): Record<string, InvoiceDocument> {
         postalCode: '1070',
         city: 'Wien',
         country: 'AT',
-        vatId: 'ATU12345678',
+        vatId: 'ATU13585627',
       }),
     }),
     'intra-community-k': invoice({
@@ -326,6 +326,16 @@ export function matrix(): Record<string, InvoiceDocument> {
     }),
     // German VAT on an invoice in Swiss francs: the VAT total in euros too (Art. 230 VAT Directive; BT-6, BT-111).
     'foreign-currency-vat': invoice({ lines: two, currency: 'CHF', exchange: { currency: 'EUR', rate: 1.0634 } }),
+    // Reverse charge in francs, stored with a rate as issuing took one before (issue 56 item 10): no VAT to state in euros.
+    'foreign-currency-no-vat': invoice({
+      lines: two,
+      currency: 'CHF',
+      category: 'AE',
+      taxRate: 0,
+      exemptionReasonCode: 'VATEX-EU-AE',
+      recipient: recipient({ country: 'AT', city: 'Wien', postalCode: '1010', vatId: 'ATU13585627' }),
+      exchange: { currency: 'EUR', rate: 1.0634 },
+    }),
     'currency-chf': invoice({
       lines: two,
       currency: 'CHF',
@@ -336,7 +346,7 @@ export function matrix(): Record<string, InvoiceDocument> {
         postalCode: '8001',
         city: 'Zürich',
         country: 'CH',
-        vatId: 'CHE123456789',
+        vatId: 'CHE100155212',
         taxNumber: null,
         iban: 'CH9300762011623852957',
         bic: 'UBSWCHZH80A',
@@ -348,7 +358,7 @@ export function matrix(): Record<string, InvoiceDocument> {
         postalCode: '1204',
         city: 'Genève',
         country: 'CH',
-        vatId: 'CHE987654321',
+        vatId: 'CHE116281710',
       }),
     }),
   };

@@ -67,11 +67,11 @@ describe('timetrack invoice export (processes)', function () {
           postalCode: '10115',
           city: 'Berlin',
           country: 'DE',
-          vatId: 'DE123456789',
+          vatId: 'DE136695976',
           contactName: 'Jörg Weiß',
           phone: '+49 30 1234567',
           email: 'rechnung@mueller-soehne.example',
-          electronicAddress: 'DE123456789',
+          electronicAddress: 'DE136695976',
           electronicAddressScheme: '9930',
           iban: 'DE89370400440532013000',
           bic: 'COBADEFFXXX',
@@ -88,7 +88,7 @@ describe('timetrack invoice export (processes)', function () {
       postalCode: '20457',
       city: 'Hamburg',
       country: 'DE',
-      vatId: 'DE987654321',
+      vatId: 'DE129273398',
       reference: '04011000-12345-03',
       electronicAddress: '04011000-12345-03',
       electronicAddressScheme: '0204',
@@ -224,14 +224,15 @@ describe('timetrack invoice export (processes)', function () {
       'Invoice 2024-0002 cannot be exported as xrechnung-ubl: it lacks 5 values the format requires. Nothing was written.',
     );
     const clientId = stored((s) => s.invoices.get(OPERATOR, ids.bare).clientId);
-    const onClient = (field: string, path: string) =>
-      `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${clientId} with ${field}) for new invoices, or fill it on this invoice: timetrack invoice fill ${ids.bare} --user U --set '${path}=…'`;
+    const onClient = (field: string, path: string, partner?: string) =>
+      `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${clientId} with ${field}) for new invoices, or fill it on this invoice: timetrack invoice fill ${ids.bare} --user U ${partner ? `--set '${partner}=…' ` : ''}--set '${path}=…'`;
     expect(items).to.deep.equal([
       `  - Buyer country code (BT-55): ${onClient('country', 'recipient.country')}`,
       `  - Buyer reference (the client's reference; in German public procurement the Leitweg-ID) (BT-10): ${onClient('reference', 'recipient.reference')}`,
       `  - Buyer city (BT-52): ${onClient('city', 'recipient.city')}`,
       `  - Buyer post code (BT-53): ${onClient('postalCode', 'recipient.postalCode')}`,
-      `  - Buyer electronic address (BT-49): ${onClient('electronicAddress', 'recipient.electronicAddress')}`,
+      // An electronic address is filled with its scheme (issue 56 item 3).
+      `  - Buyer electronic address (BT-49): ${onClient('electronicAddress', 'recipient.electronicAddress', 'recipient.electronicAddressScheme')}`,
     ]);
 
     expect(

@@ -53,10 +53,17 @@ describe('invoice documents: the PDF', function () {
       'credit-note-de',
       'long-legal-name',
       'foreign-currency-vat',
+      'foreign-currency-no-vat',
       'not-subject-o-identifier',
     ])
       await render(name);
     await render('draft', DRAFT(), false);
+    // The longest invoice there is (1,000 lines, MAX_INVOICE_LINES): its positions run to 1000.
+    await render(
+      '1000-lines',
+      invoice({ lines: Array.from({ length: 1000 }, (_, n) => ({ description: `Task ${n + 1}`, seconds: 1800 + n, rate: 90 })) }),
+      false,
+    );
   });
 
   after(() => {
@@ -84,7 +91,7 @@ describe('invoice documents: the PDF', function () {
       'IBAN DE89 3704 0044 0532 0130 00',
       'BIC COBADEFFXXX',
       'Reference 2026-0042',
-      'VAT ID DE123456789',
+      'VAT ID DE136695976',
       'Page 1 of 1',
       'Thank you for the order <№ 17> & the kind cooperation.',
     ])
@@ -112,7 +119,7 @@ describe('invoice documents: the PDF', function () {
     expect(chf).to.contain('Zürcher Büro für Gestaltung AG');
     const ae = textOf('reverse-charge-ae');
     expect(ae).to.contain('Reverse charge: the recipient is liable for the VAT (Art. 196 VAT Directive). (VATEX-EU-AE)');
-    expect(ae).to.contain('Your VAT ID: ATU12345678');
+    expect(ae).to.contain('Your VAT ID: ATU13585627');
     const paid = textOf('paid');
     expect(paid).to.contain('Paid (10 Nov 2026) €1,891.79');
     expect(paid).to.contain('Amount due €0.00');
@@ -197,7 +204,7 @@ describe('invoice documents: the PDF', function () {
     expect(pages).to.be.at.least(2);
     const name =
       'Müller & Söhne Beratungsgesellschaft für Informationstechnik, Datenschutz und digitale Barrierefreiheit mit beschränkter Haftung & Co. Kommanditgesellschaft auf Aktien';
-    const footer = `${name} · USt-IdNr. DE123456789 · Steuernummer 30/123/45678 · Register Amtsgericht Charlottenburg (Berlin) HRB 123456 B`;
+    const footer = `${name} · USt-IdNr. DE136695976 · Steuernummer 30/123/45678 · Register Amtsgericht Charlottenburg (Berlin) HRB 123456 B`;
     const custom =
       'Persönlich haftende Gesellschafterin: Müller & Söhne Verwaltungs-GmbH, Sitz Berlin, Amtsgericht Charlottenburg HRB 654321 B · Geschäftsführer: Jörg Weiß, Dr. Anna-Lena Schmidt-Överhaus · Vorsitzende des Aufsichtsrats: Prof. Dr. Beate Groß';
     for (let page = 1; page <= pages; page++) {
@@ -224,6 +231,38 @@ describe('invoice documents: the PDF', function () {
     const text = textOf('foreign-currency-vat');
     expect(text).to.contain('Total CHF 1,891.79');
     expect(text).to.contain('VAT total in EUR (rate 1 CHF = 1.0634 EUR) €321.20');
+  });
+
+  it('an invoice in another currency without VAT states no "€0.00 VAT in EUR" (issue 56 item 10)', () => {
+    const text = textOf('foreign-currency-no-vat');
+    expect(text).to.contain('Total CHF 1,589.74');
+    expect(text).to.not.contain('VAT total in EUR');
+    expect(text).to.not.contain('€0.00');
+  });
+
+  it('a 1,000-line invoice: every position whole on its row, 1000 too (issue 56 item 10)', () => {
+    const pages = pagesOf('1000-lines');
+    const seen: number[] = [];
+    for (let page = 1; page <= pages; page++)
+      for (const m of textOf('1000-lines', page).matchAll(/^ ?(\d{1,4}) Task (\d+) /gm)) {
+        expect(m[1], `page ${page}`).to.equal(m[2]);
+        seen.push(Number(m[1]));
+      }
+    expect(seen).to.deep.equal(Array.from({ length: 1000 }, (_, i) => i + 1));
+    // No position broken over two lines ("100" above "0").
+    expect(textOf('1000-lines', pages - 1) + textOf('1000-lines', pages)).to.not.match(/^ ?0\s*$/m);
+  });
+
+  it("the metadata name the invoice by its number, never by its internal id; a draft's by no id at all (issue 56 item 10)", () => {
+    const info = (name: string) => poppler('pdfinfo', files[name]!) + poppler('pdfinfo', '-meta', files[name]!);
+    const issued = info('standard-19');
+    expect(issued).to.match(/^Title:\s+Invoice 2026-0042$/m);
+    expect(issued).to.match(/^Subject:\s+Invoice 2026-0042 · 2026-10-01 – 2026-10-31$/m);
+    expect(issued).to.not.contain(invoices['standard-19']!.id);
+    const draft = info('draft');
+    expect(draft).to.match(/^Subject:\s+Invoice \(DRAFT\) · 2026-10-01 – 2026-10-31 · 2026-11-02T09:15:00.000Z$/m);
+    expect(draft).to.not.contain(DRAFT().id);
+    expect(draft).to.not.contain('inv_');
   });
 
   it('a draft says DRAFT and carries no number and no XML', () => {
@@ -260,12 +299,12 @@ describe('invoice documents: the PDF', function () {
     for (const line of fonts) expect(line.trim().split(/\s+/).at(-5), line).to.equal('yes');
   });
 
-  it('is deterministic: the same invoice gives the same bytes, another invoice of the same day another file ID', async () => {
+  it('is deterministic: the same invoice gives the same bytes, another invoice (number) of the same day another file ID', async () => {
     const doc = invoices['standard-19']!;
     const [a, b] = [await renderDocument(doc, 'pdf'), await renderDocument(structuredClone(doc), 'pdf')];
     expect(a.equals(b)).to.equal(true);
     const id = (pdf: Buffer) => /\/ID \[<([0-9a-f]+)>/.exec(pdf.toString('latin1'))![1];
-    const other = await renderDocument({ ...structuredClone(doc), id: 'inv_other' }, 'pdf');
+    const other = await renderDocument({ ...structuredClone(doc), number: '2026-0043' }, 'pdf');
     expect(id(other)).to.not.equal(id(a));
     expect(a.toString('latin1')).to.contain('/CreationDate (D:20261103000000Z)');
     for (const format of ['xrechnung-ubl', 'xrechnung-cii', 'peppol'] as const)

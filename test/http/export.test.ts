@@ -441,7 +441,7 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
         postalCode: '10115',
         city: 'Berlin',
         country: 'DE',
-        vatId: 'DE123456789',
+        vatId: 'DE136695976',
         iban: 'DE89 3704 0044 0532 0130 00',
         paymentTermsDays: 21,
       });
@@ -652,7 +652,7 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
       city: 'Berlin',
       country: 'DE',
       email: 'owner@studio.example',
-      vatId: 'DE123456789',
+      vatId: 'DE136695976',
     });
     const acme = services.catalog.clients.create(owner.actor, {
       name: 'Acme',

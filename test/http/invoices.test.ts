@@ -311,7 +311,7 @@ describe('invoices', () => {
       postalCode: '10115',
       city: 'Berlin',
       country: 'DE',
-      vatId: 'DE123456789',
+      vatId: 'DE136695976',
     });
     const bare = ws.client('Bare');
     const acmeProject = ws.project('Design', acme);
@@ -355,7 +355,7 @@ describe('invoices', () => {
       postalCode: '10115',
       city: 'Berlin',
       country: 'DE',
-      vatId: 'DE123456789',
+      vatId: 'DE136695976',
     };
     expect(invoices.get(OPERATOR, id).issuer).to.deep.equal(issuer);
     expect(invoices.get(OPERATOR, id).recipient).to.deep.equal(recipient);
@@ -485,7 +485,7 @@ describe('invoices', () => {
     expect(
       fill(
         ['issuer.legalName', 'Studio Ada'],
-        ['recipient.vatId', 'DE123456789'],
+        ['recipient.vatId', 'DE136695976'],
         ['lines[0].taxCategory', 'S'],
         ['lines[0].taxRate', '19'],
       ),
@@ -493,7 +493,7 @@ describe('invoices', () => {
     const at = new Date(server.clock.now()).toISOString();
     const filled = invoices.get(OPERATOR, id);
     expect(filled.issuer).to.deep.equal({ ...NO_ISSUER, legalName: 'Studio Ada' }); // the null issuer is created, all fields null first
-    expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE123456789' });
+    expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE136695976' });
     expect(filled.lines[0]).to.deep.equal({ ...created.lines[0], taxCategory: 'S', taxRate: 19 });
     expect(filled.lines[1]).to.deep.equal(created.lines[1]);
     expect(filled).not.to.have.any.keys('paymentTerms', 'taxBreakdown');
@@ -505,7 +505,7 @@ describe('invoices', () => {
         by: ws.userId,
         fields: {
           'issuer.legalName': 'Studio Ada',
-          'recipient.vatId': 'DE123456789',
+          'recipient.vatId': 'DE136695976',
           'lines[0].taxCategory': 'S',
           'lines[0].taxRate': 19,
         },
@@ -520,13 +520,14 @@ describe('invoices', () => {
       [[['lines[0].taxRate', '7']], 'conflict', /already set/],
       [[['paymentTerms', 'Now.']], 'invalid', /written when the invoice is issued/],
       [[['lines[1].taxCategory', 'X']], 'invalid', /must be one of S, AE, K, G, E, Z, O/],
+      // A value the invoice was made with stays (a value a fill set is corrected instead: issue 56 item 3).
       [
         [
           ['lines[1].taxRate', '7'],
-          ['issuer.legalName', 'Other'],
+          ['recipient.name', 'Other'],
         ],
         'conflict',
-        /issuer\.legalName is already set/,
+        /recipient\.name is already set/,
       ],
       [
         [
@@ -626,7 +627,10 @@ describe('invoices', () => {
     expectRefusal(() => fill(['taxBreakdown', 'lines']), 'conflict', /already set/);
     fill(['taxBreakdown[1].exemptionReasonCode', 'VATEX-EU-O']);
     expect(invoices.get(OPERATOR, id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-O', exemptionReason: null });
-    expectRefusal(() => fill(['taxBreakdown[1].exemptionReasonCode', 'other']), 'conflict', /already set/);
+    // A reason a fill set is corrected while no document carrying it went out (issue 56 item 3), by the same rules.
+    expectRefusal(() => fill(['taxBreakdown[1].exemptionReasonCode', 'other']), 'invalid', /must be a VATEX code/);
+    fill(['taxBreakdown[1].exemptionReasonCode', 'VATEX-EU-132']);
+    expect(invoices.get(OPERATOR, id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-132' });
     expectRefusal(() => fill(['taxBreakdown[2].exemptionReason', 'x']), 'invalid', /2 taxBreakdown rows/);
   });
 
@@ -659,7 +663,7 @@ describe('invoices', () => {
     const id = created.json.id as string;
 
     expect(
-      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'recipient.vatId=DE123456789', '--set', 'recipient.reference=PO-7=A'))
+      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'recipient.vatId=DE136695976', '--set', 'recipient.reference=PO-7=A'))
         .json,
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);

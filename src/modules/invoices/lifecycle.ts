@@ -7,6 +7,7 @@ import type { Access, Acting } from './access.js';
 import { vatCurrencyOfIssue } from './currency.js';
 import { invoiceErrors as errors } from './errors.js';
 import { applyFill, type Doc } from './fields.js';
+import { correctionsOf, fillsAfter } from './fills.js';
 import { createNumbering } from './numbering.js';
 import type { InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import type { InvoicePorts } from './ports.js';
@@ -259,10 +260,11 @@ export function createFills({
   const invalid = errors.invalid;
   return {
     /**
-     * An e-invoice fill: adds values that are null or absent (never an amount, never a value
-     * already set), all or none. It is recorded in `einvoiceFills`, sends no webhook and records
-     * no event: the next status change is the first payload that shows the values. Once issued,
-     * a fill may change nothing the invoice states (its tax totals, its due date).
+     * An e-invoice fill: adds values that are null or absent (never an amount), all or none, or
+     * corrects a value a fill added until a document carrying it was downloaded or sent (fills.ts;
+     * decisions 14). It is recorded in `einvoiceFills`, sends no webhook and records no event: the
+     * next status change is the first payload that shows the values. Once issued, a fill may
+     * change nothing the invoice states (its tax totals, its due date).
      */
     fill(principal: Principal, id: string, userId: string | undefined, assignments: Array<[path: string, value: string]>): { id: string } {
       return write(() => {
@@ -290,9 +292,13 @@ export function createFills({
           lines: JSON.parse(row.lines),
           extras: JSON.parse(row.extras),
         };
-        const fields = applyFill(doc, assignments);
+        // A value a fill set is corrected until a document carrying it was handed out (decisions 14); one given as it is changes nothing.
+        const { replace, unchanged } = correctionsOf(view(row), row.lastHandedOutAt, assignments);
+        const changes = assignments.filter(([path]) => !unchanged.has(path));
+        if (changes.length === 0 && assignments.length > 0) throw errors.fillChangesNothing([...unchanged]);
+        const fields = applyFill(doc, changes, replace);
         const now = clock.now();
-        const fills = [...(JSON.parse(row.einvoiceFills) as unknown[]), { at: toIso(now), by: acting.userId, fields }];
+        const fills = fillsAfter(JSON.parse(row.einvoiceFills), { at: toIso(now), by: acting.userId, fields }, replace);
         repo.update(id, {
           issuer: json(doc.issuer),
           recipient: json(doc.recipient),

@@ -10,6 +10,7 @@ import { formatsOf, labelsOf } from './documents/labels.js';
 import { invoiceErrors as errors } from './errors.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
+import { handOut } from './publishing.js';
 import { view } from './views.js';
 import { escapeHtml } from '../../kernel/escape.js';
 import { headerLine } from '../../kernel/input.js';
@@ -296,6 +297,8 @@ export function createSending({
           fromName: issuerName,
           replyTo: replyToOf(invoice, ports),
         });
+        // The documents made are handed out with this write: the fills they carry are fixed from now on (decisions 14).
+        handOut(repo, clock, id, checked.invoice, 'send it again');
         const sendId = newId('isnd');
         repo.insertSend({
           id: sendId,

@@ -11,8 +11,32 @@ import {
   type MissingValue,
 } from './documents/index.js';
 import { invoiceErrors as errors } from './errors.js';
+import type { Clock } from '../../clock.js';
+import type { DomainWrite } from '../events/service.js';
 import type { DocumentRenderer } from './ports.js';
+import type { InvoicesRepository } from './repository.js';
 import { view } from './views.js';
+
+/**
+ * Records that a document of the invoice is handed out now (downloaded, or sent by mail), inside
+ * the caller's write; returns the invoice as stored then, which the document is made from (a fill
+ * since `seen` was read gives a conflict: make it again).
+ */
+export function handOut(
+  repo: InvoicesRepository,
+  clock: { now(): number },
+  id: string,
+  seen: InvoiceDocument,
+  again = 'ask for it again',
+): InvoiceDocument {
+  const row = repo.invoice(id);
+  if (!row || view(row).updatedAt !== seen.updatedAt)
+    throw new DomainError('conflict', `Invoice ${id} changed while its documents were made: ${again}.`, {
+      people: `This invoice changed while its documents were made: ${again}.`,
+    });
+  repo.markHandedOut(id, clock.now());
+  return seen;
+}
 
 /** One document an invoice offers, and what it still lacks (empty: ready). */
 export interface DocumentState {
@@ -55,7 +79,19 @@ export class DocumentNotReady extends DomainError {
  * bytes made through the render port (the document threads in the server, this process on the
  * command line).
  */
-export function createPublishing({ access, render }: { access: Access; render: DocumentRenderer }) {
+export function createPublishing({
+  access,
+  render,
+  repo,
+  write,
+  clock,
+}: {
+  access: Access;
+  render: DocumentRenderer;
+  repo: InvoicesRepository;
+  write: DomainWrite;
+  clock: Clock;
+}) {
   const { findInvoice } = access;
   return {
     /** The documents an invoice offers (its four formats, and its credit note's once it has one), each ready or with what it lacks. */
@@ -87,7 +123,11 @@ export function createPublishing({ access, render }: { access: Access; render: D
         if (refused.missing.length > 0) throw new DocumentNotReady(invoice, known, creditNote, refused.missing, refused.message);
         throw errors.invalid(refused.message);
       }
-      const bytes = await render(invoice, known, { creditNote });
+      // A document of an issued invoice is handed out: the fills it carries are fixed from now on
+      // (decisions 14). Recorded before it is made, with the invoice it is made from, so no fill
+      // can change in between; a draft's PDF (DRAFT, no number) is no invoice and fixes nothing.
+      const handed = creditNote || invoice.number !== null ? write(() => handOut(repo, clock, id, invoice)) : invoice;
+      const bytes = await render(handed, known, { creditNote });
       return {
         invoice,
         format: known,

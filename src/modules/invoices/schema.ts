@@ -36,6 +36,14 @@ export const invoices = sqliteTable(
     extras: text('extras').notNull().default('{}'),
     /** JSON array of e-invoice fills: {at, by, fields}. */
     einvoiceFills: text('einvoice_fills').notNull().default('[]'),
+    /**
+     * When a document of the issued invoice (or of its credit note) was first and last handed out:
+     * downloaded (the page, `invoice export`) or sent by mail (ms; null: never). A filled value is
+     * corrected until a document carrying it was handed out (decisions 14): a fill made at or before
+     * the last time is fixed.
+     */
+    firstHandedOutAt: integer('first_handed_out_at'),
+    lastHandedOutAt: integer('last_handed_out_at'),
     /** Given at issue from the workspace's series (null while a draft, and on a draft voided). */
     number: text('number'),
     /** Calendar days `YYYY-MM-DD`. */

@@ -11,6 +11,7 @@ import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
+import { type FillSlot, fillSlotsOf } from './fills.js';
 import { createSending } from './mailing.js';
 import { createPublishing } from './publishing.js';
 import { createNumbering } from './numbering.js';
@@ -34,7 +35,7 @@ export type { MoveOptions, MoveResult } from './lifecycle.js';
 export { DEFAULT_PAYMENT_TERMS_DAYS } from './lifecycle.js';
 export { settingsPatchOfText } from './settings.js';
 export { LINE_GROUPINGS } from './lines.js';
-export { otherVatCurrency, parseExchangeRate } from './currency.js';
+export { asksExchangeRate, otherVatCurrency, parseExchangeRate } from './currency.js';
 export { printedLineHours } from './documents/model.js';
 export {
   composeMail,
@@ -47,6 +48,7 @@ export {
   type SendResult,
 } from './mailing.js';
 export { DocumentNotReady, type DocumentState, type MadeDocument } from './publishing.js';
+export { type FillSlot, type FixedBecause, partnerOf } from './fills.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
 export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
@@ -272,8 +274,17 @@ export function createInvoicesService({
 
     ...lifecycle,
     ...createFills({ repo, clock, write, access }),
+    /**
+     * What a fill may do now at each value of the invoice a form or a command asks about (`asked`:
+     * the values its documents lack), at each value a fill set, and at their electronic addresses'
+     * partners: add it, correct it, or neither and why (fills.ts). Whoever reads the invoice.
+     */
+    fillSlots(principal: Principal, id: string, asked: readonly string[] = []): FillSlot[] {
+      const row = findInvoice(principal, id);
+      return fillSlotsOf(view(row), row.lastHandedOutAt, asked);
+    },
     // The documents (PDF, XRechnung, Peppol) of an invoice: its readiness and a document made, through the render port.
-    ...createPublishing({ access, render }),
+    ...createPublishing({ access, render, repo, write, clock }),
     // Sending an issued invoice or a credit note by mail (owners): checked, its documents made, queued and recorded.
     ...createSending({ repo, ports, write, access, render, clock }),
     /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */

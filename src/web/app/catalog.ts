@@ -279,7 +279,7 @@ ${v.addressLines ?? ''}</textarea>
       </fieldset>
       <fieldset>
         <legend>Identifiers</legend>
-        ${f('vatId', 'VAT ID', 'e.g. DE123456789.', html`maxlength="200" spellcheck="false"`)}
+        ${f('vatId', 'VAT ID', 'e.g. DE136695976.', html`maxlength="200" spellcheck="false"`)}
         ${f('taxId', 'Tax number', 'When it has no VAT ID.', html`maxlength="200" spellcheck="false"`)}
         ${f('reference', 'Buyer reference (BT-10)', 'Their order or reference number; for German public bodies the Leitweg-ID (XRechnung needs one).', html`maxlength="200" spellcheck="false"`)}
         ${f('electronicAddress', 'Electronic address (BT-49)', 'Where e-invoices go: a Leitweg-ID, a Peppol ID, an email address.', html`maxlength="200" spellcheck="false"`)}

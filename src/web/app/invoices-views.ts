@@ -3,6 +3,7 @@ import {
   creditNoteOf,
   type DocumentFormat,
   type DocumentState,
+  type FillSlot,
   type InvoicePreview,
   type InvoiceSendView,
   type InvoiceStatus,
@@ -11,6 +12,7 @@ import {
   MAX_SEND_GREETING,
   MAX_SEND_MESSAGE,
   type MissingValue,
+  asksExchangeRate,
   otherVatCurrency,
   printedLineHours,
 } from '../../modules/invoices/service.js';
@@ -253,7 +255,8 @@ function figures(
       <dt>Gross</dt>
       <dd class="num"><strong>${money(doc.grossTotal, c)}</strong></dd>
       ${
-        doc.vatCurrency
+        // Not "0.00 VAT in EUR" for an invoice issued with a rate before one without VAT took none (issue 56 item 10).
+        doc.vatCurrency && doc.taxTotal !== 0
           ? html`<dt>VAT in ${doc.vatCurrency.currency}</dt>
               <dd class="num">
                 ${money(doc.vatCurrency.taxTotal, doc.vatCurrency.currency)}
@@ -369,16 +372,32 @@ export function newBody(
     }`;
 }
 
-/** Where a missing value is set, as a person reads it (with a link when it is another page). */
-function whereOf(paths: WebPaths, m: MissingValue, fillable: boolean): Html {
-  const fill = fillable ? html`, or fill it below for this invoice` : '';
+/**
+ * Where a missing value is set, as a person reads it (with a link when it is another page), and
+ * what works for this invoice (issue 56 item 10): the fill below where it adds or corrects the
+ * value, else a new invoice, for a fill never changes a value the invoice was made with or one
+ * that went out in a document (the slot says which).
+ */
+function whereOf(paths: WebPaths, invoice: InvoiceView, m: MissingValue, slot: FillSlot | undefined): Html {
+  const editable = slot !== undefined && slot.state !== 'fixed';
+  const renew =
+    invoice.status === 'draft'
+      ? 'void this draft (it uses no number) and create it again'
+      : 'void this invoice (its credit note cancels it) and issue a new one';
+  const kept =
+    slot?.state === 'fixed' && slot.because === 'handed-out'
+      ? html`; this invoice keeps ${String(slot.value)}, which went out in a document of it: ${renew}`
+      : slot?.state === 'fixed' && slot.because === 'made-with'
+        ? html`; this invoice keeps ${String(slot.value)}, which it was made with: ${renew}`
+        : '';
+  const fill = editable ? html`, or ${slot?.state === 'correctable' ? 'correct' : 'fill'} it below for this invoice` : kept;
   switch (m.where) {
     case 'business-profile':
       return html`set it in the <a href="${paths.settings}/workspace">business profile</a> (for new invoices)${fill}`;
     case 'client':
       return html`set it on the client in the <a href="${paths.app}/catalog">Catalog</a> (for new invoices)${fill}`;
     case 'fill':
-      return fillable ? html`fill it below for this invoice` : html`it cannot be filled on this invoice`;
+      return editable ? html`fill it below for this invoice` : html`it cannot be filled on this invoice`;
     case 'issue':
       return html`issue the invoice first`;
   }
@@ -462,7 +481,7 @@ function documentRows(
   base: string,
   invoice: InvoiceView,
   documents: DocumentState[],
-  fillable: (path: string) => boolean,
+  slotOf: (path: string) => FillSlot | undefined,
 ): Html[] {
   return documents.map((d) => {
     const href = `${base}/document.${d.format === 'pdf' ? 'pdf' : 'xml'}?format=${d.format}${d.creditNote ? '&creditNote=1' : ''}`;
@@ -480,7 +499,7 @@ function documentRows(
                   (m) =>
                     html`<li>
                       <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
-                      ${whereOf(paths, m, fillable(m.path))}
+                      ${whereOf(paths, invoice, m, slotOf(m.path))}
                     </li>`,
                 )}
               </ul>`
@@ -489,44 +508,121 @@ function documentRows(
   });
 }
 
-/** The e-invoice fill: an input per value the invoice lacks and a fill may add. */
+/** What a value of a fill is, as the form names it (its EN 16931 number in brackets). */
+const FILL_LABELS: Record<string, string> = {
+  'issuer.electronicAddress': 'Seller electronic address (BT-34)',
+  'issuer.electronicAddressScheme':
+    'Seller electronic address scheme (BT-34-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
+  'recipient.electronicAddress': 'Buyer electronic address (BT-49)',
+  'recipient.electronicAddressScheme':
+    'Buyer electronic address scheme (BT-49-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
+  'recipient.reference': 'Buyer reference (BT-10)',
+  'recipient.vatId': 'Buyer VAT ID (BT-48)',
+  'recipient.legalName': 'Buyer name (BT-44)',
+  'recipient.email': 'Buyer email',
+  'issuer.vatId': 'Seller VAT ID (BT-31)',
+  'issuer.contactName': 'Seller contact (BT-41)',
+  'issuer.phone': 'Seller telephone (BT-42)',
+  'issuer.email': 'Seller email (BT-43)',
+  'issuer.iban': 'IBAN (BT-84)',
+  paymentTerms: 'Payment terms (BT-20)',
+};
+
+/** A day and time as the page shows it, in the viewer's zone. */
+const shownAt = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toFormat('d LLL yyyy, HH:mm');
+
+/**
+ * The e-invoice values of this invoice a fill may set (decisions 14): an input per value the
+ * invoice lacks, an input per value a fill set that may still be corrected (no document carrying
+ * it went out), and each filled value that went out, with what to do instead. An electronic
+ * address and its scheme side by side, in one step.
+ */
 function fillSection(
   base: string,
   session: SessionView,
   documents: DocumentState[],
-  fillPaths: string[],
+  slots: FillSlot[],
   state: { values: Record<string, string>; errors: FieldErrors },
+  zone: string,
 ): Html | string {
   const labels = new Map(documents.flatMap((d) => d.missing.map((m) => [m.path, m] as const)));
-  return fillPaths.length === 0
-    ? ''
-    : html`<section class="fill" aria-labelledby="fill-heading">
-        <h2 id="fill-heading">Fill missing e-invoice values</h2>
-        <p class="hint">
-          A fill adds a value this invoice lacks, for its documents only; it changes no value already set and no amount. Leave a field empty
-          to skip it. For the next invoices, set the value in the business profile or on the client instead.
-        </p>
-        ${state.errors.form ? html`<div class="notice error" role="alert">${state.errors.form}</div>` : ''}
-        <form class="stack wide" method="post" action="${base}/fill" aria-label="Fill missing e-invoice values">
-          ${csrfField(session.csrfToken)}
-          ${fillPaths.map((path, n) => {
-            const m = labels.get(path);
-            const id = `fill-${n}`;
-            return html`<div class="field">
-              <label for="${id}">${m?.label ?? path} <span class="hint inline">(${m?.bt ?? ''}, ${path})</span></label>
-              <input
-                id="${id}"
-                name="${path}"
-                value="${state.values[path] ?? ''}"
-                ${path === 'taxBreakdown' ? html`placeholder="lines"` : ''}
-                ${invalidAt(id, state.errors[path])}
-              />
-              ${errorAt(id, state.errors[path])}
-            </div>`;
-          })}
-          <div class="actions"><button type="submit">Fill</button></div>
-        </form>
-      </section>`;
+  const labelOf = (path: string) => {
+    const m = labels.get(path);
+    return FILL_LABELS[path] ?? (m ? `${m.label} (${m.bt})` : path);
+  };
+  const editable = slots.filter((slot) => slot.state !== 'fixed');
+  // A fixed value is shown when a fill set it (it went out), or beside the other half of an electronic address being asked.
+  const pairOf = (path: string) => path.replace(/Scheme$/, '');
+  const shown = slots.filter(
+    (slot) =>
+      slot.state !== 'fixed' ||
+      slot.filledAt !== undefined ||
+      editable.some((e) => e !== slot && pairOf(e.path) === pairOf(slot.path) && /electronicAddress/.test(slot.path)),
+  );
+  if (editable.length === 0 && !shown.some((slot) => slot.filledAt !== undefined)) return '';
+  const missing = editable.some((slot) => slot.state === 'empty');
+  return html`<section class="fill" aria-labelledby="fill-heading">
+    <h2 id="fill-heading">${missing ? 'Fill missing e-invoice values' : 'E-invoice values filled on this invoice'}</h2>
+    <p class="hint">
+      A fill adds a value this invoice lacks, for its documents only; it changes no amount. A value filled here can be corrected until a
+      document carrying it is downloaded or sent by mail; after that, void the invoice and issue a new one. Leave a field as it is to skip
+      it. For the next invoices, set the value in the business profile or on the client instead.
+    </p>
+    ${state.errors.form ? html`<div class="notice error" role="alert">${state.errors.form}</div>` : ''}
+    <form class="stack wide" method="post" action="${base}/fill" aria-label="E-invoice values">
+      ${csrfField(session.csrfToken)}
+      ${shown.map((slot, n) => {
+        const id = `fill-${n}`;
+        const { path } = slot;
+        if (slot.state === 'fixed')
+          return html`<div class="field fixed">
+            <span class="label">${labelOf(path)}</span>
+            <span class="value"><code>${String(slot.value)}</code></span>
+            <span class="hint"
+              >${
+                slot.because === 'handed-out'
+                  ? html`Went out in a document of this invoice (downloaded or sent by
+                    mail${slot.handedOutAt ? `, last ${shownAt(slot.handedOutAt, zone)}` : ''}): it can no longer change. To correct it,
+                    void this invoice and issue a new one.`
+                  : slot.because === 'amounts'
+                    ? 'It makes the invoice’s amounts, which a fill never changes.'
+                    : slot.because === 'due-date'
+                      ? 'The invoice’s due date follows from it.'
+                      : 'The invoice was made with it.'
+              }</span
+            >
+            ${errorAt(id, state.errors[path])}
+          </div>`;
+        const typed = state.values[path] ?? (slot.value === null ? '' : String(slot.value));
+        return html`<div class="field">
+          <label for="${id}">${labelOf(path)} <span class="hint inline">(${path})</span></label>
+          <input
+            id="${id}"
+            name="${path}"
+            value="${typed}"
+            ${path === 'taxBreakdown' ? html`placeholder="lines"` : ''}
+            ${
+              // Refused: the message describes it; else, a filled value, the line saying it can be corrected.
+              state.errors[path] !== undefined
+                ? invalidAt(id, state.errors[path])
+                : slot.state === 'correctable'
+                  ? html`aria-describedby="${id}-filled"`
+                  : ''
+            }
+          />
+          ${
+            slot.state === 'correctable' && slot.filledAt
+              ? html`<span class="hint" id="${id}-filled"
+                  >Filled ${shownAt(slot.filledAt, zone)}; no document carrying it went out yet, so it can still be corrected.</span
+                >`
+              : ''
+          }
+          ${errorAt(id, state.errors[path])}
+        </div>`;
+      })}
+      ${editable.length > 0 ? html`<div class="actions"><button type="submit">Save values</button></div>` : ''}
+    </form>
+  </section>`;
 }
 
 /** The Send by mail form's values as typed (or as prefilled). */
@@ -687,8 +783,8 @@ export function detailBody(
   options: {
     canManage: boolean;
     documents: DocumentState[];
-    /** The fill paths whose value is empty on the invoice (a fill may add them). */
-    fillable: string[];
+    /** What a fill may do at each value the form asks about (the documents' missing values) and each value a fill set. */
+    slots: FillSlot[];
     fill: { values: Record<string, string>; errors: FieldErrors };
     today: string;
     /** The Send by mail section (an issued invoice or a credit note, owners), or null. */
@@ -701,15 +797,13 @@ export function detailBody(
 ): Html {
   const c = invoice.currency;
   const base = `${paths.invoices}/${invoice.id}`;
-  const fillPaths = options.canManage && invoice.status !== 'void' ? options.fillable : [];
+  const slots = options.canManage && invoice.status !== 'void' ? options.slots : [];
   const actions = actionsSection(base, invoice, options.canManage, options.today);
-  const docRows = documentRows(paths, base, invoice, options.documents, (path) => options.canManage && options.fillable.includes(path));
-  const fill = fillSection(base, session, options.documents, fillPaths, options.fill);
-  // A refused fill with no fill form left to show it (every value already set): at the top.
+  const docRows = documentRows(paths, base, invoice, options.documents, (path) => slots.find((slot) => slot.path === path));
+  const fill = fillSection(base, session, options.documents, slots, options.fill, options.zone);
+  // A refused fill with no fill form left to show it (nothing left to fill or correct): at the top.
   const fillRefused =
-    fillPaths.length === 0 && options.fill.errors.form
-      ? html`<div class="notice error" role="alert">${options.fill.errors.form}</div>`
-      : '';
+    fill === '' && options.fill.errors.form ? html`<div class="notice error" role="alert">${options.fill.errors.form}</div>` : '';
   return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a></p>
     <div class="report-head">
       <h1>${titleOf(invoice)} ${statusBadge(invoice.status)}</h1>
@@ -784,8 +878,10 @@ export function confirmBody(
 ): Html {
   const base = `${paths.invoices}/${invoice.id}`;
   const gross = money(invoice.grossTotal, invoice.currency);
-  // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate.
-  const vatCurrency = action === 'issue' ? otherVatCurrency(invoice) : null;
+  // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate
+  // (not when it carries no VAT: issue 56 item 10), and the field stays to show a refusal about it.
+  const vatCurrency =
+    action !== 'issue' ? null : (asksExchangeRate(invoice) ?? (errors.exchangeRate !== undefined ? otherVatCurrency(invoice) : null));
   const what: Record<Action, Html> = {
     issue: html`<p>
       Issue this draft for ${clientNameOf(invoice)} (${gross})? It gets the next number of the workspace's series and this date, and its due
@@ -846,7 +942,7 @@ export function confirmBody(
 }
 
 /** A document that cannot be made: each missing value by name and BT number, and where to set it. */
-export function missingBody(paths: WebPaths, invoice: InvoiceView, state: DocumentState, canFill: boolean): Html {
+export function missingBody(paths: WebPaths, invoice: InvoiceView, state: DocumentState, slots: FillSlot[]): Html {
   const base = `${paths.invoices}/${invoice.id}`;
   return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a> › <a href="${base}">${titleOf(invoice)}</a></p>
     <h1>${state.creditNote ? 'The credit note' : titleOf(invoice)} cannot be made as ${FORMAT_LABEL[state.format]} yet</h1>
@@ -855,7 +951,13 @@ export function missingBody(paths: WebPaths, invoice: InvoiceView, state: Docume
       ${state.missing.map(
         (m) =>
           html`<li>
-            <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>: ${whereOf(paths, m, canFill)}
+            <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
+            ${whereOf(
+              paths,
+              invoice,
+              m,
+              slots.find((slot) => slot.path === m.path),
+            )}
           </li>`,
       )}
     </ul>

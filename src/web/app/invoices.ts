@@ -41,23 +41,6 @@ import { appPage } from './page.js';
 /** The new invoice's fields as the form names them (the service's refusals carry these names). */
 const NEW_FIELDS = ['clientId', 'from', 'to', 'groupBy', 'note'];
 
-/** Whether a fill may add the value at `path`: it is empty on the invoice (a fill never changes a value already set). */
-function emptyAt(invoice: InvoiceView, path: string): boolean {
-  const party = /^(issuer|recipient)\.(\w+)$/.exec(path);
-  if (party) {
-    const holder = invoice[party[1] as 'issuer' | 'recipient'] as Record<string, unknown> | null;
-    return holder?.[party[2] as string] == null;
-  }
-  const line = /^lines\[(\d+)\]\.(taxCategory|taxRate)$/.exec(path);
-  if (line) return (invoice.lines[Number(line[1])] as unknown as Record<string, unknown> | undefined)?.[line[2] as string] == null;
-  const row = /^taxBreakdown\[(\d+)\]\.(exemptionReason|exemptionReasonCode)$/.exec(path);
-  if (row) return (invoice.taxBreakdown?.[Number(row[1])] as unknown as Record<string, unknown> | undefined)?.[row[2] as string] == null;
-  if (path === 'taxBreakdown') return invoice.taxBreakdown === undefined;
-  // The payment terms are written when an invoice is issued (a draft fills issuer.paymentTermsDays instead).
-  if (path === 'paymentTerms') return invoice.paymentTerms === undefined && invoice.status !== 'draft';
-  return false;
-}
-
 /** A notice in a page's body, under its heading. */
 const noticeHtml = (notice: Notice | null): Html | string =>
   notice ? html`<div class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : '';
@@ -99,7 +82,8 @@ function contextOf(deps: WebDeps) {
     const documents = invoices.documents(session.actor, invoice.id);
     const canManage = invoices.mayManage(session.actor, invoice.workspaceId);
     const missingPaths = [...new Set(documents.flatMap((d) => d.missing.map((m) => m.path)))];
-    const fillable = invoice.status === 'void' ? [] : missingPaths.filter((path) => emptyAt(invoice, path));
+    // What a fill may add or correct (the invoices service's rule, fills.ts): owners only.
+    const slots = canManage && invoice.status !== 'void' ? invoices.fillSlots(session.actor, invoice.id, missingPaths) : [];
     // Send by mail (owners): an issued invoice, or a void one's credit note; the whole mail shown around the fields.
     const outline = canManage ? invoices.mailOutline(session.actor, invoice.id) : null;
     const mailing = outline
@@ -112,7 +96,7 @@ function contextOf(deps: WebDeps) {
     const body = detailBody(paths, session, invoice, {
       canManage,
       documents,
-      fillable,
+      slots,
       fill,
       today: today(session),
       send: mailing,
@@ -332,27 +316,38 @@ function detailRoutes(router: Router, ctx: Context): void {
     });
   }
 
-  // --- E-invoice fills: values the invoice lacks, added (never changed) -------------------------
+  // --- E-invoice fills: values the invoice lacks, added; values a fill added, corrected until they went out ---
   router.post(`${at}/:id/fill`, (req, res, next) => {
     const session = sessionOf(res);
     const id = req.params.id as string;
     const values = sentValues(req);
     delete values._csrf;
+    // The form shows the values as they are: only what was typed anew is sent (blank fields are skipped).
+    const before = new Map(invoices.fillSlots(session.actor, id, Object.keys(values)).map((slot) => [slot.path, slot]));
     const assignments = Object.entries(values)
       .map(([path, value]) => [path, value.trim()] as [string, string])
-      .filter(([, value]) => value !== '');
+      .filter(([path, value]) => value !== '' && value !== String(before.get(path)?.value ?? ''));
     try {
       if (assignments.length === 0) throw new DomainError('invalid', 'Type at least one value to fill; empty fields are skipped.');
       invoices.fill(session.actor, id, undefined, assignments);
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);
       const refused = refusal(error, { fallback: 'form' });
-      return showDetail(res, session, invoices.get(session.actor, id), refused.status, null, { values, errors: refused.errors });
+      // A refusal about a value the form does not show goes above the form.
+      const errors = refused.field !== null && refused.field in values ? refused.errors : { form: refused.message };
+      return showDetail(res, session, invoices.get(session.actor, id), refused.status, null, { values, errors });
     }
+    const corrected = assignments.filter(([path]) => before.get(path)?.state === 'correctable').map(([path]) => path);
+    const filled = assignments.filter(([path]) => !corrected.includes(path)).map(([path]) => path);
     redirect(res, `${paths.invoices}/${id}`, {
       deps,
       signed: signedOf(res),
-      notice: { kind: 'ok', body: `Filled ${assignments.map(([path]) => path).join(', ')}.` },
+      notice: {
+        kind: 'ok',
+        body: [filled.length > 0 ? `Filled ${filled.join(', ')}.` : '', corrected.length > 0 ? `Corrected ${corrected.join(', ')}.` : '']
+          .filter(Boolean)
+          .join(' '),
+      },
     });
   });
 }
@@ -398,7 +393,13 @@ function documentRoutes(router: Router, ctx: Context): void {
             paths,
             invoice,
             { format, creditNote: error.creditNote, missing: error.missing },
-            canFill && error.missing.some((m) => emptyAt(invoice, m.path)),
+            canFill
+              ? invoices.fillSlots(
+                  session.actor,
+                  invoice.id,
+                  error.missing.map((m) => m.path),
+                )
+              : [],
           ),
         );
       }

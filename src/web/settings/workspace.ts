@@ -38,7 +38,7 @@ const ISSUER_LABELS = {
   city: ['City', ''],
   country: ['Country', 'Two-letter ISO 3166 code, e.g. DE.'],
   taxId: ['Tax ID', ''],
-  vatId: ['VAT ID', 'e.g. DE123456789.'],
+  vatId: ['VAT ID', 'e.g. DE136695976.'],
   taxNumber: ['Tax number', ''],
   registrationNumber: ['Company registration number', ''],
   smallBusiness: ['Small business (no VAT charged)', ''],

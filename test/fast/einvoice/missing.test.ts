@@ -84,7 +84,7 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
     ]);
     // Peppol applies the same German rules (DE-R-001 … DE-R-009) between two parties in Germany, and only there.
     expect(missingFor(doc, 'peppol')).to.deep.equal(missingFor(doc, 'xrechnung-cii'));
-    const abroad = { ...doc, recipient: recipient({ city: null, postalCode: null, country: 'AT', vatId: 'ATU12345678' }) };
+    const abroad = { ...doc, recipient: recipient({ city: null, postalCode: null, country: 'AT', vatId: 'ATU13585627' }) };
     expect(missingFor(abroad, 'peppol')).to.deep.equal([]);
     expect(missingFor(doc, 'pdf')).to.deep.equal([]);
   });
@@ -169,7 +169,7 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
         invoice({ lines, category: 'O', taxRate: 0, issuer: issuer({ ...taxNumberOnly, ...patch }) }),
       ])
         for (const format of DOCUMENT_FORMATS) expect(missingFor(doc, format), `${JSON.stringify(patch)} ${format}`).to.deep.equal([]);
-    expect(missingFor(invoice({ lines, issuer: issuer({ ...taxNumberOnly, vatId: 'DE123456789' }) }), 'peppol')).to.deep.equal([]);
+    expect(missingFor(invoice({ lines, issuer: issuer({ ...taxNumberOnly, vatId: 'DE136695976' }) }), 'peppol')).to.deep.equal([]);
     // A GLN whose check digit is wrong: Peppol's rules reject it (PEPPOL-COMMON-R040), so Peppol names it; the others take it.
     const wrongGln = invoice({
       lines,

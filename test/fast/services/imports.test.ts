@@ -625,7 +625,7 @@ describe('imports service: restored invoices follow the rules of issued ones (is
       city: 'Berlin',
       country: 'DE',
       email: 'owner@studio.example',
-      vatId: 'DE123456789',
+      vatId: 'DE136695976',
       iban: 'DE02120300000000202051',
       bic: 'BYLADEM1001',
     });

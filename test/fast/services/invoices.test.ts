@@ -584,7 +584,7 @@ describe('invoices service: issuing, paying, voiding', () => {
     expectRefused(fill(['lines[0].taxRate', '7']), 'conflict', /already set/);
     expectRefused(fill(['lines[0].amount', '1']), 'invalid', /cannot be filled/);
     expectRefused(fill(['paymentTerms', 'Now.']), 'conflict', /already set/);
-    services.invoices.fill(OPERATOR, id, w.ownerId, [['recipient.vatId', 'DE123456789']]);
+    services.invoices.fill(OPERATOR, id, w.ownerId, [['recipient.vatId', 'DE136695976']]);
     // Changing the client, the profile and the settings afterwards changes nothing either.
     services.catalog.clients.update(w.owner, acme, { taxCategory: 'AE', city: 'Hamburg' });
     services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 7, numberPattern: 'X-{seq}' });
@@ -612,7 +612,7 @@ describe('invoices service: issuing, paying, voiding', () => {
     for (const key of fixed) expect(paid[key], key).to.deep.equal(issued[key]);
     expect(paid).to.deep.include({ status: 'paid', paidDate: '2026-10-25', amountDue: 0 });
     expect(paid.einvoiceFills).to.have.length(1);
-    expect(paid.recipient).to.deep.equal({ ...issued.recipient, vatId: 'DE123456789' });
+    expect(paid.recipient).to.deep.equal({ ...issued.recipient, vatId: 'DE136695976' });
   });
 
   it('paid: on the day given or today; paying a draft, an early paid date and voiding a paid invoice are refused, saying what to do', () => {

@@ -99,8 +99,13 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
     displayTitle: true,
     info: {
       Title: xmpSafe(number ? `${title} ${number}` : `${title} (${l.draft})`),
-      // The invoice's id makes the file ID (pdfkit hashes the info) differ between invoices of one day.
-      Subject: xmpSafe(`${title} ${number ?? ''} ${doc.id}`.replace(/\s+/g, ' ')),
+      // The number a reader needs (issue 56 item 10), never the internal id, and the period. pdfkit hashes the info
+      // into the file ID, which so differs between invoices; between drafts (no number) by their period and creation.
+      Subject: xmpSafe(
+        [number ? `${title} ${number}` : `${title} (${l.draft})`, `${doc.from} – ${doc.to}`, ...(number ? [] : [doc.createdAt])].join(
+          ' · ',
+        ),
+      ),
       Creator: 'timetrack',
       Producer: 'timetrack (PDFKit)',
       CreationDate: created,
@@ -281,8 +286,11 @@ interface Column {
 function columnsOf(ctx: Context): Column[] {
   // The VAT column only when the lines differ in it; otherwise the breakdown says it once.
   const rates = new Set(ctx.e.lines.map((line) => `${line.category}/${line.rate}`));
+  // As wide as the longest position needs ("1000" of a 1,000-line invoice on one line), at least 26.
+  const longest = ctx.e.lines.reduce((widest, line) => (line.id.length > widest.length ? line.id : widest), '');
+  const position = Math.max(26, Math.ceil(ctx.pdf.font('regular').fontSize(9).widthOfString(longest)) + 2 * PAD + 2);
   const fixed: Column[] = [
-    { key: 'position', width: 26, align: 'left' },
+    { key: 'position', width: position, align: 'left' },
     { key: 'hours', width: 62, align: 'right' },
     { key: 'rate', width: 70, align: 'right' },
     ...(rates.size > 1 ? [{ key: 'tax', width: 48, align: 'right' } as Column] : []),
@@ -357,7 +365,8 @@ function totals(ctx: Context, start: number): number {
     if (e.taxes.length > 1) rows.push([l.taxTotal, f.money(e.totals.tax), false]);
     rows.push([l.grossTotal, f.money(e.totals.grand), true]);
     const converted = doc.vatCurrency;
-    if (converted && e.vatCurrency) {
+    // Not "€0.00 VAT in EUR" on an invoice without VAT (one issued before such invoices took no rate).
+    if (converted && e.vatCurrency && doc.taxTotal !== 0) {
       // Art. 230 VAT Directive: the VAT also in the issuer's VAT currency, at the rate of the issue.
       const rate = `1 ${doc.currency} = ${f.decimal(decimalText(converted.exchangeRate))} ${converted.currency}`;
       rows.push([l.taxTotalIn(converted.currency, rate), formatsOf(l, converted.currency).money(e.vatCurrency.taxTotal), false]);
