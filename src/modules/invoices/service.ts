@@ -10,6 +10,7 @@ import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creatio
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
+import { createIssuing } from './issuing.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { createSending } from './mailing.js';
 import { createPublishing } from './publishing.js';
@@ -45,8 +46,9 @@ export {
   type SendResult,
 } from './mailing.js';
 export { DocumentNotReady, type DocumentState, type MadeDocument } from './publishing.js';
+export { NotReadyToIssue } from './issuing.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
-export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from './documents/index.js';
+export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue, plainPdf } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
 export {
   checkInvoiceRecord,
@@ -271,7 +273,7 @@ export function createInvoicesService({
     ...lifecycle,
     ...createFills({ repo, clock, write, access }),
     // The documents (PDF, XRechnung, Peppol) of an invoice: its readiness and a document made, through the render port.
-    ...createPublishing({ access, render }),
+    ...createPublishing({ access, render, issuing: createIssuing({ repo, ports }) }),
     // Sending an issued invoice or a credit note by mail (owners): checked, its documents made, queued and recorded.
     ...createSending({ repo, ports, write, access, render, clock }),
     /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */
