@@ -273,9 +273,10 @@ export function createFills({
         };
         const fields = applyFill(doc, assignments);
         // A draft's breakdown is what its lines make (issue 56 item 8): a rate or category filled
-        // into a line counts at once, as it will when the draft is issued.
-        if (row.status === 'draft' && Object.keys(fields).some((path) => /^lines\[\d+\]\.tax(Category|Rate)$/.test(path))) {
-          const rows = (doc.extras.taxBreakdown ?? []) as TaxBreakdownRow[];
+        // into a line counts at once, as it will when the draft is issued. (A draft made before
+        // invoices carried tax has no breakdown: it is filled as taxBreakdown=lines, or made at issue.)
+        const rows = doc.extras.taxBreakdown as TaxBreakdownRow[] | undefined;
+        if (row.status === 'draft' && rows && Object.keys(fields).some((path) => /^lines\[\d+\]\.tax(Category|Rate)$/.test(path))) {
           doc.extras.taxBreakdown = breakdown(doc.lines as unknown as InvoiceDocumentLine[], (category) => {
             const kept = rows.find((r) => r.category === category);
             return kept ? { exemptionReason: kept.exemptionReason, exemptionReasonCode: kept.exemptionReasonCode } : null;

@@ -147,8 +147,8 @@ export function breakdown(
 ): TaxBreakdownRow[] {
   const groups = new Map<string, { category: string; rate: number; cents: number }>();
   for (const line of lines) {
-    // A line whose rate is not set yet (a draft's) counts no tax: it is in no row.
-    if (line.taxRate === undefined || line.taxRate === null) continue;
+    // A line whose rate (or category) is not set yet (a draft's) counts no tax: it is in no row.
+    if (line.taxRate === undefined || line.taxRate === null || !line.taxCategory) continue;
     const category = line.taxCategory as string;
     const rate = line.taxRate;
     const key = `${category} ${rate}`;
