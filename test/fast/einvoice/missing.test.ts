@@ -11,7 +11,7 @@ import {
 import { centsText, decimalText, einvoiceOf, hoursText } from '../../../src/modules/invoices/documents/model.js';
 import { fillSlot } from '../../../src/modules/invoices/fields.js';
 import type { InvoiceDocument } from '../../../src/modules/invoices/document.js';
-import { DRAFT, invoice, issuer, matrix, recipient } from '../../einvoice/fixtures.js';
+import { DRAFT, invoice, issuer, matrix, PLAIN_PDF, recipient } from '../../einvoice/fixtures.js';
 
 /** renderDocument's refusal, caught. */
 async function refusal(doc: InvoiceDocument, format: DocumentFormat, creditNote = false): Promise<DomainError> {
@@ -27,10 +27,12 @@ async function refusal(doc: InvoiceDocument, format: DocumentFormat, creditNote 
 const lines = [{ description: 'Beratung', seconds: 7200, rate: 100 }];
 
 describe('invoice documents: what each format needs (missingFor) and the refusal', () => {
-  it('the matrix lacks nothing in any format (but Peppol for the invoices addressed by email)', () => {
+  it('the matrix lacks nothing in any format (but Peppol for the invoices addressed by email, and the e-invoices of a plain PDF’s)', () => {
     const byEmail = ['email-addresses', 'small-business-tax-number'];
     for (const [name, doc] of Object.entries(matrix()))
-      for (const format of DOCUMENT_FORMATS.filter((f) => !byEmail.includes(name) || f !== 'peppol'))
+      for (const format of DOCUMENT_FORMATS.filter(
+        (f) => (!byEmail.includes(name) || f !== 'peppol') && (!PLAIN_PDF.includes(name) || f === 'pdf'),
+      ))
         expect(missingFor(doc, format, { creditNote: name.startsWith('credit-note') }), `${name} ${format}`).to.deep.equal([]);
   });
 
