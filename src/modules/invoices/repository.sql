@@ -35,7 +35,7 @@ select count(*) from "invoice_numbers" where ("invoice_numbers"."workspace_id" =
 insert into "invoice_numbers" ("workspace_id", "number", "invoice_id", "kind", "issue_date", "created_at") values (?, ?, ?, ?, ?, ?);
 
 
-update "invoices" set "status" = ?, "extras" = ?, "number" = ?, "issue_date" = ?, "due_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
+update "invoices" set "status" = ?, "lines" = ?, "extras" = ?, "number" = ?, "issue_date" = ?, "due_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
 --   SEARCH invoices USING INDEX sqlite_autoindex_invoices_1 (id=?)
 
 update "invoices" set "status" = ?, "credit_note_number" = ?, "credit_note_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
