@@ -498,11 +498,12 @@ function documentsIntro(paths: WebPaths, invoice: InvoiceView, documents: Docume
       : '';
   const why = plain
     ? html`<div class="notice" role="status" id="plain-pdf">
-        <strong>A plain PDF, without e-invoice.</strong> The business profile has no VAT ID, register entry or seller identifier (BT-31,
+        <strong>A plain PDF, without e-invoice.</strong> This invoice’s issuer has no VAT ID, register entry or seller identifier (BT-31,
         BT-30, BT-29), and every e-invoice (XRechnung, Peppol, the XML inside a Factur-X PDF) must identify the seller by one of them. A
         small business under § 19 UStG need not issue e-invoices (§ 34a UStDV), so its PDF carries none. To have the e-invoices too, enter
         your VAT ID, your register entry or a seller identifier in the <a href="${paths.settings}/workspace">business profile</a>
-        (Settings › Workspace › Invoice issuer)${invoice.status === 'void' ? '' : ', or fill one below for this invoice'}.
+        (Settings › Workspace › Invoice issuer) for the invoices made from then
+        on${invoice.status === 'void' ? '' : ', or fill one below for this invoice'}.
       </div>`
     : '';
   return html`${draft}${why}`;
@@ -958,9 +959,9 @@ export function missingBody(
     ${
       none
         ? html`<p>
-              This invoice has a plain PDF and no e-invoice: the business profile has no VAT ID, register entry or seller identifier (BT-31,
-              BT-30, BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19
-              UStG need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:
+              This invoice has a plain PDF and no e-invoice: its issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30,
+              BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19 UStG
+              need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:
             </p>
             ${missingItems(paths, identifier, () => canFill, `${base}#fill-heading`)}
             ${others.length > 0 ? html`<p>It also lacks these values:</p>` : ''}`

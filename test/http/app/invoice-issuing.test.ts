@@ -90,7 +90,7 @@ describe('web app: issuing checks first, plain PDFs (issue 56 items 1, 2, 8)', f
     const draft = flat((await owner.get(`/app/invoices/${id}`)).text);
     expect(draft).to.include('Once issued, this invoice will have these documents.');
     expect(draft).to.include(
-      '<strong>A plain PDF, without e-invoice.</strong> The business profile has no VAT ID, register entry or seller identifier (BT-31, BT-30, BT-29), and every e-invoice (XRechnung, Peppol, the XML inside a Factur-X PDF) must identify the seller by one of them. A small business under § 19 UStG need not issue e-invoices (§ 34a UStDV), so its PDF carries none.',
+      '<strong>A plain PDF, without e-invoice.</strong> This invoice’s issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30, BT-29), and every e-invoice (XRechnung, Peppol, the XML inside a Factur-X PDF) must identify the seller by one of them. A small business under § 19 UStG need not issue e-invoices (§ 34a UStDV), so its PDF carries none.',
     );
     const [pdf, ...einvoices] = rows(draft);
     expect(pdf).to.include('<span class="doc-name">PDF (PDF/A, without e-invoice)</span> <span class="badge good">ready to issue</span>');
@@ -122,7 +122,7 @@ describe('web app: issuing checks first, plain PDFs (issue 56 items 1, 2, 8)', f
     expect(refused.status).to.equal(409);
     const text = flat(refused.text);
     expect(text).to.include(
-      'This invoice has a plain PDF and no e-invoice: the business profile has no VAT ID, register entry or seller identifier (BT-31, BT-30, BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19 UStG need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:',
+      'This invoice has a plain PDF and no e-invoice: its issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30, BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19 UStG need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:',
     );
     expect(text).to.include('(BT-29/BT-30/BT-31, <code>issuer.sellerIdentifier</code>)');
     expect(text.indexOf('issuer.sellerIdentifier</code>')).to.be.below(text.indexOf('<p>It also lacks these values:</p>'));
