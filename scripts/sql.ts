@@ -267,6 +267,12 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   invoices.get(OPERATOR, invoice.id);
   invoices.changeStatus(OPERATOR, invoice.id, 'void', ownerId);
   const paid = invoices.create(OPERATOR, { ...billed, from: '2026-10-11', to: '2026-10-20', groupBy: 'task' });
+  // Issuing checks its PDF first: the values it needs, filled.
+  invoices.fill(OPERATOR, paid.id, ownerId, [
+    ['issuer.country', 'DE'],
+    ['recipient.country', 'DE'],
+    ['issuer.taxNumber', '30/123/45678'],
+  ]);
   invoices.changeStatus(OPERATOR, paid.id, 'sent', ownerId);
   invoices.changeStatus(OPERATOR, paid.id, 'paid', ownerId);
   invoices.list(OPERATOR, workspaceId);

@@ -15,6 +15,7 @@ import {
   issuerPatchOfText,
   LINE_GROUPINGS,
   type MissingValue,
+  NotReadyToIssue,
   parseExchangeRate,
   partnerOf,
   printedLineHours,
@@ -288,10 +289,31 @@ export const invoiceCommands: Record<string, Command> = {
       const to = status(required(v, 'to'), 'to') as InvoiceStatus;
       const date = optionalString(v, 'date');
       const rate = optionalString(v, 'exchange-rate');
-      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), {
-        ...(date === undefined ? {} : { date }),
-        ...(rate === undefined ? {} : { exchangeRate: parseExchangeRate(rate) }),
-      });
+      try {
+        return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), {
+          ...(date === undefined ? {} : { date }),
+          ...(rate === undefined ? {} : { exchangeRate: parseExchangeRate(rate) }),
+        });
+      } catch (error) {
+        if (!(error instanceof NotReadyToIssue)) throw error;
+        // Issuing checks its PDF first (issue 56 item 1): each value it would lack, with the commands that set it.
+        const { invoice, missing, tax, problem } = error;
+        const slots = s.invoices.fillSlots(
+          OPERATOR,
+          invoice.id,
+          missing.map((m) => m.path),
+        );
+        throw new DomainError(
+          'conflict',
+          [
+            `Invoice ${invoice.id} cannot be issued yet, and no number was taken${missing.length > 0 ? `: its PDF would lack ${missing.length === 1 ? 'a value' : `${missing.length} values`}` : ''}.`,
+            ...missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice, slots)}`),
+            ...tax.map((t) => `  - ${t.setting}: ${t.problem}; timetrack workspace invoicing ${invoice.workspaceId} --set ${t.setting}=…`),
+            ...(problem ? [`  - ${problem}`] : []),
+            'Set them, then issue it again.',
+          ].join('\n'),
+        );
+      }
     },
     undefined,
     "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today. --exchange-rate (issuing only) is how many units of the issuer's VAT currency (vatCurrency; EUR in the euro area) one unit of the invoice's currency is worth on the issue date, e.g. 1.0634; an invoice in another currency than the VAT currency is refused without it, and states its VAT in both.",

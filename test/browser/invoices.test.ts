@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import type { Attachment } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { OPERATOR } from '../../src/principal.js';
+import { issuerPatchOfText } from '../../src/modules/invoices/service.js';
 import { fatal, poppler, requireTools, validate } from '../einvoice/tools.js';
 import { freelancer } from '../helpers/invoices.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -223,6 +224,103 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
     } finally {
       await mailed.close();
       await relay.close();
+    }
+  });
+  it('a § 19 small business with a tax number only: the draft says it will have a plain PDF and no e-invoice, and why; issued, its plain PDF/A downloads (issue 56 item 2)', async () => {
+    const own = await startTestServer();
+    try {
+      await own.services.sessions.setPassword(OPERATOR, own.ownerId, PASSWORD);
+      const { services, workspaceId } = own;
+      services.invoices.setBusinessProfile(
+        OPERATOR,
+        workspaceId,
+        issuerPatchOfText(
+          Object.entries({
+            legalName: 'Jörg Weiß – Lektorat',
+            addressLines: 'Torstraße 5',
+            postalCode: '10119',
+            city: 'Berlin',
+            country: 'DE',
+            taxNumber: '30/123/45678',
+            smallBusiness: 'true',
+            iban: 'DE02120300000000202051',
+          }),
+        ),
+      );
+      services.invoices.setSettings(OPERATOR, workspaceId, {
+        exemptionReason: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).',
+        language: 'de',
+      });
+      const actor = services.tokens.authenticate(own.ownerToken)!.actor;
+      const clientId = services.catalog.clients.create(actor, {
+        name: 'Acme',
+        legalName: 'Acme GmbH',
+        addressLines: ['Hauptstraße 1'],
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
+      }).id;
+      const projectId = services.catalog.projects.create(actor, { name: 'Lektorat', clientId, billable: true, hourlyRate: 80 }).id;
+      for (const day of ['05', '06'])
+        services.entries.create(actor, { projectId, start: `2026-10-${day}T09:00:00Z`, end: `2026-10-${day}T12:30:00Z`, billable: true });
+
+      const context = await (browser as Browser).newContext({
+        viewport: { width: 1280, height: 900 },
+        timezoneId: 'UTC',
+        acceptDownloads: true,
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      await page.addInitScript(REPORT_CSP);
+      await page.goto(`${own.url}/settings/sign-in`);
+      await page.getByLabel('Email').fill('owner@localhost');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await Promise.all([page.waitForURL(`${own.url}/app/week`), page.getByRole('button', { name: 'Sign in' }).click()]);
+
+      await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Invoices' }).click();
+      await newInvoice(page, null, null);
+      // Before it is issued: which documents it will have, and why no e-invoice.
+      const plain = page.locator('#plain-pdf');
+      expect(await plain.innerText()).to.match(/^A plain PDF, without e-invoice\. .*§ 34a UStDV/s);
+      const documents = page.locator('li.document');
+      expect(await documents.count()).to.equal(4);
+      expect(await documents.nth(0).innerText()).to.match(/^PDF \(PDF\/A, without e-invoice\)\s+ready to issue/);
+      for (const n of [1, 2, 3]) expect(await documents.nth(n).innerText()).to.include('no e-invoice');
+
+      await confirm(page, 'Issue');
+      await page.getByText('Issued as 2026-0001, dated 2026-11-02, due 2026-11-16.').waitFor();
+      const pdf = await downloaded(page, /^Download PDF \(PDF\/A, without e-invoice\)/);
+      expect(pdf.suggested).to.equal('2026-0001.pdf');
+      const text = poppler('pdftotext', '-layout', pdf.file, '-').replace(/\s+/g, ' ');
+      for (const expected of [
+        'Rechnung',
+        'Nummer 2026-0001',
+        'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet',
+        'Steuernummer 30/123/45678',
+      ])
+        expect(text).to.include(expected);
+      // A plain PDF/A-2b: fonts embedded, no XML attached, no Factur-X declared; no e-invoice rule set applies to it.
+      const report = (await validate([pdf.file])).files.get(pdf.file)!;
+      expect(report.rules).to.deep.equal([]);
+      expect(report.pdf).to.deep.include({
+        attachments: [],
+        part: 2,
+        conformance: 'B',
+        facturXSchema: false,
+        fontsNotEmbedded: [],
+        plain: true,
+      });
+      expect(fatal(report)).to.deep.equal([]);
+      expect(await page.getByRole('link', { name: /^Download XRechnung/ }).count()).to.equal(0);
+      expect(problems).to.deep.equal([]);
+      await context.close();
+    } finally {
+      await own.close();
     }
   });
   it('a GmbH corrects a wrong e-invoice fill, then sends XRechnung by mail: the XML carries the corrected value and the value is fixed from then on (issue 56 item 3)', async () => {

@@ -361,7 +361,36 @@ export function matrix(): Record<string, InvoiceDocument> {
         vatId: 'CHE116281710',
       }),
     }),
+    // A § 19 small business with a tax number only (issue 56 item 2): no BT-29/BT-30/BT-31, so a plain PDF/A without XML; no e-invoice.
+    'small-business-plain': invoice({ ...PLAIN, lines: two }),
+    'credit-note-small-business-plain': invoice({
+      ...PLAIN,
+      lines: two,
+      status: 'void',
+      creditNote: { number: '2026-0043', issueDate: '2026-11-05' },
+    }),
   };
 }
+
+/** A § 19 small business with a tax number only, in German: its invoices have a plain PDF (issue 56 item 2). */
+const PLAIN: Omit<InvoiceSpec, 'lines'> = {
+  category: 'E',
+  taxRate: 0,
+  exemptionReason: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).',
+  issuer: issuer({
+    legalName: 'Jörg Weiß – Übersetzungen & Lektorat',
+    vatId: null,
+    registrationNumber: null,
+    sellerIdentifier: null,
+    smallBusiness: true,
+    invoiceFooter: null,
+    electronicAddress: null,
+    electronicAddressScheme: null,
+  }),
+  language: 'de',
+};
+
+/** The invoices of the matrix whose PDF is plain (no XML), so which have no e-invoice. */
+export const PLAIN_PDF = ['small-business-plain', 'credit-note-small-business-plain'];
 
 export const DRAFT = (): InvoiceDocument => invoice({ lines: two, status: 'draft' });

@@ -111,6 +111,14 @@ describe('the timetrack format: cells', () => {
   });
 });
 
+/** The values an issued invoice's PDF needs, as fills of a draft made without a profile or a client's address (issue 56 item 1). */
+const ISSUABLE: Array<[string, string]> = [
+  ['issuer.legalName', 'Studio'],
+  ['issuer.country', 'DE'],
+  ['issuer.taxNumber', '30/123/45678'],
+  ['recipient.country', 'DE'],
+];
+
 describe('timetrack export: a whole workspace that imports back unchanged', function () {
   this.timeout(240_000);
   let source: TestServer;
@@ -481,8 +489,8 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
       }
       invoices += 1;
       if (inv.fill) services.invoices.fill(OPERATOR, id, owner.id, [['recipient.reference', `PO ${invoices}`]]);
-      // Issuing needs the tax rate (the settings); without them the invoice stays a draft.
-      if (inv.status === 'draft' || !w.settings) continue;
+      // Issuing needs the tax rate (the settings) and what the PDF needs (issue 56 item 1: the profile, a client with an address); without them the invoice stays a draft.
+      if (inv.status === 'draft' || !w.settings || !w.profile || w.clients[inv.client % clients.length]?.details === 'none') continue;
       services.invoices.issue(OPERATOR, id, { userId: owner.id });
       if (inv.status === 'paid') services.invoices.markPaid(OPERATOR, id, { userId: owner.id });
       if (inv.status === 'void') services.invoices.void(OPERATOR, id, { userId: owner.id });
@@ -770,6 +778,7 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
       from: '2026-10-01',
       to: '2026-10-01',
     }).id;
+    target.services.invoices.fill(OPERATOR, ownInvoice, own.reader.id, ISSUABLE);
     target.services.invoices.issue(OPERATOR, ownInvoice, { userId: own.reader.id });
     joinFile(own.id);
     await committed();
@@ -840,6 +849,8 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
       from: '2026-03-01',
       to: '2026-03-31',
     }).id;
+    // What its PDF needs, filled on the invoice (issuing checks it first: issue 56 item 1).
+    services.invoices.fill(OPERATOR, invoice, max.id, ISSUABLE);
     services.invoices.issue(OPERATOR, invoice, { userId: max.id, date: '2026-04-01' });
     // As the Workspace page's download and the command line read it: the rows of the file.
     const exported = async (principal: Actor | typeof OPERATOR) => {

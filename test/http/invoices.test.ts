@@ -8,7 +8,13 @@ import { createWrite } from '../../src/db/write.js';
 import { DomainError } from '../../src/errors.js';
 import { loadContract } from '../../src/contract.js';
 import { createInvoicesRepository } from '../../src/modules/invoices/repository.js';
-import { createInvoicesService, type InvoiceStatus, type InvoiceView, issuerPatchOfText } from '../../src/modules/invoices/service.js';
+import {
+  createInvoicesService,
+  type InvoiceStatus,
+  type InvoiceView,
+  issuerPatchOfText,
+  type NotReadyToIssue,
+} from '../../src/modules/invoices/service.js';
 import { invoicePorts } from '../../src/services.js';
 import { rawWrite, startTestServer, type TestServer } from '../helpers/server.js';
 import { expectTypedProblem, typedClient } from '../helpers/client.js';
@@ -75,7 +81,7 @@ function expectSchema(name: string, value: unknown): void {
 }
 
 /** Asserts that `fn` throws a DomainError with `code` (and, optionally, a message matching `pattern`). */
-function expectRefusal(fn: () => unknown, code: DomainError['code'], pattern?: RegExp): void {
+function expectRefusal(fn: () => unknown, code: DomainError['code'], pattern?: RegExp): DomainError {
   let caught: unknown;
   try {
     fn();
@@ -85,6 +91,7 @@ function expectRefusal(fn: () => unknown, code: DomainError['code'], pattern?: R
   expect(caught, 'expected a DomainError').to.be.instanceOf(DomainError);
   expect((caught as DomainError).code, (caught as DomainError).message).to.equal(code);
   if (pattern) expect((caught as DomainError).message).to.match(pattern);
+  return caught as DomainError;
 }
 
 describe('invoices', () => {
@@ -130,6 +137,10 @@ describe('invoices', () => {
       entry: (projectId: string | null, start: string, end: string, billable = true) =>
         entries.create(actor, { projectId, start, end, billable }).id,
       invoiceIdOf: (entryId: string) => entries.get(actor, entryId).invoiceId,
+      /** What an issued invoice's PDF needs of the parties (issuing checks it first: issue 56 item 1): names, countries, a tax number. */
+      issuable(): void {
+        invoices.setBusinessProfile(OPERATOR, workspaceId, { legalName: `Studio ${n}`, country: 'DE', taxNumber: '30/123/45678' });
+      },
       /** Makes a draft look as one made before invoices carried tax: no tax on its lines, no breakdown. */
       legacy(invoiceId: string) {
         const stored = invoices.get(OPERATOR, invoiceId);
@@ -400,7 +411,8 @@ describe('invoices', () => {
 
   it('status moves: draft -> sent -> paid, draft|sent -> void; every other move is a conflict that records nothing', () => {
     const ws = workspace();
-    const acme = ws.client('Acme');
+    ws.issuable();
+    const acme = ws.client('Acme', { country: 'DE' });
     const project = ws.project('Design', acme);
     const { invoices } = server.services;
     for (const from of STATUSES) {
@@ -441,7 +453,8 @@ describe('invoices', () => {
 
   it('void releases the entries: editable again and invoiced anew', async () => {
     const ws = workspace();
-    const acme = ws.client('Acme');
+    ws.issuable();
+    const acme = ws.client('Acme', { country: 'DE' });
     const project = ws.project('Design', acme);
     const entryIds = ['01', '02'].map((day) => ws.entry(project, `2026-10-${day}T09:00:00Z`, `2026-10-${day}T10:00:00Z`));
     const { invoices } = server.services;
@@ -562,6 +575,17 @@ describe('invoices', () => {
     expect(invoices.get(OPERATOR, id).einvoiceFills[1]!.fields).to.deep.equal({ 'lines[1].taxRate': 7.5, 'issuer.smallBusiness': false });
     expect(ws.events().length).to.equal(before);
 
+    // Issuing checks the PDF first (issue 56 item 1): what the invoice still lacks is named, and nothing is recorded.
+    const notReady = expectRefusal(() => invoices.changeStatus(OPERATOR, id, 'sent', ws.userId), 'conflict', /cannot be issued yet/);
+    expect((notReady as NotReadyToIssue).missing.map((m) => m.path)).to.deep.equal([
+      'issuer.country',
+      'recipient.country',
+      'lines[1].taxCategory',
+      'issuer.vatId',
+    ]);
+    expect(ws.events().length).to.equal(before);
+    fill(['issuer.country', 'DE'], ['recipient.country', 'DE'], ['lines[1].taxCategory', 'S'], ['issuer.taxNumber', '30/123/45678']);
+
     // The next invoice.status_changed is the first payload that shows the filled values.
     invoices.changeStatus(OPERATOR, id, 'sent', ws.userId);
     const [event] = ws.events().slice(before);
@@ -569,7 +593,12 @@ describe('invoices', () => {
     expect(payload.invoice).to.deep.equal(invoices.get(OPERATOR, id));
     expect(payload.invoice.lines.map((line) => [line.taxCategory, line.taxRate])).to.deep.equal([
       ['S', 19],
-      [undefined, 7.5],
+      ['S', 7.5],
+    ]);
+    // Its breakdown is what its lines make (issue 56 item 8): Build's 80.00 at 19 %, Design's 100.00 at 7.5 %.
+    expect(payload.invoice.taxBreakdown!.map((r) => [r.category, r.rate, r.basisAmount, r.taxAmount])).to.deep.equal([
+      ['S', 7.5, 100, 7.5],
+      ['S', 19, 80, 15.2],
     ]);
     // Issuing wrote the payment terms (14 days when the issuer sets none); after it, a fill changes no amount or date.
     expect(payload.invoice.paymentTerms).to.equal('Payable within 14 days, by 16 November 2026.');
@@ -675,6 +704,36 @@ describe('invoices', () => {
     expect(shown.json.invoice.recipient.reference).to.equal('PO-7=A');
     expect(shown.json.invoice.lines[0].taxRate).to.equal(19);
 
+    // Issuing checks the PDF first (issue 56 item 1): each missing value with the commands that set it; exit 1, no number.
+    const notReady = await cli('invoice', 'status', id, '--to', 'sent', '--user', ws.userId);
+    expect(notReady).to.deep.include({ code: 1, stdout: '' });
+    expect(notReady.error.code).to.equal('conflict');
+    expect(notReady.error.message).to.equal(
+      [
+        `Invoice ${id} cannot be issued yet, and no number was taken: its PDF would lack 3 values.`,
+        `  - Seller country code (BT-40): set it in the business profile (timetrack workspace profile ${ws.workspaceId} --set 'country=…', or the Workspace page's Invoice issuer) for new invoices, or fill it on this invoice: timetrack invoice fill ${id} --user U --set 'issuer.country=…'`,
+        `  - Buyer country code (BT-55): set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${acme} with country) for new invoices, or fill it on this invoice: timetrack invoice fill ${id} --user U --set 'recipient.country=…'`,
+        `  - Seller VAT identifier (or the tax number, BT-32: issuer.taxNumber) (BT-31): set it in the business profile (timetrack workspace profile ${ws.workspaceId} --set 'vatId=…', or the Workspace page's Invoice issuer) for new invoices, or fill it on this invoice: timetrack invoice fill ${id} --user U --set 'issuer.vatId=…'`,
+        'Set them, then issue it again.',
+      ].join('\n'),
+    );
+    expect(
+      (
+        await cli(
+          'invoice',
+          'fill',
+          id,
+          '--user',
+          ws.userId,
+          '--set',
+          'issuer.country=DE',
+          '--set',
+          'recipient.country=DE',
+          '--set',
+          'issuer.taxNumber=30/123/45678',
+        )
+      ).code,
+    ).to.equal(0);
     expect(await cli('invoice', 'status', id, '--to', 'sent', '--user', ws.userId)).to.deep.include({
       code: 0,
       json: { id, from: 'draft', to: 'sent', number: '2026-0001' },

@@ -550,6 +550,13 @@ describe('webhooks', function () {
           from: '2026-11-02',
           to: '2026-11-02',
         });
+        // What its PDF needs, filled (issuing checks it first: issue 56 item 1); a fill sends no event.
+        server.services.invoices.fill(OPERATOR, invoice.id, server.ownerId, [
+          ['issuer.legalName', 'Studio'],
+          ['issuer.country', 'DE'],
+          ['issuer.taxNumber', '30/123/45678'],
+          ['recipient.country', 'DE'],
+        ]);
         server.services.invoices.changeStatus(OPERATOR, invoice.id, 'sent', server.ownerId);
         server.services.invoices.changeStatus(OPERATOR, invoice.id, 'void', server.ownerId);
         await settle(server);

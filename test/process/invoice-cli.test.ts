@@ -49,7 +49,7 @@ describe('timetrack invoice commands (processes)', function () {
     accounts.addMember(OPERATOR, { workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true, isOwner: true });
     const token = tokens.create(OPERATOR, { workspaceId, userId, name: 't', scopes: ['entries:write', 'catalog:write'] }).token;
     const owner = tokens.authenticate(token)!.actor;
-    const clientId = catalog.clients.create(owner, { name: 'Acme GmbH', city: 'Berlin' }).id;
+    const clientId = catalog.clients.create(owner, { name: 'Acme GmbH', city: 'Berlin', country: 'DE' }).id;
     const projectId = catalog.projects.create(owner, { name: 'Relaunch', clientId, billable: true, hourlyRate: 95 }).id;
     for (const day of ['04', '05', '06', '07'])
       entries.create(owner, { projectId, start: `2024-03-${day}T09:00:00Z`, end: `2024-03-${day}T11:30:00Z`, description: `Day ${day}` });
@@ -105,6 +105,23 @@ describe('timetrack invoice commands (processes)', function () {
       '--to',
       '2024-03-31',
     ];
+    // Who issues: what every issued invoice's PDF needs of the issuer (issuing checks it first: issue 56 item 1).
+    expect(
+      json(
+        await tt(
+          'workspace',
+          'profile',
+          workspaceId,
+          '--set',
+          'legalName=Ada Lovelace Design',
+          '--set',
+          'country=DE',
+          '--set',
+          'taxNumber=30/123/45678',
+          '--json',
+        ),
+      ),
+    ).to.deep.equal({ id: workspaceId });
     // Without a rate a draft is still made (decisions 11a: issuing asks for it); voiding it releases its entries.
     const untaxed = json(await tt(...create, '--json'));
     expect(json(await tt('invoice', 'status', untaxed.id, '--to', 'void', '--user', userId, '--json'))).to.deep.equal({
@@ -227,7 +244,7 @@ describe('timetrack invoice commands (processes)', function () {
       tt('invoice', 'status', id, '--user', userId, '--to', 'sent', '--date', '2024-04-02', ...more, '--json');
 
     // An issuer that accounts for VAT in francs: a CHF invoice needs no rate, and takes none.
-    expect((await profile('legalName=Ada Lovelace Design', 'country=DE', 'vatCurrency=CHF')).code).to.equal(0);
+    expect((await profile('legalName=Ada Lovelace Design', 'country=DE', 'taxNumber=30/123/45678', 'vatCurrency=CHF')).code).to.equal(0);
     expect(refusedWith(await profile('vatCurrency=chf'), 1, 'invalid')).to.equal(
       'vatCurrency must be an ISO 4217 currency code such as EUR (got "chf").',
     );
@@ -261,7 +278,6 @@ describe('timetrack invoice commands (processes)', function () {
     expect((await tt('invoice', 'show', other)).stdout).to.contain('tax in EUR: 95.97 EUR (1 CHF = 1.0634 EUR)');
     // The PDF says it; its factur-x.xml carries BT-6 and BT-111.
     const out = join(dir, 'invoice.pdf');
-    expect((await tt('invoice', 'fill', other, '--user', userId, '--set', 'recipient.country=DE')).code).to.equal(0);
     const exported = await tt('invoice', 'export', other, '--format', 'pdf', '--out', out);
     expect(exported.code, exported.stderr).to.equal(0);
     expect(execFileSync('pdftotext', ['-layout', out, '-']).toString().replace(/\s+/g, ' ')).to.contain(
@@ -280,6 +296,7 @@ describe('timetrack invoice commands (processes)', function () {
     const { workspaceId, userId, clientId } = ids;
     const [first, second] = stored((s) => {
       s.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+      s.invoices.setBusinessProfile(OPERATOR, workspaceId, { legalName: 'Ada Lovelace Design', country: 'DE', taxNumber: '30/123/45678' });
       const make = (day: string) => s.invoices.create(OPERATOR, { workspaceId, userId, clientId, from: day, to: day }).id;
       return [make('2024-03-04'), make('2024-03-05')];
     }) as [string, string];

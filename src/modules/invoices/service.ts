@@ -10,6 +10,7 @@ import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creatio
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
+import { createIssuing } from './issuing.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { type FillSlot, fillSlotsOf } from './fills.js';
 import { createSending } from './mailing.js';
@@ -49,8 +50,9 @@ export {
 } from './mailing.js';
 export { DocumentNotReady, type DocumentState, type MadeDocument } from './publishing.js';
 export { type FillSlot, type FixedBecause, partnerOf } from './fills.js';
+export { NotReadyToIssue } from './issuing.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
-export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from './documents/index.js';
+export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue, plainPdf } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
 export {
   checkInvoiceRecord,
@@ -284,7 +286,7 @@ export function createInvoicesService({
       return fillSlotsOf(view(row), row.lastHandedOutAt, asked);
     },
     // The documents (PDF, XRechnung, Peppol) of an invoice: its readiness and a document made, through the render port.
-    ...createPublishing({ access, render, repo, write, clock }),
+    ...createPublishing({ access, render, repo, write, clock, issuing: createIssuing({ repo, ports }) }),
     // Sending an issued invoice or a credit note by mail (owners): checked, its documents made, queued and recorded.
     ...createSending({ repo, ports, write, access, render, clock }),
     /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */

@@ -43,6 +43,9 @@ export const FORMAT_LABEL: Record<DocumentFormat, string> = {
   'xrechnung-cii': 'XRechnung 3.0, CII',
   peppol: 'Peppol BIS Billing 3.0',
 };
+/** A format's name for an invoice whose PDF is plain (PDF/A without XML) or not. */
+export const formatLabel = (format: DocumentFormat, plain: boolean): string =>
+  format === 'pdf' && plain ? 'PDF (PDF/A, without e-invoice)' : FORMAT_LABEL[format];
 
 /** The actions an owner takes on an invoice, by the status they start from. */
 export type Action = 'issue' | 'pay' | 'void';
@@ -376,9 +379,10 @@ export function newBody(
  * Where a missing value is set, as a person reads it (with a link when it is another page), and
  * what works for this invoice (issue 56 item 10): the fill below where it adds or corrects the
  * value, else a new invoice, for a fill never changes a value the invoice was made with or one
- * that went out in a document (the slot says which).
+ * that went out in a document (the slot says which). The fill is below on the invoice's page, or
+ * on that page (`fillAt`) from another one.
  */
-function whereOf(paths: WebPaths, invoice: InvoiceView, m: MissingValue, slot: FillSlot | undefined): Html {
+function whereOf(paths: WebPaths, invoice: InvoiceView, m: MissingValue, slot: FillSlot | undefined, fillAt: string | null = null): Html {
   const editable = slot !== undefined && slot.state !== 'fixed';
   const renew =
     invoice.status === 'draft'
@@ -390,14 +394,17 @@ function whereOf(paths: WebPaths, invoice: InvoiceView, m: MissingValue, slot: F
       : slot?.state === 'fixed' && slot.because === 'made-with'
         ? html`; this invoice keeps ${String(slot.value)}, which it was made with: ${renew}`
         : '';
-  const fill = editable ? html`, or ${slot?.state === 'correctable' ? 'correct' : 'fill'} it below for this invoice` : kept;
+  const verb = slot?.state === 'correctable' ? 'correct' : 'fill';
+  const fillHere =
+    fillAt === null ? html`${verb} it below for this invoice` : html`${verb} it for this invoice on <a href="${fillAt}">its page</a>`;
+  const fill = editable ? html`, or ${fillHere}` : kept;
   switch (m.where) {
     case 'business-profile':
       return html`set it in the <a href="${paths.settings}/workspace">business profile</a> (for new invoices)${fill}`;
     case 'client':
       return html`set it on the client in the <a href="${paths.app}/catalog">Catalog</a> (for new invoices)${fill}`;
     case 'fill':
-      return editable ? html`fill it below for this invoice` : html`it cannot be filled on this invoice`;
+      return editable ? fillHere : html`it cannot be filled on this invoice`;
     case 'issue':
       return html`issue the invoice first`;
   }
@@ -475,7 +482,53 @@ function actionsSection(base: string, invoice: InvoiceView, canManage: boolean, 
     : '';
 }
 
-/** Each document: ready with its download, or each missing value with where to set it. */
+/** The missing values of a document, each by name and BT number, with where to set it (in words, with links). */
+export function missingItems(
+  paths: WebPaths,
+  invoice: InvoiceView,
+  missing: MissingValue[],
+  slotOf: (path: string) => FillSlot | undefined,
+  fillAt: string | null = null,
+): Html {
+  return html`<ul class="refused">
+    ${missing.map(
+      (m) =>
+        html`<li>
+          <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
+          ${whereOf(paths, invoice, m, slotOf(m.path), fillAt)}
+        </li>`,
+    )}
+  </ul>`;
+}
+
+/**
+ * What the Documents section says first: on a draft, that these are the documents it will have
+ * once issued and that issuing checks its PDF first; for a plain PDF's invoice, why it has no
+ * e-invoice and what to enter to get one (issue 56 items 1 and 2).
+ */
+function documentsIntro(paths: WebPaths, invoice: InvoiceView, documents: DocumentState[]): Html | string {
+  const plain = documents.some((d) => d.plain);
+  const draft =
+    invoice.status === 'draft'
+      ? html`<p class="hint">
+          Once issued, this invoice will have these documents. Issuing checks its PDF first, as its download will, and refuses, before any
+          number is taken, while it lacks a value; an e-invoice's values may also be set or filled after issuing.
+        </p>`
+      : '';
+  const why = plain
+    ? html`<div class="notice" role="status" id="plain-pdf">
+        <strong>A plain PDF, without e-invoice.</strong> This invoice’s issuer has no VAT ID, register entry or seller identifier (BT-31,
+        BT-30, BT-29), and every e-invoice (XRechnung, Peppol, the XML inside a Factur-X PDF) must identify the seller by one of them. A
+        small business under § 19 UStG need not issue e-invoices (§ 34a UStDV), so its PDF carries none. To have the e-invoices too, enter
+        your VAT ID, your register entry or a seller identifier in the <a href="${paths.settings}/workspace">business profile</a>
+        (Settings › Workspace › Invoice issuer) for the invoices made from then
+        on${invoice.status === 'void' ? '' : ', or fill one below for this invoice'}.
+      </div>`
+    : '';
+  return html`${draft}${why}`;
+}
+
+/** Each document: ready with its download, or each missing value with where to set it; a draft's as they will be once issued. */
 function documentRows(
   paths: WebPaths,
   base: string,
@@ -483,26 +536,48 @@ function documentRows(
   documents: DocumentState[],
   slotOf: (path: string) => FillSlot | undefined,
 ): Html[] {
+  const draft = invoice.status === 'draft';
   return documents.map((d) => {
     const href = `${base}/document.${d.format === 'pdf' ? 'pdf' : 'xml'}?format=${d.format}${d.creditNote ? '&creditNote=1' : ''}`;
-    const name = `${d.creditNote ? 'Credit note: ' : ''}${FORMAT_LABEL[d.format]}`;
-    return html`<li class="document ${d.missing.length === 0 ? 'ready' : 'missing'}">
+    const name = `${d.creditNote ? 'Credit note: ' : ''}${formatLabel(d.format, d.plain)}`;
+    const einvoice = d.format !== 'pdf';
+    const none = einvoice && d.plain;
+    const ready = d.missing.length === 0 && d.problem === null;
+    const lacks = `${d.missing.length} ${d.missing.length === 1 ? 'value' : 'values'}`;
+    const taxMissing = (d.taxMissing ?? []).length > 0;
+    const refusedText =
+      d.problem !== null ? 'refused' : draft && einvoice ? `will lack ${lacks}` : d.missing.length > 0 ? `missing ${lacks}` : 'VAT not set';
+    const readyText = draft ? (einvoice ? 'ready once issued' : 'ready to issue') : 'ready';
+    const badge = none
+      ? html`<span class="badge bad">no e-invoice</span>`
+      : ready && !(draft && taxMissing)
+        ? html`<span class="badge good">${readyText}</span>`
+        : html`<span class="badge bad">${refusedText}</span>`;
+    // A draft's PDF: what issuing will say, then the draft itself to look at.
+    const issueSays =
+      draft && !einvoice && !ready
+        ? html`<p class="hint">Issuing refuses until ${d.missing.length > 0 ? 'these are set' : 'this is resolved'}:</p>`
+        : draft && !einvoice && taxMissing
+          ? html`<p class="hint">Issuing refuses until the VAT is set (above).</p>`
+          : '';
+    const download =
+      draft && einvoice
+        ? ''
+        : draft
+          ? html` <a class="button secondary" href="${href}" download>Download the draft<span class="vh"> ${name}</span></a>
+              <span class="hint inline">marked DRAFT, without number</span>`
+          : ready
+            ? html` <a class="button secondary" href="${href}" download>Download<span class="vh"> ${name}</span></a>`
+            : '';
+    return html`<li class="document ${ready && !none ? 'ready' : 'missing'}">
       <span class="doc-name">${name}</span>
+      ${badge}${download} ${issueSays} ${d.problem !== null ? html`<p class="refused">${d.problem}</p>` : ''}
       ${
-        d.missing.length === 0
-          ? html`<span class="badge good">ready</span>
-              <a class="button secondary" href="${href}" download>Download<span class="vh"> ${name}</span></a
-              >${invoice.status === 'draft' && d.format === 'pdf' ? html` <span class="hint inline">marked DRAFT, without number</span>` : ''}`
-          : html`<span class="badge bad">missing ${d.missing.length} ${d.missing.length === 1 ? 'value' : 'values'}</span>
-              <ul class="refused">
-                ${d.missing.map(
-                  (m) =>
-                    html`<li>
-                      <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
-                      ${whereOf(paths, invoice, m, slotOf(m.path))}
-                    </li>`,
-                )}
-              </ul>`
+        none
+          ? html`<span class="hint inline">It needs your VAT ID, register entry or seller identifier first (above).</span>`
+          : d.missing.length > 0
+            ? missingItems(paths, invoice, d.missing, slotOf)
+            : ''
       }
     </li>`;
   });
@@ -530,6 +605,28 @@ const FILL_LABELS: Record<string, string> = {
 
 /** A day and time as the page shows it, in the viewer's zone. */
 const shownAt = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toFormat('d LLL yyyy, HH:mm');
+
+/**
+ * Issuing refused before any number was taken (issue 56 item 1): each value the PDF would lack, by
+ * name, BT number and where to set it, the VAT settings still missing, in people's words.
+ */
+export function notReadyHtml(
+  paths: WebPaths,
+  invoice: InvoiceView,
+  refused: { missing: MissingValue[]; taxPeople: string; problem: string | null },
+  slotOf: (path: string) => FillSlot | undefined,
+): Html {
+  return html`<p><strong>This invoice cannot be issued yet; no number was taken.</strong></p>
+    ${refused.taxPeople ? html`<p>${refused.taxPeople}</p>` : ''}
+    ${
+      refused.missing.length > 0
+        ? html`<p>Its PDF would lack these values:</p>
+            ${missingItems(paths, invoice, refused.missing, slotOf, `${paths.invoices}/${invoice.id}#fill-heading`)}`
+        : ''
+    }
+    ${refused.problem ? html`<p>${refused.problem}</p>` : ''}
+    <p>Set them, then issue it again.</p>`;
+}
 
 /**
  * The e-invoice values of this invoice a fill may set (decisions 14): an input per value the
@@ -852,6 +949,7 @@ export function detailBody(
     ${actions}
     <section class="documents" aria-labelledby="documents-heading">
       <h2 id="documents-heading">Documents</h2>
+      ${documentsIntro(paths, invoice, options.documents)}
       <ul class="documents">
         ${docRows}
       </ul>
@@ -873,7 +971,7 @@ export function confirmBody(
   action: Action,
   date: string,
   errors: FieldErrors,
-  formError: string | null,
+  formError: Html | string | null,
   exchangeRate = '',
 ): Html {
   const base = `${paths.invoices}/${invoice.id}`;
@@ -942,24 +1040,30 @@ export function confirmBody(
 }
 
 /** A document that cannot be made: each missing value by name and BT number, and where to set it. */
-export function missingBody(paths: WebPaths, invoice: InvoiceView, state: DocumentState, slots: FillSlot[]): Html {
+export function missingBody(
+  paths: WebPaths,
+  invoice: InvoiceView,
+  state: Pick<DocumentState, 'format' | 'creditNote' | 'missing' | 'plain'>,
+  slots: FillSlot[],
+): Html {
   const base = `${paths.invoices}/${invoice.id}`;
+  const slotOf = (path: string) => slots.find((slot) => slot.path === path);
+  const none = state.plain && state.format !== 'pdf' && invoice.status !== 'draft';
+  const identifier = state.missing.filter((m) => m.path === 'issuer.sellerIdentifier');
+  const others = none ? state.missing.filter((m) => m.path !== 'issuer.sellerIdentifier') : state.missing;
   return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a> › <a href="${base}">${titleOf(invoice)}</a></p>
     <h1>${state.creditNote ? 'The credit note' : titleOf(invoice)} cannot be made as ${FORMAT_LABEL[state.format]} yet</h1>
-    <p>It lacks these values; no file is made that the format's rules would reject:</p>
-    <ul class="refused">
-      ${state.missing.map(
-        (m) =>
-          html`<li>
-            <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
-            ${whereOf(
-              paths,
-              invoice,
-              m,
-              slots.find((slot) => slot.path === m.path),
-            )}
-          </li>`,
-      )}
-    </ul>
+    ${
+      none
+        ? html`<p>
+              This invoice has a plain PDF and no e-invoice: its issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30,
+              BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19 UStG
+              need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:
+            </p>
+            ${missingItems(paths, invoice, identifier, slotOf, `${base}#fill-heading`)}
+            ${others.length > 0 ? html`<p>It also lacks these values:</p>` : ''}`
+        : html`<p>It lacks these values; no file is made that the format's rules would reject:</p>`
+    }
+    ${others.length > 0 ? missingItems(paths, invoice, others, slotOf, `${base}#fill-heading`) : ''}
     <p><a href="${base}">Back to ${titleOf(invoice)}</a></p>`;
 }

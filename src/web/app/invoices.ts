@@ -10,7 +10,9 @@ import {
   type InvoiceInput,
   type InvoicePreview,
   type InvoiceView,
+  NotReadyToIssue,
   parseExchangeRate,
+  plainPdf,
 } from '../../modules/invoices/service.js';
 import { actorData } from '../../readers/tasks.js';
 import { ReadersBusy } from '../../readers/pool.js';
@@ -33,6 +35,7 @@ import {
   missingBody,
   newBody,
   type NewForm,
+  notReadyHtml,
   type SendForm,
   titleOf,
 } from './invoices-views.js';
@@ -81,7 +84,16 @@ function contextOf(deps: WebDeps) {
   ) => {
     const documents = invoices.documents(session.actor, invoice.id);
     const canManage = invoices.mayManage(session.actor, invoice.workspaceId);
-    const missingPaths = [...new Set(documents.flatMap((d) => d.missing.map((m) => m.path)))];
+    // The e-invoices of a plain PDF's invoice need a seller identifier first: that one is offered, not the rest of their values.
+    const missingPaths = [
+      ...new Set(
+        documents.flatMap((d) =>
+          d.plain && d.format !== 'pdf'
+            ? d.missing.filter((m) => m.path === 'issuer.sellerIdentifier').map((m) => m.path)
+            : d.missing.map((m) => m.path),
+        ),
+      ),
+    ];
     // What a fill may add or correct (the invoices service's rule, fills.ts): owners only.
     const slots = canManage && invoice.status !== 'void' ? invoices.fillSlots(session.actor, invoice.id, missingPaths) : [];
     // Send by mail (owners): an issued invoice, or a void one's credit note; the whole mail shown around the fields.
@@ -291,6 +303,17 @@ function detailRoutes(router: Router, ctx: Context): void {
         if (!isFormRefusal(error)) return next(error);
         const invoice = invoices.get(session.actor, id);
         const refused = refusal(error);
+        // Issuing refused before a number was taken (issue 56 item 1): the confirmation again, each value to set above it.
+        if (error instanceof NotReadyToIssue) {
+          const slots = invoices.fillSlots(
+            session.actor,
+            id,
+            error.missing.map((m) => m.path),
+          );
+          const slotOf = (path: string) => slots.find((slot) => slot.path === path);
+          const body = confirmBody(paths, session, invoice, action, date, {}, notReadyHtml(paths, invoice, error, slotOf), rate);
+          return send(res, session, refused.status, `${ACTIONS[action].label}: ${titleOf(invoice)}`, body);
+        }
         // The move is allowed but its date was refused: the confirmation again, the message at the date.
         if (ACTIONS[action].from.includes(invoice.status)) {
           // A refusal about the date goes at the date, one about the exchange rate at the rate; one about the tax settings above the form.
@@ -392,7 +415,7 @@ function documentRoutes(router: Router, ctx: Context): void {
           missingBody(
             paths,
             invoice,
-            { format, creditNote: error.creditNote, missing: error.missing },
+            { format, creditNote: error.creditNote, missing: error.missing, plain: plainPdf(invoice) },
             canFill
               ? invoices.fillSlots(
                   session.actor,

@@ -37,10 +37,17 @@ function setup(options: { defaultTimeZone?: string } = {}) {
   const world = memoryServices(options);
   const { services, owner, workspaceId, ownerId } = world;
   services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+  // What every issued invoice's PDF needs (issuing checks it first: issue 56 item 1): both parties' names and countries, a tax number.
+  services.invoices.setBusinessProfile(OPERATOR, workspaceId, {
+    legalName: 'Ada Lovelace Design',
+    country: 'DE',
+    taxNumber: '30/123/45678',
+  });
   let day = 0;
   const self = {
     ...world,
-    client: (name: string, fields: Record<string, unknown> = {}) => services.catalog.clients.create(owner, { name, ...fields }).id,
+    client: (name: string, fields: Record<string, unknown> = {}) =>
+      services.catalog.clients.create(owner, { name, country: 'DE', ...fields } as never).id,
     project: (name: string, clientId: string | null, hourlyRate: number | null = 100) =>
       services.catalog.projects.create(owner, { name, clientId, billable: true, hourlyRate }).id,
     entry: (projectId: string, start: string, end: string, by: Actor = owner, extra: Record<string, unknown> = {}) =>

@@ -77,6 +77,13 @@ describe('settings: the workspace invoicing settings', () => {
       from: '2026-10-01',
       to: '2026-10-31',
     });
+    // What its PDF needs, filled (issuing checks it first: issue 56 item 1).
+    server.services.invoices.fill(OPERATOR, id, userId, [
+      ['issuer.legalName', 'Studio'],
+      ['issuer.country', 'DE'],
+      ['issuer.taxNumber', '30/123/45678'],
+      ['recipient.country', 'DE'],
+    ]);
     expect(server.services.invoices.changeStatus(OPERATOR, id, 'sent', userId)).to.deep.include({ number: 'RE-2611-001' });
     expect(flat((await owner.get('/settings/workspace')).text)).to.include('Next number: <strong>RE-2611-002</strong>');
 

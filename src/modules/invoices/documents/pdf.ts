@@ -5,6 +5,7 @@ import type * as fontkit from 'fontkit';
 import type { InvoiceDocument } from '../document.js';
 import { ciiOf } from './cii.js';
 import { formatsOf, labelsOf, type Formats, type Labels } from './labels.js';
+import { plainPdf } from './missing.js';
 import { decimalText, einvoiceOf, printedHours, text, type Address, type EInvoice } from './model.js';
 
 /**
@@ -13,8 +14,11 @@ import { decimalText, einvoiceOf, printedHours, text, type Address, type EInvoic
  * bank details, the footer and "Page n of m" on every page. A Factur-X / ZUGFeRD EN 16931
  * PDF/A-3b: every font embedded (DejaVu Sans Condensed from the dejavu-fonts-ttf package, so a
  * fresh install has it), XMP declaring PDF/A-3 and the Factur-X extension schema, and the CII
- * attached as `factur-x.xml` (AFRelationship Alternative). A draft's PDF says DRAFT and carries
- * no number and no XML. Deterministic: every date comes from the invoice, the file ID from its id.
+ * attached as `factur-x.xml` (AFRelationship Alternative). A PDF without XML is a plain PDF/A-2b
+ * (every font embedded, XMP declaring PDF/A-2, no attachment and no Factur-X declaration): the
+ * invoice of a seller without BT-29/BT-30/BT-31 (`plainPdf`, issue 56 item 2), and a draft's, which
+ * says DRAFT and carries no number. Deterministic: every date comes from the invoice, the file ID
+ * from its id.
  */
 
 const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -82,6 +86,8 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
   const number = draft ? null : e.number;
   const title = creditNote ? l.creditNote : l.invoice;
   const created = dayDate(draft ? doc.createdAt : e.issueDate);
+  // Factur-X (PDF/A-3b, the part that takes an attached XML) or a plain PDF/A-2b without XML.
+  const facturX = !draft && !plainPdf(doc);
   // pdfkit and fontkit load with the first PDF: a reader thread or a command that makes none starts without them.
   const [{ default: PDFDocument }, kit] = await Promise.all([import('pdfkit'), import('fontkit')]);
   const faces = loadFonts(kit);
@@ -89,7 +95,7 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
     size: 'A4',
     margins: M,
     pdfVersion: '1.7',
-    subset: 'PDF/A-3b',
+    subset: facturX ? 'PDF/A-3b' : 'PDF/A-2b',
     bufferPages: true,
     autoFirstPage: true,
     // No default font (pdfkit would load Helvetica, which PDF/A cannot have unembedded): the
@@ -129,7 +135,7 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
   y = exemptions(ctx, y);
   payment(ctx, y);
   footers(ctx);
-  if (!draft) attachFacturX(pdf, e, created);
+  if (facturX) attachFacturX(pdf, e, created);
   pdf.end();
   return done;
 }
