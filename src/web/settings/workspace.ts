@@ -256,9 +256,12 @@ function profileForm(base: string, session: SessionView, profile: Values, errors
 function exportForm(base: string, v: Values): Html {
   return html`<form class="stack wide" method="get" action="${base}/workspace/export.csv">
     <p class="hint">
-      Every client, project, task and tag, and every completed entry with its member, rate and zone, as a CSV file (UTF-8). Imported on
-      another timetrack server (its Import page, with “Add users of the file who match no member” ticked), it gives the same entries,
-      catalog and rates back. Leave the days empty for all of it.
+      The whole workspace as one CSV file (UTF-8): its name and settings; its members with their roles, what they see and their rates; the
+      invoice issuer and the invoicing settings; every client with its invoicing details, every project, task and tag; every invoice and
+      credit note with its numbers and sends; and every completed entry with its member, rate, zone and invoice. Imported into a new
+      workspace on another timetrack server (its Import page, with “Add users of the file who match no member” ticked), it gives all of it
+      back. Not in it: passwords, tokens, webhooks and the mail this server sent. If you may not see colleagues’ money, the file leaves that
+      money out and says so. The days limit the entries only; leave them empty for all of them.
     </p>
     <div class="groups">
       <div>
