@@ -1265,6 +1265,22 @@ export interface components {
             vatId: string | null;
             taxNumber: string | null;
             registrationNumber: string | null;
+            /**
+             * @description The court that keeps the register entry `registrationNumber` (Registergericht, e.g. `Amtsgericht Charlottenburg`):
+             *     a German company's business letters and invoices name it (§ 35a GmbHG, § 80 AktG, § 37a HGB). Absent on
+             *     invoices made before the issuer profile had it.
+             */
+            registerCourt?: string | null;
+            /**
+             * @description The registered seat of a company (Sitz der Gesellschaft), which may differ from the address's city (§ 35a GmbHG).
+             *     Absent on invoices made before the issuer profile had it.
+             */
+            seat?: string | null;
+            /**
+             * @description Every managing director by first and family name (Geschäftsführer, § 35a GmbHG), as printed: `Jörg Weiß, Dr. Anna
+             *     Schmidt`. Absent on invoices made before the issuer profile had it.
+             */
+            managingDirectors?: string | null;
             /** @description The seller identifier (EN 16931 BT-29), such as a GLN or the supplier number a client gave the issuer. */
             sellerIdentifier: string | null;
             /** @description The seller identifier's scheme (BT-29-1), an ISO 6523 ICD code such as `0088` (GLN); null for an identifier without scheme. */

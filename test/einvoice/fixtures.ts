@@ -324,6 +324,8 @@ export function matrix(): Record<string, InvoiceDocument> {
       }),
       language: 'de',
     }),
+    // A German GmbH (§ 35a GmbHG): its seat, register court and number and its managing directors in the footer.
+    'gmbh-de': gmbh(two),
     // German VAT on an invoice in Swiss francs: the VAT total in euros too (Art. 230 VAT Directive; BT-6, BT-111).
     'foreign-currency-vat': invoice({ lines: two, currency: 'CHF', exchange: { currency: 'EUR', rate: 1.0634 } }),
     // Reverse charge in francs, stored with a rate as issuing took one before (issue 56 item 10): no VAT to state in euros.
@@ -394,3 +396,20 @@ const PLAIN: Omit<InvoiceSpec, 'lines'> = {
 export const PLAIN_PDF = ['small-business-plain', 'credit-note-small-business-plain'];
 
 export const DRAFT = (): InvoiceDocument => invoice({ lines: two, status: 'draft' });
+
+/** The issuer of a German GmbH: every value § 35a GmbHG asks of its invoices, and no footer text of its own. */
+export const gmbhIssuer = (): IssuerParty =>
+  issuer({
+    legalName: 'Nordlicht Software GmbH',
+    addressLines: ['Torstraße 5'],
+    postalCode: '10119',
+    registrationNumber: 'HRB 245678 B',
+    registerCourt: 'Amtsgericht Charlottenburg',
+    seat: 'Berlin',
+    managingDirectors: 'Jörg Weiß, Dr. Anna-Lena Schmidt',
+    invoiceFooter: null,
+    accountHolder: 'Nordlicht Software GmbH',
+  });
+
+/** A German GmbH's invoice of the lines given (19 %). */
+export const gmbh = (lines: LineSpec[]): InvoiceDocument => invoice({ lines, issuer: gmbhIssuer(), language: 'de' });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { renderDocument } from '../../src/modules/invoices/documents/index.js';
-import { DRAFT, invoice, matrix } from './fixtures.js';
+import { DRAFT, gmbh, invoice, matrix } from './fixtures.js';
 import { poppler, requireTools } from './tools.js';
 
 /**
@@ -55,6 +55,7 @@ describe('invoice documents: the PDF', function () {
       'foreign-currency-vat',
       'foreign-currency-no-vat',
       'not-subject-o-identifier',
+      'gmbh-de',
     ])
       await render(name);
     await render('draft', DRAFT(), false);
@@ -181,7 +182,7 @@ describe('invoice documents: the PDF', function () {
   it('a German credit note is a "Rechnungskorrektur", not a "Gutschrift" (self-billing in German VAT law)', () => {
     const text = textOf('credit-note-de');
     expect(text).to.contain('Rechnungskorrektur');
-    expect(text).to.contain('Storniert Rechnung 2026-0042 (03.11.2026)');
+    expect(text).to.contain('Storno zu Rechnung 2026-0042 vom 03.11.2026');
     expect(text).to.contain('Diese Rechnungskorrektur storniert die Rechnung 2026-0042 vom 03.11.2026');
     expect(text).to.not.contain('Gutschrift');
   });
@@ -204,7 +205,7 @@ describe('invoice documents: the PDF', function () {
     expect(pages).to.be.at.least(2);
     const name =
       'Müller & Söhne Beratungsgesellschaft für Informationstechnik, Datenschutz und digitale Barrierefreiheit mit beschränkter Haftung & Co. Kommanditgesellschaft auf Aktien';
-    const footer = `${name} · USt-IdNr. DE136695976 · Steuernummer 30/123/45678 · Register Amtsgericht Charlottenburg (Berlin) HRB 123456 B`;
+    const footer = `${name} · Registernummer Amtsgericht Charlottenburg (Berlin) HRB 123456 B · USt-IdNr. DE136695976 · Steuernummer 30/123/45678`;
     const custom =
       'Persönlich haftende Gesellschafterin: Müller & Söhne Verwaltungs-GmbH, Sitz Berlin, Amtsgericht Charlottenburg HRB 654321 B · Geschäftsführer: Jörg Weiß, Dr. Anna-Lena Schmidt-Överhaus · Vorsitzende des Aufsichtsrats: Prof. Dr. Beate Groß';
     for (let page = 1; page <= pages; page++) {
@@ -225,6 +226,78 @@ describe('invoice documents: the PDF', function () {
       const above = words.filter((w) => w.top < footerTop - 1);
       expect(Math.max(...above.map((w) => w.bottom)), `page ${page}`).to.be.below(footerTop - 8);
     }
+  });
+
+  describe('German documents a German accountant signs off (issue 56 item 5; the wording checked against German tools in docs/invoicing.md)', () => {
+    /** The words of a page as pdftotext -bbox sees them: text, font size (its height) and position. */
+    const wordsOf = (name: string, page = 1) =>
+      [
+        ...poppler('pdftotext', '-bbox', '-f', String(page), '-l', String(page), files[name]!, '-').matchAll(
+          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+        ),
+      ].map((m) => ({ left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]), text: m[5]! }));
+
+    it('a credit note: its title "Rechnungskorrektur" whole on one line, "Storno zu Rechnung … vom …", and the cancellation sentence above the lines, not under "Zahlungsbedingungen"', () => {
+      const words = wordsOf('credit-note-de');
+      // The title is one word of the page's largest type, inside the page; no piece of it wraps onto a line of its own.
+      const title = words.filter((w) => w.bottom - w.top > 18);
+      expect(title.map((w) => w.text)).to.deep.equal(['Rechnungskorrektur']);
+      expect(title[0]!.right).to.be.at.most(595.28 - 56 + 0.5);
+      const text = textOf('credit-note-de');
+      expect(text).to.not.match(/Rechnungskorrektu\s*\n/);
+      expect(text).to.contain('Storno zu Rechnung 2026-0042 vom 03.11.2026');
+      expect(text).to.not.contain('Storniert');
+      expect(text).to.not.contain('ZAHLUNGSBEDINGUNGEN');
+      const sentence = text.indexOf('Diese Rechnungskorrektur storniert die Rechnung 2026-0042 vom 03.11.2026');
+      expect(sentence, text).to.be.above(-1);
+      expect(sentence, 'the sentence comes before the lines').to.be.below(text.indexOf('Pos. Beschreibung'));
+    });
+
+    it('a § 19 small business: only the total and the exemption sentence, no "Summe netto" and no VAT line', () => {
+      const text = textOf('small-business-e');
+      expect(text).to.contain('Gesamtbetrag 1.589,74 €');
+      expect(text).to.contain('Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).');
+      for (const absent of ['Summe netto', 'Steuerbefreit', '0 %', 'USt. ']) expect(text).to.not.contain(absent);
+    });
+
+    it("the service period names its zone only when it is not the seller's: none for a Berlin seller, the zone for a client's or an older invoice's UTC days", async () => {
+      expect(textOf('reduced-7')).to.match(/Leistungszeitraum 01\.10\.2026 – 31\.10\.2026\n/);
+      expect(textOf('reduced-7')).to.not.contain('Europe/Berlin');
+      for (const timeZone of ['America/New_York', 'UTC']) {
+        const file = join(dir, `zone-${timeZone.replace('/', '-')}.pdf`);
+        writeFileSync(file, await renderDocument({ ...invoices['reduced-7']!, timeZone }, 'pdf'));
+        const text = poppler('pdftotext', '-layout', file, '-').replace(/[ \t]+/g, ' ');
+        expect(text).to.match(new RegExp(`Leistungszeitraum 01\\.10\\.2026 – 31\\.10\\.2026\\s+\\(${timeZone}\\)`));
+      }
+    });
+
+    it('a GmbH: the footer names its seat, register court and number and its managing directors (§ 35a GmbHG)', () => {
+      const raw = poppler('pdftotext', files['gmbh-de']!, '-')
+        .replace(/[\u00a0\u202f]/g, ' ')
+        .replace(/\s+/g, ' ');
+      expect(raw).to.contain(
+        'Nordlicht Software GmbH · Sitz: Berlin · Amtsgericht Charlottenburg HRB 245678 B · Geschäftsführung: Jörg Weiß, Dr. Anna-Lena Schmidt · USt-IdNr. DE123456789 · Steuernummer 30/123/45678',
+      );
+      expect(raw).to.not.contain('Register HRB');
+    });
+
+    it('no page holds only the end of an invoice: the page with the bank details also holds a line of it (10 to 30 lines)', async () => {
+      const alone: string[] = [];
+      for (let n = 10; n <= 30; n++) {
+        const lines = Array.from({ length: n }, (_, i) => ({
+          description: `Entwicklung Modul ${i + 1}`,
+          seconds: 3600 + i * 60,
+          rate: 95,
+        }));
+        const file = join(dir, `gmbh-${n}.pdf`);
+        writeFileSync(file, await renderDocument(gmbh(lines), 'pdf'));
+        const pages = Number(/Pages:\s+(\d+)/.exec(poppler('pdfinfo', file))![1]);
+        const last = poppler('pdftotext', '-layout', '-f', String(pages), '-l', String(pages), file, '-');
+        expect(last, `${n} lines`).to.contain('BANKVERBINDUNG');
+        if (!/^ *\d+ +Entwicklung Modul/m.test(last)) alone.push(`${n} lines: page ${pages} of ${pages} holds no line`);
+      }
+      expect(alone).to.deep.equal([]);
+    });
   });
 
   it('German VAT on an invoice in another currency: the VAT total in euros too, with the rate (Art. 230 VAT Directive)', () => {

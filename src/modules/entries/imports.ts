@@ -4,6 +4,9 @@ import type { EventActor } from '../events/service.js';
 import type { ProjectRow, TaskRow } from '../catalog/service.js';
 import { completion, deletedEvent, type EntryCore, type RecordEvent } from './core.js';
 import type { EntriesRepository, EntryInsert } from './repository.js';
+import type { ExportedRunaway } from './repository/imports.js';
+
+export type { ExportedRunaway } from './repository/imports.js';
 import { type EntryRow, entryView } from './views.js';
 
 /** A completed entry as an import writes it: the author, the work and tags already resolved. */
@@ -25,6 +28,8 @@ export interface ImportedEntry {
   timeZone: string | null;
   /** The invoice the same import restored that holds the entry (a workspace's export), or null. */
   invoiceId?: string | null;
+  /** What the runaway check recorded on it where it was exported (a workspace's export), or null. */
+  runaway?: ExportedRunaway | null;
 }
 
 /** A completed entry as a workspace's export writes it (ids still ids: the export names them). */
@@ -44,6 +49,8 @@ export interface ExportedEntry {
   tagIds: string[];
   /** The invoice that holds it, or null. */
   invoiceId: string | null;
+  /** What the runaway check recorded on it, or null. */
+  runaway: ExportedRunaway | null;
 }
 
 /** Who an import writes for and how its events go out (the import module's run). */
@@ -107,7 +114,17 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
       } as const;
       const invoiceId = input.invoiceId ?? null;
       repo.insertWithTags(row, input.tagIds, invoiceId);
-      const snapshot = entryView({ ...viewRow(row), invoiceId }, input.tagIds, { now, currency: ctx.currency, actor: null });
+      if (input.runaway) repo.setRunaway(row.id, input.runaway);
+      const runaway = input.runaway
+        ? {
+            runawayDetectedAt: input.runaway.detectedAt,
+            runawayElapsedSec: input.runaway.elapsedSec,
+            runawayLimitSec: input.runaway.limitSec,
+            runawayAction: input.runaway.action,
+            runawayResolvedAt: input.runaway.resolvedAt,
+          }
+        : {};
+      const snapshot = entryView({ ...viewRow(row), ...runaway, invoiceId }, input.tagIds, { now, currency: ctx.currency, actor: null });
       record({
         workspaceId: ctx.workspaceId,
         entity: 'entry',
@@ -151,6 +168,7 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
         timeZone: r.timeZone,
         tagIds: r.tagList === null ? [] : (JSON.parse(r.tagList) as string[]),
         invoiceId: r.invoiceId,
+        runaway: r.runaway,
       }));
     },
 

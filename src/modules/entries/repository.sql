@@ -35,10 +35,13 @@ insert into "entry_tags" ("entry_id", "tag_id") values (?, ?);
 select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where "entries"."import_id" = ? limit ?;
 --   SEARCH entries USING INDEX entries_import (import_id=?)
 
+update "entries" set "runaway_detected_at" = ?, "runaway_elapsed_sec" = ?, "runaway_limit_sec" = ?, "runaway_action" = ?, "runaway_resolved_at" = ? where "entries"."id" = ?;
+--   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
+
 select "id" from "entries" where ("entries"."import_id" = ? and "entries"."invoice_id" is not null) limit ?;
 --   SEARCH entries USING INDEX entries_import (import_id=?)
 
-SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list, invoice_id FROM entries NOT INDEXED WHERE rowid > ? AND workspace_id = ? AND end_at IS NOT NULL AND start_at >= ? AND start_at < ? ORDER BY rowid LIMIT ?;
+SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list, invoice_id, runaway_detected_at, runaway_elapsed_sec, runaway_limit_sec, runaway_action, runaway_resolved_at FROM entries NOT INDEXED WHERE rowid > ? AND workspace_id = ? AND end_at IS NOT NULL AND start_at >= ? AND start_at < ? ORDER BY rowid LIMIT ?;
 --   SEARCH entries USING INTEGER PRIMARY KEY (rowid>?)
 
 delete from "entry_tags" where "entry_tags"."entry_id" = ?;

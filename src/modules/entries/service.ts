@@ -23,7 +23,7 @@ export type { EntryLister, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
 export { type Suggestion, UNDO_MS } from './entries.js';
 export type { Invoiceable } from './repository.js';
-export type { EntryImports, ExportedEntry, ImportContext, ImportedEntry } from './imports.js';
+export type { EntryImports, ExportedEntry, ExportedRunaway, ImportContext, ImportedEntry } from './imports.js';
 
 /** An aggregation a report asks for: the caller's visible entries, filtered, summed by up to two keys. */
 export interface AggregateRequest {

@@ -6,7 +6,7 @@ import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
 import type { InvoiceDocument } from './document.js';
 import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, documentMediaType, documentRefusal } from './documents/index.js';
-import { formatsOf, labelsOf } from './documents/labels.js';
+import { FORMAT_NAMES, formatsOf, labelsOf } from './documents/labels.js';
 import { invoiceErrors as errors } from './errors.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
@@ -370,7 +370,7 @@ export function composeMail(
       ? [
           pair('Nummer der Rechnungskorrektur', number),
           pair('Datum', issued),
-          pair('Storniert', `Rechnung ${invoice.number ?? ''} vom ${invoiceIssued}`),
+          pair('Storno zu', `Rechnung ${invoice.number ?? ''} vom ${invoiceIssued}`),
           pair('Gesamtbetrag', gross),
         ]
       : [
@@ -399,8 +399,8 @@ export function composeMail(
   const thing = de ? (creditNote ? 'Rechnungskorrektur' : 'Rechnung') : creditNote ? 'credit note' : 'invoice';
   const files = xml
     ? de
-      ? `Die PDF-Datei ist die ${thing}; ${documentFileName(invoice, xml, { creditNote })} enthält dieselbe ${thing} als E-Rechnung (${xml}) für Ihre Buchhaltung.`
-      : `The PDF is the ${thing}; ${documentFileName(invoice, xml, { creditNote })} holds the same ${thing} as an e-invoice (${xml}) for your accounting system.`
+      ? `Die PDF-Datei ist die ${thing}; ${documentFileName(invoice, xml, { creditNote })} enthält dieselbe ${thing} als E-Rechnung im Format ${FORMAT_NAMES[xml]} für Ihre Buchhaltung.`
+      : `The PDF is the ${thing}; ${documentFileName(invoice, xml, { creditNote })} holds the same ${thing} as an e-invoice in ${FORMAT_NAMES[xml]} format for your accounting system.`
     : null;
   const closing = de ? `Mit freundlichen Grüßen\n${issuerName}` : `Kind regards\n${issuerName}`;
   const subject = oneLine(

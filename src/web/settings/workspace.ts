@@ -28,7 +28,7 @@ type IssuerField = keyof typeof ISSUER_FIELDS;
 
 /** The invoice issuer fields as people name them, with a hint where the form of the value matters. */
 const ISSUER_LABELS = {
-  legalName: ['Legal name', ''],
+  legalName: ['Legal name', 'With the legal form, e.g. Müller Beratung GmbH.'],
   contactName: ['Contact person', ''],
   email: ['Email', ''],
   phone: ['Phone', ''],
@@ -40,7 +40,10 @@ const ISSUER_LABELS = {
   taxId: ['Tax ID', ''],
   vatId: ['VAT ID', 'e.g. DE136695976.'],
   taxNumber: ['Tax number', ''],
-  registrationNumber: ['Company registration number', ''],
+  registrationNumber: ['Register number', 'e.g. HRB 245678 B (commercial register), PR 1234 (partnership register).'],
+  registerCourt: ['Register court', 'The court that keeps the register, e.g. Amtsgericht Charlottenburg.'],
+  seat: ['Registered seat', 'The company’s seat (Sitz), e.g. Berlin.'],
+  managingDirectors: ['Managing directors', 'Each by first and family name, e.g. Jörg Weiß, Dr. Anna Schmidt.'],
   smallBusiness: ['Small business (no VAT charged)', ''],
   paymentDetails: ['Payment details', 'Printed on the invoice.'],
   paymentTermsDays: ['Payment terms (days)', ''],
@@ -65,7 +68,9 @@ const ISSUER_LABELS = {
 const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
   { legend: 'Business', fields: ['legalName', 'contactName', 'email', 'phone', 'website'] },
   { legend: 'Address', fields: ['addressLines', 'postalCode', 'city', 'country'] },
-  { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'registrationNumber', 'smallBusiness'] },
+  { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'smallBusiness'] },
+  // What a company's invoices name beside its name (§ 35a GmbHG, § 80 AktG, § 37a HGB): printed in the footer.
+  { legend: 'Company register', fields: ['registrationNumber', 'registerCourt', 'seat', 'managingDirectors'] },
   { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder', 'vatCurrency'] },
   {
     legend: 'E-invoicing and footer',
@@ -251,9 +256,12 @@ function profileForm(base: string, session: SessionView, profile: Values, errors
 function exportForm(base: string, v: Values): Html {
   return html`<form class="stack wide" method="get" action="${base}/workspace/export.csv">
     <p class="hint">
-      Every client, project, task and tag, and every completed entry with its member, rate and zone, as a CSV file (UTF-8). Imported on
-      another timetrack server (its Import page, with “Add users of the file who match no member” ticked), it gives the same entries,
-      catalog and rates back. Leave the days empty for all of it.
+      The whole workspace as one CSV file (UTF-8): its name and settings; its members with their roles, what they see and their rates; the
+      invoice issuer and the invoicing settings; every client with its invoicing details, every project, task and tag; every invoice and
+      credit note with its numbers and sends; and every completed entry with its member, rate, zone and invoice. Imported into a new
+      workspace on another timetrack server (its Import page, with “Add users of the file who match no member” ticked), it gives all of it
+      back. Not in it: passwords, tokens, webhooks and the mail this server sent. If you may not see colleagues’ money, the file leaves that
+      money out and says so. The days limit the entries only; leave them empty for all of them.
     </p>
     <div class="groups">
       <div>

@@ -715,7 +715,8 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     );
     const { id, outcome } = await restore(path);
     expect(outcome.report).to.deep.include({ refused: [], imported: 3 });
-    expect(outcome.report.restored).to.deep.equal({ profile: 1, invoicing: 1, rates: 0, invoices: 3 });
+    // Into a new workspace: its name and settings too, and the role and visibility of the member the import made (issue 56 item 6).
+    expect(outcome.report.restored).to.deep.equal({ profile: 1, invoicing: 1, rates: 0, invoices: 3, workspace: 1, members: 1 });
     const restored = world.services.invoices
       .list(OPERATOR, id)
       .map((i) => [i.status, i.number, i.creditNote?.number ?? null, i.grossTotal]);

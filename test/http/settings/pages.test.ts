@@ -111,6 +111,11 @@ describe('settings page: forms', () => {
       country: 'DE',
       paymentTermsDays: '14',
       smallBusiness: 'true',
+      // What § 35a GmbHG has a GmbH's invoices name (issue 56 item 5).
+      registrationNumber: 'HRB 245678 B',
+      registerCourt: 'Amtsgericht Charlottenburg',
+      seat: 'Berlin',
+      managingDirectors: 'Jörg Weiß, Dr. Anna Schmidt',
     });
     expect(profile.status).to.equal(303);
     expect(server.services.accounts.getWorkspace(OPERATOR, server.workspaceId).businessProfile).to.deep.equal({
@@ -119,6 +124,10 @@ describe('settings page: forms', () => {
       country: 'DE',
       paymentTermsDays: 14,
       smallBusiness: true,
+      registrationNumber: 'HRB 245678 B',
+      registerCourt: 'Amtsgericht Charlottenburg',
+      seat: 'Berlin',
+      managingDirectors: 'Jörg Weiß, Dr. Anna Schmidt',
     });
     const badProfile = await owner.submit('/settings/workspace', '/settings/workspace/profile', {
       legalName: 'Acme GmbH',
@@ -128,6 +137,11 @@ describe('settings page: forms', () => {
     expect(badProfile.text).to.include('country');
     const page = await owner.get('/settings/workspace');
     expect(page.text).to.include('Hauptstraße 1\n2. OG</textarea>');
+    expect(page.text).to.include('<legend>Company register</legend>');
+    expect(page.text).to.match(/<input id="profile-registerCourt" name="registerCourt" type="text" value="Amtsgericht Charlottenburg"/);
+    expect(page.text).to.match(
+      /<input id="profile-managingDirectors" name="managingDirectors" type="text" value="Jörg Weiß, Dr\. Anna Schmidt"/,
+    );
   });
 
   it('lets an owner narrow a member at once, make them an owner, and make their setup link', async () => {
