@@ -432,6 +432,8 @@ export function invoicePorts(
     businessProfile: accounts.businessProfile,
     storeBusinessProfile: accounts.storeBusinessProfile,
     client: catalog.client,
+    clientRoundings: catalog.clientRoundings,
+    storeClientRounding: catalog.storeClientRounding,
     projectsOfClients: catalog.projectsOfClients,
     projectLabels: catalog.projectLabels,
     taskNames: catalog.taskNames,

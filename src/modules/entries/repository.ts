@@ -164,7 +164,7 @@ function invoicing(db: Db) {
         .where(invoiceable(q))
         .groupBy(entries.projectId, entries.taskId, entries.authorId, entries.hourlyRate)
         .all(),
-    /** The invoiceable entries one by one (an invoice of one line per entry), by start. */
+    /** The invoiceable entries one by one (an invoice of one line per entry, or of rounded time: each entry rounded on its own), by start. */
     invoiceableEntries: (q: Invoiceable) =>
       db
         .select({
@@ -173,6 +173,8 @@ function invoicing(db: Db) {
           timeZone: entries.timeZone,
           description: entries.description,
           projectId: sql<string>`${entries.projectId}`,
+          taskId: entries.taskId,
+          authorId: entries.authorId,
           hourlyRate: entries.hourlyRate,
           durationSec: sql<number>`${entries.durationSec}`,
           amountCents: entries.amountCents,
