@@ -72,7 +72,8 @@ export function roundSeconds(seconds: number, rule: RoundingRule | RoundingText 
   const r = typeof rule === 'string' ? ruleOf(rule) : rule;
   if (r === null) return seconds;
   const step = r.minutes * 60;
-  const steps = r.mode === 'up' ? Math.ceil(seconds / step) : r.mode === 'down' ? Math.floor(seconds / step) : Math.floor((seconds + step / 2) / step);
+  const steps =
+    r.mode === 'up' ? Math.ceil(seconds / step) : r.mode === 'down' ? Math.floor(seconds / step) : Math.floor((seconds + step / 2) / step);
   return steps * step;
 }
 
@@ -88,7 +89,8 @@ export function roundingWords(rule: RoundingText | null): string {
  * Whether every rounded time is a whole hundredth of an hour (36 s): 3, 6, 15, 30 and 60 minutes
  * are, so hours print with two decimals; 1, 5 and 10 minutes are not (5 minutes is 0.083333… h).
  */
-export const inHundredths = (rule: RoundingText | null): boolean => rule !== null && ((ruleOf(rule) as RoundingRule).minutes * 60) % 36 === 0;
+export const inHundredths = (rule: RoundingText | null): boolean =>
+  rule !== null && ((ruleOf(rule) as RoundingRule).minutes * 60) % 36 === 0;
 
 /** A client's own rule over the workspace's: a rule, `none` (no rounding whatever the workspace's), or null (the workspace's). */
 export type ClientRounding = RoundingText | 'none' | null;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { DomainError } from '../../../src/errors.js';
 import { einvoiceOf } from '../../../src/modules/invoices/documents/model.js';
@@ -32,7 +35,14 @@ function setup() {
     create: (clientId: string, groupBy = 'project', from = '2026-10-01', to = '2026-10-31') =>
       services.invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId, from, to, groupBy: groupBy as 'project' }).id,
     preview: (clientId: string, groupBy = 'project') =>
-      services.invoices.preview(OPERATOR, { workspaceId, userId: ownerId, clientId, from: '2026-10-01', to: '2026-10-31', groupBy: groupBy as 'project' }),
+      services.invoices.preview(OPERATOR, {
+        workspaceId,
+        userId: ownerId,
+        clientId,
+        from: '2026-10-01',
+        to: '2026-10-31',
+        groupBy: groupBy as 'project',
+      }),
     get: (id: string): InvoiceView => services.invoices.get(OPERATOR, id),
     void: (id: string) => services.invoices.changeStatus(OPERATOR, id, 'void', ownerId),
   };
@@ -134,7 +144,10 @@ describe('invoices service: rounding (issue 56 item 4)', () => {
       const byProject = w.get(w.create(acme, 'project'));
       w.void(byProject.id);
       expect(byEntry.netTotal, rule).to.equal(byProject.netTotal);
-      expect(byEntry.lines.map(printedLineHours).every((h) => /^\d+\.\d\d$/.test(h)), rule).to.equal(true);
+      expect(
+        byEntry.lines.map(printedLineHours).every((h) => /^\d+\.\d\d$/.test(h)),
+        rule,
+      ).to.equal(true);
     }
   });
 
@@ -241,5 +254,63 @@ describe('invoices service: rounding (issue 56 item 4)', () => {
     expect(w.services.invoices.clientRoundings(w.owner, w.workspaceId).get(acme)).to.equal('down-10');
     // The API's client does not carry it (the contract is unchanged): a web app and command line setting.
     expect(w.services.catalog.clients.get(w.owner, acme)).to.not.have.property('rounding');
+  });
+});
+
+describe('invoices service: rounding travels with the whole-workspace export (issue 56 item 4)', () => {
+  let w: ReturnType<typeof setup>;
+  let dir: string;
+  beforeEach(() => {
+    w = setup();
+    dir = mkdtempSync(join(tmpdir(), 'timetrack-rounding-'));
+  });
+  afterEach(() => {
+    w.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function exported(): Promise<string> {
+    let text = '';
+    for await (const chunk of w.services.imports.exportWorkspace(OPERATOR, { workspaceId: w.workspaceId }).chunks) text += chunk;
+    return text;
+  }
+  async function restore(text: string) {
+    const path = join(dir, `export-${Date.now()}.csv`);
+    writeFileSync(path, text);
+    const { id } = w.services.accounts.createWorkspace(OPERATOR, { name: 'Restored', currency: 'EUR' });
+    const outcome = await w.services.imports.run(OPERATOR, { workspaceId: id, path, createMembers: true });
+    return { id, outcome };
+  }
+
+  it('carries the workspace’s rule, a client’s own and each invoice’s; an import restores them as they were', async () => {
+    w.settings(['rounding', 'up-15']);
+    const acme = w.client('Acme');
+    const globex = w.client('Globex');
+    w.services.invoices.setClientRounding(OPERATOR, w.workspaceId, acme, 'nearest-6');
+    w.services.invoices.setClientRounding(OPERATOR, w.workspaceId, globex, 'none');
+    w.entry(w.project('Site', acme), '2026-10-05T09:00:00Z', 1840);
+    const invoice = w.get(w.create(acme));
+    const { id, outcome } = await restore(await exported());
+    expect(outcome.report.refused).to.deep.equal([]);
+    expect(w.services.invoices.settings(OPERATOR, id).rounding).to.equal('up-15');
+    const clients = new Map(w.services.catalog.clients.list({ ...w.owner, workspaceId: id }, {}).map((c) => [c.name, c.id]));
+    const rules = w.services.invoices.clientRoundings(OPERATOR, id);
+    expect([rules.get(clients.get('Acme')!), rules.get(clients.get('Globex')!)]).to.deep.equal(['nearest-6', 'none']);
+    const [restored] = w.services.invoices.list(OPERATOR, id);
+    expect(restored!.lines.map((l) => l.quantitySec)).to.deep.equal(quantities(invoice));
+    expect(w.services.invoices.rounding(OPERATOR, restored!.id)).to.equal('nearest-6');
+  });
+
+  it('refuses a file whose rule is none of the rules, naming it; nothing is written', async () => {
+    w.settings(['rounding', 'up-15']);
+    const acme = w.client('Acme');
+    w.entry(w.project('Site', acme), '2026-10-05T09:00:00Z', 1840);
+    w.create(acme);
+    const text = await exported();
+    expect(text).to.contain('""rounding"":""up-15""');
+    const forged = await restore(text.replaceAll('""rounding"":""up-15""', '""rounding"":""up-7""'));
+    expect(forged.outcome.stopped).to.equal(true);
+    expect(forged.outcome.report.refused.map((r) => r.message).join(' ')).to.match(/rounding must be none, or up, nearest or down/);
+    expect(w.services.invoices.list(OPERATOR, forged.id)).to.deep.equal([]);
   });
 });
