@@ -193,7 +193,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     reports: createReportsService({
       clock,
       lister,
-      ports: { ...catalog, aggregate: entries.aggregate, userNames: accounts.userNames },
+      ports: { ...catalog, aggregate: entries.aggregate, userNames: accounts.userNames, roundingRules: invoices.roundingRules },
       defaultTimeZone: options.defaultTimeZone ?? 'UTC',
     }),
     imports: createImportsService({

@@ -85,6 +85,12 @@ export function roundingWords(rule: RoundingText | null): string {
   return r.mode === 'nearest' ? `to the nearest ${step}` : `${r.mode} to ${step}`;
 }
 
+/** A rule as a form's choice says it: `Up to 15 minutes`, `To the nearest 6 minutes`. */
+export function roundingLabel(rule: RoundingText): string {
+  const words = roundingWords(rule);
+  return `${words.slice(0, 1).toUpperCase()}${words.slice(1)}`;
+}
+
 /**
  * Whether every rounded time is a whole hundredth of an hour (36 s): 3, 6, 15, 30 and 60 minutes
  * are, so hours print with two decimals; 1, 5 and 10 minutes are not (5 minutes is 0.083333… h).
@@ -108,3 +114,16 @@ export function parseClientRounding(value: unknown, field = 'rounding'): ClientR
 /** The rule an entry of a client is rounded by: the client's own (`none` included), else the workspace's. */
 export const ruleFor = (workspace: RoundingText | null, client: ClientRounding | undefined): RoundingText | null =>
   client === null || client === undefined ? workspace : client === 'none' ? null : client;
+
+/**
+ * The SQL of roundSeconds over an integer column of non-negative seconds (SQLite divides integers
+ * as integers): the reports round each entry in their one pass over the entries. The same
+ * arithmetic as roundSeconds, kept beside it (test/fast/unit/rounding.test.ts runs both).
+ */
+export function roundedSecondsSql(column: string, rule: RoundingText | null): string {
+  const r = ruleOf(rule);
+  if (r === null) return column;
+  const step = r.minutes * 60;
+  const add = r.mode === 'up' ? step - 1 : r.mode === 'down' ? 0 : step / 2;
+  return `((${column} + ${add}) / ${step} * ${step})`;
+}

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import {
@@ -5,6 +6,7 @@ import {
   parseRounding,
   ROUNDING_RULES,
   ROUNDING_STEPS,
+  roundedSecondsSql,
   roundingWords,
   roundSeconds,
   type RoundingText,
@@ -121,6 +123,25 @@ describe('kernel/rounding', () => {
       }
       expect(() => parseRounding(15)).to.throw(DomainError, /rounding must be none, or up, nearest or down/);
     });
+  });
+
+  it('the SQL the reports round with gives what roundSeconds gives, for every rule and the boundaries of its step', () => {
+    const db = new Database(':memory:');
+    db.exec('create table t (d integer not null)');
+    const insert = db.prepare('insert into t (d) values (?)');
+    const seconds = new Set([0, 1, 2, 59, 60, 61, 86_399, 86_400]);
+    for (const minutes of ROUNDING_STEPS)
+      for (const k of [1, 2, 7]) for (const delta of [-1, 0, 1]) seconds.add(k * minutes * 60 + delta).add(k * minutes * 30 + delta);
+    for (const d of seconds) if (d >= 0) insert.run(d);
+    const all = db.prepare('select d from t order by d').pluck().all() as number[];
+    for (const rule of [null, ...ROUNDING_RULES]) {
+      const sql = db
+        .prepare(`select ${roundedSecondsSql('d', rule)} from t order by d`)
+        .pluck()
+        .all() as number[];
+      expect(sql, String(rule)).to.deep.equal(all.map((d) => roundSeconds(d, rule)));
+    }
+    db.close();
   });
 
   it('says a rule in words', () => {
