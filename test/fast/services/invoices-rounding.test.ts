@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { runCli } from '../../../src/cli/main.js';
 import type { DomainError } from '../../../src/errors.js';
 import { einvoiceOf } from '../../../src/modules/invoices/documents/model.js';
 import { type InvoiceView, printedLineHours, settingsPatchOfText } from '../../../src/modules/invoices/service.js';
@@ -312,5 +313,82 @@ describe('invoices service: rounding travels with the whole-workspace export (is
     expect(forged.outcome.stopped).to.equal(true);
     expect(forged.outcome.report.refused.map((r) => r.message).join(' ')).to.match(/rounding must be none, or up, nearest or down/);
     expect(w.services.invoices.list(OPERATOR, forged.id)).to.deep.equal([]);
+  });
+});
+
+describe('command line: rounding (issue 56 item 4)', () => {
+  let w: ReturnType<typeof setup>;
+  let dir: string;
+  beforeEach(() => {
+    w = setup();
+    dir = mkdtempSync(join(tmpdir(), 'timetrack-rounding-cli-'));
+  });
+  afterEach(() => {
+    w.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  async function cli(...argv: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(argv, {
+      openDatabase: () => ({ ...w.database, close: () => {} }),
+      createServices: () => w.services,
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+    });
+    return { code, stdout, stderr };
+  }
+  const json = async (...argv: string[]) => {
+    const run = await cli(...argv, '--json');
+    return {
+      code: run.code,
+      out: run.stdout ? JSON.parse(run.stdout) : undefined,
+      error: run.stderr ? JSON.parse(run.stderr).error : undefined,
+    };
+  };
+
+  it('workspace invoicing sets the workspace’s rule and, with --client, a client’s own; invoice show prints the invoice’s', async () => {
+    const ws = w.workspaceId;
+    expect((await json('workspace', 'invoicing', ws, '--set', 'rounding=Up 15')).out).to.deep.equal({ id: ws });
+    expect((await json('workspace', 'invoicing', ws)).out.invoicing.rounding).to.equal('up-15');
+    const acme = w.client('Acme');
+    expect((await json('workspace', 'invoicing', ws, '--client', acme)).out).to.deep.equal({ client: acme, rounding: null });
+    expect((await json('workspace', 'invoicing', ws, '--client', acme, '--set', 'rounding=nearest-6')).out).to.deep.equal({ id: acme });
+    expect((await json('workspace', 'invoicing', ws, '--client', acme)).out).to.deep.equal({ client: acme, rounding: 'nearest-6' });
+
+    const usage = await json('workspace', 'invoicing', ws, '--client', acme, '--set', 'taxRate=19');
+    expect(usage.code).to.equal(2);
+    expect(usage.error.message).to.match(/--client takes only --set rounding=/);
+    const bad = await json('workspace', 'invoicing', ws, '--set', 'rounding=up-7');
+    expect([bad.code, bad.error.code]).to.deep.equal([1, 'invalid']);
+    expect(bad.error.message).to.match(/rounding must be none, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes/);
+
+    w.entry(w.project('Site', acme), '2026-10-05T09:00:00Z', 1840);
+    const id = w.create(acme);
+    const shown = await json('invoice', 'show', id);
+    expect(shown.out.rounding).to.equal('nearest-6');
+    expect(shown.out.invoice.lines[0].quantitySec).to.equal(1800);
+    const human = await cli('invoice', 'show', id);
+    expect(human.stdout).to.include('rounding: each entry to the nearest 6 minutes');
+    expect(human.stdout).to.match(/Site\s+0\.50 h × +100 =/);
+  });
+
+  it('report export --rounded writes each entry rounded; without it, the time as tracked', async () => {
+    w.settings(['rounding', 'up-15']);
+    const acme = w.client('Acme');
+    w.entry(w.project('Site', acme), '2026-10-05T09:00:00Z', 1840);
+    const out = join(dir, 'entries.csv');
+    const base = ['report', 'export', '--workspace', w.workspaceId, '--user', w.ownerId, '--kind', 'detailed', '--format', 'csv'];
+    const range = ['--from', '2026-10-01', '--to', '2026-10-31', '--time-zone', 'UTC', '--out', out];
+    expect((await json(...base, ...range, '--rounded')).code).to.equal(0);
+    const hours = (text: string) =>
+      text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')[1]!
+        .split(',')[3];
+    expect(hours(readFileSync(out, 'utf8'))).to.equal('0.75');
+    expect((await json(...base, ...range)).code).to.equal(0);
+    expect(hours(readFileSync(out, 'utf8'))).to.equal('0.51');
   });
 });
