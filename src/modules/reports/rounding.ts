@@ -72,12 +72,12 @@ const words = (rule: RoundingText | null) => (rule === null ? 'not rounded' : ro
 
 /**
  * The rules of a rounded report in one sentence, as the Reports page and the heads of its files
- * say them: `Each entry rounded as invoices round it: up to 15 minutes; Acme: to the nearest 6
- * minutes; Globex: not rounded.`
+ * say them: `Rounded as invoices are, each entry on its own: up to 15 minutes (Globex: to the
+ * nearest 6 minutes; Initech: not rounded).`
  */
 export function roundingSentence(rounding: ReportRounding): string {
   if (rounding.rule === null && rounding.clients.length === 0)
-    return 'Each entry rounded as invoices round it: no rounding rule is set, so no entry is rounded.';
-  const clients = rounding.clients.map((c) => `; ${c.name}: ${words(c.rule)}`).join('');
-  return `Each entry rounded as invoices round it: ${rounding.clients.length > 0 ? 'others ' : ''}${words(rounding.rule)}${clients}.`;
+    return 'Rounded as invoices are: no rounding rule is set, so the time is as tracked.';
+  const clients = rounding.clients.map((c) => `${c.name}: ${words(c.rule)}`).join('; ');
+  return `Rounded as invoices are, each entry on its own: ${words(rounding.rule)}${clients ? ` (${clients})` : ''}.`;
 }

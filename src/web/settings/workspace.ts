@@ -123,7 +123,7 @@ function invoicingForm(base: string, session: SessionView, v: Values, next: { nu
   return html`<form class="stack wide" method="post" action="${base}/workspace/invoicing" aria-labelledby="invoicing-heading">
     ${csrfField(session.csrfToken)}
     <p class="hint">
-      How new invoices are numbered and taxed. An invoice keeps what it was made with; an empty field goes back to its default.
+      How new invoices are numbered, taxed and rounded. An invoice keeps what it was made with; an empty field goes back to its default.
     </p>
     <div class="groups">
       <fieldset>

@@ -72,7 +72,7 @@ describe('reports service: rounded when the reader asks (issue 56 item 4)', () =
     expect(summary.totals).to.deep.equal({ durationSec: 10_800, billableSec: 5400, amount: 145, entryCount: 6 });
     expect(summary.rounding).to.deep.equal({ rule: 'up-15', clients: [{ name: 'Globex', rule: 'nearest-6' }] });
     expect(roundingSentence(summary.rounding!)).to.equal(
-      'Each entry rounded as invoices round it: others up to 15 minutes; Globex: to the nearest 6 minutes.',
+      'Rounded as invoices are, each entry on its own: up to 15 minutes (Globex: to the nearest 6 minutes).',
     );
   });
 
@@ -127,7 +127,7 @@ describe('reports service: rounded when the reader asks (issue 56 item 4)', () =
     );
     expect(byName(rounded.groups).Acme).to.deep.equal([1850, 1850, 51.39]);
     expect(roundingSentence(rounded.rounding!)).to.equal(
-      'Each entry rounded as invoices round it: others up to 15 minutes; Acme: not rounded; Globex: to the nearest 6 minutes.',
+      'Rounded as invoices are, each entry on its own: up to 15 minutes (Acme: not rounded; Globex: to the nearest 6 minutes).',
     );
     w.services.invoices.setSettings(OPERATOR, w.workspaceId, { rounding: null });
     w.services.invoices.setClientRounding(OPERATOR, w.workspaceId, ids.acme, '');
@@ -139,9 +139,7 @@ describe('reports service: rounded when the reader asks (issue 56 item 4)', () =
       { rounded: true },
     );
     expect(none.totals.durationSec).to.equal(7522);
-    expect(roundingSentence(none.rounding!)).to.equal(
-      'Each entry rounded as invoices round it: no rounding rule is set, so no entry is rounded.',
-    );
+    expect(roundingSentence(none.rounding!)).to.equal('Rounded as invoices are: no rounding rule is set, so the time is as tracked.');
   });
 
   it('withheld money stays withheld when rounded: a member who sees colleagues’ time only gets rounded hours, no amounts', () => {
@@ -170,7 +168,7 @@ describe('reports service: rounded when the reader asks (issue 56 item 4)', () =
     };
     const detailed = w.services.reports.exportTable(w.owner, { ...base, kind: 'detailed', rounded: true });
     expect(detailed.head.rounded).to.equal(
-      'Each entry rounded as invoices round it: others up to 15 minutes; Globex: to the nearest 6 minutes.',
+      'Rounded as invoices are, each entry on its own: up to 15 minutes (Globex: to the nearest 6 minutes).',
     );
     const rows: unknown[][] = [];
     for await (const batch of detailed.batches) for (const row of batch) rows.push(row.cells);
