@@ -21,6 +21,7 @@ import {
   printedLineHours,
   settingsPatchOfText,
 } from '../modules/invoices/service.js';
+import { roundingWords, type RoundingText } from '../kernel/rounding.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
 import { type Command, command, flag, str } from './command.js';
@@ -74,6 +75,7 @@ const sendSummary = (x: InvoiceSendView) =>
 function humanInvoice(result: Record<string, unknown>): string {
   const i = result.invoice as InvoiceDocument;
   const sends = (result.sends ?? []) as InvoiceSendView[];
+  const rounding = (result.rounding ?? 'none') as RoundingText | 'none';
   const lines = i.lines.map(
     (l) =>
       `  ${l.description.slice(0, 48).padEnd(48)} ${printedLineHours(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
@@ -85,6 +87,7 @@ function humanInvoice(result: Record<string, unknown>): string {
   return [
     `invoice ${i.number ?? '(draft, no number yet)'}  ${i.status}  ${i.id}`,
     `client: ${i.recipient?.name ?? i.clientId}  period: ${i.from} to ${i.to} (days in ${i.timeZone})  language: ${i.language}`,
+    `rounding: ${rounding === 'none' ? 'none (the time as tracked)' : `each entry ${roundingWords(rounding)}`}`,
     ...(i.issueDate ? [`issued: ${i.issueDate}  due: ${i.dueDate}${i.paidDate ? `  paid: ${i.paidDate}` : ''}`] : []),
     ...(i.creditNote ? [`credit note: ${i.creditNote.number} of ${i.creditNote.issueDate}`] : []),
     'lines:',
@@ -238,12 +241,25 @@ export const invoiceCommands: Record<string, Command> = {
   ),
   'workspace invoicing': {
     ...command(
-      'workspace invoicing ID [--set key=value …]',
-      "Print the workspace's invoicing settings, or change them (a blank value resets a key).",
-      sets,
+      'workspace invoicing ID [--client C] [--set key=value …]',
+      "Print the workspace's invoicing settings, or change them (a blank value resets a key); with --client, a client's own rounding rule.",
+      { ...sets, client: str },
       1,
       (v, p, s) => {
         const workspaceId = p[0] as string;
+        const clientId = optionalString(v, 'client');
+        if (clientId !== undefined) {
+          // A client's own rule over the workspace's (not part of the API's client): rounding is its one key here.
+          if (v.set === undefined)
+            return { client: clientId, rounding: s.invoices.clientRoundings(OPERATOR, workspaceId).get(clientId) ?? null };
+          const pairs = assignments(v);
+          const other = pairs.find(([key]) => key !== 'rounding');
+          if (other)
+            throw new UsageError(
+              `--client takes only --set rounding=… (a client's VAT and recipient fields are set with PATCH /api/v1/clients/${clientId} or on the Catalog page; got ${other[0]})`,
+            );
+          return s.invoices.setClientRounding(OPERATOR, workspaceId, clientId, (pairs[0] as [string, string])[1]);
+        }
         if (v.set === undefined) return { invoicing: s.invoices.settings(OPERATOR, workspaceId) };
         return s.invoices.setSettings(OPERATOR, workspaceId, settingsPatchOfText(assignments(v)));
       },
@@ -257,7 +273,10 @@ export const invoiceCommands: Record<string, Command> = {
         '  exemptionReason      why an invoice carries no VAT, printed on it (category E, or smallBusiness=true in the business profile)',
         '  exemptionReasonCode  its VATEX code, such as VATEX-EU-132',
         '  language             en (default) or de: the labels and sentences of the documents',
-        "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}).",
+        '  rounding             none (default: the time as tracked), or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes,',
+        '                       written up-15, nearest-6, down-1: each entry rounded on its own before invoice lines are made',
+        "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}),",
+        "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's).",
       ].join('\n'),
     ),
   },
@@ -333,6 +352,8 @@ export const invoiceCommands: Record<string, Command> = {
       1,
       (_v, p, s) => ({
         invoice: s.invoices.get(OPERATOR, p[0] as string),
+        // The rule its lines were made with (issue 56 item 4): kept with the invoice, not part of the webhooks' invoice.
+        rounding: s.invoices.rounding(OPERATOR, p[0] as string) ?? 'none',
         sends: s.invoices.sends(OPERATOR, p[0] as string),
       }),
     ),

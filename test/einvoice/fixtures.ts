@@ -1,4 +1,5 @@
 import { amountCents, fromCents, percentOfCents, timesCents } from '../../src/kernel/money.js';
+import { roundSeconds, type RoundingText } from '../../src/kernel/rounding.js';
 import type { InvoiceDocument, IssuerParty, RecipientParty, TaxBreakdownRow } from '../../src/modules/invoices/document.js';
 
 /**
@@ -170,6 +171,21 @@ const two: LineSpec[] = [
   { description: 'Beratung Datenschutz (Größe & Maß)', seconds: 3 * 3600 + 20 * 60 + 17, rate: 120.5 },
 ];
 
+/**
+ * Lines of time rounded per entry as an invoice with a rounding rule makes them (issue 56 item
+ * 4): each entry's seconds rounded by the rule, then summed per line. The issue's timers (30:40,
+ * 10 s) and entries whose rounded hours at 12.34 €/h fall on half a cent (3.75 h × 12.34 = 46.275).
+ */
+export const roundedLines = (rule: RoundingText): LineSpec[] => {
+  const sum = (entries: number[]) => entries.reduce((total, seconds) => total + roundSeconds(seconds, rule), 0);
+  return [
+    { description: 'Timer 30:40', seconds: sum([1840]), rate: 95 },
+    { description: 'Timer 0:10', seconds: sum([10]), rate: 95 },
+    { description: 'Wartung (5 Einträge)', seconds: sum([601, 1578, 2555, 3532, 4400]), rate: 12.34 },
+    { description: 'Beratung (3 Einträge)', seconds: sum([5399, 61, 2701]), rate: 120.5 },
+  ];
+};
+
 /** The matrix: every tax situation and shape the documents must carry, each a stored invoice. */
 export function matrix(): Record<string, InvoiceDocument> {
   const long = Array.from({ length: 500 }, (_, n) => ({
@@ -182,6 +198,9 @@ export function matrix(): Record<string, InvoiceDocument> {
   }));
   return {
     'standard-19': invoice({ lines: two, note: 'Thank you for the order <№ 17> & the kind cooperation.' }),
+    // Rounded per entry (issue 56 item 4): up to 15 minutes (hours print with two decimals) and to the nearest 5 (they cannot).
+    'rounded-up-15-de': invoice({ lines: roundedLines('up-15'), language: 'de' }),
+    'rounded-nearest-5': invoice({ lines: roundedLines('nearest-5') }),
     'reduced-7': invoice({
       lines: [{ description: 'Schulung Barrierefreiheit (ermäßigter Satz)', seconds: 6 * 3600, rate: 80 }],
       taxRate: 7,

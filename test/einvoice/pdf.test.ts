@@ -56,6 +56,8 @@ describe('invoice documents: the PDF', function () {
       'foreign-currency-no-vat',
       'not-subject-o-identifier',
       'gmbh-de',
+      'rounded-up-15-de',
+      'rounded-nearest-5',
     ])
       await render(name);
     await render('draft', DRAFT(), false);
@@ -154,6 +156,22 @@ describe('invoice documents: the PDF', function () {
     const end = textOf('500-lines', pages - 1) + textOf('500-lines', pages);
     expect(end).to.contain('Gesamtbetrag');
     expect(end).to.contain('Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).');
+  });
+
+  it('rounded per entry (issue 56 item 4): up to 15 minutes prints hours with two decimals, and every printed hours × rate = amount', () => {
+    const rows = (name: string, pattern: RegExp) => [...textOf(name).matchAll(pattern)].map((m) => [m[1]!, m[2]!, m[3]!, m[4]!]);
+    const german = rows('rounded-up-15-de', /^ ?(\d) .*? (\d+,\d+) ([\d.]+,\d\d) € ([\d.]+,\d\d) €$/gm);
+    expect(german.map(([, hours]) => hours)).to.deep.equal(['0,75', '0,25', '3,75', '2,75']);
+    for (const [position, hours, rate, amount] of german)
+      expect(centsOf(germanDecimal(hours!), germanDecimal(rate!)), `row ${position}`).to.equal(germanDecimal(amount!).units);
+    // 3.75 h × 12,34 € = 46,275 €: the line's net rounded once, half away from zero.
+    expect(german[2]).to.deep.equal(['3', '3,75', '12,34', '46,28']);
+    // 5 minutes is no whole hundredth of an hour: such lines print as exactly as the amount needs (six places), and still multiply.
+    const english = rows('rounded-nearest-5', /^ ?(\d) .*? (\d+\.\d+) €([\d,]+\.\d\d) €([\d,]+\.\d\d)$/gm);
+    expect(english.map(([, hours]) => hours)).to.deep.equal(['0.500000', '0.000000', '3.583333', '2.250000']);
+    const english2 = (text: string) => germanDecimal(text.replace(/,/g, '').replace('.', ','));
+    for (const [position, hours, rate, amount] of english)
+      expect(centsOf(english2(hours!), english2(rate!)), `row ${position}`).to.equal(english2(amount!).units);
   });
 
   it('a credit note names the invoice it cancels; its factur-x.xml is type 381 with the preceding invoice', () => {

@@ -206,7 +206,7 @@ select count(*) from (select 1 from "entries" where ("entries"."workspace_id" = 
 --     SEARCH entries USING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 --   SCAN capped
 
-select "id", "start_at", "time_zone", "description", "project_id", "hourly_rate", "duration_sec", "amount_cents" from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) order by "entries"."start_at", "entries"."id";
+select "id", "start_at", "time_zone", "description", "project_id", "task_id", "author_id", "hourly_rate", "duration_sec", "amount_cents" from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) order by "entries"."start_at", "entries"."id";
 --   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
 
 select "project_id", "task_id", "author_id", "hourly_rate", sum("duration_sec"), count(*) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?)) group by "entries"."project_id", "entries"."task_id", "entries"."author_id", "entries"."hourly_rate";

@@ -182,7 +182,7 @@ function invoicing(db: Db) {
             .as('capped'),
         )
         .get()?.n ?? 0,
-    /** The invoiceable entries one by one (an invoice of one line per entry), by start. */
+    /** The invoiceable entries one by one (an invoice of one line per entry, or of rounded time: each entry rounded on its own), by start. */
     invoiceableEntries: (q: Invoiceable) =>
       db
         .select({
@@ -191,6 +191,8 @@ function invoicing(db: Db) {
           timeZone: entries.timeZone,
           description: entries.description,
           projectId: sql<string>`${entries.projectId}`,
+          taskId: entries.taskId,
+          authorId: entries.authorId,
           hourlyRate: entries.hourlyRate,
           durationSec: sql<number>`${entries.durationSec}`,
           amountCents: entries.amountCents,

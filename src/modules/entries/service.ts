@@ -9,14 +9,14 @@ import { createEntriesService } from './entries.js';
 import type { EntryFilters } from './filters.js';
 import { createEntryLister, type ListerCatalog } from './list.js';
 import type { EntriesRepository } from './repository.js';
-import type { AggregateKey, AggregateRow } from './repository/aggregate.js';
+import type { AggregateKey, AggregateRounding, AggregateRow } from './repository/aggregate.js';
 import { createTimersService } from './timers.js';
 import { createEntryImports } from './imports.js';
 import type { RunawayReminders } from './stop-links.js';
 
 export type { RunawayReminders, StopLinkState } from './stop-links.js';
 
-export type { AggregateKey, AggregateRow } from './repository/aggregate.js';
+export type { AggregateKey, AggregateRounding, AggregateRow } from './repository/aggregate.js';
 export type { EntryFilters } from './filters.js';
 export { pickEntryFilters } from './filters.js';
 export type { EntryLister, ListSpec } from './list.js';
@@ -33,6 +33,8 @@ export interface AggregateRequest {
   keys: AggregateKey[];
   /** The zone's offsets over the range, for a `localDay` key (kernel/local-days.ts). */
   stretches?: Array<{ from: number; offsetMs: number }>;
+  /** Each entry rounded by its project's rule (a rounded report: issue 56 item 4). */
+  rounding?: AggregateRounding;
 }
 
 /**

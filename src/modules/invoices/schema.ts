@@ -59,6 +59,12 @@ export const invoices = sqliteTable(
     language: text('language', { enum: ['en', 'de'] })
       .notNull()
       .default('en'),
+    /**
+     * The rounding rule its lines were made with (`up-15`, `nearest-6` …; null: none, every
+     * invoice made before rules existed): the client's, else the workspace's, at creation. A later
+     * change of either does not change it.
+     */
+    rounding: text('rounding'),
     createdBy: text('created_by')
       .notNull()
       .references(() => users.id),
@@ -106,6 +112,8 @@ export const invoiceSettings = sqliteTable('invoice_settings', {
   exemptionReason: text('exemption_reason'),
   exemptionReasonCode: text('exemption_reason_code'),
   language: text('language', { enum: ['en', 'de'] }).notNull(),
+  /** How each entry's time is rounded on invoices (`up-15`, `nearest-6` …); null: not rounded. */
+  rounding: text('rounding'),
   updatedAt: integer('updated_at').notNull(),
 });
 

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import { type ClientRounding, parseClientRounding, type RoundingText } from '../../kernel/rounding.js';
 import { canonicalTimeZone } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
@@ -73,6 +74,12 @@ export interface InvoiceInput extends DraftInput {
   userId?: string;
 }
 
+/** A workspace's rounding rules (issue 56 item 4): its own (null: none), and each client's that has one. */
+export interface RoundingRules {
+  workspace: RoundingText | null;
+  clients: ReadonlyMap<string, Exclude<ClientRounding, null>>;
+}
+
 /** The preview of a creation: the lines and totals it would make (nothing written). */
 export type InvoicePreview = Draft;
 
@@ -103,6 +110,39 @@ function settingsMethods(
 
     /** The number the next document would get if the acting member issued it today: the settings' example. */
     upcomingNumber,
+
+    /** The clients with a rounding rule of their own, by id (owners and the operator: the Catalog page's Invoicing details). */
+    clientRoundings(principal: Principal, workspaceId: string): Map<string, Exclude<ClientRounding, null>> {
+      requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');
+      return new Map(ports.clientRoundings(workspaceId).map((c) => [c.id, c.rounding as Exclude<ClientRounding, null>]));
+    },
+
+    /**
+     * Sets a client's rounding rule over the workspace's (owners and the operator, as the
+     * settings): a rule such as `up-15`, `none` (no rounding whatever the workspace's), or blank
+     * or null (the workspace's). Its next invoices take it; invoices made keep theirs.
+     */
+    setClientRounding(principal: Principal, workspaceId: string, clientId: string, value: unknown): { id: string } {
+      requireSettingsOwner(principal, workspaceId, 'change the invoicing settings');
+      const rounding = parseClientRounding(value, 'rounding');
+      return write((record) => {
+        ports.requireWorkspace(workspaceId);
+        const actor = isOperator(principal) ? { userId: null, tokenId: null } : { userId: principal.userId, tokenId: principal.tokenId };
+        ports.storeClientRounding(record, workspaceId, actor, clientId, rounding);
+        return { id: clientId };
+      });
+    },
+
+    /**
+     * The rounding rules of a workspace as reports apply them when a reader asks (no principal:
+     * the reports service decides who reads what): the workspace's, and each client's own.
+     */
+    roundingRules(workspaceId: string): RoundingRules {
+      return {
+        workspace: settingsOf(repo.settings(workspaceId)).rounding,
+        clients: new Map(ports.clientRoundings(workspaceId).map((c) => [c.id, c.rounding as Exclude<ClientRounding, null>])),
+      };
+    },
 
     /** Changes invoicing settings (owners and the operator): each key checked, all or none; null resets a key. */
     setSettings(principal: Principal, workspaceId: string, patch: SettingsPatch): { id: string } {
@@ -220,6 +260,11 @@ export function createInvoicesService({
       return view(findInvoice(principal, id));
     },
 
+    /** The rounding rule an invoice's lines were made with (null: not rounded): kept as it was, whatever the settings say now. */
+    rounding(principal: Principal, id: string): RoundingText | null {
+      return findInvoice(principal, id).rounding as RoundingText | null;
+    },
+
     /** The invoice a creation would make (its lines, tax and totals), writing nothing. */
     preview(principal: Principal, input: InvoiceInput): InvoicePreview {
       requireOwner(principal, input.workspaceId, 'make invoices', () => errors.hidden(input.workspaceId));
@@ -257,6 +302,7 @@ export function createInvoicesService({
           extras: JSON.stringify({ taxBreakdown: draft.taxBreakdown }),
           note: draft.note,
           language: draft.language,
+          rounding: draft.rounding?.rule ?? null,
           createdBy: acting.userId,
           createdAt: now,
           updatedAt: now,

@@ -10,6 +10,8 @@ import { reportRange, weekFrom } from './buckets.js';
 import { createNamer, type NamePorts } from './names.js';
 import { summarise, type SummaryRequest, summaryText, type SummaryWindow, type SummaryWindowed, summaryWindow } from './summary.js';
 import { timesheet } from './weekly.js';
+import { createRounding, type ReportRounding, roundedRow, type RoundingPorts } from './rounding.js';
+export { type ReportRounding, roundingSentence, type RoundingPorts } from './rounding.js';
 import { createExporter } from './export/tables.js';
 
 /** Rows of the detailed report an export reads at a time. */
@@ -33,7 +35,39 @@ export interface ReportQuery extends EntryFilters {
 export type UnseenMoney = 'refuse' | 'withhold';
 export interface ReportOptions {
   unseenMoney?: UnseenMoney;
+  /**
+   * Each entry's time rounded as invoices round it (issue 56 item 4): by its client's rule,
+   * else the workspace's; its amount made of the rounded time. A person's page and its
+   * downloads ask for it when the member chooses; the REST API never does.
+   */
+  rounded?: boolean;
 }
+
+/**
+ * The contract's rule (money-visibility-required): own data only without canViewOthersTime;
+ * with time but not money, 403 unless the request is narrowed to the caller's own entries
+ * (userIds naming the caller alone), whose worth the caller may always see.
+ */
+function checkVisibility(actor: Actor, filters: EntryFilters, unseenMoney: UnseenMoney = 'refuse'): { moneyWithheld: boolean } {
+  if (!actor.canViewOthersTime || actor.canViewOthersMoney) return { moneyWithheld: false };
+  if (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId))
+    return { moneyWithheld: false };
+  if (unseenMoney === 'withhold') return { moneyWithheld: true };
+  throw reportErrors.moneyVisibilityRequired(actor.userId);
+}
+
+const echo = (range: { from: number; to: number }, zone: string, actor: Actor) => ({
+  from: toIso(range.from),
+  to: toIso(range.to),
+  timeZone: zone,
+  currency: actor.currency,
+});
+
+const summaryHead = ({ actor, range, zone, groupBy, subGroupBy }: SummaryRequest) => ({
+  ...echo(range, zone, actor),
+  groupBy,
+  subGroupBy,
+});
 
 /**
  * Summary, detailed and weekly reports over completed entries whose start lies in the range, as
@@ -48,25 +82,13 @@ export function createReportsService({
 }: {
   clock: Clock;
   lister: EntryLister;
-  /** The entries' sums and the names of the catalog and the accounts: the reports module has no tables. */
-  ports: AggregatorPorts & NamePorts;
+  /** The entries' sums, the names of the catalog and the accounts, the rounding rules: the reports module has no tables. */
+  ports: AggregatorPorts & NamePorts & RoundingPorts;
   defaultTimeZone: string;
 }) {
   const aggregate = createAggregator(ports);
   const namer = createNamer(ports);
-
-  /**
-   * The contract's rule (money-visibility-required): own data only without canViewOthersTime;
-   * with time but not money, 403 unless the request is narrowed to the caller's own entries
-   * (userIds naming the caller alone), whose worth the caller may always see.
-   */
-  function checkVisibility(actor: Actor, filters: EntryFilters, unseenMoney: UnseenMoney = 'refuse'): { moneyWithheld: boolean } {
-    if (!actor.canViewOthersTime || actor.canViewOthersMoney) return { moneyWithheld: false };
-    if (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId))
-      return { moneyWithheld: false };
-    if (unseenMoney === 'withhold') return { moneyWithheld: true };
-    throw reportErrors.moneyVisibilityRequired(actor.userId);
-  }
+  const roundingOf = createRounding(ports, namer);
 
   const zoneOf = (query: { timeZone?: string }) => (query.timeZone === undefined ? defaultTimeZone : canonicalTimeZone(query.timeZone));
 
@@ -74,20 +96,18 @@ export function createReportsService({
     const filters = pickEntryFilters(query);
     const { moneyWithheld } = checkVisibility(actor, filters, options.unseenMoney);
     const zone = zoneOf(query);
-    return { zone, range: reportRange(query.from, query.to, zone), filters, moneyWithheld };
+    const rounding = options.rounded ? roundingOf(actor.workspaceId) : null;
+    return { zone, range: reportRange(query.from, query.to, zone), filters, moneyWithheld, rounding };
   }
-
-  const echo = (range: { from: number; to: number }, zone: string, actor: Actor) => ({
-    from: toIso(range.from),
-    to: toIso(range.to),
-    timeZone: zone,
-    currency: actor.currency,
-  });
 
   type SummaryQuery = ReportQuery & { groupBy?: Grouping; subGroupBy?: Grouping; weekStart?: 'monday' | 'sunday' };
 
-  function summaryRequest(actor: Actor, query: SummaryQuery, options: ReportOptions = {}): SummaryRequest {
-    const { zone, range, filters, moneyWithheld } = prepare(actor, query, options);
+  function summaryRequest(
+    actor: Actor,
+    query: SummaryQuery,
+    options: ReportOptions = {},
+  ): SummaryRequest & { roundingView: ReportRounding | null } {
+    const { zone, range, filters, moneyWithheld, rounding } = prepare(actor, query, options);
     return {
       actor,
       zone,
@@ -97,6 +117,8 @@ export function createReportsService({
       groupBy: query.groupBy ?? 'project',
       subGroupBy: query.subGroupBy ?? null,
       weekStart: query.weekStart,
+      ...(rounding ? { rounding: rounding.aggregate } : {}),
+      roundingView: rounding?.view ?? null,
     };
   }
 
@@ -105,19 +127,16 @@ export function createReportsService({
     defaultTimeZone,
     checkVisibility,
     detailed(actor, query, options) {
-      const { range, filters } = prepare(actor, query, options);
-      return { range, pages: detailedPages(lister, clock, actor, { ...range, filters }) };
+      const { range, filters, rounding } = prepare(actor, query, options);
+      return { range, pages: detailedPages(lister, clock, actor, { ...range, filters }, rounding && roundedRow(rounding.ruleOf)) };
     },
     summary(actor, query, options) {
       const prepared = summaryRequest(actor, query, options);
       return { ...summaryHead(prepared), ...summarise(aggregate, namer, prepared) };
     },
-  });
-
-  const summaryHead = ({ actor, range, zone, groupBy, subGroupBy }: SummaryRequest) => ({
-    ...echo(range, zone, actor),
-    groupBy,
-    subGroupBy,
+    rounding(actor, options) {
+      return options.rounded ? roundingOf(actor.workspaceId).view : null;
+    },
   });
 
   return {
@@ -142,19 +161,20 @@ export function createReportsService({
       query: SummaryQuery,
       window: SummaryWindow,
       options: ReportOptions = {},
-    ): Omit<Schemas['SummaryReport'], 'groups' | 'totals'> & SummaryWindowed & { moneyWithheld: boolean } {
+    ): Omit<Schemas['SummaryReport'], 'groups' | 'totals'> & SummaryWindowed & { moneyWithheld: boolean; rounding: ReportRounding | null } {
       const request = summaryRequest(actor, query, options);
       return {
         ...summaryHead(request),
         ...summaryWindow(aggregate, namer, request, window),
         moneyWithheld: request.moneyWithheld === true,
+        rounding: request.roundingView,
       };
     },
 
     /** The detailed report; with `withhold`, colleagues' entries come without their rate and amount (as GET /entries gives them). */
     detailed(actor: Actor, query: ReportQuery & { cursor?: string; limit?: number }, options: ReportOptions = {}): Page<EntryRowView> {
-      const { range, filters } = prepare(actor, query, options);
-      return lister.page(
+      const { range, filters, rounding } = prepare(actor, query, options);
+      const page = lister.page(
         actor,
         {
           listing: 'reports.detailed',
@@ -167,6 +187,7 @@ export function createReportsService({
         },
         { now: clock.now(), currency: actor.currency },
       );
+      return rounding ? { ...page, rows: page.rows.map(roundedRow(rounding.ruleOf)) } : page;
     },
 
     /**
@@ -216,6 +237,8 @@ function* detailedPages(
   clock: Clock,
   actor: Actor,
   selection: { from: number; to: number; filters: EntryFilters },
+  /** A rounded report's rows: each entry's time rounded by its rule (null: as tracked). */
+  round: ((row: EntryRowView) => EntryRowView) | null = null,
 ): Generator<EntryRowView[]> {
   let from = selection.from;
   let last: { start: number; id: string } | null = null;
@@ -229,7 +252,7 @@ function* detailedPages(
     const seen = last;
     const rows = seen === null ? page.rows : page.rows.filter((r) => Date.parse(r.start) > seen.start || r.id > seen.id);
     const tail = page.rows[page.rows.length - 1];
-    if (rows.length > 0) yield rows;
+    if (rows.length > 0) yield round ? rows.map(round) : rows;
     if (page.nextCursor === null || tail === undefined) return;
     // More rows of one instant than a batch holds: read a larger batch from the same start.
     limit = rows.length === 0 ? limit * 2 : EXPORT_BATCH;

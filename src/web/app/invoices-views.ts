@@ -17,9 +17,11 @@ import {
   printedLineHours,
 } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
+import { roundingWords, type RoundingText } from '../../kernel/rounding.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField } from '../kit/layout.js';
+import { clockOf } from '../kit/forms.js';
 import type { WebPaths } from '../paths.js';
 
 /*
@@ -369,6 +371,14 @@ export function newBody(
               ${preview.timeZone}), for ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in
               ${preview.currency}.
             </p>
+            ${
+              preview.rounding
+                ? html`<p class="rounded-rule">
+                    Each entry rounded ${roundingWords(preview.rounding.rule)} before the lines are made:
+                    ${clockOf(preview.rounding.workedSec)} tracked, ${clockOf(preview.rounding.billedSec)} invoiced.
+                  </p>`
+                : ''
+            }
             ${taxNotice(paths, preview)} ${figures(preview)}
           </section>`
         : ''
@@ -890,6 +900,8 @@ export function detailBody(
     sends: InvoiceSendView[];
     /** The viewer's time zone (the sends' times). */
     zone: string;
+    /** The rounding rule its lines were made with (null: not rounded). */
+    rounding: RoundingText | null;
   },
 ): Html {
   const c = invoice.currency;
@@ -945,6 +957,11 @@ export function detailBody(
       }
       <dt>Language</dt>
       <dd>${invoice.language === 'de' ? 'German' : 'English'}</dd>
+      <dt>Rounding</dt>
+      <dd>
+        ${options.rounding === null ? 'none: the time as tracked' : `each entry ${roundingWords(options.rounding)}`}
+        <span class="hint inline">(as it was made; the settings changed later do not change it)</span>
+      </dd>
     </dl>
     ${actions}
     <section class="documents" aria-labelledby="documents-heading">

@@ -51,6 +51,8 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
       filters: filterQuery(form),
       // As on the page: colleagues' money the member may not see is left out of the file, not refused.
       unseenMoney: 'withhold',
+      // As on the page: each entry rounded as invoices round it, when the member asked; the file's head says the rules.
+      ...(form.rounded ? { rounded: true } : {}),
     };
     const requestId = `app-export-${randomUUID()}`;
     // The browser went away before the end: the export stops reading.

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
+import { ROUNDING_RULES, roundingLabel } from '../../kernel/rounding.js';
 import type { RunawayAction } from '../../modules/accounts/service.js';
 import { ISSUER_FIELDS } from '../../modules/invoices/service.js';
 import { type IssuerProfilePatch, settingsPatchOfText } from '../../modules/invoices/service.js';
@@ -93,7 +94,20 @@ const LANGUAGES: Array<[code: string, label: string]> = [
   ['de', 'Deutsch'],
 ];
 /** The invoicing settings' keys, in the form's order (each is also the form field's name). */
-const INVOICING_KEYS = ['numberPattern', 'taxCategory', 'taxRate', 'exemptionReason', 'exemptionReasonCode', 'language'] as const;
+const INVOICING_KEYS = [
+  'numberPattern',
+  'taxCategory',
+  'taxRate',
+  'exemptionReason',
+  'exemptionReasonCode',
+  'language',
+  'rounding',
+] as const;
+/** The rounding rules the form offers (issue 56 item 4): none, then each step up, nearest and down. */
+const ROUNDINGS: Array<[value: string, label: string]> = [
+  ['', 'None: as tracked'],
+  ...ROUNDING_RULES.map((rule): [string, string] => [rule, roundingLabel(rule)]),
+];
 
 /** The invoicing settings: the number series (with the next number as an example), the tax and the documents' language. */
 function invoicingForm(base: string, session: SessionView, v: Values, next: { number: string; date: string }, errors: FieldErrors): Html {
@@ -114,7 +128,7 @@ function invoicingForm(base: string, session: SessionView, v: Values, next: { nu
   return html`<form class="stack wide" method="post" action="${base}/workspace/invoicing" aria-labelledby="invoicing-heading">
     ${csrfField(session.csrfToken)}
     <p class="hint">
-      How new invoices are numbered and taxed. An invoice keeps what it was made with; an empty field goes back to its default.
+      How new invoices are numbered, taxed and rounded. An invoice keeps what it was made with; an empty field goes back to its default.
     </p>
     <div class="groups">
       <fieldset>
@@ -138,6 +152,15 @@ function invoicingForm(base: string, session: SessionView, v: Values, next: { nu
         ${input('exemptionReason', 'Exemption reason', 'Printed on invoices without VAT (E, a small business), e.g. Kleinunternehmer gemäß § 19 UStG.', html`maxlength="200"`)}
         ${input('exemptionReasonCode', 'Exemption reason code', 'Its VATEX code, e.g. VATEX-EU-132.', html`maxlength="40" autocapitalize="characters" spellcheck="false"`)}
         ${select('language', 'Language of the documents', 'Labels, dates and sentences of the PDF and the e-invoices.', LANGUAGES)}
+      </fieldset>
+      <fieldset>
+        <legend>Time</legend>
+        ${select(
+          'rounding',
+          'Rounding',
+          "Each entry's time, rounded on its own before invoice lines are made (a client may have its own: Catalog, Invoicing details). 3, 6, 15, 30 and 60 minutes print as hours with two decimals. Reports round only when asked.",
+          ROUNDINGS,
+        )}
       </fieldset>
     </div>
     <div><button type="submit">Save invoicing</button></div>

@@ -97,6 +97,7 @@ describe('invoices service: settings', () => {
       exemptionReason: null,
       exemptionReasonCode: null,
       language: 'en',
+      rounding: null,
     });
     fresh.close();
     const set = (...pairs: Array<[string, string]>) => invoices.setSettings(OPERATOR, w.workspaceId, settingsPatchOfText(pairs));
@@ -108,6 +109,7 @@ describe('invoices service: settings', () => {
         ['exemptionReason', ' Kleinunternehmer gemäß § 19 UStG '],
         ['exemptionReasonCode', 'VATEX-EU-132-1A'],
         ['language', 'de'],
+        ['rounding', 'Up 15'],
       ),
     ).to.deep.equal({ id: w.workspaceId });
     expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.equal({
@@ -117,9 +119,15 @@ describe('invoices service: settings', () => {
       exemptionReason: 'Kleinunternehmer gemäß § 19 UStG',
       exemptionReasonCode: 'VATEX-EU-132-1A',
       language: 'de',
+      rounding: 'up-15',
     });
-    set(['numberPattern', ''], ['taxRate', ' '], ['language', '']);
-    expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.include({ numberPattern: '{yyyy}-{seq:4}', taxRate: null, language: 'en' });
+    set(['numberPattern', ''], ['taxRate', ' '], ['language', ''], ['rounding', 'none']);
+    expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.include({
+      numberPattern: '{yyyy}-{seq:4}',
+      taxRate: null,
+      language: 'en',
+      rounding: null,
+    });
   });
 
   it('refuses what is not a setting or not its kind, saying what to give; a refused change changes nothing', () => {
@@ -144,6 +152,7 @@ describe('invoices service: settings', () => {
       [[['taxCategory', 'X']], /taxCategory must be one of S, AE, K, G, E, Z, O/],
       [[['exemptionReasonCode', 'EXEMPT']], /VATEX code such as VATEX-EU-AE/],
       [[['language', 'fr']], /language must be en or de/],
+      [[['rounding', 'up-7']], /rounding must be none, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes, written as up-15/],
       [[['currency', 'USD']], /currency is not an invoicing setting; the settings are numberPattern, taxCategory/],
       // One bad key refuses the whole change.
       [

@@ -6,6 +6,7 @@ import { type EntryFilters, type EntryRowView, pickEntryFilters } from '../../en
 import { reportRange } from '../buckets.js';
 import { reportErrors } from '../errors.js';
 import type { Namer } from '../names.js';
+import { type ReportRounding, roundingSentence } from '../rounding.js';
 import {
   type Cell,
   type Column,
@@ -35,8 +36,8 @@ interface ReportQuery {
   search?: string;
 }
 
-/** The reports service's answer to money its reader may not see (./service.ts `UnseenMoney`). */
-type Options = { unseenMoney?: 'refuse' | 'withhold' };
+/** The reports service's answer to money its reader may not see (./service.ts `UnseenMoney`), and whether each entry is rounded. */
+type Options = { unseenMoney?: 'refuse' | 'withhold'; rounded?: boolean };
 
 /** What the tables read: the reports service's own reports (each checks the range and who may see it). */
 export interface TableSources {
@@ -51,6 +52,8 @@ export interface TableSources {
     query: ReportQuery & { groupBy: Grouping; subGroupBy?: Grouping; weekStart: 'monday' | 'sunday' },
     options: Options,
   ): Summary;
+  /** The rounding rules a rounded export reads (null: not rounded). */
+  rounding(actor: Actor, options: Options): ReportRounding | null;
 }
 
 /** The export's report query: its range and zone, and the Reports page's filters (whose time, client, project, task, tag, billable, text). */
@@ -61,7 +64,10 @@ const queryOf = (request: ExportRequest): ReportQuery => ({
   ...pickEntryFilters(request.filters ?? {}),
   ...(request.userIds ? { userIds: request.userIds } : {}),
 });
-const optionsOf = (request: ExportRequest): Options => (request.unseenMoney ? { unseenMoney: request.unseenMoney } : {});
+const optionsOf = (request: ExportRequest): Options => ({
+  ...(request.unseenMoney ? { unseenMoney: request.unseenMoney } : {}),
+  ...(request.rounded ? { rounded: true } : {}),
+});
 const summaryOf = (sources: TableSources, actor: Actor, request: ExportRequest, groupBy: Grouping, subGroupBy: Grouping | null) =>
   sources.summary(
     actor,
@@ -87,6 +93,7 @@ export function createExporter(sources: TableSources) {
       reportRange(request.from, request.to, timeZone);
       if (request.kind === 'summary' && request.subGroupBy === request.groupBy) throw reportErrors.sameSubGroup();
       const members = request.userIds ? sources.namer('user', actor.workspaceId, request.userIds) : null;
+      const rounding = sources.rounding(actor, optionsOf(request));
       const head: ExportHead = {
         kind: request.kind,
         from: request.from,
@@ -99,6 +106,7 @@ export function createExporter(sources: TableSources) {
         weekStart: request.weekStart,
         money: !moneyWithheld,
         only: filterWords(sources.namer, actor.workspaceId, request.filters ?? {}),
+        rounded: rounding === null ? null : roundingSentence(rounding),
       };
       return tables[request.kind](actor, { ...request, timeZone }, head);
     },
