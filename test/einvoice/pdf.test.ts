@@ -294,7 +294,7 @@ describe('invoice documents: the PDF', function () {
         .replace(/[\u00a0\u202f]/g, ' ')
         .replace(/\s+/g, ' ');
       expect(raw).to.contain(
-        'Nordlicht Software GmbH · Sitz: Berlin · Amtsgericht Charlottenburg HRB 245678 B · Geschäftsführung: Jörg Weiß, Dr. Anna-Lena Schmidt · USt-IdNr. DE123456789 · Steuernummer 30/123/45678',
+        'Nordlicht Software GmbH · Sitz: Berlin · Amtsgericht Charlottenburg HRB 245678 B · Geschäftsführung: Jörg Weiß, Dr. Anna-Lena Schmidt · USt-IdNr. DE136695976 · Steuernummer 30/123/45678',
       );
       expect(raw).to.not.contain('Register HRB');
     });
