@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { OPERATOR } from '../../src/principal.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 import { sharedBrowser, closeContexts, CHROMIUM_SKIP_REASON as SKIP_REASON, chromiumAvailable as available } from '../helpers/chromium.js';
 
 /**
@@ -16,7 +16,9 @@ const REPORT_CSP = `document.addEventListener('securitypolicyviolation', (e) => 
 describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`, function () {
   this.timeout(60_000);
   let browser: Browser | undefined;
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner in it.
+  let shared: TestServer | undefined;
+  let server: FreshWorkspace;
 
   before(async function () {
     if (!available) {
@@ -24,14 +26,17 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
       this.skip();
     }
     browser = await sharedBrowser();
+    shared = await startTestServer({ now: Date.now() });
   });
-  after(closeContexts);
+  after(async () => {
+    await closeContexts();
+    await shared?.close();
+  });
   beforeEach(async () => {
     // The real clock: the page ticks and the live feed polls as in production.
-    server = await startTestServer({ now: Date.now() });
+    server = freshWorkspace(shared as TestServer, { now: Date.now() });
     await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   async function signedIn(viewport = { width: 1280, height: 900 }): Promise<{ page: Page; problems: string[] }> {
     const context = await (browser as Browser).newContext({ viewport, timezoneId: 'Europe/Berlin' });
@@ -45,7 +50,7 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     page.on('dialog', (d) => void d.accept());
     await page.addInitScript(REPORT_CSP);
     await page.goto(`${server.url}/settings/sign-in`);
-    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Email').fill(server.ownerEmail);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
     await page.goto(`${server.url}/app/week`);
@@ -188,7 +193,7 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     const asked = `${server.url}/app/reports?from=2026-11-02&to=2026-11-08&groupBy=client`;
     await page.goto(asked);
     expect(new URL(page.url()).pathname).to.equal('/settings/sign-in');
-    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Email').fill(server.ownerEmail);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
     expect(page.url()).to.equal(asked);

@@ -4,7 +4,7 @@ import { runCli } from '../../src/cli/main.js';
 import { DomainError } from '../../src/errors.js';
 import { checkBic, checkIban, checkParticipantId, checkVatId } from '../../src/kernel/identifiers.js';
 import { OPERATOR } from '../../src/principal.js';
-import { expectProblem, startTestServer, type TestServer } from '../helpers/server.js';
+import { expectProblem, type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../helpers/settings-client.js';
 
 /** The refusal a check throws: its field and message. */
@@ -94,14 +94,19 @@ describe('identifiers: IBAN, BIC, VAT ids and Peppol participant ids, checked wh
 
   describe('where they are entered', function () {
     this.timeout(30_000);
-    let server: TestServer;
+    // One server for the describe; each test has a fresh workspace and signed-in owner in it.
+    let shared: TestServer;
+    let server: FreshWorkspace;
     let owner: SettingsClient;
+    before(async () => {
+      shared = await startTestServer();
+    });
+    after(() => shared.close());
     beforeEach(async () => {
-      server = await startTestServer();
+      server = freshWorkspace(shared);
       owner = new SettingsClient(server);
       await owner.setUp(server.ownerId, PASSWORD);
     });
-    afterEach(() => server.close());
 
     async function cli(...argv: string[]) {
       let stdout = '';

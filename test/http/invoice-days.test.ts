@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { runCli } from '../../src/cli/main.js';
 import { OPERATOR } from '../../src/principal.js';
 import { poppler, requireTools } from '../einvoice/tools.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../helpers/settings-client.js';
 
 /*
@@ -22,17 +22,23 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('invoices: whose days, and drafts without tax settings (issue 45 items 1, 2)', function () {
   this.timeout(60_000);
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner in it (invoices, numbers
+  // and settings are the workspace's).
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let dir: string;
-  before(() => {
+  before(async () => {
     requireTools();
     dir = mkdtempSync(join(tmpdir(), 'timetrack-invoice-days-'));
+    shared = await startTestServer();
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  beforeEach(async () => {
-    server = await startTestServer();
+  after(async () => {
+    await shared.close();
+    rmSync(dir, { recursive: true, force: true });
   });
-  afterEach(() => server.close());
+  beforeEach(() => {
+    server = freshWorkspace(shared);
+  });
 
   async function cli(...argv: string[]) {
     let stdout = '';

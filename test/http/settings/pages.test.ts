@@ -1,6 +1,6 @@
 import { OPERATOR } from '../../../src/principal.js';
 import { expect } from 'chai';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -8,14 +8,19 @@ import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
  * and bad input answered with a clear message and the form as it was sent (nothing lost).
  */
 describe('settings page: forms', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   it('mints a token with the chosen scopes and expiry, shows it once, and keeps a bad form as it was sent', async () => {
     const bad = await owner.submit('/settings/tokens', '/settings/tokens', {
