@@ -77,7 +77,8 @@ describe('architecture: the shape of src/', () => {
     const entry = /^src\/(http|operations|web|cli|threads)\//;
     // Allowed, with why: the document threads are the invoices module's render port (it hands them
     // a checked document to render off the request thread; src/modules/invoices/ports.ts).
-    const allowed = (file: string, i: string) => file.startsWith('src/threads/documents/') && i === 'src/modules/invoices/documents/index.ts';
+    const allowed = (file: string, i: string) =>
+      file.startsWith('src/threads/documents/') && i === 'src/modules/invoices/documents/index.ts';
     expect(
       violations(
         (file, i) =>
@@ -107,7 +108,9 @@ describe('architecture: the shape of src/', () => {
     // The invoices service's use cases (a document of an invoice, a send) hold the one check; the
     // entry points translate. Only the document threads (src/threads/documents) render, as the render port.
     expect(
-      violations((file, i) => /^src\/(http|web|cli|threads\/readers|operations)\//.test(file) && i.startsWith('src/modules/invoices/documents/')),
+      violations(
+        (file, i) => /^src\/(http|web|cli|threads\/readers|operations)\//.test(file) && i.startsWith('src/modules/invoices/documents/'),
+      ),
     ).to.deep.equal([]);
   });
 
