@@ -165,6 +165,15 @@ select "entries"."author_id" as k1, (("entries"."start_at" + 0 + 3456000000000) 
 --   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
 
+select "start_at", "end_at", "duration_sec", "author_id", "project_id", "project_id", "task_id", "tag_list", "description", "billable", "hourly_rate", "amount_cents", "id" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and ("entries"."start_at", "entries"."id") > (?, ?) and "entries"."start_at" > ? and "entries"."start_at" < ?) order by "entries"."start_at" asc, "entries"."id" asc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND (start_at,id)>(?,?) AND start_at<?)
+
+select "start_at", "end_at", "duration_sec", "author_id", "project_id", "project_id", "task_id", "tag_list", "description", "billable", "hourly_rate", "amount_cents", "id" from "entries" where ("entries"."workspace_id" = ? and "entries".rowid in (select value from json_each(?)) and (case when length("entries"."description") = length(cast("entries"."description" as blob)) then instr(lower("entries"."description"), ?) > 0 else instr(tt_fold("entries"."description"), ?) > 0 end) and "entries"."end_at" is not null and ("entries"."start_at", "entries"."id") > (?, ?) and "entries"."start_at" > ? and "entries"."start_at" < ?) order by "entries"."start_at" asc, "entries"."id" asc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND (start_at,id)>(?,?) AND start_at<?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
 select "id" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is null and "entries"."runaway_detected_at" is null and "entries"."duration_sec" is null and +"entries"."start_at" <= ?);
 --   SEARCH entries USING INDEX entries_ws_duration (workspace_id=? AND duration_sec=?)
 
