@@ -72,7 +72,15 @@ export function createEntryServices({
   return {
     lister,
     entries: {
-      ...createEntriesService({ clock, write, repo, core, lister, projectOfTask: (ws, taskId) => catalog.task(ws, taskId).projectId }),
+      ...createEntriesService({
+        clock,
+        write,
+        repo,
+        core,
+        lister,
+        projectOfTask: (ws, taskId) => catalog.task(ws, taskId).projectId,
+        labels: catalog,
+      }),
 
       /**
        * Sums of the entries the actor may see (their own without canViewOthersTime), completed
