@@ -166,7 +166,7 @@ describe('report exports: the same bytes out (issue 60)', () => {
     it(`XLSX, ${c.name}: every part of the zip identical to the old export's`, async () => {
       const parts = await xlsxParts(await exported(c.actor(), 'xlsx', c.extra?.()));
       const file = join(DIR, `entries-${c.name}.xlsx.sha256.json`);
-      if (WRITE) writeFileSync(file, `${JSON.stringify(parts, null, 1)}\n`);
+      if (WRITE) writeFileSync(file, `${JSON.stringify(parts, null, 2)}\n`);
       const expected = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
       expect(Object.keys(parts)).to.deep.equal(Object.keys(expected));
       for (const name of Object.keys(expected)) expect(parts[name], name).to.equal(expected[name]);
