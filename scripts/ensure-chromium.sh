@@ -1,5 +1,5 @@
 #!/bin/sh
-# Run by `npm test` first (npm's pretest): the browser tests drive Debian's chromium package
+# Run by `npm test` (scripts/test.mjs, while the checks run): the browser tests drive Debian's chromium package
 # (playwright-core, pointed at the installed binary; its own browser downloads cannot reach the
 # network here). Installs it when missing and this machine can (root with apt-get); otherwise
 # says so, and the browser tests skip with the same reason. Never fails the test run.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Run by `npm test` first (npm's pretest): the e-invoice tests (test/einvoice/) check every
+# Run by `npm test` (scripts/test.mjs, while the checks run): the e-invoice tests (test/einvoice/) check every
 # document against the official rules and schemas with test/einvoice/validate, which runs its
 # checker (test/einvoice/Validate.java, started as a source file: that needs a JDK, not only a
 # JRE) on Saxon-HE, and reads the PDFs with poppler-utils (pdftotext, pdffonts, pdfdetach,

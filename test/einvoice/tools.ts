@@ -6,7 +6,7 @@ import { absorb, javaArgs, missingTools, prepare } from './checks.mjs';
 
 /**
  * The programs the e-invoice tests run: the official rules and schemas through `validate` (its
- * checker Validate.java on a JDK, with Saxon-HE) and poppler-utils. `npm test`'s pretest
+ * checker Validate.java on a JDK, with Saxon-HE) and poppler-utils. `npm test`
  * installs them (scripts/ensure-einvoice-tools.sh); where they are missing the tests fail saying
  * what to install: a run that did not validate must never look green.
  */

@@ -453,9 +453,16 @@ describe('contract diff (scripts/contract-diff.ts)', () => {
     const lineOf = (source: string, pattern: RegExp, from = 1) =>
       source.split('\n').findIndex((l, i) => i + 1 >= from && pattern.test(l)) + 1;
     /** The verdict of `before` -> `after` (YAML texts), each change placed. */
+    // The unedited contract is every case's base: read (and mapped to its lines) once.
+    const maps = new Map<string, SourceMap>();
+    const sourceMap = (source: string): SourceMap => {
+      const map = maps.get(source) ?? new SourceMap(source);
+      if (source === text) maps.set(source, map);
+      return map;
+    };
     const placed = (before: string, after: string, accepted: AcceptedChange[] = []) => {
-      const a = new SourceMap(before);
-      const b = new SourceMap(after);
+      const a = sourceMap(before);
+      const b = sourceMap(after);
       const verdict = judge(a.toJS(), b.toJS(), accepted);
       return { verdict, changes: place(verdict, b, a) };
     };

@@ -1,0 +1,80 @@
+// `npm test`: every check, then every tier of tests, on the machine's two cores.
+//
+// The tiers that spend most of their time waiting (Chromium's pages, the one JVM of the official
+// rules) run beside the ones that keep both cores busy (fast, http, process), in two lanes:
+//
+//   lane 1: fast -> http -> process
+//   lane 2: (the test tools installed) browser -> einvoice
+//
+// Chromium, Java and poppler are installed in the background while the checks run (on a machine
+// that has them this takes no time). Each tier's output is kept and printed whole when the tier
+// ends, so two tiers never interleave their lines; a line says when each starts and ends. The
+// exit code is 1 when a check or a tier failed. `npm run test:tiers` still runs the tiers one
+// after another, and `npm run test:<tier>` one tier.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+
+const LANES = [
+  ['fast', 'http', 'process'],
+  ['browser', 'einvoice'],
+];
+const started = Date.now();
+const seconds = (from) => ((Date.now() - from) / 1000).toFixed(1);
+const logs = mkdtempSync(join(tmpdir(), 'timetrack-test-'));
+
+/** Runs a command with its output in a file of its own; resolves to its exit code and output. */
+function run(label, command, args) {
+  return new Promise((resolve) => {
+    const file = join(logs, `${label}.log`);
+    const out = openSync(file, 'w');
+    const child = spawn(command, args, { stdio: ['ignore', out, out], env: { ...process.env, FORCE_COLOR: '0' } });
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: readFileSync(file, 'utf8') }));
+  });
+}
+
+// The test tools: one apt-get after the other (two at once would wait on dpkg's lock).
+const tools = run('tools', 'sh', ['-c', 'sh scripts/ensure-chromium.sh; sh scripts/ensure-einvoice-tools.sh']).then(({ output }) => {
+  if (output.trim() !== '') process.stdout.write(output);
+});
+
+const failed = [];
+const check = await run('check', process.execPath, ['scripts/check.mjs']);
+process.stdout.write(check.output);
+if (check.code !== 0) {
+  console.log(`npm test: the checks failed (${seconds(started)} s); no tests were run.`);
+  await tools;
+  rmSync(logs, { recursive: true, force: true });
+  process.exit(1);
+}
+
+async function tier(name) {
+  const begun = Date.now();
+  console.log(`\n▶ test:${name} started (${seconds(started)} s into the run)`);
+  const { code, output } = await run(name, 'npm', ['run', '-s', `test:${name}`]);
+  console.log(`\n━━ test:${name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(begun)} s ━━`);
+  process.stdout.write(output);
+  if (code !== 0) failed.push(name);
+  return { name, wall: seconds(begun), code };
+}
+
+const lanes = await Promise.all([
+  (async () => {
+    const done = [];
+    for (const name of LANES[0]) done.push(await tier(name));
+    return done;
+  })(),
+  (async () => {
+    await tools;
+    const done = [];
+    for (const name of LANES[1]) done.push(await tier(name));
+    return done;
+  })(),
+]);
+
+console.log(`\nnpm test: ${seconds(started)} s in all`);
+for (const { name, wall, code } of lanes.flat()) console.log(`  ${code === 0 ? 'ok  ' : 'FAIL'}  test:${name} (${wall} s)`);
+rmSync(logs, { recursive: true, force: true });
+process.exitCode = failed.length === 0 ? 0 : 1;
