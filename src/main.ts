@@ -27,7 +27,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       { systemClock },
       { openDatabase },
       { loadSecretKey },
-      { createServices },
+      { configuredServices },
       { linkBase, recordedAddress },
       { serverRuns },
       { IMPORT_ALONE_WRITE_MS, IMPORT_SHARED_WRITE_MS },
@@ -51,14 +51,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         ),
       databasePath: config.databasePath,
       createServices: (database) =>
-        createServices(database, {
+        configuredServices(database, config, {
           clock: systemClock,
           secretKey: loadSecretKey(config.databasePath, config.secretKey),
-          defaultTimeZone: config.serverTimeZone,
-          oidc: config.oidc,
-          webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets },
           // `mail test` and `mail retry` send from here; mail the command line queues is sent by the server.
-          mail: { settings: config.mail, links: () => (config.settingsPath === null ? null : `${links.url}${config.settingsPath}`) },
+          mail: { links: () => (config.settingsPath === null ? null : `${links.url}${config.settingsPath}`) },
           // An import's writes are short while a server runs on the database (asked before each).
           importWriteMs: () => (serverRuns(config.databasePath) ? IMPORT_SHARED_WRITE_MS : IMPORT_ALONE_WRITE_MS),
         }),

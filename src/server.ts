@@ -33,7 +33,7 @@ import { Flashes } from './web/kit/flashes.js';
 import { linkBase, recordAddress } from './links.js';
 import { OPERATOR } from './principal.js';
 import { loadSecretKey } from './secret-key.js';
-import { createServices, type ServiceOptions, type Services, WEBHOOK_TIMEOUT_MS } from './services.js';
+import { configuredServices, graphSettings, type ServiceOptions, type Services, WEBHOOK_TIMEOUT_MS } from './services.js';
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -91,7 +91,7 @@ function readerPool(
     exportMaxMs: config.exportMaxMs,
     ...options.readers,
     databasePath: config.databasePath,
-    defaultTimeZone: config.serverTimeZone,
+    settings: graphSettings(config),
     ...parts,
   });
 }
@@ -144,6 +144,7 @@ function importRunner(config: Config, secretKey: Buffer, clock: Clock, logger: L
   return createImportRunner({
     databasePath: config.databasePath,
     secretKey,
+    settings: graphSettings(config),
     synchronous: config.synchronous,
     clock,
     logger,
@@ -170,25 +171,15 @@ function serverServices(
   },
 ): Services {
   const { clock, logger, secretKey, sending, documents } = parts;
-  return createServices(database, {
+  return configuredServices(database, config, {
     clock,
     logger,
     secretKey,
-    defaultTimeZone: config.serverTimeZone,
-    eventRetentionDays: config.eventRetentionDays,
-    limits: { workspaceRateLimitPerMin: config.rateLimitWorkspacePerMin, tokensPerMember: config.tokensPerMember },
-    oidc: config.oidc,
     ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}),
     documents: (doc, format, render) => documents.render(doc, format, render),
-    webhooks: {
-      allowPrivateTargets: config.webhookAllowPrivateTargets,
-      ...options.webhooks,
-      nudge: sending.nudge,
-      deliver: sending.deliver,
-    },
+    webhooks: { ...options.webhooks, nudge: sending.nudge, deliver: sending.deliver },
     // Mailed links use the same address as the page's and the banner's (src/links.ts).
     mail: {
-      settings: config.mail,
       links: () => (config.settingsPath === null ? null : `${linkBase(config, parts.address()).url}${config.settingsPath}`),
       wake: true,
     },
@@ -382,7 +373,7 @@ function senderTopology(config: Config, options: RuntimeOptions, secretKey: Buff
         databasePath: config.databasePath,
         synchronous: config.synchronous,
         secretKey,
-        allowPrivateTargets: config.webhookAllowPrivateTargets,
+        settings: graphSettings(config),
         timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
         logger,
         onFailure: () => {

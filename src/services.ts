@@ -479,3 +479,52 @@ export function senderPorts(events: Pick<EventLog, 'bySeq'>, accounts: Pick<Acco
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * What the configuration (src/config.ts) decides of the service graph: plain data, so each thread
+ * is given it as the server holds it.
+ */
+export interface GraphSettings {
+  /** TZ: reports without a timeZone use it. */
+  serverTimeZone: string;
+  eventRetentionDays: number;
+  rateLimitWorkspacePerMin: number;
+  tokensPerMember: number;
+  oidc: OidcSettings | null;
+  webhookAllowPrivateTargets: boolean;
+  mail: MailSettings | null;
+}
+
+/** The graph's part of the configuration (a Config, or a thread's copy of one). */
+export const graphSettings = (config: GraphSettings): GraphSettings => ({
+  serverTimeZone: config.serverTimeZone,
+  eventRetentionDays: config.eventRetentionDays,
+  rateLimitWorkspacePerMin: config.rateLimitWorkspacePerMin,
+  tokensPerMember: config.tokensPerMember,
+  oidc: config.oidc,
+  webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
+  mail: config.mail,
+});
+
+/** What an entry brings of its own: its clock, key and log, and what only it has (the server's threads, the command line's import pace, mailed links). */
+export type EntryParts = Omit<ServiceOptions, 'defaultTimeZone' | 'eventRetentionDays' | 'limits' | 'oidc' | 'mail' | 'webhooks'> & {
+  webhooks?: Omit<NonNullable<ServiceOptions['webhooks']>, 'allowPrivateTargets'>;
+  mail?: Omit<NonNullable<ServiceOptions['mail']>, 'settings' | 'links'> & { links?: () => string | null };
+};
+
+/**
+ * The service graph as the configuration makes it: the one way every entry builds it (the
+ * server, the command line, each thread over its own connection), so that a thread's graph is
+ * the server's: the same zone, limits, identity provider, webhook targets and mail.
+ */
+export function configuredServices(database: DatabaseHandle, settings: GraphSettings, parts: EntryParts): Services {
+  return createServices(database, {
+    ...parts,
+    defaultTimeZone: settings.serverTimeZone,
+    eventRetentionDays: settings.eventRetentionDays,
+    limits: { workspaceRateLimitPerMin: settings.rateLimitWorkspacePerMin, tokensPerMember: settings.tokensPerMember },
+    oidc: settings.oidc,
+    webhooks: { ...parts.webhooks, allowPrivateTargets: settings.webhookAllowPrivateTargets },
+    mail: { ...parts.mail, settings: settings.mail, links: parts.mail?.links ?? (() => null) },
+  });
+}

@@ -11,11 +11,12 @@ import { openDatabase, type Synchronous } from '../db/database.js';
 import { DomainError } from '../errors.js';
 import type { ExportCounts, ImportRequest } from '../modules/imports/service.js';
 import type { Principal } from '../principal.js';
-import { createServices } from '../services.js';
+import { configuredServices, type GraphSettings, type Services } from '../services.js';
 
 export interface ImportThreadData {
   databasePath: string;
   secretKey: Uint8Array;
+  settings: GraphSettings;
   synchronous: Synchronous;
   principal: Principal;
   request: Omit<ImportRequest, 'progress'>;
@@ -27,7 +28,7 @@ export interface ImportThreadData {
 
 export type ImportThreadMessage =
   | { type: 'progress'; rows: number; bytes: number; totalBytes: number; phase: string }
-  | { type: 'done'; outcome: Awaited<ReturnType<ReturnType<typeof createServices>['imports']['run']>> }
+  | { type: 'done'; outcome: Awaited<ReturnType<Services['imports']['run']>> }
   | { type: 'undone'; deleted: number }
   | { type: 'refused'; code: DomainError['code']; message: string }
   | { type: 'failed'; message: string }
@@ -39,7 +40,7 @@ const data = workerData as ImportThreadData;
 const port = parentPort;
 if (!port) throw new Error('the import thread runs as a worker');
 const database = openDatabase(data.databasePath, { synchronous: data.synchronous });
-const services = createServices(database, { clock: systemClock, secretKey: Buffer.from(data.secretKey) });
+const services = configuredServices(database, data.settings, { clock: systemClock, secretKey: Buffer.from(data.secretKey) });
 const post = (message: ImportThreadMessage) => port.postMessage(message);
 /** The request thread's word that a chunk has left: the next one is made only then. */
 let acknowledged: (() => void) | null = null;

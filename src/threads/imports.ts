@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { Writable } from 'node:stream';
 import type { ExportCounts, ImportProgress, ImportRequest } from '../modules/imports/service.js';
 import type { Actor } from '../principal.js';
+import type { GraphSettings } from '../services.js';
 import { startThread } from './boot.js';
 import { createUploadStore, type UploadSlot } from './uploads.js';
 
@@ -39,6 +40,8 @@ export const IMPORT_THREAD_HEAP_MB = 256;
 export function createImportRunner(options: {
   databasePath: string;
   secretKey: Buffer;
+  /** What the configuration decides of the service graph: each thread's graph is the server's. */
+  settings: GraphSettings;
   synchronous: Synchronous;
   clock: Clock;
   logger: Logger;
@@ -105,6 +108,7 @@ export function createImportRunner(options: {
       const workerData: ImportThreadData = {
         databasePath: options.databasePath,
         secretKey: new Uint8Array(options.secretKey),
+        settings: options.settings,
         synchronous: options.synchronous,
         principal: actor,
         request: job.request,
@@ -192,6 +196,7 @@ export interface ExportRun {
 function startExport(a: {
   databasePath: string;
   secretKey: Buffer;
+  settings: GraphSettings;
   synchronous: Synchronous;
   logger: Logger;
   principal: Actor;
@@ -201,6 +206,7 @@ function startExport(a: {
   const workerData: ImportThreadData = {
     databasePath: a.databasePath,
     secretKey: new Uint8Array(a.secretKey),
+    settings: a.settings,
     synchronous: a.synchronous,
     principal: a.principal,
     request: { workspaceId: a.q.workspaceId, path: '' },

@@ -7,7 +7,7 @@ import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Clock } from '../clock.js';
 import { openDatabase } from '../db/database.js';
-import { createServices } from '../services.js';
+import { configuredServices } from '../services.js';
 import {
   type ReaderHooks,
   type ReaderThreadData,
@@ -24,7 +24,7 @@ const data = workerData as ReaderThreadData;
 let now = 0;
 const clock: Clock = { now: () => now };
 const database = openDatabase(data.databasePath, { readOnly: true, cacheMb: data.cacheMb });
-const services = createServices(database, { clock, secretKey: Buffer.from(data.secretKey), defaultTimeZone: data.defaultTimeZone });
+const services = configuredServices(database, data.settings, { clock, secretKey: Buffer.from(data.secretKey) });
 const handlers = readHandlers(services);
 const texts = readTexts(services);
 // Loaded with the first read: a top-level await would keep the thread from loading as it does.

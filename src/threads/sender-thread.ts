@@ -7,13 +7,13 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../clock.js';
 import { openDatabase, type Synchronous } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { createServices } from '../services.js';
+import { configuredServices, type GraphSettings } from '../services.js';
 
 export interface SenderThreadData {
   databasePath: string;
   synchronous: Synchronous;
   secretKey: Uint8Array;
-  allowPrivateTargets: boolean;
+  settings: GraphSettings;
   timeoutMs: number;
 }
 
@@ -32,11 +32,11 @@ const relay =
   (level: keyof Logger) =>
   (msg: string, fields?: Record<string, unknown>): void =>
     port.postMessage({ level, msg, fields } satisfies SenderThreadLog);
-const { sender } = createServices(database, {
+const { sender } = configuredServices(database, data.settings, {
   clock: systemClock,
   secretKey: Buffer.from(data.secretKey),
   logger: { debug: relay('debug'), info: relay('info'), warn: relay('warn'), error: relay('error') },
-  webhooks: { allowPrivateTargets: data.allowPrivateTargets, timeoutMs: data.timeoutMs },
+  webhooks: { timeoutMs: data.timeoutMs },
 });
 let stopping = false;
 port.postMessage('ready');

@@ -1,5 +1,6 @@
 import type { Synchronous } from '../db/database.js';
 import type { Logger } from '../logger.js';
+import type { GraphSettings } from '../services.js';
 import { startThread } from './boot.js';
 import type { SenderThreadData, SenderThreadLog } from './sender-thread.js';
 
@@ -14,7 +15,8 @@ export function startSenderThread(options: {
   databasePath: string;
   synchronous: Synchronous;
   secretKey: Buffer;
-  allowPrivateTargets: boolean;
+  /** What the configuration decides of the service graph: the thread's graph is the server's. */
+  settings: GraphSettings;
   timeoutMs: number;
   logger: Logger;
   /** Called if the thread ends unasked (the server then sends in-process). */
@@ -24,7 +26,7 @@ export function startSenderThread(options: {
     databasePath: options.databasePath,
     synchronous: options.synchronous,
     secretKey: new Uint8Array(options.secretKey),
-    allowPrivateTargets: options.allowPrivateTargets,
+    settings: options.settings,
     timeoutMs: options.timeoutMs,
   };
   const worker = startThread(import.meta.url, './sender-thread', { workerData });

@@ -11,7 +11,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { startSenderThread } from '../../src/threads/sender.js';
 import { loadSecretKey } from '../../src/secret-key.js';
 import { startServer } from '../../src/server.js';
-import { createServices } from '../../src/services.js';
+import { createServices, graphSettings } from '../../src/services.js';
 import { send } from '../helpers/server.js';
 import { startReceiver, verify } from '../helpers/webhooks.js';
 
@@ -162,7 +162,8 @@ describe('webhooks survive a crash', function () {
       });
       expect(res.status).to.equal(200);
       // The commit's nudge reaches the thread: no scheduler tick runs here.
-      await receiver.waitFor(1);
+      // The thread loads its HTTP client on its first delivery (through tsx's loader here): seconds on a loaded machine.
+      await receiver.waitFor(1, 15_000);
       const request = receiver.requests[0]!;
       expect(verify(hook.secret, request, Math.floor(Date.now() / 1000))).to.equal(true);
       expect(request.json.data.entry.id).to.equal(res.body.data.id);
@@ -188,7 +189,7 @@ describe('webhooks survive a crash', function () {
       databasePath: '/dev/null/timetrack.db',
       synchronous: 'FULL',
       secretKey: Buffer.alloc(32),
-      allowPrivateTargets: true,
+      settings: graphSettings(parseConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })),
       timeoutMs: 1_000,
       logger: { debug: () => {}, info: () => {}, warn: () => {}, error: (m) => errors.push(m) },
       onFailure: () => handedBack++,

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { DomainError } from '../../errors.js';
 import { errorFields, type Logger } from '../../logger.js';
-import type { Services } from '../../services.js';
+import type { GraphSettings, Services } from '../../services.js';
 import { threadModule } from '../boot.js';
 import type { EncodedBody } from '../../kernel/compression.js';
 import { createDownloads } from './downloads.js';
@@ -50,7 +50,8 @@ export function createReaderPool(
   options: ReaderOptions & {
     databasePath: string;
     secretKey: Buffer;
-    defaultTimeZone: string;
+    /** What the configuration decides of the service graph: each thread's graph is the server's. */
+    settings: GraphSettings;
     logger: Logger;
     services: Services;
     /** Before a read goes to a thread (another connection): the server's open batch of writes committed, so the read sees them. */
@@ -63,7 +64,7 @@ export function createReaderPool(
   const workerData: ReaderThreadData = {
     databasePath: options.databasePath,
     secretKey: new Uint8Array(options.secretKey),
-    defaultTimeZone: options.defaultTimeZone,
+    settings: options.settings,
     cacheMb: options.cacheMb,
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };

@@ -7,7 +7,7 @@ import { reportHandlers } from '../../operations/reports.js';
 import type { Handler, OperationId } from '../../operations/types.js';
 import type { EncodedBody } from '../../kernel/compression.js';
 import type { SummaryWindow } from '../../modules/reports/service.js';
-import type { Services } from '../../services.js';
+import type { GraphSettings, Services } from '../../services.js';
 
 /*
  * The heavy reads run on the reader threads (./pool.ts), each with its own read-only connection,
@@ -152,7 +152,8 @@ export const raise = (result: Extract<ReadResult, { error: unknown }>): never =>
 export interface ReaderThreadData {
   databasePath: string;
   secretKey: Uint8Array;
-  defaultTimeZone: string;
+  /** The configuration's part of the service graph: the thread's graph is the server's. */
+  settings: GraphSettings;
   /** The connection's page cache: random reads (a report's tag join, a search's rows) stay in memory. */
   cacheMb: number;
   /**
