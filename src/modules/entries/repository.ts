@@ -85,6 +85,26 @@ export function createEntriesRepository(db: Db) {
     delete: (id: string): void => {
       db.delete(entries).where(eq(entries.id, id)).run();
     },
+    /** A member's completed entries starting in [from, to): how many, their seconds, billable seconds and amount in cents (null: none priced). */
+    periodSums: (workspaceId: string, authorId: string, from: number, to: number) =>
+      db
+        .select({
+          entries: sql<number>`count(*)`,
+          durationSec: sql<number>`coalesce(sum(${entries.durationSec}), 0)`,
+          billableSec: sql<number>`coalesce(sum(case when ${entries.billable} then ${entries.durationSec} else 0 end), 0)`,
+          amountCents: sql<number | null>`sum(${entries.amountCents})`,
+        })
+        .from(entries)
+        .where(
+          and(
+            eq(entries.workspaceId, workspaceId),
+            eq(entries.authorId, authorId),
+            gte(entries.startAt, from),
+            lt(entries.startAt, to),
+            isNotNull(entries.endAt),
+          ),
+        )
+        .get() as { entries: number; durationSec: number; billableSec: number; amountCents: number | null },
     /** Whether any entry refers to the project, task or tag (the catalog refuses to delete it then). */
     usesProject: (id: string): boolean =>
       db.select({ id: entries.id }).from(entries).where(eq(entries.projectId, id)).limit(1).get() !== undefined,

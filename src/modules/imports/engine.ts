@@ -949,7 +949,7 @@ async function writeRows(
     while (next < rows.length) {
       write((record) => {
         const began = performance.now();
-        deps.entries.startWrite();
+        deps.entries.startWrite(ctx);
         do {
           const row = rows[next++] as CheckedRow;
           if (row.catalog) {

@@ -42,6 +42,13 @@ export function createImportQueries(db: Db) {
       .where(eq(entries.importId, p('importId')))
       .limit(p('limit'))
       .prepare(),
+    importStarts: db
+      .select({ rowid: sql<number>`${entries}.rowid`, id: entries.id, authorId: entries.authorId, startAt: entries.startAt })
+      .from(entries)
+      .where(and(eq(entries.importId, p('importId')), sql`${entries}.rowid > ${p('after')}`))
+      .orderBy(sql`${entries}.rowid`)
+      .limit(p('limit'))
+      .prepare(),
     invoicedOfImport: db
       .select({ id: entries.id })
       .from(entries)
@@ -105,6 +112,12 @@ export function createImportQueries(db: Db) {
         tagList: r[11],
         invoiceId: r[12],
       })),
+    /** Up to `limit` of an import's entries after the row `after` (rowid order): whose, and when they start (its undo's check). */
+    importStarts: (
+      importId: string,
+      after: number,
+      limit: number,
+    ): Array<{ rowid: number; id: string; authorId: string; startAt: number }> => statements.importStarts.all({ importId, after, limit }),
     /** The ids of an import's entries invoiced since (its undo is refused then). */
     invoicedOfImport: (importId: string): string[] => statements.invoicedOfImport.all({ importId }).map((r) => r.id),
   };

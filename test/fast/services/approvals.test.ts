@@ -1,0 +1,226 @@
+import { expect } from 'chai';
+import { DomainError } from '../../../src/errors.js';
+import { type Actor, OPERATOR } from '../../../src/principal.js';
+import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
+
+/** What a call refused with: its code and message (the test fails when it did not refuse). */
+function refusal(call: () => unknown): DomainError {
+  try {
+    call();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** Approval and lock (decisions §13): the approvals service's rules over an in-memory database. */
+describe('approvals service: approval and lock (decisions §13)', () => {
+  let world: ServiceWorld;
+  let ada: Actor;
+  let bob: Actor;
+  beforeEach(() => {
+    world = memoryServices();
+    ada = world.member({ name: 'Ada' });
+    bob = world.member({ name: 'Bob', canViewOthersTime: true });
+  });
+  afterEach(() => world.close());
+
+  const entry = (who: Actor, start: string, end: string) => world.services.entries.create(who, { start, end, description: 'work' });
+  const on = (approval: 'weekly' | 'monthly' = 'weekly') =>
+    world.services.approvals.setSettings(world.owner, world.workspaceId, { approval });
+
+  it('is off by default: nothing locks, and there is nothing to submit', () => {
+    const { approvals, entries } = world.services;
+    expect(approvals.settings(ada, world.workspaceId)).to.deep.equal({
+      approval: 'off',
+      lockedBefore: null,
+      lockZone: null,
+      approvers: [],
+    });
+    const e = entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
+    expect(entries.update(ada, e.id, { description: 'changed' }).description).to.equal('changed');
+    const off = refusal(() => approvals.submit(ada, { day: '2026-10-27' }));
+    expect([off.code, off.message]).to.deep.equal(['conflict', 'Approval is off in this workspace: there is nothing to submit or decide.']);
+    expect(approvals.periodsOf(ada, '2026-10-26', '2026-11-01')).to.deep.equal([]);
+    expect(approvals.approves(world.owner)).to.equal(false);
+    entries.delete(ada, e.id);
+  });
+
+  it('a submitted week locks its entries against edits, deletes, new entries and timers, saying why and who can reopen', () => {
+    const { approvals, entries, timers } = world.services;
+    on();
+    const inside = entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
+    const after = entry(ada, '2026-11-02T08:00:00Z', '2026-11-02T09:00:00Z');
+    const mine = entry(world.owner, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
+    const week = approvals.submit(ada, { day: '2026-10-29' });
+    expect(week).to.include({ kind: 'weekly', startDay: '2026-10-26', endDay: '2026-11-01', timeZone: 'UTC', state: 'submitted' });
+    expect([week.from, week.to]).to.deep.equal(['2026-10-26T00:00:00.000Z', '2026-11-02T00:00:00.000Z']);
+    const edit = refusal(() => entries.update(ada, inside.id, { description: 'x' }));
+    expect(edit.code).to.equal('conflict');
+    expect(edit.message).to.equal(
+      `Entry ${inside.id} is in Ada's week of 2026-10-26 to 2026-11-01, submitted for approval: its time cannot change while it waits. Ada can withdraw it, or an approver (an owner, or a member an owner marked as approver) can reopen it.`,
+    );
+    expect(edit.people).to.equal(
+      'This time is in a week of 26 Oct 2026 to 1 Nov 2026 submitted for approval: it cannot change while it waits. Its author can withdraw it on the week page, or an approver (an owner, or a member an owner marked as approver) can reopen it on the Approvals page.',
+    );
+    expect(refusal(() => entries.delete(ada, inside.id)).code).to.equal('conflict');
+    const created = refusal(() => entry(ada, '2026-10-28T09:00:00Z', '2026-10-28T10:00:00Z'));
+    expect(created.message).to.match(
+      /^A new entry starting 2026-10-28T09:00:00\.000Z is in Ada's week of 2026-10-26 to 2026-11-01, submitted/,
+    );
+    expect(refusal(() => timers.start(ada, { start: '2026-11-01T23:00:00Z' })).code).to.equal('conflict');
+    // Moving an entry of another week into it is an edit there.
+    expect(refusal(() => entries.update(ada, after.id, { start: '2026-11-01T08:00:00Z' })).code).to.equal('conflict');
+    expect(refusal(() => entries.createMany(ada, [{ start: '2026-10-30T09:00:00Z', end: '2026-10-30T10:00:00Z' }])).code).to.equal(
+      'conflict',
+    );
+    // Her other weeks, and everyone else's time, change as before.
+    expect(entries.update(ada, after.id, { description: 'next week' }).description).to.equal('next week');
+    expect(entries.update(world.owner, mine.id, { description: 'owner' }).description).to.equal('owner');
+    expect(
+      approvals.periodsOf(ada, '2026-10-26', '2026-11-08').map((p) => [p.startDay, p.state, p.canSubmit, p.canWithdraw]),
+    ).to.deep.equal([
+      ['2026-10-26', 'submitted', false, true],
+      ['2026-11-02', 'open', true, false],
+    ]);
+  });
+
+  it('the Undo of a delete and the timesheet’s Undo are refused once the week is submitted', () => {
+    const { approvals, entries } = world.services;
+    on();
+    const gone = entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
+    const added = entries.createMany(ada, [{ start: '2026-10-28T09:00:00Z', end: '2026-10-28T10:00:00Z' }]);
+    entries.delete(ada, gone.id, { undoable: true });
+    approvals.submit(ada, { day: '2026-10-27' });
+    expect(refusal(() => entries.restore(ada, gone.id)).code).to.equal('conflict');
+    expect(
+      refusal(() =>
+        entries.deleteAdded(
+          ada,
+          added.map((e) => ({ id: e.id, updatedAt: e.updatedAt })),
+        ),
+      ).code,
+    ).to.equal('conflict');
+  });
+
+  it('an approver approves a colleague’s week, never their own; approved time stays locked until an approver reopens it; the audit says who and when', () => {
+    const { approvals, entries, clock } = { ...world.services, clock: world.clock };
+    on();
+    const e = entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
+    const week = approvals.submit(ada, { day: '2026-10-27' });
+    // Bob sees colleagues' time but is no approver: the period is hidden from him.
+    expect(refusal(() => approvals.approve(bob, week.id)).code).to.equal('not_found');
+    expect(refusal(() => approvals.approve(ada, week.id)).code).to.equal('forbidden');
+    clock.advance(60_000);
+    const approved = approvals.approve(world.owner, week.id, { note: 'Fine.' });
+    expect(approved).to.include({ state: 'approved', note: 'Fine.' });
+    expect(approved.decidedBy).to.deep.equal({ userId: world.ownerId, name: 'Owner' });
+    const locked = refusal(() => entries.delete(ada, e.id));
+    expect(locked.message).to.equal(
+      `Entry ${e.id} is in Ada's week of 2026-10-26 to 2026-11-01, approved by Owner: approved time cannot change. An approver (an owner, or a member an owner marked as approver) can reopen it.`,
+    );
+    // Its member may withdraw a waiting period, not an approved one.
+    expect(refusal(() => approvals.reopen(ada, week.id)).code).to.equal('forbidden');
+    expect(refusal(() => approvals.approve(world.owner, week.id)).code).to.equal('conflict');
+    clock.advance(60_000);
+    expect(approvals.reopen(world.owner, week.id, { note: 'Ada asked.' }).state).to.equal('open');
+    expect(entries.update(ada, e.id, { description: 'fixed' }).description).to.equal('fixed');
+    const { audit } = approvals.period(ada, week.id);
+    expect(audit.map((a) => [a.action, a.by?.name ?? null, a.note, a.at])).to.deep.equal([
+      ['submitted', 'Ada', null, '2026-11-02T10:00:30.000Z'],
+      ['approved', 'Owner', 'Fine.', '2026-11-02T10:01:30.000Z'],
+      ['reopened', 'Owner', 'Ada asked.', '2026-11-02T10:02:30.000Z'],
+    ]);
+    expect(refusal(() => approvals.period(bob, week.id)).code).to.equal('not_found');
+  });
+
+  it('a rejection needs a note, unlocks the week, and the week can be submitted again; its member may withdraw a waiting week', () => {
+    const { approvals, entries } = world.services;
+    on();
+    const e = entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
+    const week = approvals.submit(ada, { day: '2026-10-27' });
+    const silent = refusal(() => approvals.reject(world.owner, week.id, { note: '  ' }));
+    expect([silent.code, silent.field]).to.deep.equal(['invalid', 'note']);
+    expect(approvals.reject(world.owner, week.id, { note: 'Tuesday is missing.' })).to.include({
+      state: 'rejected',
+      note: 'Tuesday is missing.',
+    });
+    entries.update(ada, e.id, { end: '2026-10-27T12:00:00Z' });
+    expect(approvals.periodsOf(ada, '2026-10-27', '2026-10-27')[0]).to.include({
+      state: 'rejected',
+      note: 'Tuesday is missing.',
+      canSubmit: true,
+    });
+    expect(approvals.submit(ada, { day: '2026-10-27' })).to.include({ id: week.id, state: 'submitted', note: null });
+    expect(refusal(() => approvals.submit(ada, { day: '2026-10-28' })).message).to.equal(
+      'The week of 2026-10-26 to 2026-11-01 is submitted already.',
+    );
+    expect(approvals.reopen(ada, week.id).state).to.equal('open');
+    expect(approvals.period(ada, week.id).audit.map((a) => a.action)).to.deep.equal(['submitted', 'rejected', 'submitted', 'withdrawn']);
+  });
+
+  it('a period is submitted once it has begun, and not while a timer started in it runs', () => {
+    const { approvals, timers } = world.services;
+    on();
+    expect(refusal(() => approvals.submit(ada, { day: '2026-11-09' })).field).to.equal('day');
+    timers.start(ada, { start: '2026-11-02T08:00:00Z' });
+    const running = refusal(() => approvals.submit(ada, {}));
+    expect([running.code, running.message]).to.deep.equal([
+      'conflict',
+      'A timer started in the week of 2026-11-02 to 2026-11-08 still runs: stop it, then submit.',
+    ]);
+    timers.stop(ada, {});
+    expect(approvals.submit(ada, {}).startDay).to.equal('2026-11-02');
+  });
+
+  it('owners mark approvers, who must see colleagues’ time; a marked approver decides; the mark goes when they leave', () => {
+    const { approvals, accounts } = world.services;
+    on();
+    const needs = refusal(() => approvals.setApprover(world.owner, { workspaceId: world.workspaceId, userId: ada.userId, approver: true }));
+    expect([needs.code, needs.field]).to.deep.equal(['invalid', 'approver']);
+    expect(refusal(() => approvals.setApprover(bob, { workspaceId: world.workspaceId, userId: bob.userId, approver: true })).code).to.equal(
+      'forbidden',
+    );
+    expect(
+      approvals.setApprover(world.owner, { workspaceId: world.workspaceId, userId: bob.userId, approver: true }).approvers,
+    ).to.deep.equal([bob.userId]);
+    expect(approvals.approves(bob)).to.equal(true);
+    expect(approvals.approves(ada)).to.equal(false);
+    entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:30:00Z');
+    const week = approvals.submit(ada, { day: '2026-10-27' });
+    const [waiting] = approvals.waiting(bob);
+    expect(waiting?.period.id).to.equal(week.id);
+    // Bob sees Ada's time, not its worth.
+    expect(waiting?.totals).to.deep.equal({ entries: 1, durationSec: 5400, billableSec: 0, amount: null });
+    expect(approvals.approve(bob, week.id).decidedBy?.name).to.equal('Bob');
+    accounts.removeMember(OPERATOR, { workspaceId: world.workspaceId, userId: bob.userId });
+    expect(approvals.settings(OPERATOR, world.workspaceId).approvers).to.deep.equal([]);
+  });
+
+  it('the lock date refuses every write of entries starting before it, for everyone, until an owner moves it', () => {
+    const { approvals, entries, timers } = world.services;
+    const early = entry(world.owner, '2026-10-20T09:00:00Z', '2026-10-20T10:00:00Z');
+    expect(refusal(() => approvals.setSettings(ada, world.workspaceId, { lockedBefore: '2026-10-26' })).code).to.equal('forbidden');
+    expect(approvals.setSettings(world.owner, world.workspaceId, { lockedBefore: '2026-10-26' })).to.deep.equal({
+      approval: 'off',
+      lockedBefore: '2026-10-26',
+      lockZone: 'UTC',
+      approvers: [],
+    });
+    const edit = refusal(() => entries.update(world.owner, early.id, { description: 'x' }));
+    expect([edit.code, edit.message]).to.deep.equal([
+      'conflict',
+      `Entry ${early.id} falls before 2026-10-26 (UTC), the day before which this workspace's time is locked: it cannot be added, changed or deleted. An owner can move the lock date (the Workspace page, or timetrack workspace set W --locked-before).`,
+    ]);
+    expect(refusal(() => entry(ada, '2026-10-25T23:59:59Z', '2026-10-26T01:00:00Z')).code).to.equal('conflict');
+    expect(entry(ada, '2026-10-26T00:00:00Z', '2026-10-26T01:00:00Z').start).to.equal('2026-10-26T00:00:00.000Z');
+    expect(refusal(() => timers.start(ada, { start: '2026-10-25T23:00:00Z' })).code).to.equal('conflict');
+    // A lock date after a running timer's start is refused: that timer could never stop.
+    timers.start(ada, { start: '2026-11-02T09:00:00Z' });
+    const running = refusal(() => approvals.setSettings(world.owner, world.workspaceId, { lockedBefore: '2026-11-03' }));
+    expect([running.code, running.field]).to.deep.equal(['conflict', 'lockedBefore']);
+    approvals.setSettings(world.owner, world.workspaceId, { lockedBefore: null });
+    entries.delete(world.owner, early.id);
+  });
+});
