@@ -224,6 +224,9 @@ export function createImportEngine(deps: EngineDeps) {
      * since refuses the undo, naming it (and the release is rolled back).
      */
     checkUndo(importId: string, workspaceId: string): void {
+      // Approved or waiting time, or time before the lock date, is deleted by nobody (decisions §13): checked before anything goes.
+      const locked = deps.entries.lockedOfImport(workspaceId, importId);
+      if (locked) throw importErrors.locked(importId, locked);
       const created = deps.repo.created(importId);
       const restored = new Set(created.filter((c) => c.kind === 'invoice').map((c) => c.id));
       // Its numbers go with its invoices: refused once a number was given after them (a restored
@@ -558,6 +561,8 @@ function createCheckPass(
   /** The lines of workspace records the check refused (with --skip-invalid the writes leave them out). */
   const refusedRestores = new Set<number>();
   const restoreCheck = createRestoreCheck(deps, request.workspaceId, format, a, restoring, refuse, () => duplicates++, refusedRestores);
+  // A row in a member's submitted or approved period, or before the lock date, is refused like any other (decisions §13).
+  const locked = deps.entries.lockRefusals(request.workspaceId);
   /** Rows checked, waiting for one lookup of their fingerprints (then counted in file order). */
   let pending: Array<{ row: CheckedRow; fingerprint: string | null }> = [];
   const settle = () => {
@@ -603,6 +608,12 @@ function createCheckPass(
         return;
       }
       const authorId = a.authorOf(row);
+      // A member the import will make has no periods, but the lock date holds for everyone.
+      const lock = locked ? locked(authorId ?? '', row.start) : null;
+      if (lock) {
+        refuse(line, request.wording === 'page' ? (lock.people ?? lock.message) : lock.message);
+        return;
+      }
       pending.push({ row, fingerprint: authorId ? fingerprintOf(format, authorId, row) : null });
       if (pending.length >= LOOKUP_BATCH) settle();
     },
@@ -950,6 +961,8 @@ async function writeRows(
       write((record) => {
         const began = performance.now();
         deps.entries.startWrite(ctx);
+        // With --skip-invalid, the rows the check refused for approval or the lock date are left out (decisions §13).
+        const locked = a.request.skipInvalid ? deps.entries.lockRefusals(ctx.workspaceId) : null;
         do {
           const row = rows[next++] as CheckedRow;
           if (row.catalog) {
@@ -963,6 +976,7 @@ async function writeRows(
           }
           const authorId = a.authorOf(row);
           if (!authorId) continue;
+          if (locked?.(authorId, row.start)) continue;
           if (!repo.addFingerprint(ctx.workspaceId, fingerprintOf(found.format, authorId, row), ctx.importId)) {
             duplicates++;
             continue;
