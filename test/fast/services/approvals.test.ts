@@ -224,3 +224,89 @@ describe('approvals service: approval and lock (decisions §13)', () => {
     entries.delete(world.owner, early.id);
   });
 });
+
+/** Periods in the submitting member's zone, the lock date in the workspace's (decisions §13): midnight and the October DST change. */
+describe('approvals service: zones, midnight and DST', () => {
+  let world: ServiceWorld;
+  beforeEach(() => {
+    // The workspace's default zone (the server's) is Berlin: the lock date is read there.
+    world = memoryServices({ defaultTimeZone: 'Europe/Berlin' });
+  });
+  afterEach(() => world.close());
+
+  const member = (name: string, timeZone: string): Actor => {
+    const actor = world.member({ name });
+    world.services.accounts.setPreferences(OPERATOR, actor.userId, { timeZone });
+    return actor;
+  };
+  const add = (who: Actor, start: string) =>
+    world.services.entries.create(who, { start, end: new Date(Date.parse(start) + 60_000).toISOString() });
+  const refusedAt = (who: Actor, start: string): boolean => {
+    try {
+      add(who, start);
+      return false;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'conflict') return true;
+      throw error;
+    }
+  };
+
+  it('a week is the member’s Monday to Sunday in their zone: the 25-hour Sunday of 25 October 2026 belongs to it, midnight after it does not', () => {
+    const { approvals } = world.services;
+    approvals.setSettings(OPERATOR, world.workspaceId, { approval: 'weekly' });
+    const ada = member('Ada', 'Europe/Berlin');
+    const week = approvals.submit(ada, { day: '2026-10-25' });
+    expect(week).to.include({ startDay: '2026-10-19', endDay: '2026-10-25', timeZone: 'Europe/Berlin' });
+    // Monday 00:00 CEST (+02:00) to the next Monday 00:00 CET (+01:00): 7 days and an hour.
+    expect([week.from, week.to]).to.deep.equal(['2026-10-18T22:00:00.000Z', '2026-10-25T23:00:00.000Z']);
+    expect(refusedAt(ada, '2026-10-18T21:59:00Z')).to.equal(false); // Sunday 23:59 CEST, the week before
+    expect(refusedAt(ada, '2026-10-18T22:00:00Z')).to.equal(true); // Monday 00:00 CEST
+    expect(refusedAt(ada, '2026-10-25T00:30:00Z')).to.equal(true); // 02:30 CEST, before the clocks go back
+    expect(refusedAt(ada, '2026-10-25T01:30:00Z')).to.equal(true); // 02:30 CET, the repeated hour
+    expect(refusedAt(ada, '2026-10-25T22:59:00Z')).to.equal(true); // Sunday 23:59 CET
+    expect(refusedAt(ada, '2026-10-25T23:00:00Z')).to.equal(false); // Monday 00:00 CET: the next week
+
+    // The same instants in New York are another week: Bob's submitted week ends at his midnight.
+    const bob = member('Bob', 'America/New_York');
+    const his = approvals.submit(bob, { day: '2026-10-25' });
+    expect([his.startDay, his.from, his.to]).to.deep.equal(['2026-10-19', '2026-10-19T04:00:00.000Z', '2026-10-26T04:00:00.000Z']);
+    expect(refusedAt(bob, '2026-10-19T03:59:00Z')).to.equal(false); // Sunday 23:59 EDT
+    expect(refusedAt(bob, '2026-10-26T03:59:00Z')).to.equal(true); // Sunday 23:59 EDT
+    expect(refusedAt(bob, '2026-10-26T04:00:00Z')).to.equal(false);
+  });
+
+  it('a month is the member’s calendar month in their zone, DST change included', () => {
+    const { approvals } = world.services;
+    approvals.setSettings(OPERATOR, world.workspaceId, { approval: 'monthly' });
+    const ada = member('Ada', 'Europe/Berlin');
+    const month = approvals.submit(ada, { day: '2026-10-15' });
+    expect([month.startDay, month.endDay, month.from, month.to]).to.deep.equal([
+      '2026-10-01',
+      '2026-10-31',
+      '2026-09-30T22:00:00.000Z',
+      '2026-10-31T23:00:00.000Z',
+    ]);
+    expect(refusedAt(ada, '2026-09-30T21:59:00Z')).to.equal(false);
+    expect(refusedAt(ada, '2026-09-30T22:00:00Z')).to.equal(true);
+    expect(refusedAt(ada, '2026-10-31T22:59:00Z')).to.equal(true);
+    expect(refusedAt(ada, '2026-10-31T23:00:00Z')).to.equal(false);
+    expect(approvals.periodsOf(ada, '2026-10-26', '2026-11-01').map((p) => [p.startDay, p.state])).to.deep.equal([
+      ['2026-10-01', 'submitted'],
+      ['2026-11-01', 'open'],
+    ]);
+  });
+
+  it('the lock date is a day in the workspace’s zone, whatever the member’s: its midnight after the October change, and after the March one', () => {
+    const { approvals } = world.services;
+    const tokyo = member('Kei', 'Asia/Tokyo');
+    expect(approvals.setSettings(OPERATOR, world.workspaceId, { lockedBefore: '2026-10-26' })).to.include({
+      lockedBefore: '2026-10-26',
+      lockZone: 'Europe/Berlin',
+    });
+    expect(refusedAt(tokyo, '2026-10-25T22:59:59Z')).to.equal(true); // 23:59:59 CET on the 25th in Berlin
+    expect(refusedAt(tokyo, '2026-10-25T23:00:00Z')).to.equal(false); // Berlin's midnight (08:00 on the 26th in Tokyo)
+    approvals.setSettings(OPERATOR, world.workspaceId, { lockedBefore: '2026-03-30' });
+    expect(refusedAt(tokyo, '2026-03-29T21:59:00Z')).to.equal(true); // 23:59 CEST: the clocks went forward that night
+    expect(refusedAt(tokyo, '2026-03-29T22:00:00Z')).to.equal(false);
+  });
+});
