@@ -15,6 +15,8 @@ export interface ApprovalSettingsView {
   lockedBefore: string | null;
   /** The zone `lockedBefore` is read in (null without a lock date). */
   lockZone: string | null;
+  /** The instant `lockedBefore` begins in that zone: entries starting before it are locked (null without a lock date). */
+  lockedBeforeAt: string | null;
   /** Members an owner marked as approvers (owners approve without a mark). */
   approvers: string[];
 }
@@ -23,6 +25,7 @@ export const settingsView = (row: SettingsRow | undefined, approvers: string[]):
   approval: row?.approval ?? 'off',
   lockedBefore: row?.lockedBefore ?? null,
   lockZone: row?.lockedBefore ? (row.lockZone ?? null) : null,
+  lockedBeforeAt: row?.lockedBeforeAt == null ? null : toIso(row.lockedBeforeAt),
   approvers,
 });
 

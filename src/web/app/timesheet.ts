@@ -16,6 +16,7 @@ import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
 import type { ProjectChoice } from './pickers.js';
 import { entriesOf, projectChoices, zoneOf } from './week-routes.js';
+import { type ApprovalStrip, periodStrip, stripOf } from './approvals.js';
 
 /** Where a day's first added time starts when the day is empty. */
 const DAY_STARTS_AT = { hour: 9 };
@@ -31,6 +32,8 @@ interface Sheet {
   sent: Record<string, string>;
   errors: FieldErrors;
   notice: Notice | null;
+  /** The week's periods and the lock date (decisions §13): their state (submitting is the week page's). */
+  approval: ApprovalStrip;
 }
 
 const cellName = (row: string, day: string) => `cell:${row}:${day}`;
@@ -68,6 +71,7 @@ function sheetBody(s: Sheet): Html {
         <a class="view" href="${APP_PATH}/week?date=${week}">Week</a>
       </nav>
     </div>
+    ${periodStrip(s.approval, { csrfToken: s.session.csrfToken, week, forms: false, first: s.week.start.toMillis(), last: s.week.end.toMillis() })}
     ${s.notice ? html`<div class="notice ${s.notice.kind}" role="${s.notice.kind === 'error' ? 'alert' : 'status'}">${s.notice.body}</div>` : ''}
     <p class="hint">
       Type hours into a day to add that time (2 is two hours, 0.5 half an hour, 1:30 an hour and a half, 90m ninety minutes): it follows the
@@ -161,7 +165,8 @@ export function timesheetRoutes(router: Router, deps: WebDeps): void {
       : week.days.some((d) => d.key === today)
         ? today
         : (week.days[0]?.key as string);
-    return { session, week, day, rows, others: projects.filter((p) => !byProject.has(p.id)), sent, errors, notice };
+    const approval = stripOf(deps, session, week.start.toISODate() as string, week.end.minus({ days: 1 }).toISODate() as string);
+    return { session, week, day, rows, others: projects.filter((p) => !byProject.has(p.id)), sent, errors, notice, approval };
   };
   const render = (req: Request, res: Response, status: number, sheet: Sheet) =>
     res
@@ -266,9 +271,13 @@ function undoRoute(router: Router, deps: WebDeps): void {
       notice = { kind: 'ok', body: `Undone: ${added.length === 1 ? 'the entry' : `the ${added.length} entries`} just added went again.` };
     } catch (error) {
       if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'not_found')) return next(error);
+      // Its week submitted or approved, or locked, since (decisions §13): said as the approvals service says it.
+      const held = error.code === 'conflict' && error.field !== 'version';
       notice = {
         kind: 'error',
-        body: 'Nothing was undone: the time added was changed or deleted since (on the week, or in another tab). Change it there.',
+        body: held
+          ? `Nothing was undone: ${spoken(error).charAt(0).toLowerCase()}${spoken(error).slice(1)}`
+          : 'Nothing was undone: the time added was changed or deleted since (on the week, or in another tab). Change it there.',
       };
     }
     deps.flashes.put(signed.secret, notice);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { type Actor, OPERATOR } from '../../../src/principal.js';
+import { mailWorld } from '../../helpers/mail-world.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
 
 /** What a call refused with: its code and message (the test fails when it did not refuse). */
@@ -36,6 +37,7 @@ describe('approvals service: approval and lock (decisions §13)', () => {
       approval: 'off',
       lockedBefore: null,
       lockZone: null,
+      lockedBeforeAt: null,
       approvers: [],
     });
     const e = entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
@@ -206,6 +208,7 @@ describe('approvals service: approval and lock (decisions §13)', () => {
       approval: 'off',
       lockedBefore: '2026-10-26',
       lockZone: 'UTC',
+      lockedBeforeAt: '2026-10-26T00:00:00.000Z',
       approvers: [],
     });
     const edit = refusal(() => entries.update(world.owner, early.id, { description: 'x' }));
@@ -308,5 +311,40 @@ describe('approvals service: zones, midnight and DST', () => {
     approvals.setSettings(OPERATOR, world.workspaceId, { lockedBefore: '2026-03-30' });
     expect(refusedAt(tokyo, '2026-03-29T21:59:00Z')).to.equal(true); // 23:59 CEST: the clocks went forward that night
     expect(refusedAt(tokyo, '2026-03-29T22:00:00Z')).to.equal(false);
+  });
+});
+
+/** The submitter is told of a decision by mail, within the mail budgets (src/modules/mail/budget.ts): past them the decision stands, unmailed. */
+describe('approvals service: mail', () => {
+  it('tells the member of an approval, a rejection and a reopening by someone else; past the workspace’s budget decisions are still made', () => {
+    const world = mailWorld({ SMTP_URL: 'smtp://127.0.0.1:9' });
+    try {
+      const { services, workspaceId, ownerId } = world;
+      const owner = services.tokens.authenticate(
+        services.tokens.create(OPERATOR, { workspaceId, userId: ownerId, name: 'o', scopes: [] }).token,
+      )?.actor as Actor;
+      services.approvals.setSettings(OPERATOR, workspaceId, { approval: 'weekly' });
+      const members = Array.from({ length: 52 }, (_, i) => {
+        const { id } = services.accounts.createUser(OPERATOR, { name: `M${i}`, email: `m${i}@example.org` });
+        services.accounts.addMember(OPERATOR, { workspaceId, userId: id });
+        return services.tokens.authenticate(services.tokens.create(OPERATOR, { workspaceId, userId: id, name: 't', scopes: [] }).token)
+          ?.actor as Actor;
+      });
+      const mailed = () => services.mail.log(OPERATOR, { workspaceId, limit: 200 }).messages.filter((m) => m.kind === 'approval-decision');
+      const [first, ...rest] = members as [Actor, ...Actor[]];
+      const week = services.approvals.submit(first, { day: '2026-10-27' });
+      services.approvals.reject(owner, week.id, { note: 'Missing Friday.' });
+      expect(mailed().map((m) => [m.recipient, m.subject])).to.deep.equal([['m0@example.org', 'Your week was rejected']]);
+      // Its own withdrawal tells nobody.
+      services.approvals.submit(first, { day: '2026-10-27' });
+      services.approvals.reopen(first, week.id);
+      expect(mailed()).to.have.length(1);
+      // The workspace's budget is 50 messages in 10 minutes: the 51st decision is made, and not mailed.
+      for (const m of rest) services.approvals.approve(owner, services.approvals.submit(m, { day: '2026-10-27' }).id);
+      expect(services.approvals.list(OPERATOR, workspaceId, { states: ['approved'] })).to.have.length(51);
+      expect(mailed()).to.have.length(50);
+    } finally {
+      world.close();
+    }
   });
 });
