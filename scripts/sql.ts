@@ -313,6 +313,8 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
       // 409: the week waits for approval
     }
   approvals.approve(owner, week.id, { note: 'Checked.' });
+  // With approval on, invoices take approved time only and say what still waits.
+  invoices.preview(OPERATOR, { workspaceId, userId: ownerId, clientId: acme.id, from: '2026-10-01', to: '2026-10-31' });
   approvals.list(OPERATOR, workspaceId, { states: ['approved'] });
   approvals.period(owner, week.id);
   approvals.reopen(owner, week.id);

@@ -6,7 +6,7 @@ import { subkey } from './kernel/keys.js';
 import { createLogger, type Logger } from './logger.js';
 import { createAccountsRepository } from './modules/accounts/repository.js';
 import { createApprovalsRepository } from './modules/approvals/repository.js';
-import { type ApprovalEntries, type ApprovalMail, createApprovalsService } from './modules/approvals/service.js';
+import { type ApprovalEntries, type ApprovalMail, type ApprovalsService, createApprovalsService } from './modules/approvals/service.js';
 import { type AccountsService, createAccountsService } from './modules/accounts/service.js';
 import { createCatalogRepository } from './modules/catalog/repository.js';
 import { type CatalogEntries, type CatalogService, createCatalogService } from './modules/catalog/service.js';
@@ -166,7 +166,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const { entries, timers, lister } = entryServices;
   const invoices = createInvoicesService({
     repo: createInvoicesRepository(db),
-    ports: invoicePorts(accounts, catalog, entries, mail),
+    ports: invoicePorts(accounts, catalog, entries, mail, approvals),
     clock,
     write,
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
@@ -483,9 +483,12 @@ export function invoicePorts(
   entries: Pick<
     ReturnType<typeof createEntryServices>['entries'],
     'invoiceableGroups' | 'invoiceableEntries' | 'invoiceableCount' | 'unratedInvoiceable' | 'markInvoiced' | 'releaseInvoice'
-  >,
+  > &
+    Partial<Pick<ReturnType<typeof createEntryServices>['entries'], 'invoiceableWaiting'>>,
   /** Outgoing mail; without it (tests of invoicing alone) mail is off. */
   mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message' | 'spend' | 'senderAddress' | 'delivery'>,
+  /** Approval (decisions §13): invoices take only approved time; without it (tests of invoicing alone) all time. */
+  approvals?: Pick<ApprovalsService, 'approvedSpans'>,
 ): InvoicePorts {
   return {
     requireWorkspace: accounts.requireWorkspace,
@@ -504,6 +507,9 @@ export function invoicePorts(
     unratedInvoiceable: entries.unratedInvoiceable,
     markInvoiced: entries.markInvoiced,
     releaseInvoice: entries.releaseInvoice,
+    ...(approvals && entries.invoiceableWaiting
+      ? { approvedSpans: approvals.approvedSpans, invoiceableWaiting: entries.invoiceableWaiting }
+      : {}),
     workspaceName: accounts.workspaceName,
     mail: {
       enabled: () => mail?.enabled() ?? false,

@@ -42,6 +42,9 @@ select "id", "workspace_id", "user_id", "kind", "start_day", "time_zone", "from_
 update "approval_periods" set "state" = ?, "note" = ?, "decided_by" = ?, "decided_at" = ?, "updated_at" = ? where "approval_periods"."id" = ? returning "id", "workspace_id", "user_id", "kind", "start_day", "time_zone", "from_at", "to_at", "state", "note", "decided_by", "decided_at", "submitted_at", "updated_at";
 --   SEARCH approval_periods USING INDEX sqlite_autoindex_approval_periods_1 (id=?)
 
+select "user_id", "from_at", "to_at" from "approval_periods" where ("approval_periods"."workspace_id" = ? and "approval_periods"."state" = ? and "approval_periods"."from_at" < ? and "approval_periods"."to_at" > ?);
+--   SEARCH approval_periods USING INDEX approval_periods_state (workspace_id=? AND state=?)
+
 select "id", "workspace_id", "period_id", "action", "by_user_id", "note", "at" from "approval_audit" where "approval_audit"."period_id" = ? order by "approval_audit"."id" asc;
 --   SEARCH approval_audit USING INDEX approval_audit_period (period_id=?)
 

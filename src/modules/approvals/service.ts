@@ -4,7 +4,7 @@ import { newTimeId } from '../../ids.js';
 import { dayStart, parseCalendarDay, toIso } from '../../kernel/time.js';
 import { type Actor, isOperator, type Principal } from '../../principal.js';
 import type { Membership } from '../accounts/service.js';
-import type { EntryRowView } from '../entries/service.js';
+import type { ApprovedSpan, EntryRowView } from '../entries/service.js';
 import type { DomainWrite } from '../events/service.js';
 import { approvalErrors as errors } from './errors.js';
 import { dayAt, type PeriodKind, periodOfDay, type PeriodSpan } from './periods.js';
@@ -209,6 +209,24 @@ export function createApprovalsService(deps: Deps) {
     ...settingsOf(ctx),
     ...periodsOf(ctx),
     ...readsOf(ctx),
+    /**
+     * With approval on, the members' approved time overlapping [from, to), merged per member
+     * (consecutive approved weeks are one span): what an invoice of the range may take. Null
+     * while approval is off (invoices take all time then).
+     */
+    approvedSpans(workspaceId: string, from: number, to: number): ApprovedSpan[] | null {
+      if (ctx.approvalOf(workspaceId) === 'off') return null;
+      const rows = ctx.repo
+        .approvedOverlapping(workspaceId, from, to)
+        .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.fromAt - b.fromAt));
+      const spans: ApprovedSpan[] = [];
+      for (const row of rows) {
+        const last = spans[spans.length - 1];
+        if (last && last.userId === row.userId && row.fromAt <= last.to) last.to = Math.max(last.to, row.toAt);
+        else spans.push({ userId: row.userId, from: row.fromAt, to: row.toAt });
+      }
+      return spans;
+    },
     /** A member left the workspace (in the accounts' write): their approver mark goes; their periods and audit stay. */
     memberRemoved(workspaceId: string, userId: string): void {
       ctx.repo.removeApprover(workspaceId, userId);

@@ -154,7 +154,23 @@ export interface Invoiceable {
   projectIds: string[];
   from: number;
   to: number;
+  /**
+   * With approval on (decisions §13): only entries whose start falls in one of these spans of
+   * their author's approved time (merged, a few per member); absent: every entry.
+   */
+  approved?: ApprovedSpan[];
 }
+
+/** A member's approved time: [from, to). */
+export interface ApprovedSpan {
+  userId: string;
+  from: number;
+  to: number;
+}
+
+/** Whether an entry's start falls in one of its author's approved spans (one JSON parameter: a few spans a member). */
+const inApproved = (spans: ApprovedSpan[]) =>
+  sql`exists (select 1 from json_each(${JSON.stringify(spans.map((s) => [s.userId, s.from, s.to]))}) as span where span.value ->> 0 = ${entries.authorId} and ${entries.startAt} >= span.value ->> 1 and ${entries.startAt} < span.value ->> 2)`;
 
 /** The statements of invoicing (the invoices module asks the entries service). */
 function invoicing(db: Db) {
@@ -167,8 +183,16 @@ function invoicing(db: Db) {
       isNotNull(entries.endAt),
       isNull(entries.invoiceId),
       inArray(entries.projectId, q.projectIds.length === 0 ? [''] : q.projectIds),
+      q.approved === undefined ? undefined : inApproved(q.approved),
     );
   return {
+    /** With approval on: the billable time of the query's range that is not approved yet, and its entries (what a draft says still waits). */
+    invoiceableWaiting: (q: Invoiceable & { approved: ApprovedSpan[] }): { entries: number; seconds: number } =>
+      db
+        .select({ entries: sql<number>`count(*)`, seconds: sql<number>`coalesce(sum(${entries.durationSec}), 0)` })
+        .from(entries)
+        .where(and(invoiceable({ ...q, approved: undefined }), sql`not ${inApproved(q.approved)}`))
+        .get() as { entries: number; seconds: number },
     /** The invoiceable time summed per (project, task, member, rate): the lines of every grouping but `entry` are folded from it. */
     invoiceableGroups: (q: Invoiceable) =>
       db

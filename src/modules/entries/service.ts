@@ -24,7 +24,7 @@ export type { EntryLister, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
 import type { EntryRowView } from './views.js';
 export { type Suggestion, UNDO_MS } from './entries.js';
-export type { Invoiceable } from './repository.js';
+export type { ApprovedSpan, Invoiceable } from './repository.js';
 export type { EntryImports, ExportedEntry, ImportContext, ImportedEntry } from './imports.js';
 
 /** An aggregation a report asks for: the caller's visible entries, filtered, summed by up to two keys. */
@@ -125,6 +125,7 @@ export function createEntryServices({
       invoiceableEntries: repo.invoiceableEntries,
       invoiceableCount: repo.invoiceableCount,
       unratedInvoiceable: repo.unratedInvoiceable,
+      invoiceableWaiting: repo.invoiceableWaiting,
       markInvoiced: repo.markInvoiced,
       releaseInvoice: repo.releaseInvoice,
 

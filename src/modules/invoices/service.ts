@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
-import { canonicalTimeZone } from '../../kernel/time.js';
+import { canonicalTimeZone, dayEnd, dayStart } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
@@ -212,6 +212,28 @@ export function createInvoicesService({
     /** One invoice: the whole document. */
     get(principal: Principal, id: string): InvoiceView {
       return view(findInvoice(principal, id));
+    },
+
+    /**
+     * With approval on (decisions §13), a draft's range's billable time that still waits for
+     * approval (not on it: invoices take only approved time); null for an issued invoice, or while
+     * approval is off.
+     */
+    stillWaiting(principal: Principal, id: string): { entries: number; seconds: number } | null {
+      const row = findInvoice(principal, id);
+      if (row.status !== 'draft' || !ports.approvedSpans || !ports.invoiceableWaiting) return null;
+      const zone = row.timeZone;
+      const from = dayStart(row.fromDay, 'from', zone);
+      const to = dayEnd(row.toDay, 'to', zone);
+      const approved = ports.approvedSpans(row.workspaceId, from, to);
+      if (approved === null) return null;
+      return ports.invoiceableWaiting({
+        workspaceId: row.workspaceId,
+        projectIds: ports.projectsOfClients(row.workspaceId, [row.clientId]),
+        from,
+        to,
+        approved,
+      });
     },
 
     /** The invoice a creation would make (its lines, tax and totals), writing nothing. */

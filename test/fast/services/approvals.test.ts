@@ -348,3 +348,56 @@ describe('approvals service: mail', () => {
     }
   });
 });
+
+/** With approval on, invoices take only approved time (decisions §13), and a draft says how much of its range still waits. */
+describe('approvals service: invoices take approved time', () => {
+  let world: ServiceWorld;
+  beforeEach(() => {
+    world = memoryServices();
+  });
+  afterEach(() => world.close());
+
+  it('a draft takes only approved billable time, says what of its range still waits, and is refused, saying so, when nothing is approved', () => {
+    const { services, workspaceId, ownerId, owner } = world;
+    const { approvals, invoices, catalog, entries } = services;
+    invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+    const acme = catalog.clients.create(owner, { name: 'Acme' });
+    const audit = catalog.projects.create(owner, { name: 'Audit', clientId: acme.id, billable: true, hourlyRate: 100 });
+    const ada = world.member({ name: 'Ada' });
+    const bob = world.member({ name: 'Bob' });
+    const work = (who: Actor, start: string, hours: number) =>
+      entries.create(who, {
+        projectId: audit.id,
+        start,
+        end: new Date(Date.parse(start) + hours * 3_600_000).toISOString(),
+      }).id;
+    const adaWeek1 = work(ada, '2026-10-13T09:00:00Z', 2);
+    const adaWeek2 = work(ada, '2026-10-20T09:00:00Z', 3);
+    const adaWeek3 = work(ada, '2026-10-27T09:00:00Z', 1);
+    const bobs = work(bob, '2026-10-14T09:00:00Z', 4);
+    const range = { workspaceId, userId: ownerId, clientId: acme.id, from: '2026-10-01', to: '2026-10-31' };
+    // Approval off: everything, as before.
+    expect(invoices.preview(OPERATOR, range)).to.include({ entryCount: 4, netTotal: 1000, waiting: null });
+
+    approvals.setSettings(OPERATOR, workspaceId, { approval: 'weekly' });
+    const refused = refusal(() => invoices.create(OPERATOR, range));
+    expect([refused.code, refused.field]).to.deep.equal(['invalid', 'from']);
+    expect(refused.people).to.equal(
+      'This client has no approved billable time from 2026-10-01 to 2026-10-31 (days in UTC, both included): 10:00 h (4 entries) of it still waits for approval, and invoices take only approved time. An approver approves those periods on the Approvals page first.',
+    );
+    // Ada's two first weeks approved (one span), her third submitted only; Bob's not submitted.
+    for (const day of ['2026-10-13', '2026-10-20']) approvals.approve(world.owner, approvals.submit(ada, { day }).id);
+    approvals.submit(ada, { day: '2026-10-27' });
+    const preview = invoices.preview(OPERATOR, range);
+    expect(preview).to.include({ entryCount: 2, netTotal: 500 });
+    expect(preview.waiting).to.deep.equal({ entries: 2, seconds: 5 * 3600 });
+    const { id } = invoices.create(OPERATOR, range);
+    expect([adaWeek1, adaWeek2, adaWeek3, bobs].map((e) => entries.get(owner, e).invoiceId)).to.deep.equal([id, id, null, null]);
+    expect(invoices.stillWaiting(OPERATOR, id)).to.deep.equal({ entries: 2, seconds: 5 * 3600 });
+    // Bob's week approved since: the draft says less waits; turned off, nothing is said.
+    approvals.approve(world.owner, approvals.submit(bob, { day: '2026-10-14' }).id);
+    expect(invoices.stillWaiting(OPERATOR, id)).to.deep.equal({ entries: 1, seconds: 3600 });
+    approvals.setSettings(OPERATOR, workspaceId, { approval: 'off' });
+    expect(invoices.stillWaiting(OPERATOR, id)).to.equal(null);
+  });
+});

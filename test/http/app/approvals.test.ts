@@ -222,6 +222,27 @@ describe('web app: approval and lock (decisions §13)', function () {
     expect(page.text).not.to.include('EUR');
   });
 
+  it('a new invoice’s preview and its draft say how much billable time of the range still waits for approval', async () => {
+    const { services, workspaceId } = server;
+    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+    const hal = await member('Hal');
+    const client = services.catalog.clients.create(hal.actor, { name: 'Harbour' });
+    const project = services.catalog.projects.create(hal.actor, { name: 'Pier', clientId: client.id, billable: true });
+    for (const day of ['2026-09-08', '2026-09-15'])
+      services.entries.create(hal.actor, { projectId: project.id, start: `${day}T09:00:00Z`, end: `${day}T11:30:00Z` });
+    weekly();
+    services.approvals.approve(OPERATOR, services.approvals.submit(hal.actor, { day: '2026-09-08' }).id);
+    const form = { clientId: client.id, from: '2026-09-01', to: '2026-09-30', groupBy: 'project', note: '' };
+    const preview = text((await post(owner, '/app/invoices/new', '/app/invoices/new', { ...form, intent: 'preview' })).text);
+    const words =
+      '2:30 h of billable time in this range (1 entry) still waits for approval: it is not on this invoice, which takes approved time only.';
+    expect(preview).to.include('1 entry from 2026-09-01 to 2026-09-30');
+    expect(preview).to.include(words);
+    const made = await post(owner, '/app/invoices/new', '/app/invoices/new', { ...form, intent: 'create' });
+    expect(made.status).to.equal(303);
+    expect(text((await owner.get(made.headers.get('location') as string)).text)).to.include(words);
+  });
+
   it('the Workspace page sets approval, the lock date and approvers; a lock after a running timer’s start is refused at its field', async () => {
     const fay = await member('Fay', { canViewOthersTime: true });
     const gus = await member('Gus');
