@@ -1,6 +1,7 @@
 import { optionalInstant, optionalInteger, required, UsageError } from './args.js';
 import { OPERATOR } from '../principal.js';
 import { accountCommands } from './account-commands.js';
+import { approvalCommands } from './approval-commands.js';
 import { type Command, command, str } from './command.js';
 import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
@@ -65,6 +66,7 @@ export const commands: Record<string, Command> = {
   ),
   ...importCommands,
   ...invoiceCommands,
+  ...approvalCommands,
   ...reportCommands,
   ...webhookCommands,
   ...mailCommands,
