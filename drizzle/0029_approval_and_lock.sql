@@ -4,6 +4,7 @@ CREATE TABLE `approval_audit` (
 	`period_id` text NOT NULL,
 	`action` text NOT NULL,
 	`by_user_id` text,
+	`by_name` text,
 	`note` text,
 	`at` integer NOT NULL,
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE no action,

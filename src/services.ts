@@ -200,6 +200,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       catalog: catalog.imports,
       accounts,
       invoices: invoices.imports,
+      approvals: approvals.transfer,
       logger,
       ...(options.importWriteMs ? { writeMs: options.importWriteMs } : {}),
     }),

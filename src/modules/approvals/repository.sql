@@ -8,6 +8,10 @@ select "workspace_id", "approval", "locked_before", "lock_zone", "locked_before_
 select "id", "workspace_id", "user_id", "kind", "start_day", "time_zone", "from_at", "to_at", "state", "note", "decided_by", "decided_at", "submitted_at", "updated_at" from "approval_periods" where ("approval_periods"."workspace_id" = ? and "approval_periods"."user_id" = ? and "approval_periods"."from_at" <= ? and "approval_periods"."to_at" > ? and "approval_periods"."state" in (?, ?)) order by "approval_periods"."from_at" desc limit ?;
 --   SEARCH approval_periods USING INDEX approval_periods_member_from (workspace_id=? AND user_id=? AND from_at<?)
 
+select "id", "workspace_id", "user_id", "kind", "start_day", "time_zone", "from_at", "to_at", "state", "note", "decided_by", "decided_at", "submitted_at", "updated_at" from "approval_periods" where "approval_periods"."workspace_id" = ? order by "approval_periods"."from_at" asc, "approval_periods"."user_id" asc;
+--   SEARCH approval_periods USING INDEX approval_periods_state (workspace_id=?)
+--   USE TEMP B-TREE FOR ORDER BY
+
 insert into "approval_settings" ("workspace_id", "approval", "locked_before", "lock_zone", "locked_before_at", "updated_at") values (?, ?, ?, ?, ?, ?) on conflict ("approval_settings"."workspace_id") do update set "workspace_id" = ?, "approval" = ?, "locked_before" = ?, "lock_zone" = ?, "locked_before_at" = ?, "updated_at" = ?;
 
 
@@ -29,7 +33,7 @@ insert into "approval_periods" ("id", "workspace_id", "user_id", "kind", "start_
 select "id", "workspace_id", "user_id", "kind", "start_day", "time_zone", "from_at", "to_at", "state", "note", "decided_by", "decided_at", "submitted_at", "updated_at" from "approval_periods" where "approval_periods"."id" = ?;
 --   SEARCH approval_periods USING INDEX sqlite_autoindex_approval_periods_1 (id=?)
 
-insert into "approval_audit" ("id", "workspace_id", "period_id", "action", "by_user_id", "note", "at") values (null, ?, ?, ?, ?, ?, ?);
+insert into "approval_audit" ("id", "workspace_id", "period_id", "action", "by_user_id", "by_name", "note", "at") values (null, ?, ?, ?, ?, null, ?, ?);
 
 
 select "id", "workspace_id", "user_id", "kind", "start_day", "time_zone", "from_at", "to_at", "state", "note", "decided_by", "decided_at", "submitted_at", "updated_at" from "approval_periods" where ("approval_periods"."workspace_id" = ? and "approval_periods"."state" in (?)) order by "approval_periods"."from_at" asc, "approval_periods"."user_id" asc;
@@ -45,7 +49,7 @@ update "approval_periods" set "state" = ?, "note" = ?, "decided_by" = ?, "decide
 select "user_id", "from_at", "to_at" from "approval_periods" where ("approval_periods"."workspace_id" = ? and "approval_periods"."state" = ? and "approval_periods"."from_at" < ? and "approval_periods"."to_at" > ?);
 --   SEARCH approval_periods USING INDEX approval_periods_state (workspace_id=? AND state=?)
 
-select "id", "workspace_id", "period_id", "action", "by_user_id", "note", "at" from "approval_audit" where "approval_audit"."period_id" = ? order by "approval_audit"."id" asc;
+select "id", "workspace_id", "period_id", "action", "by_user_id", "by_name", "note", "at" from "approval_audit" where "approval_audit"."period_id" = ? order by "approval_audit"."id" asc;
 --   SEARCH approval_audit USING INDEX approval_audit_period (period_id=?)
 
 update "approval_periods" set "state" = ?, "note" = ?, "decided_by" = ?, "decided_at" = ?, "submitted_at" = ?, "updated_at" = ? where "approval_periods"."id" = ? returning "id", "workspace_id", "user_id", "kind", "start_day", "time_zone", "from_at", "to_at", "state", "note", "decided_by", "decided_at", "submitted_at", "updated_at";

@@ -118,6 +118,17 @@ export function createApprovalsRepository(db: Db) {
     updatePeriod: (id: string, values: Partial<typeof approvalPeriods.$inferInsert>): PeriodRow =>
       db.update(approvalPeriods).set(values).where(eq(approvalPeriods.id, id)).returning().get() as PeriodRow,
 
+    deletePeriod: (workspaceId: string, id: string): void => {
+      db.delete(approvalAudit).where(eq(approvalAudit.periodId, id)).run();
+      db.delete(approvalPeriods)
+        .where(and(eq(approvalPeriods.id, id), eq(approvalPeriods.workspaceId, workspaceId)))
+        .run();
+    },
+    /** A workspace's settings and approver marks (an import that restored them is undone). */
+    deleteSettings: (workspaceId: string): void => {
+      db.delete(approvers).where(eq(approvers.workspaceId, workspaceId)).run();
+      db.delete(approvalSettings).where(eq(approvalSettings.workspaceId, workspaceId)).run();
+    },
     insertAudit: (values: typeof approvalAudit.$inferInsert): void => {
       db.insert(approvalAudit).values(values).run();
     },

@@ -87,8 +87,10 @@ export const approvalAudit = sqliteTable(
       .notNull()
       .references(() => approvalPeriods.id),
     action: text('action', { enum: ['submitted', 'approved', 'rejected', 'reopened', 'withdrawn'] }).notNull(),
-    /** The member who acted; null for the operator (the command line). */
+    /** The member who acted; null for the operator (the command line), or for someone of a restored file no member here is. */
     byUserId: text('by_user_id'),
+    /** Who acted as a restored file named them, when no member here is them (else null: `byUserId` names them). */
+    byName: text('by_name'),
     note: text('note'),
     at: integer('at').notNull(),
   },

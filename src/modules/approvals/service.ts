@@ -8,6 +8,7 @@ import type { ApprovedSpan, EntryRowView } from '../entries/service.js';
 import type { DomainWrite } from '../events/service.js';
 import { approvalErrors as errors } from './errors.js';
 import { dayAt, type PeriodKind, periodOfDay, type PeriodSpan } from './periods.js';
+import { createApprovalTransfer } from './transfer.js';
 import type { ApprovalsRepository, PeriodRow, SettingsRow } from './repository.js';
 import {
   type ApprovalSettingsView,
@@ -22,6 +23,8 @@ import {
 export type { ApprovalSettingsView, AuditView, PeriodTotals, PeriodView } from './views.js';
 export type { PeriodKind, PeriodSpan } from './periods.js';
 export { periodAt, periodOfDay } from './periods.js';
+export { checkApprovalRecord, checkPeriodRecord } from './transfer.js';
+export type { ApprovalRecord, ApprovalTransfer, PeriodRecord, PersonRecord } from './transfer.js';
 
 /** What approvals read of entries (the entries module's, bound in src/services.ts). */
 export interface ApprovalEntries {
@@ -209,6 +212,8 @@ export function createApprovalsService(deps: Deps) {
     ...settingsOf(ctx),
     ...periodsOf(ctx),
     ...readsOf(ctx),
+    /** The export and restore of the workspace's approval records (the imports module's). */
+    transfer: createApprovalTransfer({ repo: ctx.repo, now: () => ctx.clock.now() }),
     /**
      * With approval on, the members' approved time overlapping [from, to), merged per member
      * (consecutive approved weeks are one span): what an invoice of the range may take. Null

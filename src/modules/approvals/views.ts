@@ -8,6 +8,12 @@ export interface Named {
   name: string;
 }
 
+/** Who acted on a period: a member (their id), or someone a restored file named who is no member here (id null). */
+export interface Actor {
+  userId: string | null;
+  name: string;
+}
+
 /** A workspace's approval settings, as the Workspace page and `workspace show` read them. */
 export interface ApprovalSettingsView {
   approval: 'off' | 'weekly' | 'monthly';
@@ -71,14 +77,19 @@ export function periodView(row: PeriodRow, names: Map<string, string>): PeriodVi
 export interface AuditView {
   action: AuditRow['action'];
   /** Null: the operator (the command line). */
-  by: Named | null;
+  by: Actor | null;
   note: string | null;
   at: string;
 }
 
 export const auditView = (row: AuditRow, names: Map<string, string>): AuditView => ({
   action: row.action,
-  by: row.byUserId === null ? null : { userId: row.byUserId, name: names.get(row.byUserId) ?? '' },
+  by:
+    row.byUserId !== null
+      ? { userId: row.byUserId, name: names.get(row.byUserId) ?? '' }
+      : row.byName !== null
+        ? { userId: null, name: row.byName }
+        : null,
   note: row.note,
   at: toIso(row.at),
 });

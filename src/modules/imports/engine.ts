@@ -7,6 +7,7 @@ import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
 import type { ExportedInvoice, InvoiceTransfer } from '../invoices/service.js';
+import type { ApprovalRecord, ApprovalTransfer, PeriodRecord } from '../approvals/service.js';
 import type { DomainWrite, EventActor } from '../events/service.js';
 import { csvRecords } from './csv.js';
 import { type DateOrder, needsOrder, orderEvidence, ZoneClock } from './dates.js';
@@ -181,6 +182,8 @@ export interface EngineDeps {
   };
   /** The invoicing part of a workspace (decisions 11a): the issuer profile, the settings, the invoices, as records. */
   invoices: InvoiceTransfer;
+  /** Approval and lock (decisions §13): the settings and the periods with their audit, as records; absent: none. */
+  approvals?: ApprovalTransfer;
   /** The next write's budget in ms (default IMPORT_SHARED_WRITE_MS), asked before each write. */
   writeMs?: () => number;
   /** Whether the process of a running import is alive (stale records are cleaned up). */
@@ -224,9 +227,6 @@ export function createImportEngine(deps: EngineDeps) {
      * since refuses the undo, naming it (and the release is rolled back).
      */
     checkUndo(importId: string, workspaceId: string): void {
-      // Approved or waiting time, or time before the lock date, is deleted by nobody (decisions §13): checked before anything goes.
-      const locked = deps.entries.lockedOfImport(workspaceId, importId);
-      if (locked) throw importErrors.locked(importId, locked);
       const created = deps.repo.created(importId);
       const restored = new Set(created.filter((c) => c.kind === 'invoice').map((c) => c.id));
       // Its numbers go with its invoices: refused once a number was given after them (a restored
@@ -241,6 +241,13 @@ export function createImportEngine(deps: EngineDeps) {
         if (since.length > 0) throw importErrors.numberedSince(importId, since);
       }
       deps.write(() => {
+        // The approval records it restored go with it (they hold its own entries); then approved or waiting time, or
+        // time before the lock date, is deleted by nobody (decisions §13): refused, and all this rolled back.
+        const periods = created.filter((c) => c.kind === 'period').map((c) => c.id);
+        const settings = created.some((c) => c.kind === 'approval');
+        if (periods.length > 0 || settings) deps.approvals?.deleteRestored(workspaceId, periods, settings);
+        const locked = deps.entries.lockedOfImport(workspaceId, importId);
+        if (locked) throw importErrors.locked(importId, locked);
         for (const invoiceId of restored) deps.entries.releaseInvoice(invoiceId);
         const invoiced = deps.entries.invoiced(importId);
         if (invoiced.length > 0) throw importErrors.invoiced(importId, invoiced);
@@ -553,7 +560,10 @@ function createCheckPass(
   };
   const restoring = {
     counts: noneRestored(),
-    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0, withheld: 0 } as Record<RestoreKind, number>,
+    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0, withheld: 0, approval: 0, period: 0 } as Record<
+      RestoreKind,
+      number
+    >,
     kept: { profile: 0, invoicing: 0 },
     unknown: new Set<string>(),
     withheld: new Set<string>(),
@@ -677,6 +687,11 @@ function createRestoreCheck(
         return;
       }
       if (kind === 'invoicing' && typeof data.numberPattern === 'string') pattern = data.numberPattern;
+      // Approval and lock (decisions §13): an owner's or the operator's import of the whole workspace restores them (pass 3).
+      if (kind === 'approval' || kind === 'period') {
+        if (!a.restores.fileRates || a.restores.fixed) restoring.ignored[kind]++;
+        return;
+      }
       // A rate record without a rate carries nothing to restore (a member's row names the member).
       if ((kind === 'member' || kind === 'workspace') && data.hourlyRate === null) return;
       if (!a.restores.fileRates || (kind === 'member' && a.restores.fixed)) {
@@ -761,6 +776,18 @@ function createRestorer(
         const userId = kind === 'member' ? a.authorOf(row) : null;
         if (rate === null || (kind === 'member' && (a.fixed || userId === null))) return;
         restored.rates += Number(deps.accounts.restoreRate(workspaceId, userId, rate));
+      } else if (kind === 'approval' || kind === 'period') {
+        // Approval and lock (decisions §13), after the entries in the file: the settings where the workspace has none, each period where its member has none.
+        if (a.fixed || !deps.approvals) return;
+        const memberOf = (email: string) => (email === '' ? null : a.memberId(email));
+        if (kind === 'approval') {
+          if (deps.approvals.restoreSettings(workspaceId, data as unknown as ApprovalRecord, memberOf))
+            deps.repo.addCreated(ctx.importId, 'approval', workspaceId);
+          return;
+        }
+        const member = a.authorOf(row);
+        const id = member === null ? null : deps.approvals.restorePeriod(workspaceId, member, data as unknown as PeriodRecord, memberOf);
+        if (id !== null) deps.repo.addCreated(ctx.importId, 'period', id);
       } else {
         const author = a.authorOf(row);
         if (author === null) return;
@@ -813,6 +840,8 @@ function noticesOf(a: {
     ignored.invoicing > 0 ? 'invoicing settings' : '',
     ignored.workspace + ignored.member > 0 ? count(ignored.workspace + ignored.member, 'rate') : '',
     ignored.invoice > 0 ? count(ignored.invoice, 'invoice') : '',
+    ignored.approval > 0 ? 'approval settings' : '',
+    ignored.period > 0 ? count(ignored.period, 'approval period') : '',
   ].filter(Boolean);
   if (left.length > 0)
     notices.push(
@@ -1197,11 +1226,21 @@ async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
     await new Promise((resolve) => setImmediate(resolve));
   }
   while (write(() => repo.deleteFingerprints(ctx.importId, 5000)) === 5000) await new Promise((resolve) => setImmediate(resolve));
-  const order: Record<CreatedKind, number> = { number: -2, invoice: -1, tag: 0, task: 1, project: 2, client: 3, user: 4 };
+  const order: Record<CreatedKind, number> = {
+    period: -3,
+    approval: -3,
+    number: -2,
+    invoice: -1,
+    tag: 0,
+    task: 1,
+    project: 2,
+    client: 3,
+    user: 4,
+  };
   const created = repo.created(ctx.importId).sort((x, y) => order[x.kind] - order[y.kind]);
   write((record) => {
     for (const { kind, id } of created) {
-      if (kind !== 'user' && kind !== 'invoice' && kind !== 'number')
+      if (kind !== 'user' && kind !== 'invoice' && kind !== 'number' && kind !== 'period' && kind !== 'approval')
         deps.catalog.deleteIfUnused(record, ctx.workspaceId, ctx.actor, kind, id);
     }
   });
