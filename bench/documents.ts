@@ -122,7 +122,7 @@ async function serverSide(): Promise<void> {
       OPERATOR,
       workspaceId,
       issuerPatchOfText(
-        Object.entries({ legalName: 'Ada Lovelace Design', city: 'Berlin', postalCode: '10119', country: 'DE', vatId: 'DE123456789' }),
+        Object.entries({ legalName: 'Ada Lovelace Design', city: 'Berlin', postalCode: '10119', country: 'DE', vatId: 'DE136695976' }),
       ),
     );
     services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });

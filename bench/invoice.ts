@@ -99,6 +99,8 @@ async function main(): Promise<void> {
     const memberIds = accounts.listMembers(OPERATOR, workspaceId).map((m) => m.userId);
     const userId = owner.userId;
     invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+    // What an issued invoice's PDF needs of its issuer (issuing checks it first).
+    invoices.setBusinessProfile(OPERATOR, workspaceId, { legalName: 'Bench Studio', country: 'DE', taxNumber: '30/123/45678' });
     const clientId = catalog.clients.create(owner, { name: 'Invoice bench client', city: 'Berlin', country: 'DE' }).id;
     const projectIds = Array.from(
       { length: 10 },

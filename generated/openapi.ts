@@ -1005,11 +1005,12 @@ export interface components {
             reference?: components["schemas"]["PartyText"];
             /**
              * @description The client's VAT identifier (BT-48): its country's two letters, then that country's
-             *     pattern (e.g. `DE123456789`, `ATU12345678`, `FR40303265045`, `NL123456789B01`,
-             *     `CHE123456789MWST`; Greece `EL`). Spaces, dots and hyphens are taken out and letters
-             *     upper-cased when stored. One that breaks its country's pattern, or has no country code,
-             *     is refused (400 `invalid-request`, the detail saying what a valid one looks like).
-             *     Values stored before this check are read and invoiced as they are.
+             *     pattern and check digits (e.g. `DE136695976`, `ATU13585627`, `FR40303265045`,
+             *     `NL000099998B57`, `CHE100155212MWST`; Greece `EL`). Spaces, dots and hyphens are taken
+             *     out and letters upper-cased when stored. One that breaks its country's pattern or fails
+             *     its check digits (`DE123456789` has the form of a German one, not its check digit), or
+             *     has no country code, is refused (400 `invalid-request`, the detail saying what a valid
+             *     one looks like). Values stored before this check are read and invoiced as they are.
              */
             vatId?: components["schemas"]["PartyText"];
             /**
@@ -1018,9 +1019,10 @@ export interface components {
              *     with valid check digits (ISO 7064 MOD 97-10, e.g. `04011000-12345-03`), `0088` a GLN
              *     with its GS1 check digit, `0208` a Belgian enterprise number, `0192` a Norwegian
              *     organisation number, the VAT schemes (`9930` Germany, `9925` Belgium, `9957` France,
-             *     …) a VAT identifier of that country (with or without its code), `EM` an email address;
-             *     other EAS schemes any identifier without spaces. A mismatch is refused (400
-             *     `invalid-request`).
+             *     …) a VAT identifier of that country, check digits included (with or without its code),
+             *     `EM` an email address; other EAS schemes any identifier without spaces. The scheme is
+             *     its own field: an address written with it in front (`9930:DE136695976`) is refused. A
+             *     mismatch is refused (400 `invalid-request`).
              */
             electronicAddress?: components["schemas"]["PartyText"];
             /** @description The EAS scheme of `electronicAddress` (e.g. `0204` Leitweg-ID, `9930` German VAT identifier, `0088` GLN, `EM` email); a scheme without an electronic address, or one that is not on CEF's EAS code list, is refused (400). */
@@ -1279,6 +1281,22 @@ export interface components {
             vatId: string | null;
             taxNumber: string | null;
             registrationNumber: string | null;
+            /**
+             * @description The court that keeps the register entry `registrationNumber` (Registergericht, e.g. `Amtsgericht Charlottenburg`):
+             *     a German company's business letters and invoices name it (§ 35a GmbHG, § 80 AktG, § 37a HGB). Absent on
+             *     invoices made before the issuer profile had it.
+             */
+            registerCourt?: string | null;
+            /**
+             * @description The registered seat of a company (Sitz der Gesellschaft), which may differ from the address's city (§ 35a GmbHG).
+             *     Absent on invoices made before the issuer profile had it.
+             */
+            seat?: string | null;
+            /**
+             * @description Every managing director by first and family name (Geschäftsführer, § 35a GmbHG), as printed: `Jörg Weiß, Dr. Anna
+             *     Schmidt`. Absent on invoices made before the issuer profile had it.
+             */
+            managingDirectors?: string | null;
             /** @description The seller identifier (EN 16931 BT-29), such as a GLN or the supplier number a client gave the issuer. */
             sellerIdentifier: string | null;
             /** @description The seller identifier's scheme (BT-29-1), an ISO 6523 ICD code such as `0088` (GLN); null for an identifier without scheme. */

@@ -163,12 +163,15 @@ async function main(): Promise<void> {
       postalCode: '20457',
       city: 'Hamburg',
       country: 'DE',
-      vatId: 'DE987654321',
+      vatId: 'DE129273398',
       email: 'rechnungen@hafenamt.example',
       reference: '04011000-12345-03',
       electronicAddress: '04011000-12345-03',
       electronicAddressScheme: '0204',
     });
+    // Its own rounding rule over the workspace's (issue 56 item 4): the workspace rounds up to 15 minutes, this client to the nearest 6.
+    services.invoices.setSettings(OPERATOR, workspaceId, { rounding: 'up-15' });
+    services.invoices.setClientRounding(OPERATOR, workspaceId, client.id, 'nearest-6');
     await page.goto(`${server.url}/app/catalog`);
     const clients = page.locator('section.catalog').first();
     await clients.locator('summary', { hasText: 'Hafenamt' }).first().click();
@@ -207,6 +210,9 @@ async function main(): Promise<void> {
     }
     await page.goto(`${server.url}/app/reports?from=2026-10-01&to=2026-10-31&groupBy=client&subGroupBy=project`);
     await shoot(page, 'reports-largest');
+    // The week rounded as invoices round it (issue 56 item 4): Hafenamt's entries to the nearest 6 minutes, the others up to 15.
+    await page.goto(`${server.url}/app/reports?from=2026-11-23&to=2026-11-29&groupBy=project&rounded=1`);
+    await shoot(page, 'reports-rounded');
   } finally {
     await browser.close();
     await server.close();

@@ -209,6 +209,15 @@ async function session(): Promise<void> {
     const owner_ = { userId: me.userId as string, canViewOthersTime: true, canViewOthersMoney: true, readsInvoices: true };
     await call({ operationId: '', method: 'DELETE', path: `/api/v1/entries/${entry.id}` });
     invoices.setSettings(OPERATOR, me.workspaceId as string, { taxRate: 19 });
+    // Who issues: what every issued invoice's PDF needs of the issuer (issuing checks it first).
+    invoices.setBusinessProfile(OPERATOR, me.workspaceId as string, {
+      legalName: 'Ada Lovelace Design',
+      addressLines: ['Torstraße 5'],
+      postalCode: '10119',
+      city: 'Berlin',
+      country: 'DE',
+      taxNumber: '30/123/45678',
+    });
     const invoice = invoices.create(OPERATOR, {
       workspaceId: me.workspaceId as string,
       userId: me.userId as string,

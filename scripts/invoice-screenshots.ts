@@ -133,6 +133,9 @@ async function main(): Promise<void> {
     services.accounts.setWorkspace(OPERATOR, workspaceId, { currency: 'CHF' });
     const francs = invoices.create(owner, { ...month, clientId: zurich }).id;
     services.accounts.setWorkspace(OPERATOR, workspaceId, { currency: 'EUR' });
+    // Lighthouse rounds each entry up to 15 minutes (issue 56 item 4): the preview says so, with the time tracked and invoiced.
+    invoices.setClientRounding(owner, workspaceId, lighthouse, 'up-15');
+    entry(shop, '30', '16:00', '16:07', 'Hotfix: coupon field');
     const page = await (await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Berlin' })).newPage();
     await page.goto(`${server.url}/settings/sign-in`);
     await page.getByLabel('Email').fill('ada@example.org');

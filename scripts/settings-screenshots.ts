@@ -52,7 +52,12 @@ async function seedData(server: TestServer, receiver: Receiver): Promise<{ hookI
       }),
     ),
   );
-  services.invoices.setSettings(OPERATOR, workspaceId, { numberPattern: 'NW-{yyyy}-{seq:3}', taxRate: 19, language: 'de' });
+  services.invoices.setSettings(OPERATOR, workspaceId, {
+    numberPattern: 'NW-{yyyy}-{seq:3}',
+    taxRate: 19,
+    language: 'de',
+    rounding: 'up-15',
+  });
   const bea = services.accounts.createUser(OPERATOR, { name: 'Bea Kowalski', email: 'bea@northwind.example' });
   services.accounts.addMember(OPERATOR, {
     workspaceId,

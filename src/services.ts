@@ -188,7 +188,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     reports: createReportsService({
       clock,
       lister,
-      ports: { ...catalog, aggregate: entries.aggregate, userNames: accounts.userNames },
+      ports: { ...catalog, aggregate: entries.aggregate, userNames: accounts.userNames, roundingRules: invoices.roundingRules },
       defaultTimeZone: options.defaultTimeZone ?? 'UTC',
     }),
     imports: createImportsService({
@@ -498,6 +498,8 @@ export function invoicePorts(
     businessProfile: accounts.businessProfile,
     storeBusinessProfile: accounts.storeBusinessProfile,
     client: catalog.client,
+    clientRoundings: catalog.clientRoundings,
+    storeClientRounding: catalog.storeClientRounding,
     projectsOfClients: catalog.projectsOfClients,
     projectLabels: catalog.projectLabels,
     taskNames: catalog.taskNames,

@@ -1,7 +1,27 @@
 import type { RunawayAction } from '../modules/accounts/service.js';
 import { OPERATOR } from '../principal.js';
 import { optionalBoolean, optionalInteger, optionalNumber, optionalString, required, UsageError } from './args.js';
+import type { Services } from '../services.js';
 import { type Command, command, flag, str } from './command.js';
+import { orDash, table, yesNo } from './table.js';
+
+type MemberView = ReturnType<Services['accounts']['listMembers']>[number];
+
+/** `member list` on a terminal: who, what they may see, their rate. */
+const memberTable = (members: MemberView[]) =>
+  table(
+    members,
+    [
+      { header: 'USER', value: (m) => m.userId },
+      { header: 'NAME', value: (m) => m.name },
+      { header: 'EMAIL', value: (m) => orDash(m.email) },
+      { header: 'OWNER', value: (m) => yesNo(m.isOwner) },
+      { header: 'SEES TIME', value: (m) => yesNo(m.canViewOthersTime) },
+      { header: 'SEES MONEY', value: (m) => yesNo(m.canViewOthersMoney) },
+      { header: 'RATE', value: (m) => orDash(m.hourlyRate), align: 'right' },
+    ],
+    'No members.',
+  );
 
 const runawayAction = (value: string | undefined): RunawayAction | undefined => {
   if (value === undefined) return undefined;
@@ -156,13 +176,16 @@ export const accountCommands: Record<string, Command> = {
         isOwner: v.owner === true,
       }),
   ),
-  'member list': command(
-    'member list --workspace W',
-    "List a workspace's members with their visibility and rate.",
-    { workspace: str },
-    0,
-    (v, _p, s) => ({ members: s.accounts.listMembers(OPERATOR, required(v, 'workspace')) }),
-  ),
+  'member list': {
+    ...command(
+      'member list --workspace W',
+      "List a workspace's members with their visibility and rate.",
+      { workspace: str },
+      0,
+      (v, _p, s) => ({ members: s.accounts.listMembers(OPERATOR, required(v, 'workspace')) }),
+    ),
+    human: (result) => memberTable(result.members as MemberView[]),
+  },
   'member show': command(
     'member show --workspace W --user U',
     "Print a member's visibility and rate.",

@@ -2,7 +2,9 @@ import { optionalInstant, optionalInteger, required, UsageError } from './args.j
 import { OPERATOR } from '../principal.js';
 import { accountCommands } from './account-commands.js';
 import { approvalCommands } from './approval-commands.js';
+import type { TokenView } from '../modules/tokens/views.js';
 import { type Command, command, str } from './command.js';
+import { orDash, table } from './table.js';
 import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
 import { mailCommands } from './mail-commands.js';
@@ -17,6 +19,23 @@ const scopesOf = (raw: string): string[] =>
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+
+/** `token list` on a terminal: never a secret; when each was last used, and whether it still works. */
+const tokenTable = (tokens: TokenView[]) =>
+  table(
+    tokens,
+    [
+      { header: 'ID', value: (t) => t.id },
+      { header: 'NAME', value: (t) => t.name },
+      { header: 'PREFIX', value: (t) => t.prefix },
+      { header: 'USER', value: (t) => t.userId },
+      { header: 'EXPIRES', value: (t) => orDash(t.expiresAt) },
+      { header: 'LAST USED', value: (t) => orDash(t.lastUsedAt) },
+      { header: 'REVOKED', value: (t) => orDash(t.revokedAt) },
+      { header: 'SCOPES', value: (t) => t.scopes.join(',') },
+    ],
+    'No tokens.',
+  );
 
 /** The command table: `<group> <action>` -> command. Output shapes are a public contract. */
 export const commands: Record<string, Command> = {
@@ -37,15 +56,12 @@ export const commands: Record<string, Command> = {
       }),
     'Store the token now: it is shown only this once.',
   ),
-  'token list': command(
-    'token list --workspace W',
-    "List a workspace's tokens (never their secrets).",
-    { workspace: str },
-    0,
-    (v, _p, s) => ({
+  'token list': {
+    ...command('token list --workspace W', "List a workspace's tokens (never their secrets).", { workspace: str }, 0, (v, _p, s) => ({
       tokens: s.tokens.list(OPERATOR, required(v, 'workspace')),
-    }),
-  ),
+    })),
+    human: (result) => tokenTable(result.tokens as TokenView[]),
+  },
   'sync tail': command(
     'sync tail --workspace W [--after SEQ] [--limit N]',
     "Print a workspace's sync events after SEQ, oldest first (at most N, default 1000).",

@@ -194,10 +194,12 @@ export const importCommands: Record<string, Command> = {
     },
     undefined,
     [
-      'Every client, project, task and tag (archived ones too, with their settings) and every completed entry starting',
-      'from --from (a day, or an ISO date-time; UTC days) up to the end of --to, with its member, zone, work, tags,',
-      'billable flag and rate. UTF-8 with a BOM, RFC 4180. timetrack import FILE --workspace W2 --create-members on',
-      'another server gives back the same entries, catalog and rates (docs/importing.md).',
+      "The workspace's name and settings, its members with their roles, visibility and rates, the issuer profile and",
+      'invoicing settings, every client, project, task and tag (archived ones too, with their settings), every invoice',
+      'and credit note, and every completed entry starting from --from (a day, or an ISO date-time; UTC days) up to the',
+      'end of --to, with its member, zone, work, tags, billable flag, rate and invoice. UTF-8 with a BOM, RFC 4180.',
+      'timetrack import FILE --workspace W2 --create-members into a new workspace on another server gives all of it',
+      'back (docs/importing.md).',
     ].join('\n'),
   ),
   'import list': command('import list --workspace W', "A workspace's imports, newest first.", { workspace: str }, 0, async (v, _p, s) => ({

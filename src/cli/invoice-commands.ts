@@ -2,22 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DomainError } from '../errors.js';
-import type { InvoiceDocument, LineGrouping } from '../modules/invoices/document.js';
+import type { InvoiceDocument, LineGrouping } from '../modules/invoices/service.js';
 import {
   creditNoteOf,
   type CreditNoteView,
   DOCUMENT_FORMATS,
   type DocumentFormat,
   DocumentNotReady,
+  type FillSlot,
   type InvoiceSendView,
   type InvoiceStatus,
   issuerPatchOfText,
   LINE_GROUPINGS,
   type MissingValue,
+  NotReadyToIssue,
   parseExchangeRate,
+  partnerOf,
   printedLineHours,
   settingsPatchOfText,
 } from '../modules/invoices/service.js';
+import { roundingWords, type RoundingText } from '../kernel/rounding.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
 import { type Command, command, flag, str } from './command.js';
@@ -71,6 +75,7 @@ const sendSummary = (x: InvoiceSendView) =>
 function humanInvoice(result: Record<string, unknown>): string {
   const i = result.invoice as InvoiceDocument;
   const sends = (result.sends ?? []) as InvoiceSendView[];
+  const rounding = (result.rounding ?? 'none') as RoundingText | 'none';
   const lines = i.lines.map(
     (l) =>
       `  ${l.description.slice(0, 48).padEnd(48)} ${printedLineHours(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
@@ -82,6 +87,7 @@ function humanInvoice(result: Record<string, unknown>): string {
   return [
     `invoice ${i.number ?? '(draft, no number yet)'}  ${i.status}  ${i.id}`,
     `client: ${i.recipient?.name ?? i.clientId}  period: ${i.from} to ${i.to} (days in ${i.timeZone})  language: ${i.language}`,
+    `rounding: ${rounding === 'none' ? 'none (the time as tracked)' : `each entry ${roundingWords(rounding)}`}`,
     ...(i.issueDate ? [`issued: ${i.issueDate}  due: ${i.dueDate}${i.paidDate ? `  paid: ${i.paidDate}` : ''}`] : []),
     ...(i.creditNote ? [`credit note: ${i.creditNote.number} of ${i.creditNote.issueDate}`] : []),
     'lines:',
@@ -102,15 +108,36 @@ function humanInvoice(result: Record<string, unknown>): string {
 
 const refused = (message: string) => new DomainError('invalid', message);
 
-/** Where a missing value is set, as commands (and pages) of this install: the invoice's own fill always works. */
-function whereToSet(m: MissingValue, i: InvoiceDocument): string {
+/**
+ * Where a missing value is set, as commands of this install, and for this invoice only what works
+ * (issue 56 item 10): a fill where the invoice lacks the value or a fill set it and may correct it
+ * (an electronic address always with its scheme); else what the invoice keeps, and that a new
+ * invoice is the way (a fill never changes a value the invoice was made with, nor one that went out).
+ */
+function whereToSet(m: MissingValue, i: InvoiceDocument, slots: FillSlot[]): string {
   const field = m.path.replace(/^(issuer|recipient)\./, '');
-  const fill = `fill it on this invoice: timetrack invoice fill ${i.id} --user U --set '${m.path}=…'`;
+  const slot = slots.find((s) => s.path === m.path);
+  const partner = partnerOf(m.path);
+  const pair = partner === null ? [m.path] : m.path.endsWith('Scheme') ? [m.path, partner] : [partner, m.path];
+  const sets = pair.map((path) => `--set '${path}=…'`).join(' ');
+  const renew =
+    i.status === 'draft'
+      ? `void this draft (timetrack invoice status ${i.id} --to void --user U; it uses no number) and create it again`
+      : `void this invoice (timetrack invoice status ${i.id} --to void --user U; its credit note cancels it) and issue a new one`;
+  const fill =
+    slot === undefined || slot.state === 'empty'
+      ? `fill it on this invoice: timetrack invoice fill ${i.id} --user U ${sets}`
+      : slot.state === 'correctable'
+        ? `correct it on this invoice (a fill set it, and no document carrying it went out yet): timetrack invoice fill ${i.id} --user U ${sets}`
+        : slot.because === 'handed-out'
+          ? `this invoice keeps ${JSON.stringify(slot.value)}, which went out in a document of it: ${renew}`
+          : `this invoice keeps ${JSON.stringify(slot.value)}, which it was made with (a fill adds missing values and corrects its own, never these): ${renew}`;
+  const then = slot === undefined || slot.state !== 'fixed' ? ', or ' : '; ';
   switch (m.where) {
     case 'business-profile':
-      return `set it in the business profile (timetrack workspace profile ${i.workspaceId} --set '${field}=…', or the Workspace page's Invoice issuer) for new invoices, or ${fill}`;
+      return `set it in the business profile (timetrack workspace profile ${i.workspaceId} --set '${field}=…', or the Workspace page's Invoice issuer) for new invoices${then}${fill}`;
     case 'client':
-      return `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${i.clientId} with ${field}) for new invoices, or ${fill}`;
+      return `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${i.clientId} with ${field}) for new invoices${then}${fill}`;
     case 'fill':
       return fill;
     case 'issue':
@@ -167,10 +194,15 @@ async function exportDocument(services: Parameters<Command['run']>[1], id: strin
       throw refused(
         `Invoice ${name} has no credit note: only an invoice voided after it was issued has one${invoice.status === 'sent' ? ` (timetrack invoice status ${invoice.id} --to void --user U makes it)` : ` (it is ${invoice.status})`}. Leave out --credit-note to export the invoice itself.`,
       );
+    const slots = services.invoices.fillSlots(
+      OPERATOR,
+      invoice.id,
+      error.missing.map((m) => m.path),
+    );
     throw refused(
       [
         `${creditNote ? `The credit note of invoice ${name}` : `Invoice ${name}`} cannot be exported as ${format}: it lacks ${error.missing.length === 1 ? 'a value' : `${error.missing.length} values`} the format requires. Nothing was written.`,
-        ...error.missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice)}`),
+        ...error.missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice, slots)}`),
       ].join('\n'),
     );
   }
@@ -209,12 +241,25 @@ export const invoiceCommands: Record<string, Command> = {
   ),
   'workspace invoicing': {
     ...command(
-      'workspace invoicing ID [--set key=value …]',
-      "Print the workspace's invoicing settings, or change them (a blank value resets a key).",
-      sets,
+      'workspace invoicing ID [--client C] [--set key=value …]',
+      "Print the workspace's invoicing settings, or change them (a blank value resets a key); with --client, a client's own rounding rule.",
+      { ...sets, client: str },
       1,
       (v, p, s) => {
         const workspaceId = p[0] as string;
+        const clientId = optionalString(v, 'client');
+        if (clientId !== undefined) {
+          // A client's own rule over the workspace's (not part of the API's client): rounding is its one key here.
+          if (v.set === undefined)
+            return { client: clientId, rounding: s.invoices.clientRoundings(OPERATOR, workspaceId).get(clientId) ?? null };
+          const pairs = assignments(v);
+          const other = pairs.find(([key]) => key !== 'rounding');
+          if (other)
+            throw new UsageError(
+              `--client takes only --set rounding=… (a client's VAT and recipient fields are set with PATCH /api/v1/clients/${clientId} or on the Catalog page; got ${other[0]})`,
+            );
+          return s.invoices.setClientRounding(OPERATOR, workspaceId, clientId, (pairs[0] as [string, string])[1]);
+        }
         if (v.set === undefined) return { invoicing: s.invoices.settings(OPERATOR, workspaceId) };
         return s.invoices.setSettings(OPERATOR, workspaceId, settingsPatchOfText(assignments(v)));
       },
@@ -228,7 +273,10 @@ export const invoiceCommands: Record<string, Command> = {
         '  exemptionReason      why an invoice carries no VAT, printed on it (category E, or smallBusiness=true in the business profile)',
         '  exemptionReasonCode  its VATEX code, such as VATEX-EU-132',
         '  language             en (default) or de: the labels and sentences of the documents',
-        "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}).",
+        '  rounding             none (default: the time as tracked), or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes,',
+        '                       written up-15, nearest-6, down-1: each entry rounded on its own before invoice lines are made',
+        "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}),",
+        "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's).",
       ].join('\n'),
     ),
   },
@@ -260,10 +308,31 @@ export const invoiceCommands: Record<string, Command> = {
       const to = status(required(v, 'to'), 'to') as InvoiceStatus;
       const date = optionalString(v, 'date');
       const rate = optionalString(v, 'exchange-rate');
-      return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), {
-        ...(date === undefined ? {} : { date }),
-        ...(rate === undefined ? {} : { exchangeRate: parseExchangeRate(rate) }),
-      });
+      try {
+        return s.invoices.changeStatus(OPERATOR, p[0] as string, to, required(v, 'user'), {
+          ...(date === undefined ? {} : { date }),
+          ...(rate === undefined ? {} : { exchangeRate: parseExchangeRate(rate) }),
+        });
+      } catch (error) {
+        if (!(error instanceof NotReadyToIssue)) throw error;
+        // Issuing checks its PDF first (issue 56 item 1): each value it would lack, with the commands that set it.
+        const { invoice, missing, tax, problem } = error;
+        const slots = s.invoices.fillSlots(
+          OPERATOR,
+          invoice.id,
+          missing.map((m) => m.path),
+        );
+        throw new DomainError(
+          'conflict',
+          [
+            `Invoice ${invoice.id} cannot be issued yet, and no number was taken${missing.length > 0 ? `: its PDF would lack ${missing.length === 1 ? 'a value' : `${missing.length} values`}` : ''}.`,
+            ...missing.map((m) => `  - ${m.label} (${m.bt}): ${whereToSet(m, invoice, slots)}`),
+            ...tax.map((t) => `  - ${t.setting}: ${t.problem}; timetrack workspace invoicing ${invoice.workspaceId} --set ${t.setting}=…`),
+            ...(problem ? [`  - ${problem}`] : []),
+            'Set them, then issue it again.',
+          ].join('\n'),
+        );
+      }
     },
     undefined,
     "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today. --exchange-rate (issuing only) is how many units of the issuer's VAT currency (vatCurrency; EUR in the euro area) one unit of the invoice's currency is worth on the issue date, e.g. 1.0634; an invoice in another currency than the VAT currency is refused without it, and states its VAT in both.",
@@ -283,6 +352,8 @@ export const invoiceCommands: Record<string, Command> = {
       1,
       (_v, p, s) => ({
         invoice: s.invoices.get(OPERATOR, p[0] as string),
+        // The rule its lines were made with (issue 56 item 4): kept with the invoice, not part of the webhooks' invoice.
+        rounding: s.invoices.rounding(OPERATOR, p[0] as string) ?? 'none',
         sends: s.invoices.sends(OPERATOR, p[0] as string),
       }),
     ),

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { checkExport, type ExportRequest, exportFormatOf, exportKindOf, writeExport } from '../modules/reports/export/index.js';
+import { checkExport, type ExportRequest, exportFormatOf, exportKindOf, writeExport } from '../modules/reports/service.js';
 import { sessionView } from '../modules/sessions/views.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError } from './args.js';
-import { type Command, command, str } from './command.js';
+import { type Command, command, flag, str } from './command.js';
 
 const GROUPINGS = ['project', 'client', 'task', 'tag', 'user'] as const;
 
@@ -29,7 +29,7 @@ export const reportCommands: Record<string, Command> = {
   // The Reports page's downloads on the command line (decisions §11): the same export, the
   // operator acting as the member (what they may see, in their zone and with their first day).
   'report export': command(
-    'report export --workspace W --user U --kind detailed|summary|weekly --format csv|xlsx|pdf --from YYYY-MM-DD --to YYYY-MM-DD [--group-by G] [--sub-group-by G] [--member U|everyone] [--time-zone Z] --out FILE',
+    'report export --workspace W --user U --kind detailed|summary|weekly --format csv|xlsx|pdf --from YYYY-MM-DD --to YYYY-MM-DD [--group-by G] [--sub-group-by G] [--member U|everyone] [--time-zone Z] [--rounded] --out FILE',
     'Export a report as the member sees it on the Reports page: entries, the summary or the timesheet, as CSV, Excel or PDF. Nothing is written when it is refused.',
     {
       workspace: str,
@@ -42,6 +42,7 @@ export const reportCommands: Record<string, Command> = {
       'sub-group-by': str,
       member: str,
       'time-zone': str,
+      rounded: flag,
       out: str,
     },
     0,
@@ -66,6 +67,8 @@ export const reportCommands: Record<string, Command> = {
         groupBy: grouping(optionalString(v, 'group-by'), 'group-by') ?? 'project',
         subGroupBy: grouping(optionalString(v, 'sub-group-by'), 'sub-group-by') ?? null,
         ...(whose === 'everyone' ? {} : { userIds: [whose] }),
+        // Each entry rounded as invoices round it (its client's rule, else the workspace's), as the page's choice.
+        ...(v.rounded === true ? { rounded: true } : {}),
       };
       const out = resolve(required(v, 'out'));
       // Decided before the file is made: a refusal leaves nothing behind.

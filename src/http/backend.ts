@@ -215,13 +215,6 @@ export const MAX_VALIDATION_ERRORS = 20;
 export type BoundedErrors = ErrorObject[] & { omitted?: number };
 
 /**
- * openapi-backend's validator with a lighter request walk: the compiled Ajv validators of the
- * operation run over the request the router parsed (path, query, headers, body) without lodash
- * passes, cookie parsing or re-parsing. It keeps at most MAX_VALIDATION_ERRORS errors (the stock
- * one spreads every error into one push, which overflows the stack for a body with ~150,000
- * failing items) and counts the others.
- */
-/**
  * Compiled request validators per contract document, shared by every backend built from the same
  * document in this process. A deployment builds one; the tests start hundreds of servers, and
  * compiling every operation's validators took ~0.3 s of each start. Ajv's validators are pure
@@ -229,6 +222,13 @@ export type BoundedErrors = ErrorObject[] & { omitted?: number };
  */
 const compiledByContract = new WeakMap<object, Map<string, ValidateFunction[]>>();
 
+/**
+ * openapi-backend's validator with a lighter request walk: the compiled Ajv validators of the
+ * operation run over the request the router parsed (path, query, headers, body) without lodash
+ * passes, cookie parsing or re-parsing. It keeps at most MAX_VALIDATION_ERRORS errors (the stock
+ * one spreads every error into one push, which overflows the stack for a body with ~150,000
+ * failing items) and counts the others.
+ */
 export class ContractValidator extends OpenAPIValidator {
   private compiled = new Map<string, ValidateFunction[]>();
 

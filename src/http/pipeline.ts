@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { Authenticated, TokensService } from '../modules/tokens/service.js';
 import { addressKey } from '../kernel/address.js';
-import { bearerToken } from '../modules/tokens/token-format.js';
+import { bearerToken } from '../modules/tokens/service.js';
 import { type ApiRequest, type BoundedErrors, infoOf } from './backend.js';
 import { UNMETERED_OPERATIONS } from '../operations/types.js';
 import { HttpProblem } from './problems.js';

@@ -25,14 +25,13 @@ const EXAMPLE_TOKEN_ID: string = getMe.responses['200'].content['application/jso
  */
 describe('the API reference (GET /api/reference)', function () {
   this.timeout(60_000);
+  // One server for the file: the page is the same for every request, and no test changes the server.
   let server: TestServer;
-  before(() => {
+  before(async () => {
     if (staleReference() !== null) buildApiReference();
-  });
-  beforeEach(async () => {
     server = await startTestServer();
   });
-  afterEach(() => server.close());
+  after(() => server.close());
 
   it('answers 200 text/html without a token: the contract rendered, its summaries and examples, with its own CSP', async () => {
     expect(SUMMARY).to.equal('The identity of the calling token');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { OPERATOR } from '../../src/principal.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 import { sharedBrowser, closeContexts, CHROMIUM_SKIP_REASON as SKIP_REASON, chromiumAvailable as available } from '../helpers/chromium.js';
 
 /**
@@ -16,7 +16,9 @@ const REPORT_CSP = `document.addEventListener('securitypolicyviolation', (e) => 
 describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`, function () {
   this.timeout(60_000);
   let browser: Browser | undefined;
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner in it.
+  let shared: TestServer | undefined;
+  let server: FreshWorkspace;
 
   before(async function () {
     if (!available) {
@@ -24,14 +26,17 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
       this.skip();
     }
     browser = await sharedBrowser();
+    shared = await startTestServer({ now: Date.now() });
   });
-  after(closeContexts);
+  after(async () => {
+    await closeContexts();
+    await shared?.close();
+  });
   beforeEach(async () => {
     // The real clock: the page ticks and the live feed polls as in production.
-    server = await startTestServer({ now: Date.now() });
+    server = freshWorkspace(shared as TestServer, { now: Date.now() });
     await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   async function signedIn(viewport = { width: 1280, height: 900 }): Promise<{ page: Page; problems: string[] }> {
     const context = await (browser as Browser).newContext({ viewport, timezoneId: 'Europe/Berlin' });
@@ -45,7 +50,7 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     page.on('dialog', (d) => void d.accept());
     await page.addInitScript(REPORT_CSP);
     await page.goto(`${server.url}/settings/sign-in`);
-    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Email').fill(server.ownerEmail);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
     await page.goto(`${server.url}/app/week`);
@@ -115,29 +120,27 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
   });
 
   it('a refused edit shows the API’s message at its field and changes nothing; 320 px without horizontal scroll', async () => {
+    // A week ago at 10:00-11:00 UTC (noon in Berlin): an entry that never spans midnight, whatever the hour the test runs at.
+    const day = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
     const made = await server.request('POST', '/api/v1/entries', {
-      json: {
-        start: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-        end: new Date(Date.now() - 2 * 3_600_000).toISOString(),
-        description: 'Plan',
-      },
+      json: { start: `${day}T10:00:00Z`, end: `${day}T11:00:00Z`, description: 'Plan' },
     });
     const { page, problems } = await signedIn({ width: 320, height: 720 });
+    await page.goto(`${server.url}/app/week?date=${day}`);
     await page.waitForSelector('body[data-ask-zone=false]');
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(320);
     await page.getByRole('link', { name: /^Plan/ }).click();
     const form = page.getByRole('form', { name: /^Edit entry/ });
     // The end before the start (the field's own limits keep a 501-character description out: the HTTP tests send one).
-    const start = await form.getByLabel('Start', { exact: true }).inputValue();
     await form.getByRole('combobox', { name: 'Description' }).fill('Plan, revised');
-    await form.getByLabel('End', { exact: true }).fill(start === '00:00' ? '00:00' : '00:01');
+    await form.getByLabel('End', { exact: true }).fill('00:01');
     await form.getByLabel('Start', { exact: true }).fill('23:59');
     await form.getByRole('button', { name: 'Save' }).click();
     const end = page.getByRole('form', { name: /^Edit entry/ }).getByLabel('End', { exact: true });
     await page.waitForSelector('[aria-invalid=true]');
     expect(await end.getAttribute('aria-invalid')).to.equal('true');
     expect(await page.locator(`#${await end.getAttribute('aria-describedby')}`).textContent()).to.match(
-      /^The end \(00:0[01]\) is before the start \(23:59\)\. Did you mean the next day\?/,
+      /^The end \(00:01\) is before the start \(23:59\)\. Did you mean the next day\?/,
     );
     expect(await page.evaluate<string | null>("document.activeElement?.getAttribute('name') ?? null")).to.equal('end');
     expect(
@@ -188,7 +191,7 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     const asked = `${server.url}/app/reports?from=2026-11-02&to=2026-11-08&groupBy=client`;
     await page.goto(asked);
     expect(new URL(page.url()).pathname).to.equal('/settings/sign-in');
-    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Email').fill(server.ownerEmail);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
     expect(page.url()).to.equal(asked);

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import type { Attachment } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { OPERATOR } from '../../src/principal.js';
+import { issuerPatchOfText } from '../../src/modules/invoices/service.js';
 import { fatal, poppler, requireTools, validate } from '../einvoice/tools.js';
 import { freelancer } from '../helpers/invoices.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -217,6 +219,182 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
       const row = page.locator('table.sends tbody tr');
       expect(await row.count()).to.equal(1);
       expect(await row.innerText()).to.include('billing@acme.example');
+      expect(problems).to.deep.equal([]);
+      await context.close();
+    } finally {
+      await mailed.close();
+      await relay.close();
+    }
+  });
+  it('a § 19 small business with a tax number only: the draft says it will have a plain PDF and no e-invoice, and why; issued, its plain PDF/A downloads (issue 56 item 2)', async () => {
+    const own = await startTestServer();
+    try {
+      await own.services.sessions.setPassword(OPERATOR, own.ownerId, PASSWORD);
+      const { services, workspaceId } = own;
+      services.invoices.setBusinessProfile(
+        OPERATOR,
+        workspaceId,
+        issuerPatchOfText(
+          Object.entries({
+            legalName: 'Jörg Weiß – Lektorat',
+            addressLines: 'Torstraße 5',
+            postalCode: '10119',
+            city: 'Berlin',
+            country: 'DE',
+            taxNumber: '30/123/45678',
+            smallBusiness: 'true',
+            iban: 'DE02120300000000202051',
+          }),
+        ),
+      );
+      services.invoices.setSettings(OPERATOR, workspaceId, {
+        exemptionReason: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).',
+        language: 'de',
+      });
+      const actor = services.tokens.authenticate(own.ownerToken)!.actor;
+      const clientId = services.catalog.clients.create(actor, {
+        name: 'Acme',
+        legalName: 'Acme GmbH',
+        addressLines: ['Hauptstraße 1'],
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
+      }).id;
+      const projectId = services.catalog.projects.create(actor, { name: 'Lektorat', clientId, billable: true, hourlyRate: 80 }).id;
+      for (const day of ['05', '06'])
+        services.entries.create(actor, { projectId, start: `2026-10-${day}T09:00:00Z`, end: `2026-10-${day}T12:30:00Z`, billable: true });
+
+      const context = await (browser as Browser).newContext({
+        viewport: { width: 1280, height: 900 },
+        timezoneId: 'UTC',
+        acceptDownloads: true,
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      await page.addInitScript(REPORT_CSP);
+      await page.goto(`${own.url}/settings/sign-in`);
+      await page.getByLabel('Email').fill('owner@localhost');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await Promise.all([page.waitForURL(`${own.url}/app/week`), page.getByRole('button', { name: 'Sign in' }).click()]);
+
+      await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Invoices' }).click();
+      await newInvoice(page, null, null);
+      // Before it is issued: which documents it will have, and why no e-invoice.
+      const plain = page.locator('#plain-pdf');
+      expect(await plain.innerText()).to.match(/^A plain PDF, without e-invoice\. .*§ 34a UStDV/s);
+      const documents = page.locator('li.document');
+      expect(await documents.count()).to.equal(4);
+      expect(await documents.nth(0).innerText()).to.match(/^PDF \(PDF\/A, without e-invoice\)\s+ready to issue/);
+      for (const n of [1, 2, 3]) expect(await documents.nth(n).innerText()).to.include('no e-invoice');
+
+      await confirm(page, 'Issue');
+      await page.getByText('Issued as 2026-0001, dated 2026-11-02, due 2026-11-16.').waitFor();
+      const pdf = await downloaded(page, /^Download PDF \(PDF\/A, without e-invoice\)/);
+      expect(pdf.suggested).to.equal('2026-0001.pdf');
+      const text = poppler('pdftotext', '-layout', pdf.file, '-').replace(/\s+/g, ' ');
+      for (const expected of [
+        'Rechnung',
+        'Nummer 2026-0001',
+        'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet',
+        'Steuernummer 30/123/45678',
+      ])
+        expect(text).to.include(expected);
+      // A plain PDF/A-2b: fonts embedded, no XML attached, no Factur-X declared; no e-invoice rule set applies to it.
+      const report = (await validate([pdf.file])).files.get(pdf.file)!;
+      expect(report.rules).to.deep.equal([]);
+      expect(report.pdf).to.deep.include({
+        attachments: [],
+        part: 2,
+        conformance: 'B',
+        facturXSchema: false,
+        fontsNotEmbedded: [],
+        plain: true,
+      });
+      expect(fatal(report)).to.deep.equal([]);
+      expect(await page.getByRole('link', { name: /^Download XRechnung/ }).count()).to.equal(0);
+      expect(problems).to.deep.equal([]);
+      await context.close();
+    } finally {
+      await own.close();
+    }
+  });
+  it('a GmbH corrects a wrong e-invoice fill, then sends XRechnung by mail: the XML carries the corrected value and the value is fixed from then on (issue 56 item 3)', async () => {
+    const relay = await startRelay();
+    const mailed = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
+    try {
+      await mailed.services.sessions.setPassword(OPERATOR, mailed.ownerId, PASSWORD);
+      const { owner, clientId } = freelancer(mailed, {
+        email: 'billing@acme.example',
+        electronicAddress: null,
+        electronicAddressScheme: null,
+      });
+      mailed.services.invoices.setBusinessProfile(OPERATOR, mailed.workspaceId, {
+        legalName: 'Lovelace Design GmbH',
+        registrationNumber: 'HRB 245678 B',
+      });
+      const id = mailed.services.invoices.create(owner, {
+        workspaceId: mailed.workspaceId,
+        clientId,
+        from: '2026-10-01',
+        to: '2026-10-31',
+      }).id;
+      mailed.services.invoices.issue(owner, id);
+      const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      await page.addInitScript(REPORT_CSP);
+      await page.goto(`${mailed.url}/settings/sign-in`);
+      await page.getByLabel('Email').fill('owner@localhost');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await Promise.all([page.waitForURL(`${mailed.url}/app/week`), page.getByRole('button', { name: 'Sign in' }).click()]);
+      await page.goto(`${mailed.url}/app/invoices/${id}`);
+
+      // XRechnung lacks the client's electronic address: asked with its scheme, in one step. A typo goes in.
+      const values = page.getByRole('form', { name: 'E-invoice values' });
+      await values.getByLabel(/^Buyer electronic address scheme \(BT-49-1\)/).fill('EM');
+      await values.getByLabel(/^Buyer electronic address \(BT-49\)/).fill('einkauf@acme.exmaple');
+      await Promise.all([page.waitForURL(`${mailed.url}/app/invoices/${id}`), values.getByRole('button', { name: 'Save values' }).click()]);
+      await page.getByText('Filled recipient.electronicAddressScheme, recipient.electronicAddress.').waitFor();
+
+      // Seen before anything went out: corrected in the same form.
+      const address = values.getByLabel(/^Buyer electronic address \(BT-49\)/);
+      expect(await address.inputValue()).to.equal('einkauf@acme.exmaple');
+      await address.fill('einkauf@acme.example');
+      await Promise.all([page.waitForURL(`${mailed.url}/app/invoices/${id}`), values.getByRole('button', { name: 'Save values' }).click()]);
+      await page.getByText('Corrected recipient.electronicAddress.').waitFor();
+
+      // Sent by mail with its XRechnung.
+      await page.getByLabel('E-invoice beside the PDF').selectOption('xrechnung-ubl');
+      await Promise.all([page.waitForURL(`${mailed.url}/app/invoices/${id}`), page.getByRole('button', { name: 'Send by mail' }).click()]);
+      await page.getByText('Queued for billing@acme.example').waitFor();
+      await mailed.running.scheduler.tick();
+      const [mail] = await relay.until(1);
+      const attachments = mail!.parsed.attachments as Attachment[];
+      expect(attachments.map((a) => a.filename)).to.deep.equal(['2026-0001.pdf', '2026-0001-xrechnung-ubl.xml']);
+      const xml = attachments[1]!.content.toString('utf8');
+      expect(xml).to.include('<cbc:EndpointID schemeID="EM">einkauf@acme.example</cbc:EndpointID>');
+      expect(xml).to.not.include('exmaple');
+      const file = join(dir, 'corrected-xrechnung.xml');
+      writeFileSync(file, attachments[1]!.content);
+      expect(fatal((await validate([file], true)).files.get(file))).to.deep.equal([]);
+
+      // It went out: the page shows it fixed, with what to do instead.
+      await mailed.services.mail.idle();
+      await page.reload();
+      await values.getByText('Went out in a document of this invoice').first().waitFor();
+      expect(await values.getByText('Went out in a document of this invoice').count()).to.equal(2); // the address and its scheme
+      expect(await values.getByLabel(/^Buyer electronic address \(BT-49\)/).count()).to.equal(0);
+      expect(await values.locator('code').allInnerTexts()).to.include('einkauf@acme.example');
       expect(problems).to.deep.equal([]);
       await context.close();
     } finally {

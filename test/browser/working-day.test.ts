@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { OPERATOR } from '../../src/principal.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 import { sharedBrowser, closeContexts, CHROMIUM_SKIP_REASON as SKIP_REASON, chromiumAvailable as available } from '../helpers/chromium.js';
 
 /**
@@ -16,7 +16,9 @@ const REPORT_CSP = `document.addEventListener('securitypolicyviolation', (e) => 
 describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`, function () {
   this.timeout(60_000);
   let browser: Browser | undefined;
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner in it, the clock set to now.
+  let shared: TestServer | undefined;
+  let server: FreshWorkspace;
 
   before(async function () {
     if (!available) {
@@ -24,13 +26,16 @@ describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASO
       this.skip();
     }
     browser = await sharedBrowser();
+    shared = await startTestServer({ now: Date.now() });
   });
-  after(closeContexts);
+  after(async () => {
+    await closeContexts();
+    await shared?.close();
+  });
   beforeEach(async () => {
-    server = await startTestServer({ now: Date.now() });
+    server = freshWorkspace(shared as TestServer, { now: Date.now() });
     await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   const api = (method: string, path: string, json?: unknown) => server.request(method, path, json === undefined ? {} : { json });
   const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
@@ -50,7 +55,7 @@ describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASO
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     await page.addInitScript(REPORT_CSP);
     await page.goto(`${server.url}/settings/sign-in`);
-    await page.getByLabel('Email').fill('owner@localhost');
+    await page.getByLabel('Email').fill(server.ownerEmail);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await Promise.all([page.waitForURL(`${server.url}/app/week`), page.getByRole('button', { name: 'Sign in' }).click()]);
     await page.waitForSelector('body[data-ask-zone=false]');

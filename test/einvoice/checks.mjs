@@ -37,11 +37,25 @@ export function missingTools() {
 /** The Java checker's command line: once over a whole manifest, or serving batches. */
 export const javaArgs = (serve) => ['-Xss8m', '-cp', SAXON, join(here, 'Validate.java'), ...(serve ? ['--serve'] : [])];
 
-/** The PDF's Factur-X checks; returns the path of its factur-x.xml (or null). */
+/**
+ * The PDF's checks; returns the path of its factur-x.xml (or null). Every PDF must declare a PDF/A
+ * part and conformance in its XMP and embed every font. A PDF that claims Factur-X (its XMP
+ * extension schema, or any attachment) must also be PDF/A-3 with factur-x.xml attached and
+ * declared; one that claims neither is a plain PDF/A (`plain`): no XML, so no e-invoice rules.
+ */
 function readPdf(file, result, work, n) {
   const out = join(work, `pdf-${n}-${basename(file)}`);
   mkdirSync(out);
-  const pdf = { attachments: [], partThree: false, facturXSchema: false, conformanceLevel: null, fontsNotEmbedded: [] };
+  const pdf = {
+    attachments: [],
+    part: null,
+    conformance: null,
+    partThree: false,
+    facturXSchema: false,
+    conformanceLevel: null,
+    fontsNotEmbedded: [],
+    plain: false,
+  };
   result.pdf = pdf;
   try {
     execFileSync('pdfdetach', ['-saveall', '-o', out, file], { stdio: 'pipe' });
@@ -60,16 +74,30 @@ function readPdf(file, result, work, n) {
   } catch {
     /* no metadata stream */
   }
-  pdf.partThree = /pdfaid:part(?:>|=")\s*3/.test(meta);
+  pdf.part = Number(/pdfaid:part(?:>|=")\s*([1-4])/.exec(meta)?.[1] ?? 0) || null;
+  pdf.conformance = /pdfaid:conformance(?:>|=")\s*([ABUabu])/.exec(meta)?.[1]?.toUpperCase() ?? null;
+  pdf.partThree = pdf.part === 3;
   pdf.facturXSchema = /urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#|urn:zugferd:pdfa:CrossIndustryDocument:invoice:2p0#/.test(meta);
   pdf.conformanceLevel = /fx:ConformanceLevel(?:>|=")\s*([A-Z0-9 ]+)/.exec(meta)?.[1]?.trim() ?? null;
   const fonts = execFileSync('pdffonts', [file], { stdio: 'pipe' }).toString().split('\n').slice(2).filter(Boolean);
   // pdffonts columns: name type encoding emb sub uni object ID; "emb" is the fourth from the end.
   pdf.fontsNotEmbedded = fonts.filter((l) => l.trim().split(/\s+/).at(-5) !== 'yes').map((l) => l.trim().split(/\s+/)[0]);
   const need = (ok, id, text) => ok || result.findings.push({ id, flag: 'fatal', text });
-  need(pdf.partThree, 'PDFA-PART', 'The XMP metadata does not declare PDF/A part 3 (pdfaid:part 3).');
-  need(pdf.facturXSchema, 'FX-XMP', 'The XMP metadata lacks the Factur-X (or ZUGFeRD 2) extension schema.');
+  need(
+    pdf.part !== null && pdf.conformance !== null,
+    'PDFA-PART',
+    'The XMP metadata does not declare a PDF/A part and conformance (pdfaid:part, pdfaid:conformance).',
+  );
   need(pdf.fontsNotEmbedded.length === 0, 'PDFA-FONTS', `Fonts not embedded: ${pdf.fontsNotEmbedded.join(', ')}.`);
+  // A plain PDF/A: it claims no Factur-X (no extension schema, nothing attached), so it carries no XML to check.
+  pdf.plain = !pdf.facturXSchema && pdf.attachments.length === 0;
+  if (pdf.plain) return null;
+  need(
+    pdf.partThree,
+    'PDFA-PART',
+    'The XMP metadata does not declare PDF/A part 3 (pdfaid:part 3), the part that allows the attached XML.',
+  );
+  need(pdf.facturXSchema, 'FX-XMP', 'The XMP metadata lacks the Factur-X (or ZUGFeRD 2) extension schema.');
   const name = pdf.attachments.find((n) => /^(factur-x|zugferd-invoice|xrechnung)\.xml$/.test(n));
   need(name, 'FX-ATTACH', `No factur-x.xml attached (attachments: ${pdf.attachments.join(', ') || 'none'}).`);
   return name ? join(out, name) : null;

@@ -23,17 +23,17 @@ const sellerIdentifiers = [
 const addresses = [
   { electronicAddress: null, electronicAddressScheme: null },
   { electronicAddress: 'rechnung@example.org', electronicAddressScheme: 'EM' },
-  { electronicAddress: 'DE123456789', electronicAddressScheme: '9930' },
+  { electronicAddress: 'DE136695976', electronicAddressScheme: '9930' },
   { electronicAddress: '4260123456788', electronicAddressScheme: '0088' },
   { electronicAddress: '04011000-12345-03', electronicAddressScheme: '0204' },
 ] as const;
 
 /** Where a party is, with a VAT id of that country. */
 const places = {
-  DE: { addressLines: ['Hauptstraße 5'], postalCode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE123456789' },
-  AT: { addressLines: ['Mariahilfer Straße 12'], postalCode: '1070', city: 'Wien', country: 'AT', vatId: 'ATU12345678' },
+  DE: { addressLines: ['Hauptstraße 5'], postalCode: '10115', city: 'Berlin', country: 'DE', vatId: 'DE136695976' },
+  AT: { addressLines: ['Mariahilfer Straße 12'], postalCode: '1070', city: 'Wien', country: 'AT', vatId: 'ATU13585627' },
   FR: { addressLines: ['12 rue de la Paix'], postalCode: '75002', city: 'Paris', country: 'FR', vatId: 'FR40303265045' },
-  CH: { addressLines: ['Bahnhofstrasse 1'], postalCode: '8001', city: 'Zürich', country: 'CH', vatId: 'CHE123456789' },
+  CH: { addressLines: ['Bahnhofstrasse 1'], postalCode: '8001', city: 'Zürich', country: 'CH', vatId: 'CHE100155212' },
   US: { addressLines: ['1 Market Street'], postalCode: '94105', city: 'San Francisco', country: 'US', vatId: null },
 } as const;
 type Place = keyof typeof places;

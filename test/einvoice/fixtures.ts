@@ -1,4 +1,5 @@
 import { amountCents, fromCents, percentOfCents, timesCents } from '../../src/kernel/money.js';
+import { roundSeconds, type RoundingText } from '../../src/kernel/rounding.js';
 import type { InvoiceDocument, IssuerParty, RecipientParty, TaxBreakdownRow } from '../../src/modules/invoices/document.js';
 
 /**
@@ -21,14 +22,14 @@ export const issuer = (patch: Partial<IssuerParty> = {}): IssuerParty => ({
   paymentDetails: null,
   paymentTermsDays: 14,
   invoiceFooter: 'Müller & Söhne <Beratung> GmbH · Geschäftsführer: Jörg Weiß · Amtsgericht Charlottenburg HRB 12345 B',
-  vatId: 'DE123456789',
+  vatId: 'DE136695976',
   taxNumber: '30/123/45678',
   registrationNumber: 'HRB 12345 B',
   sellerIdentifier: null,
   sellerIdentifierScheme: null,
   contactName: 'Jörg Weiß',
   // A German VAT identifier as a Peppol participant (9930); XRechnung takes any EAS scheme.
-  electronicAddress: 'DE123456789',
+  electronicAddress: 'DE136695976',
   electronicAddressScheme: '9930',
   iban: 'DE89370400440532013000',
   bic: 'COBADEFFXXX',
@@ -49,7 +50,7 @@ export const recipient = (patch: Partial<RecipientParty> = {}): RecipientParty =
   taxId: null,
   email: 'einkauf@baeckerei-gross.example',
   reference: '04011000-12345-03',
-  vatId: 'DE987654321',
+  vatId: 'DE129273398',
   // The Leitweg-ID, as German public buyers are addressed on Peppol (0204).
   electronicAddress: '04011000-12345-03',
   electronicAddressScheme: '0204',
@@ -170,6 +171,21 @@ const two: LineSpec[] = [
   { description: 'Beratung Datenschutz (Größe & Maß)', seconds: 3 * 3600 + 20 * 60 + 17, rate: 120.5 },
 ];
 
+/**
+ * Lines of time rounded per entry as an invoice with a rounding rule makes them (issue 56 item
+ * 4): each entry's seconds rounded by the rule, then summed per line. The issue's timers (30:40,
+ * 10 s) and entries whose rounded hours at 12.34 €/h fall on half a cent (3.75 h × 12.34 = 46.275).
+ */
+export const roundedLines = (rule: RoundingText): LineSpec[] => {
+  const sum = (entries: number[]) => entries.reduce((total, seconds) => total + roundSeconds(seconds, rule), 0);
+  return [
+    { description: 'Timer 30:40', seconds: sum([1840]), rate: 95 },
+    { description: 'Timer 0:10', seconds: sum([10]), rate: 95 },
+    { description: 'Wartung (5 Einträge)', seconds: sum([601, 1578, 2555, 3532, 4400]), rate: 12.34 },
+    { description: 'Beratung (3 Einträge)', seconds: sum([5399, 61, 2701]), rate: 120.5 },
+  ];
+};
+
 /** The matrix: every tax situation and shape the documents must carry, each a stored invoice. */
 export function matrix(): Record<string, InvoiceDocument> {
   const long = Array.from({ length: 500 }, (_, n) => ({
@@ -182,6 +198,9 @@ export function matrix(): Record<string, InvoiceDocument> {
   }));
   return {
     'standard-19': invoice({ lines: two, note: 'Thank you for the order <№ 17> & the kind cooperation.' }),
+    // Rounded per entry (issue 56 item 4): up to 15 minutes (hours print with two decimals) and to the nearest 5 (they cannot).
+    'rounded-up-15-de': invoice({ lines: roundedLines('up-15'), language: 'de' }),
+    'rounded-nearest-5': invoice({ lines: roundedLines('nearest-5') }),
     'reduced-7': invoice({
       lines: [{ description: 'Schulung Barrierefreiheit (ermäßigter Satz)', seconds: 6 * 3600, rate: 80 }],
       taxRate: 7,
@@ -207,7 +226,7 @@ export function matrix(): Record<string, InvoiceDocument> {
         postalCode: '1070',
         city: 'Wien',
         country: 'AT',
-        vatId: 'ATU12345678',
+        vatId: 'ATU13585627',
       }),
     }),
     'intra-community-k': invoice({
@@ -324,8 +343,20 @@ export function matrix(): Record<string, InvoiceDocument> {
       }),
       language: 'de',
     }),
+    // A German GmbH (§ 35a GmbHG): its seat, register court and number and its managing directors in the footer.
+    'gmbh-de': gmbh(two),
     // German VAT on an invoice in Swiss francs: the VAT total in euros too (Art. 230 VAT Directive; BT-6, BT-111).
     'foreign-currency-vat': invoice({ lines: two, currency: 'CHF', exchange: { currency: 'EUR', rate: 1.0634 } }),
+    // Reverse charge in francs, stored with a rate as issuing took one before (issue 56 item 10): no VAT to state in euros.
+    'foreign-currency-no-vat': invoice({
+      lines: two,
+      currency: 'CHF',
+      category: 'AE',
+      taxRate: 0,
+      exemptionReasonCode: 'VATEX-EU-AE',
+      recipient: recipient({ country: 'AT', city: 'Wien', postalCode: '1010', vatId: 'ATU13585627' }),
+      exchange: { currency: 'EUR', rate: 1.0634 },
+    }),
     'currency-chf': invoice({
       lines: two,
       currency: 'CHF',
@@ -336,7 +367,7 @@ export function matrix(): Record<string, InvoiceDocument> {
         postalCode: '8001',
         city: 'Zürich',
         country: 'CH',
-        vatId: 'CHE123456789',
+        vatId: 'CHE100155212',
         taxNumber: null,
         iban: 'CH9300762011623852957',
         bic: 'UBSWCHZH80A',
@@ -348,10 +379,56 @@ export function matrix(): Record<string, InvoiceDocument> {
         postalCode: '1204',
         city: 'Genève',
         country: 'CH',
-        vatId: 'CHE987654321',
+        vatId: 'CHE116281710',
       }),
+    }),
+    // A § 19 small business with a tax number only (issue 56 item 2): no BT-29/BT-30/BT-31, so a plain PDF/A without XML; no e-invoice.
+    'small-business-plain': invoice({ ...PLAIN, lines: two }),
+    'credit-note-small-business-plain': invoice({
+      ...PLAIN,
+      lines: two,
+      status: 'void',
+      creditNote: { number: '2026-0043', issueDate: '2026-11-05' },
     }),
   };
 }
 
+/** A § 19 small business with a tax number only, in German: its invoices have a plain PDF (issue 56 item 2). */
+const PLAIN: Omit<InvoiceSpec, 'lines'> = {
+  category: 'E',
+  taxRate: 0,
+  exemptionReason: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).',
+  issuer: issuer({
+    legalName: 'Jörg Weiß – Übersetzungen & Lektorat',
+    vatId: null,
+    registrationNumber: null,
+    sellerIdentifier: null,
+    smallBusiness: true,
+    invoiceFooter: null,
+    electronicAddress: null,
+    electronicAddressScheme: null,
+  }),
+  language: 'de',
+};
+
+/** The invoices of the matrix whose PDF is plain (no XML), so which have no e-invoice. */
+export const PLAIN_PDF = ['small-business-plain', 'credit-note-small-business-plain'];
+
 export const DRAFT = (): InvoiceDocument => invoice({ lines: two, status: 'draft' });
+
+/** The issuer of a German GmbH: every value § 35a GmbHG asks of its invoices, and no footer text of its own. */
+export const gmbhIssuer = (): IssuerParty =>
+  issuer({
+    legalName: 'Nordlicht Software GmbH',
+    addressLines: ['Torstraße 5'],
+    postalCode: '10119',
+    registrationNumber: 'HRB 245678 B',
+    registerCourt: 'Amtsgericht Charlottenburg',
+    seat: 'Berlin',
+    managingDirectors: 'Jörg Weiß, Dr. Anna-Lena Schmidt',
+    invoiceFooter: null,
+    accountHolder: 'Nordlicht Software GmbH',
+  });
+
+/** A German GmbH's invoice of the lines given (19 %). */
+export const gmbh = (lines: LineSpec[]): InvoiceDocument => invoice({ lines, issuer: gmbhIssuer(), language: 'de' });

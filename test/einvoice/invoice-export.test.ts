@@ -67,11 +67,11 @@ describe('timetrack invoice export (processes)', function () {
           postalCode: '10115',
           city: 'Berlin',
           country: 'DE',
-          vatId: 'DE123456789',
+          vatId: 'DE136695976',
           contactName: 'Jörg Weiß',
           phone: '+49 30 1234567',
           email: 'rechnung@mueller-soehne.example',
-          electronicAddress: 'DE123456789',
+          electronicAddress: 'DE136695976',
           electronicAddressScheme: '9930',
           iban: 'DE89370400440532013000',
           bic: 'COBADEFFXXX',
@@ -80,7 +80,7 @@ describe('timetrack invoice export (processes)', function () {
       ),
     );
     invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
-    // A client with every value the e-invoices need (a German public body: its Leitweg-ID), and one with only a name.
+    // A client with every value the e-invoices need (a German public body: its Leitweg-ID), and one with only a name and a country (what its PDF needs: issuing checks it first, issue 56 item 1).
     const complete = catalog.clients.create(owner, {
       name: 'Landesamt',
       legalName: 'Landesamt für Häfen',
@@ -88,12 +88,12 @@ describe('timetrack invoice export (processes)', function () {
       postalCode: '20457',
       city: 'Hamburg',
       country: 'DE',
-      vatId: 'DE987654321',
+      vatId: 'DE129273398',
       reference: '04011000-12345-03',
       electronicAddress: '04011000-12345-03',
       electronicAddressScheme: '0204',
     }).id;
-    const bare = catalog.clients.create(owner, { name: 'Kiosk' }).id;
+    const bare = catalog.clients.create(owner, { name: 'Kiosk', country: 'DE' }).id;
     for (const clientId of [complete, bare]) {
       const projectId = catalog.projects.create(owner, { name: `Work ${clientId}`, clientId, billable: true, hourlyRate: 95 }).id;
       for (const day of ['04', '05'])
@@ -221,17 +221,17 @@ describe('timetrack invoice export (processes)', function () {
     );
     const [head, ...items] = lacking.split('\n');
     expect(head).to.equal(
-      'Invoice 2024-0002 cannot be exported as xrechnung-ubl: it lacks 5 values the format requires. Nothing was written.',
+      'Invoice 2024-0002 cannot be exported as xrechnung-ubl: it lacks 4 values the format requires. Nothing was written.',
     );
     const clientId = stored((s) => s.invoices.get(OPERATOR, ids.bare).clientId);
-    const onClient = (field: string, path: string) =>
-      `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${clientId} with ${field}) for new invoices, or fill it on this invoice: timetrack invoice fill ${ids.bare} --user U --set '${path}=…'`;
+    const onClient = (field: string, path: string, partner?: string) =>
+      `set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${clientId} with ${field}) for new invoices, or fill it on this invoice: timetrack invoice fill ${ids.bare} --user U ${partner ? `--set '${partner}=…' ` : ''}--set '${path}=…'`;
     expect(items).to.deep.equal([
-      `  - Buyer country code (BT-55): ${onClient('country', 'recipient.country')}`,
       `  - Buyer reference (the client's reference; in German public procurement the Leitweg-ID) (BT-10): ${onClient('reference', 'recipient.reference')}`,
       `  - Buyer city (BT-52): ${onClient('city', 'recipient.city')}`,
       `  - Buyer post code (BT-53): ${onClient('postalCode', 'recipient.postalCode')}`,
-      `  - Buyer electronic address (BT-49): ${onClient('electronicAddress', 'recipient.electronicAddress')}`,
+      // An electronic address is filled with its scheme (issue 56 item 3).
+      `  - Buyer electronic address (BT-49): ${onClient('electronicAddress', 'recipient.electronicAddress', 'recipient.electronicAddressScheme')}`,
     ]);
 
     expect(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { renderDocument } from '../../src/modules/invoices/documents/index.js';
-import { DRAFT, invoice, matrix } from './fixtures.js';
+import { DRAFT, gmbh, invoice, matrix } from './fixtures.js';
 import { poppler, requireTools } from './tools.js';
 
 /**
@@ -53,10 +53,20 @@ describe('invoice documents: the PDF', function () {
       'credit-note-de',
       'long-legal-name',
       'foreign-currency-vat',
+      'foreign-currency-no-vat',
       'not-subject-o-identifier',
+      'gmbh-de',
+      'rounded-up-15-de',
+      'rounded-nearest-5',
     ])
       await render(name);
     await render('draft', DRAFT(), false);
+    // The longest invoice there is (1,000 lines, MAX_INVOICE_LINES): its positions run to 1000.
+    await render(
+      '1000-lines',
+      invoice({ lines: Array.from({ length: 1000 }, (_, n) => ({ description: `Task ${n + 1}`, seconds: 1800 + n, rate: 90 })) }),
+      false,
+    );
   });
 
   after(() => {
@@ -84,7 +94,7 @@ describe('invoice documents: the PDF', function () {
       'IBAN DE89 3704 0044 0532 0130 00',
       'BIC COBADEFFXXX',
       'Reference 2026-0042',
-      'VAT ID DE123456789',
+      'VAT ID DE136695976',
       'Page 1 of 1',
       'Thank you for the order <№ 17> & the kind cooperation.',
     ])
@@ -112,7 +122,7 @@ describe('invoice documents: the PDF', function () {
     expect(chf).to.contain('Zürcher Büro für Gestaltung AG');
     const ae = textOf('reverse-charge-ae');
     expect(ae).to.contain('Reverse charge: the recipient is liable for the VAT (Art. 196 VAT Directive). (VATEX-EU-AE)');
-    expect(ae).to.contain('Your VAT ID: ATU12345678');
+    expect(ae).to.contain('Your VAT ID: ATU13585627');
     const paid = textOf('paid');
     expect(paid).to.contain('Paid (10 Nov 2026) €1,891.79');
     expect(paid).to.contain('Amount due €0.00');
@@ -148,6 +158,22 @@ describe('invoice documents: the PDF', function () {
     expect(end).to.contain('Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).');
   });
 
+  it('rounded per entry (issue 56 item 4): up to 15 minutes prints hours with two decimals, and every printed hours × rate = amount', () => {
+    const rows = (name: string, pattern: RegExp) => [...textOf(name).matchAll(pattern)].map((m) => [m[1]!, m[2]!, m[3]!, m[4]!]);
+    const german = rows('rounded-up-15-de', /^ ?(\d) .*? (\d+,\d+) ([\d.]+,\d\d) € ([\d.]+,\d\d) €$/gm);
+    expect(german.map(([, hours]) => hours)).to.deep.equal(['0,75', '0,25', '3,75', '2,75']);
+    for (const [position, hours, rate, amount] of german)
+      expect(centsOf(germanDecimal(hours!), germanDecimal(rate!)), `row ${position}`).to.equal(germanDecimal(amount!).units);
+    // 3.75 h × 12,34 € = 46,275 €: the line's net rounded once, half away from zero.
+    expect(german[2]).to.deep.equal(['3', '3,75', '12,34', '46,28']);
+    // 5 minutes is no whole hundredth of an hour: such lines print as exactly as the amount needs (six places), and still multiply.
+    const english = rows('rounded-nearest-5', /^ ?(\d) .*? (\d+\.\d+) €([\d,]+\.\d\d) €([\d,]+\.\d\d)$/gm);
+    expect(english.map(([, hours]) => hours)).to.deep.equal(['0.500000', '0.000000', '3.583333', '2.250000']);
+    const english2 = (text: string) => germanDecimal(text.replace(/,/g, '').replace('.', ','));
+    for (const [position, hours, rate, amount] of english)
+      expect(centsOf(english2(hours!), english2(rate!)), `row ${position}`).to.equal(english2(amount!).units);
+  });
+
   it('a credit note names the invoice it cancels; its factur-x.xml is type 381 with the preceding invoice', () => {
     const text = textOf('credit-note');
     for (const expected of [
@@ -174,7 +200,7 @@ describe('invoice documents: the PDF', function () {
   it('a German credit note is a "Rechnungskorrektur", not a "Gutschrift" (self-billing in German VAT law)', () => {
     const text = textOf('credit-note-de');
     expect(text).to.contain('Rechnungskorrektur');
-    expect(text).to.contain('Storniert Rechnung 2026-0042 (03.11.2026)');
+    expect(text).to.contain('Storno zu Rechnung 2026-0042 vom 03.11.2026');
     expect(text).to.contain('Diese Rechnungskorrektur storniert die Rechnung 2026-0042 vom 03.11.2026');
     expect(text).to.not.contain('Gutschrift');
   });
@@ -197,7 +223,7 @@ describe('invoice documents: the PDF', function () {
     expect(pages).to.be.at.least(2);
     const name =
       'Müller & Söhne Beratungsgesellschaft für Informationstechnik, Datenschutz und digitale Barrierefreiheit mit beschränkter Haftung & Co. Kommanditgesellschaft auf Aktien';
-    const footer = `${name} · USt-IdNr. DE123456789 · Steuernummer 30/123/45678 · Register Amtsgericht Charlottenburg (Berlin) HRB 123456 B`;
+    const footer = `${name} · Registernummer Amtsgericht Charlottenburg (Berlin) HRB 123456 B · USt-IdNr. DE136695976 · Steuernummer 30/123/45678`;
     const custom =
       'Persönlich haftende Gesellschafterin: Müller & Söhne Verwaltungs-GmbH, Sitz Berlin, Amtsgericht Charlottenburg HRB 654321 B · Geschäftsführer: Jörg Weiß, Dr. Anna-Lena Schmidt-Överhaus · Vorsitzende des Aufsichtsrats: Prof. Dr. Beate Groß';
     for (let page = 1; page <= pages; page++) {
@@ -220,10 +246,114 @@ describe('invoice documents: the PDF', function () {
     }
   });
 
+  describe('German documents a German accountant signs off (issue 56 item 5; the wording checked against German tools in docs/invoicing.md)', () => {
+    /** The words of a page as pdftotext -bbox sees them: text, font size (its height) and position. */
+    const wordsOf = (name: string, page = 1) =>
+      [
+        ...poppler('pdftotext', '-bbox', '-f', String(page), '-l', String(page), files[name]!, '-').matchAll(
+          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+        ),
+      ].map((m) => ({ left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]), text: m[5]! }));
+
+    it('a credit note: its title "Rechnungskorrektur" whole on one line, "Storno zu Rechnung … vom …", and the cancellation sentence above the lines, not under "Zahlungsbedingungen"', () => {
+      const words = wordsOf('credit-note-de');
+      // The title is one word of the page's largest type, inside the page; no piece of it wraps onto a line of its own.
+      const title = words.filter((w) => w.bottom - w.top > 18);
+      expect(title.map((w) => w.text)).to.deep.equal(['Rechnungskorrektur']);
+      expect(title[0]!.right).to.be.at.most(595.28 - 56 + 0.5);
+      const text = textOf('credit-note-de');
+      expect(text).to.not.match(/Rechnungskorrektu\s*\n/);
+      expect(text).to.contain('Storno zu Rechnung 2026-0042 vom 03.11.2026');
+      expect(text).to.not.contain('Storniert');
+      expect(text).to.not.contain('ZAHLUNGSBEDINGUNGEN');
+      const sentence = text.indexOf('Diese Rechnungskorrektur storniert die Rechnung 2026-0042 vom 03.11.2026');
+      expect(sentence, text).to.be.above(-1);
+      expect(sentence, 'the sentence comes before the lines').to.be.below(text.indexOf('Pos. Beschreibung'));
+    });
+
+    it('a § 19 small business: only the total and the exemption sentence, no "Summe netto" and no VAT line', () => {
+      const text = textOf('small-business-e');
+      expect(text).to.contain('Gesamtbetrag 1.589,74 €');
+      expect(text).to.contain('Gemäß § 19 UStG wird keine Umsatzsteuer berechnet (Kleinunternehmerregelung).');
+      for (const absent of ['Summe netto', 'Steuerbefreit', '0 %', 'USt. ']) expect(text).to.not.contain(absent);
+    });
+
+    it("the service period names its zone only when it is not the seller's: none for a Berlin seller, the zone for a client's or an older invoice's UTC days", async () => {
+      expect(textOf('reduced-7')).to.match(/Leistungszeitraum 01\.10\.2026 – 31\.10\.2026\n/);
+      expect(textOf('reduced-7')).to.not.contain('Europe/Berlin');
+      for (const timeZone of ['America/New_York', 'UTC']) {
+        const file = join(dir, `zone-${timeZone.replace('/', '-')}.pdf`);
+        writeFileSync(file, await renderDocument({ ...invoices['reduced-7']!, timeZone }, 'pdf'));
+        const text = poppler('pdftotext', '-layout', file, '-').replace(/[ \t]+/g, ' ');
+        expect(text).to.match(new RegExp(`Leistungszeitraum 01\\.10\\.2026 – 31\\.10\\.2026\\s+\\(${timeZone}\\)`));
+      }
+    });
+
+    it('a GmbH: the footer names its seat, register court and number and its managing directors (§ 35a GmbHG)', () => {
+      const raw = poppler('pdftotext', files['gmbh-de']!, '-')
+        .replace(/[\u00a0\u202f]/g, ' ')
+        .replace(/\s+/g, ' ');
+      expect(raw).to.contain(
+        'Nordlicht Software GmbH · Sitz: Berlin · Amtsgericht Charlottenburg HRB 245678 B · Geschäftsführung: Jörg Weiß, Dr. Anna-Lena Schmidt · USt-IdNr. DE136695976 · Steuernummer 30/123/45678',
+      );
+      expect(raw).to.not.contain('Register HRB');
+    });
+
+    it('no page holds only the end of an invoice: the page with the bank details also holds a line of it (10 to 30 lines)', async () => {
+      const alone: string[] = [];
+      for (let n = 10; n <= 30; n++) {
+        const lines = Array.from({ length: n }, (_, i) => ({
+          description: `Entwicklung Modul ${i + 1}`,
+          seconds: 3600 + i * 60,
+          rate: 95,
+        }));
+        const file = join(dir, `gmbh-${n}.pdf`);
+        writeFileSync(file, await renderDocument(gmbh(lines), 'pdf'));
+        const pages = Number(/Pages:\s+(\d+)/.exec(poppler('pdfinfo', file))![1]);
+        const last = poppler('pdftotext', '-layout', '-f', String(pages), '-l', String(pages), file, '-');
+        expect(last, `${n} lines`).to.contain('BANKVERBINDUNG');
+        if (!/^ *\d+ +Entwicklung Modul/m.test(last)) alone.push(`${n} lines: page ${pages} of ${pages} holds no line`);
+      }
+      expect(alone).to.deep.equal([]);
+    });
+  });
+
   it('German VAT on an invoice in another currency: the VAT total in euros too, with the rate (Art. 230 VAT Directive)', () => {
     const text = textOf('foreign-currency-vat');
     expect(text).to.contain('Total CHF 1,891.79');
     expect(text).to.contain('VAT total in EUR (rate 1 CHF = 1.0634 EUR) €321.20');
+  });
+
+  it('an invoice in another currency without VAT states no "€0.00 VAT in EUR" (issue 56 item 10)', () => {
+    const text = textOf('foreign-currency-no-vat');
+    expect(text).to.contain('Total CHF 1,589.74');
+    expect(text).to.not.contain('VAT total in EUR');
+    expect(text).to.not.contain('€0.00');
+  });
+
+  it('a 1,000-line invoice: every position whole on its row, 1000 too (issue 56 item 10)', () => {
+    const pages = pagesOf('1000-lines');
+    const seen: number[] = [];
+    for (let page = 1; page <= pages; page++)
+      for (const m of textOf('1000-lines', page).matchAll(/^ ?(\d{1,4}) Task (\d+) /gm)) {
+        expect(m[1], `page ${page}`).to.equal(m[2]);
+        seen.push(Number(m[1]));
+      }
+    expect(seen).to.deep.equal(Array.from({ length: 1000 }, (_, i) => i + 1));
+    // No position broken over two lines ("100" above "0").
+    expect(textOf('1000-lines', pages - 1) + textOf('1000-lines', pages)).to.not.match(/^ ?0\s*$/m);
+  });
+
+  it("the metadata name the invoice by its number, never by its internal id; a draft's by no id at all (issue 56 item 10)", () => {
+    const info = (name: string) => poppler('pdfinfo', files[name]!) + poppler('pdfinfo', '-meta', files[name]!);
+    const issued = info('standard-19');
+    expect(issued).to.match(/^Title:\s+Invoice 2026-0042$/m);
+    expect(issued).to.match(/^Subject:\s+Invoice 2026-0042 · 2026-10-01 – 2026-10-31$/m);
+    expect(issued).to.not.contain(invoices['standard-19']!.id);
+    const draft = info('draft');
+    expect(draft).to.match(/^Subject:\s+Invoice \(DRAFT\) · 2026-10-01 – 2026-10-31 · 2026-11-02T09:15:00.000Z$/m);
+    expect(draft).to.not.contain(DRAFT().id);
+    expect(draft).to.not.contain('inv_');
   });
 
   it('a draft says DRAFT and carries no number and no XML', () => {
@@ -260,12 +390,12 @@ describe('invoice documents: the PDF', function () {
     for (const line of fonts) expect(line.trim().split(/\s+/).at(-5), line).to.equal('yes');
   });
 
-  it('is deterministic: the same invoice gives the same bytes, another invoice of the same day another file ID', async () => {
+  it('is deterministic: the same invoice gives the same bytes, another invoice (number) of the same day another file ID', async () => {
     const doc = invoices['standard-19']!;
     const [a, b] = [await renderDocument(doc, 'pdf'), await renderDocument(structuredClone(doc), 'pdf')];
     expect(a.equals(b)).to.equal(true);
     const id = (pdf: Buffer) => /\/ID \[<([0-9a-f]+)>/.exec(pdf.toString('latin1'))![1];
-    const other = await renderDocument({ ...structuredClone(doc), id: 'inv_other' }, 'pdf');
+    const other = await renderDocument({ ...structuredClone(doc), number: '2026-0043' }, 'pdf');
     expect(id(other)).to.not.equal(id(a));
     expect(a.toString('latin1')).to.contain('/CreationDate (D:20261103000000Z)');
     for (const format of ['xrechnung-ubl', 'xrechnung-cii', 'peppol'] as const)

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { DomainError } from '../../src/errors.js';
 import { missingFor, renderDocument, type DocumentFormat } from '../../src/modules/invoices/documents/index.js';
 import { combinations, invoiceOf, type Combination } from './combinations.js';
-import { DRAFT, matrix } from './fixtures.js';
+import { DRAFT, matrix, PLAIN_PDF } from './fixtures.js';
 import { fatal, poppler, requireTools, validate, type FileReport, type RuleSet } from './tools.js';
 
 /**
@@ -20,9 +20,14 @@ const FORMATS: DocumentFormat[] = ['pdf', 'xrechnung-ubl', 'xrechnung-cii', 'pep
 const invoices = matrix();
 const isCreditNote = (name: string) => name.startsWith('credit-note');
 const extension = (format: DocumentFormat) => (format === 'pdf' ? 'pdf' : 'xml');
-/** The formats of an invoice of the matrix: all, but Peppol for those addressed by email (missing.test.ts). */
+/**
+ * The formats of an invoice of the matrix: all, but Peppol for those addressed by email
+ * (missing.test.ts), and the PDF alone of a seller without BT-29/BT-30/BT-31 (a plain PDF).
+ */
 const formatsOf = (name: string) =>
-  FORMATS.filter((format) => !['email-addresses', 'small-business-tax-number'].includes(name) || format !== 'peppol');
+  PLAIN_PDF.includes(name)
+    ? (['pdf'] as DocumentFormat[])
+    : FORMATS.filter((format) => !['email-addresses', 'small-business-tax-number'].includes(name) || format !== 'peppol');
 
 /**
  * The property's random combinations (combinations.ts): EINVOICE_RUNS of them (default 40), from
@@ -144,6 +149,16 @@ describe('invoice documents: every rule set they claim (schemas, EN 16931, XRech
       'BR-CO-26',
       'a seller with neither identifier, registration nor VAT id (BR-CO-26 in Factur-X)',
     );
+    // A plain PDF (no XML) is checked for its PDF/A declaration: one whose XMP names no part is caught (same length, so the file stays whole).
+    const plainPdf = readFileSync(path('small-business-plain', 'pdf', 'pdf'));
+    const undeclared = Buffer.from(
+      plainPdf.toString('latin1').replace('<pdfaid:part>2</pdfaid:part>', '<pdfaid:part>X</pdfaid:part>'),
+      'latin1',
+    );
+    expect(undeclared.equals(plainPdf), 'the plain PDF declares PDF/A-2').to.equal(false);
+    writeFileSync(path('broken-plain', 'pdfa', 'pdf'), undeclared);
+    files.push(path('broken-plain', 'pdfa', 'pdf'));
+
     // The property: random issuer / client / tax combinations, each document refused naming BT numbers or written.
     if (SEED !== 45 || RUNS !== 40) console.log(`      (property: ${RUNS} combinations from EINVOICE_SEED=${SEED})`);
     for (const [n, combination] of fc.sample(combinations, { numRuns: RUNS, seed: SEED }).entries()) {
@@ -185,7 +200,7 @@ describe('invoice documents: every rule set they claim (schemas, EN 16931, XRech
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const name of Object.keys(invoices)) {
+  for (const name of Object.keys(invoices).filter((n) => !PLAIN_PDF.includes(n))) {
     for (const format of formatsOf(name)) {
       it(`${name}: ${format} passes ${CLAIMS[format].join(', ')} with no fatal finding`, () => {
         const report = reports.get(path(name, format, extension(format)));
@@ -230,9 +245,41 @@ describe('invoice documents: every rule set they claim (schemas, EN 16931, XRech
     expect(drawn.length - written, 'documents refused').to.be.greaterThan(0);
   });
 
-  it("a draft's PDF is PDF/A-3 with its fonts embedded, but carries no XML and no Factur-X declaration", () => {
+  // A plain PDF (issue 56 item 2) claims no XML rule set: it is PDF/A-2b, every font embedded, nothing attached, no Factur-X.
+  const PLAIN_REPORT = {
+    attachments: [],
+    part: 2,
+    conformance: 'B',
+    partThree: false,
+    facturXSchema: false,
+    conformanceLevel: null,
+    fontsNotEmbedded: [],
+    plain: true,
+  };
+  for (const name of PLAIN_PDF)
+    it(`${name}: a plain PDF/A-2b (fonts embedded, no XML, no Factur-X declaration) with no fatal finding; its e-invoices are refused naming BT-29/BT-30/BT-31`, async () => {
+      const report = reports.get(path(name, 'pdf', 'pdf'))!;
+      expect(report.rules).to.deep.equal([]);
+      expect(report.pdf).to.deep.equal(PLAIN_REPORT);
+      expect(fatal(report)).to.deep.equal([]);
+      for (const format of FORMATS.filter((f) => f !== 'pdf')) {
+        const error = await renderDocument(invoices[name]!, format, { creditNote: isCreditNote(name) }).then(
+          () => null,
+          (e: unknown) => e as DomainError,
+        );
+        expect(error?.message, format).to.match(/has a plain PDF and no e-invoice: .* \(BT-29\/BT-30\/BT-31: issuer\.sellerIdentifier, /);
+      }
+    });
+
+  it('the plain PDF’s check can fail: a PDF whose XMP declares no PDF/A part is caught (PDFA-PART)', () => {
+    const report = reports.get(path('broken-plain', 'pdfa', 'pdf'))!;
+    expect(report.pdf).to.deep.include({ part: null, plain: true });
+    expect(fatal(report).map((f) => f.split(':')[0])).to.deep.equal(['PDFA-PART']);
+  });
+
+  it("a draft's PDF is a plain PDF/A-2b with its fonts embedded: no XML, no Factur-X declaration, no fatal finding", () => {
     const report = reports.get(path('draft', 'pdf', 'pdf'))!;
-    expect(report.pdf).to.deep.include({ attachments: [], partThree: true, facturXSchema: false, fontsNotEmbedded: [] });
-    expect(fatal(report).map((f) => f.split(':')[0])).to.deep.equal(['FX-XMP', 'FX-ATTACH']);
+    expect(report.pdf).to.deep.equal(PLAIN_REPORT);
+    expect(fatal(report)).to.deep.equal([]);
   });
 });

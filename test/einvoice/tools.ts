@@ -66,10 +66,15 @@ export interface FileReport {
   findings: Finding[];
   pdf: {
     attachments: string[];
+    /** The PDF/A part and conformance its XMP declares (pdfaid), or null. */
+    part: number | null;
+    conformance: string | null;
     partThree: boolean;
     facturXSchema: boolean;
     conformanceLevel: string | null;
     fontsNotEmbedded: string[];
+    /** A plain PDF/A: it claims no Factur-X (no extension schema, nothing attached), so no XML rule set. */
+    plain: boolean;
   } | null;
 }
 

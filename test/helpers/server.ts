@@ -1,4 +1,5 @@
 import { OPERATOR } from '../../src/principal.js';
+import { scopeValues } from '../../generated/openapi.js';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,8 @@ export interface TestServer {
   url: string;
   config: Config;
   clock: ManualClock;
+  /** The instant the manual clock started at. */
+  startedAt: number;
   services: Services;
   running: RunningServer;
   /** The token printed by the bootstrap of the empty database (all scopes, owner sees everything). */
@@ -139,6 +142,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     url: running.url,
     config,
     clock,
+    startedAt: clock.now(),
     services: running.services,
     running,
     ownerToken,
@@ -249,4 +253,73 @@ export function addMemberWithToken(
 export function rawWrite(server: Pick<TestServer, 'running'>, source: string, ...params: unknown[]): void {
   const { sqlite } = server.running.database;
   sqlite.transaction(() => sqlite.prepare(source).run(...params))();
+}
+
+/** What `freshWorkspace` adds to the server it returns. */
+export interface FreshWorkspace extends TestServer {
+  /** The new owner's sign-in email (unique in the server). */
+  ownerEmail: string;
+  /** The new owner's name (the bootstrap's, "Owner", unless given). */
+  ownerName: string;
+}
+
+let freshCount = 0;
+
+/**
+ * What a test needs fresh when its file shares one server: a new workspace inside `server` with an
+ * owner who sees everyone's time and money and a token with every scope, as the first start makes
+ * (src/bootstrap.ts), through the real services; and the manual clock set back to `now` (the
+ * server's start instant unless given). Returns the server as seen from that workspace:
+ * `workspaceId`, `ownerId`, `ownerToken` and `request`'s default token are the new ones, `logLines`
+ * holds only what was logged since, and `close()` closes nothing (the file's `after` closes the
+ * server). `banner` is still the first start's: a test about the first start needs its own server.
+ */
+export function freshWorkspace(
+  server: TestServer,
+  options: { now?: number; name?: string; ownerName?: string; ownerEmail?: string; currency?: string; hourlyRate?: number | null } = {},
+): FreshWorkspace {
+  const { services } = server;
+  server.clock.set(options.now ?? server.startedAt);
+  const n = ++freshCount;
+  const ownerName = options.ownerName ?? 'Owner';
+  const ownerEmail = options.ownerEmail ?? `owner.${n}.${Math.random().toString(36).slice(2, 8)}@example.org`;
+  const { workspaceId, ownerId, ownerToken } = services.write(() => {
+    const workspace = services.accounts.createWorkspace(OPERATOR, {
+      name: options.name ?? 'My workspace',
+      ...(options.currency !== undefined ? { currency: options.currency } : {}),
+      ...(options.hourlyRate !== undefined ? { hourlyRate: options.hourlyRate } : {}),
+    });
+    const user = services.accounts.createUser(OPERATOR, { name: ownerName, email: ownerEmail });
+    services.accounts.addMember(OPERATOR, {
+      workspaceId: workspace.id,
+      userId: user.id,
+      canViewOthersTime: true,
+      canViewOthersMoney: true,
+      isOwner: true,
+    });
+    const token = services.tokens.create(OPERATOR, { workspaceId: workspace.id, userId: user.id, name: 'bootstrap', scopes: scopeValues });
+    return { workspaceId: workspace.id, ownerId: user.id, ownerToken: token.token };
+  });
+  const logFrom = server.logLines.length;
+  return {
+    url: server.url,
+    config: server.config,
+    clock: server.clock,
+    startedAt: server.startedAt,
+    services,
+    running: server.running,
+    ownerToken,
+    workspaceId,
+    ownerId,
+    ownerEmail,
+    ownerName,
+    get logLines() {
+      return server.logLines.slice(logFrom);
+    },
+    banner: server.banner,
+    request(method, path, requestOptions = {}) {
+      return server.request(method, path, { token: ownerToken, ...requestOptions });
+    },
+    close: async () => {},
+  };
 }

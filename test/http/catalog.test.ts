@@ -265,7 +265,7 @@ describe('catalog', () => {
         taxId: '12/345/67890',
         email: 'billing@initech.example',
         reference: 'PO-4711',
-        vatId: 'DE123456789',
+        vatId: 'DE136695976',
         electronicAddress: 'billing@initech.example',
         electronicAddressScheme: 'EM',
       };

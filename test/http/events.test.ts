@@ -7,6 +7,8 @@ const DAY = 86_400_000;
 
 /** The sync event log's retention (EVENT_RETENTION_DAYS), run by the server's scheduled job. */
 describe('sync events: retention', () => {
+  // A server per test: the retention job, its once-an-hour gate and the oldest sequence number are
+  // the server's, over every workspace's events.
   let server: TestServer;
   let owner: Actor;
   beforeEach(async () => {

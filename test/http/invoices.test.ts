@@ -8,7 +8,13 @@ import { createWrite } from '../../src/db/write.js';
 import { DomainError } from '../../src/errors.js';
 import { loadContract } from '../../src/contract.js';
 import { createInvoicesRepository } from '../../src/modules/invoices/repository.js';
-import { createInvoicesService, type InvoiceStatus, type InvoiceView, issuerPatchOfText } from '../../src/modules/invoices/service.js';
+import {
+  createInvoicesService,
+  type InvoiceStatus,
+  type InvoiceView,
+  issuerPatchOfText,
+  type NotReadyToIssue,
+} from '../../src/modules/invoices/service.js';
 import { invoicePorts } from '../../src/services.js';
 import { rawWrite, startTestServer, type TestServer } from '../helpers/server.js';
 import { expectTypedProblem, typedClient } from '../helpers/client.js';
@@ -35,6 +41,9 @@ const NO_ISSUER = Object.fromEntries(
     'vatId',
     'taxNumber',
     'registrationNumber',
+    'registerCourt',
+    'seat',
+    'managingDirectors',
     'sellerIdentifier',
     'sellerIdentifierScheme',
     'contactName',
@@ -75,7 +84,7 @@ function expectSchema(name: string, value: unknown): void {
 }
 
 /** Asserts that `fn` throws a DomainError with `code` (and, optionally, a message matching `pattern`). */
-function expectRefusal(fn: () => unknown, code: DomainError['code'], pattern?: RegExp): void {
+function expectRefusal(fn: () => unknown, code: DomainError['code'], pattern?: RegExp): DomainError {
   let caught: unknown;
   try {
     fn();
@@ -85,6 +94,7 @@ function expectRefusal(fn: () => unknown, code: DomainError['code'], pattern?: R
   expect(caught, 'expected a DomainError').to.be.instanceOf(DomainError);
   expect((caught as DomainError).code, (caught as DomainError).message).to.equal(code);
   if (pattern) expect((caught as DomainError).message).to.match(pattern);
+  return caught as DomainError;
 }
 
 describe('invoices', () => {
@@ -130,6 +140,10 @@ describe('invoices', () => {
       entry: (projectId: string | null, start: string, end: string, billable = true) =>
         entries.create(actor, { projectId, start, end, billable }).id,
       invoiceIdOf: (entryId: string) => entries.get(actor, entryId).invoiceId,
+      /** What an issued invoice's PDF needs of the parties (issuing checks it first: issue 56 item 1): names, countries, a tax number. */
+      issuable(): void {
+        invoices.setBusinessProfile(OPERATOR, workspaceId, { legalName: `Studio ${n}`, country: 'DE', taxNumber: '30/123/45678' });
+      },
       /** Makes a draft look as one made before invoices carried tax: no tax on its lines, no breakdown. */
       legacy(invoiceId: string) {
         const stored = invoices.get(OPERATOR, invoiceId);
@@ -311,7 +325,7 @@ describe('invoices', () => {
       postalCode: '10115',
       city: 'Berlin',
       country: 'DE',
-      vatId: 'DE123456789',
+      vatId: 'DE136695976',
     });
     const bare = ws.client('Bare');
     const acmeProject = ws.project('Design', acme);
@@ -355,7 +369,7 @@ describe('invoices', () => {
       postalCode: '10115',
       city: 'Berlin',
       country: 'DE',
-      vatId: 'DE123456789',
+      vatId: 'DE136695976',
     };
     expect(invoices.get(OPERATOR, id).issuer).to.deep.equal(issuer);
     expect(invoices.get(OPERATOR, id).recipient).to.deep.equal(recipient);
@@ -400,7 +414,8 @@ describe('invoices', () => {
 
   it('status moves: draft -> sent -> paid, draft|sent -> void; every other move is a conflict that records nothing', () => {
     const ws = workspace();
-    const acme = ws.client('Acme');
+    ws.issuable();
+    const acme = ws.client('Acme', { country: 'DE' });
     const project = ws.project('Design', acme);
     const { invoices } = server.services;
     for (const from of STATUSES) {
@@ -441,7 +456,8 @@ describe('invoices', () => {
 
   it('void releases the entries: editable again and invoiced anew', async () => {
     const ws = workspace();
-    const acme = ws.client('Acme');
+    ws.issuable();
+    const acme = ws.client('Acme', { country: 'DE' });
     const project = ws.project('Design', acme);
     const entryIds = ['01', '02'].map((day) => ws.entry(project, `2026-10-${day}T09:00:00Z`, `2026-10-${day}T10:00:00Z`));
     const { invoices } = server.services;
@@ -485,7 +501,7 @@ describe('invoices', () => {
     expect(
       fill(
         ['issuer.legalName', 'Studio Ada'],
-        ['recipient.vatId', 'DE123456789'],
+        ['recipient.vatId', 'DE136695976'],
         ['lines[0].taxCategory', 'S'],
         ['lines[0].taxRate', '19'],
       ),
@@ -493,7 +509,7 @@ describe('invoices', () => {
     const at = new Date(server.clock.now()).toISOString();
     const filled = invoices.get(OPERATOR, id);
     expect(filled.issuer).to.deep.equal({ ...NO_ISSUER, legalName: 'Studio Ada' }); // the null issuer is created, all fields null first
-    expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE123456789' });
+    expect(filled.recipient).to.deep.equal({ ...NO_RECIPIENT, name: 'Acme', city: 'Berlin', vatId: 'DE136695976' });
     expect(filled.lines[0]).to.deep.equal({ ...created.lines[0], taxCategory: 'S', taxRate: 19 });
     expect(filled.lines[1]).to.deep.equal(created.lines[1]);
     expect(filled).not.to.have.any.keys('paymentTerms', 'taxBreakdown');
@@ -505,7 +521,7 @@ describe('invoices', () => {
         by: ws.userId,
         fields: {
           'issuer.legalName': 'Studio Ada',
-          'recipient.vatId': 'DE123456789',
+          'recipient.vatId': 'DE136695976',
           'lines[0].taxCategory': 'S',
           'lines[0].taxRate': 19,
         },
@@ -520,13 +536,14 @@ describe('invoices', () => {
       [[['lines[0].taxRate', '7']], 'conflict', /already set/],
       [[['paymentTerms', 'Now.']], 'invalid', /written when the invoice is issued/],
       [[['lines[1].taxCategory', 'X']], 'invalid', /must be one of S, AE, K, G, E, Z, O/],
+      // A value the invoice was made with stays (a value a fill set is corrected instead: issue 56 item 3).
       [
         [
           ['lines[1].taxRate', '7'],
-          ['issuer.legalName', 'Other'],
+          ['recipient.name', 'Other'],
         ],
         'conflict',
-        /issuer\.legalName is already set/,
+        /recipient\.name is already set/,
       ],
       [
         [
@@ -561,6 +578,17 @@ describe('invoices', () => {
     expect(invoices.get(OPERATOR, id).einvoiceFills[1]!.fields).to.deep.equal({ 'lines[1].taxRate': 7.5, 'issuer.smallBusiness': false });
     expect(ws.events().length).to.equal(before);
 
+    // Issuing checks the PDF first (issue 56 item 1): what the invoice still lacks is named, and nothing is recorded.
+    const notReady = expectRefusal(() => invoices.changeStatus(OPERATOR, id, 'sent', ws.userId), 'conflict', /cannot be issued yet/);
+    expect((notReady as NotReadyToIssue).missing.map((m) => m.path)).to.deep.equal([
+      'issuer.country',
+      'recipient.country',
+      'lines[1].taxCategory',
+      'issuer.vatId',
+    ]);
+    expect(ws.events().length).to.equal(before);
+    fill(['issuer.country', 'DE'], ['recipient.country', 'DE'], ['lines[1].taxCategory', 'S'], ['issuer.taxNumber', '30/123/45678']);
+
     // The next invoice.status_changed is the first payload that shows the filled values.
     invoices.changeStatus(OPERATOR, id, 'sent', ws.userId);
     const [event] = ws.events().slice(before);
@@ -568,7 +596,12 @@ describe('invoices', () => {
     expect(payload.invoice).to.deep.equal(invoices.get(OPERATOR, id));
     expect(payload.invoice.lines.map((line) => [line.taxCategory, line.taxRate])).to.deep.equal([
       ['S', 19],
-      [undefined, 7.5],
+      ['S', 7.5],
+    ]);
+    // Its breakdown is what its lines make (issue 56 item 8): Build's 80.00 at 19 %, Design's 100.00 at 7.5 %.
+    expect(payload.invoice.taxBreakdown!.map((r) => [r.category, r.rate, r.basisAmount, r.taxAmount])).to.deep.equal([
+      ['S', 7.5, 100, 7.5],
+      ['S', 19, 80, 15.2],
     ]);
     // Issuing wrote the payment terms (14 days when the issuer sets none); after it, a fill changes no amount or date.
     expect(payload.invoice.paymentTerms).to.equal('Payable within 14 days, by 16 November 2026.');
@@ -626,7 +659,10 @@ describe('invoices', () => {
     expectRefusal(() => fill(['taxBreakdown', 'lines']), 'conflict', /already set/);
     fill(['taxBreakdown[1].exemptionReasonCode', 'VATEX-EU-O']);
     expect(invoices.get(OPERATOR, id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-O', exemptionReason: null });
-    expectRefusal(() => fill(['taxBreakdown[1].exemptionReasonCode', 'other']), 'conflict', /already set/);
+    // A reason a fill set is corrected while no document carrying it went out (issue 56 item 3), by the same rules.
+    expectRefusal(() => fill(['taxBreakdown[1].exemptionReasonCode', 'other']), 'invalid', /must be a VATEX code/);
+    fill(['taxBreakdown[1].exemptionReasonCode', 'VATEX-EU-132']);
+    expect(invoices.get(OPERATOR, id).taxBreakdown![1]).to.include({ exemptionReasonCode: 'VATEX-EU-132' });
     expectRefusal(() => fill(['taxBreakdown[2].exemptionReason', 'x']), 'invalid', /2 taxBreakdown rows/);
   });
 
@@ -659,18 +695,49 @@ describe('invoices', () => {
     const id = created.json.id as string;
 
     expect(
-      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'recipient.vatId=DE123456789', '--set', 'recipient.reference=PO-7=A'))
+      (await cli('invoice', 'fill', id, '--user', ws.userId, '--set', 'recipient.vatId=DE136695976', '--set', 'recipient.reference=PO-7=A'))
         .json,
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
-    expect(shown.json).to.have.all.keys('invoice', 'sends');
+    expect(shown.json).to.have.all.keys('invoice', 'rounding', 'sends');
     expect(shown.json.sends).to.deep.equal([]);
+    expect(shown.json.rounding).to.equal('none');
     expect(shown.json.invoice).to.deep.equal(server.services.invoices.get(OPERATOR, id));
     expect(shown.json.invoice).to.deep.include({ total: 180, status: 'draft' });
     expect(shown.json.invoice.issuer).to.deep.include({ legalName: 'Studio Ada', addressLines: ['Torstr. 5', '10119 Berlin'] });
     expect(shown.json.invoice.recipient.reference).to.equal('PO-7=A');
     expect(shown.json.invoice.lines[0].taxRate).to.equal(19);
 
+    // Issuing checks the PDF first (issue 56 item 1): each missing value with the commands that set it; exit 1, no number.
+    const notReady = await cli('invoice', 'status', id, '--to', 'sent', '--user', ws.userId);
+    expect(notReady).to.deep.include({ code: 1, stdout: '' });
+    expect(notReady.error.code).to.equal('conflict');
+    expect(notReady.error.message).to.equal(
+      [
+        `Invoice ${id} cannot be issued yet, and no number was taken: its PDF would lack 3 values.`,
+        `  - Seller country code (BT-40): set it in the business profile (timetrack workspace profile ${ws.workspaceId} --set 'country=…', or the Workspace page's Invoice issuer) for new invoices, or fill it on this invoice: timetrack invoice fill ${id} --user U --set 'issuer.country=…'`,
+        `  - Buyer country code (BT-55): set it on the client (the Catalog page's Invoicing details, or PATCH /api/v1/clients/${acme} with country) for new invoices, or fill it on this invoice: timetrack invoice fill ${id} --user U --set 'recipient.country=…'`,
+        `  - Seller VAT identifier (or the tax number, BT-32: issuer.taxNumber) (BT-31): set it in the business profile (timetrack workspace profile ${ws.workspaceId} --set 'vatId=…', or the Workspace page's Invoice issuer) for new invoices, or fill it on this invoice: timetrack invoice fill ${id} --user U --set 'issuer.vatId=…'`,
+        'Set them, then issue it again.',
+      ].join('\n'),
+    );
+    expect(
+      (
+        await cli(
+          'invoice',
+          'fill',
+          id,
+          '--user',
+          ws.userId,
+          '--set',
+          'issuer.country=DE',
+          '--set',
+          'recipient.country=DE',
+          '--set',
+          'issuer.taxNumber=30/123/45678',
+        )
+      ).code,
+    ).to.equal(0);
     expect(await cli('invoice', 'status', id, '--to', 'sent', '--user', ws.userId)).to.deep.include({
       code: 0,
       json: { id, from: 'draft', to: 'sent', number: '2026-0001' },

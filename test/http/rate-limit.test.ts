@@ -1,6 +1,15 @@
 import { OPERATOR } from '../../src/principal.js';
 import { expect } from 'chai';
-import { addMemberWithToken, DEFAULT_NOW, expectProblem, startTestServer, type TestResponse, type TestServer } from '../helpers/server.js';
+import {
+  addMemberWithToken,
+  DEFAULT_NOW,
+  expectProblem,
+  type FreshWorkspace,
+  freshWorkspace,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+} from '../helpers/server.js';
 
 const headersOf = (res: TestResponse) => ({
   limit: res.headers.get('ratelimit-limit'),
@@ -10,12 +19,18 @@ const headersOf = (res: TestResponse) => ({
 });
 
 describe('rate limits', () => {
-  let server: TestServer;
-  beforeEach(async () => {
+  // One server for the file: the budgets here are a token's and a workspace's, and each test has a
+  // fresh workspace and token, with the clock back at DEFAULT_NOW.
+  let shared: TestServer;
+  let server: FreshWorkspace;
+  before(async () => {
     // DEFAULT_NOW is 30 s into a window: Reset is 30.
-    server = await startTestServer({ env: { RATE_LIMIT_TOKEN_PER_MIN: '3', RATE_LIMIT_WORKSPACE_PER_MIN: '5' } });
+    shared = await startTestServer({ env: { RATE_LIMIT_TOKEN_PER_MIN: '3', RATE_LIMIT_WORKSPACE_PER_MIN: '5' } });
   });
-  afterEach(() => server.close());
+  after(() => shared.close());
+  beforeEach(() => {
+    server = freshWorkspace(shared);
+  });
 
   it('counts down on every authenticated response and refuses the request past the token budget with 429', async () => {
     const seen = [];
@@ -94,6 +109,8 @@ describe('rate limits', () => {
   });
 
   describe('requests without a valid token: a budget per client address', () => {
+    // A server per test: each sets its own anonymous budget and TRUST_PROXY (server-wide, by env),
+    // and counts requests per address, which is 127.0.0.1 for every test.
     let open: TestServer;
     afterEach(() => open.close());
 

@@ -5,14 +5,23 @@ import type { operations } from '../../generated/openapi.js';
 import type { Actor } from '../../src/principal.js';
 import { expectTypedProblem, typedClient } from '../helpers/client.js';
 import { seed } from '../helpers/seed.js';
-import { addMemberWithToken, expectProblem, startTestServer, type TestServer } from '../helpers/server.js';
+import {
+  addMemberWithToken,
+  expectProblem,
+  type FreshWorkspace,
+  freshWorkspace,
+  startTestServer,
+  type TestServer,
+} from '../helpers/server.js';
 
 const T = (iso: string) => Date.parse(iso);
 type SummaryQuery = operations['getSummaryReport']['parameters']['query'];
 type DetailedQuery = operations['getDetailedReport']['parameters']['query'];
 
 describe('reports', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner in it, at the start instant.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: Actor;
   const base = () => server.config.problemsBase;
   const actorOf = (token: string) => server.services.tokens.authenticate(token)!.actor;
@@ -24,11 +33,14 @@ describe('reports', () => {
     return data!.data;
   };
 
-  beforeEach(async () => {
-    server = await startTestServer({ now: T('2026-12-01T12:00:00Z') });
+  before(async () => {
+    shared = await startTestServer({ now: T('2026-12-01T12:00:00Z') });
+  });
+  after(() => shared.close());
+  beforeEach(() => {
+    server = freshWorkspace(shared);
     owner = actorOf(server.ownerToken);
   });
-  afterEach(() => server.close());
 
   describe('time zones', () => {
     it('the spec’s example: 00:30 in Berlin is the previous day without timeZone, its own day with it', async () => {

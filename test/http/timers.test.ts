@@ -1,12 +1,14 @@
 import { OPERATOR } from '../../src/principal.js';
 import { expect } from 'chai';
 import { expectTypedProblem, typedClient } from '../helpers/client.js';
-import { addMemberWithToken, startTestServer, type TestServer } from '../helpers/server.js';
+import { addMemberWithToken, type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 
 const T = (iso: string) => Date.parse(iso);
 
 describe('timers', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner in it, at 09:00.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let api: ReturnType<typeof typedClient>;
   const base = () => server.config.problemsBase;
   const eventsAfter = (seq: number) => server.services.events.tail(OPERATOR, server.workspaceId, seq, 1000);
@@ -18,11 +20,14 @@ describe('timers', () => {
       }
     ).n;
 
-  beforeEach(async () => {
-    server = await startTestServer({ now: T('2026-11-02T09:00:00Z') });
+  before(async () => {
+    shared = await startTestServer({ now: T('2026-11-02T09:00:00Z') });
+  });
+  after(() => shared.close());
+  beforeEach(() => {
+    server = freshWorkspace(shared);
     api = typedClient(server);
   });
-  afterEach(() => server.close());
 
   it('starts a timer (entry.started), shows it as current with the elapsed time, and stops it (entry.stopped)', async () => {
     expect((await api.GET('/api/v1/entries/current')).data).to.deep.equal({ data: null });
@@ -120,19 +125,25 @@ describe('timers', () => {
 
   it('start: 409 conflict when the running-timer index refuses the insert (a writer that won the race)', async () => {
     // A writer elsewhere (another process on the same file) inserting a running timer between the
-    // start's check and its insert; here a trigger stands in for it.
+    // start's check and its insert; here a trigger stands in for it (in this test's workspace only,
+    // and dropped at its end: the server is the file's).
     const sqlite = server.running.database.sqlite;
-    sqlite.exec(`CREATE TRIGGER racing_writer BEFORE INSERT ON entries WHEN NEW.end_at IS NULL AND NEW.id <> 'ent_racer' BEGIN
+    sqlite.exec(`CREATE TRIGGER racing_writer BEFORE INSERT ON entries
+      WHEN NEW.end_at IS NULL AND NEW.id <> 'ent_racer' AND NEW.workspace_id = '${server.workspaceId}' BEGIN
       INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, source, created_at, updated_at)
       VALUES ('ent_racer', NEW.workspace_id, NEW.author_id, '', 0, NEW.start_at, 'api', 0, 0);
     END`);
-    const seq = lastSeq();
-    const res = await api.POST('/api/v1/entries/current', { body: { description: 'Focus' } });
-    const problem = expectTypedProblem(res, 409, 'conflict', base(), '/api/v1/entries/current');
-    expect(problem.detail).to.equal('Another timer of this member was started at the same moment; retry.');
-    // Nothing of the refused start was kept.
-    expect(runningCount(server.ownerId)).to.equal(0);
-    expect(eventsAfter(seq)).to.deep.equal([]);
+    try {
+      const seq = lastSeq();
+      const res = await api.POST('/api/v1/entries/current', { body: { description: 'Focus' } });
+      const problem = expectTypedProblem(res, 409, 'conflict', base(), '/api/v1/entries/current');
+      expect(problem.detail).to.equal('Another timer of this member was started at the same moment; retry.');
+      // Nothing of the refused start was kept.
+      expect(runningCount(server.ownerId)).to.equal(0);
+      expect(eventsAfter(seq)).to.deep.equal([]);
+    } finally {
+      sqlite.exec('DROP TRIGGER racing_writer');
+    }
   });
 
   it('stop: 404 when nothing runs; an end not after the start is 400', async () => {

@@ -4,16 +4,22 @@ import { expect } from 'chai';
 import { example, weekOf } from '../../examples/client.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { typedClient } from '../helpers/client.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 
 /** The typed client of docs/client.md, run as a user runs it, against the real server. */
 describe('the typed client (examples/client.ts)', function () {
   this.timeout(30_000);
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner in it, at Thursday 13:00.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let api: ReturnType<typeof typedClient>;
-  beforeEach(async () => {
+  before(async () => {
     // Thursday 2026-11-05, 13:00 in Berlin.
-    server = await startTestServer({ now: Date.UTC(2026, 10, 5, 12) });
+    shared = await startTestServer({ now: Date.UTC(2026, 10, 5, 12) });
+  });
+  after(() => shared.close());
+  beforeEach(async () => {
+    server = freshWorkspace(shared);
     api = typedClient(server);
     const add = async (start: string, end: string, description: string) => {
       const { error } = await api.POST('/api/v1/entries', { body: { start, end, description } });
@@ -24,7 +30,6 @@ describe('the typed client (examples/client.ts)', function () {
     await add('2026-11-01T22:30:00Z', '2026-11-01T22:45:00Z', 'sunday late');
     await add('2026-11-01T23:30:00Z', '2026-11-01T23:45:00Z', 'monday early');
   });
-  afterEach(() => server.close());
 
   /** What the server holds after the run: the projects and the week's entries, by description. */
   async function state() {

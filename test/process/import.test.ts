@@ -13,7 +13,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { OPERATOR } from '../../src/principal.js';
 import { createServices } from '../../src/services.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 import { startReceiver } from '../helpers/webhooks.js';
 
 const FIXTURES = new URL('../fixtures/import/', import.meta.url).pathname;
@@ -217,14 +217,19 @@ describe('timetrack import (the command)', () => {
 });
 
 describe('import into a running server', () => {
-  let server: TestServer;
-  beforeEach(async () => {
-    server = await startTestServer({
+  // One server for the describe; each test imports into a fresh workspace of its own.
+  let shared: TestServer;
+  let server: FreshWorkspace;
+  before(async () => {
+    shared = await startTestServer({
       env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
       webhooks: { resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
     });
   });
-  afterEach(() => server.close());
+  after(() => shared.close());
+  beforeEach(() => {
+    server = freshWorkspace(shared);
+  });
 
   it('sends entry.created deliveries only with --webhooks, and entry.deleted on the undo of such an import', async () => {
     const receiver = await startReceiver(null);
@@ -296,7 +301,7 @@ describe('import into a running server', () => {
           const end = start + e.lengthSec * 1000;
           lines.push(
             [
-              'owner@localhost',
+              server.ownerEmail,
               iso(start, e.offset),
               iso(end, e.offset),
               quote(e.description),

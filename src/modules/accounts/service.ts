@@ -89,6 +89,22 @@ export function requireJoinDomains(list: string[]): string[] {
   return domains.sort();
 }
 
+/**
+ * A workspace's name and settings as a file of its export carries them (issue 56 item 6), checked
+ * by the rules of the Workspace page: each value as stored, or a DomainError naming it.
+ */
+export function checkWorkspaceSettings(settings: Partial<ExportedWorkspaceSettings>): Partial<ExportedWorkspaceSettings> {
+  const { joinDomains, ...rest } = settings;
+  const patch = workspacePatch(rest);
+  return {
+    ...(patch.name === undefined ? {} : { name: patch.name }),
+    ...(patch.runawayLimitSec === undefined ? {} : { runawayLimitSec: patch.runawayLimitSec }),
+    ...(patch.runawayAction === undefined ? {} : { runawayAction: patch.runawayAction }),
+    ...(patch.rateLimitPerMin === undefined ? {} : { rateLimitPerMin: patch.rateLimitPerMin }),
+    ...(joinDomains === undefined ? {} : { joinDomains: requireJoinDomains(joinDomains) }),
+  };
+}
+
 /** A person's own settings of the web app and the language of their mail, as they are kept. */
 export interface Preferences {
   timeZone: string | null;
@@ -253,7 +269,7 @@ export function createAccountsService({
       return userId;
     },
 
-    ...ratesTransfer(repo, clock),
+    ...ratesTransfer(repo, clock, workspaceRateLimitPerMin),
 
     ...profilesOf(repo, write),
 
@@ -727,17 +743,85 @@ function membersOf({
   };
 }
 
-/** The rates of a workspace's export and their restore by an import (decisions 11a). */
-function ratesTransfer(repo: AccountsRepository, clock: Clock) {
+/** A workspace's own settings as its export carries them (issue 56 item 6): every column of its row an import may set. */
+export interface ExportedWorkspaceSettings {
+  name: string;
+  runawayLimitSec: number;
+  runawayAction: RunawayAction;
+  rateLimitPerMin: number | null;
+  joinDomains: string[];
+}
+
+/**
+ * The workspace's own row, its members and their rates in a workspace's export, and their restore
+ * by an import (decisions 11a; issue 56 item 6: the name, the runaway and request settings, the
+ * join domains and the members' flags too).
+ */
+function ratesTransfer(repo: AccountsRepository, clock: Clock, workspaceRateLimitPerMin: number) {
   return {
-    /** A workspace's rate and its members' (a workspace's export: decisions 11a), each member by email and name. */
-    exportRates: (workspaceId: string) => ({
-      workspace: repo.workspace(workspaceId)?.hourlyRate ?? null,
-      members: repo
-        .members(workspaceId)
-        .map((m) => ({ userId: m.userId, name: m.name, email: m.email, hourlyRate: m.hourlyRate }))
-        .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0)),
-    }),
+    /** A workspace's rate, its settings and its members' rates and flags (a workspace's export), each member by email and name. */
+    exportRates: (workspaceId: string) => {
+      const row = repo.workspace(workspaceId);
+      return {
+        workspace: row?.hourlyRate ?? null,
+        settings: row
+          ? ({
+              name: row.name,
+              runawayLimitSec: row.runawayLimitSec,
+              runawayAction: row.runawayAction,
+              rateLimitPerMin: row.rateLimitPerMin,
+              joinDomains: repo.joinDomains(workspaceId),
+            } satisfies ExportedWorkspaceSettings)
+          : null,
+        members: repo
+          .members(workspaceId)
+          .map((m) => ({
+            userId: m.userId,
+            name: m.name,
+            email: m.email,
+            hourlyRate: m.hourlyRate,
+            isOwner: m.isOwner,
+            canViewOthersTime: m.canViewOthersTime,
+            canViewOthersMoney: m.canViewOthersMoney,
+          }))
+          .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0)),
+      };
+    },
+
+    /** A workspace's own settings, as an import compares a file's with them. */
+    workspaceSettings: (workspaceId: string): ExportedWorkspaceSettings | null => {
+      const row = repo.workspace(workspaceId);
+      if (!row) return null;
+      const { name, runawayLimitSec, runawayAction, rateLimitPerMin } = row;
+      return { name, runawayLimitSec, runawayAction, rateLimitPerMin, joinDomains: repo.joinDomains(workspaceId) };
+    },
+
+    /**
+     * Inside an import's write: a workspace's name and settings from its export, into a workspace
+     * that holds nothing yet (the import decides that). Each value is checked as the Workspace page
+     * checks it; a request budget above the server's limit is kept out of an owner's import (the
+     * operator's takes it), as on the page. The names of the settings set.
+     */
+    restoreWorkspace(workspaceId: string, settings: Partial<ExportedWorkspaceSettings>, operator: boolean): string[] {
+      const { joinDomains, ...rest } = settings;
+      if (!operator && rest.rateLimitPerMin != null && rest.rateLimitPerMin > workspaceRateLimitPerMin) delete rest.rateLimitPerMin;
+      const patch = workspacePatch(rest);
+      const domains = joinDomains === undefined ? undefined : requireJoinDomains(joinDomains);
+      repo.updateWorkspace(workspaceId, { ...patch, updatedAt: clock.now() });
+      if (domains !== undefined) repo.replaceJoinDomains(workspaceId, domains);
+      return [...Object.keys(patch), ...(domains === undefined ? [] : ['joinDomains'])];
+    },
+
+    /** Inside an import's write: the flags a file gives a member the same import made (its own members keep theirs). Whether set. */
+    restoreMemberFlags(
+      workspaceId: string,
+      userId: string,
+      flags: { isOwner: boolean; canViewOthersTime: boolean; canViewOthersMoney: boolean },
+    ): boolean {
+      const member = repo.member(workspaceId, userId);
+      if (!member) return false;
+      return repo.updateMember(workspaceId, userId, { ...flags, updatedAt: clock.now() });
+    },
 
     /**
      * Inside an import's write: a rate of a file (the workspace's, or a member's) where the

@@ -9,6 +9,7 @@ import { cleanName, nameKey } from './names.js';
 import type { ClientRow, ProjectRow, ProjectWithTotals, TagRow, TaskRow } from './repository.js';
 import { checkPartyDetails } from './clients.js';
 import { clients } from './schema.js';
+import { parseClientRounding } from '../../kernel/rounding.js';
 import { DomainError } from '../../errors.js';
 import { clientView, projectView, tagView, taskView } from './views.js';
 
@@ -170,7 +171,10 @@ export function checkClientRecord(data: unknown): { values: Record<string, unkno
     throw new Error(`addressLines must be a list of lines (got ${JSON.stringify(lines)})`);
   // The rules of the API and the Catalog page (issue 54 N3): a file's details are stored only as they would be.
   try {
-    return { values: checkPartyDetails(read.values), unknown: read.unknown };
+    const values = checkPartyDetails(read.values);
+    // Its rounding rule over the workspace's (issue 56 item 4), as the Catalog page and the command line check it.
+    if (read.values.rounding !== undefined) values.rounding = parseClientRounding(read.values.rounding, 'rounding');
+    return { values, unknown: read.unknown };
   } catch (error) {
     if (error instanceof DomainError) throw new Error(`the client's invoicing details: ${error.message}`, { cause: error });
     throw error;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../errors.js';
 import { clients, projects, projectTotals, tags, tasks } from './schema.js';
@@ -220,6 +220,13 @@ function names(db: Db) {
 function writes(db: Db) {
   return {
     insertClient: (values: typeof clients.$inferInsert): ClientRow => db.insert(clients).values(values).returning().get(),
+    /** The clients with a rounding rule of their own (the rest round as the workspace does). */
+    clientRoundings: (workspaceId: string): Array<{ id: string; rounding: string }> =>
+      db
+        .select({ id: clients.id, rounding: sql<string>`${clients.rounding}` })
+        .from(clients)
+        .where(and(eq(clients.workspaceId, workspaceId), isNotNull(clients.rounding)))
+        .all(),
     updateClient: (id: string, values: Partial<typeof clients.$inferInsert>): ClientRow =>
       db.update(clients).set(values).where(eq(clients.id, id)).returning().get() as ClientRow,
     deleteClient: (id: string): void => {

@@ -32,6 +32,12 @@ export const clients = sqliteTable(
     taxCategory: text('tax_category'),
     exemptionReason: text('exemption_reason'),
     exemptionReasonCode: text('exemption_reason_code'),
+    /**
+     * How its invoices round each entry's time, over the workspace's invoicing settings: a rule
+     * (`up-15`, `nearest-6` …) or `none`; null: the workspace's. Set by the web app and the
+     * command line only (not part of the API's client).
+     */
+    rounding: text('rounding'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

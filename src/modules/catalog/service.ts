@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
-import type { DomainWrite } from '../events/service.js';
+import type { DomainEvent, DomainWrite, EventActor } from '../events/service.js';
+import type { ClientRounding } from '../../kernel/rounding.js';
 import { createClientsService } from './clients.js';
 import type { CatalogEntries } from './common.js';
 import { createProjectsService } from './projects.js';
@@ -7,6 +8,8 @@ import type { CatalogRepository } from './repository.js';
 import { createTagsService } from './tags.js';
 import { createTasksService } from './tasks.js';
 import { createCatalogImports } from './import.js';
+import { catalogEvent } from './common.js';
+import { clientView } from './views.js';
 
 /**
  * The catalog: clients, projects, tasks and tags over shared queries. Every write records a
@@ -30,6 +33,23 @@ export function createCatalogService(deps: {
     /** What an import finds and creates of the catalog (the imports module). */
     imports: createCatalogImports(deps),
     ...lookups(repo),
+
+    /**
+     * Stores a client's rounding rule (checked: kernel/rounding.ts), inside the caller's write, with
+     * its sync event: the invoices module's port, which decides who may set it (issue 56 item 4).
+     * The rule is not part of the API's client, so its view does not change but for `updatedAt`.
+     */
+    storeClientRounding(
+      record: (event: DomainEvent) => number,
+      workspaceId: string,
+      actor: EventActor,
+      id: string,
+      rounding: ClientRounding,
+    ): void {
+      repo.client(workspaceId, id);
+      const row = repo.updateClient(id, { rounding, updatedAt: deps.clock.now() });
+      record(catalogEvent({ workspaceId, ...actor }, 'client', id, 'update', clientView(row)));
+    },
   };
 }
 
@@ -47,6 +67,8 @@ function lookups(repo: CatalogRepository) {
     clientsOfProjects: repo.clientsOfProjects,
     projectsOfClients: repo.projectsOfClients,
     client: repo.client,
+    /** The clients with a rounding rule of their own: `{id, rounding}` (`none` or a rule). */
+    clientRoundings: repo.clientRoundings,
   };
 }
 

@@ -5,6 +5,9 @@ import type { ProjectRow, TaskRow } from '../catalog/service.js';
 import type { DomainError } from '../../errors.js';
 import { completion, deletedEvent, type EntryCore, newEntrySubject, type RecordEvent } from './core.js';
 import type { EntriesRepository, EntryInsert } from './repository.js';
+import type { ExportedRunaway } from './repository/imports.js';
+
+export type { ExportedRunaway } from './repository/imports.js';
 import { type EntryRow, entryView } from './views.js';
 
 /** A completed entry as an import writes it: the author, the work and tags already resolved. */
@@ -26,6 +29,8 @@ export interface ImportedEntry {
   timeZone: string | null;
   /** The invoice the same import restored that holds the entry (a workspace's export), or null. */
   invoiceId?: string | null;
+  /** What the runaway check recorded on it where it was exported (a workspace's export), or null. */
+  runaway?: ExportedRunaway | null;
 }
 
 /** A completed entry as a workspace's export writes it (ids still ids: the export names them). */
@@ -45,6 +50,8 @@ export interface ExportedEntry {
   tagIds: string[];
   /** The invoice that holds it, or null. */
   invoiceId: string | null;
+  /** What the runaway check recorded on it, or null. */
+  runaway: ExportedRunaway | null;
 }
 
 /** Who an import writes for and how its events go out (the import module's run). */
@@ -55,6 +62,23 @@ export interface ImportContext {
   /** Enqueue entry.created / entry.deleted deliveries (--webhooks). */
   webhooks: boolean;
   currency: string;
+}
+
+/** The refusal of the first of an import's entries that `check` holds (read a page at a time), or null. */
+function firstLocked(
+  repo: EntriesRepository,
+  check: NonNullable<ReturnType<EntryCore['lockCheck']>>,
+  importId: string,
+): DomainError | null {
+  for (let after = 0; ;) {
+    const page = repo.importStarts(importId, after, 5000);
+    for (const row of page) {
+      const refusal = check(row.authorId, row.startAt, `Entry ${row.id}`);
+      if (refusal) return refusal;
+    }
+    if (page.length < 5000) return null;
+    after = (page[page.length - 1] as (typeof page)[number]).rowid;
+  }
 }
 
 /**
@@ -104,16 +128,7 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
      */
     lockedOfImport(workspaceId: string, importId: string): DomainError | null {
       const check = core.lockCheck(workspaceId);
-      if (!check) return null;
-      for (let after = 0; ;) {
-        const page = repo.importStarts(importId, after, 5000);
-        for (const row of page) {
-          const refusal = check(row.authorId, row.startAt, `Entry ${row.id}`);
-          if (refusal) return refusal;
-        }
-        if (page.length < 5000) return null;
-        after = (page[page.length - 1] as (typeof page)[number]).rowid;
-      }
+      return check && firstLocked(repo, check, importId);
     },
     /** Writes one entry inside the caller's write (a batch of the import), after startWrite; refused (409) where approval or the lock date holds its time. */
     insert(record: RecordEvent, ctx: ImportContext, input: ImportedEntry): string {
@@ -144,7 +159,17 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
       } as const;
       const invoiceId = input.invoiceId ?? null;
       repo.insertWithTags(row, input.tagIds, invoiceId);
-      const snapshot = entryView({ ...viewRow(row), invoiceId }, input.tagIds, { now, currency: ctx.currency, actor: null });
+      if (input.runaway) repo.setRunaway(row.id, input.runaway);
+      const runaway = input.runaway
+        ? {
+            runawayDetectedAt: input.runaway.detectedAt,
+            runawayElapsedSec: input.runaway.elapsedSec,
+            runawayLimitSec: input.runaway.limitSec,
+            runawayAction: input.runaway.action,
+            runawayResolvedAt: input.runaway.resolvedAt,
+          }
+        : {};
+      const snapshot = entryView({ ...viewRow(row), ...runaway, invoiceId }, input.tagIds, { now, currency: ctx.currency, actor: null });
       record({
         workspaceId: ctx.workspaceId,
         entity: 'entry',
@@ -191,6 +216,7 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
         timeZone: r.timeZone,
         tagIds: r.tagList === null ? [] : (JSON.parse(r.tagList) as string[]),
         invoiceId: r.invoiceId,
+        runaway: r.runaway,
       }));
     },
 

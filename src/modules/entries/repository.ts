@@ -5,6 +5,7 @@ import { createListQueries } from './repository/list.js';
 import { createImportQueries } from './repository/imports.js';
 import { type EntryInsert, INSERT_VALUES } from './repository/insert.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
+import { createSuggestionQueries } from './repository/suggestions.js';
 import { entries, entryTags, entryTombstones, timerStopLinks } from './schema.js';
 import type { EntryRow } from './views.js';
 
@@ -119,6 +120,7 @@ export function createEntriesRepository(db: Db) {
     aggregate: (query: AggregateQuery) => aggregateEntries(db, query),
     list: createListQueries(db),
     searchIndex: createSearchIndexQueries(db),
+    suggestions: createSuggestionQueries(db),
     ...createImportQueries(db),
     // The web app's Undo of a delete (entry_tombstones).
     keepTombstone: (values: typeof entryTombstones.$inferInsert): void => {
@@ -226,7 +228,7 @@ function invoicing(db: Db) {
             .as('capped'),
         )
         .get()?.n ?? 0,
-    /** The invoiceable entries one by one (an invoice of one line per entry), by start. */
+    /** The invoiceable entries one by one (an invoice of one line per entry, or of rounded time: each entry rounded on its own), by start. */
     invoiceableEntries: (q: Invoiceable) =>
       db
         .select({
@@ -235,6 +237,8 @@ function invoicing(db: Db) {
           timeZone: entries.timeZone,
           description: entries.description,
           projectId: sql<string>`${entries.projectId}`,
+          taskId: entries.taskId,
+          authorId: entries.authorId,
           hourlyRate: entries.hourlyRate,
           durationSec: sql<number>`${entries.durationSec}`,
           amountCents: entries.amountCents,

@@ -9,7 +9,7 @@ import { createEntriesService } from './entries.js';
 import type { EntryFilters } from './filters.js';
 import { createEntryLister, type ListerCatalog } from './list.js';
 import type { EntriesRepository } from './repository.js';
-import type { AggregateKey, AggregateRow } from './repository/aggregate.js';
+import type { AggregateKey, AggregateRounding, AggregateRow } from './repository/aggregate.js';
 import { createTimersService } from './timers.js';
 import { createEntryImports } from './imports.js';
 import type { RunawayReminders } from './stop-links.js';
@@ -17,15 +17,15 @@ import type { RunawayReminders } from './stop-links.js';
 export type { RunawayReminders, StopLinkState } from './stop-links.js';
 export type { EntryLocks } from './core.js';
 
-export type { AggregateKey, AggregateRow } from './repository/aggregate.js';
+export type { AggregateKey, AggregateRounding, AggregateRow } from './repository/aggregate.js';
 export type { EntryFilters } from './filters.js';
 export { pickEntryFilters } from './filters.js';
-export type { EntryLister, ListSpec } from './list.js';
+export type { EntryLister, ExportEntry, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
 import type { EntryRowView } from './views.js';
 export { type Suggestion, UNDO_MS } from './entries.js';
 export type { ApprovedSpan, Invoiceable } from './repository.js';
-export type { EntryImports, ExportedEntry, ImportContext, ImportedEntry } from './imports.js';
+export type { EntryImports, ExportedEntry, ExportedRunaway, ImportContext, ImportedEntry } from './imports.js';
 
 /** An aggregation a report asks for: the caller's visible entries, filtered, summed by up to two keys. */
 export interface AggregateRequest {
@@ -35,6 +35,8 @@ export interface AggregateRequest {
   keys: AggregateKey[];
   /** The zone's offsets over the range, for a `localDay` key (kernel/local-days.ts). */
   stretches?: Array<{ from: number; offsetMs: number }>;
+  /** Each entry rounded by its project's rule (a rounded report: issue 56 item 4). */
+  rounding?: AggregateRounding;
 }
 
 /**
@@ -77,7 +79,15 @@ export function createEntryServices({
   return {
     lister,
     entries: {
-      ...createEntriesService({ clock, write, repo, core, lister, projectOfTask: (ws, taskId) => catalog.task(ws, taskId).projectId }),
+      ...createEntriesService({
+        clock,
+        write,
+        repo,
+        core,
+        lister,
+        projectOfTask: (ws, taskId) => catalog.task(ws, taskId).projectId,
+        labels: catalog,
+      }),
 
       /**
        * Sums of the entries the actor may see (their own without canViewOthersTime), completed

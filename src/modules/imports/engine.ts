@@ -9,6 +9,8 @@ import type { EntryImports, ImportContext } from '../entries/service.js';
 import type { ExportedInvoice, InvoiceTransfer } from '../invoices/service.js';
 import type { ApprovalRecord, ApprovalTransfer, PeriodRecord } from '../approvals/service.js';
 import type { DomainWrite, EventActor } from '../events/service.js';
+import type { ExportedWorkspaceSettings } from '../accounts/service.js';
+import type { ExportDeps } from './export.js';
 import { csvRecords } from './csv.js';
 import { type DateOrder, needsOrder, orderEvidence, ZoneClock } from './dates.js';
 import { importErrors } from './errors.js';
@@ -24,7 +26,16 @@ import {
   unreadableMoneyColumn,
 } from './formats.js';
 import type { CreatedKind, ImportsRepository } from './repository.js';
-import { type CheckedRow, createRowChecker, fingerprintOf, type RestoreKind, type RestoreRecord, RowRefusal, userKeyOf } from './rows.js';
+import {
+  type CheckedRow,
+  createRowChecker,
+  fingerprintOf,
+  MEMBER_FLAGS,
+  type RestoreKind,
+  type RestoreRecord,
+  RowRefusal,
+  userKeyOf,
+} from './rows.js';
 
 /** What an import is asked to do (the command's flags, the page's form). */
 export interface ImportRequest {
@@ -100,8 +111,12 @@ export interface RestoredCounts {
   invoicing: number;
   rates: number;
   invoices: number;
+  /** The workspace's name and settings (1: restored into a workspace that held nothing yet; issue 56 item 6). */
+  workspace: number;
+  /** Members the import made who got the file's owner role and visibility. */
+  members: number;
 }
-const noneRestored = (): RestoredCounts => ({ profile: 0, invoicing: 0, rates: 0, invoices: 0 });
+const noneRestored = (): RestoredCounts => ({ profile: 0, invoicing: 0, rates: 0, invoices: 0, workspace: 0, members: 0 });
 
 /** The report, and whether it wrote (false: refused rows stopped it, or a dry run). */
 export interface ImportOutcome {
@@ -172,13 +187,20 @@ export interface EngineDeps {
     userContacts(ids: string[]): Array<{ id: string; name: string; email: string }>;
     /** Throws not_found for a workspace that does not exist. */
     requireWorkspace(id: string): void;
-    /** The workspace's rate and its members' (a workspace's export). */
-    exportRates(workspaceId: string): {
-      workspace: number | null;
-      members: Array<{ userId: string; name: string; email: string; hourlyRate: number | null }>;
-    };
+    /** The workspace's rate and settings, its members' rates and flags (a workspace's export). */
+    exportRates: ExportDeps['rates'];
+    /** The workspace's own name and settings (compared with a file's). */
+    workspaceSettings(workspaceId: string): ExportedWorkspaceSettings | null;
     /** Inside the import's write: the workspace's (userId null) or a member's rate from the file, where none is set. */
     restoreRate(workspaceId: string, userId: string | null, rate: number): boolean;
+    /** Inside the import's write: the file's workspace name and settings, into a workspace that held nothing; the names of those set. */
+    restoreWorkspace(workspaceId: string, settings: Partial<ExportedWorkspaceSettings>, operator: boolean): string[];
+    /** Inside the import's write: a member's flags from the file, for a member the same import made. */
+    restoreMemberFlags(
+      workspaceId: string,
+      userId: string,
+      flags: { isOwner: boolean; canViewOthersTime: boolean; canViewOthersMoney: boolean },
+    ): boolean;
   };
   /** The invoicing part of a workspace (decisions 11a): the issuer profile, the settings, the invoices, as records. */
   invoices: InvoiceTransfer;
@@ -386,6 +408,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     createCheckPass(deps, request, file.format, {
       check: createRowChecker(file.format, { order, zone: zoneFor(file.format, request), fixedUser: author !== null, ...money }),
       unmatched: (key) => author === null && memberOf(key, file.users) === null && !willCreate(file.users.get(key)),
+      willJoin: (key) => author === null && memberOf(key, file.users) === null && willCreate(file.users.get(key)),
       authorOf: (row) => author ?? matched.get(row.userKey) ?? null,
       user: (key) => file.users.get(key),
       fixedName: fixed?.name ?? null,
@@ -409,6 +432,8 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     reading.checked ?? (await withCache(repo, () => checkAll(request, found, progress, checkPass(found.order)(found))));
   const check = () =>
     createRowChecker(format, { order: found.order, zone: zoneFor(format, request), fixedUser: author !== null, ...money });
+  // What the check decided of the workspace records: the lines refused, whether the workspace takes the file's settings.
+  const restores = { refused: refusedRestores, settings: restoring.counts.workspace > 0 };
   const authorOf = (row: CheckedRow): string | null => author ?? matched.get(row.userKey) ?? null;
   const report: ImportReport = {
     importId: null,
@@ -462,9 +487,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
     // Nothing new (the same file again): the check has counted the duplicates; the rows need no third read.
     const counts = !writes
       ? { imported: 0, duplicates, created: report.created, restored: noneRestored() }
-      : await tuned(repo, () =>
-          writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress, by, refusedRestores }),
-        );
+      : await tuned(repo, () => writeRows(deps, { request, found, ctx, check, authorOf, toCreate, matched, progress, by, restores }));
     write(() =>
       repo.update(importId, {
         state: 'done',
@@ -496,7 +519,7 @@ interface CheckResult {
   restoring: {
     counts: RestoredCounts;
     ignored: Record<RestoreKind, number>;
-    kept: { profile: number; invoicing: number };
+    kept: { profile: number; invoicing: number; workspace: number };
     unknown: string[];
     /** What the file's exporter could not read, so the export left it out (its `withheld` head: issue 54 N7). */
     withheld: string[];
@@ -536,6 +559,8 @@ function createCheckPass(
     check: ReturnType<typeof createRowChecker>;
     /** Whether a user of the file is no member and will not be made one (their rows are refused). */
     unmatched: (key: string) => boolean;
+    /** Whether a user of the file is no member and the import will make them one (--create-members). */
+    willJoin: (key: string) => boolean;
     authorOf: (row: CheckedRow) => string | null;
     user: (key: string) => FileUser | undefined;
     /** The member of --user (every row is theirs). */
@@ -564,7 +589,7 @@ function createCheckPass(
       RestoreKind,
       number
     >,
-    kept: { profile: 0, invoicing: 0 },
+    kept: { profile: 0, invoicing: 0, workspace: 0 },
     unknown: new Set<string>(),
     withheld: new Set<string>(),
   };
@@ -574,21 +599,29 @@ function createCheckPass(
   // A row in a member's submitted or approved period, or before the lock date, is refused like any other (decisions §13).
   const locked = deps.entries.lockRefusals(request.workspaceId);
   /** Rows checked, waiting for one lookup of their fingerprints (then counted in file order). */
-  let pending: Array<{ row: CheckedRow; fingerprint: string | null }> = [];
+  let pending: Array<{ line: number; row: CheckedRow; authorId: string | null; fingerprint: string | null }> = [];
   const settle = () => {
     const known = repo.knownFingerprints(
       request.workspaceId,
       pending.flatMap((p) => (p.fingerprint === null ? [] : [p.fingerprint])),
     );
-    for (const { row, fingerprint } of pending) {
+    for (const { line, row, authorId, fingerprint } of pending) {
+      let short: number | null = null;
       if (fingerprint !== null) {
-        const short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
+        short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
+        // A row the workspace has (the same file again) is a duplicate, locked or not: nothing of it would be written.
         if (seen.has(short) || known.has(fingerprint)) {
           duplicates++;
           continue;
         }
-        seen.add(short);
       }
+      // A member the import will make has no periods, but the lock date holds for everyone.
+      const lock = locked ? locked(authorId ?? '', row.start) : null;
+      if (lock) {
+        refuse(line, request.wording === 'page' ? (lock.people ?? lock.message) : lock.message);
+        continue;
+      }
+      if (short !== null) seen.add(short);
       fresh++;
       countNew(deps, request.workspaceId, row, names);
       if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, a.fixedName ?? memberName(a.user(row.userKey))));
@@ -618,13 +651,7 @@ function createCheckPass(
         return;
       }
       const authorId = a.authorOf(row);
-      // A member the import will make has no periods, but the lock date holds for everyone.
-      const lock = locked ? locked(authorId ?? '', row.start) : null;
-      if (lock) {
-        refuse(line, request.wording === 'page' ? (lock.people ?? lock.message) : lock.message);
-        return;
-      }
-      pending.push({ row, fingerprint: authorId ? fingerprintOf(format, authorId, row) : null });
+      pending.push({ line, row, authorId, fingerprint: authorId ? fingerprintOf(format, authorId, row) : null });
       if (pending.length >= LOOKUP_BATCH) settle();
     },
     result() {
@@ -655,13 +682,14 @@ function createRestoreCheck(
   format: Format,
   a: {
     unmatched: (key: string) => boolean;
+    willJoin: (key: string) => boolean;
     user: (key: string) => FileUser | undefined;
     restores: { fileRates: boolean; fixed: boolean };
   },
   restoring: {
     counts: RestoredCounts;
     ignored: Record<RestoreKind, number>;
-    kept: { profile: number; invoicing: number };
+    kept: { profile: number; invoicing: number; workspace: number };
     unknown: Set<string>;
     withheld: Set<string>;
   },
@@ -672,6 +700,13 @@ function createRestoreCheck(
   // Read once per check, before any write: whether the workspace has its own profile and settings.
   let owned: { profile: boolean; invoicing: boolean } | undefined;
   const own = () => (owned ??= deps.invoices.hasOwn(workspaceId));
+  // Whether the workspace holds nothing yet (no entry, no catalog row): then it takes the file's name and settings.
+  let empty: boolean | undefined;
+  const holdsNothing = () => (empty ??= workspaceHoldsNothing(deps, workspaceId));
+  const differs = (settings: Partial<ExportedWorkspaceSettings>): boolean => {
+    const current = deps.accounts.workspaceSettings(workspaceId) as Record<string, unknown> | null;
+    return Object.entries(settings).some(([key, value]) => JSON.stringify(value) !== JSON.stringify(current?.[key]));
+  };
   // The invoices module's check of the file's invoices (made at the first one: it reads the workspace's numbers).
   let invoices: ReturnType<InvoiceTransfer['restoreCheck']> | undefined;
   const invoiceCheck = () => (invoices ??= deps.invoices.restoreCheck(workspaceId));
@@ -692,14 +727,32 @@ function createRestoreCheck(
         if (!a.restores.fileRates || a.restores.fixed) restoring.ignored[kind]++;
         return;
       }
-      // A rate record without a rate carries nothing to restore (a member's row names the member).
-      if ((kind === 'member' || kind === 'workspace') && data.hourlyRate === null) return;
+      const settings = (data.settings ?? {}) as Partial<ExportedWorkspaceSettings>;
+      const flags = MEMBER_FLAGS.some((flag) => data[flag] !== undefined);
+      // A rate record without a rate, settings or flags carries nothing to restore (a member's row names the member).
+      if (kind === 'workspace' && data.hourlyRate === null && Object.keys(settings).length === 0) return;
+      if (kind === 'member' && data.hourlyRate === null && !flags) return;
       if (!a.restores.fileRates || (kind === 'member' && a.restores.fixed)) {
-        restoring.ignored[kind]++;
+        // Said when it has a rate (the notice names rates); a name, settings and flags are an owner's, left without a word.
+        if ((kind !== 'member' && kind !== 'workspace') || data.hourlyRate !== null) restoring.ignored[kind]++;
         return;
       }
       // A member the workspace does not have (and the import will not make): no rate to set; the report lists them as unmatched.
       if (kind === 'member' && row.userKey !== '' && a.unmatched(row.userKey)) return;
+      if (kind === 'member') {
+        if (data.hourlyRate !== null) restoring.counts.rates++;
+        // The file's owner role and visibility go to the members the import makes; the workspace's own keep theirs.
+        if (flags && row.userKey !== '' && a.willJoin(row.userKey)) restoring.counts.members++;
+        return;
+      }
+      if (kind === 'workspace') {
+        if (data.hourlyRate !== null) restoring.counts.rates++;
+        if (Object.keys(settings).length === 0) return;
+        // The name and settings go into a workspace that holds nothing yet (a new one on the other server); a workspace in use keeps its own.
+        if (holdsNothing()) restoring.counts.workspace = 1;
+        else if (differs(settings)) restoring.kept.workspace = 1;
+        return;
+      }
       if (kind === 'invoice') {
         const record = data as unknown as ExportedInvoice['record'];
         if (row.userKey !== '' && a.unmatched(row.userKey)) {
@@ -726,7 +779,7 @@ function createRestoreCheck(
         restoring.kept[kind]++;
         return;
       }
-      restoring.counts[kind === 'member' || kind === 'workspace' ? 'rates' : kind === 'invoice' ? 'invoices' : kind]++;
+      restoring.counts[kind === 'invoice' ? 'invoices' : kind]++;
     },
     /** Once every row is read: the refusals of the file's series (each such invoice no longer counted as restored). */
     finish(): void {
@@ -738,6 +791,14 @@ function createRestoreCheck(
       }
     },
   };
+}
+
+/** Whether a workspace holds nothing yet: no completed entry and no client, project, task or tag (a new workspace on another server). */
+function workspaceHoldsNothing(deps: EngineDeps, workspaceId: string): boolean {
+  const entries = deps.entries.exportPage({ workspaceId, from: -8.64e15, to: 8.64e15, after: 0, limit: 1 });
+  if (entries.length > 0) return false;
+  const catalog = deps.catalog.snapshot(workspaceId);
+  return catalog.clients.length + catalog.projects.length + catalog.tasks.length + catalog.tags.length === 0;
 }
 
 /**
@@ -758,6 +819,10 @@ function createRestorer(
     fixed: boolean;
     /** An invoice the workspace has from an earlier import of the file: counted with the duplicates. */
     duplicate: () => void;
+    /** Whether the check found the workspace holding nothing, so it takes the file's name and settings. */
+    takesSettings: boolean;
+    /** The members this import made: they take the file's owner role and visibility. */
+    joined: ReadonlySet<string>;
   },
   restored: RestoredCounts,
 ) {
@@ -774,8 +839,20 @@ function createRestorer(
       else if (kind === 'workspace' || kind === 'member') {
         const rate = data.hourlyRate as number | null;
         const userId = kind === 'member' ? a.authorOf(row) : null;
-        if (rate === null || (kind === 'member' && (a.fixed || userId === null))) return;
-        restored.rates += Number(deps.accounts.restoreRate(workspaceId, userId, rate));
+        if (kind === 'member' && (a.fixed || userId === null)) return;
+        if (rate !== null) restored.rates += Number(deps.accounts.restoreRate(workspaceId, userId, rate));
+        const settings = (data.settings ?? {}) as Partial<ExportedWorkspaceSettings>;
+        if (kind === 'workspace' && a.takesSettings && Object.keys(settings).length > 0)
+          // A request budget beyond the server's limit only from the operator's import (`attachAccounts`: the operator's alone), as on the page.
+          restored.workspace = Number(deps.accounts.restoreWorkspace(workspaceId, settings, a.by.attachAccounts).length > 0);
+        if (kind === 'member' && userId !== null && a.joined.has(userId) && MEMBER_FLAGS.some((flag) => data[flag] !== undefined)) {
+          const flags = {
+            isOwner: data.isOwner === true,
+            canViewOthersTime: data.canViewOthersTime === true,
+            canViewOthersMoney: data.canViewOthersMoney === true,
+          };
+          restored.members += Number(deps.accounts.restoreMemberFlags(workspaceId, userId, flags));
+        }
       } else if (kind === 'approval' || kind === 'period') {
         // Approval and lock (decisions §13), after the entries in the file: the settings where the workspace has none, each period where its member has none.
         if (a.fixed || !deps.approvals) return;
@@ -850,6 +927,10 @@ function noticesOf(a: {
   const kept = [a.restoring.kept.profile > 0 ? 'issuer profile' : '', a.restoring.kept.invoicing > 0 ? 'invoicing settings' : ''].filter(
     Boolean,
   );
+  if (a.restoring.kept.workspace > 0)
+    notices.push(
+      "The workspace's own name and settings are kept: a file's are taken only by a workspace that holds nothing yet (no entry, client, project, task or tag). Change them on the Workspace page if the file's should apply.",
+    );
   if (kept.length > 0)
     notices.push(
       `The workspace's own ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} kept: the file's ${kept.length === 1 ? 'is' : 'are'} not imported over ${kept.length === 1 ? 'it' : 'them'}. Change ${kept.length === 1 ? 'it' : 'them'} on the Workspace page (or timetrack workspace profile / invoicing) if the file's should apply.`,
@@ -942,7 +1023,8 @@ async function writeRows(
     matched: Map<string, string>;
     progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void;
     by: ImportBy;
-    refusedRestores: ReadonlySet<number>;
+    /** The lines of workspace records the check refused; whether the workspace holds nothing, so it takes the file's name and settings. */
+    restores: { refused: ReadonlySet<number>; settings: boolean };
   },
 ) {
   const { repo, write, clock } = deps;
@@ -951,16 +1033,7 @@ async function writeRows(
   let imported = 0;
   let duplicates = 0;
   let batches = 0;
-  if (a.toCreate.size > 0) {
-    write(() => {
-      for (const [key, user] of a.toCreate) {
-        const id = deps.accounts.joinImported(ctx.workspaceId, { name: user.name, email: user.email });
-        a.matched.set(key, id);
-        repo.addCreated(ctx.importId, 'user', id);
-        created.users++;
-      }
-    });
-  }
+  const joined = joinMembers(deps, ctx, a.toCreate, a.matched, created);
   const catalog = catalogCache(deps, ctx, created, a.by.fileRates);
   const directory = new Map(deps.accounts.memberDirectory(ctx.workspaceId).map((m) => [m.email.toLowerCase(), m.userId]));
   const restored = noneRestored();
@@ -974,6 +1047,8 @@ async function writeRows(
       by: a.by,
       fixed: a.request.user !== undefined,
       duplicate: () => duplicates++,
+      takesSettings: a.restores.settings,
+      joined,
     },
     restored,
   );
@@ -1000,13 +1075,18 @@ async function writeRows(
           }
           if (row.restore) {
             // A record the check refused (--skip-invalid imports the rest): not restored.
-            if (!a.refusedRestores.has(row.line)) restorer.apply(record, row);
+            if (!a.restores.refused.has(row.line)) restorer.apply(record, row);
             continue;
           }
           const authorId = a.authorOf(row);
           if (!authorId) continue;
-          if (locked?.(authorId, row.start)) continue;
-          if (!repo.addFingerprint(ctx.workspaceId, fingerprintOf(found.format, authorId, row), ctx.importId)) {
+          const fingerprint = fingerprintOf(found.format, authorId, row);
+          if (locked?.(authorId, row.start)) {
+            // Left out; the workspace's own copy (the same file again) is counted as the check counted it.
+            if (repo.knownFingerprints(ctx.workspaceId, [fingerprint]).size > 0) duplicates++;
+            continue;
+          }
+          if (!repo.addFingerprint(ctx.workspaceId, fingerprint, ctx.importId)) {
             duplicates++;
             continue;
           }
@@ -1024,6 +1104,7 @@ async function writeRows(
             noRate: row.noRate,
             timeZone: row.timeZone,
             invoiceId: restorer.invoiceOf(row.invoiceRef),
+            runaway: row.runaway,
           });
           imported++;
         } while (next < rows.length && performance.now() - began < budget);
@@ -1051,6 +1132,28 @@ async function writeRows(
   );
   await flush();
   return { imported, duplicates, created, restored, batches };
+}
+
+/** The file's users the import makes members (`--create-members`), in one write: their ids, each matched to its key. */
+function joinMembers(
+  deps: EngineDeps,
+  ctx: ImportContext,
+  toCreate: Map<string, FileUser>,
+  matched: Map<string, string>,
+  created: ImportReport['created'],
+): Set<string> {
+  const joined = new Set<string>();
+  if (toCreate.size === 0) return joined;
+  deps.write(() => {
+    for (const [key, user] of toCreate) {
+      const id = deps.accounts.joinImported(ctx.workspaceId, { name: user.name, email: user.email });
+      matched.set(key, id);
+      joined.add(id);
+      deps.repo.addCreated(ctx.importId, 'user', id);
+      created.users++;
+    }
+  });
+  return joined;
 }
 
 /** Found-or-created catalog rows of one import, cached by name key. */

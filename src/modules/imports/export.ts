@@ -4,6 +4,7 @@ import type { EntryImports } from '../entries/service.js';
 import { QUOTED_FORMULA_START } from '../../kernel/spreadsheet.js';
 import type { InvoiceTransfer } from '../invoices/service.js';
 import type { ApprovalRecord, ApprovalTransfer, PeriodRecord, PersonRecord } from '../approvals/service.js';
+import type { ExportedWorkspaceSettings } from '../accounts/service.js';
 
 /**
  * The columns of the timetrack format as a whole-workspace export writes them (the importer reads
@@ -100,10 +101,19 @@ export interface ExportDeps {
   invoices: Pick<InvoiceTransfer, 'exportProfile' | 'exportSettings' | 'exportInvoices'>;
   /** Approval and lock (decisions §13): the settings and the periods with their audit; absent: none. */
   approvals?: Pick<ApprovalTransfer, 'exportOf'>;
-  /** The workspace's rate and its members' with their emails and names. */
+  /** The workspace's rate and settings, and its members' rates and flags with their emails and names. */
   rates: (workspaceId: string) => {
     workspace: number | null;
-    members: Array<{ userId: string; name: string; email: string; hourlyRate: number | null }>;
+    settings: ExportedWorkspaceSettings | null;
+    members: Array<{
+      userId: string;
+      name: string;
+      email: string;
+      hourlyRate: number | null;
+      isOwner: boolean;
+      canViewOthersTime: boolean;
+      canViewOthersMoney: boolean;
+    }>;
   };
 }
 
@@ -134,7 +144,11 @@ const RATE_RECORD_VERSION = 1;
 /** A record's JSON, for the `data` cell. */
 const json = (value: unknown): string => JSON.stringify(value);
 
-/** The issuer profile, the invoicing settings, the workspace's and each member's rate, each as the JSON of its record. */
+/**
+ * The issuer profile, the invoicing settings, the workspace's row (its rate, name, runaway and
+ * request settings, join domains) and each member's (rate, owner role, what they see), each as the
+ * JSON of its record.
+ */
 function workspaceRecords(deps: ExportDeps, workspaceId: string, rates: ReturnType<ExportDeps['rates']>): string {
   const empty = (n: number) => Array<string>(n).fill('');
   const record = (kind: string, data: unknown) => line([kind, ...empty(17), json(data), '']);
@@ -143,9 +157,12 @@ function workspaceRecords(deps: ExportDeps, workspaceId: string, rates: ReturnTy
   if (profile !== null) text += record('profile', { v: 1, profile });
   const settings = deps.invoices.exportSettings(workspaceId);
   if (settings !== null) text += record('invoicing', { v: 1, settings });
-  if (rates.workspace !== null) text += record('workspace', { v: RATE_RECORD_VERSION, hourlyRate: rates.workspace });
-  for (const m of rates.members)
-    text += line(['member', '', m.email, m.name, ...empty(14), json({ v: RATE_RECORD_VERSION, hourlyRate: m.hourlyRate }), '']);
+  text += record('workspace', { v: RATE_RECORD_VERSION, hourlyRate: rates.workspace, ...(rates.settings ?? {}) });
+  for (const m of rates.members) {
+    const { hourlyRate, isOwner, canViewOthersTime, canViewOthersMoney } = m;
+    const data = { v: RATE_RECORD_VERSION, hourlyRate, isOwner, canViewOthersTime, canViewOthersMoney };
+    text += line(['member', '', m.email, m.name, ...empty(14), json(data), '']);
+  }
   return text;
 }
 
@@ -360,12 +377,13 @@ export async function* exportChunks(
       const project = e.projectId === null ? undefined : projects.get(e.projectId);
       // One line by concatenation (the cells whose text we made ourselves need no quoting):
       // record, id, email, member, start, end, timeZone, description, client, project, task,
-      // tags, billable, hourlyRate, the catalog's four columns and data empty, and its invoice.
+      // tags, billable, hourlyRate, the catalog's four columns empty, data (what the runaway check
+      // recorded on it, when it did), and its invoice.
       text +=
         `entry,${e.id},${csvCell(author.email)},${csvCell(author.name)},${isoOf(e.start)},${isoOf(e.end)},${e.timeZone ?? ''},` +
         `${csvCell(e.description)},${csvCell(project?.client ?? '')},${csvCell(project?.name ?? '')},` +
         `${e.taskId === null ? '' : csvCell(taskName.get(e.taskId) ?? '')},${e.tagIds.length === 0 ? '' : csvCell(tagsCell(e.tagIds.map((id) => tagName.get(id) ?? '').filter((name) => name !== '')))},` +
-        `${e.billable ? 'true' : 'false'},${rateCell(e)},,,,,,${money ? (e.invoiceId ?? '') : ''}\r\n`;
+        `${e.billable ? 'true' : 'false'},${rateCell(e)},,,,,${e.runaway ? csvCell(json({ v: 1, runaway: e.runaway })) : ''},${money ? (e.invoiceId ?? '') : ''}\r\n`;
     }
     counts.entries += page.length;
     after = (page[page.length - 1] as (typeof page)[number]).position;

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { unsafeCharacter } from '../../kernel/input.js';
 import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
 import { type CatalogAttributes, checkClientRecord, nameKey } from '../catalog/service.js';
+import { checkWorkspaceSettings } from '../accounts/service.js';
+import type { ExportedRunaway } from '../entries/service.js';
 import { checkInvoiceRecord, checkProfileRecord, checkSettingsRecord } from '../invoices/service.js';
 import { checkApprovalRecord, checkPeriodRecord } from '../approvals/service.js';
 import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
@@ -50,6 +52,8 @@ export interface CheckedRow {
   restore: RestoreRecord | null;
   /** The entry's invoice in the file (the timetrack format's `invoice`: the exported invoice's id), or null. */
   invoiceRef: string | null;
+  /** What the runaway check recorded on the entry where it was exported (the timetrack format's entry `data`), or null. */
+  runaway: ExportedRunaway | null;
 }
 
 /** The workspace records of the timetrack format (decisions 11a): what a workspace owns beyond its catalog and entries. */
@@ -214,11 +218,13 @@ export function createRowChecker(
       rateIgnored: !options.rates && (hourlyRate !== null || noRate),
       noRate: options.rates && noRate,
       rateFrom: options.rates ? rateFrom : null,
-      timeZone: row.timeZone === '' ? (options.zone?.name ?? null) : zoneOf(refuse, row.timeZone),
+      // The timetrack format writes each entry's own zone, empty when it has none: kept so, not the import's zone.
+      timeZone: row.timeZone === '' ? (format === 'timetrack' ? null : (options.zone?.name ?? null)) : zoneOf(refuse, row.timeZone),
       sourceId: row.sourceId === '' ? null : row.sourceId,
       catalog: null,
       restore: null,
       invoiceRef: row.invoice === '' ? null : row.invoice,
+      runaway: format === 'timetrack' && row.data !== '' ? runawayOf(refuse, row) : null,
     };
   };
 }
@@ -242,13 +248,82 @@ function dataOf(refuse: Refuse, row: SourceRow): Record<string, unknown> {
   return refuse('data', `not a JSON object, as the export writes a ${row.record} row's record`);
 }
 
-/** A rate record (`workspace`, `member`): version 1 and a rate or null. */
-function rateRecord(refuse: Refuse, data: Record<string, unknown>): Record<string, unknown> {
+/** The fields of a `workspace` record beside its rate: the columns of the workspace's row an import may set (issue 56 item 6). */
+const WORKSPACE_FIELDS = ['name', 'runawayLimitSec', 'runawayAction', 'rateLimitPerMin', 'joinDomains'] as const;
+/** The flags of a `member` record beside its rate. */
+export const MEMBER_FLAGS = ['isOwner', 'canViewOthersTime', 'canViewOthersMoney'] as const;
+
+/**
+ * A rate record (`workspace`, `member`): version 1 and a rate or null; a workspace's also its name
+ * and settings, a member's their owner role and what they see (each optional: an older export has
+ * none). Values are checked by the rules of the Workspace and Members pages; fields this version
+ * does not know are named.
+ */
+function rateRecord(
+  refuse: Refuse,
+  kind: 'workspace' | 'member',
+  data: Record<string, unknown>,
+): { checked: Record<string, unknown>; unknown: string[] } {
   if (data.v !== 1) refuse('data', `a rate record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
   const rate = data.hourlyRate;
   if (rate !== null && (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > MAX_RATE))
     refuse('data', `hourlyRate ${JSON.stringify(rate)} is not a rate (a number from 0 to 1,000,000,000, or null)`);
-  return { hourlyRate: rate };
+  const known: readonly string[] = ['v', 'hourlyRate', ...(kind === 'workspace' ? WORKSPACE_FIELDS : MEMBER_FLAGS)];
+  const unknown = Object.keys(data)
+    .filter((key) => !known.includes(key))
+    .map((key) => `${kind}.${key}`);
+  if (kind === 'member') {
+    const flags: Record<string, boolean> = {};
+    for (const flag of MEMBER_FLAGS) {
+      if (data[flag] === undefined) continue;
+      if (typeof data[flag] !== 'boolean') refuse('data', `${flag} ${JSON.stringify(data[flag])} is not true or false`);
+      flags[flag] = data[flag] as boolean;
+    }
+    return { checked: { hourlyRate: rate, ...flags }, unknown };
+  }
+  const given = Object.fromEntries(WORKSPACE_FIELDS.filter((f) => data[f] !== undefined).map((f) => [f, data[f]]));
+  if (given.name !== undefined && typeof given.name !== 'string') refuse('data', `name ${JSON.stringify(given.name)} is not a name`);
+  for (const field of ['runawayLimitSec', 'rateLimitPerMin'] as const)
+    if (given[field] !== undefined && given[field] !== null && typeof given[field] !== 'number')
+      refuse('data', `${field} ${JSON.stringify(given[field])} is not a number`);
+  if (given.runawayAction !== undefined && typeof given.runawayAction !== 'string')
+    refuse('data', `runawayAction ${JSON.stringify(given.runawayAction)} is not flagged, capped or stopped`);
+  if (given.joinDomains !== undefined && (!Array.isArray(given.joinDomains) || !given.joinDomains.every((d) => typeof d === 'string')))
+    refuse('data', 'joinDomains must be a list of domain names');
+  if (given.runawayLimitSec === null) refuse('data', 'runawayLimitSec must be a number of seconds');
+  let settings: Record<string, unknown>;
+  try {
+    settings = checkWorkspaceSettings(given as Parameters<typeof checkWorkspaceSettings>[0]);
+  } catch (error) {
+    return refuse('data', (error as Error).message);
+  }
+  return { checked: { hourlyRate: rate, settings }, unknown };
+}
+
+/** An entry's `data` cell of the timetrack format: `{"v":1,"runaway":{…}}`, what the runaway check recorded on it. */
+function runawayOf(refuse: Refuse, row: SourceRow): ExportedRunaway | null {
+  const data = dataOf(refuse, row);
+  if (data.v !== 1) refuse('data', `an entry record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  const r = data.runaway;
+  if (r === undefined || r === null) return null;
+  if (typeof r !== 'object' || Array.isArray(r)) return refuse('data', 'runaway must be an object, as the export writes it');
+  const o = r as Record<string, unknown>;
+  const whole = (key: string): number | null => {
+    const value = o[key] ?? null;
+    if (value !== null && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0))
+      refuse('data', `runaway.${key} ${JSON.stringify(value)} is not a whole number`);
+    return value as number | null;
+  };
+  const action = o.action ?? null;
+  if (action !== null && !['flagged', 'capped', 'stopped'].includes(action as string))
+    refuse('data', `runaway.action ${JSON.stringify(action)} is not flagged, capped or stopped`);
+  return {
+    detectedAt: whole('detectedAt'),
+    elapsedSec: whole('elapsedSec'),
+    limitSec: whole('limitSec'),
+    action: action as ExportedRunaway['action'],
+    resolvedAt: whole('resolvedAt'),
+  };
 }
 
 /** The head of an export that left out what its exporter may not read: version 1 and the names of what it left out. */
@@ -273,7 +348,7 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
   try {
     if (kind === 'profile') checked = checkProfileRecord(data);
     else if (kind === 'invoicing') checked = checkSettingsRecord(data);
-    else if (kind === 'workspace' || kind === 'member') checked = rateRecord(refuse, data);
+    else if (kind === 'workspace' || kind === 'member') ({ checked, unknown } = rateRecord(refuse, kind, data));
     else if (kind === 'withheld') checked = withheldRecord(refuse, data);
     else if (kind === 'approval') checked = checkApprovalRecord(data) as unknown as Record<string, unknown>;
     else if (kind === 'period') checked = checkPeriodRecord(data) as unknown as Record<string, unknown>;
@@ -309,6 +384,7 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
     catalog: null,
     restore: { kind, data: checked, unknown },
     invoiceRef: null,
+    runaway: null,
   };
 }
 
@@ -426,6 +502,7 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
     catalog: { kind, attrs, details, unknown },
     restore: null,
     invoiceRef: null,
+    runaway: null,
   };
 }
 

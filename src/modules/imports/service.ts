@@ -121,10 +121,11 @@ export function createImportsService(deps: EngineDeps & { logger?: Logger }) {
     },
 
     /**
-     * A whole workspace in the timetrack format (its catalog, archived rows included, and its
-     * completed entries starting in [from, to): calendar days are UTC days), streamed: an import
-     * of it with --create-members into an empty workspace gives back the same entries, catalog
-     * and rates. The operator exports any workspace, an owner their own; a member no workspace.
+     * A whole workspace in the timetrack format (its own row and members, its invoicing, its
+     * catalog, archived rows included, its invoices and its completed entries starting in
+     * [from, to): calendar days are UTC days), streamed: an import of it with --create-members into
+     * an empty workspace gives back every column of every table the workspace owns (but those
+     * test/helpers/workspace-tables.ts lists with their reasons). The operator exports any workspace, an owner their own; a member no workspace.
      * An owner who may not read colleagues' money gets the file without it, said in its head
      * (`exportView`, export.ts WITHHELD_PARTS). Refusals (who, a bad range) are thrown here, before the first chunk.
      */

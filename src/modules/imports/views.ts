@@ -51,10 +51,14 @@ export function createdInWords(created: { clients: number; projects: number; tas
 }
 
 /** What an import restored of a workspace's export (decisions 11a), in words; empty when nothing. */
-export function restoredInWords(restored: { profile: number; invoicing: number; rates: number; invoices: number } | undefined): string {
+export function restoredInWords(
+  restored: { profile: number; invoicing: number; rates: number; invoices: number; workspace?: number; members?: number } | undefined,
+): string {
   if (!restored) return '';
   const n = (count: number, one: string) => `${count.toLocaleString('en')} ${one}${count === 1 ? '' : 's'}`;
   return [
+    (restored.workspace ?? 0) > 0 && 'the workspace’s name and settings',
+    (restored.members ?? 0) > 0 && `the role and visibility of ${n(restored.members ?? 0, 'member')}`,
     restored.profile > 0 && 'the issuer profile',
     restored.invoicing > 0 && 'the invoicing settings',
     restored.rates > 0 && n(restored.rates, 'rate'),

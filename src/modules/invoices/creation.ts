@@ -2,12 +2,13 @@ import { DateTime } from 'luxon';
 import { DomainError, invalidAt } from '../../errors.js';
 import { requireSafeText } from '../../kernel/input.js';
 import { fromCents, toCents } from '../../kernel/money.js';
+import { type ClientRounding, type RoundingText, ruleFor } from '../../kernel/rounding.js';
 import { dayEnd, dayStart } from '../../kernel/time.js';
 import type { Invoiceable } from '../entries/service.js';
 import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping, TaxBreakdownRow } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
-import { checkLineCount, LINE_GROUPINGS, linesOf, MAX_INVOICE_LINES } from './lines.js';
+import { checkLineCount, groupsOf, LINE_GROUPINGS, linesOf, MAX_INVOICE_LINES, roundedEntries } from './lines.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicingSettings } from './settings.js';
 import { breakdown, type MissingTaxSetting, treatment } from './tax.js';
@@ -49,6 +50,11 @@ export interface Draft {
   missingTax: MissingTaxSetting[];
   /** With approval on (decisions §13): the billable time of its range still waiting for approval (not on it); null while approval is off. */
   waiting: { entries: number; seconds: number } | null;
+  /**
+   * The rounding rule its lines were made with (the client's, else the workspace's: issue 56
+   * item 4), with the time its entries took and the time billed; null: not rounded.
+   */
+  rounding: { rule: RoundingText; workedSec: number; billedSec: number } | null;
 }
 
 /**
@@ -109,9 +115,13 @@ export function draftOf(
   // before any entry is read: counted up to one past the cap, a bounded read however long the range
   // (issue 54 I2: a refused create read a year's entries on the request thread, inside its write).
   if (groupBy === 'entry') checkLineCount(ports.invoiceableCount(query, MAX_INVOICE_LINES + 1), groupBy, 'up to the cap');
-  // One pass over the entries: one by one for entry lines, else summed per project, task, member and rate.
-  const entries = groupBy === 'entry' ? ports.invoiceableEntries(query) : [];
-  const groups = groupBy === 'entry' ? [] : ports.invoiceableGroups(query);
+  // The client's rule, else the workspace's (decisions 14): each entry rounded on its own, before lines are grouped.
+  const rule = ruleFor(settings.rounding, (client.rounding ?? null) as ClientRounding);
+  // One pass over the entries: one by one for entry lines and for rounded time, else summed per project, task, member and rate.
+  const read = groupBy === 'entry' || rule !== null ? ports.invoiceableEntries(query) : [];
+  const rounded = rule === null ? read : roundedEntries(read, rule);
+  const entries = groupBy === 'entry' ? rounded : [];
+  const groups = groupBy === 'entry' ? [] : rule === null ? ports.invoiceableGroups(query) : groupsOf(rounded);
   const entryCount = groupBy === 'entry' ? entries.length : groups.reduce((n, g) => n + g.entryCount, 0);
   // Both refusals are about the range (and client) chosen: the page shows them at the range.
   if (entryCount === 0 && waiting !== null && waiting.entries > 0)
@@ -194,6 +204,14 @@ export function draftOf(
       entryCount,
       missingTax: tax.missing,
       waiting,
+      rounding:
+        rule === null
+          ? null
+          : {
+              rule,
+              workedSec: read.reduce((sum, e) => sum + e.durationSec, 0),
+              billedSec: rounded.reduce((sum, e) => sum + e.durationSec, 0),
+            },
     },
   };
 }

@@ -61,6 +61,19 @@ export function otherVatCurrency(invoice: Pick<InvoiceDocument, 'issuer' | 'curr
   return vat !== null && vat !== invoice.currency ? vat : null;
 }
 
+/**
+ * Whether issuing the invoice asks for an exchange rate: it is in another currency than its
+ * issuer's VAT currency and states VAT (issue 56 item 10: an invoice that carries none, reverse
+ * charge, an export, a small business, has no VAT to state in another currency, art. 230). A
+ * draft whose lines still lack their rate may carry VAT once issued: asked too.
+ */
+export function asksExchangeRate(invoice: Pick<InvoiceDocument, 'issuer' | 'currency' | 'taxTotal' | 'lines'>): string | null {
+  const vat = otherVatCurrency(invoice);
+  if (vat === null) return null;
+  const unrated = invoice.lines.some((line) => line.taxRate === undefined && line.taxCategory !== 'O');
+  return invoice.taxTotal !== 0 || unrated ? vat : null;
+}
+
 /** An exchange rate as given on the command line or the page: a positive decimal (a decimal comma is taken too: 1,0634). */
 export function parseExchangeRate(raw: string): number {
   const text = raw.trim().replace(/^(\d+),(\d+)$/, '$1.$2');
@@ -71,7 +84,8 @@ export function parseExchangeRate(raw: string): number {
 
 /**
  * What issuing writes (`extras.vatCurrency`), or null when the invoice states VAT in its own
- * currency. Refuses a missing rate where one is needed, and a rate where none is.
+ * currency or carries none (no VAT payable: nothing to state in another currency, art. 230).
+ * Refuses a missing rate where one is needed, and a rate where none is.
  */
 export function vatCurrencyAtIssue(
   invoice: Pick<InvoiceDocument, 'issuer' | 'currency'>,
@@ -85,6 +99,13 @@ export function vatCurrencyAtIssue(
     throw invalidAt(
       'exchangeRate',
       `This invoice is in ${invoice.currency}, the currency its issuer accounts for VAT in${vatCurrencyOf(invoice.issuer) === null ? ' (none is set: vatCurrency in the business profile)' : ''}: it takes no exchange rate. Issue it without one.`,
+    );
+  }
+  if (taxCents === 0) {
+    if (exchangeRate === undefined) return null;
+    throw invalidAt(
+      'exchangeRate',
+      `This invoice carries no VAT, so it states none in ${vat} either: it takes no exchange rate. Issue it without one.`,
     );
   }
   if (exchangeRate === undefined)

@@ -25,6 +25,17 @@ export const invoiceErrors = {
     new DomainError('conflict', `Invoice ${id} is void; a void invoice takes no fills.`, {
       people: 'This invoice is void; a void invoice takes no fills.',
     }),
+  /** A change of a value a fill may not change (decisions 14): at its path, saying what to do instead. */
+  fixedFill: (path: string, message: string, people: string) => new DomainError('conflict', message, { field: path, people }),
+  fillChangesNothing: (paths: string[]) =>
+    new DomainError(
+      'invalid',
+      `The fill changes nothing: ${paths.join(', ')} already ${paths.length === 1 ? 'holds' : 'hold'} the value given.`,
+      {
+        field: paths[0] as string,
+        people: 'Nothing changed: the invoice already holds the values given.',
+      },
+    ),
   invalid: (message: string) => new DomainError('invalid', message),
   conflict: (message: string) => new DomainError('conflict', message),
 };

@@ -47,6 +47,9 @@ export const ISSUER_FIELDS = {
   vatId: 'vatId',
   taxNumber: 'text',
   registrationNumber: 'text',
+  registerCourt: 'text',
+  seat: 'text',
+  managingDirectors: 'text',
   sellerIdentifier: 'text',
   sellerIdentifierScheme: 'icd',
   contactName: 'text',
@@ -265,9 +268,14 @@ export function fillSlot(doc: Doc, path: string): { holder: Record<string, unkno
 
 /**
  * Applies a fill to the document: each path must point at a value that is null or absent (else
- * 409), and the value given must not be blank. Returns the values set, by path; all or none.
+ * 409), or be one of `replace` (a correction of a value a fill set: fills.ts decides which), and
+ * the value given must not be blank. Returns the values set, by path; all or none.
  */
-export function applyFill(doc: Doc, assignments: ReadonlyArray<[path: string, value: string]>): Record<string, unknown> {
+export function applyFill(
+  doc: Doc,
+  assignments: ReadonlyArray<[path: string, value: string]>,
+  replace: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   if (assignments.length === 0) throw invalid('A fill needs at least one path=value.');
   const set: Record<string, unknown> = {};
   // The breakdown is computed from the lines' tax values, so those of the same fill come first.
@@ -279,14 +287,19 @@ export function applyFill(doc: Doc, assignments: ReadonlyArray<[path: string, va
     }
     const { holder, key, kind } = fillSlot(doc, path);
     const current = holder[key];
-    if (current !== null && current !== undefined) {
+    if (current !== null && current !== undefined && !replace.has(path)) {
       throw new DomainError(
         'conflict',
         `${path} is already set (${JSON.stringify(current)}); a fill only adds values that are null or absent.`,
+        { field: path, people: 'This value is already set; a fill only adds missing values and corrects those it added.' },
       );
     }
     const value = parseValue(kind, raw, path);
-    if (value === null) throw invalid(`${path}: a fill adds a value; a blank one adds nothing.`);
+    if (value === null)
+      throw new DomainError('invalid', `${path}: a fill adds a value; a blank one adds nothing.`, {
+        field: path,
+        people: 'Type a value, or leave the field as it was.',
+      });
     holder[key] = value;
     set[path] = value;
   }

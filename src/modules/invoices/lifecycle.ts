@@ -7,12 +7,13 @@ import type { Access, Acting } from './access.js';
 import { vatCurrencyOfIssue } from './currency.js';
 import { invoiceErrors as errors } from './errors.js';
 import { applyFill, type Doc } from './fields.js';
+import { correctionsOf, fillsAfter } from './fills.js';
 import { createNumbering } from './numbering.js';
 import type { InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
+import { createIssuing } from './issuing.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
-import { settingsOf } from './settings.js';
-import { addDays, paymentTerms, taxAtIssue } from './tax.js';
+import { addDays, breakdown, paymentTerms } from './tax.js';
 import { view } from './views.js';
 
 type InvoiceStatus = components['schemas']['InvoiceStatus'];
@@ -80,29 +81,6 @@ function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, act
   });
 }
 
-/** A draft made without tax settings takes them when issued (decisions 11a): its completed lines and breakdown, or null; refuses naming what is missing. */
-function completeTax(repo: InvoicesRepository, ports: InvoicePorts, row: InvoiceRow) {
-  const extras = JSON.parse(row.extras) as { taxBreakdown?: TaxBreakdownRow[] };
-  const client = ports.client(row.workspaceId, row.clientId);
-  return taxAtIssue(
-    {
-      workspaceId: row.workspaceId,
-      lines: JSON.parse(row.lines) as InvoiceDocumentLine[],
-      taxBreakdown: extras.taxBreakdown ?? [],
-      language: row.language,
-    },
-    {
-      settings: settingsOf(repo.settings(row.workspaceId)),
-      smallBusiness: ports.businessProfile(row.workspaceId)?.smallBusiness === true,
-      client: {
-        taxCategory: (client.taxCategory as string | null) ?? null,
-        exemptionReason: (client.exemptionReason as string | null) ?? null,
-        exemptionReasonCode: (client.exemptionReasonCode as string | null) ?? null,
-      },
-    },
-  );
-}
-
 /**
  * What happens to an invoice after it is made: issuing (its number and dates), paid, void (an
  * issued one with its credit note) and e-invoice fills. Each is one write, with its event.
@@ -125,12 +103,16 @@ export function createLifecycle({
   const { findInvoice, requireOwner, actingMember } = access;
   const invalid = errors.invalid;
   const { moveDate, nextNumber, numberTaken } = createNumbering({ repo, ports, clock, defaultTimeZone });
+  const issuing = createIssuing({ repo, ports });
 
   const lifecycle = {
     /**
-     * Issues a draft (draft → sent): its number from the series, its issue date (the acting
-     * member's today, or `date`; never before the workspace's last document), its due date and
-     * payment terms. One write: the number, the status and the event.
+     * Issues a draft (draft → sent): every check its PDF faces first (issuing.ts: refused, naming
+     * each missing value, before any number is taken), then its number from the series, its issue
+     * date (the acting member's today, or `date`; never before the workspace's last document), its
+     * due date and payment terms, and its tax as issuing.ts makes it (the lines' rates completed
+     * from the settings, the breakdown made again from the lines). One write: the number, the
+     * status and the event.
      */
     issue(principal: Principal, id: string, options: MoveOptions = {}): MoveResult {
       let workspaceId = '';
@@ -141,18 +123,18 @@ export function createLifecycle({
           requireOwner(principal, current.workspaceId, 'issue invoices', () => errors.notFound(id));
           const acting = actingMember(principal, current.workspaceId, options.userId);
           refuseMove(current, 'sent');
-          const taxed = completeTax(repo, ports, current);
+          const taxed = issuing.check(current);
           const issueDate = moveDate(acting.userId, options.date, 'issue date');
           const number = nextNumber(current, issueDate, 'invoice');
           const issuer = JSON.parse(current.issuer ?? 'null') as { paymentTermsDays?: number | null } | null;
           const days = issuer?.paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS;
           const dueDate = addDays(issueDate, days);
-          // The VAT in the issuer's VAT currency is that of the breakdown as issued (a draft without tax settings completed now).
-          const taxedExtras = { ...JSON.parse(current.extras), ...(taxed ? { taxBreakdown: taxed.taxBreakdown } : {}) };
+          // The VAT in the issuer's VAT currency is that of the breakdown as issued.
+          const taxedExtras = { ...JSON.parse(current.extras), taxBreakdown: taxed.taxBreakdown };
           const vatCurrency = vatCurrencyOfIssue({ ...current, extras: JSON.stringify(taxedExtras) }, issuer, options.exchangeRate);
           const extras = { ...taxedExtras, paymentTerms: paymentTerms(days, dueDate, current.language), ...vatCurrency };
           const row = repo.update(id, {
-            ...(taxed ? { lines: JSON.stringify(taxed.lines) } : {}),
+            lines: JSON.stringify(taxed.lines),
             status: 'sent',
             number,
             issueDate,
@@ -259,10 +241,11 @@ export function createFills({
   const invalid = errors.invalid;
   return {
     /**
-     * An e-invoice fill: adds values that are null or absent (never an amount, never a value
-     * already set), all or none. It is recorded in `einvoiceFills`, sends no webhook and records
-     * no event: the next status change is the first payload that shows the values. Once issued,
-     * a fill may change nothing the invoice states (its tax totals, its due date).
+     * An e-invoice fill: adds values that are null or absent (never an amount), all or none, or
+     * corrects a value a fill added until a document carrying it was downloaded or sent (fills.ts;
+     * decisions 14). It is recorded in `einvoiceFills`, sends no webhook and records no event: the
+     * next status change is the first payload that shows the values. Once issued, a fill may
+     * change nothing the invoice states (its tax totals, its due date).
      */
     fill(principal: Principal, id: string, userId: string | undefined, assignments: Array<[path: string, value: string]>): { id: string } {
       return write(() => {
@@ -290,9 +273,23 @@ export function createFills({
           lines: JSON.parse(row.lines),
           extras: JSON.parse(row.extras),
         };
-        const fields = applyFill(doc, assignments);
+        // A value a fill set is corrected until a document carrying it was handed out (decisions 14); one given as it is changes nothing.
+        const { replace, unchanged } = correctionsOf(view(row), row.lastHandedOutAt, assignments);
+        const changes = assignments.filter(([path]) => !unchanged.has(path));
+        if (changes.length === 0 && assignments.length > 0) throw errors.fillChangesNothing([...unchanged]);
+        const fields = applyFill(doc, changes, replace);
+        // A draft's breakdown is what its lines make (issue 56 item 8): a rate or category filled
+        // into a line counts at once, as it will when the draft is issued. (A draft made before
+        // invoices carried tax has no breakdown: it is filled as taxBreakdown=lines, or made at issue.)
+        const rows = doc.extras.taxBreakdown as TaxBreakdownRow[] | undefined;
+        if (row.status === 'draft' && rows && Object.keys(fields).some((path) => /^lines\[\d+\]\.tax(Category|Rate)$/.test(path))) {
+          doc.extras.taxBreakdown = breakdown(doc.lines as unknown as InvoiceDocumentLine[], (category) => {
+            const kept = rows.find((r) => r.category === category);
+            return kept ? { exemptionReason: kept.exemptionReason, exemptionReasonCode: kept.exemptionReasonCode } : null;
+          });
+        }
         const now = clock.now();
-        const fills = [...(JSON.parse(row.einvoiceFills) as unknown[]), { at: toIso(now), by: acting.userId, fields }];
+        const fills = fillsAfter(JSON.parse(row.einvoiceFills), { at: toIso(now), by: acting.userId, fields }, replace);
         repo.update(id, {
           issuer: json(doc.issuer),
           recipient: json(doc.recipient),

@@ -1,6 +1,7 @@
 import { invalidAt } from '../../errors.js';
 import { offsetStretches, type OffsetStretch } from '../../kernel/local-days.js';
 import { amountCents, fromCents } from '../../kernel/money.js';
+import { roundSeconds, type RoundingText } from '../../kernel/rounding.js';
 import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping } from './document.js';
 import { formatsOf, labelsOf } from './documents/labels.js';
 import { periodDescription } from './tax.js';
@@ -9,8 +10,9 @@ import { periodDescription } from './tax.js';
  * How an invoice's entries become lines (decisions §11, `--group-by`): one line per group and
  * rate, its quantity the group's seconds and its net rate × seconds / 3600 rounded once to the
  * cent, so quantity × price = net on every line; an entry line is the entry itself, its net the
- * entry's amount. Pure: the entries and the names come from the entries, catalog and accounts
- * modules.
+ * entry's amount. With a rounding rule (decisions 14) each entry's seconds are rounded first,
+ * then grouped: a line's quantity is the sum of its entries' rounded seconds. Pure: the entries
+ * and the names come from the entries, catalog and accounts modules.
  */
 
 export const LINE_GROUPINGS: readonly LineGrouping[] = ['project', 'task', 'member', 'entry', 'single'];
@@ -56,13 +58,15 @@ export interface TimeGroup {
   entryCount: number;
 }
 
-/** One invoiceable entry (the `entry` grouping). */
+/** One invoiceable entry (the `entry` grouping, and every grouping of rounded time). */
 export interface TimeEntry {
   id: string;
   startAt: number;
   timeZone: string | null;
   description: string;
   projectId: string;
+  taskId: string | null;
+  authorId: string;
   hourlyRate: number | null;
   durationSec: number;
   amountCents: number | null;
@@ -94,6 +98,39 @@ function startDays(entries: readonly TimeEntry[], zone: string): (entry: TimeEnt
 
 /** An entry line's day as the documents write dates in their language: 05.10.2026, 5 Oct 2026. */
 const lineDate = (day: string, language: DocumentLanguage): string => formatsOf(labelsOf(language), 'EUR').date(day);
+
+/**
+ * The entries rounded by a rule (issue 56 item 4), each on its own: its seconds rounded, its net
+ * rate × rounded seconds / 3600 rounded once to the cent (null without a rate, as before).
+ */
+export function roundedEntries(entries: readonly TimeEntry[], rule: RoundingText): TimeEntry[] {
+  return entries.map((e) => {
+    const durationSec = roundSeconds(e.durationSec, rule);
+    return { ...e, durationSec, amountCents: amountCents(true, e.hourlyRate, durationSec) };
+  });
+}
+
+/** Entries summed per (project, task, member, rate), as the entries module sums them for time that is not rounded. */
+export function groupsOf(entries: readonly TimeEntry[]): TimeGroup[] {
+  const groups = new Map<string, TimeGroup>();
+  for (const e of entries) {
+    const key = JSON.stringify([e.projectId, e.taskId, e.authorId, e.hourlyRate]);
+    const group = groups.get(key);
+    if (group) {
+      group.quantitySec += e.durationSec;
+      group.entryCount += 1;
+    } else
+      groups.set(key, {
+        projectId: e.projectId,
+        taskId: e.taskId,
+        authorId: e.authorId,
+        hourlyRate: e.hourlyRate,
+        quantitySec: e.durationSec,
+        entryCount: 1,
+      });
+  }
+  return [...groups.values()];
+}
 
 /** UTF-8 byte order of the lower-cased text, as SQLite compares text: lines by name. */
 const byName = (a: string, b: string) => Buffer.compare(Buffer.from(a.toLowerCase()), Buffer.from(b.toLowerCase()));

@@ -6,10 +6,11 @@ import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
 import type { InvoiceDocument } from './document.js';
 import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, documentMediaType, documentRefusal } from './documents/index.js';
-import { formatsOf, labelsOf } from './documents/labels.js';
+import { FORMAT_NAMES, formatsOf, labelsOf } from './documents/labels.js';
 import { invoiceErrors as errors } from './errors.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
+import { handOut } from './publishing.js';
 import { view } from './views.js';
 import { escapeHtml } from '../../kernel/escape.js';
 import { headerLine } from '../../kernel/input.js';
@@ -296,6 +297,8 @@ export function createSending({
           fromName: issuerName,
           replyTo: replyToOf(invoice, ports),
         });
+        // The documents made are handed out with this write: the fills they carry are fixed from now on (decisions 14).
+        handOut(repo, clock, id, checked.invoice, 'send it again');
         const sendId = newId('isnd');
         repo.insertSend({
           id: sendId,
@@ -367,7 +370,7 @@ export function composeMail(
       ? [
           pair('Nummer der Rechnungskorrektur', number),
           pair('Datum', issued),
-          pair('Storniert', `Rechnung ${invoice.number ?? ''} vom ${invoiceIssued}`),
+          pair('Storno zu', `Rechnung ${invoice.number ?? ''} vom ${invoiceIssued}`),
           pair('Gesamtbetrag', gross),
         ]
       : [
@@ -396,8 +399,8 @@ export function composeMail(
   const thing = de ? (creditNote ? 'Rechnungskorrektur' : 'Rechnung') : creditNote ? 'credit note' : 'invoice';
   const files = xml
     ? de
-      ? `Die PDF-Datei ist die ${thing}; ${documentFileName(invoice, xml, { creditNote })} enthält dieselbe ${thing} als E-Rechnung (${xml}) für Ihre Buchhaltung.`
-      : `The PDF is the ${thing}; ${documentFileName(invoice, xml, { creditNote })} holds the same ${thing} as an e-invoice (${xml}) for your accounting system.`
+      ? `Die PDF-Datei ist die ${thing}; ${documentFileName(invoice, xml, { creditNote })} enthält dieselbe ${thing} als E-Rechnung im Format ${FORMAT_NAMES[xml]} für Ihre Buchhaltung.`
+      : `The PDF is the ${thing}; ${documentFileName(invoice, xml, { creditNote })} holds the same ${thing} as an e-invoice in ${FORMAT_NAMES[xml]} format for your accounting system.`
     : null;
   const closing = de ? `Mit freundlichen Grüßen\n${issuerName}` : `Kind regards\n${issuerName}`;
   const subject = oneLine(

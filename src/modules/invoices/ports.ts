@@ -1,4 +1,6 @@
 import type { ApprovedSpan, Invoiceable } from '../entries/service.js';
+import type { ClientRounding } from '../../kernel/rounding.js';
+import type { DomainEvent, EventActor } from '../events/service.js';
 import type { InvoiceDocument } from './document.js';
 import type { DocumentFormat } from './documents/index.js';
 import type { TimeEntry, TimeGroup } from './lines.js';
@@ -12,6 +14,16 @@ export interface InvoicePorts {
   businessProfile(workspaceId: string): Record<string, unknown> | null;
   storeBusinessProfile(workspaceId: string, profile: Record<string, unknown> | null): void;
   client(workspaceId: string, id: string): Record<string, unknown> & { id: string };
+  /** The clients with a rounding rule of their own (`none` or a rule; issue 56 item 4). */
+  clientRoundings(workspaceId: string): Array<{ id: string; rounding: string }>;
+  /** Stores a client's rounding rule (checked) inside the caller's write, with the client's sync event (the catalog's). */
+  storeClientRounding(
+    record: (event: DomainEvent) => number,
+    workspaceId: string,
+    actor: EventActor,
+    clientId: string,
+    rounding: ClientRounding,
+  ): void;
   projectsOfClients(workspaceId: string, clientIds: string[]): string[];
   projectLabels(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
   taskNames(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
@@ -37,7 +49,7 @@ export interface InvoicePorts {
 }
 
 /**
- * Where a document is made (issue 45 item 6): the server's document threads (src/documents/pool.ts:
+ * Where a document is made (issue 45 item 6): the server's document threads (src/threads/documents/pool.ts:
  * a PDF of 500 lines is a second of CPU the request thread must not spend), or this process (the
  * command line, tests, a server without document threads). Given the stored invoice, the format
  * and whether the credit note is wanted; the invoices service checks first, so the renderer only

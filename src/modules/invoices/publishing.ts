@@ -9,16 +9,52 @@ import {
   documentMediaType,
   documentRefusal,
   type MissingValue,
+  plainPdf,
 } from './documents/index.js';
 import { invoiceErrors as errors } from './errors.js';
+import type { Clock } from '../../clock.js';
+import type { DomainWrite } from '../events/service.js';
+import { type Issuing, MIX_PROBLEM } from './issuing.js';
 import type { DocumentRenderer } from './ports.js';
+import type { InvoicesRepository } from './repository.js';
 import { view } from './views.js';
 
-/** One document an invoice offers, and what it still lacks (empty: ready). */
+/**
+ * Records that a document of the invoice is handed out now (downloaded, or sent by mail), inside
+ * the caller's write; returns the invoice as stored then, which the document is made from (a fill
+ * since `seen` was read gives a conflict: make it again).
+ */
+export function handOut(
+  repo: InvoicesRepository,
+  clock: { now(): number },
+  id: string,
+  seen: InvoiceDocument,
+  again = 'ask for it again',
+): InvoiceDocument {
+  const row = repo.invoice(id);
+  if (!row || view(row).updatedAt !== seen.updatedAt)
+    throw new DomainError('conflict', `Invoice ${id} changed while its documents were made: ${again}.`, {
+      people: `This invoice changed while its documents were made: ${again}.`,
+    });
+  repo.markHandedOut(id, clock.now());
+  return seen;
+}
+
+/**
+ * One document an invoice offers, and what it still lacks (empty: ready). A draft's are the
+ * documents it will have once issued, and what each will lack then (issuing refuses while its PDF
+ * lacks anything: issuing.ts).
+ */
 export interface DocumentState {
   format: DocumentFormat;
   creditNote: boolean;
   missing: MissingValue[];
+  /** A refusal that is no missing value (a VAT mix EN 16931 forbids), in people's words; or null. */
+  problem: string | null;
+  /** The invoice's PDF is plain (PDF/A without XML: its seller has no BT-29/BT-30/BT-31); its e-invoices are refused. */
+  plain: boolean;
+  /** A draft's tax settings still missing (issuing refuses naming them), on its PDF's state; else empty. */
+  taxMissing?: Array<{ setting: string; problem: string }>;
 }
 
 /** A document made: its bytes, the file name its download and its mail carry, its media type. */
@@ -55,18 +91,51 @@ export class DocumentNotReady extends DomainError {
  * bytes made through the render port (the document threads in the server, this process on the
  * command line).
  */
-export function createPublishing({ access, render }: { access: Access; render: DocumentRenderer }) {
+export function createPublishing({
+  access,
+  render,
+  repo,
+  write,
+  clock,
+  issuing,
+}: {
+  access: Access;
+  render: DocumentRenderer;
+  repo: InvoicesRepository;
+  write: DomainWrite;
+  clock: Clock;
+  issuing: Issuing;
+}) {
   const { findInvoice } = access;
   return {
-    /** The documents an invoice offers (its four formats, and its credit note's once it has one), each ready or with what it lacks. */
+    /**
+     * The documents an invoice offers (its four formats, and its credit note's once it has one),
+     * each ready or with what it lacks; a draft's as they will be once issued.
+     */
     documents(principal: Principal, id: string): DocumentState[] {
-      const invoice = view(findInvoice(principal, id));
+      const row = findInvoice(principal, id);
+      if (row.status === 'draft') {
+        const ready = issuing.readiness(row);
+        return ready.documents.map((d) => ({
+          ...d,
+          creditNote: false,
+          plain: ready.plain,
+          ...(d.format === 'pdf' ? { taxMissing: ready.tax } : {}),
+        }));
+      }
+      const invoice = view(row);
+      const plain = plainPdf(invoice);
       return [false, ...(invoice.creditNote ? [true] : [])].flatMap((creditNote) =>
-        DOCUMENT_FORMATS.map((format) => ({
-          format,
-          creditNote,
-          missing: documentRefusal(invoice, format, { creditNote })?.missing ?? [],
-        })),
+        DOCUMENT_FORMATS.map((format) => {
+          const refused = documentRefusal(invoice, format, { creditNote });
+          return {
+            format,
+            creditNote,
+            missing: refused?.missing ?? [],
+            problem: refused && refused.missing.length === 0 ? MIX_PROBLEM : null,
+            plain,
+          };
+        }),
       );
     },
 
@@ -87,7 +156,11 @@ export function createPublishing({ access, render }: { access: Access; render: D
         if (refused.missing.length > 0) throw new DocumentNotReady(invoice, known, creditNote, refused.missing, refused.message);
         throw errors.invalid(refused.message);
       }
-      const bytes = await render(invoice, known, { creditNote });
+      // A document of an issued invoice is handed out: the fills it carries are fixed from now on
+      // (decisions 14). Recorded before it is made, with the invoice it is made from, so no fill
+      // can change in between; a draft's PDF (DRAFT, no number) is no invoice and fixes nothing.
+      const handed = creditNote || invoice.number !== null ? write(() => handOut(repo, clock, id, invoice)) : invoice;
+      const bytes = await render(handed, known, { creditNote });
       return {
         invoice,
         format: known,

@@ -2,28 +2,28 @@
 -- with SQLite's plan of each statement on a small seeded database (indented under it).
 -- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
 
-select "workspace_id", "number_pattern", "tax_category", "tax_rate", "exemption_reason", "exemption_reason_code", "language", "updated_at" from "invoice_settings" where "invoice_settings"."workspace_id" = ?;
+select "workspace_id", "number_pattern", "tax_category", "tax_rate", "exemption_reason", "exemption_reason_code", "language", "rounding", "updated_at" from "invoice_settings" where "invoice_settings"."workspace_id" = ?;
 --   SEARCH invoice_settings USING INDEX sqlite_autoindex_invoice_settings_1 (workspace_id=?)
 
 select "workspace_id", "number", "invoice_id", "kind", "issue_date", "created_at" from "invoice_numbers" where "invoice_numbers"."workspace_id" = ? order by "invoice_numbers"."issue_date", "invoice_numbers"."created_at";
 --   SEARCH invoice_numbers USING INDEX invoice_numbers_date (workspace_id=?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
 
-select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at" from "invoices" where "invoices"."workspace_id" = ? order by "invoices"."created_at" desc, "invoices"."id" desc;
+select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at" from "invoices" where "invoices"."workspace_id" = ? order by "invoices"."created_at" desc, "invoices"."id" desc;
 --   SEARCH invoices USING INDEX invoices_workspace (workspace_id=?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
 
-insert into "invoice_settings" ("workspace_id", "number_pattern", "tax_category", "tax_rate", "exemption_reason", "exemption_reason_code", "language", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("invoice_settings"."workspace_id") do update set "number_pattern" = ?, "tax_category" = ?, "tax_rate" = ?, "exemption_reason" = ?, "exemption_reason_code" = ?, "language" = ?, "updated_at" = ?;
+insert into "invoice_settings" ("workspace_id", "number_pattern", "tax_category", "tax_rate", "exemption_reason", "exemption_reason_code", "language", "rounding", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("invoice_settings"."workspace_id") do update set "number_pattern" = ?, "tax_category" = ?, "tax_rate" = ?, "exemption_reason" = ?, "exemption_reason_code" = ?, "language" = ?, "rounding" = ?, "updated_at" = ?;
 
 
-insert into "invoices" ("id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, ?, ?, ?) returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
+insert into "invoices" ("id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, null, null, ?, ?, ?, ?, ?, ?) returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at";
 --   SEARCH invoice_sends USING COVERING INDEX invoice_sends_invoice (invoice_id=?)
 --   SEARCH invoice_numbers USING COVERING INDEX invoice_numbers_document (invoice_id=?)
 
-select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at" from "invoices" where "invoices"."id" = ?;
+select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at" from "invoices" where "invoices"."id" = ?;
 --   SEARCH invoices USING INDEX sqlite_autoindex_invoices_1 (id=?)
 
-update "invoices" set "issuer" = ?, "recipient" = ?, "lines" = ?, "extras" = ?, "einvoice_fills" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
+update "invoices" set "issuer" = ?, "recipient" = ?, "lines" = ?, "extras" = ?, "einvoice_fills" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at";
 --   SEARCH invoices USING INDEX sqlite_autoindex_invoices_1 (id=?)
 
 select "number", "issue_date" from "invoice_numbers" where "invoice_numbers"."workspace_id" = ? order by "invoice_numbers"."issue_date" desc limit ?;
@@ -35,18 +35,21 @@ select count(*) from "invoice_numbers" where ("invoice_numbers"."workspace_id" =
 insert into "invoice_numbers" ("workspace_id", "number", "invoice_id", "kind", "issue_date", "created_at") values (?, ?, ?, ?, ?, ?);
 
 
-update "invoices" set "status" = ?, "extras" = ?, "number" = ?, "issue_date" = ?, "due_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
+update "invoices" set "status" = ?, "lines" = ?, "extras" = ?, "number" = ?, "issue_date" = ?, "due_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at";
 --   SEARCH invoices USING INDEX sqlite_autoindex_invoices_1 (id=?)
 
-update "invoices" set "status" = ?, "credit_note_number" = ?, "credit_note_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
+update "invoices" set "status" = ?, "credit_note_number" = ?, "credit_note_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at";
 --   SEARCH invoices USING INDEX sqlite_autoindex_invoices_1 (id=?)
 
-update "invoices" set "status" = ?, "paid_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at";
+update "invoices" set "status" = ?, "paid_date" = ?, "updated_at" = ? where "invoices"."id" = ? returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at";
 --   SEARCH invoices USING INDEX sqlite_autoindex_invoices_1 (id=?)
 
-select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "created_by", "created_at", "updated_at" from "invoices" where ("invoices"."workspace_id" = ? and "invoices"."status" = ? and "invoices"."client_id" = ?) order by "invoices"."created_at" desc, "invoices"."id" desc;
+select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "created_by", "created_at", "updated_at" from "invoices" where ("invoices"."workspace_id" = ? and "invoices"."status" = ? and "invoices"."client_id" = ?) order by "invoices"."created_at" desc, "invoices"."id" desc;
 --   SEARCH invoices USING INDEX invoices_workspace (workspace_id=?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
+
+update "invoices" set "first_handed_out_at" = coalesce("invoices"."first_handed_out_at", ?), "last_handed_out_at" = ? where "invoices"."id" = ?;
+--   SEARCH invoices USING INDEX sqlite_autoindex_invoices_1 (id=?)
 
 insert into "invoice_sends" ("id", "workspace_id", "invoice_id", "document", "recipient", "files", "mail_id", "sent_by", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?);
 

@@ -13,6 +13,13 @@ export function createInvoicesRepository(db: Db) {
     insert: (values: typeof invoices.$inferInsert): InvoiceRow => db.insert(invoices).values(values).returning().get(),
     update: (id: string, values: Partial<typeof invoices.$inferInsert>): InvoiceRow =>
       db.update(invoices).set(values).where(eq(invoices.id, id)).returning().get() as InvoiceRow,
+    /** Records that a document of the invoice was handed out (downloaded or sent) at `at`: the first time once, the last time always. */
+    markHandedOut: (id: string, at: number): void => {
+      db.update(invoices)
+        .set({ firstHandedOutAt: sql`coalesce(${invoices.firstHandedOutAt}, ${at})`, lastHandedOutAt: at })
+        .where(eq(invoices.id, id))
+        .run();
+    },
     /** A workspace's invoices, newest first, optionally of one status and one client. */
     list: (workspaceId: string, filter: { status?: InvoiceRow['status']; clientId?: string }): InvoiceRow[] =>
       db

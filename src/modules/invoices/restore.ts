@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import { requireSafeText, requireSafeValue } from '../../kernel/input.js';
 import { amountCents, fromCents, timesCents, toCents } from '../../kernel/money.js';
 import { isTaxCategory, requireVatexCode } from '../../kernel/tax.js';
+import { parseRounding } from '../../kernel/rounding.js';
 import { canonicalTimeZone, DAY_MS, parseCalendarDay } from '../../kernel/time.js';
 import type { InvoiceDocument, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import { DOCUMENT_FORMATS, documentFileName } from './documents/index.js';
@@ -100,6 +101,12 @@ export function checkRestorable(
   if (!isDay(values.fromDay) || !isDay(values.toDay) || values.fromDay > values.toDay)
     fail(`its range ${String(values.fromDay)} to ${String(values.toDay)} is not two calendar days in order`);
   if (values.timeZone !== undefined) by(() => canonicalTimeZone(values.timeZone as string), 'its time zone: ');
+  // The rounding rule its lines were made with (issue 56 item 4): one of the rules, stored as a creation stores it.
+  if (values.rounding !== undefined && values.rounding !== null) {
+    let rule: string | null = null;
+    by(() => (rule = parseRounding(values.rounding, 'rounding')), 'its rounding rule: ');
+    if (rule !== values.rounding) fail(`its rounding rule ${JSON.stringify(values.rounding)} is not written as up-15 or nearest-6 are`);
+  }
 
   checkNumbers(values, numbers, status, ctx.today, fail);
   checkAmounts(values, fail, by);

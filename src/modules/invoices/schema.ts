@@ -36,6 +36,14 @@ export const invoices = sqliteTable(
     extras: text('extras').notNull().default('{}'),
     /** JSON array of e-invoice fills: {at, by, fields}. */
     einvoiceFills: text('einvoice_fills').notNull().default('[]'),
+    /**
+     * When a document of the issued invoice (or of its credit note) was first and last handed out:
+     * downloaded (the page, `invoice export`) or sent by mail (ms; null: never). A filled value is
+     * corrected until a document carrying it was handed out (decisions 14): a fill made at or before
+     * the last time is fixed.
+     */
+    firstHandedOutAt: integer('first_handed_out_at'),
+    lastHandedOutAt: integer('last_handed_out_at'),
     /** Given at issue from the workspace's series (null while a draft, and on a draft voided). */
     number: text('number'),
     /** Calendar days `YYYY-MM-DD`. */
@@ -51,6 +59,12 @@ export const invoices = sqliteTable(
     language: text('language', { enum: ['en', 'de'] })
       .notNull()
       .default('en'),
+    /**
+     * The rounding rule its lines were made with (`up-15`, `nearest-6` …; null: none, every
+     * invoice made before rules existed): the client's, else the workspace's, at creation. A later
+     * change of either does not change it.
+     */
+    rounding: text('rounding'),
     createdBy: text('created_by')
       .notNull()
       .references(() => users.id),
@@ -98,6 +112,8 @@ export const invoiceSettings = sqliteTable('invoice_settings', {
   exemptionReason: text('exemption_reason'),
   exemptionReasonCode: text('exemption_reason_code'),
   language: text('language', { enum: ['en', 'de'] }).notNull(),
+  /** How each entry's time is rounded on invoices (`up-15`, `nearest-6` …); null: not rounded. */
+  rounding: text('rounding'),
   updatedAt: integer('updated_at').notNull(),
 });
 

@@ -2,6 +2,7 @@ import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { canonicalTimeZone, dayEnd, dayStart } from '../../kernel/time.js';
+import { type ClientRounding, parseClientRounding, type RoundingText } from '../../kernel/rounding.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
@@ -10,7 +11,9 @@ import { checkDraftInput, type Draft, type DraftInput, draftOf } from './creatio
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField, type IssuerProfilePatch, parseValue } from './fields.js';
+import { createIssuing } from './issuing.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
+import { type FillSlot, fillSlotsOf } from './fills.js';
 import { createSending } from './mailing.js';
 import { createPublishing } from './publishing.js';
 import { createNumbering } from './numbering.js';
@@ -25,6 +28,8 @@ type Schemas = components['schemas'];
 export type InvoiceView = InvoiceDocument;
 export type InvoiceStatus = Schemas['InvoiceStatus'];
 export type { IssuerProfilePatch } from './fields.js';
+export { ISSUER_FIELDS } from './fields.js';
+export type { InvoiceDocument, LineGrouping } from './document.js';
 export type { DocumentRenderer, InvoicePorts } from './ports.js';
 export type { Draft, DraftInput } from './creation.js';
 export type { InvoicingSettings, SettingsPatch } from './settings.js';
@@ -32,7 +37,7 @@ export type { MoveOptions, MoveResult } from './lifecycle.js';
 export { DEFAULT_PAYMENT_TERMS_DAYS } from './lifecycle.js';
 export { settingsPatchOfText } from './settings.js';
 export { LINE_GROUPINGS } from './lines.js';
-export { otherVatCurrency, parseExchangeRate } from './currency.js';
+export { asksExchangeRate, otherVatCurrency, parseExchangeRate } from './currency.js';
 export { printedLineHours } from './documents/model.js';
 export {
   composeMail,
@@ -45,8 +50,10 @@ export {
   type SendResult,
 } from './mailing.js';
 export { DocumentNotReady, type DocumentState, type MadeDocument } from './publishing.js';
+export { type FillSlot, type FixedBecause, partnerOf } from './fills.js';
+export { NotReadyToIssue } from './issuing.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
-export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue } from './documents/index.js';
+export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue, plainPdf } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
 export {
   checkInvoiceRecord,
@@ -65,6 +72,12 @@ const json = (value: unknown): string | null => (value === null ? null : JSON.st
 export interface InvoiceInput extends DraftInput {
   /** The member who acts: required of the operator; a member's principal acts as itself. */
   userId?: string;
+}
+
+/** A workspace's rounding rules (issue 56 item 4): its own (null: none), and each client's that has one. */
+export interface RoundingRules {
+  workspace: RoundingText | null;
+  clients: ReadonlyMap<string, Exclude<ClientRounding, null>>;
 }
 
 /** The preview of a creation: the lines and totals it would make (nothing written). */
@@ -97,6 +110,39 @@ function settingsMethods(
 
     /** The number the next document would get if the acting member issued it today: the settings' example. */
     upcomingNumber,
+
+    /** The clients with a rounding rule of their own, by id (owners and the operator: the Catalog page's Invoicing details). */
+    clientRoundings(principal: Principal, workspaceId: string): Map<string, Exclude<ClientRounding, null>> {
+      requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');
+      return new Map(ports.clientRoundings(workspaceId).map((c) => [c.id, c.rounding as Exclude<ClientRounding, null>]));
+    },
+
+    /**
+     * Sets a client's rounding rule over the workspace's (owners and the operator, as the
+     * settings): a rule such as `up-15`, `none` (no rounding whatever the workspace's), or blank
+     * or null (the workspace's). Its next invoices take it; invoices made keep theirs.
+     */
+    setClientRounding(principal: Principal, workspaceId: string, clientId: string, value: unknown): { id: string } {
+      requireSettingsOwner(principal, workspaceId, 'change the invoicing settings');
+      const rounding = parseClientRounding(value, 'rounding');
+      return write((record) => {
+        ports.requireWorkspace(workspaceId);
+        const actor = isOperator(principal) ? { userId: null, tokenId: null } : { userId: principal.userId, tokenId: principal.tokenId };
+        ports.storeClientRounding(record, workspaceId, actor, clientId, rounding);
+        return { id: clientId };
+      });
+    },
+
+    /**
+     * The rounding rules of a workspace as reports apply them when a reader asks (no principal:
+     * the reports service decides who reads what): the workspace's, and each client's own.
+     */
+    roundingRules(workspaceId: string): RoundingRules {
+      return {
+        workspace: settingsOf(repo.settings(workspaceId)).rounding,
+        clients: new Map(ports.clientRoundings(workspaceId).map((c) => [c.id, c.rounding as Exclude<ClientRounding, null>])),
+      };
+    },
 
     /** Changes invoicing settings (owners and the operator): each key checked, all or none; null resets a key. */
     setSettings(principal: Principal, workspaceId: string, patch: SettingsPatch): { id: string } {
@@ -140,6 +186,25 @@ function createDrafting({
       return { acting, ...draftOf(ports, settingsOf(repo.settings(input.workspaceId)), input, member.currency, zone) };
     },
   };
+}
+
+/** A draft's range's billable time still waiting for approval (decisions §13), or null (issued, or approval off). */
+function waitingOf(
+  ports: InvoicePorts,
+  row: { status: string; timeZone: string; fromDay: string; toDay: string; workspaceId: string; clientId: string },
+): { entries: number; seconds: number } | null {
+  if (row.status !== 'draft' || !ports.approvedSpans || !ports.invoiceableWaiting) return null;
+  const from = dayStart(row.fromDay, 'from', row.timeZone);
+  const to = dayEnd(row.toDay, 'to', row.timeZone);
+  const approved = ports.approvedSpans(row.workspaceId, from, to);
+  if (approved === null) return null;
+  return ports.invoiceableWaiting({
+    workspaceId: row.workspaceId,
+    projectIds: ports.projectsOfClients(row.workspaceId, [row.clientId]),
+    from,
+    to,
+    approved,
+  });
 }
 
 /**
@@ -220,20 +285,12 @@ export function createInvoicesService({
      * approval is off.
      */
     stillWaiting(principal: Principal, id: string): { entries: number; seconds: number } | null {
-      const row = findInvoice(principal, id);
-      if (row.status !== 'draft' || !ports.approvedSpans || !ports.invoiceableWaiting) return null;
-      const zone = row.timeZone;
-      const from = dayStart(row.fromDay, 'from', zone);
-      const to = dayEnd(row.toDay, 'to', zone);
-      const approved = ports.approvedSpans(row.workspaceId, from, to);
-      if (approved === null) return null;
-      return ports.invoiceableWaiting({
-        workspaceId: row.workspaceId,
-        projectIds: ports.projectsOfClients(row.workspaceId, [row.clientId]),
-        from,
-        to,
-        approved,
-      });
+      return waitingOf(ports, findInvoice(principal, id));
+    },
+
+    /** The rounding rule an invoice's lines were made with (null: not rounded): kept as it was, whatever the settings say now. */
+    rounding(principal: Principal, id: string): RoundingText | null {
+      return findInvoice(principal, id).rounding as RoundingText | null;
     },
 
     /** The invoice a creation would make (its lines, tax and totals), writing nothing. */
@@ -273,6 +330,7 @@ export function createInvoicesService({
           extras: JSON.stringify({ taxBreakdown: draft.taxBreakdown }),
           note: draft.note,
           language: draft.language,
+          rounding: draft.rounding?.rule ?? null,
           createdBy: acting.userId,
           createdAt: now,
           updatedAt: now,
@@ -292,8 +350,17 @@ export function createInvoicesService({
 
     ...lifecycle,
     ...createFills({ repo, clock, write, access }),
+    /**
+     * What a fill may do now at each value of the invoice a form or a command asks about (`asked`:
+     * the values its documents lack), at each value a fill set, and at their electronic addresses'
+     * partners: add it, correct it, or neither and why (fills.ts). Whoever reads the invoice.
+     */
+    fillSlots(principal: Principal, id: string, asked: readonly string[] = []): FillSlot[] {
+      const row = findInvoice(principal, id);
+      return fillSlotsOf(view(row), row.lastHandedOutAt, asked);
+    },
     // The documents (PDF, XRechnung, Peppol) of an invoice: its readiness and a document made, through the render port.
-    ...createPublishing({ access, render }),
+    ...createPublishing({ access, render, repo, write, clock, issuing: createIssuing({ repo, ports }) }),
     // Sending an issued invoice or a credit note by mail (owners): checked, its documents made, queued and recorded.
     ...createSending({ repo, ports, write, access, render, clock }),
     /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */

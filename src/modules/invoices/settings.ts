@@ -1,5 +1,6 @@
 import { DomainError } from '../../errors.js';
 import { requireSafeValue } from '../../kernel/input.js';
+import { parseRounding, type RoundingText } from '../../kernel/rounding.js';
 import { requireTaxCategory, requireVatexCode, type TaxCategoryCode } from '../../kernel/tax.js';
 import type { DocumentLanguage } from './document.js';
 
@@ -17,6 +18,12 @@ export interface InvoicingSettings {
   exemptionReason: string | null;
   exemptionReasonCode: string | null;
   language: DocumentLanguage;
+  /**
+   * How each entry's time is rounded before it is invoiced (issue 56 item 4): `up-15`,
+   * `nearest-6`, `down-1` …; null: not at all (the default: today's amounts). A client may
+   * have its own (Catalog › Invoicing details).
+   */
+  rounding: RoundingText | null;
 }
 
 export const DEFAULT_SETTINGS: InvoicingSettings = Object.freeze({
@@ -26,13 +33,24 @@ export const DEFAULT_SETTINGS: InvoicingSettings = Object.freeze({
   exemptionReason: null,
   exemptionReasonCode: null,
   language: 'en',
+  rounding: null,
 });
 
 /** The settings as stored (no row: the defaults). */
-export function settingsOf(row: (Omit<InvoicingSettings, 'taxCategory'> & { taxCategory: string }) | undefined): InvoicingSettings {
+export function settingsOf(
+  row: (Omit<InvoicingSettings, 'taxCategory' | 'rounding'> & { taxCategory: string; rounding: string | null }) | undefined,
+): InvoicingSettings {
   if (row === undefined) return { ...DEFAULT_SETTINGS };
-  const { numberPattern, taxCategory, taxRate, exemptionReason, exemptionReasonCode, language } = row;
-  return { numberPattern, taxCategory: taxCategory as TaxCategoryCode, taxRate, exemptionReason, exemptionReasonCode, language };
+  const { numberPattern, taxCategory, taxRate, exemptionReason, exemptionReasonCode, language, rounding } = row;
+  return {
+    numberPattern,
+    taxCategory: taxCategory as TaxCategoryCode,
+    taxRate,
+    exemptionReason,
+    exemptionReasonCode,
+    language,
+    rounding: rounding as RoundingText | null,
+  };
 }
 
 export type SettingsKey = keyof InvoicingSettings;
@@ -120,6 +138,8 @@ export function checkSetting(key: string, value: unknown): unknown {
       requireSafeValue(text, 'exemptionReason', 'exemptionReason');
       return text;
     }
+    case 'rounding':
+      return parseRounding(value, 'rounding');
     case 'language': {
       const language = value.trim();
       if (!(LANGUAGES as string[]).includes(language))

@@ -101,30 +101,39 @@ export function treatment(
 }
 
 /**
+ * What is missing of an invoice's tax, and where to set it (decisions 11a): each setting in a
+ * sentence for the command line (with the commands) and one for people (the pages' words).
+ */
+export function missingTaxSentences(workspaceId: string, missing: readonly MissingTaxSetting[]): { text: string; people: string } {
+  const where = (m: MissingTaxSetting) =>
+    m.setting === 'taxRate'
+      ? `set taxRate on the Workspace page (Settings › Workspace, Invoicing) or with timetrack workspace invoicing ${workspaceId} --set taxRate=19 (your rate); a small business that charges no VAT sets smallBusiness=true in the business profile and an exemptionReason instead`
+      : `set exemptionReason or exemptionReasonCode on the Workspace page (Settings › Workspace, Invoicing) or with timetrack workspace invoicing ${workspaceId} --set exemptionReason=…, or on the client (the Catalog page's Invoicing details)`;
+  const unique = [...new Map(missing.map((m) => [`${m.setting} ${m.problem}`, m])).values()];
+  return {
+    text: unique.map((m) => `${m.setting}: ${m.problem}; ${where(m)}.`).join(' '),
+    people: unique
+      .map((m) =>
+        m.setting === 'taxRate'
+          ? 'Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog).'
+          : 'Give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog.',
+      )
+      .join(' '),
+  };
+}
+
+/**
  * The refusal of issuing an invoice whose tax is not complete (decisions 11a): each missing
  * setting, what is wrong and where to set it (the Workspace page and the command line; a
  * client's reason on the Catalog page). Null when nothing is missing.
  */
 export function missingTaxRefusal(workspaceId: string, missing: readonly MissingTaxSetting[]): DomainError | null {
   if (missing.length === 0) return null;
-  const where = (m: MissingTaxSetting) =>
-    m.setting === 'taxRate'
-      ? `set taxRate on the Workspace page (Settings › Workspace, Invoicing) or with timetrack workspace invoicing ${workspaceId} --set taxRate=19 (your rate); a small business that charges no VAT sets smallBusiness=true in the business profile and an exemptionReason instead`
-      : `set exemptionReason or exemptionReasonCode on the Workspace page (Settings › Workspace, Invoicing) or with timetrack workspace invoicing ${workspaceId} --set exemptionReason=…, or on the client (the Catalog page's Invoicing details)`;
-  const unique = [...new Map(missing.map((m) => [`${m.setting} ${m.problem}`, m])).values()];
+  const { text, people } = missingTaxSentences(workspaceId, missing);
   return new DomainError(
     'conflict',
-    `This invoice cannot be issued yet: its tax is not set. ${unique.map((m) => `${m.setting}: ${m.problem}; ${where(m)}.`).join(' ')} Then issue it again: the draft takes the settings when it is issued.`,
-    {
-      field: 'tax',
-      people: `This invoice cannot be issued yet: its VAT is not set. ${unique
-        .map((m) =>
-          m.setting === 'taxRate'
-            ? 'Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog).'
-            : 'Give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog.',
-        )
-        .join(' ')} Then issue it again.`,
-    },
+    `This invoice cannot be issued yet: its tax is not set. ${text} Then issue it again: the draft takes the settings when it is issued.`,
+    { field: 'tax', people: `This invoice cannot be issued yet: its VAT is not set. ${people} Then issue it again.` },
   );
 }
 
@@ -138,8 +147,8 @@ export function breakdown(
 ): TaxBreakdownRow[] {
   const groups = new Map<string, { category: string; rate: number; cents: number }>();
   for (const line of lines) {
-    // A line whose rate is not set yet (a draft's) counts no tax: it is in no row.
-    if (line.taxRate === undefined || line.taxRate === null) continue;
+    // A line whose rate (or category) is not set yet (a draft's) counts no tax: it is in no row.
+    if (line.taxRate === undefined || line.taxRate === null || !line.taxCategory) continue;
     const category = line.taxCategory as string;
     const rate = line.taxRate;
     const key = `${category} ${rate}`;
@@ -186,34 +195,63 @@ export function periodDescription(from: string, to: string, language: DocumentLa
 }
 
 /**
- * The tax a draft made without settings takes when it is issued (decisions 11a): each line whose
- * rate is not set gets its category's rate from the settings as they are now, each exempt row
- * without a reason gets one, and the breakdown is made again. Null when the draft's tax is
- * complete (it is issued as it was made); a refusal naming every setting still missing.
+ * The tax an invoice is issued with (decisions 11a and 14): each line whose rate is not set gets
+ * its category's rate from the settings as they are now, and the breakdown is made again from the
+ * lines, always (issue 56 item 8: a rate filled into a draft's line counts like any other), each
+ * row keeping the exemption reason the draft's row of its category had, else taking the
+ * category's from the settings. `missing` names every setting still lacking (then the lines that
+ * need it stay without rate); nothing is refused here, so a draft's page can show the same.
+ */
+export function projectTax(
+  invoice: { lines: InvoiceDocumentLine[]; taxBreakdown: TaxBreakdownRow[]; language: DocumentLanguage },
+  current: { settings: InvoicingSettings; smallBusiness: boolean; client: ClientTax },
+): { lines: InvoiceDocumentLine[]; taxBreakdown: TaxBreakdownRow[]; missing: MissingTaxSetting[] } {
+  const unrated = (line: InvoiceDocumentLine) => isTaxCategory(line.taxCategory) && (line.taxRate === undefined || line.taxRate === null);
+  const unexplained = (row: Pick<TaxBreakdownRow, 'category' | 'exemptionReason' | 'exemptionReasonCode'>) =>
+    row.category === 'E' && !row.exemptionReason && !row.exemptionReasonCode;
+  const treatments = new Map<TaxCategoryCode, TaxTreatment>();
+  const of = (category: TaxCategoryCode): TaxTreatment => {
+    const known = treatments.get(category);
+    if (known) return known;
+    const made = treatment(current.settings, current.smallBusiness, current.client, invoice.language, category);
+    treatments.set(category, made);
+    return made;
+  };
+  const missing: MissingTaxSetting[] = [];
+  const lines = invoice.lines.map((line) => {
+    if (!unrated(line)) return line;
+    const rate = of(line.taxCategory as TaxCategoryCode).rate;
+    if (rate === null) {
+      missing.push(...of(line.taxCategory as TaxCategoryCode).missing);
+      return line;
+    }
+    return { ...line, taxRate: rate };
+  });
+  const reasons = new Map<string, Pick<TaxTreatment, 'exemptionReason' | 'exemptionReasonCode'> | null>();
+  const reasonOf = (category: string) => {
+    if (reasons.has(category)) return reasons.get(category) ?? null;
+    const kept = invoice.taxBreakdown.find((row) => row.category === category && !unexplained(row));
+    const reason = kept ?? (isTaxCategory(category) ? of(category) : null);
+    if (reason && unexplained({ exemptionReason: reason.exemptionReason, exemptionReasonCode: reason.exemptionReasonCode, category }))
+      missing.push(...of(category as TaxCategoryCode).missing);
+    reasons.set(category, reason);
+    return reason;
+  };
+  const taxBreakdown = breakdown(lines, reasonOf);
+  const unique = [...new Map(missing.map((m) => [`${m.setting} ${m.problem}`, m])).values()];
+  return { lines, taxBreakdown, missing: unique };
+}
+
+/**
+ * `projectTax`, refused (naming every setting still missing and where to set it) unless complete:
+ * the lines and breakdown an invoice is issued with.
  */
 export function taxAtIssue(
   invoice: { workspaceId: string; lines: InvoiceDocumentLine[]; taxBreakdown: TaxBreakdownRow[]; language: DocumentLanguage },
   current: { settings: InvoicingSettings; smallBusiness: boolean; client: ClientTax },
-): { lines: InvoiceDocumentLine[]; taxBreakdown: TaxBreakdownRow[] } | null {
-  const unrated = (line: InvoiceDocumentLine) => isTaxCategory(line.taxCategory) && (line.taxRate === undefined || line.taxRate === null);
-  const unexplained = (row: TaxBreakdownRow) => row.category === 'E' && !row.exemptionReason && !row.exemptionReasonCode;
-  if (!invoice.lines.some(unrated) && !invoice.taxBreakdown.some(unexplained)) return null;
-  const of = (category: TaxCategoryCode) => treatment(current.settings, current.smallBusiness, current.client, invoice.language, category);
-  const needed = new Set<TaxCategoryCode>([
-    ...invoice.lines.filter(unrated).map((line) => line.taxCategory as TaxCategoryCode),
-    ...invoice.taxBreakdown.filter(unexplained).map((row) => row.category as TaxCategoryCode),
-  ]);
-  const refusal = missingTaxRefusal(
-    invoice.workspaceId,
-    [...needed].flatMap((category) => of(category).missing),
-  );
+): { lines: InvoiceDocumentLine[]; taxBreakdown: TaxBreakdownRow[] } {
+  const { lines, taxBreakdown, missing } = projectTax(invoice, current);
+  const refusal = missingTaxRefusal(invoice.workspaceId, missing);
   if (refusal) throw refusal;
-  const lines = invoice.lines.map((line) =>
-    unrated(line) ? { ...line, taxRate: of(line.taxCategory as TaxCategoryCode).rate as number } : line,
-  );
-  const taxBreakdown = breakdown(lines, (category) => {
-    const row = invoice.taxBreakdown.find((r) => r.category === category && !unexplained(r));
-    return row ?? (isTaxCategory(category) ? of(category) : null);
-  });
   return { lines, taxBreakdown };
 }

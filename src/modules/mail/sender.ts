@@ -6,6 +6,7 @@ import { MAX_ATTEMPTS, type MailError, type Outcome, RETRY_DELAYS_MS, UNREACHABL
 import type { MailRepository, MailRow } from './repository.js';
 import { type Content, unseal } from './seal.js';
 import { CONNECT_TIMEOUT_MS, type Relay, SOCKET_TIMEOUT_MS } from './transport.js';
+import { coalescing } from '../../kernel/coalesce.js';
 
 /** A lease covers the attempts of one batch; an attempt starts only with this much of its lease left. */
 const LEASE_MS = 5 * 60_000;
@@ -159,8 +160,6 @@ export function createMailSender({
   key: Buffer;
   logger: Logger;
 }) {
-  let running: Promise<void> | null = null;
-  let again = false;
   const relayState: { lastFailure: RelayFailure | null } = { lastFailure: null };
   const attempt = createAttempt({ repo, write, clock, relay, from, key, logger, relayState });
 
@@ -194,26 +193,10 @@ export function createMailSender({
     }
   }
 
+  const job = coalescing(runOnce);
   return {
     /** Sends every due message; overlapping calls share one run (and trigger one more after it). */
-    tick(): Promise<void> {
-      if (!relay) return Promise.resolve();
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        try {
-          do {
-            again = false;
-            await runOnce();
-          } while (again);
-        } finally {
-          running = null;
-        }
-      })();
-      return running;
-    },
+    tick: (): Promise<void> => (relay ? job.tick() : Promise.resolve()),
     /** One message now (`timetrack mail retry`): null when it is not due or another process holds it. */
     async sendNow(id: string): Promise<Outcome | null> {
       if (!relay) return null;
@@ -228,7 +211,7 @@ export function createMailSender({
         write(() => repo.release(id));
       }
     },
-    idle: (): Promise<void> => running ?? Promise.resolve(),
+    idle: job.idle,
     lastFailure: (): RelayFailure | null => relayState.lastFailure,
   };
 }

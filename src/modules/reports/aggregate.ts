@@ -2,7 +2,7 @@ import type { components } from '../../../generated/openapi.js';
 import { bucketKey, offsetStretches } from '../../kernel/local-days.js';
 import { fromCents } from '../../kernel/money.js';
 import type { Actor } from '../../principal.js';
-import type { AggregateKey, AggregateRequest, AggregateRow, EntryFilters } from '../entries/service.js';
+import type { AggregateKey, AggregateRequest, AggregateRounding, AggregateRow, EntryFilters } from '../entries/service.js';
 import { isTimeGrouping } from './names.js';
 
 type Grouping = components['schemas']['ReportGrouping'];
@@ -48,6 +48,8 @@ export interface ReportAggregation {
   zone: string;
   weekStart?: 'monday' | 'sunday' | undefined;
   groupings: Grouping[];
+  /** Each entry's time rounded by the rule of its client (a report the reader asked rounded: issue 56 item 4). */
+  rounding?: AggregateRounding | undefined;
 }
 
 /** The entries' key a grouping is summed by: clients by project (folded afterwards), time groupings by local day. */
@@ -133,6 +135,7 @@ export function createAggregator(ports: AggregatorPorts) {
       to,
       keys: groupings.map(keyOf),
       ...(groupings.some(isTimeGrouping) ? { stretches: offsetStretches(from, to, request.zone) } : {}),
+      ...(request.rounding ? { rounding: request.rounding } : {}),
     }) as Array<Aggregate & { tl?: string | null }>;
     const totals = rows.reduce(addSums, NO_SUMS);
     let clients: Map<string, string | null> | null = null;

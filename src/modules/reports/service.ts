@@ -10,6 +10,9 @@ import { reportRange, weekFrom } from './buckets.js';
 import { createNamer, type NamePorts } from './names.js';
 import { summarise, type SummaryRequest, summaryText, type SummaryWindow, type SummaryWindowed, summaryWindow } from './summary.js';
 import { timesheet } from './weekly.js';
+import { createRounding, type ReportRounding, roundedRow, type RoundingPorts } from './rounding.js';
+import { roundSeconds } from '../../kernel/rounding.js';
+export { type ReportRounding, roundingSentence, type RoundingPorts } from './rounding.js';
 import { createExporter } from './export/tables.js';
 
 /** Rows of the detailed report an export reads at a time. */
@@ -33,7 +36,39 @@ export interface ReportQuery extends EntryFilters {
 export type UnseenMoney = 'refuse' | 'withhold';
 export interface ReportOptions {
   unseenMoney?: UnseenMoney;
+  /**
+   * Each entry's time rounded as invoices round it (issue 56 item 4): by its client's rule,
+   * else the workspace's; its amount made of the rounded time. A person's page and its
+   * downloads ask for it when the member chooses; the REST API never does.
+   */
+  rounded?: boolean;
 }
+
+/**
+ * The contract's rule (money-visibility-required): own data only without canViewOthersTime;
+ * with time but not money, 403 unless the request is narrowed to the caller's own entries
+ * (userIds naming the caller alone), whose worth the caller may always see.
+ */
+function checkVisibility(actor: Actor, filters: EntryFilters, unseenMoney: UnseenMoney = 'refuse'): { moneyWithheld: boolean } {
+  if (!actor.canViewOthersTime || actor.canViewOthersMoney) return { moneyWithheld: false };
+  if (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId))
+    return { moneyWithheld: false };
+  if (unseenMoney === 'withhold') return { moneyWithheld: true };
+  throw reportErrors.moneyVisibilityRequired(actor.userId);
+}
+
+const echo = (range: { from: number; to: number }, zone: string, actor: Actor) => ({
+  from: toIso(range.from),
+  to: toIso(range.to),
+  timeZone: zone,
+  currency: actor.currency,
+});
+
+const summaryHead = ({ actor, range, zone, groupBy, subGroupBy }: SummaryRequest) => ({
+  ...echo(range, zone, actor),
+  groupBy,
+  subGroupBy,
+});
 
 /**
  * Summary, detailed and weekly reports over completed entries whose start lies in the range, as
@@ -48,25 +83,13 @@ export function createReportsService({
 }: {
   clock: Clock;
   lister: EntryLister;
-  /** The entries' sums and the names of the catalog and the accounts: the reports module has no tables. */
-  ports: AggregatorPorts & NamePorts;
+  /** The entries' sums, the names of the catalog and the accounts, the rounding rules: the reports module has no tables. */
+  ports: AggregatorPorts & NamePorts & RoundingPorts;
   defaultTimeZone: string;
 }) {
   const aggregate = createAggregator(ports);
   const namer = createNamer(ports);
-
-  /**
-   * The contract's rule (money-visibility-required): own data only without canViewOthersTime;
-   * with time but not money, 403 unless the request is narrowed to the caller's own entries
-   * (userIds naming the caller alone), whose worth the caller may always see.
-   */
-  function checkVisibility(actor: Actor, filters: EntryFilters, unseenMoney: UnseenMoney = 'refuse'): { moneyWithheld: boolean } {
-    if (!actor.canViewOthersTime || actor.canViewOthersMoney) return { moneyWithheld: false };
-    if (filters.userIds !== undefined && filters.userIds.length > 0 && filters.userIds.every((id) => id === actor.userId))
-      return { moneyWithheld: false };
-    if (unseenMoney === 'withhold') return { moneyWithheld: true };
-    throw reportErrors.moneyVisibilityRequired(actor.userId);
-  }
+  const roundingOf = createRounding(ports, namer);
 
   const zoneOf = (query: { timeZone?: string }) => (query.timeZone === undefined ? defaultTimeZone : canonicalTimeZone(query.timeZone));
 
@@ -74,20 +97,18 @@ export function createReportsService({
     const filters = pickEntryFilters(query);
     const { moneyWithheld } = checkVisibility(actor, filters, options.unseenMoney);
     const zone = zoneOf(query);
-    return { zone, range: reportRange(query.from, query.to, zone), filters, moneyWithheld };
+    const rounding = options.rounded ? roundingOf(actor.workspaceId) : null;
+    return { zone, range: reportRange(query.from, query.to, zone), filters, moneyWithheld, rounding };
   }
-
-  const echo = (range: { from: number; to: number }, zone: string, actor: Actor) => ({
-    from: toIso(range.from),
-    to: toIso(range.to),
-    timeZone: zone,
-    currency: actor.currency,
-  });
 
   type SummaryQuery = ReportQuery & { groupBy?: Grouping; subGroupBy?: Grouping; weekStart?: 'monday' | 'sunday' };
 
-  function summaryRequest(actor: Actor, query: SummaryQuery, options: ReportOptions = {}): SummaryRequest {
-    const { zone, range, filters, moneyWithheld } = prepare(actor, query, options);
+  function summaryRequest(
+    actor: Actor,
+    query: SummaryQuery,
+    options: ReportOptions = {},
+  ): SummaryRequest & { roundingView: ReportRounding | null } {
+    const { zone, range, filters, moneyWithheld, rounding } = prepare(actor, query, options);
     return {
       actor,
       zone,
@@ -97,6 +118,8 @@ export function createReportsService({
       groupBy: query.groupBy ?? 'project',
       subGroupBy: query.subGroupBy ?? null,
       weekStart: query.weekStart,
+      ...(rounding ? { rounding: rounding.aggregate } : {}),
+      roundingView: rounding?.view ?? null,
     };
   }
 
@@ -105,19 +128,17 @@ export function createReportsService({
     defaultTimeZone,
     checkVisibility,
     detailed(actor, query, options) {
-      const { range, filters } = prepare(actor, query, options);
-      return { range, pages: detailedPages(lister, clock, actor, { ...range, filters }) };
+      const { range, filters, rounding } = prepare(actor, query, options);
+      const round = rounding && ((projectId: string | null, sec: number) => roundSeconds(sec, rounding.ruleOf(projectId)));
+      return { range, pages: lister.exportBatches(actor, { ...range, filters }, EXPORT_BATCH, round) };
     },
     summary(actor, query, options) {
       const prepared = summaryRequest(actor, query, options);
       return { ...summaryHead(prepared), ...summarise(aggregate, namer, prepared) };
     },
-  });
-
-  const summaryHead = ({ actor, range, zone, groupBy, subGroupBy }: SummaryRequest) => ({
-    ...echo(range, zone, actor),
-    groupBy,
-    subGroupBy,
+    rounding(actor, options) {
+      return options.rounded ? roundingOf(actor.workspaceId).view : null;
+    },
   });
 
   return {
@@ -142,19 +163,20 @@ export function createReportsService({
       query: SummaryQuery,
       window: SummaryWindow,
       options: ReportOptions = {},
-    ): Omit<Schemas['SummaryReport'], 'groups' | 'totals'> & SummaryWindowed & { moneyWithheld: boolean } {
+    ): Omit<Schemas['SummaryReport'], 'groups' | 'totals'> & SummaryWindowed & { moneyWithheld: boolean; rounding: ReportRounding | null } {
       const request = summaryRequest(actor, query, options);
       return {
         ...summaryHead(request),
         ...summaryWindow(aggregate, namer, request, window),
         moneyWithheld: request.moneyWithheld === true,
+        rounding: request.roundingView,
       };
     },
 
     /** The detailed report; with `withhold`, colleagues' entries come without their rate and amount (as GET /entries gives them). */
     detailed(actor: Actor, query: ReportQuery & { cursor?: string; limit?: number }, options: ReportOptions = {}): Page<EntryRowView> {
-      const { range, filters } = prepare(actor, query, options);
-      return lister.page(
+      const { range, filters, rounding } = prepare(actor, query, options);
+      const page = lister.page(
         actor,
         {
           listing: 'reports.detailed',
@@ -167,6 +189,7 @@ export function createReportsService({
         },
         { now: clock.now(), currency: actor.currency },
       );
+      return rounding ? { ...page, rows: page.rows.map(roundedRow(rounding.ruleOf)) } : page;
     },
 
     /**
@@ -192,37 +215,14 @@ export function createReportsService({
 
 export type ReportsService = ReturnType<typeof createReportsService>;
 export type { SummaryWindow, SummaryWindowed, WindowGroup } from './summary.js';
-
-/**
- * The detailed report's rows of a range, a batch at a time in its order (an export's), read as
- * they are asked for. Each batch starts its walk of the start index at the last start read (the
- * rows of that instant already sent are skipped), not at the range's start as a cursor's page
- * does: a year of a team is 250 batches, and walking from the range's start each time made the
- * export quadratic (3,000 rows/s on the bench's year).
- */
-function* detailedPages(
-  lister: EntryLister,
-  clock: Clock,
-  actor: Actor,
-  selection: { from: number; to: number; filters: EntryFilters },
-): Generator<EntryRowView[]> {
-  let from = selection.from;
-  let last: { start: number; id: string } | null = null;
-  let limit = EXPORT_BATCH;
-  for (;;) {
-    const page = lister.page(
-      actor,
-      { listing: 'reports.export', select: 'startedCompleted', order: 'asc', ...selection, from, limit },
-      { now: clock.now(), currency: actor.currency },
-    );
-    const seen = last;
-    const rows = seen === null ? page.rows : page.rows.filter((r) => Date.parse(r.start) > seen.start || r.id > seen.id);
-    const tail = page.rows[page.rows.length - 1];
-    if (rows.length > 0) yield rows;
-    if (page.nextCursor === null || tail === undefined) return;
-    // More rows of one instant than a batch holds: read a larger batch from the same start.
-    limit = rows.length === 0 ? limit * 2 : EXPORT_BATCH;
-    last = { start: Date.parse(tail.start), id: tail.id };
-    from = last.start;
-  }
-}
+export {
+  checkExport,
+  CONTENT_TYPES,
+  ExportCancelled,
+  exportFileName,
+  exportFormatOf,
+  exportKindOf,
+  type ExportRequest,
+  type ExportSink,
+  writeExport,
+} from './export/index.js';

@@ -2,7 +2,7 @@ import type { components } from '../../../generated/openapi.js';
 import { fromCents } from '../../kernel/money.js';
 import { reportErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import type { EntryFilters } from '../entries/service.js';
+import type { AggregateRounding, EntryFilters } from '../entries/service.js';
 import { type Aggregate, type Aggregator, addSums, figures, NO_SUMS, namedFigures, type Sums } from './aggregate.js';
 import { type Key, type Named, type Namer, order, ranks } from './names.js';
 
@@ -19,6 +19,8 @@ export interface SummaryRequest {
   weekStart?: 'monday' | 'sunday' | undefined;
   /** Colleagues' money the reader may not see, withheld (the reports service's `withhold`): every amount is 0. */
   moneyWithheld?: boolean;
+  /** Each entry rounded by its client's rule (the reader asked: issue 56 item 4). */
+  rounding?: AggregateRounding | undefined;
 }
 
 /** One group, in the report's order: its name, its sums, and its sub-groups' rows in their order (null: no sub-grouping). */
@@ -42,9 +44,9 @@ interface Arrangement {
  * that order in each group (no sort per group, no object per sub-group).
  */
 function arrange(aggregate: Aggregator, namer: Namer, request: SummaryRequest): Arrangement {
-  const { actor, zone, range, filters, groupBy, subGroupBy, weekStart } = request;
+  const { actor, zone, range, filters, groupBy, subGroupBy, weekStart, rounding } = request;
   if (subGroupBy === groupBy) throw reportErrors.sameSubGroup();
-  const base = { actor, filters, ...range, zone, weekStart };
+  const base = { actor, filters, ...range, zone, weekStart, rounding };
   // With tags grouped an entry counts under each of its tags; the totals count it once.
   const { rows, totals } = aggregate({ ...base, groupings: subGroupBy ? [groupBy, subGroupBy] : [groupBy] });
   if (request.moneyWithheld) {

@@ -1,5 +1,7 @@
 import { DomainError, notFound } from '../../errors.js';
 
+export { HashingBusy } from './password.js';
+
 /** The refusals of the sessions module, worded once. */
 export const sessionErrors = {
   memberNotFound: (workspaceId: string, userId: string) => notFound(`Member ${userId} of workspace ${workspaceId}`),

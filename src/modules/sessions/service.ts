@@ -18,6 +18,7 @@ import { createProfileUpdates } from './profile.js';
 import { type SessionView, sessionView } from './views.js';
 
 export { SETUP_LINK_HOURS } from './setup-links.js';
+export { PASSWORD_MIN } from './password.js';
 export type { NewSession } from './secrets.js';
 export type { SignInResult } from './sign-in.js';
 export type { SessionView } from './views.js';

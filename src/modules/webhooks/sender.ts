@@ -4,9 +4,10 @@ import { toIso } from '../../kernel/time.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { createAttempt, createSignedPost, type SenderOptions } from './attempt.js';
 import { newDeliveryId } from './crypto.js';
-import type { EventRecord, Owner } from './post.js';
+import { type EventRecord, laneConnection, type Owner } from './post.js';
 import { type Attempted, createDeliveryQueue, type Lane, type Outcome } from './queue.js';
 import type { WebhooksRepository } from './repository.js';
+import { coalescing } from '../../kernel/coalesce.js';
 
 /** What the sender reads of other modules: an event's record, and the subscription owner's membership now. */
 export interface SenderPorts {
@@ -42,8 +43,6 @@ export function createWebhookSender({
   logger: Logger;
   options: SenderOptions;
 }) {
-  let running: Promise<void> | null = null;
-  let again = false;
   let lastPurge = 0;
   /** Subscriptions whose lane runs in this process. */
   const active = new Set<string>();
@@ -63,13 +62,15 @@ export function createWebhookSender({
     let outcomes: Attempted[] = [];
     let flushedAt = clock.now();
     let next = 0;
+    // One connection for the lane's deliveries (to its one target), closed when the batch ends.
+    const connection = laneConnection(options.ca);
     try {
       for (; next < lane.ids.length; next++) {
         // An attempt must end inside the lease, or another tick could send the same delivery.
         if (clock.now() + options.timeoutMs >= lane.leaseUntil) break;
         const id = lane.ids[next] as string;
         try {
-          const done = await attempt(id);
+          const done = await attempt(id, connection);
           if (done) outcomes.push(done);
         } catch (error) {
           logger.error('webhook attempt failed unexpectedly', { deliveryId: id, ...errorFields(error) });
@@ -81,6 +82,7 @@ export function createWebhookSender({
         }
       }
     } finally {
+      connection.close();
       try {
         queue.record(outcomes, lane.ids.slice(next));
       } finally {
@@ -109,32 +111,15 @@ export function createWebhookSender({
     return lane;
   }
 
+  const job = coalescing(runOnce);
   return {
     /** Sends every due delivery; overlapping calls share one run (and trigger one more after it). */
-    tick(): Promise<void> {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        try {
-          do {
-            again = false;
-            await runOnce();
-          } while (again);
-        } finally {
-          running = null;
-        }
-      })();
-      return running;
-    },
+    tick: job.tick,
     /** Releases claims left by a previous process (its attempts count as never made). */
     recover: () => queue.recover(),
     /** Deletes delivery log rows older than 30 days. */
     purge,
-    idle(): Promise<void> {
-      return running ?? Promise.resolve();
-    },
+    idle: job.idle,
     /**
      * A test ping (the contract's `ping` webhook): one signed POST now, through the same target
      * checks as a delivery. It is not queued, not retried, not in the delivery log and does not

@@ -13,6 +13,14 @@ import { colourMark } from '../kit/marks.js';
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { APP_PATH } from '../paths.js';
+import {
+  type ClientRounding,
+  parseClientRounding,
+  ROUNDING_RULES,
+  roundingLabel,
+  roundingWords,
+  type RoundingText,
+} from '../../kernel/rounding.js';
 
 type Kind = 'client' | 'project' | 'task' | 'tag';
 const KINDS: readonly Kind[] = ['client', 'project', 'task', 'tag'];
@@ -28,6 +36,9 @@ interface Item {
   facts: Html | string;
   values: Record<string, string>;
 }
+
+/** The catalog as the page shows it, and the workspace's rounding rule (a client's Invoicing details offer to keep it). */
+type Catalog = Record<Kind, Item[]> & { workspaceRounding: RoundingText | null };
 
 /** A refused form: which (kind and item, or `new`), what was typed, the message at its field. */
 interface Refused {
@@ -165,8 +176,18 @@ export function nextColour(used: readonly string[]): string {
   return PALETTE.find((c) => counts.get(c) === fewest) as string;
 }
 
+/**
+ * A client's rounding rule as its form sent it (owners' forms carry it), read before anything is
+ * written so that a refused rule writes nothing: undefined when not sent.
+ */
+function roundingSent(req: Request, kind: Kind, actor: Actor): ClientRounding | undefined {
+  const sent = (req.body ?? {}) as Record<string, unknown>;
+  if (kind !== 'client' || !actor.isOwner || typeof sent.rounding !== 'string') return undefined;
+  return parseClientRounding(sent.rounding, 'rounding');
+}
+
 /** Every item of the catalog, as the member may see it (rates and budgets only with money visibility). */
-function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
+function items(deps: AppDeps, actor: Actor): Catalog {
   const party = (c: ClientView): Record<string, string> =>
     Object.fromEntries(
       PARTY_FIELDS.map((name) => {
@@ -174,12 +195,20 @@ function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
         return [name, Array.isArray(value) ? value.join('\n') : value === null || value === undefined ? '' : String(value)];
       }),
     );
+  // A client's own rounding rule (owners': the invoicing settings are theirs), and the workspace's it would otherwise take.
+  const roundings = actor.isOwner ? deps.services.invoices.clientRoundings(actor, actor.workspaceId) : new Map<string, string>();
+  const workspaceRounding = actor.isOwner ? deps.services.invoices.settings(actor, actor.workspaceId).rounding : null;
+  const roundingFact = (id: string) => {
+    const own = roundings.get(id);
+    return own === undefined ? '' : own === 'none' ? 'not rounded' : `rounded ${roundingWords(own as RoundingText)}`;
+  };
   const clientFacts = (c: ClientView) =>
     actor.isOwner
       ? [
           c.legalName && c.legalName !== c.name ? c.legalName : '',
           c.vatId ?? '',
           c.taxCategory ? `${CATEGORY_NAMES[c.taxCategory]} (${c.taxCategory})` : '',
+          roundingFact(c.id),
         ]
           .filter((fact) => fact !== '')
           .join(' · ')
@@ -195,7 +224,7 @@ function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
       name: c.name,
       archived: c.archived,
       facts: clientFacts(c),
-      values: { name: c.name, ...(actor.isOwner ? party(c) : {}) },
+      values: { name: c.name, ...(actor.isOwner ? { ...party(c), rounding: roundings.get(c.id) ?? '' } : {}) },
     })),
     project: projects.map((p) => ({
       id: p.id,
@@ -229,6 +258,7 @@ function items(deps: AppDeps, actor: Actor): Record<Kind, Item[]> {
       },
     })),
     tag: catalog.tags.list(actor).map((t) => ({ id: t.id, name: t.name, archived: false, facts: '', values: { name: t.name } })),
+    workspaceRounding,
   };
 }
 
@@ -253,12 +283,22 @@ function hinted(
  * A client's invoicing details (owners): the recipient party its invoices carry and its VAT
  * treatment over the workspace's, in a group that stays closed unless a value in it was refused.
  */
-function invoicingDetails(id: (name: string) => string, v: Record<string, string>, errors: FieldErrors): Html {
-  const refusedHere = PARTY_FIELDS.some((name) => errors[name] !== undefined);
+function invoicingDetails(
+  id: (name: string) => string,
+  v: Record<string, string>,
+  errors: FieldErrors,
+  workspaceRounding: RoundingText | null,
+): Html {
+  const refusedHere = [...PARTY_FIELDS, 'rounding'].some((name) => errors[name] !== undefined);
+  const roundings: Array<[value: string, label: string]> = [
+    ['', `The workspace's (${workspaceRounding === null ? 'none' : roundingWords(workspaceRounding)})`],
+    ['none', 'None: as tracked'],
+    ...ROUNDING_RULES.map((rule): [string, string] => [rule, roundingLabel(rule)]),
+  ];
   const f = (name: string, label: string, hint: Html | string, attrs: Html | string = '') =>
     hinted(id(name), name, label, hint, v, errors, attrs);
   return html`<details class="invoicing" ${refusedHere ? html`open` : ''}>
-    <summary>Invoicing details <span class="hint inline">recipient, VAT, e-invoicing</span></summary>
+    <summary>Invoicing details <span class="hint inline">recipient, VAT, e-invoicing, rounding</span></summary>
     <p class="hint">
       What this client's invoices carry. A PDF needs little; an XRechnung or Peppol e-invoice needs the address, the buyer reference and the
       electronic address. Empty fields stay off the invoice.
@@ -279,7 +319,7 @@ ${v.addressLines ?? ''}</textarea>
       </fieldset>
       <fieldset>
         <legend>Identifiers</legend>
-        ${f('vatId', 'VAT ID', 'e.g. DE123456789.', html`maxlength="200" spellcheck="false"`)}
+        ${f('vatId', 'VAT ID', 'e.g. DE136695976.', html`maxlength="200" spellcheck="false"`)}
         ${f('taxId', 'Tax number', 'When it has no VAT ID.', html`maxlength="200" spellcheck="false"`)}
         ${f('reference', 'Buyer reference (BT-10)', 'Their order or reference number; for German public bodies the Leitweg-ID (XRechnung needs one).', html`maxlength="200" spellcheck="false"`)}
         ${f('electronicAddress', 'Electronic address (BT-49)', 'Where e-invoices go: a Leitweg-ID, a Peppol ID, an email address.', html`maxlength="200" spellcheck="false"`)}
@@ -303,6 +343,21 @@ ${v.addressLines ?? ''}</textarea>
         ${f('exemptionReason', 'Exemption reason', "Printed on its invoices without VAT; needed for E. Empty: the category's usual wording.", html`maxlength="200"`)}
         ${f('exemptionReasonCode', 'Exemption reason code', 'A VATEX code, e.g. VATEX-EU-AE. Empty: the usual one.', html`maxlength="40" autocapitalize="characters" spellcheck="false"`)}
       </fieldset>
+      <fieldset>
+        <legend>Time</legend>
+        <div class="field">
+          <label for="${id('rounding')}"
+            >Rounding
+            <span class="hint"
+              >Each entry's time on this client's invoices, rounded on its own before lines are made; invoices made keep theirs.</span
+            ></label
+          >
+          <select id="${id('rounding')}" name="rounding" ${invalidAt(id('rounding'), errors.rounding)}>
+            ${roundings.map(([value, label]) => html`<option value="${value}" ${(v.rounding ?? '') === value ? html`selected` : ''}>${label}</option>`)}
+          </select>
+          ${errorAt(id('rounding'), errors.rounding)}
+        </div>
+      </fieldset>
     </div>
   </details>`;
 }
@@ -313,7 +368,7 @@ function fields(
   key: string,
   v: Record<string, string>,
   errors: FieldErrors,
-  all: Record<Kind, Item[]>,
+  all: Catalog,
   creating: boolean,
   actor: Actor,
 ): Html {
@@ -359,7 +414,7 @@ function fields(
         ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}`
       : ''
   }
-  ${kind === 'client' && actor.isOwner ? invoicingDetails(id, v, errors) : ''}
+  ${kind === 'client' && actor.isOwner ? invoicingDetails(id, v, errors, all.workspaceRounding) : ''}
   ${
     !creating && kind !== 'tag'
       ? html`<label class="check" for="${id('archived')}"
@@ -370,7 +425,7 @@ function fields(
   }`;
 }
 
-function section(kind: Kind, session: SessionView, all: Record<Kind, Item[]>, refused: Refused | null): Html {
+function section(kind: Kind, session: SessionView, all: Catalog, refused: Refused | null): Html {
   const list = all[kind];
   const mine = (id: string) => (refused && refused.kind === kind && refused.id === id ? refused : null);
   const newOne = mine('new');
@@ -494,7 +549,10 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
       (kind, req, actor) => {
         const body = bodyOf(kind, req, true, actor, colourFor(actor));
         check(SCHEMAS[kind][0], body);
+        const rounding = roundingSent(req, kind, actor);
         const made = (service(kind).create as (a: Actor, b: unknown) => { id: string; name: string })(actor, body);
+        // The client's rounding rule is the invoicing settings' (the invoices service keeps who may set it), not the API's client.
+        if (rounding !== undefined && rounding !== null) services.invoices.setClientRounding(actor, actor.workspaceId, made.id, rounding);
         return { said: `Added the ${kind} “${made.name}”.`, place: `${kind}-${made.id}` };
       },
       () => 'new',
@@ -507,7 +565,10 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         const body = bodyOf(kind, req, false, actor, colourFor(actor));
         check(SCHEMAS[kind][1], body);
         const id = req.params.id as string;
+        const rounding = roundingSent(req, kind, actor);
         const saved = (service(kind).update as (a: Actor, id: string, b: unknown) => { name: string })(actor, id, body);
+        if (rounding !== undefined && rounding !== (services.invoices.clientRoundings(actor, actor.workspaceId).get(id) ?? null))
+          services.invoices.setClientRounding(actor, actor.workspaceId, id, rounding);
         return { said: `Saved the ${kind} “${saved.name}”.`, place: `${kind}-${id}` };
       },
       (req) => req.params.id as string,

@@ -3,6 +3,7 @@ import {
   creditNoteOf,
   type DocumentFormat,
   type DocumentState,
+  type FillSlot,
   type InvoicePreview,
   type InvoiceSendView,
   type InvoiceStatus,
@@ -11,13 +12,16 @@ import {
   MAX_SEND_GREETING,
   MAX_SEND_MESSAGE,
   type MissingValue,
+  asksExchangeRate,
   otherVatCurrency,
   printedLineHours,
 } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
+import { roundingWords, type RoundingText } from '../../kernel/rounding.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField } from '../kit/layout.js';
+import { clockOf } from '../kit/forms.js';
 import type { WebPaths } from '../paths.js';
 
 /*
@@ -41,6 +45,9 @@ export const FORMAT_LABEL: Record<DocumentFormat, string> = {
   'xrechnung-cii': 'XRechnung 3.0, CII',
   peppol: 'Peppol BIS Billing 3.0',
 };
+/** A format's name for an invoice whose PDF is plain (PDF/A without XML) or not. */
+export const formatLabel = (format: DocumentFormat, plain: boolean): string =>
+  format === 'pdf' && plain ? 'PDF (PDF/A, without e-invoice)' : FORMAT_LABEL[format];
 
 /** The actions an owner takes on an invoice, by the status they start from. */
 export type Action = 'issue' | 'pay' | 'void';
@@ -253,7 +260,8 @@ function figures(
       <dt>Gross</dt>
       <dd class="num"><strong>${money(doc.grossTotal, c)}</strong></dd>
       ${
-        doc.vatCurrency
+        // Not "0.00 VAT in EUR" for an invoice issued with a rate before one without VAT took none (issue 56 item 10).
+        doc.vatCurrency && doc.taxTotal !== 0
           ? html`<dt>VAT in ${doc.vatCurrency.currency}</dt>
               <dd class="num">
                 ${money(doc.vatCurrency.taxTotal, doc.vatCurrency.currency)}
@@ -363,22 +371,51 @@ export function newBody(
               ${preview.timeZone}), for ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in
               ${preview.currency}.
             </p>
-            ${waitingNotice(preview.waiting)} ${taxNotice(paths, preview)} ${figures(preview)}
+            ${waitingNotice(preview.waiting)}
+            ${
+              preview.rounding
+                ? html`<p class="rounded-rule">
+                    Each entry rounded ${roundingWords(preview.rounding.rule)} before the lines are made:
+                    ${clockOf(preview.rounding.workedSec)} tracked, ${clockOf(preview.rounding.billedSec)} invoiced.
+                  </p>`
+                : ''
+            }
+            ${taxNotice(paths, preview)} ${figures(preview)}
           </section>`
         : ''
     }`;
 }
 
-/** Where a missing value is set, as a person reads it (with a link when it is another page). */
-function whereOf(paths: WebPaths, m: MissingValue, fillable: boolean): Html {
-  const fill = fillable ? html`, or fill it below for this invoice` : '';
+/**
+ * Where a missing value is set, as a person reads it (with a link when it is another page), and
+ * what works for this invoice (issue 56 item 10): the fill below where it adds or corrects the
+ * value, else a new invoice, for a fill never changes a value the invoice was made with or one
+ * that went out in a document (the slot says which). The fill is below on the invoice's page, or
+ * on that page (`fillAt`) from another one.
+ */
+function whereOf(paths: WebPaths, invoice: InvoiceView, m: MissingValue, slot: FillSlot | undefined, fillAt: string | null = null): Html {
+  const editable = slot !== undefined && slot.state !== 'fixed';
+  const renew =
+    invoice.status === 'draft'
+      ? 'void this draft (it uses no number) and create it again'
+      : 'void this invoice (its credit note cancels it) and issue a new one';
+  const kept =
+    slot?.state === 'fixed' && slot.because === 'handed-out'
+      ? html`; this invoice keeps ${String(slot.value)}, which went out in a document of it: ${renew}`
+      : slot?.state === 'fixed' && slot.because === 'made-with'
+        ? html`; this invoice keeps ${String(slot.value)}, which it was made with: ${renew}`
+        : '';
+  const verb = slot?.state === 'correctable' ? 'correct' : 'fill';
+  const fillHere =
+    fillAt === null ? html`${verb} it below for this invoice` : html`${verb} it for this invoice on <a href="${fillAt}">its page</a>`;
+  const fill = editable ? html`, or ${fillHere}` : kept;
   switch (m.where) {
     case 'business-profile':
       return html`set it in the <a href="${paths.settings}/workspace">business profile</a> (for new invoices)${fill}`;
     case 'client':
       return html`set it on the client in the <a href="${paths.app}/catalog">Catalog</a> (for new invoices)${fill}`;
     case 'fill':
-      return fillable ? html`fill it below for this invoice` : html`it cannot be filled on this invoice`;
+      return editable ? fillHere : html`it cannot be filled on this invoice`;
     case 'issue':
       return html`issue the invoice first`;
   }
@@ -456,77 +493,244 @@ function actionsSection(base: string, invoice: InvoiceView, canManage: boolean, 
     : '';
 }
 
-/** Each document: ready with its download, or each missing value with where to set it. */
+/** The missing values of a document, each by name and BT number, with where to set it (in words, with links). */
+export function missingItems(
+  paths: WebPaths,
+  invoice: InvoiceView,
+  missing: MissingValue[],
+  slotOf: (path: string) => FillSlot | undefined,
+  fillAt: string | null = null,
+): Html {
+  return html`<ul class="refused">
+    ${missing.map(
+      (m) =>
+        html`<li>
+          <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
+          ${whereOf(paths, invoice, m, slotOf(m.path), fillAt)}
+        </li>`,
+    )}
+  </ul>`;
+}
+
+/**
+ * What the Documents section says first: on a draft, that these are the documents it will have
+ * once issued and that issuing checks its PDF first; for a plain PDF's invoice, why it has no
+ * e-invoice and what to enter to get one (issue 56 items 1 and 2).
+ */
+function documentsIntro(paths: WebPaths, invoice: InvoiceView, documents: DocumentState[]): Html | string {
+  const plain = documents.some((d) => d.plain);
+  const draft =
+    invoice.status === 'draft'
+      ? html`<p class="hint">
+          Once issued, this invoice will have these documents. Issuing checks its PDF first, as its download will, and refuses, before any
+          number is taken, while it lacks a value; an e-invoice's values may also be set or filled after issuing.
+        </p>`
+      : '';
+  const why = plain
+    ? html`<div class="notice" role="status" id="plain-pdf">
+        <strong>A plain PDF, without e-invoice.</strong> This invoice’s issuer has no VAT ID, register entry or seller identifier (BT-31,
+        BT-30, BT-29), and every e-invoice (XRechnung, Peppol, the XML inside a Factur-X PDF) must identify the seller by one of them. A
+        small business under § 19 UStG need not issue e-invoices (§ 34a UStDV), so its PDF carries none. To have the e-invoices too, enter
+        your VAT ID, your register entry or a seller identifier in the <a href="${paths.settings}/workspace">business profile</a>
+        (Settings › Workspace › Invoice issuer) for the invoices made from then
+        on${invoice.status === 'void' ? '' : ', or fill one below for this invoice'}.
+      </div>`
+    : '';
+  return html`${draft}${why}`;
+}
+
+/** Each document: ready with its download, or each missing value with where to set it; a draft's as they will be once issued. */
 function documentRows(
   paths: WebPaths,
   base: string,
   invoice: InvoiceView,
   documents: DocumentState[],
-  fillable: (path: string) => boolean,
+  slotOf: (path: string) => FillSlot | undefined,
 ): Html[] {
+  const draft = invoice.status === 'draft';
   return documents.map((d) => {
     const href = `${base}/document.${d.format === 'pdf' ? 'pdf' : 'xml'}?format=${d.format}${d.creditNote ? '&creditNote=1' : ''}`;
-    const name = `${d.creditNote ? 'Credit note: ' : ''}${FORMAT_LABEL[d.format]}`;
-    return html`<li class="document ${d.missing.length === 0 ? 'ready' : 'missing'}">
+    const name = `${d.creditNote ? 'Credit note: ' : ''}${formatLabel(d.format, d.plain)}`;
+    const einvoice = d.format !== 'pdf';
+    const none = einvoice && d.plain;
+    const ready = d.missing.length === 0 && d.problem === null;
+    const lacks = `${d.missing.length} ${d.missing.length === 1 ? 'value' : 'values'}`;
+    const taxMissing = (d.taxMissing ?? []).length > 0;
+    const refusedText =
+      d.problem !== null ? 'refused' : draft && einvoice ? `will lack ${lacks}` : d.missing.length > 0 ? `missing ${lacks}` : 'VAT not set';
+    const readyText = draft ? (einvoice ? 'ready once issued' : 'ready to issue') : 'ready';
+    const badge = none
+      ? html`<span class="badge bad">no e-invoice</span>`
+      : ready && !(draft && taxMissing)
+        ? html`<span class="badge good">${readyText}</span>`
+        : html`<span class="badge bad">${refusedText}</span>`;
+    // A draft's PDF: what issuing will say, then the draft itself to look at.
+    const issueSays =
+      draft && !einvoice && !ready
+        ? html`<p class="hint">Issuing refuses until ${d.missing.length > 0 ? 'these are set' : 'this is resolved'}:</p>`
+        : draft && !einvoice && taxMissing
+          ? html`<p class="hint">Issuing refuses until the VAT is set (above).</p>`
+          : '';
+    const download =
+      draft && einvoice
+        ? ''
+        : draft
+          ? html` <a class="button secondary" href="${href}" download>Download the draft<span class="vh"> ${name}</span></a>
+              <span class="hint inline">marked DRAFT, without number</span>`
+          : ready
+            ? html` <a class="button secondary" href="${href}" download>Download<span class="vh"> ${name}</span></a>`
+            : '';
+    return html`<li class="document ${ready && !none ? 'ready' : 'missing'}">
       <span class="doc-name">${name}</span>
+      ${badge}${download} ${issueSays} ${d.problem !== null ? html`<p class="refused">${d.problem}</p>` : ''}
       ${
-        d.missing.length === 0
-          ? html`<span class="badge good">ready</span>
-              <a class="button secondary" href="${href}" download>Download<span class="vh"> ${name}</span></a
-              >${invoice.status === 'draft' && d.format === 'pdf' ? html` <span class="hint inline">marked DRAFT, without number</span>` : ''}`
-          : html`<span class="badge bad">missing ${d.missing.length} ${d.missing.length === 1 ? 'value' : 'values'}</span>
-              <ul class="refused">
-                ${d.missing.map(
-                  (m) =>
-                    html`<li>
-                      <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
-                      ${whereOf(paths, m, fillable(m.path))}
-                    </li>`,
-                )}
-              </ul>`
+        none
+          ? html`<span class="hint inline">It needs your VAT ID, register entry or seller identifier first (above).</span>`
+          : d.missing.length > 0
+            ? missingItems(paths, invoice, d.missing, slotOf)
+            : ''
       }
     </li>`;
   });
 }
 
-/** The e-invoice fill: an input per value the invoice lacks and a fill may add. */
+/** What a value of a fill is, as the form names it (its EN 16931 number in brackets). */
+const FILL_LABELS: Record<string, string> = {
+  'issuer.electronicAddress': 'Seller electronic address (BT-34)',
+  'issuer.electronicAddressScheme':
+    'Seller electronic address scheme (BT-34-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
+  'recipient.electronicAddress': 'Buyer electronic address (BT-49)',
+  'recipient.electronicAddressScheme':
+    'Buyer electronic address scheme (BT-49-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
+  'recipient.reference': 'Buyer reference (BT-10)',
+  'recipient.vatId': 'Buyer VAT ID (BT-48)',
+  'recipient.legalName': 'Buyer name (BT-44)',
+  'recipient.email': 'Buyer email',
+  'issuer.vatId': 'Seller VAT ID (BT-31)',
+  'issuer.contactName': 'Seller contact (BT-41)',
+  'issuer.phone': 'Seller telephone (BT-42)',
+  'issuer.email': 'Seller email (BT-43)',
+  'issuer.iban': 'IBAN (BT-84)',
+  paymentTerms: 'Payment terms (BT-20)',
+};
+
+/** A day and time as the page shows it, in the viewer's zone. */
+const shownAt = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toFormat('d LLL yyyy, HH:mm');
+
+/**
+ * Issuing refused before any number was taken (issue 56 item 1): each value the PDF would lack, by
+ * name, BT number and where to set it, the VAT settings still missing, in people's words.
+ */
+export function notReadyHtml(
+  paths: WebPaths,
+  invoice: InvoiceView,
+  refused: { missing: MissingValue[]; taxPeople: string; problem: string | null },
+  slotOf: (path: string) => FillSlot | undefined,
+): Html {
+  return html`<p><strong>This invoice cannot be issued yet; no number was taken.</strong></p>
+    ${refused.taxPeople ? html`<p>${refused.taxPeople}</p>` : ''}
+    ${
+      refused.missing.length > 0
+        ? html`<p>Its PDF would lack these values:</p>
+            ${missingItems(paths, invoice, refused.missing, slotOf, `${paths.invoices}/${invoice.id}#fill-heading`)}`
+        : ''
+    }
+    ${refused.problem ? html`<p>${refused.problem}</p>` : ''}
+    <p>Set them, then issue it again.</p>`;
+}
+
+/**
+ * The e-invoice values of this invoice a fill may set (decisions 14): an input per value the
+ * invoice lacks, an input per value a fill set that may still be corrected (no document carrying
+ * it went out), and each filled value that went out, with what to do instead. An electronic
+ * address and its scheme side by side, in one step.
+ */
 function fillSection(
   base: string,
   session: SessionView,
   documents: DocumentState[],
-  fillPaths: string[],
+  slots: FillSlot[],
   state: { values: Record<string, string>; errors: FieldErrors },
+  zone: string,
 ): Html | string {
   const labels = new Map(documents.flatMap((d) => d.missing.map((m) => [m.path, m] as const)));
-  return fillPaths.length === 0
-    ? ''
-    : html`<section class="fill" aria-labelledby="fill-heading">
-        <h2 id="fill-heading">Fill missing e-invoice values</h2>
-        <p class="hint">
-          A fill adds a value this invoice lacks, for its documents only; it changes no value already set and no amount. Leave a field empty
-          to skip it. For the next invoices, set the value in the business profile or on the client instead.
-        </p>
-        ${state.errors.form ? html`<div class="notice error" role="alert">${state.errors.form}</div>` : ''}
-        <form class="stack wide" method="post" action="${base}/fill" aria-label="Fill missing e-invoice values">
-          ${csrfField(session.csrfToken)}
-          ${fillPaths.map((path, n) => {
-            const m = labels.get(path);
-            const id = `fill-${n}`;
-            return html`<div class="field">
-              <label for="${id}">${m?.label ?? path} <span class="hint inline">(${m?.bt ?? ''}, ${path})</span></label>
-              <input
-                id="${id}"
-                name="${path}"
-                value="${state.values[path] ?? ''}"
-                ${path === 'taxBreakdown' ? html`placeholder="lines"` : ''}
-                ${invalidAt(id, state.errors[path])}
-              />
-              ${errorAt(id, state.errors[path])}
-            </div>`;
-          })}
-          <div class="actions"><button type="submit">Fill</button></div>
-        </form>
-      </section>`;
+  const labelOf = (path: string) => {
+    const m = labels.get(path);
+    return FILL_LABELS[path] ?? (m ? `${m.label} (${m.bt})` : path);
+  };
+  const editable = slots.filter((slot) => slot.state !== 'fixed');
+  // A fixed value is shown when a fill set it (it went out), or beside the other half of an electronic address being asked.
+  const pairOf = (path: string) => path.replace(/Scheme$/, '');
+  const shown = slots.filter(
+    (slot) =>
+      slot.state !== 'fixed' ||
+      slot.filledAt !== undefined ||
+      editable.some((e) => e !== slot && pairOf(e.path) === pairOf(slot.path) && /electronicAddress/.test(slot.path)),
+  );
+  if (editable.length === 0 && !shown.some((slot) => slot.filledAt !== undefined)) return '';
+  const missing = editable.some((slot) => slot.state === 'empty');
+  return html`<section class="fill" aria-labelledby="fill-heading">
+    <h2 id="fill-heading">${missing ? 'Fill missing e-invoice values' : 'E-invoice values filled on this invoice'}</h2>
+    <p class="hint">
+      A fill adds a value this invoice lacks, for its documents only; it changes no amount. A value filled here can be corrected until a
+      document carrying it is downloaded or sent by mail; after that, void the invoice and issue a new one. Leave a field as it is to skip
+      it. For the next invoices, set the value in the business profile or on the client instead.
+    </p>
+    ${state.errors.form ? html`<div class="notice error" role="alert">${state.errors.form}</div>` : ''}
+    <form class="stack wide" method="post" action="${base}/fill" aria-label="E-invoice values">
+      ${csrfField(session.csrfToken)}
+      ${shown.map((slot, n) => {
+        const id = `fill-${n}`;
+        const { path } = slot;
+        if (slot.state === 'fixed')
+          return html`<div class="field fixed">
+            <span class="label">${labelOf(path)}</span>
+            <span class="value"><code>${String(slot.value)}</code></span>
+            <span class="hint"
+              >${
+                slot.because === 'handed-out'
+                  ? html`Went out in a document of this invoice (downloaded or sent by
+                    mail${slot.handedOutAt ? `, last ${shownAt(slot.handedOutAt, zone)}` : ''}): it can no longer change. To correct it,
+                    void this invoice and issue a new one.`
+                  : slot.because === 'amounts'
+                    ? 'It makes the invoice’s amounts, which a fill never changes.'
+                    : slot.because === 'due-date'
+                      ? 'The invoice’s due date follows from it.'
+                      : 'The invoice was made with it.'
+              }</span
+            >
+            ${errorAt(id, state.errors[path])}
+          </div>`;
+        const typed = state.values[path] ?? (slot.value === null ? '' : String(slot.value));
+        return html`<div class="field">
+          <label for="${id}">${labelOf(path)} <span class="hint inline">(${path})</span></label>
+          <input
+            id="${id}"
+            name="${path}"
+            value="${typed}"
+            ${path === 'taxBreakdown' ? html`placeholder="lines"` : ''}
+            ${
+              // Refused: the message describes it; else, a filled value, the line saying it can be corrected.
+              state.errors[path] !== undefined
+                ? invalidAt(id, state.errors[path])
+                : slot.state === 'correctable'
+                  ? html`aria-describedby="${id}-filled"`
+                  : ''
+            }
+          />
+          ${
+            slot.state === 'correctable' && slot.filledAt
+              ? html`<span class="hint" id="${id}-filled"
+                  >Filled ${shownAt(slot.filledAt, zone)}; no document carrying it went out yet, so it can still be corrected.</span
+                >`
+              : ''
+          }
+          ${errorAt(id, state.errors[path])}
+        </div>`;
+      })}
+      ${editable.length > 0 ? html`<div class="actions"><button type="submit">Save values</button></div>` : ''}
+    </form>
+  </section>`;
 }
 
 /** The Send by mail form's values as typed (or as prefilled). */
@@ -697,8 +901,8 @@ export function detailBody(
   options: {
     canManage: boolean;
     documents: DocumentState[];
-    /** The fill paths whose value is empty on the invoice (a fill may add them). */
-    fillable: string[];
+    /** What a fill may do at each value the form asks about (the documents' missing values) and each value a fill set. */
+    slots: FillSlot[];
     fill: { values: Record<string, string>; errors: FieldErrors };
     today: string;
     /** The Send by mail section (an issued invoice or a credit note, owners), or null. */
@@ -709,19 +913,19 @@ export function detailBody(
     zone: string;
     /** A draft's range's billable time still waiting for approval (decisions §13), or null. */
     waiting?: { entries: number; seconds: number } | null;
+    /** The rounding rule its lines were made with (null: not rounded). */
+    rounding: RoundingText | null;
   },
 ): Html {
   const c = invoice.currency;
   const base = `${paths.invoices}/${invoice.id}`;
-  const fillPaths = options.canManage && invoice.status !== 'void' ? options.fillable : [];
+  const slots = options.canManage && invoice.status !== 'void' ? options.slots : [];
   const actions = actionsSection(base, invoice, options.canManage, options.today);
-  const docRows = documentRows(paths, base, invoice, options.documents, (path) => options.canManage && options.fillable.includes(path));
-  const fill = fillSection(base, session, options.documents, fillPaths, options.fill);
-  // A refused fill with no fill form left to show it (every value already set): at the top.
+  const docRows = documentRows(paths, base, invoice, options.documents, (path) => slots.find((slot) => slot.path === path));
+  const fill = fillSection(base, session, options.documents, slots, options.fill, options.zone);
+  // A refused fill with no fill form left to show it (nothing left to fill or correct): at the top.
   const fillRefused =
-    fillPaths.length === 0 && options.fill.errors.form
-      ? html`<div class="notice error" role="alert">${options.fill.errors.form}</div>`
-      : '';
+    fill === '' && options.fill.errors.form ? html`<div class="notice error" role="alert">${options.fill.errors.form}</div>` : '';
   return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a></p>
     <div class="report-head">
       <h1>${titleOf(invoice)} ${statusBadge(invoice.status)}</h1>
@@ -766,10 +970,16 @@ export function detailBody(
       }
       <dt>Language</dt>
       <dd>${invoice.language === 'de' ? 'German' : 'English'}</dd>
+      <dt>Rounding</dt>
+      <dd>
+        ${options.rounding === null ? 'none: the time as tracked' : `each entry ${roundingWords(options.rounding)}`}
+        <span class="hint inline">(as it was made; the settings changed later do not change it)</span>
+      </dd>
     </dl>
     ${actions}
     <section class="documents" aria-labelledby="documents-heading">
       <h2 id="documents-heading">Documents</h2>
+      ${documentsIntro(paths, invoice, options.documents)}
       <ul class="documents">
         ${docRows}
       </ul>
@@ -791,13 +1001,15 @@ export function confirmBody(
   action: Action,
   date: string,
   errors: FieldErrors,
-  formError: string | null,
+  formError: Html | string | null,
   exchangeRate = '',
 ): Html {
   const base = `${paths.invoices}/${invoice.id}`;
   const gross = money(invoice.grossTotal, invoice.currency);
-  // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate.
-  const vatCurrency = action === 'issue' ? otherVatCurrency(invoice) : null;
+  // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate
+  // (not when it carries no VAT: issue 56 item 10), and the field stays to show a refusal about it.
+  const vatCurrency =
+    action !== 'issue' ? null : (asksExchangeRate(invoice) ?? (errors.exchangeRate !== undefined ? otherVatCurrency(invoice) : null));
   const what: Record<Action, Html> = {
     issue: html`<p>
       Issue this draft for ${clientNameOf(invoice)} (${gross})? It gets the next number of the workspace's series and this date, and its due
@@ -858,18 +1070,30 @@ export function confirmBody(
 }
 
 /** A document that cannot be made: each missing value by name and BT number, and where to set it. */
-export function missingBody(paths: WebPaths, invoice: InvoiceView, state: DocumentState, canFill: boolean): Html {
+export function missingBody(
+  paths: WebPaths,
+  invoice: InvoiceView,
+  state: Pick<DocumentState, 'format' | 'creditNote' | 'missing' | 'plain'>,
+  slots: FillSlot[],
+): Html {
   const base = `${paths.invoices}/${invoice.id}`;
+  const slotOf = (path: string) => slots.find((slot) => slot.path === path);
+  const none = state.plain && state.format !== 'pdf' && invoice.status !== 'draft';
+  const identifier = state.missing.filter((m) => m.path === 'issuer.sellerIdentifier');
+  const others = none ? state.missing.filter((m) => m.path !== 'issuer.sellerIdentifier') : state.missing;
   return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a> › <a href="${base}">${titleOf(invoice)}</a></p>
     <h1>${state.creditNote ? 'The credit note' : titleOf(invoice)} cannot be made as ${FORMAT_LABEL[state.format]} yet</h1>
-    <p>It lacks these values; no file is made that the format's rules would reject:</p>
-    <ul class="refused">
-      ${state.missing.map(
-        (m) =>
-          html`<li>
-            <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>: ${whereOf(paths, m, canFill)}
-          </li>`,
-      )}
-    </ul>
+    ${
+      none
+        ? html`<p>
+              This invoice has a plain PDF and no e-invoice: its issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30,
+              BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19 UStG
+              need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:
+            </p>
+            ${missingItems(paths, invoice, identifier, slotOf, `${base}#fill-heading`)}
+            ${others.length > 0 ? html`<p>It also lacks these values:</p>` : ''}`
+        : html`<p>It lacks these values; no file is made that the format's rules would reject:</p>`
+    }
+    ${others.length > 0 ? missingItems(paths, invoice, others, slotOf, `${base}#fill-heading`) : ''}
     <p><a href="${base}">Back to ${titleOf(invoice)}</a></p>`;
 }

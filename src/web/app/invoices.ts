@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { DateTime } from 'luxon';
-import { DocumentsBusy } from '../../documents/pool.js';
 import { DomainError } from '../../errors.js';
 import {
   DOCUMENT_FORMATS,
@@ -10,10 +9,12 @@ import {
   type InvoiceInput,
   type InvoicePreview,
   type InvoiceView,
+  NotReadyToIssue,
   parseExchangeRate,
+  plainPdf,
 } from '../../modules/invoices/service.js';
-import { actorData } from '../../readers/tasks.js';
-import { ReadersBusy } from '../../readers/pool.js';
+import { actorData } from '../../threads/readers/tasks.js';
+import { ThreadsBusy } from '../../threads/queue.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import type { FieldErrors } from '../kit/fields.js';
@@ -33,6 +34,7 @@ import {
   missingBody,
   newBody,
   type NewForm,
+  notReadyHtml,
   type SendForm,
   titleOf,
 } from './invoices-views.js';
@@ -40,23 +42,6 @@ import { appPage } from './page.js';
 
 /** The new invoice's fields as the form names them (the service's refusals carry these names). */
 const NEW_FIELDS = ['clientId', 'from', 'to', 'groupBy', 'note'];
-
-/** Whether a fill may add the value at `path`: it is empty on the invoice (a fill never changes a value already set). */
-function emptyAt(invoice: InvoiceView, path: string): boolean {
-  const party = /^(issuer|recipient)\.(\w+)$/.exec(path);
-  if (party) {
-    const holder = invoice[party[1] as 'issuer' | 'recipient'] as Record<string, unknown> | null;
-    return holder?.[party[2] as string] == null;
-  }
-  const line = /^lines\[(\d+)\]\.(taxCategory|taxRate)$/.exec(path);
-  if (line) return (invoice.lines[Number(line[1])] as unknown as Record<string, unknown> | undefined)?.[line[2] as string] == null;
-  const row = /^taxBreakdown\[(\d+)\]\.(exemptionReason|exemptionReasonCode)$/.exec(path);
-  if (row) return (invoice.taxBreakdown?.[Number(row[1])] as unknown as Record<string, unknown> | undefined)?.[row[2] as string] == null;
-  if (path === 'taxBreakdown') return invoice.taxBreakdown === undefined;
-  // The payment terms are written when an invoice is issued (a draft fills issuer.paymentTermsDays instead).
-  if (path === 'paymentTerms') return invoice.paymentTerms === undefined && invoice.status !== 'draft';
-  return false;
-}
 
 /** A notice in a page's body, under its heading. */
 const noticeHtml = (notice: Notice | null): Html | string =>
@@ -98,8 +83,18 @@ function contextOf(deps: WebDeps) {
   ) => {
     const documents = invoices.documents(session.actor, invoice.id);
     const canManage = invoices.mayManage(session.actor, invoice.workspaceId);
-    const missingPaths = [...new Set(documents.flatMap((d) => d.missing.map((m) => m.path)))];
-    const fillable = invoice.status === 'void' ? [] : missingPaths.filter((path) => emptyAt(invoice, path));
+    // The e-invoices of a plain PDF's invoice need a seller identifier first: that one is offered, not the rest of their values.
+    const missingPaths = [
+      ...new Set(
+        documents.flatMap((d) =>
+          d.plain && d.format !== 'pdf'
+            ? d.missing.filter((m) => m.path === 'issuer.sellerIdentifier').map((m) => m.path)
+            : d.missing.map((m) => m.path),
+        ),
+      ),
+    ];
+    // What a fill may add or correct (the invoices service's rule, fills.ts): owners only.
+    const slots = canManage && invoice.status !== 'void' ? invoices.fillSlots(session.actor, invoice.id, missingPaths) : [];
     // Send by mail (owners): an issued invoice, or a void one's credit note; the whole mail shown around the fields.
     const outline = canManage ? invoices.mailOutline(session.actor, invoice.id) : null;
     const mailing = outline
@@ -112,18 +107,19 @@ function contextOf(deps: WebDeps) {
     const body = detailBody(paths, session, invoice, {
       canManage,
       documents,
-      fillable,
+      slots,
       fill,
       today: today(session),
       send: mailing,
       sends: invoices.sends(session.actor, invoice.id),
       zone: zoneOf(session),
       waiting: invoices.stillWaiting(session.actor, invoice.id),
+      rounding: invoices.rounding(session.actor, invoice.id),
     });
     send(res, session, status, titleOf(invoice), html`${noticeHtml(notice)} ${body}`);
   };
   /** 503 while every document thread is taken: when to try again. */
-  const showBusy = (res: Response, session: SessionView, invoice: InvoiceView, busy: DocumentsBusy, what: string) => {
+  const showBusy = (res: Response, session: SessionView, invoice: InvoiceView, busy: ThreadsBusy, what: string) => {
     res.setHeader('Retry-After', String(busy.retryAfterSec));
     send(
       res,
@@ -230,7 +226,7 @@ function newRoutes(router: Router, ctx: Context): void {
       });
       showNew(res, session, 200, form, {}, preview, null);
     } catch (error) {
-      if (error instanceof ReadersBusy) {
+      if (error instanceof ThreadsBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
         return showNew(
           res,
@@ -308,6 +304,17 @@ function detailRoutes(router: Router, ctx: Context): void {
         if (!isFormRefusal(error)) return next(error);
         const invoice = invoices.get(session.actor, id);
         const refused = refusal(error);
+        // Issuing refused before a number was taken (issue 56 item 1): the confirmation again, each value to set above it.
+        if (error instanceof NotReadyToIssue) {
+          const slots = invoices.fillSlots(
+            session.actor,
+            id,
+            error.missing.map((m) => m.path),
+          );
+          const slotOf = (path: string) => slots.find((slot) => slot.path === path);
+          const body = confirmBody(paths, session, invoice, action, date, {}, notReadyHtml(paths, invoice, error, slotOf), rate);
+          return send(res, session, refused.status, `${ACTIONS[action].label}: ${titleOf(invoice)}`, body);
+        }
         // The move is allowed but its date was refused: the confirmation again, the message at the date.
         if (ACTIONS[action].from.includes(invoice.status)) {
           // A refusal about the date goes at the date, one about the exchange rate at the rate; one about the tax settings above the form.
@@ -333,27 +340,38 @@ function detailRoutes(router: Router, ctx: Context): void {
     });
   }
 
-  // --- E-invoice fills: values the invoice lacks, added (never changed) -------------------------
+  // --- E-invoice fills: values the invoice lacks, added; values a fill added, corrected until they went out ---
   router.post(`${at}/:id/fill`, (req, res, next) => {
     const session = sessionOf(res);
     const id = req.params.id as string;
     const values = sentValues(req);
     delete values._csrf;
+    // The form shows the values as they are: only what was typed anew is sent (blank fields are skipped).
+    const before = new Map(invoices.fillSlots(session.actor, id, Object.keys(values)).map((slot) => [slot.path, slot]));
     const assignments = Object.entries(values)
       .map(([path, value]) => [path, value.trim()] as [string, string])
-      .filter(([, value]) => value !== '');
+      .filter(([path, value]) => value !== '' && value !== String(before.get(path)?.value ?? ''));
     try {
       if (assignments.length === 0) throw new DomainError('invalid', 'Type at least one value to fill; empty fields are skipped.');
       invoices.fill(session.actor, id, undefined, assignments);
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);
       const refused = refusal(error, { fallback: 'form' });
-      return showDetail(res, session, invoices.get(session.actor, id), refused.status, null, { values, errors: refused.errors });
+      // A refusal about a value the form does not show goes above the form.
+      const errors = refused.field !== null && refused.field in values ? refused.errors : { form: refused.message };
+      return showDetail(res, session, invoices.get(session.actor, id), refused.status, null, { values, errors });
     }
+    const corrected = assignments.filter(([path]) => before.get(path)?.state === 'correctable').map(([path]) => path);
+    const filled = assignments.filter(([path]) => !corrected.includes(path)).map(([path]) => path);
     redirect(res, `${paths.invoices}/${id}`, {
       deps,
       signed: signedOf(res),
-      notice: { kind: 'ok', body: `Filled ${assignments.map(([path]) => path).join(', ')}.` },
+      notice: {
+        kind: 'ok',
+        body: [filled.length > 0 ? `Filled ${filled.join(', ')}.` : '', corrected.length > 0 ? `Corrected ${corrected.join(', ')}.` : '']
+          .filter(Boolean)
+          .join(' '),
+      },
     });
   });
 }
@@ -398,12 +416,18 @@ function documentRoutes(router: Router, ctx: Context): void {
           missingBody(
             paths,
             invoice,
-            { format, creditNote: error.creditNote, missing: error.missing },
-            canFill && error.missing.some((m) => emptyAt(invoice, m.path)),
+            { format, creditNote: error.creditNote, missing: error.missing, plain: plainPdf(invoice) },
+            canFill
+              ? invoices.fillSlots(
+                  session.actor,
+                  invoice.id,
+                  error.missing.map((m) => m.path),
+                )
+              : [],
           ),
         );
       }
-      if (error instanceof DocumentsBusy) return showBusy(res, session, invoice, error, 'the download');
+      if (error instanceof ThreadsBusy) return showBusy(res, session, invoice, error, 'the download');
       return next(error);
     }
     res.status(200);
@@ -440,7 +464,7 @@ function sendRoutes(router: Router, ctx: Context): void {
         message: form.message,
       });
     } catch (error) {
-      if (error instanceof DocumentsBusy) return showBusy(res, session, invoices.get(session.actor, id), error, 'sending');
+      if (error instanceof ThreadsBusy) return showBusy(res, session, invoices.get(session.actor, id), error, 'sending');
       if (!isFormRefusal(error)) return next(error);
       const answer = refusal(error, { fallback: 'form' });
       const invoice = invoices.get(session.actor, id);

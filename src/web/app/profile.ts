@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { HashingBusy } from '../../modules/sessions/password.js';
+import { HashingBusy } from '../../modules/sessions/errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { errorAt, type FieldErrors, labelledInput, invalidAt } from '../kit/fields.js';
 import { isFormRefusal, refusal } from '../kit/refusal.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { CONTENT_TYPES, exportFileName, exportFormatOf, exportKindOf, type ExportRequest } from '../../modules/reports/export/index.js';
-import { actorData } from '../../readers/tasks.js';
+import { CONTENT_TYPES, exportFileName, exportFormatOf, exportKindOf, type ExportRequest } from '../../modules/reports/service.js';
+import { actorData } from '../../threads/readers/tasks.js';
 import type { FieldErrors } from '../kit/fields.js';
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
@@ -51,6 +51,8 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
       filters: filterQuery(form),
       // As on the page: colleagues' money the member may not see is left out of the file, not refused.
       unseenMoney: 'withhold',
+      // As on the page: each entry rounded as invoices round it, when the member asked; the file's head says the rules.
+      ...(form.rounded ? { rounded: true } : {}),
     };
     const requestId = `app-export-${randomUUID()}`;
     // The browser went away before the end: the export stops reading.

@@ -4,10 +4,10 @@ import { DateTime } from 'luxon';
 import type { components } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
 import type { EntryRowView } from '../../modules/entries/service.js';
-import type { SummaryWindowed, WindowGroup } from '../../modules/reports/service.js';
+import { type ReportRounding, roundingSentence, type SummaryWindowed, type WindowGroup } from '../../modules/reports/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { OperationId } from '../../operations/types.js';
-import { actorData, type ReadTask } from '../../readers/tasks.js';
+import { actorData, type ReadTask } from '../../threads/readers/tasks.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { refusal, statusOf } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
@@ -63,6 +63,8 @@ export interface ReportForm extends FilterForm {
   cursor: string;
   /** The summary's page of groups, from 1 ('' is 1). */
   groups: string;
+  /** `1`: each entry's time rounded as invoices round it (issue 56 item 4); '' as tracked. */
+  rounded: string;
 }
 
 export interface Context {
@@ -78,6 +80,8 @@ export interface Context {
 
 interface Report {
   summary: Windowed;
+  /** The rounding rules the report applied (the member asked for it), or null: time as tracked. */
+  rounding: ReportRounding | null;
   /** Colleagues' money withheld (time, not money): the page shows hours only. */
   moneyWithheld: boolean;
   unit: 'day' | 'week';
@@ -116,6 +120,8 @@ export function formOf(req: Request, ctx: Context): ReportForm {
     member: ctx.members === null || member === '' ? ctx.session.userId : member,
     cursor: query(req, 'cursor'),
     groups: query(req, 'groups'),
+    // A checkbox: present (any value) is asked, absent is not.
+    rounded: query(req, 'rounded') === '' ? '' : '1',
     ...filtersOf(req),
   };
 }
@@ -172,6 +178,8 @@ async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { grou
       compression: null,
       // Colleagues' money the member may not see is left out of the page, not refused (the reports service decides what).
       unseenMoney: 'withhold',
+      // Each entry rounded as invoices round it, when the member asked (the reports service applies each client's rule).
+      ...(form.rounded ? { rounded: true as const } : {}),
       ...(window ? { window } : {}),
     };
     const answer = await readers.run(task);
@@ -186,7 +194,7 @@ async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { grou
   };
   const unit = chartUnit(form.from, form.to);
   const [summary, buckets, detailed] = await Promise.all([
-    read<{ data: Windowed & { moneyWithheld: boolean } }>(
+    read<{ data: Windowed & { moneyWithheld: boolean; rounding: ReportRounding | null } }>(
       'getSummaryReport',
       { ...base, groupBy: form.groupBy, ...(form.subGroupBy ? { subGroupBy: form.subGroupBy } : {}), weekStart: ctx.weekStart },
       { offset: (Number(form.groups || 1) - 1) * GROUPS_SHOWN, limit: GROUPS_SHOWN, subGroups: SUB_GROUPS_SHOWN },
@@ -202,6 +210,7 @@ async function readReport(deps: AppDeps, ctx: Context, form: ReportForm & { grou
   const tagged = detailed.data.some((e) => e.tagIds.length > 0);
   return {
     summary: summary.data,
+    rounding: summary.data.rounding,
     moneyWithheld: summary.data.moneyWithheld,
     unit,
     bars: chartBuckets(form.from, form.to, unit, ctx.weekStart, seconds),
@@ -269,7 +278,7 @@ export function reportRoutes(router: Router, deps: AppDeps): void {
 function linkOf(form: ReportForm, changes: Partial<ReportForm>): string {
   const all = { ...form, cursor: '', groups: '', ...changes };
   const params = new URLSearchParams();
-  for (const name of ['from', 'to', 'groupBy', 'subGroupBy', 'member', ...FILTERS, 'groups', 'cursor'] as const)
+  for (const name of ['from', 'to', 'groupBy', 'subGroupBy', 'member', ...FILTERS, 'rounded', 'groups', 'cursor'] as const)
     if (all[name] !== '') params.set(name, all[name]);
   return `${APP_PATH}/reports?${params.toString()}`;
 }
@@ -317,6 +326,10 @@ function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {
         }
       </div>
       ${filterFields(form, ctx.choices, errors)}
+      <label class="check rounded-choice" for="report-rounded"
+        ><input id="report-rounded" type="checkbox" name="rounded" value="1" ${form.rounded ? html`checked` : ''} />
+        <span>Round each entry as invoices do <span class="hint inline">(its client’s rule, else the workspace’s)</span></span></label
+      >
       <div class="actions"><button type="submit">Show</button></div>
       ${errors.form ? html`<p class="notice error" role="alert">${errors.form}</p>` : ''}
     </form>
@@ -361,6 +374,7 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
     <section aria-labelledby="totals-heading">
       <h2 id="totals-heading">${form.from === form.to ? last : `${first} – ${last}`}</h2>
       ${narrowed.length > 0 ? html`<p class="hint narrowed">Only entries of: ${narrowed.join(' · ')}.</p>` : ''}
+      ${report.rounding ? html`<p class="hint rounded-rule">${roundingSentence(report.rounding)}</p>` : ''}
       ${
         report.moneyWithheld
           ? html`<p class="hint">
@@ -385,7 +399,7 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
  * form: the chosen button's format joins the address.
  */
 function downloadSection(form: ReportForm, moneyWithheld: boolean): Html {
-  const hidden = (['from', 'to', 'groupBy', 'subGroupBy', 'member', ...FILTERS] as const)
+  const hidden = (['from', 'to', 'groupBy', 'subGroupBy', 'member', ...FILTERS, 'rounded'] as const)
     .filter((name) => form[name] !== '')
     .map((name) => html`<input type="hidden" name="${name}" value="${form[name]}" />`);
   return html`<section aria-labelledby="download-heading">

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { HashingBusy } from '../../modules/sessions/password.js';
+import { HashingBusy } from '../../modules/sessions/errors.js';
 import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
 import type { WebArea, WebDeps } from '../deps.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';

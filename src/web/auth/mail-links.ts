@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import { MAIL_LINKS } from '../../modules/mail/service.js';
-import { HashingBusy } from '../../modules/sessions/password.js';
+import { HashingBusy } from '../../modules/sessions/errors.js';
 import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import { type FieldErrors } from '../kit/fields.js';

@@ -1,4 +1,4 @@
-import { PASSWORD_MIN } from '../../modules/sessions/password.js';
+import { PASSWORD_MIN } from '../../modules/sessions/service.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 

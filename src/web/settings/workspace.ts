@@ -1,7 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
+import { ROUNDING_RULES, roundingLabel } from '../../kernel/rounding.js';
 import type { RunawayAction } from '../../modules/accounts/service.js';
-import { ISSUER_FIELDS } from '../../modules/invoices/fields.js';
+import { ISSUER_FIELDS } from '../../modules/invoices/service.js';
 import { type IssuerProfilePatch, settingsPatchOfText } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { Actor } from '../../principal.js';
@@ -28,7 +29,7 @@ type IssuerField = keyof typeof ISSUER_FIELDS;
 
 /** The invoice issuer fields as people name them, with a hint where the form of the value matters. */
 const ISSUER_LABELS = {
-  legalName: ['Legal name', ''],
+  legalName: ['Legal name', 'With the legal form, e.g. Müller Beratung GmbH.'],
   contactName: ['Contact person', ''],
   email: ['Email', ''],
   phone: ['Phone', ''],
@@ -38,9 +39,12 @@ const ISSUER_LABELS = {
   city: ['City', ''],
   country: ['Country', 'Two-letter ISO 3166 code, e.g. DE.'],
   taxId: ['Tax ID', ''],
-  vatId: ['VAT ID', 'e.g. DE123456789.'],
+  vatId: ['VAT ID', 'e.g. DE136695976.'],
   taxNumber: ['Tax number', ''],
-  registrationNumber: ['Company registration number', ''],
+  registrationNumber: ['Register number', 'e.g. HRB 245678 B (commercial register), PR 1234 (partnership register).'],
+  registerCourt: ['Register court', 'The court that keeps the register, e.g. Amtsgericht Charlottenburg.'],
+  seat: ['Registered seat', 'The company’s seat (Sitz), e.g. Berlin.'],
+  managingDirectors: ['Managing directors', 'Each by first and family name, e.g. Jörg Weiß, Dr. Anna Schmidt.'],
   smallBusiness: ['Small business (no VAT charged)', ''],
   paymentDetails: ['Payment details', 'Printed on the invoice.'],
   paymentTermsDays: ['Payment terms (days)', ''],
@@ -65,7 +69,9 @@ const ISSUER_LABELS = {
 const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
   { legend: 'Business', fields: ['legalName', 'contactName', 'email', 'phone', 'website'] },
   { legend: 'Address', fields: ['addressLines', 'postalCode', 'city', 'country'] },
-  { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'registrationNumber', 'smallBusiness'] },
+  { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'smallBusiness'] },
+  // What a company's invoices name beside its name (§ 35a GmbHG, § 80 AktG, § 37a HGB): printed in the footer.
+  { legend: 'Company register', fields: ['registrationNumber', 'registerCourt', 'seat', 'managingDirectors'] },
   { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder', 'vatCurrency'] },
   {
     legend: 'E-invoicing and footer',
@@ -88,7 +94,20 @@ const LANGUAGES: Array<[code: string, label: string]> = [
   ['de', 'Deutsch'],
 ];
 /** The invoicing settings' keys, in the form's order (each is also the form field's name). */
-const INVOICING_KEYS = ['numberPattern', 'taxCategory', 'taxRate', 'exemptionReason', 'exemptionReasonCode', 'language'] as const;
+const INVOICING_KEYS = [
+  'numberPattern',
+  'taxCategory',
+  'taxRate',
+  'exemptionReason',
+  'exemptionReasonCode',
+  'language',
+  'rounding',
+] as const;
+/** The rounding rules the form offers (issue 56 item 4): none, then each step up, nearest and down. */
+const ROUNDINGS: Array<[value: string, label: string]> = [
+  ['', 'None: as tracked'],
+  ...ROUNDING_RULES.map((rule): [string, string] => [rule, roundingLabel(rule)]),
+];
 
 /** The invoicing settings: the number series (with the next number as an example), the tax and the documents' language. */
 function invoicingForm(base: string, session: SessionView, v: Values, next: { number: string; date: string }, errors: FieldErrors): Html {
@@ -109,7 +128,7 @@ function invoicingForm(base: string, session: SessionView, v: Values, next: { nu
   return html`<form class="stack wide" method="post" action="${base}/workspace/invoicing" aria-labelledby="invoicing-heading">
     ${csrfField(session.csrfToken)}
     <p class="hint">
-      How new invoices are numbered and taxed. An invoice keeps what it was made with; an empty field goes back to its default.
+      How new invoices are numbered, taxed and rounded. An invoice keeps what it was made with; an empty field goes back to its default.
     </p>
     <div class="groups">
       <fieldset>
@@ -133,6 +152,15 @@ function invoicingForm(base: string, session: SessionView, v: Values, next: { nu
         ${input('exemptionReason', 'Exemption reason', 'Printed on invoices without VAT (E, a small business), e.g. Kleinunternehmer gemäß § 19 UStG.', html`maxlength="200"`)}
         ${input('exemptionReasonCode', 'Exemption reason code', 'Its VATEX code, e.g. VATEX-EU-132.', html`maxlength="40" autocapitalize="characters" spellcheck="false"`)}
         ${select('language', 'Language of the documents', 'Labels, dates and sentences of the PDF and the e-invoices.', LANGUAGES)}
+      </fieldset>
+      <fieldset>
+        <legend>Time</legend>
+        ${select(
+          'rounding',
+          'Rounding',
+          "Each entry's time, rounded on its own before invoice lines are made (a client may have its own: Catalog, Invoicing details). 3, 6, 15, 30 and 60 minutes print as hours with two decimals. Reports round only when asked.",
+          ROUNDINGS,
+        )}
       </fieldset>
     </div>
     <div><button type="submit">Save invoicing</button></div>
@@ -325,9 +353,12 @@ function profileForm(base: string, session: SessionView, profile: Values, errors
 function exportForm(base: string, v: Values): Html {
   return html`<form class="stack wide" method="get" action="${base}/workspace/export.csv">
     <p class="hint">
-      Every client, project, task and tag, and every completed entry with its member, rate and zone, as a CSV file (UTF-8). Imported on
-      another timetrack server (its Import page, with “Add users of the file who match no member” ticked), it gives the same entries,
-      catalog and rates back. Leave the days empty for all of it.
+      The whole workspace as one CSV file (UTF-8): its name and settings; its members with their roles, what they see and their rates; the
+      invoice issuer and the invoicing settings; every client with its invoicing details, every project, task and tag; every invoice and
+      credit note with its numbers and sends; and every completed entry with its member, rate, zone and invoice. Imported into a new
+      workspace on another timetrack server (its Import page, with “Add users of the file who match no member” ticked), it gives all of it
+      back. Not in it: passwords, tokens, webhooks and the mail this server sent. If you may not see colleagues’ money, the file leaves that
+      money out and says so. The days limit the entries only; leave them empty for all of them.
     </p>
     <div class="groups">
       <div>

@@ -617,10 +617,12 @@ describe('web app: invoices', function () {
       const file = join(dir, 'filled.xml');
       writeFileSync(file, xml.bytes);
       expect(fatal((await validate([file], true)).files.get(file))).to.deep.equal([]);
-      // A fill never changes a value already set.
+      // A filled value that went out in a document (the XML downloaded above) no longer changes (issue 56 item 3).
       const again = await owner.post(`/app/invoices/${id}/fill`, { _csrf: csrf, 'recipient.reference': 'PO-9' });
       expect(again.status).to.equal(409);
-      expect(flat(again.text)).to.include('recipient.reference is already set (&quot;PO-4711&quot;)');
+      expect(flat(again.text)).to.include(
+        'This value went out in a document of this invoice (downloaded or sent by mail) and can no longer change.',
+      );
     });
 
     it('answers 503 with Retry-After when every document thread is busy past the queue', async () => {

@@ -4,13 +4,14 @@ import {
   DOCUMENT_FORMATS,
   documentFileName,
   missingFor,
+  plainPdf,
   renderDocument,
   type DocumentFormat,
 } from '../../../src/modules/invoices/documents/index.js';
 import { centsText, decimalText, einvoiceOf, hoursText } from '../../../src/modules/invoices/documents/model.js';
 import { fillSlot } from '../../../src/modules/invoices/fields.js';
 import type { InvoiceDocument } from '../../../src/modules/invoices/document.js';
-import { DRAFT, invoice, issuer, matrix, recipient } from '../../einvoice/fixtures.js';
+import { DRAFT, invoice, issuer, matrix, PLAIN_PDF, recipient } from '../../einvoice/fixtures.js';
 
 /** renderDocument's refusal, caught. */
 async function refusal(doc: InvoiceDocument, format: DocumentFormat, creditNote = false): Promise<DomainError> {
@@ -26,10 +27,12 @@ async function refusal(doc: InvoiceDocument, format: DocumentFormat, creditNote 
 const lines = [{ description: 'Beratung', seconds: 7200, rate: 100 }];
 
 describe('invoice documents: what each format needs (missingFor) and the refusal', () => {
-  it('the matrix lacks nothing in any format (but Peppol for the invoices addressed by email)', () => {
+  it('the matrix lacks nothing in any format (but Peppol for the invoices addressed by email, and the e-invoices of a plain PDF’s)', () => {
     const byEmail = ['email-addresses', 'small-business-tax-number'];
     for (const [name, doc] of Object.entries(matrix()))
-      for (const format of DOCUMENT_FORMATS.filter((f) => !byEmail.includes(name) || f !== 'peppol'))
+      for (const format of DOCUMENT_FORMATS.filter(
+        (f) => (!byEmail.includes(name) || f !== 'peppol') && (!PLAIN_PDF.includes(name) || f === 'pdf'),
+      ))
         expect(missingFor(doc, format, { creditNote: name.startsWith('credit-note') }), `${name} ${format}`).to.deep.equal([]);
   });
 
@@ -84,7 +87,7 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
     ]);
     // Peppol applies the same German rules (DE-R-001 … DE-R-009) between two parties in Germany, and only there.
     expect(missingFor(doc, 'peppol')).to.deep.equal(missingFor(doc, 'xrechnung-cii'));
-    const abroad = { ...doc, recipient: recipient({ city: null, postalCode: null, country: 'AT', vatId: 'ATU12345678' }) };
+    const abroad = { ...doc, recipient: recipient({ city: null, postalCode: null, country: 'AT', vatId: 'ATU13585627' }) };
     expect(missingFor(abroad, 'peppol')).to.deep.equal([]);
     expect(missingFor(doc, 'pdf')).to.deep.equal([]);
   });
@@ -126,15 +129,21 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
       expect(missingFor(invoice({ lines, category, taxRate: 0 }), 'xrechnung-ubl'), category).to.deep.equal([]);
   });
 
-  it('BR-CO-26: a seller with only a tax number (a § 19 small business, a freelancer without VAT id) or an O invoice without register entry is refused in every format, naming BT-29, BT-30 and BT-31 and where to set them', async () => {
+  it('BR-CO-26: a seller with only a tax number (a § 19 small business, a freelancer without VAT id) gets a plain PDF and every e-invoice is refused, saying why and naming BT-29, BT-30 and BT-31 and where to set them; an O invoice without register entry is refused in every format', async () => {
     const taxNumberOnly = { vatId: null, registrationNumber: null, sellerIdentifier: null, taxNumber: '30/123/45678' };
     const label =
       'An identifier of the seller the buyer can use (BR-CO-26; a tax number, BT-32, is not one): a seller identifier (BT-29: issuer.sellerIdentifier, with issuer.sellerIdentifierScheme when it has one, e.g. 0088 for a GLN; without scheme, e.g. the supplier number your client gave you), your register entry (BT-30: issuer.registrationNumber, e.g. HRB 12345 B), ';
     const small = invoice({ lines, category: 'E', taxRate: 0, exemptionReason: '§ 19 UStG', issuer: issuer(taxNumberOnly) });
     const freelancer = invoice({ lines, issuer: issuer(taxNumberOnly) });
-    for (const doc of [small, freelancer])
-      for (const format of DOCUMENT_FORMATS) {
-        expect(missingFor(doc, format), format).to.deep.equal([
+    for (const doc of [small, freelancer]) {
+      // The PDF carries no XML (plain PDF/A), so nothing in it must identify the seller by BT-29/30/31.
+      expect(plainPdf(doc)).to.equal(true);
+      expect(missingFor(doc, 'pdf')).to.deep.equal([]);
+      for (const format of DOCUMENT_FORMATS.filter((f) => f !== 'pdf')) {
+        expect(
+          missingFor(doc, format).filter((m) => m.path === 'issuer.sellerIdentifier'),
+          format,
+        ).to.deep.equal([
           {
             path: 'issuer.sellerIdentifier',
             bt: 'BT-29/BT-30/BT-31',
@@ -144,12 +153,18 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
         ]);
         const error = await refusal(doc, format);
         expect(error.code).to.equal('invalid');
-        expect(error.message).to.equal(
-          `Invoice 2026-0042 cannot be made as ${format}: it lacks ${label}or a VAT identifier (BT-31: issuer.vatId) (BT-29/BT-30/BT-31: issuer.sellerIdentifier, set it in the workspace's business profile, or fill it on this invoice).`,
+        expect(error.message).to.contain(
+          `Invoice 2026-0042 has a plain PDF and no e-invoice: its seller has no seller identifier, register entry or VAT identifier (BT-29/BT-30/BT-31), and every e-invoice must identify the seller by one (EN 16931 BR-CO-26). It cannot be made as ${format}: it lacks `,
+        );
+        expect(error.message).to.contain(
+          `${label}or a VAT identifier (BT-31: issuer.vatId) (BT-29/BT-30/BT-31: issuer.sellerIdentifier, set it in the workspace's business profile, or fill it on this invoice)`,
         );
       }
+    }
     // Not subject to VAT: the VAT identifier may not be in the XML (BR-O-02), so it does not count.
     const o = invoice({ lines, category: 'O', taxRate: 0, issuer: issuer({ registrationNumber: null }) });
+    // A VAT id makes the PDF a Factur-X one, whose XML must identify the seller: BR-CO-26 applies to it.
+    expect(plainPdf(o)).to.equal(false);
     expect(missingFor(o, 'pdf')).to.deep.equal([
       {
         path: 'issuer.sellerIdentifier',
@@ -169,7 +184,7 @@ describe('invoice documents: what each format needs (missingFor) and the refusal
         invoice({ lines, category: 'O', taxRate: 0, issuer: issuer({ ...taxNumberOnly, ...patch }) }),
       ])
         for (const format of DOCUMENT_FORMATS) expect(missingFor(doc, format), `${JSON.stringify(patch)} ${format}`).to.deep.equal([]);
-    expect(missingFor(invoice({ lines, issuer: issuer({ ...taxNumberOnly, vatId: 'DE123456789' }) }), 'peppol')).to.deep.equal([]);
+    expect(missingFor(invoice({ lines, issuer: issuer({ ...taxNumberOnly, vatId: 'DE136695976' }) }), 'peppol')).to.deep.equal([]);
     // A GLN whose check digit is wrong: Peppol's rules reject it (PEPPOL-COMMON-R040), so Peppol names it; the others take it.
     const wrongGln = invoice({
       lines,

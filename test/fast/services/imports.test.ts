@@ -344,6 +344,18 @@ describe('imports service', () => {
     expect(locked.report.imported).to.equal(1);
   });
 
+  it('the same file again, once its rows are locked (before the lock date, in a submitted week): duplicates, not refusals (decisions §13)', async () => {
+    const { approvals } = world.services;
+    expect((await run({ path: fixture('toggl.csv'), createMembers: true })).report).to.deep.include({ imported: 3, duplicates: 0 });
+    approvals.setSettings(OPERATOR, world.workspaceId, { approval: 'weekly', lockedBefore: '2026-03-03' });
+    approvals.submit(ada, { day: '2026-03-04' });
+    for (const skipInvalid of [false, true]) {
+      const again = await run({ path: fixture('toggl.csv'), createMembers: true, skipInvalid });
+      expect(again.report, `skipInvalid ${skipInvalid}`).to.deep.include({ imported: 0, duplicates: 3, refused: [] });
+    }
+    expect(entries()).to.have.length(3);
+  });
+
   it('an undo is refused, nothing deleted, while an entry of the import is in an approved week or before the lock date (decisions §13)', async () => {
     const { approvals } = world.services;
     const { report } = await run({ path: fixture('toggl.csv'), createMembers: true });
@@ -668,7 +680,7 @@ describe('imports service: restored invoices follow the rules of issued ones (is
       city: 'Berlin',
       country: 'DE',
       email: 'owner@studio.example',
-      vatId: 'DE123456789',
+      vatId: 'DE136695976',
       iban: 'DE02120300000000202051',
       bic: 'BYLADEM1001',
     });
@@ -758,7 +770,8 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     );
     const { id, outcome } = await restore(path);
     expect(outcome.report).to.deep.include({ refused: [], imported: 3 });
-    expect(outcome.report.restored).to.deep.equal({ profile: 1, invoicing: 1, rates: 0, invoices: 3 });
+    // Into a new workspace: its name and settings too, and the role and visibility of the member the import made (issue 56 item 6).
+    expect(outcome.report.restored).to.deep.equal({ profile: 1, invoicing: 1, rates: 0, invoices: 3, workspace: 1, members: 1 });
     const restored = world.services.invoices
       .list(OPERATOR, id)
       .map((i) => [i.status, i.number, i.creditNote?.number ?? null, i.grossTotal]);

@@ -37,10 +37,17 @@ function setup(options: { defaultTimeZone?: string } = {}) {
   const world = memoryServices(options);
   const { services, owner, workspaceId, ownerId } = world;
   services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+  // What every issued invoice's PDF needs (issuing checks it first: issue 56 item 1): both parties' names and countries, a tax number.
+  services.invoices.setBusinessProfile(OPERATOR, workspaceId, {
+    legalName: 'Ada Lovelace Design',
+    country: 'DE',
+    taxNumber: '30/123/45678',
+  });
   let day = 0;
   const self = {
     ...world,
-    client: (name: string, fields: Record<string, unknown> = {}) => services.catalog.clients.create(owner, { name, ...fields }).id,
+    client: (name: string, fields: Record<string, unknown> = {}) =>
+      services.catalog.clients.create(owner, { name, country: 'DE', ...fields } as never).id,
     project: (name: string, clientId: string | null, hourlyRate: number | null = 100) =>
       services.catalog.projects.create(owner, { name, clientId, billable: true, hourlyRate }).id,
     entry: (projectId: string, start: string, end: string, by: Actor = owner, extra: Record<string, unknown> = {}) =>
@@ -90,6 +97,7 @@ describe('invoices service: settings', () => {
       exemptionReason: null,
       exemptionReasonCode: null,
       language: 'en',
+      rounding: null,
     });
     fresh.close();
     const set = (...pairs: Array<[string, string]>) => invoices.setSettings(OPERATOR, w.workspaceId, settingsPatchOfText(pairs));
@@ -101,6 +109,7 @@ describe('invoices service: settings', () => {
         ['exemptionReason', ' Kleinunternehmer gemäß § 19 UStG '],
         ['exemptionReasonCode', 'VATEX-EU-132-1A'],
         ['language', 'de'],
+        ['rounding', 'Up 15'],
       ),
     ).to.deep.equal({ id: w.workspaceId });
     expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.equal({
@@ -110,9 +119,15 @@ describe('invoices service: settings', () => {
       exemptionReason: 'Kleinunternehmer gemäß § 19 UStG',
       exemptionReasonCode: 'VATEX-EU-132-1A',
       language: 'de',
+      rounding: 'up-15',
     });
-    set(['numberPattern', ''], ['taxRate', ' '], ['language', '']);
-    expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.include({ numberPattern: '{yyyy}-{seq:4}', taxRate: null, language: 'en' });
+    set(['numberPattern', ''], ['taxRate', ' '], ['language', ''], ['rounding', 'none']);
+    expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.include({
+      numberPattern: '{yyyy}-{seq:4}',
+      taxRate: null,
+      language: 'en',
+      rounding: null,
+    });
   });
 
   it('refuses what is not a setting or not its kind, saying what to give; a refused change changes nothing', () => {
@@ -137,6 +152,7 @@ describe('invoices service: settings', () => {
       [[['taxCategory', 'X']], /taxCategory must be one of S, AE, K, G, E, Z, O/],
       [[['exemptionReasonCode', 'EXEMPT']], /VATEX code such as VATEX-EU-AE/],
       [[['language', 'fr']], /language must be en or de/],
+      [[['rounding', 'up-7']], /rounding must be none, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes, written as up-15/],
       [[['currency', 'USD']], /currency is not an invoicing setting; the settings are numberPattern, taxCategory/],
       // One bad key refuses the whole change.
       [
@@ -584,7 +600,7 @@ describe('invoices service: issuing, paying, voiding', () => {
     expectRefused(fill(['lines[0].taxRate', '7']), 'conflict', /already set/);
     expectRefused(fill(['lines[0].amount', '1']), 'invalid', /cannot be filled/);
     expectRefused(fill(['paymentTerms', 'Now.']), 'conflict', /already set/);
-    services.invoices.fill(OPERATOR, id, w.ownerId, [['recipient.vatId', 'DE123456789']]);
+    services.invoices.fill(OPERATOR, id, w.ownerId, [['recipient.vatId', 'DE136695976']]);
     // Changing the client, the profile and the settings afterwards changes nothing either.
     services.catalog.clients.update(w.owner, acme, { taxCategory: 'AE', city: 'Hamburg' });
     services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 7, numberPattern: 'X-{seq}' });
@@ -612,7 +628,7 @@ describe('invoices service: issuing, paying, voiding', () => {
     for (const key of fixed) expect(paid[key], key).to.deep.equal(issued[key]);
     expect(paid).to.deep.include({ status: 'paid', paidDate: '2026-10-25', amountDue: 0 });
     expect(paid.einvoiceFills).to.have.length(1);
-    expect(paid.recipient).to.deep.equal({ ...issued.recipient, vatId: 'DE123456789' });
+    expect(paid.recipient).to.deep.equal({ ...issued.recipient, vatId: 'DE136695976' });
   });
 
   it('paid: on the day given or today; paying a draft, an early paid date and voiding a paid invoice are refused, saying what to do', () => {

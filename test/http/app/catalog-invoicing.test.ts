@@ -12,7 +12,7 @@ const TYPED = {
   postalCode: '20457',
   city: 'Hamburg',
   country: 'de',
-  vatId: 'DE987654321',
+  vatId: 'DE129273398',
   taxId: '22/815/08150',
   email: 'rechnung@hafen.example',
   reference: '04011000-12345-03',
@@ -29,7 +29,7 @@ const STORED = {
   postalCode: '20457',
   city: 'Hamburg',
   country: 'DE',
-  vatId: 'DE987654321',
+  vatId: 'DE129273398',
   taxId: '22/815/08150',
   email: 'rechnung@hafen.example',
   reference: '04011000-12345-03',
@@ -108,11 +108,11 @@ describe("web app: a client's invoicing details", () => {
     // The owner's row shows the legal name, VAT ID and category; the edit form holds every value as stored.
     const raw = (await owner.get('/app/catalog')).text;
     const listed = flat(raw);
-    expect(listed).to.include('Landesamt für Häfen · DE987654321 · reverse charge (AE)');
+    expect(listed).to.include('Landesamt für Häfen · DE129273398 · reverse charge (AE)');
     expect(raw).to.match(
       new RegExp(`<textarea id="${client.id}-addressLines" name="addressLines"[^>]*>\\n?Kaistraße 7\nHaus B</textarea>`),
     );
-    expect(listed).to.match(new RegExp(`id="${client.id}-vatId" name="vatId" type="text" value="DE987654321"`));
+    expect(listed).to.match(new RegExp(`id="${client.id}-vatId" name="vatId" type="text" value="DE129273398"`));
     expect(listed).to.include('<option value="AE" selected>AE: reverse charge</option>');
 
     // Changed and cleared through the form: an emptied field is null, the category back to the workspace's.
@@ -192,7 +192,7 @@ describe("web app: a client's invoicing details", () => {
     expect(page.text).to.include('Hafenamt');
     expect(page.text).not.to.include('Invoicing details');
     expect(page.text).not.to.match(/name="(vatId|taxCategory|legalName|addressLines)"/);
-    expect(page.text).not.to.include('DE987654321');
+    expect(page.text).not.to.include('DE129273398');
 
     const csrf = SettingsClient.csrf(page.text);
     const renamed = await bea.post(`/app/catalog/client/${client.id}`, { _csrf: csrf, name: 'Hafenamt Hamburg' });
@@ -206,9 +206,9 @@ describe("web app: a client's invoicing details", () => {
       taxCategory: 'O',
     });
     expect(forged.status).to.equal(303);
-    const created = await bea.post('/app/catalog/client', { _csrf: csrf, name: 'Kiosk', vatId: 'DE111111111', taxCategory: 'O' });
+    const created = await bea.post('/app/catalog/client', { _csrf: csrf, name: 'Kiosk', vatId: 'DE115235681', taxCategory: 'O' });
     expect(created.status).to.equal(303);
-    expect(await api(`/api/v1/clients/${client.id}`)).to.deep.include({ vatId: 'DE987654321', taxCategory: 'AE' });
+    expect(await api(`/api/v1/clients/${client.id}`)).to.deep.include({ vatId: 'DE129273398', taxCategory: 'AE' });
     const kiosk = (await api('/api/v1/clients')).find((c: { name: string }) => c.name === 'Kiosk');
     expect(kiosk).to.deep.include({ vatId: null, taxCategory: null });
   });

@@ -1,20 +1,25 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { expectProblem, startTestServer, type TestServer } from '../../helpers/server.js';
+import { expectProblem, type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 /** The catalog in the web app: the API's rules and words (unique names, in-use refusals, money withheld). */
 describe('web app: the catalog', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   const post = (action: string, form: Record<string, string>) => owner.submit('/app/catalog', action, form);
   const list = async (path: string) => (await server.request('GET', path)).body.data;
@@ -94,7 +99,7 @@ describe('web app: the catalog', () => {
     expect(flat(badRate.text)).to.match(/<span class="field-error" id="new-project-rate-error">hourlyRate: [^<]+<\/span>/);
     expect(await list('/api/v1/projects')).to.have.length(1);
     // A member without money visibility sees the project, not its rate.
-    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: `bea.${server.workspaceId}@example.org` });
     server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id });
     const member = new SettingsClient(server);
     await member.setUp(bea.id, PASSWORD);
@@ -110,7 +115,7 @@ describe('web app: the catalog', () => {
     const [project] = await list('/api/v1/projects');
     await post('/app/catalog/task', { name: 'Fieldwork', projectId: project.id, hourlyRate: '150' });
     const [task] = await list('/api/v1/tasks');
-    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: `bea.${server.workspaceId}@example.org` });
     server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id, canViewOthersTime: true });
     const member = new SettingsClient(server);
     await member.setUp(bea.id, PASSWORD);

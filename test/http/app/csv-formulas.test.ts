@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { FORMULA_START } from '../../../src/kernel/spreadsheet.js';
 import { csvCell } from '../../../src/modules/imports/export.js';
 import { unformula } from '../../../src/modules/imports/formats.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -51,10 +51,16 @@ describe('CSV: text a spreadsheet would run as a formula, full-width and after s
   });
 
   describe('over HTTP', () => {
-    let server: TestServer;
+    // One server for the describe; each test has a fresh workspace and signed-in owner in it.
+    let shared: TestServer;
+    let server: FreshWorkspace;
     let owner: SettingsClient;
+    before(async () => {
+      shared = await startTestServer({ now: Date.parse('2026-11-25T13:00:00Z') });
+    });
+    after(() => shared.close());
     beforeEach(async () => {
-      server = await startTestServer({ now: Date.parse('2026-11-25T13:00:00Z') });
+      server = freshWorkspace(shared);
       owner = new SettingsClient(server);
       await owner.setUp(server.ownerId, PASSWORD);
       for (const [i, description] of [...NASTY, ...HARMLESS].entries()) {
@@ -65,7 +71,6 @@ describe('CSV: text a spreadsheet would run as a formula, full-width and after s
         expect(made.status, JSON.stringify(made.body)).to.equal(200);
       }
     });
-    afterEach(() => server.close());
 
     const download = async (path: string) => {
       const response = await fetch(`${server.url}${path}`, {

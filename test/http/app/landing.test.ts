@@ -1,22 +1,27 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /** Where a person lands: `/`, the sign-in that returns to the page asked for (never elsewhere), setup links on the week. */
 describe('web pages: where a person lands', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner (with a password) in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     await server.services.sessions.setPassword(OPERATOR, server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   const signIn = async (client: SettingsClient, next: string | null) => {
     const page = await client.get(`/settings/sign-in${next === null ? '' : `?next=${encodeURIComponent(next)}`}`);
     expect(page.status).to.equal(200);
     const hidden = /<input type="hidden" name="next" value="([^"]*)"/.exec(page.text)?.[1] ?? null;
-    const form: Record<string, string> = { _csrf: SettingsClient.csrf(page.text), email: 'owner@localhost', password: PASSWORD };
+    const form: Record<string, string> = { _csrf: SettingsClient.csrf(page.text), email: server.ownerEmail, password: PASSWORD };
     if (next !== null) form.next = next;
     const posted = await client.post('/settings/sign-in', form);
     return { hidden, status: posted.status, location: posted.headers.get('location') };

@@ -1,20 +1,25 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 /** The member's own profile in the web app: name, email, zone and first day; a password change that asks the current one. */
 describe('web app: the profile', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   it('changes name, zone and first day; the email only with the current password; refuses a malformed or taken email at its field without saying whose', async () => {
     // The email without the password: refused at the password field, nothing saved (one write).
@@ -38,7 +43,7 @@ describe('web app: the profile', () => {
     });
     expect(wrong.status).to.equal(400);
     expect(flat(wrong.text)).to.include('id="profile-current-error">current password: that is not your current password.</span>');
-    expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ name: 'Owner', email: 'owner@localhost' });
+    expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ name: 'Owner', email: server.ownerEmail });
     expect(server.services.accounts.preferences(server.ownerId).timeZone).to.equal(null);
     // Name, zone and day need no password; with it, the email changes too.
     const saved = await owner.submit('/app/profile', '/app/profile', {
@@ -104,7 +109,7 @@ describe('web app: the profile', () => {
 
   it('changes the password only with the current one; the other sessions end, this one stays', async () => {
     const laptop = new SettingsClient(server);
-    expect((await laptop.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
+    expect((await laptop.signIn(server.ownerEmail, PASSWORD)).status).to.equal(303);
     const wrong = await owner.submit('/app/profile', '/app/profile/password', {
       current: 'not it at all!',
       password: 'a new long password',
@@ -128,6 +133,6 @@ describe('web app: the profile', () => {
     expect([changed.status, changed.headers.get('location')]).to.deep.equal([303, '/app/profile?done=password']);
     expect((await owner.get('/app/profile')).status).to.equal(200);
     expect((await laptop.get('/app/week')).headers.get('location')).to.equal('/settings/sign-in');
-    expect((await new SettingsClient(server).signIn('owner@localhost', 'a new long password')).status).to.equal(303);
+    expect((await new SettingsClient(server).signIn(server.ownerEmail, 'a new long password')).status).to.equal(303);
   });
 });

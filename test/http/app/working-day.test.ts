@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -9,15 +9,20 @@ import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
  * facts, the timesheet, preferences. The browser's side (keys, swaps) is in test/browser/app.test.ts.
  */
 describe('web app: the working day', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and owner in it, at the start instant.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
-  beforeEach(async () => {
+  before(async () => {
     // Monday 2 November 2026, 10:00:30 UTC.
-    server = await startTestServer();
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
+  beforeEach(async () => {
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   const flat = (text: string) => text.replace(/\s+/g, ' ');
   const post = async (action: string, form: Record<string, string | string[]>, from = '/app/week') =>
@@ -76,7 +81,7 @@ describe('web app: the working day', () => {
     }
     // Older than 90 days, and a colleague's: never suggested.
     await api('POST', '/api/v1/entries', { start: '2026-07-01T09:00:00Z', end: '2026-07-01T10:00:00Z', description: 'Audit archive' });
-    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: `bea.${server.workspaceId}@example.org` });
     server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id });
     const beas = server.services.tokens.create(OPERATOR, {
       workspaceId: server.workspaceId,
@@ -241,7 +246,7 @@ describe('web app: the working day', () => {
     const saved = await owner.post('/app/profile', {
       _csrf: SettingsClient.csrf(profile.text),
       name: 'Owner',
-      email: 'owner@localhost',
+      email: server.ownerEmail,
       timeZone: 'UTC',
       weekStart: 'monday',
       timeFormat: '12h',

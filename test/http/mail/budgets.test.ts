@@ -3,7 +3,7 @@ import { OPERATOR } from '../../../src/principal.js';
 import { BudgetSpent } from '../../../src/errors.js';
 import { MAIL_BUDGETS } from '../../../src/modules/mail/service.js';
 import { freelancer } from '../../helpers/invoices.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { plainUrl, startRelay, type TestRelay } from '../../helpers/smtp.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
@@ -19,21 +19,41 @@ const PHISHING = 'Your bank account is locked, call +1 555 0100 now';
  */
 describe('mail: budgets for every mail a person can cause (M5)', function () {
   this.timeout(180_000);
+  // One relay and one server for the file; each test has a fresh workspace and signed-in owner in
+  // it (budgets are per person and per workspace), at the start instant, and mails addresses of its own.
   let relay: TestRelay;
-  let server: TestServer;
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
 
-  beforeEach(async () => {
+  before(async () => {
     relay = await startRelay();
-    server = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
+    shared = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
+  });
+  after(async () => {
+    await shared.close();
+    await relay.close();
+  });
+  beforeEach(async () => {
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(async () => {
-    await server.close();
-    await relay.close();
-  });
-  const queued = (sql: string) => server.running.database.sqlite.prepare(sql).pluck().get() as number;
+  const queued = (sql: string, ...params: unknown[]) =>
+    server.running.database.sqlite
+      .prepare(sql)
+      .pluck()
+      .get(...params) as number;
+  /** The relay's messages to addresses `to` matches, once there are `n` of them. */
+  const received = async (to: RegExp, n: number) => {
+    const end = Date.now() + 15_000;
+    for (;;) {
+      const found = relay.received.filter((m) => m.to.some((address) => to.test(address)));
+      if (found.length >= n) return found;
+      if (Date.now() > end) throw new Error(`the relay got ${found.length} of ${n} messages to ${to}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 
   it('a member’s new-address confirmations: 3 an hour, the 4th refused with 429 saying when; none carries their name', async () => {
     const member = server.services.accounts.createUser(OPERATOR, { name: PHISHING, email: 'eve@example.org' }).id;
@@ -56,7 +76,7 @@ describe('mail: budgets for every mail a person can cause (M5)', function () {
       'Not sent: 3 confirmation links for a new sign-in email were mailed at your request in the last hour, the most one member may ask for. Try again in an hour.',
     );
     expect(queued("select count(*) from mail_messages where recipient = 'victim4@example.net'")).to.equal(0);
-    const mails = await relay.until(3);
+    const mails = await received(/^victim\d@example\.net$/, 3);
     for (const mail of mails) {
       expect(mail.parsed.text).not.to.include(PHISHING);
       expect(mail.parsed.html).not.to.include('bank account');
@@ -111,7 +131,7 @@ describe('mail: budgets for every mail a person can cause (M5)', function () {
     expect(flat(refused.text)).to.include(
       'Not sent: 10 invoices were mailed at your request in the last minute, the most one owner may ask for. Try again in a minute.',
     );
-    expect(queued("select count(*) from mail_messages where kind = 'invoice'")).to.equal(10);
+    expect(queued("select count(*) from mail_messages where kind = 'invoice' and workspace_id = ?", server.workspaceId)).to.equal(10);
   });
 
   it('a workspace’s budget counts every person in it; the operator is not limited', () => {
@@ -147,6 +167,6 @@ describe('mail: budgets for every mail a person can cause (M5)', function () {
     const fourth = await ask();
     expect(fourth.status).to.equal(200);
     expect(flat(fourth.text)).to.include('If an account uses carl@example.org, a link to set a new password is on its way there.');
-    expect(queued("select count(*) from mail_messages where kind = 'password-reset'")).to.equal(3);
+    expect(queued("select count(*) from mail_messages where kind = 'password-reset' and recipient = 'carl@example.org'")).to.equal(3);
   });
 });

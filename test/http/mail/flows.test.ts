@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
 import { RESET_LINK_MS } from '../../../src/modules/sessions/service.js';
 import { RETRY_DELAYS_MS } from '../../../src/modules/mail/service.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { linkIn, plainUrl, type Received, startRelay, type TestRelay } from '../../helpers/smtp.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 import { closedPort } from '../../helpers/mail-world.js';
@@ -14,8 +14,11 @@ const NEW_PASSWORD = 'a new and longer passphrase';
 /** The flows that mail, end to end: the real server over HTTP, a real SMTP server, the links opened from the mail. */
 describe('mail: the flows end to end', function () {
   this.timeout(60_000);
+  // One relay and one server for the file; each test has a fresh workspace and signed-in owner in
+  // it, at the start instant, and mails addresses no other test uses.
   let relay: TestRelay;
-  let server: TestServer;
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
   /** Every link secret mailed, to check the log never holds one. */
   const secrets: string[] = [];
@@ -34,19 +37,24 @@ describe('mail: the flows end to end', function () {
     }
   };
 
-  beforeEach(async () => {
+  before(async () => {
     relay = await startRelay();
-    server = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
+    shared = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
+  });
+  after(async () => {
+    await shared.close();
+    await relay.close();
+  });
+  beforeEach(async () => {
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(async function () {
+  afterEach(function () {
     if (this.currentTest?.state === 'failed') console.log(server.logLines.filter((l) => /"(error|warn)"/.test(l)).join('\n'));
-    const log = server.logLines.join('\n');
+    const log = shared.logLines.join('\n');
     for (const secret of secrets) expect(log, 'a link secret in the log').not.to.include(secret);
     secrets.length = 0;
-    await server.close();
-    await relay.close();
   });
 
   /** A member with a password, signed in on a client of their own. */
@@ -243,6 +251,7 @@ describe('mail: the flows end to end', function () {
 
 describe('mail: an unreachable relay, and mail off', function () {
   this.timeout(60_000);
+  // A server per test: each is about the server's mail setting (SMTP_URL, by env).
 
   it('keeps mail queued, GET /readyz reports mail degraded (still 200), the Mail page says so, and an owner sends a given-up message again', async () => {
     const server = await startTestServer({

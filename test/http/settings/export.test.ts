@@ -50,6 +50,17 @@ describe('settings page: the workspace export', function () {
     const page = await owner.get('/settings/workspace');
     expect(page.text).to.include('action="/settings/workspace/export.csv"');
     expect(page.text).to.include('Download the export');
+    // The text lists what the file holds (issue 56 item 6), not only the catalog and the entries.
+    const hint = page.text.replace(/\s+/g, ' ');
+    for (const part of [
+      'its name and settings',
+      'its members with their roles, what they see and their rates',
+      'the invoice issuer and the invoicing settings',
+      'every client with its invoicing details, every project, task and tag',
+      'every invoice and credit note with its numbers and sends',
+      'every completed entry with its member, rate, zone and invoice',
+    ])
+      expect(hint).to.include(part);
     const response = await fetch(`${server.url}/settings/workspace/export.csv`, {
       headers: { cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
     });

@@ -2,21 +2,26 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /** The Import page's upload over real HTTP: its size limit, its CSRF token, a form without a file. */
 describe('settings page: the import upload', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
+  before(async () => {
+    shared = await startTestServer({ env: { IMPORT_UPLOAD_MAX_MB: '1' } });
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer({ env: { IMPORT_UPLOAD_MAX_MB: '1' } });
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
-  /** The files in this server's uploads directory (beside its database). */
+  /** The files in this server's uploads directory (beside its database), which other tests' uploads share. */
   const uploads = () => {
     const data = dirname(server.config.databasePath);
     return readdirSync(data)
@@ -40,7 +45,7 @@ describe('settings page: the import upload', () => {
   }
 
   it('refuses a file over IMPORT_UPLOAD_MAX_MB, saying what to do, and keeps nothing of it', async () => {
-    const before = uploads().length;
+    const before = uploads();
     const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
     const big = Buffer.alloc(1024 * 1024 + 10, 'a');
     const refused = await upload(csrf, big);
@@ -48,15 +53,21 @@ describe('settings page: the import upload', () => {
     expect(refused.text).to.include(
       'The file is larger than the 1 MB this page takes: export a shorter range, or ask the person who runs timetrack to import it on the server',
     );
-    expect(uploads().length).to.equal(before);
+    expect(
+      uploads().filter((file) => !before.includes(file)),
+      'a file kept',
+    ).to.deep.equal([]);
   });
 
   it('stores no file for a form without the session’s token, and asks for a file when none came', async () => {
-    const before = uploads().length;
+    const before = uploads();
     const forged = await upload('not-the-token', Buffer.from('email,start,end\n'));
     expect(forged.status).to.equal(403);
     expect(forged.text).to.include('The form was out of date or came from another site. Reload the page and choose the file again.');
-    expect(uploads().length).to.equal(before);
+    expect(
+      uploads().filter((file) => !before.includes(file)),
+      'a file kept',
+    ).to.deep.equal([]);
     const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
     const empty = await upload(csrf, null);
     expect(empty.status).to.equal(400);

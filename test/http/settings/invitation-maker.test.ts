@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -11,30 +11,37 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
  * are removed or lose the owner role (setup links already checked their maker).
  */
 describe('settings page: an invitation does not outlive the owner who sent it (M4)', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner Olga in it, and
+  // its Bob with addresses of his own.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let olga: SettingsClient;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     olga = new SettingsClient(server);
     await olga.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   /** Bob, a second owner signed in; his other account bob2, a member elsewhere with a password, signed in too. */
   async function bobAndHisSecondAccount() {
     const { accounts } = server.services;
-    const bob = accounts.createUser(OPERATOR, { name: 'Bob', email: 'bob@example.org' }).id;
+    const at = `${Math.random().toString(36).slice(2)}@example.org`;
+    const bob = accounts.createUser(OPERATOR, { name: 'Bob', email: `bob.${at}` }).id;
     accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bob, isOwner: true });
     const bobPage = new SettingsClient(server);
     await bobPage.setUp(bob, PASSWORD);
     const elsewhere = accounts.createWorkspace(OPERATOR, { name: 'Elsewhere' }).id;
-    const bob2 = accounts.createUser(OPERATOR, { name: 'Bob Two', email: 'bob2@example.org' }).id;
+    const bob2 = accounts.createUser(OPERATOR, { name: 'Bob Two', email: `bob2.${at}` }).id;
     accounts.addMember(OPERATOR, { workspaceId: elsewhere, userId: bob2 });
     const bob2Page = new SettingsClient(server);
     await bob2Page.setUp(bob2, PASSWORD, elsewhere);
     const invited = await bobPage.submit('/settings/members', '/settings/members', {
       name: '',
-      email: 'bob2@example.org',
+      email: `bob2.${at}`,
       isOwner: 'true',
     });
     const link = /\/settings\/setup\/[A-Za-z0-9_-]{43}/.exec((await bobPage.follow(invited, '/settings/members')).text)?.[0] as string;
@@ -43,7 +50,10 @@ describe('settings page: an invitation does not outlive the owner who sent it (M
     return { bob, bob2, bob2Page, link };
   }
   const openInvitations = () =>
-    server.running.database.sqlite.prepare('select count(*) from invitations where accepted_at is null').pluck().get() as number;
+    server.running.database.sqlite
+      .prepare('select count(*) from invitations where accepted_at is null and workspace_id = ?')
+      .pluck()
+      .get(server.workspaceId) as number;
 
   const refusedToJoin = async (bob2Page: SettingsClient, link: string, bob2: string) => {
     const page = await bob2Page.get(link);

@@ -1,18 +1,23 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /** The operator's limits hold on the settings page: owners and members cannot lift them. */
 describe("settings page: the operator's limits", () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
+  before(async () => {
+    shared = await startTestServer({ env: { RATE_LIMIT_WORKSPACE_PER_MIN: '3000', TOKENS_PER_MEMBER: '2' } });
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer({ env: { RATE_LIMIT_WORKSPACE_PER_MIN: '3000', TOKENS_PER_MEMBER: '2' } });
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   const workspaceForm = (rateLimitPerMin: string) => ({
     name: 'My workspace',

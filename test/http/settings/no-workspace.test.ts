@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -13,41 +13,52 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
  * workspace yet, lists its invitations and joins one; it reaches nothing else.
  */
 describe('settings page: an account that belongs to no workspace signs in to its invitations', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner Olga in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let olga: SettingsClient;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     olga = new SettingsClient(server);
     await olga.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
+  /** Bea's address: each test's Bea is another account. */
+  let beaEmail: string;
   /** Bea: a member with a password, then removed from her only workspace. */
   async function removedBea(): Promise<string> {
     const { accounts, sessions } = server.services;
-    const bea = accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' }).id;
+    beaEmail = `bea.${Math.random().toString(36).slice(2)}@example.org`;
+    const bea = accounts.createUser(OPERATOR, { name: 'Bea', email: beaEmail }).id;
     accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea });
     await sessions.setPassword(OPERATOR, bea, PASSWORD);
     accounts.removeMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea });
     return bea;
   }
+  /** Bea's open lobby sessions. */
+  const lobbies = (userId: string) =>
+    server.running.database.sqlite.prepare('select count(*) from lobby_sessions where user_id = ?').pluck().get(userId);
   const workspaceName = () =>
     server.running.database.sqlite.prepare('select name from workspaces where id = ?').pluck().get(server.workspaceId) as string;
 
   it('a member removed from her last workspace signs in, sees the invitation an owner made, joins, and is in that workspace’s week', async () => {
     const bea = await removedBea();
-    const invited = await olga.submit('/settings/members', '/settings/members', { name: '', email: 'bea@example.org' });
+    const invited = await olga.submit('/settings/members', '/settings/members', { name: '', email: beaEmail });
     expect(invited.status).to.equal(303);
 
     const page = new SettingsClient(server);
-    const signedIn = await page.signIn('bea@example.org', PASSWORD);
+    const signedIn = await page.signIn(beaEmail, PASSWORD);
     expect([signedIn.status, signedIn.headers.get('location')]).to.deep.equal([303, '/settings/invitations']);
     const lobby = await page.get('/settings/invitations');
     expect(lobby.status).to.equal(200);
     const text = flat(lobby.text);
     expect(text).to.include('<h1>You belong to no workspace yet</h1>');
-    expect(text).to.include('Signed in as <strong>Bea</strong> (bea@example.org).');
-    expect(text).to.include(`<strong>${workspaceName()}</strong> invited you at bea@example.org; open until 5 November 2026, 10:00 UTC.`);
+    expect(text).to.include(`Signed in as <strong>Bea</strong> (${beaEmail}).`);
+    expect(text).to.include(`<strong>${workspaceName()}</strong> invited you at ${beaEmail}; open until 5 November 2026, 10:00 UTC.`);
     const action = /action="(\/settings\/invitations\/ivt_[^"/]+\/join)"/.exec(lobby.text)?.[1] as string;
     expect(action, 'a Join form').to.be.a('string');
 
@@ -67,7 +78,7 @@ describe('settings page: an account that belongs to no workspace signs in to its
     expect(flat(week.text)).to.include('You joined the workspace: this is your week in it.');
     expect(server.services.accounts.membership(server.workspaceId, bea)).to.include({ userId: bea, isOwner: false });
     // The lobby ended with the join; the page sends a member to her week.
-    expect(server.running.database.sqlite.prepare('select count(*) from lobby_sessions').pluck().get()).to.equal(0);
+    expect(lobbies(bea)).to.equal(0);
     expect((await page.get('/settings/invitations')).headers.get('location')).to.equal('/app/week');
   });
 
@@ -82,11 +93,11 @@ describe('settings page: an account that belongs to no workspace signs in to its
     if (cidInvite.kind !== 'invited') throw new Error('expected an invitation');
 
     const page = new SettingsClient(server);
-    expect((await page.signIn('bea@example.org', 'not her password')).status).to.equal(401);
-    expect((await page.signIn('bea@example.org', PASSWORD)).status).to.equal(303);
+    expect((await page.signIn(beaEmail, 'not her password')).status).to.equal(401);
+    expect((await page.signIn(beaEmail, PASSWORD)).status).to.equal(303);
     const lobby = await page.get('/settings/invitations');
     expect(flat(lobby.text)).to.include(
-      'No invitation is open for you. Ask an owner of the workspace you work in to add bea@example.org on its Members page, then reload this page.',
+      `No invitation is open for you. Ask an owner of the workspace you work in to add ${beaEmail} on its Members page, then reload this page.`,
     );
     const taken = await page.post(`/settings/invitations/${cidInvite.invitationId}/join`, { _csrf: SettingsClient.csrf(lobby.text) });
     expect(taken.status).to.equal(404);
@@ -99,11 +110,11 @@ describe('settings page: an account that belongs to no workspace signs in to its
     expect([ended.status, ended.headers.get('location')]).to.deep.equal([303, '/settings/sign-in']);
 
     // Sign-out ends it too.
-    expect((await page.signIn('bea@example.org', `${PASSWORD}-new`)).status).to.equal(303);
+    expect((await page.signIn(beaEmail, `${PASSWORD}-new`)).status).to.equal(303);
     const open = await page.get('/settings/invitations');
     expect(open.status).to.equal(200);
     const out = await page.post('/settings/sign-out', { _csrf: SettingsClient.csrf(open.text) });
     expect([out.status, out.headers.get('location')]).to.deep.equal([303, '/settings/sign-in']);
-    expect(server.running.database.sqlite.prepare('select count(*) from lobby_sessions').pluck().get()).to.equal(0);
+    expect(lobbies(bea)).to.equal(0);
   });
 });

@@ -1,6 +1,6 @@
 import { OPERATOR } from '../../../src/principal.js';
 import { expect } from 'chai';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -8,14 +8,19 @@ import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
  * and bad input answered with a clear message and the form as it was sent (nothing lost).
  */
 describe('settings page: forms', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   it('mints a token with the chosen scopes and expiry, shows it once, and keeps a bad form as it was sent', async () => {
     const bad = await owner.submit('/settings/tokens', '/settings/tokens', {
@@ -111,6 +116,11 @@ describe('settings page: forms', () => {
       country: 'DE',
       paymentTermsDays: '14',
       smallBusiness: 'true',
+      // What § 35a GmbHG has a GmbH's invoices name (issue 56 item 5).
+      registrationNumber: 'HRB 245678 B',
+      registerCourt: 'Amtsgericht Charlottenburg',
+      seat: 'Berlin',
+      managingDirectors: 'Jörg Weiß, Dr. Anna Schmidt',
     });
     expect(profile.status).to.equal(303);
     expect(server.services.accounts.getWorkspace(OPERATOR, server.workspaceId).businessProfile).to.deep.equal({
@@ -119,6 +129,10 @@ describe('settings page: forms', () => {
       country: 'DE',
       paymentTermsDays: 14,
       smallBusiness: true,
+      registrationNumber: 'HRB 245678 B',
+      registerCourt: 'Amtsgericht Charlottenburg',
+      seat: 'Berlin',
+      managingDirectors: 'Jörg Weiß, Dr. Anna Schmidt',
     });
     const badProfile = await owner.submit('/settings/workspace', '/settings/workspace/profile', {
       legalName: 'Acme GmbH',
@@ -128,6 +142,11 @@ describe('settings page: forms', () => {
     expect(badProfile.text).to.include('country');
     const page = await owner.get('/settings/workspace');
     expect(page.text).to.include('Hauptstraße 1\n2. OG</textarea>');
+    expect(page.text).to.include('<legend>Company register</legend>');
+    expect(page.text).to.match(/<input id="profile-registerCourt" name="registerCourt" type="text" value="Amtsgericht Charlottenburg"/);
+    expect(page.text).to.match(
+      /<input id="profile-managingDirectors" name="managingDirectors" type="text" value="Jörg Weiß, Dr\. Anna Schmidt"/,
+    );
   });
 
   it('lets an owner narrow a member at once, make them an owner, and make their setup link', async () => {

@@ -1,7 +1,7 @@
 import { OPERATOR } from '../../../src/principal.js';
 import { expect } from 'chai';
 import { PAGES_CSP as SETTINGS_CSP } from '../../../src/web/session/csp.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -10,15 +10,23 @@ import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
  * sign-in limits, one-time setup links, and secrets kept out of the log.
  */
 describe('settings page: security', () => {
-  let server: TestServer;
-  beforeEach(async () => {
-    // Webhook targets stay on loopback (never contacted here: no event is written).
-    server = await startTestServer({ env: { TRUST_PROXY: 'loopback', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  // Webhook targets stay on loopback (never contacted here: no event is written).
+  const env = { TRUST_PROXY: 'loopback', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+  // One server for the file; each test has a fresh workspace and owner in it, at the start instant.
+  // Sign-in limits count per account and address: each test's owner is its own account and each
+  // test that locks an address uses its own; 127.0.0.1 sees at most 7 failures in all (its limit is 20).
+  let shared: TestServer;
+  let server: FreshWorkspace;
+  before(async () => {
+    shared = await startTestServer({ env });
   });
-  afterEach(() => server.close());
+  after(() => shared.close());
+  beforeEach(() => {
+    server = freshWorkspace(shared);
+  });
 
-  /** A second member of the bootstrap workspace (not an owner), with a password. */
-  const colleague = async (email = 'bea@example.org') => {
+  /** A second member of the test's workspace (not an owner), with a password. */
+  const colleague = async (email = `bea.${Math.random().toString(36).slice(2)}@example.org`) => {
     const user = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email });
     server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: user.id });
     const client = new SettingsClient(server);
@@ -45,7 +53,7 @@ describe('settings page: security', () => {
     const signInPage = await https.get('/settings/sign-in', headers);
     const signedIn = await https.post(
       '/settings/sign-in',
-      { _csrf: SettingsClient.csrf(signInPage.text), email: 'owner@localhost', password: PASSWORD },
+      { _csrf: SettingsClient.csrf(signInPage.text), email: server.ownerEmail, password: PASSWORD },
       headers,
     );
     expect(signedIn.status).to.equal(303);
@@ -110,7 +118,7 @@ describe('settings page: security', () => {
     expect(foreign.status).to.equal(403);
     // Before sign-in the form cookie stands in for the session: a post without it is refused.
     const anonymous = new SettingsClient(server);
-    const noCookie = await anonymous.post('/settings/sign-in', { _csrf: 'x'.repeat(43), email: 'owner@localhost', password: PASSWORD });
+    const noCookie = await anonymous.post('/settings/sign-in', { _csrf: 'x'.repeat(43), email: server.ownerEmail, password: PASSWORD });
     expect(noCookie.status).to.equal(403);
     expect(server.services.tokens.list(OPERATOR, server.workspaceId)).to.have.length(before);
     // The same post with the page's token works.
@@ -254,10 +262,11 @@ describe('settings page: security', () => {
     expect(removed.status).to.equal(303);
     expect(removed.headers.get('location')).to.equal('/settings/sign-in?next=%2Fsettings%2Ftokens');
     expect(removed.headers.getSetCookie().some((c) => /^tt_session=;.*Max-Age=0/.test(c))).to.equal(true);
-    const cat = await colleague('cat@example.org');
+    const catEmail = `cat.${Math.random().toString(36).slice(2)}@example.org`;
+    const cat = await colleague(catEmail);
     server.services.accounts.deleteUser(OPERATOR, cat.id);
     expect((await cat.client.get('/settings/tokens')).status).to.equal(303);
-    expect((await cat.client.signIn('cat@example.org', PASSWORD)).status).to.equal(401);
+    expect((await cat.client.signIn(catEmail, PASSWORD)).status).to.equal(401);
     // The last owner cannot give up the role.
     const last = await owner.submit('/settings/members', `/settings/members/${server.ownerId}`, {
       canViewOthersTime: 'true',
@@ -271,13 +280,13 @@ describe('settings page: security', () => {
     const owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
     const guesser = new SettingsClient(server);
-    for (let i = 0; i < 5; i++) expect((await guesser.signIn('owner@localhost', `wrong password ${i}`)).status).to.equal(401);
-    const locked = await guesser.signIn('OWNER@localhost', PASSWORD);
+    for (let i = 0; i < 5; i++) expect((await guesser.signIn(server.ownerEmail, `wrong password ${i}`)).status).to.equal(401);
+    const locked = await guesser.signIn(server.ownerEmail.toUpperCase(), PASSWORD);
     expect(locked.status).to.equal(429);
     expect(Number(locked.headers.get('retry-after'))).to.be.within(1, 900);
     expect(locked.text).to.include('Too many sign-in attempts');
     server.clock.advance(15 * 60_000 + 1000);
-    expect((await guesser.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
+    expect((await guesser.signIn(server.ownerEmail, PASSWORD)).status).to.equal(303);
     // Per address: 20 failures over many accounts lock the address (X-Forwarded-For, trusted here).
     const spray = new SettingsClient(server);
     const from = { 'x-forwarded-for': '203.0.113.9' };
@@ -293,15 +302,15 @@ describe('settings page: security', () => {
     const page = await spray.get('/settings/sign-in', from);
     const blocked = await spray.post(
       '/settings/sign-in',
-      { _csrf: SettingsClient.csrf(page.text), email: 'owner@localhost', password: PASSWORD },
+      { _csrf: SettingsClient.csrf(page.text), email: server.ownerEmail, password: PASSWORD },
       from,
     );
     expect(blocked.status).to.equal(429);
   });
 
   /** Sign-in posts sent at once from one client (one form token), each from the given address. */
-  const burst = async (attempts: Array<{ email: string; password: string; from: string }>) => {
-    const client = new SettingsClient(server);
+  const burst = async (target: TestServer, attempts: Array<{ email: string; password: string; from: string }>) => {
+    const client = new SettingsClient(target);
     const csrf = SettingsClient.csrf((await client.get('/settings/sign-in')).text);
     return Promise.all(
       attempts.map((a) =>
@@ -319,15 +328,16 @@ describe('settings page: security', () => {
     const owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
     const guesses = Array.from({ length: 40 }, (_, i) => ({
-      email: 'owner@localhost',
+      email: server.ownerEmail,
       password: i === 39 ? PASSWORD : `wrong password ${i}`,
       from: '203.0.113.20',
     }));
-    const answers = await burst(guesses);
+    const answers = await burst(server, guesses);
     expect(statuses(answers)).to.deep.equal({ 401: 5, 429: 35 });
     expect(answers[39]?.status).to.equal(429);
     // 80 guesses at once over 80 accounts from one address: the address's 20.
     const spray = await burst(
+      server,
       Array.from({ length: 80 }, (_, i) => ({ email: `nobody${i}@example.org`, password: 'x'.repeat(12), from: '203.0.113.21' })),
     );
     // (The password checks at once are fewer still: some wait their turn, the rest answer 503.)
@@ -340,42 +350,50 @@ describe('settings page: security', () => {
     const owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
     const guesses = await burst(
-      Array.from({ length: 8 }, (_, i) => ({ email: 'owner@localhost', password: `wrong ${i} guess`, from: '203.0.113.30' })),
+      server,
+      Array.from({ length: 8 }, (_, i) => ({ email: server.ownerEmail, password: `wrong ${i} guess`, from: '203.0.113.30' })),
     );
     expect(statuses(guesses)).to.deep.equal({ 401: 5, 429: 3 });
     const again = new SettingsClient(server);
     const page = await again.get('/settings/sign-in', { 'x-forwarded-for': '198.51.100.31' });
     const signedIn = await again.post(
       '/settings/sign-in',
-      { _csrf: SettingsClient.csrf(page.text), email: 'owner@localhost', password: PASSWORD },
+      { _csrf: SettingsClient.csrf(page.text), email: server.ownerEmail, password: PASSWORD },
       { 'x-forwarded-for': '198.51.100.31' },
     );
     expect(signedIn.status).to.equal(303);
   });
 
   it('checks at most a few passwords at once and answers the rest 503 with Retry-After, counting none of them', async () => {
-    // Production's scrypt cost: only hashes that take their real time pile up.
-    await server.close();
-    server = await startTestServer({
-      env: { TRUST_PROXY: 'loopback', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-      productionPasswordCost: true,
-    });
-    const answers = await burst(
-      Array.from({ length: 60 }, (_, i) => ({ email: `p${i}@example.org`, password: 'y'.repeat(12), from: `198.51.100.${i + 1}` })),
-    );
-    const count = statuses(answers);
-    expect(Object.keys(count).sort()).to.deep.equal(['401', '503']);
-    expect(count[503]).to.be.greaterThan(0);
-    for (const busy of answers.filter((a) => a.status === 503)) {
-      expect(busy.headers.get('retry-after')).to.equal('1');
-      expect(busy.text).to.include('checking many sign-ins at once');
+    // Its own server: production's scrypt cost (a server-wide option), so that hashes take their real time and pile up.
+    const own = await startTestServer({ env, productionPasswordCost: true });
+    try {
+      const answers = await burst(
+        own,
+        Array.from({ length: 60 }, (_, i) => ({ email: `p${i}@example.org`, password: 'y'.repeat(12), from: `198.51.100.${i + 1}` })),
+      );
+      const count = statuses(answers);
+      expect(Object.keys(count).sort()).to.deep.equal(['401', '503']);
+      expect(count[503]).to.be.greaterThan(0);
+      for (const busy of answers.filter((a) => a.status === 503)) {
+        expect(busy.headers.get('retry-after')).to.equal('1');
+        expect(busy.text).to.include('checking many sign-ins at once');
+      }
+    } finally {
+      await own.close();
     }
   });
 
   it('makes the hash an unknown email is checked against at start, not at the first sign-in', async () => {
-    const deadline = Date.now() + 5000;
-    while (!server.services.sessions.signInPrepared() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(server.services.sessions.signInPrepared()).to.equal(true);
+    // Its own server: on the file's, another test's sign-in could have made the hash.
+    const own = await startTestServer({ env });
+    try {
+      const deadline = Date.now() + 5000;
+      while (!own.services.sessions.signInPrepared() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(own.services.sessions.signInPrepared()).to.equal(true);
+    } finally {
+      await own.close();
+    }
   });
 
   it('uses a setup link once, refuses an expired or replaced one, and checks the password rules', async () => {
@@ -421,12 +439,14 @@ describe('settings page: security', () => {
     server.clock.advance(12 * 3_600_000 + 1000);
     // The hourly job deletes expired sessions and links; the used setup link is gone with them.
     const rows = () =>
-      server.running.database.sqlite.prepare('SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM setup_links) AS l').get();
+      server.running.database.sqlite
+        .prepare('SELECT (SELECT count(*) FROM sessions WHERE user_id = ?) AS s, (SELECT count(*) FROM setup_links WHERE user_id = ?) AS l')
+        .get(server.ownerId, server.ownerId);
     expect(rows()).to.deep.equal({ s: 1, l: 1 });
     await server.running.scheduler.tick();
     expect(rows()).to.deep.equal({ s: 0, l: 0 });
     expect((await owner.get('/settings/tokens')).status).to.equal(303);
-    expect((await owner.signIn('owner@localhost', PASSWORD)).status).to.equal(303);
+    expect((await owner.signIn(server.ownerEmail, PASSWORD)).status).to.equal(303);
     const page = await owner.get('/settings/tokens');
     const out = await owner.post('/settings/sign-out', { _csrf: SettingsClient.csrf(page.text) });
     expect(out.status).to.equal(303);
@@ -444,7 +464,7 @@ describe('settings page: security', () => {
     );
     const token = /tt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43}/.exec(minted.text)?.[0] as string;
     expect(token).to.be.a('string');
-    await new SettingsClient(server).signIn('owner@localhost', 'a wrong password guess');
+    await new SettingsClient(server).signIn(server.ownerEmail, 'a wrong password guess');
     const secrets = [PASSWORD, token, link.secret, ...owner.jar.values(), 'a wrong password guess'];
     const log = server.logLines.join('\n');
     expect(log).to.include('/settings/setup/…');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -10,19 +10,26 @@ import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
  * hold again when the link is used.
  */
 describe('settings page: owner-made setup links cannot take over accounts', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace and signed-in owner in it, and people
+  // with addresses of their own.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
+  const unique = () => Math.random().toString(36).slice(2);
 
-  /** A member of the bootstrap workspace; optionally also of a workspace owned by someone else. */
+  /** A member of the test's workspace; optionally also of a workspace owned by someone else. */
   const member = (name: string, options: { alsoIn?: string } = {}) => {
     const { accounts } = server.services;
-    const user = accounts.createUser(OPERATOR, { name, email: `${name.toLowerCase()}@example.org` });
+    const user = accounts.createUser(OPERATOR, { name, email: `${name.toLowerCase()}.${unique()}@example.org` });
     accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: user.id });
     if (options.alsoIn) accounts.addMember(OPERATOR, { workspaceId: options.alsoIn, userId: user.id });
     return user.id;
@@ -30,7 +37,7 @@ describe('settings page: owner-made setup links cannot take over accounts', () =
   const otherWorkspace = () => {
     const { accounts } = server.services;
     const ws = accounts.createWorkspace(OPERATOR, { name: 'Other company' });
-    const boss = accounts.createUser(OPERATOR, { name: 'Boss', email: 'boss@example.org' });
+    const boss = accounts.createUser(OPERATOR, { name: 'Boss', email: `boss.${unique()}@example.org` });
     accounts.addMember(OPERATOR, { workspaceId: ws.id, userId: boss.id, isOwner: true });
     return ws.id;
   };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -8,14 +8,22 @@ import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
  * member may not see), its opaque page links, and its notices.
  */
 describe('settings page: a webhook delivery log', () => {
-  let server: TestServer;
+  // One server for the file; each test has a fresh workspace, owner and member Bea in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let bea: SettingsClient;
   let beaId: string;
+  let beaEmail: string;
   let hookId: string;
-  beforeEach(async () => {
+  before(async () => {
     // Attempts go to a closed port on loopback (connection refused): nothing leaves the machine.
-    server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-    const user = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: 'bea@example.org' });
+    shared = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  });
+  after(() => shared.close());
+  beforeEach(async () => {
+    server = freshWorkspace(shared);
+    beaEmail = `bea.${server.workspaceId}@example.org`;
+    const user = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: beaEmail });
     beaId = user.id;
     server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: beaId });
     bea = new SettingsClient(server);
@@ -27,7 +35,6 @@ describe('settings page: a webhook delivery log', () => {
     expect(made.status, made.text).to.equal(303);
     hookId = server.services.webhooks.list(OPERATOR, server.workspaceId)[0]?.id as string;
   });
-  afterEach(() => server.close());
 
   const entry = (token: string, hour: number) =>
     server.request('POST', '/api/v1/entries', {
@@ -89,7 +96,7 @@ describe('settings page: a webhook delivery log', () => {
     }
     const final = server.services.webhooks.deliveries(OPERATOR, hookId)[0];
     expect(final).to.include({ status: 'abandoned', attempt: 6, nextAttemptAt: null });
-    await bea.signIn('bea@example.org', PASSWORD); // a day later: the session ended
+    await bea.signIn(beaEmail, PASSWORD); // a day later: the session ended
     const later = await bea.get(`/settings/webhooks/${hookId}`);
     const after = later.text.replace(/\s+/g, ' ');
     expect(after).to.include('<span class="badge bad">given up</span> after 6 attempts');

@@ -53,6 +53,8 @@ describe('settings: the workspace invoicing settings', () => {
       exemptionReason: null,
       exemptionReasonCode: null,
       language: 'de',
+      // The form sent no rounding (a form of before it): none, as a blank field resets a key.
+      rounding: null,
     });
     const after = flat((await owner.get('/settings/workspace?done=saved')).text);
     expect(after).to.include('Saved.');
@@ -77,6 +79,13 @@ describe('settings: the workspace invoicing settings', () => {
       from: '2026-10-01',
       to: '2026-10-31',
     });
+    // What its PDF needs, filled (issuing checks it first: issue 56 item 1).
+    server.services.invoices.fill(OPERATOR, id, userId, [
+      ['issuer.legalName', 'Studio'],
+      ['issuer.country', 'DE'],
+      ['issuer.taxNumber', '30/123/45678'],
+      ['recipient.country', 'DE'],
+    ]);
     expect(server.services.invoices.changeStatus(OPERATOR, id, 'sent', userId)).to.deep.include({ number: 'RE-2611-001' });
     expect(flat((await owner.get('/settings/workspace')).text)).to.include('Next number: <strong>RE-2611-002</strong>');
 
@@ -97,6 +106,7 @@ describe('settings: the workspace invoicing settings', () => {
       exemptionReason: 'Kleinunternehmer gemäß § 19 UStG',
       exemptionReasonCode: 'VATEX-EU-132',
       language: 'en',
+      rounding: null,
     });
   });
 

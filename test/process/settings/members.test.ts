@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 const setupLinkOf = (html: string) => /<code id="setup-link"[^>]*>([^<]+)<\/code>/.exec(html)?.[1] ?? null;
@@ -10,14 +10,19 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 /** Running the team from the Members page: adding by email, removing, the first start's owner, and where links point. */
 describe('settings page: the team', () => {
-  let server: TestServer;
+  // One server for the describe; each test has a fresh workspace and signed-in owner in it.
+  let shared: TestServer;
+  let server: FreshWorkspace;
   let owner: SettingsClient;
+  before(async () => {
+    shared = await startTestServer();
+  });
+  after(() => shared.close());
   beforeEach(async () => {
-    server = await startTestServer();
+    server = freshWorkspace(shared);
     owner = new SettingsClient(server);
     await owner.setUp(server.ownerId, PASSWORD);
   });
-  afterEach(() => server.close());
 
   const memberIds = () => server.services.accounts.listMembers(OPERATOR, server.workspaceId).map((m) => m.email);
 
@@ -181,10 +186,10 @@ describe('settings page: the team', () => {
     });
     expect(badRate.status).to.equal(400);
     expect(badRate.text).to.include('id="add-rate-error">The hourly rate must be a number such as 85 or 92.50');
-    const twice = await owner.submit('/settings/members', '/settings/members', { name: 'Owner', email: 'owner@localhost' });
+    const twice = await owner.submit('/settings/members', '/settings/members', { name: 'Owner', email: server.ownerEmail });
     expect(twice.status).to.equal(409);
     expect(twice.text).to.include(
-      'Owner (owner@localhost) is a member of this workspace already; change their access in the list instead.',
+      `Owner (${server.ownerEmail}) is a member of this workspace already; change their access in the list instead.`,
     );
     expect(memberIds()).to.deep.equal(before);
   });
@@ -208,11 +213,13 @@ describe('settings page: the team', () => {
     const last = await owner.post(`/settings/members/${server.ownerId}/remove`, { _csrf: SettingsClient.csrf(removed.text) });
     expect(last.status).to.equal(409);
     expect(last.text).to.include('Owner is the last owner: make another member an owner first.');
-    expect(memberIds()).to.deep.equal(['owner@localhost']);
+    expect(memberIds()).to.deep.equal([server.ownerEmail]);
   });
 });
 
 describe('settings page: the first start and where links point', () => {
+  // A server per test: one reads the first start's banner and link, the other the address the
+  // server recorded (and removes it).
   let server: TestServer;
   afterEach(() => server.close());
 

@@ -1,6 +1,8 @@
-import { and, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database.js';
 import { localDaySql, type OffsetStretch } from '../../../kernel/local-days.js';
+import { amountCents } from '../../../kernel/money.js';
+import { roundedSecondsSql, type RoundingText } from '../../../kernel/rounding.js';
 import type { Actor } from '../../../principal.js';
 import { entries } from '../schema.js';
 import { entrySelection, type ResolvedFilters } from './selection.js';
@@ -20,6 +22,17 @@ export interface AggregateQuery {
   keys: AggregateKey[];
   /** The zone's offsets over the range, for a `localDay` key. */
   stretches?: OffsetStretch[];
+  /** Each entry's seconds rounded, and its amount made of them, by its project's rule (a report the reader asked rounded). */
+  rounding?: AggregateRounding;
+}
+
+/**
+ * The rules a rounded report reads each entry by (issue 56 item 4): the rule of the projects
+ * listed, else `otherwise` (an entry without a project too); null is no rounding.
+ */
+export interface AggregateRounding {
+  byProjects: Array<{ projectIds: string[]; rule: RoundingText | null }>;
+  otherwise: RoundingText | null;
 }
 
 /** The sums of one group's entries, with up to two raw keys (and the tag list when a key is `tag`). */
@@ -74,6 +87,7 @@ export function aggregateEntries(db: Db, query: AggregateQuery): AggregateRow[] 
       count(*) as count`;
   const columns = [0, 1].map((i) => (keys[i] ? keyExpression(keys[i], localDay) : sql`null`));
   const tagged = keys.includes('tag');
+  if (query.rounding) return roundedRows(db, query.rounding, { columns, index, selection, tagged });
   // By tag: summed per other key and tag list (each entry read once; few distinct lists).
   const rows = db.all<AggregateRow>(sql`select ${columns[0]} as k1, ${columns[1]} as k2, ${sums}
       ${tagged ? sql`, ${entries.tagList} as tl` : sql``}
@@ -86,4 +100,54 @@ export function aggregateEntries(db: Db, query: AggregateQuery): AggregateRow[] 
     r.cents = Math.round(r.cents);
   }
   return rows;
+}
+
+/**
+ * The sums of a rounded report: each entry's seconds rounded by its project's rule in SQL (the
+ * kernel's arithmetic), counted per group, billable flag, rate and rounded seconds; each such
+ * row's amount is then rate × rounded seconds / 3600 rounded once to the cent, exactly (as an
+ * entry's own amount is), times its count. Reads the rate, which the covering index does not
+ * hold: a rounded report looks each entry up.
+ */
+function roundedRows(
+  db: Db,
+  rounding: AggregateRounding,
+  q: { columns: SQL[]; index: SQL; selection: SQL | undefined; tagged: boolean },
+): AggregateRow[] {
+  const seconds = (rule: RoundingText | null) => sql.raw(roundedSecondsSql('"entries"."duration_sec"', rule));
+  const branches = rounding.byProjects
+    .filter((b) => b.projectIds.length > 0)
+    .map((b) => sql`when ${inArray(entries.projectId, b.projectIds)} then ${seconds(b.rule)}`);
+  const rounded =
+    branches.length === 0 ? seconds(rounding.otherwise) : sql`case ${sql.join(branches, sql` `)} else ${seconds(rounding.otherwise)} end`;
+  const rows = db.all<{
+    k1: AggregateRow['k1'];
+    k2: AggregateRow['k2'];
+    tl?: string | null;
+    b: number;
+    hr: number | null;
+    rs: number;
+    n: number;
+  }>(
+    sql`select ${q.columns[0]} as k1, ${q.columns[1]} as k2, ${entries.billable} as b, ${entries.hourlyRate} as hr, ${rounded} as rs,
+      count(*) as n ${q.tagged ? sql`, ${entries.tagList} as tl` : sql``}
+    from ${entries}${q.index} where ${q.selection}
+    group by 1, 2, 3, 4, 5${q.tagged ? sql`, tl` : sql``}`,
+  );
+  const merged = new Map<string, AggregateRow>();
+  for (const r of rows) {
+    const id = `${typeof r.k1}:${r.k1}\u0000${typeof r.k2}:${r.k2}\u0000${r.tl ?? ''}`;
+    let into = merged.get(id);
+    if (!into) {
+      into = { k1: r.k1, k2: r.k2, seconds: 0, billableSeconds: 0, cents: 0, count: 0, ...(q.tagged ? { tl: r.tl ?? null } : {}) };
+      merged.set(id, into);
+    }
+    into.seconds += r.rs * r.n;
+    into.count += r.n;
+    if (r.b) {
+      into.billableSeconds += r.rs * r.n;
+      into.cents += (amountCents(true, r.hr, r.rs) ?? 0) * r.n;
+    }
+  }
+  return [...merged.values()];
 }

@@ -6,6 +6,15 @@ import type { EntryRow } from '../views.js';
 
 const p = (name: string) => sql.placeholder(name);
 
+/** What the runaway check recorded on an entry (entries.runaway_*), as an export carries it. */
+export interface ExportedRunaway {
+  detectedAt: number | null;
+  elapsedSec: number | null;
+  limitSec: number | null;
+  action: 'flagged' | 'capped' | 'stopped' | null;
+  resolvedAt: number | null;
+}
+
 /** A row of the export's page query, in the order of its columns. */
 type ExportTuple = [
   number,
@@ -21,6 +30,11 @@ type ExportTuple = [
   string | null,
   string | null,
   string | null,
+  number | null,
+  number | null,
+  number | null,
+  string | null,
+  number | null,
 ];
 
 /** The statements of an import's entries (part of the entries repository). */
@@ -49,6 +63,18 @@ export function createImportQueries(db: Db) {
       .orderBy(sql`${entries}.rowid`)
       .limit(p('limit'))
       .prepare(),
+    /** What the runaway check recorded on an entry, as a workspace's export carries it (rare: after the insert). */
+    setRunaway: db
+      .update(entries)
+      .set({
+        runawayDetectedAt: p('detectedAt'),
+        runawayElapsedSec: p('elapsedSec'),
+        runawayLimitSec: p('limitSec'),
+        runawayAction: p('action'),
+        runawayResolvedAt: p('resolvedAt'),
+      } as unknown as Partial<typeof entries.$inferInsert>)
+      .where(eq(entries.id, p('id')))
+      .prepare(),
     invoicedOfImport: db
       .select({ id: entries.id })
       .from(entries)
@@ -59,7 +85,8 @@ export function createImportQueries(db: Db) {
   // Written as SQL (Drizzle has no NOT INDEXED), read as arrays: mapping by Drizzle took a tenth of the export's time.
   const exportPage = db.$client
     .prepare(
-      `SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list, invoice_id
+      `SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list, invoice_id,
+         runaway_detected_at, runaway_elapsed_sec, runaway_limit_sec, runaway_action, runaway_resolved_at
        FROM entries NOT INDEXED
        WHERE rowid > ? AND workspace_id = ? AND end_at IS NOT NULL AND start_at >= ? AND start_at < ?
        ORDER BY rowid LIMIT ?`,
@@ -84,6 +111,10 @@ export function createImportQueries(db: Db) {
       const row = { importId: null, ...values, tagList: ids.length > 0 ? JSON.stringify(ids) : null };
       if (invoiceId === null) statements.insertQuiet.run(row);
       else statements.insertInvoiced.run({ ...row, invoiceId });
+    },
+    /** The runaway check's record of an imported entry (a workspace's export), in the caller's write. */
+    setRunaway(id: string, runaway: ExportedRunaway): void {
+      statements.setRunaway.run({ id, ...runaway });
     },
     /** Up to `limit` entries of an import (its undo and its cleanup delete them in batches). */
     ofImport: (importId: string, limit: number): EntryRow[] => statements.ofImport.all({ importId, limit }),
@@ -111,6 +142,10 @@ export function createImportQueries(db: Db) {
         timeZone: r[10],
         tagList: r[11],
         invoiceId: r[12],
+        runaway:
+          r[13] === null && r[16] === null
+            ? null
+            : ({ detectedAt: r[13], elapsedSec: r[14], limitSec: r[15], action: r[16], resolvedAt: r[17] } as ExportedRunaway),
       })),
     /** Up to `limit` of an import's entries after the row `after` (rowid order): whose, and when they start (its undo's check). */
     importStarts: (

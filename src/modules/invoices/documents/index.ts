@@ -1,7 +1,7 @@
 import type { InvoiceDocument } from '../document.js';
 import { invoiceErrors } from '../errors.js';
 import { ciiOf } from './cii.js';
-import { missingFor, type MissingValue } from './missing.js';
+import { missingFor, type MissingValue, plainPdf } from './missing.js';
 import { DOCUMENT_FORMATS, einvoiceOf, type DocumentFormat, type RenderOptions } from './model.js';
 import { pdfOf } from './pdf.js';
 import { ublOf } from './ubl.js';
@@ -12,13 +12,14 @@ import { ublOf } from './ubl.js';
  * worker thread and be checked by comparing bytes.
  *
  * - `pdf`: what a client reads, a Factur-X/ZUGFeRD EN 16931 PDF/A-3b with `factur-x.xml` (CII)
- *   attached; a draft's says DRAFT and has no number and no XML.
+ *   attached; a plain PDF/A-2b without XML when the seller has no BT-29/BT-30/BT-31 (`plainPdf`);
+ *   a draft's says DRAFT and has no number and no XML.
  * - `xrechnung-ubl`, `xrechnung-cii`: XRechnung 3.0 (UBL 2.1 Invoice / CII D16B).
  * - `peppol`: Peppol BIS Billing 3.0 (UBL).
  * `creditNote` renders the credit note of a voided invoice instead (UBL CreditNote, CII 381).
  */
 export { DOCUMENT_FORMATS, type DocumentFormat, type RenderOptions } from './model.js';
-export { missingFor, type MissingValue, type MissingWhere } from './missing.js';
+export { missingFor, type MissingValue, type MissingWhere, plainPdf } from './missing.js';
 
 /** The file name a download should carry: `<number>.pdf`, `<number>-xrechnung-ubl.xml`, … */
 export function documentFileName(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): string {
@@ -48,6 +49,12 @@ export function documentRefusal(doc: InvoiceDocument, format: DocumentFormat, op
   if (missing.length > 0) {
     const what = creditNote ? `The credit note of invoice ${doc.number ?? doc.id}` : `Invoice ${doc.number ?? doc.id}`;
     const list = missing.map((m) => `${m.label} (${m.bt}: ${m.path}, ${whereText[m.where]})`).join('; ');
+    // The e-invoices of a seller who gives no identifier: why there is none, then what to enter.
+    if (format !== 'pdf' && doc.number && plainPdf(doc))
+      return {
+        missing,
+        message: `${what} has a plain PDF and no e-invoice: its seller has no seller identifier, register entry or VAT identifier (BT-29/BT-30/BT-31), and every e-invoice must identify the seller by one (EN 16931 BR-CO-26). It cannot be made as ${format}: it lacks ${list}.`,
+      };
     return { missing, message: `${what} cannot be made as ${format}: it lacks ${list}.` };
   }
   const categories = new Set((doc.taxBreakdown ?? []).map((row) => row.category));
@@ -82,7 +89,8 @@ export async function renderDocument(doc: InvoiceDocument, format: DocumentForma
   return Buffer.from(xml, 'utf8');
 }
 
-const whereText = {
+/** Where a missing value is set, in the words of a refusal's message. */
+export const whereText = {
   'business-profile': "set it in the workspace's business profile, or fill it on this invoice",
   client: "set it in the client's details, or fill it on this invoice",
   fill: 'fill it on this invoice',

@@ -1,4 +1,16 @@
 import type { DocumentLanguage, TaxCategory } from '../document.js';
+import type { DocumentFormat } from './model.js';
+
+/**
+ * The formats as people name them, in every language: what the invoice mail says it attaches
+ * (the slugs, `xrechnung-ubl`, are the command line's and the file names').
+ */
+export const FORMAT_NAMES: Record<DocumentFormat, string> = {
+  pdf: 'PDF',
+  'xrechnung-ubl': 'XRechnung (UBL)',
+  'xrechnung-cii': 'XRechnung (CII)',
+  peppol: 'Peppol BIS Billing 3.0',
+};
 
 /**
  * The words of the documents in each language (`doc.language`), and how money, hours and days
@@ -17,11 +29,18 @@ export interface Labels {
   servicePeriod: string;
   buyerReference: string;
   precedingInvoice: string;
+  /** The preceding invoice's number and date as the fact beside `precedingInvoice` says them. */
+  precedingValue: (number: string, date: string) => string;
   from: string;
   billedTo: string;
   vatId: string;
   taxNumber: string;
+  /** A register number without its court (with the court, the court names it: "Amtsgericht Charlottenburg HRB 245678"). */
   registration: string;
+  /** The company's seat (§ 35a GmbHG). */
+  seat: string;
+  /** The managing directors (§ 35a GmbHG). */
+  managingDirectors: string;
   customerVatId: string;
   position: string;
   description: string;
@@ -68,11 +87,14 @@ const en: Labels = {
   servicePeriod: 'Service period',
   buyerReference: 'Your reference',
   precedingInvoice: 'Cancels invoice',
+  precedingValue: (number, date) => `${number} (${date})`,
   from: 'From',
   billedTo: 'Billed to',
   vatId: 'VAT ID',
   taxNumber: 'Tax number',
   registration: 'Registration',
+  seat: 'Registered office',
+  managingDirectors: 'Managing directors',
   customerVatId: 'Your VAT ID',
   position: '#',
   description: 'Description',
@@ -128,12 +150,16 @@ const de: Labels = {
   dueDate: 'Fällig',
   servicePeriod: 'Leistungszeitraum',
   buyerReference: 'Ihr Zeichen',
-  precedingInvoice: 'Storniert Rechnung',
+  // What lexoffice, sevDesk and FastBill print on a cancellation ("Storno zu Rechnung …"; docs/invoicing.md cites them).
+  precedingInvoice: 'Storno zu Rechnung',
+  precedingValue: (number, date) => `${number} vom ${date}`,
   from: 'Von',
   billedTo: 'Rechnungsempfänger',
   vatId: 'USt-IdNr.',
   taxNumber: 'Steuernummer',
-  registration: 'Register',
+  registration: 'Registernummer',
+  seat: 'Sitz',
+  managingDirectors: 'Geschäftsführung',
   customerVatId: 'Ihre USt-IdNr.',
   position: 'Pos.',
   description: 'Beschreibung',

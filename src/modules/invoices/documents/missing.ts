@@ -51,6 +51,18 @@ const RECIPIENT: Record<string, [bt: string, label: string]> = {
 const PEPPOL_ADDRESS = (party: string) =>
   `${party} electronic address as a Peppol participant: an identifier with its Peppol scheme (e.g. 0208, 9930, 0204, 0088); an email address (EM) is not one`;
 
+/**
+ * Whether the invoice's PDF is a plain PDF (decisions 14, issue 56 item 2): its seller has no
+ * seller identifier (BT-29), register entry (BT-30) or VAT identifier (BT-31), so no XML of it can
+ * identify the seller as EN 16931 asks (BR-CO-26). Typically a small business under § 19 UStG with
+ * a tax number only, which German law exempts from issuing e-invoices (§ 34a UStDV). Its PDF is a
+ * PDF/A without embedded XML; its e-invoice formats are refused, naming BT-29/BT-30/BT-31.
+ */
+export function plainPdf(doc: Pick<InvoiceDocument, 'issuer'>): boolean {
+  const i = doc.issuer;
+  return !sellerIdentifierOf(i) && !text(i?.registrationNumber) && !text(i?.vatId);
+}
+
 /** Every value `format` needs that `doc` lacks; empty when the document can be rendered. */
 export function missingFor(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): MissingValue[] {
   const missing: MissingValue[] = [];
@@ -118,7 +130,8 @@ export function missingFor(doc: InvoiceDocument, format: DocumentFormat, options
       add('recipient.electronicAddress', 'BT-49', PEPPOL_ADDRESS('Buyer'), 'client');
   }
 
-  sellerIdentification(doc, format, add);
+  // A plain PDF carries no XML, so nothing in it must identify the seller by BT-29/30/31.
+  if (format !== 'pdf' || !plainPdf(doc)) sellerIdentification(doc, format, add);
   taxes(doc, add, issuer, recipient);
 
   // BR-CO-25: an amount due needs a due date or payment terms (a credit note carries its own sentence).
@@ -132,8 +145,9 @@ export function missingFor(doc: InvoiceDocument, format: DocumentFormat, options
  * register entry (BT-30) or the VAT identifier (BT-31). A tax number (BT-32) alone is none of them,
  * and an invoice not subject to VAT (O) carries no VAT identifier (BR-O-02). KoSIT's XRechnung test
  * suite identifies such sellers the same two ways: a register entry (01.04a, a Vereinsregister entry
- * beside the tax number) or a seller identifier (01.05, its minimal O invoice). Every format
- * carries an XML (the PDF its factur-x.xml), so every format needs one.
+ * beside the tax number) or a seller identifier (01.05, its minimal O invoice). Every e-invoice
+ * format needs one, and so does the PDF of a seller who has one of them (its factur-x.xml); the
+ * PDF of a seller who has none is plain (`plainPdf`), without XML.
  */
 function sellerIdentification(
   doc: InvoiceDocument,
@@ -178,6 +192,16 @@ function taxes(
   doc.lines.forEach((line, n) => {
     if (!line.taxCategory) add(`lines[${n}].taxCategory`, 'BT-151', `VAT category code of line ${n + 1}`, 'fill');
     if (line.taxRate === undefined && line.taxCategory !== 'O') add(`lines[${n}].taxRate`, 'BT-152', `VAT rate of line ${n + 1}`, 'fill');
+    // A rate its category forbids (BR-S-05: S above 0 %; BR-Z-05, BR-E-05, BR-AE-05, BR-IC-05, BR-G-05: the others 0 %).
+    else if (line.taxCategory === 'S' && line.taxRate === 0)
+      add(
+        `lines[${n}].taxRate`,
+        'BT-152',
+        `VAT rate of line ${n + 1}: the standard rate (category S) is above 0 % (zero-rated supplies are category Z)`,
+        'fill',
+      );
+    else if (['Z', 'E', 'AE', 'K', 'G'].includes(line.taxCategory ?? '') && line.taxRate !== undefined && line.taxRate !== 0)
+      add(`lines[${n}].taxRate`, 'BT-152', `VAT rate of line ${n + 1}: category ${line.taxCategory ?? ''} carries 0 %`, 'fill');
   });
   const rows = doc.taxBreakdown ?? [];
   if (rows.length === 0)

@@ -5,6 +5,7 @@ import type * as fontkit from 'fontkit';
 import type { InvoiceDocument } from '../document.js';
 import { ciiOf } from './cii.js';
 import { formatsOf, labelsOf, type Formats, type Labels } from './labels.js';
+import { plainPdf } from './missing.js';
 import { decimalText, einvoiceOf, printedHours, text, type Address, type EInvoice } from './model.js';
 
 /**
@@ -13,8 +14,11 @@ import { decimalText, einvoiceOf, printedHours, text, type Address, type EInvoic
  * bank details, the footer and "Page n of m" on every page. A Factur-X / ZUGFeRD EN 16931
  * PDF/A-3b: every font embedded (DejaVu Sans Condensed from the dejavu-fonts-ttf package, so a
  * fresh install has it), XMP declaring PDF/A-3 and the Factur-X extension schema, and the CII
- * attached as `factur-x.xml` (AFRelationship Alternative). A draft's PDF says DRAFT and carries
- * no number and no XML. Deterministic: every date comes from the invoice, the file ID from its id.
+ * attached as `factur-x.xml` (AFRelationship Alternative). A PDF without XML is a plain PDF/A-2b
+ * (every font embedded, XMP declaring PDF/A-2, no attachment and no Factur-X declaration): the
+ * invoice of a seller without BT-29/BT-30/BT-31 (`plainPdf`, issue 56 item 2), and a draft's, which
+ * says DRAFT and carries no number. Deterministic: every date comes from the invoice, the file ID
+ * from its id.
  */
 
 const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -82,6 +86,8 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
   const number = draft ? null : e.number;
   const title = creditNote ? l.creditNote : l.invoice;
   const created = dayDate(draft ? doc.createdAt : e.issueDate);
+  // Factur-X (PDF/A-3b, the part that takes an attached XML) or a plain PDF/A-2b without XML.
+  const facturX = !draft && !plainPdf(doc);
   // pdfkit and fontkit load with the first PDF: a reader thread or a command that makes none starts without them.
   const [{ default: PDFDocument }, kit] = await Promise.all([import('pdfkit'), import('fontkit')]);
   const faces = loadFonts(kit);
@@ -89,7 +95,7 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
     size: 'A4',
     margins: M,
     pdfVersion: '1.7',
-    subset: 'PDF/A-3b',
+    subset: facturX ? 'PDF/A-3b' : 'PDF/A-2b',
     bufferPages: true,
     autoFirstPage: true,
     // No default font (pdfkit would load Helvetica, which PDF/A cannot have unembedded): the
@@ -99,8 +105,13 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
     displayTitle: true,
     info: {
       Title: xmpSafe(number ? `${title} ${number}` : `${title} (${l.draft})`),
-      // The invoice's id makes the file ID (pdfkit hashes the info) differ between invoices of one day.
-      Subject: xmpSafe(`${title} ${number ?? ''} ${doc.id}`.replace(/\s+/g, ' ')),
+      // The number a reader needs (issue 56 item 10), never the internal id, and the period. pdfkit hashes the info
+      // into the file ID, which so differs between invoices; between drafts (no number) by their period and creation.
+      Subject: xmpSafe(
+        [number ? `${title} ${number}` : `${title} (${l.draft})`, `${doc.from} – ${doc.to}`, ...(number ? [] : [doc.createdAt])].join(
+          ' · ',
+        ),
+      ),
       Creator: 'timetrack',
       Producer: 'timetrack (PDFKit)',
       CreationDate: created,
@@ -120,11 +131,9 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
   const ctx: Context = { pdf, doc, e, l, f: formatsOf(l, doc.currency), draft, creditNote, title, footer, limit: footer.rule - 22 };
   let y = head(ctx);
   y = linesTable(ctx, y);
-  y = totals(ctx, y);
-  y = exemptions(ctx, y);
-  payment(ctx, y);
+  closing(ctx, y);
   footers(ctx);
-  if (!draft) attachFacturX(pdf, e, created);
+  if (facturX) attachFacturX(pdf, e, created);
   pdf.end();
   return done;
 }
@@ -206,12 +215,14 @@ function head(ctx: Context): number {
   // The title and the document's facts, top right.
   const factsX = M.left + leftWidth + 10;
   const factsWidth = RIGHT - factsX;
+  // The title at the size that fits its column: a word is never broken ("Rechnungskorrektur" is wider than 20 pt allow).
+  pdf.font('bold');
+  const titleSize = fittedSize(pdf, ctx.title, factsWidth, 20, 12);
   pdf
-    .font('bold')
-    .fontSize(20)
+    .fontSize(titleSize)
     .fillColor(INK)
-    .text(ctx.title, factsX, M.top - 4, { width: factsWidth, align: 'right' });
-  let fy = pdf.y + 4;
+    .text(ctx.title, factsX, M.top - 4 + (20 - titleSize) / 2, { width: factsWidth, align: 'right' });
+  let fy = Math.max(pdf.y, M.top + 20) + 4;
   if (ctx.draft) {
     pdf.font('bold').fontSize(12).fillColor('#b42318').text(l.draft, factsX, fy, { width: factsWidth, align: 'right' });
     fy = pdf.y + 4;
@@ -220,24 +231,26 @@ function head(ctx: Context): number {
     [l.number, ctx.draft ? null : e.number],
     [l.issueDate, ctx.draft ? null : f.date(e.issueDate)],
     [l.dueDate, e.dueDate && !ctx.draft ? f.date(e.dueDate) : null],
-    // The days of the invoice's zone (decisions 11a), named: a day is a different span of time elsewhere.
-    [l.servicePeriod, `${f.date(e.period.from)} – ${f.date(e.period.to)} (${e.period.timeZone})`],
+    // The days of the invoice's zone (decisions 11a): named when they are not the seller's own days (a day is a different span of time elsewhere).
+    [l.servicePeriod, `${f.date(e.period.from)} – ${f.date(e.period.to)}${sellersDays(e) ? '' : ` (${e.period.timeZone})`}`],
     [l.buyerReference, e.buyerReference],
-    [l.precedingInvoice, e.preceding ? `${e.preceding.number} (${f.date(e.preceding.issueDate)})` : null],
+    [l.precedingInvoice, e.preceding ? l.precedingValue(e.preceding.number, f.date(e.preceding.issueDate)) : null],
   ];
+  // The labels' column as wide as its longest label (within a half), so a label stays on one line.
+  pdf.font('regular').fontSize(8.5);
+  const labelWidth = Math.min(
+    factsWidth * 0.5,
+    Math.max(factsWidth * 0.34, ...facts.filter(([, value]) => value).map(([label]) => pdf.widthOfString(label) + 6)),
+  );
   for (const [label, value] of facts) {
     if (!value) continue;
-    pdf
-      .font('regular')
-      .fontSize(8.5)
-      .fillColor(MUTED)
-      .text(label, factsX, fy, { width: factsWidth * 0.42 });
+    pdf.font('regular').fontSize(8.5).fillColor(MUTED).text(label, factsX, fy, { width: labelWidth });
     const labelBottom = pdf.y;
     pdf
       .font('bold')
       .fontSize(8.5)
       .fillColor(INK)
-      .text(value, factsX + factsWidth * 0.42, fy, { width: factsWidth * 0.58, align: 'right' });
+      .text(value, factsX + labelWidth, fy, { width: factsWidth - labelWidth, align: 'right' });
     fy = Math.max(labelBottom, pdf.y) + 1.5;
   }
 
@@ -269,8 +282,55 @@ function head(ctx: Context): number {
     pdf.font('regular').fontSize(9).fillColor(INK).text(e.note, M.left, y, { width: WIDTH });
     y = pdf.y + 10;
   }
+  // A credit note says what it cancels in a sentence of its own, above its lines (its BT-20 in the
+  // XML): there is nothing to pay, so it is no payment term.
+  if (ctx.creditNote && e.paymentTerms) {
+    pdf.font('regular').fontSize(9).fillColor(INK).text(e.paymentTerms, M.left, y, { width: WIDTH });
+    y = pdf.y + 10;
+  }
   return y;
 }
+
+/** The largest size from `max` down to `min` (half points) at which `text` fits `width` on one line, in the current font. */
+function fittedSize(pdf: Doc, text: string, width: number, max: number, min: number): number {
+  for (let size = max; size > min; size -= 0.5) if (pdf.fontSize(size).widthOfString(text) <= width) return size;
+  return min;
+}
+
+/**
+ * Whether the invoice's days are the seller's own: its zone is one of the zones of the seller's
+ * country, and every zone of that country is as far from UTC as it at the period's start and end
+ * (Germany: Europe/Berlin and Europe/Busingen). Then the PDF names no zone; otherwise (a client's
+ * zone, the UTC days of an older invoice, a country of several zones) it names it.
+ */
+function sellersDays(e: EInvoice): boolean {
+  const country = e.seller.address.country;
+  if (!country) return false;
+  let zones: string[] | undefined;
+  try {
+    zones = (new Intl.Locale(`und-${country}`) as Intl.Locale & { timeZones?: string[] }).timeZones;
+  } catch {
+    return false;
+  }
+  if (!zones || zones.length === 0) return false;
+  const zone = canonicalZone(e.period.timeZone);
+  if (zone === null || !zones.some((z) => canonicalZone(z) === zone)) return false;
+  const instants = [Date.parse(`${e.period.from}T12:00:00Z`), Date.parse(`${e.period.to}T12:00:00Z`)];
+  return zones.every((z) => instants.every((at) => offsetAt(z, at) === offsetAt(zone, at)));
+}
+
+const canonicalZone = (zone: string): string | null => {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+};
+
+/** A zone's offset from UTC at an instant, as Intl writes it ("GMT+01:00"). */
+const offsetAt = (zone: string, at: number): string =>
+  new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')
+    ?.value ?? '';
 
 interface Column {
   key: 'position' | 'description' | 'hours' | 'rate' | 'tax' | 'amount';
@@ -281,8 +341,11 @@ interface Column {
 function columnsOf(ctx: Context): Column[] {
   // The VAT column only when the lines differ in it; otherwise the breakdown says it once.
   const rates = new Set(ctx.e.lines.map((line) => `${line.category}/${line.rate}`));
+  // As wide as the longest position needs ("1000" of a 1,000-line invoice on one line), at least 26.
+  const longest = ctx.e.lines.reduce((widest, line) => (line.id.length > widest.length ? line.id : widest), '');
+  const position = Math.max(26, Math.ceil(ctx.pdf.font('regular').fontSize(9).widthOfString(longest)) + 2 * PAD + 2);
   const fixed: Column[] = [
-    { key: 'position', width: 26, align: 'left' },
+    { key: 'position', width: position, align: 'left' },
     { key: 'hours', width: 62, align: 'right' },
     { key: 'rate', width: 70, align: 'right' },
     ...(rates.size > 1 ? [{ key: 'tax', width: 48, align: 'right' } as Column] : []),
@@ -307,10 +370,16 @@ function tableHeader(ctx: Context, columns: Column[], y: number): number {
   return y + 18;
 }
 
-/** The lines, breaking pages between rows, the header repeated on each page. */
+/**
+ * The lines, breaking pages between rows, the header repeated on each page. The last row goes
+ * over to the next page with the closing (totals, payment terms, bank details) when the closing
+ * would not fit below it: the end of an invoice never stands on a page without a line of it.
+ */
 function linesTable(ctx: Context, start: number): number {
   const { pdf, e, f } = ctx;
   const columns = columnsOf(ctx);
+  const closingAfter = closingHeight(ctx) + 12;
+  let onPage = 0;
   const descWidth = (columns.find((c) => c.key === 'description') as Column).width - 2 * PAD;
   let y = tableHeader(ctx, columns, room(ctx, start, 18 + 24));
   // Each line's hours as exactly as it needs; all with as many places as the most exact one, so the column reads evenly.
@@ -320,10 +389,14 @@ function linesTable(ctx: Context, start: number): number {
   e.lines.forEach((line, n) => {
     pdf.font('regular').fontSize(9);
     const height = pdf.heightOfString(line.name, { width: descWidth }) + 2 * PAD + 1;
-    if (y + height > ctx.limit) {
+    const last = n === e.lines.length - 1;
+    const carried = last && onPage > 0 && y + height + closingAfter > ctx.limit && 18 + height + closingAfter <= pageRoom(ctx);
+    if (y + height > ctx.limit || carried) {
       pdf.addPage();
       y = tableHeader(ctx, columns, continuation(ctx));
+      onPage = 0;
     }
+    onPage++;
     const cells = {
       position: line.id,
       description: line.name,
@@ -344,20 +417,33 @@ function linesTable(ctx: Context, start: number): number {
   return y + 12;
 }
 
-/** Net, each VAT row, VAT total, total; paid and due for a paid invoice. */
-function totals(ctx: Context, start: number): number {
+/** A block of the invoice's end, measured before it is drawn: the closing is laid out as a whole (no page holds its tail alone). */
+interface Piece {
+  height: number;
+  draw: (y: number) => void;
+}
+
+/**
+ * Net, each VAT row, VAT total, total; paid and due for a paid invoice. An invoice that carries no
+ * VAT at all because it is exempt (every row `E`: a small business under § 19 UStG, an exempt
+ * service) shows its total alone: no net total and no "0 %" line, only the exemption sentence below.
+ */
+function totalsPiece(ctx: Context): Piece {
   const { pdf, e, l, f, doc } = ctx;
-  const rows: Array<[string, string, boolean]> = [[l.netTotal, f.money(e.totals.lines), false]];
+  const exempt = e.taxes.length > 0 && e.taxes.every((row) => row.category === 'E');
+  const rows: Array<[string, string, boolean]> = exempt ? [] : [[l.netTotal, f.money(e.totals.lines), false]];
   if (e.taxes.length > 0) {
-    for (const row of e.taxes) {
-      const name = row.category === 'S' ? l.category.S : (l.category[row.category] ?? row.category);
-      const rate = row.category === 'O' ? '' : f.percent(row.rate);
-      rows.push([l.taxOn(name, rate, f.money(row.basis)).replace(/\s+/g, ' '), f.money(row.tax), false]);
-    }
-    if (e.taxes.length > 1) rows.push([l.taxTotal, f.money(e.totals.tax), false]);
+    if (!exempt)
+      for (const row of e.taxes) {
+        const name = row.category === 'S' ? l.category.S : (l.category[row.category] ?? row.category);
+        const rate = row.category === 'O' ? '' : f.percent(row.rate);
+        rows.push([l.taxOn(name, rate, f.money(row.basis)).replace(/\s+/g, ' '), f.money(row.tax), false]);
+      }
+    if (e.taxes.length > 1 && !exempt) rows.push([l.taxTotal, f.money(e.totals.tax), false]);
     rows.push([l.grossTotal, f.money(e.totals.grand), true]);
     const converted = doc.vatCurrency;
-    if (converted && e.vatCurrency) {
+    // Not "€0.00 VAT in EUR" on an invoice without VAT (one issued before such invoices took no rate).
+    if (converted && e.vatCurrency && doc.taxTotal !== 0) {
       // Art. 230 VAT Directive: the VAT also in the issuer's VAT currency, at the rate of the issue.
       const rate = `1 ${doc.currency} = ${f.decimal(decimalText(converted.exchangeRate))} ${converted.currency}`;
       rows.push([l.taxTotalIn(converted.currency, rate), formatsOf(l, converted.currency).money(e.vatCurrency.taxTotal), false]);
@@ -368,103 +454,199 @@ function totals(ctx: Context, start: number): number {
     rows.push([l.amountDue, f.money(e.totals.payable), true]);
   }
   const x = RIGHT - 300;
-  let y = room(ctx, start, rows.length * 16 + 10);
-  for (const [label, value, strong] of rows) {
-    if (strong) {
-      pdf.moveTo(x, y).lineTo(RIGHT, y).lineWidth(0.8).strokeColor(INK).stroke();
-      y += 4;
-    }
+  const style = (strong: boolean) =>
     pdf
       .font(strong ? 'bold' : 'regular')
       .fontSize(strong ? 10.5 : 9)
       .fillColor(INK);
-    pdf.text(label, x, y, { width: 200 });
-    const labelBottom = pdf.y;
-    pdf.text(value, x + 200, y, { width: 100, align: 'right' });
-    y = Math.max(labelBottom, pdf.y) + 3;
-  }
-  return y + 10;
+  const heights = rows.map(([label, value, strong]) => {
+    style(strong);
+    return (strong ? 4 : 0) + Math.max(pdf.heightOfString(label, { width: 200 }), pdf.heightOfString(value, { width: 100 })) + 3;
+  });
+  return {
+    height: heights.reduce((sum, h) => sum + h, 0) + 10,
+    draw: (start) => {
+      let y = start;
+      rows.forEach(([label, value, strong], n) => {
+        if (strong) {
+          pdf.moveTo(x, y).lineTo(RIGHT, y).lineWidth(0.8).strokeColor(INK).stroke();
+          y += 4;
+        }
+        style(strong);
+        pdf.text(label, x, y, { width: 200 });
+        pdf.text(value, x + 200, y, { width: 100, align: 'right' });
+        y += (heights[n] as number) - (strong ? 4 : 0);
+      });
+    },
+  };
 }
 
-/** Why a row carries no VAT: the row's reason, else the category's standard wording. */
-function exemptions(ctx: Context, start: number): number {
+/** Why a row carries no VAT: the row's reason, else the category's standard wording; each sentence a piece. */
+function exemptionPieces(ctx: Context): Piece[] {
   const { pdf, e, l } = ctx;
-  let y = start;
+  const pieces: Piece[] = [];
   for (const row of e.taxes) {
     const reason = row.reason ?? l.exemption[row.category] ?? null;
     if (!reason || row.category === 'S' || row.category === 'Z') continue;
     const line = row.reasonCode ? `${reason} (${row.reasonCode})` : reason;
     pdf.font('regular').fontSize(9);
-    y = room(ctx, y, pdf.heightOfString(line, { width: WIDTH }) + 4);
-    pdf.fillColor(INK).text(line, M.left, y, { width: WIDTH });
-    y = pdf.y + 4;
+    pieces.push({
+      height: pdf.heightOfString(line, { width: WIDTH }) + 4,
+      draw: (y) => {
+        pdf.font('regular').fontSize(9).fillColor(INK).text(line, M.left, y, { width: WIDTH });
+      },
+    });
   }
-  return y + 6;
+  // The space below the last sentence.
+  if (pieces.length > 0) (pieces.at(-1) as Piece).height += 6;
+  return pieces;
 }
 
-/** Payment terms, then the bank details (not on a credit note: nothing is to be paid to the issuer). */
-function payment(ctx: Context, start: number): number {
+/** A small capitals heading (PAYMENT TERMS, BANK DETAILS): its height with the gap below it. */
+function heading(pdf: Doc, label: string): { height: number; draw: (y: number) => void } {
+  const text = label.toUpperCase();
+  pdf.font('bold').fontSize(8);
+  return {
+    height: pdf.heightOfString(text, { width: WIDTH, characterSpacing: 0.6 }) + 2,
+    draw: (y) => {
+      pdf.font('bold').fontSize(8).fillColor(MUTED).text(text, M.left, y, { width: WIDTH, characterSpacing: 0.6 });
+    },
+  };
+}
+
+/**
+ * Payment terms, then the bank details, as one piece: the bank details never stand on a page of
+ * their own. Neither on a credit note (it says what it cancels above its lines; nothing is to be
+ * paid to the issuer).
+ */
+function paymentPiece(ctx: Context): Piece | null {
   const { pdf, e, l, doc } = ctx;
-  let y = start;
+  if (ctx.creditNote) return null;
+  const parts: Piece[] = [];
   const terms = e.paymentTerms;
   if (terms) {
+    const head = heading(pdf, l.paymentTerms);
     pdf.font('regular').fontSize(9);
-    y = room(ctx, y, pdf.heightOfString(terms, { width: WIDTH }) + 20);
-    pdf.font('bold').fontSize(8).fillColor(MUTED).text(l.paymentTerms.toUpperCase(), M.left, y, { characterSpacing: 0.6 });
-    pdf
-      .font('regular')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(terms, M.left, pdf.y + 2, { width: WIDTH });
-    y = pdf.y + 10;
+    const body = pdf.heightOfString(terms, { width: WIDTH });
+    parts.push({
+      height: head.height + body + 10,
+      draw: (y) => {
+        head.draw(y);
+        pdf
+          .font('regular')
+          .fontSize(9)
+          .fillColor(INK)
+          .text(terms, M.left, y + head.height, { width: WIDTH });
+      },
+    });
   }
-  if (ctx.creditNote || !e.payment) return y;
-  const bank: Array<[string, string | null]> = [
-    [l.accountHolder, e.payment.accountName],
-    [l.bank, text(doc.issuer?.bankName)],
-    [l.iban, e.payment.iban.replace(/(.{4})(?=.)/g, '$1 ')],
-    [l.bic, e.payment.bic],
-    [l.reference, ctx.draft ? null : e.payment.reference],
-  ];
-  const shown = bank.filter(([, value]) => value);
-  y = room(ctx, y, shown.length * 13 + 20);
-  pdf.font('bold').fontSize(8).fillColor(MUTED).text(l.bankDetails.toUpperCase(), M.left, y, { characterSpacing: 0.6 });
-  y = pdf.y + 2;
-  for (const [label, value] of shown) {
-    pdf.font('regular').fontSize(9).fillColor(MUTED).text(label, M.left, y, { width: 110 });
-    pdf
-      .font('regular')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(value as string, M.left + 110, y, { width: WIDTH - 110 });
-    y = pdf.y + 1;
+  if (e.payment) {
+    const bank: Array<[string, string | null]> = [
+      [l.accountHolder, e.payment.accountName],
+      [l.bank, text(doc.issuer?.bankName)],
+      [l.iban, e.payment.iban.replace(/(.{4})(?=.)/g, '$1 ')],
+      [l.bic, e.payment.bic],
+      [l.reference, ctx.draft ? null : e.payment.reference],
+    ];
+    const shown = bank.filter((row): row is [string, string] => Boolean(row[1]));
+    const head = heading(pdf, l.bankDetails);
+    pdf.font('regular').fontSize(9);
+    const heights = shown.map(
+      ([label, value]) => Math.max(pdf.heightOfString(label, { width: 110 }), pdf.heightOfString(value, { width: WIDTH - 110 })) + 1,
+    );
+    parts.push({
+      height: head.height + heights.reduce((sum, h) => sum + h, 0),
+      draw: (start) => {
+        head.draw(start);
+        let y = start + head.height;
+        shown.forEach(([label, value], n) => {
+          pdf.font('regular').fontSize(9).fillColor(MUTED).text(label, M.left, y, { width: 110 });
+          pdf.fillColor(INK).text(value, M.left + 110, y, { width: WIDTH - 110 });
+          y += heights[n] as number;
+        });
+      },
+    });
+  }
+  if (parts.length === 0) return null;
+  return {
+    height: parts.reduce((sum, p) => sum + p.height, 0),
+    draw: (start) => {
+      let y = start;
+      for (const part of parts) {
+        part.draw(y);
+        y += part.height;
+      }
+    },
+  };
+}
+
+/** The invoice's end below its lines: totals, exemption sentences, payment terms and bank details. */
+function closingPieces(ctx: Context): Piece[] {
+  const payment = paymentPiece(ctx);
+  return [totalsPiece(ctx), ...exemptionPieces(ctx), ...(payment ? [payment] : [])];
+}
+
+/** How tall the closing is, drawn as a whole. */
+function closingHeight(ctx: Context): number {
+  return closingPieces(ctx).reduce((sum, p) => sum + p.height, 0);
+}
+
+/** The room a following page has below its continuation head. */
+function pageRoom(ctx: Context): number {
+  return ctx.limit - (M.top + 30);
+}
+
+/**
+ * The closing, kept together: on the page of the last lines when it fits there (the lines'
+ * table carries its last row over with it when it would not: linesTable), else on the next page
+ * as a whole; only a closing taller than a page breaks, between its pieces.
+ */
+function closing(ctx: Context, start: number): number {
+  const pieces = closingPieces(ctx);
+  const height = pieces.reduce((sum, p) => sum + p.height, 0);
+  let y = height <= pageRoom(ctx) ? room(ctx, start, height) : start;
+  for (const piece of pieces) {
+    y = room(ctx, y, piece.height);
+    piece.draw(y);
+    y += piece.height;
   }
   return y;
 }
 
 /**
- * The footer's text and where its rule sits: the issuer's legal name, VAT ID, tax number and
- * register entry (§ 14 Abs. 4 UStG: all of them, on an invoice not subject to VAT too, where the XML
- * may not carry the VAT ID), then the issuer's own footer; both wrap over as many lines as they
- * need, and the body ends above them.
+ * The footer's text and where its rule sits: the issuer's legal name, seat, register court and
+ * entry, managing directors (§ 35a GmbHG), VAT ID and tax number (§ 14 Abs. 4 UStG: all of them,
+ * on an invoice not subject to VAT too, where the XML may not carry the VAT ID), then the issuer's
+ * own footer; both wrap over as many lines as they need, and the body ends above them.
  */
 function footerOf(pdf: Doc, doc: InvoiceDocument, l: Labels): Footer {
   const issuer = doc.issuer;
   const vatId = text(issuer?.vatId);
   const taxNumber = text(issuer?.taxNumber) ?? text(issuer?.taxId);
   const registration = text(issuer?.registrationNumber);
-  // Each number stays whole on its line (no-break spaces inside it); lines break between the parts.
+  const court = text(issuer?.registerCourt);
+  const seat = text(issuer?.seat);
+  const directors = text(issuer?.managingDirectors);
+  // Each number stays whole on its line (no-break spaces inside it), and so does each part that is
+  // shorter than most of a line: lines break between the parts.
   const whole = (part: string) => part.replace(/ /g, '\u00a0');
+  pdf.font('regular').fontSize(7.5);
+  const kept = (part: string) => (pdf.widthOfString(part) <= FOOTER_WIDTH * 0.6 ? whole(part) : part);
+  // A company's legal lines (§ 35a GmbHG, § 80 AktG, § 37a HGB): its seat, the register court with
+  // the number ("Amtsgericht Charlottenburg HRB 245678": the court names the register), its managing
+  // directors; then the tax identifiers of § 14 Abs. 4 UStG.
+  const register = registration ? (court ? kept(`${court} ${whole(registration)}`) : whole(`${l.registration} ${registration}`)) : null;
   const identity = [
     text(issuer?.legalName),
+    seat ? kept(`${l.seat}: ${seat}`) : null,
+    register,
+    directors ? kept(`${l.managingDirectors}: ${directors}`) : null,
     vatId ? whole(`${l.vatId} ${vatId}`) : null,
     taxNumber ? whole(`${l.taxNumber} ${taxNumber}`) : null,
-    registration ? whole(`${l.registration} ${registration}`) : null,
   ]
     .filter(Boolean)
     .join(' · ');
   const custom = text(issuer?.invoiceFooter);
-  pdf.font('regular').fontSize(7.5);
   const height =
     6 +
     (identity ? pdf.heightOfString(identity, { width: FOOTER_WIDTH }) : 0) +

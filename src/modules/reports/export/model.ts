@@ -52,6 +52,8 @@ export interface ExportRequest {
   };
   /** Colleagues' money the actor may not see: refused (the API's rule, the default) or withheld (the web app's downloads). */
   unseenMoney?: 'refuse' | 'withhold';
+  /** Each entry's time rounded as invoices round it (issue 56 item 4; the Reports page's choice, `report export --rounded`). */
+  rounded?: boolean;
 }
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -62,9 +64,9 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 const KIND_NAMES: Record<ExportKind, string> = { detailed: 'entries', summary: 'summary', weekly: 'timesheet' };
 
-/** `timetrack-entries-2026-11-23-to-2026-11-29.csv`: what, and the range (ASCII only). */
-export const exportFileName = (request: Pick<ExportRequest, 'kind' | 'format' | 'from' | 'to'>): string =>
-  `timetrack-${KIND_NAMES[request.kind]}-${request.from}${request.from === request.to ? '' : `-to-${request.to}`}.${request.format}`;
+/** `timetrack-entries-2026-11-23-to-2026-11-29.csv`: what, and the range (ASCII only); `-rounded` when each entry was rounded. */
+export const exportFileName = (request: Pick<ExportRequest, 'kind' | 'format' | 'from' | 'to' | 'rounded'>): string =>
+  `timetrack-${KIND_NAMES[request.kind]}-${request.from}${request.from === request.to ? '' : `-to-${request.to}`}${request.rounded ? '-rounded' : ''}.${request.format}`;
 
 /** What a grouping is called in a header, and its rows without a key. */
 export const GROUP_LABELS: Record<Grouping, { label: string; none: string }> = {
@@ -111,6 +113,8 @@ export interface ExportHead {
   money: boolean;
   /** The filters besides whose time, as a person reads them (`Project Audit`, `Billable only`); empty: none. */
   only: string[];
+  /** The rounding rules, in a sentence, when each entry's time is rounded (issue 56 item 4); null: as tracked. */
+  rounded: string | null;
 }
 
 /** A row with its role in the document (the PDF sets totals and groups apart; spreadsheets ignore it). */

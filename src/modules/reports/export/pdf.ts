@@ -128,6 +128,7 @@ function heading(pdf: Doc, table: ExportTable): number {
     ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
     ['Times in', head.timeZone],
     ...(head.only.length > 0 ? ([['Only', head.only.join(' · ')]] as Array<[string, string]>) : []),
+    ...(head.rounded === null ? [] : ([['Rounded', head.rounded]] as Array<[string, string]>)),
   ];
   if (head.kind !== 'detailed')
     facts.push([

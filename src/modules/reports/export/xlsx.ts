@@ -93,6 +93,7 @@ function aboutLines(table: ExportTable): string[][] {
     ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
     ['Time zone', head.timeZone],
     ...(head.only.length > 0 ? [['Only', head.only.join(' · ')]] : []),
+    ...(head.rounded === null ? [] : [['Rounded', head.rounded]]),
     ...(head.kind === 'detailed' ? [] : [['Grouped by', GROUP_LABELS[head.groupBy].label]]),
     ...(head.subGroupBy ? [['Then by', GROUP_LABELS[head.subGroupBy].label]] : []),
     ...(head.money ? [['Currency', head.currency]] : []),

@@ -1,13 +1,13 @@
-import type { Actor, Scope } from '../principal.js';
-import { DomainError, type DomainErrorData, errorData, errorOf } from '../errors.js';
-import { compressSync, compresses, type Negotiated } from '../kernel/compression.js';
-import { catalogHandlers } from '../operations/catalog.js';
-import { entryHandlers } from '../operations/entries.js';
-import { reportHandlers } from '../operations/reports.js';
-import type { Handler, OperationId } from '../operations/types.js';
-import type { EncodedBody } from '../kernel/compression.js';
-import type { SummaryWindow } from '../modules/reports/service.js';
-import type { Services } from '../services.js';
+import type { Actor, Scope } from '../../principal.js';
+import { DomainError, type DomainErrorData, errorData, errorOf } from '../../errors.js';
+import { compressSync, compresses, type Negotiated } from '../../kernel/compression.js';
+import { catalogHandlers } from '../../operations/catalog.js';
+import { entryHandlers } from '../../operations/entries.js';
+import { reportHandlers } from '../../operations/reports.js';
+import type { Handler, OperationId } from '../../operations/types.js';
+import type { EncodedBody } from '../../kernel/compression.js';
+import type { SummaryWindow } from '../../modules/reports/service.js';
+import type { Services } from '../../services.js';
 
 /*
  * The heavy reads run on the reader threads (./pool.ts), each with its own read-only connection,
@@ -40,6 +40,8 @@ export interface ReadTask {
   window?: SummaryWindow;
   /** A person's page (the web app's Reports): colleagues' money the member may not see is withheld, not refused (the reports service's option). */
   unseenMoney?: 'withhold';
+  /** A person's page that asked for each entry rounded as invoices round it (the reports service's option; never the API's). */
+  rounded?: true;
 }
 
 /**
@@ -66,31 +68,46 @@ export function readHandlers(services: Pick<Services, 'entries' | 'timers' | 'ca
  * tens of thousands of sub-groups.
  */
 export type ReadTexts = Partial<
-  Record<OperationId, (request: { query: never; actor: Actor; window?: SummaryWindow; unseenMoney?: 'withhold' }) => string>
+  Record<OperationId, (request: { query: never; actor: Actor; window?: SummaryWindow; unseenMoney?: 'withhold'; rounded?: true }) => string>
 >;
 
 export function readTexts(services: Pick<Services, 'reports'>): ReadTexts {
   type Query = Parameters<Services['reports']['summaryJson']>[1];
   type Detailed = Parameters<Services['reports']['detailed']>[1];
-  const optionsOf = (unseenMoney?: 'withhold') => (unseenMoney ? { unseenMoney } : {});
+  const optionsOf = (unseenMoney?: 'withhold', rounded?: true) => ({
+    ...(unseenMoney ? { unseenMoney } : {}),
+    ...(rounded ? { rounded } : {}),
+  });
   return {
     getSummaryReport: ({
       query,
       actor,
       window,
       unseenMoney,
+      rounded,
     }: {
       query: Query;
       actor: Actor;
       window?: SummaryWindow;
       unseenMoney?: 'withhold';
+      rounded?: true;
     }) =>
       window
-        ? JSON.stringify({ data: services.reports.summaryWindow(actor, query, window, optionsOf(unseenMoney)) })
-        : `{"data":${services.reports.summaryJson(actor, query, optionsOf(unseenMoney))}}`,
-    // The same JSON as the operation's handler gives (./operations/reports.ts), with the page's option.
-    getDetailedReport: ({ query, actor, unseenMoney }: { query: Detailed; actor: Actor; unseenMoney?: 'withhold' }) => {
-      const page = services.reports.detailed(actor, query, optionsOf(unseenMoney));
+        ? JSON.stringify({ data: services.reports.summaryWindow(actor, query, window, optionsOf(unseenMoney, rounded)) })
+        : `{"data":${services.reports.summaryJson(actor, query, optionsOf(unseenMoney, rounded))}}`,
+    // The same JSON as the operation's handler gives (./operations/reports.ts), with the page's options.
+    getDetailedReport: ({
+      query,
+      actor,
+      unseenMoney,
+      rounded,
+    }: {
+      query: Detailed;
+      actor: Actor;
+      unseenMoney?: 'withhold';
+      rounded?: true;
+    }) => {
+      const page = services.reports.detailed(actor, query, optionsOf(unseenMoney, rounded));
       return JSON.stringify({ data: page.rows, nextCursor: page.nextCursor });
     },
   } as ReadTexts;
@@ -110,6 +127,7 @@ export async function runRead(handlers: ReadHandlers, task: ReadTask, texts: Rea
           actor,
           ...(task.window ? { window: task.window } : {}),
           ...(task.unseenMoney ? { unseenMoney: task.unseenMoney } : {}),
+          ...(task.rounded ? { rounded: task.rounded } : {}),
         })
       : JSON.stringify((await handler({ query: task.query, path: task.path, body: undefined, actor })).body);
     // A fresh buffer of its own (never a pooled slab), so a thread can move it whole.
