@@ -65,8 +65,10 @@ describe(`approval and lock in headless Chromium${available ? '' : ` (${SKIP_REA
     });
     const entryId = made.body.data.id as string;
 
-    // Ada submits her week.
+    // Ada has her timesheet open in another tab, then submits her week.
     const her = await signedIn('ada@example.org');
+    const sheet = await her.page.context().newPage();
+    await sheet.goto(`${server.url}/app/timesheet?date=2026-10-27&day=2026-10-28`);
     await her.page.goto(`${server.url}/app/week?date=2026-10-27`);
     await her.page.getByRole('button', { name: 'Submit week' }).click();
     await her.page.getByText('Submitted your week of 26 Oct 2026 – 1 Nov 2026 for approval').waitFor();
@@ -83,14 +85,16 @@ describe(`approval and lock in headless Chromium${available ? '' : ` (${SKIP_REA
     await period.getByRole('button', { name: 'Approve' }).click();
     await owner.page.getByText('Approved Ada’s week of 26 Oct 2026 – 1 Nov 2026.').waitFor();
 
-    // Ada tries to add time to the approved week on her timesheet: refused, in words, nothing added.
-    await her.page.goto(`${server.url}/app/timesheet?date=2026-10-27&day=2026-10-28`);
-    await her.page.getByLabel('Add to No project on 2026-10-28').fill('2');
-    await her.page.getByRole('button', { name: 'Add the time' }).click();
-    await her.page
+    // Ada tries to add time to the approved week in the timesheet she opened before: refused, in words, nothing added;
+    // the timesheet as it is now takes no time in that week.
+    await sheet.getByLabel('Add to No project on 2026-10-28').fill('2');
+    await sheet.getByRole('button', { name: 'Add the time' }).click();
+    await sheet
       .getByText('This time is in an approved week of 26 Oct 2026 to 1 Nov 2026: approved time cannot change.', { exact: false })
       .waitFor();
-    expect(await her.page.locator('table.sheet tfoot').innerText()).to.match(/\s1:30\s*$/);
+    expect(await sheet.locator('table.sheet tfoot').innerText()).to.match(/\s1:30\s*$/);
+    expect(await sheet.locator('table.sheet input[name^="cell:"]').count()).to.equal(0);
+    expect(await sheet.getByRole('button', { name: 'Add the time' }).count()).to.equal(0);
 
     // The owner reopens it from the period's page.
     await owner.page.getByRole('link', { name: 'week of 26 Oct 2026 – 1 Nov 2026' }).click();

@@ -16,7 +16,7 @@ import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
 import type { ProjectChoice } from './pickers.js';
 import { entriesOf, projectChoices, zoneOf } from './week-routes.js';
-import { type ApprovalStrip, periodStrip, stripOf } from './approvals.js';
+import { type ApprovalStrip, lockedWords, periodStrip, stripOf } from './approvals.js';
 
 /** Where a day's first added time starts when the day is empty. */
 const DAY_STARTS_AT = { hour: 9 };
@@ -42,12 +42,21 @@ function sheetBody(s: Sheet): Html {
   const week = s.week.start.toISODate() as string;
   const days = s.week.days;
   const columns = days.map((_, i) => s.rows.reduce((sum, r) => sum + (r.days[i] ?? 0), 0));
+  // A day of a period that waits or was approved, or before the lock date (decisions §13), takes no time: its cells show what it has.
+  const held = new Set(
+    days
+      .filter((d) => lockedWords(s.approval, d.start.toISO() as string) && lockedWords(s.approval, d.end.minus(1).toISO() as string))
+      .map((d) => d.key),
+  );
+  const open = held.size < days.length;
   const cell = (row: string, day: string, seconds: number, label: string) => {
     const name = cellName(row, day);
     const error = s.errors[name];
     const id = `c-${row}-${day}`;
+    const had = seconds > 0 ? html`<span class="had">${hoursText(seconds)}</span>` : '';
+    if (held.has(day)) return html`<td class="cell held${day === s.day ? ' current' : ''}" data-day="${day}">${had}</td>`;
     return html`<td class="cell${day === s.day ? ' current' : ''}" data-day="${day}">
-      ${seconds > 0 ? html`<span class="had">${hoursText(seconds)}</span>` : ''}
+      ${had}
       <label class="vh" for="${id}">Add to ${label} on ${day}</label>
       <input
         id="${id}"
@@ -73,10 +82,14 @@ function sheetBody(s: Sheet): Html {
     </div>
     ${periodStrip(s.approval, { csrfToken: s.session.csrfToken, week, forms: false, first: s.week.start.toMillis(), last: s.week.end.toMillis() })}
     ${s.notice ? html`<div class="notice ${s.notice.kind}" role="${s.notice.kind === 'error' ? 'alert' : 'status'}">${s.notice.body}</div>` : ''}
-    <p class="hint">
-      Type hours into a day to add that time (2 is two hours, 0.5 half an hour, 1:30 an hour and a half, 90m ninety minutes): it follows the
-      day's last entry, or starts at 09:00.
-    </p>
+    ${
+      open
+        ? html`<p class="hint">
+            Type hours into a day to add that time (2 is two hours, 0.5 half an hour, 1:30 an hour and a half, 90m ninety minutes): it
+            follows the day's last entry, or starts at 09:00.
+          </p>`
+        : ''
+    }
     <nav class="day-tabs" aria-label="Days">
       ${days.map((d) => html`<a href="${APP_PATH}/timesheet?date=${week}&amp;day=${d.key}" ${d.key === s.day ? html`aria-current="true"` : ''}>${d.start.toFormat('ccc d')}</a>`)}
     </nav>
@@ -107,7 +120,7 @@ function sheetBody(s: Sheet): Html {
               </tr>`;
             })}
             ${
-              s.others.length > 0
+              s.others.length > 0 && open
                 ? html`<tr class="new-row">
                     <th scope="row">
                       <label class="vh" for="sheet-new">Another project</label>
@@ -131,7 +144,7 @@ function sheetBody(s: Sheet): Html {
           </tfoot>
         </table>
       </div>
-      <div class="actions"><button type="submit">Add the time</button></div>
+      ${open ? html`<div class="actions"><button type="submit">Add the time</button></div>` : ''}
     </form>`;
 }
 

@@ -77,6 +77,9 @@ describe('web app: approval and lock (decisions §13)', function () {
     const before = flat((await ada.client.get(week)).text);
     expect(before).to.include('<button type="submit">Submit week</button>');
     expect(before).to.include(`href="/app/week?date=2026-10-26&amp;edit=${tuesday.id}#e-${tuesday.id}"`);
+    /** The timesheet's fields for time and its Add the time button. */
+    const fields = (html: string) => [(html.match(/name="cell:/g) ?? []).length, html.includes('Add the time')];
+    expect(fields((await ada.client.get('/app/timesheet?date=2026-10-27')).text)).to.deep.equal([7, true]);
     // A delete before the submission, whose Undo comes after it.
     expect((await post(ada.client, week, `/app/entries/${gone.id}/delete`, { week: '2026-10-26' })).status).to.equal(303);
 
@@ -115,8 +118,11 @@ describe('web app: approval and lock (decisions §13)', function () {
     expect(added.status).to.equal(409);
     expect(text(added.text)).to.include(words);
     // The timesheet shows the state, and refuses time typed into the week.
-    const sheet = text((await ada.client.get('/app/timesheet?date=2026-10-27')).text);
+    const sheetHtml = (await ada.client.get('/app/timesheet?date=2026-10-27')).text;
+    const sheet = text(sheetHtml);
     expect(sheet).to.include('Your week of 26 Oct 2026 – 1 Nov 2026 Submitted');
+    // Its cells show the hours and take none (no field, no Add the time).
+    expect(fields(sheetHtml)).to.deep.equal([0, false]);
     const typed = await post(ada.client, '/app/timesheet?date=2026-10-27', '/app/timesheet', {
       week: '2026-10-26',
       day: '2026-10-27',
