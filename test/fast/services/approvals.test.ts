@@ -49,6 +49,31 @@ describe('approvals service: approval and lock (decisions §13)', () => {
     entries.delete(ada, e.id);
   });
 
+  it('turned off, a workspace behaves as before: its submitted and approved weeks lock nothing and wait for nobody; turned on again, they hold', () => {
+    const { approvals, entries } = world.services;
+    on();
+    const first = entry(ada, '2026-10-20T09:00:00Z', '2026-10-20T10:00:00Z');
+    const second = entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
+    const approved = approvals.submit(ada, { day: '2026-10-20' });
+    approvals.approve(world.owner, approved.id);
+    approvals.submit(ada, { day: '2026-10-27' });
+    expect(refusal(() => entries.update(ada, first.id, { description: 'x' })).code).to.equal('conflict');
+    approvals.setSettings(world.owner, world.workspaceId, { approval: 'off' });
+    // Edits, deletes and new entries in both weeks, as in a workspace that never turned it on.
+    expect(entries.update(ada, first.id, { description: 'changed' }).description).to.equal('changed');
+    entries.delete(ada, second.id);
+    expect(entry(ada, '2026-10-28T09:00:00Z', '2026-10-28T10:00:00Z').id).to.be.a('string');
+    expect(approvals.periodsOf(ada, '2026-10-19', '2026-11-01')).to.deep.equal([]);
+    expect(approvals.waiting(world.owner)).to.deep.equal([]);
+    expect(refusal(() => approvals.approve(world.owner, approved.id)).message).to.equal(
+      'Approval is off in this workspace: there is nothing to submit or decide.',
+    );
+    // The periods and their audit are kept: on again, the approved week holds again.
+    on();
+    expect(refusal(() => entries.update(ada, first.id, { description: 'again' })).message).to.match(/approved by Owner/);
+    expect(approvals.period(world.owner, approved.id).audit.map((a) => a.action)).to.deep.equal(['submitted', 'approved']);
+  });
+
   it('a submitted week locks its entries against edits, deletes, new entries and timers, saying why and who can reopen', () => {
     const { approvals, entries, timers } = world.services;
     on();
