@@ -91,6 +91,13 @@ export interface paths {
          *
          *     `originId` is your own id for the record; it is stored, is not part of the entry shape,
          *     and is carried in webhook payloads so a two-way integration can recognise its own write.
+         *
+         *     409 `conflict` when the workspace holds the time the entry would start in (decisions
+         *     §13): before the workspace's lock date (`lockedBefore`, a day in its default zone; for
+         *     everyone, until an owner moves it), or in a period (week or month) of the caller's that is
+         *     submitted for approval or approved. The `detail` says which, and who can change it: an
+         *     owner moves the lock date; an approver reopens a period, and its member may withdraw one
+         *     that waits. Nothing was written; the entry shape is unchanged.
          */
         post: operations["createEntry"];
         delete?: never;
@@ -121,7 +128,10 @@ export interface paths {
          *     `POST /entries`. A member has at most one running timer: of two concurrent starts, one
          *     stops the other. 409 `conflict` when the database's one-running-timer rule refuses the
          *     start (a start by another process on the same database won the race); nothing was
-         *     written, retry.
+         *     written, retry. Also 409 `conflict`, not to retry, when the workspace holds the new
+         *     timer's start (decisions §13): before its lock date, or in a period of the caller's that is
+         *     submitted for approval or approved, as `POST /entries`; `detail` says which and who can
+         *     change it.
          */
         post: operations["startTimer"];
         delete?: never;
@@ -174,7 +184,8 @@ export interface paths {
         /**
          * Delete an entry
          * @description Deletes the entry (running or completed) and fires `entry.deleted`. Same 404, 403 and 409
-         *     rules as the edit.
+         *     rules as the edit: an invoiced entry, one before the workspace's lock date, and one in a
+         *     period submitted for approval or approved (decisions §13) answer 409 `conflict`.
          */
         delete: operations["deleteEntry"];
         options?: never;
@@ -187,7 +198,12 @@ export interface paths {
          *     hourly rate; other edits keep it. Editing `start` or `end` resolves a runaway flag.
          *
          *     404 when the caller may not see the entry; 403 `forbidden` when it sees it (with
-         *     `canViewOthersTime`) but it is a colleague's; 409 `conflict` when the entry is invoiced.
+         *     `canViewOthersTime`) but it is a colleague's; 409 `conflict` when the entry is invoiced,
+         *     or when the workspace holds its time (decisions §13): it starts, or would start after the
+         *     edit, before the workspace's lock date, or in a period (week or month) of its author's that
+         *     is submitted for approval or approved. The `detail` says which, and who can change it (an
+         *     owner moves the lock date; an approver reopens a period, and its member may withdraw one
+         *     that waits). The entry shape is unchanged.
          */
         patch: operations["updateEntry"];
         trace?: never;
@@ -1587,7 +1603,9 @@ export interface components {
         };
         /**
          * @description `conflict`: the write collides with existing data (a duplicate name within the same
-         *     parent, or an edit of an already invoiced entry). Do not retry unchanged.
+         *     parent, or an edit of an already invoiced entry), or the workspace holds the entry's time
+         *     (decisions §13: before its lock date, or in a period submitted for approval or approved;
+         *     `detail` says which and who can change it). Do not retry unchanged.
          */
         Conflict: {
             headers: {
@@ -2078,6 +2096,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -306,6 +306,40 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
     sessions.joinFromLobby(lobby.session.secret, doraInvited.invitationId);
   }
 
+  // Approval and lock (decisions §13): a week submitted, refused writes, approved, reopened, rejected; the lock date.
+  const { approvals } = services;
+  approvals.setSettings(owner, workspaceId, { approval: 'weekly' });
+  approvals.setApprover(owner, { workspaceId, userId: bea.id, approver: true });
+  approvals.settings(member, workspaceId);
+  approvals.approves(member);
+  const week = approvals.submit(member, { day: '2026-10-05' });
+  approvals.periodsOf(member, '2026-10-01', '2026-10-31');
+  approvals.waiting(owner);
+  for (const refused of [
+    () => entries.create(member, { start: '2026-10-06T09:00:00Z', end: '2026-10-06T10:00:00Z' }),
+    () => entries.delete(member, entries.list(member, { from: '2026-10-05', to: '2026-10-11' }).rows[0]?.id ?? ''),
+  ])
+    try {
+      refused();
+    } catch {
+      // 409: the week waits for approval
+    }
+  approvals.approve(owner, week.id, { note: 'Checked.' });
+  // With approval on, invoices take approved time only and say what still waits.
+  invoices.preview(OPERATOR, { workspaceId, userId: ownerId, clientId: acme.id, from: '2026-10-01', to: '2026-10-31' });
+  approvals.list(OPERATOR, workspaceId, { states: ['approved'] });
+  approvals.period(owner, week.id);
+  approvals.reopen(owner, week.id);
+  approvals.submit(member, { day: '2026-10-05' });
+  approvals.reject(owner, week.id, { note: 'The 7th is missing.' });
+  approvals.setSettings(owner, workspaceId, { lockedBefore: '2026-10-02' });
+  try {
+    entries.create(owner, { start: '2026-10-01T12:00:00Z', end: '2026-10-01T13:00:00Z' });
+  } catch {
+    // 409: before the lock date
+  }
+  approvals.setSettings(owner, workspaceId, { approval: 'off', lockedBefore: null });
+
   // Deletions and the account's end.
   catalog.tags.delete(owner, catalog.tags.create(owner, { name: 'unused' }).id);
   catalog.tasks.delete(owner, catalog.tasks.create(owner, { name: 'Unused', projectId: p1.id }).id);

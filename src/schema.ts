@@ -10,3 +10,4 @@ export * from './modules/sessions/schema.js';
 export * from './modules/imports/schema.js';
 export * from './modules/mail/schema.js';
 export * from './modules/oidc/schema.js';
+export * from './modules/approvals/schema.js';

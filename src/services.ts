@@ -5,6 +5,8 @@ import { createCursorCodec } from './kernel/cursor.js';
 import { subkey } from './kernel/keys.js';
 import { createLogger, type Logger } from './logger.js';
 import { createAccountsRepository } from './modules/accounts/repository.js';
+import { createApprovalsRepository } from './modules/approvals/repository.js';
+import { type ApprovalEntries, type ApprovalMail, type ApprovalsService, createApprovalsService } from './modules/approvals/service.js';
 import { type AccountsService, createAccountsService } from './modules/accounts/service.js';
 import { createCatalogRepository } from './modules/catalog/repository.js';
 import { type CatalogEntries, type CatalogService, createCatalogService } from './modules/catalog/service.js';
@@ -159,20 +161,12 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     write,
     entries: () => catalogPorts as CatalogEntries,
   });
-  const entryServices = createEntryServices({
-    repo: createEntriesRepository(db),
-    clock,
-    write,
-    cursors,
-    catalog,
-    accounts,
-    reminders: mailed.reminders,
-  });
+  const { approvals, entryServices } = entriesWithApprovals(db, options, { write, cursors, catalog, accounts, mailed });
   catalogPorts = entryServices.catalogPorts;
   const { entries, timers, lister } = entryServices;
   const invoices = createInvoicesService({
     repo: createInvoicesRepository(db),
-    ports: invoicePorts(accounts, catalog, entries, mail),
+    ports: invoicePorts(accounts, catalog, entries, mail, approvals),
     clock,
     write,
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
@@ -190,6 +184,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     catalog,
     entries,
     timers,
+    approvals,
     reports: createReportsService({
       clock,
       lister,
@@ -205,6 +200,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       catalog: catalog.imports,
       accounts,
       invoices: invoices.imports,
+      approvals: approvals.transfer,
       logger,
       ...(options.importWriteMs ? { writeMs: options.importWriteMs } : {}),
     }),
@@ -216,6 +212,60 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     /** The periodic jobs, each registered by the module that owns it (the server's scheduler runs them). */
     jobs: [...entryServices.jobs, ...webhooks.jobs, ...mail.jobs, ...events.jobs, ...sessions.jobs, ...accounts.jobs],
   };
+}
+
+/**
+ * Entries, and the approvals module (decisions §13) over the same connection: the entries' core
+ * asks approvals in every write, and approvals read entries in turn (bound once both exist).
+ */
+function entriesWithApprovals(
+  db: DatabaseHandle['db'],
+  options: ServiceOptions,
+  parts: {
+    write: DomainWrite;
+    cursors: ReturnType<typeof createCursorCodec>;
+    catalog: CatalogService;
+    accounts: AccountsService;
+    mailed: ReturnType<typeof mailPorts>;
+  },
+) {
+  const { write, cursors, catalog, accounts, mailed } = parts;
+  const { clock } = options;
+  let approvalEntries: ApprovalEntries | null = null;
+  const approvals = createApprovalsService({
+    repo: createApprovalsRepository(db),
+    clock,
+    write,
+    accounts: {
+      membership: accounts.membership,
+      timeZoneOf: (userId) => accounts.preferences(userId).timeZone,
+      userNames: accounts.userNames,
+      requireWorkspace: accounts.requireWorkspace,
+    },
+    entries: () => approvalEntries as ApprovalEntries,
+    mail: mailed.approvals,
+    defaultTimeZone: options.defaultTimeZone ?? 'UTC',
+  });
+  accounts.onMemberRemoved(approvals.memberRemoved);
+  accounts.onAccountDeleted(approvals.accountDeleted);
+  const entryServices = createEntryServices({
+    repo: createEntriesRepository(db),
+    clock,
+    write,
+    cursors,
+    catalog,
+    accounts,
+    reminders: mailed.reminders,
+    locks: { entryLock: approvals.entryLock },
+  });
+  const { entries, catalogPorts } = entryServices;
+  approvalEntries = {
+    running: entries.runningOf,
+    runningStarts: (workspaceId) => catalogPorts.running(workspaceId).map((r) => r.startAt),
+    rows: entries.periodRows,
+    sums: entries.periodSums,
+  };
+  return { approvals, entryServices };
 }
 
 /** What the other modules do, in the accounts' write, when a member leaves, an account's credentials end, or an account goes. */
@@ -380,7 +430,20 @@ function mailPorts(mail: MailService, accounts: AccountsService) {
       mail.runawayReminder(to, { ...input, workspaceName });
     },
   };
-  return { invitation, sessions, reminders };
+  // A decision on a member's period (approved, rejected, reopened by someone else): told by mail, within the decider's
+  // budget and the workspace's; a spent budget leaves the decision made and the mail unsent (it is a courtesy).
+  const approvals: ApprovalMail = {
+    tell: (input) => {
+      if (!mail.enabled()) return;
+      const to = recipientOf(input.userId);
+      const workspaceName = accounts.workspaceName(input.workspaceId);
+      if (!to || workspaceName === null || !accounts.membership(input.workspaceId, input.userId)) return;
+      if (!mail.trySpend({ kind: 'approval', userId: input.byUserId, workspaceId: input.workspaceId })) return;
+      const byName = input.byUserId === null ? null : (accounts.userOf(input.byUserId)?.name ?? null);
+      mail.approvalDecision(to, { ...input, workspaceName, byName });
+    },
+  };
+  return { invitation, sessions, reminders, approvals };
 }
 
 /** Sign-in: sessions (passwords, setup links) and, with OIDC_ISSUER, the identity provider. */
@@ -421,9 +484,12 @@ export function invoicePorts(
   entries: Pick<
     ReturnType<typeof createEntryServices>['entries'],
     'invoiceableGroups' | 'invoiceableEntries' | 'invoiceableCount' | 'unratedInvoiceable' | 'markInvoiced' | 'releaseInvoice'
-  >,
+  > &
+    Partial<Pick<ReturnType<typeof createEntryServices>['entries'], 'invoiceableWaiting'>>,
   /** Outgoing mail; without it (tests of invoicing alone) mail is off. */
   mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message' | 'spend' | 'senderAddress' | 'delivery'>,
+  /** Approval (decisions §13): invoices take only approved time; without it (tests of invoicing alone) all time. */
+  approvals?: Pick<ApprovalsService, 'approvedSpans'>,
 ): InvoicePorts {
   return {
     requireWorkspace: accounts.requireWorkspace,
@@ -444,6 +510,9 @@ export function invoicePorts(
     unratedInvoiceable: entries.unratedInvoiceable,
     markInvoiced: entries.markInvoiced,
     releaseInvoice: entries.releaseInvoice,
+    ...(approvals && entries.invoiceableWaiting
+      ? { approvedSpans: approvals.approvedSpans, invoiceableWaiting: entries.invoiceableWaiting }
+      : {}),
     workspaceName: accounts.workspaceName,
     mail: {
       enabled: () => mail?.enabled() ?? false,

@@ -62,7 +62,7 @@ export const accountCommands: Record<string, Command> = {
     workspace: s.accounts.getWorkspace(OPERATOR, p[0] as string),
   })),
   'workspace set': command(
-    'workspace set ID [--name N] [--currency C] [--runaway-limit-sec S] [--runaway-action flagged|capped|stopped] [--rate-limit-per-min N|none] [--hourly-rate R|none] [--join-domains a.org,b.org|none]',
+    'workspace set ID [--name N] [--currency C] [--runaway-limit-sec S] [--runaway-action flagged|capped|stopped] [--rate-limit-per-min N|none] [--hourly-rate R|none] [--join-domains a.org,b.org|none] [--approval weekly|monthly|off] [--locked-before DATE|none]',
     'Change workspace settings.',
     {
       name: str,
@@ -72,24 +72,38 @@ export const accountCommands: Record<string, Command> = {
       'rate-limit-per-min': str,
       'hourly-rate': str,
       'join-domains': str,
+      approval: str,
+      'locked-before': str,
     },
     1,
-    (v, p, s) =>
-      s.accounts.setWorkspace(
-        OPERATOR,
-        p[0] as string,
-        someSetting({
-          name: optionalString(v, 'name'),
-          currency: optionalString(v, 'currency'),
-          runawayLimitSec: optionalInteger(v, 'runaway-limit-sec') ?? undefined,
-          runawayAction: runawayAction(optionalString(v, 'runaway-action')),
-          rateLimitPerMin: optionalInteger(v, 'rate-limit-per-min', true),
-          hourlyRate: optionalNumber(v, 'hourly-rate', true),
-          joinDomains: joinDomains(optionalString(v, 'join-domains')),
-        }),
-      ),
+    (v, p, s) => {
+      const id = p[0] as string;
+      const settings = {
+        name: optionalString(v, 'name'),
+        currency: optionalString(v, 'currency'),
+        runawayLimitSec: optionalInteger(v, 'runaway-limit-sec') ?? undefined,
+        runawayAction: runawayAction(optionalString(v, 'runaway-action')),
+        rateLimitPerMin: optionalInteger(v, 'rate-limit-per-min', true),
+        hourlyRate: optionalNumber(v, 'hourly-rate', true),
+        joinDomains: joinDomains(optionalString(v, 'join-domains')),
+      };
+      // Approval and lock (decisions §13) are the approvals module's: set after the rest.
+      const lock = optionalString(v, 'locked-before');
+      const approval = {
+        approval: optionalString(v, 'approval'),
+        lockedBefore: lock === undefined ? undefined : lock.trim().toLowerCase() === 'none' ? null : lock,
+      };
+      someSetting({ ...settings, ...approval });
+      if (Object.values(settings).some((x) => x !== undefined)) s.accounts.setWorkspace(OPERATOR, id, settings);
+      if (approval.approval !== undefined || approval.lockedBefore !== undefined)
+        s.approvals.setSettings(OPERATOR, id, {
+          ...(approval.approval === undefined ? {} : { approval: approval.approval }),
+          ...(approval.lockedBefore === undefined ? {} : { lockedBefore: approval.lockedBefore }),
+        });
+      return { id };
+    },
     undefined,
-    '--join-domains lists the email domains whose people join the workspace (no flags) by signing in through the identity provider when no account here knows them (none: nobody). --currency is an ISO 4217 code such as EUR. Rates and amounts already recorded are not converted: they are read in the new currency (invoices keep the currency they were issued in).',
+    "--join-domains lists the email domains whose people join the workspace (no flags) by signing in through the identity provider when no account here knows them (none: nobody). --currency is an ISO 4217 code such as EUR. Rates and amounts already recorded are not converted: they are read in the new currency (invoices keep the currency they were issued in). --approval weekly or monthly has members submit their time for approval (a week is Monday to Sunday, a month a calendar month, in the member's zone); submitted and approved time cannot change, and invoices take only approved time; off (the default) changes nothing. --locked-before DATE locks every entry starting before that day (read in the server's zone, TZ) for everyone; none removes the lock.",
   ),
   'user create': command('user create --name N --email E', 'Create a user account.', { name: str, email: str }, 0, (v, _p, s) =>
     s.accounts.createUser(OPERATOR, { name: required(v, 'name'), email: required(v, 'email') }),

@@ -1,6 +1,7 @@
 import { optionalInstant, optionalInteger, required, UsageError } from './args.js';
 import { OPERATOR } from '../principal.js';
 import { accountCommands } from './account-commands.js';
+import { approvalCommands } from './approval-commands.js';
 import type { TokenView } from '../modules/tokens/views.js';
 import { type Command, command, str } from './command.js';
 import { orDash, table } from './table.js';
@@ -81,6 +82,7 @@ export const commands: Record<string, Command> = {
   ),
   ...importCommands,
   ...invoiceCommands,
+  ...approvalCommands,
   ...reportCommands,
   ...webhookCommands,
   ...mailCommands,

@@ -47,7 +47,7 @@ export const NOT_CARRIED: Readonly<Record<string, string>> = {
 };
 
 /** A reference to another row: the table it points to. */
-type Ref = 'users' | 'clients' | 'projects' | 'tasks' | 'tags' | 'entries' | 'invoices';
+type Ref = 'users' | 'clients' | 'projects' | 'tasks' | 'tags' | 'entries' | 'invoices' | 'approval_periods';
 
 /** How a workspace's rows of an owned table are read, what its references point to, and the columns that do not travel. */
 interface Owned {
@@ -147,6 +147,25 @@ export const OWNED: Readonly<Record<string, Owned>> = {
       mail_id: 'the mail message of the server that sent it, which stays there (a restored send is marked `restored:`)',
     },
   },
+  approval_settings: {
+    sql: 'SELECT * FROM approval_settings WHERE workspace_id = ?',
+    excluded: { workspace_id: WORKSPACE, updated_at: WRITTEN },
+  },
+  approvers: {
+    sql: 'SELECT * FROM approvers WHERE workspace_id = ?',
+    refs: { user_id: 'users' },
+    excluded: { workspace_id: WORKSPACE, created_at: WRITTEN },
+  },
+  approval_periods: {
+    sql: 'SELECT * FROM approval_periods WHERE workspace_id = ?',
+    refs: { user_id: 'users', decided_by: 'users' },
+    excluded: { id: NEW_ID, workspace_id: WORKSPACE, updated_at: WRITTEN },
+  },
+  approval_audit: {
+    sql: 'SELECT * FROM approval_audit WHERE workspace_id = ?',
+    refs: { period_id: 'approval_periods', by_user_id: 'users' },
+    excluded: { id: NEW_ID, workspace_id: WORKSPACE },
+  },
 };
 
 /** What an id points to, by table: an email, a name, a key. */
@@ -158,6 +177,7 @@ interface Keys {
   tags(id: string): string;
   entries(id: string): string;
   invoices(id: string): string;
+  approval_periods(id: string): string;
 }
 
 /** A JSON text as a value with its keys sorted (the order of an object's keys is not what it holds). */
@@ -217,6 +237,7 @@ export function workspaceRows(databasePath: string, workspaceId: string, skipMem
         projectKey.get(r.project_id as string) ?? null,
       ]),
     );
+    const periodKey = by('approval_periods', (r) => JSON.stringify([email.get(r.user_id as string), r.kind, r.start_day]));
     const known = (map: Map<string, string>, what: string) => (id: string) => map.get(id) ?? `unknown ${what} ${id}`;
     const keys: Keys = {
       users: known(email, 'user'),
@@ -226,6 +247,7 @@ export function workspaceRows(databasePath: string, workspaceId: string, skipMem
       tags: known(tagName, 'tag'),
       entries: known(entryKey, 'entry'),
       invoices: known(invoiceKey, 'invoice'),
+      approval_periods: known(periodKey, 'approval period'),
     };
     const out: Record<string, string[]> = {};
     for (const [table, owned] of Object.entries(OWNED)) {

@@ -534,6 +534,21 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
       (p, i) => p.archived && services.catalog.projects.update(owner.actor, (projects[i] as { id: string }).id, { archived: true }),
     );
     w.clients.forEach((c, i) => c.archived && services.catalog.clients.update(owner.actor, clients[i] as string, { archived: true }));
+    // Approval and lock (issue 59 item 6), last (they lock the time above), by the run's number so the seed's workspaces stay
+    // as they were: weekly or monthly, a lock date, an approver, a period approved, waiting, rejected with a note or withdrawn.
+    if (run % 3 !== 0) {
+      const first = members[0] as (typeof members)[number];
+      services.approvals.setSettings(OPERATOR, workspaceId, {
+        approval: run % 2 === 0 ? 'weekly' : 'monthly',
+        ...(run % 4 === 1 ? { lockedBefore: '2021-01-04' } : {}),
+      });
+      const seeing = members.find((_, i) => i > 0 && w.members[i]?.time && !w.members[i]?.owner);
+      if (seeing) services.approvals.setApprover(owner.actor, { workspaceId, userId: seeing.id, approver: true });
+      const period = services.approvals.submit(first.actor, { day: '2021-01-05' });
+      if (run % 4 === 0) services.approvals.approve(owner.actor, period.id, { note: 'Fine' });
+      if (run % 4 === 1) services.approvals.reject(OPERATOR, period.id, { note: 'Which client?' });
+      if (run % 4 === 2) services.approvals.reopen(first.actor, period.id);
+    }
     return { workspaceId, token: owner.token, actor: owner.actor, entries: w.entries.length + billed + (w.runaway ? 1 : 0), invoices };
   }
 
@@ -996,6 +1011,130 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
       { description: 'Olga', rate: 80, invoice: null },
     ]);
     expect(target.services.invoices.list(OPERATOR, into)).to.deep.equal([]);
+  });
+
+  it('carries approval and lock (issue 59 item 6): the settings and approvers, each period with its audit (who submitted, approved, rejected, when, with which note), locking its entries again; a second import adds nothing, an undo takes them back', async () => {
+    const { services } = source;
+    const { id: workspaceId } = services.accounts.createWorkspace(OPERATOR, { name: 'Approved', currency: 'EUR' });
+    const owner = member(services, workspaceId, { name: 'Owner', email: 'owner-approved@source.example' }, { owner: true });
+    const bea = member(services, workspaceId, { name: 'Bea', email: 'bea-approved@example.org' });
+    const cleo = member(services, workspaceId, { name: 'Cleo', email: 'cleo-approved@example.org' });
+    services.approvals.setSettings(OPERATOR, workspaceId, { approval: 'weekly', lockedBefore: '2026-02-02' });
+    services.approvals.setApprover(owner.actor, { workspaceId, userId: cleo.id, approver: true });
+    for (const day of ['2026-03-03', '2026-03-10', '2026-03-17'])
+      services.entries.create(bea.actor, { start: `${day}T09:00:00Z`, end: `${day}T11:00:00Z`, description: `Bea ${day}` });
+    services.entries.create(cleo.actor, { start: '2026-03-04T09:00:00Z', end: '2026-03-04T10:00:00Z', description: 'Cleo' });
+    // Approved by an approver; rejected with a note, then sent again and waiting; submitted and withdrawn (open).
+    const approved = services.approvals.submit(bea.actor, { day: '2026-03-03' });
+    services.approvals.approve(cleo.actor, approved.id, { note: 'Fine' });
+    const waiting = services.approvals.submit(bea.actor, { day: '2026-03-10' });
+    services.approvals.reject(owner.actor, waiting.id, { note: 'Name the client, please' });
+    services.approvals.submit(bea.actor, { day: '2026-03-10' });
+    const withdrawn = services.approvals.submit(bea.actor, { day: '2026-03-17' });
+    services.approvals.reopen(bea.actor, withdrawn.id);
+    const cleos = services.approvals.submit(cleo.actor, { day: '2026-03-04' });
+    services.approvals.approve(OPERATOR, cleos.id);
+    await committed();
+    const file = join(dir, 'approved.csv');
+    const exported = await cli(source, 'export', '--workspace', workspaceId, '--out', file, '--json');
+    expect(exported.code, exported.stderr).to.equal(0);
+    expect(exported.json).to.deep.include({ entries: 4 });
+    const rows = (parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), { columns: true }) as Array<Record<string, string>>).filter(
+      (r) => Object.values(r)[0] === 'approval' || Object.values(r)[0] === 'period',
+    );
+    expect(rows.map((r) => Object.values(r)[0])).to.deep.equal(['approval', 'period', 'period', 'period', 'period']);
+
+    /** A workspace's approval as comparable values: the settings, each period with its audit, people by name. */
+    const approvalOf = (server: TestServer, into: string) => {
+      const settings = server.services.approvals.settings(OPERATOR, into);
+      const names = new Map(server.services.accounts.memberDirectory(into).map((m) => [m.userId, m.name]));
+      const periods = server.services.approvals.list(OPERATOR, into).map((p) => {
+        const { audit } = server.services.approvals.period(OPERATOR, p.id);
+        return {
+          member: p.userName,
+          kind: p.kind,
+          startDay: p.startDay,
+          from: p.from,
+          to: p.to,
+          state: p.state,
+          note: p.note,
+          submittedAt: p.submittedAt,
+          decidedAt: p.decidedAt,
+          decidedBy: p.decidedBy?.name ?? null,
+          totals: p.totals,
+          audit: audit.map((a) => ({ action: a.action, by: a.by?.name ?? null, note: a.note, at: a.at })),
+        };
+      });
+      return {
+        approval: settings.approval,
+        lockedBefore: settings.lockedBefore,
+        approvers: settings.approvers.map((id) => names.get(id)),
+        periods: periods.sort((a, b) => (a.member + a.startDay < b.member + b.startDay ? -1 : 1)),
+      };
+    };
+    const expected = approvalOf(source, workspaceId);
+    expect(
+      expected.periods.map((p) => [p.member, p.startDay, p.state, p.audit.map((a) => `${a.action} by ${a.by ?? 'the operator'}`)]),
+    ).to.deep.equal([
+      ['Bea', '2026-03-02', 'approved', ['submitted by Bea', 'approved by Cleo']],
+      ['Bea', '2026-03-09', 'submitted', ['submitted by Bea', 'rejected by Owner', 'submitted by Bea']],
+      ['Bea', '2026-03-16', 'open', ['submitted by Bea', 'withdrawn by Bea']],
+      ['Cleo', '2026-03-02', 'approved', ['submitted by Cleo', 'approved by the operator']],
+    ]);
+
+    const { id: into } = target.services.accounts.createWorkspace(OPERATOR, { name: 'Approved in', currency: 'EUR' });
+    const reader = member(target.services, into, { name: 'Owner', email: 'owner-approved@target.example' }, { owner: true });
+    await committed();
+    const done = await target.services.imports.run(reader.actor, { workspaceId: into, path: file, createMembers: true });
+    expect(done.report).to.deep.include({ imported: 4, refused: [], notices: [] });
+    const restored = approvalOf(target, into);
+    expect(restored).to.deep.equal(expected);
+    // The approved week locks its entries again, the lock date too: an edit of Bea's approved entry answers 409.
+    const beaHere = target.services.accounts.memberDirectory(into).find((m) => m.email === 'bea-approved@example.org');
+    const token = target.services.tokens.create(OPERATOR, {
+      workspaceId: into,
+      userId: beaHere!.userId,
+      name: 'bea',
+      scopes: SCOPES,
+    }).token;
+    const entry = target.services.entries
+      .list(reader.actor, { from: '2026-03-02', to: '2026-03-08' })
+      .rows.find((e) => e.description === 'Bea 2026-03-03');
+    const edit = await target.request('PATCH', `/api/v1/entries/${entry!.id}`, { token, json: { description: 'Changed' } });
+    expect([edit.status, edit.body.type]).to.deep.equal([409, 'http://localhost:0/problems/conflict']);
+    expect(edit.body.detail).to.match(/approved/);
+
+    // The same file again: the periods are there, nothing is added.
+    const again = await target.services.imports.run(reader.actor, { workspaceId: into, path: file, createMembers: true });
+    expect(again.report).to.deep.include({ imported: 0, duplicates: 4, refused: [] });
+    expect(approvalOf(target, into)).to.deep.equal(restored);
+    if (again.report.importId) await target.services.imports.undo(reader.actor, again.report.importId);
+    expect(approvalOf(target, into)).to.deep.equal(restored);
+    // The undo of the first import takes its periods, their audit and the settings with it (its entries were locked by them).
+    const undone = await target.services.imports.undo(reader.actor, done.report.importId as string);
+    expect(undone.deleted).to.equal(4);
+    expect(approvalOf(target, into)).to.deep.equal({ approval: 'off', lockedBefore: null, approvers: [], periods: [] });
+    // Someone of the file who is no member here (the owner's address changed in the file): the audit keeps her name.
+    const renamed = join(dir, 'approved-renamed.csv');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(renamed, text.replace(/""email"":""owner-approved@source\.example""/g, '""email"":""gone@source.example""'));
+    expect(readFileSync(renamed, 'utf8')).to.not.equal(text);
+    const { id: other } = target.services.accounts.createWorkspace(OPERATOR, { name: 'Approved again', currency: 'EUR' });
+    const otherOwner = member(target.services, other, { name: 'Owner', email: 'owner-approved2@target.example' }, { owner: true });
+    // Bea and Cleo have accounts here since the first import (--create-members makes no member of an account that exists).
+    for (const m of target.services.accounts.memberDirectory(into).filter((x) => /^(bea|cleo)-approved@/.test(x.email)))
+      target.services.accounts.addMember(OPERATOR, { workspaceId: other, userId: m.userId });
+    await committed();
+    const third = await target.services.imports.run(otherOwner.actor, { workspaceId: other, path: renamed, createMembers: true });
+    expect(third.report).to.deep.include({ imported: 4, refused: [] });
+    const rejected = target.services.approvals.list(OPERATOR, other).find((p) => p.startDay === '2026-03-09');
+    expect(target.services.approvals.period(OPERATOR, rejected?.id ?? '').audit.map((a) => a.by)).to.deep.equal([
+      { userId: rejected?.userId, name: 'Bea' },
+      { userId: null, name: 'Owner' },
+      { userId: rejected?.userId, name: 'Bea' },
+    ]);
+    const left = target.running.database.sqlite.prepare('select count(*) as n from approval_audit where workspace_id = ?').get(into);
+    expect(left).to.deep.equal({ n: 0 });
   });
 
   it('a member importing an export takes none of its rates; an owner’s import into a workspace with the catalog keeps the rows there as they are', async () => {

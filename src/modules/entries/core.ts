@@ -1,9 +1,10 @@
 import type { Actor } from '../../principal.js';
+import type { DomainError } from '../../errors.js';
 import { entryErrors as errors } from './errors.js';
 import type { Clock } from '../../clock.js';
 import { newTimeId } from '../../ids.js';
 import { amountCents } from '../../kernel/money.js';
-import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
+import { canonicalTimeZone, secondsBetween, toIso } from '../../kernel/time.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { AccountsService } from '../accounts/service.js';
 import type { CatalogService, ProjectRow, TaskRow } from '../catalog/service.js';
@@ -64,6 +65,22 @@ export interface NewEntry {
   originId?: string;
 }
 
+/**
+ * The approvals' check of entry writes (decisions §13; the approvals module's, wired in
+ * src/services.ts), asked inside each write: null when the workspace locks nothing (approval off,
+ * no lock date), else the refusal (409 conflict) of an entry of `authorId` starting at `startAt`,
+ * or null. `subject` names the entry in the refusal.
+ */
+export interface EntryLocks {
+  entryLock(workspaceId: string): ((authorId: string, startAt: number, subject: string) => DomainError | null) | null;
+}
+
+/** No approval, no lock date: nothing but invoices locks an entry (tests of entries alone). */
+export const NO_LOCKS: EntryLocks = { entryLock: () => null };
+
+/** How a refusal names a new entry. */
+export const newEntrySubject = (start: number): string => `A new entry starting ${toIso(start)}`;
+
 /** What entries read of the catalog: the project, task and tags a write names (404 unless in the workspace). */
 export type EntryCatalog = Pick<CatalogService, 'project' | 'task' | 'existingTags'>;
 /** What entries read of accounts: the author's and the workspace's rates, the currency, the runaway settings. */
@@ -79,12 +96,28 @@ export function createEntryCore({
   catalog,
   accounts,
   clock,
+  locks = NO_LOCKS,
 }: {
   repo: EntriesRepository;
   catalog: EntryCatalog;
   accounts: EntryAccounts;
   clock: Clock;
+  locks?: EntryLocks;
 }) {
+  /**
+   * Inside a write: refuses (409) an entry of `authorId` starting at each of `starts` that a
+   * submitted or approved period, or the workspace's lock date, holds (decisions §13). Every
+   * write of an entry passes here: edits, deletes, timers, undos, imports and their undo.
+   */
+  function checkLocks(workspaceId: string, authorId: string, starts: number[], subject: string): void {
+    const check = locks.entryLock(workspaceId);
+    if (!check) return;
+    for (const start of starts) {
+      const refusal = check(authorId, start, subject);
+      if (refusal) throw refusal;
+    }
+  }
+
   /** The entry as the actor may see it: 404 when hidden (another workspace, or a colleague's without canViewOthersTime). */
   function visible(actor: Actor, id: string): EntryRow {
     const row = repo.byId(actor.workspaceId, id);
@@ -92,11 +125,12 @@ export function createEntryCore({
     return row;
   }
 
-  /** An entry the actor may change: their own (else 403 when visible), not invoiced (else 409). */
+  /** An entry the actor may change: their own (else 403 when visible), not invoiced, submitted, approved or locked (else 409). */
   function editable(actor: Actor, id: string): EntryRow {
     const row = visible(actor, id);
     if (row.authorId !== actor.userId) throw errors.notAuthor(id);
     if (row.invoiceId !== null) throw errors.invoiced(id, row.invoiceId);
+    checkLocks(row.workspaceId, row.authorId, [row.startAt], `Entry ${id}`);
     return row;
   }
 
@@ -143,6 +177,7 @@ export function createEntryCore({
 
   /** Inserts an entry (inside the caller's write) and records its event. */
   function insert(record: RecordEvent, actor: Actor, input: NewEntry, event: EntryEventName): EntryView {
+    checkLocks(actor.workspaceId, actor.userId, [input.start], newEntrySubject(input.start));
     const { project, task } = resolveWork(actor.workspaceId, input.projectId, input.taskId, { projectId: null, taskId: null });
     checkTags(actor.workspaceId, input.tagIds);
     const billable = input.billable ?? project?.billable ?? false;
@@ -177,6 +212,7 @@ export function createEntryCore({
   function stop(record: RecordEvent, actor: Actor | null, row: EntryRow, endAt: number): EntryView {
     if (endAt <= row.startAt) throw errors.endBeforeEntryStart(row.startAt);
     checkSpan(row.startAt, endAt);
+    checkLocks(row.workspaceId, row.authorId, [row.startAt], `Entry ${row.id}`);
     const now = clock.now();
     // Stopping a flagged runaway timer resolves it, when its author does.
     const resolvedAt =
@@ -185,7 +221,7 @@ export function createEntryCore({
     return emit(record, actor, 'entry.stopped', updated);
   }
 
-  return { visible, editable, resolveWork, checkTags, resolveRate, emit, insert, stop };
+  return { visible, editable, checkLocks, lockCheck: locks.entryLock, resolveWork, checkTags, resolveRate, emit, insert, stop };
 }
 
 export type EntryCore = ReturnType<typeof createEntryCore>;

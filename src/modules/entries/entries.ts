@@ -106,6 +106,9 @@ export function createEntriesService({ clock, write, repo, core, lister, project
         // The rate is re-resolved when the work changes, and otherwise kept as written.
         const hourlyRate = workChanged ? core.resolveRate(actor.workspaceId, current.authorId, project, task) : current.hourlyRate;
         const startAt = start ?? current.startAt;
+        // Moved into a period that waits for approval, or before the lock date: refused as an edit there is.
+        if (startAt !== current.startAt)
+          core.checkLocks(current.workspaceId, current.authorId, [startAt], `The new start of entry ${id} (${toIso(startAt)})`);
         const endAt = end !== undefined ? end : current.endAt;
         if (endAt === null && startAt > now + START_SKEW_MS) throw errors.startInFuture('a running timer');
         if (endAt === null && now - startAt > MAX_ENTRY_MS) throw errors.startTooOld('a running timer');

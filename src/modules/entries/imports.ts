@@ -2,7 +2,8 @@ import type { Clock } from '../../clock.js';
 import { newTimeId } from '../../ids.js';
 import type { EventActor } from '../events/service.js';
 import type { ProjectRow, TaskRow } from '../catalog/service.js';
-import { completion, deletedEvent, type EntryCore, type RecordEvent } from './core.js';
+import type { DomainError } from '../../errors.js';
+import { completion, deletedEvent, type EntryCore, newEntrySubject, type RecordEvent } from './core.js';
 import type { EntriesRepository, EntryInsert } from './repository.js';
 import type { ExportedRunaway } from './repository/imports.js';
 
@@ -63,6 +64,23 @@ export interface ImportContext {
   currency: string;
 }
 
+/** The refusal of the first of an import's entries that `check` holds (read a page at a time), or null. */
+function firstLocked(
+  repo: EntriesRepository,
+  check: NonNullable<ReturnType<EntryCore['lockCheck']>>,
+  importId: string,
+): DomainError | null {
+  for (let after = 0; ;) {
+    const page = repo.importStarts(importId, after, 5000);
+    for (const row of page) {
+      const refusal = check(row.authorId, row.startAt, `Entry ${row.id}`);
+      if (refusal) return refusal;
+    }
+    if (page.length < 5000) return null;
+    after = (page[page.length - 1] as (typeof page)[number]).rowid;
+  }
+}
+
 /**
  * The entries side of an import: completed entries written with `source: import` and the
  * import's id, each with its sync event (and webhook deliveries only when asked); the
@@ -83,13 +101,40 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
     }
     return rate;
   };
+  /** The lock check of each import's write (decisions §13), read again at the start of each write. */
+  const checks = new WeakMap<ImportContext, ReturnType<EntryCore['lockCheck']>>();
+  const checkOf = (ctx: ImportContext) => {
+    if (!checks.has(ctx)) checks.set(ctx, core.lockCheck(ctx.workspaceId));
+    return checks.get(ctx) ?? null;
+  };
   return {
     /** First in each write of an import, before its entries. */
-    startWrite(): void {
+    startWrite(ctx?: ImportContext): void {
       repo.deferForeignKeys();
+      if (ctx) checks.set(ctx, core.lockCheck(ctx.workspaceId));
     },
-    /** Writes one entry inside the caller's write (a batch of the import), after startWrite. */
+    /**
+     * The import's check pass (nothing written): why an entry of `authorId` starting at `start`
+     * would be refused by approval or the lock date (decisions §13), or null. Read once per
+     * call: a check of the workspace as it is now.
+     */
+    lockRefusals(workspaceId: string): ((authorId: string, start: number) => DomainError | null) | null {
+      const check = core.lockCheck(workspaceId);
+      return check && ((authorId, start) => check(authorId, start, newEntrySubject(start)));
+    },
+    /**
+     * An import's undo, before it deletes anything: the first of its entries that approval or the
+     * lock date holds (decisions §13), as the refusal of its deletion, or null.
+     */
+    lockedOfImport(workspaceId: string, importId: string): DomainError | null {
+      const check = core.lockCheck(workspaceId);
+      return check && firstLocked(repo, check, importId);
+    },
+    /** Writes one entry inside the caller's write (a batch of the import), after startWrite; refused (409) where approval or the lock date holds its time. */
     insert(record: RecordEvent, ctx: ImportContext, input: ImportedEntry): string {
+      const check = checkOf(ctx);
+      const refusal = check && check(input.authorId, input.start, newEntrySubject(input.start));
+      if (refusal) throw refusal;
       const { project, task } = input;
       const billable = input.billable ?? project?.billable ?? false;
       const hourlyRate = input.hourlyRate ?? (input.noRate ? null : rateOf(ctx, input));
@@ -142,7 +187,10 @@ export function createEntryImports({ repo, core, clock }: { repo: EntriesReposit
     /** Deletes up to `limit` entries of the import inside the caller's write, each with its entry.deleted event; how many went. */
     deleteSome(record: RecordEvent, ctx: ImportContext, limit: number): number {
       const rows = repo.ofImport(ctx.importId, limit);
+      const check = core.lockCheck(ctx.workspaceId);
       for (const row of rows) {
+        const refusal = check && check(row.authorId, row.startAt, `Entry ${row.id}`);
+        if (refusal) throw refusal;
         repo.delete(row.id);
         record(deletedEvent(row, ctx.actor, ctx.webhooks));
       }

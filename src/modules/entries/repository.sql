@@ -39,6 +39,9 @@ insert into "entry_tags" ("entry_id", "tag_id") values (?, ?);
 select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where "entries"."import_id" = ? limit ?;
 --   SEARCH entries USING INDEX entries_import (import_id=?)
 
+select "entries".rowid, "id", "author_id", "start_at" from "entries" where ("entries"."import_id" = ? and "entries".rowid > ?) order by "entries".rowid limit ?;
+--   SEARCH entries USING INDEX entries_import (import_id=? AND rowid>?)
+
 update "entries" set "runaway_detected_at" = ?, "runaway_elapsed_sec" = ?, "runaway_limit_sec" = ?, "runaway_action" = ?, "runaway_resolved_at" = ? where "entries"."id" = ?;
 --   SEARCH entries USING INDEX sqlite_autoindex_entries_1 (id=?)
 
@@ -227,3 +230,19 @@ select "project_id", "task_id", "author_id", "hourly_rate", sum("duration_sec"),
 
 select "id", "start_at", "project_id" from "entries" where (("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?, ?)) and "entries"."hourly_rate" is null) order by "entries"."start_at", "entries"."id" limit ?;
 --   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND start_at>? AND start_at<?)
+
+select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."author_id" in (?) and "entries"."end_at" is not null and "entries"."start_at" > ? and "entries"."start_at" < ?) order by "entries"."start_at" asc, "entries"."id" asc limit ?;
+--   SEARCH entries USING INDEX entries_ws_author_start (workspace_id=? AND author_id=? AND start_at>? AND start_at<?)
+
+select count(*), coalesce(sum("duration_sec"), 0) from "entries" where (("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?, ?)) and not exists (select 1 from json_each(?) as span where span.value ->> 0 = "entries"."author_id" and "entries"."start_at" >= span.value ->> 1 and "entries"."start_at" < span.value ->> 2));
+--   SEARCH entries USING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
+--   CORRELATED SCALAR SUBQUERY 1
+--     SCAN span VIRTUAL TABLE INDEX 1:
+
+select "project_id", "task_id", "author_id", "hourly_rate", sum("duration_sec"), count(*) from "entries" where ("entries"."workspace_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."billable" = ? and "entries"."end_at" is not null and "entries"."invoice_id" is null and "entries"."project_id" in (?, ?, ?) and exists (select 1 from json_each(?) as span where span.value ->> 0 = "entries"."author_id" and "entries"."start_at" >= span.value ->> 1 and "entries"."start_at" < span.value ->> 2)) group by "entries"."project_id", "entries"."task_id", "entries"."author_id", "entries"."hourly_rate";
+--   SEARCH entries USING INDEX entries_project (project_id=? AND start_at>? AND start_at<?)
+--   SCAN span EXISTS VIRTUAL TABLE INDEX 1:
+--   USE TEMP B-TREE FOR GROUP BY
+
+select count(*), coalesce(sum("duration_sec"), 0), coalesce(sum(case when "billable" then "duration_sec" else 0 end), 0), sum("amount_cents") from "entries" where ("entries"."workspace_id" = ? and "entries"."author_id" = ? and "entries"."start_at" >= ? and "entries"."start_at" < ? and "entries"."end_at" is not null);
+--   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)

@@ -86,6 +86,26 @@ export function createEntriesRepository(db: Db) {
     delete: (id: string): void => {
       db.delete(entries).where(eq(entries.id, id)).run();
     },
+    /** A member's completed entries starting in [from, to): how many, their seconds, billable seconds and amount in cents (null: none priced). */
+    periodSums: (workspaceId: string, authorId: string, from: number, to: number) =>
+      db
+        .select({
+          entries: sql<number>`count(*)`,
+          durationSec: sql<number>`coalesce(sum(${entries.durationSec}), 0)`,
+          billableSec: sql<number>`coalesce(sum(case when ${entries.billable} then ${entries.durationSec} else 0 end), 0)`,
+          amountCents: sql<number | null>`sum(${entries.amountCents})`,
+        })
+        .from(entries)
+        .where(
+          and(
+            eq(entries.workspaceId, workspaceId),
+            eq(entries.authorId, authorId),
+            gte(entries.startAt, from),
+            lt(entries.startAt, to),
+            isNotNull(entries.endAt),
+          ),
+        )
+        .get() as { entries: number; durationSec: number; billableSec: number; amountCents: number | null },
     /** Whether any entry refers to the project, task or tag (the catalog refuses to delete it then). */
     usesProject: (id: string): boolean =>
       db.select({ id: entries.id }).from(entries).where(eq(entries.projectId, id)).limit(1).get() !== undefined,
@@ -136,7 +156,23 @@ export interface Invoiceable {
   projectIds: string[];
   from: number;
   to: number;
+  /**
+   * With approval on (decisions §13): only entries whose start falls in one of these spans of
+   * their author's approved time (merged, a few per member); absent: every entry.
+   */
+  approved?: ApprovedSpan[];
 }
+
+/** A member's approved time: [from, to). */
+export interface ApprovedSpan {
+  userId: string;
+  from: number;
+  to: number;
+}
+
+/** Whether an entry's start falls in one of its author's approved spans (one JSON parameter: a few spans a member). */
+const inApproved = (spans: ApprovedSpan[]) =>
+  sql`exists (select 1 from json_each(${JSON.stringify(spans.map((s) => [s.userId, s.from, s.to]))}) as span where span.value ->> 0 = ${entries.authorId} and ${entries.startAt} >= span.value ->> 1 and ${entries.startAt} < span.value ->> 2)`;
 
 /** The statements of invoicing (the invoices module asks the entries service). */
 function invoicing(db: Db) {
@@ -149,8 +185,16 @@ function invoicing(db: Db) {
       isNotNull(entries.endAt),
       isNull(entries.invoiceId),
       inArray(entries.projectId, q.projectIds.length === 0 ? [''] : q.projectIds),
+      q.approved === undefined ? undefined : inApproved(q.approved),
     );
   return {
+    /** With approval on: the billable time of the query's range that is not approved yet, and its entries (what a draft says still waits). */
+    invoiceableWaiting: (q: Invoiceable & { approved: ApprovedSpan[] }): { entries: number; seconds: number } =>
+      db
+        .select({ entries: sql<number>`count(*)`, seconds: sql<number>`coalesce(sum(${entries.durationSec}), 0)` })
+        .from(entries)
+        .where(and(invoiceable({ ...q, approved: undefined }), sql`not ${inApproved(q.approved)}`))
+        .get() as { entries: number; seconds: number },
     /** The invoiceable time summed per (project, task, member, rate): the lines of every grouping but `entry` are folded from it. */
     invoiceableGroups: (q: Invoiceable) =>
       db

@@ -4,7 +4,7 @@ import type { Actor } from '../../principal.js';
 import type { CatalogEntries } from '../catalog/service.js';
 import type { Job } from '../../scheduler.js';
 import type { DomainWrite } from '../events/service.js';
-import { createEntryCore, type EntryAccounts, type EntryCatalog } from './core.js';
+import { createEntryCore, type EntryAccounts, type EntryCatalog, type EntryLocks } from './core.js';
 import { createEntriesService } from './entries.js';
 import type { EntryFilters } from './filters.js';
 import { createEntryLister, type ListerCatalog } from './list.js';
@@ -15,14 +15,16 @@ import { createEntryImports } from './imports.js';
 import type { RunawayReminders } from './stop-links.js';
 
 export type { RunawayReminders, StopLinkState } from './stop-links.js';
+export type { EntryLocks } from './core.js';
 
 export type { AggregateKey, AggregateRounding, AggregateRow } from './repository/aggregate.js';
 export type { EntryFilters } from './filters.js';
 export { pickEntryFilters } from './filters.js';
 export type { EntryLister, ExportEntry, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
+import type { EntryRowView } from './views.js';
 export { type Suggestion, UNDO_MS } from './entries.js';
-export type { Invoiceable } from './repository.js';
+export type { ApprovedSpan, Invoiceable } from './repository.js';
 export type { EntryImports, ExportedEntry, ExportedRunaway, ImportContext, ImportedEntry } from './imports.js';
 
 /** An aggregation a report asks for: the caller's visible entries, filtered, summed by up to two keys. */
@@ -50,6 +52,7 @@ export function createEntryServices({
   catalog,
   accounts,
   reminders,
+  locks,
 }: {
   repo: EntriesRepository;
   clock: Clock;
@@ -59,8 +62,10 @@ export function createEntryServices({
   accounts: EntryAccounts;
   /** A runaway timer's reminder by mail (the mail module's). */
   reminders?: RunawayReminders;
+  /** Approval and the lock date (the approvals module's): asked inside every entry write. */
+  locks?: EntryLocks;
 }) {
-  const core = createEntryCore({ repo, catalog, accounts, clock });
+  const core = createEntryCore({ repo, catalog, accounts, clock, ...(locks ? { locks } : {}) });
   const lister = createEntryLister({ queries: repo.list, cursors, catalog });
   const timers = createTimersService({
     clock,
@@ -96,11 +101,41 @@ export function createEntryServices({
         return repo.aggregate({ actor, ...request, filters: resolved });
       },
 
+      /** A member's completed entries starting in [from, to), summed (an approval period's totals for the operator). */
+      periodSums: (workspaceId: string, authorId: string, from: number, to: number) => repo.periodSums(workspaceId, authorId, from, to),
+      /** A member's completed entries starting in [from, to), by start, as the reader may see them (an approval period's entries). */
+      periodRows(reader: Actor, authorId: string, from: number, to: number): EntryRowView[] {
+        const rows: EntryRowView[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = lister.page(
+            reader,
+            {
+              listing: 'period',
+              select: 'startedCompleted',
+              order: 'asc',
+              from,
+              to,
+              filters: { userIds: [authorId] },
+              ...(cursor ? { cursor } : {}),
+              limit: 500,
+            },
+            { now: clock.now(), currency: reader.currency },
+          );
+          rows.push(...page.rows);
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        return rows;
+      },
+      /** The running timer of a member (approvals: a period with a timer running in it is not submitted). */
+      runningOf: (workspaceId: string, authorId: string): { startAt: number } | undefined => repo.running(workspaceId, authorId),
+
       /** Invoicing (the invoices module, inside its write): the lines, the marking and the release of entries. */
       invoiceableGroups: repo.invoiceableGroups,
       invoiceableEntries: repo.invoiceableEntries,
       invoiceableCount: repo.invoiceableCount,
       unratedInvoiceable: repo.unratedInvoiceable,
+      invoiceableWaiting: repo.invoiceableWaiting,
       markInvoiced: repo.markInvoiced,
       releaseInvoice: repo.releaseInvoice,
 

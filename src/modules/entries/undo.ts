@@ -26,6 +26,8 @@ export function undoOf({ clock, write, repo, core }: { clock: Clock; write: Doma
         const kept = repo.takeTombstone(actor.workspaceId, id, clock.now() - UNDO_MS);
         if (!kept || kept.authorId !== actor.userId) throw errors.undoTooLate();
         const { row, tagIds } = JSON.parse(kept.snapshot) as { row: EntryRow; tagIds: string[] };
+        // Its period submitted or approved, or its day locked, since the delete: it stays deleted (decisions §13).
+        core.checkLocks(row.workspaceId, row.authorId, [row.startAt], `Entry ${row.id}`);
         core.resolveWork(actor.workspaceId, row.projectId, row.taskId, { projectId: row.projectId, taskId: row.taskId });
         core.checkTags(actor.workspaceId, tagIds);
         if (row.endAt === null) {

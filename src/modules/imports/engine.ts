@@ -7,6 +7,7 @@ import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
 import type { ExportedInvoice, InvoiceTransfer } from '../invoices/service.js';
+import type { ApprovalRecord, ApprovalTransfer, PeriodRecord } from '../approvals/service.js';
 import type { DomainWrite, EventActor } from '../events/service.js';
 import type { ExportedWorkspaceSettings } from '../accounts/service.js';
 import type { ExportDeps } from './export.js';
@@ -203,6 +204,8 @@ export interface EngineDeps {
   };
   /** The invoicing part of a workspace (decisions 11a): the issuer profile, the settings, the invoices, as records. */
   invoices: InvoiceTransfer;
+  /** Approval and lock (decisions §13): the settings and the periods with their audit, as records; absent: none. */
+  approvals?: ApprovalTransfer;
   /** The next write's budget in ms (default IMPORT_SHARED_WRITE_MS), asked before each write. */
   writeMs?: () => number;
   /** Whether the process of a running import is alive (stale records are cleaned up). */
@@ -260,6 +263,13 @@ export function createImportEngine(deps: EngineDeps) {
         if (since.length > 0) throw importErrors.numberedSince(importId, since);
       }
       deps.write(() => {
+        // The approval records it restored go with it (they hold its own entries); then approved or waiting time, or
+        // time before the lock date, is deleted by nobody (decisions §13): refused, and all this rolled back.
+        const periods = created.filter((c) => c.kind === 'period').map((c) => c.id);
+        const settings = created.some((c) => c.kind === 'approval');
+        if (periods.length > 0 || settings) deps.approvals?.deleteRestored(workspaceId, periods, settings);
+        const locked = deps.entries.lockedOfImport(workspaceId, importId);
+        if (locked) throw importErrors.locked(importId, locked);
         for (const invoiceId of restored) deps.entries.releaseInvoice(invoiceId);
         const invoiced = deps.entries.invoiced(importId);
         if (invoiced.length > 0) throw importErrors.invoiced(importId, invoiced);
@@ -575,7 +585,10 @@ function createCheckPass(
   };
   const restoring = {
     counts: noneRestored(),
-    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0, withheld: 0 } as Record<RestoreKind, number>,
+    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0, withheld: 0, approval: 0, period: 0 } as Record<
+      RestoreKind,
+      number
+    >,
     kept: { profile: 0, invoicing: 0, workspace: 0 },
     unknown: new Set<string>(),
     withheld: new Set<string>(),
@@ -583,22 +596,32 @@ function createCheckPass(
   /** The lines of workspace records the check refused (with --skip-invalid the writes leave them out). */
   const refusedRestores = new Set<number>();
   const restoreCheck = createRestoreCheck(deps, request.workspaceId, format, a, restoring, refuse, () => duplicates++, refusedRestores);
+  // A row in a member's submitted or approved period, or before the lock date, is refused like any other (decisions §13).
+  const locked = deps.entries.lockRefusals(request.workspaceId);
   /** Rows checked, waiting for one lookup of their fingerprints (then counted in file order). */
-  let pending: Array<{ row: CheckedRow; fingerprint: string | null }> = [];
+  let pending: Array<{ line: number; row: CheckedRow; authorId: string | null; fingerprint: string | null }> = [];
   const settle = () => {
     const known = repo.knownFingerprints(
       request.workspaceId,
       pending.flatMap((p) => (p.fingerprint === null ? [] : [p.fingerprint])),
     );
-    for (const { row, fingerprint } of pending) {
+    for (const { line, row, authorId, fingerprint } of pending) {
+      let short: number | null = null;
       if (fingerprint !== null) {
-        const short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
+        short = Number.parseInt(Buffer.from(fingerprint.slice(0, 8), 'base64url').toString('hex'), 16);
+        // A row the workspace has (the same file again) is a duplicate, locked or not: nothing of it would be written.
         if (seen.has(short) || known.has(fingerprint)) {
           duplicates++;
           continue;
         }
-        seen.add(short);
       }
+      // A member the import will make has no periods, but the lock date holds for everyone.
+      const lock = locked ? locked(authorId ?? '', row.start) : null;
+      if (lock) {
+        refuse(line, request.wording === 'page' ? (lock.people ?? lock.message) : lock.message);
+        continue;
+      }
+      if (short !== null) seen.add(short);
       fresh++;
       countNew(deps, request.workspaceId, row, names);
       if (preview.length < PREVIEW_ROWS) preview.push(previewOf(row, a.fixedName ?? memberName(a.user(row.userKey))));
@@ -628,7 +651,7 @@ function createCheckPass(
         return;
       }
       const authorId = a.authorOf(row);
-      pending.push({ row, fingerprint: authorId ? fingerprintOf(format, authorId, row) : null });
+      pending.push({ line, row, authorId, fingerprint: authorId ? fingerprintOf(format, authorId, row) : null });
       if (pending.length >= LOOKUP_BATCH) settle();
     },
     result() {
@@ -699,6 +722,11 @@ function createRestoreCheck(
         return;
       }
       if (kind === 'invoicing' && typeof data.numberPattern === 'string') pattern = data.numberPattern;
+      // Approval and lock (decisions §13): an owner's or the operator's import of the whole workspace restores them (pass 3).
+      if (kind === 'approval' || kind === 'period') {
+        if (!a.restores.fileRates || a.restores.fixed) restoring.ignored[kind]++;
+        return;
+      }
       const settings = (data.settings ?? {}) as Partial<ExportedWorkspaceSettings>;
       const flags = MEMBER_FLAGS.some((flag) => data[flag] !== undefined);
       // A rate record without a rate, settings or flags carries nothing to restore (a member's row names the member).
@@ -825,6 +853,18 @@ function createRestorer(
           };
           restored.members += Number(deps.accounts.restoreMemberFlags(workspaceId, userId, flags));
         }
+      } else if (kind === 'approval' || kind === 'period') {
+        // Approval and lock (decisions §13), after the entries in the file: the settings where the workspace has none, each period where its member has none.
+        if (a.fixed || !deps.approvals) return;
+        const memberOf = (email: string) => (email === '' ? null : a.memberId(email));
+        if (kind === 'approval') {
+          if (deps.approvals.restoreSettings(workspaceId, data as unknown as ApprovalRecord, memberOf))
+            deps.repo.addCreated(ctx.importId, 'approval', workspaceId);
+          return;
+        }
+        const member = a.authorOf(row);
+        const id = member === null ? null : deps.approvals.restorePeriod(workspaceId, member, data as unknown as PeriodRecord, memberOf);
+        if (id !== null) deps.repo.addCreated(ctx.importId, 'period', id);
       } else {
         const author = a.authorOf(row);
         if (author === null) return;
@@ -877,6 +917,8 @@ function noticesOf(a: {
     ignored.invoicing > 0 ? 'invoicing settings' : '',
     ignored.workspace + ignored.member > 0 ? count(ignored.workspace + ignored.member, 'rate') : '',
     ignored.invoice > 0 ? count(ignored.invoice, 'invoice') : '',
+    ignored.approval > 0 ? 'approval settings' : '',
+    ignored.period > 0 ? count(ignored.period, 'approval period') : '',
   ].filter(Boolean);
   if (left.length > 0)
     notices.push(
@@ -1022,7 +1064,9 @@ async function writeRows(
     while (next < rows.length) {
       write((record) => {
         const began = performance.now();
-        deps.entries.startWrite();
+        deps.entries.startWrite(ctx);
+        // With --skip-invalid, the rows the check refused for approval or the lock date are left out (decisions §13).
+        const locked = a.request.skipInvalid ? deps.entries.lockRefusals(ctx.workspaceId) : null;
         do {
           const row = rows[next++] as CheckedRow;
           if (row.catalog) {
@@ -1036,7 +1080,13 @@ async function writeRows(
           }
           const authorId = a.authorOf(row);
           if (!authorId) continue;
-          if (!repo.addFingerprint(ctx.workspaceId, fingerprintOf(found.format, authorId, row), ctx.importId)) {
+          const fingerprint = fingerprintOf(found.format, authorId, row);
+          if (locked?.(authorId, row.start)) {
+            // Left out; the workspace's own copy (the same file again) is counted as the check counted it.
+            if (repo.knownFingerprints(ctx.workspaceId, [fingerprint]).size > 0) duplicates++;
+            continue;
+          }
+          if (!repo.addFingerprint(ctx.workspaceId, fingerprint, ctx.importId)) {
             duplicates++;
             continue;
           }
@@ -1279,11 +1329,21 @@ async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
     await new Promise((resolve) => setImmediate(resolve));
   }
   while (write(() => repo.deleteFingerprints(ctx.importId, 5000)) === 5000) await new Promise((resolve) => setImmediate(resolve));
-  const order: Record<CreatedKind, number> = { number: -2, invoice: -1, tag: 0, task: 1, project: 2, client: 3, user: 4 };
+  const order: Record<CreatedKind, number> = {
+    period: -3,
+    approval: -3,
+    number: -2,
+    invoice: -1,
+    tag: 0,
+    task: 1,
+    project: 2,
+    client: 3,
+    user: 4,
+  };
   const created = repo.created(ctx.importId).sort((x, y) => order[x.kind] - order[y.kind]);
   write((record) => {
     for (const { kind, id } of created) {
-      if (kind !== 'user' && kind !== 'invoice' && kind !== 'number')
+      if (kind !== 'user' && kind !== 'invoice' && kind !== 'number' && kind !== 'period' && kind !== 'approval')
         deps.catalog.deleteIfUnused(record, ctx.workspaceId, ctx.actor, kind, id);
     }
   });

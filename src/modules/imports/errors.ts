@@ -80,6 +80,11 @@ export const importErrors = {
         people: `This import cannot be undone: ${entries.length} of its entries ${entries.length === 1 ? 'is' : 'are'} on an invoice since. An owner voids those invoices on the Invoices page first.`,
       },
     ),
+  /** An entry of the import is in a submitted or approved period, or before the lock date (decisions §13): `why` is that refusal. */
+  locked: (id: string, why: DomainError) =>
+    new DomainError('conflict', `Import ${id} cannot be undone, nothing was deleted: ${why.message}`, {
+      people: `This import cannot be undone, nothing was deleted: ${why.people ?? why.message}`,
+    }),
   numberedSince: (id: string, numbers: string[]) =>
     new DomainError(
       'conflict',

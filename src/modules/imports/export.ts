@@ -3,6 +3,7 @@ import type { CatalogImports } from '../catalog/service.js';
 import type { EntryImports } from '../entries/service.js';
 import { QUOTED_FORMULA_START } from '../../kernel/spreadsheet.js';
 import type { InvoiceTransfer } from '../invoices/service.js';
+import type { ApprovalRecord, ApprovalTransfer, PeriodRecord, PersonRecord } from '../approvals/service.js';
 import type { ExportedWorkspaceSettings } from '../accounts/service.js';
 
 /**
@@ -98,6 +99,8 @@ export interface ExportDeps {
   catalog: Pick<CatalogImports, 'snapshot' | 'clientRecord'>;
   contacts: (ids: string[]) => Array<{ id: string; name: string; email: string }>;
   invoices: Pick<InvoiceTransfer, 'exportProfile' | 'exportSettings' | 'exportInvoices'>;
+  /** Approval and lock (decisions §13): the settings and the periods with their audit; absent: none. */
+  approvals?: Pick<ApprovalTransfer, 'exportOf'>;
   /** The workspace's rate and settings, and its members' rates and flags with their emails and names. */
   rates: (workspaceId: string) => {
     workspace: number | null;
@@ -198,6 +201,54 @@ function invoiceRecords(
     ]);
   }
   return { text, count: invoices.length };
+}
+
+/**
+ * Approval and lock (decisions §13) as rows after the entries (an import writes the entries
+ * before it restores what locks them): the settings (`approval`) and each period (`period`, its
+ * member in the email and member columns) with its audit, people by email and name; '' when none.
+ */
+function approvalRecords(deps: ExportDeps, workspaceId: string): string {
+  const found = deps.approvals?.exportOf(workspaceId) ?? null;
+  if (found === null) return '';
+  const ids = new Set<string>(found.settings?.approvers ?? []);
+  for (const { period, audit } of found.periods) {
+    ids.add(period.userId);
+    if (period.decidedBy) ids.add(period.decidedBy);
+    for (const a of audit) if (a.byUserId) ids.add(a.byUserId);
+  }
+  const people = new Map(deps.contacts([...ids]).map((c) => [c.id, { email: c.email, name: c.name }]));
+  const personOf = (id: string): PersonRecord => people.get(id) ?? { email: '', name: '' };
+  const empty = (n: number) => Array<string>(n).fill('');
+  let text = '';
+  if (found.settings) {
+    const record: ApprovalRecord = { v: 1, ...found.settings, approvers: found.settings.approvers.map(personOf) };
+    text += line(['approval', ...empty(17), json(record), '']);
+  }
+  for (const { period: p, audit } of found.periods) {
+    const member = personOf(p.userId);
+    const record: PeriodRecord = {
+      v: 1,
+      kind: p.kind,
+      startDay: p.startDay,
+      timeZone: p.timeZone,
+      from: new Date(p.fromAt).toISOString(),
+      to: new Date(p.toAt).toISOString(),
+      state: p.state,
+      note: p.note,
+      submittedAt: p.submittedAt === null ? null : new Date(p.submittedAt).toISOString(),
+      decidedAt: p.decidedAt === null ? null : new Date(p.decidedAt).toISOString(),
+      decidedBy: p.decidedBy === null ? null : personOf(p.decidedBy),
+      audit: audit.map((a) => ({
+        action: a.action,
+        by: a.byUserId !== null ? personOf(a.byUserId) : a.byName !== null ? { email: '', name: a.byName } : null,
+        note: a.note,
+        at: new Date(a.at).toISOString(),
+      })),
+    };
+    text += line(['period', p.id, member.email, member.name, ...empty(14), json(record), '']);
+  }
+  return text;
 }
 
 /**
@@ -341,4 +392,6 @@ export async function* exportChunks(
     // The event loop turns between pages, however fast the consumer takes them.
     await new Promise((resolve) => setImmediate(resolve));
   }
+  const approvals = approvalRecords(deps, q.workspaceId);
+  if (approvals !== '') yield emit(approvals);
 }

@@ -5,6 +5,7 @@ import { type CatalogAttributes, checkClientRecord, nameKey } from '../catalog/s
 import { checkWorkspaceSettings } from '../accounts/service.js';
 import type { ExportedRunaway } from '../entries/service.js';
 import { checkInvoiceRecord, checkProfileRecord, checkSettingsRecord } from '../invoices/service.js';
+import { checkApprovalRecord, checkPeriodRecord } from '../approvals/service.js';
 import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
 import { columnName, type Format, type SourceRow } from './formats.js';
 import { amountCents } from '../../kernel/money.js';
@@ -56,7 +57,7 @@ export interface CheckedRow {
 }
 
 /** The workspace records of the timetrack format (decisions 11a): what a workspace owns beyond its catalog and entries. */
-export const RESTORE_KINDS = ['profile', 'invoicing', 'workspace', 'member', 'invoice', 'withheld'] as const;
+export const RESTORE_KINDS = ['profile', 'invoicing', 'workspace', 'member', 'invoice', 'withheld', 'approval', 'period'] as const;
 export type RestoreKind = (typeof RESTORE_KINDS)[number];
 
 /** A workspace record as read and checked: its kind, its data, the names of fields this version does not know. */
@@ -349,12 +350,14 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
     else if (kind === 'invoicing') checked = checkSettingsRecord(data);
     else if (kind === 'workspace' || kind === 'member') ({ checked, unknown } = rateRecord(refuse, kind, data));
     else if (kind === 'withheld') checked = withheldRecord(refuse, data);
+    else if (kind === 'approval') checked = checkApprovalRecord(data) as unknown as Record<string, unknown>;
+    else if (kind === 'period') checked = checkPeriodRecord(data) as unknown as Record<string, unknown>;
     else unknown = checkInvoiceRecord(data).map((key) => `invoices.${key}`);
   } catch (error) {
     if (error instanceof RowRefusal) throw error;
     return refuse('data', (error as Error).message);
   }
-  if ((kind === 'member' || kind === 'invoice') && row.email === '' && userKey !== '')
+  if ((kind === 'member' || kind === 'invoice' || kind === 'period') && row.email === '' && userKey !== '')
     refuse('email', `empty; a ${kind} row names its member`);
   if (kind === 'invoice') {
     if (row.sourceId === '') refuse('sourceId', 'empty; an invoice row carries its id (its entries name it)');
@@ -363,7 +366,7 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
   }
   return {
     line,
-    userKey: kind === 'member' || kind === 'invoice' ? userKey : '',
+    userKey: kind === 'member' || kind === 'invoice' || kind === 'period' ? userKey : '',
     start: 0,
     end: 0,
     description: '',

@@ -54,7 +54,7 @@ export const importCreated = sqliteTable(
   'import_created',
   {
     importId: text('import_id').notNull(),
-    kind: text('kind', { enum: ['client', 'project', 'task', 'tag', 'user', 'invoice', 'number'] }).notNull(),
+    kind: text('kind', { enum: ['client', 'project', 'task', 'tag', 'user', 'invoice', 'number', 'period', 'approval'] }).notNull(),
     id: text('id').notNull(),
   },
   (t) => [primaryKey({ columns: [t.importId, t.kind, t.id] })],

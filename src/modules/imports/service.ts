@@ -192,6 +192,7 @@ const exportDeps = (deps: EngineDeps) => ({
   contacts: deps.accounts.userContacts,
   invoices: deps.invoices,
   rates: deps.accounts.exportRates,
+  ...(deps.approvals ? { approvals: deps.approvals } : {}),
 });
 
 /**

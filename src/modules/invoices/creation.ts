@@ -48,6 +48,8 @@ export interface Draft {
   entryCount: number;
   /** The tax settings it lacks (its lines show them "not set"; issuing refuses until they are set). */
   missingTax: MissingTaxSetting[];
+  /** With approval on (decisions §13): the billable time of its range still waiting for approval (not on it); null while approval is off. */
+  waiting: { entries: number; seconds: number } | null;
   /**
    * The rounding rule its lines were made with (the client's, else the workspace's: issue 56
    * item 4), with the time its entries took and the time billed; null: not rounded.
@@ -79,6 +81,10 @@ export function checkDraftInput(
 
 const dayOf = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISODate() as string;
 
+/** Waiting time as a person reads it: `3:30 h (4 entries)`. */
+export const waitingWords = (w: { entries: number; seconds: number }): string =>
+  `${Math.floor(w.seconds / 3600)}:${String(Math.floor((w.seconds % 3600) / 60)).padStart(2, '0')} h (${w.entries} ${w.entries === 1 ? 'entry' : 'entries'})`;
+
 /**
  * The invoice a creation would make, read from the other modules (inside the creation's write, or
  * alone for a preview). Refuses, saying what to do, a client of another workspace, a range with
@@ -100,7 +106,11 @@ export function draftOf(
     if (error instanceof DomainError && error.code === 'not_found') throw errors.clientNotFound(workspaceId, clientId);
     throw error;
   }
-  const query: Invoiceable = { workspaceId, projectIds: ports.projectsOfClients(workspaceId, [clientId]), from: fromMs, to: toMs };
+  // With approval on, only approved time (decisions §13); what of the range still waits is said.
+  const approved = ports.approvedSpans?.(workspaceId, fromMs, toMs) ?? null;
+  const base: Invoiceable = { workspaceId, projectIds: ports.projectsOfClients(workspaceId, [clientId]), from: fromMs, to: toMs };
+  const query: Invoiceable = approved === null ? base : { ...base, approved };
+  const waiting = approved === null || !ports.invoiceableWaiting ? null : ports.invoiceableWaiting({ ...base, approved });
   // A line per entry: refused before any line is made when there are too many (issue 44 L6), and
   // before any entry is read: counted up to one past the cap, a bounded read however long the range
   // (issue 54 I2: a refused create read a year's entries on the request thread, inside its write).
@@ -114,6 +124,12 @@ export function draftOf(
   const groups = groupBy === 'entry' ? [] : rule === null ? ports.invoiceableGroups(query) : groupsOf(rounded);
   const entryCount = groupBy === 'entry' ? entries.length : groups.reduce((n, g) => n + g.entryCount, 0);
   // Both refusals are about the range (and client) chosen: the page shows them at the range.
+  if (entryCount === 0 && waiting !== null && waiting.entries > 0)
+    throw invalidAt(
+      'from',
+      `Client ${clientId} has no approved billable time from ${input.from} to ${input.to} (days in ${zone}, both included): ${waitingWords(waiting)} of it still waits for approval, and invoices take only approved time (decisions §13). Approve those periods first.`,
+      `This client has no approved billable time from ${input.from} to ${input.to} (days in ${zone}, both included): ${waitingWords(waiting)} of it still waits for approval, and invoices take only approved time. An approver approves those periods on the Approvals page first.`,
+    );
   if (entryCount === 0)
     throw invalidAt(
       'from',
@@ -187,6 +203,7 @@ export function draftOf(
       grossTotal: fromCents(netCents + taxCents),
       entryCount,
       missingTax: tax.missing,
+      waiting,
       rounding:
         rule === null
           ? null

@@ -1,5 +1,5 @@
+import type { ApprovedSpan, Invoiceable } from '../entries/service.js';
 import type { ClientRounding } from '../../kernel/rounding.js';
-import type { Invoiceable } from '../entries/service.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { InvoiceDocument } from './document.js';
 import type { DocumentFormat } from './documents/index.js';
@@ -34,6 +34,13 @@ export interface InvoicePorts {
   invoiceableCount(q: Invoiceable, cap: number): number;
   unratedInvoiceable(q: Invoiceable, limit: number): Array<{ id: string; startAt: number; projectId: string }>;
   markInvoiced(q: Invoiceable, invoiceId: string): number;
+  /**
+   * Approval (decisions §13): the members' approved time overlapping [from, to) (invoices take
+   * only it), or null while the workspace's approval is off; absent: off.
+   */
+  approvedSpans?(workspaceId: string, from: number, to: number): ApprovedSpan[] | null;
+  /** With approval on: the range's billable time not approved yet (a draft says it still waits). */
+  invoiceableWaiting?(q: Invoiceable & { approved: ApprovedSpan[] }): { entries: number; seconds: number };
   releaseInvoice(invoiceId: string): void;
   /** The workspace's name (an invoice's mail names it when the issuer has no legal name), or null. */
   workspaceName(workspaceId: string): string | null;

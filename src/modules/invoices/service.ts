@@ -1,8 +1,8 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import { canonicalTimeZone, dayEnd, dayStart } from '../../kernel/time.js';
 import { type ClientRounding, parseClientRounding, type RoundingText } from '../../kernel/rounding.js';
-import { canonicalTimeZone } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
@@ -188,6 +188,25 @@ function createDrafting({
   };
 }
 
+/** A draft's range's billable time still waiting for approval (decisions §13), or null (issued, or approval off). */
+function waitingOf(
+  ports: InvoicePorts,
+  row: { status: string; timeZone: string; fromDay: string; toDay: string; workspaceId: string; clientId: string },
+): { entries: number; seconds: number } | null {
+  if (row.status !== 'draft' || !ports.approvedSpans || !ports.invoiceableWaiting) return null;
+  const from = dayStart(row.fromDay, 'from', row.timeZone);
+  const to = dayEnd(row.toDay, 'to', row.timeZone);
+  const approved = ports.approvedSpans(row.workspaceId, from, to);
+  if (approved === null) return null;
+  return ports.invoiceableWaiting({
+    workspaceId: row.workspaceId,
+    projectIds: ports.projectsOfClients(row.workspaceId, [row.clientId]),
+    from,
+    to,
+    approved,
+  });
+}
+
 /**
  * Invoices (decisions §11): made from a client's billable, completed, un-invoiced entries; issued
  * with a number of the workspace's series and a date; paid; voided (an issued one with its credit
@@ -258,6 +277,15 @@ export function createInvoicesService({
     /** One invoice: the whole document. */
     get(principal: Principal, id: string): InvoiceView {
       return view(findInvoice(principal, id));
+    },
+
+    /**
+     * With approval on (decisions §13), a draft's range's billable time that still waits for
+     * approval (not on it: invoices take only approved time); null for an issued invoice, or while
+     * approval is off.
+     */
+    stillWaiting(principal: Principal, id: string): { entries: number; seconds: number } | null {
+      return waitingOf(ports, findInvoice(principal, id));
     },
 
     /** The rounding rule an invoice's lines were made with (null: not rounded): kept as it was, whatever the settings say now. */

@@ -3,8 +3,8 @@ import { BudgetSpent } from '../../errors.js';
 import { budgetWaitMs, type BudgetWindow, durationWords, retryAfterSec } from '../../kernel/budget.js';
 import type { MailRepository } from './repository.js';
 
-/** The mail a person can cause, by what it is: a new address's confirmation, a setup link or invitation, an invoice, a password reset. */
-export type MailBudgetKind = 'verification' | 'invitation' | 'invoice' | 'reset';
+/** The mail a person can cause, by what it is: a new address's confirmation, a setup link or invitation, an invoice, a password reset, a decision on a colleague's period. */
+export type MailBudgetKind = 'verification' | 'invitation' | 'invoice' | 'reset' | 'approval';
 
 /** Who caused a message: the member or owner (null: the operator, whom no budget limits), and the workspace they act in (null: their own account's mail). */
 export interface MailCause {
@@ -42,6 +42,11 @@ export const MAIL_BUDGETS: { person: Record<MailBudgetKind, BudgetWindow[]>; wor
       { limit: 3, windowMs: HOUR },
       { limit: 10, windowMs: DAY },
     ],
+    // An approver deciding on a team's weeks: a 50-member team's Monday fits; past it the decisions stand, unmailed.
+    approval: [
+      { limit: 60, windowMs: 10 * MINUTE },
+      { limit: 300, windowMs: DAY },
+    ],
   },
   workspace: [
     { limit: 50, windowMs: 10 * MINUTE },
@@ -57,6 +62,7 @@ const WHAT: Record<MailBudgetKind, { noun: string; who: string }> = {
   invitation: { noun: 'setup links and invitations', who: 'owner' },
   invoice: { noun: 'invoices', who: 'owner' },
   reset: { noun: 'password reset links', who: 'account' },
+  approval: { noun: 'decisions on periods', who: 'approver' },
 };
 
 /** The budgets of the mail a person causes (part of the mail service), counted inside the write that queues it. */

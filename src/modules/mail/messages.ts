@@ -1,5 +1,5 @@
 import type { Composed } from './templates.js';
-import { addressConfirmationMail, emailChangeMail, invitationMail, resetMail, runawayMail } from './templates.js';
+import { addressConfirmationMail, approvalMail, emailChangeMail, invitationMail, resetMail, runawayMail } from './templates.js';
 import type { Recipient } from './templates.js';
 
 /**
@@ -81,5 +81,26 @@ export function templatedMail(composed: Composer, linkTo: (path: string, secret:
         runawayMail(to, { ...input, link: input.secret === null ? null : linkTo(MAIL_LINKS.stop, input.secret) }),
         { workspaceId: input.workspaceId, userId: input.userId, expiresAt: null },
       ),
+
+    /** A decision on a member's period (approved, rejected, reopened), to that member. */
+    approvalDecision: (
+      to: Recipient,
+      input: {
+        workspaceId: string;
+        userId: string;
+        workspaceName: string;
+        byName: string | null;
+        action: 'approved' | 'rejected' | 'reopened';
+        kind: 'weekly' | 'monthly';
+        startDay: string;
+        endDay: string;
+        note: string | null;
+      },
+    ): string =>
+      composed('approval-decision', to, approvalMail(to, input), {
+        workspaceId: input.workspaceId,
+        userId: input.userId,
+        expiresAt: null,
+      }),
   };
 }

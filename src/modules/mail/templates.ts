@@ -227,6 +227,59 @@ export function runawayMail(
   };
 }
 
+/** A decision on a member's period (decisions §13): approved, rejected with its note, or reopened. */
+export function approvalMail(
+  reader: Reader,
+  input: {
+    workspaceName: string;
+    byName: string | null;
+    action: 'approved' | 'rejected' | 'reopened';
+    kind: 'weekly' | 'monthly';
+    startDay: string;
+    endDay: string;
+    note: string | null;
+  },
+): Composed {
+  const day = (value: string) =>
+    new Intl.DateTimeFormat(reader.language === 'de' ? 'de-DE' : 'en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(Date.parse(`${value}T00:00:00Z`));
+  const workspace = chosen(input.workspaceName, 60);
+  const by = input.byName === null ? null : chosen(input.byName, 60);
+  const note = input.note === null ? null : chosen(input.note, 500);
+  if (reader.language === 'de') {
+    const period = `${input.kind === 'weekly' ? 'Ihre Woche' : 'Ihr Monat'} vom ${day(input.startDay)} bis ${day(input.endDay)}`;
+    const done = { approved: 'freigegeben', rejected: 'abgelehnt', reopened: 'wieder geöffnet' }[input.action];
+    return {
+      subject: `${input.kind === 'weekly' ? 'Ihre Woche' : 'Ihr Monat'} wurde ${done}`,
+      blocks: [
+        { p: `${period} in „${workspace}“ wurde${by ? ` von ${by}` : ''} ${done}.` },
+        ...(note ? [{ p: `Anmerkung: ${note}` }] : []),
+        {
+          p:
+            input.action === 'approved'
+              ? 'Die Zeiten dieses Zeitraums sind jetzt gesperrt.'
+              : 'Sie können die Zeiten wieder ändern und den Zeitraum erneut einreichen.',
+        },
+      ],
+    };
+  }
+  const period = `Your ${input.kind === 'weekly' ? 'week' : 'month'} of ${day(input.startDay)} to ${day(input.endDay)}`;
+  return {
+    subject: `Your ${input.kind === 'weekly' ? 'week' : 'month'} was ${input.action}`,
+    blocks: [
+      { p: `${period} in "${workspace}" was ${input.action}${by ? ` by ${by}` : ''}.` },
+      ...(note ? [{ p: `Note: ${note}` }] : []),
+      {
+        p: input.action === 'approved' ? 'Its time is locked now.' : 'You can change its time again and submit it again (the week page).',
+      },
+    ],
+  };
+}
+
 /** `timetrack mail test ADDRESS`. */
 export function testMail(reader: Reader, input: { relay: string; at: number }): Composed {
   return {

@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import type { WebArea, WebDeps } from '../deps.js';
 import { field } from '../kit/forms.js';
 import { requireSignIn, type SignedIn, signedOf } from '../session/guard.js';
+import { approvalRoutes } from './approvals.js';
 import { catalogRoutes } from './catalog.js';
 import { invoiceRoutes } from './invoices.js';
 import { profileRoutes } from './profile.js';
@@ -37,6 +38,7 @@ export const appArea: WebArea = {
     reportRoutes(router, deps);
     reportExportRoutes(router, deps);
     invoiceRoutes(router, deps);
+    approvalRoutes(router, deps);
     router.post('/preferences/zone', (req, res, next) => {
       const { session } = signedOf(res) as SignedIn;
       try {

@@ -371,6 +371,7 @@ export function newBody(
               ${preview.timeZone}), for ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in
               ${preview.currency}.
             </p>
+            ${waitingNotice(preview.waiting)}
             ${
               preview.rounding
                 ? html`<p class="rounded-rule">
@@ -882,6 +883,16 @@ function sendsSection(sends: InvoiceSendView[], zone: string, mailPage: string |
   </section>`;
 }
 
+/** With approval on (decisions §13): the range's billable time still waiting for approval, which the invoice does not take. */
+export function waitingNotice(waiting: { entries: number; seconds: number } | null | undefined): Html | string {
+  if (!waiting || waiting.entries === 0) return '';
+  const time = `${Math.floor(waiting.seconds / 3600)}:${String(Math.floor((waiting.seconds % 3600) / 60)).padStart(2, '0')} h`;
+  return html`<p class="notice waiting" role="status">
+    ${time} of billable time in this range (${waiting.entries} ${waiting.entries === 1 ? 'entry' : 'entries'}) still waits for approval: it
+    is not on this invoice, which takes approved time only. Once approved, it goes on a later invoice.
+  </p>`;
+}
+
 /** The invoice as a whole: facts, parties, figures, its actions, its documents and the e-invoice fill. */
 export function detailBody(
   paths: WebPaths,
@@ -900,6 +911,8 @@ export function detailBody(
     sends: InvoiceSendView[];
     /** The viewer's time zone (the sends' times). */
     zone: string;
+    /** A draft's range's billable time still waiting for approval (decisions §13), or null. */
+    waiting?: { entries: number; seconds: number } | null;
     /** The rounding rule its lines were made with (null: not rounded). */
     rounding: RoundingText | null;
   },
@@ -917,7 +930,7 @@ export function detailBody(
     <div class="report-head">
       <h1>${titleOf(invoice)} ${statusBadge(invoice.status)}</h1>
     </div>
-    ${fillRefused} ${invoice.status === 'draft' ? taxNotice(paths, invoice) : ''}
+    ${fillRefused} ${invoice.status === 'draft' ? html`${waitingNotice(options.waiting)} ${taxNotice(paths, invoice)}` : ''}
     <dl class="facts invoice-facts">
       <dt>Client</dt>
       <dd>${clientNameOf(invoice)}</dd>

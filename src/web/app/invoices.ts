@@ -113,6 +113,7 @@ function contextOf(deps: WebDeps) {
       send: mailing,
       sends: invoices.sends(session.actor, invoice.id),
       zone: zoneOf(session),
+      waiting: invoices.stillWaiting(session.actor, invoice.id),
       rounding: invoices.rounding(session.actor, invoice.id),
     });
     send(res, session, status, titleOf(invoice), html`${noticeHtml(notice)} ${body}`);

@@ -4,7 +4,7 @@ import type { Html } from '../kit/html.js';
 import { type Notice, page } from '../kit/layout.js';
 
 /** The app's pages, by their tab. */
-export type AppPageId = 'week' | 'reports' | 'catalog' | 'invoices' | 'profile';
+export type AppPageId = 'week' | 'reports' | 'catalog' | 'invoices' | 'approvals' | 'profile';
 
 /** An app page: the app's navigation, the live status, the workspace switcher; the body brings its own heading. */
 export function appPage(
@@ -19,6 +19,9 @@ export function appPage(
     session,
     workspaces: deps.services.sessions.memberships(session.userId).map((w) => ({ workspaceId: w.workspaceId, name: w.name })),
     theme: deps.services.accounts.preferences(session.userId).theme,
-    grants: { invoices: deps.services.invoices.visible(session.actor, session.workspaceId) },
+    grants: {
+      invoices: deps.services.invoices.visible(session.actor, session.workspaceId),
+      approvals: deps.services.approvals.approves(session.actor),
+    },
   });
 }

@@ -16,6 +16,7 @@ import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
 import type { ProjectChoice } from './pickers.js';
 import { entriesOf, projectChoices, zoneOf } from './week-routes.js';
+import { type ApprovalStrip, lockedWords, periodStrip, stripOf } from './approvals.js';
 
 /** Where a day's first added time starts when the day is empty. */
 const DAY_STARTS_AT = { hour: 9 };
@@ -31,6 +32,8 @@ interface Sheet {
   sent: Record<string, string>;
   errors: FieldErrors;
   notice: Notice | null;
+  /** The week's periods and the lock date (decisions §13): their state (submitting is the week page's). */
+  approval: ApprovalStrip;
 }
 
 const cellName = (row: string, day: string) => `cell:${row}:${day}`;
@@ -39,12 +42,21 @@ function sheetBody(s: Sheet): Html {
   const week = s.week.start.toISODate() as string;
   const days = s.week.days;
   const columns = days.map((_, i) => s.rows.reduce((sum, r) => sum + (r.days[i] ?? 0), 0));
+  // A day of a period that waits or was approved, or before the lock date (decisions §13), takes no time: its cells show what it has.
+  const held = new Set(
+    days
+      .filter((d) => lockedWords(s.approval, d.start.toISO() as string) && lockedWords(s.approval, d.end.minus(1).toISO() as string))
+      .map((d) => d.key),
+  );
+  const open = held.size < days.length;
   const cell = (row: string, day: string, seconds: number, label: string) => {
     const name = cellName(row, day);
     const error = s.errors[name];
     const id = `c-${row}-${day}`;
+    const had = seconds > 0 ? html`<span class="had">${hoursText(seconds)}</span>` : '';
+    if (held.has(day)) return html`<td class="cell held${day === s.day ? ' current' : ''}" data-day="${day}">${had}</td>`;
     return html`<td class="cell${day === s.day ? ' current' : ''}" data-day="${day}">
-      ${seconds > 0 ? html`<span class="had">${hoursText(seconds)}</span>` : ''}
+      ${had}
       <label class="vh" for="${id}">Add to ${label} on ${day}</label>
       <input
         id="${id}"
@@ -68,11 +80,16 @@ function sheetBody(s: Sheet): Html {
         <a class="view" href="${APP_PATH}/week?date=${week}">Week</a>
       </nav>
     </div>
+    ${periodStrip(s.approval, { csrfToken: s.session.csrfToken, week, forms: false, first: s.week.start.toMillis(), last: s.week.end.toMillis() })}
     ${s.notice ? html`<div class="notice ${s.notice.kind}" role="${s.notice.kind === 'error' ? 'alert' : 'status'}">${s.notice.body}</div>` : ''}
-    <p class="hint">
-      Type hours into a day to add that time (2 is two hours, 0.5 half an hour, 1:30 an hour and a half, 90m ninety minutes): it follows the
-      day's last entry, or starts at 09:00.
-    </p>
+    ${
+      open
+        ? html`<p class="hint">
+            Type hours into a day to add that time (2 is two hours, 0.5 half an hour, 1:30 an hour and a half, 90m ninety minutes): it
+            follows the day's last entry, or starts at 09:00.
+          </p>`
+        : ''
+    }
     <nav class="day-tabs" aria-label="Days">
       ${days.map((d) => html`<a href="${APP_PATH}/timesheet?date=${week}&amp;day=${d.key}" ${d.key === s.day ? html`aria-current="true"` : ''}>${d.start.toFormat('ccc d')}</a>`)}
     </nav>
@@ -103,7 +120,7 @@ function sheetBody(s: Sheet): Html {
               </tr>`;
             })}
             ${
-              s.others.length > 0
+              s.others.length > 0 && open
                 ? html`<tr class="new-row">
                     <th scope="row">
                       <label class="vh" for="sheet-new">Another project</label>
@@ -127,7 +144,7 @@ function sheetBody(s: Sheet): Html {
           </tfoot>
         </table>
       </div>
-      <div class="actions"><button type="submit">Add the time</button></div>
+      ${open ? html`<div class="actions"><button type="submit">Add the time</button></div>` : ''}
     </form>`;
 }
 
@@ -161,7 +178,8 @@ export function timesheetRoutes(router: Router, deps: WebDeps): void {
       : week.days.some((d) => d.key === today)
         ? today
         : (week.days[0]?.key as string);
-    return { session, week, day, rows, others: projects.filter((p) => !byProject.has(p.id)), sent, errors, notice };
+    const approval = stripOf(deps, session, week.start.toISODate() as string, week.end.minus({ days: 1 }).toISODate() as string);
+    return { session, week, day, rows, others: projects.filter((p) => !byProject.has(p.id)), sent, errors, notice, approval };
   };
   const render = (req: Request, res: Response, status: number, sheet: Sheet) =>
     res
@@ -266,9 +284,13 @@ function undoRoute(router: Router, deps: WebDeps): void {
       notice = { kind: 'ok', body: `Undone: ${added.length === 1 ? 'the entry' : `the ${added.length} entries`} just added went again.` };
     } catch (error) {
       if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'not_found')) return next(error);
+      // Its week submitted or approved, or locked, since (decisions §13): said as the approvals service says it.
+      const held = error.code === 'conflict' && error.field !== 'version';
       notice = {
         kind: 'error',
-        body: 'Nothing was undone: the time added was changed or deleted since (on the week, or in another tab). Change it there.',
+        body: held
+          ? `Nothing was undone: ${spoken(error).charAt(0).toLowerCase()}${spoken(error).slice(1)}`
+          : 'Nothing was undone: the time added was changed or deleted since (on the week, or in another tab). Change it there.',
       };
     }
     deps.flashes.put(signed.secret, notice);

@@ -15,6 +15,7 @@ import { appPage } from './page.js';
 import type { ProjectChoice, TagChoice, TaskChoice } from './pickers.js';
 import { quickEntry } from './quick-entry.js';
 import { weekBody, type WeekModel } from './week.js';
+import { stripOf } from './approvals.js';
 
 /** The member's zone, first day and clock (their preferences, else the server's zone, Monday, 24-hour). */
 export function zoneOf(deps: WebDeps, session: SessionView) {
@@ -126,6 +127,12 @@ export function renderWeek(
     tasks: taskChoices(deps, session),
     tags: tagChoices(deps, session),
     ...(refused ? { refused } : {}),
+    // One's own week shows its periods' state and the lock date (decisions §13).
+    ...(viewing === session.userId
+      ? {
+          approval: stripOf(deps, session, week.start.toISODate() as string, week.end.minus({ days: 1 }).toISODate() as string),
+        }
+      : {}),
     notice,
   };
   const title = model.running ? `${runningClock(model.running.start, now)} · ${model.running.description || 'Timer'}` : undefined;
@@ -426,8 +433,10 @@ export function weekRoutes(router: Router, deps: WebDeps): void {
         // An entry changed elsewhere since the page was read: its newer values, its form open, the message on top.
         if (error.field === 'version')
           return renderWeek(deps, req, res, signed, 409, undefined, { editId: name, notice: { kind: 'error', body: spoken(error) } });
-        // A refusal of a form that is not on the page (an Undo, a Delete): its message on top.
-        if (name === 'restore' || name === 'delete')
+        // A refusal of a form that is not on the page (an Undo, a Delete, the edit of a row or the time added on a day
+        // that is read-only now: its period submitted or approved, its day locked, decisions §13): its message on top.
+        const readOnly = error.code === 'conflict' && error.field === undefined && (name.startsWith('ent_') || name === 'add');
+        if (name === 'restore' || name === 'delete' || readOnly)
           return renderWeek(deps, req, res, signed, refusal(error).status, undefined, { notice: { kind: 'error', body: spoken(error) } });
         return renderWeek(
           deps,

@@ -19,6 +19,7 @@ import {
   taskPicker,
 } from './pickers.js';
 import { newBillable, timerLine } from './timer.js';
+import { type ApprovalStrip, lockedWords, periodStrip } from './approvals.js';
 
 export interface WeekModel {
   session: SessionView;
@@ -45,6 +46,8 @@ export interface WeekModel {
   refused?: { form: string; values: Record<string, string>; errors: FieldErrors };
   /** The page's notice (a save, a delete with its Undo), inside the region the script swaps. */
   notice?: Notice | null;
+  /** One's own periods of the week and the workspace's lock date (decisions §13), when approval or a lock date is on. */
+  approval?: ApprovalStrip;
   /** Entries of one's own week that overlap others of it, with what they overlap (made by `weekBody`). */
   overlaps?: Map<string, Overlap[]>;
 }
@@ -194,6 +197,15 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
       <div class="row">${row(html`<span class="what">${what}</span>`)} <span class="entry-actions">${continueButton}</span></div>
       <p class="hint">Invoiced: read-only. An owner voids the invoice on the Invoices page to change it.</p>
     </li>`;
+  // Its period submitted or approved, or its day locked (decisions §13): read-only; the week's approval line says why.
+  const locked = lockedWords(m.approval, e.start);
+  if (locked)
+    return html`<li class="entry locked" id="e-${e.id}" title="${locked}">
+      <div class="row">
+        ${row(html`<span class="what">${what}<span class="vh"> (${locked})</span></span>`)}
+        <span class="entry-actions">${continueButton}</span>
+      </div>
+    </li>`;
   if (!e.end)
     return html`<li class="entry live" id="e-${e.id}"><div class="row">${row(html`<span class="what">${what}</span>`)}</div></li>`;
   const open = m.refused?.form === e.id || m.editId === e.id;
@@ -280,7 +292,8 @@ function byProject(m: WeekModel, inWeek: EntryRowView[]): Html | string {
 
 /** One day: its date, its total and its "+" (Add time on it), the add form when open there, its entries. */
 function daySection(m: WeekModel, d: WeekModel['week']['days'][number], entries: EntryRowView[], week: string, today: string): Html {
-  const own = m.viewing === m.session.userId;
+  // A day whose time is read-only (its period submitted or approved, or before the lock date) offers no "+".
+  const own = m.viewing === m.session.userId && lockedWords(m.approval, d.start.toISO() as string) === null;
   const list = [...entries].sort((a, b) => (a.start < b.start ? -1 : 1));
   const adding = own && m.addDay === d.key;
 
@@ -425,6 +438,7 @@ export function weekBody(model: WeekModel): Html {
         </p>
         ${byProject(m, inWeek)}
       </div>
+      ${own ? periodStrip(m.approval, { csrfToken: m.session.csrfToken, week, forms: true, first: first.toMillis(), last: m.week.end.toMillis() }) : ''}
       ${own ? html`<label class="vh" for="week-filter">Find in this week</label><input id="week-filter" type="search" class="week-filter" placeholder="Find in this week ( / )" hidden />` : ''}
     </div>
     ${m.week.days.map((d) => daySection(m, d, byDay.get(d.key) ?? [], week, today))} ${SHORTCUTS}

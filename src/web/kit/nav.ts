@@ -5,6 +5,8 @@ import type { WebPaths } from '../paths.js';
 export interface Grants {
   /** The invoices (owners and members who see colleagues' money: the invoices service decides). */
   invoices: boolean;
+  /** The Approvals page (approvers, in a workspace with approval on: the approvals service decides). */
+  approvals?: boolean;
 }
 
 /** A tab of an area's navigation, and who sees it. */
@@ -26,6 +28,7 @@ export const NAV: Record<Area, readonly Tab[]> = {
     { id: 'reports', label: 'Reports', href: (p) => `${p.app}/reports` },
     { id: 'catalog', label: 'Catalog', href: (p) => `${p.app}/catalog` },
     { id: 'invoices', label: 'Invoices', href: (p) => p.invoices, shown: (_s, grants) => grants.invoices },
+    { id: 'approvals', label: 'Approvals', href: (p) => `${p.app}/approvals`, shown: (_s, grants) => grants.approvals === true },
     { id: 'profile', label: 'Profile', href: (p) => `${p.app}/profile` },
   ],
   settings: [

@@ -9,7 +9,7 @@ import type { Actor } from '../../principal.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { refusal, spoken } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
-import { decimalOf, field } from '../kit/forms.js';
+import { decimalOf, field, fields } from '../kit/forms.js';
 import { redirect, send, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
@@ -258,6 +258,80 @@ function settingsForm(
   </form>`;
 }
 
+/** Approval and lock (decisions §13): by week, by month or off; the lock date; which members approve besides the owners. */
+function approvalForm(
+  base: string,
+  session: SessionView,
+  v: Values,
+  members: Array<{ userId: string; name: string; canViewOthersTime: boolean; approver: boolean }>,
+  zone: string,
+  errors: FieldErrors,
+): Html {
+  const options: Array<[string, string]> = [
+    ['off', 'Off'],
+    ['weekly', 'By week'],
+    ['monthly', 'By month'],
+  ];
+  return html`<form class="stack wide" method="post" action="${base}/workspace/approval" aria-labelledby="approval-heading">
+    ${csrfField(session.csrfToken)}
+    <p class="hint">
+      With approval on, members submit their time; an approver approves it, or rejects it with a note. Submitted and approved time cannot
+      change until an approver reopens it, and invoices take only approved time.
+    </p>
+    <div class="groups">
+      <fieldset>
+        <legend>Approval</legend>
+        <div>
+          <label for="ap-approval"
+            >Members submit their time
+            <span class="hint">A week is Monday to Sunday, a month a calendar month, in each member's own zone.</span></label
+          ><select id="ap-approval" name="approval" ${invalidAt('ap-approval', errors.approval)}>
+            ${options.map(([value, label]) => html`<option value="${value}" ${v.approval === value ? html`selected` : ''}>${label}</option>`)}
+          </select>
+          ${errorAt('ap-approval', errors.approval)}
+        </div>
+        <div>
+          <label for="ap-lockedBefore"
+            >Lock time before
+            <span class="hint">Nobody adds, changes or deletes time before this day (read in ${zone}). Empty: no lock.</span></label
+          ><input
+            id="ap-lockedBefore"
+            name="lockedBefore"
+            type="date"
+            value="${v.lockedBefore ?? ''}"
+            ${invalidAt('ap-lockedBefore', errors.lockedBefore)}
+          />
+          ${errorAt('ap-lockedBefore', errors.lockedBefore)}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Approvers</legend>
+        <p class="hint">Owners approve. Mark members who approve too: an approver must see colleagues' time.</p>
+        ${errorAt('ap-approver', errors.approver)}
+        ${
+          members.length === 0
+            ? html`<p class="hint">No members besides the owners.</p>`
+            : members.map(
+                (m) =>
+                  html`<label class="check" for="ap-${m.userId}"
+                    ><input
+                      id="ap-${m.userId}"
+                      type="checkbox"
+                      name="approvers"
+                      value="${m.userId}"
+                      ${m.approver ? html`checked` : ''}
+                      ${m.canViewOthersTime || m.approver ? '' : html`disabled`}
+                    />
+                    ${m.name}${m.canViewOthersTime ? '' : html` <span class="hint">(sees only their own time)</span>`}</label
+                  >`,
+              )
+        }
+      </fieldset>
+    </div>
+    <div><button type="submit">Save approval</button></div>
+  </form>`;
+}
+
 function profileForm(base: string, session: SessionView, profile: Values, errors: FieldErrors): Html {
   return html`<form class="stack wide" method="post" action="${base}/workspace/profile">
     ${csrfField(session.csrfToken)}
@@ -322,7 +396,13 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     }
     const stored = services.invoices.settings(actor, workspaceId);
     const invoicing: Values = Object.fromEntries(INVOICING_KEYS.map((key) => [key, stored[key] === null ? '' : String(stored[key])]));
-    return { settings, profile, invoicing, next: services.invoices.upcomingNumber(actor, workspaceId) };
+    return {
+      settings,
+      profile,
+      invoicing,
+      next: services.invoices.upcomingNumber(actor, workspaceId),
+      ...approvalOf(deps, actor, workspaceId),
+    };
   };
 
   const render = (
@@ -330,7 +410,7 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     signed: Signed,
     status: number,
     notice: Notice | null,
-    override: { settings?: Values; profile?: Values; invoicing?: Values; export?: Values; errors?: FieldErrors } = {},
+    override: { settings?: Values; profile?: Values; invoicing?: Values; approval?: Values; export?: Values; errors?: FieldErrors } = {},
   ) => {
     const session = signed.session as SessionView;
     const values = { ...current(session.actor, session.workspaceId), ...override };
@@ -345,6 +425,8 @@ export function workspacePages(router: Router, deps: WebDeps): void {
         ${profileForm(base, session, values.profile, override.profile ? (override.errors ?? {}) : {})}
         <h2 id="invoicing-heading">Invoicing</h2>
         ${invoicingForm(base, session, values.invoicing, values.next, override.invoicing ? (override.errors ?? {}) : {})}
+        <h2 id="approval-heading">Approval and lock</h2>
+        ${approvalForm(base, session, values.approval, values.approvers, values.lockZone, override.approval ? (override.errors ?? {}) : {})}
         <h2>Export</h2>
         ${exportForm(base, override.export ?? {})}`,
     });
@@ -388,6 +470,8 @@ export function workspacePages(router: Router, deps: WebDeps): void {
   exportRoute(router, deps, render);
 
   invoicingRoute(router, deps, render);
+
+  approvalRoute(router, deps, render);
 
   router.post(
     '/workspace/profile',
@@ -446,6 +530,60 @@ function invoicingRoute(
         return render(res, signed, refused.status, { kind: 'error', body: refused.message }, { invoicing, errors: refused.errors });
       }
       redirect(res, `${base}/workspace?done=saved#invoicing-heading`);
+    }),
+  );
+}
+
+/** The Approval form's values: the settings, and each member besides the owners with their approver mark. */
+function approvalOf(deps: WebDeps, actor: Actor, workspaceId: string) {
+  const approval = deps.services.approvals.settings(actor, workspaceId);
+  const marked = new Set(approval.approvers);
+  const approvers = deps.services.accounts
+    .roster(actor, workspaceId)
+    .filter((m) => !m.isOwner)
+    .map((m) => ({ userId: m.userId, name: m.name, canViewOthersTime: m.canViewOthersTime, approver: marked.has(m.userId) }));
+  return {
+    approval: { approval: approval.approval, lockedBefore: approval.lockedBefore ?? '' } as Values,
+    approvers,
+    lockZone: approval.lockZone ?? deps.config.serverTimeZone,
+  };
+}
+
+/** Approval and lock (owners: the approvals service decides): the settings, then each approver mark that changed. */
+function approvalRoute(
+  router: Router,
+  deps: WebDeps,
+  render: (
+    res: Response,
+    signed: Signed,
+    status: number,
+    notice: Notice | null,
+    override: { approval?: Values; errors?: FieldErrors },
+  ) => void,
+): void {
+  const { services } = deps;
+  const base = deps.paths.settings;
+  router.post(
+    '/workspace/approval',
+    signedIn(deps, (req: Request, res, signed) => {
+      const { actor, workspaceId } = signed.session as SessionView;
+      const approval: Values = { approval: field(req, 'approval'), lockedBefore: field(req, 'lockedBefore').trim() };
+      const wanted = new Set(fields(req, 'approvers'));
+      try {
+        services.approvals.setSettings(actor, workspaceId, {
+          approval: approval.approval ?? '',
+          lockedBefore: approval.lockedBefore === '' ? null : (approval.lockedBefore ?? null),
+        });
+        const marked = new Set(services.approvals.settings(actor, workspaceId).approvers);
+        for (const m of services.accounts.roster(actor, workspaceId).filter((x) => !x.isOwner))
+          if (wanted.has(m.userId) !== marked.has(m.userId))
+            services.approvals.setApprover(actor, { workspaceId, userId: m.userId, approver: wanted.has(m.userId) });
+      } catch (error) {
+        if (!(error instanceof DomainError) || (error.code !== 'invalid' && error.code !== 'conflict')) throw error;
+        const refused = refusal(error, { fields: { approver: 'approver' } });
+        return render(res, signed, refused.status, { kind: 'error', body: refused.message }, { approval, errors: refused.errors });
+      }
+      redirect(res, `${base}/workspace?done=saved#approval-heading`);
     }),
   );
 }

@@ -323,6 +323,61 @@ describe('imports service', () => {
     expect(again.report).to.deep.include({ imported: 3, duplicates: 0 });
   });
 
+  it('refuses rows before the lock date and rows in a member’s submitted week, each at its line (decisions §13); --skip-invalid imports the rest', async () => {
+    const { approvals } = world.services;
+    // Grace's row (3 March) is after the lock date; Ada's week of 2 March waits for approval.
+    approvals.setSettings(OPERATOR, world.workspaceId, { approval: 'weekly', lockedBefore: '2026-03-01' });
+    world.services.entries.create(ada, { start: '2026-03-04T09:00:00Z', end: '2026-03-04T10:00:00Z' });
+    approvals.submit(ada, { day: '2026-03-04' });
+    const { report, stopped } = await run({ path: fixture('toggl.csv'), createMembers: true });
+    expect(stopped).to.equal(true);
+    expect(report.refused.map((r) => r.line)).to.deep.equal([2, 3]);
+    expect(report.refused[0]?.message).to.equal(
+      "A new entry starting 2026-03-02T08:00:00.000Z is in Ada Lovelace's week of 2026-03-02 to 2026-03-08, submitted for approval: its time cannot change while it waits. Ada Lovelace can withdraw it, or an approver (an owner, or a member an owner marked as approver) can reopen it.",
+    );
+    approvals.setSettings(OPERATOR, world.workspaceId, { approval: 'off', lockedBefore: '2026-03-03' });
+    const locked = await run({ path: fixture('toggl.csv'), createMembers: true, skipInvalid: true });
+    expect(locked.report.refused.map((r) => r.message.slice(0, 63))).to.deep.equal([
+      'A new entry starting 2026-03-02T08:00:00.000Z falls before 2026',
+      'A new entry starting 2026-03-02T10:00:00.000Z falls before 2026',
+    ]);
+    expect(locked.report.imported).to.equal(1);
+  });
+
+  it('the same file again, once its rows are locked (before the lock date, in a submitted week): duplicates, not refusals (decisions §13)', async () => {
+    const { approvals } = world.services;
+    expect((await run({ path: fixture('toggl.csv'), createMembers: true })).report).to.deep.include({ imported: 3, duplicates: 0 });
+    approvals.setSettings(OPERATOR, world.workspaceId, { approval: 'weekly', lockedBefore: '2026-03-03' });
+    approvals.submit(ada, { day: '2026-03-04' });
+    for (const skipInvalid of [false, true]) {
+      const again = await run({ path: fixture('toggl.csv'), createMembers: true, skipInvalid });
+      expect(again.report, `skipInvalid ${skipInvalid}`).to.deep.include({ imported: 0, duplicates: 3, refused: [] });
+    }
+    expect(entries()).to.have.length(3);
+  });
+
+  it('an undo is refused, nothing deleted, while an entry of the import is in an approved week or before the lock date (decisions §13)', async () => {
+    const { approvals } = world.services;
+    const { report } = await run({ path: fixture('toggl.csv'), createMembers: true });
+    const id = report.importId as string;
+    approvals.setSettings(OPERATOR, world.workspaceId, { approval: 'weekly' });
+    const week = approvals.submit(ada, { day: '2026-03-02' });
+    approvals.approve(world.owner, week.id);
+    const refused = await refusal(() => world.services.imports.undo(OPERATOR, id));
+    expect(refused.code).to.equal('conflict');
+    expect(refused.message).to.match(
+      new RegExp(
+        `^Import ${id} cannot be undone, nothing was deleted: Entry ent_\\w+ is in Ada Lovelace's week of 2026-03-02 to 2026-03-08, approved by Owner`,
+      ),
+    );
+    expect(entries()).to.have.length(3);
+    approvals.reopen(world.owner, week.id);
+    approvals.setSettings(OPERATOR, world.workspaceId, { lockedBefore: '2026-03-03' });
+    expect((await refusal(() => world.services.imports.undo(OPERATOR, id))).message).to.match(/falls before 2026-03-03 \(UTC\)/);
+    approvals.setSettings(OPERATOR, world.workspaceId, { lockedBefore: null });
+    expect(await world.services.imports.undo(OPERATOR, id)).to.deep.equal({ importId: id, deleted: 3 });
+  });
+
   it('uses archived clients, projects and tasks as they are (the history is what it was)', async () => {
     const client = world.services.catalog.clients.create(world.owner, { name: 'Acme' });
     const project = world.services.catalog.projects.create(world.owner, { name: 'Website', clientId: client.id });

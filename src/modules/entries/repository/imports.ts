@@ -56,6 +56,13 @@ export function createImportQueries(db: Db) {
       .where(eq(entries.importId, p('importId')))
       .limit(p('limit'))
       .prepare(),
+    importStarts: db
+      .select({ rowid: sql<number>`${entries}.rowid`, id: entries.id, authorId: entries.authorId, startAt: entries.startAt })
+      .from(entries)
+      .where(and(eq(entries.importId, p('importId')), sql`${entries}.rowid > ${p('after')}`))
+      .orderBy(sql`${entries}.rowid`)
+      .limit(p('limit'))
+      .prepare(),
     /** What the runaway check recorded on an entry, as a workspace's export carries it (rare: after the insert). */
     setRunaway: db
       .update(entries)
@@ -140,6 +147,12 @@ export function createImportQueries(db: Db) {
             ? null
             : ({ detectedAt: r[13], elapsedSec: r[14], limitSec: r[15], action: r[16], resolvedAt: r[17] } as ExportedRunaway),
       })),
+    /** Up to `limit` of an import's entries after the row `after` (rowid order): whose, and when they start (its undo's check). */
+    importStarts: (
+      importId: string,
+      after: number,
+      limit: number,
+    ): Array<{ rowid: number; id: string; authorId: string; startAt: number }> => statements.importStarts.all({ importId, after, limit }),
     /** The ids of an import's entries invoiced since (its undo is refused then). */
     invoicedOfImport: (importId: string): string[] => statements.invoicedOfImport.all({ importId }).map((r) => r.id),
   };

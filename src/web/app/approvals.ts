@@ -1,0 +1,420 @@
+import type { Request, Response, Router } from 'express';
+import { DateTime } from 'luxon';
+import { DomainError } from '../../errors.js';
+import type { PeriodState, PeriodTotals, PeriodView } from '../../modules/approvals/service.js';
+import type { EntryRowView } from '../../modules/entries/service.js';
+import type { SessionView } from '../../modules/sessions/service.js';
+import type { WebDeps } from '../deps.js';
+import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { field } from '../kit/forms.js';
+import { type Html, html } from '../kit/html.js';
+import { csrfField, type Notice, when } from '../kit/layout.js';
+import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
+import { readerZone } from '../kit/respond.js';
+import { hoursText, timeText, type TimeFormat } from '../kit/times.js';
+import { APP_PATH } from '../paths.js';
+import { type SignedIn, signedOf } from '../session/guard.js';
+import { appPage } from './page.js';
+import { renderWeek } from './week-routes.js';
+
+/*
+ * Approval and lock in the web app (decisions §13): the period's state on the week (with "Submit
+ * week" for one's own time) and on the timesheet, and the Approvals page of approvers. Each form
+ * is one call of the approvals service, which decides who may do what; a refusal is said in its
+ * words for people.
+ */
+
+const dayText = (day: string) => DateTime.fromISO(day, { zone: 'UTC' }).toFormat('d LLL yyyy');
+const noun = (kind: 'weekly' | 'monthly') => (kind === 'weekly' ? 'week' : 'month');
+/** "week of 26 Oct 2026 – 1 Nov 2026" */
+export const periodName = (p: { kind: 'weekly' | 'monthly'; startDay: string; endDay: string }) =>
+  `${noun(p.kind)} of ${dayText(p.startDay)} – ${dayText(p.endDay)}`;
+
+const STATE_WORDS: Record<PeriodView['state'], string> = {
+  open: 'Open',
+  submitted: 'Submitted',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+const badge = (state: PeriodView['state']) =>
+  html`<span class="badge${state === 'approved' ? ' good' : state === 'rejected' ? ' bad' : ''}">${STATE_WORDS[state]}</span>`;
+
+/** What the week and the timesheet show of approval: the member's periods touching them, and the lock date. */
+export interface ApprovalStrip {
+  periods: PeriodState[];
+  /** The workspace's lock date, when it has one. */
+  lock: { day: string; at: number } | null;
+}
+
+/** The member's periods and the lock date for the days [fromDay, toDay] (nothing when approval is off and nothing is locked). */
+export function stripOf(deps: WebDeps, session: SessionView, fromDay: string, toDay: string): ApprovalStrip {
+  const settings = deps.services.approvals.settings(session.actor, session.workspaceId);
+  return {
+    periods: deps.services.approvals.periodsOf(session.actor, fromDay, toDay),
+    lock: settings.lockedBefore && settings.lockedBeforeAt ? { day: settings.lockedBefore, at: Date.parse(settings.lockedBeforeAt) } : null,
+  };
+}
+
+/** Why an entry of one's own is read-only here (a period that waits or was approved, the lock date), or null. */
+export function lockedWords(strip: ApprovalStrip | undefined, start: string): string | null {
+  if (!strip) return null;
+  const at = Date.parse(start);
+  if (strip.lock && at < strip.lock.at)
+    return `Locked: the workspace's time before ${dayText(strip.lock.day)} cannot change. An owner can move the lock date.`;
+  const period = strip.periods.find((p) => at >= p.fromAt && at < p.toAt);
+  if (period?.state === 'submitted') return 'Submitted for approval: read-only until an approver decides, or you withdraw it.';
+  if (period?.state === 'approved') return 'Approved: read-only. An approver can reopen it.';
+  return null;
+}
+
+/** The state of each of the member's periods on the week (with Submit, Withdraw), or on the timesheet (state only). */
+export function periodStrip(
+  strip: ApprovalStrip | undefined,
+  options: { csrfToken: string; week: string; forms: boolean; first: number; last: number },
+): Html | string {
+  if (!strip) return '';
+  const lockShown = strip.lock && strip.lock.at > options.first;
+  if (strip.periods.length === 0 && !lockShown) return '';
+  const item = (p: PeriodState) => {
+    const name = periodName(p);
+    const hidden = html`${csrfField(options.csrfToken)}<input type="hidden" name="week" value="${options.week}" />`;
+    const submit =
+      options.forms && p.canSubmit
+        ? html`<form class="inline" method="post" action="${APP_PATH}/approvals/submit">
+            ${hidden}<input type="hidden" name="day" value="${p.startDay}" />
+            <button type="submit">${p.state === 'rejected' ? 'Submit again' : `Submit ${noun(p.kind)}`}</button>
+          </form>`
+        : '';
+    const withdraw =
+      options.forms && p.canWithdraw && p.id
+        ? html`<form class="inline" method="post" action="${APP_PATH}/approvals/${p.id}/withdraw">
+            ${hidden}<button class="secondary" type="submit">Withdraw</button>
+          </form>`
+        : '';
+    const words =
+      p.state === 'submitted'
+        ? 'waiting for an approver; its time is read-only.'
+        : p.state === 'approved'
+          ? `by ${p.decidedBy ?? 'the operator'}; its time is read-only.`
+          : p.state === 'rejected'
+            ? html`by ${p.decidedBy ?? 'the operator'}: “${p.note ?? ''}” Change what is asked, then submit it again.`
+            : p.canSubmit
+              ? ''
+              : 'not begun yet.';
+    return html`<li>
+      <span class="period-name">Your ${name}</span> ${badge(p.state)} <span class="hint">${words}</span> ${submit} ${withdraw}
+      ${p.id ? html`<a href="${APP_PATH}/approvals/${p.id}">History</a>` : ''}
+    </li>`;
+  };
+  return html`<section class="approval-strip" aria-label="Approval">
+    <ul>
+      ${strip.periods.map(item)}
+      ${lockShown && strip.lock ? html`<li><span class="badge">Locked</span> <span class="hint">Time before ${dayText(strip.lock.day)} cannot change.</span></li>` : ''}
+    </ul>
+  </section>`;
+}
+
+/** An amount in its currency: `EUR 1,190.00`. */
+const moneyText = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' }).format(amount);
+
+/** A period's entries as a table: day and times in the period's zone, work, description, hours, and the amount where it may be seen. */
+function entryTable(rows: EntryRowView[], zone: string, timeFormat: TimeFormat, totals: PeriodTotals, currency: string): Html {
+  if (rows.length === 0) return html`<p class="hint">No time in this period.</p>`;
+  const money = totals.amount !== null;
+  return html`<div class="scroll">
+    <table class="rows approval-entries">
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col">Time</th>
+          <th scope="col">Project</th>
+          <th scope="col">Description</th>
+          <th scope="col" class="num">Hours</th>
+          ${money ? html`<th scope="col" class="num">Amount</th>` : ''}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map((r) => {
+          const start = Date.parse(r.start);
+          return html`<tr>
+            <td data-label="Day">${DateTime.fromMillis(start, { zone }).toFormat('ccc d LLL')}</td>
+            <td class="c-time" data-label="Time">
+              ${timeText(start, zone, timeFormat)}–${r.end ? timeText(Date.parse(r.end), zone, timeFormat) : ''}
+            </td>
+            <td data-label="Project">
+              ${r.projectName ? html`${r.clientName ? `${r.clientName} · ` : ''}${r.projectName}` : html`<span class="hint">No project</span>`}${r.billable ? html` <span class="badge">billable</span>` : ''}
+            </td>
+            <td data-label="Description">${r.description || html`<span class="hint">(no description)</span>`}</td>
+            <td class="num" data-label="Hours">${hoursText(r.durationSec)}</td>
+            ${money ? html`<td class="num" data-label="Amount">${r.amount === null ? '' : moneyText(r.amount, currency)}</td>` : ''}
+          </tr>`;
+        })}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row" colspan="4">
+            Total (${totals.entries} ${totals.entries === 1 ? 'entry' : 'entries'}; billable ${hoursText(totals.billableSec)})
+          </th>
+          <td class="num" data-label="Hours"><strong>${hoursText(totals.durationSec)}</strong></td>
+          ${money ? html`<td class="num" data-label="Amount"><strong>${moneyText(totals.amount ?? 0, currency)}</strong></td>` : ''}
+        </tr>
+      </tfoot>
+    </table>
+  </div>`;
+}
+
+/** Approve (an optional note) and Reject (a note saying why) of a waiting period, and Reopen of a decided one. */
+function decisionForms(
+  session: SessionView,
+  period: PeriodView,
+  may: { decide: boolean; reopen: boolean },
+  errors: FieldErrors,
+  back: string,
+): Html {
+  const id = period.id;
+  const hidden = html`${csrfField(session.csrfToken)}<input type="hidden" name="back" value="${back}" />`;
+  const note = (form: string, label: string, required: boolean) => {
+    const key = `${form}-${id}`;
+    return html`<div class="field">
+      <label for="${key}">${label}</label>
+      <input id="${key}" name="note" type="text" maxlength="1000" ${required ? html`required` : ''} ${invalidAt(key, errors[key])} />
+      ${errorAt(key, errors[key])}
+    </div>`;
+  };
+  return html`<div class="decisions">
+    ${
+      may.decide
+        ? html`<form
+              method="post"
+              action="${APP_PATH}/approvals/${id}/approve"
+              aria-label="Approve ${period.userName}’s ${noun(period.kind)}"
+            >
+              ${hidden} ${note('approve', 'Note (optional)', false)}
+              <button type="submit">Approve</button>
+            </form>
+            <form method="post" action="${APP_PATH}/approvals/${id}/reject" aria-label="Reject ${period.userName}’s ${noun(period.kind)}">
+              ${hidden} ${note('reject', 'Why it is rejected', true)}
+              <button class="danger" type="submit">Reject</button>
+            </form>`
+        : ''
+    }
+    ${
+      may.reopen
+        ? html`<form
+            method="post"
+            action="${APP_PATH}/approvals/${id}/reopen"
+            aria-label="Reopen ${period.userName}’s ${noun(period.kind)}"
+          >
+            ${hidden} ${note('reopen', 'Note (optional)', false)}
+            <button class="secondary" type="submit">Reopen</button>
+          </form>`
+        : ''
+    }
+  </div>`;
+}
+
+const AUDIT_WORDS = { submitted: 'Submitted', approved: 'Approved', rejected: 'Rejected', reopened: 'Reopened', withdrawn: 'Withdrawn' };
+
+/** The Approvals page: what waits for the approver (each period with its entries, totals and decisions), and what was decided lately. */
+function approvalsPage(deps: WebDeps, res: Response, signed: SignedIn, status: number, notice: Notice | null, errors: FieldErrors) {
+  const { services } = deps;
+  const { session } = signed;
+  const zone = readerZone(deps, session);
+  const timeFormat = (services.accounts.preferences(session.userId).timeFormat ?? '24h') as TimeFormat;
+  const waiting = services.approvals.waiting(session.actor);
+  const decided = services.approvals.approves(session.actor)
+    ? services.approvals
+        .list(session.actor, session.workspaceId, { states: ['approved', 'rejected'] })
+        .reverse()
+        .slice(0, 20)
+    : [];
+  const body = html`<h1>Approvals</h1>
+    ${notice ? html`<div class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : ''}
+    <h2>Waiting (${waiting.length})</h2>
+    ${waiting.length === 0 ? html`<p class="hint">Nothing waits for you.</p>` : ''}
+    ${waiting.map(
+      (w) =>
+        html`<section class="period" id="p-${w.period.id}" aria-labelledby="p-${w.period.id}-h">
+          <h3 id="p-${w.period.id}-h">${w.period.userName}: ${periodName(w.period)}</h3>
+          <p class="hint">
+            Submitted ${when(w.period.submittedAt, zone)}; times in ${w.period.timeZone}.
+            <a href="${APP_PATH}/approvals/${w.period.id}">History</a>
+          </p>
+          ${entryTable(w.rows, w.period.timeZone, timeFormat, w.totals, session.actor.currency)}
+          ${decisionForms(session, w.period, { decide: true, reopen: false }, errors, 'list')}
+        </section>`,
+    )}
+    ${
+      decided.length > 0
+        ? html`<h2>Decided lately</h2>
+            <div class="scroll">
+              <table class="rows approval-decided">
+                <thead>
+                  <tr>
+                    <th scope="col">Member</th>
+                    <th scope="col">Period</th>
+                    <th scope="col">State</th>
+                    <th scope="col" class="num">Hours</th>
+                    <th scope="col">Decided</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${decided.map(
+                    (p) =>
+                      html`<tr>
+                        <td data-label="Member">${p.userName}</td>
+                        <td data-label="Period"><a href="${APP_PATH}/approvals/${p.id}">${periodName(p)}</a></td>
+                        <td data-label="State">${badge(p.state)}${p.note ? html` <span class="hint">“${p.note}”</span>` : ''}</td>
+                        <td class="num" data-label="Hours">${hoursText(p.totals.durationSec)}</td>
+                        <td data-label="Decided">${p.decidedBy?.name ?? 'the operator'}, ${when(p.decidedAt, zone)}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+        : ''
+    }`;
+  res
+    .status(status)
+    .type('html')
+    .end(appPage(deps, session, { title: 'Approvals', current: 'approvals', body }));
+}
+
+/** A period's page: its state, entries and totals, what the reader may do, and its history. */
+function periodOfPage(
+  deps: WebDeps,
+  res: Response,
+  signed: SignedIn,
+  id: string,
+  status: number,
+  notice: Notice | null,
+  errors: FieldErrors,
+) {
+  const { services } = deps;
+  const { session } = signed;
+  const zone = readerZone(deps, session);
+  const timeFormat = (services.accounts.preferences(session.userId).timeFormat ?? '24h') as TimeFormat;
+  const { period, audit, rows, totals, may } = services.approvals.period(session.actor, id);
+  const own = period.userId === session.userId;
+  const body = html`<h1>${own ? 'Your' : `${period.userName}’s`} ${periodName(period)}</h1>
+    ${notice ? html`<div class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : ''}
+    <dl class="facts">
+      <dt>State</dt>
+      <dd>${badge(period.state)}${period.note ? html` “${period.note}”` : ''}</dd>
+      <dt>Days</dt>
+      <dd>${dayText(period.startDay)} to ${dayText(period.endDay)}, in ${period.timeZone}</dd>
+    </dl>
+    ${entryTable(rows, period.timeZone, timeFormat, totals, session.actor.currency)}
+    ${
+      own && period.state === 'submitted'
+        ? html`<form method="post" action="${APP_PATH}/approvals/${period.id}/withdraw">
+            ${csrfField(session.csrfToken)}<input type="hidden" name="back" value="period" />
+            <button class="secondary" type="submit">Withdraw</button>
+          </form>`
+        : decisionForms(session, period, may, errors, 'period')
+    }
+    <h2>History</h2>
+    <ol class="audit">
+      ${audit.map(
+        (a) =>
+          html`<li>
+            ${when(a.at, zone)}: ${AUDIT_WORDS[a.action]} by
+            ${a.by?.name ?? 'the operator (command line)'}${a.note ? html`: “${a.note}”` : ''}
+          </li>`,
+      )}
+    </ol>
+    <p>
+      <a href="${APP_PATH}/week?date=${period.startDay}${own ? '' : `&member=${period.userId}`}"
+        >${own ? 'Your' : `${period.userName}’s`} week of ${dayText(period.startDay)}</a
+      >
+    </p>`;
+  res
+    .status(status)
+    .type('html')
+    .end(appPage(deps, session, { title: `${period.userName}: ${periodName(period)}`, current: own ? 'week' : 'approvals', body }));
+}
+
+/** The Approvals page, the period page, and the week's Submit and Withdraw. */
+export function approvalRoutes(router: Router, deps: WebDeps): void {
+  const { services } = deps;
+
+  const listPage = (res: Response, signed: SignedIn, status: number, notice: Notice | null, errors: FieldErrors = {}) =>
+    approvalsPage(deps, res, signed, status, notice, errors);
+  const periodPage = (res: Response, signed: SignedIn, id: string, status: number, notice: Notice | null, errors: FieldErrors = {}) =>
+    periodOfPage(deps, res, signed, id, status, notice, errors);
+
+  // Approvers only (in a workspace with approval on): anyone else gets 404, as anything hidden does.
+  router.get('/approvals', (_req, res) => {
+    const signed = signedOf(res) as SignedIn;
+    if (!services.approvals.approves(signed.session.actor)) throw new DomainError('not_found', 'The Approvals page is for approvers.');
+    listPage(res, signed, 200, deps.flashes.take(signed.secret));
+  });
+
+  router.get('/approvals/:id', (req, res, next) => {
+    const signed = signedOf(res) as SignedIn;
+    try {
+      periodPage(res, signed, req.params.id as string, 200, deps.flashes.take(signed.secret));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // Submit one's own period (from the week): back to the week with a notice, or the week with the refusal on top.
+  router.post('/approvals/submit', (req, res, next) => {
+    const signed = signedOf(res) as SignedIn;
+    try {
+      const period = services.approvals.submit(signed.session.actor, { day: field(req, 'day') });
+      deps.flashes.put(signed.secret, {
+        kind: 'ok',
+        body: `Submitted your ${periodName(period)} for approval: its time is read-only until an approver decides.`,
+      });
+      const week = field(req, 'week');
+      res.redirect(303, `${APP_PATH}/week${/^\d{4}-\d{2}-\d{2}$/.test(week) ? `?date=${week}` : ''}`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) return next(error);
+      renderWeek(deps, req, res, signed, refusal(error).status, undefined, { notice: { kind: 'error', body: spoken(error) } });
+    }
+  });
+
+  /** A decision's form: done, back where it was made with a notice; refused, that page again with the refusal. */
+  const decide =
+    (act: 'approve' | 'reject' | 'reopen' | 'withdraw') =>
+    (req: Request, res: Response, next: (error?: unknown) => void): void => {
+      const signed = signedOf(res) as SignedIn;
+      const id = req.params.id as string;
+      const back = field(req, 'back');
+      const note = field(req, 'note');
+      let done: PeriodView;
+      try {
+        const { approvals } = services;
+        const actor = signed.session.actor;
+        done =
+          act === 'approve'
+            ? approvals.approve(actor, id, { note })
+            : act === 'reject'
+              ? approvals.reject(actor, id, { note })
+              : approvals.reopen(actor, id, { note });
+      } catch (error) {
+        if (!isFormRefusal(error) && !(error instanceof DomainError && error.code === 'forbidden')) return next(error);
+        const refused = refusal(error as DomainError);
+        const errors: FieldErrors = refused.field === 'note' ? { [`${act}-${id}`]: refused.message } : {};
+        const notice: Notice = { kind: 'error', body: refused.message };
+        if (back === 'period') return periodPage(res, signed, id, refused.status, notice, errors);
+        if (back === 'week' || act === 'withdraw') return renderWeek(deps, req, res, signed, refused.status, undefined, { notice });
+        return listPage(res, signed, refused.status, notice, errors);
+      }
+      const words = { approve: 'Approved', reject: 'Rejected', reopen: 'Reopened', withdraw: 'Withdrew' }[act];
+      const whose = done.userId === signed.session.userId ? 'your' : `${done.userName}’s`;
+      deps.flashes.put(signed.secret, { kind: 'ok', body: `${words} ${whose} ${periodName(done)}.` });
+      const week = field(req, 'week');
+      if (back === 'period') return void res.redirect(303, `${APP_PATH}/approvals/${id}`);
+      if (back === 'week' || act === 'withdraw')
+        return void res.redirect(303, `${APP_PATH}/week?date=${/^\d{4}-\d{2}-\d{2}$/.test(week) ? week : done.startDay}`);
+      res.redirect(303, `${APP_PATH}/approvals`);
+    };
+  router.post('/approvals/:id/approve', decide('approve'));
+  router.post('/approvals/:id/reject', decide('reject'));
+  router.post('/approvals/:id/reopen', decide('reopen'));
+  router.post('/approvals/:id/withdraw', decide('withdraw'));
+}
