@@ -82,6 +82,8 @@ export interface InvoiceSpec {
   note?: string | null;
   /** Issued in another currency than the VAT currency: that currency and the rate (units of it per unit of `currency`). */
   exchange?: { currency: string; rate: number };
+  /** Payments recorded against the issued invoice, in cents (issue 57): its amount due falls by them. */
+  paidCents?: number;
 }
 
 /** A whole stored invoice from its lines, with every amount computed as the lifecycle does. */
@@ -150,7 +152,7 @@ export function invoice(spec: InvoiceSpec): InvoiceDocument {
     netTotal: fromCents(net),
     taxTotal: fromCents(tax),
     grossTotal: fromCents(net + tax),
-    amountDue: status === 'paid' || status === 'void' ? 0 : fromCents(net + tax),
+    amountDue: status === 'paid' || status === 'void' ? 0 : fromCents(net + tax - (spec.paidCents ?? 0)),
     ...(spec.exchange && issued
       ? {
           vatCurrency: {
@@ -277,6 +279,9 @@ export function matrix(): Record<string, InvoiceDocument> {
     'credit-note': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' } }),
     'credit-note-de': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' }, language: 'de' }),
     paid: invoice({ lines: two, status: 'paid' }),
+    // Issue 57: a payment of a part recorded; a later document states it (BT-113) and what is still due (BT-115).
+    'partly-paid': invoice({ lines: two, paidCents: 50_000 }),
+    'partly-paid-de': invoice({ lines: two, paidCents: 123_456, language: 'de' }),
     '500-lines': invoice({ lines: long, language: 'de' }),
     // A § 19 small business with a tax number only, identified by the supplier number its client gave it (BT-29, no scheme).
     'small-business-tax-number': invoice({

@@ -49,6 +49,8 @@ describe('invoice documents: the PDF', function () {
       'small-business-e',
       'currency-chf',
       'paid',
+      'partly-paid',
+      'partly-paid-de',
       'reverse-charge-ae',
       'credit-note-de',
       'long-legal-name',
@@ -126,6 +128,13 @@ describe('invoice documents: the PDF', function () {
     const paid = textOf('paid');
     expect(paid).to.contain('Paid (10 Nov 2026) €1,891.79');
     expect(paid).to.contain('Amount due €0.00');
+  });
+
+  it('issue 57: a partly paid invoice says what was paid and what is still due, below its total', () => {
+    const en = textOf('partly-paid');
+    expect(en).to.match(/Total €1,891\.79\s+Paid €500\.00\s+Amount due €1,391\.79/);
+    const de = textOf('partly-paid-de');
+    expect(de).to.match(/Gesamtbetrag 1\.891,79 €\s+Bezahlt 1\.234,56 €\s+Zu zahlen 657,23 €/);
   });
 
   it('500 lines break cleanly over pages: every row once, whole, its printed hours × printed rate = its printed amount, the header and "Seite n von m" on every page', () => {

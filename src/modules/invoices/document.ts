@@ -89,7 +89,7 @@ export interface InvoiceDocument {
   netTotal: number;
   taxTotal: number;
   grossTotal: number;
-  /** grossTotal until paid, then 0 (and 0 for a void invoice). */
+  /** grossTotal less the payments recorded (and an early-payment discount they settled with); 0 once paid, and for a void invoice. */
   amountDue: number;
   /** The credit note made when an issued invoice was voided: its own number from the same series and its date. */
   creditNote: { number: string; issueDate: string } | null;

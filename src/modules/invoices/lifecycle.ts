@@ -11,6 +11,7 @@ import { correctionsOf, fillsAfter } from './fills.js';
 import { createNumbering } from './numbering.js';
 import type { InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import { createIssuing } from './issuing.js';
+import { recordRest } from './payments.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
 import { addDays, breakdown, paymentTerms } from './tax.js';
@@ -69,7 +70,7 @@ function refuseMove(row: InvoiceRow, to: InvoiceStatus): void {
 }
 
 /** The move's event (the webhook source), in its write. */
-function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, actor: Acting, from: InvoiceStatus): void {
+export function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, actor: Acting, from: InvoiceStatus): void {
   record({
     workspaceId: row.workspaceId,
     entity: 'invoice',
@@ -149,7 +150,11 @@ export function createLifecycle({
       );
     },
 
-    /** Marks an issued invoice paid (sent → paid) on `date` (default the acting member's today); paid is final. */
+    /**
+     * Marks an issued invoice paid (sent → paid) on `date` (default the acting member's today): a
+     * payment in full. What is still due is recorded as a payment of that day, so the payments of a
+     * paid invoice add up to its total. Paid is final.
+     */
     markPaid(principal: Principal, id: string, options: MoveOptions = {}): MoveResult {
       return write((record) => {
         const current = findInvoice(principal, id);
@@ -161,7 +166,9 @@ export function createLifecycle({
           throw invalid(
             `The paid date ${paidDate} is before the issue date ${current.issueDate} of ${current.number}: date it on or after that day.`,
           );
-        const row = repo.update(id, { status: 'paid', paidDate, updatedAt: clock.now() });
+        const now = clock.now();
+        const paidCents = current.paidCents + recordRest(repo, current, paidDate, acting.userId, now);
+        const row = repo.update(id, { status: 'paid', paidDate, paidCents, updatedAt: now });
         recordMove(record, row, acting, current.status);
         return { id, from: current.status, to: row.status, ...(row.number === null ? {} : { number: row.number }) };
       });

@@ -42,7 +42,7 @@ export function view(row: InvoiceRow): InvoiceDocument {
     netTotal: fromCents(row.totalCents),
     taxTotal: fromCents(taxCents),
     grossTotal: fromCents(grossCents),
-    amountDue: row.status === 'paid' || row.status === 'void' ? 0 : fromCents(grossCents),
+    amountDue: row.status === 'paid' || row.status === 'void' ? 0 : fromCents(grossCents - row.paidCents - row.discountCents),
     creditNote:
       row.creditNoteNumber === null || row.creditNoteDate === null ? null : { number: row.creditNoteNumber, issueDate: row.creditNoteDate },
     note: row.note,

@@ -265,8 +265,9 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
   const number = creditNote ? (doc.creditNote?.number ?? '') : (doc.number ?? '');
   const issueDate = creditNote ? (doc.creditNote?.issueDate ?? '') : (doc.issueDate ?? '');
   const grossCents = toCents(doc.grossTotal);
-  // What was paid: only a paid invoice (not its credit note, not a void invoice) has been.
-  const prepaidCents = !creditNote && doc.status === 'paid' ? grossCents - toCents(doc.amountDue) : 0;
+  // What was paid (BT-113): the payments recorded against an issued invoice, all of it once paid;
+  // nothing of a credit note or a void invoice (issue 57: a later document says what is still due).
+  const prepaidCents = !creditNote && (doc.status === 'paid' || doc.status === 'sent') ? grossCents - toCents(doc.amountDue) : 0;
   const iban = text(issuer?.iban);
   const seller: Seller = {
     name: text(issuer?.legalName) ?? '',
