@@ -282,6 +282,8 @@ export const invoiceCommands: Record<string, Command> = {
         '  language             en (default) or de: the labels and sentences of the documents',
         '  rounding             none (default: the time as tracked), or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes,',
         '                       written up-15, nearest-6, down-1: each entry rounded on its own before invoice lines are made',
+        '  earlyPayment         an early-payment discount (Skonto) offered on invoices issued from now on: "2 % within 10 days" (or 2/10);',
+        '                       said after the due sentence, and in XRechnung as its #SKONTO# line (default: none)',
         "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}),",
         "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's).",
       ].join('\n'),

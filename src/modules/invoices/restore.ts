@@ -5,11 +5,11 @@ import { amountCents, fromCents, timesCents, toCents } from '../../kernel/money.
 import { isTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { parseRounding } from '../../kernel/rounding.js';
 import { canonicalTimeZone, DAY_MS, parseCalendarDay } from '../../kernel/time.js';
-import type { InvoiceDocument, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
+import type { EarlyPayment, InvoiceDocument, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import { DOCUMENT_FORMATS, documentFileName } from './documents/index.js';
 import { checkElectronicAddress, checkValue, type Fields, isCurrencyCode, ISSUER_FIELDS, type Kind, RECIPIENT_FIELDS } from './fields.js';
 import { MAX_INVOICE_LINES } from './lines.js';
-import { formatNumber, restartsYearly } from './settings.js';
+import { formatNumber, parseEarlyPayment, restartsYearly } from './settings.js';
 import { breakdown } from './tax.js';
 
 /*
@@ -333,6 +333,21 @@ function checkAmounts(
       by(() => requireVatexCode(String(row.exemptionReasonCode), `taxBreakdown[${i}].exemptionReasonCode`));
   });
   if (extras.paymentTerms !== undefined) by(() => checkValue('text', extras.paymentTerms, 'paymentTerms'));
+  if (extras.earlyPayment !== undefined) {
+    // Its early-payment discount (issue 57): terms the settings would take (its XRechnung's BT-20 line), on an issued invoice only.
+    const terms = extras.earlyPayment as Partial<EarlyPayment> | null;
+    let read: EarlyPayment | null;
+    try {
+      read = parseEarlyPayment(`${String(terms?.percent)}/${String(terms?.days)}`);
+    } catch {
+      read = null;
+    }
+    if (read === null || read.percent !== terms?.percent || read.days !== terms?.days)
+      fail(
+        `its early-payment discount ${JSON.stringify(terms)} is not P % (above 0, below 100, two decimals at most) within 1 to 365 days`,
+      );
+    if (values.issueDate == null) fail('it has an early-payment discount, and only an issued invoice offers one');
+  }
   if (extras.vatCurrency !== undefined) {
     const vat = (extras.vatCurrency ?? {}) as Partial<NonNullable<InvoiceDocument['vatCurrency']>>;
     const taxCents = made.reduce((sum, r) => sum + toCents(r.taxAmount), 0);

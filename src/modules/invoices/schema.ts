@@ -121,6 +121,8 @@ export const invoiceSettings = sqliteTable('invoice_settings', {
   language: text('language', { enum: ['en', 'de'] }).notNull(),
   /** How each entry's time is rounded on invoices (`up-15`, `nearest-6` …); null: not rounded. */
   rounding: text('rounding'),
+  /** Early-payment discount terms offered on the invoices it issues (`2 % within 10 days`); null: none (issue 57). */
+  earlyPayment: text('early_payment'),
   updatedAt: integer('updated_at').notNull(),
 });
 

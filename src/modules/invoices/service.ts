@@ -30,7 +30,7 @@ export type InvoiceView = InvoiceDocument;
 export type InvoiceStatus = Schemas['InvoiceStatus'];
 export type { IssuerProfilePatch } from './fields.js';
 export { ISSUER_FIELDS } from './fields.js';
-export type { InvoiceDocument, LineGrouping } from './document.js';
+export type { DocumentSource, EarlyPayment, InvoiceDocument, LineGrouping } from './document.js';
 export type { DocumentRenderer, InvoicePorts } from './ports.js';
 export type { Draft, DraftInput } from './creation.js';
 export type { InvoicingSettings, SettingsPatch } from './settings.js';

@@ -888,6 +888,29 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     );
   });
 
+  it('refuses a forged early-payment discount: terms the settings would refuse, or on a draft (issue 57 item 4)', async () => {
+    const withTerms = (number: string | null, earlyPayment: unknown) =>
+      forged(
+        'invoice',
+        of(number, (data) => {
+          data.row.extras = JSON.stringify({ ...JSON.parse(data.row.extras), earlyPayment });
+        }),
+      );
+    for (const terms of [
+      { percent: 2.555, days: 10 },
+      { percent: 0, days: 10 },
+      { percent: 2, days: 400 },
+      { percent: '2', days: 10 },
+      null,
+    ])
+      expect((await refusedWith(withTerms('2026-0001', terms)))[0], JSON.stringify(terms)).to.equal(
+        `invoice 2026-0001: its early-payment discount ${JSON.stringify(terms)} is not P % (above 0, below 100, two decimals at most) within 1 to 365 days. ${AFTER}`,
+      );
+    expect((await refusedWith(withTerms(null, { percent: 2, days: 10 })))[0]).to.equal(
+      `invoice (draft of 2026-10-01 to 2026-10-31): it has an early-payment discount, and only an issued invoice offers one. ${AFTER}`,
+    );
+  });
+
   it('refuses forged payments: of a draft, more than its total, sums the invoice does not say, dated before it was issued (issue 57)', async () => {
     const payment = {
       paidOn: '2026-09-20',
