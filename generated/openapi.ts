@@ -1443,7 +1443,10 @@ export interface components {
             taxTotal: number;
             /** @description `netTotal` + `taxTotal`. */
             grossTotal: number;
-            /** @description `grossTotal` until the invoice is paid; 0 once paid or void. */
+            /**
+             * @description `grossTotal` less the payments an owner recorded against the issued invoice (in the web app or with
+             *     `timetrack invoice pay`); 0 once paid or void.
+             */
             amountDue: number;
             /**
              * @description The credit note made when an issued invoice was voided: its own number from the same

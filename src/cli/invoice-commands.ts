@@ -10,6 +10,7 @@ import {
   type DocumentFormat,
   DocumentNotReady,
   type FillSlot,
+  type InvoicePaymentView,
   type InvoiceSendView,
   type InvoiceStatus,
   issuerPatchOfText,
@@ -71,10 +72,15 @@ const creditSummary = (c: CreditNoteView) =>
 const sendSummary = (x: InvoiceSendView) =>
   `sent ${x.at}  ${x.document === 'credit-note' ? 'credit note' : 'invoice'} to ${x.to} by ${x.by.name ?? x.by.userId}: ${x.files.join(', ')} (${x.delivery ?? 'no longer in the mail log'})`;
 
+/** A payment in a line: the day the money arrived, how much, the discount it settled with, the note, who recorded it. */
+const paymentSummary = (p: InvoicePaymentView, currency: string) =>
+  `paid ${p.date}  ${money(p.amount, currency)}${p.discount > 0 ? ` + ${money(p.discount, currency)} early-payment discount` : ''}${p.note ? `  (${p.note})` : ''}  recorded by ${p.by.name ?? p.by.userId}`;
+
 /** An invoice as a person reads it on a terminal (`--json` prints the whole document). */
 function humanInvoice(result: Record<string, unknown>): string {
   const i = result.invoice as InvoiceDocument;
   const sends = (result.sends ?? []) as InvoiceSendView[];
+  const payments = (result.payments ?? []) as InvoicePaymentView[];
   const rounding = (result.rounding ?? 'none') as RoundingText | 'none';
   const lines = i.lines.map(
     (l) =>
@@ -101,6 +107,7 @@ function humanInvoice(result: Record<string, unknown>): string {
       : []),
     ...(i.paymentTerms ? [i.paymentTerms] : []),
     ...(i.note ? [`note: ${i.note}`] : []),
+    ...payments.map((p) => paymentSummary(p, i.currency)),
     ...sends.map(sendSummary),
     '',
   ].join('\n');
@@ -275,6 +282,8 @@ export const invoiceCommands: Record<string, Command> = {
         '  language             en (default) or de: the labels and sentences of the documents',
         '  rounding             none (default: the time as tracked), or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes,',
         '                       written up-15, nearest-6, down-1: each entry rounded on its own before invoice lines are made',
+        '  earlyPayment         an early-payment discount (Skonto) offered on invoices issued from now on: "2 % within 10 days" (or 2/10);',
+        '                       said after the due sentence, and in XRechnung as its #SKONTO# line (default: none)',
         "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}),",
         "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's).",
       ].join('\n'),
@@ -337,6 +346,36 @@ export const invoiceCommands: Record<string, Command> = {
     undefined,
     "--date is the issue date (--to sent), the paid date (--to paid) or the credit note date (--to void of an issued invoice); default: today in the acting member's time zone (else the server's). An issue or credit note date is never before the last document issued in the workspace, nor after today. --exchange-rate (issuing only) is how many units of the issuer's VAT currency (vatCurrency; EUR in the euro area) one unit of the invoice's currency is worth on the issue date, e.g. 1.0634; an invoice in another currency than the VAT currency is refused without it, and states its VAT in both.",
   ),
+  'invoice pay': {
+    ...command(
+      'invoice pay ID --amount A --user U [--date YYYY-MM-DD] [--note TEXT]',
+      'Record a payment against an issued invoice: the amount due falls; when nothing is left to pay, the invoice is paid on that day.',
+      { amount: str, date: str, note: str, user: str },
+      1,
+      (v, p, s) => {
+        const date = optionalString(v, 'date');
+        return s.invoices.pay(OPERATOR, p[0] as string, {
+          amount: required(v, 'amount'),
+          userId: required(v, 'user'),
+          ...(date === undefined ? {} : { date }),
+          note: optionalString(v, 'note') ?? null,
+        });
+      },
+      undefined,
+      [
+        "--amount is what arrived, in the invoice's currency: 250, 250.50 or 250,50 (at most two decimals; no thousands separators). More than",
+        'is still due is refused, saying how much is (money paid beyond it is given back outside timetrack).',
+        "--date is the day the money arrived (default: today in U's time zone, else the server's); not before the issue date, nor after today.",
+        'The payments are listed by invoice show; a paid invoice takes no more. invoice status ID --to paid records what is still due at once.',
+      ].join('\n'),
+    ),
+    human: (result) =>
+      `recorded ${money(result.amount as number, String(result.currency))} received on ${String(result.date)} against ${String(result.number ?? result.invoiceId)}: ${
+        result.status === 'paid'
+          ? 'nothing is left to pay, the invoice is paid'
+          : `${money(result.amountDue as number, String(result.currency))} still due`
+      }\n`,
+  },
   'invoice fill': command(
     'invoice fill ID --user U --set path=value … (issuer.<field>, recipient.<field>, lines[N].taxCategory, lines[N].taxRate, paymentTerms, taxBreakdown=lines, taxBreakdown[N].exemptionReason, taxBreakdown[N].exemptionReasonCode)',
     'Add e-invoice values that are still null or absent; never changes an amount or a value already set.',
@@ -347,7 +386,7 @@ export const invoiceCommands: Record<string, Command> = {
   'invoice show': {
     ...command(
       'invoice show ID',
-      'Print an invoice: the whole document its PDF and e-invoices are made from, and its sends by mail.',
+      'Print an invoice: the whole document its PDF and e-invoices are made from, its payments and its sends by mail.',
       {},
       1,
       (_v, p, s) => ({
@@ -355,6 +394,7 @@ export const invoiceCommands: Record<string, Command> = {
         // The rule its lines were made with (issue 56 item 4): kept with the invoice, not part of the webhooks' invoice.
         rounding: s.invoices.rounding(OPERATOR, p[0] as string) ?? 'none',
         sends: s.invoices.sends(OPERATOR, p[0] as string),
+        payments: s.invoices.payments(OPERATOR, p[0] as string),
       }),
     ),
     human: humanInvoice,

@@ -1,6 +1,6 @@
 import { amountCents, fromCents, percentOfCents, timesCents } from '../../src/kernel/money.js';
 import { roundSeconds, type RoundingText } from '../../src/kernel/rounding.js';
-import type { InvoiceDocument, IssuerParty, RecipientParty, TaxBreakdownRow } from '../../src/modules/invoices/document.js';
+import type { DocumentSource, InvoiceDocument, IssuerParty, RecipientParty, TaxBreakdownRow } from '../../src/modules/invoices/document.js';
 
 /**
  * Stored invoices as the lifecycle makes them (decisions §11), written here by hand: each line's
@@ -82,10 +82,14 @@ export interface InvoiceSpec {
   note?: string | null;
   /** Issued in another currency than the VAT currency: that currency and the rate (units of it per unit of `currency`). */
   exchange?: { currency: string; rate: number };
+  /** Payments recorded against the issued invoice, in cents (issue 57): its amount due falls by them. */
+  paidCents?: number;
+  /** An early-payment discount it was issued with (issue 57 item 4): said after the due sentence, and XRechnung's #SKONTO# line. */
+  earlyPayment?: { percent: number; days: number };
 }
 
 /** A whole stored invoice from its lines, with every amount computed as the lifecycle does. */
-export function invoice(spec: InvoiceSpec): InvoiceDocument {
+export function invoice(spec: InvoiceSpec): DocumentSource {
   const language = spec.language ?? 'en';
   const lines = spec.lines.map((l) => {
     const cents = amountCents(true, l.rate, l.seconds) as number;
@@ -136,10 +140,16 @@ export function invoice(spec: InvoiceSpec): InvoiceDocument {
     taxBreakdown,
     ...(issued
       ? {
-          paymentTerms:
-            language === 'de' ? 'Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).' : 'Payable without deduction by 17 Nov 2026 (14 days).',
+          paymentTerms: spec.earlyPayment
+            ? language === 'de'
+              ? `Zahlbar innerhalb von 14 Tagen bis zum 17.11.2026. Bei Zahlung innerhalb von ${spec.earlyPayment.days} Tagen bis zum 13.11.2026 ${String(spec.earlyPayment.percent).replace('.', ',')} % Skonto.`
+              : `Payable within 14 days, by 17 November 2026. ${spec.earlyPayment.percent} % early-payment discount if paid within ${spec.earlyPayment.days} days, by 13 November 2026.`
+            : language === 'de'
+              ? 'Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).'
+              : 'Payable without deduction by 17 Nov 2026 (14 days).',
         }
       : {}),
+    ...(spec.earlyPayment && issued ? { earlyPayment: spec.earlyPayment } : {}),
     einvoiceFills: [],
     createdAt: '2026-11-02T09:15:00.000Z',
     updatedAt: '2026-11-03T10:00:00.000Z',
@@ -150,7 +160,7 @@ export function invoice(spec: InvoiceSpec): InvoiceDocument {
     netTotal: fromCents(net),
     taxTotal: fromCents(tax),
     grossTotal: fromCents(net + tax),
-    amountDue: status === 'paid' || status === 'void' ? 0 : fromCents(net + tax),
+    amountDue: status === 'paid' || status === 'void' ? 0 : fromCents(net + tax - (spec.paidCents ?? 0)),
     ...(spec.exchange && issued
       ? {
           vatCurrency: {
@@ -187,7 +197,7 @@ export const roundedLines = (rule: RoundingText): LineSpec[] => {
 };
 
 /** The matrix: every tax situation and shape the documents must carry, each a stored invoice. */
-export function matrix(): Record<string, InvoiceDocument> {
+export function matrix(): Record<string, DocumentSource> {
   const long = Array.from({ length: 500 }, (_, n) => ({
     description:
       n % 7 === 0
@@ -277,6 +287,12 @@ export function matrix(): Record<string, InvoiceDocument> {
     'credit-note': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' } }),
     'credit-note-de': invoice({ lines: two, status: 'void', creditNote: { number: '2026-0043', issueDate: '2026-11-05' }, language: 'de' }),
     paid: invoice({ lines: two, status: 'paid' }),
+    // Issue 57: a payment of a part recorded; a later document states it (BT-113) and what is still due (BT-115).
+    'partly-paid': invoice({ lines: two, paidCents: 50_000 }),
+    'partly-paid-de': invoice({ lines: two, paidCents: 123_456, language: 'de' }),
+    // Issue 57 item 4: an early-payment discount (Skonto), in words, and in XRechnung's BT-20 form.
+    skonto: invoice({ lines: two, earlyPayment: { percent: 2, days: 10 } }),
+    'skonto-de': invoice({ lines: two, earlyPayment: { percent: 2.5, days: 10 }, language: 'de' }),
     '500-lines': invoice({ lines: long, language: 'de' }),
     // A § 19 small business with a tax number only, identified by the supplier number its client gave it (BT-29, no scheme).
     'small-business-tax-number': invoice({

@@ -49,6 +49,10 @@ describe('invoice documents: the PDF', function () {
       'small-business-e',
       'currency-chf',
       'paid',
+      'partly-paid',
+      'partly-paid-de',
+      'skonto',
+      'skonto-de',
       'reverse-charge-ae',
       'credit-note-de',
       'long-legal-name',
@@ -126,6 +130,30 @@ describe('invoice documents: the PDF', function () {
     const paid = textOf('paid');
     expect(paid).to.contain('Paid (10 Nov 2026) €1,891.79');
     expect(paid).to.contain('Amount due €0.00');
+  });
+
+  it('issue 57: a partly paid invoice says what was paid and what is still due, below its total', () => {
+    const en = textOf('partly-paid');
+    expect(en).to.match(/Total €1,891\.79\s+Paid €500\.00\s+Amount due €1,391\.79/);
+    const de = textOf('partly-paid-de');
+    expect(de).to.match(/Gesamtbetrag 1\.891,79 €\s+Bezahlt 1\.234,56 €\s+Zu zahlen 657,23 €/);
+  });
+
+  it('issue 57: an early-payment discount is printed with the payment terms, in words (its #SKONTO# line is for XRechnung only)', () => {
+    const flat = (name: string) => textOf(name).replace(/\s+/g, ' ');
+    expect(flat('skonto')).to.include(
+      'Payable within 14 days, by 17 November 2026. 2 % early-payment discount if paid within 10 days, by 13 November 2026.',
+    );
+    expect(flat('skonto-de')).to.include(
+      'Zahlbar innerhalb von 14 Tagen bis zum 17.11.2026. Bei Zahlung innerhalb von 10 Tagen bis zum 13.11.2026 2,5 % Skonto.',
+    );
+    expect(textOf('skonto')).not.to.include('#SKONTO#');
+    const out = join(dir, 'skonto-xml');
+    poppler('mkdir', '-p', out);
+    poppler('pdfdetach', '-saveall', '-o', out, files['skonto']!);
+    const xml = readFileSync(join(out, 'factur-x.xml'), 'utf8');
+    expect(xml).to.include('2 % early-payment discount if paid within 10 days, by 13 November 2026.</ram:Description>');
+    expect(xml).not.to.include('#SKONTO#');
   });
 
   it('500 lines break cleanly over pages: every row once, whole, its printed hours × printed rate = its printed amount, the header and "Seite n von m" on every page', () => {

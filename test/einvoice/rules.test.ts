@@ -122,6 +122,25 @@ describe('invoice documents: every rule set they claim (schemas, EN 16931, XRech
       'BR-DE-15',
       'an XRechnung without the buyer reference',
     );
+    // Issue 57 item 4: KoSIT's rule reads the #SKONTO# line: a percentage without its two decimals, and a line not ended by a break.
+    const skontoUbl = read('skonto', 'xrechnung-ubl');
+    const skontoCii = read('skonto-de', 'xrechnung-cii');
+    breakIt(
+      'skonto-decimals',
+      skontoUbl,
+      (xml) => xml.replace('#PROZENT=2.00#', '#PROZENT=2#'),
+      'xrechnung',
+      'BR-DE-18',
+      'a #SKONTO# line whose percentage lacks its two decimals (UBL)',
+    );
+    breakIt(
+      'skonto-break',
+      skontoCii,
+      (xml) => xml.replace('#PROZENT=2.50#\n</ram:Description>', '#PROZENT=2.50#</ram:Description>'),
+      'xrechnung',
+      'BR-DE-18',
+      'a #SKONTO# line not ended by a line break (CII)',
+    );
     breakIt(
       'peppol',
       peppol,

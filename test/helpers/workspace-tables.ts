@@ -138,6 +138,11 @@ export const OWNED: Readonly<Record<string, Owned>> = {
     sql: 'SELECT * FROM invoice_settings WHERE workspace_id = ?',
     excluded: { workspace_id: WORKSPACE, updated_at: WRITTEN },
   },
+  invoice_payments: {
+    sql: 'SELECT * FROM invoice_payments WHERE workspace_id = ?',
+    refs: { invoice_id: 'invoices', recorded_by: 'users' },
+    excluded: { id: NEW_ID, workspace_id: WORKSPACE },
+  },
   invoice_sends: {
     sql: 'SELECT * FROM invoice_sends WHERE workspace_id = ?',
     refs: { invoice_id: 'invoices', sent_by: 'users' },

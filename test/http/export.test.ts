@@ -311,6 +311,8 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
         year: fc.option(fc.integer({ min: 2021, max: 2025 }), { nil: null, freq: 2 }),
         status: fc.constantFrom('draft', 'sent', 'paid', 'void'),
         fill: fc.boolean(),
+        // A payment of a part before it moves on (issue 57): the payments travel with it.
+        part: fc.boolean(),
         // The billable entry each invoice is made for (a member's, on a project of the client): seconds.
         member: fc.nat(),
         seconds: fc.integer({ min: 1, max: 10 * 3600 }),
@@ -520,6 +522,7 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
       // Issuing needs the tax rate (the settings) and what the PDF needs (issue 56 item 1: the profile, a client with an address); without them the invoice stays a draft.
       if (inv.status === 'draft' || !w.settings || !w.profile || w.clients[inv.client % clients.length]?.details === 'none') continue;
       services.invoices.issue(OPERATOR, id, { userId: owner.id });
+      if (inv.part) services.invoices.pay(OPERATOR, id, { userId: owner.id, amount: '0.01', note: `Part of ${invoices}` });
       if (inv.status === 'paid') services.invoices.markPaid(OPERATOR, id, { userId: owner.id });
       if (inv.status === 'void') services.invoices.void(OPERATOR, id, { userId: owner.id });
     }

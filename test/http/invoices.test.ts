@@ -699,8 +699,9 @@ describe('invoices', () => {
         .json,
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
-    expect(shown.json).to.have.all.keys('invoice', 'rounding', 'sends');
+    expect(shown.json).to.have.all.keys('invoice', 'rounding', 'sends', 'payments');
     expect(shown.json.sends).to.deep.equal([]);
+    expect(shown.json.payments).to.deep.equal([]);
     expect(shown.json.rounding).to.equal('none');
     expect(shown.json.invoice).to.deep.equal(server.services.invoices.get(OPERATOR, id));
     expect(shown.json.invoice).to.deep.include({ total: 180, status: 'draft' });

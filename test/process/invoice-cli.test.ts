@@ -90,6 +90,7 @@ describe('timetrack invoice commands (processes)', function () {
         exemptionReasonCode: null,
         language: 'en',
         rounding: null,
+        earlyPayment: null,
       },
     });
     const create = [
@@ -143,8 +144,9 @@ describe('timetrack invoice commands (processes)', function () {
     const created = json(await tt(...create, '--group-by', 'entry', '--note', 'PO 4711', '--json'));
     expect(created).to.have.all.keys('id');
     const shown = json(await tt('invoice', 'show', created.id, '--json'));
-    expect(shown).to.have.all.keys('invoice', 'rounding', 'sends');
+    expect(shown).to.have.all.keys('invoice', 'rounding', 'sends', 'payments');
     expect(shown.sends).to.deep.equal([]);
+    expect(shown.payments).to.deep.equal([]);
     expect(shown.rounding).to.equal('none');
     expect(shown.invoice).to.deep.equal(stored((s) => s.invoices.get(OPERATOR, created.id)));
     expect(shown.invoice).to.deep.include({

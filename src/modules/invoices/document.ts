@@ -89,7 +89,7 @@ export interface InvoiceDocument {
   netTotal: number;
   taxTotal: number;
   grossTotal: number;
-  /** grossTotal until paid, then 0 (and 0 for a void invoice). */
+  /** grossTotal less the payments recorded (and an early-payment discount they settled with); 0 once paid, and for a void invoice. */
   amountDue: number;
   /** The credit note made when an issued invoice was voided: its own number from the same series and its date. */
   creditNote: { number: string; issueDate: string } | null;
@@ -98,3 +98,18 @@ export interface InvoiceDocument {
   /** The documents' labels, from the workspace's invoicing settings at creation. */
   language: DocumentLanguage;
 }
+
+/** Early-payment discount terms (Skonto): P % of the amount due when paid within N days of the issue date. */
+export interface EarlyPayment {
+  /** Above 0 and below 100, at most two decimals. */
+  percent: number;
+  /** 1 to 365. */
+  days: number;
+}
+
+/**
+ * An invoice as its documents are made from it: the invoice (as webhooks carry it), and what only
+ * its documents say: the early-payment discount it was issued with (issue 57 item 4; XRechnung's
+ * BT-20 line `#SKONTO#…#`), which is not part of the contract's invoice.
+ */
+export type DocumentSource = InvoiceDocument & { earlyPayment?: EarlyPayment };

@@ -9,11 +9,13 @@ import { invoiceErrors as errors } from './errors.js';
 import { applyFill, type Doc } from './fields.js';
 import { correctionsOf, fillsAfter } from './fills.js';
 import { createNumbering } from './numbering.js';
-import type { InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
+import type { EarlyPayment, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import { createIssuing } from './issuing.js';
+import { recordRest } from './payments.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
-import { addDays, breakdown, paymentTerms } from './tax.js';
+import { settingsOf, parseEarlyPayment } from './settings.js';
+import { addDays, breakdown, earlyPaymentTerms, paymentTerms } from './tax.js';
 import { view } from './views.js';
 
 type InvoiceStatus = components['schemas']['InvoiceStatus'];
@@ -68,8 +70,24 @@ function refuseMove(row: InvoiceRow, to: InvoiceStatus): void {
   if (!MOVES[row.status].includes(to)) throw errors.cannotMove(row.id, row.status, to, INSTEAD[row.status]);
 }
 
+/**
+ * What issuing writes of the payment terms: the due sentence, then the workspace's early-payment
+ * discount as it is now (issue 57 item 4), which the invoice keeps for its documents.
+ */
+function termsOfIssue(
+  repo: InvoicesRepository,
+  current: InvoiceRow,
+  { days, dueDate, issueDate }: { days: number; dueDate: string; issueDate: string },
+): { paymentTerms: string; earlyPayment?: EarlyPayment } {
+  const terms = paymentTerms(days, dueDate, current.language);
+  const offered = settingsOf(repo.settings(current.workspaceId)).earlyPayment;
+  if (offered === null) return { paymentTerms: terms };
+  const earlyPayment = parseEarlyPayment(offered);
+  return { paymentTerms: `${terms} ${earlyPaymentTerms(earlyPayment, issueDate, current.language)}`, earlyPayment };
+}
+
 /** The move's event (the webhook source), in its write. */
-function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, actor: Acting, from: InvoiceStatus): void {
+export function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, actor: Acting, from: InvoiceStatus): void {
   record({
     workspaceId: row.workspaceId,
     entity: 'invoice',
@@ -132,7 +150,7 @@ export function createLifecycle({
           // The VAT in the issuer's VAT currency is that of the breakdown as issued.
           const taxedExtras = { ...JSON.parse(current.extras), taxBreakdown: taxed.taxBreakdown };
           const vatCurrency = vatCurrencyOfIssue({ ...current, extras: JSON.stringify(taxedExtras) }, issuer, options.exchangeRate);
-          const extras = { ...taxedExtras, paymentTerms: paymentTerms(days, dueDate, current.language), ...vatCurrency };
+          const extras = { ...taxedExtras, ...termsOfIssue(repo, current, { days, dueDate, issueDate }), ...vatCurrency };
           const row = repo.update(id, {
             lines: JSON.stringify(taxed.lines),
             status: 'sent',
@@ -149,7 +167,11 @@ export function createLifecycle({
       );
     },
 
-    /** Marks an issued invoice paid (sent → paid) on `date` (default the acting member's today); paid is final. */
+    /**
+     * Marks an issued invoice paid (sent → paid) on `date` (default the acting member's today): a
+     * payment in full. What is still due is recorded as a payment of that day, so the payments of a
+     * paid invoice add up to its total. Paid is final.
+     */
     markPaid(principal: Principal, id: string, options: MoveOptions = {}): MoveResult {
       return write((record) => {
         const current = findInvoice(principal, id);
@@ -161,7 +183,9 @@ export function createLifecycle({
           throw invalid(
             `The paid date ${paidDate} is before the issue date ${current.issueDate} of ${current.number}: date it on or after that day.`,
           );
-        const row = repo.update(id, { status: 'paid', paidDate, updatedAt: clock.now() });
+        const now = clock.now();
+        const paidCents = current.paidCents + recordRest(repo, current, paidDate, acting.userId, now);
+        const row = repo.update(id, { status: 'paid', paidDate, paidCents, updatedAt: now });
         recordMove(record, row, acting, current.status);
         return { id, from: current.status, to: row.status, ...(row.number === null ? {} : { number: row.number }) };
       });

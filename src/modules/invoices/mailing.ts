@@ -11,7 +11,7 @@ import { invoiceErrors as errors } from './errors.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
 import { handOut } from './publishing.js';
-import { view } from './views.js';
+import { documentSource, view } from './views.js';
 import { escapeHtml } from '../../kernel/escape.js';
 import { headerLine } from '../../kernel/input.js';
 
@@ -267,10 +267,13 @@ export function createSending({
      */
     async send(principal: Principal, id: string, request: SendRequest): Promise<SendResult> {
       const checked = check(principal, id, request);
+      // The documents carry the early-payment discount it was issued with (not in the view); the write below checks nothing changed.
+      const stored = repo.invoice(id);
+      const sourceOf = (invoice: InvoiceDocument) => (stored ? documentSource(stored, invoice) : invoice);
       // The documents, one after the other (the second would only wait for the first's thread).
       const made: Array<{ format: DocumentFormat; bytes: Buffer }> = [];
       for (const format of checked.formats)
-        made.push({ format, bytes: await render(checked.invoice, format, { creditNote: checked.creditNote }) });
+        made.push({ format, bytes: await render(sourceOf(checked.invoice), format, { creditNote: checked.creditNote }) });
       return write(() => {
         // Again inside the write: the invoice may have moved (voided, say) while its documents were made.
         const { invoice, acting, document, creditNote, to, greeting, message } = check(principal, id, request);

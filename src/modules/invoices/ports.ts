@@ -1,7 +1,7 @@
 import type { ApprovedSpan, Invoiceable } from '../entries/service.js';
 import type { ClientRounding } from '../../kernel/rounding.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
-import type { InvoiceDocument } from './document.js';
+import type { DocumentSource } from './document.js';
 import type { DocumentFormat } from './documents/index.js';
 import type { TimeEntry, TimeGroup } from './lines.js';
 
@@ -56,7 +56,7 @@ export interface InvoicePorts {
  * makes bytes (and raises a refusal it finds again as its DomainError). It may refuse for want
  * of a free thread (the pool's own error, which the pages translate into 503).
  */
-export type DocumentRenderer = (doc: InvoiceDocument, format: DocumentFormat, options: { creditNote: boolean }) => Promise<Buffer>;
+export type DocumentRenderer = (doc: DocumentSource, format: DocumentFormat, options: { creditNote: boolean }) => Promise<Buffer>;
 
 /** A message as the mail module queues it: one recipient, both bodies, attachments; for a workspace's Mail page. */
 export interface InvoiceMessage {

@@ -17,7 +17,7 @@ import type { DomainWrite } from '../events/service.js';
 import { type Issuing, MIX_PROBLEM } from './issuing.js';
 import type { DocumentRenderer } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
-import { view } from './views.js';
+import { documentSource, view } from './views.js';
 
 /**
  * Records that a document of the invoice is handed out now (downloaded, or sent by mail), inside
@@ -144,7 +144,8 @@ export function createPublishing({
      * naming every value it lacks, `invalid` for an unknown format or a VAT mix the rules forbid.
      */
     async document(principal: Principal, id: string, format: string, options: { creditNote?: boolean } = {}): Promise<MadeDocument> {
-      const invoice = view(findInvoice(principal, id));
+      const row = findInvoice(principal, id);
+      const invoice = view(row);
       const creditNote = options.creditNote === true;
       if (!(DOCUMENT_FORMATS as readonly string[]).includes(format))
         throw new DomainError('invalid', `Unknown document format ${JSON.stringify(format)}: use one of ${DOCUMENT_FORMATS.join(', ')}.`, {
@@ -160,7 +161,8 @@ export function createPublishing({
       // (decisions 14). Recorded before it is made, with the invoice it is made from, so no fill
       // can change in between; a draft's PDF (DRAFT, no number) is no invoice and fixes nothing.
       const handed = creditNote || invoice.number !== null ? write(() => handOut(repo, clock, id, invoice)) : invoice;
-      const bytes = await render(handed, known, { creditNote });
+      // With the early-payment discount it was issued with (its XRechnung's BT-20 line; not in the view).
+      const bytes = await render(documentSource(row, handed), known, { creditNote });
       return {
         invoice,
         format: known,

@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { invoiceNumbers, invoiceSends, invoices, invoiceSettings } from './schema.js';
+import { invoiceNumbers, invoicePayments, invoiceSends, invoices, invoiceSettings } from './schema.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type InvoiceSettingsRow = typeof invoiceSettings.$inferSelect;
 export type InvoiceSendRow = typeof invoiceSends.$inferSelect;
+export type InvoicePaymentRow = typeof invoicePayments.$inferSelect;
 
-/** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, their sends, the settings). */
+/** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, sends and payments, the settings). */
 export function createInvoicesRepository(db: Db) {
   return {
     invoice: (id: string): InvoiceRow | undefined => db.select().from(invoices).where(eq(invoices.id, id)).get(),
@@ -79,8 +80,9 @@ export function createInvoicesRepository(db: Db) {
         .from(invoiceNumbers)
         .where(and(eq(invoiceNumbers.workspaceId, workspaceId), eq(invoiceNumbers.number, number)))
         .get() !== undefined,
-    /** Deletes an invoice, its numbers and its sends (the undo of the import that restored it). */
+    /** Deletes an invoice, its numbers, sends and payments (the undo of the import that restored it). */
     deleteRestored: (id: string): void => {
+      db.delete(invoicePayments).where(eq(invoicePayments.invoiceId, id)).run();
       db.delete(invoiceSends).where(eq(invoiceSends.invoiceId, id)).run();
       db.delete(invoiceNumbers).where(eq(invoiceNumbers.invoiceId, id)).run();
       db.delete(invoices).where(eq(invoices.id, id)).run();
@@ -96,6 +98,19 @@ export function createInvoicesRepository(db: Db) {
         .from(invoiceSends)
         .where(eq(invoiceSends.invoiceId, invoiceId))
         .orderBy(asc(invoiceSends.createdAt), sql`rowid`)
+        .all(),
+
+    /** Records a payment (in the write that changes the invoice's sums). */
+    insertPayment: (values: typeof invoicePayments.$inferInsert): void => {
+      db.insert(invoicePayments).values(values).run();
+    },
+    /** An invoice's payments in the order they were recorded. */
+    payments: (invoiceId: string): InvoicePaymentRow[] =>
+      db
+        .select()
+        .from(invoicePayments)
+        .where(eq(invoicePayments.invoiceId, invoiceId))
+        .orderBy(asc(invoicePayments.createdAt), sql`rowid`)
         .all(),
 
     settings: (workspaceId: string): InvoiceSettingsRow | undefined =>

@@ -5,11 +5,11 @@ import { amountCents, fromCents, timesCents, toCents } from '../../kernel/money.
 import { isTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { parseRounding } from '../../kernel/rounding.js';
 import { canonicalTimeZone, DAY_MS, parseCalendarDay } from '../../kernel/time.js';
-import type { InvoiceDocument, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
+import type { EarlyPayment, InvoiceDocument, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import { DOCUMENT_FORMATS, documentFileName } from './documents/index.js';
 import { checkElectronicAddress, checkValue, type Fields, isCurrencyCode, ISSUER_FIELDS, type Kind, RECIPIENT_FIELDS } from './fields.js';
 import { MAX_INVOICE_LINES } from './lines.js';
-import { formatNumber, restartsYearly } from './settings.js';
+import { formatNumber, parseEarlyPayment, restartsYearly } from './settings.js';
 import { breakdown } from './tax.js';
 
 /*
@@ -81,6 +81,7 @@ export function checkRestorable(
   numbers: readonly NumberRecord[],
   sends: ReadonlyArray<Record<string, unknown>>,
   ctx: RestoreContext,
+  payments: ReadonlyArray<Record<string, unknown>> = [],
 ): void {
   const label = invoiceLabel(values);
   const fail = (problem: string): never => {
@@ -130,6 +131,60 @@ export function checkRestorable(
   }
 
   checkSends(values, sends, status, ctx, fail);
+  checkPayments(values, payments, status, ctx, fail, by);
+}
+
+/**
+ * Its payments fit it (issue 57): only an issued invoice took any, each of whole cents above 0 on
+ * a day from its issue date to today with a note the text rule allows; together they are what the
+ * invoice's sums say and never more than its total; a paid invoice's add up to its total (one
+ * marked paid before payments were recorded has none), an open one's leave something due.
+ */
+function checkPayments(
+  values: Record<string, unknown>,
+  payments: ReadonlyArray<Record<string, unknown>>,
+  status: InvoiceDocument['status'],
+  ctx: RestoreContext,
+  fail: (problem: string) => never,
+  by: (check: () => unknown, prefix?: string) => void,
+): void {
+  const paidCents = (values.paidCents ?? 0) as number;
+  const discountCents = (values.discountCents ?? 0) as number;
+  if (!Number.isSafeInteger(paidCents) || paidCents < 0 || !Number.isSafeInteger(discountCents) || discountCents < 0)
+    fail(`its paid sums (${JSON.stringify(paidCents)}, ${JSON.stringify(discountCents)}) are not whole cents of 0 or more`);
+  const issueDate = values.issueDate as string | null | undefined;
+  if ((payments.length > 0 || paidCents + discountCents > 0) && (issueDate == null || status === 'draft'))
+    fail('it records payments, and only an issued invoice takes payments');
+  let amount = 0;
+  let discount = 0;
+  for (const payment of payments) {
+    const cents = payment.amountCents as number;
+    const kept = (payment.discountCents ?? 0) as number;
+    const day = payment.paidOn as string;
+    if (!Number.isSafeInteger(cents) || cents <= 0 || !Number.isSafeInteger(kept) || kept < 0)
+      fail(`a payment of ${JSON.stringify(cents)} cents (discount ${JSON.stringify(kept)}) is not whole cents above 0`);
+    if (!isDay(day) || day < (issueDate as string) || day > ctx.today)
+      fail(`a payment is dated ${JSON.stringify(day)}, not a day from its issue date ${String(issueDate)} to today`);
+    if (payment.note != null) by(() => requireSafeText(String(payment.note), 'a payment note', 'note'));
+    if (!Number.isSafeInteger(payment.createdAt) || (payment.createdAt as number) > ctx.now)
+      fail(`a payment was recorded at ${JSON.stringify(payment.createdAt)}, which is not a time up to now`);
+    amount += cents;
+    discount += kept;
+  }
+  if (payments.length > 0 && (amount !== paidCents || discount !== discountCents))
+    fail(
+      `its payments add up to ${money(amount)} and a discount of ${money(discount)}, and the invoice says ${money(paidCents)} and ${money(discountCents)}`,
+    );
+  if (payments.length === 0 && paidCents + discountCents > 0)
+    fail(`it says ${money(paidCents + discountCents)} were paid, and it records no payment`);
+  const extras = json<{ taxBreakdown?: TaxBreakdownRow[] }>(values.extras, {});
+  const gross = (values.totalCents as number) + (extras.taxBreakdown ?? []).reduce((sum, r) => sum + toCents(r.taxAmount), 0);
+  if (paidCents + discountCents > gross)
+    fail(`its payments (${money(paidCents + discountCents)}) are more than its total (${money(gross)})`);
+  if (status === 'paid' && payments.length > 0 && paidCents + discountCents !== gross)
+    fail(`it is paid, and its payments (${money(paidCents + discountCents)}) are not its total (${money(gross)})`);
+  if (status === 'sent' && payments.length > 0 && paidCents + discountCents === gross)
+    fail(`its payments add up to its total (${money(gross)}), and such an invoice is paid, not ${status}`);
 }
 
 /** The numbers and dates of an invoice agree with its status and its register records; no date is after `today`. */
@@ -278,6 +333,21 @@ function checkAmounts(
       by(() => requireVatexCode(String(row.exemptionReasonCode), `taxBreakdown[${i}].exemptionReasonCode`));
   });
   if (extras.paymentTerms !== undefined) by(() => checkValue('text', extras.paymentTerms, 'paymentTerms'));
+  if (extras.earlyPayment !== undefined) {
+    // Its early-payment discount (issue 57): terms the settings would take (its XRechnung's BT-20 line), on an issued invoice only.
+    const terms = extras.earlyPayment as Partial<EarlyPayment> | null;
+    let read: EarlyPayment | null;
+    try {
+      read = parseEarlyPayment(`${String(terms?.percent)}/${String(terms?.days)}`);
+    } catch {
+      read = null;
+    }
+    if (read === null || read.percent !== terms?.percent || read.days !== terms?.days)
+      fail(
+        `its early-payment discount ${JSON.stringify(terms)} is not P % (above 0, below 100, two decimals at most) within 1 to 365 days`,
+      );
+    if (values.issueDate == null) fail('it has an early-payment discount, and only an issued invoice offers one');
+  }
   if (extras.vatCurrency !== undefined) {
     const vat = (extras.vatCurrency ?? {}) as Partial<NonNullable<InvoiceDocument['vatCurrency']>>;
     const taxCents = made.reduce((sum, r) => sum + toCents(r.taxAmount), 0);

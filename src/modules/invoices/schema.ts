@@ -65,13 +65,20 @@ export const invoices = sqliteTable(
      * change of either does not change it.
      */
     rounding: text('rounding'),
+    /**
+     * What the recorded payments (invoice_payments) add up to, in cents: the money received, and
+     * the early-payment discount a payment settled the invoice with (issue 57). The amount due of
+     * an issued invoice is its gross total less both; kept in the write that records a payment.
+     */
+    paidCents: integer('paid_cents').notNull().default(0),
+    discountCents: integer('discount_cents').notNull().default(0),
     createdBy: text('created_by')
       .notNull()
       .references(() => users.id),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('invoices_workspace').on(t.workspaceId, t.createdAt)],
+  (t) => [index('invoices_workspace').on(t.workspaceId, t.createdAt), index('invoices_status_due').on(t.status, t.dueDate)],
 );
 
 /**
@@ -114,6 +121,8 @@ export const invoiceSettings = sqliteTable('invoice_settings', {
   language: text('language', { enum: ['en', 'de'] }).notNull(),
   /** How each entry's time is rounded on invoices (`up-15`, `nearest-6` …); null: not rounded. */
   rounding: text('rounding'),
+  /** Early-payment discount terms offered on the invoices it issues (`2 % within 10 days`); null: none (issue 57). */
+  earlyPayment: text('early_payment'),
   updatedAt: integer('updated_at').notNull(),
 });
 
@@ -148,4 +157,37 @@ export const invoiceSends = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('invoice_sends_invoice').on(t.invoiceId, t.createdAt, t.id)],
+);
+
+/**
+ * The payments recorded against an issued invoice (issue 57): the day the money arrived, how much
+ * (integer cents, in the invoice's currency) and a note. A payment that settles the invoice within
+ * its early-payment discount also records the discount the client kept. Written in the write that
+ * changes the invoice's sums (and, when nothing is left to pay, its status).
+ */
+export const invoicePayments = sqliteTable(
+  'invoice_payments',
+  {
+    /** `ipay_…`. */
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    /** The calendar day the money arrived, `YYYY-MM-DD`, as the owner gave it (default: their today, in their zone). */
+    paidOn: text('paid_on').notNull(),
+    /** The money received, in cents (above 0). */
+    amountCents: integer('amount_cents').notNull(),
+    /** The early-payment discount this payment settled the invoice with, in cents (0: none). */
+    discountCents: integer('discount_cents').notNull().default(0),
+    note: text('note'),
+    /** The member who recorded it (the operator names one). */
+    recordedBy: text('recorded_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('invoice_payments_invoice').on(t.invoiceId, t.createdAt)],
 );

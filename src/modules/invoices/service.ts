@@ -15,6 +15,7 @@ import { createIssuing } from './issuing.js';
 import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { type FillSlot, fillSlotsOf } from './fills.js';
 import { createSending } from './mailing.js';
+import { createPayments } from './payments.js';
 import { createPublishing } from './publishing.js';
 import { createNumbering } from './numbering.js';
 import { createInvoiceTransfer } from './transfer.js';
@@ -29,7 +30,7 @@ export type InvoiceView = InvoiceDocument;
 export type InvoiceStatus = Schemas['InvoiceStatus'];
 export type { IssuerProfilePatch } from './fields.js';
 export { ISSUER_FIELDS } from './fields.js';
-export type { InvoiceDocument, LineGrouping } from './document.js';
+export type { DocumentSource, EarlyPayment, InvoiceDocument, LineGrouping } from './document.js';
 export type { DocumentRenderer, InvoicePorts } from './ports.js';
 export type { Draft, DraftInput } from './creation.js';
 export type { InvoicingSettings, SettingsPatch } from './settings.js';
@@ -50,6 +51,7 @@ export {
   type SendResult,
 } from './mailing.js';
 export { DocumentNotReady, type DocumentState, type MadeDocument } from './publishing.js';
+export { type InvoicePaymentView, MAX_PAYMENT_NOTE, type PaymentInput, type PaymentResult, paymentCents } from './payments.js';
 export { type FillSlot, type FixedBecause, partnerOf } from './fills.js';
 export { NotReadyToIssue } from './issuing.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
@@ -349,6 +351,8 @@ export function createInvoicesService({
     },
 
     ...lifecycle,
+    // Payments against an issued invoice (issue 57): the amount due falls, the last one makes it paid.
+    ...createPayments({ repo, ports, clock, write, access, defaultTimeZone }),
     ...createFills({ repo, clock, write, access }),
     /**
      * What a fill may do now at each value of the invoice a form or a command asks about (`asked`:

@@ -2,7 +2,7 @@ import { DomainError } from '../../errors.js';
 import { requireSafeValue } from '../../kernel/input.js';
 import { parseRounding, type RoundingText } from '../../kernel/rounding.js';
 import { requireTaxCategory, requireVatexCode, type TaxCategoryCode } from '../../kernel/tax.js';
-import type { DocumentLanguage } from './document.js';
+import type { DocumentLanguage, EarlyPayment } from './document.js';
 
 /*
  * A workspace's invoicing settings (decisions §11) and its number series: what each key takes,
@@ -24,6 +24,12 @@ export interface InvoicingSettings {
    * have its own (Catalog › Invoicing details).
    */
   rounding: RoundingText | null;
+  /**
+   * An early-payment discount (Skonto, issue 57 item 4) offered on every invoice issued from now
+   * on: `2 % within 10 days` (P % of the amount due when paid within N days of the issue date);
+   * null: none (the default).
+   */
+  earlyPayment: string | null;
 }
 
 export const DEFAULT_SETTINGS: InvoicingSettings = Object.freeze({
@@ -34,6 +40,7 @@ export const DEFAULT_SETTINGS: InvoicingSettings = Object.freeze({
   exemptionReasonCode: null,
   language: 'en',
   rounding: null,
+  earlyPayment: null,
 });
 
 /** The settings as stored (no row: the defaults). */
@@ -41,7 +48,7 @@ export function settingsOf(
   row: (Omit<InvoicingSettings, 'taxCategory' | 'rounding'> & { taxCategory: string; rounding: string | null }) | undefined,
 ): InvoicingSettings {
   if (row === undefined) return { ...DEFAULT_SETTINGS };
-  const { numberPattern, taxCategory, taxRate, exemptionReason, exemptionReasonCode, language, rounding } = row;
+  const { numberPattern, taxCategory, taxRate, exemptionReason, exemptionReasonCode, language, rounding, earlyPayment } = row;
   return {
     numberPattern,
     taxCategory: taxCategory as TaxCategoryCode,
@@ -50,8 +57,36 @@ export function settingsOf(
     exemptionReasonCode,
     language,
     rounding: rounding as RoundingText | null,
+    earlyPayment,
   };
 }
+
+const EARLY_PAYMENT_EXAMPLE = 'such as "2 % within 10 days" (or 2/10)';
+/**
+ * Early-payment terms as typed: `2 % within 10 days`, `2% 10 days`, `2,5 % innerhalb von 10 Tagen`
+ * or `2/10`: the percentage (above 0, below 100, at most two decimals) and the days (1 to 365).
+ */
+export function parseEarlyPayment(value: string, field = 'earlyPayment'): EarlyPayment {
+  const match =
+    /^(\d{1,2}(?:[.,]\d{1,2})?)\s*(?:%|\/)\s*(?:(?:within|in|innerhalb(?:\s+von)?)\s+)?(\d{1,3})(?:\s*(?:days?|tagen?|d))?$/i.exec(
+      value.trim(),
+    );
+  const refuse = (why: string) =>
+    new DomainError('invalid', `${field} ${JSON.stringify(value)} ${why}: give the percentage and the days, ${EARLY_PAYMENT_EXAMPLE}.`, {
+      field,
+      people:
+        'Type the discount and the days, such as 2 % within 10 days: a percentage above 0 and below 100 with at most two decimals, and 1 to 365 days.',
+    });
+  if (!match) throw refuse('is not early-payment terms');
+  const percent = Number((match[1] as string).replace(',', '.'));
+  const days = Number(match[2]);
+  if (!(percent > 0 && percent < 100)) throw refuse('is no discount above 0 % and below 100 %');
+  if (!(days >= 1 && days <= 365)) throw refuse('is no number of days from 1 to 365');
+  return { percent, days };
+}
+
+/** Early-payment terms as the settings keep and show them: `2 % within 10 days`, `2.5 % within 1 day`. */
+export const earlyPaymentText = ({ percent, days }: EarlyPayment): string => `${percent} % within ${days} ${days === 1 ? 'day' : 'days'}`;
 
 export type SettingsKey = keyof InvoicingSettings;
 export const SETTINGS_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsKey[];
@@ -140,6 +175,8 @@ export function checkSetting(key: string, value: unknown): unknown {
     }
     case 'rounding':
       return parseRounding(value, 'rounding');
+    case 'earlyPayment':
+      return earlyPaymentText(parseEarlyPayment(value));
     case 'language': {
       const language = value.trim();
       if (!(LANGUAGES as string[]).includes(language))

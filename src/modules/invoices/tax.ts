@@ -187,6 +187,18 @@ export function paymentTerms(days: number, dueDate: string, language: DocumentLa
   return days === 0 ? `Due on receipt (${due}).` : `Payable within ${days} ${days === 1 ? 'day' : 'days'}, by ${due}.`;
 }
 
+/**
+ * The early-payment discount's sentence (Skonto, issue 57 item 4), after the due sentence: the
+ * percentage and the last day it applies (the issue date plus its days).
+ */
+export function earlyPaymentTerms(terms: { percent: number; days: number }, issueDate: string, language: DocumentLanguage): string {
+  const until = longDate(addDays(issueDate, terms.days), language);
+  const unit = (one: string, many: string) => (terms.days === 1 ? one : many);
+  if (language === 'de')
+    return `Bei Zahlung innerhalb von ${terms.days} ${unit('Tag', 'Tagen')} bis zum ${until} ${String(terms.percent).replace('.', ',')} % Skonto.`;
+  return `${terms.percent} % early-payment discount if paid within ${terms.days} ${unit('day', 'days')}, by ${until}.`;
+}
+
 /** The one line of a `single` invoice: the service period. */
 export function periodDescription(from: string, to: string, language: DocumentLanguage): string {
   return language === 'de'

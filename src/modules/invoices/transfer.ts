@@ -5,7 +5,7 @@ import { newId } from '../../ids.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
-import { invoiceSends, invoices, invoiceSettings } from './schema.js';
+import { invoicePayments, invoiceSends, invoices, invoiceSettings } from './schema.js';
 import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField } from './fields.js';
 import { checkRestorable, createSeriesCheck, latestDayAt, type NumberRecord } from './restore.js';
 import { requireSafeValue } from '../../kernel/input.js';
@@ -35,6 +35,9 @@ const INVOICE_IDS = ['id', 'workspaceId', 'clientId', 'createdBy'] as const;
 /** The columns a send's record leaves out: the import gives them (its id, workspace, invoice). */
 const SEND_IDS = ['id', 'workspaceId', 'invoiceId'] as const;
 
+/** The columns a payment's record leaves out: the import gives them (its id, workspace, invoice). */
+const PAYMENT_IDS = ['id', 'workspaceId', 'invoiceId'] as const;
+
 export type { NumberRecord } from './restore.js';
 
 /** An invoice as a workspace's export writes it: the record, and the ids it refers to (the export names them). */
@@ -42,11 +45,20 @@ export interface ExportedInvoice {
   id: string;
   clientId: string;
   createdBy: string;
-  /** The projects of its lines and the members of its fills and sends: the export names them so an import finds the workspace's. */
+  /** The projects of its lines and the members of its fills, sends and payments: the export names them so an import finds the workspace's. */
   projectIds: string[];
   userIds: string[];
-  /** Its sends by mail are records of their table (to whom, when, which files, by whom; the mail itself stays with the server that sent it). */
-  record: { v: number; row: Record<string, unknown>; numbers: NumberRecord[]; sends?: Array<Record<string, unknown>> };
+  /**
+   * Its sends by mail are records of their table (to whom, when, which files, by whom; the mail
+   * itself stays with the server that sent it), and so are its payments (issue 57).
+   */
+  record: {
+    v: number;
+    row: Record<string, unknown>;
+    numbers: NumberRecord[];
+    sends?: Array<Record<string, unknown>>;
+    payments?: Array<Record<string, unknown>>;
+  };
 }
 
 /** What an import resolved an invoice's references to, in the workspace it restores into. */
@@ -55,7 +67,7 @@ export interface InvoiceReferences {
   createdBy: string;
   /** The project of a line by the exported id (null: none found; the line keeps no project). */
   project: (id: string) => string | null;
-  /** The member of a fill or a send by the exported id (null: the invoice's author is named instead). */
+  /** The member of a fill, a send or a payment by the exported id (null: the invoice's author is named instead). */
   user: (id: string) => string | null;
 }
 
@@ -77,7 +89,7 @@ const jsonOf = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ?
  * JSON of its parts. Returns the names of columns this version does not know (left out).
  */
 export function checkInvoiceRecord(data: unknown): string[] {
-  const record = data as { v?: unknown; row?: unknown; numbers?: unknown; sends?: unknown };
+  const record = data as { v?: unknown; row?: unknown; numbers?: unknown; sends?: unknown; payments?: unknown };
   if (record?.v !== INVOICE_RECORD_VERSION)
     throw refuse(
       `an invoice record of version ${JSON.stringify(record?.v)}; this version of timetrack reads version ${INVOICE_RECORD_VERSION}`,
@@ -114,6 +126,18 @@ export function checkInvoiceRecord(data: unknown): string[] {
         unknown.push(...read.unknown.map((key) => `sends.${key}`));
       } catch (error) {
         throw refuse(`the invoice record's send: ${(error as Error).message}`);
+      }
+    }
+  }
+  if (record.payments !== undefined) {
+    if (!Array.isArray(record.payments)) throw refuse("the invoice record's payments must be a list");
+    for (const payment of record.payments as unknown[]) {
+      if (typeof payment !== 'object' || payment === null) throw refuse("the invoice record's payments must be a list of objects");
+      try {
+        const read = rowOfRecord(invoicePayments, payment as Record<string, unknown>, PAYMENT_IDS);
+        unknown.push(...read.unknown.map((key) => `payments.${key}`));
+      } catch (error) {
+        throw refuse(`the invoice record's payment: ${(error as Error).message}`);
       }
     }
   }
@@ -180,6 +204,10 @@ export function checkSettingsRecord(data: unknown): Record<string, unknown> {
   return settings;
 }
 
+/** A record's payments as the values of their table. */
+const paymentsOf = (data: ExportedInvoice['record']) =>
+  (data.payments ?? []).map((payment) => rowOfRecord(invoicePayments, payment, PAYMENT_IDS).values);
+
 /** What the rules of a restored invoice read: the latest day anywhere, the clock, the mail module's address check. */
 const restoreContext = (ports: InvoicePorts, clock: Clock) => ({
   today: latestDayAt(clock.now()),
@@ -211,12 +239,13 @@ export function restoreCheckOf(
   const partsOf = (data: ExportedInvoice['record']) => ({
     values: rowOfRecord(invoices, data.row, INVOICE_IDS).values,
     sends: (data.sends ?? []).map((send) => rowOfRecord(invoiceSends, send, SEND_IDS).values),
+    payments: paymentsOf(data),
   });
   return {
     invoice(key: number, data: ExportedInvoice['record']): void {
-      const { values, sends } = partsOf(data);
+      const { values, sends, payments } = partsOf(data);
       try {
-        checkRestorable(values, data.numbers, sends, context());
+        checkRestorable(values, data.numbers, sends, context(), payments);
       } catch (error) {
         series.refused(values, data.numbers);
         throw error;
@@ -227,6 +256,38 @@ export function restoreCheckOf(
     /** `pattern`: the number pattern of the file's invoicing settings (null: the file has none, so the default's). */
     finish: (pattern: string | null) => series.finish(pattern ?? DEFAULT_SETTINGS.numberPattern),
   };
+}
+
+/**
+ * A restored invoice's sends by mail (their messages marked restored: the mail itself stays with
+ * the server that sent it) and payments, each with a new id and the workspace's member in place
+ * of the file's (its author when none is found), inside the restore's write.
+ */
+function restoreParts(
+  repo: InvoicesRepository,
+  into: { workspaceId: string; invoiceId: string },
+  sent: ReadonlyArray<Record<string, unknown>>,
+  payments: ReadonlyArray<Record<string, unknown>>,
+  refs: InvoiceReferences,
+): void {
+  const { workspaceId, invoiceId } = into;
+  for (const send of sent)
+    repo.insertSend({
+      ...(send as Omit<typeof invoiceSends.$inferInsert, (typeof SEND_IDS)[number]>),
+      id: newId('isnd'),
+      workspaceId,
+      invoiceId,
+      sentBy: refs.user(send.sentBy as string) ?? refs.createdBy,
+      mailId: restoredMailId(send.mailId as string),
+    });
+  for (const payment of payments)
+    repo.insertPayment({
+      ...(payment as Omit<typeof invoicePayments.$inferInsert, (typeof PAYMENT_IDS)[number]>),
+      id: newId('ipay'),
+      workspaceId,
+      invoiceId,
+      recordedBy: refs.user(payment.recordedBy as string) ?? refs.createdBy,
+    });
 }
 
 /** The invoicing records of a workspace, for its export, and their restore, for an import. */
@@ -256,17 +317,25 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
           const lines = jsonOf<Array<{ projectId?: string | null }>>(row.lines, []);
           const fills = jsonOf<Array<{ by?: string }>>(row.einvoiceFills, []);
           const sends = repo.sends(row.id);
+          const payments = repo.payments(row.id);
           return {
             id: row.id,
             clientId: row.clientId,
             createdBy: row.createdBy,
             projectIds: [...new Set(lines.flatMap((l) => (typeof l.projectId === 'string' ? [l.projectId] : [])))],
-            userIds: [...new Set([...fills.flatMap((f) => (typeof f.by === 'string' ? [f.by] : [])), ...sends.map((x) => x.sentBy)])],
+            userIds: [
+              ...new Set([
+                ...fills.flatMap((f) => (typeof f.by === 'string' ? [f.by] : [])),
+                ...sends.map((x) => x.sentBy),
+                ...payments.map((x) => x.recordedBy),
+              ]),
+            ],
             record: {
               v: INVOICE_RECORD_VERSION,
               row: recordOfRow(row, INVOICE_IDS),
               numbers: numbers.get(row.id) ?? [],
               sends: sends.map((x) => recordOfRow(x, SEND_IDS)),
+              payments: payments.map((x) => recordOfRow(x, PAYMENT_IDS)),
             },
           };
         });
@@ -318,7 +387,7 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
      * restoreCheck): the rules of an issued invoice once more (refused when one breaks), a new id,
      * the workspace's client, author, projects and members in place of the file's, its numbers
      * recorded in the workspace's register (refused when one is taken there), its sends with their
-     * mail marked restored, and its sync event (webhooks only when the import sends them). Its new id.
+     * mail marked restored, its payments, and its sync event (webhooks only when the import sends them). Its new id.
      */
     restoreInvoice(
       record: RecordEvent,
@@ -329,8 +398,9 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
       const { workspaceId } = context;
       const { values } = rowOfRecord(invoices, data.row, INVOICE_IDS);
       const sent = (data.sends ?? []).map((send) => rowOfRecord(invoiceSends, send, SEND_IDS).values);
+      const payments = paymentsOf(data);
       // The rules of an issued invoice once more, inside the write (the check pass ran them, and its series too).
-      checkRestorable(values, data.numbers, sent, restoreContext(ports, clock));
+      checkRestorable(values, data.numbers, sent, restoreContext(ports, clock), payments);
       for (const n of data.numbers)
         if (repo.numberTaken(workspaceId, n.number))
           throw refuse(`the number ${n.number} is taken in this workspace: restore invoices into a workspace that has issued none`);
@@ -351,18 +421,7 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
         ...(values.einvoiceFills === undefined ? {} : { einvoiceFills: JSON.stringify(fills) }),
       });
       for (const n of data.numbers) repo.insertNumber({ workspaceId, invoiceId: id, ...n });
-      for (const send of sent) {
-        const by = refs.user(send.sentBy as string) ?? refs.createdBy;
-        repo.insertSend({
-          ...(send as Omit<typeof invoiceSends.$inferInsert, (typeof SEND_IDS)[number]>),
-          id: newId('isnd'),
-          workspaceId,
-          invoiceId: id,
-          sentBy: by,
-          // The mail itself stays with the server that sent it: a restored send never names a message of this one.
-          mailId: restoredMailId(send.mailId as string),
-        });
-      }
+      restoreParts(repo, { workspaceId, invoiceId: id }, sent, payments, refs);
       record({
         workspaceId,
         entity: 'invoice',

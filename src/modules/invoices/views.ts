@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import { fromCents, toCents } from '../../kernel/money.js';
 import { toIso } from '../../kernel/time.js';
-import type { InvoiceDocument, TaxBreakdownRow } from './document.js';
+import type { DocumentSource, EarlyPayment, InvoiceDocument, TaxBreakdownRow } from './document.js';
 import type { InvoiceRow } from './repository.js';
 
 /** An invoice as `invoice show` prints it, webhook payloads carry it and every document is made from it. */
@@ -42,12 +42,18 @@ export function view(row: InvoiceRow): InvoiceDocument {
     netTotal: fromCents(row.totalCents),
     taxTotal: fromCents(taxCents),
     grossTotal: fromCents(grossCents),
-    amountDue: row.status === 'paid' || row.status === 'void' ? 0 : fromCents(grossCents),
+    amountDue: row.status === 'paid' || row.status === 'void' ? 0 : fromCents(grossCents - row.paidCents - row.discountCents),
     creditNote:
       row.creditNoteNumber === null || row.creditNoteDate === null ? null : { number: row.creditNoteNumber, issueDate: row.creditNoteDate },
     note: row.note,
     language: row.language,
   };
+}
+
+/** The invoice as its documents are made from it: its view, and the early-payment discount it was issued with (not in the view). */
+export function documentSource(row: InvoiceRow, invoice: InvoiceDocument = view(row)): DocumentSource {
+  const { earlyPayment } = JSON.parse(row.extras) as { earlyPayment?: EarlyPayment };
+  return earlyPayment === undefined ? invoice : { ...invoice, earlyPayment };
 }
 
 /** The document is what the contract's webhook payloads promise: a change to either that parts them fails `tsc`. */

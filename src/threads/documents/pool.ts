@@ -1,7 +1,7 @@
 import { Piscina } from 'piscina';
 import { errorOf } from '../../errors.js';
 import { errorFields, type Logger } from '../../logger.js';
-import type { InvoiceDocument } from '../../modules/invoices/service.js';
+import type { DocumentSource } from '../../modules/invoices/service.js';
 import type { DocumentFormat } from '../../modules/invoices/documents/index.js';
 import { threadModule } from '../boot.js';
 import { createThreadQueue, ThreadsBusy } from '../queue.js';
@@ -45,7 +45,7 @@ export function createDocumentPool(options: DocumentPoolOptions) {
 
   return {
     /** The document's bytes; a refusal of the documents (missing values, an unknown format) is raised again here as its DomainError. */
-    async render(doc: InvoiceDocument, format: DocumentFormat, render: { creditNote?: boolean } = {}): Promise<Buffer> {
+    async render(doc: DocumentSource, format: DocumentFormat, render: { creditNote?: boolean } = {}): Promise<Buffer> {
       const task: DocumentTask = { doc, format, creditNote: render.creditNote === true };
       let result: DocumentResult;
       let signal: AbortSignal | null = null;

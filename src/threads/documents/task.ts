@@ -1,10 +1,10 @@
 import { DomainError, type DomainErrorData, errorData } from '../../errors.js';
-import type { InvoiceDocument } from '../../modules/invoices/service.js';
+import type { DocumentSource } from '../../modules/invoices/service.js';
 import { type DocumentFormat, renderDocument } from '../../modules/invoices/documents/index.js';
 
 /** What a document thread is given: the stored invoice as plain JSON, the format, and whether the credit note is wanted. */
 export interface DocumentTask {
-  doc: InvoiceDocument;
+  doc: DocumentSource;
   format: DocumentFormat;
   creditNote: boolean;
 }

@@ -4,11 +4,13 @@ import {
   type DocumentFormat,
   type DocumentState,
   type FillSlot,
+  type InvoicePaymentView,
   type InvoicePreview,
   type InvoiceSendView,
   type InvoiceStatus,
   type InvoiceView,
   type MailOutline,
+  MAX_PAYMENT_NOTE,
   MAX_SEND_GREETING,
   MAX_SEND_MESSAGE,
   type MissingValue,
@@ -893,6 +895,143 @@ export function waitingNotice(waiting: { entries: number; seconds: number } | nu
   </p>`;
 }
 
+/** The Record payment form's values as typed (or as prefilled). */
+export interface PaymentForm {
+  amount: string;
+  date: string;
+  note: string;
+}
+
+/** The Payments section: its state (the form's values and refusals), or null for an invoice that takes none and has none. */
+export interface PaymentsState {
+  payments: InvoicePaymentView[];
+  form: PaymentForm;
+  errors: FieldErrors;
+}
+
+/** An amount as the form prefills it: two places, a point. */
+export const amountField = (amount: number): string => amount.toFixed(2);
+
+/**
+ * The payments recorded against an issued invoice (issue 57), oldest first, and for owners of a
+ * sent one the form that records the next: the amount (prefilled with what is still due), the day
+ * the money arrived (a calendar day; today in the viewer's zone prefilled) and a note.
+ */
+function paymentsSection(
+  base: string,
+  session: SessionView,
+  invoice: InvoiceView,
+  canManage: boolean,
+  state: PaymentsState,
+): Html | string {
+  const c = invoice.currency;
+  const takes = canManage && invoice.status === 'sent';
+  if (!takes && state.payments.length === 0) return '';
+  const { form, errors } = state;
+  // Sums in whole cents: what arrived, and the early-payment discount a payment settled it with.
+  const cents = (pick: (p: InvoicePaymentView) => number) => state.payments.reduce((sum, p) => sum + Math.round(pick(p) * 100), 0);
+  const discount = cents((p) => p.discount) / 100;
+  // A paid invoice marked paid before payments were recorded has none: all of it (less a discount) was paid.
+  const paid = invoice.status === 'paid' ? invoice.grossTotal - discount : cents((p) => p.amount) / 100;
+  return html`<section class="payments" aria-labelledby="payments-heading">
+    <h2 id="payments-heading">Payments</h2>
+    ${
+      state.payments.length === 0
+        ? html`<p class="hint">No payment recorded yet.</p>`
+        : html`<div class="scroll">
+            <table class="rows payments">
+              <thead>
+                <tr>
+                  <th scope="col">Received on</th>
+                  <th scope="col" class="num">Amount</th>
+                  <th scope="col">Note</th>
+                  <th scope="col">Recorded by</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${state.payments.map(
+                  (p) =>
+                    html`<tr>
+                      <td data-label="Received on" class="c-time">${p.date}</td>
+                      <td data-label="Amount" class="num">
+                        ${money(p.amount, c)}
+                        ${p.discount > 0 ? html`<span class="hint inline">+ ${money(p.discount, c)} early-payment discount</span>` : ''}
+                      </td>
+                      <td data-label="Note">${p.note ?? ''}</td>
+                      <td data-label="Recorded by">${p.by.name ?? p.by.userId}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    <dl class="facts compact totals">
+      <dt>Total</dt>
+      <dd class="num">${money(invoice.grossTotal, c)}</dd>
+      <dt>Paid</dt>
+      <dd class="num">${money(paid, c)}</dd>
+      ${
+        discount > 0
+          ? html`<dt>Early-payment discount</dt>
+              <dd class="num">${money(discount, c)}</dd>`
+          : ''
+      }
+      <dt>Still due</dt>
+      <dd class="num"><strong>${money(invoice.amountDue, c)}</strong></dd>
+    </dl>
+    ${
+      takes
+        ? html`${errors.form ? html`<div class="notice error" role="alert">${errors.form}</div>` : ''}
+            <form class="stack payment-form" method="post" action="${base}/payments" aria-label="Record a payment">
+              ${csrfField(session.csrfToken)}
+              <div class="two">
+                <div class="field">
+                  <label for="payment-amount">Amount received (${c})</label>
+                  <input
+                    id="payment-amount"
+                    name="amount"
+                    inputmode="decimal"
+                    required
+                    value="${form.amount}"
+                    ${invalidAt('payment-amount', errors.amount)}
+                  />
+                  ${errorAt('payment-amount', errors.amount)}
+                </div>
+                <div class="field">
+                  <label for="payment-date">Received on</label>
+                  <input
+                    id="payment-date"
+                    type="date"
+                    name="date"
+                    required
+                    value="${form.date}"
+                    ${invalidAt('payment-date', errors.date)}
+                  />
+                  ${errorAt('payment-date', errors.date)}
+                </div>
+              </div>
+              <div class="field">
+                <label for="payment-note">Note <span class="hint inline">(optional, e.g. the bank's reference)</span></label>
+                <input
+                  id="payment-note"
+                  name="note"
+                  maxlength="${MAX_PAYMENT_NOTE}"
+                  value="${form.note}"
+                  ${invalidAt('payment-note', errors.note)}
+                />
+                ${errorAt('payment-note', errors.note)}
+              </div>
+              <p class="hint">
+                At most what is still due. When nothing is left to pay, the invoice is paid on that day. The day is the one the money
+                arrived (a calendar day; today in your time zone is prefilled).
+              </p>
+              <div class="actions"><button type="submit">Record payment</button></div>
+            </form>`
+        : ''
+    }
+  </section>`;
+}
+
 /** The invoice as a whole: facts, parties, figures, its actions, its documents and the e-invoice fill. */
 export function detailBody(
   paths: WebPaths,
@@ -915,6 +1054,8 @@ export function detailBody(
     waiting?: { entries: number; seconds: number } | null;
     /** The rounding rule its lines were made with (null: not rounded). */
     rounding: RoundingText | null;
+    /** Its payments and the form that records one. */
+    payments: PaymentsState;
   },
 ): Html {
   const c = invoice.currency;
@@ -976,7 +1117,7 @@ export function detailBody(
         <span class="hint inline">(as it was made; the settings changed later do not change it)</span>
       </dd>
     </dl>
-    ${actions}
+    ${actions} ${paymentsSection(base, session, invoice, options.canManage, options.payments)}
     <section class="documents" aria-labelledby="documents-heading">
       <h2 id="documents-heading">Documents</h2>
       ${documentsIntro(paths, invoice, options.documents)}

@@ -27,6 +27,7 @@ import { type SignedIn, signedOf } from '../session/guard.js';
 import {
   ACTIONS,
   type Action,
+  amountField,
   confirmBody,
   detailBody,
   FORMAT_LABEL,
@@ -35,6 +36,7 @@ import {
   newBody,
   type NewForm,
   notReadyHtml,
+  type PaymentForm,
   type SendForm,
   titleOf,
 } from './invoices-views.js';
@@ -80,6 +82,7 @@ function contextOf(deps: WebDeps) {
     notice: Notice | null,
     fill: { values: Record<string, string>; errors: FieldErrors } = { values: {}, errors: {} },
     sent: { form: SendForm; errors: FieldErrors } | null = null,
+    paid: { form: PaymentForm; errors: FieldErrors } | null = null,
   ) => {
     const documents = invoices.documents(session.actor, invoice.id);
     const canManage = invoices.mayManage(session.actor, invoice.workspaceId);
@@ -115,6 +118,11 @@ function contextOf(deps: WebDeps) {
       zone: zoneOf(session),
       waiting: invoices.stillWaiting(session.actor, invoice.id),
       rounding: invoices.rounding(session.actor, invoice.id),
+      payments: {
+        payments: invoices.payments(session.actor, invoice.id),
+        form: paid?.form ?? { amount: amountField(invoice.amountDue), date: today(session), note: '' },
+        errors: paid?.errors ?? {},
+      },
     });
     send(res, session, status, titleOf(invoice), html`${noticeHtml(notice)} ${body}`);
   };
@@ -376,6 +384,42 @@ function detailRoutes(router: Router, ctx: Context): void {
   });
 }
 
+/** Payments: recorded against an issued invoice by its owners; the last one makes it paid (issue 57). */
+function paymentRoutes(router: Router, ctx: Context): void {
+  const { deps, paths, invoices, at, sessionOf, showDetail } = ctx;
+  const PAYMENT_FIELDS = ['amount', 'date', 'note'];
+  router.post(`${at}/:id/payments`, (req, res, next) => {
+    const session = sessionOf(res);
+    const id = req.params.id as string;
+    const form: PaymentForm = { amount: field(req, 'amount'), date: field(req, 'date').trim(), note: field(req, 'note') };
+    let paid: ReturnType<typeof invoices.pay>;
+    try {
+      paid = invoices.pay(session.actor, id, { amount: form.amount, note: form.note, ...(form.date === '' ? {} : { date: form.date }) });
+    } catch (error) {
+      if (!isFormRefusal(error)) return next(error);
+      const answer = refusal(error, { fallback: 'form' });
+      const invoice = invoices.get(session.actor, id);
+      // An invoice that takes no payment (a draft, paid, void): there is no form to show it at.
+      if (invoice.status !== 'sent' || !invoices.mayManage(session.actor, invoice.workspaceId))
+        return showDetail(res, session, invoice, answer.status, { kind: 'error', body: answer.message });
+      const errors = answer.field !== null && PAYMENT_FIELDS.includes(answer.field) ? answer.errors : { form: answer.message };
+      return showDetail(res, session, invoice, answer.status, null, undefined, null, { form, errors });
+    }
+    const amount = `${paid.currency} ${paid.amount.toFixed(2)}`;
+    redirect(res, `${paths.invoices}/${id}`, {
+      deps,
+      signed: signedOf(res),
+      notice: {
+        kind: 'ok',
+        body:
+          paid.status === 'paid'
+            ? `Payment of ${amount} received on ${paid.date} recorded: nothing is left to pay, the invoice is paid.`
+            : `Payment of ${amount} received on ${paid.date} recorded: ${paid.currency} ${paid.amountDue.toFixed(2)} is still due.`,
+      },
+    });
+  });
+}
+
 /** The documents: the invoices service checks and makes them (on the document threads); the page only translates. */
 function documentRoutes(router: Router, ctx: Context): void {
   const { paths, invoices, at, sessionOf, send, showBusy } = ctx;
@@ -498,6 +542,7 @@ export function invoiceRoutes(router: Router, deps: WebDeps): void {
   listRoutes(router, ctx);
   newRoutes(router, ctx);
   detailRoutes(router, ctx);
+  paymentRoutes(router, ctx);
   sendRoutes(router, ctx);
   documentRoutes(router, ctx);
 }

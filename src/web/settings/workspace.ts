@@ -102,6 +102,7 @@ const INVOICING_KEYS = [
   'exemptionReasonCode',
   'language',
   'rounding',
+  'earlyPayment',
 ] as const;
 /** The rounding rules the form offers (issue 56 item 4): none, then each step up, nearest and down. */
 const ROUNDINGS: Array<[value: string, label: string]> = [
@@ -160,6 +161,15 @@ function invoicingForm(base: string, session: SessionView, v: Values, next: { nu
           'Rounding',
           "Each entry's time, rounded on its own before invoice lines are made (a client may have its own: Catalog, Invoicing details). 3, 6, 15, 30 and 60 minutes print as hours with two decimals. Reports round only when asked.",
           ROUNDINGS,
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Payment</legend>
+        ${input(
+          'earlyPayment',
+          'Early-payment discount',
+          'Offered on each invoice issued from now on, e.g. 2 % within 10 days (Skonto): printed with the payment terms, and in XRechnung as its #SKONTO# line. Empty: none.',
+          html`maxlength="40" autocapitalize="off"`,
         )}
       </fieldset>
     </div>

@@ -781,6 +781,11 @@ describe('imports service: restored invoices follow the rules of issued ones (is
       ['void', '2026-0002', '2026-0003', 160.65],
     ]);
     const paid = world.services.invoices.list(OPERATOR, id, { status: 'paid' })[0]!;
+    // Its payment (marking it paid recorded what was due: issue 57), by the member the import made of its owner.
+    expect(world.services.invoices.payments(OPERATOR, paid.id).map((p) => [p.date, p.amount, p.discount, p.note, p.by.name])).to.deep.equal(
+      [['2026-09-20', 160.65, 0, null, 'Owner']],
+    );
+    expect(paid).to.deep.include({ amountDue: 0 });
     const [send] = world.services.invoices.sends(OPERATOR, paid.id);
     expect(send).to.deep.include({
       to: 'ap@acme.example',
@@ -935,6 +940,80 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     );
     expect(vat[0]).to.equal(
       `invoice 2026-0001: its VAT breakdown (S 19 %: basis 135.00, VAT 0.00) is not what its lines make (S 19 %: basis 135.00, VAT 25.65), and its VAT and totals follow from its lines. ${AFTER}`,
+    );
+  });
+
+  it('refuses a forged early-payment discount: terms the settings would refuse, or on a draft (issue 57 item 4)', async () => {
+    const withTerms = (number: string | null, earlyPayment: unknown) =>
+      forged(
+        'invoice',
+        of(number, (data) => {
+          data.row.extras = JSON.stringify({ ...JSON.parse(data.row.extras), earlyPayment });
+        }),
+      );
+    for (const terms of [
+      { percent: 2.555, days: 10 },
+      { percent: 0, days: 10 },
+      { percent: 2, days: 400 },
+      { percent: '2', days: 10 },
+      null,
+    ])
+      expect((await refusedWith(withTerms('2026-0001', terms)))[0], JSON.stringify(terms)).to.equal(
+        `invoice 2026-0001: its early-payment discount ${JSON.stringify(terms)} is not P % (above 0, below 100, two decimals at most) within 1 to 365 days. ${AFTER}`,
+      );
+    expect((await refusedWith(withTerms(null, { percent: 2, days: 10 })))[0]).to.equal(
+      `invoice (draft of 2026-10-01 to 2026-10-31): it has an early-payment discount, and only an issued invoice offers one. ${AFTER}`,
+    );
+  });
+
+  it('refuses forged payments: of a draft, more than its total, sums the invoice does not say, dated before it was issued (issue 57)', async () => {
+    const payment = {
+      paidOn: '2026-09-20',
+      amountCents: 16065,
+      discountCents: 0,
+      note: null,
+      recordedBy: 'usr_x',
+      createdAt: Date.UTC(2026, 8, 20),
+    };
+    const draft = await refusedWith(
+      forged(
+        'invoice',
+        of(null, (data) => {
+          data.payments = [{ ...payment, paidOn: '2026-10-31' }];
+          data.row.paidCents = 16065;
+        }),
+      ),
+    );
+    expect(draft[0]).to.equal(
+      `invoice (draft of 2026-10-01 to 2026-10-31): it records payments, and only an issued invoice takes payments. ${AFTER}`,
+    );
+    const more = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => {
+          data.payments = [payment, { ...payment, amountCents: 1 }];
+          data.row.paidCents = 16066;
+        }),
+      ),
+    );
+    expect(more[0]).to.equal(`invoice 2026-0001: its payments (160.66) are more than its total (160.65). ${AFTER}`);
+    const sums = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => (data.row.paidCents = 100)),
+      ),
+    );
+    expect(sums[0]).to.equal(
+      `invoice 2026-0001: its payments add up to 160.65 and a discount of 0.00, and the invoice says 1.00 and 0.00. ${AFTER}`,
+    );
+    const early = await refusedWith(
+      forged(
+        'invoice',
+        of('2026-0001', (data) => (data.payments = [{ ...payment, paidOn: '2026-08-31' }])),
+      ),
+    );
+    expect(early[0]).to.equal(
+      `invoice 2026-0001: a payment is dated "2026-08-31", not a day from its issue date 2026-09-01 to today. ${AFTER}`,
     );
   });
 

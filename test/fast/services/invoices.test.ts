@@ -98,6 +98,7 @@ describe('invoices service: settings', () => {
       exemptionReasonCode: null,
       language: 'en',
       rounding: null,
+      earlyPayment: null,
     });
     fresh.close();
     const set = (...pairs: Array<[string, string]>) => invoices.setSettings(OPERATOR, w.workspaceId, settingsPatchOfText(pairs));
@@ -110,6 +111,7 @@ describe('invoices service: settings', () => {
         ['exemptionReasonCode', 'VATEX-EU-132-1A'],
         ['language', 'de'],
         ['rounding', 'Up 15'],
+        ['earlyPayment', '2/10'],
       ),
     ).to.deep.equal({ id: w.workspaceId });
     expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.equal({
@@ -120,13 +122,15 @@ describe('invoices service: settings', () => {
       exemptionReasonCode: 'VATEX-EU-132-1A',
       language: 'de',
       rounding: 'up-15',
+      earlyPayment: '2 % within 10 days',
     });
-    set(['numberPattern', ''], ['taxRate', ' '], ['language', ''], ['rounding', 'none']);
+    set(['numberPattern', ''], ['taxRate', ' '], ['language', ''], ['rounding', 'none'], ['earlyPayment', '']);
     expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.include({
       numberPattern: '{yyyy}-{seq:4}',
       taxRate: null,
       language: 'en',
       rounding: null,
+      earlyPayment: null,
     });
   });
 

@@ -27,6 +27,8 @@ describe('settings: the workspace invoicing settings', () => {
     exemptionReason: '',
     exemptionReasonCode: '',
     language: 'de',
+    // Issue 57 item 4: Skonto as a German freelancer types it.
+    earlyPayment: '2,5 % innerhalb von 10 Tagen',
   };
   const save = (form: Record<string, string>) => owner.submit('/settings/workspace', '/settings/workspace/invoicing', form);
   const settings = () => server.services.invoices.settings(OPERATOR, server.workspaceId);
@@ -55,9 +57,11 @@ describe('settings: the workspace invoicing settings', () => {
       language: 'de',
       // The form sent no rounding (a form of before it): none, as a blank field resets a key.
       rounding: null,
+      earlyPayment: '2.5 % within 10 days',
     });
     const after = flat((await owner.get('/settings/workspace?done=saved')).text);
     expect(after).to.include('Saved.');
+    expect(after).to.include('id="inv-earlyPayment" name="earlyPayment" type="text" value="2.5 % within 10 days"');
     expect(after).to.match(/id="inv-taxRate" name="taxRate" type="text" value="7.7"/);
     expect(after).to.include('<option value="de" selected>Deutsch</option>');
     expect(after).to.include('Next number: <strong>RE-2611-001</strong>');
@@ -107,6 +111,7 @@ describe('settings: the workspace invoicing settings', () => {
       exemptionReasonCode: 'VATEX-EU-132',
       language: 'en',
       rounding: null,
+      earlyPayment: null,
     });
   });
 
@@ -123,6 +128,11 @@ describe('settings: the workspace invoicing settings', () => {
       [{ taxRate: '19 %' }, 'taxRate', 'taxRate must be a percentage from 0 to 100, such as 19 or 7.7, without % (got "19 %").'],
       [{ taxRate: '150' }, 'taxRate', 'taxRate must be a percentage from 0 to 100, such as 19 or 7.7 (got 150).'],
       [{ exemptionReasonCode: 'exempt' }, 'exemptionReasonCode', 'exemptionReasonCode must be a VATEX code such as VATEX-EU-AE'],
+      [
+        { earlyPayment: '2 % within 400 days' },
+        'earlyPayment',
+        'Type the discount and the days, such as 2 % within 10 days: a percentage above 0 and below 100 with at most two decimals, and 1 to 365 days.',
+      ],
     ];
     for (const [change, name, message] of cases) {
       const typed = { ...FORM, exemptionReason: 'Typed reason', ...change };

@@ -1,5 +1,5 @@
 import type { Address, EInvoice, ElectronicAddress, Line, TaxRow } from './model.js';
-import { SPECIFICATION } from './model.js';
+import { paymentTermsFor, SPECIFICATION } from './model.js';
 import { leaf, node, nodeWith, xmlDocument, type Content } from './xml.js';
 
 /**
@@ -105,7 +105,7 @@ const lineItem = (item: Line) =>
     ),
   );
 
-function settlement(e: EInvoice): string {
+function settlement(e: EInvoice, flavour: 'xrechnung' | 'factur-x'): string {
   const c = e.currency;
   return node(
     'ram:ApplicableHeaderTradeSettlement',
@@ -121,7 +121,11 @@ function settlement(e: EInvoice): string {
       ),
     ...e.taxes.map(tradeTax),
     node('ram:BillingSpecifiedPeriod', day('ram:StartDateTime', e.period.from), day('ram:EndDateTime', e.period.to)),
-    node('ram:SpecifiedTradePaymentTerms', leaf('ram:Description', e.paymentTerms), day('ram:DueDateDateTime', e.dueDate)),
+    node(
+      'ram:SpecifiedTradePaymentTerms',
+      leaf('ram:Description', paymentTermsFor(e, flavour === 'xrechnung' ? 'xrechnung' : 'other')),
+      day('ram:DueDateDateTime', e.dueDate),
+    ),
     node(
       'ram:SpecifiedTradeSettlementHeaderMonetarySummation',
       amount('ram:LineTotalAmount', e.totals.lines),
@@ -174,7 +178,7 @@ export function ciiOf(e: EInvoice, flavour: 'xrechnung' | 'factur-x'): string {
       parties(e),
       // The delivery element is required by the schema even when it carries nothing.
       delivery(e) || '<ram:ApplicableHeaderTradeDelivery/>',
-      settlement(e),
+      settlement(e, flavour),
     ),
   );
   return xmlDocument(body);

@@ -1,4 +1,4 @@
-import type { InvoiceDocument } from '../document.js';
+import type { DocumentSource, InvoiceDocument } from '../document.js';
 import { invoiceErrors } from '../errors.js';
 import { ciiOf } from './cii.js';
 import { missingFor, type MissingValue, plainPdf } from './missing.js';
@@ -74,7 +74,7 @@ export const documentMediaType = (format: DocumentFormat): string => (format ===
  * unknown format, a document whose required values are missing (naming each with its BT number
  * and where to set it), a VAT mix the rules forbid.
  */
-export async function renderDocument(doc: InvoiceDocument, format: DocumentFormat, options: RenderOptions = {}): Promise<Buffer> {
+export async function renderDocument(doc: DocumentSource, format: DocumentFormat, options: RenderOptions = {}): Promise<Buffer> {
   const refused = documentRefusal(doc, format, options);
   if (refused) throw invoiceErrors.invalid(refused.message);
   const creditNote = options.creditNote === true;

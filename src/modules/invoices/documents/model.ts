@@ -1,5 +1,5 @@
 import { decimalOf, toCents } from '../../../kernel/money.js';
-import type { InvoiceDocument, TaxCategory } from '../document.js';
+import type { DocumentSource, EarlyPayment, InvoiceDocument, TaxCategory } from '../document.js';
 import { formatsOf, labelsOf } from './labels.js';
 
 /**
@@ -131,6 +131,8 @@ export interface EInvoice {
   note: string | null;
   /** BT-20 */
   paymentTerms: string | null;
+  /** The early-payment discount of an invoice (not of its credit note), in words in BT-20; XRechnung adds its `#SKONTO#` line. */
+  earlyPayment: EarlyPayment | null;
   /** BG-14 (BT-73, BT-74): the service period, days in `timeZone` (the invoice's: decisions 11a). */
   period: { from: string; to: string; timeZone: string };
   /** BG-3: BT-25, BT-26 (a credit note's invoice). */
@@ -256,7 +258,7 @@ function addressOf(party: {
  * missing for the format: required values that are absent come out empty here, and the rules
  * would name them.
  */
-export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice {
+export function einvoiceOf(doc: DocumentSource, creditNote: boolean): EInvoice {
   const issuer = doc.issuer;
   const recipient = doc.recipient;
   const categories = new Set((doc.taxBreakdown ?? []).map((row) => row.category));
@@ -265,8 +267,9 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
   const number = creditNote ? (doc.creditNote?.number ?? '') : (doc.number ?? '');
   const issueDate = creditNote ? (doc.creditNote?.issueDate ?? '') : (doc.issueDate ?? '');
   const grossCents = toCents(doc.grossTotal);
-  // What was paid: only a paid invoice (not its credit note, not a void invoice) has been.
-  const prepaidCents = !creditNote && doc.status === 'paid' ? grossCents - toCents(doc.amountDue) : 0;
+  // What was paid (BT-113): the payments recorded against an issued invoice, all of it once paid;
+  // nothing of a credit note or a void invoice (issue 57: a later document says what is still due).
+  const prepaidCents = !creditNote && (doc.status === 'paid' || doc.status === 'sent') ? grossCents - toCents(doc.amountDue) : 0;
   const iban = text(issuer?.iban);
   const seller: Seller = {
     name: text(issuer?.legalName) ?? '',
@@ -304,6 +307,7 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
       creditNote && doc.number && doc.issueDate
         ? labelsOf(doc.language).creditNoteTerms(doc.number, formatsOf(labelsOf(doc.language), doc.currency).date(doc.issueDate))
         : text(doc.paymentTerms),
+    earlyPayment: creditNote ? null : (doc.earlyPayment ?? null),
     period: { from: doc.from, to: doc.to, timeZone: doc.timeZone },
     preceding: creditNote && doc.number && doc.issueDate ? { number: doc.number, issueDate: doc.issueDate } : null,
     seller,
@@ -355,4 +359,16 @@ export function einvoiceOf(doc: InvoiceDocument, creditNote: boolean): EInvoice 
       payable: centsText(grossCents - prepaidCents),
     },
   };
+}
+
+/**
+ * BT-20 as a flavour writes it: the terms in words, and for XRechnung each early-payment discount
+ * in KoSIT's form (BR-DE-18) on a line of its own after them, `#SKONTO#TAGE=10#PROZENT=2.00#`,
+ * ended by a line break. The days count from the issue date; the basis is the amount due (BT-115),
+ * so no BASISBETRAG is given.
+ */
+export function paymentTermsFor(e: EInvoice, flavour: 'xrechnung' | 'other'): string | null {
+  if (flavour !== 'xrechnung' || e.earlyPayment === null) return e.paymentTerms;
+  const { days, percent } = e.earlyPayment;
+  return `${e.paymentTerms ?? ''}\n#SKONTO#TAGE=${days}#PROZENT=${percent.toFixed(2)}#\n`;
 }

@@ -449,8 +449,9 @@ function totalsPiece(ctx: Context): Piece {
       rows.push([l.taxTotalIn(converted.currency, rate), formatsOf(l, converted.currency).money(e.vatCurrency.taxTotal), false]);
     }
   }
-  if (!ctx.creditNote && doc.status === 'paid') {
-    rows.push([`${l.paid}${doc.paidDate ? ` (${f.date(doc.paidDate)})` : ''}`, f.money(e.totals.prepaid), false]);
+  // What was paid and what is still due: a paid invoice, and an issued one that took payments (issue 57).
+  if (!ctx.creditNote && (doc.status === 'paid' || (doc.status === 'sent' && e.totals.prepaid !== '0.00'))) {
+    rows.push([`${l.paid}${doc.status === 'paid' && doc.paidDate ? ` (${f.date(doc.paidDate)})` : ''}`, f.money(e.totals.prepaid), false]);
     rows.push([l.amountDue, f.money(e.totals.payable), true]);
   }
   const x = RIGHT - 300;

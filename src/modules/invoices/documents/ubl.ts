@@ -1,5 +1,5 @@
 import type { Address, Buyer, EInvoice, ElectronicAddress, Line, Seller, TaxRow } from './model.js';
-import { SPECIFICATION } from './model.js';
+import { paymentTermsFor, SPECIFICATION } from './model.js';
 import { leaf, node, nodeWith, xmlDocument, type Content } from './xml.js';
 
 /**
@@ -161,7 +161,7 @@ export function ublOf(e: EInvoice, flavour: 'xrechnung' | 'peppol'): string {
     customer(e.buyer),
     delivery,
     payment,
-    node('cac:PaymentTerms', leaf('cbc:Note', e.paymentTerms)),
+    node('cac:PaymentTerms', leaf('cbc:Note', paymentTermsFor(e, flavour === 'xrechnung' ? 'xrechnung' : 'other'))),
     node('cac:TaxTotal', money('cbc:TaxAmount', e.totals.tax, c), ...e.taxes.map((row) => taxSubtotal(row, c))),
     // BT-111: the VAT total in the VAT accounting currency, a tax total of its own without subtotals.
     e.vatCurrency && node('cac:TaxTotal', money('cbc:TaxAmount', e.vatCurrency.taxTotal, e.vatCurrency.code)),
