@@ -230,6 +230,33 @@ async function sendInvoice(services: Parameters<Command['run']>[1], id: string, 
   return { ...sent, invoiceId: id };
 }
 
+/** `--project P` or `--task T` of `workspace invoicing` (not both, nor with --client), or null. */
+function workOf(v: Record<string, string | boolean | undefined>): { kind: 'project' | 'task'; id: string } | null {
+  const project = optionalString(v, 'project');
+  const task = optionalString(v, 'task');
+  const given = [project, task, optionalString(v, 'client')].filter((x) => x !== undefined).length;
+  if (given > 1) throw new UsageError('give one of --client, --project and --task');
+  return project !== undefined ? { kind: 'project', id: project } : task !== undefined ? { kind: 'task', id: task } : null;
+}
+
+/** A project's or task's own VAT: printed (`{project|task, taxCategory, taxRate}`, null: the invoice's own), or set with --set taxCategory=… [--set taxRate=…]. */
+function workTax(
+  s: Parameters<Command['run']>[1],
+  workspaceId: string,
+  work: { kind: 'project' | 'task'; id: string },
+  v: Record<string, string | boolean | undefined>,
+): Record<string, unknown> {
+  if (v.set === undefined) {
+    const own = s.invoices.workTaxes(OPERATOR, workspaceId)[work.kind === 'project' ? 'projects' : 'tasks'].get(work.id) ?? null;
+    return { [work.kind]: work.id, taxCategory: own?.category ?? null, taxRate: own?.rate ?? null };
+  }
+  const pairs = assignments(v);
+  const other = pairs.find(([key]) => key !== 'taxCategory' && key !== 'taxRate');
+  if (other) throw new UsageError(`--${work.kind} takes only --set taxCategory=… and --set taxRate=… (got ${other[0]})`);
+  const given = Object.fromEntries(pairs);
+  return s.invoices.setWorkTax(OPERATOR, workspaceId, work, { taxCategory: given.taxCategory ?? '', taxRate: given.taxRate ?? '' });
+}
+
 /** `invoice …`, `workspace profile` and `workspace invoicing` commands. */
 export const invoiceCommands: Record<string, Command> = {
   'workspace profile': command(
@@ -241,12 +268,14 @@ export const invoiceCommands: Record<string, Command> = {
   ),
   'workspace invoicing': {
     ...command(
-      'workspace invoicing ID [--client C] [--set key=value …]',
-      "Print the workspace's invoicing settings, or change them (a blank value resets a key); with --client, a client's own rounding rule.",
-      { ...sets, client: str },
+      'workspace invoicing ID [--client C | --project P | --task T] [--set key=value …]',
+      "Print the workspace's invoicing settings, or change them (a blank value resets a key); with --client, a client's own rounding rule; with --project or --task, its own VAT.",
+      { ...sets, client: str, project: str, task: str },
       1,
       (v, p, s) => {
         const workspaceId = p[0] as string;
+        const work = workOf(v);
+        if (work !== null) return workTax(s, workspaceId, work, v);
         const clientId = optionalString(v, 'client');
         if (clientId !== undefined) {
           // A client's own rule over the workspace's (not part of the API's client): rounding is its one key here.
@@ -277,6 +306,9 @@ export const invoiceCommands: Record<string, Command> = {
         '                       written up-15, nearest-6, down-1: each entry rounded on its own before invoice lines are made',
         "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}),",
         "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's).",
+        'A project or a task may have its own VAT on the lines of its time: --project P (or --task T) --set taxCategory=S --set taxRate=7,',
+        "or taxCategory=Z (zero rated); a blank taxCategory gives it back to the invoice's own (a task's: its project's). The client's",
+        'reverse charge (AE), intra-community supply (K), export (G) or not subject (O), and a small business, still win over it.',
       ].join('\n'),
     ),
   },

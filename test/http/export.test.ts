@@ -332,6 +332,8 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
           { nil: null },
         ),
         archived: fc.boolean(),
+        // Its own VAT (issue 57 item 2): none, 7 %, zero rated.
+        tax: fc.constantFrom(null, 'S', 'Z'),
       }),
       { maxLength: 4 },
     ),
@@ -342,6 +344,7 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
         rate: RATE,
         estimateSec: fc.option(fc.nat({ max: 100_000 }), { nil: null }),
         archived: fc.boolean(),
+        tax: fc.constantFrom(null, 'S', 'Z'),
       }),
       {
         maxLength: 4,
@@ -443,6 +446,12 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
             };
           });
     const tags = w.tags.map((name) => services.catalog.tags.create(owner.actor, { name }).id);
+    // A project's and a task's own VAT (issue 57 item 2): the export carries it in their `data`.
+    const taxed = (kind: 'project' | 'task', id: string, tax: 'S' | 'Z' | null) =>
+      tax !== null &&
+      services.invoices.setWorkTax(OPERATOR, workspaceId, { kind, id }, { taxCategory: tax, taxRate: tax === 'S' ? 7 : '' });
+    w.projects.forEach((p, i) => taxed('project', (projects[i] as { id: string }).id, p.tax));
+    w.tasks.forEach((t, i) => tasks[i] && taxed('task', tasks[i].id, t.tax));
     const base = Date.UTC(2021, 0, 1);
     for (const e of w.entries) {
       const project = e.project === null || projects.length === 0 ? null : (projects[e.project % projects.length] as { id: string });

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { type ClientRounding, parseClientRounding, type RoundingText } from '../../kernel/rounding.js';
 import { canonicalTimeZone } from '../../kernel/time.js';
+import { type OwnTax, parseOwnTax } from '../../kernel/tax.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
@@ -130,6 +131,37 @@ function settingsMethods(
         const actor = isOperator(principal) ? { userId: null, tokenId: null } : { userId: principal.userId, tokenId: principal.tokenId };
         ports.storeClientRounding(record, workspaceId, actor, clientId, rounding);
         return { id: clientId };
+      });
+    },
+
+    /**
+     * The projects and tasks with a VAT of their own (decisions §12), by id (owners and the
+     * operator, as the invoicing settings: the Catalog page and `workspace invoicing --project`).
+     */
+    workTaxes(principal: Principal, workspaceId: string): { projects: ReadonlyMap<string, OwnTax>; tasks: ReadonlyMap<string, OwnTax> } {
+      requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');
+      return ports.workTaxes(workspaceId);
+    },
+
+    /**
+     * Sets a project's or a task's own VAT (owners and the operator, as the settings): category
+     * `S` with a rate (7, 19) or `Z`; a blank category (and rate) gives it back to the invoice's own
+     * (a task's: its project's). Its next invoices' lines take it unless the client's reverse
+     * charge, export or "not subject", or a small business, wins; invoices made keep theirs.
+     */
+    setWorkTax(
+      principal: Principal,
+      workspaceId: string,
+      work: { kind: 'project' | 'task'; id: string },
+      given: { taxCategory?: unknown; taxRate?: unknown },
+    ): { id: string } {
+      requireSettingsOwner(principal, workspaceId, 'change the invoicing settings');
+      const tax = parseOwnTax(given.taxCategory, given.taxRate);
+      return write((record) => {
+        ports.requireWorkspace(workspaceId);
+        const actor = isOperator(principal) ? { userId: null, tokenId: null } : { userId: principal.userId, tokenId: principal.tokenId };
+        ports.storeWorkTax(record, workspaceId, actor, work, tax);
+        return { id: work.id };
       });
     },
 
