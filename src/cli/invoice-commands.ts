@@ -376,6 +376,40 @@ export const invoiceCommands: Record<string, Command> = {
     1,
     (v, p, s) => s.invoices.fill(OPERATOR, p[0] as string, required(v, 'user'), assignments(v)),
   ),
+  'invoice line': command(
+    'invoice line add ID --description TEXT --quantity Q [--unit U] --price P [--tax-category S|Z] [--tax-rate R] | invoice line remove ID --line N',
+    'Add a manual line (not time: a fixed fee, a licence, travel) to a draft after its other lines, or remove one by its number.',
+    { description: str, quantity: str, unit: str, price: str, 'tax-category': str, 'tax-rate': str, line: str },
+    2,
+    (v, p, s) => {
+      const [action, id] = p as [string, string];
+      if (action === 'add')
+        return s.invoices.addLine(OPERATOR, id, {
+          description: optionalString(v, 'description') ?? '',
+          quantity: required(v, 'quantity'),
+          unit: optionalString(v, 'unit') ?? '',
+          unitPrice: required(v, 'price'),
+          taxCategory: optionalString(v, 'tax-category') ?? '',
+          taxRate: optionalString(v, 'tax-rate') ?? '',
+        });
+      if (action === 'remove') {
+        const line = required(v, 'line');
+        if (!/^\d{1,4}$/.test(line))
+          throw new UsageError(`--line is the line's number as invoice show and the PDF count them, 1, 2 … (got ${line})`);
+        return s.invoices.removeLine(OPERATOR, id, Number(line));
+      }
+      throw new UsageError(`invoice line takes add or remove (got ${action})`);
+    },
+    undefined,
+    [
+      "--quantity and --price are decimals (at most 4 places; a comma or a point): the line's net is quantity x price, rounded once to the cent.",
+      '--unit is a UN/ECE Recommendation 20 code or its word (default C62, pieces): C62 pcs, LS lump sum, HUR hour, DAY day, WEE week,',
+      '  MON month, ANN year, KMT km, PG page, KGM kg, MTR m, LTR l. The e-invoices carry the code (BT-130), the PDF its symbol.',
+      "--tax-category S with --tax-rate 7 (or 19 …) gives the line its own VAT, Z zero rates it; without them the line takes the invoice's own",
+      "(the client's, else the workspace's). The client's reverse charge (AE), intra-community supply (K), export (G) or not subject (O), and",
+      "a small business, still win over a line's own VAT. Only a draft takes or loses lines; a line of time leaves only when the invoice is voided.",
+    ].join('\n'),
+  ),
   'invoice show': {
     ...command(
       'invoice show ID',

@@ -14,7 +14,7 @@ import { createIssuing } from './issuing.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
 import { addDays, breakdown, paymentTerms } from './tax.js';
-import { view } from './views.js';
+import { payloadView, view } from './views.js';
 
 type InvoiceStatus = components['schemas']['InvoiceStatus'];
 
@@ -77,7 +77,7 @@ function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, act
     operation: 'update',
     event: 'invoice.status_changed',
     actor,
-    payload: { invoice: view(row), from, to: row.status },
+    payload: { invoice: payloadView(row), from, to: row.status },
   });
 }
 

@@ -1,3 +1,4 @@
+import { createManualLines } from './drafts.js';
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
@@ -22,7 +23,7 @@ import { createInvoiceTransfer } from './transfer.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
 import { applySettings, type InvoicingSettings, type SettingsPatch, settingsOf } from './settings.js';
-import { view } from './views.js';
+import { payloadView, view } from './views.js';
 export { creditNoteOf, type CreditNoteView } from './views.js';
 
 type Schemas = components['schemas'];
@@ -56,6 +57,7 @@ export { NotReadyToIssue } from './issuing.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
 export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue, plainPdf } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
+export { LINE_UNITS, unitSymbol } from './manual.js';
 export {
   checkInvoiceRecord,
   checkProfileRecord,
@@ -346,7 +348,7 @@ export function createInvoicesService({
           operation: 'create',
           event: 'invoice.created',
           actor: acting,
-          payload: { invoice: view(row) },
+          payload: { invoice: payloadView(row) },
         });
         return { id };
       });
@@ -354,6 +356,8 @@ export function createInvoicesService({
 
     ...lifecycle,
     ...createFills({ repo, clock, write, access }),
+    // A draft's manual lines (decisions §12): added and removed while it is a draft.
+    ...createManualLines({ repo, ports, clock, write, access }),
     /**
      * What a fill may do now at each value of the invoice a form or a command asks about (`asked`:
      * the values its documents lack), at each value a fill set, and at their electronic addresses'
