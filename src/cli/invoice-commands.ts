@@ -78,7 +78,8 @@ function humanInvoice(result: Record<string, unknown>): string {
   const rounding = (result.rounding ?? 'none') as RoundingText | 'none';
   const lines = i.lines.map(
     (l) =>
-      `  ${l.description.slice(0, 48).padEnd(48)} ${printedLineHours(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
+      // A manual line in its own unit at its price (`3 C62 × 33.335`); time in hours at its rate.
+      `  ${l.description.slice(0, 48).padEnd(48)} ${(l.manual ? String(l.manual.quantity) : printedLineHours(l)).padStart(10)} ${l.manual ? l.manual.unit : 'h'} × ${String(l.manual ? l.manual.unitPrice : (l.hourlyRate ?? '-')).padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
   );
   const tax = (i.taxBreakdown ?? []).map(
     (r) =>

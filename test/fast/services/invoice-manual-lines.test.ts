@@ -209,6 +209,16 @@ describe('invoices service: manual lines on a draft (issue 57 item 1)', () => {
       error: undefined,
     });
     expect(w.get(id).lines[1]).to.deep.include({ amount: 480, taxRate: 7, manual: { quantity: 1, unit: 'LS', unitPrice: 480 } });
+    // invoice show as a person reads it: the manual line in its unit at its price, the time in hours at its rate.
+    let human = '';
+    await runCli(['invoice', 'show', id], {
+      openDatabase: () => ({ ...w.database, close: () => {} }),
+      createServices: () => w.services,
+      stdout: (text) => (human += text),
+      stderr: () => {},
+    });
+    expect(human).to.match(/Beratung +2\.50 h × +100 = +250\.00 EUR {2}S 19 %/);
+    expect(human).to.match(/Lektorat pauschal +1 LS × +480 = +480\.00 EUR {2}S 7 %/);
     const bad = await json(...add, '--price', '4,80 €');
     expect([bad.code, bad.error.code]).to.deep.equal([1, 'invalid']);
     expect(bad.error.message).to.match(/^unitPrice must be a net price per unit/);
