@@ -211,7 +211,7 @@ function figures(
             <th scope="col" class="num">Rate</th>
             <th scope="col" class="num">VAT</th>
             <th scope="col" class="num">Net</th>
-            ${lineForms ? html`<th scope="col"><span class="visually-hidden">Manual line</span></th>` : ''}
+            ${lineForms ? html`<th scope="col"><span class="vh">Manual line</span></th>` : ''}
           </tr>
         </thead>
         <tbody>
@@ -236,7 +236,7 @@ function figures(
                             ? html`<form method="post" action="${lineForms.base}/lines/remove" class="inline">
                                 ${csrfField(lineForms.csrfToken)}
                                 <input type="hidden" name="line" value="${String(n + 1)}" />
-                                <button type="submit" class="link" aria-label="Remove line ${String(n + 1)}: ${l.description}">
+                                <button type="submit" class="danger" aria-label="Remove line ${String(n + 1)}: ${l.description}">
                                   Remove
                                 </button>
                               </form>`
