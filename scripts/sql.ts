@@ -259,6 +259,10 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   );
   invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
   invoices.settings(OPERATOR, workspaceId);
+  // A project's and a task's own VAT (issue 57 item 2): their lines carry it.
+  invoices.setWorkTax(OPERATOR, workspaceId, { kind: 'project', id: p1.id }, { taxCategory: 'S', taxRate: 7 });
+  invoices.setWorkTax(OPERATOR, workspaceId, { kind: 'task', id: task.id }, { taxCategory: 'Z' });
+  invoices.workTaxes(OPERATOR, workspaceId);
   const billed = { workspaceId, userId: ownerId, clientId: acme.id };
   invoices.preview(OPERATOR, { ...billed, from: '2026-10-01', to: '2026-10-10', groupBy: 'entry' });
   const invoice = invoices.create(OPERATOR, { ...billed, from: '2026-10-01', to: '2026-10-10' });

@@ -500,6 +500,8 @@ export function invoicePorts(
     client: catalog.client,
     clientRoundings: catalog.clientRoundings,
     storeClientRounding: catalog.storeClientRounding,
+    workTaxes: catalog.workTaxes,
+    storeWorkTax: catalog.storeWorkTax,
     projectsOfClients: catalog.projectsOfClients,
     projectLabels: catalog.projectLabels,
     taskNames: catalog.taskNames,

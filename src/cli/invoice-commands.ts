@@ -84,7 +84,8 @@ function humanInvoice(result: Record<string, unknown>): string {
   const rounding = (result.rounding ?? 'none') as RoundingText | 'none';
   const lines = i.lines.map(
     (l) =>
-      `  ${l.description.slice(0, 48).padEnd(48)} ${printedLineHours(l).padStart(10)} h × ${String(l.hourlyRate ?? '-').padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
+      // A manual line in its own unit at its price (`3 C62 × 33.335`); time in hours at its rate.
+      `  ${l.description.slice(0, 48).padEnd(48)} ${(l.manual ? String(l.manual.quantity) : printedLineHours(l)).padStart(10)} ${l.manual ? l.manual.unit : 'h'} × ${String(l.manual ? l.manual.unitPrice : (l.hourlyRate ?? '-')).padStart(8)} = ${money(l.amount, i.currency).padStart(14)}${l.taxCategory ? `  ${l.taxCategory} ${l.taxRate === undefined ? 'rate not set' : `${l.taxRate} %`}` : ''}`,
   );
   const tax = (i.taxBreakdown ?? []).map(
     (r) =>
@@ -237,6 +238,33 @@ async function sendInvoice(services: Parameters<Command['run']>[1], id: string, 
   return { ...sent, invoiceId: id };
 }
 
+/** `--project P` or `--task T` of `workspace invoicing` (not both, nor with --client), or null. */
+function workOf(v: Record<string, string | boolean | undefined>): { kind: 'project' | 'task'; id: string } | null {
+  const project = optionalString(v, 'project');
+  const task = optionalString(v, 'task');
+  const given = [project, task, optionalString(v, 'client')].filter((x) => x !== undefined).length;
+  if (given > 1) throw new UsageError('give one of --client, --project and --task');
+  return project !== undefined ? { kind: 'project', id: project } : task !== undefined ? { kind: 'task', id: task } : null;
+}
+
+/** A project's or task's own VAT: printed (`{project|task, taxCategory, taxRate}`, null: the invoice's own), or set with --set taxCategory=… [--set taxRate=…]. */
+function workTax(
+  s: Parameters<Command['run']>[1],
+  workspaceId: string,
+  work: { kind: 'project' | 'task'; id: string },
+  v: Record<string, string | boolean | undefined>,
+): Record<string, unknown> {
+  if (v.set === undefined) {
+    const own = s.invoices.workTaxes(OPERATOR, workspaceId)[work.kind === 'project' ? 'projects' : 'tasks'].get(work.id) ?? null;
+    return { [work.kind]: work.id, taxCategory: own?.category ?? null, taxRate: own?.rate ?? null };
+  }
+  const pairs = assignments(v);
+  const other = pairs.find(([key]) => key !== 'taxCategory' && key !== 'taxRate');
+  if (other) throw new UsageError(`--${work.kind} takes only --set taxCategory=… and --set taxRate=… (got ${other[0]})`);
+  const given = Object.fromEntries(pairs);
+  return s.invoices.setWorkTax(OPERATOR, workspaceId, work, { taxCategory: given.taxCategory ?? '', taxRate: given.taxRate ?? '' });
+}
+
 /** `invoice …`, `workspace profile` and `workspace invoicing` commands. */
 export const invoiceCommands: Record<string, Command> = {
   'workspace profile': command(
@@ -248,12 +276,14 @@ export const invoiceCommands: Record<string, Command> = {
   ),
   'workspace invoicing': {
     ...command(
-      'workspace invoicing ID [--client C] [--set key=value …]',
-      "Print the workspace's invoicing settings, or change them (a blank value resets a key); with --client, a client's own rounding rule.",
-      { ...sets, client: str },
+      'workspace invoicing ID [--client C | --project P | --task T] [--set key=value …]',
+      "Print the workspace's invoicing settings, or change them (a blank value resets a key); with --client, a client's own rounding rule; with --project or --task, its own VAT.",
+      { ...sets, client: str, project: str, task: str },
       1,
       (v, p, s) => {
         const workspaceId = p[0] as string;
+        const work = workOf(v);
+        if (work !== null) return workTax(s, workspaceId, work, v);
         const clientId = optionalString(v, 'client');
         if (clientId !== undefined) {
           // A client's own rule over the workspace's (not part of the API's client): rounding is its one key here.
@@ -286,6 +316,9 @@ export const invoiceCommands: Record<string, Command> = {
         '                       said after the due sentence, and in XRechnung as its #SKONTO# line (default: none)',
         "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}),",
         "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's).",
+        'A project or a task may have its own VAT on the lines of its time: --project P (or --task T) --set taxCategory=S --set taxRate=7,',
+        "or taxCategory=Z (zero rated); a blank taxCategory gives it back to the invoice's own (a task's: its project's). The client's",
+        'reverse charge (AE), intra-community supply (K), export (G) or not subject (O), and a small business, still win over it.',
       ].join('\n'),
     ),
   },
@@ -382,6 +415,40 @@ export const invoiceCommands: Record<string, Command> = {
     { user: str, ...sets },
     1,
     (v, p, s) => s.invoices.fill(OPERATOR, p[0] as string, required(v, 'user'), assignments(v)),
+  ),
+  'invoice line': command(
+    'invoice line add ID --description TEXT --quantity Q [--unit U] --price P [--tax-category S|Z] [--tax-rate R] | invoice line remove ID --line N',
+    'Add a manual line (not time: a fixed fee, a licence, travel) to a draft after its other lines, or remove one by its number.',
+    { description: str, quantity: str, unit: str, price: str, 'tax-category': str, 'tax-rate': str, line: str },
+    2,
+    (v, p, s) => {
+      const [action, id] = p as [string, string];
+      if (action === 'add')
+        return s.invoices.addLine(OPERATOR, id, {
+          description: optionalString(v, 'description') ?? '',
+          quantity: required(v, 'quantity'),
+          unit: optionalString(v, 'unit') ?? '',
+          unitPrice: required(v, 'price'),
+          taxCategory: optionalString(v, 'tax-category') ?? '',
+          taxRate: optionalString(v, 'tax-rate') ?? '',
+        });
+      if (action === 'remove') {
+        const line = required(v, 'line');
+        if (!/^\d{1,4}$/.test(line))
+          throw new UsageError(`--line is the line's number as invoice show and the PDF count them, 1, 2 … (got ${line})`);
+        return s.invoices.removeLine(OPERATOR, id, Number(line));
+      }
+      throw new UsageError(`invoice line takes add or remove (got ${action})`);
+    },
+    undefined,
+    [
+      "--quantity and --price are decimals (at most 4 places; a comma or a point): the line's net is quantity x price, rounded once to the cent.",
+      '--unit is a UN/ECE Recommendation 20 code or its word (default C62, pieces): C62 pcs, LS lump sum, HUR hour, DAY day, WEE week,',
+      '  MON month, ANN year, KMT km, PG page, KGM kg, MTR m, LTR l. The e-invoices carry the code (BT-130), the PDF its symbol.',
+      "--tax-category S with --tax-rate 7 (or 19 …) gives the line its own VAT, Z zero rates it; without them the line takes the invoice's own",
+      "(the client's, else the workspace's). The client's reverse charge (AE), intra-community supply (K), export (G) or not subject (O), and",
+      "a small business, still win over a line's own VAT. Only a draft takes or loses lines; a line of time leaves only when the invoice is voided.",
+    ].join('\n'),
   ),
   'invoice show': {
     ...command(

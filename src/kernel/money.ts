@@ -47,6 +47,13 @@ export function amountCents(billable: boolean, hourlyRate: number | null, durati
   return Number(divideRounded(rate.units * BigInt(durationSec) * 100n, 3600n * 10n ** BigInt(rate.scale)));
 }
 
+/** quantity × price (decimals) in whole cents, rounded once half away from zero, exactly: a manual line's net. */
+export function productCents(quantity: number, price: number): number {
+  const q = decimalOf(quantity);
+  const p = decimalOf(price);
+  return Number(divideRounded(q.units * p.units * 100n, 10n ** BigInt(q.scale + p.scale)));
+}
+
 /** `percent` % of an amount in cents (a tax), in whole cents rounded half away from zero, exactly. */
 export function percentOfCents(cents: number, percent: number): number {
   const rate = decimalOf(percent);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -44,6 +44,14 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
     await server?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+
+  /** A full-page screenshot into SCREENSHOTS_DIR, when it is set (to look at the pages at 1280 and 390 px). */
+  const shoot = async (page: Page, name: string) => {
+    const out = process.env.SCREENSHOTS_DIR;
+    if (!out) return;
+    mkdirSync(out, { recursive: true });
+    await page.screenshot({ path: join(out, `${name}.png`), fullPage: true });
+  };
 
   /** Saves the download a click starts; its path and suggested name. */
   async function downloaded(page: Page, name: string | RegExp): Promise<{ file: string; suggested: string }> {
@@ -109,6 +117,25 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
     await page.getByText('No invoices yet.').waitFor();
     await newInvoice(page, null, null);
     await page.getByText('Draft created').waitFor();
+    // A manual line added on the draft's page and removed again (issue 57 item 1), without script.
+    const lineForm = page.getByRole('form', { name: 'Add a line' });
+    await lineForm.getByLabel('Description').fill('Lizenz');
+    await lineForm.getByLabel('Quantity').fill('1');
+    await lineForm.getByLabel('Unit', { exact: true }).selectOption('LS');
+    await lineForm.getByLabel('Price per unit (net)').fill('120');
+    await lineForm.getByLabel('VAT', { exact: true }).selectOption('S');
+    await lineForm.getByLabel('VAT rate (%)').fill('7');
+    await Promise.all([page.waitForURL(/\/app\/invoices\/inv_[\w-]+$/), lineForm.getByRole('button', { name: 'Add line' }).click()]);
+    await page.getByText('Added line 2: Lizenz.').waitFor();
+    await shoot(page, 'invoice-draft-manual-line-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, 'invoice-draft-manual-line-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await Promise.all([
+      page.waitForURL(/\/app\/invoices\/inv_[\w-]+$/),
+      page.getByRole('button', { name: 'Remove line 2: Lizenz' }).click(),
+    ]);
+    await page.getByText('Removed line 2.').waitFor();
     await confirm(page, 'Issue');
     await page.getByText('Issued as 2026-0001, dated 2026-11-02, due 2026-11-16.').waitFor();
 

@@ -334,6 +334,8 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
           { nil: null },
         ),
         archived: fc.boolean(),
+        // Its own VAT (issue 57 item 2): none, 7 %, zero rated.
+        tax: fc.constantFrom(null, 'S', 'Z'),
       }),
       { maxLength: 4 },
     ),
@@ -344,6 +346,7 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
         rate: RATE,
         estimateSec: fc.option(fc.nat({ max: 100_000 }), { nil: null }),
         archived: fc.boolean(),
+        tax: fc.constantFrom(null, 'S', 'Z'),
       }),
       {
         maxLength: 4,
@@ -445,6 +448,12 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
             };
           });
     const tags = w.tags.map((name) => services.catalog.tags.create(owner.actor, { name }).id);
+    // A project's and a task's own VAT (issue 57 item 2): the export carries it in their `data`.
+    const taxed = (kind: 'project' | 'task', id: string, tax: 'S' | 'Z' | null) =>
+      tax !== null &&
+      services.invoices.setWorkTax(OPERATOR, workspaceId, { kind, id }, { taxCategory: tax, taxRate: tax === 'S' ? 7 : '' });
+    w.projects.forEach((p, i) => taxed('project', (projects[i] as { id: string }).id, p.tax));
+    w.tasks.forEach((t, i) => tasks[i] && taxed('task', tasks[i].id, t.tax));
     const base = Date.UTC(2021, 0, 1);
     for (const e of w.entries) {
       const project = e.project === null || projects.length === 0 ? null : (projects[e.project % projects.length] as { id: string });
@@ -771,6 +780,15 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     services.invoices.issue(OPERATOR, voided, { userId: owner.id, date: '2026-10-01' });
     services.invoices.void(OPERATOR, voided, { userId: owner.id, date: '2026-10-02' });
     const draft = invoiceOf('2026-10-01', '2026-10-31');
+    // A manual line at its own 7 % on the draft (issue 57 item 1): carried, and checked as a draft takes it.
+    services.invoices.addLine(OPERATOR, draft, {
+      description: 'Lizenz',
+      quantity: '1',
+      unit: 'LS',
+      unitPrice: '100',
+      taxCategory: 'S',
+      taxRate: '7',
+    });
     await committed();
     const file = join(dir, 'billing.csv');
     const exported = await cli(source, 'export', '--workspace', workspaceId, '--out', file, '--json');
@@ -782,7 +800,7 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
         .map((i) => [i.status, i.number, i.issueDate, i.paidDate, i.creditNote?.number ?? null, i.grossTotal])
         .sort();
     const expected = [
-      ['draft', null, null, null, null, 160.65],
+      ['draft', null, null, null, null, 267.65],
       ['paid', 'RE-2026-001', '2026-09-01', '2026-09-20', null, 160.65],
       ['void', 'RE-2026-002', '2026-10-01', null, 'RE-2026-003', 160.65],
     ];
@@ -832,6 +850,16 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     expect(invoiced(source, owner.actor)).to.deep.equal(holding);
     expect(invoiced(target, into.reader.actor)).to.deep.equal(holding);
     const restoredDraft = target.services.invoices.list(OPERATOR, into.id, { status: 'draft' })[0]?.id as string;
+    expect(target.services.invoices.get(OPERATOR, restoredDraft).lines[1]).to.deep.equal({
+      description: 'Lizenz',
+      projectId: null,
+      quantitySec: 0,
+      hourlyRate: null,
+      amount: 100,
+      taxCategory: 'S',
+      taxRate: 7,
+      manual: { quantity: 1, unit: 'LS', unitPrice: 100 },
+    });
     expect(target.services.invoices.upcomingNumber(OPERATOR, into.id, into.reader.id)).to.deep.equal({
       number: 'RE-2026-004',
       date: source.services.invoices.upcomingNumber(OPERATOR, workspaceId, owner.id).date,

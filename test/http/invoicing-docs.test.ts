@@ -15,8 +15,8 @@ import { plainUrl, startRelay, type TestRelay } from '../helpers/smtp.js';
 /**
  * docs/invoicing.md's examples run (issue 56 item 7): every ```sh block of the file, in the order
  * the text has them, through the command line (`runCli`, as `npx timetrack` runs it) against a
- * real server's database, and its `curl` as an HTTP request to that server. `$W`, `$U`, `$C`,
- * `$TOKEN` and `$ID` are what the text says they are: Ada's workspace, Ada, her client Acme, a
+ * real server's database, and its `curl` as an HTTP request to that server. `$W`, `$U`, `$C`, `$P`, `$T`,
+ * `$TOKEN` and `$ID` are what the text says they are: Ada's workspace, Ada, her client Acme, its project and task, a
  * token of hers and the invoice she made last. What the text shows a command printing (`# {…}`,
  * `# 2026-0002 …` below it, `…` standing for what differs each time) is what it prints. A block
  * added to the file later runs too; two of them are told apart only by what they need around
@@ -213,7 +213,8 @@ describe('docs/invoicing.md: its examples run', function () {
     });
     await new Promise((resolve) => setImmediate(resolve));
 
-    const vars: Record<string, string> = { W: server.workspaceId, U: ada, C: acme, TOKEN: token };
+    // $P and $T: her project and its task (a VAT of their own, issue 57 item 2).
+    const vars: Record<string, string> = { W: server.workspaceId, U: ada, C: acme, TOKEN: token, P: project, T: task };
     const blocks = blocksOf(doc);
     expect(blocks.length, 'the walk-through has its examples').to.be.at.least(9);
     let ran = 0;

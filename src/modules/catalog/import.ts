@@ -25,6 +25,9 @@ export interface CatalogAttributes {
   /** Projects and tasks. */
   hourlyRate?: number | null;
   estimateSec?: number | null;
+  /** Projects and tasks: their own VAT (decisions §12; null category: the invoice's own). */
+  taxCategory?: string | null;
+  taxRate?: number | null;
 }
 
 /** A row an import found or created (created rows are recorded by the import, for its undo). */
@@ -205,7 +208,10 @@ function transfer({ clock, repo }: Pick<CatalogDeps, 'clock' | 'repo'>) {
         const row = repo.updateClient(id, { ...given(['archived']), updatedAt });
         record(catalogEvent(by(workspaceId, actor), 'client', id, 'update', clientView(row)));
       } else if (kind === 'project') {
-        repo.updateProject(id, { ...given(['archived', 'color', 'billable', 'budgetAmount', 'hourlyRate', 'estimateSec']), updatedAt });
+        repo.updateProject(id, {
+          ...given(['archived', 'color', 'billable', 'budgetAmount', 'hourlyRate', 'estimateSec', 'taxCategory', 'taxRate']),
+          updatedAt,
+        });
         record(
           catalogEvent(
             by(workspaceId, actor),
@@ -216,7 +222,7 @@ function transfer({ clock, repo }: Pick<CatalogDeps, 'clock' | 'repo'>) {
           ),
         );
       } else if (kind === 'task') {
-        const row = repo.updateTask(id, { ...given(['archived', 'hourlyRate', 'estimateSec']), updatedAt });
+        const row = repo.updateTask(id, { ...given(['archived', 'hourlyRate', 'estimateSec', 'taxCategory', 'taxRate']), updatedAt });
         record(catalogEvent(by(workspaceId, actor), 'task', id, 'update', taskView(row, true)));
       }
     },

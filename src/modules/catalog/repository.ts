@@ -21,6 +21,8 @@ const projectColumns = {
   hourlyRate: projects.hourlyRate,
   estimateSec: projects.estimateSec,
   budgetAmount: projects.budgetAmount,
+  taxCategory: projects.taxCategory,
+  taxRate: projects.taxRate,
   archived: projects.archived,
   createdAt: projects.createdAt,
   updatedAt: projects.updatedAt,
@@ -226,6 +228,20 @@ function writes(db: Db) {
         .select({ id: clients.id, rounding: sql<string>`${clients.rounding}` })
         .from(clients)
         .where(and(eq(clients.workspaceId, workspaceId), isNotNull(clients.rounding)))
+        .all(),
+    /** The projects with a VAT of their own (decisions §12; the rest take the invoice's). */
+    projectTaxes: (workspaceId: string): Array<{ id: string; taxCategory: string; taxRate: number | null }> =>
+      db
+        .select({ id: projects.id, taxCategory: sql<string>`${projects.taxCategory}`, taxRate: projects.taxRate })
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), isNotNull(projects.taxCategory)))
+        .all(),
+    /** The tasks with a VAT of their own (the rest take their project's). */
+    taskTaxes: (workspaceId: string): Array<{ id: string; taxCategory: string; taxRate: number | null }> =>
+      db
+        .select({ id: tasks.id, taxCategory: sql<string>`${tasks.taxCategory}`, taxRate: tasks.taxRate })
+        .from(tasks)
+        .where(and(eq(tasks.workspaceId, workspaceId), isNotNull(tasks.taxCategory)))
         .all(),
     updateClient: (id: string, values: Partial<typeof clients.$inferInsert>): ClientRow =>
       db.update(clients).set(values).where(eq(clients.id, id)).returning().get() as ClientRow,

@@ -61,6 +61,12 @@ export const projects = sqliteTable(
     hourlyRate: real('hourly_rate'),
     estimateSec: integer('estimate_sec'),
     budgetAmount: real('budget_amount'),
+    /**
+     * Its own VAT on invoices (decisions §12): `S` with `tax_rate` (7, 19) or `Z`; null: the
+     * invoice's own. Set by the web app and the command line only (not part of the API's project).
+     */
+    taxCategory: text('tax_category'),
+    taxRate: real('tax_rate'),
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
@@ -86,6 +92,9 @@ export const tasks = sqliteTable(
     nameKey: text('name_key').notNull(),
     estimateSec: integer('estimate_sec'),
     hourlyRate: real('hourly_rate'),
+    /** Its own VAT over its project's (decisions §12): `S` with `tax_rate`, or `Z`; null: the project's. Not part of the API's task. */
+    taxCategory: text('tax_category'),
+    taxRate: real('tax_rate'),
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),

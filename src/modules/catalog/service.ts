@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DomainEvent, DomainWrite, EventActor } from '../events/service.js';
 import type { ClientRounding } from '../../kernel/rounding.js';
+import { type OwnTax, ownTaxOf } from '../../kernel/tax.js';
 import { createClientsService } from './clients.js';
 import type { CatalogEntries } from './common.js';
 import { createProjectsService } from './projects.js';
@@ -9,7 +10,7 @@ import { createTagsService } from './tags.js';
 import { createTasksService } from './tasks.js';
 import { createCatalogImports } from './import.js';
 import { catalogEvent } from './common.js';
-import { clientView } from './views.js';
+import { clientView, projectView, taskView } from './views.js';
 
 /**
  * The catalog: clients, projects, tasks and tags over shared queries. Every write records a
@@ -49,6 +50,38 @@ export function createCatalogService(deps: {
       repo.client(workspaceId, id);
       const row = repo.updateClient(id, { rounding, updatedAt: deps.clock.now() });
       record(catalogEvent({ workspaceId, ...actor }, 'client', id, 'update', clientView(row)));
+    },
+
+    /**
+     * Stores a project's or a task's VAT of its own (decisions §12; checked by the caller with
+     * kernel/tax.ts `parseOwnTax`; null: the invoice's own), inside the caller's write, with its
+     * sync event: the invoices module's port, which decides who may set it. Not part of the API's
+     * project or task, so their views do not change but for `updatedAt`.
+     */
+    storeWorkTax(
+      record: (event: DomainEvent) => number,
+      workspaceId: string,
+      actor: EventActor,
+      work: { kind: 'project' | 'task'; id: string },
+      tax: OwnTax | null,
+    ): void {
+      const values = { taxCategory: tax?.category ?? null, taxRate: tax?.rate ?? null, updatedAt: deps.clock.now() };
+      const by = { workspaceId, ...actor };
+      if (work.kind === 'project') {
+        repo.project(workspaceId, work.id);
+        repo.updateProject(work.id, values);
+        record(catalogEvent(by, 'project', work.id, 'update', projectView(repo.projectWithTotals(workspaceId, work.id), undefined, true)));
+      } else {
+        repo.task(workspaceId, work.id);
+        record(catalogEvent(by, 'task', work.id, 'update', taskView(repo.updateTask(work.id, values), true)));
+      }
+    },
+
+    /** The projects and tasks of a workspace with a VAT of their own, by id (the rest: the invoice's own, or their project's). */
+    workTaxes(workspaceId: string): { projects: Map<string, OwnTax>; tasks: Map<string, OwnTax> } {
+      const mapOf = (rows: Array<{ id: string; taxCategory: string; taxRate: number | null }>) =>
+        new Map(rows.flatMap((r) => (ownTaxOf(r.taxCategory, r.taxRate) ? [[r.id, ownTaxOf(r.taxCategory, r.taxRate) as OwnTax]] : [])));
+      return { projects: mapOf(repo.projectTaxes(workspaceId)), tasks: mapOf(repo.taskTaxes(workspaceId)) };
     },
   };
 }

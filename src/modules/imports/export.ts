@@ -79,6 +79,9 @@ const isoOf = (ms: number): string => {
 };
 
 const line = (cells: string[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+/** A project's or task's `data`: its own VAT (decisions §12) as `{"v":1,"taxCategory":"S","taxRate":7}`, or empty without one. */
+const workData = (w: { taxCategory: string | null; taxRate: number | null }): string =>
+  w.taxCategory === null ? '' : JSON.stringify({ v: 1, taxCategory: w.taxCategory, taxRate: w.taxRate });
 const flag = (value: boolean): string => (value ? 'true' : 'false');
 const decimalOrEmpty = (value: number | null): string => (value === null ? '' : decimalText(value));
 
@@ -318,7 +321,7 @@ export async function* exportChunks(
       p.color,
       p.estimateSec === null ? '' : String(p.estimateSec),
       money ? decimalOrEmpty(p.budgetAmount) : '',
-      '',
+      workData(p),
       '',
     ]);
   }
@@ -336,7 +339,7 @@ export async function* exportChunks(
       '',
       t.estimateSec === null ? '' : String(t.estimateSec),
       '',
-      '',
+      workData(t),
       '',
     ]);
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { unsafeCharacter } from '../../kernel/input.js';
 import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
+import { type OwnTax, parseOwnTax } from '../../kernel/tax.js';
 import { type CatalogAttributes, checkClientRecord, nameKey } from '../catalog/service.js';
 import { checkWorkspaceSettings } from '../accounts/service.js';
 import type { ExportedRunaway } from '../entries/service.js';
@@ -472,6 +473,22 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
       attrs.color = row.color.toLowerCase();
     }
     money('budgetAmount', amount('budgetAmount'));
+  }
+  if ((kind === 'project' || kind === 'task') && row.data !== '') {
+    // Its own VAT (decisions §12), checked as the Catalog page and the command line check it; an owner's setting, as rates are.
+    const data = dataOf(refuse, row);
+    if (data.v !== 1) refuse('data', `a ${kind} record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+    let tax: OwnTax | null = null;
+    try {
+      tax = parseOwnTax(data.taxCategory, data.taxRate);
+    } catch (error) {
+      refuse('data', (error as Error).message);
+    }
+    unknown = Object.keys(data)
+      .filter((key) => !['v', 'taxCategory', 'taxRate'].includes(key))
+      .map((key) => `${kind}s.${key}`);
+    if (rates) Object.assign(attrs, { taxCategory: tax?.category ?? null, taxRate: tax?.rate ?? null });
+    else if (tax !== null) rateIgnored = true;
   }
   if (kind === 'project' || kind === 'task') {
     money('hourlyRate', amount('rate'));

@@ -11,7 +11,7 @@ import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
 import { checkLineCount, groupsOf, LINE_GROUPINGS, linesOf, MAX_INVOICE_LINES, roundedEntries } from './lines.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicingSettings } from './settings.js';
-import { breakdown, type MissingTaxSetting, treatment } from './tax.js';
+import { breakdown, lineTax, type MissingTaxSetting, ownTaxApplies, treatment } from './tax.js';
 
 /** What a new invoice is made of: the client, the range (whole days of the creating member's zone, inclusive), the grouping and a note. */
 export interface DraftInput {
@@ -151,17 +151,17 @@ export function draftOf(
   }
   const profile = ports.businessProfile(workspaceId);
   const smallBusiness = profile?.smallBusiness === true;
+  const clientTax = {
+    taxCategory: (client.taxCategory as string | null) ?? null,
+    exemptionReason: (client.exemptionReason as string | null) ?? null,
+    exemptionReasonCode: (client.exemptionReasonCode as string | null) ?? null,
+  };
   // A draft needs no tax settings (decisions 11a): what is not set yet shows "not set" and counts no tax.
-  const tax = treatment(
-    settings,
-    smallBusiness,
-    {
-      taxCategory: (client.taxCategory as string | null) ?? null,
-      exemptionReason: (client.exemptionReason as string | null) ?? null,
-      exemptionReasonCode: (client.exemptionReasonCode as string | null) ?? null,
-    },
-    settings.language,
-  );
+  const tax = treatment(settings, smallBusiness, clientTax, settings.language);
+  // A task's or project's own VAT (decisions §12), unless the client's reverse charge, export or "not subject", or a small business, wins.
+  const own = ownTaxApplies(smallBusiness, clientTax) ? ports.workTaxes(workspaceId) : null;
+  const taxOf = (projectId: string, taskId: string | null) =>
+    own === null ? null : ((taskId === null ? undefined : own.tasks.get(taskId)) ?? own.projects.get(projectId) ?? null);
   const projectIds = [...new Set((groupBy === 'entry' ? entries : groups).map((g) => g.projectId))];
   const taskIds = groupBy === 'task' ? [...new Set(groups.flatMap((g) => (g.taskId === null ? [] : [g.taskId])))] : [];
   const memberIds = groupBy === 'member' ? [...new Set(groups.map((g) => g.authorId))] : [];
@@ -170,18 +170,20 @@ export function draftOf(
     tasks: new Map(ports.taskNames(workspaceId, taskIds).map((t) => [t.id, t.name])),
     members: new Map(ports.userNames(memberIds).map((u) => [u.id, u.name])),
   };
-  const lines = linesOf(groupBy, groups, entries, names, {
-    from: input.from,
-    to: input.to,
-    language: settings.language,
-    timeZone: zone,
-  }).map((line) => ({
-    ...line,
-    taxCategory: tax.category,
-    ...(tax.rate === null ? {} : { taxRate: tax.rate }),
-  }));
+  const timeLines = linesOf(
+    groupBy,
+    groups,
+    entries,
+    names,
+    { from: input.from, to: input.to, language: settings.language, timeZone: zone },
+    taxOf,
+  );
+  const lines = timeLines.map(({ ownTax, ...line }) => ({ ...line, ...lineTax(ownTax, tax) }));
   checkLineCount(lines.length, groupBy);
-  const taxBreakdown = breakdown(lines, () => tax);
+  // The exemption reason of the invoice's own category (a line's own tax is S or Z, which carry none).
+  const taxBreakdown = breakdown(lines, (category) => (category === tax.category ? tax : null));
+  // What the invoice's own treatment lacks matters only when a line takes it.
+  const missingTax = timeLines.some((line) => line.ownTax === null) ? tax.missing : [];
   const netCents = lines.reduce((sum, line) => sum + toCents(line.amount), 0);
   const taxCents = taxBreakdown.reduce((sum, row) => sum + toCents(row.taxAmount), 0);
   return {
@@ -202,7 +204,7 @@ export function draftOf(
       taxTotal: fromCents(taxCents),
       grossTotal: fromCents(netCents + taxCents),
       entryCount,
-      missingTax: tax.missing,
+      missingTax,
       waiting,
       rounding:
         rule === null

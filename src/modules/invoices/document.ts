@@ -37,6 +37,19 @@ export interface InvoiceDocumentLine {
   amount: number;
   taxCategory?: string;
   taxRate?: number;
+  /**
+   * A manual line's quantity, unit and price (decisions §12); absent on a line of time. Such a
+   * line has `projectId` null, `quantitySec` 0 and `hourlyRate` null (the contract's webhook
+   * payloads carry it so, without this field), its `amount` quantity × unit price rounded once.
+   */
+  manual?: ManualLine;
+}
+
+/** What a manual line bills: `quantity` of `unit` (a UN/ECE Rec 20 code: C62, LS, DAY, KMT …) at `unitPrice` (net) each. */
+export interface ManualLine {
+  quantity: number;
+  unit: string;
+  unitPrice: number;
 }
 
 export interface TaxBreakdownRow {

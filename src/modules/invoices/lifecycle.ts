@@ -16,7 +16,7 @@ import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
 import { settingsOf, parseEarlyPayment } from './settings.js';
 import { addDays, breakdown, earlyPaymentTerms, paymentTerms } from './tax.js';
-import { view } from './views.js';
+import { payloadView, view } from './views.js';
 
 type InvoiceStatus = components['schemas']['InvoiceStatus'];
 
@@ -95,7 +95,7 @@ export function recordMove(record: (event: DomainEvent) => number, row: InvoiceR
     operation: 'update',
     event: 'invoice.status_changed',
     actor,
-    payload: { invoice: view(row), from, to: row.status },
+    payload: { invoice: payloadView(row), from, to: row.status },
   });
 }
 

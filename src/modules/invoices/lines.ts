@@ -2,6 +2,7 @@ import { invalidAt } from '../../errors.js';
 import { offsetStretches, type OffsetStretch } from '../../kernel/local-days.js';
 import { amountCents, fromCents } from '../../kernel/money.js';
 import { roundSeconds, type RoundingText } from '../../kernel/rounding.js';
+import type { OwnTax } from '../../kernel/tax.js';
 import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping } from './document.js';
 import { formatsOf, labelsOf } from './documents/labels.js';
 import { periodDescription } from './tax.js';
@@ -142,16 +143,29 @@ interface Line {
   projectIds: Set<string>;
   hourlyRate: number;
   quantitySec: number;
+  tax: OwnTax | null;
 }
 
-/** The lines of the invoice, without tax: in the order the grouping reads (names, then ids, then rate). */
+/** A line of time with the VAT of its own work (its task's, else its project's: decisions §12), null: the invoice's own. */
+export type TimeLine = InvoiceDocumentLine & { ownTax: OwnTax | null };
+
+/** The tax of a line's own in its key and order: none first, then zero rated, then the standard rate by rate. */
+const taxKey = (tax: OwnTax | null): number => (tax === null ? -1 : tax.category === 'Z' ? 0 : tax.rate);
+
+/**
+ * The lines of the invoice, each with the tax of its own work (`taxOf`: its task's, else its
+ * project's; null: the invoice's own), in the order the grouping reads (names, then ids, then
+ * rate, then tax). Time taxed differently is never on one line: a line per project, member or
+ * period splits by tax (a line per task or entry has one tax already).
+ */
 export function linesOf(
   grouping: LineGrouping,
   groups: readonly TimeGroup[],
   entries: readonly TimeEntry[],
   names: Names,
   period: { from: string; to: string; language: DocumentLanguage; timeZone: string },
-): InvoiceDocumentLine[] {
+  taxOf: (projectId: string, taskId: string | null) => OwnTax | null = () => null,
+): TimeLine[] {
   const project = (id: string) => names.projects.get(id) ?? id;
   if (grouping === 'entry') {
     // The entries come in the order of their start (then id), as the invoice lists them.
@@ -162,17 +176,20 @@ export function linesOf(
       quantitySec: e.durationSec,
       hourlyRate: e.hourlyRate as number,
       amount: fromCents(e.amountCents as number),
+      ownTax: taxOf(e.projectId, e.taskId),
     }));
   }
   const lines = new Map<string, Line>();
   for (const g of groups) {
     const rate = g.hourlyRate as number;
+    const tax = taxOf(g.projectId, g.taskId);
+    const taxed = taxKey(tax);
     let key: string;
     let sort: Array<string | number>;
     let description: string;
     if (grouping === 'project') {
-      key = JSON.stringify([g.projectId, rate]);
-      sort = [project(g.projectId), g.projectId, rate];
+      key = JSON.stringify([g.projectId, rate, taxed]);
+      sort = [project(g.projectId), g.projectId, rate, taxed];
       description = project(g.projectId);
     } else if (grouping === 'task') {
       key = JSON.stringify([g.projectId, g.taskId, rate]);
@@ -180,16 +197,16 @@ export function linesOf(
       sort = [project(g.projectId), g.projectId, task, g.taskId ?? '', rate];
       description = task === '' ? project(g.projectId) : `${project(g.projectId)} – ${task}`;
     } else if (grouping === 'member') {
-      key = JSON.stringify([g.authorId, rate]);
+      key = JSON.stringify([g.authorId, rate, taxed]);
       const member = names.members.get(g.authorId) ?? g.authorId;
-      sort = [member, g.authorId, rate];
+      sort = [member, g.authorId, rate, taxed];
       description = member;
     } else {
-      key = JSON.stringify([rate]);
-      sort = [rate];
+      key = JSON.stringify([rate, taxed]);
+      sort = [rate, taxed];
       description = periodDescription(period.from, period.to, period.language);
     }
-    const line = lines.get(key) ?? { sort, description, projectIds: new Set(), hourlyRate: rate, quantitySec: 0 };
+    const line = lines.get(key) ?? { sort, description, projectIds: new Set(), hourlyRate: rate, quantitySec: 0, tax };
     line.quantitySec += g.quantitySec;
     line.projectIds.add(g.projectId);
     lines.set(key, line);
@@ -215,5 +232,6 @@ export function linesOf(
       quantitySec: line.quantitySec,
       hourlyRate: line.hourlyRate,
       amount: fromCents(amountCents(true, line.hourlyRate, line.quantitySec) as number),
+      ownTax: line.tax,
     }));
 }

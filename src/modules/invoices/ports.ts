@@ -1,5 +1,6 @@
 import type { ApprovedSpan, Invoiceable } from '../entries/service.js';
 import type { ClientRounding } from '../../kernel/rounding.js';
+import type { OwnTax } from '../../kernel/tax.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { DocumentSource } from './document.js';
 import type { DocumentFormat } from './documents/index.js';
@@ -23,6 +24,16 @@ export interface InvoicePorts {
     actor: EventActor,
     clientId: string,
     rounding: ClientRounding,
+  ): void;
+  /** The projects and tasks with a VAT of their own (decisions §12), by id. */
+  workTaxes(workspaceId: string): { projects: ReadonlyMap<string, OwnTax>; tasks: ReadonlyMap<string, OwnTax> };
+  /** Stores a project's or task's own VAT (checked) inside the caller's write, with its sync event (the catalog's). */
+  storeWorkTax(
+    record: (event: DomainEvent) => number,
+    workspaceId: string,
+    actor: EventActor,
+    work: { kind: 'project' | 'task'; id: string },
+    tax: OwnTax | null,
   ): void;
   projectsOfClients(workspaceId: string, clientIds: string[]): string[];
   projectLabels(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;

@@ -5,10 +5,11 @@ import { amountCents, fromCents, timesCents, toCents } from '../../kernel/money.
 import { isTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { parseRounding } from '../../kernel/rounding.js';
 import { canonicalTimeZone, DAY_MS, parseCalendarDay } from '../../kernel/time.js';
-import type { EarlyPayment, InvoiceDocument, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
+import type { EarlyPayment, InvoiceDocument, InvoiceDocumentLine, ManualLine, TaxBreakdownRow } from './document.js';
 import { DOCUMENT_FORMATS, documentFileName } from './documents/index.js';
 import { checkElectronicAddress, checkValue, type Fields, isCurrencyCode, ISSUER_FIELDS, type Kind, RECIPIENT_FIELDS } from './fields.js';
 import { MAX_INVOICE_LINES } from './lines.js';
+import { checkManualLine, manualAmountCents } from './manual.js';
 import { formatNumber, parseEarlyPayment, restartsYearly } from './settings.js';
 import { breakdown } from './tax.js';
 
@@ -290,16 +291,41 @@ function checkAmounts(
     const line = (raw ?? {}) as Partial<Record<keyof InvoiceDocumentLine, unknown>>;
     const where = `lines[${i}]`;
     if (typeof raw !== 'object' || raw === null || typeof line.description !== 'string') fail(`${where} is not a line with a description`);
-    if (!Number.isSafeInteger(line.quantitySec) || (line.quantitySec as number) < 0)
-      fail(`${where}'s quantity ${JSON.stringify(line.quantitySec)} is not a whole number of seconds`);
-    const rate = line.hourlyRate;
-    if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > 1_000_000_000)
-      fail(`${where}'s rate ${JSON.stringify(rate)} is not a rate (0 to 1,000,000,000)`);
-    const cents = amountCents(true, rate as number, line.quantitySec as number) as number;
-    if (typeof line.amount !== 'number' || !Number.isFinite(line.amount) || Math.abs(line.amount * 100 - cents) > 1e-6)
-      fail(
-        `${where}'s amount ${JSON.stringify(line.amount)} is not its rate × its hours (${money(cents)}: ${line.quantitySec as number} seconds at ${rate as number} an hour, rounded once to the cent), and a line's net is exactly that`,
-      );
+    let cents: number;
+    if (line.manual !== undefined) {
+      // A manual line (decisions §12): its quantity, unit and price as a draft takes them, its net their product.
+      const manual = line.manual as Partial<Record<string, unknown>> | null;
+      let checked: ManualLine;
+      try {
+        checked = checkManualLine({
+          description: line.description,
+          quantity: manual?.quantity,
+          unit: manual?.unit,
+          unitPrice: manual?.unitPrice,
+        }).manual;
+      } catch (error) {
+        return fail(`${where} is not a manual line as a draft takes it: ${(error as Error).message}`);
+      }
+      if (checked.unit !== manual?.unit) fail(`${where}'s unit ${JSON.stringify(manual?.unit)} is not a UN/ECE code a line takes`);
+      if (line.quantitySec !== 0 || line.hourlyRate !== null || line.projectId !== null)
+        fail(`${where} is a manual line, so it holds no time: its quantitySec is 0, its hourlyRate and projectId null`);
+      cents = manualAmountCents(checked);
+      if (typeof line.amount !== 'number' || !Number.isFinite(line.amount) || Math.abs(line.amount * 100 - cents) > 1e-6)
+        fail(
+          `${where}'s amount ${JSON.stringify(line.amount)} is not its quantity × its unit price (${money(cents)}, rounded once to the cent), and a line's net is exactly that`,
+        );
+    } else {
+      if (!Number.isSafeInteger(line.quantitySec) || (line.quantitySec as number) < 0)
+        fail(`${where}'s quantity ${JSON.stringify(line.quantitySec)} is not a whole number of seconds`);
+      const rate = line.hourlyRate;
+      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > 1_000_000_000)
+        fail(`${where}'s rate ${JSON.stringify(rate)} is not a rate (0 to 1,000,000,000)`);
+      cents = amountCents(true, rate as number, line.quantitySec as number) as number;
+      if (typeof line.amount !== 'number' || !Number.isFinite(line.amount) || Math.abs(line.amount * 100 - cents) > 1e-6)
+        fail(
+          `${where}'s amount ${JSON.stringify(line.amount)} is not its rate × its hours (${money(cents)}: ${line.quantitySec as number} seconds at ${rate as number} an hour, rounded once to the cent), and a line's net is exactly that`,
+        );
+    }
     if (line.taxCategory !== undefined && !isTaxCategory(line.taxCategory))
       fail(`${where}'s taxCategory ${JSON.stringify(line.taxCategory)} is not a VAT category`);
     if (

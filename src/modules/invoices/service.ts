@@ -1,8 +1,10 @@
+import { createManualLines } from './drafts.js';
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { canonicalTimeZone, dayEnd, dayStart } from '../../kernel/time.js';
 import { type ClientRounding, parseClientRounding, type RoundingText } from '../../kernel/rounding.js';
+import { type OwnTax, parseOwnTax } from '../../kernel/tax.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
@@ -22,7 +24,7 @@ import { createInvoiceTransfer } from './transfer.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
 import { applySettings, type InvoicingSettings, type SettingsPatch, settingsOf } from './settings.js';
-import { view } from './views.js';
+import { payloadView, view } from './views.js';
 export { creditNoteOf, type CreditNoteView } from './views.js';
 
 type Schemas = components['schemas'];
@@ -57,6 +59,7 @@ export { NotReadyToIssue } from './issuing.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
 export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue, plainPdf } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
+export { LINE_UNITS, unitSymbol } from './manual.js';
 export {
   checkInvoiceRecord,
   checkProfileRecord,
@@ -132,6 +135,37 @@ function settingsMethods(
         const actor = isOperator(principal) ? { userId: null, tokenId: null } : { userId: principal.userId, tokenId: principal.tokenId };
         ports.storeClientRounding(record, workspaceId, actor, clientId, rounding);
         return { id: clientId };
+      });
+    },
+
+    /**
+     * The projects and tasks with a VAT of their own (decisions §12), by id (owners and the
+     * operator, as the invoicing settings: the Catalog page and `workspace invoicing --project`).
+     */
+    workTaxes(principal: Principal, workspaceId: string): { projects: ReadonlyMap<string, OwnTax>; tasks: ReadonlyMap<string, OwnTax> } {
+      requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');
+      return ports.workTaxes(workspaceId);
+    },
+
+    /**
+     * Sets a project's or a task's own VAT (owners and the operator, as the settings): category
+     * `S` with a rate (7, 19) or `Z`; a blank category (and rate) gives it back to the invoice's own
+     * (a task's: its project's). Its next invoices' lines take it unless the client's reverse
+     * charge, export or "not subject", or a small business, wins; invoices made keep theirs.
+     */
+    setWorkTax(
+      principal: Principal,
+      workspaceId: string,
+      work: { kind: 'project' | 'task'; id: string },
+      given: { taxCategory?: unknown; taxRate?: unknown },
+    ): { id: string } {
+      requireSettingsOwner(principal, workspaceId, 'change the invoicing settings');
+      const tax = parseOwnTax(given.taxCategory, given.taxRate);
+      return write((record) => {
+        ports.requireWorkspace(workspaceId);
+        const actor = isOperator(principal) ? { userId: null, tokenId: null } : { userId: principal.userId, tokenId: principal.tokenId };
+        ports.storeWorkTax(record, workspaceId, actor, work, tax);
+        return { id: work.id };
       });
     },
 
@@ -344,7 +378,7 @@ export function createInvoicesService({
           operation: 'create',
           event: 'invoice.created',
           actor: acting,
-          payload: { invoice: view(row) },
+          payload: { invoice: payloadView(row) },
         });
         return { id };
       });
@@ -354,6 +388,8 @@ export function createInvoicesService({
     // Payments against an issued invoice (issue 57): the amount due falls, the last one makes it paid.
     ...createPayments({ repo, ports, clock, write, access, defaultTimeZone }),
     ...createFills({ repo, clock, write, access }),
+    // A draft's manual lines (decisions §12): added and removed while it is a draft.
+    ...createManualLines({ repo, ports, clock, write, access }),
     /**
      * What a fill may do now at each value of the invoice a form or a command asks about (`asked`:
      * the values its documents lack), at each value a fill set, and at their electronic addresses'

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
 import { fromCents, percentOfCents, toCents } from '../../kernel/money.js';
-import { isTaxCategory, type TaxCategoryCode } from '../../kernel/tax.js';
+import { isTaxCategory, type OwnTax, type TaxCategoryCode } from '../../kernel/tax.js';
 import type { DocumentLanguage, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import type { InvoicingSettings } from './settings.js';
 
@@ -47,6 +47,23 @@ const USUAL: Partial<Record<TaxCategoryCode, { code: string; en: string; de: str
 export function categoryOf(settings: InvoicingSettings, smallBusiness: boolean, client: ClientTax): TaxCategoryCode {
   const own: TaxCategoryCode = smallBusiness ? 'E' : settings.taxCategory;
   return isTaxCategory(client.taxCategory) ? client.taxCategory : own;
+}
+
+/**
+ * Whether a tax of its own (a project's, a task's, an expense's, a manual line's: decisions §12)
+ * applies on a client's invoices: not when the client's category is reverse charge,
+ * intra-community supply or export (the client's treatment wins, decisions §12) or not subject
+ * to VAT (an `O` invoice holds no other category, BR-O-11), nor for a small business (`E` in the
+ * business profile: it charges no VAT on anything).
+ */
+export function ownTaxApplies(smallBusiness: boolean, client: Pick<ClientTax, 'taxCategory'>): boolean {
+  return !smallBusiness && !['AE', 'K', 'G', 'O'].includes(client.taxCategory ?? '');
+}
+
+/** A line's category and rate: its own tax when it has one that applies, else the invoice's treatment (no rate while that has none). */
+export function lineTax(own: OwnTax | null, base: Pick<TaxTreatment, 'category' | 'rate'>): { taxCategory: string; taxRate?: number } {
+  if (own !== null) return { taxCategory: own.category, taxRate: own.rate };
+  return { taxCategory: base.category, ...(base.rate === null ? {} : { taxRate: base.rate }) };
 }
 
 /**

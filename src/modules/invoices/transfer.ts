@@ -11,7 +11,7 @@ import { checkRestorable, createSeriesCheck, latestDayAt, type NumberRecord } fr
 import { requireSafeValue } from '../../kernel/input.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 import { checkSetting, SETTINGS_KEYS } from './settings.js';
-import { view } from './views.js';
+import { payloadView } from './views.js';
 
 /*
  * The invoicing part of a workspace's export (decisions 11a): the issuer profile, the invoicing
@@ -429,7 +429,7 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
         operation: 'create',
         event: 'invoice.created',
         actor: context.actor,
-        payload: { invoice: view(row) },
+        payload: { invoice: payloadView(row) },
         webhooks: context.webhooks,
       });
       return id;

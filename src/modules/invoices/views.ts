@@ -59,6 +59,16 @@ export function documentSource(row: InvoiceRow, invoice: InvoiceDocument = view(
 /** The document is what the contract's webhook payloads promise: a change to either that parts them fails `tsc`. */
 export const asContractInvoice = (document: InvoiceDocument): components['schemas']['Invoice'] => document;
 
+/**
+ * The invoice as webhook payloads and sync events carry it: the contract's shape, whose lines
+ * hold no more than it names (a manual line's quantity, unit and price stay in the web app, the
+ * command line and the documents; decisions §12: the REST API does not change for them).
+ */
+export function payloadView(row: InvoiceRow): components['schemas']['Invoice'] {
+  const invoice = view(row);
+  return asContractInvoice({ ...invoice, lines: invoice.lines.map(({ manual: _manual, ...line }) => line) });
+}
+
 /** A credit note as the invoice list shows it (a row of its own beside the invoice it cancels). */
 export interface CreditNoteView {
   /** The credit note's own number and date. */

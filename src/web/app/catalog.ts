@@ -21,6 +21,7 @@ import {
   roundingWords,
   type RoundingText,
 } from '../../kernel/rounding.js';
+import { type OwnTax, ownTaxWords, parseOwnTax } from '../../kernel/tax.js';
 
 type Kind = 'client' | 'project' | 'task' | 'tag';
 const KINDS: readonly Kind[] = ['client', 'project', 'task', 'tag'];
@@ -186,6 +187,18 @@ function roundingSent(req: Request, kind: Kind, actor: Actor): ClientRounding | 
   return parseClientRounding(sent.rounding, 'rounding');
 }
 
+/**
+ * A project's or task's own VAT as its form sent it (owners' forms carry it), checked before
+ * anything is written so that a refused one writes nothing: undefined when not sent.
+ */
+function taxSent(req: Request, kind: Kind, actor: Actor): OwnTax | null | undefined {
+  const sent = (req.body ?? {}) as Record<string, unknown>;
+  if ((kind !== 'project' && kind !== 'task') || !actor.isOwner || typeof sent.taxCategory !== 'string') return undefined;
+  return parseOwnTax(sent.taxCategory, sent.taxRate);
+}
+
+const sameTax = (a: OwnTax | null, b: OwnTax | null) => a?.category === b?.category && a?.rate === b?.rate;
+
 /** Every item of the catalog, as the member may see it (rates and budgets only with money visibility). */
 function items(deps: AppDeps, actor: Actor): Catalog {
   const party = (c: ClientView): Record<string, string> =>
@@ -213,6 +226,11 @@ function items(deps: AppDeps, actor: Actor): Catalog {
           .filter((fact) => fact !== '')
           .join(' · ')
       : '';
+  // A project's or task's own VAT (owners': the invoicing settings are theirs).
+  const taxes = actor.isOwner ? deps.services.invoices.workTaxes(actor, actor.workspaceId) : null;
+  const taxValues = (own: OwnTax | undefined): Record<string, string> =>
+    taxes === null ? {} : { taxCategory: own?.category ?? '', taxRate: own?.category === 'S' ? String(own.rate) : '' };
+  const taxFact = (own: OwnTax | undefined) => (own ? ` · ${ownTaxWords(own)}` : '');
   const { catalog } = deps.services;
   const clients = catalog.clients.list(actor, {});
   const projects = catalog.projects.list(actor, {});
@@ -232,7 +250,7 @@ function items(deps: AppDeps, actor: Actor): Catalog {
       name: p.name,
       archived: p.archived,
       facts: html`${colourMark(p.color, 'swatch')} ${p.clientId ? clientName.get(p.clientId) : 'No client'}
-      ${p.billable ? ' · billable' : ''} ${p.hourlyRate === null ? '' : ` · rate ${p.hourlyRate}`}
+      ${p.billable ? ' · billable' : ''} ${p.hourlyRate === null ? '' : ` · rate ${p.hourlyRate}`} ${taxFact(taxes?.projects.get(p.id))}
       ${p.progress ? ` · ${clockOf(p.progress.trackedSec)} tracked` : ''}
       ${p.progress?.budgetRatio != null ? html` · <meter min="0" max="1" value="${Math.min(1, p.progress.budgetRatio)}" title="${Math.round(p.progress.budgetRatio * 100)} % of the budget">${Math.round(p.progress.budgetRatio * 100)} %</meter> ${Math.round(p.progress.budgetRatio * 100)} % of the budget` : ''}`,
       values: {
@@ -243,18 +261,20 @@ function items(deps: AppDeps, actor: Actor): Catalog {
         hourlyRate: num(p.hourlyRate),
         budgetAmount: num(p.budgetAmount),
         estimateHours: p.estimateSec === null ? '' : String(p.estimateSec / 3600),
+        ...taxValues(taxes?.projects.get(p.id)),
       },
     })),
     task: catalog.tasks.list(actor, {}).map((t) => ({
       id: t.id,
       name: t.name,
       archived: t.archived,
-      facts: html`${projectName.get(t.projectId) ?? ''}${t.hourlyRate === null ? '' : ` · rate ${t.hourlyRate}`}`,
+      facts: html`${projectName.get(t.projectId) ?? ''}${t.hourlyRate === null ? '' : ` · rate ${t.hourlyRate}`}${taxFact(taxes?.tasks.get(t.id))}`,
       values: {
         name: t.name,
         projectId: t.projectId,
         hourlyRate: num(t.hourlyRate),
         estimateHours: t.estimateSec === null ? '' : String(t.estimateSec / 3600),
+        ...taxValues(taxes?.tasks.get(t.id)),
       },
     })),
     tag: catalog.tags.list(actor).map((t) => ({ id: t.id, name: t.name, archived: false, facts: '', values: { name: t.name } })),
@@ -362,6 +382,36 @@ ${v.addressLines ?? ''}</textarea>
   </details>`;
 }
 
+/** The VAT choices of a project or task of its own (empty: the invoice's own, or a task's project's). */
+const OWN_TAX_CHOICES = (kind: 'project' | 'task'): Array<[code: string, label: string]> => [
+  ['', kind === 'task' ? "The project's" : "The invoice's (the client's, else the workspace's)"],
+  ['S', 'Standard rate of its own'],
+  ['Z', 'Zero rated'],
+];
+
+/**
+ * A project's or task's own VAT (owners): its category and rate, used on the lines of its time
+ * unless the client's reverse charge, export or "not subject", or a small business, wins.
+ */
+function ownTaxFields(kind: 'project' | 'task', id: (name: string) => string, v: Record<string, string>, errors: FieldErrors): Html {
+  return html`<fieldset class="own-tax">
+    <legend>VAT on its invoices <span class="hint">e.g. 7 % for a book's text, 19 % for consulting</span></legend>
+    <div class="two">
+      <div class="field">
+        <label for="${id('taxCategory')}">VAT</label>
+        <select id="${id('taxCategory')}" name="taxCategory" ${invalidAt(id('taxCategory'), errors.taxCategory)}>
+          ${OWN_TAX_CHOICES(kind).map(([code, label]) => html`<option value="${code}" ${(v.taxCategory ?? '') === code ? html`selected` : ''}>${label}</option>`)}
+        </select>
+        ${errorAt(id('taxCategory'), errors.taxCategory)}
+      </div>
+      ${hinted(id('taxRate'), 'taxRate', 'Rate (%)', 'For its own standard rate.', v, errors, html`inputmode="decimal" maxlength="8"`)}
+    </div>
+    <p class="hint">
+      A client with reverse charge, intra-community supply, export or “not subject to VAT”, and a small business, keep their own.
+    </p>
+  </fieldset>`;
+}
+
 /** The fields of a kind's form (creating, or editing an item), as sent or stored. */
 function fields(
   kind: Kind,
@@ -395,7 +445,8 @@ function fields(
           <label class="check" for="${id('billable')}"
             ><input id="${id('billable')}" type="checkbox" name="billable" value="true" ${v.billable === 'true' ? html`checked` : ''} />
             Billable by default</label
-          >`
+          >
+          ${actor.isOwner ? ownTaxFields('project', id, v, errors) : ''}`
       : ''
   }
   ${
@@ -411,7 +462,8 @@ function fields(
             : ''
         }
         ${rate()}
-        ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}`
+        ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
+        ${actor.isOwner ? ownTaxFields('task', id, v, errors) : ''}`
       : ''
   }
   ${kind === 'client' && actor.isOwner ? invoicingDetails(id, v, errors, all.workspaceRounding) : ''}
@@ -550,9 +602,13 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         const body = bodyOf(kind, req, true, actor, colourFor(actor));
         check(SCHEMAS[kind][0], body);
         const rounding = roundingSent(req, kind, actor);
+        const tax = taxSent(req, kind, actor);
         const made = (service(kind).create as (a: Actor, b: unknown) => { id: string; name: string })(actor, body);
         // The client's rounding rule is the invoicing settings' (the invoices service keeps who may set it), not the API's client.
         if (rounding !== undefined && rounding !== null) services.invoices.setClientRounding(actor, actor.workspaceId, made.id, rounding);
+        // So is a project's or task's own VAT (decisions §12).
+        if (tax !== undefined && tax !== null && (kind === 'project' || kind === 'task'))
+          services.invoices.setWorkTax(actor, actor.workspaceId, { kind, id: made.id }, { taxCategory: tax.category, taxRate: tax.rate });
         return { said: `Added the ${kind} “${made.name}”.`, place: `${kind}-${made.id}` };
       },
       () => 'new',
@@ -566,9 +622,20 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         check(SCHEMAS[kind][1], body);
         const id = req.params.id as string;
         const rounding = roundingSent(req, kind, actor);
+        const tax = taxSent(req, kind, actor);
         const saved = (service(kind).update as (a: Actor, id: string, b: unknown) => { name: string })(actor, id, body);
         if (rounding !== undefined && rounding !== (services.invoices.clientRoundings(actor, actor.workspaceId).get(id) ?? null))
           services.invoices.setClientRounding(actor, actor.workspaceId, id, rounding);
+        if (tax !== undefined && (kind === 'project' || kind === 'task')) {
+          const stored = services.invoices.workTaxes(actor, actor.workspaceId)[kind === 'project' ? 'projects' : 'tasks'].get(id) ?? null;
+          if (!sameTax(tax, stored))
+            services.invoices.setWorkTax(
+              actor,
+              actor.workspaceId,
+              { kind, id },
+              { taxCategory: tax?.category ?? '', taxRate: tax?.rate ?? '' },
+            );
+        }
         return { said: `Saved the ${kind} “${saved.name}”.`, place: `${kind}-${id}` };
       },
       (req) => req.params.id as string,

@@ -17,10 +17,12 @@ import {
   asksExchangeRate,
   otherVatCurrency,
   printedLineHours,
+  LINE_UNITS,
+  unitSymbol,
 } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { roundingWords, type RoundingText } from '../../kernel/rounding.js';
-import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { errorAt, type FieldErrors, invalidAt, labelledInput } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField } from '../kit/layout.js';
 import { clockOf } from '../kit/forms.js';
@@ -66,8 +68,12 @@ export const money = (amount: number, currency: string): string => {
   if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
   return format.format(amount);
 };
+/** A unit price as exact as it was given (2 to 4 places): `EUR 33.335`. */
+const price = (amount: number, currency: string): string =>
+  new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code', maximumFractionDigits: 4 }).format(amount);
 /** A line's hours as its PDF prints them: exact enough that hours × rate gives its net. */
-const hours = (l: InvoiceView['lines'][number]) => `${printedLineHours(l)} h`;
+const hours = (l: InvoiceView['lines'][number]) =>
+  l.manual ? `${l.manual.quantity} ${unitSymbol(l.manual.unit, 'en')}` : `${printedLineHours(l)} h`;
 const percent = (rate: number | undefined) => (rate === undefined ? '' : `${rate} %`);
 
 /** The invoice's name as people say it: its number, or "Draft" (with its client). */
@@ -193,6 +199,8 @@ function figures(
     taxBreakdown?: InvoiceView['taxBreakdown'];
     vatCurrency?: InvoiceView['vatCurrency'];
   },
+  /** A draft's page for an owner: each manual line's Remove button posts here. */
+  lineForms: { base: string; csrfToken: string } | null = null,
 ): Html {
   const c = doc.currency;
   return html`<h2>Lines</h2>
@@ -205,20 +213,40 @@ function figures(
             <th scope="col" class="num">Rate</th>
             <th scope="col" class="num">VAT</th>
             <th scope="col" class="num">Net</th>
+            ${lineForms ? html`<th scope="col"><span class="vh">Manual line</span></th>` : ''}
           </tr>
         </thead>
         <tbody>
           ${doc.lines.map(
-            (l) =>
+            (l, n) =>
               html`<tr>
                 <td data-label="Description">${l.description}</td>
                 <td data-label="Quantity" class="num">${hours(l)}</td>
-                <td data-label="Rate" class="num">${l.hourlyRate === null ? '–' : money(l.hourlyRate, c)}</td>
+                <td data-label="Rate" class="num">
+                  ${l.manual ? price(l.manual.unitPrice, c) : l.hourlyRate === null ? '–' : money(l.hourlyRate, c)}
+                </td>
                 <td data-label="VAT" class="num">
                   ${l.taxCategory ?? ''}
                   ${l.taxCategory && l.taxRate === undefined ? html`<span class="badge bad">not set</span>` : percent(l.taxRate)}
                 </td>
                 <td data-label="Net" class="num">${money(l.amount, c)}</td>
+                ${
+                  lineForms
+                    ? html`<td data-label="">
+                        ${
+                          l.manual
+                            ? html`<form method="post" action="${lineForms.base}/lines/remove" class="inline">
+                                ${csrfField(lineForms.csrfToken)}
+                                <input type="hidden" name="line" value="${String(n + 1)}" />
+                                <button type="submit" class="danger" aria-label="Remove line ${String(n + 1)}: ${l.description}">
+                                  Remove
+                                </button>
+                              </form>`
+                            : ''
+                        }
+                      </td>`
+                    : ''
+                }
               </tr>`,
           )}
         </tbody>
@@ -1056,6 +1084,8 @@ export function detailBody(
     rounding: RoundingText | null;
     /** Its payments and the form that records one. */
     payments: PaymentsState;
+    /** A draft's Add a line form (owners), or null. */
+    line?: LineForm | null;
   },
 ): Html {
   const c = invoice.currency;
@@ -1064,6 +1094,8 @@ export function detailBody(
   const actions = actionsSection(base, invoice, options.canManage, options.today);
   const docRows = documentRows(paths, base, invoice, options.documents, (path) => slots.find((slot) => slot.path === path));
   const fill = fillSection(base, session, options.documents, slots, options.fill, options.zone);
+  // Manual lines (decisions §12): an owner adds and removes them while the invoice is a draft.
+  const lineForm = options.canManage && invoice.status === 'draft' ? (options.line ?? { values: {}, errors: {} }) : null;
   // A refused fill with no fill form left to show it (nothing left to fill or correct): at the top.
   const fillRefused =
     fill === '' && options.fill.errors.form ? html`<div class="notice error" role="alert">${options.fill.errors.form}</div>` : '';
@@ -1131,7 +1163,48 @@ export function detailBody(
       ${partySection('From', invoice.issuer as Record<string, unknown> | null)}
       ${partySection('To', invoice.recipient as Record<string, unknown> | null)}
     </div>
-    ${figures(invoice)}`;
+    ${figures(invoice, lineForm ? { base, csrfToken: session.csrfToken } : null)} ${lineForm ? addLineSection(base, session, lineForm) : ''}`;
+}
+
+/** What the Add a line form holds: as sent (or empty), with its refusals at their fields. */
+export interface LineForm {
+  values: Record<string, string>;
+  errors: FieldErrors;
+}
+
+const UNIT_CHOICES: ReadonlyArray<[string, string]> = LINE_UNITS.map((u) => [u.code, u.name]);
+const TAX_CHOICES: ReadonlyArray<[string, string]> = [
+  ['', 'The invoice’s own VAT'],
+  ['S', 'Standard rate, at the rate below'],
+  ['Z', 'Zero rated (Z)'],
+];
+
+/** A draft's Add a line form (owners): a manual line, not time (decisions §12), after its other lines. */
+function addLineSection(base: string, session: SessionView, form: LineForm): Html {
+  const v = (name: string) => form.values[name] ?? '';
+  const e = form.errors;
+  return html`<section class="add-line" aria-labelledby="add-line-heading">
+    <h2 id="add-line-heading">Add a line</h2>
+    <p class="hint">
+      Something that is not time: a fixed fee, a licence, travel. Its net is quantity × price, rounded once to the cent. Without a VAT of
+      its own it takes the invoice’s; a client’s reverse charge or export still wins.
+    </p>
+    ${e.form ? html`<div class="notice error" role="alert">${e.form}</div>` : ''}
+    <form class="stack wide" method="post" action="${base}/lines" aria-label="Add a line">
+      ${csrfField(session.csrfToken)}
+      ${labelledInput('line-description', 'description', 'Description', v('description'), e, html`maxlength="500" required`)}
+      <div class="two">
+        ${labelledInput('line-quantity', 'quantity', 'Quantity', v('quantity'), e, html`inputmode="decimal" required`)}
+        ${select('line-unit', 'unit', 'Unit', v('unit') || 'C62', UNIT_CHOICES, e)}
+      </div>
+      ${labelledInput('line-price', 'unitPrice', 'Price per unit (net)', v('unitPrice'), e, html`inputmode="decimal" required`)}
+      <div class="two">
+        ${select('line-tax', 'taxCategory', 'VAT', v('taxCategory'), TAX_CHOICES, e)}
+        ${labelledInput('line-rate', 'taxRate', 'VAT rate (%)', v('taxRate'), e, html`inputmode="decimal"`)}
+      </div>
+      <button type="submit">Add line</button>
+    </form>
+  </section>`;
 }
 
 /** The confirmation of an action, before anything is written: what it does, its date, Confirm and Cancel. Works without script. */

@@ -31,6 +31,7 @@ import {
   confirmBody,
   detailBody,
   FORMAT_LABEL,
+  type LineForm,
   listBody,
   missingBody,
   newBody,
@@ -83,6 +84,7 @@ function contextOf(deps: WebDeps) {
     fill: { values: Record<string, string>; errors: FieldErrors } = { values: {}, errors: {} },
     sent: { form: SendForm; errors: FieldErrors } | null = null,
     paid: { form: PaymentForm; errors: FieldErrors } | null = null,
+    line: LineForm | null = null,
   ) => {
     const documents = invoices.documents(session.actor, invoice.id);
     const canManage = invoices.mayManage(session.actor, invoice.workspaceId);
@@ -123,6 +125,7 @@ function contextOf(deps: WebDeps) {
         form: paid?.form ?? { amount: amountField(invoice.amountDue), date: today(session), note: '' },
         errors: paid?.errors ?? {},
       },
+      line,
     });
     send(res, session, status, titleOf(invoice), html`${noticeHtml(notice)} ${body}`);
   };
@@ -420,6 +423,56 @@ function paymentRoutes(router: Router, ctx: Context): void {
   });
 }
 
+/** A draft's manual lines (decisions §12): the Add a line form and each line's Remove; the invoices service decides. */
+function lineRoutes(router: Router, ctx: Context): void {
+  const { deps, paths, invoices, at, sessionOf, showDetail } = ctx;
+  // --- A draft's manual lines (decisions §12): added after its lines, removed by their number ------------
+  router.post(`${at}/:id/lines`, (req, res, next) => {
+    const session = sessionOf(res);
+    const id = req.params.id as string;
+    const values = {
+      description: field(req, 'description'),
+      quantity: field(req, 'quantity'),
+      unit: field(req, 'unit'),
+      unitPrice: field(req, 'unitPrice'),
+      taxCategory: field(req, 'taxCategory'),
+      taxRate: field(req, 'taxRate'),
+    };
+    let added: { line: number };
+    try {
+      added = invoices.addLine(session.actor, id, values);
+    } catch (error) {
+      if (!isFormRefusal(error)) return next(error);
+      const refused = refusal(error, { fallback: 'form' });
+      // A value refused at its field; anything else (no longer a draft) above the page, what was typed kept.
+      const atField = refused.field !== null && refused.field in values;
+      const notice = atField ? null : { kind: 'error' as const, body: refused.message };
+      const line = { values, errors: atField ? refused.errors : {} };
+      return showDetail(res, session, invoices.get(session.actor, id), refused.status, notice, undefined, null, null, line);
+    }
+    redirect(res, `${paths.invoices}/${id}`, {
+      deps,
+      signed: signedOf(res),
+      notice: { kind: 'ok', body: `Added line ${added.line}: ${values.description.trim()}.` },
+    });
+  });
+  router.post(`${at}/:id/lines/remove`, (req, res, next) => {
+    const session = sessionOf(res);
+    const id = req.params.id as string;
+    const line = Number(field(req, 'line'));
+    try {
+      invoices.removeLine(session.actor, id, line);
+    } catch (error) {
+      if (!isFormRefusal(error)) return next(error);
+      return showDetail(res, session, invoices.get(session.actor, id), refusal(error).status, {
+        kind: 'error',
+        body: refusal(error).message,
+      });
+    }
+    redirect(res, `${paths.invoices}/${id}`, { deps, signed: signedOf(res), notice: { kind: 'ok', body: `Removed line ${line}.` } });
+  });
+}
+
 /** The documents: the invoices service checks and makes them (on the document threads); the page only translates. */
 function documentRoutes(router: Router, ctx: Context): void {
   const { paths, invoices, at, sessionOf, send, showBusy } = ctx;
@@ -543,6 +596,7 @@ export function invoiceRoutes(router: Router, deps: WebDeps): void {
   newRoutes(router, ctx);
   detailRoutes(router, ctx);
   paymentRoutes(router, ctx);
+  lineRoutes(router, ctx);
   sendRoutes(router, ctx);
   documentRoutes(router, ctx);
 }

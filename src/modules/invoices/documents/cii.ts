@@ -92,7 +92,7 @@ const lineItem = (item: Line) =>
     node('ram:AssociatedDocumentLineDocument', leaf('ram:LineID', item.id)),
     node('ram:SpecifiedTradeProduct', leaf('ram:Name', item.name)),
     node('ram:SpecifiedLineTradeAgreement', node('ram:NetPriceProductTradePrice', amount('ram:ChargeAmount', item.price))),
-    node('ram:SpecifiedLineTradeDelivery', leaf('ram:BilledQuantity', item.quantity, { unitCode: 'HUR' })),
+    node('ram:SpecifiedLineTradeDelivery', leaf('ram:BilledQuantity', item.quantity, { unitCode: item.unit })),
     node(
       'ram:SpecifiedLineTradeSettlement',
       node(

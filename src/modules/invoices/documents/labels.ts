@@ -46,6 +46,9 @@ export interface Labels {
   description: string;
   hours: string;
   rate: string;
+  /** The quantity and price columns' heads when an invoice has manual lines (each quantity then says its unit). */
+  quantity: string;
+  unitPrice: string;
   tax: string;
   amount: string;
   netTotal: string;
@@ -100,6 +103,8 @@ const en: Labels = {
   description: 'Description',
   hours: 'Hours',
   rate: 'Rate',
+  quantity: 'Quantity',
+  unitPrice: 'Price',
   tax: 'VAT',
   amount: 'Amount',
   netTotal: 'Net total',
@@ -165,6 +170,8 @@ const de: Labels = {
   description: 'Beschreibung',
   hours: 'Stunden',
   rate: 'Satz',
+  quantity: 'Menge',
+  unitPrice: 'Einzelpreis',
   tax: 'USt.',
   amount: 'Betrag',
   netTotal: 'Summe netto',
@@ -213,6 +220,8 @@ export interface Formats {
   money: (amount: string | number) => string;
   /** A decimal written exactly as given ("19.682222" → "19,682222"), with the language's separators. */
   decimal: (decimalText: string) => string;
+  /** A unit price with as many places as it has (2 to 4), so quantity × price is the amount printed. */
+  price: (decimalText: string) => string;
   percent: (rateText: string) => string;
   date: (day: string) => string;
   /** A country's name (ISO 3166-1 alpha-2) in the language: AT → Österreich, Austria. */
@@ -234,6 +243,8 @@ export function formatsOf(labels: Labels, currency: string): Formats {
 
 function makeFormats(labels: Labels, currency: string): Formats {
   const money = new Intl.NumberFormat(labels.locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // A price as exact as it was given (a manual line's 33.335, a rate's 12.3456): 2 to 4 places.
+  const price = new Intl.NumberFormat(labels.locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 4 });
   const integer = new Intl.NumberFormat(labels.locale, { maximumFractionDigits: 0 });
   const separator = new Intl.NumberFormat(labels.locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
   const percent = new Intl.NumberFormat(labels.locale, { maximumFractionDigits: 3 });
@@ -241,6 +252,7 @@ function makeFormats(labels: Labels, currency: string): Formats {
   const regions = new Intl.DisplayNames([labels.locale], { type: 'region', fallback: 'code' });
   return {
     money: (amount) => money.format(Number(amount)),
+    price: (amount) => price.format(Number(amount)),
     decimal: (value) => {
       const [whole = '0', fraction] = value.replace(/^-/, '').split('.');
       return `${value.startsWith('-') ? '-' : ''}${integer.format(BigInt(whole))}${fraction ? `${separator}${fraction}` : ''}`;

@@ -85,10 +85,14 @@ export interface Line {
   id: string;
   /** BT-153 */
   name: string;
-  /** BT-129 in hours, 6 decimals. */
+  /** BT-129: a line of time's hours, 6 decimals; a manual line's quantity as given. */
   quantity: string;
-  /** BT-146: the hourly rate. */
+  /** BT-130: `HUR` for time, a manual line's own UN/ECE Rec 20 code. */
+  unit: string;
+  /** BT-146: the hourly rate, or a manual line's unit price. */
   price: string;
+  /** A manual line (its quantity is no time: printed as given, with its unit). */
+  manual: boolean;
   /** BT-131 */
   net: string;
   /** BT-151 */
@@ -324,6 +328,18 @@ export function einvoiceOf(doc: DocumentSource, creditNote: boolean): EInvoice {
       : null,
     lines: doc.lines.map((line, i) => {
       const category = categoryOf(line.taxCategory);
+      if (line.manual)
+        return {
+          id: String(i + 1),
+          name: text(line.description) ?? labelsOf(doc.language).services,
+          quantity: decimalText(line.manual.quantity, 0),
+          unit: line.manual.unit,
+          price: decimalText(line.manual.unitPrice),
+          manual: true,
+          net: amountText(line.amount),
+          category,
+          rate: category === 'O' ? null : decimalText(line.taxRate ?? 0),
+        };
       const price =
         line.hourlyRate ?? (line.quantitySec > 0 ? Math.round((line.amount * 3600 * 1e6) / line.quantitySec) / 1e6 : line.amount);
       return {
@@ -331,7 +347,9 @@ export function einvoiceOf(doc: DocumentSource, creditNote: boolean): EInvoice {
         // BR-25: every line has a name; a blank description gets the language's word for services.
         name: text(line.description) ?? labelsOf(doc.language).services,
         quantity: hoursText(line.quantitySec),
+        unit: 'HUR',
         price: decimalText(price),
+        manual: false,
         net: amountText(line.amount),
         category,
         rate: category === 'O' ? null : decimalText(line.taxRate ?? 0),

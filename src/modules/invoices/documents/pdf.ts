@@ -7,6 +7,7 @@ import { ciiOf } from './cii.js';
 import { formatsOf, labelsOf, type Formats, type Labels } from './labels.js';
 import { plainPdf } from './missing.js';
 import { decimalText, einvoiceOf, printedHours, text, type Address, type EInvoice } from './model.js';
+import { unitSymbol } from '../manual.js';
 
 /**
  * The invoice as a person reads it: A4, both parties, number, dates, service period, the lines
@@ -338,6 +339,9 @@ interface Column {
   align: 'left' | 'right';
 }
 
+/** Whether the invoice has manual lines (decisions §12): then quantities carry their units and the heads say quantity and price. */
+const withUnits = (ctx: Context): boolean => ctx.e.lines.some((line) => line.manual);
+
 function columnsOf(ctx: Context): Column[] {
   // The VAT column only when the lines differ in it; otherwise the breakdown says it once.
   const rates = new Set(ctx.e.lines.map((line) => `${line.category}/${line.rate}`));
@@ -346,7 +350,8 @@ function columnsOf(ctx: Context): Column[] {
   const position = Math.max(26, Math.ceil(ctx.pdf.font('regular').fontSize(9).widthOfString(longest)) + 2 * PAD + 2);
   const fixed: Column[] = [
     { key: 'position', width: position, align: 'left' },
-    { key: 'hours', width: 62, align: 'right' },
+    // With manual lines each quantity says its unit ("2.50 h", "3 Stk."): a wider column.
+    { key: 'hours', width: withUnits(ctx) ? 84 : 62, align: 'right' },
     { key: 'rate', width: 70, align: 'right' },
     ...(rates.size > 1 ? [{ key: 'tax', width: 48, align: 'right' } as Column] : []),
     { key: 'amount', width: 80, align: 'right' },
@@ -359,7 +364,15 @@ const PAD = 4;
 
 function tableHeader(ctx: Context, columns: Column[], y: number): number {
   const { pdf, l } = ctx;
-  const labels = { position: l.position, description: l.description, hours: l.hours, rate: l.rate, tax: l.tax, amount: l.amount };
+  const units = withUnits(ctx);
+  const labels = {
+    position: l.position,
+    description: l.description,
+    hours: units ? l.quantity : l.hours,
+    rate: units ? l.unitPrice : l.rate,
+    tax: l.tax,
+    amount: l.amount,
+  };
   pdf.rect(M.left, y, WIDTH, 18).fill(SHADE);
   let x = M.left;
   pdf.font('bold').fontSize(8).fillColor(MUTED);
@@ -383,9 +396,19 @@ function linesTable(ctx: Context, start: number): number {
   const descWidth = (columns.find((c) => c.key === 'description') as Column).width - 2 * PAD;
   let y = tableHeader(ctx, columns, room(ctx, start, 18 + 24));
   // Each line's hours as exactly as it needs; all with as many places as the most exact one, so the column reads evenly.
-  const exact = e.lines.map((line, n) => printedHours(ctx.doc.lines[n]?.quantitySec ?? 0, line.quantity, line.price, line.net));
-  const places = Math.max(2, ...exact.map((h) => h.length - h.indexOf('.') - 1));
-  const hours = exact.map((h) => h.padEnd(h.indexOf('.') + 1 + places, '0'));
+  // A manual line's quantity is printed as it was given, with its unit; time's in hours ("h" beside manual lines).
+  const exact = e.lines.map((line, n) =>
+    line.manual ? line.quantity : printedHours(ctx.doc.lines[n]?.quantitySec ?? 0, line.quantity, line.price, line.net),
+  );
+  const timed = exact.filter((_, n) => !e.lines[n]?.manual);
+  const places = Math.max(2, ...timed.map((h) => h.length - h.indexOf('.') - 1));
+  const units = withUnits(ctx);
+  const hours = exact.map((h, n) => {
+    const line = e.lines[n] as (typeof e.lines)[number];
+    if (line.manual) return `${f.decimal(h)} ${unitSymbol(line.unit, ctx.doc.language)}`;
+    const padded = f.decimal(h.padEnd(h.indexOf('.') + 1 + places, '0'));
+    return units ? `${padded} ${unitSymbol('HUR', ctx.doc.language)}` : padded;
+  });
   e.lines.forEach((line, n) => {
     pdf.font('regular').fontSize(9);
     const height = pdf.heightOfString(line.name, { width: descWidth }) + 2 * PAD + 1;
@@ -400,8 +423,8 @@ function linesTable(ctx: Context, start: number): number {
     const cells = {
       position: line.id,
       description: line.name,
-      hours: f.decimal(hours[n] as string),
-      rate: f.money(line.price),
+      hours: hours[n] as string,
+      rate: f.price(line.price),
       tax: line.rate === null ? line.category : f.percent(line.rate),
       amount: f.money(line.net),
     };

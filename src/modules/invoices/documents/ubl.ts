@@ -94,7 +94,7 @@ function line(item: Line, e: EInvoice): string {
   return node(
     credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine',
     leaf('cbc:ID', item.id),
-    leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', item.quantity, { unitCode: 'HUR' }),
+    leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', item.quantity, { unitCode: item.unit }),
     money('cbc:LineExtensionAmount', item.net, e.currency),
     node('cac:Item', leaf('cbc:Name', item.name), taxCategory('cac:ClassifiedTaxCategory', item.category, item.rate)),
     node('cac:Price', money('cbc:PriceAmount', item.price, e.currency)),

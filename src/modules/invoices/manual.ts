@@ -1,0 +1,142 @@
+import { DomainError } from '../../errors.js';
+import { requireSafeText } from '../../kernel/input.js';
+import { productCents } from '../../kernel/money.js';
+import { type OwnTax, parseOwnTax } from '../../kernel/tax.js';
+import type { DocumentLanguage, ManualLine } from './document.js';
+
+/*
+ * Manual lines (decisions §12): what a draft bills that is not time: a description, a quantity in
+ * a unit (its UN/ECE Recommendation 20 code, which the e-invoices carry as BT-130), a unit price
+ * and a tax of its own (S with its rate, Z) or the invoice's. Its net is quantity × unit price
+ * rounded once, half away from zero, to the cent. Pure.
+ */
+
+/** A unit a manual line may be counted in: its UN/ECE Rec 20 code, the words a person types, and its printed symbol per language. */
+export interface LineUnit {
+  code: string;
+  /** What `--unit` and the form also take for it (lower case). */
+  aliases: readonly string[];
+  /** The unit as the PDF prints it after the quantity. */
+  symbol: Record<DocumentLanguage, string>;
+  /** The unit as the form's choice names it. */
+  name: string;
+}
+
+/** The units of the Rec 20 code list a freelancer bills in (every code is in the list EN 16931's BR-CL-23 checks). */
+export const LINE_UNITS: readonly LineUnit[] = [
+  {
+    code: 'C62',
+    aliases: ['piece', 'pieces', 'pcs', 'pc', 'unit', 'units', 'stk'],
+    symbol: { en: 'pcs', de: 'Stk.' },
+    name: 'piece (C62)',
+  },
+  {
+    code: 'LS',
+    aliases: ['lump sum', 'lumpsum', 'flat', 'flat rate', 'pauschal'],
+    symbol: { en: 'flat', de: 'pausch.' },
+    name: 'lump sum (LS)',
+  },
+  { code: 'HUR', aliases: ['hour', 'hours', 'h', 'std'], symbol: { en: 'h', de: 'Std.' }, name: 'hour (HUR)' },
+  { code: 'DAY', aliases: ['day', 'days', 'd', 'tag', 'tage'], symbol: { en: 'days', de: 'Tage' }, name: 'day (DAY)' },
+  { code: 'WEE', aliases: ['week', 'weeks', 'wk'], symbol: { en: 'wk', de: 'Wo.' }, name: 'week (WEE)' },
+  { code: 'MON', aliases: ['month', 'months', 'mo'], symbol: { en: 'mo', de: 'Mon.' }, name: 'month (MON)' },
+  { code: 'ANN', aliases: ['year', 'years', 'yr'], symbol: { en: 'yr', de: 'Jahr' }, name: 'year (ANN)' },
+  {
+    code: 'KMT',
+    aliases: ['km', 'kilometre', 'kilometres', 'kilometer', 'kilometers'],
+    symbol: { en: 'km', de: 'km' },
+    name: 'kilometre (KMT)',
+  },
+  { code: 'PG', aliases: ['page', 'pages', 'seite', 'seiten'], symbol: { en: 'pages', de: 'Seiten' }, name: 'page (PG)' },
+  { code: 'KGM', aliases: ['kg', 'kilogram', 'kilograms'], symbol: { en: 'kg', de: 'kg' }, name: 'kilogram (KGM)' },
+  { code: 'MTR', aliases: ['m', 'metre', 'metres', 'meter', 'meters'], symbol: { en: 'm', de: 'm' }, name: 'metre (MTR)' },
+  { code: 'LTR', aliases: ['l', 'litre', 'litres', 'liter', 'liters'], symbol: { en: 'l', de: 'l' }, name: 'litre (LTR)' },
+];
+
+/** A unit by its code or a word for it (case-insensitive), or undefined. */
+export const lineUnitOf = (given: string): LineUnit | undefined => {
+  const text = given.trim().toLowerCase();
+  return LINE_UNITS.find((u) => u.code.toLowerCase() === text || u.aliases.includes(text));
+};
+
+/** A line of time's unit: hours (BT-130 `HUR`). */
+export const HOURS = LINE_UNITS.find((u) => u.code === 'HUR') as LineUnit;
+
+/** The most a manual line's quantity and unit price may be (a typo of a few zeros is refused, not billed). */
+const MAX_QUANTITY = 1_000_000;
+const MAX_PRICE = 100_000_000;
+
+/** What a form or a command gave for a manual line. */
+export interface ManualLineInput {
+  description?: unknown;
+  quantity?: unknown;
+  unit?: unknown;
+  unitPrice?: unknown;
+  /** Blank: the invoice's own tax; `S` with `taxRate`; `Z`. */
+  taxCategory?: unknown;
+  taxRate?: unknown;
+}
+
+/** A checked manual line: what it bills and its own tax (null: the invoice's). */
+export interface CheckedManualLine {
+  description: string;
+  manual: ManualLine;
+  tax: OwnTax | null;
+}
+
+const refuse = (field: string, text: string, people: string) => new DomainError('invalid', text, { field, people });
+
+/** A decimal as typed (a comma or a point) with at most `places` decimals, above 0 (or at 0 when `zero`), at most `max`; NaN when not. */
+function decimalIn(value: unknown, places: number, max: number, zero: boolean): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().replace(',', '.') : '';
+  if (!new RegExp(`^\\d{1,9}(\\.\\d{1,${places}})?$`).test(text)) return Number.NaN;
+  const n = Number(text);
+  return (zero ? n >= 0 : n > 0) && n <= max ? n : Number.NaN;
+}
+
+/** Checks a manual line, each refusal at its field (`description`, `quantity`, `unit`, `unitPrice`, `taxCategory`, `taxRate`) saying what to give. */
+export function checkManualLine(input: ManualLineInput): CheckedManualLine {
+  const description = typeof input.description === 'string' ? input.description.trim() : '';
+  if (description === '')
+    throw refuse('description', 'description is required: what the line bills, as the client reads it.', 'Say what this line bills.');
+  if (description.length > 500)
+    throw refuse(
+      'description',
+      `description must be at most 500 characters (got ${description.length}).`,
+      'Keep the description under 500 characters.',
+    );
+  requireSafeText(description, 'description', 'description');
+  const quantity = decimalIn(input.quantity, 4, MAX_QUANTITY, false);
+  if (Number.isNaN(quantity))
+    throw refuse(
+      'quantity',
+      `quantity must be a number above 0 and at most ${MAX_QUANTITY.toLocaleString('en')} with at most 4 decimals, such as 1, 2.5 or 0,75 (got ${JSON.stringify(input.quantity ?? null)}).`,
+      'Give the quantity as a number above 0, such as 1 or 2.5.',
+    );
+  const unitText = typeof input.unit === 'string' ? input.unit : '';
+  const unit = unitText.trim() === '' ? LINE_UNITS[0] : lineUnitOf(unitText);
+  if (!unit)
+    throw refuse(
+      'unit',
+      `unit must be one of ${LINE_UNITS.map((u) => `${u.code} (${u.aliases[0] as string})`).join(', ')}: a UN/ECE Recommendation 20 code or its word (got ${JSON.stringify(input.unit)}).`,
+      'Choose one of the units offered.',
+    );
+  const unitPrice = decimalIn(input.unitPrice, 4, MAX_PRICE, true);
+  if (Number.isNaN(unitPrice))
+    throw refuse(
+      'unitPrice',
+      `unitPrice must be a net price per unit of 0 or more, at most ${MAX_PRICE.toLocaleString('en')}, with at most 4 decimals, such as 250 or 0.30 (got ${JSON.stringify(input.unitPrice ?? null)}).`,
+      'Give the net price per unit as a number, such as 250 or 0.30.',
+    );
+  const tax = parseOwnTax(input.taxCategory, input.taxRate);
+  return { description, manual: { quantity, unit: unit.code, unitPrice }, tax };
+}
+
+/** A manual line's net in cents: quantity × unit price, rounded once, half away from zero, to the cent (exact decimals). */
+export function manualAmountCents(line: ManualLine): number {
+  return productCents(line.quantity, line.unitPrice);
+}
+
+/** A manual line's unit as the PDF prints it in a language (its code when unknown). */
+export const unitSymbol = (code: string, language: DocumentLanguage): string =>
+  LINE_UNITS.find((u) => u.code === code)?.symbol[language] ?? code;
