@@ -1,0 +1,101 @@
+/**
+ * The English words of the pages, page refusals and mail: each string once, under its key
+ * (src/i18n/index.ts). `{{name}}` is filled in; `_one` and `_other` are a plural's forms (by
+ * `count`); `[…]` marks a link's words in a sentence (src/web/kit/html.ts `linked`).
+ * ./de.ts has the same keys (the compiler and test/fast/i18n-keys.test.ts check it).
+ */
+export const en = {
+  common: {
+    save: 'Save',
+    never: 'never',
+    hashingBusy: 'The server is busy checking passwords. Try again in a moment.',
+  },
+  nav: {
+    app: 'App',
+    settings: 'Settings',
+    trackTime: 'Track time',
+    apiReference: 'API reference',
+    week: 'Week',
+    reports: 'Reports',
+    catalog: 'Catalog',
+    invoices: 'Invoices',
+    profile: 'Profile',
+    tokens: 'API tokens',
+    webhooks: 'Webhooks',
+    members: 'Members',
+    workspace: 'Workspace',
+    import: 'Import',
+    mail: 'Mail',
+  },
+  layout: {
+    workspace: 'Workspace',
+    switch: 'Switch',
+    who: '{{name}} ({{email}})',
+    whoOwner: '{{name}} ({{email}}), owner',
+    signOut: 'Sign out',
+    skip: 'Skip to content',
+  },
+  refusal: {
+    notFound: 'It is not here: it does not exist (any more), or it is not yours to see.',
+  },
+  errors: {
+    didNotWork: 'That did not work',
+    notFound: 'Not found',
+    notAllowed: 'Not allowed',
+    tooMany: 'Too many at once',
+    formTooLarge: 'The form was larger than this page accepts. Shorten what you typed and send it again.',
+    formEncoding: 'The form came in an encoding this page does not read (it reads UTF-8). Reload the page and send it again.',
+    formUnreadable: 'The form could not be read. Reload the page and send it again.',
+    wrongAddress: 'Wrong address',
+    wrongAddressBody: 'These pages answer at {{base}} only: open them there.',
+    goTo: 'Go to {{address}}',
+    formRefused: 'This form could not be accepted',
+    formRefusedBody: 'The form was out of date or came from another site. Go back, reload the page and try again.',
+    backToTimetrack: 'Back to timetrack',
+    noSuchPage: 'There is no such page.',
+    goToTimetrack: 'Go to timetrack',
+    busy: 'Busy for a moment',
+    busyReports_one: 'The server is busy with other reports. Reload the page in {{count}} second.',
+    busyReports_other: 'The server is busy with other reports. Reload the page in {{count}} seconds.',
+    wentWrong: 'Something went wrong',
+    logged: 'The error was logged. Try again in a moment.',
+  },
+  profile: {
+    you: 'You',
+    name: 'Name',
+    email: 'Email (you sign in with it)',
+    emailPassword: 'Current password (only to change your email)',
+    language: 'Language',
+    languageHint: 'Of these pages and of the mail the server sends you.',
+    zone: 'Time zone',
+    zoneHint: 'Your days and weeks, and the times shown, follow it.',
+    weekStart: 'First day of the week',
+    monday: 'Monday',
+    sunday: 'Sunday',
+    timeFormat: 'Times of day',
+    clock24: '24-hour (14:05)',
+    clock12: '12-hour (2:05 PM)',
+    durations: 'Durations',
+    durationsMinutes: 'Hours and minutes (138:30)',
+    durationsSeconds: 'With seconds (138:30:00)',
+    theme: 'Colours',
+    themeSystem: 'As the device is set',
+    themeLight: 'Light',
+    themeDark: 'Dark',
+    password: 'Password',
+    currentPassword: 'Current password',
+    newPassword: 'New password (at least 12 characters)',
+    repeatPassword: 'Repeat it',
+    changePassword: 'Change password',
+    passwordHint: 'Your other sessions end; this one stays.',
+    saved: 'Saved.',
+    passwordChanged: 'Password changed; your other sessions ended.',
+    emailPending:
+      'Saved. We mailed a link to {{pending}}: your sign-in email changes when you open it (within 24 hours). Until then you sign in with {{email}}.',
+    passwordsDiffer: 'The two new passwords differ: type the same one twice.',
+  },
+} as const;
+
+type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+/** The shape every language's messages have: the English keys, each a string. */
+export type Messages = Shape<typeof en>;
