@@ -112,6 +112,13 @@ export class Formats {
       .replace(/,(?= \d)/, this.language === 'en' ? '' : ',');
   }
 
+  /** A calendar day with its day of the week: `Mon 23 Nov 2026`, `Mo., 23.11.2026`. */
+  weekdayDate(day: string | number): string {
+    return this.dateFormat('weekdaydate', { weekday: 'short', ...DAY_OPTIONS[this.language], timeZone: 'UTC' })
+      .format(utcOf(day))
+      .replace(/,(?= \d)/, this.language === 'en' ? '' : ',');
+  }
+
   /** A day's short name: `Mon`, `Mo.`. */
   weekday(day: string | number): string {
     return this.dateFormat('weekday', { weekday: 'short', timeZone: 'UTC' }).format(utcOf(day));

@@ -52,6 +52,11 @@ void instance.init({
   returnEmptyString: false,
 });
 
+// `{{what, lower}}`: a word lower-cased where the language writes it so mid-sentence ("By project"; German keeps "Nach Projekt").
+instance.services.formatter?.add('lower', (value: unknown) => String(value).toLowerCase());
+// `{{what, capital}}`: a word that begins a sentence.
+instance.services.formatter?.add('capital', (value: unknown) => `${String(value).slice(0, 1).toUpperCase()}${String(value).slice(1)}`);
+
 const translators = new Map<Language, TFunction>(LANGUAGES.map((l) => [l, instance.getFixedT(l)]));
 
 /** A function that says a key in a language: mail, report files, anything made outside a request. */

@@ -35,8 +35,11 @@ const files = (dir: string): string[] =>
   );
 const sources = files(SRC).filter((f) => !f.includes('/i18n/messages/'));
 const namespaces = [...new Set([...english.keys()].map((k) => k.split('.')[0]))];
-/** A string literal that names a key: it begins with one of the messages' namespaces and a dot. */
-const keyLiteral = new RegExp(`'((?:${namespaces.join('|')})\\.[A-Za-z0-9_.]+)'`, 'g');
+/**
+ * A string literal that names a key: it begins with one of the messages' namespaces and a dot
+ * (not a listing's name in its cursors, `listing: 'reports.detailed'`, which is no message).
+ */
+const keyLiteral = new RegExp(`(?<!listing: )'((?:${namespaces.join('|')})\\.[A-Za-z0-9_.]+)'`, 'g');
 const named = sources.flatMap((file) =>
   [...readFileSync(file, 'utf8').matchAll(keyLiteral)].map((m) => ({ file: relative(PACKAGE_ROOT, file), key: m[1] as string })),
 );

@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import ExcelJS from 'exceljs';
 import { en } from '../../../src/i18n/messages/en.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
@@ -77,5 +82,77 @@ describe('web app: the language of the pages', () => {
     expect(server.services.accounts.preferences(server.ownerId).showSeconds).to.equal(true);
     const page = await owner.get('/app/profile');
     expect(page.text).to.include('value="seconds" checked');
+  });
+
+  /** A German reader's week in Berlin: an hour and a half of a 9,000-an-hour project (13.500,00 €), on Monday 23 November 2026. */
+  async function germanWeek() {
+    server = freshWorkspace(shared, { now: Date.parse('2026-11-25T13:00:00Z') });
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { timeZone: 'Europe/Berlin', weekStart: 'monday' });
+    const project = (await server.request('POST', '/api/v1/projects', { json: { name: 'Hafen', hourlyRate: 9000, billable: true } })).body
+      .data;
+    const made = await server.request('POST', '/api/v1/entries', {
+      json: {
+        start: '2026-11-23T09:00:00+01:00',
+        end: '2026-11-23T10:30:00+01:00',
+        description: 'Planung',
+        projectId: project.id,
+        billable: true,
+      },
+    });
+    expect(made.status).to.equal(200);
+  }
+  const download = async (path: string) => {
+    const response = await fetch(`${server.url}${path}`, {
+      headers: { cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; '), ...GERMAN },
+    });
+    expect(response.status).to.equal(200);
+    return Buffer.from(await response.arrayBuffer());
+  };
+  const RANGE = 'from=2026-11-23&to=2026-11-29';
+
+  it('shows the Reports page in German: its words, money, durations and days as a German reads them, and no key', async () => {
+    await germanWeek();
+    const page = await owner.get(`/app/reports?${RANGE}&groupBy=project`, GERMAN);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(keysShown(page.text)).to.deep.equal([]);
+    expect(text).to.include('<span class="hint">Gesamt</span><strong>1:30</strong>');
+    expect(text).to.include('<span class="hint">Betrag</span><strong>13.500,00 €</strong>');
+    expect(text, text.slice(text.indexOf('summary-heading'), text.indexOf('summary-heading') + 200)).to.include(
+      '<h2 id="summary-heading"> Nach Projekt </h2>',
+    );
+    expect(text, text.slice(text.indexOf('c-date"'), text.indexOf('c-date"') + 150)).to.include(
+      '<td data-label="Datum" class="c-date"> <time datetime="2026-11-23T08:00:00.000Z">Mo., 23.11.</time> </td>',
+    );
+    expect(text).to.include('<option value="semicolon" selected>Semikolons, Dezimalkomma (Excel auf Deutsch)</option>');
+  });
+
+  it("writes a German reader's PDF and workbook in German: words, days, durations and money as the page shows them", async () => {
+    await germanWeek();
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-de-'));
+    try {
+      const file = join(dir, 'stundenzettel.pdf');
+      writeFileSync(file, await download(`/app/reports/export?format=pdf&kind=weekly&${RANGE}&groupBy=project`));
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/[ \t]+/g, ' ');
+      for (const part of [
+        'Stundenzettel',
+        'Zeitraum Mo., 23.11.2026 – So., 29.11.2026',
+        'Woche vom Mo., 23.11.2026',
+        'Eingereicht von',
+        'Unterschrift',
+      ])
+        expect(text, part).to.include(part);
+      expect(text).to.include('Gesamtzeit 1:30 (1,50 Stunden) · 1 Eintrag · Betrag 13.500,00 €');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await download(`/app/reports/export?format=xlsx&kind=detailed&${RANGE}`)) as unknown as ArrayBuffer);
+    expect(book.worksheets.map((s) => s.name)).to.deep.equal(['Einträge', 'Über']);
+    const sheet = book.worksheets[0] as ExcelJS.Worksheet;
+    expect((sheet.getRow(1).values as unknown[]).slice(1, 5)).to.deep.equal(['Datum', 'Beginn', 'Ende', 'Stunden']);
+    expect(sheet.getCell('A2').numFmt).to.equal('dd.mm.yyyy');
   });
 });
