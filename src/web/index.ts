@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { BudgetSpent, DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
-import { ReadersBusy } from '../readers/pool.js';
+import { ThreadsBusy } from '../threads/queue.js';
 import { appArea } from './app/index.js';
 import { authArea } from './auth/index.js';
 import { backchannelLogoutRoute, providerCheck } from './auth/oidc.js';
@@ -199,14 +199,17 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
     });
     return;
   }
-  if (error instanceof ReadersBusy) {
-    // Every reader thread busy (a heavy report elsewhere): as the API answers, 503 with when to retry.
+  if (error instanceof ThreadsBusy) {
+    // Every reader (or document) thread busy (heavy reports or documents elsewhere): as the API answers, 503 with when to retry.
     res.setHeader('Retry-After', String(error.retryAfterSec));
     send(deps, res, 503, {
       ...shell(deps, signed),
       area,
       title: t('errors.busy'),
-      notice: { kind: 'error', body: t('errors.busyReports', { count: error.retryAfterSec }) },
+      notice: {
+        kind: 'error',
+        body: t(error.kind === 'document' ? 'errors.busyDocuments' : 'errors.busyReports', { count: error.retryAfterSec }),
+      },
       body: back,
     });
     return;

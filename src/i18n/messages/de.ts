@@ -56,6 +56,8 @@ export const de: Messages = {
     busy: 'Gerade beschäftigt',
     busyReports_one: 'Der Server ist mit anderen Berichten beschäftigt. Laden Sie die Seite in {{count}} Sekunde neu.',
     busyReports_other: 'Der Server ist mit anderen Berichten beschäftigt. Laden Sie die Seite in {{count}} Sekunden neu.',
+    busyDocuments_one: 'Der Server ist mit anderen Dokumenten beschäftigt. Laden Sie die Seite in {{count}} Sekunde neu.',
+    busyDocuments_other: 'Der Server ist mit anderen Dokumenten beschäftigt. Laden Sie die Seite in {{count}} Sekunden neu.',
     wentWrong: 'Etwas ist schiefgegangen',
     logged: 'Der Fehler wurde protokolliert. Versuchen Sie es gleich noch einmal.',
   },

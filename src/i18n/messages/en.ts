@@ -57,6 +57,8 @@ export const en = {
     busy: 'Busy for a moment',
     busyReports_one: 'The server is busy with other reports. Reload the page in {{count}} second.',
     busyReports_other: 'The server is busy with other reports. Reload the page in {{count}} seconds.',
+    busyDocuments_one: 'The server is busy with other documents. Reload the page in {{count}} second.',
+    busyDocuments_other: 'The server is busy with other documents. Reload the page in {{count}} seconds.',
     wentWrong: 'Something went wrong',
     logged: 'The error was logged. Try again in a moment.',
   },
