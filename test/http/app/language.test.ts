@@ -155,4 +155,18 @@ describe('web app: the language of the pages', () => {
     expect((sheet.getRow(1).values as unknown[]).slice(1, 5)).to.deep.equal(['Datum', 'Beginn', 'Ende', 'Stunden']);
     expect(sheet.getCell('A2').numFmt).to.equal('dd.mm.yyyy');
   });
+
+  it("downloads a German reader's CSV with semicolons and a decimal comma, and commas when asked, as the API's", async () => {
+    await germanWeek();
+    const lines = (bytes: Buffer) => bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
+    const semicolon = lines(await download(`/app/reports/export?format=csv&kind=detailed&${RANGE}`));
+    expect(semicolon).to.deep.equal([
+      'Datum;Beginn;Ende;Stunden;Mitglied;Kunde;Projekt;Aufgabe;Schlagwörter;Beschreibung;Abrechenbar;Satz;Betrag',
+      '23.11.2026;23.11.2026 09:00:00;23.11.2026 10:30:00;1,50;Owner;;Hafen;;;Planung;ja;9000,00;13500,00',
+    ]);
+    const comma = lines(await download(`/app/reports/export?format=csv&kind=detailed&${RANGE}&csv=comma`));
+    expect(comma[1]).to.equal('2026-11-23,2026-11-23 09:00:00,2026-11-23 10:30:00,1.50,Owner,,Hafen,,,Planung,ja,9000.00,13500.00');
+    const summary = lines(await download(`/app/reports/export?format=csv&kind=summary&${RANGE}&groupBy=project`));
+    expect(summary).to.deep.equal(['Projekt;Stunden;Abrechenbare Stunden;Einträge;Betrag', 'Hafen;1,50;1,50;1;13500,00']);
+  });
 });
