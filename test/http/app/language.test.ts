@@ -169,4 +169,26 @@ describe('web app: the language of the pages', () => {
     const summary = lines(await download(`/app/reports/export?format=csv&kind=summary&${RANGE}&groupBy=project`));
     expect(summary).to.deep.equal(['Projekt;Stunden;Abrechenbare Stunden;Einträge;Betrag', 'Hafen;1,50;1,50;1;13500,00']);
   });
+
+  it('shows the Catalog in German: headings, fields, facts and confirmations, numbers as a German writes them, and no key', async () => {
+    await germanWeek();
+    const page = await owner.get('/app/catalog', GERMAN);
+    expect(page.status).to.equal(200);
+    expect(keysShown(page.text)).to.deep.equal([]);
+    const text = flat(page.text);
+    expect(text).to.include('<h1>Katalog</h1>');
+    expect(text, text.slice(text.indexOf('project-heading'), text.indexOf('project-heading') + 120)).to.match(
+      /<h2 id="project-heading"> Projekte <span class="hint" ?>1 aktiv<\/span ?> <\/h2>/,
+    );
+    expect(text).to.include('· Satz 9.000');
+    expect(text).to.include('· 1:30 erfasst');
+    expect(text).to.include('data-confirm="Projekt Hafen löschen?');
+    expect(text).to.include('<button type="submit">Projekt hinzufügen</button>');
+    expect(text).to.include('<summary>Rechnungsangaben');
+    // The confirmation of a write, in German (a German owner's choice in Profile: the form post carries no Accept-Language).
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const added = await owner.submit('/app/catalog', '/app/catalog/tag', { name: 'vor Ort' });
+    expect(added.status).to.equal(303);
+    expect(flat((await owner.get('/app/catalog')).text)).to.include('Schlagwort „vor Ort“ hinzugefügt.');
+  });
 });
