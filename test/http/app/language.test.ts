@@ -191,4 +191,20 @@ describe('web app: the language of the pages', () => {
     expect(added.status).to.equal(303);
     expect(flat((await owner.get('/app/catalog')).text)).to.include('Schlagwort „vor Ort“ hinzugefügt.');
   });
+
+  it('shows the API tokens page in German, and a token minted there is said in German, with no key', async () => {
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const page = await owner.get('/settings/tokens');
+    expect(page.status).to.equal(200);
+    expect(keysShown(page.text)).to.deep.equal([]);
+    const text = flat(page.text);
+    expect(text).to.include('<h2>Einen Token erstellen</h2>');
+    expect(text).to.include('<legend>Berechtigungen</legend>');
+    expect(text).to.include('Zeit der Kolleginnen und Kollegen <strong>ja</strong>');
+    const minted = await owner.submit('/settings/tokens', '/settings/tokens', { name: 'Skript', scopes: ['entries:read'] });
+    expect(minted.status).to.equal(303);
+    const after = flat((await owner.get('/settings/tokens')).text);
+    expect(after).to.include('<strong>Token „Skript“ erstellt.</strong>');
+    expect(after).to.include('<span class="badge good">aktiv</span>');
+  });
 });
