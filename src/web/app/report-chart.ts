@@ -63,7 +63,8 @@ export function barChart(bars: ChartBar[], unit: 'day' | 'week', caption: string
   const label = (bar: ChartBar) => {
     const day = DateTime.fromISO(bar.key).setLocale(formats().locale);
     if (unit === 'week') return day.toFormat(formats().language === 'de' ? 'd.M.' : 'd LLL');
-    return bars.length <= 7 ? day.toFormat(size === 'wide' ? 'ccc d' : 'ccccc d') : day.toFormat('d');
+    // A narrow week names its days by one letter in English (M 23) and by two in German, whose one letters repeat (Mo, Mi).
+    return bars.length <= 7 ? day.toFormat(size === 'wide' || formats().language === 'de' ? 'ccc d' : 'ccccc d') : day.toFormat('d');
   };
   const fmtHours = (h: number) => t('reports.chart.hours', { hours: formats().decimal(h, 1) });
   return html`<svg
