@@ -496,10 +496,9 @@ function summarySection(form: ReportForm, report: Report, money: boolean): Html 
           ${cells(g.otherSubGroups)}
         </tr>`
       : '';
+  const heading = then ? t('reports.summary.byThen', { by: by.label, then: then.label }) : t('reports.summary.by', { by: by.label });
   return html`<section aria-labelledby="summary-heading">
-    <h2 id="summary-heading">
-      ${then ? t('reports.summary.byThen', { by: by.label, then: then.label }) : t('reports.summary.by', { by: by.label })}
-    </h2>
+    <h2 id="summary-heading">${heading}</h2>
     ${s.groupBy === 'tag' || s.subGroupBy === 'tag' ? html`<p class="hint">${t('reports.summary.tags')}</p>` : ''}
     ${then && s.groups.some((g) => g.otherSubGroups) ? html`<p class="hint">${t('reports.summary.largest', { by: by.label, count: SUB_GROUPS_SHOWN })}</p>` : ''}
     ${

@@ -121,7 +121,7 @@ describe('web app: the language of the pages', () => {
     expect(text).to.include('<span class="hint">Gesamt</span><strong>1:30</strong>');
     expect(text).to.include('<span class="hint">Betrag</span><strong>13.500,00 €</strong>');
     expect(text, text.slice(text.indexOf('summary-heading'), text.indexOf('summary-heading') + 200)).to.include(
-      '<h2 id="summary-heading"> Nach Projekt </h2>',
+      '<h2 id="summary-heading">Nach Projekt</h2>',
     );
     expect(text, text.slice(text.indexOf('c-date"'), text.indexOf('c-date"') + 150)).to.include(
       '<td data-label="Datum" class="c-date"> <time datetime="2026-11-23T08:00:00.000Z">Mo., 23.11.</time> </td>',
