@@ -1,3 +1,5 @@
+import type { Words } from './i18n/index.js';
+
 /*
  * Domain errors: what a service raises when a request cannot be carried out. Services know
  * nothing of HTTP; src/http/problems.ts is the one place that maps these codes to problem
@@ -23,14 +25,20 @@ export class DomainError extends Error {
    * The API and the command line keep `message`.
    */
   readonly people: string | undefined;
+  /**
+   * The words for people by their key (src/i18n), said in the page reader's language; before
+   * `people` where both are given. The API and the command line keep `message`.
+   */
+  readonly words: Words | undefined;
   constructor(
     readonly code: DomainErrorCode,
     message: string,
-    options: { field?: string; people?: string } = {},
+    options: { field?: string; people?: string; words?: Words } = {},
   ) {
     super(message);
     this.field = options.field;
     this.people = options.people;
+    this.words = options.words;
   }
 }
 
@@ -40,6 +48,7 @@ export interface DomainErrorData {
   message: string;
   field?: string;
   people?: string;
+  words?: Words;
 }
 
 export const errorData = (error: DomainError): DomainErrorData => ({
@@ -47,6 +56,7 @@ export const errorData = (error: DomainError): DomainErrorData => ({
   message: error.message,
   ...(error.field === undefined ? {} : { field: error.field }),
   ...(error.people === undefined ? {} : { people: error.people }),
+  ...(error.words === undefined ? {} : { words: error.words }),
 });
 
 /** The DomainError of its data, raised again on the other side of the thread. */
@@ -54,6 +64,7 @@ export const errorOf = (data: DomainErrorData): DomainError =>
   new DomainError(data.code, data.message, {
     ...(data.field === undefined ? {} : { field: data.field }),
     ...(data.people === undefined ? {} : { people: data.people }),
+    ...(data.words === undefined ? {} : { words: data.words }),
   });
 
 /** A budget is spent (issue 44, M5): `rate_limited` (429), with how long to wait (pages and the API send it as Retry-After). */

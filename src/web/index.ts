@@ -18,25 +18,27 @@ import { csrfOk } from './session/csrf.js';
 import { PAGES_CSP } from './session/csp.js';
 import type { Signed } from './session/guard.js';
 import { settingsArea } from './settings/index.js';
+import { type Key, negotiate, type Reader, t, withReader } from '../i18n/index.js';
+import type { SessionView } from '../modules/sessions/service.js';
 
-/** The heading of a page that shows a refusal, by its kind. */
-const REFUSAL_TITLES: Record<DomainError['code'], string> = {
-  invalid: 'That did not work',
-  not_found: 'Not found',
-  forbidden: 'Not allowed',
-  conflict: 'That did not work',
-  money_visibility_required: 'Not allowed',
-  rate_limited: 'Too many at once',
+/** The heading of a page that shows a refusal, by its kind (its key). */
+const REFUSAL_TITLES: Record<DomainError['code'], Key> = {
+  invalid: 'errors.didNotWork',
+  not_found: 'errors.notFound',
+  forbidden: 'errors.notAllowed',
+  conflict: 'errors.didNotWork',
+  money_visibility_required: 'errors.notAllowed',
+  rate_limited: 'errors.tooMany',
 };
 
 /** Paths as logged: a mailed link's secret (setup, invitation, reset, email change, Stop) never reaches the log. */
 const loggedPath = (path: string) => path.replace(/\/(setup|reset|confirm-email|stop)\/[^/?]+/, '/$1/…');
 
-/** Body-parser refusals, for a person: what was wrong with the form as sent. */
-const PARSE_REFUSALS: Record<number, string> = {
-  413: 'The form was larger than this page accepts. Shorten what you typed and send it again.',
-  415: 'The form came in an encoding this page does not read (it reads UTF-8). Reload the page and send it again.',
-  400: 'The form could not be read. Reload the page and send it again.',
+/** Body-parser refusals, for a person: what was wrong with the form as sent (by key). */
+const PARSE_REFUSALS: Record<number, Key> = {
+  413: 'errors.formTooLarge',
+  415: 'errors.formEncoding',
+  400: 'errors.formUnreadable',
 };
 
 /**
@@ -65,11 +67,17 @@ export function createWeb(deps: WebDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     if (ownHost !== null && req.host !== ownHost) {
       res.on('finish', () => logger.info('page request for another host refused', { host: req.host, status: res.statusCode }));
-      send(deps, res, 421, {
-        title: 'Wrong address',
-        notice: { kind: 'error', body: `These pages answer at ${deps.config.baseUrl} only: open them there.` },
-        body: html`<p><a href="${deps.config.baseUrl}${paths.app}/week">Go to ${deps.config.baseUrl}${paths.app}/week</a></p>`,
-      });
+      withReader(readerOf(deps, req, null), () =>
+        send(deps, res, 421, {
+          title: t('errors.wrongAddress'),
+          notice: { kind: 'error', body: t('errors.wrongAddressBody', { base: deps.config.baseUrl }) },
+          body: html`<p>
+            <a href="${deps.config.baseUrl}${paths.app}/week"
+              >${t('errors.goTo', { address: `${deps.config.baseUrl}${paths.app}/week` })}</a
+            >
+          </p>`,
+        }),
+      );
       return;
     }
     res.on('finish', () =>
@@ -109,15 +117,22 @@ export function createWeb(deps: WebDeps): Router {
     const signed: Signed = { session, secret: session ? secret : null };
     res.locals.signed = signed;
     res.locals.lobby = lobby && secret !== null ? { view: lobby, secret } : null;
-    if (req.method === 'POST' && !formAccepted(req, deps, signed, uploadPath)) {
-      send(deps, res, 403, {
-        title: 'This form could not be accepted',
-        notice: { kind: 'error', body: 'The form was out of date or came from another site. Go back, reload the page and try again.' },
-        body: html`<p><a href="${signed.session ? `${paths.app}/week` : `${paths.settings}/sign-in`}">Back to timetrack</a></p>`,
-      });
-      return;
-    }
-    next();
+    // The reader's language and formats, for everything this request answers (src/i18n).
+    const reader = readerOf(deps, req, session?.userId ?? lobby?.userId ?? null, session);
+    res.locals.reader = reader;
+    withReader(reader, () => {
+      if (req.method === 'POST' && !formAccepted(req, deps, signed, uploadPath)) {
+        send(deps, res, 403, {
+          title: t('errors.formRefused'),
+          notice: { kind: 'error', body: t('errors.formRefusedBody') },
+          body: html`<p>
+            <a href="${signed.session ? `${paths.app}/week` : `${paths.settings}/sign-in`}">${t('errors.backToTimetrack')}</a>
+          </p>`,
+        });
+        return;
+      }
+      next();
+    });
   });
 
   // `/`: a signed-in browser to its week, anyone else to the sign-in (the API middleware hands only browsers here).
@@ -134,13 +149,17 @@ export function createWeb(deps: WebDeps): Router {
     send(deps, res, 404, {
       ...shell(deps, signed),
       area: req.path.startsWith(APP_PATH) ? 'app' : 'settings',
-      title: 'Not found',
+      title: t('errors.notFound'),
       body: html`<p>
-        There is no such page. <a href="${signed.session ? `${paths.app}/week` : `${paths.settings}/sign-in`}">Go to timetrack</a>
+        ${t('errors.noSuchPage')}
+        <a href="${signed.session ? `${paths.app}/week` : `${paths.settings}/sign-in`}">${t('errors.goToTimetrack')}</a>
       </p>`,
     });
   });
-  router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => errorPage(deps, error, req, res));
+  router.use((error: unknown, req: Request, res: Response, _next: NextFunction) =>
+    // An error may surface outside the request's context (a callback of a stream): its reader again.
+    withReader((res.locals.reader as Reader | undefined) ?? readerOf(deps, req, null), () => errorPage(deps, error, req, res)),
+  );
   return router;
 }
 
@@ -160,7 +179,9 @@ function formAccepted(req: Request, deps: WebDeps, signed: Signed, uploadPath: s
 function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): void {
   const signed = (res.locals.signed as Signed | undefined) ?? { session: null, secret: null };
   const area = req.originalUrl.startsWith(APP_PATH) ? 'app' : 'settings';
-  const back = html`<p><a href="${signed.session ? `${deps.paths.app}/week` : `${deps.paths.settings}/sign-in`}">Go to timetrack</a></p>`;
+  const back = html`<p>
+    <a href="${signed.session ? `${deps.paths.app}/week` : `${deps.paths.settings}/sign-in`}">${t('errors.goToTimetrack')}</a>
+  </p>`;
   if (res.headersSent) {
     res.destroy();
     return;
@@ -172,7 +193,7 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
     send(deps, res, statusOf(error), {
       ...shell(deps, signed),
       area,
-      title: REFUSAL_TITLES[error.code],
+      title: t(REFUSAL_TITLES[error.code]),
       notice: { kind: 'error', body: spoken(error) },
       body: back,
     });
@@ -184,10 +205,10 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
     send(deps, res, 503, {
       ...shell(deps, signed),
       area,
-      title: 'Busy for a moment',
+      title: t('errors.busy'),
       notice: {
         kind: 'error',
-        body: `The server is busy with other ${error.kind === 'document' ? 'documents' : 'reports'}. Reload the page in ${error.retryAfterSec} seconds.`,
+        body: t(error.kind === 'document' ? 'errors.busyDocuments' : 'errors.busyReports', { count: error.retryAfterSec }),
       },
       body: back,
     });
@@ -197,16 +218,31 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
   if (typeof status === 'number' && status >= 400 && status < 500) {
     deps.logger.info('a form could not be read', { method: req.method, path: loggedPath(req.originalUrl.split('?')[0] ?? ''), status });
     send(deps, res, status, {
-      title: 'That did not work',
-      notice: { kind: 'error', body: PARSE_REFUSALS[status] ?? (PARSE_REFUSALS[400] as string) },
+      title: t('errors.didNotWork'),
+      notice: { kind: 'error', body: t(PARSE_REFUSALS[status] ?? 'errors.formUnreadable') },
       body: back,
     });
     return;
   }
   deps.logger.error('page failed', { method: req.method, path: loggedPath(req.originalUrl.split('?')[0] ?? ''), ...errorFields(error) });
   send(deps, res, 500, {
-    title: 'Something went wrong',
-    body: html`<p>The error was logged. Try again in a moment.</p>
+    title: t('errors.wentWrong'),
+    body: html`<p>${t('errors.logged')}</p>
       ${back}`,
   });
+}
+
+/**
+ * Whom the pages speak to, and how (decisions §14): the member's language where they chose one
+ * (Profile), else the first of ours their browser's `Accept-Language` asks for, else the
+ * workspace's (its documents' language), else English; their clock and durations as chosen.
+ */
+function readerOf(deps: WebDeps, req: Request, userId: string | null, session?: SessionView | null): Reader {
+  const prefs = userId === null ? null : deps.services.accounts.preferences(userId);
+  const language =
+    prefs?.language ??
+    negotiate(req.headers['accept-language']) ??
+    (session ? deps.services.invoices.workspaceLanguage(session.actor, session.workspaceId) : null) ??
+    'en';
+  return { language, timeFormat: prefs?.timeFormat ?? '24h', seconds: prefs?.showSeconds ?? false };
 }

@@ -184,7 +184,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
         Prefix: `${token.slice(0, 11)}_…`,
         Scopes: 'entries:read',
         Expires: 'never',
-        'Last used': '2026-11-02 10:00 UTC',
+        'Last used': '2 Nov 2026, 10:00 UTC',
       });
 
       // Cancelling the confirm dialog revokes nothing; accepting it does.
@@ -197,7 +197,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       expect(await follow(page, card.getByRole('button', { name: 'Revoke CI script' }))).to.equal(200);
       expect(tab.dialogs).to.have.length(2);
       expect(await notice(page)).to.equal('The token was revoked; it answers 401 from now on.');
-      expect(await text(card.locator('.card-title'))).to.equal('CI script revoked 2026-11-02 10:00 UTC');
+      expect(await text(card.locator('.card-title'))).to.equal('CI script revoked 2 Nov 2026, 10:00 UTC');
       expect(await facts(card.locator('dl'))).to.deep.include({ Prefix: `${token.slice(0, 11)}_…`, Scopes: 'entries:read' });
       expect(await card.getByRole('button').count()).to.equal(0);
       expectProblem(await server.request('GET', '/api/v1/me', { token }), 401, 'invalid-token', server.config.problemsBase, '/api/v1/me');
@@ -253,7 +253,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       await page.goto(`${server.url}${href}`);
       const hookFacts = () => facts(page.locator('main > dl.facts'));
       const disabledFacts = await hookFacts();
-      expect(disabledFacts).to.deep.include({ Status: 'disabled 2026-11-02 17:13 UTC' });
+      expect(disabledFacts).to.deep.include({ Status: 'disabled 2 Nov 2026, 17:13 UTC' });
       expect(disabledFacts['Consecutive failures']).to.match(
         /^15 Deliveries that failed after all their attempts, in a row; at 15 the subscription is disabled/,
       );

@@ -10,7 +10,7 @@ select "members"."workspace_id", "members"."user_id", "members"."can_view_others
 select "id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_action", "rate_limit_per_min", "business_profile", "created_at", "updated_at" from "workspaces" where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
-select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "email_proved_at" from "users" where ("users"."id" = ? and "users"."deleted_at" is null);
+select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "show_seconds", "email_proved_at" from "users" where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 
 SELECT m.can_view_others_time, m.can_view_others_money, m.is_owner, w.currency, w.rate_limit_per_min FROM members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.user_id = ?;
@@ -26,7 +26,7 @@ insert into "workspaces" ("id", "name", "currency", "hourly_rate", "runaway_limi
 select "id", "name", "password_hash", "break_glass" from "users" where (lower("users"."email") = lower(?) and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX users_email_live (<expr>=?)
 
-insert into "users" ("id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "email_proved_at") values (?, ?, ?, ?, null, null, null, null, null, ?, null, null, null, null);
+insert into "users" ("id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "show_seconds", "email_proved_at") values (?, ?, ?, ?, null, null, null, null, null, ?, null, null, null, null, null);
 
 
 insert into "members" ("workspace_id", "user_id", "can_view_others_time", "can_view_others_money", "hourly_rate", "is_owner", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing;
@@ -52,7 +52,7 @@ select "members"."workspace_id", "workspaces"."name", "members"."can_view_others
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 --   USE TEMP B-TREE FOR ORDER BY
 
-select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "email_proved_at" from "users" where "users"."deleted_at" is null order by "users"."created_at" asc, "users"."id" asc;
+select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "show_seconds", "email_proved_at" from "users" where "users"."deleted_at" is null order by "users"."created_at" asc, "users"."id" asc;
 --   SCAN users USING INDEX users_email_live
 --   USE TEMP B-TREE FOR ORDER BY
 

@@ -28,8 +28,13 @@ export const users = sqliteTable(
     timeFormat: text('time_format', { enum: ['24h', '12h'] }),
     /** The web app's colours: the system's (null), or always light or dark. */
     theme: text('theme', { enum: ['light', 'dark'] }),
-    /** The language of the mail sent to the person (en, de); null until they choose one (English then). */
+    /**
+     * The language of the pages and of the mail sent to the person (en, de); null until they
+     * choose one (pages then follow the browser, mail is English).
+     */
     language: text('language', { enum: ['en', 'de'] }),
+    /** Durations with seconds where people read them (`138:30:00`); null or false: hours and minutes (`138:30`). */
+    showSeconds: integer('show_seconds', { mode: 'boolean' }),
     /**
      * When the sign-in email was last proved to belong to whoever holds the account: a link mailed
      * to it was opened (a mailed setup link, a reset, an email change's confirmation), the

@@ -111,8 +111,10 @@ export interface Preferences {
   weekStart: 'monday' | 'sunday' | null;
   timeFormat: '24h' | '12h' | null;
   theme: 'light' | 'dark' | null;
-  /** The language of the mail sent to them; null until chosen (English then). */
+  /** The language of their pages and mail; null until chosen (pages follow the browser, mail is English). */
   language: 'en' | 'de' | null;
+  /** Durations with seconds where people read them; null until chosen (without). */
+  showSeconds: boolean | null;
 }
 
 export interface PreferenceInput {
@@ -122,6 +124,8 @@ export interface PreferenceInput {
   /** `system` (or null) follows the browser's. */
   theme?: string | null;
   language?: string;
+  /** How durations read: `minutes` (138:30) or `seconds` (138:30:00). */
+  durations?: string;
 }
 
 /** A person's zone, first day of the week, time format, colours and language of their mail, each given checked (the zone canonical). */
@@ -132,7 +136,13 @@ function preferencePatch(input: PreferenceInput) {
     timeFormat?: '24h' | '12h';
     theme?: 'light' | 'dark' | null;
     language?: 'en' | 'de';
+    showSeconds?: boolean;
   } = {};
+  if (input.durations !== undefined) {
+    if (input.durations !== 'minutes' && input.durations !== 'seconds')
+      throw new DomainError('invalid', 'durations must be minutes or seconds.', { field: 'durations' });
+    patch.showSeconds = input.durations === 'seconds';
+  }
   if (input.language !== undefined) {
     if (input.language !== 'en' && input.language !== 'de')
       throw new DomainError('invalid', 'language must be en (English) or de (Deutsch).', { field: 'language' });
@@ -453,7 +463,16 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
     setProfile(
       principal: Principal,
       userId: string,
-      input: { name: string; email: string; timeZone: string; weekStart: string; timeFormat?: string; theme?: string; language?: string },
+      input: {
+        name: string;
+        email: string;
+        timeZone: string;
+        weekStart: string;
+        timeFormat?: string;
+        theme?: string;
+        language?: string;
+        durations?: string;
+      },
     ): void {
       write(() => {
         setPreferences(principal, userId, {
@@ -462,6 +481,7 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
           ...(input.timeFormat === undefined ? {} : { timeFormat: input.timeFormat }),
           ...(input.theme === undefined ? {} : { theme: input.theme }),
           ...(input.language === undefined ? {} : { language: input.language }),
+          ...(input.durations === undefined ? {} : { durations: input.durations }),
         });
         setUser(principal, userId, { name: input.name, email: input.email });
       });
@@ -503,6 +523,7 @@ function portsOf(
         timeFormat: row?.timeFormat ?? null,
         theme: row?.theme ?? null,
         language: row?.language ?? null,
+        showSeconds: row?.showSeconds ?? null,
       };
     },
     /** A workspace's name (what mail says it is about), or null when there is none. */

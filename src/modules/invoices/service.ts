@@ -106,6 +106,16 @@ function settingsMethods(
   const { requireSettingsOwner } = access;
   const upcomingNumber = upcomingNumberOf(deps, access);
   return {
+    /**
+     * The language the workspace's documents speak (its owners set it), which pages speak to a
+     * member of it who chose none and whose browser names none of theirs (decisions §14); null
+     * where no owner set it. Any member of the workspace may ask; anyone else learns nothing.
+     */
+    workspaceLanguage(principal: Principal, workspaceId: string): InvoicingSettings['language'] | null {
+      if (principal.kind === 'member' && principal.workspaceId !== workspaceId) return null;
+      return repo.settings(workspaceId)?.language ?? null;
+    },
+
     /** The workspace's invoicing settings (owners and the operator). */
     settings(principal: Principal, workspaceId: string): InvoicingSettings {
       requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');

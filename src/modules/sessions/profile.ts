@@ -36,6 +36,7 @@ export function createProfileUpdates({
         timeFormat?: string;
         theme?: string;
         language?: string;
+        durations?: string;
         currentPassword: string;
       },
     ): Promise<{ emailPending: string | null }> {

@@ -7,12 +7,12 @@ import { type Html, html } from '../kit/html.js';
 import { field, sentValues } from '../kit/forms.js';
 import { isFormRefusal, refusal } from '../kit/refusal.js';
 import { csrfField, type Notice } from '../kit/layout.js';
-import { clockOf } from '../kit/forms.js';
 import { appPage } from './page.js';
 import { colourMark } from '../kit/marks.js';
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { APP_PATH } from '../paths.js';
+import { formats, type Key, t } from '../../i18n/index.js';
 import {
   type ClientRounding,
   parseClientRounding,
@@ -25,7 +25,14 @@ import { type OwnTax, ownTaxWords, parseOwnTax } from '../../kernel/tax.js';
 
 type Kind = 'client' | 'project' | 'task' | 'tag';
 const KINDS: readonly Kind[] = ['client', 'project', 'task', 'tag'];
-const PLURAL: Record<Kind, string> = { client: 'Clients', project: 'Projects', task: 'Tasks', tag: 'Tags' };
+/** Each kind's words in the reader's language: its list's heading, and the kind as a sentence names it. */
+const WORDS: Record<Kind, { plural: Key; one: Key }> = {
+  client: { plural: 'catalog.clients', one: 'catalog.kind.client' },
+  project: { plural: 'catalog.projects', one: 'catalog.kind.project' },
+  task: { plural: 'catalog.tasks', one: 'catalog.kind.task' },
+  tag: { plural: 'catalog.tags', one: 'catalog.kind.tag' },
+};
+const kindWord = (kind: Kind) => t(WORDS[kind].one);
 
 /** One catalog item as the page shows it (the services' views, as the viewer may see them). */
 interface Item {
@@ -80,24 +87,24 @@ const PARTY_TEXT = [
 const PARTY_FIELDS: readonly string[] = [...PARTY_TEXT, 'addressLines'];
 
 /** The client's VAT category over the workspace's (empty: the workspace's). */
-const CATEGORIES: Array<[code: string, label: string]> = [
-  ['', "The workspace's (Workspace settings)"],
-  ['S', 'S: standard rate'],
-  ['AE', 'AE: reverse charge'],
-  ['K', 'K: intra-community supply'],
-  ['G', 'G: export outside the EU'],
-  ['E', 'E: exempt (give the reason)'],
-  ['Z', 'Z: zero rated'],
-  ['O', 'O: not subject to VAT'],
+const CATEGORIES: Array<[code: string, label: Key]> = [
+  ['', 'catalog.vat.workspaces'],
+  ['S', 'catalog.vat.S'],
+  ['AE', 'catalog.vat.AE'],
+  ['K', 'catalog.vat.K'],
+  ['G', 'catalog.vat.G'],
+  ['E', 'catalog.vat.E'],
+  ['Z', 'catalog.vat.Z'],
+  ['O', 'catalog.vat.O'],
 ];
-const CATEGORY_NAMES: Record<string, string> = {
-  S: 'standard rate',
-  AE: 'reverse charge',
-  K: 'intra-community',
-  G: 'export',
-  E: 'exempt',
-  Z: 'zero rated',
-  O: 'not subject to VAT',
+const CATEGORY_NAMES: Record<string, Key> = {
+  S: 'catalog.vatName.S',
+  AE: 'catalog.vatName.AE',
+  K: 'catalog.vatName.K',
+  G: 'catalog.vatName.G',
+  E: 'catalog.vatName.E',
+  Z: 'catalog.vatName.Z',
+  O: 'catalog.vatName.O',
 };
 
 /**
@@ -213,14 +220,20 @@ function items(deps: AppDeps, actor: Actor): Catalog {
   const workspaceRounding = actor.isOwner ? deps.services.invoices.settings(actor, actor.workspaceId).rounding : null;
   const roundingFact = (id: string) => {
     const own = roundings.get(id);
-    return own === undefined ? '' : own === 'none' ? 'not rounded' : `rounded ${roundingWords(own as RoundingText)}`;
+    return own === undefined
+      ? ''
+      : own === 'none'
+        ? t('catalog.notRounded')
+        : t('catalog.rounded', { rule: roundingWords(own as RoundingText) });
   };
   const clientFacts = (c: ClientView) =>
     actor.isOwner
       ? [
           c.legalName && c.legalName !== c.name ? c.legalName : '',
           c.vatId ?? '',
-          c.taxCategory ? `${CATEGORY_NAMES[c.taxCategory]} (${c.taxCategory})` : '',
+          c.taxCategory
+            ? `${CATEGORY_NAMES[c.taxCategory] ? t(CATEGORY_NAMES[c.taxCategory] as Key) : c.taxCategory} (${c.taxCategory})`
+            : '',
           roundingFact(c.id),
         ]
           .filter((fact) => fact !== '')
@@ -249,10 +262,12 @@ function items(deps: AppDeps, actor: Actor): Catalog {
       color: p.color,
       name: p.name,
       archived: p.archived,
-      facts: html`${colourMark(p.color, 'swatch')} ${p.clientId ? clientName.get(p.clientId) : 'No client'}
-      ${p.billable ? ' · billable' : ''} ${p.hourlyRate === null ? '' : ` · rate ${p.hourlyRate}`} ${taxFact(taxes?.projects.get(p.id))}
-      ${p.progress ? ` · ${clockOf(p.progress.trackedSec)} tracked` : ''}
-      ${p.progress?.budgetRatio != null ? html` · <meter min="0" max="1" value="${Math.min(1, p.progress.budgetRatio)}" title="${Math.round(p.progress.budgetRatio * 100)} % of the budget">${Math.round(p.progress.budgetRatio * 100)} %</meter> ${Math.round(p.progress.budgetRatio * 100)} % of the budget` : ''}`,
+      facts: html`${colourMark(p.color, 'swatch')} ${p.clientId ? clientName.get(p.clientId) : t('catalog.noClient')}
+      ${p.billable ? ` · ${t('catalog.billable')}` : ''}
+      ${p.hourlyRate === null ? '' : ` · ${t('catalog.rate', { rate: formats().decimal(p.hourlyRate, 4) })}`}
+      ${taxFact(taxes?.projects.get(p.id))}
+      ${p.progress ? ` · ${t('catalog.tracked', { time: formats().duration(p.progress.trackedSec) })}` : ''}
+      ${p.progress?.budgetRatio != null ? html` · <meter min="0" max="1" value="${Math.min(1, p.progress.budgetRatio)}" title="${t('catalog.ofBudget', { percent: Math.round(p.progress.budgetRatio * 100) })}">${Math.round(p.progress.budgetRatio * 100)} %</meter> ${t('catalog.ofBudget', { percent: Math.round(p.progress.budgetRatio * 100) })}` : ''}`,
       values: {
         name: p.name,
         clientId: p.clientId ?? '',
@@ -264,17 +279,17 @@ function items(deps: AppDeps, actor: Actor): Catalog {
         ...taxValues(taxes?.projects.get(p.id)),
       },
     })),
-    task: catalog.tasks.list(actor, {}).map((t) => ({
-      id: t.id,
-      name: t.name,
-      archived: t.archived,
-      facts: html`${projectName.get(t.projectId) ?? ''}${t.hourlyRate === null ? '' : ` · rate ${t.hourlyRate}`}${taxFact(taxes?.tasks.get(t.id))}`,
+    task: catalog.tasks.list(actor, {}).map((task) => ({
+      id: task.id,
+      name: task.name,
+      archived: task.archived,
+      facts: html`${projectName.get(task.projectId) ?? ''}${task.hourlyRate === null ? '' : ` · ${t('catalog.rate', { rate: formats().decimal(task.hourlyRate, 4) })}`}${taxFact(taxes?.tasks.get(task.id))}`,
       values: {
-        name: t.name,
-        projectId: t.projectId,
-        hourlyRate: num(t.hourlyRate),
-        estimateHours: t.estimateSec === null ? '' : String(t.estimateSec / 3600),
-        ...taxValues(taxes?.tasks.get(t.id)),
+        name: task.name,
+        projectId: task.projectId,
+        hourlyRate: num(task.hourlyRate),
+        estimateHours: task.estimateSec === null ? '' : String(task.estimateSec / 3600),
+        ...taxValues(taxes?.tasks.get(task.id)),
       },
     })),
     tag: catalog.tags.list(actor).map((t) => ({ id: t.id, name: t.name, archived: false, facts: '', values: { name: t.name } })),
@@ -311,67 +326,67 @@ function invoicingDetails(
 ): Html {
   const refusedHere = [...PARTY_FIELDS, 'rounding'].some((name) => errors[name] !== undefined);
   const roundings: Array<[value: string, label: string]> = [
-    ['', `The workspace's (${workspaceRounding === null ? 'none' : roundingWords(workspaceRounding)})`],
-    ['none', 'None: as tracked'],
+    [
+      '',
+      t('catalog.roundingWorkspace', { rule: workspaceRounding === null ? t('catalog.roundingNone') : roundingWords(workspaceRounding) }),
+    ],
+    ['none', t('catalog.roundingAsTracked')],
     ...ROUNDING_RULES.map((rule): [string, string] => [rule, roundingLabel(rule)]),
   ];
+  const addressLabel = html`${t('catalog.invoicing.address')} <span class="hint">${t('catalog.invoicing.addressHint')}</span>`;
+  const roundingLabelled = html`${t('catalog.invoicing.rounding')} <span class="hint">${t('catalog.invoicing.roundingHint')}</span>`;
   const f = (name: string, label: string, hint: Html | string, attrs: Html | string = '') =>
     hinted(id(name), name, label, hint, v, errors, attrs);
   return html`<details class="invoicing" ${refusedHere ? html`open` : ''}>
-    <summary>Invoicing details <span class="hint inline">recipient, VAT, e-invoicing, rounding</span></summary>
-    <p class="hint">
-      What this client's invoices carry. A PDF needs little; an XRechnung or Peppol e-invoice needs the address, the buyer reference and the
-      electronic address. Empty fields stay off the invoice.
-    </p>
+    <summary>${t('catalog.invoicing.heading')} <span class="hint inline">${t('catalog.invoicing.what')}</span></summary>
+    <p class="hint">${t('catalog.invoicing.hint')}</p>
     <div class="groups">
       <fieldset>
-        <legend>Recipient</legend>
-        ${f('legalName', 'Legal name', 'When it differs from the name.', html`maxlength="200"`)}
+        <legend>${t('catalog.invoicing.recipient')}</legend>
+        ${f('legalName', t('catalog.invoicing.legalName'), t('catalog.invoicing.legalNameHint'), html`maxlength="200"`)}
         <div class="field">
-          <label for="${id('addressLines')}">Street address <span class="hint">One line each.</span></label>
+          <label for="${id('addressLines')}">${addressLabel}</label>
           <textarea id="${id('addressLines')}" name="addressLines" rows="2" ${invalidAt(id('addressLines'), errors.addressLines)}>
 ${v.addressLines ?? ''}</textarea>
           ${errorAt(id('addressLines'), errors.addressLines)}
         </div>
-        <div class="two">${f('postalCode', 'Postal code', '', html`maxlength="200"`)} ${f('city', 'City', '', html`maxlength="200"`)}</div>
-        ${f('country', 'Country', 'Two letters (ISO 3166), e.g. DE, AT, FR.', html`maxlength="2" autocapitalize="characters" spellcheck="false"`)}
-        ${f('email', 'Email', 'Their accounts payable address.', html`maxlength="254" inputmode="email" spellcheck="false"`)}
+        <div class="two">
+          ${f('postalCode', t('catalog.invoicing.postalCode'), '', html`maxlength="200"`)}
+          ${f('city', t('catalog.invoicing.city'), '', html`maxlength="200"`)}
+        </div>
+        ${f('country', t('catalog.invoicing.country'), t('catalog.invoicing.countryHint'), html`maxlength="2" autocapitalize="characters" spellcheck="false"`)}
+        ${f('email', t('catalog.invoicing.email'), t('catalog.invoicing.emailHint'), html`maxlength="254" inputmode="email" spellcheck="false"`)}
       </fieldset>
       <fieldset>
-        <legend>Identifiers</legend>
-        ${f('vatId', 'VAT ID', 'e.g. DE136695976.', html`maxlength="200" spellcheck="false"`)}
-        ${f('taxId', 'Tax number', 'When it has no VAT ID.', html`maxlength="200" spellcheck="false"`)}
-        ${f('reference', 'Buyer reference (BT-10)', 'Their order or reference number; for German public bodies the Leitweg-ID (XRechnung needs one).', html`maxlength="200" spellcheck="false"`)}
-        ${f('electronicAddress', 'Electronic address (BT-49)', 'Where e-invoices go: a Leitweg-ID, a Peppol ID, an email address.', html`maxlength="200" spellcheck="false"`)}
+        <legend>${t('catalog.invoicing.identifiers')}</legend>
+        ${f('vatId', t('catalog.invoicing.vatId'), t('catalog.invoicing.vatIdHint'), html`maxlength="200" spellcheck="false"`)}
+        ${f('taxId', t('catalog.invoicing.taxId'), t('catalog.invoicing.taxIdHint'), html`maxlength="200" spellcheck="false"`)}
+        ${f('reference', t('catalog.invoicing.reference'), t('catalog.invoicing.referenceHint'), html`maxlength="200" spellcheck="false"`)}
+        ${f('electronicAddress', t('catalog.invoicing.electronicAddress'), t('catalog.invoicing.electronicAddressHint'), html`maxlength="200" spellcheck="false"`)}
         ${f(
           'electronicAddressScheme',
-          'Its scheme (EAS code)',
-          html`<code>0204</code> Leitweg-ID, <code>9930</code> German VAT ID, <code>0088</code> GLN, <code>0208</code> Belgian enterprise
-            number, <code>EM</code> email.`,
+          t('catalog.invoicing.scheme'),
+          html`<code>0204</code> Leitweg-ID, <code>9930</code> ${t('catalog.invoicing.schemeVat')}, <code>0088</code> GLN,
+            <code>0208</code> ${t('catalog.invoicing.schemeBelgian')}, <code>EM</code> ${t('catalog.invoicing.schemeEmail')}.`,
           html`maxlength="20" autocapitalize="characters" spellcheck="false"`,
         )}
       </fieldset>
       <fieldset>
-        <legend>VAT</legend>
+        <legend>${t('catalog.invoicing.vat')}</legend>
         <div class="field">
-          <label for="${id('taxCategory')}">VAT category</label>
+          <label for="${id('taxCategory')}">${t('catalog.invoicing.vatCategory')}</label>
           <select id="${id('taxCategory')}" name="taxCategory" ${invalidAt(id('taxCategory'), errors.taxCategory)}>
-            ${CATEGORIES.map(([code, label]) => html`<option value="${code}" ${(v.taxCategory ?? '') === code ? html`selected` : ''}>${label}</option>`)}
+            ${CATEGORIES.map(([code, label]) => html`<option value="${code}" ${(v.taxCategory ?? '') === code ? html`selected` : ''}>${t(label)}</option>`)}
           </select>
           ${errorAt(id('taxCategory'), errors.taxCategory)}
         </div>
-        ${f('exemptionReason', 'Exemption reason', "Printed on its invoices without VAT; needed for E. Empty: the category's usual wording.", html`maxlength="200"`)}
-        ${f('exemptionReasonCode', 'Exemption reason code', 'A VATEX code, e.g. VATEX-EU-AE. Empty: the usual one.', html`maxlength="40" autocapitalize="characters" spellcheck="false"`)}
+        ${f('exemptionReason', t('catalog.invoicing.exemptionReason'), t('catalog.invoicing.exemptionReasonHint'), html`maxlength="200"`)}
+        ${f('exemptionReasonCode', t('catalog.invoicing.exemptionCode'), t('catalog.invoicing.exemptionCodeHint'), html`maxlength="40" autocapitalize="characters" spellcheck="false"`)}
       </fieldset>
       <fieldset>
-        <legend>Time</legend>
+        <legend>${t('catalog.invoicing.time')}</legend>
         <div class="field">
-          <label for="${id('rounding')}"
-            >Rounding
-            <span class="hint"
-              >Each entry's time on this client's invoices, rounded on its own before lines are made; invoices made keep theirs.</span
-            ></label
-          >
+          <label for="${id('rounding')}">${roundingLabelled}</label>
           <select id="${id('rounding')}" name="rounding" ${invalidAt(id('rounding'), errors.rounding)}>
             ${roundings.map(([value, label]) => html`<option value="${value}" ${(v.rounding ?? '') === value ? html`selected` : ''}>${label}</option>`)}
           </select>
@@ -425,26 +440,28 @@ function fields(
   const money = actor.canViewOthersMoney;
   const id = (name: string) => `${key}-${name}`;
   const rate = () =>
-    money ? labelledInput(id('rate'), 'hourlyRate', 'Hourly rate', v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`) : '';
+    money
+      ? labelledInput(id('rate'), 'hourlyRate', t('catalog.hourlyRate'), v.hourlyRate ?? '', errors, html`type="text" inputmode="decimal"`)
+      : '';
   const options = (list: Item[], selected: string, none: string | null) =>
     html`${none === null ? '' : html`<option value="">${none}</option>`}
     ${list.filter((i) => !i.archived || i.id === selected).map((i) => html`<option value="${i.id}" ${i.id === selected ? html`selected` : ''}>${i.name}</option>`)}`;
-  return html`${labelledInput(id('name'), 'name', 'Name', v.name ?? '', errors, html`type="text" maxlength="200" required`)}
+  return html`${labelledInput(id('name'), 'name', t('catalog.name'), v.name ?? '', errors, html`type="text" maxlength="200" required`)}
   ${
     kind === 'project'
       ? html`<div class="field">
-            <label for="${id('client')}">Client</label
+            <label for="${id('client')}">${t('catalog.client')}</label
             ><select id="${id('client')}" name="clientId">
-              ${options(all.client, v.clientId ?? '', 'No client')}
+              ${options(all.client, v.clientId ?? '', t('catalog.noClient'))}
             </select>
           </div>
-          ${labelledInput(id('color'), 'color', 'Colour', v.color ?? nextColour(all.project.map((p) => p.color ?? '')), errors, html`type="color"`)}
+          ${labelledInput(id('color'), 'color', t('catalog.colour'), v.color ?? nextColour(all.project.map((p) => p.color ?? '')), errors, html`type="color"`)}
           ${rate()}
-          ${money ? labelledInput(id('budget'), 'budgetAmount', 'Budget (amount)', v.budgetAmount ?? '', errors, html`type="text" inputmode="decimal"`) : ''}
-          ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
+          ${money ? labelledInput(id('budget'), 'budgetAmount', t('catalog.budget'), v.budgetAmount ?? '', errors, html`type="text" inputmode="decimal"`) : ''}
+          ${labelledInput(id('estimate'), 'estimateHours', t('catalog.estimate'), v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
           <label class="check" for="${id('billable')}"
             ><input id="${id('billable')}" type="checkbox" name="billable" value="true" ${v.billable === 'true' ? html`checked` : ''} />
-            Billable by default</label
+            ${t('catalog.billableDefault')}</label
           >
           ${actor.isOwner ? ownTaxFields('project', id, v, errors) : ''}`
       : ''
@@ -454,7 +471,7 @@ function fields(
       ? html`${
           creating
             ? html`<div class="field">
-                <label for="${id('project')}">Project</label
+                <label for="${id('project')}">${t('catalog.project')}</label
                 ><select id="${id('project')}" name="projectId" required ${invalidAt(id('project'), errors.projectId)}>
                   ${options(all.project, v.projectId ?? '', null)}</select
                 >${errorAt(id('project'), errors.projectId)}
@@ -462,7 +479,7 @@ function fields(
             : ''
         }
         ${rate()}
-        ${labelledInput(id('estimate'), 'estimateHours', 'Estimate (hours)', v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
+        ${labelledInput(id('estimate'), 'estimateHours', t('catalog.estimate'), v.estimateHours ?? '', errors, html`type="text" inputmode="decimal"`)}
         ${actor.isOwner ? ownTaxFields('task', id, v, errors) : ''}`
       : ''
   }
@@ -471,7 +488,7 @@ function fields(
     !creating && kind !== 'tag'
       ? html`<label class="check" for="${id('archived')}"
           ><input id="${id('archived')}" type="checkbox" name="archived" value="true" ${v.archived === 'true' ? html`checked` : ''} />
-          Archived (kept on its entries, not offered for new ones)</label
+          ${t('catalog.archivedField')}</label
         >`
       : ''
   }`;
@@ -483,13 +500,14 @@ function section(kind: Kind, session: SessionView, all: Catalog, refused: Refuse
   const newOne = mine('new');
   return html`<section class="catalog" aria-labelledby="${kind}-heading">
     <h2 id="${kind}-heading">
-      ${PLURAL[kind]}
+      ${t(WORDS[kind].plural)}
       <span class="hint"
-        >${list.filter((i) => !i.archived).length}
-        active${list.some((i) => i.archived) ? `, ${list.filter((i) => i.archived).length} archived` : ''}</span
+        >${t('catalog.active', { count: list.filter((i) => !i.archived).length })}${
+          list.some((i) => i.archived) ? `, ${t('catalog.archivedCount', { count: list.filter((i) => i.archived).length })}` : ''
+        }</span
       >
     </h2>
-    ${list.length === 0 ? html`<p class="hint">None yet.</p>` : ''}
+    ${list.length === 0 ? html`<p class="hint">${t('catalog.noneYet')}</p>` : ''}
     <ul class="entries">
       ${list.map((item) => {
         const sent = mine(item.id);
@@ -498,39 +516,48 @@ function section(kind: Kind, session: SessionView, all: Catalog, refused: Refuse
           <details ${sent ? html`open` : ''}>
             <summary class="row">
               <span class="what">${item.name}</span>
-              <span class="project">${item.facts} ${item.archived ? html`<span class="badge">archived</span>` : ''}</span>
-              <span class="edit-action">Edit<span class="vh"> the ${kind} ${item.name}</span></span>
+              <span class="project">${item.facts} ${item.archived ? html`<span class="badge">${t('catalog.archived')}</span>` : ''}</span>
+              <span class="edit-action"
+                >${t('catalog.edit')}<span class="vh"> ${t('catalog.theItem', { kind: kindWord(kind), name: item.name })}</span></span
+              >
             </summary>
             <form
               class="edit"
               method="post"
               action="${APP_PATH}/catalog/${kind}/${item.id}"
-              aria-label="Edit ${kind} ${item.name}"
+              aria-label="${t('catalog.editItem', { kind: kindWord(kind), name: item.name })}"
               data-inplace
             >
               ${csrfField(session.csrfToken)} ${fields(kind, item.id, values, sent?.errors ?? {}, all, false, session.actor)}
-              <div class="actions"><button type="submit">Save</button></div>
+              <div class="actions"><button type="submit">${t('common.save')}</button></div>
             </form>
             <form
               class="apart"
               method="post"
               action="${APP_PATH}/catalog/${kind}/${item.id}/delete"
-              data-confirm="Delete the ${kind} ${item.name}? Only one no entry uses can be deleted; archive it otherwise."
+              data-confirm="${t('catalog.confirmDelete', { kind: kindWord(kind), name: item.name })}"
               data-inplace
             >
               ${csrfField(session.csrfToken)}<button class="danger" type="submit">
-                Delete<span class="vh"> the ${kind} ${item.name}</span>
+                ${t('catalog.delete')}<span class="vh"> ${t('catalog.theItem', { kind: kindWord(kind), name: item.name })}</span>
               </button>
             </form>
           </details>
         </li>`;
       })}
     </ul>
-    <form class="add-item" id="new-${kind}" method="post" action="${APP_PATH}/catalog/${kind}" aria-label="New ${kind}" data-inplace>
-      <p class="new-label">New ${kind}</p>
+    <form
+      class="add-item"
+      id="new-${kind}"
+      method="post"
+      action="${APP_PATH}/catalog/${kind}"
+      aria-label="${t('catalog.newItem', { kind: kindWord(kind) })}"
+      data-inplace
+    >
+      <p class="new-label">${t('catalog.newItem', { kind: kindWord(kind) })}</p>
       ${csrfField(session.csrfToken)}
       <div class="grid">${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true, session.actor)}</div>
-      <div class="actions"><button type="submit">Add ${kind}</button></div>
+      <div class="actions"><button type="submit">${t('catalog.addItem', { kind: kindWord(kind) })}</button></div>
     </form>
   </section>`;
 }
@@ -547,10 +574,10 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
       .type('html')
       .end(
         appPage(deps, session, {
-          title: 'Catalog',
+          title: t('nav.catalog'),
           current: 'catalog',
           // The region the page's script swaps after a form (in place: the page keeps its scroll), with the confirmation on top.
-          body: html`<h1>Catalog</h1>
+          body: html`<h1>${t('nav.catalog')}</h1>
             <div id="live-region">
               ${notice ? html`<div class="notice ${notice.kind} toast" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : ''}
               ${((all) => KINDS.map((kind) => section(kind, session, all, refused)))(items(deps, session.actor))}
@@ -609,7 +636,7 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         // So is a project's or task's own VAT (decisions §12).
         if (tax !== undefined && tax !== null && (kind === 'project' || kind === 'task'))
           services.invoices.setWorkTax(actor, actor.workspaceId, { kind, id: made.id }, { taxCategory: tax.category, taxRate: tax.rate });
-        return { said: `Added the ${kind} “${made.name}”.`, place: `${kind}-${made.id}` };
+        return { said: t('catalog.added', { kind: kindWord(kind), name: made.name }), place: `${kind}-${made.id}` };
       },
       () => 'new',
     ),
@@ -636,7 +663,7 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
               { taxCategory: tax?.category ?? '', taxRate: tax?.rate ?? '' },
             );
         }
-        return { said: `Saved the ${kind} “${saved.name}”.`, place: `${kind}-${id}` };
+        return { said: t('catalog.saved', { kind: kindWord(kind), name: saved.name }), place: `${kind}-${id}` };
       },
       (req) => req.params.id as string,
     ),
@@ -648,7 +675,10 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         const id = req.params.id as string;
         const name = items(deps, actor)[kind].find((item) => item.id === id)?.name;
         service(kind).delete(actor, id);
-        return { said: name ? `Deleted the ${kind} “${name}”.` : 'Deleted.', place: `${kind}-heading` };
+        return {
+          said: name ? t('catalog.deleted', { kind: kindWord(kind), name }) : t('catalog.deletedNameless'),
+          place: `${kind}-heading`,
+        };
       },
       (req) => req.params.id as string,
     ),

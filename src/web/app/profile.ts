@@ -11,6 +11,7 @@ import { appPage } from './page.js';
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { APP_PATH } from '../paths.js';
+import { currentReader, LANGUAGE_NAMES, LANGUAGES, t } from '../../i18n/index.js';
 
 /** The zones a person may choose (the runtime's IANA list). */
 const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
@@ -23,12 +24,8 @@ interface ProfileForm {
   timeFormat: string;
   theme: string;
   language: string;
+  durations: string;
 }
-
-const LANGUAGES = [
-  ['en', 'English'],
-  ['de', 'Deutsch'],
-] as const;
 
 /** A group of radio buttons of the profile. */
 const radios = (legend: string, name: string, value: string, choices: Array<[string, string]>) =>
@@ -45,58 +42,62 @@ const radios = (legend: string, name: string, value: string, choices: Array<[str
 
 function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null): Html {
   const zones = ZONES.includes(form.timeZone) ? ZONES : [form.timeZone, ...ZONES];
-  return html`<h1>Profile</h1>
+  return html`<h1>${t('nav.profile')}</h1>
     ${notice ? html`<div class="notice ok" role="status">${notice}</div>` : ''}
     <form class="stack" method="post" action="${APP_PATH}/profile" aria-labelledby="you-heading">
       ${csrfField(session.csrfToken)}
-      <h2 id="you-heading">You</h2>
-      ${labelledInput('profile-name', 'name', 'Name', form.name, errors, html`type="text" maxlength="200" required autocomplete="name"`)}
-      ${labelledInput('profile-email', 'email', 'Email (you sign in with it)', form.email, errors, html`type="email" maxlength="254" required autocomplete="email"`)}
-      ${labelledInput('profile-current', 'emailPassword', 'Current password (only to change your email)', '', errors, html`type="password" autocomplete="current-password"`)}
+      <h2 id="you-heading">${t('profile.you')}</h2>
+      ${labelledInput('profile-name', 'name', t('profile.name'), form.name, errors, html`type="text" maxlength="200" required autocomplete="name"`)}
+      ${labelledInput('profile-email', 'email', t('profile.email'), form.email, errors, html`type="email" maxlength="254" required autocomplete="email"`)}
+      ${labelledInput('profile-current', 'emailPassword', t('profile.emailPassword'), '', errors, html`type="password" autocomplete="current-password"`)}
       <div class="field">
-        <label for="profile-zone">Time zone <span class="hint">Your days and weeks, and the times shown, follow it.</span></label>
+        <label for="profile-language">${t('profile.language')} <span class="hint">${t('profile.languageHint')}</span></label>
+        <select id="profile-language" name="language" ${invalidAt('profile-language', errors.language)}>
+          ${LANGUAGES.map((code) => html`<option value="${code}" lang="${code}" ${code === form.language ? html`selected` : ''}>${LANGUAGE_NAMES[code]}</option>`)}
+        </select>
+        ${errorAt('profile-language', errors.language)}
+      </div>
+      <div class="field">
+        <label for="profile-zone">${t('profile.zone')} <span class="hint">${t('profile.zoneHint')}</span></label>
         <select id="profile-zone" name="timeZone" ${invalidAt('profile-zone', errors.timeZone)}>
           ${zones.map((z) => html`<option value="${z}" ${z === form.timeZone ? html`selected` : ''}>${z}</option>`)}
         </select>
         ${errorAt('profile-zone', errors.timeZone)}
       </div>
       <fieldset>
-        <legend>First day of the week</legend>
+        <legend>${t('profile.weekStart')}</legend>
         ${['monday', 'sunday'].map(
           (day) =>
             html`<label class="check" for="week-${day}"
               ><input id="week-${day}" type="radio" name="weekStart" value="${day}" ${form.weekStart === day ? html`checked` : ''} />
-              ${day === 'monday' ? 'Monday' : 'Sunday'}</label
+              ${day === 'monday' ? t('profile.monday') : t('profile.sunday')}</label
             >`,
         )}
       </fieldset>
-      ${radios('Times of day', 'timeFormat', form.timeFormat, [
-        ['24h', '24-hour (14:05)'],
-        ['12h', '12-hour (2:05 PM)'],
+      ${radios(t('profile.timeFormat'), 'timeFormat', form.timeFormat, [
+        ['24h', t('profile.clock24')],
+        ['12h', t('profile.clock12')],
       ])}
-      ${radios('Colours', 'theme', form.theme, [
-        ['system', 'As the device is set'],
-        ['light', 'Light'],
-        ['dark', 'Dark'],
+      ${radios(t('profile.durations'), 'durations', form.durations, [
+        ['minutes', t('profile.durationsMinutes')],
+        ['seconds', t('profile.durationsSeconds')],
       ])}
-      <div class="field">
-        <label for="profile-language">Language of mail <span class="hint">Links and reminders the server mails you.</span></label>
-        <select id="profile-language" name="language" ${invalidAt('profile-language', errors.language)}>
-          ${LANGUAGES.map(([code, label]) => html`<option value="${code}" ${code === form.language ? html`selected` : ''}>${label}</option>`)}
-        </select>
-        ${errorAt('profile-language', errors.language)}
-      </div>
-      <div><button type="submit">Save</button></div>
+      ${radios(t('profile.theme'), 'theme', form.theme, [
+        ['system', t('profile.themeSystem')],
+        ['light', t('profile.themeLight')],
+        ['dark', t('profile.themeDark')],
+      ])}
+      <div><button type="submit">${t('common.save')}</button></div>
     </form>
     <form class="stack after" method="post" action="${APP_PATH}/profile/password" aria-labelledby="password-heading">
       ${csrfField(session.csrfToken)}
-      <h2 id="password-heading">Password</h2>
+      <h2 id="password-heading">${t('profile.password')}</h2>
       <input type="hidden" name="username" autocomplete="username" value="${form.email}" />
-      ${labelledInput('current-password', 'current', 'Current password', '', errors, html`type="password" autocomplete="current-password" required`)}
-      ${labelledInput('new-password', 'password', 'New password (at least 12 characters)', '', errors, html`type="password" autocomplete="new-password" required`)}
-      ${labelledInput('repeat-password', 'repeat', 'Repeat it', '', errors, html`type="password" autocomplete="new-password" required`)}
-      <div><button type="submit">Change password</button></div>
-      <p class="hint">Your other sessions end; this one stays.</p>
+      ${labelledInput('current-password', 'current', t('profile.currentPassword'), '', errors, html`type="password" autocomplete="current-password" required`)}
+      ${labelledInput('new-password', 'password', t('profile.newPassword'), '', errors, html`type="password" autocomplete="new-password" required`)}
+      ${labelledInput('repeat-password', 'repeat', t('profile.repeatPassword'), '', errors, html`type="password" autocomplete="new-password" required`)}
+      <div><button type="submit">${t('profile.changePassword')}</button></div>
+      <p class="hint">${t('profile.passwordHint')}</p>
     </form>`;
 }
 
@@ -112,14 +113,15 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       weekStart: prefs.weekStart ?? 'monday',
       timeFormat: prefs.timeFormat ?? '24h',
       theme: prefs.theme ?? 'system',
-      language: prefs.language ?? 'en',
+      language: prefs.language ?? currentReader().language,
+      durations: prefs.showSeconds ? 'seconds' : 'minutes',
     };
   };
   const render = (res: Response, session: SessionView, status: number, form: ProfileForm, errors: FieldErrors, notice: string | null) =>
     res
       .status(status)
       .type('html')
-      .end(appPage(deps, session, { title: 'Profile', current: 'profile', body: profileBody(session, form, errors, notice) }));
+      .end(appPage(deps, session, { title: t('nav.profile'), current: 'profile', body: profileBody(session, form, errors, notice) }));
   const refused = (error: DomainError): FieldErrors => refusal(error).errors;
 
   router.get('/profile', (req: Request, res) => {
@@ -128,13 +130,13 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
     const pending = req.query.done === 'email' ? services.sessions.pendingEmail(session.userId) : null;
     const done =
       req.query.done === 'saved'
-        ? 'Saved.'
+        ? t('profile.saved')
         : req.query.done === 'password'
-          ? 'Password changed; your other sessions ended.'
+          ? t('profile.passwordChanged')
           : req.query.done === 'email'
             ? pending === null
-              ? 'Saved.'
-              : `Saved. We mailed a link to ${pending}: your sign-in email changes when you open it (within 24 hours). Until then you sign in with ${session.email}.`
+              ? t('profile.saved')
+              : t('profile.emailPending', { pending, email: session.email })
             : null;
     render(res, session, 200, current(session), {}, done);
   });
@@ -148,7 +150,8 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       weekStart: field(req, 'weekStart'),
       timeFormat: field(req, 'timeFormat') || '24h',
       theme: field(req, 'theme') || 'system',
-      language: field(req, 'language') || 'en',
+      language: field(req, 'language') || currentReader().language,
+      durations: field(req, 'durations') || 'minutes',
     };
     let saved: { emailPending: string | null };
     try {
@@ -156,7 +159,7 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
     } catch (error) {
       if (error instanceof HashingBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
-        return render(res, session, 503, form, { emailPassword: 'The server is busy checking passwords. Try again in a moment.' }, null);
+        return render(res, session, 503, form, { emailPassword: t('common.hashingBusy') }, null);
       }
       if (!isFormRefusal(error)) return next(error);
       // This form's password field is the email's (the password form below has its own `current`).
@@ -170,13 +173,13 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
     const signed = signedOf(res) as SignedIn;
     const form = current(signed.session);
     if (field(req, 'password') !== field(req, 'repeat'))
-      return render(res, signed.session, 400, form, { repeat: 'The two new passwords differ: type the same one twice.' }, null);
+      return render(res, signed.session, 400, form, { repeat: t('profile.passwordsDiffer') }, null);
     try {
       await services.sessions.changePassword(signed.session.actor, signed.secret, field(req, 'current'), field(req, 'password'));
     } catch (error) {
       if (error instanceof HashingBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
-        return render(res, signed.session, 503, form, { current: 'The server is busy checking passwords. Try again in a moment.' }, null);
+        return render(res, signed.session, 503, form, { current: t('common.hashingBusy') }, null);
       }
       if (!(error instanceof DomainError) || error.code !== 'invalid') return next(error);
       return render(res, signed.session, 400, form, refused(error), null);

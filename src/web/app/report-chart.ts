@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { type Html, html } from '../kit/html.js';
-import { clockOf } from '../kit/forms.js';
+import { formats, t } from '../../i18n/index.js';
 
 /** One bar: a local day (or a week's first day) and its tracked seconds. */
 export interface ChartBar {
@@ -40,7 +40,7 @@ const SIZES = {
 
 /** What a bar is called: `Mon 23 Nov` (a day), `week of 23 Nov` (a week). */
 export const barName = (bar: ChartBar, unit: 'day' | 'week') =>
-  unit === 'day' ? DateTime.fromISO(bar.key).toFormat('ccc d LLL') : `week of ${DateTime.fromISO(bar.key).toFormat('d LLL yyyy')}`;
+  unit === 'day' ? formats().dayMonth(bar.key) : t('reports.chart.weekOf', { day: formats().date(bar.key) });
 
 /**
  * The range's days or weeks as columns, drawn by the server (no script, no style attribute: the
@@ -61,11 +61,12 @@ export function barChart(bars: ChartBar[], unit: 'day' | 'week', caption: string
   const every = Math.max(1, Math.ceil(bars.length / labels));
   const lines = Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step);
   const label = (bar: ChartBar) => {
-    const day = DateTime.fromISO(bar.key);
-    if (unit === 'week') return day.toFormat('d LLL');
-    return bars.length <= 7 ? day.toFormat(size === 'wide' ? 'ccc d' : 'ccccc d') : day.toFormat('d');
+    const day = DateTime.fromISO(bar.key).setLocale(formats().locale);
+    if (unit === 'week') return day.toFormat(formats().language === 'de' ? 'd.M.' : 'd LLL');
+    // A narrow week names its days by one letter in English (M 23) and by two in German, whose one letters repeat (Mo, Mi).
+    return bars.length <= 7 ? day.toFormat(size === 'wide' || formats().language === 'de' ? 'ccc d' : 'ccccc d') : day.toFormat('d');
   };
-  const fmtHours = (h: number) => (Number.isInteger(h) ? `${h}h` : `${h.toFixed(1)}h`);
+  const fmtHours = (h: number) => t('reports.chart.hours', { hours: formats().decimal(h, 1) });
   return html`<svg
     class="chart ${size}"
     viewBox="0 0 ${W} ${H}"
@@ -93,7 +94,7 @@ export function barChart(bars: ChartBar[], unit: 'day' | 'week', caption: string
       const barTop = y(hours);
       const shown = i % every === 0;
       return html`<g class="bar">
-        <title>${barName(bar, unit)}: ${clockOf(bar.seconds)}</title>
+        <title>${barName(bar, unit)}: ${formats().duration(bar.seconds)}</title>
         <rect class="hit" x="${(x + 1).toFixed(1)}" y="${TOP}" width="${Math.max(slot - 2, 1).toFixed(1)}" height="${plotH}" />
         <rect
           class="col"

@@ -9,6 +9,7 @@ import { type SignedIn, signedOf } from '../session/guard.js';
 import { filterQuery } from './report-filters.js';
 import { contextOf, EVERYONE, formErrors, formOf, refusalOf, renderReport } from './reports.js';
 import { spoken } from '../kit/refusal.js';
+import { csvDialectOf, currentReader, isCsvDialect, t } from '../../i18n/index.js';
 
 const query = (req: Request, name: string): string => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '');
 
@@ -35,8 +36,12 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
       format = exportFormatOf(asked.format);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      errors.form = `${spoken(error)} Choose one with the Download buttons.`;
+      errors.form = `${spoken(error)} ${t('reports.download.chooseOne')}`;
     }
+    // The CSV's dialect chosen on the download (a German reader's defaults to semicolons and a decimal comma).
+    const reader = currentReader();
+    const csv = query(req, 'csv');
+    if (csv !== '' && !isCsvDialect(csv)) errors.form = t('reports.download.csvRefused');
     if (Object.keys(errors).length > 0 || !format || !kind) return renderReport(deps, res, ctx, 400, form, errors, null);
     const request: ExportRequest = {
       kind,
@@ -53,6 +58,13 @@ export function reportExportRoutes(router: Router, deps: AppDeps): void {
       unseenMoney: 'withhold',
       // As on the page: each entry rounded as invoices round it, when the member asked; the file's head says the rules.
       ...(form.rounded ? { rounded: true } : {}),
+      // For the person reading it: their words, formats and CSV dialect (decisions §14); the API and the command line send none.
+      reader: {
+        language: reader.language,
+        ...(reader.timeFormat ? { timeFormat: reader.timeFormat } : {}),
+        ...(reader.seconds ? { seconds: true } : {}),
+        csv: isCsvDialect(csv) ? csv : csvDialectOf(reader.language),
+      },
     };
     const requestId = `app-export-${randomUUID()}`;
     // The browser went away before the end: the export stops reading.

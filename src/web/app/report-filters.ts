@@ -3,6 +3,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
+import { type Key, t } from '../../i18n/index.js';
 
 /**
  * The Reports page's filters besides the range and whose time: client, project, task, tag,
@@ -48,17 +49,16 @@ export const filtersOf = (req: Request): FilterForm => Object.fromEntries(FILTER
 /** A filter naming what the member cannot choose is refused at its field, with what to do. */
 export function filterErrors(form: FilterForm, choices: FilterChoices): FieldErrors {
   const errors: FieldErrors = {};
-  const known: Array<[FilterName, Array<{ id: string }>, string]> = [
-    ['clientIds', choices.clients, 'client'],
-    ['projectIds', choices.projects, 'project'],
-    ['taskIds', choices.tasks, 'task'],
-    ['tagIds', choices.tags, 'tag'],
+  const known: Array<[FilterName, Array<{ id: string }>, Key]> = [
+    ['clientIds', choices.clients, 'reports.filters.noClient'],
+    ['projectIds', choices.projects, 'reports.filters.noProject'],
+    ['taskIds', choices.tasks, 'reports.filters.noTask'],
+    ['tagIds', choices.tags, 'reports.filters.noTag'],
   ];
-  for (const [name, list, what] of known)
-    if (form[name] !== '' && !list.some((item) => item.id === form[name]))
-      errors[name] = `There is no such ${what} in this workspace: choose one from the list, or “Any”.`;
-  if (!['', 'true', 'false'].includes(form.billable)) errors.billable = 'Choose billable, not billable, or either.';
-  if (form.search.length > SEARCH_MAX) errors.search = `The text is longer than ${SEARCH_MAX} characters: shorten it.`;
+  for (const [name, list, refusal] of known)
+    if (form[name] !== '' && !list.some((item) => item.id === form[name])) errors[name] = t(refusal);
+  if (!['', 'true', 'false'].includes(form.billable)) errors.billable = t('reports.filters.billableRefused');
+  if (form.search.length > SEARCH_MAX) errors.search = t('reports.filters.searchTooLong', { count: SEARCH_MAX });
   return errors;
 }
 
@@ -85,16 +85,16 @@ export function filterQuery(form: FilterForm): {
 export function filterWords(form: FilterForm, choices: FilterChoices): string[] {
   const name = (list: Array<{ id: string; name: string }>, id: string) => list.find((item) => item.id === id)?.name ?? id;
   return [
-    form.clientIds ? `Client ${name(choices.clients, form.clientIds)}` : '',
-    form.projectIds ? `Project ${name(choices.projects, form.projectIds)}` : '',
-    form.taskIds ? `Task ${name(choices.tasks, form.taskIds)}` : '',
-    form.tagIds ? `Tag ${name(choices.tags, form.tagIds)}` : '',
-    form.billable === 'true' ? 'Billable only' : form.billable === 'false' ? 'Not billable only' : '',
-    form.search ? `Text “${form.search}”` : '',
+    form.clientIds ? t('reports.filters.client', { name: name(choices.clients, form.clientIds) }) : '',
+    form.projectIds ? t('reports.filters.project', { name: name(choices.projects, form.projectIds) }) : '',
+    form.taskIds ? t('reports.filters.task', { name: name(choices.tasks, form.taskIds) }) : '',
+    form.tagIds ? t('reports.filters.tag', { name: name(choices.tags, form.tagIds) }) : '',
+    form.billable === 'true' ? t('reports.filters.billableOnly') : form.billable === 'false' ? t('reports.filters.notBillableOnly') : '',
+    form.search ? t('reports.filters.text', { text: form.search }) : '',
   ].filter((word) => word !== '');
 }
 
-const archived = (item: { archived?: boolean }) => (item.archived ? ' (archived)' : '');
+const archived = (item: { archived?: boolean }) => (item.archived ? ` ${t('reports.filters.archived')}` : '');
 
 function choice(id: string, name: FilterName, label: string, value: string, options: Html, errors: FieldErrors): Html {
   return html`<div class="field">
@@ -116,32 +116,32 @@ export function filterFields(form: FilterForm, choices: FilterChoices, errors: F
     .map((p) => ({ project: p, tasks: choices.tasks.filter((t) => t.projectId === p.id) }))
     .filter((g) => g.tasks.length > 0);
   return html`<details class="filters" ${set.length > 0 || refused ? html`open` : ''}>
-    <summary>Filters${set.length > 0 ? html`: <span class="chosen">${set.join(' · ')}</span>` : ''}</summary>
+    <summary>${t('reports.filters.heading')}${set.length > 0 ? html`: <span class="chosen">${set.join(' · ')}</span>` : ''}</summary>
     <div class="grid">
       ${choice(
         'report-client',
         'clientIds',
-        'Client',
+        t('reports.grouping.client'),
         form.clientIds,
-        html`<option value="">Any client</option>
+        html`<option value="">${t('reports.filters.anyClient')}</option>
           ${choices.clients.map((c) => option(c, form.clientIds))}`,
         errors,
       )}
       ${choice(
         'report-project',
         'projectIds',
-        'Project',
+        t('reports.grouping.project'),
         form.projectIds,
-        html`<option value="">Any project</option>
+        html`<option value="">${t('reports.filters.anyProject')}</option>
           ${choices.projects.map((p) => option(p, form.projectIds))}`,
         errors,
       )}
       ${choice(
         'report-task',
         'taskIds',
-        'Task',
+        t('reports.grouping.task'),
         form.taskIds,
-        html`<option value="">Any task</option>
+        html`<option value="">${t('reports.filters.anyTask')}</option>
           ${tasksByProject.map(
             (g) => html`<optgroup label="${g.project.name}">${g.tasks.map((t) => option(t, form.taskIds))}</optgroup>`,
           )}`,
@@ -150,30 +150,30 @@ export function filterFields(form: FilterForm, choices: FilterChoices, errors: F
       ${choice(
         'report-tag',
         'tagIds',
-        'Tag',
+        t('reports.grouping.tag'),
         form.tagIds,
-        html`<option value="">Any tag</option>
+        html`<option value="">${t('reports.filters.anyTag')}</option>
           ${choices.tags.map((t) => option(t, form.tagIds))}`,
         errors,
       )}
       ${choice(
         'report-billable',
         'billable',
-        'Billable',
+        t('reports.billable'),
         form.billable,
-        html`<option value="" ${form.billable === '' ? html`selected` : ''}>Either</option>
-          <option value="true" ${form.billable === 'true' ? html`selected` : ''}>Billable only</option>
-          <option value="false" ${form.billable === 'false' ? html`selected` : ''}>Not billable only</option>`,
+        html`<option value="" ${form.billable === '' ? html`selected` : ''}>${t('reports.filters.either')}</option>
+          <option value="true" ${form.billable === 'true' ? html`selected` : ''}>${t('reports.filters.billableOnly')}</option>
+          <option value="false" ${form.billable === 'false' ? html`selected` : ''}>${t('reports.filters.notBillableOnly')}</option>`,
         errors,
       )}
       <div class="field">
-        <label for="report-search">Text</label>
+        <label for="report-search">${t('reports.filters.search')}</label>
         <input
           id="report-search"
           type="search"
           name="search"
           value="${form.search}"
-          placeholder="in the description"
+          placeholder="${t('reports.filters.searchPlaceholder')}"
           maxlength="${SEARCH_MAX}"
           ${invalidAt('report-search', errors.search)}
         />

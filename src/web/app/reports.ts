@@ -11,12 +11,12 @@ import { actorData, type ReadTask } from '../../threads/readers/tasks.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { refusal, statusOf } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
-import { clockOf } from '../kit/forms.js';
 import { appPage } from './page.js';
 import { barChart, barName, type ChartBar, chartBuckets, chartUnit } from './report-chart.js';
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { APP_PATH } from '../paths.js';
+import { csvDialectOf, currentReader, formats, type Key, t } from '../../i18n/index.js';
 import {
   FILTERS,
   type FilterChoices,
@@ -34,15 +34,18 @@ type Summary = components['schemas']['SummaryReport'];
 type Windowed = Omit<Summary, 'groups' | 'totals'> & SummaryWindowed;
 type Grouping = 'project' | 'client' | 'task' | 'tag' | 'user';
 
-/** The groupings the page offers (the API's own values), with what a person calls them. */
-const GROUPINGS: Record<Grouping, { label: string; none: string }> = {
-  project: { label: 'Project', none: '(no project)' },
-  client: { label: 'Client', none: '(no client)' },
-  task: { label: 'Task', none: '(no task)' },
-  tag: { label: 'Tag', none: '(no tag)' },
-  user: { label: 'Member', none: '(no member)' },
+/** The groupings the page offers (the API's own values). */
+const GROUPING_KEYS: readonly Grouping[] = ['project', 'client', 'task', 'tag', 'user'];
+const isGrouping = (value: string): value is Grouping => (GROUPING_KEYS as readonly string[]).includes(value);
+/** What a person calls a grouping, its rows without a key, and how many of them there are, in the reader's language. */
+const GROUP_WORDS: Record<Grouping, { label: Key; none: Key; many: Key }> = {
+  project: { label: 'reports.grouping.project', none: 'reports.grouping.noProject', many: 'reports.grouping.projects' },
+  client: { label: 'reports.grouping.client', none: 'reports.grouping.noClient', many: 'reports.grouping.clients' },
+  task: { label: 'reports.grouping.task', none: 'reports.grouping.noTask', many: 'reports.grouping.tasks' },
+  tag: { label: 'reports.grouping.tag', none: 'reports.grouping.noTag', many: 'reports.grouping.tags' },
+  user: { label: 'reports.grouping.user', none: 'reports.grouping.noUser', many: 'reports.grouping.users' },
 };
-const isGrouping = (value: string): value is Grouping => Object.hasOwn(GROUPINGS, value);
+const groupingOf = (g: Grouping) => ({ label: t(GROUP_WORDS[g].label), none: t(GROUP_WORDS[g].none), key: g });
 
 /** The detailed list's page (the API allows up to 500). */
 export const DETAILED_PAGE = 100;
@@ -99,11 +102,14 @@ function ranges(ctx: Context) {
   const weekFirst = today.minus({ days: ctx.weekStart === 'monday' ? today.weekday - 1 : today.weekday % 7 });
   const span = (a: DateTime, b: DateTime) => ({ from: a.toISODate() as string, to: b.toISODate() as string });
   return [
-    { label: 'This week', ...span(weekFirst, weekFirst.plus({ days: 6 })) },
-    { label: 'Last week', ...span(weekFirst.minus({ days: 7 }), weekFirst.minus({ days: 1 })) },
-    { label: 'This month', ...span(today.startOf('month'), today.endOf('month')) },
-    { label: 'Last month', ...span(today.minus({ months: 1 }).startOf('month'), today.minus({ months: 1 }).endOf('month')) },
-    { label: 'This year', ...span(today.startOf('year'), today.endOf('year')) },
+    { label: t('reports.range.thisWeek'), ...span(weekFirst, weekFirst.plus({ days: 6 })) },
+    { label: t('reports.range.lastWeek'), ...span(weekFirst.minus({ days: 7 }), weekFirst.minus({ days: 1 })) },
+    { label: t('reports.range.thisMonth'), ...span(today.startOf('month'), today.endOf('month')) },
+    {
+      label: t('reports.range.lastMonth'),
+      ...span(today.minus({ months: 1 }).startOf('month'), today.minus({ months: 1 }).endOf('month')),
+    },
+    { label: t('reports.range.thisYear'), ...span(today.startOf('year'), today.endOf('year')) },
   ];
 }
 
@@ -131,15 +137,14 @@ export function formErrors(form: ReportForm, ctx: Context): FieldErrors {
   const errors: FieldErrors = {};
   for (const name of ['from', 'to'] as const)
     if (!CALENDAR_DAY.test(form[name]) || !DateTime.fromISO(form[name]).isValid)
-      errors[name] = `${name}: "${form[name]}" is not a day such as 2026-11-23.`;
-  if (!isGrouping(form.groupBy)) errors.groupBy = `groupBy: "${form.groupBy}" is not one of project, client, task, tag or member.`;
+      errors[name] = t('reports.refused.day', { name, value: form[name] });
+  if (!isGrouping(form.groupBy)) errors.groupBy = t('reports.refused.grouping', { name: 'groupBy', value: form.groupBy });
   if (form.subGroupBy !== '' && !isGrouping(form.subGroupBy))
-    errors.subGroupBy = `subGroupBy: "${form.subGroupBy}" is not one of project, client, task, tag or member.`;
+    errors.subGroupBy = t('reports.refused.grouping', { name: 'subGroupBy', value: form.subGroupBy });
   if (ctx.members !== null && form.member !== EVERYONE && !ctx.members.some((m) => m.userId === form.member))
-    errors.member = 'member: there is no such member in this workspace.';
+    errors.member = t('reports.refused.member');
   Object.assign(errors, filterErrors(form, ctx.choices));
-  if (form.groups !== '' && !/^[1-9]\d{0,5}$/.test(form.groups))
-    errors.form = `groups: "${form.groups}" is not a page number such as 2. Open the report again from the form.`;
+  if (form.groups !== '' && !/^[1-9]\d{0,5}$/.test(form.groups)) errors.form = t('reports.refused.groups', { value: form.groups });
   return errors;
 }
 
@@ -149,8 +154,7 @@ export function refusalOf(error: DomainError): { status: number; errors: FieldEr
     return {
       status: statusOf(error),
       errors: {
-        member:
-          "You may see your colleagues' time but not what it is worth, and a report shows both. Choose yourself, or ask an owner of the workspace to let you see colleagues' money.",
+        member: t('reports.refused.money'),
       },
     };
   }
@@ -253,7 +257,7 @@ export function renderReport(
   res
     .status(status)
     .type('html')
-    .end(appPage(deps, ctx.session, { title: 'Reports', current: 'reports', body: reportBody(ctx, form, errors, report) }));
+    .end(appPage(deps, ctx.session, { title: t('nav.reports'), current: 'reports', body: reportBody(ctx, form, errors, report) }));
 }
 
 /** The Reports page: a summary in two levels with a chart of the range's days or weeks, and the entries, in the member's zone. */
@@ -295,7 +299,7 @@ function select(id: string, name: string, label: string, value: string, options:
 
 /** The form: the range (and quick ranges), the two groupings, whose time. */
 function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {
-  const groupings = Object.entries(GROUPINGS).map(([v, g]) => [v, g.label] as [string, string]);
+  const groupings = GROUPING_KEYS.map((g) => [g, t(GROUP_WORDS[g].label)] as [string, string]);
   const day = (name: 'from' | 'to', label: string) =>
     html`<div class="field">
       <label for="report-${name}">${label}</label>
@@ -303,22 +307,22 @@ function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {
       ${errorAt(`report-${name}`, errors[name])}
     </div>`;
   const members = ctx.members;
-  return html`<form class="report-form" method="get" action="${APP_PATH}/reports" aria-label="Report">
+  return html`<form class="report-form" method="get" action="${APP_PATH}/reports" aria-label="${t('reports.form.label')}">
       <div class="grid">
-        ${day('from', 'From')} ${day('to', 'To (included)')}
-        ${select('report-group', 'groupBy', 'Group by', form.groupBy, groupings, errors)}
-        ${select('report-subgroup', 'subGroupBy', 'Then by', form.subGroupBy, [['', 'Nothing'], ...groupings], errors)}
+        ${day('from', t('reports.form.from'))} ${day('to', t('reports.form.to'))}
+        ${select('report-group', 'groupBy', t('reports.form.groupBy'), form.groupBy, groupings, errors)}
+        ${select('report-subgroup', 'subGroupBy', t('reports.form.thenBy'), form.subGroupBy, [['', t('reports.form.nothing')], ...groupings], errors)}
         ${
           members
             ? select(
                 'report-member',
                 'member',
-                'Whose time',
+                t('reports.form.whose'),
                 form.member,
                 [
-                  [ctx.session.userId, 'Mine'],
+                  [ctx.session.userId, t('reports.form.mine')],
                   ...members.filter((m) => m.userId !== ctx.session.userId).map((m) => [m.userId, m.name] as [string, string]),
-                  [EVERYONE, 'Everyone'],
+                  [EVERYONE, t('reports.form.everyone')],
                 ],
                 errors,
               )
@@ -328,12 +332,12 @@ function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {
       ${filterFields(form, ctx.choices, errors)}
       <label class="check rounded-choice" for="report-rounded"
         ><input id="report-rounded" type="checkbox" name="rounded" value="1" ${form.rounded ? html`checked` : ''} />
-        <span>Round each entry as invoices do <span class="hint inline">(its client’s rule, else the workspace’s)</span></span></label
+        <span>${t('reports.form.rounded')} <span class="hint inline">${t('reports.form.roundedHint')}</span></span></label
       >
-      <div class="actions"><button type="submit">Show</button></div>
+      <div class="actions"><button type="submit">${t('reports.form.show')}</button></div>
       ${errors.form ? html`<p class="notice error" role="alert">${errors.form}</p>` : ''}
     </form>
-    <nav class="ranges" aria-label="Ranges">
+    <nav class="ranges" aria-label="${t('reports.range.label')}">
       <ul>
         ${ranges(ctx).map(
           (r) =>
@@ -349,44 +353,33 @@ function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {
     </nav>`;
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-/** An amount in its currency (one formatter per currency: making one costs more than using it). */
-const moneyOf = (amount: number, currency: string) => {
-  let format = moneyFormats.get(currency);
-  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
-  return format.format(amount);
-};
+/** An amount in its currency, as the reader writes money (src/i18n/format.ts). */
+const moneyOf = (amount: number, currency: string) => formats().money(amount, currency);
+/** A duration as the reader reads them: hours and minutes, or with seconds when they asked. */
+const durationOf = (seconds: number) => formats().duration(seconds);
 
 /** The page: the form, then (when served) the totals, the chart, the summary and the entries. */
 function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report: Report | null): Html {
   const heading = html`<div class="report-head">
-    <h1>Reports</h1>
-    <p class="hint">Days and times in ${ctx.zone}.</p>
+    <h1>${t('nav.reports')}</h1>
+    <p class="hint">${t('reports.zone', { zone: ctx.zone })}</p>
   </div>`;
   if (!report) return html`${heading}${reportForm(ctx, form, errors)}`;
   const s = report.summary;
   // Money stands only where the report has any: the service has withheld what the member may not see.
   const money = !report.moneyWithheld && s.totals.amount !== 0;
   const narrowed = filterWords(form, ctx.choices);
-  const last = DateTime.fromISO(form.to).toFormat('d LLL yyyy');
-  const first = DateTime.fromISO(form.from).toFormat(form.from.slice(0, 4) === form.to.slice(0, 4) ? 'd LLL' : 'd LLL yyyy');
   return html`${heading}${reportForm(ctx, form, errors)}
     <section aria-labelledby="totals-heading">
-      <h2 id="totals-heading">${form.from === form.to ? last : `${first} – ${last}`}</h2>
-      ${narrowed.length > 0 ? html`<p class="hint narrowed">Only entries of: ${narrowed.join(' · ')}.</p>` : ''}
+      <h2 id="totals-heading">${formats().period(form.from, form.to)}</h2>
+      ${narrowed.length > 0 ? html`<p class="hint narrowed">${t('reports.only', { filters: narrowed.join(' · ') })}</p>` : ''}
       ${report.rounding ? html`<p class="hint rounded-rule">${roundingSentence(report.rounding)}</p>` : ''}
-      ${
-        report.moneyWithheld
-          ? html`<p class="hint">
-              Hours only: you may see your colleagues' time, not what it is worth (an owner can change that on the Members page).
-            </p>`
-          : ''
-      }
+      ${report.moneyWithheld ? html`<p class="hint">${t('reports.hoursOnly')}</p>` : ''}
       <ul class="report-totals">
-        <li><span class="hint">Total</span><strong>${clockOf(s.totals.durationSec)}</strong></li>
-        <li><span class="hint">Billable</span><strong>${clockOf(s.totals.billableSec)}</strong></li>
-        ${money ? html`<li><span class="hint">Amount</span><strong>${moneyOf(s.totals.amount, s.currency)}</strong></li>` : ''}
-        <li><span class="hint">Entries</span><strong>${s.totals.entryCount}</strong></li>
+        <li><span class="hint">${t('reports.total')}</span><strong>${durationOf(s.totals.durationSec)}</strong></li>
+        <li><span class="hint">${t('reports.billable')}</span><strong>${durationOf(s.totals.billableSec)}</strong></li>
+        ${money ? html`<li><span class="hint">${t('reports.amount')}</span><strong>${moneyOf(s.totals.amount, s.currency)}</strong></li>` : ''}
+        <li><span class="hint">${t('reports.entries')}</span><strong>${formats().number(s.totals.entryCount)}</strong></li>
       </ul>
     </section>
     ${downloadSection(form, report.moneyWithheld)} ${chartSection(report)} ${summarySection(form, report, money)}
@@ -403,20 +396,31 @@ function downloadSection(form: ReportForm, moneyWithheld: boolean): Html {
     .filter((name) => form[name] !== '')
     .map((name) => html`<input type="hidden" name="${name}" value="${form[name]}" />`);
   return html`<section aria-labelledby="download-heading">
-    <h2 id="download-heading">Download</h2>
-    ${moneyWithheld ? html`<p class="hint">Hours only, as on this page.</p>` : ''}
+    <h2 id="download-heading">${t('reports.download.heading')}</h2>
+    ${moneyWithheld ? html`<p class="hint">${t('reports.download.hoursOnly')}</p>` : ''}
     <form class="report-download" method="get" action="${APP_PATH}/reports/export" aria-labelledby="download-heading">
       ${hidden}
       <div class="grid">
         ${select(
           'download-kind',
           'kind',
-          'What',
+          t('reports.download.what'),
           'detailed',
           [
-            ['detailed', 'Entries (every one)'],
-            ['summary', 'Summary (every group)'],
-            ['weekly', 'Timesheet (by week and day)'],
+            ['detailed', t('reports.download.detailed')],
+            ['summary', t('reports.download.summary')],
+            ['weekly', t('reports.download.weekly')],
+          ],
+          {},
+        )}
+        ${select(
+          'download-csv',
+          'csv',
+          t('reports.download.csv'),
+          csvDialectOf(currentReader().language),
+          [
+            ['comma', t('reports.download.csvComma')],
+            ['semicolon', t('reports.download.csvSemicolon')],
           ],
           {},
         )}
@@ -431,26 +435,28 @@ function downloadSection(form: ReportForm, moneyWithheld: boolean): Html {
 }
 
 function chartSection(report: Report): Html {
-  const caption = `Hours by ${report.unit}`;
+  const caption = report.unit === 'day' ? t('reports.chart.byDay') : t('reports.chart.byWeek');
   return html`<section aria-labelledby="chart-heading">
     <h2 id="chart-heading">${caption}</h2>
     <figure class="chart">
       ${barChart(report.bars, report.unit, caption, 'wide')} ${barChart(report.bars, report.unit, caption, 'narrow')}
       <details>
-        <summary>The chart as a table</summary>
+        <summary>${t('reports.chart.asTable')}</summary>
         <table class="rows">
           <thead>
             <tr>
-              <th scope="col">${report.unit === 'day' ? 'Day' : 'Week'}</th>
-              <th scope="col">Time</th>
+              <th scope="col">${report.unit === 'day' ? t('reports.chart.day') : t('reports.chart.week')}</th>
+              <th scope="col">${t('reports.time')}</th>
             </tr>
           </thead>
           <tbody>
             ${report.bars.map(
               (b) =>
                 html`<tr>
-                  <td data-label="${report.unit === 'day' ? 'Day' : 'Week'}">${barName(b, report.unit)}</td>
-                  <td data-label="Time" class="num">${clockOf(b.seconds)}</td>
+                  <td data-label="${report.unit === 'day' ? t('reports.chart.day') : t('reports.chart.week')}">
+                    ${barName(b, report.unit)}
+                  </td>
+                  <td data-label="${t('reports.time')}" class="num">${durationOf(b.seconds)}</td>
                 </tr>`,
             )}
           </tbody>
@@ -462,54 +468,57 @@ function chartSection(report: Report): Html {
 
 function summarySection(form: ReportForm, report: Report, money: boolean): Html {
   const s = report.summary;
-  const by = GROUPINGS[s.groupBy as Grouping] ?? GROUPINGS.project;
-  const then = s.subGroupBy ? (GROUPINGS[s.subGroupBy as Grouping] ?? null) : null;
+  const by = groupingOf(isGrouping(s.groupBy) ? s.groupBy : 'project');
+  const then = s.subGroupBy && isGrouping(s.subGroupBy) ? groupingOf(s.subGroupBy) : null;
   const share = (seconds: number) =>
-    s.totals.durationSec === 0 ? '' : `${Math.round((seconds / s.totals.durationSec) * 1000) / 10}%`.replace('.0%', '%');
+    s.totals.durationSec === 0
+      ? ''
+      : new Intl.NumberFormat(formats().locale, { style: 'percent', maximumFractionDigits: 1 }).format(
+          Math.round((seconds / s.totals.durationSec) * 1000) / 1000,
+        );
   const cells = (g: Omit<components['schemas']['SummarySubGroup'], 'key' | 'name'>) =>
-    html`<td data-label="Time" class="num">${clockOf(g.durationSec)}</td>
-      <td data-label="Share" class="num">${share(g.durationSec)}</td>
-      <td data-label="Billable" class="num">${clockOf(g.billableSec)}</td>
-      ${money ? html`<td data-label="Amount" class="num">${moneyOf(g.amount, s.currency)}</td>` : ''}`;
+    html`<td data-label="${t('reports.time')}" class="num">${durationOf(g.durationSec)}</td>
+      <td data-label="${t('reports.share')}" class="num">${share(g.durationSec)}</td>
+      <td data-label="${t('reports.billable')}" class="num">${durationOf(g.billableSec)}</td>
+      ${money ? html`<td data-label="${t('reports.amount')}" class="num">${moneyOf(g.amount, s.currency)}</td>` : ''}`;
   const row = (g: components['schemas']['SummarySubGroup'], level: 'group' | 'sub', names: { label: string; none: string }) =>
     html`<tr class="${level}">
       <th scope="row" data-label="${names.label}">${g.name ?? names.none}</th>
       ${cells(g)}
     </tr>`;
   // The sub-groups left out of a group, in one row (the largest are shown).
-  const others = (g: WindowGroup, names: { label: string }) =>
+  const others = (g: WindowGroup, names: { label: string; key: Grouping }) =>
     g.otherSubGroups
       ? html`<tr class="sub others">
           <th scope="row" data-label="${names.label}">
-            ${g.otherSubGroups.count} more ${plural(g.otherSubGroups.count, names.label.toLowerCase())}
+            ${t('reports.summary.more', { count: g.otherSubGroups.count, what: t(GROUP_WORDS[names.key].many, { count: g.otherSubGroups.count }) })}
           </th>
           ${cells(g.otherSubGroups)}
         </tr>`
       : '';
+  const heading = then ? t('reports.summary.byThen', { by: by.label, then: then.label }) : t('reports.summary.by', { by: by.label });
   return html`<section aria-labelledby="summary-heading">
-    <h2 id="summary-heading">By ${by.label.toLowerCase()}${then ? `, then ${then.label.toLowerCase()}` : ''}</h2>
-    ${
-      s.groupBy === 'tag' || s.subGroupBy === 'tag'
-        ? html`<p class="hint">An entry with several tags counts under each of them; the totals count it once.</p>`
-        : ''
-    }
-    ${then && s.groups.some((g) => g.otherSubGroups) ? html`<p class="hint">Under each ${by.label.toLowerCase()}, its ${SUB_GROUPS_SHOWN} largest by time; the rest in one row.</p>` : ''}
+    <h2 id="summary-heading">${heading}</h2>
+    ${s.groupBy === 'tag' || s.subGroupBy === 'tag' ? html`<p class="hint">${t('reports.summary.tags')}</p>` : ''}
+    ${then && s.groups.some((g) => g.otherSubGroups) ? html`<p class="hint">${t('reports.summary.largest', { by: by.label, count: SUB_GROUPS_SHOWN })}</p>` : ''}
     ${
       s.groupCount === 0
-        ? html`<p class="hint">No time tracked in this range.</p>`
+        ? html`<p class="hint">${t('reports.summary.none')}</p>`
         : s.groups.length === 0
           ? html`<p class="hint">
-              This report has ${s.groupCount} ${plural(s.groupCount, by.label.toLowerCase())}; there are none this far.
-              <a href="${linkOf(form, {})}">Back to the first</a>
+              ${t('reports.summary.noneThisFar', { count: s.groupCount, what: t(GROUP_WORDS[by.key].many, { count: s.groupCount }) })}
+              <a href="${linkOf(form, {})}">${t('reports.summary.backToFirst')}</a>
             </p>`
           : html`<table class="rows summary">
                 <thead>
                   <tr>
-                    <th scope="col">${by.label}${then ? html` <span class="hint inline">then ${then.label.toLowerCase()}</span>` : ''}</th>
-                    <th scope="col" class="num">Time</th>
-                    <th scope="col" class="num">Share</th>
-                    <th scope="col" class="num">Billable</th>
-                    ${money ? html`<th scope="col" class="num">Amount</th>` : ''}
+                    <th scope="col">
+                      ${by.label}${then ? html` <span class="hint inline">${t('reports.summary.then', { then: then.label })}</span>` : ''}
+                    </th>
+                    <th scope="col" class="num">${t('reports.time')}</th>
+                    <th scope="col" class="num">${t('reports.share')}</th>
+                    <th scope="col" class="num">${t('reports.billable')}</th>
+                    ${money ? html`<th scope="col" class="num">${t('reports.amount')}</th>` : ''}
                   </tr>
                 </thead>
                 ${s.groups.map(
@@ -520,34 +529,31 @@ function summarySection(form: ReportForm, report: Report, money: boolean): Html 
                     </tbody>`,
                 )}
               </table>
-              ${groupPager(form, s.groupCount, by.label.toLowerCase())}`
+              ${groupPager(form, s.groupCount, by.key)}`
     }
   </section>`;
 }
 
-const capitalised = (text: string) => `${text.slice(0, 1).toUpperCase()}${text.slice(1)}`;
-const plural = (n: number, noun: string) => (n === 1 ? noun : noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`);
-
 /** Which groups the page shows, with the pages before and after (only when there is more than one page). */
-function groupPager(form: ReportForm, count: number, noun: string): Html | '' {
+function groupPager(form: ReportForm, count: number, grouping: Grouping): Html | '' {
   if (count <= GROUPS_SHOWN) return '';
   const page = Number(form.groups || 1);
   const first = (page - 1) * GROUPS_SHOWN + 1;
   const last = Math.min(count, page * GROUPS_SHOWN);
   const pages = Math.ceil(count / GROUPS_SHOWN);
-  return html`<nav class="more" aria-label="Pages of the summary">
-    <p>${capitalised(plural(count, noun))} ${first}–${last} of ${count}, by name.</p>
+  return html`<nav class="more" aria-label="${t('reports.summary.pages')}">
+    <p>${t('reports.summary.window', { what: t(GROUP_WORDS[grouping].many, { count }), first, last, count })}</p>
     ${
       page > 1
         ? html`<a class="button secondary" href="${linkOf(form, { groups: page === 2 ? '' : String(page - 1) })}#summary-heading"
-            >Previous ${GROUPS_SHOWN}</a
+            >${t('reports.summary.previous', { count: GROUPS_SHOWN })}</a
           >`
         : ''
     }
     ${
       page < pages
         ? html`<a class="button secondary" href="${linkOf(form, { groups: String(page + 1) })}#summary-heading"
-            >Next ${Math.min(GROUPS_SHOWN, count - last)}</a
+            >${t('reports.summary.next', { count: Math.min(GROUPS_SHOWN, count - last) })}</a
           >`
         : ''
     }
@@ -563,29 +569,34 @@ function entriesSection(ctx: Context, form: ReportForm, report: Report, money: b
     e.projectName === null ? '' : html`${e.projectName}${e.clientName ? html` <span class="hint inline">· ${e.clientName}</span>` : ''}`;
   const row = (e: EntryRowView) => {
     const start = local(e.start);
-    const span = `${start.toFormat('HH:mm')}–${e.end ? local(e.end).toFormat('HH:mm') : ''}`;
+    const clock = (at: DateTime) => formats().clock(at.hour * 60 + at.minute);
+    const span = `${clock(start)}–${e.end ? clock(local(e.end)) : ''}`;
     return html`<tr>
-      <td data-label="Date" class="c-date"><time datetime="${e.start}">${start.toFormat('ccc d LLL')}</time></td>
-      <td data-label="Time" class="c-time">${span}</td>
-      ${whose ? html`<td data-label="Member" class="c-member">${names.get(e.authorId) ?? ''}</td>` : ''}
-      <td data-label="Description" class="c-what">${e.description || html`<span class="hint inline">(no description)</span>`}</td>
-      <td data-label="Project" class="c-project">${project(e)}</td>
-      ${tagged ? html`<td data-label="Tags" class="c-tags">${e.tagIds.map((id) => report.tags.get(id) ?? '').join(', ')}</td>` : ''}
-      <td data-label="Duration" class="num c-duration">${clockOf(e.durationSec)}</td>
-      ${money ? html`<td data-label="Amount" class="num c-amount">${e.amount === null ? '' : moneyOf(e.amount, e.currency)}</td>` : ''}
+      <td data-label="${t('reports.date')}" class="c-date">
+        <time datetime="${e.start}">${formats().dayMonth(start.toISODate() as string)}</time>
+      </td>
+      <td data-label="${t('reports.time')}" class="c-time">${span}</td>
+      ${whose ? html`<td data-label="${t('reports.grouping.user')}" class="c-member">${names.get(e.authorId) ?? ''}</td>` : ''}
+      <td data-label="${t('reports.description')}" class="c-what">
+        ${e.description || html`<span class="hint inline">${t('reports.noDescription')}</span>`}
+      </td>
+      <td data-label="${t('reports.grouping.project')}" class="c-project">${project(e)}</td>
+      ${tagged ? html`<td data-label="${t('reports.tags')}" class="c-tags">${e.tagIds.map((id) => report.tags.get(id) ?? '').join(', ')}</td>` : ''}
+      <td data-label="${t('reports.duration')}" class="num c-duration">${durationOf(e.durationSec)}</td>
+      ${money ? html`<td data-label="${t('reports.amount')}" class="num c-amount">${e.amount === null ? '' : moneyOf(e.amount, e.currency)}</td>` : ''}
     </tr>`;
   };
   const table = html`<table class="rows detailed">
     <thead>
       <tr>
-        <th scope="col">Date</th>
-        <th scope="col">Time</th>
-        ${whose ? html`<th scope="col">Member</th>` : ''}
-        <th scope="col">Description</th>
-        <th scope="col">Project</th>
-        ${tagged ? html`<th scope="col">Tags</th>` : ''}
-        <th scope="col" class="num">Duration</th>
-        ${money ? html`<th scope="col" class="num">Amount</th>` : ''}
+        <th scope="col">${t('reports.date')}</th>
+        <th scope="col">${t('reports.time')}</th>
+        ${whose ? html`<th scope="col">${t('reports.grouping.user')}</th>` : ''}
+        <th scope="col">${t('reports.description')}</th>
+        <th scope="col">${t('reports.grouping.project')}</th>
+        ${tagged ? html`<th scope="col">${t('reports.tags')}</th>` : ''}
+        <th scope="col" class="num">${t('reports.duration')}</th>
+        ${money ? html`<th scope="col" class="num">${t('reports.amount')}</th>` : ''}
       </tr>
     </thead>
     <tbody>
@@ -594,14 +605,14 @@ function entriesSection(ctx: Context, form: ReportForm, report: Report, money: b
   </table>`;
   const more = report.nextCursor
     ? html`<a class="button secondary" href="${linkOf(form, { cursor: report.nextCursor, groups: form.groups })}#entries"
-        >More entries<span class="vh"> (the next ${DETAILED_PAGE})</span></a
+        >${t('reports.moreEntries')}<span class="vh"> ${t('reports.theNext', { count: DETAILED_PAGE })}</span></a
       >`
     : '';
   return html`<section aria-labelledby="entries">
-    <h2 id="entries" tabindex="-1">Entries${form.cursor ? ' (continued)' : ''}</h2>
-    ${report.rows.length === 0 ? html`<p class="hint">${form.cursor ? 'No more entries.' : 'No entries in this range.'}</p>` : table}
+    <h2 id="entries" tabindex="-1">${form.cursor ? t('reports.entriesContinued') : t('reports.entries')}</h2>
+    ${report.rows.length === 0 ? html`<p class="hint">${form.cursor ? t('reports.noMoreEntries') : t('reports.noEntries')}</p>` : table}
     <p class="more">
-      ${more} ${form.cursor ? html`<a href="${linkOf(form, { groups: form.groups })}#entries">Back to the first entries</a>` : ''}
+      ${more} ${form.cursor ? html`<a href="${linkOf(form, { groups: form.groups })}#entries">${t('reports.backToFirstEntries')}</a>` : ''}
     </p>
   </section>`;
 }

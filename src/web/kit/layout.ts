@@ -3,6 +3,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebPaths } from '../paths.js';
 import { FAVICON, MANIFEST, SCRIPT, STYLE } from './assets.js';
 import { type Html, html } from './html.js';
+import { currentReader, formats, t } from '../../i18n/index.js';
 import { type Area, type Grants, tabsOf } from './nav.js';
 
 /** A message at the top of a page: what just happened, or why it did not. */
@@ -47,33 +48,35 @@ function top(paths: WebPaths, options: PageOptions, session: SessionView): Html 
     others.length > 1
       ? html`<form class="inline" method="post" action="${paths.settings}/switch">
           ${csrfField(session.csrfToken)}
-          <label class="hint" for="switch-workspace">Workspace</label>
+          <label class="hint" for="switch-workspace">${t('layout.workspace')}</label>
           <select id="switch-workspace" name="workspaceId">
             ${others.map((w) => html`<option value="${w.workspaceId}" ${w.workspaceId === session.workspaceId ? html`selected` : ''}>${w.name}</option>`)}
           </select>
-          <button class="secondary" type="submit">Switch</button>
+          <button class="secondary" type="submit">${t('layout.switch')}</button>
         </form>`
       : html`<span>${session.workspaceName}</span>`;
   const tabs = tabsOf(area, session, options.grants);
   const other =
     area === 'app'
-      ? html`<li class="end"><a href="${paths.settings}/tokens">Settings</a></li>`
-      : html`<li class="end"><a href="${paths.app}/week">Track time</a></li>
-          <li><a href="${API_REFERENCE_PATH}">API reference</a></li>`;
+      ? html`<li class="end"><a href="${paths.settings}/tokens">${t('nav.settings')}</a></li>`
+      : html`<li class="end"><a href="${paths.app}/week">${t('nav.trackTime')}</a></li>
+          <li><a href="${API_REFERENCE_PATH}">${t('nav.apiReference')}</a></li>`;
   return html`<header class="top">
       <a class="brand" href="${paths.app}/week">timetrack</a>
       <div class="who">
         ${area === 'app' ? html`<span id="live-status" class="live-status" role="status"></span>` : ''} ${switcher}
-        <span>${session.name} (${session.email})${session.isOwner ? ', owner' : ''}</span>
+        <span
+          >${session.isOwner ? t('layout.whoOwner', { name: session.name, email: session.email }) : t('layout.who', { name: session.name, email: session.email })}</span
+        >
         <form class="inline" method="post" action="${paths.settings}/sign-out">
           ${csrfField(session.csrfToken)}
-          <button class="secondary" type="submit">Sign out</button>
+          <button class="secondary" type="submit">${t('layout.signOut')}</button>
         </form>
       </div>
     </header>
-    <nav class="tabs" aria-label="${area === 'app' ? 'App' : 'Settings'}">
+    <nav class="tabs" aria-label="${area === 'app' ? t('nav.app') : t('nav.settings')}">
       <ul>
-        ${tabs.map((tab) => html`<li><a href="${tab.href(paths)}" ${options.current === tab.id ? html`aria-current="page"` : ''}>${tab.label}</a></li>`)}
+        ${tabs.map((tab) => html`<li><a href="${tab.href(paths)}" ${options.current === tab.id ? html`aria-current="page"` : ''}>${t(tab.label)}</a></li>`)}
         ${other}
       </ul>
     </nav>`;
@@ -88,7 +91,7 @@ export function page(paths: WebPaths, options: PageOptions): string {
     : '';
   const session = options.session ?? null;
   return html`<!doctype html>
-    <html lang="en" ${options.theme ? html`data-theme="${options.theme}"` : ''}>
+    <html lang="${currentReader().language}" ${options.theme ? html`data-theme="${options.theme}"` : ''}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -108,37 +111,27 @@ export function page(paths: WebPaths, options: PageOptions): string {
         data-ask-zone="${options.askZone ? 'true' : 'false'}"
         data-live="${options.area === 'app' ? 'true' : 'false'}"
       >
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">${t('layout.skip')}</a>
         ${session ? top(paths, options, session) : ''}
         <main id="main">${options.heading === false ? '' : html`<h1>${options.title}</h1>`} ${notice} ${options.body}</main>
       </body>
     </html>`.text;
 }
 
-const clocks = new Map<string, Intl.DateTimeFormat>();
-/** The parts of an instant in a zone, `2026-11-23`, `14:05` and the zone's short name (`CET`), as the mails write it. */
-function partsIn(ms: number, zone: string): Record<string, string> {
-  let format = clocks.get(zone);
-  if (!format) {
-    if (clocks.size > 1_000) clocks.clear();
-    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' };
-    clocks.set(zone, (format = new Intl.DateTimeFormat('en-GB', { ...options, hourCycle: 'h23', timeZone: zone, timeZoneName: 'short' })));
-  }
-  return Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, p.value]));
-}
-
 /**
- * An instant as the person reading reads it, in their zone (their Profile's, else the server's):
- * `2026-11-23 14:05 CET`, as the mail about the same link says it; or the fallback.
+ * An instant as the person reading reads it, in their zone (their Profile's, else the server's)
+ * and their language: `23 Nov 2026, 14:05 CET`, as the mail about the same link says it; or the
+ * fallback (`never` in their language by default).
  */
-export function when(iso: string | null, zone: string, fallback = 'never'): string {
-  if (iso === null) return fallback;
-  const p = partsIn(Date.parse(iso), zone);
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
+export function when(iso: string | null, zone: string, fallback?: string): string {
+  if (iso === null) return fallback ?? t('common.never');
+  return formats().dateTime(Date.parse(iso), zone);
 }
 
-/** The day of an instant in the reader's zone: `2026-11-23`. */
+/** The day of an instant in the reader's zone, as they write days: `23 Nov 2026`, `23.11.2026`. */
 export function dayOf(iso: string, zone: string): string {
-  const p = partsIn(Date.parse(iso), zone);
-  return `${p.year}-${p.month}-${p.day}`;
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    Date.parse(iso),
+  );
+  return formats().date(day);
 }

@@ -1,5 +1,6 @@
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebPaths } from '../paths.js';
+import type { Key } from '../../i18n/index.js';
 
 /** What the services decided a person may see, for the tabs that depend on it (asked once per page). */
 export interface Grants {
@@ -12,7 +13,8 @@ export interface Grants {
 /** A tab of an area's navigation, and who sees it. */
 export interface Tab {
   id: string;
-  label: string;
+  /** Its label's key (the page says it in its reader's language). */
+  label: Key;
   href: (paths: WebPaths) => string;
   shown?: (session: SessionView, grants: Grants) => boolean;
 }
@@ -24,20 +26,20 @@ const owners = (s: SessionView) => s.isOwner;
 /** The tabs of each area, in order; an area's last links lead to the other. */
 export const NAV: Record<Area, readonly Tab[]> = {
   app: [
-    { id: 'week', label: 'Week', href: (p) => `${p.app}/week` },
-    { id: 'reports', label: 'Reports', href: (p) => `${p.app}/reports` },
-    { id: 'catalog', label: 'Catalog', href: (p) => `${p.app}/catalog` },
-    { id: 'invoices', label: 'Invoices', href: (p) => p.invoices, shown: (_s, grants) => grants.invoices },
-    { id: 'approvals', label: 'Approvals', href: (p) => `${p.app}/approvals`, shown: (_s, grants) => grants.approvals === true },
-    { id: 'profile', label: 'Profile', href: (p) => `${p.app}/profile` },
+    { id: 'week', label: 'nav.week', href: (p) => `${p.app}/week` },
+    { id: 'reports', label: 'nav.reports', href: (p) => `${p.app}/reports` },
+    { id: 'catalog', label: 'nav.catalog', href: (p) => `${p.app}/catalog` },
+    { id: 'invoices', label: 'nav.invoices', href: (p) => p.invoices, shown: (_s, grants) => grants.invoices },
+    { id: 'approvals', label: 'nav.approvals', href: (p) => `${p.app}/approvals`, shown: (_s, grants) => grants.approvals === true },
+    { id: 'profile', label: 'nav.profile', href: (p) => `${p.app}/profile` },
   ],
   settings: [
-    { id: 'tokens', label: 'API tokens', href: (p) => `${p.settings}/tokens` },
-    { id: 'webhooks', label: 'Webhooks', href: (p) => `${p.settings}/webhooks` },
-    { id: 'members', label: 'Members', href: (p) => `${p.settings}/members`, shown: owners },
-    { id: 'workspace', label: 'Workspace', href: (p) => `${p.settings}/workspace`, shown: owners },
-    { id: 'import', label: 'Import', href: (p) => `${p.settings}/import`, shown: () => true },
-    { id: 'mail', label: 'Mail', href: (p) => `${p.settings}/mail`, shown: owners },
+    { id: 'tokens', label: 'nav.tokens', href: (p) => `${p.settings}/tokens` },
+    { id: 'webhooks', label: 'nav.webhooks', href: (p) => `${p.settings}/webhooks` },
+    { id: 'members', label: 'nav.members', href: (p) => `${p.settings}/members`, shown: owners },
+    { id: 'workspace', label: 'nav.workspace', href: (p) => `${p.settings}/workspace`, shown: owners },
+    { id: 'import', label: 'nav.import', href: (p) => `${p.settings}/import`, shown: () => true },
+    { id: 'mail', label: 'nav.mail', href: (p) => `${p.settings}/mail`, shown: owners },
   ],
 };
 

@@ -2,22 +2,24 @@ import { problemTypes } from '../../../generated/problems.js';
 import { DomainError } from '../../errors.js';
 import { slugOfDomainError } from '../../http/problems.js';
 import type { FieldErrors } from './fields.js';
+import { t } from '../../i18n/index.js';
 
 /** The status the API answers a domain refusal with (its own mapping: 400, 403, 404, 409, 429). */
 export const statusOf = (error: DomainError): number => problemTypes[slugOfDomainError[error.code]].status;
 
-/** What a page says when something is not there, or not the reader's to see (never which, nor an id). */
-export const NOT_FOUND_WORDS = 'It is not here: it does not exist (any more), or it is not yours to see.';
+/** What a page says when something is not there, or not the reader's to see (never which, nor an id), in the reader's language. */
+export const notFoundWords = (): string => t('refusal.notFound');
 
 /**
  * A refusal as a page says it to the person reading: the service's words for people where it
- * has them (no ids, no parameters, no command lines), a plain "not here" for anything not found,
- * else its message. Pages never show a DomainError's `message` themselves
- * (test/fast/architecture.test.ts).
+ * has them (by key, in the reader's language; else as written: no ids, no parameters, no
+ * command lines), a plain "not here" for anything not found, else its message. Pages never show
+ * a DomainError's `message` themselves (test/fast/architecture.test.ts).
  */
 export function spoken(error: DomainError): string {
+  if (error.words !== undefined) return t(error.words.key, error.words.vars);
   if (error.people !== undefined) return error.people;
-  if (error.code === 'not_found') return NOT_FOUND_WORDS;
+  if (error.code === 'not_found') return notFoundWords();
   return error.message;
 }
 

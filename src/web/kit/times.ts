@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import { DomainError } from '../../errors.js';
+import { formats } from '../../i18n/index.js';
 
 /** How a person wants times of day written: 24-hour (`14:05`) or 12-hour (`2:05 PM`). */
 export type TimeFormat = '24h' | '12h';
@@ -127,8 +128,10 @@ export const timeText = (ms: number, zone: string, format: TimeFormat = '24h'): 
   return clockText(((local % 1440) + 1440) % 1440, format);
 };
 
-/** Seconds as `1:05` (hours and minutes), the short form of the week's rows and totals. */
+/**
+ * Seconds as the week's rows and totals show them: `1:05` (hours and minutes), or `1:05:09`
+ * for a member who reads durations with seconds (Profile; src/i18n/format.ts).
+ */
 export function hoursText(seconds: number): string {
-  const minutes = Math.max(0, Math.floor(seconds / 60));
-  return `${Math.floor(minutes / 60)}:${pad(minutes % 60)}`;
+  return formats().duration(seconds);
 }

@@ -11,13 +11,14 @@ import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { statusOf, spoken } from '../kit/refusal.js';
+import { type Key, t } from '../../i18n/index.js';
 
-const SCOPE_HINTS: Record<string, string> = {
-  'entries:read': 'list and read time entries and the running timer',
-  'entries:write': 'create, edit and delete entries; start and stop the timer',
-  'catalog:read': 'list clients, projects, tasks and tags',
-  'catalog:write': 'create, edit, archive and delete them',
-  'reports:read': 'summary, detailed and weekly reports',
+const SCOPE_HINTS: Record<string, Key> = {
+  'entries:read': 'tokens.scope.entriesRead',
+  'entries:write': 'tokens.scope.entriesWrite',
+  'catalog:read': 'tokens.scope.catalogRead',
+  'catalog:write': 'tokens.scope.catalogWrite',
+  'reports:read': 'tokens.scope.reportsRead',
 };
 
 interface MintForm {
@@ -26,53 +27,51 @@ interface MintForm {
   expires: string;
 }
 
-const yesNo = (value: boolean) => (value ? 'yes' : 'no');
+const yesNo = (value: boolean) => t(value ? 'tokens.yes' : 'tokens.no');
 
 /** The token's plaintext, once, with a copy button (shown by the script when the clipboard is available). */
 export const secretBox = (id: string, label: string, secret: string) =>
   html`<p class="secret">
-      <code id="${id}" aria-label="${label}">${secret}</code> <button type="button" class="secondary" data-copy="${id}" hidden>Copy</button>
+      <code id="${id}" aria-label="${label}">${secret}</code>
+      <button type="button" class="secondary" data-copy="${id}" hidden>${t('tokens.copy')}</button>
     </p>
     <p class="hint" id="${id}-status" role="status"></p>`;
 
 function mintForm(base: string, session: SessionView, form: MintForm, zone: string): Html {
+  const expiresLabel = html`${t('tokens.expires')} <span class="hint">${t('tokens.expiresHint', { zone })}</span>`;
   return html`<form class="stack" method="post" action="${base}/tokens">
     ${csrfField(session.csrfToken)}
     <div>
-      <label for="token-name">Name <span class="hint">Where the token will be used, e.g. "Invoicing script".</span></label>
+      <label for="token-name">${t('tokens.name')} <span class="hint">${t('tokens.nameHint')}</span></label>
       <input id="token-name" name="name" type="text" maxlength="200" required value="${form.name}" />
     </div>
     <fieldset>
-      <legend>Scopes</legend>
-      <span class="hint">Grant only what the client needs. Reading your own identity (GET /api/v1/me) needs none.</span>
+      <legend>${t('tokens.scopes')}</legend>
+      <span class="hint">${t('tokens.scopesHint')}</span>
       ${scopeValues.map(
         (scope) =>
           html`<label class="check"
             ><input type="checkbox" name="scopes" value="${scope}" ${form.scopes.includes(scope) ? html`checked` : ''} />
-            <span><code>${scope}</code> <span class="hint">${SCOPE_HINTS[scope] ?? ''}</span></span></label
+            <span><code>${scope}</code> <span class="hint">${SCOPE_HINTS[scope] ? t(SCOPE_HINTS[scope] as Key) : ''}</span></span></label
           >`,
       )}
     </fieldset>
     <div>
-      <label for="token-expires"
-        >Expires on (optional)
-        <span class="hint">The token stops working when that day begins (00:00 in ${zone}). Leave empty for no expiry.</span></label
-      >
+      <label for="token-expires">${expiresLabel}</label>
       <input id="token-expires" name="expires" type="date" value="${form.expires}" />
     </div>
     <p class="notice" id="token-visibility">
-      It will carry your visibility in this workspace: colleagues' time <strong>${yesNo(session.canViewOthersTime)}</strong>, colleagues'
-      money <strong>${yesNo(session.canViewOthersMoney)}</strong>. If an owner narrows your visibility later, the token narrows at once;
-      widening applies only to tokens minted after it.
+      ${t('tokens.visibility')} ${t('tokens.othersTime')} <strong>${yesNo(session.canViewOthersTime)}</strong>, ${t('tokens.othersMoney')}
+      <strong>${yesNo(session.canViewOthersMoney)}</strong>. ${t('tokens.narrows')}
     </p>
-    <div><button type="submit">Mint token</button></div>
+    <div><button type="submit">${t('tokens.mint')}</button></div>
   </form>`;
 }
 
 function tokenStatus(token: { revokedAt: string | null; expiresAt: string | null }, now: number, zone: string): Html {
-  if (token.revokedAt !== null) return html`<span class="badge bad">revoked ${when(token.revokedAt, zone)}</span>`;
-  if (token.expiresAt !== null && Date.parse(token.expiresAt) <= now) return html`<span class="badge bad">expired</span>`;
-  return html`<span class="badge good">active</span>`;
+  if (token.revokedAt !== null) return html`<span class="badge bad">${t('tokens.revoked', { when: when(token.revokedAt, zone) })}</span>`;
+  if (token.expiresAt !== null && Date.parse(token.expiresAt) <= now) return html`<span class="badge bad">${t('tokens.expired')}</span>`;
+  return html`<span class="badge good">${t('tokens.active')}</span>`;
 }
 
 /** API tokens: a member mints, lists and revokes their own. */
@@ -87,36 +86,38 @@ export function tokenPages(router: Router, deps: WebDeps): void {
     const zone = readerZone(deps, session);
     send(deps, res, status, {
       ...shell(deps, signed),
-      title: 'API tokens',
+      title: t('nav.tokens'),
       current: 'tokens',
       notice,
-      body: html`<h2>Mint a token</h2>
+      body: html`<h2>${t('tokens.mintHeading')}</h2>
         ${mintForm(base, session, form, zone)}
-        <h2>Your tokens in ${session.workspaceName}</h2>
-        ${tokens.length === 0 ? html`<p>You have no tokens in this workspace yet.</p>` : ''}
-        <ul class="cards" aria-label="Your tokens">
+        <h2>${t('tokens.yours', { workspace: session.workspaceName })}</h2>
+        ${tokens.length === 0 ? html`<p>${t('tokens.noneYet')}</p>` : ''}
+        <ul class="cards" aria-label="${t('tokens.yourTokens')}">
           ${tokens.map(
-            (t) =>
+            (token) =>
               html`<li>
-                <div class="card-title">${t.name} ${tokenStatus(t, now, zone)}</div>
+                <div class="card-title">${token.name} ${tokenStatus(token, now, zone)}</div>
                 <dl class="facts">
-                  <dt>Prefix</dt>
-                  <dd><code>tt_${t.prefix}_…</code></dd>
-                  <dt>Scopes</dt>
-                  <dd>${t.scopes.length === 0 ? 'none' : t.scopes.join(', ')}</dd>
-                  <dt>Expires</dt>
-                  <dd>${when(t.expiresAt, zone)}</dd>
-                  <dt>Last used</dt>
-                  <dd>${when(t.lastUsedAt, zone)}</dd>
+                  <dt>${t('tokens.prefix')}</dt>
+                  <dd><code>tt_${token.prefix}_…</code></dd>
+                  <dt>${t('tokens.scopes')}</dt>
+                  <dd>${token.scopes.length === 0 ? t('tokens.noScopes') : token.scopes.join(', ')}</dd>
+                  <dt>${t('tokens.expiresOn')}</dt>
+                  <dd>${when(token.expiresAt, zone)}</dd>
+                  <dt>${t('tokens.lastUsed')}</dt>
+                  <dd>${when(token.lastUsedAt, zone)}</dd>
                 </dl>
                 ${
-                  t.revokedAt === null
+                  token.revokedAt === null
                     ? html`<form
                         method="post"
-                        action="${base}/tokens/${t.id}/revoke"
-                        data-confirm="Revoke ${t.name}? Clients using it get 401 at once."
+                        action="${base}/tokens/${token.id}/revoke"
+                        data-confirm="${t('tokens.confirmRevoke', { name: token.name })}"
                       >
-                        ${csrfField(session.csrfToken)}<button class="danger" type="submit">Revoke ${t.name}</button>
+                        ${csrfField(session.csrfToken)}<button class="danger" type="submit">
+                          ${t('tokens.revoke', { name: token.name })}
+                        </button>
                       </form>`
                     : ''
                 }
@@ -129,8 +130,7 @@ export function tokenPages(router: Router, deps: WebDeps): void {
   router.get(
     '/tokens',
     signedIn(deps, (req, res, signed) => {
-      const done =
-        req.query.done === 'revoked' ? ({ kind: 'ok', body: 'The token was revoked; it answers 401 from now on.' } as const) : null;
+      const done = req.query.done === 'revoked' ? ({ kind: 'ok', body: t('tokens.wasRevoked') } as const) : null;
       render(res, signed, 200, { name: '', scopes: [], expires: '' }, noticeFor(deps, signed, done));
     }),
   );
@@ -147,7 +147,7 @@ export function tokenPages(router: Router, deps: WebDeps): void {
             ? DateTime.fromISO(form.expires, { zone: readerZone(deps, signed.session) })
             : null;
           expiresAt = day?.isValid ? day.startOf('day').toMillis() : Number.NaN;
-          if (!Number.isFinite(expiresAt)) throw new DomainError('invalid', 'expiry must be a date such as 2027-01-31.');
+          if (!Number.isFinite(expiresAt)) throw new DomainError('invalid', t('tokens.badExpiry'));
         }
         const minted = services.tokens.create(signed.session.actor, {
           name: form.name,
@@ -159,11 +159,11 @@ export function tokenPages(router: Router, deps: WebDeps): void {
           signed,
           notice: {
             kind: 'ok',
-            body: html`<p>
-                <strong>Token "${form.name.trim()}" minted.</strong> Copy it now: it is shown only this once and cannot be shown again.
-              </p>
-              ${secretBox('new-token', 'The new token', minted.token)}
-              <p class="hint">Use it as <code>Authorization: Bearer …</code> on ${siteLink(deps).url}/api/v1.</p>`,
+            body: html`<p><strong>${t('tokens.minted', { name: form.name.trim() })}</strong> ${t('tokens.copyNow')}</p>
+              ${secretBox('new-token', t('tokens.theNewToken'), minted.token)}
+              <p class="hint">
+                ${t('tokens.useAs')} <code>Authorization: Bearer …</code> ${t('tokens.on', { url: `${siteLink(deps).url}/api/v1` })}
+              </p>`,
           },
         });
       } catch (error) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
-import { csvRecord } from '../../../src/modules/reports/export/csv.js';
+import { csvRecord, semicolonRecord } from '../../../src/modules/reports/export/csv.js';
 
 /**
  * The report exports write their CSV records themselves since issue 60 (csv-stringify's work per
@@ -28,5 +28,15 @@ describe('CSV records of the report exports', () => {
 
   it('quotes a field with a comma, a quote or a line break, doubling its quotes', () => {
     expect(csvRecord(['a', 'b,c', 'say "hi"', 'x\ny', 'x\ry', ''])).to.equal('a,"b,c","say ""hi""","x\ny","x\ry",\r\n');
+  });
+
+  it('writes the semicolon dialect as csv-stringify would with a semicolon: quoted at a semicolon, not at a comma (issue 58)', () => {
+    fc.assert(
+      fc.property(fc.array(field, { minLength: 1, maxLength: 14 }), (fields) => {
+        expect(semicolonRecord(fields)).to.equal(stringify([fields], { ...options, delimiter: ';' }));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(semicolonRecord(['1,50', 'a;b', 'Planung, "Phase 1"'])).to.equal('1,50;"a;b";"Planung, ""Phase 1"""\r\n');
   });
 });

@@ -256,7 +256,7 @@ describe('web app: report exports', () => {
         'Signature',
       ])
         expect(text, part).to.include(part);
-      expect(text).to.include('Total time 3:15 (3.25 hours) · 3 entries · Amount 180.00 EUR');
+      expect(text).to.include('Total time 3:15 (3.25 hours) · 3 entries · Amount €180.00');
       expect(text).not.to.include('Colleague work');
       const fonts = execFileSync('pdffonts', [file], { encoding: 'utf8' });
       const faces = fonts.split('\n').slice(2).filter(Boolean);

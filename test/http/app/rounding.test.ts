@@ -152,14 +152,14 @@ describe('web app: rounding (issue 56 item 4)', () => {
     const range = 'from=2026-10-01&to=2026-10-31&groupBy=project';
     const plain = flat((await owner.get(`/app/reports?${range}`)).text);
     expect(plain).to.include('<input id="report-rounded" type="checkbox" name="rounded" value="1" />');
-    expect(plain).to.include('<strong>0:30:50</strong>');
+    expect(plain).to.include('<strong>0:30</strong>');
     expect(plain).to.not.include('Rounded as invoices are');
 
     const rounded = flat((await owner.get(`/app/reports?${range}&rounded=1`)).text);
     expect(rounded).to.include('<input id="report-rounded" type="checkbox" name="rounded" value="1" checked />');
     expect(rounded).to.include('<p class="hint rounded-rule">Rounded as invoices are, each entry on its own: up to 15 minutes.</p>');
-    expect(rounded).to.include('<strong>1:00:00</strong>');
-    expect(rounded).to.include('EUR 100.00');
+    expect(rounded).to.include('<strong>1:00</strong>');
+    expect(rounded).to.include('€100.00');
     // The download form carries the choice.
     expect(rounded).to.include('<input type="hidden" name="rounded" value="1" />');
 

@@ -133,8 +133,8 @@ describe('web pages: words for the person reading', () => {
     expect(added.status).to.equal(303);
     const page = shown((await owner.get('/settings/members')).text);
     // 72 hours after 14:00 in Berlin.
-    expect(page).to.include('works once, until 2026-11-28 14:00 CET');
-    expect(page).to.include('No password yet · since 2026-11-25');
+    expect(page).to.include('works once, until 28 Nov 2026, 14:00 CET');
+    expect(page).to.include('No password yet · since 25 Nov 2026');
     expect(page).not.to.match(/\d{2}:\d{2} UTC/);
     speaksPlainly((await owner.get('/settings/members')).text, 'the Members page');
   });

@@ -2,6 +2,16 @@ import type { components } from '../../../../generated/openapi.js';
 import { DomainError } from '../../../errors.js';
 import { offsetStretches, type OffsetStretch } from '../../../kernel/local-days.js';
 import { DAY_MS } from '../../../kernel/time.js';
+import {
+  type CsvDialect,
+  type Formats,
+  formatsFor,
+  type Key,
+  type Language,
+  type TimeFormat,
+  type Translate,
+  translator,
+} from '../../../i18n/index.js';
 
 /*
  * Exports of reports (decisions §11): what is asked for, and the table every format writes. The
@@ -54,7 +64,38 @@ export interface ExportRequest {
   unseenMoney?: 'refuse' | 'withhold';
   /** Each entry's time rounded as invoices round it (issue 56 item 4; the Reports page's choice, `report export --rounded`). */
   rounded?: boolean;
+  /**
+   * The person the file is for (the Reports page's downloads): its words in their language, its
+   * money, numbers, days and durations as they read them, its CSV in the dialect chosen (decisions
+   * §14). Absent (the command line): English words and today's machine formats (ISO days,
+   * `12480.00 EUR`, a comma CSV), which scripts parse.
+   */
+  reader?: ExportReader;
 }
+
+/** Whom a file is for: their language, clock and durations, and the CSV dialect chosen on the download. */
+export interface ExportReader {
+  language: Language;
+  timeFormat?: TimeFormat;
+  seconds?: boolean;
+  csv?: CsvDialect;
+}
+
+/**
+ * How a file speaks: its words (`say`), the reader's formats where a person reads it (`people`;
+ * null: the machine formats of the command line), and the CSV dialect.
+ */
+export interface ExportVoice {
+  say: Translate;
+  people: Formats | null;
+  csv: CsvDialect;
+}
+
+/** The voice of an export request: its reader's, or the command line's (English, machine formats, commas). */
+export const voiceOf = (reader: ExportReader | undefined): ExportVoice =>
+  reader === undefined
+    ? { say: translator('en'), people: null, csv: 'comma' }
+    : { say: translator(reader.language), people: formatsFor(reader), csv: reader.csv ?? 'comma' };
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -68,18 +109,22 @@ const KIND_NAMES: Record<ExportKind, string> = { detailed: 'entries', summary: '
 export const exportFileName = (request: Pick<ExportRequest, 'kind' | 'format' | 'from' | 'to' | 'rounded'>): string =>
   `timetrack-${KIND_NAMES[request.kind]}-${request.from}${request.from === request.to ? '' : `-to-${request.to}`}${request.rounded ? '-rounded' : ''}.${request.format}`;
 
-/** What a grouping is called in a header, and its rows without a key. */
-export const GROUP_LABELS: Record<Grouping, { label: string; none: string }> = {
-  project: { label: 'Project', none: '(no project)' },
-  client: { label: 'Client', none: '(no client)' },
-  task: { label: 'Task', none: '(no task)' },
-  tag: { label: 'Tag', none: '(no tag)' },
-  user: { label: 'Member', none: '(no member)' },
-  day: { label: 'Day', none: '(no day)' },
-  week: { label: 'Week', none: '(no week)' },
-  month: { label: 'Month', none: '(no month)' },
-  billable: { label: 'Billable', none: '(none)' },
+/** What a grouping is called in a header, and its rows without a key (by key: the file says them in its reader's language). */
+const GROUP_KEYS: Record<Grouping, { label: Key; none: Key }> = {
+  project: { label: 'reports.grouping.project', none: 'reports.grouping.noProject' },
+  client: { label: 'reports.grouping.client', none: 'reports.grouping.noClient' },
+  task: { label: 'reports.grouping.task', none: 'reports.grouping.noTask' },
+  tag: { label: 'reports.grouping.tag', none: 'reports.grouping.noTag' },
+  user: { label: 'reports.grouping.user', none: 'reports.grouping.noUser' },
+  day: { label: 'reports.chart.day', none: 'export.noDay' },
+  week: { label: 'reports.chart.week', none: 'export.noWeek' },
+  month: { label: 'export.month', none: 'export.noMonth' },
+  billable: { label: 'reports.billable', none: 'export.none' },
 };
+export const groupLabels = (say: Translate, grouping: Grouping): { label: string; none: string } => ({
+  label: say(GROUP_KEYS[grouping].label),
+  none: say(GROUP_KEYS[grouping].none),
+});
 
 /**
  * A cell's type, which each format writes its own way: `date` and `datetime` are local wall
@@ -115,6 +160,8 @@ export interface ExportHead {
   only: string[];
   /** The rounding rules, in a sentence, when each entry's time is rounded (issue 56 item 4); null: as tracked. */
   rounded: string | null;
+  /** Its words, formats and CSV dialect. */
+  voice: ExportVoice;
 }
 
 /** A row with its role in the document (the PDF sets totals and groups apart; spreadsheets ignore it). */

@@ -8,13 +8,15 @@ import {
   clock,
   type Column,
   currencyDigits,
+  type ExportHead,
   type ExportTable,
-  GROUP_LABELS,
+  groupLabels,
   isoDay,
   type Row,
   type TimesheetWeek,
 } from './model.js';
 import type { SinkStream } from './output.js';
+import type { Key } from '../../../i18n/index.js';
 
 /*
  * The PDF of an export (pdfkit, as the invoices): a timesheet a client can sign. The head (the
@@ -61,7 +63,54 @@ export function pdfPages(table: ExportTable, rows: number): number {
   return Math.max(1, Math.ceil((lines * ROW + 90 + 130) / perPage));
 }
 
-const TITLES = { detailed: 'Time report: entries', summary: 'Time report: summary', weekly: 'Timesheet' } as const;
+/**
+ * How the PDF writes its figures: for a person (the Reports page's download, decisions §14) in
+ * their locale (`23.11.2026`, `12.480,00 €`, `138:30`); for the command line as it always has
+ * (`Mon 23 Nov 2026`, `12480.00 EUR`).
+ */
+interface Look {
+  day(day: string): string;
+  dayHead(day: string): string;
+  day10(local: number): string;
+  wall(local: number): string;
+  duration(seconds: number): string;
+  hours(seconds: number): string;
+  money(amount: number): string;
+  yes(value: boolean): string;
+}
+
+function lookOf(head: ExportHead): Look {
+  const { people, say } = head.voice;
+  const digits = currencyDigits(head.currency);
+  if (people === null)
+    return {
+      day: (day) => DateTime.fromISO(day, { zone: 'UTC' }).toFormat('ccc d LLL yyyy'),
+      dayHead: (day) => DateTime.fromISO(day, { zone: 'UTC' }).toFormat('ccc d LLL'),
+      day10: isoDay,
+      wall: (local) => new Date(local).toISOString().slice(11, 16),
+      duration: clock,
+      hours: (seconds) => (seconds / 3600).toFixed(2),
+      money: (amount) => `${amount.toFixed(digits)} ${head.currency}`,
+      yes: (value) => (value ? 'yes' : 'no'),
+    };
+  return {
+    day: (day) => people.weekdayDate(day),
+    dayHead: (day) => people.dayMonth(day),
+    day10: (local) => people.date(local),
+    wall: (local) => people.wallTime(local),
+    duration: (seconds) => people.duration(seconds),
+    hours: (seconds) => people.hours(seconds),
+    money: (amount) => people.money(amount, head.currency),
+    yes: (value) => say(value ? 'export.yes' : 'export.no'),
+  };
+}
+
+const TITLES: Record<ExportHead['kind'], Key> = {
+  detailed: 'export.title.detailed',
+  summary: 'export.title.summary',
+  weekly: 'export.title.weekly',
+};
+const titleOf = (head: ExportHead): string => head.voice.say(TITLES[head.kind]);
 
 export async function writePdf(table: ExportTable, out: SinkStream): Promise<number> {
   const { head } = table;
@@ -75,7 +124,7 @@ export async function writePdf(table: ExportTable, out: SinkStream): Promise<num
     autoFirstPage: true,
     // No default font: the embedded faces are the only ones.
     font: '',
-    info: { Title: `${TITLES[head.kind]} ${head.from} – ${head.to}`, Creator: 'timetrack', Producer: 'timetrack (PDFKit)' },
+    info: { Title: `${titleOf(head)} ${head.from} – ${head.to}`, Creator: 'timetrack', Producer: 'timetrack (PDFKit)' },
   });
   pdf.registerFont('regular', faces.regular as unknown as string);
   pdf.registerFont('bold', faces.bold as unknown as string);
@@ -89,7 +138,7 @@ export async function writePdf(table: ExportTable, out: SinkStream): Promise<num
   pdf.on('pageAdded', () => footer(pdf, (page += 1), table));
 
   let y = heading(pdf, table);
-  const money = { digits: currencyDigits(head.currency), currency: head.currency };
+  const money = lookOf(head);
   let rows = 0;
   if (table.weeks) {
     for (const week of table.weeks) {
@@ -118,23 +167,25 @@ export async function writePdf(table: ExportTable, out: SinkStream): Promise<num
   return rows;
 }
 
-const fmtDay = (day: string) => DateTime.fromISO(day, { zone: 'UTC' }).toFormat('ccc d LLL yyyy');
-
 function heading(pdf: Doc, table: ExportTable): number {
   const { head } = table;
-  pdf.font('bold').fontSize(16).fillColor(INK).text(TITLES[head.kind], M.left, M.top, { width: WIDTH });
+  const { say } = head.voice;
+  const fmtDay = lookOf(head).day;
+  pdf.font('bold').fontSize(16).fillColor(INK).text(titleOf(head), M.left, M.top, { width: WIDTH });
   const facts: Array<[string, string]> = [
-    ['Period', head.from === head.to ? fmtDay(head.from) : `${fmtDay(head.from)} – ${fmtDay(head.to)}`],
-    ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
-    ['Times in', head.timeZone],
-    ...(head.only.length > 0 ? ([['Only', head.only.join(' · ')]] as Array<[string, string]>) : []),
-    ...(head.rounded === null ? [] : ([['Rounded', head.rounded]] as Array<[string, string]>)),
+    [say('export.period'), head.from === head.to ? fmtDay(head.from) : `${fmtDay(head.from)} – ${fmtDay(head.to)}`],
+    [say('export.members'), head.members === null ? say('export.everyone') : head.members.join(', ')],
+    [say('export.timesIn'), head.timeZone],
+    ...(head.only.length > 0 ? ([[say('export.only'), head.only.join(' · ')]] as Array<[string, string]>) : []),
+    ...(head.rounded === null ? [] : ([[say('export.rounded'), head.rounded]] as Array<[string, string]>)),
   ];
-  if (head.kind !== 'detailed')
+  if (head.kind !== 'detailed') {
+    const by = groupLabels(say, head.groupBy).label;
     facts.push([
-      'Grouped by',
-      GROUP_LABELS[head.groupBy].label + (head.subGroupBy ? `, then ${GROUP_LABELS[head.subGroupBy].label.toLowerCase()}` : ''),
+      say('export.groupedBy'),
+      head.subGroupBy ? say('export.groupedByThen', { by, then: groupLabels(say, head.subGroupBy).label }) : by,
     ]);
+  }
   let y = M.top + 26;
   for (const [label, value] of facts) {
     pdf.font('regular').fontSize(8.5).fillColor(MUTED).text(label, M.left, y, { width: 70, lineBreak: false });
@@ -157,8 +208,12 @@ function footer(pdf: Doc, page: number, table: ExportTable): void {
     .strokeColor(RULE)
     .stroke();
   pdf.font('regular').fontSize(7.5).fillColor(MUTED);
-  pdf.text(`${TITLES[table.head.kind]}, ${table.head.from} – ${table.head.to}`, M.left, at + 6, { width: WIDTH - 80, lineBreak: false });
-  pdf.text(`Page ${page}`, PAGE.width - M.right - 80, at + 6, { width: 80, align: 'right', lineBreak: false });
+  pdf.text(`${titleOf(table.head)}, ${table.head.from} – ${table.head.to}`, M.left, at + 6, { width: WIDTH - 80, lineBreak: false });
+  pdf.text(table.head.voice.say('export.page', { page }), PAGE.width - M.right - 80, at + 6, {
+    width: 80,
+    align: 'right',
+    lineBreak: false,
+  });
   pdf.page.margins.bottom = bottom;
   pdf.x = x;
   pdf.y = y;
@@ -192,25 +247,25 @@ function tableHead(pdf: Doc, layout: Placed[], y: number): number {
   return y + ROW + 4;
 }
 
-function cellText(column: Column, cell: Cell, money: { digits: number; currency: string }): string {
+function cellText(column: Column, cell: Cell, look: Look): string {
   if (cell === null || cell === '') return '';
   switch (column.type) {
     case 'date':
-      return typeof cell === 'number' ? isoDay(cell) : '';
+      return typeof cell === 'number' ? look.day10(cell) : '';
     case 'datetime':
-      return typeof cell === 'number' ? new Date(cell).toISOString().slice(11, 16) : '';
+      return typeof cell === 'number' ? look.wall(cell) : '';
     case 'duration':
-      return typeof cell === 'number' ? clock(cell) : '';
+      return typeof cell === 'number' ? look.duration(cell) : '';
     case 'money':
-      return typeof cell === 'number' ? `${cell.toFixed(money.digits)} ${money.currency}` : '';
+      return typeof cell === 'number' ? look.money(cell) : '';
     case 'boolean':
-      return cell === true ? 'yes' : 'no';
+      return look.yes(cell === true);
     default:
       return String(cell);
   }
 }
 
-function tableRow(pdf: Doc, layout: Placed[], row: Row, y: number, money: { digits: number; currency: string }): number {
+function tableRow(pdf: Doc, layout: Placed[], row: Row, y: number, money: Look): number {
   const strong = row.role === 'group' || row.role === 'total';
   if (row.role === 'total')
     pdf
@@ -244,14 +299,15 @@ function tableRow(pdf: Doc, layout: Placed[], row: Row, y: number, money: { digi
 }
 
 /** A week of the timesheet: its groups by the seven days, the days' totals, then the week's. */
-function timesheetWeek(pdf: Doc, table: ExportTable, week: TimesheetWeek, y: number, money: { digits: number; currency: string }): number {
+function timesheetWeek(pdf: Doc, table: ExportTable, week: TimesheetWeek, y: number, money: Look): number {
   const withMoney = table.head.money;
-  const label = GROUP_LABELS[table.head.groupBy].label;
+  const { say } = table.head.voice;
+  const label = groupLabels(say, table.head.groupBy).label;
   const columns: Column[] = [
     { header: label, type: 'text', width: 40 },
-    ...week.days.map((d): Column => ({ header: DateTime.fromISO(d, { zone: 'UTC' }).toFormat('ccc d LLL'), type: 'duration', width: 8 })),
-    { header: 'Total', type: 'duration', width: 8 },
-    ...(withMoney ? [{ header: 'Amount', type: 'money', width: 12 } as Column] : []),
+    ...week.days.map((d): Column => ({ header: money.dayHead(d), type: 'duration', width: 8 })),
+    { header: say('reports.total'), type: 'duration', width: 8 },
+    ...(withMoney ? [{ header: say('reports.amount'), type: 'money', width: 12 } as Column] : []),
   ];
   const layout = columnsOf(columns);
   const needed = (week.rows.length + 3) * ROW + 20;
@@ -263,14 +319,19 @@ function timesheetWeek(pdf: Doc, table: ExportTable, week: TimesheetWeek, y: num
     .font('bold')
     .fontSize(10)
     .fillColor(INK)
-    .text(`Week of ${fmtDay(week.days[0] as string)}`, M.left, y, { width: WIDTH });
+    .text(say('export.weekOfDay', { day: money.day(week.days[0] as string) }), M.left, y, { width: WIDTH });
   y = tableHead(pdf, layout, y + 16);
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const blank = (s: number) => (s === 0 ? null : s);
   const rows: Row[] = [
     ...week.rows.map((r): Row => ({ cells: [r.name, ...r.seconds.map(blank), sum(r.seconds), ...(withMoney ? [r.amount] : [])] })),
     {
-      cells: ['Total', ...week.totals.seconds.map(blank), sum(week.totals.seconds), ...(withMoney ? [week.totals.amount] : [])],
+      cells: [
+        say('reports.total'),
+        ...week.totals.seconds.map(blank),
+        sum(week.totals.seconds),
+        ...(withMoney ? [week.totals.amount] : []),
+      ],
       role: 'total',
     },
   ];
@@ -285,7 +346,7 @@ function timesheetWeek(pdf: Doc, table: ExportTable, week: TimesheetWeek, y: num
 }
 
 /** The totals, then where the member and the client sign. */
-function closing(pdf: Doc, table: ExportTable, y: number, money: { digits: number; currency: string }): void {
+function closing(pdf: Doc, table: ExportTable, y: number, money: Look): void {
   const totals = table.totals();
   if (y + 130 > LIMIT) {
     pdf.addPage();
@@ -293,18 +354,19 @@ function closing(pdf: Doc, table: ExportTable, y: number, money: { digits: numbe
   }
   y += 8;
   pdf.font('bold').fontSize(10).fillColor(INK);
+  const { say } = table.head.voice;
   const parts = [
-    `Total time ${clock(totals.seconds)} (${(totals.seconds / 3600).toFixed(2)} hours)`,
-    `${totals.count} ${totals.count === 1 ? 'entry' : 'entries'}`,
+    say('export.totalTime', { time: money.duration(totals.seconds), hours: money.hours(totals.seconds) }),
+    say('export.entries', { count: totals.count }),
   ];
-  if (table.head.money) parts.push(`Amount ${totals.amount.toFixed(money.digits)} ${money.currency}`);
+  if (table.head.money) parts.push(say('export.amount', { amount: money.money(totals.amount) }));
   pdf.text(parts.join('   ·   '), M.left, y, { width: WIDTH });
   y += 40;
   const half = (WIDTH - 40) / 2;
-  for (const [i, who] of ['Submitted by', 'Approved by (client)'].entries()) {
+  for (const [i, who] of [say('export.submittedBy'), say('export.approvedBy')].entries()) {
     const x = M.left + i * (half + 40);
     pdf.font('regular').fontSize(8.5).fillColor(MUTED).text(who, x, y, { width: half });
-    for (const [j, line] of ['Name', 'Date', 'Signature'].entries()) {
+    for (const [j, line] of [say('export.signName'), say('export.signDate'), say('export.signature')].entries()) {
       const at = y + 30 + j * 26;
       pdf
         .moveTo(x + 60, at)

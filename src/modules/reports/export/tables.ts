@@ -13,10 +13,12 @@ import {
   type ExportHead,
   type ExportRequest,
   type ExportTable,
-  GROUP_LABELS,
+  type ExportVoice,
+  groupLabels,
   localClock,
   type Row,
   type TimesheetWeek,
+  voiceOf,
 } from './model.js';
 
 type Summary = components['schemas']['SummaryReport'];
@@ -94,6 +96,7 @@ export function createExporter(sources: TableSources) {
       if (request.kind === 'summary' && request.subGroupBy === request.groupBy) throw reportErrors.sameSubGroup();
       const members = request.userIds ? sources.namer('user', actor.workspaceId, request.userIds) : null;
       const rounding = sources.rounding(actor, optionsOf(request));
+      const voice = voiceOf(request.reader);
       const head: ExportHead = {
         kind: request.kind,
         from: request.from,
@@ -105,8 +108,9 @@ export function createExporter(sources: TableSources) {
         subGroupBy: request.kind === 'summary' ? request.subGroupBy : null,
         weekStart: request.weekStart,
         money: !moneyWithheld,
-        only: filterWords(sources.namer, actor.workspaceId, request.filters ?? {}),
+        only: filterWords(sources.namer, actor.workspaceId, request.filters ?? {}, voice),
         rounded: rounding === null ? null : roundingSentence(rounding),
+        voice,
       };
       return tables[request.kind](actor, { ...request, timeZone }, head);
     },
@@ -114,40 +118,44 @@ export function createExporter(sources: TableSources) {
 }
 
 /** The filters of an export, as its head names them: `Client Acme`, `Tag onsite`, `Billable only`, `Text “kickoff”`. */
-function filterWords(namer: Namer, workspaceId: string, filters: NonNullable<ExportRequest['filters']>): string[] {
-  const named = (grouping: 'client' | 'project' | 'task' | 'tag', label: string, ids: string[] | undefined) => {
+function filterWords(namer: Namer, workspaceId: string, filters: NonNullable<ExportRequest['filters']>, { say }: ExportVoice): string[] {
+  const named = (grouping: 'client' | 'project' | 'task' | 'tag', ids: string[] | undefined) => {
     if (!ids || ids.length === 0) return [];
     const name = namer(grouping, workspaceId, ids);
-    return [`${label} ${ids.map((id) => name(id).name ?? id).join(', ')}`];
+    return [say(`reports.filters.${grouping}`, { name: ids.map((id) => name(id).name ?? id).join(', ') })];
   };
   return [
-    ...named('client', 'Client', filters.clientIds),
-    ...named('project', 'Project', filters.projectIds),
-    ...named('task', 'Task', filters.taskIds),
-    ...named('tag', 'Tag', filters.tagIds),
-    ...(filters.billable === undefined ? [] : [filters.billable ? 'Billable only' : 'Not billable only']),
-    ...(filters.search ? [`Text “${filters.search}”`] : []),
+    ...named('client', filters.clientIds),
+    ...named('project', filters.projectIds),
+    ...named('task', filters.taskIds),
+    ...named('tag', filters.tagIds),
+    ...(filters.billable === undefined ? [] : [say(filters.billable ? 'reports.filters.billableOnly' : 'reports.filters.notBillableOnly')]),
+    ...(filters.search ? [say('reports.filters.text', { text: filters.search })] : []),
   ];
 }
 
 const text = (header: string, width: number): Column => ({ header, type: 'text', width });
 
 /** The columns of the entries (decisions §11): date, start, end, hours, member, client, project, task, tags, description, billable, rate, amount. */
-function detailedColumns(money: boolean): Column[] {
+function detailedColumns(money: boolean, { say }: ExportVoice): Column[] {
   const columns: Column[] = [
-    { header: 'Date', type: 'date', width: 11 },
-    { header: 'Start', type: 'datetime', width: 17 },
-    { header: 'End', type: 'datetime', width: 17 },
-    { header: 'Hours', type: 'duration', width: 9 },
-    text('Member', 18),
-    text('Client', 18),
-    text('Project', 22),
-    text('Task', 18),
-    text('Tags', 16),
-    text('Description', 40),
-    { header: 'Billable', type: 'boolean', width: 8 },
+    { header: say('reports.date'), type: 'date', width: 11 },
+    { header: say('export.start'), type: 'datetime', width: 17 },
+    { header: say('export.end'), type: 'datetime', width: 17 },
+    { header: say('export.hours'), type: 'duration', width: 9 },
+    text(say('reports.grouping.user'), 18),
+    text(say('reports.grouping.client'), 18),
+    text(say('reports.grouping.project'), 22),
+    text(say('reports.grouping.task'), 18),
+    text(say('reports.tags'), 16),
+    text(say('reports.description'), 40),
+    { header: say('reports.billable'), type: 'boolean', width: 8 },
   ];
-  if (money) columns.push({ header: 'Rate', type: 'money', width: 10, money }, { header: 'Amount', type: 'money', width: 11, money });
+  if (money)
+    columns.push(
+      { header: say('export.rate'), type: 'money', width: 10, money },
+      { header: say('reports.amount'), type: 'money', width: 11, money },
+    );
   return columns;
 }
 
@@ -215,7 +223,7 @@ function exportTables(sources: TableSources) {
     }
     return {
       head,
-      columns: detailedColumns(head.money),
+      columns: detailedColumns(head.money, head.voice),
       batches: batches(),
       totals: () => ({ seconds: totals.seconds, amount: totals.cents / 100, count: totals.count }),
       // One aggregate of the range, read only when asked (a PDF's page cap).
@@ -226,8 +234,9 @@ function exportTables(sources: TableSources) {
   /** Every group and sub-group of the summary (not only the page's window), a row each, then the total. */
   function summary(actor: Actor, request: ExportRequest, head: ExportHead): ExportTable {
     const report = summaryOf(sources, actor, request, request.groupBy, request.subGroupBy);
-    const by = GROUP_LABELS[request.groupBy];
-    const then = request.subGroupBy ? GROUP_LABELS[request.subGroupBy] : null;
+    const { say } = head.voice;
+    const by = groupLabels(say, request.groupBy);
+    const then = request.subGroupBy ? groupLabels(say, request.subGroupBy) : null;
     const figures = (g: Omit<Group, 'key' | 'name' | 'subGroups'>): Cell[] => [
       g.durationSec,
       g.billableSec,
@@ -241,14 +250,14 @@ function exportTables(sources: TableSources) {
       rows.push({ cells: [name, ...(then ? [''] : []), ...figures(g)], role: 'group', ...(then ? { summed: true as const } : {}) });
       if (then) for (const s of g.subGroups ?? []) rows.push({ cells: [name, s.name ?? then.none, ...figures(s)], role: 'sub' });
     }
-    rows.push({ cells: ['Total', ...(then ? [''] : []), ...figures(report.totals)], role: 'total', summed: true });
+    rows.push({ cells: [say('reports.total'), ...(then ? [''] : []), ...figures(report.totals)], role: 'total', summed: true });
     const columns: Column[] = [
       text(by.label, 28),
       ...(then ? [text(then.label, 28)] : []),
-      { header: 'Hours', type: 'duration', width: 10 },
-      { header: 'Billable hours', type: 'duration', width: 14 },
-      { header: 'Entries', type: 'count', width: 9 },
-      ...(head.money ? [{ header: 'Amount', type: 'money', width: 12, money: true } as Column] : []),
+      { header: say('export.hours'), type: 'duration', width: 10 },
+      { header: say('export.billableHours'), type: 'duration', width: 14 },
+      { header: say('reports.entries'), type: 'count', width: 9 },
+      ...(head.money ? [{ header: say('reports.amount'), type: 'money', width: 12, money: true } as Column] : []),
     ];
     return {
       head,
@@ -278,7 +287,8 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
   const last = DateTime.fromISO(request.to, { zone: 'UTC' });
   const weeks: Array<TimesheetWeek & { spreadsheet: { keys: string[]; rows: TimesheetWeek['rows']; totals: TimesheetWeek['totals'] } }> =
     [];
-  const none = GROUP_LABELS[groupBy].none;
+  const { say, people } = head.voice;
+  const none = groupLabels(say, groupBy).none;
   const inRange = (key: string) => key >= request.from && key <= request.to;
   for (let start = first.minus({ days: shift }); start <= last; start = start.plus({ days: 7 })) {
     const keys = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }).toISODate() as string);
@@ -297,7 +307,7 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
         row.amount += s.amount;
       }
     });
-    const collator = new Intl.Collator();
+    const collator = new Intl.Collator(people?.locale);
     const rows = [...byGroup.values()].sort((a, b) => (a.name === none ? 1 : b.name === none ? -1 : collator.compare(a.name, b.name)));
     totals.amount = Math.round(totals.amount * 100) / 100;
     for (const r of rows) r.amount = Math.round(r.amount * 100) / 100;
@@ -311,16 +321,19 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
       spreadsheet: { keys, rows, totals },
     });
   }
+  // The days' short names: a week from 2026-11-23, a Monday (or the Sunday before), in the reader's language; English for the command line.
   const weekday = (i: number) =>
-    (request.weekStart === 'monday'
-      ? ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
-      : ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'])[i] as string;
+    people
+      ? people.weekday(`2026-11-${String((request.weekStart === 'monday' ? 23 : 22) + i).padStart(2, '0')}`)
+      : ((request.weekStart === 'monday'
+          ? ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+          : ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'])[i] as string);
   const columns: Column[] = [
-    { header: 'Week of', type: 'date', width: 11 },
-    text(GROUP_LABELS[groupBy].label, 28),
+    { header: say('export.weekOf'), type: 'date', width: 11 },
+    text(groupLabels(say, groupBy).label, 28),
     ...Array.from({ length: 7 }, (_, i): Column => ({ header: weekday(i), type: 'duration', width: 8 })),
-    { header: 'Total', type: 'duration', width: 10 },
-    ...(head.money ? [{ header: 'Amount', type: 'money', width: 12, money: true } as Column] : []),
+    { header: say('reports.total'), type: 'duration', width: 10 },
+    ...(head.money ? [{ header: say('reports.amount'), type: 'money', width: 12, money: true } as Column] : []),
   ];
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const rows: Row[] = [];
@@ -331,7 +344,13 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
     for (const r of week.rows)
       rows.push({ cells: [date, r.name, ...days(r.seconds), sum(r.seconds), ...(head.money ? [r.amount] : [])], role: 'sub' });
     rows.push({
-      cells: [date, 'Total', ...days(week.totals.seconds), sum(week.totals.seconds), ...(head.money ? [week.totals.amount] : [])],
+      cells: [
+        date,
+        say('reports.total'),
+        ...days(week.totals.seconds),
+        sum(week.totals.seconds),
+        ...(head.money ? [week.totals.amount] : []),
+      ],
       role: 'total',
       summed: true,
     });

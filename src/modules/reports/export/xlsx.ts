@@ -1,8 +1,14 @@
 import type ExcelJS from 'exceljs';
-import { type Cell, type Column, currencyDigits, type ExportTable, GROUP_LABELS, spreadsheetRows } from './model.js';
+import { type Cell, type Column, currencyDigits, type ExportTable, groupLabels, spreadsheetRows } from './model.js';
 import type { SinkStream } from './output.js';
+import type { Key } from '../../../i18n/index.js';
 
-const SHEETS = { detailed: 'Entries', summary: 'Summary', weekly: 'Timesheet' } as const;
+const SHEETS: Record<ExportTable['head']['kind'], Key> = {
+  detailed: 'export.sheet.detailed',
+  summary: 'export.sheet.summary',
+  weekly: 'export.sheet.weekly',
+};
+
 const DAY_SECONDS = 86_400;
 
 /**
@@ -20,11 +26,12 @@ export async function writeXlsx(table: ExportTable, out: SinkStream): Promise<nu
   const { default: Excel } = await import('exceljs');
   const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out.stream, useStyles: true, useSharedStrings: false });
   workbook.creator = 'timetrack';
-  const sheet = workbook.addWorksheet(SHEETS[head.kind], { views: [{ state: 'frozen', ySplit: 1 }] });
+  const { say, people } = head.voice;
+  const sheet = workbook.addWorksheet(say(SHEETS[head.kind]), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = table.columns.map((column) => ({
     header: column.header,
     width: column.width + 2,
-    style: { numFmt: numberFormat(column, money) },
+    style: { numFmt: numberFormat(column, money, people !== null && people.language === 'de') },
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
@@ -41,7 +48,7 @@ export async function writeXlsx(table: ExportTable, out: SinkStream): Promise<nu
   }
   sheet.commit();
   // A second sheet says what the first holds: the period, whose time, the zone.
-  const about = workbook.addWorksheet('About');
+  const about = workbook.addWorksheet(say('export.sheet.about'));
   about.columns = [{ width: 16 }, { width: 48 }];
   for (const line of aboutLines(table)) about.addRow(line).commit();
   about.commit();
@@ -49,12 +56,13 @@ export async function writeXlsx(table: ExportTable, out: SinkStream): Promise<nu
   return rows;
 }
 
-function numberFormat(column: Column, money: string): string | undefined {
+/** The cells' formats: Excel writes a number's separators by its own locale; days as the reader writes them (`dd.mm.yyyy` in German). */
+function numberFormat(column: Column, money: string, german: boolean): string | undefined {
   switch (column.type) {
     case 'date':
-      return 'yyyy-mm-dd';
+      return german ? 'dd.mm.yyyy' : 'yyyy-mm-dd';
     case 'datetime':
-      return 'yyyy-mm-dd hh:mm';
+      return german ? 'dd.mm.yyyy hh:mm' : 'yyyy-mm-dd hh:mm';
     case 'duration':
       return '[h]:mm:ss';
     case 'money':
@@ -86,16 +94,18 @@ function cellValue(column: Column): (cell: Cell) => ExcelJS.CellValue {
 
 function aboutLines(table: ExportTable): string[][] {
   const { head } = table;
+  const { say, people } = head.voice;
+  const day = (d: string) => (people ? people.date(d) : d);
   return [
-    ['Report', { detailed: 'Entries', summary: 'Summary', weekly: 'Timesheet' }[head.kind]],
-    ['From', head.from],
-    ['To (included)', head.to],
-    ['Members', head.members === null ? 'Everyone' : head.members.join(', ')],
-    ['Time zone', head.timeZone],
-    ...(head.only.length > 0 ? [['Only', head.only.join(' · ')]] : []),
-    ...(head.rounded === null ? [] : [['Rounded', head.rounded]]),
-    ...(head.kind === 'detailed' ? [] : [['Grouped by', GROUP_LABELS[head.groupBy].label]]),
-    ...(head.subGroupBy ? [['Then by', GROUP_LABELS[head.subGroupBy].label]] : []),
-    ...(head.money ? [['Currency', head.currency]] : []),
+    [say('export.report'), say(SHEETS[head.kind])],
+    [say('export.from'), day(head.from)],
+    [say('export.to'), day(head.to)],
+    [say('export.members'), head.members === null ? say('export.everyone') : head.members.join(', ')],
+    [say('export.timeZone'), head.timeZone],
+    ...(head.only.length > 0 ? [[say('export.only'), head.only.join(' · ')]] : []),
+    ...(head.rounded === null ? [] : [[say('export.rounded'), head.rounded]]),
+    ...(head.kind === 'detailed' ? [] : [[say('export.groupedBy'), groupLabels(say, head.groupBy).label]]),
+    ...(head.subGroupBy ? [[say('export.thenBy'), groupLabels(say, head.subGroupBy).label]] : []),
+    ...(head.money ? [[say('export.currency'), head.currency]] : []),
   ];
 }
