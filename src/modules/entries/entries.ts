@@ -9,6 +9,7 @@ import { checkSpan, completion, deletedEvent, type EntryCore, eventActor, MAX_EN
 import { type EntryFilters, pickEntryFilters } from './filters.js';
 import type { EntryLister } from './list.js';
 import { undoOf } from './undo.js';
+import { sheetOf } from './sheet.js';
 import { suggestionsOf } from './suggest.js';
 import type { EntriesRepository } from './repository.js';
 import { type EntryRowView, type EntryView, entryView, tagIdsOfRow } from './views.js';
@@ -179,6 +180,8 @@ export function createEntriesService({ clock, write, repo, core, lister, project
     },
 
     ...undoOf({ clock, write, repo, core }),
+
+    ...sheetOf({ clock, write, repo, core }),
 
     ...suggestionsOf({ clock, lister }),
   };

@@ -21,6 +21,7 @@ export type { EntryFilters } from './filters.js';
 export { pickEntryFilters } from './filters.js';
 export type { EntryLister, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
+export type { SheetChanges, SheetSaved, SheetVersion } from './sheet.js';
 export { type Suggestion, UNDO_MS } from './entries.js';
 export type { Invoiceable } from './repository.js';
 export type { EntryImports, ExportedEntry, ExportedRunaway, ImportContext, ImportedEntry } from './imports.js';
