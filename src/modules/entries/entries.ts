@@ -49,19 +49,6 @@ export function createEntriesService({ clock, write, repo, core, lister, project
       return write((record) => core.insert(record, actor, { ...body, start, end }, 'entry.created'));
     },
 
-    /** Several completed entries in one write (the timesheet's cells): all of them, or none. */
-    createMany(actor: Actor, bodies: Array<Schemas['EntryCreate']>): EntryView[] {
-      const spans = bodies.map((body) => {
-        const start = parseInstant(body.start, 'start');
-        const end = parseInstant(body.end, 'end');
-        checkSpan(start, end);
-        return { start, end };
-      });
-      return write((record) =>
-        bodies.map((body, i) => core.insert(record, actor, { ...body, ...(spans[i] as { start: number; end: number }) }, 'entry.created')),
-      );
-    },
-
     get(actor: Actor, id: string): EntryView {
       const row = core.visible(actor, id);
       return entryView(row, tagIdsOfRow(row), { now: clock.now(), currency: actor.currency, actor });
@@ -160,22 +147,6 @@ export function createEntriesService({ clock, write, repo, core, lister, project
         }
         repo.delete(row.id);
         record(deletedEvent(row, eventActor(actor)));
-      });
-    },
-
-    /**
-     * Takes back entries just added, all or none (the timesheet's Undo): each only while it is as
-     * it was added (its `updatedAt` as given), so a change made since is never lost (409); one
-     * gone meanwhile is 404.
-     */
-    deleteAdded(actor: Actor, added: ReadonlyArray<{ id: string; updatedAt: string }>): void {
-      write((record) => {
-        for (const { id, updatedAt } of added) {
-          const row = core.editable(actor, id);
-          if (toIso(row.updatedAt) !== updatedAt) throw errors.changedMeanwhile(id);
-          repo.delete(row.id);
-          record(deletedEvent(row, eventActor(actor)));
-        }
       });
     },
 

@@ -6,7 +6,7 @@ import type { weekOf } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { colourMark } from '../kit/marks.js';
-import { hoursText, timeText, type TimeFormat } from '../kit/times.js';
+import { DURATION_HINT, hoursText, timeText, type TimeFormat } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import {
   billableBox,
@@ -42,7 +42,7 @@ export interface WeekModel {
   /** The colleagues one may switch to (empty without colleagues' time visibility). */
   members: Array<{ userId: string; name: string }>;
   /** A refused form, to show as sent with its message at the field: which form, the values, the errors. */
-  refused?: { form: string; values: Record<string, string>; errors: FieldErrors };
+  refused?: { form: string; values: Record<string, string>; errors: FieldErrors; asked?: string };
   /** The page's notice (a save, a delete with its Undo), inside the region the script swaps. */
   notice?: Notice | null;
   /** Entries of one's own week that overlap others of it, with what they overlap (made by `weekBody`). */
@@ -149,7 +149,7 @@ function editForm(m: WeekModel, e: EntryRowView, week: string): Html {
       ${taskPicker(`${id}-task`, m.tasks, m.projects, sent.projectId ?? e.projectId, editing ? sent.taskId : e.taskId)}
       ${tagChips(`${id}-tags`, m.tags, editing && sent.tagsShown ? (sent.tagIds ?? '').split(',').filter(Boolean) : e.tagIds)}
       ${billableBox(`${id}-billable`, editing ? sent.billable === 'true' : e.billable, editing ? (sent.billableFor ?? '') : (e.projectId ?? ''))}
-      <div class="actions"><button type="submit">Save</button></div>
+      <div class="actions">${editing && m.refused?.asked ? longDayButton(m.refused.asked) : html`<button type="submit">Save</button>`}</div>
     </form>
     <form class="apart" method="post" action="${APP_PATH}/entries/${id}/delete" data-inplace>
       ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
@@ -230,12 +230,15 @@ const rowForm = (m: WeekModel, week: string) =>
     ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
   </form>`;
 
+/** A long day asked about again: the form's button that saves it anyway (the form's values as sent), beside which it can be changed. */
+const longDayButton = (total: string) => html`<button type="submit" name="longDay" value="true">Yes, save ${total}</button>`;
+
 /** The form that adds time on a day: a start, and an end or a duration, and what it was. */
 function addForm(m: WeekModel, week: string, day: string): Html {
   const sent = m.refused?.form === 'add' ? m.refused.values : {};
   const errors = m.refused?.form === 'add' ? m.refused.errors : {};
   const billable = newBillable(m.projects, sent);
-  const text = (id: string, name: string, label: string, value: string, attrs: Html) =>
+  const text = (id: string, name: string, label: Html | string, value: string, attrs: Html) =>
     labelledInput(id, name, label, value, errors, attrs);
   return html`<form class="add" id="add-form" method="post" action="${APP_PATH}/entries" aria-labelledby="add-heading" data-inplace>
     ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
@@ -245,7 +248,7 @@ function addForm(m: WeekModel, week: string, day: string): Html {
       ${text('add-day', 'day', 'Day', sent.day ?? day, html`type="date" required`)}
       ${text('add-start', 'startTime', 'Start', sent.startTime ?? '09:00', html`type="text" inputmode="text" size="8" required`)}
       ${text('add-end', 'endTime', 'End', sent.endTime ?? '', html`type="text" inputmode="text" size="8" placeholder="17:00"`)}
-      ${text('add-duration', 'duration', 'or duration', sent.duration ?? '', html`type="text" inputmode="text" size="8" placeholder="1:30"`)}
+      ${text('add-duration', 'duration', html`or duration <span class="hint">${DURATION_HINT}</span>`, sent.duration ?? '', html`type="text" inputmode="text" size="8" placeholder="1:30"`)}
       <label class="check" for="add-nextday"
         ><input id="add-nextday" type="checkbox" name="nextDay" value="true" ${sent.nextDay === 'true' ? html`checked` : ''} /> Ends the
         next day</label
@@ -256,7 +259,8 @@ function addForm(m: WeekModel, week: string, day: string): Html {
       ${billableBox('add-billable', billable.checked, billable.shownFor)}
     </div>
     <div class="actions">
-      <button type="submit">Add</button> <a href="${APP_PATH}/week?date=${week}" class="button secondary">Cancel</a>
+      ${m.refused?.form === 'add' && m.refused.asked ? longDayButton(m.refused.asked) : html`<button type="submit">Add</button>`}
+      <a href="${APP_PATH}/week?date=${week}" class="button secondary">Cancel</a>
     </div>
   </form>`;
 }

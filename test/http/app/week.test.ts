@@ -135,7 +135,7 @@ describe('web app: the week and the timer', () => {
       week: '',
     });
     expect(flat(badDuration.text)).to.include(
-      'id="add-duration-error">“ages” is not a duration. Type it as 1:30, 1.5 (hours), 90 (minutes) or 1h30.</span>',
+      'id="add-duration-error">“ages” is not a duration. Type hours as 2 or 1.5, minutes as 90m, or both as 1:30.</span>',
     );
     // The refused add form stays open at its day, with what was typed.
     expect(flat(badDuration.text)).to.match(/id="add-description"[^>]*value="Call"/);
@@ -150,10 +150,10 @@ describe('web app: the week and the timer', () => {
     for (const [duration, minutes] of [
       ['1:30', 90],
       ['1.5', 90],
-      ['90', 90],
+      ['2', 120],
       ['90m', 90],
       ['1h30', 90],
-      ['45', 45],
+      ['45m', 45],
       ['2h', 120],
     ] as const) {
       const added = await post('/app/entries', {
