@@ -19,6 +19,12 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
+    // The one CommonJS file: a thread's start under tsx (src/threads/tsx-boot.cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Scripts run as ES modules by node (they import process).
     files: ['**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', Buffer: 'readonly' } },

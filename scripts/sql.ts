@@ -146,6 +146,12 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   reports.summary(owner, { ...range, groupBy: 'task', userIds: [ownerId] });
   reports.detailed(owner, { ...range, limit: 5 });
   reports.weekly(owner, { from: '2026-10-05', groupBy: 'user' });
+  // A report's export reads its entries in batches: unfiltered (prepared once), and filtered.
+  const exported = { kind: 'detailed', format: 'csv', ...range, weekStart: 'monday', groupBy: 'project', subGroupBy: null } as const;
+  for (const filters of [undefined, { search: 'item' }]) {
+    const table = reports.exportTable(owner, { ...exported, ...(filters ? { filters } : {}) });
+    for await (const batch of table.batches) void batch;
+  }
 
   // Timers and runaways.
   timers.start(owner, { start: new Date(clock.now() - 2 * 3_600_000).toISOString(), projectId: p0.id });

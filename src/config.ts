@@ -375,7 +375,7 @@ function uploadSettings(
   };
 }
 
-/** The reader threads (src/readers): how many, how long a read may wait and run, their page cache; how long a download may take. */
+/** The reader threads (src/threads/readers): how many, how long a read may wait and run, their page cache; how long a download may take. */
 function readerSettings(
   int: (name: string, fallback: number, min: number, max: number) => number,
 ): Pick<Config, 'readerThreads' | 'readBudgetMs' | 'readQueueMs' | 'readerCacheMb' | 'readerThreadsKept' | 'exportMaxMs'> {

@@ -8,7 +8,7 @@ import { type Clock, systemClock } from './clock.js';
 import { type Config, ConfigError, riskySettings } from './config.js';
 import { ProviderMisconfigured } from './modules/oidc/service.js';
 import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
-import { startCheckpointer } from './db/checkpointer.js';
+import { startCheckpointer } from './threads/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { flushBatch, type SyncFile } from './db/durability.js';
 import { type AppDeps, createApp } from './http/app.js';
@@ -22,8 +22,8 @@ import type { Resolver } from './modules/webhooks/targets.js';
 import type { WebhookSender } from './modules/webhooks/sender.js';
 import { createShutdown, type Shutdown } from './shutdown.js';
 import { type SenderThread, startSenderThread } from './threads/sender.js';
-import { createReaderPool, type ReaderOptions, type ReaderPool } from './readers/pool.js';
-import { createDocumentPool, type DocumentPool } from './documents/pool.js';
+import { createReaderPool, type ReaderOptions, type ReaderPool } from './threads/readers/pool.js';
+import { createDocumentPool, type DocumentPool } from './threads/documents/pool.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createWeb } from './web/index.js';
 import { createBodyCheck } from './web/kit/forms.js';
@@ -76,7 +76,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The reader threads of the heavy reads (src/readers), as configured. */
+/** The reader threads of the heavy reads (src/threads/readers), as configured. */
 function readerPool(
   config: Config,
   options: RuntimeOptions,

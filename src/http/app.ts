@@ -10,8 +10,9 @@ import { errorFields, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { Actor } from '../principal.js';
-import { type ReaderPool, ReadersBusy } from '../readers/pool.js';
-import { actorData, readHandlers } from '../readers/tasks.js';
+import { ThreadsBusy } from '../threads/queue.js';
+import type { ReaderPool } from '../threads/readers/pool.js';
+import { actorData, readHandlers } from '../threads/readers/tasks.js';
 import type { Services } from '../services.js';
 import { ContractBackend, type OperationInfo } from './backend.js';
 import { type Negotiated, negotiate } from '../kernel/compression.js';
@@ -33,7 +34,7 @@ export interface AppDeps {
   clock: Clock;
   contract: ContractDocument;
   services: Services;
-  /** Where the heavy reads run (src/readers). */
+  /** Where the heavy reads run (src/threads/readers). */
   readers: ReaderPool;
   /** The checks of GET /readyz. */
   readiness: ReadinessCheck;
@@ -294,7 +295,7 @@ function heavyRead(deps: AppDeps, validators: CatalogValidators, operationId: Op
     }
     const task = { operationId, query, path: params, actor: actorData(actor), now, requestId: exchange.requestId, compression };
     const json = await readers.run(task).catch((error: unknown) => {
-      if (error instanceof ReadersBusy)
+      if (error instanceof ThreadsBusy)
         throw new HttpProblem('readers-busy', error.message, { 'Retry-After': String(error.retryAfterSec) });
       throw error;
     });

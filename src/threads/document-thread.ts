@@ -1,11 +1,11 @@
 /*
- * A document thread (started by src/documents/pool.ts through piscina): makes one invoice
+ * A document thread (started by src/threads/documents/pool.ts through piscina): makes one invoice
  * document per task from the stored invoice it is given. No database, no clock, no network.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { move } from 'piscina';
-import { type DocumentResult, type DocumentTask, renderTask } from '../documents/task.js';
+import { type DocumentResult, type DocumentTask, renderTask } from './documents/task.js';
 
 // A document is a second of CPU that nobody waits on as they wait on a page: on Linux this
 // thread runs at nice 10 (setpriority on its own thread id, /proc/thread-self), so the request

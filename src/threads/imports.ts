@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import type { Writable } from 'node:stream';
 import type { ExportCounts, ImportProgress, ImportRequest } from '../modules/imports/service.js';
 import type { Actor } from '../principal.js';
-import { startThread } from '../workers.js';
+import { startThread } from './boot.js';
 import { createUploadStore, type UploadSlot } from './uploads.js';
 
 export type { UploadSlot } from './uploads.js';

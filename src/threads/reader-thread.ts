@@ -16,9 +16,9 @@ import {
   readHandlers,
   readTexts,
   runRead,
-} from '../readers/tasks.js';
-import { type ExportOutcome, type ExportTask, runExport } from '../readers/export.js';
-import { type PreviewTask, runPreview } from '../readers/invoice-preview.js';
+} from './readers/tasks.js';
+import { type ExportOutcome, type ExportTask, runExport } from './readers/export.js';
+import { type PreviewTask, runPreview } from './readers/invoice-preview.js';
 
 const data = workerData as ReaderThreadData;
 let now = 0;

@@ -1,6 +1,6 @@
 import type { Synchronous } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { startThread } from '../workers.js';
+import { startThread } from './boot.js';
 import type { SenderThreadData, SenderThreadLog } from './sender-thread.js';
 
 /**

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { BudgetSpent, DomainError } from '../errors.js';
 import { errorFields } from '../logger.js';
-import { ReadersBusy } from '../readers/pool.js';
+import { ThreadsBusy } from '../threads/queue.js';
 import { appArea } from './app/index.js';
 import { authArea } from './auth/index.js';
 import { backchannelLogoutRoute, providerCheck } from './auth/oidc.js';
@@ -178,14 +178,17 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
     });
     return;
   }
-  if (error instanceof ReadersBusy) {
-    // Every reader thread busy (a heavy report elsewhere): as the API answers, 503 with when to retry.
+  if (error instanceof ThreadsBusy) {
+    // Every reader (or document) thread busy (heavy reports or documents elsewhere): as the API answers, 503 with when to retry.
     res.setHeader('Retry-After', String(error.retryAfterSec));
     send(deps, res, 503, {
       ...shell(deps, signed),
       area,
       title: 'Busy for a moment',
-      notice: { kind: 'error', body: `The server is busy with other reports. Reload the page in ${error.retryAfterSec} seconds.` },
+      notice: {
+        kind: 'error',
+        body: `The server is busy with other ${error.kind === 'document' ? 'documents' : 'reports'}. Reload the page in ${error.retryAfterSec} seconds.`,
+      },
       body: back,
     });
     return;

@@ -62,11 +62,15 @@ export async function startReceiver(tls: { key: string; cert: string } | null, h
   const server: Server | ReturnType<typeof createHttpServer> = tls
     ? createHttpsServer({ key: tls.key, cert: tls.cert }, handle)
     : createHttpServer(handle);
+  // TCP connections accepted (a lane keeps one to its target for a batch of deliveries).
+  let connections = 0;
+  server.on(tls ? 'secureConnection' : 'connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {
     port,
     requests,
+    connections: () => connections,
     respond(next: Responder) {
       responder = next;
     },

@@ -41,6 +41,8 @@ export const NOT_CARRIED: Readonly<Record<string, string>> = {
   import_created: "the bookkeeping of this server's imports",
   import_fingerprints: "the bookkeeping of this server's imports (the entries' and invoices' ids are the file's fingerprints)",
   entry_tombstones: "the web app's ten seconds of Undo after a delete",
+  entry_suggestions:
+    "what typing a description suggests: each member's entries summed by triggers in every write, so the import's writes fill it (the entries are compared)",
   timer_stop_links: "one-time Stop links of a running timer's reminder (hashes of their secrets); a running timer is not exported",
 };
 

@@ -289,6 +289,54 @@ describe('migrations over existing data', () => {
     }
   });
 
+  it('0031 fills the suggestions of each member from the entries already stored; the triggers keep them after', () => {
+    const { path, old, now } = oldDatabase('0030_inv_round_rounding');
+    old.prepare("INSERT INTO users (id, name, email, created_at) VALUES ('usr_2', 'V', 'v@example.org', ?)").run(now);
+    const entry = old.prepare(
+      "INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, end_at, duration_sec, source, created_at, updated_at, tag_list) VALUES (?, 'ws_1', ?, ?, ?, ?, ?, 60, 'api', ?, ?, ?)",
+    );
+    const e = (id: string, user: string, text: string, billable: number, start: number, tags: string | null = null) =>
+      entry.run(id, user, text, billable, start, start + 60_000, now, now, tags);
+    e('ent_1', 'usr_1', 'Planning', 0, now - 3 * 3_600_000);
+    e('ent_2', 'usr_1', 'Planning', 0, now - 3_600_000);
+    e('ent_3', 'usr_1', 'Planning', 1, now - 2 * 3_600_000, '["tag_a"]');
+    e('ent_4', 'usr_1', '', 0, now);
+    e('ent_5', 'usr_2', 'Planning', 0, now - 5 * 3_600_000);
+    // A running timer counts too.
+    old
+      .prepare(
+        "INSERT INTO entries (id, workspace_id, author_id, description, billable, start_at, source, created_at, updated_at) VALUES ('ent_6', 'ws_1', 'usr_2', 'Call', 0, ?, 'api', ?, ?)",
+      )
+      .run(now, now, now);
+    old.close();
+
+    const database = openDatabase(path);
+    try {
+      const kept = () =>
+        database.sqlite
+          .prepare(
+            'SELECT author_id AS a, description AS d, project_id AS p, task_id AS t, billable AS b, tag_list AS g, uses AS n, last_start AS s FROM entry_suggestions ORDER BY a, d, b',
+          )
+          .all();
+      expect(kept()).to.deep.equal([
+        { a: 'usr_1', d: 'Planning', p: '', t: '', b: 0, g: '', n: 2, s: now - 3_600_000 },
+        { a: 'usr_1', d: 'Planning', p: '', t: '', b: 1, g: '["tag_a"]', n: 1, s: now - 2 * 3_600_000 },
+        { a: 'usr_2', d: 'Call', p: '', t: '', b: 0, g: '', n: 1, s: now },
+        { a: 'usr_2', d: 'Planning', p: '', t: '', b: 0, g: '', n: 1, s: now - 5 * 3_600_000 },
+      ]);
+      // Writes after the migration keep them: the latest use deleted, the older one is the latest left.
+      database.sqlite.prepare("DELETE FROM entries WHERE id = 'ent_2'").run();
+      database.sqlite.prepare("UPDATE entries SET description = 'Calls' WHERE id = 'ent_6'").run();
+      expect(kept().slice(0, 3)).to.deep.equal([
+        { a: 'usr_1', d: 'Planning', p: '', t: '', b: 0, g: '', n: 1, s: now - 3 * 3_600_000 },
+        { a: 'usr_1', d: 'Planning', p: '', t: '', b: 1, g: '["tag_a"]', n: 1, s: now - 2 * 3_600_000 },
+        { a: 'usr_2', d: 'Calls', p: '', t: '', b: 0, g: '', n: 1, s: now },
+      ]);
+    } finally {
+      database.close();
+    }
+  });
+
   it('the server backs a database that holds data up before migrating it, and names the backup in its log', async () => {
     const { path, old } = oldDatabase('0008_webhook_errors');
     old.close();

@@ -144,6 +144,24 @@ describe('webhooks', function () {
       expect(new Set(receiver.requests.map((r) => r.headers['x-service-delivery'])).size).to.equal(5);
     });
 
+    it('a lane sends its batch over one kept connection to the checked address; the next batch connects anew (issue 60)', async () => {
+      const hook = await subscribe(['entry.created']);
+      for (let i = 0; i < 6; i++)
+        server.services.entries.create(owner, { start: `2026-11-02T0${i}:00:00Z`, end: `2026-11-02T0${i}:30:00Z`, description: `e${i}` });
+      await settle(server);
+      expect(log(server, hook.id).map((d) => d.status)).to.deep.equal(Array.from({ length: 6 }, () => 'success'));
+      // Six deliveries, one TLS connection (before: one each); every attempt still resolved the name first.
+      expect(receiver.connections()).to.equal(1);
+      expect(resolverCalls.filter((h) => h === 'hooks.test').length).to.be.at.least(6);
+      // A receiver's body is read and dropped, and the connection kept; the next batch connects anew.
+      receiver.respond((_request, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(10_000)));
+      for (let i = 6; i < 9; i++)
+        server.services.entries.create(owner, { start: `2026-11-02T0${i}:00:00Z`, end: `2026-11-02T0${i}:30:00Z`, description: `e${i}` });
+      await settle(server);
+      expect(log(server, hook.id).filter((d) => d.status === 'success')).to.have.length(9);
+      expect(receiver.connections()).to.equal(2);
+    });
+
     it('a write through the service, without HTTP, enqueues the same deliveries', async () => {
       const hook = await subscribe(['entry.created', 'entry.started', 'entry.stopped']);
       server.services.entries.create(owner, { start: '2026-11-02T06:00:00Z', end: '2026-11-02T07:00:00Z' });

@@ -7,15 +7,15 @@ select "members"."workspace_id", "members"."user_id", "members"."can_view_others
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
-select "members"."can_view_others_time", "members"."can_view_others_money", "members"."is_owner", "workspaces"."currency", "workspaces"."rate_limit_per_min" from "members" inner join "workspaces" on "workspaces"."id" = "members"."workspace_id" where ("members"."workspace_id" = ? and "members"."user_id" = ?);
---   SEARCH members USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
---   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
-
 select "id", "name", "currency", "hourly_rate", "runaway_limit_sec", "runaway_action", "rate_limit_per_min", "business_profile", "created_at", "updated_at" from "workspaces" where "workspaces"."id" = ?;
 --   SEARCH workspaces USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
 select "id", "name", "email", "created_at", "deleted_at", "password_hash", "password_set_at", "time_zone", "week_start", "break_glass", "time_format", "theme", "language", "email_proved_at" from "users" where ("users"."id" = ? and "users"."deleted_at" is null);
 --   SEARCH users USING INDEX sqlite_autoindex_users_1 (id=?)
+
+SELECT m.can_view_others_time, m.can_view_others_money, m.is_owner, w.currency, w.rate_limit_per_min FROM members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.user_id = ?;
+--   SEARCH m USING INDEX sqlite_autoindex_members_1 (workspace_id=? AND user_id=?)
+--   SEARCH w USING INDEX sqlite_autoindex_workspaces_1 (id=?)
 
 select "id" from "workspaces" limit ?;
 --   SCAN workspaces USING COVERING INDEX sqlite_autoindex_workspaces_1

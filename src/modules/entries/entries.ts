@@ -7,7 +7,7 @@ import { canonicalTimeZone, parseInstant, parseRange, toIso } from '../../kernel
 import type { DomainWrite } from '../events/service.js';
 import { checkSpan, completion, deletedEvent, type EntryCore, eventActor, MAX_ENTRY_MS, START_SKEW_MS } from './core.js';
 import { type EntryFilters, pickEntryFilters } from './filters.js';
-import type { EntryLister } from './list.js';
+import type { EntryLister, ListerCatalog } from './list.js';
 import { undoOf } from './undo.js';
 import { sheetOf } from './sheet.js';
 import { suggestionsOf } from './suggest.js';
@@ -34,13 +34,15 @@ interface Deps {
   lister: EntryLister;
   /** The project a task of the workspace belongs to (the catalog's). */
   projectOfTask: (workspaceId: string, taskId: string) => string;
+  /** The names of projects (with their client's) and tasks (the catalog's). */
+  labels: Pick<ListerCatalog, 'projectLabels' | 'taskNames'>;
 }
 
 /**
  * Time entries: create, read, list, edit, delete. Every write runs in one transaction with its
  * event (the entry snapshot, the webhook event name, the actor, the originId).
  */
-export function createEntriesService({ clock, write, repo, core, lister, projectOfTask: projectOf }: Deps) {
+export function createEntriesService({ clock, write, repo, core, lister, projectOfTask: projectOf, labels }: Deps) {
   return {
     create(actor: Actor, body: Schemas['EntryCreate']): EntryView {
       const start = parseInstant(body.start, 'start');
@@ -154,7 +156,7 @@ export function createEntriesService({ clock, write, repo, core, lister, project
 
     ...sheetOf({ clock, write, repo, core }),
 
-    ...suggestionsOf({ clock, lister }),
+    ...suggestionsOf({ clock, repo, catalog: labels }),
   };
 }
 

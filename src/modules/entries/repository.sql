@@ -21,6 +21,10 @@ insert into "entries" ("id", "workspace_id", "author_id", "description", "projec
 select max("duration_sec") from "entries" where "entries"."workspace_id" = ?;
 --   SEARCH entries USING COVERING INDEX entries_ws_duration (workspace_id=?)
 
+SELECT description, project_id, task_id, billable, tag_list, uses, last_start FROM entry_suggestions WHERE workspace_id = ? AND author_id = ? AND last_start >= ? AND instr(CASE WHEN length(description) = length(CAST(description AS blob)) THEN lower(description) ELSE tt_fold(description) END, ?) > 0 ORDER BY uses DESC, last_start DESC LIMIT ?;
+--   SEARCH entry_suggestions USING INDEX entry_suggestions_recent (workspace_id=? AND author_id=? AND last_start>?)
+--   USE TEMP B-TREE FOR ORDER BY
+
 insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, ?, ?, ?);
 --   SEARCH timer_stop_links USING COVERING INDEX timer_stop_links_entry (entry_id=?)
 --   SEARCH entry_tags USING COVERING INDEX sqlite_autoindex_entry_tags_1 (entry_id=?)
@@ -68,24 +72,6 @@ insert into "entries" ("id", "workspace_id", "author_id", "description", "projec
 delete from "entry_tombstones" where "entry_tombstones"."deleted_at" < ?;
 --   SEARCH entry_tombstones USING INDEX entry_tombstones_deleted (deleted_at<?)
 
-select entry_rowid as id from entries_fts_pending limit ?;
---   SCAN entries_fts_pending
-
-select distinct doc as id from entries_fts_terms where term >= ? and term < ? limit ?;
---   SCAN entries_fts_terms VIRTUAL TABLE INDEX 1539:
---   USE TEMP B-TREE FOR DISTINCT
-
-select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."author_id" in (?) and "entries".rowid in (select value from json_each(?)) and (case when length("entries"."description") = length(cast("entries"."description" as blob)) then instr(lower("entries"."description"), ?) > 0 else instr(tt_fold("entries"."description"), ?) > 0 end) and "entries"."start_at" < ? and "entries"."end_at" is not null and "entries"."end_at" > ? and "entries"."start_at" > ?) order by "entries"."start_at" desc, "entries"."id" desc limit ?;
---   SEARCH entries USING INDEX entries_ws_author_start (workspace_id=? AND author_id=? AND start_at>? AND start_at<?)
---   LIST SUBQUERY 1
---     SCAN json_each VIRTUAL TABLE INDEX 1:
---     CREATE BLOOM FILTER
-
-select "id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at" from "entries" where ("entries"."workspace_id" = ? and "entries"."author_id" in (?) and "entries".rowid in (select value from json_each(?)) and (case when length("entries"."description") = length(cast("entries"."description" as blob)) then instr(lower("entries"."description"), ?) > 0 else instr(tt_fold("entries"."description"), ?) > 0 end) and "entries"."end_at" is null);
---   SEARCH entries USING INDEX entries_running (workspace_id=? AND author_id=? AND rowid=?)
---   LIST SUBQUERY 1
---     SCAN json_each VIRTUAL TABLE INDEX 1:
-
 select entry_rowid as rowid from entries_fts_pending order by entry_rowid limit 1 offset ?;
 --   SCAN entries_fts_pending
 
@@ -125,6 +111,9 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 --     SCAN json_each VIRTUAL TABLE INDEX 1:
 --     CREATE BLOOM FILTER
 
+select entry_rowid as id from entries_fts_pending limit ?;
+--   SCAN entries_fts_pending
+
 select count(*) as n from (select rowid from entries_fts where entries_fts match ? limit ?);
 --   CO-ROUTINE (subquery-1)
 --     SCAN entries_fts VIRTUAL TABLE INDEX 0:M1
@@ -144,6 +133,10 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 --   LIST SUBQUERY 1
 --     SCAN json_each VIRTUAL TABLE INDEX 1:
 --     CREATE BLOOM FILTER
+
+select distinct doc as id from entries_fts_terms where term >= ? and term < ? limit ?;
+--   SCAN entries_fts_terms VIRTUAL TABLE INDEX 1539:
+--   USE TEMP B-TREE FOR DISTINCT
 
 select "entries"."project_id" as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count , "entries"."tag_list" as tl from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2, tl;
 --   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
@@ -167,6 +160,15 @@ select "id", "workspace_id", "author_id", "description", "project_id", "task_id"
 select "entries"."author_id" as k1, (("entries"."start_at" + 0 + 3456000000000) / 86400000 - 40000) as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2;
 --   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
+
+select "start_at", "end_at", "duration_sec", "author_id", "project_id", "project_id", "task_id", "tag_list", "description", "billable", "hourly_rate", "amount_cents", "id" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and ("entries"."start_at", "entries"."id") > (?, ?) and "entries"."start_at" > ? and "entries"."start_at" < ?) order by "entries"."start_at" asc, "entries"."id" asc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND (start_at,id)>(?,?) AND start_at<?)
+
+select "start_at", "end_at", "duration_sec", "author_id", "project_id", "project_id", "task_id", "tag_list", "description", "billable", "hourly_rate", "amount_cents", "id" from "entries" where ("entries"."workspace_id" = ? and "entries".rowid in (select value from json_each(?)) and (case when length("entries"."description") = length(cast("entries"."description" as blob)) then instr(lower("entries"."description"), ?) > 0 else instr(tt_fold("entries"."description"), ?) > 0 end) and "entries"."end_at" is not null and ("entries"."start_at", "entries"."id") > (?, ?) and "entries"."start_at" > ? and "entries"."start_at" < ?) order by "entries"."start_at" asc, "entries"."id" asc limit ?;
+--   SEARCH entries USING INDEX entries_ws_start (workspace_id=? AND (start_at,id)>(?,?) AND start_at<?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
 
 select "id" from "entries" where ("entries"."workspace_id" = ? and "entries"."end_at" is null and "entries"."runaway_detected_at" is null and "entries"."duration_sec" is null and +"entries"."start_at" <= ?);
 --   SEARCH entries USING INDEX entries_ws_duration (workspace_id=? AND duration_sec=?)

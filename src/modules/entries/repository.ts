@@ -5,6 +5,7 @@ import { createListQueries } from './repository/list.js';
 import { createImportQueries } from './repository/imports.js';
 import { type EntryInsert, INSERT_VALUES } from './repository/insert.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
+import { createSuggestionQueries } from './repository/suggestions.js';
 import { entries, entryTags, entryTombstones, timerStopLinks } from './schema.js';
 import type { EntryRow } from './views.js';
 
@@ -99,6 +100,7 @@ export function createEntriesRepository(db: Db) {
     aggregate: (query: AggregateQuery) => aggregateEntries(db, query),
     list: createListQueries(db),
     searchIndex: createSearchIndexQueries(db),
+    suggestions: createSuggestionQueries(db),
     ...createImportQueries(db),
     // The web app's Undo of a delete (entry_tombstones).
     keepTombstone: (values: typeof entryTombstones.$inferInsert): void => {

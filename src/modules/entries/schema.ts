@@ -143,3 +143,34 @@ export const timerStopLinks = sqliteTable(
   },
   (t) => [index('timer_stop_links_entry').on(t.entryId)],
 );
+
+/**
+ * What typing a description suggests (the web app's timer): each distinct description a member
+ * wrote in a workspace with its project, task, billable and tags, how many of their entries have
+ * it (`uses`) and the latest start among them. Kept by triggers on entries in the transaction of
+ * every write of an entry (create, edit, delete, import, undo; drizzle/0031_entry_suggestions.sql),
+ * so a suggestion reads a handful of rows instead of every matching entry. None is '' in the key
+ * columns (a primary key's columns compare NULLs as distinct); an empty description is not kept.
+ */
+export const entrySuggestions = sqliteTable(
+  'entry_suggestions',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    authorId: text('author_id').notNull(),
+    description: text('description').notNull(),
+    /** '' for none. */
+    projectId: text('project_id').notNull(),
+    /** '' for none. */
+    taskId: text('task_id').notNull(),
+    billable: integer('billable', { mode: 'boolean' }).notNull(),
+    /** The sorted tag ids as JSON (entries.tag_list), '' for none. */
+    tagList: text('tag_list').notNull(),
+    uses: integer('uses').notNull(),
+    lastStart: integer('last_start').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.authorId, t.description, t.projectId, t.taskId, t.billable, t.tagList] }),
+    // A member's suggestions used since a moment (the last 90 days).
+    index('entry_suggestions_recent').on(t.workspaceId, t.authorId, t.lastStart),
+  ],
+);

@@ -19,7 +19,7 @@ export type { RunawayReminders, StopLinkState } from './stop-links.js';
 export type { AggregateKey, AggregateRounding, AggregateRow } from './repository/aggregate.js';
 export type { EntryFilters } from './filters.js';
 export { pickEntryFilters } from './filters.js';
-export type { EntryLister, ListSpec } from './list.js';
+export type { EntryLister, ExportEntry, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
 export type { SheetChanges, SheetSaved, SheetVersion } from './sheet.js';
 export { type Suggestion, UNDO_MS } from './entries.js';
@@ -75,7 +75,15 @@ export function createEntryServices({
   return {
     lister,
     entries: {
-      ...createEntriesService({ clock, write, repo, core, lister, projectOfTask: (ws, taskId) => catalog.task(ws, taskId).projectId }),
+      ...createEntriesService({
+        clock,
+        write,
+        repo,
+        core,
+        lister,
+        projectOfTask: (ws, taskId) => catalog.task(ws, taskId).projectId,
+        labels: catalog,
+      }),
 
       /**
        * Sums of the entries the actor may see (their own without canViewOthersTime), completed

@@ -1,6 +1,9 @@
 import type { Clock } from '../../clock.js';
+import { fold } from '../../kernel/fold.js';
+import { toIso } from '../../kernel/time.js';
 import type { Actor } from '../../principal.js';
-import type { EntryLister } from './list.js';
+import type { ListerCatalog } from './list.js';
+import type { EntriesRepository } from './repository.js';
 
 /** How far back typing looks for a member's past entries. */
 const SUGGEST_DAYS = 90;
@@ -20,50 +23,52 @@ export interface Suggestion {
 }
 
 /** Suggestions while a member types a description (part of the entries service). */
-export function suggestionsOf({ clock, lister }: { clock: Clock; lister: EntryLister }) {
+export function suggestionsOf({
+  clock,
+  repo,
+  catalog,
+}: {
+  clock: Clock;
+  repo: EntriesRepository;
+  catalog: Pick<ListerCatalog, 'projectLabels' | 'taskNames'>;
+}) {
   return {
     /**
-     * The member's own past entries whose description contains `text` (case-insensitively), as
-     * typing suggests them: each distinct description, project, task, tags and billable once,
-     * the most used first, then the most recent, from the last 90 days.
+     * The member's own past entries whose description contains `text` (case-insensitively, as
+     * the description search folds it), as typing suggests them: each distinct description,
+     * project, task, tags and billable once, last used in the 90 days before now, the most used
+     * first, then the most recent. Read from the table the entries' writes keep of them
+     * (entry_suggestions: how many of the member's entries have each, and the latest start),
+     * a handful of rows, not every matching entry (issue 60).
      */
     suggestions(actor: Actor, text: string, limit = 8): Suggestion[] {
       const now = clock.now();
-      const search = text.trim().slice(0, 200);
-      const page = lister.page(
-        actor,
-        {
-          listing: 'suggestions',
-          select: 'overlap',
-          order: 'desc',
-          from: now - SUGGEST_DAYS * 86_400_000,
-          to: now + 86_400_000,
-          filters: { userIds: [actor.userId], ...(search === '' ? {} : { search }) },
-          limit: 200,
-        },
-        { now, currency: actor.currency },
-      );
-      const seen = new Map<string, Suggestion>();
-      for (const entry of page.rows) {
-        if (entry.description === '' || entry.authorId !== actor.userId) continue;
-        const key = JSON.stringify([entry.description, entry.projectId, entry.taskId, entry.billable, entry.tagIds]);
-        const known = seen.get(key);
-        if (known) known.uses++;
-        else
-          seen.set(key, {
-            description: entry.description,
-            projectId: entry.projectId,
-            projectName: entry.projectName,
-            clientName: entry.clientName,
-            taskId: entry.taskId,
-            taskName: entry.taskName,
-            tagIds: entry.tagIds,
-            billable: entry.billable,
-            lastStart: entry.start,
-            uses: 1,
-          });
-      }
-      return [...seen.values()].sort((a, b) => b.uses - a.uses || (a.lastStart < b.lastStart ? 1 : -1)).slice(0, limit);
+      const rows = repo.suggestions.matching({
+        workspaceId: actor.workspaceId,
+        authorId: actor.userId,
+        since: now - SUGGEST_DAYS * 86_400_000,
+        folded: fold(text.trim().slice(0, 200)),
+        limit,
+      });
+      const projectIds = [...new Set(rows.map((r) => r[1]).filter((id) => id !== ''))];
+      const taskIds = [...new Set(rows.map((r) => r[2]).filter((id) => id !== ''))];
+      const projects = new Map(projectIds.length === 0 ? [] : catalog.projectLabels(actor.workspaceId, projectIds).map((p) => [p.id, p]));
+      const tasks = new Map(taskIds.length === 0 ? [] : catalog.taskNames(actor.workspaceId, taskIds).map((t) => [t.id, t.name]));
+      return rows.map(([description, projectId, taskId, billable, tagList, uses, lastStart]) => {
+        const project = projects.get(projectId);
+        return {
+          description,
+          projectId: projectId === '' ? null : projectId,
+          projectName: project?.name ?? null,
+          clientName: project?.clientName ?? null,
+          taskId: taskId === '' ? null : taskId,
+          taskName: tasks.get(taskId) ?? null,
+          tagIds: tagList === '' ? [] : (JSON.parse(tagList) as string[]),
+          billable: billable === 1,
+          lastStart: toIso(lastStart),
+          uses,
+        };
+      });
     },
   };
 }

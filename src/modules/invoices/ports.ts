@@ -42,7 +42,7 @@ export interface InvoicePorts {
 }
 
 /**
- * Where a document is made (issue 45 item 6): the server's document threads (src/documents/pool.ts:
+ * Where a document is made (issue 45 item 6): the server's document threads (src/threads/documents/pool.ts:
  * a PDF of 500 lines is a second of CPU the request thread must not spend), or this process (the
  * command line, tests, a server without document threads). Given the stored invoice, the format
  * and whether the credit note is wanted; the invoices service checks first, so the renderer only

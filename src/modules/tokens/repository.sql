@@ -2,7 +2,7 @@
 -- with SQLite's plan of each statement on a small seeded database (indented under it).
 -- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
 
-select "id", "workspace_id", "user_id", "name", "prefix", "secret_hash", "scopes", "minted_can_view_others_time", "minted_can_view_others_money", "rate_limit_per_min", "expires_at", "last_used_at", "revoked_at", "created_at" from "api_tokens" where "api_tokens"."prefix" = ?;
+SELECT id, workspace_id, user_id, secret_hash, scopes, minted_can_view_others_time, minted_can_view_others_money, rate_limit_per_min, expires_at, last_used_at, revoked_at FROM api_tokens WHERE prefix = ?;
 --   SEARCH api_tokens USING INDEX api_tokens_prefix_unique (prefix=?)
 
 update "api_tokens" set "last_used_at" = ? where ("api_tokens"."id" = ? and ("api_tokens"."last_used_at" IS NULL OR "api_tokens"."last_used_at" <= ?));

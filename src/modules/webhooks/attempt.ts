@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { subkey } from '../../kernel/keys.js';
 import { toIso } from '../../kernel/time.js';
 import { decryptSecret, signature } from './crypto.js';
-import { dataFor, type EventRecord, post } from './post.js';
+import { dataFor, type EventRecord, type LaneConnection, post } from './post.js';
 import { type Attempted, CANCELLED_DETAIL, type DeliveryQueue, type Outcome } from './queue.js';
 import type { WebhookOptions } from './service.js';
 import { checkUrl, resolveTarget, TargetRefused } from './targets.js';
@@ -42,7 +42,7 @@ export function createSignedPost({ clock, options }: { clock: Clock; options: Se
     return secret;
   };
 
-  return async (webhook: Target, deliveryId: string, event: string, body: string): Promise<Outcome> => {
+  return async (webhook: Target, deliveryId: string, event: string, body: string, connection?: LaneConnection): Promise<Outcome> => {
     try {
       const url = checkUrl(webhook.url, options.allowPrivateTargets);
       // One budget for the whole attempt, the name lookup included: it must end inside the lease.
@@ -56,7 +56,12 @@ export function createSignedPost({ clock, options }: { clock: Clock; options: Se
         'X-Service-Timestamp': String(timestamp),
         'X-Service-Signature': signature(secretOf(webhook.id, webhook.secretCiphertext), timestamp, body),
       };
-      return await post(url, pinned, body, headers, { ...options, timeoutMs: left, budgetMs: options.timeoutMs });
+      return await post(url, pinned, body, headers, {
+        ...options,
+        timeoutMs: left,
+        budgetMs: options.timeoutMs,
+        ...(connection ? { connection } : {}),
+      });
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
       return { status: 'failure', responseCode: null, error: error.code, detail: error.message };
@@ -83,8 +88,8 @@ export function createAttempt({
 }) {
   const signedPost = createSignedPost({ clock, options });
 
-  /** One attempt of one delivery: the outcome, not yet written. */
-  async function attempt(id: string): Promise<Attempted | null> {
+  /** One attempt of one delivery: the outcome, not yet written. `connection`: the lane's kept connection. */
+  async function attempt(id: string, connection?: LaneConnection): Promise<Attempted | null> {
     const startedAt = clock.now();
     // Deleted with its subscription meanwhile, or already final (a lease that expired).
     const row = queue.delivery(id);
@@ -120,7 +125,7 @@ export function createAttempt({
       createdAt: toIso(event.createdAt),
       data,
     });
-    return attempted(await signedPost(webhook, delivery.id, delivery.event, body));
+    return attempted(await signedPost(webhook, delivery.id, delivery.event, body, connection));
   }
 
   return attempt;

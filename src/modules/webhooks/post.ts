@@ -21,22 +21,64 @@ export function dataFor(event: EventRecord, owner: Owner): object | null {
   return { kind: 'entry', entry: colleague && !owner.canViewOthersMoney ? { ...payload, hourlyRate: null } : payload };
 }
 
+/** Bytes of a response's body read (and dropped) so its connection can serve the next delivery; beyond, the connection is closed. */
+const DRAIN_LIMIT = 64 * 1024;
+
+/**
+ * The connection a subscription's lane keeps between its deliveries (issue 60: a new TCP
+ * connection per delivery was the largest part of the sender's profile). One keep-alive agent
+ * of one socket per target and checked address: every attempt still checks the URL and resolves
+ * and checks its address first (targets.ts), and a kept socket is used only when that address is
+ * the one it is connected to; any other address gets a new agent, the old one closed. The lane
+ * closes it when its batch ends, so no socket outlives a lease.
+ */
+export function laneConnection(ca?: string) {
+  let kept: { key: string; http: http.Agent; https: https.Agent } | null = null;
+  const close = () => {
+    kept?.http.destroy();
+    kept?.https.destroy();
+    kept = null;
+  };
+  return {
+    agentFor(url: URL, pinned: ResolvedAddress): { http: http.Agent; https: https.Agent } {
+      const key = `${url.protocol}//${url.host} ${pinned.address}`;
+      if (kept?.key !== key) {
+        close();
+        kept = {
+          key,
+          http: new http.Agent({ keepAlive: true, maxSockets: 1 }),
+          https: new https.Agent({ keepAlive: true, maxSockets: 1, maxCachedSessions: 0, ...(ca ? { ca } : {}) }),
+        };
+      }
+      return { http: kept.http, https: kept.https };
+    },
+    close,
+  };
+}
+
+export type LaneConnection = ReturnType<typeof laneConnection>;
+
 /**
  * One POST of a signed delivery, connected to the checked address (pinned: Host, SNI and the
- * certificate check keep the URL's hostname), never following redirects, never pooling.
+ * certificate check keep the URL's hostname), never following redirects. Without a lane's
+ * connection (a test ping), a fresh agent and socket; with one, its kept socket to the same
+ * checked address, the response's body read up to DRAIN_LIMIT so the socket can be used again.
  */
 export async function post(
   url: URL,
   pinned: ResolvedAddress,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; budgetMs?: number; ca?: string | undefined },
+  options: { timeoutMs: number; budgetMs?: number; ca?: string | undefined; connection?: LaneConnection },
 ): Promise<Outcome> {
-  // A fresh agent per attempt: no pooled socket or TLS session can skip the address check.
-  const agent = {
-    https: new https.Agent({ keepAlive: false, maxCachedSessions: 0, ...(options.ca ? { ca: options.ca } : {}) }),
-    http: new http.Agent({ keepAlive: false }),
-  };
+  // A fresh agent per attempt unless the lane keeps one: no pooled socket or TLS session of another address.
+  const agent = options.connection
+    ? options.connection.agentFor(url, pinned)
+    : {
+        https: new https.Agent({ keepAlive: false, maxCachedSessions: 0, ...(options.ca ? { ca: options.ca } : {}) }),
+        http: new http.Agent({ keepAlive: false }),
+      };
+  const keep = options.connection !== undefined;
   try {
     const got = await loadGot();
     const stream = got.stream.post(url.href, {
@@ -56,8 +98,17 @@ export async function post(
     const responseCode = await new Promise<number>((resolve, reject) => {
       stream.on('response', (response: { statusCode: number }) => {
         resolve(response.statusCode);
-        // The body is not needed: drop it rather than buffer whatever the receiver sends.
-        stream.destroy();
+        // The body is not needed: dropped, never buffered; read to its end (up to a limit) when the connection is kept.
+        if (!keep) {
+          stream.destroy();
+          return;
+        }
+        let read = 0;
+        stream.on('data', (chunk: Buffer) => {
+          read += chunk.byteLength;
+          if (read > DRAIN_LIMIT) stream.destroy();
+        });
+        stream.resume();
       });
       stream.on('error', reject);
     });
@@ -79,8 +130,10 @@ export async function post(
         : `${code ?? 'error'}: ${(error as Error).message}`;
     return { status: 'failure', responseCode: null, error: error_, detail };
   } finally {
-    agent.https.destroy();
-    agent.http.destroy();
+    if (!keep) {
+      agent.https.destroy();
+      agent.http.destroy();
+    }
   }
 }
 

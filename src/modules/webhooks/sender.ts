@@ -4,7 +4,7 @@ import { toIso } from '../../kernel/time.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { createAttempt, createSignedPost, type SenderOptions } from './attempt.js';
 import { newDeliveryId } from './crypto.js';
-import type { EventRecord, Owner } from './post.js';
+import { type EventRecord, laneConnection, type Owner } from './post.js';
 import { type Attempted, createDeliveryQueue, type Lane, type Outcome } from './queue.js';
 import type { WebhooksRepository } from './repository.js';
 import { coalescing } from '../../kernel/coalesce.js';
@@ -62,13 +62,15 @@ export function createWebhookSender({
     let outcomes: Attempted[] = [];
     let flushedAt = clock.now();
     let next = 0;
+    // One connection for the lane's deliveries (to its one target), closed when the batch ends.
+    const connection = laneConnection(options.ca);
     try {
       for (; next < lane.ids.length; next++) {
         // An attempt must end inside the lease, or another tick could send the same delivery.
         if (clock.now() + options.timeoutMs >= lane.leaseUntil) break;
         const id = lane.ids[next] as string;
         try {
-          const done = await attempt(id);
+          const done = await attempt(id, connection);
           if (done) outcomes.push(done);
         } catch (error) {
           logger.error('webhook attempt failed unexpectedly', { deliveryId: id, ...errorFields(error) });
@@ -80,6 +82,7 @@ export function createWebhookSender({
         }
       }
     } finally {
+      connection.close();
       try {
         queue.record(outcomes, lane.ids.slice(next));
       } finally {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { DateTime } from 'luxon';
-import { DocumentsBusy } from '../../documents/pool.js';
 import { DomainError } from '../../errors.js';
 import {
   DOCUMENT_FORMATS,
@@ -14,8 +13,8 @@ import {
   parseExchangeRate,
   plainPdf,
 } from '../../modules/invoices/service.js';
-import { actorData } from '../../readers/tasks.js';
-import { ReadersBusy } from '../../readers/pool.js';
+import { actorData } from '../../threads/readers/tasks.js';
+import { ThreadsBusy } from '../../threads/queue.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import type { FieldErrors } from '../kit/fields.js';
@@ -119,7 +118,7 @@ function contextOf(deps: WebDeps) {
     send(res, session, status, titleOf(invoice), html`${noticeHtml(notice)} ${body}`);
   };
   /** 503 while every document thread is taken: when to try again. */
-  const showBusy = (res: Response, session: SessionView, invoice: InvoiceView, busy: DocumentsBusy, what: string) => {
+  const showBusy = (res: Response, session: SessionView, invoice: InvoiceView, busy: ThreadsBusy, what: string) => {
     res.setHeader('Retry-After', String(busy.retryAfterSec));
     send(
       res,
@@ -226,7 +225,7 @@ function newRoutes(router: Router, ctx: Context): void {
       });
       showNew(res, session, 200, form, {}, preview, null);
     } catch (error) {
-      if (error instanceof ReadersBusy) {
+      if (error instanceof ThreadsBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
         return showNew(
           res,
@@ -427,7 +426,7 @@ function documentRoutes(router: Router, ctx: Context): void {
           ),
         );
       }
-      if (error instanceof DocumentsBusy) return showBusy(res, session, invoice, error, 'the download');
+      if (error instanceof ThreadsBusy) return showBusy(res, session, invoice, error, 'the download');
       return next(error);
     }
     res.status(200);
@@ -464,7 +463,7 @@ function sendRoutes(router: Router, ctx: Context): void {
         message: form.message,
       });
     } catch (error) {
-      if (error instanceof DocumentsBusy) return showBusy(res, session, invoices.get(session.actor, id), error, 'sending');
+      if (error instanceof ThreadsBusy) return showBusy(res, session, invoices.get(session.actor, id), error, 'sending');
       if (!isFormRefusal(error)) return next(error);
       const answer = refusal(error, { fallback: 'form' });
       const invoice = invoices.get(session.actor, id);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import { CONTENT_TYPES, exportFileName, exportFormatOf, exportKindOf, type ExportRequest } from '../../modules/reports/service.js';
-import { actorData } from '../../readers/tasks.js';
+import { actorData } from '../../threads/readers/tasks.js';
 import type { FieldErrors } from '../kit/fields.js';
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';

@@ -7,7 +7,7 @@ import type { EntryRowView } from '../../modules/entries/service.js';
 import { type ReportRounding, roundingSentence, type SummaryWindowed, type WindowGroup } from '../../modules/reports/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { OperationId } from '../../operations/types.js';
-import { actorData, type ReadTask } from '../../readers/tasks.js';
+import { actorData, type ReadTask } from '../../threads/readers/tasks.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { refusal, statusOf } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';

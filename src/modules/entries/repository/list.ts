@@ -15,6 +15,27 @@ export interface PageQuery {
 }
 
 type Shape = 'completed' | 'running';
+
+/**
+ * A completed entry as an export reads it: the statement's row as it comes, an array (a year of
+ * a team is 250,000 rows: no object per row, no mapping by Drizzle). The project's id is read
+ * twice so the lister can put the client's and the project's names in its place (list.ts).
+ */
+export type ExportRowRaw = [
+  startAt: number,
+  endAt: number,
+  durationSec: number | null,
+  authorId: string,
+  projectIdForClient: string | null,
+  projectId: string | null,
+  taskId: string | null,
+  tagList: string | null,
+  description: string,
+  billable: number,
+  hourlyRate: number | null,
+  amountCents: number | null,
+  id: string,
+];
 const p = (name: string) => sql.placeholder(name);
 
 /**
@@ -61,6 +82,45 @@ export function createListQueries(db: Db) {
   }
   const prepared = new Map<string, ReturnType<typeof build>>();
 
+  /**
+   * An export's batch: completed entries starting in [from, to) after the position (start, id),
+   * in (start, id) order. The row value `(start_at, id) > (?, ?)` is a range of entries_ws_start
+   * (or entries_ws_author_start), so each batch seeks to where the last ended instead of walking
+   * the range from its start.
+   */
+  function buildExport(base: SQL[]) {
+    return db
+      .select({
+        startAt: entries.startAt,
+        endAt: entries.endAt,
+        durationSec: entries.durationSec,
+        authorId: entries.authorId,
+        clientOf: entries.projectId,
+        projectId: entries.projectId,
+        taskId: entries.taskId,
+        tagList: entries.tagList,
+        description: entries.description,
+        billable: entries.billable,
+        hourlyRate: entries.hourlyRate,
+        amountCents: entries.amountCents,
+        id: entries.id,
+      })
+      .from(entries)
+      .where(
+        and(
+          ...base,
+          isNotNull(entries.endAt),
+          sql`(${entries.startAt}, ${entries.id}) > (${p('afterStart')}, ${p('afterId')})`,
+          gt(entries.startAt, p('lower')),
+          lt(entries.startAt, p('to')),
+        ),
+      )
+      .orderBy(asc(entries.startAt), asc(entries.id))
+      .limit(p('limit'))
+      .prepare();
+  }
+  const exports = new Map<boolean, ReturnType<typeof buildExport>>();
+
   function query(shape: Shape, spec: PageQuery, actor: Actor, position: CursorPosition | undefined, params: Record<string, unknown>) {
     const ownOnly = !actor.canViewOthersTime;
     const cursor = shape === 'completed' && position !== undefined;
@@ -95,6 +155,35 @@ export function createListQueries(db: Db) {
     ): EntryRow[] => query('completed', spec, actor, position, range),
     /** The running entries the page's selection (visibility, filters) takes, unbounded by time. */
     runningOf: (actor: Actor, spec: PageQuery): EntryRow[] => query('running', spec, actor, undefined, {}),
+    /**
+     * Up to `limit` completed entries the actor may see, filtered, starting in [from, to) after
+     * (afterStart, afterId), in (start, id) order, as arrays (an export's batch: `values` skips
+     * Drizzle's mapping). Without filters the statement is prepared once per visibility.
+     */
+    exportBatch(
+      actor: Actor,
+      filters: ResolvedFilters,
+      range: { from: number; to: number; afterStart: number; afterId: string; limit: number },
+    ): ExportRowRaw[] {
+      let statement: ReturnType<typeof buildExport>;
+      if (isFiltered(filters)) statement = buildExport(entrySelection(db, actor, filters, 'page').conditions);
+      else {
+        const ownOnly = !actor.canViewOthersTime;
+        statement =
+          exports.get(ownOnly) ??
+          buildExport([eq(entries.workspaceId, p('workspaceId')), ...(ownOnly ? [eq(entries.authorId, p('authorId'))] : [])]);
+        exports.set(ownOnly, statement);
+      }
+      return statement.values({
+        workspaceId: actor.workspaceId,
+        authorId: actor.userId,
+        lower: range.from - 1,
+        to: range.to,
+        afterStart: range.afterStart,
+        afterId: range.afterId,
+        limit: range.limit,
+      }) as ExportRowRaw[];
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import type { components } from '../../../../generated/openapi.js';
 import { DateTime } from 'luxon';
 import type { Actor } from '../../../principal.js';
 import { canonicalTimeZone } from '../../../kernel/time.js';
-import { type EntryFilters, type EntryRowView, pickEntryFilters } from '../../entries/service.js';
+import { type EntryFilters, type ExportEntry, pickEntryFilters } from '../../entries/service.js';
 import { reportRange } from '../buckets.js';
 import { reportErrors } from '../errors.js';
 import type { Namer } from '../names.js';
@@ -45,8 +45,8 @@ export interface TableSources {
   /** Exports without a zone are read in the server's. */
   defaultTimeZone: string;
   checkVisibility(actor: Actor, filters: EntryFilters, unseenMoney?: Options['unseenMoney']): { moneyWithheld: boolean };
-  /** The detailed report's rows in batches, in its order; the range as instants. */
-  detailed(actor: Actor, query: ReportQuery, options: Options): { range: { from: number; to: number }; pages: Iterable<EntryRowView[]> };
+  /** The detailed report's rows in batches, in its order, as the entries module reads them for exports; the range as instants. */
+  detailed(actor: Actor, query: ReportQuery, options: Options): { range: { from: number; to: number }; pages: Iterable<ExportEntry[]> };
   summary(
     actor: Actor,
     query: ReportQuery & { groupBy: Grouping; subGroupBy?: Grouping; weekStart: 'monday' | 'sunday' },
@@ -171,32 +171,46 @@ function exportTables(sources: TableSources) {
     const local = localClock(head.timeZone, range.from, range.to);
     const members = cachedNames(actor, 'user');
     const tags = cachedNames(actor, 'tag');
+    // An entry's tags as the cell shows them, by its tag list (a workspace has few distinct ones).
+    const tagCells = new Map<string, string>();
+    const tagCell = (list: string | null): string => {
+      if (list === null) return '';
+      let cell = tagCells.get(list);
+      if (cell === undefined) {
+        const ids = JSON.parse(list) as string[];
+        tags.learn(ids);
+        tagCells.set(list, (cell = ids.map(tags.of).join(', ')));
+      }
+      return cell;
+    };
     const totals = { seconds: 0, amount: 0, cents: 0, count: 0 };
     function* batches(): Generator<Row[]> {
       for (const page of pages) {
-        members.learn(page.map((e) => e.authorId));
-        tags.learn(page.flatMap((e) => e.tagIds));
-        yield page.map((e) => {
-          const start = local(Date.parse(e.start));
+        members.learn(page.map((e) => e[3]));
+        const rows: Row[] = new Array(page.length);
+        for (let i = 0; i < page.length; i++) {
+          const e = page[i] as ExportEntry;
+          const start = local(e[0]);
           const cells: Cell[] = [
             Math.floor(start / 86_400_000) * 86_400_000,
             start,
-            e.end === null ? null : local(Date.parse(e.end)),
-            e.durationSec,
-            members.of(e.authorId),
-            e.clientName,
-            e.projectName,
-            e.taskName,
-            e.tagIds.map(tags.of).join(', '),
-            e.description,
-            e.billable,
+            local(e[1]),
+            e[2],
+            members.of(e[3]),
+            e[4],
+            e[5],
+            e[6],
+            tagCell(e[7]),
+            e[8],
+            e[9],
           ];
-          if (head.money) cells.push(e.hourlyRate, e.amount);
-          totals.seconds += e.durationSec;
-          totals.cents += Math.round((e.amount ?? 0) * 100);
+          if (head.money) cells.push(e[10], e[11]);
+          totals.seconds += e[2];
+          totals.cents += Math.round((e[11] ?? 0) * 100);
           totals.count += 1;
-          return { cells };
-        });
+          rows[i] = { cells };
+        }
+        yield rows;
       }
     }
     return {

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { DomainError } from '../errors.js';
-import { errorFields, type Logger } from '../logger.js';
-import type { Services } from '../services.js';
+import { DomainError } from '../../errors.js';
+import { errorFields, type Logger } from '../../logger.js';
+import type { Services } from '../../services.js';
 import { type ExportOutcome, type ExportReceiver, type ExportTask, type Received, receiveExport, runExport } from './export.js';
-import { createFairQueue, type createReadQueue, ReadersBusy } from './queue.js';
+import { createFairQueue, type createThreadQueue, ThreadsBusy } from '../queue.js';
 import { createExportSpool } from './spool.js';
 
 /*
@@ -54,7 +54,7 @@ export type ExportRunner = ((task: ExportTask, signal: AbortSignal) => Promise<E
 export function createDownloads(options: {
   run: ExportRunner;
   /** The heavy reads' line: an export's turn in the exports' line is followed by its place in this one. */
-  queue: ReturnType<typeof createReadQueue>;
+  queue: ReturnType<typeof createThreadQueue>;
   services: Services;
   logger: Logger;
   databasePath: string;
@@ -110,7 +110,7 @@ export function createDownloads(options: {
     } catch (error) {
       const fields = { requestId: full.requestId, kind: full.request.kind, format: full.request.format, budgetMs: renderBudgetMs };
       if ((signal as AbortSignal | null)?.aborted) logger.error('an export ran past its budget; its reader thread was replaced', fields);
-      else if (!(error instanceof ReadersBusy) && !leave.aborted)
+      else if (!(error instanceof ThreadsBusy) && !leave.aborted)
         logger.error('an export failed on its reader thread', { ...fields, ...errorFields(error) });
       throw error;
     }
@@ -154,7 +154,7 @@ export function createDownloads(options: {
     async export(task: Omit<ExportTask, 'port' | 'operationId'>, receiver: ExportReceiver, cancel: AbortSignal): Promise<Received> {
       const member = task.actor.userId;
       if (exporting.has(member)) throw oneExportAtATime();
-      if (stopping.signal.aborted) throw new ReadersBusy(0, 1);
+      if (stopping.signal.aborted) throw new ThreadsBusy(0, 1);
       exporting.add(member);
       const download = spooled(task, receiver, cancel).finally(() => {
         exporting.delete(member);

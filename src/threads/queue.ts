@@ -1,30 +1,35 @@
 import { performance } from 'node:perf_hooks';
 
 /*
- * The lines in front of the reader threads: the heavy reads' (first come, first served) and the
- * downloads' (taking turns per workspace). A read or a download that waits too long is refused
- * at once (ReadersBusy: 503 with Retry-After) rather than answered after seconds of silence.
+ * The lines in front of the threads' pools: the heavy reads' and the documents' (first come,
+ * first served) and the downloads' (taking turns per workspace). Work that waits too long is
+ * refused at once (ThreadsBusy: 503 with Retry-After) rather than answered after seconds of
+ * silence.
  */
 
-/** A read that waited for a free thread longer than the queue allows: not started; retry after `retryAfterSec`. */
-export class ReadersBusy extends Error {
-  override name = 'ReadersBusy';
+/** Which pool's threads were busy. */
+export type ThreadKind = 'reader' | 'document';
+
+/** Work that waited for a free thread longer than its line allows: not started; retry after `retryAfterSec`. */
+export class ThreadsBusy extends Error {
+  override name = 'ThreadsBusy';
   constructor(
     readonly waitedMs: number,
     readonly retryAfterSec: number,
+    readonly kind: ThreadKind = 'reader',
   ) {
-    super(`Every reader thread was busy for ${waitedMs} ms; retry in ${retryAfterSec} second${retryAfterSec === 1 ? '' : 's'}.`);
+    super(`Every ${kind} thread was busy for ${waitedMs} ms; retry in ${retryAfterSec} second${retryAfterSec === 1 ? '' : 's'}.`);
   }
 }
 
 /**
  * The waiting line in front of the threads: at most `slots` reads run at once, the others wait
  * in arrival order (first come, first served) for at most `queueMs` each; a read still waiting
- * then is taken out of the line and refused with ReadersBusy, so a client hears at once rather
+ * then is taken out of the line and refused with ThreadsBusy, so a client hears at once rather
  * than after seconds of silence, and the reads that are started finish within their own time.
  * Retry-After: the line ahead of a newcomer, at the recent reads' average time, over the slots.
  */
-export function createReadQueue(slots: number, queueMs: number) {
+export function createThreadQueue(slots: number, queueMs: number, kind: ThreadKind = 'reader') {
   let running = 0;
   let averageMs = 100;
   const waiting: Array<{ start: () => void; timer: NodeJS.Timeout }> = [];
@@ -47,7 +52,7 @@ export function createReadQueue(slots: number, queueMs: number) {
             start: () => resolve(),
             timer: setTimeout(() => {
               waiting.splice(waiting.indexOf(entry), 1);
-              reject(new ReadersBusy(queueMs, retryAfterSec()));
+              reject(new ThreadsBusy(queueMs, retryAfterSec(), kind));
             }, queueMs),
           };
           waiting.push(entry);
@@ -68,7 +73,7 @@ export function createReadQueue(slots: number, queueMs: number) {
 
 /**
  * The exports' line (issue 54, N2): at most `slots` run at once; the others wait, each for at most
- * `waitMs` (then ReadersBusy), in a line per workspace. When a slot frees, the next export is the
+ * `waitMs` (then ThreadsBusy), in a line per workspace. When a slot frees, the next export is the
  * first waiting one of the workspace whose last export started longest ago (one that never had
  * one first; between those, the one waiting longest): a workspace whose members ask for ten
  * downloads has its next turn after every other workspace waiting has had one, so it cannot
@@ -153,7 +158,7 @@ export function createFairQueue(slots: number, waitMs: number) {
               signal?.removeEventListener('abort', gone);
               const retry = retryAfterSec();
               leave(entry);
-              reject(new ReadersBusy(waitMs, retry));
+              reject(new ThreadsBusy(waitMs, retry));
             }, waitMs),
           };
           if (signal?.aborted) return gone();

@@ -1,30 +1,20 @@
 import { Piscina } from 'piscina';
-import { errorOf } from '../errors.js';
-import { errorFields, type Logger } from '../logger.js';
-import type { InvoiceDocument } from '../modules/invoices/service.js';
-import type { DocumentFormat } from '../modules/invoices/documents/index.js';
-import { createReadQueue, ReadersBusy, tsxEntry } from '../readers/pool.js';
+import { errorOf } from '../../errors.js';
+import { errorFields, type Logger } from '../../logger.js';
+import type { InvoiceDocument } from '../../modules/invoices/service.js';
+import type { DocumentFormat } from '../../modules/invoices/documents/index.js';
+import { threadModule } from '../boot.js';
+import { createThreadQueue, ThreadsBusy } from '../queue.js';
 import { type DocumentResult, type DocumentTask, renderTask } from './task.js';
 
 export interface DocumentPoolOptions {
   /** Document threads; 0 makes documents on the request thread. */
   threads: number;
-  /** A document that waits longer for a free thread is not started (DocumentsBusy: 503). */
+  /** A document that waits longer for a free thread is not started (ThreadsBusy: 503). */
   queueMs: number;
   /** A document that takes longer has its thread terminated and replaced (a 500-line PDF takes about a second). */
   budgetMs?: number;
   logger: Logger;
-}
-
-/** Every document thread was busy for longer than the queue allows: not started; retry after `retryAfterSec`. */
-export class DocumentsBusy extends Error {
-  override name = 'DocumentsBusy';
-  constructor(
-    readonly waitedMs: number,
-    readonly retryAfterSec: number,
-  ) {
-    super(`Every document thread was busy for ${waitedMs} ms; retry in ${retryAfterSec} second${retryAfterSec === 1 ? '' : 's'}.`);
-  }
 }
 
 /**
@@ -33,17 +23,16 @@ export class DocumentsBusy extends Error {
  * invoice as plain JSON; a thread has no database, no clock and no network (renderDocument is a
  * pure function), and answers the bytes, moved rather than copied. At most `threads` documents
  * are made at once; the others wait in arrival order for `queueMs`, then are refused
- * (DocumentsBusy, 503 with Retry-After) so a browser hears at once. A thread that dies or runs
+ * (ThreadsBusy, 503 with Retry-After) so a browser hears at once. A thread that dies or runs
  * past the budget is replaced and its document fails.
  */
 export function createDocumentPool(options: DocumentPoolOptions) {
   const budgetMs = options.budgetMs ?? 60_000;
-  const typescript = import.meta.url.endsWith('.ts');
   const pool =
     options.threads === 0
       ? null
       : new Piscina<DocumentTask, DocumentResult>({
-          filename: new URL(`../threads/document-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
+          ...threadModule(import.meta.url, '../document-thread'),
           // Started with the first document and ended after a minute idle (fonts and pdfkit are
           // loaded again by the next one, in about half a second).
           minThreads: 0,
@@ -51,9 +40,8 @@ export function createDocumentPool(options: DocumentPoolOptions) {
           idleTimeout: 60_000,
           // pdfkit's 500-line PDF peaks near 60 MB; a document that needs far more fails (500).
           resourceLimits: { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 16 },
-          ...(typescript ? { execArgv: ['--import', tsxEntry()] } : {}),
         });
-  const queue = createReadQueue(Math.max(1, options.threads), options.queueMs);
+  const queue = createThreadQueue(Math.max(1, options.threads), options.queueMs, 'document');
 
   return {
     /** The document's bytes; a refusal of the documents (missing values, an unknown format) is raised again here as its DomainError. */
@@ -68,9 +56,9 @@ export function createDocumentPool(options: DocumentPoolOptions) {
           return pool.run(task, { signal });
         });
       } catch (error) {
-        if (error instanceof ReadersBusy) {
+        if (error instanceof ThreadsBusy) {
           options.logger.warn('a document waited too long for a document thread; refused with 503', { queueMs: options.queueMs });
-          throw new DocumentsBusy(error.waitedMs, error.retryAfterSec);
+          throw error;
         }
         if ((signal as AbortSignal | null)?.aborted) {
           options.logger.error('a document ran past its budget; its thread was replaced', { invoiceId: doc.id, format, budgetMs });

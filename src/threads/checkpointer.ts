@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
-import { startThread } from '../workers.js';
+import { startThread } from './boot.js';
 import type { CheckpointerData } from './checkpointer-thread.js';
-import type { DatabaseHandle } from './database.js';
+import type { DatabaseHandle } from '../db/database.js';
 
 /** WAL frames (4 KiB pages) after which the server's own connection checkpoints: a backstop. */
 const BACKSTOP_FRAMES = 16_384;

@@ -1,6 +1,6 @@
-import { DomainError, errorData } from '../errors.js';
-import type { InvoiceInput, InvoicePreview } from '../modules/invoices/service.js';
-import type { Services } from '../services.js';
+import { DomainError, errorData } from '../../errors.js';
+import type { InvoiceInput, InvoicePreview } from '../../modules/invoices/service.js';
+import type { Services } from '../../services.js';
 import { type ActorData, actorOf, raise, type ReadResult } from './tasks.js';
 
 /*

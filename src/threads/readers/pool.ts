@@ -1,29 +1,23 @@
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { DomainError } from '../errors.js';
-import { errorFields, type Logger } from '../logger.js';
-import type { Services } from '../services.js';
-import { resolvePackage } from '../workers.js';
-import type { EncodedBody } from '../kernel/compression.js';
+import { DomainError } from '../../errors.js';
+import { errorFields, type Logger } from '../../logger.js';
+import type { Services } from '../../services.js';
+import { threadModule } from '../boot.js';
+import type { EncodedBody } from '../../kernel/compression.js';
 import { createDownloads } from './downloads.js';
-import { createReadQueue, ReadersBusy } from './queue.js';
+import { createThreadQueue, ThreadsBusy } from '../queue.js';
 import type { ExportOutcome, ExportTask } from './export.js';
 import { raise, type ReaderThreadData, type ReadResult, type ReadTask, readHandlers, readTexts, runRead } from './tasks.js';
 import { type PreviewTask, previewOf, runPreview } from './invoice-preview.js';
-import type { InvoicePreview } from '../modules/invoices/service.js';
-
-// The lines in front of the threads live in ./queue.ts; the documents' pool and the pages use them from here.
-export { createReadQueue, ReadersBusy } from './queue.js';
+import type { InvoicePreview } from '../../modules/invoices/service.js';
 
 export interface ReaderOptions {
   /** Reader threads; 0 reads on the request thread (a :memory: database cannot be shared). */
   threads: number;
   /** A read that takes longer has its thread terminated and replaced, and answers 500. */
   budgetMs: number;
-  /** A read that waits longer for a free thread is not started (ReadersBusy: 503). */
+  /** A read that waits longer for a free thread is not started (ThreadsBusy: 503). */
   queueMs: number;
   cacheMb: number;
   /** Threads kept ready while idle (started with the pool); the others end after 10 s without reads. */
@@ -66,7 +60,6 @@ export function createReaderPool(
   const inProcess = options.threads === 0 || options.databasePath === ':memory:';
   const handlers = inProcess ? readHandlers(options.services) : null;
   const texts = inProcess ? readTexts(options.services) : {};
-  const typescript = import.meta.url.endsWith('.ts');
   const workerData: ReaderThreadData = {
     databasePath: options.databasePath,
     secretKey: new Uint8Array(options.secretKey),
@@ -74,11 +67,11 @@ export function createReaderPool(
     cacheMb: options.cacheMb,
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
-  const queue = createReadQueue(Math.max(1, options.threads), options.queueMs);
+  const queue = createThreadQueue(Math.max(1, options.threads), options.queueMs);
   const pool = inProcess
     ? null
     : new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
-        filename: new URL(`../threads/reader-thread${typescript ? '.ts' : '.js'}`, import.meta.url).href,
+        ...threadModule(import.meta.url, '../reader-thread', workerData),
         // READER_THREADS_KEPT (1 by default) start with the pool and stay ready: a thread's start
         // is 0.4-0.7 s of CPU, which the first report after a quiet spell waited for (issue 46
         // item 10); one idle reader holds 25-36 MB. The others start with the heavy reads and end
@@ -87,13 +80,10 @@ export function createReaderPool(
         minThreads: Math.min(options.kept ?? 0, options.threads),
         maxThreads: options.threads,
         idleTimeout: 10_000,
-        workerData,
         // A reader's heap: room for the largest answers (a 6 MB summary), and a young generation
         // kept small so short-lived rows are collected early; a read that needs more fails (500)
         // and its thread is replaced.
         resourceLimits: { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 8 },
-        // Under tsx (tests) the threads register its loader before they import the module.
-        ...(typescript ? { execArgv: ['--import', tsxEntry()] } : {}),
       });
   const downloads = createDownloads({
     run: pool ? (task, signal) => pool.run(task, { signal, transferList: [task.port] as never }) as Promise<ExportOutcome> : null,
@@ -127,7 +117,7 @@ export function createReaderPool(
             return pool.run(task, { signal }) as Promise<ReadResult>;
           });
         } catch (error) {
-          if (error instanceof ReadersBusy) {
+          if (error instanceof ThreadsBusy) {
             options.logger.warn('a heavy read waited too long for a reader thread; refused with 503', {
               requestId: task.requestId,
               operationId: task.operationId,
@@ -184,7 +174,7 @@ export type ReaderPool = ReturnType<typeof createReaderPool>;
 /** An invoice preview on a reader thread (or in-process without threads), in the line of the heavy reads. */
 async function previewOnThread(
   pool: Piscina | null,
-  queue: ReturnType<typeof createReadQueue>,
+  queue: ReturnType<typeof createThreadQueue>,
   options: Pick<ReaderOptions, 'budgetMs'> & { logger: Logger; services: Services; beforeRead?: () => void },
   task: PreviewTask,
 ): Promise<InvoicePreview> {
@@ -206,21 +196,11 @@ async function previewOnThread(
       });
       throw new ReadBudgetExceeded(`the invoice preview ran past ${options.budgetMs} ms`);
     }
-    if (!(error instanceof ReadersBusy) && !(error instanceof DomainError))
+    if (!(error instanceof ThreadsBusy) && !(error instanceof DomainError))
       options.logger.error('an invoice preview failed on its reader thread; it is replaced', {
         requestId: task.requestId,
         ...errorFields(error),
       });
     throw error;
   }
-}
-
-/** tsx's loader entry (its package's `.` import export), as a file URL for --import. */
-export function tsxEntry(): string {
-  const manifest = resolvePackage('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, string | { import?: string }> };
-  const main = exports['.'];
-  const file = typeof main === 'string' ? main : main?.import;
-  if (!file) throw new Error('tsx has no import export');
-  return pathToFileURL(join(dirname(manifest), file)).href;
 }

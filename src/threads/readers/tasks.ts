@@ -1,13 +1,13 @@
-import type { Actor, Scope } from '../principal.js';
-import { DomainError, type DomainErrorData, errorData, errorOf } from '../errors.js';
-import { compressSync, compresses, type Negotiated } from '../kernel/compression.js';
-import { catalogHandlers } from '../operations/catalog.js';
-import { entryHandlers } from '../operations/entries.js';
-import { reportHandlers } from '../operations/reports.js';
-import type { Handler, OperationId } from '../operations/types.js';
-import type { EncodedBody } from '../kernel/compression.js';
-import type { SummaryWindow } from '../modules/reports/service.js';
-import type { Services } from '../services.js';
+import type { Actor, Scope } from '../../principal.js';
+import { DomainError, type DomainErrorData, errorData, errorOf } from '../../errors.js';
+import { compressSync, compresses, type Negotiated } from '../../kernel/compression.js';
+import { catalogHandlers } from '../../operations/catalog.js';
+import { entryHandlers } from '../../operations/entries.js';
+import { reportHandlers } from '../../operations/reports.js';
+import type { Handler, OperationId } from '../../operations/types.js';
+import type { EncodedBody } from '../../kernel/compression.js';
+import type { SummaryWindow } from '../../modules/reports/service.js';
+import type { Services } from '../../services.js';
 
 /*
  * The heavy reads run on the reader threads (./pool.ts), each with its own read-only connection,

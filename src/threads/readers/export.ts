@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { DomainError, errorData } from '../errors.js';
-import { checkExport, ExportCancelled, type ExportRequest, type ExportSink, writeExport } from '../modules/reports/service.js';
-import type { Services } from '../services.js';
+import { DomainError, errorData } from '../../errors.js';
+import { checkExport, ExportCancelled, type ExportRequest, type ExportSink, writeExport } from '../../modules/reports/service.js';
+import type { Services } from '../../services.js';
 import type { SpoolFile } from './spool.js';
 import { type ActorData, actorOf, raise, type ReadResult } from './tasks.js';
 

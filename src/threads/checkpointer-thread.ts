@@ -4,7 +4,7 @@
  * block the writer. It never writes rows, so it never checkpoints on its own schedule either.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { openCheckpointConnection } from '../db/checkpoints.js';
 
 export interface CheckpointerData {
   path: string;
@@ -14,14 +14,11 @@ export interface CheckpointerData {
 if (isMainThread || !parentPort) throw new Error('checkpointer-thread runs as a worker thread (see ./checkpointer.ts)');
 const port = parentPort;
 const data = workerData as CheckpointerData;
-const sqlite = new Database(data.path);
-sqlite.pragma('busy_timeout = 5000');
-sqlite.pragma('synchronous = NORMAL');
-sqlite.pragma('wal_autocheckpoint = 0');
+const connection = openCheckpointConnection(data.path);
 let failing = false;
 const timer = setInterval(() => {
   try {
-    sqlite.pragma('wal_checkpoint(PASSIVE)');
+    connection.checkpoint();
     failing = false;
   } catch (error) {
     // Reported once per run of failures; the next interval retries.
@@ -32,6 +29,6 @@ const timer = setInterval(() => {
 port.on('message', (message: unknown) => {
   if (message !== 'stop') return;
   clearInterval(timer);
-  sqlite.close();
+  connection.close();
   port.close();
 });

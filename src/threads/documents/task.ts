@@ -1,6 +1,6 @@
-import { DomainError, type DomainErrorData, errorData } from '../errors.js';
-import type { InvoiceDocument } from '../modules/invoices/service.js';
-import { type DocumentFormat, renderDocument } from '../modules/invoices/documents/index.js';
+import { DomainError, type DomainErrorData, errorData } from '../../errors.js';
+import type { InvoiceDocument } from '../../modules/invoices/service.js';
+import { type DocumentFormat, renderDocument } from '../../modules/invoices/documents/index.js';
 
 /** What a document thread is given: the stored invoice as plain JSON, the format, and whether the credit note is wanted. */
 export interface DocumentTask {
