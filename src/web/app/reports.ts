@@ -560,7 +560,9 @@ function entriesSection(ctx: Context, form: ReportForm, report: Report, money: b
   const whose = form.member === EVERYONE;
   const tagged = report.rows.some((e) => e.tagIds.length > 0);
   const project = (e: EntryRowView) =>
-    e.projectName === null ? '' : html`${e.projectName}${e.clientName ? html` <span class="hint inline">· ${e.clientName}</span>` : ''}`;
+    e.projectName === null
+      ? ''
+      : html`${e.projectName}${e.taskName ? ` / ${e.taskName}` : ''}${e.clientName ? html` <span class="hint inline">· ${e.clientName}</span>` : ''}`;
   const row = (e: EntryRowView) => {
     const start = local(e.start);
     const span = `${start.toFormat('HH:mm')}–${e.end ? local(e.end).toFormat('HH:mm') : ''}`;

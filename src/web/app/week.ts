@@ -97,12 +97,12 @@ const currencySymbol = (currency: string) =>
 
 const seconds = (m: WeekModel, e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
 
-/** A row's facts: the project's colour, client and name, the tags, the Billable mark. */
+/** A row's facts: the project's colour, client and name, its task, the tags, the Billable mark. */
 function facts(m: WeekModel, e: EntryRowView): Html {
   const tagNames = e.tagIds.map((id) => m.tags.find((t) => t.id === id)?.name).filter((n): n is string => n !== undefined);
   return html`<span class="meta"
     ><span class="project"
-      >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}` : ''}</span
+      >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}${e.taskName ? html` / <span class="task">${e.taskName}</span>` : ''}` : ''}</span
     >
     ${tagNames.length > 0 ? html`<span class="tags">${tagNames.map((t) => html`<span class="tag">${t}</span>`)}</span>` : ''}
     ${e.billable ? html`<span class="money" title="Billable"><span aria-hidden="true">${currencySymbol(e.currency)}</span><span class="vh">billable</span></span>` : ''}

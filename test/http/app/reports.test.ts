@@ -189,6 +189,10 @@ describe('web app: reports', () => {
     );
     expect(page).to.include(`<input type="hidden" name="projectIds" value="${site.id}" />`);
     expect(page).to.include('<input type="hidden" name="search" value="pier" />');
+    // The entries table shows the task with its project, as the downloads do (issue 58 item 3).
+    expect(page).to.include(
+      '<td data-label="Project" class="c-project">Harbour site / Survey <span class="hint inline">· Acme</span></td>',
+    );
     const csv = await fetch(
       `${server.url}/app/reports/export?format=csv&kind=detailed&from=2026-11-23&to=2026-11-29&member=everyone&projectIds=${site.id}&search=pier`,
       { headers: { cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; ') } },

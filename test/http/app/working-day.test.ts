@@ -220,10 +220,10 @@ describe('web app: the working day', () => {
     expect(await entry(second.id)).to.include({ description: 'Review' });
   });
 
-  it('rows show client, project colour, tags and the Billable mark; the week’s total by project; a “+” on each day opens Add time there', async () => {
+  it('rows show client, project colour, task, tags and the Billable mark; the week’s total by project; a “+” on each day opens Add time there', async () => {
     await catalog();
     const page = flat((await owner.get('/app/week?date=2026-10-30')).text);
-    expect(page).to.match(/<span class="client">Acme<\/span> · Audit<\/span\s*>/);
+    expect(page).to.match(/<span class="client">Acme<\/span> · Audit \/ <span class="task">Fieldwork<\/span><\/span\s*>/);
     expect(page).to.include('<span class="tags"><span class="tag">onsite</span></span>');
     expect(page).to.include(
       '<span class="money" title="Billable"><span aria-hidden="true">€</span><span class="vh">billable</span></span>',
