@@ -57,7 +57,7 @@ function top(paths: WebPaths, options: PageOptions, session: SessionView): Html 
   const tabs = tabsOf(area, session, options.grants);
   const other =
     area === 'app'
-      ? html`<li class="end"><a href="${paths.settings}/tokens">Settings</a></li>`
+      ? html`<li class="end"><a href="${paths.settings}">Settings</a></li>`
       : html`<li class="end"><a href="${paths.app}/week">Track time</a></li>
           <li><a href="${API_REFERENCE_PATH}">API reference</a></li>`;
   return html`<header class="top">

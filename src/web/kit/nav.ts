@@ -28,11 +28,12 @@ export const NAV: Record<Area, readonly Tab[]> = {
     { id: 'invoices', label: 'Invoices', href: (p) => p.invoices, shown: (_s, grants) => grants.invoices },
     { id: 'profile', label: 'Profile', href: (p) => `${p.app}/profile` },
   ],
+  // What a person needs first comes first: an owner's workspace and members; the API's tokens and webhooks after.
   settings: [
+    { id: 'workspace', label: 'Workspace', href: (p) => `${p.settings}/workspace`, shown: owners },
+    { id: 'members', label: 'Members', href: (p) => `${p.settings}/members`, shown: owners },
     { id: 'tokens', label: 'API tokens', href: (p) => `${p.settings}/tokens` },
     { id: 'webhooks', label: 'Webhooks', href: (p) => `${p.settings}/webhooks` },
-    { id: 'members', label: 'Members', href: (p) => `${p.settings}/members`, shown: owners },
-    { id: 'workspace', label: 'Workspace', href: (p) => `${p.settings}/workspace`, shown: owners },
     { id: 'import', label: 'Import', href: (p) => `${p.settings}/import`, shown: () => true },
     { id: 'mail', label: 'Mail', href: (p) => `${p.settings}/mail`, shown: owners },
   ],
