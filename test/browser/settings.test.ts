@@ -399,9 +399,7 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       await rate.fill('80');
       await page.getByRole('checkbox', { name: "Sees colleagues' time", exact: true }).check();
       expect(await press(page, 'Add member')).to.equal(200);
-      expect(await notice(page)).to.match(
-        /^Send this link to ada@northwind\.example: it lets them into Northwind\. It works once, until/,
-      );
+      expect(await notice(page)).to.match(/^Send this link to ada@northwind\.example: it lets them into Northwind\. It works once, until/);
       const link = await text(page.locator('#setup-link'));
       expect(link.startsWith(`${server.url}/settings/setup/`)).to.equal(true);
       const ada = await open(PHONE);
