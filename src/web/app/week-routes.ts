@@ -8,7 +8,7 @@ import { field, fields, sentValues, wallClock, weekOf } from '../kit/forms.js';
 import { html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
-import { checkDayTotal, LongDay, spanOf, type TimeFormat, timerStartOf } from '../kit/times.js';
+import { checkDayTotal, hoursText, LongDay, spanOf, type TimeFormat, timerStartOf } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
@@ -274,7 +274,11 @@ function timerRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
     '/timer/stop',
     write(
       () => 'timer',
-      (_req, session) => void services.timers.stop(session.actor),
+      // Said, so the last notice ("Started … again") never stays over a stopped timer.
+      (_req, session) => {
+        const stopped = services.timers.stop(session.actor);
+        return { kind: 'ok', body: `Stopped “${stopped.description || 'the timer'}” after ${hoursText(stopped.durationSec)}.` };
+      },
     ),
   );
   router.post(

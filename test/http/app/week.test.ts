@@ -41,6 +41,8 @@ describe('web app: the week and the timer', () => {
       server.clock.advance(90_000);
       const stopped = await post('/app/timer/stop', { week: '' });
       expect(stopped.status).to.equal(303);
+      // The stop is said (issue 58 item 6): the week after it shows “Stopped”, not the start's notice.
+      expect(flat((await week()).text)).to.include('Stopped “Harbour map” after 0:01.');
       expect((await server.request('GET', `/api/v1/entries/${current.body.data.id}`)).body.data).to.include({
         durationSec: 90,
         source: 'web',
