@@ -385,7 +385,7 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
       <ul class="report-totals">
         <li><span class="hint">Total</span><strong>${clockOf(s.totals.durationSec)}</strong></li>
         <li><span class="hint">Billable</span><strong>${clockOf(s.totals.billableSec)}</strong></li>
-        ${money ? html`<li><span class="hint">Amount</span><strong>${moneyOf(s.totals.amount, s.currency)}</strong></li>` : ''}
+        ${money ? html`<li class="amount"><span class="hint">Amount</span><strong>${moneyOf(s.totals.amount, s.currency)}</strong></li>` : ''}
         <li><span class="hint">Entries</span><strong>${s.totals.entryCount}</strong></li>
       </ul>
     </section>

@@ -171,9 +171,10 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
     html`<span class="when">${span}</span> ${link} ${facts(m, e)} <span class="duration">${duration}</span>`;
   if (!own) {
     const author = m.members.find((x) => x.userId === e.authorId)?.name ?? '';
+    // The team's week: whose it is, inside the row (under what it was), so it reads with its row, not the next.
+    const whose = m.viewing === 'team' ? html`<span class="member">${author}</span>` : '';
     return html`<li class="entry locked">
-      <div class="row">${row(html`<span class="what">${what}</span>`)}</div>
-      ${m.viewing === 'team' ? html`<p class="hint">${author}</p>` : ''}
+      <div class="row">${row(html`<span class="what">${what}${whose}</span>`)}</div>
     </li>`;
   }
   // The row's buttons belong to the page's one row form (ROW_FORM): a row carries no token of its own.

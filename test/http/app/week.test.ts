@@ -281,6 +281,8 @@ describe('web app: the week and the timer', () => {
     const team = flat((await owner.get('/app/week?date=2026-11-02&member=team')).text);
     expect(team).to.include('Bea writes');
     expect(team).to.include('Owner plans');
+    // Whose time it is sits inside its row, under what it was (issue 58 item 6), not between rows.
+    expect(team).to.match(/<div class="row">[^]*?<span class="what">Bea writes<span class="member">Bea<\/span><\/span>[^]*?<\/div>/);
     // Bea (no colleagues' time): no switch, and asking for the owner's week shows her own.
     const beaClient = new SettingsClient(server);
     await beaClient.setUp(bea.id, PASSWORD);
