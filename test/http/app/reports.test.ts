@@ -88,6 +88,8 @@ describe('web app: reports', () => {
     expect(text).to.include('<td data-label="Time" class="c-time">00:30–01:15</td>');
     expect(text).to.include('<td data-label="Amount" class="num c-amount">EUR 135.00</td>');
     expect(text).not.to.include('Colleague work');
+    // The amount's card is marked, so a phone gives it the whole row (a five-digit amount fits: issue 58 item 6).
+    expect(text).to.match(/<li class="amount"><span class="hint">Amount<\/span><strong>EUR [\d,.]+<\/strong><\/li>/);
 
     // Everyone: the API's figures without userIds, each entry with its member.
     const all = flat((await owner.get('/app/reports?from=2026-11-23&to=2026-11-29&groupBy=user&member=everyone')).text);
