@@ -144,6 +144,7 @@ async function main(): Promise<void> {
     await page.goto(`${settings}/setup/${first.secret}`);
     await page.getByLabel(/^Your name/).fill('Maya Fischer');
     await page.getByLabel(/^Your email/).fill('maya@northwind');
+    await page.getByLabel(/^Your workspace's name/).fill('Northwind');
     await shoot(page, 'setup-first-start');
     const { secret } = server.services.sessions.invite(OPERATOR, { workspaceId: server.workspaceId, userId: beaId });
     await page.goto(`${settings}/setup/${secret}`);
@@ -206,9 +207,8 @@ async function main(): Promise<void> {
     // Jo opens the link signed in as Jo: the Join page.
     const joPage = await (await browser.newContext({ viewport: DESKTOP })).newPage();
     await joPage.goto((invitation ?? '').trim());
-    await joPage.getByLabel('Email').fill('jo@harbour.example');
-    await joPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await Promise.all([joPage.waitForNavigation(), joPage.getByRole('button', { name: 'Sign in' }).click()]);
+    await joPage.getByLabel(/^Password of/).fill(PASSWORD);
+    await Promise.all([joPage.waitForNavigation(), joPage.getByRole('button', { name: /^Sign in and join/ }).click()]);
     await shoot(joPage, 'join');
     // An account that belongs to no workspace (issue 44): Lena, removed from her last one, signs in to her invitations.
     const lena = server.services.accounts.createUser(OPERATOR, { name: 'Lena Vogel', email: 'lena@northwind.example' });

@@ -116,7 +116,12 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   entries.restore(owner, undone.id);
   entries.dropTombstones();
   entries.suggestions(owner, 'ed');
-  entries.createMany(owner, [{ start: '2026-10-22T13:00:00Z', end: '2026-10-22T14:00:00Z' }]);
+  const sheet = entries.saveSheet(owner, {
+    add: [{ start: '2026-10-22T13:00:00Z', end: '2026-10-22T14:00:00Z', source: 'web' }],
+    shorten: [],
+    remove: [],
+  });
+  entries.undoSheet(owner, sheet);
   for (const catalogList of [
     () => catalog.clients.list(owner, {}),
     () => catalog.projects.list(owner, {}),

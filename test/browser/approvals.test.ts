@@ -87,14 +87,14 @@ describe(`approval and lock in headless Chromium${available ? '' : ` (${SKIP_REA
 
     // Ada tries to add time to the approved week in the timesheet she opened before: refused, in words, nothing added;
     // the timesheet as it is now takes no time in that week.
-    await sheet.getByLabel('Add to No project on 2026-10-28').fill('2');
-    await sheet.getByRole('button', { name: 'Add the time' }).click();
+    await sheet.getByLabel('No project, Wednesday 28 October').fill('2');
+    await sheet.getByRole('button', { name: 'Save' }).click();
     await sheet
       .getByText('This time is in an approved week of 26 Oct 2026 to 1 Nov 2026: approved time cannot change.', { exact: false })
       .waitFor();
     expect(await sheet.locator('table.sheet tfoot').innerText()).to.match(/\s1:30\s*$/);
     expect(await sheet.locator('table.sheet input[name^="cell:"]').count()).to.equal(0);
-    expect(await sheet.getByRole('button', { name: 'Add the time' }).count()).to.equal(0);
+    expect(await sheet.getByRole('button', { name: 'Save', exact: true }).count()).to.equal(0);
 
     // The owner reopens it from the period's page.
     await owner.page.getByRole('link', { name: 'week of 26 Oct 2026 – 1 Nov 2026' }).click();

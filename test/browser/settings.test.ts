@@ -221,10 +221,10 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       expect(page.url()).to.equal(`${server.url}/app/week`);
       await page.goto(`${server.url}/settings/tokens`);
       expect(await tabs(page)).to.deep.equal([
+        'Workspace',
+        'Members',
         'API tokens',
         'Webhooks',
-        'Members',
-        'Workspace',
         'Import',
         'Mail',
         'Track time',
@@ -377,10 +377,12 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       await first.page.goto(url);
       await first.page.getByLabel(/^Your name/).fill('Maya Fischer');
       await first.page.getByLabel(/^Your email/).fill('maya@northwind.example');
+      await first.page.getByLabel(/^Your workspace's name/).fill('Northwind');
       await first.page.getByLabel('New password').fill(PASSWORD);
       await first.page.getByLabel('Repeat it').fill(PASSWORD);
       expect(await press(first.page, 'Set password and sign in')).to.equal(200);
       expect(await text(first.page.locator('header .who'))).to.include('Maya Fischer (maya@northwind.example), owner');
+      expect(await text(first.page.locator('header .who'))).to.include('Northwind');
       const page = first.page;
       await page.goto(`${server.url}/settings/members`);
       // A refused form: the message at its field, tied to it; nothing lost.
@@ -397,15 +399,13 @@ describe(`the settings page in headless Chromium${available ? '' : ` (${SKIP_REA
       await rate.fill('80');
       await page.getByRole('checkbox', { name: "Sees colleagues' time", exact: true }).check();
       expect(await press(page, 'Add member')).to.equal(200);
-      expect(await notice(page)).to.match(
-        /^Send this link to ada@northwind\.example: it lets them into My workspace\. It works once, until/,
-      );
+      expect(await notice(page)).to.match(/^Send this link to ada@northwind\.example: it lets them into Northwind\. It works once, until/);
       const link = await text(page.locator('#setup-link'));
       expect(link.startsWith(`${server.url}/settings/setup/`)).to.equal(true);
       const ada = await open(PHONE);
       await ada.page.goto(link);
       expect(await text(ada.page.locator('main p').first())).to.equal(
-        'For Ada Lovelace (ada@northwind.example) in the workspace My workspace.',
+        'For Ada Lovelace (ada@northwind.example) in the workspace Northwind.',
       );
       await ada.page.getByLabel('New password').fill(PASSWORD);
       await ada.page.getByLabel('Repeat it').fill(PASSWORD);

@@ -118,7 +118,7 @@ describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASO
     // In place: what, and when it started (ten minutes earlier).
     const running = page.getByRole('form', { name: 'Running timer' });
     await running.getByRole('combobox', { name: 'Running' }).fill('Audit kickoff, notes');
-    await running.getByLabel(/^Started/).fill('-10');
+    await running.getByLabel(/^Started/).fill('-10m');
     await running.getByRole('button', { name: 'Save' }).click();
     await page.locator('.notice.toast').filter({ hasText: 'Saved.' }).waitFor();
     const now = (await api('GET', '/api/v1/entries/current')).body.data;
@@ -196,14 +196,16 @@ describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASO
     expect(problems).to.deep.equal([]);
   });
 
-  it('the timesheet: a duration typed into a cell adds time; on a phone one day at a time, no horizontal scroll', async () => {
-    const { audit } = await catalog();
+  it('the timesheet: a duration typed into a new row’s cell adds time; on a phone one day at a time, no horizontal scroll', async () => {
+    await catalog();
+    await api('POST', '/api/v1/projects', { name: 'Review' });
     const { page, problems } = await signedIn();
     await page.getByRole('link', { name: 'Timesheet' }).click();
     const today = new Date().toISOString().slice(0, 10);
-    await page.locator(`#c-${audit.id}-${today}`).fill('0:45');
-    await page.getByRole('button', { name: 'Add the time' }).click();
-    await page.locator('.notice').filter({ hasText: 'Added 1 entry.' }).waitFor();
+    await page.locator(`#c-new-${today}`).fill('0:45');
+    await page.getByLabel('Another project or task').selectOption({ label: 'Review' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.notice').filter({ hasText: 'Saved 1 cell.' }).waitFor();
     const listed = (await api('GET', `/api/v1/entries?from=${today}&to=${today}`)).body.data as Array<{ durationSec: number }>;
     expect(listed.map((e) => e.durationSec)).to.include(45 * 60);
     await page.setViewportSize({ width: 390, height: 844 });

@@ -529,10 +529,14 @@ function portsOf(
     /** A workspace's name (what mail says it is about), or null when there is none. */
     workspaceName: (workspaceId: string): string | null => repo.workspace(workspaceId)?.name ?? null,
 
-    /** Throws the refusal a name and email would get (empty name, malformed email), before any slow work. */
-    checkProfile(input: { name: string; email: string }): void {
+    /**
+     * Throws the refusal a name and email would get (empty name, malformed email), and a
+     * workspace's name when given (the first start's), before any slow work.
+     */
+    checkProfile(input: { name: string; email: string; workspace?: string }): void {
       requireName(input.name, 'name', 'name');
       requireEmail(input.email);
+      if (input.workspace !== undefined) requireName(input.workspace, "workspace's name", 'workspace');
     },
 
     /**

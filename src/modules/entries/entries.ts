@@ -9,6 +9,7 @@ import { checkSpan, completion, deletedEvent, type EntryCore, eventActor, MAX_EN
 import { type EntryFilters, pickEntryFilters } from './filters.js';
 import type { EntryLister, ListerCatalog } from './list.js';
 import { undoOf } from './undo.js';
+import { sheetOf } from './sheet.js';
 import { suggestionsOf } from './suggest.js';
 import type { EntriesRepository } from './repository.js';
 import { type EntryRowView, type EntryView, entryView, tagIdsOfRow } from './views.js';
@@ -48,19 +49,6 @@ export function createEntriesService({ clock, write, repo, core, lister, project
       const end = parseInstant(body.end, 'end');
       checkSpan(start, end);
       return write((record) => core.insert(record, actor, { ...body, start, end }, 'entry.created'));
-    },
-
-    /** Several completed entries in one write (the timesheet's cells): all of them, or none. */
-    createMany(actor: Actor, bodies: Array<Schemas['EntryCreate']>): EntryView[] {
-      const spans = bodies.map((body) => {
-        const start = parseInstant(body.start, 'start');
-        const end = parseInstant(body.end, 'end');
-        checkSpan(start, end);
-        return { start, end };
-      });
-      return write((record) =>
-        bodies.map((body, i) => core.insert(record, actor, { ...body, ...(spans[i] as { start: number; end: number }) }, 'entry.created')),
-      );
     },
 
     get(actor: Actor, id: string): EntryView {
@@ -167,23 +155,9 @@ export function createEntriesService({ clock, write, repo, core, lister, project
       });
     },
 
-    /**
-     * Takes back entries just added, all or none (the timesheet's Undo): each only while it is as
-     * it was added (its `updatedAt` as given), so a change made since is never lost (409); one
-     * gone meanwhile is 404.
-     */
-    deleteAdded(actor: Actor, added: ReadonlyArray<{ id: string; updatedAt: string }>): void {
-      write((record) => {
-        for (const { id, updatedAt } of added) {
-          const row = core.editable(actor, id);
-          if (toIso(row.updatedAt) !== updatedAt) throw errors.changedMeanwhile(id);
-          repo.delete(row.id);
-          record(deletedEvent(row, eventActor(actor)));
-        }
-      });
-    },
-
     ...undoOf({ clock, write, repo, core }),
+
+    ...sheetOf({ clock, write, repo, core }),
 
     ...suggestionsOf({ clock, repo, catalog: labels }),
   };

@@ -23,6 +23,7 @@ export { pickEntryFilters } from './filters.js';
 export type { EntryLister, ExportEntry, ListSpec } from './list.js';
 export type { EntryRowView, EntryView } from './views.js';
 import type { EntryRowView } from './views.js';
+export type { SheetChanges, SheetSaved, SheetVersion } from './sheet.js';
 export { type Suggestion, UNDO_MS } from './entries.js';
 export type { ApprovedSpan, Invoiceable } from './repository.js';
 export type { EntryImports, ExportedEntry, ExportedRunaway, ImportContext, ImportedEntry } from './imports.js';

@@ -11,6 +11,7 @@ export type SessionAccounts = Pick<
   | 'memberBeyond'
   | 'setUser'
   | 'checkProfile'
+  | 'setWorkspace'
   | 'passwordHashOf'
   | 'setProfile'
   | 'storeEmail'

@@ -7,6 +7,13 @@ import type { SessionsRepository } from './repository.js';
 import { type NewSession, secret, sha256 } from './secrets.js';
 import type { SessionAccounts, SessionMail } from './ports.js';
 
+/** What the first start's link asks its opener: their name and sign-in email, and the workspace's name (invitations say it). */
+export interface FirstProfile {
+  name: string;
+  email: string;
+  workspace?: string;
+}
+
 /** A setup link whose secret is handed to its maker (the operator's; an owner's while mail is off). */
 export interface ShownLink {
   secret: string;
@@ -46,6 +53,11 @@ export function createSetupLinks({
   passwordCost: HashCost;
 }) {
   const { providerOnly, validLink, ownerMayNotSetUp } = linkChecksOf(repo, accounts, clock, breakGlassOnly);
+  /** The first start's owner names themselves and, when asked, the workspace (inside the caller's write). */
+  const nameFirst = (userId: string, workspaceId: string, { workspace, ...profile }: FirstProfile) => {
+    accounts.setUser(OPERATOR, userId, profile);
+    if (workspace !== undefined) accounts.setWorkspace(OPERATOR, workspaceId, { name: workspace });
+  };
 
   return {
     /**
@@ -131,15 +143,15 @@ export function createSetupLinks({
      * account first (`profile`). False when the link is no longer valid; refused for a link that
      * sets a password.
      */
-    setupThroughProvider(linkSecret: string, profile?: { name: string; email: string }): boolean {
+    setupThroughProvider(linkSecret: string, profile?: FirstProfile): boolean {
       const asked = validLink(linkSecret)?.link.asksProfile === true;
       if (asked) accounts.checkProfile(profile ?? { name: '', email: '' });
       return write(() => {
         const valid = validLink(linkSecret);
         if (!valid) return false;
         if (!providerOnly(valid.member.email)) throw errors.setsPassword();
-        // The first start's link: its opener names the account, and the provider binds by that email.
-        if (valid.link.asksProfile && profile) accounts.setUser(OPERATOR, valid.link.userId, profile);
+        // The first start's link: its opener names the account (the provider binds by that email) and the workspace.
+        if (valid.link.asksProfile && profile) nameFirst(valid.link.userId, valid.link.workspaceId, profile);
         repo.useLink(valid.link.secretHash, clock.now());
         if (valid.link.mailed || valid.link.createdBy === null) accounts.proveAddress(valid.link.userId, { endPassword: true });
         return true;
@@ -150,7 +162,7 @@ export function createSetupLinks({
      * Sets the password through a setup link and opens a session: the link is used up, and every
      * other session of the account ends. Null when the link is no longer valid.
      */
-    async completeSetup(linkSecret: string, password: string, profile?: { name: string; email: string }): Promise<NewSession | null> {
+    async completeSetup(linkSecret: string, password: string, profile?: FirstProfile): Promise<NewSession | null> {
       const before = validLink(linkSecret);
       if (before && providerOnly(before.member.email)) throw errors.passwordOff();
       const asked = before?.link.asksProfile === true;
@@ -163,8 +175,8 @@ export function createSetupLinks({
         if (!valid) return null;
         if (providerOnly(valid.member.email)) throw errors.passwordOff();
         const { userId, workspaceId } = valid.link;
-        // The operator made this link to let its opener name the account (the first start's owner).
-        if (valid.link.asksProfile && profile) accounts.setUser(OPERATOR, userId, profile);
+        // The operator made this link to let its opener name the account (the first start's owner) and the workspace.
+        if (valid.link.asksProfile && profile) nameFirst(userId, workspaceId, profile);
         repo.useLink(valid.link.secretHash, clock.now());
         // Only the address's holder could open a mailed link; the operator answers for whom they
         // hand a printed one (the first start's too): either way the holder is vouched for (H1),

@@ -160,7 +160,7 @@ export function listBody(
               <tbody>
                 ${invoices.map((i) => {
                   const row = html`<tr>
-                    <td data-label="Number"><a href="${paths.invoices}/${i.id}">${i.number ?? 'Draft'}</a></td>
+                    <td data-label="Number" class="c-number"><a href="${paths.invoices}/${i.id}">${i.number ?? 'Draft'}</a></td>
                     <td data-label="Client">${clientNameOf(i)}</td>
                     <td data-label="Period" class="c-time">${i.from} – ${i.to}</td>
                     <td data-label="Status">${statusBadge(i.status)}</td>
@@ -174,7 +174,7 @@ export function listBody(
                   const note = creditNoteOf(i);
                   return note
                     ? html`<tr class="credit-note">
-                          <td data-label="Number"><a href="${paths.invoices}/${i.id}#credit-note">${note.number}</a></td>
+                          <td data-label="Number" class="c-number"><a href="${paths.invoices}/${i.id}#credit-note">${note.number}</a></td>
                           <td data-label="Client">${clientNameOf(i)}</td>
                           <td data-label="Period" class="c-time">cancels ${note.invoiceNumber ?? 'the invoice'}</td>
                           <td data-label="Status"><span class="badge status-credit-note">Credit note</span></td>

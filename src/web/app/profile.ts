@@ -40,9 +40,10 @@ const radios = (legend: string, name: string, value: string, choices: Array<[str
     )}
   </fieldset>`;
 
-function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null): Html {
+function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null, settings: string): Html {
   const zones = ZONES.includes(form.timeZone) ? ZONES : [form.timeZone, ...ZONES];
   return html`<h1>${t('nav.profile')}</h1>
+    <p class="hint">Also in <a href="${settings}/tokens">Settings</a>: your API tokens and webhooks, and imports from other trackers.</p>
     ${notice ? html`<div class="notice ok" role="status">${notice}</div>` : ''}
     <form class="stack" method="post" action="${APP_PATH}/profile" aria-labelledby="you-heading">
       ${csrfField(session.csrfToken)}
@@ -121,7 +122,13 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
     res
       .status(status)
       .type('html')
-      .end(appPage(deps, session, { title: t('nav.profile'), current: 'profile', body: profileBody(session, form, errors, notice) }));
+      .end(
+        appPage(deps, session, {
+          title: t('nav.profile'),
+          current: 'profile',
+          body: profileBody(session, form, errors, notice, deps.paths.settings),
+        }),
+      );
   const refused = (error: DomainError): FieldErrors => refusal(error).errors;
 
   router.get('/profile', (req: Request, res) => {

@@ -378,7 +378,7 @@ function reportBody(ctx: Context, form: ReportForm, errors: FieldErrors, report:
       <ul class="report-totals">
         <li><span class="hint">${t('reports.total')}</span><strong>${durationOf(s.totals.durationSec)}</strong></li>
         <li><span class="hint">${t('reports.billable')}</span><strong>${durationOf(s.totals.billableSec)}</strong></li>
-        ${money ? html`<li><span class="hint">${t('reports.amount')}</span><strong>${moneyOf(s.totals.amount, s.currency)}</strong></li>` : ''}
+        ${money ? html`<li class="amount"><span class="hint">${t('reports.amount')}</span><strong>${moneyOf(s.totals.amount, s.currency)}</strong></li>` : ''}
         <li><span class="hint">${t('reports.entries')}</span><strong>${formats().number(s.totals.entryCount)}</strong></li>
       </ul>
     </section>
@@ -566,7 +566,9 @@ function entriesSection(ctx: Context, form: ReportForm, report: Report, money: b
   const whose = form.member === EVERYONE;
   const tagged = report.rows.some((e) => e.tagIds.length > 0);
   const project = (e: EntryRowView) =>
-    e.projectName === null ? '' : html`${e.projectName}${e.clientName ? html` <span class="hint inline">· ${e.clientName}</span>` : ''}`;
+    e.projectName === null
+      ? ''
+      : html`${e.projectName}${e.taskName ? ` / ${e.taskName}` : ''}${e.clientName ? html` <span class="hint inline">· ${e.clientName}</span>` : ''}`;
   const row = (e: EntryRowView) => {
     const start = local(e.start);
     const clock = (at: DateTime) => formats().clock(at.hour * 60 + at.minute);

@@ -53,7 +53,7 @@ export function newBillable(projects: readonly ProjectChoice[], sent: Record<str
 /** The start field of a timer: empty (now), a time today (`09:12`) or minutes ago (`-10`). */
 const startField = (m: TimerModel, id: string, value: string, errors: FieldErrors) =>
   html`<div class="field start">
-    <label for="${id}">Started <span class="hint">time, or −10 for 10 min ago</span></label>
+    <label for="${id}">Started <span class="hint">a time, or −15m for 15 min ago</span></label>
     <input
       id="${id}"
       name="startedAt"

@@ -8,7 +8,7 @@ import { field, fields, sentValues, wallClock, weekOf } from '../kit/forms.js';
 import { html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
-import { spanOf, type TimeFormat, timerStartOf } from '../kit/times.js';
+import { checkDayTotal, hoursText, LongDay, spanOf, type TimeFormat, timerStartOf } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
@@ -44,6 +44,27 @@ export function entriesOf(deps: WebDeps, session: SessionView, from: string, to:
     cursor = page.nextCursor ?? undefined;
   } while (cursor && rows.length < 5000);
   return rows;
+}
+
+/**
+ * The member's own time on the day (in the zone) that `start` falls on, without the entry
+ * `except`: what that day's rows on the week sum to (entries are filed under the day they start).
+ */
+export function dayTimeOf(
+  deps: WebDeps,
+  session: SessionView,
+  zone: string,
+  start: number,
+  except?: string,
+): { seconds: number; day: string } {
+  const first = DateTime.fromMillis(start, { zone }).startOf('day');
+  const from = first.toMillis();
+  const to = first.plus({ days: 1 }).toMillis();
+  const now = deps.clock.now();
+  const seconds = entriesOf(deps, session, first.toISO() as string, first.plus({ days: 1 }).toISO() as string, [session.userId])
+    .filter((e) => e.id !== except && Date.parse(e.start) >= from && Date.parse(e.start) < to)
+    .reduce((sum, e) => sum + (e.end ? e.durationSec : Math.max(0, Math.floor((now - Date.parse(e.start)) / 1000))), 0);
+  return { seconds, day: first.toFormat('cccc d LLLL') };
 }
 
 /** The projects the pickers offer (active ones, with their client's name). */
@@ -101,7 +122,12 @@ export function renderWeek(
   const session = signed.session;
   const { zone, weekStart, asked: zoneAsked, timeFormat } = zoneOf(deps, session);
   const now = deps.clock.now();
-  const week = weekOf(askedDay(req), zone, weekStart, now);
+  const shown = weekOf(askedDay(req), zone, weekStart, now);
+  // A refused Add time shows the week of the day it was for, so the form comes back as typed (nothing lost).
+  const week =
+    open.addDay && /^\d{4}-\d{2}-\d{2}$/.test(open.addDay) && !shown.days.some((d) => d.key === open.addDay)
+      ? weekOf(open.addDay, zone, weekStart, now)
+      : shown;
   // Whose week: one's own; a colleague's or the team's for those who may see colleagues' time (read-only here).
   const members = session.actor.canViewOthersTime ? deps.services.accounts.memberDirectory(session.workspaceId) : [];
   const asked = typeof req.query.member === 'string' ? req.query.member : 'me';
@@ -255,7 +281,11 @@ function timerRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
     '/timer/stop',
     write(
       () => 'timer',
-      (_req, session) => void services.timers.stop(session.actor),
+      // Said, so the last notice ("Started … again") never stays over a stopped timer.
+      (_req, session) => {
+        const stopped = services.timers.stop(session.actor);
+        return { kind: 'ok', body: `Stopped “${stopped.description || 'the timer'}” after ${hoursText(stopped.durationSec)}.` };
+      },
     ),
   );
   router.post(
@@ -300,6 +330,14 @@ function entryRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
           },
           zone,
         );
+        // The day's total: over 24 hours refused, over 12 asked again (docs/pages.md).
+        const onDay = dayTimeOf(deps, session, zone, span.start);
+        checkDayTotal(
+          onDay.seconds + Math.round((span.end - span.start) / 1000),
+          onDay.day,
+          field(req, 'longDay') === 'true',
+          field(req, 'duration').trim() !== '' ? 'duration' : 'end',
+        );
         const input = {
           ...common(req, choicesOf(deps, session)),
           start: new Date(span.start).toISOString(),
@@ -329,6 +367,12 @@ function entryRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
           },
           zone,
         );
+        // Its times changed: the day's total, as when adding (an entry whose times stay is not asked about again).
+        const before = services.entries.get(session.actor, id);
+        if (Date.parse(before.start) !== span.start || (before.end !== null && Date.parse(before.end) !== span.end)) {
+          const onDay = dayTimeOf(deps, session, zone, span.start, id);
+          checkDayTotal(onDay.seconds + Math.round((span.end - span.start) / 1000), onDay.day, field(req, 'longDay') === 'true', 'end');
+        }
         const form = common(req, choicesOf(deps, session));
         // A project changed without the box: the new project's default (an edit keeps Billable otherwise).
         const billable = form.billable ?? (form.projectId ? services.catalog.projects.get(session.actor, form.projectId).billable : false);
@@ -444,7 +488,8 @@ export function weekRoutes(router: Router, deps: WebDeps): void {
           res,
           signed,
           refusal(error).status,
-          refusalOf(name, req, error),
+          // A long day is asked about again: the form as sent, the question at its field, and its "Yes" button.
+          { ...refusalOf(name, req, error), ...(error instanceof LongDay ? { asked: error.total } : {}) },
           name === 'add' ? { addDay: field(req, 'day') } : {},
         );
       }

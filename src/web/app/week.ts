@@ -6,7 +6,7 @@ import type { weekOf } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { colourMark } from '../kit/marks.js';
-import { hoursText, timeText, type TimeFormat } from '../kit/times.js';
+import { DURATION_HINT, hoursText, timeText, type TimeFormat } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import {
   billableBox,
@@ -43,7 +43,7 @@ export interface WeekModel {
   /** The colleagues one may switch to (empty without colleagues' time visibility). */
   members: Array<{ userId: string; name: string }>;
   /** A refused form, to show as sent with its message at the field: which form, the values, the errors. */
-  refused?: { form: string; values: Record<string, string>; errors: FieldErrors };
+  refused?: { form: string; values: Record<string, string>; errors: FieldErrors; asked?: string };
   /** The page's notice (a save, a delete with its Undo), inside the region the script swaps. */
   notice?: Notice | null;
   /** One's own periods of the week and the workspace's lock date (decisions §13), when approval or a lock date is on. */
@@ -100,12 +100,12 @@ const currencySymbol = (currency: string) =>
 
 const seconds = (m: WeekModel, e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
 
-/** A row's facts: the project's colour, client and name, the tags, the Billable mark. */
+/** A row's facts: the project's colour, client and name, its task, the tags, the Billable mark. */
 function facts(m: WeekModel, e: EntryRowView): Html {
   const tagNames = e.tagIds.map((id) => m.tags.find((t) => t.id === id)?.name).filter((n): n is string => n !== undefined);
   return html`<span class="meta"
     ><span class="project"
-      >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}` : ''}</span
+      >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}${e.taskName ? html` / <span class="task">${e.taskName}</span>` : ''}` : ''}</span
     >
     ${tagNames.length > 0 ? html`<span class="tags">${tagNames.map((t) => html`<span class="tag">${t}</span>`)}</span>` : ''}
     ${e.billable ? html`<span class="money" title="Billable"><span aria-hidden="true">${currencySymbol(e.currency)}</span><span class="vh">billable</span></span>` : ''}
@@ -152,7 +152,7 @@ function editForm(m: WeekModel, e: EntryRowView, week: string): Html {
       ${taskPicker(`${id}-task`, m.tasks, m.projects, sent.projectId ?? e.projectId, editing ? sent.taskId : e.taskId)}
       ${tagChips(`${id}-tags`, m.tags, editing && sent.tagsShown ? (sent.tagIds ?? '').split(',').filter(Boolean) : e.tagIds)}
       ${billableBox(`${id}-billable`, editing ? sent.billable === 'true' : e.billable, editing ? (sent.billableFor ?? '') : (e.projectId ?? ''))}
-      <div class="actions"><button type="submit">Save</button></div>
+      <div class="actions">${editing && m.refused?.asked ? longDayButton(m.refused.asked) : html`<button type="submit">Save</button>`}</div>
     </form>
     <form class="apart" method="post" action="${APP_PATH}/entries/${id}/delete" data-inplace>
       ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
@@ -174,9 +174,10 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
     html`<span class="when">${span}</span> ${link} ${facts(m, e)} <span class="duration">${duration}</span>`;
   if (!own) {
     const author = m.members.find((x) => x.userId === e.authorId)?.name ?? '';
+    // The team's week: whose it is, inside the row (under what it was), so it reads with its row, not the next.
+    const whose = m.viewing === 'team' ? html`<span class="member">${author}</span>` : '';
     return html`<li class="entry locked">
-      <div class="row">${row(html`<span class="what">${what}</span>`)}</div>
-      ${m.viewing === 'team' ? html`<p class="hint">${author}</p>` : ''}
+      <div class="row">${row(html`<span class="what">${what}${whose}</span>`)}</div>
     </li>`;
   }
   // The row's buttons belong to the page's one row form (ROW_FORM): a row carries no token of its own.
@@ -242,12 +243,15 @@ const rowForm = (m: WeekModel, week: string) =>
     ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
   </form>`;
 
+/** A long day asked about again: the form's button that saves it anyway (the form's values as sent), beside which it can be changed. */
+const longDayButton = (total: string) => html`<button type="submit" name="longDay" value="true">Yes, save ${total}</button>`;
+
 /** The form that adds time on a day: a start, and an end or a duration, and what it was. */
 function addForm(m: WeekModel, week: string, day: string): Html {
   const sent = m.refused?.form === 'add' ? m.refused.values : {};
   const errors = m.refused?.form === 'add' ? m.refused.errors : {};
   const billable = newBillable(m.projects, sent);
-  const text = (id: string, name: string, label: string, value: string, attrs: Html) =>
+  const text = (id: string, name: string, label: Html | string, value: string, attrs: Html) =>
     labelledInput(id, name, label, value, errors, attrs);
   return html`<form class="add" id="add-form" method="post" action="${APP_PATH}/entries" aria-labelledby="add-heading" data-inplace>
     ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
@@ -257,7 +261,7 @@ function addForm(m: WeekModel, week: string, day: string): Html {
       ${text('add-day', 'day', 'Day', sent.day ?? day, html`type="date" required`)}
       ${text('add-start', 'startTime', 'Start', sent.startTime ?? '09:00', html`type="text" inputmode="text" size="8" required`)}
       ${text('add-end', 'endTime', 'End', sent.endTime ?? '', html`type="text" inputmode="text" size="8" placeholder="17:00"`)}
-      ${text('add-duration', 'duration', 'or duration', sent.duration ?? '', html`type="text" inputmode="text" size="8" placeholder="1:30"`)}
+      ${text('add-duration', 'duration', html`or duration <span class="hint">${DURATION_HINT}</span>`, sent.duration ?? '', html`type="text" inputmode="text" size="8" placeholder="1:30"`)}
       <label class="check" for="add-nextday"
         ><input id="add-nextday" type="checkbox" name="nextDay" value="true" ${sent.nextDay === 'true' ? html`checked` : ''} /> Ends the
         next day</label
@@ -268,7 +272,8 @@ function addForm(m: WeekModel, week: string, day: string): Html {
       ${billableBox('add-billable', billable.checked, billable.shownFor)}
     </div>
     <div class="actions">
-      <button type="submit">Add</button> <a href="${APP_PATH}/week?date=${week}" class="button secondary">Cancel</a>
+      ${m.refused?.form === 'add' && m.refused.asked ? longDayButton(m.refused.asked) : html`<button type="submit">Add</button>`}
+      <a href="${APP_PATH}/week?date=${week}" class="button secondary">Cancel</a>
     </div>
   </form>`;
 }

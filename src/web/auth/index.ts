@@ -20,9 +20,42 @@ import { newPasswordFields } from './password-fields.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
-/** The first start's fields: the owner's name and sign-in email, typed by them. */
-const profileFields = (sent: { name: string; email: string }, errors: FieldErrors) =>
+/** What the first start's page sends: the owner's name and email, and the workspace's name. */
+type FirstSent = { name: string; email: string; workspace: string; kept?: true };
+
+/**
+ * The first start's form as sent: a form without the workspace's field (sent before it was
+ * asked) keeps the name the workspace has; one with it empty is refused at it.
+ */
+const firstSent = (req: Request): FirstSent => ({
+  name: field(req, 'name'),
+  email: field(req, 'email'),
+  workspace: field(req, 'workspace'),
+  ...(typeof (req.body as Record<string, unknown> | undefined)?.workspace === 'string' ? {} : { kept: true }),
+});
+
+/** What the service is given: the workspace's name only when the form had its field. */
+const profileOf = ({ name, email, workspace, kept }: FirstSent) => ({ name, email, ...(kept ? {} : { workspace }) });
+
+/** The first start's fields: the workspace's name (invitations and mail say it), the owner's name and sign-in email, typed by them. */
+const profileFields = (sent: FirstSent, errors: FieldErrors) =>
   html`<div>
+      <label for="workspace"
+        >Your workspace's name <span class="hint">Your business or team, e.g. "Lovelace Consulting"; invitations say it.</span></label
+      >
+      <input
+        id="workspace"
+        name="workspace"
+        type="text"
+        autocomplete="organization"
+        maxlength="200"
+        required
+        value="${sent.workspace}"
+        ${invalidAt('workspace', errors.workspace)}
+      />
+      ${errorAt('workspace', errors.workspace)}
+    </div>
+    <div>
       <label for="name">Your name <span class="hint">As colleagues see it, e.g. "Ada Lovelace".</span></label>
       <input
         id="name"
@@ -59,7 +92,7 @@ function setupPage(
   status: number,
   secret: string,
   notice: Notice | null,
-  sent: { name: string; email: string } = { name: '', email: '' },
+  sent: FirstSent = { name: '', email: '', workspace: '' },
   errors: FieldErrors = {},
 ): void {
   const { services } = deps;
@@ -78,7 +111,7 @@ function setupPage(
     notice,
     body: html`${
         link.asksProfile
-          ? html`<p>You are the first owner of the workspace <strong>${link.workspaceName}</strong>. Tell colleagues who you are:</p>`
+          ? html`<p>You are the first owner here. Name your workspace, and tell colleagues who you are:</p>`
           : html`<p>For <strong>${link.name}</strong> (${link.email}) in the workspace <strong>${link.workspaceName}</strong>.</p>`
       }
       <form class="stack" method="post" action="${base}/setup/${secret}">
@@ -106,7 +139,7 @@ function providerSetupPage(
   secret: string,
   link: { name: string; email: string; workspaceName: string; asksProfile: boolean },
   notice: Notice | null,
-  sent: { name: string; email: string },
+  sent: FirstSent,
   errors: FieldErrors,
 ): void {
   const { oidc } = deps.services;
@@ -115,7 +148,7 @@ function providerSetupPage(
     notice,
     body: html`${
         link.asksProfile
-          ? html`<p>You are the first owner of the workspace <strong>${link.workspaceName}</strong>. Tell colleagues who you are:</p>`
+          ? html`<p>You are the first owner here. Name your workspace, and tell colleagues who you are:</p>`
           : html`<p>For <strong>${link.name}</strong> (${link.email}) in the workspace <strong>${link.workspaceName}</strong>.</p>`
       }
       <p>This server signs people in with ${oidc.name}, so there is no password to set here: continue there with your address.</p>
@@ -275,9 +308,9 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
   // Under OIDC_ONLY, the button of a setup link that sets no password (N5): used up, then the provider.
   router.post('/setup/:secret/provider', (req, res, next) => {
     const secret = req.params.secret as string;
-    const sent = { name: field(req, 'name'), email: field(req, 'email') };
+    const sent = firstSent(req);
     try {
-      if (!services.sessions.setupThroughProvider(secret, sent)) return setupPage(deps, req, res, 410, secret, null);
+      if (!services.sessions.setupThroughProvider(secret, profileOf(sent))) return setupPage(deps, req, res, 410, secret, null);
       redirect(res, `${paths.settings}/oidc/start?next=${encodeURIComponent(`${paths.app}/week`)}`);
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);
@@ -288,13 +321,13 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
 
   router.post('/setup/:secret', async (req, res, next) => {
     const secret = req.params.secret as string;
-    const sent = { name: field(req, 'name'), email: field(req, 'email') };
+    const sent = firstSent(req);
     try {
       if (field(req, 'password') !== field(req, 'confirm'))
         return setupPage(deps, req, res, 400, secret, { kind: 'error', body: 'The two passwords differ.' }, sent, {
           password: 'The two passwords differ: type the same password twice.',
         });
-      const session = await services.sessions.completeSetup(secret, field(req, 'password'), sent);
+      const session = await services.sessions.completeSetup(secret, field(req, 'password'), profileOf(sent));
       if (!session) return setupPage(deps, req, res, 410, secret, null);
       setSessionCookie(res, deps.config, req, session.secret, SESSION_MAX_AGE_SEC);
       adoptZone(deps, session.secret, field(req, 'timeZone'));
@@ -396,7 +429,12 @@ export const authArea: WebArea = {
       });
     };
 
-    router.get('/', (_req, res) => redirect(res, `${base}/tokens`));
+    // Settings opens on what a person needs: an owner on the workspace, a member on their profile (which links on to the rest).
+    router.get('/', (_req, res) => {
+      const { session } = signedOf(res);
+      if (!session) return redirect(res, `${base}/sign-in?next=${encodeURIComponent(base)}`);
+      redirect(res, session.isOwner ? `${base}/workspace` : `${paths.app}/profile`);
+    });
 
     router.get('/sign-in', async (req, res, next) => {
       if (signedOf(res).session) return redirect(res, landing(paths, req.query.next));

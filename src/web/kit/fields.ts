@@ -25,7 +25,7 @@ export const aboutMember = (name: string, message: string, field: boolean) =>
 export const labelledInput = (
   id: string,
   name: string,
-  label: string,
+  label: Html | string,
   value: string,
   errors: FieldErrors,
   attrs: Html | string = '',

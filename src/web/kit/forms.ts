@@ -70,18 +70,6 @@ export function instantOf(local: string, zone: string, field: string): string {
   return at.toISO({ suppressMilliseconds: true }) as string;
 }
 
-/** A duration typed as `1:30`, `1:30:15`, `90m`, `1.5h` or `1h 30m`: whole seconds, or a refusal that says what to type. */
-export function durationOf(text: string): number {
-  const value = text.trim().toLowerCase();
-  const clock = /^(\d{1,3}):([0-5]\d)(?::([0-5]\d))?$/.exec(value);
-  if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
-  const hours = /^(\d+(?:[.,]\d+)?)\s*h$/.exec(value);
-  if (hours) return Math.round(Number((hours[1] as string).replace(',', '.')) * 3600);
-  const parts = /^(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$/.exec(value);
-  if (parts && (parts[1] || parts[2])) return Number(parts[1] ?? 0) * 3600 + Number(parts[2] ?? 0) * 60;
-  throw new DomainError('invalid', `duration: "${text}" is not a duration such as 1:30, 90m or 1.5h.`, { field: 'duration' });
-}
-
 /** Seconds as the week shows them: `1:05:09`. */
 export function clockOf(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));

@@ -58,7 +58,7 @@ function top(paths: WebPaths, options: PageOptions, session: SessionView): Html 
   const tabs = tabsOf(area, session, options.grants);
   const other =
     area === 'app'
-      ? html`<li class="end"><a href="${paths.settings}/tokens">${t('nav.settings')}</a></li>`
+      ? html`<li class="end"><a href="${paths.settings}">${t('nav.settings')}</a></li>`
       : html`<li class="end"><a href="${paths.app}/week">${t('nav.trackTime')}</a></li>
           <li><a href="${API_REFERENCE_PATH}">${t('nav.apiReference')}</a></li>`;
   return html`<header class="top">

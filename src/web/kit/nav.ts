@@ -33,11 +33,12 @@ export const NAV: Record<Area, readonly Tab[]> = {
     { id: 'approvals', label: 'nav.approvals', href: (p) => `${p.app}/approvals`, shown: (_s, grants) => grants.approvals === true },
     { id: 'profile', label: 'nav.profile', href: (p) => `${p.app}/profile` },
   ],
+  // What a person needs first comes first: an owner's workspace and members; the API's tokens and webhooks after.
   settings: [
+    { id: 'workspace', label: 'nav.workspace', href: (p) => `${p.settings}/workspace`, shown: owners },
+    { id: 'members', label: 'nav.members', href: (p) => `${p.settings}/members`, shown: owners },
     { id: 'tokens', label: 'nav.tokens', href: (p) => `${p.settings}/tokens` },
     { id: 'webhooks', label: 'nav.webhooks', href: (p) => `${p.settings}/webhooks` },
-    { id: 'members', label: 'nav.members', href: (p) => `${p.settings}/members`, shown: owners },
-    { id: 'workspace', label: 'nav.workspace', href: (p) => `${p.settings}/workspace`, shown: owners },
     { id: 'import', label: 'nav.import', href: (p) => `${p.settings}/import`, shown: () => true },
     { id: 'mail', label: 'nav.mail', href: (p) => `${p.settings}/mail`, shown: owners },
   ],

@@ -7,29 +7,72 @@ export type TimeFormat = '24h' | '12h';
 
 const refuse = (field: string, message: string) => new DomainError('invalid', message, { field });
 
+/** The one duration rule, as every duration field's hint says it (docs/pages.md, "One duration rule"). */
+export const DURATION_HINT = '2 or 1.5 = hours, 90m = minutes, 1:30 = 1 h 30 min';
+
 /**
- * A duration as people type it: `1:30`, `1:30:15`, `1.5` or `1,5` (hours), `90m`, `1.5h`, `1h30`,
- * `1h 30m`, `2 h`; a bare whole number is minutes where Toggl's users type (`90`: the week's
- * forms) and hours where Harvest's do (`bare: 'hours'`, the timesheet: `2` is 2 hours). Whole
+ * A duration as people type it, by the one rule of every page (docs/pages.md, "One duration rule"): a bare number is
+ * **hours**, as Harvest's users type (`2`, `1.5`, `1,5`, `.5`); `90m` (or `90 min`) is minutes;
+ * `1:30` hours and minutes (`1:30:15` with seconds); `1h30`, `1h 30m`, `2 h`, `1.5h`. Whole
  * seconds, or a refusal that says what to type.
  */
-export function durationOf(text: string, field = 'duration', bare: 'minutes' | 'hours' = 'minutes'): number {
+export function durationOf(text: string, field = 'duration'): number {
   const value = text.trim().toLowerCase().replace(/\s+/g, ' ');
   const seconds = ((): number | null => {
     const clock = /^(\d{1,3}):([0-5]\d)(?::([0-5]\d))?$/.exec(value);
     if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
-    const hours = /^(\d+[.,]\d+)\s?h?$/.exec(value) ?? /^(\d+)\s?h$/.exec(value) ?? (bare === 'hours' ? /^(\d+)$/.exec(value) : null);
+    const hours = /^(\d*[.,]\d+|\d+)\s?(?:h|hr|hrs|hours?)?$/.exec(value);
     if (hours) return Math.round(Number((hours[1] as string).replace(',', '.')) * 3600);
-    const minutes = /^(\d+)\s?(?:m|min|mins|minutes)?$/.exec(value);
+    const minutes = /^(\d+)\s?(?:m|min|mins|minutes?)$/.exec(value);
     if (minutes) return Number(minutes[1]) * 60;
     const mixed = /^(\d+)\s?h\s?(\d+)\s?(?:m|min)?$/.exec(value);
     if (mixed) return Number(mixed[1]) * 3600 + Number(mixed[2]) * 60;
     return null;
   })();
-  const how = bare === 'hours' ? '1:30, 1.5 or 2 (hours) or 90m (minutes)' : '1:30, 1.5 (hours), 90 (minutes) or 1h30';
-  if (seconds === null) throw refuse(field, `“${text.trim()}” is not a duration. Type it as ${how}.`);
+  if (seconds === null) throw refuse(field, `“${text.trim()}” is not a duration. Type hours as 2 or 1.5, minutes as 90m, or both as 1:30.`);
   if (seconds <= 0) throw refuse(field, 'The duration is zero. Type how long you worked, such as 1:30.');
   return seconds;
+}
+
+/** A day's time above which a page asks again before it saves (docs/pages.md)… */
+export const DAY_ASK_SEC = 12 * 3600;
+/** …and above which it refuses: no day holds more. */
+export const DAY_MAX_SEC = 24 * 3600;
+
+/**
+ * A day's time asked about again (over 12 hours): the form comes back as it was sent, with this
+ * question at its field and a button that saves it anyway (`longDay=true`). 409: nothing was
+ * written, and sending it again confirmed writes it.
+ */
+export class LongDay extends DomainError {
+  constructor(
+    message: string,
+    field: string,
+    /** The day's time as the question and its button say it (`14:30`). */
+    readonly total: string,
+  ) {
+    super('conflict', message, { field, people: message });
+  }
+}
+
+/**
+ * The rule of a day's total on every page: a day's time (the member's own entries that start on
+ * it, with what the form adds) over 24 hours is refused, over 12 hours asked again unless the
+ * person confirmed it (`confirmed`). `day` names the day as the page does ("Monday 2 November").
+ */
+export function checkDayTotal(totalSec: number, day: string, confirmed: boolean, field: string): void {
+  const total = hoursText(totalSec);
+  if (totalSec > DAY_MAX_SEC)
+    throw refuse(
+      field,
+      `That makes ${total} on ${day}, more than the 24 hours a day has: nothing was saved. Check the duration (2 is two hours; type 90m for minutes).`,
+    );
+  if (totalSec > DAY_ASK_SEC && !confirmed)
+    throw new LongDay(
+      `That makes ${total} on ${day}, more than 12 hours. If that is right, save it again with “Yes, save ${total}”; else change it (2 is two hours, 90m is minutes).`,
+      field,
+      total,
+    );
 }
 
 /** A time of day as people type it (`9`, `09:05`, `905`, `9:05 pm`, `21.05`): minutes after midnight, or a refusal. */
@@ -77,11 +120,15 @@ export function spanOf(
   return { start, end: instantAt(endDay, endMin, zone, 'end') };
 }
 
-/** A timer's start typed as a time today (`09:12`) or minutes ago (`-10`, `10 min ago`): the instant, never in the future. */
+/**
+ * A timer's start typed as a time today (`09:12`) or a duration ago, by the one rule (`-15m` or
+ * `15m ago` fifteen minutes ago, `-1:30` an hour and a half, `-2` two hours): the instant, never in
+ * the future.
+ */
 export function timerStartOf(text: string, now: number, zone: string): number {
   const value = text.trim().toLowerCase();
-  const ago = /^(?:-\s?(\d{1,4})\s?(?:m|min|mins|minutes)?|(\d{1,4})\s?(?:m|min|mins|minutes)\s?ago)$/.exec(value);
-  if (ago) return now - Number(ago[1] ?? ago[2]) * 60_000;
+  const ago = /^(?:[-−]\s?(.+)|(.+?)\s?ago)$/.exec(value);
+  if (ago) return now - durationOf((ago[1] ?? ago[2]) as string, 'start') * 1000;
   const minutes = timeOfDay(text, 'start', 'start time');
   const today = DateTime.fromMillis(now, { zone }).toISODate() as string;
   const at = instantAt(today, minutes, zone, 'start');

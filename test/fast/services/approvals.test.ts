@@ -99,9 +99,11 @@ describe('approvals service: approval and lock (decisions §13)', () => {
     expect(refusal(() => timers.start(ada, { start: '2026-11-01T23:00:00Z' })).code).to.equal('conflict');
     // Moving an entry of another week into it is an edit there.
     expect(refusal(() => entries.update(ada, after.id, { start: '2026-11-01T08:00:00Z' })).code).to.equal('conflict');
-    expect(refusal(() => entries.createMany(ada, [{ start: '2026-10-30T09:00:00Z', end: '2026-10-30T10:00:00Z' }])).code).to.equal(
-      'conflict',
-    );
+    expect(
+      refusal(() =>
+        entries.saveSheet(ada, { add: [{ start: '2026-10-30T09:00:00Z', end: '2026-10-30T10:00:00Z' }], shorten: [], remove: [] }),
+      ).code,
+    ).to.equal('conflict');
     // Her other weeks, and everyone else's time, change as before.
     expect(entries.update(ada, after.id, { description: 'next week' }).description).to.equal('next week');
     expect(entries.update(world.owner, mine.id, { description: 'owner' }).description).to.equal('owner');
@@ -117,18 +119,15 @@ describe('approvals service: approval and lock (decisions §13)', () => {
     const { approvals, entries } = world.services;
     on();
     const gone = entry(ada, '2026-10-27T09:00:00Z', '2026-10-27T10:00:00Z');
-    const added = entries.createMany(ada, [{ start: '2026-10-28T09:00:00Z', end: '2026-10-28T10:00:00Z' }]);
+    const saved = entries.saveSheet(ada, {
+      add: [{ start: '2026-10-28T09:00:00Z', end: '2026-10-28T10:00:00Z' }],
+      shorten: [],
+      remove: [],
+    });
     entries.delete(ada, gone.id, { undoable: true });
     approvals.submit(ada, { day: '2026-10-27' });
     expect(refusal(() => entries.restore(ada, gone.id)).code).to.equal('conflict');
-    expect(
-      refusal(() =>
-        entries.deleteAdded(
-          ada,
-          added.map((e) => ({ id: e.id, updatedAt: e.updatedAt })),
-        ),
-      ).code,
-    ).to.equal('conflict');
+    expect(refusal(() => entries.undoSheet(ada, saved)).code).to.equal('conflict');
   });
 
   it('an approver approves a colleague’s week, never their own; approved time stays locked until an approver reopens it; the audit says who and when', () => {

@@ -93,15 +93,16 @@ describe('suggestions while typing: the table the entries keep', () => {
     services.entries.restore(owner, a.id);
     expect(shown(owner, 'fieldwork')).to.have.length(1);
     services.entries.delete(owner, a.id);
-    const added = services.entries.createMany(owner, [
-      { ...at(4), description: 'Review' },
-      { ...at(6), description: 'Review' },
-    ]);
+    const saved = services.entries.saveSheet(owner, {
+      add: [
+        { ...at(4), description: 'Review' },
+        { ...at(6), description: 'Review' },
+      ],
+      shorten: [],
+      remove: [],
+    });
     expect(shown(owner, 'rev')).to.deep.equal([['Review', 3, day(1).slice(0, 10)]]);
-    services.entries.deleteAdded(
-      owner,
-      added.map((e) => ({ id: e.id, updatedAt: e.updatedAt })),
-    );
+    services.entries.undoSheet(owner, saved);
     expect(shown(owner, 'rev')).to.deep.equal([['Review', 1, day(1).slice(0, 10)]]);
     expectKeptRight();
   });

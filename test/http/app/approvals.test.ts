@@ -77,8 +77,8 @@ describe('web app: approval and lock (decisions §13)', function () {
     const before = flat((await ada.client.get(week)).text);
     expect(before).to.include('<button type="submit">Submit week</button>');
     expect(before).to.include(`href="/app/week?date=2026-10-26&amp;edit=${tuesday.id}#e-${tuesday.id}"`);
-    /** The timesheet's fields for time and its Add the time button. */
-    const fields = (html: string) => [(html.match(/name="cell:/g) ?? []).length, html.includes('Add the time')];
+    /** The timesheet's fields for time and its Save button. */
+    const fields = (html: string) => [(html.match(/name="cell:/g) ?? []).length, html.includes('<button type="submit">Save</button>')];
     expect(fields((await ada.client.get('/app/timesheet?date=2026-10-27')).text)).to.deep.equal([7, true]);
     // A delete before the submission, whose Undo comes after it.
     expect((await post(ada.client, week, `/app/entries/${gone.id}/delete`, { week: '2026-10-26' })).status).to.equal(303);

@@ -87,6 +87,8 @@ describe('web app: reports', () => {
     expect(text).to.include('<td data-label="Time" class="c-time">00:30–01:15</td>');
     expect(text).to.include('<td data-label="Amount" class="num c-amount">€135.00</td>');
     expect(text).not.to.include('Colleague work');
+    // The amount's card is marked, so a phone gives it the whole row (a five-digit amount fits: issue 58 item 6).
+    expect(text).to.match(/<li class="amount"><span class="hint">Amount<\/span><strong>€[\d,.]+<\/strong><\/li>/);
 
     // Everyone: the API's figures without userIds, each entry with its member.
     const all = flat((await owner.get('/app/reports?from=2026-11-23&to=2026-11-29&groupBy=user&member=everyone')).text);
@@ -188,6 +190,10 @@ describe('web app: reports', () => {
     );
     expect(page).to.include(`<input type="hidden" name="projectIds" value="${site.id}" />`);
     expect(page).to.include('<input type="hidden" name="search" value="pier" />');
+    // The entries table shows the task with its project, as the downloads do (issue 58 item 3).
+    expect(page).to.include(
+      '<td data-label="Project" class="c-project">Harbour site / Survey <span class="hint inline">· Acme</span></td>',
+    );
     const csv = await fetch(
       `${server.url}/app/reports/export?format=csv&kind=detailed&from=2026-11-23&to=2026-11-29&member=everyone&projectIds=${site.id}&search=pier`,
       { headers: { cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; ') } },

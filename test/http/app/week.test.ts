@@ -41,6 +41,8 @@ describe('web app: the week and the timer', () => {
       server.clock.advance(90_000);
       const stopped = await post('/app/timer/stop', { week: '' });
       expect(stopped.status).to.equal(303);
+      // The stop is said (issue 58 item 6): the week after it shows “Stopped”, not the start's notice.
+      expect(flat((await week()).text)).to.include('Stopped “Harbour map” after 0:01.');
       expect((await server.request('GET', `/api/v1/entries/${current.body.data.id}`)).body.data).to.include({
         durationSec: 90,
         source: 'web',
@@ -135,7 +137,7 @@ describe('web app: the week and the timer', () => {
       week: '',
     });
     expect(flat(badDuration.text)).to.include(
-      'id="add-duration-error">“ages” is not a duration. Type it as 1:30, 1.5 (hours), 90 (minutes) or 1h30.</span>',
+      'id="add-duration-error">“ages” is not a duration. Type hours as 2 or 1.5, minutes as 90m, or both as 1:30.</span>',
     );
     // The refused add form stays open at its day, with what was typed.
     expect(flat(badDuration.text)).to.match(/id="add-description"[^>]*value="Call"/);
@@ -150,10 +152,10 @@ describe('web app: the week and the timer', () => {
     for (const [duration, minutes] of [
       ['1:30', 90],
       ['1.5', 90],
-      ['90', 90],
+      ['2', 120],
       ['90m', 90],
       ['1h30', 90],
-      ['45', 45],
+      ['45m', 45],
       ['2h', 120],
     ] as const) {
       const added = await post('/app/entries', {
@@ -279,6 +281,8 @@ describe('web app: the week and the timer', () => {
     const team = flat((await owner.get('/app/week?date=2026-11-02&member=team')).text);
     expect(team).to.include('Bea writes');
     expect(team).to.include('Owner plans');
+    // Whose time it is sits inside its row, under what it was (issue 58 item 6), not between rows.
+    expect(team).to.match(/<div class="row">[^]*?<span class="what">Bea writes<span class="member">Bea<\/span><\/span>[^]*?<\/div>/);
     // Bea (no colleagues' time): no switch, and asking for the owner's week shows her own.
     const beaClient = new SettingsClient(server);
     await beaClient.setUp(bea.id, PASSWORD);

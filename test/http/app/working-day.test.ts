@@ -114,7 +114,7 @@ describe('web app: the working day', () => {
       tagIds: [tag.id],
       tagsShown: 'true',
       billableFor: audit.id,
-      startedAt: '-10',
+      startedAt: '-10m',
       week: '',
     });
     expect(started.status).to.equal(303);
@@ -220,10 +220,10 @@ describe('web app: the working day', () => {
     expect(await entry(second.id)).to.include({ description: 'Review' });
   });
 
-  it('rows show client, project colour, tags and the Billable mark; the week’s total by project; a “+” on each day opens Add time there', async () => {
+  it('rows show client, project colour, task, tags and the Billable mark; the week’s total by project; a “+” on each day opens Add time there', async () => {
     await catalog();
     const page = flat((await owner.get('/app/week?date=2026-10-30')).text);
-    expect(page).to.match(/<span class="client">Acme<\/span> · Audit<\/span\s*>/);
+    expect(page).to.match(/<span class="client">Acme<\/span> · Audit \/ <span class="task">Fieldwork<\/span><\/span\s*>/);
     expect(page).to.include('<span class="tags"><span class="tag">onsite</span></span>');
     expect(page).to.include(
       '<span class="money" title="Billable"><span aria-hidden="true">€</span><span class="vh">billable</span></span>',
@@ -265,7 +265,13 @@ describe('web app: the working day', () => {
     const icon = await fetch(new URL(json.icons[0]?.src as string, `${server.url}${manifestPath}`));
     expect([icon.status, icon.headers.get('content-type')]).to.deep.equal([200, 'image/png']);
     // 12-hour times are read as typed.
-    const added = await post('/app/entries', { description: 'Evening', day: '2026-11-02', startTime: '7:15 pm', duration: '45', week: '' });
+    const added = await post('/app/entries', {
+      description: 'Evening',
+      day: '2026-11-02',
+      startTime: '7:15 pm',
+      duration: '45m',
+      week: '',
+    });
     expect(added.status).to.equal(303);
     const evening = (await api('GET', '/api/v1/entries?from=2026-11-02&to=2026-11-02')).body.data.find(
       (e: { description: string }) => e.description === 'Evening',
@@ -273,98 +279,226 @@ describe('web app: the working day', () => {
     expect(evening).to.include({ start: '2026-11-02T19:15:00.000Z', end: '2026-11-02T20:00:00.000Z' });
   });
 
-  it('the timesheet: projects × days with totals; a duration typed into a cell follows that day’s last entry, or starts at 09:00; a bad cell adds nothing', async () => {
-    const { audit, house } = await catalog();
-    const sheet = flat((await owner.get('/app/timesheet?date=2026-10-26')).text);
-    expect(sheet).to.include('<h1>Timesheet: 26 Oct – 1 Nov 2026</h1>');
-    expect(sheet).to.match(/<th scope="row">(?:(?!<\/th>).)*Acme<\/span> · Audit\s*<\/th>/);
-    expect(sheet).to.include('<label class="vh" for="c-' + audit.id + '-2026-10-30">Add to Audit on 2026-10-30</label>');
-    const csrf = SettingsClient.csrf(sheet);
-    // A bad cell: shown there, nothing added.
-    const bad = await owner.post('/app/timesheet', {
-      _csrf: csrf,
-      week: '2026-10-26',
-      [`cell:${audit.id}:2026-10-30`]: '1:30',
-      [`cell:${audit.id}:2026-10-27`]: 'lots',
-    });
-    expect(bad.status).to.equal(400);
-    expect(flat(bad.text)).to.include(`id="c-${audit.id}-2026-10-27-error">“lots” is not a duration.`);
-    expect(flat(bad.text)).to.match(new RegExp(`name="cell:${audit.id}:2026-10-30"[^>]*value="1:30"`));
-    expect((await api('GET', '/api/v1/entries?from=2026-10-26&to=2026-11-01')).body.data).to.have.length(1);
-    const added = await owner.post('/app/timesheet', {
-      _csrf: csrf,
-      week: '2026-10-26',
-      [`cell:${audit.id}:2026-10-30`]: '1:30',
-      [`cell:${audit.id}:2026-10-27`]: '2',
-      newProject: house.id,
-      'cell:new:2026-10-30': '0.5',
-    });
-    expect(added.status).to.equal(303);
-    const week = (await api('GET', '/api/v1/entries?from=2026-10-26&to=2026-11-01')).body.data as Array<Record<string, unknown>>;
-    const spans = week
-      .map((e) => [e.projectId === audit.id ? 'Audit' : 'In-house', e.start, e.end])
-      .sort((a, b) => String(a[1]).localeCompare(String(b[1])));
-    expect(spans).to.deep.equal([
-      ['Audit', '2026-10-27T09:00:00.000Z', '2026-10-27T11:00:00.000Z'],
-      ['Audit', '2026-10-30T09:00:00.000Z', '2026-10-30T11:00:00.000Z'],
-      ['Audit', '2026-10-30T11:00:00.000Z', '2026-10-30T12:30:00.000Z'],
-      ['In-house', '2026-10-30T12:30:00.000Z', '2026-10-30T13:00:00.000Z'],
+  /** The timesheet's rows as they read (label, then each day's field value, then the total). */
+  const sheetRows = (page: string) =>
+    [...flat(page).matchAll(/<tr>\s*<th scope="row">(?!Total<)(.*?)<\/th>(.*?)<\/tr>/g)].map((m) => [
+      (m[1] as string)
+        .replace(/<[^>]+>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+      ...[...(m[2] as string).matchAll(/<td class="cell num[^"]*"[^>]*>(.*?)<\/td>/g)].map(
+        (c) => /name="cell:[^"]*"[^>]*value="([^"]*)"/.exec(c[1] as string)?.[1] ?? (c[1] as string).replace(/<[^>]+>/g, '').trim(),
+      ),
+      /<td class="num">([^<]*)<\/td>\s*$/.exec(m[2] as string)?.[1] ?? '',
     ]);
-    const after = flat((await owner.get('/app/timesheet?date=2026-10-26')).text);
-    expect(after).to.include('Added 3 entries.');
-    expect(after).to.match(/<th scope="row">Total<\/th>.*<td class="num"><strong>6:00<\/strong><\/td>/);
+  /** The timesheet's form as the page sends it, with some cells typed anew. */
+  const sheetForm = (page: string, typed: Record<string, string>) => {
+    const form: Record<string, string> = { _csrf: SettingsClient.csrf(page) };
+    for (const m of flat(page).matchAll(/<input[^>]*name="((?:cell|was|week|day):[^"]*|week|day)"[^>]*value="([^"]*)"/g))
+      form[m[1] as string] = m[2] as string;
+    return { ...form, ...typed };
+  };
+  const cell = (projectId: string | null, taskId: string | null, day: string) => `cell:${projectId ?? 'none'}.${taskId ?? 'none'}:${day}`;
+
+  it('the timesheet: rows of project and task in the order their labels read, numbers right-aligned, a week picker', async () => {
+    const { audit, house, task } = await catalog();
+    const zulu = (await api('POST', '/api/v1/clients', { name: 'Zulu' })).body.data;
+    const bravo = (await api('POST', '/api/v1/projects', { name: 'Bravo', clientId: zulu.id })).body.data;
+    for (const [day, projectId, taskId] of [
+      ['27', bravo.id, null],
+      ['27', house.id, null],
+      ['28', audit.id, null],
+      ['28', null, null],
+      ['29', audit.id, task.id],
+    ] as const)
+      await api('POST', '/api/v1/entries', {
+        start: `2026-10-${day}T13:00:00Z`,
+        end: `2026-10-${day}T14:30:00Z`,
+        ...(projectId ? { projectId } : {}),
+        ...(taskId ? { taskId } : {}),
+      });
+    const page = (await owner.get('/app/timesheet?date=2026-10-28')).text;
+    expect(flat(page)).to.include('<h1>Timesheet: 26 Oct – 1 Nov 2026</h1>');
+    // Client · project / task, as Harvest's rows; sorted as they read (Zulu · Bravo after In-house), time without a project last.
+    expect(sheetRows(page)).to.deep.equal([
+      ['Acme · Audit', '', '', '1:30', '', '', '', '', '1:30'],
+      ['Acme · Audit / Fieldwork', '', '', '', '1:30', '2:00', '', '', '3:30'],
+      ['In-house', '', '1:30', '', '', '', '', '', '1:30'],
+      ['Zulu · Bravo', '', '1:30', '', '', '', '', '', '1:30'],
+      ['No project', '', '', '1:30', '', '', '', '', '1:30'],
+    ]);
+    expect(flat(page)).to.include(
+      `<label class="vh" for="c-${audit.id}-${task.id}-2026-10-30">Acme · Audit / Fieldwork, Friday 30 October</label>`,
+    );
+    // Every figure is right-aligned (class num): the days' heads, the cells, the totals.
+    expect(flat(page)).to.match(/<th scope="col" class="cell num[^"]*" data-day="2026-10-26">Mon 26<\/th>/);
+    expect(flat(page)).to.include('<th scope="col" class="num">Total</th>');
+    // A week picker, as on the week; a new row offers the projects and tasks without one.
+    expect(flat(page)).to.include('<input id="sheet-date" type="date" name="date" value="2026-10-26" />');
+    const offered = [...flat(page).matchAll(/<option value="([^"]+)" >([^<]+)<\/option>/g)].map((m) => m[2]);
+    expect(offered).to.deep.equal([]);
+    await api('POST', '/api/v1/tasks', { name: 'Design', projectId: bravo.id });
+    const later = flat((await owner.get('/app/timesheet?date=2026-10-28')).text);
+    const options = [...later.matchAll(/<select id="sheet-new" name="newRow">(.*?)<\/select>/g)].map((m) =>
+      [...(m[1] as string).matchAll(/>([^<]+)<\/option>/g)].map((o) => (o[1] as string).trim()),
+    );
+    expect(options).to.deep.equal([['Another project or task…', 'Zulu · Bravo / Design']]);
   });
 
-  it('the timesheet reads a bare number as hours (2 = 2 h, 0.5 = 30 min, 90m stays minutes), and its Undo takes back what a post added', async () => {
-    const { audit, house } = await catalog();
-    const csrf = SettingsClient.csrf((await owner.get('/app/timesheet?date=2026-10-26')).text);
-    const added = await owner.post('/app/timesheet', {
-      _csrf: csrf,
+  it('the timesheet sets a cell’s time: more is one entry after the day’s last, less is taken from time typed there (the latest first), cleared is none', async () => {
+    const { audit, house, task } = await catalog();
+    const at = (path = '/app/timesheet?date=2026-10-26') => owner.get(path).then((r) => r.text);
+    const save = async (typed: Record<string, string>) => owner.post('/app/timesheet', sheetForm(await at(), typed));
+    const day = async (date: string) =>
+      ((await api('GET', `/api/v1/entries?from=${date}&to=${date}`)).body.data as Array<Record<string, string>>)
+        .map((e) => `${e.start?.slice(11, 16)}–${e.end?.slice(11, 16)} ${e.projectId === house.id ? 'In-house' : 'Audit'} ${e.description}`)
+        .sort();
+    // Friday 30 holds “Audit kickoff” (2:00, with a description): 3 adds an hour after it.
+    expect((await save({ [cell(audit.id, task.id, '2026-10-30')]: '3' })).status).to.equal(303);
+    expect(await day('2026-10-30')).to.deep.equal(['09:00–11:00 Audit Audit kickoff', '11:00–12:00 Audit ']);
+    expect(flat(await at())).to.include('Saved 1 cell.');
+    // 2:30 takes half an hour back from the hour typed here; “Audit kickoff” stays.
+    expect((await save({ [cell(audit.id, task.id, '2026-10-30')]: '2:30' })).status).to.equal(303);
+    expect(await day('2026-10-30')).to.deep.equal(['09:00–11:00 Audit Audit kickoff', '11:00–11:30 Audit ']);
+    // Below its described time the cell cannot go: refused at the cell, the value kept, nothing changed.
+    const below = await save({ [cell(audit.id, task.id, '2026-10-30')]: '' });
+    expect(below.status).to.equal(400);
+    expect(flat(below.text)).to.include(
+      `<span class="field-error" id="c-${audit.id}-${task.id}-2026-10-30-error">This cell goes down to 2:00, not below: that time has a description or tags (from the week or a timer), which the timesheet leaves as it is. Change it on the week.</span>`,
+    );
+    expect(await day('2026-10-30')).to.deep.equal(['09:00–11:00 Audit Audit kickoff', '11:00–11:30 Audit ']);
+    // A new row: In-house on Tuesday, 1 then 2 (a second entry), then 0:30: the latest goes, the first ends earlier.
+    expect(
+      (await owner.post('/app/timesheet', sheetForm(await at(), { newRow: `${house.id}.none`, 'cell:new:2026-10-27': '1' }))).status,
+    ).to.equal(303);
+    expect((await save({ [cell(house.id, null, '2026-10-27')]: '2' })).status).to.equal(303);
+    expect(await day('2026-10-27')).to.deep.equal(['09:00–10:00 In-house ', '10:00–11:00 In-house ']);
+    const down = await save({ [cell(house.id, null, '2026-10-27')]: '0:30' });
+    expect(down.status).to.equal(303);
+    expect(await day('2026-10-27')).to.deep.equal(['09:00–09:30 In-house ']);
+    // Its Undo brings back both, as they were.
+    const undo = /<form class="inline undo"[^>]*>(.*?)<\/form>/.exec(flat(await at()))?.[1] ?? '';
+    const values = (name: string) => [...undo.matchAll(new RegExp(`name="${name}" value="([^"]+)"`, 'g'))].map((m) => m[1] as string);
+    expect([values('shortened').length, values('removed').length]).to.deep.equal([1, 1]);
+    const undone = await owner.post('/app/timesheet/undo', {
+      _csrf: SettingsClient.csrf(await at()),
       week: '2026-10-26',
-      [`cell:${audit.id}:2026-10-26`]: '2',
-      [`cell:${audit.id}:2026-10-27`]: '0.5',
-      [`cell:${audit.id}:2026-10-28`]: '90m',
-      newProject: house.id,
-      'cell:new:2026-10-29': '1,25',
+      shortened: values('shortened'),
+      removed: values('removed'),
     });
-    expect(added.status).to.equal(303);
-    const inWeek = async () =>
-      (
-        (await api('GET', '/api/v1/entries?from=2026-10-26&to=2026-11-01')).body.data as Array<{
-          description: string;
-          durationSec: number;
-          start: string;
-        }>
-      )
-        .filter((e) => e.description === '')
-        .map((e) => [e.start.slice(0, 10), e.durationSec])
-        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-    expect(await inWeek()).to.deep.equal([
-      ['2026-10-26', 7200],
-      ['2026-10-27', 1800],
-      ['2026-10-28', 5400],
-      ['2026-10-29', 4500],
+    expect(undone.status).to.equal(303);
+    expect(await day('2026-10-27')).to.deep.equal(['09:00–10:00 In-house ', '10:00–11:00 In-house ']);
+    // Cleared: none left.
+    expect((await save({ [cell(house.id, null, '2026-10-27')]: '' })).status).to.equal(303);
+    expect(await day('2026-10-27')).to.deep.equal([]);
+    expect(sheetRows(await at()).map((r) => r[0])).to.deep.equal(['Acme · Audit / Fieldwork']);
+  });
+
+  it('the timesheet leaves a running timer’s cell alone, refuses a cell changed meanwhile and a bad one, and saves nothing then', async () => {
+    const { audit, house } = await catalog();
+    await api('POST', '/api/v1/entries/current', { projectId: house.id, start: '2026-11-02T09:00:00Z' });
+    const page = await owner.get('/app/timesheet');
+    expect(sheetRows(page.text).find((r) => r[0] === 'In-house')).to.deep.equal([
+      'In-house',
+      '1:00timer runs',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '1:00',
     ]);
-    // The notice after the post carries its Undo (a form: the entries as added, by id and version).
-    const sheet = flat((await owner.get(added.headers.get('location') as string)).text);
-    expect(sheet).to.include('Added 4 entries.');
-    const undo = /<form class="inline undo" method="post" action="\/app\/timesheet\/undo"[^>]*>(.*?)<\/form>/.exec(sheet);
-    expect(undo, 'the Undo form').to.not.equal(null);
-    const addedValues = [...(undo?.[1] ?? '').matchAll(/name="added" value="([^"]+)"/g)].map((m) => m[1] as string);
-    expect(addedValues).to.have.length(4);
-    const undone = await owner.post('/app/timesheet/undo', { _csrf: csrf, week: '2026-10-26', day: '2026-10-26', added: addedValues });
-    expect([undone.status, undone.headers.get('location')]).to.deep.equal([303, '/app/timesheet?date=2026-10-26&day=2026-10-26']);
-    expect(await inWeek()).to.deep.equal([]);
-    expect(flat((await owner.get('/app/timesheet?date=2026-10-26')).text)).to.include('Undone: the 4 entries just added went again.');
-    // An Undo of time changed since takes nothing back.
-    const again = await owner.post('/app/timesheet', { _csrf: csrf, week: '2026-10-26', [`cell:${audit.id}:2026-10-26`]: '1' });
-    const form = flat((await owner.get(again.headers.get('location') as string)).text);
-    const value = (/name="added" value="([^"]+)"/.exec(form) as RegExpExecArray)[1] as string;
-    server.clock.advance(1000);
-    await api('PATCH', `/api/v1/entries/${value.split(' ')[0]}`, { description: 'Kept' });
-    await owner.post('/app/timesheet/undo', { _csrf: csrf, week: '2026-10-26', added: [value] });
-    expect((await entry(value.split(' ')[0] as string)).description).to.equal('Kept');
-    expect(flat((await owner.get('/app/timesheet?date=2026-10-26')).text)).to.include('Nothing was undone');
+    expect(flat(page.text)).not.to.include(`name="${cell(house.id, null, '2026-11-02')}"`);
+    const form = sheetForm(page.text, {
+      [cell(house.id, null, '2026-11-02')]: '0:10',
+      newRow: `${audit.id}.none`,
+      'cell:new:2026-11-03': 'lots',
+    });
+    const refused = await owner.post('/app/timesheet', form);
+    expect(refused.status).to.equal(400);
+    expect(flat(refused.text)).to.include('A timer runs in this cell: stop it on the week first.');
+    expect(flat(refused.text)).to.include('“lots” is not a duration.');
+    expect(flat(refused.text)).to.match(/name="cell:new:2026-11-03"[^>]*value="lots"/);
+    // A cell changed in another tab since the page was read: refused, never overwritten.
+    const before = await owner.get('/app/timesheet?date=2026-10-26');
+    await owner.post('/app/timesheet', sheetForm(before.text, { [cell(audit.id, null, '2026-10-28')]: '1' }));
+    const stale = await owner.post('/app/timesheet', sheetForm(before.text, { [cell(audit.id, null, '2026-10-28')]: '2' }));
+    expect(stale.status).to.equal(400);
+    expect(flat(stale.text)).to.include('This cell changed meanwhile (elsewhere): it holds 1:00 now. Type it again.');
+    const week = (await api('GET', '/api/v1/entries?from=2026-10-26&to=2026-11-01')).body.data as Array<{ durationSec: number }>;
+    expect(week.map((e) => e.durationSec).sort()).to.deep.equal([3600, 7200]);
+  });
+
+  it('one duration rule: a bare number is hours on the week as in the timesheet; a day over 24 h is refused, over 12 h asked again, nothing lost', async () => {
+    const { audit } = await catalog();
+    const durations = async (date: string) =>
+      ((await api('GET', `/api/v1/entries?from=${date}&to=${date}`)).body.data as Array<{ durationSec: number }>)
+        .map((e) => e.durationSec)
+        .sort((a, b) => a - b);
+    // The field says the rule; 2 is two hours there, as in a timesheet cell.
+    const week = flat((await owner.get('/app/week?date=2026-10-27&add=2026-10-27')).text);
+    expect(week).to.include(
+      '<label for="add-duration">or duration <span class="hint">2 or 1.5 = hours, 90m = minutes, 1:30 = 1 h 30 min</span></label>',
+    );
+    expect(flat((await owner.get('/app/timesheet?date=2026-10-27')).text)).to.include(
+      "Type each day's hours (2 or 1.5 = hours, 90m = minutes, 1:30 = 1 h 30 min)",
+    );
+    const add = (form: Record<string, string>) =>
+      post('/app/entries', { description: 'Survey', day: '2026-10-27', startTime: '08:00', projectId: audit.id, week: '', ...form });
+    expect((await add({ duration: '2' })).status).to.equal(303);
+    expect(await durations('2026-10-27')).to.deep.equal([7200]);
+    // 30 would make 32 hours: refused at the field, with what to do; the form as typed.
+    const over = await add({ duration: '30' });
+    expect(over.status).to.equal(400);
+    expect(flat(over.text)).to.include(
+      '<span class="field-error" id="add-duration-error">That makes 32:00 on Tuesday 27 October, more than the 24 hours a day has: nothing was saved. Check the duration (2 is two hours; type 90m for minutes).</span>',
+    );
+    expect(flat(over.text)).to.match(/id="add-duration" name="duration" value="30"/);
+    // 11 makes 13 hours: asked again, the form kept, and its “Yes” saves it.
+    const long = await add({ duration: '11' });
+    expect(long.status).to.equal(409);
+    expect(flat(long.text)).to.include(
+      'That makes 13:00 on Tuesday 27 October, more than 12 hours. If that is right, save it again with “Yes, save 13:00”',
+    );
+    expect(flat(long.text)).to.include('<button type="submit" name="longDay" value="true">Yes, save 13:00</button>');
+    expect(flat(long.text)).to.match(/id="add-description"[^>]*value="Survey"/);
+    expect(await durations('2026-10-27')).to.deep.equal([7200]);
+    expect((await add({ duration: '11', longDay: 'true' })).status).to.equal(303);
+    expect(await durations('2026-10-27')).to.deep.equal([7200, 39600]);
+    // An edit that lengthens the day past 24 hours is refused too; past 12, asked.
+    const [first] = (await api('GET', '/api/v1/entries?from=2026-10-30&to=2026-10-30')).body.data as Array<{
+      id: string;
+      updatedAt: string;
+    }>;
+    const edit = (end: string, extra: Record<string, string> = {}) =>
+      post(`/app/entries/${first?.id}`, {
+        description: 'Audit kickoff',
+        day: '2026-10-30',
+        start: '09:00',
+        end,
+        projectId: audit.id,
+        version: first?.updatedAt ?? '',
+        week: '2026-10-26',
+        ...extra,
+      });
+    const asked = await edit('22:00');
+    expect(asked.status).to.equal(409);
+    expect(flat(asked.text)).to.include('That makes 13:00 on Friday 30 October, more than 12 hours.');
+    expect((await edit('22:00', { longDay: 'true' })).status).to.equal(303);
+    // The timesheet: 30 in a cell is thirty hours, refused; 13 is asked again and saved by “Yes, save”.
+    const sheet = (await owner.get('/app/timesheet?date=2026-10-26')).text;
+    const refused = await owner.post('/app/timesheet', sheetForm(sheet, { [cell(audit.id, null, '2026-10-28')]: '30' }));
+    expect(refused.status).to.equal(400);
+    expect(flat(refused.text)).to.include('That makes 30:00 on Wednesday 28 October, more than the 24 hours a day has');
+    const question = await owner.post('/app/timesheet', sheetForm(sheet, { [cell(audit.id, null, '2026-10-28')]: '13' }));
+    expect(question.status).to.equal(409);
+    expect(flat(question.text)).to.include('<button type="submit" form="timesheet-form" name="longDay" value="true">Yes, save</button>');
+    expect(flat(question.text)).to.match(new RegExp(`name="${cell(audit.id, null, '2026-10-28')}"[^>]*value="13"`));
+    expect(await durations('2026-10-28')).to.deep.equal([]);
+    const confirmed = await owner.post('/app/timesheet', sheetForm(sheet, { [cell(audit.id, null, '2026-10-28')]: '13', longDay: 'true' }));
+    expect(confirmed.status).to.equal(303);
+    expect(await durations('2026-10-28')).to.deep.equal([13 * 3600]);
   });
 
   it('quick entry: @Project / Task and #tag typed whole in a description set them (any case), with or without the script; other words stay text', async () => {

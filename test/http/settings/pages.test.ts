@@ -22,6 +22,37 @@ describe('settings page: forms', () => {
     await owner.setUp(server.ownerId, PASSWORD);
   });
 
+  it('first steps: Settings opens on the Workspace for an owner and on Profile for a member, never on API tokens; every settings page leads back to the app', async () => {
+    const week = await owner.get('/app/week');
+    expect(week.text).to.include('<li class="end"><a href="/settings">Settings</a></li>');
+    expect([(await owner.get('/settings')).status, (await owner.get('/settings')).headers.get('location')]).to.deep.equal([
+      303,
+      '/settings/workspace',
+    ]);
+    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: `bea.${server.workspaceId}@example.org` });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id });
+    const member = new SettingsClient(server);
+    await member.setUp(bea.id, PASSWORD);
+    expect((await member.get('/settings')).headers.get('location')).to.equal('/app/profile');
+    // The member's Profile leads on to the rest of Settings.
+    expect((await member.get('/app/profile')).text).to.include('Also in <a href="/settings/tokens">Settings</a>');
+    // The settings tabs: the workspace and its members first; every page has the way back.
+    const workspace = await owner.get('/settings/workspace');
+    expect([...workspace.text.matchAll(/<li><a href="\/settings\/([a-z]+)"/g)].map((m) => m[1])).to.deep.equal([
+      'workspace',
+      'members',
+      'tokens',
+      'webhooks',
+      'import',
+      'mail',
+    ]);
+    for (const path of ['workspace', 'members', 'tokens', 'webhooks', 'import', 'mail']) {
+      const page = await owner.get(`/settings/${path}`);
+      expect(page.status, path).to.equal(200);
+      expect(page.text, path).to.include('<li class="end"><a href="/app/week">Track time</a></li>');
+    }
+  });
+
   it('mints a token with the chosen scopes and expiry, shows it once, and keeps a bad form as it was sent', async () => {
     const bad = await owner.submit('/settings/tokens', '/settings/tokens', {
       name: 'Nightly export',

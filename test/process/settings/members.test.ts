@@ -223,7 +223,7 @@ describe('settings page: the first start and where links point', () => {
   let server: TestServer;
   afterEach(() => server.close());
 
-  it("asks the first owner's name and email beside the password, checks them at their fields, and stores them", async () => {
+  it("asks the first owner's name and email and the workspace's name beside the password, checks them at their fields, and stores them", async () => {
     server = await startTestServer();
     const url = /Settings page: open (\S+)/.exec(server.banner)?.[1] as string;
     expect(url).to.match(new RegExp(`^${server.url}/settings/setup/[A-Za-z0-9_-]{43}$`));
@@ -233,29 +233,46 @@ describe('settings page: the first start and where links point', () => {
     const path = new URL(url).pathname;
     const page = await person.get(path);
     expect(page.text).to.include('<label for="name">Your name');
+    // The workspace's name, which invitations say ("Join My workspace" before issue 58 item 5).
+    expect(page.text).to.match(/<label for="workspace"\s*>Your workspace's name/);
+    expect(page.text).to.include('Name your workspace, and tell colleagues who you are:');
     expect(page.text).to.match(/<input\s+id="email"\s+name="email"\s+type="email"\s+autocomplete="username"[^>]*value=""/);
     const bad = await person.post(path, {
       _csrf: SettingsClient.csrf(page.text),
       name: 'Ada Lovelace',
       email: 'ada',
+      workspace: 'Lovelace Consulting',
       password: PASSWORD,
       confirm: PASSWORD,
     });
     expect(bad.status).to.equal(400);
     expect(bad.text).to.include('<span class="field-error" id="email-error">The email must look like name@example.org');
     expect(bad.text).to.include('value="Ada Lovelace"');
+    expect(bad.text).to.include('value="Lovelace Consulting"');
+    const unnamed = await person.post(path, {
+      _csrf: SettingsClient.csrf(bad.text),
+      name: 'Ada Lovelace',
+      email: 'ada@example.org',
+      workspace: ' ',
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
+    expect(unnamed.status).to.equal(400);
+    expect(unnamed.text).to.include('<span class="field-error" id="workspace-error">The workspace&#39;s name must not be empty.</span>');
     // Nothing was stored: the link still works, the account keeps its first-start name.
     expect(server.services.sessions.setupLink(path.split('/').pop() as string)).to.include({ name: 'Owner', asksProfile: true });
     const done = await person.post(path, {
       _csrf: SettingsClient.csrf(bad.text),
       name: 'Ada Lovelace',
       email: 'ada@example.org',
+      workspace: 'Lovelace Consulting',
       password: PASSWORD,
       confirm: PASSWORD,
     });
     expect([done.status, done.headers.get('location')]).to.deep.equal([303, '/app/week?welcome=1']);
     expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ name: 'Ada Lovelace', email: 'ada@example.org' });
     expect((await person.get('/settings/tokens')).text).to.include('Ada Lovelace (ada@example.org), owner');
+    expect(server.services.accounts.workspaceName(server.workspaceId)).to.equal('Lovelace Consulting');
     const again = new SettingsClient(server);
     expect((await again.signIn('ada@example.org', PASSWORD)).status).to.equal(303);
   });
