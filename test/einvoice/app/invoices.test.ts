@@ -222,7 +222,7 @@ describe('web app: invoices', function () {
       expect(shown).to.include('<dd>Relaunch, phase 2</dd>');
       expect(shown).to.include('<dd>2026-10-01 – 2026-10-31 <span class="hint inline">(days in UTC)</span></dd>');
       const list = flat((await owner.get('/app/invoices')).text);
-      expect(list).to.include(`<td data-label="Number"><a href="/app/invoices/${id}">Draft</a></td>`);
+      expect(list).to.include(`<td data-label="Number" class="c-number"><a href="/app/invoices/${id}">Draft</a></td>`);
       expect(list).to.include('<td data-label="Due amount" class="num">EUR 1,130.50</td>');
     });
 
