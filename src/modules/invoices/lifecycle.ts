@@ -2,8 +2,8 @@ import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
 import { toIso } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
-import type { DomainEvent, DomainWrite } from '../events/service.js';
-import type { Access, Acting } from './access.js';
+import type { DomainWrite } from '../events/service.js';
+import type { Access } from './access.js';
 import { vatCurrencyOfIssue } from './currency.js';
 import { invoiceErrors as errors } from './errors.js';
 import { applyFill, type Doc } from './fields.js';
@@ -11,12 +11,13 @@ import { correctionsOf, fillsAfter } from './fills.js';
 import { createNumbering } from './numbering.js';
 import type { EarlyPayment, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import { createIssuing } from './issuing.js';
+import { recordMove } from './moves.js';
 import { recordRest } from './payments.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
 import { settingsOf, parseEarlyPayment } from './settings.js';
 import { addDays, breakdown, earlyPaymentTerms, paymentTerms } from './tax.js';
-import { payloadView, view } from './views.js';
+import { view } from './views.js';
 
 type InvoiceStatus = components['schemas']['InvoiceStatus'];
 
@@ -84,19 +85,6 @@ function termsOfIssue(
   if (offered === null) return { paymentTerms: terms };
   const earlyPayment = parseEarlyPayment(offered);
   return { paymentTerms: `${terms} ${earlyPaymentTerms(earlyPayment, issueDate, current.language)}`, earlyPayment };
-}
-
-/** The move's event (the webhook source), in its write. */
-export function recordMove(record: (event: DomainEvent) => number, row: InvoiceRow, actor: Acting, from: InvoiceStatus): void {
-  record({
-    workspaceId: row.workspaceId,
-    entity: 'invoice',
-    entityId: row.id,
-    operation: 'update',
-    event: 'invoice.status_changed',
-    actor,
-    payload: { invoice: payloadView(row), from, to: row.status },
-  });
 }
 
 /**

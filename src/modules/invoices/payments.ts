@@ -8,7 +8,7 @@ import type { Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
 import { invoiceErrors as errors } from './errors.js';
-import { recordMove } from './lifecycle.js';
+import { recordMove } from './moves.js';
 import { createNumbering } from './numbering.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicePaymentRow, InvoiceRow, InvoicesRepository } from './repository.js';

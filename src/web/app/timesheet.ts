@@ -15,7 +15,7 @@ import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
 import { entriesOf, projectChoices, taskChoices, zoneOf } from './week-routes.js';
-import { type ApprovalStrip, lockedWords, periodStrip, stripOf } from './approvals.js';
+import { type ApprovalStrip, lockedWords, periodStrip, stripOf } from './approval-strip.js';
 
 /** Where a day's first added time starts when the day is empty. */
 const DAY_STARTS_AT = { hour: 9 };

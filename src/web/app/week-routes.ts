@@ -15,7 +15,7 @@ import { appPage } from './page.js';
 import type { ProjectChoice, TagChoice, TaskChoice } from './pickers.js';
 import { quickEntry } from './quick-entry.js';
 import { weekBody, type WeekModel } from './week.js';
-import { stripOf } from './approvals.js';
+import { stripOf } from './approval-strip.js';
 
 /** The member's zone, first day and clock (their preferences, else the server's zone, Monday, 24-hour). */
 export function zoneOf(deps: WebDeps, session: SessionView) {

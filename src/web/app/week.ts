@@ -19,7 +19,7 @@ import {
   taskPicker,
 } from './pickers.js';
 import { newBillable, timerLine } from './timer.js';
-import { type ApprovalStrip, lockedWords, periodStrip } from './approvals.js';
+import { type ApprovalStrip, lockedWords, periodStrip } from './approval-strip.js';
 
 export interface WeekModel {
   session: SessionView;

@@ -1,5 +1,5 @@
 import type { DocumentLanguage, TaxCategory } from '../document.js';
-import type { DocumentFormat } from './model.js';
+import type { DocumentFormat } from './formats.js';
 
 /**
  * The formats as people name them, in every language: what the invoice mail says it attaches

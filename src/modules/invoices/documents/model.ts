@@ -9,9 +9,7 @@ import { formatsOf, labelsOf } from './labels.js';
  * Pure: no clock, no I/O.
  */
 
-/** The documents a stored invoice can be rendered as. */
-export type DocumentFormat = 'pdf' | 'xrechnung-ubl' | 'xrechnung-cii' | 'peppol';
-export const DOCUMENT_FORMATS: readonly DocumentFormat[] = ['pdf', 'xrechnung-ubl', 'xrechnung-cii', 'peppol'];
+export { type DocumentFormat, DOCUMENT_FORMATS } from './formats.js';
 
 export interface RenderOptions {
   /** The credit note of a voided invoice instead of the invoice itself. */
