@@ -80,7 +80,10 @@ describe('durability', function () {
       }
     };
     const writers = Array.from({ length: 8 }, (_, n) => writer(n));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Killed in the middle of the load: once more than 50 writes were acknowledged (a fixed 1.5 s
+    // saw 48 on a loaded machine), with 8 more in flight.
+    const loaded = Date.now() + 20_000;
+    while (acknowledged.length <= 50 && Date.now() < loaded) await new Promise((r) => setTimeout(r, 25));
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     stop = true;
