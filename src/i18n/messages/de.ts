@@ -431,4 +431,34 @@ export const de: Messages = {
       'Gespeichert. Wir haben einen Link an {{pending}} geschickt: Ihre Anmelde-E-Mail ändert sich, wenn Sie ihn öffnen (innerhalb von 24 Stunden). Bis dahin melden Sie sich mit {{email}} an.',
     passwordsDiffer: 'Die beiden neuen Passwörter unterscheiden sich: Geben Sie zweimal dasselbe ein.',
   },
+  week: {
+    // the week page (src/web/app/week.ts, week-routes.ts)
+  },
+  timesheet: {
+    // the timesheet (src/web/app/timesheet.ts)
+  },
+  timer: {
+    // the timer and quick entry (src/web/app/timer.ts, quick-entry.ts, pickers.ts, page.ts)
+  },
+  approvals: {
+    // approvals and the lock strip (src/web/app/approvals.ts, approval-strip.ts)
+  },
+  invoices: {
+    // the invoices pages (src/web/app/invoices.ts, invoices-views.ts)
+  },
+  settings: {
+    // the settings pages (src/web/settings/*)
+  },
+  auth: {
+    // sign-in, setup and the session pages (src/web/auth, src/web/session)
+  },
+  mail: {
+    // the mail sent to people (invitations, password reset, e-mail change)
+  },
+  expenses: {
+    // the expenses page (src/web/app/expenses.ts)
+  },
+  reminders: {
+    // overdue invoices and payment reminders
+  },
 };

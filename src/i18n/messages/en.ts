@@ -429,6 +429,36 @@ export const en = {
       'Saved. We mailed a link to {{pending}}: your sign-in email changes when you open it (within 24 hours). Until then you sign in with {{email}}.',
     passwordsDiffer: 'The two new passwords differ: type the same one twice.',
   },
+  week: {
+    // the week page (src/web/app/week.ts, week-routes.ts)
+  },
+  timesheet: {
+    // the timesheet (src/web/app/timesheet.ts)
+  },
+  timer: {
+    // the timer and quick entry (src/web/app/timer.ts, quick-entry.ts, pickers.ts, page.ts)
+  },
+  approvals: {
+    // approvals and the lock strip (src/web/app/approvals.ts, approval-strip.ts)
+  },
+  invoices: {
+    // the invoices pages (src/web/app/invoices.ts, invoices-views.ts)
+  },
+  settings: {
+    // the settings pages (src/web/settings/*)
+  },
+  auth: {
+    // sign-in, setup and the session pages (src/web/auth, src/web/session)
+  },
+  mail: {
+    // the mail sent to people (invitations, password reset, e-mail change)
+  },
+  expenses: {
+    // the expenses page (src/web/app/expenses.ts)
+  },
+  reminders: {
+    // overdue invoices and payment reminders
+  },
 } as const;
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
