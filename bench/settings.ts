@@ -12,12 +12,32 @@ const PASSWORD = 'bench settings password';
  * (through the services on the database), its form cookie and CSRF field, then the password.
  */
 export async function sessionOf(serverUrl: string, databasePath: string, token: string): Promise<string> {
+  return signedIn(serverUrl, databasePath, token, false);
+}
+
+/**
+ * A browser session of another member of the token's workspace, made able to see everyone's time
+ * and money first (as an owner would set it): a second person for what one person may do only
+ * once at a time (each member downloads one report at a time).
+ */
+export async function colleagueSessionOf(serverUrl: string, databasePath: string, token: string): Promise<string> {
+  return signedIn(serverUrl, databasePath, token, true);
+}
+
+async function signedIn(serverUrl: string, databasePath: string, token: string, colleague: boolean): Promise<string> {
   const database = openDatabase(databasePath);
   let secret: string;
   try {
     const services = createServices(database, { clock: systemClock, secretKey: loadSecretKey(databasePath, undefined) });
     const actor = services.tokens.authenticate(token)!.actor;
-    secret = services.sessions.invite(OPERATOR, { workspaceId: actor.workspaceId, userId: actor.userId }).secret;
+    let userId = actor.userId;
+    if (colleague) {
+      const other = services.accounts.listMembers(OPERATOR, actor.workspaceId).find((m) => m.userId !== actor.userId);
+      if (!other) throw new Error('the workspace has no second member');
+      userId = other.userId;
+      services.accounts.setMember(OPERATOR, { workspaceId: actor.workspaceId, userId, canViewOthersTime: true, canViewOthersMoney: true });
+    }
+    secret = services.sessions.invite(OPERATOR, { workspaceId: actor.workspaceId, userId }).secret;
   } finally {
     database.close();
   }
