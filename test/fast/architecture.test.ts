@@ -42,8 +42,11 @@ describe('architecture: the shape of src/', () => {
     expect(violations((file, i) => sqlImport(i) && !isRepository(file) && !isSchema(file) && !file.startsWith('src/db/'))).to.deep.equal(
       [],
     );
-    // Schemas declare tables (drizzle-orm/sqlite-core): nothing else does.
-    expect(violations((file, i) => i.startsWith('drizzle-orm/sqlite-core') && !isSchema(file))).to.deep.equal([]);
+    // Schemas declare tables (drizzle-orm/sqlite-core): nothing else does, but the columns they
+    // share (src/db/columns.ts), which declares no table.
+    expect(
+      violations((file, i) => i.startsWith('drizzle-orm/sqlite-core') && !isSchema(file) && file !== 'src/db/columns.ts'),
+    ).to.deep.equal([]);
   });
 
   it("a module's repository reads and writes its own tables only", () => {

@@ -1,15 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, primaryId, reference, timestamps } from '../../db/columns.js';
 
 // Timestamps are integer milliseconds since the epoch (UTC) throughout the database.
 
 export const users = sqliteTable(
   'users',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     name: text('name').notNull(),
     email: text('email').notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
     /** An account deleted with `user delete`: its tokens, memberships and webhooks are gone. */
     deletedAt: integer('deleted_at'),
     /** The settings page's password: `scrypt$N$r$p$salt$hash` (src/modules/sessions/password.ts); null until set. */
@@ -52,7 +53,7 @@ export const users = sqliteTable(
 );
 
 export const workspaces = sqliteTable('workspaces', {
-  id: text('id').primaryKey(),
+  id: primaryId(),
   name: text('name').notNull(),
   /** ISO 4217 code. */
   currency: text('currency').notNull().default('EUR'),
@@ -66,26 +67,20 @@ export const workspaces = sqliteTable('workspaces', {
   rateLimitPerMin: integer('rate_limit_per_min'),
   /** JSON: the business profile (the invoice issuer fields); null when none was set. */
   businessProfile: text('business_profile'),
-  createdAt: integer('created_at').notNull(),
-  updatedAt: integer('updated_at').notNull(),
+  ...timestamps(),
 });
 
 export const members = sqliteTable(
   'members',
   {
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    userId: reference('user_id', () => users.id),
     canViewOthersTime: integer('can_view_others_time', { mode: 'boolean' }).notNull().default(false),
     canViewOthersMoney: integer('can_view_others_money', { mode: 'boolean' }).notNull().default(false),
     hourlyRate: real('hourly_rate'),
     /** An owner manages the workspace on the settings page: members, their flags and rates, its settings. */
     isOwner: integer('is_owner', { mode: 'boolean' }).notNull().default(false),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('members_user').on(t.userId)],
 );
@@ -100,16 +95,12 @@ export const invitations = sqliteTable(
   'invitations',
   {
     /** `ivt_…`: how the owner's page names it (the secret never leaves the link). */
-    id: text('id').primaryKey(),
+    id: primaryId(),
     /** Hex SHA-256 of the secret in the link. */
     secretHash: text('secret_hash').notNull(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: reference('workspace_id', () => workspaces.id, { onDelete: 'cascade' }),
     /** The account that holds the email (never shown to the owner). */
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: reference('user_id', () => users.id, { onDelete: 'cascade' }),
     /** The email as the owner typed it (what the owner's page shows). */
     email: text('email').notNull(),
     /** What the member gets on joining, chosen by the owner. */
@@ -118,7 +109,7 @@ export const invitations = sqliteTable(
     hourlyRate: real('hourly_rate'),
     isOwner: integer('is_owner', { mode: 'boolean' }).notNull(),
     createdBy: text('created_by').notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
     expiresAt: integer('expires_at').notNull(),
     /** When the account joined through it; withdrawn or replaced ones are deleted. */
     acceptedAt: integer('accepted_at'),
@@ -141,9 +132,7 @@ export const workspaceJoinDomains = sqliteTable(
   {
     /** Lower-case, without a leading `@` (`example.org`). */
     domain: text('domain').notNull(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: reference('workspace_id', () => workspaces.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.domain, t.workspaceId] }), index('workspace_join_domains_workspace').on(t.workspaceId, t.domain)],
 );

@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, primaryId, reference, referenceKey, updatedAt } from '../../db/columns.js';
 import { users, workspaces } from '../accounts/schema.js';
 
 /**
@@ -6,9 +7,7 @@ import { users, workspaces } from '../accounts/schema.js';
  * a workspace where nothing is locked but invoiced entries.
  */
 export const approvalSettings = sqliteTable('approval_settings', {
-  workspaceId: text('workspace_id')
-    .primaryKey()
-    .references(() => workspaces.id),
+  workspaceId: referenceKey('workspace_id', () => workspaces.id),
   /** Members submit their time by week or by month; off: no periods lock, invoices take all time. */
   approval: text('approval', { enum: ['off', 'weekly', 'monthly'] })
     .notNull()
@@ -19,20 +18,16 @@ export const approvalSettings = sqliteTable('approval_settings', {
   lockZone: text('lock_zone'),
   /** `lockedBefore`'s start in `lockZone`, as an instant (what the check compares). */
   lockedBeforeAt: integer('locked_before_at'),
-  updatedAt: integer('updated_at').notNull(),
+  updatedAt: updatedAt(),
 });
 
 /** Members an owner marked as approvers (owners approve without a mark). */
 export const approvers = sqliteTable(
   'approvers',
   {
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
-    createdAt: integer('created_at').notNull(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    userId: reference('user_id', () => users.id),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('approvers_user').on(t.userId)],
 );
@@ -44,13 +39,9 @@ export const approvers = sqliteTable(
 export const approvalPeriods = sqliteTable(
   'approval_periods',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    userId: reference('user_id', () => users.id),
     kind: text('kind', { enum: ['weekly', 'monthly'] }).notNull(),
     /** Its first day (`YYYY-MM-DD`) in `timeZone`. */
     startDay: text('start_day').notNull(),
@@ -65,7 +56,7 @@ export const approvalPeriods = sqliteTable(
     decidedBy: text('decided_by'),
     decidedAt: integer('decided_at'),
     submittedAt: integer('submitted_at'),
-    updatedAt: integer('updated_at').notNull(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('approval_periods_member_period').on(t.workspaceId, t.userId, t.kind, t.startDay),
@@ -80,12 +71,8 @@ export const approvalAudit = sqliteTable(
   'approval_audit',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    periodId: text('period_id')
-      .notNull()
-      .references(() => approvalPeriods.id),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    periodId: reference('period_id', () => approvalPeriods.id),
     action: text('action', { enum: ['submitted', 'approved', 'rejected', 'reopened', 'withdrawn'] }).notNull(),
     /** The member who acted; null for the operator (the command line), or for someone of a restored file no member here is. */
     byUserId: text('by_user_id'),

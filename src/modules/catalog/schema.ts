@@ -1,4 +1,5 @@
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { primaryId, reference, referenceKey, timestamps } from '../../db/columns.js';
 import { workspaces } from '../accounts/schema.js';
 
 /**
@@ -9,10 +10,8 @@ import { workspaces } from '../accounts/schema.js';
 export const clients = sqliteTable(
   'clients',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     name: text('name').notNull(),
     nameKey: text('name_key').notNull(),
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
@@ -38,8 +37,7 @@ export const clients = sqliteTable(
      * command line only (not part of the API's client).
      */
     rounding: text('rounding'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('clients_name').on(t.workspaceId, t.nameKey)],
 );
@@ -47,10 +45,8 @@ export const clients = sqliteTable(
 export const projects = sqliteTable(
   'projects',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     clientId: text('client_id').references(() => clients.id),
     /** client_id, or '' without a client: the parent within which names are unique. */
     clientKey: text('client_key').notNull(),
@@ -68,8 +64,7 @@ export const projects = sqliteTable(
     taxCategory: text('tax_category'),
     taxRate: real('tax_rate'),
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     // Unique per client, or per workspace for projects without a client.
@@ -81,13 +76,9 @@ export const projects = sqliteTable(
 export const tasks = sqliteTable(
   'tasks',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    projectId: text('project_id')
-      .notNull()
-      .references(() => projects.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    projectId: reference('project_id', () => projects.id),
     name: text('name').notNull(),
     nameKey: text('name_key').notNull(),
     estimateSec: integer('estimate_sec'),
@@ -96,8 +87,7 @@ export const tasks = sqliteTable(
     taxCategory: text('tax_category'),
     taxRate: real('tax_rate'),
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('tasks_name').on(t.projectId, t.nameKey), index('tasks_workspace').on(t.workspaceId)],
 );
@@ -105,14 +95,11 @@ export const tasks = sqliteTable(
 export const tags = sqliteTable(
   'tags',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     name: text('name').notNull(),
     nameKey: text('name_key').notNull(),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('tags_name').on(t.workspaceId, t.nameKey)],
 );
@@ -122,9 +109,7 @@ export const tags = sqliteTable(
  * migration), so project progress is one indexed lookup instead of a scan of the entries.
  */
 export const projectTotals = sqliteTable('project_totals', {
-  projectId: text('project_id')
-    .primaryKey()
-    .references(() => projects.id),
+  projectId: referenceKey('project_id', () => projects.id),
   trackedSec: integer('tracked_sec').notNull().default(0),
   billableSec: integer('billable_sec').notNull().default(0),
   /** Sum of the entries' amounts in cents (integers, so adding and subtracting never drifts). */

@@ -1,18 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, primaryId, reference, timestamps } from '../../db/columns.js';
 import { users, workspaces } from '../accounts/schema.js';
 import { projects, tags, tasks } from '../catalog/schema.js';
 
 export const entries = sqliteTable(
   'entries',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    authorId: text('author_id')
-      .notNull()
-      .references(() => users.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    authorId: reference('author_id', () => users.id),
     description: text('description').notNull().default(''),
     projectId: text('project_id').references(() => projects.id),
     taskId: text('task_id').references(() => tasks.id),
@@ -47,8 +44,7 @@ export const entries = sqliteTable(
      * triggers on it, so reports group and filter by tag from the covering index without a join.
      */
     tagList: text('tag_list'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     // Keyset order of lists and reports: (start, id) within a workspace, and per author.
@@ -96,12 +92,8 @@ export const entries = sqliteTable(
 export const entryTags = sqliteTable(
   'entry_tags',
   {
-    entryId: text('entry_id')
-      .notNull()
-      .references(() => entries.id, { onDelete: 'cascade' }),
-    tagId: text('tag_id')
-      .notNull()
-      .references(() => tags.id),
+    entryId: reference('entry_id', () => entries.id, { onDelete: 'cascade' }),
+    tagId: reference('tag_id', () => tags.id),
   },
   (t) => [primaryKey({ columns: [t.entryId, t.tagId] }), index('entry_tags_tag').on(t.tagId, t.entryId)],
 );
@@ -134,10 +126,8 @@ export const timerStopLinks = sqliteTable(
   {
     /** Hex SHA-256 of the secret in the link. */
     secretHash: text('secret_hash').primaryKey(),
-    entryId: text('entry_id')
-      .notNull()
-      .references(() => entries.id, { onDelete: 'cascade' }),
-    createdAt: integer('created_at').notNull(),
+    entryId: reference('entry_id', () => entries.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
   },

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { createdAt, reference } from '../../db/columns.js';
 import { workspaces } from '../accounts/schema.js';
 
 /**
@@ -9,9 +10,7 @@ export const events = sqliteTable(
   'events',
   {
     seq: integer('seq').primaryKey({ autoIncrement: true }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     entity: text('entity', { enum: ['entry', 'client', 'project', 'task', 'tag', 'invoice'] }).notNull(),
     entityId: text('entity_id').notNull(),
     operation: text('operation', { enum: ['create', 'update', 'delete'] }).notNull(),
@@ -22,7 +21,7 @@ export const events = sqliteTable(
     originId: text('origin_id'),
     /** JSON snapshot of the entity at event time (null for a catalog delete). */
     payload: text('payload'),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index('events_ws_seq').on(t.workspaceId, t.seq)],
 );

@@ -1,14 +1,13 @@
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { primaryId, reference } from '../../db/columns.js';
 import { users, workspaces } from '../accounts/schema.js';
 
 /** One run of `timetrack import` or the Import page: what it read, wrote and refused, and its state. */
 export const imports = sqliteTable(
   'imports',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     format: text('format').notNull(),
     fileName: text('file_name').notNull(),
     /** The member who ran it (the page, or --user on the command line); null for the operator. */

@@ -1,4 +1,5 @@
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, primaryId, reference, referenceKey, timestamps, updatedAt } from '../../db/columns.js';
 import { users, workspaces } from '../accounts/schema.js';
 import { clients } from '../catalog/schema.js';
 
@@ -10,13 +11,9 @@ import { clients } from '../catalog/schema.js';
 export const invoices = sqliteTable(
   'invoices',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => clients.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    clientId: reference('client_id', () => clients.id),
     status: text('status', { enum: ['draft', 'sent', 'paid', 'void'] }).notNull(),
     currency: text('currency').notNull(),
     /** The invoiced range, calendar days (inclusive). */
@@ -72,11 +69,8 @@ export const invoices = sqliteTable(
      */
     paidCents: integer('paid_cents').notNull().default(0),
     discountCents: integer('discount_cents').notNull().default(0),
-    createdBy: text('created_by')
-      .notNull()
-      .references(() => users.id),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    createdBy: reference('created_by', () => users.id),
+    ...timestamps(),
   },
   (t) => [index('invoices_workspace').on(t.workspaceId, t.createdAt), index('invoices_status_due').on(t.status, t.dueDate)],
 );
@@ -89,16 +83,12 @@ export const invoices = sqliteTable(
 export const invoiceNumbers = sqliteTable(
   'invoice_numbers',
   {
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     number: text('number').notNull(),
-    invoiceId: text('invoice_id')
-      .notNull()
-      .references(() => invoices.id),
+    invoiceId: reference('invoice_id', () => invoices.id),
     kind: text('kind', { enum: ['invoice', 'credit_note'] }).notNull(),
     issueDate: text('issue_date').notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('invoice_numbers_number').on(t.workspaceId, t.number),
@@ -109,9 +99,7 @@ export const invoiceNumbers = sqliteTable(
 
 /** A workspace's invoicing settings (no row: the defaults). */
 export const invoiceSettings = sqliteTable('invoice_settings', {
-  workspaceId: text('workspace_id')
-    .primaryKey()
-    .references(() => workspaces.id),
+  workspaceId: referenceKey('workspace_id', () => workspaces.id),
   numberPattern: text('number_pattern').notNull(),
   taxCategory: text('tax_category').notNull(),
   /** A percentage (19, 7.7); null until set. */
@@ -123,7 +111,7 @@ export const invoiceSettings = sqliteTable('invoice_settings', {
   rounding: text('rounding'),
   /** Early-payment discount terms offered on the invoices it issues (`2 % within 10 days`); null: none (issue 57). */
   earlyPayment: text('early_payment'),
-  updatedAt: integer('updated_at').notNull(),
+  updatedAt: updatedAt(),
 });
 
 /**
@@ -135,13 +123,9 @@ export const invoiceSends = sqliteTable(
   'invoice_sends',
   {
     /** `isnd_…`. */
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    invoiceId: text('invoice_id')
-      .notNull()
-      .references(() => invoices.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    invoiceId: reference('invoice_id', () => invoices.id),
     /** Which document was sent: the invoice, or its credit note. */
     document: text('document', { enum: ['invoice', 'credit_note'] }).notNull(),
     /** The one address it went to. */
@@ -151,10 +135,8 @@ export const invoiceSends = sqliteTable(
     /** The mail message (mail_messages.id) that carries it. */
     mailId: text('mail_id').notNull(),
     /** The member who sent it (the operator names one). */
-    sentBy: text('sent_by')
-      .notNull()
-      .references(() => users.id),
-    createdAt: integer('created_at').notNull(),
+    sentBy: reference('sent_by', () => users.id),
+    createdAt: createdAt(),
   },
   (t) => [index('invoice_sends_invoice').on(t.invoiceId, t.createdAt, t.id)],
 );
@@ -169,13 +151,9 @@ export const invoicePayments = sqliteTable(
   'invoice_payments',
   {
     /** `ipay_…`. */
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    invoiceId: text('invoice_id')
-      .notNull()
-      .references(() => invoices.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    invoiceId: reference('invoice_id', () => invoices.id),
     /** The calendar day the money arrived, `YYYY-MM-DD`, as the owner gave it (default: their today, in their zone). */
     paidOn: text('paid_on').notNull(),
     /** The money received, in cents (above 0). */
@@ -184,10 +162,8 @@ export const invoicePayments = sqliteTable(
     discountCents: integer('discount_cents').notNull().default(0),
     note: text('note'),
     /** The member who recorded it (the operator names one). */
-    recordedBy: text('recorded_by')
-      .notNull()
-      .references(() => users.id),
-    createdAt: integer('created_at').notNull(),
+    recordedBy: reference('recorded_by', () => users.id),
+    createdAt: createdAt(),
   },
   (t) => [index('invoice_payments_invoice').on(t.invoiceId, t.createdAt)],
 );

@@ -1,5 +1,6 @@
 import { isNotNull } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { primaryId, timestamps } from '../../db/columns.js';
 import { users, workspaces } from '../accounts/schema.js';
 
 /**
@@ -13,7 +14,7 @@ export const mailMessages = sqliteTable(
   'mail_messages',
   {
     /** `mail_…`, ordered by time. */
-    id: text('id').primaryKey(),
+    id: primaryId(),
     /** The workspace whose owners see it on the Mail page; null for an account's own mail (a reset, an email change). */
     workspaceId: text('workspace_id').references(() => workspaces.id),
     /** The account it is for, when it is for one (its queued mail is cancelled when the account is deleted). */
@@ -42,8 +43,7 @@ export const mailMessages = sqliteTable(
     /** When the link it carries stops working: a message not sent by then is given up. */
     expiresAt: integer('expires_at'),
     sentAt: integer('sent_at'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     // The sender's queue: due messages, oldest first; partial, so the log of final ones is not in it.

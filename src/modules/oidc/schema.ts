@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, reference } from '../../db/columns.js';
 import { users } from '../accounts/schema.js';
 import { sessions } from '../sessions/schema.js';
 
@@ -13,10 +14,8 @@ export const oidcIdentities = sqliteTable(
   {
     issuer: text('issuer').notNull(),
     subject: text('subject').notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: integer('created_at').notNull(),
+    userId: reference('user_id', () => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
     lastSignInAt: integer('last_sign_in_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.issuer, t.subject] }), uniqueIndex('oidc_identities_user').on(t.userId, t.issuer)],
@@ -41,7 +40,7 @@ export const oidcSessions = sqliteTable(
     refreshToken: text('refresh_token'),
     /** When the provider last confirmed the session (sign-in, a refresh or a silent check). */
     checkedAt: integer('checked_at').notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index('oidc_sessions_sid').on(t.issuer, t.sid), index('oidc_sessions_subject').on(t.issuer, t.subject)],
 );

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { createdAt, reference } from '../../db/columns.js';
 import { users, workspaces } from '../accounts/schema.js';
 
 /**
@@ -11,15 +12,11 @@ export const setupLinks = sqliteTable(
   {
     /** Hex SHA-256 of the secret in the link. */
     secretHash: text('secret_hash').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    userId: reference('user_id', () => users.id, { onDelete: 'cascade' }),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
     /**
      * The owner who made the link on the settings page; null when the operator made it (the
      * command line). An owner's link is checked again when it is used: the account must still
@@ -45,12 +42,10 @@ export const lobbySessions = sqliteTable(
   {
     /** Hex SHA-256 of the cookie's secret (the same cookie as a session's). */
     secretHash: text('secret_hash').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: reference('user_id', () => users.id, { onDelete: 'cascade' }),
     /** The CSRF token of its forms. */
     csrfToken: text('csrf_token').notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
     lastSeenAt: integer('last_seen_at').notNull(),
     /** Opened by a sign-in through the identity provider: its Join signs in there again, so the session is the provider's. */
     viaProvider: integer('via_provider', { mode: 'boolean' }).notNull().default(false),
@@ -68,15 +63,11 @@ export const sessions = sqliteTable(
   {
     /** Hex SHA-256 of the cookie's secret. */
     secretHash: text('secret_hash').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    userId: reference('user_id', () => users.id, { onDelete: 'cascade' }),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     /** The CSRF token every form of this session carries. */
     csrfToken: text('csrf_token').notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
     lastSeenAt: integer('last_seen_at').notNull(),
   },
   (t) => [index('sessions_user').on(t.userId)],
@@ -91,10 +82,8 @@ export const passwordResets = sqliteTable(
   {
     /** Hex SHA-256 of the secret in the link. */
     secretHash: text('secret_hash').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: integer('created_at').notNull(),
+    userId: reference('user_id', () => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     /** The address it was mailed to: a link whose account signs in with another address since does not work (issue 44, L1). */
@@ -113,12 +102,10 @@ export const emailChanges = sqliteTable(
   {
     /** Hex SHA-256 of the secret in the link. */
     secretHash: text('secret_hash').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: reference('user_id', () => users.id, { onDelete: 'cascade' }),
     /** The address asked for (checked again when the link is opened). */
     email: text('email').notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
   },

@@ -1,16 +1,13 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { createdAt, primaryId, reference } from '../../db/columns.js';
 import { users, workspaces } from '../accounts/schema.js';
 
 export const apiTokens = sqliteTable(
   'api_tokens',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
+    userId: reference('user_id', () => users.id),
     name: text('name').notNull(),
     /** The 8 non-secret characters after `tt_`; looked up first, then the hash is compared. */
     prefix: text('prefix').notNull().unique(),
@@ -26,7 +23,7 @@ export const apiTokens = sqliteTable(
     expiresAt: integer('expires_at'),
     lastUsedAt: integer('last_used_at'),
     revokedAt: integer('revoked_at'),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index('api_tokens_workspace').on(t.workspaceId), index('api_tokens_user').on(t.userId)],
 );

@@ -1,5 +1,6 @@
 import { isNotNull } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { createdAt, primaryId, reference, timestamps } from '../../db/columns.js';
 import { users, workspaces } from '../accounts/schema.js';
 import { events } from '../events/schema.js';
 
@@ -7,14 +8,10 @@ import { events } from '../events/schema.js';
 export const webhooks = sqliteTable(
   'webhooks',
   {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id),
+    id: primaryId(),
+    workspaceId: reference('workspace_id', () => workspaces.id),
     /** The owner, whose visibility decides what is sent. */
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: reference('user_id', () => users.id),
     url: text('url').notNull(),
     /** JSON array of event names. */
     events: text('events').notNull(),
@@ -24,8 +21,7 @@ export const webhooks = sqliteTable(
     /** Consecutive failed deliveries (after all their attempts); 15 disables the subscription. */
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
     disabledAt: integer('disabled_at'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [index('webhooks_workspace').on(t.workspaceId), index('webhooks_user').on(t.userId)],
 );
@@ -39,10 +35,8 @@ export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
     /** 24 lowercase hex characters: the X-Service-Delivery header and the envelope id. */
-    id: text('id').primaryKey(),
-    webhookId: text('webhook_id')
-      .notNull()
-      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    webhookId: reference('webhook_id', () => webhooks.id, { onDelete: 'cascade' }),
     eventSeq: integer('event_seq')
       .notNull()
       .references(() => events.seq),
@@ -58,8 +52,7 @@ export const webhookDeliveries = sqliteTable(
     errorDetail: text('error_detail'),
     nextAttemptAt: integer('next_attempt_at'),
     claimedUntil: integer('claimed_until'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     // The sender's queue: each subscription's due deliveries in event order, covering the lease
@@ -82,15 +75,13 @@ export const webhookPings = sqliteTable(
   'webhook_pings',
   {
     /** The X-Service-Delivery id the ping was sent with. */
-    id: text('id').primaryKey(),
-    webhookId: text('webhook_id')
-      .notNull()
-      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    webhookId: reference('webhook_id', () => webhooks.id, { onDelete: 'cascade' }),
     status: text('status').notNull(),
     responseCode: integer('response_code'),
     error: text('error'),
     errorDetail: text('error_detail'),
-    createdAt: integer('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index('webhook_pings_webhook').on(t.webhookId, t.createdAt)],
 );
