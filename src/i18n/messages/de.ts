@@ -456,7 +456,7 @@ export const de: Messages = {
     // the mail sent to people (invitations, password reset, e-mail change)
   },
   expenses: {
-    // the expenses page (src/web/app/expenses.ts)
+    // the expenses page (/app/expenses)
   },
   reminders: {
     // overdue invoices and payment reminders

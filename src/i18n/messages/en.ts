@@ -454,7 +454,7 @@ export const en = {
     // the mail sent to people (invitations, password reset, e-mail change)
   },
   expenses: {
-    // the expenses page (src/web/app/expenses.ts)
+    // the expenses page (/app/expenses)
   },
   reminders: {
     // overdue invoices and payment reminders
