@@ -18,6 +18,7 @@ import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { type FillSlot, fillSlotsOf } from './fills.js';
 import { createSending } from './mailing.js';
 import { createPayments } from './payments.js';
+import { createReminders } from './reminders.js';
 import { createPublishing } from './publishing.js';
 import { createNumbering } from './numbering.js';
 import { createInvoiceTransfer } from './transfer.js';
@@ -56,6 +57,8 @@ export { DocumentNotReady, type DocumentState, type MadeDocument } from './publi
 export { type InvoicePaymentView, MAX_PAYMENT_NOTE, type PaymentInput, type PaymentResult, paymentCents } from './payments.js';
 export { type FillSlot, type FixedBecause, partnerOf } from './fills.js';
 export { NotReadyToIssue } from './issuing.js';
+export type { OverdueView } from './reminders.js';
+export { daysOverdue, overdueFrom } from './overdue.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
 export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue, plainPdf } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
@@ -397,6 +400,7 @@ export function createInvoicesService({
     ...lifecycle,
     // Payments against an issued invoice (issue 57): the amount due falls, the last one makes it paid.
     ...createPayments({ repo, ports, clock, write, access, defaultTimeZone }),
+    ...createReminders({ repo, ports, clock, access, defaultTimeZone }),
     ...createFills({ repo, clock, write, access }),
     // A draft's manual lines (decisions §12): added and removed while it is a draft.
     ...createManualLines({ repo, ports, clock, write, access }),
