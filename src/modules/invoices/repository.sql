@@ -2,7 +2,7 @@
 -- with SQLite's plan of each statement on a small seeded database (indented under it).
 -- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
 
-select "workspace_id", "number_pattern", "tax_category", "tax_rate", "exemption_reason", "exemption_reason_code", "language", "rounding", "early_payment", "updated_at" from "invoice_settings" where "invoice_settings"."workspace_id" = ?;
+select "workspace_id", "number_pattern", "tax_category", "tax_rate", "exemption_reason", "exemption_reason_code", "language", "rounding", "early_payment", "reminders", "updated_at" from "invoice_settings" where "invoice_settings"."workspace_id" = ?;
 --   SEARCH invoice_settings USING INDEX sqlite_autoindex_invoice_settings_1 (workspace_id=?)
 
 select "workspace_id", "number", "invoice_id", "kind", "issue_date", "created_at" from "invoice_numbers" where "invoice_numbers"."workspace_id" = ? order by "invoice_numbers"."issue_date", "invoice_numbers"."created_at";
@@ -13,10 +13,11 @@ select "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_
 --   SEARCH invoices USING INDEX invoices_workspace (workspace_id=?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
 
-insert into "invoice_settings" ("workspace_id", "number_pattern", "tax_category", "tax_rate", "exemption_reason", "exemption_reason_code", "language", "rounding", "early_payment", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("invoice_settings"."workspace_id") do update set "number_pattern" = ?, "tax_category" = ?, "tax_rate" = ?, "exemption_reason" = ?, "exemption_reason_code" = ?, "language" = ?, "rounding" = ?, "early_payment" = ?, "updated_at" = ?;
+insert into "invoice_settings" ("workspace_id", "number_pattern", "tax_category", "tax_rate", "exemption_reason", "exemption_reason_code", "language", "rounding", "early_payment", "reminders", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("invoice_settings"."workspace_id") do update set "number_pattern" = ?, "tax_category" = ?, "tax_rate" = ?, "exemption_reason" = ?, "exemption_reason_code" = ?, "language" = ?, "rounding" = ?, "early_payment" = ?, "reminders" = ?, "updated_at" = ?;
 
 
 insert into "invoices" ("id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "paid_cents", "discount_cents", "created_by", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, null, null, ?, ?, ?, ?, ?, ?, ?, ?) returning "id", "workspace_id", "client_id", "status", "currency", "from_day", "to_day", "time_zone", "issuer", "recipient", "lines", "total_cents", "extras", "einvoice_fills", "first_handed_out_at", "last_handed_out_at", "number", "issue_date", "due_date", "paid_date", "credit_note_number", "credit_note_date", "note", "language", "rounding", "paid_cents", "discount_cents", "created_by", "created_at", "updated_at";
+--   SEARCH invoice_reminders USING COVERING INDEX invoice_reminders_level (invoice_id=?)
 --   SEARCH invoice_payments USING COVERING INDEX invoice_payments_invoice (invoice_id=?)
 --   SEARCH invoice_sends USING COVERING INDEX invoice_sends_invoice (invoice_id=?)
 --   SEARCH invoice_numbers USING COVERING INDEX invoice_numbers_document (invoice_id=?)
