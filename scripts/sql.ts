@@ -295,6 +295,11 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   // Mailed: the voided invoice's credit note, then its sends read back.
   await invoices.send(OPERATOR, invoice.id, { userId: ownerId, to: 'billing@acme.example', xml: null, message: null });
   invoices.sends(OPERATOR, invoice.id);
+  // Payment reminders (issue 57): the tick's query of what may be due, an invoice's reminders, the Overdue list.
+  invoices.setSettings(OPERATOR, workspaceId, { reminders: '7, 21' });
+  await invoices.remind();
+  invoices.reminders(OPERATOR, invoice.id);
+  invoices.overdue(OPERATOR, workspaceId);
   // Billable time without a rate is refused, naming the first entries (the statement that names them).
   const unpriced = catalog.projects.create(owner, { name: 'Unpriced', clientId: acme.id, billable: true });
   accounts.setWorkspace(OPERATOR, workspaceId, { hourlyRate: null });

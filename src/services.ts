@@ -210,7 +210,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     /** When this connection's commits are on disk: answers to writes wait for it (src/db/durability.ts). */
     durability: database.durability,
     /** The periodic jobs, each registered by the module that owns it (the server's scheduler runs them). */
-    jobs: [...entryServices.jobs, ...webhooks.jobs, ...mail.jobs, ...events.jobs, ...sessions.jobs, ...accounts.jobs],
+    jobs: [...entryServices.jobs, ...webhooks.jobs, ...invoices.jobs, ...mail.jobs, ...events.jobs, ...sessions.jobs, ...accounts.jobs],
   };
 }
 

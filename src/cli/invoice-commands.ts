@@ -314,6 +314,8 @@ export const invoiceCommands: Record<string, Command> = {
         '                       written up-15, nearest-6, down-1: each entry rounded on its own before invoice lines are made',
         '  earlyPayment         an early-payment discount (Skonto) offered on invoices issued from now on: "2 % within 10 days" (or 2/10);',
         '                       said after the due sentence, and in XRechnung as its #SKONTO# line (default: none)',
+        '  reminders            payment reminders mailed for overdue invoices: the days past the due date of each level, rising, such as',
+        '                       "7, 21" (at most 3, each 1 to 365), on (7, 21) or off (default: off)',
         "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}),",
         "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's).",
         'A project or a task may have its own VAT on the lines of its time: --project P (or --task T) --set taxCategory=S --set taxRate=7,',

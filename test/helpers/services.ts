@@ -3,7 +3,7 @@ import { bootstrapIfEmpty } from '../../src/bootstrap.js';
 import { ManualClock } from '../../src/clock.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { type Actor, OPERATOR } from '../../src/principal.js';
-import { createServices, type Services } from '../../src/services.js';
+import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { DEFAULT_NOW } from './server.js';
 import { TEST_PASSWORD_COST } from './password-cost.js';
 import { type SeedTarget } from './seed.js';
@@ -39,6 +39,8 @@ export function memoryServices(
     now?: number;
     defaultTimeZone?: string;
     /** Production's scrypt cost instead of the tests'. */ productionPasswordCost?: boolean;
+    /** Outgoing mail on (a relay stand-in that records what it is given): off when absent. */
+    mail?: ServiceOptions['mail'];
   } = {},
 ): ServiceWorld {
   const database = openDatabase(':memory:', { strictWrites: true });
@@ -48,6 +50,7 @@ export function memoryServices(
     secretKey: randomBytes(32),
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
     ...(options.productionPasswordCost ? {} : { passwordCost: TEST_PASSWORD_COST }),
+    ...(options.mail ? { mail: options.mail } : {}),
   });
   const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
   if (!boot) throw new Error('a new in-memory database was not empty');

@@ -322,11 +322,11 @@ export function createSending({
 }
 
 /** The From display name: the issuer's legal name as one header line (a value stored before issue 54 may hold a bidirectional control). */
-const issuerNameOf = (invoice: InvoiceDocument, workspaceName: string | null): string =>
+export const issuerNameOf = (invoice: InvoiceDocument, workspaceName: string | null): string =>
   oneLine(invoice.issuer?.legalName ?? '') || workspaceName || 'timetrack';
 
 /** Reply-To: the issuer's email as the invoice stores it, when mail can be addressed to it. */
-const replyToOf = (invoice: InvoiceDocument, ports: InvoicePorts): { address: string; name: string | null } | null => {
+export const replyToOf = (invoice: InvoiceDocument, ports: InvoicePorts): { address: string; name: string | null } | null => {
   const address = (invoice.issuer?.email ?? '').trim();
   return address !== '' && ports.mail.deliverable(address) ? { address, name: oneLine(invoice.issuer?.legalName ?? '') || null } : null;
 };

@@ -100,7 +100,7 @@ export interface InvoiceMail {
   /**
    * Inside the send's write: counts an invoice mail against its sender's and the workspace's
    * budgets, or refuses it (BudgetSpent, 429, saying when: issue 44 M5). `userId` null: the
-   * operator, whom no budget limits.
+   * operator, whom no budget limits. A reminder (the scheduler's) counts against the workspace's alone.
    */
-  spend(cause: { kind: 'invoice'; userId: string | null; workspaceId: string }): void;
+  spend(cause: { kind: 'invoice' | 'reminder'; userId: string | null; workspaceId: string }): void;
 }

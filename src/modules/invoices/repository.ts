@@ -1,11 +1,12 @@
-import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { invoiceNumbers, invoicePayments, invoiceSends, invoices, invoiceSettings } from './schema.js';
+import { invoiceNumbers, invoicePayments, invoiceReminders, invoiceSends, invoices, invoiceSettings } from './schema.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type InvoiceSettingsRow = typeof invoiceSettings.$inferSelect;
 export type InvoiceSendRow = typeof invoiceSends.$inferSelect;
 export type InvoicePaymentRow = typeof invoicePayments.$inferSelect;
+export type InvoiceReminderRow = typeof invoiceReminders.$inferSelect;
 
 /** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, sends and payments, the settings). */
 export function createInvoicesRepository(db: Db) {
@@ -82,6 +83,7 @@ export function createInvoicesRepository(db: Db) {
         .get() !== undefined,
     /** Deletes an invoice, its numbers, sends and payments (the undo of the import that restored it). */
     deleteRestored: (id: string): void => {
+      db.delete(invoiceReminders).where(eq(invoiceReminders.invoiceId, id)).run();
       db.delete(invoicePayments).where(eq(invoicePayments.invoiceId, id)).run();
       db.delete(invoiceSends).where(eq(invoiceSends.invoiceId, id)).run();
       db.delete(invoiceNumbers).where(eq(invoiceNumbers.invoiceId, id)).run();
@@ -111,6 +113,23 @@ export function createInvoicesRepository(db: Db) {
         .from(invoicePayments)
         .where(eq(invoicePayments.invoiceId, invoiceId))
         .orderBy(asc(invoicePayments.createdAt), sql`rowid`)
+        .all(),
+
+    /** Records a reminder sent (in the write that queues its message); the unique index refuses a level twice. */
+    insertReminder: (values: typeof invoiceReminders.$inferInsert): void => {
+      db.insert(invoiceReminders).values(values).run();
+    },
+    /** An invoice's reminders, the first level first. */
+    reminders: (invoiceId: string): InvoiceReminderRow[] =>
+      db.select().from(invoiceReminders).where(eq(invoiceReminders.invoiceId, invoiceId)).orderBy(asc(invoiceReminders.level)).all(),
+    /** The sent invoices due before `day` of every workspace that has reminders on, with its levels (the reminders' tick). */
+    remindable: (day: string): Array<{ invoice: InvoiceRow; reminders: string | null }> =>
+      db
+        .select({ invoice: invoices, reminders: invoiceSettings.reminders })
+        .from(invoices)
+        .innerJoin(invoiceSettings, eq(invoiceSettings.workspaceId, invoices.workspaceId))
+        .where(and(eq(invoices.status, 'sent'), lt(invoices.dueDate, day), isNotNull(invoiceSettings.reminders)))
+        .orderBy(asc(invoices.dueDate), asc(invoices.id))
         .all(),
 
     settings: (workspaceId: string): InvoiceSettingsRow | undefined =>

@@ -111,6 +111,8 @@ export const invoiceSettings = sqliteTable('invoice_settings', {
   rounding: text('rounding'),
   /** Early-payment discount terms offered on the invoices it issues (`2 % within 10 days`); null: none (issue 57). */
   earlyPayment: text('early_payment'),
+  /** Payment reminders by mail (issue 57): the days past due of each level (`7, 21`); null: off (the default). */
+  reminders: text('reminders'),
   updatedAt: updatedAt(),
 });
 
@@ -166,4 +168,36 @@ export const invoicePayments = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('invoice_payments_invoice').on(t.invoiceId, t.createdAt)],
+);
+
+/**
+ * The payment reminders sent for an overdue invoice (issue 57 item 3): one per invoice and level
+ * (the unique index makes a second impossible), when, to whom, the days it was overdue, the files
+ * attached and the mail message that carries it. Written in the write that queues the message.
+ */
+export const invoiceReminders = sqliteTable(
+  'invoice_reminders',
+  {
+    /** `irem_…`. */
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    /** 1 for the first reminder, 2 for the second … (the workspace's levels, in order). */
+    level: integer('level').notNull(),
+    /** The calendar days past the due date when it was sent (the workspace's default zone). */
+    daysOverdue: integer('days_overdue').notNull(),
+    /** What was due when it was sent, in cents. */
+    amountDueCents: integer('amount_due_cents').notNull(),
+    recipient: text('recipient').notNull(),
+    /** JSON array of the attached files' names (the PDF first). */
+    files: text('files').notNull(),
+    /** The mail message (mail_messages.id) that carries it. */
+    mailId: text('mail_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('invoice_reminders_level').on(t.invoiceId, t.level)],
 );

@@ -1,6 +1,7 @@
 import { createManualLines } from './drafts.js';
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
+import type { Job } from '../../scheduler.js';
 import { newId } from '../../ids.js';
 import { canonicalTimeZone, dayEnd, dayStart } from '../../kernel/time.js';
 import { type ClientRounding, parseClientRounding, type RoundingText } from '../../kernel/rounding.js';
@@ -18,6 +19,7 @@ import { createFills, createLifecycle, MOVES } from './lifecycle.js';
 import { type FillSlot, fillSlotsOf } from './fills.js';
 import { createSending } from './mailing.js';
 import { createPayments } from './payments.js';
+import { createReminders } from './reminders.js';
 import { createPublishing } from './publishing.js';
 import { createNumbering } from './numbering.js';
 import { createInvoiceTransfer } from './transfer.js';
@@ -56,6 +58,8 @@ export { DocumentNotReady, type DocumentState, type MadeDocument } from './publi
 export { type InvoicePaymentView, MAX_PAYMENT_NOTE, type PaymentInput, type PaymentResult, paymentCents } from './payments.js';
 export { type FillSlot, type FixedBecause, partnerOf } from './fills.js';
 export { NotReadyToIssue } from './issuing.js';
+export type { InvoiceReminderView, OverdueView } from './reminders.js';
+export { daysOverdue, overdueFrom } from './overdue.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
 export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue, plainPdf } from './documents/index.js';
 export { MAX_INVOICE_LINES } from './lines.js';
@@ -282,6 +286,7 @@ export function createInvoicesService({
   const { mayRead, requireOwner, findInvoice } = access;
   const lifecycle = createLifecycle({ repo, ports, clock, write, access, defaultTimeZone });
   const drafting = createDrafting({ repo, ports, access, defaultTimeZone });
+  const reminders = createReminders({ repo, ports, clock, write, access, render, defaultTimeZone });
 
   const service = {
     /**
@@ -397,6 +402,8 @@ export function createInvoicesService({
     ...lifecycle,
     // Payments against an issued invoice (issue 57): the amount due falls, the last one makes it paid.
     ...createPayments({ repo, ports, clock, write, access, defaultTimeZone }),
+    // The Overdue list and payment reminders (issue 57): the scheduler's tick mails them.
+    ...reminders,
     ...createFills({ repo, clock, write, access }),
     // A draft's manual lines (decisions §12): added and removed while it is a draft.
     ...createManualLines({ repo, ports, clock, write, access }),
@@ -415,6 +422,8 @@ export function createInvoicesService({
     ...createSending({ repo, ports, write, access, render, clock }),
     /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */
     imports: createInvoiceTransfer({ repo, ports, clock }),
+    /** The module's periodic job: payment reminders, on the scheduler's tick (awaited: its documents are made first, then one write each). */
+    jobs: [{ name: 'invoice-reminders', every: 'tick', run: () => reminders.remind() }] as Job[],
   };
   return service;
 }

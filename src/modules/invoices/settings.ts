@@ -30,6 +30,12 @@ export interface InvoicingSettings {
    * null: none (the default).
    */
   earlyPayment: string | null;
+  /**
+   * Payment reminders by mail (issue 57 item 3): the days past the due date of each level, rising
+   * (`7, 21`: a first reminder 7 days after the due date, a second after 21); null: no reminders
+   * (the default). `on` sets the default levels.
+   */
+  reminders: string | null;
 }
 
 export const DEFAULT_SETTINGS: InvoicingSettings = Object.freeze({
@@ -41,14 +47,21 @@ export const DEFAULT_SETTINGS: InvoicingSettings = Object.freeze({
   language: 'en',
   rounding: null,
   earlyPayment: null,
+  reminders: null,
 });
 
 /** The settings as stored (no row: the defaults). */
 export function settingsOf(
-  row: (Omit<InvoicingSettings, 'taxCategory' | 'rounding'> & { taxCategory: string; rounding: string | null }) | undefined,
+  row:
+    | (Omit<InvoicingSettings, 'taxCategory' | 'rounding' | 'reminders'> & {
+        taxCategory: string;
+        rounding: string | null;
+        reminders?: string | null;
+      })
+    | undefined,
 ): InvoicingSettings {
   if (row === undefined) return { ...DEFAULT_SETTINGS };
-  const { numberPattern, taxCategory, taxRate, exemptionReason, exemptionReasonCode, language, rounding, earlyPayment } = row;
+  const { numberPattern, taxCategory, taxRate, exemptionReason, exemptionReasonCode, language, rounding, earlyPayment, reminders } = row;
   return {
     numberPattern,
     taxCategory: taxCategory as TaxCategoryCode,
@@ -58,6 +71,7 @@ export function settingsOf(
     language,
     rounding: rounding as RoundingText | null,
     earlyPayment,
+    reminders: reminders ?? null,
   };
 }
 
@@ -87,6 +101,40 @@ export function parseEarlyPayment(value: string, field = 'earlyPayment'): EarlyP
 
 /** Early-payment terms as the settings keep and show them: `2 % within 10 days`, `2.5 % within 1 day`. */
 export const earlyPaymentText = ({ percent, days }: EarlyPayment): string => `${percent} % within ${days} ${days === 1 ? 'day' : 'days'}`;
+
+/** The days past due of the reminder levels when reminders are turned on without days (decisions §12). */
+export const DEFAULT_REMINDER_DAYS: readonly number[] = Object.freeze([7, 21]);
+/** The most reminder levels a workspace may have. */
+export const MAX_REMINDER_LEVELS = 3;
+const REMINDERS_EXAMPLE =
+  'type the days past the due date of each reminder, rising, such as 7, 21 (at most 3 levels, each 1 to 365 days), on for 7, 21, or off';
+
+/**
+ * Reminder levels as typed: `on` (7, 21), `off` (none), or the days past due of each level
+ * (`7, 21`, `7 21 35`, `14`): whole days from 1 to 365, rising, at most 3. The days, or null: off.
+ */
+export function parseReminders(value: string, field = 'reminders'): number[] | null {
+  const text = value.trim().toLowerCase();
+  if (text === '' || text === 'off' || text === 'none' || text === 'no') return null;
+  if (text === 'on' || text === 'yes') return [...DEFAULT_REMINDER_DAYS];
+  const refuse = (why: string) =>
+    new DomainError('invalid', `${field} ${JSON.stringify(value)} ${why}: ${REMINDERS_EXAMPLE}.`, {
+      field,
+      people: `Type the days past the due date of each reminder, rising, such as 7, 21 (at most ${MAX_REMINDER_LEVELS}, each 1 to 365 days); leave it empty for no reminders.`,
+    });
+  const parts = text.replace(/\s*days?$/, '').split(/\s*[,;]\s*|\s+/);
+  if (!parts.every((p) => /^\d{1,3}$/.test(p))) throw refuse('is not a list of days');
+  const days = parts.map(Number);
+  if (days.length > MAX_REMINDER_LEVELS) throw refuse(`has ${days.length} levels, more than ${MAX_REMINDER_LEVELS}`);
+  if (!days.every((d) => d >= 1 && d <= 365)) throw refuse('has a day outside 1 to 365');
+  if (!days.every((d, i) => i === 0 || d > (days[i - 1] as number)))
+    throw refuse('does not rise (each level comes later than the one before)');
+  return days;
+}
+
+/** The reminder levels of stored settings: the days past due of each (empty: reminders off). */
+export const reminderDaysOf = (settings: Pick<InvoicingSettings, 'reminders'>): number[] =>
+  settings.reminders === null ? [] : (parseReminders(settings.reminders) ?? []);
 
 export type SettingsKey = keyof InvoicingSettings;
 export const SETTINGS_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsKey[];
@@ -177,6 +225,8 @@ export function checkSetting(key: string, value: unknown): unknown {
       return parseRounding(value, 'rounding');
     case 'earlyPayment':
       return earlyPaymentText(parseEarlyPayment(value));
+    case 'reminders':
+      return parseReminders(value)?.join(', ') ?? null;
     case 'language': {
       const language = value.trim();
       if (!(LANGUAGES as string[]).includes(language))

@@ -4,7 +4,7 @@ import { budgetWaitMs, type BudgetWindow, durationWords, retryAfterSec } from '.
 import type { MailRepository } from './repository.js';
 
 /** The mail a person can cause, by what it is: a new address's confirmation, a setup link or invitation, an invoice, a password reset, a decision on a colleague's period. */
-export type MailBudgetKind = 'verification' | 'invitation' | 'invoice' | 'reset' | 'approval';
+export type MailBudgetKind = 'verification' | 'invitation' | 'invoice' | 'reset' | 'approval' | 'reminder';
 
 /** Who caused a message: the member or owner (null: the operator, whom no budget limits), and the workspace they act in (null: their own account's mail). */
 export interface MailCause {
@@ -24,7 +24,7 @@ const DAY = 24 * HOUR;
  * narrow for a relay. A reset's budget is its account's (whoever asks); the anonymous budgets of
  * "Forgot your password?" (per address typed and client address) are the sessions module's.
  */
-export const MAIL_BUDGETS: { person: Record<MailBudgetKind, BudgetWindow[]>; workspace: BudgetWindow[] } = {
+export const MAIL_BUDGETS: { person: Record<Exclude<MailBudgetKind, 'reminder'>, BudgetWindow[]>; workspace: BudgetWindow[] } = {
   person: {
     verification: [
       { limit: 3, windowMs: HOUR },
@@ -57,7 +57,7 @@ export const MAIL_BUDGETS: { person: Record<MailBudgetKind, BudgetWindow[]>; wor
 /** The longest window: older uses are purged. */
 export const MAIL_BUDGET_RETENTION_MS = DAY;
 
-const WHAT: Record<MailBudgetKind, { noun: string; who: string }> = {
+const WHAT: Record<Exclude<MailBudgetKind, 'reminder'>, { noun: string; who: string }> = {
   verification: { noun: 'confirmation links for a new sign-in email', who: 'member' },
   invitation: { noun: 'setup links and invitations', who: 'owner' },
   invoice: { noun: 'invoices', who: 'owner' },
@@ -67,8 +67,17 @@ const WHAT: Record<MailBudgetKind, { noun: string; who: string }> = {
 
 /** The budgets of the mail a person causes (part of the mail service), counted inside the write that queues it. */
 export function createMailBudget({ repo, clock }: { repo: MailRepository; clock: Clock }) {
+  /** A workspace's budget, for all the mail caused in it. */
+  const workspaceKey = (workspaceId: string) => ({
+    key: `workspace:${workspaceId}`,
+    windows: MAIL_BUDGETS.workspace,
+    sentence: (n: number, window: string) =>
+      `this workspace has had ${n} messages mailed in the last ${window}, the most one workspace may`,
+  });
   /** The budgets a cause counts against: its person's for its kind, its workspace's. */
   const keysOf = (cause: MailCause): Array<{ key: string; windows: BudgetWindow[]; sentence: (n: number, window: string) => string }> => {
+    // A payment reminder (issue 57) is the scheduler's: nobody asked for it, so it counts against its workspace's budget alone.
+    if (cause.kind === 'reminder') return cause.workspaceId === null ? [] : [workspaceKey(cause.workspaceId)];
     if (cause.userId === null) return [];
     const what = WHAT[cause.kind];
     const keys = [
@@ -79,13 +88,7 @@ export function createMailBudget({ repo, clock }: { repo: MailRepository; clock:
           `${n} ${what.noun} were mailed at your request in the last ${window}, the most one ${what.who} may ask for`,
       },
     ];
-    if (cause.workspaceId !== null)
-      keys.push({
-        key: `workspace:${cause.workspaceId}`,
-        windows: MAIL_BUDGETS.workspace,
-        sentence: (n: number, window: string) =>
-          `this workspace has had ${n} messages mailed in the last ${window}, the most one workspace may`,
-      });
+    if (cause.workspaceId !== null) keys.push(workspaceKey(cause.workspaceId));
     return keys;
   };
 

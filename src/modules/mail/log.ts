@@ -51,7 +51,11 @@ export function mailLogOf({
       write(() => {
         // Sent again by an owner: counted against their budget and the workspace's (issue 44, M5).
         if (!isOperator(principal))
-          spend({ kind: row.kind === 'invoice' ? 'invoice' : 'invitation', userId: principal.userId, workspaceId: row.workspaceId });
+          spend({
+            kind: row.kind === 'invoice' || row.kind === 'invoice-reminder' ? 'invoice' : 'invitation',
+            userId: principal.userId,
+            workspaceId: row.workspaceId,
+          });
         if (!repo.requeue(id, clock.now())) throw errors.notRetryable('queued');
       });
       afterEnqueue?.();

@@ -103,6 +103,7 @@ const INVOICING_KEYS = [
   'language',
   'rounding',
   'earlyPayment',
+  'reminders',
 ] as const;
 /** The rounding rules the form offers (issue 56 item 4): none, then each step up, nearest and down. */
 const ROUNDINGS: Array<[value: string, label: string]> = [
@@ -170,6 +171,12 @@ function invoicingForm(base: string, session: SessionView, v: Values, next: { nu
           'Early-payment discount',
           'Offered on each invoice issued from now on, e.g. 2 % within 10 days (Skonto): printed with the payment terms, and in XRechnung as its #SKONTO# line. Empty: none.',
           html`maxlength="40" autocapitalize="off"`,
+        )}
+        ${input(
+          'reminders',
+          'Payment reminders',
+          'Mailed to the client with the invoice attached, once per level: the days past the due date of each, e.g. 7, 21. Empty: no reminders.',
+          html`maxlength="40" inputmode="numeric" autocapitalize="off"`,
         )}
       </fieldset>
     </div>

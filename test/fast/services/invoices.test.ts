@@ -99,6 +99,7 @@ describe('invoices service: settings', () => {
       language: 'en',
       rounding: null,
       earlyPayment: null,
+      reminders: null,
     });
     fresh.close();
     const set = (...pairs: Array<[string, string]>) => invoices.setSettings(OPERATOR, w.workspaceId, settingsPatchOfText(pairs));
@@ -112,6 +113,7 @@ describe('invoices service: settings', () => {
         ['language', 'de'],
         ['rounding', 'Up 15'],
         ['earlyPayment', '2/10'],
+        ['reminders', 'on'],
       ),
     ).to.deep.equal({ id: w.workspaceId });
     expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.equal({
@@ -123,14 +125,16 @@ describe('invoices service: settings', () => {
       language: 'de',
       rounding: 'up-15',
       earlyPayment: '2 % within 10 days',
+      reminders: '7, 21',
     });
-    set(['numberPattern', ''], ['taxRate', ' '], ['language', ''], ['rounding', 'none'], ['earlyPayment', '']);
+    set(['numberPattern', ''], ['taxRate', ' '], ['language', ''], ['rounding', 'none'], ['earlyPayment', ''], ['reminders', 'off']);
     expect(invoices.settings(OPERATOR, w.workspaceId)).to.deep.include({
       numberPattern: '{yyyy}-{seq:4}',
       taxRate: null,
       language: 'en',
       rounding: null,
       earlyPayment: null,
+      reminders: null,
     });
   });
 

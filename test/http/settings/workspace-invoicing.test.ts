@@ -29,6 +29,8 @@ describe('settings: the workspace invoicing settings', () => {
     language: 'de',
     // Issue 57 item 4: Skonto as a German freelancer types it.
     earlyPayment: '2,5 % innerhalb von 10 Tagen',
+    // Issue 57 item 3: payment reminders, the days past due of each level.
+    reminders: '10; 30',
   };
   const save = (form: Record<string, string>) => owner.submit('/settings/workspace', '/settings/workspace/invoicing', form);
   const settings = () => server.services.invoices.settings(OPERATOR, server.workspaceId);
@@ -58,10 +60,12 @@ describe('settings: the workspace invoicing settings', () => {
       // The form sent no rounding (a form of before it): none, as a blank field resets a key.
       rounding: null,
       earlyPayment: '2.5 % within 10 days',
+      reminders: '10, 30',
     });
     const after = flat((await owner.get('/settings/workspace?done=saved')).text);
     expect(after).to.include('Saved.');
     expect(after).to.include('id="inv-earlyPayment" name="earlyPayment" type="text" value="2.5 % within 10 days"');
+    expect(after).to.include('id="inv-reminders" name="reminders" type="text" value="10, 30"');
     expect(after).to.match(/id="inv-taxRate" name="taxRate" type="text" value="7.7"/);
     expect(after).to.include('<option value="de" selected>Deutsch</option>');
     expect(after).to.include('Next number: <strong>RE-2611-001</strong>');
@@ -112,6 +116,7 @@ describe('settings: the workspace invoicing settings', () => {
       language: 'en',
       rounding: null,
       earlyPayment: null,
+      reminders: null,
     });
   });
 
@@ -132,6 +137,11 @@ describe('settings: the workspace invoicing settings', () => {
         { earlyPayment: '2 % within 400 days' },
         'earlyPayment',
         'Type the discount and the days, such as 2 % within 10 days: a percentage above 0 and below 100 with at most two decimals, and 1 to 365 days.',
+      ],
+      [
+        { reminders: '21, 7' },
+        'reminders',
+        'Type the days past the due date of each reminder, rising, such as 7, 21 (at most 3, each 1 to 365 days); leave it empty for no reminders.',
       ],
     ];
     for (const [change, name, message] of cases) {

@@ -1,0 +1,173 @@
+import { expect } from 'chai';
+import { parseMailSettings } from '../../../src/modules/mail/service.js';
+import type { Envelope } from '../../../src/modules/mail/transport.js';
+import { OPERATOR } from '../../../src/principal.js';
+import { memoryServices } from '../../helpers/services.js';
+
+/*
+ * Who is due which payment reminder (issue 57 item 3), over the services on :memory: with mail on
+ * (a relay stand-in that keeps what it is given) and the workspace in Europe/Berlin: nothing while
+ * reminders are off; one mail per invoice and level once it is that many days past due, never
+ * twice, never for a paid or voided invoice or without an address; the highest level reached
+ * when reminders are turned on late; recorded on the invoice with the mail's id.
+ */
+
+function setup(options: { language?: 'en' | 'de'; email?: string | null } = {}) {
+  const relayed: Envelope[] = [];
+  const world = memoryServices({
+    now: Date.parse('2026-11-02T10:00:00Z'),
+    defaultTimeZone: 'Europe/Berlin',
+    mail: {
+      settings: parseMailSettings({ SMTP_URL: 'smtp://relay.invalid', MAIL_FROM: 'time@example.org' }, []),
+      links: () => 'http://localhost:8080/settings',
+      relay: async (message) => {
+        relayed.push(message);
+        return { status: 'sent', response: '250 ok' };
+      },
+    },
+  });
+  const { services, owner, workspaceId, ownerId } = world;
+  services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19, language: options.language ?? 'en' });
+  services.invoices.setBusinessProfile(OPERATOR, workspaceId, {
+    legalName: 'Ada Lovelace Design',
+    country: 'DE',
+    taxNumber: '30/123/45678',
+    email: 'ada@example.org',
+  });
+  const email = options.email === undefined ? 'billing@acme.example' : options.email;
+  const clientId = services.catalog.clients.create(owner, { name: 'Acme', country: 'DE', ...(email ? { email } : {}) } as never).id;
+  const projectId = services.catalog.projects.create(owner, { name: 'Design', clientId, billable: true, hourlyRate: 100 }).id;
+  services.entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T19:00:00Z', billable: true });
+  const id = services.invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+  services.invoices.issue(OPERATOR, id, { userId: ownerId, date: '2026-11-02' });
+  const remindAt = async (iso: string) => {
+    world.clock.set(Date.parse(iso));
+    return services.invoices.remind();
+  };
+  const levels = () => services.invoices.reminders(OPERATOR, id).map((r) => [r.level, r.daysOverdue, r.amountDue]);
+  const turnOn = (days: string) => services.invoices.setSettings(OPERATOR, workspaceId, { reminders: days });
+  return { ...world, id, relayed, remindAt, levels, turnOn };
+}
+
+describe('invoices service: payment reminders', () => {
+  // Due 2026-11-16: 7 days past due from 2026-11-23 00:00 in Berlin (2026-11-22T23:00Z), 21 from 2026-12-07 00:00 (2026-12-06T23:00Z).
+  it('sends nothing while reminders are off (the default), however late the invoice', async () => {
+    const w = setup();
+    try {
+      expect(w.services.invoices.get(OPERATOR, w.id).dueDate).to.equal('2026-11-16');
+      expect(await w.remindAt('2027-02-01T12:00:00Z')).to.equal(0);
+      expect(w.levels()).to.deep.equal([]);
+      expect(w.services.mail.queued()).to.equal(0);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('with 7 and 21 days: one reminder per level from the Berlin midnight it is due, never twice, recorded with its mail', async () => {
+    const w = setup();
+    try {
+      w.turnOn('on');
+      expect(await w.remindAt('2026-11-22T22:59:59Z')).to.equal(0);
+      expect(await w.remindAt('2026-11-22T23:00:00Z')).to.equal(1);
+      expect(w.levels()).to.deep.equal([[1, 7, 1190]]);
+      expect(await w.remindAt('2026-11-23T10:00:00Z')).to.equal(0);
+      expect(await w.remindAt('2026-12-06T22:59:59Z')).to.equal(0);
+      expect(await w.remindAt('2026-12-06T23:00:00Z')).to.equal(1);
+      expect(await w.remindAt('2026-12-30T10:00:00Z')).to.equal(0);
+      expect(w.levels()).to.deep.equal([
+        [1, 7, 1190],
+        [2, 21, 1190],
+      ]);
+      const [first] = w.services.invoices.reminders(OPERATOR, w.id);
+      expect(first).to.deep.include({
+        to: 'billing@acme.example',
+        files: ['2026-0001.pdf'],
+        delivery: 'queued',
+        at: '2026-11-22T23:00:00.000Z',
+      });
+      // Sent by the mail module's sender, as any message: the relay gets both, each with the PDF.
+      await w.services.mail.deliver();
+      expect(w.relayed.map((m) => [m.to.address, m.subject, m.attachments.map((a) => a.name)])).to.deep.equal([
+        ['billing@acme.example', 'Payment reminder: invoice 2026-0001 – Ada Lovelace Design', ['2026-0001.pdf']],
+        ['billing@acme.example', 'Second payment reminder: invoice 2026-0001 – Ada Lovelace Design', ['2026-0001.pdf']],
+      ]);
+      expect(w.relayed[0]?.replyTo?.address).to.equal('ada@example.org');
+      expect(w.relayed[0]?.text).to.include(
+        'invoice 2026-0001 of 2 Nov 2026 for €1,190.00 was due on 16 Nov 2026, and €1,190.00 of it is still open',
+      );
+      expect(w.relayed[1]?.text).to.include('Overdue by: 21 days');
+      expect(w.services.invoices.reminders(OPERATOR, w.id)[0]?.delivery).to.equal('sent');
+    } finally {
+      w.close();
+    }
+  });
+
+  it('says what is still due after a partial payment, and never reminds a paid or a voided invoice', async () => {
+    const w = setup();
+    try {
+      w.turnOn('7, 21');
+      w.clock.set(Date.parse('2026-11-20T10:00:00Z'));
+      w.services.invoices.pay(OPERATOR, w.id, { amount: '190', userId: w.ownerId, date: '2026-11-20' });
+      expect(await w.remindAt('2026-11-23T10:00:00Z')).to.equal(1);
+      expect(w.levels()).to.deep.equal([[1, 7, 1000]]);
+      w.clock.set(Date.parse('2026-11-24T10:00:00Z'));
+      w.services.invoices.pay(OPERATOR, w.id, { amount: '1000', userId: w.ownerId, date: '2026-11-24' });
+      expect(await w.remindAt('2026-12-30T10:00:00Z')).to.equal(0);
+      expect(w.levels()).to.deep.equal([[1, 7, 1000]]);
+
+      const v = setup();
+      try {
+        v.turnOn('7');
+        v.clock.set(Date.parse('2026-11-20T10:00:00Z'));
+        v.services.invoices.void(OPERATOR, v.id, { userId: v.ownerId, date: '2026-11-20' });
+        expect(await v.remindAt('2026-12-30T10:00:00Z')).to.equal(0);
+        expect(v.levels()).to.deep.equal([]);
+      } finally {
+        v.close();
+      }
+    } finally {
+      w.close();
+    }
+  });
+
+  it('turned on when an invoice is 25 days late, sends the second level alone; none without a recipient address', async () => {
+    const w = setup();
+    try {
+      expect(await w.remindAt('2026-12-11T10:00:00Z')).to.equal(0);
+      w.turnOn('7, 21');
+      expect(await w.remindAt('2026-12-11T10:05:00Z')).to.equal(1);
+      expect(w.levels()).to.deep.equal([[2, 25, 1190]]);
+      expect(await w.remindAt('2027-01-11T10:05:00Z')).to.equal(0);
+    } finally {
+      w.close();
+    }
+    const none = setup({ email: null });
+    try {
+      none.turnOn('on');
+      expect(await none.remindAt('2026-12-30T10:00:00Z')).to.equal(0);
+      expect(none.levels()).to.deep.equal([]);
+    } finally {
+      none.close();
+    }
+  });
+
+  it('speaks the invoice language: a German invoice gets a Zahlungserinnerung, then a 1. Mahnung', async () => {
+    const w = setup({ language: 'de' });
+    try {
+      w.turnOn('7, 21');
+      await w.remindAt('2026-11-23T10:00:00Z');
+      await w.remindAt('2026-12-07T10:00:00Z');
+      await w.services.mail.deliver();
+      expect(w.relayed.map((m) => m.subject)).to.deep.equal([
+        'Zahlungserinnerung: Rechnung 2026-0001 – Ada Lovelace Design',
+        '1. Mahnung: Rechnung 2026-0001 – Ada Lovelace Design',
+      ]);
+      expect(w.relayed[0]?.text).to.include(
+        'nach unseren Unterlagen war die Rechnung 2026-0001 vom 02.11.2026 über 1.190,00\u00a0€ am 16.11.2026 fällig',
+      );
+      expect(w.relayed[0]?.text).to.include('Überfällig seit: 7 Tagen');
+    } finally {
+      w.close();
+    }
+  });
+});

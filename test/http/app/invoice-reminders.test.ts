@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import type { Attachment } from 'mailparser';
+import { runCli } from '../../../src/cli/main.js';
+import { OPERATOR } from '../../../src/principal.js';
+import { freelancer } from '../../helpers/invoices.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { plainUrl, startRelay, type TestRelay } from '../../helpers/smtp.js';
+
+/**
+ * Payment reminders through the real server and a real SMTP server on 127.0.0.1 (issue 57 item 3):
+ * the scheduler's tick mails one reminder per level with the documents the invoice was mailed
+ * with, records it on the invoice, and sends none twice. Its own server: mail is set by the
+ * server's environment (SMTP_URL), which the shared one does not have. The clock starts at
+ * 2026-11-02, the invoice's issue date; it is due on 2026-11-16.
+ */
+describe('web app: payment reminders by mail', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let relay: TestRelay;
+  before(async () => {
+    relay = await startRelay();
+    server = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>', TZ: 'Europe/Berlin' } });
+  });
+  after(async () => {
+    await server?.close();
+    await relay?.close();
+  });
+
+  const cli = async (...argv: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(argv, {
+      openDatabase: () => ({ ...server.running.database, close: () => {} }),
+      createServices: () => server.services,
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+    });
+    return { code, stderr, stdout };
+  };
+  const tick = async () => {
+    await server.running.scheduler.tick();
+    await server.services.mail.idle();
+  };
+
+  it('a reminder arrives once per level with the PDF and the XML the invoice was sent with, recorded on the invoice', async () => {
+    const { services, workspaceId, ownerId } = server;
+    const { clientId } = freelancer(server, { email: 'billing@acme.example' });
+    const id = services.invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    services.invoices.issue(OPERATOR, id, { userId: ownerId, date: '2026-11-02' });
+    await services.invoices.send(OPERATOR, id, { userId: ownerId, to: 'billing@acme.example', xml: 'xrechnung-cii', message: null });
+    await tick();
+    await relay.until(1);
+    expect((await cli('workspace', 'invoicing', workspaceId, '--set', 'reminders=7, 21')).code).to.equal(0);
+
+    // Six days past due (2026-11-22 in Berlin): nothing yet.
+    server.clock.set(Date.parse('2026-11-22T12:00:00Z'));
+    await tick();
+    expect(relay.received).to.have.length(1);
+    // Seven days past due: the first reminder.
+    server.clock.set(Date.parse('2026-11-23T08:00:00Z'));
+    await tick();
+    const [, reminder] = await relay.until(2);
+    expect(reminder!.to).to.deep.equal(['billing@acme.example']);
+    expect(reminder!.parsed.subject).to.equal('Payment reminder: invoice 2026-0001 – Ada Lovelace Design');
+    const text = reminder!.parsed.text ?? '';
+    for (const part of [
+      'according to our records, invoice 2026-0001 of 2 Nov 2026 for €1,130.50 was due on 16 Nov 2026, and €1,130.50 of it is still open.',
+      'The invoice is attached again: the PDF, and 2026-0001-xrechnung-cii.xml as an e-invoice for your accounting system.',
+      'Amount due: €1,130.50',
+      'Overdue by: 7 days',
+    ])
+      expect(text).to.include(part);
+    const attachments = reminder!.parsed.attachments as Attachment[];
+    expect(attachments.map((a) => [a.filename, a.contentType])).to.deep.equal([
+      ['2026-0001.pdf', 'application/pdf'],
+      ['2026-0001-xrechnung-cii.xml', 'application/xml'],
+    ]);
+    expect(attachments[0]!.content.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+    expect(attachments[1]!.content.toString('utf8')).to.include('<ram:ID>2026-0001</ram:ID>');
+
+    // Recorded on the invoice with its mail; ticks later the same day send nothing more.
+    const log = server.services.mail.log(OPERATOR, { workspaceId }).messages;
+    const mailed = log.find((m) => m.kind === 'invoice-reminder');
+    expect(mailed).to.deep.include({ recipient: 'billing@acme.example', status: 'sent' });
+    expect(services.invoices.reminders(OPERATOR, id)).to.deep.equal([
+      {
+        level: 1,
+        at: '2026-11-23T08:00:00.000Z',
+        daysOverdue: 7,
+        amountDue: 1130.5,
+        to: 'billing@acme.example',
+        files: ['2026-0001.pdf', '2026-0001-xrechnung-cii.xml'],
+        mailId: mailed!.id,
+        delivery: 'sent',
+      },
+    ]);
+    server.clock.set(Date.parse('2026-11-23T18:00:00Z'));
+    await tick();
+    await tick();
+    expect(relay.received).to.have.length(2);
+
+    // Paid in full before the second level: no second reminder.
+    services.invoices.pay(OPERATOR, id, { amount: '1130.50', userId: ownerId, date: '2026-11-23' });
+    server.clock.set(Date.parse('2026-12-10T12:00:00Z'));
+    await tick();
+    expect(relay.received).to.have.length(2);
+    expect(services.invoices.reminders(OPERATOR, id).map((r) => r.level)).to.deep.equal([1]);
+  });
+});
