@@ -260,6 +260,59 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     expect(problems).to.deep.equal([]);
   });
 
+  it('the Catalog’s confirmation sits beside the form it answers: on screen, over none of its fields, the focus kept in the form (issue 58)', async () => {
+    // A page longer than the window, so a confirmation at the page's top would be out of sight or float over the form.
+    for (let i = 0; i < 25; i++)
+      await server.request('POST', '/api/v1/clients', { json: { name: `Client ${String(i).padStart(2, '0')}` } });
+    const made = await server.request('POST', '/api/v1/projects', { json: { name: 'Audit', color: '#0b57d0' } });
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 800 },
+    ]) {
+      const { page, problems } = await signedIn(viewport);
+      await page.goto(`${server.url}/app/catalog`);
+      /** After a save: the confirmation in the window, its box apart from every field's, the focus inside the form. */
+      const check = async (formName: string, said: string) => {
+        const toast = page.locator('.notice.toast', { hasText: said });
+        await toast.waitFor();
+        const box = await toast.boundingBox();
+        expect(box, said).to.not.equal(null);
+        const { x, y, width, height } = box as { x: number; y: number; width: number; height: number };
+        expect(y, `${said}: top in the window`).to.be.at.least(0);
+        expect(y + height, `${said}: bottom in the window`).to.be.at.most(viewport.height);
+        const form = page.getByRole('form', { name: formName });
+        const fields = form.locator('input:not([type=hidden]), select, textarea, button');
+        for (let i = 0; i < (await fields.count()); i++) {
+          const field = await fields.nth(i).boundingBox();
+          if (!field) continue;
+          const apart = x + width <= field.x || field.x + field.width <= x || y + height <= field.y || field.y + field.height <= y;
+          expect(apart, `${said}: over a field of ${formName} at ${viewport.width} px`).to.equal(true);
+        }
+        expect(
+          await form.evaluate((f) => f.contains((globalThis as any).document.activeElement)),
+          `${said}: focus in ${formName}`,
+        ).to.equal(true);
+      };
+      // A project renamed: its form's top at the window's top, where a floating confirmation would cover its fields.
+      const name = `Audit ${viewport.width}`;
+      await page.locator(`#project-${made.body.data.id} summary.row`).click();
+      const edit = page.locator(`#project-${made.body.data.id} form.edit`);
+      await edit.evaluate((f) => f.scrollIntoView({ block: 'start' }));
+      await edit.getByLabel('Name', { exact: true }).fill(name);
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await check(`Edit project ${name}`, `Saved the project “${name}”.`);
+      // A new one added: the confirmation with the form, the focus back in it for the next.
+      const add = page.getByRole('form', { name: 'New project' });
+      await add.evaluate((f) => f.scrollIntoView({ block: 'start' }));
+      await add.getByLabel('Name').fill(`Second ${viewport.width}`);
+      await add.getByRole('button', { name: 'Add project' }).click();
+      await check('New project', `Added the project “Second ${viewport.width}”.`);
+      expect(await page.evaluate(() => (globalThis as any).document.activeElement.name)).to.equal('name');
+      expect(problems).to.deep.equal([]);
+      await page.context().close();
+    }
+  });
+
   it('a running entry’s row ticks like the timer, and the page title shows the timer', async () => {
     // Started 42 minutes and 55 seconds ago: within seconds the row's minutes move from 0:42 to 0:43, with the timer's.
     const started = await server.request('POST', '/api/v1/entries/current', {

@@ -494,8 +494,13 @@ function fields(
   }`;
 }
 
-function section(kind: Kind, session: SessionView, all: Catalog, refused: Refused | null): Html {
+/** A confirmation or refusal, written where it belongs: beside the form it answers (issue 58), not over the page. */
+const noticeHtml = (notice: Notice): Html =>
+  html`<div class="notice ${notice.kind} toast" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>`;
+
+function section(kind: Kind, session: SessionView, all: Catalog, refused: Refused | null, notice: Notice | null): Html {
   const list = all[kind];
+  const beside = (place: string): Html | '' => (notice && notice.at === place ? noticeHtml(notice) : '');
   const mine = (id: string) => (refused && refused.kind === kind && refused.id === id ? refused : null);
   const newOne = mine('new');
   return html`<section class="catalog" aria-labelledby="${kind}-heading">
@@ -507,13 +512,13 @@ function section(kind: Kind, session: SessionView, all: Catalog, refused: Refuse
         }</span
       >
     </h2>
-    ${list.length === 0 ? html`<p class="hint">${t('catalog.noneYet')}</p>` : ''}
+    ${beside(`${kind}-heading`)} ${list.length === 0 ? html`<p class="hint">${t('catalog.noneYet')}</p>` : ''}
     <ul class="entries">
       ${list.map((item) => {
         const sent = mine(item.id);
         const values = sent ? sent.values : { ...item.values, archived: String(item.archived) };
         return html`<li class="entry item" id="${kind}-${item.id}">
-          <details ${sent ? html`open` : ''}>
+          <details ${sent || beside(`${kind}-${item.id}`) !== '' ? html`open` : ''}>
             <summary class="row">
               <span class="what">${item.name}</span>
               <span class="project">${item.facts} ${item.archived ? html`<span class="badge">${t('catalog.archived')}</span>` : ''}</span>
@@ -527,9 +532,11 @@ function section(kind: Kind, session: SessionView, all: Catalog, refused: Refuse
               action="${APP_PATH}/catalog/${kind}/${item.id}"
               aria-label="${t('catalog.editItem', { kind: kindWord(kind), name: item.name })}"
               data-inplace
+              data-keep-focus
             >
               ${csrfField(session.csrfToken)} ${fields(kind, item.id, values, sent?.errors ?? {}, all, false, session.actor)}
               <div class="actions"><button type="submit">${t('common.save')}</button></div>
+              ${beside(`${kind}-${item.id}`)}
             </form>
             <form
               class="apart"
@@ -553,11 +560,13 @@ function section(kind: Kind, session: SessionView, all: Catalog, refused: Refuse
       action="${APP_PATH}/catalog/${kind}"
       aria-label="${t('catalog.newItem', { kind: kindWord(kind) })}"
       data-inplace
+      data-keep-focus="first"
     >
       <p class="new-label">${t('catalog.newItem', { kind: kindWord(kind) })}</p>
       ${csrfField(session.csrfToken)}
       <div class="grid">${fields(kind, `new-${kind}`, newOne?.values ?? {}, newOne?.errors ?? {}, all, true, session.actor)}</div>
       <div class="actions"><button type="submit">${t('catalog.addItem', { kind: kindWord(kind) })}</button></div>
+      ${beside(`new-${kind}`)}
     </form>
   </section>`;
 }
@@ -576,11 +585,11 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         appPage(deps, session, {
           title: t('nav.catalog'),
           current: 'catalog',
-          // The region the page's script swaps after a form (in place: the page keeps its scroll), with the confirmation on top.
+          // The region the page's script swaps after a form (in place: the page keeps its scroll), the confirmation beside its form.
           body: html`<h1>${t('nav.catalog')}</h1>
             <div id="live-region">
-              ${notice ? html`<div class="notice ${notice.kind} toast" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : ''}
-              ${((all) => KINDS.map((kind) => section(kind, session, all, refused)))(items(deps, session.actor))}
+              ${notice && !notice.at ? noticeHtml(notice) : ''}
+              ${((all) => KINDS.map((kind) => section(kind, session, all, refused, notice)))(items(deps, session.actor))}
             </div>`,
         }),
       );
@@ -591,15 +600,15 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
     render(res, signed.session, 200, null, deps.flashes.take(signed.secret));
   });
 
-  /** A form's write: what it did (for the confirmation) and where on the page it happened (the redirect's anchor). */
+  /** A form's write: what it did (for the confirmation), where on the page it happened (the redirect's anchor) and the form the confirmation sits in when not there. */
   const write =
-    (run: (kind: Kind, req: Request, actor: Actor) => { said: string; place: string }, idOf: (req: Request) => string) =>
+    (run: (kind: Kind, req: Request, actor: Actor) => { said: string; place: string; at?: string }, idOf: (req: Request) => string) =>
     (req: Request, res: Response, next: NextFunction) => {
       const kind = kindOf(req);
       if (!kind) return next();
       const signed = signedOf(res) as SignedIn;
       const { session } = signed;
-      let done: { said: string; place: string };
+      let done: { said: string; place: string; at?: string };
       try {
         done = run(kind, req, session.actor);
       } catch (error) {
@@ -610,11 +619,11 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
           session,
           refused.status,
           { kind, id: idOf(req), values: sentValues(req), errors: refused.errors },
-          { kind: 'error', body: refused.message },
+          { kind: 'error', body: refused.message, at: idOf(req) === 'new' ? `new-${kind}` : `${kind}-${idOf(req)}` },
         );
       }
       // Back where it happened (without the script, the browser scrolls there, not to the top), with what was done.
-      deps.flashes.put(signed.secret, { kind: 'ok', body: done.said });
+      deps.flashes.put(signed.secret, { kind: 'ok', body: done.said, at: done.at ?? done.place });
       res.redirect(303, `${APP_PATH}/catalog#${done.place}`);
     };
   const service = (kind: Kind) =>
@@ -636,7 +645,8 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         // So is a project's or task's own VAT (decisions §12).
         if (tax !== undefined && tax !== null && (kind === 'project' || kind === 'task'))
           services.invoices.setWorkTax(actor, actor.workspaceId, { kind, id: made.id }, { taxCategory: tax.category, taxRate: tax.rate });
-        return { said: t('catalog.added', { kind: kindWord(kind), name: made.name }), place: `${kind}-${made.id}` };
+        // The confirmation under the form it came from, ready for the next one.
+        return { said: t('catalog.added', { kind: kindWord(kind), name: made.name }), place: `${kind}-${made.id}`, at: `new-${kind}` };
       },
       () => 'new',
     ),

@@ -492,9 +492,16 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     // either read of the page after a write may be the one that carries it.
     var toast = region.querySelector('.notice.toast');
     var fresh = next.querySelector('.notice.toast') !== null;
-    if (toast && !fresh) next.insertBefore(toast, next.firstChild);
+    if (toast && !fresh) {
+      // One beside its form (the Catalog) goes back beside that form, if it is still there.
+      var home = toast.parentElement === region ? next : counterpart(toast.parentElement, next);
+      if (home === next) next.insertBefore(toast, next.firstChild);
+      else if (home) home.appendChild(toast);
+    }
     // A field being typed in keeps its text and caret (a write answered while the person went on:
     // `s` then `n` at once); the form that starts another timer becomes the timer's when none runs.
+    // A form that keeps the focus keeps its place in the window too (forms above it may open or close).
+    var anchor = sent && sent.hasAttribute('data-keep-focus') && sent.isConnected ? sent.getBoundingClientRect().top : null;
     var typed = document.activeElement;
     var carried = null;
     var working = typed && region.contains(typed) && typed.form !== sent && /^(INPUT|TEXTAREA)$/.test(typed.tagName);
@@ -519,8 +526,30 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
       if (carried.at !== null) carried.into.setSelectionRange(carried.at, carried.at);
     }
     if (invalid) invalid.focus();
-    else if (shown && fresh && !keepToast) announce(shown.textContent.replace(/\s+/g, ' ').trim());
+    else if (anchor !== null) keepFocus(sent, anchor);
+    if (!invalid && shown && fresh && !keepToast) announce(shown.textContent.replace(/\s+/g, ' ').trim());
     return true;
+  }
+  // The element of the swapped region that stands where `old` stood: a form by its action, a section by its heading.
+  function counterpart(old, root) {
+    var form = old.closest('form[action]');
+    if (form) return root.querySelector('form[action="' + form.getAttribute('action') + '"]');
+    var section = old.closest('section[aria-labelledby]');
+    return section ? root.querySelector('section[aria-labelledby="' + section.getAttribute('aria-labelledby') + '"]') : null;
+  }
+  // A form saved in place keeps the focus (the Catalog): its new self stays open, focused on its first
+  // field (a form for the next one, data-keep-focus="first") or on the button that saved it.
+  function keepFocus(sent, top) {
+    var form = counterpart(sent, region);
+    if (!form) return;
+    var details = form.closest('details');
+    if (details) details.open = true;
+    window.scrollBy(0, form.getBoundingClientRect().top - top);
+    var target =
+      form.getAttribute('data-keep-focus') === 'first'
+        ? form.querySelector('input:not([type=hidden]), select, textarea')
+        : form.querySelector('button[type=submit]');
+    if (target) target.focus({ preventScroll: true });
   }
   function inplace(form, submitter) {
     var data = new URLSearchParams(new FormData(form, submitter));

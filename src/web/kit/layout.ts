@@ -10,6 +10,8 @@ import { type Area, type Grants, tabsOf } from './nav.js';
 export interface Notice {
   kind: 'ok' | 'error';
   body: Html | string;
+  /** Where on the page it belongs (an element's id), for a page that shows it beside the form it answers (the Catalog). */
+  at?: string;
 }
 
 export interface PageOptions {

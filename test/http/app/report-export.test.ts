@@ -146,7 +146,7 @@ describe('web app: report exports', () => {
     expect(names.filter((n) => n.startsWith('Total') || n.endsWith(','))).to.deep.equal([]);
   });
 
-  it('the timesheet of a range that starts and ends within weeks: the PDF has only the range’s days, the spreadsheet leaves the others empty', async () => {
+  it('the timesheet of a range that starts and ends within weeks: the PDF’s weeks start on the member’s first day as the page’s, the days outside empty; the spreadsheet leaves them empty', async () => {
     await team();
     const owner = await signIn(server.ownerId);
     // Tuesday 24 to Wednesday 2 December: two weeks, five days of the first and three of the second.
@@ -158,10 +158,12 @@ describe('web app: report exports', () => {
       const file = join(dir, 'timesheet.pdf');
       writeFileSync(file, pdf.bytes);
       const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/[ \t]+/g, ' ');
-      for (const day of ['Tue 24 Nov', 'Sun 29 Nov', 'Mon 30 Nov', 'Wed 2 Dec']) expect(text, day).to.include(day);
-      for (const day of ['Mon 23 Nov', 'Thu 3 Dec', 'Sun 6 Dec']) expect(text, day).not.to.include(day);
-      expect(text).to.include('Week of Tue 24 Nov 2026');
+      // Whole weeks from Monday (the member's first day), as the timesheet page: the days outside the range are headed, empty.
+      for (const day of ['Mon 23 Nov', 'Tue 24 Nov', 'Sun 29 Nov', 'Mon 30 Nov', 'Wed 2 Dec', 'Thu 3 Dec', 'Sun 6 Dec'])
+        expect(text, day).to.include(day);
+      expect(text).to.include('Week of Mon 23 Nov 2026');
       expect(text).to.include('Week of Mon 30 Nov 2026');
+      expect(text).not.to.include('Week of Tue 24 Nov');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

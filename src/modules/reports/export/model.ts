@@ -140,6 +140,8 @@ export interface Column {
   width: number;
   /** Money columns: absent (not empty) for who may not see money. */
   money?: boolean;
+  /** The PDF writes its header muted: a timesheet's day outside the report's range. */
+  muted?: boolean;
 }
 
 /** The document's head: the period, whose time, the zone, the currency. */
@@ -180,12 +182,15 @@ export interface Row {
 export const spreadsheetRows = (batch: readonly Row[]): Row[] => batch.filter((row) => row.summed !== true);
 
 /**
- * A week of the timesheet (kind weekly): its local days within the report's range (seven, or fewer
- * in the range's first and last weeks) and a row per group with time in it, then the week's
- * total. The spreadsheets flatten it into rows; the PDF draws it as a grid of those days only.
+ * A week of the timesheet (kind weekly): its seven local days from the member's first day of the
+ * week (as the timesheet page shows it), which of them are within the report's range (the range's
+ * first and last weeks may start or end within it), and a row per group with time in it, then
+ * the week's total. The spreadsheets flatten it into rows; the PDF draws it as a grid.
  */
 export interface TimesheetWeek {
   days: string[];
+  /** Per day: within the report's range (a day outside it is drawn empty, its heading muted). */
+  within: boolean[];
   rows: Array<{ name: string; seconds: number[]; amount: number }>;
   totals: { seconds: number[]; amount: number };
 }

@@ -241,9 +241,12 @@ function columnsOf(columns: Column[]): Placed[] {
 
 function tableHead(pdf: Doc, layout: Placed[], y: number): number {
   pdf.rect(M.left, y, WIDTH, ROW + 2).fill(SHADE);
-  pdf.font('bold').fontSize(7.5).fillColor(INK);
   for (const p of layout)
-    pdf.text(p.column.header, p.x + 2, y + 3, { width: p.width - 4, height: ROW, ellipsis: true, align: p.right ? 'right' : 'left' });
+    pdf
+      .font(p.column.muted ? 'regular' : 'bold')
+      .fontSize(7.5)
+      .fillColor(p.column.muted ? MUTED : INK)
+      .text(p.column.header, p.x + 2, y + 3, { width: p.width - 4, height: ROW, ellipsis: true, align: p.right ? 'right' : 'left' });
   return y + ROW + 4;
 }
 
@@ -298,14 +301,14 @@ function tableRow(pdf: Doc, layout: Placed[], row: Row, y: number, money: Look):
   return y + ROW;
 }
 
-/** A week of the timesheet: its groups by the seven days, the days' totals, then the week's. */
+/** A week of the timesheet: its groups by the seven days from the week's first (those outside the range empty), the days' totals, then the week's. */
 function timesheetWeek(pdf: Doc, table: ExportTable, week: TimesheetWeek, y: number, money: Look): number {
   const withMoney = table.head.money;
   const { say } = table.head.voice;
   const label = groupLabels(say, table.head.groupBy).label;
   const columns: Column[] = [
     { header: label, type: 'text', width: 40 },
-    ...week.days.map((d): Column => ({ header: money.dayHead(d), type: 'duration', width: 8 })),
+    ...week.days.map((d, i): Column => ({ header: money.dayHead(d), type: 'duration', width: 8, muted: week.within[i] === false })),
     { header: say('reports.total'), type: 'duration', width: 8 },
     ...(withMoney ? [{ header: say('reports.amount'), type: 'money', width: 12 } as Column] : []),
   ];

@@ -311,13 +311,13 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
     const rows = [...byGroup.values()].sort((a, b) => (a.name === none ? 1 : b.name === none ? -1 : collator.compare(a.name, b.name)));
     totals.amount = Math.round(totals.amount * 100) / 100;
     for (const r of rows) r.amount = Math.round(r.amount * 100) / 100;
-    // The PDF's grid: the range's days of the week only (its first and last weeks may start or end within it).
-    const shown = keys.map((key, i) => (inRange(key) ? i : -1)).filter((i) => i >= 0);
-    const pick = (values: number[]) => shown.map((i) => values[i] ?? 0);
+    // The PDF's grid: the whole week from the member's first day, as the timesheet page shows it (issue 58);
+    // the days of its first and last weeks outside the range are there, empty and marked so.
     weeks.push({
-      days: shown.map((i) => keys[i] as string),
-      rows: rows.map((r) => ({ ...r, seconds: pick(r.seconds) })),
-      totals: { ...totals, seconds: pick(totals.seconds) },
+      days: keys,
+      within: keys.map(inRange),
+      rows,
+      totals,
       spreadsheet: { keys, rows, totals },
     });
   }
@@ -359,7 +359,7 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
     head,
     columns,
     batches: [rows],
-    weeks: weeks.map(({ days, rows: grid, totals }) => ({ days, rows: grid, totals })),
+    weeks: weeks.map(({ days, within, rows: grid, totals }) => ({ days, within, rows: grid, totals })),
     totals: () => ({ seconds: report.totals.durationSec, amount: report.totals.amount, count: report.totals.entryCount }),
     rows: () => rows.length,
   };
