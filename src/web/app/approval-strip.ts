@@ -5,26 +5,29 @@ import type { WebDeps } from '../deps.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField } from '../kit/layout.js';
 import { APP_PATH } from '../paths.js';
+import { formats, t } from '../../i18n/index.js';
 
 /*
  * The period's state where time is shown (decisions §13): the week's and the timesheet's strip of
  * periods and the lock date, and whether a time is held. Shared by the week, the timesheet and the
  * Approvals page.
  */
-export const dayText = (day: string) => DateTime.fromISO(day, { zone: 'UTC' }).toFormat('d LLL yyyy');
-export const noun = (kind: 'weekly' | 'monthly') => (kind === 'weekly' ? 'week' : 'month');
-/** "week of 26 Oct 2026 – 1 Nov 2026" */
+/** A calendar day as the reader writes it: `26 Oct 2026`, `26.10.2026`. */
+export const dayText = (day: string) => formats().date(DateTime.fromISO(day, { zone: 'UTC' }).toISODate() as string);
+/** "week of 26 Oct 2026 – 1 Nov 2026", "Woche 26.10.2026 – 01.11.2026" */
 export const periodName = (p: { kind: 'weekly' | 'monthly'; startDay: string; endDay: string }) =>
-  `${noun(p.kind)} of ${dayText(p.startDay)} – ${dayText(p.endDay)}`;
+  t(p.kind === 'weekly' ? 'approvals.weekOf' : 'approvals.monthOf', { from: dayText(p.startDay), to: dayText(p.endDay) });
 
-export const STATE_WORDS: Record<PeriodView['state'], string> = {
-  open: 'Open',
-  submitted: 'Submitted',
-  approved: 'Approved',
-  rejected: 'Rejected',
-};
+/** A period's state in the reader's words. */
+export const stateWords = (state: PeriodView['state']): string =>
+  ({
+    open: () => t('approvals.open'),
+    submitted: () => t('approvals.submitted'),
+    approved: () => t('approvals.approved'),
+    rejected: () => t('approvals.rejected'),
+  })[state]();
 export const badge = (state: PeriodView['state']) =>
-  html`<span class="badge${state === 'approved' ? ' good' : state === 'rejected' ? ' bad' : ''}">${STATE_WORDS[state]}</span>`;
+  html`<span class="badge${state === 'approved' ? ' good' : state === 'rejected' ? ' bad' : ''}">${stateWords(state)}</span>`;
 
 /** What the week and the timesheet show of approval: the member's periods touching them, and the lock date. */
 export interface ApprovalStrip {
@@ -46,11 +49,10 @@ export function stripOf(deps: WebDeps, session: SessionView, fromDay: string, to
 export function lockedWords(strip: ApprovalStrip | undefined, start: string): string | null {
   if (!strip) return null;
   const at = Date.parse(start);
-  if (strip.lock && at < strip.lock.at)
-    return `Locked: the workspace's time before ${dayText(strip.lock.day)} cannot change. An owner can move the lock date.`;
+  if (strip.lock && at < strip.lock.at) return t('approvals.lockedBefore', { day: dayText(strip.lock.day) });
   const period = strip.periods.find((p) => at >= p.fromAt && at < p.toAt);
-  if (period?.state === 'submitted') return 'Submitted for approval: read-only until an approver decides, or you withdraw it.';
-  if (period?.state === 'approved') return 'Approved: read-only. An approver can reopen it.';
+  if (period?.state === 'submitted') return t('approvals.heldSubmitted');
+  if (period?.state === 'approved') return t('approvals.heldApproved');
   return null;
 }
 
@@ -65,38 +67,48 @@ export function periodStrip(
   const item = (p: PeriodState) => {
     const name = periodName(p);
     const hidden = html`${csrfField(options.csrfToken)}<input type="hidden" name="week" value="${options.week}" />`;
+    const submitWords =
+      p.state === 'rejected' ? t('approvals.submitAgain') : t(p.kind === 'weekly' ? 'approvals.submitWeek' : 'approvals.submitMonth');
     const submit =
       options.forms && p.canSubmit
         ? html`<form class="inline" method="post" action="${APP_PATH}/approvals/submit">
             ${hidden}<input type="hidden" name="day" value="${p.startDay}" />
-            <button type="submit">${p.state === 'rejected' ? 'Submit again' : `Submit ${noun(p.kind)}`}</button>
+            <button type="submit">${submitWords}</button>
           </form>`
         : '';
     const withdraw =
       options.forms && p.canWithdraw && p.id
         ? html`<form class="inline" method="post" action="${APP_PATH}/approvals/${p.id}/withdraw">
-            ${hidden}<button class="secondary" type="submit">Withdraw</button>
+            ${hidden}<button class="secondary" type="submit">${t('approvals.withdraw')}</button>
           </form>`
         : '';
     const words =
       p.state === 'submitted'
-        ? 'waiting for an approver; its time is read-only.'
+        ? t('approvals.waitingWords')
         : p.state === 'approved'
-          ? `by ${p.decidedBy ?? 'the operator'}; its time is read-only.`
+          ? t('approvals.approvedBy', { who: p.decidedBy ?? t('approvals.operator') })
           : p.state === 'rejected'
-            ? html`by ${p.decidedBy ?? 'the operator'}: “${p.note ?? ''}” Change what is asked, then submit it again.`
+            ? t('approvals.rejectedBy', { who: p.decidedBy ?? t('approvals.operator'), note: p.note ?? '' })
             : p.canSubmit
               ? ''
-              : 'not begun yet.';
+              : t('approvals.notBegun');
     return html`<li>
-      <span class="period-name">Your ${name}</span> ${badge(p.state)} <span class="hint">${words}</span> ${submit} ${withdraw}
-      ${p.id ? html`<a href="${APP_PATH}/approvals/${p.id}">History</a>` : ''}
+      <span class="period-name">${t('approvals.yours', { period: name })}</span> ${badge(p.state)}
+      <span class="hint">${words}</span> ${submit} ${withdraw}
+      ${p.id ? html`<a href="${APP_PATH}/approvals/${p.id}">${t('approvals.history')}</a>` : ''}
     </li>`;
   };
-  return html`<section class="approval-strip" aria-label="Approval">
+  return html`<section class="approval-strip" aria-label="${t('approvals.strip')}">
     <ul>
       ${strip.periods.map(item)}
-      ${lockShown && strip.lock ? html`<li><span class="badge">Locked</span> <span class="hint">Time before ${dayText(strip.lock.day)} cannot change.</span></li>` : ''}
+      ${
+        lockShown && strip.lock
+          ? html`<li>
+              <span class="badge">${t('approvals.locked')}</span>
+              <span class="hint">${t('approvals.lockLine', { day: dayText(strip.lock.day) })}</span>
+            </li>`
+          : ''
+      }
     </ul>
   </section>`;
 }

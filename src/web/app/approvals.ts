@@ -16,7 +16,8 @@ import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
 import { renderWeek } from './week-routes.js';
-import { badge, dayText, noun, periodName } from './approval-strip.js';
+import { badge, dayText, periodName } from './approval-strip.js';
+import { formats, t } from '../../i18n/index.js';
 
 /*
  * Approval and lock in the web app (decisions §13): the period's state on the week (with "Submit
@@ -25,50 +26,57 @@ import { badge, dayText, noun, periodName } from './approval-strip.js';
  * words for people.
  */
 
-/** An amount in its currency: `EUR 1,190.00`. */
-const moneyText = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' }).format(amount);
+/** An amount in its currency as the reader writes it: `€1,190.00`, `1.190,00 €`. */
+const moneyText = (amount: number, currency: string) => formats().money(amount, currency);
 
 /** A period's entries as a table: day and times in the period's zone, work, description, hours, and the amount where it may be seen. */
 function entryTable(rows: EntryRowView[], zone: string, timeFormat: TimeFormat, totals: PeriodTotals, currency: string): Html {
-  if (rows.length === 0) return html`<p class="hint">No time in this period.</p>`;
+  if (rows.length === 0) return html`<p class="hint">${t('approvals.noTime')}</p>`;
   const money = totals.amount !== null;
+  const [day, time, project, description, hours, amount] = [
+    t('approvals.day'),
+    t('reports.time'),
+    t('reports.grouping.project'),
+    t('reports.description'),
+    t('export.hours'),
+    t('reports.amount'),
+  ];
   return html`<div class="scroll">
     <table class="rows approval-entries">
       <thead>
         <tr>
-          <th scope="col">Day</th>
-          <th scope="col">Time</th>
-          <th scope="col">Project</th>
-          <th scope="col">Description</th>
-          <th scope="col" class="num">Hours</th>
-          ${money ? html`<th scope="col" class="num">Amount</th>` : ''}
+          <th scope="col">${day}</th>
+          <th scope="col">${time}</th>
+          <th scope="col">${project}</th>
+          <th scope="col">${description}</th>
+          <th scope="col" class="num">${hours}</th>
+          ${money ? html`<th scope="col" class="num">${amount}</th>` : ''}
         </tr>
       </thead>
       <tbody>
         ${rows.map((r) => {
           const start = Date.parse(r.start);
           return html`<tr>
-            <td data-label="Day">${DateTime.fromMillis(start, { zone }).toFormat('ccc d LLL')}</td>
-            <td class="c-time" data-label="Time">
+            <td data-label="${day}">${formats().dayMonth(DateTime.fromMillis(start, { zone }).toISODate() as string)}</td>
+            <td class="c-time" data-label="${time}">
               ${timeText(start, zone, timeFormat)}–${r.end ? timeText(Date.parse(r.end), zone, timeFormat) : ''}
             </td>
-            <td data-label="Project">
-              ${r.projectName ? html`${r.clientName ? `${r.clientName} · ` : ''}${r.projectName}` : html`<span class="hint">No project</span>`}${r.billable ? html` <span class="badge">billable</span>` : ''}
+            <td data-label="${project}">
+              ${r.projectName ? html`${r.clientName ? `${r.clientName} · ` : ''}${r.projectName}` : html`<span class="hint">${t('timer.noProject')}</span>`}${r.billable ? html` <span class="badge">${t('week.billable')}</span>` : ''}
             </td>
-            <td data-label="Description">${r.description || html`<span class="hint">(no description)</span>`}</td>
-            <td class="num" data-label="Hours">${hoursText(r.durationSec)}</td>
-            ${money ? html`<td class="num" data-label="Amount">${r.amount === null ? '' : moneyText(r.amount, currency)}</td>` : ''}
+            <td data-label="${description}">${r.description || html`<span class="hint">${t('reports.noDescription')}</span>`}</td>
+            <td class="num" data-label="${hours}">${hoursText(r.durationSec)}</td>
+            ${money ? html`<td class="num" data-label="${amount}">${r.amount === null ? '' : moneyText(r.amount, currency)}</td>` : ''}
           </tr>`;
         })}
       </tbody>
       <tfoot>
         <tr>
           <th scope="row" colspan="4">
-            Total (${totals.entries} ${totals.entries === 1 ? 'entry' : 'entries'}; billable ${hoursText(totals.billableSec)})
+            ${t('approvals.totals', { entries: t('export.entries', { count: totals.entries }), billable: hoursText(totals.billableSec) })}
           </th>
-          <td class="num" data-label="Hours"><strong>${hoursText(totals.durationSec)}</strong></td>
-          ${money ? html`<td class="num" data-label="Amount"><strong>${moneyText(totals.amount ?? 0, currency)}</strong></td>` : ''}
+          <td class="num" data-label="${hours}"><strong>${hoursText(totals.durationSec)}</strong></td>
+          ${money ? html`<td class="num" data-label="${amount}"><strong>${moneyText(totals.amount ?? 0, currency)}</strong></td>` : ''}
         </tr>
       </tfoot>
     </table>
@@ -99,14 +107,18 @@ function decisionForms(
         ? html`<form
               method="post"
               action="${APP_PATH}/approvals/${id}/approve"
-              aria-label="Approve ${period.userName}’s ${noun(period.kind)}"
+              aria-label="${t('approvals.approveWhose', { name: period.userName, period: periodName(period) })}"
             >
-              ${hidden} ${note('approve', 'Note (optional)', false)}
-              <button type="submit">Approve</button>
+              ${hidden} ${note('approve', t('approvals.noteOptional'), false)}
+              <button type="submit">${t('approvals.approve')}</button>
             </form>
-            <form method="post" action="${APP_PATH}/approvals/${id}/reject" aria-label="Reject ${period.userName}’s ${noun(period.kind)}">
-              ${hidden} ${note('reject', 'Why it is rejected', true)}
-              <button class="danger" type="submit">Reject</button>
+            <form
+              method="post"
+              action="${APP_PATH}/approvals/${id}/reject"
+              aria-label="${t('approvals.rejectWhose', { name: period.userName, period: periodName(period) })}"
+            >
+              ${hidden} ${note('reject', t('approvals.whyRejected'), true)}
+              <button class="danger" type="submit">${t('approvals.reject')}</button>
             </form>`
         : ''
     }
@@ -115,17 +127,25 @@ function decisionForms(
         ? html`<form
             method="post"
             action="${APP_PATH}/approvals/${id}/reopen"
-            aria-label="Reopen ${period.userName}’s ${noun(period.kind)}"
+            aria-label="${t('approvals.reopenWhose', { name: period.userName, period: periodName(period) })}"
           >
-            ${hidden} ${note('reopen', 'Note (optional)', false)}
-            <button class="secondary" type="submit">Reopen</button>
+            ${hidden} ${note('reopen', t('approvals.noteOptional'), false)}
+            <button class="secondary" type="submit">${t('approvals.reopen')}</button>
           </form>`
         : ''
     }
   </div>`;
 }
 
-const AUDIT_WORDS = { submitted: 'Submitted', approved: 'Approved', rejected: 'Rejected', reopened: 'Reopened', withdrawn: 'Withdrawn' };
+/** A step of a period's history in the reader's words. */
+const auditWords = (action: 'submitted' | 'approved' | 'rejected' | 'reopened' | 'withdrawn'): string =>
+  ({
+    submitted: () => t('approvals.submitted'),
+    approved: () => t('approvals.approved'),
+    rejected: () => t('approvals.rejected'),
+    reopened: () => t('approvals.reopened'),
+    withdrawn: () => t('approvals.withdrawn'),
+  })[action]();
 
 /** The Approvals page: what waits for the approver (each period with its entries, totals and decisions), and what was decided lately. */
 function approvalsPage(deps: WebDeps, res: Response, signed: SignedIn, status: number, notice: Notice | null, errors: FieldErrors) {
@@ -140,17 +160,17 @@ function approvalsPage(deps: WebDeps, res: Response, signed: SignedIn, status: n
         .reverse()
         .slice(0, 20)
     : [];
-  const body = html`<h1>Approvals</h1>
+  const body = html`<h1>${t('nav.approvals')}</h1>
     ${notice ? html`<div class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : ''}
-    <h2>Waiting (${waiting.length})</h2>
-    ${waiting.length === 0 ? html`<p class="hint">Nothing waits for you.</p>` : ''}
+    <h2>${t('approvals.waiting', { count: waiting.length })}</h2>
+    ${waiting.length === 0 ? html`<p class="hint">${t('approvals.nothingWaits')}</p>` : ''}
     ${waiting.map(
       (w) =>
         html`<section class="period" id="p-${w.period.id}" aria-labelledby="p-${w.period.id}-h">
           <h3 id="p-${w.period.id}-h">${w.period.userName}: ${periodName(w.period)}</h3>
           <p class="hint">
-            Submitted ${when(w.period.submittedAt, zone)}; times in ${w.period.timeZone}.
-            <a href="${APP_PATH}/approvals/${w.period.id}">History</a>
+            ${t('approvals.submittedAt', { when: when(w.period.submittedAt, zone), zone: w.period.timeZone })}
+            <a href="${APP_PATH}/approvals/${w.period.id}">${t('approvals.history')}</a>
           </p>
           ${entryTable(w.rows, w.period.timeZone, timeFormat, w.totals, session.actor.currency)}
           ${decisionForms(session, w.period, { decide: true, reopen: false }, errors, 'list')}
@@ -158,27 +178,31 @@ function approvalsPage(deps: WebDeps, res: Response, signed: SignedIn, status: n
     )}
     ${
       decided.length > 0
-        ? html`<h2>Decided lately</h2>
+        ? html`<h2>${t('approvals.decidedLately')}</h2>
             <div class="scroll">
               <table class="rows approval-decided">
                 <thead>
                   <tr>
-                    <th scope="col">Member</th>
-                    <th scope="col">Period</th>
-                    <th scope="col">State</th>
-                    <th scope="col" class="num">Hours</th>
-                    <th scope="col">Decided</th>
+                    <th scope="col">${t('approvals.member')}</th>
+                    <th scope="col">${t('approvals.period')}</th>
+                    <th scope="col">${t('approvals.state')}</th>
+                    <th scope="col" class="num">${t('export.hours')}</th>
+                    <th scope="col">${t('approvals.decided')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   ${decided.map(
                     (p) =>
                       html`<tr>
-                        <td data-label="Member">${p.userName}</td>
-                        <td data-label="Period"><a href="${APP_PATH}/approvals/${p.id}">${periodName(p)}</a></td>
-                        <td data-label="State">${badge(p.state)}${p.note ? html` <span class="hint">“${p.note}”</span>` : ''}</td>
-                        <td class="num" data-label="Hours">${hoursText(p.totals.durationSec)}</td>
-                        <td data-label="Decided">${p.decidedBy?.name ?? 'the operator'}, ${when(p.decidedAt, zone)}</td>
+                        <td data-label="${t('approvals.member')}">${p.userName}</td>
+                        <td data-label="${t('approvals.period')}"><a href="${APP_PATH}/approvals/${p.id}">${periodName(p)}</a></td>
+                        <td data-label="${t('approvals.state')}">
+                          ${badge(p.state)}${p.note ? html` <span class="hint">“${p.note}”</span>` : ''}
+                        </td>
+                        <td class="num" data-label="${t('export.hours')}">${hoursText(p.totals.durationSec)}</td>
+                        <td data-label="${t('approvals.decided')}">
+                          ${t('approvals.decidedBy', { who: p.decidedBy?.name ?? t('approvals.operator'), when: when(p.decidedAt, zone) })}
+                        </td>
                       </tr>`,
                   )}
                 </tbody>
@@ -189,7 +213,7 @@ function approvalsPage(deps: WebDeps, res: Response, signed: SignedIn, status: n
   res
     .status(status)
     .type('html')
-    .end(appPage(deps, session, { title: 'Approvals', current: 'approvals', body }));
+    .end(appPage(deps, session, { title: t('nav.approvals'), current: 'approvals', body }));
 }
 
 /** A period's page: its state, entries and totals, what the reader may do, and its history. */
@@ -208,36 +232,42 @@ function periodOfPage(
   const timeFormat = (services.accounts.preferences(session.userId).timeFormat ?? '24h') as TimeFormat;
   const { period, audit, rows, totals, may } = services.approvals.period(session.actor, id);
   const own = period.userId === session.userId;
-  const body = html`<h1>${own ? 'Your' : `${period.userName}’s`} ${periodName(period)}</h1>
+  const heading = own
+    ? t('approvals.yours', { period: periodName(period) })
+    : t('approvals.theirs', { name: period.userName, period: periodName(period) });
+  const body = html`<h1>${heading}</h1>
     ${notice ? html`<div class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.body}</div>` : ''}
     <dl class="facts">
-      <dt>State</dt>
+      <dt>${t('approvals.state')}</dt>
       <dd>${badge(period.state)}${period.note ? html` “${period.note}”` : ''}</dd>
-      <dt>Days</dt>
-      <dd>${dayText(period.startDay)} to ${dayText(period.endDay)}, in ${period.timeZone}</dd>
+      <dt>${t('approvals.days')}</dt>
+      <dd>${t('approvals.daysIn', { from: dayText(period.startDay), to: dayText(period.endDay), zone: period.timeZone })}</dd>
     </dl>
     ${entryTable(rows, period.timeZone, timeFormat, totals, session.actor.currency)}
     ${
       own && period.state === 'submitted'
         ? html`<form method="post" action="${APP_PATH}/approvals/${period.id}/withdraw">
             ${csrfField(session.csrfToken)}<input type="hidden" name="back" value="period" />
-            <button class="secondary" type="submit">Withdraw</button>
+            <button class="secondary" type="submit">${t('approvals.withdraw')}</button>
           </form>`
         : decisionForms(session, period, may, errors, 'period')
     }
-    <h2>History</h2>
+    <h2>${t('approvals.history')}</h2>
     <ol class="audit">
       ${audit.map(
         (a) =>
           html`<li>
-            ${when(a.at, zone)}: ${AUDIT_WORDS[a.action]} by
-            ${a.by?.name ?? 'the operator (command line)'}${a.note ? html`: “${a.note}”` : ''}
+            ${t('approvals.historyLine', { when: when(a.at, zone), action: auditWords(a.action), who: a.by?.name ?? t('approvals.operatorCli') })}${a.note ? html`: “${a.note}”` : ''}
           </li>`,
       )}
     </ol>
     <p>
       <a href="${APP_PATH}/week?date=${period.startDay}${own ? '' : `&member=${period.userId}`}"
-        >${own ? 'Your' : `${period.userName}’s`} week of ${dayText(period.startDay)}</a
+        >${
+          own
+            ? t('approvals.yourWeek', { day: dayText(period.startDay) })
+            : t('approvals.theirWeek', { name: period.userName, day: dayText(period.startDay) })
+        }</a
       >
     </p>`;
   res
@@ -278,7 +308,7 @@ export function approvalRoutes(router: Router, deps: WebDeps): void {
       const period = services.approvals.submit(signed.session.actor, { day: field(req, 'day') });
       deps.flashes.put(signed.secret, {
         kind: 'ok',
-        body: `Submitted your ${periodName(period)} for approval: its time is read-only until an approver decides.`,
+        body: t('approvals.submittedYours', { period: periodName(period) }),
       });
       const week = field(req, 'week');
       res.redirect(303, `${APP_PATH}/week${/^\d{4}-\d{2}-\d{2}$/.test(week) ? `?date=${week}` : ''}`);
@@ -315,9 +345,22 @@ export function approvalRoutes(router: Router, deps: WebDeps): void {
         if (back === 'week' || act === 'withdraw') return renderWeek(deps, req, res, signed, refused.status, undefined, { notice });
         return listPage(res, signed, refused.status, notice, errors);
       }
-      const words = { approve: 'Approved', reject: 'Rejected', reopen: 'Reopened', withdraw: 'Withdrew' }[act];
-      const whose = done.userId === signed.session.userId ? 'your' : `${done.userName}’s`;
-      deps.flashes.put(signed.secret, { kind: 'ok', body: `${words} ${whose} ${periodName(done)}.` });
+      const vars = { name: done.userName, period: periodName(done) };
+      const body =
+        done.userId === signed.session.userId
+          ? {
+              approve: () => t('approvals.approvedYours', vars),
+              reject: () => t('approvals.rejectedYours', vars),
+              reopen: () => t('approvals.reopenedYours', vars),
+              withdraw: () => t('approvals.withdrewYours', vars),
+            }[act]()
+          : {
+              approve: () => t('approvals.approvedTheirs', vars),
+              reject: () => t('approvals.rejectedTheirs', vars),
+              reopen: () => t('approvals.reopenedTheirs', vars),
+              withdraw: () => t('approvals.withdrewTheirs', vars),
+            }[act]();
+      deps.flashes.put(signed.secret, { kind: 'ok', body });
       const week = field(req, 'week');
       if (back === 'period') return void res.redirect(303, `${APP_PATH}/approvals/${id}`);
       if (back === 'week' || act === 'withdraw')

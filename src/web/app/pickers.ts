@@ -1,5 +1,6 @@
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
+import { t } from '../../i18n/index.js';
 
 /** A project as the pickers offer it: its client (grouped under it), its colour and its Billable default. */
 export interface ProjectChoice {
@@ -32,7 +33,7 @@ export function projectPicker(
   id: string,
   projects: readonly ProjectChoice[],
   selected: string | null | undefined,
-  label = 'Project',
+  label = t('reports.grouping.project'),
 ): Html {
   const groups = new Map<string, ProjectChoice[]>();
   for (const p of projects) groups.set(p.clientName ?? '', [...(groups.get(p.clientName ?? '') ?? []), p]);
@@ -41,13 +42,20 @@ export function projectPicker(
     html`<option value="${p.id}" data-billable="${String(p.billable)}" ${p.id === selected ? html`selected` : ''}>${p.name}</option>`;
   return html`<div class="field picker">
     <label for="${id}">${label}</label>
-    <input type="search" class="picker-filter" data-filter-for="${id}" aria-label="Filter the projects" placeholder="Filter…" hidden />
+    <input
+      type="search"
+      class="picker-filter"
+      data-filter-for="${id}"
+      aria-label="${t('timer.filterProjects')}"
+      placeholder="${t('timer.filter')}"
+      hidden
+    />
     <select id="${id}" name="projectId">
-      <option value="" data-billable="false">No project</option>
+      <option value="" data-billable="false">${t('timer.noProject')}</option>
       ${order.map((client) =>
         client === '' && groups.size === 1
           ? (groups.get(client) ?? []).map(option)
-          : html`<optgroup label="${client === '' ? 'No client' : client}">${(groups.get(client) ?? []).map(option)}</optgroup>`,
+          : html`<optgroup label="${client === '' ? t('catalog.noClient') : client}">${(groups.get(client) ?? []).map(option)}</optgroup>`,
       )}
     </select>
   </div>`;
@@ -65,20 +73,20 @@ export function taskPicker(
   projectId: string | null | undefined,
   selected: string | null | undefined,
 ): Html {
-  const shown = tasks.filter((t) => !t.archived || t.id === selected);
+  const shown = tasks.filter((task) => !task.archived || task.id === selected);
   const groups = projects
-    .map((p) => ({ project: p, tasks: shown.filter((t) => t.projectId === p.id) }))
+    .map((p) => ({ project: p, tasks: shown.filter((task) => task.projectId === p.id) }))
     .filter((g) => g.tasks.length > 0 || g.project.id === projectId);
   // A chosen task whose project is not offered (archived) keeps its place, so a save does not drop it.
-  const orphans = shown.filter((t) => !projects.some((p) => p.id === t.projectId));
-  const option = (t: TaskChoice) =>
-    html`<option value="${t.id}" data-project="${t.projectId}" ${t.id === selected ? html`selected` : ''}>${t.name}</option>`;
+  const orphans = shown.filter((task) => !projects.some((p) => p.id === task.projectId));
+  const option = (task: TaskChoice) =>
+    html`<option value="${task.id}" data-project="${task.projectId}" ${task.id === selected ? html`selected` : ''}>${task.name}</option>`;
   // A workspace without tasks gets no field (an entry of it has none to keep).
   if (shown.length === 0) return html``;
   return html`<div class="field task-picker" data-task-picker>
-    <label for="${id}">Task</label>
+    <label for="${id}">${t('reports.grouping.task')}</label>
     <select id="${id}" name="taskId">
-      <option value="">No task</option>
+      <option value="">${t('timer.noTask')}</option>
       ${groups.map((g) => html`<optgroup label="${g.project.name}" data-project="${g.project.id}">${g.tasks.map(option)}</optgroup>`)}
       ${orphans.map(option)}
     </select>
@@ -90,26 +98,26 @@ export function taskPicker(
  * that names the chosen ones; the script adds a filter and creates a tag on Enter.
  */
 export function tagChips(id: string, tags: readonly TagChoice[], selected: readonly string[]): Html | string {
-  const chosen = tags.filter((t) => selected.includes(t.id));
+  const chosen = tags.filter((tag) => selected.includes(tag.id));
   return html`<details class="field tags" data-tags>
     <summary id="${id}-summary">
-      Tags${chosen.length > 0 ? html`: <span class="chosen">${chosen.map((t) => t.name).join(', ')}</span>` : ''}
+      ${t('reports.tags')}${chosen.length > 0 ? html`: <span class="chosen">${chosen.map((tag) => tag.name).join(', ')}</span>` : ''}
     </summary>
     <fieldset class="chips" aria-labelledby="${id}-summary">
       <input type="hidden" name="tagsShown" value="true" />
       <input
         type="search"
         class="chip-filter"
-        aria-label="Filter the tags, or type a new one and press Enter"
-        placeholder="Filter, or new tag ⏎"
+        aria-label="${t('timer.filterTags')}"
+        placeholder="${t('timer.filterTagsPlaceholder')}"
         hidden
       />
-      ${tags.length === 0 ? html`<span class="hint none">No tags yet.</span>` : ''}
+      ${tags.length === 0 ? html`<span class="hint none">${t('timer.noTags')}</span>` : ''}
       ${tags.map(
-        (t) =>
+        (tag) =>
           html`<label class="chip"
-            ><input type="checkbox" name="tagIds" value="${t.id}" ${selected.includes(t.id) ? html`checked` : ''} /><span
-              >${t.name}</span
+            ><input type="checkbox" name="tagIds" value="${tag.id}" ${selected.includes(tag.id) ? html`checked` : ''} /><span
+              >${tag.name}</span
             ></label
           >`,
       )}
@@ -125,7 +133,8 @@ export function tagChips(id: string, tags: readonly TagChoice[], selected: reado
 export function billableBox(id: string, checked: boolean, shownFor: string): Html {
   return html`<input type="hidden" name="billableFor" value="${shownFor}" />
     <label class="check billable" for="${id}"
-      ><input id="${id}" type="checkbox" name="billable" value="true" data-billable-box ${checked ? html`checked` : ''} /> Billable</label
+      ><input id="${id}" type="checkbox" name="billable" value="true" data-billable-box ${checked ? html`checked` : ''} />
+      ${t('reports.billable')}</label
     >`;
 }
 
@@ -156,7 +165,7 @@ export function descriptionCombo(id: string, label: string, value: string, error
       ${placeholder ? html`placeholder="${placeholder}"` : ''}
       ${invalidAt(id, errors.description)}
     />
-    <ul id="${id}-list" role="listbox" class="suggestions" aria-label="Suggestions" hidden></ul>
+    <ul id="${id}-list" role="listbox" class="suggestions" aria-label="${t('timer.suggestions')}" hidden></ul>
     ${errorAt(id, errors.description)}
   </div>`;
 }

@@ -5,6 +5,7 @@ import { type Html, html } from '../kit/html.js';
 import { csrfField } from '../kit/layout.js';
 import { timeText, type TimeFormat } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
+import { t } from '../../i18n/index.js';
 import {
   billableBox,
   descriptionCombo,
@@ -37,11 +38,14 @@ export interface TimerModel {
 }
 
 /** The same runaway words as the API's: what happened to a timer that ran too long. */
-const RUNAWAY: Record<string, string> = {
-  flagged: 'Runaway: this timer ran past the workspace limit and was flagged; it keeps running.',
-  capped: 'Runaway: this timer ran past the workspace limit and was stopped at the limit.',
-  stopped: 'Runaway: this timer ran past the workspace limit and was stopped when that was noticed.',
-};
+const runawayWords = (action: string): string =>
+  action === 'flagged'
+    ? t('timer.runawayFlagged')
+    : action === 'capped'
+      ? t('timer.runawayCapped')
+      : action === 'stopped'
+        ? t('timer.runawayStopped')
+        : t('timer.runaway');
 
 /** The Billable box of a new entry: as sent, else the chosen project's default. */
 export function newBillable(projects: readonly ProjectChoice[], sent: Record<string, string>) {
@@ -53,7 +57,7 @@ export function newBillable(projects: readonly ProjectChoice[], sent: Record<str
 /** The start field of a timer: empty (now), a time today (`09:12`) or minutes ago (`-10`). */
 const startField = (m: TimerModel, id: string, value: string, errors: FieldErrors) =>
   html`<div class="field start">
-    <label for="${id}">Started <span class="hint">a time, or −15m for 15 min ago</span></label>
+    <label for="${id}">${t('timer.started')} <span class="hint">${t('timer.startedHint')}</span></label>
     <input
       id="${id}"
       name="startedAt"
@@ -61,7 +65,7 @@ const startField = (m: TimerModel, id: string, value: string, errors: FieldError
       inputmode="text"
       size="8"
       value="${value}"
-      placeholder="${m.running && id === 'timer-start' ? '' : 'now'}"
+      placeholder="${m.running && id === 'timer-start' ? '' : t('week.now')}"
       ${invalidAt(id, errors.start)}
     />
     ${errorAt(id, errors.start)}
@@ -74,24 +78,24 @@ const startField = (m: TimerModel, id: string, value: string, errors: FieldError
  */
 function startForm(m: TimerModel, week: string, prefix: 'timer' | 'next', sent: Record<string, string>, errors: FieldErrors): Html {
   const billable = newBillable(m.projects, sent);
-  const label = prefix === 'timer' ? 'What are you working on?' : 'What next?';
+  const label = prefix === 'timer' ? t('timer.whatOn') : t('timer.whatNext');
   return html`<form
     class="timer${prefix === 'next' ? ' next' : ''}"
     method="post"
     action="${APP_PATH}/timer/start"
-    aria-label="${prefix === 'timer' ? 'Timer' : 'Another timer'}"
+    aria-label="${prefix === 'timer' ? t('timer.timer') : t('timer.another')}"
     data-inplace
   >
     ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
     ${prefix === 'next' ? html`<input type="hidden" name="next" value="true" />` : ''}
-    ${descriptionCombo(`${prefix}-description`, label, sent.description ?? '', errors, 'e.g. Site visit @project #tag')}
+    ${descriptionCombo(`${prefix}-description`, label, sent.description ?? '', errors, t('timer.placeholder'))}
     ${projectPicker(`${prefix}-project`, m.projects, sent.projectId)}
     ${taskPicker(`${prefix}-task`, m.tasks, m.projects, sent.projectId, sent.taskId)}
     ${tagChips(`${prefix}-tags`, m.tags, sent.tagIds ? sent.tagIds.split(',') : [])}
     ${billableBox(`${prefix}-billable`, billable.checked, billable.shownFor)}
     ${prefix === 'timer' ? startField(m, `${prefix}-start`, sent.startedAt ?? '', errors) : ''}
     <button type="submit" ${prefix === 'timer' ? html`data-shortcut="timer"` : ''}>
-      Start${prefix === 'timer' ? html` <kbd>s</kbd>` : html`<span class="vh"> this timer</span>`}
+      ${t('timer.start')}${prefix === 'timer' ? html` <kbd>s</kbd>` : html`<span class="vh"> ${t('timer.thisTimer')}</span>`}
     </button>
   </form>`;
 }
@@ -108,40 +112,39 @@ export function timerLine(m: TimerModel, week: string): Html {
   const started = timeText(Date.parse(r.start), m.zone, m.timeFormat);
   const projectId = sent.projectId ?? r.projectId;
   return html`<div class="timer running">
-      <form method="post" action="${APP_PATH}/timer/save" aria-label="Running timer" data-inplace>
+      <form method="post" action="${APP_PATH}/timer/save" aria-label="${t('timer.runningTimer')}" data-inplace>
         ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
         <input type="hidden" name="version" value="${r.updatedAt}" />
-        ${descriptionCombo('timer-description', 'Running', sent.description ?? r.description, m.errors)}
+        ${descriptionCombo('timer-description', t('timer.running'), sent.description ?? r.description, m.errors)}
         ${projectPicker('timer-project', m.projects, projectId)}
         ${taskPicker('timer-task', m.tasks, m.projects, projectId, sent.taskId ?? r.taskId)}
         ${tagChips('timer-tags', m.tags, sent.tagsShown ? (sent.tagIds ?? '').split(',').filter(Boolean) : r.tagIds)}
         ${billableBox('timer-billable', sent.billableFor !== undefined ? sent.billable === 'true' : r.billable, sent.billableFor ?? r.projectId ?? '')}
         ${startField(m, 'timer-start', sent.startedAt ?? started, m.errors)}
-        <button class="secondary" type="submit">Save</button>
+        <button class="secondary" type="submit">${t('common.save')}</button>
       </form>
       <p class="elapsed" aria-live="off">
-        <time data-elapsed-from="${r.start}" data-title="${r.description || 'Timer'}" datetime="${r.start}"
+        <time data-elapsed-from="${r.start}" data-title="${r.description || t('timer.timer')}" datetime="${r.start}"
           >${clockOf((m.now - Date.parse(r.start)) / 1000)}</time
         >
-        <span class="hint">since ${started}</span>
+        <span class="hint">${t('timer.since', { time: started })}</span>
       </p>
-      ${r.runaway ? html`<p class="notice error runaway">${RUNAWAY[r.runaway.action] ?? 'Runaway timer.'}</p>` : ''}
+      ${r.runaway ? html`<p class="notice error runaway">${runawayWords(r.runaway.action)}</p>` : ''}
       ${
         m.overlaps.length > 0
           ? html`<p class="overlap-note" role="note">
-              <span aria-hidden="true">⚠</span> Its start overlaps
-              ${m.overlaps.map((o, i) => html`${i > 0 ? ', ' : ''}“${o.description || 'an entry'}” (${o.span})`)}: the same time counts
-              twice unless you change one of them.
+              <span aria-hidden="true">⚠</span>
+              ${t('timer.overlapNote', { what: m.overlaps.map((o) => `“${o.description || t('week.anEntry')}” (${o.span})`).join(', ') })}
             </p>`
           : ''
       }
       <form method="post" action="${APP_PATH}/timer/stop" data-inplace>
         ${csrfField(m.csrfToken)}<input type="hidden" name="week" value="${week}" />
-        <button class="stop" type="submit" data-shortcut="timer">Stop <kbd>s</kbd></button>
+        <button class="stop" type="submit" data-shortcut="timer">${t('timer.stop')} <kbd>s</kbd></button>
       </form>
     </div>
     <details class="next-timer" ${m.nextSent ? html`open` : ''}>
-      <summary>Start another timer <kbd>n</kbd> <span class="hint inline">this one stops</span></summary>
+      <summary>${t('timer.startAnother')} <kbd>n</kbd> <span class="hint inline">${t('timer.thisOneStops')}</span></summary>
       ${startForm(m, week, 'next', m.nextSent ?? {}, m.nextErrors)}
     </details>`;
 }

@@ -10,11 +10,13 @@ import { type Html, html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { colourMark } from '../kit/marks.js';
 import { isFormRefusal, refusal, spoken } from '../kit/refusal.js';
-import { checkDayTotal, DURATION_HINT, durationOf, hoursText, LongDay } from '../kit/times.js';
+import { checkDayTotal, durationOf, hoursText, LongDay } from '../kit/times.js';
+import { formats, t } from '../../i18n/index.js';
 import { APP_PATH } from '../paths.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
 import { entriesOf, projectChoices, taskChoices, zoneOf } from './week-routes.js';
+import { dayColumn, dayHeading, durationHint, weekSpan } from './week.js';
 import { type ApprovalStrip, lockedWords, periodStrip, stripOf } from './approval-strip.js';
 
 /** Where a day's first added time starts when the day is empty. */
@@ -30,7 +32,7 @@ interface SheetRow {
   taskId: string | null;
   color: string | null;
   client: string | null;
-  /** The project (and task) as the row reads: `Audit / Fieldwork`, `No project`. */
+  /** The project (and task) as the row reads: `Audit / Fieldwork`, `No project` (in the reader's words). */
   work: string;
   /** Completed time per day (seconds), and the entries of each day's cell. */
   days: number[];
@@ -71,7 +73,7 @@ const labelOf = (r: Pick<SheetRow, 'client' | 'work'>) => `${r.client ? `${r.cli
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 /** A cell's time as its field shows it (`1:30`, empty for none). */
 const shownOf = (seconds: number) => (seconds > 0 ? hoursText(seconds) : '');
-const dayName = (d: { start: DateTime }) => d.start.toFormat('cccc d LLLL');
+const dayName = (d: { start: DateTime }) => dayHeading(d.start);
 
 /**
  * Time the timesheet may take back from a cell (the entries service's `sheetTime`): completed,
@@ -83,17 +85,21 @@ const typedHere = (e: EntryRowView) =>
 /** The sheet's heading and its week's navigation. */
 function sheetHead(s: Sheet, week: string): Html {
   return html`<div class="week-head">
-    <h1>Timesheet: ${s.week.start.toFormat('d LLL')} – ${s.week.end.minus({ days: 1 }).toFormat('d LLL yyyy')}</h1>
-    <nav class="week-nav" aria-label="Weeks">
-      <a href="${APP_PATH}/timesheet?date=${s.week.start.minus({ days: 7 }).toISODate()}">← Previous<span class="vh"> week</span></a>
-      <a href="${APP_PATH}/timesheet">This week</a>
-      <a href="${APP_PATH}/timesheet?date=${s.week.start.plus({ days: 7 }).toISODate()}">Next<span class="vh"> week</span> →</a>
+    <h1>${t('timesheet.heading', weekSpan(s.week.start, s.week.end.minus({ days: 1 })))}</h1>
+    <nav class="week-nav" aria-label="${t('week.weeks')}">
+      <a href="${APP_PATH}/timesheet?date=${s.week.start.minus({ days: 7 }).toISODate()}"
+        >${t('week.previous')}<span class="vh"> ${t('week.aWeek')}</span></a
+      >
+      <a href="${APP_PATH}/timesheet">${t('week.thisWeek')}</a>
+      <a href="${APP_PATH}/timesheet?date=${s.week.start.plus({ days: 7 }).toISODate()}"
+        >${t('week.next')}<span class="vh"> ${t('week.aWeek')}</span> →</a
+      >
       <form method="get" action="${APP_PATH}/timesheet" class="inline">
-        <label class="vh" for="sheet-date">Go to the week of</label>
+        <label class="vh" for="sheet-date">${t('week.goTo')}</label>
         <input id="sheet-date" type="date" name="date" value="${week}" />
-        <button class="secondary" type="submit">Go</button>
+        <button class="secondary" type="submit">${t('week.go')}</button>
       </form>
-      <a class="view" href="${APP_PATH}/week?date=${week}">Week</a>
+      <a class="view" href="${APP_PATH}/week?date=${week}">${t('nav.week')}</a>
     </nav>
   </div>`;
 }
@@ -120,7 +126,7 @@ function sheetBody(s: Sheet): Html {
     const running = row?.running[i] ?? 0;
     if (running > 0)
       return html`<td class="cell num${current(day.key)}" data-day="${day.key}">
-        <span class="had">${hoursText(seconds + running)}</span><span class="hint running">timer runs</span>
+        <span class="had">${hoursText(seconds + running)}</span><span class="hint running">${t('timesheet.timerRuns')}</span>
         ${error ? html`<span class="field-error">${error}</span>` : ''}
       </td>`;
     if (held.has(day.key))
@@ -132,7 +138,7 @@ function sheetBody(s: Sheet): Html {
     const typed = s.sent[name];
     const value = typed !== undefined && typed.trim() !== (s.sent[wasName(key, day.key)] ?? '').trim() ? typed : shown;
     return html`<td class="cell num${current(day.key)}" data-day="${day.key}">
-      <label class="vh" for="${id}">${row ? labelOf(row) : 'The new row'}, ${dayName(day)}</label>
+      <label class="vh" for="${id}">${row ? labelOf(row) : t('timesheet.newRow')}, ${dayName(day)}</label>
       <input
         id="${id}"
         name="${name}"
@@ -151,18 +157,16 @@ function sheetBody(s: Sheet): Html {
     ${
       s.notice
         ? html`<div class="notice ${s.notice.kind}" role="${s.notice.kind === 'error' ? 'alert' : 'status'}">
-            ${s.notice.body} ${s.asked ? html`<button type="submit" form="${FORM}" name="longDay" value="true">Yes, save</button>` : ''}
+            ${s.notice.body}
+            ${s.asked ? html`<button type="submit" form="${FORM}" name="longDay" value="true">${t('timesheet.yesSave')}</button>` : ''}
           </div>`
         : ''
     }
-    <p class="hint">
-      Type each day's hours (${DURATION_HINT}), change or clear them. More time follows the day's last entry, or starts at 09:00; less is
-      taken from time typed here, never from entries with a description or tags.
-    </p>
-    <nav class="day-tabs" aria-label="Days">
-      ${days.map((d) => html`<a href="${APP_PATH}/timesheet?date=${week}&amp;day=${d.key}" ${d.key === s.day ? html`aria-current="true"` : ''}>${d.start.toFormat('ccc d')}</a>`)}
+    <p class="hint">${t('timesheet.hint', { hint: durationHint() })}</p>
+    <nav class="day-tabs" aria-label="${t('timesheet.days')}">
+      ${days.map((d) => html`<a href="${APP_PATH}/timesheet?date=${week}&amp;day=${d.key}" ${d.key === s.day ? html`aria-current="true"` : ''}>${dayColumn(d.start)}</a>`)}
     </nav>
-    <form id="${FORM}" method="post" action="${APP_PATH}/timesheet" aria-label="Timesheet">
+    <form id="${FORM}" method="post" action="${APP_PATH}/timesheet" aria-label="${t('timesheet.title')}">
       ${csrfField(s.session.csrfToken)}<input type="hidden" name="week" value="${week}" /><input
         type="hidden"
         name="day"
@@ -172,9 +176,9 @@ function sheetBody(s: Sheet): Html {
         <table class="rows sheet">
           <thead>
             <tr>
-              <th scope="col">Project / task</th>
-              ${days.map((d) => html`<th scope="col" class="cell num${current(d.key)}" data-day="${d.key}">${d.start.toFormat('ccc d')}</th>`)}
-              <th scope="col" class="num">Total</th>
+              <th scope="col">${t('timesheet.projectTask')}</th>
+              ${days.map((d) => html`<th scope="col" class="cell num${current(d.key)}" data-day="${d.key}">${dayColumn(d.start)}</th>`)}
+              <th scope="col" class="num">${t('reports.total')}</th>
             </tr>
           </thead>
           <tbody>
@@ -192,9 +196,9 @@ function sheetBody(s: Sheet): Html {
               s.others.length > 0
                 ? html`<tr class="new-row">
                     <th scope="row">
-                      <label class="vh" for="sheet-new">Another project or task</label>
+                      <label class="vh" for="sheet-new">${t('timesheet.another')}</label>
                       <select id="sheet-new" name="newRow">
-                        <option value="">Another project or task…</option>
+                        <option value="">${t('timesheet.another')}…</option>
                         ${s.others.map((o) => html`<option value="${o.key}" ${s.sent.newRow === o.key ? html`selected` : ''}>${o.label}</option>`)}
                       </select>
                       ${s.errors.newRow ? html`<span class="field-error">${s.errors.newRow}</span>` : ''}
@@ -207,14 +211,14 @@ function sheetBody(s: Sheet): Html {
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row">Total</th>
+              <th scope="row">${t('reports.total')}</th>
               ${columns.map((c, i) => html`<td class="num cell${current(days[i]?.key ?? '')}" data-day="${days[i]?.key ?? ''}">${hoursText(c)}</td>`)}
               <td class="num"><strong>${hoursText(columns.reduce((a, b) => a + b, 0))}</strong></td>
             </tr>
           </tfoot>
         </table>
       </div>
-      ${open ? html`<div class="actions"><button type="submit">Save</button></div>` : ''}
+      ${open ? html`<div class="actions"><button type="submit">${t('common.save')}</button></div>` : ''}
     </form>`;
 }
 
@@ -262,8 +266,7 @@ function planOf(sheet: Sheet, changes: Change[], zone: string): { plan: SheetCha
     let need = -delta;
     const can = typed.reduce((sum, e) => sum + e.durationSec, 0);
     if (can < need) {
-      errors[change.name] =
-        `This cell goes down to ${hoursText(change.now - can)}, not below: that time has a description or tags (from the week or a timer), which the timesheet leaves as it is. Change it on the week.`;
+      errors[change.name] = t('timesheet.notBelow', { time: hoursText(change.now - can) });
       continue;
     }
     for (const e of typed) {
@@ -301,7 +304,7 @@ function sheetOf(
     const key = keyOf(e.projectId, e.taskId);
     let row = rows.get(key);
     if (!row) {
-      const work = `${e.projectName ?? 'No project'}${e.taskName ? ` / ${e.taskName}` : ''}`;
+      const work = `${e.projectName ?? t('timer.noProject')}${e.taskName ? ` / ${e.taskName}` : ''}`;
       const zeros = () => week.days.map(() => 0);
       row = {
         key,
@@ -327,13 +330,15 @@ function sheetOf(
     a.projectId === null ? 1 : b.projectId === null ? -1 : collator.compare(labelOf(a), labelOf(b)),
   );
   const projects = projectChoices(deps, session);
-  const tasks = taskChoices(deps, session).filter((t) => !t.archived);
+  const tasks = taskChoices(deps, session).filter((task) => !task.archived);
   const others = projects
     .flatMap((p) => {
       const client = p.clientName ? `${p.clientName} · ` : '';
       return [
         { key: keyOf(p.id, null), label: `${client}${p.name}` },
-        ...tasks.filter((t) => t.projectId === p.id).map((t) => ({ key: keyOf(p.id, t.id), label: `${client}${p.name} / ${t.name}` })),
+        ...tasks
+          .filter((task) => task.projectId === p.id)
+          .map((task) => ({ key: keyOf(p.id, task.id), label: `${client}${p.name} / ${task.name}` })),
       ];
     })
     .filter((o) => !rows.has(o.key))
@@ -362,9 +367,7 @@ function cellChanges(sheet: Sheet, sent: Record<string, string>): { changes: Cha
     if (match[1] === 'new') {
       if (typed === '') continue;
       if (!sheet.others.some((o) => o.key === sent.newRow)) {
-        errors[name] = sheet.rows.some((r) => r.key === sent.newRow)
-          ? 'That project or task has a row of its own now: type its time in that row.'
-          : 'Choose the project or task of this row first.';
+        errors[name] = sheet.rows.some((r) => r.key === sent.newRow) ? t('timesheet.ownRow') : t('timesheet.chooseRow');
         continue;
       }
     }
@@ -375,11 +378,11 @@ function cellChanges(sheet: Sheet, sent: Record<string, string>): { changes: Cha
       const was = (sent[wasName(key, match[2] as string)] ?? '').trim();
       if (typed === was) continue;
       if ((row?.running[day] ?? 0) > 0) {
-        errors[name] = 'A timer runs in this cell: stop it on the week first.';
+        errors[name] = t('timesheet.timerInCell');
         continue;
       }
       if (was !== shownOf(now)) {
-        errors[name] = `This cell changed meanwhile (elsewhere): it holds ${shownOf(now) || 'nothing'} now. Type it again.`;
+        errors[name] = t('timesheet.changed', { time: shownOf(now) || t('timesheet.nothing') });
         continue;
       }
     }
@@ -424,7 +427,7 @@ export function timesheetRoutes(router: Router, deps: WebDeps): void {
     res
       .status(status)
       .type('html')
-      .end(appPage(deps, sheet.session, { title: 'Timesheet', current: 'week', body: sheetBody(sheet) }));
+      .end(appPage(deps, sheet.session, { title: t('timesheet.title'), current: 'week', body: sheetBody(sheet) }));
 
   router.get('/timesheet', (req, res) => {
     const signed = signedOf(res) as SignedIn;
@@ -454,13 +457,13 @@ export function timesheetRoutes(router: Router, deps: WebDeps): void {
       return render(res, 400, {
         ...sheet,
         errors,
-        notice: { kind: 'error', body: 'Some cells cannot be saved: see them below. Nothing was saved.' },
+        notice: { kind: 'error', body: t('timesheet.someCells') },
       });
     if (asked) return render(res, 409, { ...sheet, asked: true, notice: { kind: 'error', body: notices.join(' ') } });
     const { plan } = planned;
     const week = field(req, 'week');
     if (plan.add.length + plan.shorten.length + plan.remove.length === 0) {
-      deps.flashes.put(signed.secret, { kind: 'ok', body: 'Nothing changed.' });
+      deps.flashes.put(signed.secret, { kind: 'ok', body: t('timesheet.nothingChanged') });
       return res.redirect(303, `${APP_PATH}/timesheet?date=${week}&day=${sheet.day}`);
     }
     let saved: SheetSaved;
@@ -496,7 +499,7 @@ function undoRoute(router: Router, deps: WebDeps): void {
     let notice: Notice;
     try {
       services.entries.undoSheet(signed.session.actor, saved);
-      notice = { kind: 'ok', body: 'Undone: the timesheet is as it was before that save.' };
+      notice = { kind: 'ok', body: t('timesheet.undone') };
     } catch (error) {
       if (!(error instanceof DomainError) || !['conflict', 'not_found', 'invalid'].includes(error.code)) return next(error);
       // Its week submitted or approved, or locked, since (decisions §13): said as the approvals service says it.
@@ -504,8 +507,11 @@ function undoRoute(router: Router, deps: WebDeps): void {
       notice = {
         kind: 'error',
         body: held
-          ? `Nothing was undone: ${spoken(error).charAt(0).toLowerCase()}${spoken(error).slice(1)}`
-          : 'Nothing was undone: the time saved was changed since (on the week, or in another tab), or 10 seconds have passed. Change it here or on the week.',
+          ? t('timesheet.notUndoneHeld', {
+              // English goes on in lower case after the colon; German keeps its capitals (its nouns).
+              why: formats().language === 'en' ? `${spoken(error).charAt(0).toLowerCase()}${spoken(error).slice(1)}` : spoken(error),
+            })
+          : t('timesheet.notUndone'),
       };
     }
     deps.flashes.put(signed.secret, notice);
@@ -522,13 +528,13 @@ function undoRoute(router: Router, deps: WebDeps): void {
 function undoNotice(session: SessionView, saved: SheetSaved, cells: number, week: string, day: string): Notice {
   return {
     kind: 'ok',
-    body: html`Saved ${cells} ${cells === 1 ? 'cell' : 'cells'}.
+    body: html`${t('timesheet.saved', { count: cells })}
       <form class="inline undo" method="post" action="${APP_PATH}/timesheet/undo" data-undo-ms="10000">
         ${csrfField(session.csrfToken)}<input type="hidden" name="week" value="${week}" /><input type="hidden" name="day" value="${day}" />
         ${saved.added.map((e) => html`<input type="hidden" name="added" value="${e.id} ${e.updatedAt}" />`)}
         ${saved.shortened.map((e) => html`<input type="hidden" name="shortened" value="${e.id} ${e.updatedAt} ${e.end}" />`)}
         ${saved.removed.map((id) => html`<input type="hidden" name="removed" value="${id}" />`)}
-        <button class="secondary" type="submit">Undo</button>
+        <button class="secondary" type="submit">${t('week.undo')}</button>
       </form>`,
   };
 }

@@ -14,7 +14,8 @@ import { type SignedIn, signedOf } from '../session/guard.js';
 import { appPage } from './page.js';
 import type { ProjectChoice, TagChoice, TaskChoice } from './pickers.js';
 import { quickEntry } from './quick-entry.js';
-import { weekBody, type WeekModel } from './week.js';
+import { dayHeading, weekBody, type WeekModel } from './week.js';
+import { t, words } from '../../i18n/index.js';
 import { stripOf } from './approval-strip.js';
 
 /** The member's zone, first day and clock (their preferences, else the server's zone, Monday, 24-hour). */
@@ -64,7 +65,7 @@ export function dayTimeOf(
   const seconds = entriesOf(deps, session, first.toISO() as string, first.plus({ days: 1 }).toISO() as string, [session.userId])
     .filter((e) => e.id !== except && Date.parse(e.start) >= from && Date.parse(e.start) < to)
     .reduce((sum, e) => sum + (e.end ? e.durationSec : Math.max(0, Math.floor((now - Date.parse(e.start)) / 1000))), 0);
-  return { seconds, day: first.toFormat('cccc d LLLL') };
+  return { seconds, day: dayHeading(first) };
 }
 
 /** The projects the pickers offer (active ones, with their client's name). */
@@ -84,13 +85,13 @@ export function projectChoices(deps: WebDeps, session: SessionView): ProjectChoi
 export function taskChoices(deps: WebDeps, session: SessionView): TaskChoice[] {
   return deps.services.catalog.tasks
     .list(session.actor, {})
-    .map((t) => ({ id: t.id, name: t.name, projectId: t.projectId, archived: t.archived }))
+    .map((task) => ({ id: task.id, name: task.name, projectId: task.projectId, archived: task.archived }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The tags the pickers offer. */
 export const tagChoices = (deps: WebDeps, session: SessionView): TagChoice[] =>
-  deps.services.catalog.tags.list(session.actor).map((t) => ({ id: t.id, name: t.name }));
+  deps.services.catalog.tags.list(session.actor).map((tag) => ({ id: tag.id, name: tag.name }));
 
 /** The pickers' choices, read once when first asked for (quick entry reads them only for a description with `@` or `#`). */
 function choicesOf(deps: WebDeps, session: SessionView): () => Choices {
@@ -103,11 +104,14 @@ function askedDay(req: Request): string | undefined {
   const date =
     typeof req.query.date === 'string' ? req.query.date : typeof req.body?.week === 'string' ? (req.body.week as string) : undefined;
   if (date !== undefined && /^\d{4}-/.test(date) && (date < '1900-01-08' || date > '9998-12-24'))
-    throw new DomainError('invalid', `There is no week of ${date} here: choose a day from 1900 to 9998.`, { field: 'date' });
+    throw new DomainError('invalid', `There is no week of ${date} here: choose a day from 1900 to 9998.`, {
+      field: 'date',
+      words: words('week.noSuchWeek', { date }),
+    });
   return date;
 }
 
-const WELCOME: Notice = { kind: 'ok', body: 'Welcome! Your password is set. Start a timer, or add the time you worked.' };
+const welcome = (): Notice => ({ kind: 'ok', body: t('week.welcome') });
 
 /** Renders the week (after a refused form, with the form as sent and its message at the field). */
 export function renderWeek(
@@ -135,7 +139,7 @@ export function renderWeek(
   const editId = open.editId ?? (typeof req.query.edit === 'string' ? req.query.edit : undefined);
   const addDay =
     open.addDay ?? (typeof req.query.add === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(req.query.add) ? req.query.add : undefined);
-  const notice = open.notice ?? deps.flashes.take(signed.secret) ?? (req.query.welcome === '1' ? WELCOME : null);
+  const notice = open.notice ?? deps.flashes.take(signed.secret) ?? (req.query.welcome === '1' ? welcome() : null);
   const model: WeekModel = {
     session,
     zone,
@@ -161,13 +165,13 @@ export function renderWeek(
       : {}),
     notice,
   };
-  const title = model.running ? `${runningClock(model.running.start, now)} · ${model.running.description || 'Timer'}` : undefined;
+  const title = model.running ? `${runningClock(model.running.start, now)} · ${model.running.description || t('timer.timer')}` : undefined;
   res
     .status(status)
     .type('html')
     .end(
       appPage(deps, session, {
-        title: 'Week',
+        title: t('nav.week'),
         current: 'week',
         body: weekBody(model),
         askZone: !zoneAsked,
@@ -229,7 +233,7 @@ function common(
   const picked = field(req, 'taskId') || null;
   // A task picked for another project than the one typed goes with it.
   const taskId = quick?.projectId
-    ? (quick.taskId ?? (picked && choices().tasks.some((t) => t.id === picked && t.projectId === projectId) ? picked : null))
+    ? (quick.taskId ?? (picked && choices().tasks.some((task) => task.id === picked && task.projectId === projectId) ? picked : null))
     : picked;
   return {
     ...(tagIds.length > 0 || field(req, 'tagsShown') === 'true' ? { tagIds } : {}),
@@ -243,10 +247,10 @@ function common(
 /** The Undo of a delete, as the notice after it carries it (a form: works without the script; 10 seconds). */
 const undoNotice = (session: SessionView, id: string, what: string, week: string): Notice => ({
   kind: 'ok',
-  body: html`Deleted “${what || 'the entry'}”.
+  body: html`${t('week.deleted', { what: what || t('week.theEntry') })}
     <form class="inline undo" method="post" action="${APP_PATH}/entries/${id}/restore" data-inplace data-undo-ms="10000">
       ${csrfField(session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      <button class="secondary" type="submit">Undo</button>
+      <button class="secondary" type="submit">${t('week.undo')}</button>
     </form>`,
 });
 
@@ -268,7 +272,7 @@ function timerRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
         const startedAt = field(req, 'startedAt').trim();
         const input = {
           ...common(req, choicesOf(deps, session)),
-          ...(startedAt === '' || startedAt === 'now'
+          ...(startedAt === '' || startedAt === 'now' || startedAt === t('week.now')
             ? {}
             : { start: new Date(timerStartOf(startedAt, deps.clock.now(), zone)).toISOString() }),
         };
@@ -284,7 +288,10 @@ function timerRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
       // Said, so the last notice ("Started … again") never stays over a stopped timer.
       (_req, session) => {
         const stopped = services.timers.stop(session.actor);
-        return { kind: 'ok', body: `Stopped “${stopped.description || 'the timer'}” after ${hoursText(stopped.durationSec)}.` };
+        return {
+          kind: 'ok',
+          body: t('timer.stopped', { what: stopped.description || t('timer.theTimer'), duration: hoursText(stopped.durationSec) }),
+        };
       },
     ),
   );
@@ -295,7 +302,10 @@ function timerRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
       (req, session, zone) => {
         const running = services.timers.current(session.actor);
         if (!running)
-          throw new DomainError('conflict', 'The timer was stopped meanwhile (elsewhere); nothing was saved.', { field: 'description' });
+          throw new DomainError('conflict', 'The timer was stopped meanwhile (elsewhere); nothing was saved.', {
+            field: 'description',
+            words: words('timer.gone'),
+          });
         const startedAt = field(req, 'startedAt').trim();
         const form = common(req, choicesOf(deps, session));
         const patch = {
@@ -305,7 +315,7 @@ function timerRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
         };
         check('EntryPatch', patch);
         services.entries.update(session.actor, running.id, patch, { ifUpdatedAt: field(req, 'version') || running.updatedAt });
-        return { kind: 'ok', body: 'Saved.' };
+        return { kind: 'ok', body: t('profile.saved') };
       },
     ),
   );
@@ -346,7 +356,7 @@ function entryRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
         };
         check('EntryCreate', input);
         const made = services.entries.create(session.actor, { ...input, source: 'web' });
-        tell({ kind: 'ok', body: `Added “${made.description || 'time'}”.` });
+        tell({ kind: 'ok', body: t('week.added', { what: made.description || t('week.aTime') }) });
         return `#e-${made.id}`;
       },
     ),
@@ -385,7 +395,7 @@ function entryRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
         };
         check('EntryPatch', patch);
         services.entries.update(session.actor, id, patch, field(req, 'version') ? { ifUpdatedAt: field(req, 'version') } : {});
-        tell({ kind: 'ok', body: 'Saved.' });
+        tell({ kind: 'ok', body: t('profile.saved') });
         return `#e-${id}`;
       },
     ),
@@ -410,7 +420,7 @@ function entryRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
       () => 'restore',
       (req, session, _zone, tell) => {
         const restored = services.entries.restore(session.actor, req.params.id as string);
-        tell({ kind: 'ok', body: `Restored “${restored.description || 'the entry'}”.` });
+        tell({ kind: 'ok', body: t('week.restored', { what: restored.description || t('week.theEntry') }) });
         return `#e-${restored.id}`;
       },
     ),
@@ -426,7 +436,7 @@ function entryRoutes(router: Router, deps: WebDeps, write: FormWrite): void {
           { description: past.description, projectId: past.projectId, taskId: past.taskId, tagIds: past.tagIds, billable: past.billable },
           'web',
         );
-        return { kind: 'ok', body: `Started “${past.description || 'a timer'}” again.` };
+        return { kind: 'ok', body: t('timer.startedAgain', { what: past.description || t('timer.aTimer') }) };
       },
     ),
   );

@@ -6,7 +6,8 @@ import type { weekOf } from '../kit/forms.js';
 import { type Html, html } from '../kit/html.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { colourMark } from '../kit/marks.js';
-import { DURATION_HINT, hoursText, timeText, type TimeFormat } from '../kit/times.js';
+import { hoursText, timeText, type TimeFormat } from '../kit/times.js';
+import { formats, t } from '../../i18n/index.js';
 import { APP_PATH } from '../paths.js';
 import {
   billableBox,
@@ -20,6 +21,21 @@ import {
 } from './pickers.js';
 import { newBillable, timerLine } from './timer.js';
 import { type ApprovalStrip, lockedWords, periodStrip } from './approval-strip.js';
+
+/** A local day (its wall date) formatted in the reader's locale: the day read as UTC, so no zone shifts it. */
+const localDay = (d: DateTime, options: Intl.DateTimeFormatOptions): string =>
+  new Intl.DateTimeFormat(formats().locale, { ...options, timeZone: 'UTC' }).format(Date.parse(`${d.toISODate() as string}T00:00:00Z`));
+/** A day as its heading says it: `Monday 23 November`, `Montag, 23. November`. */
+export const dayHeading = (d: DateTime): string => localDay(d, { weekday: 'long', day: 'numeric', month: 'long' });
+/** A day as a column or tab says it: `Mon 23`, `Mo., 23.`. */
+export const dayColumn = (d: DateTime): string => localDay(d, { weekday: 'short', day: 'numeric' });
+/** A week's days as a heading says them: `23 Nov – 29 Nov 2026`, `23.11. – 29.11.2026`. */
+export const weekSpan = (first: DateTime, last: DateTime): { from: string; to: string } => ({
+  from: localDay(first, formats().language === 'de' ? { day: '2-digit', month: '2-digit' } : { day: 'numeric', month: 'short' }),
+  to: formats().date(last.toISODate() as string),
+});
+/** The one duration rule as every duration field's hint says it (docs/pages.md, "One duration rule"). */
+export const durationHint = (): string => t('week.durationHint');
 
 export interface WeekModel {
   session: SessionView;
@@ -69,7 +85,7 @@ function overlapsOf(m: WeekModel): Map<string, Overlap[]> {
     .map((e) => ({ e, start: Date.parse(e.start), end: e.end ? Date.parse(e.end) : m.now }))
     .sort((a, b) => a.start - b.start);
   const note = (a: (typeof spans)[number], b: (typeof spans)[number]) => {
-    const span = `${timeText(b.start, m.zone, m.timeFormat)}–${b.e.end ? timeText(b.end, m.zone, m.timeFormat) : 'now'}`;
+    const span = `${timeText(b.start, m.zone, m.timeFormat)}–${b.e.end ? timeText(b.end, m.zone, m.timeFormat) : t('week.now')}`;
     found.set(a.e.id, [...(found.get(a.e.id) ?? []), { description: b.e.description, span }]);
   };
   for (let i = 0; i < spans.length; i++) {
@@ -88,9 +104,9 @@ function overlapsOf(m: WeekModel): Map<string, Overlap[]> {
 function overlapMark(m: WeekModel, e: EntryRowView): Html | string {
   const others = m.overlaps?.get(e.id);
   if (!others || others.length === 0) return '';
-  const what = others.map((o) => `“${o.description || 'an entry'}” (${o.span})`).join(', ');
-  return html`<span class="overlap" title="Overlaps ${what}"
-    ><span aria-hidden="true">⚠</span> overlaps<span class="vh"> ${what}</span></span
+  const what = others.map((o) => `“${o.description || t('week.anEntry')}” (${o.span})`).join(', ');
+  return html`<span class="overlap" title="${t('week.overlapsWith', { what })}"
+    ><span aria-hidden="true">⚠</span> ${t('week.overlaps')}<span class="vh"> ${what}</span></span
   >`;
 }
 
@@ -100,16 +116,21 @@ const currencySymbol = (currency: string) =>
 
 const seconds = (m: WeekModel, e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
 
+/** The Billable mark: the currency's sign, "billable" to a screen reader. */
+const billableMark = (currency: string) => {
+  const [title, symbol, word] = [t('reports.billable'), currencySymbol(currency), t('week.billable')];
+  return html`<span class="money" title="${title}"><span aria-hidden="true">${symbol}</span><span class="vh">${word}</span></span>`;
+};
+
 /** A row's facts: the project's colour, client and name, its task, the tags, the Billable mark. */
 function facts(m: WeekModel, e: EntryRowView): Html {
-  const tagNames = e.tagIds.map((id) => m.tags.find((t) => t.id === id)?.name).filter((n): n is string => n !== undefined);
+  const tagNames = e.tagIds.map((id) => m.tags.find((tag) => tag.id === id)?.name).filter((n): n is string => n !== undefined);
   return html`<span class="meta"
     ><span class="project"
       >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}${e.taskName ? html` / <span class="task">${e.taskName}</span>` : ''}` : ''}</span
     >
-    ${tagNames.length > 0 ? html`<span class="tags">${tagNames.map((t) => html`<span class="tag">${t}</span>`)}</span>` : ''}
-    ${e.billable ? html`<span class="money" title="Billable"><span aria-hidden="true">${currencySymbol(e.currency)}</span><span class="vh">billable</span></span>` : ''}
-    ${overlapMark(m, e)}</span
+    ${tagNames.length > 0 ? html`<span class="tags">${tagNames.map((name) => html`<span class="tag">${name}</span>`)}</span>` : ''}
+    ${e.billable ? billableMark(e.currency) : ''} ${overlapMark(m, e)}</span
   >`;
 }
 
@@ -129,15 +150,15 @@ function editForm(m: WeekModel, e: EntryRowView, week: string): Html {
       class="edit"
       method="post"
       action="${APP_PATH}/entries/${id}"
-      aria-label="Edit entry ${timeText(start, m.zone, m.timeFormat)}"
+      aria-label="${t('week.editEntry', { time: timeText(start, m.zone, m.timeFormat) })}"
       data-inplace
     >
       ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
       <input type="hidden" name="version" value="${sent.version ?? e.updatedAt}" />
-      ${descriptionCombo(`${id}-description`, 'Description', sent.description ?? e.description, errors)}
-      ${labelledInput(`${id}-day`, 'day', 'Day', sent.day ?? day, errors, html`type="date" required`)}
-      ${times('start', 'Start', sent.start ?? timeText(start, m.zone, m.timeFormat))}
-      ${times('end', 'End', sent.end ?? timeText(end, m.zone, m.timeFormat))}
+      ${descriptionCombo(`${id}-description`, t('reports.description'), sent.description ?? e.description, errors)}
+      ${labelledInput(`${id}-day`, 'day', t('week.day'), sent.day ?? day, errors, html`type="date" required`)}
+      ${times('start', t('export.start'), sent.start ?? timeText(start, m.zone, m.timeFormat))}
+      ${times('end', t('export.end'), sent.end ?? timeText(end, m.zone, m.timeFormat))}
       <label class="check" for="${id}-nextday"
         ><input
           id="${id}-nextday"
@@ -146,29 +167,31 @@ function editForm(m: WeekModel, e: EntryRowView, week: string): Html {
           value="true"
           ${(editing ? sent.nextDay === 'true' : nextDay) ? html`checked` : ''}
         />
-        Ends the next day</label
+        ${t('week.nextDay')}</label
       >
       ${projectPicker(`${id}-project`, m.projects, sent.projectId ?? e.projectId)}
       ${taskPicker(`${id}-task`, m.tasks, m.projects, sent.projectId ?? e.projectId, editing ? sent.taskId : e.taskId)}
       ${tagChips(`${id}-tags`, m.tags, editing && sent.tagsShown ? (sent.tagIds ?? '').split(',').filter(Boolean) : e.tagIds)}
       ${billableBox(`${id}-billable`, editing ? sent.billable === 'true' : e.billable, editing ? (sent.billableFor ?? '') : (e.projectId ?? ''))}
-      <div class="actions">${editing && m.refused?.asked ? longDayButton(m.refused.asked) : html`<button type="submit">Save</button>`}</div>
+      <div class="actions">
+        ${editing && m.refused?.asked ? longDayButton(m.refused.asked) : html`<button type="submit">${t('common.save')}</button>`}
+      </div>
     </form>
     <form class="apart" method="post" action="${APP_PATH}/entries/${id}/delete" data-inplace>
       ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-      <button class="danger" type="submit">Delete<span class="vh"> this entry</span></button>
-      <span class="hint">You can undo it for 10 seconds.</span>
+      <button class="danger" type="submit">${t('catalog.delete')}<span class="vh"> ${t('week.thisEntry')}</span></button>
+      <span class="hint">${t('week.undoFor')}</span>
     </form>`;
 }
 
 /** One entry: its times in the zone, what and for whom, tags, Billable, duration; ▶ continues it; the description opens its form. */
 function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
   const start = Date.parse(e.start);
-  const span = `${timeText(start, m.zone, m.timeFormat)}–${e.end ? timeText(Date.parse(e.end), m.zone, m.timeFormat) : 'now'}`;
+  const span = `${timeText(start, m.zone, m.timeFormat)}–${e.end ? timeText(Date.parse(e.end), m.zone, m.timeFormat) : t('week.now')}`;
   const duration = e.end
     ? hoursText(e.durationSec)
     : html`<time data-elapsed-from="${e.start}" datetime="${e.start}">${hoursText(seconds(m, e))}</time>`;
-  const what = e.description || html`<span class="hint">(no description)</span>`;
+  const what = e.description || html`<span class="hint">${t('reports.noDescription')}</span>`;
   const own = m.viewing === m.session.userId;
   const row = (link: Html | string) =>
     html`<span class="when">${span}</span> ${link} ${facts(m, e)} <span class="duration">${duration}</span>`;
@@ -188,15 +211,15 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
     formaction="${APP_PATH}/entries/${e.id}/continue"
     data-continue
     data-ended="${e.end ?? ''}"
-    title="Continue: start a timer like this one"
-    aria-label="Continue ${e.description || 'this entry'}"
+    title="${t('week.continueTitle')}"
+    aria-label="${t('week.continueWhat', { what: e.description || t('week.thisEntry') })}"
   >
     ▶
   </button>`;
   if (e.invoiceId)
     return html`<li class="entry locked" id="e-${e.id}">
       <div class="row">${row(html`<span class="what">${what}</span>`)} <span class="entry-actions">${continueButton}</span></div>
-      <p class="hint">Invoiced: read-only. An owner voids the invoice on the Invoices page to change it.</p>
+      <p class="hint">${t('week.invoiced')}</p>
     </li>`;
   // Its period submitted or approved, or its day locked (decisions §13): read-only; the week's approval line says why.
   const locked = lockedWords(m.approval, e.start);
@@ -212,7 +235,7 @@ function entryItem(m: WeekModel, e: EntryRowView, week: string): Html {
   const open = m.refused?.form === e.id || m.editId === e.id;
   return html`<li class="entry${open ? ' open' : ''}" id="e-${e.id}">
     <div class="row">
-      ${row(html`<a class="what" href="${APP_PATH}/week?date=${week}&amp;edit=${e.id}#e-${e.id}" data-edit="${e.id}">${what}<span class="vh"> (edit)</span></a>`)}
+      ${row(html`<a class="what" href="${APP_PATH}/week?date=${week}&amp;edit=${e.id}#e-${e.id}" data-edit="${e.id}">${what}<span class="vh"> ${t('week.edit')}</span></a>`)}
       <span class="entry-actions">${continueButton}${deleteButton(e)}</span>
     </div>
     ${open ? editForm(m, e, week) : ''}
@@ -226,8 +249,8 @@ function deleteButton(e: EntryRowView): Html {
     type="submit"
     form="${ROW_FORM}"
     formaction="${APP_PATH}/entries/${e.id}/delete"
-    title="Delete (you can undo it for 10 seconds)"
-    aria-label="Delete ${e.description || 'this entry'}"
+    title="${t('week.deleteTitle')}"
+    aria-label="${t('week.deleteWhat', { what: e.description || t('week.thisEntry') })}"
   >
     ✕
   </button>`;
@@ -244,7 +267,7 @@ const rowForm = (m: WeekModel, week: string) =>
   </form>`;
 
 /** A long day asked about again: the form's button that saves it anyway (the form's values as sent), beside which it can be changed. */
-const longDayButton = (total: string) => html`<button type="submit" name="longDay" value="true">Yes, save ${total}</button>`;
+const longDayButton = (total: string) => html`<button type="submit" name="longDay" value="true">${t('week.yesSave', { total })}</button>`;
 
 /** The form that adds time on a day: a start, and an end or a duration, and what it was. */
 function addForm(m: WeekModel, week: string, day: string): Html {
@@ -255,16 +278,16 @@ function addForm(m: WeekModel, week: string, day: string): Html {
     labelledInput(id, name, label, value, errors, attrs);
   return html`<form class="add" id="add-form" method="post" action="${APP_PATH}/entries" aria-labelledby="add-heading" data-inplace>
     ${csrfField(m.session.csrfToken)}<input type="hidden" name="week" value="${week}" />
-    <h3 id="add-heading">Add time</h3>
+    <h3 id="add-heading">${t('week.addTime')}</h3>
     <div class="grid">
-      ${descriptionCombo('add-description', 'Description', sent.description ?? '', errors)}
-      ${text('add-day', 'day', 'Day', sent.day ?? day, html`type="date" required`)}
-      ${text('add-start', 'startTime', 'Start', sent.startTime ?? '09:00', html`type="text" inputmode="text" size="8" required`)}
-      ${text('add-end', 'endTime', 'End', sent.endTime ?? '', html`type="text" inputmode="text" size="8" placeholder="17:00"`)}
-      ${text('add-duration', 'duration', html`or duration <span class="hint">${DURATION_HINT}</span>`, sent.duration ?? '', html`type="text" inputmode="text" size="8" placeholder="1:30"`)}
+      ${descriptionCombo('add-description', t('reports.description'), sent.description ?? '', errors)}
+      ${text('add-day', 'day', t('week.day'), sent.day ?? day, html`type="date" required`)}
+      ${text('add-start', 'startTime', t('export.start'), sent.startTime ?? '09:00', html`type="text" inputmode="text" size="8" required`)}
+      ${text('add-end', 'endTime', t('export.end'), sent.endTime ?? '', html`type="text" inputmode="text" size="8" placeholder="17:00"`)}
+      ${text('add-duration', 'duration', html`${t('week.orDuration')} <span class="hint">${durationHint()}</span>`, sent.duration ?? '', html`type="text" inputmode="text" size="8" placeholder="1:30"`)}
       <label class="check" for="add-nextday"
-        ><input id="add-nextday" type="checkbox" name="nextDay" value="true" ${sent.nextDay === 'true' ? html`checked` : ''} /> Ends the
-        next day</label
+        ><input id="add-nextday" type="checkbox" name="nextDay" value="true" ${sent.nextDay === 'true' ? html`checked` : ''} />
+        ${t('week.nextDay')}</label
       >
       ${projectPicker('add-project', m.projects, sent.projectId)}
       ${taskPicker('add-task', m.tasks, m.projects, sent.projectId, sent.taskId)}
@@ -272,8 +295,8 @@ function addForm(m: WeekModel, week: string, day: string): Html {
       ${billableBox('add-billable', billable.checked, billable.shownFor)}
     </div>
     <div class="actions">
-      ${m.refused?.form === 'add' && m.refused.asked ? longDayButton(m.refused.asked) : html`<button type="submit">Add</button>`}
-      <a href="${APP_PATH}/week?date=${week}" class="button secondary">Cancel</a>
+      ${m.refused?.form === 'add' && m.refused.asked ? longDayButton(m.refused.asked) : html`<button type="submit">${t('week.add')}</button>`}
+      <a href="${APP_PATH}/week?date=${week}" class="button secondary">${t('week.cancel')}</a>
     </div>
   </form>`;
 }
@@ -283,12 +306,12 @@ function byProject(m: WeekModel, inWeek: EntryRowView[]): Html | string {
   const sums = new Map<string, { name: string; color: string | null; seconds: number }>();
   for (const e of inWeek) {
     const key = e.projectId ?? '';
-    const known = sums.get(key) ?? { name: e.projectName ?? 'No project', color: e.projectColor, seconds: 0 };
+    const known = sums.get(key) ?? { name: e.projectName ?? t('timer.noProject'), color: e.projectColor, seconds: 0 };
     known.seconds += seconds(m, e);
     sums.set(key, known);
   }
   if (sums.size === 0) return '';
-  return html`<ul class="by-project" aria-label="The week by project">
+  return html`<ul class="by-project" aria-label="${t('week.byProject')}">
     ${[...sums.values()]
       .sort((a, b) => b.seconds - a.seconds)
       .map((p) => html`<li>${colourMark(p.color, 'dot')}${p.name} <strong>${hoursText(p.seconds)}</strong></li>`)}
@@ -304,7 +327,7 @@ function daySection(m: WeekModel, d: WeekModel['week']['days'][number], entries:
 
   return html`<section class="day${d.key === today ? ' today' : ''}" id="day-${d.key}" aria-labelledby="day-${d.key}-h">
     <h2 id="day-${d.key}-h">
-      <span>${d.start.toFormat('cccc d LLLL')}</span>
+      <span>${dayHeading(d.start)}</span>
       <span class="day-side">
         ${
           own
@@ -312,8 +335,8 @@ function daySection(m: WeekModel, d: WeekModel['week']['days'][number], entries:
                 class="add-here"
                 href="${APP_PATH}/week?date=${week}&amp;add=${d.key}#add-form"
                 data-add-day="${d.key}"
-                title="Add time on this day"
-                >+<span class="vh"> Add time on ${d.start.toFormat('cccc d LLLL')}</span></a
+                title="${t('week.addOnThisDay')}"
+                >+<span class="vh"> ${t('week.addOn', { day: dayHeading(d.start) })}</span></a
               >`
             : ''
         }
@@ -325,7 +348,7 @@ function daySection(m: WeekModel, d: WeekModel['week']['days'][number], entries:
       list.length === 0
         ? adding
           ? ''
-          : html`<p class="hint">No time tracked.</p>`
+          : html`<p class="hint">${t('week.noTime')}</p>`
         : html`<ul class="entries">
             ${list.map((e) => entryItem(m, e, week))}
           </ul>`
@@ -334,24 +357,25 @@ function daySection(m: WeekModel, d: WeekModel['week']['days'][number], entries:
 }
 
 /** The list of shortcuts (`?` opens it). */
-const SHORTCUTS = html`<dialog id="shortcuts" aria-labelledby="shortcuts-h">
-  <h2 id="shortcuts-h">Keyboard shortcuts</h2>
-  <dl class="facts compact">
-    <dt><kbd>n</kbd></dt>
-    <dd>New timer: type what you work on (while one runs, start another)</dd>
-    <dt><kbd>s</kbd></dt>
-    <dd>Start or stop the timer</dd>
-    <dt><kbd>c</kbd></dt>
-    <dd>Continue the entry that ended last</dd>
-    <dt><kbd>m</kbd></dt>
-    <dd>Add time today</dd>
-    <dt><kbd>/</kbd></dt>
-    <dd>Find in this week</dd>
-    <dt><kbd>?</kbd></dt>
-    <dd>This list</dd>
-  </dl>
-  <form method="dialog"><button class="secondary">Close</button></form>
-</dialog>`;
+const shortcuts = () =>
+  html`<dialog id="shortcuts" aria-labelledby="shortcuts-h">
+    <h2 id="shortcuts-h">${t('week.shortcuts')}</h2>
+    <dl class="facts compact">
+      <dt><kbd>n</kbd></dt>
+      <dd>${t('week.shortcutNew')}</dd>
+      <dt><kbd>s</kbd></dt>
+      <dd>${t('week.shortcutTimer')}</dd>
+      <dt><kbd>c</kbd></dt>
+      <dd>${t('week.shortcutContinue')}</dd>
+      <dt><kbd>m</kbd></dt>
+      <dd>${t('week.shortcutAdd')}</dd>
+      <dt><kbd>/</kbd></dt>
+      <dd>${t('week.find')}</dd>
+      <dt><kbd>?</kbd></dt>
+      <dd>${t('week.shortcutList')}</dd>
+    </dl>
+    <form method="dialog"><button class="secondary">${t('week.close')}</button></form>
+  </dialog>`;
 
 /** The week: its days in the member's zone, each with its entries, its total and its "+"; the week's total by project; the timer on top. */
 export function weekBody(model: WeekModel): Html {
@@ -374,15 +398,15 @@ export function weekBody(model: WeekModel): Html {
       ? ''
       : html`<form method="get" action="${APP_PATH}/week" class="inline whose">
           <input type="hidden" name="date" value="${week}" />
-          <label for="week-member">Whose week</label>
+          <label for="week-member">${t('week.whose')}</label>
           <select id="week-member" name="member">
-            <option value="me" ${own ? html`selected` : ''}>Mine</option>
-            <option value="team" ${m.viewing === 'team' ? html`selected` : ''}>The team</option>
+            <option value="me" ${own ? html`selected` : ''}>${t('week.mine')}</option>
+            <option value="team" ${m.viewing === 'team' ? html`selected` : ''}>${t('week.team')}</option>
             ${m.members
               .filter((x) => x.userId !== m.session.userId)
               .map((x) => html`<option value="${x.userId}" ${m.viewing === x.userId ? html`selected` : ''}>${x.name}</option>`)}
           </select>
-          <button class="secondary" type="submit">Show</button>
+          <button class="secondary" type="submit">${t('week.show')}</button>
         </form>`;
   const notice = m.notice
     ? html`<div class="notice ${m.notice.kind} toast" role="${m.notice.kind === 'error' ? 'alert' : 'status'}">${m.notice.body}</div>`
@@ -412,16 +436,20 @@ export function weekBody(model: WeekModel): Html {
         : ''
     }
     <div class="week-head">
-      <h1>Week of ${first.toFormat('d LLL')} – ${last.toFormat('d LLL yyyy')}</h1>
-      <nav class="week-nav" aria-label="Weeks">
-        <a href="${APP_PATH}/week?date=${first.minus({ days: 7 }).toISODate()}${whose}">← Previous<span class="vh"> week</span></a>
-        <a href="${APP_PATH}/week${own ? '' : `?member=${encodeURIComponent(m.viewing)}`}">This week</a>
-        <a href="${APP_PATH}/week?date=${first.plus({ days: 7 }).toISODate()}${whose}">Next<span class="vh"> week</span> →</a>
+      <h1>${t('week.heading', weekSpan(first, last))}</h1>
+      <nav class="week-nav" aria-label="${t('week.weeks')}">
+        <a href="${APP_PATH}/week?date=${first.minus({ days: 7 }).toISODate()}${whose}"
+          >${t('week.previous')}<span class="vh"> ${t('week.aWeek')}</span></a
+        >
+        <a href="${APP_PATH}/week${own ? '' : `?member=${encodeURIComponent(m.viewing)}`}">${t('week.thisWeek')}</a>
+        <a href="${APP_PATH}/week?date=${first.plus({ days: 7 }).toISODate()}${whose}"
+          >${t('week.next')}<span class="vh"> ${t('week.aWeek')}</span> →</a
+        >
         <form method="get" action="${APP_PATH}/week" class="inline">
           ${own ? '' : html`<input type="hidden" name="member" value="${m.viewing}" />`}
-          <label class="vh" for="week-date">Go to the week of</label>
+          <label class="vh" for="week-date">${t('week.goTo')}</label>
           <input id="week-date" type="date" name="date" value="${week}" />
-          <button class="secondary" type="submit">Go</button>
+          <button class="secondary" type="submit">${t('week.go')}</button>
         </form>
         ${
           own
@@ -429,23 +457,28 @@ export function weekBody(model: WeekModel): Html {
                   class="button add-time"
                   href="${APP_PATH}/week?date=${week}&amp;add=${m.week.days.some((d) => d.key === today) ? today : week}#add-form"
                   data-add-day="${m.week.days.some((d) => d.key === today) ? today : week}"
-                  >Add time <kbd>m</kbd></a
+                  >${t('week.addTime')} <kbd>m</kbd></a
                 >
-                <a class="view" href="${APP_PATH}/timesheet?date=${week}">Timesheet</a>`
+                <a class="view" href="${APP_PATH}/timesheet?date=${week}">${t('timesheet.title')}</a>`
             : ''
         }
       </nav>
       ${switcher}
       <div class="total">
         <p>
-          ${own ? '' : html`<strong>${m.viewing === 'team' ? 'The team' : (m.members.find((x) => x.userId === m.viewing)?.name ?? '')}</strong>, read-only. `}Week
-          total <strong>${hoursText(total)}</strong> <span class="hint">times in ${m.zone}</span>
+          ${own ? '' : html`<strong>${m.viewing === 'team' ? t('week.team') : (m.members.find((x) => x.userId === m.viewing)?.name ?? '')}</strong>, ${t('week.readOnly')} `}${t('week.total')}
+          <strong>${hoursText(total)}</strong> <span class="hint">${t('week.timesIn', { zone: m.zone })}</span>
         </p>
         ${byProject(m, inWeek)}
       </div>
       ${own ? periodStrip(m.approval, { csrfToken: m.session.csrfToken, week, forms: true, first: first.toMillis(), last: m.week.end.toMillis() }) : ''}
-      ${own ? html`<label class="vh" for="week-filter">Find in this week</label><input id="week-filter" type="search" class="week-filter" placeholder="Find in this week ( / )" hidden />` : ''}
+      ${
+        own
+          ? html`<label class="vh" for="week-filter">${t('week.find')}</label
+              ><input id="week-filter" type="search" class="week-filter" placeholder="${t('week.findPlaceholder')}" hidden />`
+          : ''
+      }
     </div>
-    ${m.week.days.map((d) => daySection(m, d, byDay.get(d.key) ?? [], week, today))} ${SHORTCUTS}
+    ${m.week.days.map((d) => daySection(m, d, byDay.get(d.key) ?? [], week, today))} ${shortcuts()}
   </div>`;
 }

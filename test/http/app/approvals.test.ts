@@ -182,8 +182,8 @@ describe('web app: approval and lock (decisions §13)', function () {
     expect(page.text).to.include('href="/app/approvals"');
     const shown = text(page.text);
     expect(shown).to.include('Cleo: week of 19 Oct 2026 – 25 Oct 2026');
-    expect(shown).to.include('Site visit 2:30 EUR 250.00');
-    expect(shown).to.include('Total (1 entry; billable 2:30) 2:30 EUR 250.00');
+    expect(shown).to.include('Site visit 2:30 €250.00');
+    expect(shown).to.include('Total (1 entry; billable 2:30) 2:30 €250.00');
 
     const silent = await post(owner, '/app/approvals', `/app/approvals/${week.id}/reject`, { note: '', back: 'list' });
     expect(silent.status).to.equal(400);

@@ -442,7 +442,7 @@ describe('web app: the working day', () => {
       '<label for="add-duration">or duration <span class="hint">2 or 1.5 = hours, 90m = minutes, 1:30 = 1 h 30 min</span></label>',
     );
     expect(flat((await owner.get('/app/timesheet?date=2026-10-27')).text)).to.include(
-      "Type each day's hours (2 or 1.5 = hours, 90m = minutes, 1:30 = 1 h 30 min)",
+      'Type each day’s hours (2 or 1.5 = hours, 90m = minutes, 1:30 = 1 h 30 min)',
     );
     const add = (form: Record<string, string>) =>
       post('/app/entries', { description: 'Survey', day: '2026-10-27', startTime: '08:00', projectId: audit.id, week: '', ...form });
