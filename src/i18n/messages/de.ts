@@ -622,6 +622,37 @@ export const de: Messages = {
   },
   invoices: {
     // the invoices pages (src/web/app/invoices.ts, invoices-views.ts)
+    status: { draft: 'Entwurf', sent: 'Gestellt', paid: 'Bezahlt', void: 'Storniert' },
+    draftTitle: 'Rechnungsentwurf',
+    numberedTitle: 'Rechnung {{number}}',
+    new: 'Neue Rechnung',
+    list: {
+      noMatch: 'Keine Rechnung passt zu diesen Filtern.',
+      showAll: 'Alle Rechnungen zeigen',
+      noneYet: 'Noch keine Rechnungen.',
+      explain:
+        'Eine Rechnung entsteht aus der abrechenbaren, abgeschlossenen Zeit eines Kunden in einem Zeitraum (etwa im letzten Monat): Ihre Einträge werden Positionen zu ihren Stundensätzen, mit Umsatzsteuer und Summen.',
+      startWith: 'Beginnen Sie mit',
+      thenIssue: ', sehen Sie sie in der Vorschau an, legen Sie dann den Entwurf an und stellen Sie ihn.',
+      ownersMake: 'Die Inhaber des Arbeitsbereichs erstellen sie; Sie sehen sie dann hier.',
+      filterLabel: 'Rechnungen filtern',
+      anyStatus: 'Jeder Status',
+      everyClient: 'Alle Kunden',
+      filter: 'Filtern',
+      caption: 'Rechnungen und Rechnungskorrekturen, die neuesten zuerst',
+      number: 'Nummer',
+      client: 'Kunde',
+      period: 'Zeitraum',
+      status: 'Status',
+      issued: 'Gestellt am',
+      due: 'Fällig am',
+      net: 'Netto',
+      gross: 'Brutto',
+      amountDue: 'Offen',
+      cancels: 'storniert {{number}}',
+      cancelsIt: 'storniert die Rechnung',
+      creditNote: 'Rechnungskorrektur',
+    },
   },
   settings: {
     // the settings pages (src/web/settings/*)

@@ -619,6 +619,37 @@ export const en = {
   },
   invoices: {
     // the invoices pages (src/web/app/invoices.ts, invoices-views.ts)
+    status: { draft: 'Draft', sent: 'Issued', paid: 'Paid', void: 'Void' },
+    draftTitle: 'Draft invoice',
+    numberedTitle: 'Invoice {{number}}',
+    new: 'New invoice',
+    list: {
+      noMatch: 'No invoice matches these filters.',
+      showAll: 'Show all invoices',
+      noneYet: 'No invoices yet.',
+      explain:
+        "An invoice is made from a client's billable, completed time of a range (say, last month): its entries become lines at their rates, with VAT and totals.",
+      startWith: 'Start with',
+      thenIssue: ', preview it, then create the draft and issue it.',
+      ownersMake: "The workspace's owners make them; you will see them here.",
+      filterLabel: 'Filter invoices',
+      anyStatus: 'Any status',
+      everyClient: 'Every client',
+      filter: 'Filter',
+      caption: 'Invoices and credit notes, newest first',
+      number: 'Number',
+      client: 'Client',
+      period: 'Period',
+      status: 'Status',
+      issued: 'Issued',
+      due: 'Due',
+      net: 'Net',
+      gross: 'Gross',
+      amountDue: 'Due amount',
+      cancels: 'cancels {{number}}',
+      cancelsIt: 'cancels the invoice',
+      creditNote: 'Credit note',
+    },
   },
   settings: {
     // the settings pages (src/web/settings/*)

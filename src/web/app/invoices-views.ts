@@ -27,6 +27,7 @@ import { type Html, html } from '../kit/html.js';
 import { csrfField } from '../kit/layout.js';
 import { clockOf } from '../kit/forms.js';
 import type { WebPaths } from '../paths.js';
+import { formats, type Key, t } from '../../i18n/index.js';
 
 /*
  * What the Invoices pages show (decisions §11): the list, the new invoice with its preview, an
@@ -35,7 +36,14 @@ import type { WebPaths } from '../paths.js';
  */
 
 export const STATUSES: readonly InvoiceStatus[] = ['draft', 'sent', 'paid', 'void'];
-const STATUS_LABEL: Record<InvoiceStatus, string> = { draft: 'Draft', sent: 'Issued', paid: 'Paid', void: 'Void' };
+const STATUS_KEY: Record<InvoiceStatus, Key> = {
+  draft: 'invoices.status.draft',
+  sent: 'invoices.status.sent',
+  paid: 'invoices.status.paid',
+  void: 'invoices.status.void',
+};
+/** A status as the reader says it: Draft, Issued, Paid, Void; Entwurf, Gestellt, Bezahlt, Storniert. */
+const statusLabel = (status: InvoiceStatus): string => t(STATUS_KEY[status]);
 export const GROUPINGS: ReadonlyArray<[value: string, label: string]> = [
   ['project', 'A line per project'],
   ['task', 'A line per project and task'],
@@ -77,10 +85,11 @@ const hours = (l: InvoiceView['lines'][number]) =>
 const percent = (rate: number | undefined) => (rate === undefined ? '' : `${rate} %`);
 
 /** The invoice's name as people say it: its number, or "Draft" (with its client). */
-export const titleOf = (invoice: InvoiceView) => (invoice.number === null ? 'Draft invoice' : `Invoice ${invoice.number}`);
+export const titleOf = (invoice: InvoiceView) =>
+  invoice.number === null ? t('invoices.draftTitle') : t('invoices.numberedTitle', { number: invoice.number });
 const clientNameOf = (invoice: InvoiceView) => invoice.recipient?.name ?? invoice.recipient?.legalName ?? invoice.clientId;
 export const statusBadge = (status: InvoiceStatus) =>
-  html`<span class="badge status-${status} ${status === 'paid' ? 'good' : status === 'void' ? 'bad' : ''}">${STATUS_LABEL[status]}</span>`;
+  html`<span class="badge status-${status} ${status === 'paid' ? 'good' : status === 'void' ? 'bad' : ''}">${statusLabel(status)}</span>`;
 
 function select(
   id: string,
@@ -104,7 +113,26 @@ export interface ListFilter {
   clientId: string;
 }
 
-/** The list: filters, the invoices newest first, an empty state that says how to make the first. */
+/** What the list says without rows: that the filters match none, or how the first invoice is made. */
+function emptyList(paths: WebPaths, filter: ListFilter, canMake: boolean): Html {
+  const filtered = filter.status !== '' || filter.clientId !== '';
+  return filtered
+    ? html`<p class="empty">${t('invoices.list.noMatch')} <a href="${paths.invoices}">${t('invoices.list.showAll')}</a>.</p>`
+    : html`<div class="empty">
+        <p><strong>${t('invoices.list.noneYet')}</strong></p>
+        <p>
+          ${t('invoices.list.explain')}
+          ${
+            canMake
+              ? html`${t('invoices.list.startWith')}
+                  <a href="${paths.invoices}/new">${t('invoices.new')}</a>${t('invoices.list.thenIssue')}`
+              : t('invoices.list.ownersMake')
+          }
+        </p>
+      </div>`;
+}
+
+/** The list: filters, the invoices newest first, an empty state that says how to make the first; in the reader's words and formats. */
 export function listBody(
   paths: WebPaths,
   invoices: InvoiceView[],
@@ -112,29 +140,42 @@ export function listBody(
   filter: ListFilter,
   canMake: boolean,
 ): Html {
-  const filtered = filter.status !== '' || filter.clientId !== '';
-  const empty = filtered
-    ? html`<p class="empty">No invoice matches these filters. <a href="${paths.invoices}">Show all invoices</a>.</p>`
-    : html`<div class="empty">
-        <p><strong>No invoices yet.</strong></p>
-        <p>
-          An invoice is made from a client's billable, completed time of a range (say, last month): its entries become lines at their rates,
-          with VAT and totals.
-          ${
-            canMake
-              ? html`Start with <a href="${paths.invoices}/new">New invoice</a>, preview it, then create the draft and issue it.`
-              : "The workspace's owners make them; you will see them here."
-          }
-        </p>
-      </div>`;
+  const f = formats();
+  const day = (value: string | null) => (value === null ? '–' : f.date(value));
+  const empty = emptyList(paths, filter, canMake);
+  const label = {
+    number: t('invoices.list.number'),
+    client: t('invoices.list.client'),
+    period: t('invoices.list.period'),
+    status: t('invoices.list.status'),
+    issued: t('invoices.list.issued'),
+    due: t('invoices.list.due'),
+    net: t('invoices.list.net'),
+    gross: t('invoices.list.gross'),
+    amountDue: t('invoices.list.amountDue'),
+  };
   return html`<div class="report-head">
-      <h1>Invoices</h1>
-      ${canMake ? html`<a class="button" href="${paths.invoices}/new">New invoice</a>` : ''}
+      <h1>${t('nav.invoices')}</h1>
+      ${canMake ? html`<a class="button" href="${paths.invoices}/new">${t('invoices.new')}</a>` : ''}
     </div>
-    <form class="invoice-filter" method="get" action="${paths.invoices}" aria-label="Filter invoices">
-      ${select('filter-status', 'status', 'Status', filter.status, [['', 'Any status'], ...STATUSES.map((s) => [s, STATUS_LABEL[s]] as [string, string])], {})}
-      ${select('filter-client', 'clientId', 'Client', filter.clientId, [['', 'Every client'], ...clients.map((c) => [c.id, c.name] as [string, string])], {})}
-      <button type="submit" class="secondary">Filter</button>
+    <form class="invoice-filter" method="get" action="${paths.invoices}" aria-label="${t('invoices.list.filterLabel')}">
+      ${select(
+        'filter-status',
+        'status',
+        label.status,
+        filter.status,
+        [['', t('invoices.list.anyStatus')], ...STATUSES.map((s) => [s, statusLabel(s)] as [string, string])],
+        {},
+      )}
+      ${select(
+        'filter-client',
+        'clientId',
+        label.client,
+        filter.clientId,
+        [['', t('invoices.list.everyClient')], ...clients.map((c) => [c.id, c.name] as [string, string])],
+        {},
+      )}
+      <button type="submit" class="secondary">${t('invoices.list.filter')}</button>
     </form>
     ${
       invoices.length === 0
@@ -142,47 +183,53 @@ export function listBody(
         : html`<div class="scroll">
             <table class="rows invoices">
               <caption class="vh">
-                Invoices and credit notes, newest first
+                ${t('invoices.list.caption')}
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Number</th>
-                  <th scope="col">Client</th>
-                  <th scope="col">Period</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Issued</th>
-                  <th scope="col">Due</th>
-                  <th scope="col" class="num">Net</th>
-                  <th scope="col" class="num">Gross</th>
-                  <th scope="col" class="num">Due amount</th>
+                  <th scope="col">${label.number}</th>
+                  <th scope="col">${label.client}</th>
+                  <th scope="col">${label.period}</th>
+                  <th scope="col">${label.status}</th>
+                  <th scope="col">${label.issued}</th>
+                  <th scope="col">${label.due}</th>
+                  <th scope="col" class="num">${label.net}</th>
+                  <th scope="col" class="num">${label.gross}</th>
+                  <th scope="col" class="num">${label.amountDue}</th>
                 </tr>
               </thead>
               <tbody>
                 ${invoices.map((i) => {
+                  const numberLink = html`<a href="${paths.invoices}/${i.id}">${i.number ?? statusLabel('draft')}</a>`;
                   const row = html`<tr>
-                    <td data-label="Number" class="c-number"><a href="${paths.invoices}/${i.id}">${i.number ?? 'Draft'}</a></td>
-                    <td data-label="Client">${clientNameOf(i)}</td>
-                    <td data-label="Period" class="c-time">${i.from} – ${i.to}</td>
-                    <td data-label="Status">${statusBadge(i.status)}</td>
-                    <td data-label="Issued" class="c-time">${i.issueDate ?? '–'}</td>
-                    <td data-label="Due" class="c-time">${i.dueDate ?? '–'}</td>
-                    <td data-label="Net" class="num">${money(i.netTotal, i.currency)}</td>
-                    <td data-label="Gross" class="num">${money(i.grossTotal, i.currency)}</td>
-                    <td data-label="Due amount" class="num">${money(i.amountDue, i.currency)}</td>
+                    <td data-label="${label.number}" class="c-number">${numberLink}</td>
+                    <td data-label="${label.client}">${clientNameOf(i)}</td>
+                    <td data-label="${label.period}" class="c-time">${f.date(i.from)} – ${f.date(i.to)}</td>
+                    <td data-label="${label.status}">${statusBadge(i.status)}</td>
+                    <td data-label="${label.issued}" class="c-time">${day(i.issueDate)}</td>
+                    <td data-label="${label.due}" class="c-time">${day(i.dueDate)}</td>
+                    <td data-label="${label.net}" class="num">${f.money(i.netTotal, i.currency)}</td>
+                    <td data-label="${label.gross}" class="num">${f.money(i.grossTotal, i.currency)}</td>
+                    <td data-label="${label.amountDue}" class="num">${f.money(i.amountDue, i.currency)}</td>
                   </tr>`;
                   // A credit note is a document of its own: a row above the invoice it cancels (it is the newer of the two).
                   const note = creditNoteOf(i);
+                  const noteLink = note ? html`<a href="${paths.invoices}/${i.id}#credit-note">${note.number}</a>` : '';
                   return note
                     ? html`<tr class="credit-note">
-                          <td data-label="Number" class="c-number"><a href="${paths.invoices}/${i.id}#credit-note">${note.number}</a></td>
-                          <td data-label="Client">${clientNameOf(i)}</td>
-                          <td data-label="Period" class="c-time">cancels ${note.invoiceNumber ?? 'the invoice'}</td>
-                          <td data-label="Status"><span class="badge status-credit-note">Credit note</span></td>
-                          <td data-label="Issued" class="c-time">${note.issueDate}</td>
-                          <td data-label="Due" class="c-time">–</td>
-                          <td data-label="Net" class="num">${money(-note.netTotal, note.currency)}</td>
-                          <td data-label="Gross" class="num">${money(-note.grossTotal, note.currency)}</td>
-                          <td data-label="Due amount" class="num">–</td>
+                          <td data-label="${label.number}" class="c-number">${noteLink}</td>
+                          <td data-label="${label.client}">${clientNameOf(i)}</td>
+                          <td data-label="${label.period}" class="c-time">
+                            ${note.invoiceNumber === null ? t('invoices.list.cancelsIt') : t('invoices.list.cancels', { number: note.invoiceNumber })}
+                          </td>
+                          <td data-label="${label.status}">
+                            <span class="badge status-credit-note">${t('invoices.list.creditNote')}</span>
+                          </td>
+                          <td data-label="${label.issued}" class="c-time">${f.date(note.issueDate)}</td>
+                          <td data-label="${label.due}" class="c-time">–</td>
+                          <td data-label="${label.net}" class="num">${f.money(-note.netTotal, note.currency)}</td>
+                          <td data-label="${label.gross}" class="num">${f.money(-note.grossTotal, note.currency)}</td>
+                          <td data-label="${label.amountDue}" class="num">–</td>
                         </tr>
                         ${row}`
                     : row;

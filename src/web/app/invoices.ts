@@ -42,6 +42,7 @@ import {
   titleOf,
 } from './invoices-views.js';
 import { appPage } from './page.js';
+import { t } from '../../i18n/index.js';
 
 /** The new invoice's fields as the form names them (the service's refusals carry these names). */
 const NEW_FIELDS = ['clientId', 'from', 'to', 'groupBy', 'note'];
@@ -161,7 +162,7 @@ function listRoutes(router: Router, ctx: Context): void {
       ...(filter.clientId ? { clientId: filter.clientId } : {}),
     });
     const body = listBody(paths, list, clientsOf(session), filter, invoices.mayManage(session.actor, session.workspaceId));
-    send(res, session, 200, 'Invoices', html`${noticeHtml(noticeFor(deps, signedOf(res)))} ${body}`);
+    send(res, session, 200, t('nav.invoices'), html`${noticeHtml(noticeFor(deps, signedOf(res)))} ${body}`);
   });
 }
 
