@@ -1,6 +1,14 @@
 import { amountCents, fromCents, percentOfCents, timesCents } from '../../src/kernel/money.js';
 import { roundSeconds, type RoundingText } from '../../src/kernel/rounding.js';
-import type { DocumentSource, InvoiceDocument, IssuerParty, RecipientParty, TaxBreakdownRow } from '../../src/modules/invoices/document.js';
+import type {
+  DocumentLanguage,
+  DocumentSource,
+  InvoiceDocument,
+  IssuerParty,
+  RecipientParty,
+  TaxBreakdownRow,
+} from '../../src/modules/invoices/document.js';
+import { earlyPaymentTerms, paymentTerms } from '../../src/modules/invoices/tax.js';
 
 /**
  * Stored invoices as the lifecycle makes them (decisions §11), written here by hand: each line's
@@ -74,7 +82,7 @@ export interface InvoiceSpec {
   exemptionReasonCode?: string | null;
   status?: InvoiceDocument['status'];
   currency?: string;
-  language?: 'en' | 'de';
+  language?: DocumentLanguage;
   issuer?: IssuerParty | null;
   recipient?: RecipientParty | null;
   number?: string | null;
@@ -140,13 +148,20 @@ export function invoice(spec: InvoiceSpec): DocumentSource {
     taxBreakdown,
     ...(issued
       ? {
-          paymentTerms: spec.earlyPayment
-            ? language === 'de'
-              ? `Zahlbar innerhalb von 14 Tagen bis zum 17.11.2026. Bei Zahlung innerhalb von ${spec.earlyPayment.days} Tagen bis zum 13.11.2026 ${String(spec.earlyPayment.percent).replace('.', ',')} % Skonto.`
-              : `Payable within 14 days, by 17 November 2026. ${spec.earlyPayment.percent} % early-payment discount if paid within ${spec.earlyPayment.days} days, by 13 November 2026.`
-            : language === 'de'
-              ? 'Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).'
-              : 'Payable without deduction by 17 Nov 2026 (14 days).',
+          paymentTerms:
+            language === 'fr' || language === 'nl'
+              ? // French and Dutch as the lifecycle writes them (issued 2026-11-03, due in 14 days).
+                [
+                  paymentTerms(14, '2026-11-17', language),
+                  ...(spec.earlyPayment ? [earlyPaymentTerms(spec.earlyPayment, '2026-11-03', language)] : []),
+                ].join(' ')
+              : spec.earlyPayment
+                ? language === 'de'
+                  ? `Zahlbar innerhalb von 14 Tagen bis zum 17.11.2026. Bei Zahlung innerhalb von ${spec.earlyPayment.days} Tagen bis zum 13.11.2026 ${String(spec.earlyPayment.percent).replace('.', ',')} % Skonto.`
+                  : `Payable within 14 days, by 17 November 2026. ${spec.earlyPayment.percent} % early-payment discount if paid within ${spec.earlyPayment.days} days, by 13 November 2026.`
+                : language === 'de'
+                  ? 'Zahlbar ohne Abzug bis zum 17.11.2026 (14 Tage).'
+                  : 'Payable without deduction by 17 Nov 2026 (14 days).',
         }
       : {}),
     ...(spec.earlyPayment && issued ? { earlyPayment: spec.earlyPayment } : {}),

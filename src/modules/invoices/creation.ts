@@ -5,7 +5,7 @@ import { fromCents, toCents } from '../../kernel/money.js';
 import { type ClientRounding, type RoundingText, ruleFor } from '../../kernel/rounding.js';
 import { dayEnd, dayStart } from '../../kernel/time.js';
 import type { Invoiceable } from '../entries/service.js';
-import type { DocumentLanguage, InvoiceDocumentLine, LineGrouping, TaxBreakdownRow } from './document.js';
+import type { InvoiceDocumentLine, InvoiceLanguage, LineGrouping, TaxBreakdownRow } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
 import { checkLineCount, groupsOf, LINE_GROUPINGS, linesOf, MAX_INVOICE_LINES, roundedEntries } from './lines.js';
@@ -34,7 +34,7 @@ export interface Draft {
   to: string;
   /** The zone whose days `from` and `to` are (the invoice keeps it). */
   timeZone: string;
-  language: DocumentLanguage;
+  language: InvoiceLanguage;
   note: string | null;
   issuer: Record<string, unknown> | null;
   recipient: Record<string, unknown>;

@@ -15,8 +15,16 @@ type Schemas = components['schemas'];
 export type TaxCategory = 'S' | 'AE' | 'K' | 'G' | 'E' | 'Z' | 'O';
 export const TAX_CATEGORIES: readonly TaxCategory[] = ['S', 'AE', 'K', 'G', 'E', 'Z', 'O'];
 
-/** The documents' labels. */
-export type DocumentLanguage = 'en' | 'de';
+/** The documents' labels (decisions §12: English, German, French, Dutch). */
+export type DocumentLanguage = 'en' | 'de' | 'fr' | 'nl';
+/** Every document language, in the order the pages and the command line offer them. */
+export const DOCUMENT_LANGUAGES: readonly DocumentLanguage[] = ['en', 'de', 'fr', 'nl'];
+/**
+ * The languages an invoice is stored and served in: the REST API contract's `Invoice.language`
+ * (en, de). French and Dutch labels exist (decisions §12) but no invoice is made in them while the
+ * contract, which the API's invoices and webhook payloads follow, names only these two.
+ */
+export type InvoiceLanguage = Schemas['Invoice']['language'];
 
 /** How an invoice's entries become lines (`invoice create --group-by`). */
 export type LineGrouping = 'project' | 'task' | 'member' | 'entry' | 'single';

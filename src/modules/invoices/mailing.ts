@@ -4,7 +4,7 @@ import { isOperator, type Principal } from '../../principal.js';
 import { DomainError } from '../../errors.js';
 import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
-import type { InvoiceDocument } from './document.js';
+import type { DocumentLanguage, InvoiceDocument } from './document.js';
 import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, documentMediaType, documentRefusal } from './documents/index.js';
 import { FORMAT_NAMES, formatsOf, labelsOf } from './documents/labels.js';
 import { invoiceErrors as errors } from './errors.js';
@@ -331,7 +331,7 @@ export const replyToOf = (invoice: InvoiceDocument, ports: InvoicePorts): { addr
   return address !== '' && ports.mail.deliverable(address) ? { address, name: oneLine(invoice.issuer?.legalName ?? '') || null } : null;
 };
 
-const defaultGreeting = (invoice: InvoiceDocument): string => (invoice.language === 'de' ? 'Guten Tag,' : 'Hello,');
+const defaultGreeting = (invoice: InvoiceDocument): string => MAIL_WORDS[invoice.language].greeting;
 
 /** Header text (the Subject, the From name): no control character may end its header, no bidirectional control turn it around (issue 54 N4). */
 const oneLine = headerLine;
@@ -357,7 +357,7 @@ export function composeMail(
   html: string;
 } {
   const { issuerName, xml, greeting, message } = parts;
-  const de = invoice.language === 'de';
+  const w = MAIL_WORDS[invoice.language];
   const creditNote = parts.document === 'credit-note';
   const f = formatsOf(labelsOf(invoice.language), invoice.currency);
   const number = (creditNote ? invoice.creditNote?.number : invoice.number) ?? '';
@@ -366,56 +366,30 @@ export function composeMail(
   const invoiceIssued = invoice.issueDate ? f.date(invoice.issueDate) : '';
   const gross = f.money(invoice.grossTotal);
   const pair = (k: string, v: string): [string, string] => [k, v];
+  const said = { number, issued, issuerName, gross, invoiceNumber: invoice.number ?? '', invoiceIssued };
   let facts: Array<[string, string]>;
   let opening: string;
   if (creditNote) {
-    facts = de
-      ? [
-          pair('Nummer der Rechnungskorrektur', number),
-          pair('Datum', issued),
-          pair('Storno zu', `Rechnung ${invoice.number ?? ''} vom ${invoiceIssued}`),
-          pair('Gesamtbetrag', gross),
-        ]
-      : [
-          pair('Credit note number', number),
-          pair('Credit note date', issued),
-          pair('Cancels', `invoice ${invoice.number ?? ''} of ${invoiceIssued}`),
-          pair('Total', gross),
-        ];
-    opening = de
-      ? `anbei erhalten Sie die Rechnungskorrektur ${number} vom ${issued} von ${issuerName} über ${gross}. Sie storniert die Rechnung ${invoice.number ?? ''} vom ${invoiceIssued}.`
-      : `Please find attached credit note ${number} of ${issued} from ${issuerName} for ${gross}. It cancels invoice ${invoice.number ?? ''} of ${invoiceIssued}.`;
+    facts = [pair(w.creditNoteNumber, number), pair(w.creditNoteDate, issued), pair(w.cancels, w.cancelled(said)), pair(w.total, gross)];
+    opening = w.creditNoteOpening(said);
   } else {
     const due =
       invoice.status === 'paid'
-        ? pair(de ? 'Bezahlt am' : 'Paid on', invoice.paidDate ? f.date(invoice.paidDate) : '')
-        : pair(de ? 'Fällig am' : 'Due date', invoice.dueDate ? f.date(invoice.dueDate) : '');
-    const terms = invoice.paymentTerms ? [pair(de ? 'Zahlungsbedingungen' : 'Payment terms', invoice.paymentTerms)] : [];
-    facts = de
-      ? [pair('Rechnungsnummer', number), pair('Rechnungsdatum', issued), pair('Gesamtbetrag', gross), due, ...terms]
-      : [pair('Invoice number', number), pair('Invoice date', issued), pair('Total', gross), due, ...terms];
-    opening = de
-      ? `anbei erhalten Sie die Rechnung ${number} vom ${issued} von ${issuerName} über ${gross}.`
-      : `Please find attached invoice ${number} of ${issued} from ${issuerName} for ${gross}.`;
+        ? pair(w.paidOn, invoice.paidDate ? f.date(invoice.paidDate) : '')
+        : pair(w.dueDate, invoice.dueDate ? f.date(invoice.dueDate) : '');
+    const terms = invoice.paymentTerms ? [pair(w.paymentTerms, invoice.paymentTerms)] : [];
+    facts = [pair(w.invoiceNumber, number), pair(w.invoiceDate, issued), pair(w.total, gross), due, ...terms];
+    opening = w.invoiceOpening(said);
   }
   if (greeting === null) opening = capitalised(opening);
-  const thing = de ? (creditNote ? 'Rechnungskorrektur' : 'Rechnung') : creditNote ? 'credit note' : 'invoice';
-  const files = xml
-    ? de
-      ? `Die PDF-Datei ist die ${thing}; ${documentFileName(invoice, xml, { creditNote })} enthält dieselbe ${thing} als E-Rechnung im Format ${FORMAT_NAMES[xml]} für Ihre Buchhaltung.`
-      : `The PDF is the ${thing}; ${documentFileName(invoice, xml, { creditNote })} holds the same ${thing} as an e-invoice in ${FORMAT_NAMES[xml]} format for your accounting system.`
-    : null;
-  const closing = de ? `Mit freundlichen Grüßen\n${issuerName}` : `Kind regards\n${issuerName}`;
-  const subject = oneLine(
-    de
-      ? `${creditNote ? 'Rechnungskorrektur' : 'Rechnung'} ${number} von ${issuerName}`
-      : `${creditNote ? 'Credit note' : 'Invoice'} ${number} from ${issuerName}`,
-  );
+  const files = xml ? w.files(creditNote, documentFileName(invoice, xml, { creditNote }), FORMAT_NAMES[xml]) : null;
+  const closing = `${w.closing}\n${issuerName}`;
+  const subject = oneLine(w.subject(creditNote, number, issuerName));
   const paragraphs = [...(greeting ? [greeting] : []), opening, ...(message ? [message] : []), ...(files ? [files] : [])];
   const text = `${paragraphs.join('\n\n')}\n\n${facts.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${closing}\n`;
   const para = (p: string) => `<p style="margin:0 0 16px;white-space:pre-line">${escapeHtml(p)}</p>`;
   const html = `<!doctype html>
-<html lang="${de ? 'de' : 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<html lang="${invoice.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px;line-height:1.5;color:#222">
 ${paragraphs.map(para).join('\n')}
 <table style="border-collapse:collapse;margin:0 0 16px">${facts
@@ -429,3 +403,127 @@ ${para(closing)}
 `;
   return { subject, greeting, opening, files, facts, closing, text, html };
 }
+
+/** What an invoice mail says, in one document language (the facts' names, its sentences). */
+interface MailWords {
+  greeting: string;
+  closing: string;
+  subject: (creditNote: boolean, number: string, issuerName: string) => string;
+  invoiceNumber: string;
+  invoiceDate: string;
+  creditNoteNumber: string;
+  creditNoteDate: string;
+  cancels: string;
+  total: string;
+  dueDate: string;
+  paidOn: string;
+  paymentTerms: string;
+  /** The cancelled invoice as the credit note's fact names it. */
+  cancelled: (s: MailFacts) => string;
+  /** The paragraph after the greeting (as it reads under a greeting). */
+  invoiceOpening: (s: MailFacts) => string;
+  creditNoteOpening: (s: MailFacts) => string;
+  /** The sentence naming the XML beside the PDF, by its file name and format. */
+  files: (creditNote: boolean, file: string, format: string) => string;
+}
+
+interface MailFacts {
+  number: string;
+  issued: string;
+  issuerName: string;
+  gross: string;
+  invoiceNumber: string;
+  invoiceIssued: string;
+}
+
+/** The invoice mail's words per document language (docs/invoicing.md: where each language's words come from). */
+const MAIL_WORDS: Record<DocumentLanguage, MailWords> = {
+  en: {
+    greeting: 'Hello,',
+    closing: 'Kind regards',
+    subject: (creditNote, number, issuer) => `${creditNote ? 'Credit note' : 'Invoice'} ${number} from ${issuer}`,
+    invoiceNumber: 'Invoice number',
+    invoiceDate: 'Invoice date',
+    creditNoteNumber: 'Credit note number',
+    creditNoteDate: 'Credit note date',
+    cancels: 'Cancels',
+    total: 'Total',
+    dueDate: 'Due date',
+    paidOn: 'Paid on',
+    paymentTerms: 'Payment terms',
+    cancelled: (s) => `invoice ${s.invoiceNumber} of ${s.invoiceIssued}`,
+    invoiceOpening: (s) => `Please find attached invoice ${s.number} of ${s.issued} from ${s.issuerName} for ${s.gross}.`,
+    creditNoteOpening: (s) =>
+      `Please find attached credit note ${s.number} of ${s.issued} from ${s.issuerName} for ${s.gross}. It cancels invoice ${s.invoiceNumber} of ${s.invoiceIssued}.`,
+    files: (creditNote, file, format) => {
+      const thing = creditNote ? 'credit note' : 'invoice';
+      return `The PDF is the ${thing}; ${file} holds the same ${thing} as an e-invoice in ${format} format for your accounting system.`;
+    },
+  },
+  de: {
+    greeting: 'Guten Tag,',
+    closing: 'Mit freundlichen Grüßen',
+    subject: (creditNote, number, issuer) => `${creditNote ? 'Rechnungskorrektur' : 'Rechnung'} ${number} von ${issuer}`,
+    invoiceNumber: 'Rechnungsnummer',
+    invoiceDate: 'Rechnungsdatum',
+    creditNoteNumber: 'Nummer der Rechnungskorrektur',
+    creditNoteDate: 'Datum',
+    cancels: 'Storno zu',
+    total: 'Gesamtbetrag',
+    dueDate: 'Fällig am',
+    paidOn: 'Bezahlt am',
+    paymentTerms: 'Zahlungsbedingungen',
+    cancelled: (s) => `Rechnung ${s.invoiceNumber} vom ${s.invoiceIssued}`,
+    invoiceOpening: (s) => `anbei erhalten Sie die Rechnung ${s.number} vom ${s.issued} von ${s.issuerName} über ${s.gross}.`,
+    creditNoteOpening: (s) =>
+      `anbei erhalten Sie die Rechnungskorrektur ${s.number} vom ${s.issued} von ${s.issuerName} über ${s.gross}. Sie storniert die Rechnung ${s.invoiceNumber} vom ${s.invoiceIssued}.`,
+    files: (creditNote, file, format) => {
+      const thing = creditNote ? 'Rechnungskorrektur' : 'Rechnung';
+      return `Die PDF-Datei ist die ${thing}; ${file} enthält dieselbe ${thing} als E-Rechnung im Format ${format} für Ihre Buchhaltung.`;
+    },
+  },
+  fr: {
+    greeting: 'Bonjour,',
+    closing: 'Cordialement,',
+    subject: (creditNote, number, issuer) => `${creditNote ? 'Avoir' : 'Facture'} ${number} de ${issuer}`,
+    invoiceNumber: 'Numéro de facture',
+    invoiceDate: 'Date de facture',
+    creditNoteNumber: "Numéro de l'avoir",
+    creditNoteDate: "Date de l'avoir",
+    cancels: 'Annule',
+    total: 'Total TTC',
+    dueDate: "Date d'échéance",
+    paidOn: 'Réglée le',
+    paymentTerms: 'Conditions de paiement',
+    cancelled: (s) => `la facture ${s.invoiceNumber} du ${s.invoiceIssued}`,
+    invoiceOpening: (s) => `veuillez trouver ci-joint la facture ${s.number} du ${s.issued} de ${s.issuerName} d'un montant de ${s.gross}.`,
+    creditNoteOpening: (s) =>
+      `veuillez trouver ci-joint l'avoir ${s.number} du ${s.issued} de ${s.issuerName} d'un montant de ${s.gross}. Il annule la facture ${s.invoiceNumber} du ${s.invoiceIssued}.`,
+    files: (creditNote, file, format) =>
+      creditNote
+        ? `Le fichier PDF est l'avoir\u00a0; ${file} contient le même avoir sous forme de facture électronique au format ${format} pour votre comptabilité.`
+        : `Le fichier PDF est la facture\u00a0; ${file} contient la même facture sous forme de facture électronique au format ${format} pour votre comptabilité.`,
+  },
+  nl: {
+    greeting: 'Goedendag,',
+    closing: 'Met vriendelijke groet,',
+    subject: (creditNote, number, issuer) => `${creditNote ? 'Creditnota' : 'Factuur'} ${number} van ${issuer}`,
+    invoiceNumber: 'Factuurnummer',
+    invoiceDate: 'Factuurdatum',
+    creditNoteNumber: 'Nummer creditnota',
+    creditNoteDate: 'Datum creditnota',
+    cancels: 'Crediteert',
+    total: 'Totaal incl. btw',
+    dueDate: 'Vervaldatum',
+    paidOn: 'Betaald op',
+    paymentTerms: 'Betalingsvoorwaarden',
+    cancelled: (s) => `factuur ${s.invoiceNumber} van ${s.invoiceIssued}`,
+    invoiceOpening: (s) => `hierbij ontvangt u factuur ${s.number} van ${s.issued} van ${s.issuerName} voor een bedrag van ${s.gross}.`,
+    creditNoteOpening: (s) =>
+      `hierbij ontvangt u creditnota ${s.number} van ${s.issued} van ${s.issuerName} voor een bedrag van ${s.gross}. Deze crediteert factuur ${s.invoiceNumber} van ${s.invoiceIssued}.`,
+    files: (creditNote, file, format) => {
+      const thing = creditNote ? 'creditnota' : 'factuur';
+      return `Het pdf-bestand is de ${thing}; ${file} bevat dezelfde ${thing} als e-factuur in het formaat ${format} voor uw boekhouding.`;
+    },
+  },
+};

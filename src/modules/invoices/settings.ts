@@ -2,7 +2,7 @@ import { DomainError } from '../../errors.js';
 import { requireSafeValue } from '../../kernel/input.js';
 import { parseRounding, type RoundingText } from '../../kernel/rounding.js';
 import { requireTaxCategory, requireVatexCode, type TaxCategoryCode } from '../../kernel/tax.js';
-import type { DocumentLanguage, EarlyPayment } from './document.js';
+import type { EarlyPayment, InvoiceLanguage } from './document.js';
 
 /*
  * A workspace's invoicing settings (decisions §11) and its number series: what each key takes,
@@ -17,7 +17,7 @@ export interface InvoicingSettings {
   taxRate: number | null;
   exemptionReason: string | null;
   exemptionReasonCode: string | null;
-  language: DocumentLanguage;
+  language: InvoiceLanguage;
   /**
    * How each entry's time is rounded before it is invoiced (issue 56 item 4): `up-15`,
    * `nearest-6`, `down-1` …; null: not at all (the default: today's amounts). A client may
@@ -141,7 +141,7 @@ export const SETTINGS_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsKey[];
 /** A change of settings: a value, or null to clear it (a key with a default goes back to it). */
 export type SettingsPatch = { [K in SettingsKey]?: InvoicingSettings[K] | null };
 
-const LANGUAGES: readonly DocumentLanguage[] = ['en', 'de'];
+const LANGUAGES: readonly InvoiceLanguage[] = ['en', 'de'];
 /** A refusal, at the setting it is about (the Workspace page shows it there). */
 const invalid = (message: string, field?: SettingsKey) => new DomainError('invalid', message, field === undefined ? {} : { field });
 

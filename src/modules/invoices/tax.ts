@@ -36,11 +36,35 @@ export interface ClientTax {
 }
 
 /** The usual reason and VATEX code of the categories without VAT that need one (E has none: it must be set). */
-const USUAL: Partial<Record<TaxCategoryCode, { code: string; en: string; de: string }>> = {
-  AE: { code: 'VATEX-EU-AE', en: 'Reverse charge', de: 'Steuerschuldnerschaft des Leistungsempfängers' },
-  K: { code: 'VATEX-EU-IC', en: 'Intra-community supply', de: 'Innergemeinschaftliche Lieferung' },
-  G: { code: 'VATEX-EU-G', en: 'Export outside the EU', de: 'Ausfuhr außerhalb der EU' },
-  O: { code: 'VATEX-EU-O', en: 'Not subject to VAT', de: 'Nicht der Umsatzsteuer unterliegend' },
+const USUAL: Partial<Record<TaxCategoryCode, { code: string } & Record<DocumentLanguage, string>>> = {
+  AE: {
+    code: 'VATEX-EU-AE',
+    en: 'Reverse charge',
+    de: 'Steuerschuldnerschaft des Leistungsempfängers',
+    fr: 'Autoliquidation',
+    nl: 'Btw verlegd',
+  },
+  K: {
+    code: 'VATEX-EU-IC',
+    en: 'Intra-community supply',
+    de: 'Innergemeinschaftliche Lieferung',
+    fr: 'Livraison intracommunautaire exonérée',
+    nl: 'Intracommunautaire levering',
+  },
+  G: {
+    code: 'VATEX-EU-G',
+    en: 'Export outside the EU',
+    de: 'Ausfuhr außerhalb der EU',
+    fr: 'Exportation hors UE',
+    nl: 'Uitvoer buiten de EU',
+  },
+  O: {
+    code: 'VATEX-EU-O',
+    en: 'Not subject to VAT',
+    de: 'Nicht der Umsatzsteuer unterliegend',
+    fr: 'Non soumis à la TVA',
+    nl: 'Niet onderworpen aan btw',
+  },
 };
 
 /** The category of a client's invoice: the client's when it has one, else E for a small business, else the workspace's. */
@@ -187,10 +211,13 @@ export function breakdown(
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** A calendar day as the language writes it: 16 November 2026, 16.11.2026. */
+/** A calendar day as the language writes it: 16 November 2026, 16.11.2026, 16/11/2026, 16-11-2026. */
 export function longDate(day: string, language: DocumentLanguage): string {
   const [y, m, d] = day.split('-') as [string, string, string];
-  return language === 'de' ? `${d}.${m}.${y}` : `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`;
+  if (language === 'de') return `${d}.${m}.${y}`;
+  if (language === 'fr') return `${d}/${m}/${y}`;
+  if (language === 'nl') return `${d}-${m}-${y}`;
+  return `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`;
 }
 
 /** The day `days` after `day` (YYYY-MM-DD). */
@@ -199,9 +226,17 @@ export const addDays = (day: string, days: number): string => DateTime.fromISO(d
 /** The due sentence of an invoice issued with these terms. */
 export function paymentTerms(days: number, dueDate: string, language: DocumentLanguage): string {
   const due = longDate(dueDate, language);
-  if (language === 'de')
-    return days === 0 ? `Zahlbar sofort (${due}).` : `Zahlbar innerhalb von ${days} ${days === 1 ? 'Tag' : 'Tagen'} bis zum ${due}.`;
-  return days === 0 ? `Due on receipt (${due}).` : `Payable within ${days} ${days === 1 ? 'day' : 'days'}, by ${due}.`;
+  const unit = (one: string, many: string) => (days === 1 ? one : many);
+  switch (language) {
+    case 'de':
+      return days === 0 ? `Zahlbar sofort (${due}).` : `Zahlbar innerhalb von ${days} ${unit('Tag', 'Tagen')} bis zum ${due}.`;
+    case 'fr':
+      return days === 0 ? `Payable à réception (${due}).` : `Payable sous ${days} ${unit('jour', 'jours')}, au plus tard le ${due}.`;
+    case 'nl':
+      return days === 0 ? `Direct te voldoen (${due}).` : `Te betalen binnen ${days} ${unit('dag', 'dagen')}, uiterlijk op ${due}.`;
+    default:
+      return days === 0 ? `Due on receipt (${due}).` : `Payable within ${days} ${unit('day', 'days')}, by ${due}.`;
+  }
 }
 
 /**
@@ -211,16 +246,32 @@ export function paymentTerms(days: number, dueDate: string, language: DocumentLa
 export function earlyPaymentTerms(terms: { percent: number; days: number }, issueDate: string, language: DocumentLanguage): string {
   const until = longDate(addDays(issueDate, terms.days), language);
   const unit = (one: string, many: string) => (terms.days === 1 ? one : many);
-  if (language === 'de')
-    return `Bei Zahlung innerhalb von ${terms.days} ${unit('Tag', 'Tagen')} bis zum ${until} ${String(terms.percent).replace('.', ',')} % Skonto.`;
-  return `${terms.percent} % early-payment discount if paid within ${terms.days} ${unit('day', 'days')}, by ${until}.`;
+  const comma = String(terms.percent).replace('.', ',');
+  switch (language) {
+    case 'de':
+      return `Bei Zahlung innerhalb von ${terms.days} ${unit('Tag', 'Tagen')} bis zum ${until} ${comma} % Skonto.`;
+    case 'fr':
+      return `Escompte pour paiement anticipé de ${comma} % si le règlement intervient sous ${terms.days} ${unit('jour', 'jours')}, au plus tard le ${until}.`;
+    case 'nl':
+      return `${comma}% korting bij betaling binnen ${terms.days} ${unit('dag', 'dagen')}, uiterlijk op ${until}.`;
+    default:
+      return `${terms.percent} % early-payment discount if paid within ${terms.days} ${unit('day', 'days')}, by ${until}.`;
+  }
 }
 
 /** The one line of a `single` invoice: the service period. */
 export function periodDescription(from: string, to: string, language: DocumentLanguage): string {
-  return language === 'de'
-    ? `Leistungen vom ${longDate(from, 'de')} bis ${longDate(to, 'de')}`
-    : `Services from ${longDate(from, 'en')} to ${longDate(to, 'en')}`;
+  const [a, b] = [longDate(from, language), longDate(to, language)];
+  switch (language) {
+    case 'de':
+      return `Leistungen vom ${a} bis ${b}`;
+    case 'fr':
+      return `Prestations du ${a} au ${b}`;
+    case 'nl':
+      return `Diensten van ${a} tot en met ${b}`;
+    default:
+      return `Services from ${a} to ${b}`;
+  }
 }
 
 /**

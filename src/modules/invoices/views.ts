@@ -57,7 +57,19 @@ export function documentSource(row: InvoiceRow, invoice: InvoiceDocument = view(
 }
 
 /** The document is what the contract's webhook payloads promise: a change to either that parts them fails `tsc`. */
-export const asContractInvoice = (document: InvoiceDocument): components['schemas']['Invoice'] => document;
+export const asContractInvoice = (document: InvoiceDocument): components['schemas']['Invoice'] => ({
+  ...document,
+  language: contractLanguage(document.language),
+});
+
+/**
+ * An invoice's language as the contract names it (en, de). A French or Dutch invoice cannot be
+ * made (the settings take en and de): one that reached here would be served against the contract.
+ */
+function contractLanguage(language: InvoiceDocument['language']): components['schemas']['Invoice']['language'] {
+  if (language === 'en' || language === 'de') return language;
+  throw new Error(`An invoice in ${language} cannot be served: the contract's Invoice.language is en or de.`);
+}
 
 /**
  * The invoice as webhook payloads and sync events carry it: the contract's shape, whose lines

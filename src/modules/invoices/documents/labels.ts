@@ -19,6 +19,10 @@ export const FORMAT_NAMES: Record<DocumentFormat, string> = {
  */
 export interface Labels {
   locale: string;
+  /** How a day is written: `medium` (31 Dec 2026, 31.12.2026) or `short` (31/12/2026, 31-12-2026). */
+  dateStyle: 'medium' | 'short';
+  /** What follows a percentage's number: "%" (19%) or a no-break space and "%" (19 %). */
+  percentSign: string;
   invoice: string;
   creditNote: string;
   draft: string;
@@ -80,6 +84,8 @@ export interface Labels {
 
 const en: Labels = {
   locale: 'en-GB',
+  dateStyle: 'medium',
+  percentSign: '%',
   invoice: 'Invoice',
   creditNote: 'Credit note',
   draft: 'DRAFT',
@@ -145,6 +151,8 @@ const en: Labels = {
 
 const de: Labels = {
   locale: 'de-DE',
+  dateStyle: 'medium',
+  percentSign: '\u00a0%',
   invoice: 'Rechnung',
   // A "Gutschrift" is self-billing in German VAT law (§ 14 Abs. 2 UStG); cancelling one's own invoice is a correction.
   creditNote: 'Rechnungskorrektur',
@@ -211,7 +219,147 @@ const de: Labels = {
   },
 };
 
-export const LABELS: Record<DocumentLanguage, Labels> = { en, de };
+// French: the mentions of art. 242 nonies A, annexe II CGI and the words of French invoice forms (docs/invoicing.md cites them).
+const fr: Labels = {
+  locale: 'fr-FR',
+  dateStyle: 'short',
+  percentSign: '\u00a0%',
+  invoice: 'Facture',
+  // A cancelling document is an "avoir" (a "facture d'avoir"); "auto-facturation" is self-billing.
+  creditNote: 'Avoir',
+  draft: 'BROUILLON',
+  draftNotice: "Brouillon : pas encore une facture. Il n'a pas de numéro et ne peut être ni payé ni comptabilisé.",
+  number: 'Numéro',
+  issueDate: "Date d'émission",
+  dueDate: "Date d'échéance",
+  servicePeriod: 'Période de prestation',
+  buyerReference: 'Votre référence',
+  precedingInvoice: 'Annule la facture',
+  precedingValue: (number, date) => `${number} du ${date}`,
+  from: 'Émetteur',
+  billedTo: 'Client',
+  vatId: 'N° TVA intracom.',
+  taxNumber: 'N° fiscal',
+  registration: 'Immatriculation',
+  seat: 'Siège social',
+  managingDirectors: 'Dirigeants',
+  customerVatId: 'Votre N° TVA',
+  position: 'N°',
+  description: 'Désignation',
+  hours: 'Heures',
+  rate: 'Tarif',
+  quantity: 'Quantité',
+  unitPrice: 'P.U. HT',
+  tax: 'TVA',
+  amount: 'Montant HT',
+  netTotal: 'Total HT',
+  taxOn: (category, rate, basis) => `${category} ${rate} sur ${basis}`,
+  taxTotal: 'Total TVA',
+  taxTotalIn: (currency, rate) => `Total TVA en ${currency} (taux de change ${rate})`,
+  grossTotal: 'Total TTC',
+  paid: 'Déjà réglé',
+  amountDue: 'Net à payer',
+  paymentTerms: 'Conditions de paiement',
+  bankDetails: 'Coordonnées bancaires',
+  accountHolder: 'Titulaire du compte',
+  bank: 'Banque',
+  iban: 'IBAN',
+  bic: 'BIC',
+  reference: 'Référence',
+  contact: 'Contact',
+  services: 'Prestations',
+  page: (n, of) => `Page ${n} sur ${of}`,
+  continued: 'suite',
+  creditNoteTerms: (number, date) => `Cet avoir annule la facture ${number} du ${date}\u00a0; son montant vous est crédité.`,
+  exemption: {
+    // Art. 242 nonies A 13° CGI: the mention "Autoliquidation"; 12°: the exemption's provision (here the VAT directive's, whoever issues).
+    AE: 'Autoliquidation (article 196 de la directive 2006/112/CE).',
+    K: 'Exonération de TVA, livraison intracommunautaire (article 138 de la directive 2006/112/CE).',
+    G: 'Exonération de TVA, exportation hors UE (article 146 de la directive 2006/112/CE).',
+    O: 'Non soumis à la TVA.',
+  },
+  category: {
+    S: 'TVA',
+    AE: 'Autoliquidation',
+    K: 'Livraison intracommunautaire',
+    G: 'Exportation',
+    E: 'Exonéré',
+    Z: 'TVA taux zéro',
+    O: 'Non soumis à la TVA',
+  },
+};
+
+// Dutch: the Belastingdienst's factuureisen and the words of Dutch invoice forms (docs/invoicing.md cites them).
+const nl: Labels = {
+  locale: 'nl-NL',
+  dateStyle: 'short',
+  percentSign: '%',
+  invoice: 'Factuur',
+  creditNote: 'Creditnota',
+  draft: 'CONCEPT',
+  draftNotice: 'Concept: nog geen factuur. Het heeft geen nummer en kan niet worden betaald of geboekt.',
+  number: 'Nummer',
+  issueDate: 'Factuurdatum',
+  dueDate: 'Vervaldatum',
+  servicePeriod: 'Leveringsperiode',
+  buyerReference: 'Uw referentie',
+  precedingInvoice: 'Crediteert factuur',
+  precedingValue: (number, date) => `${number} van ${date}`,
+  from: 'Van',
+  billedTo: 'Aan',
+  vatId: 'Btw-nummer',
+  taxNumber: 'Fiscaal nummer',
+  registration: 'Handelsregister',
+  seat: 'Statutaire zetel',
+  managingDirectors: 'Bestuurders',
+  customerVatId: 'Uw btw-nummer',
+  position: 'Nr.',
+  description: 'Omschrijving',
+  hours: 'Uren',
+  rate: 'Tarief',
+  quantity: 'Aantal',
+  unitPrice: 'Prijs',
+  tax: 'Btw',
+  amount: 'Bedrag',
+  netTotal: 'Totaal excl. btw',
+  taxOn: (category, rate, basis) => `${category} ${rate} over ${basis}`,
+  taxTotal: 'Totaal btw',
+  taxTotalIn: (currency, rate) => `Totaal btw in ${currency} (koers ${rate})`,
+  grossTotal: 'Totaal incl. btw',
+  paid: 'Betaald',
+  amountDue: 'Te betalen',
+  paymentTerms: 'Betalingsvoorwaarden',
+  bankDetails: 'Bankgegevens',
+  accountHolder: 'Ten name van',
+  bank: 'Bank',
+  iban: 'IBAN',
+  bic: 'BIC',
+  reference: 'Betalingskenmerk',
+  contact: 'Contact',
+  services: 'Diensten',
+  page: (n, of) => `Pagina ${n} van ${of}`,
+  continued: 'vervolg',
+  creditNoteTerms: (number, date) =>
+    `Deze creditnota crediteert factuur ${number} van ${date}; het bedrag wordt aan u terugbetaald of verrekend.`,
+  exemption: {
+    // The Belastingdienst asks for the words "btw verlegd" when the customer owes the VAT.
+    AE: 'Btw verlegd (artikel 196 Btw-richtlijn 2006/112/EG).',
+    K: 'Intracommunautaire levering, vrijgesteld van btw (artikel 138 Btw-richtlijn 2006/112/EG).',
+    G: 'Uitvoer buiten de EU, vrijgesteld van btw (artikel 146 Btw-richtlijn 2006/112/EG).',
+    O: 'Niet onderworpen aan btw.',
+  },
+  category: {
+    S: 'Btw',
+    AE: 'Btw verlegd',
+    K: 'Intracommunautaire levering',
+    G: 'Uitvoer',
+    E: 'Vrijgesteld',
+    Z: 'Btw nultarief',
+    O: 'Niet onderworpen aan btw',
+  },
+};
+
+export const LABELS: Record<DocumentLanguage, Labels> = { en, de, fr, nl };
 
 export const labelsOf = (language: DocumentLanguage | undefined): Labels => LABELS[language ?? 'en'] ?? en;
 
@@ -248,7 +396,7 @@ function makeFormats(labels: Labels, currency: string): Formats {
   const integer = new Intl.NumberFormat(labels.locale, { maximumFractionDigits: 0 });
   const separator = new Intl.NumberFormat(labels.locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
   const percent = new Intl.NumberFormat(labels.locale, { maximumFractionDigits: 3 });
-  const date = new Intl.DateTimeFormat(labels.locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const date = new Intl.DateTimeFormat(labels.locale, { dateStyle: labels.dateStyle, timeZone: 'UTC' });
   const regions = new Intl.DisplayNames([labels.locale], { type: 'region', fallback: 'code' });
   return {
     money: (amount) => money.format(Number(amount)),
@@ -257,7 +405,7 @@ function makeFormats(labels: Labels, currency: string): Formats {
       const [whole = '0', fraction] = value.replace(/^-/, '').split('.');
       return `${value.startsWith('-') ? '-' : ''}${integer.format(BigInt(whole))}${fraction ? `${separator}${fraction}` : ''}`;
     },
-    percent: (value) => `${percent.format(Number(value))}${labels.locale.startsWith('de') ? '\u00a0%' : '%'}`,
+    percent: (value) => `${percent.format(Number(value))}${labels.percentSign}`,
     date: (day) => date.format(new Date(`${day}T00:00:00Z`)),
     country: (code) => regions.of(code) ?? code,
   };

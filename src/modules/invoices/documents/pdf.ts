@@ -102,7 +102,7 @@ export async function pdfOf(doc: InvoiceDocument, options: { creditNote: boolean
     // No default font (pdfkit would load Helvetica, which PDF/A cannot have unembedded): the
     // registered faces below are the only ones, and the first text picks one.
     font: '',
-    lang: doc.language === 'de' ? 'de-DE' : 'en-GB',
+    lang: l.locale,
     displayTitle: true,
     info: {
       Title: xmpSafe(number ? `${title} ${number}` : `${title} (${l.draft})`),
