@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { MAIN } from './entry.js';
 import { type Figures, LagTracker, litestreamBinary, readFigures } from '../../src/replication.js';
 import { send } from './server.js';
 
@@ -78,11 +79,11 @@ export interface Replicated {
   exited: Promise<number | null>;
 }
 
-/** The server command: the TypeScript through tsx (tests), or the build (`dist/`, the bench). */
+/** The server command: as the tests start it (the build when current, else through tsx: ./entry.ts), or the build with `npm start`'s memory flags (the bench). */
 export function serverCommand(compiled: boolean): string[] {
   return compiled
     ? [process.execPath, '--max-old-space-size=512', '--max-semi-space-size=4', join(PACKAGE_ROOT, 'dist/src/main.js')]
-    : [process.execPath, '--import', 'tsx', join(PACKAGE_ROOT, 'src/main.ts')];
+    : [process.execPath, ...MAIN];
 }
 
 /** `litestream replicate -config … -exec "<server>"`, as docs/operations.md runs it; resolves once GET /readyz answers 200. */

@@ -11,6 +11,7 @@ import { systemClock } from '../../src/clock.js';
 import { openDatabase } from '../../src/db/database.js';
 import { createServices } from '../../src/services.js';
 import { send, startTestServer } from '../helpers/server.js';
+import { MAIN } from '../helpers/entry.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -22,7 +23,7 @@ const freePort = () =>
 
 /** The real server as its own process (npm start), on loopback, over the given database file. */
 async function startServerProcess(databasePath: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...MAIN], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -12,9 +12,9 @@ import { systemClock } from '../../src/clock.js';
 import { openDatabase } from '../../src/db/database.js';
 import { OPERATOR } from '../../src/principal.js';
 import { createServices } from '../../src/services.js';
-import { PACKAGE_ROOT } from '../../src/paths.js';
 import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
 import { startReceiver } from '../helpers/webhooks.js';
+import { MAIN } from '../helpers/entry.js';
 
 const FIXTURES = new URL('../fixtures/import/', import.meta.url).pathname;
 const TOGGL_HEADER =
@@ -179,14 +179,10 @@ describe('timetrack import (the command)', () => {
     }
     const path = join(dir, 'big.csv');
     writeFileSync(path, `${rows.join('\n')}\n`);
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(PACKAGE_ROOT, 'src/main.ts'), 'import', path, '--workspace', workspaceId, '--time-zone', 'UTC', '--json'],
-      {
-        env: { ...process.env, DATABASE_PATH: databasePath },
-        stdio: 'ignore',
-      },
-    );
+    const child = spawn(process.execPath, [...MAIN, 'import', path, '--workspace', workspaceId, '--time-zone', 'UTC', '--json'], {
+      env: { ...process.env, DATABASE_PATH: databasePath },
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const peek = new Database(databasePath, { readonly: true });
     try {

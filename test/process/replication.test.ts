@@ -29,6 +29,7 @@ import {
   watchLag,
   writeLitestreamConfig,
 } from '../helpers/litestream.js';
+import { MAIN } from '../helpers/entry.js';
 
 const configProblem = (env: Record<string, string>): string => {
   try {
@@ -282,7 +283,7 @@ describe('replication with the real Litestream binary', function () {
       restoreReplica(binary, replicaDir, restored);
       const newPath = join(dir, 'new', 'timetrack.db');
       copyFileSync(join(dir, 'old', 'secret.key'), join(dir, 'new', 'secret.key'));
-      const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'restore', '--from', restored, '--json'], {
+      const cli = spawnSync(process.execPath, [...MAIN, 'restore', '--from', restored, '--json'], {
         cwd: PACKAGE_ROOT,
         env: { ...process.env, DATABASE_PATH: newPath },
         encoding: 'utf8',
@@ -387,7 +388,7 @@ describe('replication with the real Litestream binary', function () {
         ids.push(res.body.data.id);
       }
       // `timetrack backup` beside Litestream: the copy holds Litestream's two tables, and passes the checks.
-      const backup = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'backup', '--to', join(dir, 'backup.db'), '--json'], {
+      const backup = spawnSync(process.execPath, [...MAIN, 'backup', '--to', join(dir, 'backup.db'), '--json'], {
         cwd: PACKAGE_ROOT,
         env: { ...process.env, DATABASE_PATH: databasePath },
         encoding: 'utf8',

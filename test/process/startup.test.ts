@@ -15,6 +15,7 @@ import { startServer } from '../../src/server.js';
 import { ContractChecker } from '../helpers/contract.js';
 import { fixtureContract, fixtureHandlers } from '../helpers/fixture.js';
 import { checkedSend as send } from '../helpers/server.js';
+import { MAIN } from '../helpers/entry.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'timetrack-startup-'));
 const silent = createLogger('silent');
@@ -441,7 +442,7 @@ describe('startup', () => {
     it('npm start style: serves, then drains and exits 0 on SIGTERM', async function () {
       this.timeout(30_000);
       const dir = tempDir();
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      const child = spawn(process.execPath, [...MAIN], {
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'timetrack.db'), LOG_LEVEL: 'info' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

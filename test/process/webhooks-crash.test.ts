@@ -14,6 +14,7 @@ import { startServer } from '../../src/server.js';
 import { createServices, graphSettings } from '../../src/services.js';
 import { send } from '../helpers/server.js';
 import { startReceiver, verify } from '../helpers/webhooks.js';
+import { MAIN } from '../helpers/entry.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -52,7 +53,7 @@ describe('webhooks survive a crash', function () {
     };
     const children: ChildProcess[] = [];
     const start = async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       let out = '';
       child.stdout!.on('data', (c) => (out += c));

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { ConfigError, parseConfig } from '../../../src/config.js';
+import { MAIN } from '../../helpers/entry.js';
 
 const problemOf = (env: Record<string, string>): string => {
   try {
@@ -76,7 +77,7 @@ describe('mail: SMTP_URL, MAIL_FROM and SMTP_CA_FILE', () => {
 
   it('an invalid SMTP_URL stops the start with what is wrong (exit 2)', async () => {
     const run = promisify(execFile);
-    const failed = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const failed = await run(process.execPath, [...MAIN], {
       env: {
         ...process.env,
         PORT: '0',

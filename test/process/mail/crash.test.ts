@@ -12,6 +12,7 @@ import { createServices } from '../../../src/services.js';
 import { send } from '../../helpers/server.js';
 import { plainUrl, startRelay } from '../../helpers/smtp.js';
 import { closedPort } from '../../helpers/mail-world.js';
+import { MAIN } from '../../helpers/entry.js';
 
 async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
@@ -35,7 +36,7 @@ describe('mail survives a crash', function () {
     const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath, LOG_LEVEL: 'warn', ...mailEnv };
     const children: ChildProcess[] = [];
     const start = async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       let out = '';
       child.stdout!.on('data', (c) => (out += c));

@@ -9,12 +9,12 @@ import { runCli } from '../../../src/cli/main.js';
 import { systemClock } from '../../../src/clock.js';
 import { openDatabase } from '../../../src/db/database.js';
 import { createServices } from '../../../src/services.js';
-import { PACKAGE_ROOT } from '../../../src/paths.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { CookieBrowser, freePort, startTestProvider, timetrackClient } from '../../helpers/oidc-provider.js';
 import { startTestServer } from '../../helpers/server.js';
 import { SettingsClient } from '../../helpers/settings-client.js';
 import { noticeOf, type OidcFixture, oidcEnv, oidcFixture, PROVIDER_NAME, signedIn, visit } from '../../helpers/oidc-fixture.js';
+import { MAIN } from '../../helpers/entry.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -133,7 +133,7 @@ describe('sign-in through the identity provider: the server’s start', function
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-oidc-'));
     try {
       const wrong = provider.issuer.replace('127.0.0.1', 'localhost');
-      const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src/main.ts'), 'serve'], {
+      const run = await promisify(execFile)(process.execPath, [...MAIN, 'serve'], {
         env: { ...process.env, ...oidcEnv(port, wrong), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'timetrack.db'), LOG_LEVEL: 'silent' },
       }).then(
         () => ({ code: 0, stderr: '' }),

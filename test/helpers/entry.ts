@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+// @ts-expect-error: plain JavaScript without types (it runs before any build)
+import { staleBuild } from '../../bin/build-check.js';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+
+/**
+ * How a test starts timetrack as a process of its own (the server, a command): node's arguments
+ * before the command's own. The build (dist/src/main.js, what `npm start` and `timetrack` run)
+ * when it is current, as on a fresh clone after `npm ci`; else the sources through tsx (a working
+ * copy whose sources changed since the last build), so a test always runs the code as it is.
+ * Both are src/main.ts, with the same behaviour; through tsx a process costs about 0.75 s more
+ * CPU (a server's threads each load the sources through tsx too), which the process tier pays
+ * for every process it starts.
+ */
+export const MAIN: readonly string[] =
+  (staleBuild as (base: string) => string | null)(PACKAGE_ROOT) === null
+    ? [join(PACKAGE_ROOT, 'dist', 'src', 'main.js')]
+    : ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'main.ts')];
