@@ -24,6 +24,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import { roundingWords, type RoundingText } from '../../kernel/rounding.js';
 import { errorAt, type FieldErrors, invalidAt, labelledInput } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
+import { t } from '../../i18n/index.js';
 import { csrfField } from '../kit/layout.js';
 import { clockOf } from '../kit/forms.js';
 import type { WebPaths } from '../paths.js';
@@ -111,6 +112,8 @@ export function listBody(
   clients: Array<{ id: string; name: string }>,
   filter: ListFilter,
   canMake: boolean,
+  /** The Overdue view (issue 57), shown instead of the table when the filter asks for it. */
+  overdue: Html | null = null,
 ): Html {
   const filtered = filter.status !== '' || filter.clientId !== '';
   const empty = filtered
@@ -132,12 +135,20 @@ export function listBody(
       ${canMake ? html`<a class="button" href="${paths.invoices}/new">New invoice</a>` : ''}
     </div>
     <form class="invoice-filter" method="get" action="${paths.invoices}" aria-label="Filter invoices">
-      ${select('filter-status', 'status', 'Status', filter.status, [['', 'Any status'], ...STATUSES.map((s) => [s, STATUS_LABEL[s]] as [string, string])], {})}
+      ${select(
+        'filter-status',
+        'status',
+        'Status',
+        filter.status,
+        [['', 'Any status'], ...STATUSES.map((s) => [s, STATUS_LABEL[s]] as [string, string]), ['overdue', t('reminders.overdue.status')]],
+        {},
+      )}
       ${select('filter-client', 'clientId', 'Client', filter.clientId, [['', 'Every client'], ...clients.map((c) => [c.id, c.name] as [string, string])], {})}
       <button type="submit" class="secondary">Filter</button>
     </form>
     ${
-      invoices.length === 0
+      overdue ??
+      (invoices.length === 0
         ? empty
         : html`<div class="scroll">
             <table class="rows invoices">
@@ -189,7 +200,7 @@ export function listBody(
                 })}
               </tbody>
             </table>
-          </div>`
+          </div>`)
     }`;
 }
 

@@ -42,6 +42,8 @@ import {
   titleOf,
 } from './invoices-views.js';
 import { appPage } from './page.js';
+import { overdueBody } from './invoices-overdue.js';
+import { t } from '../../i18n/index.js';
 
 /** The new invoice's fields as the form names them (the service's refusals carry these names). */
 const NEW_FIELDS = ['clientId', 'from', 'to', 'groupBy', 'note'];
@@ -156,6 +158,15 @@ function listRoutes(router: Router, ctx: Context): void {
     const session = sessionOf(res);
     const text = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : '');
     const filter = { status: text('status'), clientId: text('clientId') };
+    if (filter.status === 'overdue') {
+      // The Overdue view (issue 57): sent, something due, the due date passed in the workspace's zone; the last reminder of each.
+      const overdue = invoices
+        .overdue(session.actor, session.workspaceId)
+        .filter((o) => !filter.clientId || o.invoice.clientId === filter.clientId);
+      const view = overdueBody(paths, overdue, invoices.reminderPlan(session.actor, session.workspaceId));
+      const body = listBody(paths, [], clientsOf(session), filter, invoices.mayManage(session.actor, session.workspaceId), view);
+      return send(res, session, 200, t('reminders.overdue.heading'), html`${noticeHtml(noticeFor(deps, signedOf(res)))} ${body}`);
+    }
     const list = invoices.list(session.actor, session.workspaceId, {
       ...(filter.status ? { status: filter.status as InvoiceView['status'] } : {}),
       ...(filter.clientId ? { clientId: filter.clientId } : {}),

@@ -5,6 +5,7 @@ import { OPERATOR } from '../../../src/principal.js';
 import { freelancer } from '../../helpers/invoices.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { plainUrl, startRelay, type TestRelay } from '../../helpers/smtp.js';
+import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
  * Payment reminders through the real server and a real SMTP server on 127.0.0.1 (issue 57 item 3):
@@ -95,6 +96,12 @@ describe('web app: payment reminders by mail', function () {
       },
     ]);
     server.clock.set(Date.parse('2026-11-23T18:00:00Z'));
+    // The Overdue view names the last reminder.
+    const owner = new SettingsClient(server);
+    await owner.setUp(ownerId, PASSWORD);
+    const overdue = (await owner.get('/app/invoices?status=overdue')).text.replace(/\s+/g, ' ');
+    expect(overdue).to.include('<td data-label="Days overdue" class="num">7</td>');
+    expect(overdue).to.include('<td data-label="Last reminder">Reminder 1 on 2026-11-23</td>');
     await tick();
     await tick();
     expect(relay.received).to.have.length(2);
