@@ -478,5 +478,14 @@ export const de: Messages = {
       none: 'Noch keine',
       level: 'Stufe {{level}} am {{date}}',
     },
+    page: {
+      heading: 'Zahlungserinnerungen',
+      level: 'Stufe',
+      when: 'Wann',
+      to: 'An',
+      files: 'Dateien',
+      delivery: 'Zustellung',
+      gone: 'nicht mehr im Mail-Protokoll',
+    },
   },
 };

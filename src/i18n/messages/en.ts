@@ -475,6 +475,15 @@ export const en = {
       none: 'None yet',
       level: 'Reminder {{level}} on {{date}}',
     },
+    page: {
+      heading: 'Payment reminders',
+      level: 'Level',
+      when: 'When',
+      to: 'To',
+      files: 'Files',
+      delivery: 'Delivery',
+      gone: 'no longer in the mail log',
+    },
   },
 } as const;
 

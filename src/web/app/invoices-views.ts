@@ -1095,6 +1095,8 @@ export function detailBody(
     rounding: RoundingText | null;
     /** Its payments and the form that records one. */
     payments: PaymentsState;
+    /** The payment reminders mailed for it (issue 57): their section (invoices-overdue.ts), or nothing. */
+    reminders?: Html | string;
     /** A draft's Add a line form (owners), or null. */
     line?: LineForm | null;
   },
@@ -1169,7 +1171,7 @@ export function detailBody(
       </ul>
     </section>
     ${options.send ? sendSection(base, session, options.send) : ''}
-    ${sendsSection(options.sends, options.zone, options.canManage ? `${paths.settings}/mail` : null)} ${fill}
+    ${sendsSection(options.sends, options.zone, options.canManage ? `${paths.settings}/mail` : null)} ${options.reminders ?? ''} ${fill}
     <div class="parties">
       ${partySection('From', invoice.issuer as Record<string, unknown> | null)}
       ${partySection('To', invoice.recipient as Record<string, unknown> | null)}

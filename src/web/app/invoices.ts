@@ -42,7 +42,7 @@ import {
   titleOf,
 } from './invoices-views.js';
 import { appPage } from './page.js';
-import { overdueBody } from './invoices-overdue.js';
+import { overdueBody, remindersSection } from './invoices-overdue.js';
 import { t } from '../../i18n/index.js';
 
 /** The new invoice's fields as the form names them (the service's refusals carry these names). */
@@ -119,6 +119,7 @@ function contextOf(deps: WebDeps) {
       today: today(session),
       send: mailing,
       sends: invoices.sends(session.actor, invoice.id),
+      reminders: remindersSection(invoices.reminders(session.actor, invoice.id), zoneOf(session), invoice.currency),
       zone: zoneOf(session),
       waiting: invoices.stillWaiting(session.actor, invoice.id),
       rounding: invoices.rounding(session.actor, invoice.id),
