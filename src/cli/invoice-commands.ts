@@ -455,7 +455,7 @@ export const invoiceCommands: Record<string, Command> = {
   'invoice show': {
     ...command(
       'invoice show ID',
-      'Print an invoice: the whole document its PDF and e-invoices are made from, its payments and its sends by mail.',
+      'Print an invoice: the whole document its PDF and e-invoices are made from, its payments, its sends by mail and its payment reminders.',
       {},
       1,
       (_v, p, s) => ({
@@ -464,6 +464,7 @@ export const invoiceCommands: Record<string, Command> = {
         rounding: s.invoices.rounding(OPERATOR, p[0] as string) ?? 'none',
         sends: s.invoices.sends(OPERATOR, p[0] as string),
         payments: s.invoices.payments(OPERATOR, p[0] as string),
+        reminders: s.invoices.reminders(OPERATOR, p[0] as string),
       }),
     ),
     human: humanInvoice,

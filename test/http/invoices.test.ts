@@ -699,7 +699,7 @@ describe('invoices', () => {
         .json,
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
-    expect(shown.json).to.have.all.keys('invoice', 'rounding', 'sends', 'payments');
+    expect(shown.json).to.have.all.keys('invoice', 'rounding', 'sends', 'payments', 'reminders');
     expect(shown.json.sends).to.deep.equal([]);
     expect(shown.json.payments).to.deep.equal([]);
     expect(shown.json.rounding).to.equal('none');

@@ -91,6 +91,7 @@ describe('timetrack invoice commands (processes)', function () {
         language: 'en',
         rounding: null,
         earlyPayment: null,
+        reminders: null,
       },
     });
     const create = [
@@ -144,7 +145,7 @@ describe('timetrack invoice commands (processes)', function () {
     const created = json(await tt(...create, '--group-by', 'entry', '--note', 'PO 4711', '--json'));
     expect(created).to.have.all.keys('id');
     const shown = json(await tt('invoice', 'show', created.id, '--json'));
-    expect(shown).to.have.all.keys('invoice', 'rounding', 'sends', 'payments');
+    expect(shown).to.have.all.keys('invoice', 'rounding', 'sends', 'payments', 'reminders');
     expect(shown.sends).to.deep.equal([]);
     expect(shown.payments).to.deep.equal([]);
     expect(shown.rounding).to.equal('none');

@@ -668,5 +668,32 @@ export const de: Messages = {
   },
   reminders: {
     // overdue invoices and payment reminders
+    overdue: {
+      status: 'Überfällig',
+      heading: 'Überfällige Rechnungen',
+      intro:
+        'Gestellte Rechnungen mit offenem Betrag, deren Fälligkeitsdatum verstrichen ist (Tage gezählt in {{zone}}), die am längsten überfälligen zuerst.',
+      remindersOff: 'Zahlungserinnerungen sind aus: Inhaber schalten sie unter Einstellungen › Arbeitsbereich › Rechnungen ein.',
+      remindersOn: 'Zahlungserinnerungen gehen {{days}} Tage nach dem Fälligkeitsdatum hinaus.',
+      empty: 'Keine Rechnung ist überfällig.',
+      caption: 'Überfällige Rechnungen, die am längsten überfälligen zuerst',
+      number: 'Nummer',
+      client: 'Kunde',
+      due: 'Fällig am',
+      days: 'Tage überfällig',
+      amountDue: 'Offener Betrag',
+      lastReminder: 'Letzte Erinnerung',
+      none: 'Noch keine',
+      level: 'Stufe {{level}} am {{date}}',
+    },
+    page: {
+      heading: 'Zahlungserinnerungen',
+      level: 'Stufe',
+      when: 'Wann',
+      to: 'An',
+      files: 'Dateien',
+      delivery: 'Zustellung',
+      gone: 'nicht mehr im Mail-Protokoll',
+    },
   },
 };

@@ -665,6 +665,32 @@ export const en = {
   },
   reminders: {
     // overdue invoices and payment reminders
+    overdue: {
+      status: 'Overdue',
+      heading: 'Overdue invoices',
+      intro: 'Issued invoices with an amount due whose due date has passed (days counted in {{zone}}), the most overdue first.',
+      remindersOff: 'Payment reminders are off: an owner turns them on in Settings › Workspace › Invoicing.',
+      remindersOn: 'Payment reminders are mailed {{days}} days past the due date.',
+      empty: 'No invoice is overdue.',
+      caption: 'Overdue invoices, the most days overdue first',
+      number: 'Number',
+      client: 'Client',
+      due: 'Due',
+      days: 'Days overdue',
+      amountDue: 'Amount due',
+      lastReminder: 'Last reminder',
+      none: 'None yet',
+      level: 'Reminder {{level}} on {{date}}',
+    },
+    page: {
+      heading: 'Payment reminders',
+      level: 'Level',
+      when: 'When',
+      to: 'To',
+      files: 'Files',
+      delivery: 'Delivery',
+      gone: 'no longer in the mail log',
+    },
   },
 } as const;
 

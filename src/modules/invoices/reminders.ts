@@ -178,8 +178,11 @@ export function createReminders(deps: Deps) {
   });
 
   return {
-    /** The workspace's default zone, in which due dates are read (the Overdue view names it). */
-    overdueZone: (): string => defaultTimeZone,
+    /** What the Overdue view says above its list: the zone due dates are read in, and the reminder levels (null: off). */
+    reminderPlan(principal: Principal, workspaceId: string): { zone: string; reminders: string | null } {
+      if (!access.mayRead(principal, workspaceId)) throw errors.hidden(workspaceId);
+      return { zone: defaultTimeZone, reminders: settingsOf(repo.settings(workspaceId)).reminders };
+    },
 
     /**
      * A workspace's overdue invoices, most days overdue first: sent, something still due, the due

@@ -422,8 +422,12 @@ export function createInvoicesService({
     ...createSending({ repo, ports, write, access, render, clock }),
     /** A workspace's export and its import (decisions 11a): the profile, settings and invoices as records of their tables. */
     imports: createInvoiceTransfer({ repo, ports, clock }),
-    /** The module's periodic job: payment reminders, on the scheduler's tick (awaited: its documents are made first, then one write each). */
-    jobs: [{ name: 'invoice-reminders', every: 'tick', run: () => reminders.remind() }] as Job[],
+    /**
+     * The module's periodic job: payment reminders, on the scheduler's tick at most once an hour
+     * (the tick comes every second; a reminder due at midnight may wait an hour). Awaited: its
+     * documents are made first, then one write each.
+     */
+    jobs: [{ name: 'invoice-reminders', every: 'hour', run: () => reminders.remind() }] as Job[],
   };
   return service;
 }

@@ -139,6 +139,8 @@ export function listBody(
   clients: Array<{ id: string; name: string }>,
   filter: ListFilter,
   canMake: boolean,
+  /** The Overdue view (issue 57), shown instead of the table when the filter asks for it. */
+  overdue: Html | null = null,
 ): Html {
   const f = formats();
   const day = (value: string | null) => (value === null ? '–' : f.date(value));
@@ -164,7 +166,11 @@ export function listBody(
         'status',
         label.status,
         filter.status,
-        [['', t('invoices.list.anyStatus')], ...STATUSES.map((s) => [s, statusLabel(s)] as [string, string])],
+        [
+          ['', t('invoices.list.anyStatus')],
+          ...STATUSES.map((s) => [s, statusLabel(s)] as [string, string]),
+          ['overdue', t('reminders.overdue.status')],
+        ],
         {},
       )}
       ${select(
@@ -178,7 +184,8 @@ export function listBody(
       <button type="submit" class="secondary">${t('invoices.list.filter')}</button>
     </form>
     ${
-      invoices.length === 0
+      overdue ??
+      (invoices.length === 0
         ? empty
         : html`<div class="scroll">
             <table class="rows invoices">
@@ -236,7 +243,7 @@ export function listBody(
                 })}
               </tbody>
             </table>
-          </div>`
+          </div>`)
     }`;
 }
 
@@ -1131,6 +1138,8 @@ export function detailBody(
     rounding: RoundingText | null;
     /** Its payments and the form that records one. */
     payments: PaymentsState;
+    /** The payment reminders mailed for it (issue 57): their section (invoices-overdue.ts), or nothing. */
+    reminders?: Html | string;
     /** A draft's Add a line form (owners), or null. */
     line?: LineForm | null;
   },
@@ -1205,7 +1214,7 @@ export function detailBody(
       </ul>
     </section>
     ${options.send ? sendSection(base, session, options.send) : ''}
-    ${sendsSection(options.sends, options.zone, options.canManage ? `${paths.settings}/mail` : null)} ${fill}
+    ${sendsSection(options.sends, options.zone, options.canManage ? `${paths.settings}/mail` : null)} ${options.reminders ?? ''} ${fill}
     <div class="parties">
       ${partySection('From', invoice.issuer as Record<string, unknown> | null)}
       ${partySection('To', invoice.recipient as Record<string, unknown> | null)}

@@ -42,6 +42,7 @@ import {
   titleOf,
 } from './invoices-views.js';
 import { appPage } from './page.js';
+import { overdueBody, remindersSection } from './invoices-overdue.js';
 import { t } from '../../i18n/index.js';
 
 /** The new invoice's fields as the form names them (the service's refusals carry these names). */
@@ -118,6 +119,7 @@ function contextOf(deps: WebDeps) {
       today: today(session),
       send: mailing,
       sends: invoices.sends(session.actor, invoice.id),
+      reminders: remindersSection(invoices.reminders(session.actor, invoice.id), zoneOf(session), invoice.currency),
       zone: zoneOf(session),
       waiting: invoices.stillWaiting(session.actor, invoice.id),
       rounding: invoices.rounding(session.actor, invoice.id),
@@ -157,6 +159,15 @@ function listRoutes(router: Router, ctx: Context): void {
     const session = sessionOf(res);
     const text = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : '');
     const filter = { status: text('status'), clientId: text('clientId') };
+    if (filter.status === 'overdue') {
+      // The Overdue view (issue 57): sent, something due, the due date passed in the workspace's zone; the last reminder of each.
+      const overdue = invoices
+        .overdue(session.actor, session.workspaceId)
+        .filter((o) => !filter.clientId || o.invoice.clientId === filter.clientId);
+      const view = overdueBody(paths, overdue, invoices.reminderPlan(session.actor, session.workspaceId));
+      const body = listBody(paths, [], clientsOf(session), filter, invoices.mayManage(session.actor, session.workspaceId), view);
+      return send(res, session, 200, t('reminders.overdue.heading'), html`${noticeHtml(noticeFor(deps, signedOf(res)))} ${body}`);
+    }
     const list = invoices.list(session.actor, session.workspaceId, {
       ...(filter.status ? { status: filter.status as InvoiceView['status'] } : {}),
       ...(filter.clientId ? { clientId: filter.clientId } : {}),

@@ -5,6 +5,7 @@ import { OPERATOR } from '../../../src/principal.js';
 import { freelancer } from '../../helpers/invoices.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { plainUrl, startRelay, type TestRelay } from '../../helpers/smtp.js';
+import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
  * Payment reminders through the real server and a real SMTP server on 127.0.0.1 (issue 57 item 3):
@@ -95,6 +96,21 @@ describe('web app: payment reminders by mail', function () {
       },
     ]);
     server.clock.set(Date.parse('2026-11-23T18:00:00Z'));
+    // The Overdue view names the last reminder.
+    const owner = new SettingsClient(server);
+    await owner.setUp(ownerId, PASSWORD);
+    const overdue = (await owner.get('/app/invoices?status=overdue')).text.replace(/\s+/g, ' ');
+    expect(overdue).to.include('<td data-label="Days overdue" class="num">7</td>');
+    expect(overdue).to.include('<td data-label="Last reminder">Reminder 1 on 2026-11-23</td>');
+    // The invoice's page lists its reminders (times in the viewer's zone, Berlin here), and `invoice show` prints them.
+    const page = (await owner.get(`/app/invoices/${id}`)).text.replace(/\s+/g, ' ');
+    expect(page).to.include('<h2 id="reminders-heading">Payment reminders</h2>');
+    expect(page).to.include(
+      '<td data-label="Level">1</td> <td data-label="When" class="c-time"> 2026-11-23 09:00 </td> <td data-label="Days overdue" class="num">7</td> <td data-label="Amount due" class="num">EUR 1,130.50</td> <td data-label="To">billing@acme.example</td> <td data-label="Files">2026-0001.pdf, 2026-0001-xrechnung-cii.xml</td> <td data-label="Delivery">sent</td>',
+    );
+    const shown = await cli('invoice', 'show', id, '--json');
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(JSON.parse(shown.stdout).reminders).to.deep.equal(services.invoices.reminders(OPERATOR, id));
     await tick();
     await tick();
     expect(relay.received).to.have.length(2);
