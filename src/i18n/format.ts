@@ -90,13 +90,13 @@ export class Formats {
   }
 
   /**
-   * Seconds as people read a duration: hours and minutes (`138:30`; hours past 24 stay hours),
-   * with seconds (`138:30:00`) when the reader asked for them, or when `withSeconds` says so (a
-   * running timer).
+   * Seconds as people read a duration: hours and minutes (`138:30`; hours past 24 stay hours, a
+   * thousand and more grouped as the language groups them: `1,234:30`, `1.234:30`), with seconds
+   * (`138:30:00`) when the reader asked for them, or when `withSeconds` says so (a running timer).
    */
   duration(seconds: number, withSeconds = this.seconds): string {
     const s = Math.max(0, Math.floor(seconds));
-    const hm = `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}`;
+    const hm = `${this.number(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}`;
     return withSeconds ? `${hm}:${pad(s % 60)}` : hm;
   }
 

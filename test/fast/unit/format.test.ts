@@ -26,6 +26,13 @@ describe('formats for a reader', () => {
     expect(en.duration(59, true)).to.equal('0:00:59');
   });
 
+  it('groups the hours of a duration of a thousand hours and more as the language groups numbers (a team’s year in a report PDF)', () => {
+    expect(en.duration(1234 * 3600 + 30 * 60)).to.equal('1,234:30');
+    expect(de.duration(1234 * 3600 + 30 * 60)).to.equal('1.234:30');
+    expect(formatsFor({ language: 'de', seconds: true }).duration(12345 * 3600 + 5)).to.equal('12.345:00:05');
+    expect(en.duration(999 * 3600)).to.equal('999:00');
+  });
+
   it('writes days, days of the week, periods and instants as the language does', () => {
     expect(en.date('2026-11-23')).to.equal('23 Nov 2026');
     expect(de.date('2026-11-23')).to.equal('23.11.2026');

@@ -131,10 +131,14 @@ describe('web app: the language of the pages', () => {
 
   it("writes a German reader's PDF and workbook in German: words, days, durations and money as the page shows them", async () => {
     await germanWeek();
+    // The project's client, and the timesheet for that one client: it closes with lines to sign (an internal report has none).
+    const client = (await server.request('POST', '/api/v1/clients', { json: { name: 'Hafenamt' } })).body.data;
+    const project = (await server.request('GET', '/api/v1/projects')).body.data[0];
+    expect((await server.request('PATCH', `/api/v1/projects/${project.id}`, { json: { clientId: client.id } })).status).to.equal(200);
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-de-'));
     try {
       const file = join(dir, 'stundenzettel.pdf');
-      writeFileSync(file, await download(`/app/reports/export?format=pdf&kind=weekly&${RANGE}&groupBy=project`));
+      writeFileSync(file, await download(`/app/reports/export?format=pdf&kind=weekly&${RANGE}&groupBy=project&clientIds=${client.id}`));
       const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/[ \t]+/g, ' ');
       for (const part of [
         'Stundenzettel',

@@ -69,7 +69,7 @@ describe('web app: report exports', () => {
       billable: true,
     });
     await entry(loner.token, '2026-11-25T09:00:00+01:00', '2026-11-25T09:20:00+01:00', 'Own only', { projectId: brand.id });
-    return { colleague, loner, site, brand, design };
+    return { colleague, loner, client, site, brand, design };
   }
 
   it('downloads the entries as CSV: RFC 4180 with a BOM and a header, times in the member zone, every column, as an attachment', async () => {
@@ -232,8 +232,8 @@ describe('web app: report exports', () => {
     expect(first.getCell(13).numFmt).to.equal('#,##0.00 "EUR"');
   });
 
-  it('downloads the timesheet as a PDF to sign: the period, the member, days and projects, totals, signature lines, its fonts embedded', async () => {
-    await team();
+  it('downloads the timesheet as a PDF to sign: the period, the member, days and projects, totals, signature lines for one client’s, its fonts embedded', async () => {
+    const { client } = await team();
     const owner = await signIn(server.ownerId);
     const pdf = await download(owner, `/app/reports/export?format=pdf&kind=weekly&${RANGE}&groupBy=project`);
     expect(pdf.status).to.equal(200);
@@ -253,13 +253,20 @@ describe('web app: report exports', () => {
         'Brand',
         'Mon 23 Nov',
         'Tue 24 Nov',
-        'Submitted by',
-        'Approved by (client)',
-        'Signature',
       ])
         expect(text, part).to.include(part);
       expect(text).to.include('Total time 3:15 (3.25 hours) · 3 entries · Amount €180.00');
       expect(text).not.to.include('Colleague work');
+      // Not for one client (an internal report): no client signs it (issue 58).
+      for (const part of ['Submitted by', 'Approved by (client)', 'Signature']) expect(text, part).not.to.include(part);
+      // For one client: the lines where the member and the client sign.
+      const signed = await download(owner, `/app/reports/export?format=pdf&kind=weekly&${RANGE}&groupBy=project&clientIds=${client.id}`);
+      expect(signed.status).to.equal(200);
+      writeFileSync(join(dir, 'signed.pdf'), signed.bytes);
+      const signedText = execFileSync('pdftotext', ['-layout', join(dir, 'signed.pdf'), '-'], { encoding: 'utf8' }).replace(/[ \t]+/g, ' ');
+      for (const part of ['Client Harbour Ltd', 'Submitted by', 'Approved by (client)', 'Signature'])
+        expect(signedText, part).to.include(part);
+      expect(signedText).to.include('Total time 1:30 (1.50 hours) · 1 entry · Amount €135.00');
       const fonts = execFileSync('pdffonts', [file], { encoding: 'utf8' });
       const faces = fonts.split('\n').slice(2).filter(Boolean);
       expect(faces.length).to.be.greaterThan(0);

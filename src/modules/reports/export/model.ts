@@ -160,6 +160,8 @@ export interface ExportHead {
   money: boolean;
   /** The filters besides whose time, as a person reads them (`Project Audit`, `Billable only`); empty: none. */
   only: string[];
+  /** The one client the report is for (its filters name one client): the PDF closes with lines to sign; null: an internal report, no signatures. */
+  client: string | null;
   /** The rounding rules, in a sentence, when each entry's time is rounded (issue 56 item 4); null: as tracked. */
   rounded: string | null;
   /** Its words, formats and CSV dialect. */

@@ -22,8 +22,10 @@ import type { Key } from '../../../i18n/index.js';
  * The PDF of an export (pdfkit, as the invoices): a timesheet a client can sign. The head (the
  * period, whose time, the zone), the report as tables (the timesheet a grid of its groups by the
  * seven days of each week; the summary its groups and sub-groups; the entries one a row), the
- * totals, then lines to sign. A4 landscape, DejaVu Sans Condensed embedded. Pages are written as
- * they fill (no page count, so the first page leaves before the last row is read).
+ * totals, then lines to sign when the report is for one client (an internal summary has none).
+ * A4 landscape, DejaVu Sans Condensed embedded. Pages are written as they fill (no page count, so
+ * the first page leaves before the last row is read); the table's last rows are held back until
+ * its end is known, so the totals never stand alone on a page (issue 58).
  */
 
 const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -46,6 +48,18 @@ const INK = '#1f2328';
 const MUTED = '#5f6670';
 const RULE = '#d0d4d9';
 const SHADE = '#f1f3f5';
+/** The table's last rows that go onto the next page with the totals when the totals do not fit under them. */
+const KEEP = 3;
+
+/** What a page of a report's PDF holds, as the writer wrote it (its tests read these). */
+export interface PdfPage {
+  /** The table's rows on it (a timesheet's rows of every week on it). */
+  rows: number;
+  /** The totals' line. */
+  totals: boolean;
+  /** The lines where the member and the client sign. */
+  signatures: boolean;
+}
 
 type Doc = PDFKit.PDFDocument;
 
@@ -68,7 +82,7 @@ export function pdfPages(table: ExportTable, rows: number): number {
  * their locale (`23.11.2026`, `12.480,00 €`, `138:30`); for the command line as it always has
  * (`Mon 23 Nov 2026`, `12480.00 EUR`).
  */
-interface Look {
+export interface Look {
   day(day: string): string;
   dayHead(day: string): string;
   day10(local: number): string;
@@ -79,18 +93,21 @@ interface Look {
   yes(value: boolean): string;
 }
 
-function lookOf(head: ExportHead): Look {
+export function lookOf(head: ExportHead): Look {
   const { people, say } = head.voice;
   const digits = currencyDigits(head.currency);
+  // A page is read, not parsed: the command line's PDF groups thousands too (`12,480.00 EUR`, `1,234:30`), as its CSV does not.
+  const grouped = (value: number, places: number) =>
+    value.toLocaleString('en-GB', { minimumFractionDigits: places, maximumFractionDigits: places });
   if (people === null)
     return {
       day: (day) => DateTime.fromISO(day, { zone: 'UTC' }).toFormat('ccc d LLL yyyy'),
       dayHead: (day) => DateTime.fromISO(day, { zone: 'UTC' }).toFormat('ccc d LLL'),
       day10: isoDay,
       wall: (local) => new Date(local).toISOString().slice(11, 16),
-      duration: clock,
-      hours: (seconds) => (seconds / 3600).toFixed(2),
-      money: (amount) => `${amount.toFixed(digits)} ${head.currency}`,
+      duration: (seconds) => clock(seconds).replace(/^\d+/, (hours) => grouped(Number(hours), 0)),
+      hours: (seconds) => grouped(seconds / 3600, 2),
+      money: (amount) => `${grouped(amount, digits)} ${head.currency}`,
       yes: (value) => (value ? 'yes' : 'no'),
     };
   return {
@@ -112,7 +129,8 @@ const TITLES: Record<ExportHead['kind'], Key> = {
 };
 const titleOf = (head: ExportHead): string => head.voice.say(TITLES[head.kind]);
 
-export async function writePdf(table: ExportTable, out: SinkStream): Promise<number> {
+/** Writes the PDF of a table, each page's contents recorded in `pages` (when given). */
+export async function writePdf(table: ExportTable, out: SinkStream, pages: PdfPage[] = []): Promise<number> {
   const { head } = table;
   // pdfkit and the faces are loaded with the first PDF (a reader thread starts without them).
   const faces = await loadFonts();
@@ -134,34 +152,36 @@ export async function writePdf(table: ExportTable, out: SinkStream): Promise<num
     pdf.on('error', reject);
   });
   let page = 1;
+  pages.push({ rows: 0, totals: false, signatures: false });
   footer(pdf, page, table);
-  pdf.on('pageAdded', () => footer(pdf, (page += 1), table));
+  pdf.on('pageAdded', () => {
+    pages.push({ rows: 0, totals: false, signatures: false });
+    footer(pdf, (page += 1), table);
+  });
+  const onPage = () => pages[pages.length - 1] as PdfPage;
 
   let y = heading(pdf, table);
   const money = lookOf(head);
+  const after = closingHeight(table);
   let rows = 0;
   if (table.weeks) {
-    for (const week of table.weeks) {
-      y = timesheetWeek(pdf, table, week, y, money);
+    for (const [i, week] of table.weeks.entries()) {
+      // The last week keeps its last rows with the totals.
+      y = timesheetWeek(pdf, table, week, y, money, onPage, i === table.weeks.length - 1 ? after : 0);
       await out.room();
     }
     rows = table.weeks.reduce((n, w) => n + w.rows.length + 1, 0);
   } else {
     const layout = columnsOf(table.columns);
-    y = tableHead(pdf, layout, y);
+    const writer = rowWriter(pdf, layout, money, tableHead(pdf, layout, y), onPage);
     for await (const batch of table.batches) {
-      for (const row of batch) {
-        if (y + ROW > LIMIT) {
-          pdf.addPage();
-          y = tableHead(pdf, layout, M.top);
-        }
-        y = tableRow(pdf, layout, row, y, money);
-      }
+      for (const row of batch) writer.add(row);
       rows += batch.length;
       await out.room();
     }
+    y = writer.end(after);
   }
-  closing(pdf, table, y, money);
+  closing(pdf, table, y, money, onPage);
   pdf.end();
   await ended;
   return rows;
@@ -301,8 +321,49 @@ function tableRow(pdf: Doc, layout: Placed[], row: Row, y: number, money: Look):
   return y + ROW;
 }
 
+/**
+ * Rows drawn as they come, a new page (with the table's head) when one is full; the last KEEP are
+ * held back until the table ends, and go onto a new page with what follows them (the totals,
+ * `after` points) when that does not fit under them.
+ */
+function rowWriter(pdf: Doc, layout: Placed[], money: Look, y: number, onPage: () => PdfPage) {
+  const held: Row[] = [];
+  let at = y;
+  const draw = (row: Row) => {
+    if (at + ROW > LIMIT) {
+      pdf.addPage();
+      at = tableHead(pdf, layout, M.top);
+    }
+    at = tableRow(pdf, layout, row, at, money);
+    onPage().rows += 1;
+  };
+  return {
+    add(row: Row): void {
+      held.push(row);
+      if (held.length > KEEP) draw(held.shift() as Row);
+    },
+    /** The table's end: its last rows, and where the page goes on under them. */
+    end(after: number): number {
+      if (held.length > 0 && at + held.length * ROW + after > LIMIT) {
+        pdf.addPage();
+        at = tableHead(pdf, layout, M.top);
+      }
+      for (const row of held.splice(0)) draw(row);
+      return at;
+    },
+  };
+}
+
 /** A week of the timesheet: its groups by the seven days from the week's first (those outside the range empty), the days' totals, then the week's. */
-function timesheetWeek(pdf: Doc, table: ExportTable, week: TimesheetWeek, y: number, money: Look): number {
+function timesheetWeek(
+  pdf: Doc,
+  table: ExportTable,
+  week: TimesheetWeek,
+  y: number,
+  money: Look,
+  onPage: () => PdfPage,
+  after: number,
+): number {
   const withMoney = table.head.money;
   const { say } = table.head.voice;
   const label = groupLabels(say, table.head.groupBy).label;
@@ -338,23 +399,27 @@ function timesheetWeek(pdf: Doc, table: ExportTable, week: TimesheetWeek, y: num
       role: 'total',
     },
   ];
-  for (const row of rows) {
-    if (y + ROW > LIMIT) {
-      pdf.addPage();
-      y = tableHead(pdf, layout, M.top);
-    }
-    y = tableRow(pdf, layout, row, y, money);
-  }
-  return y + 14;
+  const writer = rowWriter(pdf, layout, money, y, onPage);
+  for (const row of rows) writer.add(row);
+  return writer.end(after + 14) + 14;
 }
 
-/** The totals, then where the member and the client sign. */
-function closing(pdf: Doc, table: ExportTable, y: number, money: Look): void {
+/** Whether the report closes with lines to sign: when it is for one client (an internal team summary is not signed by a client). */
+const signed = (table: ExportTable): boolean => table.head.client !== null;
+
+/** The height the closing takes under the table: the totals' line, and the signatures when signed. */
+const closingHeight = (table: ExportTable): number => (signed(table) ? 136 : 30);
+
+/** The totals, then (a report for one client) where the member and the client sign. */
+function closing(pdf: Doc, table: ExportTable, y: number, money: Look, onPage: () => PdfPage): void {
   const totals = table.totals();
-  if (y + 130 > LIMIT) {
+  if (y + closingHeight(table) > LIMIT) {
+    // Only a table with no rows gets here (the rows' writer keeps the last ones with the closing).
     pdf.addPage();
     y = M.top;
   }
+  const page = onPage();
+  page.totals = true;
   y += 8;
   pdf.font('bold').fontSize(10).fillColor(INK);
   const { say } = table.head.voice;
@@ -364,6 +429,8 @@ function closing(pdf: Doc, table: ExportTable, y: number, money: Look): void {
   ];
   if (table.head.money) parts.push(say('export.amount', { amount: money.money(totals.amount) }));
   pdf.text(parts.join('   ·   '), M.left, y, { width: WIDTH });
+  if (!signed(table)) return;
+  page.signatures = true;
   y += 40;
   const half = (WIDTH - 40) / 2;
   for (const [i, who] of [say('export.submittedBy'), say('export.approvedBy')].entries()) {

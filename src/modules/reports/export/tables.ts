@@ -110,11 +110,20 @@ export function createExporter(sources: TableSources) {
         money: !moneyWithheld,
         only: filterWords(sources.namer, actor.workspaceId, request.filters ?? {}, voice),
         rounded: rounding === null ? null : roundingSentence(rounding),
+        client: oneClient(sources.namer, actor.workspaceId, request.filters ?? {}),
         voice,
       };
       return tables[request.kind](actor, { ...request, timeZone }, head);
     },
   };
+}
+
+/** The client a report is for: the one its filters name (several, or none: an internal report, which no client signs). */
+function oneClient(namer: Namer, workspaceId: string, filters: NonNullable<ExportRequest['filters']>): string | null {
+  const ids = filters.clientIds ?? [];
+  if (ids.length !== 1) return null;
+  const id = ids[0] as string;
+  return namer('client', workspaceId, [id])(id).name ?? id;
 }
 
 /** The filters of an export, as its head names them: `Client Acme`, `Tag onsite`, `Billable only`, `Text “kickoff”`. */
