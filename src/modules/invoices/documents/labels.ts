@@ -299,7 +299,8 @@ const nl: Labels = {
   draft: 'CONCEPT',
   draftNotice: 'Concept: nog geen factuur. Het heeft geen nummer en kan niet worden betaald of geboekt.',
   number: 'Nummer',
-  issueDate: 'Factuurdatum',
+  // One word for an invoice's and a credit note's date ("Factuurdatum" would be wrong on the credit note).
+  issueDate: 'Datum',
   dueDate: 'Vervaldatum',
   servicePeriod: 'Leveringsperiode',
   buyerReference: 'Uw referentie',
