@@ -571,7 +571,7 @@ export const de: Messages = {
     reopenWhose: '{{period}} von {{name}} wieder öffnen',
     waiting: 'Wartend ({{count}})',
     nothingWaits: 'Nichts wartet auf Sie.',
-    submittedAt: 'Eingereicht {{when}}; Zeiten in {{zone}}.',
+    submittedAt: 'Eingereicht am {{when}}; Zeiten in {{zone}}.',
     history: 'Verlauf',
     decidedLately: 'Zuletzt entschieden',
     member: 'Mitglied',
