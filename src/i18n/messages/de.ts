@@ -491,6 +491,12 @@ export const de: Messages = {
     restored: '„{{what}}“ wiederhergestellt.',
     noSuchWeek: 'Eine Woche vom {{date}} gibt es hier nicht: Wählen Sie einen Tag von 1900 bis 9998.',
     welcome: 'Willkommen! Ihr Passwort ist gesetzt. Starten Sie einen Timer oder tragen Sie Ihre Arbeitszeit nach.',
+    notDuration: '„{{text}}“ ist keine Dauer. Geben Sie Stunden als 2 oder 1,5 ein, Minuten als 90m oder beides als 1:30.',
+    zeroDuration: 'Die Dauer ist null. Geben Sie ein, wie lange Sie gearbeitet haben, etwa 1:30.',
+    dayOver24:
+      'Das ergibt {{total}} am {{day}}, mehr als die 24 Stunden eines Tages: Nichts wurde gespeichert. Prüfen Sie die Dauer (2 sind zwei Stunden; 90m für Minuten).',
+    dayOver12:
+      'Das ergibt {{total}} am {{day}}, mehr als 12 Stunden. Wenn das stimmt, speichern Sie erneut mit „Ja, {{total}} speichern“; sonst ändern Sie es (2 sind zwei Stunden, 90m sind Minuten).',
   },
   timesheet: {
     // the timesheet (src/web/app/timesheet.ts)
@@ -571,7 +577,7 @@ export const de: Messages = {
     reopenWhose: '{{period}} von {{name}} wieder öffnen',
     waiting: 'Wartend ({{count}})',
     nothingWaits: 'Nichts wartet auf Sie.',
-    submittedAt: 'Eingereicht {{when}}; Zeiten in {{zone}}.',
+    submittedAt: 'Eingereicht am {{when}}; Zeiten in {{zone}}.',
     history: 'Verlauf',
     decidedLately: 'Zuletzt entschieden',
     member: 'Mitglied',

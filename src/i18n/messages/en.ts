@@ -489,6 +489,12 @@ export const en = {
     restored: 'Restored “{{what}}”.',
     noSuchWeek: 'There is no week of {{date}} here: choose a day from 1900 to 9998.',
     welcome: 'Welcome! Your password is set. Start a timer, or add the time you worked.',
+    notDuration: '“{{text}}” is not a duration. Type hours as 2 or 1.5, minutes as 90m, or both as 1:30.',
+    zeroDuration: 'The duration is zero. Type how long you worked, such as 1:30.',
+    dayOver24:
+      'That makes {{total}} on {{day}}, more than the 24 hours a day has: nothing was saved. Check the duration (2 is two hours; type 90m for minutes).',
+    dayOver12:
+      'That makes {{total}} on {{day}}, more than 12 hours. If that is right, save it again with “Yes, save {{total}}”; else change it (2 is two hours, 90m is minutes).',
   },
   timesheet: {
     // the timesheet (src/web/app/timesheet.ts)

@@ -1,11 +1,12 @@
 import { DateTime, IANAZone } from 'luxon';
 import { DomainError } from '../../errors.js';
-import { formats } from '../../i18n/index.js';
+import { formats, type Words, words } from '../../i18n/index.js';
 
 /** How a person wants times of day written: 24-hour (`14:05`) or 12-hour (`2:05 PM`). */
 export type TimeFormat = '24h' | '12h';
 
-const refuse = (field: string, message: string) => new DomainError('invalid', message, { field });
+const refuse = (field: string, message: string, said?: Words) =>
+  new DomainError('invalid', message, { field, ...(said === undefined ? {} : { words: said }) });
 
 /** The one duration rule, as every duration field's hint says it (docs/pages.md, "One duration rule"). */
 export const DURATION_HINT = '2 or 1.5 = hours, 90m = minutes, 1:30 = 1 h 30 min';
@@ -29,8 +30,13 @@ export function durationOf(text: string, field = 'duration'): number {
     if (mixed) return Number(mixed[1]) * 3600 + Number(mixed[2]) * 60;
     return null;
   })();
-  if (seconds === null) throw refuse(field, `“${text.trim()}” is not a duration. Type hours as 2 or 1.5, minutes as 90m, or both as 1:30.`);
-  if (seconds <= 0) throw refuse(field, 'The duration is zero. Type how long you worked, such as 1:30.');
+  if (seconds === null)
+    throw refuse(
+      field,
+      `“${text.trim()}” is not a duration. Type hours as 2 or 1.5, minutes as 90m, or both as 1:30.`,
+      words('week.notDuration', { text: text.trim() }),
+    );
+  if (seconds <= 0) throw refuse(field, 'The duration is zero. Type how long you worked, such as 1:30.', words('week.zeroDuration'));
   return seconds;
 }
 
@@ -50,8 +56,9 @@ export class LongDay extends DomainError {
     field: string,
     /** The day's time as the question and its button say it (`14:30`). */
     readonly total: string,
+    said?: Words,
   ) {
-    super('conflict', message, { field, people: message });
+    super('conflict', message, { field, people: message, ...(said === undefined ? {} : { words: said }) });
   }
 }
 
@@ -66,12 +73,14 @@ export function checkDayTotal(totalSec: number, day: string, confirmed: boolean,
     throw refuse(
       field,
       `That makes ${total} on ${day}, more than the 24 hours a day has: nothing was saved. Check the duration (2 is two hours; type 90m for minutes).`,
+      words('week.dayOver24', { total, day }),
     );
   if (totalSec > DAY_ASK_SEC && !confirmed)
     throw new LongDay(
       `That makes ${total} on ${day}, more than 12 hours. If that is right, save it again with “Yes, save ${total}”; else change it (2 is two hours, 90m is minutes).`,
       field,
       total,
+      words('week.dayOver12', { total, day }),
     );
 }
 

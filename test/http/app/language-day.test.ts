@@ -122,6 +122,23 @@ describe('web app: the working day in German', function () {
     const said = flat(refused.text);
     expect(said).to.include('Einige Zellen können nicht gespeichert werden: siehe unten. Nichts wurde gespeichert.');
     expect(said).to.include('Wählen Sie zuerst das Projekt oder die Aufgabe dieser Zeile.');
+    // The one duration rule's refusals in German: what is no duration, and a day over 24 hours.
+    const sheet = (await owner.get('/app/timesheet?date=2026-11-23')).text;
+    const cell = (day: string) => (/name="(cell:[^"]+:DAY)"/.exec(sheet.replaceAll(day, 'DAY'))?.[1] ?? '').replace('DAY', day);
+    const wrong = await owner.submit('/app/timesheet?date=2026-11-23', '/app/timesheet', {
+      week: '2026-11-23',
+      day: '2026-11-25',
+      [cell('2026-11-24')]: 'viel',
+      [`was:${cell('2026-11-24').slice(5)}`]: '',
+      [cell('2026-11-25')]: '25',
+      [`was:${cell('2026-11-25').slice(5)}`]: '',
+    });
+    expect(wrong.status).to.equal(400);
+    const refusals = flat(wrong.text);
+    expect(refusals).to.include('„viel“ ist keine Dauer. Geben Sie Stunden als 2 oder 1,5 ein, Minuten als 90m oder beides als 1:30.');
+    expect(refusals).to.include(
+      'Das ergibt 25:00 am Mittwoch, 25. November, mehr als die 24 Stunden eines Tages: Nichts wurde gespeichert.',
+    );
   });
 
   it('shows the Approvals page in German: the waiting week, its table with German money, and the decision forms, with no key', async () => {
