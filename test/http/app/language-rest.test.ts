@@ -56,4 +56,13 @@ describe('web app: the invoices, settings and sign-in pages in German', function
     const none = flat((await owner.get('/app/invoices?status=paid')).text);
     expect(none).to.include('Keine Rechnung passt zu diesen Filtern. <a href="/app/invoices">Alle Rechnungen zeigen</a>.');
   });
+
+  it('the stylesheet keys no rule on a column’s English label, so the German list’s invoice numbers are as bold as the English', async () => {
+    const page = await owner.get('/app/invoices');
+    const href = /<link rel="stylesheet" href="([^"]+)"/.exec(page.text)?.[1] as string;
+    const css = await owner.get(href);
+    expect(css.status).to.equal(200);
+    expect(css.text).to.include('table.invoices td.c-number a {');
+    expect(css.text.match(/\[data-label=[^\]]*\]/g) ?? []).to.deep.equal([]);
+  });
 });
