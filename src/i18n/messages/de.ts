@@ -449,6 +449,14 @@ export const de: Messages = {
     draftTitle: 'Rechnungsentwurf',
     numberedTitle: 'Rechnung {{number}}',
     new: 'Neue Rechnung',
+    backTo: 'Zurück zu {{title}}',
+    action: {
+      issue: 'Rechnung stellen',
+      issueDate: 'Rechnungsdatum',
+      pay: 'Als bezahlt markieren',
+      paidOn: 'Bezahlt am',
+      void: 'Stornieren',
+    },
     list: {
       noMatch: 'Keine Rechnung passt zu diesen Filtern.',
       showAll: 'Alle Rechnungen zeigen',

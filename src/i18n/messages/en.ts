@@ -447,6 +447,8 @@ export const en = {
     draftTitle: 'Draft invoice',
     numberedTitle: 'Invoice {{number}}',
     new: 'New invoice',
+    backTo: 'Back to {{title}}',
+    action: { issue: 'Issue', issueDate: 'Issue date', pay: 'Mark paid', paidOn: 'Paid on', void: 'Void' },
     list: {
       noMatch: 'No invoice matches these filters.',
       showAll: 'Show all invoices',

@@ -65,4 +65,26 @@ describe('web app: the invoices, settings and sign-in pages in German', function
     expect(css.text).to.include('table.invoices td.c-number a {');
     expect(css.text.match(/\[data-label=[^\]]*\]/g) ?? []).to.deep.equal([]);
   });
+
+  it('a draft’s page: its title, its actions and their dates, and a confirmation’s title in German, no key', async () => {
+    const made = freelancer(server);
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include('<title>Rechnungsentwurf');
+    expect(text).to.include('<label for="action-issue-date">Rechnungsdatum</label>');
+    expect(text).to.include('>Rechnung stellen…</button>');
+    expect(text).to.include('>Stornieren…</button>');
+    expect(keysShown(page.text)).to.deep.equal([]);
+    const confirm = await owner.get(`/app/invoices/${id}/issue`);
+    expect(confirm.status).to.equal(200);
+    expect(flat(confirm.text)).to.include('<title>Rechnung stellen: Rechnungsentwurf');
+    expect(keysShown(confirm.text)).to.deep.equal([]);
+  });
 });
