@@ -1,3 +1,5 @@
+import { isLanguage, translator } from './i18n/index.js';
+import { OPERATOR } from './principal.js';
 import type { Clock } from './clock.js';
 import type { DatabaseHandle } from './db/database.js';
 import { createWrite, type Write } from './db/write.js';
@@ -121,6 +123,8 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const mail = mailService(database, options, write, logger);
   // The invitation's mail reads the accounts it is part of: bound once both exist.
   let mailed: ReturnType<typeof mailPorts> | null = null;
+  // An invitation speaks its workspace's language (its documents'): bound once the invoices service exists.
+  let workspaceLanguage: (workspaceId: string) => string | null = () => null;
   const accounts = createAccountsService({
     repo: createAccountsRepository(db),
     clock,
@@ -131,7 +135,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       if (mail.enabled()) mail.checkBudget({ kind: 'invitation', userId: input.invitedBy, workspaceId: input.workspaceId });
     },
   });
-  mailed = mailPorts(mail, accounts);
+  mailed = mailPorts(mail, accounts, (workspaceId) => workspaceLanguage(workspaceId));
   const sender = webhookSender(database, options, webhooksRepo, events, accounts, logger);
   webhooks = createWebhooksService({
     repo: webhooksRepo,
@@ -172,6 +176,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
     ...(options.documents ? { render: options.documents } : {}),
   });
+  workspaceLanguage = (workspaceId) => invoices.workspaceLanguage(OPERATOR, workspaceId);
   return {
     accounts,
     tokens,
@@ -357,10 +362,11 @@ function mailService(database: DatabaseHandle, options: ServiceOptions, write: W
 /**
  * What the other modules have mailed, composed from the accounts' data: each runs inside the
  * write that caused it. A recipient's language is their own where they chose one; "Add member"
- * mail is written in the inviter's (an invitation must say nothing of the account that holds the
- * address, decisions §8a, and the Mail page shows its subject to owners).
+ * mail is written in the workspace's language where it is one mail speaks, else the inviter's
+ * (an invitation must say nothing of the account that holds the address, decisions §8a, and the
+ * Mail page shows its subject to owners; decisions §14).
  */
-function mailPorts(mail: MailService, accounts: AccountsService) {
+function mailPorts(mail: MailService, accounts: AccountsService, workspaceLanguage: (workspaceId: string) => string | null) {
   const reader = (userId: string | null): { language: Language; timeZone: string } => {
     const prefs = userId === null ? null : accounts.preferences(userId);
     return { language: prefs?.language ?? 'en', timeZone: prefs?.timeZone ?? 'UTC' };
@@ -371,8 +377,9 @@ function mailPorts(mail: MailService, accounts: AccountsService) {
     const to = address ?? user.email;
     return mail.deliverable(to) ? { address: to, name: user.name, ...reader(userId) } : null;
   };
-  const inviterName = (invitedBy: string | null, workspaceName: string) =>
-    invitedBy === null ? `The owners of ${workspaceName}` : (accounts.userOf(invitedBy)?.name ?? `The owners of ${workspaceName}`);
+  const inviterName = (invitedBy: string | null, workspaceName: string, language: Language) =>
+    (invitedBy === null ? undefined : accounts.userOf(invitedBy)?.name) ??
+    translator(language)('mail.invitation.owners', { workspace: workspaceName });
   const invitation = (input: {
     workspaceId: string;
     email: string;
@@ -385,9 +392,12 @@ function mailPorts(mail: MailService, accounts: AccountsService) {
     if (!mail.enabled() || workspaceName === null || !mail.deliverable(input.email)) return false;
     // An owner's invitation counts against their budget and the workspace's (issue 44, M5); refused, the write is undone.
     mail.spend({ kind: 'invitation', userId: input.invitedBy, workspaceId: input.workspaceId });
+    const inviter = reader(input.invitedBy);
+    const spoken = workspaceLanguage(input.workspaceId);
+    const language = isLanguage(spoken) ? spoken : inviter.language;
     mail.invitation(
-      { address: input.email, name: null, ...reader(input.invitedBy) },
-      { ...input, workspaceName, inviterName: inviterName(input.invitedBy, workspaceName) },
+      { address: input.email, name: null, ...inviter, language },
+      { ...input, workspaceName, inviterName: inviterName(input.invitedBy, workspaceName, language) },
     );
     return true;
   };

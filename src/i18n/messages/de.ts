@@ -632,6 +632,14 @@ export const de: Messages = {
     draftTitle: 'Rechnungsentwurf',
     numberedTitle: 'Rechnung {{number}}',
     new: 'Neue Rechnung',
+    backTo: 'Zurück zu {{title}}',
+    action: {
+      issue: 'Rechnung stellen',
+      issueDate: 'Rechnungsdatum',
+      pay: 'Als bezahlt markieren',
+      paidOn: 'Bezahlt am',
+      void: 'Stornieren',
+    },
     list: {
       noMatch: 'Keine Rechnung passt zu diesen Filtern.',
       showAll: 'Alle Rechnungen zeigen',
@@ -668,6 +676,36 @@ export const de: Messages = {
   },
   mail: {
     // the mail sent to people (invitations, password reset, e-mail change)
+    invitation: {
+      subject: 'Einladung in {{workspace}}',
+      invited: '{{inviter}} hat Sie in den Arbeitsbereich „{{workspace}}“ bei timetrack eingeladen.',
+      once: 'Öffnen Sie diesen Link, um hineinzukommen. Er funktioniert einmal, bis {{until}}.',
+      open: 'Einladung öffnen',
+      ignore: 'Wenn Sie das nicht erwartet haben, ignorieren Sie diese Mail.',
+      owners: 'Die Inhaber von {{workspace}}',
+    },
+    reset: {
+      subject: 'Ihr timetrack-Passwort zurücksetzen',
+      asked: 'Jemand, wahrscheinlich Sie, hat für das timetrack-Konto mit dieser Adresse ein neues Passwort angefordert.',
+      once: 'Mit diesem Link setzen Sie es bis {{until}}. Er funktioniert einmal; Ihre anderen Sitzungen enden dabei.',
+      open: 'Neues Passwort setzen',
+      ignore: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: Ihr Passwort bleibt, wie es ist.',
+    },
+    confirmAddress: {
+      subject: 'Bestätigen Sie Ihre timetrack-Adresse',
+      asked:
+        'Jemand hat sich mit dieser Adresse bei timetrack angemeldet. Bevor das Konto seine Einladungen sieht, bestätigen Sie, dass die Adresse Ihre ist, indem Sie ein neues Passwort setzen.',
+      once: 'Der Link funktioniert einmal, bis {{until}}. Das bisherige Passwort, alle Sitzungen und API-Tokens des Kontos enden dabei.',
+      open: 'Adresse bestätigen',
+      ignore: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: ohne Bestätigung sieht das Konto keine Einladung.',
+    },
+    emailChange: {
+      subject: 'Bestätigen Sie Ihre neue Anmelde-Adresse',
+      asked: 'Ein timetrack-Konto möchte sich künftig mit dieser Adresse anmelden.',
+      until: 'Bestätigen Sie das bis {{until}} mit diesem Link; bis dahin gilt die bisherige Adresse.',
+      open: 'Adresse bestätigen',
+      ignore: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: es ändert sich nichts.',
+    },
   },
   expenses: {
     // the expenses page (/app/expenses)

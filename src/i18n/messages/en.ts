@@ -629,6 +629,8 @@ export const en = {
     draftTitle: 'Draft invoice',
     numberedTitle: 'Invoice {{number}}',
     new: 'New invoice',
+    backTo: 'Back to {{title}}',
+    action: { issue: 'Issue', issueDate: 'Issue date', pay: 'Mark paid', paidOn: 'Paid on', void: 'Void' },
     list: {
       noMatch: 'No invoice matches these filters.',
       showAll: 'Show all invoices',
@@ -665,6 +667,36 @@ export const en = {
   },
   mail: {
     // the mail sent to people (invitations, password reset, e-mail change)
+    invitation: {
+      subject: 'Join {{workspace}} on timetrack',
+      invited: '{{inviter}} invited you to the workspace "{{workspace}}" on timetrack.',
+      once: 'Open this link to get in. It works once, until {{until}}.',
+      open: 'Open the invitation',
+      ignore: 'If you did not expect this, ignore this mail.',
+      owners: 'The owners of {{workspace}}',
+    },
+    reset: {
+      subject: 'Reset your timetrack password',
+      asked: 'Someone, probably you, asked for a new password for the timetrack account with this address.',
+      once: 'This link sets one until {{until}}. It works once, and your other sessions end when you use it.',
+      open: 'Set a new password',
+      ignore: 'If it was not you, ignore this mail: your password stays as it is.',
+    },
+    confirmAddress: {
+      subject: 'Confirm your timetrack address',
+      asked:
+        'Someone signed in to timetrack with this address. Before the account sees its invitations, confirm that the address is yours by choosing a new password.',
+      once: 'This link works once, until {{until}}. The old password, and every session and API token of the account, end when you use it.',
+      open: 'Confirm my address',
+      ignore: 'If it was not you, ignore this mail: without a confirmation the account sees no invitation.',
+    },
+    emailChange: {
+      subject: 'Confirm your new sign-in email',
+      asked: 'A timetrack account asked to sign in with this address from now on.',
+      until: 'Confirm it with this link until {{until}}; until then the current address stays.',
+      open: 'Confirm this address',
+      ignore: 'If it was not you, ignore this mail: nothing changes.',
+    },
   },
   expenses: {
     // the expenses page (/app/expenses)

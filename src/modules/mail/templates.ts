@@ -1,5 +1,6 @@
 import { headerText } from './address.js';
 import { escapeHtml } from '../../kernel/escape.js';
+import { type Translate, translator } from '../../i18n/index.js';
 
 /** The languages mail is written in; an account without a choice gets English. */
 export const MAIL_LANGUAGES = ['en', 'de'] as const;
@@ -52,54 +53,37 @@ export const chosen = (text: string, max: number): string => {
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 };
 
+/** The words of a reader's language (src/i18n/messages, section `mail`). */
+const sayTo = (reader: Reader): Translate => translator(reader.language);
+
 /** The mail of "Add member": alike for a new account (a setup link) and an existing one (an invitation), decisions §8a. */
 export function invitationMail(
   reader: Reader,
   given: { workspaceName: string; inviterName: string; link: string; expiresAt: number },
 ): Composed {
-  const input = { ...given, workspaceName: chosen(given.workspaceName, 60), inviterName: chosen(given.inviterName, 60) };
-  const until = when(reader, input.expiresAt);
-  if (reader.language === 'de')
-    return {
-      subject: `Einladung in ${input.workspaceName}`,
-      blocks: [
-        { p: `${input.inviterName} hat Sie in den Arbeitsbereich „${input.workspaceName}“ bei timetrack eingeladen.` },
-        { p: `Öffnen Sie diesen Link, um hineinzukommen. Er funktioniert einmal, bis ${until}.` },
-        { link: { href: input.link, label: 'Einladung öffnen' } },
-        { note: 'Wenn Sie das nicht erwartet haben, ignorieren Sie diese Mail.' },
-      ],
-    };
+  const say = sayTo(reader);
+  const vars = { workspace: chosen(given.workspaceName, 60), inviter: chosen(given.inviterName, 60), until: when(reader, given.expiresAt) };
   return {
-    subject: `Join ${input.workspaceName} on timetrack`,
+    subject: say('mail.invitation.subject', vars),
     blocks: [
-      { p: `${input.inviterName} invited you to the workspace "${input.workspaceName}" on timetrack.` },
-      { p: `Open this link to get in. It works once, until ${until}.` },
-      { link: { href: input.link, label: 'Open the invitation' } },
-      { note: 'If you did not expect this, ignore this mail.' },
+      { p: say('mail.invitation.invited', vars) },
+      { p: say('mail.invitation.once', vars) },
+      { link: { href: given.link, label: say('mail.invitation.open') } },
+      { note: say('mail.invitation.ignore') },
     ],
   };
 }
 
 /** "Forgot your password?": a link valid one hour. */
 export function resetMail(reader: Reader, input: { link: string; expiresAt: number }): Composed {
-  const until = when(reader, input.expiresAt);
-  if (reader.language === 'de')
-    return {
-      subject: 'Ihr timetrack-Passwort zurücksetzen',
-      blocks: [
-        { p: 'Jemand, wahrscheinlich Sie, hat für das timetrack-Konto mit dieser Adresse ein neues Passwort angefordert.' },
-        { p: `Mit diesem Link setzen Sie es bis ${until}. Er funktioniert einmal; Ihre anderen Sitzungen enden dabei.` },
-        { link: { href: input.link, label: 'Neues Passwort setzen' } },
-        { note: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: Ihr Passwort bleibt, wie es ist.' },
-      ],
-    };
+  const say = sayTo(reader);
   return {
-    subject: 'Reset your timetrack password',
+    subject: say('mail.reset.subject'),
     blocks: [
-      { p: 'Someone, probably you, asked for a new password for the timetrack account with this address.' },
-      { p: `This link sets one until ${until}. It works once, and your other sessions end when you use it.` },
-      { link: { href: input.link, label: 'Set a new password' } },
-      { note: 'If it was not you, ignore this mail: your password stays as it is.' },
+      { p: say('mail.reset.asked') },
+      { p: say('mail.reset.once', { until: when(reader, input.expiresAt) }) },
+      { link: { href: input.link, label: say('mail.reset.open') } },
+      { note: say('mail.reset.ignore') },
     ],
   };
 }
@@ -110,28 +94,14 @@ export function resetMail(reader: Reader, input: { link: string; expiresAt: numb
  * this link (valid one hour). Nothing the account chose is in it.
  */
 export function addressConfirmationMail(reader: Reader, input: { link: string; expiresAt: number }): Composed {
-  const until = when(reader, input.expiresAt);
-  if (reader.language === 'de')
-    return {
-      subject: 'Bestätigen Sie Ihre timetrack-Adresse',
-      blocks: [
-        {
-          p: 'Jemand hat sich mit dieser Adresse bei timetrack angemeldet. Bevor das Konto seine Einladungen sieht, bestätigen Sie, dass die Adresse Ihre ist, indem Sie ein neues Passwort setzen.',
-        },
-        { p: `Der Link funktioniert einmal, bis ${until}. Das bisherige Passwort, alle Sitzungen und API-Tokens des Kontos enden dabei.` },
-        { link: { href: input.link, label: 'Adresse bestätigen' } },
-        { note: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: ohne Bestätigung sieht das Konto keine Einladung.' },
-      ],
-    };
+  const say = sayTo(reader);
   return {
-    subject: 'Confirm your timetrack address',
+    subject: say('mail.confirmAddress.subject'),
     blocks: [
-      {
-        p: 'Someone signed in to timetrack with this address. Before the account sees its invitations, confirm that the address is yours by choosing a new password.',
-      },
-      { p: `This link works once, until ${until}. The old password, and every session and API token of the account, end when you use it.` },
-      { link: { href: input.link, label: 'Confirm my address' } },
-      { note: 'If it was not you, ignore this mail: without a confirmation the account sees no invitation.' },
+      { p: say('mail.confirmAddress.asked') },
+      { p: say('mail.confirmAddress.once', { until: when(reader, input.expiresAt) }) },
+      { link: { href: input.link, label: say('mail.confirmAddress.open') } },
+      { note: say('mail.confirmAddress.ignore') },
     ],
   };
 }
@@ -142,24 +112,14 @@ export function addressConfirmationMail(reader: Reader, input: { link: string; e
  * any address): the address nobody proved yet gets the server's own words only.
  */
 export function emailChangeMail(reader: Reader, input: { link: string; expiresAt: number }): Composed {
-  const until = when(reader, input.expiresAt);
-  if (reader.language === 'de')
-    return {
-      subject: 'Bestätigen Sie Ihre neue Anmelde-Adresse',
-      blocks: [
-        { p: 'Ein timetrack-Konto möchte sich künftig mit dieser Adresse anmelden.' },
-        { p: `Bestätigen Sie das bis ${until} mit diesem Link; bis dahin gilt die bisherige Adresse.` },
-        { link: { href: input.link, label: 'Adresse bestätigen' } },
-        { note: 'Wenn Sie das nicht waren, ignorieren Sie diese Mail: es ändert sich nichts.' },
-      ],
-    };
+  const say = sayTo(reader);
   return {
-    subject: 'Confirm your new sign-in email',
+    subject: say('mail.emailChange.subject'),
     blocks: [
-      { p: 'A timetrack account asked to sign in with this address from now on.' },
-      { p: `Confirm it with this link until ${until}; until then the current address stays.` },
-      { link: { href: input.link, label: 'Confirm this address' } },
-      { note: 'If it was not you, ignore this mail: nothing changes.' },
+      { p: say('mail.emailChange.asked') },
+      { p: say('mail.emailChange.until', { until: when(reader, input.expiresAt) }) },
+      { link: { href: input.link, label: say('mail.emailChange.open') } },
+      { note: say('mail.emailChange.ignore') },
     ],
   };
 }

@@ -63,10 +63,20 @@ export const formatLabel = (format: DocumentFormat, plain: boolean): string =>
 
 /** The actions an owner takes on an invoice, by the status they start from. */
 export type Action = 'issue' | 'pay' | 'void';
-export const ACTIONS: Record<Action, { from: readonly InvoiceStatus[]; label: string; dateLabel: string | null }> = {
-  issue: { from: ['draft'], label: 'Issue', dateLabel: 'Issue date' },
-  pay: { from: ['sent'], label: 'Mark paid', dateLabel: 'Paid on' },
-  void: { from: ['draft', 'sent'], label: 'Void', dateLabel: null },
+/** Each action's words are said when read (`label`, `dateLabel`), in the language of the request reading them. */
+const action = (from: readonly InvoiceStatus[], label: Key, dateLabel: Key | null) => ({
+  from,
+  get label(): string {
+    return t(label);
+  },
+  get dateLabel(): string | null {
+    return dateLabel === null ? null : t(dateLabel);
+  },
+});
+export const ACTIONS: Record<Action, { from: readonly InvoiceStatus[]; readonly label: string; readonly dateLabel: string | null }> = {
+  issue: action(['draft'], 'invoices.action.issue', 'invoices.action.issueDate'),
+  pay: action(['sent'], 'invoices.action.pay', 'invoices.action.paidOn'),
+  void: action(['draft', 'sent'], 'invoices.action.void', null),
 };
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();

@@ -144,7 +144,7 @@ function contextOf(deps: WebDeps) {
         <div class="notice error" role="alert">
           The server is making other documents. Try ${what} again in ${busy.retryAfterSec} seconds.
         </div>
-        <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
+        <p><a href="${paths.invoices}/${invoice.id}">${t('invoices.backTo', { title: titleOf(invoice) })}</a></p>`,
     );
   };
   return { deps, services, paths, invoices, at, sessionOf, send, zoneOf, today, clientsOf, showDetail, showBusy };
@@ -506,7 +506,7 @@ function documentRoutes(router: Router, ctx: Context): void {
         'Unknown document',
         html`<h1>Unknown document</h1>
           <div class="notice error" role="alert">${message}</div>
-          <p><a href="${paths.invoices}/${invoice.id}">Back to ${titleOf(invoice)}</a></p>`,
+          <p><a href="${paths.invoices}/${invoice.id}">${t('invoices.backTo', { title: titleOf(invoice) })}</a></p>`,
       );
     }
     let made: Awaited<ReturnType<typeof invoices.document>>;

@@ -56,4 +56,35 @@ describe('web app: the invoices, settings and sign-in pages in German', function
     const none = flat((await owner.get('/app/invoices?status=paid')).text);
     expect(none).to.include('Keine Rechnung passt zu diesen Filtern. <a href="/app/invoices">Alle Rechnungen zeigen</a>.');
   });
+
+  it('the stylesheet keys no rule on a column’s English label, so the German list’s invoice numbers are as bold as the English', async () => {
+    const page = await owner.get('/app/invoices');
+    const href = /<link rel="stylesheet" href="([^"]+)"/.exec(page.text)?.[1] as string;
+    const css = await owner.get(href);
+    expect(css.status).to.equal(200);
+    expect(css.text).to.include('table.invoices td.c-number a {');
+    expect(css.text.match(/\[data-label=[^\]]*\]/g) ?? []).to.deep.equal([]);
+  });
+
+  it('a draft’s page: its title, its actions and their dates, and a confirmation’s title in German, no key', async () => {
+    const made = freelancer(server);
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include('<title>Rechnungsentwurf');
+    expect(text).to.include('<label for="action-issue-date">Rechnungsdatum</label>');
+    expect(text).to.include('>Rechnung stellen…</button>');
+    expect(text).to.include('>Stornieren…</button>');
+    expect(keysShown(page.text)).to.deep.equal([]);
+    const confirm = await owner.get(`/app/invoices/${id}/issue`);
+    expect(confirm.status).to.equal(200);
+    expect(flat(confirm.text)).to.include('<title>Rechnung stellen: Rechnungsentwurf');
+    expect(keysShown(confirm.text)).to.deep.equal([]);
+  });
 });

@@ -105,6 +105,24 @@ describe('mail: the flows end to end', function () {
     expect(mailPage.text).to.include('Mail goes out through smtp://127.0.0.1:');
   });
 
+  it('Add member in a German workspace: the invitation arrives in German (subject, words, date, button), whatever the inviter reads', async () => {
+    // The workspace's documents speak German; the owner chose English for their own pages (decisions §14).
+    server.services.invoices.setSettings(OPERATOR, server.workspaceId, { language: 'de' });
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'en', timeZone: 'Europe/Berlin' });
+    await owner.submit('/settings/members', '/settings/members', { name: 'Greta', email: 'greta@example.org' });
+    const mail = await mailTo('greta@example.org');
+    expect(mail.parsed.subject).to.equal('Einladung in My workspace');
+    const text = flat(mail.parsed.text ?? '');
+    expect(text).to.match(/^\S.* hat Sie in den Arbeitsbereich „My workspace“ bei timetrack eingeladen\./);
+    expect(text).to.match(/Er funktioniert einmal, bis \d{1,2}\. [A-ZÄÖÜ][a-zäöü]+\.? 20\d\d, \d\d:\d\d MEZ\./);
+    expect(text).to.include('Einladung öffnen:');
+    expect(text).to.include('Wenn Sie das nicht erwartet haben, ignorieren Sie diese Mail.');
+    expect(text).not.to.match(/invited|Open the invitation|mail\.invitation/);
+    expect(mail.parsed.html).to.include('<html lang="de">');
+    expect(mail.parsed.html).to.include('>Einladung öffnen</a>');
+    linkIn(mail, 'setup');
+  });
+
   it('Forgot your password: the same answer with or without an account; the link sets a new password once and ends other sessions', async () => {
     const { client: elsewhere } = await member('Carl', 'carl@example.org');
     const visitor = new SettingsClient(server);
