@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml } from '../kernel/escape.js';
-import { type KeptPage, keptPage, sendKept } from './kept-page.js';
+import { inlineStyleCsp, type KeptPage, keptPage, sendKept } from './kept-page.js';
 import { errorFields, type Logger } from '../logger.js';
 import { PACKAGE_ROOT } from '../paths.js';
 
@@ -42,13 +41,7 @@ const STYLE =
   'code{background:#f3f3f3;padding:0 .2em}li:target{background:#fff3c4}h2{border-bottom:1px solid #ddd;margin-top:2.5rem}';
 
 /** The page loads nothing and runs no script: its one inline style, by its hash. */
-export const CHANGELOG_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CHANGELOG_CSP = inlineStyleCsp(STYLE);
 
 /**
  * CHANGELOG.md as HTML: headings carry GitHub's anchors (`#100-unreleased-…`, repeated ones

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
 import { type ProblemSlug, problemTypes } from '../../generated/problems.js';
+import { inlineStyleCsp } from './kept-page.js';
 
 /**
  * Human-readable pages for every problem `type` URI, served when PROBLEMS_BASE is the default
@@ -17,13 +17,7 @@ const STYLE =
  * The pages load nothing, run no script and may not be framed: the policy allows only their one
  * inline style, by its hash.
  */
-export const PROBLEM_PAGE_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const PROBLEM_PAGE_CSP = inlineStyleCsp(STYLE);
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +

@@ -57,3 +57,25 @@ export type Handlers = { [Op in OperationId]: Handler<Op> };
 
 export const ok = <B>(body: B): { status: 200; body: B } => ({ status: 200, body });
 export const noContent = { status: 204 } as const;
+
+/**
+ * The create, get, update and delete of a resource kept by id, each one call of its service (a
+ * delete answers 204): the entries' and the catalog's, whose handlers say this four times over.
+ */
+export function byIdHandlers<Body, Patch, View>(service: {
+  create(actor: Actor, body: Body): View;
+  get(actor: Actor, id: string): View;
+  update(actor: Actor, id: string, patch: Patch): View;
+  delete(actor: Actor, id: string): void;
+}) {
+  return {
+    create: ({ actor, body }: { actor: Actor; body: Body }) => ok({ data: service.create(actor, body) }),
+    get: ({ actor, path }: { actor: Actor; path: { id: string } }) => ok({ data: service.get(actor, path.id) }),
+    update: ({ actor, path, body }: { actor: Actor; path: { id: string }; body: Patch }) =>
+      ok({ data: service.update(actor, path.id, body) }),
+    delete: ({ actor, path }: { actor: Actor; path: { id: string } }) => {
+      service.delete(actor, path.id);
+      return noContent;
+    },
+  };
+}

@@ -128,6 +128,18 @@ export interface PreferenceInput {
   durations?: string;
 }
 
+/** A member's own profile as the Profile form gives it (checked before it is kept). */
+export interface ProfileInput {
+  name: string;
+  email: string;
+  timeZone: string;
+  weekStart: string;
+  timeFormat?: string;
+  theme?: string;
+  language?: string;
+  durations?: string;
+}
+
 /** A person's zone, first day of the week, time format, colours and language of their mail, each given checked (the zone canonical). */
 function preferencePatch(input: PreferenceInput) {
   const patch: {
@@ -460,20 +472,7 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
      * The web app's Profile form in one write: name, email, zone and first day together, so a
      * refused email (taken) leaves the zone as it was too. The account itself, or the operator.
      */
-    setProfile(
-      principal: Principal,
-      userId: string,
-      input: {
-        name: string;
-        email: string;
-        timeZone: string;
-        weekStart: string;
-        timeFormat?: string;
-        theme?: string;
-        language?: string;
-        durations?: string;
-      },
-    ): void {
+    setProfile(principal: Principal, userId: string, input: ProfileInput): void {
       write(() => {
         setPreferences(principal, userId, {
           timeZone: input.timeZone,

@@ -1159,10 +1159,10 @@ function joinMembers(
 /** Found-or-created catalog rows of one import, cached by name key. */
 function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportReport['created'], fileRates: boolean) {
   const { catalog, repo } = deps;
-  const clients = new Map<string, string>();
+  const clients = new Map<string, { id: string }>();
   const projects = new Map<string, ProjectRow>();
   const tasks = new Map<string, TaskRow>();
-  const tags = new Map<string, string>();
+  const tags = new Map<string, { id: string }>();
   /** The rows this import created: a catalog row of the file sets what they hold (rows found are left as they are). */
   const createdHere = new Set<string>();
   const note = (kind: CreatedKind, id: string, isNew: boolean, count: keyof ImportReport['created']) => {
@@ -1171,18 +1171,26 @@ function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportRepor
     createdHere.add(id);
     created[count]++;
   };
-  type Record = Parameters<EntryImports['insert']>[0];
-  const clientOf = (record: Record, name: string): string => {
-    const key = nameKey(name);
-    let clientId = clients.get(key);
-    if (!clientId) {
-      const got = catalog.client(record, ctx.workspaceId, ctx.actor, name);
-      note('client', got.row.id, got.created, 'clients');
-      clientId = got.row.id;
-      clients.set(key, clientId);
+  /** The row cached under `key`, else the one `findOrCreate` gives (noted when it made it), cached. */
+  const cachedRow = <Row extends { id: string }>(
+    cache: Map<string, Row>,
+    key: string,
+    kind: CreatedKind,
+    count: keyof ImportReport['created'],
+    findOrCreate: () => { row: Row; created: boolean },
+  ): Row => {
+    let row = cache.get(key);
+    if (!row) {
+      const got = findOrCreate();
+      note(kind, got.row.id, got.created, count);
+      row = got.row;
+      cache.set(key, row);
     }
-    return clientId;
+    return row;
   };
+  type Record = Parameters<EntryImports['insert']>[0];
+  const clientOf = (record: Record, name: string): string =>
+    cachedRow(clients, nameKey(name), 'client', 'clients', () => catalog.client(record, ctx.workspaceId, ctx.actor, name)).id;
   const self = {
     /**
      * A catalog row of the file (the timetrack format): found or created like the names of an
@@ -1216,36 +1224,18 @@ function catalogCache(deps: EngineDeps, ctx: ImportContext, created: ImportRepor
       if (row.project === '') return { project: null, task: null };
       const clientId = row.client !== '' ? clientOf(record, row.client) : null;
       const projectKey = `${clientId ?? ''}\u0000${nameKey(row.project)}`;
-      let project = projects.get(projectKey);
-      if (!project) {
-        const got = catalog.project(record, ctx.workspaceId, ctx.actor, clientId, row.project);
-        note('project', got.row.id, got.created, 'projects');
-        project = got.row;
-        projects.set(projectKey, project);
-      }
+      const project = cachedRow(projects, projectKey, 'project', 'projects', () =>
+        catalog.project(record, ctx.workspaceId, ctx.actor, clientId, row.project),
+      );
       if (row.task === '') return { project, task: null };
       const taskKey = `${project.id}\u0000${nameKey(row.task)}`;
-      let task = tasks.get(taskKey);
-      if (!task) {
-        const got = catalog.task(record, ctx.workspaceId, ctx.actor, project.id, row.task);
-        note('task', got.row.id, got.created, 'tasks');
-        task = got.row;
-        tasks.set(taskKey, task);
-      }
+      const task = cachedRow(tasks, taskKey, 'task', 'tasks', () => catalog.task(record, ctx.workspaceId, ctx.actor, project.id, row.task));
       return { project, task };
     },
     tags(record: Record, names: string[]): string[] {
-      const ids = names.map((name) => {
-        const key = nameKey(name);
-        let id = tags.get(key);
-        if (!id) {
-          const got = catalog.tag(record, ctx.workspaceId, ctx.actor, name);
-          note('tag', got.row.id, got.created, 'tags');
-          id = got.row.id;
-          tags.set(key, id);
-        }
-        return id;
-      });
+      const ids = names.map(
+        (name) => cachedRow(tags, nameKey(name), 'tag', 'tags', () => catalog.tag(record, ctx.workspaceId, ctx.actor, name)).id,
+      );
       return [...new Set(ids)].sort();
     },
   };

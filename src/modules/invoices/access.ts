@@ -1,4 +1,6 @@
+import type { Clock } from '../../clock.js';
 import { isOperator, type Principal } from '../../principal.js';
+import type { DomainWrite } from '../events/service.js';
 import { invoiceErrors as errors } from './errors.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
@@ -90,4 +92,14 @@ export function guards({ mayRead, requireOwner }: Access) {
       requireOwner(principal, workspaceId, 'make invoices', () => errors.hidden(workspaceId));
     },
   };
+}
+
+/** What the parts of the invoice service that move an invoice (its lifecycle, its payments) are made of. */
+export interface InvoiceMoveParts {
+  repo: InvoicesRepository;
+  ports: InvoicePorts;
+  clock: Clock;
+  write: DomainWrite;
+  access: Access;
+  defaultTimeZone: string;
 }

@@ -31,14 +31,19 @@ export type Kind =
   | 'currency';
 export type Fields = Record<string, Kind>;
 
-export const ISSUER_FIELDS = {
-  legalName: 'text',
+/** The fields an issuer and a recipient both have, in the order both list them: where the party is, its tax id and email. */
+const PARTY_FIELDS = {
   addressLines: 'lines',
   postalCode: 'text',
   city: 'text',
   country: 'country',
   taxId: 'text',
   email: 'email',
+} as const;
+
+export const ISSUER_FIELDS = {
+  legalName: 'text',
+  ...PARTY_FIELDS,
   phone: 'text',
   website: 'text',
   paymentDetails: 'text',
@@ -66,12 +71,7 @@ export const ISSUER_FIELDS = {
 export const RECIPIENT_FIELDS = {
   name: 'text',
   legalName: 'text',
-  addressLines: 'lines',
-  postalCode: 'text',
-  city: 'text',
-  country: 'country',
-  taxId: 'text',
-  email: 'email',
+  ...PARTY_FIELDS,
   reference: 'text',
   vatId: 'vatId',
   electronicAddress: 'text',

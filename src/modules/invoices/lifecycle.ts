@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { toIso } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
-import type { Access } from './access.js';
+import type { Access, InvoiceMoveParts } from './access.js';
 import { vatCurrencyOfIssue } from './currency.js';
 import { invoiceErrors as errors } from './errors.js';
 import { applyFill, type Doc } from './fields.js';
@@ -13,7 +13,6 @@ import type { EarlyPayment, InvoiceDocumentLine, TaxBreakdownRow } from './docum
 import { createIssuing } from './issuing.js';
 import { recordMove } from './moves.js';
 import { recordRest } from './payments.js';
-import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
 import { settingsOf, parseEarlyPayment } from './settings.js';
 import { addDays, breakdown, earlyPaymentTerms, paymentTerms } from './tax.js';
@@ -91,21 +90,7 @@ function termsOfIssue(
  * What happens to an invoice after it is made: issuing (its number and dates), paid, void (an
  * issued one with its credit note) and e-invoice fills. Each is one write, with its event.
  */
-export function createLifecycle({
-  repo,
-  ports,
-  clock,
-  write,
-  access,
-  defaultTimeZone,
-}: {
-  repo: InvoicesRepository;
-  ports: InvoicePorts;
-  clock: Clock;
-  write: DomainWrite;
-  access: Access;
-  defaultTimeZone: string;
-}) {
+export function createLifecycle({ repo, ports, clock, write, access, defaultTimeZone }: InvoiceMoveParts) {
   const { findInvoice, requireOwner, actingMember } = access;
   const invalid = errors.invalid;
   const { moveDate, nextNumber, numberTaken } = createNumbering({ repo, ports, clock, defaultTimeZone });

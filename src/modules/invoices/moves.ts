@@ -18,3 +18,22 @@ export function recordMove(record: (event: DomainEvent) => number, row: InvoiceR
     payload: { invoice: payloadView(row), from, to: row.status },
   });
 }
+
+/** A new invoice's event (`invoice.created`), in the write that made it; `webhooks` false: a sync event only (an import without --webhooks). */
+export function recordCreated(
+  record: (event: DomainEvent) => number,
+  row: InvoiceRow,
+  actor: DomainEvent['actor'],
+  webhooks?: boolean,
+): void {
+  record({
+    workspaceId: row.workspaceId,
+    entity: 'invoice',
+    entityId: row.id,
+    operation: 'create',
+    event: 'invoice.created',
+    actor,
+    payload: { invoice: payloadView(row) },
+    ...(webhooks === undefined ? {} : { webhooks }),
+  });
+}

@@ -1,16 +1,13 @@
-import type { Clock } from '../../clock.js';
 import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { requireSafeText } from '../../kernel/input.js';
 import { fromCents, toCents } from '../../kernel/money.js';
 import { toIso } from '../../kernel/time.js';
 import type { Principal } from '../../principal.js';
-import type { DomainWrite } from '../events/service.js';
-import type { Access } from './access.js';
+import type { InvoiceMoveParts } from './access.js';
 import { invoiceErrors as errors } from './errors.js';
 import { recordMove } from './moves.js';
 import { createNumbering } from './numbering.js';
-import type { InvoicePorts } from './ports.js';
 import type { InvoicePaymentRow, InvoiceRow, InvoicesRepository } from './repository.js';
 import { view } from './views.js';
 
@@ -146,21 +143,7 @@ const paymentView = (row: InvoicePaymentRow, names: Map<string, string>): Invoic
 });
 
 /** Payments (part of the invoices service): recorded by owners and the operator, read by whoever reads the invoice. */
-export function createPayments({
-  repo,
-  ports,
-  clock,
-  write,
-  access,
-  defaultTimeZone,
-}: {
-  repo: InvoicesRepository;
-  ports: InvoicePorts;
-  clock: Clock;
-  write: DomainWrite;
-  access: Access;
-  defaultTimeZone: string;
-}) {
+export function createPayments({ repo, ports, clock, write, access, defaultTimeZone }: InvoiceMoveParts) {
   const { findInvoice, requireOwner, actingMember } = access;
   const { moveDate } = createNumbering({ repo, ports, clock, defaultTimeZone });
   return {

@@ -26,7 +26,8 @@ import { createInvoiceTransfer } from './transfer.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
 import { applySettings, type InvoicingSettings, type SettingsPatch, settingsOf } from './settings.js';
-import { payloadView, view } from './views.js';
+import { recordCreated } from './moves.js';
+import { view } from './views.js';
 export { creditNoteOf, type CreditNoteView } from './views.js';
 
 type Schemas = components['schemas'];
@@ -386,15 +387,7 @@ export function createInvoicesService({
           createdAt: now,
           updatedAt: now,
         });
-        record({
-          workspaceId,
-          entity: 'invoice',
-          entityId: id,
-          operation: 'create',
-          event: 'invoice.created',
-          actor: acting,
-          payload: { invoice: payloadView(row) },
-        });
+        recordCreated(record, row, acting);
         return { id };
       });
     },

@@ -11,7 +11,7 @@ import { checkRestorable, createSeriesCheck, latestDayAt, type NumberRecord } fr
 import { requireSafeValue } from '../../kernel/input.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 import { checkSetting, SETTINGS_KEYS } from './settings.js';
-import { payloadView } from './views.js';
+import { recordCreated } from './moves.js';
 
 /*
  * The invoicing part of a workspace's export (decisions 11a): the issuer profile, the invoicing
@@ -422,16 +422,7 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
       });
       for (const n of data.numbers) repo.insertNumber({ workspaceId, invoiceId: id, ...n });
       restoreParts(repo, { workspaceId, invoiceId: id }, sent, payments, refs);
-      record({
-        workspaceId,
-        entity: 'invoice',
-        entityId: id,
-        operation: 'create',
-        event: 'invoice.created',
-        actor: context.actor,
-        payload: { invoice: payloadView(row) },
-        webhooks: context.webhooks,
-      });
+      recordCreated(record, row, context.actor, context.webhooks);
       return id;
     },
 

@@ -1,4 +1,4 @@
-import type { Composed } from './templates.js';
+import type { ApprovalDecision, Composed } from './templates.js';
 import { addressConfirmationMail, approvalMail, emailChangeMail, invitationMail, resetMail, runawayMail } from './templates.js';
 import type { Recipient } from './templates.js';
 
@@ -83,20 +83,7 @@ export function templatedMail(composed: Composer, linkTo: (path: string, secret:
       ),
 
     /** A decision on a member's period (approved, rejected, reopened), to that member. */
-    approvalDecision: (
-      to: Recipient,
-      input: {
-        workspaceId: string;
-        userId: string;
-        workspaceName: string;
-        byName: string | null;
-        action: 'approved' | 'rejected' | 'reopened';
-        kind: 'weekly' | 'monthly';
-        startDay: string;
-        endDay: string;
-        note: string | null;
-      },
-    ): string =>
+    approvalDecision: (to: Recipient, input: ApprovalDecision & { workspaceId: string; userId: string }): string =>
       composed('approval-decision', to, approvalMail(to, input), {
         workspaceId: input.workspaceId,
         userId: input.userId,

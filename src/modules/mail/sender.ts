@@ -20,6 +20,18 @@ export interface RelayFailure {
   at: number;
 }
 
+/** What the sender and its attempts are made of. */
+interface MailSenderParts {
+  repo: MailRepository;
+  write: Write<never>;
+  clock: Clock;
+  /** Null when mail is off: nothing is sent. */
+  relay: Relay | null;
+  from: Mailbox | null;
+  key: Buffer;
+  logger: Logger;
+}
+
 /**
  * One attempt at a leased message, its outcome written as soon as the relay answers: sent (its
  * content dropped), retried later with backoff (temporary), or given up with the reason kept.
@@ -33,16 +45,7 @@ function createAttempt({
   key,
   logger,
   relayState,
-}: {
-  repo: MailRepository;
-  write: Write<never>;
-  clock: Clock;
-  relay: Relay | null;
-  from: Mailbox | null;
-  key: Buffer;
-  logger: Logger;
-  relayState: { lastFailure: RelayFailure | null };
-}) {
+}: MailSenderParts & { relayState: { lastFailure: RelayFailure | null } }) {
   /** Writes an attempt's outcome (and what it says of the relay). */
   function record(row: MailRow, outcome: Outcome, startedAt: number): void {
     const attempts = row.attempts + 1;
@@ -90,6 +93,13 @@ function createAttempt({
       });
   }
 
+  /** Gives a message up before it reached the relay: failed for good, and not counted as an attempt. */
+  function giveUp(row: MailRow, error: MailError, detail: string, startedAt: number): Outcome {
+    const outcome: Outcome = { status: 'permanent', error, detail };
+    record({ ...row, attempts: row.attempts - 1 }, outcome, startedAt);
+    return outcome;
+  }
+
   /** One attempt at a leased message; its outcome, or null when it was not due any more. */
   async function attempt(id: string): Promise<Outcome | null> {
     const row = repo.byId(id);
@@ -97,25 +107,18 @@ function createAttempt({
     const startedAt = clock.now();
     if (!relay || !from) return null;
     if (row.expiresAt !== null && row.expiresAt <= startedAt) {
-      const outcome: Outcome = {
-        status: 'permanent',
-        error: 'link_expired',
-        detail: 'The link in it expired before the relay accepted the message; ask for a new one.',
-      };
-      record({ ...row, attempts: row.attempts - 1 }, outcome, startedAt);
-      return outcome;
+      return giveUp(row, 'link_expired', 'The link in it expired before the relay accepted the message; ask for a new one.', startedAt);
     }
     let content: Content;
     try {
       content = unseal(key, row.id, row.sealed ?? '');
     } catch {
-      const outcome: Outcome = {
-        status: 'permanent',
-        error: 'unreadable',
-        detail: 'Its content cannot be opened with this server key (SECRET_KEY or secret.key changed since it was queued).',
-      };
-      record({ ...row, attempts: row.attempts - 1 }, outcome, startedAt);
-      return outcome;
+      return giveUp(
+        row,
+        'unreadable',
+        'Its content cannot be opened with this server key (SECRET_KEY or secret.key changed since it was queued).',
+        startedAt,
+      );
     }
     const { fromName, replyTo, ...body } = content;
     const outcome = await relay({
@@ -142,24 +145,7 @@ function createAttempt({
  * relay accepted a message repeats at most that one (with its Message-ID). Leases left by a
  * crash are released at start.
  */
-export function createMailSender({
-  repo,
-  write,
-  clock,
-  relay,
-  from,
-  key,
-  logger,
-}: {
-  repo: MailRepository;
-  write: Write<never>;
-  clock: Clock;
-  /** Null when mail is off: nothing is sent. */
-  relay: Relay | null;
-  from: Mailbox | null;
-  key: Buffer;
-  logger: Logger;
-}) {
+export function createMailSender({ repo, write, clock, relay, from, key, logger }: MailSenderParts) {
   const relayState: { lastFailure: RelayFailure | null } = { lastFailure: null };
   const attempt = createAttempt({ repo, write, clock, relay, from, key, logger, relayState });
 

@@ -187,19 +187,19 @@ export function runawayMail(
   };
 }
 
+/** A decision on a member's period, as its mail tells it. */
+export interface ApprovalDecision {
+  workspaceName: string;
+  byName: string | null;
+  action: 'approved' | 'rejected' | 'reopened';
+  kind: 'weekly' | 'monthly';
+  startDay: string;
+  endDay: string;
+  note: string | null;
+}
+
 /** A decision on a member's period (decisions §13): approved, rejected with its note, or reopened. */
-export function approvalMail(
-  reader: Reader,
-  input: {
-    workspaceName: string;
-    byName: string | null;
-    action: 'approved' | 'rejected' | 'reopened';
-    kind: 'weekly' | 'monthly';
-    startDay: string;
-    endDay: string;
-    note: string | null;
-  },
-): Composed {
+export function approvalMail(reader: Reader, input: ApprovalDecision): Composed {
   const day = (value: string) =>
     new Intl.DateTimeFormat(reader.language === 'de' ? 'de-DE' : 'en-GB', {
       day: 'numeric',

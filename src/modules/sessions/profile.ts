@@ -1,6 +1,7 @@
 import type { Write } from '../../db/write.js';
 import { DomainError } from '../../errors.js';
 import { isOperator, type Principal } from '../../principal.js';
+import type { ProfileInput } from '../accounts/service.js';
 import { sessionErrors as errors } from './errors.js';
 import { verifyPassword } from './password.js';
 import type { SessionAccounts } from './ports.js';
@@ -26,20 +27,7 @@ export function createProfileUpdates({
      * an email is not proven by typing it; a taken one is refused without saying by whom). With
      * mail set up, a new email waits for the link mailed to it (`emailPending`).
      */
-    async updateProfile(
-      principal: Principal,
-      input: {
-        name: string;
-        email: string;
-        timeZone: string;
-        weekStart: string;
-        timeFormat?: string;
-        theme?: string;
-        language?: string;
-        durations?: string;
-        currentPassword: string;
-      },
-    ): Promise<{ emailPending: string | null }> {
+    async updateProfile(principal: Principal, input: ProfileInput & { currentPassword: string }): Promise<{ emailPending: string | null }> {
       if (isOperator(principal)) throw errors.userNotFound('operator');
       accounts.checkProfile(input);
       const stored = accounts.userOf(principal.userId);
