@@ -14,6 +14,8 @@ import { createEntriesRepository } from './modules/entries/repository.js';
 import { createEntryServices } from './modules/entries/service.js';
 import { createEventsRepository } from './modules/events/repository.js';
 import { createEventLog, type DomainEvent, type DomainWrite, type EventLog } from './modules/events/service.js';
+import { createExpensesRepository } from './modules/expenses/repository.js';
+import { createExpensesService } from './modules/expenses/service.js';
 import { createImportsRepository } from './modules/imports/repository.js';
 import { createImportsService } from './modules/imports/service.js';
 import { createInvoicesRepository } from './modules/invoices/repository.js';
@@ -164,6 +166,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const { approvals, entryServices } = entriesWithApprovals(db, options, { write, cursors, catalog, accounts, mailed });
   catalogPorts = entryServices.catalogPorts;
   const { entries, timers, lister } = entryServices;
+  const expenses = expensesOf(db, options.clock, write, accounts, catalog);
   const invoices = createInvoicesService({
     repo: createInvoicesRepository(db),
     ports: invoicePorts(accounts, catalog, entries, mail, approvals),
@@ -185,6 +188,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     entries,
     timers,
     approvals,
+    expenses,
     reports: createReportsService({
       clock,
       lister,
@@ -266,6 +270,21 @@ function entriesWithApprovals(
     sums: entries.periodSums,
   };
   return { approvals, entryServices };
+}
+
+/** Expenses (decisions §12) over this connection, reading the accounts and the catalog. */
+function expensesOf(db: DatabaseHandle['db'], clock: Clock, write: DomainWrite, accounts: AccountsService, catalog: CatalogService) {
+  return createExpensesService({
+    repo: createExpensesRepository(db),
+    clock,
+    write,
+    ports: {
+      membership: accounts.membership,
+      userNames: accounts.userNames,
+      project: catalog.project,
+      projectLabels: catalog.projectLabels,
+    },
+  });
 }
 
 /** What the other modules do, in the accounts' write, when a member leaves, an account's credentials end, or an account goes. */
