@@ -169,7 +169,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const expenses = expensesOf(db, options.clock, write, accounts, catalog);
   const invoices = createInvoicesService({
     repo: createInvoicesRepository(db),
-    ports: invoicePorts(accounts, catalog, entries, mail, approvals),
+    ports: invoicePorts(accounts, catalog, entries, mail, approvals, expenses.invoicing),
     clock,
     write,
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
@@ -509,6 +509,8 @@ export function invoicePorts(
   mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message' | 'spend' | 'senderAddress' | 'delivery'>,
   /** Approval (decisions §13): invoices take only approved time; without it (tests of invoicing alone) all time. */
   approvals?: Pick<ApprovalsService, 'approvedSpans'>,
+  /** Expenses (decisions §12): a draft takes them; without it (tests of invoicing alone) none. */
+  expenses?: InvoicePorts['expenses'],
 ): InvoicePorts {
   return {
     requireWorkspace: accounts.requireWorkspace,
@@ -534,6 +536,7 @@ export function invoicePorts(
     ...(approvals && entries.invoiceableWaiting
       ? { approvedSpans: approvals.approvedSpans, invoiceableWaiting: entries.invoiceableWaiting }
       : {}),
+    ...(expenses ? { expenses } : {}),
     workspaceName: accounts.workspaceName,
     mail: {
       enabled: () => mail?.enabled() ?? false,

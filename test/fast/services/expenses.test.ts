@@ -157,3 +157,71 @@ describe('expenses: the service', () => {
     expect(e.authorId).to.equal(ownerId);
   });
 });
+
+describe('expenses: drafts take them', () => {
+  function billing() {
+    const world = setup();
+    const { services, owner, workspaceId, ownerId, projectId } = world;
+    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+    const other = services.catalog.clients.create(owner, { name: 'Andere' });
+    const otherProject = services.catalog.projects.create(owner, { name: 'Fremd', clientId: other.id, billable: true, hourlyRate: 80 });
+    services.entries.create(owner, { projectId, start: '2026-11-02T09:00:00Z', end: '2026-11-02T11:00:00Z', billable: true });
+    const add = (day: string, amount: string, extra: Record<string, unknown> = {}) =>
+      world.expenses.add(owner, { day, description: 'Fachbuch', amount, projectId, taxCategory: 'S', taxRate: '7', ...extra });
+    const create = (from = '2026-11-01', to = '2026-11-30') =>
+      services.invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId: world.clientId, from, to }).id;
+    return { ...world, add, create, otherProjectId: otherProject.id, get: (id: string) => services.invoices.get(OPERATOR, id) };
+  }
+
+  it('takes the client’s un-invoiced billable expenses of the range as lines at their own rate: a breakdown row per rate', () => {
+    const w = billing();
+    const book = w.add('2026-11-10', '40,00');
+    w.add('2026-10-31', '5'); // before the range
+    w.add('2026-11-11', '6', { billable: false });
+    w.add('2026-11-12', '7', { projectId: w.otherProjectId }); // another client's
+    const id = w.create();
+    const invoice = w.get(id);
+    expect(invoice.lines.map((l) => [l.description, l.amount, l.taxCategory, l.taxRate])).to.deep.equal([
+      ['Buch', 160, 'S', 19],
+      ['2026-11-10 Fachbuch', 40, 'S', 7],
+    ]);
+    expect(invoice.lines[1]).to.deep.include({ quantitySec: 0, hourlyRate: null, projectId: null });
+    expect((invoice.lines[1] as { manual?: unknown }).manual).to.deep.equal({ quantity: 1, unit: 'C62', unitPrice: 40 });
+    expect((invoice.taxBreakdown ?? []).map((r) => [r.category, r.rate, r.basisAmount, r.taxAmount])).to.deep.equal([
+      ['S', 7, 40, 2.8],
+      ['S', 19, 160, 30.4],
+    ]);
+    expect([invoice.netTotal, invoice.taxTotal, invoice.grossTotal]).to.deep.equal([200, 33.2, 233.2]);
+    expect(w.expenses.get(w.owner, book.id).invoiceId).to.equal(id);
+  });
+
+  it('locks an invoiced expense until its invoice is voided, and a later draft does not take it twice', () => {
+    const w = billing();
+    const book = w.add('2026-11-10', '40');
+    const id = w.create();
+    for (const attempt of [() => w.expenses.update(w.owner, book.id, { amount: '1' }), () => w.expenses.delete(w.owner, book.id)]) {
+      const error = refusal(attempt);
+      expect(error.code).to.equal('conflict');
+      expect(error.message).to.contain(id);
+      expect(error.people).to.contain('Voiding the invoice releases it');
+    }
+    w.services.entries.create(w.owner, {
+      projectId: w.projectId,
+      start: '2026-11-20T09:00:00Z',
+      end: '2026-11-20T10:00:00Z',
+      billable: true,
+    });
+    expect(w.get(w.create()).lines.map((l) => l.description)).to.deep.equal(['Buch']);
+    w.services.invoices.changeStatus(OPERATOR, id, 'void', w.ownerId);
+    expect(w.expenses.get(w.owner, book.id).invoiceId).to.equal(null);
+    expect(w.expenses.update(w.owner, book.id, { amount: '41' }).amount).to.equal(41);
+  });
+
+  it('makes a draft of expenses alone when the range has no billable time', () => {
+    const w = billing();
+    w.add('2026-12-03', '12.5', { taxCategory: '', taxRate: '' });
+    const invoice = w.get(w.create('2026-12-01', '2026-12-31'));
+    expect(invoice.lines.map((l) => [l.description, l.amount, l.taxRate])).to.deep.equal([['2026-12-03 Fachbuch', 12.5, 19]]);
+    expect(refusal(() => w.create('2027-01-01', '2027-01-31')).field).to.equal('from');
+  });
+});
