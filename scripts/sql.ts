@@ -354,6 +354,27 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
   }
   approvals.setSettings(owner, workspaceId, { approval: 'off', lockedBefore: null });
 
+  // Expenses (issue 57 item 1): one with a receipt, listed by month and project, changed, invoiced, released, deleted.
+  const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
+  const spent = services.expenses.add(
+    owner,
+    { day: '2026-10-05', description: 'Train', amount: '89.90', projectId: p1.id },
+    { name: 'ticket.pdf', bytes: pdf },
+  );
+  services.expenses.list(owner, { month: '2026-10' });
+  services.expenses.list(owner, { month: '2026-10', projectId: p1.id });
+  services.expenses.list(member, {});
+  services.expenses.update(owner, spent.id, { amount: '90' });
+  services.expenses.receipt(owner, spent.id);
+  const taken = services.expenses.invoicing.invoiceable(workspaceId, [p1.id], '2026-10-01', '2026-10-31');
+  services.expenses.invoicing.markInvoiced(
+    taken.map((e) => e.id),
+    'inv_tour',
+  );
+  services.expenses.invoicing.receiptsOf('inv_tour');
+  services.expenses.invoicing.releaseInvoice('inv_tour');
+  services.expenses.delete(owner, spent.id);
+
   // Deletions and the account's end.
   catalog.tags.delete(owner, catalog.tags.create(owner, { name: 'unused' }).id);
   catalog.tasks.delete(owner, catalog.tasks.create(owner, { name: 'Unused', projectId: p1.id }).id);

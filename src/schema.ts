@@ -11,3 +11,4 @@ export * from './modules/imports/schema.js';
 export * from './modules/mail/schema.js';
 export * from './modules/oidc/schema.js';
 export * from './modules/approvals/schema.js';
+export * from './modules/expenses/schema.js';

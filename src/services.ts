@@ -16,6 +16,8 @@ import { createEntriesRepository } from './modules/entries/repository.js';
 import { createEntryServices } from './modules/entries/service.js';
 import { createEventsRepository } from './modules/events/repository.js';
 import { createEventLog, type DomainEvent, type DomainWrite, type EventLog } from './modules/events/service.js';
+import { createExpensesRepository } from './modules/expenses/repository.js';
+import { createExpensesService } from './modules/expenses/service.js';
 import { createImportsRepository } from './modules/imports/repository.js';
 import { createImportsService } from './modules/imports/service.js';
 import { createInvoicesRepository } from './modules/invoices/repository.js';
@@ -168,9 +170,10 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
   const { approvals, entryServices } = entriesWithApprovals(db, options, { write, cursors, catalog, accounts, mailed });
   catalogPorts = entryServices.catalogPorts;
   const { entries, timers, lister } = entryServices;
+  const expenses = expensesOf(db, options.clock, write, accounts, catalog);
   const invoices = createInvoicesService({
     repo: createInvoicesRepository(db),
-    ports: invoicePorts(accounts, catalog, entries, mail, approvals),
+    ports: invoicePorts(accounts, catalog, entries, mail, approvals, expenses.invoicing),
     clock,
     write,
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
@@ -190,6 +193,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     entries,
     timers,
     approvals,
+    expenses,
     reports: createReportsService({
       clock,
       lister,
@@ -271,6 +275,21 @@ function entriesWithApprovals(
     sums: entries.periodSums,
   };
   return { approvals, entryServices };
+}
+
+/** Expenses (decisions §12) over this connection, reading the accounts and the catalog. */
+function expensesOf(db: DatabaseHandle['db'], clock: Clock, write: DomainWrite, accounts: AccountsService, catalog: CatalogService) {
+  return createExpensesService({
+    repo: createExpensesRepository(db),
+    clock,
+    write,
+    ports: {
+      membership: accounts.membership,
+      userNames: accounts.userNames,
+      project: catalog.project,
+      projectLabels: catalog.projectLabels,
+    },
+  });
 }
 
 /** What the other modules do, in the accounts' write, when a member leaves, an account's credentials end, or an account goes. */
@@ -500,6 +519,8 @@ export function invoicePorts(
   mail?: Pick<MailService, 'enabled' | 'deliverable' | 'message' | 'spend' | 'senderAddress' | 'delivery'>,
   /** Approval (decisions §13): invoices take only approved time; without it (tests of invoicing alone) all time. */
   approvals?: Pick<ApprovalsService, 'approvedSpans'>,
+  /** Expenses (decisions §12): a draft takes them; without it (tests of invoicing alone) none. */
+  expenses?: InvoicePorts['expenses'],
 ): InvoicePorts {
   return {
     requireWorkspace: accounts.requireWorkspace,
@@ -525,6 +546,7 @@ export function invoicePorts(
     ...(approvals && entries.invoiceableWaiting
       ? { approvedSpans: approvals.approvedSpans, invoiceableWaiting: entries.invoiceableWaiting }
       : {}),
+    ...(expenses ? { expenses } : {}),
     workspaceName: accounts.workspaceName,
     mail: {
       enabled: () => mail?.enabled() ?? false,

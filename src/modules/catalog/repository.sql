@@ -127,6 +127,7 @@ delete from "project_totals" where "project_totals"."project_id" = ?;
 
 delete from "projects" where "projects"."id" = ?;
 --   SEARCH projects USING INDEX sqlite_autoindex_projects_1 (id=?)
+--   SEARCH expenses USING COVERING INDEX expenses_project_day (project_id=?)
 --   SEARCH entries USING COVERING INDEX entries_project (project_id=?)
 --   SEARCH tasks USING COVERING INDEX tasks_name (project_id=?)
 --   SEARCH project_totals USING COVERING INDEX sqlite_autoindex_project_totals_1 (project_id=?)

@@ -5,10 +5,13 @@ import { fromCents, toCents } from '../../kernel/money.js';
 import { type ClientRounding, type RoundingText, ruleFor } from '../../kernel/rounding.js';
 import { dayEnd, dayStart } from '../../kernel/time.js';
 import type { Invoiceable } from '../entries/service.js';
+import type { InvoiceableExpense } from '../expenses/service.js';
+import type { OwnTax } from '../../kernel/tax.js';
 import type { InvoiceDocumentLine, InvoiceLanguage, LineGrouping, TaxBreakdownRow } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
 import { checkLineCount, groupsOf, LINE_GROUPINGS, linesOf, MAX_INVOICE_LINES, roundedEntries } from './lines.js';
+import { LINE_UNITS } from './manual.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicingSettings } from './settings.js';
 import { breakdown, lineTax, type MissingTaxSetting, ownTaxApplies, treatment } from './tax.js';
@@ -46,6 +49,8 @@ export interface Draft {
   grossTotal: number;
   /** How many entries it takes (they get its id). */
   entryCount: number;
+  /** The expenses it takes (they get its id; decisions §12): their lines follow the lines of time. */
+  expenseIds: string[];
   /** The tax settings it lacks (its lines show them "not set"; issuing refuses until they are set). */
   missingTax: MissingTaxSetting[];
   /** With approval on (decisions §13): the billable time of its range still waiting for approval (not on it); null while approval is off. */
@@ -123,14 +128,16 @@ export function draftOf(
   const entries = groupBy === 'entry' ? rounded : [];
   const groups = groupBy === 'entry' ? [] : rule === null ? ports.invoiceableGroups(query) : groupsOf(rounded);
   const entryCount = groupBy === 'entry' ? entries.length : groups.reduce((n, g) => n + g.entryCount, 0);
+  // The client's un-invoiced billable expenses of the range (decisions §12): a line each, after the time.
+  const expenses = ports.expenses?.invoiceable(workspaceId, base.projectIds, input.from, input.to) ?? [];
   // Both refusals are about the range (and client) chosen: the page shows them at the range.
-  if (entryCount === 0 && waiting !== null && waiting.entries > 0)
+  if (entryCount === 0 && expenses.length === 0 && waiting !== null && waiting.entries > 0)
     throw invalidAt(
       'from',
       `Client ${clientId} has no approved billable time from ${input.from} to ${input.to} (days in ${zone}, both included): ${waitingWords(waiting)} of it still waits for approval, and invoices take only approved time (decisions §13). Approve those periods first.`,
       `This client has no approved billable time from ${input.from} to ${input.to} (days in ${zone}, both included): ${waitingWords(waiting)} of it still waits for approval, and invoices take only approved time. An approver approves those periods on the Approvals page first.`,
     );
-  if (entryCount === 0)
+  if (entryCount === 0 && expenses.length === 0)
     throw invalidAt(
       'from',
       `Client ${clientId} has no billable, un-invoiced, completed entries starting from ${input.from} to ${input.to} (days in ${zone}, both included). Check the range, that the entries are billable and on this client's projects; entries already on an invoice are left out (voiding that invoice releases them).`,
@@ -178,12 +185,14 @@ export function draftOf(
     { from: input.from, to: input.to, language: settings.language, timeZone: zone },
     taxOf,
   );
-  const lines = timeLines.map(({ ownTax, ...line }) => ({ ...line, ...lineTax(ownTax, tax) }));
+  const lines: InvoiceDocumentLine[] = timeLines.map(({ ownTax, ...line }) => ({ ...line, ...lineTax(ownTax, tax) }));
+  lines.push(...expenses.map((e) => expenseLine(e, own === null ? null : e.tax, tax)));
   checkLineCount(lines.length, groupBy);
   // The exemption reason of the invoice's own category (a line's own tax is S or Z, which carry none).
   const taxBreakdown = breakdown(lines, (category) => (category === tax.category ? tax : null));
   // What the invoice's own treatment lacks matters only when a line takes it.
-  const missingTax = timeLines.some((line) => line.ownTax === null) ? tax.missing : [];
+  const missingTax =
+    timeLines.some((line) => line.ownTax === null) || expenses.some((e) => own === null || e.tax === null) ? tax.missing : [];
   const netCents = lines.reduce((sum, line) => sum + toCents(line.amount), 0);
   const taxCents = taxBreakdown.reduce((sum, row) => sum + toCents(row.taxAmount), 0);
   return {
@@ -204,6 +213,7 @@ export function draftOf(
       taxTotal: fromCents(taxCents),
       grossTotal: fromCents(netCents + taxCents),
       entryCount,
+      expenseIds: expenses.map((e) => e.id),
       missingTax,
       waiting,
       rounding:
@@ -215,5 +225,22 @@ export function draftOf(
               billedSec: rounded.reduce((sum, e) => sum + e.durationSec, 0),
             },
     },
+  };
+}
+
+/**
+ * An expense's line (decisions §12): its day and description, one piece (`C62`) at its net, its
+ * own tax (null when the client's reverse charge, export or a small business wins) or the invoice's.
+ */
+function expenseLine(expense: InvoiceableExpense, own: OwnTax | null, tax: ReturnType<typeof treatment>): InvoiceDocumentLine {
+  const amount = fromCents(expense.amountCents);
+  return {
+    description: `${expense.day} ${expense.description}`,
+    projectId: null,
+    quantitySec: 0,
+    hourlyRate: null,
+    amount,
+    ...lineTax(own, tax),
+    manual: { quantity: 1, unit: (LINE_UNITS[0] as { code: string }).code, unitPrice: amount },
   };
 }

@@ -187,6 +187,7 @@ export function createLifecycle({ repo, ports, clock, write, access, defaultTime
             throw invalid(`A draft is voided without a credit note: it takes no date (got ${options.date}).`);
           }
           ports.releaseInvoice(id);
+          ports.expenses?.releaseInvoice(id);
           const row = repo.update(id, {
             status: 'void',
             ...(creditNote ? { creditNoteNumber: creditNote.number, creditNoteDate: creditNote.issueDate } : {}),

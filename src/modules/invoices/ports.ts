@@ -1,4 +1,5 @@
 import type { ApprovedSpan, Invoiceable } from '../entries/service.js';
+import type { InvoiceableExpense } from '../expenses/service.js';
 import type { ClientRounding } from '../../kernel/rounding.js';
 import type { OwnTax } from '../../kernel/tax.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
@@ -53,10 +54,22 @@ export interface InvoicePorts {
   /** With approval on: the range's billable time not approved yet (a draft says it still waits). */
   invoiceableWaiting?(q: Invoiceable & { approved: ApprovedSpan[] }): { entries: number; seconds: number };
   releaseInvoice(invoiceId: string): void;
+  /** Expenses (decisions §12; the expenses module's): a draft takes its client's un-invoiced billable ones; absent: none. */
+  expenses?: InvoiceExpenses;
   /** The workspace's name (an invoice's mail names it when the issuer has no legal name), or null. */
   workspaceName(workspaceId: string): string | null;
   /** Outgoing mail (the mail module), for sending an issued invoice. */
   mail: InvoiceMail;
+}
+
+/** What invoicing reads and changes of expenses, inside its writes. */
+export interface InvoiceExpenses {
+  /** The un-invoiced billable expenses of these projects on the days [fromDay, toDay], by day. */
+  invoiceable(workspaceId: string, projectIds: string[], fromDay: string, toDay: string): InvoiceableExpense[];
+  /** They are on the invoice now: locked until it is voided. */
+  markInvoiced(ids: string[], invoiceId: string): number;
+  /** The invoice was voided: its expenses are free again. */
+  releaseInvoice(invoiceId: string): number;
 }
 
 /**

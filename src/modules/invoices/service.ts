@@ -366,6 +366,7 @@ export function createInvoicesService({
         const id = newId('inv');
         const now = clock.now();
         ports.markInvoiced(query, id);
+        ports.expenses?.markInvoiced(draft.expenseIds, id);
         const row = repo.insert({
           id,
           workspaceId,
