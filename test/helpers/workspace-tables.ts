@@ -44,6 +44,11 @@ export const NOT_CARRIED: Readonly<Record<string, string>> = {
   entry_suggestions:
     "what typing a description suggests: each member's entries summed by triggers in every write, so the import's writes fill it (the entries are compared)",
   timer_stop_links: "one-time Stop links of a running timer's reminder (hashes of their secrets); a running timer is not exported",
+  invoice_reminders:
+    'the payment reminders this server mailed (their mail, mail_messages, does not travel): an imported overdue invoice is reminded again at the level it has reached (docs/invoicing.md)',
+  expenses:
+    'not carried yet: expenses are not offered to people yet (no page, no command); the export carries them before they are (issue 57). An invoice carries its expense lines as its own lines',
+  expense_receipts: 'not carried yet, with the expenses (issue 57)',
 };
 
 /** A reference to another row: the table it points to. */
