@@ -177,7 +177,10 @@ describe('reader threads: heavy reads off the request thread', () => {
     expect(res.body.detail).to.contain('cursor');
   });
 
-  it('runs on a reader thread exactly the operations the contract marks x-reader-thread', async () => {
+  it('runs on a reader thread exactly the operations the contract marks x-reader-thread', async function () {
+    // Eight reads that each end their thread, and so eight threads started anew one after the other
+    // (each loads the sources through tsx: seconds apiece on a busy machine).
+    this.timeout(90_000);
     const contract = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'generated', 'contract.json'), 'utf8')) as {
       paths: Record<string, Record<string, { operationId: string; 'x-reader-thread'?: boolean }>>;
     };
