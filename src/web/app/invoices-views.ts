@@ -1277,25 +1277,18 @@ export function confirmBody(
       }
       ${
         vatCurrency
-          ? html`<div class="field">
-              <label for="confirm-rate"
-                >Exchange rate: ${vatCurrency} per ${invoice.currency}
+          ? inputField(
+              'confirm-rate',
+              html`Exchange rate: ${vatCurrency} per ${invoice.currency}
                 <span class="hint"
                   >This invoice is in ${invoice.currency}; its VAT is also stated in ${vatCurrency}, the issuer's VAT currency. How many
                   ${vatCurrency} one ${invoice.currency} is worth on the issue date, e.g. 1.0634 (in Germany the monthly rate of the Federal
                   Ministry of Finance).</span
-                ></label
-              >
-              <input
-                id="confirm-rate"
-                name="exchangeRate"
-                inputmode="decimal"
-                required
-                value="${exchangeRate}"
-                ${invalidAt('confirm-rate', errors.exchangeRate)}
-              />
-              ${errorAt('confirm-rate', errors.exchangeRate)}
-            </div>`
+                >`,
+              html`name="exchangeRate" inputmode="decimal" required`,
+              exchangeRate,
+              errors.exchangeRate,
+            )
           : ''
       }
       <div class="actions">
