@@ -24,6 +24,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import { roundingWords, type RoundingText } from '../../kernel/rounding.js';
 import { errorAt, type FieldErrors, inputField, invalidAt, labelledInput, optionsOf, selectField } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
+import { columnHeads } from '../kit/tables.js';
 import { csrfField } from '../kit/layout.js';
 import { clockOf } from '../kit/forms.js';
 import type { WebPaths } from '../paths.js';
@@ -922,16 +923,7 @@ function sendsSection(sends: InvoiceSendView[], zone: string, mailPage: string |
     <h2 id="sends-heading">Sent by mail</h2>
     <div class="scroll">
       <table class="rows sends">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">What</th>
-            <th scope="col">To</th>
-            <th scope="col">Files</th>
-            <th scope="col">By</th>
-            <th scope="col">Delivery</th>
-          </tr>
-        </thead>
+        ${columnHeads(['When', 'What', 'To', 'Files', 'By', 'Delivery'])}
         <tbody>
           ${sends.map(
             (x) =>
