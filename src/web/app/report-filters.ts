@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
+import type { ExportRequest } from '../../modules/reports/service.js';
 import { type FieldErrors, inputField, selectField } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { type Key, t } from '../../i18n/index.js';
@@ -63,14 +64,7 @@ export function filterErrors(form: FilterForm, choices: FilterChoices): FieldErr
 }
 
 /** The filters as the reports service reads them (the API's query). */
-export function filterQuery(form: FilterForm): {
-  clientIds?: string[];
-  projectIds?: string[];
-  taskIds?: string[];
-  tagIds?: string[];
-  billable?: boolean;
-  search?: string;
-} {
+export function filterQuery(form: FilterForm): NonNullable<ExportRequest['filters']> {
   return {
     ...(form.clientIds ? { clientIds: [form.clientIds] } : {}),
     ...(form.projectIds ? { projectIds: [form.projectIds] } : {}),
