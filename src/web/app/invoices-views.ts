@@ -22,8 +22,9 @@ import {
 } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { roundingWords, type RoundingText } from '../../kernel/rounding.js';
-import { errorAt, type FieldErrors, invalidAt, labelledInput } from '../kit/fields.js';
+import { errorAt, type FieldErrors, inputField, invalidAt, labelledInput, optionsOf, selectField } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
+import { columnHeads } from '../kit/tables.js';
 import { csrfField } from '../kit/layout.js';
 import { clockOf } from '../kit/forms.js';
 import type { WebPaths } from '../paths.js';
@@ -101,22 +102,8 @@ const clientNameOf = (invoice: InvoiceView) => invoice.recipient?.name ?? invoic
 export const statusBadge = (status: InvoiceStatus) =>
   html`<span class="badge status-${status} ${status === 'paid' ? 'good' : status === 'void' ? 'bad' : ''}">${statusLabel(status)}</span>`;
 
-function select(
-  id: string,
-  name: string,
-  label: string,
-  value: string,
-  options: ReadonlyArray<[string, string]>,
-  errors: FieldErrors,
-): Html {
-  return html`<div class="field">
-    <label for="${id}">${label}</label>
-    <select id="${id}" name="${name}" ${invalidAt(id, errors[name])}>
-      ${options.map(([v, text]) => html`<option value="${v}" ${v === value ? html`selected` : ''}>${text}</option>`)}
-    </select>
-    ${errorAt(id, errors[name])}
-  </div>`;
-}
+const select = (id: string, name: string, label: string, value: string, options: ReadonlyArray<[string, string]>, errors: FieldErrors) =>
+  selectField(id, name, label, optionsOf(options, value), errors[name]);
 
 export interface ListFilter {
   status: string;
@@ -890,18 +877,14 @@ function sendSection(base: string, session: SessionView, state: SendState): Html
                 <dd>${outline.subject}</dd>
               </dl>
               <div class="mail-body">
-                <div class="field">
-                  <label for="send-greeting">Greeting <span class="hint inline">(the mail's first line; empty: none)</span></label>
-                  <input
-                    id="send-greeting"
-                    name="greeting"
-                    value="${form.greeting}"
-                    maxlength="${MAX_SEND_GREETING}"
-                    autocomplete="off"
-                    ${invalidAt('send-greeting', errors.greeting)}
-                  />
-                  ${errorAt('send-greeting', errors.greeting)}
-                </div>
+                ${inputField(
+                  'send-greeting',
+                  html`Greeting <span class="hint inline">(the mail's first line; empty: none)</span>`,
+                  html`name="greeting"`,
+                  form.greeting,
+                  errors.greeting,
+                  html`maxlength="${MAX_SEND_GREETING}" autocomplete="off"`,
+                )}
                 <p class="mail-text">${outline.opening}</p>
                 <div class="field">
                   <label for="send-message">Your message <span class="hint inline">(optional; its own paragraph here)</span></label>
@@ -940,16 +923,7 @@ function sendsSection(sends: InvoiceSendView[], zone: string, mailPage: string |
     <h2 id="sends-heading">Sent by mail</h2>
     <div class="scroll">
       <table class="rows sends">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">What</th>
-            <th scope="col">To</th>
-            <th scope="col">Files</th>
-            <th scope="col">By</th>
-            <th scope="col">Delivery</th>
-          </tr>
-        </thead>
+        ${columnHeads(['When', 'What', 'To', 'Files', 'By', 'Delivery'])}
         <tbody>
           ${sends.map(
             (x) =>
@@ -1077,42 +1051,16 @@ function paymentsSection(
             <form class="stack payment-form" method="post" action="${base}/payments" aria-label="Record a payment">
               ${csrfField(session.csrfToken)}
               <div class="two">
-                <div class="field">
-                  <label for="payment-amount">Amount received (${c})</label>
-                  <input
-                    id="payment-amount"
-                    name="amount"
-                    inputmode="decimal"
-                    required
-                    value="${form.amount}"
-                    ${invalidAt('payment-amount', errors.amount)}
-                  />
-                  ${errorAt('payment-amount', errors.amount)}
-                </div>
-                <div class="field">
-                  <label for="payment-date">Received on</label>
-                  <input
-                    id="payment-date"
-                    type="date"
-                    name="date"
-                    required
-                    value="${form.date}"
-                    ${invalidAt('payment-date', errors.date)}
-                  />
-                  ${errorAt('payment-date', errors.date)}
-                </div>
+                ${inputField('payment-amount', `Amount received (${c})`, html`name="amount" inputmode="decimal" required`, form.amount, errors.amount)}
+                ${inputField('payment-date', 'Received on', html`type="date" name="date" required`, form.date, errors.date)}
               </div>
-              <div class="field">
-                <label for="payment-note">Note <span class="hint inline">(optional, e.g. the bank's reference)</span></label>
-                <input
-                  id="payment-note"
-                  name="note"
-                  maxlength="${MAX_PAYMENT_NOTE}"
-                  value="${form.note}"
-                  ${invalidAt('payment-note', errors.note)}
-                />
-                ${errorAt('payment-note', errors.note)}
-              </div>
+              ${inputField(
+                'payment-note',
+                html`Note <span class="hint inline">(optional, e.g. the bank's reference)</span>`,
+                html`name="note" maxlength="${MAX_PAYMENT_NOTE}"`,
+                form.note,
+                errors.note,
+              )}
               <p class="hint">
                 At most what is still due. When nothing is left to pay, the invoice is paid on that day. The day is the one the money
                 arrived (a calendar day; today in your time zone is prefilled).
@@ -1321,25 +1269,18 @@ export function confirmBody(
       }
       ${
         vatCurrency
-          ? html`<div class="field">
-              <label for="confirm-rate"
-                >Exchange rate: ${vatCurrency} per ${invoice.currency}
+          ? inputField(
+              'confirm-rate',
+              html`Exchange rate: ${vatCurrency} per ${invoice.currency}
                 <span class="hint"
                   >This invoice is in ${invoice.currency}; its VAT is also stated in ${vatCurrency}, the issuer's VAT currency. How many
                   ${vatCurrency} one ${invoice.currency} is worth on the issue date, e.g. 1.0634 (in Germany the monthly rate of the Federal
                   Ministry of Finance).</span
-                ></label
-              >
-              <input
-                id="confirm-rate"
-                name="exchangeRate"
-                inputmode="decimal"
-                required
-                value="${exchangeRate}"
-                ${invalidAt('confirm-rate', errors.exchangeRate)}
-              />
-              ${errorAt('confirm-rate', errors.exchangeRate)}
-            </div>`
+                >`,
+              html`name="exchangeRate" inputmode="decimal" required`,
+              exchangeRate,
+              errors.exchangeRate,
+            )
           : ''
       }
       <div class="actions">

@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
-import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import type { ExportRequest } from '../../modules/reports/service.js';
+import { type FieldErrors, inputField, selectField } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { type Key, t } from '../../i18n/index.js';
 
@@ -63,14 +64,7 @@ export function filterErrors(form: FilterForm, choices: FilterChoices): FieldErr
 }
 
 /** The filters as the reports service reads them (the API's query). */
-export function filterQuery(form: FilterForm): {
-  clientIds?: string[];
-  projectIds?: string[];
-  taskIds?: string[];
-  tagIds?: string[];
-  billable?: boolean;
-  search?: string;
-} {
+export function filterQuery(form: FilterForm): NonNullable<ExportRequest['filters']> {
   return {
     ...(form.clientIds ? { clientIds: [form.clientIds] } : {}),
     ...(form.projectIds ? { projectIds: [form.projectIds] } : {}),
@@ -96,16 +90,6 @@ export function filterWords(form: FilterForm, choices: FilterChoices): string[] 
 
 const archived = (item: { archived?: boolean }) => (item.archived ? ` ${t('reports.filters.archived')}` : '');
 
-function choice(id: string, name: FilterName, label: string, value: string, options: Html, errors: FieldErrors): Html {
-  return html`<div class="field">
-    <label for="${id}">${label}</label>
-    <select id="${id}" name="${name}" ${invalidAt(id, errors[name])}>
-      ${options}
-    </select>
-    ${errorAt(id, errors[name])}
-  </div>`;
-}
-
 /** The filters of the Reports form, in a disclosure that is open while any is set (or refused). */
 export function filterFields(form: FilterForm, choices: FilterChoices, errors: FieldErrors): Html {
   const set = filterWords(form, choices);
@@ -118,67 +102,57 @@ export function filterFields(form: FilterForm, choices: FilterChoices, errors: F
   return html`<details class="filters" ${set.length > 0 || refused ? html`open` : ''}>
     <summary>${t('reports.filters.heading')}${set.length > 0 ? html`: <span class="chosen">${set.join(' · ')}</span>` : ''}</summary>
     <div class="grid">
-      ${choice(
+      ${selectField(
         'report-client',
         'clientIds',
         t('reports.grouping.client'),
-        form.clientIds,
         html`<option value="">${t('reports.filters.anyClient')}</option>
           ${choices.clients.map((c) => option(c, form.clientIds))}`,
-        errors,
+        errors.clientIds,
       )}
-      ${choice(
+      ${selectField(
         'report-project',
         'projectIds',
         t('reports.grouping.project'),
-        form.projectIds,
         html`<option value="">${t('reports.filters.anyProject')}</option>
           ${choices.projects.map((p) => option(p, form.projectIds))}`,
-        errors,
+        errors.projectIds,
       )}
-      ${choice(
+      ${selectField(
         'report-task',
         'taskIds',
         t('reports.grouping.task'),
-        form.taskIds,
         html`<option value="">${t('reports.filters.anyTask')}</option>
           ${tasksByProject.map(
             (g) => html`<optgroup label="${g.project.name}">${g.tasks.map((t) => option(t, form.taskIds))}</optgroup>`,
           )}`,
-        errors,
+        errors.taskIds,
       )}
-      ${choice(
+      ${selectField(
         'report-tag',
         'tagIds',
         t('reports.grouping.tag'),
-        form.tagIds,
         html`<option value="">${t('reports.filters.anyTag')}</option>
           ${choices.tags.map((t) => option(t, form.tagIds))}`,
-        errors,
+        errors.tagIds,
       )}
-      ${choice(
+      ${selectField(
         'report-billable',
         'billable',
         t('reports.billable'),
-        form.billable,
         html`<option value="" ${form.billable === '' ? html`selected` : ''}>${t('reports.filters.either')}</option>
           <option value="true" ${form.billable === 'true' ? html`selected` : ''}>${t('reports.filters.billableOnly')}</option>
           <option value="false" ${form.billable === 'false' ? html`selected` : ''}>${t('reports.filters.notBillableOnly')}</option>`,
-        errors,
+        errors.billable,
       )}
-      <div class="field">
-        <label for="report-search">${t('reports.filters.search')}</label>
-        <input
-          id="report-search"
-          type="search"
-          name="search"
-          value="${form.search}"
-          placeholder="${t('reports.filters.searchPlaceholder')}"
-          maxlength="${SEARCH_MAX}"
-          ${invalidAt('report-search', errors.search)}
-        />
-        ${errorAt('report-search', errors.search)}
-      </div>
+      ${inputField(
+        'report-search',
+        t('reports.filters.search'),
+        html`type="search" name="search"`,
+        form.search,
+        errors.search,
+        html`placeholder="${t('reports.filters.searchPlaceholder')}" maxlength="${SEARCH_MAX}"`,
+      )}
     </div>
   </details>`;
 }

@@ -8,7 +8,7 @@ import { type ReportRounding, roundingSentence, type SummaryWindowed, type Windo
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { OperationId } from '../../operations/types.js';
 import { actorData, type ReadTask } from '../../threads/readers/tasks.js';
-import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { errorAt, type FieldErrors, invalidAt, optionsOf, selectField } from '../kit/fields.js';
 import { refusal, statusOf } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
 import { appPage } from './page.js';
@@ -287,15 +287,8 @@ function linkOf(form: ReportForm, changes: Partial<ReportForm>): string {
   return `${APP_PATH}/reports?${params.toString()}`;
 }
 
-function select(id: string, name: string, label: string, value: string, options: Array<[string, string]>, errors: FieldErrors): Html {
-  return html`<div class="field">
-    <label for="${id}">${label}</label>
-    <select id="${id}" name="${name}" ${invalidAt(id, errors[name])}>
-      ${options.map(([v, text]) => html`<option value="${v}" ${v === value ? html`selected` : ''}>${text}</option>`)}
-    </select>
-    ${errorAt(id, errors[name])}
-  </div>`;
-}
+const select = (id: string, name: string, label: string, value: string, options: Array<[string, string]>, errors: FieldErrors) =>
+  selectField(id, name, label, optionsOf(options, value), errors[name]);
 
 /** The form: the range (and quick ranges), the two groupings, whose time. */
 function reportForm(ctx: Context, form: ReportForm, errors: FieldErrors): Html {

@@ -6,16 +6,8 @@ import { csrfField } from '../kit/layout.js';
 import { timeText, type TimeFormat } from '../kit/times.js';
 import { APP_PATH } from '../paths.js';
 import { t } from '../../i18n/index.js';
-import {
-  billableBox,
-  descriptionCombo,
-  type ProjectChoice,
-  projectPicker,
-  type TagChoice,
-  tagChips,
-  type TaskChoice,
-  taskPicker,
-} from './pickers.js';
+import { billableBox, descriptionCombo, projectPicker, tagChips, taskPicker } from './pickers.js';
+import type { ProjectChoice, TagChoice, TaskChoice } from './pickers.js';
 
 /** What the timer line needs of the week's model. */
 export interface TimerModel {

@@ -3,7 +3,7 @@ import { DomainError } from '../../errors.js';
 import { HashingBusy } from '../../modules/sessions/errors.js';
 import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
 import type { WebArea, WebDeps } from '../deps.js';
-import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { type FieldErrors, inputField } from '../kit/fields.js';
 import { field } from '../kit/forms.js';
 import { html } from '../kit/html.js';
 import type { Notice } from '../kit/layout.js';
@@ -39,50 +39,27 @@ const profileOf = ({ name, email, workspace, kept }: FirstSent) => ({ name, emai
 
 /** The first start's fields: the workspace's name (invitations and mail say it), the owner's name and sign-in email, typed by them. */
 const profileFields = (sent: FirstSent, errors: FieldErrors) =>
-  html`<div>
-      <label for="workspace"
-        >Your workspace's name <span class="hint">Your business or team, e.g. "Lovelace Consulting"; invitations say it.</span></label
-      >
-      <input
-        id="workspace"
-        name="workspace"
-        type="text"
-        autocomplete="organization"
-        maxlength="200"
-        required
-        value="${sent.workspace}"
-        ${invalidAt('workspace', errors.workspace)}
-      />
-      ${errorAt('workspace', errors.workspace)}
-    </div>
-    <div>
-      <label for="name">Your name <span class="hint">As colleagues see it, e.g. "Ada Lovelace".</span></label>
-      <input
-        id="name"
-        name="name"
-        type="text"
-        autocomplete="name"
-        maxlength="200"
-        required
-        value="${sent.name}"
-        ${invalidAt('name', errors.name)}
-      />
-      ${errorAt('name', errors.name)}
-    </div>
-    <div>
-      <label for="email">Your email <span class="hint">You sign in with it.</span></label>
-      <input
-        id="email"
-        name="email"
-        type="email"
-        autocomplete="username"
-        maxlength="254"
-        required
-        value="${sent.email}"
-        ${invalidAt('email', errors.email)}
-      />
-      ${errorAt('email', errors.email)}
-    </div>`;
+  (
+    [
+      [
+        'workspace',
+        html`Your workspace's name <span class="hint">Your business or team, e.g. "Lovelace Consulting"; invitations say it.</span>`,
+        html`type="text" autocomplete="organization" maxlength="200"`,
+      ],
+      [
+        'name',
+        html`Your name <span class="hint">As colleagues see it, e.g. "Ada Lovelace".</span>`,
+        html`type="text" autocomplete="name" maxlength="200"`,
+      ],
+      [
+        'email',
+        html`Your email <span class="hint">You sign in with it.</span>`,
+        html`type="email" autocomplete="username" maxlength="254"`,
+      ],
+    ] as const
+  ).map(
+    ([name, label, attrs]) => html`${inputField(name, label, html`name="${name}" ${attrs} required`, sent[name], errors[name], '', '')} `,
+  );
 
 /** The page a setup link opens: the password (and, for the first start's link, the owner's name and email). */
 function setupPage(

@@ -35,3 +35,37 @@ export const labelledInput = (
     <input id="${id}" name="${name}" value="${value}" ${attrs} ${invalidAt(id, errors[name])} />
     ${errorAt(id, errors[name])}
   </div>`;
+
+/**
+ * A labelled input tied to its error, written in the page's own attribute order: `attrs` stand
+ * between the id and the value, `after` after the value. `box`: the wrapper's class ('' for a
+ * plain `<div>`, as the settings and sign-in forms have).
+ */
+export const inputField = (
+  id: string,
+  label: Html | string,
+  attrs: Html,
+  value: string,
+  error: string | undefined,
+  after: Html | string = '',
+  box = 'field',
+): Html =>
+  html`<div${box ? html` class="${box}"` : ''}>
+    <label for="${id}">${label}</label>
+    <input id="${id}" ${attrs} value="${value}" ${after} ${invalidAt(id, error)} />
+    ${errorAt(id, error)}
+  </div>`;
+
+/** A labelled select of its `<option>`s, tied to its error. */
+export const selectField = (id: string, name: string, label: Html | string, options: Html | Html[], error: string | undefined): Html =>
+  html`<div class="field">
+    <label for="${id}">${label}</label>
+    <select id="${id}" name="${name}" ${invalidAt(id, error)}>
+      ${options}
+    </select>
+    ${errorAt(id, error)}
+  </div>`;
+
+/** The `<option>`s of [value, text] pairs, the one of `value` selected. */
+export const optionsOf = (pairs: ReadonlyArray<readonly [string, string]>, value: string): Html[] =>
+  pairs.map(([v, text]) => html`<option value="${v}" ${v === value ? html`selected` : ''}>${text}</option>`);

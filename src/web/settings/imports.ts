@@ -15,7 +15,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import type { ImportJob, UploadSlot } from '../../threads/imports.js';
 import { type Html, html } from '../kit/html.js';
-import { field } from '../kit/forms.js';
+import { field, wallClock } from '../kit/forms.js';
 import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
@@ -157,17 +157,8 @@ function refusedList(outcome: ImportOutcome): Html {
 
 /** An instant as the file wrote it: in the import's zone (or UTC), to the minute. */
 function localTime(iso: string, zone: string | undefined): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone ?? 'UTC',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+  const { date, time } = wallClock(zone ?? 'UTC')(Date.parse(iso));
+  return `${date} ${time.slice(0, 5)}`;
 }
 
 /** Where a row's rate comes from, in words: the file's amount wins over every rate (issue 45). */

@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import type { MailView } from '../../modules/mail/service.js';
 import type { WebDeps } from '../deps.js';
 import { type Html, html } from '../kit/html.js';
+import { columnHeads } from '../kit/tables.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { noticeFor, redirect, send, shell } from '../kit/respond.js';
 import { spoken, statusOf } from '../kit/refusal.js';
@@ -51,17 +52,7 @@ function messageTable(deps: WebDeps, session: SignedIn['session'], messages: Mai
   if (messages.length === 0) return html`<p>No mail yet.</p>`;
   return html`<div class="scroll">
     <table class="rows mail" aria-label="Sent mail">
-      <thead>
-        <tr>
-          <th scope="col">Recipient</th>
-          <th scope="col">Subject</th>
-          <th scope="col">Status</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Last answer</th>
-          <th scope="col">Created</th>
-          <th scope="col"><span class="vh">Actions</span></th>
-        </tr>
-      </thead>
+      ${columnHeads(['Recipient', 'Subject', 'Status', 'Attempts', 'Last answer', 'Created', html`<span class="vh">Actions</span>`])}
       <tbody>
         ${messages.map(
           (m) =>

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { aboutMember, errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { aboutMember, errorAt, type FieldErrors, inputField, invalidAt } from '../kit/fields.js';
 import { refusal, statusOf, spoken } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
 import { decimalOf, field } from '../kit/forms.js';
@@ -123,20 +123,16 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
 /** The form that adds a member by name and email. */
 function addForm(base: string, session: SessionView, form: AddForm, currency: string, errors: FieldErrors): Html {
   const text = (name: 'name' | 'email', label: string, type: string, hint: string, autocomplete: string) =>
-    html`<div>
-      <label for="add-${name}">${label} <span class="hint">${hint}</span></label>
-      <input
-        id="add-${name}"
-        name="${name}"
-        type="${type}"
-        autocomplete="${autocomplete}"
-        maxlength="${name === 'email' ? '254' : '200'}"
-        ${name === 'email' ? html`required` : ''}
-        value="${form[name]}"
-        ${invalidAt(`add-${name}`, errors[name])}
-      />
-      ${errorAt(`add-${name}`, errors[name])}
-    </div>`;
+    inputField(
+      `add-${name}`,
+      html`${label} <span class="hint">${hint}</span>`,
+      html`name="${name}" type="${type}" autocomplete="${autocomplete}" maxlength="${name === 'email' ? '254' : '200'}"
+      ${name === 'email' ? html`required` : ''}`,
+      form[name],
+      errors[name],
+      '',
+      '',
+    );
   return html`<form class="stack wide" method="post" action="${base}/members" aria-labelledby="add-heading">
     ${csrfField(session.csrfToken)}
     <div class="two">
@@ -152,19 +148,15 @@ function addForm(base: string, session: SessionView, form: AddForm, currency: st
           >`,
       )}
     </fieldset>
-    <div>
-      <label for="add-rate">Hourly rate (${currency}) <span class="hint">Empty: the workspace's default applies.</span></label>
-      <input
-        id="add-rate"
-        name="hourlyRate"
-        type="text"
-        inputmode="decimal"
-        class="rate"
-        value="${form.hourlyRate}"
-        ${invalidAt('add-rate', errors.hourlyRate)}
-      />
-      ${errorAt('add-rate', errors.hourlyRate)}
-    </div>
+    ${inputField(
+      'add-rate',
+      html`Hourly rate (${currency}) <span class="hint">Empty: the workspace's default applies.</span>`,
+      html`name="hourlyRate" type="text" inputmode="decimal" class="rate"`,
+      form.hourlyRate,
+      errors.hourlyRate,
+      '',
+      '',
+    )}
     <div><button type="submit">Add member</button></div>
   </form>`;
 }

@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { DISABLE_AFTER_FAILED_DELIVERIES, pingSentence, REDELIVERABLE } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../kit/html.js';
+import { columnHeads } from '../kit/tables.js';
 import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
@@ -74,16 +75,7 @@ function deliveryTable(log: { deliveries: Delivery[]; pings: Ping[] }, actions: 
   ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return html`<div class="scroll">
     <table class="rows deliveries" aria-label="Deliveries">
-      <thead>
-        <tr>
-          <th scope="col">Event</th>
-          <th scope="col">Status</th>
-          <th scope="col">Response</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Created</th>
-          <th scope="col"><span class="vh">Actions</span></th>
-        </tr>
-      </thead>
+      ${columnHeads(['Event', 'Status', 'Response', 'Attempts', 'Created', html`<span class="vh">Actions</span>`])}
       <tbody>
         ${rows.map((r) => r.row)}
       </tbody>

@@ -516,18 +516,17 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     }),
   );
 }
+/** How a section's route shows the page again: its notice, and the section's form as sent with its errors. */
+type SectionRender<K extends string> = (
+  res: Response,
+  signed: Signed,
+  status: number,
+  notice: Notice | null,
+  override: { [key in K]?: Values } & { errors?: FieldErrors },
+) => void;
+
 /** The invoicing settings (owners: the invoices service decides), saved as the command line's `--set key=value`. */
-function invoicingRoute(
-  router: Router,
-  deps: WebDeps,
-  render: (
-    res: Response,
-    signed: Signed,
-    status: number,
-    notice: Notice | null,
-    override: { invoicing?: Values; errors?: FieldErrors },
-  ) => void,
-): void {
+function invoicingRoute(router: Router, deps: WebDeps, render: SectionRender<'invoicing'>): void {
   const { services } = deps;
   const base = deps.paths.settings;
   router.post(
@@ -567,17 +566,7 @@ function approvalOf(deps: WebDeps, actor: Actor, workspaceId: string) {
 }
 
 /** Approval and lock (owners: the approvals service decides): the settings, then each approver mark that changed. */
-function approvalRoute(
-  router: Router,
-  deps: WebDeps,
-  render: (
-    res: Response,
-    signed: Signed,
-    status: number,
-    notice: Notice | null,
-    override: { approval?: Values; errors?: FieldErrors },
-  ) => void,
-): void {
+function approvalRoute(router: Router, deps: WebDeps, render: SectionRender<'approval'>): void {
   const { services } = deps;
   const base = deps.paths.settings;
   router.post(
