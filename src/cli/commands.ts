@@ -5,6 +5,7 @@ import { approvalCommands } from './approval-commands.js';
 import type { TokenView } from '../modules/tokens/views.js';
 import { type Command, command, str } from './command.js';
 import { orDash, table } from './table.js';
+import { expenseCommands } from './expense-commands.js';
 import { importCommands } from './import-commands.js';
 import { invoiceCommands } from './invoice-commands.js';
 import { mailCommands } from './mail-commands.js';
@@ -40,6 +41,7 @@ const tokenTable = (tokens: TokenView[]) =>
 /** The command table: `<group> <action>` -> command. Output shapes are a public contract. */
 export const commands: Record<string, Command> = {
   ...accountCommands,
+  ...expenseCommands,
   'token create': command(
     'token create --workspace W --user U --name N --scopes a,b [--expires-at ISO] [--rate-limit-per-min N]',
     'Mint an API token. The token is printed once and cannot be shown again.',

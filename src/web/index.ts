@@ -165,14 +165,16 @@ export function createWeb(deps: WebDeps): Router {
 
 /**
  * A form post is accepted when it carries this session's token (or, before sign-in, the form
- * cookie's) and comes from this site. Only the Import page's upload is multipart: its page
- * reads the token from the multipart body before it stores anything; a multipart post anywhere
- * else would skip the token, so it is refused.
+ * cookie's) and comes from this site. Only the Import page's upload and the Expenses page's two
+ * forms (a receipt) are multipart: their pages read the token from the multipart body before they
+ * keep anything; a multipart post anywhere else would skip the token, so it is refused.
  */
 function formAccepted(req: Request, deps: WebDeps, signed: Signed, uploadPath: string): boolean {
   const multipart = typeof req.is('multipart/form-data') === 'string';
   if (!multipart) return csrfOk(req, deps.config, signed);
-  return req.path === uploadPath && signed.session !== null && csrfOk(req, deps.config, signed, signed.session.csrfToken);
+  // The Expenses page's forms carry a receipt (src/web/app/expenses.ts reads their token the same way).
+  const upload = req.path === uploadPath || new RegExp(`^${deps.paths.app}/expenses(/[^/]+)?$`).test(req.path);
+  return upload && signed.session !== null && csrfOk(req, deps.config, signed, signed.session.csrfToken);
 }
 
 /** Every failure as a page: a refusal with the API's status and its message, a form that could not be read, else a logged 500. */

@@ -5,6 +5,7 @@ import { field } from '../kit/forms.js';
 import { requireSignIn, type SignedIn, signedOf } from '../session/guard.js';
 import { approvalRoutes } from './approvals.js';
 import { catalogRoutes } from './catalog.js';
+import { expenseRoutes } from './expenses.js';
 import { invoiceRoutes } from './invoices.js';
 import { profileRoutes } from './profile.js';
 import { reportExportRoutes } from './report-export.js';
@@ -39,6 +40,7 @@ export const appArea: WebArea = {
     reportExportRoutes(router, deps);
     invoiceRoutes(router, deps);
     approvalRoutes(router, deps);
+    expenseRoutes(router, deps);
     router.post('/preferences/zone', (req, res, next) => {
       const { session } = signedOf(res) as SignedIn;
       try {

@@ -4,7 +4,7 @@ import type { Html } from '../kit/html.js';
 import { type Notice, page } from '../kit/layout.js';
 
 /** The app's pages, by their tab. */
-export type AppPageId = 'week' | 'reports' | 'catalog' | 'invoices' | 'approvals' | 'profile';
+export type AppPageId = 'week' | 'reports' | 'catalog' | 'invoices' | 'approvals' | 'expenses' | 'profile';
 
 /** An app page: the app's navigation, the live status, the workspace switcher; the body brings its own heading. */
 export function appPage(

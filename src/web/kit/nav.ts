@@ -31,6 +31,7 @@ export const NAV: Record<Area, readonly Tab[]> = {
     { id: 'catalog', label: 'nav.catalog', href: (p) => `${p.app}/catalog` },
     { id: 'invoices', label: 'nav.invoices', href: (p) => p.invoices, shown: (_s, grants) => grants.invoices },
     { id: 'approvals', label: 'nav.approvals', href: (p) => `${p.app}/approvals`, shown: (_s, grants) => grants.approvals === true },
+    { id: 'expenses', label: 'nav.expenses', href: (p) => `${p.app}/expenses` },
     { id: 'profile', label: 'nav.profile', href: (p) => `${p.app}/profile` },
   ],
   // What a person needs first comes first: an owner's workspace and members; the API's tokens and webhooks after.
