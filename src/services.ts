@@ -210,6 +210,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       accounts,
       invoices: invoices.imports,
       approvals: approvals.transfer,
+      expenses: expenses.transfer,
       logger,
       ...(options.importWriteMs ? { writeMs: options.importWriteMs } : {}),
     }),
