@@ -37,7 +37,14 @@ import { createWebhooksService, type WebhooksService } from './modules/webhooks/
 import { type Resolver, systemResolver } from './modules/webhooks/targets.js';
 import { createMailRepository } from './modules/mail/repository.js';
 import type { Relay } from './modules/mail/transport.js';
-import { createMailService, type Language, type MailService, type MailSettings, type Recipient } from './modules/mail/service.js';
+import {
+  createMailService,
+  MAX_ATTACHMENT_BYTES,
+  type Language,
+  type MailService,
+  type MailSettings,
+  type Recipient,
+} from './modules/mail/service.js';
 import type { SessionMail } from './modules/sessions/service.js';
 import type { RunawayReminders } from './modules/entries/service.js';
 
@@ -210,6 +217,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
       accounts,
       invoices: invoices.imports,
       approvals: approvals.transfer,
+      expenses: expenses.transfer,
       logger,
       ...(options.importWriteMs ? { writeMs: options.importWriteMs } : {}),
     }),
@@ -553,6 +561,7 @@ export function invoicePorts(
       deliverable: (address) => mail?.deliverable(address) ?? false,
       spend: (cause) => mail?.spend(cause),
       senderAddress: () => mail?.senderAddress() ?? null,
+      maxAttachmentBytes: () => MAX_ATTACHMENT_BYTES,
       delivery: (id) => mail?.delivery(id) ?? null,
       queue: (message) => {
         if (!mail) throw new Error('mail is not wired into these services');

@@ -234,6 +234,7 @@ async function sendInvoice(services: Parameters<Command['run']>[1], id: string, 
     xml: xml === undefined || xml === 'none' ? null : (xml as DocumentFormat),
     message: optionalString(v, 'message') ?? null,
     ...(v.greeting === undefined ? {} : { greeting: optionalString(v, 'greeting') ?? '' }),
+    ...(v['with-receipts'] === true ? { withReceipts: true } : {}),
   });
   return { ...sent, invoiceId: id };
 }
@@ -496,9 +497,9 @@ export const invoiceCommands: Record<string, Command> = {
   },
   'invoice send': {
     ...command(
-      'invoice send ID --user U --to ADDRESS [--xml xrechnung-ubl|xrechnung-cii|peppol|none] [--greeting TEXT] [--message TEXT]',
+      'invoice send ID --user U --to ADDRESS [--xml xrechnung-ubl|xrechnung-cii|peppol|none] [--greeting TEXT] [--message TEXT] [--with-receipts]',
       'Mail an issued invoice (or the credit note of one voided after issuing) with its PDF and one e-invoice XML; the server sends it.',
-      { user: str, to: str, xml: str, greeting: str, message: str },
+      { user: str, to: str, xml: str, greeting: str, message: str, 'with-receipts': flag },
       1,
       (v, p, s) => sendInvoice(s, p[0] as string, v),
       undefined,
@@ -508,6 +509,8 @@ export const invoiceCommands: Record<string, Command> = {
         '--greeting replaces the first line ("Hello," / "Guten Tag,"; an empty value: none); --message is its own paragraph (at most 2000 characters).',
         'The message is queued here and sent by the running server within seconds (the Mail page and mail list show it); the send is',
         'recorded on the invoice (invoice show). Mail must be set up (SMTP_URL, MAIL_FROM).',
+        '--with-receipts attaches the receipts of its expenses after the documents; refused when it has none, or when they and the documents',
+        'come to more than 10 MB (then send without them).',
       ].join('\n'),
     ),
     human: (result) =>

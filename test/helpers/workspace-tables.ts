@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { is } from 'drizzle-orm';
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
@@ -46,13 +47,10 @@ export const NOT_CARRIED: Readonly<Record<string, string>> = {
   timer_stop_links: "one-time Stop links of a running timer's reminder (hashes of their secrets); a running timer is not exported",
   invoice_reminders:
     'the payment reminders this server mailed (their mail, mail_messages, does not travel): an imported overdue invoice is reminded again at the level it has reached (docs/invoicing.md)',
-  expenses:
-    'not carried yet: expenses are not offered to people yet (no page, no command); the export carries them before they are (issue 57). An invoice carries its expense lines as its own lines',
-  expense_receipts: 'not carried yet, with the expenses (issue 57)',
 };
 
 /** A reference to another row: the table it points to. */
-type Ref = 'users' | 'clients' | 'projects' | 'tasks' | 'tags' | 'entries' | 'invoices' | 'approval_periods';
+type Ref = 'users' | 'clients' | 'projects' | 'tasks' | 'tags' | 'entries' | 'invoices' | 'approval_periods' | 'expenses';
 
 /** How a workspace's rows of an owned table are read, what its references point to, and the columns that do not travel. */
 interface Owned {
@@ -176,6 +174,23 @@ export const OWNED: Readonly<Record<string, Owned>> = {
     refs: { period_id: 'approval_periods', by_user_id: 'users' },
     excluded: { id: NEW_ID, workspace_id: WORKSPACE },
   },
+  expenses: {
+    sql: 'SELECT * FROM expenses WHERE workspace_id = ?',
+    refs: { author_id: 'users', project_id: 'projects', invoice_id: 'invoices' },
+    excluded: { id: NEW_ID, workspace_id: WORKSPACE },
+  },
+  expense_receipts: {
+    sql: 'SELECT * FROM expense_receipts WHERE workspace_id = ?',
+    refs: { expense_id: 'expenses' },
+    // The bytes compared by their SHA-256 (the same bytes, the same digest; a megabyte as JSON would be slow to compare).
+    json: {
+      bytes: (bytes) =>
+        createHash('sha256')
+          .update(bytes as Buffer)
+          .digest('hex'),
+    },
+    excluded: { workspace_id: WORKSPACE },
+  },
 };
 
 /** What an id points to, by table: an email, a name, a key. */
@@ -188,6 +203,7 @@ interface Keys {
   entries(id: string): string;
   invoices(id: string): string;
   approval_periods(id: string): string;
+  expenses(id: string): string;
 }
 
 /** A JSON text as a value with its keys sorted (the order of an object's keys is not what it holds). */
@@ -248,6 +264,16 @@ export function workspaceRows(databasePath: string, workspaceId: string, skipMem
       ]),
     );
     const periodKey = by('approval_periods', (r) => JSON.stringify([email.get(r.user_id as string), r.kind, r.start_day]));
+    const expenseKey = by('expenses', (r) =>
+      JSON.stringify([
+        email.get(r.author_id as string),
+        r.day,
+        r.description,
+        r.amount_cents,
+        projectKey.get(r.project_id as string),
+        r.created_at,
+      ]),
+    );
     const known = (map: Map<string, string>, what: string) => (id: string) => map.get(id) ?? `unknown ${what} ${id}`;
     const keys: Keys = {
       users: known(email, 'user'),
@@ -258,6 +284,7 @@ export function workspaceRows(databasePath: string, workspaceId: string, skipMem
       entries: known(entryKey, 'entry'),
       invoices: known(invoiceKey, 'invoice'),
       approval_periods: known(periodKey, 'approval period'),
+      expenses: known(expenseKey, 'expense'),
     };
     const out: Record<string, string[]> = {};
     for (const [table, owned] of Object.entries(OWNED)) {

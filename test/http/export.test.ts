@@ -535,6 +535,18 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
       if (inv.status === 'paid') services.invoices.markPaid(OPERATOR, id, { userId: owner.id });
       if (inv.status === 'void') services.invoices.void(OPERATOR, id, { userId: owner.id });
     }
+    // Expenses (issue 57), after the invoices (not on them) so the seed's workspaces stay as they were, before projects are archived: one with a receipt of two parts, one billable without.
+    if (run % 2 === 0 && projects.length > 0) {
+      const project = (projects[0] as { id: string }).id;
+      const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(60_000)]);
+      const spender = (members[run % members.length] as { actor: Actor }).actor;
+      services.expenses.add(
+        spender,
+        { day: '2022-02-02', description: `Spent ${run}`, amount: '9.99', projectId: project },
+        { name: `r${run}.png`, bytes: png },
+      );
+      services.expenses.add(owner.actor, { day: '2022-02-03', description: '+Taxi', amount: '30', projectId: project, billable: true });
+    }
     // History: a rate changed after the entries (they keep theirs), rows archived after use.
     w.projects.forEach(
       (p, i) =>
@@ -1166,6 +1178,97 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     ]);
     const left = target.running.database.sqlite.prepare('select count(*) as n from approval_audit where workspace_id = ?').get(into);
     expect(left).to.deep.equal({ n: 0 });
+  });
+
+  it('carries expenses and their receipts (issue 57): new ids, author, project and invoice mapped, the receipts’ bytes identical; a second import adds nothing, an undo takes them back, a record of another version is refused', async () => {
+    const { services } = source;
+    const { id: workspaceId } = services.accounts.createWorkspace(OPERATOR, { name: 'Spent', currency: 'EUR' });
+    const owner = member(services, workspaceId, { name: 'Owner', email: 'owner-spent@source.example' }, { owner: true });
+    const bea = member(services, workspaceId, { name: 'Bea', email: 'bea-spent@example.org' });
+    const acme = services.catalog.clients.create(owner.actor, { name: 'Acme', ...DETAILS.domestic }).id;
+    const site = services.catalog.projects.create(owner.actor, { name: 'Site', clientId: acme, billable: true, hourlyRate: 80 }).id;
+    const inner = services.catalog.projects.create(owner.actor, { name: 'Inner', clientId: null, billable: false }).id;
+    // A receipt of four parts (150,000 bytes: a line holds at most 100,000 characters), one small PDF, one expense without.
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(150_000 - 8)]);
+    const pdf = Buffer.from('%PDF-1.4\n% a receipt\n%%EOF\n');
+    const train = services.expenses.add(
+      bea.actor,
+      { day: '2026-04-02', description: 'Train, "Berlin"', amount: '49,90', projectId: site },
+      { name: 'ticket.png', bytes: png },
+    );
+    services.expenses.add(
+      owner.actor,
+      { day: '2026-04-03', description: '=Book', amount: '12.5', projectId: inner, taxCategory: 'S', taxRate: 7 },
+      { name: 'book.pdf', bytes: pdf },
+    );
+    services.expenses.add(bea.actor, { day: '2026-04-04', description: 'Taxi', amount: '20', projectId: site, billable: false });
+    services.entries.create(bea.actor, {
+      start: '2026-04-02T09:00:00Z',
+      end: '2026-04-02T10:00:00Z',
+      description: 'Work',
+      projectId: site,
+    });
+    const invoice = services.invoices.create(OPERATOR, {
+      workspaceId,
+      userId: owner.id,
+      clientId: acme,
+      from: '2026-04-01',
+      to: '2026-04-30',
+    });
+    expect(services.expenses.get(OPERATOR, train.id)).to.deep.include({ invoiceId: invoice.id });
+    await committed();
+    const file = join(dir, 'spent.csv');
+    const exported = await cli(source, 'export', '--workspace', workspaceId, '--out', file, '--json');
+    expect(exported.code, exported.stderr).to.equal(0);
+    const kinds = (
+      parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), { columns: true, relax_column_count: false }) as Array<
+        Record<string, string>
+      >
+    )
+      .map((r) => Object.values(r)[0])
+      .filter((k) => k === 'expense' || k === 'receipt');
+    expect(kinds).to.deep.equal(['expense', 'receipt', 'receipt', 'receipt', 'receipt', 'expense', 'receipt', 'expense']);
+
+    const { id: into } = target.services.accounts.createWorkspace(OPERATOR, { name: 'Spent in', currency: 'EUR' });
+    const reader = member(target.services, into, { name: 'Reader', email: 'reader-spent@target.example' }, { owner: true });
+    await committed();
+    const count = () => target.running.database.sqlite.prepare('select count(*) as n from expenses where workspace_id = ?').get(into);
+    const done = await target.services.imports.run(reader.actor, { workspaceId: into, path: file, createMembers: true });
+    expect(done.report).to.deep.include({ imported: 1, refused: [], notices: [] });
+    const rows = {
+      source: workspaceRows(source.config.databasePath, workspaceId),
+      target: workspaceRows(target.config.databasePath, into, ['reader-spent@target.example']),
+    };
+    expect(rows.source.expenses).to.have.length(3);
+    expect(rows.source.expense_receipts).to.have.length(2);
+    for (const table of ['expenses', 'expense_receipts', 'invoices']) expect(rows.target[table], table).to.deep.equal(rows.source[table]);
+    const moved = target.services.expenses.list(OPERATOR, { workspaceId: into }).find((e) => e.description === 'Train, "Berlin"');
+    expect(moved?.id).to.not.equal(train.id);
+    expect(target.services.expenses.receipt(OPERATOR, moved?.id as string)).to.deep.equal({
+      fileName: 'ticket.png',
+      mediaType: 'image/png',
+      bytes: png,
+    });
+
+    // The same file again adds no expense; its undo and the first's take back what each wrote.
+    const again = await target.services.imports.run(reader.actor, { workspaceId: into, path: file, createMembers: true });
+    expect(again.report).to.deep.include({ imported: 0, refused: [] });
+    expect(count()).to.deep.equal({ n: 3 });
+    if (again.report.importId) await target.services.imports.undo(reader.actor, again.report.importId);
+    expect(count()).to.deep.equal({ n: 3 });
+    await target.services.imports.undo(reader.actor, done.report.importId as string);
+    expect(count()).to.deep.equal({ n: 0 });
+    expect(
+      target.running.database.sqlite.prepare('select count(*) as n from expense_receipts where workspace_id = ?').get(into),
+    ).to.deep.equal({ n: 0 });
+
+    // A record of a later version is refused, naming its line and what this version reads.
+    const later = join(dir, 'spent-v2.csv');
+    writeFileSync(later, readFileSync(file, 'utf8').replace('{""v"":1,""day"":""2026-04-04""', '{""v"":2,""day"":""2026-04-04""'));
+    const refused = await target.services.imports.run(reader.actor, { workspaceId: into, path: later, createMembers: true });
+    expect(refused.report.refused.map((r) => r.message)).to.deep.equal([
+      'data: an expense record of version 2; this version of timetrack reads version 1',
+    ]);
   });
 
   it('a member importing an export takes none of its rates; an owner’s import into a workspace with the catalog keeps the rows there as they are', async () => {

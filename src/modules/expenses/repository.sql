@@ -2,6 +2,10 @@
 -- with SQLite's plan of each statement on a small seeded database (indented under it).
 -- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
 
+select "id", "workspace_id", "author_id", "day", "description", "amount_cents", "currency", "tax_category", "tax_rate", "project_id", "billable", "invoice_id", "created_at", "updated_at" from "expenses" where "expenses"."workspace_id" = ? order by "expenses"."day" asc, "expenses"."id" asc;
+--   SEARCH expenses USING INDEX expenses_workspace_day (workspace_id=?)
+--   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
+
 select "id", "workspace_id", "author_id", "day", "description", "amount_cents", "currency", "tax_category", "tax_rate", "project_id", "billable", "invoice_id", "created_at", "updated_at" from "expenses" where ("expenses"."workspace_id" = ? and "expenses"."project_id" in (?, ?) and "expenses"."day" >= ? and "expenses"."day" <= ? and "expenses"."billable" = ? and "expenses"."invoice_id" is null) order by "expenses"."day" asc, "expenses"."id" asc;
 --   SEARCH expenses USING INDEX expenses_workspace_day (workspace_id=? AND day>? AND day<?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY

@@ -8,11 +8,14 @@ import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { expenseErrors as errors } from './errors.js';
 import { checkReceipt } from './receipts.js';
+import { createExpenseTransfer } from './transfer.js';
 import type { ExpenseRow, ExpensesRepository } from './repository.js';
 import { type ExpenseView, expenseView, type ViewNames } from './views.js';
 
 export type { ExpenseView } from './views.js';
 export { MAX_RECEIPT_BYTES, sniffReceipt } from './receipts.js';
+export { assembleReceipt, checkExpenseRecord, checkReceiptPart } from './transfer.js';
+export type { ExpenseRecord, ExpenseTransfer, ReceiptPartRecord, ReceiptRecord } from './transfer.js';
 
 /** What expenses read of accounts and the catalog (bound in src/services.ts). */
 export interface ExpensePorts {
@@ -263,6 +266,9 @@ export function createExpensesService({
 
     /** What the invoices module reads and changes (through its ports; it decided who may). */
     invoicing: invoicingOf(repo),
+
+    /** A whole-workspace export and its import (the imports module's port; it decided who may). */
+    transfer: createExpenseTransfer({ repo }),
   };
 }
 

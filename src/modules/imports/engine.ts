@@ -1,13 +1,14 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Clock } from '../../clock.js';
-import { newId } from '../../ids.js';
+import { newId, newTimeId } from '../../ids.js';
 import { DomainError } from '../../errors.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
 import type { ExportedInvoice, InvoiceTransfer } from '../invoices/service.js';
 import type { ApprovalRecord, ApprovalTransfer, PeriodRecord } from '../approvals/service.js';
+import { assembleReceipt, type ExpenseRecord, type ExpenseTransfer, type ReceiptPartRecord } from '../expenses/service.js';
 import type { DomainWrite, EventActor } from '../events/service.js';
 import type { ExportedWorkspaceSettings } from '../accounts/service.js';
 import type { ExportDeps } from './export.js';
@@ -206,6 +207,8 @@ export interface EngineDeps {
   invoices: InvoiceTransfer;
   /** Approval and lock (decisions §13): the settings and the periods with their audit, as records; absent: none. */
   approvals?: ApprovalTransfer;
+  /** Expenses with their receipts (issue 57), as records; absent: none. */
+  expenses?: ExpenseTransfer;
   /** The next write's budget in ms (default IMPORT_SHARED_WRITE_MS), asked before each write. */
   writeMs?: () => number;
   /** Whether the process of a running import is alive (stale records are cleaned up). */
@@ -585,10 +588,18 @@ function createCheckPass(
   };
   const restoring = {
     counts: noneRestored(),
-    ignored: { profile: 0, invoicing: 0, workspace: 0, member: 0, invoice: 0, withheld: 0, approval: 0, period: 0 } as Record<
-      RestoreKind,
-      number
-    >,
+    ignored: {
+      profile: 0,
+      invoicing: 0,
+      workspace: 0,
+      member: 0,
+      invoice: 0,
+      withheld: 0,
+      approval: 0,
+      period: 0,
+      expense: 0,
+      receipt: 0,
+    } as Record<RestoreKind, number>,
     kept: { profile: 0, invoicing: 0, workspace: 0 },
     unknown: new Set<string>(),
     withheld: new Set<string>(),
@@ -727,6 +738,11 @@ function createRestoreCheck(
         if (!a.restores.fileRates || a.restores.fixed) restoring.ignored[kind]++;
         return;
       }
+      // Expenses and their receipts (issue 57): an owner's or the operator's import of the whole workspace restores them (pass 3).
+      if (kind === 'expense' || kind === 'receipt') {
+        if (kind === 'expense' && (!a.restores.fileRates || a.restores.fixed)) restoring.ignored.expense++;
+        return;
+      }
       const settings = (data.settings ?? {}) as Partial<ExportedWorkspaceSettings>;
       const flags = MEMBER_FLAGS.some((flag) => data[flag] !== undefined);
       // A rate record without a rate, settings or flags carries nothing to restore (a member's row names the member).
@@ -827,6 +843,8 @@ function createRestorer(
   restored: RestoredCounts,
 ) {
   const invoiceIds = new Map<string, string>();
+  /** The expense of the file whose receipt's parts come next: its new id, its receipt's record, the parts read. */
+  let receipt: { sourceId: string; expenseId: string; record: ExpenseRecord['receipt']; parts: string[] } | null = null;
   const { ctx } = a;
   return {
     invoiceOf: (ref: string | null): string | null => (ref === null ? null : (invoiceIds.get(ref) ?? null)),
@@ -853,6 +871,39 @@ function createRestorer(
           };
           restored.members += Number(deps.accounts.restoreMemberFlags(workspaceId, userId, flags));
         }
+      } else if (kind === 'expense') {
+        // An expense (issue 57), after the invoices and entries: a new id, its author, project and invoice mapped; its receipt's parts follow.
+        receipt = null;
+        if (a.fixed || !deps.expenses) return;
+        const author = a.authorOf(row);
+        const project = author === null ? undefined : a.catalog.work(record, { ...row, task: '' }).project;
+        if (author === null || !project) return;
+        if (!deps.repo.addFingerprint(workspaceId, fingerprintOf('timetrack', '', row), ctx.importId)) return;
+        const expense = data as unknown as ExpenseRecord;
+        const invoiceId = row.invoiceRef === null ? null : (invoiceIds.get(row.invoiceRef) ?? null);
+        const id = deps.expenses.restore(workspaceId, newTimeId('exp', expense.createdAt), expense, {
+          authorId: author,
+          projectId: project.id,
+          invoiceId,
+        });
+        deps.repo.addCreated(ctx.importId, 'expense', id);
+        if (expense.receipt !== null) receipt = { sourceId: row.sourceId as string, expenseId: id, record: expense.receipt, parts: [] };
+      } else if (kind === 'receipt') {
+        // A part of the receipt of the expense just restored (in order); the last one writes its bytes, checked.
+        const part = data as unknown as ReceiptPartRecord;
+        if (
+          !deps.expenses ||
+          receipt === null ||
+          receipt.record === null ||
+          receipt.sourceId !== row.sourceId ||
+          part.part !== receipt.parts.length
+        )
+          return;
+        receipt.parts.push(part.bytes);
+        if (receipt.parts.length < receipt.record.parts) return;
+        const file = assembleReceipt(receipt.record, receipt.parts);
+        if ('bytes' in file) deps.expenses.restoreReceipt(workspaceId, receipt.expenseId, receipt.record, file.bytes);
+        receipt = null;
       } else if (kind === 'approval' || kind === 'period') {
         // Approval and lock (decisions §13), after the entries in the file: the settings where the workspace has none, each period where its member has none.
         if (a.fixed || !deps.approvals) return;
@@ -919,6 +970,7 @@ function noticesOf(a: {
     ignored.invoice > 0 ? count(ignored.invoice, 'invoice') : '',
     ignored.approval > 0 ? 'approval settings' : '',
     ignored.period > 0 ? count(ignored.period, 'approval period') : '',
+    ignored.expense > 0 ? count(ignored.expense, 'expense') : '',
   ].filter(Boolean);
   if (left.length > 0)
     notices.push(
@@ -1304,6 +1356,12 @@ const restoredInvoices = (deps: EngineDeps, importId: string): string[] =>
  */
 async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
   const { repo, write } = deps;
+  // The expenses it restored first (with their receipts): they may name its invoices.
+  const expenses = repo
+    .created(ctx.importId)
+    .filter((c) => c.kind === 'expense')
+    .map((c) => c.id);
+  if (expenses.length > 0) write(() => deps.expenses?.deleteRestored(ctx.workspaceId, expenses));
   // The invoices it restored first: their entries released, the invoices and their numbers deleted.
   const invoices = restoredInvoices(deps, ctx.importId);
   if (invoices.length > 0)
@@ -1320,6 +1378,7 @@ async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
   }
   while (write(() => repo.deleteFingerprints(ctx.importId, 5000)) === 5000) await new Promise((resolve) => setImmediate(resolve));
   const order: Record<CreatedKind, number> = {
+    expense: -4,
     period: -3,
     approval: -3,
     number: -2,
@@ -1333,7 +1392,7 @@ async function cleanUp(deps: EngineDeps, ctx: ImportContext): Promise<number> {
   const created = repo.created(ctx.importId).sort((x, y) => order[x.kind] - order[y.kind]);
   write((record) => {
     for (const { kind, id } of created) {
-      if (kind !== 'user' && kind !== 'invoice' && kind !== 'number' && kind !== 'period' && kind !== 'approval')
+      if (kind === 'client' || kind === 'project' || kind === 'task' || kind === 'tag')
         deps.catalog.deleteIfUnused(record, ctx.workspaceId, ctx.actor, kind, id);
     }
   });

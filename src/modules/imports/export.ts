@@ -5,6 +5,7 @@ import { QUOTED_FORMULA_START } from '../../kernel/spreadsheet.js';
 import type { InvoiceTransfer } from '../invoices/service.js';
 import type { ApprovalRecord, ApprovalTransfer, PeriodRecord, PersonRecord } from '../approvals/service.js';
 import type { ExportedWorkspaceSettings } from '../accounts/service.js';
+import type { ExpenseTransfer } from '../expenses/service.js';
 
 /**
  * The columns of the timetrack format as a whole-workspace export writes them (the importer reads
@@ -104,6 +105,8 @@ export interface ExportDeps {
   invoices: Pick<InvoiceTransfer, 'exportProfile' | 'exportSettings' | 'exportInvoices'>;
   /** Approval and lock (decisions §13): the settings and the periods with their audit; absent: none. */
   approvals?: Pick<ApprovalTransfer, 'exportOf'>;
+  /** Expenses with their receipts (issue 57): absent, none. */
+  expenses?: Pick<ExpenseTransfer, 'exportOf'>;
   /** The workspace's rate and settings, and its members' rates and flags with their emails and names. */
   rates: (workspaceId: string) => {
     workspace: number | null;
@@ -397,4 +400,51 @@ export async function* exportChunks(
   }
   const approvals = approvalRecords(deps, q.workspaceId);
   if (approvals !== '') yield emit(approvals);
+  // Expenses last (an import binds an invoiced one to the invoice restored above), each with its receipt's parts.
+  for await (const chunk of expenseRecords(deps, q.workspaceId, { projects, emails, money, reader })) yield emit(chunk);
+}
+
+/**
+ * Expenses (issue 57) as rows, a chunk per expense: its record (`expense`: its author in the
+ * email and member columns, its project in client and project, its invoice's exported id in
+ * invoice), then its receipt's bytes in `receipt` rows of at most 64,000 characters of base64
+ * (its exported id in the id column). An exporter who may not read colleagues' money gets their
+ * own expenses, without invoices (issue 54 N7).
+ */
+async function* expenseRecords(
+  deps: ExportDeps,
+  workspaceId: string,
+  a: {
+    projects: Map<string, { name: string; client: string }>;
+    emails: Map<string, { email: string; name: string }>;
+    money: boolean;
+    reader: string | null;
+  },
+): AsyncGenerator<string> {
+  if (!deps.expenses) return;
+  const empty = (n: number) => Array<string>(n).fill('');
+  for (const { row, record, parts } of deps.expenses.exportOf(workspaceId)) {
+    if (!a.money && row.authorId !== a.reader) continue;
+    if (!a.emails.has(row.authorId)) for (const c of deps.contacts([row.authorId])) a.emails.set(c.id, { email: c.email, name: c.name });
+    const author = a.emails.get(row.authorId) ?? { email: '', name: '' };
+    const project = a.projects.get(row.projectId) ?? { name: '', client: '' };
+    let text = line([
+      'expense',
+      row.id,
+      author.email,
+      author.name,
+      ...empty(4),
+      project.client,
+      project.name,
+      ...empty(8),
+      json(record),
+      a.money ? (row.invoiceId ?? '') : '',
+    ]);
+    parts.forEach((bytes, part) => {
+      text += line(['receipt', row.id, ...empty(16), json({ v: 1, part, bytes }), '']);
+    });
+    yield text;
+    // The event loop turns between expenses (a receipt is up to 10 MB of base64).
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -7,6 +7,7 @@ import { checkWorkspaceSettings } from '../accounts/service.js';
 import type { ExportedRunaway } from '../entries/service.js';
 import { checkInvoiceRecord, checkProfileRecord, checkSettingsRecord } from '../invoices/service.js';
 import { checkApprovalRecord, checkPeriodRecord } from '../approvals/service.js';
+import { checkExpenseRecord, checkReceiptPart } from '../expenses/service.js';
 import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
 import { columnName, type Format, type SourceRow } from './formats.js';
 import { amountCents } from '../../kernel/money.js';
@@ -58,7 +59,18 @@ export interface CheckedRow {
 }
 
 /** The workspace records of the timetrack format (decisions 11a): what a workspace owns beyond its catalog and entries. */
-export const RESTORE_KINDS = ['profile', 'invoicing', 'workspace', 'member', 'invoice', 'withheld', 'approval', 'period'] as const;
+export const RESTORE_KINDS = [
+  'profile',
+  'invoicing',
+  'workspace',
+  'member',
+  'invoice',
+  'withheld',
+  'approval',
+  'period',
+  'expense',
+  'receipt',
+] as const;
 export type RestoreKind = (typeof RESTORE_KINDS)[number];
 
 /** A workspace record as read and checked: its kind, its data, the names of fields this version does not know. */
@@ -353,13 +365,22 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
     else if (kind === 'withheld') checked = withheldRecord(refuse, data);
     else if (kind === 'approval') checked = checkApprovalRecord(data) as unknown as Record<string, unknown>;
     else if (kind === 'period') checked = checkPeriodRecord(data) as unknown as Record<string, unknown>;
+    else if (kind === 'expense') checked = checkExpenseRecord(data) as unknown as Record<string, unknown>;
+    else if (kind === 'receipt') checked = checkReceiptPart(data) as unknown as Record<string, unknown>;
     else unknown = checkInvoiceRecord(data).map((key) => `invoices.${key}`);
   } catch (error) {
     if (error instanceof RowRefusal) throw error;
     return refuse('data', (error as Error).message);
   }
-  if ((kind === 'member' || kind === 'invoice' || kind === 'period') && row.email === '' && userKey !== '')
-    refuse('email', `empty; a ${kind} row names its member`);
+  const names = kind === 'member' || kind === 'invoice' || kind === 'period' || kind === 'expense';
+  if (names && row.email === '' && userKey !== '') refuse('email', `empty; a ${kind} row names its member`);
+  if ((kind === 'expense' || kind === 'receipt') && row.sourceId === '')
+    refuse('sourceId', `empty; an ${kind} row carries its expense's id`);
+  if (kind === 'expense') {
+    if (row.project.trim() === '') refuse('project', 'empty; an expense row names its project');
+    nameOf(refuse, 'client', row.client);
+    nameOf(refuse, 'project', row.project);
+  }
   if (kind === 'invoice') {
     if (row.sourceId === '') refuse('sourceId', 'empty; an invoice row carries its id (its entries name it)');
     if (row.client.trim() === '') refuse('client', 'empty; an invoice row names its client');
@@ -367,12 +388,12 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
   }
   return {
     line,
-    userKey: kind === 'member' || kind === 'invoice' || kind === 'period' ? userKey : '',
+    userKey: names ? userKey : '',
     start: 0,
     end: 0,
     description: '',
-    client: kind === 'invoice' ? row.client : '',
-    project: '',
+    client: kind === 'invoice' || kind === 'expense' ? row.client : '',
+    project: kind === 'expense' ? row.project : '',
     task: '',
     tags: [],
     billable: null,
@@ -384,7 +405,7 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
     sourceId: row.sourceId === '' ? null : row.sourceId,
     catalog: null,
     restore: { kind, data: checked, unknown },
-    invoiceRef: null,
+    invoiceRef: kind === 'expense' && row.invoice !== '' ? row.invoice : null,
     runaway: null,
   };
 }

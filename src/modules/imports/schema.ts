@@ -53,7 +53,9 @@ export const importCreated = sqliteTable(
   'import_created',
   {
     importId: text('import_id').notNull(),
-    kind: text('kind', { enum: ['client', 'project', 'task', 'tag', 'user', 'invoice', 'number', 'period', 'approval'] }).notNull(),
+    kind: text('kind', {
+      enum: ['client', 'project', 'task', 'tag', 'user', 'invoice', 'number', 'period', 'approval', 'expense'],
+    }).notNull(),
     id: text('id').notNull(),
   },
   (t) => [primaryKey({ columns: [t.importId, t.kind, t.id] })],

@@ -193,6 +193,7 @@ const exportDeps = (deps: EngineDeps) => ({
   invoices: deps.invoices,
   rates: deps.accounts.exportRates,
   ...(deps.approvals ? { approvals: deps.approvals } : {}),
+  ...(deps.expenses ? { expenses: deps.expenses } : {}),
 });
 
 /**

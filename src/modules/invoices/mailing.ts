@@ -33,6 +33,8 @@ export interface SendRequest {
   greeting?: string | null;
   /** The member who sends: required of the operator (the command line); a member's principal sends as itself. */
   userId?: string;
+  /** Attach the receipts of the invoice's expenses after its documents (issue 57); refused when it has none, or they do not fit in one mail. */
+  withReceipts?: boolean;
 }
 
 /** What a send answers: the record's id, the mail message's, where it goes and what it carries. */
@@ -283,11 +285,20 @@ export function createSending({
         const issuerName = issuerNameOf(invoice, ports.workspaceName(invoice.workspaceId));
         const xml = made.find((m) => m.format !== 'pdf')?.format ?? null;
         const composed = composeMail(invoice, { issuerName, document, xml, greeting, message });
-        const files = made.map((m) => ({
-          name: documentFileName(invoice, m.format, { creditNote }),
-          type: documentMediaType(m.format),
-          bytes: m.bytes,
-        }));
+        const files = [
+          ...made.map((m) => ({
+            name: documentFileName(invoice, m.format, { creditNote }),
+            type: documentMediaType(m.format),
+            bytes: m.bytes,
+          })),
+          ...(request.withReceipts
+            ? receiptFiles(
+                ports,
+                invoice.id,
+                made.map((m) => m.bytes.length),
+              )
+            : []),
+        ];
         const messageId = ports.mail.queue({
           kind: 'invoice',
           to: { address: to, name: invoice.recipient?.legalName ?? invoice.recipient?.name ?? null },
@@ -319,6 +330,38 @@ export function createSending({
       });
     },
   };
+}
+
+/**
+ * The receipts of an invoice's expenses as attachments after its documents (issue 57), each with
+ * its file name (made unique with a number, as a mail program would show two of one name) and its
+ * media type. Refused when the invoice has no receipt, and when they do not fit beside the
+ * documents within the mail's limit on attachments: nothing is sent then, and the refusal says
+ * what to do (send without them; the receipts stay downloadable on the Expenses page).
+ */
+function receiptFiles(ports: InvoicePorts, invoiceId: string, documents: number[]): Array<{ name: string; type: string; bytes: Buffer }> {
+  const receipts = ports.expenses?.receiptsOf?.(invoiceId) ?? [];
+  if (receipts.length === 0)
+    throw new DomainError('invalid', 'This invoice has no expense with a receipt: there is nothing to attach. Send it without receipts.', {
+      field: 'withReceipts',
+    });
+  const limit = ports.mail.maxAttachmentBytes();
+  const mb = (n: number) => `${(n / 1_048_576).toFixed(1)} MB`;
+  const own = documents.reduce((sum, n) => sum + n, 0);
+  const theirs = receipts.reduce((sum, r) => sum + r.bytes.length, 0);
+  if (own + theirs > limit)
+    throw new DomainError(
+      'invalid',
+      `The ${receipts.length} receipt${receipts.length === 1 ? '' : 's'} (${mb(theirs)}) and the invoice's documents (${mb(own)}) come to ${mb(own + theirs)}; one mail carries at most ${mb(limit)} of attachments. Send the invoice without its receipts, and the receipts from the Expenses page, or scan them smaller.`,
+      { field: 'withReceipts' },
+    );
+  const taken = new Set<string>();
+  return receipts.map((r) => {
+    let name = r.fileName;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = r.fileName.replace(/(\.[^.]*)?$/, ` (${n})$1`);
+    taken.add(name.toLowerCase());
+    return { name, type: r.mediaType, bytes: r.bytes };
+  });
 }
 
 /** The From display name: the issuer's legal name as one header line (a value stored before issue 54 may hold a bidirectional control). */

@@ -70,6 +70,8 @@ export interface InvoiceExpenses {
   markInvoiced(ids: string[], invoiceId: string): number;
   /** The invoice was voided: its expenses are free again. */
   releaseInvoice(invoiceId: string): number;
+  /** The receipts of an invoice's expenses (its mail attaches them when the owner asks), by the expenses' day. */
+  receiptsOf?(invoiceId: string): Array<{ fileName: string; mediaType: string; bytes: Buffer }>;
 }
 
 /**
@@ -106,6 +108,8 @@ export interface InvoiceMail {
   deliverable(address: string): boolean;
   /** The address mail leaves from (MAIL_FROM's), or null when mail is off: the Send form shows it. */
   senderAddress(): string | null;
+  /** The most a message may carry in attachments together, in bytes (the mail module's limit). */
+  maxAttachmentBytes(): number;
   /** Where a queued message stands now (the Mail page's status), or null when the log no longer holds it (kept 30 days). */
   delivery(messageId: string): { status: 'queued' | 'sent' | 'failed' | 'cancelled'; sentAt: number | null } | null;
   /** Queues a message inside the caller's write (sent after the commit); its id. Refuses an address or attachment it cannot send (DomainError `invalid`). */
