@@ -12,7 +12,7 @@ import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
 import { handOut } from './publishing.js';
 import { documentSource, view } from './views.js';
-import { escapeHtml } from '../../kernel/escape.js';
+import { invoiceMailHtml } from './mail-html.js';
 import { headerLine } from '../../kernel/input.js';
 
 /** The most a personal message beside the invoice may hold. */
@@ -430,20 +430,7 @@ export function composeMail(
   const subject = oneLine(w.subject(creditNote, number, issuerName));
   const paragraphs = [...(greeting ? [greeting] : []), opening, ...(message ? [message] : []), ...(files ? [files] : [])];
   const text = `${paragraphs.join('\n\n')}\n\n${facts.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${closing}\n`;
-  const para = (p: string) => `<p style="margin:0 0 16px;white-space:pre-line">${escapeHtml(p)}</p>`;
-  const html = `<!doctype html>
-<html lang="${invoice.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px;line-height:1.5;color:#222">
-${paragraphs.map(para).join('\n')}
-<table style="border-collapse:collapse;margin:0 0 16px">${facts
-    .map(
-      ([k, v]) =>
-        `<tr><th style="text-align:left;padding:2px 16px 2px 0;font-weight:600">${escapeHtml(k)}</th><td style="padding:2px 0">${escapeHtml(v)}</td></tr>`,
-    )
-    .join('')}</table>
-${para(closing)}
-</body></html>
-`;
+  const html = invoiceMailHtml({ language: invoice.language, subject, paragraphs, facts, closing });
   return { subject, greeting, opening, files, facts, closing, text, html };
 }
 

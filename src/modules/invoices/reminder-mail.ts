@@ -1,5 +1,5 @@
-import { escapeHtml } from '../../kernel/escape.js';
 import { headerLine } from '../../kernel/input.js';
+import { invoiceMailHtml } from './mail-html.js';
 import type { InvoiceDocument } from './document.js';
 import { formatsOf, labelsOf } from './documents/labels.js';
 
@@ -109,20 +109,6 @@ export function composeReminder(invoice: InvoiceDocument, facts: ReminderFacts):
   const paragraphs = [w.greeting, w.opening(number, issued, gross, due, open), w.attached(facts.xmlFile), w.paid];
   const closing = `${w.closing}\n${facts.issuerName}`;
   const text = `${title}\n\n${paragraphs.join('\n\n')}\n\n${rows.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${closing}\n`;
-  const para = (p: string) => `<p style="margin:0 0 16px;white-space:pre-line">${escapeHtml(p)}</p>`;
-  const html = `<!doctype html>
-<html lang="${escapeHtml(invoice.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px;line-height:1.5;color:#222">
-<h1 style="font-size:18px;margin:0 0 16px">${escapeHtml(title)}</h1>
-${paragraphs.map(para).join('\n')}
-<table style="border-collapse:collapse;margin:0 0 16px">${rows
-    .map(
-      ([k, v]) =>
-        `<tr><th style="text-align:left;padding:2px 16px 2px 0;font-weight:600">${escapeHtml(k)}</th><td style="padding:2px 0">${escapeHtml(v)}</td></tr>`,
-    )
-    .join('')}</table>
-${para(closing)}
-</body></html>
-`;
+  const html = invoiceMailHtml({ language: invoice.language, subject, title, paragraphs, facts: rows, closing });
   return { subject, text, html };
 }
