@@ -8,7 +8,7 @@ import type { DocumentLanguage, InvoiceDocument } from './document.js';
 import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, documentMediaType, documentRefusal } from './documents/index.js';
 import { FORMAT_NAMES, formatsOf, labelsOf } from './documents/labels.js';
 import { invoiceErrors as errors } from './errors.js';
-import type { DocumentRenderer, InvoicePorts } from './ports.js';
+import type { DocumentRenderer, InvoiceMessage, InvoicePorts } from './ports.js';
 import type { InvoiceSendRow, InvoicesRepository } from './repository.js';
 import { handOut } from './publishing.js';
 import { documentSource, view } from './views.js';
@@ -299,18 +299,7 @@ export function createSending({
               )
             : []),
         ];
-        const messageId = ports.mail.queue({
-          kind: 'invoice',
-          to: { address: to, name: invoice.recipient?.legalName ?? invoice.recipient?.name ?? null },
-          workspaceId: invoice.workspaceId,
-          userId: null,
-          subject: composed.subject,
-          text: composed.text,
-          html: composed.html,
-          attachments: files,
-          fromName: issuerName,
-          replyTo: replyToOf(invoice, ports),
-        });
+        const messageId = queueToClient(ports, invoice, { kind: 'invoice', to, composed, attachments: files, issuerName });
         // The documents made are handed out with this write: the fills they carry are fixed from now on (decisions 14).
         handOut(repo, clock, id, checked.invoice, 'send it again');
         const sendId = newId('isnd');
@@ -367,6 +356,34 @@ function receiptFiles(ports: InvoicePorts, invoiceId: string, documents: number[
 /** The From display name: the issuer's legal name as one header line (a value stored before issue 54 may hold a bidirectional control). */
 export const issuerNameOf = (invoice: InvoiceDocument, workspaceName: string | null): string =>
   oneLine(invoice.issuer?.legalName ?? '') || workspaceName || 'timetrack';
+
+/**
+ * A mail about an invoice queued to its client (the invoice's own mail, a payment reminder): to
+ * the recipient's legal name, from the issuer's name, replies to the issuer's email.
+ */
+export const queueToClient = (
+  ports: InvoicePorts,
+  invoice: InvoiceDocument,
+  mail: {
+    kind: string;
+    to: string;
+    composed: { subject: string; text: string; html: string };
+    attachments: InvoiceMessage['attachments'];
+    issuerName: string;
+  },
+): string =>
+  ports.mail.queue({
+    kind: mail.kind,
+    to: { address: mail.to, name: invoice.recipient?.legalName ?? invoice.recipient?.name ?? null },
+    workspaceId: invoice.workspaceId,
+    userId: null,
+    subject: mail.composed.subject,
+    text: mail.composed.text,
+    html: mail.composed.html,
+    attachments: mail.attachments,
+    fromName: mail.issuerName,
+    replyTo: replyToOf(invoice, ports),
+  });
 
 /** Reply-To: the issuer's email as the invoice stores it, when mail can be addressed to it. */
 export const replyToOf = (invoice: InvoiceDocument, ports: InvoicePorts): { address: string; name: string | null } | null => {

@@ -8,7 +8,7 @@ import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
 import { DOCUMENT_FORMATS, type DocumentFormat, documentFileName, documentMediaType, documentRefusal } from './documents/index.js';
 import { invoiceErrors as errors } from './errors.js';
-import { issuerNameOf, replyToOf } from './mailing.js';
+import { issuerNameOf, queueToClient } from './mailing.js';
 import { dayIn, daysOverdue } from './overdue.js';
 import type { DocumentRenderer, InvoicePorts } from './ports.js';
 import { handOut } from './publishing.js';
@@ -134,18 +134,7 @@ async function sendReminder(deps: Deps, row: InvoiceRow, due: { level: number })
       issuerName,
       xmlFile: files[1]?.name ?? null,
     });
-    const mailId = ports.mail.queue({
-      kind: 'invoice-reminder',
-      to: { address: to, name: invoice.recipient?.legalName ?? invoice.recipient?.name ?? null },
-      workspaceId: invoice.workspaceId,
-      userId: null,
-      subject: composed.subject,
-      text: composed.text,
-      html: composed.html,
-      attachments: files,
-      fromName: issuerName,
-      replyTo: replyToOf(invoice, ports),
-    });
+    const mailId = queueToClient(ports, invoice, { kind: 'invoice-reminder', to, composed, attachments: files, issuerName });
     // The documents mailed are handed out: the fills they carry are fixed from now on (decisions 14).
     handOut(repo, clock, row.id, invoice, 'the next tick sends it');
     repo.insertReminder({
