@@ -670,10 +670,16 @@ export const de: Messages = {
     },
   },
   settings: {
-    // the settings pages (src/web/settings/*)
+    // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)
   },
   auth: {
     // sign-in, setup and the session pages (src/web/auth, src/web/session)
+  },
+  integrations: {
+    // the webhook and import settings pages (src/web/settings/webhooks.ts, webhook-detail.ts, imports.ts)
+  },
+  invoicePage: {
+    // the body of one invoice's page (src/web/app/invoices-views.ts): its lines, totals, payments and history
   },
   mail: {
     // the mail sent to people (invitations, password reset, e-mail change)
