@@ -22,55 +22,31 @@ export interface LineUnit {
   name: string;
 }
 
+/** A unit: its code, its name's word, the words typed for it, its symbol in every language (one string: the same in each) or per language (en, de, fr, nl). */
+const unit = (
+  code: string,
+  word: string,
+  aliases: readonly string[],
+  symbol: string | readonly [string, string, string, string],
+): LineUnit => {
+  const [en, de, fr, nl] = typeof symbol === 'string' ? [symbol, symbol, symbol, symbol] : symbol;
+  return { code, aliases, symbol: { en, de, fr, nl }, name: `${word} (${code})` };
+};
+
 /** The units of the Rec 20 code list a freelancer bills in (every code is in the list EN 16931's BR-CL-23 checks). */
 export const LINE_UNITS: readonly LineUnit[] = [
-  {
-    code: 'C62',
-    aliases: ['piece', 'pieces', 'pcs', 'pc', 'unit', 'units', 'stk'],
-    symbol: { en: 'pcs', de: 'Stk.', fr: 'pce', nl: 'st.' },
-    name: 'piece (C62)',
-  },
-  {
-    code: 'LS',
-    aliases: ['lump sum', 'lumpsum', 'flat', 'flat rate', 'pauschal'],
-    symbol: { en: 'flat', de: 'pausch.', fr: 'forfait', nl: 'forfait' },
-    name: 'lump sum (LS)',
-  },
-  { code: 'HUR', aliases: ['hour', 'hours', 'h', 'std'], symbol: { en: 'h', de: 'Std.', fr: 'h', nl: 'u' }, name: 'hour (HUR)' },
-  {
-    code: 'DAY',
-    aliases: ['day', 'days', 'd', 'tag', 'tage'],
-    symbol: { en: 'days', de: 'Tage', fr: 'jours', nl: 'dagen' },
-    name: 'day (DAY)',
-  },
-  { code: 'WEE', aliases: ['week', 'weeks', 'wk'], symbol: { en: 'wk', de: 'Wo.', fr: 'sem.', nl: 'wk' }, name: 'week (WEE)' },
-  { code: 'MON', aliases: ['month', 'months', 'mo'], symbol: { en: 'mo', de: 'Mon.', fr: 'mois', nl: 'mnd' }, name: 'month (MON)' },
-  { code: 'ANN', aliases: ['year', 'years', 'yr'], symbol: { en: 'yr', de: 'Jahr', fr: 'an', nl: 'jr' }, name: 'year (ANN)' },
-  {
-    code: 'KMT',
-    aliases: ['km', 'kilometre', 'kilometres', 'kilometer', 'kilometers'],
-    symbol: { en: 'km', de: 'km', fr: 'km', nl: 'km' },
-    name: 'kilometre (KMT)',
-  },
-  {
-    code: 'PG',
-    aliases: ['page', 'pages', 'seite', 'seiten'],
-    symbol: { en: 'pages', de: 'Seiten', fr: 'pages', nl: "pagina's" },
-    name: 'page (PG)',
-  },
-  { code: 'KGM', aliases: ['kg', 'kilogram', 'kilograms'], symbol: { en: 'kg', de: 'kg', fr: 'kg', nl: 'kg' }, name: 'kilogram (KGM)' },
-  {
-    code: 'MTR',
-    aliases: ['m', 'metre', 'metres', 'meter', 'meters'],
-    symbol: { en: 'm', de: 'm', fr: 'm', nl: 'm' },
-    name: 'metre (MTR)',
-  },
-  {
-    code: 'LTR',
-    aliases: ['l', 'litre', 'litres', 'liter', 'liters'],
-    symbol: { en: 'l', de: 'l', fr: 'l', nl: 'l' },
-    name: 'litre (LTR)',
-  },
+  unit('C62', 'piece', ['piece', 'pieces', 'pcs', 'pc', 'unit', 'units', 'stk'], ['pcs', 'Stk.', 'pce', 'st.']),
+  unit('LS', 'lump sum', ['lump sum', 'lumpsum', 'flat', 'flat rate', 'pauschal'], ['flat', 'pausch.', 'forfait', 'forfait']),
+  unit('HUR', 'hour', ['hour', 'hours', 'h', 'std'], ['h', 'Std.', 'h', 'u']),
+  unit('DAY', 'day', ['day', 'days', 'd', 'tag', 'tage'], ['days', 'Tage', 'jours', 'dagen']),
+  unit('WEE', 'week', ['week', 'weeks', 'wk'], ['wk', 'Wo.', 'sem.', 'wk']),
+  unit('MON', 'month', ['month', 'months', 'mo'], ['mo', 'Mon.', 'mois', 'mnd']),
+  unit('ANN', 'year', ['year', 'years', 'yr'], ['yr', 'Jahr', 'an', 'jr']),
+  unit('KMT', 'kilometre', ['km', 'kilometre', 'kilometres', 'kilometer', 'kilometers'], 'km'),
+  unit('PG', 'page', ['page', 'pages', 'seite', 'seiten'], ['pages', 'Seiten', 'pages', "pagina's"]),
+  unit('KGM', 'kilogram', ['kg', 'kilogram', 'kilograms'], 'kg'),
+  unit('MTR', 'metre', ['m', 'metre', 'metres', 'meter', 'meters'], 'm'),
+  unit('LTR', 'litre', ['l', 'litre', 'litres', 'liter', 'liters'], 'l'),
 ];
 
 /** A unit by its code or a word for it (case-insensitive), or undefined. */
