@@ -35,6 +35,7 @@ import {
   type RestoreKind,
   type RestoreRecord,
   RowRefusal,
+  type RowWork,
   userKeyOf,
 } from './rows.js';
 
@@ -73,18 +74,10 @@ export interface Refused {
 }
 
 /** A row as it will be stored (the dry run's preview). */
-export interface PreviewRow {
-  line: number;
+export interface PreviewRow extends RowWork {
   member: string;
   start: string;
   end: string;
-  description: string;
-  client: string;
-  project: string;
-  task: string;
-  tags: string[];
-  billable: boolean | null;
-  hourlyRate: number | null;
   /** Where the rate comes from: the file's rate, the file's amount, or (null rate) the task's, project's, member's or workspace's; `none`: the file says none. */
   rateFrom: 'rate' | 'amount' | 'resolved' | 'none';
 }

@@ -25,13 +25,9 @@ const MAX_ENTRY_MS = 366 * 86_400_000;
 /** A row refused, with what to do about it. */
 export class RowRefusal extends Error {}
 
-/** A row read and checked: what its entry will be, names still names. */
-export interface CheckedRow {
+/** What a row's entry is about, names still names: its words, its work, its tags and what it bills. */
+export interface RowWork {
   line: number;
-  /** The file's user (email, lower case, or `name:` + name); '' when --user writes every row. */
-  userKey: string;
-  start: number;
-  end: number;
   description: string;
   client: string;
   project: string;
@@ -39,6 +35,14 @@ export interface CheckedRow {
   tags: string[];
   billable: boolean | null;
   hourlyRate: number | null;
+}
+
+/** A row read and checked: what its entry will be, names still names. */
+export interface CheckedRow extends RowWork {
+  /** The file's user (email, lower case, or `name:` + name); '' when --user writes every row. */
+  userKey: string;
+  start: number;
+  end: number;
   /** The file gave the row a rate (or an amount it came from) that the import does not take: a member's own history. */
   rateIgnored: boolean;
   /** The file says the entry has no rate (the timetrack format's `none`): none is resolved either. */
