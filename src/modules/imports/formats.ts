@@ -200,6 +200,9 @@ export const SPECS: Record<Format, FormatSpec> = {
   },
 };
 
+/** Every field of a row: each is a column of some format (a row of a format without that column reads ''). */
+const SOURCE_FIELDS = [...new Set(Object.values(SPECS).flatMap((spec) => Object.keys(spec.columns)))] as Array<keyof SourceRow>;
+
 /** The order in which `auto` tries the formats: the most specific headers first. */
 const DETECTION: Format[] = ['timetrack', 'clockify', 'toggl', 'harvest', 'kimai'];
 
@@ -230,35 +233,7 @@ export function rowReader(format: Format, header: Header): { read(cells: string[
     if (!index.has(key)) index.set(key, i);
   });
   const at = (field: keyof SourceRow): number => index.get(spec.columns[field] ?? '\u0000') ?? -1;
-  const fields: Array<keyof SourceRow> = [
-    'email',
-    'name',
-    'client',
-    'project',
-    'task',
-    'description',
-    'tags',
-    'billable',
-    'startDate',
-    'startTime',
-    'endDate',
-    'endTime',
-    'startIso',
-    'endIso',
-    'hours',
-    'rate',
-    'amount',
-    'currency',
-    'record',
-    'sourceId',
-    'timeZone',
-    'archived',
-    'color',
-    'estimateSec',
-    'budgetAmount',
-    'data',
-    'invoice',
-  ];
+  const fields = SOURCE_FIELDS;
   const positions = fields.map(at);
   const first = index.get('first name') ?? -1;
   const last = index.get('last name') ?? -1;

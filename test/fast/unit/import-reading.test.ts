@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { csvRecords, delimiterOf } from '../../../src/modules/imports/csv.js';
 import { orderEvidence, parseDay, parseDuration, parseTimeOfDay, ZoneClock } from '../../../src/modules/imports/dates.js';
-import { detectFormat, readHeader } from '../../../src/modules/imports/formats.js';
+import { detectFormat, type Format, FORMAT_NAMES, readHeader, rowReader, type SourceRow } from '../../../src/modules/imports/formats.js';
 import { tagsOf } from '../../../src/modules/imports/rows.js';
 import { numberOf, parseMoneyCell } from '../../../src/modules/imports/money.js';
 import { DomainError } from '../../../src/errors.js';
@@ -68,6 +68,49 @@ describe('import: reading files', () => {
     const rows = await records(path);
     expect(rows).to.have.length(20_001);
     expect(rows[20_000]).to.deep.equal({ line: 20_001, cells: ['19999', 'row 19999, with a comma'] });
+  });
+});
+
+describe('import: a row of every format', () => {
+  it('has every field of a source row, each a string, read or blank', () => {
+    // Every field, as the compiler checks a SourceRow: a field no format reads would be missing from the reader's rows.
+    const every: SourceRow = {
+      email: '',
+      name: '',
+      client: '',
+      project: '',
+      task: '',
+      description: '',
+      tags: '',
+      billable: '',
+      startDate: '',
+      startTime: '',
+      endDate: '',
+      endTime: '',
+      startIso: '',
+      endIso: '',
+      hours: '',
+      rate: '',
+      amount: '',
+      currency: '',
+      record: '',
+      sourceId: '',
+      timeZone: '',
+      archived: '',
+      color: '',
+      estimateSec: '',
+      budgetAmount: '',
+      data: '',
+      invoice: '',
+    };
+    for (const format of Object.keys(FORMAT_NAMES) as Format[]) {
+      const row = rowReader(format, readHeader(['Email', 'Description'])).read(['ada@example.com', ' Work ']);
+      expect(Object.keys(row).sort(), format).to.deep.equal(Object.keys(every).sort());
+      expect(
+        Object.values(row).every((v) => typeof v === 'string'),
+        format,
+      ).to.equal(true);
+    }
   });
 });
 
