@@ -1,8 +1,7 @@
+import type { CatalogService } from '../catalog/service.js';
 import type { ApprovedSpan, Invoiceable } from '../entries/service.js';
 import type { InvoiceableExpense } from '../expenses/service.js';
-import type { ClientRounding } from '../../kernel/rounding.js';
 import type { OwnTax } from '../../kernel/tax.js';
-import type { DomainEvent, EventActor } from '../events/service.js';
 import type { DocumentSource } from './document.js';
 import type { DocumentFormat } from './documents/index.js';
 import type { TimeEntry, TimeGroup } from './lines.js';
@@ -19,23 +18,11 @@ export interface InvoicePorts {
   /** The clients with a rounding rule of their own (`none` or a rule; issue 56 item 4). */
   clientRoundings(workspaceId: string): Array<{ id: string; rounding: string }>;
   /** Stores a client's rounding rule (checked) inside the caller's write, with the client's sync event (the catalog's). */
-  storeClientRounding(
-    record: (event: DomainEvent) => number,
-    workspaceId: string,
-    actor: EventActor,
-    clientId: string,
-    rounding: ClientRounding,
-  ): void;
+  storeClientRounding: CatalogService['storeClientRounding'];
   /** The projects and tasks with a VAT of their own (decisions §12), by id. */
   workTaxes(workspaceId: string): { projects: ReadonlyMap<string, OwnTax>; tasks: ReadonlyMap<string, OwnTax> };
   /** Stores a project's or task's own VAT (checked) inside the caller's write, with its sync event (the catalog's). */
-  storeWorkTax(
-    record: (event: DomainEvent) => number,
-    workspaceId: string,
-    actor: EventActor,
-    work: { kind: 'project' | 'task'; id: string },
-    tax: OwnTax | null,
-  ): void;
+  storeWorkTax: CatalogService['storeWorkTax'];
   projectsOfClients(workspaceId: string, clientIds: string[]): string[];
   projectLabels(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
   taskNames(workspaceId: string, ids: string[]): Array<{ id: string; name: string }>;
