@@ -270,22 +270,19 @@ function restoreParts(
   payments: ReadonlyArray<Record<string, unknown>>,
   refs: InvoiceReferences,
 ): void {
-  const { workspaceId, invoiceId } = into;
+  // A part's own ids: new, in this workspace, of this invoice.
+  const ids = (prefix: string) => ({ id: newId(prefix), ...into });
   for (const send of sent)
     repo.insertSend({
       ...(send as Omit<typeof invoiceSends.$inferInsert, (typeof SEND_IDS)[number]>),
-      id: newId('isnd'),
-      workspaceId,
-      invoiceId,
+      ...ids('isnd'),
       sentBy: refs.user(send.sentBy as string) ?? refs.createdBy,
       mailId: restoredMailId(send.mailId as string),
     });
   for (const payment of payments)
     repo.insertPayment({
       ...(payment as Omit<typeof invoicePayments.$inferInsert, (typeof PAYMENT_IDS)[number]>),
-      id: newId('ipay'),
-      workspaceId,
-      invoiceId,
+      ...ids('ipay'),
       recordedBy: refs.user(payment.recordedBy as string) ?? refs.createdBy,
     });
 }
