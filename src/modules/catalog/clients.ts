@@ -1,12 +1,11 @@
 import type { components } from '../../../generated/openapi.js';
 import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { newId } from '../../ids.js';
 import { checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
 import { requireSafeValue } from '../../kernel/input.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
-import { acceptedName, nameKey } from './names.js';
+import { acceptedName, nameKey, newNamedRow } from './names.js';
 import type { clients } from './schema.js';
 import { type ClientView, clientView } from './views.js';
 
@@ -174,16 +173,7 @@ export function createClientsService({ clock, write, repo }: CatalogDeps) {
       checkParty(party, input);
       return write(
         (record) => {
-          const now = clock.now();
-          const row = repo.insertClient({
-            id: newId('cli'),
-            workspaceId: actor.workspaceId,
-            name,
-            nameKey: nameKey(name),
-            ...party,
-            createdAt: now,
-            updatedAt: now,
-          });
+          const row = repo.insertClient({ ...newNamedRow('cli', actor.workspaceId, name, clock.now()), ...party });
           const view = clientView(row);
           record(catalogEvent(actor, 'client', row.id, 'create', view));
           return view;

@@ -1,3 +1,4 @@
+import { newId } from '../../ids.js';
 import { requireSafeText } from '../../kernel/input.js';
 
 /** The stored form of a catalog name, and the key that makes names unique case-insensitively. */
@@ -13,4 +14,9 @@ export function nameKey(name: string): string {
 export function acceptedName(name: string): string {
   // Trimmed first, as stored: white space at either end (a trailing line break) is not part of the name.
   return requireSafeText(cleanName(name), 'name', 'name');
+}
+
+/** A new catalog row's own columns: a new id of its kind, its workspace, its name with its key, made (and last changed) now. */
+export function newNamedRow(prefix: string, workspaceId: string, name: string, now: number) {
+  return { id: newId(prefix), workspaceId, name, nameKey: nameKey(name), createdAt: now, updatedAt: now };
 }

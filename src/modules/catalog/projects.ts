@@ -1,12 +1,11 @@
 import type { components } from '../../../generated/openapi.js';
 import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { newId } from '../../ids.js';
 import { amountCents } from '../../kernel/money.js';
 import { secondsBetween } from '../../kernel/time.js';
 import type { ClientsService } from './clients.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
-import { acceptedName, nameKey } from './names.js';
+import { acceptedName, nameKey, newNamedRow } from './names.js';
 import type { ProjectWithTotals } from './repository.js';
 import type { projects } from './schema.js';
 import { type LiveTotals, type ProjectView, projectView } from './views.js';
@@ -75,22 +74,17 @@ export function createProjectsService({ clock, write, repo, entries }: CatalogDe
       return write(
         (record) => {
           clientId = clients.usable(actor.workspaceId, input.clientId);
-          const now = clock.now();
-          const id = newId('prj');
+          const own = newNamedRow('prj', actor.workspaceId, name, clock.now());
+          const { id } = own;
           repo.insertProject({
-            id,
-            workspaceId: actor.workspaceId,
+            ...own,
             clientId,
             clientKey: clientId ?? '',
-            name,
-            nameKey: nameKey(name),
             color: (input.color ?? DEFAULT_COLOR).toLowerCase(),
             billable: input.billable ?? false,
             hourlyRate: input.hourlyRate ?? null,
             estimateSec: input.estimateSec ?? null,
             budgetAmount: input.budgetAmount ?? null,
-            createdAt: now,
-            updatedAt: now,
           });
           record(catalogEvent(actor, 'project', id, 'create', viewOf(actor.workspaceId, id, null)));
           return viewOf(actor.workspaceId, id, actor);

@@ -1,9 +1,8 @@
 import type { components } from '../../../generated/openapi.js';
 import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, stillReferenced } from './common.js';
-import { acceptedName, nameKey } from './names.js';
+import { acceptedName, nameKey, newNamedRow } from './names.js';
 import { type TagView, tagView } from './views.js';
 
 type Schemas = components['schemas'];
@@ -25,15 +24,7 @@ export function createTagsService({ clock, write, repo, entries }: CatalogDeps) 
       const name = acceptedName(input.name);
       return write(
         (record) => {
-          const now = clock.now();
-          const row = repo.insertTag({
-            id: newId('tag'),
-            workspaceId: actor.workspaceId,
-            name,
-            nameKey: nameKey(name),
-            createdAt: now,
-            updatedAt: now,
-          });
+          const row = repo.insertTag(newNamedRow('tag', actor.workspaceId, name, clock.now()));
           const view = tagView(row);
           record(catalogEvent(actor, 'tag', row.id, 'create', view));
           return view;

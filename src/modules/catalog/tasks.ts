@@ -1,9 +1,8 @@
 import type { components } from '../../../generated/openapi.js';
 import { catalogErrors } from './errors.js';
 import type { Actor } from '../../principal.js';
-import { newId } from '../../ids.js';
 import { type CatalogDeps, catalogEvent, copyGiven, stillReferenced } from './common.js';
-import { acceptedName, nameKey } from './names.js';
+import { acceptedName, nameKey, newNamedRow } from './names.js';
 import type { tasks } from './schema.js';
 import { type TaskView, taskView } from './views.js';
 import { requireMoneyVisible } from './money.js';
@@ -30,17 +29,11 @@ export function createTasksService({ clock, write, repo, entries }: CatalogDeps)
         (record) => {
           const project = repo.project(actor.workspaceId, input.projectId);
           if (project.archived) throw catalogErrors.projectArchived(project.id);
-          const now = clock.now();
           const row = repo.insertTask({
-            id: newId('tsk'),
-            workspaceId: actor.workspaceId,
+            ...newNamedRow('tsk', actor.workspaceId, name, clock.now()),
             projectId: project.id,
-            name,
-            nameKey: nameKey(name),
             estimateSec: input.estimateSec ?? null,
             hourlyRate: input.hourlyRate ?? null,
-            createdAt: now,
-            updatedAt: now,
           });
           record(catalogEvent(actor, 'task', row.id, 'create', taskView(row, true)));
           return taskView(row, moneyVisible(actor));
