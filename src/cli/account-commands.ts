@@ -1,6 +1,6 @@
 import type { RunawayAction } from '../modules/accounts/service.js';
 import { OPERATOR } from '../principal.js';
-import { optionalBoolean, optionalInteger, optionalNumber, optionalString, required, UsageError } from './args.js';
+import { optionalBoolean, optionalInteger, optionalNumber, optionalString, required, UsageError, memberOf } from './args.js';
 import type { Services } from '../services.js';
 import { type Command, command, flag, str } from './command.js';
 import { orDash, table, yesNo } from './table.js';
@@ -130,8 +130,7 @@ export const accountCommands: Record<string, Command> = {
         throw new UsageError('the settings page is off (SETTINGS_PATH=off): set a password with `user password` instead');
       const hours = optionalNumber(v, 'valid-hours');
       const link = s.sessions.invite(OPERATOR, {
-        workspaceId: required(v, 'workspace'),
-        userId: required(v, 'user'),
+        ...memberOf(v),
         ...(hours === undefined || hours === null ? {} : { validHours: hours }),
       });
       if (c.linkWarning !== null) c.warn(c.linkWarning);
@@ -168,8 +167,7 @@ export const accountCommands: Record<string, Command> = {
     0,
     (v, _p, s) =>
       s.accounts.addMember(OPERATOR, {
-        workspaceId: required(v, 'workspace'),
-        userId: required(v, 'user'),
+        ...memberOf(v),
         canViewOthersTime: v['can-view-others-time'] === true,
         canViewOthersMoney: v['can-view-others-money'] === true,
         hourlyRate: optionalNumber(v, 'hourly-rate') ?? null,
@@ -191,7 +189,7 @@ export const accountCommands: Record<string, Command> = {
     "Print a member's visibility and rate.",
     { workspace: str, user: str },
     0,
-    (v, _p, s) => ({ member: s.accounts.getMember(OPERATOR, { workspaceId: required(v, 'workspace'), userId: required(v, 'user') }) }),
+    (v, _p, s) => ({ member: s.accounts.getMember(OPERATOR, memberOf(v)) }),
   ),
   'member set': command(
     'member set --workspace W --user U [--can-view-others-time true|false] [--can-view-others-money true|false] [--hourly-rate R|none] [--owner true|false]',
@@ -205,7 +203,7 @@ export const accountCommands: Record<string, Command> = {
         hourlyRate: optionalNumber(v, 'hourly-rate', true),
         isOwner: optionalBoolean(v, 'owner'),
       });
-      return s.accounts.setMember(OPERATOR, { workspaceId: required(v, 'workspace'), userId: required(v, 'user'), ...flags });
+      return s.accounts.setMember(OPERATOR, { ...memberOf(v), ...flags });
     },
   ),
   'member remove': command(
@@ -213,6 +211,6 @@ export const accountCommands: Record<string, Command> = {
     'Remove a member; their tokens stop working at once.',
     { workspace: str, user: str },
     0,
-    (v, _p, s) => s.accounts.removeMember(OPERATOR, { workspaceId: required(v, 'workspace'), userId: required(v, 'user') }),
+    (v, _p, s) => s.accounts.removeMember(OPERATOR, memberOf(v)),
   ),
 };

@@ -31,6 +31,11 @@ export function required(values: Record<string, string | boolean | undefined>, n
   return value;
 }
 
+/** The member a command names: `--workspace W --user U` (both required, in that order). */
+export function memberOf(values: Record<string, string | boolean | undefined>): { workspaceId: string; userId: string } {
+  return { workspaceId: required(values, 'workspace'), userId: required(values, 'user') };
+}
+
 export function optionalString(values: Record<string, string | boolean | undefined>, name: string): string | undefined {
   const value = values[name];
   return typeof value === 'string' ? value : undefined;

@@ -1,4 +1,4 @@
-import { optionalInstant, optionalInteger, required, UsageError } from './args.js';
+import { optionalInstant, optionalInteger, required, UsageError, memberOf } from './args.js';
 import { OPERATOR } from '../principal.js';
 import { accountCommands } from './account-commands.js';
 import { approvalCommands } from './approval-commands.js';
@@ -49,8 +49,7 @@ export const commands: Record<string, Command> = {
     0,
     (v, _p, s) =>
       s.tokens.create(OPERATOR, {
-        workspaceId: required(v, 'workspace'),
-        userId: required(v, 'user'),
+        ...memberOf(v),
         name: required(v, 'name'),
         scopes: scopesOf(required(v, 'scopes')),
         expiresAt: optionalInstant(v, 'expires-at') ?? null,

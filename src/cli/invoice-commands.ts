@@ -24,7 +24,7 @@ import {
 } from '../modules/invoices/service.js';
 import { roundingWords, type RoundingText } from '../kernel/rounding.js';
 import { OPERATOR } from '../principal.js';
-import { optionalString, required, UsageError } from './args.js';
+import { optionalString, required, UsageError, memberOf } from './args.js';
 import { type Command, command, flag, str } from './command.js';
 
 const sets = { set: { type: 'string', multiple: true } } as const;
@@ -332,8 +332,7 @@ export const invoiceCommands: Record<string, Command> = {
     0,
     (v, _p, s) =>
       s.invoices.create(OPERATOR, {
-        workspaceId: required(v, 'workspace'),
-        userId: required(v, 'user'),
+        ...memberOf(v),
         clientId: required(v, 'client'),
         from: required(v, 'from'),
         to: required(v, 'to'),

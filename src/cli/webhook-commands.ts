@@ -1,6 +1,6 @@
 import { pingSentence, WEBHOOK_EVENTS } from '../modules/webhooks/service.js';
 import { OPERATOR } from '../principal.js';
-import { required } from './args.js';
+import { required, memberOf } from './args.js';
 import { type Command, command, ReportedFailure, str } from './command.js';
 
 /** `--events a,b`; `all` stands for every event. */
@@ -20,8 +20,7 @@ export const webhookCommands: Record<string, Command> = {
     0,
     (v, _p, s) =>
       s.webhooks.create(OPERATOR, {
-        workspaceId: required(v, 'workspace'),
-        userId: required(v, 'user'),
+        ...memberOf(v),
         url: required(v, 'url'),
         events: eventsOf(required(v, 'events')),
       }),
