@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -45,6 +45,18 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
     await server?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+
+  /** Full-page screenshots at 1280 and 390 px into SCREENSHOTS_DIR, when it is set (to look at the path's pages). */
+  async function shoot(page: Page, name: string) {
+    const out = process.env.SCREENSHOTS_DIR;
+    if (!out) return;
+    mkdirSync(out, { recursive: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.screenshot({ path: join(out, `de-${width}-${name}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
 
   /** The invoice's row in the invoices list (German): its amount due as the list prints it. */
   async function dueInList(page: Page, number: string): Promise<string> {
@@ -130,6 +142,7 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
       expenseRow.getByRole('link', { name: 'fahrkarte.png' }).click(),
     ]);
     expect(readFileSync((await receiptDownload.path()) as string).equals(receipt)).to.equal(true);
+    await shoot(page, 'expenses');
 
     // The draft for Acme from the invoices page: October, last month, is the form's default.
     await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Rechnungen' }).click();
@@ -151,6 +164,7 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
     ]);
     const breakdown = await page.locator('table.breakdown tbody tr td[data-label="Rate"]').allInnerTexts();
     expect(breakdown.map((r) => r.trim())).to.have.members(['19 %', '7 %']);
+    await shoot(page, 'invoice-draft');
 
     // Issued from its page (German actions).
     await page.getByRole('button', { name: 'Rechnung stellen…' }).click();
@@ -184,7 +198,9 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
     await Promise.all([page.waitForURL(invoiceUrl), payment.locator('button[type=submit]').click()]);
     expect(await page.locator('table.payments tbody tr').count()).to.equal(1);
     expect(services.invoices.get(OPERATOR, id)).to.include({ status: 'sent', amountDue: 1251.08 });
+    await shoot(page, 'invoice-paid-in-part');
     expect(await dueInList(page, '2026-0001')).to.equal('1.251,08 €');
+    await shoot(page, 'invoices');
 
     // Every document the page offers, each by its format's name: status, type, first bytes.
     await page.goto(invoiceUrl);
