@@ -191,12 +191,16 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
 
     // A partial payment on the invoice's page: 500 of 1,751.08 (prefilled with all that is due).
     await page.goto(invoiceUrl);
+    // What is still due, as the Payments section prints it (English today, German once the page's body is translated).
+    const stillDue = page.locator('section.payments dl.totals dd strong');
+    expect(await stillDue.innerText()).to.match(/^(EUR\s1,751\.08|1\.751,08\s€)$/);
     const payment = page.locator('form[action$="/payments"]');
     expect(await payment.locator('input[name=amount]').inputValue()).to.match(/^1[.,]?751[.,]08$/);
     await payment.locator('input[name=amount]').fill('500');
     await payment.locator('input[name=date]').fill('2026-11-02');
     await Promise.all([page.waitForURL(invoiceUrl), payment.locator('button[type=submit]').click()]);
     expect(await page.locator('table.payments tbody tr').count()).to.equal(1);
+    expect(await stillDue.innerText()).to.match(/^(EUR\s1,251\.08|1\.251,08\s€)$/);
     expect(services.invoices.get(OPERATOR, id)).to.include({ status: 'sent', amountDue: 1251.08 });
     await shoot(page, 'invoice-paid-in-part');
     expect(await dueInList(page, '2026-0001')).to.equal('1.251,08 €');
