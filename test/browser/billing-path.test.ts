@@ -70,7 +70,7 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
     services.accounts.setPreferences(OPERATOR, server.ownerId, { timeZone: 'Europe/Berlin', weekStart: 'monday', language: 'de' });
     // Acme, and Relaunch: 10 hours of October at 95 (EUR 950.00 net).
     const { projectId: consulting, clientId } = freelancer(server);
-    // Time on a second project: a book's text, 2 × 3 hours at 80 (EUR 480.00 net), as the week's timer records it.
+    // Time on a second project: a book's text, 2 × 3 hours at 80 (EUR 480.00 net), through the REST API as a timer app records it.
     const book = (
       await server.request('POST', '/api/v1/projects', { json: { name: 'Lektorat', clientId, billable: true, hourlyRate: 80 } })
     ).body.data.id as string;
