@@ -51,7 +51,7 @@ select "id", "workspace_id", "author_id", "day", "description", "amount_cents", 
 --   SEARCH expenses USING INDEX expenses_project_day (project_id=? AND day>? AND day<?)
 --   USE TEMP B-TREE FOR LAST TERM OF ORDER BY
 
-update "expenses" set "invoice_id" = ? where ("expenses"."id" in (?) and "expenses"."invoice_id" is null);
+update "expenses" set "invoice_id" = ? where ("expenses"."id" in (?) and +"expenses"."invoice_id" IS NULL);
 --   SEARCH expenses USING INDEX sqlite_autoindex_expenses_1 (id=?)
 
 select "id", "workspace_id", "author_id", "day", "description", "amount_cents", "currency", "tax_category", "tax_rate", "project_id", "billable", "invoice_id", "created_at", "updated_at" from "expenses" where "expenses"."invoice_id" = ? order by "expenses"."day" asc, "expenses"."id" asc;
