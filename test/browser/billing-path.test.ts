@@ -160,7 +160,7 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
     expect(lines.map(([description, , , vat]) => [description, vat])).to.deep.equal([
       ['Lektorat', 'S 7 %'],
       ['Relaunch', 'S 19 %'],
-      ['2026-10-20 Bahnfahrt Berlin–Leipzig', 'S 19 %'],
+      ['20.10.2026 Bahnfahrt Berlin–Leipzig', 'S 19 %'],
     ]);
     const breakdown = await page.locator('table.breakdown tbody tr td[data-label="Rate"]').allInnerTexts();
     expect(breakdown.map((r) => r.trim())).to.have.members(['19 %', '7 %']);
@@ -271,7 +271,7 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
     const text = poppler('pdftotext', '-layout', pdf.file, '-').replace(/\s+/g, ' ');
     for (const part of [
       'Rechnung',
-      'Bahnfahrt Berlin–Leipzig 1 Stk. 89,90 €',
+      '20.10.2026 Bahnfahrt Berlin–Leipzig 1 Stk. 89,90 €',
       'USt. 7 % auf 480,00 € 33,60 €',
       'USt. 19 % auf 1.039,90 € 197,58 €',
       'Gesamtbetrag 1.751,08 € Bezahlt 500,00 € Zu zahlen 1.251,08 €',

@@ -93,7 +93,7 @@ describe('invoice documents with an expense (issue 57 item 1), as issued by the 
   it('the issued invoice: time at 19 %, the expense at 7 % as one piece; a breakdown row per rate', () => {
     expect(issued.lines.map((l) => [l.description, l.amount, l.taxCategory, l.taxRate, l.manual?.unit ?? null])).to.deep.equal([
       ['Beratung', 285, 'S', 19, null],
-      ['2026-10-06 Fachbuch „Datenschutz für Bäcker“', 39.9, 'S', 7, 'C62'],
+      ['06.10.2026 Fachbuch „Datenschutz für Bäcker“', 39.9, 'S', 7, 'C62'],
     ]);
     expect(issued.taxBreakdown?.map((r) => [r.category, r.rate, r.basisAmount, r.taxAmount])).to.deep.equal([
       ['S', 7, 39.9, 2.79],

@@ -10,7 +10,7 @@ import type { OwnTax } from '../../kernel/tax.js';
 import type { InvoiceDocumentLine, InvoiceLanguage, LineGrouping, TaxBreakdownRow } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { ISSUER_FIELDS, partyOf, RECIPIENT_FIELDS } from './fields.js';
-import { checkLineCount, groupsOf, LINE_GROUPINGS, linesOf, MAX_INVOICE_LINES, roundedEntries } from './lines.js';
+import { checkLineCount, groupsOf, LINE_GROUPINGS, lineDate, linesOf, MAX_INVOICE_LINES, roundedEntries } from './lines.js';
 import { LINE_UNITS } from './manual.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicingSettings } from './settings.js';
@@ -186,7 +186,7 @@ export function draftOf(
     taxOf,
   );
   const lines: InvoiceDocumentLine[] = timeLines.map(({ ownTax, ...line }) => ({ ...line, ...lineTax(ownTax, tax) }));
-  lines.push(...expenses.map((e) => expenseLine(e, own === null ? null : e.tax, tax)));
+  lines.push(...expenses.map((e) => expenseLine(e, own === null ? null : e.tax, tax, settings.language)));
   checkLineCount(lines.length, groupBy);
   // The exemption reason of the invoice's own category (a line's own tax is S or Z, which carry none).
   const taxBreakdown = breakdown(lines, (category) => (category === tax.category ? tax : null));
@@ -229,13 +229,19 @@ export function draftOf(
 }
 
 /**
- * An expense's line (decisions §12): its day and description, one piece (`C62`) at its net, its
+ * An expense's line (decisions §12): its day (as the document writes dates in its language, as a
+ * line of time does) and description, one piece (`C62`) at its net, its
  * own tax (null when the client's reverse charge, export or a small business wins) or the invoice's.
  */
-function expenseLine(expense: InvoiceableExpense, own: OwnTax | null, tax: ReturnType<typeof treatment>): InvoiceDocumentLine {
+function expenseLine(
+  expense: InvoiceableExpense,
+  own: OwnTax | null,
+  tax: ReturnType<typeof treatment>,
+  language: InvoiceLanguage,
+): InvoiceDocumentLine {
   const amount = fromCents(expense.amountCents);
   return {
-    description: `${expense.day} ${expense.description}`,
+    description: `${lineDate(expense.day, language)} ${expense.description}`,
     projectId: null,
     quantitySec: 0,
     hourlyRate: null,

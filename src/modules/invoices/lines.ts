@@ -98,7 +98,7 @@ function startDays(entries: readonly TimeEntry[], zone: string): (entry: TimeEnt
 }
 
 /** An entry line's day as the documents write dates in their language: 05.10.2026, 5 Oct 2026. */
-const lineDate = (day: string, language: DocumentLanguage): string => formatsOf(labelsOf(language), 'EUR').date(day);
+export const lineDate = (day: string, language: DocumentLanguage): string => formatsOf(labelsOf(language), 'EUR').date(day);
 
 /**
  * The entries rounded by a rule (issue 56 item 4), each on its own: its seconds rounded, its net

@@ -159,10 +159,10 @@ describe('expenses: the service', () => {
 });
 
 describe('expenses: drafts take them', () => {
-  function billing() {
+  function billing(language: 'en' | 'de' = 'en') {
     const world = setup();
     const { services, owner, workspaceId, ownerId, projectId } = world;
-    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19 });
+    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19, language });
     const other = services.catalog.clients.create(owner, { name: 'Andere' });
     const otherProject = services.catalog.projects.create(owner, { name: 'Fremd', clientId: other.id, billable: true, hourlyRate: 80 });
     services.entries.create(owner, { projectId, start: '2026-11-02T09:00:00Z', end: '2026-11-02T11:00:00Z', billable: true });
@@ -183,7 +183,7 @@ describe('expenses: drafts take them', () => {
     const invoice = w.get(id);
     expect(invoice.lines.map((l) => [l.description, l.amount, l.taxCategory, l.taxRate])).to.deep.equal([
       ['Buch', 160, 'S', 19],
-      ['2026-11-10 Fachbuch', 40, 'S', 7],
+      ['10 Nov 2026 Fachbuch', 40, 'S', 7],
     ]);
     expect(invoice.lines[1]).to.deep.include({ quantitySec: 0, hourlyRate: null, projectId: null });
     expect((invoice.lines[1] as { manual?: unknown }).manual).to.deep.equal({ quantity: 1, unit: 'C62', unitPrice: 40 });
@@ -221,7 +221,14 @@ describe('expenses: drafts take them', () => {
     const w = billing();
     w.add('2026-12-03', '12.5', { taxCategory: '', taxRate: '' });
     const invoice = w.get(w.create('2026-12-01', '2026-12-31'));
-    expect(invoice.lines.map((l) => [l.description, l.amount, l.taxRate])).to.deep.equal([['2026-12-03 Fachbuch', 12.5, 19]]);
+    expect(invoice.lines.map((l) => [l.description, l.amount, l.taxRate])).to.deep.equal([['3 Dec 2026 Fachbuch', 12.5, 19]]);
     expect(refusal(() => w.create('2027-01-01', '2027-01-31')).field).to.equal('from');
+  });
+
+  it('writes an expense line’s day as the invoice’s language writes dates, as a line of time does', () => {
+    const w = billing('de');
+    w.add('2026-12-03', '12.5', { taxCategory: '', taxRate: '' });
+    const invoice = w.get(w.create('2026-12-01', '2026-12-31'));
+    expect(invoice.lines.map((l) => l.description)).to.deep.equal(['03.12.2026 Fachbuch']);
   });
 });
