@@ -353,6 +353,19 @@ export const de: Messages = {
       roundingHint:
         'Die Zeit jedes Eintrags auf den Rechnungen dieses Kunden, für sich gerundet, bevor Positionen entstehen; erstellte Rechnungen behalten ihre.',
     },
+    ownTax: {
+      legend: 'USt. auf seinen Rechnungen',
+      legendHint: 'z. B. 7 % für den Text eines Buchs, 19 % für Beratung',
+      vat: 'USt.',
+      theProjects: 'Die des Projekts',
+      theInvoices: 'Die der Rechnung (des Kunden, sonst des Arbeitsbereichs)',
+      standard: 'Eigener Steuersatz',
+      zero: 'Nullsatz (0 %)',
+      rate: 'Satz (%)',
+      rateHint: 'Für den eigenen Steuersatz.',
+      clientWins:
+        'Ein Kunde mit Reverse Charge, innergemeinschaftlicher Lieferung, Ausfuhr oder „nicht steuerbar“ sowie ein Kleinunternehmen behalten ihre eigene Behandlung.',
+    },
   },
   tokens: {
     scope: {

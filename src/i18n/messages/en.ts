@@ -352,6 +352,19 @@ export const en = {
       rounding: 'Rounding',
       roundingHint: "Each entry's time on this client's invoices, rounded on its own before lines are made; invoices made keep theirs.",
     },
+    ownTax: {
+      legend: 'VAT on its invoices',
+      legendHint: "e.g. 7 % for a book's text, 19 % for consulting",
+      vat: 'VAT',
+      theProjects: "The project's",
+      theInvoices: "The invoice's (the client's, else the workspace's)",
+      standard: 'Standard rate of its own',
+      zero: 'Zero rated',
+      rate: 'Rate (%)',
+      rateHint: 'For its own standard rate.',
+      clientWins:
+        'A client with reverse charge, intra-community supply, export or “not subject to VAT”, and a small business, keep their own.',
+    },
   },
   tokens: {
     scope: {

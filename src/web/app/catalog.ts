@@ -399,9 +399,9 @@ ${v.addressLines ?? ''}</textarea>
 
 /** The VAT choices of a project or task of its own (empty: the invoice's own, or a task's project's). */
 const OWN_TAX_CHOICES = (kind: 'project' | 'task'): Array<[code: string, label: string]> => [
-  ['', kind === 'task' ? "The project's" : "The invoice's (the client's, else the workspace's)"],
-  ['S', 'Standard rate of its own'],
-  ['Z', 'Zero rated'],
+  ['', t(kind === 'task' ? 'catalog.ownTax.theProjects' : 'catalog.ownTax.theInvoices')],
+  ['S', t('catalog.ownTax.standard')],
+  ['Z', t('catalog.ownTax.zero')],
 ];
 
 /**
@@ -410,20 +410,18 @@ const OWN_TAX_CHOICES = (kind: 'project' | 'task'): Array<[code: string, label: 
  */
 function ownTaxFields(kind: 'project' | 'task', id: (name: string) => string, v: Record<string, string>, errors: FieldErrors): Html {
   return html`<fieldset class="own-tax">
-    <legend>VAT on its invoices <span class="hint">e.g. 7 % for a book's text, 19 % for consulting</span></legend>
+    <legend>${t('catalog.ownTax.legend')} <span class="hint">${t('catalog.ownTax.legendHint')}</span></legend>
     <div class="two">
       <div class="field">
-        <label for="${id('taxCategory')}">VAT</label>
+        <label for="${id('taxCategory')}">${t('catalog.ownTax.vat')}</label>
         <select id="${id('taxCategory')}" name="taxCategory" ${invalidAt(id('taxCategory'), errors.taxCategory)}>
           ${OWN_TAX_CHOICES(kind).map(([code, label]) => html`<option value="${code}" ${(v.taxCategory ?? '') === code ? html`selected` : ''}>${label}</option>`)}
         </select>
         ${errorAt(id('taxCategory'), errors.taxCategory)}
       </div>
-      ${hinted(id('taxRate'), 'taxRate', 'Rate (%)', 'For its own standard rate.', v, errors, html`inputmode="decimal" maxlength="8"`)}
+      ${hinted(id('taxRate'), 'taxRate', t('catalog.ownTax.rate'), t('catalog.ownTax.rateHint'), v, errors, html`inputmode="decimal" maxlength="8"`)}
     </div>
-    <p class="hint">
-      A client with reverse charge, intra-community supply, export or “not subject to VAT”, and a small business, keep their own.
-    </p>
+    <p class="hint">${t('catalog.ownTax.clientWins')}</p>
   </fieldset>`;
 }
 

@@ -95,4 +95,28 @@ describe('web app: a VAT rate per project and task (issue 57 item 2)', () => {
     expect(made.status).to.equal(303);
     expect(taxes().projects.size).to.equal(0);
   });
+
+  it('speaks German to a German owner: the VAT fieldset’s legend, choices, rate and hint', async () => {
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const page = flat((await owner.get('/app/catalog')).text);
+    expect(page).to.include(
+      '<legend>USt. auf seinen Rechnungen <span class="hint">z. B. 7 % für den Text eines Buchs, 19 % für Beratung</span></legend>',
+    );
+    expect(page).to.include('<label for="new-project-taxCategory">USt.</label>');
+    expect(page).to.include('<option value="" selected>Die der Rechnung (des Kunden, sonst des Arbeitsbereichs)</option>');
+    expect(page).to.include('<option value="" selected>Die des Projekts</option>');
+    expect(page).to.include('<option value="S" >Eigener Steuersatz</option>');
+    expect(page).to.include('<option value="Z" >Nullsatz (0 %)</option>');
+    expect(page).to.include('Satz (%)');
+    expect(page).to.include('Ein Kunde mit Reverse Charge, innergemeinschaftlicher Lieferung, Ausfuhr');
+    for (const english of [
+      'VAT on its invoices',
+      'Standard rate of its own',
+      'Zero rated',
+      'For its own standard rate.',
+      'keep their own',
+    ]) {
+      expect(page).to.not.include(english);
+    }
+  });
 });
