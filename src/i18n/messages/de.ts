@@ -712,6 +712,23 @@ export const de: Messages = {
       verify: 'Prüfen Sie damit {{header}} (HMAC-SHA256 aus Zeitstempel, einem Punkt und dem unveränderten Inhalt).',
       enabled: 'aktiv',
       disabled: 'deaktiviert {{when}}',
+      refused: {
+        eventsNone: 'Ereignisse: Wählen Sie mindestens eines aus {{events}}.',
+        eventsUnknown: 'Ereignisse: {{unknown}} gibt es nicht; wählen Sie aus {{events}}.',
+        notAllowed:
+          'URL: Dieses Ziel ist nicht erlaubt: Webhooks gehen an https-URLs, deren Hostname nur zu öffentlichen Adressen aufgelöst wird. Wer den Server betreibt, kann einfaches http und private Adressen für die lokale Entwicklung erlauben (WEBHOOK_ALLOW_PRIVATE_TARGETS).',
+        unresolvable: 'URL: Dieses Ziel ist nicht erlaubt: Sein Hostname lässt sich nicht auflösen.',
+        disabled: 'Das Abonnement ist deaktiviert: Aktivieren Sie es zuerst wieder und senden Sie dann erneut.',
+        stillQueued: 'Diese Zustellung ist noch eingereiht: Ihr nächster Versuch ist schon fällig.',
+        succeeded: 'Diese Zustellung war erfolgreich; erneut gesendet werden nur Zustellungen, die nicht erfolgreich waren.',
+        withheld:
+          'Diese Zustellung wurde wegen der Sichtbarkeit ihres Inhabers zurückgehalten; erneut gesendet, würde sie wieder zurückgehalten.',
+        notWaiting:
+          'Diese Zustellung wartet auf keinen weiteren Versuch: Sie ist abgeschlossen (stellen Sie sie stattdessen erneut zu, wo das angeboten wird).',
+        inFlight: 'Diese Zustellung wird gerade gesendet; laden Sie die Seite gleich neu, um das Ergebnis zu sehen.',
+        pingTooSoon_one: 'Senden Sie einen Test-Ping nach dem anderen: Versuchen Sie es in {{count}} Sekunde erneut.',
+        pingTooSoon_other: 'Senden Sie einen Test-Ping nach dem anderen: Versuchen Sie es in {{count}} Sekunden erneut.',
+      },
     },
     webhook: {
       title: 'Webhook-Abonnement',

@@ -702,6 +702,21 @@ export const en = {
       verify: 'Verify {{header}} with it (HMAC-SHA256 of timestamp, a dot and the raw body).',
       enabled: 'enabled',
       disabled: 'disabled {{when}}',
+      refused: {
+        eventsNone: 'events: name at least one; choose from {{events}}.',
+        eventsUnknown: 'events: unknown {{unknown}}; choose from {{events}}.',
+        notAllowed:
+          'url: this target is not allowed: webhooks go to https URLs whose host name resolves to public addresses only. The person who runs the server can allow plain http and private addresses for local development (WEBHOOK_ALLOW_PRIVATE_TARGETS).',
+        unresolvable: 'url: this target is not allowed: its host name does not resolve.',
+        disabled: 'The subscription is disabled: re-enable it first, then send again.',
+        stillQueued: 'This delivery is still queued: its next attempt is already due.',
+        succeeded: 'This delivery succeeded; only deliveries that did not succeed are sent again.',
+        withheld: 'This delivery was withheld by its owner’s visibility; sent again, it would be withheld again.',
+        notWaiting: 'This delivery is not waiting for a retry: it is final (redeliver it instead, where offered).',
+        inFlight: 'This delivery is being sent right now; reload in a moment to see how it went.',
+        pingTooSoon_one: 'Send one test ping at a time: try again in {{count}} second.',
+        pingTooSoon_other: 'Send one test ping at a time: try again in {{count}} seconds.',
+      },
     },
     webhook: {
       title: 'Webhook subscription',

@@ -140,9 +140,27 @@ describe('settings pages: Webhooks and Import in German', function () {
       /Ping <code>[a-z0-9_]+<\/code> fehlgeschlagen\. Der Empfänger hat die Verbindung abgelehnt: Läuft er, auf diesem Port\?/,
     );
     expect(said).to.include('<span class="badge">Test-Ping</span>');
+    // A second ping at once: refused for now, in German.
+    const again = await owner.post(`${path}/ping`, { _csrf: SettingsClient.csrf(shown.text) });
+    expect(again.status).to.equal(429);
+    expect(flat(again.text)).to.include('Senden Sie einen Test-Ping nach dem anderen: Versuchen Sie es in 10 Sekunden erneut.');
     expect(said).to.include('<span class="hint">zählt nicht für die automatische Deaktivierung</span>');
     expect(englishShown(shown.text)).to.deep.equal([]);
     expect(keysShown(shown.text)).to.deep.equal([]);
+  });
+
+  it('refuses a new subscription in German: no event chosen, a target the rules do not allow; the form keeps what was typed', async () => {
+    const none = await owner.submit('/settings/webhooks', '/settings/webhooks', { url: 'https://127.0.0.1:9/hook' });
+    expect(none.status).to.equal(400);
+    expect(flat(none.text)).to.include('Ereignisse: Wählen Sie mindestens eines aus entry.started, entry.stopped,');
+    expect(none.text).to.include('value="https://127.0.0.1:9/hook"');
+    expect(englishShown(none.text)).to.deep.equal([]);
+    const bad = await owner.submit('/settings/webhooks', '/settings/webhooks', { url: 'ftp://127.0.0.1/hook', events: ['entry.created'] });
+    expect(bad.status).to.equal(400);
+    expect(flat(bad.text)).to.include('URL: Dieses Ziel ist nicht erlaubt: Sein Hostname lässt sich nicht auflösen.');
+    expect(englishShown(bad.text)).to.deep.equal([]);
+    expect(keysShown(bad.text)).to.deep.equal([]);
+    expect(server.services.webhooks.list(OPERATOR, server.workspaceId)).to.deep.equal([]);
   });
 
   /** Uploads a file on the Import page's form, as a browser sends it. */
