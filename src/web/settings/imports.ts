@@ -16,6 +16,7 @@ import { csrfField, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { spoken, statusOf } from '../kit/refusal.js';
 import { formats, type Key, t, translator, type Vars, words } from '../../i18n/index.js';
+import { logDay } from './sentence.js';
 
 type SignedIn = Signed & { session: SessionView; secret: string };
 
@@ -208,7 +209,7 @@ function refusedList(outcome: ImportOutcome): Html {
 /** An instant as the file wrote it: in the import's zone (or UTC), to the minute. */
 function localTime(iso: string, zone: string | undefined): string {
   const { date, time } = wallClock(zone ?? 'UTC')(Date.parse(iso));
-  return `${date} ${time.slice(0, 5)}`;
+  return `${logDay(date)} ${time.slice(0, 5)}`;
 }
 
 /** Where a row's rate comes from, in words: the file's amount wins over every rate (issue 45). */

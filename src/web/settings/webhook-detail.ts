@@ -11,7 +11,7 @@ import { csrfField, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { spoken } from '../kit/refusal.js';
 import { formats, type Key, t } from '../../i18n/index.js';
-import { sentence } from './sentence.js';
+import { logDay, sentence } from './sentence.js';
 
 const PAGE_SIZE = 25;
 
@@ -36,8 +36,8 @@ type Ping = ReturnType<WebDeps['services']['webhooks']['deliveryPage']>['pings']
 
 /** An instant to the second: UTC as sent, the viewer's zone once the page's script has run (UTC on hover). */
 export const instant = (iso: string) =>
-  html`<time datetime="${iso}" title="${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC" data-local
-    >${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time
+  html`<time datetime="${iso}" title="${logDay(iso.slice(0, 10))} ${iso.slice(11, 19)} UTC" data-local
+    >${logDay(iso.slice(0, 10))} ${iso.slice(11, 19)} UTC</time
   >`;
 
 /** A delivery's state in words. */

@@ -128,6 +128,10 @@ describe('settings pages: Webhooks and Import in German', function () {
     expect(log).to.include('<th scope="col">Ereignis</th>');
     expect(log).to.include('<td data-label="Status"><span class="badge bad">fehlgeschlagen</span> nächster Versuch <time');
     expect(log).to.include('<td data-label="Versuche">1</td>');
+    // Its instants as a German writes days (UTC until the page's script says them in the reader's zone).
+    expect(log).to.match(
+      /<td data-label="Angelegt"><time datetime="[^"]+" title="\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d UTC" data-local >\d\d\.\d\d\.\d{4} /,
+    );
     expect(log).to.include('>Jetzt erneut versuchen<span class="vh">');
     expect(englishShown(waiting.text)).to.deep.equal([]);
     expect(keysShown(waiting.text)).to.deep.equal([]);
@@ -221,6 +225,7 @@ describe('settings pages: Webhooks and Import in German', function () {
     expect(check).to.include('<dt>Anzulegen</dt> <dd>1 Kunde, 1 Projekt, 1 Aufgabe, 1 Schlagwort</dd>');
     expect(check).to.include('<h2>Die ersten Zeilen, so wie sie gespeichert werden</h2>');
     expect(check).to.include('<th scope="col">Abrechenbar</th>');
+    expect(check).to.include('<td data-label="Beginn">02.03.2026 09:00</td><td data-label="Ende">02.03.2026 10:30</td>');
     expect(check).to.include('<td data-label="Beschreibung">(keine)</td>');
     expect(check).to.include('<td data-label="Stundensatz">von Aufgabe, Projekt, Mitglied oder Arbeitsbereich</td>');
     expect(check).to.include('<button type="submit"> 2 Einträge importieren </button>');
