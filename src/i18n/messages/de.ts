@@ -916,8 +916,8 @@ export const de: Messages = {
       another: 'Eine weitere Datei importieren',
       stopped: 'Der Lauf wurde abgebrochen.',
       importedFrom: '{{what, capital}} aus {{file}} importiert.',
-      importOthers: 'Die übrigen {{rows}} importieren, die abgelehnten überspringen',
-      importRest: 'Den Rest importieren ({{what}}), die abgelehnten überspringen',
+      importOthers: '{{rows}} importieren, abgelehnte überspringen',
+      importRest: 'Den Rest importieren ({{what}}), abgelehnte überspringen',
       importWhat: '{{what, capital}} importieren',
       cannot_one: '{{rows}} von {{file}} kann so nicht importiert werden: Korrigieren Sie sie in der Datei und prüfen Sie diese erneut.',
       cannot_other:
