@@ -814,7 +814,7 @@ export const de: Messages = {
       formatAuto: 'Erkennen',
       createMembers: 'Benutzer der Datei, die zu keinem Mitglied passen, als Mitglieder hinzufügen',
       createMembersHint: 'Ohne Rechte und ohne Passwort; sie erhalten später einen Einrichtungslink über die Seite Mitglieder.',
-      asYours: 'Jede Zeile wird als Ihre importiert ({{name}}): Ein Inhaber importiert die Zeiten des ganzen Teams.',
+      asYours: 'Jede Zeile wird als Ihre eigene importiert ({{name}}): Ein Inhaber importiert die Zeiten des ganzen Teams.',
       check: 'Datei prüfen',
       heading: 'Importe in {{workspace}}',
       noneYet: 'Noch keine Importe in {{workspace}}.',
