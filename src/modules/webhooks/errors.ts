@@ -1,4 +1,9 @@
-import { DomainError, notFound } from '../../errors.js';
+import { DomainError, type DomainErrorCode, notFound } from '../../errors.js';
+import { type Key, translator, type Vars, words } from '../../i18n/index.js';
+
+/** A refusal a member reads on the settings pages: in their language there (by key), in English to the API and the command line. */
+const said = (code: DomainErrorCode, key: Key, vars?: Vars, field?: string) =>
+  new DomainError(code, translator('en')(key, vars), { words: words(key, vars), ...(field === undefined ? {} : { field }) });
 
 /** The refusals of the webhooks module, worded once. */
 export const webhookErrors = {
@@ -7,16 +12,24 @@ export const webhookErrors = {
   deliveryNotFound: (id: string) => notFound(`Delivery ${id}`),
   memberNotFound: (workspaceId: string, userId: string) => notFound(`Member ${userId} of workspace ${workspaceId}`),
   whoseSubscription: () => new DomainError('invalid', 'name the workspace and the member the subscription is for.'),
-  disabled: () => new DomainError('invalid', 'The subscription is disabled: re-enable it first, then send again.'),
-  stillQueued: () => new DomainError('conflict', 'This delivery is still queued: its next attempt is already due.'),
-  succeeded: () => new DomainError('conflict', 'This delivery succeeded; only deliveries that did not succeed are sent again.'),
-  withheld: () =>
-    new DomainError('conflict', 'This delivery was withheld by its owner’s visibility; sent again, it would be withheld again.'),
-  notWaiting: () =>
-    new DomainError('conflict', 'This delivery is not waiting for a retry: it is final (redeliver it instead, where offered).'),
-  inFlight: () => new DomainError('conflict', 'This delivery is being sent right now; reload in a moment to see how it went.'),
-  pingTooSoon: (wait: number) =>
-    new DomainError('rate_limited', `Send one test ping at a time: try again in ${wait} second${wait === 1 ? '' : 's'}.`),
-  events: (what: string, known: readonly string[]) =>
-    new DomainError('invalid', `events: ${what}choose from ${known.join(', ')}.`, { field: 'events' }),
+  disabled: () => said('invalid', 'integrations.webhooks.refused.disabled'),
+  stillQueued: () => said('conflict', 'integrations.webhooks.refused.stillQueued'),
+  succeeded: () => said('conflict', 'integrations.webhooks.refused.succeeded'),
+  withheld: () => said('conflict', 'integrations.webhooks.refused.withheld'),
+  notWaiting: () => said('conflict', 'integrations.webhooks.refused.notWaiting'),
+  inFlight: () => said('conflict', 'integrations.webhooks.refused.inFlight'),
+  pingTooSoon: (wait: number) => said('rate_limited', 'integrations.webhooks.refused.pingTooSoon', { count: wait }),
+  /** No event chosen, or one this version does not know. */
+  events: (unknown: string[], known: readonly string[]) =>
+    unknown.length > 0
+      ? said('invalid', 'integrations.webhooks.refused.eventsUnknown', { unknown: unknown.join(', '), events: known.join(', ') }, 'events')
+      : said('invalid', 'integrations.webhooks.refused.eventsNone', { events: known.join(', ') }, 'events'),
+  /** A member's target refused for the target rules (the log keeps how its name resolved; the operator is told it). */
+  targetNotAllowed: (allowPrivateTargets: boolean) =>
+    said(
+      'invalid',
+      allowPrivateTargets ? 'integrations.webhooks.refused.unresolvable' : 'integrations.webhooks.refused.notAllowed',
+      {},
+      'url',
+    ),
 };

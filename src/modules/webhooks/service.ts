@@ -34,10 +34,7 @@ export interface WebhookOptions {
 /** The events of a new subscription: at least one, each a known event name. */
 function checkEvents(events: string[]): void {
   const unknown = events.filter((e) => !WEBHOOK_EVENTS.includes(e));
-  if (events.length === 0 || unknown.length > 0) {
-    const what = unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : 'name at least one; ';
-    throw webhookErrors.events(what, WEBHOOK_EVENTS);
-  }
+  if (events.length === 0 || unknown.length > 0) throw webhookErrors.events(unknown, WEBHOOK_EVENTS);
 }
 
 /** A setting that lifts the target rules, named where a target is refused for them. */
@@ -61,13 +58,7 @@ async function checkTarget(raw: string, options: WebhookOptions, principal: Prin
       throw new DomainError('invalid', `url: ${error.message}${lifted ? ` ${PRIVATE_TARGETS_SETTING}` : ''}`, { field: 'url' });
     logger.info('webhook target refused', { userId: principal.userId, code: error.code, detail: error.message });
     if (error.code === 'invalid_url') throw new DomainError('invalid', `url: ${error.message}`, { field: 'url' });
-    const why = options.allowPrivateTargets
-      ? 'its host name does not resolve.'
-      : 'webhooks go to https URLs whose host name resolves to public addresses only.';
-    const setting = options.allowPrivateTargets
-      ? ''
-      : ' The person who runs the server can allow plain http and private addresses for local development (WEBHOOK_ALLOW_PRIVATE_TARGETS).';
-    throw new DomainError('invalid', `url: this target is not allowed: ${why}${setting}`, { field: 'url' });
+    throw webhookErrors.targetNotAllowed(options.allowPrivateTargets);
   }
 }
 

@@ -27,18 +27,13 @@ document.querySelectorAll('time[data-local]').forEach(function (t) {
   var p = function (n) {
     return String(n).padStart(2, '0');
   };
-  t.textContent =
-    d.getFullYear() +
-    '-' +
-    p(d.getMonth() + 1) +
-    '-' +
-    p(d.getDate()) +
-    ' ' +
-    p(d.getHours()) +
-    ':' +
-    p(d.getMinutes()) +
-    ':' +
-    p(d.getSeconds());
+  // The day as the page writes days: ISO in English, else the language's own way (02.11.2026).
+  var lang = document.documentElement.lang || 'en';
+  var day =
+    lang === 'en'
+      ? d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate())
+      : new Intl.DateTimeFormat(lang, { day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
+  t.textContent = day + ' ' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
 });
 document.querySelectorAll('input[data-all-events]').forEach(function (all) {
   var others = Array.prototype.filter.call(all.form.querySelectorAll('input[name=events]'), function (i) {

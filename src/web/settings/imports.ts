@@ -3,14 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import {
-  createdInWords,
-  FORMATS,
-  restoredInWords,
-  type ImportOutcome,
-  type ImportRequest,
-  type ImportView,
-} from '../../modules/imports/service.js';
+import { FORMATS, type ImportOutcome, type ImportRequest, type ImportView } from '../../modules/imports/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import type { ImportJob, UploadSlot } from '../../threads/imports.js';
@@ -22,6 +15,8 @@ import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { spoken, statusOf } from '../kit/refusal.js';
+import { formats, type Key, t, translator, type Vars, words } from '../../i18n/index.js';
+import { logDay } from './sentence.js';
 
 type SignedIn = Signed & { session: SessionView; secret: string };
 
@@ -34,13 +29,61 @@ interface UploadForm {
 }
 
 const BLANK: UploadForm = { timeZone: '', dateFormat: 'auto', format: 'auto', createMembers: false };
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const mb = (bytes: number) => `${formats().number(Math.round(bytes / 1024 / 1024))} MB`;
 /** A size as a person reads it: KB below a megabyte, MB with one place below ten. */
 const sizeOf = (bytes: number) =>
   bytes < 1024 * 1024
-    ? `${Math.max(1, Math.round(bytes / 1024))} KB`
-    : `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0).replace(/\.0$/, '')} MB`;
-const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+    ? `${formats().number(Math.max(1, Math.round(bytes / 1024)))} KB`
+    : `${formats().decimal(bytes / 1024 / 1024, bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
+/** A number of things in the reader's words and digits: `1,234 rows`, `1.234 Zeilen`. */
+const counted = (key: Key, n: number) => t(key, { count: n, n: formats().number(n) });
+const rows = (n: number) => counted('integrations.imports.nRows', n);
+const entries = (n: number) => counted('integrations.imports.nEntries', n);
+
+/** What an import makes (or would), in the reader's words; empty when nothing (the command line says it as the service does). */
+function createdWords(created: ImportOutcome['report']['created']): string {
+  return [
+    created.clients > 0 && counted('integrations.imports.made.clients', created.clients),
+    created.projects > 0 && counted('integrations.imports.made.projects', created.projects),
+    created.tasks > 0 && counted('integrations.imports.made.tasks', created.tasks),
+    created.tags > 0 && counted('integrations.imports.made.tags', created.tags),
+    created.users > 0 && counted('integrations.imports.made.members', created.users),
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** What an import restores (or would) of a workspace's export (decisions 11a), in the reader's words; empty when nothing. */
+function restoredWords(restored: ImportOutcome['report']['restored']): string {
+  if (!restored) return '';
+  return [
+    (restored.workspace ?? 0) > 0 && t('integrations.imports.restore.workspace'),
+    (restored.members ?? 0) > 0 && counted('integrations.imports.restore.members', restored.members ?? 0),
+    restored.profile > 0 && t('integrations.imports.restore.profile'),
+    restored.invoicing > 0 && t('integrations.imports.restore.invoicing'),
+    restored.rates > 0 && counted('integrations.imports.restore.rates', restored.rates),
+    restored.invoices > 0 && counted('integrations.imports.restore.invoices', restored.invoices),
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** A refusal of this page: its words in the reader's language, its message (logs, the API's way) in English. */
+const pageRefusal = (code: DomainError['code'], key: Key, vars?: Vars) =>
+  new DomainError(code, translator('en')(key, vars), { words: words(key, vars) });
+
+const STATES: Record<ImportView['state'], Key> = {
+  running: 'integrations.imports.state.running',
+  done: 'integrations.imports.state.done',
+  failed: 'integrations.imports.state.failed',
+  undone: 'integrations.imports.state.undone',
+};
+const PHASES: Record<'reading' | 'checking' | 'writing', Key> = {
+  reading: 'integrations.imports.phase.reading',
+  checking: 'integrations.imports.phase.checking',
+  writing: 'integrations.imports.phase.writing',
+};
 
 function uploadForm(deps: WebDeps, session: SessionView, form: UploadForm): Html {
   const base = deps.paths.settings;
@@ -50,34 +93,31 @@ function uploadForm(deps: WebDeps, session: SessionView, form: UploadForm): Html
     ${csrfField(session.csrfToken)}
     <div>
       <label for="import-file"
-        >CSV export
-        <span class="hint"
-          >Toggl, Clockify, Harvest or Kimai detailed report, or a timetrack file; at most ${mb(deps.config.importUploadMaxBytes)}.</span
-        ></label
+        >${t('integrations.imports.file')}
+        <span class="hint">${t('integrations.imports.fileHint', { size: mb(deps.config.importUploadMaxBytes) })}</span></label
       >
       <input id="import-file" name="file" type="file" accept=".csv,text/csv" required />
     </div>
     <div>
-      <label for="import-zone"
-        >Time zone of the file
-        <span class="hint">The zone its local times are in (an IANA name such as Europe/Berlin); your browser's is filled in.</span></label
-      >
+      <label for="import-zone">${t('integrations.imports.zone')} <span class="hint">${t('integrations.imports.zoneHint')}</span></label>
       <input id="import-zone" name="timeZone" type="text" maxlength="64" value="${form.timeZone}" data-browser-zone />
     </div>
     <div>
-      <label for="import-dates">Dates <span class="hint">Found from the file when a day above 12 settles it.</span></label>
+      <label for="import-dates">${t('integrations.imports.dates')} <span class="hint">${t('integrations.imports.datesHint')}</span></label>
       <select id="import-dates" name="dateFormat">
         ${select('dateFormat', form.dateFormat, [
-          ['auto', 'Find out from the file'],
-          ['DMY', 'Day first (31/12/2026)'],
-          ['MDY', 'Month first (12/31/2026)'],
+          ['auto', t('integrations.imports.datesAuto')],
+          ['DMY', t('integrations.imports.dayFirst')],
+          ['MDY', t('integrations.imports.monthFirst')],
         ])}
       </select>
     </div>
     <div>
-      <label for="import-format">Format <span class="hint">Recognised by the file's columns.</span></label>
+      <label for="import-format"
+        >${t('integrations.imports.format')} <span class="hint">${t('integrations.imports.formatHint')}</span></label
+      >
       <select id="import-format" name="format">
-        ${select('format', form.format, [['auto', 'Recognise it'], ...FORMATS.map((f): [string, string] => [f, f])])}
+        ${select('format', form.format, [['auto', t('integrations.imports.formatAuto')], ...FORMATS.map((f): [string, string] => [f, f])])}
       </select>
     </div>
     ${
@@ -85,36 +125,39 @@ function uploadForm(deps: WebDeps, session: SessionView, form: UploadForm): Html
         ? html`<label class="check"
             ><input type="checkbox" name="createMembers" value="yes" ${form.createMembers ? html`checked` : ''} />
             <span
-              >Add users of the file who match no member as members
-              <span class="hint">Without flags or a password; they get a setup link from the Members page later.</span></span
+              >${t('integrations.imports.createMembers')} <span class="hint">${t('integrations.imports.createMembersHint')}</span></span
             ></label
           >`
-        : html`<p class="hint">Every row is imported as yours (${session.name}): an owner imports the whole team's history.</p>`
+        : html`<p class="hint">${t('integrations.imports.asYours', { name: session.name })}</p>`
     }
-    <div><button type="submit">Check the file</button></div>
+    <div><button type="submit">${t('integrations.imports.check')}</button></div>
   </form>`;
 }
 
 function importList(deps: WebDeps, session: SessionView, imports: ImportView[]): Html {
-  if (imports.length === 0) return html`<p>No imports into ${session.workspaceName} yet.</p>`;
-  return html`<ul class="cards" aria-label="Imports">
+  if (imports.length === 0) return html`<p>${t('integrations.imports.noneYet', { workspace: session.workspaceName })}</p>`;
+  return html`<ul class="cards" aria-label="${t('integrations.imports.list')}">
     ${imports.map(
       (i) =>
         html`<li>
           <div class="card-title">
-            ${i.fileName} <span class="badge ${i.state === 'done' ? 'good' : i.state === 'failed' ? 'bad' : ''}">${i.state}</span>
+            ${i.fileName}
+            <span class="badge ${i.state === 'done' ? 'good' : i.state === 'failed' ? 'bad' : ''}">${t(STATES[i.state])}</span>
           </div>
           <dl class="facts">
-            <dt>Started</dt>
+            <dt>${t('integrations.imports.started')}</dt>
             <dd>${when(i.startedAt, readerZone(deps, session))}</dd>
-            <dt>Rows</dt>
+            <dt>${t('integrations.imports.rows')}</dt>
             <dd>
-              ${count(i.rows, 'row')}: ${count(i.imported, 'entry', 'entries')} imported, ${count(i.duplicates, 'duplicate')}
-              skipped${i.state === 'undone' ? '; undone since (its entries deleted)' : ''}
+              ${t('integrations.imports.rowsLine', {
+                rows: rows(i.rows),
+                entries: entries(i.imported),
+                duplicates: counted('integrations.imports.nDuplicates', i.duplicates),
+              })}${i.state === 'undone' ? t('integrations.imports.undoneSince') : ''}
             </dd>
             ${
               i.failure
-                ? html`<dt>Why</dt>
+                ? html`<dt>${t('integrations.imports.why')}</dt>
                     <dd>${i.failure}</dd>`
                 : ''
             }
@@ -129,51 +172,71 @@ const undoForm = (deps: WebDeps, session: SessionView, id: string, fileName: str
   html`<form
     method="post"
     action="${deps.paths.settings}/import/${id}/undo"
-    data-confirm="Delete the ${count(imported, 'entry', 'entries')} imported from ${fileName}?"
+    data-confirm="${t('integrations.imports.confirmUndo', { entries: entries(imported), file: fileName })}"
   >
-    ${csrfField(session.csrfToken)}<button class="danger" type="submit">Undo the import of ${fileName}</button>
+    ${csrfField(session.csrfToken)}<button class="danger" type="submit">${t('integrations.imports.undo', { file: fileName })}</button>
   </form>`;
 
 function progressBody(job: ImportJob): Html {
   const p = job.progress;
   const passes = { reading: 0, checking: 1, writing: 2 };
   const share = p && p.totalBytes > 0 ? (passes[p.phase] + Math.min(p.bytes / p.totalBytes, 1)) / (job.kind === 'preview' ? 2 : 3) : 0;
-  if (job.kind === 'undo') return html`<p role="status">Undoing the import of ${job.fileName}…</p>`;
+  if (job.kind === 'undo') return html`<p role="status">${t('integrations.imports.undoing', { file: job.fileName })}</p>`;
+  const where = p
+    ? t('integrations.imports.phaseRows', { phase: t(PHASES[p.phase]), rows: rows(p.rows) })
+    : t('integrations.imports.starting');
   return html`<p role="status">
-      ${job.kind === 'preview' ? 'Checking' : 'Importing'} ${job.fileName}: ${p ? `${p.phase}, ${count(p.rows, 'row')}` : 'starting'}…
+      ${t(job.kind === 'preview' ? 'integrations.imports.checking' : 'integrations.imports.importing', { file: job.fileName, where })}
     </p>
-    <progress max="100" value="${String(Math.round(Math.min(share, 1) * 100))}">${String(Math.round(share * 100))} %</progress>
-    <p class="hint">This page follows the run by itself; other pages and the API stay available meanwhile.</p>`;
+    <progress max="100" value="${String(Math.round(Math.min(share, 1) * 100))}">${formats().number(Math.round(share * 100))} %</progress>
+    <p class="hint">${t('integrations.imports.follows')}</p>`;
 }
 
 function refusedList(outcome: ImportOutcome): Html {
   const { refused } = outcome.report;
   if (refused.length === 0) return html``;
-  return html`<h2>Refused rows</h2>
-    <ul class="refused" aria-label="Refused rows">
-      ${refused.map((r) => html`<li>${r.line > 0 ? html`<strong>Line ${String(r.line)}</strong>: ` : ''}${r.message}</li>`)}
+  return html`<h2>${t('integrations.imports.refusedRows')}</h2>
+    <ul class="refused" aria-label="${t('integrations.imports.refusedRows')}">
+      ${refused.map(
+        (r) =>
+          html`<li>
+            ${r.line > 0 ? html`<strong>${t('integrations.imports.line', { line: formats().number(r.line) })}</strong>: ` : ''}${r.message}
+          </li>`,
+      )}
     </ul>`;
 }
 
 /** An instant as the file wrote it: in the import's zone (or UTC), to the minute. */
 function localTime(iso: string, zone: string | undefined): string {
   const { date, time } = wallClock(zone ?? 'UTC')(Date.parse(iso));
-  return `${date} ${time.slice(0, 5)}`;
+  return `${logDay(date)} ${time.slice(0, 5)}`;
 }
 
 /** Where a row's rate comes from, in words: the file's amount wins over every rate (issue 45). */
 function rateText(r: ImportOutcome['preview'][number]): string {
-  if (r.rateFrom === 'none') return 'none (the file says so)';
-  if (r.hourlyRate === null) return 'from its task, project, member or workspace';
-  return r.rateFrom === 'amount' ? `${r.hourlyRate} (from the file's amount)` : String(r.hourlyRate);
+  if (r.rateFrom === 'none') return t('integrations.imports.rateNone');
+  if (r.hourlyRate === null) return t('integrations.imports.rateInherited');
+  const rate = formats().decimal(r.hourlyRate, 4);
+  return r.rateFrom === 'amount' ? t('integrations.imports.rateFromAmount', { rate }) : rate;
 }
 
 function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
   if (outcome.preview.length === 0) return html``;
   const shown = zone ?? 'UTC';
-  const columns = ['Line', 'Member', 'Start', 'End', 'Description', 'Project', 'Task', 'Tags', 'Billable', 'Rate'];
-  return html`<h2>The first rows, as they will be stored</h2>
-    <p class="hint">Times in ${shown}, as the file writes them.</p>
+  const columns = [
+    t('integrations.imports.column.line'),
+    t('integrations.imports.column.member'),
+    t('integrations.imports.column.start'),
+    t('integrations.imports.column.end'),
+    t('integrations.imports.column.description'),
+    t('integrations.imports.column.project'),
+    t('integrations.imports.column.task'),
+    t('integrations.imports.column.tags'),
+    t('integrations.imports.column.billable'),
+    t('integrations.imports.column.rate'),
+  ];
+  return html`<h2>${t('integrations.imports.firstRows')}</h2>
+    <p class="hint">${t('integrations.imports.timesIn', { zone: shown })}</p>
     <div class="scroll">
       <table class="rows">
         <thead>
@@ -184,15 +247,19 @@ function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
         <tbody>
           ${outcome.preview.map((r) => {
             const cells = [
-              String(r.line),
+              formats().number(r.line),
               r.member,
               localTime(r.start, zone),
               localTime(r.end, zone),
-              r.description || '(none)',
+              r.description || t('integrations.imports.noDescription'),
               `${r.client ? `${r.client} / ` : ''}${r.project}`,
               r.task,
               r.tags.join(', '),
-              r.billable === null ? "the project's" : r.billable ? 'yes' : 'no',
+              r.billable === null
+                ? t('integrations.imports.projects')
+                : r.billable
+                  ? t('integrations.imports.yes')
+                  : t('integrations.imports.no'),
               rateText(r),
             ];
             return html`<tr>
@@ -207,40 +274,38 @@ function previewTable(outcome: ImportOutcome, zone: string | undefined): Html {
 function summary(outcome: ImportOutcome, dry: boolean): Html {
   const { report } = outcome;
   const refusedRows = report.refused.filter((r) => r.line > 0).length;
-  const made = createdInWords(report.created);
-  const restored = restoredInWords(report.restored);
+  const made = createdWords(report.created);
+  const restored = restoredWords(report.restored);
   return html`<dl class="facts">
-    <dt>Format</dt>
+    <dt>${t('integrations.imports.format')}</dt>
     <dd>${report.format}</dd>
-    <dt>Rows</dt>
-    <dd>${count(report.rows, 'row')}</dd>
-    <dt>${dry ? 'To import' : 'Imported'}</dt>
-    <dd>
-      ${count(dry ? outcome.importable : report.imported, 'entry', 'entries')}${dry && refusedRows > 0 ? ' (the refused rows skipped)' : ''}
-    </dd>
-    <dt>Duplicates</dt>
-    <dd>${count(report.duplicates, 'row')} imported before, skipped</dd>
-    <dt>Refused</dt>
-    <dd>${count(refusedRows, 'row')}</dd>
-    <dt>${dry ? 'To create' : 'Created'}</dt>
-    <dd>${made === '' ? 'nothing' : made}</dd>
+    <dt>${t('integrations.imports.rows')}</dt>
+    <dd>${rows(report.rows)}</dd>
+    <dt>${dry ? t('integrations.imports.toImport') : t('integrations.imports.imported')}</dt>
+    <dd>${entries(dry ? outcome.importable : report.imported)}${dry && refusedRows > 0 ? t('integrations.imports.refusedSkipped') : ''}</dd>
+    <dt>${t('integrations.imports.duplicates')}</dt>
+    <dd>${t('integrations.imports.duplicatesLine', { rows: rows(report.duplicates) })}</dd>
+    <dt>${t('integrations.imports.refused')}</dt>
+    <dd>${rows(refusedRows)}</dd>
+    <dt>${dry ? t('integrations.imports.toCreate') : t('integrations.imports.created')}</dt>
+    <dd>${made === '' ? t('integrations.imports.nothing') : made}</dd>
     ${
       restored === ''
         ? ''
-        : html`<dt>${dry ? 'To restore' : 'Restored'}</dt>
+        : html`<dt>${dry ? t('integrations.imports.toRestore') : t('integrations.imports.restored')}</dt>
             <dd>${restored}</dd>`
     }
     ${report.notices.map(
       (notice) =>
-        html`<dt>Note</dt>
+        html`<dt>${t('integrations.imports.note')}</dt>
           <dd class="notice">${notice}</dd>`,
     )}
     ${
       report.unmatchedUsers.length > 0
-        ? html`<dt>Unmatched users</dt>
+        ? html`<dt>${t('integrations.imports.unmatched')}</dt>
             <dd>
-              ${report.unmatchedUsers.map((u) => html`${u.name || u.email}${u.email && u.name ? ` <${u.email}>` : ''} (${count(u.rows, 'row')}); `)}
-              add them on the Members page first, or check "Add users of the file … as members".
+              ${report.unmatchedUsers.map((u) => html`${u.name || u.email}${u.email && u.name ? ` <${u.email}>` : ''} (${rows(u.rows)}); `)}
+              ${t('integrations.imports.unmatchedAdvice')}
             </dd>`
         : ''
     }
@@ -249,26 +314,26 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
 
 /** What an import wrote, in words: its entries and what it restored (a file of a workspace's records only has no entry). */
 function importedInWords(outcome: ImportOutcome): string {
-  const restored = restoredInWords(outcome.report.restored);
-  const entries = outcome.report.imported > 0 || restored === '' ? count(outcome.report.imported, 'entry', 'entries') : '';
-  return [entries, restored].filter(Boolean).join(' and ');
+  const restored = restoredWords(outcome.report.restored);
+  if (restored === '') return entries(outcome.report.imported);
+  return outcome.report.imported > 0 ? t('integrations.imports.both', { entries: entries(outcome.report.imported), restored }) : restored;
 }
 
 /** The page of one run: its progress, the preview with Import, or the result with Undo. */
 function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: Html; notice: Notice | null; status: number } {
-  const again = html`<p><a href="${deps.paths.settings}/import">Import another file</a></p>`;
+  const again = html`<p><a href="${deps.paths.settings}/import">${t('integrations.imports.another')}</a></p>`;
   if (job.state === 'running') return { body: progressBody(job), notice: null, status: 200 };
   if (job.kind === 'undo' && job.state === 'done') {
     return {
-      notice: { kind: 'ok', body: `The import was undone: ${count(job.deleted ?? 0, 'entry', 'entries')} deleted.` },
+      notice: { kind: 'ok', body: t('integrations.imports.undone', { entries: entries(job.deleted ?? 0) }) },
       status: 200,
-      body: html`<p><a href="${deps.paths.settings}/import">Back to the imports</a></p>`,
+      body: html`<p><a href="${deps.paths.settings}/import">${t('integrations.imports.back')}</a></p>`,
     };
   }
   if (job.state !== 'done' || !job.outcome) {
     // A refusal answers with the API's status for it (400, 403 …), a failure 500.
     const status = job.code ? statusOf(new DomainError(job.code, '')) : 500;
-    return { body: again, notice: { kind: 'error', body: job.message ?? 'The run stopped.' }, status };
+    return { body: again, notice: { kind: 'error', body: job.message ?? t('integrations.imports.stopped') }, status };
   }
   const { outcome } = job;
   if (job.kind === 'import') {
@@ -276,7 +341,7 @@ function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: H
     return {
       notice: {
         kind: 'ok',
-        body: `Imported ${importedInWords(outcome)} from ${job.fileName}.`,
+        body: t('integrations.imports.importedFrom', { what: importedInWords(outcome), file: job.fileName }),
       },
       status: 200,
       body: html`${summary(outcome, false)} ${refusedList(outcome)} ${undoForm(deps, session, id, job.fileName, outcome.report.imported)}
@@ -287,8 +352,8 @@ function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: H
   // What Import writes, in words: the entries, else (a file of a workspace's records only, issue 54 I3) what it restores and creates.
   const what =
     outcome.importable > 0
-      ? count(outcome.importable, 'entry', 'entries')
-      : [restoredInWords(outcome.report.restored), createdInWords(outcome.report.created)].filter(Boolean).join(', ');
+      ? entries(outcome.importable)
+      : [restoredWords(outcome.report.restored), createdWords(outcome.report.created)].filter(Boolean).join(', ');
   const importForm = html`<form class="stack after" method="post" action="${deps.paths.settings}/import/runs/${job.id}/import">
     ${csrfField(session.csrfToken)} ${refused ? html`<input type="hidden" name="skipInvalid" value="yes" />` : ''}
     <div>
@@ -296,9 +361,9 @@ function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: H
         ${
           refused
             ? outcome.importable > 0
-              ? `Import the other ${count(outcome.importable, 'row')}, skip the refused`
-              : `Import the rest (${what}), skip the refused`
-            : `Import ${what}`
+              ? t('integrations.imports.importOthers', { rows: rows(outcome.importable) })
+              : t('integrations.imports.importRest', { what })
+            : t('integrations.imports.importWhat', { what })
         }
       </button>
     </div>
@@ -307,13 +372,17 @@ function jobBody(deps: WebDeps, session: SessionView, job: ImportJob): { body: H
     notice: refused
       ? {
           kind: 'error',
-          body: `${count(refused, 'row')} of ${job.fileName} cannot be imported as ${refused === 1 ? 'it is: fix it' : 'they are: fix them'} in the file and check it again${outcome.writes ? ', or import the others' : ''}.`,
+          body: t(outcome.writes ? 'integrations.imports.cannotOrOthers' : 'integrations.imports.cannot', {
+            count: refused,
+            rows: rows(refused),
+            file: job.fileName,
+          }),
         }
-      : { kind: 'ok', body: `${job.fileName} is ready to import: nothing has been written yet.` },
+      : { kind: 'ok', body: t('integrations.imports.ready', { file: job.fileName }) },
     status: 200,
     body: html`${summary(outcome, true)} ${refusedList(outcome)} ${previewTable(outcome, job.request.timeZone)}
       ${outcome.writes ? importForm : ''}
-      <h2>Check another file</h2>
+      <h2>${t('integrations.imports.checkAnother')}</h2>
       ${uploadForm(deps, session, { ...BLANK, timeZone: job.request.timeZone ?? '' })}`,
   };
 }
@@ -348,12 +417,11 @@ async function receiveInto(slot: UploadSlot, req: Request, session: SessionView)
   let fileName = '';
   let tooLarge = false;
   let stored: Promise<void> | null = null as Promise<void> | null;
-  const refuse = (code: DomainError['code'], message: string) => {
+  const refuse = (code: DomainError['code'], key: Key, vars?: Vars) => {
     slot.release();
-    return new DomainError(code, message);
+    return pageRefusal(code, key, vars);
   };
-  const unreadable = () =>
-    refuse('invalid', 'The upload could not be read (it was cut off, or is not a form with a file). Choose the file and try again.');
+  const unreadable = () => refuse('invalid', 'integrations.imports.unreadable');
   let parser: ReturnType<typeof busboy>;
   try {
     parser = busboy({
@@ -392,20 +460,21 @@ async function receiveInto(slot: UploadSlot, req: Request, session: SessionView)
   }
   if (fields._csrf !== session.csrfToken) {
     // As the router answers any other form whose token is wrong.
-    throw refuse('forbidden', 'The form was out of date or came from another site. Reload the page and choose the file again.');
+    throw refuse('forbidden', 'integrations.imports.outOfDate');
   }
   if (tooLarge) {
     const max = sizeOf(slot.maxBytes);
     throw refuse(
       'invalid',
       slot.limitedBy === 'file'
-        ? `The file is larger than the ${max} this page takes: export a shorter range, or ask the person who runs timetrack to import it on the server, where there is no limit.`
+        ? 'integrations.imports.tooLargeFile'
         : slot.limitedBy === 'member'
-          ? `The file is larger than the ${max} your files on the server may still take: wait for your imports to finish, or ask the person who runs timetrack to import it on the server.`
-          : `The file is larger than the ${max} the server's uploads may still take: try again later, or ask the person who runs timetrack to import it on the server.`,
+          ? 'integrations.imports.tooLargeMember'
+          : 'integrations.imports.tooLargeServer',
+      { max },
     );
   }
-  if (!stored) throw refuse('invalid', 'Choose a CSV file to import.');
+  if (!stored) throw refuse('invalid', 'integrations.imports.chooseFile');
   return {
     slot,
     bytes: statSync(slot.path).size,
@@ -442,15 +511,12 @@ export function importPages(router: Router, deps: WebDeps): void {
     const imports = await services.imports.list(session.actor, session.workspaceId);
     send(deps, res, status, {
       ...shell(deps, signed),
-      title: 'Import',
+      title: t('nav.import'),
       current: 'import',
       notice,
-      body: html`<p>
-          Bring your history from Toggl, Clockify, Harvest or Kimai: choose the export, check what would be imported (nothing is written
-          yet), then import. Rows imported before are skipped, so an overlapping export adds only what is new.
-        </p>
+      body: html`<p>${t('integrations.imports.intro')}</p>
         ${uploadForm(deps, session, form)}
-        <h2>Imports into ${session.workspaceName}</h2>
+        <h2>${t('integrations.imports.heading', { workspace: session.workspaceName })}</h2>
         ${importList(deps, session, imports)}`,
     });
   };
@@ -500,7 +566,12 @@ export function importPages(router: Router, deps: WebDeps): void {
       const { body, notice, status } = jobBody(deps, signed.session, job);
       send(deps, res, status, {
         ...shell(deps, signed),
-        title: { preview: `Check ${job.fileName}`, import: `Import ${job.fileName}`, undo: `Undo the import of ${job.fileName}` }[job.kind],
+        title: t(
+          { preview: 'integrations.imports.titleCheck', import: 'integrations.imports.titleImport', undo: 'integrations.imports.undo' }[
+            job.kind
+          ] as Key,
+          { file: job.fileName },
+        ),
         current: 'import',
         notice,
         body,
@@ -513,14 +584,8 @@ export function importPages(router: Router, deps: WebDeps): void {
     '/import/runs/:id/import',
     signedIn(deps, (req, res, signed) => {
       const preview = deps.imports.job(signed.session.actor, String(req.params.id));
-      if (preview.kind !== 'preview' || preview.state !== 'done')
-        throw new DomainError('conflict', 'Check the file first: this run is not a finished check.');
-      if (preview.fileGone) {
-        throw new DomainError(
-          'conflict',
-          'This check’s file is no longer kept (it was imported already, or your newer upload replaced it): check the file again.',
-        );
-      }
+      if (preview.kind !== 'preview' || preview.state !== 'done') throw pageRefusal('conflict', 'integrations.imports.checkFirst');
+      if (preview.fileGone) throw pageRefusal('conflict', 'integrations.imports.fileGone');
       const job = deps.imports.start(
         signed.session.actor,
         'import',

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { DISABLE_AFTER_FAILED_DELIVERIES, pingSentence, REDELIVERABLE } from '../../modules/webhooks/service.js';
+import { DISABLE_AFTER_FAILED_DELIVERIES, REDELIVERABLE } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../kit/html.js';
 import { columnHeads } from '../kit/tables.js';
 import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
@@ -10,52 +10,61 @@ import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { spoken } from '../kit/refusal.js';
+import { formats, type Key, t } from '../../i18n/index.js';
+import { logDay, sentence } from './sentence.js';
 
 const PAGE_SIZE = 25;
 
-const DONE: Record<string, string> = {
-  enabled: 'The subscription is enabled again and its failure count is cleared.',
-  redelivered: 'The delivery is queued: its new attempt is made within a few seconds. Reload to see it.',
-  retried: 'The delivery is due now: its next attempt is made within a few seconds. Reload to see it.',
-  deleted: 'The subscription and its delivery log were deleted.',
+const DONE: Record<string, Key> = {
+  enabled: 'integrations.webhook.wasEnabled',
+  redelivered: 'integrations.webhook.wasRedelivered',
+  retried: 'integrations.webhook.wasRetried',
+  deleted: 'integrations.webhook.wasDeleted',
 };
 
 /** The notice a page shows for `?done=`: one of ours only (never a property every object has, such as `constructor`). */
 export const doneNotice = (done: unknown): Notice | null =>
-  typeof done === 'string' && Object.hasOwn(DONE, done) ? { kind: 'ok', body: DONE[done] as string } : null;
+  typeof done === 'string' && Object.hasOwn(DONE, done) ? { kind: 'ok', body: t(DONE[done] as Key) } : null;
 
 export const status = (w: { enabled: boolean; disabledAt: string | null }, zone: string) =>
-  w.enabled ? html`<span class="badge good">enabled</span>` : html`<span class="badge bad">disabled ${when(w.disabledAt, zone, '')}</span>`;
+  w.enabled
+    ? html`<span class="badge good">${t('integrations.webhooks.enabled')}</span>`
+    : html`<span class="badge bad">${t('integrations.webhooks.disabled', { when: when(w.disabledAt, zone, '') })}</span>`;
 
 type Delivery = ReturnType<WebDeps['services']['webhooks']['deliveryPage']>['deliveries'][number];
 type Ping = ReturnType<WebDeps['services']['webhooks']['deliveryPage']>['pings'][number];
 
 /** An instant to the second: UTC as sent, the viewer's zone once the page's script has run (UTC on hover). */
 export const instant = (iso: string) =>
-  html`<time datetime="${iso}" title="${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC" data-local
-    >${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time
+  html`<time datetime="${iso}" title="${logDay(iso.slice(0, 10))} ${iso.slice(11, 19)} UTC" data-local
+    >${logDay(iso.slice(0, 10))} ${iso.slice(11, 19)} UTC</time
   >`;
 
 /** A delivery's state in words. */
 function deliveryStatus(d: Delivery): Html {
-  const attempts = `${d.attempt} attempt${d.attempt === 1 ? '' : 's'}`;
+  const after = () =>
+    t('integrations.webhook.after', { attempts: t('integrations.webhook.attempts', { count: d.attempt, n: formats().number(d.attempt) }) });
   if (d.nextAttemptAt !== null)
     return d.attempt === 0
-      ? html`<span class="badge">queued</span>`
-      : html`<span class="badge bad">failed</span> next try ${instant(d.nextAttemptAt)}`;
+      ? html`<span class="badge">${t('integrations.webhook.queued')}</span>`
+      : html`<span class="badge bad">${t('integrations.webhook.failed')}</span> ${sentence(
+            'integrations.webhook.nextTry',
+            {},
+            { when: instant(d.nextAttemptAt) },
+          )}`;
   switch (d.status) {
     case 'success':
-      return html`<span class="badge good">delivered</span>`;
+      return html`<span class="badge good">${t('integrations.webhook.delivered')}</span>`;
     case 'abandoned':
-      return html`<span class="badge bad">given up</span> after ${attempts}`;
+      return html`<span class="badge bad">${t('integrations.webhook.givenUp')}</span> ${after()}`;
     case 'redirect_not_followed':
-      return html`<span class="badge bad">not delivered</span> the receiver redirected`;
+      return html`<span class="badge bad">${t('integrations.webhook.notDelivered')}</span> ${t('integrations.webhook.redirected')}`;
     case 'cancelled':
-      return html`<span class="badge bad">cancelled</span> the subscription was disabled`;
+      return html`<span class="badge bad">${t('integrations.webhook.cancelled')}</span> ${t('integrations.webhook.cancelledWhy')}`;
     case 'skipped_visibility':
-      return html`<span class="badge">withheld</span>`;
+      return html`<span class="badge">${t('integrations.webhook.withheld')}</span>`;
     default:
-      return html`<span class="badge bad">failed</span> after ${attempts}`;
+      return html`<span class="badge bad">${t('integrations.webhook.failed')}</span> ${after()}`;
   }
 }
 
@@ -74,8 +83,15 @@ function deliveryTable(log: { deliveries: Delivery[]; pings: Ping[] }, actions: 
     ...log.deliveries.map((d) => ({ at: d.createdAt, row: deliveryRow(d, actions(d)) })),
   ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return html`<div class="scroll">
-    <table class="rows deliveries" aria-label="Deliveries">
-      ${columnHeads(['Event', 'Status', 'Response', 'Attempts', 'Created', html`<span class="vh">Actions</span>`])}
+    <table class="rows deliveries" aria-label="${t('integrations.webhook.deliveries')}">
+      ${columnHeads([
+        t('integrations.webhook.event'),
+        t('integrations.webhook.status'),
+        t('integrations.webhook.response'),
+        t('integrations.webhook.attempts'),
+        t('integrations.webhook.created'),
+        html`<span class="vh">${t('integrations.webhook.actions')}</span>`,
+      ])}
       <tbody>
         ${rows.map((r) => r.row)}
       </tbody>
@@ -83,35 +99,77 @@ function deliveryTable(log: { deliveries: Delivery[]; pings: Ping[] }, actions: 
   </div>`;
 }
 
-const deliveryRow = (d: Delivery, actions: Html | string) =>
+/** The columns' names, as phones show them beside each value. */
+const labels = () => ({
+  event: t('integrations.webhook.event'),
+  status: t('integrations.webhook.status'),
+  response: t('integrations.webhook.response'),
+  attempts: t('integrations.webhook.attempts'),
+  created: t('integrations.webhook.created'),
+});
+
+const deliveryRow = (d: Delivery, actions: Html | string, l = labels()) =>
   html`<tr>
-    <td data-label="Event"><code>${d.event}</code> <span class="hint">${d.id}</span></td>
-    <td data-label="Status">${deliveryStatus(d)}</td>
-    <td data-label="Response">${response(d)}</td>
-    <td data-label="Attempts">${d.attempt}</td>
-    <td data-label="Created">${instant(d.createdAt)}</td>
+    <td data-label="${l.event}"><code>${d.event}</code> <span class="hint">${d.id}</span></td>
+    <td data-label="${l.status}">${deliveryStatus(d)}</td>
+    <td data-label="${l.response}">${response(d)}</td>
+    <td data-label="${l.attempts}">${formats().number(d.attempt)}</td>
+    <td data-label="${l.created}">${instant(d.createdAt)}</td>
     <td class="actions-cell">${actions === '' ? '' : html`<div class="row-actions">${actions}</div>`}</td>
   </tr>`;
 
-const pingRow = (p: Ping) =>
+const pingRow = (p: Ping, l = labels(), badge = t('integrations.webhook.testPing')) =>
   html`<tr class="ping">
-    <td data-label="Event"><code>ping</code> <span class="badge">test ping</span> <span class="hint">${p.id}</span></td>
-    <td data-label="Status">
-      ${p.status === 'success' ? html`<span class="badge good">delivered</span>` : html`<span class="badge bad">failed</span>`}
-      <span class="hint">not counted toward auto-disable</span>
+    <td data-label="${l.event}"><code>ping</code> <span class="badge">${badge}</span> <span class="hint">${p.id}</span></td>
+    <td data-label="${l.status}">
+      ${
+        p.status === 'success'
+          ? html`<span class="badge good">${t('integrations.webhook.delivered')}</span>`
+          : html`<span class="badge bad">${t('integrations.webhook.failed')}</span>`
+      }
+      <span class="hint">${t('integrations.webhook.notCounted')}</span>
     </td>
-    <td data-label="Response">${response(p)}</td>
-    <td data-label="Attempts">1</td>
-    <td data-label="Created">${instant(p.createdAt)}</td>
+    <td data-label="${l.response}">${response(p)}</td>
+    <td data-label="${l.attempts}">${formats().number(1)}</td>
+    <td data-label="${l.created}">${instant(p.createdAt)}</td>
     <td class="actions-cell"></td>
   </tr>`;
+
+type Outcome = Awaited<ReturnType<WebDeps['services']['webhooks']['ping']>>['outcome'];
+
+/** How a test ping went, in the reader's words (the command line says it as the service does, `pingSentence`). */
+function pingWords(outcome: Outcome): string {
+  if (outcome.status === 'success') return t('integrations.webhook.ping.answered', { code: String(outcome.responseCode) });
+  if (outcome.status !== 'failure' && outcome.status !== 'redirect_not_followed') return t('integrations.webhook.ping.notSent');
+  const code = outcome.responseCode === null ? null : String(outcome.responseCode);
+  switch (outcome.error) {
+    case 'http_status':
+      return t('integrations.webhook.ping.httpStatus', { code: code ?? t('integrations.webhook.ping.withError') });
+    case 'redirect_not_followed':
+      return t('integrations.webhook.ping.redirect', { code: code ?? '3xx' });
+    case 'timeout':
+      return t('integrations.webhook.ping.timeout');
+    case 'connection_refused':
+      return t('integrations.webhook.ping.refused');
+    case 'tls':
+      return t('integrations.webhook.ping.tls');
+    case 'blocked_address':
+    case 'scheme_not_allowed':
+    case 'unresolvable':
+    case 'invalid_url':
+      return t('integrations.webhook.ping.notAllowed');
+    default:
+      return t('integrations.webhook.ping.unreachable');
+  }
+}
 
 /** Retry now for a delivery waiting for its next attempt; Redeliver only where sending again can change the outcome. */
 function deliveryActions(d: Delivery, enabled: boolean, action: (path: string, label: string | Html, cls?: string) => Html): Html | string {
   if (!enabled) return '';
-  if (d.nextAttemptAt !== null && d.attempt > 0) return action(`deliveries/${d.id}/retry`, html`Retry now<span class="vh"> ${d.id}</span>`);
+  if (d.nextAttemptAt !== null && d.attempt > 0)
+    return action(`deliveries/${d.id}/retry`, html`${t('integrations.webhook.retryNow')}<span class="vh"> ${d.id}</span>`);
   if (d.nextAttemptAt === null && REDELIVERABLE.has(d.status))
-    return action(`deliveries/${d.id}/redeliver`, html`Redeliver<span class="vh"> ${d.id}</span>`);
+    return action(`deliveries/${d.id}/redeliver`, html`${t('integrations.webhook.redeliver')}<span class="vh"> ${d.id}</span>`);
   return '';
 }
 
@@ -134,49 +192,47 @@ function sendDetail(deps: WebDeps, req: Request, res: Response, signed: Signed, 
     </form>`;
   send(deps, res, code, {
     ...shell(deps, signed),
-    title: 'Webhook subscription',
+    title: t('integrations.webhook.title'),
     current: 'webhooks',
     notice,
-    body: html`<p><a href="${base}/webhooks">← All your subscriptions</a></p>
+    body: html`<p><a href="${base}/webhooks">${t('integrations.webhook.back')}</a></p>
       <dl class="facts">
-        <dt>URL</dt>
+        <dt>${t('integrations.webhook.url')}</dt>
         <dd>${hook.url}</dd>
-        <dt>Status</dt>
+        <dt>${t('integrations.webhook.status')}</dt>
         <dd>${status(hook, readerZone(deps, session))}</dd>
-        <dt>Events</dt>
+        <dt>${t('integrations.webhooks.events')}</dt>
         <dd>${hook.events.join(', ')}</dd>
-        <dt>Consecutive failures</dt>
+        <dt>${t('integrations.webhooks.failures')}</dt>
         <dd>
-          ${hook.consecutiveFailures}
-          <span class="hint"
-            >Deliveries that failed after all their attempts, in a row; at ${DISABLE_AFTER_FAILED_DELIVERIES} the subscription is disabled
-            (re-enable it here). A success resets it; test pings do not count.</span
-          >
+          ${formats().number(hook.consecutiveFailures)}
+          <span class="hint">${t('integrations.webhook.failuresHint', { n: formats().number(DISABLE_AFTER_FAILED_DELIVERIES) })}</span>
         </dd>
-        <dt>Created</dt>
+        <dt>${t('integrations.webhook.created')}</dt>
         <dd>${when(hook.createdAt, readerZone(deps, session))}</dd>
       </dl>
       <div class="actions">
-        ${hook.enabled ? '' : action('enable', 'Re-enable')} ${action('ping', 'Send test ping')}
-        ${action('delete', 'Delete subscription', 'danger', 'Delete this subscription and its delivery log?')}
+        ${hook.enabled ? '' : action('enable', t('integrations.webhook.reEnable'))} ${action('ping', t('integrations.webhook.sendPing'))}
+        ${action('delete', t('integrations.webhook.delete'), 'danger', t('integrations.webhook.confirmDelete'))}
       </div>
-      <h2>Delivery log <span class="hint">newest first, kept 30 days; times in your zone (UTC on hover)</span></h2>
+      <h2>${t('integrations.webhook.log')} <span class="hint">${t('integrations.webhook.logHint')}</span></h2>
       ${
         log.withheld > 0
-          ? html`<p class="hint">
-              ${log.withheld} ${log.withheld === 1 ? 'delivery was' : 'deliveries were'} withheld: events your visibility does not let you
-              see (colleagues' time or money), or made while you were not a member. They are not listed.
-            </p>`
+          ? html`<p class="hint">${t('integrations.webhook.withheldRows', { count: log.withheld, n: formats().number(log.withheld) })}</p>`
           : ''
       }
       ${
         log.deliveries.length + log.pings.length === 0
-          ? html`<p>No deliveries${after ? ' after these' : ' yet'}.</p>`
+          ? html`<p>${after ? t('integrations.webhook.noneAfter') : t('integrations.webhook.noneYet')}</p>`
           : deliveryTable(log, (d) => deliveryActions(d, hook.enabled, action))
       }
-      <nav class="pager" aria-label="Delivery log pages">
-        ${after ? html`<a href="${base}/webhooks/${hook.id}">Newest</a>` : ''}
-        ${log.next ? html`<a href="${base}/webhooks/${hook.id}?after=${encodeURIComponent(log.next)}">Older deliveries</a>` : ''}
+      <nav class="pager" aria-label="${t('integrations.webhook.pages')}">
+        ${after ? html`<a href="${base}/webhooks/${hook.id}">${t('integrations.webhook.newest')}</a>` : ''}
+        ${
+          log.next
+            ? html`<a href="${base}/webhooks/${hook.id}?after=${encodeURIComponent(log.next)}">${t('integrations.webhook.older')}</a>`
+            : ''
+        }
       </nav>`,
   });
 }
@@ -227,8 +283,18 @@ export function webhookDetailPages(router: Router, deps: WebDeps): void {
       const { outcome } = sent;
       const notice: Notice =
         outcome.status === 'success'
-          ? { kind: 'ok', body: html`Ping <code>${sent.deliveryId}</code> delivered: ${pingSentence(outcome)}` }
-          : { kind: 'error', body: html`Ping <code>${sent.deliveryId}</code> failed. ${pingSentence(outcome)}` };
+          ? {
+              kind: 'ok',
+              body: sentence(
+                'integrations.webhook.pingDelivered',
+                { why: pingWords(outcome) },
+                { id: html`<code>${sent.deliveryId}</code>` },
+              ),
+            }
+          : {
+              kind: 'error',
+              body: sentence('integrations.webhook.pingFailed', { why: pingWords(outcome) }, { id: html`<code>${sent.deliveryId}</code>` }),
+            };
       redirect(res, `${base}/webhooks/${id}`, { deps, signed, notice });
     }),
   );

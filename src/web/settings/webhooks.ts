@@ -10,8 +10,23 @@ import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { spoken } from '../kit/refusal.js';
+import { formats, type Key, t } from '../../i18n/index.js';
+import { sentence } from './sentence.js';
 import { doneNotice, status, webhookDetailPages } from './webhook-detail.js';
 import { secretBox } from './tokens.js';
+
+/** Each event's line in the reader's language (an event this page has no words for reads as the service says it). */
+const EVENT_WORDS: Record<string, Key> = {
+  'entry.started': 'integrations.webhooks.event.entryStarted',
+  'entry.stopped': 'integrations.webhooks.event.entryStopped',
+  'entry.created': 'integrations.webhooks.event.entryCreated',
+  'entry.updated': 'integrations.webhooks.event.entryUpdated',
+  'entry.deleted': 'integrations.webhooks.event.entryDeleted',
+  'invoice.created': 'integrations.webhooks.event.invoiceCreated',
+  'invoice.status_changed': 'integrations.webhooks.event.invoiceStatusChanged',
+};
+const eventWords = (event: string) =>
+  Object.hasOwn(EVENT_WORDS, event) ? t(EVENT_WORDS[event] as Key) : (EVENT_DESCRIPTIONS[event] ?? '');
 
 interface CreateForm {
   url: string;
@@ -23,14 +38,8 @@ function createForm(base: string, session: SessionView, form: CreateForm, allowP
     ${csrfField(session.csrfToken)}
     <div>
       <label for="webhook-url"
-        >Receiver URL
-        <span class="hint"
-          >${
-            allowPrivate
-              ? 'This server allows plain http and private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS): for local development only.'
-              : 'https only; it must not resolve to a private or special-use address.'
-          }</span
-        ></label
+        >${t('integrations.webhooks.url')}
+        <span class="hint">${allowPrivate ? t('integrations.webhooks.urlHintPrivate') : t('integrations.webhooks.urlHint')}</span></label
       >
       <input
         id="webhook-url"
@@ -43,24 +52,24 @@ function createForm(base: string, session: SessionView, form: CreateForm, allowP
       />
     </div>
     <fieldset>
-      <legend>Events</legend>
+      <legend>${t('integrations.webhooks.events')}</legend>
       <label class="check"
         ><input type="checkbox" name="events" value="all" data-all-events ${form.events.includes('all') ? html`checked` : ''} />
-        <span><strong>All events</strong> <span class="hint">Every event listed below.</span></span></label
+        <span
+          ><strong>${t('integrations.webhooks.allEvents')}</strong>
+          <span class="hint">${t('integrations.webhooks.allEventsHint')}</span></span
+        ></label
       >
       ${WEBHOOK_EVENTS.map(
         (event) =>
           html`<label class="check"
             ><input type="checkbox" name="events" value="${event}" ${form.events.includes(event) ? html`checked` : ''} />
-            <span><code>${event}</code> <span class="hint">${EVENT_DESCRIPTIONS[event] ?? ''}</span></span></label
+            <span><code>${event}</code> <span class="hint">${eventWords(event)}</span></span></label
           >`,
       )}
-      <span class="hint"
-        >What is sent follows your visibility when it is sent: colleagues' entries only if you may see their time, rates and invoices only
-        if you may see their money.</span
-      >
+      <span class="hint">${t('integrations.webhooks.visibility')}</span>
     </fieldset>
-    <div><button type="submit">Create subscription</button></div>
+    <div><button type="submit">${t('integrations.webhooks.create')}</button></div>
   </form>`;
 }
 
@@ -74,28 +83,32 @@ export function webhookPages(router: Router, deps: WebDeps): void {
     const hooks = services.webhooks.list(session.actor);
     send(deps, res, code, {
       ...shell(deps, signed),
-      title: 'Webhooks',
+      title: t('nav.webhooks'),
       current: 'webhooks',
       notice,
-      body: html`<h2>New subscription</h2>
+      body: html`<h2>${t('integrations.webhooks.newHeading')}</h2>
         ${createForm(base, session, form, deps.config.webhookAllowPrivateTargets)}
-        <h2>Your subscriptions</h2>
-        ${hooks.length === 0 ? html`<p>You have no subscriptions in this workspace yet.</p>` : ''}
-        <ul class="cards" aria-label="Your subscriptions">
+        <h2>${t('integrations.webhooks.yours')}</h2>
+        ${hooks.length === 0 ? html`<p>${t('integrations.webhooks.noneYet')}</p>` : ''}
+        <ul class="cards" aria-label="${t('integrations.webhooks.yours')}">
           ${hooks.map(
             (w) =>
               html`<li>
                 <div class="card-title">${w.url} ${status(w, readerZone(deps, session))}</div>
                 <dl class="facts">
-                  <dt>Events</dt>
+                  <dt>${t('integrations.webhooks.events')}</dt>
                   <dd>${w.events.join(', ')}</dd>
-                  <dt>Consecutive failures</dt>
+                  <dt>${t('integrations.webhooks.failures')}</dt>
                   <dd>
-                    ${w.consecutiveFailures}
-                    <span class="hint">(at ${DISABLE_AFTER_FAILED_DELIVERIES} in a row the subscription is disabled)</span>
+                    ${formats().number(w.consecutiveFailures)}
+                    <span class="hint"
+                      >${t('integrations.webhooks.disableAt', { n: formats().number(DISABLE_AFTER_FAILED_DELIVERIES) })}</span
+                    >
                   </dd>
                 </dl>
-                <a href="${base}/webhooks/${w.id}">Delivery log and actions<span class="vh"> for ${w.url}</span></a>
+                <a href="${base}/webhooks/${w.id}"
+                  >${t('integrations.webhooks.logLink')}<span class="vh"> ${t('integrations.webhooks.logLinkFor', { url: w.url })}</span></a
+                >
               </li>`,
           )}
         </ul>`,
@@ -123,9 +136,9 @@ export function webhookPages(router: Router, deps: WebDeps): void {
           signed,
           notice: {
             kind: 'ok',
-            body: html`<p><strong>Subscription created.</strong> Copy its signing secret now: it is shown only this once.</p>
-              ${secretBox('new-secret', 'The signing secret', created.secret)}
-              <p class="hint">Verify <code>X-Service-Signature</code> with it (HMAC-SHA256 of timestamp, a dot and the raw body).</p>`,
+            body: html`<p><strong>${t('integrations.webhooks.created')}</strong> ${t('integrations.webhooks.copySecret')}</p>
+              ${secretBox('new-secret', t('integrations.webhooks.theSecret'), created.secret)}
+              <p class="hint">${sentence('integrations.webhooks.verify', {}, { header: html`<code>X-Service-Signature</code>` })}</p>`,
           },
         });
       } catch (error) {
