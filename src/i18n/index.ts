@@ -16,6 +16,7 @@ import { en, type Messages } from './messages/en.js';
  */
 
 export { type Language, LANGUAGES, LANGUAGE_NAMES, isLanguage, negotiate } from './languages.js';
+export type { Messages };
 export {
   type CsvDialect,
   CSV_DIALECTS,

@@ -6,10 +6,27 @@ import type { WebPaths } from '../paths.js';
 import type { Signed } from '../session/guard.js';
 import type { Flashes } from './flashes.js';
 import { type Notice, type PageOptions, page } from './layout.js';
+import type { Html } from './html.js';
+import { type Messages, t } from '../../i18n/index.js';
 
 /** Answers a page. */
 export function send(deps: { paths: WebPaths }, res: Response, status: number, options: PageOptions): void {
   res.status(status).type('html').end(page(deps.paths, options));
+}
+
+/**
+ * A tab's page for the person signed in: the shell, the tab marked current and titled as the
+ * navigation names it (`nav.<tab>`), its notice and body (`more`: the page's other options).
+ */
+export function sendTab(
+  deps: { paths: WebPaths; services: Services },
+  res: Response,
+  signed: Signed,
+  status: number,
+  page: { tab: keyof Messages['nav']; notice: Notice | null; body: Html } & Partial<PageOptions>,
+): void {
+  const { tab, ...rest } = page;
+  send(deps, res, status, { ...shell(deps, signed), title: t(`nav.${tab}`), current: tab, ...rest });
 }
 
 /** After a form did its work: back to a page (303, so a reload does not post again), with a notice for it. */

@@ -9,7 +9,7 @@ import { stripUnsafe } from '../../kernel/input.js';
 import type { ImportJob, UploadSlot } from '../../threads/imports.js';
 import { type Html, html } from '../kit/html.js';
 import { field, wallClock } from '../kit/forms.js';
-import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, send, sendTab, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
@@ -509,10 +509,8 @@ export function importPages(router: Router, deps: WebDeps): void {
   const render = async (res: Response, signed: SignedIn, status: number, form: UploadForm, notice: Notice | null) => {
     const { session } = signed;
     const imports = await services.imports.list(session.actor, session.workspaceId);
-    send(deps, res, status, {
-      ...shell(deps, signed),
-      title: t('nav.import'),
-      current: 'import',
+    sendTab(deps, res, signed, status, {
+      tab: 'import',
       notice,
       body: html`<p>${t('integrations.imports.intro')}</p>
         ${uploadForm(deps, session, form)}

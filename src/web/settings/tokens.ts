@@ -5,7 +5,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import { type Html, html } from '../kit/html.js';
 import { field, fields } from '../kit/forms.js';
 import { DateTime } from 'luxon';
-import { noticeFor, readerZone, redirect, send, siteLink, shell } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, sendTab, siteLink } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
@@ -84,10 +84,8 @@ export function tokenPages(router: Router, deps: WebDeps): void {
     const now = deps.clock.now();
     const tokens = services.tokens.list(session.actor).reverse();
     const zone = readerZone(deps, session);
-    send(deps, res, status, {
-      ...shell(deps, signed),
-      title: t('nav.tokens'),
-      current: 'tokens',
+    sendTab(deps, res, signed, status, {
+      tab: 'tokens',
       notice,
       body: html`<h2>${t('tokens.mintHeading')}</h2>
         ${mintForm(base, session, form, zone)}

@@ -4,7 +4,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import { DISABLE_AFTER_FAILED_DELIVERIES, EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from '../../modules/webhooks/service.js';
 import { type Html, html } from '../kit/html.js';
 import { field, fields } from '../kit/forms.js';
-import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, sendTab } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice } from '../kit/layout.js';
@@ -81,10 +81,8 @@ export function webhookPages(router: Router, deps: WebDeps): void {
   const renderList = (res: Response, signed: Signed, code: number, form: CreateForm, notice: Notice | null) => {
     const session = signed.session as SessionView;
     const hooks = services.webhooks.list(session.actor);
-    send(deps, res, code, {
-      ...shell(deps, signed),
-      title: t('nav.webhooks'),
-      current: 'webhooks',
+    sendTab(deps, res, signed, code, {
+      tab: 'webhooks',
       notice,
       body: html`<h2>${t('integrations.webhooks.newHeading')}</h2>
         ${createForm(base, session, form, deps.config.webhookAllowPrivateTargets)}
