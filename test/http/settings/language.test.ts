@@ -1,0 +1,120 @@
+import { expect } from 'chai';
+import { en } from '../../../src/i18n/messages/en.js';
+import { OPERATOR } from '../../../src/principal.js';
+import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
+import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
+import { plainUrl, startRelay, type TestRelay } from '../../helpers/smtp.js';
+
+/**
+ * The settings pages of the workspace, its members and its mail in the reader's language
+ * (decisions §14; issue 58 item 1): an owner who chose German reads German words, days and
+ * numbers there, a refused form says why in German, and no page shows a message's key.
+ */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+/** Text shaped like one of our keys (`settings.members.add`): a namespace of the messages, a dot, a name. */
+const KEY = new RegExp(`(?<![\\w/.@-])(?:${Object.keys(en).join('|')})\\.[A-Za-z][\\w.]*`, 'g');
+const keysShown = (page: string): string[] => [...page.replace(/<(script|style)[\s\S]*?<\/\1>/g, '').matchAll(KEY)].map((m) => m[0]);
+/** An instant as a German reader reads it: `02.11.2026, 10:00 MEZ`. */
+const GERMAN_INSTANT = /\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} [A-Z]+/;
+
+describe('settings pages in German: workspace, members, mail', function () {
+  this.timeout(60_000);
+  // One relay and one server for the file (the relay so the Mail page has mail to list); each test
+  // has a fresh workspace and a signed-in owner who reads German.
+  let relay: TestRelay;
+  let shared: TestServer;
+  let server: FreshWorkspace;
+  let owner: SettingsClient;
+  before(async () => {
+    relay = await startRelay();
+    shared = await startTestServer({ env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>' } });
+  });
+  after(async () => {
+    await shared.close();
+    await relay.close();
+  });
+  beforeEach(async () => {
+    server = freshWorkspace(shared);
+    owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+  });
+
+  it('Members: German heads, flags, form and notice; a refused rate said in German at its field; no key, no English', async () => {
+    const bea = server.services.accounts.createUser(OPERATOR, { name: 'Bea', email: `bea.${server.workspaceId}@example.org` });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea.id });
+    const page = await owner.get('/settings/members');
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include('<title>Mitglieder');
+    expect(text).to.include('<th scope="col">Mitglied</th>');
+    expect(text).to.include('<th scope="col" title="Sieht die Zeit der Kolleginnen und Kollegen">Zeit der anderen</th>');
+    expect(text).to.include('<th scope="col">Stundensatz (EUR)</th>');
+    expect(text).to.match(/Noch kein Passwort · seit \d{2}\.\d{2}\.\d{4}/);
+    expect(text).to.include('placeholder="Standard"');
+    expect(text).to.include(
+      'Links gehen per Mail an die eingetragene Adresse; wie das lief, zeigt die Seite <a href="/settings/mail">Mail</a>.',
+    );
+    expect(text).to.include('<h2 id="add-heading">Ein Mitglied hinzufügen</h2>');
+    expect(text).to.include('<legend>Zugriff</legend>');
+    expect(text).to.include('>Mitglied hinzufügen</button>');
+    expect(text).to.include(`data-confirm="Bea aus diesem Arbeitsbereich entfernen?`);
+    for (const english of ['Add a member', 'Colleagues', 'No password yet', 'Setup link', 'Remove', 'Rate (EUR)', 'Access', '>Save<'])
+      expect(text, english).not.to.include(english);
+    expect(keysShown(page.text)).to.deep.equal([]);
+
+    const refused = await owner.submit('/settings/members', `/settings/members/${bea.id}`, { hourlyRate: 'siebzig' });
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.include(
+      `<span class="field-error" id="${bea.id}-rate-error">Bea: der Stundensatz muss eine Zahl wie 85 oder 92,50 sein, oder leer für keinen.</span>`,
+    );
+    expect(refused.text).to.match(new RegExp(`id="${bea.id}-rate"[^>]*value="siebzig"`));
+
+    const added = await owner.submit('/settings/members', '/settings/members', {
+      name: 'Ada',
+      email: `ada.${server.workspaceId}@example.org`,
+    });
+    const notice = flat((await owner.follow(added, '/settings/members')).text);
+    expect(notice).to.include(
+      `<strong>Wir haben ada.${server.workspaceId}@example.org einen Link gemailt</strong>, der in My workspace führt.`,
+    );
+    expect(notice).to.match(/Er funktioniert einmal, bis \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    // An account of another workspace is invited: the open invitation is listed in German.
+    const other = server.services.accounts.createWorkspace(OPERATOR, { name: 'Elsewhere' });
+    const cem = server.services.accounts.createUser(OPERATOR, { name: 'Cem', email: `cem.${server.workspaceId}@example.org` });
+    server.services.accounts.addMember(OPERATOR, { workspaceId: other.id, userId: cem.id });
+    await owner.submit('/settings/members', '/settings/members', { name: 'Cem', email: `cem.${server.workspaceId}@example.org` });
+    const invited = flat((await owner.get('/settings/members')).text);
+    expect(invited).to.include('<h2 id="invited-heading">Eingeladen</h2>');
+    expect(invited).to.match(/Eingeladen am \d{2}\.\d{2}\.\d{4} · Link gültig bis \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} [A-Z]+/);
+    expect(invited).to.include(`data-confirm="Die Einladung an cem.${server.workspaceId}@example.org zurückziehen?`);
+  });
+
+  it('Mail: the log in German, its instants as the reader reads them; no key, no English', async () => {
+    await owner.submit('/settings/members', '/settings/members', { name: 'Ada', email: `ada.${server.workspaceId}@example.org` });
+    await server.services.mail.idle();
+    const page = await owner.get('/settings/mail');
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include('<title>Mail');
+    expect(text).to.match(/Mail wird über smtp:\/\/127\.0\.0\.1:\d+ \(no TLS\) versendet\. Nichts wartet\./);
+    expect(text).to.include('<th scope="col">Empfänger</th>');
+    expect(text).to.include('<th scope="col">Letzte Antwort</th>');
+    expect(text).to.include('<span class="badge good">gesendet</span>');
+    const created = /<td data-label="Erstellt"><time datetime="[^"]+">([^<]+)<\/time><\/td>/.exec(text)?.[1] ?? '';
+    expect(created).to.match(GERMAN_INSTANT);
+    expect(text).to.include('30 Tage lang aufbewahrt');
+    for (const english of [
+      'Recipient',
+      'Subject',
+      'Attempts',
+      'Last answer',
+      '>sent<',
+      'Mail goes out',
+      'Nothing is waiting',
+      'kept 30 days',
+    ])
+      expect(text, english).not.to.include(english);
+    expect(keysShown(page.text)).to.deep.equal([]);
+  });
+});
