@@ -117,4 +117,52 @@ describe('settings pages in German: workspace, members, mail', function () {
       expect(text, english).not.to.include(english);
     expect(keysShown(page.text)).to.deep.equal([]);
   });
+  it('Workspace: German legends, labels, choices and the next number’s day; a refused runaway limit said in German; no key, no English', async () => {
+    const page = await owner.get('/settings/workspace');
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include('<title>Arbeitsbereich');
+    expect(text).to.include('<h2>Einstellungen</h2>');
+    expect(text).to.include('<legend>Timer und die API</legend>');
+    expect(text).to.include('<option value="stopped" >den Timer beim Limit stoppen</option>');
+    expect(text).to.include('Leer: der Standard des Servers, 3.000. Sie können ihn senken oder bis 3.000 anheben.');
+    expect(text).to.include('<h2>Rechnungssteller</h2>');
+    expect(text).to.include('<legend>Handelsregister</legend>');
+    expect(text).to.include('<label for="profile-registerCourt">Registergericht <span class="hint">');
+    expect(text).to.include('<code>{seq}</code> die laufende Nummer');
+    expect(text).to.include('Nächste Nummer: <strong>2026-0001</strong> <span class="hint">(eine Rechnung vom 02.11.2026)</span>');
+    expect(text).to.include('<option value="S" selected>S: Normalsatz (der Satz darunter)</option>');
+    expect(text).to.include('<option value="AE" >AE: Steuerschuldnerschaft des Leistungsempfängers</option>');
+    expect(text).to.include('<option value="up-15" >Aufrunden auf 15 Minuten</option>');
+    expect(text).to.include('<option value="nearest-60" >Runden auf die nächsten 1 Stunde</option>');
+    expect(text).to.include('<h2 id="approval-heading">Freigabe und Sperre</h2>');
+    expect(text).to.include('<option value="weekly" >Wöchentlich</option>');
+    expect(text).to.include('>Export herunterladen</button>');
+    for (const english of [
+      'Save settings',
+      'Invoice issuer',
+      'Company register',
+      'Next number',
+      'Up to 15 minutes',
+      'Approval and lock',
+      'Download the export',
+      'Entries from',
+    ])
+      expect(text, english).not.to.include(english);
+    expect(keysShown(page.text)).to.deep.equal([]);
+
+    const refused = await owner.submit('/settings/workspace', '/settings/workspace', {
+      name: 'Kept name',
+      currency: 'EUR',
+      runawayLimitHours: 'zehn',
+      runawayAction: 'flagged',
+    });
+    expect(refused.status).to.equal(400);
+    const said = flat(refused.text);
+    expect(said).to.include(
+      '<span class="field-error" id="ws-runawayLimitHours-error">Das Limit für Ausreißer muss eine Zahl wie 10 sein (Stunden, über 0).</span>',
+    );
+    expect(said).to.include('value="Kept name"');
+    expect(said).not.to.include('runaway limit');
+  });
 });
