@@ -48,8 +48,8 @@ describe('settings pages in German: workspace, members, mail', function () {
     const text = flat(page.text);
     expect(text).to.include('<title>Mitglieder');
     expect(text).to.include('<th scope="col">Mitglied</th>');
-    expect(text).to.include('<th scope="col" title="Sieht die Zeit der Kolleginnen und Kollegen">Zeit der anderen</th>');
-    expect(text).to.include('<th scope="col">Stundensatz (EUR)</th>');
+    expect(text).to.include('<th scope="col" title="Sieht die Zeit der Kolleginnen und Kollegen">Zeit anderer</th>');
+    expect(text).to.include('<th scope="col">Satz (EUR)</th>');
     expect(text).to.match(/Noch kein Passwort · seit \d{2}\.\d{2}\.\d{4}/);
     expect(text).to.include('placeholder="Standard"');
     expect(text).to.include(
@@ -99,7 +99,7 @@ describe('settings pages in German: workspace, members, mail', function () {
     expect(text).to.include('<title>Mail');
     expect(text).to.match(/Mail wird über smtp:\/\/127\.0\.0\.1:\d+ \(no TLS\) versendet\. Nichts wartet\./);
     expect(text).to.include('<th scope="col">Empfänger</th>');
-    expect(text).to.include('<th scope="col">Letzte Antwort</th>');
+    expect(text).to.include('<th scope="col">Antwort</th>');
     expect(text).to.include('<span class="badge good">gesendet</span>');
     const created = /<td data-label="Erstellt"><time datetime="[^"]+">([^<]+)<\/time><\/td>/.exec(text)?.[1] ?? '';
     expect(created).to.match(GERMAN_INSTANT);
