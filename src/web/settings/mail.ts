@@ -4,23 +4,28 @@ import type { MailView } from '../../modules/mail/service.js';
 import type { WebDeps } from '../deps.js';
 import { type Html, html } from '../kit/html.js';
 import { columnHeads } from '../kit/tables.js';
-import { csrfField, type Notice } from '../kit/layout.js';
-import { noticeFor, redirect, send, shell } from '../kit/respond.js';
+import { csrfField, type Notice, when } from '../kit/layout.js';
+import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
 import { spoken, statusOf } from '../kit/refusal.js';
 import { type SignedIn, signedIn } from '../session/guard.js';
-import { instant } from './webhook-detail.js';
+import { formats, t } from '../../i18n/index.js';
 
 const PAGE_SIZE = 25;
 
+/** An instant as the reader reads it, in their zone and language (`23 Nov 2026, 14:05 CET`, `23.11.2026, 14:05 MEZ`). */
+const instant = (iso: string, zone: string): Html => html`<time datetime="${iso}">${when(iso, zone)}</time>`;
+
 /** A message's state in words: sent (with when), queued (its next try), given up, cancelled. */
-function statusOfMessage(m: MailView): Html {
-  if (m.status === 'sent') return html`<span class="badge good">sent</span> ${m.sentAt ? instant(m.sentAt) : ''}`;
+function statusOfMessage(m: MailView, zone: string): Html {
+  if (m.status === 'sent')
+    return html`<span class="badge good">${t('settings.mail.sent')}</span> ${m.sentAt ? instant(m.sentAt, zone) : ''}`;
   if (m.status === 'queued')
     return m.attempts === 0
-      ? html`<span class="badge">queued</span>`
-      : html`<span class="badge bad">not sent yet</span> next try ${m.nextAttemptAt ? instant(m.nextAttemptAt) : 'soon'}`;
-  if (m.status === 'cancelled') return html`<span class="badge">cancelled</span>`;
-  return html`<span class="badge bad">given up</span>`;
+      ? html`<span class="badge">${t('settings.mail.queued')}</span>`
+      : html`<span class="badge bad">${t('settings.mail.notSentYet')}</span> ${t('settings.mail.nextTry')}
+          ${m.nextAttemptAt ? instant(m.nextAttemptAt, zone) : t('settings.mail.soon')}`;
+  if (m.status === 'cancelled') return html`<span class="badge">${t('settings.mail.cancelled')}</span>`;
+  return html`<span class="badge bad">${t('settings.mail.givenUp')}</span>`;
 }
 
 /** What the relay answered last, or why it could not be reached. */
@@ -31,44 +36,54 @@ const answer = (m: MailView): Html | string =>
 function mailState(deps: WebDeps): Html {
   const { mail } = deps.services;
   const queued = mail.queued();
-  const waiting = `${queued} message${queued === 1 ? '' : 's'} ${queued === 1 ? 'is' : 'are'} queued`;
+  const waiting = t('settings.mail.waiting', { count: queued });
   if (mail.relay === null)
     return html`<p class="notice error" role="status">
-      Mail is off on this server (the person who runs timetrack can set it up), so links are shown on the pages to be sent by hand.
-      ${queued > 0 ? `${waiting} from before, and wait until mail is set up again.` : ''}
+      ${t('settings.mail.off')} ${queued > 0 ? t('settings.mail.offWaiting', { count: queued }) : ''}
     </p>`;
   const failure = mail.relayFailure();
   if (failure !== null && queued > 0)
     return html`<p class="notice error" role="status">
-      The relay ${mail.relay} could not be reached (${failure.error}: ${failure.detail}). ${waiting}: they are sent when it answers again,
-      nothing is lost.
+      ${t('settings.mail.unreachable', { relay: mail.relay, error: failure.error, detail: failure.detail, waiting })}
     </p>`;
-  return html`<p class="hint">Mail goes out through ${mail.relay}. ${queued > 0 ? `${waiting}.` : 'Nothing is waiting.'}</p>`;
+  return html`<p class="hint">
+    ${t('settings.mail.through', { relay: mail.relay })} ${queued > 0 ? `${waiting}.` : t('settings.mail.nothingWaiting')}
+  </p>`;
 }
 
 /** The table of messages, newest first, with Send again on those given up. */
-function messageTable(deps: WebDeps, session: SignedIn['session'], messages: MailView[]): Html {
+function messageTable(deps: WebDeps, session: SignedIn['session'], messages: MailView[], zone: string): Html {
   const base = deps.paths.settings;
-  if (messages.length === 0) return html`<p>No mail yet.</p>`;
+  if (messages.length === 0) return html`<p>${t('settings.mail.none')}</p>`;
+  const heads = {
+    recipient: t('settings.mail.recipient'),
+    subject: t('settings.mail.subject'),
+    status: t('settings.mail.status'),
+    attempts: t('settings.mail.attempts'),
+    answer: t('settings.mail.lastAnswer'),
+    created: t('settings.mail.created'),
+  };
   return html`<div class="scroll">
-    <table class="rows mail" aria-label="Sent mail">
-      ${columnHeads(['Recipient', 'Subject', 'Status', 'Attempts', 'Last answer', 'Created', html`<span class="vh">Actions</span>`])}
+    <table class="rows mail" aria-label="${t('settings.mail.table')}">
+      ${columnHeads([...Object.values(heads), html`<span class="vh">${t('settings.actions')}</span>`])}
       <tbody>
         ${messages.map(
           (m) =>
             html`<tr>
-              <td data-label="Recipient">${m.recipient}</td>
-              <td data-label="Subject">${m.subject}</td>
-              <td data-label="Status">${statusOfMessage(m)}</td>
-              <td data-label="Attempts">${m.attempts}</td>
-              <td data-label="Last answer">${answer(m)}</td>
-              <td data-label="Created">${instant(m.createdAt)}</td>
+              <td data-label="${heads.recipient}">${m.recipient}</td>
+              <td data-label="${heads.subject}">${m.subject}</td>
+              <td data-label="${heads.status}">${statusOfMessage(m, zone)}</td>
+              <td data-label="${heads.attempts}">${formats().number(m.attempts)}</td>
+              <td data-label="${heads.answer}">${answer(m)}</td>
+              <td data-label="${heads.created}">${instant(m.createdAt, zone)}</td>
               <td class="actions-cell">
                 ${
                   m.status === 'failed'
                     ? html`<form method="post" action="${base}/mail/${m.id}/retry">
                         ${csrfField(session.csrfToken)}<button class="secondary" type="submit">
-                          Send again<span class="vh"> to ${m.recipient}</span>
+                          ${t('settings.mail.sendAgain')}<span class="vh">
+                            ${t('settings.mail.sendAgainTo', { recipient: m.recipient })}</span
+                          >
                         </button>
                       </form>`
                     : ''
@@ -91,18 +106,15 @@ export function mailPages(router: Router, deps: WebDeps): void {
     const log = services.mail.log(signed.session.actor, { workspaceId: signed.session.workspaceId, before, limit: PAGE_SIZE });
     send(deps, res, status, {
       ...shell(deps, signed),
-      title: 'Mail',
+      title: t('nav.mail'),
       current: 'mail',
       notice,
       body: html`${mailState(deps)}
-        <p class="hint">
-          What the server mailed for this workspace (invitations and setup links, runaway timer reminders), kept 30 days. A reset link or an
-          email change is the member's own and is not listed.
-        </p>
-        ${messageTable(deps, signed.session, log.messages)}
+        <p class="hint">${t('settings.mail.intro')}</p>
+        ${messageTable(deps, signed.session, log.messages, readerZone(deps, signed.session))}
         <p>
-          ${before ? html`<a href="${base}/mail">Newest</a> ` : ''}
-          ${log.next ? html`<a href="${base}/mail?before=${encodeURIComponent(log.next)}">Older messages</a>` : ''}
+          ${before ? html`<a href="${base}/mail">${t('settings.mail.newest')}</a> ` : ''}
+          ${log.next ? html`<a href="${base}/mail?before=${encodeURIComponent(log.next)}">${t('settings.mail.older')}</a>` : ''}
         </p>`,
     });
   };
@@ -124,7 +136,7 @@ export function mailPages(router: Router, deps: WebDeps): void {
       redirect(res, `${base}/mail`, {
         deps,
         signed,
-        notice: { kind: 'ok', body: 'Queued again: it is sent within a few seconds. Reload to see how it went.' },
+        notice: { kind: 'ok', body: t('settings.mail.queuedAgain') },
       });
     }),
   );

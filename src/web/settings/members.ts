@@ -12,6 +12,7 @@ import type { Enrolled } from '../../modules/accounts/service.js';
 import { csrfField, dayOf, type Notice, when } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { secretBox } from './tokens.js';
+import { type Key, t, words } from '../../i18n/index.js';
 
 interface Flags {
   canViewOthersTime: boolean;
@@ -45,10 +46,30 @@ const flagsOf = (req: Request): Flags => ({
 });
 
 const FLAG_LABELS = [
-  ['canViewOthersTime', "Sees colleagues' time"],
-  ['canViewOthersMoney', "Sees colleagues' money (rates, amounts, invoices)"],
-  ['isOwner', 'Owner (manages members and workspace settings)'],
-] as const;
+  ['canViewOthersTime', 'settings.members.seesTime'],
+  ['canViewOthersMoney', 'settings.members.seesMoney'],
+  ['isOwner', 'settings.members.ownerRole'],
+] as const satisfies ReadonlyArray<readonly [keyof Flags, Key]>;
+
+/**
+ * A sentence with a link in it: the message marks the link's words as `[…]` (src/i18n/messages/en.ts),
+ * each part escaped as any text.
+ */
+const linked = (sentence: string, href: string): Html => {
+  const [before, words = '', after = ''] = sentence.split(/\[|\]/);
+  return html`${before}<a href="${href}">${words}</a>${after}`;
+};
+
+/** The hourly rate typed, or a refusal in the reader's words (the form keeps what was typed). */
+function rateOf(text: string): number | null {
+  try {
+    return decimalOf(text, 'hourly rate', 'hourlyRate');
+  } catch (refused) {
+    // The same refusal (its message stays the API's), with the words a page says.
+    if (!(refused instanceof DomainError)) throw refused;
+    throw new DomainError(refused.code, refused.message, { field: 'hourlyRate', words: words('settings.members.badRate') });
+  }
+}
 
 /** One member's checkbox in the table: tied to the row's form, labelled with the member's name for screen readers. */
 const rowCheck = (m: MemberRow, name: (typeof FLAG_LABELS)[number][0], label: string) =>
@@ -68,17 +89,21 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
   const id = m.userId;
   const rateId = `${id}-rate`;
   const self = id === session.userId;
+  const rate = t('settings.members.rate', { currency });
   return html`<tr>
-    <td data-label="Member">
-      <span class="card-title">${m.name}</span> ${m.isOwner ? html`<span class="badge">owner</span>` : ''}
-      ${self ? html`<span class="badge">you</span>` : ''}
+    <td data-label="${t('settings.members.member')}">
+      <span class="card-title">${m.name}</span> ${m.isOwner ? html`<span class="badge">${t('settings.members.ownerBadge')}</span>` : ''}
+      ${self ? html`<span class="badge">${t('settings.members.you')}</span>` : ''}
       <span class="hint">${m.email}</span>
-      <span class="hint">${m.hasPassword ? 'Has a password' : 'No password yet'} · since ${dayOf(m.createdAt, zone)}</span>
+      <span class="hint"
+        >${t(m.hasPassword ? 'settings.members.hasPassword' : 'settings.members.noPassword')} ·
+        ${t('settings.members.since', { day: dayOf(m.createdAt, zone) })}</span
+      >
     </td>
-    <td data-label="Time" class="flag">${rowCheck(m, 'canViewOthersTime', FLAG_LABELS[0][1])}</td>
-    <td data-label="Money" class="flag">${rowCheck(m, 'canViewOthersMoney', FLAG_LABELS[1][1])}</td>
-    <td data-label="Owner" class="flag">${rowCheck(m, 'isOwner', 'Owner')}</td>
-    <td data-label="Rate (${currency})">
+    <td data-label="${t('settings.members.time')}" class="flag">${rowCheck(m, 'canViewOthersTime', t(FLAG_LABELS[0][1]))}</td>
+    <td data-label="${t('settings.members.money')}" class="flag">${rowCheck(m, 'canViewOthersMoney', t(FLAG_LABELS[1][1]))}</td>
+    <td data-label="${t('settings.members.owner')}" class="flag">${rowCheck(m, 'isOwner', t('settings.members.owner'))}</td>
+    <td data-label="${rate}">
       <input
         id="${rateId}"
         form="member-${id}"
@@ -87,8 +112,8 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
         inputmode="decimal"
         class="rate"
         value="${m.hourlyRate}"
-        aria-label="${m.name}: hourly rate (${currency}); empty for the workspace's default"
-        placeholder="default"
+        aria-label="${t('settings.members.rateLabel', { name: m.name, currency })}"
+        placeholder="${t('settings.members.ratePlaceholder')}"
         ${invalidAt(rateId, errors.hourlyRate)}
       />
       ${errorAt(rateId, errors.hourlyRate)}
@@ -96,14 +121,14 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
     <td class="actions-cell">
       <div class="row-actions">
         <form id="member-${id}" method="post" action="${base}/members/${id}">
-          ${csrfField(session.csrfToken)}<button type="submit">Save<span class="vh"> ${m.name}</span></button>
+          ${csrfField(session.csrfToken)}<button type="submit">${t('common.save')}<span class="vh"> ${m.name}</span></button>
         </form>
         ${
           m.hasPassword
             ? ''
             : html`<form method="post" action="${base}/members/${id}/invite">
                 ${csrfField(session.csrfToken)}<button class="secondary" type="submit">
-                  Setup link<span class="vh"> for ${m.name}</span>
+                  ${t('settings.members.setupLink')}<span class="vh"> ${t('settings.members.setupLinkFor', { name: m.name })}</span>
                 </button>
               </form>`
         }
@@ -111,9 +136,11 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
           class="apart"
           method="post"
           action="${base}/members/${id}/remove"
-          data-confirm="Remove ${m.name} from this workspace? Their tokens and sessions here stop at once."
+          data-confirm="${t('settings.members.confirmRemove', { name: m.name })}"
         >
-          ${csrfField(session.csrfToken)}<button class="danger" type="submit">Remove<span class="vh"> ${m.name}</span></button>
+          ${csrfField(session.csrfToken)}<button class="danger" type="submit">
+            ${t('settings.members.remove')}<span class="vh"> ${m.name}</span>
+          </button>
         </form>
       </div>
     </td>
@@ -136,28 +163,28 @@ function addForm(base: string, session: SessionView, form: AddForm, currency: st
   return html`<form class="stack wide" method="post" action="${base}/members" aria-labelledby="add-heading">
     ${csrfField(session.csrfToken)}
     <div class="two">
-      ${text('name', 'Name', 'text', 'For a new account; an existing one keeps its name.', 'off')}
-      ${text('email', 'Email', 'email', 'Their sign-in. You get one link to send to it; they are in once they use it.', 'off')}
+      ${text('name', t('settings.members.name'), 'text', t('settings.members.nameHint'), 'off')}
+      ${text('email', t('settings.members.email'), 'email', t('settings.members.emailHint'), 'off')}
     </div>
     <fieldset>
-      <legend>Access</legend>
+      <legend>${t('settings.members.access')}</legend>
       ${FLAG_LABELS.map(
         ([name, label]) =>
           html`<label class="check" for="add-${name}"
-            ><input id="add-${name}" type="checkbox" name="${name}" value="true" ${form[name] ? html`checked` : ''} /> ${label}</label
+            ><input id="add-${name}" type="checkbox" name="${name}" value="true" ${form[name] ? html`checked` : ''} /> ${t(label)}</label
           >`,
       )}
     </fieldset>
     ${inputField(
       'add-rate',
-      html`Hourly rate (${currency}) <span class="hint">Empty: the workspace's default applies.</span>`,
+      html`${t('settings.members.hourlyRate', { currency })} <span class="hint">${t('settings.members.hourlyRateHint')}</span>`,
       html`name="hourlyRate" type="text" inputmode="decimal" class="rate"`,
       form.hourlyRate,
       errors.hourlyRate,
       '',
       '',
     )}
-    <div><button type="submit">Add member</button></div>
+    <div><button type="submit">${t('settings.members.add')}</button></div>
   </form>`;
 }
 
@@ -184,27 +211,25 @@ function render(deps: WebDeps, res: Response, signed: Signed, status: number, no
   }));
   send(deps, res, status, {
     ...shell(deps, signed),
-    title: 'Members',
+    title: t('nav.members'),
     current: 'members',
     notice: refused?.notice ?? notice,
-    body: html`<p class="hint">
-        Narrowing a member's visibility applies to their tokens and webhooks at once; widening applies to tokens they mint afterwards.
-      </p>
+    body: html`<p class="hint">${t('settings.members.narrowing')}</p>
       ${
         services.mail.enabled()
-          ? html`<p class="hint">Links are mailed to the address added; the <a href="${base}/mail">Mail</a> page shows how that went.</p>`
-          : html`<p class="hint">Mail is not set up on this server: send each link yourself.</p>`
+          ? html`<p class="hint">${linked(t('settings.members.mailed'), `${base}/mail`)}</p>`
+          : html`<p class="hint">${t('settings.members.mailOff')}</p>`
       }
       <div class="scroll">
-        <table class="rows members" aria-label="Members">
+        <table class="rows members" aria-label="${t('nav.members')}">
           <thead>
             <tr>
-              <th scope="col">Member</th>
-              <th scope="col" title="Sees colleagues' time">Colleagues' time</th>
-              <th scope="col" title="Sees colleagues' money (rates, amounts, invoices)">Colleagues' money</th>
-              <th scope="col">Owner</th>
-              <th scope="col">Rate (${currency})</th>
-              <th scope="col"><span class="vh">Actions</span></th>
+              <th scope="col">${t('settings.members.member')}</th>
+              <th scope="col" title="${t('settings.members.seesTime')}">${t('settings.members.othersTime')}</th>
+              <th scope="col" title="${t('settings.members.seesMoney')}">${t('settings.members.othersMoney')}</th>
+              <th scope="col">${t('settings.members.owner')}</th>
+              <th scope="col">${t('settings.members.rate', { currency })}</th>
+              <th scope="col"><span class="vh">${t('settings.actions')}</span></th>
             </tr>
           </thead>
           <tbody>
@@ -213,7 +238,7 @@ function render(deps: WebDeps, res: Response, signed: Signed, status: number, no
         </table>
       </div>
       ${invitationList(base, session, services.accounts.invitations(session.actor, session.workspaceId), zone)}
-      <h2 id="add-heading">Add a member</h2>
+      <h2 id="add-heading">${t('settings.members.addHeading')}</h2>
       ${addForm(base, session, refused?.add?.form ?? EMPTY_ADD, currency, refused?.add?.errors ?? {})}`,
   });
 }
@@ -226,25 +251,28 @@ function invitationList(
   zone: string,
 ): Html | string {
   if (open.length === 0) return '';
-  return html`<h2 id="invited-heading">Invited</h2>
-    <p class="hint">They join when they open their link, signed in. Adding the same address again makes a new link and ends the old.</p>
+  return html`<h2 id="invited-heading">${t('settings.members.invited')}</h2>
+    <p class="hint">${t('settings.members.invitedHint')}</p>
     <ul class="cards" aria-labelledby="invited-heading">
       ${open.map(
         (i) =>
           html`<li>
-            <span class="card-title">${i.email}</span> ${i.isOwner ? html`<span class="badge">owner</span>` : ''}
+            <span class="card-title">${i.email}</span>
+            ${i.isOwner ? html`<span class="badge">${t('settings.members.ownerBadge')}</span>` : ''}
             <span class="hint"
-              >Invited ${dayOf(new Date(i.createdAt).toISOString(), zone)} · link valid until
-              ${when(new Date(i.expiresAt).toISOString(), zone)}</span
+              >${t('settings.members.invitedOn', {
+                day: dayOf(new Date(i.createdAt).toISOString(), zone),
+                until: when(new Date(i.expiresAt).toISOString(), zone),
+              })}</span
             >
             <form
               class="actions"
               method="post"
               action="${base}/members/invitations/${i.id}/withdraw"
-              data-confirm="Withdraw the invitation of ${i.email}? Its link stops working at once."
+              data-confirm="${t('settings.members.confirmWithdraw', { email: i.email })}"
             >
               ${csrfField(session.csrfToken)}<button class="danger" type="submit">
-                Withdraw<span class="vh"> the invitation of ${i.email}</span>
+                ${t('settings.members.withdraw')}<span class="vh"> ${t('settings.members.withdrawWhat', { email: i.email })}</span>
               </button>
             </form>
           </li>`,
@@ -255,11 +283,13 @@ function invitationList(
 /** The notice and field errors of a refusal about a member (their name first). */
 function refusalAbout(name: string, error: DomainError): { notice: Notice; errors: FieldErrors } {
   const at = error.field ?? null;
-  const message = aboutMember(name, spoken(error), at !== null);
+  // A message in the reader's words is a whole sentence ("The hourly rate must…"); the API's names its field bare.
+  const message = aboutMember(name, spoken(error), at !== null && error.words === undefined);
   return { notice: { kind: 'error', body: message }, errors: at === null ? {} : { [at]: message } };
 }
 const nameOf = (deps: WebDeps, session: SessionView, userId: string) =>
-  deps.services.accounts.roster(session.actor, session.workspaceId).find((m) => m.userId === userId)?.name ?? 'This member';
+  deps.services.accounts.roster(session.actor, session.workspaceId).find((m) => m.userId === userId)?.name ??
+  t('settings.members.thisMember');
 
 /** Members (owners only): add by email, visibility flags, rates, the owner role, setup links, removal. */
 export function memberPages(router: Router, deps: WebDeps): void {
@@ -283,11 +313,13 @@ export function memberPages(router: Router, deps: WebDeps): void {
         added = services.accounts.enrollMember(signed.session.actor, {
           workspaceId: signed.session.workspaceId,
           ...form,
-          hourlyRate: decimalOf(form.hourlyRate, 'hourly rate', 'hourlyRate'),
+          hourlyRate: rateOf(form.hourlyRate),
         });
       } catch (error) {
         if (!isFormError(error)) throw error;
-        const refused = refusal(error, { message: (text) => (error.field && error.code === 'invalid' ? `The ${text}` : text) });
+        const refused = refusal(error, {
+          message: (text) => (error.field && error.code === 'invalid' && error.words === undefined ? `The ${text}` : text),
+        });
         return render(deps, res, signed, refused.status, null, {
           notice: { kind: 'error', body: refused.message },
           add: { form, errors: refused.errors },
@@ -309,7 +341,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
         if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
         return render(deps, res, signed, statusOf(error), { kind: 'error', body: spoken(error) });
       }
-      redirect(res, `${base}/members`, { deps, signed, notice: { kind: 'ok', body: 'Withdrawn: its link no longer works.' } });
+      redirect(res, `${base}/members`, { deps, signed, notice: { kind: 'ok', body: t('settings.members.withdrawn') } });
     }),
   );
 
@@ -324,13 +356,13 @@ export function memberPages(router: Router, deps: WebDeps): void {
           workspaceId: signed.session.workspaceId,
           userId,
           ...flags,
-          hourlyRate: decimalOf(flags.hourlyRate, 'hourly rate', 'hourlyRate'),
+          hourlyRate: rateOf(flags.hourlyRate),
         });
       } catch (error) {
         if (!isFormError(error)) throw error;
         const refusal =
           error.code === 'conflict'
-            ? { notice: { kind: 'error' as const, body: `${name} is the last owner: make another member an owner first.` }, errors: {} }
+            ? { notice: { kind: 'error' as const, body: t('settings.members.lastOwner', { name }) }, errors: {} }
             : refusalAbout(name, error);
         return render(deps, res, signed, 400, null, { notice: refusal.notice, row: { userId, flags, errors: refusal.errors } });
       }
@@ -339,7 +371,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
       redirect(res, `${base}/members`, {
         deps,
         signed,
-        notice: { kind: 'ok', body: `Saved ${name}. It applies from the next request on.` },
+        notice: { kind: 'ok', body: t('settings.members.saved', { name }) },
       });
     }),
   );
@@ -353,8 +385,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
         services.accounts.removeMember(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
       } catch (error) {
         if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'not_found')) throw error;
-        const body =
-          error.code === 'conflict' ? `${name} is the last owner: make another member an owner first.` : 'That member was removed already.';
+        const body = error.code === 'conflict' ? t('settings.members.lastOwner', { name }) : t('settings.members.removedAlready');
         return render(deps, res, signed, statusOf(error), { kind: 'error', body });
       }
       // Removing yourself ends your own session here.
@@ -362,7 +393,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
       redirect(res, `${base}/members`, {
         deps,
         signed,
-        notice: { kind: 'ok', body: `Removed ${name}: their tokens and sessions in this workspace stopped working.` },
+        notice: { kind: 'ok', body: t('settings.members.removed', { name }) },
       });
     }),
   );
@@ -396,18 +427,15 @@ function setupLinkNotice(
     return {
       kind: 'ok',
       body: html`<p>
-        <strong>We mailed ${name} a setup link</strong>, valid until ${until}. Only whoever reads their mailbox can open it; a new link ends
-        this one. The <a href="${deps.paths.settings}/mail">Mail</a> page shows how the mail went.
+        <strong>${t('settings.members.mailedSetup', { name })}</strong>${t('settings.members.mailedSetupRest', { until })}
+        ${linked(t('settings.members.mailPage'), `${deps.paths.settings}/mail`)}
       </p>`,
     };
   const where = siteLink(deps);
   return {
     kind: 'ok',
-    body: html`<p>
-        <strong>Setup link for ${name}</strong>, valid until ${until}. Send it to ${name} only: whoever opens it first sets the password. It
-        is shown only this once; a new link ends this one.
-      </p>
-      ${secretBox('setup-link', `The setup link for ${name}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
+    body: html`<p><strong>${t('settings.members.setupFor', { name })}</strong>${t('settings.members.setupForRest', { name, until })}</p>
+      ${secretBox('setup-link', t('settings.members.theSetupLink', { name }), `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,
   };
 }
@@ -427,18 +455,23 @@ function addedNotice(deps: WebDeps, signed: SignedIn, added: Enrolled): Notice {
     return {
       kind: 'ok',
       body: html`<p>
-        <strong>We mailed ${added.email} a link</strong> that lets them into ${signed.session.workspaceName}. It works once, until ${until},
-        and only whoever reads that mailbox can open it. The <a href="${deps.paths.settings}/mail">Mail</a> page shows how the mail went.
+        <strong>${t('settings.members.mailedLink', { email: added.email })}</strong>${t('settings.members.mailedLinkRest', {
+          workspace: signed.session.workspaceName,
+          until,
+        })}
+        ${linked(t('settings.members.mailPage'), `${deps.paths.settings}/mail`)}
       </p>`,
     };
   const where = siteLink(deps);
   return {
     kind: 'ok',
     body: html`<p>
-        <strong>Send this link to ${added.email}</strong>: it lets them into ${signed.session.workspaceName}. It works once, until ${until},
-        and is shown only this once.
+        <strong>${t('settings.members.sendLink', { email: added.email })}</strong>${t('settings.members.sendLinkRest', {
+          workspace: signed.session.workspaceName,
+          until,
+        })}
       </p>
-      ${secretBox('setup-link', `The link for ${added.email}`, `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
+      ${secretBox('setup-link', t('settings.members.theLink', { email: added.email }), `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,
   };
 }

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { ROUNDING_RULES, roundingLabel } from '../../kernel/rounding.js';
+import { ROUNDING_RULES, type RoundingMode, type RoundingText, ruleOf } from '../../kernel/rounding.js';
 import type { RunawayAction } from '../../modules/accounts/service.js';
 import { ISSUER_FIELDS } from '../../modules/invoices/service.js';
 import { type IssuerProfilePatch, settingsPatchOfText } from '../../modules/invoices/service.js';
@@ -8,7 +8,7 @@ import type { SessionView } from '../../modules/sessions/service.js';
 import type { Actor } from '../../principal.js';
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { refusal, spoken } from '../kit/refusal.js';
-import { type Html, html } from '../kit/html.js';
+import { Html, html } from '../kit/html.js';
 import { decimalOf, field, fields } from '../kit/forms.js';
 import { redirect, send, shell } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
@@ -17,11 +17,12 @@ import { csrfField, type Notice } from '../kit/layout.js';
 import { signedIn } from '../session/guard.js';
 import { statusOf } from '../kit/refusal.js';
 import type { ExportRun } from '../../threads/imports.js';
+import { formats, type Key, t, type Words, words } from '../../i18n/index.js';
 
-const ACTIONS: Array<{ value: RunawayAction; label: string }> = [
-  { value: 'flagged', label: 'flag the entry (it keeps running)' },
-  { value: 'capped', label: 'cap its reported duration at the limit' },
-  { value: 'stopped', label: 'stop the timer at the limit' },
+const ACTIONS: Array<{ value: RunawayAction; label: Key }> = [
+  { value: 'flagged', label: 'settings.workspace.runaway.flagged' },
+  { value: 'capped', label: 'settings.workspace.runaway.capped' },
+  { value: 'stopped', label: 'settings.workspace.runaway.stopped' },
 ];
 
 type Values = Record<string, string>;
@@ -29,66 +30,64 @@ type IssuerField = keyof typeof ISSUER_FIELDS;
 
 /** The invoice issuer fields as people name them, with a hint where the form of the value matters. */
 const ISSUER_LABELS = {
-  legalName: ['Legal name', 'With the legal form, e.g. Müller Beratung GmbH.'],
-  contactName: ['Contact person', ''],
-  email: ['Email', ''],
-  phone: ['Phone', ''],
-  website: ['Website', ''],
-  addressLines: ['Street address', 'One line each.'],
-  postalCode: ['Postal code', ''],
-  city: ['City', ''],
-  country: ['Country', 'Two-letter ISO 3166 code, e.g. DE.'],
-  taxId: ['Tax ID', ''],
-  vatId: ['VAT ID', 'e.g. DE136695976.'],
-  taxNumber: ['Tax number', ''],
-  registrationNumber: ['Register number', 'e.g. HRB 245678 B (commercial register), PR 1234 (partnership register).'],
-  registerCourt: ['Register court', 'The court that keeps the register, e.g. Amtsgericht Charlottenburg.'],
-  seat: ['Registered seat', 'The company’s seat (Sitz), e.g. Berlin.'],
-  managingDirectors: ['Managing directors', 'Each by first and family name, e.g. Jörg Weiß, Dr. Anna Schmidt.'],
-  smallBusiness: ['Small business (no VAT charged)', ''],
-  paymentDetails: ['Payment details', 'Printed on the invoice.'],
-  paymentTermsDays: ['Payment terms (days)', ''],
-  iban: ['IBAN', 'e.g. DE89 3704 0044 0532 0130 00; checked by its check digits.'],
-  bic: ['BIC', 'e.g. COBADEFFXXX.'],
-  bankName: ['Bank', ''],
-  accountHolder: ['Account holder', ''],
-  sellerIdentifier: [
-    'Seller identifier',
-    'BT-29: e.g. your GLN, or the supplier number your client gave you. Needed on e-invoices without a VAT ID or register entry.',
-  ],
-  sellerIdentifierScheme: ['Seller identifier scheme', 'Its ISO 6523 code, e.g. 0088 for a GLN; empty for a supplier number.'],
-  vatCurrency: [
-    'VAT currency',
-    'ISO 4217; empty: your EU country’s currency (EUR in the euro area). Invoices in another currency state their VAT in it too.',
-  ],
-  electronicAddress: ['Electronic address', 'For e-invoices, e.g. an email or Peppol ID.'],
-  electronicAddressScheme: ['Electronic address scheme', 'e.g. EM for email, 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN.'],
-  invoiceFooter: ['Invoice footer', ''],
-} as const satisfies Record<IssuerField, readonly [string, string]>;
+  legalName: ['settings.workspace.issuer.legalName', 'settings.workspace.issuer.legalNameHint'],
+  contactName: ['settings.workspace.issuer.contactName', null],
+  email: ['settings.workspace.issuer.email', null],
+  phone: ['settings.workspace.issuer.phone', null],
+  website: ['settings.workspace.issuer.website', null],
+  addressLines: ['settings.workspace.issuer.addressLines', 'settings.workspace.issuer.addressLinesHint'],
+  postalCode: ['settings.workspace.issuer.postalCode', null],
+  city: ['settings.workspace.issuer.city', null],
+  country: ['settings.workspace.issuer.country', 'settings.workspace.issuer.countryHint'],
+  taxId: ['settings.workspace.issuer.taxId', null],
+  vatId: ['settings.workspace.issuer.vatId', 'settings.workspace.issuer.vatIdHint'],
+  taxNumber: ['settings.workspace.issuer.taxNumber', null],
+  registrationNumber: ['settings.workspace.issuer.registrationNumber', 'settings.workspace.issuer.registrationNumberHint'],
+  registerCourt: ['settings.workspace.issuer.registerCourt', 'settings.workspace.issuer.registerCourtHint'],
+  seat: ['settings.workspace.issuer.seat', 'settings.workspace.issuer.seatHint'],
+  managingDirectors: ['settings.workspace.issuer.managingDirectors', 'settings.workspace.issuer.managingDirectorsHint'],
+  smallBusiness: ['settings.workspace.issuer.smallBusiness', null],
+  paymentDetails: ['settings.workspace.issuer.paymentDetails', 'settings.workspace.issuer.paymentDetailsHint'],
+  paymentTermsDays: ['settings.workspace.issuer.paymentTermsDays', null],
+  iban: ['settings.workspace.issuer.iban', 'settings.workspace.issuer.ibanHint'],
+  bic: ['settings.workspace.issuer.bic', 'settings.workspace.issuer.bicHint'],
+  bankName: ['settings.workspace.issuer.bankName', null],
+  accountHolder: ['settings.workspace.issuer.accountHolder', null],
+  sellerIdentifier: ['settings.workspace.issuer.sellerIdentifier', 'settings.workspace.issuer.sellerIdentifierHint'],
+  sellerIdentifierScheme: ['settings.workspace.issuer.sellerIdentifierScheme', 'settings.workspace.issuer.sellerIdentifierSchemeHint'],
+  vatCurrency: ['settings.workspace.issuer.vatCurrency', 'settings.workspace.issuer.vatCurrencyHint'],
+  electronicAddress: ['settings.workspace.issuer.electronicAddress', 'settings.workspace.issuer.electronicAddressHint'],
+  electronicAddressScheme: ['settings.workspace.issuer.electronicAddressScheme', 'settings.workspace.issuer.electronicAddressSchemeHint'],
+  invoiceFooter: ['settings.workspace.issuer.invoiceFooter', null],
+} as const satisfies Record<IssuerField, readonly [Key, Key | null]>;
 
-const ISSUER_GROUPS: Array<{ legend: string; fields: IssuerField[] }> = [
-  { legend: 'Business', fields: ['legalName', 'contactName', 'email', 'phone', 'website'] },
-  { legend: 'Address', fields: ['addressLines', 'postalCode', 'city', 'country'] },
-  { legend: 'Tax', fields: ['taxId', 'vatId', 'taxNumber', 'smallBusiness'] },
+const ISSUER_GROUPS: Array<{ legend: Key; fields: IssuerField[] }> = [
+  { legend: 'settings.workspace.issuer.business', fields: ['legalName', 'contactName', 'email', 'phone', 'website'] },
+  { legend: 'settings.workspace.issuer.address', fields: ['addressLines', 'postalCode', 'city', 'country'] },
+  { legend: 'settings.workspace.issuer.tax', fields: ['taxId', 'vatId', 'taxNumber', 'smallBusiness'] },
   // What a company's invoices name beside its name (§ 35a GmbHG, § 80 AktG, § 37a HGB): printed in the footer.
-  { legend: 'Company register', fields: ['registrationNumber', 'registerCourt', 'seat', 'managingDirectors'] },
-  { legend: 'Payment', fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder', 'vatCurrency'] },
+  { legend: 'settings.workspace.issuer.register', fields: ['registrationNumber', 'registerCourt', 'seat', 'managingDirectors'] },
   {
-    legend: 'E-invoicing and footer',
+    legend: 'settings.workspace.issuer.payment',
+    fields: ['paymentDetails', 'paymentTermsDays', 'iban', 'bic', 'bankName', 'accountHolder', 'vatCurrency'],
+  },
+  {
+    legend: 'settings.workspace.issuer.einvoicing',
     fields: ['sellerIdentifier', 'sellerIdentifierScheme', 'electronicAddress', 'electronicAddressScheme', 'invoiceFooter'],
   },
 ];
 
 /** The VAT categories a workspace may invoice in (decisions §11), as people name them. */
-const CATEGORIES: Array<[code: string, label: string]> = [
-  ['S', 'S: standard rate (the rate below)'],
-  ['AE', 'AE: reverse charge'],
-  ['K', 'K: intra-community supply'],
-  ['G', 'G: export outside the EU'],
-  ['E', 'E: exempt (give the reason)'],
-  ['Z', 'Z: zero rated'],
-  ['O', 'O: not subject to VAT'],
+const CATEGORIES: Array<[code: string, label: Key]> = [
+  ['S', 'settings.workspace.invoicing.standardRate'],
+  ['AE', 'catalog.vat.AE'],
+  ['K', 'catalog.vat.K'],
+  ['G', 'catalog.vat.G'],
+  ['E', 'catalog.vat.E'],
+  ['Z', 'catalog.vat.Z'],
+  ['O', 'catalog.vat.O'],
 ];
+/** The documents' languages, each by its own name (in every language of the page). */
 const LANGUAGES: Array<[code: string, label: string]> = [
   ['en', 'English'],
   ['de', 'Deutsch'],
@@ -105,23 +104,34 @@ const INVOICING_KEYS = [
   'earlyPayment',
   'reminders',
 ] as const;
+const ROUNDING_MODES: Record<RoundingMode, Key> = {
+  up: 'settings.workspace.invoicing.roundUp',
+  nearest: 'settings.workspace.invoicing.roundNearest',
+  down: 'settings.workspace.invoicing.roundDown',
+};
+/** A rounding rule as the form's choice says it: `Up to 15 minutes`, `To the nearest 1 hour`. */
+function roundingChoice(rule: RoundingText): string {
+  const { mode, minutes } = ruleOf(rule) as NonNullable<ReturnType<typeof ruleOf>>;
+  const step = minutes === 60 ? t('settings.workspace.invoicing.anHour') : t('settings.workspace.invoicing.minutes', { count: minutes });
+  return t(ROUNDING_MODES[mode], { step });
+}
 /** The rounding rules the form offers (issue 56 item 4): none, then each step up, nearest and down. */
-const ROUNDINGS: Array<[value: string, label: string]> = [
-  ['', 'None: as tracked'],
-  ...ROUNDING_RULES.map((rule): [string, string] => [rule, roundingLabel(rule)]),
+const roundings = (): Array<[value: string, label: string]> => [
+  ['', t('catalog.roundingAsTracked')],
+  ...ROUNDING_RULES.map((rule): [string, string] => [rule, roundingChoice(rule)]),
 ];
 
 /** The invoicing settings: the number series (with the next number as an example), the tax and the documents' language. */
 function invoicingForm(base: string, session: SessionView, v: Values, next: { number: string; date: string }, errors: FieldErrors): Html {
-  const input = (name: string, label: string, hint: Html | string, attrs: Html = html``) =>
+  const input = (name: string, label: Key, hint: Html | Key, attrs: Html = html``) =>
     html`<div>
-      <label for="inv-${name}">${label} <span class="hint">${hint}</span></label
+      <label for="inv-${name}">${t(label)} <span class="hint">${hint instanceof Html ? hint : t(hint)}</span></label
       ><input id="inv-${name}" name="${name}" type="text" value="${v[name] ?? ''}" ${attrs} ${invalidAt(`inv-${name}`, errors[name])} />
       ${errorAt(`inv-${name}`, errors[name])}
     </div>`;
-  const select = (name: string, label: string, hint: string, options: Array<[string, string]>) =>
+  const select = (name: string, label: Key, hint: Key, options: Array<[string, string]>) =>
     html`<div>
-      <label for="inv-${name}">${label} <span class="hint">${hint}</span></label
+      <label for="inv-${name}">${t(label)} <span class="hint">${t(hint)}</span></label
       ><select id="inv-${name}" name="${name}" ${invalidAt(`inv-${name}`, errors[name])}>
         ${options.map(([code, text]) => html`<option value="${code}" ${v[name] === code ? html`selected` : ''}>${text}</option>`)}
       </select>
@@ -129,66 +139,75 @@ function invoicingForm(base: string, session: SessionView, v: Values, next: { nu
     </div>`;
   return html`<form class="stack wide" method="post" action="${base}/workspace/invoicing" aria-labelledby="invoicing-heading">
     ${csrfField(session.csrfToken)}
-    <p class="hint">
-      How new invoices are numbered, taxed and rounded. An invoice keeps what it was made with; an empty field goes back to its default.
-    </p>
+    <p class="hint">${t('settings.workspace.invoicing.hint')}</p>
     <div class="groups">
       <fieldset>
-        <legend>Numbers</legend>
+        <legend>${t('settings.workspace.invoicing.numbers')}</legend>
         ${input(
           'numberPattern',
-          'Number pattern',
-          html`<code>{yyyy}</code> year, <code>{yy}</code> year in two digits, <code>{mm}</code> month, <code>{seq}</code> the running
-            number (<code>{seq:4}</code>: padded to 4 digits), exactly once. With a year in it the count restarts each year. Besides the
-            tokens: letters, digits, spaces and <code>. _ / # -</code>. Empty: <code>{yyyy}-{seq:4}</code>.`,
+          'settings.workspace.invoicing.pattern',
+          html`<code>{yyyy}</code> ${t('settings.workspace.invoicing.patternYear')},
+            <code>{yy}</code> ${t('settings.workspace.invoicing.patternYy')},
+            <code>{mm}</code> ${t('settings.workspace.invoicing.patternMonth')},
+            <code>{seq}</code> ${t('settings.workspace.invoicing.patternSeq')} (<code>{seq:4}</code>:
+            ${t('settings.workspace.invoicing.patternPadded')}), ${t('settings.workspace.invoicing.patternOnce')}
+            ${t('settings.workspace.invoicing.patternBesides')} <code>. _ / # -</code>. ${t('settings.workspace.invoicing.patternEmpty')}
+            <code>{yyyy}-{seq:4}</code>.`,
           html`maxlength="40" autocapitalize="off" spellcheck="false"`,
         )}
         <p class="example" id="inv-next">
-          Next number: <strong>${next.number}</strong> <span class="hint">(an invoice issued on ${next.date})</span>
+          ${t('settings.workspace.invoicing.next')} <strong>${next.number}</strong>
+          <span class="hint">${t('settings.workspace.invoicing.nextIssued', { date: formats().date(next.date) })}</span>
         </p>
       </fieldset>
       <fieldset>
-        <legend>Tax and language</legend>
-        ${select('taxCategory', 'VAT category', "A client's own category (Catalog, Invoicing details) comes first; a small business (issuer profile) is E.", CATEGORIES)}
-        ${input('taxRate', 'VAT rate (%)', 'A percentage such as 19 or 7.7, for category S.', html`inputmode="decimal"`)}
-        ${input('exemptionReason', 'Exemption reason', 'Printed on invoices without VAT (E, a small business), e.g. Kleinunternehmer gemäß § 19 UStG.', html`maxlength="200"`)}
-        ${input('exemptionReasonCode', 'Exemption reason code', 'Its VATEX code, e.g. VATEX-EU-132.', html`maxlength="40" autocapitalize="characters" spellcheck="false"`)}
-        ${select('language', 'Language of the documents', 'Labels, dates and sentences of the PDF and the e-invoices.', LANGUAGES)}
-      </fieldset>
-      <fieldset>
-        <legend>Time</legend>
+        <legend>${t('settings.workspace.invoicing.taxAndLanguage')}</legend>
         ${select(
-          'rounding',
-          'Rounding',
-          "Each entry's time, rounded on its own before invoice lines are made (a client may have its own: Catalog, Invoicing details). 3, 6, 15, 30 and 60 minutes print as hours with two decimals. Reports round only when asked.",
-          ROUNDINGS,
+          'taxCategory',
+          'settings.workspace.invoicing.category',
+          'settings.workspace.invoicing.categoryHint',
+          CATEGORIES.map(([code, label]) => [code, t(label)]),
         )}
+        ${input('taxRate', 'settings.workspace.invoicing.rate', 'settings.workspace.invoicing.rateHint', html`inputmode="decimal"`)}
+        ${input('exemptionReason', 'settings.workspace.invoicing.reason', 'settings.workspace.invoicing.reasonHint', html`maxlength="200"`)}
+        ${input(
+          'exemptionReasonCode',
+          'settings.workspace.invoicing.reasonCode',
+          'settings.workspace.invoicing.reasonCodeHint',
+          html`maxlength="40" autocapitalize="characters" spellcheck="false"`,
+        )}
+        ${select('language', 'settings.workspace.invoicing.language', 'settings.workspace.invoicing.languageHint', LANGUAGES)}
       </fieldset>
       <fieldset>
-        <legend>Payment</legend>
+        <legend>${t('settings.workspace.invoicing.time')}</legend>
+        ${select('rounding', 'settings.workspace.invoicing.rounding', 'settings.workspace.invoicing.roundingHint', roundings())}
+      </fieldset>
+      <fieldset>
+        <legend>${t('settings.workspace.invoicing.payment')}</legend>
         ${input(
           'earlyPayment',
-          'Early-payment discount',
-          'Offered on each invoice issued from now on, e.g. 2 % within 10 days (Skonto): printed with the payment terms, and in XRechnung as its #SKONTO# line. Empty: none.',
+          'settings.workspace.invoicing.earlyPayment',
+          'settings.workspace.invoicing.earlyPaymentHint',
           html`maxlength="40" autocapitalize="off"`,
         )}
         ${input(
           'reminders',
-          'Payment reminders',
-          'Mailed to the client with the invoice attached, once per level: the days past the due date of each, e.g. 7, 21. Empty: no reminders.',
+          'settings.workspace.invoicing.reminders',
+          'settings.workspace.invoicing.remindersHint',
           html`maxlength="40" inputmode="numeric" autocapitalize="off"`,
         )}
       </fieldset>
     </div>
-    <div><button type="submit">Save invoicing</button></div>
+    <div><button type="submit">${t('settings.workspace.invoicing.save')}</button></div>
   </form>`;
 }
 
 /** One issuer field: a checkbox, a text area (lines) or a text field, labelled. */
 function issuerField(name: IssuerField, profile: Values, error: string | undefined): Html {
   const id = `profile-${name}`;
-  const [label, hint] = ISSUER_LABELS[name];
-  const hintHtml = hint ? html` <span class="hint">${hint}</span>` : '';
+  const [labelKey, hintKey] = ISSUER_LABELS[name] as readonly [Key, Key | null];
+  const label = t(labelKey);
+  const hintHtml = hintKey ? html` <span class="hint">${t(hintKey)}</span>` : '';
   const kind = ISSUER_FIELDS[name] as string;
   if (kind === 'boolean')
     return html`<label class="check" for="${id}"
@@ -210,16 +229,12 @@ function issuerField(name: IssuerField, profile: Values, error: string | undefin
 /** The Joining fieldset: email domains whose people join by signing in with the identity provider. */
 function joiningFields(v: Values, errors: FieldErrors, provider: string | null): Html {
   return html`<fieldset>
-    <legend>Joining</legend>
+    <legend>${t('settings.workspace.joining')}</legend>
     <div>
       <label for="ws-joinDomains"
-        >Email domains that may join
+        >${t('settings.workspace.joinDomains')}
         <span class="hint"
-          >${
-            provider
-              ? `Someone new here who signs in with ${provider} at an address of one of these domains (verified there) joins this workspace, seeing only their own time and no money. Separate them with spaces or commas, e.g. example.org; empty: nobody joins this way.`
-              : 'Takes effect once sign-in through an identity provider is set up (OIDC_ISSUER): someone new who signs in with it at an address of one of these domains joins this workspace, seeing only their own time and no money.'
-          }</span
+          >${provider ? t('settings.workspace.joinDomainsHint', { provider }) : t('settings.workspace.joinDomainsOff')}</span
         ></label
       ><input
         id="ws-joinDomains"
@@ -243,9 +258,9 @@ function settingsForm(
   errors: FieldErrors,
   provider: string | null,
 ): Html {
-  const input = (name: string, label: string, hint: string, attrs: Html = html``) =>
+  const input = (name: string, label: Key, hint: string, attrs: Html = html``) =>
     html`<div>
-      <label for="ws-${name}">${label} <span class="hint">${hint}</span></label
+      <label for="ws-${name}">${t(label)} <span class="hint">${hint}</span></label
       ><input id="ws-${name}" name="${name}" type="text" value="${v[name] ?? ''}" ${attrs} ${invalidAt(`ws-${name}`, errors[name])} />
       ${errorAt(`ws-${name}`, errors[name])}
     </div>`;
@@ -253,25 +268,40 @@ function settingsForm(
     ${csrfField(session.csrfToken)}
     <div class="groups">
       <fieldset>
-        <legend>General</legend>
-        ${input('name', 'Name', '', html`required maxlength="200"`)}
-        ${input('currency', 'Currency', 'ISO 4217, e.g. EUR. Amounts already recorded are not converted.', html`required pattern="[A-Za-z]{3}" autocapitalize="characters" maxlength="3"`)}
-        ${input('hourlyRate', 'Default hourly rate', 'Empty: none. Task, project and member rates come first.', html`inputmode="decimal"`)}
+        <legend>${t('settings.workspace.general')}</legend>
+        ${input('name', 'settings.workspace.name', '', html`required maxlength="200"`)}
+        ${input(
+          'currency',
+          'settings.workspace.currency',
+          t('settings.workspace.currencyHint'),
+          html`required pattern="[A-Za-z]{3}" autocapitalize="characters" maxlength="3"`,
+        )}
+        ${input('hourlyRate', 'settings.workspace.hourlyRate', t('settings.workspace.hourlyRateHint'), html`inputmode="decimal"`)}
       </fieldset>
       <fieldset>
-        <legend>Timers and the API</legend>
-        ${input('runawayLimitHours', 'Runaway timer limit (hours)', 'A timer running longer than this is a runaway.', html`inputmode="decimal" required`)}
+        <legend>${t('settings.workspace.timers')}</legend>
+        ${input(
+          'runawayLimitHours',
+          'settings.workspace.runawayLimit',
+          t('settings.workspace.runawayLimitHint'),
+          html`inputmode="decimal" required`,
+        )}
         <div>
-          <label for="ws-runawayAction">When a timer runs away</label>
+          <label for="ws-runawayAction">${t('settings.workspace.runawayAction')}</label>
           <select id="ws-runawayAction" name="runawayAction">
-            ${ACTIONS.map((a) => html`<option value="${a.value}" ${v.runawayAction === a.value ? html`selected` : ''}>${a.label}</option>`)}
+            ${ACTIONS.map((a) => html`<option value="${a.value}" ${v.runawayAction === a.value ? html`selected` : ''}>${t(a.label)}</option>`)}
           </select>
         </div>
-        ${input('rateLimitPerMin', 'API requests per minute for the workspace', `Empty: the server's default, ${maxPerMin}. You can lower it, or raise it up to ${maxPerMin}.`, html`inputmode="numeric"`)}
+        ${input(
+          'rateLimitPerMin',
+          'settings.workspace.perMin',
+          t('settings.workspace.perMinHint', { max: formats().number(maxPerMin) }),
+          html`inputmode="numeric"`,
+        )}
       </fieldset>
       ${joiningFields(v, errors, provider)}
     </div>
-    <div><button type="submit">Save settings</button></div>
+    <div><button type="submit">${t('settings.workspace.save')}</button></div>
   </form>`;
 }
 
@@ -285,23 +315,19 @@ function approvalForm(
   errors: FieldErrors,
 ): Html {
   const options: Array<[string, string]> = [
-    ['off', 'Off'],
-    ['weekly', 'By week'],
-    ['monthly', 'By month'],
+    ['off', t('settings.workspace.approval.off')],
+    ['weekly', t('settings.workspace.approval.weekly')],
+    ['monthly', t('settings.workspace.approval.monthly')],
   ];
   return html`<form class="stack wide" method="post" action="${base}/workspace/approval" aria-labelledby="approval-heading">
     ${csrfField(session.csrfToken)}
-    <p class="hint">
-      With approval on, members submit their time; an approver approves it, or rejects it with a note. Submitted and approved time cannot
-      change until an approver reopens it, and invoices take only approved time.
-    </p>
+    <p class="hint">${t('settings.workspace.approval.hint')}</p>
     <div class="groups">
       <fieldset>
-        <legend>Approval</legend>
+        <legend>${t('settings.workspace.approval.approval')}</legend>
         <div>
           <label for="ap-approval"
-            >Members submit their time
-            <span class="hint">A week is Monday to Sunday, a month a calendar month, in each member's own zone.</span></label
+            >${t('settings.workspace.approval.submit')} <span class="hint">${t('settings.workspace.approval.submitHint')}</span></label
           ><select id="ap-approval" name="approval" ${invalidAt('ap-approval', errors.approval)}>
             ${options.map(([value, label]) => html`<option value="${value}" ${v.approval === value ? html`selected` : ''}>${label}</option>`)}
           </select>
@@ -309,8 +335,8 @@ function approvalForm(
         </div>
         <div>
           <label for="ap-lockedBefore"
-            >Lock time before
-            <span class="hint">Nobody adds, changes or deletes time before this day (read in ${zone}). Empty: no lock.</span></label
+            >${t('settings.workspace.approval.lock')}
+            <span class="hint">${t('settings.workspace.approval.lockHint', { zone })}</span></label
           ><input
             id="ap-lockedBefore"
             name="lockedBefore"
@@ -322,12 +348,12 @@ function approvalForm(
         </div>
       </fieldset>
       <fieldset>
-        <legend>Approvers</legend>
-        <p class="hint">Owners approve. Mark members who approve too: an approver must see colleagues' time.</p>
+        <legend>${t('settings.workspace.approval.approvers')}</legend>
+        <p class="hint">${t('settings.workspace.approval.approversHint')}</p>
         ${errorAt('ap-approver', errors.approver)}
         ${
           members.length === 0
-            ? html`<p class="hint">No members besides the owners.</p>`
+            ? html`<p class="hint">${t('settings.workspace.approval.noMembers')}</p>`
             : members.map(
                 (m) =>
                   html`<label class="check" for="ap-${m.userId}"
@@ -339,55 +365,50 @@ function approvalForm(
                       ${m.approver ? html`checked` : ''}
                       ${m.canViewOthersTime || m.approver ? '' : html`disabled`}
                     />
-                    ${m.name}${m.canViewOthersTime ? '' : html` <span class="hint">(sees only their own time)</span>`}</label
+                    ${m.name}${m.canViewOthersTime ? '' : html` <span class="hint">${t('settings.workspace.approval.ownTimeOnly')}</span>`}</label
                   >`,
               )
         }
       </fieldset>
     </div>
-    <div><button type="submit">Save approval</button></div>
+    <div><button type="submit">${t('settings.workspace.approval.save')}</button></div>
   </form>`;
 }
 
 function profileForm(base: string, session: SessionView, profile: Values, errors: FieldErrors): Html {
   return html`<form class="stack wide" method="post" action="${base}/workspace/profile">
     ${csrfField(session.csrfToken)}
-    <p class="hint">Copied onto each new invoice as its issuer. An empty field is cleared.</p>
+    <p class="hint">${t('settings.workspace.issuer.hint')}</p>
     <div class="groups">
       ${ISSUER_GROUPS.map(
         (group) =>
           html`<fieldset>
-            <legend>${group.legend}</legend>
+            <legend>${t(group.legend)}</legend>
             ${group.fields.map((name) => issuerField(name, profile, errors[name]))}
           </fieldset>`,
       )}
     </div>
-    <div><button type="submit">Save invoice issuer</button></div>
+    <div><button type="submit">${t('settings.workspace.issuer.save')}</button></div>
   </form>`;
 }
 
 /** The whole workspace as a file of the timetrack format, downloaded (streamed as it is read). */
 function exportForm(base: string, v: Values): Html {
   return html`<form class="stack wide" method="get" action="${base}/workspace/export.csv">
-    <p class="hint">
-      The whole workspace as one CSV file (UTF-8): its name and settings; its members with their roles, what they see and their rates; the
-      invoice issuer and the invoicing settings; every client with its invoicing details, every project, task and tag; every invoice and
-      credit note with its numbers and sends; and every completed entry with its member, rate, zone and invoice. Imported into a new
-      workspace on another timetrack server (its Import page, with “Add users of the file who match no member” ticked), it gives all of it
-      back. Not in it: passwords, tokens, webhooks and the mail this server sent. If you may not see colleagues’ money, the file leaves that
-      money out and says so. The days limit the entries only; leave them empty for all of them.
-    </p>
+    <p class="hint">${t('settings.workspace.export.hint')}</p>
     <div class="groups">
       <div>
-        <label for="export-from">Entries from <span class="hint">The first day (UTC), or empty.</span></label
+        <label for="export-from"
+          >${t('settings.workspace.export.from')} <span class="hint">${t('settings.workspace.export.fromHint')}</span></label
         ><input id="export-from" name="from" type="date" value="${v.from ?? ''}" />
       </div>
       <div>
-        <label for="export-to">Entries to <span class="hint">The last day (UTC), or empty.</span></label
+        <label for="export-to"
+          >${t('settings.workspace.export.to')} <span class="hint">${t('settings.workspace.export.toHint')}</span></label
         ><input id="export-to" name="to" type="date" value="${v.to ?? ''}" />
       </div>
     </div>
-    <div><button type="submit">Download the export</button></div>
+    <div><button type="submit">${t('settings.workspace.export.download')}</button></div>
   </form>`;
 }
 
@@ -433,25 +454,27 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     const values = { ...current(session.actor, session.workspaceId), ...override };
     send(deps, res, status, {
       ...shell(deps, signed),
-      title: 'Workspace',
+      title: t('nav.workspace'),
       current: 'workspace',
       notice,
-      body: html`<h2>Settings</h2>
+      body: html`<h2>${t('nav.settings')}</h2>
         ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {}, services.oidc.enabled ? services.oidc.name : null)}
-        <h2>Invoice issuer</h2>
+        <h2>${t('settings.workspace.issuer.heading')}</h2>
         ${profileForm(base, session, values.profile, override.profile ? (override.errors ?? {}) : {})}
-        <h2 id="invoicing-heading">Invoicing</h2>
+        <h2 id="invoicing-heading">${t('settings.workspace.invoicing.heading')}</h2>
         ${invoicingForm(base, session, values.invoicing, values.next, override.invoicing ? (override.errors ?? {}) : {})}
-        <h2 id="approval-heading">Approval and lock</h2>
+        <h2 id="approval-heading">${t('settings.workspace.approval.heading')}</h2>
         ${approvalForm(base, session, values.approval, values.approvers, values.lockZone, override.approval ? (override.errors ?? {}) : {})}
-        <h2>Export</h2>
+        <h2>${t('settings.workspace.export.heading')}</h2>
         ${exportForm(base, override.export ?? {})}`,
     });
   };
 
   router.get(
     '/workspace',
-    signedIn(deps, (req, res, signed) => render(res, signed, 200, req.query.done === 'saved' ? { kind: 'ok', body: 'Saved.' } : null)),
+    signedIn(deps, (req, res, signed) =>
+      render(res, signed, 200, req.query.done === 'saved' ? { kind: 'ok', body: t('profile.saved') } : null),
+    ),
   );
 
   router.post(
@@ -460,24 +483,14 @@ export function workspacePages(router: Router, deps: WebDeps): void {
       const names = ['name', 'currency', 'hourlyRate', 'runawayLimitHours', 'runawayAction', 'rateLimitPerMin', 'joinDomains'];
       const settings = Object.fromEntries(names.map((n) => [n, field(req, n)]));
       try {
-        const hours = decimalOf(settings.runawayLimitHours ?? '', 'runaway limit', 'runawayLimitSec', '10 (hours, above 0)');
-        if (hours === null || hours <= 0)
-          throw new DomainError('invalid', 'runaway limit must be a number such as 10 (hours, above 0).', { field: 'runawayLimitSec' });
-        const perMin = (settings.rateLimitPerMin ?? '').trim();
-        if (perMin !== '' && !/^\d+$/.test(perMin))
-          throw new DomainError('invalid', 'requests per minute must be a whole number, or empty.', { field: 'rateLimitPerMin' });
-        services.accounts.setWorkspace(signed.session.actor, signed.session.workspaceId, {
-          name: settings.name ?? '',
-          currency: (settings.currency ?? '').trim().toUpperCase(),
-          hourlyRate: decimalOf(settings.hourlyRate ?? '', 'default hourly rate', 'hourlyRate'),
-          runawayLimitSec: Math.round(hours * 3600),
-          runawayAction: settings.runawayAction as RunawayAction,
-          rateLimitPerMin: perMin === '' ? null : Number(perMin),
-          joinDomains: (settings.joinDomains ?? '').split(/[\s,;]+/).filter((d) => d !== ''),
-        });
+        services.accounts.setWorkspace(signed.session.actor, signed.session.workspaceId, workspaceOfForm(settings));
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-        const refused = refusal(error, { fields: { runawayLimitSec: 'runawayLimitHours' }, message: (text) => `The ${text}` });
+        // The page's own refusals are whole sentences in the reader's words; the service's name their field bare.
+        const refused = refusal(error, {
+          fields: { runawayLimitSec: 'runawayLimitHours' },
+          message: (text) => (error.words === undefined ? `The ${text}` : text),
+        });
         return render(res, signed, refused.status, { kind: 'error', body: refused.message }, { settings, errors: refused.errors });
       }
       redirect(res, `${base}/workspace?done=saved`);
@@ -516,6 +529,43 @@ export function workspacePages(router: Router, deps: WebDeps): void {
     }),
   );
 }
+/** The workspace's settings as its form sent them, or the page's refusal in the reader's words (the service checks the rest). */
+function workspaceOfForm(settings: Values) {
+  const badRunaway = { field: 'runawayLimitSec', words: words('settings.workspace.badRunaway') };
+  const hours = said(badRunaway, () =>
+    decimalOf(settings.runawayLimitHours ?? '', 'runaway limit', 'runawayLimitSec', '10 (hours, above 0)'),
+  );
+  if (hours === null || hours <= 0)
+    throw new DomainError('invalid', 'runaway limit must be a number such as 10 (hours, above 0).', badRunaway);
+  const perMin = (settings.rateLimitPerMin ?? '').trim();
+  if (perMin !== '' && !/^\d+$/.test(perMin))
+    throw new DomainError('invalid', 'requests per minute must be a whole number, or empty.', {
+      field: 'rateLimitPerMin',
+      words: words('settings.workspace.badPerMin'),
+    });
+  return {
+    name: settings.name ?? '',
+    currency: (settings.currency ?? '').trim().toUpperCase(),
+    hourlyRate: said({ field: 'hourlyRate', words: words('settings.workspace.badRate') }, () =>
+      decimalOf(settings.hourlyRate ?? '', 'default hourly rate', 'hourlyRate'),
+    ),
+    runawayLimitSec: Math.round(hours * 3600),
+    runawayAction: settings.runawayAction as RunawayAction,
+    rateLimitPerMin: perMin === '' ? null : Number(perMin),
+    joinDomains: (settings.joinDomains ?? '').split(/[\s,;]+/).filter((d) => d !== ''),
+  };
+}
+
+/** What `read` gives, or its refusal (the same, its message the API's) with the words a page says instead. */
+function said<T>(words: { field: string; words: Words }, read: () => T): T {
+  try {
+    return read();
+  } catch (refused) {
+    if (!(refused instanceof DomainError)) throw refused;
+    throw new DomainError(refused.code, refused.message, words);
+  }
+}
+
 /** How a section's route shows the page again: its notice, and the section's form as sent with its errors. */
 type SectionRender<K extends string> = (
   res: Response,

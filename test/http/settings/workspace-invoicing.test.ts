@@ -41,7 +41,7 @@ describe('settings: the workspace invoicing settings', () => {
     expect(page).to.match(/id="inv-numberPattern" name="numberPattern" type="text" value="\{yyyy\}-\{seq:4\}"/);
     // The tokens explained, and the number the next invoice issued today (2026-11-02 on the test's clock) would get.
     expect(page).to.include('<code>{seq}</code> the running number');
-    expect(page).to.match(/Next number: <strong>2026-0001<\/strong> <span class="hint">\(an invoice issued on 2026-11-02\)<\/span>/);
+    expect(page).to.match(/Next number: <strong>2026-0001<\/strong> <span class="hint">\(an invoice issued on 2 Nov 2026\)<\/span>/);
     expect(page).to.include('<option value="S" selected>S: standard rate (the rate below)</option>');
     expect(page).to.include('<option value="en" selected>English</option>');
 
