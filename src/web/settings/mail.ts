@@ -5,7 +5,7 @@ import type { WebDeps } from '../deps.js';
 import { type Html, html } from '../kit/html.js';
 import { columnHeads } from '../kit/tables.js';
 import { csrfField, type Notice, when } from '../kit/layout.js';
-import { noticeFor, readerZone, redirect, send, shell } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, sendTab } from '../kit/respond.js';
 import { spoken, statusOf } from '../kit/refusal.js';
 import { type SignedIn, signedIn } from '../session/guard.js';
 import { formats, t } from '../../i18n/index.js';
@@ -104,10 +104,8 @@ export function mailPages(router: Router, deps: WebDeps): void {
   const render = (req: Request, res: Response, signed: SignedIn, status: number, notice: Notice | null) => {
     const before = typeof req.query.before === 'string' && /^mail_[a-z0-9]{20}$/.test(req.query.before) ? req.query.before : null;
     const log = services.mail.log(signed.session.actor, { workspaceId: signed.session.workspaceId, before, limit: PAGE_SIZE });
-    send(deps, res, status, {
-      ...shell(deps, signed),
-      title: t('nav.mail'),
-      current: 'mail',
+    sendTab(deps, res, signed, status, {
+      tab: 'mail',
       notice,
       body: html`${mailState(deps)}
         <p class="hint">${t('settings.mail.intro')}</p>

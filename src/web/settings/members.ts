@@ -5,7 +5,7 @@ import { aboutMember, errorAt, type FieldErrors, inputField, invalidAt } from '.
 import { refusal, statusOf, spoken } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
 import { decimalOf, field } from '../kit/forms.js';
-import { noticeFor, readerZone, redirect, send, shell, siteLink } from '../kit/respond.js';
+import { noticeFor, readerZone, redirect, sendTab, siteLink } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed, type SignedIn } from '../session/guard.js';
 import type { Enrolled } from '../../modules/accounts/service.js';
@@ -209,10 +209,8 @@ function render(deps: WebDeps, res: Response, signed: Signed, status: number, no
     hourlyRate: m.hourlyRate === null ? '' : String(m.hourlyRate),
     ...(refused?.row?.userId === m.userId ? refused.row.flags : {}),
   }));
-  send(deps, res, status, {
-    ...shell(deps, signed),
-    title: t('nav.members'),
-    current: 'members',
+  sendTab(deps, res, signed, status, {
+    tab: 'members',
     notice: refused?.notice ?? notice,
     body: html`<p class="hint">${t('settings.members.narrowing')}</p>
       ${

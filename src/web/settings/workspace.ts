@@ -10,7 +10,7 @@ import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { refusal, spoken } from '../kit/refusal.js';
 import { Html, html } from '../kit/html.js';
 import { decimalOf, field, fields } from '../kit/forms.js';
-import { redirect, send, shell } from '../kit/respond.js';
+import { redirect, sendTab } from '../kit/respond.js';
 import { type WebDeps } from '../deps.js';
 import { type Signed } from '../session/guard.js';
 import { csrfField, type Notice } from '../kit/layout.js';
@@ -452,10 +452,8 @@ export function workspacePages(router: Router, deps: WebDeps): void {
   ) => {
     const session = signed.session as SessionView;
     const values = { ...current(session.actor, session.workspaceId), ...override };
-    send(deps, res, status, {
-      ...shell(deps, signed),
-      title: t('nav.workspace'),
-      current: 'workspace',
+    sendTab(deps, res, signed, status, {
+      tab: 'workspace',
       notice,
       body: html`<h2>${t('nav.settings')}</h2>
         ${settingsForm(base, session, values.settings, deps.config.rateLimitWorkspacePerMin, override.settings ? (override.errors ?? {}) : {}, services.oidc.enabled ? services.oidc.name : null)}
