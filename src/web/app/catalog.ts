@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import type { Actor } from '../../principal.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { ClientView } from '../../modules/catalog/views.js';
-import { errorAt, type FieldErrors, labelledInput, invalidAt } from '../kit/fields.js';
+import { errorAt, type FieldErrors, labelledInput, invalidAt, OTHER_VAT_CATEGORIES } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { field, sentValues } from '../kit/forms.js';
 import { isFormRefusal, refusal } from '../kit/refusal.js';
@@ -87,16 +87,7 @@ const PARTY_TEXT = [
 const PARTY_FIELDS: readonly string[] = [...PARTY_TEXT, 'addressLines'];
 
 /** The client's VAT category over the workspace's (empty: the workspace's). */
-const CATEGORIES: Array<[code: string, label: Key]> = [
-  ['', 'catalog.vat.workspaces'],
-  ['S', 'catalog.vat.S'],
-  ['AE', 'catalog.vat.AE'],
-  ['K', 'catalog.vat.K'],
-  ['G', 'catalog.vat.G'],
-  ['E', 'catalog.vat.E'],
-  ['Z', 'catalog.vat.Z'],
-  ['O', 'catalog.vat.O'],
-];
+const CATEGORIES: Array<[code: string, label: Key]> = [['', 'catalog.vat.workspaces'], ['S', 'catalog.vat.S'], ...OTHER_VAT_CATEGORIES];
 const CATEGORY_NAMES: Record<string, Key> = {
   S: 'catalog.vatName.S',
   AE: 'catalog.vatName.AE',

@@ -1,4 +1,15 @@
+import type { Key } from '../../i18n/index.js';
 import { type Html, html } from './html.js';
+
+/** The VAT categories but the standard rate (decisions §11), each as people name it: a client's and a workspace's choices end with them. */
+export const OTHER_VAT_CATEGORIES: ReadonlyArray<[code: string, label: Key]> = [
+  ['AE', 'catalog.vat.AE'],
+  ['K', 'catalog.vat.K'],
+  ['G', 'catalog.vat.G'],
+  ['E', 'catalog.vat.E'],
+  ['Z', 'catalog.vat.Z'],
+  ['O', 'catalog.vat.O'],
+];
 
 /** Refusals shown at their fields: field name → message. */
 export type FieldErrors = Record<string, string>;

@@ -296,6 +296,8 @@ export function memberPages(router: Router, deps: WebDeps): void {
 
   const isFormError = (error: unknown): error is DomainError =>
     error instanceof DomainError && (error.code === 'invalid' || error.code === 'conflict');
+  /** Back to the members page (303), with the notice of what was done. */
+  const backWith = (res: Response, signed: Signed, notice: Notice) => redirect(res, `${base}/members`, { deps, signed, notice });
 
   router.get(
     '/members',
@@ -323,7 +325,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
           add: { form, errors: refused.errors },
         });
       }
-      redirect(res, `${base}/members`, { deps, signed, notice: addedNotice(deps, signed, added) });
+      backWith(res, signed, addedNotice(deps, signed, added));
     }),
   );
 
@@ -339,7 +341,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
         if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
         return render(deps, res, signed, statusOf(error), { kind: 'error', body: spoken(error) });
       }
-      redirect(res, `${base}/members`, { deps, signed, notice: { kind: 'ok', body: t('settings.members.withdrawn') } });
+      backWith(res, signed, { kind: 'ok', body: t('settings.members.withdrawn') });
     }),
   );
 
@@ -366,11 +368,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
       }
       // An owner who gave up the role has no members page any more.
       if (userId === signed.session.userId && !flags.isOwner) return redirect(res, `${base}/tokens`);
-      redirect(res, `${base}/members`, {
-        deps,
-        signed,
-        notice: { kind: 'ok', body: t('settings.members.saved', { name }) },
-      });
+      backWith(res, signed, { kind: 'ok', body: t('settings.members.saved', { name }) });
     }),
   );
 
@@ -388,11 +386,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
       }
       // Removing yourself ends your own session here.
       if (userId === signed.session.userId) return redirect(res, `${base}/sign-in`);
-      redirect(res, `${base}/members`, {
-        deps,
-        signed,
-        notice: { kind: 'ok', body: t('settings.members.removed', { name }) },
-      });
+      backWith(res, signed, { kind: 'ok', body: t('settings.members.removed', { name }) });
     }),
   );
 
@@ -408,7 +402,7 @@ export function memberPages(router: Router, deps: WebDeps): void {
         if (!(error instanceof DomainError) || (error.code !== 'forbidden' && error.code !== 'not_found')) throw error;
         return render(deps, res, signed, error.code === 'forbidden' ? 403 : 404, { kind: 'error', body: spoken(error) });
       }
-      redirect(res, `${base}/members`, { deps, signed, notice: setupLinkNotice(deps, name, link, readerZone(deps, signed.session)) });
+      backWith(res, signed, setupLinkNotice(deps, name, link, readerZone(deps, signed.session)));
     }),
   );
 }

@@ -6,7 +6,7 @@ import { ISSUER_FIELDS } from '../../modules/invoices/service.js';
 import { type IssuerProfilePatch, settingsPatchOfText } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { Actor } from '../../principal.js';
-import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
+import { errorAt, type FieldErrors, invalidAt, OTHER_VAT_CATEGORIES } from '../kit/fields.js';
 import { refusal, spoken } from '../kit/refusal.js';
 import { Html, html } from '../kit/html.js';
 import { decimalOf, field, fields } from '../kit/forms.js';
@@ -78,15 +78,7 @@ const ISSUER_GROUPS: Array<{ legend: Key; fields: IssuerField[] }> = [
 ];
 
 /** The VAT categories a workspace may invoice in (decisions §11), as people name them. */
-const CATEGORIES: Array<[code: string, label: Key]> = [
-  ['S', 'settings.workspace.invoicing.standardRate'],
-  ['AE', 'catalog.vat.AE'],
-  ['K', 'catalog.vat.K'],
-  ['G', 'catalog.vat.G'],
-  ['E', 'catalog.vat.E'],
-  ['Z', 'catalog.vat.Z'],
-  ['O', 'catalog.vat.O'],
-];
+const CATEGORIES: Array<[code: string, label: Key]> = [['S', 'settings.workspace.invoicing.standardRate'], ...OTHER_VAT_CATEGORIES];
 /** The documents' languages, each by its own name (in every language of the page). */
 const LANGUAGES: Array<[code: string, label: string]> = [
   ['en', 'English'],
