@@ -494,6 +494,13 @@ export const de: Messages = {
     welcome: 'Willkommen! Ihr Passwort ist gesetzt. Starten Sie einen Timer oder tragen Sie Ihre Arbeitszeit nach.',
     notDuration: '„{{text}}“ ist keine Dauer. Geben Sie Stunden als 2 oder 1,5 ein, Minuten als 90m oder beides als 1:30.',
     zeroDuration: 'Die Dauer ist null. Geben Sie ein, wie lange Sie gearbeitet haben, etwa 1:30.',
+    notTime: '„{{text}}“ ist keine Uhrzeit. Schreiben Sie sie als 09:30, 930 oder 9:30.',
+    notStartTime: '„{{text}}“ ist keine Anfangszeit. Schreiben Sie sie als 09:30, 930 oder 9:30.',
+    notEndTime: '„{{text}}“ ist keine Endzeit. Schreiben Sie sie als 09:30, 930 oder 9:30.',
+    notDay: '„{{day}}“ ist kein Tag. Wählen Sie einen, etwa 2026-11-23.',
+    noSuchTime: '{{time}} gibt es am {{day}} in {{zone}} nicht (die Uhren wurden umgestellt). Wählen Sie eine andere Uhrzeit.',
+    needEnd: 'Geben Sie eine Endzeit oder eine Dauer an, etwa 17:00 oder 1:30.',
+    endBeforeStart: 'Das Ende ({{end}}) liegt vor dem Anfang ({{start}}). Meinten Sie den nächsten Tag? Kreuzen Sie „$t(week.nextDay)“ an.',
     dayOver24:
       'Das ergibt {{total}} am {{day}}, mehr als die 24 Stunden eines Tages: Nichts wurde gespeichert. Prüfen Sie die Dauer (2 sind zwei Stunden; 90m für Minuten).',
     dayOver12:

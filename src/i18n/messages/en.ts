@@ -492,6 +492,13 @@ export const en = {
     welcome: 'Welcome! Your password is set. Start a timer, or add the time you worked.',
     notDuration: '“{{text}}” is not a duration. Type hours as 2 or 1.5, minutes as 90m, or both as 1:30.',
     zeroDuration: 'The duration is zero. Type how long you worked, such as 1:30.',
+    notTime: '“{{text}}” is not a time. Type it as 09:30, 930 or 9:30 am.',
+    notStartTime: '“{{text}}” is not a start time. Type it as 09:30, 930 or 9:30 am.',
+    notEndTime: '“{{text}}” is not an end time. Type it as 09:30, 930 or 9:30 am.',
+    notDay: '“{{day}}” is not a day. Choose one, such as 2026-11-23.',
+    noSuchTime: '{{time}} does not exist on {{day}} in {{zone}} (the clocks moved). Choose another time.',
+    needEnd: 'Give an end time or a duration, such as 17:00 or 1:30.',
+    endBeforeStart: 'The end ({{end}}) is before the start ({{start}}). Did you mean the next day? Tick “$t(week.nextDay)”.',
     dayOver24:
       'That makes {{total}} on {{day}}, more than the 24 hours a day has: nothing was saved. Check the duration (2 is two hours; type 90m for minutes).',
     dayOver12:

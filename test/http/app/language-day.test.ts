@@ -141,6 +141,29 @@ describe('web app: the working day in German', function () {
     );
   });
 
+  it('refuses a time of day in German: one not understood, an end before its start, one the clocks skip', async () => {
+    const add = (fields: Record<string, string>) =>
+      owner.submit('/app/week?date=2026-11-23', '/app/entries', { description: 'Anruf', week: '', ...fields });
+    const badTime = await add({ day: '2026-11-23', startTime: '25:99', duration: '1:00' });
+    expect(badTime.status).to.equal(400);
+    expect(flat(badTime.text)).to.include(
+      'id="add-start-error">„25:99“ ist keine Anfangszeit. Schreiben Sie sie als 09:30, 930 oder 9:30.</span>',
+    );
+    const backwards = await add({ day: '2026-11-23', startTime: '22:00', endTime: '01:00' });
+    expect(backwards.status).to.equal(400);
+    expect(flat(backwards.text)).to.include(
+      'id="add-end-error">Das Ende (01:00) liegt vor dem Anfang (22:00). Meinten Sie den nächsten Tag? Kreuzen Sie „Endet am nächsten Tag“ an.</span>',
+    );
+    // 02:30 on Sunday 29 March 2026 does not happen in Berlin: the clocks go from 02:00 to 03:00.
+    const skipped = await add({ day: '2026-03-29', startTime: '02:30', duration: '1:00' });
+    expect(skipped.status).to.equal(400);
+    expect(flat(skipped.text)).to.include(
+      'id="add-start-error">02:30 gibt es am 29.03.2026 in Europe/Berlin nicht (die Uhren wurden umgestellt). Wählen Sie eine andere Uhrzeit.</span>',
+    );
+    for (const english of ['is not a start time', 'is before the start', 'does not exist'])
+      expect(flat(skipped.text + backwards.text + badTime.text)).not.to.include(english);
+  });
+
   it('shows the Approvals page in German: the waiting week, its table with German money, and the decision forms, with no key', async () => {
     await monday();
     server.services.approvals.setSettings(OPERATOR, server.workspaceId, { approval: 'weekly' });
