@@ -505,6 +505,28 @@ export const de: Messages = {
       'Das ergibt {{total}} am {{day}}, mehr als die 24 Stunden eines Tages: Nichts wurde gespeichert. Prüfen Sie die Dauer (2 sind zwei Stunden; 90m für Minuten).',
     dayOver12:
       'Das ergibt {{total}} am {{day}}, mehr als 12 Stunden. Wenn das stimmt, speichern Sie erneut mit „Ja, {{total}} speichern“; sonst ändern Sie es (2 sind zwei Stunden, 90m sind Minuten).',
+    suggest: {
+      // the description's suggestions and quick entry's names (src/web/assets/script.js, from the field's data-words)
+      project: 'Projekt',
+      task: 'Aufgabe',
+      tag: 'Schlagwort',
+      inGroup: '{{group}} · Projekt',
+      noProject: 'Kein Projekt',
+      chosenProject: 'Projekt {{name}} gewählt.',
+      chosenTask: 'Aufgabe {{name}} gewählt.',
+      chosenTag: 'Schlagwort {{name}} gewählt.',
+      noProjects: 'Noch keine Projekte.',
+      noTags: 'Noch keine Schlagwörter.',
+      projectsMatch_one: '{{count}} Projekt passt: Pfeil nach unten zum Auswählen.',
+      projectsMatch_other: '{{count}} Projekte passen: Pfeil nach unten zum Auswählen.',
+      tagsMatch_one: '{{count}} Schlagwort passt: Pfeil nach unten zum Auswählen.',
+      tagsMatch_other: '{{count}} Schlagwörter passen: Pfeil nach unten zum Auswählen.',
+      noPast: 'Keine früheren Einträge passen.',
+      pastMatch_one: '{{count}} früherer Eintrag passt: Pfeil nach unten zum Auswählen.',
+      pastMatch_other: '{{count}} frühere Einträge passen: Pfeil nach unten zum Auswählen.',
+      filled: 'Ausgefüllt aus {{what}}.',
+      filledProject: 'Ausgefüllt aus {{what}}, {{project}}.',
+    },
   },
   timesheet: {
     // the timesheet (src/web/app/timesheet.ts)

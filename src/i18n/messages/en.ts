@@ -503,6 +503,28 @@ export const en = {
       'That makes {{total}} on {{day}}, more than the 24 hours a day has: nothing was saved. Check the duration (2 is two hours; type 90m for minutes).',
     dayOver12:
       'That makes {{total}} on {{day}}, more than 12 hours. If that is right, save it again with “Yes, save {{total}}”; else change it (2 is two hours, 90m is minutes).',
+    suggest: {
+      // the description's suggestions and quick entry's names (src/web/assets/script.js, from the field's data-words)
+      project: 'project',
+      task: 'task',
+      tag: 'tag',
+      inGroup: '{{group}} · project',
+      noProject: 'No project',
+      chosenProject: 'Project {{name}} chosen.',
+      chosenTask: 'Task {{name}} chosen.',
+      chosenTag: 'Tag {{name}} chosen.',
+      noProjects: 'No projects yet.',
+      noTags: 'No tags yet.',
+      projectsMatch_one: '{{count}} project matches: Down to choose.',
+      projectsMatch_other: '{{count}} projects match: Down to choose.',
+      tagsMatch_one: '{{count}} tag matches: Down to choose.',
+      tagsMatch_other: '{{count}} tags match: Down to choose.',
+      noPast: 'No past entries match.',
+      pastMatch_one: '{{count}} past entry matches: Down to choose.',
+      pastMatch_other: '{{count}} past entries match: Down to choose.',
+      filled: 'Filled from {{what}}.',
+      filledProject: 'Filled from {{what}}, {{project}}.',
+    },
   },
   timesheet: {
     // the timesheet (src/web/app/timesheet.ts)
