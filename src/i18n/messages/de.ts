@@ -655,6 +655,42 @@ export const de: Messages = {
     strip: 'Freigabe',
     locked: 'Gesperrt',
     lockLine: 'Zeit vor dem {{day}} kann nicht geändert werden.',
+    refused: {
+      // the approvals module's refusals as pages say them (src/modules/approvals/errors.ts); days written by the reader's language
+      locked:
+        'Diese Zeit ist gesperrt: Vor dem {{day, day}} kann nichts hinzugefügt, geändert oder gelöscht werden. Ein Inhaber kann das Sperrdatum auf der Seite Arbeitsbereich verschieben.',
+      submittedWeek:
+        'Diese Zeit liegt in einer zur Freigabe eingereichten Woche vom {{from, day}} bis {{to, day}}: Sie kann sich nicht ändern, solange sie wartet. Ihr Autor kann sie auf der Wochenseite zurückziehen, oder eine freigebende Person (ein Inhaber oder ein von einem Inhaber als freigebend markiertes Mitglied) kann sie auf der Seite Freigaben wieder öffnen.',
+      submittedMonth:
+        'Diese Zeit liegt in einem zur Freigabe eingereichten Monat vom {{from, day}} bis {{to, day}}: Sie kann sich nicht ändern, solange sie wartet. Ihr Autor kann ihn auf der Wochenseite zurückziehen, oder eine freigebende Person (ein Inhaber oder ein von einem Inhaber als freigebend markiertes Mitglied) kann ihn auf der Seite Freigaben wieder öffnen.',
+      approvedWeek:
+        'Diese Zeit liegt in einer freigegebenen Woche vom {{from, day}} bis {{to, day}}: Freigegebene Zeit kann sich nicht ändern. Eine freigebende Person (ein Inhaber oder ein von einem Inhaber als freigebend markiertes Mitglied) kann sie auf der Seite Freigaben wieder öffnen.',
+      approvedMonth:
+        'Diese Zeit liegt in einem freigegebenen Monat vom {{from, day}} bis {{to, day}}: Freigegebene Zeit kann sich nicht ändern. Eine freigebende Person (ein Inhaber oder ein von einem Inhaber als freigebend markiertes Mitglied) kann ihn auf der Seite Freigaben wieder öffnen.',
+      off: 'Freigaben sind in diesem Arbeitsbereich ausgeschaltet: Es gibt nichts einzureichen. Ein Inhaber schaltet sie auf der Seite Arbeitsbereich ein.',
+      notStartedWeek: 'Die Woche vom {{from, day}} bis {{to, day}} hat noch nicht begonnen: Reichen Sie sie ein, sobald sie begonnen hat.',
+      notStartedMonth: 'Der Monat vom {{from, day}} bis {{to, day}} hat noch nicht begonnen: Reichen Sie ihn ein, sobald er begonnen hat.',
+      waitingWeek: 'Die Woche vom {{from, day}} bis {{to, day}} ist bereits eingereicht und wartet auf eine Freigabe.',
+      waitingMonth: 'Der Monat vom {{from, day}} bis {{to, day}} ist bereits eingereicht und wartet auf eine Freigabe.',
+      approvedAlreadyWeek: 'Die Woche vom {{from, day}} bis {{to, day}} ist bereits freigegeben.',
+      approvedAlreadyMonth: 'Der Monat vom {{from, day}} bis {{to, day}} ist bereits freigegeben.',
+      timerRunsWeek: 'Ihr in dieser Woche gestarteter Timer läuft noch: Stoppen Sie ihn, dann reichen Sie ein.',
+      timerRunsMonth: 'Ihr in diesem Monat gestarteter Timer läuft noch: Stoppen Sie ihn, dann reichen Sie ein.',
+      notWaiting: 'Dieser Zeitraum wartet auf keine Entscheidung: Nur ein eingereichter Zeitraum kann freigegeben oder abgelehnt werden.',
+      notLocked:
+        'Dieser Zeitraum ist weder eingereicht noch freigegeben: Nur ein eingereichter oder freigegebener Zeitraum kann wieder geöffnet werden.',
+      ownTime: 'Ihre eigene Zeit gibt jemand anderes frei: Fragen Sie eine andere freigebende Person.',
+      notApprover:
+        'Nur freigebende Personen entscheiden über Zeiträume: Inhaber und Mitglieder, die ein Inhaber als freigebend markiert hat und die die Zeit der Kolleginnen und Kollegen sehen.',
+      onlyApproversReopen:
+        'Ein freigegebener Zeitraum wird von einer freigebenden Person wieder geöffnet: Fragen Sie einen Inhaber oder ein als freigebend markiertes Mitglied.',
+      noteNeeded: 'Sagen Sie, warum Sie ablehnen, damit der Autor weiß, was zu ändern ist.',
+      noteTooLong: 'Eine Notiz hat höchstens {{max, number}} Zeichen.',
+      approverNeedsTime: 'Eine freigebende Person muss die Zeit der Kolleginnen und Kollegen sehen: Erlauben Sie ihr das zuerst.',
+      timerBeforeLock: 'Ein vor dem {{day, day}} gestarteter Timer läuft noch: Er muss gestoppt werden, bevor diese Zeit gesperrt wird.',
+      badApproval: 'Freigaben sind wöchentlich, monatlich oder aus.',
+      ownersOnly: 'Nur die Inhaber des Arbeitsbereichs ändern seine Freigabe-Einstellungen und freigebenden Personen.',
+    },
   },
   invoices: {
     // the invoices pages (src/web/app/invoices.ts, invoices-views.ts)

@@ -652,6 +652,39 @@ export const en = {
     strip: 'Approval',
     locked: 'Locked',
     lockLine: 'Time before {{day}} cannot change.',
+    refused: {
+      // the approvals module's refusals as pages say them (src/modules/approvals/errors.ts); days written by the reader's language
+      locked:
+        'This time is locked: nothing before {{day, day}} can be added, changed or deleted. An owner can move the lock date on the Workspace page.',
+      submittedWeek:
+        'This time is in a week of {{from, day}} to {{to, day}} submitted for approval: it cannot change while it waits. Its author can withdraw it on the week page, or an approver (an owner, or a member an owner marked as approver) can reopen it on the Approvals page.',
+      submittedMonth:
+        'This time is in a month of {{from, day}} to {{to, day}} submitted for approval: it cannot change while it waits. Its author can withdraw it on the week page, or an approver (an owner, or a member an owner marked as approver) can reopen it on the Approvals page.',
+      approvedWeek:
+        'This time is in an approved week of {{from, day}} to {{to, day}}: approved time cannot change. An approver (an owner, or a member an owner marked as approver) can reopen it on the Approvals page.',
+      approvedMonth:
+        'This time is in an approved month of {{from, day}} to {{to, day}}: approved time cannot change. An approver (an owner, or a member an owner marked as approver) can reopen it on the Approvals page.',
+      off: 'Approval is off in this workspace: there is nothing to submit. An owner turns it on on the Workspace page.',
+      notStartedWeek: 'The week of {{from, day}} to {{to, day}} has not begun yet: submit it once it has.',
+      notStartedMonth: 'The month of {{from, day}} to {{to, day}} has not begun yet: submit it once it has.',
+      waitingWeek: 'The week of {{from, day}} to {{to, day}} is submitted and waiting for an approver already.',
+      waitingMonth: 'The month of {{from, day}} to {{to, day}} is submitted and waiting for an approver already.',
+      approvedAlreadyWeek: 'The week of {{from, day}} to {{to, day}} is approved already.',
+      approvedAlreadyMonth: 'The month of {{from, day}} to {{to, day}} is approved already.',
+      timerRunsWeek: 'Your timer started in this week still runs: stop it, then submit.',
+      timerRunsMonth: 'Your timer started in this month still runs: stop it, then submit.',
+      notWaiting: 'This period is not waiting for a decision: only a submitted period can be approved or rejected.',
+      notLocked: 'This period is neither submitted nor approved: only a submitted or approved period can be reopened.',
+      ownTime: 'Your own time is approved by someone else: ask another approver.',
+      notApprover: "Only approvers decide on periods: owners, and members an owner marked as approver, who see colleagues' time.",
+      onlyApproversReopen: 'An approved period is reopened by an approver: ask an owner, or a member marked as approver.',
+      noteNeeded: 'Say why you reject it, so its author knows what to change.',
+      noteTooLong: 'A note has at most {{max, number}} characters.',
+      approverNeedsTime: "An approver must see colleagues' time: let them see it first.",
+      timerBeforeLock: 'A timer started before {{day, day}} still runs: it must be stopped before that time is locked.',
+      badApproval: 'Approval is weekly, monthly or off.',
+      ownersOnly: "Only the workspace's owners change its approval settings and approvers.",
+    },
   },
   invoices: {
     // the invoices pages (src/web/app/invoices.ts, invoices-views.ts)

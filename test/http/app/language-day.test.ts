@@ -203,5 +203,22 @@ describe('web app: the working day in German', function () {
     expect(text).to.include('<button type="submit">Freigeben</button>');
     expect(text).to.include('<label for="reject-');
     expect(text).to.include('Warum abgelehnt');
+    // A rejection without a note: the approvals service's refusal in German; a change to the submitted week: its lock in German, with German days.
+    const reject = /action="(\/app\/approvals\/[^"]+\/reject)"/.exec(page.text)?.[1] as string;
+    const refused = await owner.post(reject, { _csrf: SettingsClient.csrf(page.text), note: '' });
+    expect(refused.status).to.equal(400);
+    expect(flat(refused.text)).to.include('Sagen Sie, warum Sie ablehnen, damit der Autor weiß, was zu ändern ist.');
+    expect(keysShown(refused.text)).to.deep.equal([]);
+    const held = (
+      await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-17T08:00:00Z', end: '2026-11-17T09:00:00Z', description: 'Vorher' },
+      })
+    ).body.data;
+    server.services.approvals.submit({ ...jana, userId: server.ownerId, isOwner: true, canViewOthersTime: true }, { day: '2026-11-17' });
+    const locked = await owner.submit('/app/week?date=2026-11-16', `/app/entries/${held.id}/delete`, { week: '2026-11-16' });
+    expect(locked.status).to.equal(409);
+    expect(flat(locked.text)).to.include(
+      'Diese Zeit liegt in einer zur Freigabe eingereichten Woche vom 16.11.2026 bis 22.11.2026: Sie kann sich nicht ändern, solange sie wartet.',
+    );
   });
 });
