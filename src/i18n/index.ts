@@ -57,6 +57,10 @@ void instance.init({
 instance.services.formatter?.add('lower', (value: unknown) => String(value).toLowerCase());
 // `{{what, capital}}`: a word that begins a sentence.
 instance.services.formatter?.add('capital', (value: unknown) => `${String(value).slice(0, 1).toUpperCase()}${String(value).slice(1)}`);
+// `{{from, day}}`: a day (`2026-10-26`) as the language writes it (26 Oct 2026, 26.10.2026), for words a service raises without a reader.
+instance.services.formatter?.add('day', (value: unknown, lng: string | undefined) =>
+  formatsFor({ language: lng === 'de' ? 'de' : 'en' }).date(String(value)),
+);
 
 const translators = new Map<Language, TFunction>(LANGUAGES.map((l) => [l, instance.getFixedT(l)]));
 

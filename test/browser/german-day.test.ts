@@ -74,7 +74,15 @@ describe(`the working day in German in headless Chromium${available ? '' : ` (${
     await page.locator('h1').click();
     await page.keyboard.press('n');
     expect(await page.evaluate<string | null>('document.activeElement?.id ?? null')).to.equal('timer-description');
-    await page.keyboard.type('Planung @Hafen #vorort', { delay: 20 });
+    // Its suggestions speak German too: a project's hint (its client · Projekt), a tag's (Schlagwort).
+    await page.keyboard.type('Planung @Haf', { delay: 20 });
+    const option = page.locator('#timer-description-list li').first();
+    await page.locator('#timer-description-list li .hint', { hasText: 'Reederei · Projekt' }).waitFor();
+    expect(await option.innerText()).to.equal('Hafen\nReederei · Projekt');
+    await page.keyboard.type('en #vor', { delay: 20 });
+    await page.locator('#timer-description-list li .hint', { hasText: 'Schlagwort' }).waitFor();
+    expect(await option.innerText()).to.equal('vorort\nSchlagwort');
+    await page.keyboard.type('ort', { delay: 20 });
     await page.keyboard.press('Escape');
     await page.keyboard.press('Enter');
     await page.locator('.timer.running').waitFor();

@@ -507,10 +507,39 @@ export const de: Messages = {
     welcome: 'Willkommen! Ihr Passwort ist gesetzt. Starten Sie einen Timer oder tragen Sie Ihre Arbeitszeit nach.',
     notDuration: '„{{text}}“ ist keine Dauer. Geben Sie Stunden als 2 oder 1,5 ein, Minuten als 90m oder beides als 1:30.',
     zeroDuration: 'Die Dauer ist null. Geben Sie ein, wie lange Sie gearbeitet haben, etwa 1:30.',
+    notTime: '„{{text}}“ ist keine Uhrzeit. Schreiben Sie sie als 09:30, 930 oder 9:30.',
+    notStartTime: '„{{text}}“ ist keine Anfangszeit. Schreiben Sie sie als 09:30, 930 oder 9:30.',
+    notEndTime: '„{{text}}“ ist keine Endzeit. Schreiben Sie sie als 09:30, 930 oder 9:30.',
+    notDay: '„{{day}}“ ist kein Tag. Wählen Sie einen, etwa 2026-11-23.',
+    noSuchTime: '{{time}} gibt es am {{day}} in {{zone}} nicht (die Uhren wurden umgestellt). Wählen Sie eine andere Uhrzeit.',
+    needEnd: 'Geben Sie eine Endzeit oder eine Dauer an, etwa 17:00 oder 1:30.',
+    endBeforeStart: 'Das Ende ({{end}}) liegt vor dem Anfang ({{start}}). Meinten Sie den nächsten Tag? Kreuzen Sie „$t(week.nextDay)“ an.',
     dayOver24:
       'Das ergibt {{total}} am {{day}}, mehr als die 24 Stunden eines Tages: Nichts wurde gespeichert. Prüfen Sie die Dauer (2 sind zwei Stunden; 90m für Minuten).',
     dayOver12:
       'Das ergibt {{total}} am {{day}}, mehr als 12 Stunden. Wenn das stimmt, speichern Sie erneut mit „Ja, {{total}} speichern“; sonst ändern Sie es (2 sind zwei Stunden, 90m sind Minuten).',
+    suggest: {
+      // the description's suggestions and quick entry's names (src/web/assets/script.js, from the field's data-words)
+      project: 'Projekt',
+      task: 'Aufgabe',
+      tag: 'Schlagwort',
+      inGroup: '{{group}} · Projekt',
+      noProject: 'Kein Projekt',
+      chosenProject: 'Projekt {{name}} gewählt.',
+      chosenTask: 'Aufgabe {{name}} gewählt.',
+      chosenTag: 'Schlagwort {{name}} gewählt.',
+      noProjects: 'Noch keine Projekte.',
+      noTags: 'Noch keine Schlagwörter.',
+      projectsMatch_one: '{{count}} Projekt passt: Pfeil nach unten zum Auswählen.',
+      projectsMatch_other: '{{count}} Projekte passen: Pfeil nach unten zum Auswählen.',
+      tagsMatch_one: '{{count}} Schlagwort passt: Pfeil nach unten zum Auswählen.',
+      tagsMatch_other: '{{count}} Schlagwörter passen: Pfeil nach unten zum Auswählen.',
+      noPast: 'Keine früheren Einträge passen.',
+      pastMatch_one: '{{count}} früherer Eintrag passt: Pfeil nach unten zum Auswählen.',
+      pastMatch_other: '{{count}} frühere Einträge passen: Pfeil nach unten zum Auswählen.',
+      filled: 'Ausgefüllt aus {{what}}.',
+      filledProject: 'Ausgefüllt aus {{what}}, {{project}}.',
+    },
   },
   timesheet: {
     // the timesheet (src/web/app/timesheet.ts)
@@ -639,6 +668,42 @@ export const de: Messages = {
     strip: 'Freigabe',
     locked: 'Gesperrt',
     lockLine: 'Zeit vor dem {{day}} kann nicht geändert werden.',
+    refused: {
+      // the approvals module's refusals as pages say them (src/modules/approvals/errors.ts); days written by the reader's language
+      locked:
+        'Diese Zeit ist gesperrt: Vor dem {{day, day}} kann nichts hinzugefügt, geändert oder gelöscht werden. Ein Inhaber kann das Sperrdatum auf der Seite Arbeitsbereich verschieben.',
+      submittedWeek:
+        'Diese Zeit liegt in einer zur Freigabe eingereichten Woche vom {{from, day}} bis {{to, day}}: Sie kann sich nicht ändern, solange sie wartet. Ihr Autor kann sie auf der Wochenseite zurückziehen, oder eine freigebende Person (ein Inhaber oder ein von einem Inhaber als freigebend markiertes Mitglied) kann sie auf der Seite Freigaben wieder öffnen.',
+      submittedMonth:
+        'Diese Zeit liegt in einem zur Freigabe eingereichten Monat vom {{from, day}} bis {{to, day}}: Sie kann sich nicht ändern, solange sie wartet. Ihr Autor kann ihn auf der Wochenseite zurückziehen, oder eine freigebende Person (ein Inhaber oder ein von einem Inhaber als freigebend markiertes Mitglied) kann ihn auf der Seite Freigaben wieder öffnen.',
+      approvedWeek:
+        'Diese Zeit liegt in einer freigegebenen Woche vom {{from, day}} bis {{to, day}}: Freigegebene Zeit kann sich nicht ändern. Eine freigebende Person (ein Inhaber oder ein von einem Inhaber als freigebend markiertes Mitglied) kann sie auf der Seite Freigaben wieder öffnen.',
+      approvedMonth:
+        'Diese Zeit liegt in einem freigegebenen Monat vom {{from, day}} bis {{to, day}}: Freigegebene Zeit kann sich nicht ändern. Eine freigebende Person (ein Inhaber oder ein von einem Inhaber als freigebend markiertes Mitglied) kann ihn auf der Seite Freigaben wieder öffnen.',
+      off: 'Freigaben sind in diesem Arbeitsbereich ausgeschaltet: Es gibt nichts einzureichen. Ein Inhaber schaltet sie auf der Seite Arbeitsbereich ein.',
+      notStartedWeek: 'Die Woche vom {{from, day}} bis {{to, day}} hat noch nicht begonnen: Reichen Sie sie ein, sobald sie begonnen hat.',
+      notStartedMonth: 'Der Monat vom {{from, day}} bis {{to, day}} hat noch nicht begonnen: Reichen Sie ihn ein, sobald er begonnen hat.',
+      waitingWeek: 'Die Woche vom {{from, day}} bis {{to, day}} ist bereits eingereicht und wartet auf eine Freigabe.',
+      waitingMonth: 'Der Monat vom {{from, day}} bis {{to, day}} ist bereits eingereicht und wartet auf eine Freigabe.',
+      approvedAlreadyWeek: 'Die Woche vom {{from, day}} bis {{to, day}} ist bereits freigegeben.',
+      approvedAlreadyMonth: 'Der Monat vom {{from, day}} bis {{to, day}} ist bereits freigegeben.',
+      timerRunsWeek: 'Ihr in dieser Woche gestarteter Timer läuft noch: Stoppen Sie ihn, dann reichen Sie ein.',
+      timerRunsMonth: 'Ihr in diesem Monat gestarteter Timer läuft noch: Stoppen Sie ihn, dann reichen Sie ein.',
+      notWaiting: 'Dieser Zeitraum wartet auf keine Entscheidung: Nur ein eingereichter Zeitraum kann freigegeben oder abgelehnt werden.',
+      notLocked:
+        'Dieser Zeitraum ist weder eingereicht noch freigegeben: Nur ein eingereichter oder freigegebener Zeitraum kann wieder geöffnet werden.',
+      ownTime: 'Ihre eigene Zeit gibt jemand anderes frei: Fragen Sie eine andere freigebende Person.',
+      notApprover:
+        'Nur freigebende Personen entscheiden über Zeiträume: Inhaber und Mitglieder, die ein Inhaber als freigebend markiert hat und die die Zeit der Kolleginnen und Kollegen sehen.',
+      onlyApproversReopen:
+        'Ein freigegebener Zeitraum wird von einer freigebenden Person wieder geöffnet: Fragen Sie einen Inhaber oder ein als freigebend markiertes Mitglied.',
+      noteNeeded: 'Sagen Sie, warum Sie ablehnen, damit der Autor weiß, was zu ändern ist.',
+      noteTooLong: 'Eine Notiz hat höchstens {{max, number}} Zeichen.',
+      approverNeedsTime: 'Eine freigebende Person muss die Zeit der Kolleginnen und Kollegen sehen: Erlauben Sie ihr das zuerst.',
+      timerBeforeLock: 'Ein vor dem {{day, day}} gestarteter Timer läuft noch: Er muss gestoppt werden, bevor diese Zeit gesperrt wird.',
+      badApproval: 'Freigaben sind wöchentlich, monatlich oder aus.',
+      ownersOnly: 'Nur die Inhaber des Arbeitsbereichs ändern seine Freigabe-Einstellungen und freigebenden Personen.',
+    },
   },
   invoices: {
     // the invoices pages (src/web/app/invoices.ts, invoices-views.ts)
@@ -945,6 +1010,142 @@ export const de: Messages = {
   },
   auth: {
     // sign-in, setup and the session pages (src/web/auth, src/web/session)
+    signIn: 'Anmelden',
+    email: 'E-Mail',
+    password: 'Passwort',
+    forgot: 'Passwort vergessen?',
+    noPasswordYet: 'Noch kein Passwort? Bitten Sie einen Inhaber Ihres Arbeitsbereichs um einen Einrichtungslink (Seite Mitglieder).',
+    busySignIns: 'Der Server prüft gerade viele Anmeldungen auf einmal. Versuchen Sie es gleich noch einmal.',
+    tooManySignIns_one: 'Zu viele Anmeldeversuche. Versuchen Sie es in {{count}} Minute noch einmal.',
+    tooManySignIns_other: 'Zu viele Anmeldeversuche. Versuchen Sie es in {{count}} Minuten noch einmal.',
+    refused: 'Diese E-Mail und dieses Passwort passen zu keinem Konto mit Passwort.',
+    unconfirmed:
+      'Sie gehören hier noch zu keinem Arbeitsbereich, und niemand hat bestätigt, dass {{email}} Ihre Adresse ist; deshalb werden Ihre Einladungen nicht gezeigt.',
+    unconfirmedMailed:
+      'Wir haben einen Link an {{email}} geschickt: Öffnen Sie ihn, um die Adresse zu bestätigen und ein neues Passwort zu wählen; dann erscheinen Ihre Einladungen. Auch der Link einer Einladung selbst lässt Sie beitreten.',
+    unconfirmedMailedBefore:
+      'Ein Link zur Bestätigung wurde bereits an {{email}} geschickt: Öffnen Sie den neuesten (jeder gilt eine Stunde), oder versuchen Sie es später noch einmal. Auch der Link einer Einladung selbst lässt Sie beitreten.',
+    unconfirmedNoMail:
+      'Dieser Server verschickt keine Mail zur Bestätigung. Öffnen Sie den Link Ihrer Einladung (der Inhaber, der Sie eingeladen hat, hat ihn) und melden Sie sich auf seiner Seite an, oder bitten Sie die Person, die timetrack betreibt, Ihnen ein neues Passwort zu setzen; das bestätigt die Adresse.',
+    workspaceName: 'Name Ihres Arbeitsbereichs',
+    workspaceNameHint: 'Ihr Unternehmen oder Team, z. B. „Lovelace Consulting“; Einladungen nennen ihn.',
+    yourName: 'Ihr Name',
+    yourNameHint: 'Wie Kolleginnen und Kollegen ihn sehen, z. B. „Ada Lovelace“.',
+    yourEmail: 'Ihre E-Mail',
+    yourEmailHint: 'Damit melden Sie sich an.',
+    linkGone: 'Dieser Link funktioniert nicht mehr',
+    setupGone: 'Der Einrichtungslink wurde schon benutzt, ist abgelaufen oder wurde durch einen neueren ersetzt.',
+    setupGoneNext: 'Bitten Sie um einen neuen Link, oder [melden Sie sich an], wenn Sie Ihr Passwort schon gesetzt haben.',
+    setPassword: 'Passwort festlegen',
+    firstOwner: 'Sie sind hier der erste Inhaber. Benennen Sie Ihren Arbeitsbereich und sagen Sie Ihren Kollegen, wer Sie sind:',
+    forWhom: 'Für {{name}} ({{email}}) im Arbeitsbereich {{workspace}}.',
+    withProvider: 'Mit {{provider}} anmelden',
+    noPasswordHere:
+      'Dieser Server meldet Personen über {{provider}} an, daher gibt es hier kein Passwort festzulegen: Fahren Sie dort mit Ihrer Adresse fort.',
+    continueWith: 'Weiter mit {{provider}}',
+    join: '{{workspace}} beitreten',
+    invited:
+      'Sie wurden unter {{email}} in den Arbeitsbereich {{workspace}} eingeladen. Melden Sie sich mit dem Konto dieser Adresse an, um beizutreten.',
+    passwordOf: 'Passwort von {{email}}',
+    signInAndJoin: 'Anmelden und {{workspace}} beitreten',
+    noPasswordMail:
+      'Kein Passwort, oder vergessen? [Schicken Sie sich einen Link], um eines festzulegen, und öffnen Sie dann diesen Link noch einmal.',
+    noPasswordAsk:
+      'Kein Passwort, oder vergessen? Bitten Sie die Person, die timetrack betreibt, Ihnen eines zu setzen, und öffnen Sie dann diesen Link noch einmal.',
+    otherAccount: 'Mit einem anderen Konto angemeldet? Dann zuerst [mit diesem anmelden].',
+    invitedSignedIn:
+      'Sie wurden unter {{email}} in den Arbeitsbereich {{workspace}} eingeladen. Sie sind angemeldet als {{name}} ({{you}}).',
+    invitedMember:
+      'Sie wurden unter {{email}} in den Arbeitsbereich {{workspace}} eingeladen. Sie sind angemeldet als {{name}} ({{you}}), Mitglied von {{workspaces}}.',
+    notYou: 'Nicht Sie? Melden Sie sich ab, öffnen Sie den Link noch einmal und melden Sie sich mit dem Konto von {{email}} an.',
+    joined: 'Sie sind dem Arbeitsbereich beigetreten: Das ist Ihre Woche darin. Den Arbeitsbereich wechseln Sie oben auf der Seite.',
+    notPasswordOf: 'Das ist nicht das Passwort des Kontos von {{email}}.',
+    passwordsDiffer: 'Die beiden Passwörter unterscheiden sich.',
+    passwordsDifferField: 'Die beiden Passwörter unterscheiden sich: Geben Sie zweimal dasselbe Passwort ein.',
+    newPassword: 'Neues Passwort',
+    atLeast: 'Mindestens {{min}} Zeichen.',
+    repeat: 'Wiederholen',
+    setAndSignIn: 'Passwort festlegen und anmelden',
+    passwordShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
+    passwordLong: 'Das Passwort darf höchstens {{max}} Zeichen lang sein.',
+    lobbyTitle: 'Sie gehören noch zu keinem Arbeitsbereich',
+    lobbyWho:
+      'Angemeldet als {{name}} ({{email}}). Sie treten einem Arbeitsbereich bei, wenn einer seiner Inhaber Ihre Adresse auf seiner Seite Mitglieder hinzufügt; die Einladung erscheint dann hier.',
+    lobbyWhoMail:
+      'Angemeldet als {{name}} ({{email}}). Sie treten einem Arbeitsbereich bei, wenn einer seiner Inhaber Ihre Adresse auf seiner Seite Mitglieder hinzufügt; die Einladung erscheint dann hier und kommt per Mail.',
+    noInvitation:
+      'Für Sie ist keine Einladung offen. Bitten Sie einen Inhaber des Arbeitsbereichs, in dem Sie arbeiten, {{email}} auf seiner Seite Mitglieder hinzuzufügen, und laden Sie dann diese Seite neu.',
+    yourInvitations: 'Ihre Einladungen',
+    invitation: '{{workspace}} hat Sie unter {{email}} eingeladen; offen bis {{until}}.',
+    invitationOwner: '{{workspace}} hat Sie unter {{email}} als Inhaber eingeladen; offen bis {{until}}.',
+    used: 'Dieser Link wurde schon benutzt: Jeder funktioniert nur einmal.',
+    expired: 'Dieser Link ist abgelaufen.',
+    unknown: 'Diesen Link hat nicht dieser Server erstellt, oder er wurde durch einen neueren ersetzt.',
+    noWorkspace: 'Ihr Konto gehört hier zu keinem Arbeitsbereich mehr.',
+    notMember: 'Sie sind nicht mehr Mitglied des Arbeitsbereichs dieses Timers.',
+    passwordOff: 'Dieser Server meldet Personen nur über {{provider}} an; Passwörter gibt es nur für seine Notfall-Inhaber.',
+    resetNoWorkspace:
+      'Es gibt nichts, wobei Sie sich anmelden könnten: Bitten Sie einen Inhaber Ihres Arbeitsbereichs, Sie wieder hinzuzufügen.',
+    resetPasswordOff: '[Mit {{provider}} anmelden].',
+    resetNext: 'Um ein neues Passwort festzulegen, [fordern Sie einen neuen Link an]. Wenn Sie Ihr Passwort kennen, [melden Sie sich an].',
+    emailNoWorkspace: 'Bitten Sie einen Inhaber Ihres Arbeitsbereichs, Sie wieder hinzuzufügen.',
+    emailNext:
+      'Ihre Anmelde-E-Mail ist unverändert. Um sie zu ändern, [melden Sie sich an] und speichern Sie die neue Adresse noch einmal auf Ihrer Seite Profil.',
+    stopNext: '[Melden Sie sich an], um den Timer in Ihrer Woche zu stoppen oder zu korrigieren.',
+    forgotOidc:
+      'Dieser Server meldet Personen über [{{provider}}] an; Passwörter gibt es nur für seine Notfall-Inhaber, und nur sie erhalten hier einen Link.',
+    forgotIntro:
+      'Geben Sie die E-Mail ein, mit der Sie sich anmelden. Gehört sie zu einem Konto, schicken wir dorthin einen Link, um ein neues Passwort festzulegen; er gilt eine Stunde.',
+    mailMeLink: 'Link schicken',
+    remembered: 'Wieder eingefallen? [Anmelden].',
+    noMail:
+      'Auf diesem Server ist keine Mail eingerichtet, daher kann kein Link verschickt werden. Bitten Sie die Person, die timetrack betreibt, Ihnen ein neues Passwort zu setzen, oder einen Inhaber Ihres Arbeitsbereichs um Hilfe.',
+    tooManyLinks_one: 'Zu viele Links angefordert. Versuchen Sie es in {{count}} Minute noch einmal.',
+    tooManyLinks_other: 'Zu viele Links angefordert. Versuchen Sie es in {{count}} Minuten noch einmal.',
+    checkMail: 'Sehen Sie in Ihre Mails',
+    onItsWay:
+      'Gehört {{email}} zu einem Konto, ist ein Link zum Festlegen eines neuen Passworts dorthin unterwegs. Er funktioniert einmal, eine Stunde lang.',
+    nothingCame: 'Nichts angekommen? Sehen Sie im Spam-Ordner nach, oder [fordern Sie in ein paar Minuten einen neuen an].',
+    setNewPassword: 'Neues Passwort festlegen',
+    resetFor: 'Für {{name}} ({{email}}). Ihre anderen Sitzungen enden, wenn Sie es speichern.',
+    addressConfirmed:
+      'Ihre Adresse ist bestätigt. Alle anderen Sitzungen und API-Tokens dieses Kontos wurden beendet: Niemand hatte die Adresse vorher bestätigt, also könnte jemand anderes sie gehabt haben.',
+    confirmEmailTitle: 'Neue Anmelde-E-Mail bestätigen',
+    confirmEmailBody: '{{name}} meldet sich ab jetzt mit {{email}} an.',
+    confirmEmail: '{{email}} bestätigen',
+    emailUnchanged: '{{refusal}} Ihre Anmelde-E-Mail ist unverändert.',
+    signInCurrent: '[Melden Sie sich mit Ihrer bisherigen Adresse an].',
+    emailChanged: 'Anmelde-E-Mail geändert',
+    emailDone: 'Erledigt: Sie melden sich ab jetzt mit {{email}} an.',
+    emailDoneEnded:
+      'Erledigt: Sie melden sich ab jetzt mit {{email}} an. Es ist die erste Adresse dieses Kontos, die jemand bestätigt hat, daher wurden seine Sitzungen und API-Tokens beendet (jemand anderes könnte sie gehabt haben): Melden Sie sich erneut an und erstellen Sie neue Tokens, wo Sie sie brauchen.',
+    alreadyStopped: 'Bereits gestoppt',
+    timerStopped: 'Timer gestoppt',
+    stoppedAt: 'Gestoppt am {{when}}.',
+    stoppedAlreadyAt: 'Dieser Timer wurde bereits am {{when}} gestoppt.',
+    openWeek: '[Öffnen Sie Ihre Woche], um den Eintrag zu prüfen oder zu korrigieren.',
+    stopTitle: 'Timer stoppen?',
+    stopQuestion: 'Den Timer stoppen, der am {{when}} gestartet wurde?',
+    stopQuestionNamed: 'Den Timer „{{what}}“ stoppen, der am {{when}} gestartet wurde?',
+    stopNow: 'Jetzt stoppen',
+    stopHint: 'Er endet jetzt; sein Ende können Sie danach in Ihrer Woche korrigieren.',
+    providerUnavailable:
+      '{{provider}} ist gerade nicht erreichbar, daher funktioniert die Anmeldung darüber nicht. Versuchen Sie es gleich noch einmal.',
+    providerEnded: 'Ihre Anmeldung bei {{provider}} ist beendet, daher wurden Sie auch hier abgemeldet. Melden Sie sich erneut an.',
+    orPassword: 'Oder mit Ihrer E-Mail und Ihrem Passwort:',
+    providerDown:
+      '{{provider}} ist gerade nicht erreichbar, daher funktioniert die Anmeldung darüber nicht; wenn Sie schon angemeldet sind, bleiben Sie angemeldet.',
+    breakGlassBelow: 'Notfall-Inhaber können sich unten mit ihrem Passwort anmelden.',
+    breakGlassLink: 'Inhaber mit Notfallzugang: [mit Passwort anmelden].',
+    passwordInstead: 'Melden Sie sich stattdessen mit Ihrer E-Mail und Ihrem Passwort an.',
+    signedIn: 'Angemeldet',
+    continueTo: 'Weiter zu timetrack',
+    seeInvitations: 'Ihre Einladungen ansehen',
+    continue: 'Weiter',
+    passwordEnded:
+      'Sie haben sich mit {{provider}} angemeldet. Das Passwort, das dieses Konto hier hatte, funktioniert nicht mehr, und seine anderen Sitzungen und API-Tokens wurden beendet: Niemand hatte diese Adresse vorher bestätigt, also könnte jemand anderes sie gekannt haben. Melden Sie sich ab jetzt mit {{provider}} an.',
+    signingOut: 'Abmelden',
+    signOutAt: 'Auch bei {{provider}} abmelden',
   },
   integrations: {
     // the webhook and import settings pages (src/web/settings/webhooks.ts, webhook-detail.ts, imports.ts)

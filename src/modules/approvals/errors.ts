@@ -1,19 +1,22 @@
 import { DomainError, notFound } from '../../errors.js';
+import { type Key, translator, type Vars, words } from '../../i18n/index.js';
 import type { PeriodKind } from './periods.js';
-
-/** A day as a person reads it: `26 Oct 2026`. */
-export const spokenDay = (day: string): string =>
-  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
-    Date.parse(`${day}T00:00:00Z`),
-  );
 
 const noun = (kind: PeriodKind) => (kind === 'weekly' ? 'week' : 'month');
 /** "the week of 2026-10-26 to 2026-11-01" */
 export const periodWords = (p: { kind: PeriodKind; startDay: string; endDay: string }) => `${noun(p.kind)} of ${p.startDay} to ${p.endDay}`;
-export const spokenPeriod = (p: { kind: PeriodKind; startDay: string; endDay: string }) =>
-  `${noun(p.kind)} of ${spokenDay(p.startDay)} to ${spokenDay(p.endDay)}`;
 
 const WHO_REOPENS = 'an approver (an owner, or a member an owner marked as approver) can reopen it';
+
+type Period = { kind: PeriodKind; startDay: string; endDay: string };
+
+/**
+ * A refusal's words for people: by key, said in the page reader's language (`words`), and in
+ * English as `people` for what has no reader (an import's report).
+ */
+const said = (key: Key, vars?: Vars) => ({ words: words(key, vars), people: translator('en')(key, vars) });
+/** The same for a week or a month: its key by the period's kind, its first and last day. */
+const saidOf = (week: Key, month: Key, p: Period) => said(p.kind === 'weekly' ? week : month, { from: p.startDay, to: p.endDay });
 
 /** The refusals of the approvals module, worded once. */
 export const approvalErrors = {
@@ -22,82 +25,91 @@ export const approvalErrors = {
     new DomainError(
       'conflict',
       `${subject} falls before ${day} (${zone}), the day before which this workspace's time is locked: it cannot be added, changed or deleted. An owner can move the lock date (the Workspace page, or timetrack workspace set W --locked-before).`,
-      {
-        people: `This time is locked: nothing before ${spokenDay(day)} can be added, changed or deleted. An owner can move the lock date on the Workspace page.`,
-      },
+      said('approvals.refused.locked', { day }),
     ),
   /** An entry write in a period submitted for approval. */
   submitted: (subject: string, period: { kind: PeriodKind; startDay: string; endDay: string }, authorName: string) =>
     new DomainError(
       'conflict',
       `${subject} is in ${authorName}'s ${periodWords(period)}, submitted for approval: its time cannot change while it waits. ${authorName} can withdraw it, or ${WHO_REOPENS}.`,
-      {
-        people: `This time is in a ${spokenPeriod(period)} submitted for approval: it cannot change while it waits. Its author can withdraw it on the week page, or ${WHO_REOPENS} on the Approvals page.`,
-      },
+      saidOf('approvals.refused.submittedWeek', 'approvals.refused.submittedMonth', period),
     ),
   /** An entry write in an approved period. */
   approved: (subject: string, period: { kind: PeriodKind; startDay: string; endDay: string }, authorName: string, by: string | null) =>
     new DomainError(
       'conflict',
       `${subject} is in ${authorName}'s ${periodWords(period)}, approved${by ? ` by ${by}` : ''}: approved time cannot change. ${WHO_REOPENS[0]?.toUpperCase()}${WHO_REOPENS.slice(1)}.`,
-      {
-        people: `This time is in an approved ${spokenPeriod(period)}: approved time cannot change. ${WHO_REOPENS[0]?.toUpperCase()}${WHO_REOPENS.slice(1)} on the Approvals page.`,
-      },
+      saidOf('approvals.refused.approvedWeek', 'approvals.refused.approvedMonth', period),
     ),
   approvalOff: () =>
-    new DomainError('conflict', 'Approval is off in this workspace: there is nothing to submit or decide.', {
-      people: 'Approval is off in this workspace: there is nothing to submit. An owner turns it on on the Workspace page.',
-    }),
+    new DomainError('conflict', 'Approval is off in this workspace: there is nothing to submit or decide.', said('approvals.refused.off')),
   notStarted: (period: { kind: PeriodKind; startDay: string; endDay: string }) =>
     new DomainError('invalid', `day: the ${periodWords(period)} has not begun yet; submit it once it has.`, {
       field: 'day',
-      people: `The ${spokenPeriod(period)} has not begun yet: submit it once it has.`,
+      ...saidOf('approvals.refused.notStartedWeek', 'approvals.refused.notStartedMonth', period),
     }),
   alreadyWaiting: (period: { kind: PeriodKind; startDay: string; endDay: string }, state: 'submitted' | 'approved') =>
-    new DomainError('conflict', `The ${periodWords(period)} is ${state} already.`, {
-      people: `The ${spokenPeriod(period)} is ${state === 'submitted' ? 'submitted and waiting for an approver' : 'approved'} already.`,
-    }),
+    new DomainError(
+      'conflict',
+      `The ${periodWords(period)} is ${state} already.`,
+      state === 'submitted'
+        ? saidOf('approvals.refused.waitingWeek', 'approvals.refused.waitingMonth', period)
+        : saidOf('approvals.refused.approvedAlreadyWeek', 'approvals.refused.approvedAlreadyMonth', period),
+    ),
   timerRuns: (period: { kind: PeriodKind; startDay: string; endDay: string }) =>
-    new DomainError('conflict', `A timer started in the ${periodWords(period)} still runs: stop it, then submit.`, {
-      people: `Your timer started in this ${period.kind === 'weekly' ? 'week' : 'month'} still runs: stop it, then submit.`,
-    }),
+    new DomainError(
+      'conflict',
+      `A timer started in the ${periodWords(period)} still runs: stop it, then submit.`,
+      saidOf('approvals.refused.timerRunsWeek', 'approvals.refused.timerRunsMonth', period),
+    ),
   periodNotFound: (id: string) => notFound(`Period ${id}`),
   notWaiting: (id: string, state: string) =>
-    new DomainError('conflict', `Period ${id} is ${state}: only a submitted period is approved or rejected.`, {
-      people: `This period is ${state}: only a submitted period can be approved or rejected.`,
-    }),
+    new DomainError(
+      'conflict',
+      `Period ${id} is ${state}: only a submitted period is approved or rejected.`,
+      said('approvals.refused.notWaiting'),
+    ),
   notLocked: (id: string, state: string) =>
-    new DomainError('conflict', `Period ${id} is ${state}: only a submitted or approved period is reopened.`, {
-      people: `This period is ${state}: only a submitted or approved period can be reopened.`,
-    }),
+    new DomainError(
+      'conflict',
+      `Period ${id} is ${state}: only a submitted or approved period is reopened.`,
+      said('approvals.refused.notLocked'),
+    ),
   ownTime: () =>
-    new DomainError('forbidden', 'Your own time is approved by someone else: an approver cannot approve or reject their own period.', {
-      people: 'Your own time is approved by someone else: ask another approver.',
-    }),
+    new DomainError(
+      'forbidden',
+      'Your own time is approved by someone else: an approver cannot approve or reject their own period.',
+      said('approvals.refused.ownTime'),
+    ),
   notApprover: () =>
     new DomainError(
       'forbidden',
       "Only approvers decide on periods: owners, and members an owner marked as approver, who see colleagues' time.",
-      { people: "Only approvers decide on periods: owners, and members an owner marked as approver, who see colleagues' time." },
+      said('approvals.refused.notApprover'),
     ),
   onlyApproversReopen: () =>
-    new DomainError('forbidden', 'An approved period is reopened by an approver (an owner, or a member an owner marked as approver).', {
-      people: 'An approved period is reopened by an approver: ask an owner, or a member marked as approver.',
-    }),
+    new DomainError(
+      'forbidden',
+      'An approved period is reopened by an approver (an owner, or a member an owner marked as approver).',
+      said('approvals.refused.onlyApproversReopen'),
+    ),
   noteNeeded: () =>
     new DomainError('invalid', 'note: a rejection says why (up to 1000 characters), so its author knows what to change.', {
       field: 'note',
-      people: 'Say why you reject it, so its author knows what to change.',
+      ...said('approvals.refused.noteNeeded'),
     }),
   noteTooLong: () =>
-    new DomainError('invalid', 'note: at most 1000 characters.', { field: 'note', people: 'A note has at most 1,000 characters.' }),
+    new DomainError('invalid', 'note: at most 1000 characters.', {
+      field: 'note',
+      ...said('approvals.refused.noteTooLong', { max: 1000 }),
+    }),
   approverNeedsTime: (userId: string) =>
     new DomainError(
       'invalid',
       `Member ${userId} cannot be an approver: an approver must see colleagues' time (set canViewOthersTime first).`,
       {
         field: 'approver',
-        people: "An approver must see colleagues' time: tick “sees colleagues' time” for them first.",
+        ...said('approvals.refused.approverNeedsTime'),
       },
     ),
   timerBeforeLock: (day: string, since: string) =>
@@ -106,18 +118,20 @@ export const approvalErrors = {
       `lockedBefore: a running timer started ${since}, before ${day}: it must be stopped before its time is locked.`,
       {
         field: 'lockedBefore',
-        people: `A timer started before ${spokenDay(day)} still runs: it must be stopped before that time is locked.`,
+        ...said('approvals.refused.timerBeforeLock', { day }),
       },
     ),
   badApproval: (value: string) =>
     new DomainError('invalid', `approval must be weekly, monthly or off (got ${JSON.stringify(value)}).`, {
       field: 'approval',
-      people: 'Approval is weekly, monthly or off.',
+      ...said('approvals.refused.badApproval'),
     }),
   ownersOnly: () =>
-    new DomainError('forbidden', "Only the workspace's owners change its approval settings and approvers.", {
-      people: "Only the workspace's owners change its approval settings and approvers.",
-    }),
+    new DomainError(
+      'forbidden',
+      "Only the workspace's owners change its approval settings and approvers.",
+      said('approvals.refused.ownersOnly'),
+    ),
   workspaceNotFound: (id: string) => notFound(`Workspace ${id}`),
   memberNotFound: (workspaceId: string, userId: string) => notFound(`Member ${userId} of workspace ${workspaceId}`),
 };

@@ -1,5 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../../errors.js';
+import { words } from '../../i18n/index.js';
 
 /**
  * Passwords of the settings page, hashed with scrypt (memory-hard, in Node itself): N 2^15, r 8,
@@ -64,9 +65,15 @@ function scrypt(password: string, salt: Buffer, options: { N: number; r: number;
 export function checkPassword(password: string): void {
   const length = [...password].length;
   if (length < PASSWORD_MIN)
-    throw new DomainError('invalid', `password must be at least ${PASSWORD_MIN} characters long.`, { field: 'password' });
+    throw new DomainError('invalid', `password must be at least ${PASSWORD_MIN} characters long.`, {
+      field: 'password',
+      words: words('auth.passwordShort', { min: PASSWORD_MIN }),
+    });
   if (length > PASSWORD_MAX)
-    throw new DomainError('invalid', `password must be at most ${PASSWORD_MAX} characters long.`, { field: 'password' });
+    throw new DomainError('invalid', `password must be at most ${PASSWORD_MAX} characters long.`, {
+      field: 'password',
+      words: words('auth.passwordLong', { max: PASSWORD_MAX }),
+    });
 }
 
 /** The stored form of a new password, hashed at `cost` (named in it, so verifying needs no setting). */

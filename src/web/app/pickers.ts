@@ -1,6 +1,6 @@
 import { errorAt, type FieldErrors, invalidAt } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
-import { t } from '../../i18n/index.js';
+import { type Key, t, type Vars } from '../../i18n/index.js';
 
 /** A project as the pickers offer it: its client (grouped under it), its colour and its Billable default. */
 export interface ProjectChoice {
@@ -138,6 +138,38 @@ export function billableBox(id: string, checked: boolean, shownFor: string): Htm
     >`;
 }
 
+/** The suggestions' words, which the page's script says (it has none of its own): by name, `_one` and `_other` for a count. */
+const SUGGEST_WORDS: readonly Key[] = [
+  'week.suggest.project',
+  'week.suggest.task',
+  'week.suggest.tag',
+  'week.suggest.inGroup',
+  'week.suggest.noProject',
+  'week.suggest.chosenProject',
+  'week.suggest.chosenTask',
+  'week.suggest.chosenTag',
+  'week.suggest.noProjects',
+  'week.suggest.noTags',
+  'week.suggest.noPast',
+  'week.suggest.filled',
+  'week.suggest.filledProject',
+];
+const SUGGEST_COUNTED: readonly Key[] = ['week.suggest.projectsMatch', 'week.suggest.tagsMatch', 'week.suggest.pastMatch'];
+
+/** The suggestions' words in the reader's language, their `{{placeholders}}` left for the script to fill. */
+function suggestWords(): string {
+  const unfilled = (key: Key, count?: number) =>
+    t(key, { ...(count === undefined ? {} : { count }), skipInterpolation: true } as unknown as Vars);
+  const name = (key: Key) => key.split('.').pop() as string;
+  const words: Record<string, string> = {};
+  for (const key of SUGGEST_WORDS) words[name(key)] = unfilled(key);
+  for (const key of SUGGEST_COUNTED) {
+    words[`${name(key)}_one`] = unfilled(key, 1);
+    words[`${name(key)}_other`] = unfilled(key, 2);
+  }
+  return JSON.stringify(words);
+}
+
 /**
  * A description field that suggests the member's past entries as they type (a combobox: the
  * script fills the list from the app's suggest route, Up/Down/Enter/Esc, announced); choosing one fills
@@ -162,6 +194,7 @@ export function descriptionCombo(id: string, label: string, value: string, error
       aria-expanded="false"
       aria-controls="${id}-list"
       data-suggest
+      data-words="${suggestWords()}"
       ${placeholder ? html`placeholder="${placeholder}"` : ''}
       ${invalidAt(id, errors.description)}
     />

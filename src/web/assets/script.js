@@ -229,6 +229,21 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
 
   // --- Suggestions while typing a description (a combobox) -------------------------------------
   var suggestTimer = null;
+  // The field's words in the page's language (its data-words, rendered by the page): a message by
+  // name, its {{placeholders}} filled; `count` picks the `_one` or `_other` form.
+  function say(input, name, vars) {
+    var words;
+    try {
+      words = JSON.parse(input.getAttribute('data-words') || '{}');
+    } catch {
+      words = {};
+    }
+    var counted = vars && typeof vars.count === 'number' ? name + (vars.count === 1 ? '_one' : '_other') : name;
+    var text = words[counted] || words[name] || '';
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, function (whole, key) {
+      return vars && vars[key] !== undefined ? String(vars[key]) : whole;
+    });
+  }
   function listOf(input) {
     return document.getElementById(input.getAttribute('aria-controls'));
   }
@@ -257,7 +272,12 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
         Array.prototype.forEach.call(select.options, function (option) {
           if (option.value === '') return;
           var group = option.parentElement.tagName === 'OPTGROUP' ? option.parentElement.label : '';
-          names.push({ kind: 'project', id: option.value, label: option.textContent, hint: group ? group + ' · project' : 'project' });
+          names.push({
+            kind: 'project',
+            id: option.value,
+            label: option.textContent,
+            hint: group ? say(input, 'inGroup', { group: group }) : say(input, 'project'),
+          });
           if (tasks)
             tasks.querySelectorAll('option[data-project="' + option.value + '"]').forEach(function (t) {
               names.push({
@@ -265,14 +285,14 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
                 id: t.value,
                 project: option.value,
                 label: option.textContent + ' / ' + t.textContent,
-                hint: 'task',
+                hint: say(input, 'task'),
               });
             });
         });
     } else {
       form.querySelectorAll('input[name=tagIds]').forEach(function (box) {
         var name = box.nextElementSibling ? box.nextElementSibling.textContent : '';
-        names.push({ kind: 'tag', id: box.value, label: name, hint: 'tag' });
+        names.push({ kind: 'tag', id: box.value, label: name, hint: say(input, 'tag') });
       });
     }
     var text = word.text.trim().toLowerCase();
@@ -304,7 +324,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     var at = Math.min(word.start, input.value.length);
     input.setSelectionRange(at, at);
     closeList(input);
-    announce((name.kind === 'tag' ? 'Tag ' : name.kind === 'task' ? 'Task ' : 'Project ') + name.label + ' chosen.');
+    announce(say(input, name.kind === 'tag' ? 'chosenTag' : name.kind === 'task' ? 'chosenTask' : 'chosenProject', { name: name.label }));
   }
   // The list, filled: each option with its hint, chosen by mouse or by Up/Down and Enter.
   function fillList(input, items, label, hint, pick) {
@@ -352,8 +372,12 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
             pickName(input, word, n);
           },
         );
-        var what = word.mark === '@' ? 'projects' : 'tags';
-        announce(names.length === 0 ? 'No ' + what + ' yet.' : names.length + ' ' + what + ' match: Down to choose.');
+        var projects = word.mark === '@';
+        announce(
+          names.length === 0
+            ? say(input, projects ? 'noProjects' : 'noTags')
+            : say(input, projects ? 'projectsMatch' : 'tagsMatch', { count: names.length }),
+        );
         return;
       }
     }
@@ -374,13 +398,13 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
             return s.description;
           },
           function (s) {
-            return [s.clientName, s.projectName, s.taskName].filter(Boolean).join(' · ') || 'No project';
+            return [s.clientName, s.projectName, s.taskName].filter(Boolean).join(' · ') || say(input, 'noProject');
           },
           function (s) {
             choose(input, s);
           },
         );
-        announce(json.data.length === 0 ? 'No past entries match.' : json.data.length + ' past entries match: Down to choose.');
+        announce(json.data.length === 0 ? say(input, 'noPast') : say(input, 'pastMatch', { count: json.data.length }));
       });
   }
   // A past entry chosen: its description, project, task, tags and Billable fill the form.
@@ -405,7 +429,11 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
       shown.value = s.projectId || '';
     }
     closeList(input);
-    announce('Filled from ' + s.description + (s.projectName ? ', ' + s.projectName : '') + '.');
+    announce(
+      s.projectName
+        ? say(input, 'filledProject', { what: s.description, project: s.projectName })
+        : say(input, 'filled', { what: s.description }),
+    );
   }
   function move(input, step) {
     var list = listOf(input);

@@ -17,6 +17,8 @@ import { lobbyPath, lobbyRoutes } from './lobby.js';
 import { mailLinkRoutes } from './mail-links.js';
 import { oidcRoutes, providerPart, providerSignOut } from './oidc.js';
 import { newPasswordFields } from './password-fields.js';
+import { said } from './words.js';
+import { formats, t } from '../../i18n/index.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
@@ -43,23 +45,34 @@ const profileFields = (sent: FirstSent, errors: FieldErrors) =>
     [
       [
         'workspace',
-        html`Your workspace's name <span class="hint">Your business or team, e.g. "Lovelace Consulting"; invitations say it.</span>`,
+        html`${t('auth.workspaceName')} <span class="hint">${t('auth.workspaceNameHint')}</span>`,
         html`type="text" autocomplete="organization" maxlength="200"`,
       ],
       [
         'name',
-        html`Your name <span class="hint">As colleagues see it, e.g. "Ada Lovelace".</span>`,
+        html`${t('auth.yourName')} <span class="hint">${t('auth.yourNameHint')}</span>`,
         html`type="text" autocomplete="name" maxlength="200"`,
       ],
       [
         'email',
-        html`Your email <span class="hint">You sign in with it.</span>`,
+        html`${t('auth.yourEmail')} <span class="hint">${t('auth.yourEmailHint')}</span>`,
         html`type="email" autocomplete="username" maxlength="254"`,
       ],
     ] as const
   ).map(
     ([name, label, attrs]) => html`${inputField(name, label, html`name="${name}" ${attrs} required`, sent[name], errors[name], '', '')} `,
   );
+
+/** A field's refusal as a sentence: the English message names the field first ("password must…"); words for people are whole. */
+const theField = (error: DomainError, text: string) => (error.words === undefined ? `The ${text}` : text);
+
+/** Whom a setup link is for: their name and the workspace's in bold. */
+const forWhom = (link: { name: string; email: string; workspaceName: string }) =>
+  said('auth.forWhom', {
+    name: html`<strong>${link.name}</strong>`,
+    email: link.email,
+    workspace: html`<strong>${link.workspaceName}</strong>`,
+  });
 
 /** The page a setup link opens: the password (and, for the first start's link, the owner's name and email). */
 function setupPage(
@@ -77,20 +90,16 @@ function setupPage(
   const link = services.sessions.setupLink(secret);
   if (!link) {
     return send(deps, res, 410, {
-      title: 'This link no longer works',
-      notice: { kind: 'error', body: 'The setup link was used already, has expired, or was replaced by a newer one.' },
-      body: html`<p>Ask for a new link, or <a href="${base}/sign-in">sign in</a> if you have set your password.</p>`,
+      title: t('auth.linkGone'),
+      notice: { kind: 'error', body: t('auth.setupGone') },
+      body: html`<p>${said('auth.setupGoneNext', {}, [`${base}/sign-in`])}</p>`,
     });
   }
   if (link.viaProvider) return providerSetupPage(deps, req, res, status, secret, link, notice, sent, errors);
   send(deps, res, status, {
-    title: 'Set your password',
+    title: t('auth.setPassword'),
     notice,
-    body: html`${
-        link.asksProfile
-          ? html`<p>You are the first owner here. Name your workspace, and tell colleagues who you are:</p>`
-          : html`<p>For <strong>${link.name}</strong> (${link.email}) in the workspace <strong>${link.workspaceName}</strong>.</p>`
-      }
+    body: html`${link.asksProfile ? html`<p>${t('auth.firstOwner')}</p>` : html`<p>${forWhom(link)}</p>`}
       <form class="stack" method="post" action="${base}/setup/${secret}">
         <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
         <input type="hidden" name="timeZone" data-browser-zone />
@@ -121,18 +130,14 @@ function providerSetupPage(
 ): void {
   const { oidc } = deps.services;
   send(deps, res, status, {
-    title: `Sign in with ${oidc.name}`,
+    title: t('auth.withProvider', { provider: oidc.name }),
     notice,
-    body: html`${
-        link.asksProfile
-          ? html`<p>You are the first owner here. Name your workspace, and tell colleagues who you are:</p>`
-          : html`<p>For <strong>${link.name}</strong> (${link.email}) in the workspace <strong>${link.workspaceName}</strong>.</p>`
-      }
-      <p>This server signs people in with ${oidc.name}, so there is no password to set here: continue there with your address.</p>
+    body: html`${link.asksProfile ? html`<p>${t('auth.firstOwner')}</p>` : html`<p>${forWhom(link)}</p>`}
+      <p>${t('auth.noPasswordHere', { provider: oidc.name })}</p>
       <form class="stack" method="post" action="${deps.paths.settings}/setup/${secret}/provider">
         <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
         ${link.asksProfile ? profileFields(sent, errors) : ''}
-        <div><button type="submit">Continue with ${oidc.name}</button></div>
+        <div><button type="submit">${t('auth.continueWith', { provider: oidc.name })}</button></div>
       </form>`,
   });
 }
@@ -156,17 +161,14 @@ function invitationSignInPage(
   const here = `${base}/setup/${secret}`;
   const passwords = !services.oidc.only;
   send(deps, res, status, {
-    title: `Join ${invitation.workspaceName}`,
+    title: t('auth.join', { workspace: invitation.workspaceName }),
     notice,
-    body: html`<p>
-        You were invited to the workspace <strong>${invitation.workspaceName}</strong> at ${invitation.email}. Sign in as the account of
-        that address to join.
-      </p>
+    body: html`<p>${said('auth.invited', { workspace: html`<strong>${invitation.workspaceName}</strong>`, email: invitation.email })}</p>
       ${
         services.oidc.enabled
           ? html`<p>
               <a class="button" id="provider-sign-in" href="${base}/oidc/start?next=${encodeURIComponent(here)}"
-                >Sign in with ${services.oidc.name}</a
+                >${t('auth.withProvider', { provider: services.oidc.name })}</a
               >
             </p>`
           : ''
@@ -177,18 +179,14 @@ function invitationSignInPage(
                 <input type="hidden" name="_csrf" value="${formToken(req, res, deps.config)}" />
                 <input type="hidden" name="email" autocomplete="username" value="${invitation.email}" />
                 <div>
-                  <label for="password">Password of ${invitation.email}</label
+                  <label for="password">${t('auth.passwordOf', { email: invitation.email })}</label
                   ><input id="password" name="password" type="password" autocomplete="current-password" required />
                 </div>
-                <div><button type="submit">Sign in and join ${invitation.workspaceName}</button></div>
+                <div><button type="submit">${t('auth.signInAndJoin', { workspace: invitation.workspaceName })}</button></div>
               </form>
               <p class="hint">
-                ${
-                  services.sessions.resetsByMail()
-                    ? html`No password, or forgot it? <a href="${base}/forgot">Mail me a link</a> to set one, then open this link again.`
-                    : 'No password, or forgot it? Ask the person who runs timetrack to set one for you, then open this link again.'
-                }
-                Already signed in with another account? <a href="${base}/sign-in?next=${encodeURIComponent(here)}">Sign in</a> first.
+                ${services.sessions.resetsByMail() ? said('auth.noPasswordMail', {}, [`${base}/forgot`]) : t('auth.noPasswordAsk')}
+                ${said('auth.otherAccount', {}, [`${base}/sign-in?next=${encodeURIComponent(here)}`])}
               </p>`
           : ''
       }`,
@@ -213,16 +211,21 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
     const own = services.sessions.memberships(signed.session.userId);
     send(deps, res, 200, {
       ...shell(deps, signed),
-      title: `Join ${invitation.workspaceName}`,
+      title: t('auth.join', { workspace: invitation.workspaceName }),
       body: html`<p>
-          You were invited to the workspace <strong>${invitation.workspaceName}</strong> at ${invitation.email}. You are signed in as
-          ${signed.session.name} (${signed.session.email})${own.length > 0 ? `, a member of ${own.map((w) => w.name).join(', ')}` : ''}.
+          ${said(own.length > 0 ? 'auth.invitedMember' : 'auth.invitedSignedIn', {
+            workspace: html`<strong>${invitation.workspaceName}</strong>`,
+            email: invitation.email,
+            name: signed.session.name,
+            you: signed.session.email,
+            workspaces: formats().list(own.map((w) => w.name)),
+          })}
         </p>
         <form class="stack" method="post" action="${base}/setup/${secret}/join">
           ${csrfField(signed.session.csrfToken)}
-          <div><button type="submit">Join ${invitation.workspaceName}</button></div>
+          <div><button type="submit">${t('auth.join', { workspace: invitation.workspaceName })}</button></div>
         </form>
-        <p class="hint">Not you? Sign out, open the link again and sign in with the account of ${invitation.email}.</p>`,
+        <p class="hint">${t('auth.notYou', { email: invitation.email })}</p>`,
     });
   });
 
@@ -234,7 +237,7 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
       redirect(res, `${paths.app}/week`, {
         deps,
         signed,
-        notice: { kind: 'ok', body: 'You joined the workspace: this is your week in it. Switch workspaces at the top of the page.' },
+        notice: { kind: 'ok', body: t('auth.joined') },
       });
     }),
   );
@@ -259,21 +262,16 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
           return invitationSignInPage(deps, req, res, result.kind === 'busy' ? 503 : 429, secret, invitation, {
             kind: 'error',
             body:
-              result.kind === 'busy'
-                ? 'The server is checking many sign-ins at once. Try again in a moment.'
-                : `Too many sign-in attempts. Try again in ${Math.ceil(result.retryAfterSec / 60)} minute${result.retryAfterSec > 60 ? 's' : ''}.`,
+              result.kind === 'busy' ? t('auth.busySignIns') : t('auth.tooManySignIns', { count: Math.ceil(result.retryAfterSec / 60) }),
           });
         case 'refused':
           return invitationSignInPage(deps, req, res, 401, secret, invitation, {
             kind: 'error',
-            body: `That is not the password of the account of ${invitation.email}.`,
+            body: t('auth.notPasswordOf', { email: invitation.email }),
           });
         case 'joined':
           setSessionCookie(res, deps.config, req, result.session.secret, SESSION_MAX_AGE_SEC);
-          deps.flashes.put(result.session.secret, {
-            kind: 'ok',
-            body: 'You joined the workspace: this is your week in it. Switch workspaces at the top of the page.',
-          });
+          deps.flashes.put(result.session.secret, { kind: 'ok', body: t('auth.joined') });
           return redirect(res, `${paths.app}/week`);
       }
     } catch (error) {
@@ -291,7 +289,7 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
       redirect(res, `${paths.settings}/oidc/start?next=${encodeURIComponent(`${paths.app}/week`)}`);
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);
-      const refused = refusal(error, { message: (text) => (error.code === 'invalid' && error.field ? `The ${text}` : text) });
+      const refused = refusal(error, { message: (text) => (error.code === 'invalid' && error.field ? theField(error, text) : text) });
       setupPage(deps, req, res, statusOf(error), secret, { kind: 'error', body: refused.message }, sent, refused.errors);
     }
   });
@@ -301,8 +299,8 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
     const sent = firstSent(req);
     try {
       if (field(req, 'password') !== field(req, 'confirm'))
-        return setupPage(deps, req, res, 400, secret, { kind: 'error', body: 'The two passwords differ.' }, sent, {
-          password: 'The two passwords differ: type the same password twice.',
+        return setupPage(deps, req, res, 400, secret, { kind: 'error', body: t('auth.passwordsDiffer') }, sent, {
+          password: t('auth.passwordsDifferField'),
         });
       const session = await services.sessions.completeSetup(secret, field(req, 'password'), profileOf(sent));
       if (!session) return setupPage(deps, req, res, 410, secret, null);
@@ -312,15 +310,12 @@ function invitationRoutes(router: Router, deps: WebDeps): void {
       redirect(res, `${paths.app}/week?welcome=1`);
     } catch (error) {
       if (isFormRefusal(error)) {
-        const refused = refusal(error, { message: (text) => (error.code === 'conflict' ? text : `The ${text}`) });
+        const refused = refusal(error, { message: (text) => (error.code === 'conflict' ? text : theField(error, text)) });
         return setupPage(deps, req, res, 400, secret, { kind: 'error', body: refused.message }, sent, refused.errors);
       }
       if (error instanceof HashingBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
-        return setupPage(deps, req, res, 503, secret, {
-          kind: 'error',
-          body: 'The server is busy checking passwords. Try again in a moment.',
-        });
+        return setupPage(deps, req, res, 503, secret, { kind: 'error', body: t('common.hashingBusy') });
       }
       next(error);
     }
@@ -348,21 +343,13 @@ function adoptZone(deps: WebDeps, sessionSecret: string, zone: string): void {
  * lobby; what to do instead (the mailed link, or the invitation's link and the operator).
  */
 function unconfirmedNotice(deps: WebDeps, result: { email: string; mailed: boolean }): Notice {
-  const first = `You belong to no workspace here yet, and nobody has confirmed that ${result.email} is your address, so your invitations are not shown.`;
-  if (result.mailed)
-    return {
-      kind: 'error',
-      body: `${first} We mailed a link to ${result.email}: open it to confirm the address and choose a new password; your invitations show then. An invitation’s own link also lets you join.`,
-    };
-  if (deps.services.sessions.resetsByMail())
-    return {
-      kind: 'error',
-      body: `${first} A link to confirm it was mailed to ${result.email} already: open the newest (each works for an hour), or try again later. An invitation’s own link also lets you join.`,
-    };
-  return {
-    kind: 'error',
-    body: `${first} This server sends no mail to confirm it. Open the link of your invitation (the owner who invited you has it) and sign in on its page, or ask the person who runs timetrack to set you a new password, which confirms the address.`,
-  };
+  const first = t('auth.unconfirmed', { email: result.email });
+  const then = result.mailed
+    ? t('auth.unconfirmedMailed', { email: result.email })
+    : deps.services.sessions.resetsByMail()
+      ? t('auth.unconfirmedMailedBefore', { email: result.email })
+      : t('auth.unconfirmedNoMail');
+  return { kind: 'error', body: `${first} ${then}` };
 }
 
 /** Sign-in (returning to the page asked for), password setup through a link (landing on the week), sign-out and the workspace switch. */
@@ -377,7 +364,7 @@ export const authArea: WebArea = {
       // Sign-in through the identity provider, when set up (./oidc.ts): its button, its notice, and whether passwords are taken.
       const provider = await providerPart(deps, req);
       send(deps, res, status, {
-        title: 'Sign in',
+        title: t('auth.signIn'),
         notice: notice ?? provider.notice,
         body: html`${provider.body}
         ${
@@ -388,18 +375,17 @@ export const authArea: WebArea = {
                   ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
                   ${services.oidc.only ? html`<input type="hidden" name="breakGlass" value="1" />` : ''}
                   <div>
-                    <label for="email">Email</label
+                    <label for="email">${t('auth.email')}</label
                     ><input id="email" name="email" type="email" autocomplete="username" required value="${email}" />
                   </div>
                   <div>
-                    <label for="password">Password</label
+                    <label for="password">${t('auth.password')}</label
                     ><input id="password" name="password" type="password" autocomplete="current-password" required />
                   </div>
-                  <div><button type="submit">Sign in</button></div>
+                  <div><button type="submit">${t('auth.signIn')}</button></div>
                 </form>
                 <p class="hint">
-                  ${services.sessions.resetsByMail() ? html`<a href="${base}/forgot">Forgot your password?</a> ` : ''}No password yet? Ask
-                  an owner of your workspace for a setup link (Members page).
+                  ${services.sessions.resetsByMail() ? html`<a href="${base}/forgot">${t('auth.forgot')}</a> ` : ''}${t('auth.noPasswordYet')}
                 </p>`
             : ''
         }`,
@@ -428,16 +414,13 @@ export const authArea: WebArea = {
           const wait = result.retryAfterSec;
           return signInPage(req, res, result.kind === 'busy' ? 503 : 429, email, {
             kind: 'error',
-            body:
-              result.kind === 'busy'
-                ? 'The server is checking many sign-ins at once. Try again in a moment.'
-                : `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
+            body: result.kind === 'busy' ? t('auth.busySignIns') : t('auth.tooManySignIns', { count: Math.ceil(wait / 60) }),
           });
         }
         if (result.kind === 'refused')
           return signInPage(req, res, 401, email, {
             kind: 'error',
-            body: 'That email and password do not match an account with a password.',
+            body: t('auth.refused'),
           });
         if (result.kind === 'unconfirmed') return signInPage(req, res, 403, email, unconfirmedNotice(deps, result));
         setSessionCookie(res, deps.config, req, result.session.secret, SESSION_MAX_AGE_SEC);

@@ -1,5 +1,4 @@
 import type { Request, Response, Router } from 'express';
-import { DateTime } from 'luxon';
 import { SESSION_MAX_MS } from '../../modules/sessions/service.js';
 import type { WebDeps } from '../deps.js';
 import { html } from '../kit/html.js';
@@ -9,13 +8,15 @@ import { redirect, send } from '../kit/respond.js';
 import { OIDC_STATE_MS, ProviderUnreachable } from '../../modules/oidc/service.js';
 import { formToken, setProviderCookie, setSessionCookie } from '../session/cookies.js';
 import { type Lobby, lobbyOf, signedOf } from '../session/guard.js';
+import { formats, t } from '../../i18n/index.js';
+import { said } from './words.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 
 /** Where an account that belongs to no workspace lands after sign-in. */
 export const lobbyPath = (deps: WebDeps): string => `${deps.paths.settings}/invitations`;
 
-const until = (ms: number): string => DateTime.fromMillis(ms, { zone: 'utc' }).toFormat("d LLLL yyyy, HH:mm 'UTC'");
+const until = (ms: number): string => formats().dateTime(ms, 'UTC');
 
 /** The page of an account in no workspace: who it is, its open invitations with Join, and Sign out. */
 function lobbyPage(deps: WebDeps, req: Request, res: Response, lobby: Lobby, status: number, notice: Notice | null): void {
@@ -23,29 +24,31 @@ function lobbyPage(deps: WebDeps, req: Request, res: Response, lobby: Lobby, sta
   const { view } = lobby;
   const token = formToken(req, res, deps.config);
   send(deps, res, status, {
-    title: 'You belong to no workspace yet',
+    title: t('auth.lobbyTitle'),
     notice,
     body: html`<p>
-        Signed in as <strong>${view.name}</strong> (${view.email}). You join a workspace when one of its owners adds your address on their
-        Members page; the invitation then shows here${deps.services.mail.enabled() ? ' and comes by mail' : ''}.
+        ${said(deps.services.mail.enabled() ? 'auth.lobbyWhoMail' : 'auth.lobbyWho', {
+          name: html`<strong>${view.name}</strong>`,
+          email: view.email,
+        })}
       </p>
       ${
         view.invitations.length === 0
-          ? html`<p>
-              No invitation is open for you. Ask an owner of the workspace you work in to add ${view.email} on its Members page, then reload
-              this page.
-            </p>`
-          : html`<ul class="cards" aria-label="Your invitations">
+          ? html`<p>${t('auth.noInvitation', { email: view.email })}</p>`
+          : html`<ul class="cards" aria-label="${t('auth.yourInvitations')}">
               ${view.invitations.map(
                 (i) =>
                   html`<li>
                     <form class="stack" method="post" action="${base}/invitations/${i.id}/join">
                       <input type="hidden" name="_csrf" value="${token}" />
                       <div>
-                        <strong>${i.workspaceName}</strong> invited you at ${i.email}${i.isOwner ? ' as an owner' : ''}; open until
-                        ${until(i.expiresAt)}.
+                        ${said(i.isOwner ? 'auth.invitationOwner' : 'auth.invitation', {
+                          workspace: html`<strong>${i.workspaceName}</strong>`,
+                          email: i.email,
+                          until: until(i.expiresAt),
+                        })}
                       </div>
-                      <div><button type="submit">Join ${i.workspaceName}</button></div>
+                      <div><button type="submit">${t('auth.join', { workspace: i.workspaceName })}</button></div>
                     </form>
                   </li>`,
               )}
@@ -53,7 +56,7 @@ function lobbyPage(deps: WebDeps, req: Request, res: Response, lobby: Lobby, sta
       }
       <form class="stack after" method="post" action="${base}/sign-out">
         <input type="hidden" name="_csrf" value="${token}" />
-        <div><button class="secondary" type="submit">Sign out</button></div>
+        <div><button class="secondary" type="submit">${t('layout.signOut')}</button></div>
       </form>`,
   });
 }
@@ -92,10 +95,7 @@ export function lobbyRoutes(router: Router, deps: WebDeps): void {
         }
       }
       setSessionCookie(res, deps.config, req, joined.secret, SESSION_MAX_AGE_SEC);
-      deps.flashes.put(joined.secret, {
-        kind: 'ok',
-        body: 'You joined the workspace: this is your week in it. Switch workspaces at the top of the page.',
-      });
+      deps.flashes.put(joined.secret, { kind: 'ok', body: t('auth.joined') });
       redirect(res, `${paths.app}/week`);
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);

@@ -22,14 +22,16 @@ import {
   setSessionCookie,
 } from '../session/cookies.js';
 import { lobbyPath } from './lobby.js';
+import { said } from './words.js';
+import { t } from '../../i18n/index.js';
 
 /** The sign-in page as the auth area draws it: a status, the email typed, a notice. */
 export type SignInPage = (req: Request, res: Response, status: number, email: string, notice: Notice | null) => Promise<void>;
 
 /** Why the sign-in page is shown after a way back from the provider (`?provider=…`). */
 const RETURNS: Record<string, (name: string) => string> = {
-  unavailable: (name) => `${name} cannot be reached right now, so signing in with it does not work. Try again in a moment.`,
-  ended: (name) => `Your sign-in at ${name} has ended, so you were signed out here too. Sign in again.`,
+  unavailable: (name) => t('auth.providerUnavailable', { provider: name }),
+  ended: (name) => t('auth.providerEnded', { provider: name }),
 };
 
 /**
@@ -48,21 +50,20 @@ export async function providerPart(deps: WebDeps, req: Request): Promise<{ body:
   const returned = typeof req.query.provider === 'string' ? RETURNS[req.query.provider] : undefined;
   const start = `${base}/oidc/start${next ? `?next=${encodeURIComponent(next)}` : ''}`;
   const body = available
-    ? html`<p><a class="button" id="provider-sign-in" href="${start}">Sign in with ${oidc.name}</a></p>
-        ${passwordForm ? html`<p class="hint">Or with your email and password:</p>` : ''}`
+    ? html`<p><a class="button" id="provider-sign-in" href="${start}">${t('auth.withProvider', { provider: oidc.name })}</a></p>
+        ${passwordForm ? html`<p class="hint">${t('auth.orPassword')}</p>` : ''}`
     : html``;
   let notice: Notice | null = returned ? { kind: 'error', body: returned(oidc.name) } : null;
   if (!available)
     notice = {
       kind: 'error',
-      body: html`${oidc.name} cannot be reached right now, so signing in with it does not work; if you are signed in already, you stay
-      signed in.
+      body: html`${t('auth.providerDown', { provider: oidc.name })}
       ${
         oidc.only
           ? passwordForm
-            ? 'Break-glass owners can sign in with their password below.'
-            : html`Owners with break-glass access: <a href="${base}/sign-in?break-glass">sign in with a password</a>.`
-          : 'Sign in with your email and password instead.'
+            ? t('auth.breakGlassBelow')
+            : said('auth.breakGlassLink', {}, [`${base}/sign-in?break-glass`])
+          : t('auth.passwordInstead')
       }`,
     };
   return { body, passwordForm, notice };
@@ -114,23 +115,19 @@ export function oidcRoutes(router: Router, deps: WebDeps, signInPage: SignInPage
       switch (done.kind) {
         case 'signed-in':
           setSessionCookie(res, config, req, done.session.secret, Math.floor(SESSION_MAX_MS / 1000));
-          if (done.joined)
-            deps.flashes.put(done.session.secret, {
-              kind: 'ok',
-              body: 'You joined the workspace: this is your week in it. Switch workspaces at the top of the page.',
-            });
+          if (done.joined) deps.flashes.put(done.session.secret, { kind: 'ok', body: t('auth.joined') });
           if (done.passwordEnded)
             deps.flashes.put(done.session.secret, {
               kind: 'ok',
-              body: `You signed in with ${oidc.name}. The password this account had here no longer works, and its other sessions and API tokens ended: nobody had confirmed this address before, so someone else may have known them. Sign in with ${oidc.name} from now on.`,
+              body: t('auth.passwordEnded', { provider: oidc.name }),
             });
-          return onwards(deps, res, 'Signed in', landing(paths, done.next), 'Continue to timetrack');
+          return onwards(deps, res, t('auth.signedIn'), landing(paths, done.next), t('auth.continueTo'));
         case 'lobby':
           // An account in no workspace: the page of its invitations (issue 44).
           setSessionCookie(res, config, req, done.session.secret, Math.floor(SESSION_MAX_MS / 1000));
-          return onwards(deps, res, 'Signed in', lobbyPath(deps), 'See your invitations');
+          return onwards(deps, res, t('auth.signedIn'), lobbyPath(deps), t('auth.seeInvitations'));
         case 'checked':
-          return onwards(deps, res, 'Signed in', landing(paths, done.next), 'Continue');
+          return onwards(deps, res, t('auth.signedIn'), landing(paths, done.next), t('auth.continue'));
         case 'ended':
           clearSessionCookie(res, config, req);
           return void res.redirect(303, `${base}/sign-in?provider=ended`);
@@ -209,5 +206,5 @@ export function providerCheck(deps: WebDeps): RequestHandler {
 
 /** Signing out of a session opened through the provider goes on to the provider's sign-out, when it offers one. */
 export function providerSignOut(deps: WebDeps, res: Response, url: string): void {
-  onwards(deps, res, 'Signing out', url, `Sign out at ${deps.services.oidc.name} too`);
+  onwards(deps, res, t('auth.signingOut'), url, t('auth.signOutAt', { provider: deps.services.oidc.name }));
 }

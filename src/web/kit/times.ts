@@ -85,14 +85,19 @@ export function checkDayTotal(totalSec: number, day: string, confirmed: boolean,
 }
 
 /** A time of day as people type it (`9`, `09:05`, `905`, `9:05 pm`, `21.05`): minutes after midnight, or a refusal. */
-export function timeOfDay(text: string, field: string, what = 'time'): number {
+export function timeOfDay(text: string, field: string, what: 'time' | 'start time' | 'end time' = 'time'): number {
   const value = text.trim().toLowerCase().replace(/\./g, ':').replace(/\s+/g, '');
   const match = /^(\d{1,2})(?::?(\d{2}))?(am|pm|a|p)?$/.exec(value);
   const hour = match ? Number(match[1]) : NaN;
   const minute = match ? Number(match[2] ?? 0) : NaN;
   const half = match?.[3]?.[0];
   const ok = match !== null && minute < 60 && (half ? hour >= 1 && hour <= 12 : hour <= 24) && !(hour === 24 && minute > 0);
-  if (!ok) throw refuse(field, `“${text.trim()}” is not a ${what}. Type it as 09:30, 930 or 9:30 am.`);
+  if (!ok)
+    throw refuse(
+      field,
+      `“${text.trim()}” is not a ${what}. Type it as 09:30, 930 or 9:30 am.`,
+      words(what === 'start time' ? 'week.notStartTime' : what === 'end time' ? 'week.notEndTime' : 'week.notTime', { text: text.trim() }),
+    );
   const h24 = half === 'p' ? (hour % 12) + 12 : half === 'a' ? hour % 12 : hour;
   return h24 * 60 + minute;
 }
@@ -100,10 +105,15 @@ export function timeOfDay(text: string, field: string, what = 'time'): number {
 /** A day and a time typed in a form, in the member's zone: the instant (ms). A time that does not exist (a DST gap) is refused. */
 export function instantAt(day: string, minutes: number, zone: string, field: string): number {
   const date = DateTime.fromISO(day, { zone });
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !date.isValid) throw refuse('day', `“${day}” is not a day. Choose one, such as 2026-11-23.`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !date.isValid)
+    throw refuse('day', `“${day}” is not a day. Choose one, such as 2026-11-23.`, words('week.notDay', { day }));
   const at = date.startOf('day').plus({ minutes });
   if (at.hour * 60 + at.minute !== minutes % 1440 && minutes < 1440)
-    throw refuse(field, `${clockText(minutes)} does not exist on ${day} in ${zone} (the clocks moved). Choose another time.`);
+    throw refuse(
+      field,
+      `${clockText(minutes)} does not exist on ${day} in ${zone} (the clocks moved). Choose another time.`,
+      words('week.noSuchTime', { time: formats().clock(minutes), day: formats().date(day), zone }),
+    );
   return at.toMillis();
 }
 
@@ -118,12 +128,13 @@ export function spanOf(
   const startMin = timeOfDay(input.start, 'start', 'start time');
   const start = instantAt(input.day, startMin, zone, 'start');
   if (input.duration.trim() !== '') return { start, end: start + durationOf(input.duration) * 1000 };
-  if (input.end.trim() === '') throw refuse('end', 'Give an end time or a duration, such as 17:00 or 1:30.');
+  if (input.end.trim() === '') throw refuse('end', 'Give an end time or a duration, such as 17:00 or 1:30.', words('week.needEnd'));
   const endMin = timeOfDay(input.end, 'end', 'end time');
   if (endMin <= startMin && !input.nextDay)
     throw refuse(
       'end',
       `The end (${clockText(endMin)}) is before the start (${clockText(startMin)}). Did you mean the next day? Tick “ends the next day”.`,
+      words('week.endBeforeStart', { end: formats().clock(endMin), start: formats().clock(startMin) }),
     );
   const endDay = endMin <= startMin ? (DateTime.fromISO(input.day).plus({ days: 1 }).toISODate() as string) : input.day;
   return { start, end: instantAt(endDay, endMin, zone, 'end') };

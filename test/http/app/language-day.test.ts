@@ -141,6 +141,29 @@ describe('web app: the working day in German', function () {
     );
   });
 
+  it('refuses a time of day in German: one not understood, an end before its start, one the clocks skip', async () => {
+    const add = (fields: Record<string, string>) =>
+      owner.submit('/app/week?date=2026-11-23', '/app/entries', { description: 'Anruf', week: '', ...fields });
+    const badTime = await add({ day: '2026-11-23', startTime: '25:99', duration: '1:00' });
+    expect(badTime.status).to.equal(400);
+    expect(flat(badTime.text)).to.include(
+      'id="add-start-error">„25:99“ ist keine Anfangszeit. Schreiben Sie sie als 09:30, 930 oder 9:30.</span>',
+    );
+    const backwards = await add({ day: '2026-11-23', startTime: '22:00', endTime: '01:00' });
+    expect(backwards.status).to.equal(400);
+    expect(flat(backwards.text)).to.include(
+      'id="add-end-error">Das Ende (01:00) liegt vor dem Anfang (22:00). Meinten Sie den nächsten Tag? Kreuzen Sie „Endet am nächsten Tag“ an.</span>',
+    );
+    // 02:30 on Sunday 29 March 2026 does not happen in Berlin: the clocks go from 02:00 to 03:00.
+    const skipped = await add({ day: '2026-03-29', startTime: '02:30', duration: '1:00' });
+    expect(skipped.status).to.equal(400);
+    expect(flat(skipped.text)).to.include(
+      'id="add-start-error">02:30 gibt es am 29.03.2026 in Europe/Berlin nicht (die Uhren wurden umgestellt). Wählen Sie eine andere Uhrzeit.</span>',
+    );
+    for (const english of ['is not a start time', 'is before the start', 'does not exist'])
+      expect(flat(skipped.text + backwards.text + badTime.text)).not.to.include(english);
+  });
+
   it('shows the Approvals page in German: the waiting week, its table with German money, and the decision forms, with no key', async () => {
     await monday();
     server.services.approvals.setSettings(OPERATOR, server.workspaceId, { approval: 'weekly' });
@@ -180,5 +203,22 @@ describe('web app: the working day in German', function () {
     expect(text).to.include('<button type="submit">Freigeben</button>');
     expect(text).to.include('<label for="reject-');
     expect(text).to.include('Warum abgelehnt');
+    // A rejection without a note: the approvals service's refusal in German; a change to the submitted week: its lock in German, with German days.
+    const reject = /action="(\/app\/approvals\/[^"]+\/reject)"/.exec(page.text)?.[1] as string;
+    const refused = await owner.post(reject, { _csrf: SettingsClient.csrf(page.text), note: '' });
+    expect(refused.status).to.equal(400);
+    expect(flat(refused.text)).to.include('Sagen Sie, warum Sie ablehnen, damit der Autor weiß, was zu ändern ist.');
+    expect(keysShown(refused.text)).to.deep.equal([]);
+    const held = (
+      await server.request('POST', '/api/v1/entries', {
+        json: { start: '2026-11-17T08:00:00Z', end: '2026-11-17T09:00:00Z', description: 'Vorher' },
+      })
+    ).body.data;
+    server.services.approvals.submit({ ...jana, userId: server.ownerId, isOwner: true, canViewOthersTime: true }, { day: '2026-11-17' });
+    const locked = await owner.submit('/app/week?date=2026-11-16', `/app/entries/${held.id}/delete`, { week: '2026-11-16' });
+    expect(locked.status).to.equal(409);
+    expect(flat(locked.text)).to.include(
+      'Diese Zeit liegt in einer zur Freigabe eingereichten Woche vom 16.11.2026 bis 22.11.2026: Sie kann sich nicht ändern, solange sie wartet.',
+    );
   });
 });

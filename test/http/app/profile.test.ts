@@ -124,7 +124,7 @@ describe('web app: the profile', () => {
     });
     expect(flat(differ.text)).to.include('id="repeat-password-error">The two new passwords differ: type the same one twice.</span>');
     const short = await owner.submit('/app/profile', '/app/profile/password', { current: PASSWORD, password: 'short', repeat: 'short' });
-    expect(flat(short.text)).to.include('id="new-password-error">password must be at least 12 characters long.</span>');
+    expect(flat(short.text)).to.include('id="new-password-error">The password must be at least 12 characters long.</span>');
     const changed = await owner.submit('/app/profile', '/app/profile/password', {
       current: PASSWORD,
       password: 'a new long password',

@@ -114,7 +114,7 @@ describe('web app: the week and the timer', () => {
     const backwards = await edit({ start: '22:00', end: '01:00' });
     expect(backwards.status).to.equal(400);
     expect(flat(backwards.text)).to.include(
-      `<span class="field-error" id="${id}-end-error">The end (01:00) is before the start (22:00). Did you mean the next day? Tick “ends the next day”.</span>`,
+      `<span class="field-error" id="${id}-end-error">The end (01:00) is before the start (22:00). Did you mean the next day? Tick “Ends the next day”.</span>`,
     );
     expect(flat(backwards.text)).to.match(new RegExp(`id="${id}-start"[^>]*value="22:00"`));
     const noEnd = await post('/app/entries', {

@@ -58,7 +58,7 @@ describe('settings page: an account that belongs to no workspace signs in to its
     const text = flat(lobby.text);
     expect(text).to.include('<h1>You belong to no workspace yet</h1>');
     expect(text).to.include(`Signed in as <strong>Bea</strong> (${beaEmail}).`);
-    expect(text).to.include(`<strong>${workspaceName()}</strong> invited you at ${beaEmail}; open until 5 November 2026, 10:00 UTC.`);
+    expect(text).to.include(`<strong>${workspaceName()}</strong> invited you at ${beaEmail}; open until 5 Nov 2026, 10:00 UTC.`);
     const action = /action="(\/settings\/invitations\/ivt_[^"/]+\/join)"/.exec(lobby.text)?.[1] as string;
     expect(action, 'a Join form').to.be.a('string');
 
