@@ -349,6 +349,11 @@ function invoicingOf(repo: ExpensesRepository) {
     markInvoiced: (ids: string[], invoiceId: string): number => repo.markInvoiced(ids, invoiceId),
     /** Inside the caller's write: the invoice was voided (or its draft deleted): its expenses are free again. */
     releaseInvoice: (invoiceId: string): number => repo.release(invoiceId),
+    /** The expenses an invoice holds, by day (a draft's removed line frees its own). */
+    held: (invoiceId: string): Array<{ id: string; day: string; description: string; amountCents: number }> =>
+      repo.ofInvoice(invoiceId).map((r) => ({ id: r.id, day: r.day, description: r.description, amountCents: r.amountCents })),
+    /** Inside the caller's write: these expenses left the invoice's draft with their line (free again). */
+    release: (invoiceId: string, ids: string[]): number => repo.releaseSome(invoiceId, ids),
     /** The receipts of an invoice's expenses (its mail attaches them when asked). */
     receiptsOf(invoiceId: string): Array<{ fileName: string; mediaType: string; bytes: Buffer }> {
       return repo.ofInvoice(invoiceId).flatMap((r) => {

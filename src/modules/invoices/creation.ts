@@ -228,6 +228,9 @@ export function draftOf(
   };
 }
 
+/** What an expense's line says (its day and description): a draft's line removed is matched to its expense by it (drafts.ts). */
+export const expenseLineDescription = (expense: { day: string; description: string }): string => `${expense.day} ${expense.description}`;
+
 /**
  * An expense's line (decisions §12): its day and description, one piece (`C62`) at its net, its
  * own tax (null when the client's reverse charge, export or a small business wins) or the invoice's.
@@ -235,7 +238,7 @@ export function draftOf(
 function expenseLine(expense: InvoiceableExpense, own: OwnTax | null, tax: ReturnType<typeof treatment>): InvoiceDocumentLine {
   const amount = fromCents(expense.amountCents);
   return {
-    description: `${expense.day} ${expense.description}`,
+    description: expenseLineDescription(expense),
     projectId: null,
     quantitySec: 0,
     hourlyRate: null,
