@@ -354,6 +354,8 @@ function invoicingOf(repo: ExpensesRepository) {
       repo.ofInvoice(invoiceId).map((r) => ({ id: r.id, day: r.day, description: r.description, amountCents: r.amountCents })),
     /** Inside the caller's write: these expenses left the invoice's draft with their line (free again). */
     release: (invoiceId: string, ids: string[]): number => repo.releaseSome(invoiceId, ids),
+    /** The sizes of an invoice's receipts (the Send form offers to attach them), read without their bytes. */
+    receiptSizes: (invoiceId: string): number[] => repo.receiptInfos(repo.ofInvoice(invoiceId).map((r) => r.id)).map((r) => r.size),
     /** The receipts of an invoice's expenses (its mail attaches them when asked). */
     receiptsOf(invoiceId: string): Array<{ fileName: string; mediaType: string; bytes: Buffer }> {
       return repo.ofInvoice(invoiceId).flatMap((r) => {

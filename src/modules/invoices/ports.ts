@@ -76,6 +76,8 @@ export interface InvoiceExpenses {
   release?(invoiceId: string, ids: string[]): number;
   /** The receipts of an invoice's expenses (its mail attaches them when the owner asks), by the expenses' day. */
   receiptsOf?(invoiceId: string): Array<{ fileName: string; mediaType: string; bytes: Buffer }>;
+  /** The sizes of those receipts in bytes, without reading them (the Send form offers them when there are any). */
+  receiptSizes?(invoiceId: string): number[];
 }
 
 /**

@@ -52,6 +52,7 @@ export {
   type MailOutline,
   MAX_SEND_GREETING,
   MAX_SEND_MESSAGE,
+  megabytes,
   type SendRequest,
   type SendResult,
 } from './mailing.js';
