@@ -14,7 +14,7 @@ import { type ExpenseView, expenseView, type ViewNames } from './views.js';
 
 export type { ExpenseView } from './views.js';
 export { MAX_RECEIPT_BYTES, sniffReceipt } from './receipts.js';
-export { assembleReceipt, checkExpenseRecord, checkReceiptPart } from './transfer.js';
+export { assembleReceipt, checkExpenseRecord, checkReceiptPart, receiptCheck } from './transfer.js';
 export type { ExpenseRecord, ExpenseTransfer, ReceiptPartRecord, ReceiptRecord } from './transfer.js';
 
 /** What expenses read of accounts and the catalog (bound in src/services.ts). */
