@@ -678,6 +678,11 @@ export const de: Messages = {
       receiptsTooLarge:
         'Die Belege ({{receipts, number(minimumFractionDigits: 1)}} MB) und die Dokumente der Rechnung ({{documents, number(minimumFractionDigits: 1)}} MB) ergeben zusammen {{total, number(minimumFractionDigits: 1)}} MB, eine Mail trägt aber höchstens {{limit, number(minimumFractionDigits: 1)}} MB. Nichts wurde gesendet: Senden Sie die Rechnung ohne ihre Belege (sie bleiben auf der Seite Auslagen zum Herunterladen) oder scannen Sie sie kleiner.',
     },
+    reminderSkip: {
+      line: 'Erinnerung der Stufe {{level}} fällig seit {{since}}, nicht gesendet: {{why}}; stündlich neuer Versuch.',
+      budget: 'Das Mail-Kontingent des Arbeitsbereichs war aufgebraucht',
+      document: 'Ihr PDF kann nicht erstellt werden (laden Sie es oben herunter, um zu sehen, was fehlt)',
+    },
   },
   settings: {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)

@@ -670,6 +670,12 @@ export const en = {
       receiptsTooLarge:
         'The receipts ({{receipts, number(minimumFractionDigits: 1)}} MB) and the invoice’s documents ({{documents, number(minimumFractionDigits: 1)}} MB) come to {{total, number(minimumFractionDigits: 1)}} MB, and one mail carries at most {{limit, number(minimumFractionDigits: 1)}} MB. Nothing was sent: send the invoice without its receipts (they stay on the Expenses page to download), or scan them smaller.',
     },
+    reminderSkip: {
+      // a payment reminder the scheduler's tick could not send (src/web/app/invoices-overdue.ts remindersSection)
+      line: 'Reminder {{level}} due since {{since}}, not sent: {{why}}; tried again hourly.',
+      budget: 'the workspace’s mail budget was spent',
+      document: 'its PDF cannot be made (download it above to see what it lacks)',
+    },
   },
   settings: {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)

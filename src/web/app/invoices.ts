@@ -125,7 +125,12 @@ function contextOf(deps: WebDeps) {
       today: today(session),
       send: mailing,
       sends: invoices.sends(session.actor, invoice.id),
-      reminders: remindersSection(invoices.reminders(session.actor, invoice.id), zoneOf(session), invoice.currency),
+      reminders: remindersSection(
+        invoices.reminders(session.actor, invoice.id),
+        zoneOf(session),
+        invoice.currency,
+        invoices.reminderSkip(session.actor, invoice.id),
+      ),
       zone: zoneOf(session),
       waiting: invoices.stillWaiting(session.actor, invoice.id),
       rounding: invoices.rounding(session.actor, invoice.id),
