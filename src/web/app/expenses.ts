@@ -66,6 +66,9 @@ async function readForm(req: Request, deps: WebDeps, signed: SignedIn): Promise<
     if (FIELDS.includes(name)) values[name] = value;
   });
   parser.on('file', (_name, stream, info) => {
+    // A request cut off mid-file (the client went away) errs the file's stream too: the pipeline
+    // below answers it; unheard here, the error would end the process.
+    stream.on('error', () => {});
     if (!tokenOk()) return void stream.resume();
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));

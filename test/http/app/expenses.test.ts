@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
 import { freelancer } from '../../helpers/invoices.js';
@@ -228,6 +229,25 @@ describe('web app: the Expenses page', function () {
       'This expense is on an invoice: it cannot be changed or deleted. Voiding the invoice releases it.',
     );
     expect(listed()).to.have.length(1);
+  });
+
+  it('an upload cut off mid-file (the client gone) leaves the server answering, and nothing written', async () => {
+    const csrf = SettingsClient.csrf((await owner.get('/app/expenses')).text);
+    const boundary = 'cutoff';
+    const req = httpRequest(`${server.url}/app/expenses`, {
+      method: 'POST',
+      headers: { cookie: cookie(owner), origin: server.url, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    req.on('error', () => {});
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n--${boundary}\r\nContent-Disposition: form-data; name="receipt"; filename="scan.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
+    req.write(PNG.subarray(0, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    req.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await owner.get('/app/expenses')).status).to.equal(200);
+    expect(listed()).to.deep.equal([]);
   });
 
   it('speaks German to a German reader, money in German formats', async () => {
