@@ -683,6 +683,9 @@ export const de: Messages = {
       budget: 'Das Mail-Kontingent des Arbeitsbereichs war aufgebraucht',
       document: 'Ihr PDF kann nicht erstellt werden (laden Sie es oben herunter, um zu sehen, was fehlt)',
     },
+    receiptUploads: {
+      busy: 'Der Server liest gerade andere Belege (höchstens {{perMember}} von Ihnen zugleich). Nichts wurde gespeichert: Wählen Sie die Belegdatei noch einmal und speichern Sie in ein paar Sekunden.',
+    },
   },
   settings: {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)

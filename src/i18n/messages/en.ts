@@ -676,6 +676,10 @@ export const en = {
       budget: 'the workspace’s mail budget was spent',
       document: 'its PDF cannot be made (download it above to see what it lacks)',
     },
+    receiptUploads: {
+      // the Expenses page's receipts read at once (src/web/app/expenses.ts): a form that found no place free
+      busy: 'The server is reading other receipts right now (at most {{perMember}} of yours at once). Nothing was saved: choose the receipt file again and save in a few seconds.',
+    },
   },
   settings: {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)
