@@ -372,6 +372,8 @@ async function tour(services: Services, clock: ManualClock, owner: Actor, worksp
     'inv_tour',
   );
   services.expenses.invoicing.receiptsOf('inv_tour');
+  services.expenses.invoicing.held('inv_tour');
+  services.expenses.invoicing.release('inv_tour', [spent.id]);
   services.expenses.invoicing.releaseInvoice('inv_tour');
   services.expenses.delete(owner, spent.id);
 

@@ -185,6 +185,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     write,
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
     ...(options.documents ? { render: options.documents } : {}),
+    logger,
   });
   workspaceLanguage = (workspaceId) => invoices.workspaceLanguage(OPERATOR, workspaceId);
   return {

@@ -11,6 +11,7 @@ import {
   DocumentNotReady,
   type FillSlot,
   type InvoicePaymentView,
+  type InvoiceReminderSkipView,
   type InvoiceSendView,
   type InvoiceStatus,
   issuerPatchOfText,
@@ -82,6 +83,7 @@ function humanInvoice(result: Record<string, unknown>): string {
   const sends = (result.sends ?? []) as InvoiceSendView[];
   const payments = (result.payments ?? []) as InvoicePaymentView[];
   const rounding = (result.rounding ?? 'none') as RoundingText | 'none';
+  const skip = (result.reminderSkip ?? null) as InvoiceReminderSkipView | null;
   const lines = i.lines.map(
     (l) =>
       // A manual line in its own unit at its price (`3 C62 × 33.335`); time in hours at its rate.
@@ -110,9 +112,16 @@ function humanInvoice(result: Record<string, unknown>): string {
     ...(i.note ? [`note: ${i.note}`] : []),
     ...payments.map((p) => paymentSummary(p, i.currency)),
     ...sends.map(sendSummary),
+    ...(skip ? [skipSummary(skip)] : []),
     '',
   ].join('\n');
 }
+
+/** A payment reminder the tick could not send: `reminder 1 due since D, not sent: why; tried again hourly`. */
+const skipSummary = (skip: InvoiceReminderSkipView): string =>
+  `reminder ${skip.level} due since ${skip.since}, not sent: ${
+    skip.reason === 'budget' ? `the workspace's mail budget was spent (${skip.detail})` : `its document fails its rules: ${skip.detail}`
+  }; tried again hourly (last ${skip.at})`;
 
 const refused = (message: string) => new DomainError('invalid', message);
 
@@ -465,6 +474,8 @@ export const invoiceCommands: Record<string, Command> = {
         sends: s.invoices.sends(OPERATOR, p[0] as string),
         payments: s.invoices.payments(OPERATOR, p[0] as string),
         reminders: s.invoices.reminders(OPERATOR, p[0] as string),
+        // A reminder the tick could not send, while it is due (issue 57), or null.
+        reminderSkip: s.invoices.reminderSkip(OPERATOR, p[0] as string),
       }),
     ),
     human: humanInvoice,

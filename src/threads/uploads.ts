@@ -126,3 +126,41 @@ export function createUploadStore(options: {
     },
   };
 }
+
+/** A place taken for an upload whose body is being read: given back when its request is done. */
+export interface UploadPlace {
+  release(): void;
+}
+
+/**
+ * Places for uploads held in memory while they are read (issue 57: the Expenses page's receipts,
+ * at most 10 MB each, stored whole in the database in one write): at most `perMember` at once per
+ * member and `total` in all, so that receipts read together never hold more than total × 10 MB.
+ * `take` gives a place, or null when none is free (the page says so and keeps what was typed).
+ */
+export function createUploadPlaces(limits: { perMember: number; total: number }) {
+  const taken = new Map<string, number>();
+  let all = 0;
+  return {
+    limits,
+    take(userId: string): UploadPlace | null {
+      const mine = taken.get(userId) ?? 0;
+      if (mine >= limits.perMember || all >= limits.total) return null;
+      taken.set(userId, mine + 1);
+      all += 1;
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          all -= 1;
+          const left = (taken.get(userId) ?? 1) - 1;
+          if (left > 0) taken.set(userId, left);
+          else taken.delete(userId);
+        },
+      };
+    },
+    /** Places taken now (in all, or by one member). */
+    inUse: (userId?: string): number => (userId === undefined ? all : (taken.get(userId) ?? 0)),
+  };
+}

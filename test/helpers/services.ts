@@ -41,6 +41,8 @@ export function memoryServices(
     /** Production's scrypt cost instead of the tests'. */ productionPasswordCost?: boolean;
     /** Outgoing mail on (a relay stand-in that records what it is given): off when absent. */
     mail?: ServiceOptions['mail'];
+    /** Where the services log (silent when absent). */
+    logger?: ServiceOptions['logger'];
   } = {},
 ): ServiceWorld {
   const database = openDatabase(':memory:', { strictWrites: true });
@@ -51,6 +53,7 @@ export function memoryServices(
     defaultTimeZone: options.defaultTimeZone ?? 'UTC',
     ...(options.productionPasswordCost ? {} : { passwordCost: TEST_PASSWORD_COST }),
     ...(options.mail ? { mail: options.mail } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
   if (!boot) throw new Error('a new in-memory database was not empty');

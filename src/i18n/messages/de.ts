@@ -746,6 +746,24 @@ export const de: Messages = {
       cancelsIt: 'storniert die Rechnung',
       creditNote: 'Rechnungskorrektur',
     },
+    send: {
+      withReceipts: 'Belege anhängen',
+      withReceiptsHint_one:
+        'Der Beleg ihrer Auslage ({{size, number(minimumFractionDigits: 1)}} MB) folgt nach den Dokumenten; eine Mail trägt höchstens {{limit, number(minimumFractionDigits: 1)}} MB.',
+      withReceiptsHint_other:
+        'Die Belege ihrer {{count}} Auslagen ({{size, number(minimumFractionDigits: 1)}} MB) folgen nach den Dokumenten; eine Mail trägt höchstens {{limit, number(minimumFractionDigits: 1)}} MB.',
+      noReceipts: 'Zu dieser Rechnung gehört keine Auslage mit Beleg: Es gibt nichts anzuhängen. Senden Sie sie ohne Belege.',
+      receiptsTooLarge:
+        'Die Belege ({{receipts, number(minimumFractionDigits: 1)}} MB) und die Dokumente der Rechnung ({{documents, number(minimumFractionDigits: 1)}} MB) ergeben zusammen {{total, number(minimumFractionDigits: 1)}} MB, eine Mail trägt aber höchstens {{limit, number(minimumFractionDigits: 1)}} MB. Nichts wurde gesendet: Senden Sie die Rechnung ohne ihre Belege (sie bleiben auf der Seite Auslagen zum Herunterladen) oder scannen Sie sie kleiner.',
+    },
+    reminderSkip: {
+      line: 'Erinnerung der Stufe {{level}} fällig seit {{since}}, nicht gesendet: {{why}}; stündlich neuer Versuch.',
+      budget: 'Das Mail-Kontingent des Arbeitsbereichs war aufgebraucht',
+      document: 'Ihr PDF kann nicht erstellt werden (laden Sie es oben herunter, um zu sehen, was fehlt)',
+    },
+    receiptUploads: {
+      busy: 'Der Server liest gerade andere Belege (höchstens {{perMember}} von Ihnen zugleich). Nichts wurde gespeichert: Wählen Sie die Belegdatei noch einmal und speichern Sie in ein paar Sekunden.',
+    },
   },
   settings: {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)

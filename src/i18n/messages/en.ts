@@ -734,6 +734,27 @@ export const en = {
       cancelsIt: 'cancels the invoice',
       creditNote: 'Credit note',
     },
+    send: {
+      // the Send form's receipts (src/web/app/invoices-views.ts sendSection; the refusals of src/modules/invoices/mailing.ts)
+      withReceipts: 'Attach the receipts',
+      withReceiptsHint_one:
+        'The receipt of its expense ({{size, number(minimumFractionDigits: 1)}} MB) goes after the documents; one mail carries at most {{limit, number(minimumFractionDigits: 1)}} MB.',
+      withReceiptsHint_other:
+        'The receipts of its {{count}} expenses ({{size, number(minimumFractionDigits: 1)}} MB) go after the documents; one mail carries at most {{limit, number(minimumFractionDigits: 1)}} MB.',
+      noReceipts: 'This invoice has no expense with a receipt: there is nothing to attach. Send it without receipts.',
+      receiptsTooLarge:
+        'The receipts ({{receipts, number(minimumFractionDigits: 1)}} MB) and the invoice’s documents ({{documents, number(minimumFractionDigits: 1)}} MB) come to {{total, number(minimumFractionDigits: 1)}} MB, and one mail carries at most {{limit, number(minimumFractionDigits: 1)}} MB. Nothing was sent: send the invoice without its receipts (they stay on the Expenses page to download), or scan them smaller.',
+    },
+    reminderSkip: {
+      // a payment reminder the scheduler's tick could not send (src/web/app/invoices-overdue.ts remindersSection)
+      line: 'Reminder {{level}} due since {{since}}, not sent: {{why}}; tried again hourly.',
+      budget: 'the workspace’s mail budget was spent',
+      document: 'its PDF cannot be made (download it above to see what it lacks)',
+    },
+    receiptUploads: {
+      // the Expenses page's receipts read at once (src/web/app/expenses.ts): a form that found no place free
+      busy: 'The server is reading other receipts right now (at most {{perMember}} of yours at once). Nothing was saved: choose the receipt file again and save in a few seconds.',
+    },
   },
   settings: {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)

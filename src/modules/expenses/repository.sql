@@ -58,6 +58,9 @@ select "id", "workspace_id", "author_id", "day", "description", "amount_cents", 
 --   SEARCH expenses USING INDEX expenses_invoice (invoice_id=?)
 --   USE TEMP B-TREE FOR ORDER BY
 
+update "expenses" set "invoice_id" = ? where ("expenses"."invoice_id" = ? and "expenses"."id" in (?));
+--   SEARCH expenses USING INDEX sqlite_autoindex_expenses_1 (id=?)
+
 delete from "expense_receipts" where "expense_receipts"."expense_id" = ?;
 --   SEARCH expense_receipts USING INDEX sqlite_autoindex_expense_receipts_1 (expense_id=?)
 

@@ -93,6 +93,15 @@ export function createExpensesRepository(db: Db) {
     /** Releases an invoice's expenses (it was voided). */
     release: (invoiceId: string): number =>
       db.update(expenses).set({ invoiceId: null }).where(eq(expenses.invoiceId, invoiceId)).run().changes,
+    /** Releases some of an invoice's expenses (their line left its draft). */
+    releaseSome: (invoiceId: string, ids: string[]): number =>
+      ids.length === 0
+        ? 0
+        : db
+            .update(expenses)
+            .set({ invoiceId: null })
+            .where(and(eq(expenses.invoiceId, invoiceId), inArray(expenses.id, ids)))
+            .run().changes,
     ofInvoice: (invoiceId: string): ExpenseRow[] =>
       db.select().from(expenses).where(eq(expenses.invoiceId, invoiceId)).orderBy(asc(expenses.day), asc(expenses.id)).all(),
 

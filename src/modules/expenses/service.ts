@@ -14,7 +14,7 @@ import { type ExpenseView, expenseView, type ViewNames } from './views.js';
 
 export type { ExpenseView } from './views.js';
 export { MAX_RECEIPT_BYTES, sniffReceipt } from './receipts.js';
-export { assembleReceipt, checkExpenseRecord, checkReceiptPart } from './transfer.js';
+export { assembleReceipt, checkExpenseRecord, checkReceiptPart, receiptCheck } from './transfer.js';
 export type { ExpenseRecord, ExpenseTransfer, ReceiptPartRecord, ReceiptRecord } from './transfer.js';
 
 /** What expenses read of accounts and the catalog (bound in src/services.ts). */
@@ -349,6 +349,13 @@ function invoicingOf(repo: ExpensesRepository) {
     markInvoiced: (ids: string[], invoiceId: string): number => repo.markInvoiced(ids, invoiceId),
     /** Inside the caller's write: the invoice was voided (or its draft deleted): its expenses are free again. */
     releaseInvoice: (invoiceId: string): number => repo.release(invoiceId),
+    /** The expenses an invoice holds, by day (a draft's removed line frees its own). */
+    held: (invoiceId: string): Array<{ id: string; day: string; description: string; amountCents: number }> =>
+      repo.ofInvoice(invoiceId).map((r) => ({ id: r.id, day: r.day, description: r.description, amountCents: r.amountCents })),
+    /** Inside the caller's write: these expenses left the invoice's draft with their line (free again). */
+    release: (invoiceId: string, ids: string[]): number => repo.releaseSome(invoiceId, ids),
+    /** The sizes of an invoice's receipts (the Send form offers to attach them), read without their bytes. */
+    receiptSizes: (invoiceId: string): number[] => repo.receiptInfos(repo.ofInvoice(invoiceId).map((r) => r.id)).map((r) => r.size),
     /** The receipts of an invoice's expenses (its mail attaches them when asked). */
     receiptsOf(invoiceId: string): Array<{ fileName: string; mediaType: string; bytes: Buffer }> {
       return repo.ofInvoice(invoiceId).flatMap((r) => {

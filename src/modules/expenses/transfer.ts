@@ -121,12 +121,41 @@ export function checkReceiptPart(data: Record<string, unknown>): ReceiptPartReco
  * the file the record names (size, SHA-256, a type its content shows), else why not.
  */
 export function assembleReceipt(record: ReceiptRecord, parts: string[]): { bytes: Buffer } | { why: string } {
-  if (parts.length !== record.parts) return { why: `its receipt has ${parts.length} of ${record.parts} parts` };
-  const bytes = Buffer.concat(parts.map((p) => Buffer.from(p, 'base64')));
-  if (bytes.length !== record.size || createHash('sha256').update(bytes).digest('hex') !== record.sha256)
-    return { why: 'its receipt’s bytes are not the file its record names (size or SHA-256 differ): the file was changed' };
-  if (sniffReceipt(bytes) !== record.mediaType) return { why: `its receipt’s content is not ${record.mediaType}` };
-  return { bytes };
+  const check = receiptCheck(record);
+  for (const part of parts) check.add(part);
+  const why = check.why();
+  return why === null ? { bytes: Buffer.concat(parts.map((p) => Buffer.from(p, 'base64'))) } : { why };
+}
+
+/**
+ * The check of a receipt's parts as they are read, one at a time (the import's check holds no
+ * receipt whole): its count of parts, size and SHA-256 against its record, and the type its
+ * first bytes show. `why` is null when the parts are the file the record names.
+ */
+export function receiptCheck(record: ReceiptRecord) {
+  const hash = createHash('sha256');
+  let parts = 0;
+  let size = 0;
+  let head = Buffer.alloc(0);
+  let sum: string | undefined;
+  return {
+    /** How many parts were read. */
+    parts: (): number => parts,
+    add(part: string): void {
+      const bytes = Buffer.from(part, 'base64');
+      parts += 1;
+      size += bytes.length;
+      hash.update(bytes);
+      if (head.length < 16) head = Buffer.concat([head, bytes.subarray(0, 16 - head.length)]);
+    },
+    why(): string | null {
+      if (parts !== record.parts) return `its receipt has ${parts} of ${record.parts} parts`;
+      if (size !== record.size || (sum ??= hash.digest('hex')) !== record.sha256)
+        return 'its receipt’s bytes are not the file its record names (size or SHA-256 differ): the file was changed';
+      if (sniffReceipt(head) !== record.mediaType) return `its receipt’s content is not ${record.mediaType}`;
+      return null;
+    },
+  };
 }
 
 /** The export and restore of a workspace's expenses (part of the expenses service). */

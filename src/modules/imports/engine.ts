@@ -8,7 +8,7 @@ import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../
 import type { EntryImports, ImportContext } from '../entries/service.js';
 import type { ExportedInvoice, InvoiceTransfer } from '../invoices/service.js';
 import type { ApprovalRecord, ApprovalTransfer, PeriodRecord } from '../approvals/service.js';
-import { assembleReceipt, type ExpenseRecord, type ExpenseTransfer, type ReceiptPartRecord } from '../expenses/service.js';
+import { assembleReceipt, type ExpenseRecord, type ExpenseTransfer, type ReceiptPartRecord, receiptCheck } from '../expenses/service.js';
 import type { DomainWrite, EventActor } from '../events/service.js';
 import type { ExportedWorkspaceSettings } from '../accounts/service.js';
 import type { ExportDeps } from './export.js';
@@ -599,7 +599,7 @@ function createCheckPass(
   };
   /** The lines of workspace records the check refused (with --skip-invalid the writes leave them out). */
   const refusedRestores = new Set<number>();
-  const restoreCheck = createRestoreCheck(deps, request.workspaceId, format, a, restoring, refuse, () => duplicates++, refusedRestores);
+  const restoreCheck = createRestoreCheck(deps, request, format, a, restoring, refuse, () => duplicates++, refusedRestores);
   // A row in a member's submitted or approved period, or before the lock date, is refused like any other (decisions §13).
   const locked = deps.entries.lockRefusals(request.workspaceId);
   /** Rows checked, waiting for one lookup of their fingerprints (then counted in file order). */
@@ -682,7 +682,7 @@ function createCheckPass(
  */
 function createRestoreCheck(
   deps: EngineDeps,
-  workspaceId: string,
+  request: Pick<ImportRequest, 'workspaceId' | 'wording'>,
   format: Format,
   a: {
     unmatched: (key: string) => boolean;
@@ -701,6 +701,7 @@ function createRestoreCheck(
   duplicate: () => void,
   refusedRestores: Set<number>,
 ) {
+  const { workspaceId } = request;
   // Read once per check, before any write: whether the workspace has its own profile and settings.
   let owned: { profile: boolean; invoicing: boolean } | undefined;
   const own = () => (owned ??= deps.invoices.hasOwn(workspaceId));
@@ -716,6 +717,7 @@ function createRestoreCheck(
   const invoiceCheck = () => (invoices ??= deps.invoices.restoreCheck(workspaceId));
   /** The number pattern of the file's invoicing settings (its series is numbered by it), or null when the file has none. */
   let pattern: string | null = null;
+  const receipts = receiptsCheck(refuse, refusedRestores, request.wording === 'page');
   return {
     row(line: number, row: CheckedRow): void {
       const { kind, data, unknown } = row.restore as RestoreRecord;
@@ -733,7 +735,9 @@ function createRestoreCheck(
       }
       // Expenses and their receipts (issue 57): an owner's or the operator's import of the whole workspace restores them (pass 3).
       if (kind === 'expense' || kind === 'receipt') {
-        if (kind === 'expense' && (!a.restores.fileRates || a.restores.fixed)) restoring.ignored.expense++;
+        const restores = a.restores.fileRates && !a.restores.fixed;
+        if (kind === 'expense' && !restores) restoring.ignored.expense++;
+        if (restores) receipts.row(line, row);
         return;
       }
       const settings = (data.settings ?? {}) as Partial<ExportedWorkspaceSettings>;
@@ -792,6 +796,7 @@ function createRestoreCheck(
     },
     /** Once every row is read: the refusals of the file's series (each such invoice no longer counted as restored). */
     finish(): void {
+      receipts.finish();
       for (const { key, message } of invoices?.finish(pattern) ?? []) {
         if (refusedRestores.has(key)) continue;
         refusedRestores.add(key);
@@ -799,6 +804,50 @@ function createRestoreCheck(
         refuse(key, message);
       }
     },
+  };
+}
+
+/**
+ * The receipts of the file's expenses, checked in pass 2 as pass 3 puts them together (issue 57):
+ * the parts that follow an expense's row with its id, in order, against its record (count, size,
+ * SHA-256, the type their content shows), read one part at a time. A receipt that fails refuses
+ * its expense's row as a damaged invoice refuses its own: the import stops naming the expense and
+ * what to do, and with --skip-invalid the rest is imported without that expense (so nothing is
+ * imported with a receipt silently missing).
+ */
+function receiptsCheck(refuse: (line: number, message: string) => void, refusedRestores: Set<number>, page: boolean) {
+  let open: { line: number; sourceId: string; expense: ExpenseRecord; check: ReturnType<typeof receiptCheck> } | null = null;
+  const settle = () => {
+    if (open === null) return;
+    const { line, expense, check } = open;
+    open = null;
+    const why = check.why();
+    if (why === null) return;
+    refusedRestores.add(line);
+    const what = `the expense of ${expense.day} “${expense.description}” (${(expense.amountCents / 100).toFixed(2)} ${expense.currency})`;
+    refuse(
+      line,
+      `${what}: ${why}. Export the workspace again on the server it came from and import that file${
+        page
+          ? ', or import the rest without this expense (the button below) and add it with its receipt on the Expenses page'
+          : ', or import the rest with --skip-invalid and add this expense with its receipt again (timetrack expense add … --receipt FILE)'
+      }.`,
+    );
+  };
+  return {
+    row(line: number, row: CheckedRow): void {
+      const { kind, data } = row.restore as RestoreRecord;
+      if (kind === 'expense') {
+        settle();
+        const expense = data as unknown as ExpenseRecord;
+        if (expense.receipt !== null) open = { line, sourceId: row.sourceId as string, expense, check: receiptCheck(expense.receipt) };
+        return;
+      }
+      const part = data as unknown as ReceiptPartRecord;
+      // As pass 3 reads them: a part of another expense, or out of order, is not this receipt's.
+      if (open !== null && open.sourceId === row.sourceId && part.part === open.check.parts()) open.check.add(part.bytes);
+    },
+    finish: settle,
   };
 }
 

@@ -229,6 +229,13 @@ export function draftOf(
 }
 
 /**
+ * What an expense's line says: its day as the invoice's language writes dates, and its
+ * description; a draft's line removed is matched to its expense by it (drafts.ts).
+ */
+export const expenseLineDescription = (expense: { day: string; description: string }, language: InvoiceLanguage): string =>
+  `${lineDate(expense.day, language)} ${expense.description}`;
+
+/**
  * An expense's line (decisions §12): its day (as the document writes dates in its language, as a
  * line of time does) and description, one piece (`C62`) at its net, its
  * own tax (null when the client's reverse charge, export or a small business wins) or the invoice's.
@@ -241,7 +248,7 @@ function expenseLine(
 ): InvoiceDocumentLine {
   const amount = fromCents(expense.amountCents);
   return {
-    description: `${lineDate(expense.day, language)} ${expense.description}`,
+    description: expenseLineDescription(expense, language),
     projectId: null,
     quantitySec: 0,
     hourlyRate: null,

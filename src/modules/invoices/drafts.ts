@@ -7,7 +7,8 @@ import type { Access } from './access.js';
 import type { InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { MAX_INVOICE_LINES } from './lines.js';
-import { checkManualLine, manualAmountCents, type ManualLineInput } from './manual.js';
+import { expenseLineDescription } from './creation.js';
+import { checkManualLine, LINE_UNITS, manualAmountCents, type ManualLineInput } from './manual.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
 import { settingsOf } from './settings.js';
@@ -67,6 +68,35 @@ export function createManualLines({
     return row;
   };
 
+  /**
+   * An expense's line left the draft: its expense is free again (it can be invoiced again and
+   * edited), in the same write. A line does not store its expense's id (the contract's lines and
+   * the documents carry none), so it is the expense the draft holds whose line this is: its day
+   * and description, one piece at its net. Of expenses alike, one is released for each such line
+   * gone (those still on the draft keep theirs); a manual line typed to look like one releases
+   * nothing while the draft holds no expense beyond its lines.
+   */
+  const releaseExpenseOf = (invoice: Pick<InvoiceRow, 'id' | 'language'>, line: InvoiceDocumentLine, rest: InvoiceDocumentLine[]) => {
+    const expenses = ports.expenses;
+    if (!expenses?.held || !expenses.release || !line.manual) return;
+    const alike = (l: InvoiceDocumentLine) =>
+      l.manual !== undefined &&
+      l.description === line.description &&
+      toCents(l.amount) === toCents(line.amount) &&
+      l.manual.quantity === 1 &&
+      l.manual.unit === EXPENSE_UNIT;
+    if (!alike(line)) return;
+    const theirs = expenses
+      .held(invoice.id)
+      .filter((e) => expenseLineDescription(e, invoice.language) === line.description && e.amountCents === toCents(line.amount));
+    const still = rest.filter(alike).length;
+    if (theirs.length > still)
+      expenses.release(
+        invoice.id,
+        theirs.slice(still).map((e) => e.id),
+      );
+  };
+
   return {
     /**
      * Adds a manual line to a draft (after its other lines): description, quantity, unit (a UN/ECE
@@ -107,7 +137,10 @@ export function createManualLines({
       });
     },
 
-    /** Removes a draft's manual line by its position (1-based, as the page and the PDF number it); a line of time is refused. */
+    /**
+     * Removes a draft's manual line by its position (1-based, as the page and the PDF number it);
+     * an expense's line releases its expense in the same write; a line of time is refused.
+     */
     removeLine(principal: Principal, id: string, position: number): { id: string } {
       return write(() => {
         const row = draftFor(principal, id);
@@ -126,10 +159,14 @@ export function createManualLines({
           );
         lines.splice(position - 1, 1);
         store(row, lines, () => null);
+        releaseExpenseOf(row, line, lines);
         return { id };
       });
     },
   };
 }
+
+/** The unit of an expense's line (one piece, `C62`: creation.ts). */
+const EXPENSE_UNIT = (LINE_UNITS[0] as { code: string }).code;
 
 type ClientTaxReason = Pick<ClientTax, 'exemptionReason' | 'exemptionReasonCode'>;

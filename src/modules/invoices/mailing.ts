@@ -2,6 +2,7 @@ import { newId } from '../../ids.js';
 import { toIso } from '../../kernel/time.js';
 import { isOperator, type Principal } from '../../principal.js';
 import { DomainError } from '../../errors.js';
+import { words } from '../../i18n/index.js';
 import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
 import type { DocumentLanguage, InvoiceDocument } from './document.js';
@@ -84,6 +85,11 @@ export interface MailOutline {
   ready: DocumentFormat[];
   facts: Array<[string, string]>;
   closing: string;
+  /**
+   * The receipts of the invoice's expenses that `withReceipts` would attach: how many and their
+   * bytes together, beside the most a mail carries; null when there is none (or the credit note is mailed).
+   */
+  receipts: { count: number; bytes: number; limit: number } | null;
 }
 
 /** The mailed document's number, and whether the credit note is meant. */
@@ -236,6 +242,7 @@ export function createSending({
       const composed = (xml: DocumentFormat | null) =>
         composeMail(invoice, { issuerName, document, xml, greeting: defaultGreeting(invoice), message: null });
       const first = composed(null);
+      const sizes = creditNote ? [] : (ports.expenses?.receiptSizes?.(invoice.id) ?? []);
       return {
         enabled: ports.mail.enabled(),
         document,
@@ -249,6 +256,10 @@ export function createSending({
         ready,
         facts: first.facts,
         closing: first.closing,
+        receipts:
+          sizes.length === 0
+            ? null
+            : { count: sizes.length, bytes: sizes.reduce((sum, n) => sum + n, 0), limit: ports.mail.maxAttachmentBytes() },
       };
     },
 
@@ -333,6 +344,7 @@ function receiptFiles(ports: InvoicePorts, invoiceId: string, documents: number[
   if (receipts.length === 0)
     throw new DomainError('invalid', 'This invoice has no expense with a receipt: there is nothing to attach. Send it without receipts.', {
       field: 'withReceipts',
+      words: words('invoices.send.noReceipts'),
     });
   const limit = ports.mail.maxAttachmentBytes();
   const mb = (n: number) => `${(n / 1_048_576).toFixed(1)} MB`;
@@ -342,7 +354,16 @@ function receiptFiles(ports: InvoicePorts, invoiceId: string, documents: number[
     throw new DomainError(
       'invalid',
       `The ${receipts.length} receipt${receipts.length === 1 ? '' : 's'} (${mb(theirs)}) and the invoice's documents (${mb(own)}) come to ${mb(own + theirs)}; one mail carries at most ${mb(limit)} of attachments. Send the invoice without its receipts, and the receipts from the Expenses page, or scan them smaller.`,
-      { field: 'withReceipts' },
+      {
+        field: 'withReceipts',
+        words: words('invoices.send.receiptsTooLarge', {
+          count: receipts.length,
+          receipts: megabytes(theirs),
+          documents: megabytes(own),
+          total: megabytes(own + theirs),
+          limit: megabytes(limit),
+        }),
+      },
     );
   const taken = new Set<string>();
   return receipts.map((r) => {
@@ -352,6 +373,9 @@ function receiptFiles(ports: InvoicePorts, invoiceId: string, documents: number[
     return { name, type: r.mediaType, bytes: r.bytes };
   });
 }
+
+/** Bytes as megabytes to one decimal (a page writes them in its reader's number format). */
+export const megabytes = (bytes: number): number => Math.round(bytes / 104_857.6) / 10;
 
 /** The From display name: the issuer's legal name as one header line (a value stored before issue 54 may hold a bidirectional control). */
 export const issuerNameOf = (invoice: InvoiceDocument, workspaceName: string | null): string =>

@@ -57,8 +57,14 @@ export interface InvoiceExpenses {
   markInvoiced(ids: string[], invoiceId: string): number;
   /** The invoice was voided: its expenses are free again. */
   releaseInvoice(invoiceId: string): number;
+  /** The expenses an invoice holds (a draft's line removed releases its own: drafts.ts), by day. */
+  held?(invoiceId: string): Array<{ id: string; day: string; description: string; amountCents: number }>;
+  /** These expenses of the invoice are free again (their line left its draft). */
+  release?(invoiceId: string, ids: string[]): number;
   /** The receipts of an invoice's expenses (its mail attaches them when the owner asks), by the expenses' day. */
   receiptsOf?(invoiceId: string): Array<{ fileName: string; mediaType: string; bytes: Buffer }>;
+  /** The sizes of those receipts in bytes, without reading them (the Send form offers them when there are any). */
+  receiptSizes?(invoiceId: string): number[];
 }
 
 /**

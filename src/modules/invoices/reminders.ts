@@ -1,8 +1,10 @@
+import { DateTime } from 'luxon';
 import type { Clock } from '../../clock.js';
 import { BudgetSpent, DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { fromCents, toCents } from '../../kernel/money.js';
 import { toIso } from '../../kernel/time.js';
+import type { Logger } from '../../logger.js';
 import type { Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import type { Access } from './access.js';
@@ -39,6 +41,23 @@ export interface InvoiceReminderView {
   /** Where that message stands now; null once the mail log no longer holds it (30 days). */
   delivery: 'queued' | 'sent' | 'failed' | 'cancelled' | null;
 }
+
+/**
+ * A reminder the scheduler's tick could not send (issue 57), while it is still due: its level,
+ * the day it was due since, why (`budget`: the workspace's mail budget was spent; `document`:
+ * its document failed its rules), the refusal's words and when it was last tried (hourly).
+ */
+export interface InvoiceReminderSkipView {
+  level: number;
+  since: string;
+  reason: 'budget' | 'document';
+  detail: string;
+  /** When it was last tried (ISO 8601, UTC). */
+  at: string;
+}
+
+/** A reminder's documents refused by their rules: the tick records it as skipped (not the invoice that changed meanwhile). */
+class DocumentRefused extends Error {}
 
 /** An overdue invoice as the Overdue view shows it. */
 export interface OverdueView {
@@ -86,6 +105,7 @@ type Deps = {
   access: Access;
   render: DocumentRenderer;
   defaultTimeZone: string;
+  logger?: Logger;
 };
 
 /** The level an invoice is due now (one it has not had, the highest reached), with its days overdue; or null. */
@@ -116,7 +136,14 @@ async function sendReminder(deps: Deps, row: InvoiceRow, due: { level: number })
   const xml = xmlOf(repo, invoice);
   const formats: DocumentFormat[] = xml === null ? ['pdf'] : ['pdf', xml];
   const made: Array<{ format: DocumentFormat; bytes: Buffer }> = [];
-  for (const format of formats) made.push({ format, bytes: await render(documentSource(row, invoice), format, { creditNote: false }) });
+  for (const format of formats) {
+    try {
+      made.push({ format, bytes: await render(documentSource(row, invoice), format, { creditNote: false }) });
+    } catch (error) {
+      if (error instanceof DomainError) throw new DocumentRefused(error.message);
+      throw error;
+    }
+  }
   write(() => {
     const current = repo.invoice(row.id);
     const again = current ? levelDueOf(deps, current, settingsOf(repo.settings(row.workspaceId)).reminders) : null;
@@ -137,6 +164,8 @@ async function sendReminder(deps: Deps, row: InvoiceRow, due: { level: number })
     const mailId = queueToClient(ports, invoice, { kind: 'invoice-reminder', to, composed, attachments: files, issuerName });
     // The documents mailed are handed out: the fills they carry are fixed from now on (decisions 14).
     handOut(repo, clock, row.id, invoice, 'the next tick sends it');
+    // Sent: a skip recorded on an earlier tick is no longer so.
+    if (current.reminderSkip !== null) repo.update(row.id, { reminderSkip: null });
     repo.insertReminder({
       id: newId('irem'),
       workspaceId: row.workspaceId,
@@ -150,6 +179,27 @@ async function sendReminder(deps: Deps, row: InvoiceRow, due: { level: number })
       createdAt: clock.now(),
     });
   });
+}
+
+/** The day a level became due: its days past the due date (1 on the day after it). */
+function dueSince(dueDate: string, levels: readonly number[], level: number): string {
+  return DateTime.fromISO(dueDate, { zone: 'UTC' })
+    .plus({ days: levels[level - 1] ?? 0 })
+    .toISODate() as string;
+}
+
+/** Records (and logs) a reminder the tick could not send, in a write of its own; the next tick tries again. */
+function recordSkip(
+  { repo, clock, write, logger }: Deps,
+  row: InvoiceRow,
+  reminders: string | null,
+  level: number,
+  reason: InvoiceReminderSkipView['reason'],
+  detail: string,
+): void {
+  const since = dueSince(row.dueDate as string, parseReminders(reminders ?? '') ?? [], level);
+  logger?.warn('payment reminder not sent', { invoiceId: row.id, number: row.number, reminder: level, since, reason, detail });
+  write(() => repo.update(row.id, { reminderSkip: JSON.stringify({ level, since, reason, detail, at: clock.now() }) }));
 }
 
 /** Overdue invoices and payment reminders (part of the invoices service). */
@@ -192,6 +242,18 @@ export function createReminders(deps: Deps) {
       return found.sort((a, b) => b.daysOverdue - a.daysOverdue || (a.invoice.number ?? '').localeCompare(b.invoice.number ?? ''));
     },
 
+    /**
+     * The reminder the tick could not send, while it is still due (the invoice sent and that
+     * level not sent since), or null (whoever reads the invoice).
+     */
+    reminderSkip(principal: Principal, id: string): InvoiceReminderSkipView | null {
+      const row = access.findInvoice(principal, id);
+      if (row.reminderSkip === null || row.status !== 'sent') return null;
+      const skip = JSON.parse(row.reminderSkip) as Omit<InvoiceReminderSkipView, 'at'> & { at: number };
+      if (repo.reminders(id).some((r) => r.level >= skip.level)) return null;
+      return { ...skip, at: toIso(skip.at) };
+    },
+
     /** An invoice's reminders, the first level first (whoever reads the invoice). */
     reminders(principal: Principal, id: string): InvoiceReminderView[] {
       access.findInvoice(principal, id);
@@ -204,22 +266,31 @@ export function createReminders(deps: Deps) {
      * (an invoice 25 days late when reminders are turned on at 7 and 21 days gets the second, not
      * both at once). Not sent, and tried again on the next tick: mail off, no recipient address
      * mail can reach, a document that cannot be made, the invoice changed meanwhile. A workspace
-     * whose mail budget is spent waits for a later tick. How many were queued.
+     * whose mail budget is spent waits for a later tick. A reminder not sent for its budget or its
+     * document is logged (warn) and recorded on the invoice (`reminderSkip`: its page and `invoice
+     * show` say it) until one is sent. How many were queued.
      */
     async remind(): Promise<number> {
       if (!ports.mail.enabled()) return 0;
       const today = dayIn(clock.now(), defaultTimeZone);
-      const spent = new Set<string>();
+      const spent = new Map<string, string>();
       let queued = 0;
       for (const { invoice: row, reminders } of repo.remindable(today)) {
-        if (spent.has(row.workspaceId)) continue;
         const due = levelDueOf(deps, row, reminders);
         if (due === null || addressOf(ports, view(row)) === null) continue;
+        const budget = spent.get(row.workspaceId);
+        if (budget !== undefined) {
+          recordSkip(deps, row, reminders, due.level, 'budget', budget);
+          continue;
+        }
         try {
           await sendReminder(deps, row, due);
           queued += 1;
         } catch (error) {
-          if (error instanceof BudgetSpent) spent.add(row.workspaceId);
+          if (error instanceof BudgetSpent) {
+            spent.set(row.workspaceId, error.message);
+            recordSkip(deps, row, reminders, due.level, 'budget', error.message);
+          } else if (error instanceof DocumentRefused) recordSkip(deps, row, reminders, due.level, 'document', error.message);
           else if (!(error instanceof DomainError)) throw error;
         }
       }

@@ -69,6 +69,14 @@ export const invoices = sqliteTable(
      */
     paidCents: integer('paid_cents').notNull().default(0),
     discountCents: integer('discount_cents').notNull().default(0),
+    /**
+     * The last payment reminder the scheduler's tick could not send (issue 57), as JSON
+     * `{level, since, reason, detail, at}`: its level, the day it was due since, why (`budget`:
+     * the workspace's mail budget was spent; `document`: its document failed its rules; `detail`
+     * the refusal's words) and when it was tried. Null when none was skipped; cleared when a
+     * reminder is sent. The invoice's page and `invoice show` say it.
+     */
+    reminderSkip: text('reminder_skip'),
     createdBy: reference('created_by', () => users.id),
     ...timestamps(),
   },

@@ -1,6 +1,7 @@
 import { createManualLines } from './drafts.js';
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
 import type { Job } from '../../scheduler.js';
 import { newId } from '../../ids.js';
 import { canonicalTimeZone, dayEnd, dayStart } from '../../kernel/time.js';
@@ -52,6 +53,7 @@ export {
   type MailOutline,
   MAX_SEND_GREETING,
   MAX_SEND_MESSAGE,
+  megabytes,
   type SendRequest,
   type SendResult,
 } from './mailing.js';
@@ -59,7 +61,7 @@ export { DocumentNotReady, type DocumentState, type MadeDocument } from './publi
 export { type InvoicePaymentView, MAX_PAYMENT_NOTE, type PaymentInput, type PaymentResult, paymentCents } from './payments.js';
 export { type FillSlot, type FixedBecause, partnerOf } from './fills.js';
 export { NotReadyToIssue } from './issuing.js';
-export type { InvoiceReminderView, OverdueView } from './reminders.js';
+export type { InvoiceReminderSkipView, InvoiceReminderView, OverdueView } from './reminders.js';
 export { daysOverdue, overdueFrom } from './overdue.js';
 export { readsInvoices, type InvoiceReader } from './access.js';
 export { DOCUMENT_FORMATS, type DocumentFormat, type MissingValue, plainPdf } from './documents/index.js';
@@ -273,6 +275,7 @@ export function createInvoicesService({
   write,
   defaultTimeZone = 'UTC',
   render = (doc, format, options) => renderDocument(doc, format, options),
+  logger,
 }: {
   repo: InvoicesRepository;
   ports: InvoicePorts;
@@ -282,12 +285,14 @@ export function createInvoicesService({
   defaultTimeZone?: string;
   /** Where documents are made: the server's document threads; by default this process (the command line, tests). */
   render?: DocumentRenderer;
+  /** Where a payment reminder the tick could not send is logged (warn). */
+  logger?: Logger;
 }) {
   const access = createAccess({ repo, ports });
   const { mayRead, requireOwner, findInvoice } = access;
   const lifecycle = createLifecycle({ repo, ports, clock, write, access, defaultTimeZone });
   const drafting = createDrafting({ repo, ports, access, defaultTimeZone });
-  const reminders = createReminders({ repo, ports, clock, write, access, render, defaultTimeZone });
+  const reminders = createReminders({ repo, ports, clock, write, access, render, defaultTimeZone, ...(logger ? { logger } : {}) });
 
   const service = {
     /**

@@ -15,6 +15,7 @@ import { isFormRefusal, refusal } from '../kit/refusal.js';
 import { readerZone } from '../kit/respond.js';
 import { csrfOk } from '../session/csrf.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
+import { createUploadPlaces } from '../../threads/uploads.js';
 import { appPage } from './page.js';
 
 /*
@@ -24,11 +25,19 @@ import { appPage } from './page.js';
  * rules of entries; an invoiced one is locked); this page only translates forms and its answers.
  */
 
-/** A form as it was sent: its text fields, and its receipt file when one was chosen. */
+/** A form as it was sent: its text fields, its receipt file when one was chosen, and whether one was sent but not kept (no place free). */
 interface SentForm {
   values: Record<string, string>;
   file: ReceiptFile | null;
+  dropped: boolean;
 }
+
+/**
+ * Receipts read at once (issue 57), each held in memory up to 10 MB while its form is read (it is
+ * stored whole in the database in one write): at most 2 per member and 6 in all (60 MB). A form
+ * that finds no place free is read without its file and shown again, saying so.
+ */
+const RECEIPT_UPLOADS = { perMember: 2, total: 6 };
 
 /** What a refused form shows again: what was typed, the messages at their fields, whether a file was chosen. */
 interface Refused {
@@ -44,9 +53,10 @@ const FIELDS = ['_csrf', 'day', 'description', 'amount', 'projectId', 'billable'
  * session's token came before it (the form puts it first). A file over the receipts' limit is cut
  * one byte past it, so that the service refuses it as too large with its own words.
  */
-async function readForm(req: Request, deps: WebDeps, signed: SignedIn): Promise<SentForm> {
+async function readForm(req: Request, deps: WebDeps, signed: SignedIn, keepFile = true): Promise<SentForm> {
   const values: Record<string, string> = {};
   let file: ReceiptFile | null = null;
+  let dropped = false;
   const unreadable = () =>
     new DomainError('invalid', 'The form could not be read (it was cut off, or is not a form). Try again.', {
       people: t('errors.formRefusedBody'),
@@ -66,7 +76,15 @@ async function readForm(req: Request, deps: WebDeps, signed: SignedIn): Promise<
     if (FIELDS.includes(name)) values[name] = value;
   });
   parser.on('file', (_name, stream, info) => {
+    // A request cut off mid-file (the client went away) errs the file's stream too: the pipeline
+    // below answers it; unheard here, the error would end the process.
+    stream.on('error', () => {});
     if (!tokenOk()) return void stream.resume();
+    if (!keepFile) {
+      // No place free: the file streams past, kept nowhere; the form says to choose it again.
+      dropped = (info.filename ?? '') !== '';
+      return void stream.resume();
+    }
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
@@ -82,7 +100,7 @@ async function readForm(req: Request, deps: WebDeps, signed: SignedIn): Promise<
   }
   if (!tokenOk())
     throw new DomainError('forbidden', 'The form was out of date or came from another site.', { people: t('errors.formRefusedBody') });
-  return { values, file };
+  return { values, file, dropped };
 }
 
 /** An expense's fields as the service takes them, from what a form sent. */
@@ -481,6 +499,16 @@ export function expenseRoutes(router: Router, deps: WebDeps): void {
   const expenses = deps.services.expenses;
   const listPage = listPageOf(deps);
   const editPage = editPageOf(deps);
+  const places = createUploadPlaces(RECEIPT_UPLOADS);
+  /** A form's place (null: none free), and the answer a form gets when it had a file and none was free. */
+  const busyNotice = (): Notice => ({
+    kind: 'error',
+    body: t('invoices.receiptUploads.busy', { perMember: RECEIPT_UPLOADS.perMember }),
+  });
+  const busyAnswer = (res: Response) => {
+    res.setHeader('Retry-After', '10');
+    return 429;
+  };
 
   /** After a write: back to the list of the expense's month, at its row, with what was done. */
   const done = (res: Response, signed: SignedIn, expense: { day: string; id?: string }, said: string) => {
@@ -495,8 +523,13 @@ export function expenseRoutes(router: Router, deps: WebDeps): void {
 
   router.post('/expenses', async (req, res, next) => {
     const signed = signedOf(res) as SignedIn;
+    const place = places.take(signed.session.actor.userId);
     try {
-      const sent = await readForm(req, deps, signed);
+      const sent = await readForm(req, deps, signed, place !== null);
+      if (sent.dropped) {
+        const month = { month: (sent.values.day ?? '').slice(0, 7) };
+        return listPage(res, signed, busyAnswer(res), month, { values: sent.values, errors: {}, fileSent: true }, busyNotice());
+      }
       try {
         const made = expenses.add(signed.session.actor, inputOf(sent.values), sent.file);
         done(res, signed, made, t('expenses.added', { description: made.description, amount: moneyOf(made) }));
@@ -515,6 +548,8 @@ export function expenseRoutes(router: Router, deps: WebDeps): void {
     } catch (error) {
       if (!req.complete) req.resume();
       next(error);
+    } finally {
+      place?.release();
     }
   });
 
@@ -527,8 +562,13 @@ export function expenseRoutes(router: Router, deps: WebDeps): void {
   router.post('/expenses/:id', async (req, res, next) => {
     const signed = signedOf(res) as SignedIn;
     const id = String(req.params.id);
+    const place = places.take(signed.session.actor.userId);
     try {
-      const sent = await readForm(req, deps, signed);
+      const sent = await readForm(req, deps, signed, place !== null);
+      if (sent.dropped) {
+        const expense = expenses.get(signed.session.actor, id);
+        return editPage(res, signed, busyAnswer(res), expense, { values: sent.values, errors: {}, fileSent: true }, busyNotice());
+      }
       try {
         const receipt = sent.file ?? (sent.values.removeReceipt === 'yes' ? null : undefined);
         const saved = expenses.update(signed.session.actor, id, inputOf(sent.values), receipt);
@@ -548,6 +588,8 @@ export function expenseRoutes(router: Router, deps: WebDeps): void {
     } catch (error) {
       if (!req.complete) req.resume();
       next(error);
+    } finally {
+      place?.release();
     }
   });
 

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { t } from '../../i18n/index.js';
-import type { InvoiceReminderView, OverdueView } from '../../modules/invoices/service.js';
+import { formats, t } from '../../i18n/index.js';
+import type { InvoiceReminderSkipView, InvoiceReminderView, OverdueView } from '../../modules/invoices/service.js';
 import { html, type Html } from '../kit/html.js';
 import type { WebPaths } from '../paths.js';
 import { money } from './invoices-views.js';
@@ -63,41 +63,66 @@ export function overdueBody(paths: WebPaths, overdue: OverdueView[], context: { 
     </div>`;
 }
 
-/** The reminders section of an invoice's page: each level sent, when (in the viewer's zone), how late, what was due, to whom, and where its mail stands. */
-export function remindersSection(reminders: InvoiceReminderView[], zone: string, currency: string): Html | string {
-  if (reminders.length === 0) return '';
+/**
+ * The reminders section of an invoice's page: a reminder the tick could not send (why, since
+ * when), then each level sent, when (in the viewer's zone), how late, what was due, to whom, and
+ * where its mail stands.
+ */
+export function remindersSection(
+  reminders: InvoiceReminderView[],
+  zone: string,
+  currency: string,
+  skip: InvoiceReminderSkipView | null = null,
+): Html | string {
+  if (reminders.length === 0 && skip === null) return '';
   return html`<section class="sends reminders" aria-labelledby="reminders-heading">
     <h2 id="reminders-heading">${t('reminders.page.heading')}</h2>
-    <div class="scroll">
-      <table class="rows sends">
-        <thead>
-          <tr>
-            <th scope="col">${t('reminders.page.level')}</th>
-            <th scope="col">${t('reminders.page.when')}</th>
-            <th scope="col" class="num">${t('reminders.overdue.days')}</th>
-            <th scope="col" class="num">${t('reminders.overdue.amountDue')}</th>
-            <th scope="col">${t('reminders.page.to')}</th>
-            <th scope="col">${t('reminders.page.files')}</th>
-            <th scope="col">${t('reminders.page.delivery')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${reminders.map(
-            (r) =>
-              html`<tr>
-                <td data-label="${t('reminders.page.level')}">${String(r.level)}</td>
-                <td data-label="${t('reminders.page.when')}" class="c-time">
-                  ${DateTime.fromISO(r.at, { zone }).toFormat('yyyy-MM-dd HH:mm')}
-                </td>
-                <td data-label="${t('reminders.overdue.days')}" class="num">${String(r.daysOverdue)}</td>
-                <td data-label="${t('reminders.overdue.amountDue')}" class="num">${money(r.amountDue, currency)}</td>
-                <td data-label="${t('reminders.page.to')}">${r.to}</td>
-                <td data-label="${t('reminders.page.files')}">${r.files.join(', ')}</td>
-                <td data-label="${t('reminders.page.delivery')}">${r.delivery ?? t('reminders.page.gone')}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    ${
+      skip
+        ? html`<div class="notice error" role="status">
+            ${t('invoices.reminderSkip.line', {
+              level: skip.level,
+              since: formats().date(skip.since),
+              why: t(skip.reason === 'budget' ? 'invoices.reminderSkip.budget' : 'invoices.reminderSkip.document'),
+            })}
+          </div>`
+        : ''
+    }
+    ${reminders.length === 0 ? '' : remindersTable(reminders, zone, currency)}
   </section>`;
+}
+
+/** The reminders sent, a row each. */
+function remindersTable(reminders: InvoiceReminderView[], zone: string, currency: string): Html {
+  return html` <div class="scroll">
+    <table class="rows sends">
+      <thead>
+        <tr>
+          <th scope="col">${t('reminders.page.level')}</th>
+          <th scope="col">${t('reminders.page.when')}</th>
+          <th scope="col" class="num">${t('reminders.overdue.days')}</th>
+          <th scope="col" class="num">${t('reminders.overdue.amountDue')}</th>
+          <th scope="col">${t('reminders.page.to')}</th>
+          <th scope="col">${t('reminders.page.files')}</th>
+          <th scope="col">${t('reminders.page.delivery')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${reminders.map(
+          (r) =>
+            html`<tr>
+              <td data-label="${t('reminders.page.level')}">${String(r.level)}</td>
+              <td data-label="${t('reminders.page.when')}" class="c-time">
+                ${DateTime.fromISO(r.at, { zone }).toFormat('yyyy-MM-dd HH:mm')}
+              </td>
+              <td data-label="${t('reminders.overdue.days')}" class="num">${String(r.daysOverdue)}</td>
+              <td data-label="${t('reminders.overdue.amountDue')}" class="num">${money(r.amountDue, currency)}</td>
+              <td data-label="${t('reminders.page.to')}">${r.to}</td>
+              <td data-label="${t('reminders.page.files')}">${r.files.join(', ')}</td>
+              <td data-label="${t('reminders.page.delivery')}">${r.delivery ?? t('reminders.page.gone')}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }

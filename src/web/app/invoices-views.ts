@@ -13,6 +13,7 @@ import {
   MAX_PAYMENT_NOTE,
   MAX_SEND_GREETING,
   MAX_SEND_MESSAGE,
+  megabytes,
   type MissingValue,
   asksExchangeRate,
   otherVatCurrency,
@@ -822,6 +823,8 @@ export interface SendForm {
   /** The mail's first line (prefilled with the language's greeting; blank: none). */
   greeting: string;
   message: string;
+  /** Whether the receipts of its expenses go after the documents (offered only when it has any). */
+  withReceipts: boolean;
 }
 
 /** The Send by mail section: the whole mail as the invoices service composes it, the form's values and its refusals. */
@@ -858,6 +861,7 @@ function sendSection(base: string, session: SessionView, state: SendState): Html
               ${errors.to ? errorAt('send-to', errors.to) : html`<p class="hint">The client's email as stored on the invoice; type another address to send it there.</p>`}
             </div>
             ${select('send-xml', 'xml', 'E-invoice beside the PDF', form.xml, options, errors)}
+            ${receiptsField(outline.receipts, form.withReceipts, errors.withReceipts)}
             <div class="mail-preview" role="group" aria-labelledby="mail-preview-heading">
               <p class="mail-preview-title" id="mail-preview-heading">The mail, as it will be sent</p>
               <dl class="facts compact mail-head">
@@ -914,6 +918,36 @@ ${form.message}</textarea>
         : html`<p class="hint">Mail is not set up on this server: download the documents above and send them yourself.</p>`
     }
   </section>`;
+}
+
+/**
+ * The Send form's "Attach the receipts" (issue 57): offered when the invoice's expenses have
+ * receipts, saying how many and how large beside what a mail carries; a refusal (too large
+ * together with the documents) is said at it.
+ */
+function receiptsField(receipts: MailOutline['receipts'], checked: boolean, error: string | undefined): Html | string {
+  if (receipts === null) return '';
+  const hint = t('invoices.send.withReceiptsHint', {
+    count: receipts.count,
+    size: megabytes(receipts.bytes),
+    limit: megabytes(receipts.limit),
+  });
+  return html`<div class="field">
+    <label class="check" for="send-receipts"
+      ><input
+        id="send-receipts"
+        type="checkbox"
+        name="withReceipts"
+        value="yes"
+        ${checked ? html`checked` : ''}
+        aria-describedby="send-receipts-hint${error ? ' send-receipts-error' : ''}"
+        ${error ? html`aria-invalid="true"` : ''}
+      />
+      ${t('invoices.send.withReceipts')}</label
+    >
+    <p class="hint" id="send-receipts-hint">${hint}</p>
+    ${errorAt('send-receipts', error)}
+  </div>`;
 }
 
 /** The sends by mail of an invoice and its credit note: when (in the viewer's zone), what, to whom, by whom, and where the message stands. */

@@ -107,7 +107,13 @@ function contextOf(deps: WebDeps) {
     const mailing = outline
       ? {
           outline,
-          form: sent?.form ?? { to: outline.to, xml: outline.ready[0] ?? 'none', greeting: outline.greeting, message: '' },
+          form: sent?.form ?? {
+            to: outline.to,
+            xml: outline.ready[0] ?? 'none',
+            greeting: outline.greeting,
+            message: '',
+            withReceipts: false,
+          },
           errors: sent?.errors ?? {},
         }
       : null;
@@ -119,7 +125,12 @@ function contextOf(deps: WebDeps) {
       today: today(session),
       send: mailing,
       sends: invoices.sends(session.actor, invoice.id),
-      reminders: remindersSection(invoices.reminders(session.actor, invoice.id), zoneOf(session), invoice.currency),
+      reminders: remindersSection(
+        invoices.reminders(session.actor, invoice.id),
+        zoneOf(session),
+        invoice.currency,
+        invoices.reminderSkip(session.actor, invoice.id),
+      ),
       zone: zoneOf(session),
       waiting: invoices.stillWaiting(session.actor, invoice.id),
       rounding: invoices.rounding(session.actor, invoice.id),
@@ -553,7 +564,7 @@ function documentRoutes(router: Router, ctx: Context): void {
 function sendRoutes(router: Router, ctx: Context): void {
   const { deps, paths, invoices, at, sessionOf, showDetail, showBusy } = ctx;
   /** The send's fields as the form names them; anything else is shown above the form. */
-  const SEND_FIELDS = ['to', 'xml', 'greeting', 'message'];
+  const SEND_FIELDS = ['to', 'xml', 'greeting', 'message', 'withReceipts'];
   router.post(`${at}/:id/send`, async (req, res, next) => {
     const session = sessionOf(res);
     const id = req.params.id as string;
@@ -562,6 +573,7 @@ function sendRoutes(router: Router, ctx: Context): void {
       xml: field(req, 'xml') || 'none',
       greeting: field(req, 'greeting'),
       message: field(req, 'message'),
+      withReceipts: field(req, 'withReceipts') === 'yes',
     };
     let sent: Awaited<ReturnType<typeof invoices.send>>;
     try {
@@ -571,6 +583,7 @@ function sendRoutes(router: Router, ctx: Context): void {
         // A form without the field (an older page) gets the language's greeting.
         greeting: 'greeting' in (req.body as object) ? form.greeting : undefined,
         message: form.message,
+        ...(form.withReceipts ? { withReceipts: true } : {}),
       });
     } catch (error) {
       if (error instanceof ThreadsBusy) return showBusy(res, session, invoices.get(session.actor, id), error, 'sending');

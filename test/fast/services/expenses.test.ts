@@ -217,6 +217,53 @@ describe('expenses: drafts take them', () => {
     expect(w.expenses.update(w.owner, book.id, { amount: '41' }).amount).to.equal(41);
   });
 
+  it('removing an expense’s line from a draft releases that expense (editable, invoiced again); a line of time stays refused', () => {
+    const w = billing();
+    const first = w.add('2026-11-10', '40');
+    const twin = w.add('2026-11-10', '40');
+    const taxi = w.add('2026-11-12', '18,50', { description: 'Taxi' });
+    const id = w.create();
+    // A manual line that reads like an expense's line: removing it frees nothing the draft still bills.
+    w.services.invoices.addLine(w.owner, id, { description: '12 Nov 2026 Taxi', quantity: 1, unit: 'C62', unitPrice: '18.5' });
+    expect(w.get(id).lines.map((l) => l.description)).to.deep.equal([
+      'Buch',
+      '10 Nov 2026 Fachbuch',
+      '10 Nov 2026 Fachbuch',
+      '12 Nov 2026 Taxi',
+      '12 Nov 2026 Taxi',
+    ]);
+    w.services.invoices.removeLine(w.owner, id, 4);
+    // Two Taxi lines, one Taxi expense: one line gone, the expense still billed by the other.
+    expect(w.expenses.get(w.owner, taxi.id).invoiceId).to.equal(id);
+    w.services.invoices.removeLine(w.owner, id, 4);
+    expect(w.expenses.get(w.owner, taxi.id).invoiceId).to.equal(null);
+    w.services.invoices.removeLine(w.owner, id, 2);
+    const held = [first, twin].filter((e) => w.expenses.get(w.owner, e.id).invoiceId === id);
+    expect(held).to.have.length(1);
+    const invoice = w.get(id);
+    expect(invoice.lines.map((l) => [l.description, l.amount])).to.deep.equal([
+      ['Buch', 160],
+      ['10 Nov 2026 Fachbuch', 40],
+    ]);
+    expect([invoice.netTotal, invoice.taxTotal]).to.deep.equal([200, 33.2]);
+    // Released: it can be edited, and the next draft of its range takes it again.
+    expect(w.expenses.update(w.owner, taxi.id, { amount: '19' }).amount).to.equal(19);
+    expect(refusal(() => w.services.invoices.removeLine(w.owner, id, 1)).message).to.contain('is time, not a manual line');
+    w.services.invoices.changeStatus(OPERATOR, id, 'void', w.ownerId);
+    w.services.entries.create(w.owner, {
+      projectId: w.projectId,
+      start: '2026-11-20T09:00:00Z',
+      end: '2026-11-20T10:00:00Z',
+      billable: true,
+    });
+    expect(w.get(w.create()).lines.map((l) => [l.description, l.amount])).to.deep.equal([
+      ['Buch', 240],
+      ['10 Nov 2026 Fachbuch', 40],
+      ['10 Nov 2026 Fachbuch', 40],
+      ['12 Nov 2026 Taxi', 19],
+    ]);
+  });
+
   it('makes a draft of expenses alone when the range has no billable time', () => {
     const w = billing();
     w.add('2026-12-03', '12.5', { taxCategory: '', taxRate: '' });

@@ -1089,3 +1089,107 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     expect(world.services.invoices.upcomingNumber(OPERATOR, id, world.ownerId).number).to.equal('2026-0001');
   });
 });
+
+/**
+ * Issue 57: an expense's receipt that fails its check (size, SHA-256, type by content, a part
+ * missing) is not left out silently. As a damaged invoice, it refuses its expense's row: the
+ * import stops naming the expense and what to do, nothing is written; with --skip-invalid the
+ * rest comes in without that expense.
+ */
+describe('imports service: an expense whose receipt fails its check is refused, naming it (issue 57)', () => {
+  let world: ServiceWorld;
+  let dir: string;
+  let file: string[][];
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(60_000 - 8, 7)]);
+  before(async () => {
+    world = memoryServices();
+    dir = mkdtempSync(join(tmpdir(), 'timetrack-receipts-'));
+    const { services, workspaceId, owner } = world;
+    const acme = services.catalog.clients.create(owner, { name: 'Acme' }).id;
+    const site = services.catalog.projects.create(owner, { name: 'Site', clientId: acme, billable: true, hourlyRate: 90 }).id;
+    services.expenses.add(
+      owner,
+      { day: '2026-04-02', description: 'Train', amount: '49,90', projectId: site },
+      { name: 'ticket.png', bytes: png },
+    );
+    services.expenses.add(owner, { day: '2026-04-03', description: 'Taxi', amount: '20', projectId: site });
+    let text = '';
+    for await (const chunk of services.imports.exportWorkspace(OPERATOR, { workspaceId }).chunks) text += chunk;
+    file = parse(text.replace(/^\uFEFF/, '')) as string[][];
+  });
+  after(() => {
+    world.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const DATA = 18;
+  let n = 0;
+  /** The export with its rows changed by `change` (a row's data as JSON; false drops the row), written as the export writes it. */
+  function forged(change: (data: any, kind: string) => unknown): string {
+    const rows = file.flatMap((row) => {
+      if (row[0] !== 'expense' && row[0] !== 'receipt') return [row];
+      const data = JSON.parse(row[DATA] as string);
+      if (change(data, row[0]) === false) return [];
+      const copy = [...row];
+      copy[DATA] = JSON.stringify(data);
+      return [copy];
+    });
+    const path = join(dir, `forged-${++n}.csv`);
+    writeFileSync(path, `\uFEFF${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`);
+    return path;
+  }
+  async function restore(path: string, more: Partial<ImportRequest> = {}) {
+    const { id } = world.services.accounts.createWorkspace(OPERATOR, { name: `Restored ${++n}`, currency: 'EUR' });
+    const outcome = await world.services.imports.run(OPERATOR, { workspaceId: id, path, createMembers: true, ...more });
+    const expenses = world.services.expenses.list(OPERATOR, { workspaceId: id });
+    return { id, outcome, expenses };
+  }
+  const WHAT =
+    'Export the workspace again on the server it came from and import that file, or import the rest with --skip-invalid and add this expense with its receipt again (timetrack expense add … --receipt FILE).';
+
+  it('restores an untouched export with its receipt', async () => {
+    const { outcome, expenses } = await restore(forged(() => true));
+    expect(outcome.report.refused).to.deep.equal([]);
+    const train = expenses.find((e) => e.description === 'Train');
+    expect(world.services.expenses.receipt(OPERATOR, train!.id).bytes.equals(png)).to.equal(true);
+  });
+
+  it('refuses the file, writing nothing, for a receipt changed, cut short or of another type than its record says', async () => {
+    const expenseLine = file.findIndex((row) => row[0] === 'expense') + 1;
+    const cases: Array<[(data: any, kind: string) => unknown, string]> = [
+      [
+        (data, kind) => {
+          if (kind === 'receipt' && data.part === 1) data.bytes = `${data.bytes.slice(0, 40)}AAAA${data.bytes.slice(44)}`;
+        },
+        'its receipt’s bytes are not the file its record names (size or SHA-256 differ): the file was changed',
+      ],
+      [(data, kind) => !(kind === 'receipt' && data.part === 1), 'its receipt has 1 of 2 parts'],
+      [
+        (data, kind) => {
+          if (kind === 'expense' && data.receipt) data.receipt.mediaType = 'application/pdf';
+        },
+        'its receipt’s content is not application/pdf',
+      ],
+    ];
+    for (const [change, why] of cases) {
+      const { id, outcome, expenses } = await restore(forged(change));
+      expect(outcome.stopped, why).to.equal(true);
+      expect(outcome.report.refused).to.deep.equal([
+        { line: expenseLine, message: `the expense of 2026-04-02 “Train” (49.90 EUR): ${why}. ${WHAT}` },
+      ]);
+      expect(expenses).to.deep.equal([]);
+      expect(await world.services.imports.list(OPERATOR, id)).to.deep.equal([]);
+    }
+  });
+
+  it('with --skip-invalid imports the rest, without the expense whose receipt failed; the Import page says its own way', async () => {
+    const broken = forged((data, kind) => !(kind === 'receipt' && data.part === 1));
+    const { outcome, expenses } = await restore(broken, { skipInvalid: true });
+    expect(outcome.stopped).to.equal(false);
+    expect(expenses.map((e) => e.description)).to.deep.equal(['Taxi']);
+    const page = await restore(broken, { wording: 'page' });
+    expect(page.outcome.report.refused[0]?.message).to.equal(
+      'the expense of 2026-04-02 “Train” (49.90 EUR): its receipt has 1 of 2 parts. Export the workspace again on the server it came from and import that file, or import the rest without this expense (the button below) and add it with its receipt on the Expenses page.',
+    );
+  });
+});

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { runCli } from '../../../src/cli/main.js';
+import { createLogger } from '../../../src/logger.js';
 import { parseMailSettings } from '../../../src/modules/mail/service.js';
 import type { Envelope } from '../../../src/modules/mail/transport.js';
 import { OPERATOR } from '../../../src/principal.js';
@@ -14,7 +16,9 @@ import { memoryServices } from '../../helpers/services.js';
 
 function setup(options: { language?: 'en' | 'de'; email?: string | null } = {}) {
   const relayed: Envelope[] = [];
+  const logged: Array<Record<string, unknown>> = [];
   const world = memoryServices({
+    logger: createLogger('warn', (line) => void logged.push(JSON.parse(line) as Record<string, unknown>)),
     now: Date.parse('2026-11-02T10:00:00Z'),
     defaultTimeZone: 'Europe/Berlin',
     mail: {
@@ -46,7 +50,7 @@ function setup(options: { language?: 'en' | 'de'; email?: string | null } = {}) 
   };
   const levels = () => services.invoices.reminders(OPERATOR, id).map((r) => [r.level, r.daysOverdue, r.amountDue]);
   const turnOn = (days: string) => services.invoices.setSettings(OPERATOR, workspaceId, { reminders: days });
-  return { ...world, id, relayed, remindAt, levels, turnOn };
+  return { ...world, id, relayed, logged, remindAt, levels, turnOn };
 }
 
 describe('invoices service: payment reminders', () => {
@@ -166,6 +170,60 @@ describe('invoices service: payment reminders', () => {
         'nach unseren Unterlagen war die Rechnung 2026-0001 vom 02.11.2026 über 1.190,00\u00a0€ am 16.11.2026 fällig',
       );
       expect(w.relayed[0]?.text).to.include('Überfällig seit: 7 Tagen');
+    } finally {
+      w.close();
+    }
+  });
+
+  it('a reminder skipped (the mail budget spent, the PDF failing its rules) is logged, recorded and said by `invoice show` until one is sent', async () => {
+    const w = setup();
+    try {
+      w.turnOn('on');
+      const show = async () => {
+        let stdout = '';
+        const code = await runCli(['invoice', 'show', w.id], {
+          openDatabase: () => ({ ...w.database, close: () => {} }),
+          createServices: () => w.services,
+          stdout: (text) => (stdout += text),
+          stderr: () => {},
+        });
+        expect(code).to.equal(0);
+        return stdout.split('\n').filter((l) => l.startsWith('reminder '));
+      };
+      // The workspace's budget spent by 50 messages in 10 minutes: level 1, due since 23 November, is not sent.
+      w.clock.set(Date.parse('2026-11-23T08:00:00Z'));
+      w.services.write(() => {
+        for (let i = 0; i < 50; i++) w.services.mail.spend({ kind: 'reminder', userId: null, workspaceId: w.workspaceId });
+      });
+      expect(await w.remindAt('2026-11-23T08:01:00Z')).to.equal(0);
+      expect(w.levels()).to.deep.equal([]);
+      const skip = w.services.invoices.reminderSkip(OPERATOR, w.id);
+      expect(skip).to.deep.include({ level: 1, since: '2026-11-23', reason: 'budget', at: '2026-11-23T08:01:00.000Z' });
+      expect(skip?.detail).to.match(/^Not sent: this workspace has had 50 messages mailed in the last 10 minutes/);
+      expect(w.logged.map((l) => [l.level, l.msg, l.invoiceId, l.number, l.reminder, l.since, l.reason])).to.deep.equal([
+        ['warn', 'payment reminder not sent', w.id, '2026-0001', 1, '2026-11-23', 'budget'],
+      ]);
+      expect(await show()).to.deep.equal([
+        `reminder 1 due since 2026-11-23, not sent: the workspace's mail budget was spent (${skip?.detail}); tried again hourly (last 2026-11-23T08:01:00.000Z)`,
+      ]);
+
+      // Its issuer's name gone from the stored invoice: the PDF cannot be made, and the next tick says so.
+      const sql = (text: string) => w.services.write(() => w.database.sqlite.prepare(text).run(w.id));
+      sql(`update invoices set issuer = json_remove(issuer, '$.legalName') where id = ?`);
+      expect(await w.remindAt('2026-11-23T09:30:00Z')).to.equal(0);
+      const refused = w.services.invoices.reminderSkip(OPERATOR, w.id);
+      expect(refused).to.deep.include({ level: 1, since: '2026-11-23', reason: 'document' });
+      expect(refused?.detail).to.match(/^Invoice 2026-0001 cannot be made as pdf: it lacks /);
+      expect(w.logged.at(-1)).to.deep.include({ msg: 'payment reminder not sent', level: 'warn', reason: 'document', since: '2026-11-23' });
+      expect((await show())[0]).to.match(
+        /^reminder 1 due since 2026-11-23, not sent: its document fails its rules: Invoice 2026-0001 cannot/,
+      );
+
+      // Mended, the next tick sends it: nothing is said any more.
+      sql(`update invoices set issuer = json_set(issuer, '$.legalName', 'Ada Lovelace Design') where id = ?`);
+      expect(await w.remindAt('2026-11-23T10:30:00Z')).to.equal(1);
+      expect(w.services.invoices.reminderSkip(OPERATOR, w.id)).to.equal(null);
+      expect(await show()).to.deep.equal([]);
     } finally {
       w.close();
     }

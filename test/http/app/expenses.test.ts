@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
 import { freelancer } from '../../helpers/invoices.js';
@@ -53,7 +54,11 @@ describe('web app: the Expenses page', function () {
       headers: { cookie: cookie(client), origin: server.url },
       body: form,
     });
-    return { status: response.status, text: await response.text(), headers: response.headers };
+    return {
+      status: response.status,
+      text: await response.text(),
+      headers: response.headers,
+    };
   }
   const trainOf = () => ({
     day: '2026-10-20',
@@ -64,7 +69,10 @@ describe('web app: the Expenses page', function () {
     taxCategory: 'S',
     taxRate: '7',
   });
-  const listed = () => server.services.expenses.list(OPERATOR, { workspaceId: server.workspaceId });
+  const listed = () =>
+    server.services.expenses.list(OPERATOR, {
+      workspaceId: server.workspaceId,
+    });
 
   it('adds an expense with a PNG receipt, lists it in its month, edits it, downloads its receipt, and deletes it', async () => {
     const empty = flat((await owner.get('/app/expenses')).text);
@@ -72,7 +80,11 @@ describe('web app: the Expenses page', function () {
     expect(empty).to.include('<input id="new-day" name="day" value="2026-11-02" type="date" required');
     expect(empty).to.include('No expense in November 2026.');
 
-    const added = await send(owner, '/app/expenses', trainOf(), { bytes: PNG, name: 'ticket.png', type: 'image/png' });
+    const added = await send(owner, '/app/expenses', trainOf(), {
+      bytes: PNG,
+      name: 'ticket.png',
+      type: 'image/png',
+    });
     expect(added.status, added.text.slice(0, 2000)).to.equal(303);
     const [expense] = listed();
     expect(added.headers.get('location')).to.equal(`/app/expenses?month=2026-10#expense-${expense!.id}`);
@@ -84,7 +96,11 @@ describe('web app: the Expenses page', function () {
       invoiceId: null,
     });
     expect(expense!.tax).to.deep.equal({ category: 'S', rate: 7 });
-    expect(expense!.receipt).to.deep.equal({ fileName: 'ticket.png', mediaType: 'image/png', size: PNG.length });
+    expect(expense!.receipt).to.deep.equal({
+      fileName: 'ticket.png',
+      mediaType: 'image/png',
+      size: PNG.length,
+    });
 
     const page = flat((await owner.get('/app/expenses?month=2026-10')).text);
     expect(page).to.include('Expense added: Train Berlin–Hamburg, €49.90.');
@@ -122,8 +138,16 @@ describe('web app: the Expenses page', function () {
       taxRate: '',
     });
     expect(saved.status, saved.text.slice(0, 2000)).to.equal(303);
-    expect(listed()[0]).to.include({ amount: 59.9, billable: false, tax: null });
-    expect(listed()[0]!.receipt).to.deep.equal({ fileName: 'ticket.png', mediaType: 'image/png', size: PNG.length });
+    expect(listed()[0]).to.include({
+      amount: 59.9,
+      billable: false,
+      tax: null,
+    });
+    expect(listed()[0]!.receipt).to.deep.equal({
+      fileName: 'ticket.png',
+      mediaType: 'image/png',
+      size: PNG.length,
+    });
     expect(flat((await owner.get('/app/expenses?month=2026-10')).text)).to.include('Expense saved: Train Berlin–Hamburg, €59.90.');
 
     const deleted = await owner.submit(`/app/expenses/${expense!.id}`, `/app/expenses/${expense!.id}/delete`, {});
@@ -178,7 +202,9 @@ describe('web app: the Expenses page', function () {
       },
       { name: 'book.png', bytes: PNG },
     );
-    const { userId } = addMemberWithToken(server.services, server.workspaceId, { name: 'Grace' });
+    const { userId } = addMemberWithToken(server.services, server.workspaceId, {
+      name: 'Grace',
+    });
     const member = new SettingsClient(server);
     await member.setUp(userId, PASSWORD);
 
@@ -187,9 +213,20 @@ describe('web app: the Expenses page', function () {
     expect(page).to.not.include('Owner’s book');
     expect((await member.get(`/app/expenses/${mine.id}`)).status).to.equal(404);
     expect((await member.get(`/app/expenses/${mine.id}/receipt`)).status).to.equal(404);
-    expect((await send(member, `/app/expenses/${mine.id}`, { ...trainOf(), description: 'taken' })).status).to.equal(404);
+    expect(
+      (
+        await send(member, `/app/expenses/${mine.id}`, {
+          ...trainOf(),
+          description: 'taken',
+        })
+      ).status,
+    ).to.equal(404);
 
-    const added = await send(member, '/app/expenses', { ...trainOf(), day: '2026-11-02', description: 'Taxi' });
+    const added = await send(member, '/app/expenses', {
+      ...trainOf(),
+      day: '2026-11-02',
+      description: 'Taxi',
+    });
     expect(added.status).to.equal(303);
     expect(flat((await member.get('/app/expenses')).text)).to.include('<td data-label="Description">Taxi</td>');
 
@@ -208,7 +245,14 @@ describe('web app: the Expenses page', function () {
   it('an invoiced expense is locked: its page says so and how it is released, a delete is refused', async () => {
     const expense = server.services.expenses.add(
       OPERATOR,
-      { workspaceId: server.workspaceId, authorId: server.ownerId, day: '2026-10-20', description: 'Book', amount: '30', projectId },
+      {
+        workspaceId: server.workspaceId,
+        authorId: server.ownerId,
+        day: '2026-10-20',
+        description: 'Book',
+        amount: '30',
+        projectId,
+      },
       null,
     );
     server.services.invoices.create(OPERATOR, {
@@ -230,8 +274,92 @@ describe('web app: the Expenses page', function () {
     expect(listed()).to.have.length(1);
   });
 
+  it('reads at most 2 of a member’s receipts at once: a third is answered busy in words with what was typed kept (429); a form without a file is not held up', async () => {
+    const csrf = SettingsClient.csrf((await owner.get('/app/expenses')).text);
+    /** An upload that sends its token and the start of its file, then waits (a slow line): it holds a place. */
+    const slow = () => {
+      const boundary = 'slowreceipt';
+      const req = httpRequest(`${server.url}/app/expenses`, {
+        method: 'POST',
+        headers: {
+          cookie: cookie(owner),
+          origin: server.url,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+      });
+      req.on('error', () => {});
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n--${boundary}\r\nContent-Disposition: form-data; name="receipt"; filename="scan.png"\r\nContent-Type: image/png\r\n\r\n`,
+      );
+      req.write(PNG.subarray(0, 20));
+      return req;
+    };
+    const held = [slow(), slow()];
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const busy = await send(owner, '/app/expenses', trainOf(), {
+        bytes: PNG,
+        name: 'ticket.png',
+        type: 'image/png',
+      });
+      expect(busy.status).to.equal(429);
+      expect(busy.headers.get('retry-after')).to.equal('10');
+      const text = flat(busy.text);
+      expect(text).to.include(
+        'The server is reading other receipts right now (at most 2 of yours at once). Nothing was saved: choose the receipt file again and save in a few seconds.',
+      );
+      expect(text).to.include('value="Train Berlin–Hamburg"');
+      expect(listed()).to.deep.equal([]);
+      // Without a file, nothing waits for a place.
+      const plain = await send(owner, '/app/expenses', {
+        ...trainOf(),
+        description: 'Taxi',
+      });
+      expect(plain.status, plain.text.slice(0, 1000)).to.equal(303);
+    } finally {
+      for (const req of held) req.destroy();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The slow ones gone, their places are free again.
+    const added = await send(owner, '/app/expenses', trainOf(), {
+      bytes: PNG,
+      name: 'ticket.png',
+      type: 'image/png',
+    });
+    expect(added.status, added.text.slice(0, 1000)).to.equal(303);
+    expect(listed().map((e) => [e.description, e.receipt?.fileName ?? null])).to.have.deep.members([
+      ['Taxi', null],
+      ['Train Berlin–Hamburg', 'ticket.png'],
+    ]);
+  });
+
+  it('an upload cut off mid-file (the client gone) leaves the server answering, and nothing written', async () => {
+    const csrf = SettingsClient.csrf((await owner.get('/app/expenses')).text);
+    const boundary = 'cutoff';
+    const req = httpRequest(`${server.url}/app/expenses`, {
+      method: 'POST',
+      headers: {
+        cookie: cookie(owner),
+        origin: server.url,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+    });
+    req.on('error', () => {});
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n--${boundary}\r\nContent-Disposition: form-data; name="receipt"; filename="scan.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
+    req.write(PNG.subarray(0, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    req.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await owner.get('/app/expenses')).status).to.equal(200);
+    expect(listed()).to.deep.equal([]);
+  });
+
   it('speaks German to a German reader, money in German formats', async () => {
-    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, {
+      language: 'de',
+    });
     server.services.expenses.add(
       OPERATOR,
       {

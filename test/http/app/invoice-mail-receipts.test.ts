@@ -5,6 +5,7 @@ import { runCli } from '../../../src/cli/main.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { freelancer } from '../../helpers/invoices.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 import { plainUrl, startRelay, type TestRelay } from '../../helpers/smtp.js';
 
 /**
@@ -58,6 +59,83 @@ describe('an invoice mailed with the receipts of its expenses', function () {
     services.invoices.issue(OPERATOR, id, { userId: server.ownerId });
     return id;
   };
+
+  it('the invoice page’s Send form offers “Attach the receipts” when its expenses have any, and sends them; refused over 10 MB at the checkbox, in German too, nothing queued', async () => {
+    const owner = new SettingsClient(server);
+    await owner.setUp(server.ownerId, PASSWORD);
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    const box = /<input id="send-receipts" type="checkbox" name="withReceipts" value="yes"/;
+    // No receipt on the invoice: no checkbox.
+    const bare = invoiced([null]);
+    const plain = await owner.get(`/app/invoices/${bare}`);
+    expect(plain.status).to.equal(200);
+    expect(plain.text).to.include(`action="/app/invoices/${bare}/send"`);
+    expect(flat(plain.text)).to.not.match(box);
+
+    const ticket = png(1_200_000);
+    const id = invoiced([{ name: 'ticket.png', bytes: ticket }, null, { name: 'hotel.pdf', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') }]);
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(flat(page.text)).to.match(box);
+    expect(flat(page.text)).to.include('Attach the receipts</label');
+    expect(flat(page.text)).to.include('The receipts of its 2 expenses (1.1 MB) go after the documents; one mail carries at most 10.0 MB.');
+    const sent = await owner.post(`/app/invoices/${id}/send`, {
+      _csrf: SettingsClient.csrf(page.text),
+      to: 'billing@acme.example',
+      xml: 'none',
+      greeting: 'Hello,',
+      message: '',
+      withReceipts: 'yes',
+    });
+    expect(sent.status, sent.text.slice(0, 2000)).to.equal(303);
+    const [send] = server.services.invoices.sends(OPERATOR, id);
+    expect(send!.files.slice(1)).to.deep.equal(['ticket.png', 'hotel.pdf']);
+    await server.running.scheduler.tick();
+    const [mail] = await relay.until(1);
+    const attachments = mail!.parsed.attachments as Attachment[];
+    expect(attachments.map((a) => a.filename)).to.deep.equal(send!.files);
+    expect(attachments[1]!.content.equals(ticket)).to.equal(true);
+    // The relay's inbox is the file's: the next test reads its first message.
+    relay.received.splice(0);
+
+    // Over what a mail carries: refused at the checkbox in words, the form kept, nothing queued; in the reader's language.
+    const big = invoiced([
+      { name: 'a.png', bytes: png(5_500_000) },
+      { name: 'b.png', bytes: png(5_500_000) },
+    ]);
+    const before = mailCount();
+    for (const [language, said] of [
+      [
+        'en',
+        /The receipts \(10\.5 MB\) and the invoice’s documents \(0\.\d MB\) come to 10\.\d MB, and one mail carries at most 10\.0 MB\. Nothing was sent: send the invoice without its receipts/,
+      ],
+      [
+        'de',
+        /Die Belege \(10,5 MB\) und die Dokumente der Rechnung \(0,\d MB\) ergeben zusammen 10,\d MB, eine Mail trägt aber höchstens 10,0 MB\. Nichts wurde gesendet/,
+      ],
+    ] as const) {
+      server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language });
+      try {
+        const form = await owner.get(`/app/invoices/${big}`);
+        const refused = await owner.post(`/app/invoices/${big}/send`, {
+          _csrf: SettingsClient.csrf(form.text),
+          to: 'billing@acme.example',
+          xml: 'none',
+          greeting: 'Hallo,',
+          message: 'Anbei',
+          withReceipts: 'yes',
+        });
+        expect(refused.status).to.equal(400);
+        const text = flat(refused.text);
+        expect(text).to.match(new RegExp(`<span class="field-error" id="send-receipts-error">${said.source}`));
+        expect(text).to.match(/<input id="send-receipts" type="checkbox" name="withReceipts" value="yes" checked/);
+        expect(text).to.include('Anbei</textarea>');
+        if (language === 'de') expect(text).to.include('Belege anhängen</label');
+      } finally {
+        server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'en' });
+      }
+    }
+    expect(mailCount()).to.equal(before);
+  });
 
   it('`invoice send --with-receipts` attaches each receipt after the PDF with its file name and media type, its bytes as stored', async () => {
     const ticket = png(30_000);

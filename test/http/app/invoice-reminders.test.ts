@@ -122,4 +122,41 @@ describe('web app: payment reminders by mail', function () {
     expect(relay.received).to.have.length(2);
     expect(services.invoices.reminders(OPERATOR, id).map((r) => r.level)).to.deep.equal([1]);
   });
+
+  it('a reminder the tick could not send (the mail budget spent) is said on the invoice’s page, in the reader’s language', async () => {
+    const { services, workspaceId, ownerId } = server;
+    const { clientId } = freelancer(server, { email: 'ap@beta.example', name: 'Beta' });
+    server.clock.set(Date.parse('2026-12-10T12:00:00Z'));
+    const id = services.invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    services.invoices.issue(OPERATOR, id, { userId: ownerId, date: '2026-12-10' });
+    // Due 2026-12-24; seven days past due on 31 December in Berlin, the workspace's mail budget spent then.
+    server.clock.set(Date.parse('2026-12-31T10:00:00Z'));
+    services.write(() => {
+      for (let i = 0; i < 50; i++) services.mail.spend({ kind: 'reminder', userId: null, workspaceId });
+    });
+    const before = relay.received.length;
+    await tick();
+    expect(relay.received).to.have.length(before);
+    const owner = new SettingsClient(server);
+    await owner.setUp(ownerId, PASSWORD);
+    const said = async () => {
+      const page = (await owner.get(`/app/invoices/${id}`)).text.replace(/\s+/g, ' ');
+      return /<section class="sends reminders"[^>]*> <h2 id="reminders-heading">([^<]*)<\/h2> <div class="notice error" role="status"> ([^<]*) <\/div>/
+        .exec(page)
+        ?.slice(1);
+    };
+    expect(await said()).to.deep.equal([
+      'Payment reminders',
+      'Reminder 1 due since 31 Dec 2026, not sent: the workspace’s mail budget was spent; tried again hourly.',
+    ]);
+    services.accounts.setPreferences(OPERATOR, ownerId, { language: 'de' });
+    try {
+      expect(await said()).to.deep.equal([
+        'Zahlungserinnerungen',
+        'Erinnerung der Stufe 1 fällig seit 31.12.2026, nicht gesendet: Das Mail-Kontingent des Arbeitsbereichs war aufgebraucht; stündlich neuer Versuch.',
+      ]);
+    } finally {
+      services.accounts.setPreferences(OPERATOR, ownerId, { language: 'en' });
+    }
+  });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE `invoices` ADD `reminder_skip` text;
