@@ -1,5 +1,4 @@
-import { DateTime } from 'luxon';
-import { t } from '../../i18n/index.js';
+import { formats, t } from '../../i18n/index.js';
 import type { InvoiceReminderView, OverdueView } from '../../modules/invoices/service.js';
 import { html, type Html } from '../kit/html.js';
 import type { WebPaths } from '../paths.js';
@@ -66,6 +65,7 @@ export function overdueBody(paths: WebPaths, overdue: OverdueView[], context: { 
 /** The reminders section of an invoice's page: each level sent, when (in the viewer's zone), how late, what was due, to whom, and where its mail stands. */
 export function remindersSection(reminders: InvoiceReminderView[], zone: string, currency: string): Html | string {
   if (reminders.length === 0) return '';
+  const f = formats();
   return html`<section class="sends reminders" aria-labelledby="reminders-heading">
     <h2 id="reminders-heading">${t('reminders.page.heading')}</h2>
     <div class="scroll">
@@ -86,11 +86,9 @@ export function remindersSection(reminders: InvoiceReminderView[], zone: string,
             (r) =>
               html`<tr>
                 <td data-label="${t('reminders.page.level')}">${String(r.level)}</td>
-                <td data-label="${t('reminders.page.when')}" class="c-time">
-                  ${DateTime.fromISO(r.at, { zone }).toFormat('yyyy-MM-dd HH:mm')}
-                </td>
+                <td data-label="${t('reminders.page.when')}" class="c-time">${f.dateTime(Date.parse(r.at), zone)}</td>
                 <td data-label="${t('reminders.overdue.days')}" class="num">${String(r.daysOverdue)}</td>
-                <td data-label="${t('reminders.overdue.amountDue')}" class="num">${money(r.amountDue, currency)}</td>
+                <td data-label="${t('reminders.overdue.amountDue')}" class="num">${f.money(r.amountDue, currency)}</td>
                 <td data-label="${t('reminders.page.to')}">${r.to}</td>
                 <td data-label="${t('reminders.page.files')}">${r.files.join(', ')}</td>
                 <td data-label="${t('reminders.page.delivery')}">${r.delivery ?? t('reminders.page.gone')}</td>
