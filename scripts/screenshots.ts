@@ -15,7 +15,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { OPERATOR } from '../src/principal.js';
 import { CHROMIUM } from '../test/helpers/chromium.js';
 import { freelancer } from '../test/helpers/invoices.js';
@@ -230,7 +230,7 @@ async function main(): Promise<void> {
     headless: true,
     args: ['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'],
   });
-  let unlisted: string[] = [];
+  let unlisted: string[];
   try {
     const seeded = await seed(server, relay);
     const routes = pageRoutes(server);

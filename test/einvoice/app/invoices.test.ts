@@ -397,7 +397,7 @@ describe('web app: invoices', function () {
       );
 
       const confirm = await owner.get(`/app/invoices/${id}/issue?date=2026-11-01`);
-      expect(flat(confirm.text)).to.include("It gets the next number of the workspace&#39;s series");
+      expect(flat(confirm.text)).to.include('It gets the next number of the workspace&#39;s series');
       expect(confirm.text).to.include('name="date" value="2026-11-01"');
       expect(server.services.invoices.get(OPERATOR, id).status, 'the confirmation writes nothing').to.equal('draft');
       const future = await owner.post(`/app/invoices/${id}/issue`, { _csrf: SettingsClient.csrf(confirm.text), date: '2026-12-01' });
