@@ -738,9 +738,9 @@ export const en = {
       before: '(Settings › Workspace) before issuing: issuing refuses until it is set, then takes it.',
     },
     waiting_one:
-      '{{time}} of billable time in this range ({{count}} entry) still waits for approval: it is not on this invoice, which takes approved time only. Once approved, it goes on a later invoice.',
+      '{{time}} h of billable time in this range ({{count}} entry) still waits for approval: it is not on this invoice, which takes approved time only. Once approved, it goes on a later invoice.',
     waiting_other:
-      '{{time}} of billable time in this range ({{count}} entries) still waits for approval: it is not on this invoice, which takes approved time only. Once approved, it goes on a later invoice.',
+      '{{time}} h of billable time in this range ({{count}} entries) still waits for approval: it is not on this invoice, which takes approved time only. Once approved, it goes on a later invoice.',
     actions: { heading: 'Actions', confirmFirst: 'Each asks you to confirm first.' },
     party: {
       from: 'From',
@@ -877,6 +877,38 @@ export const en = {
       rateHint:
         "This invoice is in {{currency}}; its VAT is also stated in {{vatCurrency}}, the issuer's VAT currency. How many {{vatCurrency}} one {{currency}} is worth on the issue date, e.g. 1.0634 (in Germany the monthly rate of the Federal Ministry of Finance).",
       cancel: 'Cancel',
+    },
+    where: {
+      renewDraft: 'void this draft (it uses no number) and create it again',
+      renewIssued: 'void this invoice (its credit note cancels it) and issue a new one',
+      keptHandedOut: '; this invoice keeps {{value}}, which went out in a document of it: {{renew}}',
+      keptMadeWith: '; this invoice keeps {{value}}, which it was made with: {{renew}}',
+      fillBelow: 'fill it below for this invoice',
+      correctBelow: 'correct it below for this invoice',
+      fillOn: 'fill it for this invoice on',
+      correctOn: 'correct it for this invoice on',
+      itsPage: 'its page',
+      or: 'or',
+      setIn: 'set it in the',
+      businessProfile: 'business profile',
+      setOnClient: 'set it on the client in the',
+      catalog: 'Catalog',
+      forNew: '(for new invoices)',
+      cannotFill: 'it cannot be filled on this invoice',
+      issueFirst: 'issue the invoice first',
+    },
+    fill: {
+      headingMissing: 'Fill missing e-invoice values',
+      headingFilled: 'E-invoice values filled on this invoice',
+      hint: 'A fill adds a value this invoice lacks, for its documents only; it changes no amount. A value filled here can be corrected until a document carrying it is downloaded or sent by mail; after that, void the invoice and issue a new one. Leave a field as it is to skip it. For the next invoices, set the value in the business profile or on the client instead.',
+      wentOut:
+        'Went out in a document of this invoice (downloaded or sent by mail{{last}}): it can no longer change. To correct it, void this invoice and issue a new one.',
+      last: ', last {{at}}',
+      amounts: 'It makes the invoice’s amounts, which a fill never changes.',
+      dueDate: 'The invoice’s due date follows from it.',
+      madeWith: 'The invoice was made with it.',
+      filled: 'Filled {{at}}; no document carrying it went out yet, so it can still be corrected.',
+      save: 'Save values',
     },
     done: {
       issued: 'Issued as {{number}}, dated {{date}}, due {{due}}.',

@@ -521,29 +521,32 @@ export function newBody(
  */
 function whereOf(paths: WebPaths, invoice: InvoiceView, m: MissingValue, slot: FillSlot | undefined, fillAt: string | null = null): Html {
   const editable = slot !== undefined && slot.state !== 'fixed';
-  const renew =
-    invoice.status === 'draft'
-      ? 'void this draft (it uses no number) and create it again'
-      : 'void this invoice (its credit note cancels it) and issue a new one';
+  const renew = t(invoice.status === 'draft' ? 'invoicePage.where.renewDraft' : 'invoicePage.where.renewIssued');
   const kept =
     slot?.state === 'fixed' && slot.because === 'handed-out'
-      ? html`; this invoice keeps ${String(slot.value)}, which went out in a document of it: ${renew}`
+      ? t('invoicePage.where.keptHandedOut', { value: String(slot.value), renew })
       : slot?.state === 'fixed' && slot.because === 'made-with'
-        ? html`; this invoice keeps ${String(slot.value)}, which it was made with: ${renew}`
+        ? t('invoicePage.where.keptMadeWith', { value: String(slot.value), renew })
         : '';
-  const verb = slot?.state === 'correctable' ? 'correct' : 'fill';
+  const correct = slot?.state === 'correctable';
   const fillHere =
-    fillAt === null ? html`${verb} it below for this invoice` : html`${verb} it for this invoice on <a href="${fillAt}">its page</a>`;
-  const fill = editable ? html`, or ${fillHere}` : kept;
+    fillAt === null
+      ? t(correct ? 'invoicePage.where.correctBelow' : 'invoicePage.where.fillBelow')
+      : html`${t(correct ? 'invoicePage.where.correctOn' : 'invoicePage.where.fillOn')}
+          <a href="${fillAt}">${t('invoicePage.where.itsPage')}</a>`;
+  const fill = editable ? html`, ${t('invoicePage.where.or')} ${fillHere}` : kept;
+  const forNew = t('invoicePage.where.forNew');
   switch (m.where) {
     case 'business-profile':
-      return html`set it in the <a href="${paths.settings}/workspace">business profile</a> (for new invoices)${fill}`;
+      return html`${t('invoicePage.where.setIn')}
+        <a href="${paths.settings}/workspace">${t('invoicePage.where.businessProfile')}</a> ${forNew}${fill}`;
     case 'client':
-      return html`set it on the client in the <a href="${paths.app}/catalog">Catalog</a> (for new invoices)${fill}`;
+      return html`${t('invoicePage.where.setOnClient')}
+        <a href="${paths.app}/catalog">${t('invoicePage.where.catalog')}</a> ${forNew}${fill}`;
     case 'fill':
-      return editable ? fillHere : html`it cannot be filled on this invoice`;
+      return editable ? html`${fillHere}` : html`${t('invoicePage.where.cannotFill')}`;
     case 'issue':
-      return html`issue the invoice first`;
+      return html`${t('invoicePage.where.issueFirst')}`;
   }
 }
 
@@ -746,7 +749,10 @@ const FILL_LABELS: Record<string, string> = {
 };
 
 /** A day and time as the page shows it, in the viewer's zone. */
-const shownAt = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toFormat('d LLL yyyy, HH:mm');
+const shownAt = (iso: string, zone: string) => {
+  const at = DateTime.fromISO(iso, { zone });
+  return `${formats().date(at.toISODate() as string)}, ${formats().clock(at.hour * 60 + at.minute)}`;
+};
 
 /**
  * Issuing refused before any number was taken (issue 56 item 1): each value the PDF would lack, by
@@ -801,12 +807,8 @@ function fillSection(
   if (editable.length === 0 && !shown.some((slot) => slot.filledAt !== undefined)) return '';
   const missing = editable.some((slot) => slot.state === 'empty');
   return html`<section class="fill" aria-labelledby="fill-heading">
-    <h2 id="fill-heading">${missing ? 'Fill missing e-invoice values' : 'E-invoice values filled on this invoice'}</h2>
-    <p class="hint">
-      A fill adds a value this invoice lacks, for its documents only; it changes no amount. A value filled here can be corrected until a
-      document carrying it is downloaded or sent by mail; after that, void the invoice and issue a new one. Leave a field as it is to skip
-      it. For the next invoices, set the value in the business profile or on the client instead.
-    </p>
+    <h2 id="fill-heading">${t(missing ? 'invoicePage.fill.headingMissing' : 'invoicePage.fill.headingFilled')}</h2>
+    <p class="hint">${t('invoicePage.fill.hint')}</p>
     ${state.errors.form ? html`<div class="notice error" role="alert">${state.errors.form}</div>` : ''}
     <form class="stack wide" method="post" action="${base}/fill" aria-label="E-invoice values">
       ${csrfField(session.csrfToken)}
@@ -820,14 +822,16 @@ function fillSection(
             <span class="hint"
               >${
                 slot.because === 'handed-out'
-                  ? html`Went out in a document of this invoice (downloaded or sent by
-                    mail${slot.handedOutAt ? `, last ${shownAt(slot.handedOutAt, zone)}` : ''}): it can no longer change. To correct it,
-                    void this invoice and issue a new one.`
-                  : slot.because === 'amounts'
-                    ? 'It makes the invoice’s amounts, which a fill never changes.'
-                    : slot.because === 'due-date'
-                      ? 'The invoice’s due date follows from it.'
-                      : 'The invoice was made with it.'
+                  ? t('invoicePage.fill.wentOut', {
+                      last: slot.handedOutAt ? t('invoicePage.fill.last', { at: shownAt(slot.handedOutAt, zone) }) : '',
+                    })
+                  : t(
+                      slot.because === 'amounts'
+                        ? 'invoicePage.fill.amounts'
+                        : slot.because === 'due-date'
+                          ? 'invoicePage.fill.dueDate'
+                          : 'invoicePage.fill.madeWith',
+                    )
               }</span
             >
             ${errorAt(id, state.errors[path])}
@@ -851,15 +855,13 @@ function fillSection(
           />
           ${
             slot.state === 'correctable' && slot.filledAt
-              ? html`<span class="hint" id="${id}-filled"
-                  >Filled ${shownAt(slot.filledAt, zone)}; no document carrying it went out yet, so it can still be corrected.</span
-                >`
+              ? html`<span class="hint" id="${id}-filled">${t('invoicePage.fill.filled', { at: shownAt(slot.filledAt, zone) })}</span>`
               : ''
           }
           ${errorAt(id, state.errors[path])}
         </div>`;
       })}
-      ${editable.length > 0 ? html`<div class="actions"><button type="submit">Save values</button></div>` : ''}
+      ${editable.length > 0 ? html`<div class="actions"><button type="submit">${t('invoicePage.fill.save')}</button></div>` : ''}
     </form>
   </section>`;
 }
@@ -1020,7 +1022,7 @@ function sendsSection(sends: InvoiceSendView[], zone: string, mailPage: string |
 /** With approval on (decisions §13): the range's billable time still waiting for approval, which the invoice does not take. */
 export function waitingNotice(waiting: { entries: number; seconds: number } | null | undefined): Html | string {
   if (!waiting || waiting.entries === 0) return '';
-  const time = `${formats().duration(waiting.seconds, false)} h`;
+  const time = formats().duration(waiting.seconds, false);
   return html`<p class="notice waiting" role="status">${t('invoicePage.waiting', { time, count: waiting.entries })}</p>`;
 }
 

@@ -105,7 +105,7 @@ describe('web app: one invoice’s page in German', function () {
     expect(text).to.include('<button type="submit" class="danger" aria-label="Position 2 entfernen: Fachbuch"> Entfernen </button>');
     expect(text).to.include('<h2>Umsatzsteuer</h2>');
     expect(text).to.include(
-      '<td data-label="Kategorie">S</td> <td data-label="Satz" class="num">7 %</td> <td data-label="Bemessungsgrundlage" class="num">50,00 €</td> <td data-label="USt." class="num">3,50 €</td>',
+      '<td data-label="Kategorie">S</td> <td data-label="Satz" class="num">7 %</td> <td data-label="Nettobetrag" class="num">50,00 €</td> <td data-label="USt." class="num">3,50 €</td>',
     );
     expect(text).to.include('<dt>Netto</dt> <dd class="num">1.000,00 €</dd> <dt>USt.</dt> <dd class="num">184,00 €</dd>');
     expect(text).to.include('<dt>Brutto</dt> <dd class="num"><strong>1.184,00 €</strong></dd>');
@@ -124,6 +124,28 @@ describe('web app: one invoice’s page in German', function () {
     expect(text).to.include('<span class="badge good">bereit zum Stellen</span>');
     expect(englishIn(text)).to.deep.equal([]);
     expect(keysShown(shown.text)).to.deep.equal([]);
+  });
+
+  it('a draft whose e-invoices lack a value: where to set it and the fill form, in German', async () => {
+    const made = freelancer(server, { reference: null, electronicAddress: null, electronicAddressScheme: null });
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include('<span class="badge bad">werden 2 Werte fehlen</span>');
+    expect(text).to.include(
+      'setzen Sie ihn beim Kunden im <a href="/app/catalog">Katalog</a> (für neue Rechnungen), oder ergänzen Sie ihn unten für diese Rechnung',
+    );
+    expect(text).to.include('<h2 id="fill-heading">Fehlende Werte der E-Rechnung ergänzen</h2>');
+    expect(text).to.include('<button type="submit">Werte speichern</button>');
+    for (const english of ['set it on the client', 'fill it below', 'Fill missing e-invoice values', 'Save values'])
+      expect(text).not.to.include(english);
+    expect(keysShown(page.text)).to.deep.equal([]);
   });
 
   it('an issued invoice with a payment: facts, payments, the payment and send forms in German words and formats', async () => {
@@ -145,12 +167,12 @@ describe('web app: one invoice’s page in German', function () {
     expect(text).to.include('<dt>Offener Betrag</dt> <dd><strong>630,50 €</strong></dd>');
     expect(text).to.include('<h2 id="payments-heading">Zahlungen</h2>');
     expect(text).to.include(
-      '<td data-label="Eingegangen am" class="c-time">02.11.2026</td> <td data-label="Betrag" class="num"> 500,00 € </td> <td data-label="Notiz">Überweisung 4711</td>',
+      '<td data-label="Eingang am" class="c-time">02.11.2026</td> <td data-label="Betrag" class="num"> 500,00 € </td> <td data-label="Notiz">Überweisung 4711</td>',
     );
     expect(text).to.include(
       '<dt>Gesamt</dt> <dd class="num">1.130,50 €</dd> <dt>Bezahlt</dt> <dd class="num">500,00 €</dd> <dt>Noch offen</dt> <dd class="num"><strong>630,50 €</strong></dd>',
     );
-    expect(text).to.include('<label for="payment-amount">Eingegangener Betrag (EUR)</label>');
+    expect(text).to.include('<label for="payment-amount">Betrag (EUR)</label>');
     expect(text).to.include('<button type="submit">Zahlung erfassen</button>');
     expect(text).to.include('<h2 id="documents-heading">Dokumente</h2>');
     expect(text).to.include('>Herunterladen<span class="vh">');
