@@ -21,7 +21,7 @@ import {
   unitSymbol,
 } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { roundingWords, ruleOf, type RoundingRule, type RoundingText } from '../../kernel/rounding.js';
+import { ruleOf, type RoundingRule, type RoundingText } from '../../kernel/rounding.js';
 import { errorAt, type FieldErrors, inputField, invalidAt, labelledInput, optionsOf, selectField } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { columnHeads } from '../kit/tables.js';
@@ -57,6 +57,13 @@ export const FORMAT_LABEL: Record<DocumentFormat, string> = {
   'xrechnung-ubl': 'XRechnung 3.0, UBL',
   'xrechnung-cii': 'XRechnung 3.0, CII',
   peppol: 'Peppol BIS Billing 3.0',
+};
+const GROUPING_KEY: Record<string, Key> = {
+  project: 'invoicePage.new.grouping.project',
+  task: 'invoicePage.new.grouping.task',
+  member: 'invoicePage.new.grouping.member',
+  entry: 'invoicePage.new.grouping.entry',
+  single: 'invoicePage.new.grouping.single',
 };
 /** A format's name for an invoice whose PDF is plain (PDF/A without XML) or not. */
 export const formatLabel = (format: DocumentFormat, plain: boolean): string =>
@@ -438,71 +445,81 @@ export function newBody(
   zone: string,
 ): Html {
   const range = errors.from ?? errors.to;
-  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a></p>
-    <h1>New invoice</h1>
-    <p class="hint">
-      The client's billable, completed entries that start in the range (days in your time zone, ${zone}, both included, as your Reports read
-      them) and are on no invoice yet become the lines. Preview shows what it would be; Create draft writes it and marks those entries
-      invoiced. A draft has no number until it is issued.
-    </p>
+  const f = formats();
+  const groupings = GROUPINGS.map(([value]) => [value, t(GROUPING_KEY[value] as Key)] as [string, string]);
+  const noteLabel = html`${t('invoicePage.new.note')} <span class="hint inline">${t('invoicePage.new.noteHint')}</span>`;
+  return html`<p class="crumbs"><a href="${paths.invoices}">${t('nav.invoices')}</a></p>
+    <h1>${t('invoices.new')}</h1>
+    <p class="hint">${t('invoicePage.new.hint', { zone })}</p>
     ${formError ? html`<div class="notice error" role="alert">${formError}</div>` : ''}
-    <form class="stack wide new-invoice" method="post" action="${paths.invoices}/new" aria-label="New invoice">
+    <form class="stack wide new-invoice" method="post" action="${paths.invoices}/new" aria-label="${t('invoices.new')}">
       ${csrfField(session.csrfToken)}
       ${
         clients.length === 0
           ? html`<p class="notice error">
-              There are no clients yet: add one on the <a href="${paths.app}/catalog">Catalog</a> page, with its projects.
+              ${t('invoicePage.new.noClients')} <a href="${paths.app}/catalog">${t('invoicePage.where.catalog')}</a>
+              ${t('invoicePage.new.noClientsAfter')}
             </p>`
           : ''
       }
       ${select(
         'invoice-client',
         'clientId',
-        'Client',
+        t('invoicePage.facts.client'),
         form.clientId,
         clients.map((c) => [c.id, c.name] as [string, string]),
         errors,
       )}
       <fieldset class="range" ${range ? html`aria-describedby="invoice-range-error"` : ''}>
-        <legend>Range</legend>
+        <legend>${t('invoicePage.new.range')}</legend>
         <div class="two">
           <div class="field">
-            <label for="invoice-from">From</label>
+            <label for="invoice-from">${t('invoicePage.new.from')}</label>
             <input id="invoice-from" type="date" name="from" value="${form.from}" required ${range ? html`aria-invalid="true"` : ''} />
           </div>
           <div class="field">
-            <label for="invoice-to">To (included)</label>
+            <label for="invoice-to">${t('invoicePage.new.to')}</label>
             <input id="invoice-to" type="date" name="to" value="${form.to}" required ${range ? html`aria-invalid="true"` : ''} />
           </div>
         </div>
         ${range ? html`<span class="field-error" id="invoice-range-error">${range}</span>` : ''}
       </fieldset>
-      ${select('invoice-group', 'groupBy', 'Lines', form.groupBy, GROUPINGS, errors)}
+      ${select('invoice-group', 'groupBy', t('invoicePage.lines.heading'), form.groupBy, groupings, errors)}
       <div class="field">
-        <label for="invoice-note">Note <span class="hint inline">(printed on the invoice; optional)</span></label>
+        <label for="invoice-note">${noteLabel}</label>
         <textarea id="invoice-note" name="note" rows="2" maxlength="1000" ${invalidAt('invoice-note', errors.note)}>${form.note}</textarea>
         ${errorAt('invoice-note', errors.note)}
       </div>
       <div class="actions">
-        <button type="submit" name="intent" value="preview" class="secondary">Preview</button>
-        <button type="submit" name="intent" value="create">Create draft</button>
+        <button type="submit" name="intent" value="preview" class="secondary">${t('invoicePage.new.preview')}</button>
+        <button type="submit" name="intent" value="create">${t('invoicePage.new.create')}</button>
       </div>
     </form>
     ${
       preview
         ? html`<section class="preview" aria-labelledby="preview-heading">
-            <h2 id="preview-heading">Preview <span class="hint inline">(nothing written yet)</span></h2>
+            <h2 id="preview-heading">
+              ${t('invoicePage.new.preview')} <span class="hint inline">${t('invoicePage.new.nothingWritten')}</span>
+            </h2>
             <p>
-              ${preview.entryCount} ${preview.entryCount === 1 ? 'entry' : 'entries'} from ${preview.from} to ${preview.to} (days in
-              ${preview.timeZone}), for ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in
-              ${preview.currency}.
+              ${t('invoicePage.new.entries', {
+                count: preview.entryCount,
+                from: f.date(preview.from),
+                to: f.date(preview.to),
+                zone: preview.timeZone,
+                client: String(preview.recipient.name ?? preview.recipient.legalName ?? t('invoicePage.new.theClient')),
+                currency: preview.currency,
+              })}
             </p>
             ${waitingNotice(preview.waiting)}
             ${
               preview.rounding
                 ? html`<p class="rounded-rule">
-                    Each entry rounded ${roundingWords(preview.rounding.rule)} before the lines are made:
-                    ${clockOf(preview.rounding.workedSec)} tracked, ${clockOf(preview.rounding.billedSec)} invoiced.
+                    ${t('invoicePage.new.rounded', {
+                      rule: ruleWords(preview.rounding.rule),
+                      worked: clockOf(preview.rounding.workedSec),
+                      billed: clockOf(preview.rounding.billedSec),
+                    })}
                   </p>`
                 : ''
             }

@@ -194,7 +194,7 @@ function newRoutes(router: Router, ctx: Context): void {
       res,
       session,
       status,
-      'New invoice',
+      t('invoices.new'),
       newBody(paths, session, clientsOf(session), form, errors, preview, formError, zoneOf(session)),
     );
 
@@ -237,7 +237,7 @@ function newRoutes(router: Router, ctx: Context): void {
         return redirect(res, `${paths.invoices}/${id}`, {
           deps,
           signed: signedOf(res),
-          notice: { kind: 'ok', body: 'Draft created: its entries are now invoiced. Check it, then issue it to give it its number.' },
+          notice: { kind: 'ok', body: t('invoicePage.new.created') },
         });
       }
       // The preview reads the range's entries and makes their lines on a reader thread, never here (issue 44 L6).

@@ -203,7 +203,7 @@ describe('web app: invoices', function () {
       expect(preview.status).to.equal(200);
       const text = flat(preview.text);
       expect(text).to.include('Preview <span class="hint inline">(nothing written yet)</span>');
-      expect(text).to.include('4 entries from 2026-10-01 to 2026-10-31 (days in UTC), for Acme, in EUR.');
+      expect(text).to.include('4 entries from 1 Oct 2026 to 31 Oct 2026 (days in UTC), for Acme, in EUR.');
       expect(text).to.include('<td data-label="Description">Relaunch</td>');
       expect(text).to.include('<td data-label="Quantity" class="num">10.00 h</td>');
       expect(text).to.include('<td data-label="Net" class="num">€950.00</td>');
@@ -266,7 +266,7 @@ describe('web app: invoices', function () {
         intent: 'preview',
       });
       expect(byProject.status).to.equal(200);
-      expect(flat(byProject.text)).to.include('1001 entries from 2025-11-01 to 2026-10-31 (days in UTC), for Acme, in EUR.');
+      expect(flat(byProject.text)).to.include('1001 entries from 1 Nov 2025 to 31 Oct 2026 (days in UTC), for Acme, in EUR.');
       expect(byProject.text.match(/<td data-label="Description">/g)).to.have.length(1);
     });
 
@@ -314,7 +314,7 @@ describe('web app: invoices', function () {
       // 200 days are 1,000 entries: as many lines as an invoice holds, previewed and made.
       const preview = await send('2026-05-19', 'preview');
       expect(preview.status, flat(preview.text).slice(0, 2000)).to.equal(200);
-      expect(flat(preview.text)).to.include('1000 entries from 2025-11-01 to 2026-05-19 (days in UTC), for Acme, in EUR.');
+      expect(flat(preview.text)).to.include('1000 entries from 1 Nov 2025 to 19 May 2026 (days in UTC), for Acme, in EUR.');
       expect(preview.text.match(/<td data-label="Description">/g)).to.have.length(1000);
       const made = await send('2026-05-19', 'create');
       expect(made.status, flat(made.text).slice(0, 2000)).to.equal(303);

@@ -148,6 +148,32 @@ describe('web app: one invoice’s page in German', function () {
     expect(keysShown(page.text)).to.deep.equal([]);
   });
 
+  it('a new invoice and its preview in German words and formats', async () => {
+    const made = freelancer(server);
+    const page = await owner.get('/app/invoices/new');
+    expect(page.status).to.equal(200);
+    const form = flat(page.text);
+    expect(form).to.include('<legend>Zeitraum</legend>');
+    expect(form).to.include('<option value="project" selected>Eine Position je Projekt</option>');
+    expect(form).to.include('>Entwurf anlegen</button>');
+    const preview = await owner.post('/app/invoices/new', {
+      _csrf: SettingsClient.csrf(page.text),
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+      groupBy: 'project',
+      note: '',
+      intent: 'preview',
+    });
+    expect(preview.status).to.equal(200);
+    const text = flat(preview.text);
+    expect(text).to.include('4 Einträge vom 01.10.2026 bis 31.10.2026 (Tage in UTC), für Acme, in EUR.');
+    expect(text).to.include('<dt>Brutto</dt> <dd class="num"><strong>1.130,50 €</strong></dd>');
+    for (const english of ['New invoice', 'Range', 'Create draft', 'entries from', 'A line per project'])
+      expect(text).not.to.include(english);
+    expect(keysShown(preview.text)).to.deep.equal([]);
+  });
+
   it('an issued invoice with a payment: facts, payments, the payment and send forms in German words and formats', async () => {
     const { id, owner: actor } = draftOf();
     server.services.invoices.issue(actor, id, { date: '2026-11-01' });
