@@ -276,6 +276,11 @@ async function main(): Promise<void> {
           page.waitForURL(/\/import\/runs\//),
           page.locator('form:has(input[type=file]) button[type=submit]').first().click(),
         ]);
+        // The run's page reloads itself each second while it checks the file: its preview once done.
+        for (let i = 0; i < 30 && (await page.locator('progress').count()) > 0; i++) {
+          await page.waitForTimeout(1000);
+          await page.reload();
+        }
         await shoot('settings-import-preview');
       }
       await context.close();
