@@ -162,7 +162,7 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
       ['Relaunch', 'S 19 %'],
       ['20.10.2026 Bahnfahrt Berlin–Leipzig', 'S 19 %'],
     ]);
-    const breakdown = await page.locator('table.breakdown tbody tr td[data-label="Rate"]').allInnerTexts();
+    const breakdown = await page.locator('table.breakdown tbody tr td[data-label="Satz"]').allInnerTexts();
     expect(breakdown.map((r) => r.trim())).to.have.members(['19 %', '7 %']);
     await shoot(page, 'invoice-draft');
 

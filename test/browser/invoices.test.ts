@@ -137,7 +137,7 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
     ]);
     await page.getByText('Removed line 2.').waitFor();
     await confirm(page, 'Issue');
-    await page.getByText('Issued as 2026-0001, dated 2026-11-02, due 2026-11-16.').waitFor();
+    await page.getByText('Issued as 2026-0001, dated 2 Nov 2026, due 16 Nov 2026.').waitFor();
 
     const pdf = await downloaded(page, /^Download PDF/);
     expect(pdf.suggested).to.equal('2026-0001.pdf');
@@ -160,7 +160,7 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
     for (const [file, report] of [...xr.files, ...en.files]) expect(fatal(report), file).to.deep.equal([]);
 
     await confirm(page, 'Mark paid');
-    await page.getByText('2026-0001 is marked paid on 2026-11-02.').waitFor();
+    await page.getByText('2026-0001 is marked paid on 2 Nov 2026.').waitFor();
 
     // September: issued, then voided into a credit note whose PDF downloads (a minute later: the list is newest first).
     server.clock.advance(60_000);
@@ -169,7 +169,7 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
     await confirm(page, 'Issue');
     await page.getByText('Issued as 2026-0002').waitFor();
     await confirm(page, 'Void');
-    await page.getByText('2026-0002 is void; its credit note 2026-0003 of 2026-11-02 is below.').waitFor();
+    await page.getByText('2026-0002 is void; its credit note 2026-0003 of 2 Nov 2026 is below.').waitFor();
     const note = await downloaded(page, /^Download Credit note: PDF/);
     expect(note.suggested).to.equal('2026-0003.pdf');
     expect(poppler('pdftotext', note.file, '-')).to.include('2026-0002');
@@ -320,7 +320,7 @@ describe(`invoicing in headless Chromium${available ? '' : ` (${SKIP_REASON})`}`
       for (const n of [1, 2, 3]) expect(await documents.nth(n).innerText()).to.include('no e-invoice');
 
       await confirm(page, 'Issue');
-      await page.getByText('Issued as 2026-0001, dated 2026-11-02, due 2026-11-16.').waitFor();
+      await page.getByText('Issued as 2026-0001, dated 2 Nov 2026, due 16 Nov 2026.').waitFor();
       const pdf = await downloaded(page, /^Download PDF \(PDF\/A, without e-invoice\)/);
       expect(pdf.suggested).to.equal('2026-0001.pdf');
       const text = poppler('pdftotext', '-layout', pdf.file, '-').replace(/\s+/g, ' ');

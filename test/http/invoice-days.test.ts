@@ -229,13 +229,13 @@ describe('invoices: whose days, and drafts without tax settings (issue 45 items 
       const page = flat((await owner.get('/app/invoices/new')).text);
       expect(page).to.include('(days in your time zone, Europe/Berlin, both included, as your Reports read them)');
       const preview = flat((await owner.submit('/app/invoices/new', '/app/invoices/new', { ...form, intent: 'preview' })).text);
-      expect(preview).to.include('1 entry from 2026-10-01 to 2026-10-31 (days in Europe/Berlin), for Acme, in EUR.');
+      expect(preview).to.include('1 entry from 1 Oct 2026 to 31 Oct 2026 (days in Europe/Berlin), for Acme, in EUR.');
       const made = await owner.submit('/app/invoices/new', '/app/invoices/new', { ...form, intent: 'create' });
       expect(made.status).to.equal(303);
       const id = /inv_[\w-]+$/.exec(made.headers.get('location') ?? '')?.[0] as string;
       const detail = flat((await owner.get(`/app/invoices/${id}`)).text);
       expect(detail).to.include(
-        '<dt>Service period</dt> <dd>2026-10-01 – 2026-10-31 <span class="hint inline">(days in Europe/Berlin)</span></dd>',
+        '<dt>Service period</dt> <dd>1 Oct 2026 – 31 Oct 2026 <span class="hint inline">(days in Europe/Berlin)</span></dd>',
       );
 
       const pdf = await fetch(`${server.url}/app/invoices/${id}/document.pdf?format=pdf`, {
@@ -257,7 +257,7 @@ describe('invoices: whose days, and drafts without tax settings (issue 45 items 
       db.close();
       expect(server.services.invoices.get(OPERATOR, 'inv_older')).to.deep.include({ from: '2026-10-01', timeZone: 'UTC' });
       const older = flat((await owner.get('/app/invoices/inv_older')).text);
-      expect(older).to.include('<dd>2026-10-01 – 2026-10-31 <span class="hint inline">(days in UTC)</span></dd>');
+      expect(older).to.include('<dd>1 Oct 2026 – 31 Oct 2026 <span class="hint inline">(days in UTC)</span></dd>');
     });
   });
 

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import { formats, t } from '../../i18n/index.js';
 import type { InvoiceReminderSkipView, InvoiceReminderView, OverdueView } from '../../modules/invoices/service.js';
 import { html, type Html } from '../kit/html.js';
@@ -94,6 +93,7 @@ export function remindersSection(
 
 /** The reminders sent, a row each. */
 function remindersTable(reminders: InvoiceReminderView[], zone: string, currency: string): Html {
+  const f = formats();
   return html` <div class="scroll">
     <table class="rows sends">
       <thead>
@@ -112,11 +112,9 @@ function remindersTable(reminders: InvoiceReminderView[], zone: string, currency
           (r) =>
             html`<tr>
               <td data-label="${t('reminders.page.level')}">${String(r.level)}</td>
-              <td data-label="${t('reminders.page.when')}" class="c-time">
-                ${DateTime.fromISO(r.at, { zone }).toFormat('yyyy-MM-dd HH:mm')}
-              </td>
+              <td data-label="${t('reminders.page.when')}" class="c-time">${f.dateTime(Date.parse(r.at), zone)}</td>
               <td data-label="${t('reminders.overdue.days')}" class="num">${String(r.daysOverdue)}</td>
-              <td data-label="${t('reminders.overdue.amountDue')}" class="num">${money(r.amountDue, currency)}</td>
+              <td data-label="${t('reminders.overdue.amountDue')}" class="num">${f.money(r.amountDue, currency)}</td>
               <td data-label="${t('reminders.page.to')}">${r.to}</td>
               <td data-label="${t('reminders.page.files')}">${r.files.join(', ')}</td>
               <td data-label="${t('reminders.page.delivery')}">${r.delivery ?? t('reminders.page.gone')}</td>

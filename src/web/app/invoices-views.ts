@@ -22,7 +22,7 @@ import {
   unitSymbol,
 } from '../../modules/invoices/service.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { roundingWords, type RoundingText } from '../../kernel/rounding.js';
+import { ruleOf, type RoundingRule, type RoundingText } from '../../kernel/rounding.js';
 import { errorAt, type FieldErrors, inputField, invalidAt, labelledInput, optionsOf, selectField } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { columnHeads } from '../kit/tables.js';
@@ -59,9 +59,16 @@ export const FORMAT_LABEL: Record<DocumentFormat, string> = {
   'xrechnung-cii': 'XRechnung 3.0, CII',
   peppol: 'Peppol BIS Billing 3.0',
 };
+const GROUPING_KEY: Record<string, Key> = {
+  project: 'invoicePage.new.grouping.project',
+  task: 'invoicePage.new.grouping.task',
+  member: 'invoicePage.new.grouping.member',
+  entry: 'invoicePage.new.grouping.entry',
+  single: 'invoicePage.new.grouping.single',
+};
 /** A format's name for an invoice whose PDF is plain (PDF/A without XML) or not. */
 export const formatLabel = (format: DocumentFormat, plain: boolean): string =>
-  format === 'pdf' && plain ? 'PDF (PDF/A, without e-invoice)' : FORMAT_LABEL[format];
+  format === 'pdf' && plain ? t('invoicePage.documents.plainPdf') : FORMAT_LABEL[format];
 
 /** The actions an owner takes on an invoice, by the status they start from. */
 export type Action = 'issue' | 'pay' | 'void';
@@ -88,13 +95,30 @@ export const money = (amount: number, currency: string): string => {
   if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
   return format.format(amount);
 };
-/** A unit price as exact as it was given (2 to 4 places): `EUR 33.335`. */
+/** A unit price as exact as it was given (2 to 4 places), in the reader's format: `€33.335`, `33,335 €`. */
 const price = (amount: number, currency: string): string =>
-  new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code', maximumFractionDigits: 4 }).format(amount);
-/** A line's hours as its PDF prints them: exact enough that hours × rate gives its net. */
+  new Intl.NumberFormat(formats().locale, { style: 'currency', currency, maximumFractionDigits: 4 }).format(amount);
+/** A number written with a decimal point (`2.5833`) in the reader's format with as many places: `2,5833`. */
+const exactly = (value: string): string => formats().number(Number(value), value.split('.')[1]?.length ?? 0);
+/** A line's hours as its PDF prints them (exact enough that hours × rate gives its net), or a manual line's quantity and unit. */
 const hours = (l: InvoiceView['lines'][number]) =>
-  l.manual ? `${l.manual.quantity} ${unitSymbol(l.manual.unit, 'en')}` : `${printedLineHours(l)} h`;
-const percent = (rate: number | undefined) => (rate === undefined ? '' : `${rate} %`);
+  l.manual
+    ? `${formats().decimal(l.manual.quantity, 4)} ${unitSymbol(l.manual.unit, formats().language)}`
+    : t('invoicePage.lines.hours', { hours: exactly(printedLineHours(l)) });
+/** A document's language by name in the reader's: `German`, `Deutsch`; `French`, `Französisch`. */
+const languageName = (code: string): string => {
+  const name = new Intl.DisplayNames(formats().locale, { type: 'language' }).of(code) ?? code;
+  return `${name.slice(0, 1).toUpperCase()}${name.slice(1)}`;
+};
+/** A rounding rule in the reader's words: `up to 15 minutes`, `aufgerundet auf 15 Minuten`. */
+const ruleWords = (text: RoundingText): string => {
+  const rule = ruleOf(text) as RoundingRule;
+  const step = rule.minutes === 60 ? t('invoicePage.rule.hour') : t('invoicePage.rule.minutes', { count: rule.minutes });
+  return t(rule.mode === 'up' ? 'invoicePage.rule.up' : rule.mode === 'down' ? 'invoicePage.rule.down' : 'invoicePage.rule.nearest', {
+    step,
+  });
+};
+const percent = (rate: number | undefined) => (rate === undefined ? '' : `${formats().decimal(rate, 4)} %`);
 
 /** The invoice's name as people say it: its number, or "Draft" (with its client). */
 export const titleOf = (invoice: InvoiceView) =>
@@ -245,7 +269,51 @@ export function listBody(
     }`;
 }
 
-/** The lines, the VAT breakdown and the totals of an invoice or a preview. */
+/** The VAT breakdown: a row per category and rate, in the reader's words and formats. */
+function breakdown(rows: NonNullable<InvoiceView['taxBreakdown']>, c: string): Html {
+  const f = formats();
+  const l10n = {
+    category: t('invoicePage.breakdown.category'),
+    rate: t('invoicePage.breakdown.rate'),
+    basis: t('invoicePage.breakdown.basis'),
+    vat: t('invoicePage.breakdown.vat'),
+    exemption: t('invoicePage.breakdown.exemption'),
+  };
+  return html`<h2>${t('invoicePage.breakdown.heading')}</h2>
+    ${
+      rows.length === 0
+        ? html`<p class="hint">${t('invoicePage.breakdown.none')}</p>`
+        : html`<div class="scroll">
+            <table class="rows breakdown">
+              <thead>
+                <tr>
+                  <th scope="col">${l10n.category}</th>
+                  <th scope="col" class="num">${l10n.rate}</th>
+                  <th scope="col" class="num">${l10n.basis}</th>
+                  <th scope="col" class="num">${l10n.vat}</th>
+                  <th scope="col">${l10n.exemption}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows.map(
+                  (r) =>
+                    html`<tr>
+                      <td data-label="${l10n.category}">${r.category}</td>
+                      <td data-label="${l10n.rate}" class="num">${percent(r.rate)}</td>
+                      <td data-label="${l10n.basis}" class="num">${f.money(r.basisAmount, c)}</td>
+                      <td data-label="${l10n.vat}" class="num">${f.money(r.taxAmount, c)}</td>
+                      <td data-label="${l10n.exemption}">
+                        ${[r.exemptionReason, r.exemptionReasonCode].filter(Boolean).join(' · ') || '–'}
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }`;
+}
+
+/** The lines, the VAT breakdown and the totals of an invoice or a preview, in the reader's words and formats. */
 function figures(
   doc: Pick<InvoiceView, 'lines' | 'currency' | 'netTotal' | 'taxTotal' | 'grossTotal'> & {
     taxBreakdown?: InvoiceView['taxBreakdown'];
@@ -255,33 +323,49 @@ function figures(
   lineForms: { base: string; csrfToken: string } | null = null,
 ): Html {
   const c = doc.currency;
-  return html`<h2>Lines</h2>
+  const f = formats();
+  const exchange = doc.vatCurrency
+    ? t('invoicePage.totals.rate', { currency: c, rate: f.decimal(doc.vatCurrency.exchangeRate, 6), vatCurrency: doc.vatCurrency.currency })
+    : '';
+  const removeLabel = (n: number, description: string) => t('invoicePage.lines.removeLabel', { line: n + 1, description });
+  const l10n = {
+    description: t('invoicePage.lines.description'),
+    quantity: t('invoicePage.lines.quantity'),
+    rate: t('invoicePage.lines.rate'),
+    vat: t('invoicePage.lines.vat'),
+    net: t('invoicePage.lines.net'),
+  };
+  return html`<h2>${t('invoicePage.lines.heading')}</h2>
     <div class="scroll">
       <table class="rows lines">
         <thead>
           <tr>
-            <th scope="col">Description</th>
-            <th scope="col" class="num">Quantity</th>
-            <th scope="col" class="num">Rate</th>
-            <th scope="col" class="num">VAT</th>
-            <th scope="col" class="num">Net</th>
-            ${lineForms ? html`<th scope="col"><span class="vh">Manual line</span></th>` : ''}
+            <th scope="col">${l10n.description}</th>
+            <th scope="col" class="num">${l10n.quantity}</th>
+            <th scope="col" class="num">${l10n.rate}</th>
+            <th scope="col" class="num">${l10n.vat}</th>
+            <th scope="col" class="num">${l10n.net}</th>
+            ${lineForms ? html`<th scope="col"><span class="vh">${t('invoicePage.lines.manualLine')}</span></th>` : ''}
           </tr>
         </thead>
         <tbody>
           ${doc.lines.map(
             (l, n) =>
               html`<tr>
-                <td data-label="Description">${l.description}</td>
-                <td data-label="Quantity" class="num">${hours(l)}</td>
-                <td data-label="Rate" class="num">
-                  ${l.manual ? price(l.manual.unitPrice, c) : l.hourlyRate === null ? '–' : money(l.hourlyRate, c)}
+                <td data-label="${l10n.description}">${l.description}</td>
+                <td data-label="${l10n.quantity}" class="num">${hours(l)}</td>
+                <td data-label="${l10n.rate}" class="num">
+                  ${l.manual ? price(l.manual.unitPrice, c) : l.hourlyRate === null ? '–' : f.money(l.hourlyRate, c)}
                 </td>
-                <td data-label="VAT" class="num">
+                <td data-label="${l10n.vat}" class="num">
                   ${l.taxCategory ?? ''}
-                  ${l.taxCategory && l.taxRate === undefined ? html`<span class="badge bad">not set</span>` : percent(l.taxRate)}
+                  ${
+                    l.taxCategory && l.taxRate === undefined
+                      ? html`<span class="badge bad">${t('invoicePage.lines.notSet')}</span>`
+                      : percent(l.taxRate)
+                  }
                 </td>
-                <td data-label="Net" class="num">${money(l.amount, c)}</td>
+                <td data-label="${l10n.net}" class="num">${f.money(l.amount, c)}</td>
                 ${
                   lineForms
                     ? html`<td data-label="">
@@ -290,8 +374,8 @@ function figures(
                             ? html`<form method="post" action="${lineForms.base}/lines/remove" class="inline">
                                 ${csrfField(lineForms.csrfToken)}
                                 <input type="hidden" name="line" value="${String(n + 1)}" />
-                                <button type="submit" class="danger" aria-label="Remove line ${String(n + 1)}: ${l.description}">
-                                  Remove
+                                <button type="submit" class="danger" aria-label="${removeLabel(n, l.description)}">
+                                  ${t('invoicePage.lines.remove')}
                                 </button>
                               </form>`
                             : ''
@@ -304,50 +388,21 @@ function figures(
         </tbody>
       </table>
     </div>
-    <h2>VAT</h2>
-    ${
-      (doc.taxBreakdown ?? []).length === 0
-        ? html`<p class="hint">No VAT breakdown.</p>`
-        : html`<div class="scroll">
-            <table class="rows breakdown">
-              <thead>
-                <tr>
-                  <th scope="col">Category</th>
-                  <th scope="col" class="num">Rate</th>
-                  <th scope="col" class="num">Basis</th>
-                  <th scope="col" class="num">VAT</th>
-                  <th scope="col">Exemption</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${(doc.taxBreakdown ?? []).map(
-                  (r) =>
-                    html`<tr>
-                      <td data-label="Category">${r.category}</td>
-                      <td data-label="Rate" class="num">${percent(r.rate)}</td>
-                      <td data-label="Basis" class="num">${money(r.basisAmount, c)}</td>
-                      <td data-label="VAT" class="num">${money(r.taxAmount, c)}</td>
-                      <td data-label="Exemption">${[r.exemptionReason, r.exemptionReasonCode].filter(Boolean).join(' · ') || '–'}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }
+    ${breakdown(doc.taxBreakdown ?? [], c)}
     <dl class="facts compact totals">
-      <dt>Net</dt>
-      <dd class="num">${money(doc.netTotal, c)}</dd>
-      <dt>VAT</dt>
-      <dd class="num">${money(doc.taxTotal, c)}</dd>
-      <dt>Gross</dt>
-      <dd class="num"><strong>${money(doc.grossTotal, c)}</strong></dd>
+      <dt>${t('invoicePage.totals.net')}</dt>
+      <dd class="num">${f.money(doc.netTotal, c)}</dd>
+      <dt>${t('invoicePage.totals.vat')}</dt>
+      <dd class="num">${f.money(doc.taxTotal, c)}</dd>
+      <dt>${t('invoicePage.totals.gross')}</dt>
+      <dd class="num"><strong>${f.money(doc.grossTotal, c)}</strong></dd>
       ${
         // Not "0.00 VAT in EUR" for an invoice issued with a rate before one without VAT took none (issue 56 item 10).
         doc.vatCurrency && doc.taxTotal !== 0
-          ? html`<dt>VAT in ${doc.vatCurrency.currency}</dt>
+          ? html`<dt>${t('invoicePage.totals.vatIn', { currency: doc.vatCurrency.currency })}</dt>
               <dd class="num">
-                ${money(doc.vatCurrency.taxTotal, doc.vatCurrency.currency)}
-                <span class="hint inline">(1 ${c} = ${doc.vatCurrency.exchangeRate} ${doc.vatCurrency.currency})</span>
+                ${f.money(doc.vatCurrency.taxTotal, doc.vatCurrency.currency)}
+                <span class="hint inline">${exchange}</span>
               </dd>`
           : ''
       }
@@ -362,15 +417,12 @@ function taxNotice(paths: WebPaths, doc: Pick<InvoiceView, 'lines' | 'taxBreakdo
   const unrated = doc.lines.filter((l) => l.taxCategory && l.taxRate === undefined).length;
   const unexplained = (doc.taxBreakdown ?? []).some((r) => r.category === 'E' && !r.exemptionReason && !r.exemptionReasonCode);
   if (unrated === 0 && !unexplained) return '';
-  const what = [
-    unrated > 0 ? `the VAT rate is not set (${unrated === 1 ? 'one line counts' : `${unrated} lines count`} no VAT yet)` : '',
-    unexplained ? 'the reason for the exemption (category E) is not set' : '',
-  ]
+  const what = [unrated > 0 ? t('invoicePage.tax.unrated', { count: unrated }) : '', unexplained ? t('invoicePage.tax.unexplained') : '']
     .filter(Boolean)
-    .join(', and ');
+    .join(t('invoicePage.tax.and'));
   return html`<div class="notice" role="status">
-    Tax not set: ${what}. Set it in the <a href="${paths.settings}/workspace">invoicing settings</a> (Settings › Workspace) before issuing:
-    issuing refuses until it is set, then takes it.
+    ${t('invoicePage.tax.notSet', { what })} <a href="${paths.settings}/workspace">${t('invoicePage.tax.settings')}</a>
+    ${t('invoicePage.tax.before')}
   </div>`;
 }
 
@@ -394,71 +446,81 @@ export function newBody(
   zone: string,
 ): Html {
   const range = errors.from ?? errors.to;
-  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a></p>
-    <h1>New invoice</h1>
-    <p class="hint">
-      The client's billable, completed entries that start in the range (days in your time zone, ${zone}, both included, as your Reports read
-      them) and are on no invoice yet become the lines. Preview shows what it would be; Create draft writes it and marks those entries
-      invoiced. A draft has no number until it is issued.
-    </p>
+  const f = formats();
+  const groupings = GROUPINGS.map(([value]) => [value, t(GROUPING_KEY[value] as Key)] as [string, string]);
+  const noteLabel = html`${t('invoicePage.new.note')} <span class="hint inline">${t('invoicePage.new.noteHint')}</span>`;
+  return html`<p class="crumbs"><a href="${paths.invoices}">${t('nav.invoices')}</a></p>
+    <h1>${t('invoices.new')}</h1>
+    <p class="hint">${t('invoicePage.new.hint', { zone })}</p>
     ${formError ? html`<div class="notice error" role="alert">${formError}</div>` : ''}
-    <form class="stack wide new-invoice" method="post" action="${paths.invoices}/new" aria-label="New invoice">
+    <form class="stack wide new-invoice" method="post" action="${paths.invoices}/new" aria-label="${t('invoices.new')}">
       ${csrfField(session.csrfToken)}
       ${
         clients.length === 0
           ? html`<p class="notice error">
-              There are no clients yet: add one on the <a href="${paths.app}/catalog">Catalog</a> page, with its projects.
+              ${t('invoicePage.new.noClients')} <a href="${paths.app}/catalog">${t('invoicePage.where.catalog')}</a>
+              ${t('invoicePage.new.noClientsAfter')}
             </p>`
           : ''
       }
       ${select(
         'invoice-client',
         'clientId',
-        'Client',
+        t('invoicePage.facts.client'),
         form.clientId,
         clients.map((c) => [c.id, c.name] as [string, string]),
         errors,
       )}
       <fieldset class="range" ${range ? html`aria-describedby="invoice-range-error"` : ''}>
-        <legend>Range</legend>
+        <legend>${t('invoicePage.new.range')}</legend>
         <div class="two">
           <div class="field">
-            <label for="invoice-from">From</label>
+            <label for="invoice-from">${t('invoicePage.new.from')}</label>
             <input id="invoice-from" type="date" name="from" value="${form.from}" required ${range ? html`aria-invalid="true"` : ''} />
           </div>
           <div class="field">
-            <label for="invoice-to">To (included)</label>
+            <label for="invoice-to">${t('invoicePage.new.to')}</label>
             <input id="invoice-to" type="date" name="to" value="${form.to}" required ${range ? html`aria-invalid="true"` : ''} />
           </div>
         </div>
         ${range ? html`<span class="field-error" id="invoice-range-error">${range}</span>` : ''}
       </fieldset>
-      ${select('invoice-group', 'groupBy', 'Lines', form.groupBy, GROUPINGS, errors)}
+      ${select('invoice-group', 'groupBy', t('invoicePage.lines.heading'), form.groupBy, groupings, errors)}
       <div class="field">
-        <label for="invoice-note">Note <span class="hint inline">(printed on the invoice; optional)</span></label>
+        <label for="invoice-note">${noteLabel}</label>
         <textarea id="invoice-note" name="note" rows="2" maxlength="1000" ${invalidAt('invoice-note', errors.note)}>${form.note}</textarea>
         ${errorAt('invoice-note', errors.note)}
       </div>
       <div class="actions">
-        <button type="submit" name="intent" value="preview" class="secondary">Preview</button>
-        <button type="submit" name="intent" value="create">Create draft</button>
+        <button type="submit" name="intent" value="preview" class="secondary">${t('invoicePage.new.preview')}</button>
+        <button type="submit" name="intent" value="create">${t('invoicePage.new.create')}</button>
       </div>
     </form>
     ${
       preview
         ? html`<section class="preview" aria-labelledby="preview-heading">
-            <h2 id="preview-heading">Preview <span class="hint inline">(nothing written yet)</span></h2>
+            <h2 id="preview-heading">
+              ${t('invoicePage.new.preview')} <span class="hint inline">${t('invoicePage.new.nothingWritten')}</span>
+            </h2>
             <p>
-              ${preview.entryCount} ${preview.entryCount === 1 ? 'entry' : 'entries'} from ${preview.from} to ${preview.to} (days in
-              ${preview.timeZone}), for ${String(preview.recipient.name ?? preview.recipient.legalName ?? 'the client')}, in
-              ${preview.currency}.
+              ${t('invoicePage.new.entries', {
+                count: preview.entryCount,
+                from: f.date(preview.from),
+                to: f.date(preview.to),
+                zone: preview.timeZone,
+                client: String(preview.recipient.name ?? preview.recipient.legalName ?? t('invoicePage.new.theClient')),
+                currency: preview.currency,
+              })}
             </p>
             ${waitingNotice(preview.waiting)}
             ${
               preview.rounding
                 ? html`<p class="rounded-rule">
-                    Each entry rounded ${roundingWords(preview.rounding.rule)} before the lines are made:
-                    ${clockOf(preview.rounding.workedSec)} tracked, ${clockOf(preview.rounding.billedSec)} invoiced.
+                    ${t('invoicePage.new.rounded', {
+                      rule: ruleWords(preview.rounding.rule),
+                      worked: clockOf(preview.rounding.workedSec),
+                      billed: clockOf(preview.rounding.billedSec),
+                    })}
                   </p>`
                 : ''
             }
@@ -477,29 +539,32 @@ export function newBody(
  */
 function whereOf(paths: WebPaths, invoice: InvoiceView, m: MissingValue, slot: FillSlot | undefined, fillAt: string | null = null): Html {
   const editable = slot !== undefined && slot.state !== 'fixed';
-  const renew =
-    invoice.status === 'draft'
-      ? 'void this draft (it uses no number) and create it again'
-      : 'void this invoice (its credit note cancels it) and issue a new one';
+  const renew = t(invoice.status === 'draft' ? 'invoicePage.where.renewDraft' : 'invoicePage.where.renewIssued');
   const kept =
     slot?.state === 'fixed' && slot.because === 'handed-out'
-      ? html`; this invoice keeps ${String(slot.value)}, which went out in a document of it: ${renew}`
+      ? t('invoicePage.where.keptHandedOut', { value: String(slot.value), renew })
       : slot?.state === 'fixed' && slot.because === 'made-with'
-        ? html`; this invoice keeps ${String(slot.value)}, which it was made with: ${renew}`
+        ? t('invoicePage.where.keptMadeWith', { value: String(slot.value), renew })
         : '';
-  const verb = slot?.state === 'correctable' ? 'correct' : 'fill';
+  const correct = slot?.state === 'correctable';
   const fillHere =
-    fillAt === null ? html`${verb} it below for this invoice` : html`${verb} it for this invoice on <a href="${fillAt}">its page</a>`;
-  const fill = editable ? html`, or ${fillHere}` : kept;
+    fillAt === null
+      ? t(correct ? 'invoicePage.where.correctBelow' : 'invoicePage.where.fillBelow')
+      : html`${t(correct ? 'invoicePage.where.correctOn' : 'invoicePage.where.fillOn')}
+          <a href="${fillAt}">${t('invoicePage.where.itsPage')}</a>`;
+  const fill = editable ? html`, ${t('invoicePage.where.or')} ${fillHere}` : kept;
+  const forNew = t('invoicePage.where.forNew');
   switch (m.where) {
     case 'business-profile':
-      return html`set it in the <a href="${paths.settings}/workspace">business profile</a> (for new invoices)${fill}`;
+      return html`${t('invoicePage.where.setIn')}
+        <a href="${paths.settings}/workspace">${t('invoicePage.where.businessProfile')}</a> ${forNew}${fill}`;
     case 'client':
-      return html`set it on the client in the <a href="${paths.app}/catalog">Catalog</a> (for new invoices)${fill}`;
+      return html`${t('invoicePage.where.setOnClient')}
+        <a href="${paths.app}/catalog">${t('invoicePage.where.catalog')}</a> ${forNew}${fill}`;
     case 'fill':
-      return editable ? fillHere : html`it cannot be filled on this invoice`;
+      return editable ? html`${fillHere}` : html`${t('invoicePage.where.cannotFill')}`;
     case 'issue':
-      return html`issue the invoice first`;
+      return html`${t('invoicePage.where.issueFirst')}`;
   }
 }
 
@@ -509,7 +574,7 @@ function partySection(title: string, p: Record<string, unknown> | null): Html {
     <h2>${title}</h2>
     ${
       p === null
-        ? html`<p class="hint">Not set.</p>`
+        ? html`<p class="hint">${t('invoicePage.party.notSet')}</p>`
         : html`<address>
               ${[
                 p.legalName ?? p.name,
@@ -522,20 +587,20 @@ function partySection(title: string, p: Record<string, unknown> | null): Html {
             </address>
             <dl class="facts">
               ${[
-                ['VAT ID', p.vatId],
-                ['Tax number', p.taxNumber],
-                ['Reference', p.reference],
-                ['Contact', p.contactName],
-                ['Email', p.email],
-                ['Phone', p.phone],
+                [t('invoicePage.party.vatId'), p.vatId],
+                [t('invoicePage.party.taxNumber'), p.taxNumber],
+                [t('invoicePage.party.reference'), p.reference],
+                [t('invoicePage.party.contact'), p.contactName],
+                [t('invoicePage.party.email'), p.email],
+                [t('invoicePage.party.phone'), p.phone],
                 [
-                  'Electronic address',
+                  t('invoicePage.party.electronicAddress'),
                   p.electronicAddress
                     ? `${p.electronicAddress as string}${p.electronicAddressScheme ? ` (${p.electronicAddressScheme as string})` : ''}`
                     : null,
                 ],
-                ['IBAN', p.iban],
-                ['BIC', p.bic],
+                [t('invoicePage.party.iban'), p.iban],
+                [t('invoicePage.party.bic'), p.bic],
               ]
                 .filter(([, v]) => typeof v === 'string' && v !== '')
                 .map(
@@ -553,7 +618,7 @@ function actionsSection(base: string, invoice: InvoiceView, canManage: boolean, 
   const allowed = (Object.keys(ACTIONS) as Action[]).filter((a) => ACTIONS[a].from.includes(invoice.status));
   return canManage && allowed.length > 0
     ? html`<section class="invoice-actions" aria-labelledby="actions-heading">
-        <h2 id="actions-heading">Actions</h2>
+        <h2 id="actions-heading">${t('invoicePage.actions.heading')}</h2>
         <div class="invoice-actions-row">
           ${allowed.map(
             (a) =>
@@ -570,7 +635,7 @@ function actionsSection(base: string, invoice: InvoiceView, canManage: boolean, 
               </form>`,
           )}
         </div>
-        <p class="hint">Each asks you to confirm first.</p>
+        <p class="hint">${t('invoicePage.actions.confirmFirst')}</p>
       </section>`
     : '';
 }
@@ -601,13 +666,7 @@ export function missingItems(
  */
 function documentsIntro(paths: WebPaths, invoice: InvoiceView, documents: DocumentState[]): Html | string {
   const plain = documents.some((d) => d.plain);
-  const draft =
-    invoice.status === 'draft'
-      ? html`<p class="hint">
-          Once issued, this invoice will have these documents. Issuing checks its PDF first, as its download will, and refuses, before any
-          number is taken, while it lacks a value; an e-invoice's values may also be set or filled after issuing.
-        </p>`
-      : '';
+  const draft = invoice.status === 'draft' ? html`<p class="hint">${t('invoicePage.documents.draftIntro')}</p>` : '';
   const why = plain
     ? html`<div class="notice" role="status" id="plain-pdf">
         <strong>A plain PDF, without e-invoice.</strong> This invoice’s issuer has no VAT ID, register entry or seller identifier (BT-31,
@@ -632,42 +691,53 @@ function documentRows(
   const draft = invoice.status === 'draft';
   return documents.map((d) => {
     const href = `${base}/document.${d.format === 'pdf' ? 'pdf' : 'xml'}?format=${d.format}${d.creditNote ? '&creditNote=1' : ''}`;
-    const name = `${d.creditNote ? 'Credit note: ' : ''}${formatLabel(d.format, d.plain)}`;
+    const name = d.creditNote
+      ? t('invoicePage.documents.creditNote', { name: formatLabel(d.format, d.plain) })
+      : formatLabel(d.format, d.plain);
     const einvoice = d.format !== 'pdf';
     const none = einvoice && d.plain;
     const ready = d.missing.length === 0 && d.problem === null;
-    const lacks = `${d.missing.length} ${d.missing.length === 1 ? 'value' : 'values'}`;
     const taxMissing = (d.taxMissing ?? []).length > 0;
     const refusedText =
-      d.problem !== null ? 'refused' : draft && einvoice ? `will lack ${lacks}` : d.missing.length > 0 ? `missing ${lacks}` : 'VAT not set';
-    const readyText = draft ? (einvoice ? 'ready once issued' : 'ready to issue') : 'ready';
+      d.problem !== null
+        ? t('invoicePage.documents.refused')
+        : draft && einvoice
+          ? t('invoicePage.documents.willLack', { count: d.missing.length })
+          : d.missing.length > 0
+            ? t('invoicePage.documents.missing', { count: d.missing.length })
+            : t('invoicePage.documents.vatNotSet');
+    const readyText = t(
+      draft ? (einvoice ? 'invoicePage.documents.readyOnceIssued' : 'invoicePage.documents.readyToIssue') : 'invoicePage.documents.ready',
+    );
     const badge = none
-      ? html`<span class="badge bad">no e-invoice</span>`
+      ? html`<span class="badge bad">${t('invoicePage.documents.noEinvoice')}</span>`
       : ready && !(draft && taxMissing)
         ? html`<span class="badge good">${readyText}</span>`
         : html`<span class="badge bad">${refusedText}</span>`;
     // A draft's PDF: what issuing will say, then the draft itself to look at.
+    const until = t(d.missing.length > 0 ? 'invoicePage.documents.refusesUntilSet' : 'invoicePage.documents.refusesUntilResolved');
     const issueSays =
       draft && !einvoice && !ready
-        ? html`<p class="hint">Issuing refuses until ${d.missing.length > 0 ? 'these are set' : 'this is resolved'}:</p>`
+        ? html`<p class="hint">${until}</p>`
         : draft && !einvoice && taxMissing
-          ? html`<p class="hint">Issuing refuses until the VAT is set (above).</p>`
+          ? html`<p class="hint">${t('invoicePage.documents.refusesUntilVat')}</p>`
           : '';
+    const word = t(draft ? 'invoicePage.documents.downloadDraft' : 'invoicePage.documents.download');
+    const link = html` <a class="button secondary" href="${href}" download>${word}<span class="vh"> ${name}</span></a>`;
     const download =
       draft && einvoice
         ? ''
         : draft
-          ? html` <a class="button secondary" href="${href}" download>Download the draft<span class="vh"> ${name}</span></a>
-              <span class="hint inline">marked DRAFT, without number</span>`
+          ? html`${link} <span class="hint inline">${t('invoicePage.documents.draftMarked')}</span>`
           : ready
-            ? html` <a class="button secondary" href="${href}" download>Download<span class="vh"> ${name}</span></a>`
+            ? link
             : '';
     return html`<li class="document ${ready && !none ? 'ready' : 'missing'}">
       <span class="doc-name">${name}</span>
       ${badge}${download} ${issueSays} ${d.problem !== null ? html`<p class="refused">${d.problem}</p>` : ''}
       ${
         none
-          ? html`<span class="hint inline">It needs your VAT ID, register entry or seller identifier first (above).</span>`
+          ? html`<span class="hint inline">${t('invoicePage.documents.needsIdentifier')}</span>`
           : d.missing.length > 0
             ? missingItems(paths, invoice, d.missing, slotOf)
             : ''
@@ -697,7 +767,10 @@ const FILL_LABELS: Record<string, string> = {
 };
 
 /** A day and time as the page shows it, in the viewer's zone. */
-const shownAt = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toFormat('d LLL yyyy, HH:mm');
+const shownAt = (iso: string, zone: string) => {
+  const at = DateTime.fromISO(iso, { zone });
+  return `${formats().date(at.toISODate() as string)}, ${formats().clock(at.hour * 60 + at.minute)}`;
+};
 
 /**
  * Issuing refused before any number was taken (issue 56 item 1): each value the PDF would lack, by
@@ -752,12 +825,8 @@ function fillSection(
   if (editable.length === 0 && !shown.some((slot) => slot.filledAt !== undefined)) return '';
   const missing = editable.some((slot) => slot.state === 'empty');
   return html`<section class="fill" aria-labelledby="fill-heading">
-    <h2 id="fill-heading">${missing ? 'Fill missing e-invoice values' : 'E-invoice values filled on this invoice'}</h2>
-    <p class="hint">
-      A fill adds a value this invoice lacks, for its documents only; it changes no amount. A value filled here can be corrected until a
-      document carrying it is downloaded or sent by mail; after that, void the invoice and issue a new one. Leave a field as it is to skip
-      it. For the next invoices, set the value in the business profile or on the client instead.
-    </p>
+    <h2 id="fill-heading">${t(missing ? 'invoicePage.fill.headingMissing' : 'invoicePage.fill.headingFilled')}</h2>
+    <p class="hint">${t('invoicePage.fill.hint')}</p>
     ${state.errors.form ? html`<div class="notice error" role="alert">${state.errors.form}</div>` : ''}
     <form class="stack wide" method="post" action="${base}/fill" aria-label="E-invoice values">
       ${csrfField(session.csrfToken)}
@@ -771,14 +840,16 @@ function fillSection(
             <span class="hint"
               >${
                 slot.because === 'handed-out'
-                  ? html`Went out in a document of this invoice (downloaded or sent by
-                    mail${slot.handedOutAt ? `, last ${shownAt(slot.handedOutAt, zone)}` : ''}): it can no longer change. To correct it,
-                    void this invoice and issue a new one.`
-                  : slot.because === 'amounts'
-                    ? 'It makes the invoice’s amounts, which a fill never changes.'
-                    : slot.because === 'due-date'
-                      ? 'The invoice’s due date follows from it.'
-                      : 'The invoice was made with it.'
+                  ? t('invoicePage.fill.wentOut', {
+                      last: slot.handedOutAt ? t('invoicePage.fill.last', { at: shownAt(slot.handedOutAt, zone) }) : '',
+                    })
+                  : t(
+                      slot.because === 'amounts'
+                        ? 'invoicePage.fill.amounts'
+                        : slot.because === 'due-date'
+                          ? 'invoicePage.fill.dueDate'
+                          : 'invoicePage.fill.madeWith',
+                    )
               }</span
             >
             ${errorAt(id, state.errors[path])}
@@ -802,15 +873,13 @@ function fillSection(
           />
           ${
             slot.state === 'correctable' && slot.filledAt
-              ? html`<span class="hint" id="${id}-filled"
-                  >Filled ${shownAt(slot.filledAt, zone)}; no document carrying it went out yet, so it can still be corrected.</span
-                >`
+              ? html`<span class="hint" id="${id}-filled">${t('invoicePage.fill.filled', { at: shownAt(slot.filledAt, zone) })}</span>`
               : ''
           }
           ${errorAt(id, state.errors[path])}
         </div>`;
       })}
-      ${editable.length > 0 ? html`<div class="actions"><button type="submit">Save values</button></div>` : ''}
+      ${editable.length > 0 ? html`<div class="actions"><button type="submit">${t('invoicePage.fill.save')}</button></div>` : ''}
     </form>
   </section>`;
 }
@@ -844,10 +913,11 @@ function sendSection(base: string, session: SessionView, state: SendState): Html
   const { form, errors, outline } = state;
   const creditNote = outline.document === 'credit-note';
   const options: Array<[string, string]> = [
-    ...outline.ready.map((f) => [f, `${FORMAT_LABEL[f]} (XML)`] as [string, string]),
-    ['none', 'None: the PDF alone'],
+    ...outline.ready.map((f) => [f, t('invoicePage.send.xmlOption', { format: FORMAT_LABEL[f] })] as [string, string]),
+    ['none', t('invoicePage.send.none')],
   ];
-  const heading = creditNote ? 'Send the credit note by mail' : 'Send by mail';
+  const heading = t(creditNote ? 'invoicePage.send.headingCreditNote' : 'invoicePage.send.heading');
+  const messageLabel = html`${t('invoicePage.send.message')} <span class="hint inline">${t('invoicePage.send.messageHint')}</span>`;
   return html`<section class="send" aria-labelledby="send-heading">
     <h2 id="send-heading">${heading}</h2>
     ${errors.form ? html`<div class="notice error" role="alert">${errors.form}</div>` : ''}
@@ -856,34 +926,33 @@ function sendSection(base: string, session: SessionView, state: SendState): Html
         ? html`<form class="stack wide mail-form" method="post" action="${base}/send" aria-label="${heading}">
             ${csrfField(session.csrfToken)}
             <div class="field">
-              <label for="send-to">To</label>
+              <label for="send-to">${t('invoicePage.send.to')}</label>
               <input id="send-to" type="email" name="to" value="${form.to}" autocomplete="email" ${invalidAt('send-to', errors.to)} />
-              ${errors.to ? errorAt('send-to', errors.to) : html`<p class="hint">The client's email as stored on the invoice; type another address to send it there.</p>`}
+              ${errors.to ? errorAt('send-to', errors.to) : html`<p class="hint">${t('invoicePage.send.toHint')}</p>`}
             </div>
-            ${select('send-xml', 'xml', 'E-invoice beside the PDF', form.xml, options, errors)}
+            ${select('send-xml', 'xml', t('invoicePage.send.xml'), form.xml, options, errors)}
             ${receiptsField(outline.receipts, form.withReceipts, errors.withReceipts)}
             <div class="mail-preview" role="group" aria-labelledby="mail-preview-heading">
-              <p class="mail-preview-title" id="mail-preview-heading">The mail, as it will be sent</p>
+              <p class="mail-preview-title" id="mail-preview-heading">${t('invoicePage.send.preview')}</p>
               <dl class="facts compact mail-head">
-                <dt>From</dt>
+                <dt>${t('invoicePage.send.from')}</dt>
                 <dd>${outline.from.name}${outline.from.address ? html` &lt;${outline.from.address}&gt;` : ''}</dd>
-                <dt>Reply-To</dt>
+                <dt>${t('invoicePage.send.replyTo')}</dt>
                 <dd>
                   ${
                     outline.replyTo ??
                     html`<span class="hint inline"
-                      >none: replies go to ${outline.from.address ?? 'the server'}. Set the issuer's email (Settings › Workspace › Invoice
-                      issuer) for the next invoices.</span
+                      >${t('invoicePage.send.noReplyTo', { address: outline.from.address ?? t('invoicePage.send.theServer') })}</span
                     >`
                   }
                 </dd>
-                <dt>Subject</dt>
+                <dt>${t('invoicePage.send.subject')}</dt>
                 <dd>${outline.subject}</dd>
               </dl>
               <div class="mail-body">
                 ${inputField(
                   'send-greeting',
-                  html`Greeting <span class="hint inline">(the mail's first line; empty: none)</span>`,
+                  html`${t('invoicePage.send.greeting')} <span class="hint inline">${t('invoicePage.send.greetingHint')}</span>`,
                   html`name="greeting"`,
                   form.greeting,
                   errors.greeting,
@@ -891,7 +960,7 @@ function sendSection(base: string, session: SessionView, state: SendState): Html
                 )}
                 <p class="mail-text">${outline.opening}</p>
                 <div class="field">
-                  <label for="send-message">Your message <span class="hint inline">(optional; its own paragraph here)</span></label>
+                  <label for="send-message">${messageLabel}</label>
                   <textarea
                     id="send-message"
                     name="message"
@@ -915,7 +984,7 @@ ${form.message}</textarea>
             </div>
             <div class="actions"><button type="submit">${heading}</button></div>
           </form>`
-        : html`<p class="hint">Mail is not set up on this server: download the documents above and send them yourself.</p>`
+        : html`<p class="hint">${t('invoicePage.send.noMail')}</p>`
     }
   </section>`;
 }
@@ -953,26 +1022,42 @@ function receiptsField(receipts: MailOutline['receipts'], checked: boolean, erro
 /** The sends by mail of an invoice and its credit note: when (in the viewer's zone), what, to whom, by whom, and where the message stands. */
 function sendsSection(sends: InvoiceSendView[], zone: string, mailPage: string | null): Html | string {
   if (sends.length === 0) return '';
+  const f = formats();
+  const label = {
+    when: t('invoicePage.sends.when'),
+    what: t('invoicePage.sends.what'),
+    to: t('invoicePage.sends.to'),
+    files: t('invoicePage.sends.files'),
+    by: t('invoicePage.sends.by'),
+    delivery: t('invoicePage.sends.delivery'),
+  };
+  const STATE: Record<string, Key> = {
+    queued: 'invoicePage.sends.state.queued',
+    sent: 'invoicePage.sends.state.sent',
+    failed: 'invoicePage.sends.state.failed',
+  };
   return html`<section class="sends" aria-labelledby="sends-heading">
-    <h2 id="sends-heading">Sent by mail</h2>
+    <h2 id="sends-heading">${t('invoicePage.sends.heading')}</h2>
     <div class="scroll">
       <table class="rows sends">
-        ${columnHeads(['When', 'What', 'To', 'Files', 'By', 'Delivery'])}
+        ${columnHeads([label.when, label.what, label.to, label.files, label.by, label.delivery])}
         <tbody>
           ${sends.map(
             (x) =>
               html`<tr>
-                <td data-label="When" class="c-time">${DateTime.fromISO(x.at, { zone }).toFormat('yyyy-MM-dd HH:mm')}</td>
-                <td data-label="What">${x.document === 'credit-note' ? 'Credit note' : 'Invoice'}</td>
-                <td data-label="To">${x.to}</td>
-                <td data-label="Files">${x.files.join(', ')}</td>
-                <td data-label="By">${x.by.name ?? x.by.userId}</td>
-                <td data-label="Delivery">
+                <td data-label="${label.when}" class="c-time">${f.dateTime(Date.parse(x.at), zone)}</td>
+                <td data-label="${label.what}">
+                  ${t(x.document === 'credit-note' ? 'invoicePage.sends.creditNote' : 'invoicePage.sends.invoice')}
+                </td>
+                <td data-label="${label.to}">${x.to}</td>
+                <td data-label="${label.files}">${x.files.join(', ')}</td>
+                <td data-label="${label.by}">${x.by.name ?? x.by.userId}</td>
+                <td data-label="${label.delivery}">
                   ${
                     x.delivery === null
-                      ? html`<span class="hint inline">no longer in the mail log</span>`
+                      ? html`<span class="hint inline">${t('invoicePage.sends.gone')}</span>`
                       : html`<span class="badge ${x.delivery === 'sent' ? 'good' : x.delivery === 'failed' ? 'bad' : ''}"
-                          >${x.delivery}</span
+                          >${STATE[x.delivery] ? t(STATE[x.delivery] as Key) : x.delivery}</span
                         >`
                   }
                 </td>
@@ -981,18 +1066,15 @@ function sendsSection(sends: InvoiceSendView[], zone: string, mailPage: string |
         </tbody>
       </table>
     </div>
-    ${mailPage ? html`<p class="hint">The relay's answers are on the <a href="${mailPage}">Mail page</a>.</p>` : ''}
+    ${mailPage ? html`<p class="hint">${t('invoicePage.sends.relay')} <a href="${mailPage}">${t('invoicePage.sends.mailPage')}</a>.</p>` : ''}
   </section>`;
 }
 
 /** With approval on (decisions §13): the range's billable time still waiting for approval, which the invoice does not take. */
 export function waitingNotice(waiting: { entries: number; seconds: number } | null | undefined): Html | string {
   if (!waiting || waiting.entries === 0) return '';
-  const time = `${Math.floor(waiting.seconds / 3600)}:${String(Math.floor((waiting.seconds % 3600) / 60)).padStart(2, '0')} h`;
-  return html`<p class="notice waiting" role="status">
-    ${time} of billable time in this range (${waiting.entries} ${waiting.entries === 1 ? 'entry' : 'entries'}) still waits for approval: it
-    is not on this invoice, which takes approved time only. Once approved, it goes on a later invoice.
-  </p>`;
+  const time = formats().duration(waiting.seconds, false);
+  return html`<p class="notice waiting" role="status">${t('invoicePage.waiting', { time, count: waiting.entries })}</p>`;
 }
 
 /** The Record payment form's values as typed (or as prefilled). */
@@ -1025,6 +1107,7 @@ function paymentsSection(
   state: PaymentsState,
 ): Html | string {
   const c = invoice.currency;
+  const f = formats();
   const takes = canManage && invoice.status === 'sent';
   if (!takes && state.payments.length === 0) return '';
   const { form, errors } = state;
@@ -1033,32 +1116,38 @@ function paymentsSection(
   const discount = cents((p) => p.discount) / 100;
   // A paid invoice marked paid before payments were recorded has none: all of it (less a discount) was paid.
   const paid = invoice.status === 'paid' ? invoice.grossTotal - discount : cents((p) => p.amount) / 100;
+  const discountOf = (p: InvoicePaymentView) => t('invoicePage.payments.discount', { amount: f.money(p.discount, c) });
+  const label = {
+    receivedOn: t('invoicePage.payments.receivedOn'),
+    amount: t('invoicePage.payments.amount'),
+    note: t('invoicePage.payments.note'),
+    recordedBy: t('invoicePage.payments.recordedBy'),
+  };
   return html`<section class="payments" aria-labelledby="payments-heading">
-    <h2 id="payments-heading">Payments</h2>
+    <h2 id="payments-heading">${t('invoicePage.payments.heading')}</h2>
     ${
       state.payments.length === 0
-        ? html`<p class="hint">No payment recorded yet.</p>`
+        ? html`<p class="hint">${t('invoicePage.payments.none')}</p>`
         : html`<div class="scroll">
             <table class="rows payments">
               <thead>
                 <tr>
-                  <th scope="col">Received on</th>
-                  <th scope="col" class="num">Amount</th>
-                  <th scope="col">Note</th>
-                  <th scope="col">Recorded by</th>
+                  <th scope="col">${label.receivedOn}</th>
+                  <th scope="col" class="num">${label.amount}</th>
+                  <th scope="col">${label.note}</th>
+                  <th scope="col">${label.recordedBy}</th>
                 </tr>
               </thead>
               <tbody>
                 ${state.payments.map(
                   (p) =>
                     html`<tr>
-                      <td data-label="Received on" class="c-time">${p.date}</td>
-                      <td data-label="Amount" class="num">
-                        ${money(p.amount, c)}
-                        ${p.discount > 0 ? html`<span class="hint inline">+ ${money(p.discount, c)} early-payment discount</span>` : ''}
+                      <td data-label="${label.receivedOn}" class="c-time">${f.date(p.date)}</td>
+                      <td data-label="${label.amount}" class="num">
+                        ${f.money(p.amount, c)} ${p.discount > 0 ? html`<span class="hint inline">${discountOf(p)}</span>` : ''}
                       </td>
-                      <td data-label="Note">${p.note ?? ''}</td>
-                      <td data-label="Recorded by">${p.by.name ?? p.by.userId}</td>
+                      <td data-label="${label.note}">${p.note ?? ''}</td>
+                      <td data-label="${label.recordedBy}">${p.by.name ?? p.by.userId}</td>
                     </tr>`,
                 )}
               </tbody>
@@ -1066,40 +1155,43 @@ function paymentsSection(
           </div>`
     }
     <dl class="facts compact totals">
-      <dt>Total</dt>
-      <dd class="num">${money(invoice.grossTotal, c)}</dd>
-      <dt>Paid</dt>
-      <dd class="num">${money(paid, c)}</dd>
+      <dt>${t('invoicePage.payments.total')}</dt>
+      <dd class="num">${f.money(invoice.grossTotal, c)}</dd>
+      <dt>${t('invoicePage.payments.paid')}</dt>
+      <dd class="num">${f.money(paid, c)}</dd>
       ${
         discount > 0
-          ? html`<dt>Early-payment discount</dt>
-              <dd class="num">${money(discount, c)}</dd>`
+          ? html`<dt>${t('invoicePage.payments.earlyDiscount')}</dt>
+              <dd class="num">${f.money(discount, c)}</dd>`
           : ''
       }
-      <dt>Still due</dt>
-      <dd class="num"><strong>${money(invoice.amountDue, c)}</strong></dd>
+      <dt>${t('invoicePage.payments.stillDue')}</dt>
+      <dd class="num"><strong>${f.money(invoice.amountDue, c)}</strong></dd>
     </dl>
     ${
       takes
         ? html`${errors.form ? html`<div class="notice error" role="alert">${errors.form}</div>` : ''}
-            <form class="stack payment-form" method="post" action="${base}/payments" aria-label="Record a payment">
+            <form class="stack payment-form" method="post" action="${base}/payments" aria-label="${t('invoicePage.payments.formLabel')}">
               ${csrfField(session.csrfToken)}
               <div class="two">
-                ${inputField('payment-amount', `Amount received (${c})`, html`name="amount" inputmode="decimal" required`, form.amount, errors.amount)}
-                ${inputField('payment-date', 'Received on', html`type="date" name="date" required`, form.date, errors.date)}
+                ${inputField(
+                  'payment-amount',
+                  t('invoicePage.payments.amountReceived', { currency: c }),
+                  html`name="amount" inputmode="decimal" required`,
+                  form.amount,
+                  errors.amount,
+                )}
+                ${inputField('payment-date', label.receivedOn, html`type="date" name="date" required`, form.date, errors.date)}
               </div>
               ${inputField(
                 'payment-note',
-                html`Note <span class="hint inline">(optional, e.g. the bank's reference)</span>`,
+                html`${t('invoicePage.payments.noteLabel')} <span class="hint inline">${t('invoicePage.payments.noteHint')}</span>`,
                 html`name="note" maxlength="${MAX_PAYMENT_NOTE}"`,
                 form.note,
                 errors.note,
               )}
-              <p class="hint">
-                At most what is still due. When nothing is left to pay, the invoice is paid on that day. The day is the one the money
-                arrived (a calendar day; today in your time zone is prefilled).
-              </p>
-              <div class="actions"><button type="submit">Record payment</button></div>
+              <p class="hint">${t('invoicePage.payments.hint')}</p>
+              <div class="actions"><button type="submit">${t('invoicePage.payments.record')}</button></div>
             </form>`
         : ''
     }
@@ -1147,59 +1239,69 @@ export function detailBody(
   // A refused fill with no fill form left to show it (nothing left to fill or correct): at the top.
   const fillRefused =
     fill === '' && options.fill.errors.form ? html`<div class="notice error" role="alert">${options.fill.errors.form}</div>` : '';
-  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a></p>
+  const f = formats();
+  const day = (value: string | null) => (value === null ? '–' : f.date(value));
+  const zone = html`<span class="hint inline">${t('invoicePage.facts.daysIn', { zone: invoice.timeZone })}</span>`;
+  const servicePeriod = html`${f.date(invoice.from)} – ${f.date(invoice.to)} ${zone}`;
+  const note = invoice.creditNote;
+  const creditNoteOf = note ? t('invoicePage.facts.creditNoteOf', { number: note.number, date: f.date(note.issueDate) }) : '';
+  return html`<p class="crumbs"><a href="${paths.invoices}">${t('nav.invoices')}</a></p>
     <div class="report-head">
       <h1>${titleOf(invoice)} ${statusBadge(invoice.status)}</h1>
     </div>
     ${fillRefused} ${invoice.status === 'draft' ? html`${waitingNotice(options.waiting)} ${taxNotice(paths, invoice)}` : ''}
     <dl class="facts invoice-facts">
-      <dt>Client</dt>
+      <dt>${t('invoicePage.facts.client')}</dt>
       <dd>${clientNameOf(invoice)}</dd>
-      <dt>Number</dt>
-      <dd>${invoice.number ?? 'none yet (given when issued)'}</dd>
-      <dt>Issue date</dt>
-      <dd>${invoice.issueDate ?? '–'}</dd>
-      <dt>Due date</dt>
-      <dd>${invoice.dueDate ?? '–'}</dd>
+      <dt>${t('invoicePage.facts.number')}</dt>
+      <dd>${invoice.number ?? t('invoicePage.facts.numberNone')}</dd>
+      <dt>${t('invoicePage.facts.issueDate')}</dt>
+      <dd>${day(invoice.issueDate)}</dd>
+      <dt>${t('invoicePage.facts.dueDate')}</dt>
+      <dd>${day(invoice.dueDate)}</dd>
       ${
         invoice.paidDate
-          ? html`<dt>Paid on</dt>
-              <dd>${invoice.paidDate}</dd>`
+          ? html`<dt>${t('invoicePage.facts.paidOn')}</dt>
+              <dd>${f.date(invoice.paidDate)}</dd>`
           : ''
       }
-      <dt>Service period</dt>
-      <dd>${invoice.from} – ${invoice.to} <span class="hint inline">(days in ${invoice.timeZone})</span></dd>
-      <dt>Amount due</dt>
-      <dd><strong>${money(invoice.amountDue, c)}</strong></dd>
+      <dt>${t('invoicePage.facts.servicePeriod')}</dt>
+      <dd>${servicePeriod}</dd>
+      <dt>${t('invoicePage.facts.amountDue')}</dt>
+      <dd><strong>${f.money(invoice.amountDue, c)}</strong></dd>
       ${
         invoice.paymentTerms
-          ? html`<dt>Payment terms</dt>
+          ? html`<dt>${t('invoicePage.facts.paymentTerms')}</dt>
               <dd>${invoice.paymentTerms}</dd>`
           : ''
       }
       ${
         invoice.creditNote
-          ? html`<dt id="credit-note">Credit note</dt>
-              <dd>${invoice.creditNote.number} of ${invoice.creditNote.issueDate}</dd>`
+          ? html`<dt id="credit-note">${t('invoicePage.facts.creditNote')}</dt>
+              <dd>${creditNoteOf}</dd>`
           : ''
       }
       ${
         invoice.note
-          ? html`<dt>Note</dt>
+          ? html`<dt>${t('invoicePage.facts.note')}</dt>
               <dd>${invoice.note}</dd>`
           : ''
       }
-      <dt>Language</dt>
-      <dd>${invoice.language === 'de' ? 'German' : 'English'}</dd>
-      <dt>Rounding</dt>
+      <dt>${t('invoicePage.facts.language')}</dt>
+      <dd>${languageName(invoice.language)}</dd>
+      <dt>${t('invoicePage.facts.rounding')}</dt>
       <dd>
-        ${options.rounding === null ? 'none: the time as tracked' : `each entry ${roundingWords(options.rounding)}`}
-        <span class="hint inline">(as it was made; the settings changed later do not change it)</span>
+        ${
+          options.rounding === null
+            ? t('invoicePage.facts.roundingNone')
+            : t('invoicePage.facts.roundingEach', { rule: ruleWords(options.rounding) })
+        }
+        <span class="hint inline">${t('invoicePage.facts.roundingKept')}</span>
       </dd>
     </dl>
     ${actions} ${paymentsSection(base, session, invoice, options.canManage, options.payments)}
     <section class="documents" aria-labelledby="documents-heading">
-      <h2 id="documents-heading">Documents</h2>
+      <h2 id="documents-heading">${t('invoicePage.documents.heading')}</h2>
       ${documentsIntro(paths, invoice, options.documents)}
       <ul class="documents">
         ${docRows}
@@ -1208,8 +1310,8 @@ export function detailBody(
     ${options.send ? sendSection(base, session, options.send) : ''}
     ${sendsSection(options.sends, options.zone, options.canManage ? `${paths.settings}/mail` : null)} ${options.reminders ?? ''} ${fill}
     <div class="parties">
-      ${partySection('From', invoice.issuer as Record<string, unknown> | null)}
-      ${partySection('To', invoice.recipient as Record<string, unknown> | null)}
+      ${partySection(t('invoicePage.party.from'), invoice.issuer as Record<string, unknown> | null)}
+      ${partySection(t('invoicePage.party.to'), invoice.recipient as Record<string, unknown> | null)}
     </div>
     ${figures(invoice, lineForm ? { base, csrfToken: session.csrfToken } : null)} ${lineForm ? addLineSection(base, session, lineForm) : ''}`;
 }
@@ -1220,37 +1322,48 @@ export interface LineForm {
   errors: FieldErrors;
 }
 
-const UNIT_CHOICES: ReadonlyArray<[string, string]> = LINE_UNITS.map((u) => [u.code, u.name]);
-const TAX_CHOICES: ReadonlyArray<[string, string]> = [
-  ['', 'The invoice’s own VAT'],
-  ['S', 'Standard rate, at the rate below'],
-  ['Z', 'Zero rated (Z)'],
+/** The units a manual line is billed in, as the form's choices name them in the reader's words (a unit without words: its English name). */
+const UNIT_KEY: Record<string, Key> = {
+  C62: 'invoicePage.addLine.units.C62',
+  LS: 'invoicePage.addLine.units.LS',
+  HUR: 'invoicePage.addLine.units.HUR',
+  DAY: 'invoicePage.addLine.units.DAY',
+  WEE: 'invoicePage.addLine.units.WEE',
+  MON: 'invoicePage.addLine.units.MON',
+  ANN: 'invoicePage.addLine.units.ANN',
+  KMT: 'invoicePage.addLine.units.KMT',
+  PG: 'invoicePage.addLine.units.PG',
+};
+const unitChoices = (): ReadonlyArray<[string, string]> =>
+  LINE_UNITS.map((u) => [u.code, UNIT_KEY[u.code] ? t(UNIT_KEY[u.code] as Key) : u.name]);
+const taxChoices = (): ReadonlyArray<[string, string]> => [
+  ['', t('invoicePage.addLine.invoiceVat')],
+  ['S', t('invoicePage.addLine.standard')],
+  ['Z', t('invoicePage.addLine.zero')],
 ];
 
 /** A draft's Add a line form (owners): a manual line, not time (decisions §12), after its other lines. */
 function addLineSection(base: string, session: SessionView, form: LineForm): Html {
   const v = (name: string) => form.values[name] ?? '';
   const e = form.errors;
+  const heading = t('invoicePage.addLine.heading');
   return html`<section class="add-line" aria-labelledby="add-line-heading">
-    <h2 id="add-line-heading">Add a line</h2>
-    <p class="hint">
-      Something that is not time: a fixed fee, a licence, travel. Its net is quantity × price, rounded once to the cent. Without a VAT of
-      its own it takes the invoice’s; a client’s reverse charge or export still wins.
-    </p>
+    <h2 id="add-line-heading">${heading}</h2>
+    <p class="hint">${t('invoicePage.addLine.hint')}</p>
     ${e.form ? html`<div class="notice error" role="alert">${e.form}</div>` : ''}
-    <form class="stack wide" method="post" action="${base}/lines" aria-label="Add a line">
+    <form class="stack wide" method="post" action="${base}/lines" aria-label="${heading}">
       ${csrfField(session.csrfToken)}
-      ${labelledInput('line-description', 'description', 'Description', v('description'), e, html`maxlength="500" required`)}
+      ${labelledInput('line-description', 'description', t('invoicePage.addLine.description'), v('description'), e, html`maxlength="500" required`)}
       <div class="two">
-        ${labelledInput('line-quantity', 'quantity', 'Quantity', v('quantity'), e, html`inputmode="decimal" required`)}
-        ${select('line-unit', 'unit', 'Unit', v('unit') || 'C62', UNIT_CHOICES, e)}
+        ${labelledInput('line-quantity', 'quantity', t('invoicePage.addLine.quantity'), v('quantity'), e, html`inputmode="decimal" required`)}
+        ${select('line-unit', 'unit', t('invoicePage.addLine.unit'), v('unit') || 'C62', unitChoices(), e)}
       </div>
-      ${labelledInput('line-price', 'unitPrice', 'Price per unit (net)', v('unitPrice'), e, html`inputmode="decimal" required`)}
+      ${labelledInput('line-price', 'unitPrice', t('invoicePage.addLine.price'), v('unitPrice'), e, html`inputmode="decimal" required`)}
       <div class="two">
-        ${select('line-tax', 'taxCategory', 'VAT', v('taxCategory'), TAX_CHOICES, e)}
-        ${labelledInput('line-rate', 'taxRate', 'VAT rate (%)', v('taxRate'), e, html`inputmode="decimal"`)}
+        ${select('line-tax', 'taxCategory', t('invoicePage.addLine.vat'), v('taxCategory'), taxChoices(), e)}
+        ${labelledInput('line-rate', 'taxRate', t('invoicePage.addLine.rate'), v('taxRate'), e, html`inputmode="decimal"`)}
       </div>
-      <button type="submit">Add line</button>
+      <button type="submit">${t('invoicePage.addLine.submit')}</button>
     </form>
   </section>`;
 }
@@ -1267,27 +1380,22 @@ export function confirmBody(
   exchangeRate = '',
 ): Html {
   const base = `${paths.invoices}/${invoice.id}`;
-  const gross = money(invoice.grossTotal, invoice.currency);
+  const gross = formats().money(invoice.grossTotal, invoice.currency);
+  const number = invoice.number ?? t('invoicePage.confirm.thisInvoice');
   // An invoice in another currency than the issuer's VAT currency states its VAT in both: issuing takes the rate
   // (not when it carries no VAT: issue 56 item 10), and the field stays to show a refusal about it.
   const vatCurrency =
     action !== 'issue' ? null : (asksExchangeRate(invoice) ?? (errors.exchangeRate !== undefined ? otherVatCurrency(invoice) : null));
   const what: Record<Action, Html> = {
-    issue: html`<p>
-      Issue this draft for ${clientNameOf(invoice)} (${gross})? It gets the next number of the workspace's series and this date, and its due
-      date follows from the payment terms. After issuing, nothing of it changes but its status, its paid date and e-invoice fills.
-    </p>`,
-    pay: html`<p>Mark ${invoice.number ?? 'this invoice'} (${gross}) as paid? Paid is final: it can no longer be voided.</p>`,
+    issue: html`<p>${t('invoicePage.confirm.issue', { client: clientNameOf(invoice), gross })}</p>`,
+    pay: html`<p>${t('invoicePage.confirm.pay', { number, gross })}</p>`,
     void:
       invoice.status === 'draft'
-        ? html`<p>Void this draft? Its entries are released (they can be invoiced again) and it uses no number.</p>`
-        : html`<p>
-            Void ${invoice.number ?? 'this invoice'} (${gross})? It gets a credit note with the next number of the series, dated today,
-            referring to it; its entries are released. Both stay downloadable. This cannot be undone.
-          </p>`,
+        ? html`<p>${t('invoicePage.confirm.voidDraft')}</p>`
+        : html`<p>${t('invoicePage.confirm.void', { number, gross })}</p>`,
   };
   const dateLabel = ACTIONS[action].dateLabel;
-  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a> › <a href="${base}">${titleOf(invoice)}</a></p>
+  return html`<p class="crumbs"><a href="${paths.invoices}">${t('nav.invoices')}</a> › <a href="${base}">${titleOf(invoice)}</a></p>
     <h1>${ACTIONS[action].label}: ${titleOf(invoice)}</h1>
     ${formError ? html`<div class="notice error" role="alert">${formError}</div>` : ''} ${what[action]}
     <form class="stack" method="post" action="${base}/${action}" aria-label="${ACTIONS[action].label} ${titleOf(invoice)}">
@@ -1305,12 +1413,8 @@ export function confirmBody(
         vatCurrency
           ? inputField(
               'confirm-rate',
-              html`Exchange rate: ${vatCurrency} per ${invoice.currency}
-                <span class="hint"
-                  >This invoice is in ${invoice.currency}; its VAT is also stated in ${vatCurrency}, the issuer's VAT currency. How many
-                  ${vatCurrency} one ${invoice.currency} is worth on the issue date, e.g. 1.0634 (in Germany the monthly rate of the Federal
-                  Ministry of Finance).</span
-                >`,
+              html`${t('invoicePage.confirm.rate', { vatCurrency, currency: invoice.currency })}
+                <span class="hint">${t('invoicePage.confirm.rateHint', { vatCurrency, currency: invoice.currency })}</span>`,
               html`name="exchangeRate" inputmode="decimal" required`,
               exchangeRate,
               errors.exchangeRate,
@@ -1319,7 +1423,7 @@ export function confirmBody(
       }
       <div class="actions">
         <button type="submit" class="${action === 'void' ? 'danger' : ''}">${ACTIONS[action].label}</button>
-        <a class="button secondary" href="${base}">Cancel</a>
+        <a class="button secondary" href="${base}">${t('invoicePage.confirm.cancel')}</a>
       </div>
     </form>`;
 }

@@ -43,7 +43,7 @@ import {
 } from './invoices-views.js';
 import { appPage } from './page.js';
 import { overdueBody, remindersSection } from './invoices-overdue.js';
-import { t } from '../../i18n/index.js';
+import { formats, t } from '../../i18n/index.js';
 
 /** The new invoice's fields as the form names them (the service's refusals carry these names). */
 const NEW_FIELDS = ['clientId', 'from', 'to', 'groupBy', 'note'];
@@ -205,7 +205,7 @@ function newRoutes(router: Router, ctx: Context): void {
       res,
       session,
       status,
-      'New invoice',
+      t('invoices.new'),
       newBody(paths, session, clientsOf(session), form, errors, preview, formError, zoneOf(session)),
     );
 
@@ -248,7 +248,7 @@ function newRoutes(router: Router, ctx: Context): void {
         return redirect(res, `${paths.invoices}/${id}`, {
           deps,
           signed: signedOf(res),
-          notice: { kind: 'ok', body: 'Draft created: its entries are now invoiced. Check it, then issue it to give it its number.' },
+          notice: { kind: 'ok', body: t('invoicePage.new.created') },
         });
       }
       // The preview reads the range's entries and makes their lines on a reader thread, never here (issue 44 L6).
@@ -299,13 +299,19 @@ function detailRoutes(router: Router, ctx: Context): void {
   });
 
   // --- Actions: a confirmation page (GET), then the move (POST with the session's CSRF token) ------
+  /** What an action did, in the reader's words and formats (said when the action is done, in its request's language). */
+  const day = (value: string | null) => (value === null ? '' : formats().date(value));
   const DONE: Record<Action, (invoice: InvoiceView) => string> = {
-    issue: (i) => `Issued as ${i.number ?? ''}, dated ${i.issueDate ?? ''}, due ${i.dueDate ?? ''}.`,
-    pay: (i) => `${i.number ?? 'The invoice'} is marked paid on ${i.paidDate ?? ''}.`,
+    issue: (i) => t('invoicePage.done.issued', { number: i.number ?? '', date: day(i.issueDate), due: day(i.dueDate) }),
+    pay: (i) => t('invoicePage.done.paid', { number: i.number ?? t('invoicePage.done.theInvoice'), date: day(i.paidDate) }),
     void: (i) =>
       i.creditNote
-        ? `${i.number ?? 'The invoice'} is void; its credit note ${i.creditNote.number} of ${i.creditNote.issueDate} is below. Its entries are released.`
-        : 'The draft is void; its entries are released and it used no number.',
+        ? t('invoicePage.done.voided', {
+            number: i.number ?? t('invoicePage.done.theInvoice'),
+            creditNote: i.creditNote.number,
+            date: day(i.creditNote.issueDate),
+          })
+        : t('invoicePage.done.voidedDraft'),
   };
   for (const action of Object.keys(ACTIONS) as Action[]) {
     router.get(`${at}/:id/${action}`, (req, res) => {
@@ -431,7 +437,8 @@ function paymentRoutes(router: Router, ctx: Context): void {
       const errors = answer.field !== null && PAYMENT_FIELDS.includes(answer.field) ? answer.errors : { form: answer.message };
       return showDetail(res, session, invoice, answer.status, null, undefined, null, { form, errors });
     }
-    const amount = `${paid.currency} ${paid.amount.toFixed(2)}`;
+    const f = formats();
+    const said = { amount: f.money(paid.amount, paid.currency), date: f.date(paid.date) };
     redirect(res, `${paths.invoices}/${id}`, {
       deps,
       signed: signedOf(res),
@@ -439,8 +446,8 @@ function paymentRoutes(router: Router, ctx: Context): void {
         kind: 'ok',
         body:
           paid.status === 'paid'
-            ? `Payment of ${amount} received on ${paid.date} recorded: nothing is left to pay, the invoice is paid.`
-            : `Payment of ${amount} received on ${paid.date} recorded: ${paid.currency} ${paid.amountDue.toFixed(2)} is still due.`,
+            ? t('invoicePage.payments.recordedPaid', said)
+            : t('invoicePage.payments.recorded', { ...said, due: f.money(paid.amountDue, paid.currency) }),
       },
     });
   });
@@ -476,7 +483,7 @@ function lineRoutes(router: Router, ctx: Context): void {
     redirect(res, `${paths.invoices}/${id}`, {
       deps,
       signed: signedOf(res),
-      notice: { kind: 'ok', body: `Added line ${added.line}: ${values.description.trim()}.` },
+      notice: { kind: 'ok', body: t('invoicePage.addLine.added', { line: added.line, description: values.description.trim() }) },
     });
   });
   router.post(`${at}/:id/lines/remove`, (req, res, next) => {
@@ -492,7 +499,11 @@ function lineRoutes(router: Router, ctx: Context): void {
         body: refusal(error).message,
       });
     }
-    redirect(res, `${paths.invoices}/${id}`, { deps, signed: signedOf(res), notice: { kind: 'ok', body: `Removed line ${line}.` } });
+    redirect(res, `${paths.invoices}/${id}`, {
+      deps,
+      signed: signedOf(res),
+      notice: { kind: 'ok', body: t('invoicePage.addLine.removed', { line }) },
+    });
   });
 }
 
@@ -601,8 +612,9 @@ function sendRoutes(router: Router, ctx: Context): void {
       signed: signedOf(res),
       notice: {
         kind: 'ok',
-        body: html`${sent.document === 'credit-note' ? 'The credit note is queued' : 'Queued'} for ${sent.address}: see the
-          <a href="${paths.settings}/mail">Mail page</a>.`,
+        body: html`${t(sent.document === 'credit-note' ? 'invoicePage.send.queuedCreditNote' : 'invoicePage.send.queued', {
+            address: sent.address,
+          })} <a href="${paths.settings}/mail">${t('invoicePage.send.mailPage')}</a>.`,
       },
     });
   });

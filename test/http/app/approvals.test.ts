@@ -242,7 +242,7 @@ describe('web app: approval and lock (decisions §13)', function () {
     const preview = text((await post(owner, '/app/invoices/new', '/app/invoices/new', { ...form, intent: 'preview' })).text);
     const words =
       '2:30 h of billable time in this range (1 entry) still waits for approval: it is not on this invoice, which takes approved time only.';
-    expect(preview).to.include('1 entry from 2026-09-01 to 2026-09-30');
+    expect(preview).to.include('1 entry from 1 Sept 2026 to 30 Sept 2026');
     expect(preview).to.include(words);
     const made = await post(owner, '/app/invoices/new', '/app/invoices/new', { ...form, intent: 'create' });
     expect(made.status).to.equal(303);

@@ -107,7 +107,7 @@ describe('web app: issuing checks first, plain PDFs (issue 56 items 1, 2, 8)', f
     const issued = await issue(owner, id);
     expect(issued.status, flat(issued.text).slice(0, 2000)).to.equal(303);
     const page = flat((await owner.get(`/app/invoices/${id}`)).text);
-    expect(page).to.include('Issued as 2026-0001, dated 2026-11-02, due 2026-11-16.');
+    expect(page).to.include('Issued as 2026-0001, dated 2 Nov 2026, due 16 Nov 2026.');
     expect(rows(page)[0]).to.include(
       `<span class="doc-name">PDF (PDF/A, without e-invoice)</span> <span class="badge good">ready</span> <a class="button secondary" href="/app/invoices/${id}/document.pdf?format=pdf" download>`,
     );
@@ -182,7 +182,7 @@ describe('web app: issuing checks first, plain PDFs (issue 56 items 1, 2, 8)', f
       '<span class="doc-name">PDF (Factur-X / ZUGFeRD EN 16931)</span> <span class="badge good">ready to issue</span>',
     );
     expect((await issue(owner, id)).status).to.equal(303);
-    expect(flat((await owner.get(`/app/invoices/${id}`)).text)).to.include('Issued as 2026-0001, dated 2026-11-02, due 2026-11-16.');
+    expect(flat((await owner.get(`/app/invoices/${id}`)).text)).to.include('Issued as 2026-0001, dated 2 Nov 2026, due 16 Nov 2026.');
   });
 
   it('item 8: a rate filled into the line of a draft made before the workspace had one is its VAT at once: the draft shows S 19 % and VAT, and is issued with them', async () => {
@@ -199,8 +199,8 @@ describe('web app: issuing checks first, plain PDFs (issue 56 items 1, 2, 8)', f
     expect(rows(before)[0]).to.include('<p class="hint">Issuing refuses until the VAT is set (above).</p>');
     server.services.invoices.fill(OPERATOR, id, server.ownerId, [['lines[0].taxRate', '19']]);
     const after = flat((await owner.get(`/app/invoices/${id}`)).text);
-    expect(after).to.include('<td data-label="VAT" class="num">EUR 30.40</td>');
-    expect(after).to.include('<dt>Gross</dt> <dd class="num"><strong>EUR 190.40</strong></dd>');
+    expect(after).to.include('<td data-label="VAT" class="num">€30.40</td>');
+    expect(after).to.include('<dt>Gross</dt> <dd class="num"><strong>€190.40</strong></dd>');
     expect(rows(after)[0]).to.include('<span class="badge good">ready to issue</span>');
     expect((await issue(owner, id)).status).to.equal(303);
     expect(server.services.invoices.get(OPERATOR, id)).to.deep.include({ taxTotal: 30.4, grossTotal: 190.4 });

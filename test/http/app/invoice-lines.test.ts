@@ -55,9 +55,9 @@ describe('web app: manual lines on a draft’s page (issue 57 item 1)', function
     ]);
     const shown = flat((await owner.get(`/app/invoices/${id}`)).text);
     expect(shown).to.include('Added line 2: Fachbuch „Datenschutz“.');
-    expect(shown).to.match(/<td data-label="Quantity" class="num">3 pcs<\/td> <td data-label="Rate" class="num"> EUR 33\.335 <\/td>/);
+    expect(shown).to.match(/<td data-label="Quantity" class="num">3 pcs<\/td> <td data-label="Rate" class="num"> €33\.335 <\/td>/);
     expect(shown).to.match(
-      /<td data-label="Category">S<\/td> <td data-label="Rate" class="num">7 %<\/td> <td data-label="Basis" class="num">EUR 100\.01<\/td> <td data-label="VAT" class="num">EUR 7\.00<\/td>/,
+      /<td data-label="Category">S<\/td> <td data-label="Rate" class="num">7 %<\/td> <td data-label="Basis" class="num">€100\.01<\/td> <td data-label="VAT" class="num">€7\.00<\/td>/,
     );
     // Only the manual line has a Remove button.
     expect(shown.match(/action="\/app\/invoices\/[^"]+\/lines\/remove"/g)).to.have.length(1);

@@ -200,7 +200,7 @@ describe('web app: an invoice sent by mail', function () {
     // The send is recorded: on the invoice page, and in `invoice show --json` (when, to whom, which files, by whom, where the mail stands).
     const after = flat((await owner.get(`/app/invoices/${id}`)).text);
     const sendsTable = /<h2 id="sends-heading">Sent by mail<\/h2>(.*?)<\/table>/.exec(after)?.[1] ?? '';
-    expect(sendsTable).to.include('<td data-label="When" class="c-time">2026-11-02 10:00</td>');
+    expect(sendsTable).to.include('<td data-label="When" class="c-time">2 Nov 2026, 10:00 UTC</td>');
     expect(sendsTable).to.include('<td data-label="To">accounts@acme.example</td>');
     expect(sendsTable).to.include('<td data-label="Files">2026-0001.pdf, 2026-0001-xrechnung-cii.xml</td>');
     expect(sendsTable).to.include('<td data-label="By">Owner</td>');

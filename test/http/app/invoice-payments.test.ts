@@ -52,12 +52,12 @@ describe('web app: payments on an invoice’s page', function () {
     const first = await pay(owner, { amount: '500', date: '2026-10-31', note: 'Transfer 4711' });
     expect(first.status, first.text.slice(0, 1000)).to.equal(303);
     const after = flat((await owner.follow(first, `/app/invoices/${id}`)).text);
-    expect(after).to.include('Payment of EUR 500.00 received on 2026-10-31 recorded: EUR 630.50 is still due.');
+    expect(after).to.include('Payment of €500.00 received on 31 Oct 2026 recorded: €630.50 is still due.');
     expect(after).to.match(
-      /<td data-label="Received on" class="c-time">2026-10-31<\/td> <td data-label="Amount" class="num"> EUR 500\.00 <\/td> <td data-label="Note">Transfer 4711<\/td> <td data-label="Recorded by">Owner<\/td>/,
+      /<td data-label="Received on" class="c-time">31 Oct 2026<\/td> <td data-label="Amount" class="num"> €500\.00 <\/td> <td data-label="Note">Transfer 4711<\/td> <td data-label="Recorded by">Owner<\/td>/,
     );
     expect(after).to.match(
-      /<dt>Paid<\/dt> <dd class="num">EUR 500\.00<\/dd> <dt>Still due<\/dt> <dd class="num"><strong>EUR 630\.50<\/strong><\/dd>/,
+      /<dt>Paid<\/dt> <dd class="num">€500\.00<\/dd> <dt>Still due<\/dt> <dd class="num"><strong>€630\.50<\/strong><\/dd>/,
     );
     expect(after).to.match(/id="payment-amount" name="amount" inputmode="decimal" required value="630\.50"/);
 
@@ -76,9 +76,9 @@ describe('web app: payments on an invoice’s page', function () {
     const last = await pay(owner, { amount: '630,50', date: '2026-11-02', note: '' });
     expect(last.status).to.equal(303);
     const paid = flat((await owner.follow(last, `/app/invoices/${id}`)).text);
-    expect(paid).to.include('Payment of EUR 630.50 received on 2026-11-02 recorded: nothing is left to pay, the invoice is paid.');
+    expect(paid).to.include('Payment of €630.50 received on 2 Nov 2026 recorded: nothing is left to pay, the invoice is paid.');
     expect(paid).to.include('<span class="badge status-paid good">Paid</span>');
-    expect(paid).to.include('<dt>Paid on</dt> <dd>2026-11-02</dd>');
+    expect(paid).to.include('<dt>Paid on</dt> <dd>2 Nov 2026</dd>');
     expect(paid).not.to.include('id="payment-amount"');
     // A paid invoice takes no more: said above the page (409).
     const again = await owner.post(`/app/invoices/${id}/payments`, { _csrf: SettingsClient.csrf(paid), amount: '1', date: '2026-11-02' });
@@ -95,7 +95,7 @@ describe('web app: payments on an invoice’s page', function () {
     await reader.setUp(userId, PASSWORD);
     const page = flat((await reader.get(`/app/invoices/${id}`)).text);
     expect(page).to.include('<h2 id="payments-heading">Payments</h2>');
-    expect(page).to.include('<td data-label="Received on" class="c-time">2026-10-31</td>');
+    expect(page).to.include('<td data-label="Received on" class="c-time">31 Oct 2026</td>');
     expect(page).not.to.include('id="payment-amount"');
     const posted = await reader.post(`/app/invoices/${id}/payments`, {
       _csrf: SettingsClient.csrf(page),

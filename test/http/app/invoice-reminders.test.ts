@@ -106,7 +106,7 @@ describe('web app: payment reminders by mail', function () {
     const page = (await owner.get(`/app/invoices/${id}`)).text.replace(/\s+/g, ' ');
     expect(page).to.include('<h2 id="reminders-heading">Payment reminders</h2>');
     expect(page).to.include(
-      '<td data-label="Level">1</td> <td data-label="When" class="c-time"> 2026-11-23 09:00 </td> <td data-label="Days overdue" class="num">7</td> <td data-label="Amount due" class="num">EUR 1,130.50</td> <td data-label="To">billing@acme.example</td> <td data-label="Files">2026-0001.pdf, 2026-0001-xrechnung-cii.xml</td> <td data-label="Delivery">sent</td>',
+      '<td data-label="Level">1</td> <td data-label="When" class="c-time">23 Nov 2026, 09:00 CET</td> <td data-label="Days overdue" class="num">7</td> <td data-label="Amount due" class="num">€1,130.50</td> <td data-label="To">billing@acme.example</td> <td data-label="Files">2026-0001.pdf, 2026-0001-xrechnung-cii.xml</td> <td data-label="Delivery">sent</td>',
     );
     const shown = await cli('invoice', 'show', id, '--json');
     expect(shown.code, shown.stderr).to.equal(0);
