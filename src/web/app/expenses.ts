@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import type { Request, Response, Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
 import { formats, t } from '../../i18n/index.js';
@@ -521,37 +521,51 @@ export function expenseRoutes(router: Router, deps: WebDeps): void {
     listPage(res, signed, 200, req.query, null, deps.flashes.take(signed.secret));
   });
 
-  router.post('/expenses', async (req, res, next) => {
-    const signed = signedOf(res) as SignedIn;
-    const place = places.take(signed.session.actor.userId);
-    try {
-      const sent = await readForm(req, deps, signed, place !== null);
-      if (sent.dropped) {
-        const month = { month: (sent.values.day ?? '').slice(0, 7) };
-        return listPage(res, signed, busyAnswer(res), month, { values: sent.values, errors: {}, fileSent: true }, busyNotice());
+  /**
+   * A form that may carry a receipt: read with an upload place taken (none free: read without
+   * its file), handled, the place given back; an error past the handler goes to the error page.
+   */
+  const receiptForm =
+    (handle: (req: Request, res: Response, signed: SignedIn, sent: SentForm) => void) =>
+    async (req: Request, res: Response, next: NextFunction) => {
+      const signed = signedOf(res) as SignedIn;
+      const place = places.take(signed.session.actor.userId);
+      try {
+        handle(req, res, signed, await readForm(req, deps, signed, place !== null));
+      } catch (error) {
+        if (!req.complete) req.resume();
+        next(error);
+      } finally {
+        place?.release();
       }
+    };
+
+  /** A refused form: its status, what was sent with the errors at their fields, and the refusal in words. */
+  const refusedForm = (error: unknown, sent: SentForm): [number, Refused, Notice] => {
+    if (!isFormRefusal(error)) throw error;
+    const refused = refusal(error, { fallback: 'description' });
+    return [
+      refused.status,
+      { values: sent.values, errors: refused.errors, fileSent: sent.file !== null },
+      { kind: 'error', body: refused.message },
+    ];
+  };
+
+  router.post(
+    '/expenses',
+    receiptForm((_req, res, signed, sent) => {
+      const month = { month: (sent.values.day ?? '').slice(0, 7) };
+      if (sent.dropped)
+        return listPage(res, signed, busyAnswer(res), month, { values: sent.values, errors: {}, fileSent: true }, busyNotice());
       try {
         const made = expenses.add(signed.session.actor, inputOf(sent.values), sent.file);
         done(res, signed, made, t('expenses.added', { description: made.description, amount: moneyOf(made) }));
       } catch (error) {
-        if (!isFormRefusal(error)) throw error;
-        const refused = refusal(error, { fallback: 'description' });
-        listPage(
-          res,
-          signed,
-          refused.status,
-          { month: (sent.values.day ?? '').slice(0, 7) },
-          { values: sent.values, errors: refused.errors, fileSent: sent.file !== null },
-          { kind: 'error', body: refused.message },
-        );
+        const [status, form, notice] = refusedForm(error, sent);
+        listPage(res, signed, status, month, form, notice);
       }
-    } catch (error) {
-      if (!req.complete) req.resume();
-      next(error);
-    } finally {
-      place?.release();
-    }
-  });
+    }),
+  );
 
   router.get('/expenses/:id', (req, res) => {
     const signed = signedOf(res) as SignedIn;
@@ -559,12 +573,10 @@ export function expenseRoutes(router: Router, deps: WebDeps): void {
     editPage(res, signed, 200, expense, null, deps.flashes.take(signed.secret));
   });
 
-  router.post('/expenses/:id', async (req, res, next) => {
-    const signed = signedOf(res) as SignedIn;
-    const id = String(req.params.id);
-    const place = places.take(signed.session.actor.userId);
-    try {
-      const sent = await readForm(req, deps, signed, place !== null);
+  router.post(
+    '/expenses/:id',
+    receiptForm((req, res, signed, sent) => {
+      const id = String(req.params.id);
       if (sent.dropped) {
         const expense = expenses.get(signed.session.actor, id);
         return editPage(res, signed, busyAnswer(res), expense, { values: sent.values, errors: {}, fileSent: true }, busyNotice());
@@ -574,24 +586,11 @@ export function expenseRoutes(router: Router, deps: WebDeps): void {
         const saved = expenses.update(signed.session.actor, id, inputOf(sent.values), receipt);
         done(res, signed, saved, t('expenses.saved', { description: saved.description, amount: moneyOf(saved) }));
       } catch (error) {
-        if (!isFormRefusal(error)) throw error;
-        const refused = refusal(error, { fallback: 'description' });
-        editPage(
-          res,
-          signed,
-          refused.status,
-          expenses.get(signed.session.actor, id),
-          { values: sent.values, errors: refused.errors, fileSent: sent.file !== null },
-          { kind: 'error', body: refused.message },
-        );
+        const [status, form, notice] = refusedForm(error, sent);
+        editPage(res, signed, status, expenses.get(signed.session.actor, id), form, notice);
       }
-    } catch (error) {
-      if (!req.complete) req.resume();
-      next(error);
-    } finally {
-      place?.release();
-    }
-  });
+    }),
+  );
 
   router.post('/expenses/:id/delete', (req, res) => {
     const signed = signedOf(res) as SignedIn;
