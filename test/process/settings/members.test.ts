@@ -234,7 +234,7 @@ describe('settings page: the first start and where links point', () => {
     const page = await person.get(path);
     expect(page.text).to.include('<label for="name">Your name');
     // The workspace's name, which invitations say ("Join My workspace" before issue 58 item 5).
-    expect(page.text).to.match(/<label for="workspace"\s*>Your workspace's name/);
+    expect(page.text).to.match(/<label for="workspace"\s*>Your workspace(?:'|&#39;)s name/);
     expect(page.text).to.include('Name your workspace, and tell colleagues who you are:');
     expect(page.text).to.match(/<input\s+id="email"\s+name="email"\s+type="email"\s+autocomplete="username"[^>]*value=""/);
     const bad = await person.post(path, {
