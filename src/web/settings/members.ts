@@ -296,6 +296,15 @@ export function memberPages(router: Router, deps: WebDeps): void {
 
   const isFormError = (error: unknown): error is DomainError =>
     error instanceof DomainError && (error.code === 'invalid' || error.code === 'conflict');
+  /** A form about one member (`/members/:userId…`): its handler is given whom it is about and their name. */
+  const memberForm = (path: string, handle: (req: Request, res: Response, signed: SignedIn, userId: string, name: string) => void) =>
+    router.post(
+      path,
+      signedIn(deps, (req, res, signed) => {
+        const userId = req.params.userId as string;
+        handle(req, res, signed, userId, nameOf(deps, signed.session, userId));
+      }),
+    );
   /** Back to the members page (303), with the notice of what was done. */
   const backWith = (res: Response, signed: Signed, notice: Notice) => redirect(res, `${base}/members`, { deps, signed, notice });
 
@@ -345,66 +354,51 @@ export function memberPages(router: Router, deps: WebDeps): void {
     }),
   );
 
-  router.post(
-    '/members/:userId',
-    signedIn(deps, (req, res, signed) => {
-      const userId = req.params.userId as string;
-      const flags = flagsOf(req);
-      const name = nameOf(deps, signed.session, userId);
-      try {
-        services.accounts.setMember(signed.session.actor, {
-          workspaceId: signed.session.workspaceId,
-          userId,
-          ...flags,
-          hourlyRate: rateOf(flags.hourlyRate),
-        });
-      } catch (error) {
-        if (!isFormError(error)) throw error;
-        const refusal =
-          error.code === 'conflict'
-            ? { notice: { kind: 'error' as const, body: t('settings.members.lastOwner', { name }) }, errors: {} }
-            : refusalAbout(name, error);
-        return render(deps, res, signed, 400, null, { notice: refusal.notice, row: { userId, flags, errors: refusal.errors } });
-      }
-      // An owner who gave up the role has no members page any more.
-      if (userId === signed.session.userId && !flags.isOwner) return redirect(res, `${base}/tokens`);
-      backWith(res, signed, { kind: 'ok', body: t('settings.members.saved', { name }) });
-    }),
-  );
+  memberForm('/members/:userId', (req, res, signed, userId, name) => {
+    const flags = flagsOf(req);
+    try {
+      services.accounts.setMember(signed.session.actor, {
+        workspaceId: signed.session.workspaceId,
+        userId,
+        ...flags,
+        hourlyRate: rateOf(flags.hourlyRate),
+      });
+    } catch (error) {
+      if (!isFormError(error)) throw error;
+      const refusal =
+        error.code === 'conflict'
+          ? { notice: { kind: 'error' as const, body: t('settings.members.lastOwner', { name }) }, errors: {} }
+          : refusalAbout(name, error);
+      return render(deps, res, signed, 400, null, { notice: refusal.notice, row: { userId, flags, errors: refusal.errors } });
+    }
+    // An owner who gave up the role has no members page any more.
+    if (userId === signed.session.userId && !flags.isOwner) return redirect(res, `${base}/tokens`);
+    backWith(res, signed, { kind: 'ok', body: t('settings.members.saved', { name }) });
+  });
 
-  router.post(
-    '/members/:userId/remove',
-    signedIn(deps, (req, res, signed) => {
-      const userId = req.params.userId as string;
-      const name = nameOf(deps, signed.session, userId);
-      try {
-        services.accounts.removeMember(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
-      } catch (error) {
-        if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'not_found')) throw error;
-        const body = error.code === 'conflict' ? t('settings.members.lastOwner', { name }) : t('settings.members.removedAlready');
-        return render(deps, res, signed, statusOf(error), { kind: 'error', body });
-      }
-      // Removing yourself ends your own session here.
-      if (userId === signed.session.userId) return redirect(res, `${base}/sign-in`);
-      backWith(res, signed, { kind: 'ok', body: t('settings.members.removed', { name }) });
-    }),
-  );
+  memberForm('/members/:userId/remove', (req, res, signed, userId, name) => {
+    try {
+      services.accounts.removeMember(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
+    } catch (error) {
+      if (!(error instanceof DomainError) || (error.code !== 'conflict' && error.code !== 'not_found')) throw error;
+      const body = error.code === 'conflict' ? t('settings.members.lastOwner', { name }) : t('settings.members.removedAlready');
+      return render(deps, res, signed, statusOf(error), { kind: 'error', body });
+    }
+    // Removing yourself ends your own session here.
+    if (userId === signed.session.userId) return redirect(res, `${base}/sign-in`);
+    backWith(res, signed, { kind: 'ok', body: t('settings.members.removed', { name }) });
+  });
 
-  router.post(
-    '/members/:userId/invite',
-    signedIn(deps, (req, res, signed) => {
-      const userId = req.params.userId as string;
-      const name = nameOf(deps, signed.session, userId);
-      let link: { secret: string | null; expiresAt: number; mailed: boolean };
-      try {
-        link = services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
-      } catch (error) {
-        if (!(error instanceof DomainError) || (error.code !== 'forbidden' && error.code !== 'not_found')) throw error;
-        return render(deps, res, signed, error.code === 'forbidden' ? 403 : 404, { kind: 'error', body: spoken(error) });
-      }
-      backWith(res, signed, setupLinkNotice(deps, name, link, readerZone(deps, signed.session)));
-    }),
-  );
+  memberForm('/members/:userId/invite', (req, res, signed, userId, name) => {
+    let link: { secret: string | null; expiresAt: number; mailed: boolean };
+    try {
+      link = services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId });
+    } catch (error) {
+      if (!(error instanceof DomainError) || (error.code !== 'forbidden' && error.code !== 'not_found')) throw error;
+      return render(deps, res, signed, error.code === 'forbidden' ? 403 : 404, { kind: 'error', body: spoken(error) });
+    }
+    backWith(res, signed, setupLinkNotice(deps, name, link, readerZone(deps, signed.session)));
+  });
 }
 
 /** The one-time setup link naming whom it is for: mailed to their address (never shown here), or shown once to hand over while mail is off. */
