@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import type { Actor } from '../../principal.js';
 import type { SessionView } from '../../modules/sessions/service.js';
 import type { ClientView } from '../../modules/catalog/views.js';
-import { errorAt, type FieldErrors, labelledInput, invalidAt, OTHER_VAT_CATEGORIES } from '../kit/fields.js';
+import { confirmedButton, errorAt, type FieldErrors, labelledInput, invalidAt, OTHER_VAT_CATEGORIES } from '../kit/fields.js';
 import { type Html, html } from '../kit/html.js';
 import { field, sentValues } from '../kit/forms.js';
 import { isFormRefusal, refusal } from '../kit/refusal.js';
@@ -527,17 +527,16 @@ function section(kind: Kind, session: SessionView, all: Catalog, refused: Refuse
               <div class="actions"><button type="submit">${t('common.save')}</button></div>
               ${beside(`${kind}-${item.id}`)}
             </form>
-            <form
-              class="apart"
-              method="post"
-              action="${APP_PATH}/catalog/${kind}/${item.id}/delete"
-              data-confirm="${t('catalog.confirmDelete', { kind: kindWord(kind), name: item.name })}"
-              data-inplace
-            >
-              ${csrfField(session.csrfToken)}<button class="danger" type="submit">
-                ${t('catalog.delete')}<span class="vh"> ${t('catalog.theItem', { kind: kindWord(kind), name: item.name })}</span>
-              </button>
-            </form>
+            ${confirmedButton({
+              action: `${APP_PATH}/catalog/${kind}/${item.id}/delete`,
+              confirm: t('catalog.confirmDelete', { kind: kindWord(kind), name: item.name }),
+              csrfToken: session.csrfToken,
+              label: html`${t('catalog.delete')}<span class="vh">
+                  ${t('catalog.theItem', { kind: kindWord(kind), name: item.name })}</span
+                >`,
+              formClass: 'apart',
+              inplace: true,
+            })}
           </details>
         </li>`;
       })}

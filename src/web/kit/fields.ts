@@ -1,5 +1,22 @@
 import type { Key } from '../../i18n/index.js';
 import { type Html, html } from './html.js';
+import { csrfField } from './layout.js';
+
+/**
+ * A form of one button that asks first (`data-confirm`, asked by the page's script; without it the
+ * form posts): a delete, a revoke, an undo. `inplace`: the script answers it without a reload.
+ */
+export const confirmedButton = (o: {
+  action: string;
+  confirm: string;
+  csrfToken: string;
+  label: Html | string;
+  formClass?: string;
+  inplace?: boolean;
+}): Html =>
+  html`<form${o.formClass ? html` class="${o.formClass}"` : ''} method="post" action="${o.action}" data-confirm="${o.confirm}"${o.inplace ? html` data-inplace` : ''}>
+    ${csrfField(o.csrfToken)}<button class="danger" type="submit">${o.label}</button>
+  </form>`;
 
 /** The VAT categories but the standard rate (decisions §11), each as people name it: a client's and a workspace's choices end with them. */
 export const OTHER_VAT_CATEGORIES: ReadonlyArray<[code: string, label: Key]> = [

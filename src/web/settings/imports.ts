@@ -1,3 +1,4 @@
+import { confirmedButton } from '../kit/fields.js';
 import { createWriteStream, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
@@ -169,13 +170,12 @@ function importList(deps: WebDeps, session: SessionView, imports: ImportView[]):
 }
 
 const undoForm = (deps: WebDeps, session: SessionView, id: string, fileName: string, imported: number) =>
-  html`<form
-    method="post"
-    action="${deps.paths.settings}/import/${id}/undo"
-    data-confirm="${t('integrations.imports.confirmUndo', { entries: entries(imported), file: fileName })}"
-  >
-    ${csrfField(session.csrfToken)}<button class="danger" type="submit">${t('integrations.imports.undo', { file: fileName })}</button>
-  </form>`;
+  confirmedButton({
+    action: `${deps.paths.settings}/import/${id}/undo`,
+    confirm: t('integrations.imports.confirmUndo', { entries: entries(imported), file: fileName }),
+    csrfToken: session.csrfToken,
+    label: t('integrations.imports.undo', { file: fileName }),
+  });
 
 function progressBody(job: ImportJob): Html {
   const p = job.progress;

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
 import type { SessionView } from '../../modules/sessions/service.js';
-import { aboutMember, errorAt, type FieldErrors, inputField, invalidAt } from '../kit/fields.js';
+import { aboutMember, confirmedButton, errorAt, type FieldErrors, inputField, invalidAt } from '../kit/fields.js';
 import { refusal, statusOf, spoken } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
 import { decimalOf, field } from '../kit/forms.js';
@@ -132,16 +132,13 @@ function memberRow(base: string, session: SessionView, m: MemberRow, currency: s
                 </button>
               </form>`
         }
-        <form
-          class="apart"
-          method="post"
-          action="${base}/members/${id}/remove"
-          data-confirm="${t('settings.members.confirmRemove', { name: m.name })}"
-        >
-          ${csrfField(session.csrfToken)}<button class="danger" type="submit">
-            ${t('settings.members.remove')}<span class="vh"> ${m.name}</span>
-          </button>
-        </form>
+        ${confirmedButton({
+          action: `${base}/members/${id}/remove`,
+          confirm: t('settings.members.confirmRemove', { name: m.name }),
+          csrfToken: session.csrfToken,
+          label: html`${t('settings.members.remove')}<span class="vh"> ${m.name}</span>`,
+          formClass: 'apart',
+        })}
       </div>
     </td>
   </tr>`;
@@ -263,16 +260,15 @@ function invitationList(
                 until: when(new Date(i.expiresAt).toISOString(), zone),
               })}</span
             >
-            <form
-              class="actions"
-              method="post"
-              action="${base}/members/invitations/${i.id}/withdraw"
-              data-confirm="${t('settings.members.confirmWithdraw', { email: i.email })}"
-            >
-              ${csrfField(session.csrfToken)}<button class="danger" type="submit">
-                ${t('settings.members.withdraw')}<span class="vh"> ${t('settings.members.withdrawWhat', { email: i.email })}</span>
-              </button>
-            </form>
+            ${confirmedButton({
+              action: `${base}/members/invitations/${i.id}/withdraw`,
+              confirm: t('settings.members.confirmWithdraw', { email: i.email }),
+              csrfToken: session.csrfToken,
+              label: html`${t('settings.members.withdraw')}<span class="vh">
+                  ${t('settings.members.withdrawWhat', { email: i.email })}</span
+                >`,
+              formClass: 'actions',
+            })}
           </li>`,
       )}
     </ul>`;
@@ -436,27 +432,22 @@ function addedNotice(deps: WebDeps, signed: SignedIn, added: Enrolled): Notice {
       ? { secret: added.secret, expiresAt: added.expiresAt, mailed: added.mailed }
       : deps.services.sessions.invite(signed.session.actor, { workspaceId: signed.session.workspaceId, userId: added.userId });
   const until = when(new Date(link.expiresAt).toISOString(), readerZone(deps, signed.session));
+  // What became of the link, to whom (bold), for which workspace until when.
+  const said = (lead: Key, rest: Key) =>
+    html`<strong>${t(lead, { email: added.email })}</strong>${t(rest, { workspace: signed.session.workspaceName, until })}`;
   // Mailed: only the address's holder gets the link (H1); it is not shown here.
   if (link.secret === null)
     return {
       kind: 'ok',
       body: html`<p>
-        <strong>${t('settings.members.mailedLink', { email: added.email })}</strong>${t('settings.members.mailedLinkRest', {
-          workspace: signed.session.workspaceName,
-          until,
-        })}
+        ${said('settings.members.mailedLink', 'settings.members.mailedLinkRest')}
         ${linked(t('settings.members.mailPage'), `${deps.paths.settings}/mail`)}
       </p>`,
     };
   const where = siteLink(deps);
   return {
     kind: 'ok',
-    body: html`<p>
-        <strong>${t('settings.members.sendLink', { email: added.email })}</strong>${t('settings.members.sendLinkRest', {
-          workspace: signed.session.workspaceName,
-          until,
-        })}
-      </p>
+    body: html`<p>${said('settings.members.sendLink', 'settings.members.sendLinkRest')}</p>
       ${secretBox('setup-link', t('settings.members.theLink', { email: added.email }), `${where.url}${deps.paths.settings}/setup/${link.secret}`)}
       ${where.warning ? html`<p class="hint warning">${where.warning}</p>` : ''}`,
   };

@@ -1,3 +1,4 @@
+import { confirmedButton } from '../kit/fields.js';
 import type { Request, Response, Router } from 'express';
 import { scopeValues } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
@@ -108,15 +109,12 @@ export function tokenPages(router: Router, deps: WebDeps): void {
                 </dl>
                 ${
                   token.revokedAt === null
-                    ? html`<form
-                        method="post"
-                        action="${base}/tokens/${token.id}/revoke"
-                        data-confirm="${t('tokens.confirmRevoke', { name: token.name })}"
-                      >
-                        ${csrfField(session.csrfToken)}<button class="danger" type="submit">
-                          ${t('tokens.revoke', { name: token.name })}
-                        </button>
-                      </form>`
+                    ? confirmedButton({
+                        action: `${base}/tokens/${token.id}/revoke`,
+                        confirm: t('tokens.confirmRevoke', { name: token.name }),
+                        csrfToken: session.csrfToken,
+                        label: t('tokens.revoke', { name: token.name }),
+                      })
                     : ''
                 }
               </li>`,
