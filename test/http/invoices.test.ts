@@ -699,7 +699,8 @@ describe('invoices', () => {
         .json,
     ).to.deep.equal({ id });
     const shown = await cli('invoice', 'show', id);
-    expect(shown.json).to.have.all.keys('invoice', 'rounding', 'sends', 'payments', 'reminders');
+    expect(shown.json).to.have.all.keys('invoice', 'rounding', 'sends', 'payments', 'reminders', 'reminderSkip');
+    expect(shown.json.reminderSkip).to.equal(null);
     expect(shown.json.sends).to.deep.equal([]);
     expect(shown.json.payments).to.deep.equal([]);
     expect(shown.json.rounding).to.equal('none');

@@ -145,7 +145,8 @@ describe('timetrack invoice commands (processes)', function () {
     const created = json(await tt(...create, '--group-by', 'entry', '--note', 'PO 4711', '--json'));
     expect(created).to.have.all.keys('id');
     const shown = json(await tt('invoice', 'show', created.id, '--json'));
-    expect(shown).to.have.all.keys('invoice', 'rounding', 'sends', 'payments', 'reminders');
+    expect(shown).to.have.all.keys('invoice', 'rounding', 'sends', 'payments', 'reminders', 'reminderSkip');
+    expect(shown.reminderSkip).to.equal(null);
     expect(shown.sends).to.deep.equal([]);
     expect(shown.payments).to.deep.equal([]);
     expect(shown.rounding).to.equal('none');
