@@ -2,7 +2,6 @@ import { formats, t } from '../../i18n/index.js';
 import type { InvoiceReminderSkipView, InvoiceReminderView, OverdueView } from '../../modules/invoices/service.js';
 import { html, type Html } from '../kit/html.js';
 import type { WebPaths } from '../paths.js';
-import { money } from './invoices-views.js';
 
 /*
  * The Overdue view of the invoice list (issue 57 item 3; the list filtered by status=overdue): the
@@ -16,7 +15,7 @@ const clientOf = (o: OverdueView) => o.invoice.recipient?.name ?? o.invoice.reci
 const reminderCell = (o: OverdueView): Html | string =>
   o.lastReminder === null
     ? t('reminders.overdue.none')
-    : t('reminders.overdue.level', { level: o.lastReminder.level, date: o.lastReminder.at.slice(0, 10) });
+    : t('reminders.overdue.level', { level: o.lastReminder.level, date: formats().date(o.lastReminder.at.slice(0, 10)) });
 
 /** The Overdue view's table (under the list's heading and filter), or its empty state. */
 export function overdueBody(paths: WebPaths, overdue: OverdueView[], context: { zone: string; reminders: string | null }): Html {
@@ -27,6 +26,7 @@ export function overdueBody(paths: WebPaths, overdue: OverdueView[], context: { 
   if (overdue.length === 0)
     return html`${intro}
       <p class="empty">${t('reminders.overdue.empty')}</p>`;
+  const f = formats();
   return html`${intro}
     <div class="scroll">
       <table class="rows invoices overdue">
@@ -51,9 +51,9 @@ export function overdueBody(paths: WebPaths, overdue: OverdueView[], context: { 
                   <a href="${paths.invoices}/${o.invoice.id}">${o.invoice.number ?? o.invoice.id}</a>
                 </td>
                 <td data-label="${t('reminders.overdue.client')}">${clientOf(o)}</td>
-                <td data-label="${t('reminders.overdue.due')}" class="c-time">${o.invoice.dueDate ?? '–'}</td>
+                <td data-label="${t('reminders.overdue.due')}" class="c-time">${o.invoice.dueDate ? f.date(o.invoice.dueDate) : '–'}</td>
                 <td data-label="${t('reminders.overdue.days')}" class="num">${String(o.daysOverdue)}</td>
-                <td data-label="${t('reminders.overdue.amountDue')}" class="num">${money(o.amountDue, o.invoice.currency)}</td>
+                <td data-label="${t('reminders.overdue.amountDue')}" class="num">${f.money(o.amountDue, o.invoice.currency)}</td>
                 <td data-label="${t('reminders.overdue.lastReminder')}">${reminderCell(o)}</td>
               </tr>`,
           )}

@@ -88,13 +88,6 @@ export const ACTIONS: Record<Action, { from: readonly InvoiceStatus[]; readonly 
   void: action(['draft', 'sent'], 'invoices.action.void', null),
 };
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-/** An amount in its currency: `EUR 1,190.00`. */
-export const money = (amount: number, currency: string): string => {
-  let format = moneyFormats.get(currency);
-  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
-  return format.format(amount);
-};
 /** A unit price as exact as it was given (2 to 4 places), in the reader's format: `€33.335`, `33,335 €`. */
 const price = (amount: number, currency: string): string =>
   new Intl.NumberFormat(formats().locale, { style: 'currency', currency, maximumFractionDigits: 4 }).format(amount);

@@ -59,7 +59,7 @@ describe('web app: the Overdue view of the invoices', function () {
     expect(text).to.include('Payment reminders are mailed 7, 21 days past the due date.');
     expect(text).to.match(
       new RegExp(
-        `<td data-label="Number" class="c-number"> <a href="/app/invoices/${id}">2026-0001</a> </td> <td data-label="Client">Acme</td> <td data-label="Due" class="c-time">2026-11-13</td> <td data-label="Days overdue" class="num">7</td> <td data-label="Amount due" class="num">EUR 1,000.00</td> <td data-label="Last reminder">None yet</td>`,
+        `<td data-label="Number" class="c-number"> <a href="/app/invoices/${id}">2026-0001</a> </td> <td data-label="Client">Acme</td> <td data-label="Due" class="c-time">13 Nov 2026</td> <td data-label="Days overdue" class="num">7</td> <td data-label="Amount due" class="num">€1,000.00</td> <td data-label="Last reminder">None yet</td>`,
       ),
     );
     // The ordinary list does not change, and a paid invoice leaves the Overdue view.
@@ -76,5 +76,8 @@ describe('web app: the Overdue view of the invoices', function () {
     expect(text).to.include('<th scope="col" class="num">Offener Betrag</th>');
     expect(text).to.include('<td data-label="Letzte Erinnerung">Noch keine</td>');
     expect(text).to.include('<td data-label="Tage überfällig" class="num">3</td>');
+    // Its days and money as a German reader reads them.
+    expect(text).to.include('<td data-label="Fällig am" class="c-time">13.11.2026</td>');
+    expect(text).to.include('<td data-label="Offener Betrag" class="num">1.130,50 €</td>');
   });
 });

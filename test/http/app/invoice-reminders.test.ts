@@ -101,7 +101,7 @@ describe('web app: payment reminders by mail', function () {
     await owner.setUp(ownerId, PASSWORD);
     const overdue = (await owner.get('/app/invoices?status=overdue')).text.replace(/\s+/g, ' ');
     expect(overdue).to.include('<td data-label="Days overdue" class="num">7</td>');
-    expect(overdue).to.include('<td data-label="Last reminder">Reminder 1 on 2026-11-23</td>');
+    expect(overdue).to.include('<td data-label="Last reminder">Reminder 1 on 23 Nov 2026</td>');
     // The invoice's page lists its reminders (times in the viewer's zone, Berlin here), and `invoice show` prints them.
     const page = (await owner.get(`/app/invoices/${id}`)).text.replace(/\s+/g, ' ');
     expect(page).to.include('<h2 id="reminders-heading">Payment reminders</h2>');
