@@ -136,7 +136,8 @@ describe(`billing's path in German in headless Chromium${available ? '' : ` (${S
     await page.getByLabel('Monat').fill('2026-10');
     await page.getByRole('button', { name: 'Anzeigen' }).click();
     const expenseRow = page.locator('tr', { hasText: 'Bahnfahrt Berlin–Leipzig' });
-    expect(await expenseRow.locator('td[data-label="Status"]').innerText()).to.equal('Bearbeiten');
+    // Its status, and a link to change it while it is on no invoice.
+    expect(await expenseRow.locator('td[data-label="Status"]').innerText()).to.equal('Offen · Bearbeiten');
     const [receiptDownload] = await Promise.all([
       page.waitForEvent('download'),
       expenseRow.getByRole('link', { name: 'fahrkarte.png' }).click(),

@@ -311,7 +311,7 @@ function table(base: string, expenses: ExpenseView[], session: SessionView, mont
                   e.invoiceId !== null
                     ? t('expenses.invoiced')
                     : e.authorId === session.userId
-                      ? html`<a href="${base}/${e.id}">${t('expenses.edit')}</a>`
+                      ? html`${t('expenses.open')} · <a href="${base}/${e.id}">${t('expenses.edit')}</a>`
                       : t('expenses.open')
                 }
               </td>
