@@ -260,6 +260,23 @@ describe(`the working day in headless Chromium${available ? '' : ` (${SKIP_REASO
     expect(problems).to.deep.equal([]);
   });
 
+  it('quick entry: a letter typed after the list came, then a choice made before the list is filled anew (120 ms), still replaces the whole word', async () => {
+    const { audit } = await catalog();
+    const { page, problems } = await signedIn();
+    await page.locator('h1').click();
+    await page.keyboard.press('n');
+    await page.keyboard.type('Site visit @Au', { delay: 20 });
+    const options = page.locator('#timer-description-list li');
+    await options.first().waitFor();
+    // At once, as a quick typist does: one letter more, Down, Enter (the list is still the one for "@Au").
+    await page.keyboard.press('d');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#timer-description').inputValue()).to.equal('Site visit ');
+    expect(await page.locator('#timer-project').inputValue()).to.equal(audit.id);
+    expect(problems).to.deep.equal([]);
+  });
+
   it('the task picker follows the project chosen (its tasks only; hidden for a project without any), and the task is saved', async () => {
     const { audit } = await catalog();
     const house = (await api('POST', '/api/v1/projects', { name: 'In-house' })).body.data;

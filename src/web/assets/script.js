@@ -369,7 +369,8 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
             return n.hint;
           },
           function (n) {
-            pickName(input, word, n);
+            // The word as it stands now: typed on since the list was filled (within the 120 ms before it is filled anew), it is still this word.
+            pickName(input, wordAt(input) || word, n);
           },
         );
         var projects = word.mark === '@';
