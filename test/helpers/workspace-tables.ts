@@ -45,8 +45,6 @@ export const NOT_CARRIED: Readonly<Record<string, string>> = {
   entry_suggestions:
     "what typing a description suggests: each member's entries summed by triggers in every write, so the import's writes fill it (the entries are compared)",
   timer_stop_links: "one-time Stop links of a running timer's reminder (hashes of their secrets); a running timer is not exported",
-  invoice_reminders:
-    'the payment reminders this server mailed (their mail, mail_messages, does not travel): an imported overdue invoice is reminded again at the level it has reached (docs/invoicing.md)',
 };
 
 /** A reference to another row: the table it points to. */
@@ -153,6 +151,15 @@ export const OWNED: Readonly<Record<string, Owned>> = {
       id: NEW_ID,
       workspace_id: WORKSPACE,
       mail_id: 'the mail message of the server that sent it, which stays there (a restored send is marked `restored:`)',
+    },
+  },
+  invoice_reminders: {
+    sql: 'SELECT * FROM invoice_reminders WHERE workspace_id = ?',
+    refs: { invoice_id: 'invoices' },
+    excluded: {
+      id: NEW_ID,
+      workspace_id: WORKSPACE,
+      mail_id: 'the mail message of the server that sent it, which stays there (a restored reminder is marked `restored:`)',
     },
   },
   approval_settings: {

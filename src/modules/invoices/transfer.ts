@@ -5,7 +5,7 @@ import { newId } from '../../ids.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoicesRepository } from './repository.js';
-import { invoicePayments, invoiceSends, invoices, invoiceSettings } from './schema.js';
+import { invoicePayments, invoiceReminders, invoiceSends, invoices, invoiceSettings } from './schema.js';
 import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField } from './fields.js';
 import { checkRestorable, createSeriesCheck, latestDayAt, type NumberRecord } from './restore.js';
 import { requireSafeValue } from '../../kernel/input.js';
@@ -38,6 +38,9 @@ const SEND_IDS = ['id', 'workspaceId', 'invoiceId'] as const;
 /** The columns a payment's record leaves out: the import gives them (its id, workspace, invoice). */
 const PAYMENT_IDS = ['id', 'workspaceId', 'invoiceId'] as const;
 
+/** The columns a payment reminder's record leaves out: the import gives them (its id, workspace, invoice). */
+const REMINDER_IDS = ['id', 'workspaceId', 'invoiceId'] as const;
+
 export type { NumberRecord } from './restore.js';
 
 /** An invoice as a workspace's export writes it: the record, and the ids it refers to (the export names them). */
@@ -50,7 +53,8 @@ export interface ExportedInvoice {
   userIds: string[];
   /**
    * Its sends by mail are records of their table (to whom, when, which files, by whom; the mail
-   * itself stays with the server that sent it), and so are its payments (issue 57).
+   * itself stays with the server that sent it), and so are its payments and its payment reminders
+   * (issue 57: a restored overdue invoice is not reminded again at a level it has reached).
    */
   record: {
     v: number;
@@ -58,6 +62,7 @@ export interface ExportedInvoice {
     numbers: NumberRecord[];
     sends?: Array<Record<string, unknown>>;
     payments?: Array<Record<string, unknown>>;
+    reminders?: Array<Record<string, unknown>>;
   };
 }
 
@@ -89,7 +94,7 @@ const jsonOf = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ?
  * JSON of its parts. Returns the names of columns this version does not know (left out).
  */
 export function checkInvoiceRecord(data: unknown): string[] {
-  const record = data as { v?: unknown; row?: unknown; numbers?: unknown; sends?: unknown; payments?: unknown };
+  const record = data as { v?: unknown; row?: unknown; numbers?: unknown; sends?: unknown; payments?: unknown; reminders?: unknown };
   if (record?.v !== INVOICE_RECORD_VERSION)
     throw refuse(
       `an invoice record of version ${JSON.stringify(record?.v)}; this version of timetrack reads version ${INVOICE_RECORD_VERSION}`,
@@ -138,6 +143,19 @@ export function checkInvoiceRecord(data: unknown): string[] {
         unknown.push(...read.unknown.map((key) => `payments.${key}`));
       } catch (error) {
         throw refuse(`the invoice record's payment: ${(error as Error).message}`);
+      }
+    }
+  }
+  if (record.reminders !== undefined) {
+    if (!Array.isArray(record.reminders)) throw refuse("the invoice record's reminders must be a list");
+    for (const reminder of record.reminders as unknown[]) {
+      if (typeof reminder !== 'object' || reminder === null) throw refuse("the invoice record's reminders must be a list of objects");
+      try {
+        const read = rowOfRecord(invoiceReminders, reminder as Record<string, unknown>, REMINDER_IDS);
+        JSON.parse(read.values.files as string);
+        unknown.push(...read.unknown.map((key) => `reminders.${key}`));
+      } catch (error) {
+        throw refuse(`the invoice record's reminder: ${(error as Error).message}`);
       }
     }
   }
@@ -268,6 +286,7 @@ function restoreParts(
   into: { workspaceId: string; invoiceId: string },
   sent: ReadonlyArray<Record<string, unknown>>,
   payments: ReadonlyArray<Record<string, unknown>>,
+  reminders: ReadonlyArray<Record<string, unknown>>,
   refs: InvoiceReferences,
 ): void {
   // A part's own ids: new, in this workspace, of this invoice.
@@ -284,6 +303,12 @@ function restoreParts(
       ...(payment as Omit<typeof invoicePayments.$inferInsert, (typeof PAYMENT_IDS)[number]>),
       ...ids('ipay'),
       recordedBy: refs.user(payment.recordedBy as string) ?? refs.createdBy,
+    });
+  for (const reminder of reminders)
+    repo.insertReminder({
+      ...(reminder as Omit<typeof invoiceReminders.$inferInsert, (typeof REMINDER_IDS)[number]>),
+      ...ids('irem'),
+      mailId: restoredMailId(reminder.mailId as string),
     });
 }
 
@@ -315,6 +340,7 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
           const fills = jsonOf<Array<{ by?: string }>>(row.einvoiceFills, []);
           const sends = repo.sends(row.id);
           const payments = repo.payments(row.id);
+          const reminders = repo.reminders(row.id);
           return {
             id: row.id,
             clientId: row.clientId,
@@ -333,6 +359,7 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
               numbers: numbers.get(row.id) ?? [],
               sends: sends.map((x) => recordOfRow(x, SEND_IDS)),
               payments: payments.map((x) => recordOfRow(x, PAYMENT_IDS)),
+              reminders: reminders.map((x) => recordOfRow(x, REMINDER_IDS)),
             },
           };
         });
@@ -418,7 +445,8 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
         ...(values.einvoiceFills === undefined ? {} : { einvoiceFills: JSON.stringify(fills) }),
       });
       for (const n of data.numbers) repo.insertNumber({ workspaceId, invoiceId: id, ...n });
-      restoreParts(repo, { workspaceId, invoiceId: id }, sent, payments, refs);
+      const reminders = (data.reminders ?? []).map((reminder) => rowOfRecord(invoiceReminders, reminder, REMINDER_IDS).values);
+      restoreParts(repo, { workspaceId, invoiceId: id }, sent, payments, reminders, refs);
       recordCreated(record, row, context.actor, context.webhooks);
       return id;
     },

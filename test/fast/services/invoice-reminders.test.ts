@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { runCli } from '../../../src/cli/main.js';
 import { createLogger } from '../../../src/logger.js';
@@ -103,6 +106,37 @@ describe('invoices service: payment reminders', () => {
       expect(w.services.invoices.reminders(OPERATOR, w.id)[0]?.delivery).to.equal('sent');
     } finally {
       w.close();
+    }
+  });
+
+  it('a reminder travels with its invoice in the workspace’s export: the restored invoice is not reminded again at that level, its mail marked restored', async () => {
+    const w = setup();
+    const dir = mkdtempSync(join(tmpdir(), 'tt-reminders-'));
+    try {
+      w.turnOn('7');
+      expect(await w.remindAt('2026-11-23T10:00:00Z')).to.equal(1);
+      let text = '';
+      for await (const chunk of w.services.imports.exportWorkspace(OPERATOR, { workspaceId: w.workspaceId }).chunks) text += chunk;
+      const path = join(dir, 'export.csv');
+      writeFileSync(path, text);
+      const { id: into } = w.services.accounts.createWorkspace(OPERATOR, { name: 'Restored', currency: 'EUR' });
+      const outcome = await w.services.imports.run(OPERATOR, { workspaceId: into, path, createMembers: true });
+      expect(outcome.stopped, JSON.stringify(outcome.report.refused)).to.equal(false);
+      const [restored] = w.services.invoices.list(OPERATOR, into);
+      const reminders = w.services.invoices.reminders(OPERATOR, (restored as { id: string }).id);
+      expect(reminders.map((r) => [r.level, r.daysOverdue, r.amountDue, r.to, r.at])).to.deep.equal([
+        [1, 7, 1190, 'billing@acme.example', '2026-11-23T10:00:00.000Z'],
+      ]);
+      // Its mail stays with the server that sent it: marked restored, naming no message of this one.
+      expect(reminders[0]?.mailId).to.match(/^restored:/);
+      expect(reminders[0]?.delivery).to.equal(null);
+      // The restored workspace's settings came with the file (reminders at 7 days): the tick sends the
+      // original's level again for neither, and nothing new is queued.
+      expect(await w.remindAt('2026-11-24T10:00:00Z')).to.equal(0);
+      expect(w.services.invoices.reminders(OPERATOR, (restored as { id: string }).id)).to.have.length(1);
+    } finally {
+      w.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
