@@ -13,12 +13,41 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  */
 export function threadModule(callerUrl: string, relative: string, workerData: object = {}): { filename: string; workerData: object } {
   const typescript = callerUrl.endsWith('.ts');
+  if (typescript && compiled !== null) {
+    const built = compiledUrl(callerUrl, compiled);
+    if (built !== null) return { filename: new URL(`${relative}.js`, built).href, workerData };
+  }
   const filename = new URL(`${relative}${typescript ? '.ts' : '.js'}`, callerUrl).href;
   if (!typescript) return { filename, workerData };
   return {
     filename: new URL('./tsx-boot.mjs', import.meta.url).href,
     workerData: { ...workerData, tsxApi: tsxLoaderApi(), threadModule: filename },
   };
+}
+
+/** The package's root and its build's, when threads started under tsx are to run the build instead (`threadsFromBuild`). */
+let compiled: { root: string; dist: string } | null = null;
+
+/**
+ * Under tsx, threads start from the compiled build (dist/, `npm run build`) instead of loading
+ * the sources through tsx in each thread: the tests' choice (test/helpers/root-hooks.ts), made only
+ * when the build is current, so a thread runs the same code as the sources. Through tsx each
+ * thread costs about half a second of CPU to start (its own loader, esbuild compiling every
+ * module it imports), and a test server starts several (the checkpointer with every server).
+ * `null` goes back to the sources. A compiled (npm start) process runs its threads from the
+ * build anyway.
+ */
+export function threadsFromBuild(packageRoot: string | null): void {
+  compiled =
+    packageRoot === null
+      ? null
+      : { root: pathToFileURL(`${packageRoot}/`).href, dist: pathToFileURL(join(packageRoot, 'dist') + '/').href };
+}
+
+/** The build's URL of a source module (`…/src/threads/x.ts` → `…/dist/src/threads/x.js`), or null outside the package's sources. */
+function compiledUrl(sourceUrl: string, where: { root: string; dist: string }): string | null {
+  if (!sourceUrl.startsWith(`${where.root}src/`)) return null;
+  return `${where.dist}${sourceUrl.slice(where.root.length).replace(/\.ts$/, '.js')}`;
 }
 
 /** Starts a worker thread on a module of this package, named relative to the caller (`startThread(import.meta.url, './sender-thread', …)`). */

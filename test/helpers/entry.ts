@@ -12,7 +12,8 @@ import { PACKAGE_ROOT } from '../../src/paths.js';
  * CPU (a server's threads each load the sources through tsx too), which the process tier pays
  * for every process it starts.
  */
-export const MAIN: readonly string[] =
-  (staleBuild as (base: string) => string | null)(PACKAGE_ROOT) === null
-    ? [join(PACKAGE_ROOT, 'dist', 'src', 'main.js')]
-    : ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'main.ts')];
+export const BUILD_CURRENT: boolean = (staleBuild as (base: string) => string | null)(PACKAGE_ROOT) === null;
+
+export const MAIN: readonly string[] = BUILD_CURRENT
+  ? [join(PACKAGE_ROOT, 'dist', 'src', 'main.js')]
+  : ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'main.ts')];

@@ -1,0 +1,41 @@
+import { pathToFileURL } from 'node:url';
+import { expect } from 'chai';
+import { PACKAGE_ROOT } from '../../../src/paths.js';
+import { threadModule, threadsFromBuild } from '../../../src/threads/boot.js';
+import { BUILD_CURRENT } from '../../helpers/entry.js';
+
+describe('thread boot: which module a thread starts on', () => {
+  const root = pathToFileURL(`${PACKAGE_ROOT}/`).href;
+  const caller = `${root}src/threads/readers/pool.ts`;
+  after(() => threadsFromBuild(BUILD_CURRENT ? PACKAGE_ROOT : null));
+
+  it('under tsx, the sources through ./tsx-boot.mjs, the module and tsx named in workerData', () => {
+    threadsFromBuild(null);
+    const started = threadModule(caller, '../reader-thread', { x: 1 });
+    expect(started.filename).to.equal(`${root}src/threads/tsx-boot.mjs`);
+    expect(started.workerData).to.include({ x: 1, threadModule: `${root}src/threads/reader-thread.ts` });
+    expect((started.workerData as { tsxApi: string }).tsxApi).to.match(/^file:\/\/.*tsx.*\.mjs$/);
+  });
+
+  it('with threads from the build, the compiled module beside it in dist/, its workerData untouched', () => {
+    threadsFromBuild(PACKAGE_ROOT);
+    expect(threadModule(caller, '../reader-thread', { x: 1 })).to.deep.equal({
+      filename: `${root}dist/src/threads/reader-thread.js`,
+      workerData: { x: 1 },
+    });
+    expect(threadModule(`${root}src/threads/checkpointer.ts`, './checkpointer-thread').filename).to.equal(
+      `${root}dist/src/threads/checkpointer-thread.js`,
+    );
+  });
+
+  it('a compiled caller runs its own .js sibling whatever the choice', () => {
+    threadsFromBuild(PACKAGE_ROOT);
+    expect(threadModule(`${root}dist/src/threads/sender.js`, './sender-thread').filename).to.equal(
+      `${root}dist/src/threads/sender-thread.js`,
+    );
+    threadsFromBuild(null);
+    expect(threadModule(`${root}dist/src/threads/sender.js`, './sender-thread').filename).to.equal(
+      `${root}dist/src/threads/sender-thread.js`,
+    );
+  });
+});
