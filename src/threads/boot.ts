@@ -11,11 +11,15 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * imports the `.ts` module: the same for the pools (piscina loads the boot as their module) and
  * the single threads. `workerData` carries the thread's own data and, under tsx, what to boot.
  */
-export function threadModule(callerUrl: string, relative: string, workerData: object = {}): { filename: string; workerData: object } {
+export function threadModule(
+  callerUrl: string,
+  relative: string,
+  workerData: object = {},
+): { filename: string; workerData: object; execArgv?: string[] } {
   const typescript = callerUrl.endsWith('.ts');
   if (typescript && compiled !== null) {
     const built = compiledUrl(callerUrl, compiled);
-    if (built !== null) return { filename: new URL(`${relative}.js`, built).href, workerData };
+    if (built !== null) return { filename: new URL(`${relative}.js`, built).href, workerData, execArgv: withoutTsx(process.execArgv) };
   }
   const filename = new URL(`${relative}${typescript ? '.ts' : '.js'}`, callerUrl).href;
   if (!typescript) return { filename, workerData };
@@ -44,6 +48,24 @@ export function threadsFromBuild(packageRoot: string | null): void {
       : { root: pathToFileURL(`${packageRoot}/`).href, dist: pathToFileURL(join(packageRoot, 'dist') + '/').href };
 }
 
+/**
+ * Node's options for a thread that runs the build: the process's own without tsx's loader (a
+ * thread inherits `--import tsx`, which would register tsx in it for nothing: ~0.1 s a thread).
+ */
+function withoutTsx(argv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (/^--(import|require|loader|experimental-loader)=tsx(\/|$)/.test(arg)) continue;
+    if (/^--(import|require|loader|experimental-loader)$/.test(arg) && /^tsx(\/|$)/.test(argv[i + 1] ?? '')) {
+      i += 1;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return kept;
+}
+
 /** The build's URL of a source module (`…/src/threads/x.ts` → `…/dist/src/threads/x.js`), or null outside the package's sources. */
 function compiledUrl(sourceUrl: string, where: { root: string; dist: string }): string | null {
   if (!sourceUrl.startsWith(`${where.root}src/`)) return null;
@@ -52,8 +74,8 @@ function compiledUrl(sourceUrl: string, where: { root: string; dist: string }): 
 
 /** Starts a worker thread on a module of this package, named relative to the caller (`startThread(import.meta.url, './sender-thread', …)`). */
 export function startThread(callerUrl: string, relative: string, options: WorkerOptions = {}): Worker {
-  const { filename, workerData } = threadModule(callerUrl, relative, options.workerData as object | undefined);
-  return new Worker(new URL(filename), { ...options, workerData });
+  const { filename, workerData, execArgv } = threadModule(callerUrl, relative, options.workerData as object | undefined);
+  return new Worker(new URL(filename), { ...(execArgv ? { execArgv } : {}), ...options, workerData });
 }
 
 /** The path of an installed package's entry, resolved from this package (not the working directory). */

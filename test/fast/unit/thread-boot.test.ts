@@ -19,10 +19,13 @@ describe('thread boot: which module a thread starts on', () => {
 
   it('with threads from the build, the compiled module beside it in dist/, its workerData untouched', () => {
     threadsFromBuild(PACKAGE_ROOT);
-    expect(threadModule(caller, '../reader-thread', { x: 1 })).to.deep.equal({
-      filename: `${root}dist/src/threads/reader-thread.js`,
-      workerData: { x: 1 },
-    });
+    const started = threadModule(caller, '../reader-thread', { x: 1 });
+    expect(started.filename).to.equal(`${root}dist/src/threads/reader-thread.js`);
+    expect(started.workerData).to.deep.equal({ x: 1 });
+    // The process's node options, without tsx's loader (this process runs under it).
+    expect(process.execArgv.some((arg) => /tsx/.test(arg))).to.equal(true);
+    expect(started.execArgv).to.deep.equal(process.execArgv.filter((arg) => !/^--(import|require|loader)=?tsx$/.test(arg)));
+    expect(started.execArgv?.some((arg) => /tsx/.test(arg))).to.equal(false);
     expect(threadModule(`${root}src/threads/checkpointer.ts`, './checkpointer-thread').filename).to.equal(
       `${root}dist/src/threads/checkpointer-thread.js`,
     );
