@@ -55,7 +55,7 @@ export function threadsFromBuild(packageRoot: string | null): void {
 function withoutTsx(argv: readonly string[]): string[] {
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i] ?? '';
     if (/^--(import|require|loader|experimental-loader)=tsx(\/|$)/.test(arg)) continue;
     if (/^--(import|require|loader|experimental-loader)$/.test(arg) && /^tsx(\/|$)/.test(argv[i + 1] ?? '')) {
       i += 1;
