@@ -1834,4 +1834,67 @@ export const de: Messages = {
       gone: 'nicht mehr im Mail-Protokoll',
     },
   },
+  input: {
+    // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
+    what: {
+      name: 'Der Name',
+      workspace: 'Der Name des Arbeitsbereichs',
+      hourlyRate: 'Der Stundensatz',
+      runawayLimit: 'Das Limit für Ausreißer-Timer',
+      rateLimit: 'Das Anfragelimit',
+      description: 'Die Beschreibung',
+      note: 'Die Notiz',
+      exemptionReason: 'Der Befreiungsgrund',
+    },
+    refused: {
+      unsafe:
+        '{{what, noun}} darf keine Steuerzeichen und keine Steuerzeichen der Schreibrichtung enthalten (gefunden: {{found}}): Geben Sie den Text ohne sie erneut ein.',
+      empty: '{{what, noun}} darf nicht leer sein.',
+      tooLong: '{{what, noun}} darf höchstens {{max, number}} Zeichen lang sein.',
+      currency: 'Die Währung muss ein ISO-4217-Code wie EUR sein (eingegeben: {{got}}).',
+      rate: '{{what, noun}} muss eine Zahl von 0 bis 1.000.000.000 sein.',
+      positive: '{{what, noun}} muss eine ganze Zahl von 1 bis {{max, number}} sein.',
+      email: 'Die E-Mail-Adresse muss wie name@example.org aussehen (eingegeben: {{got}}).',
+    },
+  },
+  accounts: {
+    refused: {
+      // the accounts and sessions modules' refusals as pages say them (src/modules/accounts/, src/modules/sessions/)
+      emailNotUsable: 'Diese Adresse kann hier nicht Ihre Anmeldung sein. Wählen Sie eine andere.',
+      emailNeedsPassword: 'Um Ihre Anmelde-E-Mail-Adresse zu ändern, ist Ihr aktuelles Passwort nötig.',
+      wrongPassword: 'Das ist nicht Ihr aktuelles Passwort.',
+      invitationGone:
+        'Diese Einladung gilt nicht mehr: Sie wurde benutzt, zurückgezogen, durch eine neuere ersetzt oder ist abgelaufen. Bitten Sie den Inhaber, der sie geschickt hat, um eine neue.',
+      invitationForAnother:
+        'Diese Einladung ist für ein anderes Konto. Melden Sie sich ab, öffnen Sie den Link erneut und melden Sie sich mit dem Konto der Adresse an, an die sie geschickt wurde.',
+      emailTaken: 'Ein Konto mit der E-Mail-Adresse {{email}} gibt es bereits.',
+      alreadyMember: 'Diese Person ist bereits Mitglied dieses Arbeitsbereichs.',
+      alreadyMemberNamed:
+        '{{name}} ({{email}}) ist bereits Mitglied dieses Arbeitsbereichs; ändern Sie stattdessen den Zugang in der Liste.',
+      lastOwner: 'Dieser Arbeitsbereich hätte keinen Inhaber mehr; machen Sie zuerst ein anderes Mitglied zum Inhaber.',
+      ownersOnly: 'Das können nur die Inhaber des Arbeitsbereichs. Fragen Sie einen von ihnen.',
+      operatorOnly: 'Das kann nur, wer timetrack betreibt, über die Kommandozeile.',
+      runawayAction: 'Ein Ausreißer-Timer wird markiert, beim Limit gestoppt oder gestoppt.',
+      joinDomainsMany: 'Nennen Sie höchstens 20 Domains.',
+      joinDomainBad: '{{domain}} ist kein Domainname wie example.org.',
+      joinDomainOpen: 'Eine Adresse bei {{domain}} kann jeder haben; nennen Sie die eigene Domain Ihrer Organisation.',
+      rateLimitMax: 'Höchstens {{max}} Anfragen pro Minute, das Limit des Servers; wer timetrack betreibt, kann mehr erlauben.',
+      durations: 'Dauern werden in Minuten oder mit Sekunden gezeigt.',
+      language: 'Die Sprache ist English oder Deutsch.',
+      timeFormat: 'Die Uhr zeigt 24 oder 12 Stunden.',
+      theme: 'Die Farben sind die des Systems, hell oder dunkel.',
+      weekStart: 'Die Woche beginnt am Montag oder am Sonntag.',
+      nothingToChange: 'Geben Sie einen Namen oder eine E-Mail-Adresse zum Ändern an.',
+      hasPassword:
+        '{{name}} hat bereits ein Passwort gesetzt, ein Einrichtungslink würde es ersetzen: {{name}} meldet sich damit an, oder, falls es verloren ist, schickt „Passwort vergessen?“ auf der Anmeldeseite einen neuen Link (ohne Mail fragen Sie, wer timetrack betreibt).',
+      memberElsewhere:
+        '{{name}} ist auch Mitglied eines Arbeitsbereichs, dessen Inhaber Sie nicht sind, und ein Einrichtungslink würde auch diesen öffnen: Bitten Sie, wer timetrack betreibt, diesen Link zu erstellen.',
+      addressProved:
+        'Die Adresse von {{name}} ist als deren eigene bestätigt, ein Ihnen gezeigter Einrichtungslink würde Sie also als {{name}} hereinlassen. Mit eingerichteter Mail geht der Link an diese Adresse; ohne sie bitten Sie, wer timetrack betreibt, einen zu erstellen.',
+      passwordOff:
+        'Dieser Server meldet nur über seinen Identitätsanbieter an; Passwörter haben nur seine Notfall-Inhaber. Melden Sie sich mit der Schaltfläche auf dieser Seite dort an.',
+      setsPassword: 'Dieser Link setzt ein Passwort: Wählen Sie eines auf seiner Seite.',
+      setupOwnersOnly: 'Nur die Inhaber des Arbeitsbereichs erstellen Einrichtungslinks für seine Mitglieder.',
+    },
+  },
 };

@@ -1797,6 +1797,67 @@ export const en = {
       gone: 'no longer in the mail log',
     },
   },
+  input: {
+    // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
+    what: {
+      name: 'The name',
+      workspace: "The workspace's name",
+      hourlyRate: 'The hourly rate',
+      runawayLimit: 'The runaway limit',
+      rateLimit: 'The rate limit',
+      description: 'The description',
+      note: 'The note',
+      exemptionReason: 'The exemption reason',
+    },
+    refused: {
+      unsafe: '{{what, noun}} must not hold control characters or bidirectional controls (found {{found}}): type it again without them.',
+      empty: '{{what, noun}} must not be empty.',
+      tooLong: '{{what, noun}} must be at most {{max}} characters.',
+      currency: 'The currency must be an ISO 4217 code such as EUR (got {{got}}).',
+      rate: '{{what, noun}} must be a number from 0 to 1000000000.',
+      positive: '{{what, noun}} must be a whole number from 1 to {{max}}.',
+      email: 'The email must look like name@example.org (got {{got}}).',
+    },
+  },
+  accounts: {
+    refused: {
+      // the accounts and sessions modules' refusals as pages say them (src/modules/accounts/, src/modules/sessions/)
+      emailNotUsable: 'This address cannot be your sign-in here. Choose another one.',
+      emailNeedsPassword: 'Your current password is needed to change your sign-in email.',
+      wrongPassword: 'That is not your current password.',
+      invitationGone:
+        'This invitation no longer works: it was used, withdrawn, replaced by a newer one, or has expired. Ask the owner who sent it for a new one.',
+      invitationForAnother:
+        'This invitation is for another account. Sign out, open the link again, and sign in with the account of the address it was sent to.',
+      emailTaken: 'A user with the email {{email}} exists already.',
+      alreadyMember: 'This person is a member of this workspace already.',
+      alreadyMemberNamed: '{{name}} ({{email}}) is a member of this workspace already; change their access in the list instead.',
+      lastOwner: 'This workspace would have no owner left; make another member an owner first.',
+      ownersOnly: "Only the workspace's owners can do this. Ask one of them.",
+      operatorOnly: 'Only the person who runs timetrack can do this, with the command line.',
+      runawayAction: 'When a timer runs away, it is flagged, capped or stopped.',
+      joinDomainsMany: 'List at most 20 domains.',
+      joinDomainBad: '{{domain}} is not a domain name such as example.org.',
+      joinDomainOpen: "Anyone can have an address at {{domain}}; list your organisation's own domain.",
+      rateLimitMax: "At most {{max}} requests a minute, the server's limit; the person who runs timetrack can allow more.",
+      durations: 'Durations are shown in minutes or with seconds.',
+      language: 'The language is English or Deutsch.',
+      timeFormat: 'The clock is 24-hour or 12-hour.',
+      theme: 'The colours are the system’s, light or dark.',
+      weekStart: 'The week begins on Monday or Sunday.',
+      nothingToChange: 'Give a name or an email to change.',
+      hasPassword:
+        '{{name}} has set a password already, so a setup link would replace it: {{name}} signs in with it, or, if it is lost, “Forgot your password?” on the sign-in page mails a new link (without mail, ask the person who runs timetrack).',
+      memberElsewhere:
+        '{{name}} is also a member of a workspace you do not own, and a setup link would open that one too: ask the person who runs timetrack to make this link.',
+      addressProved:
+        "{{name}}'s address is confirmed as theirs, so a setup link shown to you would let you in as {{name}}. With mail set up the link goes to their address; without it, ask the person who runs timetrack to make one.",
+      passwordOff:
+        'This server signs people in with its identity provider only; passwords are for its break-glass owners. Use the button on this page to sign in there.',
+      setsPassword: 'This link sets a password: choose one on its page.',
+      setupOwnersOnly: "Only the workspace's owners make setup links for its members.",
+    },
+  },
 } as const;
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
