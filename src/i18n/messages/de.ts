@@ -784,6 +784,7 @@ export const de: Messages = {
       unreachable:
         'Der Mailserver {{relay}} war nicht erreichbar ({{error}}: {{detail}}). {{waiting}}; gesendet wird, sobald er wieder antwortet, nichts geht verloren.',
       through: 'Mail wird über {{relay}} versendet.',
+      noTls: 'ohne TLS',
       nothingWaiting: 'Nichts wartet.',
       none: 'Noch keine Mail.',
       table: 'Gesendete Mail',

@@ -775,6 +775,7 @@ export const en = {
       unreachable:
         'The relay {{relay}} could not be reached ({{error}}: {{detail}}). {{waiting}}: they are sent when it answers again, nothing is lost.',
       through: 'Mail goes out through {{relay}}.',
+      noTls: 'no TLS',
       nothingWaiting: 'Nothing is waiting.',
       none: 'No mail yet.',
       table: 'Sent mail',
