@@ -1439,6 +1439,37 @@ export const de: Messages = {
   },
   invoicePage: {
     // the body of one invoice's page (src/web/app/invoices-views.ts): its lines, totals, payments and history
+    plain: {
+      // an invoice whose PDF is plain (PDF/A without XML): why it has no e-invoice and what to enter (src/web/app/invoices-views.ts)
+      title: 'Ein einfaches PDF, ohne E-Rechnung.',
+      why: 'Der Rechnungssteller dieser Rechnung hat weder USt-IdNr. noch Registereintrag noch Verkäuferkennung (BT-31, BT-30, BT-29), und jede E-Rechnung (XRechnung, Peppol, das XML in einem Factur-X-PDF) muss den Verkäufer durch eines davon ausweisen. Ein Kleinunternehmen nach § 19 UStG muss keine E-Rechnungen ausstellen (§ 34a UStDV), daher trägt sein PDF keine. Um auch die E-Rechnungen zu erhalten, tragen Sie Ihre USt-IdNr., Ihren Registereintrag oder eine Verkäuferkennung im',
+      profile: 'Unternehmensprofil',
+      where: 'ein (Einstellungen › Arbeitsbereich › Rechnungssteller), für die danach erstellten Rechnungen',
+      orFill: ', oder ergänzen Sie eines unten für diese Rechnung',
+      format:
+        'Diese Rechnung hat ein einfaches PDF und keine E-Rechnung: Ihr Rechnungssteller hat weder USt-IdNr. noch Registereintrag noch Verkäuferkennung (BT-31, BT-30, BT-29), und jede E-Rechnung muss den Verkäufer durch eines davon ausweisen (EN 16931, BR-CO-26). Ein Kleinunternehmen nach § 19 UStG muss keine E-Rechnungen ausstellen (§ 34a UStDV). Für dieses Format tragen Sie zuerst eines davon ein:',
+      alsoLacks: 'Außerdem fehlen diese Werte:',
+      lacks: 'Es fehlen diese Werte; es wird keine Datei erstellt, die die Regeln des Formats ablehnen würden:',
+      cannotMake: '{{what}} kann noch nicht als {{format}} erstellt werden',
+      cannotMakeTitle: '{{format}} kann noch nicht erstellt werden',
+      creditNote: 'Die Rechnungskorrektur',
+    },
+    notReady: {
+      // issuing refused before a number was taken (src/web/app/invoices-views.ts notReadyHtml)
+      title: 'Diese Rechnung kann noch nicht gestellt werden; es wurde keine Nummer vergeben.',
+      pdfLacks: 'Ihrem PDF würden diese Werte fehlen:',
+      setThem: 'Setzen Sie sie, dann stellen Sie die Rechnung erneut.',
+    },
+    busyDocuments_one: 'Der Server erstellt gerade andere Dokumente. Versuchen Sie {{what}} in {{count}} Sekunde erneut.',
+    busyDocuments_other: 'Der Server erstellt gerade andere Dokumente. Versuchen Sie {{what}} in {{count}} Sekunden erneut.',
+    busyDownload: 'den Download',
+    busySending: 'das Senden',
+    busyPreview_one:
+      'Der Server ist mit anderen Berichten und Vorschauen beschäftigt: Zeigen Sie die Vorschau in {{count}} Sekunde erneut.',
+    busyPreview_other:
+      'Der Server ist mit anderen Berichten und Vorschauen beschäftigt: Zeigen Sie die Vorschau in {{count}} Sekunden erneut.',
+    settingsAreWorkspace:
+      'Die Rechnungseinstellungen (Steuersatz, Kategorie, Befreiungsgrund) und das Unternehmensprofil gehören zum Arbeitsbereich:',
     facts: {
       client: 'Kunde',
       number: 'Nummer',
@@ -1679,6 +1710,33 @@ export const de: Messages = {
       madeWith: 'Die Rechnung wurde mit ihm erstellt.',
       filled: 'Ergänzt {{at}}; noch ist kein Dokument mit ihm hinausgegangen, daher lässt er sich noch korrigieren.',
       save: 'Werte speichern',
+      form: 'E-Rechnungs-Werte',
+      // each value a fill sets, as the form names it (its EN 16931 number follows in brackets)
+      values: {
+        issuerLegalName: 'Name des Verkäufers',
+        issuerCity: 'Ort des Verkäufers',
+        issuerPostalCode: 'Postleitzahl des Verkäufers',
+        issuerCountry: 'Ländercode des Verkäufers',
+        issuerElectronicAddress: 'Elektronische Adresse des Verkäufers',
+        issuerElectronicAddressScheme: 'Schema der elektronischen Adresse des Verkäufers',
+        issuerVatId: 'USt-IdNr. des Verkäufers',
+        issuerContactName: 'Ansprechpartner des Verkäufers',
+        issuerPhone: 'Telefon des Verkäufers',
+        issuerEmail: 'E-Mail-Adresse des Verkäufers',
+        issuerIban: 'IBAN',
+        recipientReference: 'Käuferreferenz',
+        recipientLegalName: 'Name des Käufers',
+        recipientCity: 'Ort des Käufers',
+        recipientPostalCode: 'Postleitzahl des Käufers',
+        recipientCountry: 'Ländercode des Käufers',
+        recipientVatId: 'USt-IdNr. des Käufers',
+        recipientEmail: 'E-Mail-Adresse des Käufers',
+        recipientElectronicAddress: 'Elektronische Adresse des Käufers',
+        recipientElectronicAddressScheme: 'Schema der elektronischen Adresse des Käufers',
+        paymentTerms: 'Zahlungsbedingungen',
+        scheme: 'ein EAS-Code wie 0204 Leitweg-ID, 9930 deutsche USt-IdNr., 0088 GLN oder EM E-Mail',
+      },
+      nothingTyped: 'Geben Sie mindestens einen Wert zum Ergänzen ein; leere Felder werden übersprungen.',
     },
     new: {
       hint: 'Die abrechenbaren, abgeschlossenen Einträge des Kunden, die im Zeitraum beginnen (Tage in Ihrer Zeitzone, {{zone}}, beide eingeschlossen, wie Ihre Berichte sie lesen) und noch auf keiner Rechnung stehen, werden die Positionen. Die Vorschau zeigt, was daraus würde; Entwurf anlegen speichert ihn und markiert diese Einträge als abgerechnet. Ein Entwurf hat keine Nummer, bis er gestellt wird.',

@@ -1406,6 +1406,34 @@ export const en = {
   },
   invoicePage: {
     // the body of one invoice's page (src/web/app/invoices-views.ts): its lines, totals, payments and history
+    plain: {
+      // an invoice whose PDF is plain (PDF/A without XML): why it has no e-invoice and what to enter (src/web/app/invoices-views.ts)
+      title: 'A plain PDF, without e-invoice.',
+      why: 'This invoice’s issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30, BT-29), and every e-invoice (XRechnung, Peppol, the XML inside a Factur-X PDF) must identify the seller by one of them. A small business under § 19 UStG need not issue e-invoices (§ 34a UStDV), so its PDF carries none. To have the e-invoices too, enter your VAT ID, your register entry or a seller identifier in the',
+      profile: 'business profile',
+      where: '(Settings › Workspace › Invoice issuer) for the invoices made from then on',
+      orFill: ', or fill one below for this invoice',
+      format:
+        'This invoice has a plain PDF and no e-invoice: its issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30, BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19 UStG need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:',
+      alsoLacks: 'It also lacks these values:',
+      lacks: "It lacks these values; no file is made that the format's rules would reject:",
+      cannotMake: '{{what}} cannot be made as {{format}} yet',
+      cannotMakeTitle: '{{format}} cannot be made yet',
+      creditNote: 'The credit note',
+    },
+    notReady: {
+      // issuing refused before a number was taken (src/web/app/invoices-views.ts notReadyHtml)
+      title: 'This invoice cannot be issued yet; no number was taken.',
+      pdfLacks: 'Its PDF would lack these values:',
+      setThem: 'Set them, then issue it again.',
+    },
+    busyDocuments_one: 'The server is making other documents. Try {{what}} again in {{count}} second.',
+    busyDocuments_other: 'The server is making other documents. Try {{what}} again in {{count}} seconds.',
+    busyDownload: 'the download',
+    busySending: 'sending',
+    busyPreview_one: 'The server is busy with other reports and previews: preview again in {{count}} second.',
+    busyPreview_other: 'The server is busy with other reports and previews: preview again in {{count}} seconds.',
+    settingsAreWorkspace: "The invoicing settings (tax rate, category, exemption reason) and the business profile are the workspace's:",
     facts: {
       client: 'Client',
       number: 'Number',
@@ -1644,6 +1672,33 @@ export const en = {
       madeWith: 'The invoice was made with it.',
       filled: 'Filled {{at}}; no document carrying it went out yet, so it can still be corrected.',
       save: 'Save values',
+      form: 'E-invoice values',
+      // each value a fill sets, as the form names it (its EN 16931 number follows in brackets)
+      values: {
+        issuerLegalName: 'Seller name',
+        issuerCity: 'Seller city',
+        issuerPostalCode: 'Seller post code',
+        issuerCountry: 'Seller country code',
+        issuerElectronicAddress: 'Seller electronic address',
+        issuerElectronicAddressScheme: 'Seller electronic address scheme',
+        issuerVatId: 'Seller VAT ID',
+        issuerContactName: 'Seller contact',
+        issuerPhone: 'Seller telephone',
+        issuerEmail: 'Seller email',
+        issuerIban: 'IBAN',
+        recipientReference: 'Buyer reference',
+        recipientLegalName: 'Buyer name',
+        recipientCity: 'Buyer city',
+        recipientPostalCode: 'Buyer post code',
+        recipientCountry: 'Buyer country code',
+        recipientVatId: 'Buyer VAT ID',
+        recipientEmail: 'Buyer email',
+        recipientElectronicAddress: 'Buyer electronic address',
+        recipientElectronicAddressScheme: 'Buyer electronic address scheme',
+        paymentTerms: 'Payment terms',
+        scheme: 'an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
+      },
+      nothingTyped: 'Type at least one value to fill; empty fields are skipped.',
     },
     new: {
       hint: "The client's billable, completed entries that start in the range (days in your time zone, {{zone}}, both included, as your Reports read them) and are on no invoice yet become the lines. Preview shows what it would be; Create draft writes it and marks those entries invoiced. A draft has no number until it is issued.",
