@@ -1956,4 +1956,28 @@ export const de: Messages = {
       setupOwnersOnly: 'Nur die Inhaber des Arbeitsbereichs erstellen Einrichtungslinks für seine Mitglieder.',
     },
   },
+  oidc: {
+    refused: {
+      // the identity provider's way back as the sign-in page says it (src/modules/oidc/errors.ts, sign-in.ts)
+      noEmail:
+        '{{provider}} hat timetrack Ihre E-Mail-Adresse nicht mitgeteilt, an der timetrack Sie erkennt. Bitten Sie die Administration von {{provider}}, den E-Mail-Claim (Scope „email“) für den timetrack-Client freizugeben.',
+      unverifiedEmail:
+        'Laut {{provider}} ist Ihre Adresse {{email}} nicht bestätigt, daher kann timetrack nicht erkennen, dass sie Ihnen gehört. Bitten Sie die Administration von {{provider}}, die Adresse als bestätigt zu markieren (email_verified), und melden Sie sich dann erneut an.',
+      unknownPerson:
+        'Niemand meldet sich hier als {{email}} an, und kein Arbeitsbereich lässt Personen von {{domain}} beitreten. Bitten Sie einen Inhaber Ihres Arbeitsbereichs, Sie auf der Seite Mitglieder hinzuzufügen oder {{domain}} auf der Seite Arbeitsbereich einzutragen.',
+      accountClosed: 'Ihr timetrack-Konto wurde geschlossen. Fragen Sie, wer timetrack betreibt, ob Sie Zugang haben sollten.',
+      noWorkspace:
+        'Sie sind hier (nicht mehr) Mitglied eines Arbeitsbereichs. Bitten Sie einen Inhaber Ihres Arbeitsbereichs, Sie auf der Seite Mitglieder wieder hinzuzufügen.',
+      boundElsewhere:
+        'Das timetrack-Konto von {{email}} meldet sich als andere Person bei {{provider}} an. Fragen Sie, wer timetrack betreibt.',
+      addressUnproved:
+        'Sie gehören hier zu keinem Arbeitsbereich, und niemand hat bestätigt, dass {{email}}, Ihre Adresse hier, Ihnen gehört, daher können Ihre Einladungen nicht gezeigt werden. Fragen Sie, wer timetrack betreibt.',
+      notAllowed:
+        'Sie haben {{provider}} nicht erlaubt, Sie bei timetrack anzumelden, oder {{provider}} hat abgelehnt. Beginnen Sie erneut auf der Anmeldeseite.',
+      notSetUp: 'Die Anmeldung über einen Identitätsanbieter ist hier nicht eingerichtet.',
+      again:
+        'Die Anmeldung mit {{provider}} konnte nicht abgeschlossen werden (sie hat vielleicht zu lange gedauert oder wurde in einem anderen Tab begonnen). Beginnen Sie erneut auf der Anmeldeseite.',
+      unreachable: '{{provider}} war nicht erreichbar, um Ihre Anmeldung abzuschließen. Versuchen Sie es gleich noch einmal.',
+    },
+  },
 };

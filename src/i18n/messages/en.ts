@@ -1914,6 +1914,28 @@ export const en = {
       setupOwnersOnly: "Only the workspace's owners make setup links for its members.",
     },
   },
+  oidc: {
+    refused: {
+      // the identity provider's way back as the sign-in page says it (src/modules/oidc/errors.ts, sign-in.ts)
+      noEmail:
+        '{{provider}} did not tell timetrack your email address, which is how timetrack knows you. Ask your {{provider}} administrator to release the email claim (scope "email") to the timetrack client.',
+      unverifiedEmail:
+        '{{provider}} says your address {{email}} is not verified, so timetrack cannot tell it is yours. Ask your {{provider}} administrator to mark the address as verified (email_verified), then sign in again.',
+      unknownPerson:
+        'No one here signs in as {{email}}, and no workspace lets people of {{domain}} join. Ask an owner of your workspace to add you on the Members page, or to list {{domain}} on the Workspace page.',
+      accountClosed: 'Your timetrack account was closed. Ask the person who runs timetrack if you should have access.',
+      noWorkspace:
+        'You are not a member of any workspace here (any more). Ask an owner of your workspace to add you again on the Members page.',
+      boundElsewhere: 'The timetrack account of {{email}} signs in as another {{provider}} user. Ask the person who runs timetrack.',
+      addressUnproved:
+        'You belong to no workspace here, and nobody has confirmed that {{email}}, your address here, is yours, so your invitations cannot be shown. Ask the person who runs timetrack.',
+      notAllowed: 'You did not let {{provider}} sign you in to timetrack, or {{provider}} refused. Start again from the sign-in page.',
+      notSetUp: 'Sign-in through an identity provider is not set up here.',
+      again:
+        'The sign-in with {{provider}} could not be completed (it may have taken too long, or been started in another tab). Start again from the sign-in page.',
+      unreachable: '{{provider}} could not be reached to finish signing you in. Try again in a moment.',
+    },
+  },
 } as const;
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
+import { oidcErrors } from '../../../src/modules/oidc/errors.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
 
@@ -138,5 +139,36 @@ describe('services: refusals in the reader’s language', () => {
       de: 'Das ist nicht Ihr aktuelles Passwort.',
       en: 'That is not your current password.',
     });
+  });
+
+  it('the identity provider’s way back: its refusals and failures by key, the English message as before', async () => {
+    const unknown = await refused(() => {
+      throw oidcErrors.unknownPerson('new.bie@joiners.example', 'joiners.example');
+    });
+    expect(unknown).to.deep.equal({
+      code: 'forbidden',
+      field: undefined,
+      message:
+        'No one here signs in as new.bie@joiners.example, and no workspace lets people of joiners.example join. Ask an owner of your workspace to add you on the Members page, or to list joiners.example on the Workspace page.',
+      de: 'Niemand meldet sich hier als new.bie@joiners.example an, und kein Arbeitsbereich lässt Personen von joiners.example beitreten. Bitten Sie einen Inhaber Ihres Arbeitsbereichs, Sie auf der Seite Mitglieder hinzuzufügen oder joiners.example auf der Seite Arbeitsbereich einzutragen.',
+      en: 'No one here signs in as new.bie@joiners.example, and no workspace lets people of joiners.example join. Ask an owner of your workspace to add you on the Members page, or to list joiners.example on the Workspace page.',
+    });
+    const unverified = await refused(() => {
+      throw oidcErrors.unverifiedEmail('Keycloak', 'ada@example.org');
+    });
+    expect(unverified.message).to.equal(
+      'Keycloak says your address ada@example.org is not verified, so timetrack cannot tell it is yours. Ask your Keycloak administrator to mark the address as verified (email_verified), then sign in again.',
+    );
+    expect(unverified.de).to.equal(
+      'Laut Keycloak ist Ihre Adresse ada@example.org nicht bestätigt, daher kann timetrack nicht erkennen, dass sie Ihnen gehört. Bitten Sie die Administration von Keycloak, die Adresse als bestätigt zu markieren (email_verified), und melden Sie sich dann erneut an.',
+    );
+    // Without a provider set up, the way back fails, said by key too.
+    const done = await world.services.oidc.complete({ query: 'state=x&code=y', cookie: null });
+    expect(done.kind).to.equal('failed');
+    const failed = done as { message: string; words?: { key: never; vars?: never } };
+    expect(failed.message).to.equal('Sign-in through an identity provider is not set up here.');
+    expect(translator('de')(failed.words?.key as never)).to.equal(
+      'Die Anmeldung über einen Identitätsanbieter ist hier nicht eingerichtet.',
+    );
   });
 });
