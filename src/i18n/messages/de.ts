@@ -1980,4 +1980,13 @@ export const de: Messages = {
       unreachable: '{{provider}} war nicht erreichbar, um Ihre Anmeldung abzuschließen. Versuchen Sie es gleich noch einmal.',
     },
   },
+  invoicing: {
+    refused: {
+      // the invoices module's refusals as the invoice pages say them (src/modules/invoices/errors.ts)
+      clientNotFound: 'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
+      voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',
+      fillChangesNothing: 'Nichts geändert: Die Rechnung enthält die angegebenen Werte bereits.',
+      ownersOnly: 'Nur die Inhaber des Arbeitsbereichs ändern seinen Rechnungssteller.',
+    },
+  },
 };

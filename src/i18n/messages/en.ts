@@ -1936,6 +1936,15 @@ export const en = {
       unreachable: '{{provider}} could not be reached to finish signing you in. Try again in a moment.',
     },
   },
+  invoicing: {
+    refused: {
+      // the invoices module's refusals as the invoice pages say them (src/modules/invoices/errors.ts)
+      clientNotFound: "That client is not one of this workspace's: choose one from the list.",
+      voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
+      fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
+      ownersOnly: "Only the workspace's owners change its invoice issuer.",
+    },
+  },
 } as const;
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

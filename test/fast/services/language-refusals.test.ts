@@ -171,4 +171,25 @@ describe('services: refusals in the reader’s language', () => {
       'Die Anmeldung über einen Identitätsanbieter ist hier nicht eingerichtet.',
     );
   });
+
+  it('the invoicing service: a client not of the workspace, the issuer for owners only', async () => {
+    const { invoices } = world.services;
+    const ws = world.workspaceId;
+    const client = await refused(() =>
+      invoices.create(world.owner, { workspaceId: ws, clientId: 'cli_nope', from: '2026-10-01', to: '2026-10-31' }),
+    );
+    expect([client.code, client.field, client.de]).to.deep.equal([
+      'not_found',
+      'clientId',
+      'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
+    ]);
+    expect(client.message).to.match(/^Client cli_nope was not found in workspace /);
+    const bea = world.member({ name: 'Bea' });
+    const issuer = await refused(() => invoices.setBusinessProfile(bea, ws, { legalName: 'Bea' } as never));
+    expect([issuer.code, issuer.message, issuer.de]).to.deep.equal([
+      'forbidden',
+      "Only the workspace's owners change its invoice issuer.",
+      'Nur die Inhaber des Arbeitsbereichs ändern seinen Rechnungssteller.',
+    ]);
+  });
 });
