@@ -235,12 +235,6 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
 }
 
 /**
- * Whom the pages speak to, and how (decisions §14): the member's language where they chose one
- * (Profile), else the first of ours their browser's `Accept-Language` asks for, else the
- * workspace's (its documents' language; before sign-in, a setup link's or an invitation's
- * workspace's, also for a browser asking for any: `*`), else English; their clock and durations as chosen.
- */
-/**
  * The language of the workspace a setup link or an invitation opens (`SETTINGS_PATH/setup/:secret`
  * and the forms under it), for its opener who is not signed in: the workspace's documents'
  * language, as its members get, or null (no such link, or no language set).
@@ -255,6 +249,12 @@ function linkLanguage(deps: WebDeps, req: Request): Language | null {
   return workspaceId === undefined ? null : invoices.linkLanguage(workspaceId);
 }
 
+/**
+ * Whom the pages speak to, and how (decisions §14): the member's language where they chose one
+ * (Profile), else the first of ours their browser's `Accept-Language` asks for, else the
+ * workspace's (its documents' language; before sign-in, a setup link's or an invitation's
+ * workspace's, also for a browser asking for any: `*`), else English; their clock and durations as chosen.
+ */
 function readerOf(deps: WebDeps, req: Request, userId: string | null, session?: SessionView | null): Reader {
   const prefs = userId === null ? null : deps.services.accounts.preferences(userId);
   const header = req.headers['accept-language'];
