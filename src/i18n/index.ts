@@ -63,6 +63,10 @@ instance.services.formatter?.add('day', (value: unknown, lng: string | undefined
 );
 
 const translators = new Map<Language, TFunction>(LANGUAGES.map((l) => [l, instance.getFixedT(l)]));
+// `{{what, noun}}`: a key of the words that name what was refused (`input.what.name`: The name, Der Name), said in the message's language.
+instance.services.formatter?.add('noun', (value: unknown, lng: string | undefined) =>
+  String((translators.get(lng === 'de' ? 'de' : 'en') as TFunction)(String(value))),
+);
 
 /** A function that says a key in a language: mail, report files, anything made outside a request. */
 export type Translate = (key: Key, vars?: Vars) => string;

@@ -20,10 +20,11 @@ export const LOCALES: Record<Language, string> = { en: 'en-GB', de: 'de-DE' };
 
 /**
  * The language an `Accept-Language` header prefers among ours, by its weights (`de-AT,de;q=0.9,
- * en;q=0.8` is German; `fr-FR,fr;q=0.9,en;q=0.5` English; `*` any), or null when it names none
- * of them (nor `*`) or is absent.
+ * en;q=0.8` is German; `fr-FR,fr;q=0.9,en;q=0.5` English; `*` any: `any`, English unless said),
+ * or null when it names none of them or is absent or empty. A page that knows a better language
+ * than English for "any" (a link's workspace's) passes `any: null` and chooses itself.
  */
-export function negotiate(header: string | undefined | null): Language | null {
+export function negotiate(header: string | undefined | null, options: { any?: Language | null } = {}): Language | null {
   if (!header) return null;
   const ranges = header
     .split(',')
@@ -36,7 +37,10 @@ export function negotiate(header: string | undefined | null): Language | null {
     .filter((r) => r.tag !== '' && r.q > 0)
     .sort((a, b) => b.q - a.q || a.order - b.order);
   for (const range of ranges) {
-    if (range.tag === '*') return 'en';
+    if (range.tag === '*') {
+      if (options.any === null) continue;
+      return options.any ?? 'en';
+    }
     const primary = range.tag.split('-')[0];
     if (isLanguage(primary)) return primary;
   }

@@ -1,4 +1,28 @@
 import { DomainError } from '../errors.js';
+import { type Key, type Vars, words } from '../i18n/index.js';
+
+/**
+ * What a refusal is about, by the words its callers give (`what`), as pages name it in their
+ * reader's language (`input.what.*`). A `what` not listed keeps its refusal in English: it is one
+ * the command line, the API or an import reports, not a page.
+ */
+const WHAT: Record<string, Key> = {
+  name: 'input.what.name',
+  "workspace's name": 'input.what.workspace',
+  'hourly rate': 'input.what.hourlyRate',
+  'runaway limit': 'input.what.runawayLimit',
+  'rate limit': 'input.what.rateLimit',
+  description: 'input.what.description',
+  note: 'input.what.note',
+  'The note': 'input.what.note',
+  exemptionReason: 'input.what.exemptionReason',
+};
+
+/** A refusal's words for pages about `what`, when pages name it (the message stays the English one given). */
+const about = (what: string, key: Key, vars: Vars = {}): { words?: ReturnType<typeof words> } => {
+  const noun = WHAT[what];
+  return noun === undefined ? {} : { words: words(key, { what: noun, ...vars }) };
+};
 
 /**
  * Characters no name may hold: C0 and C1 control characters and DEL (a terminal runs them as
@@ -26,7 +50,7 @@ export function requireSafeText(value: string, what: string, field?: string, opt
     throw new DomainError(
       'invalid',
       `${what} must not hold control characters or bidirectional controls (found ${bad}): type it again without them.`,
-      field === undefined ? {} : { field },
+      { ...(field === undefined ? {} : { field }), ...about(what, 'input.refused.unsafe', { found: bad }) },
     );
   }
   return value;
@@ -70,8 +94,12 @@ export function stripUnsafe(text: string, keep = ''): string {
 /** `what` is the input in words (the message starts with it), `field` its API name (the refusal's `field`). */
 export function requireName(value: string, what: string, field = 'name', max = 200): string {
   const name = value.trim();
-  if (name === '') throw new DomainError('invalid', `${what} must not be empty.`, { field });
-  if (name.length > max) throw new DomainError('invalid', `${what} must be at most ${max} characters.`, { field });
+  if (name === '') throw new DomainError('invalid', `${what} must not be empty.`, { field, ...about(what, 'input.refused.empty') });
+  if (name.length > max)
+    throw new DomainError('invalid', `${what} must be at most ${max} characters.`, {
+      field,
+      ...about(what, 'input.refused.tooLong', { max }),
+    });
   return requireSafeText(name, what, field);
 }
 
@@ -79,6 +107,7 @@ export function requireCurrency(value: string): string {
   if (!/^[A-Z]{3}$/.test(value))
     throw new DomainError('invalid', `currency must be an ISO 4217 code such as EUR (got ${JSON.stringify(value)}).`, {
       field: 'currency',
+      words: words('input.refused.currency', { got: JSON.stringify(value) }),
     });
   return value;
 }
@@ -86,14 +115,17 @@ export function requireCurrency(value: string): string {
 export function requireRate(value: number | null, what: string, field = 'hourlyRate'): number | null {
   if (value === null) return null;
   if (!Number.isFinite(value) || value < 0 || value > 1_000_000_000) {
-    throw new DomainError('invalid', `${what} must be a number from 0 to 1000000000.`, { field });
+    throw new DomainError('invalid', `${what} must be a number from 0 to 1000000000.`, { field, ...about(what, 'input.refused.rate') });
   }
   return value;
 }
 
 export function requirePositiveInt(value: number, what: string, field: string, max = 1_000_000_000): number {
   if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw new DomainError('invalid', `${what} must be a whole number from 1 to ${max}.`, { field });
+    throw new DomainError('invalid', `${what} must be a whole number from 1 to ${max}.`, {
+      field,
+      ...about(what, 'input.refused.positive', { max }),
+    });
   }
   return value;
 }
@@ -101,7 +133,10 @@ export function requirePositiveInt(value: number, what: string, field: string, m
 export function requireEmail(value: string): string {
   const email = value.trim();
   if (email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw new DomainError('invalid', `email must look like name@example.org (got ${JSON.stringify(value)}).`, { field: 'email' });
+    throw new DomainError('invalid', `email must look like name@example.org (got ${JSON.stringify(value)}).`, {
+      field: 'email',
+      words: words('input.refused.email', { got: JSON.stringify(value) }),
+    });
   }
   return email;
 }

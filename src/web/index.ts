@@ -18,7 +18,7 @@ import { csrfOk } from './session/csrf.js';
 import { PAGES_CSP } from './session/csp.js';
 import type { Signed } from './session/guard.js';
 import { settingsArea } from './settings/index.js';
-import { type Key, negotiate, type Reader, t, withReader } from '../i18n/index.js';
+import { type Key, type Language, negotiate, type Reader, t, withReader } from '../i18n/index.js';
 import type { SessionView } from '../modules/sessions/service.js';
 
 /** The heading of a page that shows a refusal, by its kind (its key). */
@@ -235,16 +235,35 @@ function errorPage(deps: WebDeps, error: unknown, req: Request, res: Response): 
 }
 
 /**
+ * The language of the workspace a setup link or an invitation opens (`SETTINGS_PATH/setup/:secret`
+ * and the forms under it), for its opener who is not signed in: the workspace's documents'
+ * language, as its members get, or null (no such link, or no language set).
+ */
+function linkLanguage(deps: WebDeps, req: Request): Language | null {
+  const prefix = `${deps.paths.settings}/setup/`;
+  if (!req.path.startsWith(prefix)) return null;
+  const secret = req.path.slice(prefix.length).split('/')[0] ?? '';
+  if (secret === '') return null;
+  const { sessions, accounts, invoices } = deps.services;
+  const workspaceId = sessions.setupLink(secret)?.workspaceId ?? accounts.invitation(secret)?.workspaceId;
+  return workspaceId === undefined ? null : invoices.linkLanguage(workspaceId);
+}
+
+/**
  * Whom the pages speak to, and how (decisions §14): the member's language where they chose one
  * (Profile), else the first of ours their browser's `Accept-Language` asks for, else the
- * workspace's (its documents' language), else English; their clock and durations as chosen.
+ * workspace's (its documents' language; before sign-in, a setup link's or an invitation's
+ * workspace's, also for a browser asking for any: `*`), else English; their clock and durations as chosen.
  */
 function readerOf(deps: WebDeps, req: Request, userId: string | null, session?: SessionView | null): Reader {
   const prefs = userId === null ? null : deps.services.accounts.preferences(userId);
+  const header = req.headers['accept-language'];
   const language =
     prefs?.language ??
-    negotiate(req.headers['accept-language']) ??
-    (session ? deps.services.invoices.workspaceLanguage(session.actor, session.workspaceId) : null) ??
+    (session
+      ? (negotiate(header) ?? deps.services.invoices.workspaceLanguage(session.actor, session.workspaceId))
+      : // A link's page before sign-in: a browser that names none of ours, or any (`*`), reads its workspace's.
+        (negotiate(header, { any: null }) ?? linkLanguage(deps, req) ?? negotiate(header))) ??
     'en';
   return { language, timeFormat: prefs?.timeFormat ?? '24h', seconds: prefs?.showSeconds ?? false };
 }

@@ -784,6 +784,7 @@ export const de: Messages = {
       unreachable:
         'Der Mailserver {{relay}} war nicht erreichbar ({{error}}: {{detail}}). {{waiting}}; gesendet wird, sobald er wieder antwortet, nichts geht verloren.',
       through: 'Mail wird über {{relay}} versendet.',
+      noTls: 'ohne TLS',
       nothingWaiting: 'Nichts wartet.',
       none: 'Noch keine Mail.',
       table: 'Gesendete Mail',
@@ -1438,6 +1439,37 @@ export const de: Messages = {
   },
   invoicePage: {
     // the body of one invoice's page (src/web/app/invoices-views.ts): its lines, totals, payments and history
+    plain: {
+      // an invoice whose PDF is plain (PDF/A without XML): why it has no e-invoice and what to enter (src/web/app/invoices-views.ts)
+      title: 'Ein einfaches PDF, ohne E-Rechnung.',
+      why: 'Der Rechnungssteller dieser Rechnung hat weder USt-IdNr. noch Registereintrag noch Verkäuferkennung (BT-31, BT-30, BT-29), und jede E-Rechnung (XRechnung, Peppol, das XML in einem Factur-X-PDF) muss den Verkäufer durch eines davon ausweisen. Ein Kleinunternehmen nach § 19 UStG muss keine E-Rechnungen ausstellen (§ 34a UStDV), daher trägt sein PDF keine. Um auch die E-Rechnungen zu erhalten, tragen Sie Ihre USt-IdNr., Ihren Registereintrag oder eine Verkäuferkennung im',
+      profile: 'Unternehmensprofil',
+      where: 'ein (Einstellungen › Arbeitsbereich › Rechnungssteller), für die danach erstellten Rechnungen',
+      orFill: ', oder ergänzen Sie eines unten für diese Rechnung',
+      format:
+        'Diese Rechnung hat ein einfaches PDF und keine E-Rechnung: Ihr Rechnungssteller hat weder USt-IdNr. noch Registereintrag noch Verkäuferkennung (BT-31, BT-30, BT-29), und jede E-Rechnung muss den Verkäufer durch eines davon ausweisen (EN 16931, BR-CO-26). Ein Kleinunternehmen nach § 19 UStG muss keine E-Rechnungen ausstellen (§ 34a UStDV). Für dieses Format tragen Sie zuerst eines davon ein:',
+      alsoLacks: 'Außerdem fehlen diese Werte:',
+      lacks: 'Es fehlen diese Werte; es wird keine Datei erstellt, die die Regeln des Formats ablehnen würden:',
+      cannotMake: '{{what}} kann noch nicht als {{format}} erstellt werden',
+      cannotMakeTitle: '{{format}} kann noch nicht erstellt werden',
+      creditNote: 'Die Rechnungskorrektur',
+    },
+    notReady: {
+      // issuing refused before a number was taken (src/web/app/invoices-views.ts notReadyHtml)
+      title: 'Diese Rechnung kann noch nicht gestellt werden; es wurde keine Nummer vergeben.',
+      pdfLacks: 'Ihrem PDF würden diese Werte fehlen:',
+      setThem: 'Setzen Sie sie, dann stellen Sie die Rechnung erneut.',
+    },
+    busyDocuments_one: 'Der Server erstellt gerade andere Dokumente. Versuchen Sie {{what}} in {{count}} Sekunde erneut.',
+    busyDocuments_other: 'Der Server erstellt gerade andere Dokumente. Versuchen Sie {{what}} in {{count}} Sekunden erneut.',
+    busyDownload: 'den Download',
+    busySending: 'das Senden',
+    busyPreview_one:
+      'Der Server ist mit anderen Berichten und Vorschauen beschäftigt: Zeigen Sie die Vorschau in {{count}} Sekunde erneut.',
+    busyPreview_other:
+      'Der Server ist mit anderen Berichten und Vorschauen beschäftigt: Zeigen Sie die Vorschau in {{count}} Sekunden erneut.',
+    settingsAreWorkspace:
+      'Die Rechnungseinstellungen (Steuersatz, Kategorie, Befreiungsgrund) und das Unternehmensprofil gehören zum Arbeitsbereich:',
     facts: {
       client: 'Kunde',
       number: 'Nummer',
@@ -1678,6 +1710,33 @@ export const de: Messages = {
       madeWith: 'Die Rechnung wurde mit ihm erstellt.',
       filled: 'Ergänzt {{at}}; noch ist kein Dokument mit ihm hinausgegangen, daher lässt er sich noch korrigieren.',
       save: 'Werte speichern',
+      form: 'E-Rechnungs-Werte',
+      // each value a fill sets, as the form names it (its EN 16931 number follows in brackets)
+      values: {
+        issuerLegalName: 'Name des Verkäufers',
+        issuerCity: 'Ort des Verkäufers',
+        issuerPostalCode: 'Postleitzahl des Verkäufers',
+        issuerCountry: 'Ländercode des Verkäufers',
+        issuerElectronicAddress: 'Elektronische Adresse des Verkäufers',
+        issuerElectronicAddressScheme: 'Schema der elektronischen Adresse des Verkäufers',
+        issuerVatId: 'USt-IdNr. des Verkäufers',
+        issuerContactName: 'Ansprechpartner des Verkäufers',
+        issuerPhone: 'Telefon des Verkäufers',
+        issuerEmail: 'E-Mail-Adresse des Verkäufers',
+        issuerIban: 'IBAN',
+        recipientReference: 'Käuferreferenz',
+        recipientLegalName: 'Name des Käufers',
+        recipientCity: 'Ort des Käufers',
+        recipientPostalCode: 'Postleitzahl des Käufers',
+        recipientCountry: 'Ländercode des Käufers',
+        recipientVatId: 'USt-IdNr. des Käufers',
+        recipientEmail: 'E-Mail-Adresse des Käufers',
+        recipientElectronicAddress: 'Elektronische Adresse des Käufers',
+        recipientElectronicAddressScheme: 'Schema der elektronischen Adresse des Käufers',
+        paymentTerms: 'Zahlungsbedingungen',
+        scheme: 'ein EAS-Code wie 0204 Leitweg-ID, 9930 deutsche USt-IdNr., 0088 GLN oder EM E-Mail',
+      },
+      nothingTyped: 'Geben Sie mindestens einen Wert zum Ergänzen ein; leere Felder werden übersprungen.',
     },
     new: {
       hint: 'Die abrechenbaren, abgeschlossenen Einträge des Kunden, die im Zeitraum beginnen (Tage in Ihrer Zeitzone, {{zone}}, beide eingeschlossen, wie Ihre Berichte sie lesen) und noch auf keiner Rechnung stehen, werden die Positionen. Die Vorschau zeigt, was daraus würde; Entwurf anlegen speichert ihn und markiert diese Einträge als abgerechnet. Ein Entwurf hat keine Nummer, bis er gestellt wird.',
@@ -1832,6 +1891,102 @@ export const de: Messages = {
       files: 'Dateien',
       delivery: 'Zustellung',
       gone: 'nicht mehr im Mail-Protokoll',
+    },
+  },
+  input: {
+    // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
+    what: {
+      name: 'Der Name',
+      workspace: 'Der Name des Arbeitsbereichs',
+      hourlyRate: 'Der Stundensatz',
+      runawayLimit: 'Das Limit für Ausreißer-Timer',
+      rateLimit: 'Das Anfragelimit',
+      description: 'Die Beschreibung',
+      note: 'Die Notiz',
+      exemptionReason: 'Der Befreiungsgrund',
+    },
+    refused: {
+      unsafe:
+        '{{what, noun}} darf keine Steuerzeichen und keine Steuerzeichen der Schreibrichtung enthalten (gefunden: {{found}}): Geben Sie den Text ohne sie erneut ein.',
+      empty: '{{what, noun}} darf nicht leer sein.',
+      tooLong: '{{what, noun}} darf höchstens {{max, number}} Zeichen lang sein.',
+      currency: 'Die Währung muss ein ISO-4217-Code wie EUR sein (eingegeben: {{got}}).',
+      rate: '{{what, noun}} muss eine Zahl von 0 bis 1.000.000.000 sein.',
+      positive: '{{what, noun}} muss eine ganze Zahl von 1 bis {{max, number}} sein.',
+      email: 'Die E-Mail-Adresse muss wie name@example.org aussehen (eingegeben: {{got}}).',
+    },
+  },
+  accounts: {
+    refused: {
+      // the accounts and sessions modules' refusals as pages say them (src/modules/accounts/, src/modules/sessions/)
+      emailNotUsable: 'Diese Adresse kann hier nicht Ihre Anmeldung sein. Wählen Sie eine andere.',
+      emailNeedsPassword: 'Um Ihre Anmelde-E-Mail-Adresse zu ändern, ist Ihr aktuelles Passwort nötig.',
+      wrongPassword: 'Das ist nicht Ihr aktuelles Passwort.',
+      invitationGone:
+        'Diese Einladung gilt nicht mehr: Sie wurde benutzt, zurückgezogen, durch eine neuere ersetzt oder ist abgelaufen. Bitten Sie den Inhaber, der sie geschickt hat, um eine neue.',
+      invitationForAnother:
+        'Diese Einladung ist für ein anderes Konto. Melden Sie sich ab, öffnen Sie den Link erneut und melden Sie sich mit dem Konto der Adresse an, an die sie geschickt wurde.',
+      emailTaken: 'Ein Konto mit der E-Mail-Adresse {{email}} gibt es bereits.',
+      alreadyMember: 'Diese Person ist bereits Mitglied dieses Arbeitsbereichs.',
+      alreadyMemberNamed:
+        '{{name}} ({{email}}) ist bereits Mitglied dieses Arbeitsbereichs; ändern Sie stattdessen den Zugang in der Liste.',
+      lastOwner: 'Dieser Arbeitsbereich hätte keinen Inhaber mehr; machen Sie zuerst ein anderes Mitglied zum Inhaber.',
+      ownersOnly: 'Das können nur die Inhaber des Arbeitsbereichs. Fragen Sie einen von ihnen.',
+      operatorOnly: 'Das kann nur, wer timetrack betreibt, über die Kommandozeile.',
+      runawayAction: 'Ein Ausreißer-Timer wird markiert, beim Limit gestoppt oder gestoppt.',
+      joinDomainsMany: 'Nennen Sie höchstens 20 Domains.',
+      joinDomainBad: '{{domain}} ist kein Domainname wie example.org.',
+      joinDomainOpen: 'Eine Adresse bei {{domain}} kann jeder haben; nennen Sie die eigene Domain Ihrer Organisation.',
+      rateLimitMax: 'Höchstens {{max}} Anfragen pro Minute, das Limit des Servers; wer timetrack betreibt, kann mehr erlauben.',
+      durations: 'Dauern werden in Minuten oder mit Sekunden gezeigt.',
+      language: 'Die Sprache ist English oder Deutsch.',
+      timeFormat: 'Die Uhr zeigt 24 oder 12 Stunden.',
+      theme: 'Die Farben sind die des Systems, hell oder dunkel.',
+      weekStart: 'Die Woche beginnt am Montag oder am Sonntag.',
+      nothingToChange: 'Geben Sie einen Namen oder eine E-Mail-Adresse zum Ändern an.',
+      hasPassword:
+        '{{name}} hat bereits ein Passwort gesetzt, ein Einrichtungslink würde es ersetzen: {{name}} meldet sich damit an, oder, falls es verloren ist, schickt „Passwort vergessen?“ auf der Anmeldeseite einen neuen Link (ohne Mail fragen Sie, wer timetrack betreibt).',
+      memberElsewhere:
+        '{{name}} ist auch Mitglied eines Arbeitsbereichs, dessen Inhaber Sie nicht sind, und ein Einrichtungslink würde auch diesen öffnen: Bitten Sie, wer timetrack betreibt, diesen Link zu erstellen.',
+      addressProved:
+        'Die Adresse von {{name}} ist als deren eigene bestätigt, ein Ihnen gezeigter Einrichtungslink würde Sie also als {{name}} hereinlassen. Mit eingerichteter Mail geht der Link an diese Adresse; ohne sie bitten Sie, wer timetrack betreibt, einen zu erstellen.',
+      passwordOff:
+        'Dieser Server meldet nur über seinen Identitätsanbieter an; Passwörter haben nur seine Notfall-Inhaber. Melden Sie sich mit der Schaltfläche auf dieser Seite dort an.',
+      setsPassword: 'Dieser Link setzt ein Passwort: Wählen Sie eines auf seiner Seite.',
+      setupOwnersOnly: 'Nur die Inhaber des Arbeitsbereichs erstellen Einrichtungslinks für seine Mitglieder.',
+    },
+  },
+  oidc: {
+    refused: {
+      // the identity provider's way back as the sign-in page says it (src/modules/oidc/errors.ts, sign-in.ts)
+      noEmail:
+        '{{provider}} hat timetrack Ihre E-Mail-Adresse nicht mitgeteilt, an der timetrack Sie erkennt. Bitten Sie die Administration von {{provider}}, den E-Mail-Claim (Scope „email“) für den timetrack-Client freizugeben.',
+      unverifiedEmail:
+        'Laut {{provider}} ist Ihre Adresse {{email}} nicht bestätigt, daher kann timetrack nicht erkennen, dass sie Ihnen gehört. Bitten Sie die Administration von {{provider}}, die Adresse als bestätigt zu markieren (email_verified), und melden Sie sich dann erneut an.',
+      unknownPerson:
+        'Niemand meldet sich hier als {{email}} an, und kein Arbeitsbereich lässt Personen von {{domain}} beitreten. Bitten Sie einen Inhaber Ihres Arbeitsbereichs, Sie auf der Seite Mitglieder hinzuzufügen oder {{domain}} auf der Seite Arbeitsbereich einzutragen.',
+      accountClosed: 'Ihr timetrack-Konto wurde geschlossen. Fragen Sie, wer timetrack betreibt, ob Sie Zugang haben sollten.',
+      noWorkspace:
+        'Sie sind hier (nicht mehr) Mitglied eines Arbeitsbereichs. Bitten Sie einen Inhaber Ihres Arbeitsbereichs, Sie auf der Seite Mitglieder wieder hinzuzufügen.',
+      boundElsewhere:
+        'Das timetrack-Konto von {{email}} meldet sich als andere Person bei {{provider}} an. Fragen Sie, wer timetrack betreibt.',
+      addressUnproved:
+        'Sie gehören hier zu keinem Arbeitsbereich, und niemand hat bestätigt, dass {{email}}, Ihre Adresse hier, Ihnen gehört, daher können Ihre Einladungen nicht gezeigt werden. Fragen Sie, wer timetrack betreibt.',
+      notAllowed:
+        'Sie haben {{provider}} nicht erlaubt, Sie bei timetrack anzumelden, oder {{provider}} hat abgelehnt. Beginnen Sie erneut auf der Anmeldeseite.',
+      notSetUp: 'Die Anmeldung über einen Identitätsanbieter ist hier nicht eingerichtet.',
+      again:
+        'Die Anmeldung mit {{provider}} konnte nicht abgeschlossen werden (sie hat vielleicht zu lange gedauert oder wurde in einem anderen Tab begonnen). Beginnen Sie erneut auf der Anmeldeseite.',
+      unreachable: '{{provider}} war nicht erreichbar, um Ihre Anmeldung abzuschließen. Versuchen Sie es gleich noch einmal.',
+    },
+  },
+  invoicing: {
+    refused: {
+      // the invoices module's refusals as the invoice pages say them (src/modules/invoices/errors.ts)
+      clientNotFound: 'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
+      voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',
+      fillChangesNothing: 'Nichts geändert: Die Rechnung enthält die angegebenen Werte bereits.',
+      ownersOnly: 'Nur die Inhaber des Arbeitsbereichs ändern seinen Rechnungssteller.',
     },
   },
 };

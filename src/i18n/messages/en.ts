@@ -775,6 +775,7 @@ export const en = {
       unreachable:
         'The relay {{relay}} could not be reached ({{error}}: {{detail}}). {{waiting}}: they are sent when it answers again, nothing is lost.',
       through: 'Mail goes out through {{relay}}.',
+      noTls: 'no TLS',
       nothingWaiting: 'Nothing is waiting.',
       none: 'No mail yet.',
       table: 'Sent mail',
@@ -1405,6 +1406,34 @@ export const en = {
   },
   invoicePage: {
     // the body of one invoice's page (src/web/app/invoices-views.ts): its lines, totals, payments and history
+    plain: {
+      // an invoice whose PDF is plain (PDF/A without XML): why it has no e-invoice and what to enter (src/web/app/invoices-views.ts)
+      title: 'A plain PDF, without e-invoice.',
+      why: 'This invoice’s issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30, BT-29), and every e-invoice (XRechnung, Peppol, the XML inside a Factur-X PDF) must identify the seller by one of them. A small business under § 19 UStG need not issue e-invoices (§ 34a UStDV), so its PDF carries none. To have the e-invoices too, enter your VAT ID, your register entry or a seller identifier in the',
+      profile: 'business profile',
+      where: '(Settings › Workspace › Invoice issuer) for the invoices made from then on',
+      orFill: ', or fill one below for this invoice',
+      format:
+        'This invoice has a plain PDF and no e-invoice: its issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30, BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19 UStG need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:',
+      alsoLacks: 'It also lacks these values:',
+      lacks: "It lacks these values; no file is made that the format's rules would reject:",
+      cannotMake: '{{what}} cannot be made as {{format}} yet',
+      cannotMakeTitle: '{{format}} cannot be made yet',
+      creditNote: 'The credit note',
+    },
+    notReady: {
+      // issuing refused before a number was taken (src/web/app/invoices-views.ts notReadyHtml)
+      title: 'This invoice cannot be issued yet; no number was taken.',
+      pdfLacks: 'Its PDF would lack these values:',
+      setThem: 'Set them, then issue it again.',
+    },
+    busyDocuments_one: 'The server is making other documents. Try {{what}} again in {{count}} second.',
+    busyDocuments_other: 'The server is making other documents. Try {{what}} again in {{count}} seconds.',
+    busyDownload: 'the download',
+    busySending: 'sending',
+    busyPreview_one: 'The server is busy with other reports and previews: preview again in {{count}} second.',
+    busyPreview_other: 'The server is busy with other reports and previews: preview again in {{count}} seconds.',
+    settingsAreWorkspace: "The invoicing settings (tax rate, category, exemption reason) and the business profile are the workspace's:",
     facts: {
       client: 'Client',
       number: 'Number',
@@ -1643,6 +1672,33 @@ export const en = {
       madeWith: 'The invoice was made with it.',
       filled: 'Filled {{at}}; no document carrying it went out yet, so it can still be corrected.',
       save: 'Save values',
+      form: 'E-invoice values',
+      // each value a fill sets, as the form names it (its EN 16931 number follows in brackets)
+      values: {
+        issuerLegalName: 'Seller name',
+        issuerCity: 'Seller city',
+        issuerPostalCode: 'Seller post code',
+        issuerCountry: 'Seller country code',
+        issuerElectronicAddress: 'Seller electronic address',
+        issuerElectronicAddressScheme: 'Seller electronic address scheme',
+        issuerVatId: 'Seller VAT ID',
+        issuerContactName: 'Seller contact',
+        issuerPhone: 'Seller telephone',
+        issuerEmail: 'Seller email',
+        issuerIban: 'IBAN',
+        recipientReference: 'Buyer reference',
+        recipientLegalName: 'Buyer name',
+        recipientCity: 'Buyer city',
+        recipientPostalCode: 'Buyer post code',
+        recipientCountry: 'Buyer country code',
+        recipientVatId: 'Buyer VAT ID',
+        recipientEmail: 'Buyer email',
+        recipientElectronicAddress: 'Buyer electronic address',
+        recipientElectronicAddressScheme: 'Buyer electronic address scheme',
+        paymentTerms: 'Payment terms',
+        scheme: 'an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
+      },
+      nothingTyped: 'Type at least one value to fill; empty fields are skipped.',
     },
     new: {
       hint: "The client's billable, completed entries that start in the range (days in your time zone, {{zone}}, both included, as your Reports read them) and are on no invoice yet become the lines. Preview shows what it would be; Create draft writes it and marks those entries invoiced. A draft has no number until it is issued.",
@@ -1795,6 +1851,98 @@ export const en = {
       files: 'Files',
       delivery: 'Delivery',
       gone: 'no longer in the mail log',
+    },
+  },
+  input: {
+    // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
+    what: {
+      name: 'The name',
+      workspace: "The workspace's name",
+      hourlyRate: 'The hourly rate',
+      runawayLimit: 'The runaway limit',
+      rateLimit: 'The rate limit',
+      description: 'The description',
+      note: 'The note',
+      exemptionReason: 'The exemption reason',
+    },
+    refused: {
+      unsafe: '{{what, noun}} must not hold control characters or bidirectional controls (found {{found}}): type it again without them.',
+      empty: '{{what, noun}} must not be empty.',
+      tooLong: '{{what, noun}} must be at most {{max}} characters.',
+      currency: 'The currency must be an ISO 4217 code such as EUR (got {{got}}).',
+      rate: '{{what, noun}} must be a number from 0 to 1000000000.',
+      positive: '{{what, noun}} must be a whole number from 1 to {{max}}.',
+      email: 'The email must look like name@example.org (got {{got}}).',
+    },
+  },
+  accounts: {
+    refused: {
+      // the accounts and sessions modules' refusals as pages say them (src/modules/accounts/, src/modules/sessions/)
+      emailNotUsable: 'This address cannot be your sign-in here. Choose another one.',
+      emailNeedsPassword: 'Your current password is needed to change your sign-in email.',
+      wrongPassword: 'That is not your current password.',
+      invitationGone:
+        'This invitation no longer works: it was used, withdrawn, replaced by a newer one, or has expired. Ask the owner who sent it for a new one.',
+      invitationForAnother:
+        'This invitation is for another account. Sign out, open the link again, and sign in with the account of the address it was sent to.',
+      emailTaken: 'A user with the email {{email}} exists already.',
+      alreadyMember: 'This person is a member of this workspace already.',
+      alreadyMemberNamed: '{{name}} ({{email}}) is a member of this workspace already; change their access in the list instead.',
+      lastOwner: 'This workspace would have no owner left; make another member an owner first.',
+      ownersOnly: "Only the workspace's owners can do this. Ask one of them.",
+      operatorOnly: 'Only the person who runs timetrack can do this, with the command line.',
+      runawayAction: 'When a timer runs away, it is flagged, capped or stopped.',
+      joinDomainsMany: 'List at most 20 domains.',
+      joinDomainBad: '{{domain}} is not a domain name such as example.org.',
+      joinDomainOpen: "Anyone can have an address at {{domain}}; list your organisation's own domain.",
+      rateLimitMax: "At most {{max}} requests a minute, the server's limit; the person who runs timetrack can allow more.",
+      durations: 'Durations are shown in minutes or with seconds.',
+      language: 'The language is English or Deutsch.',
+      timeFormat: 'The clock is 24-hour or 12-hour.',
+      theme: 'The colours are the system’s, light or dark.',
+      weekStart: 'The week begins on Monday or Sunday.',
+      nothingToChange: 'Give a name or an email to change.',
+      hasPassword:
+        '{{name}} has set a password already, so a setup link would replace it: {{name}} signs in with it, or, if it is lost, “Forgot your password?” on the sign-in page mails a new link (without mail, ask the person who runs timetrack).',
+      memberElsewhere:
+        '{{name}} is also a member of a workspace you do not own, and a setup link would open that one too: ask the person who runs timetrack to make this link.',
+      addressProved:
+        "{{name}}'s address is confirmed as theirs, so a setup link shown to you would let you in as {{name}}. With mail set up the link goes to their address; without it, ask the person who runs timetrack to make one.",
+      passwordOff:
+        'This server signs people in with its identity provider only; passwords are for its break-glass owners. Use the button on this page to sign in there.',
+      setsPassword: 'This link sets a password: choose one on its page.',
+      setupOwnersOnly: "Only the workspace's owners make setup links for its members.",
+    },
+  },
+  oidc: {
+    refused: {
+      // the identity provider's way back as the sign-in page says it (src/modules/oidc/errors.ts, sign-in.ts)
+      noEmail:
+        '{{provider}} did not tell timetrack your email address, which is how timetrack knows you. Ask your {{provider}} administrator to release the email claim (scope "email") to the timetrack client.',
+      unverifiedEmail:
+        '{{provider}} says your address {{email}} is not verified, so timetrack cannot tell it is yours. Ask your {{provider}} administrator to mark the address as verified (email_verified), then sign in again.',
+      unknownPerson:
+        'No one here signs in as {{email}}, and no workspace lets people of {{domain}} join. Ask an owner of your workspace to add you on the Members page, or to list {{domain}} on the Workspace page.',
+      accountClosed: 'Your timetrack account was closed. Ask the person who runs timetrack if you should have access.',
+      noWorkspace:
+        'You are not a member of any workspace here (any more). Ask an owner of your workspace to add you again on the Members page.',
+      boundElsewhere: 'The timetrack account of {{email}} signs in as another {{provider}} user. Ask the person who runs timetrack.',
+      addressUnproved:
+        'You belong to no workspace here, and nobody has confirmed that {{email}}, your address here, is yours, so your invitations cannot be shown. Ask the person who runs timetrack.',
+      notAllowed: 'You did not let {{provider}} sign you in to timetrack, or {{provider}} refused. Start again from the sign-in page.',
+      notSetUp: 'Sign-in through an identity provider is not set up here.',
+      again:
+        'The sign-in with {{provider}} could not be completed (it may have taken too long, or been started in another tab). Start again from the sign-in page.',
+      unreachable: '{{provider}} could not be reached to finish signing you in. Try again in a moment.',
+    },
+  },
+  invoicing: {
+    refused: {
+      // the invoices module's refusals as the invoice pages say them (src/modules/invoices/errors.ts)
+      clientNotFound: "That client is not one of this workspace's: choose one from the list.",
+      voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
+      fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
+      ownersOnly: "Only the workspace's owners change its invoice issuer.",
     },
   },
 } as const;

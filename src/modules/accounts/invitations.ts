@@ -147,13 +147,13 @@ export function invitationsOf({
       });
     },
 
-    /** What an invitation's link shows before it is accepted (the workspace and the address it was sent to), or null. */
-    invitation(linkSecret: string): { workspaceName: string; email: string; expiresAt: number } | null {
+    /** What an invitation's link shows before it is accepted (the workspace, whose language its page speaks, and the address it was sent to), or null. */
+    invitation(linkSecret: string): { workspaceId: string; workspaceName: string; email: string; expiresAt: number } | null {
       const row = repo.invitationBySecret(sha256(linkSecret));
       if (!row || row.acceptedAt !== null || row.expiresAt <= clock.now()) return null;
       if (row.createdBy !== 'operator' && repo.membership(row.workspaceId, row.createdBy)?.isOwner !== true) return null;
       const workspace = repo.workspace(row.workspaceId);
-      return workspace ? { workspaceName: workspace.name, email: row.email, expiresAt: row.expiresAt } : null;
+      return workspace ? { workspaceId: row.workspaceId, workspaceName: workspace.name, email: row.email, expiresAt: row.expiresAt } : null;
     },
 
     /**

@@ -5,7 +5,7 @@ import { newId } from '../../ids.js';
 import { canonicalTimeZone } from '../../kernel/time.js';
 import { requireCurrency, requireEmail, requireName, requirePositiveInt, requireRate } from '../../kernel/input.js';
 import { isOperator, type Principal } from '../../principal.js';
-import { accountErrors as errors } from './errors.js';
+import { accountErrors as errors, said } from './errors.js';
 import type { Access, AccountsRepository, Membership, WorkspaceRow } from './repository.js';
 import type { users, workspaces } from './schema.js';
 import { memberView, userView, workspaceView, workspaceWithProfile } from './views.js';
@@ -51,7 +51,10 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
     patch.runawayLimitSec = requirePositiveInt(settings.runawayLimitSec, 'runaway limit', 'runawayLimitSec');
   if (settings.runawayAction !== undefined) {
     if (!['flagged', 'capped', 'stopped'].includes(settings.runawayAction)) {
-      throw new DomainError('invalid', 'runaway action must be one of flagged, capped, stopped.', { field: 'runawayAction' });
+      throw new DomainError('invalid', 'runaway action must be one of flagged, capped, stopped.', {
+        field: 'runawayAction',
+        ...said('accounts.refused.runawayAction'),
+      });
     }
     patch.runawayAction = settings.runawayAction;
   }
@@ -75,15 +78,21 @@ const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z
 /** The email domains a workspace lets join: lower case, without `@`, each a real domain name, at most 20, no open mail service. */
 export function requireJoinDomains(list: string[]): string[] {
   const domains = [...new Set(list.map((d) => d.trim().toLowerCase().replace(/^@/, '')).filter((d) => d !== ''))];
-  if (domains.length > 20) throw new DomainError('invalid', 'join domains: at most 20 domains.', { field: 'joinDomains' });
+  if (domains.length > 20)
+    throw new DomainError('invalid', 'join domains: at most 20 domains.', {
+      field: 'joinDomains',
+      ...said('accounts.refused.joinDomainsMany'),
+    });
   for (const domain of domains) {
     if (!DOMAIN.test(domain))
       throw new DomainError('invalid', `join domains: ${JSON.stringify(domain)} is not a domain name such as example.org.`, {
         field: 'joinDomains',
+        ...said('accounts.refused.joinDomainBad', { domain: JSON.stringify(domain) }),
       });
     if (OPEN_MAIL_DOMAINS.has(domain))
       throw new DomainError('invalid', `join domains: anyone can have an address at ${domain}; list your organisation's own domain.`, {
         field: 'joinDomains',
+        ...said('accounts.refused.joinDomainOpen', { domain }),
       });
   }
   return domains.sort();
@@ -152,28 +161,37 @@ function preferencePatch(input: PreferenceInput) {
   } = {};
   if (input.durations !== undefined) {
     if (input.durations !== 'minutes' && input.durations !== 'seconds')
-      throw new DomainError('invalid', 'durations must be minutes or seconds.', { field: 'durations' });
+      throw new DomainError('invalid', 'durations must be minutes or seconds.', {
+        field: 'durations',
+        ...said('accounts.refused.durations'),
+      });
     patch.showSeconds = input.durations === 'seconds';
   }
   if (input.language !== undefined) {
     if (input.language !== 'en' && input.language !== 'de')
-      throw new DomainError('invalid', 'language must be en (English) or de (Deutsch).', { field: 'language' });
+      throw new DomainError('invalid', 'language must be en (English) or de (Deutsch).', {
+        field: 'language',
+        ...said('accounts.refused.language'),
+      });
     patch.language = input.language;
   }
   if (input.timeFormat !== undefined) {
     if (input.timeFormat !== '24h' && input.timeFormat !== '12h')
-      throw new DomainError('invalid', 'time format must be 24h or 12h.', { field: 'timeFormat' });
+      throw new DomainError('invalid', 'time format must be 24h or 12h.', { field: 'timeFormat', ...said('accounts.refused.timeFormat') });
     patch.timeFormat = input.timeFormat;
   }
   if (input.theme !== undefined) {
     if (input.theme !== null && !['system', 'light', 'dark'].includes(input.theme))
-      throw new DomainError('invalid', 'colours must be system, light or dark.', { field: 'theme' });
+      throw new DomainError('invalid', 'colours must be system, light or dark.', { field: 'theme', ...said('accounts.refused.theme') });
     patch.theme = input.theme === 'light' || input.theme === 'dark' ? input.theme : null;
   }
   if (input.timeZone !== undefined) patch.timeZone = canonicalTimeZone(input.timeZone, 'time zone');
   if (input.weekStart !== undefined) {
     if (input.weekStart !== 'monday' && input.weekStart !== 'sunday')
-      throw new DomainError('invalid', 'first day of the week must be monday or sunday.', { field: 'weekStart' });
+      throw new DomainError('invalid', 'first day of the week must be monday or sunday.', {
+        field: 'weekStart',
+        ...said('accounts.refused.weekStart'),
+      });
     patch.weekStart = input.weekStart;
   }
   return patch;
@@ -446,7 +464,8 @@ function profilesOf(repo: AccountsRepository, write: Write<never>) {
     const patch: UserChanges = {};
     if (changes.name !== undefined) patch.name = requireName(changes.name, 'name', 'name');
     if (changes.email !== undefined) patch.email = requireEmail(changes.email);
-    if (Object.keys(patch).length === 0) throw new DomainError('invalid', 'name at least one of name, email.');
+    if (Object.keys(patch).length === 0)
+      throw new DomainError('invalid', 'name at least one of name, email.', said('accounts.refused.nothingToChange'));
     const email = patch.email;
     return write(
       () => {
@@ -643,7 +662,7 @@ function workspacesOf({
           `requests per minute may be at most ${workspaceRateLimitPerMin}, the server's limit (RATE_LIMIT_WORKSPACE_PER_MIN); the person who runs the server can set more.`,
           {
             field: 'rateLimitPerMin',
-            people: `At most ${workspaceRateLimitPerMin} requests a minute, the server's limit; the person who runs timetrack can allow more.`,
+            ...said('accounts.refused.rateLimitMax', { max: workspaceRateLimitPerMin }),
           },
         );
       const patch = workspacePatch(settings);

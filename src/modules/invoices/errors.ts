@@ -1,4 +1,5 @@
 import { DomainError, notFound } from '../../errors.js';
+import { words } from '../../i18n/index.js';
 
 /** The refusals of the invoices module, worded once: each says what to do. */
 export const invoiceErrors = {
@@ -10,9 +11,12 @@ export const invoiceErrors = {
     new DomainError(
       'not_found',
       `Client ${clientId} was not found in workspace ${workspaceId}: invoice one of this workspace's clients (GET /api/v1/clients lists them).`,
-      { field: 'clientId', people: "That client is not one of this workspace's: choose one from the list." },
+      { field: 'clientId', words: words('invoicing.refused.clientNotFound') },
     ),
-  ownersOnly: () => new DomainError('forbidden', "Only the workspace's owners change its invoice issuer."),
+  ownersOnly: () =>
+    new DomainError('forbidden', "Only the workspace's owners change its invoice issuer.", {
+      words: words('invoicing.refused.ownersOnly'),
+    }),
   ownersAct: (what: string) =>
     new DomainError('forbidden', `Only the workspace's owners ${what}; ask an owner, or have them make you one.`),
   actingMember: () =>
@@ -23,7 +27,7 @@ export const invoiceErrors = {
     }),
   voidTakesNoFill: (id: string) =>
     new DomainError('conflict', `Invoice ${id} is void; a void invoice takes no fills.`, {
-      people: 'This invoice is void; a void invoice takes no fills.',
+      words: words('invoicing.refused.voidTakesNoFill'),
     }),
   /** A change of a value a fill may not change (decisions 14): at its path, saying what to do instead. */
   fixedFill: (path: string, message: string, people: string) => new DomainError('conflict', message, { field: path, people }),
@@ -33,7 +37,7 @@ export const invoiceErrors = {
       `The fill changes nothing: ${paths.join(', ')} already ${paths.length === 1 ? 'holds' : 'hold'} the value given.`,
       {
         field: paths[0] as string,
-        people: 'Nothing changed: the invoice already holds the values given.',
+        words: words('invoicing.refused.fillChangesNothing'),
       },
     ),
   invalid: (message: string) => new DomainError('invalid', message),

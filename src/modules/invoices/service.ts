@@ -123,6 +123,15 @@ function settingsMethods(
       return repo.settings(workspaceId)?.language ?? null;
     },
 
+    /**
+     * The language of a workspace's documents for the pages a link opens before anyone signs in
+     * (a setup link, an invitation: the link names its workspace, and its holder is or is about
+     * to be a member), when the browser names none of ours (decisions §14); null where no owner set it.
+     */
+    linkLanguage(workspaceId: string): InvoicingSettings['language'] | null {
+      return repo.settings(workspaceId)?.language ?? null;
+    },
+
     /** The workspace's invoicing settings (owners and the operator). */
     settings(principal: Principal, workspaceId: string): InvoicingSettings {
       requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');

@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import { type Key, translator, type Vars, type Words, words } from '../../i18n/index.js';
 
 /**
  * Why a person who signed in at the identity provider is not let in here, in words they can
@@ -17,49 +18,31 @@ export class OidcRefusal extends DomainError {
       | 'not-allowed'
       | 'address-unproved',
     message: string,
+    words?: Words,
   ) {
-    super('forbidden', message);
+    super('forbidden', message, words === undefined ? {} : { words });
   }
 }
 
+/** A refusal of the way back: its words by key (the sign-in page says them in its reader's language), its English message the same key said in English. */
+const refusal = (reason: OidcRefusal['reason'], key: Key, vars?: Vars) =>
+  new OidcRefusal(reason, translator('en')(key, vars), words(key, vars));
+
+/** The way back's other failures (not let in, not checked, not reached), in English and by key: what the sign-in page says. */
+export const said = (key: Key, vars?: Vars): { message: string; words: Words } => ({
+  message: translator('en')(key, vars),
+  words: words(key, vars),
+});
+
 /** The refusals of the oidc module, worded once. */
 export const oidcErrors = {
-  noEmail: (provider: string) =>
-    new OidcRefusal(
-      'no-email',
-      `${provider} did not tell timetrack your email address, which is how timetrack knows you. Ask your ${provider} administrator to release the email claim (scope "email") to the timetrack client.`,
-    ),
-  unverifiedEmail: (provider: string, email: string) =>
-    new OidcRefusal(
-      'unverified-email',
-      `${provider} says your address ${email} is not verified, so timetrack cannot tell it is yours. Ask your ${provider} administrator to mark the address as verified (email_verified), then sign in again.`,
-    ),
-  unknownPerson: (email: string, domain: string) =>
-    new OidcRefusal(
-      'unknown-person',
-      `No one here signs in as ${email}, and no workspace lets people of ${domain} join. Ask an owner of your workspace to add you on the Members page, or to list ${domain} on the Workspace page.`,
-    ),
-  accountClosed: () =>
-    new OidcRefusal('account-closed', 'Your timetrack account was closed. Ask the person who runs timetrack if you should have access.'),
-  noWorkspace: () =>
-    new OidcRefusal(
-      'no-workspace',
-      'You are not a member of any workspace here (any more). Ask an owner of your workspace to add you again on the Members page.',
-    ),
-  boundElsewhere: (provider: string, email: string) =>
-    new OidcRefusal(
-      'bound-elsewhere',
-      `The timetrack account of ${email} signs in as another ${provider} user. Ask the person who runs timetrack.`,
-    ),
+  noEmail: (provider: string) => refusal('no-email', 'oidc.refused.noEmail', { provider }),
+  unverifiedEmail: (provider: string, email: string) => refusal('unverified-email', 'oidc.refused.unverifiedEmail', { provider, email }),
+  unknownPerson: (email: string, domain: string) => refusal('unknown-person', 'oidc.refused.unknownPerson', { email, domain }),
+  accountClosed: () => refusal('account-closed', 'oidc.refused.accountClosed'),
+  noWorkspace: () => refusal('no-workspace', 'oidc.refused.noWorkspace'),
+  boundElsewhere: (provider: string, email: string) => refusal('bound-elsewhere', 'oidc.refused.boundElsewhere', { provider, email }),
   /** An account in no workspace bound to the provider, whose address changed since and nobody proved (N1): no lobby. */
-  addressUnproved: (email: string) =>
-    new OidcRefusal(
-      'address-unproved',
-      `You belong to no workspace here, and nobody has confirmed that ${email}, your address here, is yours, so your invitations cannot be shown. Ask the person who runs timetrack.`,
-    ),
-  notAllowed: (provider: string) =>
-    new OidcRefusal(
-      'not-allowed',
-      `You did not let ${provider} sign you in to timetrack, or ${provider} refused. Start again from the sign-in page.`,
-    ),
+  addressUnproved: (email: string) => refusal('address-unproved', 'oidc.refused.addressUnproved', { email }),
+  notAllowed: (provider: string) => refusal('not-allowed', 'oidc.refused.notAllowed', { provider }),
 };

@@ -5,7 +5,8 @@ import { seal, unseal } from '../../kernel/seal.js';
 import { secret, sha256 } from '../../kernel/secrets.js';
 import type { NewSession } from '../sessions/service.js';
 import { type OidcContext, RETRY_AFTER_OUTAGE_MS } from './context.js';
-import { OidcRefusal, oidcErrors as errors } from './errors.js';
+import type { Words } from '../../i18n/index.js';
+import { OidcRefusal, oidcErrors as errors, said } from './errors.js';
 import { type IdClaims, ProviderRefused, ProviderUnreachable } from './provider.js';
 
 /** How long a sign-in may take at the provider (the sealed state cookie's life). */
@@ -28,10 +29,16 @@ export type Completion =
   /** A silent check found the provider's session ended: the session here ended too. */
   | { kind: 'ended' }
   /** The person is not let in (the words say why and whom to ask). */
-  | { kind: 'refused'; message: string }
+  | { kind: 'refused'; message: string; words?: Words }
   /** The return did not pass a check (state, code, token): nothing was let in. */
-  | { kind: 'failed'; message: string }
-  | { kind: 'unavailable'; message: string };
+  | { kind: 'failed'; message: string; words?: Words }
+  | { kind: 'unavailable'; message: string; words?: Words };
+
+/** A refusal's English message and its words for the sign-in page. */
+const worded = (error: DomainError): { message: string; words?: Words } => ({
+  message: error.message,
+  ...(error.words === undefined ? {} : { words: error.words }),
+});
 
 /** What the state cookie holds between the way out to the provider and the way back (sealed: the browser can neither read nor change it). */
 interface PendingSignIn {
@@ -157,7 +164,7 @@ function providerError(ctx: OidcContext, pending: PendingSignIn, error: string):
   const { clock, logger, name } = ctx;
   if (pending.check === null) {
     logger.info('identity provider sign-in refused', { reason: `provider answered ${error}` });
-    return { kind: 'refused', message: errors.notAllowed(name).message };
+    return { kind: 'refused', ...worded(errors.notAllowed(name)) };
   }
   // The provider's session ended (login_required …): so does this one. Anything else is the provider's trouble, not the person's.
   if (SESSION_GONE.includes(error)) {
@@ -221,15 +228,14 @@ export async function begin(
 export async function complete(ctx: OidcContext, input: { query: string; cookie: string | null }): Promise<Completion> {
   const { repo, logger, name } = ctx;
   const { provider, settings } = ctx;
-  if (provider === null || settings === null)
-    return { kind: 'failed', message: 'Sign-in through an identity provider is not set up here.' };
-  const again = `The sign-in with ${name} could not be completed (it may have taken too long, or been started in another tab). Start again from the sign-in page.`;
+  if (provider === null || settings === null) return { kind: 'failed', ...said('oidc.refused.notSetUp') };
+  const again = said('oidc.refused.again', { provider: name });
   const pending = pendingOf(ctx, input.cookie);
-  if (pending === null) return { kind: 'failed', message: again };
+  if (pending === null) return { kind: 'failed', ...again };
   const params = new URLSearchParams(input.query);
   if (params.get('state') !== pending.state) {
     logger.info('identity provider sign-in refused', { reason: 'state does not match' });
-    return { kind: 'failed', message: again };
+    return { kind: 'failed', ...again };
   }
   if (pending.check !== null && repo.session(pending.check) === undefined) return { kind: 'ended' };
   if (params.has('error')) return providerError(ctx, pending, params.get('error') ?? '');
@@ -243,11 +249,11 @@ export async function complete(ctx: OidcContext, input: { query: string; cookie:
   } catch (error) {
     if (error instanceof ProviderUnreachable) {
       logger.warn('identity provider unreachable during sign-in', { reason: error.message });
-      return { kind: 'unavailable', message: `${name} could not be reached to finish signing you in. Try again in a moment.` };
+      return { kind: 'unavailable', ...said('oidc.refused.unreachable', { provider: name }) };
     }
     if (!(error instanceof ProviderRefused)) throw error;
     logger.info('identity provider sign-in refused', { reason: error.reason });
-    return { kind: 'failed', message: again };
+    return { kind: 'failed', ...again };
   }
   if (pending.check !== null) return confirmCheck(ctx, pending.check, pending.next, result.claims, result.refreshToken);
   try {
@@ -265,6 +271,6 @@ export async function complete(ctx: OidcContext, input: { query: string; cookie:
   } catch (error) {
     if (!(error instanceof OidcRefusal)) throw error;
     logger.info('identity provider sign-in refused', { reason: error.reason });
-    return { kind: 'refused', message: error.message };
+    return { kind: 'refused', ...worded(error) };
   }
 }

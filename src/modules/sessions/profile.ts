@@ -1,4 +1,5 @@
 import type { Write } from '../../db/write.js';
+import { words } from '../../i18n/index.js';
 import { DomainError } from '../../errors.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { ProfileInput } from '../accounts/service.js';
@@ -37,10 +38,14 @@ export function createProfileUpdates({
         if (input.currentPassword === '')
           throw new DomainError('invalid', 'current password: your current password is needed to change your sign-in email.', {
             field: 'current',
+            words: words('accounts.refused.emailNeedsPassword'),
           });
         const hash = accounts.passwordHashOf(principal.userId);
         if (hash === null || !(await verifyPassword(input.currentPassword, hash)))
-          throw new DomainError('invalid', 'current password: that is not your current password.', { field: 'current' });
+          throw new DomainError('invalid', 'current password: that is not your current password.', {
+            field: 'current',
+            words: words('accounts.refused.wrongPassword'),
+          });
       }
       return write(() => {
         accounts.setProfile(principal, principal.userId, { ...input, email: stored.email });

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
+import { words } from '../../i18n/index.js';
 import { DomainError } from '../../errors.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { Job } from '../../scheduler.js';
@@ -126,7 +127,10 @@ export function createSessionsService({
       checkPassword(next);
       const stored = accounts.passwordHashOf(principal.userId);
       if (stored === null || !(await verifyPassword(current, stored)))
-        throw new DomainError('invalid', 'current password: that is not your current password.', { field: 'current' });
+        throw new DomainError('invalid', 'current password: that is not your current password.', {
+          field: 'current',
+          words: words('accounts.refused.wrongPassword'),
+        });
       const hash = await hashPassword(next, passwordCost);
       write(() => {
         accounts.storePasswordHash(principal.userId, hash);

@@ -117,16 +117,17 @@ export function createSetupLinks({
     },
 
     /**
-     * The account a setup link is for, while it is valid; null for a used, expired or unknown
+     * The account a setup link is for (and the workspace it opens, whose language its page speaks), while it is valid; null for a used, expired or unknown
      * link. `viaProvider`: it sets no password, it sends its opener to the identity provider (N5).
      */
     setupLink(
       linkSecret: string,
-    ): { name: string; email: string; workspaceName: string; asksProfile: boolean; viaProvider: boolean } | null {
+    ): { name: string; email: string; workspaceId: string; workspaceName: string; asksProfile: boolean; viaProvider: boolean } | null {
       const valid = validLink(linkSecret);
       return (
         valid && {
           name: valid.member.name,
+          workspaceId: valid.link.workspaceId,
           email: valid.member.email,
           workspaceName: valid.member.workspaceName,
           asksProfile: valid.link.asksProfile,

@@ -662,12 +662,9 @@ function documentsIntro(paths: WebPaths, invoice: InvoiceView, documents: Docume
   const draft = invoice.status === 'draft' ? html`<p class="hint">${t('invoicePage.documents.draftIntro')}</p>` : '';
   const why = plain
     ? html`<div class="notice" role="status" id="plain-pdf">
-        <strong>A plain PDF, without e-invoice.</strong> This invoice’s issuer has no VAT ID, register entry or seller identifier (BT-31,
-        BT-30, BT-29), and every e-invoice (XRechnung, Peppol, the XML inside a Factur-X PDF) must identify the seller by one of them. A
-        small business under § 19 UStG need not issue e-invoices (§ 34a UStDV), so its PDF carries none. To have the e-invoices too, enter
-        your VAT ID, your register entry or a seller identifier in the <a href="${paths.settings}/workspace">business profile</a>
-        (Settings › Workspace › Invoice issuer) for the invoices made from then
-        on${invoice.status === 'void' ? '' : ', or fill one below for this invoice'}.
+        <strong>${t('invoicePage.plain.title')}</strong> ${t('invoicePage.plain.why')}
+        <a href="${paths.settings}/workspace">${t('invoicePage.plain.profile')}</a>
+        ${t('invoicePage.plain.where')}${invoice.status === 'void' ? '' : t('invoicePage.plain.orFill')}.
       </div>`
     : '';
   return html`${draft}${why}`;
@@ -739,24 +736,37 @@ function documentRows(
   });
 }
 
-/** What a value of a fill is, as the form names it (its EN 16931 number in brackets). */
-const FILL_LABELS: Record<string, string> = {
-  'issuer.electronicAddress': 'Seller electronic address (BT-34)',
-  'issuer.electronicAddressScheme':
-    'Seller electronic address scheme (BT-34-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
-  'recipient.electronicAddress': 'Buyer electronic address (BT-49)',
-  'recipient.electronicAddressScheme':
-    'Buyer electronic address scheme (BT-49-1): an EAS code such as 0204 Leitweg-ID, 9930 German VAT ID, 0088 GLN or EM email',
-  'recipient.reference': 'Buyer reference (BT-10)',
-  'recipient.vatId': 'Buyer VAT ID (BT-48)',
-  'recipient.legalName': 'Buyer name (BT-44)',
-  'recipient.email': 'Buyer email',
-  'issuer.vatId': 'Seller VAT ID (BT-31)',
-  'issuer.contactName': 'Seller contact (BT-41)',
-  'issuer.phone': 'Seller telephone (BT-42)',
-  'issuer.email': 'Seller email (BT-43)',
-  'issuer.iban': 'IBAN (BT-84)',
-  paymentTerms: 'Payment terms (BT-20)',
+/** What a value of a fill is, as the form names it in the reader's words, and its EN 16931 number (in brackets after it). */
+const FILL_LABELS: Record<string, [key: Key, bt: string | null]> = {
+  'issuer.legalName': ['invoicePage.fill.values.issuerLegalName', 'BT-27'],
+  'issuer.city': ['invoicePage.fill.values.issuerCity', 'BT-37'],
+  'issuer.postalCode': ['invoicePage.fill.values.issuerPostalCode', 'BT-38'],
+  'issuer.country': ['invoicePage.fill.values.issuerCountry', 'BT-40'],
+  'issuer.electronicAddress': ['invoicePage.fill.values.issuerElectronicAddress', 'BT-34'],
+  'issuer.electronicAddressScheme': ['invoicePage.fill.values.issuerElectronicAddressScheme', 'BT-34-1'],
+  'recipient.electronicAddress': ['invoicePage.fill.values.recipientElectronicAddress', 'BT-49'],
+  'recipient.electronicAddressScheme': ['invoicePage.fill.values.recipientElectronicAddressScheme', 'BT-49-1'],
+  'recipient.reference': ['invoicePage.fill.values.recipientReference', 'BT-10'],
+  'recipient.vatId': ['invoicePage.fill.values.recipientVatId', 'BT-48'],
+  'recipient.legalName': ['invoicePage.fill.values.recipientLegalName', 'BT-44'],
+  'recipient.city': ['invoicePage.fill.values.recipientCity', 'BT-52'],
+  'recipient.postalCode': ['invoicePage.fill.values.recipientPostalCode', 'BT-53'],
+  'recipient.country': ['invoicePage.fill.values.recipientCountry', 'BT-55'],
+  'recipient.email': ['invoicePage.fill.values.recipientEmail', null],
+  'issuer.vatId': ['invoicePage.fill.values.issuerVatId', 'BT-31'],
+  'issuer.contactName': ['invoicePage.fill.values.issuerContactName', 'BT-41'],
+  'issuer.phone': ['invoicePage.fill.values.issuerPhone', 'BT-42'],
+  'issuer.email': ['invoicePage.fill.values.issuerEmail', 'BT-43'],
+  'issuer.iban': ['invoicePage.fill.values.issuerIban', 'BT-84'],
+  paymentTerms: ['invoicePage.fill.values.paymentTerms', 'BT-20'],
+};
+/** A fill's value as the form names it (`Seller VAT ID (BT-31)`; a scheme with the codes it takes), or null for one not listed. */
+const fillLabel = (path: string): string | null => {
+  const known = FILL_LABELS[path];
+  if (known === undefined) return null;
+  const [key, bt] = known;
+  const named = bt === null ? t(key) : `${t(key)} (${bt})`;
+  return path.endsWith('Scheme') ? `${named}: ${t('invoicePage.fill.values.scheme')}` : named;
 };
 
 /** A day and time as the page shows it, in the viewer's zone. */
@@ -775,16 +785,16 @@ export function notReadyHtml(
   refused: { missing: MissingValue[]; taxPeople: string; problem: string | null },
   slotOf: (path: string) => FillSlot | undefined,
 ): Html {
-  return html`<p><strong>This invoice cannot be issued yet; no number was taken.</strong></p>
+  return html`<p><strong>${t('invoicePage.notReady.title')}</strong></p>
     ${refused.taxPeople ? html`<p>${refused.taxPeople}</p>` : ''}
     ${
       refused.missing.length > 0
-        ? html`<p>Its PDF would lack these values:</p>
+        ? html`<p>${t('invoicePage.notReady.pdfLacks')}</p>
             ${missingItems(paths, invoice, refused.missing, slotOf, `${paths.invoices}/${invoice.id}#fill-heading`)}`
         : ''
     }
     ${refused.problem ? html`<p>${refused.problem}</p>` : ''}
-    <p>Set them, then issue it again.</p>`;
+    <p>${t('invoicePage.notReady.setThem')}</p>`;
 }
 
 /**
@@ -804,7 +814,7 @@ function fillSection(
   const labels = new Map(documents.flatMap((d) => d.missing.map((m) => [m.path, m] as const)));
   const labelOf = (path: string) => {
     const m = labels.get(path);
-    return FILL_LABELS[path] ?? (m ? `${m.label} (${m.bt})` : path);
+    return fillLabel(path) ?? (m ? `${m.label} (${m.bt})` : path);
   };
   const editable = slots.filter((slot) => slot.state !== 'fixed');
   // A fixed value is shown when a fill set it (it went out), or beside the other half of an electronic address being asked.
@@ -821,7 +831,7 @@ function fillSection(
     <h2 id="fill-heading">${t(missing ? 'invoicePage.fill.headingMissing' : 'invoicePage.fill.headingFilled')}</h2>
     <p class="hint">${t('invoicePage.fill.hint')}</p>
     ${state.errors.form ? html`<div class="notice error" role="alert">${state.errors.form}</div>` : ''}
-    <form class="stack wide" method="post" action="${base}/fill" aria-label="E-invoice values">
+    <form class="stack wide" method="post" action="${base}/fill" aria-label="${t('invoicePage.fill.form')}">
       ${csrfField(session.csrfToken)}
       ${shown.map((slot, n) => {
         const id = `fill-${n}`;
@@ -1433,19 +1443,16 @@ export function missingBody(
   const none = state.plain && state.format !== 'pdf' && invoice.status !== 'draft';
   const identifier = state.missing.filter((m) => m.path === 'issuer.sellerIdentifier');
   const others = none ? state.missing.filter((m) => m.path !== 'issuer.sellerIdentifier') : state.missing;
-  return html`<p class="crumbs"><a href="${paths.invoices}">Invoices</a> › <a href="${base}">${titleOf(invoice)}</a></p>
-    <h1>${state.creditNote ? 'The credit note' : titleOf(invoice)} cannot be made as ${FORMAT_LABEL[state.format]} yet</h1>
+  const what = state.creditNote ? t('invoicePage.plain.creditNote') : titleOf(invoice);
+  return html`<p class="crumbs"><a href="${paths.invoices}">${t('nav.invoices')}</a> › <a href="${base}">${titleOf(invoice)}</a></p>
+    <h1>${t('invoicePage.plain.cannotMake', { what, format: FORMAT_LABEL[state.format] })}</h1>
     ${
       none
-        ? html`<p>
-              This invoice has a plain PDF and no e-invoice: its issuer has no VAT ID, register entry or seller identifier (BT-31, BT-30,
-              BT-29), and every e-invoice must identify the seller by one of them (EN 16931, BR-CO-26). A small business under § 19 UStG
-              need not issue e-invoices (§ 34a UStDV). To have this format, enter one of them first:
-            </p>
+        ? html`<p>${t('invoicePage.plain.format')}</p>
             ${missingItems(paths, invoice, identifier, slotOf, `${base}#fill-heading`)}
-            ${others.length > 0 ? html`<p>It also lacks these values:</p>` : ''}`
-        : html`<p>It lacks these values; no file is made that the format's rules would reject:</p>`
+            ${others.length > 0 ? html`<p>${t('invoicePage.plain.alsoLacks')}</p>` : ''}`
+        : html`<p>${t('invoicePage.plain.lacks')}</p>`
     }
     ${others.length > 0 ? missingItems(paths, invoice, others, slotOf, `${base}#fill-heading`) : ''}
-    <p><a href="${base}">Back to ${titleOf(invoice)}</a></p>`;
+    <p><a href="${base}">${t('invoices.backTo', { title: titleOf(invoice) })}</a></p>`;
 }

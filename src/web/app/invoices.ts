@@ -43,7 +43,7 @@ import {
 } from './invoices-views.js';
 import { appPage } from './page.js';
 import { overdueBody, remindersSection } from './invoices-overdue.js';
-import { formats, t } from '../../i18n/index.js';
+import { formats, t, words } from '../../i18n/index.js';
 
 /** The new invoice's fields as the form names them (the service's refusals carry these names). */
 const NEW_FIELDS = ['clientId', 'from', 'to', 'groupBy', 'note'];
@@ -150,11 +150,9 @@ function contextOf(deps: WebDeps) {
       res,
       session,
       503,
-      'Busy for a moment',
-      html`<h1>Busy for a moment</h1>
-        <div class="notice error" role="alert">
-          The server is making other documents. Try ${what} again in ${busy.retryAfterSec} seconds.
-        </div>
+      t('errors.busy'),
+      html`<h1>${t('errors.busy')}</h1>
+        <div class="notice error" role="alert">${t('invoicePage.busyDocuments', { what, count: busy.retryAfterSec })}</div>
         <p><a href="${paths.invoices}/${invoice.id}">${t('invoices.backTo', { title: titleOf(invoice) })}</a></p>`,
     );
   };
@@ -262,15 +260,7 @@ function newRoutes(router: Router, ctx: Context): void {
     } catch (error) {
       if (error instanceof ThreadsBusy) {
         res.setHeader('Retry-After', String(error.retryAfterSec));
-        return showNew(
-          res,
-          session,
-          503,
-          form,
-          {},
-          null,
-          `The server is busy with other reports and previews: preview again in ${error.retryAfterSec} seconds.`,
-        );
+        return showNew(res, session, 503, form, {}, null, t('invoicePage.busyPreview', { count: error.retryAfterSec }));
       }
       // A client not found is about the client field too (the API would answer 404).
       if (!(error instanceof DomainError) || !(error.code === 'invalid' || error.code === 'conflict' || error.field === 'clientId'))
@@ -280,8 +270,8 @@ function newRoutes(router: Router, ctx: Context): void {
       const formError = known
         ? null
         : html`${refused.message} <br /><span class="hint"
-              >The invoicing settings (tax rate, category, exemption reason) and the business profile are the workspace's:
-              <a href="${paths.settings}/workspace">Settings › Workspace</a>.</span
+              >${t('invoicePage.settingsAreWorkspace')}
+              <a href="${paths.settings}/workspace">${t('nav.settings')} › ${t('nav.workspace')}</a>.</span
             >`;
       showNew(res, session, refused.status, form, known ? refused.errors : {}, null, formError);
     }
@@ -392,7 +382,10 @@ function detailRoutes(router: Router, ctx: Context): void {
       .map(([path, value]) => [path, value.trim()] as [string, string])
       .filter(([path, value]) => value !== '' && value !== String(before.get(path)?.value ?? ''));
     try {
-      if (assignments.length === 0) throw new DomainError('invalid', 'Type at least one value to fill; empty fields are skipped.');
+      if (assignments.length === 0)
+        throw new DomainError('invalid', 'Type at least one value to fill; empty fields are skipped.', {
+          words: words('invoicePage.fill.nothingTyped'),
+        });
       invoices.fill(session.actor, id, undefined, assignments);
     } catch (error) {
       if (!isFormRefusal(error)) return next(error);
@@ -543,7 +536,7 @@ function documentRoutes(router: Router, ctx: Context): void {
           res,
           session,
           409,
-          `${FORMAT_LABEL[format]} cannot be made yet`,
+          t('invoicePage.plain.cannotMakeTitle', { format: FORMAT_LABEL[format] }),
           missingBody(
             paths,
             invoice,
@@ -558,7 +551,7 @@ function documentRoutes(router: Router, ctx: Context): void {
           ),
         );
       }
-      if (error instanceof ThreadsBusy) return showBusy(res, session, invoice, error, 'the download');
+      if (error instanceof ThreadsBusy) return showBusy(res, session, invoice, error, t('invoicePage.busyDownload'));
       return next(error);
     }
     res.status(200);
@@ -597,7 +590,7 @@ function sendRoutes(router: Router, ctx: Context): void {
         ...(form.withReceipts ? { withReceipts: true } : {}),
       });
     } catch (error) {
-      if (error instanceof ThreadsBusy) return showBusy(res, session, invoices.get(session.actor, id), error, 'sending');
+      if (error instanceof ThreadsBusy) return showBusy(res, session, invoices.get(session.actor, id), error, t('invoicePage.busySending'));
       if (!isFormRefusal(error)) return next(error);
       const answer = refusal(error, { fallback: 'form' });
       const invoice = invoices.get(session.actor, id);

@@ -23,7 +23,11 @@ import {
 } from '../session/cookies.js';
 import { lobbyPath } from './lobby.js';
 import { said } from './words.js';
-import { t } from '../../i18n/index.js';
+import { t, type Words } from '../../i18n/index.js';
+
+/** A failure of the way back as the sign-in page says it: its words in the reader's language, else its message. */
+const spokenOf = (done: { message: string; words?: Words }): string =>
+  done.words === undefined ? done.message : t(done.words.key, done.words.vars);
 
 /** The sign-in page as the auth area draws it: a status, the email typed, a notice. */
 export type SignInPage = (req: Request, res: Response, status: number, email: string, notice: Notice | null) => Promise<void>;
@@ -131,12 +135,13 @@ export function oidcRoutes(router: Router, deps: WebDeps, signInPage: SignInPage
         case 'ended':
           clearSessionCookie(res, config, req);
           return void res.redirect(303, `${base}/sign-in?provider=ended`);
+        // The way back's failures in the reader's words (by key), as the module worded them in English.
         case 'refused':
-          return signInPage(req, res, 403, '', { kind: 'error', body: done.message });
+          return signInPage(req, res, 403, '', { kind: 'error', body: spokenOf(done) });
         case 'failed':
-          return signInPage(req, res, 400, '', { kind: 'error', body: done.message });
+          return signInPage(req, res, 400, '', { kind: 'error', body: spokenOf(done) });
         case 'unavailable':
-          return signInPage(req, res, 503, '', { kind: 'error', body: done.message });
+          return signInPage(req, res, 503, '', { kind: 'error', body: spokenOf(done) });
       }
     } catch (error) {
       next(error);

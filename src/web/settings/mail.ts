@@ -32,6 +32,12 @@ function statusOfMessage(m: MailView, zone: string): Html {
 const answer = (m: MailView): Html | string =>
   m.detail === null ? '' : html`${m.error ? html`<code>${m.error}</code> ` : ''}<span class="hint">${m.detail}</span>`;
 
+/**
+ * The relay as the mail service names it (`smtp://host:25 (no TLS)`, `(TLS)`, `(STARTTLS)`, as
+ * the command line and the log print it), its plain connection said in the reader's words.
+ */
+const relayWords = (relay: string): string => relay.replace(/ \(no TLS\)$/, ` (${t('settings.mail.noTls')})`);
+
 /** The state of mail at the top of the page: off, the relay unreachable with mail waiting, or on. */
 function mailState(deps: WebDeps): Html {
   const { mail } = deps.services;
@@ -44,10 +50,10 @@ function mailState(deps: WebDeps): Html {
   const failure = mail.relayFailure();
   if (failure !== null && queued > 0)
     return html`<p class="notice error" role="status">
-      ${t('settings.mail.unreachable', { relay: mail.relay, error: failure.error, detail: failure.detail, waiting })}
+      ${t('settings.mail.unreachable', { relay: relayWords(mail.relay), error: failure.error, detail: failure.detail, waiting })}
     </p>`;
   return html`<p class="hint">
-    ${t('settings.mail.through', { relay: mail.relay })} ${queued > 0 ? `${waiting}.` : t('settings.mail.nothingWaiting')}
+    ${t('settings.mail.through', { relay: relayWords(mail.relay) })} ${queued > 0 ? `${waiting}.` : t('settings.mail.nothingWaiting')}
   </p>`;
 }
 

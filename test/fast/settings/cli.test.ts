@@ -59,6 +59,7 @@ describe('timetrack CLI: settings page access', () => {
       expect(s.sessions.setupLink(second)).to.deep.equal({
         name: 'Owner',
         email: 'owner@localhost',
+        workspaceId: boot.workspaceId,
         workspaceName: 'My workspace',
         asksProfile: false,
         viaProvider: false,

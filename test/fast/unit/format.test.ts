@@ -53,5 +53,11 @@ describe('formats for a reader', () => {
     expect(negotiate('fr-FR,fr;q=0.9')).to.equal(null);
     expect(negotiate('de;q=0,en')).to.equal('en');
     expect(negotiate(undefined)).to.equal(null);
+    // `*` (any language): English, or none of ours where the page chooses "any" itself (a link's page: its workspace's).
+    expect(negotiate('*')).to.equal('en');
+    expect(negotiate('*', { any: null })).to.equal(null);
+    expect(negotiate('fr-FR,*;q=0.5', { any: null })).to.equal(null);
+    expect(negotiate('*;q=0.9,de;q=0.5', { any: null })).to.equal('de');
+    expect(negotiate('')).to.equal(null);
   });
 });

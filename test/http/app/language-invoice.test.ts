@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { en } from '../../../src/i18n/messages/en.js';
+import { issuerPatchOfText } from '../../../src/modules/invoices/service.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { freelancer } from '../../helpers/invoices.js';
 import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
@@ -143,8 +144,46 @@ describe('web app: one invoice’s page in German', function () {
     );
     expect(text).to.include('<h2 id="fill-heading">Fehlende Werte der E-Rechnung ergänzen</h2>');
     expect(text).to.include('<button type="submit">Werte speichern</button>');
-    for (const english of ['set it on the client', 'fill it below', 'Fill missing e-invoice values', 'Save values'])
+    // The fill form names each value in German, with its EN 16931 number (issue 58 item 5).
+    expect(text).to.include('aria-label="E-Rechnungs-Werte"');
+    expect(text).to.include('Käuferreferenz (BT-10) <span class="hint inline">(recipient.reference)</span>');
+    expect(text).to.include('Elektronische Adresse des Käufers (BT-49) <span class="hint inline">(recipient.electronicAddress)</span>');
+    for (const english of [
+      'set it on the client',
+      'fill it below',
+      'Fill missing e-invoice values',
+      'Save values',
+      'E-invoice values',
+      'Buyer reference (BT-10)',
+      'Buyer electronic address (BT-49)',
+    ])
       expect(text).not.to.include(english);
+    expect(keysShown(page.text)).to.deep.equal([]);
+  });
+
+  it('a plain PDF’s draft (a seller without VAT ID, register entry or seller identifier): why it has no e-invoice, in German', async () => {
+    const made = freelancer(server);
+    server.services.invoices.setBusinessProfile(
+      OPERATOR,
+      server.workspaceId,
+      issuerPatchOfText(Object.entries({ vatId: '', electronicAddress: '', electronicAddressScheme: '' })),
+    );
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include(
+      '<strong>Ein einfaches PDF, ohne E-Rechnung.</strong> Der Rechnungssteller dieser Rechnung hat weder USt-IdNr. noch Registereintrag noch Verkäuferkennung (BT-31, BT-30, BT-29)',
+    );
+    expect(text).to.include(
+      'tragen Sie Ihre USt-IdNr., Ihren Registereintrag oder eine Verkäuferkennung im <a href="/settings/workspace">Unternehmensprofil</a> ein (Einstellungen › Arbeitsbereich › Rechnungssteller), für die danach erstellten Rechnungen, oder ergänzen Sie eines unten für diese Rechnung.',
+    );
+    for (const english of ['A plain PDF, without e-invoice', 'business profile', 'Seller VAT ID']) expect(text).not.to.include(english);
     expect(keysShown(page.text)).to.deep.equal([]);
   });
 

@@ -31,7 +31,7 @@ describe('web app: the profile', () => {
     });
     expect(noPassword.status).to.equal(400);
     expect(flat(noPassword.text)).to.include(
-      'id="profile-current-error">current password: your current password is needed to change your sign-in email.</span>',
+      'id="profile-current-error">Your current password is needed to change your sign-in email.</span>',
     );
     expect(flat(noPassword.text)).to.include('value="maya@northwind.example"');
     const wrong = await owner.submit('/app/profile', '/app/profile', {
@@ -42,7 +42,7 @@ describe('web app: the profile', () => {
       weekStart: 'sunday',
     });
     expect(wrong.status).to.equal(400);
-    expect(flat(wrong.text)).to.include('id="profile-current-error">current password: that is not your current password.</span>');
+    expect(flat(wrong.text)).to.include('id="profile-current-error">That is not your current password.</span>');
     expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ name: 'Owner', email: server.ownerEmail });
     expect(server.services.accounts.preferences(server.ownerId).timeZone).to.equal(null);
     // Name, zone and day need no password; with it, the email changes too.
@@ -87,7 +87,7 @@ describe('web app: the profile', () => {
     );
     // Nothing says who holds the address (decisions §8a).
     expect(flat(taken.text)).to.include(
-      '<span class="field-error" id="profile-email-error">email: this address cannot be your sign-in here. Choose another one.</span>',
+      '<span class="field-error" id="profile-email-error">This address cannot be your sign-in here. Choose another one.</span>',
     );
     expect(taken.text).not.to.match(/exists|Bea/);
     const bad = await owner.submit('/app/profile', '/app/profile', {
@@ -97,7 +97,7 @@ describe('web app: the profile', () => {
       weekStart: 'monday',
     });
     expect(bad.status).to.equal(400);
-    expect(flat(bad.text)).to.include('id="profile-email-error">email must look like name@example.org (got &quot;maya&quot;).</span>');
+    expect(flat(bad.text)).to.include('id="profile-email-error">The email must look like name@example.org (got &quot;maya&quot;).</span>');
     expect(server.services.accounts.getUser(OPERATOR, server.ownerId)).to.include({ name: 'Maya F.', email: 'maya@northwind.example' });
     // One write: the refused forms (taken email, with another zone and first day) changed nothing else either.
     expect(server.services.accounts.preferences(server.ownerId)).to.deep.include({
@@ -116,7 +116,7 @@ describe('web app: the profile', () => {
       repeat: 'a new long password',
     });
     expect(wrong.status).to.equal(400);
-    expect(flat(wrong.text)).to.include('id="current-password-error">current password: that is not your current password.</span>');
+    expect(flat(wrong.text)).to.include('id="current-password-error">That is not your current password.</span>');
     const differ = await owner.submit('/app/profile', '/app/profile/password', {
       current: PASSWORD,
       password: 'a new long password',

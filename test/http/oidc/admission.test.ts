@@ -110,7 +110,7 @@ describe('sign-in through the identity provider: who may come in', function () {
     };
     const open = await owner.submit('/settings/workspace', '/settings/workspace', { ...fields, joinDomains: 'joiners.example, gmail.com' });
     expect(open.status).to.equal(400);
-    expect(open.text).to.include('anyone can have an address at gmail.com');
+    expect(open.text).to.include('Anyone can have an address at gmail.com');
     const saved = await owner.submit('/settings/workspace', '/settings/workspace', { ...fields, joinDomains: 'Joiners.example' });
     expect(saved.status, saved.text).to.equal(303);
     expect((await owner.get('/settings/workspace')).text).to.include('value="joiners.example"');

@@ -97,7 +97,7 @@ describe('settings pages in German: workspace, members, mail', function () {
     expect(page.status).to.equal(200);
     const text = flat(page.text);
     expect(text).to.include('<title>Mail');
-    expect(text).to.match(/Mail wird über smtp:\/\/127\.0\.0\.1:\d+ \(no TLS\) versendet\. Nichts wartet\./);
+    expect(text).to.match(/Mail wird über smtp:\/\/127\.0\.0\.1:\d+ \(ohne TLS\) versendet\. Nichts wartet\./);
     expect(text).to.include('<th scope="col">Empfänger</th>');
     expect(text).to.include('<th scope="col">Antwort</th>');
     expect(text).to.include('<span class="badge good">gesendet</span>');
@@ -113,6 +113,7 @@ describe('settings pages in German: workspace, members, mail', function () {
       'Mail goes out',
       'Nothing is waiting',
       'kept 30 days',
+      'no TLS',
     ])
       expect(text, english).not.to.include(english);
     expect(keysShown(page.text)).to.deep.equal([]);

@@ -1,0 +1,195 @@
+import { expect } from 'chai';
+import { DomainError } from '../../../src/errors.js';
+import { translator } from '../../../src/i18n/index.js';
+import { oidcErrors } from '../../../src/modules/oidc/errors.js';
+import { OPERATOR } from '../../../src/principal.js';
+import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
+
+/**
+ * The refusals a service words itself, as a German page says them (decisions §14; issue 58):
+ * each carries words by key, whose German text is right, while the API's and the command line's
+ * English message stays as it was, letter for letter.
+ */
+interface Said {
+  code: string;
+  field: string | undefined;
+  message: string;
+  /** The words for people in German, and in English. */
+  de: string;
+  en: string;
+}
+
+async function refused(fn: () => unknown): Promise<Said> {
+  try {
+    await fn();
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    expect(error.words, `words of: ${error.message}`).to.not.equal(undefined);
+    const words = error.words as NonNullable<DomainError['words']>;
+    return {
+      code: error.code,
+      field: error.field,
+      message: error.message,
+      de: translator('de')(words.key, words.vars),
+      en: translator('en')(words.key, words.vars),
+    };
+  }
+  throw new Error('not refused');
+}
+
+describe('services: refusals in the reader’s language', () => {
+  let world: ServiceWorld;
+  beforeEach(() => {
+    world = memoryServices();
+  });
+  afterEach(() => world.close());
+
+  it('the input rules (src/kernel/input.ts): an empty or unsafe name, a currency, a rate, a limit, an email', async () => {
+    const { accounts } = world.services;
+    const ws = world.workspaceId;
+    const empty = await refused(() => accounts.setWorkspace(world.owner, ws, { name: '  ' }));
+    expect(empty).to.deep.equal({
+      code: 'invalid',
+      field: 'name',
+      message: 'name must not be empty.',
+      de: 'Der Name darf nicht leer sein.',
+      en: 'The name must not be empty.',
+    });
+    const unsafe = await refused(() => accounts.setWorkspace(world.owner, ws, { name: 'Acme\u202Egpj.exe' }));
+    expect(unsafe.message).to.equal(
+      'name must not hold control characters or bidirectional controls (found U+202E): type it again without them.',
+    );
+    expect(unsafe.de).to.equal(
+      'Der Name darf keine Steuerzeichen und keine Steuerzeichen der Schreibrichtung enthalten (gefunden: U+202E): Geben Sie den Text ohne sie erneut ein.',
+    );
+    const long = await refused(() => accounts.setWorkspace(world.owner, ws, { name: 'x'.repeat(201) }));
+    expect([long.message, long.de]).to.deep.equal([
+      'name must be at most 200 characters.',
+      'Der Name darf höchstens 200 Zeichen lang sein.',
+    ]);
+    const currency = await refused(() => accounts.setWorkspace(world.owner, ws, { currency: 'usd' }));
+    expect(currency).to.deep.equal({
+      code: 'invalid',
+      field: 'currency',
+      message: 'currency must be an ISO 4217 code such as EUR (got "usd").',
+      de: 'Die Währung muss ein ISO-4217-Code wie EUR sein (eingegeben: "usd").',
+      en: 'The currency must be an ISO 4217 code such as EUR (got "usd").',
+    });
+    const rate = await refused(() => accounts.setWorkspace(world.owner, ws, { hourlyRate: -1 }));
+    expect([rate.field, rate.message, rate.de]).to.deep.equal([
+      'hourlyRate',
+      'hourly rate must be a number from 0 to 1000000000.',
+      'Der Stundensatz muss eine Zahl von 0 bis 1.000.000.000 sein.',
+    ]);
+    const limit = await refused(() => accounts.setWorkspace(world.owner, ws, { runawayLimitSec: 0 }));
+    expect([limit.field, limit.message, limit.de]).to.deep.equal([
+      'runawayLimitSec',
+      'runaway limit must be a whole number from 1 to 1000000000.',
+      'Das Limit für Ausreißer-Timer muss eine ganze Zahl von 1 bis 1.000.000.000 sein.',
+    ]);
+    const email = await refused(() => accounts.enrollMember(world.owner, { workspaceId: ws, email: 'maya', name: 'Maya' }));
+    expect(email).to.deep.equal({
+      code: 'invalid',
+      field: 'email',
+      message: 'email must look like name@example.org (got "maya").',
+      de: 'Die E-Mail-Adresse muss wie name@example.org aussehen (eingegeben: "maya").',
+      en: 'The email must look like name@example.org (got "maya").',
+    });
+  });
+
+  it('the accounts service: the last owner, a member already, join domains, the runaway action, a wrong password', async () => {
+    const { accounts, sessions } = world.services;
+    const ws = world.workspaceId;
+    const last = await refused(() => accounts.setMember(world.owner, { workspaceId: ws, userId: world.ownerId, isOwner: false }));
+    expect([last.code, last.message, last.de]).to.deep.equal([
+      'conflict',
+      `Workspace ${ws} would have no owner left; make another member an owner first.`,
+      'Dieser Arbeitsbereich hätte keinen Inhaber mehr; machen Sie zuerst ein anderes Mitglied zum Inhaber.',
+    ]);
+    const bea = world.member({ name: 'Bea' });
+    const owners = await refused(() => accounts.setMember(bea, { workspaceId: ws, userId: bea.userId, hourlyRate: 1 }));
+    expect([owners.code, owners.de]).to.deep.equal([
+      'forbidden',
+      'Das können nur die Inhaber des Arbeitsbereichs. Fragen Sie einen von ihnen.',
+    ]);
+    const open = await refused(() => accounts.setWorkspace(world.owner, ws, { joinDomains: ['gmail.com'] }));
+    expect([open.field, open.message, open.de]).to.deep.equal([
+      'joinDomains',
+      "join domains: anyone can have an address at gmail.com; list your organisation's own domain.",
+      'Eine Adresse bei gmail.com kann jeder haben; nennen Sie die eigene Domain Ihrer Organisation.',
+    ]);
+    const bad = await refused(() => accounts.setWorkspace(world.owner, ws, { joinDomains: ['not a domain'] }));
+    expect(bad.de).to.equal('"not a domain" ist kein Domainname wie example.org.');
+    const action = await refused(() => accounts.setWorkspace(world.owner, ws, { runawayAction: 'exploded' as never }));
+    expect([action.message, action.de]).to.deep.equal([
+      'runaway action must be one of flagged, capped, stopped.',
+      'Ein Ausreißer-Timer wird markiert, beim Limit gestoppt oder gestoppt.',
+    ]);
+    const member = await refused(() => accounts.enrollMember(world.owner, { workspaceId: ws, email: 'member1@example.org', name: 'Bea' }));
+    expect([member.code, member.de]).to.deep.equal([
+      'conflict',
+      'Bea (member1@example.org) ist bereits Mitglied dieses Arbeitsbereichs; ändern Sie stattdessen den Zugang in der Liste.',
+    ]);
+    await sessions.setPassword(OPERATOR, bea.userId, 'correct horse battery');
+    const wrong = await refused(() => sessions.changePassword(bea, 'no-session', 'wrong horse', 'a new long password'));
+    expect(wrong).to.deep.equal({
+      code: 'invalid',
+      field: 'current',
+      message: 'current password: that is not your current password.',
+      de: 'Das ist nicht Ihr aktuelles Passwort.',
+      en: 'That is not your current password.',
+    });
+  });
+
+  it('the identity provider’s way back: its refusals and failures by key, the English message as before', async () => {
+    const unknown = await refused(() => {
+      throw oidcErrors.unknownPerson('new.bie@joiners.example', 'joiners.example');
+    });
+    expect(unknown).to.deep.equal({
+      code: 'forbidden',
+      field: undefined,
+      message:
+        'No one here signs in as new.bie@joiners.example, and no workspace lets people of joiners.example join. Ask an owner of your workspace to add you on the Members page, or to list joiners.example on the Workspace page.',
+      de: 'Niemand meldet sich hier als new.bie@joiners.example an, und kein Arbeitsbereich lässt Personen von joiners.example beitreten. Bitten Sie einen Inhaber Ihres Arbeitsbereichs, Sie auf der Seite Mitglieder hinzuzufügen oder joiners.example auf der Seite Arbeitsbereich einzutragen.',
+      en: 'No one here signs in as new.bie@joiners.example, and no workspace lets people of joiners.example join. Ask an owner of your workspace to add you on the Members page, or to list joiners.example on the Workspace page.',
+    });
+    const unverified = await refused(() => {
+      throw oidcErrors.unverifiedEmail('Keycloak', 'ada@example.org');
+    });
+    expect(unverified.message).to.equal(
+      'Keycloak says your address ada@example.org is not verified, so timetrack cannot tell it is yours. Ask your Keycloak administrator to mark the address as verified (email_verified), then sign in again.',
+    );
+    expect(unverified.de).to.equal(
+      'Laut Keycloak ist Ihre Adresse ada@example.org nicht bestätigt, daher kann timetrack nicht erkennen, dass sie Ihnen gehört. Bitten Sie die Administration von Keycloak, die Adresse als bestätigt zu markieren (email_verified), und melden Sie sich dann erneut an.',
+    );
+    // Without a provider set up, the way back fails, said by key too.
+    const done = await world.services.oidc.complete({ query: 'state=x&code=y', cookie: null });
+    expect(done.kind).to.equal('failed');
+    const failed = done as { message: string; words?: { key: never; vars?: never } };
+    expect(failed.message).to.equal('Sign-in through an identity provider is not set up here.');
+    expect(translator('de')(failed.words?.key as never)).to.equal(
+      'Die Anmeldung über einen Identitätsanbieter ist hier nicht eingerichtet.',
+    );
+  });
+
+  it('the invoicing service: a client not of the workspace, the issuer for owners only', async () => {
+    const { invoices } = world.services;
+    const ws = world.workspaceId;
+    const client = await refused(() =>
+      invoices.create(world.owner, { workspaceId: ws, clientId: 'cli_nope', from: '2026-10-01', to: '2026-10-31' }),
+    );
+    expect([client.code, client.field, client.de]).to.deep.equal([
+      'not_found',
+      'clientId',
+      'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
+    ]);
+    expect(client.message).to.match(/^Client cli_nope was not found in workspace /);
+    const bea = world.member({ name: 'Bea' });
+    const issuer = await refused(() => invoices.setBusinessProfile(bea, ws, { legalName: 'Bea' } as never));
+    expect([issuer.code, issuer.message, issuer.de]).to.deep.equal([
+      'forbidden',
+      "Only the workspace's owners change its invoice issuer.",
+      'Nur die Inhaber des Arbeitsbereichs ändern seinen Rechnungssteller.',
+    ]);
+  });
+});
