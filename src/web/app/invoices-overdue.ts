@@ -82,7 +82,7 @@ export function remindersSection(
             ${t('invoices.reminderSkip.line', {
               level: skip.level,
               since: formats().date(skip.since),
-              why: t(skip.reason === 'budget' ? 'invoices.reminderSkip.budget' : 'invoices.reminderSkip.document'),
+              why: t(`invoices.reminderSkip.${skip.reason}`),
             })}
           </div>`
         : ''
