@@ -241,7 +241,8 @@ export function createReminders(deps: Deps) {
       ports.requireWorkspace(workspaceId);
       const now = clock.now();
       const found: OverdueView[] = [];
-      for (const row of repo.list(workspaceId, { status: 'sent' })) {
+      // Due before today in the workspace's zone (overdueOf then keeps those with something still due).
+      for (const row of repo.sentDueBefore(workspaceId, dayIn(now, defaultTimeZone))) {
         const days = overdueOf(row, defaultTimeZone, now);
         if (days === null) continue;
         const invoice = view(row);
