@@ -38,6 +38,7 @@ import { type Resolver, systemResolver } from './modules/webhooks/targets.js';
 import { createMailRepository } from './modules/mail/repository.js';
 import type { Relay } from './modules/mail/transport.js';
 import {
+  addressProblem,
   createMailService,
   MAX_ATTACHMENT_BYTES,
   type Language,
@@ -560,6 +561,7 @@ export function invoicePorts(
     mail: {
       enabled: () => mail?.enabled() ?? false,
       deliverable: (address) => mail?.deliverable(address) ?? false,
+      undeliverable: (address) => (mail ? addressProblem(address.trim()) : 'mail is off on this server'),
       spend: (cause) => mail?.spend(cause),
       senderAddress: () => mail?.senderAddress() ?? null,
       maxAttachmentBytes: () => MAX_ATTACHMENT_BYTES,

@@ -112,15 +112,19 @@ function humanInvoice(result: Record<string, unknown>): string {
     ...(i.note ? [`note: ${i.note}`] : []),
     ...payments.map((p) => paymentSummary(p, i.currency)),
     ...sends.map(sendSummary),
-    ...(skip ? [skipSummary(skip)] : []),
+    ...(skip ? [skipSummary(skip, i.id)] : []),
     '',
   ].join('\n');
 }
 
 /** A payment reminder the tick could not send: `reminder 1 due since D, not sent: why; tried again hourly`. */
-const skipSummary = (skip: InvoiceReminderSkipView): string =>
+const skipSummary = (skip: InvoiceReminderSkipView, id: string): string =>
   `reminder ${skip.level} due since ${skip.since}, not sent: ${
-    skip.reason === 'budget' ? `the workspace's mail budget was spent (${skip.detail})` : `its document fails its rules: ${skip.detail}`
+    skip.reason === 'budget'
+      ? `the workspace's mail budget was spent (${skip.detail})`
+      : skip.reason === 'address'
+        ? `no address mail can reach: ${skip.detail} (add one: timetrack invoice fill ${id} --user U --set recipient.email=ADDRESS)`
+        : `its document fails its rules: ${skip.detail}`
   }; tried again hourly (last ${skip.at})`;
 
 const refused = (message: string) => new DomainError('invalid', message);

@@ -760,6 +760,8 @@ export const de: Messages = {
       line: 'Erinnerung der Stufe {{level}} fällig seit {{since}}, nicht gesendet: {{why}}; stündlich neuer Versuch.',
       budget: 'Das Mail-Kontingent des Arbeitsbereichs war aufgebraucht',
       document: 'Ihr PDF kann nicht erstellt werden (laden Sie es oben herunter, um zu sehen, was fehlt)',
+      address:
+        'Der Empfänger hat keine E-Mail-Adresse, die Mail erreicht (tragen Sie die E-Mail des Empfängers oben nach; eine Adresse, mit der die Rechnung ausgestellt wurde, ändert nur ein Storno mit neuer Rechnung)',
     },
     receiptUploads: {
       busy: 'Der Server liest gerade andere Belege (höchstens {{perMember}} von Ihnen zugleich). Nichts wurde gespeichert: Wählen Sie die Belegdatei noch einmal und speichern Sie in ein paar Sekunden.',

@@ -750,6 +750,8 @@ export const en = {
       line: 'Reminder {{level}} due since {{since}}, not sent: {{why}}; tried again hourly.',
       budget: 'the workspace’s mail budget was spent',
       document: 'its PDF cannot be made (download it above to see what it lacks)',
+      address:
+        'its recipient has no email address mail can reach (fill in the recipient’s email above; an address it was issued with changes only by voiding it and issuing a new one)',
     },
     receiptUploads: {
       // the Expenses page's receipts read at once (src/web/app/expenses.ts): a form that found no place free

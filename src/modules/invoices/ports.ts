@@ -99,6 +99,8 @@ export interface InvoiceMail {
   enabled(): boolean;
   /** Whether an address can be given to the relay as one recipient. */
   deliverable(address: string): boolean;
+  /** Why an address cannot be given to the relay (the mail module's words), or null when it can. */
+  undeliverable(address: string): string | null;
   /** The address mail leaves from (MAIL_FROM's), or null when mail is off: the Send form shows it. */
   senderAddress(): string | null;
   /** The most a message may carry in attachments together, in bytes (the mail module's limit). */

@@ -45,12 +45,13 @@ export interface InvoiceReminderView {
 /**
  * A reminder the scheduler's tick could not send (issue 57), while it is still due: its level,
  * the day it was due since, why (`budget`: the workspace's mail budget was spent; `document`:
- * its document failed its rules), the refusal's words and when it was last tried (hourly).
+ * its document failed its rules; `address`: the invoice's recipient has no email address mail
+ * can reach), the refusal's words and when it was last tried (hourly).
  */
 export interface InvoiceReminderSkipView {
   level: number;
   since: string;
-  reason: 'budget' | 'document';
+  reason: 'budget' | 'document' | 'address';
   detail: string;
   /** When it was last tried (ISO 8601, UTC). */
   at: string;
@@ -121,18 +122,26 @@ function levelDueOf(
   return level > had ? { level, days } : null;
 }
 
-/** Where a reminder goes: the recipient's email as the invoice stores it, when mail can be addressed to it. */
-function addressOf(ports: InvoicePorts, invoice: InvoiceView): string | null {
+/**
+ * Where a reminder goes: the recipient's email as the invoice stores it, when mail can be
+ * addressed to it; else why not (no email, or one the mail module refuses, in its words).
+ */
+function addressOf(ports: InvoicePorts, invoice: InvoiceView): { to: string } | { problem: string } {
   const address = (invoice.recipient?.email ?? '').trim();
-  return address !== '' && ports.mail.deliverable(address) ? address : null;
+  if (address === '') return { problem: "the invoice's recipient has no email address" };
+  const problem = ports.mail.undeliverable(address);
+  return problem === null
+    ? { to: address }
+    : { problem: `the recipient's email ${JSON.stringify(address)} cannot receive mail: ${problem}` };
 }
 
 /** Makes the documents, then one write checks again, spends the workspace's mail budget, queues the mail and records the reminder. */
 async function sendReminder(deps: Deps, row: InvoiceRow, due: { level: number }): Promise<void> {
   const { repo, ports, clock, write, render } = deps;
   const invoice = view(row);
-  const to = addressOf(ports, invoice);
-  if (to === null) return;
+  const address = addressOf(ports, invoice);
+  if (!('to' in address)) return;
+  const { to } = address;
   const xml = xmlOf(repo, invoice);
   const formats: DocumentFormat[] = xml === null ? ['pdf'] : ['pdf', xml];
   const made: Array<{ format: DocumentFormat; bytes: Buffer }> = [];
@@ -232,7 +241,8 @@ export function createReminders(deps: Deps) {
       ports.requireWorkspace(workspaceId);
       const now = clock.now();
       const found: OverdueView[] = [];
-      for (const row of repo.list(workspaceId, { status: 'sent' })) {
+      // Due before today in the workspace's zone (overdueOf then keeps those with something still due).
+      for (const row of repo.sentDueBefore(workspaceId, dayIn(now, defaultTimeZone))) {
         const days = overdueOf(row, defaultTimeZone, now);
         if (days === null) continue;
         const invoice = view(row);
@@ -265,10 +275,11 @@ export function createReminders(deps: Deps) {
      * that has reached a level it has not had is sent one reminder, of the highest level reached
      * (an invoice 25 days late when reminders are turned on at 7 and 21 days gets the second, not
      * both at once). Not sent, and tried again on the next tick: mail off, no recipient address
-     * mail can reach, a document that cannot be made, the invoice changed meanwhile. A workspace
-     * whose mail budget is spent waits for a later tick. A reminder not sent for its budget or its
-     * document is logged (warn) and recorded on the invoice (`reminderSkip`: its page and `invoice
-     * show` say it) until one is sent. How many were queued.
+     * mail can reach (a fill of recipient.email gives it one), a document that cannot be made, the
+     * invoice changed meanwhile. A workspace whose mail budget is spent waits for a later tick. A
+     * reminder not sent for its budget, its document or its address is logged (warn) and recorded
+     * on the invoice (`reminderSkip`: its page and `invoice show` say it) until one is sent. How
+     * many were queued.
      */
     async remind(): Promise<number> {
       if (!ports.mail.enabled()) return 0;
@@ -277,7 +288,12 @@ export function createReminders(deps: Deps) {
       let queued = 0;
       for (const { invoice: row, reminders } of repo.remindable(today)) {
         const due = levelDueOf(deps, row, reminders);
-        if (due === null || addressOf(ports, view(row)) === null) continue;
+        if (due === null) continue;
+        const address = addressOf(ports, view(row));
+        if ('problem' in address) {
+          recordSkip(deps, row, reminders, due.level, 'address', address.problem);
+          continue;
+        }
         const budget = spent.get(row.workspaceId);
         if (budget !== undefined) {
           recordSkip(deps, row, reminders, due.level, 'budget', budget);

@@ -122,6 +122,14 @@ export function createInvoicesRepository(db: Db) {
     /** An invoice's reminders, the first level first. */
     reminders: (invoiceId: string): InvoiceReminderRow[] =>
       db.select().from(invoiceReminders).where(eq(invoiceReminders.invoiceId, invoiceId)).orderBy(asc(invoiceReminders.level)).all(),
+    /** A workspace's sent invoices due before `day`, the earliest due first (the Overdue view: it reads their amounts due). */
+    sentDueBefore: (workspaceId: string, day: string): InvoiceRow[] =>
+      db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.status, 'sent'), lt(invoices.dueDate, day)))
+        .orderBy(asc(invoices.dueDate), asc(invoices.id))
+        .all(),
     /** The sent invoices due before `day` of every workspace that has reminders on, with its levels (the reminders' tick). */
     remindable: (day: string): Array<{ invoice: InvoiceRow; reminders: string | null }> =>
       db

@@ -10,7 +10,7 @@ import { DOCUMENT_FORMATS, documentFileName } from './documents/index.js';
 import { checkElectronicAddress, checkValue, type Fields, isCurrencyCode, ISSUER_FIELDS, type Kind, RECIPIENT_FIELDS } from './fields.js';
 import { MAX_INVOICE_LINES } from './lines.js';
 import { checkManualLine, manualAmountCents } from './manual.js';
-import { formatNumber, parseEarlyPayment, restartsYearly } from './settings.js';
+import { formatNumber, MAX_REMINDER_LEVELS, parseEarlyPayment, restartsYearly } from './settings.js';
 import { breakdown } from './tax.js';
 
 /*
@@ -83,6 +83,7 @@ export function checkRestorable(
   sends: ReadonlyArray<Record<string, unknown>>,
   ctx: RestoreContext,
   payments: ReadonlyArray<Record<string, unknown>> = [],
+  reminders: ReadonlyArray<Record<string, unknown>> = [],
 ): void {
   const label = invoiceLabel(values);
   const fail = (problem: string): never => {
@@ -133,6 +134,97 @@ export function checkRestorable(
 
   checkSends(values, sends, status, ctx, fail);
   checkPayments(values, payments, status, ctx, fail, by);
+  checkReminders(values, reminders, status, ctx, fail);
+}
+
+/** The gross total of an invoice's row: its net and the VAT of its breakdown, in cents. */
+const grossCents = (values: Record<string, unknown>): number =>
+  (values.totalCents as number) +
+  (json<{ taxBreakdown?: TaxBreakdownRow[] }>(values.extras, {}).taxBreakdown ?? []).reduce((sum, r) => sum + toCents(r.taxAmount), 0);
+
+/** The UTC calendar day of an instant `hours` away (a zone's day: -12 to +14). */
+const dayAt = (at: number, hours: number): string => new Date(at + hours * 3_600_000).toISOString().slice(0, 10);
+
+/**
+ * Its payment reminders fit it (issue 57): only an issued invoice with a due date was reminded
+ * (never a draft); each of a level a workspace can have (1 to MAX_REMINDER_LEVELS), one per
+ * level; sent after it was issued and not after now, its whole days overdue (from 1) what its
+ * due date makes them on that day in some zone of the Earth (UTC-12 to UTC+14: the workspace's
+ * zone is not in the file); what was due then whole cents above 0 and at most its total; to one
+ * address mail can go to; with its invoice's documents (the PDF first), as a send by mail.
+ */
+function checkReminders(
+  values: Record<string, unknown>,
+  reminders: ReadonlyArray<Record<string, unknown>>,
+  status: InvoiceDocument['status'],
+  ctx: RestoreContext,
+  fail: (problem: string) => never,
+): void {
+  if (reminders.length === 0) return;
+  const issueDate = values.issueDate as string | null | undefined;
+  const dueDate = values.dueDate as string | null | undefined;
+  if (status === 'draft' || issueDate == null || dueDate == null)
+    fail(
+      `it records a payment reminder, and ${status === 'draft' || issueDate == null ? 'a draft is never reminded' : 'an invoice without a due date is never overdue'}`,
+    );
+  const gross = grossCents(values);
+  const { names, named } = documentsNamed(values, false);
+  const levels = new Set<unknown>();
+  for (const reminder of reminders) {
+    const { level, daysOverdue: days, amountDueCents: cents, createdAt: at } = reminder;
+    if (!Number.isSafeInteger(level) || (level as number) < 1 || (level as number) > MAX_REMINDER_LEVELS)
+      fail(`a payment reminder is of level ${JSON.stringify(level)}, and a workspace's levels are 1 to ${MAX_REMINDER_LEVELS}`);
+    if (levels.has(level)) fail(`it records two payment reminders of level ${String(level)}, and each level is sent once`);
+    levels.add(level);
+    if (!Number.isSafeInteger(cents) || (cents as number) <= 0)
+      fail(`a payment reminder says ${JSON.stringify(cents)} cents were due, which is not whole cents above 0`);
+    if ((cents as number) > gross) fail(`a payment reminder says ${money(cents as number)} was due, more than its total (${money(gross)})`);
+    if (!Number.isSafeInteger(at) || (at as number) > ctx.now)
+      fail(`a payment reminder was sent at ${JSON.stringify(at)}, which is not a time up to now`);
+    const sent = new Date(at as number).toISOString();
+    if (dayAt(at as number, 14) < (issueDate as string))
+      fail(`a payment reminder is dated ${sent}, before its invoice was issued (${String(issueDate)})`);
+    if (!Number.isSafeInteger(days) || (days as number) < 1)
+      fail(`a payment reminder says it was ${JSON.stringify(days)} days overdue, which is not a whole number of days from 1`);
+    const on = DateTime.fromISO(dueDate as string, { zone: 'UTC' })
+      .plus({ days: days as number })
+      .toISODate() as string;
+    if (on < dayAt(at as number, -12) || on > dayAt(at as number, 14))
+      fail(
+        `a payment reminder is dated ${sent} and says it was ${String(days)} days overdue, and its due date ${String(dueDate)} makes that day ${on}`,
+      );
+    if (!ctx.deliverable(reminder.recipient as string))
+      fail(`a payment reminder names ${JSON.stringify(reminder.recipient)}, which is not one address mail can go to`);
+    const files = json<unknown>(reminder.files, null);
+    if (!Array.isArray(files) || files.length === 0 || !files.every(named) || new Set(files).size !== files.length)
+      fail(
+        `a payment reminder lists the files ${JSON.stringify(files)}, which are not its invoice's documents (${names.join(', ')}; the PDF first)`,
+      );
+  }
+}
+
+/**
+ * Whether a file's name, at its place in a mail's list, is one of the invoice's documents (its
+ * credit note's): the PDF first, then an XML of the formats. An invoice issued before numbers
+ * existed named its files by its id, which the restore gives anew: their form then.
+ */
+function documentsNamed(
+  values: Record<string, unknown>,
+  creditNote: boolean,
+): { names: string[]; named: (file: unknown, i: number) => boolean } {
+  const doc = {
+    id: 'restored',
+    number: values.number ?? null,
+    creditNote: typeof values.creditNoteNumber === 'string' ? { number: values.creditNoteNumber, issueDate: values.creditNoteDate } : null,
+  } as unknown as InvoiceDocument;
+  const names = DOCUMENT_FORMATS.map((format) => documentFileName(doc, format, { creditNote }));
+  const named = (file: unknown, i: number) =>
+    typeof values.number === 'string'
+      ? i === 0
+        ? file === names[0]
+        : names.slice(1).includes(file as string)
+      : typeof file === 'string' && (i === 0 ? /^draft-[\w-]+\.pdf$/.test(file) : /^draft-[\w-]+-[\w-]+\.xml$/.test(file));
+  return { names, named };
 }
 
 /**
@@ -178,8 +270,7 @@ function checkPayments(
     );
   if (payments.length === 0 && paidCents + discountCents > 0)
     fail(`it says ${money(paidCents + discountCents)} were paid, and it records no payment`);
-  const extras = json<{ taxBreakdown?: TaxBreakdownRow[] }>(values.extras, {});
-  const gross = (values.totalCents as number) + (extras.taxBreakdown ?? []).reduce((sum, r) => sum + toCents(r.taxAmount), 0);
+  const gross = grossCents(values);
   if (paidCents + discountCents > gross)
     fail(`its payments (${money(paidCents + discountCents)}) are more than its total (${money(gross)})`);
   if (status === 'paid' && payments.length > 0 && paidCents + discountCents !== gross)
@@ -433,11 +524,6 @@ function checkSends(
       : status === 'void' && issued
         ? ['invoice', 'credit_note']
         : [];
-  const doc = {
-    id: 'restored',
-    number: values.number ?? null,
-    creditNote: typeof values.creditNoteNumber === 'string' ? { number: values.creditNoteNumber, issueDate: values.creditNoteDate } : null,
-  } as unknown as InvoiceDocument;
   for (const send of sends) {
     const document = send.document as 'invoice' | 'credit_note';
     const what = document === 'credit_note' ? 'credit note' : 'invoice';
@@ -448,14 +534,7 @@ function checkSends(
     const recipient = send.recipient as string;
     if (!ctx.deliverable(recipient)) fail(`a send by mail names ${JSON.stringify(recipient)}, which is not one address mail can go to`);
     const creditNote = document === 'credit_note';
-    const names = DOCUMENT_FORMATS.map((format) => documentFileName(doc, format, { creditNote }));
-    // An invoice issued before numbers existed named its files by its id, which the restore gives anew: their form then.
-    const named = (file: unknown, i: number) =>
-      issued
-        ? i === 0
-          ? file === names[0]
-          : names.slice(1).includes(file as string)
-        : typeof file === 'string' && (i === 0 ? /^draft-[\w-]+\.pdf$/.test(file) : /^draft-[\w-]+-[\w-]+\.xml$/.test(file));
+    const { names, named } = documentsNamed(values, creditNote);
     const files = json<unknown>(send.files, null);
     if (!Array.isArray(files) || files.length === 0 || !files.every(named) || new Set(files).size !== files.length)
       fail(

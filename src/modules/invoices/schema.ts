@@ -72,15 +72,22 @@ export const invoices = sqliteTable(
     /**
      * The last payment reminder the scheduler's tick could not send (issue 57), as JSON
      * `{level, since, reason, detail, at}`: its level, the day it was due since, why (`budget`:
-     * the workspace's mail budget was spent; `document`: its document failed its rules; `detail`
-     * the refusal's words) and when it was tried. Null when none was skipped; cleared when a
+     * the workspace's mail budget was spent; `document`: its document failed its rules;
+     * `address`: its recipient has no email address mail can reach; `detail` the refusal's
+     * words) and when it was tried. Null when none was skipped; cleared when a
      * reminder is sent. The invoice's page and `invoice show` say it.
      */
     reminderSkip: text('reminder_skip'),
     createdBy: reference('created_by', () => users.id),
     ...timestamps(),
   },
-  (t) => [index('invoices_workspace').on(t.workspaceId, t.createdAt), index('invoices_status_due').on(t.status, t.dueDate)],
+  (t) => [
+    index('invoices_workspace').on(t.workspaceId, t.createdAt),
+    // The reminders' tick: the sent invoices of every workspace due before today.
+    index('invoices_status_due').on(t.status, t.dueDate),
+    // The Overdue view: one workspace's sent invoices due before today (issue 57).
+    index('invoices_workspace_status_due').on(t.workspaceId, t.status, t.dueDate),
+  ],
 );
 
 /**

@@ -150,6 +150,12 @@ export function checkInvoiceRecord(data: unknown): string[] {
     if (!Array.isArray(record.reminders)) throw refuse("the invoice record's reminders must be a list");
     for (const reminder of record.reminders as unknown[]) {
       if (typeof reminder !== 'object' || reminder === null) throw refuse("the invoice record's reminders must be a list of objects");
+      // A reminder is its invoice's, in that invoice's record: one that names an invoice (or ids of its own) is not an export's.
+      const named = REMINDER_IDS.filter((key) => Object.hasOwn(reminder, key));
+      if (named.length > 0)
+        throw refuse(
+          `the invoice record's reminder names ${named.map((key) => `${key} ${JSON.stringify((reminder as Record<string, unknown>)[key])}`).join(', ')}: a reminder is its invoice's, in that invoice's record, and an export names no invoice of its own in it`,
+        );
       try {
         const read = rowOfRecord(invoiceReminders, reminder as Record<string, unknown>, REMINDER_IDS);
         JSON.parse(read.values.files as string);
@@ -225,6 +231,9 @@ export function checkSettingsRecord(data: unknown): Record<string, unknown> {
 /** A record's payments as the values of their table. */
 const paymentsOf = (data: ExportedInvoice['record']) =>
   (data.payments ?? []).map((payment) => rowOfRecord(invoicePayments, payment, PAYMENT_IDS).values);
+/** A record's payment reminders as the values of their table. */
+const remindersOf = (data: ExportedInvoice['record']) =>
+  (data.reminders ?? []).map((reminder) => rowOfRecord(invoiceReminders, reminder, REMINDER_IDS).values);
 
 /** What the rules of a restored invoice read: the latest day anywhere, the clock, the mail module's address check. */
 const restoreContext = (ports: InvoicePorts, clock: Clock) => ({
@@ -258,12 +267,13 @@ export function restoreCheckOf(
     values: rowOfRecord(invoices, data.row, INVOICE_IDS).values,
     sends: (data.sends ?? []).map((send) => rowOfRecord(invoiceSends, send, SEND_IDS).values),
     payments: paymentsOf(data),
+    reminders: remindersOf(data),
   });
   return {
     invoice(key: number, data: ExportedInvoice['record']): void {
-      const { values, sends, payments } = partsOf(data);
+      const { values, sends, payments, reminders } = partsOf(data);
       try {
-        checkRestorable(values, data.numbers, sends, context(), payments);
+        checkRestorable(values, data.numbers, sends, context(), payments, reminders);
       } catch (error) {
         series.refused(values, data.numbers);
         throw error;
@@ -423,8 +433,9 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
       const { values } = rowOfRecord(invoices, data.row, INVOICE_IDS);
       const sent = (data.sends ?? []).map((send) => rowOfRecord(invoiceSends, send, SEND_IDS).values);
       const payments = paymentsOf(data);
+      const reminders = remindersOf(data);
       // The rules of an issued invoice once more, inside the write (the check pass ran them, and its series too).
-      checkRestorable(values, data.numbers, sent, restoreContext(ports, clock), payments);
+      checkRestorable(values, data.numbers, sent, restoreContext(ports, clock), payments, reminders);
       for (const n of data.numbers)
         if (repo.numberTaken(workspaceId, n.number))
           throw refuse(`the number ${n.number} is taken in this workspace: restore invoices into a workspace that has issued none`);
@@ -445,7 +456,6 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
         ...(values.einvoiceFills === undefined ? {} : { einvoiceFills: JSON.stringify(fills) }),
       });
       for (const n of data.numbers) repo.insertNumber({ workspaceId, invoiceId: id, ...n });
-      const reminders = (data.reminders ?? []).map((reminder) => rowOfRecord(invoiceReminders, reminder, REMINDER_IDS).values);
       restoreParts(repo, { workspaceId, invoiceId: id }, sent, payments, reminders, refs);
       recordCreated(record, row, context.actor, context.webhooks);
       return id;

@@ -19,6 +19,8 @@ import { templatedMail } from './messages.js';
 import { createMailBudget, MAIL_BUDGET_RETENTION_MS } from './budget.js';
 
 export { MAIL_ERRORS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './outcome.js';
+/** Why an address cannot be given to the relay as one recipient (a refusal's words), or null when it can. */
+export { addressProblem } from './address.js';
 export type { Outcome as MailOutcome } from './outcome.js';
 export type { Attachment } from './seal.js';
 export type { MailSettings } from './settings.js';

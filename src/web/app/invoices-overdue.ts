@@ -82,7 +82,13 @@ export function remindersSection(
             ${t('invoices.reminderSkip.line', {
               level: skip.level,
               since: formats().date(skip.since),
-              why: t(skip.reason === 'budget' ? 'invoices.reminderSkip.budget' : 'invoices.reminderSkip.document'),
+              why: t(
+                skip.reason === 'budget'
+                  ? 'invoices.reminderSkip.budget'
+                  : skip.reason === 'address'
+                    ? 'invoices.reminderSkip.address'
+                    : 'invoices.reminderSkip.document',
+              ),
             })}
           </div>`
         : ''

@@ -100,6 +100,9 @@ function contextOf(deps: WebDeps) {
         ),
       ),
     ];
+    // A reminder not sent for want of an address mail can reach (issue 57): the recipient's email is asked too.
+    const skip = invoices.reminderSkip(session.actor, invoice.id);
+    if (skip?.reason === 'address') missingPaths.push('recipient.email');
     // What a fill may add or correct (the invoices service's rule, fills.ts): owners only.
     const slots = canManage && invoice.status !== 'void' ? invoices.fillSlots(session.actor, invoice.id, missingPaths) : [];
     // Send by mail (owners): an issued invoice, or a void one's credit note; the whole mail shown around the fields.
@@ -125,12 +128,7 @@ function contextOf(deps: WebDeps) {
       today: today(session),
       send: mailing,
       sends: invoices.sends(session.actor, invoice.id),
-      reminders: remindersSection(
-        invoices.reminders(session.actor, invoice.id),
-        zoneOf(session),
-        invoice.currency,
-        invoices.reminderSkip(session.actor, invoice.id),
-      ),
+      reminders: remindersSection(invoices.reminders(session.actor, invoice.id), zoneOf(session), invoice.currency, skip),
       zone: zoneOf(session),
       waiting: invoices.stillWaiting(session.actor, invoice.id),
       rounding: invoices.rounding(session.actor, invoice.id),

@@ -1077,6 +1077,99 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     );
   });
 
+  it('refuses forged payment reminders, naming the invoice and the record, writing nothing; restores one that fits (issue 57)', async () => {
+    /** A reminder of 2026-0001 seven days after its due date (as its record says it), at 10:00 UTC. */
+    let due = '';
+    const legit = () => ({
+      level: 1,
+      daysOverdue: 7,
+      amountDueCents: 16065,
+      recipient: 'ap@acme.example',
+      files: '["2026-0001.pdf"]',
+      mailId: 'mail_from_the_other_server',
+      createdAt: Date.parse(`${due}T10:00:00Z`) + 7 * 86_400_000,
+    });
+    const reminded = (number: string | null, ...reminders: Array<Record<string, unknown>>) =>
+      forged(
+        'invoice',
+        of(number, (data) => {
+          due = data.row.dueDate ?? '2026-10-31';
+          data.reminders = reminders.map((r) => ({ ...legit(), ...r }));
+        }),
+      );
+    const remindersIn = (id: string) =>
+      world.database.sqlite.prepare('select count(*) as n from invoice_reminders where workspace_id = ?').get(id);
+    /** Refused, nothing written (no reminder either): the first refusal's message. */
+    const refused = async (path: string) => {
+      const { id, outcome } = await restore(path);
+      expect(outcome.stopped, JSON.stringify(outcome.report.refused)).to.equal(true);
+      await nothingWritten(id);
+      expect(remindersIn(id)).to.deep.equal({ n: 0 });
+      expect(outcome.report.refused).to.have.length.of.at.least(1);
+      return outcome.report.refused[0]!;
+    };
+
+    // One that fits: restored as history, its mail marked restored.
+    const { id, outcome } = await restore(reminded('2026-0001', {}));
+    expect(outcome.report).to.deep.include({ refused: [], imported: 3 });
+    const paid = world.services.invoices.list(OPERATOR, id, { status: 'paid' })[0]!;
+    expect(due).to.equal(paid.dueDate);
+    expect(world.services.invoices.reminders(OPERATOR, paid.id).map((r) => [r.level, r.daysOverdue, r.amountDue, r.mailId])).to.deep.equal([
+      [1, 7, 160.65, 'restored:mail_from_the_other_server'],
+    ]);
+
+    // A sent reminder of a draft.
+    expect((await refused(reminded(null, {}))).message).to.equal(
+      `invoice (draft of 2026-10-01 to 2026-10-31): it records a payment reminder, and a draft is never reminded. ${AFTER}`,
+    );
+    // A level outside the levels a workspace has, and one level twice.
+    expect((await refused(reminded('2026-0001', { level: 4 }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder is of level 4, and a workspace's levels are 1 to 3. ${AFTER}`,
+    );
+    expect((await refused(reminded('2026-0001', { level: 0 }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder is of level 0, and a workspace's levels are 1 to 3. ${AFTER}`,
+    );
+    expect((await refused(reminded('2026-0001', {}, {}))).message).to.equal(
+      `invoice 2026-0001: it records two payment reminders of level 1, and each level is sent once. ${AFTER}`,
+    );
+    // Dated before the invoice was issued, or on a day its days overdue do not fit.
+    expect((await refused(reminded('2026-0001', { createdAt: Date.UTC(2026, 7, 15, 10) }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder is dated 2026-08-15T10:00:00.000Z, before its invoice was issued (2026-09-01). ${AFTER}`,
+    );
+    expect((await refused(reminded('2026-0001', { daysOverdue: 21 }))).message).to.match(
+      new RegExp(
+        `^invoice 2026-0001: a payment reminder is dated \\S+ and says it was 21 days overdue, and its due date ${due} makes that day \\S+\\. `,
+      ),
+    );
+    expect((await refused(reminded('2026-0001', { daysOverdue: 0, createdAt: Date.parse(`${due}T10:00:00Z`) }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder says it was 0 days overdue, which is not a whole number of days from 1. ${AFTER}`,
+    );
+    // Amounts that are not money: a fraction of a cent, below zero, more than the invoice's total, text.
+    expect((await refused(reminded('2026-0001', { amountDueCents: 12.5 }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder says 12.5 cents were due, which is not whole cents above 0. ${AFTER}`,
+    );
+    expect((await refused(reminded('2026-0001', { amountDueCents: -100 }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder says -100 cents were due, which is not whole cents above 0. ${AFTER}`,
+    );
+    expect((await refused(reminded('2026-0001', { amountDueCents: 1_000_000_00 }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder says 1000000.00 was due, more than its total (160.65). ${AFTER}`,
+    );
+    const text = await refused(reminded('2026-0001', { amountDueCents: '160.65' }));
+    expect(text.message).to.equal(`data: the invoice record's reminder: amountDueCents must be a number (got "160.65")`);
+    // A reminder of another invoice than the one whose record holds it.
+    const other = await refused(reminded('2026-0001', { invoiceId: 'inv_not_in_this_file' }));
+    expect(other.message).to.equal(
+      `data: the invoice record's reminder names invoiceId "inv_not_in_this_file": a reminder is its invoice's, in that invoice's record, and an export names no invoice of its own in it`,
+    );
+    // To no address mail can go to, with files that are not its documents.
+    expect((await refused(reminded('2026-0001', { recipient: 'ap@acme.example, eve@evil.example' }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder names "ap@acme.example, eve@evil.example", which is not one address mail can go to. ${AFTER}`,
+    );
+    expect((await refused(reminded('2026-0001', { files: '["invoice.exe"]' }))).message).to.match(
+      /^invoice 2026-0001: a payment reminder lists the files \["invoice.exe"\], which are not its invoice's documents \(2026-0001.pdf, /,
+    );
+  });
+
   it('--skip-invalid leaves out every numbered invoice when one is refused (its series would have a gap); drafts and entries come', async () => {
     const path = forged(
       'invoice',

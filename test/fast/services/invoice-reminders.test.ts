@@ -209,6 +209,73 @@ describe('invoices service: payment reminders', () => {
     }
   });
 
+  it('a reminder not sent for want of an address (none, or one mail refuses) is logged, recorded, said by `invoice show`, and sent once a fill gives one', async () => {
+    const w = setup({ email: null });
+    try {
+      w.turnOn('on');
+      const show = async (...flags: string[]) => {
+        let stdout = '';
+        const code = await runCli(['invoice', 'show', w.id, ...flags], {
+          openDatabase: () => ({ ...w.database, close: () => {} }),
+          createServices: () => w.services,
+          stdout: (text) => (stdout += text),
+          stderr: () => {},
+        });
+        expect(code).to.equal(0);
+        return stdout;
+      };
+      const said = async () => (await show()).split('\n').filter((l) => l.startsWith('reminder '));
+      // Level 1 due since 23 November; the invoice's recipient has no email: nothing queued, the skip recorded and logged.
+      expect(await w.remindAt('2026-11-23T10:00:00Z')).to.equal(0);
+      expect(w.levels()).to.deep.equal([]);
+      expect(w.services.mail.queued()).to.equal(0);
+      expect(w.services.invoices.reminderSkip(OPERATOR, w.id)).to.deep.equal({
+        level: 1,
+        since: '2026-11-23',
+        reason: 'address',
+        detail: "the invoice's recipient has no email address",
+        at: '2026-11-23T10:00:00.000Z',
+      });
+      expect(w.logged.map((l) => [l.level, l.msg, l.invoiceId, l.number, l.reminder, l.since, l.reason, l.detail])).to.deep.equal([
+        [
+          'warn',
+          'payment reminder not sent',
+          w.id,
+          '2026-0001',
+          1,
+          '2026-11-23',
+          'address',
+          "the invoice's recipient has no email address",
+        ],
+      ]);
+      expect(await said()).to.deep.equal([
+        `reminder 1 due since 2026-11-23, not sent: no address mail can reach: the invoice's recipient has no email address (add one: timetrack invoice fill ${w.id} --user U --set recipient.email=ADDRESS); tried again hourly (last 2026-11-23T10:00:00.000Z)`,
+      ]);
+      expect((JSON.parse(await show('--json')) as { reminderSkip: unknown }).reminderSkip).to.deep.include({ reason: 'address', level: 1 });
+
+      // A fill gives it an email the mail module refuses (no dot in its domain): still not sent, said in the mail module's words.
+      w.services.invoices.fill(OPERATOR, w.id, w.ownerId, [['recipient.email', 'billing@acme']]);
+      expect(await w.remindAt('2026-11-23T11:00:00Z')).to.equal(0);
+      expect(w.services.invoices.reminderSkip(OPERATOR, w.id)).to.deep.include({
+        reason: 'address',
+        detail:
+          'the recipient\'s email "billing@acme" cannot receive mail: its domain must be a name such as example.org (letters, digits, hyphens, dots)',
+        at: '2026-11-23T11:00:00.000Z',
+      });
+      expect(w.logged).to.have.length(2);
+
+      // Corrected by the fill (no document went out since), the next tick sends it to that address: nothing is said any more.
+      w.services.invoices.fill(OPERATOR, w.id, w.ownerId, [['recipient.email', 'billing@acme.example']]);
+      expect(await w.remindAt('2026-11-23T12:00:00Z')).to.equal(1);
+      expect(w.services.invoices.reminders(OPERATOR, w.id).map((r) => [r.level, r.to])).to.deep.equal([[1, 'billing@acme.example']]);
+      expect(w.services.invoices.reminderSkip(OPERATOR, w.id)).to.equal(null);
+      expect(await said()).to.deep.equal([]);
+      expect(w.logged).to.have.length(2);
+    } finally {
+      w.close();
+    }
+  });
+
   it('a reminder skipped (the mail budget spent, the PDF failing its rules) is logged, recorded and said by `invoice show` until one is sent', async () => {
     const w = setup();
     try {

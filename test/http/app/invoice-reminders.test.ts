@@ -159,4 +159,44 @@ describe('web app: payment reminders by mail', function () {
       services.accounts.setPreferences(OPERATOR, ownerId, { language: 'en' });
     }
   });
+  it('a reminder not sent for want of an address is said on the invoice’s page, which asks for the recipient’s email; filled, the next tick sends it', async () => {
+    const { services, workspaceId, ownerId } = server;
+    // A client without an email: the invoice's recipient has none.
+    const { clientId } = freelancer(server, { name: 'Gamma' });
+    server.clock.set(Date.parse('2027-01-04T12:00:00Z'));
+    const id = services.invoices.create(OPERATOR, { workspaceId, userId: ownerId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    services.invoices.issue(OPERATOR, id, { userId: ownerId, date: '2027-01-04' });
+    // Due 2027-01-18; seven days past due on 25 January in Berlin.
+    server.clock.set(Date.parse('2027-01-25T10:00:00Z'));
+    await tick();
+    expect(services.invoices.reminders(OPERATOR, id)).to.deep.equal([]);
+    const owner = new SettingsClient(server);
+    await owner.setUp(ownerId, PASSWORD);
+    const page = (await owner.get(`/app/invoices/${id}`)).text.replace(/\s+/g, ' ');
+    expect(
+      /<section class="sends reminders"[^>]*> <h2 id="reminders-heading">([^<]*)<\/h2> <div class="notice error" role="status"> ([^<]*) <\/div>/
+        .exec(page)
+        ?.slice(1),
+    ).to.deep.equal([
+      'Payment reminders',
+      'Reminder 1 due since 25 Jan 2027, not sent: its recipient has no email address mail can reach (fill in the recipient’s email above; an address it was issued with changes only by voiding it and issuing a new one); tried again hourly.',
+    ]);
+    const field = /<input id="(fill-\d+)" name="recipient\.email" value="" \/>/.exec(page);
+    expect(field, 'the fill form asks for recipient.email').to.not.equal(null);
+    const filled = await owner.post(`/app/invoices/${id}/fill`, {
+      _csrf: SettingsClient.csrf(page),
+      'recipient.email': 'ap@gamma.example',
+    });
+    expect(filled.status, filled.text).to.equal(303);
+    server.clock.set(Date.parse('2027-01-25T11:00:00Z'));
+    await tick();
+    expect(services.invoices.reminders(OPERATOR, id).map((r) => [r.level, r.to, r.delivery])).to.deep.equal([
+      [1, 'ap@gamma.example', 'sent'],
+    ]);
+    expect(relay.received.filter((m) => m.to.includes('ap@gamma.example')).map((m) => m.parsed.subject)).to.deep.equal([
+      'Payment reminder: invoice 2027-0001 – Ada Lovelace Design',
+    ]);
+    expect(services.invoices.reminderSkip(OPERATOR, id)).to.equal(null);
+    expect((await owner.get(`/app/invoices/${id}`)).text).to.not.include('not sent:');
+  });
 });

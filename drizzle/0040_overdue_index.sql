@@ -1,0 +1,1 @@
+CREATE INDEX `invoices_workspace_status_due` ON `invoices` (`workspace_id`,`status`,`due_date`);
