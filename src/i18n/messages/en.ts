@@ -1943,6 +1943,72 @@ export const en = {
       voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
       fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
       ownersOnly: "Only the workspace's owners change its invoice issuer.",
+      ownersAct: {
+        // `Only the workspace's owners …` (src/modules/invoices/errors.ts OWNER_ACTS), a key per phrase
+        changeInvoices: "Only the workspace's owners change invoices; ask an owner, or have them make you one.",
+        fillInvoices: "Only the workspace's owners fill invoices; ask an owner, or have them make you one.",
+        issueInvoices: "Only the workspace's owners issue invoices; ask an owner, or have them make you one.",
+        makeInvoices: "Only the workspace's owners make invoices; ask an owner, or have them make you one.",
+        markPaid: "Only the workspace's owners mark invoices paid; ask an owner, or have them make you one.",
+        recordPayments: "Only the workspace's owners record payments; ask an owner, or have them make you one.",
+        sendInvoices: "Only the workspace's owners send invoices; ask an owner, or have them make you one.",
+        voidInvoices: "Only the workspace's owners void invoices; ask an owner, or have them make you one.",
+        changeSettings: "Only the workspace's owners change the invoicing settings; ask an owner, or have them make you one.",
+        seeSettings: "Only the workspace's owners see the invoicing settings; ask an owner, or have them make you one.",
+      },
+      // an invoice's status mid-sentence
+      status: { draft: 'draft', sent: 'sent', paid: 'paid', void: 'void' },
+      cannotMove: {
+        draft: 'This invoice cannot move from draft to {{to, noun}}: a draft is issued first (to sent), then marked paid; or voided.',
+        sent: 'This invoice cannot move from sent to {{to, noun}}: an issued invoice may be marked paid, or voided (which makes its credit note).',
+        paid: 'This invoice cannot move from paid to {{to, noun}}: a paid invoice is final: it is neither voided nor changed (a refund is made outside timetrack).',
+        void: 'This invoice cannot move from void to {{to, noun}}: a void invoice is final; make a new invoice for its entries, which voiding released.',
+      },
+      payment: {
+        // src/modules/invoices/payments.ts
+        draft:
+          'This invoice is a draft: issue it first (it then gets its number and due date); payments are recorded against an issued invoice.',
+        paid: 'This invoice is paid: nothing is due on it, so it takes no more payments (a client who paid twice gets the money back outside timetrack).',
+        void: 'This invoice is void: nothing is due on it, so it takes no payment.',
+        amount: 'Type the amount received in {{currency}}, such as 250 or 250.50 (above 0, at most two decimals).',
+        note: 'The note may be at most {{max}} characters (it has {{length}}): shorten it.',
+        beforeIssue: 'The payment date {{date, day}} is before the invoice’s issue date {{issued, day}}: date it on or after that day.',
+        overpaid:
+          'A payment of {{amount, money}} is more than the {{due, money}} still due ({{gross, money}}): record at most {{due, money}}; money paid beyond that is given back outside timetrack.',
+        overpaidPart:
+          'A payment of {{amount, money}} is more than the {{due, money}} still due ({{gross, money}}, of which {{paid, money}} paid): record at most {{due, money}}; money paid beyond that is given back outside timetrack.',
+      },
+      tax: {
+        // src/modules/invoices/tax.ts missingTaxRefusal
+        taxRate:
+          'This invoice cannot be issued yet: its VAT is not set. Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog). Then issue it again.',
+        exemptionReason:
+          'This invoice cannot be issued yet: its VAT is not set. Give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog. Then issue it again.',
+        both: 'This invoice cannot be issued yet: its VAT is not set. Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog). Give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog. Then issue it again.',
+      },
+      currency: {
+        // src/modules/invoices/currency.ts: the exchange rate of VAT stated in another currency
+        rateFormat: 'The exchange rate must be a positive decimal such as 1.0634 (got {{given}}).',
+        ownCurrency:
+          'This invoice is in {{currency}}, the currency its issuer accounts for VAT in: it takes no exchange rate. Issue it without one.',
+        noVat: 'This invoice carries no VAT, so it states none in {{vat}} either: it takes no exchange rate. Issue it without one.',
+        rateNeeded:
+          'This invoice is in {{currency}} but its issuer accounts for VAT in {{vat}}: it states its VAT in {{vat}} too (BT-111, VAT Directive art. 230), so issuing it needs the exchange rate of the issue date, how many {{vat}} one {{currency}} is worth (in Germany the monthly rate the Federal Ministry of Finance publishes, § 16 Abs. 6 UStG). Give it in the Issue form’s exchange rate.',
+      },
+      mailing: {
+        // src/modules/invoices/mailing.ts: a send's checks
+        notSetUp:
+          'Mail is not set up on this server: the person who runs timetrack sets it up. Meanwhile download the documents above and send them yourself.',
+        draft: 'This invoice is a draft: issue it first (it then gets its number); only an issued invoice is sent by mail.',
+        voidDraft: 'This invoice is a void draft: it was never issued, so there is nothing to send.',
+        noAddress:
+          "Type the address to send the invoice to. The recipient's email is prefilled when the invoice has one; for the next invoices, set the client's Email in Catalog › the client › Invoicing details.",
+        undeliverable:
+          '{{to}} cannot receive mail from here: type one address such as billing@example.org (no name, comma, quote or space).',
+        greeting: 'The greeting is one line of at most {{max}} characters: shorten it, or leave it empty for none.',
+        message: 'The message may be at most {{max}} characters (it has {{length}}): shorten it.',
+        xml: 'Choose the e-invoice to attach beside the PDF: {{formats}}, or none.',
+      },
     },
   },
 } as const;
