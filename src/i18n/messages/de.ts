@@ -1289,6 +1289,31 @@ export const de: Messages = {
       },
     },
     imports: {
+      reasons: {
+        emptyDay: '{{column}}: leer; jede Zeile braucht ihren Tag',
+        emptyTime: '{{column}}: leer; jede Zeile braucht ihre Uhrzeit',
+        emptyHours: '{{column}}: leer; jede Zeile braucht ihre Stunden',
+        emptyUser: '{{column}}: leer; jede Zeile braucht ihre Person',
+        notIso: '{{column}}: „{{text}}“ ist kein ISO-8601-Zeitpunkt mit Zeitversatz wie 2026-03-04T09:00:00+01:00',
+        notCalendar: '{{column}}: „{{text}}“ ist kein Zeitpunkt des Kalenders',
+        noTime: '{{column}}: „{{text}}“ ist keine Zeit; eine Zeile braucht mehr als 0 Stunden',
+        endBeforeStart: '{{column}}: Das Ende liegt am oder vor dem Beginn',
+        tooLong: '{{column}}: Ein Eintrag umfasst höchstens 366 Tage',
+        description: '{{column}}: {{length}} Zeichen; die Beschreibung eines Eintrags fasst höchstens {{max}}: Kürzen Sie sie',
+        tags: '{{column}}: {{tags}} Schlagwörter; ein Eintrag hat höchstens {{max}}',
+        taskWithoutProject: '{{column}}: Die Aufgabe „{{task}}“ hat kein Projekt; eine Aufgabe gehört zu einem Projekt',
+        currency:
+          '{{column}}: {{currency}}, das Geld des Arbeitsbereichs ist aber in {{workspace}}: Exportieren Sie diese Zeile in {{workspace}}, oder importieren Sie sie in einen Arbeitsbereich in {{currency}}',
+        longName: '{{column}}: {{length}} Zeichen; ein Name fasst höchstens {{max}}',
+        unsafeName: '{{column}}: enthält ein Steuerzeichen oder eine Richtungssteuerung ({{found}}); entfernen Sie es aus der Datei',
+        zone: '{{column}}: „{{text}}“ ist keine IANA-Zeitzone wie Europe/Berlin',
+        notRate: '{{column}}: „{{text}}“ ist keine Zahl; schreiben Sie einen Satz wie 80,05',
+        notAmount: '{{column}}: „{{text}}“ ist keine Zahl; schreiben Sie einen Betrag wie 120,50',
+        shortRow_one:
+          'Die Zeile hat {{count}} Zelle und die Kopfzeile {{width}}: Eine Zelle fehlt (oder ein Anführungszeichen ist nicht geschlossen)',
+        shortRow_other:
+          'Die Zeile hat {{count}} Zellen und die Kopfzeile {{width}}: Eine Zelle fehlt (oder ein Anführungszeichen ist nicht geschlossen)',
+      },
       intro:
         'Übernehmen Sie Ihre Zeiten aus Toggl, Clockify, Harvest oder Kimai: Wählen Sie den Export, prüfen Sie, was importiert würde (noch wird nichts geschrieben), und importieren Sie dann. Schon importierte Zeilen werden übersprungen, ein überlappender Export fügt also nur Neues hinzu.',
       file: 'CSV-Export',

@@ -1262,6 +1262,30 @@ export const en = {
       },
     },
     imports: {
+      reasons: {
+        // a row's refusal as the Import page says it (src/modules/imports/rows.ts REASONS), the file's column first
+        emptyDay: '{{column}}: empty; every row needs its day',
+        emptyTime: '{{column}}: empty; every row needs its time of day',
+        emptyHours: '{{column}}: empty; every row needs its hours',
+        emptyUser: '{{column}}: empty; every row needs its user',
+        notIso: '{{column}}: "{{text}}" is not an ISO-8601 date-time with an offset, such as 2026-03-04T09:00:00+01:00',
+        notCalendar: '{{column}}: "{{text}}" is not a date-time of the calendar',
+        noTime: '{{column}}: "{{text}}" is no time; a row needs more than 0 hours',
+        endBeforeStart: '{{column}}: the end is at or before the start',
+        tooLong: '{{column}}: an entry spans at most 366 days',
+        description: "{{column}}: {{length}} characters; an entry's description holds at most {{max}}: shorten it",
+        tags: '{{column}}: {{tags}} tags; an entry holds at most {{max}}',
+        taskWithoutProject: '{{column}}: task "{{task}}" has no project; a task belongs to a project',
+        currency:
+          "{{column}}: {{currency}}, and the workspace's money is in {{workspace}}: export this row in {{workspace}}, or import it into a workspace in {{currency}}",
+        longName: '{{column}}: {{length}} characters; a name holds at most {{max}}',
+        unsafeName: '{{column}}: holds a control character or a bidirectional control ({{found}}); remove it from the file',
+        zone: '{{column}}: "{{text}}" is not an IANA time zone such as Europe/Berlin',
+        notRate: '{{column}}: "{{text}}" is not a number; write a rate such as 80.05',
+        notAmount: '{{column}}: "{{text}}" is not a number; write an amount such as 120.50',
+        shortRow_one: 'the row has {{count}} cell and the header {{width}}: a cell is missing (or a quote is not closed)',
+        shortRow_other: 'the row has {{count}} cells and the header {{width}}: a cell is missing (or a quote is not closed)',
+      },
       intro:
         'Bring your history from Toggl, Clockify, Harvest or Kimai: choose the export, check what would be imported (nothing is written yet), then import. Rows imported before are skipped, so an overlapping export adds only what is new.',
       file: 'CSV export',

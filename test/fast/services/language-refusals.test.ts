@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
@@ -269,5 +272,48 @@ describe('services: refusals in the reader’s language', () => {
       'Auf diesem Server ist kein Mailversand eingerichtet: Die Person, die timetrack betreibt, richtet ihn ein. Laden Sie bis dahin die Dokumente oben herunter und versenden Sie sie selbst.',
     ]);
     expect(send.message).to.equal('Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM and restarts it.');
+  });
+
+  it('the imports service: a row’s reasons carry words by key on a run for the Import page; the command line’s report stays English only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
+    try {
+      const path = join(dir, 'toggl.csv');
+      const header =
+        'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (EUR)';
+      writeFileSync(
+        path,
+        [
+          header,
+          'Ada,ada@example.org,Acme,Website,,Late,Yes,2026-03-02,11:00:00,2026-03-02,10:00:00,01:00:00,,',
+          'Ada,ada@example.org,,,Design,Orphan,Yes,2026-03-02,09:00:00,2026-03-02,10:00:00,01:00:00,,',
+          'Ada,ada@example.org,Acme,Website,,Empty,Yes,,09:00:00,2026-03-02,10:00:00,01:00:00,,',
+          'Ada,ada@example.org,Acme',
+        ].join('\n'),
+      );
+      const ada = world.member({ name: 'Ada' });
+      world.services.accounts.setUser(OPERATOR, ada.userId, { email: 'ada@example.org' });
+      const request = { workspaceId: world.workspaceId, path, timeZone: 'Europe/Berlin' };
+      const page = (await world.services.imports.run(OPERATOR, { ...request, wording: 'page' })).report.refused;
+      const say = (language: 'de' | 'en') =>
+        page.map((r) => [r.line, r.words === undefined ? r.message : translator(language)(r.words.key, r.words.vars)]);
+      expect(say('de')).to.deep.equal([
+        [2, 'End time: Das Ende liegt am oder vor dem Beginn'],
+        [3, 'Task: Die Aufgabe „Design“ hat kein Projekt; eine Aufgabe gehört zu einem Projekt'],
+        [4, 'Start date: leer; jede Zeile braucht ihren Tag'],
+        [5, 'Die Zeile hat 3 Zellen und die Kopfzeile 14: Eine Zelle fehlt (oder ein Anführungszeichen ist nicht geschlossen)'],
+      ]);
+      // The English words are the report's message, letter for letter.
+      expect(say('en')).to.deep.equal(page.map((r) => [r.line, r.message]));
+      // The command line's (and the API's) report: English messages and nothing else.
+      const cli = (await world.services.imports.run(OPERATOR, request)).report.refused;
+      expect(cli).to.deep.equal([
+        { line: 2, message: 'End time: the end is at or before the start' },
+        { line: 3, message: 'Task: task "Design" has no project; a task belongs to a project' },
+        { line: 4, message: 'Start date: empty; every row needs its day' },
+        { line: 5, message: 'the row has 3 cells and the header 14: a cell is missing (or a quote is not closed)' },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
