@@ -146,6 +146,26 @@ export function userKeyOf(row: Pick<SourceRow, 'email' | 'name'>): string {
 
 const BOOLEANS: Record<string, boolean> = { yes: true, no: false, true: true, false: false, '1': true, '0': false };
 
+/** Refuses a row at a column: the English message after the column's name, and the reason's words for people where given. */
+const refuser =
+  (column: (field: keyof SourceRow) => string): Refuse =>
+  (field, message, reason) => {
+    throw new RowRefusal(
+      `${column(field)}: ${message}`,
+      reason === undefined ? undefined : words(REASONS[reason.reason], { column: column(field), ...reason.vars }),
+    );
+  };
+
+/** A date-time of the timetrack format: ISO 8601 with an offset. */
+function iso(refuse: Refuse, field: keyof SourceRow, text: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) {
+    refuse(field, `"${text}" is not an ISO-8601 date-time with an offset, such as 2026-03-04T09:00:00+01:00`, said('notIso', { text }));
+  }
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) refuse(field, `"${text}" is not a date-time of the calendar`, said('notCalendar', { text }));
+  return ms;
+}
+
 /**
  * Reads one row of a format into an entry, or refuses it naming the column: the rules of
  * decisions §10 (dates in the file's order, 12- or 24-hour times, local times in the zone, an end
@@ -164,12 +184,7 @@ export function createRowChecker(
   },
 ) {
   const column = (field: keyof SourceRow) => columnName(format, field);
-  const refuse: Refuse = (field, message, reason) => {
-    throw new RowRefusal(
-      `${column(field)}: ${message}`,
-      reason === undefined ? undefined : words(REASONS[reason.reason], { column: column(field), ...reason.vars }),
-    );
-  };
+  const refuse = refuser(column);
   /** Harvest: where the next row of a member's day starts. */
   const harvestNext = new Map<string, number>();
 
@@ -195,17 +210,8 @@ export function createRowChecker(
     }
   }
 
-  function iso(field: keyof SourceRow, text: string): number {
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) {
-      refuse(field, `"${text}" is not an ISO-8601 date-time with an offset, such as 2026-03-04T09:00:00+01:00`, said('notIso', { text }));
-    }
-    const ms = Date.parse(text);
-    if (Number.isNaN(ms)) refuse(field, `"${text}" is not a date-time of the calendar`, said('notCalendar', { text }));
-    return ms;
-  }
-
   function times(row: SourceRow, userKey: string): { start: number; end: number } {
-    if (format === 'timetrack') return { start: iso('startIso', row.startIso), end: iso('endIso', row.endIso) };
+    if (format === 'timetrack') return { start: iso(refuse, 'startIso', row.startIso), end: iso(refuse, 'endIso', row.endIso) };
     if (format === 'harvest') {
       if (row.hours === '') refuse('hours', 'empty; every row needs its hours', said('emptyHours'));
       let seconds: number;
