@@ -769,6 +769,15 @@ export const de: Messages = {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)
     actions: 'Aktionen',
     mail: {
+      details: {
+        linkExpired: 'Der Link darin ist abgelaufen, bevor das Relay die Nachricht angenommen hat; fordern Sie einen neuen an.',
+        unreadable:
+          'Ihr Inhalt lässt sich mit diesem Serverschlüssel nicht öffnen (SECRET_KEY oder secret.key wurde geändert, seit sie eingereiht wurde).',
+        accountDeleted: 'Abgebrochen: Das Konto wurde gelöscht, bevor sie versendet wurde.',
+        notAccepted: 'Das Relay hat den Empfänger nicht angenommen',
+        gaveUp_one: 'Nach {{count}} Versuch aufgegeben; die letzte Antwort: {{last}}',
+        gaveUp_other: 'Nach {{count}} Versuchen aufgegeben; die letzte Antwort: {{last}}',
+      },
       sent: 'gesendet',
       queued: 'wartet',
       notSentYet: 'noch nicht gesendet',

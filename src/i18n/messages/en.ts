@@ -760,6 +760,15 @@ export const en = {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)
     actions: 'Actions',
     mail: {
+      details: {
+        // a message's detail where the words are the mail module's own (src/modules/mail/views.ts detailWords); a relay's reply stays as it came
+        linkExpired: 'The link in it expired before the relay accepted the message; ask for a new one.',
+        unreadable: 'Its content cannot be opened with this server key (SECRET_KEY or secret.key changed since it was queued).',
+        accountDeleted: 'Cancelled: the account was deleted before it was sent.',
+        notAccepted: 'the relay did not accept the recipient',
+        gaveUp_one: 'Gave up after {{count}} attempt; the last: {{last}}',
+        gaveUp_other: 'Gave up after {{count}} attempts; the last: {{last}}',
+      },
       sent: 'sent',
       queued: 'queued',
       notSentYet: 'not sent yet',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
+import { detailWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
 import { oidcErrors } from '../../../src/modules/oidc/errors.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
@@ -315,5 +316,20 @@ describe('services: refusals in the reader’s language', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the mail log: the details in our own words by key, a relay’s own reply as it came (the Mail page)', () => {
+    const said = (detail: string, language: 'de' | 'en') => {
+      const w = detailWords(detail);
+      return w === null ? null : translator(language)(w.key, w.vars);
+    };
+    const gaveUp = gaveUpDetail(9, '421 4.7.0 Try again later');
+    expect(gaveUp).to.equal('Gave up after 9 attempts; the last: 421 4.7.0 Try again later');
+    expect(said(gaveUp, 'en')).to.equal(gaveUp);
+    expect(said(gaveUp, 'de')).to.equal('Nach 9 Versuchen aufgegeben; die letzte Antwort: 421 4.7.0 Try again later');
+    expect(said(OUR_DETAILS.linkExpired, 'de')).to.equal(
+      'Der Link darin ist abgelaufen, bevor das Relay die Nachricht angenommen hat; fordern Sie einen neuen an.',
+    );
+    expect(said('550 5.1.1 No such user', 'de')).to.equal(null);
   });
 });
