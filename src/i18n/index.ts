@@ -61,6 +61,12 @@ instance.services.formatter?.add('capital', (value: unknown) => `${String(value)
 instance.services.formatter?.add('day', (value: unknown, lng: string | undefined) =>
   formatsFor({ language: lng === 'de' ? 'de' : 'en' }).date(String(value)),
 );
+// `{{due, money}}`: an amount as a service writes it (`630.50 EUR`) as the language writes money (€630.50, 630,50 €), for words a service raises without a reader.
+instance.services.formatter?.add('money', (value: unknown, lng: string | undefined) => {
+  const [amount, currency] = String(value).split(' ');
+  if (currency === undefined || !/^[A-Z]{3}$/.test(currency) || !Number.isFinite(Number(amount))) return String(value);
+  return formatsFor({ language: lng === 'de' ? 'de' : 'en' }).money(Number(amount), currency);
+});
 
 const translators = new Map<Language, TFunction>(LANGUAGES.map((l) => [l, instance.getFixedT(l)]));
 // `{{what, noun}}`: a key of the words that name what was refused (`input.what.name`: The name, Der Name), said in the message's language.

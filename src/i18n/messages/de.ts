@@ -771,6 +771,15 @@ export const de: Messages = {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)
     actions: 'Aktionen',
     mail: {
+      details: {
+        linkExpired: 'Der Link darin ist abgelaufen, bevor das Relay die Nachricht angenommen hat; fordern Sie einen neuen an.',
+        unreadable:
+          'Ihr Inhalt lässt sich mit diesem Serverschlüssel nicht öffnen (SECRET_KEY oder secret.key wurde geändert, seit sie eingereiht wurde).',
+        accountDeleted: 'Abgebrochen: Das Konto wurde gelöscht, bevor sie versendet wurde.',
+        notAccepted: 'Das Relay hat den Empfänger nicht angenommen',
+        gaveUp_one: 'Nach {{count}} Versuch aufgegeben; die letzte Antwort: {{last}}',
+        gaveUp_other: 'Nach {{count}} Versuchen aufgegeben; die letzte Antwort: {{last}}',
+      },
       sent: 'gesendet',
       queued: 'wartet',
       notSentYet: 'noch nicht gesendet',
@@ -1291,6 +1300,31 @@ export const de: Messages = {
       },
     },
     imports: {
+      reasons: {
+        emptyDay: '{{column}}: leer; jede Zeile braucht ihren Tag',
+        emptyTime: '{{column}}: leer; jede Zeile braucht ihre Uhrzeit',
+        emptyHours: '{{column}}: leer; jede Zeile braucht ihre Stunden',
+        emptyUser: '{{column}}: leer; jede Zeile braucht ihre Person',
+        notIso: '{{column}}: „{{text}}“ ist kein ISO-8601-Zeitpunkt mit Zeitversatz wie 2026-03-04T09:00:00+01:00',
+        notCalendar: '{{column}}: „{{text}}“ ist kein Zeitpunkt des Kalenders',
+        noTime: '{{column}}: „{{text}}“ ist keine Zeit; eine Zeile braucht mehr als 0 Stunden',
+        endBeforeStart: '{{column}}: Das Ende liegt am oder vor dem Beginn',
+        tooLong: '{{column}}: Ein Eintrag umfasst höchstens 366 Tage',
+        description: '{{column}}: {{length}} Zeichen; die Beschreibung eines Eintrags fasst höchstens {{max}}: Kürzen Sie sie',
+        tags: '{{column}}: {{tags}} Schlagwörter; ein Eintrag hat höchstens {{max}}',
+        taskWithoutProject: '{{column}}: Die Aufgabe „{{task}}“ hat kein Projekt; eine Aufgabe gehört zu einem Projekt',
+        currency:
+          '{{column}}: {{currency}}, das Geld des Arbeitsbereichs ist aber in {{workspace}}: Exportieren Sie diese Zeile in {{workspace}}, oder importieren Sie sie in einen Arbeitsbereich in {{currency}}',
+        longName: '{{column}}: {{length}} Zeichen; ein Name fasst höchstens {{max}}',
+        unsafeName: '{{column}}: enthält ein Steuerzeichen oder eine Richtungssteuerung ({{found}}); entfernen Sie es aus der Datei',
+        zone: '{{column}}: „{{text}}“ ist keine IANA-Zeitzone wie Europe/Berlin',
+        notRate: '{{column}}: „{{text}}“ ist keine Zahl; schreiben Sie einen Satz wie 80,05',
+        notAmount: '{{column}}: „{{text}}“ ist keine Zahl; schreiben Sie einen Betrag wie 120,50',
+        shortRow_one:
+          'Die Zeile hat {{count}} Zelle und die Kopfzeile {{width}}: Eine Zelle fehlt (oder ein Anführungszeichen ist nicht geschlossen)',
+        shortRow_other:
+          'Die Zeile hat {{count}} Zellen und die Kopfzeile {{width}}: Eine Zelle fehlt (oder ein Anführungszeichen ist nicht geschlossen)',
+      },
       intro:
         'Übernehmen Sie Ihre Zeiten aus Toggl, Clockify, Harvest oder Kimai: Wählen Sie den Export, prüfen Sie, was importiert würde (noch wird nichts geschrieben), und importieren Sie dann. Schon importierte Zeilen werden übersprungen, ein überlappender Export fügt also nur Neues hinzu.',
       file: 'CSV-Export',
@@ -1700,6 +1734,40 @@ export const de: Messages = {
       cannotFill: 'er lässt sich auf dieser Rechnung nicht ergänzen',
       issueFirst: 'stellen Sie die Rechnung zuerst',
     },
+    missingNames: {
+      issuerLegalName: 'Name des Verkäufers (der rechtliche Name des Rechnungsstellers)',
+      issuerCity: 'Ort des Verkäufers',
+      issuerPostalCode: 'Postleitzahl des Verkäufers',
+      issuerCountry: 'Ländercode des Verkäufers',
+      issuerContactName: 'Ansprechpartner des Verkäufers (ein Name)',
+      issuerPhone: 'Telefonnummer des Ansprechpartners des Verkäufers',
+      issuerEmail: 'E-Mail-Adresse des Ansprechpartners des Verkäufers',
+      issuerVatId: 'USt-IdNr. des Verkäufers',
+      issuerVatIdOrTaxNumber: 'USt-IdNr. des Verkäufers (oder die Steuernummer, BT-32: issuer.taxNumber)',
+      issuerElectronicAddress: 'Elektronische Adresse des Verkäufers',
+      issuerElectronicAddressScheme: 'Schema der elektronischen Adresse des Verkäufers (ein EAS-Code wie 0204, 9930 oder EM)',
+      issuerPeppolAddress:
+        'Elektronische Adresse des Verkäufers als Peppol-Teilnehmer: eine Kennung mit ihrem Peppol-Schema (z. B. 0208, 9930, 0204, 0088); eine E-Mail-Adresse (EM) ist keine',
+      issuerIban: 'Kontokennung (IBAN) für die Zahlungsanweisungen',
+      recipientReference: 'Käuferreferenz (die Referenz des Kunden; bei öffentlichen Auftraggebern in Deutschland die Leitweg-ID)',
+      recipientLegalName: 'Name des Käufers (der rechtliche Name oder Name des Kunden)',
+      recipientCity: 'Ort des Käufers',
+      recipientPostalCode: 'Postleitzahl des Käufers',
+      recipientCountry: 'Ländercode des Käufers',
+      recipientVatId: 'USt-IdNr. des Käufers',
+      recipientElectronicAddress: 'Elektronische Adresse des Käufers',
+      recipientElectronicAddressScheme: 'Schema der elektronischen Adresse des Käufers (ein EAS-Code wie 0204, 9930 oder EM)',
+      recipientPeppolAddress:
+        'Elektronische Adresse des Käufers als Peppol-Teilnehmer: eine Kennung mit ihrem Peppol-Schema (z. B. 0208, 9930, 0204, 0088); eine E-Mail-Adresse (EM) ist keine',
+      number: 'Rechnungsnummer und Rechnungsdatum (BT-2): vergeben, wenn die Rechnung gestellt wird',
+      creditNote: 'Gutschrift: Nur eine gestellte Rechnung, die storniert wurde, hat eine',
+      lineTaxCategory: 'Umsatzsteuerkategorie der Position {{line}}',
+      lineTaxRate: 'Umsatzsteuersatz der Position {{line}}',
+      taxBreakdown:
+        'Aufschlüsselung der Umsatzsteuer (taxBreakdown=lines ergänzen, sobald jede Position ihre Kategorie und ihren Satz hat)',
+      exemptionReason: 'Grund der Steuerbefreiung (z. B. die zutreffende Kleinunternehmerregelung)',
+      paymentTerms: 'Zahlungsbedingungen (oder ein Fälligkeitsdatum, BT-9)',
+    },
     fill: {
       headingMissing: 'Fehlende Werte der E-Rechnung ergänzen',
       headingFilled: 'Auf dieser Rechnung ergänzte Werte der E-Rechnung',
@@ -1989,6 +2057,80 @@ export const de: Messages = {
       voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',
       fillChangesNothing: 'Nichts geändert: Die Rechnung enthält die angegebenen Werte bereits.',
       ownersOnly: 'Nur die Inhaber des Arbeitsbereichs ändern seinen Rechnungssteller.',
+      ownersAct: {
+        changeInvoices:
+          'Nur die Inhaber des Arbeitsbereichs ändern Rechnungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        fillInvoices:
+          'Nur die Inhaber des Arbeitsbereichs ergänzen Rechnungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        issueInvoices:
+          'Nur die Inhaber des Arbeitsbereichs stellen Rechnungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        makeInvoices:
+          'Nur die Inhaber des Arbeitsbereichs erstellen Rechnungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        markPaid:
+          'Nur die Inhaber des Arbeitsbereichs markieren Rechnungen als bezahlt; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        recordPayments:
+          'Nur die Inhaber des Arbeitsbereichs erfassen Zahlungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        sendInvoices:
+          'Nur die Inhaber des Arbeitsbereichs versenden Rechnungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        voidInvoices:
+          'Nur die Inhaber des Arbeitsbereichs stornieren Rechnungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        changeSettings:
+          'Nur die Inhaber des Arbeitsbereichs ändern die Rechnungseinstellungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+        seeSettings:
+          'Nur die Inhaber des Arbeitsbereichs sehen die Rechnungseinstellungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+      },
+      status: { draft: 'Entwurf', sent: 'gestellt', paid: 'bezahlt', void: 'storniert' },
+      cannotMove: {
+        draft:
+          'Diese Rechnung kann nicht von Entwurf zu „{{to, noun}}“ wechseln: Ein Entwurf wird zuerst gestellt, dann als bezahlt markiert; oder storniert.',
+        sent: 'Diese Rechnung kann nicht von gestellt zu „{{to, noun}}“ wechseln: Eine gestellte Rechnung kann als bezahlt markiert oder storniert werden (was ihre Gutschrift erstellt).',
+        paid: 'Diese Rechnung kann nicht von bezahlt zu „{{to, noun}}“ wechseln: Eine bezahlte Rechnung ist endgültig; sie wird weder storniert noch geändert (eine Erstattung geschieht außerhalb von timetrack).',
+        void: 'Diese Rechnung kann nicht von storniert zu „{{to, noun}}“ wechseln: Eine stornierte Rechnung ist endgültig; erstellen Sie eine neue Rechnung für ihre Einträge, die die Stornierung freigegeben hat.',
+      },
+      payment: {
+        draft:
+          'Diese Rechnung ist ein Entwurf: Stellen Sie sie zuerst (dann erhält sie ihre Nummer und ihr Fälligkeitsdatum); Zahlungen werden zu einer gestellten Rechnung erfasst.',
+        paid: 'Diese Rechnung ist bezahlt: Auf ihr ist nichts mehr fällig, sie nimmt keine weiteren Zahlungen an (ein Kunde, der doppelt gezahlt hat, erhält das Geld außerhalb von timetrack zurück).',
+        void: 'Diese Rechnung ist storniert: Auf ihr ist nichts fällig, sie nimmt keine Zahlung an.',
+        amount: 'Geben Sie den erhaltenen Betrag in {{currency}} ein, etwa 250 oder 250,50 (über 0, höchstens zwei Nachkommastellen).',
+        note: 'Die Notiz darf höchstens {{max}} Zeichen lang sein (sie hat {{length}}): Kürzen Sie sie.',
+        beforeIssue:
+          'Das Zahlungsdatum {{date, day}} liegt vor dem Rechnungsdatum {{issued, day}}: Wählen Sie diesen Tag oder einen späteren.',
+        overpaid:
+          'Eine Zahlung von {{amount, money}} ist mehr als die noch fälligen {{due, money}} ({{gross, money}}): Erfassen Sie höchstens {{due, money}}; darüber hinaus Gezahltes wird außerhalb von timetrack zurückgegeben.',
+        overpaidPart:
+          'Eine Zahlung von {{amount, money}} ist mehr als die noch fälligen {{due, money}} ({{gross, money}}, davon {{paid, money}} bezahlt): Erfassen Sie höchstens {{due, money}}; darüber hinaus Gezahltes wird außerhalb von timetrack zurückgegeben.',
+      },
+      tax: {
+        taxRate:
+          'Diese Rechnung kann noch nicht gestellt werden: Ihre Umsatzsteuer ist nicht festgelegt. Legen Sie den Regelsteuersatz unter Einstellungen › Arbeitsbereich › Rechnungsstellung fest (ein Kleinunternehmer, der keine Umsatzsteuer berechnet, gibt das dort im Unternehmensprofil an und nennt den Befreiungsgrund; ein anders besteuerter Kunde erhält im Katalog seine eigene Steuerkategorie). Stellen Sie sie dann erneut.',
+        exemptionReason:
+          'Diese Rechnung kann noch nicht gestellt werden: Ihre Umsatzsteuer ist nicht festgelegt. Geben Sie den Befreiungsgrund (den Satz, der auf ihr steht, etwa „Kleinunternehmer gemäß § 19 UStG“) oder seinen VATEX-Code unter Einstellungen › Arbeitsbereich › Rechnungsstellung an, oder beim Kunden im Katalog. Stellen Sie sie dann erneut.',
+        both: 'Diese Rechnung kann noch nicht gestellt werden: Ihre Umsatzsteuer ist nicht festgelegt. Legen Sie den Regelsteuersatz unter Einstellungen › Arbeitsbereich › Rechnungsstellung fest (ein Kleinunternehmer, der keine Umsatzsteuer berechnet, gibt das dort im Unternehmensprofil an und nennt den Befreiungsgrund; ein anders besteuerter Kunde erhält im Katalog seine eigene Steuerkategorie). Geben Sie den Befreiungsgrund (den Satz, der auf ihr steht, etwa „Kleinunternehmer gemäß § 19 UStG“) oder seinen VATEX-Code unter Einstellungen › Arbeitsbereich › Rechnungsstellung an, oder beim Kunden im Katalog. Stellen Sie sie dann erneut.',
+      },
+      currency: {
+        rateFormat: 'Der Umrechnungskurs muss eine positive Dezimalzahl sein, etwa 1,0634 (angegeben: {{given}}).',
+        ownCurrency:
+          'Diese Rechnung lautet auf {{currency}}, die Währung, in der ihr Aussteller die Umsatzsteuer abrechnet: Sie nimmt keinen Umrechnungskurs. Stellen Sie sie ohne.',
+        noVat:
+          'Diese Rechnung weist keine Umsatzsteuer aus, also auch keine in {{vat}}: Sie nimmt keinen Umrechnungskurs. Stellen Sie sie ohne.',
+        rateNeeded:
+          'Diese Rechnung lautet auf {{currency}}, ihr Aussteller rechnet die Umsatzsteuer aber in {{vat}} ab: Sie weist ihre Umsatzsteuer auch in {{vat}} aus (BT-111, Art. 230 MwStSystRL), also braucht ihre Stellung den Umrechnungskurs des Rechnungsdatums, wie viel {{vat}} ein {{currency}} wert ist (in Deutschland der monatliche Kurs des Bundesministeriums der Finanzen, § 16 Abs. 6 UStG). Geben Sie ihn im Feld Umrechnungskurs des Formulars „Stellen“ an.',
+      },
+      mailing: {
+        notSetUp:
+          'Auf diesem Server ist kein Mailversand eingerichtet: Die Person, die timetrack betreibt, richtet ihn ein. Laden Sie bis dahin die Dokumente oben herunter und versenden Sie sie selbst.',
+        draft:
+          'Diese Rechnung ist ein Entwurf: Stellen Sie sie zuerst (dann erhält sie ihre Nummer); nur eine gestellte Rechnung wird per Mail versendet.',
+        voidDraft: 'Diese Rechnung ist ein stornierter Entwurf: Sie wurde nie gestellt, es gibt also nichts zu versenden.',
+        noAddress:
+          'Geben Sie die Adresse ein, an die die Rechnung geht. Die E-Mail des Empfängers ist vorausgefüllt, wenn die Rechnung eine hat; für die nächsten Rechnungen hinterlegen Sie die E-Mail des Kunden unter Katalog › der Kunde › Rechnungsangaben.',
+        undeliverable:
+          '{{to}} kann von hier keine Mail empfangen: Geben Sie eine Adresse wie billing@example.org ein (ohne Namen, Komma, Anführungszeichen oder Leerzeichen).',
+        greeting: 'Die Anrede ist eine Zeile mit höchstens {{max}} Zeichen: Kürzen Sie sie, oder lassen Sie sie leer für keine.',
+        message: 'Die Nachricht darf höchstens {{max}} Zeichen lang sein (sie hat {{length}}): Kürzen Sie sie.',
+        xml: 'Wählen Sie die E-Rechnung, die neben dem PDF angehängt wird: {{formats}}, oder keine.',
+      },
     },
   },
 };

@@ -762,6 +762,15 @@ export const en = {
     // the settings pages for the workspace, its members and its mail (src/web/settings/workspace.ts, members.ts, mail.ts)
     actions: 'Actions',
     mail: {
+      details: {
+        // a message's detail where the words are the mail module's own (src/modules/mail/views.ts detailWords); a relay's reply stays as it came
+        linkExpired: 'The link in it expired before the relay accepted the message; ask for a new one.',
+        unreadable: 'Its content cannot be opened with this server key (SECRET_KEY or secret.key changed since it was queued).',
+        accountDeleted: 'Cancelled: the account was deleted before it was sent.',
+        notAccepted: 'the relay did not accept the recipient',
+        gaveUp_one: 'Gave up after {{count}} attempt; the last: {{last}}',
+        gaveUp_other: 'Gave up after {{count}} attempts; the last: {{last}}',
+      },
       sent: 'sent',
       queued: 'queued',
       notSentYet: 'not sent yet',
@@ -1264,6 +1273,30 @@ export const en = {
       },
     },
     imports: {
+      reasons: {
+        // a row's refusal as the Import page says it (src/modules/imports/rows.ts REASONS), the file's column first
+        emptyDay: '{{column}}: empty; every row needs its day',
+        emptyTime: '{{column}}: empty; every row needs its time of day',
+        emptyHours: '{{column}}: empty; every row needs its hours',
+        emptyUser: '{{column}}: empty; every row needs its user',
+        notIso: '{{column}}: "{{text}}" is not an ISO-8601 date-time with an offset, such as 2026-03-04T09:00:00+01:00',
+        notCalendar: '{{column}}: "{{text}}" is not a date-time of the calendar',
+        noTime: '{{column}}: "{{text}}" is no time; a row needs more than 0 hours',
+        endBeforeStart: '{{column}}: the end is at or before the start',
+        tooLong: '{{column}}: an entry spans at most 366 days',
+        description: "{{column}}: {{length}} characters; an entry's description holds at most {{max}}: shorten it",
+        tags: '{{column}}: {{tags}} tags; an entry holds at most {{max}}',
+        taskWithoutProject: '{{column}}: task "{{task}}" has no project; a task belongs to a project',
+        currency:
+          "{{column}}: {{currency}}, and the workspace's money is in {{workspace}}: export this row in {{workspace}}, or import it into a workspace in {{currency}}",
+        longName: '{{column}}: {{length}} characters; a name holds at most {{max}}',
+        unsafeName: '{{column}}: holds a control character or a bidirectional control ({{found}}); remove it from the file',
+        zone: '{{column}}: "{{text}}" is not an IANA time zone such as Europe/Berlin',
+        notRate: '{{column}}: "{{text}}" is not a number; write a rate such as 80.05',
+        notAmount: '{{column}}: "{{text}}" is not a number; write an amount such as 120.50',
+        shortRow_one: 'the row has {{count}} cell and the header {{width}}: a cell is missing (or a quote is not closed)',
+        shortRow_other: 'the row has {{count}} cells and the header {{width}}: a cell is missing (or a quote is not closed)',
+      },
       intro:
         'Bring your history from Toggl, Clockify, Harvest or Kimai: choose the export, check what would be imported (nothing is written yet), then import. Rows imported before are skipped, so an overlapping export adds only what is new.',
       file: 'CSV export',
@@ -1662,6 +1695,40 @@ export const en = {
       cannotFill: 'it cannot be filled on this invoice',
       issueFirst: 'issue the invoice first',
     },
+    missingNames: {
+      // a value an e-invoice lacks, by its path and EN 16931 number (src/modules/invoices/documents/missing.ts; the API keeps its English label)
+      issuerLegalName: "Seller name (the issuer's legal name)",
+      issuerCity: 'Seller city',
+      issuerPostalCode: 'Seller post code',
+      issuerCountry: 'Seller country code',
+      issuerContactName: 'Seller contact point (a name)',
+      issuerPhone: 'Seller contact telephone number',
+      issuerEmail: 'Seller contact email address',
+      issuerVatId: 'Seller VAT identifier',
+      issuerVatIdOrTaxNumber: 'Seller VAT identifier (or the tax number, BT-32: issuer.taxNumber)',
+      issuerElectronicAddress: 'Seller electronic address',
+      issuerElectronicAddressScheme: "Seller electronic address's scheme (an EAS code such as 0204, 9930 or EM)",
+      issuerPeppolAddress:
+        'Seller electronic address as a Peppol participant: an identifier with its Peppol scheme (e.g. 0208, 9930, 0204, 0088); an email address (EM) is not one',
+      issuerIban: 'Payment account identifier (IBAN) for the payment instructions',
+      recipientReference: "Buyer reference (the client's reference; in German public procurement the Leitweg-ID)",
+      recipientLegalName: "Buyer name (the client's legal name or name)",
+      recipientCity: 'Buyer city',
+      recipientPostalCode: 'Buyer post code',
+      recipientCountry: 'Buyer country code',
+      recipientVatId: 'Buyer VAT identifier',
+      recipientElectronicAddress: 'Buyer electronic address',
+      recipientElectronicAddressScheme: "Buyer electronic address's scheme (an EAS code such as 0204, 9930 or EM)",
+      recipientPeppolAddress:
+        'Buyer electronic address as a Peppol participant: an identifier with its Peppol scheme (e.g. 0208, 9930, 0204, 0088); an email address (EM) is not one',
+      number: 'Invoice number and issue date (BT-2): given when the invoice is issued',
+      creditNote: 'Credit note: only an issued invoice that was voided has one',
+      lineTaxCategory: 'VAT category code of line {{line}}',
+      lineTaxRate: 'VAT rate of line {{line}}',
+      taxBreakdown: 'VAT breakdown (fill taxBreakdown=lines once every line has its category and rate)',
+      exemptionReason: 'VAT exemption reason (e.g. the small business rule that applies)',
+      paymentTerms: 'Payment terms (or a due date, BT-9)',
+    },
     fill: {
       headingMissing: 'Fill missing e-invoice values',
       headingFilled: 'E-invoice values filled on this invoice',
@@ -1945,6 +2012,72 @@ export const en = {
       voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
       fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
       ownersOnly: "Only the workspace's owners change its invoice issuer.",
+      ownersAct: {
+        // `Only the workspace's owners …` (src/modules/invoices/errors.ts OWNER_ACTS), a key per phrase
+        changeInvoices: "Only the workspace's owners change invoices; ask an owner, or have them make you one.",
+        fillInvoices: "Only the workspace's owners fill invoices; ask an owner, or have them make you one.",
+        issueInvoices: "Only the workspace's owners issue invoices; ask an owner, or have them make you one.",
+        makeInvoices: "Only the workspace's owners make invoices; ask an owner, or have them make you one.",
+        markPaid: "Only the workspace's owners mark invoices paid; ask an owner, or have them make you one.",
+        recordPayments: "Only the workspace's owners record payments; ask an owner, or have them make you one.",
+        sendInvoices: "Only the workspace's owners send invoices; ask an owner, or have them make you one.",
+        voidInvoices: "Only the workspace's owners void invoices; ask an owner, or have them make you one.",
+        changeSettings: "Only the workspace's owners change the invoicing settings; ask an owner, or have them make you one.",
+        seeSettings: "Only the workspace's owners see the invoicing settings; ask an owner, or have them make you one.",
+      },
+      // an invoice's status mid-sentence
+      status: { draft: 'draft', sent: 'sent', paid: 'paid', void: 'void' },
+      cannotMove: {
+        draft: 'This invoice cannot move from draft to {{to, noun}}: a draft is issued first (to sent), then marked paid; or voided.',
+        sent: 'This invoice cannot move from sent to {{to, noun}}: an issued invoice may be marked paid, or voided (which makes its credit note).',
+        paid: 'This invoice cannot move from paid to {{to, noun}}: a paid invoice is final: it is neither voided nor changed (a refund is made outside timetrack).',
+        void: 'This invoice cannot move from void to {{to, noun}}: a void invoice is final; make a new invoice for its entries, which voiding released.',
+      },
+      payment: {
+        // src/modules/invoices/payments.ts
+        draft:
+          'This invoice is a draft: issue it first (it then gets its number and due date); payments are recorded against an issued invoice.',
+        paid: 'This invoice is paid: nothing is due on it, so it takes no more payments (a client who paid twice gets the money back outside timetrack).',
+        void: 'This invoice is void: nothing is due on it, so it takes no payment.',
+        amount: 'Type the amount received in {{currency}}, such as 250 or 250.50 (above 0, at most two decimals).',
+        note: 'The note may be at most {{max}} characters (it has {{length}}): shorten it.',
+        beforeIssue: 'The payment date {{date, day}} is before the invoice’s issue date {{issued, day}}: date it on or after that day.',
+        overpaid:
+          'A payment of {{amount, money}} is more than the {{due, money}} still due ({{gross, money}}): record at most {{due, money}}; money paid beyond that is given back outside timetrack.',
+        overpaidPart:
+          'A payment of {{amount, money}} is more than the {{due, money}} still due ({{gross, money}}, of which {{paid, money}} paid): record at most {{due, money}}; money paid beyond that is given back outside timetrack.',
+      },
+      tax: {
+        // src/modules/invoices/tax.ts missingTaxRefusal
+        taxRate:
+          'This invoice cannot be issued yet: its VAT is not set. Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog). Then issue it again.',
+        exemptionReason:
+          'This invoice cannot be issued yet: its VAT is not set. Give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog. Then issue it again.',
+        both: 'This invoice cannot be issued yet: its VAT is not set. Set the standard VAT rate under Settings › Workspace › Invoicing (a small business that charges no VAT says so in the business profile there and gives the exemption reason; a client taxed otherwise gets its own VAT category in the Catalog). Give the exemption reason (the sentence printed on it, such as “Kleinunternehmer gemäß § 19 UStG”) or its VATEX code under Settings › Workspace › Invoicing, or on the client in the Catalog. Then issue it again.',
+      },
+      currency: {
+        // src/modules/invoices/currency.ts: the exchange rate of VAT stated in another currency
+        rateFormat: 'The exchange rate must be a positive decimal such as 1.0634 (got {{given}}).',
+        ownCurrency:
+          'This invoice is in {{currency}}, the currency its issuer accounts for VAT in: it takes no exchange rate. Issue it without one.',
+        noVat: 'This invoice carries no VAT, so it states none in {{vat}} either: it takes no exchange rate. Issue it without one.',
+        rateNeeded:
+          'This invoice is in {{currency}} but its issuer accounts for VAT in {{vat}}: it states its VAT in {{vat}} too (BT-111, VAT Directive art. 230), so issuing it needs the exchange rate of the issue date, how many {{vat}} one {{currency}} is worth (in Germany the monthly rate the Federal Ministry of Finance publishes, § 16 Abs. 6 UStG). Give it in the Issue form’s exchange rate.',
+      },
+      mailing: {
+        // src/modules/invoices/mailing.ts: a send's checks
+        notSetUp:
+          'Mail is not set up on this server: the person who runs timetrack sets it up. Meanwhile download the documents above and send them yourself.',
+        draft: 'This invoice is a draft: issue it first (it then gets its number); only an issued invoice is sent by mail.',
+        voidDraft: 'This invoice is a void draft: it was never issued, so there is nothing to send.',
+        noAddress:
+          "Type the address to send the invoice to. The recipient's email is prefilled when the invoice has one; for the next invoices, set the client's Email in Catalog › the client › Invoicing details.",
+        undeliverable:
+          '{{to}} cannot receive mail from here: type one address such as billing@example.org (no name, comma, quote or space).',
+        greeting: 'The greeting is one line of at most {{max}} characters: shorten it, or leave it empty for none.',
+        message: 'The message may be at most {{max}} characters (it has {{length}}): shorten it.',
+        xml: 'Choose the e-invoice to attach beside the PDF: {{formats}}, or none.',
+      },
     },
   },
 } as const;

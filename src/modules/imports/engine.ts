@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { newId, newTimeId } from '../../ids.js';
 import { DomainError } from '../../errors.js';
+import { type Words, words } from '../../i18n/index.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
@@ -70,7 +71,10 @@ export interface ImportProgress {
 
 export interface Refused {
   line: number;
+  /** Why, in English: the command line's, the API's and the export's words. */
   message: string;
+  /** The same reason's words for people by key, on a run for the Import page (`wording: 'page'`), where it has them. */
+  words?: Words;
 }
 
 /** A row as it will be stored (the dry run's preview). */
@@ -532,7 +536,7 @@ interface CheckResult {
 
 /** Pass 2, row by row: each row checked, duplicates counted, what the catalog lacks named; nothing written. */
 interface CheckPass {
-  row(line: number, source: SourceRow | string): void;
+  row(line: number, source: SourceRow | RowRefusal): void;
   result(): CheckResult;
 }
 
@@ -575,9 +579,10 @@ function createCheckPass(
   const seen = new Set<number>();
   const preview: PreviewRow[] = [];
   const names: NewNames = { clients: new Set(), projects: new Set(), tasks: new Set(), tags: new Set(), known: new Map() };
-  const refuse = (line: number, message: string) => {
+  const refuse = (line: number, message: string, said?: Words) => {
     refusedCount++;
-    if (refused.length < REFUSED_LISTED) refused.push({ line, message });
+    if (refused.length < REFUSED_LISTED)
+      refused.push(said !== undefined && request.wording === 'page' ? { line, message, words: said } : { line, message });
   };
   const restoring = {
     counts: noneRestored(),
@@ -1449,7 +1454,7 @@ async function eachRow(
   found: Scan,
   progress: (phase: ImportProgress['phase'], rows: number, bytes: number) => void,
   phase: ImportProgress['phase'],
-  each: (line: number, row: SourceRow | string) => void,
+  each: (line: number, row: SourceRow | RowRefusal) => void,
   between?: () => Promise<void>,
 ): Promise<void> {
   const reader = rowReader(found.format, found.header);
@@ -1471,24 +1476,27 @@ async function eachRow(
 }
 
 /** Why a row with fewer cells than the header is refused. */
-const shortRow = (cells: number, width: number): string =>
-  `the row has ${cells} cell${cells === 1 ? '' : 's'} and the header ${width}: a cell is missing (or a quote is not closed)`;
+const shortRow = (cells: number, width: number): RowRefusal =>
+  new RowRefusal(
+    `the row has ${cells} cell${cells === 1 ? '' : 's'} and the header ${width}: a cell is missing (or a quote is not closed)`,
+    words('integrations.imports.reasons.shortRow', { count: cells, width }),
+  );
 
 function checkRow(
   check: ReturnType<typeof createRowChecker>,
   line: number,
-  source: SourceRow | string,
-  refuse: (line: number, message: string) => void,
+  source: SourceRow | RowRefusal,
+  refuse: (line: number, message: string, said?: Words) => void,
 ): CheckedRow | null {
-  if (typeof source === 'string') {
-    refuse(line, source);
+  if (source instanceof RowRefusal) {
+    refuse(line, source.message, source.words);
     return null;
   }
   try {
     return check(line, source);
   } catch (error) {
     if (error instanceof RowRefusal) {
-      refuse(line, error.message);
+      refuse(line, error.message, error.words);
       return null;
     }
     throw error;

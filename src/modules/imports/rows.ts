@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type Vars, type Words, words } from '../../i18n/index.js';
 import { unsafeCharacter } from '../../kernel/input.js';
 import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
 import { type OwnTax, parseOwnTax } from '../../kernel/tax.js';
@@ -22,8 +23,44 @@ const MAX_BUDGET = 1_000_000_000_000;
 const MAX_ESTIMATE_SEC = 31_536_000_000;
 const MAX_ENTRY_MS = 366 * 86_400_000;
 
-/** A row refused, with what to do about it. */
-export class RowRefusal extends Error {}
+/**
+ * A row refused, with what to do about it: its message (the report's English, for the command
+ * line, the API and the export) and, where it has them, the same reason's words for people by key
+ * (the Import page says them in the reader's language).
+ */
+export class RowRefusal extends Error {
+  constructor(
+    message: string,
+    readonly words?: Words,
+  ) {
+    super(message);
+  }
+}
+
+/** The reasons of a row's refusal that have words for people, by key (each says the column as the file names it). */
+const REASONS = {
+  emptyDay: 'integrations.imports.reasons.emptyDay',
+  emptyTime: 'integrations.imports.reasons.emptyTime',
+  emptyHours: 'integrations.imports.reasons.emptyHours',
+  emptyUser: 'integrations.imports.reasons.emptyUser',
+  notIso: 'integrations.imports.reasons.notIso',
+  notCalendar: 'integrations.imports.reasons.notCalendar',
+  noTime: 'integrations.imports.reasons.noTime',
+  endBeforeStart: 'integrations.imports.reasons.endBeforeStart',
+  tooLong: 'integrations.imports.reasons.tooLong',
+  description: 'integrations.imports.reasons.description',
+  tags: 'integrations.imports.reasons.tags',
+  taskWithoutProject: 'integrations.imports.reasons.taskWithoutProject',
+  currency: 'integrations.imports.reasons.currency',
+  longName: 'integrations.imports.reasons.longName',
+  unsafeName: 'integrations.imports.reasons.unsafeName',
+  zone: 'integrations.imports.reasons.zone',
+  notRate: 'integrations.imports.reasons.notRate',
+  notAmount: 'integrations.imports.reasons.notAmount',
+} as const;
+type Reason = keyof typeof REASONS;
+/** A reason's words for people: its key, and its values beside the column. */
+const said = (reason: Reason, vars: Vars = {}) => ({ reason, vars });
 
 /** What a row's entry is about, names still names: its words, its work, its tags and what it bills. */
 export interface RowWork {
@@ -109,6 +146,26 @@ export function userKeyOf(row: Pick<SourceRow, 'email' | 'name'>): string {
 
 const BOOLEANS: Record<string, boolean> = { yes: true, no: false, true: true, false: false, '1': true, '0': false };
 
+/** Refuses a row at a column: the English message after the column's name, and the reason's words for people where given. */
+const refuser =
+  (column: (field: keyof SourceRow) => string): Refuse =>
+  (field, message, reason) => {
+    throw new RowRefusal(
+      `${column(field)}: ${message}`,
+      reason === undefined ? undefined : words(REASONS[reason.reason], { column: column(field), ...reason.vars }),
+    );
+  };
+
+/** A date-time of the timetrack format: ISO 8601 with an offset. */
+function iso(refuse: Refuse, field: keyof SourceRow, text: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) {
+    refuse(field, `"${text}" is not an ISO-8601 date-time with an offset, such as 2026-03-04T09:00:00+01:00`, said('notIso', { text }));
+  }
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) refuse(field, `"${text}" is not a date-time of the calendar`, said('notCalendar', { text }));
+  return ms;
+}
+
 /**
  * Reads one row of a format into an entry, or refuses it naming the column: the rules of
  * decisions §10 (dates in the file's order, 12- or 24-hour times, local times in the zone, an end
@@ -127,15 +184,13 @@ export function createRowChecker(
   },
 ) {
   const column = (field: keyof SourceRow) => columnName(format, field);
-  const refuse: Refuse = (field, message) => {
-    throw new RowRefusal(`${column(field)}: ${message}`);
-  };
+  const refuse = refuser(column);
   /** Harvest: where the next row of a member's day starts. */
   const harvestNext = new Map<string, number>();
 
   function local(dayField: keyof SourceRow, day: string, timeField: keyof SourceRow, time: string): number {
-    if (day === '') refuse(dayField, 'empty; every row needs its day');
-    if (time === '') refuse(timeField, 'empty; every row needs its time of day');
+    if (day === '') refuse(dayField, 'empty; every row needs its day', said('emptyDay'));
+    if (time === '') refuse(timeField, 'empty; every row needs its time of day', said('emptyTime'));
     let d: { year: number; month: number; day: number };
     let t: { hour: number; minute: number; second: number };
     try {
@@ -155,26 +210,17 @@ export function createRowChecker(
     }
   }
 
-  function iso(field: keyof SourceRow, text: string): number {
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) {
-      refuse(field, `"${text}" is not an ISO-8601 date-time with an offset, such as 2026-03-04T09:00:00+01:00`);
-    }
-    const ms = Date.parse(text);
-    if (Number.isNaN(ms)) refuse(field, `"${text}" is not a date-time of the calendar`);
-    return ms;
-  }
-
   function times(row: SourceRow, userKey: string): { start: number; end: number } {
-    if (format === 'timetrack') return { start: iso('startIso', row.startIso), end: iso('endIso', row.endIso) };
+    if (format === 'timetrack') return { start: iso(refuse, 'startIso', row.startIso), end: iso(refuse, 'endIso', row.endIso) };
     if (format === 'harvest') {
-      if (row.hours === '') refuse('hours', 'empty; every row needs its hours');
+      if (row.hours === '') refuse('hours', 'empty; every row needs its hours', said('emptyHours'));
       let seconds: number;
       try {
         seconds = parseDuration(row.hours);
       } catch (error) {
         return refuse('hours', (error as Error).message);
       }
-      if (seconds <= 0) refuse('hours', `"${row.hours}" is no time; a row needs more than 0 hours`);
+      if (seconds <= 0) refuse('hours', `"${row.hours}" is no time; a row needs more than 0 hours`, said('noTime', { text: row.hours }));
       // No times of day: a member's rows of one day follow each other from 09:00 local, in file order.
       const dayStart = local('startDate', row.startDate, 'hours', '09:00');
       const key = `${userKey}|${row.startDate}`;
@@ -197,26 +243,35 @@ export function createRowChecker(
   return (line: number, row: SourceRow): CheckedRow => {
     if (format === 'timetrack' && row.record !== '' && row.record.toLowerCase() !== 'entry') return recordRow(refuse, line, row, options);
     const userKey = options.fixedUser ? '' : userKeyOf(row);
-    if (!options.fixedUser && userKey === '') refuse(format === 'harvest' ? 'name' : 'email', 'empty; every row needs its user');
+    if (!options.fixedUser && userKey === '')
+      refuse(format === 'harvest' ? 'name' : 'email', 'empty; every row needs its user', said('emptyUser'));
     // A user of the file may become a member (--create-members): their name follows the rules of names.
     if (!options.fixedUser && row.name !== '') name('name', row.name);
     const { start, end } = times(row, userKey);
-    if (end <= start) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'the end is at or before the start');
-    if (end - start > MAX_ENTRY_MS) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'an entry spans at most 366 days');
+    if (end <= start) refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'the end is at or before the start', said('endBeforeStart'));
+    if (end - start > MAX_ENTRY_MS)
+      refuse(format === 'timetrack' ? 'endIso' : 'endTime', 'an entry spans at most 366 days', said('tooLong'));
     if (row.description.length > MAX_DESCRIPTION) {
-      refuse('description', `${row.description.length} characters; an entry's description holds at most ${MAX_DESCRIPTION}: shorten it`);
+      refuse(
+        'description',
+        `${row.description.length} characters; an entry's description holds at most ${MAX_DESCRIPTION}: shorten it`,
+        said('description', { length: row.description.length, max: MAX_DESCRIPTION }),
+      );
     }
     const tags = tagsOf(row.tags, format === 'timetrack');
-    if (tags.length > MAX_TAGS) refuse('tags', `${tags.length} tags; an entry holds at most ${MAX_TAGS}`);
+    if (tags.length > MAX_TAGS)
+      refuse('tags', `${tags.length} tags; an entry holds at most ${MAX_TAGS}`, said('tags', { tags: tags.length, max: MAX_TAGS }));
     for (const tag of tags) name('tags', tag);
     const project = name('project', row.project);
     const task = name('task', row.task);
-    if (task !== '' && project === '') refuse('task', `task "${task}" has no project; a task belongs to a project`);
+    if (task !== '' && project === '')
+      refuse('task', `task "${task}" has no project; a task belongs to a project`, said('taskWithoutProject', { task }));
     const currency = /([A-Za-z]{3})\s*$/.exec(row.currency)?.[1]?.toUpperCase();
     if (currency !== undefined && currency !== options.currency) {
       refuse(
         'currency',
         `${currency}, and the workspace's money is in ${options.currency}: export this row in ${options.currency}, or import it into a workspace in ${currency}`,
+        said('currency', { currency, workspace: options.currency }),
       );
     }
     const { billable, hourlyRate, noRate, rateFrom } = moneyOf(format, refuse, row, start, end);
@@ -416,9 +471,15 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
 
 /** A name of the file: at most 200 characters, no control or bidirectional characters. */
 function nameOf(refuse: Refuse, field: keyof SourceRow, text: string): string {
-  if (text.length > MAX_NAME) refuse(field, `${text.length} characters; a name holds at most ${MAX_NAME}`);
+  if (text.length > MAX_NAME)
+    refuse(field, `${text.length} characters; a name holds at most ${MAX_NAME}`, said('longName', { length: text.length, max: MAX_NAME }));
   const bad = unsafeCharacter(text);
-  if (bad !== null) refuse(field, `holds a control character or a bidirectional control (${bad}); remove it from the file`);
+  if (bad !== null)
+    refuse(
+      field,
+      `holds a control character or a bidirectional control (${bad}); remove it from the file`,
+      said('unsafeName', { found: bad }),
+    );
   return text;
 }
 
@@ -427,7 +488,7 @@ function zoneOf(refuse: Refuse, text: string): string {
   try {
     return canonicalTimeZone(text);
   } catch {
-    return refuse('timeZone', `"${text}" is not an IANA time zone such as Europe/Berlin`);
+    return refuse('timeZone', `"${text}" is not an IANA time zone such as Europe/Berlin`, said('zone', { text }));
   }
 }
 
@@ -549,13 +610,17 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
 }
 
 /** Refuses a row naming the column a field comes from (never returns). */
-type Refuse = (field: keyof SourceRow, message: string) => never;
+type Refuse = (field: keyof SourceRow, message: string, reason?: ReturnType<typeof said>) => never;
 
 function money(refuse: Refuse, field: 'rate' | 'amount', text: string): FileDecimal | null {
   if (text === '') return null;
   const value = parseMoneyCell(text);
   if (value === null)
-    refuse(field, `"${text}" is not a number; write ${field === 'rate' ? 'a rate such as 80.05' : 'an amount such as 120.50'}`);
+    refuse(
+      field,
+      `"${text}" is not a number; write ${field === 'rate' ? 'a rate such as 80.05' : 'an amount such as 120.50'}`,
+      said(field === 'rate' ? 'notRate' : 'notAmount', { text }),
+    );
   return value;
 }
 

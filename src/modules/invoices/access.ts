@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
-import { invoiceErrors as errors } from './errors.js';
+import { invoiceErrors as errors, type OwnerAct } from './errors.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
 
@@ -42,7 +42,7 @@ export function createAccess({ repo, ports }: { repo: InvoicesRepository; ports:
     mayRead,
 
     /** Owners who read invoices (and the operator) act; a reader who is no owner is refused; anyone else sees nothing. */
-    requireOwner(principal: Principal, workspaceId: string, what: string, hidden: () => Error): void {
+    requireOwner(principal: Principal, workspaceId: string, what: OwnerAct, hidden: () => Error): void {
       if (!mayRead(principal, workspaceId)) throw hidden();
       if (!isOperator(principal) && !principal.isOwner) throw errors.ownersAct(what);
     },
@@ -51,7 +51,7 @@ export function createAccess({ repo, ports }: { repo: InvoicesRepository; ports:
      * The workspace's invoicing settings and series (not an invoice): its owners, whatever they may
      * see, and the operator; a member who reads invoices is refused; anyone else sees nothing.
      */
-    requireSettingsOwner(principal: Principal, workspaceId: string, what: string): void {
+    requireSettingsOwner(principal: Principal, workspaceId: string, what: OwnerAct): void {
       if (isOperator(principal) || (principal.workspaceId === workspaceId && principal.isOwner)) return;
       if (mayRead(principal, workspaceId)) throw errors.ownersAct(what);
       throw errors.hidden(workspaceId);

@@ -1,4 +1,5 @@
-import { DomainError, invalidAt } from '../../errors.js';
+import { DomainError } from '../../errors.js';
+import { type Words, words } from '../../i18n/index.js';
 import { fromCents, timesCents, toCents } from '../../kernel/money.js';
 import type { InvoiceDocument } from './document.js';
 
@@ -74,11 +75,17 @@ export function asksExchangeRate(invoice: Pick<InvoiceDocument, 'issuer' | 'curr
   return invoice.taxTotal !== 0 || unrated ? vat : null;
 }
 
+/** A refusal of the exchange rate given (or of giving one), at its field, with its words for people. */
+const refusedRate = (message: string, said: Words) => new DomainError('invalid', message, { field: 'exchangeRate', words: said });
+
 /** An exchange rate as given on the command line or the page: a positive decimal (a decimal comma is taken too: 1,0634). */
 export function parseExchangeRate(raw: string): number {
   const text = raw.trim().replace(/^(\d+),(\d+)$/, '$1.$2');
   if (!/^\d{1,9}(\.\d{1,10})?$/.test(text) || Number(text) <= 0)
-    throw invalidAt('exchangeRate', `The exchange rate must be a positive decimal such as 1.0634 (got ${JSON.stringify(raw)}).`);
+    throw new DomainError('invalid', `The exchange rate must be a positive decimal such as 1.0634 (got ${JSON.stringify(raw)}).`, {
+      field: 'exchangeRate',
+      words: words('invoicing.refused.currency.rateFormat', { given: JSON.stringify(raw) }),
+    });
   return Number(text);
 }
 
@@ -96,25 +103,28 @@ export function vatCurrencyAtIssue(
   const vat = otherVatCurrency(invoice);
   if (vat === null) {
     if (exchangeRate === undefined) return null;
-    throw invalidAt(
-      'exchangeRate',
+    throw refusedRate(
       `This invoice is in ${invoice.currency}, the currency its issuer accounts for VAT in${vatCurrencyOf(invoice.issuer) === null ? ' (none is set: vatCurrency in the business profile)' : ''}: it takes no exchange rate. Issue it without one.`,
+      words('invoicing.refused.currency.ownCurrency', { currency: invoice.currency }),
     );
   }
   if (taxCents === 0) {
     if (exchangeRate === undefined) return null;
-    throw invalidAt(
-      'exchangeRate',
+    throw refusedRate(
       `This invoice carries no VAT, so it states none in ${vat} either: it takes no exchange rate. Issue it without one.`,
+      words('invoicing.refused.currency.noVat', { vat }),
     );
   }
   if (exchangeRate === undefined)
-    throw invalidAt(
-      'exchangeRate',
+    throw refusedRate(
       `This invoice is in ${invoice.currency} but its issuer accounts for VAT in ${vat}: it states its VAT in ${vat} too (BT-111, VAT Directive art. 230), so issuing it needs the exchange rate of the issue date, how many ${vat} one ${invoice.currency} is worth (in Germany the monthly rate the Federal Ministry of Finance publishes, § 16 Abs. 6 UStG). Give it ${where.page}, or ${where.command}.`,
+      words('invoicing.refused.currency.rateNeeded', { currency: invoice.currency, vat }),
     );
   if (!(exchangeRate > 0) || !Number.isFinite(exchangeRate))
-    throw new DomainError('invalid', `The exchange rate must be a positive number (got ${exchangeRate}).`, { field: 'exchangeRate' });
+    throw new DomainError('invalid', `The exchange rate must be a positive number (got ${exchangeRate}).`, {
+      field: 'exchangeRate',
+      words: words('invoicing.refused.currency.rateFormat', { given: String(exchangeRate) }),
+    });
   return { currency: vat, exchangeRate, taxTotal: fromCents(timesCents(taxCents, exchangeRate)) };
 }
 

@@ -113,7 +113,7 @@ function createSendCheck({ ports, access }: { ports: InvoicePorts; access: Acces
       throw new DomainError(
         'invalid',
         `The greeting is one line of at most ${MAX_SEND_GREETING} characters (it has ${text.length}${/[\p{Cc}\p{Zl}\p{Zp}]/u.test(text) ? ' and a line break' : ''}): shorten it, or leave it empty for none.`,
-        { field: 'greeting' },
+        { field: 'greeting', words: words('invoicing.refused.mailing.greeting', { max: MAX_SEND_GREETING }) },
       );
     return text;
   }
@@ -124,27 +124,35 @@ function createSendCheck({ ports, access }: { ports: InvoicePorts; access: Acces
     requireOwner(principal, row.workspaceId, 'send invoices', () => errors.notFound(id));
     const acting = actingMember(principal, row.workspaceId, request.userId);
     if (!ports.mail.enabled())
-      throw errors.invalid('Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM and restarts it.');
+      throw new DomainError('invalid', 'Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM and restarts it.', {
+        words: words('invoicing.refused.mailing.notSetUp'),
+      });
     const invoice = view(row);
     const document = mailedOf(invoice);
     if (document === null)
-      throw errors.conflict(
-        invoice.status === 'draft'
-          ? `Invoice ${id} is a draft: issue it first (it then gets its number); only an issued invoice is sent by mail.`
-          : `Invoice ${id} is a void draft: it was never issued, so there is nothing to send.`,
-      );
+      throw invoice.status === 'draft'
+        ? new DomainError(
+            'conflict',
+            `Invoice ${id} is a draft: issue it first (it then gets its number); only an issued invoice is sent by mail.`,
+            {
+              words: words('invoicing.refused.mailing.draft'),
+            },
+          )
+        : new DomainError('conflict', `Invoice ${id} is a void draft: it was never issued, so there is nothing to send.`, {
+            words: words('invoicing.refused.mailing.voidDraft'),
+          });
     const to = request.to.trim();
     if (to === '')
       throw new DomainError(
         'invalid',
         "Type the address to send the invoice to. The recipient's email is prefilled when the invoice has one; for the next invoices, set the client's Email in Catalog › the client › Invoicing details.",
-        { field: 'to' },
+        { field: 'to', words: words('invoicing.refused.mailing.noAddress') },
       );
     if (!ports.mail.deliverable(to))
       throw new DomainError(
         'invalid',
         `${to} cannot receive mail from here: type one address such as billing@example.org (no name, comma, quote or space).`,
-        { field: 'to' },
+        { field: 'to', words: words('invoicing.refused.mailing.undeliverable', { to }) },
       );
     const greeting = greetingOf(invoice, request.greeting);
     const message = request.message === null || request.message.trim() === '' ? null : request.message.trim();
@@ -152,9 +160,7 @@ function createSendCheck({ ports, access }: { ports: InvoicePorts; access: Acces
       throw new DomainError(
         'invalid',
         `The message may be at most ${MAX_SEND_MESSAGE} characters (it has ${message.length}): shorten it.`,
-        {
-          field: 'message',
-        },
+        { field: 'message', words: words('invoicing.refused.mailing.message', { max: MAX_SEND_MESSAGE, length: message.length }) },
       );
     const creditNote = document === 'credit-note';
     const what = creditNote ? 'credit note' : 'invoice';
@@ -163,7 +169,10 @@ function createSendCheck({ ports, access }: { ports: InvoicePorts; access: Acces
         throw new DomainError(
           'invalid',
           `Choose the e-invoice to attach beside the PDF: ${DOCUMENT_FORMATS.filter((f) => f !== 'pdf').join(', ')}, or none (got ${JSON.stringify(request.xml)}).`,
-          { field: 'xml' },
+          {
+            field: 'xml',
+            words: words('invoicing.refused.mailing.xml', { formats: DOCUMENT_FORMATS.filter((f) => f !== 'pdf').join(', ') }),
+          },
         );
       const refused = documentRefusal(invoice, request.xml, { creditNote });
       if (refused)

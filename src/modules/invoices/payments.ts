@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import { words } from '../../i18n/index.js';
 import { newId } from '../../ids.js';
 import { requireSafeText } from '../../kernel/input.js';
 import { fromCents, toCents } from '../../kernel/money.js';
@@ -64,7 +65,7 @@ const amountRefusal = (currency: string, given: unknown) =>
   new DomainError(
     'invalid',
     `The amount must be an amount of ${currency} above 0 with at most two decimals, such as 250 or 250.50 (got ${JSON.stringify(given)}).`,
-    { field: 'amount', people: `Type the amount received in ${currency}, such as 250 or 250.50 (above 0, at most two decimals).` },
+    { field: 'amount', words: words('invoicing.refused.payment.amount', { currency }) },
   );
 
 /**
@@ -93,6 +94,7 @@ function noteOf(note: string | null | undefined): string | null {
   if (text.length > MAX_PAYMENT_NOTE)
     throw new DomainError('invalid', `The note may be at most ${MAX_PAYMENT_NOTE} characters (it has ${text.length}): shorten it.`, {
       field: 'note',
+      words: words('invoicing.refused.payment.note', { max: MAX_PAYMENT_NOTE, length: text.length }),
     });
   requireSafeText(text, 'The note', 'note');
   return text;
@@ -107,7 +109,12 @@ function refuseStatus(row: InvoiceRow): never {
     void: `Invoice ${name} is void: nothing is due on it, so it takes no payment.`,
     sent: '',
   };
-  throw new DomainError('conflict', why[row.status], { field: 'amount', people: why[row.status].replace(/^Invoice \S+/, 'This invoice') });
+  const said = {
+    draft: 'invoicing.refused.payment.draft',
+    paid: 'invoicing.refused.payment.paid',
+    void: 'invoicing.refused.payment.void',
+  } as const;
+  throw new DomainError('conflict', why[row.status], { field: 'amount', words: words(said[row.status as keyof typeof said]) });
 }
 
 /**
@@ -167,21 +174,37 @@ export function createPayments({ repo, ports, clock, write, access, defaultTimeZ
         try {
           paidOn = moveDate(acting.userId, input.date, 'payment date');
         } catch (error) {
-          if (error instanceof DomainError) throw new DomainError(error.code, error.message, { field: 'date' });
+          if (error instanceof DomainError)
+            throw new DomainError(error.code, error.message, {
+              field: 'date',
+              ...(error.people === undefined ? {} : { people: error.people }),
+              ...(error.words === undefined ? {} : { words: error.words }),
+            });
           throw error;
         }
         if (current.issueDate !== null && paidOn < current.issueDate)
           throw new DomainError(
             'invalid',
             `The payment date ${paidOn} is before the issue date ${current.issueDate} of ${current.number ?? id}: date it on or after that day.`,
-            { field: 'date' },
+            { field: 'date', words: words('invoicing.refused.payment.beforeIssue', { date: paidOn, issued: current.issueDate }) },
           );
         const before = view(current);
         const dueCents = toCents(before.amountDue);
         if (cents > dueCents) {
           const paid = current.paidCents + current.discountCents;
           const message = `A payment of ${money(cents, current.currency)} is more than the ${money(dueCents, current.currency)} still due on ${current.number ?? id} (${money(toCents(before.grossTotal), current.currency)}${paid > 0 ? `, of which ${money(paid, current.currency)} paid` : ''}): record at most ${money(dueCents, current.currency)}; money paid beyond that is given back outside timetrack.`;
-          throw new DomainError('invalid', message, { field: 'amount', people: message.replace(` on ${current.number ?? id}`, '') });
+          const amounts = {
+            amount: money(cents, current.currency),
+            due: money(dueCents, current.currency),
+            gross: money(toCents(before.grossTotal), current.currency),
+          };
+          throw new DomainError('invalid', message, {
+            field: 'amount',
+            words:
+              paid > 0
+                ? words('invoicing.refused.payment.overpaidPart', { ...amounts, paid: money(paid, current.currency) })
+                : words('invoicing.refused.payment.overpaid', amounts),
+          });
         }
         const discount = 0;
         const settles = cents + discount === dueCents;

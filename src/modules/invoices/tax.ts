@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
+import { words } from '../../i18n/index.js';
 import { fromCents, percentOfCents, toCents } from '../../kernel/money.js';
 import { isTaxCategory, type OwnTax, type TaxCategoryCode } from '../../kernel/tax.js';
 import type { DocumentLanguage, InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
@@ -163,6 +164,13 @@ export function missingTaxSentences(workspaceId: string, missing: readonly Missi
   };
 }
 
+/** The words for people of what is missing of an invoice's tax: the rate, the exemption reason, or both. */
+const missingTaxWords = (missing: readonly MissingTaxSetting[]) => {
+  const rate = missing.some((m) => m.setting === 'taxRate');
+  const reason = missing.some((m) => m.setting !== 'taxRate');
+  return rate && reason ? 'invoicing.refused.tax.both' : rate ? 'invoicing.refused.tax.taxRate' : 'invoicing.refused.tax.exemptionReason';
+};
+
 /**
  * The refusal of issuing an invoice whose tax is not complete (decisions 11a): each missing
  * setting, what is wrong and where to set it (the Workspace page and the command line; a
@@ -174,7 +182,11 @@ export function missingTaxRefusal(workspaceId: string, missing: readonly Missing
   return new DomainError(
     'conflict',
     `This invoice cannot be issued yet: its tax is not set. ${text} Then issue it again: the draft takes the settings when it is issued.`,
-    { field: 'tax', people: `This invoice cannot be issued yet: its VAT is not set. ${people} Then issue it again.` },
+    {
+      field: 'tax',
+      people: `This invoice cannot be issued yet: its VAT is not set. ${people} Then issue it again.`,
+      words: words(missingTaxWords(missing)),
+    },
   );
 }
 

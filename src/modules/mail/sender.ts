@@ -6,6 +6,7 @@ import { MAX_ATTEMPTS, type MailError, type Outcome, RETRY_DELAYS_MS, UNREACHABL
 import type { MailRepository, MailRow } from './repository.js';
 import { type Content, unseal } from './seal.js';
 import { CONNECT_TIMEOUT_MS, type Relay, SOCKET_TIMEOUT_MS } from './transport.js';
+import { gaveUpDetail, OUR_DETAILS } from './views.js';
 import { coalescing } from '../../kernel/coalesce.js';
 
 /** A lease covers the attempts of one batch; an attempt starts only with this much of its lease left. */
@@ -67,7 +68,7 @@ function createAttempt({
           ...base,
           status: 'failed',
           error: outcome.error,
-          detail: outcome.status === 'permanent' ? outcome.detail : `Gave up after ${attempts} attempts; the last: ${outcome.detail}`,
+          detail: outcome.status === 'permanent' ? outcome.detail : gaveUpDetail(attempts, outcome.detail),
           nextAttemptAt: null,
           clearContent: false,
         });
@@ -107,18 +108,13 @@ function createAttempt({
     const startedAt = clock.now();
     if (!relay || !from) return null;
     if (row.expiresAt !== null && row.expiresAt <= startedAt) {
-      return giveUp(row, 'link_expired', 'The link in it expired before the relay accepted the message; ask for a new one.', startedAt);
+      return giveUp(row, 'link_expired', OUR_DETAILS.linkExpired, startedAt);
     }
     let content: Content;
     try {
       content = unseal(key, row.id, row.sealed ?? '');
     } catch {
-      return giveUp(
-        row,
-        'unreadable',
-        'Its content cannot be opened with this server key (SECRET_KEY or secret.key changed since it was queued).',
-        startedAt,
-      );
+      return giveUp(row, 'unreadable', OUR_DETAILS.unreadable, startedAt);
     }
     const { fromName, replyTo, ...body } = content;
     const outcome = await relay({

@@ -15,6 +15,7 @@ import { type Composed, type Recipient, renderHtml, renderText } from './templat
 import { createRelay, type Relay } from './transport.js';
 import { testMessage } from './test-message.js';
 import { mailLogOf } from './log.js';
+import { OUR_DETAILS } from './views.js';
 import { templatedMail } from './messages.js';
 import { createMailBudget, MAIL_BUDGET_RETENTION_MS } from './budget.js';
 
@@ -26,7 +27,7 @@ export type { Attachment } from './seal.js';
 export type { MailSettings } from './settings.js';
 export { parseMailSettings } from './settings.js';
 export { isLanguage, MAIL_LANGUAGES, type Language } from './templates.js';
-export type { MailView } from './views.js';
+export { detailWords, type MailView } from './views.js';
 
 export { MAIL_LINKS } from './messages.js';
 export { MAIL_BUDGETS, type MailBudgetKind, type MailCause } from './budget.js';
@@ -208,7 +209,7 @@ export function createMailService({
     },
     /** An account was deleted (inside the accounts write): its waiting mail is cancelled. */
     cancelOfUser: (userId: string): void => {
-      repo.cancelOfUser(userId, clock.now(), 'Cancelled: the account was deleted before it was sent.');
+      repo.cancelOfUser(userId, clock.now(), OUR_DETAILS.accountDeleted);
     },
     /** Deletes final messages older than 30 days. */
     purge,

@@ -6,6 +6,7 @@ import type { Mailbox } from './address.js';
 import { classify, type Outcome, oneLine } from './outcome.js';
 import type { Attachment } from './seal.js';
 import type { MailSettings } from './settings.js';
+import { OUR_DETAILS } from './views.js';
 
 /** A message as the relay gets it. */
 export interface Envelope {
@@ -87,7 +88,7 @@ export function createRelay(settings: MailSettings, timeouts = { connectMs: CONN
       });
       // The relay's acceptance is of the envelope's form of the address (punycode), not the log's.
       if (!info.accepted.includes(recipient))
-        return { status: 'permanent', error: 'rejected', detail: oneLine(info.response || 'the relay did not accept the recipient') };
+        return { status: 'permanent', error: 'rejected', detail: oneLine(info.response || OUR_DETAILS.notAccepted) };
       return { status: 'sent', response: oneLine(info.response) };
     } catch (error) {
       return classify(error);

@@ -29,7 +29,7 @@ import { columnHeads } from '../kit/tables.js';
 import { csrfField } from '../kit/layout.js';
 import { clockOf } from '../kit/forms.js';
 import type { WebPaths } from '../paths.js';
-import { formats, type Key, t } from '../../i18n/index.js';
+import { formats, type Key, t, translator } from '../../i18n/index.js';
 
 /*
  * What the Invoices pages show (decisions §11): the list, the new invoice with its preview, an
@@ -633,6 +633,51 @@ function actionsSection(base: string, invoice: InvoiceView, canManage: boolean, 
     : '';
 }
 
+/**
+ * The names a missing value may have, by its path (a line's number taken out) and EN 16931 number: the
+ * page names it in the reader's words where the invoices module's English label is one of these
+ * (the API keeps that label); a label not listed here reads as the module wrote it.
+ */
+const MISSING_NAMES: Record<string, readonly Key[]> = {
+  'issuer.legalName BT-27': ['invoicePage.missingNames.issuerLegalName'],
+  'issuer.city BT-37': ['invoicePage.missingNames.issuerCity'],
+  'issuer.postalCode BT-38': ['invoicePage.missingNames.issuerPostalCode'],
+  'issuer.country BT-40': ['invoicePage.missingNames.issuerCountry'],
+  'issuer.contactName BT-41': ['invoicePage.missingNames.issuerContactName'],
+  'issuer.phone BT-42': ['invoicePage.missingNames.issuerPhone'],
+  'issuer.email BT-43': ['invoicePage.missingNames.issuerEmail'],
+  'issuer.vatId BT-31': ['invoicePage.missingNames.issuerVatId', 'invoicePage.missingNames.issuerVatIdOrTaxNumber'],
+  'issuer.electronicAddress BT-34': ['invoicePage.missingNames.issuerElectronicAddress', 'invoicePage.missingNames.issuerPeppolAddress'],
+  'issuer.electronicAddressScheme BT-34-1': ['invoicePage.missingNames.issuerElectronicAddressScheme'],
+  'issuer.iban BT-84': ['invoicePage.missingNames.issuerIban'],
+  'recipient.reference BT-10': ['invoicePage.missingNames.recipientReference'],
+  'recipient.legalName BT-44': ['invoicePage.missingNames.recipientLegalName'],
+  'recipient.city BT-52': ['invoicePage.missingNames.recipientCity'],
+  'recipient.postalCode BT-53': ['invoicePage.missingNames.recipientPostalCode'],
+  'recipient.country BT-55': ['invoicePage.missingNames.recipientCountry'],
+  'recipient.vatId BT-48': ['invoicePage.missingNames.recipientVatId'],
+  'recipient.electronicAddress BT-49': [
+    'invoicePage.missingNames.recipientElectronicAddress',
+    'invoicePage.missingNames.recipientPeppolAddress',
+  ],
+  'recipient.electronicAddressScheme BT-49-1': ['invoicePage.missingNames.recipientElectronicAddressScheme'],
+  'number BT-1': ['invoicePage.missingNames.number'],
+  'creditNote BT-1': ['invoicePage.missingNames.creditNote'],
+  'lines[].taxCategory BT-151': ['invoicePage.missingNames.lineTaxCategory'],
+  'lines[].taxRate BT-152': ['invoicePage.missingNames.lineTaxRate'],
+  'taxBreakdown BG-23': ['invoicePage.missingNames.taxBreakdown'],
+  'taxBreakdown[].exemptionReason BT-120': ['invoicePage.missingNames.exemptionReason'],
+  'paymentTerms BT-20': ['invoicePage.missingNames.paymentTerms'],
+};
+const english = translator('en');
+/** A missing value's name in the reader's words: the name of its path and number whose English is the module's label, else that label. */
+export function missingName(m: MissingValue): string {
+  const index = /\[(\d+)\]/.exec(m.path);
+  const vars = index ? { line: Number(index[1]) + 1 } : undefined;
+  const key = (MISSING_NAMES[`${m.path.replace(/\[\d+\]/g, '[]')} ${m.bt}`] ?? []).find((k) => english(k, vars) === m.label);
+  return key === undefined ? m.label : t(key, vars);
+}
+
 /** The missing values of a document, each by name and BT number, with where to set it (in words, with links). */
 export function missingItems(
   paths: WebPaths,
@@ -645,7 +690,7 @@ export function missingItems(
     ${missing.map(
       (m) =>
         html`<li>
-          <strong>${m.label}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
+          <strong>${missingName(m)}</strong> <span class="hint inline">(${m.bt}, <code>${m.path}</code>)</span>:
           ${whereOf(paths, invoice, m, slotOf(m.path), fillAt)}
         </li>`,
     )}
@@ -814,7 +859,7 @@ function fillSection(
   const labels = new Map(documents.flatMap((d) => d.missing.map((m) => [m.path, m] as const)));
   const labelOf = (path: string) => {
     const m = labels.get(path);
-    return fillLabel(path) ?? (m ? `${m.label} (${m.bt})` : path);
+    return fillLabel(path) ?? (m ? `${missingName(m)} (${m.bt})` : path);
   };
   const editable = slots.filter((slot) => slot.state !== 'fixed');
   // A fixed value is shown when a fill set it (it went out), or beside the other half of an electronic address being asked.

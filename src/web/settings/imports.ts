@@ -200,7 +200,7 @@ function refusedList(outcome: ImportOutcome): Html {
       ${refused.map(
         (r) =>
           html`<li>
-            ${r.line > 0 ? html`<strong>${t('integrations.imports.line', { line: formats().number(r.line) })}</strong>: ` : ''}${r.message}
+            ${r.line > 0 ? html`<strong>${t('integrations.imports.line', { line: formats().number(r.line) })}</strong>: ` : ''}${r.words === undefined ? r.message : t(r.words.key, r.words.vars)}
           </li>`,
       )}
     </ul>`;

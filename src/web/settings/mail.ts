@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import type { MailView } from '../../modules/mail/service.js';
+import { detailWords, type MailView } from '../../modules/mail/service.js';
 import type { WebDeps } from '../deps.js';
 import { type Html, html } from '../kit/html.js';
 import { columnHeads } from '../kit/tables.js';
@@ -28,9 +28,14 @@ function statusOfMessage(m: MailView, zone: string): Html {
   return html`<span class="badge bad">${t('settings.mail.givenUp')}</span>`;
 }
 
-/** What the relay answered last, or why it could not be reached. */
-const answer = (m: MailView): Html | string =>
-  m.detail === null ? '' : html`${m.error ? html`<code>${m.error}</code> ` : ''}<span class="hint">${m.detail}</span>`;
+/** What the relay answered last (as it came), or why it could not be reached or was given up (in the reader's words, where they are ours). */
+const answer = (m: MailView): Html | string => {
+  if (m.detail === null) return '';
+  const ours = detailWords(m.detail);
+  return html`${m.error ? html`<code>${m.error}</code> ` : ''}<span class="hint"
+      >${ours === null ? m.detail : t(ours.key, ours.vars)}</span
+    >`;
+};
 
 /**
  * The relay as the mail service names it (`smtp://host:25 (no TLS)`, `(TLS)`, `(STARTTLS)`, as

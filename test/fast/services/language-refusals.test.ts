@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
+import { detailWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
 import { oidcErrors } from '../../../src/modules/oidc/errors.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
@@ -191,5 +195,141 @@ describe('services: refusals in the reader’s language', () => {
       "Only the workspace's owners change its invoice issuer.",
       'Nur die Inhaber des Arbeitsbereichs ändern seinen Rechnungssteller.',
     ]);
+  });
+
+  it('the invoicing service: only owners act (a key per phrase), a move not allowed, payments, VAT, the exchange rate, a send', async () => {
+    const { invoices, catalog, entries } = world.services;
+    const ws = world.workspaceId;
+    const owner = world.owner;
+    invoices.setBusinessProfile(OPERATOR, ws, { legalName: 'Ada Lovelace Design', country: 'DE', taxNumber: '30/123/45678' });
+    const clientId = catalog.clients.create(owner, { name: 'Acme', country: 'DE' } as never).id;
+    const projectId = catalog.projects.create(owner, { name: 'Design', clientId, billable: true, hourlyRate: 100 }).id;
+    entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T18:30:00Z', billable: true });
+    const id = invoices.create(owner, { workspaceId: ws, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+
+    // Issuing with no VAT rate set: the rate is named, where to set it, in German.
+    const tax = await refused(() => invoices.issue(owner, id, { date: '2026-10-30' }));
+    expect([tax.code, tax.field]).to.deep.equal(['conflict', 'tax']);
+    expect(tax.message).to.match(/^This invoice cannot be issued yet: its tax is not set\. taxRate: /);
+    expect(tax.de).to.match(
+      /^Diese Rechnung kann noch nicht gestellt werden: Ihre Umsatzsteuer ist nicht festgelegt\. Legen Sie den Regelsteuersatz /,
+    );
+    invoices.setSettings(OPERATOR, ws, { taxRate: 19 });
+
+    const reader = world.member({ canViewOthersTime: true, canViewOthersMoney: true });
+    const issue = await refused(() => invoices.issue(reader, id));
+    expect([issue.code, issue.message, issue.de]).to.deep.equal([
+      'forbidden',
+      "Only the workspace's owners issue invoices; ask an owner, or have them make you one.",
+      'Nur die Inhaber des Arbeitsbereichs stellen Rechnungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+    ]);
+    expect(issue.en).to.equal(issue.message);
+    const pay = await refused(() => invoices.pay(reader, id, { amount: '1' }));
+    expect(pay.de).to.equal(
+      'Nur die Inhaber des Arbeitsbereichs erfassen Zahlungen; fragen Sie einen Inhaber oder lassen Sie sich zum Inhaber machen.',
+    );
+
+    const move = await refused(() => invoices.markPaid(owner, id));
+    expect([move.code, move.message, move.en, move.de]).to.deep.equal([
+      'conflict',
+      `Invoice ${id} cannot move from draft to paid: a draft is issued first (to sent), then marked paid; or voided.`,
+      'This invoice cannot move from draft to paid: a draft is issued first (to sent), then marked paid; or voided.',
+      'Diese Rechnung kann nicht von Entwurf zu „bezahlt“ wechseln: Ein Entwurf wird zuerst gestellt, dann als bezahlt markiert; oder storniert.',
+    ]);
+    const draftPay = await refused(() => invoices.pay(owner, id, { amount: '1' }));
+    expect([draftPay.field, draftPay.de]).to.deep.equal([
+      'amount',
+      'Diese Rechnung ist ein Entwurf: Stellen Sie sie zuerst (dann erhält sie ihre Nummer und ihr Fälligkeitsdatum); Zahlungen werden zu einer gestellten Rechnung erfasst.',
+    ]);
+    const rate = await refused(() => invoices.issue(owner, id, { date: '2026-10-30', exchangeRate: 1.1 }));
+    expect([rate.field, rate.de]).to.deep.equal([
+      'exchangeRate',
+      'Diese Rechnung lautet auf EUR, die Währung, in der ihr Aussteller die Umsatzsteuer abrechnet: Sie nimmt keinen Umrechnungskurs. Stellen Sie sie ohne.',
+    ]);
+
+    invoices.issue(owner, id, { date: '2026-10-30' });
+    invoices.pay(owner, id, { amount: '1000', date: '2026-10-31' });
+    const over = await refused(() => invoices.pay(owner, id, { amount: '130.51', date: '2026-10-31' }));
+    expect(over.message).to.match(/^A payment of 130\.51 EUR is more than the 130\.50 EUR still due on 2026-0001 /);
+    expect([over.field, over.en, over.de]).to.deep.equal([
+      'amount',
+      'A payment of €130.51 is more than the €130.50 still due (€1,130.50, of which €1,000.00 paid): record at most €130.50; money paid beyond that is given back outside timetrack.',
+      'Eine Zahlung von 130,51\u00a0€ ist mehr als die noch fälligen 130,50\u00a0€ (1.130,50\u00a0€, davon 1.000,00\u00a0€ bezahlt): Erfassen Sie höchstens 130,50\u00a0€; darüber hinaus Gezahltes wird außerhalb von timetrack zurückgegeben.',
+    ]);
+    const amount = await refused(() => invoices.pay(owner, id, { amount: '-3', date: '2026-10-31' }));
+    expect(amount.de).to.equal(
+      'Geben Sie den erhaltenen Betrag in EUR ein, etwa 250 oder 250,50 (über 0, höchstens zwei Nachkommastellen).',
+    );
+    const early = await refused(() => invoices.pay(owner, id, { amount: '1', date: '2026-10-29' }));
+    expect([early.field, early.de]).to.deep.equal([
+      'date',
+      'Das Zahlungsdatum 29.10.2026 liegt vor dem Rechnungsdatum 30.10.2026: Wählen Sie diesen Tag oder einen späteren.',
+    ]);
+
+    // A send on a server without mail.
+    const send = await refused(() => invoices.send(owner, id, { to: 'billing@acme.example', xml: null, message: null } as never));
+    expect([send.code, send.de]).to.deep.equal([
+      'invalid',
+      'Auf diesem Server ist kein Mailversand eingerichtet: Die Person, die timetrack betreibt, richtet ihn ein. Laden Sie bis dahin die Dokumente oben herunter und versenden Sie sie selbst.',
+    ]);
+    expect(send.message).to.equal('Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM and restarts it.');
+  });
+
+  it('the imports service: a row’s reasons carry words by key on a run for the Import page; the command line’s report stays English only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
+    try {
+      const path = join(dir, 'toggl.csv');
+      const header =
+        'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (EUR)';
+      writeFileSync(
+        path,
+        [
+          header,
+          'Ada,ada@example.org,Acme,Website,,Late,Yes,2026-03-02,11:00:00,2026-03-02,10:00:00,01:00:00,,',
+          'Ada,ada@example.org,,,Design,Orphan,Yes,2026-03-02,09:00:00,2026-03-02,10:00:00,01:00:00,,',
+          'Ada,ada@example.org,Acme,Website,,Empty,Yes,,09:00:00,2026-03-02,10:00:00,01:00:00,,',
+          'Ada,ada@example.org,Acme',
+        ].join('\n'),
+      );
+      const ada = world.member({ name: 'Ada' });
+      world.services.accounts.setUser(OPERATOR, ada.userId, { email: 'ada@example.org' });
+      const request = { workspaceId: world.workspaceId, path, timeZone: 'Europe/Berlin' };
+      const page = (await world.services.imports.run(OPERATOR, { ...request, wording: 'page' })).report.refused;
+      const say = (language: 'de' | 'en') =>
+        page.map((r) => [r.line, r.words === undefined ? r.message : translator(language)(r.words.key, r.words.vars)]);
+      expect(say('de')).to.deep.equal([
+        [2, 'End time: Das Ende liegt am oder vor dem Beginn'],
+        [3, 'Task: Die Aufgabe „Design“ hat kein Projekt; eine Aufgabe gehört zu einem Projekt'],
+        [4, 'Start date: leer; jede Zeile braucht ihren Tag'],
+        [5, 'Die Zeile hat 3 Zellen und die Kopfzeile 14: Eine Zelle fehlt (oder ein Anführungszeichen ist nicht geschlossen)'],
+      ]);
+      // The English words are the report's message, letter for letter.
+      expect(say('en')).to.deep.equal(page.map((r) => [r.line, r.message]));
+      // The command line's (and the API's) report: English messages and nothing else.
+      const cli = (await world.services.imports.run(OPERATOR, request)).report.refused;
+      expect(cli).to.deep.equal([
+        { line: 2, message: 'End time: the end is at or before the start' },
+        { line: 3, message: 'Task: task "Design" has no project; a task belongs to a project' },
+        { line: 4, message: 'Start date: empty; every row needs its day' },
+        { line: 5, message: 'the row has 3 cells and the header 14: a cell is missing (or a quote is not closed)' },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the mail log: the details in our own words by key, a relay’s own reply as it came (the Mail page)', () => {
+    const said = (detail: string, language: 'de' | 'en') => {
+      const w = detailWords(detail);
+      return w === null ? null : translator(language)(w.key, w.vars);
+    };
+    const gaveUp = gaveUpDetail(9, '421 4.7.0 Try again later');
+    expect(gaveUp).to.equal('Gave up after 9 attempts; the last: 421 4.7.0 Try again later');
+    expect(said(gaveUp, 'en')).to.equal(gaveUp);
+    expect(said(gaveUp, 'de')).to.equal('Nach 9 Versuchen aufgegeben; die letzte Antwort: 421 4.7.0 Try again later');
+    expect(said(OUR_DETAILS.linkExpired, 'de')).to.equal(
+      'Der Link darin ist abgelaufen, bevor das Relay die Nachricht angenommen hat; fordern Sie einen neuen an.',
+    );
+    expect(said('550 5.1.1 No such user', 'de')).to.equal(null);
   });
 });

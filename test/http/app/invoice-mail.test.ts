@@ -384,7 +384,7 @@ describe('web app: an invoice sent by mail', function () {
     const csrf = SettingsClient.csrf(draftPage.text);
     const draft = await owner.post(`/app/invoices/${id}/send`, { _csrf: csrf, to: 'billing@acme.example', xml: 'none' });
     expect(draft.status).to.equal(409);
-    expect(flat(draft.text)).to.include(`Invoice ${id} is a draft: issue it first`);
+    expect(flat(draft.text)).to.include('This invoice is a draft: issue it first');
 
     await issue(owner, id);
     const page = await owner.get(`/app/invoices/${id}`);
@@ -484,7 +484,7 @@ describe('web app: an invoice sent by mail', function () {
       xml: 'none',
     });
     expect(sent.status).to.equal(400);
-    expect(flat(sent.text)).to.include('Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM');
+    expect(flat(sent.text)).to.include('Mail is not set up on this server: the person who runs timetrack sets it up.');
     expect(mailLog()).to.deep.equal([]);
   });
 });

@@ -65,7 +65,7 @@ describe('web app: payments on an invoice’s page', function () {
     expect(over.status).to.equal(400);
     const refused = flat(over.text);
     expect(refused).to.match(
-      /aria-invalid="true" aria-describedby="payment-amount-error" \/> <span class="field-error" id="payment-amount-error">A payment of 630\.51 EUR is more than the 630\.50 EUR still due \(1130\.50 EUR, of which 500\.00 EUR paid\): record at most 630\.50 EUR; money paid beyond that is given back outside timetrack\.<\/span>/,
+      /aria-invalid="true" aria-describedby="payment-amount-error" \/> <span class="field-error" id="payment-amount-error">A payment of €630\.51 is more than the €630\.50 still due \(€1,130\.50, of which €500\.00 paid\): record at most €630\.50; money paid beyond that is given back outside timetrack\.<\/span>/,
     );
     // What was typed stays.
     expect(refused).to.match(/value="630\.51"/);

@@ -148,6 +148,18 @@ describe('web app: one invoice’s page in German', function () {
     expect(text).to.include('aria-label="E-Rechnungs-Werte"');
     expect(text).to.include('Käuferreferenz (BT-10) <span class="hint inline">(recipient.reference)</span>');
     expect(text).to.include('Elektronische Adresse des Käufers (BT-49) <span class="hint inline">(recipient.electronicAddress)</span>');
+    // The missing values' own names, by their path and BT number, in German (issue 58): the API keeps the English labels.
+    expect(text).to.include(
+      '<strong>Käuferreferenz (die Referenz des Kunden; bei öffentlichen Auftraggebern in Deutschland die Leitweg-ID)</strong> <span class="hint inline">(BT-10, <code>recipient.reference</code>)</span>',
+    );
+    expect(text).to.include(
+      '<strong>Elektronische Adresse des Käufers</strong> <span class="hint inline">(BT-49, <code>recipient.electronicAddress</code>)</span>',
+    );
+    expect(text).not.to.include('Buyer reference (the client');
+    const api = server.services.invoices.documents(made.owner, id);
+    expect(api.flatMap((d) => d.missing.map((m) => m.label))).to.include(
+      "Buyer reference (the client's reference; in German public procurement the Leitweg-ID)",
+    );
     for (const english of [
       'set it on the client',
       'fill it below',

@@ -153,6 +153,28 @@ describe('settings page: the import upload', () => {
     expect(server.services.entries.list(actor, { from: '2026-03-01', to: '2026-03-31' }).rows).to.deep.equal([]);
   });
 
+  it('a German owner reads each refused row’s reason in German on the check page (issue 58)', async () => {
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const email = server.services.accounts.memberDirectory(server.workspaceId).find((m) => m.userId === server.ownerId)?.email ?? '';
+    const file = [
+      'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (EUR)',
+      `Owner,${email},Acme,Website,,Late,Yes,2026-03-02,11:00:00,2026-03-02,10:00:00,01:00:00,,`,
+      `Owner,${email},,,Design,Orphan,Yes,2026-03-02,09:00:00,2026-03-02,10:00:00,01:00:00,,`,
+    ].join('\n');
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from(`${file}\n`));
+    expect(started.status).to.equal(303);
+    let run = await owner.get(started.location as string);
+    for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await owner.get(started.location as string);
+    }
+    const text = run.text.replace(/\s+/g, ' ');
+    expect(text).to.include('<strong>Zeile 2</strong>: End time: Das Ende liegt am oder vor dem Beginn');
+    expect(text).to.include('<strong>Zeile 3</strong>: Task: Die Aufgabe „Design“ hat kein Projekt; eine Aufgabe gehört zu einem Projekt');
+    expect(text).not.to.include('the end is at or before the start');
+  });
+
   it('a file of a workspace’s records only (its profile and invoicing settings, no entry) is checked and can be imported (issue 54 I3)', async () => {
     const follow = async (location: string) => {
       let run = await owner.get(location);

@@ -118,6 +118,23 @@ describe('settings pages in German: workspace, members, mail', function () {
       expect(text, english).not.to.include(english);
     expect(keysShown(page.text)).to.deep.equal([]);
   });
+  it('Mail: a message our own words gave up on or cancelled reads in German; a relay’s reply would stay as it came (issue 58)', async () => {
+    relay.answer(() => 'drop');
+    try {
+      const email = `dan.${server.workspaceId}@example.org`;
+      await owner.submit('/settings/members', '/settings/members', { name: 'Dan', email });
+      await server.services.mail.idle();
+      const dan = server.services.accounts.memberDirectory(server.workspaceId).find((m) => m.email === email);
+      server.services.accounts.deleteUser(OPERATOR, dan?.userId as string);
+    } finally {
+      relay.answer(() => 'accept');
+    }
+    const text = flat((await owner.get('/settings/mail')).text);
+    expect(text).to.include('<span class="badge">abgebrochen</span>');
+    expect(text).to.include('<span class="hint">Abgebrochen: Das Konto wurde gelöscht, bevor sie versendet wurde.</span>');
+    expect(text).not.to.include('the account was deleted');
+  });
+
   it('Workspace: German legends, labels, choices and the next number’s day; a refused runaway limit said in German; no key, no English', async () => {
     const page = await owner.get('/settings/workspace');
     expect(page.status).to.equal(200);
