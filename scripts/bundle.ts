@@ -22,7 +22,7 @@ import { PACKAGE_ROOT } from '../src/paths.js';
  * Packages loaded from node_modules at run time, each for a reason of its own:
  * - better-sqlite3: a native addon (found through `bindings` relative to its own folder);
  * - piscina: starts its pool's threads on its own worker.js, found relative to its own folder;
- * - pdfkit: reads its fonts' metrics (data/*.afm) relative to its own folder at run time;
+ * - pdfkit: reads its colour profile (data/sRGB_IEC61966_2_1.icc, every PDF/A invoice) relative to its own file;
  * - fontkit: pdfkit's, kept one copy with it; loaded only for a PDF;
  * - exceljs: loaded only for an XLSX, large (bundling it adds nothing to a start);
  * - tsx: only a thread started under tsx (the tests' sources) loads it.
