@@ -75,6 +75,23 @@ function serverEnv(databasePath: string, port: number): NodeJS.ProcessEnv {
   return { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath, LOG_LEVEL: 'warn' };
 }
 
+/** Polls GET /api/v1/me every 5 ms until it answers 200 (within a minute); resolves at the answer. */
+async function untilAnswered(port: number, token: string, child: ChildProcess): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(5);
+  }
+  throw new Error('GET /api/v1/me did not answer 200 within a minute');
+}
+
 /** A fresh database, made by a first start of `entry`: its owner's token and workspace. */
 async function firstStart(entry: string, databasePath: string): Promise<{ token: string; workspace: string }> {
   const port = await freePort();
@@ -82,12 +99,17 @@ async function firstStart(entry: string, databasePath: string): Promise<{ token:
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  for (let i = 0; i < 600 && !/token\s+tt_\S+/.test(out); i++) await sleep(50);
-  await stopped(child);
-  const token = /token\s+(tt_\S+)/.exec(out)?.[1];
-  const workspace = /workspace\s+(ws_\S+)/.exec(out)?.[1];
-  if (!token || !workspace) throw new Error(`the first start printed no token: ${out}`);
-  return { token, workspace };
+  try {
+    for (let i = 0; i < 600 && !/workspace\s+ws_\S+[\s\S]*token\s+tt_\S+/.test(out); i++) await sleep(50);
+    const token = /token\s+(tt_\S+)/.exec(out)?.[1];
+    const workspace = /workspace\s+(ws_\S+)/.exec(out)?.[1];
+    if (!token || !workspace) throw new Error(`the first start printed no token: ${out}`);
+    // Stopped once it answers: a stop within its start could leave the database empty.
+    await untilAnswered(port, token, child);
+    return { token, workspace };
+  } finally {
+    await stopped(child);
+  }
 }
 
 /** One cold start: spawn to the first answered request, and the CPU used by then. */
@@ -99,22 +121,8 @@ async function coldStart(entry: string, databasePath: string, token: string): Pr
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
-        if (res.status === 200) {
-          const wallMs = performance.now() - started;
-          const cpu = cpuMs(child.pid as number);
-          await res.arrayBuffer();
-          return { wallMs, cpuMs: cpu };
-        }
-        await res.arrayBuffer();
-      } catch {
-        // not listening yet
-      }
-      await sleep(5);
-    }
+    await untilAnswered(port, token, child);
+    return { wallMs: performance.now() - started, cpuMs: cpuMs(child.pid as number) };
   } finally {
     await stopped(child);
   }
