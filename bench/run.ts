@@ -347,13 +347,15 @@ async function main() {
   copyFileSync(databasePath, poolDatabasePath);
   if (existsSync(join(dir, 'secret.key'))) copyFileSync(join(dir, 'secret.key'), join(poolDir, 'secret.key'));
   try {
-    // As `npm start` runs it: compiled to dist/ first (the build is not part of the cold start),
-    // then the same node command.
+    // As `npm start` runs it: compiled to dist/ and bundled first (the build is not part of the
+    // cold start), then the same node command.
     const build = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
       cwd: root,
       stdio: 'inherit',
     });
     if (build.status !== 0) throw new Error('the build failed');
+    const bundled = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'bundle.ts')], { cwd: root, stdio: 'inherit' });
+    if (bundled.status !== 0) throw new Error('the bundle failed');
     /** The server as `npm start` runs it, with `env` added; resolves once it answers. */
     const startServer = async (env: Record<string, string> = {}) => {
       const port = await freePort();

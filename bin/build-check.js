@@ -1,14 +1,20 @@
 // Whether dist/ (the compiled server and command line, built by `npm run build`, which
 // `npm install` runs as its prepare step) is current: every source file under src/ and
-// generated/ has a compiled file at least as new. Plain JavaScript: it runs before any build.
+// generated/ has a compiled file at least as new, and the bundle `npm start` and `timetrack` run
+// (dist/bundle/, made from the compiled files: scripts/bundle.ts) is newer than every source.
+// Plain JavaScript: it runs before any build.
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The bundle's entry, what `npm start` and `timetrack` run. */
+export const BUNDLE_ENTRY = join('dist', 'bundle', 'main.js');
+
 /** Why dist/ cannot be used (a sentence naming the file), or null when it is current. */
 export function staleBuild(base = root) {
+  let bundled = null;
   for (const folder of ['src', 'generated']) {
     for (const source of sources(join(base, folder))) {
       const compiled = join(base, 'dist', relative(base, source)).replace(/\.ts$/, '.js');
@@ -18,7 +24,14 @@ export function staleBuild(base = root) {
       } catch {
         return `${relative(base, compiled)} is missing`;
       }
-      if (statSync(source).mtimeMs > built) return `${relative(base, source)} is newer than ${relative(base, compiled)}`;
+      const changed = statSync(source).mtimeMs;
+      if (changed > built) return `${relative(base, source)} is newer than ${relative(base, compiled)}`;
+      try {
+        bundled ??= statSync(join(base, BUNDLE_ENTRY)).mtimeMs;
+      } catch {
+        return `${BUNDLE_ENTRY} is missing`;
+      }
+      if (changed > bundled) return `${relative(base, source)} is newer than ${BUNDLE_ENTRY}`;
     }
   }
   return null;

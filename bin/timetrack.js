@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// The `timetrack` command: runs the compiled command line (dist/, built at install) with the
-// given arguments. From a working copy whose sources changed since the build, it runs them
-// through tsx instead (slower to start, the same behaviour).
+// The `timetrack` command: runs the compiled command line (the bundle dist/bundle/main.js, built
+// at install) with the given arguments. From a working copy whose sources changed since the
+// build, it runs them through tsx instead (slower to start, the same behaviour).
 import { staleBuild } from './build-check.js';
 
 let main;
 if (staleBuild() === null) {
-  ({ main } = await import('../dist/src/main.js'));
+  ({ main } = await import('../dist/bundle/main.js'));
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -1,26 +1,35 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
- * The one way a thread of this package starts. Compiled (npm start), a thread runs its `.js`
+ * True in the bundle (scripts/bundle.ts defines it): the code runs from dist/bundle/, where every
+ * thread's entry is a file of its own beside the chunks, named as its module (`reader-thread.js`).
+ */
+declare const TIMETRACK_BUNDLE: boolean | undefined;
+const bundled = typeof TIMETRACK_BUNDLE !== 'undefined' && TIMETRACK_BUNDLE;
+
+/**
+ * The one way a thread of this package starts. Bundled (npm start, `timetrack`: dist/bundle/), a
+ * thread runs its entry there, a sibling of this code's own file (whichever chunk holds it), named
+ * as its module (`reader-thread.js`). Compiled file by file (dist/src/), a thread runs its `.js`
  * module. Under tsx (the tests, `npm run cli`) it starts on ./tsx-boot.mjs, which registers tsx's
  * loader in the thread (a worker thread does not inherit the main thread's on Node 20) and then
  * imports the `.ts` module: the same for the pools (piscina loads the boot as their module) and
- * the single threads. `workerData` carries the thread's own data and, under tsx, what to boot.
+ * the single threads; or on the bundle's file when the tests chose it (`threadsFromBuild`).
+ * `workerData` carries the thread's own data and, under tsx, what to boot.
  */
 export function threadModule(
   callerUrl: string,
   relative: string,
   workerData: object = {},
 ): { filename: string; workerData: object; execArgv?: string[] } {
+  if (bundled) return { filename: new URL(`./${basename(relative)}.js`, import.meta.url).href, workerData };
   const typescript = callerUrl.endsWith('.ts');
-  if (typescript && compiled !== null) {
-    const built = compiledUrl(callerUrl, compiled);
-    if (built !== null) return { filename: new URL(`${relative}.js`, built).href, workerData, execArgv: withoutTsx(process.execArgv) };
-  }
+  if (typescript && built !== null && callerUrl.startsWith(`${built.root}src/`))
+    return { filename: `${built.bundle}${basename(relative)}.js`, workerData, execArgv: withoutTsx(process.execArgv) };
   const filename = new URL(`${relative}${typescript ? '.ts' : '.js'}`, callerUrl).href;
   if (!typescript) return { filename, workerData };
   return {
@@ -29,23 +38,23 @@ export function threadModule(
   };
 }
 
-/** The package's root and its build's, when threads started under tsx are to run the build instead (`threadsFromBuild`). */
-let compiled: { root: string; dist: string } | null = null;
+/** The package's root and its bundle's folder, when threads started under tsx are to run the bundle instead (`threadsFromBuild`). */
+let built: { root: string; bundle: string } | null = null;
 
 /**
- * Under tsx, threads start from the compiled build (dist/, `npm run build`) instead of loading
- * the sources through tsx in each thread: the tests' choice (test/helpers/root-hooks.ts), made only
- * when the build is current, so a thread runs the same code as the sources. Through tsx each
- * thread costs about half a second of CPU to start (its own loader, esbuild compiling every
- * module it imports), and a test server starts several (the checkpointer with every server).
- * `null` goes back to the sources. A compiled (npm start) process runs its threads from the
- * build anyway.
+ * Under tsx, threads start from the build's bundle (dist/bundle/, `npm run build`) instead of
+ * loading the sources through tsx in each thread: the tests' choice (test/helpers/root-hooks.ts),
+ * made only when the build is current, so a thread runs the same code as the sources, as `npm
+ * start` runs it. Through tsx each thread costs about half a second of CPU to start (its own
+ * loader, esbuild compiling every module it imports), and a test server starts several (the
+ * checkpointer with every server). `null` goes back to the sources. A built process runs its
+ * threads from its own build anyway.
  */
 export function threadsFromBuild(packageRoot: string | null): void {
-  compiled =
+  built =
     packageRoot === null
       ? null
-      : { root: pathToFileURL(`${packageRoot}/`).href, dist: pathToFileURL(join(packageRoot, 'dist') + '/').href };
+      : { root: pathToFileURL(`${packageRoot}/`).href, bundle: pathToFileURL(join(packageRoot, 'dist', 'bundle') + '/').href };
 }
 
 /**
@@ -64,12 +73,6 @@ function withoutTsx(argv: readonly string[]): string[] {
     kept.push(arg);
   }
   return kept;
-}
-
-/** The build's URL of a source module (`…/src/threads/x.ts` → `…/dist/src/threads/x.js`), or null outside the package's sources. */
-function compiledUrl(sourceUrl: string, where: { root: string; dist: string }): string | null {
-  if (!sourceUrl.startsWith(`${where.root}src/`)) return null;
-  return `${where.dist}${sourceUrl.slice(where.root.length).replace(/\.ts$/, '.js')}`;
 }
 
 /** Starts a worker thread on a module of this package, named relative to the caller (`startThread(import.meta.url, './sender-thread', …)`). */

@@ -5,9 +5,10 @@ import { PACKAGE_ROOT } from '../../src/paths.js';
 
 /**
  * How a test starts timetrack as a process of its own (the server, a command): node's arguments
- * before the command's own. The build (dist/src/main.js, what `npm start` and `timetrack` run)
- * when it is current, as on a fresh clone after `npm ci`; else the sources through tsx (a working
- * copy whose sources changed since the last build), so a test always runs the code as it is.
+ * before the command's own. The build's bundle (dist/bundle/main.js, what `npm start` and
+ * `timetrack` run, its threads files of their own beside it: scripts/bundle.ts) when the build is
+ * current, as on a fresh clone after `npm ci`; else the sources through tsx (a working copy whose
+ * sources changed since the last build), so a test always runs the code as it is.
  * Both are src/main.ts, with the same behaviour; through tsx a process costs about 0.75 s more
  * CPU (a server's threads each load the sources through tsx too), which the process tier pays
  * for every process it starts.
@@ -15,5 +16,5 @@ import { PACKAGE_ROOT } from '../../src/paths.js';
 export const BUILD_CURRENT: boolean = (staleBuild as (base: string) => string | null)(PACKAGE_ROOT) === null;
 
 export const MAIN: readonly string[] = BUILD_CURRENT
-  ? [join(PACKAGE_ROOT, 'dist', 'src', 'main.js')]
+  ? [join(PACKAGE_ROOT, 'dist', 'bundle', 'main.js')]
   : ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'main.ts')];

@@ -82,7 +82,7 @@ export interface Replicated {
 /** The server command: as the tests start it (the build when current, else through tsx: ./entry.ts), or the build with `npm start`'s memory flags (the bench). */
 export function serverCommand(compiled: boolean): string[] {
   return compiled
-    ? [process.execPath, '--max-old-space-size=512', '--max-semi-space-size=4', join(PACKAGE_ROOT, 'dist/src/main.js')]
+    ? [process.execPath, '--max-old-space-size=512', '--max-semi-space-size=4', join(PACKAGE_ROOT, 'dist/bundle/main.js')]
     : [process.execPath, ...MAIN];
 }
 

@@ -4,8 +4,8 @@ import { closeSharedBrowser } from './chromium.js';
 import { BUILD_CURRENT } from './entry.js';
 
 // The threads of the servers a test starts in process (readers, documents, the checkpointer, the
-// sender, imports) run the build when it is current, as the processes of test/helpers/entry.ts
-// do: the same code, without each thread loading the sources through tsx (about half a second of
+// sender, imports) run the build's bundle when it is current, as the processes of
+// test/helpers/entry.ts and `npm start` do: the same code, without each thread loading the sources through tsx (about half a second of
 // CPU a thread; the http tier started ~250 threads in two minutes). A working copy whose sources
 // changed since `npm run build` runs them through tsx, as it should.
 if (BUILD_CURRENT) threadsFromBuild(PACKAGE_ROOT);

@@ -15,17 +15,25 @@ describe('npm start and the build', function () {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A tree with one source and its compiled file, the latter `age` seconds older (negative: newer). */
-  function tree(age: number | null): string {
+  /**
+   * A tree with one source, its compiled file `age` seconds older (negative: newer) and the bundle
+   * `bundleAge` seconds older (null: none).
+   */
+  function tree(age: number | null, bundleAge: number | null = age): string {
     mkdirSync(join(dir, 'src'), { recursive: true });
     mkdirSync(join(dir, 'generated'), { recursive: true });
     writeFileSync(join(dir, 'src', 'main.ts'), 'export {};\n');
+    const now = Date.now() / 1000;
+    utimesSync(join(dir, 'src', 'main.ts'), now, now);
     if (age !== null) {
       mkdirSync(join(dir, 'dist', 'src'), { recursive: true });
       writeFileSync(join(dir, 'dist', 'src', 'main.js'), 'export {};\n');
-      const now = Date.now() / 1000;
-      utimesSync(join(dir, 'src', 'main.ts'), now, now);
       utimesSync(join(dir, 'dist', 'src', 'main.js'), now - age, now - age);
+    }
+    if (bundleAge !== null) {
+      mkdirSync(join(dir, 'dist', 'bundle'), { recursive: true });
+      writeFileSync(join(dir, 'dist', 'bundle', 'main.js'), 'export {};\n');
+      utimesSync(join(dir, 'dist', 'bundle', 'main.js'), now - bundleAge, now - bundleAge);
     }
     return dir;
   }
@@ -38,6 +46,12 @@ describe('npm start and the build', function () {
     expect(staleBuild(tree(10))).to.equal('src/main.ts is newer than dist/src/main.js');
     rmSync(join(dir, 'dist'), { recursive: true });
     expect(staleBuild(tree(null))).to.equal('dist/src/main.js is missing');
+  });
+
+  it('names a source newer than the bundle `npm start` and `timetrack` run, or the bundle missing', () => {
+    expect(staleBuild(tree(-10, 10))).to.equal('src/main.ts is newer than dist/bundle/main.js');
+    rmSync(join(dir, 'dist', 'bundle'), { recursive: true });
+    expect(staleBuild(tree(-10, null))).to.equal('dist/bundle/main.js is missing');
   });
 
   it('the API reference is current when it is at least as new as the contract; else named, as missing or older', () => {

@@ -11,11 +11,14 @@ import { describeValidationErrors } from '../../http/validation-errors.js';
 /**
  * The web app's writes are checked against the same contract schemas as the API's request
  * bodies (a 501-character description is refused with the API's own words), then go to the
- * same services. Returns the check: null when the body fits, else the API's message.
+ * same services. Returns the check: null when the body fits, else the API's message. The
+ * schemas are compiled at the first check, not at the server's start (about a third of
+ * `startServer`'s CPU when they were: docs/benchmarks.md, issue 60).
  */
 export function createBodyCheck(contract: ContractDocument) {
-  const ajv = contractAjv(contract);
+  let ajv: Ajv2020 | undefined;
   return (schema: string, body: Record<string, unknown>): void => {
+    ajv ??= contractAjv(contract);
     const validate = ajv.getSchema(`contract#/components/schemas/${schema}`);
     if (!validate) throw new Error(`the contract has no schema ${schema}`);
     if (!validate(body)) {

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
@@ -17,18 +19,34 @@ describe('thread boot: which module a thread starts on', () => {
     expect((started.workerData as { tsxApi: string }).tsxApi).to.match(/^file:\/\/.*tsx.*\.mjs$/);
   });
 
-  it('with threads from the build, the compiled module beside it in dist/, its workerData untouched', () => {
+  it("with threads from the build, the thread's own file of the bundle in dist/bundle/, its workerData untouched", () => {
     threadsFromBuild(PACKAGE_ROOT);
     const started = threadModule(caller, '../reader-thread', { x: 1 });
-    expect(started.filename).to.equal(`${root}dist/src/threads/reader-thread.js`);
+    expect(started.filename).to.equal(`${root}dist/bundle/reader-thread.js`);
     expect(started.workerData).to.deep.equal({ x: 1 });
     // The process's node options, without tsx's loader (this process runs under it).
     expect(process.execArgv.some((arg) => /tsx/.test(arg))).to.equal(true);
     expect(started.execArgv).to.deep.equal(process.execArgv.filter((arg) => !/^--(import|require|loader)=?tsx$/.test(arg)));
     expect(started.execArgv?.some((arg) => /tsx/.test(arg))).to.equal(false);
     expect(threadModule(`${root}src/threads/checkpointer.ts`, './checkpointer-thread').filename).to.equal(
-      `${root}dist/src/threads/checkpointer-thread.js`,
+      `${root}dist/bundle/checkpointer-thread.js`,
     );
+  });
+
+  it('the bundle has a file of its own for every thread module, where a bundled caller looks (a current build only)', function () {
+    if (!BUILD_CURRENT) this.skip();
+    const threads = readdirSync(join(PACKAGE_ROOT, 'src', 'threads')).filter((name) => name.endsWith('-thread.ts'));
+    expect(threads).to.include.members([
+      'reader-thread.ts',
+      'document-thread.ts',
+      'sender-thread.ts',
+      'checkpointer-thread.ts',
+      'import-thread.ts',
+    ]);
+    const missing = threads
+      .map((name) => join(PACKAGE_ROOT, 'dist', 'bundle', name.replace(/\.ts$/, '.js')))
+      .filter((file) => !existsSync(file));
+    expect(missing).to.deep.equal([]);
   });
 
   it('a compiled caller runs its own .js sibling whatever the choice', () => {
