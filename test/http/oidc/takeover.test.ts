@@ -89,7 +89,7 @@ describe('identity provider: no account taken over through an address nobody pro
       const again = await ottoPage.submit('/settings/members', `/settings/members/${ceoId}/invite`, {});
       expect(again.status).to.equal(403);
       expect(flat(again.text)).to.include(
-        'CEO&#39;s address is confirmed as theirs (a link mailed to it was opened, or the identity provider vouched for it), so a setup link shown to you would let you in as CEO.',
+        'CEO&#39;s address is confirmed as theirs, so a setup link shown to you would let you in as CEO.',
       );
       expect(rows(fixture.server, `select count(*) as n from setup_links where user_id = '${ceoId}' and used_at is null`)).to.deep.equal([
         { n: 0 },
