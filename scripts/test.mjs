@@ -20,10 +20,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 
-const LANES = [
-  ['fast', 'http'],
-  ['browser', 'einvoice', 'process'],
-];
+// TEST_LANES (e.g. `fast,http|browser,einvoice|process`) tries another layout; every tier must be named once.
+const LANES = process.env.TEST_LANES
+  ? process.env.TEST_LANES.split('|').map((lane) => lane.split(','))
+  : [
+      ['fast', 'http'],
+      ['browser', 'einvoice', 'process'],
+    ];
+const TIERS = ['fast', 'http', 'process', 'browser', 'einvoice'];
+if (LANES.flat().sort().join() !== [...TIERS].sort().join()) {
+  console.error(`TEST_LANES must name each of ${TIERS.join(', ')} once`);
+  process.exit(2);
+}
 const started = Date.now();
 const seconds = (from) => ((Date.now() - from) / 1000).toFixed(1);
 const logs = mkdtempSync(join(tmpdir(), 'timetrack-test-'));
@@ -63,23 +71,18 @@ async function tier(name) {
   return { name, wall: seconds(begun), code, output };
 }
 
-const lanes = await Promise.all([
-  (async () => {
+// Every tier but fast waits for the test tools: the browser's Chromium, the rules' Java and
+// Saxon, and poppler, which the http tier's report and invoice downloads read PDFs with.
+const lanes = await Promise.all(
+  LANES.map(async (names) => {
     const done = [];
-    for (const name of LANES[0]) {
-      // The http tier reads PDFs with poppler's tools (report and invoice downloads): it waits for them.
-      if (name === 'http') await tools;
+    for (const name of names) {
+      if (name !== 'fast') await tools;
       done.push(await tier(name));
     }
     return done;
-  })(),
-  (async () => {
-    await tools;
-    const done = [];
-    for (const name of LANES[1]) done.push(await tier(name));
-    return done;
-  })(),
-]);
+  }),
+);
 
 // A failed tier's failures again at the end, where a CI log's tail shows them.
 for (const { name, code, output } of lanes.flat()) {
