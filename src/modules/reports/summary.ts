@@ -70,8 +70,16 @@ function arrange(aggregate: Aggregator, namer: Namer, request: SummaryRequest): 
   const byKey = new Map<Key, Arranged>();
   for (const row of rows) {
     const group = byKey.get(row.k1);
-    if (group) group.sums = addSums(group.sums, row);
-    else byKey.set(row.k1, { ...first(row.k1), sums: addSums(NO_SUMS, row), subs: second ? [] : null });
+    if (!group) {
+      byKey.set(row.k1, { ...first(row.k1), sums: addSums(NO_SUMS, row), subs: second ? [] : null });
+      continue;
+    }
+    // Summed in place (the group's own object): no object per row.
+    const sums = group.sums;
+    sums.seconds += row.seconds;
+    sums.billableSeconds += row.billableSeconds;
+    sums.cents += row.cents;
+    sums.count += row.count;
   }
   if (second && subGroupBy) {
     const keys = [...new Set(rows.map((r) => r.k2))];
