@@ -40,7 +40,7 @@ const services = createServices(database, { clock, secretKey: randomBytes(32) })
 const YEAR = { from: '2025-11-01', to: '2026-10-31' };
 const query = { ...YEAR, groupBy: 'tag', subGroupBy: 'project' } as const;
 
-// The reports service's own ports (services.ts), each timed.
+// The reports service's own ports (services.ts) over a tree's services, each timed.
 const spent = { sql: 0, names: 0 };
 const timedPort =
   <A extends unknown[], R>(fn: (...args: A) => R, into: keyof typeof spent) =>
@@ -52,16 +52,19 @@ const timedPort =
       spent[into] += performance.now() - t;
     }
   };
-const catalog = services.catalog as unknown as Record<string, (...args: never[]) => unknown>;
-const ports = {
-  aggregate: timedPort(services.entries.aggregate, 'sql'),
-  clientsOfProjects: catalog.clientsOfProjects as never,
-  projectLabels: timedPort(catalog.projectLabels as never, 'names'),
-  clientNames: timedPort(catalog.clientNames as never, 'names'),
-  taskNames: timedPort(catalog.taskNames as never, 'names'),
-  tagNames: timedPort(catalog.tagNames as never, 'names'),
-  userNames: timedPort(services.accounts.userNames, 'names'),
-} as Parameters<typeof createAggregator>[0] & Parameters<typeof createNamer>[0];
+type Ports = Parameters<typeof createAggregator>[0] & Parameters<typeof createNamer>[0];
+function portsOf(of: typeof services): Ports {
+  const catalog = of.catalog as unknown as Record<string, (...args: never[]) => unknown>;
+  return {
+    aggregate: timedPort(of.entries.aggregate, 'sql'),
+    clientsOfProjects: catalog.clientsOfProjects as never,
+    projectLabels: timedPort(catalog.projectLabels as never, 'names'),
+    clientNames: timedPort(catalog.clientNames as never, 'names'),
+    taskNames: timedPort(catalog.taskNames as never, 'names'),
+    tagNames: timedPort(catalog.tagNames as never, 'names'),
+    userNames: timedPort(of.accounts.userNames, 'names'),
+  } as Ports;
+}
 let merged = 0;
 /** The reports module's pieces of a tree (this one, or OLD_SRC's: the same files of another commit). */
 async function tree(src: string | null) {
@@ -71,6 +74,12 @@ async function tree(src: string | null) {
       ? await Promise.all(['aggregate', 'names', 'summary'].map((m) => import(`${src}/modules/reports/${m}.ts`)))
       : [{ createAggregator }, { createNamer }, { summaryText, summaryWindow }]
   ) as Modules;
+  // The other tree's services too (its entries module's SQL), over the same connection.
+  const ports = portsOf(
+    src
+      ? ((await import(`${src}/services.ts`)) as typeof import('../src/services.js')).createServices(database, { clock, secretKey: randomBytes(32) })
+      : services,
+  );
   const aggregator = a.createAggregator(ports);
   const timedAggregator: typeof aggregator = (request) => {
     const t = performance.now();
@@ -81,7 +90,7 @@ async function tree(src: string | null) {
       merged += performance.now() - t - (spent.sql - sqlBefore);
     }
   };
-  return { aggregator, timedAggregator, namer: n.createNamer(ports), summaryText: s.summaryText, summaryWindow: s.summaryWindow };
+  return { ports, aggregator, timedAggregator, namer: n.createNamer(ports), summaryText: s.summaryText, summaryWindow: s.summaryWindow };
 }
 const trees = { new: await tree(null), ...(process.env.OLD_SRC ? { old: await tree(process.env.OLD_SRC) } : {}) };
 
@@ -89,7 +98,7 @@ const request: SummaryRequest = {
   actor,
   zone: 'UTC',
   range: reportRange(YEAR.from, YEAR.to, 'UTC'),
-  filters: pickEntryFilters(query),
+  filters: pickEntryFilters({}),
   groupBy: 'tag',
   subGroupBy: 'project',
 };
@@ -112,14 +121,18 @@ function phases(run: () => unknown): Phases {
   spent.names = 0;
   merged = 0;
   const t = performance.now();
+  const cpuBefore = process.cpuUsage();
   run();
   const total = performance.now() - t;
-  return { total, sql: spent.sql, merge: merged, names: spent.names, rest: total - spent.sql - merged - spent.names };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { cpu: (cpu.user + cpu.system) / 1000, total, sql: spent.sql, merge: merged, names: spent.names, rest: total - spent.sql - merged - spent.names };
 }
 
 const scenarios: Record<string, () => unknown> = {};
 for (const [name, t] of Object.entries(trees)) {
   const { timedAggregator, namer } = t;
+  // The SQL alone: the entries module's sums of a year by tag list then project.
+  scenarios[`${name} sql`] = () => t.ports.aggregate(actor, { filters: request.filters, ...request.range, keys: ['tag', 'project'] });
   // The arranging alone: a window of no groups writes nothing.
   scenarios[`${name} arrange`] = () => t.summaryWindow(timedAggregator, namer, request, { offset: 0, limit: 0, subGroups: 0 });
   // The API's answer: arranging and the JSON text.
