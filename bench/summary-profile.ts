@@ -10,7 +10,8 @@
  *
  * Phases of one answer: the SQL (the entries module's aggregate, raw rows), the merge of its rows
  * into the report's keys (reports/aggregate.ts: one row per tag of each tag list), the names'
- * lookups, the arranging (groups and sub-groups in order: summary.ts), and the JSON text.
+ * lookups, the arranging (groups and sub-groups in order: summary.ts), and the JSON text and its
+ * UTF-8 bytes (`rest`: all but the SQL, the merge and the names). `cpu` is the process's CPU time.
  * Each run prints the phases; the end prints the medians, and the answer's size.
  */
 import { randomBytes } from 'node:crypto';
@@ -27,7 +28,11 @@ import { createServices } from '../src/services.js';
 import { cachedDataset } from './seed.js';
 
 const runs = Number(process.argv[2] ?? 7);
-console.log(`load average at the start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at the start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 const { path, data } = cachedDataset();
 const clock: Clock = { now: () => Date.UTC(2026, 10, 1, 12) };
 // Authenticate on a connection of its own (the check records the token's use); read as a reader thread does.
@@ -68,7 +73,11 @@ function portsOf(of: typeof services): Ports {
 let merged = 0;
 /** The reports module's pieces of a tree (this one, or OLD_SRC's: the same files of another commit). */
 async function tree(src: string | null) {
-  type Modules = [typeof import('../src/modules/reports/aggregate.js'), typeof import('../src/modules/reports/names.js'), typeof import('../src/modules/reports/summary.js')];
+  type Modules = [
+    typeof import('../src/modules/reports/aggregate.js'),
+    typeof import('../src/modules/reports/names.js'),
+    typeof import('../src/modules/reports/summary.js'),
+  ];
   const [a, n, s] = (
     src
       ? await Promise.all(['aggregate', 'names', 'summary'].map((m) => import(`${src}/modules/reports/${m}.ts`)))
@@ -77,7 +86,10 @@ async function tree(src: string | null) {
   // The other tree's services too (its entries module's SQL), over the same connection.
   const ports = portsOf(
     src
-      ? ((await import(`${src}/services.ts`)) as typeof import('../src/services.js')).createServices(database, { clock, secretKey: randomBytes(32) })
+      ? ((await import(`${src}/services.ts`)) as typeof import('../src/services.js')).createServices(database, {
+          clock,
+          secretKey: randomBytes(32),
+        })
       : services,
   );
   const aggregator = a.createAggregator(ports);
@@ -107,13 +119,45 @@ const head = { from: new Date(request.range.from).toISOString(), to: new Date(re
 // The same bytes as the service's (what the reader thread answers), else this measures something else.
 const theirs = services.reports.summaryJson(actor, { ...query, timeZone: 'UTC' });
 for (const [name, t] of Object.entries(trees)) {
-  const ours = t.summaryText(t.aggregator, t.namer, request, { ...head, timeZone: 'UTC', currency: actor.currency, groupBy: 'tag', subGroupBy: 'project' });
+  const ours = t.summaryText(t.aggregator, t.namer, request, {
+    ...head,
+    timeZone: 'UTC',
+    currency: actor.currency,
+    groupBy: 'tag',
+    subGroupBy: 'project',
+  });
   if (ours !== theirs) throw new Error(`the ${name} tree's text differs from the service answer`);
   const window = { offset: 0, limit: 100, subGroups: 10 };
-  if (JSON.stringify(t.summaryWindow(t.aggregator, t.namer, request, window)) !== JSON.stringify(trees.new.summaryWindow(trees.new.aggregator, trees.new.namer, request, window)))
+  if (
+    JSON.stringify(t.summaryWindow(t.aggregator, t.namer, request, window)) !==
+    JSON.stringify(trees.new.summaryWindow(trees.new.aggregator, trees.new.namer, request, window))
+  )
     throw new Error(`the ${name} tree's window differs`);
 }
 console.log(`answer: ${Buffer.byteLength(theirs)} bytes, ${(JSON.parse(theirs) as { groups: unknown[] }).groups.length} groups`);
+
+// CHECK=all: every grouping and sub-grouping of a month (and of the year by tag), the old tree's service against this one's.
+if (process.env.CHECK === 'all' && process.env.OLD_SRC) {
+  const old = ((await import(`${process.env.OLD_SRC}/services.ts`)) as typeof import('../src/services.js')).createServices(database, {
+    clock,
+    secretKey: randomBytes(32),
+  });
+  const groupings = ['project', 'client', 'task', 'tag', 'user', 'billable', 'day', 'week', 'month'] as const;
+  let compared = 0;
+  for (const groupBy of groupings)
+    for (const subGroupBy of [undefined, ...groupings.filter((g) => g !== groupBy)]) {
+      const q = {
+        from: groupBy === 'tag' ? YEAR.from : '2026-10-01',
+        to: YEAR.to,
+        timeZone: 'Europe/Berlin',
+        groupBy,
+        ...(subGroupBy ? { subGroupBy } : {}),
+      };
+      if (old.reports.summaryJson(actor, q) !== services.reports.summaryJson(actor, q)) throw new Error(`differs: ${JSON.stringify(q)}`);
+      compared++;
+    }
+  console.log(`${compared} summaries byte-identical to the old tree's`);
+}
 
 type Phases = Record<string, number>;
 function phases(run: () => unknown): Phases {
@@ -125,9 +169,18 @@ function phases(run: () => unknown): Phases {
   run();
   const total = performance.now() - t;
   const cpu = process.cpuUsage(cpuBefore);
-  return { cpu: (cpu.user + cpu.system) / 1000, total, sql: spent.sql, merge: merged, names: spent.names, rest: total - spent.sql - merged - spent.names };
+  return {
+    cpu: (cpu.user + cpu.system) / 1000,
+    total,
+    sql: spent.sql,
+    merge: merged,
+    names: spent.names,
+    rest: total - spent.sql - merged - spent.names,
+  };
 }
 
+// The answer's bytes, as the reader thread hands them over (threads/readers/tasks.ts).
+const encoder = new TextEncoder();
 const scenarios: Record<string, () => unknown> = {};
 for (const [name, t] of Object.entries(trees)) {
   const { timedAggregator, namer } = t;
@@ -136,10 +189,10 @@ for (const [name, t] of Object.entries(trees)) {
   // The arranging alone: a window of no groups writes nothing.
   scenarios[`${name} arrange`] = () => t.summaryWindow(timedAggregator, namer, request, { offset: 0, limit: 0, subGroups: 0 });
   // The API's answer: arranging and the JSON text.
-  scenarios[`${name} api`] = () => `{"data":${t.summaryText(timedAggregator, namer, request, head)}}`;
+  scenarios[`${name} api`] = () => encoder.encode(`{"data":${t.summaryText(timedAggregator, namer, request, head)}}`);
   // The Reports page's summary read: the window of the first 100 groups, 10 sub-groups each, as JSON.
   scenarios[`${name} page`] = () =>
-    JSON.stringify({ data: t.summaryWindow(timedAggregator, namer, request, { offset: 0, limit: 100, subGroups: 10 }) });
+    encoder.encode(JSON.stringify({ data: t.summaryWindow(timedAggregator, namer, request, { offset: 0, limit: 100, subGroups: 10 }) }));
 }
 // The service's whole read as the reader thread calls it (this tree; nothing timed inside).
 scenarios['new service'] = () => `{"data":${services.reports.summaryJson(actor, query)}}`;
@@ -150,7 +203,11 @@ for (let i = 0; i < runs; i++) {
     if (only && !only.some((o) => name.endsWith(o))) continue;
     const p = phases(run);
     (results[name] ??= []).push(p);
-    console.log(`${i} ${name.padEnd(14)} ${Object.entries(p).map(([k, v]) => `${k} ${v.toFixed(0)}`).join('  ')}`);
+    console.log(
+      `${i} ${name.padEnd(14)} ${Object.entries(p)
+        .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+        .join('  ')}`,
+    );
   }
 }
 const median = (xs: number[]) => {
@@ -162,5 +219,9 @@ for (const [name, list] of Object.entries(results)) {
   const keys = Object.keys(list[0] as Phases);
   console.log(`  ${name.padEnd(14)} ${keys.map((k) => `${k} ${median(list.map((p) => p[k] as number)).toFixed(0)}`).join('  ')}`);
 }
-console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 database.close();

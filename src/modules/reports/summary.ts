@@ -180,13 +180,15 @@ const namedText = (named: Named): string => `{"key":${JSON.stringify(named.key)}
 export function summaryText(aggregate: Aggregator, namer: Namer, request: SummaryRequest, head: Record<string, unknown>): string {
   const { totals, groups, second } = arrange(aggregate, namer, request);
   const opening = JSON.stringify({ ...head, totals: figures(totals) });
-  let text = `${opening.slice(0, -1)},"groups":[`;
+  // Each group's text in a part of its own, joined once: appending 50,814 sub-groups to one
+  // string makes a rope of as many pieces, which the encoding flattens (and the collector moves).
+  const parts: string[] = [];
   const openings = new Map<Key, string>();
   for (let g = 0; g < groups.length; g++) {
     const { key, name, sums, subs } = groups[g] as Arranged;
-    text += `${g === 0 ? '' : ','}${namedText({ key, name })}${figuresText(sums)}`;
+    let text = `${namedText({ key, name })}${figuresText(sums)}`;
     if (!subs || !second) {
-      text += '}';
+      parts.push(`${text}}`);
       continue;
     }
     text += ',"subGroups":[';
@@ -196,7 +198,7 @@ export function summaryText(aggregate: Aggregator, namer: Namer, request: Summar
       if (open === undefined) openings.set(row.k2, (open = namedText(second(row.k2))));
       text += `${s === 0 ? '' : ','}${open}${figuresText(row)}}`;
     }
-    text += ']}';
+    parts.push(`${text}]}`);
   }
-  return `${text}]}`;
+  return `${opening.slice(0, -1)},"groups":[${parts.join(',')}]}`;
 }
