@@ -141,7 +141,7 @@ select distinct doc as id from entries_fts_terms where term >= ? and term < ? li
 --   SCAN entries_fts_terms VIRTUAL TABLE INDEX 1539:
 --   USE TEMP B-TREE FOR DISTINCT
 
-select "entries"."project_id" as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count , "entries"."tag_list" as tl from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2, tl;
+select "entries"."project_id" as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count , "entries"."tag_list" as tl from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, tl;
 --   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
 
@@ -149,11 +149,11 @@ select "entries"."project_id" as k1, "entries"."author_id" as k2, total("entries
 --   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
 
-select (("entries"."start_at" + case when "entries"."start_at" >= 1792890000000 then 3600000 else 7200000 end + 3456000000000) / 86400000 - 40000) as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2;
+select (("entries"."start_at" + case when "entries"."start_at" >= 1792890000000 then 3600000 else 7200000 end + 3456000000000) / 86400000 - 40000) as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_report where ("entries"."workspace_id" = ? and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1;
 --   SEARCH entries USING COVERING INDEX entries_report (workspace_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
 
-select "entries"."task_id" as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_ws_author_start where ("entries"."workspace_id" = ? and "entries"."author_id" in (?) and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1, 2;
+select "entries"."task_id" as k1, null as k2, total("entries"."duration_sec") as seconds, total(case when "entries"."billable" then "entries"."duration_sec" else 0 end) as billableSeconds, total(coalesce("entries"."amount_cents", 0)) as cents, count(*) as count from "entries" indexed by entries_ws_author_start where ("entries"."workspace_id" = ? and "entries"."author_id" in (?) and "entries"."end_at" is not null and "entries"."start_at" >= ? and "entries"."start_at" < ?) group by 1;
 --   SEARCH entries USING INDEX entries_ws_author_start (workspace_id=? AND author_id=? AND start_at>? AND start_at<?)
 --   USE TEMP B-TREE FOR GROUP BY
 

@@ -98,18 +98,24 @@ export function createAggregator(ports: AggregatorPorts) {
   ): Aggregate[] {
     const first = mappers[0] ?? identity;
     const second = mappers[1] ?? identity;
-    const merged = new Map<string, Aggregate>();
+    // Rows by first key, then second key: a Map tells 1 from '1' and null from 'null' itself, so
+    // no key string is built per row (50,814 rows of a year by tag then project). `merged` keeps
+    // the order in which each pair first occurs.
+    const byFirst = new Map<Key, Map<Key, Aggregate>>();
+    const merged: Aggregate[] = [];
     const add = (row: Row, k1: Key, k2: Key) => {
-      // Keys are ids, dates, 0/1 or null: typeof and value in one string, without JSON.
-      const id = `${typeof k1}:${k1}\u0000${typeof k2}:${k2}`;
-      const into = merged.get(id);
+      let bySecond = byFirst.get(k1);
+      if (!bySecond) byFirst.set(k1, (bySecond = new Map()));
+      const into = bySecond.get(k2);
       if (into) {
         into.seconds += row.seconds;
         into.billableSeconds += row.billableSeconds;
         into.cents += row.cents;
         into.count += row.count;
       } else {
-        merged.set(id, { k1, k2, seconds: row.seconds, billableSeconds: row.billableSeconds, cents: row.cents, count: row.count });
+        const sums = { k1, k2, seconds: row.seconds, billableSeconds: row.billableSeconds, cents: row.cents, count: row.count };
+        bySecond.set(k2, sums);
+        merged.push(sums);
       }
     };
     for (const row of rows) {
@@ -118,7 +124,7 @@ export function createAggregator(ports: AggregatorPorts) {
       if (!tagsOf) add(row, k1, k2);
       else for (const tag of tagsOf(row)) add(row, tagAt === 0 ? tag : k1, tagAt === 1 ? tag : k2);
     }
-    return [...merged.values()];
+    return merged;
   }
 
   function mapperOf(request: ReportAggregation, grouping: Grouping, clientOf: () => Map<string, string | null>) {

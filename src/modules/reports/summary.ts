@@ -70,8 +70,16 @@ function arrange(aggregate: Aggregator, namer: Namer, request: SummaryRequest): 
   const byKey = new Map<Key, Arranged>();
   for (const row of rows) {
     const group = byKey.get(row.k1);
-    if (group) group.sums = addSums(group.sums, row);
-    else byKey.set(row.k1, { ...first(row.k1), sums: addSums(NO_SUMS, row), subs: second ? [] : null });
+    if (!group) {
+      byKey.set(row.k1, { ...first(row.k1), sums: addSums(NO_SUMS, row), subs: second ? [] : null });
+      continue;
+    }
+    // Summed in place (the group's own object): no object per row.
+    const sums = group.sums;
+    sums.seconds += row.seconds;
+    sums.billableSeconds += row.billableSeconds;
+    sums.cents += row.cents;
+    sums.count += row.count;
   }
   if (second && subGroupBy) {
     const keys = [...new Set(rows.map((r) => r.k2))];
@@ -172,13 +180,15 @@ const namedText = (named: Named): string => `{"key":${JSON.stringify(named.key)}
 export function summaryText(aggregate: Aggregator, namer: Namer, request: SummaryRequest, head: Record<string, unknown>): string {
   const { totals, groups, second } = arrange(aggregate, namer, request);
   const opening = JSON.stringify({ ...head, totals: figures(totals) });
-  let text = `${opening.slice(0, -1)},"groups":[`;
+  // Each group's text in a part of its own, joined once: appending 50,814 sub-groups to one
+  // string makes a rope of as many pieces, which the encoding flattens (and the collector moves).
+  const parts: string[] = [];
   const openings = new Map<Key, string>();
   for (let g = 0; g < groups.length; g++) {
     const { key, name, sums, subs } = groups[g] as Arranged;
-    text += `${g === 0 ? '' : ','}${namedText({ key, name })}${figuresText(sums)}`;
+    let text = `${namedText({ key, name })}${figuresText(sums)}`;
     if (!subs || !second) {
-      text += '}';
+      parts.push(`${text}}`);
       continue;
     }
     text += ',"subGroups":[';
@@ -188,7 +198,7 @@ export function summaryText(aggregate: Aggregator, namer: Namer, request: Summar
       if (open === undefined) openings.set(row.k2, (open = namedText(second(row.k2))));
       text += `${s === 0 ? '' : ','}${open}${figuresText(row)}}`;
     }
-    text += ']}';
+    parts.push(`${text}]}`);
   }
-  return `${text}]}`;
+  return `${opening.slice(0, -1)},"groups":[${parts.join(',')}]}`;
 }

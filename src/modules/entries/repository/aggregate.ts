@@ -87,12 +87,17 @@ export function aggregateEntries(db: Db, query: AggregateQuery): AggregateRow[] 
       count(*) as count`;
   const columns = [0, 1].map((i) => (keys[i] ? keyExpression(keys[i], localDay) : sql`null`));
   const tagged = keys.includes('tag');
-  if (query.rounding) return roundedRows(db, query.rounding, { columns, index, selection, tagged });
+  // Grouped by the keys' columns that hold a value (and the tag list): a constant null (a key not
+  // asked, or the tag key) in the GROUP BY only lengthens each record its sort compares, the
+  // whole cost of a year by tag then project (issue 60: 286 against 217 ms). Same groups, same order.
+  const keyed = keys.flatMap((key, i) => (key === 'tag' ? [] : [sql.raw(String(i + 1))]));
+  const tl = tagged ? [sql`tl`] : [];
+  if (query.rounding) return roundedRows(db, query.rounding, { columns, index, selection, tagged, keyed });
   // By tag: summed per other key and tag list (each entry read once; few distinct lists).
   const rows = db.all<AggregateRow>(sql`select ${columns[0]} as k1, ${columns[1]} as k2, ${sums}
       ${tagged ? sql`, ${entries.tagList} as tl` : sql``}
     from ${entries}${index} where ${selection}
-    ${keys.length === 0 ? sql`` : tagged ? sql`group by 1, 2, tl` : sql`group by 1, 2`}`);
+    ${keyed.length + tl.length === 0 ? sql`` : sql`group by ${sql.join([...keyed, ...tl], sql`, `)}`}`);
   // total() sums in floating point: exact for integers below 2^53, and it never overflows.
   for (const r of rows) {
     r.seconds = Math.round(r.seconds);
@@ -112,7 +117,7 @@ export function aggregateEntries(db: Db, query: AggregateQuery): AggregateRow[] 
 function roundedRows(
   db: Db,
   rounding: AggregateRounding,
-  q: { columns: SQL[]; index: SQL; selection: SQL | undefined; tagged: boolean },
+  q: { columns: SQL[]; index: SQL; selection: SQL | undefined; tagged: boolean; keyed: SQL[] },
 ): AggregateRow[] {
   const seconds = (rule: RoundingText | null) => sql.raw(roundedSecondsSql('"entries"."duration_sec"', rule));
   const branches = rounding.byProjects
@@ -132,7 +137,7 @@ function roundedRows(
     sql`select ${q.columns[0]} as k1, ${q.columns[1]} as k2, ${entries.billable} as b, ${entries.hourlyRate} as hr, ${rounded} as rs,
       count(*) as n ${q.tagged ? sql`, ${entries.tagList} as tl` : sql``}
     from ${entries}${q.index} where ${q.selection}
-    group by 1, 2, 3, 4, 5${q.tagged ? sql`, tl` : sql``}`,
+    group by ${sql.join([...q.keyed, sql`3, 4, 5`, ...(q.tagged ? [sql`tl`] : [])], sql`, `)}`,
   );
   const merged = new Map<string, AggregateRow>();
   for (const r of rows) {
