@@ -28,8 +28,15 @@ export function threadModule(
 ): { filename: string; workerData: object; execArgv?: string[] } {
   if (bundled) return { filename: new URL(`./${basename(relative)}.js`, import.meta.url).href, workerData };
   const typescript = callerUrl.endsWith('.ts');
-  if (typescript && built !== null && callerUrl.startsWith(`${built.root}src/`))
-    return { filename: `${built.bundle}${basename(relative)}.js`, workerData, execArgv: withoutTsx(process.execArgv) };
+  if (typescript && built !== null && callerUrl.startsWith(`${built.root}src/`)) {
+    // `files`: tsc's compiled module beside the caller's (dist/src/…), whose source map is one to
+    // one: what a coverage run needs (c8 misplaces block ranges through the bundle's chained maps).
+    const filename =
+      built.files === null
+        ? `${built.bundle}${basename(relative)}.js`
+        : new URL(`${relative}.js`, `${built.files}${callerUrl.slice(built.root.length)}`).href;
+    return { filename, workerData, execArgv: withoutTsx(process.execArgv) };
+  }
   const filename = new URL(`${relative}${typescript ? '.ts' : '.js'}`, callerUrl).href;
   if (!typescript) return { filename, workerData };
   return {
@@ -39,7 +46,7 @@ export function threadModule(
 }
 
 /** The package's root and its bundle's folder, when threads started under tsx are to run the bundle instead (`threadsFromBuild`). */
-let built: { root: string; bundle: string } | null = null;
+let built: { root: string; bundle: string; files: string | null } | null = null;
 
 /**
  * Under tsx, threads start from the build's bundle (dist/bundle/, `npm run build`) instead of
@@ -50,11 +57,15 @@ let built: { root: string; bundle: string } | null = null;
  * checkpointer with every server). `null` goes back to the sources. A built process runs its
  * threads from its own build anyway.
  */
-export function threadsFromBuild(packageRoot: string | null): void {
+export function threadsFromBuild(packageRoot: string | null, form: 'bundle' | 'files' = 'bundle'): void {
   built =
     packageRoot === null
       ? null
-      : { root: pathToFileURL(`${packageRoot}/`).href, bundle: pathToFileURL(join(packageRoot, 'dist', 'bundle') + '/').href };
+      : {
+          root: pathToFileURL(`${packageRoot}/`).href,
+          bundle: pathToFileURL(join(packageRoot, 'dist', 'bundle') + '/').href,
+          files: form === 'files' ? pathToFileURL(join(packageRoot, 'dist') + '/').href : null,
+        };
 }
 
 /**

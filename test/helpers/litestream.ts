@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { MAIN } from './entry.js';
+import { COVERAGE_RUN, MAIN } from './entry.js';
 import { type Figures, LagTracker, litestreamBinary, readFigures } from '../../src/replication.js';
 import { send } from './server.js';
 
@@ -82,7 +82,12 @@ export interface Replicated {
 /** The server command: as the tests start it (the build when current, else through tsx: ./entry.ts), or the build with `npm start`'s memory flags (the bench). */
 export function serverCommand(compiled: boolean): string[] {
   return compiled
-    ? [process.execPath, '--max-old-space-size=512', '--max-semi-space-size=4', join(PACKAGE_ROOT, 'dist/bundle/main.js')]
+    ? [
+        process.execPath,
+        '--max-old-space-size=512',
+        '--max-semi-space-size=4',
+        join(PACKAGE_ROOT, COVERAGE_RUN ? 'dist/src/main.js' : 'dist/bundle/main.js'),
+      ]
     : [process.execPath, ...MAIN];
 }
 

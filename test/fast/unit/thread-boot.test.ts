@@ -4,12 +4,12 @@ import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
 import { threadModule, threadsFromBuild } from '../../../src/threads/boot.js';
-import { BUILD_CURRENT } from '../../helpers/entry.js';
+import { BUILD_CURRENT, COVERAGE_RUN } from '../../helpers/entry.js';
 
 describe('thread boot: which module a thread starts on', () => {
   const root = pathToFileURL(`${PACKAGE_ROOT}/`).href;
   const caller = `${root}src/threads/readers/pool.ts`;
-  after(() => threadsFromBuild(BUILD_CURRENT ? PACKAGE_ROOT : null));
+  after(() => threadsFromBuild(BUILD_CURRENT ? PACKAGE_ROOT : null, COVERAGE_RUN ? 'files' : 'bundle'));
 
   it('under tsx, the sources through ./tsx-boot.mjs, the module and tsx named in workerData', () => {
     threadsFromBuild(null);
@@ -47,6 +47,17 @@ describe('thread boot: which module a thread starts on', () => {
       .map((name) => join(PACKAGE_ROOT, 'dist', 'bundle', name.replace(/\.ts$/, '.js')))
       .filter((file) => !existsSync(file));
     expect(missing).to.deep.equal([]);
+  });
+
+  it("a coverage run's choice: tsc's compiled module beside the caller's in dist/src/, without tsx's loader", () => {
+    threadsFromBuild(PACKAGE_ROOT, 'files');
+    const started = threadModule(caller, '../reader-thread', { x: 1 });
+    expect(started.filename).to.equal(`${root}dist/src/threads/reader-thread.js`);
+    expect(started.workerData).to.deep.equal({ x: 1 });
+    expect(started.execArgv?.some((arg) => /tsx/.test(arg))).to.equal(false);
+    expect(threadModule(`${root}src/threads/checkpointer.ts`, './checkpointer-thread').filename).to.equal(
+      `${root}dist/src/threads/checkpointer-thread.js`,
+    );
   });
 
   it('a compiled caller runs its own .js sibling whatever the choice', () => {
