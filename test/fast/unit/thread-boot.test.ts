@@ -26,7 +26,7 @@ describe('thread boot: which module a thread starts on', () => {
     expect(started.workerData).to.deep.equal({ x: 1 });
     // The process's node options, without tsx's loader (this process runs under it).
     expect(process.execArgv.some((arg) => /tsx/.test(arg))).to.equal(true);
-    expect(started.execArgv).to.deep.equal(process.execArgv.filter((arg) => !/^--(import|require|loader)=?tsx$/.test(arg)));
+    expect(started.execArgv).to.deep.equal(process.execArgv.filter((arg) => !/^--(import|require|loader)=?tsx(\/esm)?$/.test(arg)));
     expect(started.execArgv?.some((arg) => /tsx/.test(arg))).to.equal(false);
     expect(threadModule(`${root}src/threads/checkpointer.ts`, './checkpointer-thread').filename).to.equal(
       `${root}dist/bundle/checkpointer-thread.js`,
