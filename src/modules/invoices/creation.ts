@@ -236,6 +236,18 @@ export const expenseLineDescription = (expense: { day: string; description: stri
   `${lineDate(expense.day, language)} ${expense.description}`;
 
 /**
+ * Every way a draft's line of an expense may read: as expenseLineDescription writes it, and as
+ * drafts made before 113ebf7 wrote it (the ISO day in every language, `2026-11-10 Fachbuch`), so
+ * that removing such an older draft's line releases its expense too (drafts.ts). The two never
+ * read alike: the ISO form begins with the year's four digits, and no language's date does
+ * (they begin with the day: 3 Dec 2026, 03.12.2026).
+ */
+export const expenseLineDescriptions = (expense: { day: string; description: string }, language: InvoiceLanguage): string[] => [
+  expenseLineDescription(expense, language),
+  `${expense.day} ${expense.description}`,
+];
+
+/**
  * An expense's line (decisions §12): its day (as the document writes dates in its language, as a
  * line of time does) and description, one piece (`C62`) at its net, its
  * own tax (null when the client's reverse charge, export or a small business wins) or the invoice's.

@@ -7,7 +7,7 @@ import type { Access } from './access.js';
 import type { InvoiceDocumentLine, TaxBreakdownRow } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
 import { MAX_INVOICE_LINES } from './lines.js';
-import { expenseLineDescription } from './creation.js';
+import { expenseLineDescriptions } from './creation.js';
 import { checkManualLine, LINE_UNITS, manualAmountCents, type ManualLineInput } from './manual.js';
 import type { InvoicePorts } from './ports.js';
 import type { InvoiceRow, InvoicesRepository } from './repository.js';
@@ -72,24 +72,26 @@ export function createManualLines({
    * An expense's line left the draft: its expense is free again (it can be invoiced again and
    * edited), in the same write. A line does not store its expense's id (the contract's lines and
    * the documents carry none), so it is the expense the draft holds whose line this is: its day
-   * and description, one piece at its net. Of expenses alike, one is released for each such line
-   * gone (those still on the draft keep theirs); a manual line typed to look like one releases
-   * nothing while the draft holds no expense beyond its lines.
+   * and description (the day as the invoice's language writes it, or as drafts made before
+   * 113ebf7 wrote it, the ISO day: expenseLineDescriptions), one piece at its net. Of expenses
+   * alike, one is released for each such line gone (those still on the draft keep theirs, a line
+   * of either form counting); a manual line typed to look like one releases nothing while the
+   * draft holds no expense beyond its lines.
    */
   const releaseExpenseOf = (invoice: Pick<InvoiceRow, 'id' | 'language'>, line: InvoiceDocumentLine, rest: InvoiceDocumentLine[]) => {
     const expenses = ports.expenses;
     if (!expenses?.held || !expenses.release || !line.manual) return;
-    const alike = (l: InvoiceDocumentLine) =>
-      l.manual !== undefined &&
-      l.description === line.description &&
-      toCents(l.amount) === toCents(line.amount) &&
-      l.manual.quantity === 1 &&
-      l.manual.unit === EXPENSE_UNIT;
-    if (!alike(line)) return;
+    const cents = toCents(line.amount);
+    const piece = (l: InvoiceDocumentLine) =>
+      l.manual !== undefined && toCents(l.amount) === cents && l.manual.quantity === 1 && l.manual.unit === EXPENSE_UNIT;
+    if (!piece(line)) return;
     const theirs = expenses
       .held(invoice.id)
-      .filter((e) => expenseLineDescription(e, invoice.language) === line.description && e.amountCents === toCents(line.amount));
-    const still = rest.filter(alike).length;
+      .filter((e) => e.amountCents === cents && expenseLineDescriptions(e, invoice.language).includes(line.description));
+    if (theirs.length === 0) return;
+    // Expenses alike share their day and description, so the ways their lines read.
+    const forms = expenseLineDescriptions(theirs[0] as { day: string; description: string }, invoice.language);
+    const still = rest.filter((l) => piece(l) && forms.includes(l.description)).length;
     if (theirs.length > still)
       expenses.release(
         invoice.id,

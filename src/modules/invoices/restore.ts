@@ -134,7 +134,7 @@ export function checkRestorable(
 
   checkSends(values, sends, status, ctx, fail);
   checkPayments(values, payments, status, ctx, fail, by);
-  checkReminders(values, reminders, status, ctx, fail);
+  checkReminders(values, reminders, status, ctx, fail, payments);
 }
 
 /** The gross total of an invoice's row: its net and the VAT of its breakdown, in cents. */
@@ -150,8 +150,9 @@ const dayAt = (at: number, hours: number): string => new Date(at + hours * 3_600
  * (never a draft); each of a level a workspace can have (1 to MAX_REMINDER_LEVELS), one per
  * level; sent after it was issued and not after now, its whole days overdue (from 1) what its
  * due date makes them on that day in some zone of the Earth (UTC-12 to UTC+14: the workspace's
- * zone is not in the file); what was due then whole cents above 0 and at most its total; to one
- * address mail can go to; with its invoice's documents (the PDF first), as a send by mail.
+ * zone is not in the file); what was due then whole cents above 0 and at most its total, and
+ * exactly what the invoice said was due when it was sent (dueWhen); to one address mail can go
+ * to; with its invoice's documents (the PDF first), as a send by mail.
  */
 function checkReminders(
   values: Record<string, unknown>,
@@ -159,6 +160,7 @@ function checkReminders(
   status: InvoiceDocument['status'],
   ctx: RestoreContext,
   fail: (problem: string) => never,
+  payments: ReadonlyArray<Record<string, unknown>>,
 ): void {
   if (reminders.length === 0) return;
   const issueDate = values.issueDate as string | null | undefined;
@@ -193,6 +195,11 @@ function checkReminders(
       fail(
         `a payment reminder is dated ${sent} and says it was ${String(days)} days overdue, and its due date ${String(dueDate)} makes that day ${on}`,
       );
+    const due = dueWhen(gross, payments, at as number);
+    if (!due.includes(cents as number))
+      fail(
+        `a payment reminder sent at ${sent} says ${money(cents as number)} was due, and its total (${money(gross)}) less the payments recorded before then (${money(gross - (due[0] as number))}) left ${money(due[0] as number)} due: a reminder says what was still due when it was sent`,
+      );
     if (!ctx.deliverable(reminder.recipient as string))
       fail(`a payment reminder names ${JSON.stringify(reminder.recipient)}, which is not one address mail can go to`);
     const files = json<unknown>(reminder.files, null);
@@ -201,6 +208,24 @@ function checkReminders(
         `a payment reminder lists the files ${JSON.stringify(files)}, which are not its invoice's documents (${names.join(', ')}; the PDF first)`,
       );
   }
+}
+
+/**
+ * What an invoice said was still due at `at` (a reminder's time), as the reminders' tick reads it
+ * when it sends one (reminders.ts: the stored amount due at that moment): its gross total less
+ * every payment (and discount) recorded by then. Recorded, not dated: a payment recorded after the
+ * reminder but dated on an earlier day (a transfer that arrived before it and was entered later)
+ * did not lower what the reminder said. Payments recorded in the same millisecond as the reminder
+ * may have come before or after it, in the order they were recorded (the export's order): each
+ * such split is an amount the reminder may say. The first is the amount without any of them.
+ */
+function dueWhen(gross: number, payments: ReadonlyArray<Record<string, unknown>>, at: number): number[] {
+  const paid = (p: Record<string, unknown>) => (p.amountCents as number) + ((p.discountCents ?? 0) as number);
+  let due = gross;
+  for (const p of payments) if ((p.createdAt as number) < at) due -= paid(p);
+  const amounts = [due];
+  for (const p of payments) if (p.createdAt === at) amounts.push((amounts.at(-1) as number) - paid(p));
+  return amounts;
 }
 
 /**

@@ -264,6 +264,37 @@ describe('expenses: drafts take them', () => {
     ]);
   });
 
+  it('a draft made before 113ebf7 (its expense lines dated 2026-11-10, as the database held them) releases the expense when its line is removed', () => {
+    const w = billing('de');
+    const book = w.add('2026-11-10', '40');
+    const taxi = w.add('2026-11-12', '18,50', { description: 'Taxi' });
+    const id = w.create();
+    // Before 113ebf7 an expense's line began with its ISO day in every language: the draft's lines as that code stored them.
+    const stored = w.database.sqlite.prepare('select lines from invoices where id = ?').get(id) as { lines: string };
+    const old = stored.lines.replace('"10.11.2026 Fachbuch"', '"2026-11-10 Fachbuch"').replace('"12.11.2026 Taxi"', '"2026-11-12 Taxi"');
+    expect(old).to.not.equal(stored.lines);
+    const { sqlite } = w.database;
+    sqlite.transaction(() => sqlite.prepare('update invoices set lines = ? where id = ?').run(old, id))();
+    // A line typed to read like the taxi's in today's form: with the old line gone it still bills the taxi, so nothing is freed yet.
+    w.services.invoices.addLine(w.owner, id, { description: '12.11.2026 Taxi', quantity: 1, unit: 'C62', unitPrice: '18.5' });
+    expect(w.get(id).lines.map((l) => l.description)).to.deep.equal(['Buch', '2026-11-10 Fachbuch', '2026-11-12 Taxi', '12.11.2026 Taxi']);
+    w.services.invoices.removeLine(w.owner, id, 2);
+    expect(w.expenses.get(w.owner, book.id).invoiceId).to.equal(null);
+    w.services.invoices.removeLine(w.owner, id, 2);
+    expect(w.expenses.get(w.owner, taxi.id).invoiceId).to.equal(id);
+    w.services.invoices.removeLine(w.owner, id, 2);
+    expect(w.expenses.get(w.owner, taxi.id).invoiceId).to.equal(null);
+    expect(w.get(id).lines.map((l) => l.description)).to.deep.equal(['Buch']);
+    // Released: editable, and the next draft of the range takes both again (in today's form).
+    expect(w.expenses.update(w.owner, book.id, { amount: '41' }).amount).to.equal(41);
+    w.services.invoices.changeStatus(OPERATOR, id, 'void', w.ownerId);
+    expect(w.get(w.create()).lines.map((l) => [l.description, l.amount])).to.deep.equal([
+      ['Buch', 160],
+      ['10.11.2026 Fachbuch', 41],
+      ['12.11.2026 Taxi', 18.5],
+    ]);
+  });
+
   it('makes a draft of expenses alone when the range has no billable time', () => {
     const w = billing();
     w.add('2026-12-03', '12.5', { taxCategory: '', taxRate: '' });

@@ -1077,7 +1077,7 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     );
   });
 
-  it('refuses forged payment reminders, naming the invoice and the record, writing nothing; restores one that fits (issue 57)', async () => {
+  it('refuses forged payment reminders, naming the invoice and the record, writing nothing; restores one that fits, saying what was due when it was sent (issue 57)', async () => {
     /** A reminder of 2026-0001 seven days after its due date (as its record says it), at 10:00 UTC. */
     let due = '';
     const legit = () => ({
@@ -1117,6 +1117,44 @@ describe('imports service: restored invoices follow the rules of issued ones (is
     expect(world.services.invoices.reminders(OPERATOR, paid.id).map((r) => [r.level, r.daysOverdue, r.amountDue, r.mailId])).to.deep.equal([
       [1, 7, 160.65, 'restored:mail_from_the_other_server'],
     ]);
+
+    // What was due when it was sent (issue 57): its total less the payments recorded before then, as the tick read it.
+    const sentAt = new Date(legit().createdAt).toISOString();
+    expect((await refused(reminded('2026-0001', { amountDueCents: 10000 }))).message).to.equal(
+      `invoice 2026-0001: a payment reminder sent at ${sentAt} says 100.00 was due, and its total (160.65) less the payments recorded before then (0.00) left 160.65 due: a reminder says what was still due when it was sent. ${AFTER}`,
+    );
+    /** 2026-0001 paid in two parts: 60.65 recorded two days before the reminder, 100.00 recorded after it but dated the day before it. */
+    const paidInParts = (reminder: Record<string, unknown>, firstRecordedAt?: number) =>
+      forged(
+        'invoice',
+        of('2026-0001', (data) => {
+          due = data.row.dueDate;
+          const at = legit().createdAt;
+          const part = { discountCents: 0, note: null, recordedBy: 'usr_x' };
+          data.payments = [
+            { ...part, paidOn: '2026-09-20', amountCents: 6065, createdAt: firstRecordedAt ?? at - 2 * 86_400_000 },
+            { ...part, paidOn: '2026-09-21', amountCents: 10000, createdAt: at + 86_400_000 },
+          ];
+          data.reminders = [{ ...legit(), ...reminder }];
+        }),
+      );
+    const fits = async (path: string) => {
+      const restored = await restore(path);
+      expect(restored.outcome.report.refused).to.deep.equal([]);
+      const invoice = world.services.invoices.list(OPERATOR, restored.id, { status: 'paid' })[0]!;
+      return world.services.invoices.reminders(OPERATOR, invoice.id).map((r) => r.amountDue);
+    };
+    // The part recorded before it counts, the one recorded after it does not (though dated before it).
+    expect(await fits(paidInParts({ amountDueCents: 10000 }))).to.deep.equal([100]);
+    expect((await refused(paidInParts({}))).message).to.equal(
+      `invoice 2026-0001: a payment reminder sent at ${sentAt} says 160.65 was due, and its total (160.65) less the payments recorded before then (60.65) left 100.00 due: a reminder says what was still due when it was sent. ${AFTER}`,
+    );
+    // A payment recorded in the reminder's own millisecond may have come before it or after it.
+    expect(await fits(paidInParts({ amountDueCents: 10000 }, legit().createdAt))).to.deep.equal([100]);
+    expect(await fits(paidInParts({}, legit().createdAt))).to.deep.equal([160.65]);
+    expect((await refused(paidInParts({ amountDueCents: 6065 }, legit().createdAt))).message).to.match(
+      /^invoice 2026-0001: a payment reminder sent at \S+ says 60.65 was due, and its total \(160.65\) less the payments recorded before then \(0.00\) left 160.65 due: /,
+    );
 
     // A sent reminder of a draft.
     expect((await refused(reminded(null, {}))).message).to.equal(

@@ -114,7 +114,14 @@ describe('invoices service: payment reminders', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tt-reminders-'));
     try {
       w.turnOn('7');
+      // A part paid before the reminder, which says what was left (1,000.00); and one recorded after it but dated
+      // the day before it (a transfer entered late), which the reminder never saw (issue 57: the restore checks it so).
+      w.clock.set(Date.parse('2026-11-20T10:00:00Z'));
+      w.services.invoices.pay(OPERATOR, w.id, { amount: '190', userId: w.ownerId, date: '2026-11-20' });
       expect(await w.remindAt('2026-11-23T10:00:00Z')).to.equal(1);
+      w.clock.set(Date.parse('2026-11-24T09:00:00Z'));
+      w.services.invoices.pay(OPERATOR, w.id, { amount: '100', userId: w.ownerId, date: '2026-11-22', note: 'Transfer 4711' });
+      const paymentsOf = (id: string) => w.services.invoices.payments(OPERATOR, id).map(({ id: _, ...payment }) => payment);
       let text = '';
       for await (const chunk of w.services.imports.exportWorkspace(OPERATOR, { workspaceId: w.workspaceId }).chunks) text += chunk;
       const path = join(dir, 'export.csv');
@@ -125,8 +132,17 @@ describe('invoices service: payment reminders', () => {
       const [restored] = w.services.invoices.list(OPERATOR, into);
       const reminders = w.services.invoices.reminders(OPERATOR, (restored as { id: string }).id);
       expect(reminders.map((r) => [r.level, r.daysOverdue, r.amountDue, r.to, r.at])).to.deep.equal([
-        [1, 7, 1190, 'billing@acme.example', '2026-11-23T10:00:00.000Z'],
+        [1, 7, 1000, 'billing@acme.example', '2026-11-23T10:00:00.000Z'],
       ]);
+      // Unchanged: its payments (dates, amounts, notes, who, when recorded), what is due, and the reminder's record.
+      expect(paymentsOf((restored as { id: string }).id)).to.deep.equal(paymentsOf(w.id));
+      expect(paymentsOf(w.id).map((p) => [p.date, p.amount, p.recordedAt])).to.deep.equal([
+        ['2026-11-20', 190, '2026-11-20T10:00:00.000Z'],
+        ['2026-11-22', 100, '2026-11-24T09:00:00.000Z'],
+      ]);
+      expect(restored).to.deep.include({ status: 'sent', number: '2026-0001', amountDue: 900 });
+      const strip = ({ mailId: _, delivery: __, ...reminder }: { mailId: string; delivery: unknown }) => reminder;
+      expect(reminders.map(strip)).to.deep.equal(w.services.invoices.reminders(OPERATOR, w.id).map(strip));
       // Its mail stays with the server that sent it: marked restored, naming no message of this one.
       expect(reminders[0]?.mailId).to.match(/^restored:/);
       expect(reminders[0]?.delivery).to.equal(null);
