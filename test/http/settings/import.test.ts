@@ -197,6 +197,8 @@ describe('settings page: the import upload', () => {
       record('profile', { v: 1, profile: { legalName: 'Studio Owner', city: 'Berlin', country: 'DE', iban: 'DE02120300000000202051' } }),
       record('invoicing', { v: 1, settings: { numberPattern: 'RE-{yyyy}-{seq:3}', taxCategory: 'S', taxRate: 19, language: 'de' } }),
     ].join('\r\n');
+    // The file makes the workspace's documents German; the page is read in English here.
+    owner.acceptLanguage = 'en';
     const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
     const started = await upload(csrf, Buffer.from(`${file}\r\n`));
     expect(started.status).to.equal(303);
