@@ -771,6 +771,18 @@ export const en = {
         gaveUp_one: 'Gave up after {{count}} attempt; the last: {{last}}',
         gaveUp_other: 'Gave up after {{count}} attempts; the last: {{last}}',
       },
+      errors: {
+        // a failed attempt's code (src/modules/mail/outcome.ts MAIL_ERRORS) in a sentence, beside the code and the relay's own words
+        connection_refused: 'The relay refused the connection.',
+        timeout: 'The relay did not answer in time.',
+        connection_closed: 'The connection to the relay was closed.',
+        dns: "The relay's name could not be looked up.",
+        tls: 'No encrypted connection (TLS) to the relay could be made.',
+        auth: "The relay did not accept the server's sign-in (the user or password in SMTP_URL).",
+        network: 'The network failed on the way to the relay.',
+        rejected_temporarily: 'The relay turned the message away for now; it is tried again.',
+        rejected: 'The relay refused the message.',
+      },
       sent: 'sent',
       queued: 'queued',
       notSentYet: 'not sent yet',
@@ -784,7 +796,7 @@ export const en = {
       offWaiting_one: '{{count}} message is queued from before, and wait until mail is set up again.',
       offWaiting_other: '{{count}} messages are queued from before, and wait until mail is set up again.',
       unreachable:
-        'The relay {{relay}} could not be reached ({{error}}: {{detail}}). {{waiting}}: they are sent when it answers again, nothing is lost.',
+        'The relay {{relay}} could not be reached ({{error}}: {{detail}}). {{reason}}{{waiting}}: they are sent when it answers again, nothing is lost.',
       through: 'Mail goes out through {{relay}}.',
       noTls: 'no TLS',
       nothingWaiting: 'Nothing is waiting.',

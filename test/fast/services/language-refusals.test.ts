@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
-import { detailWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
+import { detailWords, errorWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
 import { oidcErrors } from '../../../src/modules/oidc/errors.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
@@ -331,5 +331,35 @@ describe('services: refusals in the reader’s language', () => {
       'Der Link darin ist abgelaufen, bevor das Relay die Nachricht angenommen hat; fordern Sie einen neuen an.',
     );
     expect(said('550 5.1.1 No such user', 'de')).to.equal(null);
+  });
+
+  it('the mail log: a failed attempt’s code in a sentence by key (the Mail page), the code itself kept (issue 58 item 4)', () => {
+    const said = (code: string | null, language: 'de' | 'en') => {
+      const w = errorWords(code);
+      return w === null ? null : translator(language)(w.key, w.vars);
+    };
+    expect(said('connection_refused', 'de')).to.equal('Der Mailserver hat die Verbindung abgelehnt.');
+    expect(said('connection_refused', 'en')).to.equal('The relay refused the connection.');
+    expect(said('timeout', 'de')).to.equal('Der Mailserver hat nicht rechtzeitig geantwortet.');
+    expect(said('auth', 'de')).to.equal(
+      'Der Mailserver hat die Anmeldung des Servers nicht angenommen (Benutzer oder Passwort in SMTP_URL).',
+    );
+    expect(said('rejected', 'de')).to.equal('Der Mailserver hat die Nachricht abgelehnt.');
+    // Every code of the relay has its sentence in each language; ours say it in their detail.
+    for (const code of [
+      'connection_refused',
+      'timeout',
+      'connection_closed',
+      'dns',
+      'tls',
+      'auth',
+      'network',
+      'rejected_temporarily',
+      'rejected',
+    ])
+      expect(said(code, 'de'), code)
+        .to.be.a('string')
+        .and.not.match(/^settings\./);
+    expect([said('link_expired', 'de'), said('unreadable', 'de'), said(null, 'de')]).to.deep.equal([null, null, null]);
   });
 });
