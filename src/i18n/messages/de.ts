@@ -2110,6 +2110,13 @@ export const de: Messages = {
       clientNotFound: 'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
       voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',
       fillChangesNothing: 'Nichts geändert: Die Rechnung enthält die angegebenen Werte bereits.',
+      manual: {
+        description: 'Sagen Sie, was diese Zeile berechnet.',
+        descriptionLong: 'Halten Sie die Beschreibung unter 500 Zeichen.',
+        quantity: 'Geben Sie die Menge als Zahl über 0 an, etwa 1 oder 2,5.',
+        unit: 'Wählen Sie eine der angebotenen Einheiten.',
+        unitPrice: 'Geben Sie den Nettopreis je Einheit als Zahl an, etwa 250 oder 0,30.',
+      },
       ownersOnly: 'Nur die Inhaber des Arbeitsbereichs ändern seinen Rechnungssteller.',
       ownersAct: {
         changeInvoices:

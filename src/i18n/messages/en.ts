@@ -2067,6 +2067,14 @@ export const en = {
       clientNotFound: "That client is not one of this workspace's: choose one from the list.",
       voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
       fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
+      // a manual line's refusals at their fields (src/modules/invoices/manual.ts checkManualLine)
+      manual: {
+        description: 'Say what this line bills.',
+        descriptionLong: 'Keep the description under 500 characters.',
+        quantity: 'Give the quantity as a number above 0, such as 1 or 2.5.',
+        unit: 'Choose one of the units offered.',
+        unitPrice: 'Give the net price per unit as a number, such as 250 or 0.30.',
+      },
       ownersOnly: "Only the workspace's owners change its invoice issuer.",
       ownersAct: {
         // `Only the workspace's owners …` (src/modules/invoices/errors.ts OWNER_ACTS), a key per phrase

@@ -275,6 +275,35 @@ describe('services: refusals in the reader’s language', () => {
     expect(send.message).to.equal('Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM and restarts it.');
   });
 
+  it('the invoicing service: a manual line’s refusals at their fields by key (issue 58 item 2)', async () => {
+    const { invoices, catalog, entries } = world.services;
+    const owner = world.owner;
+    const clientId = catalog.clients.create(owner, { name: 'Acme', country: 'DE' } as never).id;
+    const projectId = catalog.projects.create(owner, { name: 'Design', clientId, billable: true, hourlyRate: 100 }).id;
+    entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T10:00:00Z', billable: true });
+    const id = invoices.create(owner, { workspaceId: world.workspaceId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    const line = { description: 'Book', quantity: '1', unit: 'C62', unitPrice: '10' };
+    const said = async (input: Record<string, string>) => {
+      const r = await refused(() => invoices.addLine(owner, id, { ...line, ...input } as never));
+      return [r.field, r.de, r.en];
+    };
+    expect(await said({ description: ' ' })).to.deep.equal([
+      'description',
+      'Sagen Sie, was diese Zeile berechnet.',
+      'Say what this line bills.',
+    ]);
+    expect((await said({ description: 'x'.repeat(501) }))[1]).to.equal('Halten Sie die Beschreibung unter 500 Zeichen.');
+    expect(await said({ quantity: '0' })).to.deep.equal([
+      'quantity',
+      'Geben Sie die Menge als Zahl über 0 an, etwa 1 oder 2,5.',
+      'Give the quantity as a number above 0, such as 1 or 2.5.',
+    ]);
+    expect((await said({ unit: 'barrels' }))[1]).to.equal('Wählen Sie eine der angebotenen Einheiten.');
+    const price = await refused(() => invoices.addLine(owner, id, { ...line, unitPrice: 'ten' } as never));
+    expect([price.field, price.de]).to.deep.equal(['unitPrice', 'Geben Sie den Nettopreis je Einheit als Zahl an, etwa 250 oder 0,30.']);
+    expect(price.message).to.match(/^unitPrice must be a net price per unit of 0 or more/);
+  });
+
   it('the imports service: a row’s reasons carry words by key on a run for the Import page; the command line’s report stays English only', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
     try {
