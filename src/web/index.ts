@@ -253,17 +253,14 @@ function linkLanguage(deps: WebDeps, req: Request): Language | null {
  * Whom the pages speak to, and how (decisions §14): the member's language where they chose one
  * (Profile), else the first of ours their browser's `Accept-Language` asks for, else the
  * workspace's (its documents' language; before sign-in, a setup link's or an invitation's
- * workspace's, also for a browser asking for any: `*`), else English; their clock and durations as chosen.
+ * workspace's), also for a browser asking for any (`*`), else English; their clock and durations as chosen.
  */
 function readerOf(deps: WebDeps, req: Request, userId: string | null, session?: SessionView | null): Reader {
   const prefs = userId === null ? null : deps.services.accounts.preferences(userId);
   const header = req.headers['accept-language'];
-  const language =
-    prefs?.language ??
-    (session
-      ? (negotiate(header) ?? deps.services.invoices.workspaceLanguage(session.actor, session.workspaceId))
-      : // A link's page before sign-in: a browser that names none of ours, or any (`*`), reads its workspace's.
-        (negotiate(header, { any: null }) ?? linkLanguage(deps, req) ?? negotiate(header))) ??
-    'en';
+  // A browser that names none of ours, or any (`*`, as Node's fetch sends), reads its workspace's.
+  const workspace = () =>
+    session ? deps.services.invoices.workspaceLanguage(session.actor, session.workspaceId) : linkLanguage(deps, req);
+  const language = prefs?.language ?? negotiate(header, { any: null }) ?? workspace() ?? negotiate(header) ?? 'en';
   return { language, timeFormat: prefs?.timeFormat ?? '24h', seconds: prefs?.showSeconds ?? false };
 }

@@ -5,6 +5,11 @@ import type { TestServer } from './server.js';
 /** A person at the settings page over real HTTP: a cookie jar, form posts, redirects left visible. */
 export class SettingsClient {
   readonly jar = new Map<string, string>();
+  /**
+   * The browser's `Accept-Language`, sent with every request where set; else Node's fetch sends
+   * `*`, which a member without a choice answers in the workspace's language (decisions §14).
+   */
+  acceptLanguage: string | null = null;
   constructor(
     readonly server: TestServer,
     readonly origin: string | null = server.url,
@@ -12,6 +17,10 @@ export class SettingsClient {
 
   private cookieHeader(): string {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private language(): Record<string, string> {
+    return this.acceptLanguage === null ? {} : { 'accept-language': this.acceptLanguage };
   }
 
   private keep(response: Response): void {
@@ -26,7 +35,10 @@ export class SettingsClient {
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: Headers }> {
-    const response = await fetch(`${this.server.url}${path}`, { redirect: 'manual', headers: { cookie: this.cookieHeader(), ...headers } });
+    const response = await fetch(`${this.server.url}${path}`, {
+      redirect: 'manual',
+      headers: { cookie: this.cookieHeader(), ...this.language(), ...headers },
+    });
     this.keep(response);
     return { status: response.status, text: await response.text(), headers: response.headers };
   }
@@ -40,6 +52,7 @@ export class SettingsClient {
       redirect: 'manual',
       headers: {
         cookie: this.cookieHeader(),
+        ...this.language(),
         'content-type': 'application/x-www-form-urlencoded',
         ...(this.origin ? { origin: this.origin } : {}),
         ...headers,

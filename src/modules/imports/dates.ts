@@ -1,5 +1,21 @@
 import { IANAZone } from 'luxon';
 
+/**
+ * A cell a row cannot read (a day, a time of day, a duration, a local time the clocks skip): its
+ * message in English (the report's, after the column's name) and its reason by name with the
+ * values it says, for the Import page to say in the reader's language (src/modules/imports/rows.ts).
+ */
+export class CellError extends Error {
+  constructor(
+    message: string,
+    readonly reason:
+      'dayOrder' | 'notDate' | 'notDay' | 'notTimeOfDay' | 'twelveHour' | 'noTimeOfDay' | 'notDuration' | 'durationForm' | 'skipped',
+    readonly vars: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
 /** How a file writes its days: ISO only, or day/month/year, or month/day/year. */
 export type DateOrder = 'YMD' | 'DMY' | 'MDY';
 
@@ -47,13 +63,14 @@ export function parseDay(cell: string, order: DateOrder | null): { year: number;
     year = Number(other[3]);
     [day, month] = order === 'DMY' ? [a, b] : [b, a];
   } else {
-    throw new Error(
-      other
-        ? `"${text}" reads as day/month or month/day; the file is ISO (--date-format YMD) and this row is not`
-        : `"${text}" is not a date: expected 2026-03-04, 04/03/2026 or 03/04/2026`,
-    );
+    throw other
+      ? new CellError(`"${text}" reads as day/month or month/day; the file is ISO (--date-format YMD) and this row is not`, 'dayOrder', {
+          text,
+        })
+      : new CellError(`"${text}" is not a date: expected 2026-03-04, 04/03/2026 or 03/04/2026`, 'notDate', { text });
   }
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) throw new Error(`"${text}" is not a day of the calendar`);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month))
+    throw new CellError(`"${text}" is not a day of the calendar`, 'notDay', { text });
   return { year, month, day };
 }
 
@@ -63,16 +80,16 @@ const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0
 export function parseTimeOfDay(cell: string): { hour: number; minute: number; second: number } {
   const text = cell.trim();
   const m = TIME.exec(text);
-  if (!m) throw new Error(`"${text}" is not a time of day: expected 14:05, 14:05:30 or 2:05 PM`);
+  if (!m) throw new CellError(`"${text}" is not a time of day: expected 14:05, 14:05:30 or 2:05 PM`, 'notTimeOfDay', { text });
   let hour = Number(m[1]);
   const minute = Number(m[2]);
   const second = m[3] === undefined ? 0 : Number(m[3]);
   const meridiem = m[4]?.replace(/\./g, '').toUpperCase();
   if (meridiem) {
-    if (hour < 1 || hour > 12) throw new Error(`"${text}": a 12-hour time has hours from 1 to 12`);
+    if (hour < 1 || hour > 12) throw new CellError(`"${text}": a 12-hour time has hours from 1 to 12`, 'twelveHour', { text });
     hour = (hour % 12) + (meridiem === 'PM' ? 12 : 0);
   }
-  if (hour > 23 || minute > 59 || second > 59) throw new Error(`"${text}" is not a time of day`);
+  if (hour > 23 || minute > 59 || second > 59) throw new CellError(`"${text}" is not a time of day`, 'noTimeOfDay', { text });
   return { hour, minute, second };
 }
 
@@ -81,11 +98,11 @@ export function parseDuration(cell: string): number {
   const text = cell.trim().replace(',', '.');
   const clock = /^(\d+):(\d{2})(?::(\d{2}))?$/.exec(text);
   if (clock) {
-    if (Number(clock[2]) > 59 || Number(clock[3] ?? 0) > 59) throw new Error(`"${text}" is not a duration`);
+    if (Number(clock[2]) > 59 || Number(clock[3] ?? 0) > 59) throw new CellError(`"${text}" is not a duration`, 'notDuration', { text });
     return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3] ?? 0);
   }
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 3600);
-  throw new Error(`"${cell.trim()}" is not a duration: expected 1:30, 1:30:00 or 1.5 (hours)`);
+  throw new CellError(`"${cell.trim()}" is not a duration: expected 1:30, 1:30:00 or 1.5 (hours)`, 'durationForm', { text: cell.trim() });
 }
 
 /**
@@ -132,7 +149,10 @@ export class ZoneClock {
     }
     if (best === null) {
       const text = `${pad(t.hour)}:${pad(t.minute)}`;
-      throw new Error(`${text} does not exist in ${this.name} on that day (the clocks skip it for daylight saving time)`);
+      throw new CellError(`${text} does not exist in ${this.name} on that day (the clocks skip it for daylight saving time)`, 'skipped', {
+        text,
+        zone: this.name,
+      });
     }
     return best;
   }

@@ -656,6 +656,7 @@ function createCheckPass(
           request.wording === 'page'
             ? `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them on the Members page, or tick “Add users of the file who match no member”`
             : `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
+          noSuchMember(a.user(row.userKey)),
         );
         return;
       }
@@ -702,7 +703,7 @@ function createRestoreCheck(
     unknown: Set<string>;
     withheld: Set<string>;
   },
-  refuse: (line: number, message: string) => void,
+  refuse: (line: number, message: string, said?: Words) => void,
   duplicate: () => void,
   refusedRestores: Set<number>,
 ) {
@@ -779,6 +780,7 @@ function createRestoreCheck(
           refuse(
             line,
             `${describeUser(a.user(row.userKey))} matches no member of the workspace: add them (timetrack member add), or import with --create-members`,
+            noSuchMember(a.user(row.userKey)),
           );
           return;
         }
@@ -1508,6 +1510,10 @@ function describeUser(user: FileUser | undefined): string {
   if (user.name && user.email) return `${user.name} <${user.email}>`;
   return user.email || user.name;
 }
+
+/** A user of the file the workspace lacks, in words for people (the Import page's; the message stays the report's English). */
+const noSuchMember = (user: FileUser | undefined): Words =>
+  words('integrations.imports.reasons.noSuchMember', { user: describeUser(user) });
 
 const memberName = (user: FileUser | undefined): string => user?.name || user?.email || '';
 

@@ -9,7 +9,7 @@ import type { ExportedRunaway } from '../entries/service.js';
 import { checkInvoiceRecord, checkProfileRecord, checkSettingsRecord } from '../invoices/service.js';
 import { checkApprovalRecord, checkPeriodRecord } from '../approvals/service.js';
 import { checkExpenseRecord, checkReceiptPart } from '../expenses/service.js';
-import { type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
+import { CellError, type DateOrder, parseDay, parseDuration, parseTimeOfDay, type ZoneClock } from './dates.js';
 import { columnName, type Format, type SourceRow } from './formats.js';
 import { amountCents } from '../../kernel/money.js';
 import { centsOf, type FileDecimal, numberOf, parseMoneyCell, rateFromAmount } from './money.js';
@@ -57,10 +57,55 @@ const REASONS = {
   zone: 'integrations.imports.reasons.zone',
   notRate: 'integrations.imports.reasons.notRate',
   notAmount: 'integrations.imports.reasons.notAmount',
+  // a cell src/modules/imports/dates.ts cannot read (CellError)
+  dayOrder: 'integrations.imports.reasons.dayOrder',
+  notDate: 'integrations.imports.reasons.notDate',
+  notDay: 'integrations.imports.reasons.notDay',
+  notTimeOfDay: 'integrations.imports.reasons.notTimeOfDay',
+  twelveHour: 'integrations.imports.reasons.twelveHour',
+  noTimeOfDay: 'integrations.imports.reasons.noTimeOfDay',
+  notDuration: 'integrations.imports.reasons.notDuration',
+  durationForm: 'integrations.imports.reasons.durationForm',
+  skipped: 'integrations.imports.reasons.skipped',
+  // the timetrack format's workspace records and catalog rows
+  dataEmpty: 'integrations.imports.reasons.dataEmpty',
+  dataNotObject: 'integrations.imports.reasons.dataNotObject',
+  version: 'integrations.imports.reasons.version',
+  versionEntry: 'integrations.imports.reasons.versionEntry',
+  notRateValue: 'integrations.imports.reasons.notRateValue',
+  notTrueFalse: 'integrations.imports.reasons.notTrueFalse',
+  notNameValue: 'integrations.imports.reasons.notNameValue',
+  notNumberValue: 'integrations.imports.reasons.notNumberValue',
+  notAction: 'integrations.imports.reasons.notAction',
+  joinDomains: 'integrations.imports.reasons.joinDomains',
+  runawayLimit: 'integrations.imports.reasons.runawayLimit',
+  runawayObject: 'integrations.imports.reasons.runawayObject',
+  notWhole: 'integrations.imports.reasons.notWhole',
+  withheld: 'integrations.imports.reasons.withheld',
+  noMember: 'integrations.imports.reasons.noMember',
+  noExpenseId: 'integrations.imports.reasons.noExpenseId',
+  noExpenseProject: 'integrations.imports.reasons.noExpenseProject',
+  noInvoiceId: 'integrations.imports.reasons.noInvoiceId',
+  noInvoiceClient: 'integrations.imports.reasons.noInvoiceClient',
+  recordKind: 'integrations.imports.reasons.recordKind',
+  emptyName: 'integrations.imports.reasons.emptyName',
+  oneTag: 'integrations.imports.reasons.oneTag',
+  notFlag: 'integrations.imports.reasons.notFlag',
+  notBillable: 'integrations.imports.reasons.notBillable',
+  notNumber: 'integrations.imports.reasons.notNumber',
+  rateAbove: 'integrations.imports.reasons.rateAbove',
+  budgetAbove: 'integrations.imports.reasons.budgetAbove',
+  notColor: 'integrations.imports.reasons.notColor',
+  notEstimate: 'integrations.imports.reasons.notEstimate',
+  rateTooHigh: 'integrations.imports.reasons.rateTooHigh',
 } as const;
 type Reason = keyof typeof REASONS;
 /** A reason's words for people: its key, and its values beside the column. */
 const said = (reason: Reason, vars: Vars = {}) => ({ reason, vars });
+/** A cell's reason (src/modules/imports/dates.ts) as words for people, where it has one; the message stays the error's. */
+const cellSaid = (error: unknown) => (error instanceof CellError ? said(error.reason, error.vars) : undefined);
+/** A value of the file as the message writes it (JSON). */
+const shown = (value: unknown): string => String(JSON.stringify(value));
 
 /** What a row's entry is about, names still names: its words, its work, its tags and what it bills. */
 export interface RowWork {
@@ -196,17 +241,17 @@ export function createRowChecker(
     try {
       d = parseDay(day, options.order);
     } catch (error) {
-      return refuse(dayField, (error as Error).message);
+      return refuse(dayField, (error as Error).message, cellSaid(error));
     }
     try {
       t = parseTimeOfDay(time);
     } catch (error) {
-      return refuse(timeField, (error as Error).message);
+      return refuse(timeField, (error as Error).message, cellSaid(error));
     }
     try {
       return (options.zone as ZoneClock).instant({ ...d, ...t });
     } catch (error) {
-      return refuse(timeField, (error as Error).message);
+      return refuse(timeField, (error as Error).message, cellSaid(error));
     }
   }
 
@@ -218,7 +263,7 @@ export function createRowChecker(
       try {
         seconds = parseDuration(row.hours);
       } catch (error) {
-        return refuse('hours', (error as Error).message);
+        return refuse('hours', (error as Error).message, cellSaid(error));
       }
       if (seconds <= 0) refuse('hours', `"${row.hours}" is no time; a row needs more than 0 hours`, said('noTime', { text: row.hours }));
       // No times of day: a member's rows of one day follow each other from 09:00 local, in file order.
@@ -310,14 +355,19 @@ function recordRow(refuse: Refuse, line: number, row: SourceRow, options: { fixe
 
 /** A row's `data` cell as JSON, or a refusal naming it. */
 function dataOf(refuse: Refuse, row: SourceRow): Record<string, unknown> {
-  if (row.data === '') return refuse('data', `empty; a ${row.record} row carries its record there`);
+  if (row.data === '')
+    return refuse('data', `empty; a ${row.record} row carries its record there`, said('dataEmpty', { record: row.record }));
   try {
     const data = JSON.parse(row.data) as unknown;
     if (typeof data === 'object' && data !== null && !Array.isArray(data)) return data as Record<string, unknown>;
   } catch {
     // refused below
   }
-  return refuse('data', `not a JSON object, as the export writes a ${row.record} row's record`);
+  return refuse(
+    'data',
+    `not a JSON object, as the export writes a ${row.record} row's record`,
+    said('dataNotObject', { record: row.record }),
+  );
 }
 
 /** The fields of a `workspace` record beside its rate: the columns of the workspace's row an import may set (issue 56 item 6). */
@@ -336,10 +386,19 @@ function rateRecord(
   kind: 'workspace' | 'member',
   data: Record<string, unknown>,
 ): { checked: Record<string, unknown>; unknown: string[] } {
-  if (data.v !== 1) refuse('data', `a rate record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  if (data.v !== 1)
+    refuse(
+      'data',
+      `a rate record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`,
+      said('version', { record: 'rate', version: shown(data.v) }),
+    );
   const rate = data.hourlyRate;
   if (rate !== null && (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > MAX_RATE))
-    refuse('data', `hourlyRate ${JSON.stringify(rate)} is not a rate (a number from 0 to 1,000,000,000, or null)`);
+    refuse(
+      'data',
+      `hourlyRate ${JSON.stringify(rate)} is not a rate (a number from 0 to 1,000,000,000, or null)`,
+      said('notRateValue', { value: shown(rate) }),
+    );
   const known: readonly string[] = ['v', 'hourlyRate', ...(kind === 'workspace' ? WORKSPACE_FIELDS : MEMBER_FLAGS)];
   const unknown = Object.keys(data)
     .filter((key) => !known.includes(key))
@@ -348,21 +407,35 @@ function rateRecord(
     const flags: Record<string, boolean> = {};
     for (const flag of MEMBER_FLAGS) {
       if (data[flag] === undefined) continue;
-      if (typeof data[flag] !== 'boolean') refuse('data', `${flag} ${JSON.stringify(data[flag])} is not true or false`);
+      if (typeof data[flag] !== 'boolean')
+        refuse(
+          'data',
+          `${flag} ${JSON.stringify(data[flag])} is not true or false`,
+          said('notTrueFalse', { field: flag, value: shown(data[flag]) }),
+        );
       flags[flag] = data[flag] as boolean;
     }
     return { checked: { hourlyRate: rate, ...flags }, unknown };
   }
   const given = Object.fromEntries(WORKSPACE_FIELDS.filter((f) => data[f] !== undefined).map((f) => [f, data[f]]));
-  if (given.name !== undefined && typeof given.name !== 'string') refuse('data', `name ${JSON.stringify(given.name)} is not a name`);
+  if (given.name !== undefined && typeof given.name !== 'string')
+    refuse('data', `name ${JSON.stringify(given.name)} is not a name`, said('notNameValue', { value: shown(given.name) }));
   for (const field of ['runawayLimitSec', 'rateLimitPerMin'] as const)
     if (given[field] !== undefined && given[field] !== null && typeof given[field] !== 'number')
-      refuse('data', `${field} ${JSON.stringify(given[field])} is not a number`);
+      refuse(
+        'data',
+        `${field} ${JSON.stringify(given[field])} is not a number`,
+        said('notNumberValue', { field, value: shown(given[field]) }),
+      );
   if (given.runawayAction !== undefined && typeof given.runawayAction !== 'string')
-    refuse('data', `runawayAction ${JSON.stringify(given.runawayAction)} is not flagged, capped or stopped`);
+    refuse(
+      'data',
+      `runawayAction ${JSON.stringify(given.runawayAction)} is not flagged, capped or stopped`,
+      said('notAction', { field: 'runawayAction', value: shown(given.runawayAction) }),
+    );
   if (given.joinDomains !== undefined && (!Array.isArray(given.joinDomains) || !given.joinDomains.every((d) => typeof d === 'string')))
-    refuse('data', 'joinDomains must be a list of domain names');
-  if (given.runawayLimitSec === null) refuse('data', 'runawayLimitSec must be a number of seconds');
+    refuse('data', 'joinDomains must be a list of domain names', said('joinDomains'));
+  if (given.runawayLimitSec === null) refuse('data', 'runawayLimitSec must be a number of seconds', said('runawayLimit'));
   let settings: Record<string, unknown>;
   try {
     settings = checkWorkspaceSettings(given as Parameters<typeof checkWorkspaceSettings>[0]);
@@ -375,20 +448,34 @@ function rateRecord(
 /** An entry's `data` cell of the timetrack format: `{"v":1,"runaway":{…}}`, what the runaway check recorded on it. */
 function runawayOf(refuse: Refuse, row: SourceRow): ExportedRunaway | null {
   const data = dataOf(refuse, row);
-  if (data.v !== 1) refuse('data', `an entry record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  if (data.v !== 1)
+    refuse(
+      'data',
+      `an entry record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`,
+      said('versionEntry', { version: shown(data.v) }),
+    );
   const r = data.runaway;
   if (r === undefined || r === null) return null;
-  if (typeof r !== 'object' || Array.isArray(r)) return refuse('data', 'runaway must be an object, as the export writes it');
+  if (typeof r !== 'object' || Array.isArray(r))
+    return refuse('data', 'runaway must be an object, as the export writes it', said('runawayObject'));
   const o = r as Record<string, unknown>;
   const whole = (key: string): number | null => {
     const value = o[key] ?? null;
     if (value !== null && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0))
-      refuse('data', `runaway.${key} ${JSON.stringify(value)} is not a whole number`);
+      refuse(
+        'data',
+        `runaway.${key} ${JSON.stringify(value)} is not a whole number`,
+        said('notWhole', { field: `runaway.${key}`, value: shown(value) }),
+      );
     return value as number | null;
   };
   const action = o.action ?? null;
   if (action !== null && !['flagged', 'capped', 'stopped'].includes(action as string))
-    refuse('data', `runaway.action ${JSON.stringify(action)} is not flagged, capped or stopped`);
+    refuse(
+      'data',
+      `runaway.action ${JSON.stringify(action)} is not flagged, capped or stopped`,
+      said('notAction', { field: 'runaway.action', value: shown(action) }),
+    );
   return {
     detectedAt: whole('detectedAt'),
     elapsedSec: whole('elapsedSec'),
@@ -400,10 +487,15 @@ function runawayOf(refuse: Refuse, row: SourceRow): ExportedRunaway | null {
 
 /** The head of an export that left out what its exporter may not read: version 1 and the names of what it left out. */
 function withheldRecord(refuse: Refuse, data: Record<string, unknown>): Record<string, unknown> {
-  if (data.v !== 1) refuse('data', `a withheld record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  if (data.v !== 1)
+    refuse(
+      'data',
+      `a withheld record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`,
+      said('version', { record: 'withheld', version: shown(data.v) }),
+    );
   const parts = data.withheld;
   if (!Array.isArray(parts) || !parts.every((part) => typeof part === 'string' && /^[A-Za-z]{1,40}$/.test(part)))
-    refuse('data', 'withheld must be a list of the names of what the export left out');
+    refuse('data', 'withheld must be a list of the names of what the export left out', said('withheld'));
   return { withheld: parts };
 }
 
@@ -432,17 +524,18 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
     return refuse('data', (error as Error).message);
   }
   const names = kind === 'member' || kind === 'invoice' || kind === 'period' || kind === 'expense';
-  if (names && row.email === '' && userKey !== '') refuse('email', `empty; a ${kind} row names its member`);
+  if (names && row.email === '' && userKey !== '')
+    refuse('email', `empty; a ${kind} row names its member`, said('noMember', { record: kind }));
   if ((kind === 'expense' || kind === 'receipt') && row.sourceId === '')
-    refuse('sourceId', `empty; an ${kind} row carries its expense's id`);
+    refuse('sourceId', `empty; an ${kind} row carries its expense's id`, said('noExpenseId', { record: kind }));
   if (kind === 'expense') {
-    if (row.project.trim() === '') refuse('project', 'empty; an expense row names its project');
+    if (row.project.trim() === '') refuse('project', 'empty; an expense row names its project', said('noExpenseProject'));
     nameOf(refuse, 'client', row.client);
     nameOf(refuse, 'project', row.project);
   }
   if (kind === 'invoice') {
-    if (row.sourceId === '') refuse('sourceId', 'empty; an invoice row carries its id (its entries name it)');
-    if (row.client.trim() === '') refuse('client', 'empty; an invoice row names its client');
+    if (row.sourceId === '') refuse('sourceId', 'empty; an invoice row carries its id (its entries name it)', said('noInvoiceId'));
+    if (row.client.trim() === '') refuse('client', 'empty; an invoice row names its client', said('noInvoiceClient'));
     nameOf(refuse, 'client', row.client);
   }
   return {
@@ -492,6 +585,22 @@ function zoneOf(refuse: Refuse, text: string): string {
   }
 }
 
+/** A catalog row's rate or budget: empty or `none` is none, else a number up to the largest the contract takes. */
+function catalogAmount(refuse: Refuse, row: SourceRow, field: 'rate' | 'budgetAmount'): number | null {
+  if (row[field] === '' || row[field].toLowerCase() === 'none') return null;
+  const value = parseMoneyCell(row[field]);
+  if (value === null) refuse(field, `"${row[field]}" is not a number`, said('notNumber', { text: row[field] }));
+  const n = numberOf(value as FileDecimal);
+  const max = field === 'budgetAmount' ? MAX_BUDGET : MAX_RATE;
+  if (n > max)
+    refuse(
+      field,
+      `${row[field]} is above the largest ${field === 'rate' ? 'rate' : 'budget'} (${max.toLocaleString('en')})`,
+      said(field === 'rate' ? 'rateAbove' : 'budgetAbove', { text: row[field] }),
+    );
+  return n;
+}
+
 /**
  * A catalog row of the timetrack format (its export writes one for every client, project, task
  * and tag, so rows that no entry uses come back too): the names that place it, and what a new
@@ -501,34 +610,26 @@ function zoneOf(refuse: Refuse, text: string): string {
 function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: boolean): CheckedRow {
   const kind = row.record.toLowerCase() as CatalogRecord['kind'];
   if (!(CATALOG_KINDS as readonly string[]).includes(kind)) {
-    refuse('record', `"${row.record}" is none of entry, client, project, task, tag`);
+    refuse('record', `"${row.record}" is none of entry, client, project, task, tag`, said('recordKind', { text: row.record }));
   }
   const named = (field: 'client' | 'project' | 'task', needed: boolean): string => {
     const text = nameOf(refuse, field, row[field]);
-    if (needed && text.trim() === '') refuse(field, `empty; a ${kind} row names its ${field}`);
+    if (needed && text.trim() === '') refuse(field, `empty; a ${kind} row names its ${field}`, said('emptyName', { record: kind, field }));
     return text;
   };
   const client = named('client', kind === 'client');
   const project = kind === 'project' || kind === 'task' ? named('project', true) : '';
   const task = kind === 'task' ? named('task', true) : '';
   const tags = kind === 'tag' ? tagsOf(row.tags, true) : [];
-  if (kind === 'tag' && tags.length !== 1) refuse('tags', 'a tag row names one tag');
+  if (kind === 'tag' && tags.length !== 1) refuse('tags', 'a tag row names one tag', said('oneTag'));
   for (const tag of tags) nameOf(refuse, 'tags', tag);
   const bool = (field: 'archived' | 'billable'): boolean | undefined => {
     if (row[field] === '') return undefined;
     const value = BOOLEANS[row[field].toLowerCase()];
-    if (value === undefined) refuse(field, `"${row[field]}" is neither true/false, Yes/No nor 1/0`);
+    if (value === undefined) refuse(field, `"${row[field]}" is neither true/false, Yes/No nor 1/0`, said('notFlag', { text: row[field] }));
     return value;
   };
-  const amount = (field: 'rate' | 'budgetAmount'): number | null => {
-    if (row[field] === '' || row[field].toLowerCase() === 'none') return null;
-    const value = parseMoneyCell(row[field]);
-    if (value === null) refuse(field, `"${row[field]}" is not a number`);
-    const n = numberOf(value as FileDecimal);
-    const max = field === 'budgetAmount' ? MAX_BUDGET : MAX_RATE;
-    if (n > max) refuse(field, `${row[field]} is above the largest ${field === 'rate' ? 'rate' : 'budget'} (${max.toLocaleString('en')})`);
-    return n;
-  };
+  const amount = (field: 'rate' | 'budgetAmount') => catalogAmount(refuse, row, field);
   let details: Record<string, unknown> | null = null;
   let unknown: string[] = [];
   if (kind === 'client' && row.data !== '') {
@@ -555,7 +656,8 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
     const billable = bool('billable');
     if (billable !== undefined) attrs.billable = billable;
     if (row.color !== '') {
-      if (!/^#[0-9a-fA-F]{6}$/.test(row.color)) refuse('color', `"${row.color}" is not a color such as #1f77b4`);
+      if (!/^#[0-9a-fA-F]{6}$/.test(row.color))
+        refuse('color', `"${row.color}" is not a color such as #1f77b4`, said('notColor', { text: row.color }));
       attrs.color = row.color.toLowerCase();
     }
     money('budgetAmount', amount('budgetAmount'));
@@ -563,7 +665,12 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
   if ((kind === 'project' || kind === 'task') && row.data !== '') {
     // Its own VAT (decisions §12), checked as the Catalog page and the command line check it; an owner's setting, as rates are.
     const data = dataOf(refuse, row);
-    if (data.v !== 1) refuse('data', `a ${kind} record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+    if (data.v !== 1)
+      refuse(
+        'data',
+        `a ${kind} record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`,
+        said('version', { record: kind, version: shown(data.v) }),
+      );
     let tax: OwnTax | null = null;
     try {
       tax = parseOwnTax(data.taxCategory, data.taxRate);
@@ -580,7 +687,11 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
     money('hourlyRate', amount('rate'));
     if (row.estimateSec !== '') {
       if (!/^\d{1,11}$/.test(row.estimateSec) || Number(row.estimateSec) > MAX_ESTIMATE_SEC) {
-        refuse('estimateSec', `"${row.estimateSec}" is not a whole number of seconds up to ${MAX_ESTIMATE_SEC}`);
+        refuse(
+          'estimateSec',
+          `"${row.estimateSec}" is not a whole number of seconds up to ${MAX_ESTIMATE_SEC}`,
+          said('notEstimate', { text: row.estimateSec }),
+        );
       }
       attrs.estimateSec = Number(row.estimateSec);
     } else attrs.estimateSec = null;
@@ -641,7 +752,8 @@ function moneyOf(
   let billable: boolean | null = null;
   if (row.billable !== '') {
     const value = BOOLEANS[row.billable.toLowerCase()];
-    if (value === undefined) refuse('billable', `"${row.billable}" is neither Yes/No, true/false nor 1/0`);
+    if (value === undefined)
+      refuse('billable', `"${row.billable}" is neither Yes/No, true/false nor 1/0`, said('notBillable', { text: row.billable }));
     billable = value as boolean;
   }
   // The timetrack format's `none`: the entry has no rate (its export writes it for such entries).
@@ -666,7 +778,11 @@ function moneyOf(
     rateFrom = 'amount';
   }
   if (hourlyRate !== null && hourlyRate > MAX_RATE) {
-    refuse(rateFrom === 'amount' ? 'amount' : 'rate', `the rate ${hourlyRate} is above the largest rate (1,000,000,000)`);
+    refuse(
+      rateFrom === 'amount' ? 'amount' : 'rate',
+      `the rate ${hourlyRate} is above the largest rate (1,000,000,000)`,
+      said('rateTooHigh', { rate: String(hourlyRate) }),
+    );
   }
   return { billable, hourlyRate, noRate, rateFrom };
 }

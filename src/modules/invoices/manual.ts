@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import { type Key, words } from '../../i18n/index.js';
 import { requireSafeText } from '../../kernel/input.js';
 import { productCents } from '../../kernel/money.js';
 import { type OwnTax, parseOwnTax } from '../../kernel/tax.js';
@@ -80,7 +81,17 @@ export interface CheckedManualLine {
   tax: OwnTax | null;
 }
 
-const refuse = (field: string, text: string, people: string) => new DomainError('invalid', text, { field, people });
+/** A manual line's refusals for people, by key (a page says them in its reader's language; the API keeps the message). */
+const PEOPLE = {
+  description: 'invoicing.refused.manual.description',
+  descriptionLong: 'invoicing.refused.manual.descriptionLong',
+  quantity: 'invoicing.refused.manual.quantity',
+  unit: 'invoicing.refused.manual.unit',
+  unitPrice: 'invoicing.refused.manual.unitPrice',
+} as const satisfies Record<string, Key>;
+
+const refuse = (field: string, text: string, people: keyof typeof PEOPLE) =>
+  new DomainError('invalid', text, { field, words: words(PEOPLE[people]) });
 
 /** A decimal as typed (a comma or a point) with at most `places` decimals, above 0 (or at 0 when `zero`), at most `max`; NaN when not. */
 function decimalIn(value: unknown, places: number, max: number, zero: boolean): number {
@@ -94,20 +105,16 @@ function decimalIn(value: unknown, places: number, max: number, zero: boolean): 
 export function checkManualLine(input: ManualLineInput): CheckedManualLine {
   const description = typeof input.description === 'string' ? input.description.trim() : '';
   if (description === '')
-    throw refuse('description', 'description is required: what the line bills, as the client reads it.', 'Say what this line bills.');
+    throw refuse('description', 'description is required: what the line bills, as the client reads it.', 'description');
   if (description.length > 500)
-    throw refuse(
-      'description',
-      `description must be at most 500 characters (got ${description.length}).`,
-      'Keep the description under 500 characters.',
-    );
+    throw refuse('description', `description must be at most 500 characters (got ${description.length}).`, 'descriptionLong');
   requireSafeText(description, 'description', 'description');
   const quantity = decimalIn(input.quantity, 4, MAX_QUANTITY, false);
   if (Number.isNaN(quantity))
     throw refuse(
       'quantity',
       `quantity must be a number above 0 and at most ${MAX_QUANTITY.toLocaleString('en')} with at most 4 decimals, such as 1, 2.5 or 0,75 (got ${JSON.stringify(input.quantity ?? null)}).`,
-      'Give the quantity as a number above 0, such as 1 or 2.5.',
+      'quantity',
     );
   const unitText = typeof input.unit === 'string' ? input.unit : '';
   const unit = unitText.trim() === '' ? LINE_UNITS[0] : lineUnitOf(unitText);
@@ -115,14 +122,14 @@ export function checkManualLine(input: ManualLineInput): CheckedManualLine {
     throw refuse(
       'unit',
       `unit must be one of ${LINE_UNITS.map((u) => `${u.code} (${u.aliases[0] as string})`).join(', ')}: a UN/ECE Recommendation 20 code or its word (got ${JSON.stringify(input.unit)}).`,
-      'Choose one of the units offered.',
+      'unit',
     );
   const unitPrice = decimalIn(input.unitPrice, 4, MAX_PRICE, true);
   if (Number.isNaN(unitPrice))
     throw refuse(
       'unitPrice',
       `unitPrice must be a net price per unit of 0 or more, at most ${MAX_PRICE.toLocaleString('en')}, with at most 4 decimals, such as 250 or 0.30 (got ${JSON.stringify(input.unitPrice ?? null)}).`,
-      'Give the net price per unit as a number, such as 250 or 0.30.',
+      'unitPrice',
     );
   const tax = parseOwnTax(input.taxCategory, input.taxRate);
   return { description, manual: { quantity, unit: unit.code, unitPrice }, tax };

@@ -27,7 +27,7 @@ export type { Attachment } from './seal.js';
 export type { MailSettings } from './settings.js';
 export { parseMailSettings } from './settings.js';
 export { isLanguage, MAIL_LANGUAGES, type Language } from './templates.js';
-export { detailWords, type MailView } from './views.js';
+export { detailWords, errorWords, type MailView } from './views.js';
 
 export { MAIL_LINKS } from './messages.js';
 export { MAIL_BUDGETS, type MailBudgetKind, type MailCause } from './budget.js';

@@ -1,5 +1,6 @@
 import { toIso } from '../../kernel/time.js';
-import { type Words, words } from '../../i18n/index.js';
+import { type Key, type Words, words } from '../../i18n/index.js';
+import type { MailError } from './outcome.js';
 import type { MailLogRow } from './repository.js';
 
 /** The details the mail module writes itself (the relay's own replies are the rest), as the log, the command line and the API keep them. */
@@ -25,6 +26,30 @@ export function detailWords(detail: string | null): Words | null {
   if (detail === OUR_DETAILS.notAccepted) return words('settings.mail.details.notAccepted');
   const gaveUp = /^Gave up after (\d+) attempts; the last: ([\s\S]*)$/.exec(detail);
   return gaveUp ? words('settings.mail.details.gaveUp', { count: Number(gaveUp[1]), last: gaveUp[2] as string }) : null;
+}
+
+/** The codes of a failed attempt at the relay that a sentence says for people, by key (link_expired and unreadable: their detail says it). */
+const ERROR_WORDS = {
+  connection_refused: 'settings.mail.errors.connection_refused',
+  timeout: 'settings.mail.errors.timeout',
+  connection_closed: 'settings.mail.errors.connection_closed',
+  dns: 'settings.mail.errors.dns',
+  tls: 'settings.mail.errors.tls',
+  auth: 'settings.mail.errors.auth',
+  network: 'settings.mail.errors.network',
+  rejected_temporarily: 'settings.mail.errors.rejected_temporarily',
+  rejected: 'settings.mail.errors.rejected',
+} as const satisfies Partial<Record<MailError, Key>>;
+
+/**
+ * A failed attempt's code (`connection_refused`) in a sentence for people, which the Mail page says
+ * in its reader's language beside the code and the relay's own words; null for a code whose
+ * detail says it (a link expired, content unreadable) and for none. The log, the command line and
+ * the API keep the code alone.
+ */
+export function errorWords(error: string | null): Words | null {
+  const key = error !== null && Object.hasOwn(ERROR_WORDS, error) ? ERROR_WORDS[error as keyof typeof ERROR_WORDS] : undefined;
+  return key === undefined ? null : words(key);
 }
 
 /** A message as the Mail page and `timetrack mail list` show it: never its content. */

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../errors.js';
-import { detailWords, type MailView } from '../../modules/mail/service.js';
+import { detailWords, errorWords, type MailView } from '../../modules/mail/service.js';
 import type { WebDeps } from '../deps.js';
 import { type Html, html } from '../kit/html.js';
 import { columnHeads } from '../kit/tables.js';
@@ -28,11 +28,20 @@ function statusOfMessage(m: MailView, zone: string): Html {
   return html`<span class="badge bad">${t('settings.mail.givenUp')}</span>`;
 }
 
-/** What the relay answered last (as it came), or why it could not be reached or was given up (in the reader's words, where they are ours). */
+/** A failed attempt's code in a sentence, in the reader's words, and a blank after it ('' for none). */
+const reasonOf = (error: string | null): string => {
+  const reason = errorWords(error);
+  return reason === null ? '' : `${t(reason.key, reason.vars)} `;
+};
+
+/**
+ * What the relay answered last (as it came), or why it could not be reached or was given up (in
+ * the reader's words, where they are ours): the code, its sentence, the detail.
+ */
 const answer = (m: MailView): Html | string => {
   if (m.detail === null) return '';
   const ours = detailWords(m.detail);
-  return html`${m.error ? html`<code>${m.error}</code> ` : ''}<span class="hint"
+  return html`${m.error ? html`<code>${m.error}</code> ` : ''}${reasonOf(m.error)}<span class="hint"
       >${ours === null ? m.detail : t(ours.key, ours.vars)}</span
     >`;
 };
@@ -55,7 +64,13 @@ function mailState(deps: WebDeps): Html {
   const failure = mail.relayFailure();
   if (failure !== null && queued > 0)
     return html`<p class="notice error" role="status">
-      ${t('settings.mail.unreachable', { relay: relayWords(mail.relay), error: failure.error, detail: failure.detail, waiting })}
+      ${t('settings.mail.unreachable', {
+        relay: relayWords(mail.relay),
+        error: failure.error,
+        detail: failure.detail,
+        reason: reasonOf(failure.error),
+        waiting,
+      })}
     </p>`;
   return html`<p class="hint">
     ${t('settings.mail.through', { relay: relayWords(mail.relay) })} ${queued > 0 ? `${waiting}.` : t('settings.mail.nothingWaiting')}

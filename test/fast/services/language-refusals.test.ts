@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
-import { detailWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
+import { detailWords, errorWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
 import { oidcErrors } from '../../../src/modules/oidc/errors.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
@@ -275,6 +275,35 @@ describe('services: refusals in the reader’s language', () => {
     expect(send.message).to.equal('Mail is not set up on this server: the operator sets SMTP_URL and MAIL_FROM and restarts it.');
   });
 
+  it('the invoicing service: a manual line’s refusals at their fields by key (issue 58 item 2)', async () => {
+    const { invoices, catalog, entries } = world.services;
+    const owner = world.owner;
+    const clientId = catalog.clients.create(owner, { name: 'Acme', country: 'DE' } as never).id;
+    const projectId = catalog.projects.create(owner, { name: 'Design', clientId, billable: true, hourlyRate: 100 }).id;
+    entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T10:00:00Z', billable: true });
+    const id = invoices.create(owner, { workspaceId: world.workspaceId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    const line = { description: 'Book', quantity: '1', unit: 'C62', unitPrice: '10' };
+    const said = async (input: Record<string, string>) => {
+      const r = await refused(() => invoices.addLine(owner, id, { ...line, ...input } as never));
+      return [r.field, r.de, r.en];
+    };
+    expect(await said({ description: ' ' })).to.deep.equal([
+      'description',
+      'Sagen Sie, was diese Zeile berechnet.',
+      'Say what this line bills.',
+    ]);
+    expect((await said({ description: 'x'.repeat(501) }))[1]).to.equal('Halten Sie die Beschreibung unter 500 Zeichen.');
+    expect(await said({ quantity: '0' })).to.deep.equal([
+      'quantity',
+      'Geben Sie die Menge als Zahl über 0 an, etwa 1 oder 2,5.',
+      'Give the quantity as a number above 0, such as 1 or 2.5.',
+    ]);
+    expect((await said({ unit: 'barrels' }))[1]).to.equal('Wählen Sie eine der angebotenen Einheiten.');
+    const price = await refused(() => invoices.addLine(owner, id, { ...line, unitPrice: 'ten' } as never));
+    expect([price.field, price.de]).to.deep.equal(['unitPrice', 'Geben Sie den Nettopreis je Einheit als Zahl an, etwa 250 oder 0,30.']);
+    expect(price.message).to.match(/^unitPrice must be a net price per unit of 0 or more/);
+  });
+
   it('the imports service: a row’s reasons carry words by key on a run for the Import page; the command line’s report stays English only', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
     try {
@@ -318,6 +347,79 @@ describe('services: refusals in the reader’s language', () => {
     }
   });
 
+  it('the imports service: the rarer reasons (a day or time the file cannot read, a user the workspace lacks, the timetrack format’s records and catalog rows) carry words by key on a run for the Import page (issue 58 item 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
+    try {
+      const ada = world.member({ name: 'Ada' });
+      world.services.accounts.setUser(OPERATOR, ada.userId, { email: 'ada@example.org' });
+      const toggl = join(dir, 'toggl.csv');
+      const row = (email: string, day: string, start: string) =>
+        `${email === 'ada@example.org' ? 'Ada' : 'Bob'},${email},Acme,Website,,Work,Yes,${day},${start},${day},23:30:00,01:00:00,,`;
+      writeFileSync(
+        toggl,
+        [
+          'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (EUR)',
+          row('ada@example.org', '2026-02-30', '09:00:00'),
+          row('ada@example.org', '2026-03-02', '25:00'),
+          row('ada@example.org', '2026-03-02', '13:00 PM'),
+          row('ada@example.org', '2026-03-02', 'noon'),
+          row('ada@example.org', '2026-03-29', '02:30'),
+          row('ada@example.org', '03/04/2026', '09:00'),
+          row('bob@example.org', '2026-03-02', '09:00'),
+        ].join('\n'),
+      );
+      const timetrack = join(dir, 'timetrack.csv');
+      const record = (kind: string, cells: Record<number, string>) =>
+        Array.from({ length: 20 }, (_, i) => (i === 0 ? kind : (cells[i] ?? ''))).join(',');
+      writeFileSync(
+        timetrack,
+        [
+          'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+          record('workspace', { 18: '"{""v"":2}"' }),
+          record('workspace', { 18: '"{""v"":1,""hourlyRate"":-5}"' }),
+          record('project', { 8: 'Acme', 9: 'Website', 15: 'red' }),
+          record('tag', {}),
+          record('thing', {}),
+        ].join('\n'),
+      );
+      const request = { workspaceId: world.workspaceId, timeZone: 'Europe/Berlin', dateFormat: 'YMD' as const, wording: 'page' as const };
+      const reasons = async (path: string) => {
+        const page = (await world.services.imports.run(OPERATOR, { ...request, path })).report.refused;
+        for (const r of page) expect(r.words, r.message).to.not.equal(undefined);
+        // The English words are the report's message, letter for letter.
+        expect(page.map((r) => translator('en')(r.words!.key, r.words!.vars))).to.deep.equal(page.map((r) => r.message));
+        return page.map((r) => [r.line, translator('de')(r.words!.key, r.words!.vars)]);
+      };
+      expect(await reasons(toggl)).to.deep.equal([
+        [2, 'Start date: „2026-02-30“ ist kein Tag des Kalenders'],
+        [3, 'Start time: „25:00“ ist keine Uhrzeit'],
+        [4, 'Start time: „13:00 PM“: Eine Uhrzeit mit AM/PM hat Stunden von 1 bis 12'],
+        [5, 'Start time: „noon“ ist keine Uhrzeit: erwartet 14:05, 14:05:30 oder 2:05 PM'],
+        [
+          6,
+          'Start time: 02:30 gibt es an diesem Tag in Europe/Berlin nicht (die Uhren überspringen diese Zeit bei der Umstellung auf Sommerzeit)',
+        ],
+        [
+          7,
+          'Start date: „03/04/2026“ liest sich als Tag/Monat oder Monat/Tag; die Datei schreibt Tage nach ISO (2026-03-04), diese Zeile nicht',
+        ],
+        [
+          8,
+          'Bob <bob@example.org> passt zu keinem Mitglied des Arbeitsbereichs: Fügen Sie die Person auf der Seite Mitglieder hinzu oder kreuzen Sie „Benutzer der Datei, die zu keinem Mitglied passen, als Mitglieder hinzufügen“ an',
+        ],
+      ]);
+      expect(await reasons(timetrack)).to.deep.equal([
+        [2, 'data: ein Datensatz „rate“ der Version 2; diese Version von timetrack liest Version 1'],
+        [3, 'data: hourlyRate -5 ist kein Satz (eine Zahl von 0 bis 1.000.000.000 oder null)'],
+        [4, 'color: „red“ ist keine Farbe wie #1f77b4'],
+        [5, 'tags: Eine Zeile „tag“ nennt genau ein Schlagwort'],
+        [6, 'record: „thing“ ist keins von entry, client, project, task, tag'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the mail log: the details in our own words by key, a relay’s own reply as it came (the Mail page)', () => {
     const said = (detail: string, language: 'de' | 'en') => {
       const w = detailWords(detail);
@@ -331,5 +433,35 @@ describe('services: refusals in the reader’s language', () => {
       'Der Link darin ist abgelaufen, bevor das Relay die Nachricht angenommen hat; fordern Sie einen neuen an.',
     );
     expect(said('550 5.1.1 No such user', 'de')).to.equal(null);
+  });
+
+  it('the mail log: a failed attempt’s code in a sentence by key (the Mail page), the code itself kept (issue 58 item 4)', () => {
+    const said = (code: string | null, language: 'de' | 'en') => {
+      const w = errorWords(code);
+      return w === null ? null : translator(language)(w.key, w.vars);
+    };
+    expect(said('connection_refused', 'de')).to.equal('Der Mailserver hat die Verbindung abgelehnt.');
+    expect(said('connection_refused', 'en')).to.equal('The relay refused the connection.');
+    expect(said('timeout', 'de')).to.equal('Der Mailserver hat nicht rechtzeitig geantwortet.');
+    expect(said('auth', 'de')).to.equal(
+      'Der Mailserver hat die Anmeldung des Servers nicht angenommen (Benutzer oder Passwort in SMTP_URL).',
+    );
+    expect(said('rejected', 'de')).to.equal('Der Mailserver hat die Nachricht abgelehnt.');
+    // Every code of the relay has its sentence in each language; ours say it in their detail.
+    for (const code of [
+      'connection_refused',
+      'timeout',
+      'connection_closed',
+      'dns',
+      'tls',
+      'auth',
+      'network',
+      'rejected_temporarily',
+      'rejected',
+    ])
+      expect(said(code, 'de'), code)
+        .to.be.a('string')
+        .and.not.match(/^settings\./);
+    expect([said('link_expired', 'de'), said('unreadable', 'de'), said(null, 'de')]).to.deep.equal([null, null, null]);
   });
 });

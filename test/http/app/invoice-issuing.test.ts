@@ -73,6 +73,8 @@ describe('web app: issuing checks first, plain PDFs (issue 56 items 1, 2, 8)', f
   it('item 2: a § 19 small business’s draft will have a plain PDF and no e-invoice (saying why and what to enter); issued, its PDF/A-2b downloads and an XRechnung is refused (409) with the reason', async () => {
     server = await startTestServer();
     const owner = await signIn();
+    // The workspace's documents are German; this test reads the page in English (Node's fetch sends `*`, which reads the workspace's).
+    owner.acceptLanguage = 'en';
     const id = await draftOf(
       owner,
       {

@@ -227,6 +227,8 @@ describe('web app: an invoice sent by mail', function () {
     server.services.invoices.setSettings(OPERATOR, server.workspaceId, { language: 'de' });
     const { clientId } = freelancer(server, { email: 'billing@acme.example' });
     const owner = await signIn(server.ownerId);
+    // The mail is the workspace's German; the page (and its refusals) is read in English here.
+    owner.acceptLanguage = 'en';
     const id = await createDraft(owner, clientId);
     await issue(owner, id);
     const page = await owner.get(`/app/invoices/${id}`);

@@ -127,6 +127,25 @@ describe('web app: one invoice’s page in German', function () {
     expect(keysShown(shown.text)).to.deep.equal([]);
   });
 
+  it('a manual line refused: the reason at its field in German, the API’s status (issue 58 item 2)', async () => {
+    const { id } = draftOf();
+    const page = await owner.get(`/app/invoices/${id}`);
+    const refused = await owner.post(`/app/invoices/${id}/lines`, {
+      _csrf: SettingsClient.csrf(page.text),
+      description: 'Fachbuch',
+      quantity: '1',
+      unit: 'C62',
+      unitPrice: 'zehn',
+      taxCategory: '',
+      taxRate: '',
+    });
+    expect(refused.status).to.equal(400);
+    expect(flat(refused.text)).to.include(
+      '<span class="field-error" id="line-price-error">Geben Sie den Nettopreis je Einheit als Zahl an, etwa 250 oder 0,30.</span>',
+    );
+    expect(keysShown(refused.text)).to.deep.equal([]);
+  });
+
   it('a draft whose e-invoices lack a value: where to set it and the fill form, in German', async () => {
     const made = freelancer(server, { reference: null, electronicAddress: null, electronicAddressScheme: null });
     const id = server.services.invoices.create(made.owner, {

@@ -295,7 +295,7 @@ describe('mail: an unreachable relay, and mail off', function () {
       });
       const page = await owner.get('/settings/mail');
       expect(flat(page.text)).to.match(
-        /The relay smtp:\/\/127\.0\.0\.1:\d+ \(no TLS\) could not be reached \(connection_refused: [^)]*\)\. 1 message is queued/,
+        /The relay smtp:\/\/127\.0\.0\.1:\d+ \(no TLS\) could not be reached \(connection_refused: [^)]*\)\. The relay refused the connection\. 1 message is queued/,
       );
       expect(page.text).to.include('not sent yet');
       // Given up after its last attempt; an owner sends it again from the page.
@@ -318,6 +318,30 @@ describe('mail: an unreachable relay, and mail off', function () {
         attempts: RETRY_DELAYS_MS.length + 2,
         error: 'connection_refused',
       });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a German owner reads the relay’s code in a German sentence, in the notice and the log; the code and the relay’s words stay (issue 58)', async () => {
+    const server = await startTestServer({
+      env: { SMTP_URL: `smtp://127.0.0.1:${await closedPort()}?starttls=never`, MAIL_FROM: 'time@example.org' },
+    });
+    try {
+      const owner = new SettingsClient(server);
+      await owner.setUp(server.ownerId, PASSWORD);
+      server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+      await owner.submit('/settings/members', '/settings/members', { name: 'Ada', email: 'ada@example.org' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await server.services.mail.deliver();
+      const text = flat((await owner.get('/settings/mail')).text).replace(/\s+>/g, '>');
+      expect(text).to.match(
+        /Der Mailserver smtp:\/\/127\.0\.0\.1:\d+ \(ohne TLS\) war nicht erreichbar \(connection_refused: [^)]*\)\. Der Mailserver hat die Verbindung abgelehnt\. 1 Nachricht wartet;/,
+      );
+      expect(text).to.match(
+        /<code>connection_refused<\/code> Der Mailserver hat die Verbindung abgelehnt\. <span class="hint">[^<]*ECONNREFUSED/,
+      );
+      expect(text).not.to.include('refused the connection');
     } finally {
       await server.close();
     }

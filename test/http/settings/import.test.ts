@@ -175,6 +175,30 @@ describe('settings page: the import upload', () => {
     expect(text).not.to.include('the end is at or before the start');
   });
 
+  it('a German owner reads the rarer reasons in German too: a day the calendar lacks, a time the clocks skip (issue 58 item 1)', async () => {
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const email = server.services.accounts.memberDirectory(server.workspaceId).find((m) => m.userId === server.ownerId)?.email ?? '';
+    const file = [
+      'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (EUR)',
+      `Owner,${email},Acme,Website,,Late,Yes,2026-02-30,09:00:00,2026-02-30,10:00:00,01:00:00,,`,
+      `Owner,${email},Acme,Website,,Gap,Yes,2026-03-29,02:30,2026-03-29,04:00,01:00:00,,`,
+    ].join('\n');
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from(`${file}\n`));
+    expect(started.status).to.equal(303);
+    let run = await owner.get(started.location as string);
+    for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await owner.get(started.location as string);
+    }
+    const text = run.text.replace(/\s+/g, ' ');
+    expect(text).to.include('<strong>Zeile 2</strong>: Start date: „2026-02-30“ ist kein Tag des Kalenders');
+    expect(text).to.include(
+      '<strong>Zeile 3</strong>: Start time: 02:30 gibt es an diesem Tag in Europe/Berlin nicht (die Uhren überspringen diese Zeit bei der Umstellung auf Sommerzeit)',
+    );
+    expect(text).not.to.include('is not a day of the calendar');
+  });
+
   it('a file of a workspace’s records only (its profile and invoicing settings, no entry) is checked and can be imported (issue 54 I3)', async () => {
     const follow = async (location: string) => {
       let run = await owner.get(location);
@@ -197,6 +221,8 @@ describe('settings page: the import upload', () => {
       record('profile', { v: 1, profile: { legalName: 'Studio Owner', city: 'Berlin', country: 'DE', iban: 'DE02120300000000202051' } }),
       record('invoicing', { v: 1, settings: { numberPattern: 'RE-{yyyy}-{seq:3}', taxCategory: 'S', taxRate: 19, language: 'de' } }),
     ].join('\r\n');
+    // The file makes the workspace's documents German; the page is read in English here.
+    owner.acceptLanguage = 'en';
     const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
     const started = await upload(csrf, Buffer.from(`${file}\r\n`));
     expect(started.status).to.equal(303);

@@ -123,4 +123,25 @@ describe('settings pages: a service’s refusals in German', function () {
     expect(setup.status).to.equal(200);
     expect(flat(setup.text)).to.include('<title>Passwort festlegen · timetrack</title>');
   });
+
+  it('a signed-in member without a choice whose browser names none of ours (`*`, empty, only others) reads the workspace’s language (decisions §14; issue 58 item 5)', async () => {
+    const { accounts, invoices } = server.services;
+    const bea = accounts.createUser(OPERATOR, { name: 'Bea', email: `bea.${server.workspaceId}@example.org` }).id;
+    accounts.addMember(OPERATOR, { workspaceId: server.workspaceId, userId: bea });
+    const member = new SettingsClient(server);
+    await member.setUp(bea, PASSWORD);
+    // No language of the documents set: English.
+    expect((await member.get('/app/profile', { 'accept-language': '*' })).text).to.include('<html lang="en"');
+    invoices.setSettings(OPERATOR, server.workspaceId, { language: 'de' });
+    for (const header of ['*', '', 'fr-FR,fr;q=0.9,*;q=0.1']) {
+      const page = await member.get('/app/profile', { 'accept-language': header });
+      expect(page.status, header).to.equal(200);
+      expect(page.text, header).to.include('<html lang="de"');
+      expect(keysShown(page.text)).to.deep.equal([]);
+    }
+    // Node's fetch sends `*` when told nothing.
+    expect((await member.get('/app/profile')).text).to.include('<html lang="de"');
+    // A browser that names a language of ours keeps it.
+    expect((await member.get('/app/profile', { 'accept-language': 'en-GB,en;q=0.9,de;q=0.5' })).text).to.include('<html lang="en"');
+  });
 });
