@@ -87,6 +87,9 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const { config, logger, contract } = deps;
   const api = new ContractBackend(contract);
   await api.init();
+  // The request validators of every operation, compiled in the background once the server has
+  // had a second to listen and answer its first requests (until then each compiles on its first use).
+  api.precompile(1_000);
   const real = createHandlers(deps.services, servedDocument(contract, config.baseUrl), deps.readiness);
   const handlers = deps.handlers ? deps.handlers(real) : real;
   checkHandlersMatchContract(handlers, api.operationInfos());
