@@ -541,6 +541,8 @@ export function invoicePorts(
     client: catalog.client,
     clientRoundings: catalog.clientRoundings,
     storeClientRounding: catalog.storeClientRounding,
+    clientLanguages: catalog.clientLanguages,
+    storeClientLanguage: catalog.storeClientLanguage,
     workTaxes: catalog.workTaxes,
     storeWorkTax: catalog.storeWorkTax,
     projectsOfClients: catalog.projectsOfClients,

@@ -229,6 +229,13 @@ function writes(db: Db) {
         .from(clients)
         .where(and(eq(clients.workspaceId, workspaceId), isNotNull(clients.rounding)))
         .all(),
+    /** The clients with a document language of their own (decisions §12; the rest take the workspace's). */
+    clientLanguages: (workspaceId: string): Array<{ id: string; language: string }> =>
+      db
+        .select({ id: clients.id, language: sql<string>`${clients.language}` })
+        .from(clients)
+        .where(and(eq(clients.workspaceId, workspaceId), isNotNull(clients.language)))
+        .all(),
     /** The projects with a VAT of their own (decisions §12; the rest take the invoice's). */
     projectTaxes: (workspaceId: string): Array<{ id: string; taxCategory: string; taxRate: number | null }> =>
       db
