@@ -297,6 +297,7 @@ function expensesOf(db: DatabaseHandle['db'], clock: Clock, write: DomainWrite, 
       membership: accounts.membership,
       userNames: accounts.userNames,
       project: catalog.project,
+      projectsNamed: catalog.projectsNamed,
       projectLabels: catalog.projectLabels,
     },
   });

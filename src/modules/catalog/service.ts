@@ -4,6 +4,7 @@ import type { InvoiceLanguage } from '../../kernel/document-languages.js';
 import type { ClientRounding } from '../../kernel/rounding.js';
 import { type OwnTax, ownTaxOf } from '../../kernel/tax.js';
 import { createClientsService } from './clients.js';
+import { nameKey } from './names.js';
 import type { CatalogEntries } from './common.js';
 import { createProjectsService } from './projects.js';
 import type { CatalogRepository } from './repository.js';
@@ -113,6 +114,8 @@ function lookups(repo: CatalogRepository) {
     task: repo.task,
     existingTags: repo.existingTags,
     projectLabels: repo.projectLabels,
+    /** The projects of the workspace named so (compared as the catalog compares names; one per client at most), with their client's name. */
+    projectsNamed: (workspaceId: string, name: string) => repo.projectsNamed(workspaceId, nameKey(name)),
     taskNames: repo.taskNames,
     clientNames: repo.clientNames,
     tagNames: repo.tagNames,
