@@ -61,7 +61,7 @@ describe('invoices service: a client’s own document language (decisions §12)'
     expect(w.services.invoices.clientLanguages(OPERATOR, w.workspaceId).has(globex)).to.equal(false);
   });
 
-  it('an issued invoice keeps the language it was made with; its credit note too', () => {
+  it('an issued invoice keeps the language it was made with, after the client’s and the workspace’s change, and when voided', () => {
     w.services.invoices.setBusinessProfile(OPERATOR, w.workspaceId, {
       legalName: 'Ada Lovelace Design',
       country: 'DE',
