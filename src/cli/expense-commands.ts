@@ -69,14 +69,19 @@ export const expenseCommands: Record<string, Command> = {
   ),
   'expense list': {
     ...command(
-      'expense list --workspace W [--month YYYY-MM]',
-      "List a workspace's expenses by day (with --json each expense in full).",
-      { workspace: str, month: str },
+      'expense list --workspace W [--month YYYY-MM] [--project P]',
+      "List a workspace's expenses by day (with --json each expense in full): of a month, of a project (its id or its name), or both.",
+      { workspace: str, month: str, project: str },
       0,
       (v, _p, s) => {
         const month = optionalString(v, 'month');
+        const project = optionalString(v, 'project');
         return {
-          expenses: s.expenses.list(OPERATOR, { workspaceId: required(v, 'workspace'), ...(month === undefined ? {} : { month }) }),
+          expenses: s.expenses.list(OPERATOR, {
+            workspaceId: required(v, 'workspace'),
+            ...(month === undefined ? {} : { month }),
+            ...(project === undefined ? {} : { project }),
+          }),
         };
       },
     ),

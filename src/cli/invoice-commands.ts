@@ -23,6 +23,7 @@ import {
   printedLineHours,
   settingsPatchOfText,
 } from '../modules/invoices/service.js';
+import { INVOICE_LANGUAGES, parseClientLanguage, WAITING_LANGUAGES } from '../kernel/document-languages.js';
 import { roundingWords, type RoundingText } from '../kernel/rounding.js';
 import { OPERATOR } from '../principal.js';
 import { optionalString, required, UsageError, memberOf } from './args.js';
@@ -279,6 +280,37 @@ function workTax(
   return s.invoices.setWorkTax(OPERATOR, workspaceId, work, { taxCategory: given.taxCategory ?? '', taxRate: given.taxRate ?? '' });
 }
 
+/**
+ * A client's own invoicing overrides of `workspace invoicing --client C` (not part of the API's
+ * client): printed (`{client, rounding, language}`, null: the workspace's), or set with
+ * --set rounding=… and --set language=… (a blank value: the workspace's).
+ */
+function clientOverrides(
+  s: Parameters<Command['run']>[1],
+  workspaceId: string,
+  clientId: string,
+  v: Record<string, string | boolean | undefined>,
+): Record<string, unknown> {
+  if (v.set === undefined)
+    return {
+      client: clientId,
+      rounding: s.invoices.clientRoundings(OPERATOR, workspaceId).get(clientId) ?? null,
+      language: s.invoices.clientLanguages(OPERATOR, workspaceId).get(clientId) ?? null,
+    };
+  const pairs = assignments(v);
+  const other = pairs.find(([key]) => key !== 'rounding' && key !== 'language');
+  if (other)
+    throw new UsageError(
+      `--client takes only --set rounding=… and --set language=… (a client's VAT and recipient fields are set with PATCH /api/v1/clients/${clientId} or on the Catalog page; got ${other[0]})`,
+    );
+  const given = new Map(pairs);
+  // Both checked before either is written: a refused language leaves the rounding as it was.
+  if (given.has('language')) parseClientLanguage(given.get('language'), 'language');
+  if (given.has('rounding')) s.invoices.setClientRounding(OPERATOR, workspaceId, clientId, given.get('rounding'));
+  if (given.has('language')) s.invoices.setClientLanguage(OPERATOR, workspaceId, clientId, given.get('language'));
+  return { id: clientId };
+}
+
 /** `invoice …`, `workspace profile` and `workspace invoicing` commands. */
 export const invoiceCommands: Record<string, Command> = {
   'workspace profile': command(
@@ -291,7 +323,7 @@ export const invoiceCommands: Record<string, Command> = {
   'workspace invoicing': {
     ...command(
       'workspace invoicing ID [--client C | --project P | --task T] [--set key=value …]',
-      "Print the workspace's invoicing settings, or change them (a blank value resets a key); with --client, a client's own rounding rule; with --project or --task, its own VAT.",
+      "Print the workspace's invoicing settings, or change them (a blank value resets a key); with --client, a client's own rounding rule and document language; with --project or --task, its own VAT.",
       { ...sets, client: str, project: str, task: str },
       1,
       (v, p, s) => {
@@ -299,18 +331,7 @@ export const invoiceCommands: Record<string, Command> = {
         const work = workOf(v);
         if (work !== null) return workTax(s, workspaceId, work, v);
         const clientId = optionalString(v, 'client');
-        if (clientId !== undefined) {
-          // A client's own rule over the workspace's (not part of the API's client): rounding is its one key here.
-          if (v.set === undefined)
-            return { client: clientId, rounding: s.invoices.clientRoundings(OPERATOR, workspaceId).get(clientId) ?? null };
-          const pairs = assignments(v);
-          const other = pairs.find(([key]) => key !== 'rounding');
-          if (other)
-            throw new UsageError(
-              `--client takes only --set rounding=… (a client's VAT and recipient fields are set with PATCH /api/v1/clients/${clientId} or on the Catalog page; got ${other[0]})`,
-            );
-          return s.invoices.setClientRounding(OPERATOR, workspaceId, clientId, (pairs[0] as [string, string])[1]);
-        }
+        if (clientId !== undefined) return clientOverrides(s, workspaceId, clientId, v);
         if (v.set === undefined) return { invoicing: s.invoices.settings(OPERATOR, workspaceId) };
         return s.invoices.setSettings(OPERATOR, workspaceId, settingsPatchOfText(assignments(v)));
       },
@@ -323,7 +344,7 @@ export const invoiceCommands: Record<string, Command> = {
         '  taxRate              the standard rate as a percentage, such as 19 or 7.7 (no default: a draft is made without it, issuing one of category S needs it)',
         '  exemptionReason      why an invoice carries no VAT, printed on it (category E, or smallBusiness=true in the business profile)',
         '  exemptionReasonCode  its VATEX code, such as VATEX-EU-132',
-        '  language             en (default) or de: the labels and sentences of the documents',
+        `  language             ${INVOICE_LANGUAGES.join(' or ')} (default en): the labels and sentences of the documents (${WAITING_LANGUAGES.join(', ')}: not offered yet)`,
         '  rounding             none (default: the time as tracked), or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes,',
         '                       written up-15, nearest-6, down-1: each entry rounded on its own before invoice lines are made',
         '  earlyPayment         an early-payment discount (Skonto) offered on invoices issued from now on: "2 % within 10 days" (or 2/10);',
@@ -331,7 +352,8 @@ export const invoiceCommands: Record<string, Command> = {
         '  reminders            payment reminders mailed for overdue invoices: the days past the due date of each level, rising, such as',
         '                       "7, 21" (at most 3, each 1 to 365), on (7, 21) or off (default: off)',
         "A client may have its own taxCategory, exemptionReason and exemptionReasonCode (the Catalog page's Invoicing details, or PATCH /api/v1/clients/{id}),",
-        "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's).",
+        "and its own rounding: --client C --set rounding=nearest-6 (none: not rounded whatever the workspace says; blank: the workspace's),",
+        `and its own document language: --client C --set language=de (${INVOICE_LANGUAGES.join(' or ')}; blank: the workspace's).`,
         'A project or a task may have its own VAT on the lines of its time: --project P (or --task T) --set taxCategory=S --set taxRate=7,',
         "or taxCategory=Z (zero rated); a blank taxCategory gives it back to the invoice's own (a task's: its project's). The client's",
         'reverse charge (AE), intra-community supply (K), export (G) or not subject (O), and a small business, still win over it.',

@@ -667,6 +667,8 @@ describe('timetrack export: a whole workspace that imports back unchanged', func
     'exemptionReasonCode',
     // Its own rounding rule (issue 56 item 4): the web app's and the command line's, not the API's.
     'rounding',
+    // Its own document language (decisions §12), alike.
+    'language',
   ];
 
   it('writes the documented columns with a BOM and CRLF lines, catalog rows first; a member may not export, the range limits entries', async () => {

@@ -222,6 +222,47 @@ describe('timetrack invoice commands (processes)', function () {
     expect(lines[2]).to.match(/^\(draft\) +void +Acme GmbH +950\.00 EUR {2}inv_/);
   });
 
+  it('workspace invoicing --client sets a client’s own document language: its invoice is German in an English workspace; fr is refused as not offered yet (decisions §12)', async () => {
+    const { workspaceId, userId, clientId } = ids;
+    const tt = (...argv: string[]) => timetrack(databasePath, ...argv);
+    expect(json(await tt('workspace', 'invoicing', workspaceId, '--client', clientId, '--json'))).to.deep.equal({
+      client: clientId,
+      rounding: null,
+      language: null,
+    });
+    const message = refusedWith(
+      await tt('workspace', 'invoicing', workspaceId, '--client', clientId, '--set', 'language=fr', '--json'),
+      1,
+      'invalid',
+    );
+    expect(message).to.equal(
+      "language fr (French) is not offered yet: the French labels exist, but invoices are made in en or de only until the REST API's contract names fr (decisions §12).",
+    );
+    expect(json(await tt('workspace', 'invoicing', workspaceId, '--client', clientId, '--set', 'language=de', '--json'))).to.deep.equal({
+      id: clientId,
+    });
+    expect(json(await tt('workspace', 'invoicing', workspaceId, '--client', clientId, '--json'))).to.deep.include({ language: 'de' });
+    const created = json(
+      await tt(
+        'invoice',
+        'create',
+        '--workspace',
+        workspaceId,
+        '--user',
+        userId,
+        '--client',
+        clientId,
+        '--from',
+        '2024-03-01',
+        '--to',
+        '2024-03-31',
+        '--json',
+      ),
+    );
+    expect(json(await tt('invoice', 'show', created.id, '--json')).invoice).to.deep.include({ language: 'de' });
+    expect(stored((s) => s.invoices.settings(OPERATOR, workspaceId).language)).to.equal('en');
+  });
+
   it('an invoice in another currency than the VAT currency: issuing needs --exchange-rate, records it and the VAT total in that currency (BT-6, BT-111); refused without it, on an invoice that needs none, and when not issuing', async () => {
     const { workspaceId, userId, clientId } = ids;
     const tt = (...argv: string[]) => timetrack(databasePath, ...argv);

@@ -295,6 +295,7 @@ export const de: Messages = {
     roundingWorkspace: 'Die des Arbeitsbereichs ({{rule}})',
     roundingNone: 'keine',
     roundingAsTracked: 'Keine: wie erfasst',
+    documentsIn: 'Dokumente: {{language}}',
     vat: {
       workspaces: 'Die des Arbeitsbereichs (Einstellungen: Arbeitsbereich)',
       S: 'S: Normalsatz',
@@ -316,7 +317,7 @@ export const de: Messages = {
     },
     invoicing: {
       heading: 'Rechnungsangaben',
-      what: 'Empfänger, USt., E-Rechnung, Rundung',
+      what: 'Empfänger, USt., E-Rechnung, Rundung, Sprache',
       hint: 'Was die Rechnungen dieses Kunden tragen. Ein PDF braucht wenig; eine XRechnung oder Peppol-E-Rechnung braucht die Anschrift, die Käuferreferenz und die elektronische Adresse. Leere Felder erscheinen nicht auf der Rechnung.',
       recipient: 'Empfänger',
       legalName: 'Firmenname',
@@ -352,6 +353,10 @@ export const de: Messages = {
       rounding: 'Rundung',
       roundingHint:
         'Die Zeit jedes Eintrags auf den Rechnungen dieses Kunden, für sich gerundet, bevor Positionen entstehen; erstellte Rechnungen behalten ihre.',
+      documents: 'Dokumente',
+      language: 'Sprache seiner Dokumente',
+      languageHint: 'PDF, Hinweise der E-Rechnung, E-Mail und Zahlungserinnerungen seiner Rechnungen; erstellte Rechnungen behalten ihre.',
+      languageWorkspace: 'Die des Arbeitsbereichs ({{language}})',
     },
     ownTax: {
       legend: 'USt. auf seinen Rechnungen',
@@ -2106,6 +2111,12 @@ export const de: Messages = {
   },
   invoicing: {
     refused: {
+      // a document language's refusals (src/kernel/document-languages.ts)
+      documentLanguage: {
+        notOffered:
+          '{{name}} ({{code}}) wird für Dokumente noch nicht angeboten: Die Beschriftungen warten auf eine Entscheidung. Wählen Sie eine von: {{offered}}.',
+        invalid: 'Wählen Sie eine Sprache, in der Dokumente angeboten werden: {{offered}}.',
+      },
       // the invoices module's refusals as the invoice pages say them (src/modules/invoices/errors.ts)
       clientNotFound: 'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
       voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',

@@ -295,6 +295,7 @@ export const en = {
     roundingWorkspace: "The workspace's ({{rule}})",
     roundingNone: 'none',
     roundingAsTracked: 'None: as tracked',
+    documentsIn: 'documents: {{language}}',
     vat: {
       workspaces: "The workspace's (Workspace settings)",
       S: 'S: standard rate',
@@ -316,7 +317,7 @@ export const en = {
     },
     invoicing: {
       heading: 'Invoicing details',
-      what: 'recipient, VAT, e-invoicing, rounding',
+      what: 'recipient, VAT, e-invoicing, rounding, language',
       hint: "What this client's invoices carry. A PDF needs little; an XRechnung or Peppol e-invoice needs the address, the buyer reference and the electronic address. Empty fields stay off the invoice.",
       recipient: 'Recipient',
       legalName: 'Legal name',
@@ -351,6 +352,10 @@ export const en = {
       time: 'Time',
       rounding: 'Rounding',
       roundingHint: "Each entry's time on this client's invoices, rounded on its own before lines are made; invoices made keep theirs.",
+      documents: 'Documents',
+      language: 'Language of its documents',
+      languageHint: "Its invoices' PDF, e-invoice notes, mail and reminders; invoices made keep theirs.",
+      languageWorkspace: "The workspace's ({{language}})",
     },
     ownTax: {
       legend: 'VAT on its invoices',
@@ -2063,6 +2068,11 @@ export const en = {
   },
   invoicing: {
     refused: {
+      // a document language's refusals (src/kernel/document-languages.ts)
+      documentLanguage: {
+        notOffered: '{{name}} ({{code}}) is not offered for documents yet: its labels wait on a decision. Choose one of: {{offered}}.',
+        invalid: 'Choose a language the documents are offered in: {{offered}}.',
+      },
       // the invoices module's refusals as the invoice pages say them (src/modules/invoices/errors.ts)
       clientNotFound: "That client is not one of this workspace's: choose one from the list.",
       voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',

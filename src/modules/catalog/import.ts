@@ -9,6 +9,7 @@ import { cleanName, nameKey } from './names.js';
 import type { ClientRow, ProjectRow, ProjectWithTotals, TagRow, TaskRow } from './repository.js';
 import { checkPartyDetails } from './clients.js';
 import { clients } from './schema.js';
+import { parseClientLanguage } from '../../kernel/document-languages.js';
 import { parseClientRounding } from '../../kernel/rounding.js';
 import { DomainError } from '../../errors.js';
 import { clientView, projectView, tagView, taskView } from './views.js';
@@ -177,6 +178,8 @@ export function checkClientRecord(data: unknown): { values: Record<string, unkno
     const values = checkPartyDetails(read.values);
     // Its rounding rule over the workspace's (issue 56 item 4), as the Catalog page and the command line check it.
     if (read.values.rounding !== undefined) values.rounding = parseClientRounding(read.values.rounding, 'rounding');
+    // Its document language over the workspace's (decisions §12), as the Catalog page and the command line check it.
+    if (read.values.language !== undefined) values.language = parseClientLanguage(read.values.language, 'language');
     return { values, unknown: read.unknown };
   } catch (error) {
     if (error instanceof DomainError) throw new Error(`the client's invoicing details: ${error.message}`, { cause: error });

@@ -2,7 +2,7 @@
 -- with SQLite's plan of each statement on a small seeded database (indented under it).
 -- Written by `npm run sql` (scripts/sql.ts); `npm test` fails when it is stale. Review it with the code.
 
-select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "created_at", "updated_at" from "clients" where ("clients"."workspace_id" = ? and "clients"."id" = ?);
+select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at" from "clients" where ("clients"."workspace_id" = ? and "clients"."id" = ?);
 --   SEARCH clients USING INDEX sqlite_autoindex_clients_1 (id=?)
 
 select "id", "workspace_id", "client_id", "client_key", "name", "name_key", "color", "billable", "hourly_rate", "estimate_sec", "budget_amount", "tax_category", "tax_rate", "archived", "created_at", "updated_at" from "projects" where ("projects"."workspace_id" = ? and "projects"."id" = ?);
@@ -26,7 +26,7 @@ select "projects"."id", "projects"."workspace_id", "projects"."client_id", "proj
 select "id", "workspace_id", "name", "name_key", "created_at", "updated_at" from "tags" where "tags"."workspace_id" = ? order by "tags"."name_key" asc, "tags"."id" asc;
 --   SEARCH tags USING INDEX tags_name (workspace_id=?)
 
-select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "created_at", "updated_at" from "clients" where ("clients"."workspace_id" = ? and "clients"."name_key" = ?);
+select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at" from "clients" where ("clients"."workspace_id" = ? and "clients"."name_key" = ?);
 --   SEARCH clients USING INDEX clients_name (workspace_id=? AND name_key=?)
 
 select "id", "workspace_id", "client_id", "client_key", "name", "name_key", "color", "billable", "hourly_rate", "estimate_sec", "budget_amount", "tax_category", "tax_rate", "archived", "created_at", "updated_at" from "projects" where ("projects"."workspace_id" = ? and "projects"."client_key" = ? and "projects"."name_key" = ?);
@@ -44,11 +44,11 @@ select "id" from "tasks" where "tasks"."project_id" = ? limit ?;
 select "id" from "projects" where "projects"."client_id" = ? limit ?;
 --   SEARCH projects USING INDEX projects_client (client_id=?)
 
-insert into "clients" ("id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "created_at", "updated_at") values (?, ?, ?, ?, ?, null, null, null, ?, null, null, null, null, null, null, null, null, null, null, null, ?, ?) returning "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "created_at", "updated_at";
+insert into "clients" ("id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at") values (?, ?, ?, ?, ?, null, null, null, ?, null, null, null, null, null, null, null, null, null, null, null, null, ?, ?) returning "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at";
 --   SCAN invoices
 --   SEARCH projects USING COVERING INDEX projects_client (client_id=?)
 
-update "clients" set "legal_name" = ?, "updated_at" = ? where "clients"."id" = ? returning "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "created_at", "updated_at";
+update "clients" set "legal_name" = ?, "updated_at" = ? where "clients"."id" = ? returning "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at";
 --   SEARCH clients USING INDEX sqlite_autoindex_clients_1 (id=?)
 
 insert into "projects" ("id", "workspace_id", "client_id", "client_key", "name", "name_key", "color", "billable", "hourly_rate", "estimate_sec", "budget_amount", "tax_category", "tax_rate", "archived", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, ?, ?, ?);
@@ -79,7 +79,7 @@ select "projects"."id", "projects"."name", "projects"."color", "projects"."clien
 --     CREATE BLOOM FILTER
 --   SEARCH clients USING INDEX sqlite_autoindex_clients_1 (id=?) LEFT-JOIN
 
-select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "created_at", "updated_at" from "clients" where "clients"."workspace_id" = ? order by "clients"."name_key" asc, "clients"."id" asc;
+select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at" from "clients" where "clients"."workspace_id" = ? order by "clients"."name_key" asc, "clients"."id" asc;
 --   SEARCH clients USING INDEX clients_name (workspace_id=?)
 
 select "id", "workspace_id", "project_id", "name", "name_key", "estimate_sec", "hourly_rate", "tax_category", "tax_rate", "archived", "created_at", "updated_at" from "tasks" where "tasks"."workspace_id" = ? order by "tasks"."name_key" asc, "tasks"."id" asc;
@@ -144,7 +144,7 @@ select "id", "tax_category", "tax_rate" from "projects" where ("projects"."works
 select "id", "tax_category", "tax_rate" from "tasks" where ("tasks"."workspace_id" = ? and "tasks"."tax_category" is not null);
 --   SEARCH tasks USING INDEX tasks_workspace (workspace_id=?)
 
-insert into "clients" ("id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "created_at", "updated_at") values (?, ?, ?, ?, ?, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, ?, ?) returning "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "created_at", "updated_at";
+insert into "clients" ("id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at") values (?, ?, ?, ?, ?, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, ?, ?) returning "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at";
 --   SCAN invoices
 --   SEARCH projects USING COVERING INDEX projects_client (client_id=?)
 

@@ -160,6 +160,15 @@ export function createCatalogRepository(db: Db) {
 function names(db: Db) {
   const inList = (ids: string[]) => sql`(select value from json_each(${JSON.stringify(ids)}))`;
   return {
+    /** The projects of the workspace of this name key (one per client at most), with their client's name, by name key then id. */
+    projectsNamed: (workspaceId: string, key: string) =>
+      db
+        .select({ id: projects.id, name: projects.name, clientName: clients.name })
+        .from(projects)
+        .leftJoin(clients, eq(clients.id, projects.clientId))
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.nameKey, key)))
+        .orderBy(asc(projects.id))
+        .all(),
     /** Projects of these ids in the workspace, with their client's name. */
     projectLabels: (workspaceId: string, ids: string[]) =>
       ids.length === 0
@@ -228,6 +237,13 @@ function writes(db: Db) {
         .select({ id: clients.id, rounding: sql<string>`${clients.rounding}` })
         .from(clients)
         .where(and(eq(clients.workspaceId, workspaceId), isNotNull(clients.rounding)))
+        .all(),
+    /** The clients with a document language of their own (decisions §12; the rest take the workspace's). */
+    clientLanguages: (workspaceId: string): Array<{ id: string; language: string }> =>
+      db
+        .select({ id: clients.id, language: sql<string>`${clients.language}` })
+        .from(clients)
+        .where(and(eq(clients.workspaceId, workspaceId), isNotNull(clients.language)))
         .all(),
     /** The projects with a VAT of their own (decisions §12; the rest take the invoice's). */
     projectTaxes: (workspaceId: string): Array<{ id: string; taxCategory: string; taxRate: number | null }> =>

@@ -37,6 +37,12 @@ export const clients = sqliteTable(
      * command line only (not part of the API's client).
      */
     rounding: text('rounding'),
+    /**
+     * The language of its invoices' documents over the workspace's invoicing `language`
+     * (decisions §12): `en`, `de`; null: the workspace's. Set by the web app and the command line
+     * only (not part of the API's client).
+     */
+    language: text('language'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('clients_name').on(t.workspaceId, t.nameKey)],

@@ -1,8 +1,10 @@
 import type { Clock } from '../../clock.js';
 import type { DomainEvent, DomainWrite, EventActor } from '../events/service.js';
+import type { InvoiceLanguage } from '../../kernel/document-languages.js';
 import type { ClientRounding } from '../../kernel/rounding.js';
 import { type OwnTax, ownTaxOf } from '../../kernel/tax.js';
 import { createClientsService } from './clients.js';
+import { nameKey } from './names.js';
 import type { CatalogEntries } from './common.js';
 import { createProjectsService } from './projects.js';
 import type { CatalogRepository } from './repository.js';
@@ -53,6 +55,24 @@ export function createCatalogService(deps: {
     },
 
     /**
+     * Stores a client's own document language (checked: kernel/document-languages.ts; null: the
+     * workspace's), inside the caller's write, with its sync event: the invoices module's port,
+     * which decides who may set it (decisions §12). Not part of the API's client, so its view does
+     * not change but for `updatedAt`.
+     */
+    storeClientLanguage(
+      record: (event: DomainEvent) => number,
+      workspaceId: string,
+      actor: EventActor,
+      id: string,
+      language: InvoiceLanguage | null,
+    ): void {
+      repo.client(workspaceId, id);
+      const row = repo.updateClient(id, { language, updatedAt: deps.clock.now() });
+      record(catalogEvent({ workspaceId, ...actor }, 'client', id, 'update', clientView(row)));
+    },
+
+    /**
      * Stores a project's or a task's VAT of its own (decisions §12; checked by the caller with
      * kernel/tax.ts `parseOwnTax`; null: the invoice's own), inside the caller's write, with its
      * sync event: the invoices module's port, which decides who may set it. Not part of the API's
@@ -94,6 +114,8 @@ function lookups(repo: CatalogRepository) {
     task: repo.task,
     existingTags: repo.existingTags,
     projectLabels: repo.projectLabels,
+    /** The projects of the workspace named so (compared as the catalog compares names; one per client at most), with their client's name. */
+    projectsNamed: (workspaceId: string, name: string) => repo.projectsNamed(workspaceId, nameKey(name)),
     taskNames: repo.taskNames,
     clientNames: repo.clientNames,
     tagNames: repo.tagNames,
@@ -102,6 +124,8 @@ function lookups(repo: CatalogRepository) {
     client: repo.client,
     /** The clients with a rounding rule of their own: `{id, rounding}` (`none` or a rule). */
     clientRoundings: repo.clientRoundings,
+    /** The clients with a document language of their own: `{id, language}`. */
+    clientLanguages: repo.clientLanguages,
   };
 }
 

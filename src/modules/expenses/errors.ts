@@ -32,6 +32,18 @@ export const expenseErrors = {
       field: 'workspace',
     }),
   notMember: (workspaceId: string, userId: string) => notFound(`Member ${userId} of workspace ${workspaceId}`),
+  /** `--project` named no project of the workspace, by id or by name. */
+  projectNotNamed: (workspaceId: string, given: string) =>
+    new DomainError('not_found', `No project of workspace ${workspaceId} has the id or the name ${JSON.stringify(given)}.`, {
+      field: 'project',
+    }),
+  /** `--project` named several projects (of different clients): each with its client and id. */
+  projectAmbiguous: (given: string, named: ReadonlyArray<{ id: string; name: string; clientName: string | null }>) =>
+    new DomainError(
+      'invalid',
+      `${named.length} projects are named ${JSON.stringify(given)}: ${named.map((p) => `${p.name} (${p.clientName ?? 'no client'}) ${p.id}`).join(', ')}. Give the one you mean by its id.`,
+      { field: 'project', people: `${named.length} projects are named ${JSON.stringify(given)}: choose the one you mean.` },
+    ),
   projectArchived: (id: string) =>
     new DomainError('invalid', `Project ${id} is archived: a new expense goes on a project in use (restore it first).`, {
       field: 'projectId',

@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import { DomainError } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
 import { requireSafeText } from '../../kernel/input.js';
 import { toCents } from '../../kernel/money.js';
@@ -23,6 +24,8 @@ export interface ExpensePorts {
   userNames(ids: string[]): Array<{ id: string; name: string }>;
   /** A project of the workspace (`not_found` otherwise). */
   project(workspaceId: string, id: string): { id: string; archived: boolean; billable: boolean };
+  /** The projects of the workspace named so (one per client at most), with their client's name. */
+  projectsNamed(workspaceId: string, name: string): Array<{ id: string; name: string; clientName: string | null }>;
   projectLabels(
     workspaceId: string,
     ids: string[],
@@ -55,6 +58,8 @@ export interface ExpenseFilter {
   from?: string;
   to?: string;
   projectId?: string;
+  /** A project by its id or its name (the command line's `--project`); refused when no project, or several, answer to it. */
+  project?: string;
 }
 
 /** An expense as a draft takes it (the invoices module's port): what its line bills. */
@@ -151,7 +156,7 @@ export function createExpensesService({
   write: DomainWrite;
   ports: ExpensePorts;
 }) {
-  const { seesOthers, visible, editable, namesOf, viewOf, projectFor, storeReceipt } = rulesOf(repo, clock, ports);
+  const { seesOthers, visible, editable, namesOf, viewOf, projectFor, projectNamed, storeReceipt } = rulesOf(repo, clock, ports);
 
   return {
     /**
@@ -211,6 +216,7 @@ export function createExpensesService({
         ...(range.from === undefined ? {} : { fromDay: range.from }),
         ...(range.to === undefined ? {} : { toDay: range.to }),
         ...(filter.projectId ? { projectId: filter.projectId } : {}),
+        ...(filter.project === undefined ? {} : { projectId: projectNamed(workspaceId, filter.project) }),
         ...(seesOthers(principal) || isOperator(principal) ? {} : { authorId: principal.userId }),
       });
       const names = namesOf(workspaceId, rows);
@@ -315,6 +321,24 @@ function rulesOf(repo: ExpensesRepository, clock: Clock, ports: ExpensePorts) {
     return project;
   };
 
+  /**
+   * A project of the workspace by its id, else by its name (compared as the catalog compares
+   * names): its id. Refused when none answers to it (404), or when several projects of different
+   * clients bear the name (each named with its client and id, to give the id instead).
+   */
+  const projectNamed = (workspaceId: string, value: string): string => {
+    const given = value.trim();
+    if (given === '') throw invalid('project', 'project is empty: give a project by its id or its name.', 'Choose a project.');
+    try {
+      return ports.project(workspaceId, given).id;
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
+    }
+    const named = ports.projectsNamed(workspaceId, given);
+    if (named.length === 1) return (named[0] as { id: string }).id;
+    throw named.length === 0 ? errors.projectNotNamed(workspaceId, given) : errors.projectAmbiguous(given, named);
+  };
+
   const storeReceipt = (row: ExpenseRow, file: ReceiptFile) => {
     const checked = checkReceipt(file);
     repo.saveReceipt({
@@ -328,7 +352,7 @@ function rulesOf(repo: ExpensesRepository, clock: Clock, ports: ExpensePorts) {
     });
   };
 
-  return { seesOthers, visible, editable, namesOf, viewOf, projectFor, storeReceipt };
+  return { seesOthers, visible, editable, namesOf, viewOf, projectFor, projectNamed, storeReceipt };
 }
 
 /** What the invoices module reads and changes of expenses (through its ports; it decided who may). */

@@ -156,6 +156,8 @@ export function draftOf(
       `${unrated === 1 ? 'A billable entry' : `${unrated} billable entries`} in this range ${unrated === 1 ? 'has' : 'have'} no hourly rate, so the invoice cannot price ${unrated === 1 ? 'it' : 'them'}: ${list}${unrated > named.length ? ', …' : ''}. An entry keeps the rate it was written with: set a rate on its task, project or member (or the workspace's), then change the entry's project or task so it takes the rate, or mark it non-billable; then make the invoice again.`,
     );
   }
+  // The client's own document language, else the workspace's (decisions §12); the invoice keeps it.
+  const language: InvoiceLanguage = typeof client.language === 'string' ? (client.language as InvoiceLanguage) : settings.language;
   const profile = ports.businessProfile(workspaceId);
   const smallBusiness = profile?.smallBusiness === true;
   const clientTax = {
@@ -164,7 +166,7 @@ export function draftOf(
     exemptionReasonCode: (client.exemptionReasonCode as string | null) ?? null,
   };
   // A draft needs no tax settings (decisions 11a): what is not set yet shows "not set" and counts no tax.
-  const tax = treatment(settings, smallBusiness, clientTax, settings.language);
+  const tax = treatment(settings, smallBusiness, clientTax, language);
   // A task's or project's own VAT (decisions §12), unless the client's reverse charge, export or "not subject", or a small business, wins.
   const own = ownTaxApplies(smallBusiness, clientTax) ? ports.workTaxes(workspaceId) : null;
   const taxOf = (projectId: string, taskId: string | null) =>
@@ -177,16 +179,9 @@ export function draftOf(
     tasks: new Map(ports.taskNames(workspaceId, taskIds).map((t) => [t.id, t.name])),
     members: new Map(ports.userNames(memberIds).map((u) => [u.id, u.name])),
   };
-  const timeLines = linesOf(
-    groupBy,
-    groups,
-    entries,
-    names,
-    { from: input.from, to: input.to, language: settings.language, timeZone: zone },
-    taxOf,
-  );
+  const timeLines = linesOf(groupBy, groups, entries, names, { from: input.from, to: input.to, language, timeZone: zone }, taxOf);
   const lines: InvoiceDocumentLine[] = timeLines.map(({ ownTax, ...line }) => ({ ...line, ...lineTax(ownTax, tax) }));
-  lines.push(...expenses.map((e) => expenseLine(e, own === null ? null : e.tax, tax, settings.language)));
+  lines.push(...expenses.map((e) => expenseLine(e, own === null ? null : e.tax, tax, language)));
   checkLineCount(lines.length, groupBy);
   // The exemption reason of the invoice's own category (a line's own tax is S or Z, which carry none).
   const taxBreakdown = breakdown(lines, (category) => (category === tax.category ? tax : null));
@@ -202,7 +197,7 @@ export function draftOf(
       from: input.from,
       to: input.to,
       timeZone: zone,
-      language: settings.language,
+      language,
       note,
       issuer: profile === null ? null : partyOf(ISSUER_FIELDS, profile),
       recipient: partyOf(RECIPIENT_FIELDS, client),

@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/openapi.js';
+import type { DocumentLanguage } from '../../kernel/document-languages.js';
 
 /*
  * The whole invoice as it is stored and shown (decisions §11): what `invoice show --json` prints
@@ -15,16 +16,8 @@ type Schemas = components['schemas'];
 export type TaxCategory = 'S' | 'AE' | 'K' | 'G' | 'E' | 'Z' | 'O';
 export const TAX_CATEGORIES: readonly TaxCategory[] = ['S', 'AE', 'K', 'G', 'E', 'Z', 'O'];
 
-/** The documents' labels (decisions §12: English, German, French, Dutch). */
-export type DocumentLanguage = 'en' | 'de' | 'fr' | 'nl';
-/** Every document language, in the order the pages and the command line offer them. */
-export const DOCUMENT_LANGUAGES: readonly DocumentLanguage[] = ['en', 'de', 'fr', 'nl'];
-/**
- * The languages an invoice is stored and served in: the REST API contract's `Invoice.language`
- * (en, de). French and Dutch labels exist (decisions §12) but no invoice is made in them while the
- * contract, which the API's invoices and webhook payloads follow, names only these two.
- */
-export type InvoiceLanguage = Schemas['Invoice']['language'];
+/** The documents' languages and which of them invoices are made in: kept in one place (decisions §12). */
+export { DOCUMENT_LANGUAGES, type DocumentLanguage, INVOICE_LANGUAGES, type InvoiceLanguage } from '../../kernel/document-languages.js';
 
 /** How an invoice's entries become lines (`invoice create --group-by`). */
 export type LineGrouping = 'project' | 'task' | 'member' | 'entry' | 'single';

@@ -19,6 +19,10 @@ export interface InvoicePorts {
   clientRoundings(workspaceId: string): Array<{ id: string; rounding: string }>;
   /** Stores a client's rounding rule (checked) inside the caller's write, with the client's sync event (the catalog's). */
   storeClientRounding: CatalogService['storeClientRounding'];
+  /** The clients with a document language of their own (decisions §12). */
+  clientLanguages(workspaceId: string): Array<{ id: string; language: string }>;
+  /** Stores a client's own document language (checked) inside the caller's write, with the client's sync event (the catalog's). */
+  storeClientLanguage: CatalogService['storeClientLanguage'];
   /** The projects and tasks with a VAT of their own (decisions §12), by id. */
   workTaxes(workspaceId: string): { projects: ReadonlyMap<string, OwnTax>; tasks: ReadonlyMap<string, OwnTax> };
   /** Stores a project's or task's own VAT (checked) inside the caller's write, with its sync event (the catalog's). */

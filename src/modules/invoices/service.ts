@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import { canonicalTimeZone, dayEnd, dayStart } from '../../kernel/time.js';
 import { type ClientRounding, parseClientRounding, type RoundingText } from '../../kernel/rounding.js';
 import { type OwnTax, parseOwnTax } from '../../kernel/tax.js';
+import { type InvoiceLanguage, parseClientLanguage } from '../../kernel/document-languages.js';
 import { isOperator, type Principal } from '../../principal.js';
 import type { DomainWrite } from '../events/service.js';
 import { type Access, createAccess, guards } from './access.js';
@@ -160,6 +161,29 @@ function settingsMethods(
         ports.requireWorkspace(workspaceId);
         const actor = isOperator(principal) ? { userId: null, tokenId: null } : { userId: principal.userId, tokenId: principal.tokenId };
         ports.storeClientRounding(record, workspaceId, actor, clientId, rounding);
+        return { id: clientId };
+      });
+    },
+
+    /** The clients with a document language of their own, by id (owners and the operator: the Catalog page's Invoicing details). */
+    clientLanguages(principal: Principal, workspaceId: string): Map<string, InvoiceLanguage> {
+      requireSettingsOwner(principal, workspaceId, 'see the invoicing settings');
+      return new Map(ports.clientLanguages(workspaceId).map((c) => [c.id, c.language as InvoiceLanguage]));
+    },
+
+    /**
+     * Sets a client's own document language over the workspace's (owners and the operator, as the
+     * settings; decisions §12): a language invoices are made in (en, de; French and Dutch are
+     * refused as not offered yet), or blank or null (the workspace's). Its next invoices take it
+     * (their PDF, XML notes, mail and reminders); invoices made keep theirs.
+     */
+    setClientLanguage(principal: Principal, workspaceId: string, clientId: string, value: unknown): { id: string } {
+      requireSettingsOwner(principal, workspaceId, 'change the invoicing settings');
+      const language = parseClientLanguage(value, 'language');
+      return write((record) => {
+        ports.requireWorkspace(workspaceId);
+        const actor = isOperator(principal) ? { userId: null, tokenId: null } : { userId: principal.userId, tokenId: principal.tokenId };
+        ports.storeClientLanguage(record, workspaceId, actor, clientId, language);
         return { id: clientId };
       });
     },

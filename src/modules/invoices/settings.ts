@@ -1,5 +1,6 @@
 import { DomainError } from '../../errors.js';
 import { requireSafeValue } from '../../kernel/input.js';
+import { parseInvoiceLanguage } from '../../kernel/document-languages.js';
 import { parseRounding, type RoundingText } from '../../kernel/rounding.js';
 import { requireTaxCategory, requireVatexCode, type TaxCategoryCode } from '../../kernel/tax.js';
 import type { EarlyPayment, InvoiceLanguage } from './document.js';
@@ -141,7 +142,6 @@ export const SETTINGS_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsKey[];
 /** A change of settings: a value, or null to clear it (a key with a default goes back to it). */
 export type SettingsPatch = { [K in SettingsKey]?: InvoicingSettings[K] | null };
 
-const LANGUAGES: readonly InvoiceLanguage[] = ['en', 'de'];
 /** A refusal, at the setting it is about (the Workspace page shows it there). */
 const invalid = (message: string, field?: SettingsKey) => new DomainError('invalid', message, field === undefined ? {} : { field });
 
@@ -227,12 +227,9 @@ export function checkSetting(key: string, value: unknown): unknown {
       return earlyPaymentText(parseEarlyPayment(value));
     case 'reminders':
       return parseReminders(value)?.join(', ') ?? null;
-    case 'language': {
-      const language = value.trim();
-      if (!(LANGUAGES as string[]).includes(language))
-        throw invalid(`language must be en or de (the documents' labels; got ${JSON.stringify(value)}).`, 'language');
-      return language;
-    }
+    case 'language':
+      // The languages invoices are made in, kept in one place (French and Dutch refused as not offered yet).
+      return parseInvoiceLanguage(value, 'language');
   }
 }
 

@@ -21,6 +21,7 @@ import {
   roundingWords,
   type RoundingText,
 } from '../../kernel/rounding.js';
+import { DOCUMENT_LANGUAGE_NAMES, INVOICE_LANGUAGES, type InvoiceLanguage, parseClientLanguage } from '../../kernel/document-languages.js';
 import { type OwnTax, ownTaxWords, parseOwnTax } from '../../kernel/tax.js';
 
 type Kind = 'client' | 'project' | 'task' | 'tag';
@@ -45,8 +46,8 @@ interface Item {
   values: Record<string, string>;
 }
 
-/** The catalog as the page shows it, and the workspace's rounding rule (a client's Invoicing details offer to keep it). */
-type Catalog = Record<Kind, Item[]> & { workspaceRounding: RoundingText | null };
+/** The catalog as the page shows it, and the workspace's rounding rule and document language (a client's Invoicing details offer to keep them). */
+type Catalog = Record<Kind, Item[]> & { workspaceRounding: RoundingText | null; workspaceLanguage: InvoiceLanguage };
 
 /** A refused form: which (kind and item, or `new`), what was typed, the message at its field. */
 interface Refused {
@@ -186,6 +187,17 @@ function roundingSent(req: Request, kind: Kind, actor: Actor): ClientRounding | 
 }
 
 /**
+ * A client's own document language as its form sent it (owners' forms carry it), checked before
+ * anything is written so that a refused one (French and Dutch are not offered yet) writes nothing:
+ * undefined when not sent, null for the workspace's.
+ */
+function languageSent(req: Request, kind: Kind, actor: Actor): InvoiceLanguage | null | undefined {
+  const sent = (req.body ?? {}) as Record<string, unknown>;
+  if (kind !== 'client' || !actor.isOwner || typeof sent.language !== 'string') return undefined;
+  return parseClientLanguage(sent.language, 'language');
+}
+
+/**
  * A project's or task's own VAT as its form sent it (owners' forms carry it), checked before
  * anything is written so that a refused one writes nothing: undefined when not sent.
  */
@@ -208,7 +220,14 @@ function items(deps: AppDeps, actor: Actor): Catalog {
     );
   // A client's own rounding rule (owners': the invoicing settings are theirs), and the workspace's it would otherwise take.
   const roundings = actor.isOwner ? deps.services.invoices.clientRoundings(actor, actor.workspaceId) : new Map<string, string>();
-  const workspaceRounding = actor.isOwner ? deps.services.invoices.settings(actor, actor.workspaceId).rounding : null;
+  const settings = actor.isOwner ? deps.services.invoices.settings(actor, actor.workspaceId) : null;
+  const workspaceRounding = settings?.rounding ?? null;
+  // A client's own document language (decisions §12), and the workspace's it would otherwise take.
+  const languages = actor.isOwner ? deps.services.invoices.clientLanguages(actor, actor.workspaceId) : new Map<string, InvoiceLanguage>();
+  const languageFact = (id: string) => {
+    const own = languages.get(id);
+    return own === undefined ? '' : t('catalog.documentsIn', { language: DOCUMENT_LANGUAGE_NAMES[own] });
+  };
   const roundingFact = (id: string) => {
     const own = roundings.get(id);
     return own === undefined
@@ -226,6 +245,7 @@ function items(deps: AppDeps, actor: Actor): Catalog {
             ? `${CATEGORY_NAMES[c.taxCategory] ? t(CATEGORY_NAMES[c.taxCategory] as Key) : c.taxCategory} (${c.taxCategory})`
             : '',
           roundingFact(c.id),
+          languageFact(c.id),
         ]
           .filter((fact) => fact !== '')
           .join(' · ')
@@ -246,7 +266,10 @@ function items(deps: AppDeps, actor: Actor): Catalog {
       name: c.name,
       archived: c.archived,
       facts: clientFacts(c),
-      values: { name: c.name, ...(actor.isOwner ? { ...party(c), rounding: roundings.get(c.id) ?? '' } : {}) },
+      values: {
+        name: c.name,
+        ...(actor.isOwner ? { ...party(c), rounding: roundings.get(c.id) ?? '', language: languages.get(c.id) ?? '' } : {}),
+      },
     })),
     project: projects.map((p) => ({
       id: p.id,
@@ -285,6 +308,7 @@ function items(deps: AppDeps, actor: Actor): Catalog {
     })),
     tag: catalog.tags.list(actor).map((t) => ({ id: t.id, name: t.name, archived: false, facts: '', values: { name: t.name } })),
     workspaceRounding,
+    workspaceLanguage: settings?.language ?? 'en',
   };
 }
 
@@ -314,8 +338,15 @@ function invoicingDetails(
   v: Record<string, string>,
   errors: FieldErrors,
   workspaceRounding: RoundingText | null,
+  workspaceLanguage: InvoiceLanguage,
 ): Html {
-  const refusedHere = [...PARTY_FIELDS, 'rounding'].some((name) => errors[name] !== undefined);
+  const refusedHere = [...PARTY_FIELDS, 'rounding', 'language'].some((name) => errors[name] !== undefined);
+  // The languages invoices are made in (one place: kernel/document-languages.ts), each by its own name.
+  const languages: Array<[value: string, label: string]> = [
+    ['', t('catalog.invoicing.languageWorkspace', { language: DOCUMENT_LANGUAGE_NAMES[workspaceLanguage] })],
+    ...INVOICE_LANGUAGES.map((code): [string, string] => [code, DOCUMENT_LANGUAGE_NAMES[code]]),
+  ];
+  const languageLabelled = html`${t('catalog.invoicing.language')} <span class="hint">${t('catalog.invoicing.languageHint')}</span>`;
   const roundings: Array<[value: string, label: string]> = [
     [
       '',
@@ -384,9 +415,23 @@ ${v.addressLines ?? ''}</textarea>
           ${errorAt(id('rounding'), errors.rounding)}
         </div>
       </fieldset>
+      <fieldset>
+        <legend>${t('catalog.invoicing.documents')}</legend>
+        <div class="field">
+          <label for="${id('language')}">${languageLabelled}</label>
+          <select id="${id('language')}" name="language" ${invalidAt(id('language'), errors.language)}>
+            ${languages.map(([value, label]) => languageOption(value, label, v.language ?? ''))}
+          </select>
+          ${errorAt(id('language'), errors.language)}
+        </div>
+      </fieldset>
     </div>
   </details>`;
 }
+
+/** One choice of a client's document language: each language marked as its own (`lang`), the workspace's in the page's. */
+const languageOption = (value: string, label: string, chosen: string): Html =>
+  html`<option value="${value}" ${value === '' ? '' : html`lang="${value}"`} ${chosen === value ? html`selected` : ''}>${label}</option>`;
 
 /** The VAT choices of a project or task of its own (empty: the invoice's own, or a task's project's). */
 const OWN_TAX_CHOICES = (kind: 'project' | 'task'): Array<[code: string, label: string]> => [
@@ -472,7 +517,7 @@ function fields(
         ${actor.isOwner ? ownTaxFields('task', id, v, errors) : ''}`
       : ''
   }
-  ${kind === 'client' && actor.isOwner ? invoicingDetails(id, v, errors, all.workspaceRounding) : ''}
+  ${kind === 'client' && actor.isOwner ? invoicingDetails(id, v, errors, all.workspaceRounding, all.workspaceLanguage) : ''}
   ${
     !creating && kind !== 'tag'
       ? html`<label class="check" for="${id('archived')}"
@@ -626,10 +671,13 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         const body = bodyOf(kind, req, true, actor, colourFor(actor));
         check(SCHEMAS[kind][0], body);
         const rounding = roundingSent(req, kind, actor);
+        const language = languageSent(req, kind, actor);
         const tax = taxSent(req, kind, actor);
         const made = (service(kind).create as (a: Actor, b: unknown) => { id: string; name: string })(actor, body);
         // The client's rounding rule is the invoicing settings' (the invoices service keeps who may set it), not the API's client.
         if (rounding !== undefined && rounding !== null) services.invoices.setClientRounding(actor, actor.workspaceId, made.id, rounding);
+        // And its document language (decisions §12).
+        if (language !== undefined && language !== null) services.invoices.setClientLanguage(actor, actor.workspaceId, made.id, language);
         // So is a project's or task's own VAT (decisions §12).
         if (tax !== undefined && tax !== null && (kind === 'project' || kind === 'task'))
           services.invoices.setWorkTax(actor, actor.workspaceId, { kind, id: made.id }, { taxCategory: tax.category, taxRate: tax.rate });
@@ -647,10 +695,13 @@ export function catalogRoutes(router: Router, deps: AppDeps): void {
         check(SCHEMAS[kind][1], body);
         const id = req.params.id as string;
         const rounding = roundingSent(req, kind, actor);
+        const language = languageSent(req, kind, actor);
         const tax = taxSent(req, kind, actor);
         const saved = (service(kind).update as (a: Actor, id: string, b: unknown) => { name: string })(actor, id, body);
         if (rounding !== undefined && rounding !== (services.invoices.clientRoundings(actor, actor.workspaceId).get(id) ?? null))
           services.invoices.setClientRounding(actor, actor.workspaceId, id, rounding);
+        if (language !== undefined && language !== (services.invoices.clientLanguages(actor, actor.workspaceId).get(id) ?? null))
+          services.invoices.setClientLanguage(actor, actor.workspaceId, id, language);
         if (tax !== undefined && (kind === 'project' || kind === 'task')) {
           const stored = services.invoices.workTaxes(actor, actor.workspaceId)[kind === 'project' ? 'projects' : 'tasks'].get(id) ?? null;
           if (!sameTax(tax, stored))

@@ -18,6 +18,7 @@ import { signedIn } from '../session/guard.js';
 import { statusOf } from '../kit/refusal.js';
 import type { ExportRun } from '../../threads/imports.js';
 import { formats, type Key, t, type Words, words } from '../../i18n/index.js';
+import { DOCUMENT_LANGUAGE_NAMES, INVOICE_LANGUAGES } from '../../kernel/document-languages.js';
 
 const ACTIONS: Array<{ value: RunawayAction; label: Key }> = [
   { value: 'flagged', label: 'settings.workspace.runaway.flagged' },
@@ -80,10 +81,7 @@ const ISSUER_GROUPS: Array<{ legend: Key; fields: IssuerField[] }> = [
 /** The VAT categories a workspace may invoice in (decisions §11), as people name them. */
 const CATEGORIES: Array<[code: string, label: Key]> = [['S', 'settings.workspace.invoicing.standardRate'], ...OTHER_VAT_CATEGORIES];
 /** The documents' languages, each by its own name (in every language of the page). */
-const LANGUAGES: Array<[code: string, label: string]> = [
-  ['en', 'English'],
-  ['de', 'Deutsch'],
-];
+const LANGUAGES: Array<[code: string, label: string]> = INVOICE_LANGUAGES.map((code) => [code, DOCUMENT_LANGUAGE_NAMES[code]]);
 /** The invoicing settings' keys, in the form's order (each is also the form field's name). */
 const INVOICING_KEYS = [
   'numberPattern',

@@ -76,6 +76,49 @@ describe('timetrack expense add|list|delete', () => {
     expect(w.services.expenses.list(OPERATOR, { workspaceId: w.workspaceId }).map((e) => e.description)).to.deep.equal(['Coffee']);
   });
 
+  it('lists by --project, given by its id or its name, beside --month; refuses a project nobody has and a name two projects bear', async () => {
+    const other = w.services.catalog.projects.create(w.owner, { name: 'Website', billable: true }).id;
+    const acme = w.services.catalog.clients.create(w.owner, { name: 'Acme' }).id;
+    const globex = w.services.catalog.clients.create(w.owner, { name: 'Globex' }).id;
+    const audits = [acme, globex].map(
+      (clientId) => w.services.catalog.projects.create(w.owner, { name: 'Audit', clientId, billable: true }).id,
+    );
+    expect((await add('--amount', '12', '--description', 'Train October')).code).to.equal(0);
+    const november = ['--day', '2026-11-03', '--project', projectId, '--amount', '8', '--description', 'Train November'];
+    expect((await cli('expense', 'add', '--workspace', w.workspaceId, '--user', w.ownerId, ...november)).code).to.equal(0);
+    const site = ['--day', '2026-10-21', '--project', other, '--amount', '30', '--description', 'Fonts'];
+    expect((await cli('expense', 'add', '--workspace', w.workspaceId, '--user', w.ownerId, ...site)).code).to.equal(0);
+    const list = async (...argv: string[]) => {
+      const run = await cli('expense', 'list', '--workspace', w.workspaceId, ...argv, '--json');
+      expect(run.code, run.stderr).to.equal(0);
+      return (run.json.expenses as Array<{ description: string }>).map((e) => e.description).sort();
+    };
+    expect(await list('--project', projectId)).to.deep.equal(['Train November', 'Train October']);
+    // By its name, as the catalog compares names (case and spaces aside).
+    expect(await list('--project', ' buch ')).to.deep.equal(['Train November', 'Train October']);
+    expect(await list('--project', 'Buch', '--month', '2026-10')).to.deep.equal(['Train October']);
+    expect(await list('--project', 'Website')).to.deep.equal(['Fonts']);
+    expect(await list('--project', audits[0] as string)).to.deep.equal([]);
+    const table = await cli('expense', 'list', '--workspace', w.workspaceId, '--project', 'Website');
+    expect(table.stdout.trimEnd().split('\n')).to.have.length(2);
+
+    const unknown = await cli('expense', 'list', '--workspace', w.workspaceId, '--project', 'Nothing', '--json');
+    expect(unknown.code).to.equal(1);
+    expect(JSON.parse(unknown.stderr).error).to.deep.include({
+      code: 'not_found',
+      message: `No project of workspace ${w.workspaceId} has the id or the name "Nothing".`,
+    });
+    const twice = await cli('expense', 'list', '--workspace', w.workspaceId, '--project', 'audit', '--json');
+    expect(twice.code).to.equal(1);
+    expect(JSON.parse(twice.stderr).error).to.deep.include({
+      code: 'invalid',
+      message: `2 projects are named "audit": ${[...audits]
+        .sort()
+        .map((id) => `Audit (${id === audits[0] ? 'Acme' : 'Globex'}) ${id}`)
+        .join(', ')}. Give the one you mean by its id.`,
+    });
+  });
+
   it('refuses an HTML receipt, a bad amount and a bad --tax, writing nothing', async () => {
     writeFileSync(join(dir, 'receipt.png'), '<!doctype html><script>alert(1)</script>');
     const html = await add('--amount', '5', '--description', 'X', '--receipt', join(dir, 'receipt.png'));

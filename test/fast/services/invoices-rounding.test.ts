@@ -359,13 +359,21 @@ describe('command line: rounding (issue 56 item 4)', () => {
     expect((await json('workspace', 'invoicing', ws, '--set', 'rounding=Up 15')).out).to.deep.equal({ id: ws });
     expect((await json('workspace', 'invoicing', ws)).out.invoicing.rounding).to.equal('up-15');
     const acme = w.client('Acme');
-    expect((await json('workspace', 'invoicing', ws, '--client', acme)).out).to.deep.equal({ client: acme, rounding: null });
+    expect((await json('workspace', 'invoicing', ws, '--client', acme)).out).to.deep.equal({
+      client: acme,
+      rounding: null,
+      language: null,
+    });
     expect((await json('workspace', 'invoicing', ws, '--client', acme, '--set', 'rounding=nearest-6')).out).to.deep.equal({ id: acme });
-    expect((await json('workspace', 'invoicing', ws, '--client', acme)).out).to.deep.equal({ client: acme, rounding: 'nearest-6' });
+    expect((await json('workspace', 'invoicing', ws, '--client', acme)).out).to.deep.equal({
+      client: acme,
+      rounding: 'nearest-6',
+      language: null,
+    });
 
     const usage = await json('workspace', 'invoicing', ws, '--client', acme, '--set', 'taxRate=19');
     expect(usage.code).to.equal(2);
-    expect(usage.error.message).to.match(/--client takes only --set rounding=/);
+    expect(usage.error.message).to.match(/--client takes only --set rounding=… and --set language=…/);
     const bad = await json('workspace', 'invoicing', ws, '--set', 'rounding=up-7');
     expect([bad.code, bad.error.code]).to.deep.equal([1, 'invalid']);
     expect(bad.error.message).to.match(/rounding must be none, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes/);

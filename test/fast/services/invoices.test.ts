@@ -159,7 +159,9 @@ describe('invoices service: settings', () => {
       [[['taxRate', '101']], /from 0 to 100/],
       [[['taxCategory', 'X']], /taxCategory must be one of S, AE, K, G, E, Z, O/],
       [[['exemptionReasonCode', 'EXEMPT']], /VATEX code such as VATEX-EU-AE/],
-      [[['language', 'fr']], /language must be en or de/],
+      // French and Dutch labels exist, but are not offered yet (decisions §12); anything else is no language of ours.
+      [[['language', 'fr']], /language fr \(French\) is not offered yet/],
+      [[['language', 'es']], /language must be en or de/],
       [[['rounding', 'up-7']], /rounding must be none, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes, written as up-15/],
       [[['currency', 'USD']], /currency is not an invoicing setting; the settings are numberPattern, taxCategory/],
       // One bad key refuses the whole change.
