@@ -2110,6 +2110,20 @@ export const de: Messages = {
       clientNotFound: 'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
       voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',
       fillChangesNothing: 'Nichts geändert: Die Rechnung enthält die angegebenen Werte bereits.',
+      fixed: {
+        handedOut:
+          'Dieser Wert ist in einem Dokument dieser Rechnung hinausgegangen (heruntergeladen oder per Mail gesendet) und lässt sich nicht mehr ändern. Um ihn zu korrigieren, {{renew, noun}}; geben Sie dort den richtigen Wert an.',
+        amounts: 'Dieser Wert bestimmt die Beträge der Rechnung, die eine Ergänzung nie ändert. Um ihn zu korrigieren, {{renew, noun}}.',
+        dueDate:
+          'Das Fälligkeitsdatum der Rechnung folgt aus diesem Wert, und sie wurde mit diesem Datum ausgestellt. Um ihn zu korrigieren, {{renew, noun}}.',
+        madeWith:
+          'Diese Rechnung wurde mit diesem Wert erstellt, den eine Ergänzung nicht ändert (sie fügt fehlende Werte hinzu und korrigiert ihre eigenen). Ändern Sie ihn für die nächsten Rechnungen {{where, noun}}; um diese zu korrigieren, {{renew, noun}}.',
+        renew: {
+          draft: 'stornieren Sie diesen Entwurf (er verbraucht keine Nummer) und legen Sie ihn neu an',
+          issued: 'stornieren Sie diese Rechnung (ihre Rechnungskorrektur hebt sie auf) und stellen Sie eine neue aus',
+        },
+        where: { profile: 'im Unternehmensprofil', client: 'beim Kunden', settings: 'in den Einstellungen' },
+      },
       manual: {
         description: 'Sagen Sie, was diese Zeile berechnet.',
         descriptionLong: 'Halten Sie die Beschreibung unter 500 Zeichen.',

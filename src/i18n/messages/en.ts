@@ -2067,6 +2067,20 @@ export const en = {
       clientNotFound: "That client is not one of this workspace's: choose one from the list.",
       voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
       fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
+      // a fill's change of a value that is set (src/modules/invoices/fills.ts fixedRefusal); renew and where are keys below
+      fixed: {
+        handedOut:
+          'This value went out in a document of this invoice (downloaded or sent by mail) and can no longer change. To correct it, {{renew, noun}} with the right value.',
+        amounts: 'This value makes the invoice’s amounts, which a fill never changes: {{renew, noun}}.',
+        dueDate: 'The invoice’s due date follows from this value, and it was issued with that date: {{renew, noun}}.',
+        madeWith:
+          'This invoice was made with this value, which a fill does not change (it adds missing values and corrects its own). Change it in {{where, noun}} for the next invoices; for this one, {{renew, noun}}.',
+        renew: {
+          draft: 'void this draft (it uses no number) and create it again',
+          issued: 'void this invoice (its credit note cancels it) and issue a new one',
+        },
+        where: { profile: 'the business profile', client: 'the client', settings: 'the settings' },
+      },
       // a manual line's refusals at their fields (src/modules/invoices/manual.ts checkManualLine)
       manual: {
         description: 'Say what this line bills.',

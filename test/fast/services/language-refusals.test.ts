@@ -304,6 +304,32 @@ describe('services: refusals in the reader’s language', () => {
     expect(price.message).to.match(/^unitPrice must be a net price per unit of 0 or more/);
   });
 
+  it('the invoicing service: a fill’s change of a value that is set, by key, the advice by the invoice’s status (issue 58 item 1)', async () => {
+    const { invoices, catalog, entries } = world.services;
+    const owner = world.owner;
+    invoices.setSettings(OPERATOR, world.workspaceId, { taxRate: 19 });
+    const clientId = catalog.clients.create(owner, { name: 'Acme', legalName: 'Acme GmbH', country: 'DE' } as never).id;
+    const projectId = catalog.projects.create(owner, { name: 'Design', clientId, billable: true, hourlyRate: 100 }).id;
+    entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T10:00:00Z', billable: true });
+    const id = invoices.create(owner, { workspaceId: world.workspaceId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    const madeWith = await refused(() => invoices.fill(OPERATOR, id, world.ownerId, [['recipient.legalName', 'Acme AG']]));
+    expect(madeWith).to.deep.equal({
+      code: 'conflict',
+      field: 'recipient.legalName',
+      message:
+        'recipient.legalName is already set ("Acme GmbH"): the invoice was made with it, and a fill only adds missing values or corrects its own. Set it in the client for the next invoices; for this one, void this draft (it uses no number) and create it again.',
+      de: 'Diese Rechnung wurde mit diesem Wert erstellt, den eine Ergänzung nicht ändert (sie fügt fehlende Werte hinzu und korrigiert ihre eigenen). Ändern Sie ihn für die nächsten Rechnungen beim Kunden; um diese zu korrigieren, stornieren Sie diesen Entwurf (er verbraucht keine Nummer) und legen Sie ihn neu an.',
+      en: 'This invoice was made with this value, which a fill does not change (it adds missing values and corrects its own). Change it in the client for the next invoices; for this one, void this draft (it uses no number) and create it again.',
+    });
+    const amounts = await refused(() => invoices.fill(OPERATOR, id, world.ownerId, [['lines[0].taxRate', '7']]));
+    expect([amounts.field, amounts.de, amounts.en]).to.deep.equal([
+      'lines[0].taxRate',
+      'Dieser Wert bestimmt die Beträge der Rechnung, die eine Ergänzung nie ändert. Um ihn zu korrigieren, stornieren Sie diesen Entwurf (er verbraucht keine Nummer) und legen Sie ihn neu an.',
+      'This value makes the invoice’s amounts, which a fill never changes: void this draft (it uses no number) and create it again.',
+    ]);
+    expect(amounts.message).to.match(/^lines\[0\]\.taxRate is already set \(19\) and makes the invoice's amounts/);
+  });
+
   it('the imports service: a row’s reasons carry words by key on a run for the Import page; the command line’s report stays English only', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
     try {

@@ -146,6 +146,35 @@ describe('web app: one invoice’s page in German', function () {
     expect(keysShown(refused.text)).to.deep.equal([]);
   });
 
+  it('a correction of a value that went out in a document: the refusal in German at its field, what to do instead, the API’s status (issue 58 item 1)', async () => {
+    const made = freelancer(server, { electronicAddress: null, electronicAddressScheme: null });
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    server.services.invoices.issue(made.owner, id);
+    server.services.invoices.fill(made.owner, id, undefined, [
+      ['recipient.electronicAddressScheme', 'EM'],
+      ['recipient.electronicAddress', 'einkauf@acme.example'],
+    ]);
+    server.clock.advance(60_000);
+    await server.services.invoices.document(made.owner, id, 'xrechnung-ubl');
+    const page = await owner.get(`/app/invoices/${id}`);
+    const refused = await owner.post(`/app/invoices/${id}/fill`, {
+      _csrf: SettingsClient.csrf(page.text),
+      'recipient.electronicAddressScheme': 'EM',
+      'recipient.electronicAddress': 'rechnung@acme.example',
+    });
+    expect(refused.status).to.equal(409);
+    expect(flat(refused.text)).to.include(
+      'Dieser Wert ist in einem Dokument dieser Rechnung hinausgegangen (heruntergeladen oder per Mail gesendet) und lässt sich nicht mehr ändern. Um ihn zu korrigieren, stornieren Sie diese Rechnung (ihre Rechnungskorrektur hebt sie auf) und stellen Sie eine neue aus; geben Sie dort den richtigen Wert an.',
+    );
+    expect(flat(refused.text)).not.to.include('went out in a document');
+    expect(keysShown(refused.text)).to.deep.equal([]);
+  });
+
   it('a draft whose e-invoices lack a value: where to set it and the fill form, in German', async () => {
     const made = freelancer(server, { reference: null, electronicAddress: null, electronicAddressScheme: null });
     const id = server.services.invoices.create(made.owner, {
