@@ -1666,6 +1666,7 @@ export const de: Messages = {
       draftMarked: 'mit ENTWURF gekennzeichnet, ohne Nummer',
       download: 'Herunterladen',
       needsIdentifier: 'Dafür brauchen Sie zuerst Ihre USt-IdNr., Ihren Registereintrag oder eine Verkäuferkennung (oben).',
+      mix: 'Sie mischt „nicht steuerbar“ (O) mit anderen Umsatzsteuer-Kategorien, und EN 16931 (BR-O-11) erlaubt O nur allein: Stornieren Sie sie und erstellen Sie zwei Rechnungen.',
       draftIntro:
         'Nach dem Stellen hat diese Rechnung diese Dokumente. Das Stellen prüft zuerst ihr PDF, wie es der Download tut, und lehnt ab, bevor eine Nummer vergeben wird, solange ihm ein Wert fehlt; die Werte einer E-Rechnung lassen sich auch nach dem Stellen setzen oder ergänzen.',
     },
@@ -2205,6 +2206,19 @@ export const de: Messages = {
         greeting: 'Die Anrede ist eine Zeile mit höchstens {{max}} Zeichen: Kürzen Sie sie, oder lassen Sie sie leer für keine.',
         message: 'Die Nachricht darf höchstens {{max}} Zeichen lang sein (sie hat {{length}}): Kürzen Sie sie.',
         xml: 'Wählen Sie die E-Rechnung, die neben dem PDF angehängt wird: {{formats}}, oder keine.',
+        xmlLacks_one:
+          'Die E-Rechnung {{format}} lässt sich für diese {{what, noun}} noch nicht erstellen: Ihr fehlt {{count}} Wert, aufgeführt unter Dokumente. Ergänzen Sie ihn auf dieser Seite, oder hängen Sie ein anderes Format oder keines an.',
+        xmlLacks_other:
+          'Die E-Rechnung {{format}} lässt sich für diese {{what, noun}} noch nicht erstellen: Ihr fehlen {{count}} Werte, aufgeführt unter Dokumente. Ergänzen Sie sie auf dieser Seite, oder hängen Sie ein anderes Format oder keines an.',
+        xmlMix:
+          'Die E-Rechnung {{format}} lässt sich für diese {{what, noun}} nicht erstellen: Sie mischt „nicht steuerbar“ (O) mit anderen Umsatzsteuer-Kategorien, und EN 16931 (BR-O-11) erlaubt O nur allein. Hängen Sie ein anderes Format oder keines an.',
+        pdfLacks_one:
+          'Das PDF lässt sich nicht erstellen, daher wird nichts versendet: Ihm fehlt {{count}} Wert, aufgeführt unter Dokumente.',
+        pdfLacks_other:
+          'Das PDF lässt sich nicht erstellen, daher wird nichts versendet: Ihm fehlen {{count}} Werte, aufgeführt unter Dokumente.',
+        pdfMix:
+          'Das PDF lässt sich nicht erstellen, daher wird nichts versendet: Die Rechnung mischt „nicht steuerbar“ (O) mit anderen Umsatzsteuer-Kategorien, und EN 16931 (BR-O-11) erlaubt O nur allein.',
+        what: { invoice: 'Rechnung', creditNote: 'Rechnungskorrektur' },
       },
     },
   },

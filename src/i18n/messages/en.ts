@@ -1631,6 +1631,8 @@ export const en = {
       draftMarked: 'marked DRAFT, without number',
       download: 'Download',
       needsIdentifier: 'It needs your VAT ID, register entry or seller identifier first (above).',
+      // why a document cannot be made when it lacks no value (src/modules/invoices/issuing.ts MIX_PROBLEM)
+      mix: 'It mixes “not subject to VAT” (O) with other VAT categories, and EN 16931 (BR-O-11) allows O only alone: void it and make two invoices.',
       draftIntro:
         'Once issued, this invoice will have these documents. Issuing checks its PDF first, as its download will, and refuses, before any number is taken, while it lacks a value; an e-invoice’s values may also be set or filled after issuing.',
     },
@@ -2155,6 +2157,18 @@ export const en = {
         greeting: 'The greeting is one line of at most {{max}} characters: shorten it, or leave it empty for none.',
         message: 'The message may be at most {{max}} characters (it has {{length}}): shorten it.',
         xml: 'Choose the e-invoice to attach beside the PDF: {{formats}}, or none.',
+        // the document to attach cannot be made (src/modules/invoices/documents/index.ts documentRefusal); its values are listed under Documents
+        xmlLacks_one:
+          'The {{format}} e-invoice cannot be made for this {{what, noun}} yet: it lacks {{count}} value, listed under Documents. Fill it on this page, or attach another format or none.',
+        xmlLacks_other:
+          'The {{format}} e-invoice cannot be made for this {{what, noun}} yet: it lacks {{count}} values, listed under Documents. Fill them on this page, or attach another format or none.',
+        xmlMix:
+          'The {{format}} e-invoice cannot be made for this {{what, noun}}: it mixes “not subject to VAT” (O) with other VAT categories, and EN 16931 (BR-O-11) allows O only alone. Attach another format or none.',
+        pdfLacks_one: 'The PDF cannot be made, so nothing is sent: it lacks {{count}} value, listed under Documents.',
+        pdfLacks_other: 'The PDF cannot be made, so nothing is sent: it lacks {{count}} values, listed under Documents.',
+        pdfMix:
+          'The PDF cannot be made, so nothing is sent: it mixes “not subject to VAT” (O) with other VAT categories, and EN 16931 (BR-O-11) allows O only alone.',
+        what: { invoice: 'invoice', creditNote: 'credit note' },
       },
     },
   },

@@ -670,6 +670,13 @@ const MISSING_NAMES: Record<string, readonly Key[]> = {
   'paymentTerms BT-20': ['invoicePage.missingNames.paymentTerms'],
 };
 const english = translator('en');
+/**
+ * Why a document cannot be made though it lacks no value (the invoices module's English, which the
+ * command line keeps), in the reader's words where it is ours; else as the module wrote it.
+ */
+export const problemText = (problem: string): string =>
+  english('invoicePage.documents.mix') === problem ? t('invoicePage.documents.mix') : problem;
+
 /** A missing value's name in the reader's words: the name of its path and number whose English is the module's label, else that label. */
 export function missingName(m: MissingValue): string {
   const index = /\[(\d+)\]/.exec(m.path);
@@ -769,7 +776,7 @@ function documentRows(
             : '';
     return html`<li class="document ${ready && !none ? 'ready' : 'missing'}">
       <span class="doc-name">${name}</span>
-      ${badge}${download} ${issueSays} ${d.problem !== null ? html`<p class="refused">${d.problem}</p>` : ''}
+      ${badge}${download} ${issueSays} ${d.problem !== null ? html`<p class="refused">${problemText(d.problem)}</p>` : ''}
       ${
         none
           ? html`<span class="hint inline">${t('invoicePage.documents.needsIdentifier')}</span>`
@@ -838,7 +845,7 @@ export function notReadyHtml(
             ${missingItems(paths, invoice, refused.missing, slotOf, `${paths.invoices}/${invoice.id}#fill-heading`)}`
         : ''
     }
-    ${refused.problem ? html`<p>${refused.problem}</p>` : ''}
+    ${refused.problem ? html`<p>${problemText(refused.problem)}</p>` : ''}
     <p>${t('invoicePage.notReady.setThem')}</p>`;
 }
 

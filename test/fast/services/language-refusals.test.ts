@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
+import { parseMailSettings } from '../../../src/modules/mail/service.js';
 import { detailWords, errorWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
 import { oidcErrors } from '../../../src/modules/oidc/errors.js';
 import { OPERATOR } from '../../../src/principal.js';
@@ -328,6 +329,41 @@ describe('services: refusals in the reader’s language', () => {
       'This value makes the invoice’s amounts, which a fill never changes: void this draft (it uses no number) and create it again.',
     ]);
     expect(amounts.message).to.match(/^lines\[0\]\.taxRate is already set \(19\) and makes the invoice's amounts/);
+  });
+
+  it('the invoicing service: a send whose e-invoice cannot be made says why by key, at its field (issue 58 item 1)', async () => {
+    world.close();
+    world = memoryServices({
+      mail: {
+        settings: parseMailSettings({ SMTP_URL: 'smtp://relay.invalid', MAIL_FROM: 'time@example.org' }, []),
+        links: () => 'http://localhost:8080/settings',
+        relay: async () => ({ status: 'sent', response: '250 ok' }),
+      },
+    });
+    const { invoices, catalog, entries } = world.services;
+    const owner = world.owner;
+    invoices.setSettings(OPERATOR, world.workspaceId, { taxRate: 19 });
+    invoices.setBusinessProfile(OPERATOR, world.workspaceId, {
+      legalName: 'Ada Lovelace Design',
+      country: 'DE',
+      taxNumber: '30/123/45678',
+    });
+    const clientId = catalog.clients.create(owner, { name: 'Acme', country: 'DE' } as never).id;
+    const projectId = catalog.projects.create(owner, { name: 'Design', clientId, billable: true, hourlyRate: 100 }).id;
+    entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T10:00:00Z', billable: true });
+    const id = invoices.create(owner, { workspaceId: world.workspaceId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    invoices.issue(owner, id);
+    const lacks = invoices.documents(owner, id).find((d) => d.format === 'xrechnung-cii' && !d.creditNote)?.missing.length as number;
+    expect(lacks).to.be.greaterThan(1);
+    const send = await refused(() => invoices.send(owner, id, { to: 'billing@acme.example', xml: 'xrechnung-cii', message: null }));
+    expect([send.code, send.field]).to.deep.equal(['invalid', 'xml']);
+    expect(send.message).to.match(/^xrechnung-cii cannot be made for this invoice yet: it lacks /);
+    expect(send.de).to.equal(
+      `Die E-Rechnung xrechnung-cii lässt sich für diese Rechnung noch nicht erstellen: Ihr fehlen ${lacks} Werte, aufgeführt unter Dokumente. Ergänzen Sie sie auf dieser Seite, oder hängen Sie ein anderes Format oder keines an.`,
+    );
+    expect(send.en).to.equal(
+      `The xrechnung-cii e-invoice cannot be made for this invoice yet: it lacks ${lacks} values, listed under Documents. Fill them on this page, or attach another format or none.`,
+    );
   });
 
   it('the imports service: a row’s reasons carry words by key on a run for the Import page; the command line’s report stays English only', async () => {

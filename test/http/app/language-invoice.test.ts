@@ -3,7 +3,7 @@ import { en } from '../../../src/i18n/messages/en.js';
 import { issuerPatchOfText } from '../../../src/modules/invoices/service.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { freelancer } from '../../helpers/invoices.js';
-import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, rawWrite, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -173,6 +173,27 @@ describe('web app: one invoice’s page in German', function () {
     );
     expect(flat(refused.text)).not.to.include('went out in a document');
     expect(keysShown(refused.text)).to.deep.equal([]);
+  });
+
+  it('a document that cannot be made though it lacks no value (O mixed with S, BR-O-11): why, in German (issue 58 item 1)', async () => {
+    // A register entry identifies the seller where a VAT id cannot (an O invoice carries none): nothing is missing.
+    server.services.invoices.setBusinessProfile(OPERATOR, server.workspaceId, { registrationNumber: 'HRB 245678 B' });
+    const { id, owner: actor } = draftOf();
+    server.services.invoices.issue(actor, id);
+    // A state no service makes now (an invoice of an older version): its breakdown mixes O with S.
+    const rows = [
+      { category: 'S', rate: 19, basisAmount: 500, taxAmount: 95, exemptionReason: null, exemptionReasonCode: null },
+      { category: 'O', rate: 0, basisAmount: 450, taxAmount: 0, exemptionReason: 'Nicht steuerbar', exemptionReasonCode: null },
+    ];
+    rawWrite(server, "update invoices set extras = json_set(extras, '$.taxBreakdown', json(?)) where id = ?", JSON.stringify(rows), id);
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include(
+      '<p class="refused">Sie mischt „nicht steuerbar“ (O) mit anderen Umsatzsteuer-Kategorien, und EN 16931 (BR-O-11) erlaubt O nur allein: Stornieren Sie sie und erstellen Sie zwei Rechnungen.</p>',
+    );
+    expect(text).not.to.include('allows O only alone');
+    expect(keysShown(page.text)).to.deep.equal([]);
   });
 
   it('a draft whose e-invoices lack a value: where to set it and the fill form, in German', async () => {
