@@ -1822,6 +1822,26 @@ export const de: Messages = {
         'Aufschlüsselung der Umsatzsteuer (taxBreakdown=lines ergänzen, sobald jede Position ihre Kategorie und ihren Satz hat)',
       exemptionReason: 'Grund der Steuerbefreiung (z. B. die zutreffende Kleinunternehmerregelung)',
       paymentTerms: 'Zahlungsbedingungen (oder ein Fälligkeitsdatum, BT-9)',
+      lineTaxRateStandard:
+        'Umsatzsteuersatz der Position {{line}}: Der Regelsatz (Kategorie S) liegt über 0 % (Umsätze zum Nullsatz sind Kategorie Z)',
+      lineTaxRateZero: 'Umsatzsteuersatz der Position {{line}}: Kategorie {{category}} trägt 0 %',
+      sellerIdentification:
+        'Eine Kennung des Verkäufers, die der Käufer nutzen kann (BR-CO-26; eine Steuernummer, BT-32, ist keine): eine Verkäuferkennung (BT-29: issuer.sellerIdentifier, mit issuer.sellerIdentifierScheme, wenn sie eines hat, z. B. 0088 für eine GLN; ohne Schema z. B. die Lieferantennummer, die Ihr Kunde Ihnen gegeben hat), Ihr Registereintrag (BT-30: issuer.registrationNumber, z. B. HRB 12345 B), {{vat, noun}}',
+      sellerVat: {
+        orVatId: 'oder eine USt-IdNr. (BT-31: issuer.vatId)',
+        cannotServe: 'die USt-IdNr. (BT-31) kann nicht dienen: Eine nicht steuerbare Rechnung (O) trägt keine',
+        wouldNotServe: 'eine USt-IdNr. (BT-31) würde nicht dienen: Eine nicht steuerbare Rechnung (O) trägt keine',
+      },
+      sellerIdentifierDigits:
+        'Verkäuferkennung: {{value}} ist keine {{what, noun}} (Schema {{scheme}}); korrigieren Sie sie oder ihr Schema (issuer.sellerIdentifierScheme)',
+      identifierKinds: {
+        gln: 'GLN von GS1 (Ziffern, die letzte ihre Prüfziffer)',
+        norway: 'norwegische Organisationsnummer (neun Ziffern mit gültiger Prüfziffer)',
+        denmark: 'dänische CVR-Nummer (acht Ziffern, wahlweise nach DK)',
+        belgium: 'belgische Unternehmensnummer (zehn Ziffern, die letzten zwei ihre Mod-97-Prüfung)',
+        sweden: 'schwedische Organisationsnummer (zehn Ziffern mit gültiger Prüfziffer)',
+        australia: 'australische Unternehmensnummer (ABN; elf Ziffern mit gültigen Prüfziffern)',
+      },
     },
     fill: {
       headingMissing: 'Fehlende Werte der E-Rechnung ergänzen',

@@ -1786,6 +1786,27 @@ export const en = {
       taxBreakdown: 'VAT breakdown (fill taxBreakdown=lines once every line has its category and rate)',
       exemptionReason: 'VAT exemption reason (e.g. the small business rule that applies)',
       paymentTerms: 'Payment terms (or a due date, BT-9)',
+      // the variants of a value that is there but refused (src/modules/invoices/documents/missing.ts), matched by their English
+      lineTaxRateStandard: 'VAT rate of line {{line}}: the standard rate (category S) is above 0 % (zero-rated supplies are category Z)',
+      lineTaxRateZero: 'VAT rate of line {{line}}: category {{category}} carries 0 %',
+      sellerIdentification:
+        'An identifier of the seller the buyer can use (BR-CO-26; a tax number, BT-32, is not one): a seller identifier (BT-29: issuer.sellerIdentifier, with issuer.sellerIdentifierScheme when it has one, e.g. 0088 for a GLN; without scheme, e.g. the supplier number your client gave you), your register entry (BT-30: issuer.registrationNumber, e.g. HRB 12345 B), {{vat, noun}}',
+      sellerVat: {
+        orVatId: 'or a VAT identifier (BT-31: issuer.vatId)',
+        cannotServe: 'the VAT identifier (BT-31) cannot serve: an invoice not subject to VAT (O) carries none',
+        wouldNotServe: 'a VAT identifier (BT-31) would not serve: an invoice not subject to VAT (O) carries none',
+      },
+      sellerIdentifierDigits:
+        'Seller identifier: {{value}} is not {{what, noun}} (scheme {{scheme}}); correct it, or its scheme (issuer.sellerIdentifierScheme)',
+      // what an identifier of each scheme is (src/modules/invoices/documents/identifiers.ts CHECKS)
+      identifierKinds: {
+        gln: 'a GLN of GS1 (digits, the last one its check digit)',
+        norway: 'a Norwegian organisation number (nine digits with a valid check digit)',
+        denmark: 'a Danish CVR number (eight digits, optionally after DK)',
+        belgium: 'a Belgian enterprise number (ten digits, the last two its mod-97 check)',
+        sweden: 'a Swedish organisation number (ten digits with a valid check digit)',
+        australia: 'an Australian Business Number (eleven digits with valid check digits)',
+      },
     },
     fill: {
       headingMissing: 'Fill missing e-invoice values',

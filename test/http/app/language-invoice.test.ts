@@ -196,6 +196,31 @@ describe('web app: one invoice’s page in German', function () {
     expect(keysShown(page.text)).to.deep.equal([]);
   });
 
+  it('a value that is there but cannot serve (a VAT id on an invoice not subject to VAT): named in German (issue 58 item 2)', async () => {
+    const made = freelancer(server, {
+      country: 'US',
+      city: 'New York',
+      postalCode: '10110',
+      addressLines: ['500 Fifth Avenue'],
+      taxCategory: 'O',
+      exemptionReason: 'Nicht im Inland steuerbare Leistung (§ 3a Abs. 2 UStG)',
+    });
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include(
+      '<strong>Eine Kennung des Verkäufers, die der Käufer nutzen kann (BR-CO-26; eine Steuernummer, BT-32, ist keine): eine Verkäuferkennung (BT-29: issuer.sellerIdentifier, mit issuer.sellerIdentifierScheme, wenn sie eines hat, z. B. 0088 für eine GLN; ohne Schema z. B. die Lieferantennummer, die Ihr Kunde Ihnen gegeben hat), Ihr Registereintrag (BT-30: issuer.registrationNumber, z. B. HRB 12345 B), die USt-IdNr. (BT-31) kann nicht dienen: Eine nicht steuerbare Rechnung (O) trägt keine</strong>',
+    );
+    expect(text).not.to.include('An identifier of the seller');
+    expect(keysShown(page.text)).to.deep.equal([]);
+  });
+
   it('a draft whose e-invoices lack a value: where to set it and the fill form, in German', async () => {
     const made = freelancer(server, { reference: null, electronicAddress: null, electronicAddressScheme: null });
     const id = server.services.invoices.create(made.owner, {
