@@ -1311,6 +1311,9 @@ export const de: Messages = {
       },
     },
     imports: {
+      records: {
+        version: 'ein Datensatz „{{record}}“ der Version {{version}}; diese Version von timetrack liest Version 1',
+      },
       reasons: {
         emptyDay: '{{column}}: leer; jede Zeile braucht ihren Tag',
         emptyTime: '{{column}}: leer; jede Zeile braucht ihre Uhrzeit',
@@ -1346,6 +1349,7 @@ export const de: Messages = {
         dataNotObject: '{{column}}: kein JSON-Objekt, wie der Export den Datensatz einer Zeile „{{record}}“ schreibt',
         version: '{{column}}: ein Datensatz „{{record}}“ der Version {{version}}; diese Version von timetrack liest Version 1',
         versionEntry: '{{column}}: ein Datensatz „entry“ der Version {{version}}; diese Version von timetrack liest Version 1',
+        inData: '{{column}}: {{reason, words}}',
         notRateValue: '{{column}}: hourlyRate {{value}} ist kein Satz (eine Zahl von 0 bis 1.000.000.000 oder null)',
         notTrueFalse: '{{column}}: {{field}} {{value}} ist weder true noch false',
         notNameValue: '{{column}}: name {{value}} ist kein Name',

@@ -1285,6 +1285,10 @@ export const en = {
       },
     },
     imports: {
+      records: {
+        // a timetrack file's record another module checks (src/kernel/input.ts recordVersionRefusal), said after the column (reasons.inData)
+        version: '{{record, a}} record of version {{version}}; this version of timetrack reads version 1',
+      },
       reasons: {
         // a row's refusal as the Import page says it (src/modules/imports/rows.ts REASONS), the file's column first
         emptyDay: '{{column}}: empty; every row needs its day',
@@ -1321,6 +1325,8 @@ export const en = {
         dataNotObject: "{{column}}: not a JSON object, as the export writes a {{record}} row's record",
         version: '{{column}}: a {{record}} record of version {{version}}; this version of timetrack reads version 1',
         versionEntry: '{{column}}: an entry record of version {{version}}; this version of timetrack reads version 1',
+        // another module's check of the record in the data cell, in its own words (src/modules/imports/rows.ts foreignSaid)
+        inData: '{{column}}: {{reason, words}}',
         notRateValue: '{{column}}: hourlyRate {{value}} is not a rate (a number from 0 to 1,000,000,000, or null)',
         notTrueFalse: '{{column}}: {{field}} {{value}} is not true or false',
         notNameValue: '{{column}}: name {{value}} is not a name',

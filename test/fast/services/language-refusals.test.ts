@@ -482,6 +482,54 @@ describe('services: refusals in the reader’s language', () => {
     }
   });
 
+  it('the imports service: another module’s check of a record in a timetrack file’s data cell (a record’s version, the workspace’s settings) carries its words by key on a run for the Import page (issue 58 item 3)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
+    try {
+      const timetrack = join(dir, 'timetrack.csv');
+      const json = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+      const record = (kind: string, cells: Record<number, string>) =>
+        Array.from({ length: 20 }, (_, i) => (i === 0 ? kind : (cells[i] ?? ''))).join(',');
+      writeFileSync(
+        timetrack,
+        [
+          'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+          record('profile', { 18: json({ v: 2 }) }),
+          record('invoice', { 1: 'inv_1', 2: 'owner@example.org', 8: 'Acme', 18: json({ v: 3 }) }),
+          record('expense', { 1: 'exp_1', 2: 'owner@example.org', 8: 'Acme', 9: 'Website', 18: json({ v: 2 }) }),
+          record('profile', { 18: json({ v: 1, profile: { iban: 'DE00 1234' } }) }),
+          record('client', { 8: 'Acme', 18: json({ v: 1, client: { email: 'not an address' } }) }),
+          record('invoicing', { 18: json({ v: 1, settings: { taxRate: 250 } }) }),
+          record('project', { 8: 'Acme', 9: 'Website', 18: json({ v: 1, taxCategory: 'X' }) }),
+          record('workspace', { 18: json({ v: 1, hourlyRate: null, runawayAction: 'explode' }) }),
+        ].join('\n'),
+      );
+      const request = { workspaceId: world.workspaceId, timeZone: 'Europe/Berlin', wording: 'page' as const, path: timetrack };
+      const page = (await world.services.imports.run(OPERATOR, request)).report.refused;
+      const say = (language: 'de' | 'en') =>
+        page.map((r) => [r.line, r.words === undefined ? r.message : translator(language)(r.words.key, r.words.vars)]);
+      expect(say('de').filter(([line]) => [2, 3, 4, 9].includes(line as number))).to.deep.equal([
+        [2, 'data: ein Datensatz „profile“ der Version 2; diese Version von timetrack liest Version 1'],
+        [3, 'data: ein Datensatz „invoice“ der Version 3; diese Version von timetrack liest Version 1'],
+        [4, 'data: ein Datensatz „expense“ der Version 2; diese Version von timetrack liest Version 1'],
+        [9, 'data: Ein Ausreißer-Timer wird markiert, beim Limit gestoppt oder gestoppt.'],
+      ]);
+      // A version's English words are the report's message, letter for letter; the report itself is unchanged.
+      expect(say('en').slice(0, 3)).to.deep.equal(page.slice(0, 3).map((r) => [r.line, r.message]));
+      expect(page.map((r) => r.message)).to.deep.equal([
+        'data: a profile record of version 2; this version of timetrack reads version 1',
+        'data: an invoice record of version 3; this version of timetrack reads version 1',
+        'data: an expense record of version 2; this version of timetrack reads version 1',
+        'data: the issuer profile: iban "DE00 1234" is not an IBAN. An IBAN is its country code, two check digits and the account, such as DE89 3704 0044 0532 0130 00 (spaces may group it).',
+        'data: the client\'s invoicing details: email must be an email address (got "not an address").',
+        "data: the invoicing settings' numberPattern is missing (every invoice_settings row has one)",
+        "data: taxCategory of a project, task, expense or line must be S (a rate of its own) or Z (zero rated), or empty for the invoice's own; reverse charge, intra-community supply, export, exempt and not subject are the client's or the workspace's (got \"X\").",
+        'data: runaway action must be one of flagged, capped, stopped.',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the mail log: the details in our own words by key, a relay’s own reply as it came (the Mail page)', () => {
     const said = (detail: string, language: 'de' | 'en') => {
       const w = detailWords(detail);

@@ -199,6 +199,32 @@ describe('settings page: the import upload', () => {
     expect(text).not.to.include('is not a day of the calendar');
   });
 
+  it('a German owner reads another module’s check of a timetrack file’s record in German: a record’s version, the workspace’s settings (issue 58 item 3)', async () => {
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const json = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+    const record = (kind: string, data: unknown) =>
+      Array.from({ length: 20 }, (_, i) => (i === 0 ? kind : i === 18 ? json(data) : '')).join(',');
+    const file = [
+      'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+      record('profile', { v: 2 }),
+      record('workspace', { v: 1, hourlyRate: null, runawayAction: 'explode' }),
+    ].join('\n');
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from(`${file}\n`));
+    expect(started.status).to.equal(303);
+    let run = await owner.get(started.location as string);
+    for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await owner.get(started.location as string);
+    }
+    const text = run.text.replace(/\s+/g, ' ');
+    expect(text).to.include(
+      '<strong>Zeile 2</strong>: data: ein Datensatz „profile“ der Version 2; diese Version von timetrack liest Version 1',
+    );
+    expect(text).to.include('<strong>Zeile 3</strong>: data: Ein Ausreißer-Timer wird markiert, beim Limit gestoppt oder gestoppt.');
+    expect(text).not.to.include('record of version');
+  });
+
   it('a file of a workspace’s records only (its profile and invoicing settings, no entry) is checked and can be imported (issue 54 I3)', async () => {
     const follow = async (location: string) => {
       let run = await owner.get(location);
