@@ -2135,6 +2135,20 @@ export const de: Messages = {
       clientNotFound: 'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
       voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',
       fillChangesNothing: 'Nichts geändert: Die Rechnung enthält die angegebenen Werte bereits.',
+      restore: {
+        after:
+          'Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+        rule: 'Rechnung {{invoice}} lässt sich nicht wiederherstellen: {{problem}}. {{after, noun}}',
+        ownNumbers:
+          'Rechnung {{invoice}}: Dieser Arbeitsbereich hat eigene Nummern vergeben ({{register}}), und nummerierte Rechnungen werden nur in einen Arbeitsbereich wiederhergestellt, der keine vergeben hat, damit seine Nummernfolge ohne Lücke und ohne doppelte Nummer an die der Datei anschließt. Importieren Sie die Datei in einen neuen Arbeitsbereich, oder importieren Sie die anderen Zeilen ohne ihre Rechnungen.',
+        numberTaken:
+          'Rechnung {{invoice}}: Die Nummer {{number}} gehört in diesem Arbeitsbereich schon zu {{there}}, und eine Nummer wird nur einmal vergeben. {{after, noun}}',
+        numberTwice:
+          'Rechnung {{invoice}}: Die Nummer {{number}} steht zweimal in der Datei (auch bei Rechnung {{before}}), und eine Nummer wird nur einmal vergeben. {{after, noun}}',
+        together:
+          'Rechnung {{invoice}}: Die nummerierten Rechnungen der Datei werden nur gemeinsam oder gar nicht wiederhergestellt, damit ihre Nummernfolge keine Lücke hat, und Rechnung {{refused}} wird abgelehnt. {{after, noun}}',
+        gap: 'Rechnung {{invoice}}: Die Nummern der Datei laufen nicht lückenlos: {{number}} vom {{day, day}} müsste nach dem Nummernmuster {{pattern}} der Datei {{expected}} heißen (Nummern und Daten laufen gemeinsam, eine nach der anderen). {{after, noun}}',
+      },
       fixed: {
         handedOut:
           'Dieser Wert ist in einem Dokument dieser Rechnung hinausgegangen (heruntergeladen oder per Mail gesendet) und lässt sich nicht mehr ändern. Um ihn zu korrigieren, {{renew, noun}}; geben Sie dort den richtigen Wert an.',

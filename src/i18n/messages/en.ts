@@ -2096,6 +2096,21 @@ export const en = {
       clientNotFound: "That client is not one of this workspace's: choose one from the list.",
       voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
       fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
+      // a restored invoice refused (src/modules/invoices/restore.ts), on the Import page; after is the key below
+      restore: {
+        after:
+          'A restored invoice follows the rules of an issued one: import the file as its workspace exported it, or leave its invoices out (--skip-invalid; the Import page: import the other rows).',
+        rule: 'invoice {{invoice}}: {{problem}}. {{after, noun}}',
+        ownNumbers:
+          "invoice {{invoice}}: this workspace has issued numbers of its own ({{register}}), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or import the other rows without its invoices.",
+        numberTaken:
+          "invoice {{invoice}}: the number {{number}} is {{there}}'s in this workspace, and a number is given once. {{after, noun}}",
+        numberTwice:
+          'invoice {{invoice}}: the number {{number}} is given twice in the file (also invoice {{before}}), and a number is given once. {{after, noun}}',
+        together:
+          "invoice {{invoice}}: the file's numbered invoices are restored together or not at all, so that their series has no gap, and invoice {{refused}} is refused. {{after, noun}}",
+        gap: "invoice {{invoice}}: the file's numbers do not run without a gap: {{number}} of {{day}} would be {{expected}} by the file's number pattern {{pattern}} (numbers and dates run together, one after the other). {{after, noun}}",
+      },
       // a fill's change of a value that is set (src/modules/invoices/fills.ts fixedRefusal); renew and where are keys below
       fixed: {
         handedOut:

@@ -6,6 +6,7 @@ import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
 import { parseMailSettings } from '../../../src/modules/mail/service.js';
 import { detailWords, errorWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
+import { checkRestorable, createSeriesCheck } from '../../../src/modules/invoices/restore.js';
 import { oidcErrors } from '../../../src/modules/oidc/errors.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
@@ -528,6 +529,57 @@ describe('services: refusals in the reader’s language', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the invoices module’s restore of an export: a workspace with numbers of its own, a number given twice, the series together, any other rule (its detail kept) by key (issue 58 item 1)', () => {
+    const say = (error: unknown, language: 'de' | 'en') => {
+      expect(error).to.be.instanceOf(DomainError);
+      const words = (error as DomainError).words;
+      expect(words, (error as DomainError).message).to.not.equal(undefined);
+      return translator(language)(words!.key, words!.vars);
+    };
+    const thrown = (fn: () => unknown): unknown => {
+      try {
+        fn();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('not refused');
+    };
+    const numbers = (number: string) => [{ number, kind: 'invoice' as const, issueDate: '2026-10-05', createdAt: 1 }];
+    const values = (number: string) => ({ number, status: 'sent', fromDay: '2026-10-01', toDay: '2026-10-31' });
+    const own = createSeriesCheck({ register: ['2026-0001'], invoices: new Map() });
+    const ownNumbers = thrown(() => own.add(2, values('RE-1'), numbers('RE-1')));
+    expect((ownNumbers as Error).message).to.equal(
+      "invoice RE-1: this workspace has issued numbers of its own (2026-0001), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.",
+    );
+    expect(say(ownNumbers, 'de')).to.equal(
+      'Rechnung RE-1: Dieser Arbeitsbereich hat eigene Nummern vergeben (2026-0001), und nummerierte Rechnungen werden nur in einen Arbeitsbereich wiederhergestellt, der keine vergeben hat, damit seine Nummernfolge ohne Lücke und ohne doppelte Nummer an die der Datei anschließt. Importieren Sie die Datei in einen neuen Arbeitsbereich, oder importieren Sie die anderen Zeilen ohne ihre Rechnungen.',
+    );
+    const series = createSeriesCheck({ register: [], invoices: new Map() });
+    series.add(2, values('RE-1'), numbers('RE-1'));
+    const twice = thrown(() => series.add(3, values('RE-1'), numbers('RE-1')));
+    expect(say(twice, 'de')).to.equal(
+      'Rechnung RE-1: Die Nummer RE-1 steht zweimal in der Datei (auch bei Rechnung RE-1), und eine Nummer wird nur einmal vergeben. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+    );
+    expect(say(twice, 'en')).to.equal((twice as Error).message);
+    const [together] = series.finish('RE-{seq}');
+    expect(together?.words && translator('de')(together.words.key, together.words.vars)).to.equal(
+      'Rechnung RE-1: Die nummerierten Rechnungen der Datei werden nur gemeinsam oder gar nicht wiederhergestellt, damit ihre Nummernfolge keine Lücke hat, und Rechnung RE-1 wird abgelehnt. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+    );
+    expect(together?.words && translator('en')(together.words.key, together.words.vars)).to.equal(together?.message);
+    // Any other rule: the frame and what to do in the reader's language, the rule's own detail as the module wrote it.
+    const range = thrown(() =>
+      checkRestorable({ ...values('RE-2'), fromDay: '2026-10-31', toDay: '2026-10-01' }, numbers('RE-2'), [], {
+        today: '2026-11-02',
+        now: Date.parse('2026-11-02T10:00:00Z'),
+        deliverable: () => true,
+      }),
+    );
+    expect(say(range, 'de')).to.equal(
+      'Rechnung RE-2 lässt sich nicht wiederherstellen: its range 2026-10-31 to 2026-10-01 is not two calendar days in order. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+    );
+    expect(say(range, 'en')).to.equal((range as Error).message);
   });
 
   it('the mail log: the details in our own words by key, a relay’s own reply as it came (the Mail page)', () => {
