@@ -2043,6 +2043,23 @@ export const de: Messages = {
     },
   },
   input: {
+    identifiers: {
+      ibanForm:
+        'Das ist keine IBAN. Eine IBAN besteht aus dem Ländercode, zwei Prüfziffern und dem Konto, etwa DE89 3704 0044 0532 0130 00 (Leerzeichen dürfen sie gliedern).',
+      ibanLength:
+        'Diese IBAN hat {{length}} Zeichen, und eine IBAN dieses Landes ({{country, country}}) hat {{expected}}: Eine Ziffer fehlt oder ist zu viel.',
+      ibanDigits:
+        'Die Prüfziffern dieser IBAN stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einem Kontoauszug.',
+      bic: 'Das ist keine BIC: Sie hat 8 oder 11 Buchstaben und Ziffern, die vier Buchstaben der Bank, ihren Ländercode, zwei für den Ort und wahlweise drei für die Filiale, etwa COBADEFFXXX oder BYLADEM1.',
+      vatCountry:
+        'Eine USt-IdNr. beginnt mit den zwei Buchstaben ihres Landes, etwa DE136695976 (Deutschland), ATU13585627 (Österreich) oder FR40303265045 (Frankreich). Eine Steuernummer ohne sie ist keine USt-IdNr.: Geben Sie sie als Steuernummer ein.',
+      vatGreek: 'Eine griechische USt-IdNr. beginnt mit EL, nicht GR, etwa EL094259216.',
+      vatPattern:
+        'Das ist keine USt-IdNr. dieses Landes ({{country, country}}): Eine sieht aus wie {{example}}. Prüfen Sie, ob eine Ziffer fehlt oder zu viel ist.',
+      vatForm: 'Das ist keine USt-IdNr.: die zwei Buchstaben ihres Landes, dann 2 bis 15 Buchstaben und Ziffern, etwa DE136695976.',
+      vatDigits:
+        'Das ist keine gültige USt-IdNr. dieses Landes ({{country, country}}): Ihre Prüfziffern stimmen nicht, also ist eine Ziffer vertippt oder zwei sind vertauscht. Kopieren Sie sie von einer Rechnung oder einem Brief der Firma, oder prüfen Sie sie im VIES der EU.',
+    },
     // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
     what: {
       name: 'Der Name',

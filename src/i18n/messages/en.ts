@@ -2008,6 +2008,22 @@ export const en = {
     },
   },
   input: {
+    // the payment and party identifiers (src/kernel/identifiers.ts): {{country, country}} names a country code in the reader's words
+    identifiers: {
+      ibanForm:
+        'This is not an IBAN. An IBAN is its country code, two check digits and the account, such as DE89 3704 0044 0532 0130 00 (spaces may group it).',
+      ibanLength:
+        'This IBAN has {{length}} characters, and one of {{country, country}} has {{expected}}: a digit is missing or one too many.',
+      ibanDigits: 'This IBAN’s check digits do not match: a digit is mistyped or two are swapped. Copy it from a bank statement.',
+      bic: 'This is not a BIC: it has 8 or 11 letters and digits, the bank’s four letters, its country code, two for the place and optionally three for the branch, such as COBADEFFXXX or BYLADEM1.',
+      vatCountry:
+        'A VAT ID starts with its country’s two letters, such as DE136695976 (Germany), ATU13585627 (Austria) or FR40303265045 (France). A tax number without them is no VAT ID: enter it as the tax number instead.',
+      vatGreek: 'A Greek VAT ID starts with EL, not GR, such as EL094259216.',
+      vatPattern: 'This is not a VAT ID of {{country, country}}: one looks like {{example}}. Check for a missing or extra digit.',
+      vatForm: 'This is not a VAT ID: its country’s two letters, then 2 to 15 letters and digits, such as DE136695976.',
+      vatDigits:
+        'This is not a valid VAT ID of {{country, country}}: its check digits do not match, so a digit is mistyped or two are swapped. Copy it from an invoice or letter of theirs, or check it in the EU’s VIES.',
+    },
     // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
     what: {
       name: 'The name',

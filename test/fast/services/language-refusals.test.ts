@@ -483,6 +483,70 @@ describe('services: refusals in the reader’s language', () => {
     }
   });
 
+  it('the identifiers (src/kernel/identifiers.ts): an IBAN, a BIC, a VAT id by key, the country in the reader’s words; on the Import page too, inside a profile’s or a client’s record (issue 58 item 3)', async () => {
+    const { invoices } = world.services;
+    const profile = (patch: Record<string, string>) =>
+      refused(() => invoices.setBusinessProfile(OPERATOR, world.workspaceId, patch as never));
+    const iban = await profile({ iban: 'DE89 3704 0044 0532 0130 01' });
+    expect(iban).to.deep.include({
+      field: 'iban',
+      de: 'Die Prüfziffern dieser IBAN stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einem Kontoauszug.',
+      en: 'This IBAN’s check digits do not match: a digit is mistyped or two are swapped. Copy it from a bank statement.',
+    });
+    expect((await profile({ iban: 'NL91 ABNA 0417 1643 0' })).de).to.equal(
+      'Diese IBAN hat 17 Zeichen, und eine IBAN dieses Landes (Niederlande) hat 18: Eine Ziffer fehlt oder ist zu viel.',
+    );
+    expect((await profile({ iban: 'NL91 ABNA 0417 1643 0' })).en).to.equal(
+      'This IBAN has 17 characters, and one of the Netherlands has 18: a digit is missing or one too many.',
+    );
+    expect((await profile({ iban: 'not one' })).de).to.match(/^Das ist keine IBAN\. Eine IBAN besteht aus/);
+    expect((await profile({ bic: 'COBA' })).de).to.match(/^Das ist keine BIC: Sie hat 8 oder 11 Buchstaben/);
+    const vat = await profile({ vatId: 'DE123456789' });
+    expect([vat.field, vat.de, vat.en]).to.deep.equal([
+      'vatId',
+      'Das ist keine gültige USt-IdNr. dieses Landes (Deutschland): Ihre Prüfziffern stimmen nicht, also ist eine Ziffer vertippt oder zwei sind vertauscht. Kopieren Sie sie von einer Rechnung oder einem Brief der Firma, oder prüfen Sie sie im VIES der EU.',
+      'This is not a valid VAT ID of Germany: its check digits do not match, so a digit is mistyped or two are swapped. Copy it from an invoice or letter of theirs, or check it in the EU’s VIES.',
+    ]);
+    expect(vat.message).to.match(/^vatId "DE123456789" fails the check digits of a VAT identifier of DE/);
+    expect((await profile({ vatId: '123456789' })).de).to.match(/^Eine USt-IdNr\. beginnt mit den zwei Buchstaben ihres Landes/);
+    expect((await profile({ vatId: 'GR094259216' })).de).to.equal('Eine griechische USt-IdNr. beginnt mit EL, nicht GR, etwa EL094259216.');
+    expect((await profile({ vatId: 'DE12345' })).de).to.equal(
+      'Das ist keine USt-IdNr. dieses Landes (Deutschland): Eine sieht aus wie DE136695976. Prüfen Sie, ob eine Ziffer fehlt oder zu viel ist.',
+    );
+    expect((await profile({ vatId: 'XX1' })).de).to.match(/^Das ist keine USt-IdNr\.: die zwei Buchstaben ihres Landes/);
+    // Inside a timetrack file's record: after the column, in the reader's words; the report's message as before.
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
+    try {
+      const timetrack = join(dir, 'timetrack.csv');
+      const json = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+      const record = (kind: string, cells: Record<number, string>) =>
+        Array.from({ length: 20 }, (_, i) => (i === 0 ? kind : (cells[i] ?? ''))).join(',');
+      writeFileSync(
+        timetrack,
+        [
+          'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+          record('profile', { 18: json({ v: 1, profile: { iban: 'DE89 3704 0044 0532 0130 01' } }) }),
+          record('client', { 8: 'Acme', 18: json({ v: 1, client: { vatId: 'DE123456789' } }) }),
+        ].join('\n'),
+      );
+      const request = { workspaceId: world.workspaceId, timeZone: 'Europe/Berlin', wording: 'page' as const, path: timetrack };
+      const page = (await world.services.imports.run(OPERATOR, request)).report.refused;
+      expect(page.map((r) => [r.line, r.words && translator('de')(r.words.key, r.words.vars)])).to.deep.equal([
+        [
+          2,
+          'data: Die Prüfziffern dieser IBAN stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einem Kontoauszug.',
+        ],
+        [
+          3,
+          'data: Das ist keine gültige USt-IdNr. dieses Landes (Deutschland): Ihre Prüfziffern stimmen nicht, also ist eine Ziffer vertippt oder zwei sind vertauscht. Kopieren Sie sie von einer Rechnung oder einem Brief der Firma, oder prüfen Sie sie im VIES der EU.',
+        ],
+      ]);
+      expect(page[0]?.message).to.match(/^data: the issuer profile: iban "DE89 3704 0044 0532 0130 01" fails its check digits/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the imports service: another module’s check of a record in a timetrack file’s data cell (a record’s version, the workspace’s settings) carries its words by key on a run for the Import page (issue 58 item 3)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
     try {

@@ -209,6 +209,7 @@ describe('settings page: the import upload', () => {
       'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
       record('profile', { v: 2 }),
       record('workspace', { v: 1, hourlyRate: null, runawayAction: 'explode' }),
+      record('profile', { v: 1, profile: { iban: 'DE89 3704 0044 0532 0130 01' } }),
     ].join('\n');
     const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
     const started = await upload(csrf, Buffer.from(`${file}\n`));
@@ -223,6 +224,9 @@ describe('settings page: the import upload', () => {
       '<strong>Zeile 2</strong>: data: ein Datensatz „profile“ der Version 2; diese Version von timetrack liest Version 1',
     );
     expect(text).to.include('<strong>Zeile 3</strong>: data: Ein Ausreißer-Timer wird markiert, beim Limit gestoppt oder gestoppt.');
+    expect(text).to.include(
+      '<strong>Zeile 4</strong>: data: Die Prüfziffern dieser IBAN stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einem Kontoauszug.',
+    );
     expect(text).not.to.include('record of version');
   });
 
