@@ -73,6 +73,25 @@ const translators = new Map<Language, TFunction>(LANGUAGES.map((l) => [l, instan
 instance.services.formatter?.add('noun', (value: unknown, lng: string | undefined) =>
   String((translators.get(lng === 'de' ? 'de' : 'en') as TFunction)(String(value))),
 );
+// `{{country, country}}`: a country code (or a VAT prefix: EL, XI) as the language names the country.
+const SPOKEN_COUNTRIES: Record<Language, Record<string, string>> = {
+  en: { EL: 'Greece', XI: 'Northern Ireland', NL: 'the Netherlands', GB: 'the United Kingdom', CZ: 'Czechia' },
+  de: { EL: 'Griechenland', XI: 'Nordirland' },
+};
+const regionNames = new Map(LANGUAGES.map((l) => [l, new Intl.DisplayNames([l], { type: 'region' })]));
+instance.services.formatter?.add('country', (value: unknown, lng: string | undefined) => {
+  const language: Language = lng === 'de' ? 'de' : 'en';
+  const code = String(value);
+  return SPOKEN_COUNTRIES[language][code] ?? regionNames.get(language)?.of(code) ?? code;
+});
+// `{{record, a}}`: a noun after its English article (a profile, an invoice); other languages say the noun alone.
+instance.services.formatter?.add('a', (value: unknown, lng: string | undefined) =>
+  lng === 'en' ? `${/^[aeiou]/i.test(String(value)) ? 'an' : 'a'} ${String(value)}` : String(value),
+);
+// `{{reason, words}}`: a key said with the message's own values (another refusal's words inside this one: the Import page's `data` cell).
+instance.services.formatter?.add('words', (value: unknown, lng: string | undefined, options: Record<string, unknown>) =>
+  String((translators.get(lng === 'de' ? 'de' : 'en') as TFunction)(String(value), options as never)),
+);
 
 /** A function that says a key in a language: mail, report files, anything made outside a request. */
 export type Translate = (key: Key, vars?: Vars) => string;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Validator } from 'stdnum';
 import { DomainError } from '../errors.js';
+import { type Words, words } from '../i18n/index.js';
 
 /*
  * The payment and party identifiers an invoice prints and an e-invoice routes by, checked where
@@ -12,8 +13,12 @@ import { DomainError } from '../errors.js';
  * value looks like. Values stored before a check existed are never re-checked on reading.
  */
 
-/** A refusal at `field`: the message for the API and the command line, the words a page shows (no field name, no quotes). */
-const refuse = (field: string, message: string, people: string) => new DomainError('invalid', message, { field, people });
+/**
+ * A refusal at `field`: the message for the API and the command line, the words a page shows (no
+ * field name, no quotes): by key where they have one (said in the reader's language), else as written.
+ */
+const refuse = (field: string, message: string, people: string | Words) =>
+  new DomainError('invalid', message, { field, ...(typeof people === 'string' ? { people } : { words: people }) });
 
 /** Letters and digits only, upper case: how identifiers are compared (spaces, dots, hyphens are how people group them). */
 const compact = (value: string) => value.replace(/[\s.\-/]/g, '').toUpperCase();
@@ -48,20 +53,20 @@ const IBAN_EXAMPLE =
 export function checkIban(value: string, field = 'iban'): string {
   const iban = compact(value);
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban))
-    throw refuse(field, `${field} ${JSON.stringify(value)} is not an IBAN. ${IBAN_EXAMPLE}`, `This is not an IBAN. ${IBAN_EXAMPLE}`);
+    throw refuse(field, `${field} ${JSON.stringify(value)} is not an IBAN. ${IBAN_EXAMPLE}`, words('input.identifiers.ibanForm'));
   const country = iban.slice(0, 2);
   const length = IBAN_LENGTHS[country];
   if (length !== undefined && iban.length !== length)
     throw refuse(
       field,
       `${field} ${JSON.stringify(value)} has ${iban.length} characters, and an IBAN of ${country} has ${length}: a digit is missing or one too many. ${IBAN_EXAMPLE}`,
-      `This IBAN has ${iban.length} characters, and one of ${countryName(country)} has ${length}: a digit is missing or one too many.`,
+      words('input.identifiers.ibanLength', { length: iban.length, country, expected: length }),
     );
   if (mod97(iban.slice(4) + iban.slice(0, 4)) !== 1)
     throw refuse(
       field,
       `${field} ${JSON.stringify(value)} fails its check digits (ISO 13616): a digit is mistyped or two are swapped. Copy it from a bank statement. ${IBAN_EXAMPLE}`,
-      'This IBAN’s check digits do not match: a digit is mistyped or two are swapped. Copy it from a bank statement.',
+      words('input.identifiers.ibanDigits'),
     );
   return iban;
 }
@@ -73,7 +78,7 @@ export function checkBic(value: string, field = 'bic'): string {
     throw refuse(
       field,
       `${field} ${JSON.stringify(value)} is not a BIC: a BIC (ISO 9362) has 8 or 11 letters and digits, the bank's four letters, its country code, two for the place and optionally three for the branch, such as COBADEFFXXX or BYLADEM1.`,
-      'This is not a BIC: it has 8 or 11 letters and digits, the bank’s four letters, its country code, two for the place and optionally three for the branch, such as COBADEFFXXX or BYLADEM1.',
+      words('input.identifiers.bic'),
     );
   return bic;
 }
@@ -207,32 +212,32 @@ export function checkVatId(value: string, field = 'vatId'): string {
     throw refuse(
       field,
       `${field} ${JSON.stringify(value)} does not start with a country code: a VAT identifier starts with its country's two letters, such as DE136695976 (Germany), ATU13585627 (Austria) or FR40303265045 (France). A tax number without a country code is not a VAT identifier: give it as the tax number instead.`,
-      'A VAT ID starts with its country’s two letters, such as DE136695976 (Germany), ATU13585627 (Austria) or FR40303265045 (France). A tax number without them is no VAT ID: enter it as the tax number instead.',
+      words('input.identifiers.vatCountry'),
     );
   if (country === 'GR')
     throw refuse(
       field,
       `${field} ${JSON.stringify(value)}: a Greek VAT identifier starts with EL, not GR (EL094259216).`,
-      'A Greek VAT ID starts with EL, not GR, such as EL094259216.',
+      words('input.identifiers.vatGreek'),
     );
   const known = VAT_PATTERNS[country];
   if (known && !known.pattern.test(vat))
     throw refuse(
       field,
       `${field} ${JSON.stringify(value)} is not a VAT identifier of ${country}: one looks like ${known.example}. Check for a missing or extra digit.`,
-      `This is not a VAT ID of ${countryName(country)}: one looks like ${known.example}. Check for a missing or extra digit.`,
+      words('input.identifiers.vatPattern', { country, example: known.example }),
     );
   if (!known && !/^[A-Z]{2}[A-Z0-9]{2,15}$/.test(vat))
     throw refuse(
       field,
       `${field} ${JSON.stringify(value)} is not a VAT identifier: its country's two letters, then 2 to 15 letters and digits, such as DE136695976.`,
-      'This is not a VAT ID: its country’s two letters, then 2 to 15 letters and digits, such as DE136695976.',
+      words('input.identifiers.vatForm'),
     );
   if (known && vatCheckDigitsHold(country, vat) === false)
     throw refuse(
       field,
       `${field} ${JSON.stringify(value)} fails the check digits of a VAT identifier of ${country}: a digit is mistyped or two are swapped (one that holds them looks like ${known.example}). Copy it from the party's invoice or letterhead, or check it in the EU's VIES (https://ec.europa.eu/taxation_customs/vies/).`,
-      `This is not a valid VAT ID of ${countryName(country)}: its check digits do not match, so a digit is mistyped or two are swapped. Copy it from an invoice or letter of theirs, or check it in the EU’s VIES.`,
+      words('input.identifiers.vatDigits', { country }),
     );
   return vat;
 }

@@ -41,6 +41,19 @@ export function unsafeCharacter(text: string): string | null {
 }
 
 /**
+ * A record of a file (a timetrack export's `data` cell) of a version this timetrack does not read:
+ * the message names the record and its version; its words for people by key (the Import page).
+ */
+export function recordVersionRefusal(record: string, version: unknown): DomainError {
+  const shown = String(JSON.stringify(version));
+  return new DomainError(
+    'invalid',
+    `${/^[aeiou]/.test(record) ? 'an' : 'a'} ${record} record of version ${shown}; this version of timetrack reads version 1`,
+    { words: words('integrations.imports.records.version', { record, version: shown }) },
+  );
+}
+
+/**
  * Refuses a name holding a control or bidirectional character, naming the field and the character.
  * `lineBreaks`: text of several lines (an invoice's note) may hold line feeds, nothing else of them.
  */

@@ -1316,6 +1316,9 @@ export const de: Messages = {
       },
     },
     imports: {
+      records: {
+        version: 'ein Datensatz „{{record}}“ der Version {{version}}; diese Version von timetrack liest Version 1',
+      },
       reasons: {
         emptyDay: '{{column}}: leer; jede Zeile braucht ihren Tag',
         emptyTime: '{{column}}: leer; jede Zeile braucht ihre Uhrzeit',
@@ -1351,6 +1354,7 @@ export const de: Messages = {
         dataNotObject: '{{column}}: kein JSON-Objekt, wie der Export den Datensatz einer Zeile „{{record}}“ schreibt',
         version: '{{column}}: ein Datensatz „{{record}}“ der Version {{version}}; diese Version von timetrack liest Version 1',
         versionEntry: '{{column}}: ein Datensatz „entry“ der Version {{version}}; diese Version von timetrack liest Version 1',
+        inData: '{{column}}: {{reason, words}}',
         notRateValue: '{{column}}: hourlyRate {{value}} ist kein Satz (eine Zahl von 0 bis 1.000.000.000 oder null)',
         notTrueFalse: '{{column}}: {{field}} {{value}} ist weder true noch false',
         notNameValue: '{{column}}: name {{value}} ist kein Name',
@@ -1671,6 +1675,7 @@ export const de: Messages = {
       draftMarked: 'mit ENTWURF gekennzeichnet, ohne Nummer',
       download: 'Herunterladen',
       needsIdentifier: 'Dafür brauchen Sie zuerst Ihre USt-IdNr., Ihren Registereintrag oder eine Verkäuferkennung (oben).',
+      mix: 'Sie mischt „nicht steuerbar“ (O) mit anderen Umsatzsteuer-Kategorien, und EN 16931 (BR-O-11) erlaubt O nur allein: Stornieren Sie sie und erstellen Sie zwei Rechnungen.',
       draftIntro:
         'Nach dem Stellen hat diese Rechnung diese Dokumente. Das Stellen prüft zuerst ihr PDF, wie es der Download tut, und lehnt ab, bevor eine Nummer vergeben wird, solange ihm ein Wert fehlt; die Werte einer E-Rechnung lassen sich auch nach dem Stellen setzen oder ergänzen.',
     },
@@ -1826,6 +1831,26 @@ export const de: Messages = {
         'Aufschlüsselung der Umsatzsteuer (taxBreakdown=lines ergänzen, sobald jede Position ihre Kategorie und ihren Satz hat)',
       exemptionReason: 'Grund der Steuerbefreiung (z. B. die zutreffende Kleinunternehmerregelung)',
       paymentTerms: 'Zahlungsbedingungen (oder ein Fälligkeitsdatum, BT-9)',
+      lineTaxRateStandard:
+        'Umsatzsteuersatz der Position {{line}}: Der Regelsatz (Kategorie S) liegt über 0 % (Umsätze zum Nullsatz sind Kategorie Z)',
+      lineTaxRateZero: 'Umsatzsteuersatz der Position {{line}}: Kategorie {{category}} trägt 0 %',
+      sellerIdentification:
+        'Eine Kennung des Verkäufers, die der Käufer nutzen kann (BR-CO-26; eine Steuernummer, BT-32, ist keine): eine Verkäuferkennung (BT-29: issuer.sellerIdentifier, mit issuer.sellerIdentifierScheme, wenn sie eines hat, z. B. 0088 für eine GLN; ohne Schema z. B. die Lieferantennummer, die Ihr Kunde Ihnen gegeben hat), Ihr Registereintrag (BT-30: issuer.registrationNumber, z. B. HRB 12345 B), {{vat, noun}}',
+      sellerVat: {
+        orVatId: 'oder eine USt-IdNr. (BT-31: issuer.vatId)',
+        cannotServe: 'die USt-IdNr. (BT-31) kann nicht dienen: Eine nicht steuerbare Rechnung (O) trägt keine',
+        wouldNotServe: 'eine USt-IdNr. (BT-31) würde nicht dienen: Eine nicht steuerbare Rechnung (O) trägt keine',
+      },
+      sellerIdentifierDigits:
+        'Verkäuferkennung: {{value}} ist keine {{what, noun}} (Schema {{scheme}}); korrigieren Sie sie oder ihr Schema (issuer.sellerIdentifierScheme)',
+      identifierKinds: {
+        gln: 'GLN von GS1 (Ziffern, die letzte ihre Prüfziffer)',
+        norway: 'norwegische Organisationsnummer (neun Ziffern mit gültiger Prüfziffer)',
+        denmark: 'dänische CVR-Nummer (acht Ziffern, wahlweise nach DK)',
+        belgium: 'belgische Unternehmensnummer (zehn Ziffern, die letzten zwei ihre Mod-97-Prüfung)',
+        sweden: 'schwedische Organisationsnummer (zehn Ziffern mit gültiger Prüfziffer)',
+        australia: 'australische Unternehmensnummer (ABN; elf Ziffern mit gültigen Prüfziffern)',
+      },
     },
     fill: {
       headingMissing: 'Fehlende Werte der E-Rechnung ergänzen',
@@ -2023,6 +2048,23 @@ export const de: Messages = {
     },
   },
   input: {
+    identifiers: {
+      ibanForm:
+        'Das ist keine IBAN. Eine IBAN besteht aus dem Ländercode, zwei Prüfziffern und dem Konto, etwa DE89 3704 0044 0532 0130 00 (Leerzeichen dürfen sie gliedern).',
+      ibanLength:
+        'Diese IBAN hat {{length}} Zeichen, und eine IBAN dieses Landes ({{country, country}}) hat {{expected}}: Eine Ziffer fehlt oder ist zu viel.',
+      ibanDigits:
+        'Die Prüfziffern dieser IBAN stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einem Kontoauszug.',
+      bic: 'Das ist keine BIC: Sie hat 8 oder 11 Buchstaben und Ziffern, die vier Buchstaben der Bank, ihren Ländercode, zwei für den Ort und wahlweise drei für die Filiale, etwa COBADEFFXXX oder BYLADEM1.',
+      vatCountry:
+        'Eine USt-IdNr. beginnt mit den zwei Buchstaben ihres Landes, etwa DE136695976 (Deutschland), ATU13585627 (Österreich) oder FR40303265045 (Frankreich). Eine Steuernummer ohne sie ist keine USt-IdNr.: Geben Sie sie als Steuernummer ein.',
+      vatGreek: 'Eine griechische USt-IdNr. beginnt mit EL, nicht GR, etwa EL094259216.',
+      vatPattern:
+        'Das ist keine USt-IdNr. dieses Landes ({{country, country}}): Eine sieht aus wie {{example}}. Prüfen Sie, ob eine Ziffer fehlt oder zu viel ist.',
+      vatForm: 'Das ist keine USt-IdNr.: die zwei Buchstaben ihres Landes, dann 2 bis 15 Buchstaben und Ziffern, etwa DE136695976.',
+      vatDigits:
+        'Das ist keine gültige USt-IdNr. dieses Landes ({{country, country}}): Ihre Prüfziffern stimmen nicht, also ist eine Ziffer vertippt oder zwei sind vertauscht. Kopieren Sie sie von einer Rechnung oder einem Brief der Firma, oder prüfen Sie sie im VIES der EU.',
+    },
     // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
     what: {
       name: 'Der Name',
@@ -2121,6 +2163,34 @@ export const de: Messages = {
       clientNotFound: 'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
       voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',
       fillChangesNothing: 'Nichts geändert: Die Rechnung enthält die angegebenen Werte bereits.',
+      restore: {
+        after:
+          'Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+        rule: 'Rechnung {{invoice}} lässt sich nicht wiederherstellen: {{problem}}. {{after, noun}}',
+        ownNumbers:
+          'Rechnung {{invoice}}: Dieser Arbeitsbereich hat eigene Nummern vergeben ({{register}}), und nummerierte Rechnungen werden nur in einen Arbeitsbereich wiederhergestellt, der keine vergeben hat, damit seine Nummernfolge ohne Lücke und ohne doppelte Nummer an die der Datei anschließt. Importieren Sie die Datei in einen neuen Arbeitsbereich, oder importieren Sie die anderen Zeilen ohne ihre Rechnungen.',
+        numberTaken:
+          'Rechnung {{invoice}}: Die Nummer {{number}} gehört in diesem Arbeitsbereich schon zu {{there}}, und eine Nummer wird nur einmal vergeben. {{after, noun}}',
+        numberTwice:
+          'Rechnung {{invoice}}: Die Nummer {{number}} steht zweimal in der Datei (auch bei Rechnung {{before}}), und eine Nummer wird nur einmal vergeben. {{after, noun}}',
+        together:
+          'Rechnung {{invoice}}: Die nummerierten Rechnungen der Datei werden nur gemeinsam oder gar nicht wiederhergestellt, damit ihre Nummernfolge keine Lücke hat, und Rechnung {{refused}} wird abgelehnt. {{after, noun}}',
+        gap: 'Rechnung {{invoice}}: Die Nummern der Datei laufen nicht lückenlos: {{number}} vom {{day, day}} müsste nach dem Nummernmuster {{pattern}} der Datei {{expected}} heißen (Nummern und Daten laufen gemeinsam, eine nach der anderen). {{after, noun}}',
+      },
+      fixed: {
+        handedOut:
+          'Dieser Wert ist in einem Dokument dieser Rechnung hinausgegangen (heruntergeladen oder per Mail gesendet) und lässt sich nicht mehr ändern. Um ihn zu korrigieren, {{renew, noun}}; geben Sie dort den richtigen Wert an.',
+        amounts: 'Dieser Wert bestimmt die Beträge der Rechnung, die eine Ergänzung nie ändert. Um ihn zu korrigieren, {{renew, noun}}.',
+        dueDate:
+          'Das Fälligkeitsdatum der Rechnung folgt aus diesem Wert, und sie wurde mit diesem Datum ausgestellt. Um ihn zu korrigieren, {{renew, noun}}.',
+        madeWith:
+          'Diese Rechnung wurde mit diesem Wert erstellt, den eine Ergänzung nicht ändert (sie fügt fehlende Werte hinzu und korrigiert ihre eigenen). Ändern Sie ihn für die nächsten Rechnungen {{where, noun}}; um diese zu korrigieren, {{renew, noun}}.',
+        renew: {
+          draft: 'stornieren Sie diesen Entwurf (er verbraucht keine Nummer) und legen Sie ihn neu an',
+          issued: 'stornieren Sie diese Rechnung (ihre Rechnungskorrektur hebt sie auf) und stellen Sie eine neue aus',
+        },
+        where: { profile: 'im Unternehmensprofil', client: 'beim Kunden', settings: 'in den Einstellungen' },
+      },
       manual: {
         description: 'Sagen Sie, was diese Zeile berechnet.',
         descriptionLong: 'Halten Sie die Beschreibung unter 500 Zeichen.',
@@ -2202,6 +2272,19 @@ export const de: Messages = {
         greeting: 'Die Anrede ist eine Zeile mit höchstens {{max}} Zeichen: Kürzen Sie sie, oder lassen Sie sie leer für keine.',
         message: 'Die Nachricht darf höchstens {{max}} Zeichen lang sein (sie hat {{length}}): Kürzen Sie sie.',
         xml: 'Wählen Sie die E-Rechnung, die neben dem PDF angehängt wird: {{formats}}, oder keine.',
+        xmlLacks_one:
+          'Die E-Rechnung {{format}} lässt sich für diese {{what, noun}} noch nicht erstellen: Ihr fehlt {{count}} Wert, aufgeführt unter Dokumente. Ergänzen Sie ihn auf dieser Seite, oder hängen Sie ein anderes Format oder keines an.',
+        xmlLacks_other:
+          'Die E-Rechnung {{format}} lässt sich für diese {{what, noun}} noch nicht erstellen: Ihr fehlen {{count}} Werte, aufgeführt unter Dokumente. Ergänzen Sie sie auf dieser Seite, oder hängen Sie ein anderes Format oder keines an.',
+        xmlMix:
+          'Die E-Rechnung {{format}} lässt sich für diese {{what, noun}} nicht erstellen: Sie mischt „nicht steuerbar“ (O) mit anderen Umsatzsteuer-Kategorien, und EN 16931 (BR-O-11) erlaubt O nur allein. Hängen Sie ein anderes Format oder keines an.',
+        pdfLacks_one:
+          'Das PDF lässt sich nicht erstellen, daher wird nichts versendet: Ihm fehlt {{count}} Wert, aufgeführt unter Dokumente.',
+        pdfLacks_other:
+          'Das PDF lässt sich nicht erstellen, daher wird nichts versendet: Ihm fehlen {{count}} Werte, aufgeführt unter Dokumente.',
+        pdfMix:
+          'Das PDF lässt sich nicht erstellen, daher wird nichts versendet: Die Rechnung mischt „nicht steuerbar“ (O) mit anderen Umsatzsteuer-Kategorien, und EN 16931 (BR-O-11) erlaubt O nur allein.',
+        what: { invoice: 'Rechnung', creditNote: 'Rechnungskorrektur' },
       },
     },
   },

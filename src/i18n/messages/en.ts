@@ -1290,6 +1290,10 @@ export const en = {
       },
     },
     imports: {
+      records: {
+        // a timetrack file's record another module checks (src/kernel/input.ts recordVersionRefusal), said after the column (reasons.inData)
+        version: '{{record, a}} record of version {{version}}; this version of timetrack reads version 1',
+      },
       reasons: {
         // a row's refusal as the Import page says it (src/modules/imports/rows.ts REASONS), the file's column first
         emptyDay: '{{column}}: empty; every row needs its day',
@@ -1326,6 +1330,8 @@ export const en = {
         dataNotObject: "{{column}}: not a JSON object, as the export writes a {{record}} row's record",
         version: '{{column}}: a {{record}} record of version {{version}}; this version of timetrack reads version 1',
         versionEntry: '{{column}}: an entry record of version {{version}}; this version of timetrack reads version 1',
+        // another module's check of the record in the data cell, in its own words (src/modules/imports/rows.ts foreignSaid)
+        inData: '{{column}}: {{reason, words}}',
         notRateValue: '{{column}}: hourlyRate {{value}} is not a rate (a number from 0 to 1,000,000,000, or null)',
         notTrueFalse: '{{column}}: {{field}} {{value}} is not true or false',
         notNameValue: '{{column}}: name {{value}} is not a name',
@@ -1636,6 +1642,8 @@ export const en = {
       draftMarked: 'marked DRAFT, without number',
       download: 'Download',
       needsIdentifier: 'It needs your VAT ID, register entry or seller identifier first (above).',
+      // why a document cannot be made when it lacks no value (src/modules/invoices/issuing.ts MIX_PROBLEM)
+      mix: 'It mixes “not subject to VAT” (O) with other VAT categories, and EN 16931 (BR-O-11) allows O only alone: void it and make two invoices.',
       draftIntro:
         'Once issued, this invoice will have these documents. Issuing checks its PDF first, as its download will, and refuses, before any number is taken, while it lacks a value; an e-invoice’s values may also be set or filled after issuing.',
     },
@@ -1789,6 +1797,27 @@ export const en = {
       taxBreakdown: 'VAT breakdown (fill taxBreakdown=lines once every line has its category and rate)',
       exemptionReason: 'VAT exemption reason (e.g. the small business rule that applies)',
       paymentTerms: 'Payment terms (or a due date, BT-9)',
+      // the variants of a value that is there but refused (src/modules/invoices/documents/missing.ts), matched by their English
+      lineTaxRateStandard: 'VAT rate of line {{line}}: the standard rate (category S) is above 0 % (zero-rated supplies are category Z)',
+      lineTaxRateZero: 'VAT rate of line {{line}}: category {{category}} carries 0 %',
+      sellerIdentification:
+        'An identifier of the seller the buyer can use (BR-CO-26; a tax number, BT-32, is not one): a seller identifier (BT-29: issuer.sellerIdentifier, with issuer.sellerIdentifierScheme when it has one, e.g. 0088 for a GLN; without scheme, e.g. the supplier number your client gave you), your register entry (BT-30: issuer.registrationNumber, e.g. HRB 12345 B), {{vat, noun}}',
+      sellerVat: {
+        orVatId: 'or a VAT identifier (BT-31: issuer.vatId)',
+        cannotServe: 'the VAT identifier (BT-31) cannot serve: an invoice not subject to VAT (O) carries none',
+        wouldNotServe: 'a VAT identifier (BT-31) would not serve: an invoice not subject to VAT (O) carries none',
+      },
+      sellerIdentifierDigits:
+        'Seller identifier: {{value}} is not {{what, noun}} (scheme {{scheme}}); correct it, or its scheme (issuer.sellerIdentifierScheme)',
+      // what an identifier of each scheme is (src/modules/invoices/documents/identifiers.ts CHECKS)
+      identifierKinds: {
+        gln: 'a GLN of GS1 (digits, the last one its check digit)',
+        norway: 'a Norwegian organisation number (nine digits with a valid check digit)',
+        denmark: 'a Danish CVR number (eight digits, optionally after DK)',
+        belgium: 'a Belgian enterprise number (ten digits, the last two its mod-97 check)',
+        sweden: 'a Swedish organisation number (ten digits with a valid check digit)',
+        australia: 'an Australian Business Number (eleven digits with valid check digits)',
+      },
     },
     fill: {
       headingMissing: 'Fill missing e-invoice values',
@@ -1984,6 +2013,22 @@ export const en = {
     },
   },
   input: {
+    // the payment and party identifiers (src/kernel/identifiers.ts): {{country, country}} names a country code in the reader's words
+    identifiers: {
+      ibanForm:
+        'This is not an IBAN. An IBAN is its country code, two check digits and the account, such as DE89 3704 0044 0532 0130 00 (spaces may group it).',
+      ibanLength:
+        'This IBAN has {{length}} characters, and one of {{country, country}} has {{expected}}: a digit is missing or one too many.',
+      ibanDigits: 'This IBAN’s check digits do not match: a digit is mistyped or two are swapped. Copy it from a bank statement.',
+      bic: 'This is not a BIC: it has 8 or 11 letters and digits, the bank’s four letters, its country code, two for the place and optionally three for the branch, such as COBADEFFXXX or BYLADEM1.',
+      vatCountry:
+        'A VAT ID starts with its country’s two letters, such as DE136695976 (Germany), ATU13585627 (Austria) or FR40303265045 (France). A tax number without them is no VAT ID: enter it as the tax number instead.',
+      vatGreek: 'A Greek VAT ID starts with EL, not GR, such as EL094259216.',
+      vatPattern: 'This is not a VAT ID of {{country, country}}: one looks like {{example}}. Check for a missing or extra digit.',
+      vatForm: 'This is not a VAT ID: its country’s two letters, then 2 to 15 letters and digits, such as DE136695976.',
+      vatDigits:
+        'This is not a valid VAT ID of {{country, country}}: its check digits do not match, so a digit is mistyped or two are swapped. Copy it from an invoice or letter of theirs, or check it in the EU’s VIES.',
+    },
     // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
     what: {
       name: 'The name',
@@ -2077,6 +2122,35 @@ export const en = {
       clientNotFound: "That client is not one of this workspace's: choose one from the list.",
       voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
       fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
+      // a restored invoice refused (src/modules/invoices/restore.ts), on the Import page; after is the key below
+      restore: {
+        after:
+          'A restored invoice follows the rules of an issued one: import the file as its workspace exported it, or leave its invoices out (--skip-invalid; the Import page: import the other rows).',
+        rule: 'invoice {{invoice}}: {{problem}}. {{after, noun}}',
+        ownNumbers:
+          "invoice {{invoice}}: this workspace has issued numbers of its own ({{register}}), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or import the other rows without its invoices.",
+        numberTaken:
+          "invoice {{invoice}}: the number {{number}} is {{there}}'s in this workspace, and a number is given once. {{after, noun}}",
+        numberTwice:
+          'invoice {{invoice}}: the number {{number}} is given twice in the file (also invoice {{before}}), and a number is given once. {{after, noun}}',
+        together:
+          "invoice {{invoice}}: the file's numbered invoices are restored together or not at all, so that their series has no gap, and invoice {{refused}} is refused. {{after, noun}}",
+        gap: "invoice {{invoice}}: the file's numbers do not run without a gap: {{number}} of {{day}} would be {{expected}} by the file's number pattern {{pattern}} (numbers and dates run together, one after the other). {{after, noun}}",
+      },
+      // a fill's change of a value that is set (src/modules/invoices/fills.ts fixedRefusal); renew and where are keys below
+      fixed: {
+        handedOut:
+          'This value went out in a document of this invoice (downloaded or sent by mail) and can no longer change. To correct it, {{renew, noun}} with the right value.',
+        amounts: 'This value makes the invoice’s amounts, which a fill never changes: {{renew, noun}}.',
+        dueDate: 'The invoice’s due date follows from this value, and it was issued with that date: {{renew, noun}}.',
+        madeWith:
+          'This invoice was made with this value, which a fill does not change (it adds missing values and corrects its own). Change it in {{where, noun}} for the next invoices; for this one, {{renew, noun}}.',
+        renew: {
+          draft: 'void this draft (it uses no number) and create it again',
+          issued: 'void this invoice (its credit note cancels it) and issue a new one',
+        },
+        where: { profile: 'the business profile', client: 'the client', settings: 'the settings' },
+      },
       // a manual line's refusals at their fields (src/modules/invoices/manual.ts checkManualLine)
       manual: {
         description: 'Say what this line bills.',
@@ -2151,6 +2225,18 @@ export const en = {
         greeting: 'The greeting is one line of at most {{max}} characters: shorten it, or leave it empty for none.',
         message: 'The message may be at most {{max}} characters (it has {{length}}): shorten it.',
         xml: 'Choose the e-invoice to attach beside the PDF: {{formats}}, or none.',
+        // the document to attach cannot be made (src/modules/invoices/documents/index.ts documentRefusal); its values are listed under Documents
+        xmlLacks_one:
+          'The {{format}} e-invoice cannot be made for this {{what, noun}} yet: it lacks {{count}} value, listed under Documents. Fill it on this page, or attach another format or none.',
+        xmlLacks_other:
+          'The {{format}} e-invoice cannot be made for this {{what, noun}} yet: it lacks {{count}} values, listed under Documents. Fill them on this page, or attach another format or none.',
+        xmlMix:
+          'The {{format}} e-invoice cannot be made for this {{what, noun}}: it mixes “not subject to VAT” (O) with other VAT categories, and EN 16931 (BR-O-11) allows O only alone. Attach another format or none.',
+        pdfLacks_one: 'The PDF cannot be made, so nothing is sent: it lacks {{count}} value, listed under Documents.',
+        pdfLacks_other: 'The PDF cannot be made, so nothing is sent: it lacks {{count}} values, listed under Documents.',
+        pdfMix:
+          'The PDF cannot be made, so nothing is sent: it mixes “not subject to VAT” (O) with other VAT categories, and EN 16931 (BR-O-11) allows O only alone.',
+        what: { invoice: 'invoice', creditNote: 'credit note' },
       },
     },
   },

@@ -1,5 +1,6 @@
 import { newTimeId } from '../../ids.js';
 import { canonicalTimeZone, dayStart, parseCalendarDay, parseInstant, toIso } from '../../kernel/time.js';
+import { recordVersionRefusal } from '../../kernel/input.js';
 import type { ApprovalsRepository, AuditRow, PeriodRow } from './repository.js';
 
 /*
@@ -63,7 +64,7 @@ const oneOf = <T extends string>(value: unknown, values: readonly T[], what: str
 
 /** The settings record checked (version 1; the import refuses the row, naming what, otherwise). */
 export function checkApprovalRecord(data: Record<string, unknown>): ApprovalRecord {
-  if (data.v !== 1) fail(`an approval record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  if (data.v !== 1) throw recordVersionRefusal('approval', data.v);
   const lockedBefore = optionalText(data.lockedBefore, 'lockedBefore', 10);
   if (lockedBefore !== null) parseCalendarDay(lockedBefore, 'lockedBefore');
   const lockZone = data.lockZone === null ? null : canonicalTimeZone(text(data.lockZone, 'lockZone', 64), 'lockZone');
@@ -79,7 +80,7 @@ export function checkApprovalRecord(data: Record<string, unknown>): ApprovalReco
 
 /** A period record checked (version 1). */
 export function checkPeriodRecord(data: Record<string, unknown>): PeriodRecord {
-  if (data.v !== 1) fail(`a period record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  if (data.v !== 1) throw recordVersionRefusal('period', data.v);
   const startDay = text(data.startDay, 'startDay', 10);
   parseCalendarDay(startDay, 'startDay');
   const from = instant(data.from, 'from');

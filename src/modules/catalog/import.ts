@@ -11,6 +11,7 @@ import { checkPartyDetails } from './clients.js';
 import { clients } from './schema.js';
 import { parseClientLanguage } from '../../kernel/document-languages.js';
 import { parseClientRounding } from '../../kernel/rounding.js';
+import { recordVersionRefusal } from '../../kernel/input.js';
 import { DomainError } from '../../errors.js';
 import { clientView, projectView, tagView, taskView } from './views.js';
 
@@ -164,10 +165,7 @@ export const CLIENT_RECORD_VERSION = 1;
  */
 export function checkClientRecord(data: unknown): { values: Record<string, unknown>; unknown: string[] } {
   const record = data as { v?: unknown; client?: unknown };
-  if (record?.v !== CLIENT_RECORD_VERSION)
-    throw new Error(
-      `a client record of version ${JSON.stringify(record?.v)}; this version of timetrack reads version ${CLIENT_RECORD_VERSION}`,
-    );
+  if (record?.v !== CLIENT_RECORD_VERSION) throw recordVersionRefusal('client', record?.v);
   if (typeof record.client !== 'object' || record.client === null) throw new Error('the client record has no client object');
   const read = rowOfRecord(clients, record.client as Record<string, unknown>, CLIENT_IDENTITY);
   const lines = read.values.addressLines;

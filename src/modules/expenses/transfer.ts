@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseCalendarDay } from '../../kernel/time.js';
+import { recordVersionRefusal } from '../../kernel/input.js';
 import type { ExpenseRow, ExpensesRepository } from './repository.js';
 import { MAX_RECEIPT_BYTES, sniffReceipt } from './receipts.js';
 
@@ -60,7 +61,7 @@ const whole = (value: unknown, what: string, min = 0, max = Number.MAX_SAFE_INTE
 
 /** An expense record checked (version 1; the import refuses the row, naming what, otherwise). */
 export function checkExpenseRecord(data: Record<string, unknown>): ExpenseRecord {
-  if (data.v !== 1) fail(`an expense record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  if (data.v !== 1) throw recordVersionRefusal('expense', data.v);
   const day = text(data.day, 'day', 10);
   parseCalendarDay(day, 'day');
   const taxCategory = data.taxCategory === null ? null : text(data.taxCategory, 'taxCategory', 2);
@@ -110,7 +111,7 @@ export function checkExpenseRecord(data: Record<string, unknown>): ExpenseRecord
 
 /** A receipt part checked (version 1): its number and its base64. */
 export function checkReceiptPart(data: Record<string, unknown>): ReceiptPartRecord {
-  if (data.v !== 1) fail(`a receipt record of version ${JSON.stringify(data.v)}; this version of timetrack reads version 1`);
+  if (data.v !== 1) throw recordVersionRefusal('receipt', data.v);
   const bytes = text(data.bytes, 'bytes', Math.ceil(RECEIPT_PART_BYTES / 3) * 4);
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(bytes)) fail('bytes must be base64');
   return { v: 1, part: whole(data.part, 'part', 0, 1000), bytes };

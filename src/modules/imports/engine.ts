@@ -791,7 +791,7 @@ function createRestoreCheck(
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           refusedRestores.add(line);
-          refuse(line, error.message);
+          refuse(line, error.message, error.words);
           return;
         }
       }
@@ -804,11 +804,11 @@ function createRestoreCheck(
     /** Once every row is read: the refusals of the file's series (each such invoice no longer counted as restored). */
     finish(): void {
       receipts.finish();
-      for (const { key, message } of invoices?.finish(pattern) ?? []) {
+      for (const { key, message, words: said } of invoices?.finish(pattern) ?? []) {
         if (refusedRestores.has(key)) continue;
         refusedRestores.add(key);
         restoring.counts.invoices--;
-        refuse(key, message);
+        refuse(key, message, said);
       }
     },
   };

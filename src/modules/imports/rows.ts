@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DomainError } from '../../errors.js';
 import { type Vars, type Words, words } from '../../i18n/index.js';
 import { unsafeCharacter } from '../../kernel/input.js';
 import { canonicalTimeZone, secondsBetween } from '../../kernel/time.js';
@@ -98,12 +99,25 @@ const REASONS = {
   notColor: 'integrations.imports.reasons.notColor',
   notEstimate: 'integrations.imports.reasons.notEstimate',
   rateTooHigh: 'integrations.imports.reasons.rateTooHigh',
+  // another module's check of the record in the data cell, in that module's words
+  inData: 'integrations.imports.reasons.inData',
 } as const;
 type Reason = keyof typeof REASONS;
 /** A reason's words for people: its key, and its values beside the column. */
 const said = (reason: Reason, vars: Vars = {}) => ({ reason, vars });
 /** A cell's reason (src/modules/imports/dates.ts) as words for people, where it has one; the message stays the error's. */
 const cellSaid = (error: unknown) => (error instanceof CellError ? said(error.reason, error.vars) : undefined);
+/**
+ * Another module's refusal of a record (its check of a client, an invoice, the profile, the
+ * settings, an expense, an approval, a project's VAT, the workspace's settings) as words for
+ * people, where it has them (on the error, or on the DomainError it was made from): said after
+ * the column. The message stays the error's.
+ */
+const foreignSaid = (error: unknown) => {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const found = error instanceof DomainError ? error : cause instanceof DomainError ? cause : undefined;
+  return found?.words === undefined ? undefined : said('inData', { ...found.words.vars, reason: found.words.key });
+};
 /** A value of the file as the message writes it (JSON). */
 const shown = (value: unknown): string => String(JSON.stringify(value));
 
@@ -440,7 +454,7 @@ function rateRecord(
   try {
     settings = checkWorkspaceSettings(given as Parameters<typeof checkWorkspaceSettings>[0]);
   } catch (error) {
-    return refuse('data', (error as Error).message);
+    return refuse('data', (error as Error).message, foreignSaid(error));
   }
   return { checked: { hourlyRate: rate, settings }, unknown };
 }
@@ -521,7 +535,7 @@ function restoreRecord(refuse: Refuse, line: number, row: SourceRow, userKey: st
     else unknown = checkInvoiceRecord(data).map((key) => `invoices.${key}`);
   } catch (error) {
     if (error instanceof RowRefusal) throw error;
-    return refuse('data', (error as Error).message);
+    return refuse('data', (error as Error).message, foreignSaid(error));
   }
   const names = kind === 'member' || kind === 'invoice' || kind === 'period' || kind === 'expense';
   if (names && row.email === '' && userKey !== '')
@@ -639,7 +653,7 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
       unknown = read.unknown.map((key) => `clients.${key}`);
     } catch (error) {
       if (error instanceof RowRefusal) throw error;
-      refuse('data', (error as Error).message);
+      refuse('data', (error as Error).message, foreignSaid(error));
     }
   }
   const attrs: CatalogAttributes = {};
@@ -675,7 +689,7 @@ function catalogRecord(refuse: Refuse, line: number, row: SourceRow, rates: bool
     try {
       tax = parseOwnTax(data.taxCategory, data.taxRate);
     } catch (error) {
-      refuse('data', (error as Error).message);
+      refuse('data', (error as Error).message, foreignSaid(error));
     }
     unknown = Object.keys(data)
       .filter((key) => !['v', 'taxCategory', 'taxRate'].includes(key))

@@ -1,5 +1,5 @@
 import { DomainError, notFound } from '../../errors.js';
-import { type Key, words } from '../../i18n/index.js';
+import { type Key, type Words, words } from '../../i18n/index.js';
 
 /** What only owners do, each with its words for people (a key per phrase: the phrase itself is English). */
 const OWNER_ACTS = {
@@ -63,8 +63,8 @@ export const invoiceErrors = {
     new DomainError('conflict', `Invoice ${id} is void; a void invoice takes no fills.`, {
       words: words('invoicing.refused.voidTakesNoFill'),
     }),
-  /** A change of a value a fill may not change (decisions 14): at its path, saying what to do instead. */
-  fixedFill: (path: string, message: string, people: string) => new DomainError('conflict', message, { field: path, people }),
+  /** A change of a value a fill may not change (decisions 14): at its path, saying what to do instead (by key for people). */
+  fixedFill: (path: string, message: string, said: Words) => new DomainError('conflict', message, { field: path, words: said }),
   fillChangesNothing: (paths: string[]) =>
     new DomainError(
       'invalid',

@@ -1,3 +1,4 @@
+import { words } from '../../i18n/index.js';
 import { toIso } from '../../kernel/time.js';
 import type { InvoiceDocument } from './document.js';
 import { invoiceErrors as errors } from './errors.js';
@@ -109,33 +110,40 @@ function fixedRefusal(invoice: InvoiceDocument, slot: FillSlot) {
     invoice.status === 'draft'
       ? 'void this draft (it uses no number) and create it again'
       : 'void this invoice (its credit note cancels it) and issue a new one';
+  // The same advice for people, by key (a page says it in its reader's language).
+  const renewKey = invoice.status === 'draft' ? 'invoicing.refused.fixed.renew.draft' : 'invoicing.refused.fixed.renew.issued';
   switch (slot.because) {
     case 'handed-out':
       return errors.fixedFill(
         path,
         `${path} was filled (${current}) and a document carrying it was downloaded or sent since (last at ${slot.handedOutAt}): it can no longer change. To correct it, ${renew} with the right value.`,
-        `This value went out in a document of this invoice (downloaded or sent by mail) and can no longer change. To correct it, ${renew} with the right value.`,
+        words('invoicing.refused.fixed.handedOut', { renew: renewKey }),
       );
     case 'amounts':
       return errors.fixedFill(
         path,
         `${path} is already set (${current}) and makes the invoice's amounts, which a fill never changes: ${renew}.`,
-        `This value makes the invoice’s amounts, which a fill never changes: ${renew}.`,
+        words('invoicing.refused.fixed.amounts', { renew: renewKey }),
       );
     case 'due-date':
       return errors.fixedFill(
         path,
         `${path} would contradict the due date ${invoice.dueDate} that ${invoice.number} was issued with: ${renew}.`,
-        `The invoice’s due date follows from this value, and it was issued with that date: ${renew}.`,
+        words('invoicing.refused.fixed.dueDate', { renew: renewKey }),
       );
     case 'void':
       return errors.voidTakesNoFill(invoice.id);
     default: {
       const where = path.startsWith('issuer.') ? 'the business profile' : path.startsWith('recipient.') ? 'the client' : 'the settings';
+      const whereKey = path.startsWith('issuer.')
+        ? 'invoicing.refused.fixed.where.profile'
+        : path.startsWith('recipient.')
+          ? 'invoicing.refused.fixed.where.client'
+          : 'invoicing.refused.fixed.where.settings';
       return errors.fixedFill(
         path,
         `${path} is already set (${current}): the invoice was made with it, and a fill only adds missing values or corrects its own. Set it in ${where} for the next invoices; for this one, ${renew}.`,
-        `This invoice was made with this value, which a fill does not change (it adds missing values and corrects its own). Change it in ${where} for the next invoices; for this one, ${renew}.`,
+        words('invoicing.refused.fixed.madeWith', { where: whereKey, renew: renewKey }),
       );
     }
   }

@@ -164,6 +164,7 @@ function createSendCheck({ ports, access }: { ports: InvoicePorts; access: Acces
       );
     const creditNote = document === 'credit-note';
     const what = creditNote ? 'credit note' : 'invoice';
+    const whatKey = creditNote ? 'invoicing.refused.mailing.what.creditNote' : 'invoicing.refused.mailing.what.invoice';
     if (request.xml !== null) {
       if (request.xml === 'pdf' || !DOCUMENT_FORMATS.includes(request.xml))
         throw new DomainError(
@@ -181,11 +182,23 @@ function createSendCheck({ ports, access }: { ports: InvoicePorts; access: Acces
           refused.missing.length > 0
             ? `${request.xml} cannot be made for this ${what} yet: it lacks ${refused.missing.map((m) => `${m.label} (${m.bt})`).join(', ')}. Fill them on this page, or attach another format or none.`
             : `${request.xml} cannot be made for this ${what}: ${refused.message} Attach another format or none.`,
-          { field: 'xml' },
+          {
+            field: 'xml',
+            words:
+              refused.missing.length > 0
+                ? words('invoicing.refused.mailing.xmlLacks', { format: request.xml, what: whatKey, count: refused.missing.length })
+                : words('invoicing.refused.mailing.xmlMix', { format: request.xml, what: whatKey }),
+          },
         );
     }
     const pdf = documentRefusal(invoice, 'pdf', { creditNote });
-    if (pdf) throw errors.invalid(`The PDF cannot be made, so nothing is sent: ${pdf.message}`);
+    if (pdf)
+      throw new DomainError('invalid', `The PDF cannot be made, so nothing is sent: ${pdf.message}`, {
+        words:
+          pdf.missing.length > 0
+            ? words('invoicing.refused.mailing.pdfLacks', { count: pdf.missing.length })
+            : words('invoicing.refused.mailing.pdfMix'),
+      });
     const formats: DocumentFormat[] = request.xml === null ? ['pdf'] : ['pdf', request.xml];
     return { invoice, acting, document, creditNote, to, greeting, message, formats };
   }

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
+import { type Words, words } from '../../i18n/index.js';
 import { requireSafeText, requireSafeValue } from '../../kernel/input.js';
 import { amountCents, fromCents, timesCents, toCents } from '../../kernel/money.js';
 import { isTaxCategory, requireVatexCode } from '../../kernel/tax.js';
@@ -58,7 +59,17 @@ export function invoiceLabel(values: Record<string, unknown>): string {
   return `(${what} of ${String(values.fromDay)} to ${String(values.toDay)})`;
 }
 
-const refusal = (label: string, problem: string) => new DomainError('invalid', `invoice ${label}: ${problem}. ${AFTER}`);
+/**
+ * A restored invoice refused: the message names it and the rule; its words for people (the Import
+ * page) by key where the rule has its own, else the frame and what to do by key with the rule's
+ * detail as written.
+ */
+const refusal = (label: string, problem: string, said?: Words) =>
+  new DomainError('invalid', `invoice ${label}: ${problem}. ${AFTER}`, {
+    words: said ?? words('invoicing.refused.restore.rule', { invoice: label, problem, after: AFTER_KEY }),
+  });
+/** What to do after every refusal of a restored invoice, by key (said in the page reader's language). */
+const AFTER_KEY = 'invoicing.refused.restore.after';
 
 const json = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ? (JSON.parse(text) as T) : fallback);
 const money = (cents: number) => fromCents(cents).toFixed(2);
@@ -592,23 +603,33 @@ export function createSeriesCheck(workspace: { register: readonly string[]; invo
     add(key: number, values: Record<string, unknown>, numbers: readonly NumberRecord[]): void {
       const label = invoiceLabel(values);
       if (numbers.length === 0) return;
-      const fail = (problem: string): never => {
+      const fail = (problem: string, said: Words): never => {
         refused ??= label;
-        throw refusal(label, problem);
+        throw refusal(label, problem, said);
       };
       if (workspace.register.length > 0) {
         refused ??= label;
+        const named = numbers.map((n) => n.number).join(' and ');
+        const register = `${workspace.register.slice(0, 3).join(', ')}${workspace.register.length > 3 ? ' …' : ''}`;
         throw new DomainError(
           'invalid',
-          `invoice ${numbers.map((n) => n.number).join(' and ')}: this workspace has issued numbers of its own (${workspace.register.slice(0, 3).join(', ')}${workspace.register.length > 3 ? ' …' : ''}), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.`,
+          `invoice ${named}: this workspace has issued numbers of its own (${register}), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.`,
+          { words: words('invoicing.refused.restore.ownNumbers', { invoice: named, register }) },
         );
       }
       for (const n of numbers) {
         const there = workspace.invoices.get(n.number);
-        if (there !== undefined) fail(`the number ${n.number} is ${there}'s in this workspace, and a number is given once`);
+        if (there !== undefined)
+          fail(
+            `the number ${n.number} is ${there}'s in this workspace, and a number is given once`,
+            words('invoicing.refused.restore.numberTaken', { invoice: label, number: n.number, there, after: AFTER_KEY }),
+          );
         const before = inFile.get(n.number);
         if (before !== undefined)
-          fail(`the number ${n.number} is given twice in the file (also invoice ${before}), and a number is given once`);
+          fail(
+            `the number ${n.number} is given twice in the file (also invoice ${before}), and a number is given once`,
+            words('invoicing.refused.restore.numberTwice', { invoice: label, number: n.number, before, after: AFTER_KEY }),
+          );
       }
       for (const n of numbers) inFile.set(n.number, label);
       accepted.push({ key, label, numbers });
@@ -623,16 +644,17 @@ export function createSeriesCheck(workspace: { register: readonly string[]; invo
      * Once every invoice is read: the refusals of the series (none when it is whole and without a
      * gap under `pattern`, the number pattern of the file's invoicing settings), by key.
      */
-    finish(pattern: string): Array<{ key: number; message: string }> {
-      const out: Array<{ key: number; message: string }> = [];
+    finish(pattern: string): Array<{ key: number; message: string; words: Words }> {
+      const out: Array<{ key: number; message: string; words: Words }> = [];
       const together = (because: string) =>
         accepted
           .filter((a) => !out.some((o) => o.key === a.key))
           .map((a) => ({
             key: a.key,
-            message: `invoice ${a.label}: the file's numbered invoices are restored together or not at all, so that their series has no gap, and ${because}. ${AFTER}`,
+            message: `invoice ${a.label}: the file's numbered invoices are restored together or not at all, so that their series has no gap, and invoice ${because} is refused. ${AFTER}`,
+            words: words('invoicing.refused.restore.together', { invoice: a.label, refused: because, after: AFTER_KEY }),
           }));
-      if (refused !== null) return together(`invoice ${refused} is refused`);
+      if (refused !== null) return together(refused);
       const series = accepted
         .flatMap((a) => a.numbers.map((n) => ({ ...n, key: a.key, label: a.label })))
         .sort(
@@ -652,8 +674,16 @@ export function createSeriesCheck(workspace: { register: readonly string[]; invo
         out.push({
           key: n.key,
           message: `invoice ${n.label}: the file's numbers do not run without a gap: its ${n.kind === 'credit_note' ? 'credit note' : 'invoice'} ${n.number} of ${n.issueDate} is the ${ordinal(seq)} document of ${yearly ? `${n.issueDate.slice(0, 4)} in ` : ''}the series, which the file's number pattern ${pattern} numbers ${expected} (numbers and dates run together, one after the other). ${AFTER}`,
+          words: words('invoicing.refused.restore.gap', {
+            invoice: n.label,
+            number: n.number,
+            day: n.issueDate,
+            pattern,
+            expected,
+            after: AFTER_KEY,
+          }),
         });
-        return [...out, ...together(`invoice ${n.label} is refused`)];
+        return [...out, ...together(n.label)];
       }
       return out;
     },

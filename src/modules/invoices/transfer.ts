@@ -8,7 +8,7 @@ import type { InvoicesRepository } from './repository.js';
 import { invoicePayments, invoiceReminders, invoiceSends, invoices, invoiceSettings } from './schema.js';
 import { checkElectronicAddress, checkValue, ISSUER_FIELDS, type IssuerField } from './fields.js';
 import { checkRestorable, createSeriesCheck, latestDayAt, type NumberRecord } from './restore.js';
-import { requireSafeValue } from '../../kernel/input.js';
+import { recordVersionRefusal, requireSafeValue } from '../../kernel/input.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 import { checkSetting, SETTINGS_KEYS } from './settings.js';
 import { recordCreated } from './moves.js';
@@ -95,10 +95,7 @@ const jsonOf = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ?
  */
 export function checkInvoiceRecord(data: unknown): string[] {
   const record = data as { v?: unknown; row?: unknown; numbers?: unknown; sends?: unknown; payments?: unknown; reminders?: unknown };
-  if (record?.v !== INVOICE_RECORD_VERSION)
-    throw refuse(
-      `an invoice record of version ${JSON.stringify(record?.v)}; this version of timetrack reads version ${INVOICE_RECORD_VERSION}`,
-    );
+  if (record?.v !== INVOICE_RECORD_VERSION) throw recordVersionRefusal('invoice', record?.v);
   if (typeof record.row !== 'object' || record.row === null) throw refuse('the invoice record has no row');
   let unknown: string[];
   try {
@@ -177,16 +174,15 @@ export function checkInvoiceRecord(data: unknown): string[] {
  */
 export function checkProfileRecord(data: unknown): Record<string, unknown> {
   const record = data as { v?: unknown; profile?: unknown };
-  if (record?.v !== INVOICE_RECORD_VERSION)
-    throw refuse(
-      `a profile record of version ${JSON.stringify(record?.v)}; this version of timetrack reads version ${INVOICE_RECORD_VERSION}`,
-    );
+  if (record?.v !== INVOICE_RECORD_VERSION) throw recordVersionRefusal('profile', record?.v);
   if (typeof record.profile !== 'object' || record.profile === null || Array.isArray(record.profile))
     throw refuse('the profile record has no profile object');
   try {
     return profileOf(record.profile as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof DomainError) throw refuse(`the issuer profile: ${error.message}`);
+    // Its words for people where it has them (the Import page says them in its reader's language).
+    if (error instanceof DomainError)
+      throw new DomainError('invalid', `the issuer profile: ${error.message}`, error.words === undefined ? {} : { words: error.words });
     throw error;
   }
 }
@@ -213,10 +209,7 @@ function profileOf(given: Record<string, unknown>): Record<string, unknown> {
 /** Checks the invoicing settings of a file before anything is written: its version and each setting as `--set` checks it. */
 export function checkSettingsRecord(data: unknown): Record<string, unknown> {
   const record = data as { v?: unknown; settings?: unknown };
-  if (record?.v !== INVOICE_RECORD_VERSION)
-    throw refuse(
-      `a settings record of version ${JSON.stringify(record?.v)}; this version of timetrack reads version ${INVOICE_RECORD_VERSION}`,
-    );
+  if (record?.v !== INVOICE_RECORD_VERSION) throw recordVersionRefusal('settings', record?.v);
   if (typeof record.settings !== 'object' || record.settings === null) throw refuse('the settings record has no settings object');
   const settings = record.settings as Record<string, unknown>;
   try {

@@ -29,7 +29,7 @@ import { columnHeads } from '../kit/tables.js';
 import { csrfField } from '../kit/layout.js';
 import { clockOf } from '../kit/forms.js';
 import type { WebPaths } from '../paths.js';
-import { formats, type Key, t, translator } from '../../i18n/index.js';
+import { formats, type Key, t, translator, type Vars } from '../../i18n/index.js';
 
 /*
  * What the Invoices pages show (decisions §11): the list, the new invoice with its preview, an
@@ -670,12 +670,65 @@ const MISSING_NAMES: Record<string, readonly Key[]> = {
   'paymentTerms BT-20': ['invoicePage.missingNames.paymentTerms'],
 };
 const english = translator('en');
+/**
+ * Why a document cannot be made though it lacks no value (the invoices module's English, which the
+ * command line keeps), in the reader's words where it is ours; else as the module wrote it.
+ */
+export const problemText = (problem: string): string =>
+  english('invoicePage.documents.mix') === problem ? t('invoicePage.documents.mix') : problem;
+
+/** What an identifier of each scheme is, as the invoices module's label says it (identifiers.ts CHECKS), by key. */
+const IDENTIFIER_KINDS: Record<string, Key> = {
+  '0088': 'invoicePage.missingNames.identifierKinds.gln',
+  '0192': 'invoicePage.missingNames.identifierKinds.norway',
+  '0184': 'invoicePage.missingNames.identifierKinds.denmark',
+  '0208': 'invoicePage.missingNames.identifierKinds.belgium',
+  '0007': 'invoicePage.missingNames.identifierKinds.sweden',
+  '0151': 'invoicePage.missingNames.identifierKinds.australia',
+};
+
+/**
+ * The variants of a value that is there but refused (a rate its category forbids, an identifier's
+ * check digits, the seller's identification), by its path and number: a key and the values its
+ * label gives (read from the label; the name is used only when its English is the label again).
+ */
+const MISSING_VARIANTS: Record<string, ReadonlyArray<{ key: Key; vars: (label: string) => Vars | null }>> = {
+  'lines[].taxRate BT-152': [
+    { key: 'invoicePage.missingNames.lineTaxRateStandard', vars: () => ({}) },
+    { key: 'invoicePage.missingNames.lineTaxRateZero', vars: (label) => ({ category: /category (\w+) carries/.exec(label)?.[1] ?? '' }) },
+  ],
+  'issuer.sellerIdentifier BT-29/BT-30/BT-31': (
+    [
+      'invoicePage.missingNames.sellerVat.orVatId',
+      'invoicePage.missingNames.sellerVat.cannotServe',
+      'invoicePage.missingNames.sellerVat.wouldNotServe',
+    ] as const
+  ).map((vat) => ({ key: 'invoicePage.missingNames.sellerIdentification' as Key, vars: () => ({ vat }) })),
+  'issuer.sellerIdentifier BT-29': [
+    {
+      key: 'invoicePage.missingNames.sellerIdentifierDigits',
+      vars: (label) => {
+        const read = /^Seller identifier: (".*") is not .* \(scheme (\w+)\); /.exec(label);
+        const what = read ? IDENTIFIER_KINDS[read[2] as string] : undefined;
+        return read && what ? { value: read[1] as string, what, scheme: read[2] as string } : null;
+      },
+    },
+  ],
+};
+
 /** A missing value's name in the reader's words: the name of its path and number whose English is the module's label, else that label. */
 export function missingName(m: MissingValue): string {
   const index = /\[(\d+)\]/.exec(m.path);
-  const vars = index ? { line: Number(index[1]) + 1 } : undefined;
-  const key = (MISSING_NAMES[`${m.path.replace(/\[\d+\]/g, '[]')} ${m.bt}`] ?? []).find((k) => english(k, vars) === m.label);
-  return key === undefined ? m.label : t(key, vars);
+  const line = index ? { line: Number(index[1]) + 1 } : undefined;
+  const at = `${m.path.replace(/\[\d+\]/g, '[]')} ${m.bt}`;
+  const key = (MISSING_NAMES[at] ?? []).find((k) => english(k, line) === m.label);
+  if (key !== undefined) return t(key, line);
+  for (const variant of MISSING_VARIANTS[at] ?? []) {
+    const read = variant.vars(m.label);
+    const vars = read === null ? null : { ...line, ...read };
+    if (vars !== null && english(variant.key, vars) === m.label) return t(variant.key, vars);
+  }
+  return m.label;
 }
 
 /** The missing values of a document, each by name and BT number, with where to set it (in words, with links). */
@@ -769,7 +822,7 @@ function documentRows(
             : '';
     return html`<li class="document ${ready && !none ? 'ready' : 'missing'}">
       <span class="doc-name">${name}</span>
-      ${badge}${download} ${issueSays} ${d.problem !== null ? html`<p class="refused">${d.problem}</p>` : ''}
+      ${badge}${download} ${issueSays} ${d.problem !== null ? html`<p class="refused">${problemText(d.problem)}</p>` : ''}
       ${
         none
           ? html`<span class="hint inline">${t('invoicePage.documents.needsIdentifier')}</span>`
@@ -838,7 +891,7 @@ export function notReadyHtml(
             ${missingItems(paths, invoice, refused.missing, slotOf, `${paths.invoices}/${invoice.id}#fill-heading`)}`
         : ''
     }
-    ${refused.problem ? html`<p>${refused.problem}</p>` : ''}
+    ${refused.problem ? html`<p>${problemText(refused.problem)}</p>` : ''}
     <p>${t('invoicePage.notReady.setThem')}</p>`;
 }
 

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
+import { parseMailSettings } from '../../../src/modules/mail/service.js';
 import { detailWords, errorWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
+import { checkRestorable, createSeriesCheck } from '../../../src/modules/invoices/restore.js';
 import { oidcErrors } from '../../../src/modules/oidc/errors.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { memoryServices, type ServiceWorld } from '../../helpers/services.js';
@@ -304,6 +306,67 @@ describe('services: refusals in the reader’s language', () => {
     expect(price.message).to.match(/^unitPrice must be a net price per unit of 0 or more/);
   });
 
+  it('the invoicing service: a fill’s change of a value that is set, by key, the advice by the invoice’s status (issue 58 item 1)', async () => {
+    const { invoices, catalog, entries } = world.services;
+    const owner = world.owner;
+    invoices.setSettings(OPERATOR, world.workspaceId, { taxRate: 19 });
+    const clientId = catalog.clients.create(owner, { name: 'Acme', legalName: 'Acme GmbH', country: 'DE' } as never).id;
+    const projectId = catalog.projects.create(owner, { name: 'Design', clientId, billable: true, hourlyRate: 100 }).id;
+    entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T10:00:00Z', billable: true });
+    const id = invoices.create(owner, { workspaceId: world.workspaceId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    const madeWith = await refused(() => invoices.fill(OPERATOR, id, world.ownerId, [['recipient.legalName', 'Acme AG']]));
+    expect(madeWith).to.deep.equal({
+      code: 'conflict',
+      field: 'recipient.legalName',
+      message:
+        'recipient.legalName is already set ("Acme GmbH"): the invoice was made with it, and a fill only adds missing values or corrects its own. Set it in the client for the next invoices; for this one, void this draft (it uses no number) and create it again.',
+      de: 'Diese Rechnung wurde mit diesem Wert erstellt, den eine Ergänzung nicht ändert (sie fügt fehlende Werte hinzu und korrigiert ihre eigenen). Ändern Sie ihn für die nächsten Rechnungen beim Kunden; um diese zu korrigieren, stornieren Sie diesen Entwurf (er verbraucht keine Nummer) und legen Sie ihn neu an.',
+      en: 'This invoice was made with this value, which a fill does not change (it adds missing values and corrects its own). Change it in the client for the next invoices; for this one, void this draft (it uses no number) and create it again.',
+    });
+    const amounts = await refused(() => invoices.fill(OPERATOR, id, world.ownerId, [['lines[0].taxRate', '7']]));
+    expect([amounts.field, amounts.de, amounts.en]).to.deep.equal([
+      'lines[0].taxRate',
+      'Dieser Wert bestimmt die Beträge der Rechnung, die eine Ergänzung nie ändert. Um ihn zu korrigieren, stornieren Sie diesen Entwurf (er verbraucht keine Nummer) und legen Sie ihn neu an.',
+      'This value makes the invoice’s amounts, which a fill never changes: void this draft (it uses no number) and create it again.',
+    ]);
+    expect(amounts.message).to.match(/^lines\[0\]\.taxRate is already set \(19\) and makes the invoice's amounts/);
+  });
+
+  it('the invoicing service: a send whose e-invoice cannot be made says why by key, at its field (issue 58 item 1)', async () => {
+    world.close();
+    world = memoryServices({
+      mail: {
+        settings: parseMailSettings({ SMTP_URL: 'smtp://relay.invalid', MAIL_FROM: 'time@example.org' }, []),
+        links: () => 'http://localhost:8080/settings',
+        relay: async () => ({ status: 'sent', response: '250 ok' }),
+      },
+    });
+    const { invoices, catalog, entries } = world.services;
+    const owner = world.owner;
+    invoices.setSettings(OPERATOR, world.workspaceId, { taxRate: 19 });
+    invoices.setBusinessProfile(OPERATOR, world.workspaceId, {
+      legalName: 'Ada Lovelace Design',
+      country: 'DE',
+      taxNumber: '30/123/45678',
+    });
+    const clientId = catalog.clients.create(owner, { name: 'Acme', country: 'DE' } as never).id;
+    const projectId = catalog.projects.create(owner, { name: 'Design', clientId, billable: true, hourlyRate: 100 }).id;
+    entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T10:00:00Z', billable: true });
+    const id = invoices.create(owner, { workspaceId: world.workspaceId, clientId, from: '2026-10-01', to: '2026-10-31' }).id;
+    invoices.issue(owner, id);
+    const lacks = invoices.documents(owner, id).find((d) => d.format === 'xrechnung-cii' && !d.creditNote)?.missing.length as number;
+    expect(lacks).to.be.greaterThan(1);
+    const send = await refused(() => invoices.send(owner, id, { to: 'billing@acme.example', xml: 'xrechnung-cii', message: null }));
+    expect([send.code, send.field]).to.deep.equal(['invalid', 'xml']);
+    expect(send.message).to.match(/^xrechnung-cii cannot be made for this invoice yet: it lacks /);
+    expect(send.de).to.equal(
+      `Die E-Rechnung xrechnung-cii lässt sich für diese Rechnung noch nicht erstellen: Ihr fehlen ${lacks} Werte, aufgeführt unter Dokumente. Ergänzen Sie sie auf dieser Seite, oder hängen Sie ein anderes Format oder keines an.`,
+    );
+    expect(send.en).to.equal(
+      `The xrechnung-cii e-invoice cannot be made for this invoice yet: it lacks ${lacks} values, listed under Documents. Fill them on this page, or attach another format or none.`,
+    );
+  });
+
   it('the imports service: a row’s reasons carry words by key on a run for the Import page; the command line’s report stays English only', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
     try {
@@ -418,6 +481,169 @@ describe('services: refusals in the reader’s language', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the identifiers (src/kernel/identifiers.ts): an IBAN, a BIC, a VAT id by key, the country in the reader’s words; on the Import page too, inside a profile’s or a client’s record (issue 58 item 3)', async () => {
+    const { invoices } = world.services;
+    const profile = (patch: Record<string, string>) =>
+      refused(() => invoices.setBusinessProfile(OPERATOR, world.workspaceId, patch as never));
+    const iban = await profile({ iban: 'DE89 3704 0044 0532 0130 01' });
+    expect(iban).to.deep.include({
+      field: 'iban',
+      de: 'Die Prüfziffern dieser IBAN stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einem Kontoauszug.',
+      en: 'This IBAN’s check digits do not match: a digit is mistyped or two are swapped. Copy it from a bank statement.',
+    });
+    expect((await profile({ iban: 'NL91 ABNA 0417 1643 0' })).de).to.equal(
+      'Diese IBAN hat 17 Zeichen, und eine IBAN dieses Landes (Niederlande) hat 18: Eine Ziffer fehlt oder ist zu viel.',
+    );
+    expect((await profile({ iban: 'NL91 ABNA 0417 1643 0' })).en).to.equal(
+      'This IBAN has 17 characters, and one of the Netherlands has 18: a digit is missing or one too many.',
+    );
+    expect((await profile({ iban: 'not one' })).de).to.match(/^Das ist keine IBAN\. Eine IBAN besteht aus/);
+    expect((await profile({ bic: 'COBA' })).de).to.match(/^Das ist keine BIC: Sie hat 8 oder 11 Buchstaben/);
+    const vat = await profile({ vatId: 'DE123456789' });
+    expect([vat.field, vat.de, vat.en]).to.deep.equal([
+      'vatId',
+      'Das ist keine gültige USt-IdNr. dieses Landes (Deutschland): Ihre Prüfziffern stimmen nicht, also ist eine Ziffer vertippt oder zwei sind vertauscht. Kopieren Sie sie von einer Rechnung oder einem Brief der Firma, oder prüfen Sie sie im VIES der EU.',
+      'This is not a valid VAT ID of Germany: its check digits do not match, so a digit is mistyped or two are swapped. Copy it from an invoice or letter of theirs, or check it in the EU’s VIES.',
+    ]);
+    expect(vat.message).to.match(/^vatId "DE123456789" fails the check digits of a VAT identifier of DE/);
+    expect((await profile({ vatId: '123456789' })).de).to.match(/^Eine USt-IdNr\. beginnt mit den zwei Buchstaben ihres Landes/);
+    expect((await profile({ vatId: 'GR094259216' })).de).to.equal('Eine griechische USt-IdNr. beginnt mit EL, nicht GR, etwa EL094259216.');
+    expect((await profile({ vatId: 'DE12345' })).de).to.equal(
+      'Das ist keine USt-IdNr. dieses Landes (Deutschland): Eine sieht aus wie DE136695976. Prüfen Sie, ob eine Ziffer fehlt oder zu viel ist.',
+    );
+    expect((await profile({ vatId: 'XX1' })).de).to.match(/^Das ist keine USt-IdNr\.: die zwei Buchstaben ihres Landes/);
+    // Inside a timetrack file's record: after the column, in the reader's words; the report's message as before.
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
+    try {
+      const timetrack = join(dir, 'timetrack.csv');
+      const json = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+      const record = (kind: string, cells: Record<number, string>) =>
+        Array.from({ length: 20 }, (_, i) => (i === 0 ? kind : (cells[i] ?? ''))).join(',');
+      writeFileSync(
+        timetrack,
+        [
+          'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+          record('profile', { 18: json({ v: 1, profile: { iban: 'DE89 3704 0044 0532 0130 01' } }) }),
+          record('client', { 8: 'Acme', 18: json({ v: 1, client: { vatId: 'DE123456789' } }) }),
+        ].join('\n'),
+      );
+      const request = { workspaceId: world.workspaceId, timeZone: 'Europe/Berlin', wording: 'page' as const, path: timetrack };
+      const page = (await world.services.imports.run(OPERATOR, request)).report.refused;
+      expect(page.map((r) => [r.line, r.words && translator('de')(r.words.key, r.words.vars)])).to.deep.equal([
+        [
+          2,
+          'data: Die Prüfziffern dieser IBAN stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einem Kontoauszug.',
+        ],
+        [
+          3,
+          'data: Das ist keine gültige USt-IdNr. dieses Landes (Deutschland): Ihre Prüfziffern stimmen nicht, also ist eine Ziffer vertippt oder zwei sind vertauscht. Kopieren Sie sie von einer Rechnung oder einem Brief der Firma, oder prüfen Sie sie im VIES der EU.',
+        ],
+      ]);
+      expect(page[0]?.message).to.match(/^data: the issuer profile: iban "DE89 3704 0044 0532 0130 01" fails its check digits/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the imports service: another module’s check of a record in a timetrack file’s data cell (a record’s version, the workspace’s settings) carries its words by key on a run for the Import page (issue 58 item 3)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
+    try {
+      const timetrack = join(dir, 'timetrack.csv');
+      const json = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+      const record = (kind: string, cells: Record<number, string>) =>
+        Array.from({ length: 20 }, (_, i) => (i === 0 ? kind : (cells[i] ?? ''))).join(',');
+      writeFileSync(
+        timetrack,
+        [
+          'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+          record('profile', { 18: json({ v: 2 }) }),
+          record('invoice', { 1: 'inv_1', 2: 'owner@example.org', 8: 'Acme', 18: json({ v: 3 }) }),
+          record('expense', { 1: 'exp_1', 2: 'owner@example.org', 8: 'Acme', 9: 'Website', 18: json({ v: 2 }) }),
+          record('profile', { 18: json({ v: 1, profile: { iban: 'DE00 1234' } }) }),
+          record('client', { 8: 'Acme', 18: json({ v: 1, client: { email: 'not an address' } }) }),
+          record('invoicing', { 18: json({ v: 1, settings: { taxRate: 250 } }) }),
+          record('project', { 8: 'Acme', 9: 'Website', 18: json({ v: 1, taxCategory: 'X' }) }),
+          record('workspace', { 18: json({ v: 1, hourlyRate: null, runawayAction: 'explode' }) }),
+        ].join('\n'),
+      );
+      const request = { workspaceId: world.workspaceId, timeZone: 'Europe/Berlin', wording: 'page' as const, path: timetrack };
+      const page = (await world.services.imports.run(OPERATOR, request)).report.refused;
+      const say = (language: 'de' | 'en') =>
+        page.map((r) => [r.line, r.words === undefined ? r.message : translator(language)(r.words.key, r.words.vars)]);
+      expect(say('de').filter(([line]) => [2, 3, 4, 9].includes(line as number))).to.deep.equal([
+        [2, 'data: ein Datensatz „profile“ der Version 2; diese Version von timetrack liest Version 1'],
+        [3, 'data: ein Datensatz „invoice“ der Version 3; diese Version von timetrack liest Version 1'],
+        [4, 'data: ein Datensatz „expense“ der Version 2; diese Version von timetrack liest Version 1'],
+        [9, 'data: Ein Ausreißer-Timer wird markiert, beim Limit gestoppt oder gestoppt.'],
+      ]);
+      // A version's English words are the report's message, letter for letter; the report itself is unchanged.
+      expect(say('en').slice(0, 3)).to.deep.equal(page.slice(0, 3).map((r) => [r.line, r.message]));
+      expect(page.map((r) => r.message)).to.deep.equal([
+        'data: a profile record of version 2; this version of timetrack reads version 1',
+        'data: an invoice record of version 3; this version of timetrack reads version 1',
+        'data: an expense record of version 2; this version of timetrack reads version 1',
+        'data: the issuer profile: iban "DE00 1234" is not an IBAN. An IBAN is its country code, two check digits and the account, such as DE89 3704 0044 0532 0130 00 (spaces may group it).',
+        'data: the client\'s invoicing details: email must be an email address (got "not an address").',
+        "data: the invoicing settings' numberPattern is missing (every invoice_settings row has one)",
+        "data: taxCategory of a project, task, expense or line must be S (a rate of its own) or Z (zero rated), or empty for the invoice's own; reverse charge, intra-community supply, export, exempt and not subject are the client's or the workspace's (got \"X\").",
+        'data: runaway action must be one of flagged, capped, stopped.',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the invoices module’s restore of an export: a workspace with numbers of its own, a number given twice, the series together, any other rule (its detail kept) by key (issue 58 item 1)', () => {
+    const say = (error: unknown, language: 'de' | 'en') => {
+      expect(error).to.be.instanceOf(DomainError);
+      const words = (error as DomainError).words;
+      expect(words, (error as DomainError).message).to.not.equal(undefined);
+      return translator(language)(words!.key, words!.vars);
+    };
+    const thrown = (fn: () => unknown): unknown => {
+      try {
+        fn();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('not refused');
+    };
+    const numbers = (number: string) => [{ number, kind: 'invoice' as const, issueDate: '2026-10-05', createdAt: 1 }];
+    const values = (number: string) => ({ number, status: 'sent', fromDay: '2026-10-01', toDay: '2026-10-31' });
+    const own = createSeriesCheck({ register: ['2026-0001'], invoices: new Map() });
+    const ownNumbers = thrown(() => own.add(2, values('RE-1'), numbers('RE-1')));
+    expect((ownNumbers as Error).message).to.equal(
+      "invoice RE-1: this workspace has issued numbers of its own (2026-0001), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or leave out its invoices with --skip-invalid.",
+    );
+    expect(say(ownNumbers, 'de')).to.equal(
+      'Rechnung RE-1: Dieser Arbeitsbereich hat eigene Nummern vergeben (2026-0001), und nummerierte Rechnungen werden nur in einen Arbeitsbereich wiederhergestellt, der keine vergeben hat, damit seine Nummernfolge ohne Lücke und ohne doppelte Nummer an die der Datei anschließt. Importieren Sie die Datei in einen neuen Arbeitsbereich, oder importieren Sie die anderen Zeilen ohne ihre Rechnungen.',
+    );
+    const series = createSeriesCheck({ register: [], invoices: new Map() });
+    series.add(2, values('RE-1'), numbers('RE-1'));
+    const twice = thrown(() => series.add(3, values('RE-1'), numbers('RE-1')));
+    expect(say(twice, 'de')).to.equal(
+      'Rechnung RE-1: Die Nummer RE-1 steht zweimal in der Datei (auch bei Rechnung RE-1), und eine Nummer wird nur einmal vergeben. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+    );
+    expect(say(twice, 'en')).to.equal((twice as Error).message);
+    const [together] = series.finish('RE-{seq}');
+    expect(together?.words && translator('de')(together.words.key, together.words.vars)).to.equal(
+      'Rechnung RE-1: Die nummerierten Rechnungen der Datei werden nur gemeinsam oder gar nicht wiederhergestellt, damit ihre Nummernfolge keine Lücke hat, und Rechnung RE-1 wird abgelehnt. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+    );
+    expect(together?.words && translator('en')(together.words.key, together.words.vars)).to.equal(together?.message);
+    // Any other rule: the frame and what to do in the reader's language, the rule's own detail as the module wrote it.
+    const range = thrown(() =>
+      checkRestorable({ ...values('RE-2'), fromDay: '2026-10-31', toDay: '2026-10-01' }, numbers('RE-2'), [], {
+        today: '2026-11-02',
+        now: Date.parse('2026-11-02T10:00:00Z'),
+        deliverable: () => true,
+      }),
+    );
+    expect(say(range, 'de')).to.equal(
+      'Rechnung RE-2 lässt sich nicht wiederherstellen: its range 2026-10-31 to 2026-10-01 is not two calendar days in order. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+    );
+    expect(say(range, 'en')).to.equal((range as Error).message);
   });
 
   it('the mail log: the details in our own words by key, a relay’s own reply as it came (the Mail page)', () => {

@@ -465,7 +465,10 @@ describe('web app: an invoice sent by mail', function () {
       xml: 'xrechnung-ubl',
     });
     expect(refused.status).to.equal(400);
-    expect(flat(refused.text)).to.include('xrechnung-ubl cannot be made for this invoice yet: it lacks Buyer reference');
+    // The page's words (issue 58): the values themselves are named under Documents, in the reader's language.
+    expect(flat(refused.text)).to.include(
+      'The xrechnung-ubl e-invoice cannot be made for this invoice yet: it lacks 1 value, listed under Documents. Fill it on this page, or attach another format or none.',
+    );
     expect(refused.text).to.match(/<select id="send-xml" name="xml"[^>]*aria-invalid="true"/);
     expect(mailLog()).to.deep.equal([]);
   });

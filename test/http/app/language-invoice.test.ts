@@ -3,7 +3,7 @@ import { en } from '../../../src/i18n/messages/en.js';
 import { issuerPatchOfText } from '../../../src/modules/invoices/service.js';
 import { OPERATOR } from '../../../src/principal.js';
 import { freelancer } from '../../helpers/invoices.js';
-import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, rawWrite, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
 /**
@@ -144,6 +144,81 @@ describe('web app: one invoice’s page in German', function () {
       '<span class="field-error" id="line-price-error">Geben Sie den Nettopreis je Einheit als Zahl an, etwa 250 oder 0,30.</span>',
     );
     expect(keysShown(refused.text)).to.deep.equal([]);
+  });
+
+  it('a correction of a value that went out in a document: the refusal in German at its field, what to do instead, the API’s status (issue 58 item 1)', async () => {
+    const made = freelancer(server, { electronicAddress: null, electronicAddressScheme: null });
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    server.services.invoices.issue(made.owner, id);
+    server.services.invoices.fill(made.owner, id, undefined, [
+      ['recipient.electronicAddressScheme', 'EM'],
+      ['recipient.electronicAddress', 'einkauf@acme.example'],
+    ]);
+    server.clock.advance(60_000);
+    await server.services.invoices.document(made.owner, id, 'xrechnung-ubl');
+    const page = await owner.get(`/app/invoices/${id}`);
+    const refused = await owner.post(`/app/invoices/${id}/fill`, {
+      _csrf: SettingsClient.csrf(page.text),
+      'recipient.electronicAddressScheme': 'EM',
+      'recipient.electronicAddress': 'rechnung@acme.example',
+    });
+    expect(refused.status).to.equal(409);
+    expect(flat(refused.text)).to.include(
+      'Dieser Wert ist in einem Dokument dieser Rechnung hinausgegangen (heruntergeladen oder per Mail gesendet) und lässt sich nicht mehr ändern. Um ihn zu korrigieren, stornieren Sie diese Rechnung (ihre Rechnungskorrektur hebt sie auf) und stellen Sie eine neue aus; geben Sie dort den richtigen Wert an.',
+    );
+    expect(flat(refused.text)).not.to.include('went out in a document');
+    expect(keysShown(refused.text)).to.deep.equal([]);
+  });
+
+  it('a document that cannot be made though it lacks no value (O mixed with S, BR-O-11): why, in German (issue 58 item 1)', async () => {
+    // A register entry identifies the seller where a VAT id cannot (an O invoice carries none): nothing is missing.
+    server.services.invoices.setBusinessProfile(OPERATOR, server.workspaceId, { registrationNumber: 'HRB 245678 B' });
+    const { id, owner: actor } = draftOf();
+    server.services.invoices.issue(actor, id);
+    // A state no service makes now (an invoice of an older version): its breakdown mixes O with S.
+    const rows = [
+      { category: 'S', rate: 19, basisAmount: 500, taxAmount: 95, exemptionReason: null, exemptionReasonCode: null },
+      { category: 'O', rate: 0, basisAmount: 450, taxAmount: 0, exemptionReason: 'Nicht steuerbar', exemptionReasonCode: null },
+    ];
+    rawWrite(server, "update invoices set extras = json_set(extras, '$.taxBreakdown', json(?)) where id = ?", JSON.stringify(rows), id);
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include(
+      '<p class="refused">Sie mischt „nicht steuerbar“ (O) mit anderen Umsatzsteuer-Kategorien, und EN 16931 (BR-O-11) erlaubt O nur allein: Stornieren Sie sie und erstellen Sie zwei Rechnungen.</p>',
+    );
+    expect(text).not.to.include('allows O only alone');
+    expect(keysShown(page.text)).to.deep.equal([]);
+  });
+
+  it('a value that is there but cannot serve (a VAT id on an invoice not subject to VAT): named in German (issue 58 item 2)', async () => {
+    const made = freelancer(server, {
+      country: 'US',
+      city: 'New York',
+      postalCode: '10110',
+      addressLines: ['500 Fifth Avenue'],
+      taxCategory: 'O',
+      exemptionReason: 'Nicht im Inland steuerbare Leistung (§ 3a Abs. 2 UStG)',
+    });
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    const page = await owner.get(`/app/invoices/${id}`);
+    expect(page.status).to.equal(200);
+    const text = flat(page.text);
+    expect(text).to.include(
+      '<strong>Eine Kennung des Verkäufers, die der Käufer nutzen kann (BR-CO-26; eine Steuernummer, BT-32, ist keine): eine Verkäuferkennung (BT-29: issuer.sellerIdentifier, mit issuer.sellerIdentifierScheme, wenn sie eines hat, z. B. 0088 für eine GLN; ohne Schema z. B. die Lieferantennummer, die Ihr Kunde Ihnen gegeben hat), Ihr Registereintrag (BT-30: issuer.registrationNumber, z. B. HRB 12345 B), die USt-IdNr. (BT-31) kann nicht dienen: Eine nicht steuerbare Rechnung (O) trägt keine</strong>',
+    );
+    expect(text).not.to.include('An identifier of the seller');
+    expect(keysShown(page.text)).to.deep.equal([]);
   });
 
   it('a draft whose e-invoices lack a value: where to set it and the fill form, in German', async () => {

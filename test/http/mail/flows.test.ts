@@ -298,6 +298,11 @@ describe('mail: an unreachable relay, and mail off', function () {
         /The relay smtp:\/\/127\.0\.0\.1:\d+ \(no TLS\) could not be reached \(connection_refused: [^)]*\)\. The relay refused the connection\. 1 message is queued/,
       );
       expect(page.text).to.include('not sent yet');
+      // An English reader reads the code's sentence too, in the log as in the notice: a bare code
+      // (connection_refused) says little to an owner, the sentence beside it helps (issue 58 item 4).
+      expect(flat(page.text).replace(/\s+>/g, '>')).to.match(
+        /<code>connection_refused<\/code> The relay refused the connection\. <span class="hint">[^<]*ECONNREFUSED/,
+      );
       // Given up after its last attempt; an owner sends it again from the page.
       for (const delay of RETRY_DELAYS_MS) {
         server.clock.advance(delay);

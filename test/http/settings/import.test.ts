@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
+import { freelancer } from '../../helpers/invoices.js';
 import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
 
@@ -197,6 +198,63 @@ describe('settings page: the import upload', () => {
       '<strong>Zeile 3</strong>: Start time: 02:30 gibt es an diesem Tag in Europe/Berlin nicht (die Uhren überspringen diese Zeit bei der Umstellung auf Sommerzeit)',
     );
     expect(text).not.to.include('is not a day of the calendar');
+  });
+
+  it('a German owner reads another module’s check of a timetrack file’s record in German: a record’s version, the workspace’s settings (issue 58 item 3)', async () => {
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const json = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+    const record = (kind: string, data: unknown) =>
+      Array.from({ length: 20 }, (_, i) => (i === 0 ? kind : i === 18 ? json(data) : '')).join(',');
+    const file = [
+      'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+      record('profile', { v: 2 }),
+      record('workspace', { v: 1, hourlyRate: null, runawayAction: 'explode' }),
+      record('profile', { v: 1, profile: { iban: 'DE89 3704 0044 0532 0130 01' } }),
+    ].join('\n');
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from(`${file}\n`));
+    expect(started.status).to.equal(303);
+    let run = await owner.get(started.location as string);
+    for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await owner.get(started.location as string);
+    }
+    const text = run.text.replace(/\s+/g, ' ');
+    expect(text).to.include(
+      '<strong>Zeile 2</strong>: data: ein Datensatz „profile“ der Version 2; diese Version von timetrack liest Version 1',
+    );
+    expect(text).to.include('<strong>Zeile 3</strong>: data: Ein Ausreißer-Timer wird markiert, beim Limit gestoppt oder gestoppt.');
+    expect(text).to.include(
+      '<strong>Zeile 4</strong>: data: Die Prüfziffern dieser IBAN stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einem Kontoauszug.',
+    );
+    expect(text).not.to.include('record of version');
+  });
+
+  it('a German owner reads why an export’s invoices are not restored here in German: the workspace has numbers of its own (issue 58 item 1)', async () => {
+    const made = freelancer(server);
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    const number = server.services.invoices.issue(made.owner, id).number as string;
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const exported = await owner.get('/settings/workspace/export.csv');
+    expect(exported.status).to.equal(200);
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from(exported.text));
+    expect(started.status).to.equal(303);
+    let run = await owner.get(started.location as string);
+    for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await owner.get(started.location as string);
+    }
+    const text = run.text.replace(/\s+/g, ' ');
+    expect(text).to.include(
+      `Rechnung ${number}: Dieser Arbeitsbereich hat eigene Nummern vergeben (${number}), und nummerierte Rechnungen werden nur in einen Arbeitsbereich wiederhergestellt, der keine vergeben hat, damit seine Nummernfolge ohne Lücke und ohne doppelte Nummer an die der Datei anschließt. Importieren Sie die Datei in einen neuen Arbeitsbereich, oder importieren Sie die anderen Zeilen ohne ihre Rechnungen.`,
+    );
+    expect(text).not.to.include('has issued numbers of its own');
   });
 
   it('a file of a workspace’s records only (its profile and invoicing settings, no entry) is checked and can be imported (issue 54 I3)', async () => {
