@@ -11,6 +11,7 @@ import { issuerPatchOfText } from '../../src/modules/invoices/service.js';
 import { OPERATOR } from '../../src/principal.js';
 import { createServices } from '../../src/services.js';
 import { fatal, requireTools, validate } from './tools.js';
+import { BIN } from '../helpers/entry.js';
 
 interface Run {
   code: number;
@@ -23,7 +24,7 @@ function timetrack(databasePath: string, ...argv: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['bin/timetrack.js', ...argv],
+      [...BIN, ...argv],
       { env: { ...process.env, DATABASE_PATH: databasePath, TZ: 'UTC' } },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );

@@ -25,3 +25,12 @@ export const COVERAGE_RUN: boolean = process.env.NODE_V8_COVERAGE !== undefined;
 export const MAIN: readonly string[] = BUILD_CURRENT
   ? [join(PACKAGE_ROOT, 'dist', ...(COVERAGE_RUN ? ['src'] : ['bundle']), 'main.js')]
   : ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'main.ts')];
+
+/**
+ * The `timetrack` command as its users run it (bin/timetrack.js: the bundle when the build is
+ * current), node's arguments before the command's own. A coverage run runs `MAIN` instead, the
+ * same src/main.ts on tsc's files: a process on the bundle gave c8 its chained source maps, through
+ * which every line of a module it loaded read as covered (src/cli/import-commands.ts 100 % of its
+ * lines with its dateFormatOf never called).
+ */
+export const BIN: readonly string[] = COVERAGE_RUN ? MAIN : [join(PACKAGE_ROOT, 'bin', 'timetrack.js')];

@@ -22,6 +22,7 @@ import { createLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { migratedUpTo, migrationTags } from '../helpers/old-database.js';
 import { send } from '../helpers/server.js';
+import { BIN } from '../helpers/entry.js';
 
 const refusal = (fn: () => unknown): DomainError => {
   try {
@@ -246,11 +247,8 @@ describe('timetrack backup and restore (the command, beside the real server)', f
   /** The `timetrack` command in its own process, on `path`. */
   const timetrack = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['bin/timetrack.js', ...args, '--json'],
-        { env: { ...process.env, DATABASE_PATH: path } },
-        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      execFile(process.execPath, [...BIN, ...args, '--json'], { env: { ...process.env, DATABASE_PATH: path } }, (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
   const entry = (url: string, token: string, n: number) =>

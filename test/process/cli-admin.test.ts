@@ -12,6 +12,7 @@ import { runCli } from '../../src/cli/main.js';
 import { ManualClock } from '../../src/clock.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { createServices } from '../../src/services.js';
+import { BIN } from '../helpers/entry.js';
 
 interface CliResult {
   code: number;
@@ -297,7 +298,7 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
     this.timeout(30_000);
     const missing = join(dir, 'nowhere', 'timetrack.db');
     const run = promisify(execFile);
-    const failure = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'list', '--json'], {
+    const failure = await run(process.execPath, [...BIN, 'workspace', 'list', '--json'], {
       env: { ...process.env, DATABASE_PATH: missing },
     }).then(
       () => expect.fail('the command succeeded'),
@@ -313,7 +314,7 @@ describe('timetrack CLI: finding and changing workspaces, users and members', ()
     // WEBHOOK_ALLOW_PRIVATE_TARGETS applies to the command line: without it a loopback target is
     // refused with the hint, with it the subscription is made (webhook create sends nothing).
     const boot = bootstrap();
-    const argv = ['bin/timetrack.js', 'webhook', 'create', '--workspace', boot.workspaceId, '--user', boot.userId];
+    const argv = [...BIN, 'webhook', 'create', '--workspace', boot.workspaceId, '--user', boot.userId];
     const hook = [...argv, '--url', 'http://127.0.0.1:9/hook', '--events', 'all', '--json'];
     const env = { ...process.env, DATABASE_PATH: databasePath };
     const refusal = await run(process.execPath, hook, { env: { ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } }).then(

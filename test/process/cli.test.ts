@@ -9,6 +9,7 @@ import { runCli } from '../../src/cli/main.js';
 import { systemClock } from '../../src/clock.js';
 import { openDatabase } from '../../src/db/database.js';
 import { createServices } from '../../src/services.js';
+import { BIN } from '../helpers/entry.js';
 
 interface CliResult {
   code: number;
@@ -393,14 +394,14 @@ describe('timetrack CLI', () => {
     const env = { ...process.env, DATABASE_PATH: databasePath };
     // The command line opens only a database that exists (the server creates it).
     openDatabase(databasePath).close();
-    const { stdout } = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'create', '--name', 'Bin', '--json'], { env });
+    const { stdout } = await run(process.execPath, [...BIN, 'workspace', 'create', '--name', 'Bin', '--json'], { env });
     expect(JSON.parse(stdout)).to.have.all.keys('id');
-    const failure = await run(process.execPath, ['bin/timetrack.js', 'user', 'delete', 'usr_nobody', '--json'], { env }).catch(
+    const failure = await run(process.execPath, [...BIN, 'user', 'delete', 'usr_nobody', '--json'], { env }).catch(
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
     expect(failure).to.include({ code: 1, stdout: '' });
     expect(JSON.parse((failure as { stderr: string }).stderr).error.code).to.equal('not_found');
-    const bad = await run(process.execPath, ['bin/timetrack.js', 'workspace', 'create', '--json'], { env: { ...env, PORT: 'x' } }).catch(
+    const bad = await run(process.execPath, [...BIN, 'workspace', 'create', '--json'], { env: { ...env, PORT: 'x' } }).catch(
       (e: { code: number; stderr: string }) => e,
     );
     expect((bad as { code: number }).code).to.equal(2);

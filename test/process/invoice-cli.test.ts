@@ -9,6 +9,7 @@ import { systemClock } from '../../src/clock.js';
 import { openDatabase } from '../../src/db/database.js';
 import { OPERATOR } from '../../src/principal.js';
 import { createServices } from '../../src/services.js';
+import { BIN } from '../helpers/entry.js';
 
 interface Run {
   code: number;
@@ -21,7 +22,7 @@ function timetrack(databasePath: string, ...argv: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['bin/timetrack.js', ...argv],
+      [...BIN, ...argv],
       { env: { ...process.env, DATABASE_PATH: databasePath, TZ: 'UTC' } },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { OPERATOR } from '../../../src/principal.js';
 import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../../helpers/server.js';
 import { PASSWORD, SettingsClient } from '../../helpers/settings-client.js';
+import { BIN } from '../../helpers/entry.js';
 
 const setupLinkOf = (html: string) => /<code id="setup-link"[^>]*>([^<]+)<\/code>/.exec(html)?.[1] ?? null;
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -298,7 +299,7 @@ describe('settings page: the first start and where links point', () => {
     const env = { ...process.env, DATABASE_PATH: server.config.databasePath, PORT: '', BASE_URL: '' };
     delete (env as Record<string, string | undefined>).PORT;
     delete (env as Record<string, string | undefined>).BASE_URL;
-    const args = ['bin/timetrack.js', 'user', 'invite', '--workspace', server.workspaceId, '--user', bea.id, '--json'];
+    const args = [...BIN, 'user', 'invite', '--workspace', server.workspaceId, '--user', bea.id, '--json'];
     const invited = await run(process.execPath, args, { env });
     expect(JSON.parse(invited.stdout).url).to.match(new RegExp(`^${server.url}/settings/setup/[A-Za-z0-9_-]{43}$`));
     expect(invited.stderr).to.equal('');
