@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { DOCUMENT_FORMATS, type DocumentFormat, issuerPatchOfText } from '../../src/modules/invoices/service.js';
+import { DOCUMENT_FORMATS, type DocumentFormat } from '../../src/modules/invoices/service.js';
 import { OPERATOR } from '../../src/principal.js';
+import { germanSellerAndClient } from '../helpers/german-billing.js';
 import { memoryServices, type ServiceWorld } from '../helpers/services.js';
 import { fatal, poppler, requireTools, validate, type FileReport } from './tools.js';
 
@@ -25,40 +26,12 @@ describe('invoice documents with an expense (issue 57 item 1), as issued by the 
     dir = mkdtempSync(join(tmpdir(), 'timetrack-expenses-'));
     w = memoryServices();
     const { services, owner, workspaceId, ownerId } = w;
-    services.invoices.setBusinessProfile(
-      OPERATOR,
-      workspaceId,
-      issuerPatchOfText(
-        Object.entries({
-          legalName: 'Jörg Weiß Beratung',
-          addressLines: 'Torstraße 5',
-          postalCode: '10119',
-          city: 'Berlin',
-          country: 'DE',
-          contactName: 'Jörg Weiß',
-          phone: '+49 30 1234567',
-          email: 'joerg@example.org',
-          iban: 'DE02120300000000202051',
-          bic: 'BYLADEM1001',
-          vatId: 'DE123456788',
-          electronicAddress: 'DE123456788',
-          electronicAddressScheme: '9930',
-        }),
-      ),
-    );
-    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19, language: 'de' });
-    const clientId = services.catalog.clients.create(owner, {
-      name: 'Bäckerei Groß',
-      legalName: 'Bäckerei Groß & Töchter KG',
-      addressLines: ['Königsallee 1'],
-      postalCode: '40212',
-      city: 'Düsseldorf',
-      country: 'DE',
-      email: 'einkauf@baeckerei-gross.example',
-      reference: '04011000-12345-03',
-      electronicAddress: '04011000-12345-03',
-      electronicAddressScheme: '0204',
-    } as never).id;
+    const clientId = germanSellerAndClient(w, {
+      seller: 'Jörg Weiß Beratung',
+      client: 'Bäckerei Groß',
+      clientLegalName: 'Bäckerei Groß & Töchter KG',
+      clientEmail: 'einkauf@baeckerei-gross.example',
+    });
     const projectId = services.catalog.projects.create(owner, { name: 'Beratung', clientId, billable: true, hourlyRate: 95 }).id;
     services.entries.create(owner, { projectId, start: '2026-10-05T09:00:00Z', end: '2026-10-05T12:00:00Z', billable: true });
     services.expenses.add(

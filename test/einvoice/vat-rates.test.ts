@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { DOCUMENT_FORMATS, type DocumentFormat, issuerPatchOfText } from '../../src/modules/invoices/service.js';
+import { DOCUMENT_FORMATS, type DocumentFormat } from '../../src/modules/invoices/service.js';
 import { OPERATOR } from '../../src/principal.js';
+import { germanSellerAndClient } from '../helpers/german-billing.js';
 import { memoryServices, type ServiceWorld } from '../helpers/services.js';
 import { fatal, poppler, requireTools, validate, type FileReport } from './tools.js';
 
@@ -29,40 +30,12 @@ describe('invoice documents with two VAT rates from a project and a task (issue 
     dir = mkdtempSync(join(tmpdir(), 'timetrack-vat-rates-'));
     w = memoryServices();
     const { services, owner, workspaceId, ownerId } = w;
-    services.invoices.setBusinessProfile(
-      OPERATOR,
-      workspaceId,
-      issuerPatchOfText(
-        Object.entries({
-          legalName: 'Jörg Weiß Verlagsservice',
-          addressLines: 'Torstraße 5',
-          postalCode: '10119',
-          city: 'Berlin',
-          country: 'DE',
-          contactName: 'Jörg Weiß',
-          phone: '+49 30 1234567',
-          email: 'joerg@example.org',
-          iban: 'DE02120300000000202051',
-          bic: 'BYLADEM1001',
-          vatId: 'DE123456788',
-          electronicAddress: 'DE123456788',
-          electronicAddressScheme: '9930',
-        }),
-      ),
-    );
-    services.invoices.setSettings(OPERATOR, workspaceId, { taxRate: 19, language: 'de' });
-    const clientId = services.catalog.clients.create(owner, {
-      name: 'Verlag Groß',
-      legalName: 'Verlag Groß & Töchter KG',
-      addressLines: ['Königsallee 1'],
-      postalCode: '40212',
-      city: 'Düsseldorf',
-      country: 'DE',
-      email: 'einkauf@verlag-gross.example',
-      reference: '04011000-12345-03',
-      electronicAddress: '04011000-12345-03',
-      electronicAddressScheme: '0204',
-    } as never).id;
+    const clientId = germanSellerAndClient(w, {
+      seller: 'Jörg Weiß Verlagsservice',
+      client: 'Verlag Groß',
+      clientLegalName: 'Verlag Groß & Töchter KG',
+      clientEmail: 'einkauf@verlag-gross.example',
+    });
     const tax = (kind: 'project' | 'task', id: string, taxRate: number) =>
       services.invoices.setWorkTax(OPERATOR, workspaceId, { kind, id }, { taxCategory: 'S', taxRate });
     // The book's text at 7 % (its project's own rate).
