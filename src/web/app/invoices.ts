@@ -105,6 +105,13 @@ function contextOf(deps: WebDeps) {
     if (skip?.reason === 'address') missingPaths.push('recipient.email');
     // What a fill may add or correct (the invoices service's rule, fills.ts): owners only.
     const slots = canManage && invoice.status !== 'void' ? invoices.fillSlots(session.actor, invoice.id, missingPaths) : [];
+    // A fill refused at a value the form does not show (posted by hand, or no longer asked) is said above the form.
+    const shown = new Set(slots.map((slot) => slot.path));
+    const fillErrors: FieldErrors = {};
+    for (const [key, message] of Object.entries(fill.errors)) {
+      const at = key === 'form' || shown.has(key) ? key : 'form';
+      fillErrors[at] = fillErrors[at] ? `${fillErrors[at]} ${message}` : message;
+    }
     // Send by mail (owners): an issued invoice, or a void one's credit note; the whole mail shown around the fields.
     const outline = canManage ? invoices.mailOutline(session.actor, invoice.id) : null;
     const mailing = outline
@@ -124,7 +131,7 @@ function contextOf(deps: WebDeps) {
       canManage,
       documents,
       slots,
-      fill,
+      fill: { values: fill.values, errors: fillErrors },
       today: today(session),
       send: mailing,
       sends: invoices.sends(session.actor, invoice.id),

@@ -149,4 +149,17 @@ describe('web app: an invoice’s e-invoice fill (issue 56 item 3)', function ()
     );
     expect(server.services.invoices.get(OPERATOR, id).recipient?.electronicAddress).to.equal('einkauf@acme.example');
   });
+
+  it('a refused fill of a value the form does not show (posted by hand) is said above the form, not lost', async () => {
+    const { id, owner } = await issued();
+    const { csrf, form } = await fillForm(owner, id);
+    expect(inputOf(form, 'recipient.legalName')).to.equal(null);
+    const legalName = server.services.invoices.get(OPERATOR, id).recipient?.legalName;
+    const refused = await owner.post(`/app/invoices/${id}/fill`, { _csrf: csrf, 'recipient.legalName': 'Someone Else Ltd' });
+    expect(refused.status).to.equal(409);
+    expect(flat(refused.text)).to.include(
+      'This invoice was made with this value, which a fill does not change (it adds missing values and corrects its own). Change it in the client for the next invoices; for this one, void this invoice (its credit note cancels it) and issue a new one.',
+    );
+    expect(server.services.invoices.get(OPERATOR, id).recipient?.legalName).to.equal(legalName);
+  });
 });
