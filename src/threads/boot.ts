@@ -96,8 +96,9 @@ export function startThread(callerUrl: string, relative: string, options: Worker
 export const resolvePackage = (name: string): string => createRequire(import.meta.url).resolve(name);
 
 /**
- * The ESM entry of tsx's loader API, read from its package's exports (under mocha this module may
- * be loaded as CommonJS, where import.meta.resolve is not available).
+ * The ESM entry of tsx's loader API, read from its package's exports (this module may also be
+ * loaded as CommonJS by a tool's require hook, where import.meta.resolve is not available; the
+ * tests load it as an ES module since 01a92e0).
  */
 function tsxLoaderApi(): string {
   const manifest = resolvePackage('tsx/package.json');
