@@ -296,6 +296,8 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       }
     });
     shutdown.add('stop', 'requests', () => drain(server));
+    // The kept reader threads start a second after listening, off the path to the first answer.
+    setTimeout(() => readers.keep(), 1_000).unref();
     logListening(config, logger, url, replication);
     // The new token goes to stderr, once, apart from the JSON log lines on stdout (which a log
     // shipper stores); its example uses the public address when set, else the one listened on.

@@ -71,21 +71,24 @@ export function createReaderPool(
   const queue = createThreadQueue(Math.max(1, options.threads), options.queueMs);
   const pool = inProcess
     ? null
-    : new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
-        ...threadModule(import.meta.url, '../reader-thread', workerData),
-        // READER_THREADS_KEPT (1 by default) start with the pool and stay ready: a thread's start
-        // is 0.4-0.7 s of CPU, which the first report after a quiet spell waited for (issue 46
-        // item 10); one idle reader holds 25-36 MB. The others start with the heavy reads and end
-        // after 10 s idle, giving their memory back: a minute kept two idle readers' 40-60 MB each
-        // alive through the writes that followed a burst of reports (the peak RSS of issue 27).
-        minThreads: Math.min(options.kept ?? 0, options.threads),
-        maxThreads: options.threads,
-        idleTimeout: 10_000,
-        // A reader's heap: room for the largest answers (a 6 MB summary), and a young generation
-        // kept small so short-lived rows are collected early; a read that needs more fails (500)
-        // and its thread is replaced.
-        resourceLimits: { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 8 },
-      });
+    : startedLater(
+        () =>
+          new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
+            ...threadModule(import.meta.url, '../reader-thread', workerData),
+            // READER_THREADS_KEPT (1 by default) start with the pool (`keep()`, a second after the
+            // server listens, or the first heavy read) and stay ready: a thread's start is 0.4-0.7 s of CPU, which the first report after a quiet spell waited for (issue 46
+            // item 10); one idle reader holds 25-36 MB. The others start with the heavy reads and end
+            // after 10 s idle, giving their memory back: a minute kept two idle readers' 40-60 MB each
+            // alive through the writes that followed a burst of reports (the peak RSS of issue 27).
+            minThreads: Math.min(options.kept ?? 0, options.threads),
+            maxThreads: options.threads,
+            idleTimeout: 10_000,
+            // A reader's heap: room for the largest answers (a 6 MB summary), and a young generation
+            // kept small so short-lived rows are collected early; a read that needs more fails (500)
+            // and its thread is replaced.
+            resourceLimits: { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 8 },
+          }),
+      );
   const downloads = createDownloads({
     run: pool ? (task, signal) => pool.run(task, { signal, transferList: [task.port] as never }) as Promise<ExportOutcome> : null,
     queue,
@@ -157,6 +160,15 @@ export function createReaderPool(
      */
     invoicePreview: (task: Omit<PreviewTask, 'type' | 'operationId'>): Promise<InvoicePreview> =>
       previewOnThread(pool, queue, options, { ...task, type: 'invoice-preview', operationId: 'invoicePreview' }),
+    /**
+     * Starts the pool and its kept threads (READER_THREADS_KEPT) now, if no read has: the server
+     * calls it a second after it listens, so their start (each thread loads its bundle file: about
+     * 75 ms of a 630 ms cold start on two cores, bench/cold-start.ts) is not on the path to the
+     * first answer. A heavy read before that starts the pool itself.
+     */
+    keep(): void {
+      pool?.start();
+    },
     /** Reader threads running now (tests and metrics). */
     threads: () => pool?.threads.length ?? 0,
     /** The downloads' spool (tests look at its files). */
@@ -172,9 +184,36 @@ export function createReaderPool(
 
 export type ReaderPool = ReturnType<typeof createReaderPool>;
 
+type Pool = Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>;
+
+/** A piscina pool made at its first use or at `start()`, whichever comes first; none after `destroy()`. */
+function startedLater(make: () => Pool) {
+  let made: Pool | null = null;
+  let destroyed = false;
+  const pool = (): Pool => {
+    if (destroyed) throw new Error('the reader pool is closed');
+    return (made ??= make());
+  };
+  return {
+    start(): void {
+      if (!destroyed) pool();
+    },
+    run: ((task, runOptions) => pool().run(task, runOptions)) as Pool['run'],
+    get threads(): Pool['threads'] {
+      return made?.threads ?? [];
+    },
+    async destroy(): Promise<void> {
+      destroyed = true;
+      await made?.destroy();
+    },
+  };
+}
+
+type LaterPool = ReturnType<typeof startedLater>;
+
 /** An invoice preview on a reader thread (or in-process without threads), in the line of the heavy reads. */
 async function previewOnThread(
-  pool: Piscina | null,
+  pool: LaterPool | null,
   queue: ReturnType<typeof createThreadQueue>,
   options: Pick<ReaderOptions, 'budgetMs'> & { logger: Logger; services: Services; beforeRead?: () => void },
   task: PreviewTask,
