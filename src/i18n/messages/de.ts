@@ -417,6 +417,7 @@ export const de: Messages = {
     on: 'auf {{url}}.',
   },
   profile: {
+    alsoIn: 'Außerdem in den [Einstellungen]: Ihre API-Tokens und Webhooks sowie Importe aus anderen Zeiterfassungen.',
     you: 'Sie',
     name: 'Name',
     email: 'E-Mail (damit melden Sie sich an)',

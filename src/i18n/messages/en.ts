@@ -415,6 +415,7 @@ export const en = {
     on: 'on {{url}}.',
   },
   profile: {
+    alsoIn: 'Also in [Settings]: your API tokens and webhooks, and imports from other trackers.',
     you: 'You',
     name: 'Name',
     email: 'Email (you sign in with it)',

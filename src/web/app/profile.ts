@@ -7,6 +7,7 @@ import { isFormRefusal, refusal } from '../kit/refusal.js';
 import { type Html, html } from '../kit/html.js';
 import { field } from '../kit/forms.js';
 import { csrfField } from '../kit/layout.js';
+import { said } from '../kit/said.js';
 import { appPage } from './page.js';
 import type { WebDeps as AppDeps } from '../deps.js';
 import { type SignedIn, signedOf } from '../session/guard.js';
@@ -43,7 +44,7 @@ const radios = (legend: string, name: string, value: string, choices: Array<[str
 function profileBody(session: SessionView, form: ProfileForm, errors: FieldErrors, notice: string | null, settings: string): Html {
   const zones = ZONES.includes(form.timeZone) ? ZONES : [form.timeZone, ...ZONES];
   return html`<h1>${t('nav.profile')}</h1>
-    <p class="hint">Also in <a href="${settings}/tokens">Settings</a>: your API tokens and webhooks, and imports from other trackers.</p>
+    <p class="hint">${said('profile.alsoIn', {}, [`${settings}/tokens`])}</p>
     ${notice ? html`<div class="notice ok" role="status">${notice}</div>` : ''}
     <form class="stack" method="post" action="${APP_PATH}/profile" aria-labelledby="you-heading">
       ${csrfField(session.csrfToken)}

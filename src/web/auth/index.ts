@@ -17,7 +17,7 @@ import { lobbyPath, lobbyRoutes } from './lobby.js';
 import { mailLinkRoutes } from './mail-links.js';
 import { oidcRoutes, providerPart, providerSignOut } from './oidc.js';
 import { newPasswordFields } from './password-fields.js';
-import { said } from './words.js';
+import { said } from '../kit/said.js';
 import { formats, t } from '../../i18n/index.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);

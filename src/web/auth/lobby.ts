@@ -9,7 +9,7 @@ import { OIDC_STATE_MS, ProviderUnreachable } from '../../modules/oidc/service.j
 import { formToken, setProviderCookie, setSessionCookie } from '../session/cookies.js';
 import { type Lobby, lobbyOf, signedOf } from '../session/guard.js';
 import { formats, t } from '../../i18n/index.js';
-import { said } from './words.js';
+import { said } from '../kit/said.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);
 

@@ -14,7 +14,7 @@ import { formToken, setSessionCookie } from '../session/cookies.js';
 import { signedOf } from '../session/guard.js';
 import { lobbyPath } from './lobby.js';
 import { newPasswordFields } from './password-fields.js';
-import { said } from './words.js';
+import { said } from '../kit/said.js';
 import { formats, type Key, t } from '../../i18n/index.js';
 
 const SESSION_MAX_AGE_SEC = Math.floor(SESSION_MAX_MS / 1000);

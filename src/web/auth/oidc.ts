@@ -22,7 +22,7 @@ import {
   setSessionCookie,
 } from '../session/cookies.js';
 import { lobbyPath } from './lobby.js';
-import { said } from './words.js';
+import { said } from '../kit/said.js';
 import { t, type Words } from '../../i18n/index.js';
 
 /** A failure of the way back as the sign-in page says it: its words in the reader's language, else its message. */

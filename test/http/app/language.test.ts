@@ -42,6 +42,9 @@ describe('web app: the language of the pages', () => {
     expect(flat(german.text)).to.include('aria-current="page">Profil</a>');
     expect(flat(german.text)).to.include('>Woche</a>');
     expect(flat(german.text)).to.include('<legend>Erster Tag der Woche</legend>');
+    // Seen on the screenshot walk: the line under the heading was English on every page language.
+    expect(flat(german.text)).to.include('Außerdem in den <a href="/settings/tokens">Einstellungen</a>: Ihre API-Tokens und Webhooks');
+    expect(german.text).not.to.include('Also in');
     const english = await owner.get('/app/profile', { 'accept-language': 'en-US,en;q=0.9' });
     expect(english.text).to.include('<html lang="en"');
     expect(flat(english.text)).to.include('<legend>First day of the week</legend>');

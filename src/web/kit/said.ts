@@ -1,5 +1,5 @@
 import { type Key, t } from '../../i18n/index.js';
-import { escapeHtml, Html, raw } from '../kit/html.js';
+import { escapeHtml, Html, raw } from './html.js';
 
 /**
  * A message of these pages with markup in it, in the reader's language: each value is escaped,
