@@ -225,15 +225,11 @@ async function main(): Promise<void> {
     now: NOW,
     env: { SMTP_URL: plainUrl(relay), MAIL_FROM: 'Timetrack <time@example.org>', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   });
-  // A browser per language, its own interface in it (--lang) as a German's Chromium is: the date
-  // fields and the file picker are the browser's, and follow its language, not the page's.
-  const launch = (locale: string) =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1', `--lang=${locale}`],
-    });
-  let browser: Awaited<ReturnType<typeof launch>> | null = null;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'],
+  });
   let unlisted: string[];
   try {
     const seeded = await seed(server, relay);
@@ -242,11 +238,8 @@ async function main(): Promise<void> {
     const written: string[] = [];
     for (const language of LANGUAGES) {
       server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language });
-      const locale = language === 'de' ? 'de-DE' : 'en-GB';
-      await browser?.close();
-      browser = await launch(locale);
       const context = await browser.newContext({
-        locale,
+        locale: language === 'de' ? 'de-DE' : 'en-GB',
         timezoneId: 'Europe/Berlin',
         viewport: { width: 1280, height: 900 },
       });
@@ -294,7 +287,7 @@ async function main(): Promise<void> {
     }
     console.log(`${written.length} screenshots in ${dir}`);
   } finally {
-    await browser?.close();
+    await browser.close();
     await server.close();
     await relay.close();
   }
