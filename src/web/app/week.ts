@@ -116,6 +116,8 @@ const currencySymbol = (currency: string) =>
 
 const seconds = (m: WeekModel, e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
 
+const NO_BREAK_SPACE = '\u00a0';
+
 /** The Billable mark: the currency's sign, "billable" to a screen reader. */
 const billableMark = (currency: string) => {
   const [title, symbol, word] = [t('reports.billable'), currencySymbol(currency), t('week.billable')];
@@ -125,12 +127,15 @@ const billableMark = (currency: string) => {
 /** A row's facts: the project's colour, client and name, its task, the tags, the Billable mark. */
 function facts(m: WeekModel, e: EntryRowView): Html {
   const tagNames = e.tagIds.map((id) => m.tags.find((tag) => tag.id === id)?.name).filter((n): n is string => n !== undefined);
+  // The tags after a space; the Billable mark after a no-break space, so it stays on the line of
+  // the words before it and never wraps alone to the next (seen at 1280 px under a long task).
+  const tags =
+    tagNames.length > 0 ? html` <span class="tags">${tagNames.map((name) => html`<span class="tag">${name}</span>`)}</span>` : '';
+  const billable = e.billable ? html`${NO_BREAK_SPACE}${billableMark(e.currency)}` : '';
   return html`<span class="meta"
     ><span class="project"
       >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}${e.taskName ? html` / <span class="task">${e.taskName}</span>` : ''}` : ''}</span
-    >
-    ${tagNames.length > 0 ? html`<span class="tags">${tagNames.map((name) => html`<span class="tag">${name}</span>`)}</span>` : ''}
-    ${e.billable ? billableMark(e.currency) : ''} ${overlapMark(m, e)}</span
+    >${tags}${billable} ${overlapMark(m, e)}</span
   >`;
 }
 
