@@ -231,6 +231,15 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
     // A new project, added far down the page: the page stays where it is, and says what it did.
     const form = page.getByRole('form', { name: 'New project' });
     await form.scrollIntoViewIfNeeded();
+    // A project's and a task's own VAT take a row of their own below the fields (squeezed into one
+    // grid cell they wrapped word by word, and in the task form pushed its fields to the bottom).
+    for (const name of ['New project', 'New task']) {
+      const grid = (await page.getByRole('form', { name }).locator('.grid').boundingBox())!;
+      const tax = (await page.getByRole('form', { name }).locator('fieldset.own-tax').boundingBox())!;
+      const first = (await page.getByRole('form', { name }).getByLabel('Name', { exact: true }).boundingBox())!;
+      expect(tax.width, name).to.be.greaterThan(grid.width * 0.95);
+      expect(first.y + first.height, name).to.be.at.most(tax.y);
+    }
     expect(await form.locator('input[name=color]').inputValue()).to.equal('#1a7f37');
     await form.getByLabel('Name').fill('Second');
     const before = await page.evaluate<number>('window.scrollY');

@@ -76,10 +76,11 @@ export function createReaderPool(
           new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
             ...threadModule(import.meta.url, '../reader-thread', workerData),
             // READER_THREADS_KEPT (1 by default) start with the pool (`keep()`, a second after the
-            // server listens, or the first heavy read) and stay ready: a thread's start is 0.4-0.7 s of CPU, which the first report after a quiet spell waited for (issue 46
-            // item 10); one idle reader holds 25-36 MB. The others start with the heavy reads and end
-            // after 10 s idle, giving their memory back: a minute kept two idle readers' 40-60 MB each
-            // alive through the writes that followed a burst of reports (the peak RSS of issue 27).
+            // server listens, or the first heavy read) and stay ready: a thread's start is 0.4-0.7 s
+            // of CPU, which the first report after a quiet spell waited for (issue 46 item 10); one
+            // idle reader holds 25-36 MB. The others start with the heavy reads and end after 10 s
+            // idle, giving their memory back: a minute kept two idle readers' 40-60 MB each alive
+            // through the writes that followed a burst of reports (the peak RSS of issue 27).
             minThreads: Math.min(options.kept ?? 0, options.threads),
             maxThreads: options.threads,
             idleTimeout: 10_000,
