@@ -116,8 +116,6 @@ const currencySymbol = (currency: string) =>
 
 const seconds = (m: WeekModel, e: EntryRowView) => (e.end ? e.durationSec : (m.now - Date.parse(e.start)) / 1000);
 
-const NO_BREAK_SPACE = '\u00a0';
-
 /** The Billable mark: the currency's sign, "billable" to a screen reader. */
 const billableMark = (currency: string) => {
   const [title, symbol, word] = [t('reports.billable'), currencySymbol(currency), t('week.billable')];
@@ -127,16 +125,16 @@ const billableMark = (currency: string) => {
 /** A row's facts: the project's colour, client and name, its task, the tags, the Billable mark. */
 function facts(m: WeekModel, e: EntryRowView): Html {
   const tagNames = e.tagIds.map((id) => m.tags.find((tag) => tag.id === id)?.name).filter((n): n is string => n !== undefined);
-  // The tags after a space; the Billable mark after a no-break space, so it stays on the line of
-  // the words before it and never wraps alone to the next (seen at 1280 px under a long task).
-  const tags =
-    tagNames.length > 0 ? html` <span class="tags">${tagNames.map((name) => html`<span class="tag">${name}</span>`)}</span>` : '';
-  const billable = e.billable ? html`${NO_BREAK_SPACE}${billableMark(e.currency)}` : '';
-  return html`<span class="meta"
-    ><span class="project"
-      >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}${e.taskName ? html` / <span class="task">${e.taskName}</span>` : ''}` : ''}</span
-    >${tags}${billable} ${overlapMark(m, e)}</span
+  const project = html`<span class="project"
+    >${e.projectName ? html`${colourMark(e.projectColor, 'dot')}${e.clientName ? html`<span class="client">${e.clientName}</span> · ` : ''}${e.projectName}${e.taskName ? html` / <span class="task">${e.taskName}</span>` : ''}` : ''}</span
   >`;
+  const tags =
+    tagNames.length > 0 ? html`<span class="tags">${tagNames.map((name) => html`<span class="tag">${name}</span>`)}</span>` : null;
+  // The Billable mark is one flex item with the piece before it (.marked), so it never wraps alone
+  // to a line of its own under a long project and task (seen at 1280 px); that piece's words wrap beside it.
+  const last = tags ?? project;
+  const marked = e.billable ? html`<span class="marked">${last}${billableMark(e.currency)}</span>` : last;
+  return html`<span class="meta">${tags ? html`${project} ${marked}` : marked} ${overlapMark(m, e)}</span>`;
 }
 
 /** The edit form of an entry: its day and times (an end before the start: the next day, when ticked), work, tags, Billable; its version. */

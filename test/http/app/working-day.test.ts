@@ -225,8 +225,10 @@ describe('web app: the working day', () => {
     const raw = (await owner.get('/app/week?date=2026-10-30')).text;
     const page = flat(raw);
     expect(page).to.match(/<span class="client">Acme<\/span> · Audit \/ <span class="task">Fieldwork<\/span><\/span\s*>/);
-    // The Billable mark after a no-break space: never alone on a line of its own under a long name.
-    expect(raw).to.include('<span class="tag">onsite</span></span>\u00a0<span class="money" title="Billable">');
+    // The Billable mark shares a flex item with the piece before it: never alone on a line of its own under a long name.
+    expect(raw).to.include(
+      '<span class="marked"><span class="tags"><span class="tag">onsite</span></span><span class="money" title="Billable">',
+    );
     expect(page).to.include('<span class="tags"><span class="tag">onsite</span></span>');
     expect(page).to.include(
       '<span class="money" title="Billable"><span aria-hidden="true">€</span><span class="vh">billable</span></span>',
