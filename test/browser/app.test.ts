@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { OPERATOR } from '../../src/principal.js';
-import { type FreshWorkspace, freshWorkspace, startTestServer, type TestServer } from '../helpers/server.js';
+import { type FreshWorkspace, freshWorkspace, rawWrite, startTestServer, type TestServer } from '../helpers/server.js';
 import { sharedBrowser, closeContexts, CHROMIUM_SKIP_REASON as SKIP_REASON, chromiumAvailable as available } from '../helpers/chromium.js';
 
 /**
@@ -320,6 +320,39 @@ describe(`the web app in headless Chromium${available ? '' : ` (${SKIP_REASON})`
       expect(problems).to.deep.equal([]);
       await page.context().close();
     }
+  });
+
+  it('a form sent while the first page still tells the server the browser’s zone goes through: the page does not reload over it', async () => {
+    // The race a loaded run once showed: Sign out clicked while the zone's answer was on its way,
+    // whose reload cancelled the sign-out. Here the answer is held until the sign-out is sent.
+    const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Berlin' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    let zoneAsked: (route: Route) => void = () => undefined;
+    const zoneRoute = new Promise<Route>((resolve) => (zoneAsked = resolve));
+    await context.route('**/app/preferences/zone', (route) => zoneAsked(route));
+    await context.route('**/settings/sign-out', async (route) => {
+      // The zone's answer reaches the page while the sign-out is under way.
+      const answered = page.waitForResponse('**/app/preferences/zone');
+      await (await zoneRoute).continue();
+      await answered;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue().catch(() => undefined); // without the fix the reload has cancelled it
+    });
+    await page.goto(`${server.url}/settings/sign-in`);
+    await page.getByLabel('Email').fill(server.ownerEmail);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await Promise.all([page.waitForURL('**/app/week**'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    // The password sign-in told the zone; a sign-in through the identity provider does not, so the week asks.
+    rawWrite(server, 'UPDATE users SET time_zone = NULL WHERE id = ?', server.ownerId);
+    await page.goto(`${server.url}/app/week`);
+    await zoneRoute;
+    await Promise.all([page.waitForURL('**/settings/sign-in**'), page.getByRole('button', { name: 'Sign out' }).click()]);
+    expect(server.services.accounts.preferences(server.ownerId).timeZone).to.equal('Europe/Berlin');
+    // Signed out: the week asks for a sign-in.
+    await page.goto(`${server.url}/app/week`);
+    expect(new URL(page.url()).pathname).to.equal('/settings/sign-in');
+    await context.close();
   });
 
   it('a running entry’s row ticks like the timer, and the page title shows the timer', async () => {

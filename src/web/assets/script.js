@@ -704,8 +704,14 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
     if (act && act()) event.preventDefault();
   });
 
-  // The browser's zone, told once (the member can change it later).
+  // The browser's zone, told once (the member can change it later). The page is read again in it,
+  // unless the person has started to leave it meanwhile (a form sent, a link followed): a reload
+  // would cancel that navigation (a Sign out, a Save), and the next page is drawn in the zone anyway.
   if (body.getAttribute('data-ask-zone') === 'true') {
+    var leaving = false;
+    window.addEventListener('beforeunload', function () {
+      leaving = true;
+    });
     try {
       var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
       var zoneForm = new FormData();
@@ -716,7 +722,7 @@ document.querySelectorAll('input[data-all-events]').forEach(function (all) {
         body: new URLSearchParams(zoneForm),
         credentials: 'same-origin',
       }).then(function (r) {
-        if (r.ok) location.reload();
+        if (r.ok && !leaving) location.reload();
       });
     } catch {
       // No zone from the browser: the member chooses one on the Profile page.
