@@ -45,6 +45,25 @@ export function threadModule(
   };
 }
 
+/** Whether this Node knows the switch that turns require(esm) off (20.19 and later). */
+const REQUIRE_ESM_SWITCH = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module');
+
+/**
+ * A piscina pool's module: threadModule's, with require(esm) off in the pool's threads. piscina
+ * loads its module with require() first, which on Node 20.19+ is require(esm); its synchronous
+ * instantiation, interrupted by the thread's termination, ends the whole process with a V8 fatal
+ * error ("IsGraphAsync must be used on an instantiated module", SIGABRT) instead of ending the
+ * thread. A pool is terminated so when the server closes while a thread starts: a fresh clone's
+ * `npm test` of 5a800c6 lost a mocha worker with test/http/health.test.ts, whose production
+ * set-up closed at once. Without require(esm) piscina imports the module, as it does any module
+ * require() refuses, and a termination ends only the thread.
+ */
+export function poolModule(callerUrl: string, relative: string, workerData: object = {}): ReturnType<typeof threadModule> {
+  const started = threadModule(callerUrl, relative, workerData);
+  if (!REQUIRE_ESM_SWITCH) return started;
+  return { ...started, execArgv: [...(started.execArgv ?? process.execArgv), '--no-experimental-require-module'] };
+}
+
 /** The package's root and its bundle's folder, when threads started under tsx are to run the bundle instead (`threadsFromBuild`). */
 let built: { root: string; bundle: string; files: string | null } | null = null;
 

@@ -3,7 +3,7 @@ import { errorOf } from '../../errors.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type { DocumentSource } from '../../modules/invoices/service.js';
 import type { DocumentFormat } from '../../modules/invoices/documents/index.js';
-import { threadModule } from '../boot.js';
+import { poolModule } from '../boot.js';
 import { createThreadQueue, ThreadsBusy } from '../queue.js';
 import { type DocumentResult, type DocumentTask, renderTask } from './task.js';
 
@@ -32,7 +32,7 @@ export function createDocumentPool(options: DocumentPoolOptions) {
     options.threads === 0
       ? null
       : new Piscina<DocumentTask, DocumentResult>({
-          ...threadModule(import.meta.url, '../document-thread'),
+          ...poolModule(import.meta.url, '../document-thread'),
           // Started with the first document and ended after a minute idle (fonts and pdfkit are
           // loaded again by the next one, in about half a second).
           minThreads: 0,

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import { DomainError } from '../../errors.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type { GraphSettings, Services } from '../../services.js';
-import { threadModule } from '../boot.js';
+import { poolModule } from '../boot.js';
 import type { EncodedBody } from '../../kernel/compression.js';
 import { createDownloads } from './downloads.js';
 import { createThreadQueue, ThreadsBusy } from '../queue.js';
@@ -74,7 +74,7 @@ export function createReaderPool(
     : startedLater(
         () =>
           new Piscina<ReadTask | ExportTask | PreviewTask, ReadResult | ExportOutcome>({
-            ...threadModule(import.meta.url, '../reader-thread', workerData),
+            ...poolModule(import.meta.url, '../reader-thread', workerData),
             // READER_THREADS_KEPT (1 by default) start with the pool (`keep()`, a second after the
             // server listens, or the first heavy read) and stay ready: a thread's start is 0.4-0.7 s
             // of CPU, which the first report after a quiet spell waited for (issue 46 item 10); one

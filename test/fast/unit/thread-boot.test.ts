@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
-import { threadModule, threadsFromBuild } from '../../../src/threads/boot.js';
+import { poolModule, threadModule, threadsFromBuild } from '../../../src/threads/boot.js';
 import { BUILD_CURRENT, COVERAGE_RUN } from '../../helpers/entry.js';
 
 describe('thread boot: which module a thread starts on', () => {
@@ -58,6 +58,20 @@ describe('thread boot: which module a thread starts on', () => {
     expect(threadModule(`${root}src/threads/checkpointer.ts`, './checkpointer-thread').filename).to.equal(
       `${root}dist/src/threads/checkpointer-thread.js`,
     );
+  });
+
+  it('a pool’s threads start with require(esm) off, so piscina imports their module (a thread terminated in require(esm) aborts the process)', () => {
+    // Node 20.20 has the switch; this package needs Node 20.19 or later.
+    expect(process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')).to.equal(true);
+    for (const choice of [null, PACKAGE_ROOT]) {
+      threadsFromBuild(choice);
+      const started = threadModule(caller, '../reader-thread', { x: 1 });
+      const pooled = poolModule(caller, '../reader-thread', { x: 1 });
+      expect(pooled.filename).to.equal(started.filename);
+      expect(pooled.workerData).to.deep.equal(started.workerData);
+      // The options the thread would have had otherwise (its own, or the process's it inherits), and the switch.
+      expect(pooled.execArgv).to.deep.equal([...(started.execArgv ?? process.execArgv), '--no-experimental-require-module']);
+    }
   });
 
   it('a compiled caller runs its own .js sibling whatever the choice', () => {
