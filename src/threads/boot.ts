@@ -61,7 +61,29 @@ const REQUIRE_ESM_SWITCH = process.allowedNodeEnvironmentFlags.has('--no-experim
 export function poolModule(callerUrl: string, relative: string, workerData: object = {}): ReturnType<typeof threadModule> {
   const started = threadModule(callerUrl, relative, workerData);
   if (!REQUIRE_ESM_SWITCH) return started;
-  return { ...started, execArgv: [...(started.execArgv ?? process.execArgv), '--no-experimental-require-module'] };
+  return { ...started, execArgv: [...threadOptions(started.execArgv ?? process.execArgv), '--no-experimental-require-module'] };
+}
+
+/** Node's options a thread may be given, alone or with their value (`--import=x`, `--import x`). */
+const THREAD_OPTION =
+  /^--(import|require|loader|experimental-loader|conditions|enable-source-maps|no-warnings|no-deprecation|trace-warnings|trace-uncaught)(=|$)/;
+const TAKES_VALUE = /^--(import|require|loader|experimental-loader|conditions)$/;
+
+/**
+ * What a thread keeps of the options it would inherit. Given its own options, a thread starts
+ * only on those Node accepts in a thread: V8's (`--max-old-space-size=512`, as `npm start`
+ * passes) and the process's own refuse the Worker (ERR_WORKER_INVALID_EXEC_ARGV), where an
+ * inheriting thread ignores them. The rest is left out: a thread's heap has its own limits.
+ */
+export function threadOptions(argv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (!THREAD_OPTION.test(arg)) continue;
+    kept.push(arg);
+    if (TAKES_VALUE.test(arg) && i + 1 < argv.length) kept.push(argv[++i] ?? '');
+  }
+  return kept;
 }
 
 /** The package's root and its bundle's folder, when threads started under tsx are to run the bundle instead (`threadsFromBuild`). */

@@ -95,7 +95,9 @@ describe('npm start and the build', function () {
     });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', () => {});
+    // The first start's message (the owner's token) is on standard error.
+    let said = '';
+    child.stderr.on('data', (chunk) => (said += chunk));
     try {
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30_000);
@@ -114,6 +116,13 @@ describe('npm start and the build', function () {
       expect(reference.headers.get('content-type')).to.equal('text/html; charset=utf-8');
       expect(reference.headers.get('content-security-policy')).to.match(/^default-src 'none'; script-src 'sha256-/);
       expect(await reference.text()).to.contain('"operationId":"getMe"');
+      // A heavy read runs on a reader thread, started under npm start's Node options (V8's heap
+      // options among them, which a thread given its own options must not carry).
+      const token = /Bearer (tt_[A-Za-z0-9_-]+)/.exec(said)?.[1];
+      expect(token).to.be.a('string');
+      const entries = await fetch(`${url}/api/v1/entries?from=2026-01-01&to=2026-12-31`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(entries.status).to.equal(200);
+      expect(((await entries.json()) as { data: unknown[] }).data).to.deep.equal([]);
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);

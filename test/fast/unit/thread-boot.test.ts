@@ -1,9 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { expect } from 'chai';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
-import { poolModule, threadModule, threadsFromBuild } from '../../../src/threads/boot.js';
+import { poolModule, threadModule, threadOptions, threadsFromBuild } from '../../../src/threads/boot.js';
 import { BUILD_CURRENT, COVERAGE_RUN } from '../../helpers/entry.js';
 
 describe('thread boot: which module a thread starts on', () => {
@@ -69,9 +70,21 @@ describe('thread boot: which module a thread starts on', () => {
       const pooled = poolModule(caller, '../reader-thread', { x: 1 });
       expect(pooled.filename).to.equal(started.filename);
       expect(pooled.workerData).to.deep.equal(started.workerData);
-      // The options the thread would have had otherwise (its own, or the process's it inherits), and the switch.
-      expect(pooled.execArgv).to.deep.equal([...(started.execArgv ?? process.execArgv), '--no-experimental-require-module']);
+      // The options the thread would have had otherwise (its own, or those of the process it inherits), and the switch.
+      expect(pooled.execArgv).to.deep.equal([...threadOptions(started.execArgv ?? process.execArgv), '--no-experimental-require-module']);
     }
+  });
+
+  it('a pool’s thread keeps only the options Node accepts in a thread: npm start’s V8 heap options would refuse the Worker', async () => {
+    const npmStart = ['--max-old-space-size=512', '--max-semi-space-size=4', '--import', './bin/require-build.js', '--enable-source-maps'];
+    expect(() => new Worker('0', { eval: true, execArgv: npmStart })).to.throw(
+      /invalid execArgv flags: --max-old-space-size=512, --max-semi-space-size=4/,
+    );
+    const kept = threadOptions([...npmStart, '--import=tsx/esm', '--stack-size=900', '--conditions', 'x']);
+    expect(kept).to.deep.equal(['--import', './bin/require-build.js', '--enable-source-maps', '--import=tsx/esm', '--conditions', 'x']);
+    // Node starts a thread on them and the switch.
+    const thread = new Worker('0', { eval: true, execArgv: [...kept.slice(2), '--no-experimental-require-module'] });
+    expect(await new Promise((resolve) => thread.on('exit', resolve))).to.equal(0);
   });
 
   it('a compiled caller runs its own .js sibling whatever the choice', () => {
