@@ -110,6 +110,11 @@ describe(`the working day in German in headless Chromium${available ? '' : ` (${
     const cards = await page.locator('main').innerText();
     expect(cards).to.match(/Gesamt\s+3:00/);
     expect(cards).to.match(/Betrag\s+2\.700,00\s€/);
+    // The download's two choices sit side by side at 1280 px, each about as wide as its words (not the page's 1,100 px).
+    const what = await page.getByLabel('Was').boundingBox();
+    const dialect = await page.getByLabel('CSV für').boundingBox();
+    expect(what?.width).to.be.within(250, 330);
+    expect(dialect?.y).to.equal(what?.y);
 
     const save = async (what: string, button: string) => {
       await page.getByLabel('Was').selectOption(what);
