@@ -81,6 +81,19 @@ describe(`approval and lock in headless Chromium${available ? '' : ` (${SKIP_REA
     await owner.page.getByRole('link', { name: 'Approvals' }).click();
     const period = owner.page.locator('section.period', { hasText: 'Ada: week of 26 Oct 2026 – 1 Nov 2026' });
     await period.getByText('Harbour survey').waitFor();
+    // On a phone (320 px, in German's longer words) the period's card clips nothing: its rows wrap, the totals' words too.
+    services.accounts.setPreferences(OPERATOR, ownerId, { language: 'de' });
+    await owner.page.setViewportSize({ width: 320, height: 800 });
+    await owner.page.reload();
+    await owner.page.locator('section.period').getByText('Gesamt (1 Eintrag', { exact: false }).waitFor();
+    const overflowing = await owner.page.evaluate<string[]>(`[...document.querySelectorAll('section.period .scroll')]
+      .filter((el) => el.scrollWidth > el.clientWidth)
+      .map((el) => el.scrollWidth + ' > ' + el.clientWidth)`);
+    expect(overflowing).to.deep.equal([]);
+    expect(await owner.page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(320);
+    services.accounts.setPreferences(OPERATOR, ownerId, { language: 'en' });
+    await owner.page.setViewportSize({ width: 1280, height: 900 });
+    await owner.page.reload();
     await period.getByLabel('Note (optional)').fill('Thanks.');
     await period.getByRole('button', { name: 'Approve' }).click();
     await owner.page.getByText('Approved Ada’s week of 26 Oct 2026 – 1 Nov 2026.').waitFor();
