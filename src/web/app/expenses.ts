@@ -323,7 +323,7 @@ function table(base: string, expenses: ExpenseView[], session: SessionView, mont
           ([currency, cents]) =>
             html`<tr>
               <th scope="row" colspan="${others ? '4' : '3'}">${t('expenses.total')}</th>
-              <td class="num"><strong>${f.money(cents / 100, currency)}</strong></td>
+              <td class="num" data-label="${label.amount}"><strong>${f.money(cents / 100, currency)}</strong></td>
               <td colspan="4"></td>
             </tr>`,
         )}

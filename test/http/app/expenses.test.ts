@@ -110,7 +110,8 @@ describe('web app: the Expenses page', function () {
       ),
     );
     expect(page).to.include(`<a href="/app/expenses/${expense!.id}/receipt" download>ticket.png</a>`);
-    expect(page).to.include('<td class="num"><strong>€49.90</strong></td>');
+    // The total says what it sums where a phone shows it as one row's cells (their labels).
+    expect(page).to.include('<td class="num" data-label="Net amount"><strong>€49.90</strong></td>');
     // Another project's listing of the month has none.
     const other = server.services.catalog.projects.create(server.services.tokens.authenticate(server.ownerToken)!.actor, { name: 'Other' });
     expect(flat((await owner.get(`/app/expenses?month=2026-10&project=${other.id}`)).text)).to.include(
