@@ -93,11 +93,15 @@ const price = (amount: number, currency: string): string =>
   new Intl.NumberFormat(formats().locale, { style: 'currency', currency, maximumFractionDigits: 4 }).format(amount);
 /** A number written with a decimal point (`2.5833`) in the reader's format with as many places: `2,5833`. */
 const exactly = (value: string): string => formats().number(Number(value), value.split('.')[1]?.length ?? 0);
-/** A line's hours as its PDF prints them (exact enough that hours × rate gives its net), or a manual line's quantity and unit. */
-const hours = (l: InvoiceView['lines'][number]) =>
+/**
+ * A line's hours as its PDF prints them (exact enough that hours × rate gives its net), with the
+ * time as people read it beside them (`7.416667 h (7:25)`); or a manual line's quantity and unit.
+ */
+const hours = (l: InvoiceView['lines'][number]): Html | string =>
   l.manual
     ? `${formats().decimal(l.manual.quantity, 4)} ${unitSymbol(l.manual.unit, formats().language)}`
-    : t('invoicePage.lines.hours', { hours: exactly(printedLineHours(l)) });
+    : html`${t('invoicePage.lines.hours', { hours: exactly(printedLineHours(l)) })}
+        <span class="hint">(${formats().duration(l.quantitySec, false)})</span>`;
 /** A document's language by name in the reader's: `German`, `Deutsch`; `French`, `Französisch`. */
 const languageName = (code: string): string => {
   const name = new Intl.DisplayNames(formats().locale, { type: 'language' }).of(code) ?? code;

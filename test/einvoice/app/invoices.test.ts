@@ -205,7 +205,7 @@ describe('web app: invoices', function () {
       expect(text).to.include('Preview <span class="hint inline">(nothing written yet)</span>');
       expect(text).to.include('4 entries from 1 Oct 2026 to 31 Oct 2026 (days in UTC), for Acme, in EUR.');
       expect(text).to.include('<td data-label="Description">Relaunch</td>');
-      expect(text).to.include('<td data-label="Quantity" class="num">10.00 h</td>');
+      expect(text).to.include('<td data-label="Quantity" class="num">10.00 h <span class="hint">(10:00)</span></td>');
       expect(text).to.include('<td data-label="Net" class="num">€950.00</td>');
       expect(text).to.include('<td data-label="VAT" class="num">€180.50</td>');
       expect(text).to.include('<strong>€1,130.50</strong>');

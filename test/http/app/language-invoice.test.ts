@@ -101,7 +101,9 @@ describe('web app: one invoice’s page in German', function () {
       '<th scope="col">Beschreibung</th> <th scope="col" class="num">Menge</th> <th scope="col" class="num">Satz</th> <th scope="col" class="num">USt.</th> <th scope="col" class="num">Netto</th>',
     );
     // The time line: 10 hours at 95,00 €; the manual line: 1,5 pieces at its exact price.
-    expect(text).to.include('<td data-label="Menge" class="num">10,00 Std.</td> <td data-label="Satz" class="num"> 95,00 € </td>');
+    expect(text).to.include(
+      '<td data-label="Menge" class="num">10,00 Std. <span class="hint">(10:00)</span></td> <td data-label="Satz" class="num"> 95,00 € </td>',
+    );
     expect(text).to.include('<td data-label="Menge" class="num">1,5 Stk.</td> <td data-label="Satz" class="num"> 33,335 € </td>');
     expect(text).to.include('<button type="submit" class="danger" aria-label="Position 2 entfernen: Fachbuch"> Entfernen </button>');
     expect(text).to.include('<h2>Umsatzsteuer</h2>');

@@ -141,8 +141,9 @@ describe('web app: rounding (issue 56 item 4)', () => {
     expect(detail).to.include(
       '<dt>Rounding</dt> <dd> each entry up to 15 minutes <span class="hint inline">(as it was made; the settings changed later do not change it)</span> </dd>',
     );
-    expect(detail).to.include('<td data-label="Quantity" class="num">0.75 h</td>');
-    expect(detail).to.include('<td data-label="Quantity" class="num">0.25 h</td>');
+    // The exact hours the PDF prints, and the time as people read it.
+    expect(detail).to.include('<td data-label="Quantity" class="num">0.75 h <span class="hint">(0:45)</span></td>');
+    expect(detail).to.include('<td data-label="Quantity" class="num">0.25 h <span class="hint">(0:15)</span></td>');
     expect(detail).to.not.include('0.511111');
     expect(server.services.invoices.get(OPERATOR, id).netTotal).to.equal(100);
   });
