@@ -114,7 +114,12 @@ export function page(paths: WebPaths, options: PageOptions): string {
         data-live="${options.area === 'app' ? 'true' : 'false'}"
       >
         <a class="skip" href="#main">${t('layout.skip')}</a>
-        ${session ? top(paths, options, session) : ''}
+        ${
+          session
+            ? top(paths, options, session)
+            : // Signed out (sign-in, setup, a mail's link): which product this is, without anyone's navigation.
+              html`<header class="top"><span class="brand">timetrack</span></header>`
+        }
         <main id="main">${options.heading === false ? '' : html`<h1>${options.title}</h1>`} ${notice} ${options.body}</main>
       </body>
     </html>`.text;

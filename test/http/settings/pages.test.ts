@@ -51,6 +51,10 @@ describe('settings page: forms', () => {
       expect(page.status, path).to.equal(200);
       expect(page.text, path).to.include('<li class="end"><a href="/app/week">Track time</a></li>');
     }
+    // Signed out, the pages still say which product they are, with nobody's navigation.
+    const signIn = await new SettingsClient(server).get('/settings/sign-in');
+    expect(signIn.text).to.include('<header class="top"><span class="brand">timetrack</span></header>');
+    expect(signIn.text).to.not.include('<nav class="tabs"');
   });
 
   it('mints a token with the chosen scopes and expiry, shows it once, and keeps a bad form as it was sent', async () => {
