@@ -7,9 +7,9 @@ import { availableParallelism } from 'node:os';
 import process from 'node:process';
 
 const CHECKS = [
-  'lint:eslint',
-  'typecheck',
   'lint:prettier',
+  'typecheck',
+  'lint:oxlint',
   'sql:check',
   'generate:check',
   'lint:spectral',

@@ -248,7 +248,7 @@ describe('import into a running server', () => {
       await server.services.sender.tick();
       await receiver.waitFor(1);
       expect(receiver.requests.map((r) => r.headers['x-service-event'])).to.deep.equal(['entry.created']);
-      const entryId = (receiver.requests[0]?.json as { data: { entry: { id: string; source: string } } }).data.entry;
+      const entryId = (receiver.requests[0]!.json as { data: { entry: { id: string; source: string } } }).data.entry;
       expect(entryId.source).to.equal('import');
       await server.services.imports.undo(OPERATOR, loud.report.importId as string);
       await server.services.sender.tick();
