@@ -7,6 +7,7 @@ import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Clock } from '../clock.js';
 import { openDatabase } from '../db/database.js';
+import { lowerThreadPriority } from './priority.js';
 import { configuredServices } from '../services.js';
 import {
   type ReaderHooks,
@@ -20,6 +21,8 @@ import {
 import { type ExportOutcome, type ExportTask, runExport } from './readers/export.js';
 import { type PreviewTask, runPreview } from './readers/invoice-preview.js';
 
+// Heavy reads give way to the request thread when the cores are busy.
+lowerThreadPriority();
 const data = workerData as ReaderThreadData;
 let now = 0;
 const clock: Clock = { now: () => now };

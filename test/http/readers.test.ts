@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { performance } from 'node:perf_hooks';
@@ -95,6 +95,25 @@ describe('reader threads: heavy reads off the request thread', () => {
     expect(performance.now() - started).to.be.above(1400);
     // Each /me was answered while the report ran, far sooner than the report.
     expect(Math.max(...light)).to.be.below(500);
+  });
+
+  it('reader threads give way to the request thread when the cores are busy: they run at nice 10, the request thread at 0 (Linux)', async function () {
+    if (!existsSync('/proc/thread-self')) this.skip();
+    /** Each thread of this process (the test server runs in it) and its nice value (field 19 of its stat). */
+    const niceByThread = () =>
+      new Map(
+        readdirSync('/proc/self/task').map((tid) => {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const;
+        }),
+      );
+    server = await startTestServer({ env: { READER_THREADS: '1' } });
+    seedWork(server);
+    const before = niceByThread();
+    expect((await server.request('GET', summary)).status).to.equal(200);
+    const started = [...niceByThread()].filter(([tid]) => !before.has(tid));
+    expect(started.map(([, nice]) => nice)).to.include(10);
+    expect(niceByThread().get(process.pid)).to.equal(0);
   });
 
   it('a read past its budget has its thread replaced, answers 500 with the fixed detail, and is logged with its request id', async () => {
