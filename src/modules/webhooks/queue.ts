@@ -132,7 +132,7 @@ export function createDeliveryQueue({
     claimLane(busy: ReadonlySet<string>): Lane | null {
       // Not synced on its own: a lease a crash loses is one the next start releases anyway
       // (`recover`), and the lane's outcomes, synced, take it to disk with them. At one write at a
-      // time this halves the sender's syncs, which share the disk with the API's.
+      // time this cut the sender's syncs by a third (docs/design.md), and they share the disk with the API's.
       return write(
         () => {
           const now = clock.now();
