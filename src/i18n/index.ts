@@ -92,6 +92,14 @@ instance.services.formatter?.add('a', (value: unknown, lng: string | undefined) 
 instance.services.formatter?.add('words', (value: unknown, lng: string | undefined, options: Record<string, unknown>) =>
   String((translators.get(lng === 'de' ? 'de' : 'en') as TFunction)(String(value), options as never)),
 );
+// `{{carries, nouns}}`: keys (space-separated) said with the message's own values and listed with commas (a restored invoice's dates and records).
+instance.services.formatter?.add('nouns', (value: unknown, lng: string | undefined, options: Record<string, unknown>) =>
+  String(value)
+    .split(' ')
+    .filter((key) => key !== '')
+    .map((key) => String((translators.get(lng === 'de' ? 'de' : 'en') as TFunction)(key, options as never)))
+    .join(', '),
+);
 
 /** A function that says a key in a language: mail, report files, anything made outside a request. */
 export type Translate = (key: Key, vars?: Vars) => string;

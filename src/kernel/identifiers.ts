@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Validator } from 'stdnum';
 import { DomainError } from '../errors.js';
-import { type Words, words } from '../i18n/index.js';
+import { type Key, type Words, words } from '../i18n/index.js';
 
 /*
  * The payment and party identifiers an invoice prints and an e-invoice routes by, checked where
@@ -17,8 +17,12 @@ import { type Words, words } from '../i18n/index.js';
  * A refusal at `field`: the message for the API and the command line, the words a page shows (no
  * field name, no quotes): by key where they have one (said in the reader's language), else as written.
  */
-const refuse = (field: string, message: string, people: string | Words) =>
-  new DomainError('invalid', message, { field, ...(typeof people === 'string' ? { people } : { words: people }) });
+const refuse = (field: string, message: string, people: string | Words, said?: Words) =>
+  new DomainError('invalid', message, {
+    field,
+    ...(typeof people === 'string' ? { people } : { words: people }),
+    ...(said === undefined ? {} : { words: said }),
+  });
 
 /** Letters and digits only, upper case: how identifiers are compared (spaces, dots, hyphens are how people group them). */
 const compact = (value: string) => value.replace(/[\s.\-/]/g, '').toUpperCase();
@@ -287,6 +291,25 @@ function norwegianValid(digits: string): boolean {
   return check !== 10 && check === Number(digits[8]);
 }
 
+/** What an address of a scheme looks like, by key (the words of participantRule). */
+const LOOKS: Record<string, Key> = {
+  EM: 'input.identifiers.looks.EM',
+  '0002': 'input.identifiers.looks.0002',
+  '0007': 'input.identifiers.looks.0007',
+  '0009': 'input.identifiers.looks.0009',
+  '0060': 'input.identifiers.looks.0060',
+  '0088': 'input.identifiers.looks.0088',
+  '0106': 'input.identifiers.looks.0106',
+  '0151': 'input.identifiers.looks.0151',
+  '0184': 'input.identifiers.looks.0184',
+  '0190': 'input.identifiers.looks.0190',
+  '0192': 'input.identifiers.looks.0192',
+  '0204': 'input.identifiers.looks.0204',
+  '0208': 'input.identifiers.looks.0208',
+  '0211': 'input.identifiers.looks.0211',
+  '9959': 'input.identifiers.looks.9959',
+};
+
 /** What a scheme's identifier must look like: a test and how a person recognises a valid one. */
 const PARTICIPANT_RULES: Record<string, { test: (id: string) => boolean; looks: string }> = {
   EM: { test: (id) => id.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(id), looks: 'an email address, such as invoices@example.com' },
@@ -343,6 +366,11 @@ export function checkParticipantId(
       fields.address,
       `${fields.address} ${JSON.stringify(address)} carries its scheme in front: give the scheme ${(prefixed[1] as string).toUpperCase()} as ${fields.scheme} and the address without it (${prefixed[2] as string}).`,
       `Enter the scheme ${(prefixed[1] as string).toUpperCase()} in the scheme field, and here the address alone, without “${prefixed[1] as string}:” (${prefixed[2] as string}).`,
+      words('input.identifiers.participantPrefixed', {
+        scheme: (prefixed[1] as string).toUpperCase(),
+        prefix: prefixed[1] as string,
+        rest: prefixed[2] as string,
+      }),
     );
   if (code === null) return id;
   if (!EAS_CODES.has(code))
@@ -350,6 +378,7 @@ export function checkParticipantId(
       fields.scheme,
       `${fields.scheme} ${JSON.stringify(scheme)} is not an EAS code (the Electronic Address Scheme list e-invoices use): give 0204 for a Leitweg-ID, 9930 for a German VAT identifier, 0088 for a GLN, 0208 for a Belgian enterprise number, 0192 for a Norwegian organisation number, or EM for an email address.`,
       'This is not a scheme of electronic addresses (an EAS code): 0204 for a Leitweg-ID, 9930 for a German VAT ID, 0088 for a GLN, 0208 for a Belgian enterprise number, 0192 for a Norwegian organisation number, or EM for an email address.',
+      words('input.identifiers.participantScheme'),
     );
   const country = VAT_SCHEMES[code];
   if (country !== undefined) {
@@ -369,6 +398,9 @@ export function checkParticipantId(
         formed
           ? `Scheme ${code} is a VAT ID of ${name}, and this one’s check digits do not match: a digit is mistyped or two are swapped. Copy it from an invoice or letter of theirs.`
           : `Scheme ${code} is a VAT ID of ${name}: one looks like ${example}.`,
+        formed
+          ? words('input.identifiers.participantVatDigits', { scheme: code, country })
+          : words('input.identifiers.participantVatForm', { scheme: code, country, example }),
       );
     }
     return id;
@@ -379,12 +411,14 @@ export function checkParticipantId(
       fields.address,
       `${fields.address} ${JSON.stringify(address)} is not valid for scheme ${code}: give ${rule.looks}.`,
       `This is not an address of scheme ${code}: give ${rule.looks}.`,
+      words('input.identifiers.participantRule', { scheme: code, looks: LOOKS[code] ?? code }),
     );
   if (!rule && !/^\S{1,100}$/.test(id))
     throw refuse(
       fields.address,
       `${fields.address} ${JSON.stringify(address)}: an identifier of scheme ${code} has 1 to 100 characters and no spaces.`,
       `An address of scheme ${code} has 1 to 100 characters and no spaces.`,
+      words('input.identifiers.participantAny', { scheme: code }),
     );
   return id;
 }

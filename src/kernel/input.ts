@@ -16,6 +16,10 @@ const WHAT: Record<string, Key> = {
   note: 'input.what.note',
   'The note': 'input.what.note',
   exemptionReason: 'input.what.exemptionReason',
+  // a restored invoice's note and payment note, a client's address line from a file (src/modules/invoices/restore.ts, catalog/clients.ts)
+  'its note': 'input.what.note',
+  'a payment note': 'input.what.paymentNote',
+  'an address line': 'input.what.addressLine',
 };
 
 /** A refusal's words for pages about `what`, when pages name it (the message stays the English one given). */
@@ -63,7 +67,13 @@ export function requireSafeText(value: string, what: string, field?: string, opt
     throw new DomainError(
       'invalid',
       `${what} must not hold control characters or bidirectional controls (found ${bad}): type it again without them.`,
-      { ...(field === undefined ? {} : { field }), ...about(what, 'input.refused.unsafe', { found: bad }) },
+      {
+        ...(field === undefined ? {} : { field }),
+        // A `what` pages do not name is a field as a file or the API writes it (issuer.city, taxBreakdown[0].exemptionReason): said as written.
+        ...(Object.hasOwn(WHAT, what)
+          ? about(what, 'input.refused.unsafe', { found: bad })
+          : { words: words('input.refused.unsafeField', { what, found: bad }) }),
+      },
     );
   }
   return value;

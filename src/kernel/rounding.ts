@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { words } from '../i18n/index.js';
 
 /*
  * The rounding rule of billed time (issue 56 item 4, decisions 14): none, or up / nearest / down
@@ -42,6 +43,7 @@ export function parseRounding(value: unknown, field = 'rounding'): RoundingText 
     throw new DomainError('invalid', `${field} must be ${EXPECTED} (got ${JSON.stringify(value)}).`, {
       field,
       people: `Choose no rounding, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes.`,
+      words: words('input.refused.rounding'),
     });
   const text = value.trim();
   if (text === '' || text.toLowerCase() === 'none') return null;
@@ -52,6 +54,7 @@ export function parseRounding(value: unknown, field = 'rounding'): RoundingText 
     throw new DomainError('invalid', `${field} must be ${EXPECTED} (got ${JSON.stringify(value)}).`, {
       field,
       people: `"${text}" is no rounding rule: choose none, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes.`,
+      words: words('input.refused.roundingText', { text }),
     });
   return `${mode}-${minutes as RoundingStep}`;
 }

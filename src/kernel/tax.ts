@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { words } from '../i18n/index.js';
 
 /*
  * The VAT values an invoice line carries (EN 16931): the category code (UNCL 5305) and, for an
@@ -23,7 +24,7 @@ export function requireTaxCategory(value: string, what: string): TaxCategoryCode
     throw new DomainError(
       'invalid',
       `${what} must be one of ${TAX_CATEGORY_CODES.join(', ')} (S standard rate, AE reverse charge, K intra-community supply, G export, E exempt, Z zero rated, O not subject to VAT); got ${JSON.stringify(value)}.`,
-      { field: what },
+      { field: what, words: words('input.refused.taxCategory', { what, got: JSON.stringify(value) }) },
     );
   return code;
 }
@@ -35,7 +36,7 @@ export function requireVatexCode(value: string, what: string): string {
     throw new DomainError(
       'invalid',
       `${what} must be a VATEX code such as VATEX-EU-AE or VATEX-EU-132 (the CEF VATEX code list, upper case); got ${JSON.stringify(value)}.`,
-      { field: what },
+      { field: what, words: words('input.refused.vatex', { what, got: JSON.stringify(value) }) },
     );
   return code;
 }
@@ -70,6 +71,7 @@ export function parseOwnTax(category: unknown, rate: unknown): OwnTax | null {
         {
           field: 'taxCategory',
           people: 'Choose the VAT category for this rate (standard rate), or leave the rate empty to use the invoice’s own VAT.',
+          words: words('input.refused.ownTax.rateWithoutCategory'),
         },
       );
     return null;
@@ -79,6 +81,7 @@ export function parseOwnTax(category: unknown, rate: unknown): OwnTax | null {
       throw new DomainError('invalid', `taxCategory Z (zero rated) takes no rate but 0 (got taxRate ${JSON.stringify(rate)}).`, {
         field: 'taxRate',
         people: 'A zero-rated item has no rate: leave the rate empty, or choose the standard rate.',
+        words: words('input.refused.ownTax.zeroRate'),
       });
     return { category: 'Z', rate: 0 };
   }
@@ -90,6 +93,7 @@ export function parseOwnTax(category: unknown, rate: unknown): OwnTax | null {
         field: 'taxCategory',
         people:
           'Choose the standard rate with its percentage, zero rated, or the invoice’s own VAT. Reverse charge, exports and exemptions are set on the client or the workspace.',
+        words: words('input.refused.ownTax.category'),
       },
     );
   const value = rateText === null || !/^\d{1,2}(\.\d{1,4})?$/.test(rateText) ? Number.NaN : Number(rateText);
@@ -97,7 +101,11 @@ export function parseOwnTax(category: unknown, rate: unknown): OwnTax | null {
     throw new DomainError(
       'invalid',
       `taxCategory S needs taxRate, a percentage above 0 and below 100 with at most 4 decimals, such as 7 or 19 (got ${JSON.stringify(rate ?? null)}).`,
-      { field: 'taxRate', people: 'Give the VAT rate as a percentage such as 7 or 19 (without %).' },
+      {
+        field: 'taxRate',
+        people: 'Give the VAT rate as a percentage such as 7 or 19 (without %).',
+        words: words('input.refused.ownTax.rate'),
+      },
     );
   return { category: 'S', rate: value };
 }

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
+import { type Key, words } from '../i18n/index.js';
 
 /*
  * Time, read and written one way everywhere: instants are epoch milliseconds; a calendar day is
@@ -14,7 +15,12 @@ export const LATEST_INSTANT = Date.UTC(9999, 0, 1);
 
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-const invalid = (field: string, message: string) => new DomainError('invalid', `${field}: ${message}`, { field });
+/** A refusal at `field`; its words for people by key (`{{field}}: {{value}} …`, the value as the message shows it). */
+const invalid = (field: string, message: string, key?: Key, value?: unknown) =>
+  new DomainError('invalid', `${field}: ${message}`, {
+    field,
+    ...(key === undefined ? {} : { words: words(key, { field, value: String(JSON.stringify(value)) }) }),
+  });
 
 /** An ISO-8601 UTC timestamp, as every response emits them. */
 export const toIso = (ms: number): string => new Date(ms).toISOString();
@@ -34,7 +40,13 @@ function calendarDay(value: string): { year: number; month: number; day: number 
 /** A real calendar day `YYYY-MM-DD`, as its parts, or a 400 naming the field. */
 export function parseCalendarDay(value: string, field: string): { year: number; month: number; day: number } {
   const parts = calendarDay(value);
-  if (!parts) throw invalid(field, `${JSON.stringify(value)} is not a calendar day (YYYY-MM-DD, a date that exists).`);
+  if (!parts)
+    throw invalid(
+      field,
+      `${JSON.stringify(value)} is not a calendar day (YYYY-MM-DD, a date that exists).`,
+      'input.refused.calendarDay',
+      value,
+    );
   return parts;
 }
 
@@ -62,14 +74,22 @@ export function parseInstant(value: string, field: string): number {
     throw invalid(
       field,
       `${JSON.stringify(value)} is not a date-time: send YYYY-MM-DDThh:mm:ss with Z or an offset, e.g. "2026-11-02T09:00:00+01:00".`,
+      'input.refused.instant',
+      value,
     );
   if (!calendarDay(value.slice(0, 10)))
-    throw invalid(field, `${JSON.stringify(value)} is not a date-time that exists (the calendar has no such day).`);
+    throw invalid(
+      field,
+      `${JSON.stringify(value)} is not a date-time that exists (the calendar has no such day).`,
+      'input.refused.instantDay',
+      value,
+    );
   return checkBounds(ms, value, field);
 }
 
 function checkBounds(ms: number, value: string, field: string): number {
-  if (ms < EARLIEST_INSTANT || ms >= LATEST_INSTANT) throw invalid(field, `${JSON.stringify(value)} lies outside the years 1900 to 9998.`);
+  if (ms < EARLIEST_INSTANT || ms >= LATEST_INSTANT)
+    throw invalid(field, `${JSON.stringify(value)} lies outside the years 1900 to 9998.`, 'input.refused.years', value);
   return ms;
 }
 
@@ -92,7 +112,8 @@ export function parseRange(from: string, to: string, zone = 'UTC'): { from: numb
 
 /** The canonical name of an IANA time zone (europe/berlin is Europe/Berlin), or a 400 naming the field. */
 export function canonicalTimeZone(value: string, field = 'timeZone'): string {
-  const refuse = () => invalid(field, `${JSON.stringify(value)} is not an IANA time zone name such as Europe/Berlin.`);
+  const refuse = () =>
+    invalid(field, `${JSON.stringify(value)} is not an IANA time zone name such as Europe/Berlin.`, 'input.refused.timeZone', value);
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) throw refuse();
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;

@@ -1319,6 +1319,46 @@ export const de: Messages = {
     imports: {
       records: {
         version: 'ein Datensatz „{{record}}“ der Version {{version}}; diese Version von timetrack liest Version 1',
+        missing: '{{name}} fehlt (jede Zeile der Tabelle {{table}} hat diesen Wert)',
+        null: '{{name}} ist null, und eine Zeile der Tabelle {{table}} hat immer einen Wert dafür',
+        number: '{{name}} muss eine Zahl sein (angegeben: {{got}})',
+        boolean: '{{name}} muss ein Wahrheitswert sein (angegeben: {{got}})',
+        string: '{{name}} muss ein Text sein (angegeben: {{got}})',
+        oneOf: '{{name}} muss einer der Werte {{values}} sein (angegeben: {{got}})',
+        noRow: 'der Datensatz der Rechnung hat keine Zeile (row)',
+        row: 'im Datensatz der Rechnung: {{detail, words}}',
+        rowJson: 'im Datensatz der Rechnung ist {{name}} kein gültiges JSON',
+        linesNotList: 'lines ist keine Liste',
+        numbers:
+          'im Datensatz der Rechnung müssen numbers eine Liste von {number, kind: invoice oder credit_note, issueDate, createdAt} sein',
+        list: 'im Datensatz der Rechnung müssen {{part}} eine Liste sein',
+        objects: 'im Datensatz der Rechnung müssen {{part}} eine Liste von Objekten sein',
+        item: 'im Datensatz der Rechnung, {{item, noun}}: {{detail, words}}',
+        itemJson: 'im Datensatz der Rechnung, {{item, noun}}: {{name}} ist kein gültiges JSON',
+        items: { send: 'ein Versand', payment: 'eine Zahlung', reminder: 'eine Zahlungserinnerung' },
+        reminderNames:
+          'im Datensatz der Rechnung nennt eine Zahlungserinnerung {{names}}: Eine Zahlungserinnerung gehört zu ihrer Rechnung und steht in deren Datensatz, und ein Export nennt darin keine eigene Rechnung',
+        numberTaken:
+          'die Nummer {{number}} ist in diesem Arbeitsbereich schon vergeben: Stellen Sie Rechnungen in einem Arbeitsbereich wieder her, der noch keine Nummern vergeben hat',
+        noObject: 'der Datensatz „{{record}}“ hat kein Objekt „{{record}}“',
+        notOfKind: '{{name}} ist {{got}}, kein Wert seiner Art',
+        settings: 'in den Rechnungseinstellungen: {{detail, words}}',
+        settingsJson: 'in den Rechnungseinstellungen ist {{name}} kein gültiges JSON',
+        addressLines: 'addressLines muss eine Liste von Zeilen sein (angegeben: {{got}})',
+        text: '{{what}} muss ein Text von höchstens {{max}} Zeichen sein',
+        whole: '{{what}} muss eine ganze Zahl von {{min}} bis {{max}} sein',
+        expenseTaxCategory: 'taxCategory muss S, Z oder null sein',
+        expenseTaxRate: 'taxRate muss eine Zahl von 0 bis 100 oder null sein',
+        trueFalse: '{{what}} muss true oder false sein',
+        currency: 'currency muss ein ISO-4217-Code wie EUR sein',
+        receipt: 'receipt muss ein Objekt oder null sein',
+        oneOfThese: '{{what}} muss einer der Werte {{values}} sein',
+        sha256: 'receipt.sha256 muss aus 64 Hexadezimalziffern bestehen',
+        base64: 'bytes muss Base64 sein',
+        person: '{{what}} muss eine Person nennen ({email, name})',
+        approvers: 'approvers muss eine Liste von Personen sein',
+        toAfterFrom: 'to muss nach from liegen',
+        audit: 'audit muss eine Liste dessen sein, was getan wurde',
       },
       reasons: {
         emptyDay: '{{column}}: leer; jede Zeile braucht ihren Tag',
@@ -2065,6 +2105,33 @@ export const de: Messages = {
       vatForm: 'Das ist keine USt-IdNr.: die zwei Buchstaben ihres Landes, dann 2 bis 15 Buchstaben und Ziffern, etwa DE136695976.',
       vatDigits:
         'Das ist keine gültige USt-IdNr. dieses Landes ({{country, country}}): Ihre Prüfziffern stimmen nicht, also ist eine Ziffer vertippt oder zwei sind vertauscht. Kopieren Sie sie von einer Rechnung oder einem Brief der Firma, oder prüfen Sie sie im VIES der EU.',
+      participantPrefixed:
+        'Geben Sie das Schema {{scheme}} im Feld für das Schema ein und hier nur die Adresse, ohne „{{prefix}}:“ ({{rest}}).',
+      participantScheme:
+        'Das ist kein Schema elektronischer Adressen (ein EAS-Code): 0204 für eine Leitweg-ID, 9930 für eine deutsche USt-IdNr., 0088 für eine GLN, 0208 für eine belgische Unternehmensnummer, 0192 für eine norwegische Organisationsnummer oder EM für eine E-Mail-Adresse.',
+      participantVatDigits:
+        'Schema {{scheme}} ist eine USt-IdNr. dieses Landes ({{country, country}}), und ihre Prüfziffern stimmen nicht: Eine Ziffer ist vertippt oder zwei sind vertauscht. Kopieren Sie sie von einer Rechnung oder einem Brief der Firma.',
+      participantVatForm: 'Schema {{scheme}} ist eine USt-IdNr. dieses Landes ({{country, country}}): Eine sieht aus wie {{example}}.',
+      participantRule: 'Das ist keine Adresse des Schemas {{scheme}}. Erwartet wird {{looks, noun}}.',
+      participantAny: 'Eine Adresse des Schemas {{scheme}} hat 1 bis 100 Zeichen und keine Leerzeichen.',
+      looks: {
+        EM: 'eine E-Mail-Adresse wie invoices@example.com',
+        '0002': 'eine SIREN-Nummer: 9 Ziffern mit gültiger Prüfziffer',
+        '0007': 'eine schwedische Organisationsnummer: 10 Ziffern, etwa 5567321707',
+        '0009': 'eine SIRET-Nummer: 14 Ziffern mit gültiger Prüfziffer',
+        '0060': 'eine DUNS-Nummer: 9 Ziffern',
+        '0088': 'eine GLN: 13 Ziffern, deren letzte die GS1-Prüfziffer ist, etwa 4000001000005',
+        '0106': 'eine niederländische KvK-Nummer: 8 Ziffern',
+        '0151': 'eine australische ABN: 11 Ziffern',
+        '0184': 'eine dänische CVR-Nummer: 8 Ziffern (10 mit P-Einheit)',
+        '0190': 'eine niederländische OIN: 20 Ziffern',
+        '0192': 'eine norwegische Organisationsnummer: 9 Ziffern mit gültiger Prüfziffer, etwa 987654325',
+        '0204':
+          'eine Leitweg-ID: die Grobadressierung (2 bis 12 Ziffern), wahlweise die Feinadressierung, und zwei Prüfziffern, durch Bindestriche getrennt, etwa 04011000-12345-03 (ISO 7064 MOD 97-10)',
+        '0208': 'eine belgische Unternehmensnummer: 10 Ziffern ohne BE, etwa 0123456749, die letzten beiden sind die Prüfziffern',
+        '0211': 'eine italienische Partita IVA: 11 Ziffern',
+        '9959': 'eine US-EIN: 9 Ziffern, etwa 12-3456789',
+      },
     },
     // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
     what: {
@@ -2076,6 +2143,8 @@ export const de: Messages = {
       description: 'Die Beschreibung',
       note: 'Die Notiz',
       exemptionReason: 'Der Befreiungsgrund',
+      paymentNote: 'Die Notiz der Zahlung',
+      addressLine: 'Eine Adresszeile',
     },
     refused: {
       unsafe:
@@ -2086,6 +2155,54 @@ export const de: Messages = {
       rate: '{{what, noun}} muss eine Zahl von 0 bis 1.000.000.000 sein.',
       positive: '{{what, noun}} muss eine ganze Zahl von 1 bis {{max, number}} sein.',
       email: 'Die E-Mail-Adresse muss wie name@example.org aussehen (eingegeben: {{got}}).',
+      unsafeField:
+        '{{what}} darf keine Steuerzeichen und keine Steuerzeichen der Schreibrichtung enthalten (gefunden: {{found}}): Geben Sie den Text ohne sie erneut ein.',
+      calendarDay: '{{field}}: {{value}} ist kein Kalendertag (JJJJ-MM-TT, ein Datum, das es gibt).',
+      instant:
+        '{{field}}: {{value}} ist kein Zeitpunkt: Geben Sie JJJJ-MM-TTThh:mm:ss mit Z oder einer Zeitverschiebung an, etwa „2026-11-02T09:00:00+01:00“.',
+      instantDay: '{{field}}: {{value}} ist kein Zeitpunkt, den es gibt (der Kalender hat keinen solchen Tag).',
+      years: '{{field}}: {{value}} liegt außerhalb der Jahre 1900 bis 9998.',
+      timeZone: '{{field}}: {{value}} ist kein Name einer IANA-Zeitzone wie Europe/Berlin.',
+      rounding: 'Wählen Sie keine Rundung oder Auf-, Ab- oder kaufmännisches Runden auf 1, 3, 5, 6, 10, 15, 30 oder 60 Minuten.',
+      roundingText:
+        '„{{text}}“ ist keine Rundungsregel: Wählen Sie keine Rundung oder Auf-, Ab- oder kaufmännisches Runden auf 1, 3, 5, 6, 10, 15, 30 oder 60 Minuten.',
+      taxCategory:
+        '{{what}} muss einer der Codes S, AE, K, G, E, Z, O sein (S Normalsatz, AE Steuerschuldnerschaft des Leistungsempfängers, K innergemeinschaftliche Lieferung, G Ausfuhr, E steuerbefreit, Z Nullsatz, O nicht umsatzsteuerbar); angegeben: {{got}}.',
+      vatex:
+        '{{what}} muss ein VATEX-Code wie VATEX-EU-AE oder VATEX-EU-132 sein (aus der VATEX-Codeliste der CEF, in Großbuchstaben); angegeben: {{got}}.',
+      ownTax: {
+        rateWithoutCategory:
+          'Wählen Sie die USt-Kategorie für diesen Satz (Normalsatz), oder lassen Sie den Satz leer, um die USt der Rechnung zu verwenden.',
+        zeroRate: 'Ein Posten mit Nullsatz hat keinen Satz: Lassen Sie den Satz leer, oder wählen Sie den Normalsatz.',
+        category:
+          'Wählen Sie den Normalsatz mit seinem Prozentsatz, den Nullsatz oder die USt der Rechnung. Steuerschuldnerschaft des Leistungsempfängers, Ausfuhren und Befreiungen werden beim Kunden oder beim Arbeitsbereich eingestellt.',
+        rate: 'Geben Sie den USt-Satz als Prozentsatz wie 7 oder 19 an (ohne %).',
+      },
+      value: '{{what}} muss {{expected, noun}} sein (angegeben: {{got}}).',
+      textOrNull: '{{what}} muss ein Text oder null sein.',
+      exemptionReasonLong: 'exemptionReason darf höchstens 200 Zeichen lang sein.',
+      schemeWithoutAddress:
+        'electronicAddressScheme {{scheme}} nennt die Art einer elektronischen Adresse, aber der Kunde hat keine: Geben Sie seine electronicAddress an (BT-49, etwa seine Leitweg-ID oder Peppol-ID), oder leeren Sie das Schema.',
+      exemptWithoutReason:
+        'Ein steuerbefreiter Kunde (taxCategory E) muss sagen, warum seine Rechnungen keine USt tragen: Geben Sie exemptionReason an (den Satz, der auf ihnen steht, etwa „Steuerfrei nach § 4 Nr. 14 UStG“) oder exemptionReasonCode (einen VATEX-Code wie VATEX-EU-132), oder überlassen Sie die Kategorie dem Arbeitsbereich.',
+    },
+    value: {
+      lines: 'eine Folge von höchstens 6 durch | getrennten Zeilen mit je höchstens 200 Zeichen',
+      country: 'ein Code nach ISO 3166-1 alpha-2 wie DE',
+      email: 'eine E-Mail-Adresse',
+      days: 'eine ganze Zahl von Tagen von 0 bis 365',
+      boolean: 'true oder false',
+      percent: 'ein Prozentsatz von 0 bis 100',
+      icd: 'ein ICD-Code nach ISO 6523 aus EN 16931 (vier Ziffern, 0002 bis 0248, etwa 0088 für eine GLN oder 0060 für eine D-U-N-S-Nummer)',
+      currency: 'ein Währungscode nach ISO 4217 wie EUR',
+      text500: 'höchstens 500 Zeichen lang',
+      list: 'eine Liste von Zeilen',
+      text: 'ein Text',
+      addressLines: 'eine Liste von höchstens 6 Adresszeilen mit je höchstens 200 Zeichen',
+      textOrNull: 'ein Text oder null',
+      countryUpper: 'ein Code nach ISO 3166-1 alpha-2 in Großbuchstaben wie DE',
+      easCode: 'ein EAS-Code mit höchstens 20 Zeichen',
+      text200: 'höchstens 200 Zeichen lang',
     },
   },
   accounts: {
@@ -2164,10 +2281,30 @@ export const de: Messages = {
       clientNotFound: 'Dieser Kunde gehört nicht zu diesem Arbeitsbereich: Wählen Sie einen aus der Liste.',
       voidTakesNoFill: 'Diese Rechnung ist storniert; eine stornierte Rechnung nimmt keine Ergänzungen an.',
       fillChangesNothing: 'Nichts geändert: Die Rechnung enthält die angegebenen Werte bereits.',
+      settings: {
+        earlyPayment:
+          'Geben Sie das Skonto und die Tage ein, etwa 2 % innerhalb von 10 Tagen: einen Prozentsatz über 0 und unter 100 mit höchstens zwei Dezimalstellen und 1 bis 365 Tage.',
+        reminders:
+          'Geben Sie die Tage nach dem Fälligkeitsdatum für jede Zahlungserinnerung ein, aufsteigend, etwa 7, 21 (höchstens {{max}}, je 1 bis 365 Tage); lassen Sie das Feld leer für keine Erinnerungen.',
+        patternLength:
+          'numberPattern muss 1 bis 40 Zeichen lang sein. Zum Beispiel ergibt {yyyy}-{seq:4} die Nummer 2026-0001 und RE-{yy}{mm}-{seq:3} die Nummer RE-2611-001.',
+        patternToken:
+          'numberPattern {{pattern}} enthält einen unbekannten Platzhalter: Die Platzhalter sind {yyyy}, {yy}, {mm}, {seq} und {seq:N}. Zum Beispiel ergibt {yyyy}-{seq:4} die Nummer 2026-0001 und RE-{yy}{mm}-{seq:3} die Nummer RE-2611-001.',
+        patternCharacters:
+          'numberPattern {{pattern}} darf neben seinen Platzhaltern nur Buchstaben, Ziffern, Leerzeichen und . _ / # - enthalten (eine Nummer ist Teil von Dateinamen). Zum Beispiel ergibt {yyyy}-{seq:4} die Nummer 2026-0001 und RE-{yy}{mm}-{seq:3} die Nummer RE-2611-001.',
+        patternSeq:
+          'numberPattern {{pattern}} muss {seq} (oder {seq:N}, mit Nullen auf N Stellen aufgefüllt) genau einmal enthalten: Die laufende Nummer macht jede Rechnungsnummer eindeutig. Zum Beispiel ergibt {yyyy}-{seq:4} die Nummer 2026-0001 und RE-{yy}{mm}-{seq:3} die Nummer RE-2611-001.',
+        patternWidth: 'numberPattern: {seq:N} füllt auf N Stellen auf, N von 1 bis 9 (angegeben: {seq:{{width}}}).',
+        taxRate: 'taxRate muss ein Prozentsatz von 0 bis 100 sein, etwa 19 oder 7.7 (angegeben: {{got}}).',
+        taxRateNumber: 'taxRate muss ein Prozentsatz wie 19 oder 7.7 sein (angegeben: {{got}}).',
+        taxRateText: 'taxRate muss ein Prozentsatz von 0 bis 100 sein, etwa 19 oder 7.7, ohne % (angegeben: {{got}}).',
+        unknown: '{{name}} ist keine Rechnungseinstellung; die Einstellungen sind {{names}}.',
+        text: '{{name}} muss ein Text sein (angegeben: {{got}}).',
+      },
       restore: {
         after:
           'Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
-        rule: 'Rechnung {{invoice}} lässt sich nicht wiederherstellen: {{problem}}. {{after, noun}}',
+        rule: 'Rechnung {{label, words}} lässt sich nicht wiederherstellen: {{problem}}. {{after, noun}}',
         ownNumbers:
           'Rechnung {{invoice}}: Dieser Arbeitsbereich hat eigene Nummern vergeben ({{register}}), und nummerierte Rechnungen werden nur in einen Arbeitsbereich wiederhergestellt, der keine vergeben hat, damit seine Nummernfolge ohne Lücke und ohne doppelte Nummer an die der Datei anschließt. Importieren Sie die Datei in einen neuen Arbeitsbereich, oder importieren Sie die anderen Zeilen ohne ihre Rechnungen.',
         numberTaken:
@@ -2177,6 +2314,122 @@ export const de: Messages = {
         together:
           'Rechnung {{invoice}}: Die nummerierten Rechnungen der Datei werden nur gemeinsam oder gar nicht wiederhergestellt, damit ihre Nummernfolge keine Lücke hat, und Rechnung {{refused}} wird abgelehnt. {{after, noun}}',
         gap: 'Rechnung {{invoice}}: Die Nummern der Datei laufen nicht lückenlos: {{number}} vom {{day, day}} müsste nach dem Nummernmuster {{pattern}} der Datei {{expected}} heißen (Nummern und Daten laufen gemeinsam, eine nach der anderen). {{after, noun}}',
+        broken: 'Rechnung {{label, words}} lässt sich nicht wiederherstellen: {{rule, words}} {{after, noun}}',
+        label: {
+          number: '{{labelNumber}}',
+          draft: '(Entwurf für {{labelFrom}} bis {{labelTo}})',
+          voidedDraft: '(stornierter Entwurf für {{labelFrom}} bis {{labelTo}})',
+          invoice: '(Rechnung für {{labelFrom}} bis {{labelTo}})',
+        },
+        rules: {
+          range: 'Ihr Zeitraum {{from}} bis {{to}} besteht nicht aus zwei Kalendertagen in der richtigen Reihenfolge.',
+          timeZone: 'Ihre Zeitzone: {{detail, words}}',
+          roundingRule: 'Ihre Rundungsregel: {{detail, words}}',
+          fillValue: 'Eine Ergänzung von {{detail, words}}',
+          manualLine: '{{where}} ist keine manuelle Position, wie ein Entwurf sie annimmt: {{detail, words}}',
+          roundingForm: 'Ihre Rundungsregel {{rounding}} ist nicht so geschrieben wie up-15 oder nearest-6.',
+          noteLong: 'Ihre Notiz hat {{length}} Zeichen, und eine Notiz fasst höchstens 1000.',
+          fillsNotList: 'Ihre E-Rechnungs-Ergänzungen sind keine Liste.',
+          fillShape: 'Eine E-Rechnungs-Ergänzung hat nicht die Form {at, by, fields}.',
+          draftCarries: 'Ein Entwurf hat keine Nummer, und dieser trägt {{carries, nouns}}.',
+          voidedDraftCarries: 'Ein stornierter Entwurf hat keine Nummer, und dieser trägt {{carries, nouns}}.',
+          unnumberedCarries:
+            'Eine Rechnung, die gestellt wurde, bevor es Nummern gab, hat keine Nummer, und diese trägt {{carries, nouns}}.',
+          paidNoDay: 'Sie ist bezahlt, und eine bezahlte Rechnung hat den Tag, an dem sie bezahlt wurde.',
+          paidBeforeIssue: 'Sie wurde am {{paid, day}} bezahlt, vor ihrer Ausstellung ({{issued, day}}).',
+          paidDateNotPaid: 'Ihr Status ist „{{status, noun}}“, und nur eine bezahlte Rechnung hat ein Zahlungsdatum.',
+          dueDate: 'Ihr Fälligkeitsdatum {{due}} ist kein Tag am oder nach ihrem Rechnungsdatum {{issued}}.',
+          future:
+            'Ihr {{date, noun}} {{day, day}} liegt nach dem heutigen Tag ({{today, day}}, dem spätesten Tag irgendwo auf der Erde), und kein Dokument ist in die Zukunft datiert.',
+          futureText:
+            'Ihr {{date, noun}} {{day}} liegt nach dem heutigen Tag ({{today, day}}, dem spätesten Tag irgendwo auf der Erde), und kein Dokument ist in die Zukunft datiert.',
+          draftNumbered: 'Sie ist ein Entwurf, und ein Entwurf hat keine Nummer.',
+          numberNoIssueDate: 'Sie hat die Nummer {{number}}, aber kein Rechnungsdatum.',
+          numberRecords:
+            'Ihre Nummer {{number}} vom {{issued, day}} entspricht nicht ihren Einträgen im Nummernregister ({{registered}}): Jede Nummer einer Rechnung hat das Register des Arbeitsbereichs vergeben.',
+          noCreditNote:
+            'Sie wurde nach ihrer Ausstellung storniert, und eine solche Rechnung hat ihre Rechnungskorrektur (deren Nummer und Datum); diese hat keine.',
+          creditRecords:
+            'Ihre Rechnungskorrektur {{credit}} vom {{creditDate, day}} entspricht nicht ihren Einträgen im Nummernregister ({{registered}}): Jede Nummer hat das Register des Arbeitsbereichs vergeben.',
+          creditBefore: 'Ihre Rechnungskorrektur ist auf den {{creditDate, day}} datiert, vor der Rechnung ({{issued, day}}).',
+          creditNotVoid:
+            'Ihr Status ist „{{status, noun}}“, und nur eine Rechnung, die nach ihrer Ausstellung storniert wurde, hat eine Rechnungskorrektur.',
+          otherRecords: 'Sie hat Einträge im Nummernregister einer anderen Art ({{registered}}).',
+          linesNotList: 'Ihre Positionen sind keine Liste.',
+          tooManyLines: 'Sie hat {{lines}} Positionen, und eine Rechnung fasst höchstens {{max}}.',
+          lineShape: '{{where}} ist keine Position mit einer Beschreibung.',
+          manualUnit: 'Die Einheit {{unit}} von {{where}} ist kein UN/ECE-Code, den eine Position annimmt.',
+          manualTime:
+            '{{where}} ist eine manuelle Position und enthält daher keine Zeit: Ihr quantitySec ist 0, ihre hourlyRate und projectId sind null.',
+          manualAmount:
+            'Der Betrag {{amount}} von {{where}} ist nicht Menge × Einzelpreis ({{net, money}}, einmal auf den Cent gerundet), und der Nettobetrag einer Position ist genau das.',
+          quantity: 'Die Menge {{quantity}} von {{where}} ist keine ganze Zahl von Sekunden.',
+          rate: 'Der Satz {{rate}} von {{where}} ist kein Satz (0 bis 1.000.000.000).',
+          amount:
+            'Der Betrag {{amount}} von {{where}} ist nicht Satz × Stunden ({{net, money}}: {{seconds}} Sekunden zu {{rate}} je Stunde, einmal auf den Cent gerundet), und der Nettobetrag einer Position ist genau das.',
+          taxCategory: 'Die taxCategory {{category}} von {{where}} ist keine USt-Kategorie.',
+          taxRate: 'Die taxRate {{rate}} von {{where}} ist kein Prozentsatz von 0 bis 100.',
+          netTotal:
+            'Ihre Nettosumme {{net, money}} ist nicht die Summe ihrer Positionen ({{sum, money}}), und die Summen einer Rechnung folgen aus ihren Positionen.',
+          extrasNotObject: 'Ihre extras sind kein Objekt.',
+          breakdownNotList: 'Ihre USt-Aufschlüsselung ist keine Liste.',
+          breakdown:
+            'Ihre USt-Aufschlüsselung ({{givenRows}}) ist nicht, was ihre Positionen ergeben ({{expectedRows}}; je Kategorie und Satz: Bemessungsgrundlage / USt), und ihre USt und Summen folgen aus ihren Positionen.',
+          earlyPayment:
+            'Ihr Skonto {{terms}} ist nicht P % (über 0, unter 100, höchstens zwei Dezimalstellen) innerhalb von 1 bis 365 Tagen.',
+          earlyPaymentDraft: 'Sie hat ein Skonto, und nur eine gestellte Rechnung bietet eines an.',
+          vatCurrencyShape: 'Ihre USt in der Währung des Rechnungsstellers hat nicht die Form {currency, exchangeRate, taxTotal}.',
+          vatCurrencyTotal:
+            'Ihre USt-Summe in {{currency}} ({{given}}) ist nicht ihre USt ({{tax, money}}) zu ihrem Umrechnungskurs {{rate}} ({{total, money}}).',
+          partyNotObject: 'Ihr {{party, noun}} ist kein Objekt.',
+          partyField: '{{path}} ist kein Feld des {{party, noun}}s einer Rechnung.',
+          sendDraft: 'Ein Versand ihrer {{document, noun}} per Mail ist verzeichnet, aber ein Entwurf wird nie gesendet.',
+          sendVoidedDraft: 'Ein Versand ihrer {{document, noun}} per Mail ist verzeichnet, aber ein stornierter Entwurf wird nie gesendet.',
+          sendOnlyInvoice:
+            'Ein Versand ihrer {{document, noun}} per Mail ist verzeichnet, aber von einer Rechnung im Status „{{status, noun}}“ wird nur die Rechnung gesendet.',
+          sendRecipient: 'Ein Versand per Mail nennt {{recipient}}, und das ist keine einzelne Adresse, an die Mail gehen kann.',
+          sendFiles:
+            'Ein Versand per Mail führt die Dateien {{files}} auf, und das sind nicht die Dokumente ihrer {{document, noun}} ({{names}}; das PDF zuerst).',
+          sendAt: 'Ein Versand per Mail ist auf {{at}} datiert, vor dem Tag ihrer {{document, noun}} ({{day}}) oder nach jetzt.',
+          paidSums: 'Ihre bezahlten Summen ({{paid}}, {{discount}}) sind keine ganzen Cent von 0 oder mehr.',
+          paymentsNotIssued: 'Sie verzeichnet Zahlungen, und nur eine gestellte Rechnung nimmt Zahlungen an.',
+          paymentCents: 'Eine Zahlung von {{cents}} Cent (Skonto {{discount}}) besteht nicht aus ganzen Cent über 0.',
+          paymentDay: 'Eine Zahlung ist auf {{day}} datiert, keinen Tag von ihrem Rechnungsdatum {{issued}} bis heute.',
+          paymentAt: 'Eine Zahlung wurde laut Datei um {{at}} erfasst, und das ist kein Zeitpunkt bis jetzt.',
+          paymentsSum:
+            'Ihre Zahlungen ergeben {{sum, money}} und ein Skonto von {{discount, money}}, und die Rechnung nennt {{paid, money}} und {{kept, money}}.',
+          paidWithout: 'Sie nennt {{paid, money}} als bezahlt, verzeichnet aber keine Zahlung.',
+          paidAbove: 'Ihre Zahlungen ({{paid, money}}) sind mehr als ihre Summe ({{total, money}}).',
+          paidNotTotal: 'Sie ist bezahlt, und ihre Zahlungen ({{paid, money}}) ergeben nicht ihre Summe ({{total, money}}).',
+          paidInFull:
+            'Ihre Zahlungen ergeben ihre Summe ({{total, money}}), und eine solche Rechnung ist bezahlt, nicht im Status „{{status, noun}}“.',
+          reminderDraft: 'Sie verzeichnet eine Zahlungserinnerung, und an einen Entwurf wird nie erinnert.',
+          reminderNoDue: 'Sie verzeichnet eine Zahlungserinnerung, und eine Rechnung ohne Fälligkeitsdatum ist nie überfällig.',
+          reminderLevel: 'Eine Zahlungserinnerung hat die Stufe {{level}}, und die Stufen eines Arbeitsbereichs reichen von 1 bis {{max}}.',
+          reminderTwice: 'Sie verzeichnet zwei Zahlungserinnerungen der Stufe {{level}}, und jede Stufe wird nur einmal gesendet.',
+          reminderCents: 'Eine Zahlungserinnerung nennt {{cents}} Cent als fällig, und das sind keine ganzen Cent über 0.',
+          reminderAboveTotal: 'Eine Zahlungserinnerung nennt {{due, money}} als fällig, mehr als ihre Summe ({{total, money}}).',
+          reminderAt: 'Eine Zahlungserinnerung wurde laut Datei um {{at}} gesendet, und das ist kein Zeitpunkt bis jetzt.',
+          reminderBeforeIssue: 'Eine Zahlungserinnerung ist auf {{sent}} datiert, vor der Ausstellung ihrer Rechnung ({{issued, day}}).',
+          reminderDays: 'Eine Zahlungserinnerung nennt {{days}} Tage Verzug, und das ist keine ganze Zahl von Tagen ab 1.',
+          reminderDay:
+            'Eine Zahlungserinnerung ist auf {{sent}} datiert und nennt {{days}} Tage Verzug, und ihr Fälligkeitsdatum {{dueDate, day}} macht daraus den {{on, day}}.',
+          reminderDue:
+            'Eine um {{sent}} gesendete Zahlungserinnerung nennt {{said, money}} als fällig, und ihre Summe ({{total, money}}) abzüglich der zuvor erfassten Zahlungen ({{paid, money}}) ließ {{left, money}} offen: Eine Erinnerung nennt, was beim Senden noch fällig war.',
+          reminderRecipient: 'Eine Zahlungserinnerung nennt {{recipient}}, und das ist keine einzelne Adresse, an die Mail gehen kann.',
+          reminderFiles:
+            'Eine Zahlungserinnerung führt die Dateien {{files}} auf, und das sind nicht die Dokumente ihrer Rechnung ({{names}}; das PDF zuerst).',
+        },
+        carries: {
+          issueDate: 'ein Rechnungsdatum',
+          dueDate: 'ein Fälligkeitsdatum',
+          paidDate: 'ein Zahlungsdatum',
+          creditNote: 'eine Rechnungskorrektur',
+          records: 'Einträge im Nummernregister ({{registered}})',
+        },
+        dates: { issueDate: 'Rechnungsdatum', creditNoteDate: 'Datum der Rechnungskorrektur', paidDate: 'Zahlungsdatum' },
+        party: { issuer: 'Rechnungssteller', recipient: 'Empfänger' },
+        document: { invoice: 'Rechnung', creditNote: 'Rechnungskorrektur' },
       },
       fixed: {
         handedOut:

@@ -1294,6 +1294,47 @@ export const en = {
       records: {
         // a timetrack file's record another module checks (src/kernel/input.ts recordVersionRefusal), said after the column (reasons.inData)
         version: '{{record, a}} record of version {{version}}; this version of timetrack reads version 1',
+        // a column of a record's table (src/db/records.ts rowOfRecord); name is the column as the file writes it
+        missing: '{{name}} is missing (every {{table}} row has one)',
+        null: '{{name}} is null, and a {{table}} row always has one',
+        number: '{{name}} must be a number (got {{got}})',
+        boolean: '{{name}} must be a boolean (got {{got}})',
+        string: '{{name}} must be a string (got {{got}})',
+        oneOf: '{{name}} must be one of {{values}} (got {{got}})',
+        // an invoice's, the profile's, the settings' and a client's record (src/modules/invoices/transfer.ts, catalog/import.ts)
+        noRow: 'the invoice record has no row',
+        row: "the invoice record's {{detail, words}}",
+        rowJson: "the invoice record's {{name}} is not JSON",
+        linesNotList: 'lines is not a list',
+        numbers: "the invoice record's numbers must be a list of {number, kind: invoice or credit_note, issueDate, createdAt}",
+        list: "the invoice record's {{part}} must be a list",
+        objects: "the invoice record's {{part}} must be a list of objects",
+        item: "the invoice record's {{item, noun}}: {{detail, words}}",
+        itemJson: "the invoice record's {{item, noun}}: {{name}} is not JSON",
+        items: { send: 'send', payment: 'payment', reminder: 'reminder' },
+        reminderNames:
+          "the invoice record's reminder names {{names}}: a reminder is its invoice's, in that invoice's record, and an export names no invoice of its own in it",
+        numberTaken: 'the number {{number}} is taken in this workspace: restore invoices into a workspace that has issued none',
+        noObject: 'the {{record}} record has no {{record}} object',
+        notOfKind: '{{name}} is {{got}}, not a value of its kind',
+        settings: "the invoicing settings' {{detail, words}}",
+        settingsJson: "the invoicing settings' {{name}} is not JSON",
+        addressLines: 'addressLines must be a list of lines (got {{got}})',
+        // an expense's, a receipt's, the approvals' and a period's record (src/modules/expenses/transfer.ts, approvals/transfer.ts)
+        text: '{{what}} must be a text of at most {{max}} characters',
+        whole: '{{what}} must be a whole number from {{min}} to {{max}}',
+        expenseTaxCategory: 'taxCategory must be S, Z or null',
+        expenseTaxRate: 'taxRate must be a number from 0 to 100 or null',
+        trueFalse: '{{what}} must be true or false',
+        currency: 'currency must be an ISO 4217 code such as EUR',
+        receipt: 'receipt must be an object or null',
+        oneOfThese: '{{what}} must be one of {{values}}',
+        sha256: 'receipt.sha256 must be 64 hexadecimal digits',
+        base64: 'bytes must be base64',
+        person: '{{what}} must name a person ({email, name})',
+        approvers: 'approvers must be a list of people',
+        toAfterFrom: 'to must be after from',
+        audit: 'audit must be a list of what was done',
       },
       reasons: {
         // a row's refusal as the Import page says it (src/modules/imports/rows.ts REASONS), the file's column first
@@ -2029,6 +2070,34 @@ export const en = {
       vatForm: 'This is not a VAT ID: its country’s two letters, then 2 to 15 letters and digits, such as DE136695976.',
       vatDigits:
         'This is not a valid VAT ID of {{country, country}}: its check digits do not match, so a digit is mistyped or two are swapped. Copy it from an invoice or letter of theirs, or check it in the EU’s VIES.',
+      // an electronic address by its scheme (src/kernel/identifiers.ts checkParticipantId)
+      participantPrefixed: 'Enter the scheme {{scheme}} in the scheme field, and here the address alone, without “{{prefix}}:” ({{rest}}).',
+      participantScheme:
+        'This is not a scheme of electronic addresses (an EAS code): 0204 for a Leitweg-ID, 9930 for a German VAT ID, 0088 for a GLN, 0208 for a Belgian enterprise number, 0192 for a Norwegian organisation number, or EM for an email address.',
+      participantVatDigits:
+        'Scheme {{scheme}} is a VAT ID of {{country, country}}, and this one’s check digits do not match: a digit is mistyped or two are swapped. Copy it from an invoice or letter of theirs.',
+      participantVatForm: 'Scheme {{scheme}} is a VAT ID of {{country, country}}: one looks like {{example}}.',
+      participantRule: 'This is not an address of scheme {{scheme}}: give {{looks, noun}}.',
+      participantAny: 'An address of scheme {{scheme}} has 1 to 100 characters and no spaces.',
+      // what an address of a scheme looks like (participantRule)
+      looks: {
+        EM: 'an email address, such as invoices@example.com',
+        '0002': 'a SIREN number: 9 digits with a valid check digit',
+        '0007': 'a Swedish organisation number: 10 digits, such as 5567321707',
+        '0009': 'a SIRET number: 14 digits with a valid check digit',
+        '0060': 'a DUNS number: 9 digits',
+        '0088': 'a GLN: 13 digits whose last is the GS1 check digit, such as 4000001000005',
+        '0106': 'a Dutch KvK number: 8 digits',
+        '0151': 'an Australian ABN: 11 digits',
+        '0184': 'a Danish CVR number: 8 digits (10 with a P-unit)',
+        '0190': 'a Dutch OIN: 20 digits',
+        '0192': 'a Norwegian organisation number: 9 digits with a valid check digit, such as 987654325',
+        '0204':
+          'a Leitweg-ID: the coarse address (2 to 12 digits), optionally the fine address, and two check digits, separated by hyphens, such as 04011000-12345-03 (ISO 7064 MOD 97-10)',
+        '0208': 'a Belgian enterprise number: 10 digits without BE, such as 0123456749, the last two the check digits',
+        '0211': 'an Italian partita IVA: 11 digits',
+        '9959': 'a US EIN: 9 digits, such as 12-3456789',
+      },
     },
     // the kernel's input rules as pages say them (src/kernel/input.ts): each refusal begins with what was refused
     what: {
@@ -2040,6 +2109,8 @@ export const en = {
       description: 'The description',
       note: 'The note',
       exemptionReason: 'The exemption reason',
+      paymentNote: 'The payment note',
+      addressLine: 'An address line',
     },
     refused: {
       unsafe: '{{what, noun}} must not hold control characters or bidirectional controls (found {{found}}): type it again without them.',
@@ -2049,6 +2120,54 @@ export const en = {
       rate: '{{what, noun}} must be a number from 0 to 1000000000.',
       positive: '{{what, noun}} must be a whole number from 1 to {{max}}.',
       email: 'The email must look like name@example.org (got {{got}}).',
+      // a field as a file or the API writes it (issuer.city), said as written
+      unsafeField: '{{what}} must not hold control characters or bidirectional controls (found {{found}}): type it again without them.',
+      // a day, a date-time, a zone (src/kernel/time.ts), the field as the file or the API writes it
+      calendarDay: '{{field}}: {{value}} is not a calendar day (YYYY-MM-DD, a date that exists).',
+      instant: '{{field}}: {{value}} is not a date-time: send YYYY-MM-DDThh:mm:ss with Z or an offset, e.g. "2026-11-02T09:00:00+01:00".',
+      instantDay: '{{field}}: {{value}} is not a date-time that exists (the calendar has no such day).',
+      years: '{{field}}: {{value}} lies outside the years 1900 to 9998.',
+      timeZone: '{{field}}: {{value}} is not an IANA time zone name such as Europe/Berlin.',
+      // a rounding rule (src/kernel/rounding.ts)
+      rounding: 'Choose no rounding, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes.',
+      roundingText: '"{{text}}" is no rounding rule: choose none, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes.',
+      // VAT codes (src/kernel/tax.ts)
+      taxCategory:
+        '{{what}} must be one of S, AE, K, G, E, Z, O (S standard rate, AE reverse charge, K intra-community supply, G export, E exempt, Z zero rated, O not subject to VAT); got {{got}}.',
+      vatex: '{{what}} must be a VATEX code such as VATEX-EU-AE or VATEX-EU-132 (the CEF VATEX code list, upper case); got {{got}}.',
+      ownTax: {
+        rateWithoutCategory: 'Choose the VAT category for this rate (standard rate), or leave the rate empty to use the invoice’s own VAT.',
+        zeroRate: 'A zero-rated item has no rate: leave the rate empty, or choose the standard rate.',
+        category:
+          'Choose the standard rate with its percentage, zero rated, or the invoice’s own VAT. Reverse charge, exports and exemptions are set on the client or the workspace.',
+        rate: 'Give the VAT rate as a percentage such as 7 or 19 (without %).',
+      },
+      // a party's value by its kind (src/modules/invoices/fields.ts, catalog/clients.ts); expected is a key of input.value
+      value: '{{what}} must be {{expected, noun}} (got {{got}}).',
+      textOrNull: '{{what}} must be text or null.',
+      exemptionReasonLong: 'exemptionReason must be at most 200 characters.',
+      schemeWithoutAddress:
+        'electronicAddressScheme {{scheme}} names the kind of an electronic address, but the client has none: give its electronicAddress (BT-49, e.g. its Leitweg-ID or Peppol ID), or clear the scheme.',
+      exemptWithoutReason:
+        'An exempt client (taxCategory E) must say why its invoices carry no VAT: give exemptionReason (the sentence printed on them, e.g. "Steuerfrei nach § 4 Nr. 14 UStG") or exemptionReasonCode (a VATEX code such as VATEX-EU-132), or leave the category to the workspace.',
+    },
+    value: {
+      lines: 'at most 6 lines separated by |, each at most 200 characters',
+      country: 'an ISO 3166-1 alpha-2 code such as DE',
+      email: 'an email address',
+      days: 'a whole number of days from 0 to 365',
+      boolean: 'true or false',
+      percent: 'a percentage from 0 to 100',
+      icd: 'an ISO 6523 ICD code of EN 16931 (four digits, 0002 to 0248, such as 0088 for a GLN or 0060 for a D-U-N-S number)',
+      currency: 'an ISO 4217 currency code such as EUR',
+      text500: 'at most 500 characters',
+      list: 'a list of lines',
+      text: 'text',
+      addressLines: 'at most 6 address lines of at most 200 characters each',
+      textOrNull: 'text or null',
+      countryUpper: 'an ISO 3166-1 alpha-2 code, upper case, such as DE',
+      easCode: 'an EAS code of at most 20 characters',
+      text200: 'at most 200 characters',
     },
   },
   accounts: {
@@ -2123,11 +2242,32 @@ export const en = {
       clientNotFound: "That client is not one of this workspace's: choose one from the list.",
       voidTakesNoFill: 'This invoice is void; a void invoice takes no fills.',
       fillChangesNothing: 'Nothing changed: the invoice already holds the values given.',
+      // the invoicing settings' refusals (src/modules/invoices/settings.ts), at their fields
+      settings: {
+        earlyPayment:
+          'Type the discount and the days, such as 2 % within 10 days: a percentage above 0 and below 100 with at most two decimals, and 1 to 365 days.',
+        reminders:
+          'Type the days past the due date of each reminder, rising, such as 7, 21 (at most {{max}}, each 1 to 365 days); leave it empty for no reminders.',
+        patternLength:
+          'numberPattern must be 1 to 40 characters. For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3} gives RE-2611-001.',
+        patternToken:
+          'numberPattern {{pattern}} has an unknown token: the tokens are {yyyy}, {yy}, {mm}, {seq} and {seq:N}. For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3} gives RE-2611-001.',
+        patternCharacters:
+          'numberPattern {{pattern}} may hold, besides its tokens, only letters, digits, spaces and . _ / # - (a number is part of file names). For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3} gives RE-2611-001.',
+        patternSeq:
+          'numberPattern {{pattern}} must hold {seq} (or {seq:N}, padded with zeros to N digits) exactly once: the running number is what makes every invoice number unique. For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3} gives RE-2611-001.',
+        patternWidth: 'numberPattern: {seq:N} pads to N digits, N from 1 to 9 (got {seq:{{width}}}).',
+        taxRate: 'taxRate must be a percentage from 0 to 100, such as 19 or 7.7 (got {{got}}).',
+        taxRateNumber: 'taxRate must be a percentage such as 19 or 7.7 (got {{got}}).',
+        taxRateText: 'taxRate must be a percentage from 0 to 100, such as 19 or 7.7, without % (got {{got}}).',
+        unknown: '{{name}} is not an invoicing setting; the settings are {{names}}.',
+        text: '{{name}} must be text (got {{got}}).',
+      },
       // a restored invoice refused (src/modules/invoices/restore.ts), on the Import page; after is the key below
       restore: {
         after:
           'A restored invoice follows the rules of an issued one: import the file as its workspace exported it, or leave its invoices out (--skip-invalid; the Import page: import the other rows).',
-        rule: 'invoice {{invoice}}: {{problem}}. {{after, noun}}',
+        rule: 'invoice {{label, words}}: {{problem}}. {{after, noun}}',
         ownNumbers:
           "invoice {{invoice}}: this workspace has issued numbers of its own ({{register}}), and numbered invoices are restored only into a workspace that has issued none, so that its series goes on from the file's without a gap or a number given twice. Import the file into a new workspace, or import the other rows without its invoices.",
         numberTaken:
@@ -2137,6 +2277,119 @@ export const en = {
         together:
           "invoice {{invoice}}: the file's numbered invoices are restored together or not at all, so that their series has no gap, and invoice {{refused}} is refused. {{after, noun}}",
         gap: "invoice {{invoice}}: the file's numbers do not run without a gap: {{number}} of {{day}} would be {{expected}} by the file's number pattern {{pattern}} (numbers and dates run together, one after the other). {{after, noun}}",
+        // a rule of a restored invoice in its own words (src/modules/invoices/restore.ts rule()), said inside `broken`
+        broken: 'invoice {{label, words}}: {{rule, words}} {{after, noun}}',
+        // how the words name an invoice (src/modules/invoices/restore.ts invoiceLabelWords): its number, else its range
+        label: {
+          number: '{{labelNumber}}',
+          draft: '(draft of {{labelFrom}} to {{labelTo}})',
+          voidedDraft: '(voided draft of {{labelFrom}} to {{labelTo}})',
+          invoice: '(invoice of {{labelFrom}} to {{labelTo}})',
+        },
+        rules: {
+          range: 'its range {{from}} to {{to}} is not two calendar days in order.',
+          // another check's words after the part they are about (src/modules/invoices/restore.ts by())
+          timeZone: 'its time zone: {{detail, words}}',
+          roundingRule: 'its rounding rule: {{detail, words}}',
+          fillValue: 'a fill of {{detail, words}}',
+          manualLine: '{{where}} is not a manual line as a draft takes it: {{detail, words}}',
+          roundingForm: 'its rounding rule {{rounding}} is not written as up-15 or nearest-6 are.',
+          noteLong: 'its note has {{length}} characters, and a note holds at most 1000.',
+          fillsNotList: 'its e-invoice fills are not a list.',
+          fillShape: 'an e-invoice fill is not {at, by, fields}.',
+          draftCarries: 'a draft has no number, and this one carries {{carries, nouns}}.',
+          voidedDraftCarries: 'a voided draft has no number, and this one carries {{carries, nouns}}.',
+          unnumberedCarries: 'an invoice issued before numbers existed has no number, and this one carries {{carries, nouns}}.',
+          paidNoDay: 'it is paid, and a paid invoice has the day it was paid.',
+          paidBeforeIssue: 'it was paid on {{paid}}, before it was issued ({{issued}}).',
+          paidDateNotPaid: 'it is {{status, noun}}, and only a paid invoice has a paid date.',
+          dueDate: 'its due date {{due}} is not a day on or after its issue date {{issued}}.',
+          future: 'its {{date, noun}} {{day}} is after today ({{today}}, the latest day anywhere), and no document is dated in the future.',
+          futureText:
+            'its {{date, noun}} {{day}} is after today ({{today}}, the latest day anywhere), and no document is dated in the future.',
+          draftNumbered: 'it is a draft, and a draft has no number.',
+          numberNoIssueDate: 'it has the number {{number}} and no issue date.',
+          numberRecords:
+            "its number {{number}} of {{issued}} is not what its register records say ({{registered}}): every number an invoice carries is one the workspace's register gave it.",
+          noCreditNote:
+            'it was voided after it was issued, and such an invoice has its credit note (its number and date); this one has none.',
+          creditRecords:
+            "its credit note {{credit}} of {{creditDate}} is not what its register records say ({{registered}}): every number is one the workspace's register gave it.",
+          creditBefore: 'its credit note is dated {{creditDate}}, before the invoice ({{issued}}).',
+          creditNotVoid: 'it is {{status, noun}}, and only an invoice voided after it was issued has a credit note.',
+          otherRecords: 'it has register records of another kind ({{registered}}).',
+          linesNotList: 'its lines are not a list.',
+          tooManyLines: 'it has {{lines}} lines, and an invoice holds at most {{max}}.',
+          lineShape: '{{where}} is not a line with a description.',
+          manualUnit: "{{where}}'s unit {{unit}} is not a UN/ECE code a line takes.",
+          manualTime: '{{where}} is a manual line, so it holds no time: its quantitySec is 0, its hourlyRate and projectId null.',
+          manualAmount:
+            "{{where}}'s amount {{amount}} is not its quantity × its unit price ({{net, money}}, rounded once to the cent), and a line's net is exactly that.",
+          quantity: "{{where}}'s quantity {{quantity}} is not a whole number of seconds.",
+          rate: "{{where}}'s rate {{rate}} is not a rate (0 to 1,000,000,000).",
+          amount:
+            "{{where}}'s amount {{amount}} is not its rate × its hours ({{net, money}}: {{seconds}} seconds at {{rate}} an hour, rounded once to the cent), and a line's net is exactly that.",
+          taxCategory: "{{where}}'s taxCategory {{category}} is not a VAT category.",
+          taxRate: "{{where}}'s taxRate {{rate}} is not a percentage from 0 to 100.",
+          netTotal:
+            "its net total {{net, money}} is not the sum of its lines ({{sum, money}}), and an invoice's totals follow from its lines.",
+          extrasNotObject: 'its extras are not an object.',
+          breakdownNotList: 'its VAT breakdown is not a list.',
+          breakdown:
+            'its VAT breakdown ({{givenRows}}) is not what its lines make ({{expectedRows}}; by category and rate: basis / VAT), and its VAT and totals follow from its lines.',
+          earlyPayment: 'its early-payment discount {{terms}} is not P % (above 0, below 100, two decimals at most) within 1 to 365 days.',
+          earlyPaymentDraft: 'it has an early-payment discount, and only an issued invoice offers one.',
+          vatCurrencyShape: 'its VAT in the issuer’s currency is not {currency, exchangeRate, taxTotal}.',
+          vatCurrencyTotal:
+            'its VAT total in {{currency}} ({{given}}) is not its VAT ({{tax, money}}) at its exchange rate {{rate}} ({{total, money}}).',
+          partyNotObject: 'its {{party, noun}} is not an object.',
+          partyField: "{{path}} is not a field of an invoice's {{party, noun}}.",
+          sendDraft: 'a send of its {{document, noun}} by mail is recorded, and a draft is never sent.',
+          sendVoidedDraft: 'a send of its {{document, noun}} by mail is recorded, and a voided draft is never sent.',
+          sendOnlyInvoice:
+            'a send of its {{document, noun}} by mail is recorded, and only the invoice of a {{status, noun}} invoice is sent.',
+          sendRecipient: 'a send by mail names {{recipient}}, which is not one address mail can go to.',
+          sendFiles:
+            "a send by mail lists the files {{files}}, which are not its {{document, noun}}'s documents ({{names}}; the PDF first).",
+          sendAt: "a send by mail is dated {{at}}, before its {{document, noun}}'s day ({{day}}) or after now.",
+          paidSums: 'its paid sums ({{paid}}, {{discount}}) are not whole cents of 0 or more.',
+          paymentsNotIssued: 'it records payments, and only an issued invoice takes payments.',
+          paymentCents: 'a payment of {{cents}} cents (discount {{discount}}) is not whole cents above 0.',
+          paymentDay: 'a payment is dated {{day}}, not a day from its issue date {{issued}} to today.',
+          paymentAt: 'a payment was recorded at {{at}}, which is not a time up to now.',
+          paymentsSum:
+            'its payments add up to {{sum, money}} and a discount of {{discount, money}}, and the invoice says {{paid, money}} and {{kept, money}}.',
+          paidWithout: 'it says {{paid, money}} were paid, and it records no payment.',
+          paidAbove: 'its payments ({{paid, money}}) are more than its total ({{total, money}}).',
+          paidNotTotal: 'it is paid, and its payments ({{paid, money}}) are not its total ({{total, money}}).',
+          paidInFull: 'its payments add up to its total ({{total, money}}), and such an invoice is paid, not {{status, noun}}.',
+          reminderDraft: 'it records a payment reminder, and a draft is never reminded.',
+          reminderNoDue: 'it records a payment reminder, and an invoice without a due date is never overdue.',
+          reminderLevel: "a payment reminder is of level {{level}}, and a workspace's levels are 1 to {{max}}.",
+          reminderTwice: 'it records two payment reminders of level {{level}}, and each level is sent once.',
+          reminderCents: 'a payment reminder says {{cents}} cents were due, which is not whole cents above 0.',
+          reminderAboveTotal: 'a payment reminder says {{due, money}} was due, more than its total ({{total, money}}).',
+          reminderAt: 'a payment reminder was sent at {{at}}, which is not a time up to now.',
+          reminderBeforeIssue: 'a payment reminder is dated {{sent}}, before its invoice was issued ({{issued}}).',
+          reminderDays: 'a payment reminder says it was {{days}} days overdue, which is not a whole number of days from 1.',
+          reminderDay:
+            'a payment reminder is dated {{sent}} and says it was {{days}} days overdue, and its due date {{dueDate}} makes that day {{on}}.',
+          reminderDue:
+            'a payment reminder sent at {{sent}} says {{said, money}} was due, and its total ({{total, money}}) less the payments recorded before then ({{paid, money}}) left {{left, money}} due: a reminder says what was still due when it was sent.',
+          reminderRecipient: 'a payment reminder names {{recipient}}, which is not one address mail can go to.',
+          reminderFiles: "a payment reminder lists the files {{files}}, which are not its invoice's documents ({{names}}; the PDF first).",
+        },
+        // what an unnumbered invoice carries that it should not (rules.*Carries, `{{carries, nouns}}`)
+        carries: {
+          issueDate: 'an issue date',
+          dueDate: 'a due date',
+          paidDate: 'a paid date',
+          creditNote: 'a credit note',
+          records: 'register records ({{registered}})',
+        },
+        dates: { issueDate: 'issue date', creditNoteDate: 'credit note date', paidDate: 'paid date' },
+        party: { issuer: 'issuer', recipient: 'recipient' },
+        document: { invoice: 'invoice', creditNote: 'credit note' },
       },
       // a fill's change of a value that is set (src/modules/invoices/fills.ts fixedRefusal); renew and where are keys below
       fixed: {

@@ -1,3 +1,5 @@
+import { DomainError } from '../../errors.js';
+import { type Key, type Vars, words } from '../../i18n/index.js';
 import { newTimeId } from '../../ids.js';
 import { canonicalTimeZone, dayStart, parseCalendarDay, parseInstant, toIso } from '../../kernel/time.js';
 import { recordVersionRefusal } from '../../kernel/input.js';
@@ -45,22 +47,28 @@ export interface PeriodRecord {
 const STATES = ['open', 'submitted', 'approved', 'rejected'] as const;
 const ACTIONS = ['submitted', 'approved', 'rejected', 'reopened', 'withdrawn'] as const;
 
-const fail = (message: string): never => {
-  throw new Error(message);
+/** A record refused: the message names what; its words for people by key (`integrations.imports.records.*`, the Import page). */
+const fail = (message: string, key: Key, vars?: Vars): never => {
+  throw new DomainError('invalid', message, { words: words(key, vars) });
 };
 const text = (value: unknown, what: string, max: number): string =>
-  typeof value === 'string' && value.length <= max ? value : fail(`${what} must be a text of at most ${max} characters`);
+  typeof value === 'string' && value.length <= max
+    ? value
+    : fail(`${what} must be a text of at most ${max} characters`, 'integrations.imports.records.text', { what, max });
 const optionalText = (value: unknown, what: string, max: number): string | null => (value === null ? null : text(value, what, max));
 const instant = (value: unknown, what: string): string => toIso(parseInstant(text(value, what, 40), what));
 const optionalInstant = (value: unknown, what: string): string | null => (value === null ? null : instant(value, what));
 const person = (value: unknown, what: string): PersonRecord => {
-  if (typeof value !== 'object' || value === null) return fail(`${what} must name a person ({email, name})`);
+  if (typeof value !== 'object' || value === null)
+    return fail(`${what} must name a person ({email, name})`, 'integrations.imports.records.person', { what });
   const { email, name } = value as Record<string, unknown>;
   return { email: text(email, `${what}.email`, 320), name: text(name, `${what}.name`, 200) };
 };
 const optionalPerson = (value: unknown, what: string): PersonRecord | null => (value === null ? null : person(value, what));
 const oneOf = <T extends string>(value: unknown, values: readonly T[], what: string): T =>
-  values.includes(value as T) ? (value as T) : fail(`${what} must be one of ${values.join(', ')}`);
+  values.includes(value as T)
+    ? (value as T)
+    : fail(`${what} must be one of ${values.join(', ')}`, 'integrations.imports.records.oneOfThese', { what, values: values.join(', ') });
 
 /** The settings record checked (version 1; the import refuses the row, naming what, otherwise). */
 export function checkApprovalRecord(data: Record<string, unknown>): ApprovalRecord {
@@ -68,7 +76,7 @@ export function checkApprovalRecord(data: Record<string, unknown>): ApprovalReco
   const lockedBefore = optionalText(data.lockedBefore, 'lockedBefore', 10);
   if (lockedBefore !== null) parseCalendarDay(lockedBefore, 'lockedBefore');
   const lockZone = data.lockZone === null ? null : canonicalTimeZone(text(data.lockZone, 'lockZone', 64), 'lockZone');
-  if (!Array.isArray(data.approvers)) fail('approvers must be a list of people');
+  if (!Array.isArray(data.approvers)) fail('approvers must be a list of people', 'integrations.imports.records.approvers');
   return {
     v: 1,
     approval: oneOf(data.approval, ['off', 'weekly', 'monthly'] as const, 'approval'),
@@ -85,8 +93,9 @@ export function checkPeriodRecord(data: Record<string, unknown>): PeriodRecord {
   parseCalendarDay(startDay, 'startDay');
   const from = instant(data.from, 'from');
   const to = instant(data.to, 'to');
-  if (Date.parse(to) <= Date.parse(from)) fail('to must be after from');
-  if (!Array.isArray(data.audit) || data.audit.length > 10_000) fail('audit must be a list of what was done');
+  if (Date.parse(to) <= Date.parse(from)) fail('to must be after from', 'integrations.imports.records.toAfterFrom');
+  if (!Array.isArray(data.audit) || data.audit.length > 10_000)
+    fail('audit must be a list of what was done', 'integrations.imports.records.audit');
   return {
     v: 1,
     kind: oneOf(data.kind, ['weekly', 'monthly'] as const, 'kind'),

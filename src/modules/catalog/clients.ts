@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
 import { catalogErrors } from './errors.js';
+import { type Key, words } from '../../i18n/index.js';
 import type { Actor } from '../../principal.js';
 import { checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
 import { requireSafeValue } from '../../kernel/input.js';
@@ -55,12 +56,14 @@ function taxValues(input: PartyInput): Partial<typeof clients.$inferInsert> {
   for (const field of TAX_FIELDS) {
     const value = input[field];
     if (value === undefined) continue;
-    if (value !== null && typeof value !== 'string') throw catalogErrors.invalidAt(field, `${field} must be text or null.`);
+    if (value !== null && typeof value !== 'string')
+      throw catalogErrors.invalidAt(field, `${field} must be text or null.`, words('input.refused.textOrNull', { what: field }));
     const text = value === null ? '' : value.trim();
     if (text === '') values[field] = null;
     else if (field === 'taxCategory') values[field] = requireTaxCategory(text, field);
     else if (field === 'exemptionReasonCode') values[field] = requireVatexCode(text, field);
-    else if (text.length > 200) throw catalogErrors.invalidAt(field, 'exemptionReason must be at most 200 characters.');
+    else if (text.length > 200)
+      throw catalogErrors.invalidAt(field, 'exemptionReason must be at most 200 characters.', words('input.refused.exemptionReasonLong'));
     else values[field] = text;
   }
   return values;
@@ -108,6 +111,7 @@ function checkParty(row: PartyRow, input: PartyInput): void {
     throw catalogErrors.invalidAt(
       'electronicAddressScheme',
       `electronicAddressScheme ${JSON.stringify(row.electronicAddressScheme)} names the kind of an electronic address, but the client has none: give its electronicAddress (BT-49, e.g. its Leitweg-ID or Peppol ID), or clear the scheme.`,
+      words('input.refused.schemeWithoutAddress', { scheme: JSON.stringify(row.electronicAddressScheme) }),
     );
   // A Peppol participant identifier: the address checked by what its scheme identifies (decisions 11a).
   if ((input.electronicAddressScheme !== undefined || input.electronicAddress !== undefined) && row.electronicAddress != null)
@@ -121,8 +125,19 @@ function checkParty(row: PartyRow, input: PartyInput): void {
     throw catalogErrors.invalidAt(
       'exemptionReason',
       'An exempt client (taxCategory E) must say why its invoices carry no VAT: give exemptionReason (the sentence printed on them, e.g. "Steuerfrei nach § 4 Nr. 14 UStG") or exemptionReasonCode (a VATEX code such as VATEX-EU-132), or leave the category to the workspace.',
+      words('input.refused.exemptWithoutReason'),
     );
 }
+
+/** What a client's detail must be, by key (the words say it after the field as the file writes it). */
+const EXPECTED = {
+  addressLines: 'input.value.addressLines',
+  textOrNull: 'input.value.textOrNull',
+  countryUpper: 'input.value.countryUpper',
+  email: 'input.value.email',
+  easCode: 'input.value.easCode',
+  text200: 'input.value.text200',
+} as const satisfies Record<string, Key>;
 
 /**
  * A client's invoicing details as a file carries them (a workspace's export: issue 54 N3),
@@ -137,15 +152,21 @@ export function checkPartyDetails(details: Record<string, unknown>): Record<stri
   for (const field of [...PARTY_FIELDS, ...TAX_FIELDS]) if (details[field] !== undefined) input[field] = details[field];
   for (const [field, value] of Object.entries(input)) {
     if (value === null) continue;
-    const bad = (expected: string) => catalogErrors.invalidAt(field, `${field} must be ${expected} (got ${JSON.stringify(value)}).`);
+    const bad = (expected: string, rule: keyof typeof EXPECTED) =>
+      catalogErrors.invalidAt(
+        field,
+        `${field} must be ${expected} (got ${JSON.stringify(value)}).`,
+        words('input.refused.value', { what: field, got: String(JSON.stringify(value)), expected: EXPECTED[rule] }),
+      );
     if (field === 'addressLines') {
       if (!Array.isArray(value) || value.length > 6 || value.some((line) => typeof line !== 'string' || line.length > 200))
-        throw bad('at most 6 address lines of at most 200 characters each');
-    } else if (typeof value !== 'string') throw bad('text or null');
-    else if (field === 'country' && !/^[A-Z]{2}$/.test(value)) throw bad('an ISO 3166-1 alpha-2 code, upper case, such as DE');
-    else if (field === 'email' && (value.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))) throw bad('an email address');
-    else if (field === 'electronicAddressScheme' && value.length > 20) throw bad('an EAS code of at most 20 characters');
-    else if (value.length > 200) throw bad('at most 200 characters');
+        throw bad('at most 6 address lines of at most 200 characters each', 'addressLines');
+    } else if (typeof value !== 'string') throw bad('text or null', 'textOrNull');
+    else if (field === 'country' && !/^[A-Z]{2}$/.test(value))
+      throw bad('an ISO 3166-1 alpha-2 code, upper case, such as DE', 'countryUpper');
+    else if (field === 'email' && (value.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))) throw bad('an email address', 'email');
+    else if (field === 'electronicAddressScheme' && value.length > 20) throw bad('an EAS code of at most 20 characters', 'easCode');
+    else if (value.length > 200) throw bad('at most 200 characters', 'text200');
   }
   checkPartyText(input);
   const values = partyValues(input);

@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import type { Words } from '../../i18n/index.js';
 
 /** The refusals of the catalog module, worded once. */
 export const catalogErrors = {
@@ -44,5 +45,6 @@ export const catalogErrors = {
     }),
   invalid: (message: string) => new DomainError('invalid', message),
   /** A refusal of one input, at its field (pages show it there). */
-  invalidAt: (field: string, message: string) => new DomainError('invalid', message, { field }),
+  invalidAt: (field: string, message: string, words?: Words) =>
+    new DomainError('invalid', message, { field, ...(words === undefined ? {} : { words }) }),
 };

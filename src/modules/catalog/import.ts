@@ -13,6 +13,7 @@ import { parseClientLanguage } from '../../kernel/document-languages.js';
 import { parseClientRounding } from '../../kernel/rounding.js';
 import { recordVersionRefusal } from '../../kernel/input.js';
 import { DomainError } from '../../errors.js';
+import { words } from '../../i18n/index.js';
 import { clientView, projectView, tagView, taskView } from './views.js';
 
 const PROJECT_COLOR = '#9e9e9e';
@@ -166,11 +167,16 @@ export const CLIENT_RECORD_VERSION = 1;
 export function checkClientRecord(data: unknown): { values: Record<string, unknown>; unknown: string[] } {
   const record = data as { v?: unknown; client?: unknown };
   if (record?.v !== CLIENT_RECORD_VERSION) throw recordVersionRefusal('client', record?.v);
-  if (typeof record.client !== 'object' || record.client === null) throw new Error('the client record has no client object');
+  if (typeof record.client !== 'object' || record.client === null)
+    throw new DomainError('invalid', 'the client record has no client object', {
+      words: words('integrations.imports.records.noObject', { record: 'client' }),
+    });
   const read = rowOfRecord(clients, record.client as Record<string, unknown>, CLIENT_IDENTITY);
   const lines = read.values.addressLines;
   if (lines !== undefined && lines !== null && !(Array.isArray(lines) && lines.every((line) => typeof line === 'string')))
-    throw new Error(`addressLines must be a list of lines (got ${JSON.stringify(lines)})`);
+    throw new DomainError('invalid', `addressLines must be a list of lines (got ${JSON.stringify(lines)})`, {
+      words: words('integrations.imports.records.addressLines', { got: String(JSON.stringify(lines)) }),
+    });
   // The rules of the API and the Catalog page (issue 54 N3): a file's details are stored only as they would be.
   try {
     const values = checkPartyDetails(read.values);

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { DomainError } from '../../errors.js';
+import { type Key, type Vars, words } from '../../i18n/index.js';
 import { parseCalendarDay } from '../../kernel/time.js';
 import { recordVersionRefusal } from '../../kernel/input.js';
 import type { ExpenseRow, ExpensesRepository } from './repository.js';
@@ -49,15 +51,18 @@ export interface ReceiptPartRecord {
 
 const MEDIA_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/webp'];
 
-const fail = (message: string): never => {
-  throw new Error(message);
+/** A record refused: the message names what; its words for people by key (`integrations.imports.records.*`, the Import page). */
+const fail = (message: string, key: Key, vars?: Vars): never => {
+  throw new DomainError('invalid', message, { words: words(key, vars) });
 };
 const text = (value: unknown, what: string, max: number): string =>
-  typeof value === 'string' && value.length <= max ? value : fail(`${what} must be a text of at most ${max} characters`);
+  typeof value === 'string' && value.length <= max
+    ? value
+    : fail(`${what} must be a text of at most ${max} characters`, 'integrations.imports.records.text', { what, max });
 const whole = (value: unknown, what: string, min = 0, max = Number.MAX_SAFE_INTEGER): number =>
   Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
     ? (value as number)
-    : fail(`${what} must be a whole number from ${min} to ${max}`);
+    : fail(`${what} must be a whole number from ${min} to ${max}`, 'integrations.imports.records.whole', { what, min, max });
 
 /** An expense record checked (version 1; the import refuses the row, naming what, otherwise). */
 export function checkExpenseRecord(data: Record<string, unknown>): ExpenseRecord {
@@ -65,26 +70,34 @@ export function checkExpenseRecord(data: Record<string, unknown>): ExpenseRecord
   const day = text(data.day, 'day', 10);
   parseCalendarDay(day, 'day');
   const taxCategory = data.taxCategory === null ? null : text(data.taxCategory, 'taxCategory', 2);
-  if (taxCategory !== null && !['S', 'Z'].includes(taxCategory)) fail('taxCategory must be S, Z or null');
+  if (taxCategory !== null && !['S', 'Z'].includes(taxCategory))
+    fail('taxCategory must be S, Z or null', 'integrations.imports.records.expenseTaxCategory');
   const taxRate =
     data.taxRate === null
       ? null
       : typeof data.taxRate === 'number' && data.taxRate >= 0 && data.taxRate <= 100
         ? data.taxRate
-        : fail('taxRate must be a number from 0 to 100 or null');
-  if (typeof data.billable !== 'boolean') fail('billable must be true or false');
+        : fail('taxRate must be a number from 0 to 100 or null', 'integrations.imports.records.expenseTaxRate');
+  if (typeof data.billable !== 'boolean')
+    fail('billable must be true or false', 'integrations.imports.records.trueFalse', { what: 'billable' });
   const currency = text(data.currency, 'currency', 3);
-  if (!/^[A-Z]{3}$/.test(currency)) fail('currency must be an ISO 4217 code such as EUR');
+  if (!/^[A-Z]{3}$/.test(currency)) fail('currency must be an ISO 4217 code such as EUR', 'integrations.imports.records.currency');
   let receipt: ReceiptRecord | null = null;
   if (data.receipt !== null) {
     const r = (
-      typeof data.receipt === 'object' && data.receipt !== null ? data.receipt : fail('receipt must be an object or null')
+      typeof data.receipt === 'object' && data.receipt !== null
+        ? data.receipt
+        : fail('receipt must be an object or null', 'integrations.imports.records.receipt')
     ) as Record<string, unknown>;
     const size = whole(r.size, 'receipt.size', 1, MAX_RECEIPT_BYTES);
     const mediaType = text(r.mediaType, 'receipt.mediaType', 40);
-    if (!MEDIA_TYPES.includes(mediaType)) fail(`receipt.mediaType must be one of ${MEDIA_TYPES.join(', ')}`);
+    if (!MEDIA_TYPES.includes(mediaType))
+      fail(`receipt.mediaType must be one of ${MEDIA_TYPES.join(', ')}`, 'integrations.imports.records.oneOfThese', {
+        what: 'receipt.mediaType',
+        values: MEDIA_TYPES.join(', '),
+      });
     const sha256 = text(r.sha256, 'receipt.sha256', 64);
-    if (!/^[0-9a-f]{64}$/.test(sha256)) fail('receipt.sha256 must be 64 hexadecimal digits');
+    if (!/^[0-9a-f]{64}$/.test(sha256)) fail('receipt.sha256 must be 64 hexadecimal digits', 'integrations.imports.records.sha256');
     receipt = {
       fileName: text(r.fileName, 'receipt.fileName', 100),
       mediaType,
@@ -113,7 +126,7 @@ export function checkExpenseRecord(data: Record<string, unknown>): ExpenseRecord
 export function checkReceiptPart(data: Record<string, unknown>): ReceiptPartRecord {
   if (data.v !== 1) throw recordVersionRefusal('receipt', data.v);
   const bytes = text(data.bytes, 'bytes', Math.ceil(RECEIPT_PART_BYTES / 3) * 4);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(bytes)) fail('bytes must be base64');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(bytes)) fail('bytes must be base64', 'integrations.imports.records.base64');
   return { v: 1, part: whole(data.part, 'part', 0, 1000), bytes };
 }
 

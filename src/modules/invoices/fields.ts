@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/openapi.js';
 import { DomainError } from '../../errors.js';
+import { type Key, words } from '../../i18n/index.js';
 import { checkBic, checkIban, checkParticipantId, checkVatId } from '../../kernel/identifiers.js';
 import { requireSafeValue } from '../../kernel/input.js';
 import { requireTaxCategory, requireVatexCode } from '../../kernel/tax.js';
@@ -83,6 +84,28 @@ const FILLABLE =
 
 const invalid = (message: string) => new DomainError('invalid', message);
 
+/** What a value of a field must be, by key: the refusal's words say it after the field as written. */
+const EXPECTED = {
+  lines: 'input.value.lines',
+  country: 'input.value.country',
+  email: 'input.value.email',
+  days: 'input.value.days',
+  boolean: 'input.value.boolean',
+  percent: 'input.value.percent',
+  icd: 'input.value.icd',
+  currency: 'input.value.currency',
+  text500: 'input.value.text500',
+  list: 'input.value.list',
+  text: 'input.value.text',
+} as const satisfies Record<string, Key>;
+type Expected = keyof typeof EXPECTED;
+/** A value refused at its field: the message names the field and the value; its words for people by key. */
+const badValue = (what: string, value: unknown, expected: string, rule: Expected) =>
+  new DomainError('invalid', `${what} must be ${expected} (got ${JSON.stringify(value)}).`, {
+    field: what,
+    words: words('input.refused.value', { what, got: String(JSON.stringify(value)), expected: EXPECTED[rule] }),
+  });
+
 /**
  * The ISO 6523 ICD codes EN 16931 accepts as an identifier's scheme (BR-CL-10, CEN's code list
  * as its rules 1.3.16 carry it): 0002 to 0248 but 0092, 0103, 0181 and 0182.
@@ -105,8 +128,7 @@ export function parseValue(kind: Kind, raw: string, what: string): unknown {
   const text = raw.trim();
   if (text === '') return null;
   requireSafeValue(text, what, what);
-  const bad = (expected: string) =>
-    new DomainError('invalid', `${what} must be ${expected} (got ${JSON.stringify(raw)}).`, { field: what });
+  const bad = (expected: string, rule: Expected) => badValue(what, raw, expected, rule);
   switch (kind) {
     case 'lines': {
       const lines = text
@@ -114,23 +136,23 @@ export function parseValue(kind: Kind, raw: string, what: string): unknown {
         .map((line) => line.trim())
         .filter((line) => line !== '');
       if (lines.length > 6 || lines.some((line) => line.length > 200))
-        throw bad('at most 6 lines separated by |, each at most 200 characters');
+        throw bad('at most 6 lines separated by |, each at most 200 characters', 'lines');
       return lines.length === 0 ? null : lines;
     }
     case 'country':
-      if (!/^[A-Z]{2}$/.test(text)) throw bad('an ISO 3166-1 alpha-2 code such as DE');
+      if (!/^[A-Z]{2}$/.test(text)) throw bad('an ISO 3166-1 alpha-2 code such as DE', 'country');
       return text;
     case 'email':
-      if (text.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(text)) throw bad('an email address');
+      if (text.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(text)) throw bad('an email address', 'email');
       return text;
     case 'days':
-      if (!/^\d{1,3}$/.test(text) || Number(text) > 365) throw bad('a whole number of days from 0 to 365');
+      if (!/^\d{1,3}$/.test(text) || Number(text) > 365) throw bad('a whole number of days from 0 to 365', 'days');
       return Number(text);
     case 'boolean':
-      if (text !== 'true' && text !== 'false') throw bad('true or false');
+      if (text !== 'true' && text !== 'false') throw bad('true or false', 'boolean');
       return text === 'true';
     case 'percent':
-      if (!/^\d{1,3}(\.\d+)?$/.test(text) || Number(text) > 100) throw bad('a percentage from 0 to 100');
+      if (!/^\d{1,3}(\.\d+)?$/.test(text) || Number(text) > 100) throw bad('a percentage from 0 to 100', 'percent');
       return Number(text);
     case 'category':
       return requireTaxCategory(text, what);
@@ -144,13 +166,16 @@ export function parseValue(kind: Kind, raw: string, what: string): unknown {
       return checkVatId(text, what);
     case 'icd':
       if (!isIcdCode(text))
-        throw bad('an ISO 6523 ICD code of EN 16931 (four digits, 0002 to 0248, such as 0088 for a GLN or 0060 for a D-U-N-S number)');
+        throw bad(
+          'an ISO 6523 ICD code of EN 16931 (four digits, 0002 to 0248, such as 0088 for a GLN or 0060 for a D-U-N-S number)',
+          'icd',
+        );
       return text;
     case 'currency':
-      if (!isCurrencyCode(text)) throw bad('an ISO 4217 currency code such as EUR');
+      if (!isCurrencyCode(text)) throw bad('an ISO 4217 currency code such as EUR', 'currency');
       return text;
     case 'text':
-      if (text.length > 500) throw bad('at most 500 characters');
+      if (text.length > 500) throw bad('at most 500 characters', 'text500');
       return text;
   }
 }
@@ -165,25 +190,25 @@ export type IssuerField = keyof typeof ISSUER_FIELDS;
  */
 export function checkValue(kind: Kind, value: unknown, what: string): unknown {
   if (value === null || value === undefined) return null;
-  const bad = (expected: string) =>
-    new DomainError('invalid', `${what} must be ${expected} (got ${JSON.stringify(value)}).`, { field: what });
+  const bad = (expected: string, rule: Expected) => badValue(what, value, expected, rule);
   switch (kind) {
     case 'lines': {
-      if (!Array.isArray(value) || value.some((line) => typeof line !== 'string')) throw bad('a list of lines');
+      if (!Array.isArray(value) || value.some((line) => typeof line !== 'string')) throw bad('a list of lines', 'list');
       return parseValue('lines', (value as string[]).map((line) => line.replace(/\|/g, '/')).join('|'), what);
     }
     case 'days':
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 365)
-        throw bad('a whole number of days from 0 to 365');
+        throw bad('a whole number of days from 0 to 365', 'days');
       return value;
     case 'boolean':
-      if (typeof value !== 'boolean') throw bad('true or false');
+      if (typeof value !== 'boolean') throw bad('true or false', 'boolean');
       return value;
     case 'percent':
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) throw bad('a percentage from 0 to 100');
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100)
+        throw bad('a percentage from 0 to 100', 'percent');
       return value;
     default:
-      if (typeof value !== 'string') throw bad('text');
+      if (typeof value !== 'string') throw bad('text', 'text');
       return parseValue(kind, value, what);
   }
 }

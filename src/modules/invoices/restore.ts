@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
-import { type Words, words } from '../../i18n/index.js';
+import { type Key, type Vars, type Words, words } from '../../i18n/index.js';
 import { requireSafeText, requireSafeValue } from '../../kernel/input.js';
 import { amountCents, fromCents, timesCents, toCents } from '../../kernel/money.js';
 import { isTaxCategory, requireVatexCode } from '../../kernel/tax.js';
@@ -60,16 +60,155 @@ export function invoiceLabel(values: Record<string, unknown>): string {
 }
 
 /**
+ * How words name an invoice (`{{label, words}}`): its number, else its range by key (the message's
+ * label is English: `(draft of 2026-10-01 to 2026-10-31)`).
+ */
+export function invoiceLabelWords(values: Record<string, unknown>): Vars {
+  const kind =
+    typeof values.number === 'string'
+      ? 'number'
+      : values.status === 'draft'
+        ? 'draft'
+        : values.status === 'void' && values.issueDate == null
+          ? 'voidedDraft'
+          : 'invoice';
+  return {
+    label: LABELS[kind],
+    labelNumber: String(values.number),
+    labelFrom: String(values.fromDay),
+    labelTo: String(values.toDay),
+  };
+}
+
+/**
  * A restored invoice refused: the message names it and the rule; its words for people (the Import
  * page) by key where the rule has its own, else the frame and what to do by key with the rule's
  * detail as written.
  */
-const refusal = (label: string, problem: string, said?: Words) =>
+const refusal = (label: string, problem: string, said?: Words, named: Vars = {}) =>
   new DomainError('invalid', `invoice ${label}: ${problem}. ${AFTER}`, {
-    words: said ?? words('invoicing.refused.restore.rule', { invoice: label, problem, after: AFTER_KEY }),
+    words: said ?? words('invoicing.refused.restore.rule', { ...named, problem, after: AFTER_KEY }),
   });
 /** What to do after every refusal of a restored invoice, by key (said in the page reader's language). */
 const AFTER_KEY = 'invoicing.refused.restore.after';
+
+/** The rules of a restored invoice, each its key (`invoicing.refused.restore.rules.*`): one per rule. */
+const RULES = {
+  range: 'invoicing.refused.restore.rules.range',
+  timeZone: 'invoicing.refused.restore.rules.timeZone',
+  roundingRule: 'invoicing.refused.restore.rules.roundingRule',
+  fillValue: 'invoicing.refused.restore.rules.fillValue',
+  manualLine: 'invoicing.refused.restore.rules.manualLine',
+  roundingForm: 'invoicing.refused.restore.rules.roundingForm',
+  noteLong: 'invoicing.refused.restore.rules.noteLong',
+  fillsNotList: 'invoicing.refused.restore.rules.fillsNotList',
+  fillShape: 'invoicing.refused.restore.rules.fillShape',
+  draftCarries: 'invoicing.refused.restore.rules.draftCarries',
+  voidedDraftCarries: 'invoicing.refused.restore.rules.voidedDraftCarries',
+  unnumberedCarries: 'invoicing.refused.restore.rules.unnumberedCarries',
+  paidNoDay: 'invoicing.refused.restore.rules.paidNoDay',
+  paidBeforeIssue: 'invoicing.refused.restore.rules.paidBeforeIssue',
+  paidDateNotPaid: 'invoicing.refused.restore.rules.paidDateNotPaid',
+  dueDate: 'invoicing.refused.restore.rules.dueDate',
+  future: 'invoicing.refused.restore.rules.future',
+  futureText: 'invoicing.refused.restore.rules.futureText',
+  draftNumbered: 'invoicing.refused.restore.rules.draftNumbered',
+  numberNoIssueDate: 'invoicing.refused.restore.rules.numberNoIssueDate',
+  numberRecords: 'invoicing.refused.restore.rules.numberRecords',
+  noCreditNote: 'invoicing.refused.restore.rules.noCreditNote',
+  creditRecords: 'invoicing.refused.restore.rules.creditRecords',
+  creditBefore: 'invoicing.refused.restore.rules.creditBefore',
+  creditNotVoid: 'invoicing.refused.restore.rules.creditNotVoid',
+  otherRecords: 'invoicing.refused.restore.rules.otherRecords',
+  linesNotList: 'invoicing.refused.restore.rules.linesNotList',
+  tooManyLines: 'invoicing.refused.restore.rules.tooManyLines',
+  lineShape: 'invoicing.refused.restore.rules.lineShape',
+  manualUnit: 'invoicing.refused.restore.rules.manualUnit',
+  manualTime: 'invoicing.refused.restore.rules.manualTime',
+  manualAmount: 'invoicing.refused.restore.rules.manualAmount',
+  quantity: 'invoicing.refused.restore.rules.quantity',
+  rate: 'invoicing.refused.restore.rules.rate',
+  amount: 'invoicing.refused.restore.rules.amount',
+  taxCategory: 'invoicing.refused.restore.rules.taxCategory',
+  taxRate: 'invoicing.refused.restore.rules.taxRate',
+  netTotal: 'invoicing.refused.restore.rules.netTotal',
+  extrasNotObject: 'invoicing.refused.restore.rules.extrasNotObject',
+  breakdownNotList: 'invoicing.refused.restore.rules.breakdownNotList',
+  breakdown: 'invoicing.refused.restore.rules.breakdown',
+  earlyPayment: 'invoicing.refused.restore.rules.earlyPayment',
+  earlyPaymentDraft: 'invoicing.refused.restore.rules.earlyPaymentDraft',
+  vatCurrencyShape: 'invoicing.refused.restore.rules.vatCurrencyShape',
+  vatCurrencyTotal: 'invoicing.refused.restore.rules.vatCurrencyTotal',
+  partyNotObject: 'invoicing.refused.restore.rules.partyNotObject',
+  partyField: 'invoicing.refused.restore.rules.partyField',
+  sendDraft: 'invoicing.refused.restore.rules.sendDraft',
+  sendVoidedDraft: 'invoicing.refused.restore.rules.sendVoidedDraft',
+  sendOnlyInvoice: 'invoicing.refused.restore.rules.sendOnlyInvoice',
+  sendRecipient: 'invoicing.refused.restore.rules.sendRecipient',
+  sendFiles: 'invoicing.refused.restore.rules.sendFiles',
+  sendAt: 'invoicing.refused.restore.rules.sendAt',
+  paidSums: 'invoicing.refused.restore.rules.paidSums',
+  paymentsNotIssued: 'invoicing.refused.restore.rules.paymentsNotIssued',
+  paymentCents: 'invoicing.refused.restore.rules.paymentCents',
+  paymentDay: 'invoicing.refused.restore.rules.paymentDay',
+  paymentAt: 'invoicing.refused.restore.rules.paymentAt',
+  paymentsSum: 'invoicing.refused.restore.rules.paymentsSum',
+  paidWithout: 'invoicing.refused.restore.rules.paidWithout',
+  paidAbove: 'invoicing.refused.restore.rules.paidAbove',
+  paidNotTotal: 'invoicing.refused.restore.rules.paidNotTotal',
+  paidInFull: 'invoicing.refused.restore.rules.paidInFull',
+  reminderDraft: 'invoicing.refused.restore.rules.reminderDraft',
+  reminderNoDue: 'invoicing.refused.restore.rules.reminderNoDue',
+  reminderLevel: 'invoicing.refused.restore.rules.reminderLevel',
+  reminderTwice: 'invoicing.refused.restore.rules.reminderTwice',
+  reminderCents: 'invoicing.refused.restore.rules.reminderCents',
+  reminderAboveTotal: 'invoicing.refused.restore.rules.reminderAboveTotal',
+  reminderAt: 'invoicing.refused.restore.rules.reminderAt',
+  reminderBeforeIssue: 'invoicing.refused.restore.rules.reminderBeforeIssue',
+  reminderDays: 'invoicing.refused.restore.rules.reminderDays',
+  reminderDay: 'invoicing.refused.restore.rules.reminderDay',
+  reminderDue: 'invoicing.refused.restore.rules.reminderDue',
+  reminderRecipient: 'invoicing.refused.restore.rules.reminderRecipient',
+  reminderFiles: 'invoicing.refused.restore.rules.reminderFiles',
+} as const satisfies Record<string, Key>;
+type Rule = keyof typeof RULES;
+/** A rule's words by its name, its values as vars. */
+const rule = (name: Rule, vars?: Vars): Words => words(RULES[name], vars);
+/** How the words name an invoice, what an unnumbered one carries, its dates, parties and documents, by key. */
+const LABELS = {
+  number: 'invoicing.refused.restore.label.number',
+  draft: 'invoicing.refused.restore.label.draft',
+  voidedDraft: 'invoicing.refused.restore.label.voidedDraft',
+  invoice: 'invoicing.refused.restore.label.invoice',
+} as const satisfies Record<string, Key>;
+const CARRIES = {
+  issueDate: 'invoicing.refused.restore.carries.issueDate',
+  dueDate: 'invoicing.refused.restore.carries.dueDate',
+  paidDate: 'invoicing.refused.restore.carries.paidDate',
+  creditNote: 'invoicing.refused.restore.carries.creditNote',
+  records: 'invoicing.refused.restore.carries.records',
+} as const satisfies Record<string, Key>;
+const DATES = {
+  issueDate: 'invoicing.refused.restore.dates.issueDate',
+  creditNoteDate: 'invoicing.refused.restore.dates.creditNoteDate',
+  paidDate: 'invoicing.refused.restore.dates.paidDate',
+} as const satisfies Record<string, Key>;
+const PARTIES = {
+  issuer: 'invoicing.refused.restore.party.issuer',
+  recipient: 'invoicing.refused.restore.party.recipient',
+} as const satisfies Record<string, Key>;
+/** A rule's refusal: the message as the rule writes it, the words the frame around the rule's own (`{{rule, words}}`). */
+const ruleRefusal = (label: string, named: Vars, problem: string, said: Words) =>
+  refusal(label, problem, words('invoicing.refused.restore.broken', { ...said.vars, ...named, rule: said.key, after: AFTER_KEY }));
+/** Refuses the invoice: the rule's detail in English (the message) and its words for people. */
+type Fail = (problem: string, said: Words) => never;
+/** Runs a check of another part (a field's kind, the text rule), refusing with its message and its own words (after a rule's, with `part`). */
+type By = (check: () => unknown, part?: { prefix: string; rule: Rule }) => void;
+/** A status as the words say it mid-sentence (`invoicing.refused.status.*`). */
+const statusKey = (status: string) => `invoicing.refused.status.${status}`;
+/** A document's kind as the words say it (`invoicing.refused.restore.document.*`). */
+const documentKey = (creditNote: boolean): Key =>
+  creditNote ? 'invoicing.refused.restore.document.creditNote' : 'invoicing.refused.restore.document.invoice';
 
 const json = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ? (JSON.parse(text) as T) : fallback);
 const money = (cents: number) => fromCents(cents).toFixed(2);
@@ -97,29 +236,45 @@ export function checkRestorable(
   reminders: ReadonlyArray<Record<string, unknown>> = [],
 ): void {
   const label = invoiceLabel(values);
-  const fail = (problem: string): never => {
-    throw refusal(label, problem);
+  const named = invoiceLabelWords(values);
+  const fail: Fail = (problem, said) => {
+    throw ruleRefusal(label, named, problem, said);
   };
   /** A rule of another part of this module (a field's kind, the text rule), its words kept. */
-  const by = (check: () => unknown, prefix = ''): void => {
+  const by: By = (check, part) => {
     try {
       check();
     } catch (error) {
-      if (error instanceof DomainError) fail(`${prefix}${error.message.replace(/\.$/, '')}`);
-      throw error;
+      if (!(error instanceof DomainError)) throw error;
+      const problem = `${part?.prefix ?? ''}${error.message.replace(/\.$/, '')}`;
+      if (error.words === undefined) throw refusal(label, problem, undefined, named);
+      throw ruleRefusal(
+        label,
+        named,
+        problem,
+        part === undefined ? error.words : rule(part.rule, { ...error.words.vars, detail: error.words.key }),
+      );
     }
   };
   const status = values.status as InvoiceDocument['status'];
 
   // The range and its zone, as a creation gives them.
   if (!isDay(values.fromDay) || !isDay(values.toDay) || values.fromDay > values.toDay)
-    fail(`its range ${String(values.fromDay)} to ${String(values.toDay)} is not two calendar days in order`);
-  if (values.timeZone !== undefined) by(() => canonicalTimeZone(values.timeZone as string), 'its time zone: ');
+    fail(
+      `its range ${String(values.fromDay)} to ${String(values.toDay)} is not two calendar days in order`,
+      rule('range', { from: String(values.fromDay), to: String(values.toDay) }),
+    );
+  if (values.timeZone !== undefined)
+    by(() => canonicalTimeZone(values.timeZone as string), { prefix: 'its time zone: ', rule: 'timeZone' });
   // The rounding rule its lines were made with (issue 56 item 4): one of the rules, stored as a creation stores it.
   if (values.rounding !== undefined && values.rounding !== null) {
-    let rule: string | null = null;
-    by(() => (rule = parseRounding(values.rounding, 'rounding')), 'its rounding rule: ');
-    if (rule !== values.rounding) fail(`its rounding rule ${JSON.stringify(values.rounding)} is not written as up-15 or nearest-6 are`);
+    let read: string | null = null;
+    by(() => (read = parseRounding(values.rounding, 'rounding')), { prefix: 'its rounding rule: ', rule: 'roundingRule' });
+    if (read !== values.rounding)
+      fail(
+        `its rounding rule ${JSON.stringify(values.rounding)} is not written as up-15 or nearest-6 are`,
+        rule('roundingForm', { rounding: JSON.stringify(values.rounding) }),
+      );
   }
 
   checkNumbers(values, numbers, status, ctx.today, fail);
@@ -130,17 +285,18 @@ export function checkRestorable(
   checkParty('recipient', values.recipient, RECIPIENT_FIELDS, fail, by);
   if (values.note !== undefined && values.note !== null) {
     const note = values.note as string;
-    if (note.length > 1000) fail(`its note has ${note.length} characters, and a note holds at most 1000`);
+    if (note.length > 1000)
+      fail(`its note has ${note.length} characters, and a note holds at most 1000`, rule('noteLong', { length: note.length }));
     by(() => requireSafeText(note, 'its note', 'note', { lineBreaks: true }));
   }
   const fills = json<unknown>(values.einvoiceFills, []);
-  if (!Array.isArray(fills)) fail('its e-invoice fills are not a list');
+  if (!Array.isArray(fills)) fail('its e-invoice fills are not a list', rule('fillsNotList'));
   for (const fill of fills as unknown[]) {
     const { at, by: who, fields } = (fill ?? {}) as { at?: unknown; by?: unknown; fields?: unknown };
     if (typeof at !== 'string' || typeof who !== 'string' || typeof fields !== 'object' || fields === null)
-      fail('an e-invoice fill is not {at, by, fields}');
+      fail('an e-invoice fill is not {at, by, fields}', rule('fillShape'));
     for (const [path, value] of Object.entries(fields as Record<string, unknown>))
-      by(() => requireSafeValue(value, path, path), 'a fill of ');
+      by(() => requireSafeValue(value, path, path), { prefix: 'a fill of ', rule: 'fillValue' });
   }
 
   checkSends(values, sends, status, ctx, fail);
@@ -170,53 +326,92 @@ function checkReminders(
   reminders: ReadonlyArray<Record<string, unknown>>,
   status: InvoiceDocument['status'],
   ctx: RestoreContext,
-  fail: (problem: string) => never,
+  fail: Fail,
   payments: ReadonlyArray<Record<string, unknown>>,
 ): void {
   if (reminders.length === 0) return;
+  const amount = (cents: number) => `${money(cents)} ${String(values.currency)}`;
   const issueDate = values.issueDate as string | null | undefined;
   const dueDate = values.dueDate as string | null | undefined;
-  if (status === 'draft' || issueDate == null || dueDate == null)
+  if (status === 'draft' || issueDate == null || dueDate == null) {
+    const draft = status === 'draft' || issueDate == null;
     fail(
-      `it records a payment reminder, and ${status === 'draft' || issueDate == null ? 'a draft is never reminded' : 'an invoice without a due date is never overdue'}`,
+      `it records a payment reminder, and ${draft ? 'a draft is never reminded' : 'an invoice without a due date is never overdue'}`,
+      rule(draft ? 'reminderDraft' : 'reminderNoDue'),
     );
+  }
   const gross = grossCents(values);
   const { names, named } = documentsNamed(values, false);
   const levels = new Set<unknown>();
   for (const reminder of reminders) {
     const { level, daysOverdue: days, amountDueCents: cents, createdAt: at } = reminder;
     if (!Number.isSafeInteger(level) || (level as number) < 1 || (level as number) > MAX_REMINDER_LEVELS)
-      fail(`a payment reminder is of level ${JSON.stringify(level)}, and a workspace's levels are 1 to ${MAX_REMINDER_LEVELS}`);
-    if (levels.has(level)) fail(`it records two payment reminders of level ${String(level)}, and each level is sent once`);
+      fail(
+        `a payment reminder is of level ${JSON.stringify(level)}, and a workspace's levels are 1 to ${MAX_REMINDER_LEVELS}`,
+        rule('reminderLevel', { level: String(JSON.stringify(level)), max: MAX_REMINDER_LEVELS }),
+      );
+    if (levels.has(level))
+      fail(
+        `it records two payment reminders of level ${String(level)}, and each level is sent once`,
+        rule('reminderTwice', { level: String(level) }),
+      );
     levels.add(level);
     if (!Number.isSafeInteger(cents) || (cents as number) <= 0)
-      fail(`a payment reminder says ${JSON.stringify(cents)} cents were due, which is not whole cents above 0`);
-    if ((cents as number) > gross) fail(`a payment reminder says ${money(cents as number)} was due, more than its total (${money(gross)})`);
+      fail(
+        `a payment reminder says ${JSON.stringify(cents)} cents were due, which is not whole cents above 0`,
+        rule('reminderCents', { cents: String(JSON.stringify(cents)) }),
+      );
+    if ((cents as number) > gross)
+      fail(
+        `a payment reminder says ${money(cents as number)} was due, more than its total (${money(gross)})`,
+        rule('reminderAboveTotal', { due: amount(cents as number), total: amount(gross) }),
+      );
     if (!Number.isSafeInteger(at) || (at as number) > ctx.now)
-      fail(`a payment reminder was sent at ${JSON.stringify(at)}, which is not a time up to now`);
+      fail(
+        `a payment reminder was sent at ${JSON.stringify(at)}, which is not a time up to now`,
+        rule('reminderAt', { at: String(JSON.stringify(at)) }),
+      );
     const sent = new Date(at as number).toISOString();
     if (dayAt(at as number, 14) < (issueDate as string))
-      fail(`a payment reminder is dated ${sent}, before its invoice was issued (${String(issueDate)})`);
+      fail(
+        `a payment reminder is dated ${sent}, before its invoice was issued (${String(issueDate)})`,
+        rule('reminderBeforeIssue', { sent, issued: String(issueDate) }),
+      );
     if (!Number.isSafeInteger(days) || (days as number) < 1)
-      fail(`a payment reminder says it was ${JSON.stringify(days)} days overdue, which is not a whole number of days from 1`);
+      fail(
+        `a payment reminder says it was ${JSON.stringify(days)} days overdue, which is not a whole number of days from 1`,
+        rule('reminderDays', { days: String(JSON.stringify(days)) }),
+      );
     const on = DateTime.fromISO(dueDate as string, { zone: 'UTC' })
       .plus({ days: days as number })
       .toISODate() as string;
     if (on < dayAt(at as number, -12) || on > dayAt(at as number, 14))
       fail(
         `a payment reminder is dated ${sent} and says it was ${String(days)} days overdue, and its due date ${String(dueDate)} makes that day ${on}`,
+        rule('reminderDay', { sent, days: String(days), dueDate: String(dueDate), on }),
       );
     const due = dueWhen(gross, payments, at as number);
     if (!due.includes(cents as number))
       fail(
         `a payment reminder sent at ${sent} says ${money(cents as number)} was due, and its total (${money(gross)}) less the payments recorded before then (${money(gross - (due[0] as number))}) left ${money(due[0] as number)} due: a reminder says what was still due when it was sent`,
+        rule('reminderDue', {
+          sent,
+          said: amount(cents as number),
+          total: amount(gross),
+          paid: amount(gross - (due[0] as number)),
+          left: amount(due[0] as number),
+        }),
       );
     if (!ctx.deliverable(reminder.recipient as string))
-      fail(`a payment reminder names ${JSON.stringify(reminder.recipient)}, which is not one address mail can go to`);
+      fail(
+        `a payment reminder names ${JSON.stringify(reminder.recipient)}, which is not one address mail can go to`,
+        rule('reminderRecipient', { recipient: String(JSON.stringify(reminder.recipient)) }),
+      );
     const files = json<unknown>(reminder.files, null);
     if (!Array.isArray(files) || files.length === 0 || !files.every(named) || new Set(files).size !== files.length)
       fail(
         `a payment reminder lists the files ${JSON.stringify(files)}, which are not its invoice's documents (${names.join(', ')}; the PDF first)`,
+        rule('reminderFiles', { files: JSON.stringify(files), names: names.join(', ') }),
       );
   }
 }
@@ -274,46 +469,80 @@ function checkPayments(
   payments: ReadonlyArray<Record<string, unknown>>,
   status: InvoiceDocument['status'],
   ctx: RestoreContext,
-  fail: (problem: string) => never,
-  by: (check: () => unknown, prefix?: string) => void,
+  fail: Fail,
+  by: By,
 ): void {
+  const amount = (cents: number) => `${money(cents)} ${String(values.currency)}`;
   const paidCents = (values.paidCents ?? 0) as number;
   const discountCents = (values.discountCents ?? 0) as number;
   if (!Number.isSafeInteger(paidCents) || paidCents < 0 || !Number.isSafeInteger(discountCents) || discountCents < 0)
-    fail(`its paid sums (${JSON.stringify(paidCents)}, ${JSON.stringify(discountCents)}) are not whole cents of 0 or more`);
+    fail(
+      `its paid sums (${JSON.stringify(paidCents)}, ${JSON.stringify(discountCents)}) are not whole cents of 0 or more`,
+      rule('paidSums', { paid: String(JSON.stringify(paidCents)), discount: String(JSON.stringify(discountCents)) }),
+    );
   const issueDate = values.issueDate as string | null | undefined;
   if ((payments.length > 0 || paidCents + discountCents > 0) && (issueDate == null || status === 'draft'))
-    fail('it records payments, and only an issued invoice takes payments');
-  let amount = 0;
+    fail('it records payments, and only an issued invoice takes payments', rule('paymentsNotIssued'));
+  let sum = 0;
   let discount = 0;
   for (const payment of payments) {
     const cents = payment.amountCents as number;
     const kept = (payment.discountCents ?? 0) as number;
     const day = payment.paidOn as string;
     if (!Number.isSafeInteger(cents) || cents <= 0 || !Number.isSafeInteger(kept) || kept < 0)
-      fail(`a payment of ${JSON.stringify(cents)} cents (discount ${JSON.stringify(kept)}) is not whole cents above 0`);
+      fail(
+        `a payment of ${JSON.stringify(cents)} cents (discount ${JSON.stringify(kept)}) is not whole cents above 0`,
+        rule('paymentCents', { cents: String(JSON.stringify(cents)), discount: String(JSON.stringify(kept)) }),
+      );
     if (!isDay(day) || day < (issueDate as string) || day > ctx.today)
-      fail(`a payment is dated ${JSON.stringify(day)}, not a day from its issue date ${String(issueDate)} to today`);
+      fail(
+        `a payment is dated ${JSON.stringify(day)}, not a day from its issue date ${String(issueDate)} to today`,
+        rule('paymentDay', { day: String(JSON.stringify(day)), issued: String(issueDate) }),
+      );
     if (payment.note != null) by(() => requireSafeText(String(payment.note), 'a payment note', 'note'));
     if (!Number.isSafeInteger(payment.createdAt) || (payment.createdAt as number) > ctx.now)
-      fail(`a payment was recorded at ${JSON.stringify(payment.createdAt)}, which is not a time up to now`);
-    amount += cents;
+      fail(
+        `a payment was recorded at ${JSON.stringify(payment.createdAt)}, which is not a time up to now`,
+        rule('paymentAt', { at: String(JSON.stringify(payment.createdAt)) }),
+      );
+    sum += cents;
     discount += kept;
   }
-  if (payments.length > 0 && (amount !== paidCents || discount !== discountCents))
+  if (payments.length > 0 && (sum !== paidCents || discount !== discountCents))
     fail(
-      `its payments add up to ${money(amount)} and a discount of ${money(discount)}, and the invoice says ${money(paidCents)} and ${money(discountCents)}`,
+      `its payments add up to ${money(sum)} and a discount of ${money(discount)}, and the invoice says ${money(paidCents)} and ${money(discountCents)}`,
+      rule('paymentsSum', { sum: amount(sum), discount: amount(discount), paid: amount(paidCents), kept: amount(discountCents) }),
     );
   if (payments.length === 0 && paidCents + discountCents > 0)
-    fail(`it says ${money(paidCents + discountCents)} were paid, and it records no payment`);
+    fail(
+      `it says ${money(paidCents + discountCents)} were paid, and it records no payment`,
+      rule('paidWithout', { paid: amount(paidCents + discountCents) }),
+    );
   const gross = grossCents(values);
   if (paidCents + discountCents > gross)
-    fail(`its payments (${money(paidCents + discountCents)}) are more than its total (${money(gross)})`);
+    fail(
+      `its payments (${money(paidCents + discountCents)}) are more than its total (${money(gross)})`,
+      rule('paidAbove', { paid: amount(paidCents + discountCents), total: amount(gross) }),
+    );
   if (status === 'paid' && payments.length > 0 && paidCents + discountCents !== gross)
-    fail(`it is paid, and its payments (${money(paidCents + discountCents)}) are not its total (${money(gross)})`);
+    fail(
+      `it is paid, and its payments (${money(paidCents + discountCents)}) are not its total (${money(gross)})`,
+      rule('paidNotTotal', { paid: amount(paidCents + discountCents), total: amount(gross) }),
+    );
   if (status === 'sent' && payments.length > 0 && paidCents + discountCents === gross)
-    fail(`its payments add up to its total (${money(gross)}), and such an invoice is paid, not ${status}`);
+    fail(
+      `its payments add up to its total (${money(gross)}), and such an invoice is paid, not ${status}`,
+      rule('paidInFull', { total: amount(gross), status: statusKey(status) }),
+    );
 }
+
+/** Register records as the message lists them (`RE-1 of 2026-10-05`, or none). */
+const listed = (list: readonly NumberRecord[]) =>
+  list.length === 0 ? 'none' : list.map((n) => `${n.number} of ${n.issueDate}`).join(', ');
+/** Register records as words' values, in no language's words: `RE-1 (2026-10-05)`, or a dash for none. */
+const registered = (list: readonly NumberRecord[]) => ({
+  registered: list.length === 0 ? '—' : list.map((n) => `${n.number} (${n.issueDate})`).join(', '),
+});
 
 /** The numbers and dates of an invoice agree with its status and its register records; no date is after `today`. */
 function checkNumbers(
@@ -321,7 +550,7 @@ function checkNumbers(
   numbers: readonly NumberRecord[],
   status: InvoiceDocument['status'],
   today: string,
-  fail: (problem: string) => never,
+  fail: Fail,
 ): void {
   const number = values.number as string | null | undefined;
   const issueDate = values.issueDate as string | null | undefined;
@@ -329,8 +558,6 @@ function checkNumbers(
   const creditDate = values.creditNoteDate as string | null | undefined;
   const paidDate = values.paidDate as string | null | undefined;
   const dueDate = values.dueDate as string | null | undefined;
-  const listed = (list: readonly NumberRecord[]) =>
-    list.length === 0 ? 'none' : list.map((n) => `${n.number} of ${n.issueDate}`).join(', ');
   if (number == null) {
     // A draft (or a draft voided) took no number: no dates, no credit note, no register record. An
     // invoice issued before numbers existed (docs/invoicing.md) keeps its dates but has no number either.
@@ -338,35 +565,52 @@ function checkNumbers(
     const carries = [
       ...(draft
         ? [
-            ['an issue date', issueDate],
-            ['a due date', dueDate],
-            ['a paid date', paidDate],
+            ['an issue date', issueDate, 'issueDate'],
+            ['a due date', dueDate, 'dueDate'],
+            ['a paid date', paidDate, 'paidDate'],
           ]
         : []),
-      ['a credit note', creditNumber ?? creditDate],
-    ].flatMap(([what, value]) => (value == null ? [] : [what as string]));
-    if (carries.length > 0 || numbers.length > 0)
+      ['a credit note', creditNumber ?? creditDate, 'creditNote'],
+    ].flatMap(([what, value, key]) => (value == null ? [] : [{ what: what as string, key: CARRIES[key as keyof typeof CARRIES] }]));
+    if (numbers.length > 0) carries.push({ what: `register records (${listed(numbers)})`, key: CARRIES.records });
+    if (carries.length > 0)
       fail(
-        `${draft ? `a ${status === 'void' ? 'voided draft' : 'draft'}` : 'an invoice issued before numbers existed'} has no number, and this one carries ${[...carries, ...(numbers.length > 0 ? [`register records (${listed(numbers)})`] : [])].join(', ')}`,
+        `${draft ? `a ${status === 'void' ? 'voided draft' : 'draft'}` : 'an invoice issued before numbers existed'} has no number, and this one carries ${carries.map((c) => c.what).join(', ')}`,
+        rule(draft ? (status === 'void' ? 'voidedDraftCarries' : 'draftCarries') : 'unnumberedCarries', {
+          carries: carries.map((c) => c.key).join(' '),
+          ...registered(numbers),
+        }),
       );
     if (draft) return;
   } else {
     checkIssued(values, numbers, status, fail);
   }
   if (status === 'paid') {
-    if (!isDay(paidDate)) fail('it is paid, and a paid invoice has the day it was paid');
-    if (isDay(issueDate) && (paidDate as string) < issueDate) fail(`it was paid on ${paidDate}, before it was issued (${issueDate})`);
-  } else if (paidDate != null) fail(`it is ${status}, and only a paid invoice has a paid date`);
+    if (!isDay(paidDate)) fail('it is paid, and a paid invoice has the day it was paid', rule('paidNoDay'));
+    if (isDay(issueDate) && (paidDate as string) < issueDate)
+      fail(
+        `it was paid on ${paidDate}, before it was issued (${issueDate})`,
+        rule('paidBeforeIssue', { paid: paidDate, issued: issueDate }),
+      );
+  } else if (paidDate != null)
+    fail(`it is ${status}, and only a paid invoice has a paid date`, rule('paidDateNotPaid', { status: statusKey(status) }));
   if (dueDate != null && (!isDay(dueDate) || !isDay(issueDate) || dueDate < issueDate))
-    fail(`its due date ${dueDate} is not a day on or after its issue date ${String(issueDate)}`);
+    fail(
+      `its due date ${dueDate} is not a day on or after its issue date ${String(issueDate)}`,
+      rule('dueDate', { due: String(dueDate), issued: String(issueDate) }),
+    );
   // No document is dated after today: a date in the future would block every later issue (numbers and dates run together).
-  for (const [what, day] of [
-    ['issue date', issueDate],
-    ['credit note date', creditDate],
-    ['paid date', paidDate],
+  for (const [what, day, key] of [
+    ['issue date', issueDate, 'issueDate'],
+    ['credit note date', creditDate, 'creditNoteDate'],
+    ['paid date', paidDate, 'paidDate'],
   ] as const)
     if (typeof day === 'string' && day > today)
-      fail(`its ${what} ${day} is after today (${today}, the latest day anywhere), and no document is dated in the future`);
+      fail(
+        `its ${what} ${day} is after today (${today}, the latest day anywhere), and no document is dated in the future`,
+        // A day after today but not one of the calendar says it as written (the formatter reads only days).
+        rule(isDay(day) ? 'future' : 'futureText', { date: DATES[key], day, today }),
+      );
 }
 
 /** An issued invoice's number and credit note agree with its register records. */
@@ -374,50 +618,63 @@ function checkIssued(
   values: Record<string, unknown>,
   numbers: readonly NumberRecord[],
   status: InvoiceDocument['status'],
-  fail: (problem: string) => never,
+  fail: Fail,
 ): void {
   const number = values.number as string;
   const issueDate = values.issueDate as string | null | undefined;
   const creditNumber = values.creditNoteNumber as string | null | undefined;
   const creditDate = values.creditNoteDate as string | null | undefined;
   const records = (kind: NumberRecord['kind']) => numbers.filter((n) => n.kind === kind);
-  const listed = (list: readonly NumberRecord[]) =>
-    list.length === 0 ? 'none' : list.map((n) => `${n.number} of ${n.issueDate}`).join(', ');
-  if (status === 'draft') fail(`it is a draft, and a draft has no number`);
-  if (!isDay(issueDate)) fail(`it has the number ${number} and no issue date`);
+  if (status === 'draft') fail(`it is a draft, and a draft has no number`, rule('draftNumbered'));
+  if (!isDay(issueDate)) fail(`it has the number ${number} and no issue date`, rule('numberNoIssueDate', { number }));
   const own = records('invoice');
   if (own.length !== 1 || own[0]?.number !== number || own[0]?.issueDate !== issueDate)
     fail(
       `its number ${number} of ${String(issueDate)} is not what its register records say (${listed(own)}): every number an invoice carries is one the workspace's register gave it`,
+      rule('numberRecords', { number, issued: String(issueDate), ...registered(own) }),
     );
   const credit = records('credit_note');
   if (status === 'void') {
     if (typeof creditNumber !== 'string' || !isDay(creditDate))
-      fail('it was voided after it was issued, and such an invoice has its credit note (its number and date); this one has none');
+      fail(
+        'it was voided after it was issued, and such an invoice has its credit note (its number and date); this one has none',
+        rule('noCreditNote'),
+      );
     if (credit.length !== 1 || credit[0]?.number !== creditNumber || credit[0]?.issueDate !== creditDate)
       fail(
         `its credit note ${creditNumber} of ${creditDate} is not what its register records say (${listed(credit)}): every number is one the workspace's register gave it`,
+        rule('creditRecords', { credit: creditNumber, creditDate, ...registered(credit) }),
       );
-    if ((creditDate as string) < (issueDate as string)) fail(`its credit note is dated ${creditDate}, before the invoice (${issueDate})`);
+    if ((creditDate as string) < (issueDate as string))
+      fail(
+        `its credit note is dated ${creditDate}, before the invoice (${issueDate})`,
+        rule('creditBefore', { creditDate, issued: issueDate }),
+      );
   } else if (creditNumber != null || creditDate != null || credit.length > 0)
-    fail(`it is ${status}, and only an invoice voided after it was issued has a credit note`);
-  if (numbers.length !== own.length + credit.length) fail(`it has register records of another kind (${listed(numbers)})`);
+    fail(
+      `it is ${status}, and only an invoice voided after it was issued has a credit note`,
+      rule('creditNotVoid', { status: statusKey(status) }),
+    );
+  if (numbers.length !== own.length + credit.length)
+    fail(`it has register records of another kind (${listed(numbers)})`, rule('otherRecords', registered(numbers)));
 }
 
 /** Each line's net is its rate × its seconds / 3600 rounded once; the net total is their sum; the VAT breakdown is what the lines make. */
-function checkAmounts(
-  values: Record<string, unknown>,
-  fail: (problem: string) => never,
-  by: (check: () => unknown, prefix?: string) => void,
-) {
+function checkAmounts(values: Record<string, unknown>, fail: Fail, by: By) {
+  const amount = (cents: number, currency = values.currency) => `${money(cents)} ${String(currency)}`;
   const lines = json<unknown>(values.lines, null);
-  if (!Array.isArray(lines)) return fail('its lines are not a list');
-  if (lines.length > MAX_INVOICE_LINES) fail(`it has ${lines.length} lines, and an invoice holds at most ${MAX_INVOICE_LINES}`);
+  if (!Array.isArray(lines)) return fail('its lines are not a list', rule('linesNotList'));
+  if (lines.length > MAX_INVOICE_LINES)
+    fail(
+      `it has ${lines.length} lines, and an invoice holds at most ${MAX_INVOICE_LINES}`,
+      rule('tooManyLines', { lines: lines.length, max: MAX_INVOICE_LINES }),
+    );
   let net = 0;
   lines.forEach((raw: unknown, i) => {
     const line = (raw ?? {}) as Partial<Record<keyof InvoiceDocumentLine, unknown>>;
     const where = `lines[${i}]`;
-    if (typeof raw !== 'object' || raw === null || typeof line.description !== 'string') fail(`${where} is not a line with a description`);
+    if (typeof raw !== 'object' || raw === null || typeof line.description !== 'string')
+      fail(`${where} is not a line with a description`, rule('lineShape', { where }));
     let cents: number;
     if (line.manual !== undefined) {
       // A manual line (decisions §12): its quantity, unit and price as a draft takes them, its net their product.
@@ -431,54 +688,98 @@ function checkAmounts(
           unitPrice: manual?.unitPrice,
         }).manual;
       } catch (error) {
-        return fail(`${where} is not a manual line as a draft takes it: ${(error as Error).message}`);
+        const said = error instanceof DomainError ? error.words : undefined;
+        const problem = `${where} is not a manual line as a draft takes it: ${(error as Error).message}`;
+        if (said === undefined) throw refusal(invoiceLabel(values), problem, undefined, invoiceLabelWords(values));
+        return fail(problem, rule('manualLine', { ...said.vars, where, detail: said.key }));
       }
-      if (checked.unit !== manual?.unit) fail(`${where}'s unit ${JSON.stringify(manual?.unit)} is not a UN/ECE code a line takes`);
+      if (checked.unit !== manual?.unit)
+        fail(
+          `${where}'s unit ${JSON.stringify(manual?.unit)} is not a UN/ECE code a line takes`,
+          rule('manualUnit', { where, unit: String(JSON.stringify(manual?.unit)) }),
+        );
       if (line.quantitySec !== 0 || line.hourlyRate !== null || line.projectId !== null)
-        fail(`${where} is a manual line, so it holds no time: its quantitySec is 0, its hourlyRate and projectId null`);
+        fail(
+          `${where} is a manual line, so it holds no time: its quantitySec is 0, its hourlyRate and projectId null`,
+          rule('manualTime', { where }),
+        );
       cents = manualAmountCents(checked);
       if (typeof line.amount !== 'number' || !Number.isFinite(line.amount) || Math.abs(line.amount * 100 - cents) > 1e-6)
         fail(
           `${where}'s amount ${JSON.stringify(line.amount)} is not its quantity × its unit price (${money(cents)}, rounded once to the cent), and a line's net is exactly that`,
+          rule('manualAmount', { where, amount: String(JSON.stringify(line.amount)), net: amount(cents) }),
         );
     } else {
       if (!Number.isSafeInteger(line.quantitySec) || (line.quantitySec as number) < 0)
-        fail(`${where}'s quantity ${JSON.stringify(line.quantitySec)} is not a whole number of seconds`);
+        fail(
+          `${where}'s quantity ${JSON.stringify(line.quantitySec)} is not a whole number of seconds`,
+          rule('quantity', { where, quantity: String(JSON.stringify(line.quantitySec)) }),
+        );
       const rate = line.hourlyRate;
       if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0 || rate > 1_000_000_000)
-        fail(`${where}'s rate ${JSON.stringify(rate)} is not a rate (0 to 1,000,000,000)`);
+        fail(
+          `${where}'s rate ${JSON.stringify(rate)} is not a rate (0 to 1,000,000,000)`,
+          rule('rate', { where, rate: String(JSON.stringify(rate)) }),
+        );
       cents = amountCents(true, rate as number, line.quantitySec as number) as number;
       if (typeof line.amount !== 'number' || !Number.isFinite(line.amount) || Math.abs(line.amount * 100 - cents) > 1e-6)
         fail(
           `${where}'s amount ${JSON.stringify(line.amount)} is not its rate × its hours (${money(cents)}: ${line.quantitySec as number} seconds at ${rate as number} an hour, rounded once to the cent), and a line's net is exactly that`,
+          rule('amount', {
+            where,
+            amount: String(JSON.stringify(line.amount)),
+            net: amount(cents),
+            seconds: line.quantitySec as number,
+            rate: rate as number,
+          }),
         );
     }
     if (line.taxCategory !== undefined && !isTaxCategory(line.taxCategory))
-      fail(`${where}'s taxCategory ${JSON.stringify(line.taxCategory)} is not a VAT category`);
+      fail(
+        `${where}'s taxCategory ${JSON.stringify(line.taxCategory)} is not a VAT category`,
+        rule('taxCategory', { where, category: String(JSON.stringify(line.taxCategory)) }),
+      );
     if (
       line.taxRate !== undefined &&
       line.taxRate !== null &&
       (typeof line.taxRate !== 'number' || !Number.isFinite(line.taxRate) || line.taxRate < 0 || line.taxRate > 100)
     )
-      fail(`${where}'s taxRate ${JSON.stringify(line.taxRate)} is not a percentage from 0 to 100`);
+      fail(
+        `${where}'s taxRate ${JSON.stringify(line.taxRate)} is not a percentage from 0 to 100`,
+        rule('taxRate', { where, rate: String(JSON.stringify(line.taxRate)) }),
+      );
     net += cents;
   });
   if (values.totalCents !== net)
     fail(
       `its net total ${money(values.totalCents as number)} is not the sum of its lines (${money(net)}), and an invoice's totals follow from its lines`,
+      rule('netTotal', { net: amount(values.totalCents as number), sum: amount(net) }),
     );
+  checkExtras(values, lines, fail, by);
+}
+
+/** Its extras: the VAT breakdown its lines make, exemption reasons and payment terms the text rule allows, an early-payment discount, VAT in the issuer's currency. */
+function checkExtras(values: Record<string, unknown>, lines: unknown[], fail: Fail, by: By): void {
+  const amount = (cents: number, currency = values.currency) => `${money(cents)} ${String(currency)}`;
   const extras = json<Record<string, unknown>>(values.extras, {});
-  if (typeof extras !== 'object' || extras === null || Array.isArray(extras)) fail('its extras are not an object');
+  if (typeof extras !== 'object' || extras === null || Array.isArray(extras)) fail('its extras are not an object', rule('extrasNotObject'));
   const rows = (extras.taxBreakdown ?? []) as unknown;
-  if (!Array.isArray(rows)) return fail('its VAT breakdown is not a list');
+  if (!Array.isArray(rows)) return fail('its VAT breakdown is not a list', rule('breakdownNotList'));
   const made = breakdown(lines as InvoiceDocumentLine[], () => null);
   const key = (r: Partial<TaxBreakdownRow>) =>
     `${String(r.category)} ${String(r.rate)} %: basis ${typeof r.basisAmount === 'number' ? r.basisAmount.toFixed(2) : String(r.basisAmount)}, VAT ${typeof r.taxAmount === 'number' ? r.taxAmount.toFixed(2) : String(r.taxAmount)}`;
+  // As words' values, in no language's words: `S 19 %: 100.00 / 19.00`, a dash for none.
+  const plain = (r: Partial<TaxBreakdownRow>) =>
+    `${String(r.category)} ${String(r.rate)} %: ${typeof r.basisAmount === 'number' ? r.basisAmount.toFixed(2) : String(r.basisAmount)} / ${typeof r.taxAmount === 'number' ? r.taxAmount.toFixed(2) : String(r.taxAmount)}`;
   const given = (rows as Array<Partial<TaxBreakdownRow>>).map(key);
   const expected = made.map(key);
   if (given.length !== expected.length || given.some((row, i) => row !== expected[i]))
     fail(
       `its VAT breakdown (${given.join('; ') || 'none'}) is not what its lines make (${expected.join('; ') || 'none'}), and its VAT and totals follow from its lines`,
+      rule('breakdown', {
+        givenRows: (rows as Array<Partial<TaxBreakdownRow>>).map(plain).join('; ') || '—',
+        expectedRows: made.map(plain).join('; ') || '—',
+      }),
     );
   (rows as Array<Partial<TaxBreakdownRow>>).forEach((row, i) => {
     if (row.exemptionReason != null) by(() => checkValue('text', row.exemptionReason, `taxBreakdown[${i}].exemptionReason`));
@@ -498,8 +799,10 @@ function checkAmounts(
     if (read === null || read.percent !== terms?.percent || read.days !== terms?.days)
       fail(
         `its early-payment discount ${JSON.stringify(terms)} is not P % (above 0, below 100, two decimals at most) within 1 to 365 days`,
+        rule('earlyPayment', { terms: String(JSON.stringify(terms)) }),
       );
-    if (values.issueDate == null) fail('it has an early-payment discount, and only an issued invoice offers one');
+    if (values.issueDate == null)
+      fail('it has an early-payment discount, and only an issued invoice offers one', rule('earlyPaymentDraft'));
   }
   if (extras.vatCurrency !== undefined) {
     const vat = (extras.vatCurrency ?? {}) as Partial<NonNullable<InvoiceDocument['vatCurrency']>>;
@@ -512,28 +815,32 @@ function checkAmounts(
       !(rate > 0) ||
       !Number.isFinite(rate)
     )
-      fail('its VAT in the issuer’s currency is not {currency, exchangeRate, taxTotal}');
+      fail('its VAT in the issuer’s currency is not {currency, exchangeRate, taxTotal}', rule('vatCurrencyShape'));
     const total = timesCents(taxCents, rate as number);
     if (typeof vat.taxTotal !== 'number' || Math.abs(vat.taxTotal * 100 - total) > 1e-6)
       fail(
         `its VAT total in ${vat.currency} (${JSON.stringify(vat.taxTotal)}) is not its VAT (${money(taxCents)}) at its exchange rate ${rate} (${money(total)})`,
+        rule('vatCurrencyTotal', {
+          currency: String(vat.currency),
+          given: String(JSON.stringify(vat.taxTotal)),
+          tax: amount(taxCents),
+          rate: rate as number,
+          total: amount(total, vat.currency),
+        }),
       );
   }
 }
 
 /** A party of the invoice (null, or an object of the party's fields only), each value checked by its field's kind, its electronic address by its scheme. */
-function checkParty(
-  name: 'issuer' | 'recipient',
-  text: unknown,
-  fields: Fields,
-  fail: (problem: string) => never,
-  by: (check: () => unknown, prefix?: string) => void,
-): void {
+function checkParty(name: 'issuer' | 'recipient', text: unknown, fields: Fields, fail: Fail, by: By): void {
   const party = json<unknown>(text, null);
   if (party === null) return;
-  if (typeof party !== 'object' || Array.isArray(party)) return fail(`its ${name} is not an object`);
+  const noun = PARTIES[name];
+  if (typeof party !== 'object' || Array.isArray(party))
+    return fail(`its ${name} is not an object`, rule('partyNotObject', { party: noun }));
   for (const [field, value] of Object.entries(party as Record<string, unknown>)) {
-    if (!Object.hasOwn(fields, field)) fail(`${name}.${field} is not a field of an invoice's ${name}`);
+    if (!Object.hasOwn(fields, field))
+      fail(`${name}.${field} is not a field of an invoice's ${name}`, rule('partyField', { path: `${name}.${field}`, party: noun }));
     if (value !== null) by(() => checkValue(fields[field] as Kind, value, `${name}.${field}`));
   }
   by(() => checkElectronicAddress(party as Record<string, unknown>, [`${name}.electronicAddress`], `${name}.`));
@@ -549,7 +856,7 @@ function checkSends(
   sends: ReadonlyArray<Record<string, unknown>>,
   status: InvoiceDocument['status'],
   ctx: RestoreContext,
-  fail: (problem: string) => never,
+  fail: Fail,
 ): void {
   if (sends.length === 0) return;
   const issued = typeof values.number === 'string';
@@ -563,24 +870,38 @@ function checkSends(
   for (const send of sends) {
     const document = send.document as 'invoice' | 'credit_note';
     const what = document === 'credit_note' ? 'credit note' : 'invoice';
+    const creditNote = document === 'credit_note';
     if (!allowed.includes(document))
       fail(
         `a send of its ${what} by mail is recorded, and ${allowed.length === 0 ? `a ${status === 'void' ? 'voided draft' : 'draft'} is never sent` : `only the invoice of a ${status} invoice is sent`}`,
+        rule(allowed.length > 0 ? 'sendOnlyInvoice' : status === 'void' ? 'sendVoidedDraft' : 'sendDraft', {
+          document: documentKey(creditNote),
+          status: statusKey(status),
+        }),
       );
     const recipient = send.recipient as string;
-    if (!ctx.deliverable(recipient)) fail(`a send by mail names ${JSON.stringify(recipient)}, which is not one address mail can go to`);
-    const creditNote = document === 'credit_note';
+    if (!ctx.deliverable(recipient))
+      fail(
+        `a send by mail names ${JSON.stringify(recipient)}, which is not one address mail can go to`,
+        rule('sendRecipient', { recipient: String(JSON.stringify(recipient)) }),
+      );
     const { names, named } = documentsNamed(values, creditNote);
     const files = json<unknown>(send.files, null);
     if (!Array.isArray(files) || files.length === 0 || !files.every(named) || new Set(files).size !== files.length)
       fail(
         `a send by mail lists the files ${JSON.stringify(files)}, which are not its ${what}'s documents (${names.join(', ')}; the PDF first)`,
+        rule('sendFiles', { files: JSON.stringify(files), names: names.join(', '), document: documentKey(creditNote) }),
       );
     const day = (creditNote ? values.creditNoteDate : values.issueDate) as string;
     const at = send.createdAt as number;
     if (!Number.isSafeInteger(at) || at > ctx.now || at < Date.parse(`${day}T00:00:00Z`) - DAY_MS)
       fail(
         `a send by mail is dated ${Number.isSafeInteger(at) ? new Date(at).toISOString() : JSON.stringify(at)}, before its ${what}'s day (${day}) or after now`,
+        rule('sendAt', {
+          at: Number.isSafeInteger(at) ? new Date(at).toISOString() : String(JSON.stringify(at)),
+          day: String(day),
+          document: documentKey(creditNote),
+        }),
       );
   }
 }

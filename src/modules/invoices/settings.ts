@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import { type Key, type Vars, words } from '../../i18n/index.js';
 import { requireSafeValue } from '../../kernel/input.js';
 import { parseInvoiceLanguage } from '../../kernel/document-languages.js';
 import { parseRounding, type RoundingText } from '../../kernel/rounding.js';
@@ -91,6 +92,7 @@ export function parseEarlyPayment(value: string, field = 'earlyPayment'): EarlyP
       field,
       people:
         'Type the discount and the days, such as 2 % within 10 days: a percentage above 0 and below 100 with at most two decimals, and 1 to 365 days.',
+      words: words('invoicing.refused.settings.earlyPayment'),
     });
   if (!match) throw refuse('is not early-payment terms');
   const percent = Number((match[1] as string).replace(',', '.'));
@@ -122,6 +124,7 @@ export function parseReminders(value: string, field = 'reminders'): number[] | n
     new DomainError('invalid', `${field} ${JSON.stringify(value)} ${why}: ${REMINDERS_EXAMPLE}.`, {
       field,
       people: `Type the days past the due date of each reminder, rising, such as 7, 21 (at most ${MAX_REMINDER_LEVELS}, each 1 to 365 days); leave it empty for no reminders.`,
+      words: words('invoicing.refused.settings.reminders', { max: MAX_REMINDER_LEVELS }),
     });
   const parts = text.replace(/\s*days?$/, '').split(/\s*[,;]\s*|\s+/);
   if (!parts.every((p) => /^\d{1,3}$/.test(p))) throw refuse('is not a list of days');
@@ -143,7 +146,8 @@ export const SETTINGS_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsKey[];
 export type SettingsPatch = { [K in SettingsKey]?: InvoicingSettings[K] | null };
 
 /** A refusal, at the setting it is about (the Workspace page shows it there). */
-const invalid = (message: string, field?: SettingsKey) => new DomainError('invalid', message, field === undefined ? {} : { field });
+const invalid = (message: string, field: SettingsKey | undefined, key: Key, vars?: Vars) =>
+  new DomainError('invalid', message, { ...(field === undefined ? {} : { field }), words: words(key, vars) });
 
 const TOKEN = /\{(yyyy|yy|mm|seq(?::(\d+))?)\}/g;
 const EXAMPLE = 'For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3} gives RE-2611-001';
@@ -151,27 +155,41 @@ const EXAMPLE = 'For example {yyyy}-{seq:4} gives 2026-0001, RE-{yy}{mm}-{seq:3}
 /** A number pattern as stored: trimmed, known tokens only, {seq} exactly once, a few literal characters. */
 export function checkPattern(raw: string): string {
   const pattern = raw.trim();
-  if (pattern === '' || pattern.length > 40) throw invalid(`numberPattern must be 1 to 40 characters. ${EXAMPLE}.`, 'numberPattern');
+  if (pattern === '' || pattern.length > 40)
+    throw invalid(`numberPattern must be 1 to 40 characters. ${EXAMPLE}.`, 'numberPattern', 'invoicing.refused.settings.patternLength');
   const literal = pattern.replace(TOKEN, '');
   if (/[{}]/.test(literal))
     throw invalid(
       `numberPattern ${JSON.stringify(pattern)} has an unknown token: the tokens are {yyyy}, {yy}, {mm}, {seq} and {seq:N}. ${EXAMPLE}.`,
       'numberPattern',
+      'invoicing.refused.settings.patternToken',
+      { pattern: JSON.stringify(pattern) },
     );
   if (!/^[A-Za-z0-9 ._/#-]*$/.test(literal))
     throw invalid(
       `numberPattern ${JSON.stringify(pattern)} may hold, besides its tokens, only letters, digits, spaces and . _ / # - (a number is part of file names). ${EXAMPLE}.`,
       'numberPattern',
+      'invoicing.refused.settings.patternCharacters',
+      { pattern: JSON.stringify(pattern) },
     );
   const seqs = [...pattern.matchAll(TOKEN)].filter((m) => (m[1] as string).startsWith('seq'));
   if (seqs.length !== 1)
     throw invalid(
       `numberPattern ${JSON.stringify(pattern)} must hold {seq} (or {seq:N}, padded with zeros to N digits) exactly once: the running number is what makes every invoice number unique. ${EXAMPLE}.`,
       'numberPattern',
+      'invoicing.refused.settings.patternSeq',
+      { pattern: JSON.stringify(pattern) },
     );
   const width = (seqs[0] as RegExpMatchArray)[2];
   if (width !== undefined && (Number(width) < 1 || Number(width) > 9))
-    throw invalid(`numberPattern: {seq:N} pads to N digits, N from 1 to 9 (got {seq:${width}}).`, 'numberPattern');
+    throw invalid(
+      `numberPattern: {seq:N} pads to N digits, N from 1 to 9 (got {seq:${width}}).`,
+      'numberPattern',
+      'invoicing.refused.settings.patternWidth',
+      {
+        width,
+      },
+    );
   return pattern;
 }
 
@@ -192,21 +210,47 @@ export function formatNumber(pattern: string, issueDate: string, seq: number): s
 /** A tax rate as stored: a percentage from 0 to 100 with at most 4 decimals. */
 function checkRate(value: number): number {
   if (!Number.isFinite(value) || value < 0 || value > 100 || Math.round(value * 10_000) !== value * 10_000)
-    throw invalid(`taxRate must be a percentage from 0 to 100, such as 19 or 7.7 (got ${JSON.stringify(value)}).`, 'taxRate');
+    throw invalid(
+      `taxRate must be a percentage from 0 to 100, such as 19 or 7.7 (got ${JSON.stringify(value)}).`,
+      'taxRate',
+      'invoicing.refused.settings.taxRate',
+      {
+        got: String(JSON.stringify(value)),
+      },
+    );
   return value;
 }
 
 /** Checks one typed value of a key and returns it as stored; null (or blank text) clears it. */
 export function checkSetting(key: string, value: unknown): unknown {
   if (!(SETTINGS_KEYS as string[]).includes(key))
-    throw invalid(`${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`);
+    throw invalid(
+      `${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`,
+      undefined,
+      'invoicing.refused.settings.unknown',
+      {
+        name: key,
+        names: SETTINGS_KEYS.join(', '),
+      },
+    );
   if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) return null;
   if (key === 'taxRate') {
     if (typeof value !== 'number')
-      throw invalid(`taxRate must be a percentage such as 19 or 7.7 (got ${JSON.stringify(value)}).`, 'taxRate');
+      throw invalid(
+        `taxRate must be a percentage such as 19 or 7.7 (got ${JSON.stringify(value)}).`,
+        'taxRate',
+        'invoicing.refused.settings.taxRateNumber',
+        {
+          got: String(JSON.stringify(value)),
+        },
+      );
     return checkRate(value);
   }
-  if (typeof value !== 'string') throw invalid(`${key} must be text (got ${JSON.stringify(value)}).`, key as SettingsKey);
+  if (typeof value !== 'string')
+    throw invalid(`${key} must be text (got ${JSON.stringify(value)}).`, key as SettingsKey, 'invoicing.refused.settings.text', {
+      name: key,
+      got: String(JSON.stringify(value)),
+    });
   switch (key as Exclude<SettingsKey, 'taxRate'>) {
     case 'numberPattern':
       return checkPattern(value);
@@ -216,7 +260,8 @@ export function checkSetting(key: string, value: unknown): unknown {
       return requireVatexCode(value, 'exemptionReasonCode');
     case 'exemptionReason': {
       const text = value.trim();
-      if (text.length > 200) throw invalid('exemptionReason must be at most 200 characters.', 'exemptionReason');
+      if (text.length > 200)
+        throw invalid('exemptionReason must be at most 200 characters.', 'exemptionReason', 'input.refused.exemptionReasonLong');
       // Printed on the invoices, as a client's reason is: the one rule of an invoice's text (issue 54 N4).
       requireSafeValue(text, 'exemptionReason', 'exemptionReason');
       return text;
@@ -238,11 +283,24 @@ export function settingsPatchOfText(assignments: ReadonlyArray<[key: string, tex
   const patch: Record<string, unknown> = {};
   for (const [key, text] of assignments) {
     if (!(SETTINGS_KEYS as string[]).includes(key))
-      throw invalid(`${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`);
+      throw invalid(
+        `${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`,
+        undefined,
+        'invoicing.refused.settings.unknown',
+        {
+          name: key,
+          names: SETTINGS_KEYS.join(', '),
+        },
+      );
     const trimmed = text.trim();
     if (key === 'taxRate' && trimmed !== '') {
       if (!/^\d{1,3}(\.\d{1,4})?$/.test(trimmed))
-        throw invalid(`taxRate must be a percentage from 0 to 100, such as 19 or 7.7, without % (got ${JSON.stringify(text)}).`, 'taxRate');
+        throw invalid(
+          `taxRate must be a percentage from 0 to 100, such as 19 or 7.7, without % (got ${JSON.stringify(text)}).`,
+          'taxRate',
+          'invoicing.refused.settings.taxRateText',
+          { got: JSON.stringify(text) },
+        );
       patch[key] = Number(trimmed);
     } else patch[key] = trimmed === '' ? null : trimmed;
   }

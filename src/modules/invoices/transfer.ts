@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { recordOfRow, rowOfRecord } from '../../db/records.js';
 import { DomainError } from '../../errors.js';
+import { type Key, type Words, words } from '../../i18n/index.js';
 import { newId } from '../../ids.js';
 import type { DomainEvent, EventActor } from '../events/service.js';
 import type { InvoicePorts } from './ports.js';
@@ -85,7 +86,29 @@ type RecordEvent = (event: DomainEvent) => number;
  */
 export const RESTORED_MAIL = 'restored:';
 const restoredMailId = (id: string): string => (id.startsWith(RESTORED_MAIL) ? id : `${RESTORED_MAIL}${id}`);
-const refuse = (message: string) => new DomainError('invalid', message);
+/** A record refused: the message for the command line and the API, its words for people by key (the Import page). */
+const refuse = (message: string, said: Words) => new DomainError('invalid', message, { words: said });
+/**
+ * The words of a record's part refused by another check (a column by the table's types, a JSON
+ * text): `key` says the part around that check's own words (`{{detail, words}}`), `key` + `Json`
+ * that its text `name` is no JSON (a parser's own message is not said to people).
+ */
+const partWords = (key: keyof typeof JSON_KEYS, error: unknown, vars: Record<string, string> = {}, name = ''): Words =>
+  error instanceof DomainError && error.words !== undefined
+    ? words(key, { ...error.words.vars, ...vars, detail: error.words.key })
+    : words(JSON_KEYS[key], { ...vars, name });
+/** A part's text that is no JSON, by the part's key. */
+const JSON_KEYS = {
+  'integrations.imports.records.row': 'integrations.imports.records.rowJson',
+  'integrations.imports.records.item': 'integrations.imports.records.itemJson',
+  'integrations.imports.records.settings': 'integrations.imports.records.settingsJson',
+} as const satisfies Record<string, Key>;
+/** An invoice record's item, by key. */
+const ITEMS = {
+  send: 'integrations.imports.records.items.send',
+  payment: 'integrations.imports.records.items.payment',
+  reminder: 'integrations.imports.records.items.reminder',
+} as const satisfies Record<string, Key>;
 const jsonOf = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ? (JSON.parse(text) as T) : fallback);
 
 /**
@@ -94,17 +117,29 @@ const jsonOf = <T>(text: unknown, fallback: T): T => (typeof text === 'string' ?
  * JSON of its parts. Returns the names of columns this version does not know (left out).
  */
 export function checkInvoiceRecord(data: unknown): string[] {
+  // A part of the record refused: not a list, not a list of objects, or an item by its table's types (and its files' JSON).
+  const list = (part: string) => words('integrations.imports.records.list', { part });
+  const objects = (part: string) => words('integrations.imports.records.objects', { part });
+  const item = (name: 'send' | 'payment' | 'reminder', error: unknown) =>
+    partWords('integrations.imports.records.item', error, { item: ITEMS[name] }, 'files');
   const record = data as { v?: unknown; row?: unknown; numbers?: unknown; sends?: unknown; payments?: unknown; reminders?: unknown };
   if (record?.v !== INVOICE_RECORD_VERSION) throw recordVersionRefusal('invoice', record?.v);
-  if (typeof record.row !== 'object' || record.row === null) throw refuse('the invoice record has no row');
+  if (typeof record.row !== 'object' || record.row === null)
+    throw refuse('the invoice record has no row', words('integrations.imports.records.noRow'));
   let unknown: string[];
+  let parsing = '';
   try {
     ({ unknown } = rowOfRecord(invoices, record.row as Record<string, unknown>, INVOICE_IDS));
     const row = record.row as Record<string, unknown>;
-    for (const key of ['issuer', 'recipient', 'lines', 'extras', 'einvoiceFills']) if (typeof row[key] === 'string') JSON.parse(row[key]);
-    if (!Array.isArray(jsonOf(row.lines, null))) throw new Error('lines is not a list');
+    for (const key of ['issuer', 'recipient', 'lines', 'extras', 'einvoiceFills'])
+      if (typeof row[key] === 'string') {
+        parsing = key;
+        JSON.parse(row[key]);
+      }
+    if (!Array.isArray(jsonOf(row.lines, null)))
+      throw new DomainError('invalid', 'lines is not a list', { words: words('integrations.imports.records.linesNotList') });
   } catch (error) {
-    throw refuse(`the invoice record's ${(error as Error).message}`);
+    throw refuse(`the invoice record's ${(error as Error).message}`, partWords('integrations.imports.records.row', error, {}, parsing));
   }
   const numbers = record.numbers;
   if (
@@ -117,48 +152,56 @@ export function checkInvoiceRecord(data: unknown): string[] {
         Number.isInteger(n.createdAt),
     )
   )
-    throw refuse("the invoice record's numbers must be a list of {number, kind: invoice or credit_note, issueDate, createdAt}");
+    throw refuse(
+      "the invoice record's numbers must be a list of {number, kind: invoice or credit_note, issueDate, createdAt}",
+      words('integrations.imports.records.numbers'),
+    );
   if (record.sends !== undefined) {
-    if (!Array.isArray(record.sends)) throw refuse("the invoice record's sends must be a list");
+    if (!Array.isArray(record.sends)) throw refuse("the invoice record's sends must be a list", list('sends'));
     for (const send of record.sends as unknown[]) {
-      if (typeof send !== 'object' || send === null) throw refuse("the invoice record's sends must be a list of objects");
+      if (typeof send !== 'object' || send === null) throw refuse("the invoice record's sends must be a list of objects", objects('sends'));
       try {
         const read = rowOfRecord(invoiceSends, send as Record<string, unknown>, SEND_IDS);
         JSON.parse(read.values.files as string);
         unknown.push(...read.unknown.map((key) => `sends.${key}`));
       } catch (error) {
-        throw refuse(`the invoice record's send: ${(error as Error).message}`);
+        throw refuse(`the invoice record's send: ${(error as Error).message}`, item('send', error));
       }
     }
   }
   if (record.payments !== undefined) {
-    if (!Array.isArray(record.payments)) throw refuse("the invoice record's payments must be a list");
+    if (!Array.isArray(record.payments)) throw refuse("the invoice record's payments must be a list", list('payments'));
     for (const payment of record.payments as unknown[]) {
-      if (typeof payment !== 'object' || payment === null) throw refuse("the invoice record's payments must be a list of objects");
+      if (typeof payment !== 'object' || payment === null)
+        throw refuse("the invoice record's payments must be a list of objects", objects('payments'));
       try {
         const read = rowOfRecord(invoicePayments, payment as Record<string, unknown>, PAYMENT_IDS);
         unknown.push(...read.unknown.map((key) => `payments.${key}`));
       } catch (error) {
-        throw refuse(`the invoice record's payment: ${(error as Error).message}`);
+        throw refuse(`the invoice record's payment: ${(error as Error).message}`, item('payment', error));
       }
     }
   }
   if (record.reminders !== undefined) {
-    if (!Array.isArray(record.reminders)) throw refuse("the invoice record's reminders must be a list");
+    if (!Array.isArray(record.reminders)) throw refuse("the invoice record's reminders must be a list", list('reminders'));
     for (const reminder of record.reminders as unknown[]) {
-      if (typeof reminder !== 'object' || reminder === null) throw refuse("the invoice record's reminders must be a list of objects");
+      if (typeof reminder !== 'object' || reminder === null)
+        throw refuse("the invoice record's reminders must be a list of objects", objects('reminders'));
       // A reminder is its invoice's, in that invoice's record: one that names an invoice (or ids of its own) is not an export's.
       const named = REMINDER_IDS.filter((key) => Object.hasOwn(reminder, key));
-      if (named.length > 0)
+      if (named.length > 0) {
+        const names = named.map((key) => `${key} ${JSON.stringify((reminder as Record<string, unknown>)[key])}`).join(', ');
         throw refuse(
-          `the invoice record's reminder names ${named.map((key) => `${key} ${JSON.stringify((reminder as Record<string, unknown>)[key])}`).join(', ')}: a reminder is its invoice's, in that invoice's record, and an export names no invoice of its own in it`,
+          `the invoice record's reminder names ${names}: a reminder is its invoice's, in that invoice's record, and an export names no invoice of its own in it`,
+          words('integrations.imports.records.reminderNames', { names }),
         );
+      }
       try {
         const read = rowOfRecord(invoiceReminders, reminder as Record<string, unknown>, REMINDER_IDS);
         JSON.parse(read.values.files as string);
         unknown.push(...read.unknown.map((key) => `reminders.${key}`));
       } catch (error) {
-        throw refuse(`the invoice record's reminder: ${(error as Error).message}`);
+        throw refuse(`the invoice record's reminder: ${(error as Error).message}`, item('reminder', error));
       }
     }
   }
@@ -176,7 +219,7 @@ export function checkProfileRecord(data: unknown): Record<string, unknown> {
   const record = data as { v?: unknown; profile?: unknown };
   if (record?.v !== INVOICE_RECORD_VERSION) throw recordVersionRefusal('profile', record?.v);
   if (typeof record.profile !== 'object' || record.profile === null || Array.isArray(record.profile))
-    throw refuse('the profile record has no profile object');
+    throw refuse('the profile record has no profile object', words('integrations.imports.records.noObject', { record: 'profile' }));
   try {
     return profileOf(record.profile as Record<string, unknown>);
   } catch (error) {
@@ -194,7 +237,10 @@ function profileOf(given: Record<string, unknown>): Record<string, unknown> {
     const kind = (ISSUER_FIELDS as Record<string, string>)[field];
     if (kind === undefined) {
       if (!['string', 'number', 'boolean'].includes(typeof value))
-        throw refuse(`${field} is ${JSON.stringify(value)}, not a value of its kind`);
+        throw refuse(
+          `${field} is ${JSON.stringify(value)}, not a value of its kind`,
+          words('integrations.imports.records.notOfKind', { name: field, got: String(JSON.stringify(value)) }),
+        );
       requireSafeValue(value, field, field);
       profile[field] = value;
       continue;
@@ -210,12 +256,13 @@ function profileOf(given: Record<string, unknown>): Record<string, unknown> {
 export function checkSettingsRecord(data: unknown): Record<string, unknown> {
   const record = data as { v?: unknown; settings?: unknown };
   if (record?.v !== INVOICE_RECORD_VERSION) throw recordVersionRefusal('settings', record?.v);
-  if (typeof record.settings !== 'object' || record.settings === null) throw refuse('the settings record has no settings object');
+  if (typeof record.settings !== 'object' || record.settings === null)
+    throw refuse('the settings record has no settings object', words('integrations.imports.records.noObject', { record: 'settings' }));
   const settings = record.settings as Record<string, unknown>;
   try {
     rowOfRecord(invoiceSettings, settings, ['workspaceId', 'updatedAt']);
   } catch (error) {
-    throw refuse(`the invoicing settings' ${(error as Error).message}`);
+    throw refuse(`the invoicing settings' ${(error as Error).message}`, partWords('integrations.imports.records.settings', error));
   }
   for (const key of SETTINGS_KEYS) if (Object.hasOwn(settings, key)) checkSetting(key, settings[key]);
   return settings;
@@ -431,7 +478,10 @@ export function createInvoiceTransfer({ repo, ports, clock }: { repo: InvoicesRe
       checkRestorable(values, data.numbers, sent, restoreContext(ports, clock), payments, reminders);
       for (const n of data.numbers)
         if (repo.numberTaken(workspaceId, n.number))
-          throw refuse(`the number ${n.number} is taken in this workspace: restore invoices into a workspace that has issued none`);
+          throw refuse(
+            `the number ${n.number} is taken in this workspace: restore invoices into a workspace that has issued none`,
+            words('integrations.imports.records.numberTaken', { number: n.number }),
+          );
       const lines = jsonOf<Array<Record<string, unknown>>>(values.lines, []).map((line) =>
         typeof line.projectId === 'string' ? { ...line, projectId: refs.project(line.projectId) } : line,
       );

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
 import { translator } from '../../../src/i18n/index.js';
+import { en } from '../../../src/i18n/messages/en.js';
 import { parseMailSettings } from '../../../src/modules/mail/service.js';
 import { detailWords, errorWords, gaveUpDetail, OUR_DETAILS } from '../../../src/modules/mail/views.js';
 import { checkRestorable, createSeriesCheck } from '../../../src/modules/invoices/restore.js';
@@ -42,6 +43,305 @@ async function refused(fn: () => unknown): Promise<Said> {
   }
   throw new Error('not refused');
 }
+
+/** A restored invoice that follows every rule (test/fast/services/language-refusals.test.ts breaks it one rule at a time). */
+const T0 = Date.parse('2026-10-05T09:00:00Z');
+const restoreContext = {
+  today: '2026-11-02',
+  now: Date.parse('2026-11-02T10:00:00Z'),
+  deliverable: (address: string) => /^[^\s@,]+@[^\s@,]+$/.test(address),
+};
+const line = { description: 'Work', quantitySec: 3600, hourlyRate: 100, amount: 100, projectId: null, taxCategory: 'S', taxRate: 19 };
+const row = { category: 'S', rate: 19, basisAmount: 100, taxAmount: 19 };
+const valid: Record<string, unknown> = {
+  number: 'RE-1',
+  status: 'sent',
+  currency: 'EUR',
+  fromDay: '2026-10-01',
+  toDay: '2026-10-31',
+  issueDate: '2026-10-05',
+  dueDate: '2026-10-19',
+  paidDate: null,
+  creditNoteNumber: null,
+  creditNoteDate: null,
+  timeZone: 'Europe/Berlin',
+  rounding: null,
+  note: null,
+  lines: JSON.stringify([line]),
+  totalCents: 10000,
+  extras: JSON.stringify({ taxBreakdown: [row] }),
+  issuer: null,
+  recipient: null,
+  einvoiceFills: '[]',
+  paidCents: 0,
+  discountCents: 0,
+};
+type Num = { number: string; kind: 'invoice' | 'credit_note'; issueDate: string; createdAt: number };
+const ownNumbers: Num[] = [{ number: 'RE-1', kind: 'invoice', issueDate: '2026-10-05', createdAt: T0 }];
+const creditNote: Num = { number: 'GS-1', kind: 'credit_note', issueDate: '2026-10-07', createdAt: T0 + 1 };
+const pay = (p: Record<string, unknown> = {}) => ({
+  amountCents: 5000,
+  discountCents: 0,
+  paidOn: '2026-10-10',
+  note: null,
+  createdAt: T0 + 5,
+  ...p,
+});
+const remind = (r: Record<string, unknown> = {}) => ({
+  level: 1,
+  daysOverdue: 5,
+  amountDueCents: 11900,
+  createdAt: Date.parse('2026-10-24T08:00:00Z'),
+  recipient: 'billing@example.org',
+  files: JSON.stringify(['RE-1.pdf']),
+  ...r,
+});
+const send = (s: Record<string, unknown> = {}) => ({
+  document: 'invoice',
+  recipient: 'billing@example.org',
+  files: JSON.stringify(['RE-1.pdf']),
+  createdAt: T0 + 10,
+  ...s,
+});
+const lines = (l: Record<string, unknown>) => JSON.stringify([{ ...line, ...l }]);
+const manual = {
+  description: 'Licence',
+  quantitySec: 0,
+  hourlyRate: null,
+  projectId: null,
+  amount: 250,
+  manual: { quantity: 1, unit: 'C62', unitPrice: 250 },
+};
+const draft = { number: null, status: 'draft', issueDate: null, dueDate: null };
+
+interface RestoreCase {
+  rule: string;
+  values?: Record<string, unknown>;
+  numbers?: Num[];
+  sends?: Array<Record<string, unknown>>;
+  payments?: Array<Record<string, unknown>>;
+  reminders?: Array<Record<string, unknown>>;
+}
+const RESTORE_CASES: RestoreCase[] = [
+  { rule: 'range', values: { fromDay: '2026-10-31', toDay: '2026-10-01' } },
+  { rule: 'timeZone', values: { timeZone: 'Mars/Olympus' } },
+  { rule: 'roundingRule', values: { rounding: 'sideways-7' } },
+  { rule: 'roundingForm', values: { rounding: 'Up 15' } },
+  { rule: 'noteLong', values: { note: 'x'.repeat(1001) } },
+  { rule: 'noteUnsafe', values: { note: 'a\u202Eb' } },
+  { rule: 'fillsNotList', values: { einvoiceFills: '{}' } },
+  { rule: 'fillShape', values: { einvoiceFills: JSON.stringify([{ at: 1 }]) } },
+  { rule: 'fillValue', values: { einvoiceFills: JSON.stringify([{ at: 'x', by: 'u', fields: { 'issuer.city': 'a\u0007' } }]) } },
+  { rule: 'draftCarries', values: { ...draft, dueDate: '2026-10-19' } },
+  { rule: 'voidedDraftCarries', values: { ...draft, status: 'void' }, numbers: ownNumbers },
+  { rule: 'unnumberedCarries', values: { number: null, creditNoteNumber: 'GS-1' }, numbers: [] },
+  { rule: 'paidNoDay', values: { status: 'paid' } },
+  { rule: 'paidBeforeIssue', values: { status: 'paid', paidDate: '2026-10-01' } },
+  { rule: 'paidDateNotPaid', values: { paidDate: '2026-10-10' } },
+  { rule: 'dueDate', values: { dueDate: '2026-10-01' } },
+  { rule: 'future', values: { issueDate: '2026-11-05', dueDate: null }, numbers: [{ ...ownNumbers[0]!, issueDate: '2026-11-05' }] },
+  { rule: 'draftNumbered', values: { status: 'draft' } },
+  { rule: 'numberNoIssueDate', values: { issueDate: null, dueDate: null } },
+  { rule: 'numberRecords', numbers: [] },
+  { rule: 'noCreditNote', values: { status: 'void' } },
+  { rule: 'creditRecords', values: { status: 'void', creditNoteNumber: 'GS-1', creditNoteDate: '2026-10-07' } },
+  {
+    rule: 'creditBefore',
+    values: { status: 'void', creditNoteNumber: 'GS-1', creditNoteDate: '2026-10-04' },
+    numbers: [...ownNumbers, { ...creditNote, issueDate: '2026-10-04' }],
+  },
+  { rule: 'creditNotVoid', values: { creditNoteNumber: 'GS-1' } },
+  { rule: 'otherRecords', numbers: [...ownNumbers, { ...creditNote, kind: 'receipt' as never }] },
+  { rule: 'linesNotList', values: { lines: '{}' } },
+  { rule: 'tooManyLines', values: { lines: JSON.stringify(Array.from({ length: 1001 }, () => line)) } },
+  { rule: 'lineShape', values: { lines: JSON.stringify([{ amount: 1 }]) } },
+  { rule: 'manualLine', values: { lines: JSON.stringify([{ ...manual, manual: { quantity: -1, unit: 'C62', unitPrice: 250 } }]) } },
+  { rule: 'manualUnit', values: { lines: JSON.stringify([{ ...manual, manual: { quantity: 1, unit: 'piece', unitPrice: 250 } }]) } },
+  { rule: 'manualTime', values: { lines: JSON.stringify([{ ...manual, quantitySec: 60 }]) } },
+  { rule: 'manualAmount', values: { lines: JSON.stringify([{ ...manual, amount: 249 }]) } },
+  { rule: 'quantity', values: { lines: lines({ quantitySec: 1.5 }) } },
+  { rule: 'rate', values: { lines: lines({ hourlyRate: -1 }) } },
+  { rule: 'amount', values: { lines: lines({ amount: 99 }) } },
+  { rule: 'taxCategory', values: { lines: lines({ taxCategory: 'X' }) } },
+  { rule: 'taxRate', values: { lines: lines({ taxRate: 101 }) } },
+  { rule: 'netTotal', values: { totalCents: 9000 } },
+  { rule: 'extrasNotObject', values: { extras: '[1]' } },
+  { rule: 'breakdownNotList', values: { extras: JSON.stringify({ taxBreakdown: {} }) } },
+  { rule: 'breakdown', values: { extras: JSON.stringify({ taxBreakdown: [{ ...row, taxAmount: 20 }] }) } },
+  { rule: 'exemptionReason', values: { extras: JSON.stringify({ taxBreakdown: [{ ...row, exemptionReason: 'a\u0007' }] }) } },
+  { rule: 'exemptionReasonCode', values: { extras: JSON.stringify({ taxBreakdown: [{ ...row, exemptionReasonCode: 'EXEMPT' }] }) } },
+  { rule: 'paymentTerms', values: { extras: JSON.stringify({ taxBreakdown: [row], paymentTerms: 7 }) } },
+  { rule: 'earlyPayment', values: { extras: JSON.stringify({ taxBreakdown: [row], earlyPayment: { percent: 120, days: 10 } }) } },
+  {
+    rule: 'earlyPaymentDraft',
+    values: { ...draft, extras: JSON.stringify({ taxBreakdown: [row], earlyPayment: { percent: 2, days: 10 } }) },
+    numbers: [],
+  },
+  {
+    rule: 'vatCurrencyShape',
+    values: { extras: JSON.stringify({ taxBreakdown: [row], vatCurrency: { currency: 'XYZ', exchangeRate: 1, taxTotal: 1 } }) },
+  },
+  {
+    rule: 'vatCurrencyTotal',
+    values: {
+      currency: 'USD',
+      extras: JSON.stringify({ taxBreakdown: [row], vatCurrency: { currency: 'EUR', exchangeRate: 0.9, taxTotal: 17 } }),
+    },
+  },
+  { rule: 'partyNotObject', values: { issuer: '[]' } },
+  { rule: 'partyField', values: { recipient: JSON.stringify({ shoeSize: '42' }) } },
+  { rule: 'partyValue', values: { recipient: JSON.stringify({ email: 'nobody@' }) } },
+  { rule: 'partyCountry', values: { issuer: JSON.stringify({ country: 'Germany' }) } },
+  { rule: 'electronicAddress', values: { recipient: JSON.stringify({ electronicAddress: '12 34', electronicAddressScheme: '0088' }) } },
+  { rule: 'electronicScheme', values: { issuer: JSON.stringify({ electronicAddress: 'x@example.org', electronicAddressScheme: '1234' }) } },
+  { rule: 'partyIban', values: { issuer: JSON.stringify({ iban: 'DE00 1234' }) } },
+  { rule: 'sendDraft', values: draft, numbers: [], sends: [send()] },
+  { rule: 'sendVoidedDraft', values: { ...draft, status: 'void' }, numbers: [], sends: [send()] },
+  { rule: 'sendOnlyInvoice', sends: [send({ document: 'credit_note' })] },
+  { rule: 'sendRecipient', sends: [send({ recipient: 'a, b' })] },
+  { rule: 'sendFiles', sends: [send({ files: JSON.stringify(['x.pdf']) })] },
+  { rule: 'sendAt', sends: [send({ createdAt: Date.parse('2026-10-01T00:00:00Z') })] },
+  { rule: 'paidSums', values: { paidCents: -1 } },
+  { rule: 'paymentsNotIssued', values: draft, numbers: [], payments: [pay()] },
+  { rule: 'paymentCents', values: { paidCents: 0 }, payments: [pay({ amountCents: 0 })] },
+  { rule: 'paymentDay', payments: [pay({ paidOn: '2026-10-01' })] },
+  { rule: 'paymentNote', values: { paidCents: 5000 }, payments: [pay({ note: 'a\u0007b' })] },
+  { rule: 'paymentAt', payments: [pay({ createdAt: Date.parse('2026-12-01T00:00:00Z') })] },
+  { rule: 'paymentsSum', values: { paidCents: 4000 }, payments: [pay()] },
+  { rule: 'paidWithout', values: { paidCents: 4000 } },
+  { rule: 'paidAbove', values: { paidCents: 20000 }, payments: [pay({ amountCents: 20000 })] },
+  { rule: 'paidNotTotal', values: { status: 'paid', paidDate: '2026-10-10', paidCents: 5000 }, payments: [pay()] },
+  { rule: 'paidInFull', values: { paidCents: 11900 }, payments: [pay({ amountCents: 11900 })] },
+  { rule: 'reminderDraft', values: draft, numbers: [], reminders: [remind()] },
+  { rule: 'reminderNoDue', values: { dueDate: null }, reminders: [remind()] },
+  { rule: 'reminderLevel', reminders: [remind({ level: 9 })] },
+  { rule: 'reminderTwice', reminders: [remind(), remind()] },
+  { rule: 'reminderCents', reminders: [remind({ amountDueCents: 0 })] },
+  { rule: 'reminderAboveTotal', reminders: [remind({ amountDueCents: 20000 })] },
+  { rule: 'reminderAt', reminders: [remind({ createdAt: Date.parse('2026-12-01T00:00:00Z') })] },
+  { rule: 'reminderBeforeIssue', reminders: [remind({ createdAt: Date.parse('2026-10-01T00:00:00Z') })] },
+  { rule: 'reminderDays', reminders: [remind({ daysOverdue: 0 })] },
+  { rule: 'reminderDay', reminders: [remind({ daysOverdue: 1 })] },
+  { rule: 'reminderDue', reminders: [remind({ amountDueCents: 5000 })] },
+  { rule: 'reminderRecipient', reminders: [remind({ recipient: 'nobody' })] },
+  { rule: 'reminderFiles', reminders: [remind({ files: JSON.stringify(['RE-1.xml']) })] },
+];
+
+/** Each rule's English message before issue 58's words (letter for letter), without what to do after it (AFTER). */
+const RESTORE_MESSAGES: Record<string, string> = {
+  range: 'invoice RE-1: its range 2026-10-31 to 2026-10-01 is not two calendar days in order.',
+  timeZone: 'invoice RE-1: its time zone: timeZone: "Mars/Olympus" is not an IANA time zone name such as Europe/Berlin.',
+  roundingRule:
+    'invoice RE-1: its rounding rule: rounding must be none, or up, nearest or down to 1, 3, 5, 6, 10, 15, 30 or 60 minutes, written as up-15, nearest-6 or down-1 (each entry rounded on its own) (got "sideways-7").',
+  roundingForm: 'invoice RE-1: its rounding rule "Up 15" is not written as up-15 or nearest-6 are.',
+  noteLong: 'invoice RE-1: its note has 1001 characters, and a note holds at most 1000.',
+  noteUnsafe:
+    'invoice RE-1: its note must not hold control characters or bidirectional controls (found U+202E): type it again without them.',
+  fillsNotList: 'invoice RE-1: its e-invoice fills are not a list.',
+  fillShape: 'invoice RE-1: an e-invoice fill is not {at, by, fields}.',
+  fillValue:
+    'invoice RE-1: a fill of issuer.city must not hold control characters or bidirectional controls (found U+0007): type it again without them.',
+  draftCarries:
+    'invoice (draft of 2026-10-01 to 2026-10-31): a draft has no number, and this one carries a due date, register records (RE-1 of 2026-10-05).',
+  voidedDraftCarries:
+    'invoice (voided draft of 2026-10-01 to 2026-10-31): a voided draft has no number, and this one carries register records (RE-1 of 2026-10-05).',
+  unnumberedCarries:
+    'invoice (invoice of 2026-10-01 to 2026-10-31): an invoice issued before numbers existed has no number, and this one carries a credit note.',
+  paidNoDay: 'invoice RE-1: it is paid, and a paid invoice has the day it was paid.',
+  paidBeforeIssue: 'invoice RE-1: it was paid on 2026-10-01, before it was issued (2026-10-05).',
+  paidDateNotPaid: 'invoice RE-1: it is sent, and only a paid invoice has a paid date.',
+  dueDate: 'invoice RE-1: its due date 2026-10-01 is not a day on or after its issue date 2026-10-05.',
+  future:
+    'invoice RE-1: its issue date 2026-11-05 is after today (2026-11-02, the latest day anywhere), and no document is dated in the future.',
+  draftNumbered: 'invoice RE-1: it is a draft, and a draft has no number.',
+  numberNoIssueDate: 'invoice RE-1: it has the number RE-1 and no issue date.',
+  numberRecords:
+    "invoice RE-1: its number RE-1 of 2026-10-05 is not what its register records say (none): every number an invoice carries is one the workspace's register gave it.",
+  noCreditNote:
+    'invoice RE-1: it was voided after it was issued, and such an invoice has its credit note (its number and date); this one has none.',
+  creditRecords:
+    "invoice RE-1: its credit note GS-1 of 2026-10-07 is not what its register records say (none): every number is one the workspace's register gave it.",
+  creditBefore: 'invoice RE-1: its credit note is dated 2026-10-04, before the invoice (2026-10-05).',
+  creditNotVoid: 'invoice RE-1: it is sent, and only an invoice voided after it was issued has a credit note.',
+  otherRecords: 'invoice RE-1: it has register records of another kind (RE-1 of 2026-10-05, GS-1 of 2026-10-07).',
+  linesNotList: 'invoice RE-1: its lines are not a list.',
+  tooManyLines: 'invoice RE-1: it has 1001 lines, and an invoice holds at most 1000.',
+  lineShape: 'invoice RE-1: lines[0] is not a line with a description.',
+  manualLine:
+    'invoice RE-1: lines[0] is not a manual line as a draft takes it: quantity must be a number above 0 and at most 1,000,000 with at most 4 decimals, such as 1, 2.5 or 0,75 (got -1)..',
+  manualUnit: 'invoice RE-1: lines[0]\'s unit "piece" is not a UN/ECE code a line takes.',
+  manualTime: 'invoice RE-1: lines[0] is a manual line, so it holds no time: its quantitySec is 0, its hourlyRate and projectId null.',
+  manualAmount:
+    "invoice RE-1: lines[0]'s amount 249 is not its quantity × its unit price (250.00, rounded once to the cent), and a line's net is exactly that.",
+  quantity: "invoice RE-1: lines[0]'s quantity 1.5 is not a whole number of seconds.",
+  rate: "invoice RE-1: lines[0]'s rate -1 is not a rate (0 to 1,000,000,000).",
+  amount:
+    "invoice RE-1: lines[0]'s amount 99 is not its rate × its hours (100.00: 3600 seconds at 100 an hour, rounded once to the cent), and a line's net is exactly that.",
+  taxCategory: 'invoice RE-1: lines[0]\'s taxCategory "X" is not a VAT category.',
+  taxRate: "invoice RE-1: lines[0]'s taxRate 101 is not a percentage from 0 to 100.",
+  netTotal: "invoice RE-1: its net total 90.00 is not the sum of its lines (100.00), and an invoice's totals follow from its lines.",
+  extrasNotObject: 'invoice RE-1: its extras are not an object.',
+  breakdownNotList: 'invoice RE-1: its VAT breakdown is not a list.',
+  breakdown:
+    'invoice RE-1: its VAT breakdown (S 19 %: basis 100.00, VAT 20.00) is not what its lines make (S 19 %: basis 100.00, VAT 19.00), and its VAT and totals follow from its lines.',
+  exemptionReason:
+    'invoice RE-1: taxBreakdown[0].exemptionReason must not hold control characters or bidirectional controls (found U+0007): type it again without them.',
+  exemptionReasonCode:
+    'invoice RE-1: taxBreakdown[0].exemptionReasonCode must be a VATEX code such as VATEX-EU-AE or VATEX-EU-132 (the CEF VATEX code list, upper case); got "EXEMPT".',
+  paymentTerms: 'invoice RE-1: paymentTerms must be text (got 7).',
+  earlyPayment:
+    'invoice RE-1: its early-payment discount {"percent":120,"days":10} is not P % (above 0, below 100, two decimals at most) within 1 to 365 days.',
+  earlyPaymentDraft:
+    'invoice (draft of 2026-10-01 to 2026-10-31): it has an early-payment discount, and only an issued invoice offers one.',
+  vatCurrencyShape: 'invoice RE-1: its VAT in the issuer’s currency is not {currency, exchangeRate, taxTotal}.',
+  vatCurrencyTotal: 'invoice RE-1: its VAT total in EUR (17) is not its VAT (19.00) at its exchange rate 0.9 (17.10).',
+  partyNotObject: 'invoice RE-1: its issuer is not an object.',
+  partyField: "invoice RE-1: recipient.shoeSize is not a field of an invoice's recipient.",
+  partyValue: 'invoice RE-1: recipient.email must be an email address (got "nobody@").',
+  partyCountry: 'invoice RE-1: issuer.country must be an ISO 3166-1 alpha-2 code such as DE (got "Germany").',
+  electronicAddress:
+    'invoice RE-1: recipient.electronicAddress "12 34" is not valid for scheme 0088: give a GLN: 13 digits whose last is the GS1 check digit, such as 4000001000005.',
+  electronicScheme:
+    'invoice RE-1: issuer.electronicAddressScheme "1234" is not an EAS code (the Electronic Address Scheme list e-invoices use): give 0204 for a Leitweg-ID, 9930 for a German VAT identifier, 0088 for a GLN, 0208 for a Belgian enterprise number, 0192 for a Norwegian organisation number, or EM for an email address.',
+  partyIban:
+    'invoice RE-1: issuer.iban "DE00 1234" is not an IBAN. An IBAN is its country code, two check digits and the account, such as DE89 3704 0044 0532 0130 00 (spaces may group it).',
+  sendDraft: 'invoice (draft of 2026-10-01 to 2026-10-31): a send of its invoice by mail is recorded, and a draft is never sent.',
+  sendVoidedDraft:
+    'invoice (voided draft of 2026-10-01 to 2026-10-31): a send of its invoice by mail is recorded, and a voided draft is never sent.',
+  sendOnlyInvoice: 'invoice RE-1: a send of its credit note by mail is recorded, and only the invoice of a sent invoice is sent.',
+  sendRecipient: 'invoice RE-1: a send by mail names "a, b", which is not one address mail can go to.',
+  sendFiles:
+    'invoice RE-1: a send by mail lists the files ["x.pdf"], which are not its invoice\'s documents (RE-1.pdf, RE-1-xrechnung-ubl.xml, RE-1-xrechnung-cii.xml, RE-1-peppol.xml; the PDF first).',
+  sendAt: "invoice RE-1: a send by mail is dated 2026-10-01T00:00:00.000Z, before its invoice's day (2026-10-05) or after now.",
+  paidSums: 'invoice RE-1: its paid sums (-1, 0) are not whole cents of 0 or more.',
+  paymentsNotIssued: 'invoice (draft of 2026-10-01 to 2026-10-31): it records payments, and only an issued invoice takes payments.',
+  paymentCents: 'invoice RE-1: a payment of 0 cents (discount 0) is not whole cents above 0.',
+  paymentDay: 'invoice RE-1: a payment is dated "2026-10-01", not a day from its issue date 2026-10-05 to today.',
+  paymentNote:
+    'invoice RE-1: a payment note must not hold control characters or bidirectional controls (found U+0007): type it again without them.',
+  paymentAt: 'invoice RE-1: a payment was recorded at 1796083200000, which is not a time up to now.',
+  paymentsSum: 'invoice RE-1: its payments add up to 50.00 and a discount of 0.00, and the invoice says 40.00 and 0.00.',
+  paidWithout: 'invoice RE-1: it says 40.00 were paid, and it records no payment.',
+  paidAbove: 'invoice RE-1: its payments (200.00) are more than its total (119.00).',
+  paidNotTotal: 'invoice RE-1: it is paid, and its payments (50.00) are not its total (119.00).',
+  paidInFull: 'invoice RE-1: its payments add up to its total (119.00), and such an invoice is paid, not sent.',
+  reminderDraft: 'invoice (draft of 2026-10-01 to 2026-10-31): it records a payment reminder, and a draft is never reminded.',
+  reminderNoDue: 'invoice RE-1: it records a payment reminder, and an invoice without a due date is never overdue.',
+  reminderLevel: "invoice RE-1: a payment reminder is of level 9, and a workspace's levels are 1 to 3.",
+  reminderTwice: 'invoice RE-1: it records two payment reminders of level 1, and each level is sent once.',
+  reminderCents: 'invoice RE-1: a payment reminder says 0 cents were due, which is not whole cents above 0.',
+  reminderAboveTotal: 'invoice RE-1: a payment reminder says 200.00 was due, more than its total (119.00).',
+  reminderAt: 'invoice RE-1: a payment reminder was sent at 1796083200000, which is not a time up to now.',
+  reminderBeforeIssue: 'invoice RE-1: a payment reminder is dated 2026-10-01T00:00:00.000Z, before its invoice was issued (2026-10-05).',
+  reminderDays: 'invoice RE-1: a payment reminder says it was 0 days overdue, which is not a whole number of days from 1.',
+  reminderDay:
+    'invoice RE-1: a payment reminder is dated 2026-10-24T08:00:00.000Z and says it was 1 days overdue, and its due date 2026-10-19 makes that day 2026-10-20.',
+  reminderDue:
+    'invoice RE-1: a payment reminder sent at 2026-10-24T08:00:00.000Z says 50.00 was due, and its total (119.00) less the payments recorded before then (0.00) left 119.00 due: a reminder says what was still due when it was sent.',
+  reminderRecipient: 'invoice RE-1: a payment reminder names "nobody", which is not one address mail can go to.',
+  reminderFiles:
+    'invoice RE-1: a payment reminder lists the files ["RE-1.xml"], which are not its invoice\'s documents (RE-1.pdf, RE-1-xrechnung-ubl.xml, RE-1-xrechnung-cii.xml, RE-1-peppol.xml; the PDF first).',
+};
 
 describe('services: refusals in the reader’s language', () => {
   let world: ServiceWorld;
@@ -595,6 +895,77 @@ describe('services: refusals in the reader’s language', () => {
     }
   });
 
+  it('the imports service: every other module’s check of a timetrack file’s record in its data cell says its refusal by key, in German without English (issue 58)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timetrack-lang-import-'));
+    try {
+      const timetrack = join(dir, 'timetrack.csv');
+      const json = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+      const record = (kind: string, cells: Record<number, string>) =>
+        Array.from({ length: 20 }, (_, i) => (i === 0 ? kind : (cells[i] ?? ''))).join(',');
+      const invoice = { 1: 'inv_1', 2: 'owner@example.org', 8: 'Acme' };
+      writeFileSync(
+        timetrack,
+        [
+          'record,id,email,member,start,end,timeZone,description,client,project,task,tags,billable,hourlyRate (EUR),archived,color,estimateSec,budgetAmount,data,invoice',
+          record('invoice', { ...invoice, 18: json({ v: 1, row: 5 }) }),
+          record('invoice', { ...invoice, 18: json({ v: 1, row: {} }) }),
+          record('profile', { 18: json({ v: 1, profile: { electronicAddress: '12 34', electronicAddressScheme: '0088' } }) }),
+          record('profile', { 18: json({ v: 1, profile: { country: 'Germany' } }) }),
+          record('client', { 8: 'Acme', 18: json({ v: 1, client: { country: 'de' } }) }),
+          record('invoicing', { 18: json({ v: 1, settings: { taxRate: 19 } }) }),
+          record('project', { 8: 'Acme', 9: 'Website', 18: json({ v: 1, taxCategory: 'S', taxRate: 120 }) }),
+          record('expense', { 1: 'exp_1', 2: 'owner@example.org', 8: 'Acme', 9: 'Website', 18: json({ v: 1, day: '2026-02-30' }) }),
+          record('receipt', { 1: 'exp_1', 18: json({ v: 1, bytes: '***' }) }),
+          record('approval', { 18: json({ v: 1, lockedBefore: null, lockZone: null, approvers: 5 }) }),
+          record('period', {
+            2: 'owner@example.org',
+            18: json({ v: 1, startDay: '2026-01-05', from: '2026-01-05T00:00:00Z', to: '2026-01-04T00:00:00Z' }),
+          }),
+        ].join('\n'),
+      );
+      const request = { workspaceId: world.workspaceId, timeZone: 'Europe/Berlin', wording: 'page' as const, path: timetrack };
+      const page = (await world.services.imports.run(OPERATOR, request)).report.refused;
+      for (const r of page) expect(r.words, r.message).to.not.equal(undefined);
+      const de = page.map((r) => [r.line, translator('de')(r.words!.key, r.words!.vars)]);
+      expect(de).to.deep.equal([
+        [2, 'data: der Datensatz der Rechnung hat keine Zeile (row)'],
+        [3, 'data: im Datensatz der Rechnung: status fehlt (jede Zeile der Tabelle invoices hat diesen Wert)'],
+        [
+          4,
+          'data: Das ist keine Adresse des Schemas 0088. Erwartet wird eine GLN: 13 Ziffern, deren letzte die GS1-Prüfziffer ist, etwa 4000001000005.',
+        ],
+        [5, 'data: country muss ein Code nach ISO 3166-1 alpha-2 wie DE sein (angegeben: "Germany").'],
+        [6, 'data: country muss ein Code nach ISO 3166-1 alpha-2 in Großbuchstaben wie DE sein (angegeben: "de").'],
+        [7, 'data: in den Rechnungseinstellungen: numberPattern fehlt (jede Zeile der Tabelle invoice_settings hat diesen Wert)'],
+        [8, 'data: Geben Sie den USt-Satz als Prozentsatz wie 7 oder 19 an (ohne %).'],
+        [9, 'data: day: "2026-02-30" ist kein Kalendertag (JJJJ-MM-TT, ein Datum, das es gibt).'],
+        [10, 'data: bytes muss Base64 sein'],
+        [11, 'data: approvers muss eine Liste von Personen sein'],
+        [12, 'data: to muss nach from liegen'],
+      ]);
+      // The English words of a record's own checks are the report's message, letter for letter (the message itself unchanged).
+      expect(page.map((r) => r.message)).to.deep.equal([
+        'data: the invoice record has no row',
+        "data: the invoice record's status is missing (every invoices row has one)",
+        'data: the issuer profile: electronicAddress "12 34" is not valid for scheme 0088: give a GLN: 13 digits whose last is the GS1 check digit, such as 4000001000005.',
+        'data: the issuer profile: country must be an ISO 3166-1 alpha-2 code such as DE (got "Germany").',
+        'data: the client\'s invoicing details: country must be an ISO 3166-1 alpha-2 code, upper case, such as DE (got "de").',
+        "data: the invoicing settings' numberPattern is missing (every invoice_settings row has one)",
+        'data: taxCategory S needs taxRate, a percentage above 0 and below 100 with at most 4 decimals, such as 7 or 19 (got 120).',
+        'data: day: "2026-02-30" is not a calendar day (YYYY-MM-DD, a date that exists).',
+        'data: bytes must be base64',
+        'data: approvers must be a list of people',
+        'data: to must be after from',
+      ]);
+      for (const r of page.filter((r) => ![4, 8].includes(r.line)))
+        expect(
+          translator('en')(r.words!.key, r.words!.vars).replace(/^data: (the issuer profile|the client's invoicing details): /, 'data: '),
+        ).to.equal(r.message.replace(/^data: (the issuer profile|the client's invoicing details): /, 'data: '));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the invoices module’s restore of an export: a workspace with numbers of its own, a number given twice, the series together, any other rule (its detail kept) by key (issue 58 item 1)', () => {
     const say = (error: unknown, language: 'de' | 'en') => {
       expect(error).to.be.instanceOf(DomainError);
@@ -641,9 +1012,84 @@ describe('services: refusals in the reader’s language', () => {
       }),
     );
     expect(say(range, 'de')).to.equal(
-      'Rechnung RE-2 lässt sich nicht wiederherstellen: its range 2026-10-31 to 2026-10-01 is not two calendar days in order. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
+      'Rechnung RE-2 lässt sich nicht wiederherstellen: Ihr Zeitraum 2026-10-31 bis 2026-10-01 besteht nicht aus zwei Kalendertagen in der richtigen Reihenfolge. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten: Importieren Sie die Datei, wie ihr Arbeitsbereich sie exportiert hat, oder lassen Sie ihre Rechnungen weg (auf der Import-Seite: die anderen Zeilen importieren).',
     );
     expect(say(range, 'en')).to.equal((range as Error).message);
+  });
+
+  it('the invoices module’s restore of an export: every rule of a restored invoice has words of its own by key, German without the rule’s English, the English message as before (issue 58)', () => {
+    const AFTER_EN =
+      'A restored invoice follows the rules of an issued one: import the file as its workspace exported it, or leave its invoices out (--skip-invalid; the Import page: import the other rows).';
+    const AFTER_DE = translator('de')('invoicing.refused.restore.after');
+    // Words of English that no German sentence of these rules holds (the file's own names, values and file names aside).
+    const ENGLISH = /\b(is|its|it|and|which|the|of|has|must|give|not|were|with|from|payment|invoice|draft|line|got)\b/i;
+    checkRestorable(valid, ownNumbers, [], restoreContext);
+    const rules = new Set<string>();
+    for (const c of RESTORE_CASES) {
+      let error: unknown;
+      try {
+        checkRestorable(
+          { ...valid, ...c.values },
+          c.numbers ?? ownNumbers,
+          c.sends ?? [],
+          restoreContext,
+          c.payments ?? [],
+          c.reminders ?? [],
+        );
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, c.rule).to.be.instanceOf(DomainError);
+      const { message, words } = error as DomainError;
+      expect(message, c.rule).to.equal(`${RESTORE_MESSAGES[c.rule]} ${AFTER_EN}`);
+      expect(words?.key, c.rule).to.equal('invoicing.refused.restore.broken');
+      const rule = String(words?.vars?.rule);
+      expect(rule, c.rule).to.not.equal('invoicing.refused.restore.rule');
+      rules.add(rule);
+      const de = translator('de')(words!.key, words!.vars);
+      const en = translator('en')(words!.key, words!.vars);
+      expect(de, c.rule).to.match(/^Rechnung \S.* lässt sich nicht wiederherstellen: [A-Za-zÄÖÜ{„"(]/);
+      expect(de.endsWith(` ${AFTER_DE}`), c.rule).to.equal(true);
+      const said = de.replace(/^Rechnung (RE-1|\(.*?\)) lässt sich nicht wiederherstellen: /, '').slice(0, -AFTER_DE.length);
+      expect(said, `${c.rule}: ${de}`).to.not.match(ENGLISH);
+      // The rule's own English (after the invoice and a field's name, which stay as the file writes them) is not in the German.
+      const english = (RESTORE_MESSAGES[c.rule] as string).replace(/^invoice (RE-1|\(.*?\)): /, '').replace(/^[\w.[\]]+('s)? /, '');
+      expect(de, c.rule).to.not.include(english.slice(0, 25));
+      for (const text of [de, en]) expect(text, c.rule).to.not.match(/\{\{|invoicing\.|input\.|integrations\./);
+      expect(en.startsWith(`invoice ${RESTORE_MESSAGES[c.rule]!.split(': ')[0]!.slice('invoice '.length)}: `), c.rule).to.equal(true);
+      expect(en.endsWith(AFTER_EN), c.rule).to.equal(true);
+    }
+    // Every rule of restore.ts was walked by its own key (but the same rule of a day not of the calendar, said as written).
+    const all = Object.keys(en.invoicing.refused.restore.rules).map((name) => `invoicing.refused.restore.rules.${name}`);
+    expect(all.filter((key) => !rules.has(key))).to.deep.equal(['invoicing.refused.restore.rules.futureText']);
+    // Another check's own words where the rule is another part's (the text rule, a field's kind, an identifier).
+    expect([...rules].filter((key) => !key.startsWith('invoicing.refused.restore.rules.')).sort()).to.deep.equal([
+      'input.identifiers.ibanForm',
+      'input.identifiers.participantRule',
+      'input.identifiers.participantScheme',
+      'input.refused.unsafe',
+      'input.refused.unsafeField',
+      'input.refused.value',
+      'input.refused.vatex',
+    ]);
+  });
+
+  it('the invoices module’s restore: every fail() of restore.ts passes its rule’s words (a new rule without them fails here and in the compiler)', () => {
+    const source = readFileSync(new URL('../../../src/modules/invoices/restore.ts', import.meta.url), 'utf8');
+    const calls: string[] = [];
+    for (const match of source.matchAll(/\bfail\(/g)) {
+      let depth = 0;
+      let end = match.index + 'fail'.length;
+      for (; end < source.length; end++) {
+        if (source[end] === '(') depth++;
+        else if (source[end] === ')' && --depth === 0) break;
+      }
+      calls.push(source.slice(match.index, end + 1));
+    }
+    expect(calls.length).to.be.at.least(65);
+    // Each call gives its problem in English and its rule's words (rule('…') or another check's, by key), never a problem alone.
+    const without = calls.filter((call) => !/\brule\(|words\(/.test(call));
+    expect(without).to.deep.equal([]);
   });
 
   it('the mail log: the details in our own words by key, a relay’s own reply as it came (the Mail page)', () => {
