@@ -257,6 +257,36 @@ describe('settings page: the import upload', () => {
     expect(text).not.to.include('has issued numbers of its own');
   });
 
+  it('a German owner reads the rule a restored invoice breaks in German: its range (issue 58)', async () => {
+    const made = freelancer(server);
+    const id = server.services.invoices.create(made.owner, {
+      workspaceId: server.workspaceId,
+      clientId: made.clientId,
+      from: '2026-10-01',
+      to: '2026-10-31',
+    }).id;
+    const number = server.services.invoices.issue(made.owner, id).number as string;
+    server.services.accounts.setPreferences(OPERATOR, server.ownerId, { language: 'de' });
+    const exported = await owner.get('/settings/workspace/export.csv');
+    expect(exported.status).to.equal(200);
+    // The invoice's range out of order in its record (the data cell's JSON, its quotes doubled as CSV writes them).
+    const broken = exported.text.replace('""fromDay"":""2026-10-01""', '""fromDay"":""2026-11-30""');
+    expect(broken).to.not.equal(exported.text);
+    const csrf = SettingsClient.csrf((await owner.get('/settings/import')).text);
+    const started = await upload(csrf, Buffer.from(broken));
+    expect(started.status).to.equal(303);
+    let run = await owner.get(started.location as string);
+    for (let i = 0; i < 100 && run.text.includes('http-equiv="refresh"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await owner.get(started.location as string);
+    }
+    const text = run.text.replace(/\s+/g, ' ');
+    expect(text).to.include(
+      `Rechnung ${number} lässt sich nicht wiederherstellen: Ihr Zeitraum 2026-11-30 bis 2026-10-31 besteht nicht aus zwei Kalendertagen in der richtigen Reihenfolge. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten:`,
+    );
+    expect(text).not.to.include('is not two calendar days in order');
+  });
+
   it('a file of a workspace’s records only (its profile and invoicing settings, no entry) is checked and can be imported (issue 54 I3)', async () => {
     const follow = async (location: string) => {
       let run = await owner.get(location);
