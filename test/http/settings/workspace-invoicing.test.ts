@@ -129,23 +129,24 @@ describe('settings: the workspace invoicing settings', () => {
       [
         { numberPattern: 'INV-{yyyy}' },
         'numberPattern',
-        'numberPattern "INV-{yyyy}" must hold {seq} (or {seq:N}, padded with zeros to N digits) exactly once',
+        'numberPattern "INV-{yyyy}" muss {seq} (oder {seq:N}, mit Nullen auf N Stellen aufgefüllt) genau einmal enthalten',
       ],
-      [{ numberPattern: 'INV-{dd}-{seq}' }, 'numberPattern', 'numberPattern "INV-{dd}-{seq}" has an unknown token'],
-      [{ taxRate: '19 %' }, 'taxRate', 'taxRate must be a percentage from 0 to 100, such as 19 or 7.7, without % (got "19 %").'],
-      [{ taxRate: '150' }, 'taxRate', 'taxRate must be a percentage from 0 to 100, such as 19 or 7.7 (got 150).'],
-      [{ exemptionReasonCode: 'exempt' }, 'exemptionReasonCode', 'exemptionReasonCode must be a VATEX code such as VATEX-EU-AE'],
+      [{ numberPattern: 'INV-{dd}-{seq}' }, 'numberPattern', 'numberPattern "INV-{dd}-{seq}" enthält einen unbekannten Platzhalter'],
+      [{ taxRate: '19 %' }, 'taxRate', 'taxRate muss ein Prozentsatz von 0 bis 100 sein, etwa 19 oder 7.7, ohne % (angegeben: "19 %").'],
+      [{ taxRate: '150' }, 'taxRate', 'taxRate muss ein Prozentsatz von 0 bis 100 sein, etwa 19 oder 7.7 (angegeben: 150).'],
+      [{ exemptionReasonCode: 'exempt' }, 'exemptionReasonCode', 'exemptionReasonCode muss ein VATEX-Code wie VATEX-EU-AE'],
       [
         { earlyPayment: '2 % within 400 days' },
         'earlyPayment',
-        'Type the discount and the days, such as 2 % within 10 days: a percentage above 0 and below 100 with at most two decimals, and 1 to 365 days.',
+        'Geben Sie das Skonto und die Tage ein, etwa 2 % innerhalb von 10 Tagen: einen Prozentsatz über 0 und unter 100 mit höchstens zwei Dezimalstellen und 1 bis 365 Tage.',
       ],
       [
         { reminders: '21, 7' },
         'reminders',
-        'Type the days past the due date of each reminder, rising, such as 7, 21 (at most 3, each 1 to 365 days); leave it empty for no reminders.',
+        'Geben Sie die Tage nach dem Fälligkeitsdatum für jede Zahlungserinnerung ein, aufsteigend, etwa 7, 21 (höchstens 3, je 1 bis 365 Tage); lassen Sie das Feld leer für keine Erinnerungen.',
       ],
     ];
+    // The workspace's documents are German, so its owner without a choice reads the page, and each refusal, in German (issue 58).
     for (const [change, name, message] of cases) {
       const typed = { ...FORM, exemptionReason: 'Typed reason', ...change };
       const refused = await save(typed);
