@@ -2412,8 +2412,10 @@ export const de: Messages = {
           reminderAt: 'Eine Zahlungserinnerung wurde laut Datei um {{at}} gesendet, und das ist kein Zeitpunkt bis jetzt.',
           reminderBeforeIssue: 'Eine Zahlungserinnerung ist auf {{sent}} datiert, vor der Ausstellung ihrer Rechnung ({{issued, day}}).',
           reminderDays: 'Eine Zahlungserinnerung nennt {{days}} Tage Verzug, und das ist keine ganze Zahl von Tagen ab 1.',
-          reminderDay:
-            'Eine Zahlungserinnerung ist auf {{sent}} datiert und nennt {{days}} Tage Verzug, und ihr Fälligkeitsdatum {{dueDate, day}} macht daraus den {{on, day}}.',
+          reminderDay_one:
+            'Eine Zahlungserinnerung ist auf {{sent}} datiert und nennt {{count}} Tag Verzug, und ihr Fälligkeitsdatum {{dueDate, day}} macht daraus den {{on, day}}.',
+          reminderDay_other:
+            'Eine Zahlungserinnerung ist auf {{sent}} datiert und nennt {{count}} Tage Verzug, und ihr Fälligkeitsdatum {{dueDate, day}} macht daraus den {{on, day}}.',
           reminderDue:
             'Eine um {{sent}} gesendete Zahlungserinnerung nennt {{said, money}} als fällig, und ihre Summe ({{total, money}}) abzüglich der zuvor erfassten Zahlungen ({{paid, money}}) ließ {{left, money}} offen: Eine Erinnerung nennt, was beim Senden noch fällig war.',
           reminderRecipient: 'Eine Zahlungserinnerung nennt {{recipient}}, und das ist keine einzelne Adresse, an die Mail gehen kann.',

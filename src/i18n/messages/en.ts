@@ -2372,8 +2372,10 @@ export const en = {
           reminderAt: 'a payment reminder was sent at {{at}}, which is not a time up to now.',
           reminderBeforeIssue: 'a payment reminder is dated {{sent}}, before its invoice was issued ({{issued}}).',
           reminderDays: 'a payment reminder says it was {{days}} days overdue, which is not a whole number of days from 1.',
-          reminderDay:
-            'a payment reminder is dated {{sent}} and says it was {{days}} days overdue, and its due date {{dueDate}} makes that day {{on}}.',
+          reminderDay_one:
+            'a payment reminder is dated {{sent}} and says it was {{count}} day overdue, and its due date {{dueDate}} makes that day {{on}}.',
+          reminderDay_other:
+            'a payment reminder is dated {{sent}} and says it was {{count}} days overdue, and its due date {{dueDate}} makes that day {{on}}.',
           reminderDue:
             'a payment reminder sent at {{sent}} says {{said, money}} was due, and its total ({{total, money}}) less the payments recorded before then ({{paid, money}}) left {{left, money}} due: a reminder says what was still due when it was sent.',
           reminderRecipient: 'a payment reminder names {{recipient}}, which is not one address mail can go to.',

@@ -388,7 +388,7 @@ function checkReminders(
     if (on < dayAt(at as number, -12) || on > dayAt(at as number, 14))
       fail(
         `a payment reminder is dated ${sent} and says it was ${String(days)} days overdue, and its due date ${String(dueDate)} makes that day ${on}`,
-        rule('reminderDay', { sent, days: String(days), dueDate: String(dueDate), on }),
+        rule('reminderDay', { sent, count: days as number, dueDate: String(dueDate), on }),
       );
     const due = dueWhen(gross, payments, at as number);
     if (!due.includes(cents as number))

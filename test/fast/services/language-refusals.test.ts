@@ -1060,8 +1060,18 @@ describe('services: refusals in the reader’s language', () => {
       expect(en.endsWith(AFTER_EN), c.rule).to.equal(true);
     }
     // Every rule of restore.ts was walked by its own key (but the same rule of a day not of the calendar, said as written).
-    const all = Object.keys(en.invoicing.refused.restore.rules).map((name) => `invoicing.refused.restore.rules.${name}`);
+    // (A plural's two forms are one rule: `reminderDay_one`, `reminderDay_other`.)
+    const all = [...new Set(Object.keys(en.invoicing.refused.restore.rules).map((name) => name.replace(/_(one|other)$/, '')))].map(
+      (name) => `invoicing.refused.restore.rules.${name}`,
+    );
     expect(all.filter((key) => !rules.has(key))).to.deep.equal(['invoicing.refused.restore.rules.futureText']);
+    // A count of days said as one day or several, in both languages.
+    const overdue = (count: number, language: 'en' | 'de') =>
+      translator(language)('invoicing.refused.restore.rules.reminderDay', { sent: 'S', count, dueDate: '2026-10-19', on: '2026-10-20' });
+    expect(overdue(1, 'de')).to.contain('nennt 1 Tag Verzug');
+    expect(overdue(2, 'de')).to.contain('nennt 2 Tage Verzug');
+    expect(overdue(1, 'en')).to.contain('it was 1 day overdue');
+    expect(overdue(2, 'en')).to.contain('it was 2 days overdue');
     // Another check's own words where the rule is another part's (the text rule, a field's kind, an identifier).
     expect([...rules].filter((key) => !key.startsWith('invoicing.refused.restore.rules.')).sort()).to.deep.equal([
       'input.identifiers.ibanForm',
