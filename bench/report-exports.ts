@@ -10,7 +10,7 @@
  * rows/s; point-read p99 <= 2x alone beside two exports. Only 127.0.0.1.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { cachedDataset } from './seed.js';
 import { colleagueSessionOf, sessionOf } from './settings.js';
+import { startCommand } from './start-command.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.env.BENCH_ONLY;
@@ -89,8 +90,7 @@ async function main() {
     stdio: 'inherit',
   });
   if (build.status !== 0) throw new Error('the build failed');
-  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const args = (/^(?:exec\s+)?node\s+(.+)$/.exec(start)?.[1] ?? '').trim().split(/\s+/);
+  const { args, env: startEnv } = startCommand(root);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let server: ChildProcess | null = null;
@@ -99,6 +99,7 @@ async function main() {
       cwd: root,
       env: {
         ...process.env,
+        ...startEnv,
         PORT: String(port),
         HOST: '127.0.0.1',
         DATABASE_PATH: databasePath,

@@ -27,6 +27,7 @@ import { createServices } from '../src/services.js';
 import { candidates, costliest, mixed } from './extra.js';
 import { cachedDataset, type Dataset, SIZES } from './seed.js';
 import { measureSettingsLog, sessionOf, timePage } from './settings.js';
+import { startCommand } from './start-command.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -35,13 +36,8 @@ const only = process.env.BENCH_ONLY ?? '';
 /** Whether BENCH_ONLY leaves a scenario or an extra in: it names a part of its name (or one of several, `a|b`). */
 const wanted = (name: string) => only === '' || only.split('|').some((part) => name.includes(part));
 const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-/** The server runs exactly as `npm start` runs it: its node flags and script. */
-const startArgs = (() => {
-  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const command = /^(?:exec\s+)?node\s+(.+)$/.exec(start)?.[1];
-  if (!command) throw new Error(`cannot read the node command of npm start: ${start}`);
-  return command.trim().split(/\s+/);
-})();
+/** The server runs exactly as `npm start` runs it: its environment, node flags and script. */
+const { args: startArgs, env: startEnv } = startCommand(root);
 const sizes = { ...SIZES, entries: Number(process.env.BENCH_ENTRIES ?? SIZES.entries) };
 
 interface Measured {
@@ -371,6 +367,7 @@ async function main() {
       const server = await startProcess(
         [...serverNodeArgs, ...startArgs],
         {
+          ...startEnv,
           PORT: String(port),
           HOST: '127.0.0.1',
           DATABASE_PATH: databasePath,

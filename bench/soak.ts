@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { startCommand } from './start-command.js';
 
 const root = join(import.meta.dirname, '..');
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -36,13 +37,13 @@ const entryId = (new Database(databasePath, { readonly: true }).prepare('select 
 // The whole build: `npm start` runs the bundle (dist/bundle/main.js), which tsc alone leaves as it was.
 const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) throw new Error('the build failed');
-const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-const args = (/^(?:exec\s+)?node\s+(.+)$/.exec(start)?.[1] ?? '').split(/\s+/);
+const { args, env: startEnv } = startCommand(root);
 const port = 20_000 + Math.floor(Math.random() * 10_000);
 const server: ChildProcess = spawn(process.execPath, args, {
   cwd: root,
   env: {
     ...process.env,
+    ...startEnv,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_PATH: databasePath,

@@ -31,6 +31,8 @@ describe('deploy/: the systemd unit runs the server as npm start does', () => {
     const exec = unit.split('\n').filter((l) => l.startsWith('ExecStart='));
     expect(exec).to.have.length(1);
     expect(nodeCommand(exec[0] as string)).to.deep.equal(expected);
+    // glibc's allocator returns large blocks when freed (docs/operations.md, "Memory"): npm start and the unit alike.
+    expect(start.env).to.include('MALLOC_MMAP_THRESHOLD_=131072');
     for (const variable of start.env) expect(unit.split('\n')).to.include(`Environment=${variable}`);
   });
 
