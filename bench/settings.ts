@@ -70,7 +70,9 @@ export async function timePage(serverUrl: string, session: string, path: string,
     status,
     bytes,
     p50Ms: Math.round((ms[Math.floor(ms.length / 2)] as number) * 100) / 100,
-    p99Ms: Math.round((ms.at(-1) as number) * 100) / 100,
+    // The 99th percentile by nearest rank (of 200 runs the 198th; of 5 the slowest), and the slowest apart.
+    p99Ms: Math.round((ms[Math.ceil(ms.length * 0.99) - 1] as number) * 100) / 100,
+    slowestMs: Math.round((ms.at(-1) as number) * 100) / 100,
   };
 }
 
