@@ -1515,6 +1515,47 @@ export const de: Messages = {
       toRestore: 'Wiederherzustellen',
       restored: 'Wiederhergestellt',
       note: 'Hinweis',
+      notices: {
+        left: 'Aus der Datei nicht importiert: {{left, nouns}}. Profil, Einstellungen, Stundensätze und Rechnungen eines Arbeitsbereichs importiert ein Inhaber (und der Stundensatz eines Mitglieds wird nicht übernommen, wenn alle Zeilen einem Mitglied gehören).',
+        items: {
+          profile: 'das Rechnungsstellerprofil',
+          invoicing: 'die Rechnungseinstellungen',
+          rates: 'Stundensätze ({{rates}})',
+          invoices: 'Rechnungen ({{invoices}})',
+          approval: 'die Freigabeeinstellungen',
+          periods: 'Freigabezeiträume ({{periods}})',
+          expenses: 'Ausgaben ({{expenses}})',
+        },
+        workspaceKept:
+          'Name und Einstellungen des Arbeitsbereichs bleiben, wie sie sind: Die der Datei übernimmt nur ein Arbeitsbereich, der noch nichts enthält (keinen Eintrag, Kunden, kein Projekt, keine Aufgabe und kein Schlagwort). Ändern Sie sie auf der Seite Arbeitsbereich, wenn die der Datei gelten sollen.',
+        kept: {
+          profile:
+            'Der Arbeitsbereich behält sein Rechnungsstellerprofil: Das der Datei wird nicht darüber importiert. Ändern Sie es auf der Seite Arbeitsbereich, wenn das der Datei gelten soll.',
+          invoicing:
+            'Der Arbeitsbereich behält seine Rechnungseinstellungen: Die der Datei werden nicht darüber importiert. Ändern Sie sie auf der Seite Arbeitsbereich, wenn die der Datei gelten sollen.',
+          both: 'Der Arbeitsbereich behält sein Rechnungsstellerprofil und seine Rechnungseinstellungen: Die der Datei werden nicht darüber importiert. Ändern Sie sie auf der Seite Arbeitsbereich, wenn die der Datei gelten sollen.',
+        },
+        withheld:
+          'Die Datei hat jemand exportiert, der die Beträge der Kollegen nicht sehen darf: Ihr fehlen Rechnungen und Gutschriften, die Stundensätze und Budgets der Projekte und Aufgaben und die Stundensätze der Einträge von Kollegen. Diese Einträge erhalten hier den Stundensatz ihrer Aufgabe, ihres Projekts, ihres Mitglieds oder des Arbeitsbereichs. Damit sie mitkommen, exportieren Sie den Arbeitsbereich als Inhaber, der die Beträge der Kollegen sieht.',
+        unknown:
+          'Die Datei enthält Felder, die diese Version von timetrack nicht kennt ({{fields}}): Sie wurden weggelassen. Importieren Sie sie mit der Version, die sie geschrieben hat, oder einer neueren, um sie zu behalten.',
+        invite_one:
+          'Eine Person der Datei kann ein Import nicht zum Mitglied machen (unter „Nicht zugeordnet“ aufgeführt): Fügen Sie sie auf der Seite Mitglieder hinzu, die eine Einladung sendet; ist sie angenommen, importieren Sie die Datei erneut.',
+        invite_other:
+          '{{count}} Personen der Datei kann ein Import nicht zu Mitgliedern machen (unter „Nicht zugeordnet“ aufgeführt): Fügen Sie jede auf der Seite Mitglieder hinzu, die eine Einladung sendet; ist sie angenommen, importieren Sie die Datei erneut.',
+        ratesIgnored_one:
+          'Die Stundensätze der Datei (1 Zeile) werden nicht importiert: Stundensätze legt ein Inhaber fest. Ihre Einträge erhalten den Stundensatz ihrer Aufgabe, ihres Projekts, Ihrer Mitgliedschaft oder des Arbeitsbereichs, wie die Einträge, die Sie erfassen; ein Inhaber kann die Datei mit ihren Stundensätzen importieren.',
+        ratesIgnored_other:
+          'Die Stundensätze der Datei ({{count}} Zeilen) werden nicht importiert: Stundensätze legt ein Inhaber fest. Ihre Einträge erhalten den Stundensatz ihrer Aufgabe, ihres Projekts, Ihrer Mitgliedschaft oder des Arbeitsbereichs, wie die Einträge, die Sie erfassen; ein Inhaber kann die Datei mit ihren Stundensätzen importieren.',
+        noCurrency_one:
+          'Die Datei nennt keine Währung: Ihre Stundensätze (1 Zeile) werden als {{currency}} gelesen, die Währung des Arbeitsbereichs.',
+        noCurrency_other:
+          'Die Datei nennt keine Währung: Ihre Stundensätze ({{count}} Zeilen) werden als {{currency}} gelesen, die Währung des Arbeitsbereichs.',
+        noCurrencyKimai_one:
+          'Die Datei nennt keine Währung: Ihre Stundensätze (1 Zeile) werden als {{currency}} gelesen, die Währung des Arbeitsbereichs. (Kimai-Exporte nennen keine: Prüfen Sie, ob die Kunden in Kimai in {{currency}} abrechnen.)',
+        noCurrencyKimai_other:
+          'Die Datei nennt keine Währung: Ihre Stundensätze ({{count}} Zeilen) werden als {{currency}} gelesen, die Währung des Arbeitsbereichs. (Kimai-Exporte nennen keine: Prüfen Sie, ob die Kunden in Kimai in {{currency}} abrechnen.)',
+      },
       unmatched: 'Nicht zugeordnete Benutzer',
       unmatchedAdvice:
         'fügen Sie sie zuerst auf der Seite Mitglieder hinzu, oder wählen Sie „Benutzer der Datei, die zu keinem Mitglied passen, als Mitglieder hinzufügen“.',

@@ -1492,6 +1492,46 @@ export const en = {
       toRestore: 'To restore',
       restored: 'Restored',
       note: 'Note',
+      // what an import did differently from the file (src/modules/imports/engine.ts noticesOf), as the Import page says it
+      notices: {
+        left: "The file's {{left, nouns}} are not imported: a workspace's profile, settings, rates and invoices are an owner's to import (and a member's rate is not taken when every row is one member's).",
+        items: {
+          profile: 'issuer profile',
+          invoicing: 'invoicing settings',
+          rates: 'rates ({{rates}})',
+          invoices: 'invoices ({{invoices}})',
+          approval: 'approval settings',
+          periods: 'approval periods ({{periods}})',
+          expenses: 'expenses ({{expenses}})',
+        },
+        workspaceKept:
+          "The workspace's own name and settings are kept: a file's are taken only by a workspace that holds nothing yet (no entry, client, project, task or tag). Change them on the Workspace page if the file's should apply.",
+        kept: {
+          profile:
+            "The workspace's own issuer profile is kept: the file's is not imported over it. Change it on the Workspace page if the file's should apply.",
+          invoicing:
+            "The workspace's own invoicing settings are kept: the file's are not imported over them. Change them on the Workspace page if the file's should apply.",
+          both: "The workspace's own issuer profile and invoicing settings are kept: the file's are not imported over them. Change them on the Workspace page if the file's should apply.",
+        },
+        withheld:
+          "The file was exported by someone who may not read colleagues' money, so it leaves out invoices and credit notes, project and task rates and budgets, and the rates of colleagues' entries: those entries get the rate of their task, project, member or workspace here. To carry them, export the workspace as an owner who sees colleagues' money.",
+        unknown:
+          'The file carries fields this version of timetrack does not know ({{fields}}): they were left out. Import it with the version that wrote it, or a newer one, to keep them.',
+        invite_one:
+          'One person of the file cannot be made a member by an import (listed as unmatched): add them on the Members page, which sends an invitation; once accepted, import the file again.',
+        invite_other:
+          '{{count}} people of the file cannot be made members by an import (listed as unmatched): add each on the Members page, which sends an invitation; once accepted, import the file again.',
+        ratesIgnored_one:
+          "The file's rates (1 row) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.",
+        ratesIgnored_other:
+          "The file's rates ({{count}} rows) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.",
+        noCurrency_one: "The file names no currency: its rates (1 row) are read as {{currency}}, the workspace's currency.",
+        noCurrency_other: "The file names no currency: its rates ({{count}} rows) are read as {{currency}}, the workspace's currency.",
+        noCurrencyKimai_one:
+          "The file names no currency: its rates (1 row) are read as {{currency}}, the workspace's currency. (Kimai exports name none: check that its customers bill in {{currency}}.)",
+        noCurrencyKimai_other:
+          "The file names no currency: its rates ({{count}} rows) are read as {{currency}}, the workspace's currency. (Kimai exports name none: check that its customers bill in {{currency}}.)",
+      },
       unmatched: 'Unmatched users',
       unmatchedAdvice: 'add them on the Members page first, or check "Add users of the file … as members".',
       made: {

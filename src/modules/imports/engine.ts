@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { newId, newTimeId } from '../../ids.js';
 import { DomainError } from '../../errors.js';
-import { type Words, words } from '../../i18n/index.js';
+import { type Key, type Vars, type Words, words } from '../../i18n/index.js';
 import { stripUnsafe } from '../../kernel/input.js';
 import { type CatalogImports, nameKey, type ProjectRow, type TaskRow } from '../catalog/service.js';
 import type { EntryImports, ImportContext } from '../entries/service.js';
@@ -99,6 +99,8 @@ export interface ImportReport {
   unmatchedUsers: Array<{ name: string; email: string; rows: number; firstLine: number }>;
   /** What the import did differently from the file, in words (a member's rates not taken, a currency assumed). */
   notices: string[];
+  /** The same notices' words for people by key, in step with `notices`, on a run for the Import page (`wording: 'page'`). */
+  noticeWords?: Words[];
   /** What it restored (a dry run: would restore) of a workspace's export beyond its catalog and entries (decisions 11a). */
   restored: RestoredCounts;
 }
@@ -435,6 +437,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
   // What the check decided of the workspace records: the lines refused, whether the workspace takes the file's settings.
   const restores = { refused: refusedRestores, settings: restoring.counts.workspace > 0 };
   const authorOf = (row: CheckedRow): string | null => author ?? matched.get(row.userKey) ?? null;
+  const notes = noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored, invite: held.size, restoring });
   const report: ImportReport = {
     importId: null,
     format,
@@ -451,7 +454,9 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
       users: toCreate.size,
     },
     unmatchedUsers,
-    notices: noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored, invite: held.size, restoring }),
+    notices: notes.notices,
+    // The same notices' words for people, on a run for the Import page (its reader's language).
+    ...(request.wording === 'page' ? { noticeWords: notes.words } : {}),
     restored: restoring.counts,
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
@@ -1000,6 +1005,17 @@ function createRestorer(
  * does not take (rates are an owner's to set), and rates read in the workspace's currency because
  * the file names none.
  */
+/** What a notice lists as not imported, each by its key (said in a list: `{{left, nouns}}`). */
+const NOTICE_ITEMS = {
+  profile: 'integrations.imports.notices.items.profile',
+  invoicing: 'integrations.imports.notices.items.invoicing',
+  rates: 'integrations.imports.notices.items.rates',
+  invoices: 'integrations.imports.notices.items.invoices',
+  approval: 'integrations.imports.notices.items.approval',
+  periods: 'integrations.imports.notices.items.periods',
+  expenses: 'integrations.imports.notices.items.expenses',
+} as const satisfies Record<string, Key>;
+
 function noticesOf(a: {
   format: Format;
   currency: string | null;
@@ -1008,8 +1024,14 @@ function noticesOf(a: {
   ratesIgnored: number;
   invite: number;
   restoring: CheckResult['restoring'];
-}): string[] {
+}): { notices: string[]; words: Words[] } {
   const notices: string[] = [];
+  /** Each notice's words for people by key, in step with `notices` (the Import page says them in its reader's language). */
+  const said: Words[] = [];
+  const note = (message: string, key: Key, vars?: Vars) => {
+    notices.push(message);
+    said.push(words(key, vars));
+  };
   const ignored = a.restoring.ignored;
   const count = (n: number, what: string) => `${n.toLocaleString('en')} ${what}${n === 1 ? '' : 's'}`;
   const left = [
@@ -1021,45 +1043,79 @@ function noticesOf(a: {
     ignored.period > 0 ? count(ignored.period, 'approval period') : '',
     ignored.expense > 0 ? count(ignored.expense, 'expense') : '',
   ].filter(Boolean);
+  const item = (n: number, name: keyof typeof NOTICE_ITEMS) => (n > 0 ? NOTICE_ITEMS[name] : '');
   if (left.length > 0)
-    notices.push(
+    note(
       `The file's ${left.join(', ')} are not imported: a workspace's profile, settings, rates and invoices are an owner's to import (and a member's rate is not taken when every row is one member's).`,
+      'integrations.imports.notices.left',
+      {
+        left: [
+          item(ignored.profile, 'profile'),
+          item(ignored.invoicing, 'invoicing'),
+          item(ignored.workspace + ignored.member, 'rates'),
+          item(ignored.invoice, 'invoices'),
+          item(ignored.approval, 'approval'),
+          item(ignored.period, 'periods'),
+          item(ignored.expense, 'expenses'),
+        ]
+          .filter(Boolean)
+          .join(' '),
+        rates: ignored.workspace + ignored.member,
+        invoices: ignored.invoice,
+        periods: ignored.period,
+        expenses: ignored.expense,
+      },
     );
   const kept = [a.restoring.kept.profile > 0 ? 'issuer profile' : '', a.restoring.kept.invoicing > 0 ? 'invoicing settings' : ''].filter(
     Boolean,
   );
   if (a.restoring.kept.workspace > 0)
-    notices.push(
+    note(
       "The workspace's own name and settings are kept: a file's are taken only by a workspace that holds nothing yet (no entry, client, project, task or tag). Change them on the Workspace page if the file's should apply.",
+      'integrations.imports.notices.workspaceKept',
     );
   if (kept.length > 0)
-    notices.push(
+    note(
       `The workspace's own ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} kept: the file's ${kept.length === 1 ? 'is' : 'are'} not imported over ${kept.length === 1 ? 'it' : 'them'}. Change ${kept.length === 1 ? 'it' : 'them'} on the Workspace page (or timetrack workspace profile / invoicing) if the file's should apply.`,
+      kept.length === 2
+        ? 'integrations.imports.notices.kept.both'
+        : a.restoring.kept.profile > 0
+          ? 'integrations.imports.notices.kept.profile'
+          : 'integrations.imports.notices.kept.invoicing',
     );
   if (a.restoring.withheld.length > 0)
-    notices.push(
+    note(
       "The file was exported by someone who may not read colleagues' money, so it leaves out invoices and credit notes, project and task rates and budgets, and the rates of colleagues' entries: those entries get the rate of their task, project, member or workspace here. To carry them, export the workspace as an owner who sees colleagues' money, or with timetrack export.",
+      'integrations.imports.notices.withheld',
     );
   if (a.restoring.unknown.length > 0)
-    notices.push(
+    note(
       `The file carries fields this version of timetrack does not know (${a.restoring.unknown.join(', ')}): they were left out. Import it with the version that wrote it, or a newer one, to keep them.`,
+      'integrations.imports.notices.unknown',
+      { fields: a.restoring.unknown.join(', ') },
     );
   const rows = (n: number) => `${n.toLocaleString('en')} row${n === 1 ? '' : 's'}`;
   if (a.invite > 0) {
-    notices.push(
+    note(
       `${a.invite === 1 ? 'One person' : `${a.invite.toLocaleString('en')} people`} of the file cannot be made ${a.invite === 1 ? 'a member' : 'members'} by an import (listed as unmatched): add each on the Members page, which sends an invitation; once accepted, import the file again.`,
+      'integrations.imports.notices.invite',
+      { count: a.invite },
     );
   }
   if (a.ratesIgnored > 0) {
-    notices.push(
+    note(
       `The file's rates (${rows(a.ratesIgnored)}) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.`,
+      'integrations.imports.notices.ratesIgnored',
+      { count: a.ratesIgnored },
     );
   } else if (a.moneyRows > 0 && a.currency === null) {
-    notices.push(
+    note(
       `The file names no currency: its rates (${rows(a.moneyRows)}) are read as ${a.workspaceCurrency}, the workspace's currency.${a.format === 'kimai' ? ' (Kimai exports name none: check that its customers bill in ' + a.workspaceCurrency + '.)' : ''}`,
+      a.format === 'kimai' ? 'integrations.imports.notices.noCurrencyKimai' : 'integrations.imports.notices.noCurrency',
+      { count: a.moneyRows, currency: a.workspaceCurrency },
     );
   }
-  return notices;
+  return { notices, words: said };
 }
 
 /** The zone local times are read in: required by formats without offsets, checked. */

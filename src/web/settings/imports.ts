@@ -295,11 +295,11 @@ function summary(outcome: ImportOutcome, dry: boolean): Html {
         : html`<dt>${dry ? t('integrations.imports.toRestore') : t('integrations.imports.restored')}</dt>
             <dd>${restored}</dd>`
     }
-    ${report.notices.map(
-      (notice) =>
-        html`<dt>${t('integrations.imports.note')}</dt>
-          <dd class="notice">${notice}</dd>`,
-    )}
+    ${report.notices.map((notice, i) => {
+      const said = report.noticeWords?.[i];
+      return html`<dt>${t('integrations.imports.note')}</dt>
+        <dd class="notice">${said === undefined ? notice : t(said.key, said.vars)}</dd>`;
+    })}
     ${
       report.unmatchedUsers.length > 0
         ? html`<dt>${t('integrations.imports.unmatched')}</dt>

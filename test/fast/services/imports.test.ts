@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/errors.js';
+import { translator } from '../../../src/i18n/index.js';
 import { csvCell } from '../../../src/modules/imports/export.js';
 import type { ImportRequest } from '../../../src/modules/imports/service.js';
 import { type Actor, OPERATOR, type Principal } from '../../../src/principal.js';
@@ -632,6 +633,14 @@ describe('imports service', () => {
         "The file's rates (1 row) are not imported: rates are an owner's to set. Your entries get the rate of their task, their project, your membership or the workspace, as the entries you track do; an owner can import the file with its rates.";
       expect(preview.report.notices).to.deep.equal([notice]);
       expect(preview.preview.map((r) => r.hourlyRate)).to.deep.equal([null, null]);
+      // The command line's report has the English notices only; the Import page's has their words by key beside them (issue 58).
+      expect(preview.report).to.not.have.property('noticeWords');
+      const page = await run({ path: file(), dryRun: true, wording: 'page' }, ada);
+      expect(page.report.notices).to.deep.equal([notice]);
+      expect(page.report.noticeWords?.map((w) => translator('en')(w.key, w.vars))).to.deep.equal([notice]);
+      expect(page.report.noticeWords?.map((w) => translator('de')(w.key, w.vars))).to.deep.equal([
+        'Die Stundensätze der Datei (1 Zeile) werden nicht importiert: Stundensätze legt ein Inhaber fest. Ihre Einträge erhalten den Stundensatz ihrer Aufgabe, ihres Projekts, Ihrer Mitgliedschaft oder des Arbeitsbereichs, wie die Einträge, die Sie erfassen; ein Inhaber kann die Datei mit ihren Stundensätzen importieren.',
+      ]);
       const { report } = await run({ path: file() }, ada);
       expect(report).to.deep.include({ imported: 2, notices: [notice] });
       expect(entries().map((e) => [e.description, e.authorId, e.billable, e.hourlyRate, e.amount])).to.deep.equal([

@@ -285,6 +285,11 @@ describe('settings page: the import upload', () => {
       `Rechnung ${number} lässt sich nicht wiederherstellen: Ihr Zeitraum 2026-11-30 bis 2026-10-31 besteht nicht aus zwei Kalendertagen in der richtigen Reihenfolge. Eine wiederhergestellte Rechnung folgt den Regeln einer gestellten:`,
     );
     expect(text).not.to.include('is not two calendar days in order');
+    // The page's notices too: the workspace keeps its own profile and settings (the English one stays the command line's).
+    expect(text).to.include(
+      'Der Arbeitsbereich behält sein Rechnungsstellerprofil und seine Rechnungseinstellungen: Die der Datei werden nicht darüber importiert.',
+    );
+    expect(text).not.to.include('are kept: the file');
   });
 
   it('a file of a workspace’s records only (its profile and invoicing settings, no entry) is checked and can be imported (issue 54 I3)', async () => {
