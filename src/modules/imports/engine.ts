@@ -437,7 +437,6 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
   // What the check decided of the workspace records: the lines refused, whether the workspace takes the file's settings.
   const restores = { refused: refusedRestores, settings: restoring.counts.workspace > 0 };
   const authorOf = (row: CheckedRow): string | null => author ?? matched.get(row.userKey) ?? null;
-  const notes = noticesOf({ format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored, invite: held.size, restoring });
   const report: ImportReport = {
     importId: null,
     format,
@@ -454,9 +453,7 @@ async function run(deps: EngineDeps, request: ImportRequest, by: ImportBy, start
       users: toCreate.size,
     },
     unmatchedUsers,
-    notices: notes.notices,
-    // The same notices' words for people, on a run for the Import page (its reader's language).
-    ...(request.wording === 'page' ? { noticeWords: notes.words } : {}),
+    ...noticesFor(request, { format, currency: found.currency, workspaceCurrency, moneyRows, ratesIgnored, invite: held.size, restoring }),
     restored: restoring.counts,
   };
   const stopped = refusedCount > 0 && request.skipInvalid !== true;
@@ -1005,6 +1002,12 @@ function createRestorer(
  * does not take (rates are an owner's to set), and rates read in the workspace's currency because
  * the file names none.
  */
+/** The report's notices; on a run for the Import page, their words for people beside them (said in its reader's language). */
+function noticesFor({ wording }: ImportRequest, a: Parameters<typeof noticesOf>[0]): Pick<ImportReport, 'notices' | 'noticeWords'> {
+  const { notices, words: said } = noticesOf(a);
+  return wording === 'page' ? { notices, noticeWords: said } : { notices };
+}
+
 /** What a notice lists as not imported, each by its key (said in a list: `{{left, nouns}}`). */
 const NOTICE_ITEMS = {
   profile: 'integrations.imports.notices.items.profile',

@@ -45,7 +45,7 @@ describe('deploy/: the systemd unit runs the server as npm start does', () => {
     const documented = read('docs/operations.md')
       .split('\n')
       .filter((l) => l.includes('litestream replicate -config /etc/timetrack'));
-    expect(documented).to.not.be.empty;
+    expect(documented.length).to.be.greaterThan(0);
     for (const line of documented) expect(nodeCommand(line.trim())).to.deep.equal(expected);
     // The first start by hand, in deploy/README.md.
     expect(read('deploy/README.md')).to.contain(`node /opt/timetrack/${start.script}`);
