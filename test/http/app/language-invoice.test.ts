@@ -236,7 +236,8 @@ describe('web app: one invoice’s page in German', function () {
     const text = flat(page.text);
     expect(text).to.include('<span class="badge bad">werden 2 Werte fehlen</span>');
     expect(text).to.include(
-      'setzen Sie ihn beim Kunden im <a href="/app/catalog">Katalog</a> (für neue Rechnungen), oder ergänzen Sie ihn unten für diese Rechnung',
+      // The value named, not a pronoun: the names it follows are of every gender (die Käuferreferenz, der Ort, das Land).
+      'setzen Sie den Wert beim Kunden im <a href="/app/catalog">Katalog</a> (für neue Rechnungen), oder ergänzen Sie den Wert unten für diese Rechnung',
     );
     expect(text).to.include('<h2 id="fill-heading">Fehlende Werte der E-Rechnung ergänzen</h2>');
     expect(text).to.include('<button type="submit">Werte speichern</button>');
