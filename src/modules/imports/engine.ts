@@ -997,11 +997,6 @@ function createRestorer(
   };
 }
 
-/**
- * What the preview and the result say beside the counts: the file's rates that a member's import
- * does not take (rates are an owner's to set), and rates read in the workspace's currency because
- * the file names none.
- */
 /** The report's notices; on a run for the Import page, their words for people beside them (said in its reader's language). */
 function noticesFor({ wording }: ImportRequest, a: Parameters<typeof noticesOf>[0]): Pick<ImportReport, 'notices' | 'noticeWords'> {
   const { notices, words: said } = noticesOf(a);
@@ -1019,6 +1014,11 @@ const NOTICE_ITEMS = {
   expenses: 'integrations.imports.notices.items.expenses',
 } as const satisfies Record<string, Key>;
 
+/**
+ * What the preview and the result say beside the counts: the file's rates that a member's import
+ * does not take (rates are an owner's to set), and rates read in the workspace's currency because
+ * the file names none; and the same notices' words for people by key, in step.
+ */
 function noticesOf(a: {
   format: Format;
   currency: string | null;
