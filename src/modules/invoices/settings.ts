@@ -221,18 +221,21 @@ function checkRate(value: number): number {
   return value;
 }
 
+/** A key that is no invoicing setting: the message lists the settings; its words by key. */
+const unknownSetting = (key: string) =>
+  invalid(
+    `${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`,
+    undefined,
+    'invoicing.refused.settings.unknown',
+    {
+      name: key,
+      names: SETTINGS_KEYS.join(', '),
+    },
+  );
+
 /** Checks one typed value of a key and returns it as stored; null (or blank text) clears it. */
 export function checkSetting(key: string, value: unknown): unknown {
-  if (!(SETTINGS_KEYS as string[]).includes(key))
-    throw invalid(
-      `${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`,
-      undefined,
-      'invoicing.refused.settings.unknown',
-      {
-        name: key,
-        names: SETTINGS_KEYS.join(', '),
-      },
-    );
+  if (!(SETTINGS_KEYS as string[]).includes(key)) throw unknownSetting(key);
   if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) return null;
   if (key === 'taxRate') {
     if (typeof value !== 'number')
@@ -282,16 +285,7 @@ export function checkSetting(key: string, value: unknown): unknown {
 export function settingsPatchOfText(assignments: ReadonlyArray<[key: string, text: string]>): SettingsPatch {
   const patch: Record<string, unknown> = {};
   for (const [key, text] of assignments) {
-    if (!(SETTINGS_KEYS as string[]).includes(key))
-      throw invalid(
-        `${key} is not an invoicing setting; the settings are ${SETTINGS_KEYS.join(', ')}.`,
-        undefined,
-        'invoicing.refused.settings.unknown',
-        {
-          name: key,
-          names: SETTINGS_KEYS.join(', '),
-        },
-      );
+    if (!(SETTINGS_KEYS as string[]).includes(key)) throw unknownSetting(key);
     const trimmed = text.trim();
     if (key === 'taxRate' && trimmed !== '') {
       if (!/^\d{1,3}(\.\d{1,4})?$/.test(trimmed))
