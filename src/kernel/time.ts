@@ -106,7 +106,8 @@ export function parseRangeBound(value: string, field: string, end: boolean, zone
 export function parseRange(from: string, to: string, zone = 'UTC'): { from: number; to: number } {
   const start = parseRangeBound(from, 'from', false, zone);
   const end = parseRangeBound(to, 'to', true, zone);
-  if (start > end || (CALENDAR_DAY.test(from) && CALENDAR_DAY.test(to) && from > to)) throw invalid('from', 'must not be after to.');
+  if (start > end || (CALENDAR_DAY.test(from) && CALENDAR_DAY.test(to) && from > to))
+    throw new DomainError('invalid', 'from: must not be after to.', { field: 'from', words: words('input.refused.rangeOrder') });
   return { from: start, to: end };
 }
 

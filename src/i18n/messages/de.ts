@@ -2198,6 +2198,7 @@ export const de: Messages = {
       email: 'Die E-Mail-Adresse muss wie name@example.org aussehen (eingegeben: {{got}}).',
       unsafeField:
         '{{what}} darf keine Steuerzeichen und keine Steuerzeichen der Schreibrichtung enthalten (gefunden: {{found}}): Geben Sie den Text ohne sie erneut ein.',
+      rangeOrder: 'Der Anfang liegt nach dem Ende: Wählen Sie einen Anfang am oder vor dem Ende.',
       calendarDay: '{{field}}: {{value}} ist kein Kalendertag (JJJJ-MM-TT, ein Datum, das es gibt).',
       instant:
         '{{field}}: {{value}} ist kein Zeitpunkt: Geben Sie JJJJ-MM-TTThh:mm:ss mit Z oder einer Zeitverschiebung an, etwa „2026-11-02T09:00:00+01:00“.',

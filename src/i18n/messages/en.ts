@@ -2163,6 +2163,7 @@ export const en = {
       // a field as a file or the API writes it (issuer.city), said as written
       unsafeField: '{{what}} must not hold control characters or bidirectional controls (found {{found}}): type it again without them.',
       // a day, a date-time, a zone (src/kernel/time.ts), the field as the file or the API writes it
+      rangeOrder: 'The start is after the end: choose a start on or before the end.',
       calendarDay: '{{field}}: {{value}} is not a calendar day (YYYY-MM-DD, a date that exists).',
       instant: '{{field}}: {{value}} is not a date-time: send YYYY-MM-DDThh:mm:ss with Z or an offset, e.g. "2026-11-02T09:00:00+01:00".',
       instantDay: '{{field}}: {{value}} is not a date-time that exists (the calendar has no such day).',

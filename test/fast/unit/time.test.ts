@@ -12,6 +12,7 @@ import {
   parseRangeBound,
   secondsBetween,
 } from '../../../src/kernel/time.js';
+import { translator } from '../../../src/i18n/index.js';
 import { refusal } from '../../helpers/refusal.js';
 
 const HOUR = 3_600_000;
@@ -208,6 +209,10 @@ describe('kernel/time', () => {
       const error = refusal(() => parseRange('2026-11-03', '2026-11-02'));
       expect(error.code).to.equal('invalid');
       expect(error.message).to.equal('from: must not be after to.');
+      // Its words for pages, in the reader's language (issue 58).
+      expect(translator('de')(error.words!.key, error.words!.vars)).to.equal(
+        'Der Anfang liegt nach dem Ende: Wählen Sie einen Anfang am oder vor dem Ende.',
+      );
     });
 
     it('allows two equal date-times (an empty range)', () => {

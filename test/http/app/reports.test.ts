@@ -311,7 +311,10 @@ describe('web app: reports', () => {
     const backwards = await owner.get('/app/reports?from=2026-11-10&to=2026-11-03&groupBy=client');
     expect(backwards.status).to.equal(400);
     const b = flat(backwards.text);
-    expect(b).to.include('<span class="field-error" id="report-from-error">from: must not be after to.</span>');
+    // The page says it in a person's words (the API keeps `from: must not be after to.`).
+    expect(b).to.include(
+      '<span class="field-error" id="report-from-error">The start is after the end: choose a start on or before the end.</span>',
+    );
     expect(b).to.include('value="2026-11-10" required aria-invalid="true" aria-describedby="report-from-error"');
     expect(b).to.include('value="2026-11-03" required');
     expect(b).to.include('<option value="client" selected>Client</option>');
