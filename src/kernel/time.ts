@@ -107,7 +107,7 @@ export function parseRange(from: string, to: string, zone = 'UTC'): { from: numb
   const start = parseRangeBound(from, 'from', false, zone);
   const end = parseRangeBound(to, 'to', true, zone);
   if (start > end || (CALENDAR_DAY.test(from) && CALENDAR_DAY.test(to) && from > to))
-    throw new DomainError('invalid', 'from: must not be after to.', { field: 'from', words: words('input.refused.rangeOrder') });
+    throw invalid('from', 'must not be after to.', 'input.refused.rangeOrder', to);
   return { from: start, to: end };
 }
 
