@@ -176,24 +176,35 @@ describe('durability', function () {
     expect(server.output()).not.to.contain('SQLITE_BUSY');
   });
 
-  it('a worker thread checkpoints the WAL into the database file; the server’s own connection only past 16,384 pages', async () => {
+  it('a worker thread checkpoints the WAL into the database file once the WAL holds 1,000 pages; the server’s own connection only past 16,384', async () => {
     const server = await startTestServer();
     try {
       expect(server.running.database.sqlite.pragma('wal_autocheckpoint', { simple: true })).to.equal(16_384);
       const file = server.config.databasePath;
-      // Let the checkpointer take what the start wrote, then note the file's size.
-      await new Promise((r) => setTimeout(r, 300));
+      const wal = () => statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      const stamp = () => `${statSync(file).size} bytes, modified ${statSync(file).mtimeMs}`;
       const before = statSync(file).size;
-      for (let i = 0; i < 150; i++) {
-        const res = await server.request('POST', '/api/v1/entries', {
-          json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: `${i} ${'x'.repeat(490)}` },
-        });
-        expect(res.status).to.equal(200);
-      }
-      // ~75 KB of descriptions, far below the server's threshold: only the worker writes the file.
+      const untouched = stamp();
+      // Below 1,000 pages (4,120,000 bytes of WAL) no thread runs and nothing checkpoints: the file
+      // stays as it was, also across a few of the server's looks at the WAL (every 500 ms).
+      let written = 0;
+      const writeUntil = async (bytes: number) => {
+        while (wal() < bytes) {
+          expect(stamp(), `the database file after ${written} entries (WAL ${wal()} bytes)`).to.equal(untouched);
+          const res = await server.request('POST', '/api/v1/entries', {
+            json: { start: '2026-11-02T08:00:00Z', end: '2026-11-02T09:00:00Z', description: `${written} ${'x'.repeat(490)}` },
+          });
+          expect(res.status).to.equal(200);
+          written += 1;
+        }
+      };
+      await writeUntil(2_000_000);
+      await new Promise((r) => setTimeout(r, 1_200));
+      await writeUntil(4_120_000);
+      // Far below the server's own threshold: only the worker, started now, writes the file.
       const until = Date.now() + 5_000;
       while (statSync(file).size <= before && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      expect(statSync(file).size).to.be.greaterThan(before + 75_000);
+      expect(statSync(file).size, `after ${written} entries`).to.be.greaterThan(before + written * 490);
     } finally {
       await server.close();
     }
