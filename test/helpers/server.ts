@@ -14,6 +14,7 @@ import { type RunningServer, type RuntimeOptions, startServer } from '../../src/
 import type { Services } from '../../src/services.js';
 import { ContractChecker, contractChecker } from './contract.js';
 import { TEST_PASSWORD_COST } from './password-cost.js';
+import { wire } from './wire.js';
 
 export interface TestResponse {
   status: number;
@@ -192,8 +193,8 @@ export async function send(baseUrl: string, method: string, path: string, option
     body = options.raw;
     if (options.contentType) headers['content-type'] = options.contentType;
   }
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await response.text();
+  const response = await wire(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const { text } = response;
   const type = response.headers.get('content-type') ?? '';
   const parsed = /json/.test(type) && text !== '' ? JSON.parse(text) : text;
   return { status: response.status, headers: response.headers, body: parsed, text };

@@ -1,13 +1,14 @@
 import { OPERATOR } from '../../src/principal.js';
 import { expect } from 'chai';
 import type { TestServer } from './server.js';
+import { type WireResponse, wire } from './wire.js';
 
 /** A person at the settings page over real HTTP: a cookie jar, form posts, redirects left visible. */
 export class SettingsClient {
   readonly jar = new Map<string, string>();
   /**
-   * The browser's `Accept-Language`, sent with every request where set; else Node's fetch sends
-   * `*`, which a member without a choice answers in the workspace's language (decisions §14).
+   * The browser's `Accept-Language`, sent with every request where set; else the client sends
+   * `*` (as Node's fetch), which a member without a choice answers in the workspace's language (decisions §14).
    */
   acceptLanguage: string | null = null;
   constructor(
@@ -23,7 +24,7 @@ export class SettingsClient {
     return this.acceptLanguage === null ? {} : { 'accept-language': this.acceptLanguage };
   }
 
-  private keep(response: Response): void {
+  private keep(response: WireResponse): void {
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = (pair as string).indexOf('=');
@@ -35,19 +36,19 @@ export class SettingsClient {
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: Headers }> {
-    const response = await fetch(`${this.server.url}${path}`, {
+    const response = await wire(`${this.server.url}${path}`, {
       redirect: 'manual',
       headers: { cookie: this.cookieHeader(), ...this.language(), ...headers },
     });
     this.keep(response);
-    return { status: response.status, text: await response.text(), headers: response.headers };
+    return { status: response.status, text: response.text, headers: response.headers };
   }
 
   /** Posts a form; `_csrf` is taken from `from` (a page's HTML) unless given. */
   async post(path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(form)) for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
-    const response = await fetch(`${this.server.url}${path}`, {
+    const response = await wire(`${this.server.url}${path}`, {
       method: 'POST',
       redirect: 'manual',
       headers: {
@@ -60,7 +61,7 @@ export class SettingsClient {
       body,
     });
     this.keep(response);
-    return { status: response.status, text: await response.text(), headers: response.headers };
+    return { status: response.status, text: response.text, headers: response.headers };
   }
 
   /** The CSRF token of the forms on a page. */
