@@ -60,12 +60,20 @@ export async function wire(url: string | URL, init: WireRequest = {}): Promise<W
   }
 }
 
-function once(target: URL, method: string, headers: Record<string, string>, body: string | Buffer | undefined): Promise<WireResponse> {
+function once(
+  target: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+  retried = false,
+): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const request = http.request(
       target,
       { method, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
       (response) => {
+        answered = true;
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);
@@ -82,7 +90,14 @@ function once(target: URL, method: string, headers: Record<string, string>, body
         });
       },
     );
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the server closed as the request went out on it (its keep-alive
+      // timeout, 5 s, ran out while a test held the event loop): the server never read it, so it
+      // goes again on a new connection, once (Node's documented remedy).
+      if (request.reusedSocket && !answered && !retried && (error.code === 'ECONNRESET' || error.code === 'EPIPE'))
+        resolve(once(target, method, headers, body, true));
+      else reject(error);
+    });
     request.end(body);
   });
 }
