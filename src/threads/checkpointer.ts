@@ -41,7 +41,7 @@ export function startCheckpointer({
   intervalMs?: number;
   startBytes?: number;
 }) {
-  if (path === ':memory:') return { stop: async () => {}, started: () => false };
+  if (path === ':memory:') return { stop: async () => {} };
   database.sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_FRAMES}`);
   let thread: ReturnType<typeof runThread> | null = null;
   const walPath = `${path}-wal`;
@@ -55,8 +55,6 @@ export function startCheckpointer({
   // A log left large by the last run (a crash) is taken at once.
   look();
   return {
-    /** Whether the thread runs (the WAL reached `startBytes`). */
-    started: () => thread !== null,
     /** Stops the thread (after its current checkpoint) and closes its connection. */
     async stop(): Promise<void> {
       clearInterval(watch);
