@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import process from 'node:process';
 
 const CHECKS = [
-  'lint:prettier',
+  'lint:format',
   'typecheck',
   'lint:oxlint',
   'sql:check',

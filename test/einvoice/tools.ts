@@ -56,7 +56,13 @@ export interface Finding {
 }
 /** The rule sets `validate` knows, each run on the documents that claim it. */
 export type RuleSet =
-  'ubl-2.1-schema' | 'cii-d16b-schema' | 'facturx-en16931-schema' | 'en16931' | 'xrechnung' | 'peppol' | 'facturx-en16931';
+  | 'ubl-2.1-schema'
+  | 'cii-d16b-schema'
+  | 'facturx-en16931-schema'
+  | 'en16931'
+  | 'xrechnung'
+  | 'peppol'
+  | 'facturx-en16931';
 
 export interface FileReport {
   file: string;

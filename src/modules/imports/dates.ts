@@ -9,7 +9,15 @@ export class CellError extends Error {
   constructor(
     message: string,
     readonly reason:
-      'dayOrder' | 'notDate' | 'notDay' | 'notTimeOfDay' | 'twelveHour' | 'noTimeOfDay' | 'notDuration' | 'durationForm' | 'skipped',
+      | 'dayOrder'
+      | 'notDate'
+      | 'notDay'
+      | 'notTimeOfDay'
+      | 'twelveHour'
+      | 'noTimeOfDay'
+      | 'notDuration'
+      | 'durationForm'
+      | 'skipped',
     readonly vars: Record<string, string> = {},
   ) {
     super(message);

@@ -43,7 +43,8 @@ export function createTokensRepository(db: Db) {
   return {
     byPrefix: (prefix: string): TokenCheck | undefined => {
       const r = byPrefix.get(prefix) as
-        [string, string, string, string, string, number, number, number | null, number | null, number | null, number | null] | undefined;
+        | [string, string, string, string, string, number, number, number | null, number | null, number | null, number | null]
+        | undefined;
       if (r === undefined) return undefined;
       return {
         id: r[0],

@@ -123,9 +123,7 @@ export function filterFields(form: FilterForm, choices: FilterChoices, errors: F
         'taskIds',
         t('reports.grouping.task'),
         html`<option value="">${t('reports.filters.anyTask')}</option>
-          ${tasksByProject.map(
-            (g) => html`<optgroup label="${g.project.name}">${g.tasks.map((t) => option(t, form.taskIds))}</optgroup>`,
-          )}`,
+          ${tasksByProject.map((g) => html`<optgroup label="${g.project.name}">${g.tasks.map((t) => option(t, form.taskIds))}</optgroup>`)}`,
         errors.taskIds,
       )}
       ${selectField(

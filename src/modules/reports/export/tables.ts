@@ -336,7 +336,8 @@ function weeklyTable(sources: TableSources, actor: Actor, request: ExportRequest
       ? people.weekday(`2026-11-${String((request.weekStart === 'monday' ? 23 : 22) + i).padStart(2, '0')}`)
       : ((request.weekStart === 'monday'
           ? ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
-          : ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'])[i] as string);
+          : ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
+        )[i] as string);
   const columns: Column[] = [
     { header: say('export.weekOf'), type: 'date', width: 11 },
     text(groupLabels(say, groupBy).label, 28),
