@@ -4,6 +4,7 @@ import { aggregateEntries, type AggregateQuery } from './repository/aggregate.js
 import { createListQueries } from './repository/list.js';
 import { createImportQueries } from './repository/imports.js';
 import { type EntryInsert, INSERT_VALUES } from './repository/insert.js';
+import { createEntryUpdate } from './repository/update.js';
 import { createSearchIndexQueries } from './repository/search-index.js';
 import { createSuggestionQueries } from './repository/suggestions.js';
 import { entries, entryTags, entryTombstones, timerStopLinks } from './schema.js';
@@ -45,39 +46,14 @@ export function createEntriesRepository(db: Db) {
     insert: db.insert(entries).values(INSERT_VALUES).returning().prepare(),
   };
 
-  // An update's statement by the columns it sets, prepared at its first use: the callers set a
-  // handful of shapes (a timer's stop, an edit, a runaway's resolution). Preparing an UPDATE of
-  // entries compiles its triggers (project totals, the search index, suggestions): 55-120 us of
-  // SQLite's on every stop and edit, besides Drizzle building the query anew.
-  const updates = new Map<string, ReturnType<typeof prepareUpdate>>();
-  const prepareUpdate = (columns: string[]) =>
-    db
-      .update(entries)
-      .set(Object.fromEntries(columns.map((column) => [column, p(column)])) as Partial<typeof entries.$inferInsert>)
-      .where(eq(entries.id, p('whereId')))
-      .returning()
-      .prepare();
-  const updateOf = (columns: string[]) => {
-    const key = columns.join();
-    let statement = updates.get(key);
-    if (statement === undefined) {
-      statement = prepareUpdate(columns);
-      if (updates.size < 32) updates.set(key, statement);
-    }
-    return statement;
-  };
+  const update = createEntryUpdate(db);
 
   return {
     byId: (workspaceId: string, id: string): EntryRow | undefined => statements.byId.get({ id, workspaceId }),
     tagIds: (id: string): string[] => statements.tagsOf.all({ id }).map((t) => t.tagId),
     running: (workspaceId: string, authorId: string): EntryRow | undefined => statements.runningOf.get({ workspaceId, authorId }),
     insert: (values: EntryInsert): EntryRow => statements.insert.get({ importId: null, tagList: null, ...values }) as EntryRow,
-    update: (id: string, values: Partial<typeof entries.$inferInsert>): EntryRow => {
-      const columns = Object.keys(values)
-        .filter((column) => values[column as keyof typeof values] !== undefined)
-        .sort();
-      return updateOf(columns).get({ ...values, whereId: id }) as EntryRow;
-    },
+    update,
     /** A workspace's running timers started at or before `startedBy`, not yet detected as runaways. */
     runawaysDue: (workspaceId: string, startedBy: number): Array<{ id: string }> =>
       db
