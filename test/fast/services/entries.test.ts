@@ -90,3 +90,33 @@ describe('entries service: work and rate', () => {
     expect(services.entries.get(seer, entry.id).hourlyRate).to.equal(null);
   });
 });
+
+/**
+ * The repository keeps one prepared UPDATE per set of columns (repository/update.ts): shapes that
+ * alternate must each write their own columns of their own row, never a kept statement's others.
+ */
+describe('entries service: updates of different shapes, one after another', () => {
+  it('a stop, an edit and a second stop each change only their row and their columns', () => {
+    const world = memoryServices();
+    try {
+      const { services, owner, clock } = world;
+      const member = world.member({});
+      const iso = (ms: number) => new Date(ms).toISOString();
+      const t0 = clock.now();
+      const first = services.timers.start(owner, { start: iso(t0 - 3_600_000), description: 'first' });
+      const second = services.timers.start(member, { start: iso(t0 - 1_800_000), description: 'second' });
+      const stopped = services.timers.stop(owner, { end: iso(t0) });
+      expect([stopped.id, stopped.end, stopped.durationSec, stopped.description]).to.deep.equal([first.id, iso(t0), 3600, 'first']);
+      // An edit's shape: description and the rest, but no new times.
+      const edited = services.entries.update(owner, first.id, { description: 'renamed' });
+      expect([edited.description, edited.end, edited.durationSec]).to.deep.equal(['renamed', iso(t0), 3600]);
+      // The stop's kept statement again, on the other member's row.
+      clock.advance(60_000);
+      const other = services.timers.stop(member, { end: iso(t0 + 60_000) });
+      expect([other.id, other.end, other.durationSec, other.description]).to.deep.equal([second.id, iso(t0 + 60_000), 1860, 'second']);
+      expect(services.entries.get(owner, first.id)).to.deep.include({ description: 'renamed', end: iso(t0), durationSec: 3600 });
+    } finally {
+      world.close();
+    }
+  });
+});
