@@ -10,7 +10,7 @@ import { ProviderMisconfigured } from './modules/oidc/service.js';
 import { serverLockFile, serverMark, takeServerLock } from './db/backup.js';
 import { startCheckpointer } from './threads/checkpointer.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
-import { flushBatch, type SyncFile } from './db/durability.js';
+import { type Durability, durably, flushBatch, type SyncFile } from './db/durability.js';
 import { type AppDeps, createApp } from './http/app.js';
 import { type ContractDocument, loadContract } from './contract.js';
 import { probeDatabase } from './db/probe.js';
@@ -222,7 +222,7 @@ export async function startServer(config: Config, options: RuntimeOptions = {}):
       documents,
       address: () => listeningAt,
     });
-    sending.attach(services.sender);
+    sending.attach(services.sender, services.durability);
     prepareWebhooks(services, logger);
     await discoverProvider(services, logger);
     const metrics = config.metrics
@@ -358,6 +358,7 @@ function prepareWebhooks(services: Services, logger: Logger): void {
  */
 function senderTopology(config: Config, options: RuntimeOptions, secretKey: Buffer, logger: Logger) {
   let local: WebhookSender | null = null;
+  let durability: Durability | null = null;
   let thread: SenderThread | null = null;
   let failed = false;
   // An in-memory database cannot be shared with a thread either.
@@ -366,18 +367,22 @@ function senderTopology(config: Config, options: RuntimeOptions, secretKey: Buff
   return {
     nudge: () => void deliver(),
     deliver,
-    attach(sender: WebhookSender): void {
+    /** The server's sender, and when its connection's commits are on disk (the thread's writes are made with them). */
+    attach(sender: WebhookSender, commits: Durability): void {
       local = sender;
+      durability = commits;
     },
     start(): void {
       if (inProcess) return;
       thread = startSenderThread({
         databasePath: config.databasePath,
-        synchronous: config.synchronous,
         secretKey,
         settings: graphSettings(config),
         timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
         logger,
+        // The thread's leases and outcomes join the requests' batch on this connection; the answer
+        // waits until they are on disk (a claim, too: what it leases must be, before it is sent).
+        write: async (request) => durably(durability as Durability, () => (local as WebhookSender).apply(request)),
         onFailure: () => {
           thread = null;
           failed = true;

@@ -32,7 +32,7 @@ import { createSessionsService } from './modules/sessions/service.js';
 import { createTokensRepository } from './modules/tokens/repository.js';
 import { createTokensService } from './modules/tokens/service.js';
 import { createWebhooksRepository } from './modules/webhooks/repository.js';
-import { createWebhookSender, type SenderPorts } from './modules/webhooks/sender.js';
+import { createWebhookSender, type QueueWriter, type SenderPorts } from './modules/webhooks/sender.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.js';
 import { type Resolver, systemResolver } from './modules/webhooks/targets.js';
 import { createMailRepository } from './modules/mail/repository.js';
@@ -92,6 +92,8 @@ export interface ServiceOptions {
     nudge?: () => void;
     /** Sends what is due (the scheduler's job): the server's sender thread, or this process's sender (the default). */
     deliver?: () => Promise<void>;
+    /** Where the sender's queue writes are made (the sender's thread: the server's write path); by default on this connection. */
+    writer?: QueueWriter;
   };
 }
 
@@ -355,6 +357,7 @@ function webhookSender(
       concurrency: WEBHOOK_CONCURRENCY,
       ca: options.webhooks?.ca,
     },
+    writer: options.webhooks?.writer,
   });
   return sender;
 }

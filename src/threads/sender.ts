@@ -1,30 +1,31 @@
-import type { Synchronous } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { GraphSettings } from '../services.js';
 import { startThread } from './boot.js';
-import type { SenderThreadData, SenderThreadLog } from './sender-thread.js';
+import type { QueueWrite } from '../modules/webhooks/service.js';
+import type { SenderThreadData, SenderThreadLog, SenderThreadWrite, SenderThreadWritten } from './sender-thread.js';
 
 /**
  * The webhook sender on its own thread, with its own connection to the database: the attempts'
  * HTTP, signing and bookkeeping then run beside the API instead of taking turns with its
  * requests (they took a quarter of the request thread's CPU under a write load). This side only
- * nudges the thread, relays its log lines and stops it. At-least-once is unchanged: the leases
- * live in the database.
+ * nudges the thread, relays its log lines, makes the queue writes it asks for (`write`: the
+ * server's one write path, so the thread's connection never holds the write lock the requests'
+ * writes wait for) and stops it. At-least-once is unchanged: the leases live in the database.
  */
 export function startSenderThread(options: {
   databasePath: string;
-  synchronous: Synchronous;
   secretKey: Buffer;
   /** What the configuration decides of the service graph: the thread's graph is the server's. */
   settings: GraphSettings;
   timeoutMs: number;
   logger: Logger;
+  /** Makes a queue write the thread asks for, resolving once it is on disk. */
+  write: (request: QueueWrite) => Promise<SenderThreadWritten['result']>;
   /** Called if the thread ends unasked (the server then sends in-process). */
   onFailure: () => void;
 }) {
   const workerData: SenderThreadData = {
     databasePath: options.databasePath,
-    synchronous: options.synchronous,
     secretKey: new Uint8Array(options.secretKey),
     settings: options.settings,
     timeoutMs: options.timeoutMs,
@@ -33,9 +34,21 @@ export function startSenderThread(options: {
   let exited = false;
   let ready = false;
   let stopped: Promise<void> | null = null;
-  worker.on('message', (message: SenderThreadLog | 'ready') => {
+  worker.on('message', (message: SenderThreadLog | SenderThreadWrite | 'ready') => {
     if (message === 'ready') ready = true;
-    else options.logger[message.level](message.msg, message.fields);
+    else if ('write' in message) {
+      const { write: id } = message;
+      const answer = (reply: Omit<SenderThreadWritten, 'written'>) => {
+        if (!exited) worker.postMessage({ written: id, ...reply } satisfies SenderThreadWritten);
+      };
+      // Synchronous throws (a constraint, a closed database) fail the write as a rejection does.
+      Promise.resolve()
+        .then(() => options.write(message.request))
+        .then(
+          (result) => answer({ result }),
+          (error: unknown) => answer({ error: error instanceof Error ? error.message : String(error) }),
+        );
+    } else options.logger[message.level](message.msg, message.fields);
   });
   worker.on('error', (error) =>
     options.logger.error(ready ? 'the webhook sender thread failed' : 'the webhook sender thread failed to start', {

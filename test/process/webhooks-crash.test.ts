@@ -188,11 +188,11 @@ describe('webhooks survive a crash', function () {
     const thread = startSenderThread({
       // Not a place a database can be opened: the thread fails at start.
       databasePath: '/dev/null/timetrack.db',
-      synchronous: 'FULL',
       secretKey: Buffer.alloc(32),
       settings: graphSettings(parseConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })),
       timeoutMs: 1_000,
       logger: { debug: () => {}, info: () => {}, warn: () => {}, error: (m) => errors.push(m) },
+      write: () => Promise.reject(new Error('no write is asked of a thread that cannot start')),
       onFailure: () => handedBack++,
     });
     await until(() => handedBack > 0, 10_000, 'the thread to fail');

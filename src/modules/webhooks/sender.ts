@@ -16,6 +16,18 @@ export interface SenderPorts {
 }
 
 export { DISABLE_AFTER_FAILED_DELIVERIES, LOG_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './queue.js';
+export type { Lane } from './queue.js';
+
+/**
+ * The queue's writes (leases, outcomes, the purge) as requests. The sender in the server's
+ * process makes them on its own connection; the sender's thread sends them to the server, whose
+ * one write path makes them in its batch (src/threads/sender.ts): so the thread's connection never
+ * takes the write lock that the requests' writes would wait for.
+ */
+export type QueueWrite = { op: 'claim'; busy: string[] } | { op: 'record'; attempts: Attempted[]; unsent: string[] } | { op: 'purge' };
+
+/** Makes a queue write somewhere (its answer: a lane or null for a claim, the rows deleted for a purge). */
+export type QueueWriter = (request: QueueWrite) => Promise<Lane | null | number | undefined>;
 
 /** A lane writes the outcomes it has after this long, even mid-batch (a slow receiver). */
 const FLUSH_AFTER_MS = 1_000;
@@ -34,6 +46,7 @@ export function createWebhookSender({
   clock,
   logger,
   options,
+  writer,
 }: {
   repo: WebhooksRepository;
   /** The sender's own write (on its thread's connection): its transactions record no events. */
@@ -42,6 +55,8 @@ export function createWebhookSender({
   clock: Clock;
   logger: Logger;
   options: SenderOptions;
+  /** Where the queue's writes are made: by default on `write`'s connection, here (see QueueWrite). */
+  writer?: QueueWriter | undefined;
 }) {
   let lastPurge = 0;
   /** Subscriptions whose lane runs in this process. */
@@ -56,6 +71,18 @@ export function createWebhookSender({
 
   const attempt = createAttempt({ queue, eventOf: ports.eventOf, clock, options });
   const signedPost = createSignedPost({ clock, options });
+
+  /** A queue write made on this connection. */
+  function apply(request: QueueWrite): Lane | null | number | undefined {
+    if (request.op === 'claim') return queue.claimLane(new Set(request.busy));
+    if (request.op === 'purge') return queue.purge();
+    queue.record(request.attempts, request.unsent);
+    return undefined;
+  }
+  const send: QueueWriter = writer ?? ((request) => Promise.resolve(apply(request)));
+  const record = async (attempts: Attempted[], unsent: string[] = []): Promise<void> => {
+    if (attempts.length > 0 || unsent.length > 0) await send({ op: 'record', attempts, unsent });
+  };
 
   /** Sends a lane's deliveries one at a time, in event order, within its lease. */
   async function runLane(lane: Lane): Promise<void> {
@@ -76,7 +103,7 @@ export function createWebhookSender({
           logger.error('webhook attempt failed unexpectedly', { deliveryId: id, ...errorFields(error) });
         }
         if (clock.now() - flushedAt >= FLUSH_AFTER_MS) {
-          queue.record(outcomes);
+          await record(outcomes);
           outcomes = [];
           flushedAt = clock.now();
         }
@@ -84,7 +111,7 @@ export function createWebhookSender({
     } finally {
       connection.close();
       try {
-        queue.record(outcomes, lane.ids.slice(next));
+        await record(outcomes, lane.ids.slice(next));
       } finally {
         active.delete(lane.webhookId);
       }
@@ -97,18 +124,27 @@ export function createWebhookSender({
   }
 
   async function runOnce(): Promise<void> {
-    if (clock.now() - lastPurge >= PURGE_EVERY_MS) purge();
+    if (clock.now() - lastPurge >= PURGE_EVERY_MS) {
+      lastPurge = clock.now();
+      await send({ op: 'purge' });
+    }
     // `concurrency` workers, each taking the next lane until no subscription has due deliveries.
     const worker = async (): Promise<void> => {
-      for (let lane = claim(); lane; lane = claim()) await runLane(lane);
+      for (let lane = await claim(); lane; lane = await claim()) await runLane(lane);
     };
     await Promise.all(Array.from({ length: options.concurrency }, worker));
   }
 
-  function claim(): Lane | null {
-    const lane = queue.claimLane(active);
-    if (lane) active.add(lane.webhookId);
-    return lane;
+  /** Claims run one at a time: each lane is marked active before the next claim, which then passes it by. */
+  let claiming: Promise<unknown> = Promise.resolve();
+  function claim(): Promise<Lane | null> {
+    const next = claiming.then(async () => {
+      const lane = (await send({ op: 'claim', busy: [...active] })) as Lane | null;
+      if (lane) active.add(lane.webhookId);
+      return lane;
+    });
+    claiming = next.catch(() => undefined);
+    return next;
   }
 
   const job = coalescing(runOnce);
@@ -119,6 +155,8 @@ export function createWebhookSender({
     recover: () => queue.recover(),
     /** Deletes delivery log rows older than 30 days. */
     purge,
+    /** Makes a queue write that the sender's thread sent (the server's side of QueueWrite). */
+    apply,
     idle: job.idle,
     /**
      * A test ping (the contract's `ping` webhook): one signed POST now, through the same target
