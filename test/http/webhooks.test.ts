@@ -144,6 +144,21 @@ describe('webhooks', function () {
       expect(new Set(receiver.requests.map((r) => r.headers['x-service-delivery'])).size).to.equal(5);
     });
 
+    it('a subscription with more due deliveries than one lane leases gets them all in event order, each once', async () => {
+      const hook = await subscribe(['entry.created']);
+      // 30 events: a lane leases 25, and the sender runs 8 lanes at once. A second lane of the same
+      // subscription (a claim made before the first lane was marked active) would send e25 on beside e0.
+      for (let i = 0; i < 30; i++)
+        server.services.entries.create(owner, {
+          start: `2026-11-0${1 + Math.floor(i / 10)}T0${i % 10}:00:00Z`,
+          end: `2026-11-0${1 + Math.floor(i / 10)}T0${i % 10}:30:00Z`,
+          description: `e${i}`,
+        });
+      await settle(server);
+      expect(receiver.requests.map((r) => r.json.data.entry.description)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `e${i}`));
+      expect(log(server, hook.id).filter((d) => d.status === 'success')).to.have.length(30);
+    });
+
     it('a lane sends its batch over one kept connection to the checked address; the next batch connects anew (issue 60)', async () => {
       const hook = await subscribe(['entry.created']);
       for (let i = 0; i < 6; i++)
