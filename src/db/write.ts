@@ -16,13 +16,6 @@ export interface WriteOptions {
    * first): an import's writes, whose pragmas (deferred foreign keys) last for their transaction.
    */
   alone?: boolean;
-  /**
-   * A commit that need not be on disk when it returns (the webhook sender's leases, which the next
-   * start releases anyway): on a connection that syncs every commit (synchronous=FULL) it commits
-   * with NORMAL, and the connection's next synced commit or checkpoint takes it to disk. A crash
-   * can lose it, never half of it. Ignored inside another write (the outermost one decides).
-   */
-  unsynced?: boolean;
 }
 
 /** Records an event in the transaction in progress (the event log's `record`, on the same connection). */
@@ -46,24 +39,9 @@ export function createWrite<Event>(db: Db, recorder: EventRecorder<Event> | null
   const sqlite = db.$client;
   /** Writes in progress on this connection (a write inside another is a savepoint of it). */
   let depth = 0;
-  /** Whether this connection syncs each commit itself (FULL), read at the first unsynced write. */
-  let syncsEachCommit: boolean | null = null;
-  return <T>(body: (record: (event: Event) => number) => T, options: WriteOptions = {}): T => {
-    if (options.unsynced && depth === 0 && !sqlite.inTransaction) {
-      syncsEachCommit ??= sqlite.pragma('synchronous', { simple: true }) === 2;
-      if (syncsEachCommit) {
-        sqlite.pragma('synchronous = NORMAL');
-        try {
-          return write(body, { ...options, unsynced: false });
-        } finally {
-          sqlite.pragma('synchronous = FULL');
-        }
-      }
-    }
-    return write(body, options);
-  };
+  return write;
 
-  function write<T>(body: (record: (event: Event) => number) => T, options: WriteOptions): T {
+  function write<T>(body: (record: (event: Event) => number) => T, options: WriteOptions = {}): T {
     try {
       // The server's connection batches: an outermost write joins (or opens) the batch transaction, as a savepoint (./durability.ts).
       if (depth === 0) {

@@ -130,33 +130,27 @@ export function createDeliveryQueue({
   return {
     /** Leases the due deliveries of the idle subscription whose oldest due delivery is oldest. */
     claimLane(busy: ReadonlySet<string>): Lane | null {
-      // Not synced on its own: a lease a crash loses is one the next start releases anyway
-      // (`recover`), and the lane's outcomes, synced, take it to disk with them. At one write at a
-      // time this cut the sender's syncs by a third (docs/design.md), and they share the disk with the API's.
-      return write(
-        () => {
-          const now = clock.now();
-          let best: { webhookId: string; nextAttemptAt: number; eventSeq: number } | null = null;
-          for (const { id } of statements.subscriptions.all()) {
-            if (busy.has(id)) continue;
-            const head = statements.head.get({ webhookId: id, now });
-            if (!head || head.nextAttemptAt === null) continue;
-            if (
-              !best ||
-              head.nextAttemptAt < best.nextAttemptAt ||
-              (head.nextAttemptAt === best.nextAttemptAt && head.eventSeq < best.eventSeq)
-            ) {
-              best = { webhookId: id, nextAttemptAt: head.nextAttemptAt, eventSeq: head.eventSeq };
-            }
+      return write(() => {
+        const now = clock.now();
+        let best: { webhookId: string; nextAttemptAt: number; eventSeq: number } | null = null;
+        for (const { id } of statements.subscriptions.all()) {
+          if (busy.has(id)) continue;
+          const head = statements.head.get({ webhookId: id, now });
+          if (!head || head.nextAttemptAt === null) continue;
+          if (
+            !best ||
+            head.nextAttemptAt < best.nextAttemptAt ||
+            (head.nextAttemptAt === best.nextAttemptAt && head.eventSeq < best.eventSeq)
+          ) {
+            best = { webhookId: id, nextAttemptAt: head.nextAttemptAt, eventSeq: head.eventSeq };
           }
-          if (!best) return null;
-          const ids = statements.batch.all({ webhookId: best.webhookId, now, limit: LANE_BATCH }).map((row) => row.id);
-          const leaseUntil = now + LEASE_MS;
-          for (const id of ids) statements.lease.run({ id, until: leaseUntil });
-          return { webhookId: best.webhookId, ids, leaseUntil };
-        },
-        { unsynced: true },
-      );
+        }
+        if (!best) return null;
+        const ids = statements.batch.all({ webhookId: best.webhookId, now, limit: LANE_BATCH }).map((row) => row.id);
+        const leaseUntil = now + LEASE_MS;
+        for (const id of ids) statements.lease.run({ id, until: leaseUntil });
+        return { webhookId: best.webhookId, ids, leaseUntil };
+      });
     },
 
     /** A delivery with its subscription, or null when it is gone or final (a lease that expired). */
