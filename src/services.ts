@@ -31,6 +31,7 @@ import type { HashCost } from './modules/sessions/password.js';
 import { createSessionsService } from './modules/sessions/service.js';
 import { createTokensRepository } from './modules/tokens/repository.js';
 import { createTokensService } from './modules/tokens/service.js';
+import { changeStamp } from './db/changes.js';
 import { createWebhooksRepository } from './modules/webhooks/repository.js';
 import { createWebhookSender, type QueueWriter, type SenderPorts } from './modules/webhooks/sender.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/service.js';
@@ -166,6 +167,7 @@ export function createServices(database: DatabaseHandle, options: ServiceOptions
     accounts,
     clock,
     write,
+    changes: changeStamp(database.sqlite),
     maxActivePerMember: options.limits?.tokensPerMember,
   });
   const { sessions, oidc } = signIns(db, options, { accounts, clock, write, logger, mail: mailed.sessions });

@@ -104,6 +104,43 @@ describe('tokens', () => {
       expectProblem(await server.request('GET', '/api/v1/me', { token: member.token }), 401, 'invalid-token', server.config.problemsBase);
     });
 
+    it('a revocation or a narrowing from another connection (the command line) bites on the very next request too', async () => {
+      const { services, workspaceId } = server;
+      const member = addMemberWithToken(services, workspaceId, { canViewOthersTime: true, canViewOthersMoney: true });
+      const me = () => server.request('GET', '/api/v1/me', { token: member.token });
+      // Twice: the second check finds the rows it kept from the first.
+      expect((await me()).status).to.equal(200);
+      expect((await me()).body.data.visibility).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: true });
+      await new Promise((resolve) => setImmediate(resolve)); // the server's batch (and the touch) committed
+      const cli = new Database(server.config.databasePath);
+      try {
+        cli.pragma('busy_timeout = 5000');
+        cli.prepare('UPDATE members SET can_view_others_money = 0 WHERE workspace_id = ? AND user_id = ?').run(workspaceId, member.userId);
+        expect((await me()).body.data.visibility).to.deep.equal({ canViewOthersTime: true, canViewOthersMoney: false });
+        expect((await me()).status).to.equal(200);
+        cli.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(server.clock.now(), member.tokenId);
+        expectProblem(await me(), 401, 'invalid-token', server.config.problemsBase);
+      } finally {
+        cli.close();
+      }
+    });
+
+    it('a token whose rows are kept still expires on time, and a change on the server’s own connection bites at once', async () => {
+      const { services, workspaceId, clock } = server;
+      const member = addMemberWithToken(services, workspaceId, { expiresAt: clock.now() + 120_000 });
+      const me = () => server.request('GET', '/api/v1/me', { token: member.token });
+      expect((await me()).status).to.equal(200);
+      expect((await me()).status).to.equal(200);
+      clock.advance(120_000);
+      expectProblem(await me(), 401, 'invalid-token', server.config.problemsBase);
+      const other = addMemberWithToken(services, workspaceId);
+      expect((await server.request('GET', '/api/v1/me', { token: other.token })).status).to.equal(200);
+      server.running.database.sqlite.exec('BEGIN');
+      server.running.database.sqlite.prepare('DELETE FROM members WHERE user_id = ?').run(other.userId);
+      server.running.database.sqlite.exec('COMMIT');
+      expectProblem(await server.request('GET', '/api/v1/me', { token: other.token }), 401, 'invalid-token', server.config.problemsBase);
+    });
+
     it('re-adding a removed member does not revive their old token', async () => {
       const member = addMemberWithToken(server.services, server.workspaceId);
       server.services.accounts.removeMember(OPERATOR, { workspaceId: server.workspaceId, userId: member.userId });

@@ -7,7 +7,7 @@ import { requireName, requirePositiveInt } from '../../kernel/input.js';
 import { type Actor, isOperator, type Principal, type Scope } from '../../principal.js';
 import type { Access, Membership } from '../accounts/service.js';
 import { tokenErrors as errors } from './errors.js';
-import type { TokenRow, TokensRepository } from './repository.js';
+import type { TokenCheck, TokenRow, TokensRepository } from './repository.js';
 import { hashToken, mintToken, sameHash, tokenPrefix } from './token-format.js';
 import { tokenView } from './views.js';
 
@@ -66,19 +66,22 @@ export interface NewToken {
 /**
  * API tokens: minted by a member for themselves (the settings page, at most TOKENS_PER_MEMBER
  * active ones) or by the operator for anyone (the command line); checked on every request
- * against the database (no cache, so a revocation bites on the very next request).
+ * against the database, so a revocation bites on the very next request (see createAuthenticator).
  */
 export function createTokensService({
   repo,
   accounts,
   clock,
   write,
+  changes,
   maxActivePerMember = DEFAULT_TOKENS_PER_MEMBER,
 }: {
   repo: TokensRepository;
   accounts: TokenAccounts;
   clock: Clock;
   write: Write<never>;
+  /** The connection's change stamp (src/db/changes.ts): while it stands still, the check may reuse the rows it read. */
+  changes: () => string;
   /** TOKENS_PER_MEMBER: the active tokens a member may hold (the operator may mint beyond it). */
   maxActivePerMember?: number;
 }) {
@@ -91,7 +94,7 @@ export function createTokensService({
   };
 
   return {
-    authenticate: createAuthenticator(repo, accounts, clock, write),
+    authenticate: createAuthenticator(repo, accounts, clock, write, changes),
 
     /** Mints a token; its plaintext is returned this once. */
     create(principal: Principal, given: NewToken): { id: string; token: string; prefix: string } {
@@ -160,6 +163,9 @@ export function createTokensService({
 
 export type TokensService = ReturnType<typeof createTokensService>;
 
+/** Tokens whose rows the check keeps at most (all are let go when full). */
+const KNOWN_TOKENS = 10_000;
+
 /**
  * The actor of a presented token string, or null for any kind of failure (the caller answers
  * one 401): the token's row, then its member's current flags and the workspace (two primary-key
@@ -167,21 +173,42 @@ export type TokensService = ReturnType<typeof createTokensService>;
  * membership, so the token is refused. One read joining api_tokens with the accounts' tables was
  * measured and not made: 30,700 against 35,200 instructions for the two (of ~49,000 a check), not
  * worth a repository reading another module's tables (issue 60).
+ *
+ * The two rows of a token that passed are kept, and used again while the connection's change
+ * stamp stands still: any commit by another connection (the command line, a thread) or any row
+ * changed on this one lets them all go, so a revocation or a narrowing, from anywhere, bites on
+ * the very next request. The stamp is one statement that reads no table; between requests the
+ * CPU's caches have gone cold, and the two reads cost ~75 µs there against ~13 µs for the stamp
+ * (docs/benchmarks.md). The secret's hash, the revocation, the expiry (against the clock) and the
+ * membership are checked on every request as before, on the kept rows.
  */
-function createAuthenticator(repo: TokensRepository, accounts: TokenAccounts, clock: Clock, write: Write<never>) {
+function createAuthenticator(repo: TokensRepository, accounts: TokenAccounts, clock: Clock, write: Write<never>, changes: () => string) {
+  const known = new Map<string, { row: TokenCheck; member: Access }>();
+  let stamp = '';
   return (token: string | null): Authenticated | null => {
     const prefix = token === null ? null : tokenPrefix(token);
-    const row = prefix === null ? undefined : repo.byPrefix(prefix);
+    const now = changes();
+    if (now !== stamp) {
+      known.clear();
+      stamp = now;
+    }
+    const kept = prefix === null ? undefined : known.get(prefix);
+    const row = kept?.row ?? (prefix === null ? undefined : repo.byPrefix(prefix));
     const presentedHash = hashToken(token ?? '');
     const hashMatches = sameHash(presentedHash, row?.secretHash ?? DUMMY_HASH);
     if (!row || !hashMatches) return null;
-    const now = clock.now();
+    const at = clock.now();
     if (row.revokedAt !== null) return null;
-    if (row.expiresAt !== null && row.expiresAt <= now) return null;
-    const member = accounts.access(row.workspaceId, row.userId);
+    if (row.expiresAt !== null && row.expiresAt <= at) return null;
+    const member = kept?.member ?? accounts.access(row.workspaceId, row.userId);
     if (!member) return null;
-    if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_GRANULARITY_MS)
-      write(() => repo.touch(row.id, now, now - LAST_USED_GRANULARITY_MS));
+    if (!kept && prefix !== null) {
+      if (known.size >= KNOWN_TOKENS) known.clear();
+      known.set(prefix, { row, member });
+    }
+    // A write: it moves the stamp, so the next check reads the rows again (with this time in them).
+    if (row.lastUsedAt === null || row.lastUsedAt <= at - LAST_USED_GRANULARITY_MS)
+      write(() => repo.touch(row.id, at, at - LAST_USED_GRANULARITY_MS));
     return {
       actor: {
         kind: 'member',
