@@ -255,7 +255,8 @@ function metricsEndpoint(metrics: Metrics, config: Config, logger: Logger): Requ
  */
 function announceDeprecation(deprecations: Deprecations, exchange: Exchange): void {
   const { operationId, req, res } = exchange;
-  if (operationId === undefined || res.headersSent) return;
+  // Most operations have nothing deprecated: no request view is made for them.
+  if (operationId === undefined || !deprecations.touches(operationId) || res.headersSent) return;
   // Express parses the query anew on each read: the one as sent (the pipeline's copy drops workspaceId).
   const headers = deprecations.headers(operationId, {
     get query() {

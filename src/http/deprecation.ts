@@ -16,6 +16,8 @@ import { deprecationAnchor } from './changelog.js';
  * in one request, the earliest dates apply and each has its link.
  */
 export interface Deprecations {
+  /** Whether the contract deprecates the operation or any of its parameters (else `headers` is always null). */
+  touches(operationId: string): boolean;
   /** The headers for a request of this operation (its query and headers as sent), or null. */
   headers(
     operationId: string,
@@ -129,6 +131,7 @@ export function compileDeprecations(contract: ContractDocument, changelogUrl: st
   };
 
   return {
+    touches: (operationId) => byOperation.has(operationId),
     headers(operationId, request) {
       const found = byOperation.get(operationId);
       if (!found) return null;
