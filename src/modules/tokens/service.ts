@@ -177,8 +177,8 @@ const KNOWN_TOKENS = 10_000;
  * The two rows of a token that passed are kept, and used again while the connection's change
  * stamp stands still: any commit by another connection (the command line, a thread) or any row
  * changed on this one lets them all go, so a revocation or a narrowing, from anywhere, bites on
- * the very next request. The stamp is one statement that reads no table; between requests the
- * CPU's caches have gone cold, and the two reads cost ~75 µs there against ~13 µs for the stamp
+ * the very next request. The stamp is two statements that read no table; between requests the
+ * CPU's caches have gone cold, and the two reads cost ~75 µs there against ~9 µs for the stamp
  * (docs/benchmarks.md). The secret's hash, the revocation, the expiry (against the clock) and the
  * membership are checked on every request as before, on the kept rows.
  */

@@ -49,7 +49,7 @@ export function createWebhookSender({
   writer,
 }: {
   repo: WebhooksRepository;
-  /** The sender's own write (on its thread's connection): its transactions record no events. */
+  /** The sender's own write on its connection (its transactions record no events): the queue's writes when no `writer` is given. */
   write: Write<never>;
   ports: SenderPorts;
   clock: Clock;
