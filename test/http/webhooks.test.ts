@@ -671,6 +671,23 @@ describe('webhooks', function () {
       server.clock.advance(1 * 86_400_000 + 1);
       expect(server.services.sender.purge()).to.equal(1);
       expect(log(server, hook.id)).to.have.length(1);
+      // A large purge (the first after a long stop) deletes a chunk of 1,000 per write, so the
+      // server's requests run between them: 2,500 old rows in three writes; the newer row stays.
+      const sqlite = server.running.database.sqlite;
+      await new Promise((resolve) => setImmediate(resolve)); // the server's batch committed
+      sqlite.exec('BEGIN');
+      sqlite
+        .prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+           INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event, status, attempt, created_at, updated_at)
+           SELECT 'whd_old_' || i, webhook_id, event_seq, event, status, attempt, i, i FROM n, webhook_deliveries`,
+        )
+        .run();
+      sqlite.exec('COMMIT');
+      const writes = server.services.durability.writes();
+      expect(server.services.sender.purge()).to.equal(2_500);
+      expect(server.services.durability.writes() - writes).to.equal(3);
+      expect(log(server, hook.id)).to.have.length(1);
     });
   });
 

@@ -27,6 +27,9 @@ export const LOG_RETENTION_MS = 30 * 86_400_000;
 const LEASE_MS = 60_000;
 export const CANCELLED_DETAIL = 'The subscription was disabled before this delivery was made; it is not retried.';
 
+/** Delivery log rows one purge write deletes at most. */
+export const PURGE_CHUNK = 1_000;
+
 /** Deliveries a subscription's lane leases at once; their outcomes are written in one transaction. */
 const LANE_BATCH = 25;
 
@@ -199,8 +202,12 @@ export function createDeliveryQueue({
     /** Releases leases left by a previous process (its attempts count as never made). */
     recover: (): number => write(() => statements.recover()),
 
-    /** Deletes delivery log rows older than 30 days. */
-    purge: (): number => write(() => statements.purge(clock.now() - LOG_RETENTION_MS)),
+    /**
+     * Deletes up to PURGE_CHUNK of the delivery log rows older than 30 days, in one write: a caller
+     * that gets PURGE_CHUNK back asks again. So a large purge (the first after a long stop) never
+     * holds the server's writes for more than one chunk's time.
+     */
+    purge: (): number => write(() => statements.purge(clock.now() - LOG_RETENTION_MS, PURGE_CHUNK)),
   };
 }
 

@@ -49,8 +49,10 @@ select "status", count(*) from "webhook_deliveries" where ("webhook_deliveries".
 insert into "webhooks" ("id", "workspace_id", "user_id", "url", "events", "secret_ciphertext", "enabled", "consecutive_failures", "disabled_at", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?);
 
 
-delete from "webhook_deliveries" where "webhook_deliveries"."created_at" < ?;
---   SEARCH webhook_deliveries USING COVERING INDEX webhook_deliveries_created (created_at<?)
+delete from "webhook_deliveries" where "webhook_deliveries"."id" in (select "id" from "webhook_deliveries" where "webhook_deliveries"."created_at" < ? order by "webhook_deliveries"."created_at" limit ?);
+--   SEARCH webhook_deliveries USING COVERING INDEX sqlite_autoindex_webhook_deliveries_1 (id=?)
+--   LIST SUBQUERY 1
+--     SEARCH webhook_deliveries USING INDEX webhook_deliveries_created (created_at<?)
 
 select "id", "workspace_id", "user_id", "url", "events", "secret_ciphertext", "enabled", "consecutive_failures", "disabled_at", "created_at", "updated_at" from "webhooks" where "webhooks"."workspace_id" = ? order by "webhooks"."created_at", "webhooks"."id";
 --   SEARCH webhooks USING INDEX webhooks_workspace (workspace_id=?)

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNotNull, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { webhookDeliveries, webhookPings, webhooks } from './schema.js';
 
@@ -299,7 +299,21 @@ function queueStatements(db: Db) {
     /** Releases every lease (a previous process's attempts count as never made). */
     recover: (): number =>
       db.update(webhookDeliveries).set({ claimedUntil: null }).where(isNotNull(webhookDeliveries.claimedUntil)).run().changes,
-    /** Deletes delivery log rows created before `before`. */
-    purge: (before: number): number => db.delete(webhookDeliveries).where(lt(webhookDeliveries.createdAt, before)).run().changes,
+    /** Deletes up to `limit` of the oldest delivery log rows created before `before` (through webhook_deliveries_created). */
+    purge: (before: number, limit: number): number =>
+      db
+        .delete(webhookDeliveries)
+        .where(
+          inArray(
+            webhookDeliveries.id,
+            db
+              .select({ id: webhookDeliveries.id })
+              .from(webhookDeliveries)
+              .where(lt(webhookDeliveries.createdAt, before))
+              .orderBy(webhookDeliveries.createdAt)
+              .limit(limit),
+          ),
+        )
+        .run().changes,
   };
 }

@@ -5,7 +5,7 @@ import { errorFields, type Logger } from '../../logger.js';
 import { createAttempt, createSignedPost, type SenderOptions } from './attempt.js';
 import { newDeliveryId } from './crypto.js';
 import { type EventRecord, laneConnection, type Owner } from './post.js';
-import { type Attempted, createDeliveryQueue, type Lane, type Outcome } from './queue.js';
+import { type Attempted, createDeliveryQueue, type Lane, type Outcome, PURGE_CHUNK } from './queue.js';
 import type { WebhooksRepository } from './repository.js';
 import { coalescing } from '../../kernel/coalesce.js';
 
@@ -118,15 +118,19 @@ export function createWebhookSender({
     }
   }
 
+  /** Deletes every delivery log row older than 30 days, a chunk per write; how many. */
   function purge(): number {
     lastPurge = clock.now();
-    return queue.purge();
+    let total = 0;
+    for (let n = PURGE_CHUNK; n === PURGE_CHUNK; total += n) n = queue.purge();
+    return total;
   }
 
   async function runOnce(): Promise<void> {
     if (clock.now() - lastPurge >= PURGE_EVERY_MS) {
       lastPurge = clock.now();
-      await send({ op: 'purge' });
+      // A chunk per write: the server's requests run between them.
+      for (let n = PURGE_CHUNK; n === PURGE_CHUNK;) n = (await send({ op: 'purge' })) as number;
     }
     // `concurrency` workers, each taking the next lane until no subscription has due deliveries.
     const worker = async (): Promise<void> => {
