@@ -9,7 +9,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../clock.js';
 import { openDatabase } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import type { Lane, QueueWrite, QueueWriter } from '../modules/webhooks/service.js';
+import type { QueueAnswer, QueueWrite, QueueWriter } from '../modules/webhooks/service.js';
 import { configuredServices, type GraphSettings } from '../services.js';
 
 export interface SenderThreadData {
@@ -35,7 +35,7 @@ export interface SenderThreadWrite {
 /** The server's answer to a SenderThreadWrite: what the write returned, or why it failed. */
 export interface SenderThreadWritten {
   written: number;
-  result?: Lane | null | number | undefined;
+  result?: QueueAnswer;
   error?: string;
 }
 

@@ -187,10 +187,10 @@ function createAuthenticator(repo: TokensRepository, accounts: TokenAccounts, cl
   let stamp = '';
   return (token: string | null): Authenticated | null => {
     const prefix = token === null ? null : tokenPrefix(token);
-    const now = changes();
-    if (now !== stamp) {
+    const current = changes();
+    if (current !== stamp) {
       known.clear();
-      stamp = now;
+      stamp = current;
     }
     const kept = prefix === null ? undefined : known.get(prefix);
     const row = kept?.row ?? (prefix === null ? undefined : repo.byPrefix(prefix));

@@ -16,7 +16,6 @@ export interface SenderPorts {
 }
 
 export { DISABLE_AFTER_FAILED_DELIVERIES, LOG_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './queue.js';
-export type { Lane } from './queue.js';
 
 /**
  * The queue's writes (leases, outcomes, the purge) as requests. The sender in the server's
@@ -26,8 +25,11 @@ export type { Lane } from './queue.js';
  */
 export type QueueWrite = { op: 'claim'; busy: string[] } | { op: 'record'; attempts: Attempted[]; unsent: string[] } | { op: 'purge' };
 
-/** Makes a queue write somewhere (its answer: a lane or null for a claim, the rows deleted for a purge). */
-export type QueueWriter = (request: QueueWrite) => Promise<Lane | null | number | undefined>;
+/** A queue write's answer: a lane or null for a claim, the rows deleted for a purge, nothing for a record. */
+export type QueueAnswer = Lane | null | number | undefined;
+
+/** Makes a queue write somewhere. */
+export type QueueWriter = (request: QueueWrite) => Promise<QueueAnswer>;
 
 /** A lane writes the outcomes it has after this long, even mid-batch (a slow receiver). */
 const FLUSH_AFTER_MS = 1_000;
@@ -73,7 +75,7 @@ export function createWebhookSender({
   const signedPost = createSignedPost({ clock, options });
 
   /** A queue write made on this connection. */
-  function apply(request: QueueWrite): Lane | null | number | undefined {
+  function apply(request: QueueWrite): QueueAnswer {
     if (request.op === 'claim') return queue.claimLane(new Set(request.busy));
     if (request.op === 'purge') return queue.purge();
     queue.record(request.attempts, request.unsent);

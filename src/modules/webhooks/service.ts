@@ -20,7 +20,7 @@ export { deliveryView, EVENT_DESCRIPTIONS, pingSentence, pingView, webhookView }
 export { REDELIVERABLE } from './delivery-log.js';
 export { DISABLE_AFTER_FAILED_DELIVERIES } from './queue.js';
 /** The sender's queue writes as requests, which its thread sends to the server (src/threads/sender.ts). */
-export type { Lane, QueueWrite, QueueWriter } from './sender.js';
+export type { QueueAnswer, QueueWrite, QueueWriter } from './sender.js';
 import type { Outcome } from './queue.js';
 import { checkUrl, type Resolver, resolveTarget, TargetRefused } from './targets.js';
 
