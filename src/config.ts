@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
-import cron from 'node-cron';
 import type { Synchronous } from './db/database.js';
 import type { LogLevel } from './logger.js';
 import { isLoopbackHost, OIDC_BACKCHANNEL_PATH, OIDC_CALLBACK_PATH, type OidcSettings } from './modules/oidc/settings.js';
@@ -140,6 +140,12 @@ function limits(int: (name: string, fallback: number, min: number, max: number) 
  * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
  * this; everything else receives the object. Every bad value is named in one ConfigError.
  */
+const DEFAULT_SCHEDULER_CRON = '* * * * * *';
+// node-cron checks a SCHEDULER_CRON that is set, loaded then: every start (a command's too) would
+// otherwise compile it for the default, which needs no check.
+const requireHere = createRequire(import.meta.url);
+const validCron = (expression: string): boolean => (requireHere('node-cron') as typeof import('node-cron')).validate(expression);
+
 export function parseConfig(env: Env, readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): Config {
   const problems: string[] = [];
 
@@ -210,8 +216,8 @@ export function parseConfig(env: Env, readFile: (path: string) => string = (path
     if (value.length < 32) problems.push('SECRET_KEY must be at least 32 characters');
     return value;
   };
-  const schedulerCron = text('SCHEDULER_CRON', '* * * * * *');
-  if (schedulerCron !== 'off' && !cron.validate(schedulerCron)) {
+  const schedulerCron = text('SCHEDULER_CRON', DEFAULT_SCHEDULER_CRON);
+  if (schedulerCron !== 'off' && schedulerCron !== DEFAULT_SCHEDULER_CRON && !validCron(schedulerCron)) {
     problems.push(`SCHEDULER_CRON must be a node-cron expression or off (got ${JSON.stringify(schedulerCron)})`);
   }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
 
 /**
  * LITESTREAM_CONFIG: the Litestream configuration the operator wrote once, read at start to
@@ -59,6 +59,10 @@ function describeReplica(replica: unknown): string | null {
   return place === '' ? null : `${type}:${place}`;
 }
 
+// The YAML parser (~270 kB) is loaded when a Litestream file is set: no start without one compiles it.
+const requireHere = createRequire(import.meta.url);
+const parseYaml = (text: string): unknown => (requireHere('yaml') as typeof import('yaml')).parse(text);
+
 /**
  * Reads and checks the Litestream file for the database at `databasePath`; each problem goes to
  * `problems` in words that say what to do. Returns null when there are problems.
@@ -89,7 +93,7 @@ export function readReplicationSettings(
   }
   let document: unknown;
   try {
-    document = parse(expandEnv(text, env));
+    document = parseYaml(expandEnv(text, env));
   } catch (error) {
     problems.push(`${where} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
     return null;

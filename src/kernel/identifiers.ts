@@ -191,8 +191,8 @@ function vatCheckDigitsHold(country: string, vat: string): boolean | null {
   return validator.validate(check.value ? check.value(vat) : vat).isValid;
 }
 
-/** A country's name as a person reads it (the VAT prefixes EL and XI are no region codes). */
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/** A country's name as a person reads it (the VAT prefixes EL and XI are no region codes); its ICU table made on first use. */
+let regionNames: Intl.DisplayNames | undefined;
 const SPOKEN_NAMES: Record<string, string> = {
   EL: 'Greece',
   XI: 'Northern Ireland',
@@ -200,7 +200,8 @@ const SPOKEN_NAMES: Record<string, string> = {
   GB: 'the United Kingdom',
   CZ: 'Czechia',
 };
-const countryName = (code: string): string => SPOKEN_NAMES[code] ?? regionNames.of(code) ?? code;
+const countryName = (code: string): string =>
+  SPOKEN_NAMES[code] ?? (regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' })).of(code) ?? code;
 
 /**
  * A VAT identifier (BT-31, BT-48): its country's code first (EN 16931 BR-CO-9), then that

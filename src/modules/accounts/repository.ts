@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { invitations, members, users, workspaceJoinDomains, workspaces } from './schema.js';
+import { onFirstUse, preparedOnFirstUse } from '../../db/prepared.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -50,54 +51,59 @@ const memberColumns = {
  * members. The membership lookup runs on every API request and every settings page: prepared.
  */
 export function createAccountsRepository(db: Db) {
-  const statements = {
-    membership: db
-      .select({
-        workspaceId: members.workspaceId,
-        userId: members.userId,
-        canViewOthersTime: members.canViewOthersTime,
-        canViewOthersMoney: members.canViewOthersMoney,
-        isOwner: members.isOwner,
-        hourlyRate: members.hourlyRate,
-        workspaceHourlyRate: workspaces.hourlyRate,
-        currency: workspaces.currency,
-        workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
-        workspaceName: workspaces.name,
-        name: users.name,
-        email: users.email,
-      })
-      .from(members)
-      .innerJoin(users, and(eq(users.id, members.userId), isNull(users.deletedAt)))
-      .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
-      .where(and(eq(members.workspaceId, p('workspaceId')), eq(members.userId, p('userId'))))
-      .prepare(),
-    workspace: db
-      .select()
-      .from(workspaces)
-      .where(eq(workspaces.id, p('id')))
-      .prepare(),
-    liveUser: db
-      .select()
-      .from(users)
-      .where(and(eq(users.id, p('id')), isNull(users.deletedAt)))
-      .prepare(),
-  };
+  const statements = preparedOnFirstUse({
+    membership: () =>
+      db
+        .select({
+          workspaceId: members.workspaceId,
+          userId: members.userId,
+          canViewOthersTime: members.canViewOthersTime,
+          canViewOthersMoney: members.canViewOthersMoney,
+          isOwner: members.isOwner,
+          hourlyRate: members.hourlyRate,
+          workspaceHourlyRate: workspaces.hourlyRate,
+          currency: workspaces.currency,
+          workspaceRateLimitPerMin: workspaces.rateLimitPerMin,
+          workspaceName: workspaces.name,
+          name: users.name,
+          email: users.email,
+        })
+        .from(members)
+        .innerJoin(users, and(eq(users.id, members.userId), isNull(users.deletedAt)))
+        .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
+        .where(and(eq(members.workspaceId, p('workspaceId')), eq(members.userId, p('userId'))))
+        .prepare(),
+    workspace: () =>
+      db
+        .select()
+        .from(workspaces)
+        .where(eq(workspaces.id, p('id')))
+        .prepare(),
+    liveUser: () =>
+      db
+        .select()
+        .from(users)
+        .where(and(eq(users.id, p('id')), isNull(users.deletedAt)))
+        .prepare(),
+  });
   // The API's authentication reads this on every request: two primary-key seeks, no user row
   // (deleting an account deletes its memberships and tokens in the same write). A plain statement
   // whose row is an array (Drizzle's mapping of it cost more than the read: issue 60).
-  const access = db.$client
-    .prepare(
-      `SELECT m.can_view_others_time, m.can_view_others_money, m.is_owner, w.currency, w.rate_limit_per_min
+  const access = onFirstUse(() =>
+    db.$client
+      .prepare(
+        `SELECT m.can_view_others_time, m.can_view_others_money, m.is_owner, w.currency, w.rate_limit_per_min
        FROM members m JOIN workspaces w ON w.id = m.workspace_id
        WHERE m.workspace_id = ? AND m.user_id = ?`,
-    )
-    .raw(true);
+      )
+      .raw(true),
+  );
   const memberRows = () => listingOf(db);
 
   return {
     membership: (workspaceId: string, userId: string): Membership | undefined => statements.membership.get({ workspaceId, userId }),
     access: (workspaceId: string, userId: string): Access | undefined => {
-      const r = access.get(workspaceId, userId) as [number, number, number, string, number | null] | undefined;
+      const r = access().get(workspaceId, userId) as [number, number, number, string, number | null] | undefined;
       if (r === undefined) return undefined;
       return {
         canViewOthersTime: r[0] === 1,

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Clock } from '../../clock.js';
 import type { Write } from '../../db/write.js';
 import { DomainError } from '../../errors.js';
@@ -15,7 +16,6 @@ export type { Access, Membership } from './repository.js';
 export { type Enrolled, INVITATION_HOURS, type InvitationMailer } from './invitations.js';
 export type { MemberFlags } from './joining.js';
 import { joinerOf, type MemberFlags } from './joining.js';
-import openMailDomains from 'email-providers/all.json' with { type: 'json' };
 
 export type RunawayAction = 'flagged' | 'capped' | 'stopped';
 
@@ -69,9 +69,12 @@ function workspacePatch(settings: WorkspaceSettings): Partial<typeof workspaces.
 /**
  * Addresses anyone can have (free and open mail services): a workspace that lets their people
  * join would let in the whole world. The maintained list of the `email-providers` package (about
- * 8,800 domains: outlook.de, yahoo.de, t-online.de, qq.com …; why this one: docs/design.md).
+ * 8,800 domains: outlook.de, yahoo.de, t-online.de, qq.com …; why this one: docs/design.md). Read
+ * on first use: compiled into every start (a command's too), the list cost ~5 ms of each.
  */
-const OPEN_MAIL_DOMAINS: ReadonlySet<string> = new Set(openMailDomains);
+let openMailDomains: ReadonlySet<string> | undefined;
+const isOpenMailDomain = (domain: string): boolean =>
+  (openMailDomains ??= new Set(createRequire(import.meta.url)('email-providers/all.json') as string[])).has(domain);
 
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
@@ -89,7 +92,7 @@ export function requireJoinDomains(list: string[]): string[] {
         field: 'joinDomains',
         ...said('accounts.refused.joinDomainBad', { domain: JSON.stringify(domain) }),
       });
-    if (OPEN_MAIL_DOMAINS.has(domain))
+    if (isOpenMailDomain(domain))
       throw new DomainError('invalid', `join domains: anyone can have an address at ${domain}; list your organisation's own domain.`, {
         field: 'joinDomains',
         ...said('accounts.refused.joinDomainOpen', { domain }),
@@ -388,7 +391,7 @@ function providerAccountsOf({
       const email = requireEmail(input.email);
       const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
       // An open mail domain a workspace listed before it was refused (the list grew): it lets nobody in.
-      const workspaceIds = OPEN_MAIL_DOMAINS.has(domain) ? [] : repo.workspacesJoinableBy(domain);
+      const workspaceIds = isOpenMailDomain(domain) ? [] : repo.workspacesJoinableBy(domain);
       if (workspaceIds.length === 0) return null;
       return write(() => {
         const { id } = createAccount({ name: input.name.trim().slice(0, 200) || email.slice(0, email.lastIndexOf('@')), email });

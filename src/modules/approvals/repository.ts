@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { approvalAudit, approvalPeriods, approvalSettings, approvers } from './schema.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 
 export type SettingsRow = typeof approvalSettings.$inferSelect;
 export type PeriodRow = typeof approvalPeriods.$inferSelect;
@@ -9,31 +10,38 @@ export type PeriodState = PeriodRow['state'];
 
 const p = (name: string) => sql.placeholder(name);
 
+/** The two statements of every entry write, each prepared at its first use. */
+function approvalStatements(db: Db) {
+  return preparedOnFirstUse({
+    settings: () =>
+      db
+        .select()
+        .from(approvalSettings)
+        .where(eq(approvalSettings.workspaceId, p('workspaceId')))
+        .prepare(),
+    // The period of a member that locks an instant: submitted or approved, starting at or before it, ending after it.
+    lockingPeriod: () =>
+      db
+        .select()
+        .from(approvalPeriods)
+        .where(
+          and(
+            eq(approvalPeriods.workspaceId, p('workspaceId')),
+            eq(approvalPeriods.userId, p('userId')),
+            lte(approvalPeriods.fromAt, p('at')),
+            gt(approvalPeriods.toAt, p('at')),
+            inArray(approvalPeriods.state, ['submitted', 'approved']),
+          ),
+        )
+        .orderBy(desc(approvalPeriods.fromAt))
+        .limit(1)
+        .prepare(),
+  });
+}
+
 /** Every SQL statement of the approvals module, over its own tables. The two of every entry write are prepared. */
 export function createApprovalsRepository(db: Db) {
-  const statements = {
-    settings: db
-      .select()
-      .from(approvalSettings)
-      .where(eq(approvalSettings.workspaceId, p('workspaceId')))
-      .prepare(),
-    // The period of a member that locks an instant: submitted or approved, starting at or before it, ending after it.
-    lockingPeriod: db
-      .select()
-      .from(approvalPeriods)
-      .where(
-        and(
-          eq(approvalPeriods.workspaceId, p('workspaceId')),
-          eq(approvalPeriods.userId, p('userId')),
-          lte(approvalPeriods.fromAt, p('at')),
-          gt(approvalPeriods.toAt, p('at')),
-          inArray(approvalPeriods.state, ['submitted', 'approved']),
-        ),
-      )
-      .orderBy(desc(approvalPeriods.fromAt))
-      .limit(1)
-      .prepare(),
-  };
+  const statements = approvalStatements(db);
   return {
     settings: (workspaceId: string): SettingsRow | undefined => statements.settings.get({ workspaceId }),
     saveSettings: (values: typeof approvalSettings.$inferInsert): void => {

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../errors.js';
 import { clients, projects, projectTotals, tags, tasks } from './schema.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 
 export type ClientRow = typeof clients.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
@@ -31,81 +32,99 @@ const projectColumns = {
   amountCents: projectTotals.amountCents,
 };
 
+/** The catalog's statements run by every write and look-up, each prepared at its first use. */
+function catalogStatements(db: Db) {
+  const projectsWithTotals = () =>
+    db.select(projectColumns).from(projects).leftJoin(projectTotals, eq(projectTotals.projectId, projects.id));
+  return preparedOnFirstUse({
+    client: () =>
+      db
+        .select()
+        .from(clients)
+        .where(and(eq(clients.workspaceId, p('workspaceId')), eq(clients.id, p('id'))))
+        .prepare(),
+    project: () =>
+      db
+        .select()
+        .from(projects)
+        .where(and(eq(projects.workspaceId, p('workspaceId')), eq(projects.id, p('id'))))
+        .prepare(),
+    task: () =>
+      db
+        .select()
+        .from(tasks)
+        .where(and(eq(tasks.workspaceId, p('workspaceId')), eq(tasks.id, p('id'))))
+        .prepare(),
+    tag: () =>
+      db
+        .select()
+        .from(tags)
+        .where(and(eq(tags.workspaceId, p('workspaceId')), eq(tags.id, p('id'))))
+        .prepare(),
+    projectWithTotals: () =>
+      projectsWithTotals()
+        .where(and(eq(projects.workspaceId, p('workspaceId')), eq(projects.id, p('id'))))
+        .prepare(),
+    projectsWithTotals: () =>
+      projectsWithTotals()
+        .where(eq(projects.workspaceId, p('workspaceId')))
+        .orderBy(asc(projects.nameKey), asc(projects.id))
+        .prepare(),
+    tags: () =>
+      db
+        .select()
+        .from(tags)
+        .where(eq(tags.workspaceId, p('workspaceId')))
+        .orderBy(asc(tags.nameKey), asc(tags.id))
+        .prepare(),
+    clientByKey: () =>
+      db
+        .select()
+        .from(clients)
+        .where(and(eq(clients.workspaceId, p('workspaceId')), eq(clients.nameKey, p('key'))))
+        .prepare(),
+    projectByKey: () =>
+      db
+        .select()
+        .from(projects)
+        .where(and(eq(projects.workspaceId, p('workspaceId')), eq(projects.clientKey, p('clientKey')), eq(projects.nameKey, p('key'))))
+        .prepare(),
+    taskByKey: () =>
+      db
+        .select()
+        .from(tasks)
+        .where(and(eq(tasks.projectId, p('projectId')), eq(tasks.nameKey, p('key'))))
+        .prepare(),
+    tagByKey: () =>
+      db
+        .select()
+        .from(tags)
+        .where(and(eq(tags.workspaceId, p('workspaceId')), eq(tags.nameKey, p('key'))))
+        .prepare(),
+    taskOfProject: () =>
+      db
+        .select({ id: tasks.id })
+        .from(tasks)
+        .where(eq(tasks.projectId, p('id')))
+        .limit(1)
+        .prepare(),
+    projectOfClient: () =>
+      db
+        .select({ id: projects.id })
+        .from(projects)
+        .where(eq(projects.clientId, p('id')))
+        .limit(1)
+        .prepare(),
+  });
+}
+
 /**
  * Every SQL statement of the catalog module, over its own tables (clients, projects, their
  * stored totals, tasks, tags): lookups by id within a workspace (404 when missing), the
  * listings, the names reports and entry lists show, and the writes.
  */
 export function createCatalogRepository(db: Db) {
-  const projectsWithTotals = () =>
-    db.select(projectColumns).from(projects).leftJoin(projectTotals, eq(projectTotals.projectId, projects.id));
-  const statements = {
-    client: db
-      .select()
-      .from(clients)
-      .where(and(eq(clients.workspaceId, p('workspaceId')), eq(clients.id, p('id'))))
-      .prepare(),
-    project: db
-      .select()
-      .from(projects)
-      .where(and(eq(projects.workspaceId, p('workspaceId')), eq(projects.id, p('id'))))
-      .prepare(),
-    task: db
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.workspaceId, p('workspaceId')), eq(tasks.id, p('id'))))
-      .prepare(),
-    tag: db
-      .select()
-      .from(tags)
-      .where(and(eq(tags.workspaceId, p('workspaceId')), eq(tags.id, p('id'))))
-      .prepare(),
-    projectWithTotals: projectsWithTotals()
-      .where(and(eq(projects.workspaceId, p('workspaceId')), eq(projects.id, p('id'))))
-      .prepare(),
-    projectsWithTotals: projectsWithTotals()
-      .where(eq(projects.workspaceId, p('workspaceId')))
-      .orderBy(asc(projects.nameKey), asc(projects.id))
-      .prepare(),
-    tags: db
-      .select()
-      .from(tags)
-      .where(eq(tags.workspaceId, p('workspaceId')))
-      .orderBy(asc(tags.nameKey), asc(tags.id))
-      .prepare(),
-    clientByKey: db
-      .select()
-      .from(clients)
-      .where(and(eq(clients.workspaceId, p('workspaceId')), eq(clients.nameKey, p('key'))))
-      .prepare(),
-    projectByKey: db
-      .select()
-      .from(projects)
-      .where(and(eq(projects.workspaceId, p('workspaceId')), eq(projects.clientKey, p('clientKey')), eq(projects.nameKey, p('key'))))
-      .prepare(),
-    taskByKey: db
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.projectId, p('projectId')), eq(tasks.nameKey, p('key'))))
-      .prepare(),
-    tagByKey: db
-      .select()
-      .from(tags)
-      .where(and(eq(tags.workspaceId, p('workspaceId')), eq(tags.nameKey, p('key'))))
-      .prepare(),
-    taskOfProject: db
-      .select({ id: tasks.id })
-      .from(tasks)
-      .where(eq(tasks.projectId, p('id')))
-      .limit(1)
-      .prepare(),
-    projectOfClient: db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(eq(projects.clientId, p('id')))
-      .limit(1)
-      .prepare(),
-  };
+  const statements = catalogStatements(db);
 
   const found = <T>(row: T | undefined, what: string): T => {
     if (!row) throw notFound(what);

@@ -9,6 +9,7 @@ import { createSearchIndexQueries } from './repository/search-index.js';
 import { createSuggestionQueries } from './repository/suggestions.js';
 import { entries, entryTags, entryTombstones, timerStopLinks } from './schema.js';
 import type { EntryRow } from './views.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -20,31 +21,35 @@ export type { EntryInsert } from './repository/insert.js';
  * prepared by SQLite on every call, which was most of the cost of POST /entries.
  */
 export function createEntriesRepository(db: Db) {
-  const statements = {
-    byId: db
-      .select()
-      .from(entries)
-      .where(and(eq(entries.id, p('id')), eq(entries.workspaceId, p('workspaceId'))))
-      .prepare(),
-    tagsOf: db
-      .select({ tagId: entryTags.tagId })
-      .from(entryTags)
-      .where(eq(entryTags.entryId, p('id')))
-      .orderBy(entryTags.tagId)
-      .prepare(),
+  const statements = preparedOnFirstUse({
+    byId: () =>
+      db
+        .select()
+        .from(entries)
+        .where(and(eq(entries.id, p('id')), eq(entries.workspaceId, p('workspaceId'))))
+        .prepare(),
+    tagsOf: () =>
+      db
+        .select({ tagId: entryTags.tagId })
+        .from(entryTags)
+        .where(eq(entryTags.entryId, p('id')))
+        .orderBy(entryTags.tagId)
+        .prepare(),
     // Through the partial unique index of running timers.
-    runningOf: db
-      .select()
-      .from(entries)
-      .where(and(eq(entries.workspaceId, p('workspaceId')), eq(entries.authorId, p('authorId')), isNull(entries.endAt)))
-      .prepare(),
-    runningOfWorkspace: db
-      .select({ projectId: entries.projectId, startAt: entries.startAt, billable: entries.billable, hourlyRate: entries.hourlyRate })
-      .from(entries)
-      .where(and(eq(entries.workspaceId, p('workspaceId')), isNull(entries.endAt)))
-      .prepare(),
-    insert: db.insert(entries).values(INSERT_VALUES).returning().prepare(),
-  };
+    runningOf: () =>
+      db
+        .select()
+        .from(entries)
+        .where(and(eq(entries.workspaceId, p('workspaceId')), eq(entries.authorId, p('authorId')), isNull(entries.endAt)))
+        .prepare(),
+    runningOfWorkspace: () =>
+      db
+        .select({ projectId: entries.projectId, startAt: entries.startAt, billable: entries.billable, hourlyRate: entries.hourlyRate })
+        .from(entries)
+        .where(and(eq(entries.workspaceId, p('workspaceId')), isNull(entries.endAt)))
+        .prepare(),
+    insert: () => db.insert(entries).values(INSERT_VALUES).returning().prepare(),
+  });
 
   const update = createEntryUpdate(db);
 

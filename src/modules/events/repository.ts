@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { events } from './schema.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 
 export type EventRow = typeof events.$inferSelect;
 
@@ -19,43 +20,47 @@ export function createEventsRepository(db: Db) {
     .orderBy(desc(events.seq))
     .limit(CATALOG_WINDOW)
     .as('recent');
-  const statements = {
-    insert: db
-      .insert(events)
-      .values({
-        workspaceId: p('workspaceId'),
-        entity: p('entity'),
-        entityId: p('entityId'),
-        operation: p('operation'),
-        event: p('event'),
-        actorUserId: p('actorUserId'),
-        actorTokenId: p('actorTokenId'),
-        originId: p('originId'),
-        payload: p('payload'),
-        createdAt: p('createdAt'),
-      })
-      .returning({ seq: events.seq })
-      .prepare(),
-    bySeq: db
-      .select()
-      .from(events)
-      .where(eq(events.seq, p('seq')))
-      .prepare(),
-    newest: db
-      .select({ seq: events.seq })
-      .from(events)
-      .where(eq(events.workspaceId, p('workspaceId')))
-      .orderBy(desc(events.seq))
-      .limit(1)
-      .prepare(),
-    newestCatalog: db
-      .select({ seq: recent.seq })
-      .from(recent)
-      .where(inArray(recent.entity, CATALOG_ENTITIES))
-      .orderBy(desc(recent.seq))
-      .limit(1)
-      .prepare(),
-  };
+  const statements = preparedOnFirstUse({
+    insert: () =>
+      db
+        .insert(events)
+        .values({
+          workspaceId: p('workspaceId'),
+          entity: p('entity'),
+          entityId: p('entityId'),
+          operation: p('operation'),
+          event: p('event'),
+          actorUserId: p('actorUserId'),
+          actorTokenId: p('actorTokenId'),
+          originId: p('originId'),
+          payload: p('payload'),
+          createdAt: p('createdAt'),
+        })
+        .returning({ seq: events.seq })
+        .prepare(),
+    bySeq: () =>
+      db
+        .select()
+        .from(events)
+        .where(eq(events.seq, p('seq')))
+        .prepare(),
+    newest: () =>
+      db
+        .select({ seq: events.seq })
+        .from(events)
+        .where(eq(events.workspaceId, p('workspaceId')))
+        .orderBy(desc(events.seq))
+        .limit(1)
+        .prepare(),
+    newestCatalog: () =>
+      db
+        .select({ seq: recent.seq })
+        .from(recent)
+        .where(inArray(recent.entity, CATALOG_ENTITIES))
+        .orderBy(desc(recent.seq))
+        .limit(1)
+        .prepare(),
+  });
   return {
     insert: (values: typeof events.$inferInsert): number => (statements.insert.get(values as never) as { seq: number }).seq,
     bySeq: (seq: number): EventRow | undefined => statements.bySeq.get({ seq }),

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { flushBatch } from '../../db/durability.js';
 import { importCreated, importFingerprints, imports } from './schema.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 
 export type ImportRow = typeof imports.$inferSelect;
 export type CreatedKind = (typeof importCreated.$inferSelect)['kind'];
@@ -10,30 +11,33 @@ const p = (name: string) => sql.placeholder(name);
 
 /** Every SQL statement of the imports module, over its own tables (imports, their fingerprints, what they created). */
 export function createImportsRepository(db: Db) {
-  const statements = {
+  const statements = preparedOnFirstUse({
     // The keys alone answer (covering searches of the primary key; the rows themselves are not
     // read), a batch of them a statement: one call for hundreds of rows of a file.
-    knownFingerprints: db
-      .select({ fingerprint: importFingerprints.fingerprint })
-      .from(importFingerprints)
-      .where(
-        and(
-          eq(importFingerprints.workspaceId, p('workspaceId')),
-          sql`${importFingerprints.fingerprint} IN (SELECT value FROM json_each(${p('fingerprints')}))`,
-        ),
-      )
-      .prepare(),
-    addFingerprint: db
-      .insert(importFingerprints)
-      .values({ workspaceId: p('workspaceId'), fingerprint: p('fingerprint'), importId: p('importId') })
-      .onConflictDoNothing()
-      .prepare(),
-    byId: db
-      .select()
-      .from(imports)
-      .where(eq(imports.id, p('id')))
-      .prepare(),
-  };
+    knownFingerprints: () =>
+      db
+        .select({ fingerprint: importFingerprints.fingerprint })
+        .from(importFingerprints)
+        .where(
+          and(
+            eq(importFingerprints.workspaceId, p('workspaceId')),
+            sql`${importFingerprints.fingerprint} IN (SELECT value FROM json_each(${p('fingerprints')}))`,
+          ),
+        )
+        .prepare(),
+    addFingerprint: () =>
+      db
+        .insert(importFingerprints)
+        .values({ workspaceId: p('workspaceId'), fingerprint: p('fingerprint'), importId: p('importId') })
+        .onConflictDoNothing()
+        .prepare(),
+    byId: () =>
+      db
+        .select()
+        .from(imports)
+        .where(eq(imports.id, p('id')))
+        .prepare(),
+  });
   return {
     /**
      * The connection's durability (PRAGMA synchronous: 1 NORMAL, 2 FULL), and a way to set it: an

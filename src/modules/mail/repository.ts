@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { mailBudgetUses, mailMessages } from './schema.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 
 export type MailRow = typeof mailMessages.$inferSelect;
 
@@ -39,27 +40,29 @@ export interface Settle {
 
 /** Every SQL statement of the mail module, over its own tables: mail_messages and mail_budget_uses. */
 export function createMailRepository(db: Db) {
-  const statements = {
+  const statements = preparedOnFirstUse({
     // The sender's tick: the due, unleased messages, oldest due first (the partial queue index).
-    due: db
-      .select({ id: mailMessages.id })
-      .from(mailMessages)
-      .where(
-        and(
-          isNotNull(mailMessages.nextAttemptAt),
-          lte(mailMessages.nextAttemptAt, sql.placeholder('now')),
-          or(isNull(mailMessages.claimedUntil), lte(mailMessages.claimedUntil, sql.placeholder('now'))),
-        ),
-      )
-      .orderBy(mailMessages.nextAttemptAt, mailMessages.id)
-      .limit(sql.placeholder('limit'))
-      .prepare(),
-    queued: db
-      .select({ count: sql<number>`count(*)` })
-      .from(mailMessages)
-      .where(isNotNull(mailMessages.nextAttemptAt))
-      .prepare(),
-  };
+    due: () =>
+      db
+        .select({ id: mailMessages.id })
+        .from(mailMessages)
+        .where(
+          and(
+            isNotNull(mailMessages.nextAttemptAt),
+            lte(mailMessages.nextAttemptAt, sql.placeholder('now')),
+            or(isNull(mailMessages.claimedUntil), lte(mailMessages.claimedUntil, sql.placeholder('now'))),
+          ),
+        )
+        .orderBy(mailMessages.nextAttemptAt, mailMessages.id)
+        .limit(sql.placeholder('limit'))
+        .prepare(),
+    queued: () =>
+      db
+        .select({ count: sql<number>`count(*)` })
+        .from(mailMessages)
+        .where(isNotNull(mailMessages.nextAttemptAt))
+        .prepare(),
+  });
   return {
     insert: (values: typeof mailMessages.$inferInsert): void => {
       db.insert(mailMessages).values(values).run();

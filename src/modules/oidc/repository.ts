@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { oidcIdentities, oidcSessions } from './schema.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 
 export type OidcSessionRow = typeof oidcSessions.$inferSelect;
 
@@ -8,14 +9,15 @@ const p = (name: string) => sql.placeholder(name);
 
 /** Every SQL statement of the oidc module, over its own tables: oidc_identities and oidc_sessions. */
 export function createOidcRepository(db: Db) {
-  const statements = {
+  const statements = preparedOnFirstUse({
     // Every page request of a signed-in person looks here (is the session the provider's, and due a check?).
-    session: db
-      .select()
-      .from(oidcSessions)
-      .where(eq(oidcSessions.sessionHash, p('hash')))
-      .prepare(),
-  };
+    session: () =>
+      db
+        .select()
+        .from(oidcSessions)
+        .where(eq(oidcSessions.sessionHash, p('hash')))
+        .prepare(),
+  });
   const hashes = (rows: Array<{ sessionHash: string }>) => rows.map((r) => r.sessionHash);
   return {
     /** The account bound to the provider's user. */

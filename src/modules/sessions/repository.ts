@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { emailChanges, lobbySessions, passwordResets, sessions, setupLinks, signInAttempts } from './schema.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type LobbySessionRow = typeof lobbySessions.$inferSelect;
@@ -10,14 +11,15 @@ export type EmailChangeRow = typeof emailChanges.$inferSelect;
 
 /** Every SQL statement of the sessions module, over its own tables: sessions, lobby_sessions, setup_links, password_resets, email_changes, sign_in_attempts. */
 export function createSessionsRepository(db: Db) {
-  const statements = {
+  const statements = preparedOnFirstUse({
     // Every settings request reads its session by the hash of the cookie's secret.
-    session: db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.secretHash, sql.placeholder('hash')))
-      .prepare(),
-  };
+    session: () =>
+      db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.secretHash, sql.placeholder('hash')))
+        .prepare(),
+  });
   return {
     session: (hash: string): SessionRow | undefined => statements.session.get({ hash }),
     insertSession: (values: typeof sessions.$inferInsert): void => {

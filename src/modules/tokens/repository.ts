@@ -1,6 +1,7 @@
 import { and, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { apiTokens } from './schema.js';
+import { onFirstUse, preparedOnFirstUse } from '../../db/prepared.js';
 
 export type TokenRow = typeof apiTokens.$inferSelect;
 
@@ -26,23 +27,26 @@ const p = (name: string) => sql.placeholder(name);
 export function createTokensRepository(db: Db) {
   // Read on every API request: a plain statement whose row is an array, named here (Drizzle's
   // mapping of its row was most of the token check's time: issue 60).
-  const byPrefix = db.$client
-    .prepare(
-      `SELECT id, workspace_id, user_id, secret_hash, scopes, minted_can_view_others_time, minted_can_view_others_money,
+  const byPrefix = onFirstUse(() =>
+    db.$client
+      .prepare(
+        `SELECT id, workspace_id, user_id, secret_hash, scopes, minted_can_view_others_time, minted_can_view_others_money,
               rate_limit_per_min, expires_at, last_used_at, revoked_at
        FROM api_tokens WHERE prefix = ?`,
-    )
-    .raw(true);
-  const statements = {
-    touch: db
-      .update(apiTokens)
-      .set({ lastUsedAt: sql`${p('now')}` })
-      .where(and(eq(apiTokens.id, p('id')), sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} <= ${p('before')})`))
-      .prepare(),
-  };
+      )
+      .raw(true),
+  );
+  const statements = preparedOnFirstUse({
+    touch: () =>
+      db
+        .update(apiTokens)
+        .set({ lastUsedAt: sql`${p('now')}` })
+        .where(and(eq(apiTokens.id, p('id')), sql`(${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} <= ${p('before')})`))
+        .prepare(),
+  });
   return {
     byPrefix: (prefix: string): TokenCheck | undefined => {
-      const r = byPrefix.get(prefix) as
+      const r = byPrefix().get(prefix) as
         | [string, string, string, string, string, number, number, number | null, number | null, number | null, number | null]
         | undefined;
       if (r === undefined) return undefined;

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { webhookDeliveries, webhookPings, webhooks } from './schema.js';
+import { onFirstUse, preparedOnFirstUse } from '../../db/prepared.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -52,28 +53,32 @@ function subscriptions(db: Db) {
 
 /** The outbox's two statements, run inside the transaction of every entry and invoice event. */
 function outbox(db: Db) {
-  const enabledOf = db
-    .select({ id: webhooks.id, events: webhooks.events })
-    .from(webhooks)
-    .where(and(eq(webhooks.workspaceId, p('workspaceId')), eq(webhooks.enabled, true)))
-    .prepare();
-  const insertDelivery = db
-    .insert(webhookDeliveries)
-    .values({
-      id: p('id'),
-      webhookId: p('webhookId'),
-      eventSeq: p('eventSeq'),
-      event: p('event'),
-      status: 'pending',
-      nextAttemptAt: p('now'),
-      createdAt: p('now'),
-      updatedAt: p('now'),
-    })
-    .prepare();
+  const enabledOf = onFirstUse(() =>
+    db
+      .select({ id: webhooks.id, events: webhooks.events })
+      .from(webhooks)
+      .where(and(eq(webhooks.workspaceId, p('workspaceId')), eq(webhooks.enabled, true)))
+      .prepare(),
+  );
+  const insertDelivery = onFirstUse(() =>
+    db
+      .insert(webhookDeliveries)
+      .values({
+        id: p('id'),
+        webhookId: p('webhookId'),
+        eventSeq: p('eventSeq'),
+        event: p('event'),
+        status: 'pending',
+        nextAttemptAt: p('now'),
+        createdAt: p('now'),
+        updatedAt: p('now'),
+      })
+      .prepare(),
+  );
   return {
-    enabledWebhooks: (workspaceId: string): Array<{ id: string; events: string }> => enabledOf.all({ workspaceId }),
+    enabledWebhooks: (workspaceId: string): Array<{ id: string; events: string }> => enabledOf().all({ workspaceId }),
     insertDelivery: (values: { id: string; webhookId: string; eventSeq: number; event: string; now: number }): void => {
-      insertDelivery.run(values);
+      insertDelivery().run(values);
     },
   };
 }
@@ -183,31 +188,35 @@ function deliveryLog(db: Db) {
 /** The delivery figures of GET /metrics, read once per scrape. */
 function figures(db: Db) {
   // Open deliveries are exactly the rows of the partial index webhook_deliveries_queue.
-  const open = db
-    .select({
-      pending: count(),
-      due: sql<number>`coalesce(sum(${webhookDeliveries.nextAttemptAt} <= ${p('now')}), 0)`,
-      oldest: sql<number | null>`min(${webhookDeliveries.createdAt})`,
-    })
-    .from(webhookDeliveries)
-    .where(isNotNull(webhookDeliveries.nextAttemptAt))
-    .prepare();
+  const open = onFirstUse(() =>
+    db
+      .select({
+        pending: count(),
+        due: sql<number>`coalesce(sum(${webhookDeliveries.nextAttemptAt} <= ${p('now')}), 0)`,
+        oldest: sql<number | null>`min(${webhookDeliveries.createdAt})`,
+      })
+      .from(webhookDeliveries)
+      .where(isNotNull(webhookDeliveries.nextAttemptAt))
+      .prepare(),
+  );
   // Settled deliveries created in [from, to): the created_at index.
-  const settled = db
-    .select({ status: webhookDeliveries.status, n: count() })
-    .from(webhookDeliveries)
-    .where(
-      and(
-        sql`${webhookDeliveries.createdAt} >= ${p('from')}`,
-        sql`${webhookDeliveries.createdAt} < ${p('to')}`,
-        isNull(webhookDeliveries.nextAttemptAt),
-      ),
-    )
-    .groupBy(webhookDeliveries.status)
-    .prepare();
+  const settled = onFirstUse(() =>
+    db
+      .select({ status: webhookDeliveries.status, n: count() })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          sql`${webhookDeliveries.createdAt} >= ${p('from')}`,
+          sql`${webhookDeliveries.createdAt} < ${p('to')}`,
+          isNull(webhookDeliveries.nextAttemptAt),
+        ),
+      )
+      .groupBy(webhookDeliveries.status)
+      .prepare(),
+  );
   return {
-    open: (now: number) => open.get({ now }) ?? { pending: 0, due: 0, oldest: null },
-    settled: (from: number, to: number) => settled.all({ from, to }),
+    open: (now: number) => open().get({ now }) ?? { pending: 0, due: 0, oldest: null },
+    settled: (from: number, to: number) => settled().all({ from, to }),
   };
 }
 
@@ -219,83 +228,95 @@ function queueStatements(db: Db) {
     lte(webhookDeliveries.nextAttemptAt, p('now')),
     or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, p('now'))),
   );
-  return {
-    subscriptions: db.select({ id: webhooks.id }).from(webhooks).prepare(),
+  const statements = preparedOnFirstUse({
+    subscriptions: () => db.select({ id: webhooks.id }).from(webhooks).prepare(),
     // Both read the covering partial index webhook_deliveries_queue, in event order.
-    head: db
-      .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt, eventSeq: webhookDeliveries.eventSeq })
-      .from(webhookDeliveries)
-      .where(due)
-      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.eventSeq)
-      .limit(1)
-      .prepare(),
-    batch: db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(due)
-      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.eventSeq)
-      .limit(p('limit'))
-      .prepare(),
-    lease: db
-      .update(webhookDeliveries)
-      .set({ claimedUntil: sql`${p('until')}` })
-      .where(eq(webhookDeliveries.id, p('id')))
-      .prepare(),
-    delivery: db
-      .select({ delivery: webhookDeliveries, webhook: webhooks })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .where(eq(webhookDeliveries.id, p('id')))
-      .prepare(),
-    settle: db
-      .update(webhookDeliveries)
-      .set({
-        status: sql`${p('status')}`,
-        attempt: sql`${p('attempt')}`,
-        responseCode: sql`${p('responseCode')}`,
-        error: sql`${p('error')}`,
-        errorDetail: sql`${p('errorDetail')}`,
-        nextAttemptAt: sql`${p('nextAttemptAt')}`,
-        claimedUntil: null,
-        updatedAt: sql`${p('now')}`,
-      })
-      .where(eq(webhookDeliveries.id, p('id')))
-      .prepare(),
+    head: () =>
+      db
+        .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt, eventSeq: webhookDeliveries.eventSeq })
+        .from(webhookDeliveries)
+        .where(due)
+        .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.eventSeq)
+        .limit(1)
+        .prepare(),
+    batch: () =>
+      db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(due)
+        .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.eventSeq)
+        .limit(p('limit'))
+        .prepare(),
+    lease: () =>
+      db
+        .update(webhookDeliveries)
+        .set({ claimedUntil: sql`${p('until')}` })
+        .where(eq(webhookDeliveries.id, p('id')))
+        .prepare(),
+    delivery: () =>
+      db
+        .select({ delivery: webhookDeliveries, webhook: webhooks })
+        .from(webhookDeliveries)
+        .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+        .where(eq(webhookDeliveries.id, p('id')))
+        .prepare(),
+    settle: () =>
+      db
+        .update(webhookDeliveries)
+        .set({
+          status: sql`${p('status')}`,
+          attempt: sql`${p('attempt')}`,
+          responseCode: sql`${p('responseCode')}`,
+          error: sql`${p('error')}`,
+          errorDetail: sql`${p('errorDetail')}`,
+          nextAttemptAt: sql`${p('nextAttemptAt')}`,
+          claimedUntil: null,
+          updatedAt: sql`${p('now')}`,
+        })
+        .where(eq(webhookDeliveries.id, p('id')))
+        .prepare(),
     // A disabled subscription's deliveries still open end as cancelled (not retried; re-enabling
     // the subscription does not resume them).
-    cancelOpen: db
-      .update(webhookDeliveries)
-      .set({
-        status: 'cancelled',
-        error: 'subscription_disabled',
-        errorDetail: sql`${p('detail')}`,
-        nextAttemptAt: null,
-        claimedUntil: null,
-        updatedAt: sql`${p('now')}`,
-      })
-      .where(and(eq(webhookDeliveries.webhookId, p('webhookId')), isNotNull(webhookDeliveries.nextAttemptAt)))
-      .prepare(),
-    release: db
-      .update(webhookDeliveries)
-      .set({ claimedUntil: null })
-      .where(eq(webhookDeliveries.id, p('id')))
-      .prepare(),
-    succeeded: db
-      .update(webhooks)
-      .set({ consecutiveFailures: 0 })
-      .where(eq(webhooks.id, p('webhookId')))
-      .prepare(),
-    failed: db
-      .update(webhooks)
-      .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`, updatedAt: sql`${p('now')}` })
-      .where(eq(webhooks.id, p('webhookId')))
-      .returning({ failures: webhooks.consecutiveFailures })
-      .prepare(),
-    disable: db
-      .update(webhooks)
-      .set({ enabled: false, disabledAt: sql`${p('now')}` })
-      .where(eq(webhooks.id, p('webhookId')))
-      .prepare(),
+    cancelOpen: () =>
+      db
+        .update(webhookDeliveries)
+        .set({
+          status: 'cancelled',
+          error: 'subscription_disabled',
+          errorDetail: sql`${p('detail')}`,
+          nextAttemptAt: null,
+          claimedUntil: null,
+          updatedAt: sql`${p('now')}`,
+        })
+        .where(and(eq(webhookDeliveries.webhookId, p('webhookId')), isNotNull(webhookDeliveries.nextAttemptAt)))
+        .prepare(),
+    release: () =>
+      db
+        .update(webhookDeliveries)
+        .set({ claimedUntil: null })
+        .where(eq(webhookDeliveries.id, p('id')))
+        .prepare(),
+    succeeded: () =>
+      db
+        .update(webhooks)
+        .set({ consecutiveFailures: 0 })
+        .where(eq(webhooks.id, p('webhookId')))
+        .prepare(),
+    failed: () =>
+      db
+        .update(webhooks)
+        .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`, updatedAt: sql`${p('now')}` })
+        .where(eq(webhooks.id, p('webhookId')))
+        .returning({ failures: webhooks.consecutiveFailures })
+        .prepare(),
+    disable: () =>
+      db
+        .update(webhooks)
+        .set({ enabled: false, disabledAt: sql`${p('now')}` })
+        .where(eq(webhooks.id, p('webhookId')))
+        .prepare(),
+  });
+  return Object.assign(statements, {
     /** Releases every lease (a previous process's attempts count as never made). */
     recover: (): number =>
       db.update(webhookDeliveries).set({ claimedUntil: null }).where(isNotNull(webhookDeliveries.claimedUntil)).run().changes,
@@ -315,5 +336,5 @@ function queueStatements(db: Db) {
           ),
         )
         .run().changes,
-  };
+  });
 }

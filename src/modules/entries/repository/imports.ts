@@ -3,6 +3,7 @@ import type { Db } from '../../../db/database.js';
 import { entries, entryTags } from '../schema.js';
 import { type EntryInsert, INSERT_VALUES } from './insert.js';
 import type { EntryRow } from '../views.js';
+import { onFirstUse, preparedOnFirstUse } from '../../../db/prepared.js';
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -39,59 +40,67 @@ type ExportTuple = [
 
 /** The statements of an import's entries (part of the entries repository). */
 export function createImportQueries(db: Db) {
-  const statements = {
-    insertQuiet: db.insert(entries).values(INSERT_VALUES).prepare(),
+  const statements = preparedOnFirstUse({
+    insertQuiet: () => db.insert(entries).values(INSERT_VALUES).prepare(),
     /** An entry a workspace's export says is on one of its invoices (restored by the same import). */
-    insertInvoiced: db
-      .insert(entries)
-      .values({ ...INSERT_VALUES, invoiceId: p('invoiceId') })
-      .prepare(),
-    addTag: db
-      .insert(entryTags)
-      .values({ entryId: p('entryId'), tagId: p('tagId') })
-      .prepare(),
-    ofImport: db
-      .select()
-      .from(entries)
-      .where(eq(entries.importId, p('importId')))
-      .limit(p('limit'))
-      .prepare(),
-    importStarts: db
-      .select({ rowid: sql<number>`${entries}.rowid`, id: entries.id, authorId: entries.authorId, startAt: entries.startAt })
-      .from(entries)
-      .where(and(eq(entries.importId, p('importId')), sql`${entries}.rowid > ${p('after')}`))
-      .orderBy(sql`${entries}.rowid`)
-      .limit(p('limit'))
-      .prepare(),
+    insertInvoiced: () =>
+      db
+        .insert(entries)
+        .values({ ...INSERT_VALUES, invoiceId: p('invoiceId') })
+        .prepare(),
+    addTag: () =>
+      db
+        .insert(entryTags)
+        .values({ entryId: p('entryId'), tagId: p('tagId') })
+        .prepare(),
+    ofImport: () =>
+      db
+        .select()
+        .from(entries)
+        .where(eq(entries.importId, p('importId')))
+        .limit(p('limit'))
+        .prepare(),
+    importStarts: () =>
+      db
+        .select({ rowid: sql<number>`${entries}.rowid`, id: entries.id, authorId: entries.authorId, startAt: entries.startAt })
+        .from(entries)
+        .where(and(eq(entries.importId, p('importId')), sql`${entries}.rowid > ${p('after')}`))
+        .orderBy(sql`${entries}.rowid`)
+        .limit(p('limit'))
+        .prepare(),
     /** What the runaway check recorded on an entry, as a workspace's export carries it (rare: after the insert). */
-    setRunaway: db
-      .update(entries)
-      .set({
-        runawayDetectedAt: p('detectedAt'),
-        runawayElapsedSec: p('elapsedSec'),
-        runawayLimitSec: p('limitSec'),
-        runawayAction: p('action'),
-        runawayResolvedAt: p('resolvedAt'),
-      } as unknown as Partial<typeof entries.$inferInsert>)
-      .where(eq(entries.id, p('id')))
-      .prepare(),
-    invoicedOfImport: db
-      .select({ id: entries.id })
-      .from(entries)
-      .where(and(eq(entries.importId, p('importId')), isNotNull(entries.invoiceId)))
-      .limit(20)
-      .prepare(),
-  };
+    setRunaway: () =>
+      db
+        .update(entries)
+        .set({
+          runawayDetectedAt: p('detectedAt'),
+          runawayElapsedSec: p('elapsedSec'),
+          runawayLimitSec: p('limitSec'),
+          runawayAction: p('action'),
+          runawayResolvedAt: p('resolvedAt'),
+        } as unknown as Partial<typeof entries.$inferInsert>)
+        .where(eq(entries.id, p('id')))
+        .prepare(),
+    invoicedOfImport: () =>
+      db
+        .select({ id: entries.id })
+        .from(entries)
+        .where(and(eq(entries.importId, p('importId')), isNotNull(entries.invoiceId)))
+        .limit(20)
+        .prepare(),
+  });
   // Written as SQL (Drizzle has no NOT INDEXED), read as arrays: mapping by Drizzle took a tenth of the export's time.
-  const exportPage = db.$client
-    .prepare(
-      `SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list, invoice_id,
+  const exportPage = onFirstUse(() =>
+    db.$client
+      .prepare(
+        `SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list, invoice_id,
          runaway_detected_at, runaway_elapsed_sec, runaway_limit_sec, runaway_action, runaway_resolved_at
        FROM entries NOT INDEXED
        WHERE rowid > ? AND workspace_id = ? AND end_at IS NOT NULL AND start_at >= ? AND start_at < ?
        ORDER BY rowid LIMIT ?`,
-    )
-    .raw(true);
+      )
+      .raw(true),
+  );
   return {
     /**
      * At the start of each write of an import: the foreign keys of entry_tags are checked at its
@@ -128,7 +137,7 @@ export function createImportQueries(db: Db) {
      * sorting each page out of entries_report.
      */
     exportPage: (q: { workspaceId: string; from: number; to: number; after: number; limit: number }) =>
-      (exportPage.all(q.after, q.workspaceId, q.from, q.to, q.limit) as ExportTuple[]).map((r) => ({
+      (exportPage().all(q.after, q.workspaceId, q.from, q.to, q.limit) as ExportTuple[]).map((r) => ({
         rowid: r[0],
         id: r[1],
         authorId: r[2],

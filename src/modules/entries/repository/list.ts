@@ -6,6 +6,7 @@ import { isFiltered } from '../filters.js';
 import { entries } from '../schema.js';
 import type { EntryRow } from '../views.js';
 import { entrySelection, type ResolvedFilters } from './selection.js';
+import { onFirstUse } from '../../../db/prepared.js';
 
 /** What a page query selects: overlap of [from, to) (GET /entries), or start within it and completed (reports). */
 export interface PageQuery {
@@ -38,6 +39,17 @@ export type ExportRowRaw = [
 ];
 const p = (name: string) => sql.placeholder(name);
 
+/** The workspace's longest entry (the lower bound of a range's walk), prepared at its first use. */
+function longestOf(db: Db) {
+  return onFirstUse(() =>
+    db
+      .select({ max: sql<number | null>`max(${entries.durationSec})` })
+      .from(entries)
+      .where(eq(entries.workspaceId, p('workspaceId')))
+      .prepare(),
+  );
+}
+
 /**
  * The keyset page queries of entry listings over (start, id). Scalars are placeholders, so a
  * page without filters (the common case) has one SQL text per shape, prepared once and kept:
@@ -47,11 +59,7 @@ const p = (name: string) => sql.placeholder(name);
  * partial index.
  */
 export function createListQueries(db: Db) {
-  const longest = db
-    .select({ max: sql<number | null>`max(${entries.durationSec})` })
-    .from(entries)
-    .where(eq(entries.workspaceId, p('workspaceId')))
-    .prepare();
+  const longest = longestOf(db);
 
   function build(shape: Shape, spec: PageQuery, base: SQL[], cursor: boolean) {
     const before = spec.order === 'desc';
@@ -145,7 +153,7 @@ export function createListQueries(db: Db) {
 
   return {
     /** The longest completed entry of a workspace, in seconds (the lower bound of an overlap's start). */
-    longestSec: (workspaceId: string): number => longest.get({ workspaceId })?.max ?? 0,
+    longestSec: (workspaceId: string): number => longest().get({ workspaceId })?.max ?? 0,
     /** Completed entries of a page, after the cursor position, at most `limit`. */
     completedPage: (
       actor: Actor,
