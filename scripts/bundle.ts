@@ -25,9 +25,11 @@ import { PACKAGE_ROOT } from '../src/paths.js';
  * - pdfkit: reads its colour profile (data/sRGB_IEC61966_2_1.icc, every PDF/A invoice) relative to its own file;
  * - fontkit: pdfkit's, kept one copy with it; loaded only for a PDF;
  * - exceljs: loaded only for an XLSX, large (bundling it adds nothing to a start);
- * - tsx: only a thread started under tsx (the tests' sources) loads it.
+ * - tsx: only a thread started under tsx (the tests' sources) loads it;
+ * - iconv-lite (body-parser's, mailparser's): its code-page tables (~470 kB of JSON) are read only
+ *   for a body in such a charset; inlined, they were compiled at every start (~13 ms of the server's).
  */
-export const EXTERNAL = ['better-sqlite3', 'piscina', 'pdfkit', 'fontkit', 'exceljs', 'tsx'];
+export const EXTERNAL = ['better-sqlite3', 'piscina', 'pdfkit', 'fontkit', 'exceljs', 'tsx', 'iconv-lite'];
 
 /** The bundle's folder, and its entries' names (each `dist/bundle/<name>.js`). */
 export const BUNDLE_DIR = join(PACKAGE_ROOT, 'dist', 'bundle');

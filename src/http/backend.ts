@@ -8,6 +8,7 @@ import {
   type Operation,
   type ParsedRequest,
   type Request,
+  type ValidationContext,
   type ValidationResult,
 } from 'openapi-backend';
 import type { Scope } from '../principal.js';
@@ -243,6 +244,19 @@ export class ContractValidator extends OpenAPIValidator {
     let validators = this.compiled.get(operationId);
     if (!validators) this.compiled.set(operationId, (validators = super.getRequestValidatorsForOperation(operationId)));
     return validators;
+  }
+
+  /**
+   * The shared Ajv of these options (customizeAjv's). The stock method first builds a draft-07 Ajv
+   * with its formats only to hand it to customizeAjv, which drops it: ~10 ms at the first
+   * request's validators, ~1 ms at every operation's after.
+   */
+  override getAjv(
+    validationContext: ValidationContext,
+    opts: Parameters<OpenAPIValidator['getAjv']>[1] = {},
+  ): ReturnType<OpenAPIValidator['getAjv']> {
+    if (!this.customizeAjv) return super.getAjv(validationContext, opts);
+    return this.customizeAjv(undefined as never, { ...this.ajvOpts, ...opts }, validationContext);
   }
 
   override validateRequest(req: Request, operation?: Operation | string): ValidationResult<Request> {
