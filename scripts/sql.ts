@@ -7,8 +7,8 @@
  *   npm run sql:check   exits 1 when a written file differs from what would be written
  *
  * The statements are the ones the repositories prepare while the services run a fixed tour of
- * what they do (below): every statement prepared at start, and the per-call ones the tour
- * reaches. A statement is attributed to the module whose repository prepared it.
+ * what they do (below): every statement a repository keeps (made here before the tour, though a
+ * server makes each at its first use), and the per-call ones the tour reaches. A statement is attributed to the module whose repository prepared it.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import type Database from 'better-sqlite3';
 import { bootstrapIfEmpty } from '../src/bootstrap.js';
 import { ManualClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
+import { prepareEvery } from '../src/db/prepared.js';
 import { issuerPatchOfText } from '../src/modules/invoices/service.js';
 import { parseMailSettings } from '../src/modules/mail/service.js';
 import type { ProviderClient } from '../src/modules/oidc/provider.js';
@@ -483,6 +484,9 @@ async function main(): Promise<void> {
     oidc: OIDC_SETTINGS,
     oidcProvider: STAND_IN_PROVIDER,
   });
+  // Every repository statement, as a start once made them all: those prepared at their first use
+  // (src/db/prepared.ts) are listed whether the tour runs them or not.
+  prepareEvery(database.db);
   const boot = bootstrapIfEmpty(services.write, services.accounts, services.tokens);
   if (!boot) throw new Error('the database was not empty');
   const owner = services.tokens.authenticate(boot.token)?.actor as Actor;

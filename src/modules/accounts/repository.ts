@@ -51,7 +51,7 @@ const memberColumns = {
  * members. The membership lookup runs on every API request and every settings page: prepared.
  */
 export function createAccountsRepository(db: Db) {
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     membership: () =>
       db
         .select({
@@ -89,7 +89,7 @@ export function createAccountsRepository(db: Db) {
   // The API's authentication reads this on every request: two primary-key seeks, no user row
   // (deleting an account deletes its memberships and tokens in the same write). A plain statement
   // whose row is an array (Drizzle's mapping of it cost more than the read: issue 60).
-  const access = onFirstUse(() =>
+  const access = onFirstUse(db, () =>
     db.$client
       .prepare(
         `SELECT m.can_view_others_time, m.can_view_others_money, m.is_owner, w.currency, w.rate_limit_per_min

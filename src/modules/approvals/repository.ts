@@ -12,7 +12,7 @@ const p = (name: string) => sql.placeholder(name);
 
 /** The two statements of every entry write, each prepared at its first use. */
 function approvalStatements(db: Db) {
-  return preparedOnFirstUse({
+  return preparedOnFirstUse(db, {
     settings: () =>
       db
         .select()

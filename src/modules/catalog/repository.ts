@@ -36,7 +36,7 @@ const projectColumns = {
 function catalogStatements(db: Db) {
   const projectsWithTotals = () =>
     db.select(projectColumns).from(projects).leftJoin(projectTotals, eq(projectTotals.projectId, projects.id));
-  return preparedOnFirstUse({
+  return preparedOnFirstUse(db, {
     client: () =>
       db
         .select()

@@ -21,7 +21,7 @@ export type { EntryInsert } from './repository/insert.js';
  * prepared by SQLite on every call, which was most of the cost of POST /entries.
  */
 export function createEntriesRepository(db: Db) {
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     byId: () =>
       db
         .select()

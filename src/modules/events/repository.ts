@@ -20,7 +20,7 @@ export function createEventsRepository(db: Db) {
     .orderBy(desc(events.seq))
     .limit(CATALOG_WINDOW)
     .as('recent');
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     insert: () =>
       db
         .insert(events)

@@ -11,7 +11,7 @@ const p = (name: string) => sql.placeholder(name);
 
 /** Every SQL statement of the imports module, over its own tables (imports, their fingerprints, what they created). */
 export function createImportsRepository(db: Db) {
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     // The keys alone answer (covering searches of the primary key; the rows themselves are not
     // read), a batch of them a statement: one call for hundreds of rows of a file.
     knownFingerprints: () =>

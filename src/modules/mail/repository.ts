@@ -40,7 +40,7 @@ export interface Settle {
 
 /** Every SQL statement of the mail module, over its own tables: mail_messages and mail_budget_uses. */
 export function createMailRepository(db: Db) {
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     // The sender's tick: the due, unleased messages, oldest due first (the partial queue index).
     due: () =>
       db

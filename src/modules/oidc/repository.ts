@@ -9,7 +9,7 @@ const p = (name: string) => sql.placeholder(name);
 
 /** Every SQL statement of the oidc module, over its own tables: oidc_identities and oidc_sessions. */
 export function createOidcRepository(db: Db) {
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     // Every page request of a signed-in person looks here (is the session the provider's, and due a check?).
     session: () =>
       db

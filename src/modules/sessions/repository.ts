@@ -11,7 +11,7 @@ export type EmailChangeRow = typeof emailChanges.$inferSelect;
 
 /** Every SQL statement of the sessions module, over its own tables: sessions, lobby_sessions, setup_links, password_resets, email_changes, sign_in_attempts. */
 export function createSessionsRepository(db: Db) {
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     // Every settings request reads its session by the hash of the cookie's secret.
     session: () =>
       db

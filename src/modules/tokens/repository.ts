@@ -27,7 +27,7 @@ const p = (name: string) => sql.placeholder(name);
 export function createTokensRepository(db: Db) {
   // Read on every API request: a plain statement whose row is an array, named here (Drizzle's
   // mapping of its row was most of the token check's time: issue 60).
-  const byPrefix = onFirstUse(() =>
+  const byPrefix = onFirstUse(db, () =>
     db.$client
       .prepare(
         `SELECT id, workspace_id, user_id, secret_hash, scopes, minted_can_view_others_time, minted_can_view_others_money,
@@ -36,7 +36,7 @@ export function createTokensRepository(db: Db) {
       )
       .raw(true),
   );
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     touch: () =>
       db
         .update(apiTokens)

@@ -53,14 +53,14 @@ function subscriptions(db: Db) {
 
 /** The outbox's two statements, run inside the transaction of every entry and invoice event. */
 function outbox(db: Db) {
-  const enabledOf = onFirstUse(() =>
+  const enabledOf = onFirstUse(db, () =>
     db
       .select({ id: webhooks.id, events: webhooks.events })
       .from(webhooks)
       .where(and(eq(webhooks.workspaceId, p('workspaceId')), eq(webhooks.enabled, true)))
       .prepare(),
   );
-  const insertDelivery = onFirstUse(() =>
+  const insertDelivery = onFirstUse(db, () =>
     db
       .insert(webhookDeliveries)
       .values({
@@ -188,7 +188,7 @@ function deliveryLog(db: Db) {
 /** The delivery figures of GET /metrics, read once per scrape. */
 function figures(db: Db) {
   // Open deliveries are exactly the rows of the partial index webhook_deliveries_queue.
-  const open = onFirstUse(() =>
+  const open = onFirstUse(db, () =>
     db
       .select({
         pending: count(),
@@ -200,7 +200,7 @@ function figures(db: Db) {
       .prepare(),
   );
   // Settled deliveries created in [from, to): the created_at index.
-  const settled = onFirstUse(() =>
+  const settled = onFirstUse(db, () =>
     db
       .select({ status: webhookDeliveries.status, n: count() })
       .from(webhookDeliveries)
@@ -228,7 +228,7 @@ function queueStatements(db: Db) {
     lte(webhookDeliveries.nextAttemptAt, p('now')),
     or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, p('now'))),
   );
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     subscriptions: () => db.select({ id: webhooks.id }).from(webhooks).prepare(),
     // Both read the covering partial index webhook_deliveries_queue, in event order.
     head: () =>

@@ -40,7 +40,7 @@ type ExportTuple = [
 
 /** The statements of an import's entries (part of the entries repository). */
 export function createImportQueries(db: Db) {
-  const statements = preparedOnFirstUse({
+  const statements = preparedOnFirstUse(db, {
     insertQuiet: () => db.insert(entries).values(INSERT_VALUES).prepare(),
     /** An entry a workspace's export says is on one of its invoices (restored by the same import). */
     insertInvoiced: () =>
@@ -90,7 +90,7 @@ export function createImportQueries(db: Db) {
         .prepare(),
   });
   // Written as SQL (Drizzle has no NOT INDEXED), read as arrays: mapping by Drizzle took a tenth of the export's time.
-  const exportPage = onFirstUse(() =>
+  const exportPage = onFirstUse(db, () =>
     db.$client
       .prepare(
         `SELECT rowid, id, author_id, description, project_id, task_id, billable, start_at, end_at, hourly_rate, time_zone, tag_list, invoice_id,

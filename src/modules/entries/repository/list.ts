@@ -41,7 +41,7 @@ const p = (name: string) => sql.placeholder(name);
 
 /** The workspace's longest entry (the lower bound of a range's walk), prepared at its first use. */
 function longestOf(db: Db) {
-  return onFirstUse(() =>
+  return onFirstUse(db, () =>
     db
       .select({ max: sql<number | null>`max(${entries.durationSec})` })
       .from(entries)

@@ -20,7 +20,7 @@ export type SuggestionRow = [
  * an entry (selection.ts): an all-ASCII description by lower(), any other by tt_fold; '' matches all.
  */
 export function createSuggestionQueries(db: Db) {
-  const matching = onFirstUse(() =>
+  const matching = onFirstUse(db, () =>
     db.$client
       .prepare(
         `SELECT description, project_id, task_id, billable, tag_list, uses, last_start
