@@ -16,7 +16,7 @@ import { type ContractDocument, loadContract } from './contract.js';
 import { probeDatabase } from './db/probe.js';
 import { createReadiness } from './health.js';
 import { startReplicationMonitor } from './replication.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, errorFields, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { Resolver } from './modules/webhooks/targets.js';
 import type { WebhookSender } from './modules/webhooks/sender.js';
@@ -363,7 +363,12 @@ function senderTopology(config: Config, options: RuntimeOptions, secretKey: Buff
   let failed = false;
   // An in-memory database cannot be shared with a thread either.
   const inProcess = (options.senderInProcess ?? false) || config.databasePath === ':memory:';
-  const deliver = (): Promise<void> => (thread ? thread.tick() : (local?.tick() ?? Promise.resolve()));
+  // A nudge is not awaited: a pass that fails (one nudged just as the database closed, at a stop)
+  // is logged, never an unhandled rejection.
+  const deliver = (): Promise<void> =>
+    (thread ? thread.tick() : (local?.tick() ?? Promise.resolve())).catch((error: unknown) => {
+      logger.error('webhook delivery pass failed', errorFields(error));
+    });
   return {
     nudge: () => void deliver(),
     deliver,

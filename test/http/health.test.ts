@@ -104,6 +104,25 @@ describe('GET /healthz and GET /readyz', () => {
     }
   });
 
+  it('a delivery pass after the database closed (a nudge just at a stop) is logged, not an unhandled rejection', async () => {
+    const other = await startTestServer();
+    try {
+      const job = other.services.webhooks.jobs.find((j) => j.name === 'webhook deliveries');
+      await new Promise((resolve) => setImmediate(resolve));
+      other.running.database.sqlite.close();
+      // Nobody awaits a nudge: a rejection here would end the process (mocha's worker, once).
+      expect(await job?.run()).to.equal(undefined);
+      const [line] = logged(other, 'webhook delivery pass failed');
+      expect([line?.level, line?.error?.name, line?.error?.message]).to.deep.equal([
+        'error',
+        'TypeError',
+        'The database connection is not open',
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('the webhook sender thread ended unasked: webhookSender failing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'timetrack-health-'));
     const database = openDatabase(join(dir, 'timetrack.db'));
