@@ -136,16 +136,16 @@ function limits(int: (name: string, fallback: number, min: number, max: number) 
   };
 }
 
-/**
- * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
- * this; everything else receives the object. Every bad value is named in one ConfigError.
- */
 const DEFAULT_SCHEDULER_CRON = '* * * * * *';
 // node-cron checks a SCHEDULER_CRON that is set, loaded then: every start (a command's too) would
 // otherwise compile it for the default, which needs no check.
 const requireHere = createRequire(import.meta.url);
 const validCron = (expression: string): boolean => (requireHere('node-cron') as typeof import('node-cron')).validate(expression);
 
+/**
+ * Configuration, parsed once from the environment into a typed object. Only src/main.ts calls
+ * this; everything else receives the object. Every bad value is named in one ConfigError.
+ */
 export function parseConfig(env: Env, readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): Config {
   const problems: string[] = [];
 
