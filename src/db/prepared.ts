@@ -3,8 +3,9 @@
  * prepares only the statements it runs. Every repository is made at every start, the command
  * line's too, and making all their statements (Drizzle building each query, SQLite compiling it)
  * cost 26-40 ms of a `timetrack` command's ~300 ms, which runs one or two of them. A statement
- * that cannot be prepared throws at its first use (every one is run by the tests); `prepareEvery`
- * makes those still unmade (the checked-in SQL of `npm run sql` lists every statement).
+ * that cannot be prepared throws at its first use; `prepareEvery` makes those still unmade, which
+ * `npm run sql` does before its tour (its checked-in SQL lists every statement, and `npm test`'s
+ * check of it prepares them all).
  */
 
 /** The makers of each connection's statements, for prepareEvery (held as long as the connection's repositories). */

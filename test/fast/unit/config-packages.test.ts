@@ -2,20 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, parseConfig } from '../../../src/config.js';
+import { parseConfig } from '../../../src/config.js';
+import { configProblem } from '../../helpers/config.js';
 
 const BASE = { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: '/tmp/timetrack-config-test/timetrack.db', READER_THREADS: '0' };
 
-/** The message of the ConfigError parsing `env` raises (fails when it raises none). */
-function refusal(env: Record<string, string>): string {
-  try {
-    parseConfig({ ...BASE, ...env });
-  } catch (error) {
-    expect(error).to.be.instanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('no ConfigError');
-}
+const refusal = (env: Record<string, string>): string => configProblem({ ...BASE, ...env });
 
 // node-cron and yaml are loaded only when their settings are set (src/config.ts,
 // src/replication-config.ts): these are the paths that load them.

@@ -1,18 +1,11 @@
 import { expect } from 'chai';
-import { ConfigError, parseConfig } from '../../../src/config.js';
+import { parseConfig } from '../../../src/config.js';
+import { configProblem } from '../../helpers/config.js';
 import { requireJoinDomains } from '../../../src/modules/accounts/service.js';
 
 const BASE = { BASE_URL: 'https://tt.example.org', OIDC_ISSUER: 'https://sso.example.org/realms/staff', OIDC_CLIENT_ID: 'timetrack' };
 
-const problemOf = (env: Record<string, string>, readFile?: (path: string) => string): string => {
-  try {
-    parseConfig(env, readFile);
-  } catch (error) {
-    expect(error).to.be.instanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('no ConfigError');
-};
+const problemOf = configProblem;
 
 describe('OIDC settings (src/config.ts)', () => {
   it('derives the addresses the provider sends people back to from BASE_URL and SETTINGS_PATH, and the name from the issuer', () => {
