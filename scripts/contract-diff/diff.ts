@@ -345,6 +345,27 @@ function ownKeywords(doc: Document, schema: JsonObject, at: string, refs: string
   return own;
 }
 
+/**
+ * The flat form of each document's components, made once: a component met again (every error
+ * response names Problem, every entry payload Entry) is the same flat form, copied for the place
+ * that names it (that place sets its own `at` and `refName`; nothing else changes a flat form once
+ * made). One whose flattening met a cycle is made again each time: its cycle's marker depends on
+ * the path that reached it. Each Document is one side of one comparison.
+ */
+const flatComponents = new WeakMap<Document, Map<string, Flat>>();
+let cyclesMet = 0;
+
+function flattenRef(doc: Document, ref: string, refs: string[]): Flat {
+  let made = flatComponents.get(doc);
+  if (!made) flatComponents.set(doc, (made = new Map()));
+  const known = made.get(ref);
+  if (known) return { ...known };
+  const cycles = cyclesMet;
+  const flat = flatten(doc, doc.pointer(ref), ref, [...refs, ref]);
+  if (cyclesMet === cycles) made.set(ref, flat);
+  return { ...flat };
+}
+
 /** A schema's flat form; `at` is where it is written. */
 function flatten(doc: Document, schema: Json | undefined, at: string | undefined, refs: string[] = []): Flat {
   if (schema === undefined || schema === true) return { ...emptyFlat(), ...(at ? { at } : {}) };
@@ -356,7 +377,10 @@ function flatten(doc: Document, schema: Json | undefined, at: string | undefined
   if (typeof schema.$ref === 'string') {
     const ref = schema.$ref;
     const name = ref.split('/').pop() ?? ref;
-    flat = refs.includes(ref) ? { ...emptyFlat(), cycle: ref } : flatten(doc, doc.pointer(ref), ref, [...refs, ref]);
+    if (refs.includes(ref)) {
+      cyclesMet++;
+      flat = { ...emptyFlat(), cycle: ref };
+    } else flat = flattenRef(doc, ref, refs);
     flat.refName = name;
   }
   // The place in context (a property's key), not the component a $ref names.
@@ -404,7 +428,8 @@ const clean = (where: Where): Where => Object.fromEntries(Object.entries(where).
 const typeCovers = (types: string[], t: string): boolean => types.includes(t) || (t === 'integer' && types.includes('number'));
 
 function compareTypes(a: Flat, b: Flat, flow: Flow, loc: string, out: Collector): void {
-  if (sameJson(a.types, b.types)) return;
+  if (a.types === b.types || (a.types && b.types && a.types.length === b.types.length && a.types.every((t, i) => t === b.types?.[i])))
+    return;
   const before = a.types ? a.types.join('|') : 'any';
   const after = b.types ? b.types.join('|') : 'any';
   const lost = a.types ? a.types.filter((t) => !b.types || !typeCovers(b.types, t)) : b.types ? ['any'] : [];
@@ -451,9 +476,13 @@ function compareBounds(a: Flat, b: Flat, flow: Flow, loc: string, out: Collector
 }
 
 /** Lists where each entry is one more condition (patterns, formats, multipleOf). */
-function compareConditions<T>(before: T[], after: T[], key: string, where: Where, flow: Flow, loc: string, out: Collector): void {
+/** `place` says where, asked only when something changed (most schemas compared have no change). */
+function compareConditions<T>(before: T[], after: T[], key: string, place: () => Where, flow: Flow, loc: string, out: Collector): void {
+  if (before.length === 0 && after.length === 0) return;
   const removed = before.filter((v) => !after.includes(v));
   const added = after.filter((v) => !before.includes(v));
+  if (removed.length === 0 && added.length === 0) return;
+  const where = place();
   if (removed.length > 0 && added.length > 0) {
     out.effect(flow, 'both', loc, `${key}-changed`, `${removed.map(show).join(', ')} -> ${added.map(show).join(', ')}`, where);
     return;
@@ -543,9 +572,9 @@ function compareSchemas(a: Flat, b: Flat, flow: Flow, loc: string, out: Collecto
   compareTypes(a, b, flow, loc, out);
   compareEnums(a, b, flow, loc, out);
   compareBounds(a, b, flow, loc, out);
-  compareConditions(a.multipleOf, b.multipleOf, 'multipleOf', both(a, b, 'multipleOf'), flow, loc, out);
-  compareConditions(a.patterns, b.patterns, 'pattern', both(a, b, 'pattern'), flow, loc, out);
-  compareConditions(a.formats, b.formats, 'format', both(a, b, 'format'), flow, loc, out);
+  compareConditions(a.multipleOf, b.multipleOf, 'multipleOf', () => both(a, b, 'multipleOf'), flow, loc, out);
+  compareConditions(a.patterns, b.patterns, 'pattern', () => both(a, b, 'pattern'), flow, loc, out);
+  compareConditions(a.formats, b.formats, 'format', () => both(a, b, 'format'), flow, loc, out);
   if (!a.uniqueItems && b.uniqueItems) out.effect(flow, 'narrower', loc, 'uniqueItems-added', '', both(a, b, 'uniqueItems'));
   if (a.uniqueItems && !b.uniqueItems) out.effect(flow, 'wider', loc, 'uniqueItems-removed', '', both(a, b, 'uniqueItems'));
   // A changed default changes what the server does for a client that leaves the value out.
