@@ -85,6 +85,7 @@ describe('webhooks', function () {
       expect(request!.method).to.equal('POST');
       expect(request!.url).to.equal('/hook');
       expect(request!.headers['content-type']).to.equal('application/json');
+      expect(request!.headers['user-agent']).to.equal('timetrack-webhooks/1.0');
       expect(request!.headers.host).to.equal(`hooks.test:${receiver.port}`);
       expect(request!.headers['x-service-event']).to.equal('entry.created');
       const deliveryId = String(request!.headers['x-service-delivery']);
