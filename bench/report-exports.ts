@@ -7,7 +7,8 @@
  * (GET /api/v1/entries/{id}, autocannon, 10 connections) alone and while two CSV exports run (the owner's
  * and a colleague's who sees everyone: a member downloads one report at a time).
  * Targets (issue 37): CSV first byte < 1 s, >= 100,000 rows/s, RSS growth < 50 MB; XLSX >= 30,000
- * rows/s; point-read p99 <= 2x alone beside two exports. Only 127.0.0.1.
+ * rows/s; point-read p99 <= 2x alone beside two exports. Only 127.0.0.1. BENCH_SERVER_NODE_ARGS
+ * passes node flags to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -90,7 +91,9 @@ async function main() {
     stdio: 'inherit',
   });
   if (build.status !== 0) throw new Error('the build failed');
-  const { args, env: startEnv } = startCommand(root);
+  const { args: startArgs, env: startEnv } = startCommand(root);
+  // BENCH_SERVER_NODE_ARGS passes node flags to the server, as in bench/run.ts (`--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const args = [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), ...startArgs];
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let server: ChildProcess | null = null;

@@ -228,12 +228,27 @@ export function localClock(zone: string, from: number, to: number): (ms: number)
   };
 }
 
+/**
+ * Each day's `2026-11-23`, made once: an export's hundreds of thousands of rows fall on a few
+ * hundred days, and `toISOString` three times a row was a sixth of a CSV export's time (issue 60).
+ */
+const dayTexts = new Map<number, string>();
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : String(n));
 /** `2026-11-23` of a local wall time (ms read as UTC). */
-export const isoDay = (local: number): string => new Date(local).toISOString().slice(0, 10);
+export const isoDay = (local: number): string => {
+  const day = Math.floor(local / DAY_MS);
+  let text = dayTexts.get(day);
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (dayTexts.size >= 50_000) dayTexts.clear();
+    dayTexts.set(day, text);
+  }
+  return text;
+};
 /** `2026-11-23 09:05:00` of a local wall time. */
 export const isoDateTime = (local: number): string => {
-  const iso = new Date(local).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  const second = Math.floor((local - Math.floor(local / DAY_MS) * DAY_MS) / 1000);
+  return `${isoDay(local)} ${twoDigits(Math.floor(second / 3600))}:${twoDigits(Math.floor(second / 60) % 60)}:${twoDigits(second % 60)}`;
 };
 /** `9:05` of seconds (hours past 24 stay hours). */
 export const clock = (seconds: number): string =>
