@@ -53,14 +53,32 @@ export class ContractChecker {
     }
   }
 
+  /** Pointers already followed (every response of a test run resolves the same few hundred). */
+  private readonly resolved = new Map<string, { pointer: string; node: Record<string, unknown> }>();
+
   private resolve(pointer: string): { pointer: string; node: Record<string, unknown> } {
+    let found = this.resolved.get(pointer);
+    if (!found) this.resolved.set(pointer, (found = this.follow(pointer)));
+    return found;
+  }
+
+  private follow(pointer: string): { pointer: string; node: Record<string, unknown> } {
     let node: unknown = this.document;
     for (const part of pointer.replace(/^#\//, '').split('/')) {
       node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     }
     const record = node as Record<string, unknown>;
-    if (typeof record?.$ref === 'string') return this.resolve(record.$ref);
+    if (typeof record?.$ref === 'string') return this.follow(record.$ref);
     return { pointer, node: record };
+  }
+
+  private readonly byMethod = new Map<string, Route[]>();
+
+  /** The operations of one method (a response is matched against ~40, not all ~110). */
+  private routesOf(method: string): Route[] {
+    let routes = this.byMethod.get(method);
+    if (!routes) this.byMethod.set(method, (routes = this.routes.filter((r) => r.method === method)));
+    return routes;
   }
 
   private validator(pointer: string): ValidateFunction {
@@ -80,7 +98,7 @@ export class ContractChecker {
     const head = response.method === 'HEAD';
     if (head && response.body !== '') return [`HEAD ${pathOnly} -> ${response.status}: a HEAD response has a body`];
     const method = head ? 'GET' : response.method;
-    const route = this.routes.find((r) => r.method === method && r.pattern.test(pathOnly));
+    const route = this.routesOf(method).find((r) => r.pattern.test(pathOnly));
     const where = `${response.method} ${pathOnly} -> ${response.status}`;
     if (!route) {
       // Unknown routes: a 404 no-such-route problem document, or a problem page.
