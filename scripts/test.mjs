@@ -21,7 +21,7 @@
 // exit code is 1 when a check or a tier failed. `npm run test:tiers` still runs the tiers one
 // after another, and `npm run test:<tier>` one tier.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -47,6 +47,21 @@ const logs = mkdtempSync(join(tmpdir(), 'timetrack-test-'));
 // a worker thread refuses V8 flags in its execArgv, which it inherits from its process's.
 const YOUNG_GENERATION = { http: '--max-semi-space-size=64' };
 
+// The http and process tiers keep their temporary folders (each test server's database, spools,
+// backups) in memory when the machine has a tmpfs at /dev/shm with room (2 GiB; a container's
+// default 64 MB would not hold them): the same SQLite files and syncs, without a disk's journal
+// under every commit. The http tier alone, alternated twice: 146.5 -> 141.4 s of CPU (system time
+// 18.5 -> 15.9 s), wall 107.2 -> 102.7 s.
+const MEMORY_TMPDIR = (() => {
+  try {
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    return bavail * bsize >= 2 * 1024 ** 3 ? '/dev/shm' : null;
+  } catch {
+    return null;
+  }
+})();
+const IN_MEMORY = new Set(['http', 'process']);
+
 /** Runs a command with its output in a file of its own; resolves to its exit code and output. */
 function run(label, command, args) {
   return new Promise((resolve) => {
@@ -54,6 +69,7 @@ function run(label, command, args) {
     const out = openSync(file, 'w');
     const env = { ...process.env, FORCE_COLOR: '0' };
     if (YOUNG_GENERATION[label]) env.NODE_OPTIONS = [env.NODE_OPTIONS, YOUNG_GENERATION[label]].filter(Boolean).join(' ');
+    if (MEMORY_TMPDIR && IN_MEMORY.has(label) && !process.env.TMPDIR) env.TMPDIR = MEMORY_TMPDIR;
     const child = spawn(command, args, { stdio: ['ignore', out, out], env });
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: readFileSync(file, 'utf8') }));
   });
