@@ -475,8 +475,10 @@ function compareBounds(a: Flat, b: Flat, flow: Flow, loc: string, out: Collector
   }
 }
 
-/** Lists where each entry is one more condition (patterns, formats, multipleOf). */
-/** `place` says where, asked only when something changed (most schemas compared have no change). */
+/**
+ * Lists where each entry is one more condition (patterns, formats, multipleOf). `place` says
+ * where, asked only when something changed (most schemas compared have no change).
+ */
 function compareConditions<T>(before: T[], after: T[], key: string, place: () => Where, flow: Flow, loc: string, out: Collector): void {
   if (before.length === 0 && after.length === 0) return;
   const removed = before.filter((v) => !after.includes(v));
