@@ -21,9 +21,12 @@ insert into "entries" ("id", "workspace_id", "author_id", "description", "projec
 select max("duration_sec") from "entries" where "entries"."workspace_id" = ?;
 --   SEARCH entries USING COVERING INDEX entries_ws_duration (workspace_id=?)
 
-SELECT description, project_id, task_id, billable, tag_list, uses, last_start FROM entry_suggestions WHERE workspace_id = ? AND author_id = ? AND last_start >= ? AND instr(CASE WHEN length(description) = length(CAST(description AS blob)) THEN lower(description) ELSE tt_fold(description) END, ?) > 0 ORDER BY uses DESC, last_start DESC LIMIT ?;
---   SEARCH entry_suggestions USING INDEX entry_suggestions_recent (workspace_id=? AND author_id=? AND last_start>?)
---   USE TEMP B-TREE FOR ORDER BY
+SELECT s.description, s.project_id, s.task_id, s.billable, s.tag_list, s.uses, s.last_start FROM (SELECT rowid AS id, uses, last_start, description FROM entry_suggestions INDEXED BY entry_suggestions_recent WHERE workspace_id = ? AND author_id = ? AND last_start >= ? AND instr(CASE WHEN length(description) = length(CAST(description AS blob)) THEN lower(description) ELSE tt_fold(description) END, ?) > 0 ORDER BY uses DESC, last_start DESC, description, rowid LIMIT ?) AS chosen CROSS JOIN entry_suggestions AS s ON s.rowid = chosen.id ORDER BY chosen.uses DESC, chosen.last_start DESC, chosen.description, chosen.id;
+--   CO-ROUTINE chosen
+--     SEARCH entry_suggestions USING COVERING INDEX entry_suggestions_recent (workspace_id=? AND author_id=? AND last_start>?)
+--     USE TEMP B-TREE FOR ORDER BY
+--   SCAN chosen
+--   SEARCH s USING INTEGER PRIMARY KEY (rowid=?)
 
 insert into "entries" ("id", "workspace_id", "author_id", "description", "project_id", "task_id", "billable", "start_at", "end_at", "duration_sec", "hourly_rate", "amount_cents", "source", "time_zone", "runaway_detected_at", "runaway_elapsed_sec", "runaway_limit_sec", "runaway_action", "runaway_resolved_at", "invoice_id", "import_id", "origin_id", "tag_list", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, null, null, ?, ?, ?, ?, ?);
 --   SEARCH timer_stop_links USING COVERING INDEX timer_stop_links_entry (entry_id=?)

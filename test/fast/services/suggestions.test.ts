@@ -168,4 +168,21 @@ describe('suggestions while typing: the table the entries keep', () => {
     expect(shown(owner, 'anc')).to.deep.equal([['Ancient', 2, day(0).slice(0, 10)]]);
     expectKeptRight();
   });
+
+  it('eight at most: the most used, then the most recent, then by description; the rest of the 90 days is left out', () => {
+    const { services, owner } = world;
+    // Twelve descriptions started the same day at the same hour: only their text orders them.
+    for (const n of [12, 3, 7, 1, 11, 5, 9, 2, 10, 4, 8, 6])
+      services.entries.create(owner, { ...at(5), description: `Item ${String(n).padStart(2, '0')}` });
+    services.entries.create(owner, { ...at(6), description: 'Item 99' });
+    services.entries.create(owner, { ...at(40), description: 'Item 99' });
+    services.entries.create(owner, { ...at(1), description: 'Item 50' });
+    expect(shown(owner, 'item')).to.deep.equal([
+      ['Item 99', 2, day(6).slice(0, 10)],
+      ['Item 50', 1, day(1).slice(0, 10)],
+      ...['01', '02', '03', '04', '05', '06'].map((n) => [`Item ${n}`, 1, day(5).slice(0, 10)]),
+    ]);
+    expect(shown(owner, 'item 1').map((s) => s[0])).to.deep.equal(['Item 10', 'Item 11', 'Item 12']);
+    expectKeptRight();
+  });
 });
