@@ -44,6 +44,31 @@ select "id" from "tasks" where "tasks"."project_id" = ? limit ?;
 select "id" from "projects" where "projects"."client_id" = ? limit ?;
 --   SEARCH projects USING INDEX projects_client (client_id=?)
 
+select "projects"."id", "projects"."name", "projects"."color", "projects"."client_id", "clients"."name" from "projects" left join "clients" on "clients"."id" = "projects"."client_id" where ("projects"."workspace_id" = ? and "projects"."id" in (select value from json_each(?)));
+--   SEARCH projects USING INDEX projects_name (workspace_id=?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+--   SEARCH clients USING INDEX sqlite_autoindex_clients_1 (id=?) LEFT-JOIN
+
+select "id", "name" from "tasks" where ("tasks"."workspace_id" = ? and "tasks"."id" in (select value from json_each(?)));
+--   SEARCH tasks USING INDEX tasks_workspace (workspace_id=?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
+select "id", "name" from "clients" where ("clients"."workspace_id" = ? and "clients"."id" in (select value from json_each(?)));
+--   SEARCH clients USING INDEX clients_name (workspace_id=?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
+select "id", "name" from "tags" where ("tags"."workspace_id" = ? and "tags"."id" in (select value from json_each(?)));
+--   SEARCH tags USING INDEX tags_name (workspace_id=?)
+--   LIST SUBQUERY 1
+--     SCAN json_each VIRTUAL TABLE INDEX 1:
+--     CREATE BLOOM FILTER
+
 insert into "clients" ("id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at") values (?, ?, ?, ?, ?, null, null, null, ?, null, null, null, null, null, null, null, null, null, null, null, null, ?, ?) returning "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at";
 --   SCAN invoices
 --   SEARCH projects USING COVERING INDEX projects_client (client_id=?)
@@ -72,13 +97,6 @@ update "tasks" set "estimate_sec" = ?, "updated_at" = ? where "tasks"."id" = ? r
 select "id" from "tags" where ("tags"."workspace_id" = ? and "tags"."id" in (?));
 --   SEARCH tags USING INDEX sqlite_autoindex_tags_1 (id=?)
 
-select "projects"."id", "projects"."name", "projects"."color", "projects"."client_id", "clients"."name" from "projects" left join "clients" on "clients"."id" = "projects"."client_id" where ("projects"."workspace_id" = ? and "projects"."id" in (select value from json_each(?)));
---   SEARCH projects USING INDEX projects_name (workspace_id=?)
---   LIST SUBQUERY 1
---     SCAN json_each VIRTUAL TABLE INDEX 1:
---     CREATE BLOOM FILTER
---   SEARCH clients USING INDEX sqlite_autoindex_clients_1 (id=?) LEFT-JOIN
-
 select "id", "workspace_id", "name", "name_key", "archived", "legal_name", "address_lines", "postal_code", "city", "country", "tax_id", "email", "reference", "vat_id", "electronic_address", "electronic_address_scheme", "tax_category", "exemption_reason", "exemption_reason_code", "rounding", "language", "created_at", "updated_at" from "clients" where "clients"."workspace_id" = ? order by "clients"."name_key" asc, "clients"."id" asc;
 --   SEARCH clients USING INDEX clients_name (workspace_id=?)
 
@@ -86,29 +104,11 @@ select "id", "workspace_id", "project_id", "name", "name_key", "estimate_sec", "
 --   SEARCH tasks USING INDEX tasks_workspace (workspace_id=?)
 --   USE TEMP B-TREE FOR ORDER BY
 
-select "id", "name" from "tasks" where ("tasks"."workspace_id" = ? and "tasks"."id" in (select value from json_each(?)));
---   SEARCH tasks USING INDEX tasks_workspace (workspace_id=?)
---   LIST SUBQUERY 1
---     SCAN json_each VIRTUAL TABLE INDEX 1:
---     CREATE BLOOM FILTER
-
 select "id" from "projects" where ("projects"."workspace_id" = ? and "projects"."client_id" in (?));
 --   SEARCH projects USING INDEX projects_client (client_id=?)
 
-select "id", "name" from "tags" where ("tags"."workspace_id" = ? and "tags"."id" in (select value from json_each(?)));
---   SEARCH tags USING INDEX tags_name (workspace_id=?)
---   LIST SUBQUERY 1
---     SCAN json_each VIRTUAL TABLE INDEX 1:
---     CREATE BLOOM FILTER
-
 select "id", "client_id" from "projects" where "projects"."workspace_id" = ?;
 --   SEARCH projects USING INDEX projects_name (workspace_id=?)
-
-select "id", "name" from "clients" where ("clients"."workspace_id" = ? and "clients"."id" in (select value from json_each(?)));
---   SEARCH clients USING INDEX clients_name (workspace_id=?)
---   LIST SUBQUERY 1
---     SCAN json_each VIRTUAL TABLE INDEX 1:
---     CREATE BLOOM FILTER
 
 delete from "tags" where "tags"."id" = ?;
 --   SEARCH tags USING INDEX sqlite_autoindex_tags_1 (id=?)

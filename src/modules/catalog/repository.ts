@@ -177,7 +177,38 @@ export function createCatalogRepository(db: Db) {
 
 /** Names and links other modules show beside their rows (entry lists, reports, invoices). */
 function names(db: Db) {
-  const inList = (ids: string[]) => sql`(select value from json_each(${JSON.stringify(ids)}))`;
+  // The ids as one JSON text: each statement is prepared once whatever the number of ids, not
+  // built and compiled at every call (entry lists, reports and suggestions name rows on every
+  // request: ~0.4 ms of a suggestion's, issue 60).
+  const inList = sql`(select value from json_each(${p('ids')}))`;
+  const statements = preparedOnFirstUse(db, {
+    projectLabels: () =>
+      db
+        .select({ id: projects.id, name: projects.name, color: projects.color, clientId: projects.clientId, clientName: clients.name })
+        .from(projects)
+        .leftJoin(clients, eq(clients.id, projects.clientId))
+        .where(and(eq(projects.workspaceId, p('workspaceId')), sql`${projects.id} in ${inList}`))
+        .prepare(),
+    taskNames: () =>
+      db
+        .select({ id: tasks.id, name: tasks.name })
+        .from(tasks)
+        .where(and(eq(tasks.workspaceId, p('workspaceId')), sql`${tasks.id} in ${inList}`))
+        .prepare(),
+    clientNames: () =>
+      db
+        .select({ id: clients.id, name: clients.name })
+        .from(clients)
+        .where(and(eq(clients.workspaceId, p('workspaceId')), sql`${clients.id} in ${inList}`))
+        .prepare(),
+    tagNames: () =>
+      db
+        .select({ id: tags.id, name: tags.name })
+        .from(tags)
+        .where(and(eq(tags.workspaceId, p('workspaceId')), sql`${tags.id} in ${inList}`))
+        .prepare(),
+  });
+  const listed = (workspaceId: string, ids: string[]) => ({ workspaceId, ids: JSON.stringify(ids) });
   return {
     /** The projects of the workspace of this name key (one per client at most), with their client's name, by name key then id. */
     projectsNamed: (workspaceId: string, key: string) =>
@@ -189,39 +220,10 @@ function names(db: Db) {
         .orderBy(asc(projects.id))
         .all(),
     /** Projects of these ids in the workspace, with their client's name. */
-    projectLabels: (workspaceId: string, ids: string[]) =>
-      ids.length === 0
-        ? []
-        : db
-            .select({ id: projects.id, name: projects.name, color: projects.color, clientId: projects.clientId, clientName: clients.name })
-            .from(projects)
-            .leftJoin(clients, eq(clients.id, projects.clientId))
-            .where(and(eq(projects.workspaceId, workspaceId), sql`${projects.id} in ${inList(ids)}`))
-            .all(),
-    taskNames: (workspaceId: string, ids: string[]) =>
-      ids.length === 0
-        ? []
-        : db
-            .select({ id: tasks.id, name: tasks.name })
-            .from(tasks)
-            .where(and(eq(tasks.workspaceId, workspaceId), sql`${tasks.id} in ${inList(ids)}`))
-            .all(),
-    clientNames: (workspaceId: string, ids: string[]) =>
-      ids.length === 0
-        ? []
-        : db
-            .select({ id: clients.id, name: clients.name })
-            .from(clients)
-            .where(and(eq(clients.workspaceId, workspaceId), sql`${clients.id} in ${inList(ids)}`))
-            .all(),
-    tagNames: (workspaceId: string, ids: string[]) =>
-      ids.length === 0
-        ? []
-        : db
-            .select({ id: tags.id, name: tags.name })
-            .from(tags)
-            .where(and(eq(tags.workspaceId, workspaceId), sql`${tags.id} in ${inList(ids)}`))
-            .all(),
+    projectLabels: (workspaceId: string, ids: string[]) => (ids.length === 0 ? [] : statements.projectLabels.all(listed(workspaceId, ids))),
+    taskNames: (workspaceId: string, ids: string[]) => (ids.length === 0 ? [] : statements.taskNames.all(listed(workspaceId, ids))),
+    clientNames: (workspaceId: string, ids: string[]) => (ids.length === 0 ? [] : statements.clientNames.all(listed(workspaceId, ids))),
+    tagNames: (workspaceId: string, ids: string[]) => (ids.length === 0 ? [] : statements.tagNames.all(listed(workspaceId, ids))),
     /** Every project's client in the workspace (reports fold projects into clients). */
     clientsOfProjects: (workspaceId: string) =>
       db.select({ id: projects.id, clientId: projects.clientId }).from(projects).where(eq(projects.workspaceId, workspaceId)).all(),

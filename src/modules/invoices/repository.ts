@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { preparedOnFirstUse } from '../../db/prepared.js';
 import { invoiceNumbers, invoicePayments, invoiceReminders, invoiceSends, invoices, invoiceSettings } from './schema.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -8,8 +9,25 @@ export type InvoiceSendRow = typeof invoiceSends.$inferSelect;
 export type InvoicePaymentRow = typeof invoicePayments.$inferSelect;
 export type InvoiceReminderRow = typeof invoiceReminders.$inferSelect;
 
+/**
+ * Statements prepared once (at their first use): the settings are read by every page a member
+ * opens (the language its workspace's documents speak), ~200 µs a page when built and compiled
+ * per request (issue 60).
+ */
+function invoiceStatements(db: Db) {
+  return preparedOnFirstUse(db, {
+    settings: () =>
+      db
+        .select()
+        .from(invoiceSettings)
+        .where(eq(invoiceSettings.workspaceId, sql.placeholder('workspaceId')))
+        .prepare(),
+  });
+}
+
 /** Every SQL statement of the invoices module, over its tables only (invoices, their numbers, sends and payments, the settings). */
 export function createInvoicesRepository(db: Db) {
+  const statements = invoiceStatements(db);
   return {
     invoice: (id: string): InvoiceRow | undefined => db.select().from(invoices).where(eq(invoices.id, id)).get(),
     insert: (values: typeof invoices.$inferInsert): InvoiceRow => db.insert(invoices).values(values).returning().get(),
@@ -140,8 +158,7 @@ export function createInvoicesRepository(db: Db) {
         .orderBy(asc(invoices.dueDate), asc(invoices.id))
         .all(),
 
-    settings: (workspaceId: string): InvoiceSettingsRow | undefined =>
-      db.select().from(invoiceSettings).where(eq(invoiceSettings.workspaceId, workspaceId)).get(),
+    settings: (workspaceId: string): InvoiceSettingsRow | undefined => statements.settings.get({ workspaceId }),
     storeSettings: (values: typeof invoiceSettings.$inferInsert): void => {
       db.insert(invoiceSettings)
         .values(values)
