@@ -94,6 +94,16 @@ export const DEFAULT_NOW = Date.UTC(2026, 10, 2, 10, 0, 30);
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'timetrack-test-'));
+  try {
+    return await startIn(dir, options);
+  } catch (error) {
+    // A start that fails (the tests of refused starts) leaves nothing behind in the temp folder.
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startIn(dir: string, options: TestServerOptions): Promise<TestServer> {
   if (!options.env?.DATABASE_PATH) copyFileSync(migratedTemplate(), join(dir, 'timetrack.db'));
   const config = parseConfig({
     PORT: '0',
