@@ -21,7 +21,7 @@ import { API_REFERENCE_PATH, apiReferencePage } from './api-reference.js';
 import { CHANGELOG_PATH, changelogPage } from './changelog.js';
 import { compileDeprecations, type Deprecations } from './deprecation.js';
 import { createCors } from './cors.js';
-import { type CatalogValidators, catalogValidators, etagHeader, isCatalogList, noneMatch } from './etag.js';
+import { type CatalogValidators, catalogValidators, etagHeader, isCatalogList, keptLists, noneMatch } from './etag.js';
 import { createHandlers } from '../operations/index.js';
 import { type Handlers, type OperationId, PUBLIC_OPERATIONS } from '../operations/types.js';
 import { type Exchange, newExchange, pipelineHooks, type Reply } from './pipeline.js';
@@ -66,6 +66,7 @@ const wantsPage = (accept: string | undefined) => {
 };
 
 /** A heavy read's reply: its bytes (compressed on the reader thread, or not), or 304 for a catalog list whose ETag matched. */
+type KeptLists = ReturnType<typeof keptLists<Uint8Array | EncodedBody>>;
 type ReadReply = { status: 200; json: Uint8Array | EncodedBody; etag?: string } | { status: 304; etag: string };
 /** A handler's reply; only GET /readyz answers 503 with a body. */
 type Answer = Reply | ReadReply | { status: 503; body: unknown };
@@ -98,13 +99,14 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   api.registerSecurityHandler('bearerAuth', hooks.securityHandlers.bearerAuth);
   api.register(hooks.handlers);
   const validators = catalogValidators({ catalog: deps.services.catalog, events: deps.services.events });
+  const kept = keptLists<Uint8Array | EncodedBody>({ entries: 16, maxBytes: 16 * 1024 * 1024 });
   const infos = api.operationInfos();
   const readable = readHandlers(deps.services);
   for (const [operationId, handler] of Object.entries(handlers) as Array<[OperationId, AnyHandler]>) {
     // The heavy reads (the contract marks them) go to the reader threads and come back as JSON bytes.
     if (infos.get(operationId)?.readerThread && handler === (real[operationId] as unknown)) {
       if (!readable[operationId]) throw new Error(`${operationId} is marked x-reader-thread, but a reader thread has no handler for it`);
-      api.register(operationId, heavyRead(deps, validators, operationId));
+      api.register(operationId, heavyRead(deps, validators, kept, operationId));
       continue;
     }
     api.register(operationId, (context: Context, exchange: Exchange) =>
@@ -281,9 +283,10 @@ function writeReply(res: Response, reply: Answer, negotiated: Negotiated | null)
 /**
  * A heavy read, run on a reader thread, which also compresses its answer as the request
  * negotiated. A catalog list first makes its validator (a few index reads, src/http/etag.ts):
- * when `If-None-Match` names it the answer is 304, and the list is not read at all.
+ * when `If-None-Match` names it the answer is 304, and the list is not read at all; when a list of
+ * the same validator and coding was answered lately (`keptLists`), its bytes are answered again.
  */
-function heavyRead(deps: AppDeps, validators: CatalogValidators, operationId: OperationId) {
+function heavyRead(deps: AppDeps, validators: CatalogValidators, kept: KeptLists, operationId: OperationId) {
   const { config, clock, readers } = deps;
   return async (context: Context, exchange: Exchange): Promise<ReadReply> => {
     const { query, params } = context.request as { query: Record<string, unknown>; params: Record<string, string> };
@@ -296,6 +299,8 @@ function heavyRead(deps: AppDeps, validators: CatalogValidators, operationId: Op
       const tag = validators.tag(operationId, actor, query, now);
       etag = etagHeader(tag, compression);
       if (noneMatch(exchange.req.headers['if-none-match'], tag)) return { status: 304, etag };
+      const again = kept.get(etag);
+      if (again !== undefined) return { status: 200, json: again, etag };
     }
     const task = { operationId, query, path: params, actor: actorData(actor), now, requestId: exchange.requestId, compression };
     const json = await readers.run(task).catch((error: unknown) => {
@@ -303,7 +308,9 @@ function heavyRead(deps: AppDeps, validators: CatalogValidators, operationId: Op
         throw new HttpProblem('readers-busy', error.message, { 'Retry-After': String(error.retryAfterSec) });
       throw error;
     });
-    return etag === undefined ? { status: 200, json } : { status: 200, json, etag };
+    if (etag === undefined) return { status: 200, json };
+    kept.keep(etag, json);
+    return { status: 200, json, etag };
   };
 }
 

@@ -84,3 +84,32 @@ export function noneMatch(header: string | string[] | undefined, tag: string): b
   }
   return false;
 }
+
+/**
+ * The last catalog lists answered, by their ETag header (the validator and the coding): a strong
+ * validator names one sequence of bytes, so a request whose validator is one of these gets the
+ * same bytes again without a read. A write to the workspace moves the change-log position in every
+ * tag it could change, so nothing is dropped by hand: an entry whose tag is no longer current is
+ * never asked for again and ages out. (A list read after a write that came between its tag and its
+ * read is kept under the older tag, which no request makes any more: never served for a list it
+ * does not describe.) At most `entries` lists and `maxBytes` bytes, the oldest dropped first: the
+ * 2,000-project list is 874 KB as it is, 117 KB in gzip.
+ */
+export function keptLists<T extends Uint8Array | { bytes: Uint8Array }>(limits: { entries: number; maxBytes: number }) {
+  const kept = new Map<string, T>();
+  let bytes = 0;
+  const size = (body: T) => (body instanceof Uint8Array ? body.byteLength : body.bytes.byteLength);
+  return {
+    get: (etag: string): T | undefined => kept.get(etag),
+    keep(etag: string, body: T): void {
+      if (kept.has(etag) || size(body) > limits.maxBytes) return;
+      kept.set(etag, body);
+      bytes += size(body);
+      for (const [oldest, old] of kept) {
+        if (kept.size <= limits.entries && bytes <= limits.maxBytes) break;
+        kept.delete(oldest);
+        bytes -= size(old);
+      }
+    },
+  };
+}

@@ -3,7 +3,8 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { seed } from '../helpers/seed.js';
-import { addMemberWithToken, type TestResponse, startTestServer, type TestServer } from '../helpers/server.js';
+import { addMemberWithToken, expectProblem, type TestResponse, startTestServer, type TestServer } from '../helpers/server.js';
+import { readerHooks } from '../helpers/reader-hooks.mjs';
 
 const API = '/api/v1';
 const DAY = 86_400_000;
@@ -230,6 +231,48 @@ describe('caching and compression', () => {
       } finally {
         server.clock.advance(-(server.config.eventRetentionDays * DAY + DAY));
       }
+    });
+  });
+
+  describe('the lists answered lately, kept by their ETag', () => {
+    let server: TestServer | undefined;
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+    });
+
+    it('answers a list of an ETag it answered lately without a read (even with every reader busy), in each coding; a write reads it afresh', async () => {
+      // One reader thread, held by a slow report; a read that waits 300 ms for it is refused.
+      server = await startTestServer({ env: { READER_THREADS: '1', READ_QUEUE_MS: '300' }, readers: readerHooks({ slowReportsMs: 1500 }) });
+      const w = world(server);
+      const first = await raw(server, 'GET', `${API}/projects`, { 'accept-encoding': 'gzip' });
+      const identity = await raw(server, 'GET', `${API}/projects`, { 'accept-encoding': 'identity' });
+      expect([first.status, identity.status]).to.deep.equal([200, 200]);
+      expect(first.headers['content-encoding']).to.equal('gzip');
+      const busy = server.request('GET', `${API}/reports/summary?from=2026-11-01&to=2026-11-30&groupBy=project`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      try {
+        // The same list in the same coding: the same bytes and tag, at once, though no thread is free.
+        const again = await raw(server, 'GET', `${API}/projects`, { 'accept-encoding': 'gzip' });
+        expect(again.status).to.equal(200);
+        expect(again.headers.etag).to.equal(first.headers.etag);
+        expect(again.headers['content-encoding']).to.equal('gzip');
+        expect(again.body.equals(first.body)).to.equal(true);
+        const plain = await raw(server, 'GET', `${API}/projects`, { 'accept-encoding': 'identity' });
+        expect(plain.body.equals(identity.body)).to.equal(true);
+        expect(JSON.parse(gunzipSync(again.body).toString()).data).to.have.length(PROJECTS.length);
+        // Another query is another list: it needs the thread, and waits for it in vain.
+        const other = await server.request('GET', `${API}/projects?archived=false`);
+        expectProblem(other, 503, 'readers-busy', server.config.problemsBase, `${API}/projects`);
+      } finally {
+        expect((await busy).status).to.equal(200);
+      }
+      // A write moves the tag: the list is read again and shows it.
+      const renamed = await server.request('PATCH', `${API}/projects/${w.projects.p0.id}`, { json: { name: 'Renamed' } });
+      expect(renamed.status, renamed.text).to.equal(200);
+      const after = await raw(server, 'GET', `${API}/projects`, { 'accept-encoding': 'identity' });
+      expect(after.headers.etag).to.not.equal(identity.headers.etag);
+      expect(JSON.parse(after.body.toString()).data.map((p: { name: string }) => p.name)).to.include('Renamed');
     });
   });
 
