@@ -65,8 +65,9 @@ const wantsPage = (accept: string | undefined) => {
   return htmlAt >= 0 && (jsonAt < 0 || htmlAt < jsonAt);
 };
 
-/** A heavy read's reply: its bytes (compressed on the reader thread, or not), or 304 for a catalog list whose ETag matched. */
+/** The catalog lists answered lately, by their ETag header (src/http/etag.ts). */
 type KeptLists = ReturnType<typeof keptLists<Uint8Array | EncodedBody>>;
+/** A heavy read's reply: its bytes (compressed on the reader thread, or not), or 304 for a catalog list whose ETag matched. */
 type ReadReply = { status: 200; json: Uint8Array | EncodedBody; etag?: string } | { status: 304; etag: string };
 /** A handler's reply; only GET /readyz answers 503 with a body. */
 type Answer = Reply | ReadReply | { status: 503; body: unknown };

@@ -90,9 +90,10 @@ export function noneMatch(header: string | string[] | undefined, tag: string): b
  * validator names one sequence of bytes, so a request whose validator is one of these gets the
  * same bytes again without a read. A write to the workspace moves the change-log position in every
  * tag it could change, so nothing is dropped by hand: an entry whose tag is no longer current is
- * never asked for again and ages out. (A list read after a write that came between its tag and its
- * read is kept under the older tag, which no request makes any more: never served for a list it
- * does not describe.) At most `entries` lists and `maxBytes` bytes, the oldest dropped first: the
+ * never asked for again and ages out. The reader pool commits the server's open batch of writes
+ * before each read (src/server.ts `beforeRead`), so a list is never older than its tag; a list
+ * read after a write that came between its tag and its read is kept under the older tag, which no
+ * request makes any more: never served for a list it does not describe. At most `entries` lists and `maxBytes` bytes, the oldest dropped first: the
  * 2,000-project list is 874 KB as it is, 117 KB in gzip.
  */
 export function keptLists<T extends Uint8Array | { bytes: Uint8Array }>(limits: { entries: number; maxBytes: number }) {
